@@ -1,0 +1,7 @@
+"""`python -m memtab` is the same as the `memtab` command."""
+
+import sys
+
+from memtab.cli import main
+
+sys.exit(main())

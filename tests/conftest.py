@@ -1,0 +1,67 @@
+"""Test configuration shared by every suite.
+
+Qt runs offscreen; no test ever sees the developer's real memory home, settings or keys.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # `support` helpers
+
+# A byte-for-byte copy of ../shared/fixtures, so a clean clone tests against the same data.
+FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures" / "shared"
+
+_ISOLATED_ENV = (
+    "MEMTAB_HOME",
+    "XUM_ROOT",
+    "MUX_ROOT",
+    "MEMTAB_PROVIDER",
+    "MEMTAB_MODEL",
+    "MEMTAB_BASE_URL",
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--bench", action="store_true", help="run the benchmarks in tests/bench")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--bench"):
+        return
+    skip = pytest.mark.skip(reason="benchmark: run with --bench (make bench)")
+    for item in items:
+        if "bench" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    for name in _ISOLATED_ENV:
+        monkeypatch.delenv(name, raising=False)
+    fake_user = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("HOME", str(fake_user))
+    monkeypatch.setenv("MEMTAB_CONFIG_DIR", str(fake_user / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(fake_user / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(fake_user / "xdg-config"))
+    yield
+
+
+@pytest.fixture
+def fixtures_dir() -> Path:
+    """The shared real-world transcripts (read-only)."""
+    if not FIXTURES_DIR.is_dir():
+        pytest.skip(f"shared fixtures not found at {FIXTURES_DIR}")
+    return FIXTURES_DIR
