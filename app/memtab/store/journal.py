@@ -1,0 +1,305 @@
+"""`memory-consolidation.json`: the consolidation journal and per-workspace status (SPEC §7).
+
+Read leniently — each bucket and record is validated on its own, so one malformed entry
+never hides the others — and written by read-modify-write under a cross-process lock,
+keeping every bucket and field Memtab does not know.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from memtab.store.atomic import atomic_write_json, interprocess_lock
+from memtab.store.home import Home
+
+TRIGGERS = ("compaction", "launch", "archive", "manual")
+MUTATING_COMMANDS = ("create", "str_replace", "insert", "delete", "rename")
+Trigger = Literal["compaction", "launch", "archive", "manual"]
+
+
+def _is_time(value: Any) -> bool:
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value > 0
+    )
+
+
+@dataclass(frozen=True)
+class JournalOp:
+    """One mutation attempt of a run; `applied` is true only if it really happened."""
+
+    command: str
+    path: str
+    applied: bool
+    new_path: str | None = None
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"command": self.command, "path": self.path}
+        if self.new_path is not None:
+            data["newPath"] = self.new_path
+        data["applied"] = self.applied
+        if self.note is not None:
+            data["note"] = self.note
+        return data
+
+
+@dataclass(frozen=True)
+class ConsolidationRecord:
+    """One consolidation run as journaled."""
+
+    last_run_at: int
+    trigger: str
+    summary: str
+    ops: tuple[JournalOp, ...] = ()
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def applied_count(self) -> int:
+        return sum(1 for op in self.ops if op.applied)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as stored, with any fields Memtab does not know kept."""
+        data = dict(self.raw)
+        data.update(
+            {
+                "lastRunAt": self.last_run_at,
+                "trigger": self.trigger,
+                "summary": self.summary,
+                "ops": [op.to_json() for op in self.ops],
+            }
+        )
+        if self.input_tokens is not None or self.output_tokens is not None:
+            data["usage"] = {
+                "inputTokens": self.input_tokens or 0,
+                "outputTokens": self.output_tokens or 0,
+            }
+        return data
+
+
+def parse_op(raw: Any) -> JournalOp | None:
+    """A journaled op, or None when malformed."""
+    if not isinstance(raw, dict):
+        return None
+    command, path, applied = raw.get("command"), raw.get("path"), raw.get("applied")
+    if not isinstance(command, str) or not isinstance(path, str) or not isinstance(applied, bool):
+        return None
+    new_path = raw.get("newPath")
+    note = raw.get("note")
+    return JournalOp(
+        command=command,
+        path=path,
+        applied=applied,
+        new_path=new_path if isinstance(new_path, str) else None,
+        note=note if isinstance(note, str) else None,
+    )
+
+
+def parse_record(raw: Any) -> ConsolidationRecord | None:
+    """A record, or None when its required fields are missing or malformed."""
+    if not isinstance(raw, dict) or not _is_time(raw.get("lastRunAt")):
+        return None
+    trigger, summary, raw_ops = raw.get("trigger"), raw.get("summary"), raw.get("ops", [])
+    if not isinstance(trigger, str) or not isinstance(raw_ops, list):
+        return None
+    ops = [parse_op(op) for op in raw_ops]
+    if any(op is None for op in ops):
+        return None
+    usage = raw.get("usage")
+    input_tokens = output_tokens = None
+    if isinstance(usage, dict):
+        input_tokens = _count(usage.get("inputTokens"))
+        output_tokens = _count(usage.get("outputTokens"))
+    return ConsolidationRecord(
+        last_run_at=int(raw["lastRunAt"]),
+        trigger=trigger,
+        summary=summary if isinstance(summary, str) else "",
+        ops=tuple(op for op in ops if op is not None),
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        raw=raw,
+    )
+
+
+def _time_or_none(value: Any) -> int | None:
+    return int(value) if _is_time(value) else None
+
+
+def _count(value: Any) -> int | None:
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return max(0, int(value))
+    return None
+
+
+@dataclass(frozen=True)
+class HarvestRecord:
+    """A transcript harvest written by mux; Memtab only reads and shows it."""
+
+    summary_message_id: str
+    status: str
+    started_at: int | None
+    completed_at: int | None
+    attempt_count: int
+    error: str | None
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def sort_time(self) -> int:
+        return self.completed_at or self.started_at or 0
+
+
+def parse_harvest(message_id: str, raw: Any) -> HarvestRecord | None:
+    """A harvest record, or None when malformed."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("status"), str):
+        return None
+    started, completed = raw.get("startedAt"), raw.get("completedAt")
+    error = raw.get("error")
+    return HarvestRecord(
+        summary_message_id=message_id,
+        status=raw["status"],
+        started_at=_time_or_none(started),
+        completed_at=_time_or_none(completed),
+        attempt_count=_count(raw.get("attemptCount")) or 0,
+        error=error if isinstance(error, str) and error else None,
+        raw=raw,
+    )
+
+
+@dataclass(frozen=True)
+class JournalData:
+    """The parsed journal: valid records by workspace and project, and mux's harvests."""
+
+    workspaces: dict[str, ConsolidationRecord] = field(default_factory=dict)
+    projects: dict[str, ConsolidationRecord] = field(default_factory=dict)
+    harvests: dict[str, dict[str, HarvestRecord]] = field(default_factory=dict)
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConsolidationStatus:
+    """Coverage of one workspace's scopes, as the footer and `memtab status` show it."""
+
+    workspace_record: ConsolidationRecord | None
+    project_record: ConsolidationRecord | None
+    global_record: ConsolidationRecord | None
+    project_available: bool
+    latest_harvest: HarvestRecord | None
+
+    def to_json(self) -> dict[str, Any]:
+        def record(value: ConsolidationRecord | None) -> dict[str, Any] | None:
+            return value.to_json() if value else None
+
+        harvest = self.latest_harvest
+        return {
+            "workspaceRecord": record(self.workspace_record),
+            "projectRecord": record(self.project_record),
+            "globalRecord": record(self.global_record),
+            "projectAvailable": self.project_available,
+            "latestHarvestRecord": dict(harvest.raw) if harvest else None,
+        }
+
+
+def parse_journal_document(document: Any) -> JournalData:
+    """Validate each bucket and record on its own; keep what is valid, note what is not."""
+    if not isinstance(document, dict):
+        return JournalData(problems=("the journal is not a JSON object",) if document else ())
+    problems: list[str] = []
+
+    def records(bucket_name: str) -> dict[str, ConsolidationRecord]:
+        bucket = document.get(bucket_name, {})
+        if not isinstance(bucket, dict):
+            problems.append(f"`{bucket_name}` is not an object")
+            return {}
+        parsed: dict[str, ConsolidationRecord] = {}
+        for key, raw in bucket.items():
+            record = parse_record(raw)
+            if record is None:
+                problems.append(f"`{bucket_name}.{key}` is malformed")
+            else:
+                parsed[key] = record
+        return parsed
+
+    harvests: dict[str, dict[str, HarvestRecord]] = {}
+    raw_harvests = document.get("harvestsByWorkspace", {})
+    if isinstance(raw_harvests, dict):
+        for workspace_id, by_message in raw_harvests.items():
+            if not isinstance(by_message, dict):
+                continue
+            valid = {
+                message_id: harvest
+                for message_id, raw in by_message.items()
+                if (harvest := parse_harvest(message_id, raw)) is not None
+            }
+            harvests[workspace_id] = valid
+    else:
+        problems.append("`harvestsByWorkspace` is not an object")
+    return JournalData(records("workspaces"), records("projects"), harvests, tuple(problems))
+
+
+def status_from(
+    data: JournalData, workspace_id: str, project_path: str | None
+) -> ConsolidationStatus:
+    """Status of SPEC §7: legacy workspace-only records never count as project coverage."""
+    global_record = max(data.workspaces.values(), key=lambda r: r.last_run_at, default=None)
+    harvests = data.harvests.get(workspace_id, {}).values()
+    return ConsolidationStatus(
+        workspace_record=data.workspaces.get(workspace_id),
+        project_record=data.projects.get(project_path) if project_path is not None else None,
+        global_record=global_record,
+        project_available=project_path is not None,
+        latest_harvest=max(harvests, key=lambda h: h.sort_time, default=None),
+    )
+
+
+class Journal:
+    """Reads and appends to the consolidation journal of one home."""
+
+    def __init__(self, home: Home) -> None:
+        self._home = home
+
+    def _read_document(self) -> Any:
+        try:
+            return json.loads(self._home.journal_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError):
+            return None  # corrupt: treated as empty, repaired by the next save
+
+    def load(self) -> JournalData:
+        """The journal as far as it is valid; a missing or corrupt file is empty."""
+        document = self._read_document()
+        if document is None:
+            return JournalData(problems=("the journal is not valid JSON",))
+        return parse_journal_document(document)
+
+    def status(self, workspace_id: str, project_path: str | None) -> ConsolidationStatus:
+        """Coverage of a workspace, its project (None without identity) and global scope."""
+        return status_from(self.load(), workspace_id, project_path)
+
+    def save_run(
+        self, workspace_id: str, project_path: str | None, record: ConsolidationRecord
+    ) -> None:
+        """Journal a run under the workspace, and under its project when it has one."""
+        with interprocess_lock(self._home.lock_path("memory-consolidation")):
+            document = self._read_document()
+            if not isinstance(document, dict):
+                document = {}
+            targets = [("workspaces", workspace_id)]
+            if project_path is not None:
+                targets.append(("projects", project_path))
+            for bucket_name, key in targets:
+                bucket = document.get(bucket_name)
+                if not isinstance(bucket, dict):
+                    bucket = document[bucket_name] = {}
+                # Repair: drop records this bucket cannot hold, keep every valid one.
+                for bad in [k for k, raw in bucket.items() if parse_record(raw) is None]:
+                    del bucket[bad]
+                bucket[key] = record.to_json()
+            atomic_write_json(self._home.journal_path, document)

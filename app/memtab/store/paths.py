@@ -1,0 +1,187 @@
+"""Virtual memory paths, their validation, and where each scope lives on disk (SPEC §2–§3)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+VIRTUAL_ROOT = "/memories"
+
+
+class Scope(StrEnum):
+    """The three memory scopes, in the order they are shown everywhere."""
+
+    GLOBAL = "global"
+    PROJECT = "project"
+    WORKSPACE = "workspace"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+    @property
+    def virtual_root(self) -> str:
+        return f"{VIRTUAL_ROOT}/{self.value}"
+
+
+SCOPE_ORDER: tuple[Scope, ...] = (Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE)
+
+
+class PathError(ValueError):
+    """A virtual path that breaks a rule; the message names the path and the rule."""
+
+
+@dataclass(frozen=True)
+class VirtualPath:
+    """A validated virtual path: `/memories`, a scope root, or an entry inside a scope."""
+
+    scope: Scope | None
+    segments: tuple[str, ...] = ()
+
+    @property
+    def is_root(self) -> bool:
+        """True for `/memories` itself."""
+        return self.scope is None
+
+    @property
+    def is_scope_root(self) -> bool:
+        return self.scope is not None and not self.segments
+
+    @property
+    def relative(self) -> str:
+        """The path inside its scope, `/`-joined (empty for roots)."""
+        return "/".join(self.segments)
+
+    @property
+    def name(self) -> str:
+        return self.segments[-1] if self.segments else (self.scope.value if self.scope else "")
+
+    @property
+    def parent(self) -> VirtualPath:
+        if self.segments:
+            return VirtualPath(self.scope, self.segments[:-1])
+        return VirtualPath(None)
+
+    def child(self, name: str) -> VirtualPath:
+        """The path of `name` inside this one (validated)."""
+        return parse_virtual_path(f"{self}/{name}")
+
+    def is_within(self, other: VirtualPath) -> bool:
+        """True when this path equals `other` or lies inside it."""
+        if other.is_root:
+            return True
+        return self.scope == other.scope and self.segments[: len(other.segments)] == other.segments
+
+    def __str__(self) -> str:
+        if self.scope is None:
+            return VIRTUAL_ROOT
+        if not self.segments:
+            return self.scope.virtual_root
+        return f"{self.scope.virtual_root}/{self.relative}"
+
+
+_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+_ENCODED_SEPARATORS = re.compile(r"%2e|%2f|%5c", re.IGNORECASE)
+_FORBIDDEN_CHARS = ("~", "\\", "<", ">", '"')
+
+
+def segment_problem(segment: str) -> str | None:
+    """Why `segment` is not allowed in a virtual path, or None when it is fine."""
+    if segment == "":
+        return "empty path segments are not allowed"
+    if segment == ".":
+        return "'.' segments are not allowed"
+    if ".." in segment:
+        return "'..' is not allowed"
+    for char in _FORBIDDEN_CHARS:
+        if char in segment:
+            return f"the character {char!r} is not allowed"
+    if _ENCODED_SEPARATORS.search(segment):
+        return "percent-encoded dots and slashes are not allowed"
+    if _CONTROL_CHARS.search(segment):
+        return "control characters are not allowed"
+    return None
+
+
+def parse_virtual_path(raw: str) -> VirtualPath:
+    """Validate `raw` against SPEC §3 and return it parsed, or raise PathError."""
+    if not isinstance(raw, str):
+        raise PathError(f"Invalid memory path {raw!r}: it must be a string")
+    text = raw.strip()
+    while len(text) > 1 and text.endswith("/"):
+        text = text[:-1]
+    if text == VIRTUAL_ROOT:
+        return VirtualPath(None)
+    if not text.startswith(VIRTUAL_ROOT + "/"):
+        raise PathError(f"Invalid memory path {raw!r}: paths must start with {VIRTUAL_ROOT}/")
+    parts = text[len(VIRTUAL_ROOT) + 1 :].split("/")
+    try:
+        scope = Scope(parts[0])
+    except ValueError:
+        raise PathError(
+            f"Invalid memory path {raw!r}: unknown scope {parts[0]!r} "
+            "(expected global, project or workspace)"
+        ) from None
+    segments = tuple(parts[1:])
+    for segment in segments:
+        problem = segment_problem(segment)
+        if problem:
+            raise PathError(f"Invalid memory path {raw!r}: {problem}")
+    return VirtualPath(scope, segments)
+
+
+def parse_file_path(raw: str) -> VirtualPath:
+    """Like `parse_virtual_path`, but rejects `/memories` and scope roots (commands on files)."""
+    path = parse_virtual_path(raw)
+    if path.is_root or path.is_scope_root:
+        raise PathError(f"Invalid memory path {raw!r}: expected a path inside a scope")
+    return path
+
+
+_DIR_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+_DIR_NAME_BASE_UNITS = 40
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def project_dir_name(project_path: str) -> str:
+    """The directory under `memory/project/` for a project: `<base>-<hash12>` (SPEC §2).
+
+    `base` is the basename with every UTF-16 code unit outside `[A-Za-z0-9._-]` replaced by
+    `_` (so an astral character becomes `__`), cut to 40 UTF-16 units; the hash is over the
+    path exactly as registered.
+    """
+    base = re.split(r"[/\\]", project_path)[-1] or "unknown"
+    # Each astral character is two UTF-16 units; mirror that by doubling its replacement.
+    sanitized = "".join(
+        ("__" if ord(char) > 0xFFFF else "_") if _DIR_NAME_UNSAFE.match(char) else char
+        for char in base
+    )
+    # Like JavaScript's UTF-8 encoder, a lone surrogate hashes as U+FFFD.
+    hashable = _LONE_SURROGATE.sub("\ufffd", project_path).encode("utf-8")
+    digest = hashlib.sha256(hashable).hexdigest()[:12]
+    return f"{sanitized[:_DIR_NAME_BASE_UNITS]}-{digest}"
+
+
+def is_within_directory(candidate: str, root: str) -> bool:
+    """True when the absolute path `candidate` is `root` or inside it (both already real)."""
+    return candidate == root or candidate.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def resolve_inside_root(root: Path, segments: tuple[str, ...], display: str) -> Path:
+    """The physical path for `segments` under `root`, refusing symlink escapes.
+
+    Existing components are resolved through symlinks; the result must stay inside the
+    real scope root, else PathError("path escapes the memory root").
+    """
+    physical = root.joinpath(*segments)
+    real_root = os.path.realpath(root)
+    # realpath resolves the existing prefix (dangling links too) and appends the rest; the
+    # segments were validated, so the appended part holds no `..`.
+    real_target = os.path.realpath(physical)
+    if not is_within_directory(real_target, real_root):
+        raise PathError(f"Invalid memory path {display!r}: path escapes the memory root")
+    return physical

@@ -1,0 +1,354 @@
+"""The `memory` tool that agents, the consolidator and `memtab tool` call (SPEC §5).
+
+One flat JSON object in, `{success, output}` or `{success: false, error}` out — errors
+are returned, never raised. Agent reads and writes count as usage in memory-meta.json.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from memtab.store.files import sort_key
+from memtab.store.memory import (
+    MemoryStore,
+    MemoryStoreError,
+    NotFoundError,
+)
+from memtab.store.paths import (
+    SCOPE_ORDER,
+    PathError,
+    Scope,
+    VirtualPath,
+    parse_virtual_path,
+    segment_problem,
+)
+
+COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
+MUTATING_COMMANDS = ("create", "str_replace", "insert", "delete", "rename")
+
+_ALIASES = {
+    "file_path": "path",
+    "filePath": "path",
+    "content": "file_text",
+    "old_string": "old_str",
+    "new_string": "new_str",
+}
+
+TOOL_NAME = "memory"
+TOOL_DESCRIPTION = (
+    "Read and edit durable memory files. Paths are virtual: /memories/global/... (every "
+    "project), /memories/project/... (this repository), /memories/workspace/... (this "
+    "workspace). Commands: view (a file with line numbers, or a directory tree), create, "
+    "str_replace (old_str must match exactly once), insert (after line insert_line; 0 = top), "
+    "delete (file or directory), rename (within one scope)."
+)
+TOOL_INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "command": {"type": "string", "enum": list(COMMANDS)},
+        "path": {"type": "string", "description": "Virtual path, e.g. /memories/global/a.md"},
+        "file_text": {"type": "string", "description": "create: the whole file content"},
+        "old_str": {"type": "string", "description": "str_replace: exact text to replace"},
+        "new_str": {"type": "string", "description": "str_replace: replacement text"},
+        "insert_line": {"type": "integer", "minimum": 0},
+        "insert_text": {"type": "string"},
+        "old_path": {"type": "string", "description": "rename: source path"},
+        "new_path": {"type": "string", "description": "rename: destination path"},
+        "offset": {"type": "integer", "minimum": 1, "description": "view: first line (1-based)"},
+        "limit": {"type": "integer", "minimum": 1, "description": "view: number of lines"},
+    },
+    "required": ["command"],
+}
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The result of one tool call."""
+
+    success: bool
+    output: str = ""
+    error: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        if self.success:
+            return {"success": True, "output": self.output}
+        return {"success": False, "error": self.error}
+
+    @property
+    def text(self) -> str:
+        return self.output if self.success else self.error
+
+
+class ToolArgumentError(Exception):
+    """A tool call whose arguments are missing or of the wrong type."""
+
+
+@dataclass(frozen=True)
+class ToolRequest:
+    """A tool call with aliases resolved: what the guard inspects before it runs."""
+
+    command: str
+    args: dict[str, Any]
+
+    @property
+    def path(self) -> str | None:
+        value = self.args.get("old_path" if self.command == "rename" else "path")
+        return value if isinstance(value, str) else None
+
+    @property
+    def new_path(self) -> str | None:
+        value = self.args.get("new_path")
+        return value if isinstance(value, str) and self.command == "rename" else None
+
+    @property
+    def mutating(self) -> bool:
+        return self.command in MUTATING_COMMANDS
+
+
+def parse_tool_request(raw: Any) -> ToolRequest:
+    """Resolve aliases and check the command name (ToolArgumentError otherwise)."""
+    if not isinstance(raw, dict):
+        raise ToolArgumentError("The memory tool takes one JSON object")
+    args: dict[str, Any] = {}
+    for key, value in raw.items():
+        canonical = _ALIASES.get(str(key), str(key))
+        if canonical not in args or key == canonical:
+            args[canonical] = value
+    command = args.get("command")
+    if not isinstance(command, str) or command not in COMMANDS:
+        raise ToolArgumentError(
+            f"Unknown command {command!r}; expected one of: {', '.join(COMMANDS)}"
+        )
+    if command == "rename" and "old_path" not in args and "path" in args:
+        args["old_path"] = args["path"]
+    return ToolRequest(command, args)
+
+
+def _string_arg(args: dict[str, Any], name: str, *, default: str | None = None) -> str:
+    value = args.get(name, default)
+    if not isinstance(value, str):
+        raise ToolArgumentError(f"`{name}` is required and must be a string")
+    return value
+
+
+def _int_arg(args: dict[str, Any], name: str, *, minimum: int) -> int | None:
+    value = args.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ToolArgumentError(f"`{name}` must be an integer ≥ {minimum}")
+    return value
+
+
+def _lines(content: str) -> list[str]:
+    """Content split on newlines; an empty file has zero lines."""
+    return content.split("\n") if content else []
+
+
+class MemoryTool:
+    """Runs memory-tool commands against one workspace's store."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+
+    def execute(self, raw: Any) -> ToolResult:
+        """Run one call; every failure comes back as `ToolResult(success=False)`."""
+        try:
+            request = parse_tool_request(raw)
+            return self.execute_request(request)
+        except (ToolArgumentError, PathError, MemoryStoreError) as error:
+            return ToolResult(False, error=str(error))
+        except OSError as error:
+            return ToolResult(False, error=f"File system error: {error.strerror or error}")
+
+    def execute_request(self, request: ToolRequest) -> ToolResult:
+        """Run an already-parsed request (the consolidation guard calls this)."""
+        try:
+            handler = getattr(self, f"_{request.command}")
+            output: str = handler(request.args)
+            return ToolResult(True, output=output)
+        except (ToolArgumentError, PathError, MemoryStoreError) as error:
+            return ToolResult(False, error=str(error))
+        except OSError as error:
+            return ToolResult(False, error=f"File system error: {error.strerror or error}")
+
+    # --- view ----------------------------------------------------------------------------
+
+    def _path(self, args: dict[str, Any], name: str = "path") -> VirtualPath:
+        return parse_virtual_path(_string_arg(args, name))
+
+    def _file_path(self, args: dict[str, Any], name: str = "path") -> VirtualPath:
+        path = self._path(args, name)
+        if path.is_root or path.is_scope_root:
+            raise PathError(f"Invalid memory path {str(path)!r}: expected a path inside a scope")
+        return path
+
+    def _view(self, args: dict[str, Any]) -> str:
+        path = self._path(args)
+        if path.is_root:
+            return self._view_root()
+        assert path.scope is not None
+        reason = self.store.unavailable_reason(path.scope)
+        if reason:
+            raise MemoryStoreError(reason)
+        kind = "dir" if path.is_scope_root else self.store.kind_of(path)
+        if kind is None:
+            raise NotFoundError(f"No memory file or directory at {path}")
+        if kind == "dir":
+            lines = [f"Directory: {path}", *self._tree(path, depth=2, indent="")]
+            return "\n".join(lines)
+        return self._view_file(path, args)
+
+    def _view_root(self) -> str:
+        lines = ["Directory: /memories"]
+        for scope in SCOPE_ORDER:
+            lines.append(f"- {scope.value}/")
+            reason = self.store.unavailable_reason(scope)
+            if reason:
+                lines.append(f"  (unavailable: {reason})")
+            else:
+                lines.extend(self._tree(VirtualPath(scope), depth=1, indent="  "))
+        return "\n".join(lines)
+
+    def _tree(self, path: VirtualPath, *, depth: int, indent: str) -> list[str]:
+        physical = self.store.physical(path)
+        try:
+            with os.scandir(physical) as iterator:
+                entries = [
+                    (entry.name, entry.is_dir(follow_symlinks=False))
+                    for entry in iterator
+                    if not entry.name.startswith(".")
+                    and not entry.is_symlink()
+                    and segment_problem(entry.name) is None
+                ]
+        except OSError:
+            return []
+        entries.sort(key=lambda item: sort_key((item[0],), is_dir=item[1]))
+        lines: list[str] = []
+        for name, is_dir in entries:
+            lines.append(f"{indent}- {name}/" if is_dir else f"{indent}- {name}")
+            if is_dir and depth > 1:
+                lines.extend(self._tree(path.child(name), depth=depth - 1, indent=indent + "  "))
+        return lines
+
+    def _view_file(self, path: VirtualPath, args: dict[str, Any]) -> str:
+        offset = _int_arg(args, "offset", minimum=1) or 1
+        limit = _int_arg(args, "limit", minimum=1)
+        current = self.store.read(str(path))
+        if current.binary:
+            raise MemoryStoreError(f"{path} is not a text file (it contains NUL bytes)")
+        lines = _lines(current.content)
+        if lines and lines[-1] == "":
+            lines.pop()  # the newline that ends the last line is not a line of its own
+        if lines and offset > len(lines):
+            raise ToolArgumentError(
+                f"offset {offset} is past the end of {path} ({len(lines)} lines)"
+            )
+        selected = lines[offset - 1 : None if limit is None else offset - 1 + limit]
+        self.store.meta.record_read(self.store.meta_key(path))
+        if not selected:
+            return f"(empty file: {path})"
+        return "\n".join(f"{number}\t{line}" for number, line in enumerate(selected, offset))
+
+    # --- mutations -----------------------------------------------------------------------
+
+    def _create(self, args: dict[str, Any]) -> str:
+        path = self._file_path(args)
+        content = _string_arg(args, "file_text", default="")
+        self.store.create_file(str(path), content)
+        return f"Created {path}"
+
+    def _editable_text(self, path: VirtualPath) -> str:
+        current = self.store.read(str(path))
+        self.store.require_editable(path, current)
+        return current.content
+
+    def _str_replace(self, args: dict[str, Any]) -> str:
+        path = self._file_path(args)
+        old = _string_arg(args, "old_str")
+        new = _string_arg(args, "new_str", default="")
+        if not old:
+            raise ToolArgumentError("`old_str` must not be empty")
+        assert path.scope is not None
+        with self.store.writing(path.scope):
+            content = self._require_file_text(path)
+            starts = _match_starts(content, old)
+            if not starts:
+                raise MemoryStoreError(
+                    f"No replacement was performed: old_str was not found in {path}"
+                )
+            if len(starts) > 1:
+                line_numbers = ", ".join(str(content.count("\n", 0, s) + 1) for s in starts)
+                raise MemoryStoreError(
+                    f"No replacement was performed: old_str matches {len(starts)} locations "
+                    f"(lines {line_numbers}) in {path}. Provide a longer, unique old_str."
+                )
+            # Slicing, not a regex or str.replace, keeps `$&` and `\1` literal.
+            index = starts[0]
+            self.store.replace_file(path, content[:index] + new + content[index + len(old) :])
+        self.store.meta.record_write(self.store.meta_key(path))
+        return f"Edited {path}"
+
+    def _insert(self, args: dict[str, Any]) -> str:
+        path = self._file_path(args)
+        line = _int_arg(args, "insert_line", minimum=0)
+        if line is None:
+            raise ToolArgumentError("`insert_line` is required (0 inserts at the top)")
+        text = _string_arg(args, "insert_text")
+        assert path.scope is not None
+        with self.store.writing(path.scope):
+            lines = _lines(self._require_file_text(path))
+            if line > len(lines):
+                raise ToolArgumentError(
+                    f"insert_line must be between 0 and {len(lines)} "
+                    "(0 inserts at the top; N inserts after line N)"
+                )
+            new_lines = text.split("\n")
+            if new_lines and new_lines[-1] == "":
+                new_lines.pop()
+            lines[line:line] = new_lines
+            self.store.replace_file(path, "\n".join(lines))
+        self.store.meta.record_write(self.store.meta_key(path))
+        return f"Inserted {len(new_lines)} line(s) into {path} after line {line}"
+
+    def _require_file_text(self, path: VirtualPath) -> str:
+        if self.store.kind_of(path) != "file":
+            raise NotFoundError(f"No memory file or directory at {path}")
+        return self._editable_text(path)
+
+    def _delete(self, args: dict[str, Any]) -> str:
+        path = self._file_path(args)
+        self.store.delete(str(path))
+        return f"Deleted {path}"
+
+    def _rename(self, args: dict[str, Any]) -> str:
+        old = self._file_path(args, "old_path")
+        new = self._file_path(args, "new_path")
+        if old.scope != new.scope:
+            raise MemoryStoreError(
+                f"Cannot rename across memory scopes ({old} -> {new}); "
+                "create the file in the target scope instead"
+            )
+        self.store.move(str(old), str(new))
+        return f"Renamed {old} to {new}"
+
+
+def _match_starts(content: str, needle: str) -> list[int]:
+    starts: list[int] = []
+    index = content.find(needle)
+    while index != -1:
+        starts.append(index)
+        index = content.find(needle, index + len(needle))
+    return starts
+
+
+def scope_of(raw_path: str | None) -> Scope | None:
+    """The scope a raw path names, if it parses (for guards and journals)."""
+    if raw_path is None:
+        return None
+    try:
+        return parse_virtual_path(raw_path).scope
+    except PathError:
+        return None
