@@ -207,7 +207,8 @@ class MemoryTool:
             lines.append(f"- {scope.value}/")
             reason = self.store.unavailable_reason(scope)
             if reason:
-                lines.append(f"  (unavailable: {reason})")
+                why = reason.split(": ", 1)[-1]  # "Project memory is unavailable: <why>"
+                lines.append(f"  (unavailable: {why})")
             else:
                 lines.extend(self._tree(VirtualPath(scope), depth=1, indent="  "))
         return "\n".join(lines)

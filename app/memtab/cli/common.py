@@ -1,0 +1,87 @@
+"""What every `memtab` sub-command shares: the home, errors, JSON and aligned tables."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from memtab.store.home import Home, HomeLocation, Registry, load_registry, resolve_home
+from memtab.store.memory import MemoryStore
+
+
+class CliError(Exception):
+    """A user mistake or an unusable home: printed as one line, exit status 1."""
+
+
+def add_home_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
+    """`--home DIR`, accepted before or after the sub-command."""
+    parser.add_argument(
+        "--home",
+        metavar="DIR",
+        default=None if top_level else argparse.SUPPRESS,
+        help="memory home (default: MEMTAB_HOME, XUM_ROOT, MUX_ROOT, ~/.xum, ~/.mux, "
+        "then Memtab's own)",
+    )
+
+
+def default_demo_home() -> Path:
+    """Where `--demo` keeps its demo home: never the user's real home."""
+    override = os.environ.get("MEMTAB_DEMO_HOME", "").strip()
+    if override:
+        return Path(os.path.abspath(os.path.expanduser(override)))
+    return Path(platformdirs.user_data_dir("memtab-demo", appauthor=False))
+
+
+def home_location(args: argparse.Namespace) -> HomeLocation:
+    """The home this invocation works on; CliError when it is not a usable directory."""
+    location = resolve_home(getattr(args, "home", None))
+    if location.path.exists() and not location.path.is_dir():
+        raise CliError(f"The memory home {location.path} is not a directory")
+    if location.path.is_dir() and not os.access(location.path, os.R_OK | os.X_OK):
+        raise CliError(f"The memory home {location.path} is not readable")
+    return location
+
+
+def open_home(args: argparse.Namespace) -> Home:
+    return Home(home_location(args).path)
+
+
+def open_store(home: Home, workspace_id: str | None) -> tuple[MemoryStore, Registry]:
+    """The store for `--workspace` (global scope only without one)."""
+    registry = load_registry(home)
+    return MemoryStore.open(home, workspace_id, registry), registry
+
+
+def print_json(value: Any) -> None:
+    json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+def format_table(rows: Sequence[Sequence[str]], *, right_aligned: Sequence[int] = ()) -> str:
+    """Rows as aligned columns (the last column is never padded)."""
+    if not rows:
+        return ""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = []
+        for index, cell in enumerate(row):
+            if index == len(row) - 1:
+                cells.append(cell)
+            elif index in right_aligned:
+                cells.append(cell.rjust(widths[index]))
+            else:
+                cells.append(cell.ljust(widths[index]))
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def elide(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,304 @@
+"""Headless commands over the store: list, tool, status, workspaces, project/workspace add, demo.
+
+JSON output (`--json`, and always for `tool`) is a stable contract for scripts and agents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from memtab.cli.common import (
+    CliError,
+    add_home_option,
+    elide,
+    format_table,
+    open_home,
+    open_store,
+    print_json,
+)
+from memtab.demo import create_demo_home
+from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
+from memtab.store.home import (
+    MULTI_PROJECT_KEY,
+    Registry,
+    Workspace,
+    add_project,
+    add_workspace,
+    load_registry,
+    orphan_project_dirs,
+)
+from memtab.store.journal import Journal
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import SCOPE_ORDER
+from memtab.store.tool import MemoryTool
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add this module's sub-commands to the `memtab` parser."""
+    listing = commands.add_parser("list", help="list memory files with descriptions and usage")
+    add_home_option(listing)
+    listing.add_argument("--workspace", metavar="ID", help="include its project and workspace")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    listing.set_defaults(handler=run_list)
+
+    tool = commands.add_parser("tool", help="run one memory-tool call (JSON in, JSON out)")
+    add_home_option(tool)
+    tool.add_argument("--workspace", metavar="ID", help="the workspace whose scopes to use")
+    tool.add_argument("call", metavar="JSON", help="the tool call as a JSON object, or - for stdin")
+    tool.set_defaults(handler=run_tool)
+
+    status = commands.add_parser("status", help="consolidation coverage of a workspace")
+    add_home_option(status)
+    status.add_argument("--workspace", metavar="ID", required=True)
+    status.add_argument("--json", action="store_true")
+    status.set_defaults(handler=run_status)
+
+    workspaces = commands.add_parser("workspaces", help="list projects and workspaces")
+    add_home_option(workspaces)
+    workspaces.add_argument("--json", action="store_true")
+    workspaces.set_defaults(handler=run_workspaces)
+
+    project = commands.add_parser("project", help="register projects (for homes without mux)")
+    add_home_option(project)
+    project_actions = project.add_subparsers(dest="action", required=True, metavar="ACTION")
+    project_add = project_actions.add_parser("add", help="register a project directory")
+    add_home_option(project_add)
+    project_add.add_argument("path", metavar="PATH")
+    project_add.add_argument("--name", help="display name (default: the directory name)")
+    project_add.set_defaults(handler=run_project_add)
+
+    workspace = commands.add_parser("workspace", help="register workspaces (without mux)")
+    add_home_option(workspace)
+    workspace_actions = workspace.add_subparsers(dest="action", required=True, metavar="ACTION")
+    workspace_add = workspace_actions.add_parser("add", help="register a workspace")
+    add_home_option(workspace_add)
+    workspace_add.add_argument("--project", metavar="PATH", required=True)
+    workspace_add.add_argument("--name", required=True)
+    workspace_add.add_argument("--id", dest="workspace_id", metavar="ID")
+    workspace_add.set_defaults(handler=run_workspace_add)
+
+    demo = commands.add_parser("demo", help="write a realistic demo home into DIR")
+    demo.add_argument("directory", metavar="DIR")
+    demo.set_defaults(handler=run_demo)
+
+
+# --- list ---------------------------------------------------------------------------------
+
+
+def _file_rows(store: MemoryStore) -> list[dict[str, Any]]:
+    entries = store.meta_entries()
+    rows = []
+    for listing in store.list_all():
+        for file in listing.files:
+            meta = entries.get(store.meta_key(file.path))
+            rows.append(
+                {
+                    "path": str(file.path),
+                    "scope": listing.scope.value,
+                    "description": file.description,
+                    "pinned": bool(meta and meta.pinned),
+                    "accessCount": meta.access_count if meta else 0,
+                    "lastAccessedAt": meta.last_accessed_at if meta else None,
+                    "sizeBytes": file.size_bytes,
+                    "modifiedAt": file.modified_at_ms,
+                }
+            )
+    return rows
+
+
+def run_list(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    store, _ = open_store(home, args.workspace)
+    rows = _file_rows(store)
+    if args.json:
+        print_json({"files": rows})
+        return 0
+    if not rows:
+        print(f"No memory files in {home.root}")
+    else:
+        table = [["", "PATH", "SIZE", "MODIFIED", "USES", "DESCRIPTION"]]
+        for row in rows:
+            table.append(
+                [
+                    "*" if row["pinned"] else "",
+                    row["path"],
+                    size_text(row["sizeBytes"]),
+                    relative_time(row["modifiedAt"]),
+                    str(row["accessCount"] or ""),
+                    elide(row["description"], 60),
+                ]
+            )
+        print(format_table(table, right_aligned=(2, 4)))
+        if any(row["pinned"] for row in rows):
+            print("\n* pinned")
+    for scope in SCOPE_ORDER:
+        reason = store.unavailable_reason(scope)
+        if reason and store.workspace is not None:
+            print(f"({reason})", file=sys.stderr)
+    if store.workspace is None:
+        print(
+            "(global scope only: pass --workspace ID for project and workspace memory)",
+            file=sys.stderr,
+        )
+    return 0
+
+
+# --- tool ---------------------------------------------------------------------------------
+
+
+def run_tool(args: argparse.Namespace) -> int:
+    raw = sys.stdin.read() if args.call == "-" else args.call
+    try:
+        call = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise CliError(f"The tool call is not valid JSON: {error}") from None
+    if not isinstance(call, dict):
+        raise CliError('The tool call must be a JSON object, e.g. \'{"command": "view", ...}\'')
+    store, _ = open_store(open_home(args), args.workspace)
+    result = MemoryTool(store).execute(call)
+    print_json(result.to_json())
+    return 0 if result.success else 1
+
+
+# --- status -------------------------------------------------------------------------------
+
+
+def run_status(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    workspace = load_registry(home).require_workspace(args.workspace)
+    status = Journal(home).status(workspace.id, workspace.project_identity)
+    if args.json:
+        print_json(status.to_json())
+        return 0
+    print(f"{workspace.display_name} ({workspace.id}) · {_project_label(workspace)}")
+    lines = [
+        ["Workspace:", coverage_text(status.workspace_record)],
+        [
+            "Project:",
+            coverage_text(status.project_record) if status.project_available else "unavailable",
+        ],
+        ["Global:", coverage_text(status.global_record)],
+    ]
+    harvest = status.latest_harvest
+    if harvest is not None:
+        lines.append(["Harvest:", harvest_text(harvest)])
+        if harvest.status == "failed" and harvest.error:
+            lines.append(["", harvest.error])
+    print(format_table(lines))
+    return 0
+
+
+def _project_label(workspace: Workspace) -> str:
+    if workspace.multi_project:
+        names = ", ".join(os.path.basename(p) for p in workspace.projects) or "several projects"
+        return f"multi-project ({names})"
+    return workspace.project_name
+
+
+# --- workspaces ---------------------------------------------------------------------------
+
+
+def _workspace_json(workspace: Workspace) -> dict[str, Any]:
+    return {
+        "id": workspace.id,
+        "name": workspace.name,
+        "title": workspace.title,
+        "path": workspace.path,
+        "projectPath": workspace.project_path,
+        "projectName": workspace.project_name,
+        "projects": list(workspace.projects),
+        "archived": workspace.archived,
+        "multiProject": workspace.multi_project,
+        "projectAvailable": workspace.project_identity is not None,
+        "parentWorkspaceId": workspace.parent_id,
+        "createdAt": workspace.created_at,
+    }
+
+
+def run_workspaces(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    registry = load_registry(home)
+    orphans = orphan_project_dirs(home, registry)
+    if args.json:
+        print_json(
+            {
+                "home": str(home.root),
+                "projects": [
+                    {"path": p.path, "name": p.display_name, "dirName": p.dir_name}
+                    for p in registry.projects
+                    if p.path != MULTI_PROJECT_KEY
+                ],
+                "workspaces": [_workspace_json(ws) for ws in registry.workspaces],
+                "orphanProjectDirs": orphans,
+            }
+        )
+        return 0
+    _print_workspaces(registry, orphans, home.root)
+    return 0
+
+
+def _print_workspaces(registry: Registry, orphans: list[str], root: Path) -> None:
+    if not registry.projects:
+        print(f"No projects registered in {root}")
+    for project in registry.projects:
+        title = "Multi-project" if project.path == MULTI_PROJECT_KEY else project.display_name
+        location = "" if project.path == MULTI_PROJECT_KEY else f"  {project.path}"
+        print(f"{title}{location}")
+        rows = []
+        for workspace in project.workspaces:
+            marks = []
+            if workspace.archived:
+                marks.append("archived")
+            if workspace.multi_project:
+                marks.append(_project_label(workspace))
+            if workspace.parent_id:
+                marks.append(f"task of {workspace.parent_id}")
+            rows.append(
+                [
+                    "  " + workspace.id,
+                    workspace.name,
+                    workspace.title or "",
+                    f"[{', '.join(marks)}]" if marks else "",
+                ]
+            )
+        print(format_table(rows) if rows else "  (no workspaces)")
+    if orphans:
+        print("\nOrphan project memory (no registered project):")
+        for name in orphans:
+            print(f"  memory/project/{name}")
+    for problem in registry.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+
+
+# --- registering --------------------------------------------------------------------------
+
+
+def run_project_add(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    path = os.path.abspath(os.path.expanduser(args.path))
+    if add_project(home, path, args.name):
+        print(f"Registered project {path}")
+    else:
+        print(f"Project {path} is already registered")
+    return 0
+
+
+def run_workspace_add(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    project = os.path.abspath(os.path.expanduser(args.project))
+    workspace_id = add_workspace(home, project, args.name, args.workspace_id)
+    print(workspace_id)
+    return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    target = Path(os.path.abspath(os.path.expanduser(args.directory)))
+    create_demo_home(target)
+    print(f"Demo home written to {target}")
+    print(f"Try: memtab --home {target} workspaces")
+    return 0

@@ -1,0 +1,456 @@
+"""A realistic demo home: what a developer's mux home looks like after a few weeks of work.
+
+Two projects, three workspaces (one spanning both projects, one archived), memories in every
+scope (with nested dirs, pins, usage, duplicates worth consolidating and an orphan project
+dir), a consolidation journal (with a rejected op, a legacy workspace-only record and mux
+harvests), a mux `chat.jsonl` transcript, writer state and a writer trace dump. Times are
+relative to now, so the demo always reads "3 h ago" rather than a fixed date.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memtab.resources import resource_path
+from memtab.store.atomic import atomic_write_json, atomic_write_text
+from memtab.store.home import Home
+from memtab.store.meta import global_key, project_key, workspace_key
+from memtab.store.paths import project_dir_name
+
+ACME = "/home/dev/src/acme-api"
+WEBAPP = "/home/dev/src/webapp"
+OLD_PROTOTYPE = "/home/dev/src/old-prototype"
+MAIN_ID = "a1b2c3d4e5"
+DARK_MODE_ID = "d4e5f6a7b8"
+MULTI_ID = "5a6b7c8d9e"
+DELETED_ID = "c0ffee1234"
+
+MINUTE = 60_000
+HOUR = 60 * MINUTE
+DAY = 24 * HOUR
+
+
+class DemoError(Exception):
+    """The demo home cannot be written where asked."""
+
+
+def _iso(ms: int) -> str:
+    return (
+        datetime.fromtimestamp(ms / 1000, UTC)
+        .isoformat(timespec="milliseconds")
+        .replace("+00:00", "Z")
+    )
+
+
+def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
+    """Write the demo home into `target`, which must be missing or an empty directory."""
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise DemoError(f"{target} is not empty; choose a new directory for the demo home")
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    home = Home(target)
+    target.mkdir(parents=True, exist_ok=True)
+    _write_registry(home, now)
+    _copy_memories(home, now)
+    _write_meta(home, now)
+    _write_journal(home, now)
+    _write_extension_metadata(home, now)
+    _write_transcript_and_writer_state(home, now)
+    _write_trace_dump(home, now)
+    return home
+
+
+def _write_registry(home: Home, now: int) -> None:
+    config = {
+        "projects": [
+            [
+                ACME,
+                {
+                    "workspaces": [
+                        {
+                            "path": f"{ACME}/.worktrees/fix-token-refresh",
+                            "id": MAIN_ID,
+                            "name": "fix-token-refresh",
+                            "title": "Fix the token refresh race",
+                            "createdAt": _iso(now - 9 * DAY),
+                            "runtimeConfig": {"type": "worktree"},
+                        }
+                    ]
+                },
+            ],
+            [
+                WEBAPP,
+                {
+                    "workspaces": [
+                        {
+                            "path": f"{WEBAPP}/.worktrees/dark-mode",
+                            "id": DARK_MODE_ID,
+                            "name": "dark-mode",
+                            "title": "Dark mode",
+                            "createdAt": _iso(now - 30 * DAY),
+                            "archivedAt": _iso(now - 2 * DAY),
+                        }
+                    ]
+                },
+            ],
+            [
+                "_multi",
+                {
+                    "workspaces": [
+                        {
+                            "path": "/home/dev/src/.multi/api-client-sync",
+                            "id": MULTI_ID,
+                            "name": "api-client-sync",
+                            "title": "Sync the API client",
+                            "createdAt": _iso(now - 4 * DAY),
+                            "projects": [
+                                {"projectPath": ACME, "projectName": "acme-api"},
+                                {"projectPath": WEBAPP, "projectName": "webapp"},
+                            ],
+                        }
+                    ]
+                },
+            ],
+        ],
+        "taskSettings": {"memoryWriterIntervalMessages": 2},
+        "serverSshHost": None,
+    }
+    atomic_write_json(home.config_path, config)
+
+
+# Where each folder of resources/demo goes, and how old its files look.
+def _memory_targets(home: Home) -> dict[str, tuple[Path, int]]:
+    return {
+        "global": (home.global_root, 12 * DAY),
+        "project/acme-api": (home.project_root(ACME), 5 * DAY),
+        "project/webapp": (home.project_root(WEBAPP), 20 * DAY),
+        "project/orphan": (home.projects_root / project_dir_name(OLD_PROTOTYPE), 90 * DAY),
+        "workspace/main": (home.workspace_root(MAIN_ID), 2 * HOUR),
+        "workspace/dark-mode": (home.workspace_root(DARK_MODE_ID), 3 * DAY),
+        "workspace/multi": (home.workspace_root(MULTI_ID), 1 * DAY),
+    }
+
+
+def _copy_memories(home: Home, now: int) -> None:
+    seed = resource_path("demo")
+    if not seed.is_dir():
+        raise DemoError(f"The demo seed is missing from this installation ({seed})")
+    for source_name, (root, age) in _memory_targets(home).items():
+        source = seed / source_name
+        for index, file in enumerate(sorted(source.rglob("*.md"))):
+            target = root / file.relative_to(source)
+            atomic_write_text(target, file.read_text(encoding="utf-8"))
+            modified = (now - age + index * 7 * MINUTE) / 1000
+            os.utime(target, (modified, modified))
+
+
+def _write_meta(home: Home, now: int) -> None:
+    def entry(pinned: bool, uses: int, read_ago: int, write_ago: int | None) -> dict[str, Any]:
+        return {
+            "pinned": pinned,
+            "accessCount": uses,
+            "lastAccessedAt": now - read_ago,
+            "lastWriteAt": None if write_ago is None else now - write_ago,
+        }
+
+    entries = {
+        global_key("preferences.md"): entry(True, 42, 20 * MINUTE, 12 * DAY),
+        global_key("environment.md"): entry(False, 17, 2 * HOUR, 12 * DAY),
+        global_key("tools/git.md"): entry(False, 9, 1 * DAY, None),
+        project_key(ACME, "architecture.md"): entry(True, 31, 40 * MINUTE, 5 * DAY),
+        project_key(ACME, "testing.md"): entry(False, 12, 3 * HOUR, 5 * DAY),
+        project_key(ACME, "gotchas.md"): entry(False, 6, 2 * DAY, 30 * HOUR),
+        project_key(WEBAPP, "styling.md"): entry(False, 4, 3 * DAY, 20 * DAY),
+        workspace_key(MAIN_ID, "notes.md"): entry(False, 8, 25 * MINUTE, 2 * HOUR),
+        workspace_key(MAIN_ID, "todo.md"): entry(True, 3, 5 * HOUR, 5 * HOUR),
+        workspace_key(MULTI_ID, "contract.md"): entry(False, 2, 1 * DAY, 1 * DAY),
+    }
+    atomic_write_json(home.meta_path, {"entries": entries})
+
+
+def _write_journal(home: Home, now: int) -> None:
+    main_run = {
+        "lastRunAt": now - 3 * HOUR,
+        "trigger": "manual",
+        "summary": "Merged the duplicate refresh-race notes into notes.md and removed a stale "
+        "TODO; kept the pinned architecture notes.",
+        "ops": [
+            {"command": "str_replace", "path": "/memories/workspace/notes.md", "applied": True},
+            {"command": "delete", "path": "/memories/workspace/refresh-race.md", "applied": True},
+            {
+                "command": "delete",
+                "path": "/memories/project/architecture.md",
+                "applied": False,
+                "note": "/memories/project/architecture.md is pinned: pinned files may be "
+                "edited but never deleted or renamed",
+            },
+        ],
+        "usage": {"inputTokens": 18240, "outputTokens": 1312},
+    }
+    dark_mode_run = {
+        "lastRunAt": now - 2 * DAY,
+        "trigger": "archive",
+        "summary": "Promoted the contrast-check rule to project memory before archiving.",
+        "ops": [
+            {
+                "command": "create",
+                "path": "/memories/project/styling.md",
+                "applied": True,
+            },
+            {
+                "command": "rename",
+                "path": "/memories/workspace/a11y.md",
+                "newPath": "/memories/workspace/notes.md",
+                "applied": False,
+                "note": "A file already exists at /memories/workspace/notes.md",
+            },
+        ],
+        "usage": {"inputTokens": 9120, "outputTokens": 640},
+    }
+    multi_run = {
+        "lastRunAt": now - 20 * HOUR,
+        "trigger": "launch",
+        "summary": "no changes needed",
+        "ops": [],
+    }
+    # Written by an old mux before projects were journaled: never project coverage.
+    legacy_run = {
+        "lastRunAt": now - 40 * DAY,
+        "trigger": "compaction",
+        "summary": "Pruned one-off debugging notes.",
+        "ops": [{"command": "delete", "path": "/memories/workspace/debug.md", "applied": True}],
+    }
+    harvests = {
+        MAIN_ID: {
+            "msg-summary-0007": {
+                "status": "completed",
+                "startedAt": now - 26 * HOUR,
+                "completedAt": now - 26 * HOUR + 41_000,
+                "attemptCount": 1,
+                "boundaryKey": "history:118",
+                "compactionEpoch": 2,
+                "acceptedCandidates": 3,
+                "skippedCandidates": 1,
+                "usage": {"inputTokens": 22100, "outputTokens": 905},
+            },
+            "msg-summary-0009": {
+                "status": "failed",
+                "startedAt": now - 50 * MINUTE,
+                "completedAt": now - 49 * MINUTE,
+                "attemptCount": 2,
+                "boundaryKey": "history:164",
+                "compactionEpoch": 3,
+                "acceptedCandidates": 0,
+                "skippedCandidates": 0,
+                "error": "Provider returned 529 overloaded twice; will retry at next compaction",
+            },
+        }
+    }
+    journal = {
+        "workspaces": {
+            MAIN_ID: main_run,
+            DARK_MODE_ID: dark_mode_run,
+            MULTI_ID: multi_run,
+            DELETED_ID: legacy_run,
+        },
+        "projects": {ACME: main_run, WEBAPP: dark_mode_run},
+        "harvestsByWorkspace": harvests,
+    }
+    atomic_write_json(home.journal_path, journal)
+
+
+def _write_extension_metadata(home: Home, now: int) -> None:
+    atomic_write_json(
+        home.extension_metadata_path,
+        {
+            "version": 1,
+            "workspaces": {
+                MAIN_ID: {"recency": now - 15 * MINUTE, "streaming": False},
+                DARK_MODE_ID: {"recency": now - 3 * DAY, "streaming": False},
+                MULTI_ID: {"recency": now - 30 * HOUR, "streaming": False},
+            },
+        },
+    )
+
+
+def _text_message(
+    message_id: str, role: str, text: str, at: int, sequence: int, extra_parts: list[Any]
+) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"timestamp": at, "historySequence": sequence}
+    if role == "assistant":
+        metadata["model"] = "anthropic:claude-sonnet-4-5"
+        metadata["usage"] = {"inputTokens": 3000 + 150 * sequence, "outputTokens": 220}
+    parts = [*extra_parts, {"type": "text", "text": text, "state": "done"}]
+    return {
+        "id": message_id,
+        "role": role,
+        "metadata": metadata,
+        "parts": parts,
+        "workspaceId": MAIN_ID,
+    }
+
+
+def _bash(call_id: str, script: str, ok: bool, output: str) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "success": ok,
+        "output": output,
+        "exitCode": 0 if ok else 1,
+        "wall_duration_ms": 840,
+    }
+    if not ok:
+        result["error"] = "Command exited with code 1"
+    return {
+        "type": "dynamic-tool",
+        "toolCallId": call_id,
+        "toolName": "bash",
+        "state": "output-available",
+        "input": {"script": script, "timeout_secs": 120},
+        "output": result,
+    }
+
+
+def demo_transcript(now: int) -> list[dict[str, Any]]:
+    """A short mux session: a directive, a failing command, its fix, and passing tests."""
+    start = now - 70 * MINUTE
+    return [
+        _text_message(
+            "user-0001",
+            "user",
+            "The refresh endpoint returns 401 when two tabs refresh at once. Find the race. "
+            "From now on, always run `make check` before you push anything.",
+            start,
+            0,
+            [],
+        ),
+        _text_message(
+            "assistant-0001",
+            "assistant",
+            "The integration test failed to connect to Postgres; I started the database "
+            "container and reran it. The race reproduces: both requests rotate the same token.",
+            start + 2 * MINUTE,
+            1,
+            [
+                _bash(
+                    "call_01",
+                    "pytest tests/integration -k refresh -q",
+                    False,
+                    "E   sqlalchemy.exc.OperationalError: connection to server at "
+                    '"localhost" (127.0.0.1), port 5432 failed: Connection refused',
+                ),
+                _bash("call_02", "make db-up", True, "Container acme-db  Started"),
+                _bash(
+                    "call_03",
+                    "pytest tests/integration -k refresh -q",
+                    True,
+                    "1 failed, 4 passed in 3.21s",
+                ),
+            ],
+        ),
+        _text_message(
+            "user-0002",
+            "user",
+            "Remember that the staging database is read-only for us. Lock the row instead of "
+            "retrying.",
+            start + 10 * MINUTE,
+            2,
+            [],
+        ),
+        _text_message(
+            "assistant-0002",
+            "assistant",
+            "Done: the refresh handler now selects the token row FOR UPDATE. All refresh "
+            "tests pass and `make check` is clean.",
+            start + 16 * MINUTE,
+            3,
+            [
+                _bash("call_04", "make check", True, "ruff: ok\nmypy: ok\n212 passed in 41.2s"),
+            ],
+        ),
+    ]
+
+
+def _write_transcript_and_writer_state(home: Home, now: int) -> None:
+    lines = "".join(json.dumps(message) + "\n" for message in demo_transcript(now))
+    atomic_write_text(home.transcript_path(MAIN_ID), lines)
+    atomic_write_json(
+        home.writer_state_path(MAIN_ID),
+        {
+            "schemaVersion": 1,
+            "turnsSinceLastRun": 1,
+            "lastRunStartedAt": now - 54 * MINUTE,
+            "lastRunCompletedAt": now - 54 * MINUTE + 10_000,
+            "lastRunMessageId": "assistant-0001",
+        },
+    )
+
+
+def _write_trace_dump(home: Home, now: int) -> None:
+    started = now - 54 * MINUTE
+    memory_path = "/memories/workspace/notes.md"
+    notes = (resource_path("demo") / "workspace/main/notes.md").read_text(encoding="utf-8")
+    dump = {
+        "schemaVersion": 1,
+        "runStartedAt": started,
+        "workspaceId": MAIN_ID,
+        "workspaceName": "fix-token-refresh",
+        "triggerMessageId": "assistant-0001",
+        "modelString": "anthropic:claude-haiku-4-5",
+        "timeoutMs": 10_000,
+        "timedOut": True,
+        "didWriteMemory": False,
+        "satisfiedMemoryToolPolicy": False,
+        "projectPath": ACME,
+        "workspacePath": f"{ACME}/.worktrees/fix-token-refresh",
+        "memoryPath": memory_path,
+        "systemPrompt": "You maintain the workspace memory file. Record durable facts.",
+        "existingMemory": notes,
+        "eventsSummary": {"originalCount": 2, "trimmedCount": 0, "maxJsonChars": 80_000},
+        "events": demo_transcript(now)[:2],
+        "userMessage": "Update the memory file from the transcript events above.",
+        "attempts": [
+            {
+                "attemptIndex": 0,
+                "messages": [
+                    {"role": "user", "content": "Update the memory file from the events."}
+                ],
+                "stepResults": [{"finishReason": "tool-calls", "text": ""}],
+                "toolExecutions": [
+                    {
+                        "toolName": "memory_read",
+                        "toolCallId": "toolu_01",
+                        "input": {},
+                        "output": {"exists": True, "content": notes},
+                        "startedAt": started + 1_200,
+                        "durationMs": 3,
+                    },
+                    {
+                        "toolName": "memory_write",
+                        "toolCallId": "toolu_02",
+                        "input": {"old_string": "- Always run", "new_string": "- Always run"},
+                        "error": "old_string matched 0 times (expected 1)",
+                        "startedAt": started + 6_900,
+                        "durationMs": 2,
+                    },
+                ],
+                "finishReason": "aborted",
+                "wrote": False,
+                "noNewMemories": False,
+                "aborted": True,
+                "error": "Timed out after 10000 ms",
+            }
+        ],
+    }
+    path = home.trace_dir(MAIN_ID) / f"{started}_assistant-0001.json"
+    atomic_write_json(path, dump)
+
+
+def reset_demo_home(target: Path) -> Home:
+    """Recreate the demo home from scratch (used by `memtab --demo --reset-demo`)."""
+    if target.exists():
+        shutil.rmtree(target)
+    return create_demo_home(target)

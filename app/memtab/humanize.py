@@ -1,0 +1,78 @@
+"""Words for numbers and times, shared by the CLI and the GUI so both say the same thing."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+
+from memtab.store.journal import ConsolidationRecord, HarvestRecord
+
+_MINUTE = 60_000
+_HOUR = 60 * _MINUTE
+_DAY = 24 * _HOUR
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def plural(count: int, word: str, plural_word: str | None = None) -> str:
+    """`1 change`, `3 changes`."""
+    return f"{count} {word if count == 1 else (plural_word or word + 's')}"
+
+
+def relative_time(at_ms: int | None, now: int | None = None) -> str:
+    """`just now`, `5 min ago`, `3 h ago`, `yesterday`, `4 d ago`, or a date when older."""
+    if at_ms is None:
+        return "never"
+    now = now_ms() if now is None else now
+    elapsed = now - at_ms
+    if elapsed < 45_000:
+        return "just now"  # also absorbs small clock skew between processes
+    if elapsed < _HOUR:
+        return f"{max(1, round(elapsed / _MINUTE))} min ago"
+    if elapsed < _DAY:
+        return f"{elapsed // _HOUR} h ago"
+    if elapsed < 2 * _DAY:
+        return "yesterday"
+    if elapsed < 30 * _DAY:
+        return f"{elapsed // _DAY} d ago"
+    return datetime.fromtimestamp(at_ms / 1000).strftime("%Y-%m-%d")
+
+
+def absolute_time(at_ms: int | None) -> str:
+    """A local date and time for tooltips and detail views."""
+    if at_ms is None:
+        return "never"
+    return datetime.fromtimestamp(at_ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def size_text(size_bytes: int) -> str:
+    """`512 B`, `3.4 KiB`, `1.2 MiB`."""
+    if size_bytes < 1024:
+        return f"{size_bytes} B"
+    if size_bytes < 1024 * 1024:
+        return f"{size_bytes / 1024:.1f} KiB"
+    return f"{size_bytes / (1024 * 1024):.1f} MiB"
+
+
+def coverage_text(record: ConsolidationRecord | None, now: int | None = None) -> str:
+    """A footer line's value: `3 h ago · manual · 2 changes`, or `never`."""
+    if record is None:
+        return "never"
+    changes = plural(record.applied_count, "change")
+    return f"{relative_time(record.last_run_at, now)} · {record.trigger} · {changes}"
+
+
+def harvest_text(harvest: HarvestRecord, now: int | None = None) -> str:
+    """The footer's `Harvest:` value: `completed 3 h ago`, `failed 5 min ago`, ..."""
+    return f"{harvest.status} {relative_time(harvest.sort_time or None, now)}"
+
+
+def usage_text(access_count: int, last_accessed_at: int | None, now: int | None = None) -> str:
+    """`Used 4× · 2 h ago`, or "" when never used."""
+    if access_count <= 0:
+        return ""
+    if last_accessed_at is None:
+        return f"Used {access_count}×"
+    return f"Used {access_count}× · {relative_time(last_accessed_at, now)}"
