@@ -1,0 +1,70 @@
+"""Writes Memtab made itself, remembered for a few seconds.
+
+The watcher reports every change on disk, Memtab's own included. The "agent edited"
+badge must only appear for changes Memtab did not make, so whoever writes a memory file
+(the editor's save, the tree's create/rename/delete) calls `note()` right after, and the
+tab asks `is_own()` when the rescan shows the file changed. Entries expire after
+`ttl_ms` (the watcher reports within about a second), so a later edit by an agent to the
+same file is never mistaken for ours.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from memtab.store.paths import VirtualPath
+
+DEFAULT_TTL_MS = 5_000
+
+
+def _monotonic_ms() -> int:
+    return int(time.monotonic() * 1000)
+
+
+def _key(path: VirtualPath | Path | str) -> str:
+    # VirtualPath and str(VirtualPath) name the same file; physical paths are kept as given.
+    return str(path)
+
+
+class OwnWrites:
+    """Paths (virtual or physical) that Memtab just wrote, each with the sha it wrote."""
+
+    def __init__(
+        self, ttl_ms: int = DEFAULT_TTL_MS, clock: Callable[[], int] = _monotonic_ms
+    ) -> None:
+        """`clock` returns milliseconds on a monotonic scale (injectable for tests)."""
+        self._ttl_ms = ttl_ms
+        self._clock = clock
+        self._noted: dict[str, tuple[int, str | None]] = {}
+
+    def note(self, path: VirtualPath | Path | str, sha256: str | None = None) -> None:
+        """Remember that Memtab just wrote `path` (with content of `sha256`, if known).
+
+        A sha of None means "whatever is there now" (deletes, moves, directories).
+        """
+        self._expire()
+        self._noted[_key(path)] = (self._clock(), sha256)
+
+    def is_own(self, path: VirtualPath | Path | str, sha256: str | None = None) -> bool:
+        """Whether `path` was written by Memtab within the last few seconds.
+
+        When both the noted sha and `sha256` are known they must match: a write by
+        someone else right after ours is not ours.
+        """
+        self._expire()
+        noted = self._noted.get(_key(path))
+        if noted is None:
+            return False
+        noted_sha = noted[1]
+        return noted_sha is None or sha256 is None or noted_sha == sha256
+
+    def forget(self, path: VirtualPath | Path | str) -> None:
+        """Drop what was noted for `path` (e.g. once the change has been consumed)."""
+        self._noted.pop(_key(path), None)
+
+    def _expire(self) -> None:
+        cutoff = self._clock() - self._ttl_ms
+        for key in [key for key, (at, _sha) in self._noted.items() if at < cutoff]:
+            del self._noted[key]
