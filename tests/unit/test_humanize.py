@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import pytest
+
+from memtab.humanize import coverage_text, plural, relative_time, size_text, usage_text
+from memtab.store.journal import ConsolidationRecord, JournalOp
+
+NOW = 1_800_000_000_000
+MIN = 60_000
+
+
+@pytest.mark.parametrize(
+    ("ago", "text"),
+    [
+        (0, "just now"),
+        (-5_000, "just now"),
+        (5 * MIN, "5 min ago"),
+        (3 * 60 * MIN, "3 h ago"),
+        (30 * 60 * MIN, "yesterday"),
+        (4 * 24 * 60 * MIN, "4 d ago"),
+    ],
+)
+def test_relative_time(ago: int, text: str) -> None:
+    assert relative_time(NOW - ago, NOW) == text
+
+
+def test_relative_time_never_and_old_dates() -> None:
+    assert relative_time(None, NOW) == "never"
+    assert relative_time(NOW - 90 * 24 * 60 * MIN, NOW).count("-") == 2
+
+
+def test_coverage_text_counts_applied_changes_only() -> None:
+    ops = (
+        JournalOp("delete", "/memories/global/a.md", True),
+        JournalOp("delete", "/memories/global/b.md", False, note="pinned"),
+    )
+    record = ConsolidationRecord(NOW - 3 * 60 * MIN, "manual", "merged", ops)
+    assert coverage_text(record, NOW) == "3 h ago · manual · 1 change"
+    assert coverage_text(None, NOW) == "never"
+
+
+def test_small_words() -> None:
+    assert plural(2, "change") == "2 changes"
+    assert size_text(512) == "512 B" and size_text(2048) == "2.0 KiB"
+    assert usage_text(0, None, NOW) == ""
+    assert usage_text(4, NOW - 2 * 60 * MIN, NOW) == "Used 4× · 2 h ago"
