@@ -47,12 +47,16 @@ class ToolOutcome:
 
 @dataclass(frozen=True)
 class UserMessage:
+    """A user turn: plain text (the task, a reminder, transcript excerpts)."""
+
     text: str
     role: Literal["user"] = "user"
 
 
 @dataclass(frozen=True)
 class AssistantMessage:
+    """A model turn as it is sent back to the model: its text and the tool calls it made."""
+
     text: str
     tool_calls: tuple[ToolCall, ...] = ()
     role: Literal["assistant"] = "assistant"
@@ -60,6 +64,8 @@ class AssistantMessage:
 
 @dataclass(frozen=True)
 class ToolResultsMessage:
+    """The answers to every tool call of the preceding assistant turn, in call order."""
+
     results: tuple[ToolOutcome, ...]
     role: Literal["tool"] = "tool"
 
@@ -69,10 +75,13 @@ Message = UserMessage | AssistantMessage | ToolResultsMessage
 
 @dataclass
 class Usage:
+    """Token counts of one model call, or summed over a run."""
+
     input_tokens: int = 0
     output_tokens: int = 0
 
     def add(self, other: Usage) -> None:
+        """Add another call's counts to these (in place)."""
         self.input_tokens += other.input_tokens
         self.output_tokens += other.output_tokens
 
@@ -87,6 +96,7 @@ class ModelReply:
     usage: Usage = field(default_factory=Usage)
 
     def as_message(self) -> AssistantMessage:
+        """This reply as the assistant turn to append to the conversation."""
         return AssistantMessage(text=self.text, tool_calls=self.tool_calls)
 
 
@@ -136,3 +146,47 @@ class ChatProvider(Protocol):
     ) -> ModelReply:
         """One model turn. Raises ProviderError; kind "cancelled" within ~1 s of `cancel`."""
         ...
+
+
+# --- JSON views for trace dumps and journals -------------------------------------------------
+
+
+def tool_call_to_json(call: ToolCall) -> dict[str, Any]:
+    """A tool call as plain JSON data (for trace dumps)."""
+    data: dict[str, Any] = {"id": call.id, "name": call.name, "arguments": call.arguments}
+    if call.parse_error is not None:
+        data["rawArguments"] = call.raw_arguments
+        data["parseError"] = call.parse_error
+    return data
+
+
+def message_to_json(message: Message) -> dict[str, Any]:
+    """A conversation message as plain JSON data (for trace dumps)."""
+    if isinstance(message, UserMessage):
+        return {"role": "user", "text": message.text}
+    if isinstance(message, AssistantMessage):
+        return {
+            "role": "assistant",
+            "text": message.text,
+            "toolCalls": [tool_call_to_json(call) for call in message.tool_calls],
+        }
+    return {
+        "role": "tool",
+        "results": [
+            {"toolCallId": result.call_id, "content": result.content, "isError": result.is_error}
+            for result in message.results
+        ],
+    }
+
+
+def reply_to_json(reply: ModelReply) -> dict[str, Any]:
+    """One model reply as plain JSON data (a trace dump's step result)."""
+    return {
+        "text": reply.text,
+        "toolCalls": [tool_call_to_json(call) for call in reply.tool_calls],
+        "stopReason": reply.stop_reason,
+        "usage": {
+            "inputTokens": reply.usage.input_tokens,
+            "outputTokens": reply.usage.output_tokens,
+        },
+    }

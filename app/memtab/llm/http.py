@@ -1,0 +1,426 @@
+"""The HTTP layer every model provider shares: timeouts, bounded retries, cancellation, errors.
+
+One `ProviderHttpClient` (one `httpx.Client`) per provider. Each request:
+- has a timeout (read `timeout_s`, connect `connect_timeout_s`);
+- is retried on 429, 5xx and connection failures with exponential backoff and jitter, at most
+  `max_retries` times, waiting what `retry-after` / `retry-after-ms` asks (capped);
+- can be cancelled with a `threading.Event`: the request runs on a short-lived helper thread
+  and the caller waits in slices of `cancel_poll_s`, so it returns within that time of the
+  event being set even while a server is still thinking (a sync httpx call cannot be
+  interrupted; the abandoned request finishes or times out on its own, off to the side);
+- fails with `ProviderError(kind, message)` whose message names provider, model and URL and
+  never the API key (any echo of it by the server is redacted too).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import email.utils
+import json
+import logging
+import random
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, ClassVar, NamedTuple, Self
+
+import httpx
+
+from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
+from memtab.llm.wire import snippet
+
+logger = logging.getLogger(__name__)
+
+REDACTED = "[REDACTED]"
+_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+
+
+@dataclass(frozen=True)
+class HttpOptions:
+    """Timeouts, retry bounds and backoff of a provider's requests (all in seconds)."""
+
+    timeout_s: float = 60.0
+    connect_timeout_s: float = 10.0
+    max_retries: int = 4
+    backoff_base_s: float = 1.0
+    backoff_max_s: float = 30.0
+    retry_after_cap_s: float = 60.0
+    cancel_poll_s: float = 0.05
+
+
+class _Retryable(NamedTuple):
+    """A failed attempt that may succeed if tried again."""
+
+    kind: ProviderErrorKind
+    reason: str
+    retry_after_s: float | None = None
+
+
+def parse_retry_after(headers: Mapping[str, str], now: datetime | None = None) -> float | None:
+    """Seconds the server asks us to wait, from `retry-after-ms` or `retry-after`.
+
+    `retry-after` may be a number of seconds or an HTTP date. Returns None when absent or
+    unreadable, never a negative number.
+    """
+    lowered = {key.lower(): value for key, value in headers.items()}
+    milliseconds = lowered.get("retry-after-ms")
+    if milliseconds is not None:
+        try:
+            return max(float(milliseconds) / 1000.0, 0.0)
+        except ValueError:
+            pass
+    value = lowered.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max((when - (now or datetime.now(UTC))).total_seconds(), 0.0)
+
+
+def display_url(url: str) -> str:
+    """The URL as shown in messages: without credentials or query (where keys might hide)."""
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        return url
+    return str(parsed.copy_with(userinfo=b"", query=None, fragment=None))
+
+
+def _is_loopback(url: httpx.URL) -> bool:
+    return url.host in _LOOPBACK_HOSTS
+
+
+def server_error_text(data: object) -> str | None:
+    """The human message inside an error body (Anthropic, OpenAI, Ollama, FastAPI shapes)."""
+    if not isinstance(data, dict):
+        return None
+    error = data.get("error")
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return str(error["message"])
+    if isinstance(error, str):
+        return error
+    for key in ("message", "detail"):
+        value = data.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list | dict):
+            return json.dumps(value, ensure_ascii=False)
+    return None
+
+
+class ProviderHttpClient:
+    """JSON POSTs to one model endpoint with timeouts, bounded retries and cancellation."""
+
+    def __init__(
+        self,
+        *,
+        provider: str,
+        model: str,
+        url: str,
+        headers: Mapping[str, str],
+        secrets: Iterable[str | None] = (),
+        options: HttpOptions | None = None,
+    ) -> None:
+        self.options = options or HttpOptions()
+        self.url = url
+        self.label = f"{provider} {model} at {display_url(url)}"
+        self._secrets = tuple(secret for secret in secrets if secret)
+        try:
+            parsed = httpx.URL(url)
+        except httpx.InvalidURL as exc:
+            raise self.error("config", f"invalid base URL ({exc})") from None
+        if parsed.scheme not in ("http", "https") or not parsed.host:
+            raise self.error("config", "the base URL must start with http:// or https://")
+        self._client = httpx.Client(
+            headers=dict(headers),
+            timeout=httpx.Timeout(self.options.timeout_s, connect=self.options.connect_timeout_s),
+            # A local server (Ollama, llama.cpp) is never reached through a proxy.
+            trust_env=not _is_loopback(parsed),
+            # A plain-http endpoint never uses TLS (redirects are not followed), so skip
+            # loading the CA bundle, which costs ~0.1 s per client.
+            verify=parsed.scheme == "https",
+        )
+
+    def __repr__(self) -> str:
+        return f"ProviderHttpClient({self.label!r})"
+
+    def close(self) -> None:
+        """Close the connection pool. A request abandoned by cancellation fails quietly."""
+        self._client.close()
+
+    def error(self, kind: ProviderErrorKind, detail: str) -> ProviderError:
+        """A ProviderError naming provider, model and URL, with every secret redacted."""
+        return ProviderError(kind, self.redact(f"{self.label}: {detail}"))
+
+    def redact(self, text: str) -> str:
+        """`text` with this client's secrets replaced (servers may echo a key back)."""
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+    def post_json(
+        self, body: Mapping[str, Any], *, cancel: threading.Event | None = None
+    ) -> dict[str, Any]:
+        """POST `body` as JSON and return the JSON object the server answered.
+
+        Raises ProviderError; kind "cancelled" within `cancel_poll_s` of `cancel` being set.
+        """
+        attempts = self.options.max_retries + 1
+        for attempt in range(1, attempts + 1):
+            if cancel is not None and cancel.is_set():
+                raise self.error("cancelled", "cancelled")
+            outcome = self._attempt(body, cancel)
+            if not isinstance(outcome, _Retryable):
+                return outcome
+            if attempt == attempts:
+                plural = "attempt" if attempts == 1 else "attempts"
+                raise self.error(
+                    outcome.kind, f"{outcome.reason}; gave up after {attempts} {plural}"
+                )
+            delay = self._retry_delay(attempt, outcome.retry_after_s)
+            logger.warning(
+                "%s: %s; retrying in %.1f s (attempt %d of %d)",
+                self.label,
+                self.redact(outcome.reason),
+                delay,
+                attempt + 1,
+                attempts,
+            )
+            self._wait(delay, cancel)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _attempt(
+        self, body: Mapping[str, Any], cancel: threading.Event | None
+    ) -> dict[str, Any] | _Retryable:
+        try:
+            response = self._send(body, cancel)
+        except httpx.ConnectTimeout:
+            return _Retryable(
+                "timeout", f"connecting timed out after {self.options.connect_timeout_s:g} s"
+            )
+        except httpx.TimeoutException:
+            raise self.error(
+                "timeout", f"no reply within {self.options.timeout_s:g} s (request timed out)"
+            ) from None
+        except httpx.UnsupportedProtocol as exc:
+            raise self.error("config", f"unsupported URL ({exc})") from None
+        except httpx.TransportError as exc:
+            return _Retryable("connection", f"connection failed ({type(exc).__name__}: {exc})")
+        except httpx.HTTPError as exc:
+            raise self.error(
+                "connection", f"request failed ({type(exc).__name__}: {exc})"
+            ) from None
+        return self._read_response(response)
+
+    def _send(self, body: Mapping[str, Any], cancel: threading.Event | None) -> httpx.Response:
+        if cancel is None:
+            return self._client.post(self.url, json=body)
+        future: concurrent.futures.Future[httpx.Response] = concurrent.futures.Future()
+
+        def run_request() -> None:
+            try:
+                future.set_result(self._client.post(self.url, json=body))
+            except BaseException as exc:  # handed to the waiting caller (or dropped if gone)
+                future.set_exception(exc)
+
+        threading.Thread(target=run_request, name="memtab-llm-request", daemon=True).start()
+        while True:
+            concurrent.futures.wait([future], timeout=self.options.cancel_poll_s)
+            if future.done():
+                return future.result()
+            if cancel.is_set():
+                logger.info("%s: cancelled while waiting for the server", self.label)
+                raise self.error("cancelled", "cancelled while waiting for the server")
+
+    def _read_response(self, response: httpx.Response) -> dict[str, Any] | _Retryable:
+        status = response.status_code
+        if 200 <= status < 300:
+            return self._json_object(response)
+        message = self._server_message(response)
+        if status == 429:
+            return _Retryable(
+                "rate_limited",
+                f"rate limited (HTTP 429){message}",
+                parse_retry_after(response.headers),
+            )
+        if status >= 500:
+            return _Retryable(
+                "server",
+                f"server error (HTTP {status}){message}",
+                parse_retry_after(response.headers),
+            )
+        if status in (401, 403):
+            raise self.error(
+                "auth",
+                f"the server refused the credentials (HTTP {status}){message}; check the API key",
+            )
+        if status == 404:
+            raise self.error(
+                "not_found", f"not found (HTTP 404){message}; check the base URL and the model name"
+            )
+        if 400 <= status < 500:
+            raise self.error(
+                "bad_request", f"the server refused the request (HTTP {status}){message}"
+            )
+        raise self.error("protocol", f"unexpected HTTP status {status}{message}")
+
+    def _json_object(self, response: httpx.Response) -> dict[str, Any]:
+        try:
+            data = response.json()
+        except (ValueError, UnicodeDecodeError):
+            content_type = response.headers.get("content-type", "no content type")
+            raise self.error(
+                "protocol", f"the reply is not JSON ({content_type}): {snippet(response.text)!r}"
+            ) from None
+        if not isinstance(data, dict):
+            raise self.error(
+                "protocol", f"the reply is JSON but not an object: {snippet(response.text)!r}"
+            )
+        return data
+
+    @staticmethod
+    def _server_message(response: httpx.Response) -> str:
+        """': <what the server said>' for an error reply, or '' when it said nothing."""
+        try:
+            text = server_error_text(response.json())
+        except (ValueError, UnicodeDecodeError):
+            text = None
+        if text is None:
+            text = response.text
+        text = snippet(text)
+        return f": {text}" if text else ""
+
+    def _retry_delay(self, attempt: int, retry_after_s: float | None) -> float:
+        if retry_after_s is not None:
+            return min(retry_after_s, self.options.retry_after_cap_s)
+        backoff = min(self.options.backoff_max_s, self.options.backoff_base_s * 2 ** (attempt - 1))
+        return backoff * random.uniform(0.5, 1.0)  # jitter spreads out clients that failed together
+
+    def _wait(self, delay: float, cancel: threading.Event | None) -> None:
+        if cancel is None:
+            time.sleep(delay)
+        elif cancel.wait(delay):
+            raise self.error("cancelled", "cancelled while waiting to retry")
+
+
+class HttpChatProvider(ABC):
+    """What the HTTP providers share: identity, one HTTP client, and the complete() flow.
+
+    Subclasses translate the neutral types to their wire format (`build_request`) and back
+    (`parse_reply`). The API key lives only in the HTTP client's headers: it appears in no
+    attribute, repr or message.
+    """
+
+    provider_name: ClassVar[str]
+    endpoint_path: ClassVar[str]
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str,
+        headers: Mapping[str, str],
+        api_key: str | None,
+        options: HttpOptions | None,
+    ) -> None:
+        self._model = model
+        self._base_url = base_url.rstrip("/")
+        self._http = ProviderHttpClient(
+            provider=self.provider_name,
+            model=model,
+            url=self._base_url + self.endpoint_path,
+            headers=headers,
+            secrets=(api_key,),
+            options=options,
+        )
+        if not model.strip():
+            self.close()
+            raise self.error("config", "no model configured")
+
+    @property
+    def name(self) -> str:
+        """Provider id: "anthropic" or "openai"."""
+        return self.provider_name
+
+    @property
+    def model(self) -> str:
+        """The model id as sent to the server."""
+        return self._model
+
+    @property
+    def base_url(self) -> str:
+        """The base URL (without trailing slash)."""
+        return self._base_url
+
+    @property
+    def url(self) -> str:
+        """The endpoint every request is POSTed to."""
+        return self._http.url
+
+    def describe(self) -> str:
+        """A one-line label safe to show and log: provider · model · base URL."""
+        return f"{self.provider_name} · {self._model} · {display_url(self._base_url)}"
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        """One model turn. Raises ProviderError; kind "cancelled" within ~0.1 s of `cancel`."""
+        body = self.build_request(system, messages, tools)
+        payload = self._http.post_json(body, cancel=cancel)
+        try:
+            return self.parse_reply(payload)
+        except ProviderError:
+            raise
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+            raise self.error(
+                "protocol", f"unexpected reply shape ({type(exc).__name__}: {exc})"
+            ) from None
+
+    @abstractmethod
+    def build_request(
+        self, system: str, messages: list[Message], tools: list[ToolSpec]
+    ) -> dict[str, Any]:
+        """The JSON body for one turn, in this provider's wire format."""
+
+    @abstractmethod
+    def parse_reply(self, payload: dict[str, Any]) -> ModelReply:
+        """The neutral reply of one turn; ProviderError("protocol") when it is not the format."""
+
+    def error(self, kind: ProviderErrorKind, detail: str) -> ProviderError:
+        """A ProviderError naming this provider, model and URL (never the key)."""
+        return self._http.error(kind, detail)
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self._http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        base_url = display_url(self._base_url)
+        return f"{type(self).__name__}(model={self._model!r}, base_url={base_url!r})"

@@ -1,0 +1,281 @@
+"""The provider-neutral tool loop the consolidator and the writer run.
+
+Ask the model; run the tools it calls; send the results back; repeat until it answers
+without tool calls, or a bound is hit (steps, overall deadline, cancellation) or the
+provider fails. The loop never raises ProviderError: the error is kept in the result so
+callers can journal it or write a trace dump. It raises only for programming errors.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from memtab.llm.types import (
+    ChatProvider,
+    Message,
+    ModelReply,
+    ProviderError,
+    ToolCall,
+    ToolOutcome,
+    ToolResultsMessage,
+    ToolSpec,
+    Usage,
+)
+
+logger = logging.getLogger(__name__)
+
+StopReason = Literal["final", "max_steps", "timeout", "cancelled", "error"]
+ToolExecutor = Callable[[ToolCall], ToolOutcome]
+StepCallback = Callable[[int, str], None]
+
+DEFAULT_MAX_STEPS = 32
+DEFAULT_TIMEOUT_S = 300.0
+_WATCH_INTERVAL_S = 0.05
+
+
+@dataclass(frozen=True)
+class ToolExecution:
+    """One tool call the loop answered: what was asked, what came back, when, how long.
+
+    Exactly one of `output` / `error` is set. `input` is the parsed arguments, or the raw
+    argument text when the model sent something that is not a JSON object.
+    """
+
+    tool_name: str
+    tool_call_id: str
+    input: Any
+    output: str | None
+    error: str | None
+    started_at_ms: int
+    duration_ms: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The trace-dump shape (SPEC §9 `toolExecutions[]`)."""
+        data: dict[str, Any] = {
+            "toolName": self.tool_name,
+            "toolCallId": self.tool_call_id,
+            "input": self.input,
+        }
+        if self.error is not None:
+            data["error"] = self.error
+        else:
+            data["output"] = self.output
+        data["startedAt"] = self.started_at_ms
+        data["durationMs"] = self.duration_ms
+        return data
+
+
+@dataclass
+class LoopResult:
+    """How a tool loop ended and everything that happened on the way.
+
+    `text` is the last reply's text, trimmed (the summary when `stop_reason == "final"`).
+    `detail` says in one line why a non-final run stopped; `error` holds the ProviderError
+    of an "error" stop. `messages` is the whole conversation, the caller's messages first.
+    """
+
+    text: str
+    stop_reason: StopReason
+    steps: int
+    usage: Usage
+    messages: list[Message]
+    replies: list[ModelReply] = field(default_factory=list)
+    tool_executions: list[ToolExecution] = field(default_factory=list)
+    error: ProviderError | None = None
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """True when the model finished on its own (a reply without tool calls)."""
+        return self.stop_reason == "final"
+
+
+class _StopSignal:
+    """One event set when the caller cancels or the deadline passes.
+
+    Providers take a single `threading.Event`; a small watcher thread folds the caller's
+    event and the deadline into it, so a request in flight aborts within ~0.1 s of either.
+    """
+
+    def __init__(self, cancel: threading.Event | None, deadline: float) -> None:
+        self.event = threading.Event()
+        self._cancel = cancel
+        self._deadline = deadline
+        self._finished = threading.Event()
+        self._watcher = threading.Thread(
+            target=self._watch, name="memtab-llm-loop-stop", daemon=True
+        )
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        while not self._finished.is_set():
+            if self.cancelled or self.timed_out:
+                self.event.set()
+                return
+            remaining = self._deadline - time.monotonic()
+            self._finished.wait(min(_WATCH_INTERVAL_S, max(remaining, 0.0)))
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel is not None and self._cancel.is_set()
+
+    @property
+    def timed_out(self) -> bool:
+        return time.monotonic() >= self._deadline
+
+    def reason(self) -> StopReason | None:
+        """ "cancelled" or "timeout" once the run must stop (cancellation wins), else None."""
+        if self.cancelled:
+            return "cancelled"
+        if self.timed_out:
+            return "timeout"
+        return None
+
+    def finish(self) -> None:
+        self._finished.set()
+        self._watcher.join()
+
+
+def run_tool_loop(
+    provider: ChatProvider,
+    system: str,
+    messages: Sequence[Message],
+    tools: Sequence[ToolSpec],
+    execute_tool: ToolExecutor,
+    *,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    cancel: threading.Event | None = None,
+    on_step: StepCallback | None = None,
+) -> LoopResult:
+    """Run the model with tools until it answers without tool calls or a bound is hit.
+
+    Each step asks `provider` once, then answers every tool call of the reply in order:
+    calls with a `parse_error` or an unknown tool name get an error result from the loop
+    itself; the others go to `execute_tool` (an exception there becomes an error result
+    for the model and is logged). The tool calls of the last allowed step are still run
+    before stopping with "max_steps". `timeout_s` bounds the whole run; `cancel` stops it
+    within about a second. `on_step(step, message)` reports progress from this thread.
+    Never raises ProviderError (see `LoopResult.error`).
+    """
+    if max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, got {max_steps}")
+    tool_names = {tool.name for tool in tools}
+    tool_list = list(tools)
+    result = LoopResult(
+        text="", stop_reason="final", steps=0, usage=Usage(), messages=list(messages)
+    )
+    stop = _StopSignal(cancel, time.monotonic() + timeout_s)
+    try:
+        while True:
+            reason = stop.reason()
+            if reason is not None:
+                return _stopped(result, reason, timeout_s)
+            if result.steps >= max_steps:
+                result.stop_reason = "max_steps"
+                result.detail = f"stopped after {max_steps} steps without a final answer"
+                return result
+            result.steps += 1
+            _report(
+                on_step,
+                result.steps,
+                f"step {result.steps}: waiting for {provider.name} {provider.model}",
+            )
+            try:
+                reply = provider.complete(system, result.messages, tool_list, cancel=stop.event)
+            except ProviderError as exc:
+                if exc.kind == "cancelled" and (reason := stop.reason()) is not None:
+                    return _stopped(result, reason, timeout_s)
+                logger.warning("tool loop stopped at step %d: %s", result.steps, exc.message)
+                result.stop_reason, result.error, result.detail = "error", exc, exc.message
+                return result
+            result.replies.append(reply)
+            result.usage.add(reply.usage)
+            result.messages.append(reply.as_message())
+            result.text = reply.text.strip()
+            if not reply.tool_calls:
+                _report(on_step, result.steps, "finished")
+                return result
+            outcomes = [
+                _answer(call, tool_names, execute_tool, result, stop, on_step)
+                for call in reply.tool_calls
+            ]
+            result.messages.append(ToolResultsMessage(tuple(outcomes)))
+    finally:
+        stop.finish()
+
+
+def _stopped(result: LoopResult, reason: StopReason, timeout_s: float) -> LoopResult:
+    result.stop_reason = reason
+    result.detail = (
+        f"timed out after {timeout_s:g} s (step {result.steps})"
+        if reason == "timeout"
+        else f"cancelled (step {result.steps})"
+    )
+    return result
+
+
+def _answer(
+    call: ToolCall,
+    tool_names: set[str],
+    execute_tool: ToolExecutor,
+    result: LoopResult,
+    stop: _StopSignal,
+    on_step: StepCallback | None,
+) -> ToolOutcome:
+    """Answer one tool call and record it; the loop answers bad calls itself."""
+    started_at_ms = int(time.time() * 1000)
+    started = time.monotonic()
+    tool_input: Any = call.arguments if call.arguments is not None else call.raw_arguments
+    if stop.reason() is not None:
+        outcome = ToolOutcome(call.id, "Not run: the run was stopped.", is_error=True)
+    elif call.name not in tool_names:
+        available = ", ".join(sorted(tool_names)) or "none"
+        outcome = ToolOutcome(
+            call.id, f"Unknown tool '{call.name}'. Available tools: {available}.", is_error=True
+        )
+    elif call.parse_error is not None:
+        outcome = ToolOutcome(
+            call.id,
+            f"Invalid arguments for tool '{call.name}': {call.parse_error}. "
+            "Send the arguments as one JSON object.",
+            is_error=True,
+        )
+    else:
+        _report(on_step, result.steps, f"step {result.steps}: running {call.name}")
+        outcome = _execute(call, execute_tool)
+    result.tool_executions.append(
+        ToolExecution(
+            tool_name=call.name,
+            tool_call_id=call.id,
+            input=tool_input,
+            output=None if outcome.is_error else outcome.content,
+            error=outcome.content if outcome.is_error else None,
+            started_at_ms=started_at_ms,
+            duration_ms=int((time.monotonic() - started) * 1000),
+        )
+    )
+    return outcome
+
+
+def _execute(call: ToolCall, execute_tool: ToolExecutor) -> ToolOutcome:
+    try:
+        outcome = execute_tool(call)
+    except Exception as exc:  # a tool bug must not kill the run; the model is told, we log it
+        logger.exception("tool %s failed", call.name)
+        return ToolOutcome(call.id, f"Tool '{call.name}' failed: {exc}", is_error=True)
+    return outcome if outcome.call_id == call.id else replace(outcome, call_id=call.id)
+
+
+def _report(on_step: StepCallback | None, step: int, message: str) -> None:
+    if on_step is None:
+        return
+    try:
+        on_step(step, message)
+    except Exception:  # progress display must never end a run
+        logger.exception("on_step callback failed")

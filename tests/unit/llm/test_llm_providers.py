@@ -1,0 +1,275 @@
+"""Both providers against the fake server: replies, retries, errors, timeouts, cancellation."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+
+import pytest
+
+from memtab.llm.http import HttpChatProvider
+from memtab.llm.types import Message, ProviderError, UserMessage
+from support.fake_model_server import FakeModelServer
+
+from .cases import ProviderCase
+
+HELLO: list[Message] = [UserMessage("hello")]
+
+
+def _fail(provider: HttpChatProvider, **kwargs: object) -> ProviderError:
+    with pytest.raises(ProviderError) as caught:
+        provider.complete("system", HELLO, [], **kwargs)  # type: ignore[arg-type]
+    return caught.value
+
+
+def _assert_names_endpoint(error: ProviderError, case: ProviderCase) -> None:
+    assert case.wire in error.message
+    assert case.model in error.message
+    assert case.server.base_url in error.message
+    assert case.key not in error.message
+    assert case.key not in str(error)
+
+
+def test_text_reply(case: ProviderCase, provider: HttpChatProvider) -> None:
+    case.add_reply("Hi there.", usage=(12, 3))
+
+    reply = provider.complete("Be brief.", HELLO, [])
+
+    assert reply.text == "Hi there."
+    assert reply.tool_calls == ()
+    assert reply.stop_reason in ("end_turn", "stop")
+    assert (reply.usage.input_tokens, reply.usage.output_tokens) == (12, 3)
+    [request] = case.server.requests
+    assert request.method == "POST"
+    assert request.body["model"] == case.model
+
+
+def test_anthropic_headers(anthropic: HttpChatProvider, fake_model_server: FakeModelServer) -> None:
+    fake_model_server.add_anthropic_reply("ok")
+    anthropic.complete("", HELLO, [])
+    [request] = fake_model_server.requests
+    assert request.path == "/v1/messages"
+    assert request.headers["x-api-key"].startswith("sk-ant-test-SECRET")
+    assert request.headers["anthropic-version"] == "2023-06-01"
+    assert "authorization" not in request.headers
+
+
+def test_openai_headers(openai: HttpChatProvider, fake_model_server: FakeModelServer) -> None:
+    fake_model_server.add_openai_reply("ok")
+    openai.complete("", HELLO, [])
+    [request] = fake_model_server.requests
+    assert request.path == "/v1/chat/completions"
+    assert request.headers["authorization"].startswith("Bearer sk-test-SECRET")
+    assert "x-api-key" not in request.headers
+
+
+def test_429_with_retry_after_is_honored_then_succeeds(
+    case: ProviderCase, provider: HttpChatProvider
+) -> None:
+    case.server.add_error(429, headers={"retry-after": "0.2"})
+    case.add_reply("after the wait")
+
+    started = time.monotonic()
+    reply = provider.complete("", HELLO, [])
+
+    assert reply.text == "after the wait"
+    assert time.monotonic() - started >= 0.2
+    assert len(case.server.requests) == 2
+
+
+def test_rate_limited_after_the_bound(case: ProviderCase, provider: HttpChatProvider) -> None:
+    for _ in range(3):
+        case.server.add_error(429, headers={"retry-after": "0"})
+
+    error = _fail(provider)
+
+    assert error.kind == "rate_limited"
+    assert "3 attempts" in error.message
+    _assert_names_endpoint(error, case)
+
+
+def test_server_errors_until_the_bound(case: ProviderCase, provider: HttpChatProvider) -> None:
+    for _ in range(3):  # max_retries=2 → 3 attempts
+        case.server.add_error(500, {"error": {"message": "overloaded, sorry"}})
+    case.add_reply("never reached")
+
+    error = _fail(provider)
+
+    assert error.kind == "server"
+    assert "gave up after 3 attempts" in error.message
+    assert "overloaded, sorry" in error.message
+    assert "HTTP 500" in error.message
+    assert len(case.server.requests) == 3
+    _assert_names_endpoint(error, case)
+
+
+def test_a_server_error_then_success_is_retried(
+    case: ProviderCase, provider: HttpChatProvider
+) -> None:
+    case.server.add_error(503)
+    case.add_reply("recovered")
+    assert provider.complete("", HELLO, []).text == "recovered"
+
+
+def test_request_timeout(case: ProviderCase) -> None:
+    case.add_reply("too late", delay=5)
+    with case.make(timeout_s=0.2) as provider:
+        started = time.monotonic()
+        error = _fail(provider)
+    assert error.kind == "timeout"
+    assert time.monotonic() - started < 2
+    assert len(case.server.requests) == 1  # a read timeout is not retried
+    _assert_names_endpoint(error, case)
+
+
+def test_auth_error_names_endpoint_not_key(case: ProviderCase, provider: HttpChatProvider) -> None:
+    # Servers sometimes echo the key back; it must not reach our message either.
+    case.server.add_error(401, {"error": {"message": f"invalid key {case.key}"}})
+
+    error = _fail(provider)
+
+    assert error.kind == "auth"
+    assert "HTTP 401" in error.message
+    assert "[REDACTED]" in error.message
+    assert len(case.server.requests) == 1
+    _assert_names_endpoint(error, case)
+
+
+def test_forbidden_is_auth(case: ProviderCase, provider: HttpChatProvider) -> None:
+    case.server.add_error(403)
+    assert _fail(provider).kind == "auth"
+
+
+def test_not_found(case: ProviderCase, provider: HttpChatProvider) -> None:
+    case.server.add_error(404, {"error": {"message": "model 'gpt-test' not found"}})
+
+    error = _fail(provider)
+
+    assert error.kind == "not_found"
+    assert "model 'gpt-test' not found" in error.message
+    assert "base URL" in error.message
+    _assert_names_endpoint(error, case)
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "expected"),
+    [
+        (
+            400,
+            {"type": "error", "error": {"type": "invalid_request_error", "message": "bad tools"}},
+            "bad tools",
+        ),
+        (400, {"error": "model does not support tools"}, "model does not support tools"),
+        (
+            422,
+            {"detail": [{"loc": ["body", "messages"], "msg": "field required"}]},
+            "field required",
+        ),
+        (400, "plain text complaint", "plain text complaint"),
+    ],
+)
+def test_bad_request_includes_server_message(
+    case: ProviderCase, provider: HttpChatProvider, status: int, body: object, expected: str
+) -> None:
+    case.server.add_error(status, body)
+
+    error = _fail(provider)
+
+    assert error.kind == "bad_request"
+    assert f"HTTP {status}" in error.message
+    assert expected in error.message
+    _assert_names_endpoint(error, case)
+
+
+def test_non_json_reply_is_protocol_error(case: ProviderCase, provider: HttpChatProvider) -> None:
+    case.server.add_raw(b"<html>proxy login</html>", content_type="text/html")
+    error = _fail(provider)
+    assert error.kind == "protocol"
+    assert "not JSON" in error.message
+    assert "proxy login" in error.message
+
+
+@pytest.mark.parametrize("payload", [[1, 2], {"unexpected": True}, {"content": "text"}])
+def test_wrong_shaped_reply_is_protocol_error(
+    case: ProviderCase, provider: HttpChatProvider, payload: object
+) -> None:
+    case.server.add_json(payload)
+    error = _fail(provider)
+    assert error.kind == "protocol"
+    _assert_names_endpoint(error, case)
+
+
+def test_connection_refused(case: ProviderCase) -> None:
+    with socket.socket() as probe:  # a port nobody listens on once the probe is closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base_url = f"http://127.0.0.1:{port}" + ("/v1" if case.wire == "openai" else "")
+
+    with case.make(base_url) as provider:
+        error = _fail(provider)
+
+    assert error.kind == "connection"
+    assert "3 attempts" in error.message
+    assert f"127.0.0.1:{port}" in error.message
+    assert case.key not in error.message
+
+
+def test_cancel_while_the_server_is_slow(case: ProviderCase, provider: HttpChatProvider) -> None:
+    case.add_reply("much too late", delay=10)
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+
+    started = time.monotonic()
+    error = _fail(provider, cancel=cancel)
+
+    assert error.kind == "cancelled"
+    assert time.monotonic() - started < 2
+    _assert_names_endpoint(error, case)
+
+
+def test_cancel_during_retry_backoff(case: ProviderCase) -> None:
+    case.server.add_error(429, headers={"retry-after": "10"})
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    with case.make(retry_after_cap_s=30) as provider:
+        started = time.monotonic()
+        error = _fail(provider, cancel=cancel)
+    assert error.kind == "cancelled"
+    assert time.monotonic() - started < 2
+    assert len(case.server.requests) == 1
+
+
+def test_already_cancelled_sends_nothing(case: ProviderCase, provider: HttpChatProvider) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    assert _fail(provider, cancel=cancel).kind == "cancelled"
+    assert case.server.requests == []
+
+
+def test_retry_after_is_capped(case: ProviderCase) -> None:
+    case.server.add_error(503, headers={"retry-after": "3600"})
+    case.add_reply("soon enough")
+    with case.make(retry_after_cap_s=0.1) as provider:
+        started = time.monotonic()
+        assert provider.complete("", HELLO, []).text == "soon enough"
+    assert time.monotonic() - started < 2
+
+
+def test_key_not_in_repr_or_describe(case: ProviderCase, provider: HttpChatProvider) -> None:
+    assert case.key not in repr(provider)
+    assert case.key not in str(provider)
+    assert case.key not in provider.describe()
+    assert case.model in repr(provider)
+
+
+def test_retry_warnings_never_log_the_key(
+    case: ProviderCase, provider: HttpChatProvider, caplog: pytest.LogCaptureFixture
+) -> None:
+    case.server.add_error(500, {"error": {"message": f"bad upstream for key {case.key}"}})
+    case.add_reply("fine")
+    with caplog.at_level(logging.DEBUG, logger="memtab.llm"):
+        assert provider.complete("", HELLO, []).text == "fine"
+    assert "retrying" in caplog.text
+    assert case.key not in caplog.text

@@ -1,0 +1,283 @@
+"""Provider settings: precedence, defaults, the settings file, keys, create_provider."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+
+from memtab.llm.anthropic import AnthropicProvider
+from memtab.llm.openai import OpenAIProvider
+from memtab.llm.settings import (
+    ProviderSettings,
+    create_provider,
+    resolve_provider_settings,
+    save_provider_settings,
+    settings_path,
+)
+from memtab.llm.types import ProviderError
+
+SECRET = "sk-ant-file-SECRET-0123456789abcdef"
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    """An isolated config dir (MEMTAB_CONFIG_DIR in the env mappings below)."""
+    return tmp_path / "config"
+
+
+def _env(config: Path, **values: str) -> dict[str, str]:
+    return {"MEMTAB_CONFIG_DIR": str(config), **values}
+
+
+def _write(config: Path, data: object) -> Path:
+    config.mkdir(parents=True, exist_ok=True)
+    path = config / "settings.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_nothing_configured_is_offline_even_with_a_key_in_the_environment(config: Path) -> None:
+    settings = resolve_provider_settings(env=_env(config, ANTHROPIC_API_KEY="sk-ant-x" * 4))
+    assert settings.provider == "offline"
+    assert settings.is_offline
+    assert settings.api_key is None
+    assert settings.describe().startswith("offline")
+
+
+def test_defaults_per_provider(config: Path) -> None:
+    anthropic = resolve_provider_settings("anthropic", env=_env(config))
+    assert (anthropic.model, anthropic.base_url) == (
+        "claude-sonnet-4-5",
+        "https://api.anthropic.com",
+    )
+    openai = resolve_provider_settings("openai", env=_env(config))
+    assert (openai.model, openai.base_url) == ("gpt-4o-mini", "https://api.openai.com/v1")
+
+
+def test_precedence_flags_over_env_over_file_over_default(config: Path) -> None:
+    _write(config, {"provider": "openai", "model": "file-model", "base_url": "http://file/v1"})
+    env = _env(
+        config,
+        MEMTAB_PROVIDER="openai",
+        MEMTAB_MODEL="env-model",
+        MEMTAB_BASE_URL="http://env/v1",
+    )
+
+    from_file = resolve_provider_settings(env=_env(config))
+    assert (from_file.provider, from_file.model, from_file.base_url) == (
+        "openai",
+        "file-model",
+        "http://file/v1",
+    )
+    from_env = resolve_provider_settings(env=env)
+    assert (from_env.model, from_env.base_url) == ("env-model", "http://env/v1")
+    from_flags = resolve_provider_settings("openai", "flag-model", "http://flag/v1/", env=env)
+    assert (from_flags.model, from_flags.base_url) == ("flag-model", "http://flag/v1")
+    partial = resolve_provider_settings(model="flag-model", env=_env(config))
+    assert (partial.provider, partial.model, partial.base_url) == (
+        "openai",
+        "flag-model",
+        "http://file/v1",
+    )
+
+
+def test_values_for_another_provider_do_not_follow_a_switch(config: Path) -> None:
+    _write(
+        config,
+        {
+            "provider": "anthropic",
+            "model": "claude-x",
+            "base_url": "http://proxy",
+            "api_key": SECRET,
+        },
+    )
+    settings = resolve_provider_settings("openai", env=_env(config))
+    assert settings.provider == "openai"
+    assert settings.model == "gpt-4o-mini"
+    assert settings.base_url == "https://api.openai.com/v1"
+    assert settings.api_key is None
+
+
+def test_model_without_any_provider_is_a_config_error(config: Path) -> None:
+    with pytest.raises(ProviderError) as caught:
+        resolve_provider_settings(model="claude-x", env=_env(config))
+    assert caught.value.kind == "config"
+    assert "command-line" in caught.value.message and "no provider" in caught.value.message
+    _write(config, {"provider": "offline"})
+    assert resolve_provider_settings(env=_env(config, MEMTAB_MODEL="x")).provider == "offline"
+
+
+def test_provider_names_are_case_insensitive(config: Path) -> None:
+    assert resolve_provider_settings(env=_env(config, MEMTAB_PROVIDER=" OpenAI ")).provider == (
+        "openai"
+    )
+
+
+@pytest.mark.parametrize(
+    ("flag", "env_value", "file_value", "source"),
+    [
+        ("gemini", None, None, "command-line"),
+        (None, "gemini", None, "MEMTAB_"),
+        (None, None, "gemini", "settings.json"),
+    ],
+)
+def test_unknown_provider_names_its_source(
+    config: Path, flag: str | None, env_value: str | None, file_value: str | None, source: str
+) -> None:
+    env = _env(config)
+    if env_value:
+        env["MEMTAB_PROVIDER"] = env_value
+    if file_value:
+        _write(config, {"provider": file_value})
+    with pytest.raises(ProviderError) as caught:
+        resolve_provider_settings(flag, env=env)
+    assert caught.value.kind == "config"
+    assert "'gemini'" in caught.value.message
+    assert source in caught.value.message
+    assert "anthropic, openai, offline" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        ('{"provider": "openai",', "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        ('{"model": 42}', "'model' must be a string"),
+    ],
+)
+def test_unusable_settings_file_is_a_clear_error(config: Path, content: str, why: str) -> None:
+    config.mkdir()
+    path = config / "settings.json"
+    path.write_text(content)
+    with pytest.raises(ProviderError) as caught:
+        resolve_provider_settings(env=_env(config))
+    assert caught.value.kind == "config"
+    assert str(path) in caught.value.message
+    assert why in caught.value.message
+
+
+def test_keys_file_first_then_environment(config: Path) -> None:
+    env = _env(config, ANTHROPIC_API_KEY="sk-ant-env-0123456789abcdef")
+    from_env = resolve_provider_settings("anthropic", env=env)
+    assert from_env.api_key == "sk-ant-env-0123456789abcdef"
+    assert from_env.api_key_env == "ANTHROPIC_API_KEY"
+
+    _write(config, {"provider": "anthropic", "api_key": SECRET})
+    from_file = resolve_provider_settings(env=env)
+    assert from_file.api_key == SECRET
+    assert from_file.api_key_env is None
+
+    openai = resolve_provider_settings("openai", env=_env(config, OPENAI_API_KEY="sk-openai-k"))
+    assert openai.api_key == "sk-openai-k"
+
+
+def test_key_hidden_from_repr_and_describe() -> None:
+    settings = ProviderSettings(
+        "anthropic", "claude-sonnet-4-5", "https://api.anthropic.com", SECRET
+    )
+    assert SECRET not in repr(settings)
+    assert SECRET not in str(settings)
+    assert settings.describe() == "anthropic · claude-sonnet-4-5 · https://api.anthropic.com"
+
+
+def test_save_is_private_atomic_and_keeps_unknown_keys(config: Path) -> None:
+    _write(config, {"provider": "anthropic", "theme": "dark", "window": {"w": 800}})
+    env = _env(config)
+
+    path = save_provider_settings(
+        ProviderSettings("anthropic", "claude-opus", "https://api.anthropic.com", SECRET), env=env
+    )
+
+    assert path == settings_path(env) == config / "settings.json"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    data = json.loads(path.read_text())
+    assert data == {
+        "provider": "anthropic",
+        "model": "claude-opus",
+        "base_url": "https://api.anthropic.com",
+        "api_key": SECRET,
+        "theme": "dark",
+        "window": {"w": 800},
+    }
+    assert sorted(p.name for p in config.iterdir()) == ["settings.json"]  # no temp files left
+    again = resolve_provider_settings(env=env)
+    assert (again.provider, again.model, again.api_key) == ("anthropic", "claude-opus", SECRET)
+
+
+def test_save_creates_the_config_dir_with_mode_0600(config: Path) -> None:
+    path = save_provider_settings(
+        ProviderSettings("openai", "llama3", "http://localhost:11434/v1"), env=_env(config)
+    )
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(path.read_text()) == {
+        "provider": "openai",
+        "model": "llama3",
+        "base_url": "http://localhost:11434/v1",
+    }
+
+
+def test_save_never_writes_an_environment_key(config: Path) -> None:
+    env = _env(config, ANTHROPIC_API_KEY="sk-ant-env-0123456789abcdef")
+    settings = resolve_provider_settings("anthropic", env=env)
+    path = save_provider_settings(settings, env=env)
+    assert "api_key" not in json.loads(path.read_text())
+
+
+def test_save_keeps_the_file_key_but_drops_it_on_provider_switch(config: Path) -> None:
+    _write(config, {"provider": "anthropic", "api_key": SECRET})
+    env = _env(config)
+    save_provider_settings(
+        ProviderSettings("anthropic", "claude-haiku", "https://api.anthropic.com"), env=env
+    )
+    assert json.loads((config / "settings.json").read_text())["api_key"] == SECRET
+    save_provider_settings(
+        ProviderSettings("openai", "gpt-4o", "https://api.openai.com/v1"), env=env
+    )
+    assert "api_key" not in json.loads((config / "settings.json").read_text())
+
+
+def test_save_refuses_to_overwrite_a_corrupt_file(config: Path) -> None:
+    config.mkdir()
+    (config / "settings.json").write_text("{ half written")
+    with pytest.raises(ProviderError) as caught:
+        save_provider_settings(ProviderSettings("offline", "offline", ""), env=_env(config))
+    assert caught.value.kind == "config"
+    assert (config / "settings.json").read_text() == "{ half written"
+
+
+def test_config_dir_comes_from_the_environment_by_default(
+    monkeypatch: pytest.MonkeyPatch, config: Path
+) -> None:
+    monkeypatch.setenv("MEMTAB_CONFIG_DIR", str(config))
+    _write(config, {"provider": "openai"})
+    assert resolve_provider_settings().provider == "openai"
+
+
+def test_create_provider() -> None:
+    anthropic = create_provider(
+        ProviderSettings("anthropic", "claude-x", "https://api.anthropic.com", SECRET)
+    )
+    assert isinstance(anthropic, AnthropicProvider)
+    assert anthropic.model == "claude-x"
+    anthropic.close()
+    openai = create_provider(ProviderSettings("openai", "llama3", "http://localhost:11434/v1"))
+    assert isinstance(openai, OpenAIProvider)
+    assert openai.url == "http://localhost:11434/v1/chat/completions"
+    openai.close()
+
+
+@pytest.mark.parametrize(
+    ("settings", "why"),
+    [
+        (ProviderSettings("anthropic", "claude-x", "https://api.anthropic.com"), "no API key"),
+        (ProviderSettings("offline", "offline", ""), "offline"),
+    ],
+)
+def test_create_provider_refuses(settings: ProviderSettings, why: str) -> None:
+    with pytest.raises(ProviderError) as caught:
+        create_provider(settings)
+    assert caught.value.kind == "config"
+    assert why in caught.value.message
