@@ -1,0 +1,370 @@
+"""Background jobs on a QThread, reported through a GUI-thread facade.
+
+The pattern (ARCHITECTURE "Threads and the watcher"):
+
+- A `TaskRunner` lives on the GUI thread and owns one worker thread. The worker is a plain
+  QObject moved to that QThread (not a QThread subclass); jobs reach it through a queued
+  signal, so they run one at a time, in submission order, on the worker thread.
+- A job is any `fn(ctx: TaskContext) -> result` — plain Python that knows nothing of Qt.
+  It checks `ctx.is_cancelled()` (or calls `ctx.raise_if_cancelled()`) between steps and
+  may call `ctx.report_progress(step, message)` from any thread.
+- The runner re-emits the worker's signals on the GUI thread: `job_started(id)`,
+  `job_progress(id, step, message)`, then exactly one of `job_finished(id, result)`,
+  `job_failed(id, message)` or `job_cancelled(id)`. Views and tests connect only to the
+  runner (or a domain facade on top of it), never to the worker.
+- Cancellation is the job's `threading.Event`. A queued job that is cancelled never runs
+  and reports `job_cancelled` at once; a running one reports `job_cancelled` when its
+  function returns. A cancelled job never reports `job_finished`, even if its function
+  ignored the event and returned a result: stale results are dropped.
+- `submit(fn, key=...)`: a new job with the same key supersedes every older job with that
+  key (they are cancelled), so only the newest rescan of a scope can land.
+- An exception in `fn` becomes `job_failed(id, "<Type>: <message>")`, logged with its
+  traceback; the worker thread carries on with the next job.
+- `shutdown(timeout_ms)` on app close: cancels everything, stops the thread and waits for
+  it, at most `timeout_ms` — a job that ignores cancellation cannot hang the GUI.
+- Cross-thread signals connect only to bound `@Slot` methods of GUI-thread objects, never
+  to lambdas (a lambda connected to a worker signal runs on the worker thread).
+
+A domain facade adds meaning in a few lines — it is a GUI-thread QObject that owns a
+runner, maps job ids to what they are about, and re-emits in its own terms::
+
+    class ConsolidationTasks(QObject):
+        run_started = Signal(str)        # workspace_id
+        progress = Signal(int, str)      # step, message
+        run_finished = Signal(object)    # the journal record
+        run_failed = Signal(str)
+
+        def __init__(self, parent: QObject | None = None) -> None:
+            super().__init__(parent)
+            self._runner = TaskRunner("consolidation", parent=self)
+            self._workspace_of: dict[int, str] = {}
+            self._runner.job_started.connect(self._on_runner_job_started)
+            self._runner.job_progress.connect(self._on_runner_job_progress)
+            self._runner.job_finished.connect(self._on_runner_job_finished)
+            self._runner.job_failed.connect(self._on_runner_job_failed)
+            self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
+
+        def start(self, workspace_id: str) -> int:
+            job = self._runner.submit(
+                functools.partial(consolidate, workspace_id), key=f"consolidate:{workspace_id}"
+            )
+            self._workspace_of[job] = workspace_id
+            return job
+
+        @Slot(int)
+        def _on_runner_job_started(self, job: int) -> None:
+            self.run_started.emit(self._workspace_of[job])
+
+        @Slot(int, object)
+        def _on_runner_job_finished(self, job: int, record: object) -> None:
+            del self._workspace_of[job]
+            self.run_finished.emit(record)
+
+        ...  # progress / failed / cancelled alike; shutdown() → self._runner.shutdown()
+
+where `consolidate(workspace_id, ctx)` is the engine's Qt-free entry point and passes
+`ctx.cancel_event` down to the model calls.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import logging
+import threading
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThread, Signal, Slot
+
+logger = logging.getLogger(__name__)
+
+TaskFunction = Callable[["TaskContext"], object]
+"""A job: runs on the worker thread, gets its context, returns the result."""
+
+# Job ids are unique across every runner of the process, so logs and facades that listen
+# to several runners never confuse two jobs.
+_job_ids = itertools.count(1)
+
+# Threads whose job ignored cancellation past shutdown's timeout. A QThread destroyed
+# while running aborts the process, so they are kept alive here until they end.
+_abandoned_threads: list[tuple[QThread, QObject]] = []
+
+
+class TaskCancelledError(Exception):
+    """Raised inside a job (by `TaskContext.raise_if_cancelled`) to end it as cancelled."""
+
+
+class TaskContext:
+    """What a running job gets: its id, its cancel event and a progress channel."""
+
+    def __init__(
+        self,
+        job_id: int,
+        cancel_event: threading.Event,
+        emit_progress: Callable[[int, int, str], None],
+    ) -> None:
+        """Built by `TaskRunner.submit`; jobs only receive it."""
+        self.job_id = job_id
+        self.cancel_event = cancel_event
+        self._emit_progress = emit_progress
+
+    def is_cancelled(self) -> bool:
+        """Whether the job was cancelled or superseded; check it between steps."""
+        return self.cancel_event.is_set()
+
+    def raise_if_cancelled(self) -> None:
+        """Raise `TaskCancelledError` if the job was cancelled (the job then ends cancelled)."""
+        if self.cancel_event.is_set():
+            raise TaskCancelledError
+
+    def report_progress(self, step: int, message: str) -> None:
+        """Report progress; thread-safe, delivered to the GUI thread through a signal."""
+        self._emit_progress(self.job_id, step, message)
+
+
+class _JobState(enum.Enum):
+    QUEUED = enum.auto()
+    RUNNING = enum.auto()
+    WITHDRAWN = enum.auto()  # cancelled before it started: never runs
+
+
+class _Job:
+    """A submitted job. Its state moves under a lock shared by both threads."""
+
+    def __init__(self, fn: TaskFunction, key: str | None, context: TaskContext) -> None:
+        self.fn = fn
+        self.key = key
+        self.context = context
+        self._lock = threading.Lock()
+        self._state = _JobState.QUEUED
+
+    @property
+    def job_id(self) -> int:
+        return self.context.job_id
+
+    def claim(self) -> bool:
+        """Worker thread: move QUEUED → RUNNING; False if the job was withdrawn."""
+        with self._lock:
+            if self._state is not _JobState.QUEUED:
+                return False
+            self._state = _JobState.RUNNING
+            return True
+
+    def cancel(self) -> bool:
+        """GUI thread: set the cancel event; True if the job was still queued (withdrawn)."""
+        with self._lock:
+            self.context.cancel_event.set()
+            if self._state is _JobState.QUEUED:
+                self._state = _JobState.WITHDRAWN
+                return True
+            return False
+
+
+def _describe_failure(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class _Worker(QObject):
+    """Lives on the runner's QThread and runs each job it is handed, in order."""
+
+    job_started = Signal(int)
+    job_progress = Signal(int, int, str)
+    job_finished = Signal(int, object)
+    job_failed = Signal(int, str)
+    job_cancelled = Signal(int)
+
+    @Slot(object)
+    def _on_runner_job_submitted(self, job: _Job) -> None:
+        if not job.claim():
+            return  # withdrawn while queued; the runner already reported it
+        job_id, context = job.job_id, job.context
+        self.job_started.emit(job_id)
+        try:
+            # Once claimed, fn always runs (even if cancelled a moment ago): whoever saw
+            # `job_started` may rely on the job's own cleanup having happened.
+            result = job.fn(context)
+        except TaskCancelledError:
+            self.job_cancelled.emit(job_id)
+            return
+        except Exception as exc:
+            if context.is_cancelled():
+                # Failing while being torn down is part of being cancelled.
+                logger.info("Cancelled job %d raised on its way out", job_id, exc_info=True)
+                self.job_cancelled.emit(job_id)
+            else:
+                logger.exception("Background job %d (%r) failed", job_id, job.fn)
+                self.job_failed.emit(job_id, _describe_failure(exc))
+            return
+        if context.is_cancelled():
+            self.job_cancelled.emit(job_id)
+        else:
+            self.job_finished.emit(job_id, result)
+
+
+class TaskRunner(QObject):
+    """Runs jobs one at a time on its own worker thread; signals arrive on the GUI thread.
+
+    Signals (all emitted on the GUI thread):
+        job_started(int job_id)
+        job_progress(int job_id, int step, str message)
+        job_finished(int job_id, object result)
+        job_failed(int job_id, str message)
+        job_cancelled(int job_id)
+
+    Every submitted job ends with exactly one of the last three. Create, use and shut
+    down a runner on the GUI thread only.
+    """
+
+    job_started = Signal(int)
+    job_progress = Signal(int, int, str)
+    job_finished = Signal(int, object)
+    job_failed = Signal(int, str)
+    job_cancelled = Signal(int)
+    _job_submitted = Signal(object)
+
+    def __init__(self, name: str = "tasks", parent: QObject | None = None) -> None:
+        """Start the worker thread (named `memtab-<name>`, as shown in debuggers)."""
+        super().__init__(parent)
+        self._name = name
+        self._jobs: dict[int, _Job] = {}
+        self._closed = False
+
+        self._thread = QThread()
+        self._thread.setObjectName(f"memtab-{name}")
+        self._worker = _Worker()
+        self._worker.moveToThread(self._thread)
+        # Qt deletes the worker on its own thread once that thread's loop has ended.
+        self._thread.finished.connect(self._worker.deleteLater)
+
+        queued = Qt.ConnectionType.QueuedConnection
+        self._job_submitted.connect(self._worker._on_runner_job_submitted, queued)
+        self._worker.job_started.connect(self._on_worker_job_started, queued)
+        self._worker.job_progress.connect(self._on_worker_job_progress, queued)
+        self._worker.job_finished.connect(self._on_worker_job_finished, queued)
+        self._worker.job_failed.connect(self._on_worker_job_failed, queued)
+        self._worker.job_cancelled.connect(self._on_worker_job_cancelled, queued)
+
+        app = QCoreApplication.instance()
+        if app is not None:
+            # A safety net: the owner should call shutdown() itself on close.
+            app.aboutToQuit.connect(self._on_application_about_to_quit)
+        self._thread.start()
+
+    @property
+    def name(self) -> str:
+        """The name given at construction."""
+        return self._name
+
+    def submit(self, fn: TaskFunction, *, key: str | None = None) -> int:
+        """Queue `fn` to run on the worker thread; return its job id.
+
+        With a `key`, every older job with the same key is cancelled first (queued ones
+        report `job_cancelled` before this returns; a running one when it ends).
+        """
+        if self._closed:
+            raise RuntimeError(f"the {self._name} task runner has been shut down")
+        if key is not None:
+            for older in [job for job in self._jobs.values() if job.key == key]:
+                self._cancel(older)
+        job_id = next(_job_ids)
+        context = TaskContext(job_id, threading.Event(), self._worker.job_progress.emit)
+        job = _Job(fn, key, context)
+        self._jobs[job_id] = job
+        self._job_submitted.emit(job)
+        return job_id
+
+    def cancel(self, job_id: int) -> bool:
+        """Cancel a job; False if it is unknown or has already ended."""
+        job = self._jobs.get(job_id)
+        if job is None:
+            return False
+        self._cancel(job)
+        return True
+
+    def cancel_all(self) -> None:
+        """Cancel every queued and running job."""
+        for job in list(self._jobs.values()):
+            self._cancel(job)
+
+    def is_busy(self, key: str | None = None) -> bool:
+        """Whether any job (with `key`, if given) is queued or running."""
+        return any(key is None or job.key == key for job in self._jobs.values())
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Cancel everything, stop the worker thread and wait for it (at most `timeout_ms`).
+
+        Returns True if the thread ended. Otherwise a job is still running, ignoring its
+        cancel event: it is left to finish in the background and never reported. Either
+        way every job still known gets its final signal before this returns, and the
+        runner accepts no more jobs. Safe to call more than once.
+        """
+        if self._closed:
+            return self._thread.isFinished()
+        self._closed = True
+        self.cancel_all()
+        self._thread.quit()
+        ended = self._thread.wait(timeout_ms)
+        if ended:
+            # Deliver what the worker reported before it stopped (queued to this object).
+            QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
+        else:
+            logger.error(
+                "The %s worker did not stop within %d ms; leaving it to finish",
+                self._name,
+                timeout_ms,
+            )
+            _abandoned_threads.append((self._thread, self._worker))
+        for job_id in list(self._jobs):
+            del self._jobs[job_id]
+            self.job_cancelled.emit(job_id)
+        return ended
+
+    def _cancel(self, job: _Job) -> None:
+        if job.cancel():
+            # It never ran and never will: report it now rather than when the worker
+            # reaches it, possibly much later behind a long job.
+            del self._jobs[job.job_id]
+            self.job_cancelled.emit(job.job_id)
+
+    # -- worker → GUI thread -----------------------------------------------------------
+
+    @Slot(int)
+    def _on_worker_job_started(self, job_id: int) -> None:
+        if job_id in self._jobs:
+            self.job_started.emit(job_id)
+
+    @Slot(int, int, str)
+    def _on_worker_job_progress(self, job_id: int, step: int, message: str) -> None:
+        job = self._jobs.get(job_id)
+        if job is not None and not job.context.is_cancelled():
+            self.job_progress.emit(job_id, step, message)
+
+    @Slot(int, object)
+    def _on_worker_job_finished(self, job_id: int, result: object) -> None:
+        job = self._jobs.pop(job_id, None)
+        if job is None:
+            return
+        if job.context.is_cancelled():
+            self.job_cancelled.emit(job_id)
+        else:
+            self.job_finished.emit(job_id, result)
+
+    @Slot(int, str)
+    def _on_worker_job_failed(self, job_id: int, message: str) -> None:
+        job = self._jobs.pop(job_id, None)
+        if job is None:
+            return
+        if job.context.is_cancelled():
+            self.job_cancelled.emit(job_id)
+        else:
+            self.job_failed.emit(job_id, message)
+
+    @Slot(int)
+    def _on_worker_job_cancelled(self, job_id: int) -> None:
+        if self._jobs.pop(job_id, None) is not None:
+            self.job_cancelled.emit(job_id)
+
+    @Slot()
+    def _on_application_about_to_quit(self) -> None:
+        self.shutdown()

@@ -1,0 +1,302 @@
+"""The watchdog → Qt bridge: one GUI-thread object that reports what changed in the home.
+
+`HomeWatcher` runs a watchdog observer over the memory home (recursively). The observer's
+handler runs on the observer thread and does one thing: it turns the event into paths
+(`watch_paths.changed_paths`: reads, attribute changes, temp names and parent-dir noise
+are dropped there) and posts them to the watcher through a queued signal. On the GUI
+thread the watcher collects paths in a set and flushes them on a single-shot timer:
+a trailing debounce (150 ms by default) that is capped by a maximum latency (1 s by
+default), so a continuous stream of writes still reaches the views about once a second.
+Each flush emits `paths_changed(list[str])`, sorted absolute paths under the root as
+given to `start()`. Consumers classify them with `watch_paths.ChangeSummary` and rescan
+the affected scopes off the GUI thread; they never replay event semantics.
+
+Backends: the platform's native observer (inotify on Linux) by default; watchdog's
+polling observer when the native one cannot start (inotify watch/instance limits,
+permissions) or when asked (`use_polling=True`, for network file systems and tests).
+`backend` / `backend_detail` say which one runs, for a status line; `backend_changed`
+fires when it changes.
+
+A root that does not exist yet (a new home, before the first write creates it) is not
+created: the watcher waits, checking once a second, starts observing when it appears and
+then reports the root itself (meaning "rescan everything"). If the root is deleted while
+watched, it reports the root and goes back to waiting.
+
+Usage::
+
+    watcher = HomeWatcher(parent=window)
+    watcher.paths_changed.connect(window._on_watcher_paths_changed)
+    watcher.start(home)
+    ...
+    watcher.stop()  # on close; joins the observer thread
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import logging
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
+from watchdog.observers.polling import PollingObserver
+
+from memtab.gui.watch_paths import changed_paths
+
+logger = logging.getLogger(__name__)
+
+ObserverFactory = Callable[[], BaseObserver]
+"""Builds an unstarted watchdog observer; `HomeWatcher` schedules and starts it."""
+
+_OBSERVER_JOIN_TIMEOUT_S = 2.0
+
+
+class WatchBackend(enum.StrEnum):
+    """Which machinery is watching the home."""
+
+    STOPPED = "stopped"
+    WAITING = "waiting"
+    """The root does not exist (yet); checking for it periodically."""
+    NATIVE = "native"
+    """The platform observer: inotify, FSEvents, kqueue or ReadDirectoryChangesW."""
+    POLLING = "polling"
+
+
+class _EventPoster(FileSystemEventHandler):
+    """Observer-thread handler: filter one event into paths and post them, nothing else."""
+
+    def __init__(
+        self, post: Callable[[list[str]], None], watched_root: str, reported_root: str
+    ) -> None:
+        super().__init__()
+        self._post = post
+        self._watched_root = watched_root
+        self._reported_root = reported_root
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        paths = changed_paths(event, self._watched_root, self._reported_root)
+        if paths:
+            self._post(paths)
+
+
+class HomeWatcher(QObject):
+    """Reports coalesced changes under a directory tree; lives on the GUI thread.
+
+    Signals:
+        paths_changed(list[str]): sorted absolute paths (str) that changed since the
+            last emission, under the root as passed to `start()`. The root itself in
+            the list means "anything may have changed" (it appeared or vanished).
+        backend_changed(str): the new `WatchBackend` value.
+    """
+
+    paths_changed = Signal(object)
+    backend_changed = Signal(str)
+    # Observer thread → GUI thread. The int is the observer generation, so paths posted
+    # by an observer that has since been stopped or replaced are dropped.
+    _paths_posted = Signal(object, int)
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        debounce_ms: int = 150,
+        max_latency_ms: int = 1000,
+        use_polling: bool = False,
+        polling_interval_s: float = 1.0,
+        missing_root_retry_ms: int = 1000,
+        observer_factory: ObserverFactory | None = None,
+    ) -> None:
+        """Configure the watcher; nothing is watched until `start()`.
+
+        `observer_factory` builds the native observer (default: watchdog's platform
+        `Observer`); if it, or scheduling/starting it, raises OSError, the watcher falls
+        back to polling every `polling_interval_s` seconds.
+        """
+        super().__init__(parent)
+        if debounce_ms < 0 or max_latency_ms < debounce_ms:
+            raise ValueError("need 0 <= debounce_ms <= max_latency_ms")
+        self._debounce_ms = debounce_ms
+        self._max_latency_ms = max_latency_ms
+        self._use_polling = use_polling
+        self._polling_interval_s = polling_interval_s
+        self._observer_factory: ObserverFactory = observer_factory or Observer
+
+        self._root: Path | None = None
+        self._observer: BaseObserver | None = None
+        self._generation = 0
+        self._backend = WatchBackend.STOPPED
+        self._backend_detail = "not watching"
+
+        self._pending: set[str] = set()
+        self._batch_started = 0.0  # monotonic time of the oldest pending path
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.timeout.connect(self._on_flush_timer_timeout)
+        self._retry_timer = QTimer(self)
+        self._retry_timer.setInterval(missing_root_retry_ms)
+        self._retry_timer.timeout.connect(self._on_retry_timer_timeout)
+        self._paths_posted.connect(
+            self._on_observer_paths_posted, Qt.ConnectionType.QueuedConnection
+        )
+
+    @property
+    def root(self) -> Path | None:
+        """The watched root as given to `start()` (made absolute), or None when stopped."""
+        return self._root
+
+    @property
+    def backend(self) -> WatchBackend:
+        """Which machinery watches the home right now."""
+        return self._backend
+
+    @property
+    def backend_detail(self) -> str:
+        """A short human description of the backend, for a status line."""
+        return self._backend_detail
+
+    def start(self, root: Path) -> None:
+        """Watch `root` recursively (restarting if already watching something).
+
+        The root is never created; if it does not exist the watcher waits for it.
+        """
+        self.stop()
+        self._root = Path(root).absolute()
+        if self._root.is_dir():
+            self._start_observer()
+        else:
+            self._wait_for_root()
+
+    def stop(self) -> None:
+        """Stop watching, join the observer thread and drop pending paths."""
+        self._generation += 1
+        self._retry_timer.stop()
+        self._flush_timer.stop()
+        self._pending.clear()
+        self._stop_observer()
+        self._root = None
+        self._set_backend(WatchBackend.STOPPED, "not watching")
+
+    # -- observer lifecycle ------------------------------------------------------------
+
+    def _start_observer(self) -> None:
+        assert self._root is not None
+        self._generation += 1
+        watched_root = os.path.realpath(self._root)
+        handler = _EventPoster(self._make_poster(self._generation), watched_root, str(self._root))
+        fallback_reason = "requested"
+        if not self._use_polling:
+            try:
+                observer = self._observer_factory()
+                self._launch(observer, handler, watched_root)
+            except OSError as exc:
+                fallback_reason = f"native watcher failed: {exc}"
+                logger.warning("Falling back to polling for %s: %s", self._root, exc)
+            else:
+                self._observer = observer
+                polls = isinstance(observer, PollingObserver)
+                name = type(observer).__name__.removesuffix("Observer").lower()
+                self._set_backend(WatchBackend.POLLING if polls else WatchBackend.NATIVE, name)
+                return
+        try:
+            observer = PollingObserver(timeout=self._polling_interval_s)
+            self._launch(observer, handler, watched_root)
+        except OSError as exc:  # the root vanished, or is unreadable
+            logger.warning("Cannot watch %s: %s", self._root, exc)
+            self._wait_for_root()
+            return
+        self._observer = observer
+        interval = f"{self._polling_interval_s:g} s"
+        self._set_backend(WatchBackend.POLLING, f"polling every {interval} ({fallback_reason})")
+
+    @staticmethod
+    def _launch(observer: BaseObserver, handler: _EventPoster, watched_root: str) -> None:
+        """Schedule and start `observer`; on failure stop it and re-raise."""
+        try:
+            observer.schedule(handler, watched_root, recursive=True)
+            observer.start()
+        except OSError:
+            # Stopping an unstarted observer releases what its constructor/schedule took
+            # (the inotify fd thread); anything it raises now is secondary.
+            with contextlib.suppress(Exception):
+                observer.stop()
+            raise
+
+    def _make_poster(self, generation: int) -> Callable[[list[str]], None]:
+        """The observer-thread callable: emit the queued signal, tagged with `generation`."""
+        signal = self._paths_posted
+
+        def post(paths: list[str]) -> None:
+            # After the watcher is deleted the emit raises; the observer is being stopped.
+            with contextlib.suppress(RuntimeError):
+                signal.emit(paths, generation)
+
+        return post
+
+    def _stop_observer(self) -> None:
+        observer, self._observer = self._observer, None
+        if observer is None:
+            return
+        observer.stop()
+        if observer.is_alive():
+            observer.join(_OBSERVER_JOIN_TIMEOUT_S)
+            if observer.is_alive():
+                logger.warning(
+                    "The file watcher thread did not stop within %.0f s", _OBSERVER_JOIN_TIMEOUT_S
+                )
+
+    def _wait_for_root(self) -> None:
+        self._stop_observer()
+        self._set_backend(WatchBackend.WAITING, f"waiting for {self._root} to exist")
+        self._retry_timer.start()
+
+    def _set_backend(self, backend: WatchBackend, detail: str) -> None:
+        changed = backend is not self._backend
+        self._backend, self._backend_detail = backend, detail
+        if changed:
+            logger.info("File watcher: %s (%s)", backend.value, detail)
+            self.backend_changed.emit(backend.value)
+
+    # -- coalescing --------------------------------------------------------------------
+
+    def _add_pending(self, paths: list[str]) -> None:
+        now = time.monotonic()
+        if not self._pending:
+            self._batch_started = now
+        self._pending.update(paths)
+        waited_ms = (now - self._batch_started) * 1000.0
+        remaining_ms = max(0.0, self._max_latency_ms - waited_ms)
+        self._flush_timer.start(int(min(self._debounce_ms, remaining_ms)))
+
+    @Slot(object, int)
+    def _on_observer_paths_posted(self, paths: list[str], generation: int) -> None:
+        if generation != self._generation:
+            return
+        self._add_pending(paths)
+
+    @Slot()
+    def _on_flush_timer_timeout(self) -> None:
+        if not self._pending:
+            return
+        batch, self._pending = sorted(self._pending), set()
+        root = self._root
+        if root is not None and str(root) in batch and not root.is_dir():
+            logger.info("The watched home %s disappeared; waiting for it", root)
+            self._generation += 1
+            self._wait_for_root()
+        self.paths_changed.emit(batch)
+
+    @Slot()
+    def _on_retry_timer_timeout(self) -> None:
+        if self._root is None or not self._root.is_dir():
+            return
+        self._retry_timer.stop()
+        self._start_observer()
+        if self._backend is not WatchBackend.WAITING:
+            # Whatever was written before the watch began is unknown: report the root.
+            self._add_pending([str(self._root)])
