@@ -1,1 +1,40 @@
+"""Transcript readers for mux, Claude Code and Codex, the writer's event budget and
+secret redaction.
 
+Stands alone: imports nothing else from memtab, no Qt, no httpx.
+"""
+
+from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget, select_event_budget
+from memtab.transcripts.detect import detect_format
+from memtab.transcripts.events import (
+    TRANSCRIPT_FORMATS,
+    EventRole,
+    ToolCall,
+    TranscriptEvent,
+    TranscriptFormat,
+    compact_json,
+    json_len,
+)
+from memtab.transcripts.reader import SkippedLine, Transcript, TranscriptTail, read_transcript
+from memtab.transcripts.redact import REDACTED, redact_json, redact_secrets
+
+__all__ = [
+    "DEFAULT_MAX_JSON_CHARS",
+    "REDACTED",
+    "TRANSCRIPT_FORMATS",
+    "EventBudget",
+    "EventRole",
+    "SkippedLine",
+    "ToolCall",
+    "Transcript",
+    "TranscriptEvent",
+    "TranscriptFormat",
+    "TranscriptTail",
+    "compact_json",
+    "detect_format",
+    "json_len",
+    "read_transcript",
+    "redact_json",
+    "redact_secrets",
+    "select_event_budget",
+]

@@ -1,0 +1,306 @@
+"""Codex `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl` (SPEC §10).
+
+Lines are `{timestamp, type, payload}`; legacy (pre-envelope) rollouts start with a bare
+`{id, timestamp}` line followed by bare response items. Decisions:
+- `response_item` messages and `event_msg` `user_message` / `agent_message` say the same
+  thing twice, in either order. Once a rollout has shown a `response_item` message, its
+  `event_msg` copies are ignored; before that (and in rollouts that only have `event_msg`
+  messages) they are read, and a `response_item` repeating the last one is dropped.
+- Codex injects context as user-role messages (`<environment_context>`, AGENTS.md
+  instructions, ...): those, and developer/system messages, become role "system".
+- An assistant message and the tool calls that follow it form one event (held back until
+  the next message, so its calls join it); calls with no message before them form their
+  own assistant event. `function_call` / `custom_tool_call` / `local_shell_call` pair with
+  their `*_output` by `call_id`, across lines; `exec_command_end` adds the exit code.
+- A turn is complete at an assistant message with `phase: "final_answer"` or at
+  `task_complete`; rollouts with neither marker count an assistant message with text and
+  no tool calls.
+- `compacted` becomes a "summary" event; reasoning, token counts and unknown types are
+  dropped (unknown record types are counted as ignored).
+- Every event of a sub-agent rollout (`session_meta.source.subagent`) is a sidechain event.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from memtab.transcripts.base import RecordParser, as_dict, as_int, as_list, as_str
+from memtab.transcripts.events import (
+    EventRole,
+    ToolCall,
+    TranscriptEvent,
+    clean_text,
+    compact_json,
+    line_digest,
+    parse_timestamp,
+)
+
+_CALL_TYPES = ("function_call", "custom_tool_call", "local_shell_call")
+_OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output")
+# Response items read but deliberately not turned into events.
+_DROPPED_ITEM_TYPES = ("reasoning", "web_search_call", "ghost_snapshot")
+_RESPONSE_ITEM_TYPES = ("message", *_CALL_TYPES, *_OUTPUT_TYPES, *_DROPPED_ITEM_TYPES)
+_INJECTED_USER_PREFIXES = (
+    "<environment_context>",
+    "<user_instructions>",
+    "<permissions instructions>",
+    "# AGENTS.md instructions",
+    "<turn_aborted>",
+)
+_EXIT_CODE = re.compile(r"^(?:Process exited with code|Exit code:?) (-?\d+)", re.MULTILINE)
+
+
+@dataclass(slots=True)
+class _RecentMessage:
+    """The last message of a role, to drop its copy from the other record kind."""
+
+    text: str
+    kind: str  # "item" (response_item) or "event" (event_msg)
+    event: TranscriptEvent
+    paired: bool = False
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return clean_text(content)
+    pieces: list[str] = []
+    for item in as_list(content):
+        part = as_dict(item)
+        if isinstance(part.get("text"), str):
+            pieces.append(as_str(part.get("text")))
+        elif part.get("type") in ("input_image", "image"):
+            pieces.append("[image]")
+    return "\n\n".join(piece for piece in pieces if piece)
+
+
+def _arguments(value: Any) -> dict[str, Any] | str:
+    """A call's `arguments`: a JSON string of an object (kept as text when it is not)."""
+    if isinstance(value, dict):
+        return value
+    text = (
+        as_str(value) if isinstance(value, str) else ("" if value is None else compact_json(value))
+    )
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    return parsed if isinstance(parsed, dict) else text
+
+
+def _apply_output(call: ToolCall, output: Any) -> None:
+    success: Any = None
+    if isinstance(output, dict):
+        success = output.get("success")
+        output = output.get("content", output)
+    if isinstance(output, str):
+        text = output
+    elif isinstance(output, list):
+        text = _content_text(output)
+    else:
+        text = "" if output is None else compact_json(output)
+    exit_code: int | None = None
+    if text.startswith("{"):
+        # Older exec outputs: '{"output": "...", "metadata": {"exit_code": 1, ...}}'.
+        try:
+            wrapped = json.loads(text)
+        except (ValueError, RecursionError):
+            wrapped = None
+        if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
+            text = wrapped["output"]
+            exit_code = as_int(as_dict(wrapped.get("metadata")).get("exit_code"))
+    if exit_code is None:
+        found = _EXIT_CODE.search(text)
+        exit_code = int(found.group(1)) if found else None
+    call.output = clean_text(text)
+    if exit_code is not None:
+        call.exit_code = exit_code
+    call.is_error = success is False or (call.exit_code is not None and call.exit_code != 0)
+
+
+class CodexParser(RecordParser):
+    """Parser for Codex rollout JSONL; see the module docstring for the rules."""
+
+    format = "codex"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sidechain = False
+        self._saw_turn_markers = False
+        self._recent: dict[EventRole, _RecentMessage] = {}
+        self._last_assistant: TranscriptEvent | None = None
+        self._items_carry_messages = False
+
+    def feed(self, record: dict[str, Any], raw: bytes, offset: int) -> None:
+        """Consume one line (envelope or legacy)."""
+        kind = record.get("type")
+        if "payload" not in record:
+            self._legacy(record, kind, raw, offset)
+            return
+        payload = as_dict(record.get("payload"))
+        timestamp = parse_timestamp(record.get("timestamp"))
+        if kind == "session_meta":
+            self._session_meta(payload)
+        elif kind == "turn_context":
+            self.cwd = self.cwd or as_str(payload.get("cwd")) or None
+        elif kind == "response_item":
+            self._response_item(payload, timestamp, raw, offset)
+        elif kind == "event_msg":
+            self._event_msg(payload, timestamp, raw, offset)
+        elif kind == "compacted":
+            self._message("summary", as_str(payload.get("message")), timestamp, raw, offset, "item")
+        else:
+            self.ignored_records += 1
+
+    def _legacy(self, record: dict[str, Any], kind: Any, raw: bytes, offset: int) -> None:
+        if kind in _RESPONSE_ITEM_TYPES:
+            self._response_item(record, parse_timestamp(record.get("timestamp")), raw, offset)
+        elif kind is None and isinstance(record.get("id"), str) and self.session_id is None:
+            self._session_meta(record)
+        else:
+            self.ignored_records += 1
+
+    def _session_meta(self, payload: dict[str, Any]) -> None:
+        self.session_id = self.session_id or as_str(payload.get("id")) or None
+        self.cwd = self.cwd or as_str(payload.get("cwd")) or None
+        if "subagent" in as_dict(payload.get("source")):
+            self._sidechain = True
+
+    def _response_item(
+        self, item: dict[str, Any], timestamp: int | None, raw: bytes, offset: int
+    ) -> None:
+        kind = item.get("type")
+        if kind == "message":
+            text = _content_text(item.get("content"))
+            role = item.get("role")
+            mapped: EventRole | None = None
+            if role == "assistant":
+                mapped = "assistant"
+            elif role == "user":
+                mapped = "system" if text.lstrip().startswith(_INJECTED_USER_PREFIXES) else "user"
+            elif role in ("developer", "system"):
+                mapped = "system"
+            if mapped is None:
+                self.ignored_records += 1
+                return
+            self._items_carry_messages = True
+            self._message(
+                mapped, text, timestamp, raw, offset, "item", item.get("phase"), item.get("id")
+            )
+        elif kind in _CALL_TYPES:
+            self._call(item, timestamp, raw, offset)
+        elif kind in _OUTPUT_TYPES:
+            call = self._find_call(as_str(item.get("call_id")))
+            if call is not None:
+                _apply_output(call, item.get("output"))
+        elif kind not in _DROPPED_ITEM_TYPES:
+            self.ignored_records += 1
+
+    def _call(self, item: dict[str, Any], timestamp: int | None, raw: bytes, offset: int) -> None:
+        call_input: dict[str, Any] | str
+        if item.get("type") == "local_shell_call":
+            name, call_input = "local_shell", as_dict(item.get("action"))
+        elif item.get("type") == "custom_tool_call":
+            name, call_input = as_str(item.get("name")), _arguments(item.get("input"))
+        else:
+            name, call_input = as_str(item.get("name")), _arguments(item.get("arguments"))
+        call = ToolCall(
+            id=as_str(item.get("call_id")) or as_str(item.get("id")),
+            name=name,
+            input=call_input,
+        )
+        self._remember_call(call)
+        if self._held is not None and self._held.role == "assistant":
+            self._held.tool_calls.append(call)
+            return
+        event = TranscriptEvent(
+            id=f"codex-{line_digest(raw)}",
+            role="assistant",
+            source="codex",
+            tool_calls=[call],
+            timestamp=timestamp,
+            sidechain=self._sidechain,
+        )
+        self._hold(event, offset)
+
+    def _event_msg(
+        self, payload: dict[str, Any], timestamp: int | None, raw: bytes, offset: int
+    ) -> None:
+        kind = payload.get("type")
+        if kind in ("user_message", "agent_message"):
+            if not self._items_carry_messages:
+                role: EventRole = "user" if kind == "user_message" else "assistant"
+                text = as_str(payload.get("message"))
+                self._message(role, text, timestamp, raw, offset, "event")
+        elif kind == "task_complete":
+            self._saw_turn_markers = True
+            if self._last_assistant is not None and not self._sidechain:
+                self._last_assistant.completed_turn = True
+            self._release_held()
+        elif kind == "turn_aborted":
+            self._release_held()
+        elif kind == "exec_command_end":
+            call = self._calls.get(as_str(payload.get("call_id")))
+            exit_code = as_int(payload.get("exit_code"))
+            if call is not None and exit_code is not None:
+                call.exit_code = exit_code
+                call.is_error = call.is_error or exit_code != 0
+                if call.output is None:
+                    call.output = as_str(payload.get("aggregated_output")) or _join_streams(payload)
+
+    def _message(
+        self,
+        role: EventRole,
+        text: str,
+        timestamp: int | None,
+        raw: bytes,
+        offset: int,
+        kind: str,
+        phase: Any = None,
+        item_id: Any = None,
+    ) -> None:
+        if not text:
+            return
+        final = phase == "final_answer"
+        if isinstance(phase, str):
+            self._saw_turn_markers = True
+        recent = self._recent.get(role)
+        if recent is not None and not recent.paired and recent.kind != kind and recent.text == text:
+            recent.paired = True  # the same message from the other record kind
+            if final and not self._sidechain:
+                recent.event.completed_turn = True
+                if recent.event is self._held:
+                    self._release_held()
+            return
+        message_id = as_str(item_id) or None
+        event = TranscriptEvent(
+            id=message_id or f"codex-{line_digest(raw)}",
+            role=role,
+            source="codex",
+            text=text,
+            timestamp=timestamp,
+            message_id=message_id,
+            sidechain=self._sidechain,
+        )
+        self._recent[role] = _RecentMessage(text, kind, event)
+        if role != "assistant":
+            self._emit(event)
+            return
+        self._last_assistant = event
+        if final:
+            event.completed_turn = not self._sidechain
+            self._emit(event)
+        else:
+            self._hold(event, offset)
+
+    def _on_release(self, event: TranscriptEvent) -> None:
+        if not self._saw_turn_markers and event.role == "assistant" and not event.sidechain:
+            event.completed_turn = bool(event.text) and not event.tool_calls
+
+
+def _join_streams(payload: dict[str, Any]) -> str:
+    return "\n".join(
+        text for text in (as_str(payload.get("stdout")), as_str(payload.get("stderr"))) if text
+    )

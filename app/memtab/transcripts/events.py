@@ -1,0 +1,196 @@
+"""The normalized event stream every transcript reader produces.
+
+One `TranscriptEvent` is one message of a conversation: a user prompt, an assistant message
+with its tool calls (each paired with its output), a system notice or a summary. The
+background memory writer feeds the newest events to a model (`to_json`) and the offline
+writer mines them for user directives, failed commands and the commands that then worked.
+
+Reasoning / thinking is deliberately not kept: it is the model's private scratch text,
+often encrypted (Codex) or signature-only (Claude Code), it can be enormous (mux stores one
+part per streamed token) and nothing downstream mines it — mux's own writer drops it too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+TranscriptFormat = Literal["mux", "claude", "codex"]
+EventRole = Literal["user", "assistant", "system", "summary"]
+
+TRANSCRIPT_FORMATS: tuple[TranscriptFormat, ...] = ("mux", "claude", "codex")
+
+# Timestamps below this are taken as seconds since the epoch, above it as milliseconds.
+_SECONDS_CUTOFF = 100_000_000_000
+
+
+def compact_json(value: Any) -> str:
+    """Serialize like JavaScript's `JSON.stringify(value)`: no spaces, non-ASCII kept."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def json_len(value: Any) -> int:
+    """Length in characters of `compact_json(value)`, the unit of the writer's budget."""
+    return len(compact_json(value))
+
+
+def clean_text(text: str) -> str:
+    """Replace lone UTF-16 surrogates (from `\\ud83d`-style JSON escapes) so the text can
+    always be encoded as UTF-8 later, e.g. when a trace dump is written."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def parse_timestamp(value: Any) -> int | None:
+    """Epoch milliseconds from an ISO-8601 string or a number (seconds or ms); None if unusable."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        if not math.isfinite(value) or value <= 0:
+            return None
+        return int(value) if value >= _SECONDS_CUTOFF else int(value * 1000)
+    if isinstance(value, str) and value:
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return int(moment.timestamp() * 1000)
+    return None
+
+
+def line_digest(raw: bytes) -> str:
+    """A short stable id for a record that carries none: the hash of its raw line."""
+    return hashlib.blake2b(raw, digest_size=8).hexdigest()
+
+
+def _shell_command_from(value: Any) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value
+    if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
+        # Codex `shell` calls look like ["bash", "-lc", "<script>"]: the script is what ran.
+        if len(value) >= 3 and value[-2] in ("-c", "-lc"):
+            return str(value[-1])
+        return " ".join(value)
+    return None
+
+
+@dataclass(slots=True, eq=False)
+class ToolCall:
+    """One tool call and, once known, its result.
+
+    `output` is None while no result has been recorded (a call still running, or one that was
+    interrupted). `error` holds an error message only when the source gives one separately
+    from the output (mux's `error`, an AI SDK `errorText`); use `error_text` for "what went
+    wrong" regardless of format.
+    """
+
+    id: str
+    name: str
+    input: dict[str, Any] | str
+    output: str | None = None
+    is_error: bool = False
+    error: str = ""
+    exit_code: int | None = None
+
+    @property
+    def has_output(self) -> bool:
+        """Whether a result was recorded for this call."""
+        return self.output is not None
+
+    @property
+    def error_text(self) -> str:
+        """The error message, or the output of a call that failed, or "" for a success."""
+        if self.error:
+            return self.error
+        return (self.output or "") if self.is_error else ""
+
+    @property
+    def command(self) -> str | None:
+        """The shell command this call ran, for any format's shell tool, else None.
+
+        mux `bash` → `script`; Claude Code `Bash` → `command`; Codex `exec_command` → `cmd`,
+        `shell` / `local_shell_call` → the script of its argv.
+        """
+        if not isinstance(self.input, dict):
+            return None
+        for key in ("script", "command", "cmd"):
+            found = _shell_command_from(self.input.get(key))
+            if found is not None:
+                return found
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """Compact JSON-able dict (mux's `toolCalls[]` shape plus the normalized result)."""
+        item: dict[str, Any] = {
+            "toolCallId": self.id,
+            "toolName": self.name,
+            "input": self.input,
+        }
+        if self.output is not None:
+            item["output"] = self.output
+        if self.is_error:
+            item["isError"] = True
+        if self.error and self.error != self.output:
+            item["error"] = self.error
+        if self.exit_code is not None:
+            item["exitCode"] = self.exit_code
+        return item
+
+
+@dataclass(slots=True, eq=False)
+class TranscriptEvent:
+    """One normalized message of a transcript.
+
+    - `id`: stable across re-reads of the same file (the record's own id, else a hash of
+      its line). For mux it is the message id, which is also `message_id`.
+    - `message_id`: the id the source uses for the message — mux message id (what the
+      writer stores as `lastRunMessageId`), Claude Code API `message.id` (or the line's
+      `uuid`), Codex item id when present.
+    - `completed_turn`: this assistant message finished a turn — the unit the background
+      writer counts (mux: a non-empty, non-partial, error-free assistant message).
+    - `sidechain`: written by a sub-agent (Claude Code `isSidechain`, a Codex sub-agent
+      rollout): its "user" text is the parent agent's prompt, not the human's.
+    """
+
+    id: str
+    role: EventRole
+    source: TranscriptFormat
+    text: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    timestamp: int | None = None
+    message_id: str | None = None
+    history_sequence: int | None = None
+    model: str | None = None
+    completed_turn: bool = False
+    sidechain: bool = False
+
+    @property
+    def is_empty(self) -> bool:
+        """No text and no tool calls (e.g. a mux assistant message aborted before output)."""
+        return not self.text and not self.tool_calls
+
+    def to_json(self) -> dict[str, Any]:
+        """Compact JSON-able dict: what the writer's budget measures and trace dumps store."""
+        item: dict[str, Any] = {"id": self.id, "role": self.role}
+        if self.history_sequence is not None:
+            item["historySequence"] = self.history_sequence
+        if self.timestamp is not None:
+            item["timestamp"] = self.timestamp
+        if self.text:
+            item["text"] = self.text
+        if self.tool_calls:
+            item["toolCalls"] = [call.to_json() for call in self.tool_calls]
+        if self.sidechain:
+            item["sidechain"] = True
+        return item

@@ -1,0 +1,94 @@
+"""Secret redaction, SPEC §11: every pattern, what it keeps, and what it must leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtab.transcripts import REDACTED, redact_json, redact_secrets
+
+_PEM_BODY = "MIIEowIBAAKCAQEA7bq\nZ2VuZXJhdGVkIGtleQ==\n"
+_RSA_BLOCK = f"-----BEGIN RSA PRIVATE KEY-----\n{_PEM_BODY}-----END RSA PRIVATE KEY-----"
+_PGP_BLOCK = (
+    f"-----BEGIN PGP PRIVATE KEY BLOCK-----\n{_PEM_BODY}-----END PGP PRIVATE KEY BLOCK-----"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("key sk-" + "a1B2" * 5 + " end", f"key {REDACTED} end"),
+        ("sk-proj" + "X" * 30, REDACTED),
+        ("id AKIAIOSFODNN7EXAMPLE.", f"id {REDACTED}."),
+        ("Authorization: Bearer abc.def-ghi_jklmnop", f"Authorization: Bearer {REDACTED}"),
+        ("authorization: bearer abcdefghijklmnopqrstu", f"authorization: bearer {REDACTED}"),
+        ("api_key=abcd1234efgh", f"api_key={REDACTED}"),
+        ("export API-KEY: 'abcd1234efgh'", f"export API-KEY: '{REDACTED}'"),
+        ('apikey = "abcd1234efgh"', f'apikey = "{REDACTED}"'),
+        ("the secret:hunter2hunter2 is out", f"the secret:{REDACTED} is out"),
+        ("Password=correcthorse and more", f"Password={REDACTED} and more"),
+        ("TOKEN: ghp_0123456789abcdef", f"TOKEN: {REDACTED}"),
+        (f"before\n{_RSA_BLOCK}\nafter", f"before\n{REDACTED}\nafter"),
+        (f"-----BEGIN PRIVATE KEY-----\n{_PEM_BODY}-----END PRIVATE KEY-----", REDACTED),
+        (f"{_PGP_BLOCK}!", f"{REDACTED}!"),
+        (f"-----BEGIN OPENSSH PRIVATE KEY-----\n{_PEM_BODY}[output truncated]", REDACTED),
+    ],
+)
+def test_each_secret_pattern_is_redacted(text: str, expected: str) -> None:
+    assert redact_secrets(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sk-" + "a" * 19,  # too short
+        "sk-test-12345",  # hyphens break the run
+        "AKIA123",  # too short
+        "XAKIAIOSFODNN7EXAMPLE",  # no word boundary before AKIA
+        "AKIAIOSFODNN7EXAMPLEX",  # nor after
+        "Bearer abcdefghijklmno",  # 15 characters
+        "a Bearer of bad news",
+        "password=hunter2",  # 7 characters
+        "token: 'short'",
+        "max_tokens=4096000000",  # not the word "token"
+        "the password is hunter2hunter2",  # no separator
+        "my_api_key=abcdefghijkl",  # `_` before api: no word boundary
+        "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkq\n-----END PUBLIC KEY-----",
+        "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+g\n-----END CERTIFICATE-----",
+        "",
+    ],
+)
+def test_things_that_are_not_secrets_are_left_alone(text: str) -> None:
+    assert redact_secrets(text) == text
+
+
+def test_redaction_is_idempotent_and_handles_several_secrets() -> None:
+    text = "a sk-" + "Z" * 24 + " b Bearer " + "t" * 20 + " c password: 'p4ssw0rd!!' d"
+    once = redact_secrets(text)
+
+    assert once == f"a {REDACTED} b Bearer {REDACTED} c password: '{REDACTED}' d"
+    assert redact_secrets(once) == once
+
+
+def test_redact_json_walks_every_string_and_secret_named_member() -> None:
+    value = {
+        "text": "use api_key=abcdefgh123",
+        "toolCalls": [
+            {"input": {"password": "hunter2hunter2", "token": "short", "cmd": "ls"}, "exitCode": 1},
+            ("AKIAIOSFODNN7EXAMPLE", 3, None, True),
+        ],
+        "api-key": "abcdefghijklmnop",
+        "max_tokens": "whatever-value-long",
+        "sk-" + "k" * 25: "keys stay as they are",
+    }
+
+    assert redact_json(value) == {
+        "text": f"use api_key={REDACTED}",
+        "toolCalls": [
+            {"input": {"password": REDACTED, "token": "short", "cmd": "ls"}, "exitCode": 1},
+            [REDACTED, 3, None, True],
+        ],
+        "api-key": REDACTED,
+        "max_tokens": "whatever-value-long",
+        "sk-" + "k" * 25: "keys stay as they are",
+    }
+    assert value["api-key"] == "abcdefghijklmnop", "the input is not modified"
