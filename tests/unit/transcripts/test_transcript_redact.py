@@ -51,7 +51,6 @@ def test_each_secret_pattern_is_redacted(text: str, expected: str) -> None:
         "token: 'short'",
         "max_tokens=4096000000",  # not the word "token"
         "the password is hunter2hunter2",  # no separator
-        "my_api_key=abcdefghijkl",  # `_` before api: no word boundary
         "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkq\n-----END PUBLIC KEY-----",
         "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+g\n-----END CERTIFICATE-----",
         "",
