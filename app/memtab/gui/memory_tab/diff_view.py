@@ -1,0 +1,266 @@
+"""A coloured unified diff between the file on disk and the editor's draft.
+
+`compute_diff` is plain Python (difflib) and runs on a worker thread (`TaskRunner`), so a
+large diff never blocks the GUI; `DiffView` renders its result, and `DiffDialog` frames it
+with the choices the editor offers (e.g. Keep mine / Take theirs).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from enum import Enum
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFontDatabase,
+    QPalette,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.gui.memory_tab.editor_colors import Accent, accent_text, muted_text, tint
+from memtab.gui.tasks.runner import TaskContext
+
+CONTEXT_LINES = 3
+MAX_RENDERED_LINES = 20_000
+
+
+class LineKind(Enum):
+    """What a diff line is."""
+
+    HUNK = "hunk"
+    CONTEXT = "context"
+    ADDED = "added"
+    REMOVED = "removed"
+
+
+@dataclass(frozen=True)
+class DiffLine:
+    """One rendered line: its kind, its text and its numbers on each side (if any)."""
+
+    kind: LineKind
+    text: str
+    old_number: int | None = None
+    new_number: int | None = None
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    """A unified diff of two texts, with how many lines each side adds."""
+
+    lines: tuple[DiffLine, ...]
+    added: int
+    removed: int
+
+    @property
+    def identical(self) -> bool:
+        return self.added == 0 and self.removed == 0
+
+
+def compute_diff(
+    old: str, new: str, ctx: TaskContext | None = None, context: int = CONTEXT_LINES
+) -> DiffResult:
+    """The unified diff of `old` → `new` by lines; checks `ctx` for cancellation per hunk."""
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    lines: list[DiffLine] = []
+    added = removed = 0
+    for group in matcher.get_grouped_opcodes(context):
+        if ctx is not None:
+            ctx.raise_if_cancelled()
+        first, last = group[0], group[-1]
+        old_start, old_end, new_start, new_end = first[1], last[2], first[3], last[4]
+        old_range = f"-{old_start + 1},{old_end - old_start}"
+        new_range = f"+{new_start + 1},{new_end - new_start}"
+        lines.append(DiffLine(LineKind.HUNK, f"@@ {old_range} {new_range} @@"))
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                lines.extend(
+                    DiffLine(LineKind.CONTEXT, old_lines[i], i + 1, j1 + (i - i1) + 1)
+                    for i in range(i1, i2)
+                )
+                continue
+            for index in range(i1, i2):
+                lines.append(DiffLine(LineKind.REMOVED, old_lines[index], index + 1, None))
+            for index in range(j1, j2):
+                lines.append(DiffLine(LineKind.ADDED, new_lines[index], None, index + 1))
+            removed += i2 - i1
+            added += j2 - j1
+    return DiffResult(tuple(lines), added, removed)
+
+
+_SIGNS = {LineKind.HUNK: "", LineKind.CONTEXT: " ", LineKind.ADDED: "+", LineKind.REMOVED: "-"}
+
+
+class DiffView(QPlainTextEdit):
+    """A read-only, monospace, coloured rendering of a `DiffResult`."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """An empty view; `show_computing` or `set_diff` fills it."""
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setUndoRedoEnabled(False)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.setAccessibleName("Differences")
+        self._result: DiffResult | None = None
+
+    @property
+    def result(self) -> DiffResult | None:
+        """The diff shown, or None while computing."""
+        return self._result
+
+    def show_computing(self) -> None:
+        """Say that the diff is on its way."""
+        self._result = None
+        self.setPlainText("Computing the differences…")
+
+    def show_failure(self, message: str) -> None:
+        """Say why there is no diff."""
+        self._result = None
+        self.setPlainText(f"Could not compute the differences: {message}")
+
+    def set_diff(self, result: DiffResult) -> None:
+        """Render `result`: removed lines red, added green, hunk headers muted."""
+        self._result = result
+        if result.identical:
+            self.setPlainText("No differences: the draft matches the file on disk.")
+            return
+        shown = result.lines[:MAX_RENDERED_LINES]
+        width = len(str(max((line.old_number or line.new_number or 0) for line in shown)))
+        texts = []
+        for line in shown:
+            if line.kind is LineKind.HUNK:
+                texts.append(line.text)
+                continue
+            old = str(line.old_number) if line.old_number else ""
+            new = str(line.new_number) if line.new_number else ""
+            texts.append(f"{old:>{width}} {new:>{width}} {_SIGNS[line.kind]} {line.text}")
+        if len(result.lines) > MAX_RENDERED_LINES:
+            texts.append(f"… {len(result.lines) - MAX_RENDERED_LINES} more lines not shown")
+        self.setPlainText("\n".join(texts))
+        self._color_blocks(shown, gutter=2 * width + 2)
+
+    def _color_blocks(self, shown: tuple[DiffLine, ...], gutter: int) -> None:
+        palette = self.palette()
+        backgrounds = {
+            LineKind.ADDED: tint(palette, Accent.ADDED, QPalette.ColorRole.Base, 0.16),
+            LineKind.REMOVED: tint(palette, Accent.REMOVED, QPalette.ColorRole.Base, 0.14),
+            LineKind.HUNK: tint(palette, Accent.INFO, QPalette.ColorRole.Base, 0.08),
+        }
+        hunk_text = QTextCharFormat()
+        hunk_text.setForeground(accent_text(palette, Accent.INFO))
+        number_text = QTextCharFormat()
+        number_text.setForeground(muted_text(palette))
+        cursor = QTextCursor(self.document())
+        cursor.beginEditBlock()
+        block = self.document().firstBlock()
+        for line in shown:
+            if not block.isValid():
+                break
+            background: QColor | None = backgrounds.get(line.kind)
+            cursor.setPosition(block.position())
+            if background is not None:
+                block_format = QTextBlockFormat()
+                block_format.setBackground(QBrush(background))
+                cursor.setBlockFormat(block_format)
+            if line.kind is LineKind.HUNK:
+                cursor.movePosition(
+                    QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor
+                )
+                cursor.setCharFormat(hunk_text)
+            else:
+                cursor.setPosition(block.position() + gutter, QTextCursor.MoveMode.KeepAnchor)
+                cursor.setCharFormat(number_text)
+            block = block.next()
+        cursor.endEditBlock()
+
+
+class DiffDialog(QDialog):
+    """A window showing a diff, with the editor's choices as buttons.
+
+    Signals:
+        action_triggered(str): the id of the choice clicked (the dialog then closes).
+    """
+
+    action_triggered = Signal(str)
+
+    def __init__(
+        self,
+        title: str,
+        old_label: str,
+        new_label: str,
+        actions: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
+        parent: QWidget | None = None,
+    ) -> None:
+        """A dialog comparing `old_label` (red) with `new_label` (green)."""
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setAccessibleName("Differences dialog")
+        self.resize(820, 560)
+        self.view = DiffView(self)
+        self._legend = QLabel(self)
+        palette = self.palette()
+        removed = accent_text(palette, Accent.REMOVED).name()
+        added = accent_text(palette, Accent.ADDED).name()
+        self._legend.setText(
+            f"<span style='color:{removed}'>− {old_label}</span>"
+            f"&nbsp;&nbsp;&nbsp;<span style='color:{added}'>+ {new_label}</span>"
+        )
+        self._stats = QLabel(self)
+        self._stats.setStyleSheet(f"color: {muted_text(palette).name()}")
+        header = QHBoxLayout()
+        header.addWidget(self._legend, 1)
+        header.addWidget(self._stats)
+
+        buttons = QDialogButtonBox(self)
+        self._buttons: dict[str, QPushButton] = {}
+        for action_id, label in actions:
+            button = buttons.addButton(label, QDialogButtonBox.ButtonRole.ActionRole)
+            button.setProperty("actionId", action_id)
+            button.setAccessibleName(label)
+            button.clicked.connect(self._on_action_clicked)
+            self._buttons[action_id] = button
+        close = buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        close.clicked.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(header)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(buttons)
+        self.view.show_computing()
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+
+    def button(self, action_id: str) -> QPushButton:
+        """The button of a choice (KeyError when not offered)."""
+        return self._buttons[action_id]
+
+    def set_diff(self, result: DiffResult) -> None:
+        """Show the computed diff and its counts."""
+        self.view.set_diff(result)
+        self._stats.setText(f"+{result.added}  −{result.removed}")
+
+    def show_failure(self, message: str) -> None:
+        """Show why the diff could not be computed."""
+        self.view.show_failure(message)
+
+    @Slot()
+    def _on_action_clicked(self) -> None:
+        button = self.sender()
+        if isinstance(button, QPushButton):
+            self.action_triggered.emit(str(button.property("actionId")))
+            self.accept()

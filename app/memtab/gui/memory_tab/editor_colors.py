@@ -1,0 +1,65 @@
+"""Colours derived from the current palette, so the editor and footer suit light and dark themes.
+
+Nothing here hard-codes a background: accents are blended into the palette's own window
+and base colours, which keeps bars, diff lines and highlighting muted in both themes.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from PySide6.QtGui import QColor, QPalette
+
+
+class Accent(Enum):
+    """Semantic accents; each has a hue readable on light and dark backgrounds."""
+
+    INFO = "#3b82f6"
+    WARNING = "#d89b00"
+    ERROR = "#dc3c3c"
+    SUCCESS = "#2e9e5b"
+    ADDED = "#2e9e5b"
+    REMOVED = "#dc3c3c"
+
+    @property
+    def color(self) -> QColor:
+        return QColor(self.value)
+
+
+def blend(base: QColor, accent: QColor, amount: float) -> QColor:
+    """`base` moved `amount` (0–1) of the way towards `accent`."""
+    keep = 1.0 - amount
+    return QColor.fromRgbF(
+        base.redF() * keep + accent.redF() * amount,
+        base.greenF() * keep + accent.greenF() * amount,
+        base.blueF() * keep + accent.blueF() * amount,
+    )
+
+
+def is_dark(palette: QPalette) -> bool:
+    """Whether the palette is a dark theme (its window is darker than its text)."""
+    return (
+        palette.color(QPalette.ColorRole.Window).lightness()
+        < palette.color(QPalette.ColorRole.WindowText).lightness()
+    )
+
+
+def muted_text(palette: QPalette) -> QColor:
+    """Secondary text: the text colour pulled towards the background."""
+    return blend(
+        palette.color(QPalette.ColorRole.WindowText),
+        palette.color(QPalette.ColorRole.Window),
+        0.42,
+    )
+
+
+def tint(palette: QPalette, accent: Accent, role: QPalette.ColorRole, amount: float) -> QColor:
+    """A background tinted with an accent (a little more in dark themes, where it is subtler)."""
+    boost = 1.35 if is_dark(palette) else 1.0
+    return blend(palette.color(role), accent.color, min(1.0, amount * boost))
+
+
+def accent_text(palette: QPalette, accent: Accent) -> QColor:
+    """The accent as text colour: lightened on dark backgrounds, darkened on light ones."""
+    color = accent.color
+    return color.lighter(135) if is_dark(palette) else color.darker(125)
