@@ -1,0 +1,522 @@
+"""The consolidation footer: how recently each scope was consolidated, and Consolidate now.
+
+Lines `Workspace:`, `Project:` (or `unavailable`), `Global:` — each `coverage_text` of its
+record — and `Harvest:` when mux wrote harvest records (with the error when the last one
+failed). The tooltip lists the runs' summaries, each once. The footer never reads disk:
+the tab calls `set_context` after every scan, including the one the watcher triggers
+when a run journals its record, so the lines change because the disk changed — never
+from `run_finished` (which only shows a short "Done: <summary>" note).
+
+**Consolidate now** starts the consolidation facade for the selected workspace; while
+the run goes the button reads "Consolidating…", a busy bar and the step message show
+progress and Cancel stops it; a failure (in flight, lease held, provider error) is shown
+inline. The runs dialog opens from the clock button (the footer opens it itself).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab import humanize
+from memtab.gui.memory_tab.editor_colors import Accent, accent_text, muted_text
+from memtab.gui.memory_tab.icons import tinted_icon
+from memtab.gui.memory_tab.runs_dialog import RecentRun, RunsDialog, collect_runs
+from memtab.store.home import Workspace
+from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
+
+logger = logging.getLogger(__name__)
+
+CONSOLIDATE_NOW = "Consolidate now"
+CONSOLIDATING = "Consolidating…"
+DONE_NOTE_MS = 12_000
+LINES_REFRESH_MS = 60_000  # "5 min ago" must not go stale while nothing changes on disk
+
+
+class ConsolidationFacade(Protocol):
+    """What the footer needs of `memtab.gui.tasks.consolidation.ConsolidationTasks`."""
+
+    @property
+    def run_started(self) -> SignalInstance: ...  # (str workspace_id)
+
+    @property
+    def progress(self) -> SignalInstance: ...  # (int step, str message)
+
+    @property
+    def run_finished(self) -> SignalInstance: ...  # (object record)
+
+    @property
+    def run_failed(self) -> SignalInstance: ...  # (str message)
+
+    @property
+    def run_cancelled(self) -> SignalInstance: ...  # (str workspace_id)
+
+    def start(self, workspace_id: str, trigger: str = "manual") -> object:
+        """Start a run (in the background)."""
+        ...
+
+    def cancel(self) -> object:
+        """Cancel the run in flight."""
+        ...
+
+
+def summaries_tooltip(status: ConsolidationStatus | None) -> str:
+    """Each distinct run summary once, after the scopes whose last run it was."""
+    if status is None:
+        return ""
+    scopes_of: dict[str, list[str]] = {}
+    for label, record in (
+        ("Workspace", status.workspace_record),
+        ("Project", status.project_record),
+        ("Global", status.global_record),
+    ):
+        if record is None or not record.summary.strip():
+            continue
+        scopes_of.setdefault(record.summary.strip(), []).append(label)
+    if not scopes_of:
+        return "No consolidation runs yet."
+    return "\n".join(f"{', '.join(scopes)}: {summary}" for summary, scopes in scopes_of.items())
+
+
+class ConsolidationFooter(QFrame):
+    """Coverage lines, harvest line and the Consolidate now button for one workspace.
+
+    Signals:
+        runs_dialog_requested(): the runs button was clicked (the footer also opens the
+            dialog itself; the signal is for whoever wants to know).
+    """
+
+    runs_dialog_requested = Signal()
+
+    def __init__(self, consolidation: ConsolidationFacade, parent: QWidget | None = None) -> None:
+        """Listen to the window's consolidation facade; `set_context` fills the lines."""
+        super().__init__(parent)
+        self.setObjectName("consolidationFooter")
+        self._facade = consolidation
+        self._workspace: Workspace | None = None
+        self._status: ConsolidationStatus | None = None
+        self._recent_runs: list[RecentRun] = []
+        # Runs take turns on the facade's one worker: `_requested` is the workspace whose
+        # run this footer asked for and has not seen start (it may be queued), `_active`
+        # the workspace whose run is going (from run_started); an end signal belongs to
+        # `_active`. A refusal comes synchronously from inside `start()`.
+        self._requested: str | None = None
+        self._active: str | None = None
+        self._starting = False
+        self._cancelling = False
+        self._runs_dialog: RunsDialog | None = None
+
+        self._build_ui()
+        consolidation.run_started.connect(self._on_consolidation_run_started)
+        consolidation.progress.connect(self._on_consolidation_progress)
+        consolidation.run_finished.connect(self._on_consolidation_run_finished)
+        consolidation.run_failed.connect(self._on_consolidation_run_failed)
+        consolidation.run_cancelled.connect(self._on_consolidation_run_cancelled)
+
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(DONE_NOTE_MS)
+        self._note_timer.timeout.connect(self._on_note_timer_timeout)
+        self._lines_timer = QTimer(self)
+        self._lines_timer.setInterval(LINES_REFRESH_MS)
+        self._lines_timer.timeout.connect(self._on_lines_timer_timeout)
+        self._lines_timer.start()
+        self._refresh()
+
+    # --- construction ------------------------------------------------------------------------
+
+    def _build_ui(self) -> None:
+        self._title = QLabel("Consolidation", self)
+        title_font = QFont(self._title.font())
+        title_font.setBold(True)
+        self._title.setFont(title_font)
+
+        self.runs_button = QToolButton(self)
+        self.runs_button.setAutoRaise(True)
+        self.runs_button.setText("Runs…")
+        self.runs_button.setToolTipDuration(-1)
+        self.runs_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.runs_button.setToolTip("What the consolidator did in the last runs")
+        self.runs_button.setAccessibleName("Consolidation runs")
+        self.runs_button.clicked.connect(self._on_runs_button_clicked)
+        title_row = QHBoxLayout()
+        title_row.setSpacing(4)
+        title_row.addWidget(self._title)
+        title_row.addStretch(1)
+        title_row.addWidget(self.runs_button)
+
+        self._lines = QWidget(self)
+        grid = QGridLayout(self._lines)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(2)
+        self._keys: dict[str, QLabel] = {}
+        self._values: dict[str, QLabel] = {}
+        for row, key in enumerate(("Workspace", "Project", "Global", "Harvest")):
+            key_label = QLabel(f"{key}:", self._lines)
+            value = QLabel(self._lines)
+            value.setAccessibleName(f"{key} consolidation")
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            value.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            grid.addWidget(key_label, row, 0)
+            grid.addWidget(value, row, 1)
+            self._keys[key] = key_label
+            self._values[key] = value
+        self.harvest_error = QLabel(self._lines)
+        self.harvest_error.setWordWrap(True)
+        self.harvest_error.setAccessibleName("Harvest error")
+        self.harvest_error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        grid.addWidget(self.harvest_error, 4, 1)
+        grid.setColumnStretch(1, 1)
+
+        self.hint = QLabel("Select a workspace to see and run its consolidation.", self)
+        self.hint.setWordWrap(True)
+
+        self.progress_bar = QProgressBar(self)
+        self.progress_bar.setRange(0, 0)  # busy: the number of model steps is not known
+        self.progress_bar.setTextVisible(False)
+        self.progress_bar.setFixedHeight(4)
+        self.progress_bar.setAccessibleName("Consolidation progress")
+        self.progress_text = QLabel(self)
+        self.progress_text.setWordWrap(True)
+        self.progress_text.setAccessibleName("Consolidation step")
+
+        self.status_text = QLabel(self)
+        self.status_text.setWordWrap(True)
+        self.status_text.setAccessibleName("Consolidation status")
+        self.status_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.consolidate_button = QPushButton(CONSOLIDATE_NOW, self)
+        self.consolidate_button.setAccessibleName(CONSOLIDATE_NOW)
+        self.consolidate_button.setIconSize(QSize(16, 16))
+        self.consolidate_button.clicked.connect(self._on_consolidate_button_clicked)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setAccessibleName("Cancel consolidation")
+        self.cancel_button.setToolTip("Stop the run; nothing is journaled for a cancelled run")
+        self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(6)
+        buttons.addWidget(self.consolidate_button, 1)
+        buttons.addWidget(self.cancel_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 10)
+        layout.setSpacing(6)
+        layout.addLayout(title_row)
+        layout.addWidget(self._lines)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.progress_bar)
+        layout.addWidget(self.progress_text)
+        layout.addWidget(self.status_text)
+        layout.addLayout(buttons)
+        self._apply_palette()
+
+    # --- the seam ----------------------------------------------------------------------------
+
+    def set_context(
+        self,
+        workspace: Workspace | None,
+        status: ConsolidationStatus | None,
+        recent_runs: Sequence[RecentRun] | None = None,
+    ) -> None:
+        """Show the coverage of `workspace` (called by the tab after every scan).
+
+        `recent_runs` are extra runs for the runs dialog: records, or (label, record)
+        pairs. A different workspace clears the last error or note.
+        """
+        if workspace is None or self._workspace is None or workspace.id != self._workspace.id:
+            self._set_status_text("", None)
+        self._workspace = workspace
+        self._status = status if workspace is not None else None
+        self._recent_runs = list(recent_runs or [])
+        self._refresh()
+        if self._runs_dialog is not None and self._runs_dialog.isVisible():
+            self._update_runs_dialog(self._runs_dialog)
+
+    @property
+    def workspace(self) -> Workspace | None:
+        """The workspace whose coverage is shown."""
+        return self._workspace
+
+    @property
+    def is_running(self) -> bool:
+        """Whether the shown workspace has a run queued or going."""
+        return self._busy_here()
+
+    def line_text(self, key: str) -> str:
+        """The value shown after `Workspace:`, `Project:`, `Global:` or `Harvest:`."""
+        return self._values[key].text()
+
+    def is_line_visible(self, key: str) -> bool:
+        """Whether a line is shown (Harvest only when mux wrote harvests)."""
+        return self._values[key].isVisibleTo(self)
+
+    @property
+    def runs_dialog(self) -> RunsDialog | None:
+        """The runs dialog, once opened."""
+        return self._runs_dialog
+
+    def open_runs_dialog(self) -> RunsDialog:
+        """Open (or raise) the runs dialog for the current workspace."""
+        if self._runs_dialog is None:
+            self._runs_dialog = RunsDialog(self)
+        self._update_runs_dialog(self._runs_dialog)
+        self._runs_dialog.show()
+        self._runs_dialog.raise_()
+        self._runs_dialog.activateWindow()
+        return self._runs_dialog
+
+    # --- rendering ---------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        self._refresh_lines()
+        self._refresh_controls()
+
+    def _refresh_lines(self) -> None:
+        status = self._status
+        has_workspace = self._workspace is not None
+        self._lines.setVisible(has_workspace)
+        self.hint.setVisible(not has_workspace)
+        if not has_workspace:
+            self.setToolTip("")
+            return
+        if status is None:
+            for key in ("Workspace", "Project", "Global"):
+                self._values[key].setText("…")
+            self._set_harvest(None)
+            self.setToolTip("")
+            return
+        self._set_line("Workspace", status.workspace_record)
+        if status.project_available:
+            self._set_line("Project", status.project_record)
+        else:
+            self._values["Project"].setText("unavailable")
+            self._values["Project"].setToolTip(
+                "Multi-project workspaces have no project identity, so no project memory."
+            )
+        self._set_line("Global", status.global_record)
+        self._set_harvest(status)
+        self.setToolTip(summaries_tooltip(status))
+
+    def _set_line(self, key: str, record: ConsolidationRecord | None) -> None:
+        self._values[key].setText(humanize.coverage_text(record))
+        self._values[key].setToolTip(
+            humanize.absolute_time(record.last_run_at) if record is not None else ""
+        )
+
+    def _set_harvest(self, status: ConsolidationStatus | None) -> None:
+        harvest = status.latest_harvest if status is not None else None
+        for widget in (self._keys["Harvest"], self._values["Harvest"]):
+            widget.setVisible(harvest is not None)
+        failed = harvest is not None and harvest.status == "failed"
+        error = harvest.error if harvest is not None and failed else None
+        self.harvest_error.setVisible(bool(error))
+        self.harvest_error.setText(error or "")
+        if harvest is None:
+            return
+        value = self._values["Harvest"]
+        value.setText(humanize.harvest_text(harvest))
+        value.setToolTip(
+            f"mux harvest of summary {harvest.summary_message_id}, "
+            f"attempt {harvest.attempt_count}; {humanize.absolute_time(harvest.sort_time or None)}"
+        )
+        color = accent_text(self.palette(), Accent.ERROR) if failed else None
+        value.setStyleSheet(f"color: {color.name()}" if color is not None else "")
+
+    def _busy_here(self) -> bool:
+        workspace_id = self._workspace.id if self._workspace is not None else None
+        return workspace_id is not None and workspace_id in (self._requested, self._active)
+
+    def _refresh_controls(self) -> None:
+        workspace = self._workspace
+        busy = self._busy_here()
+        other_active = self._active is not None and not (
+            workspace is not None and self._active == workspace.id
+        )
+        button = self.consolidate_button
+        button.setText(CONSOLIDATING if busy else CONSOLIDATE_NOW)
+        button.setEnabled(workspace is not None and not busy)
+        if workspace is None:
+            button.setToolTip("Select a workspace first")
+        else:
+            scopes = (
+                "workspace, project and global"
+                if workspace.project_identity
+                else "workspace and global"
+            )
+            button.setToolTip(
+                f"Merge, prune and promote the {scopes} memories of {workspace.display_name} "
+                "now (ignores the 6-hour debounce)"
+            )
+        self.cancel_button.setVisible(busy)
+        self.cancel_button.setEnabled(not self._cancelling)
+        self.cancel_button.setText("Cancelling…" if self._cancelling else "Cancel")
+        self.progress_bar.setVisible(busy)
+        if busy and other_active:
+            self.progress_text.setText("Waiting for another workspace's run to finish…")
+        elif not busy and other_active:
+            self.progress_text.setText("Another workspace is being consolidated.")
+        self.progress_text.setVisible(busy or other_active)
+        self.runs_button.setEnabled(workspace is not None)
+
+    def _set_status_text(self, text: str, accent: Accent | None) -> None:
+        self._note_timer.stop()
+        self.status_text.setText(text)
+        self.status_text.setVisible(bool(text))
+        color = accent_text(self.palette(), accent) if accent is not None else None
+        self.status_text.setStyleSheet(f"color: {color.name()}" if color is not None else "")
+
+    def _update_runs_dialog(self, dialog: RunsDialog) -> None:
+        name = self._workspace.display_name if self._workspace is not None else None
+        dialog.set_runs(collect_runs(self._status, self._recent_runs), name)
+
+    def _apply_palette(self) -> None:
+        palette = self.palette()
+        muted = muted_text(palette).name()
+        for key_label in self._keys.values():
+            key_label.setStyleSheet(f"color: {muted}")
+        for label in (self.hint, self.progress_text):
+            label.setStyleSheet(f"color: {muted}")
+        self.harvest_error.setStyleSheet(f"color: {accent_text(palette, Accent.ERROR).name()}")
+        text = palette.color(QPalette.ColorRole.ButtonText)
+        self.consolidate_button.setIcon(tinted_icon("footer-consolidate", text))
+        self.cancel_button.setIcon(tinted_icon("footer-cancel", text))
+        self.runs_button.setIcon(tinted_icon("footer-runs", muted_text(palette)))
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """A hairline above the footer separates it from the trees."""
+        super().paintEvent(event)
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Mid))
+        painter.drawLine(0, 0, self.width(), 0)
+        painter.end()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Follow palette changes (light ↔ dark)."""
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_palette()
+            self._refresh_lines()
+        super().changeEvent(event)
+
+    # --- slots -------------------------------------------------------------------------------
+
+    @Slot()
+    def _on_consolidate_button_clicked(self) -> None:
+        workspace = self._workspace
+        if workspace is None or self._busy_here():
+            return
+        self._requested = workspace.id
+        self._cancelling = False
+        self.progress_text.setText("Starting…")
+        self._set_status_text("", None)
+        self._refresh_controls()
+        self._starting = True
+        try:
+            self._facade.start(workspace.id, trigger="manual")
+        except Exception as error:  # the facade refusing at once (e.g. shut down)
+            logger.warning("Could not start consolidation of %s: %s", workspace.id, error)
+            self._requested = None
+            self._refresh_controls()
+            self._set_status_text(f"Could not start: {error}", Accent.ERROR)
+        finally:
+            self._starting = False
+
+    @Slot()
+    def _on_cancel_button_clicked(self) -> None:
+        if not self._busy_here() or self._cancelling:
+            return
+        self._cancelling = True
+        self.progress_text.setText("Cancelling…")
+        self._refresh_controls()
+        self._facade.cancel()
+
+    @Slot()
+    def _on_runs_button_clicked(self) -> None:
+        self.runs_dialog_requested.emit()
+        self.open_runs_dialog()
+
+    @Slot(str)
+    def _on_consolidation_run_started(self, workspace_id: str) -> None:
+        self._active = workspace_id
+        if workspace_id == self._requested:
+            self._requested = None
+        if self._is_shown(workspace_id) and not self._cancelling:
+            self.progress_text.setText("Starting…")
+        self._refresh_controls()
+
+    @Slot(int, str)
+    def _on_consolidation_progress(self, step: int, message: str) -> None:
+        if self._cancelling or self._active is None or not self._is_shown(self._active):
+            return
+        self.progress_text.setText(f"Step {step} · {message}" if step > 0 else message)
+
+    @Slot(object)
+    def _on_consolidation_run_finished(self, record: object) -> None:
+        if not self._is_shown(self._end_active()):
+            return
+        summary = record.summary.strip() if isinstance(record, ConsolidationRecord) else ""
+        self._set_status_text(f"Done: {summary}" if summary else "Done.", Accent.SUCCESS)
+        self._note_timer.start()
+
+    @Slot(str)
+    def _on_consolidation_run_failed(self, message: str) -> None:
+        if self._starting:
+            ended = self._requested  # refused at once (e.g. already in flight)
+            self._requested = None
+            self._refresh_controls()
+        else:
+            ended = self._end_active()
+        if self._is_shown(ended):
+            self._set_status_text(f"Consolidation failed: {message}", Accent.ERROR)
+
+    @Slot(str)
+    def _on_consolidation_run_cancelled(self, workspace_id: str) -> None:
+        if workspace_id == self._active:
+            self._end_active()
+        elif workspace_id == self._requested:
+            self._requested = None  # cancelled while queued
+            self._refresh_controls()
+        if self._is_shown(workspace_id):
+            self._cancelling = False
+            self._refresh_controls()
+            self._set_status_text("Cancelled; nothing was journaled.", None)
+            self._note_timer.start()
+
+    @Slot()
+    def _on_note_timer_timeout(self) -> None:
+        self._set_status_text("", None)
+
+    @Slot()
+    def _on_lines_timer_timeout(self) -> None:
+        self._refresh_lines()
+
+    def _end_active(self) -> str | None:
+        """The run going has ended: back to idle for it; returns its workspace."""
+        ended, self._active = self._active, None
+        if not self._busy_here():
+            self._cancelling = False
+        self._refresh_controls()
+        return ended
+
+    def _is_shown(self, workspace_id: str | None) -> bool:
+        return (
+            workspace_id is not None
+            and self._workspace is not None
+            and workspace_id == self._workspace.id
+        )

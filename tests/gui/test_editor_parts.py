@@ -1,0 +1,197 @@
+"""The editor's plain-Python parts (frontmatter, buffer codec, diff, own writes) and the
+highlighter."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtGui import QPalette, QTextDocument
+from pytestqt.qtbot import QtBot
+
+from memtab.gui.memory_tab.diff_view import DiffView, LineKind, compute_diff
+from memtab.gui.memory_tab.editor_buffer import TextCodec, changed_span, utf16_offset
+from memtab.gui.memory_tab.editor_frontmatter import (
+    body_without_frontmatter,
+    description_line,
+    read_description,
+    with_description,
+)
+from memtab.gui.memory_tab.editor_highlighter import MarkdownHighlighter
+from memtab.gui.memory_tab.own_writes import OwnWrites
+from memtab.gui.tasks.runner import TaskCancelledError, TaskContext
+from memtab.store.files import description_from_text
+from memtab.store.paths import parse_virtual_path
+
+# --- frontmatter -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("---\ndescription: Build notes\n---\n# x\n", "Build notes"),
+        ("---\nname: a\ndescription: 'quoted: yes'\n---\n", "quoted: yes"),
+        ("---\ndescription: >\n  folded\n  over lines\n---\n", "folded over lines"),
+        ("---\ndescription: yes\n---\n", "yes"),  # base schema: text, not a boolean
+        ("# no frontmatter\ndescription: no\n", ""),
+        ("---\ndescription: [unclosed\n---\n", ""),
+        ("---\r\ndescription: crlf\r\n---\r\nbody", "crlf"),
+        ("---\n---\nbody", ""),
+    ],
+)
+def test_read_description(text: str, expected: str) -> None:
+    assert read_description(text) == expected
+
+
+def test_read_description_is_not_cut_like_the_tree_description() -> None:
+    long = "word " * 60
+    text = f"---\ndescription: {long}\n---\n"
+    assert read_description(text) == long.strip()
+    assert description_from_text(text).endswith("…")
+
+
+def test_with_description_replaces_only_the_description_entry() -> None:
+    text = "---\nname: notes\ndescription: >\n  old folded\n  value\ntags: [a, b]\n---\n# Body\n"
+    assert with_description(text, "New one") == (
+        "---\nname: notes\ndescription: New one\ntags: [a, b]\n---\n# Body\n"
+    )
+
+
+def test_with_description_adds_to_existing_frontmatter_and_keeps_crlf() -> None:
+    text = "---\r\nname: notes\r\n---\r\nbody\r\n"
+    assert with_description(text, "Hello") == (
+        "---\r\ndescription: Hello\r\nname: notes\r\n---\r\nbody\r\n"
+    )
+
+
+def test_with_description_creates_and_removes_frontmatter() -> None:
+    assert with_description("# Body\n", "Hi") == "---\ndescription: Hi\n---\n# Body\n"
+    assert with_description("---\ndescription: Hi\n---\n# Body\n", "") == "# Body\n"
+    assert with_description("# Body\n", "  ") == "# Body\n"
+    kept = "---\ndescription: Hi\nname: x\n---\n# Body\n"
+    assert with_description(kept, "") == "---\nname: x\n---\n# Body\n"
+
+
+@pytest.mark.parametrize(
+    "value", ["plain words", "colon: inside", "#hash", "yes", "'quotes'", 'say "hi"', "- dash"]
+)
+def test_description_line_round_trips_through_yaml(value: str) -> None:
+    text = f"---\n{description_line(value)}\n---\n"
+    assert read_description(text) == value
+    assert description_from_text(text) == value
+
+
+def test_body_without_frontmatter() -> None:
+    assert body_without_frontmatter("---\na: b\n---\n# T\n") == "# T\n"
+    assert body_without_frontmatter("# T\n") == "# T\n"
+    assert body_without_frontmatter("---\nunclosed\n# T\n") == "---\nunclosed\n# T\n"
+
+
+# --- buffer codec ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "lossless"),
+    [
+        ("a\nb\n", True),
+        ("a\r\nb\r\n", True),
+        ("\ufeffa\nb", True),
+        ("a\r\nb\n", False),  # mixed endings
+        ("a\rb", False),
+        ("a\u2029b", False),
+    ],
+)
+def test_codec_round_trips(text: str, lossless: bool) -> None:
+    codec = TextCodec.detect(text)
+    assert codec.round_trips(text) is lossless
+    if lossless:
+        assert codec.from_buffer(codec.to_buffer(text)) == text
+        assert "\r" not in codec.to_buffer(text)
+
+
+def test_changed_span_and_utf16_offsets() -> None:
+    assert changed_span("abcdef", "abXYef") == (2, 4, 4)
+    assert changed_span("same", "same") == (4, 4, 4)
+    assert changed_span("aaa", "aaaa") == (3, 3, 4)
+    assert utf16_offset("😀x", 1) == 2
+    assert utf16_offset("ab", 2) == 2
+
+
+# --- diff --------------------------------------------------------------------------------------
+
+
+def test_compute_diff_numbers_and_counts() -> None:
+    old = "a\nb\nc\nd\n"
+    new = "a\nB\nc\nd\ne\n"
+    result = compute_diff(old, new)
+    assert (result.added, result.removed) == (2, 1)
+    kinds = [(line.kind, line.text) for line in result.lines]
+    assert kinds[0][0] is LineKind.HUNK
+    assert (LineKind.REMOVED, "b") in kinds and (LineKind.ADDED, "B") in kinds
+    removed = next(line for line in result.lines if line.kind is LineKind.REMOVED)
+    assert removed.old_number == 2 and removed.new_number is None
+    assert compute_diff("same\n", "same\n").identical
+
+
+def test_compute_diff_stops_when_cancelled() -> None:
+    context = TaskContext(1, threading.Event(), lambda *_: None)
+    context.cancel_event.set()
+    with pytest.raises(TaskCancelledError):
+        compute_diff("a\n", "b\n", context)
+
+
+def test_diff_view_renders_colored_lines(qtbot: QtBot) -> None:
+    view = DiffView()
+    qtbot.addWidget(view)
+    view.set_diff(compute_diff("a\nb\n", "a\nc\n"))
+    text = view.toPlainText().splitlines()
+    assert text[0].startswith("@@")
+    assert any(line.endswith("- b") for line in text)
+    assert any(line.endswith("+ c") for line in text)
+    removed_block = view.document().findBlockByNumber(2)
+    assert removed_block.blockFormat().background().color().isValid()
+    view.set_diff(compute_diff("x\n", "x\n"))
+    assert "No differences" in view.toPlainText()
+
+
+# --- own writes --------------------------------------------------------------------------------
+
+
+def test_own_writes_match_by_path_and_sha_and_expire() -> None:
+    clock = [1000]
+    own = OwnWrites(ttl_ms=5000, clock=lambda: clock[0])
+    path = parse_virtual_path("/memories/global/a.md")
+    own.note(path, "sha-1")
+    assert own.is_own(path, "sha-1")
+    assert own.is_own("/memories/global/a.md")  # str and VirtualPath are the same key
+    assert not own.is_own(path, "sha-2")
+    assert not own.is_own(parse_virtual_path("/memories/global/b.md"))
+    own.note("/home/x/memory/global/b.md", None)
+    assert own.is_own("/home/x/memory/global/b.md", "any")
+    clock[0] += 5001
+    assert not own.is_own(path, "sha-1")
+    own.note(path, "sha-3")
+    own.forget(path)
+    assert not own.is_own(path)
+
+
+# --- highlighter -------------------------------------------------------------------------------
+
+
+def test_highlighter_marks_frontmatter_headings_bullets_and_code(qtbot: QtBot) -> None:
+    document = QTextDocument()
+    highlighter = MarkdownHighlighter(document, QPalette())
+    document.setPlainText(
+        "---\ndescription: x\n---\n# Heading\n- item `code`\n```\nfenced # not heading\n```\n"
+    )
+    highlighter.rehighlight()
+
+    def formats(line: int) -> list[tuple[int, int]]:
+        block = document.findBlockByNumber(line)
+        return [(r.start, r.length) for r in block.layout().formats()]
+
+    assert formats(1)  # frontmatter line
+    assert formats(3) == [(0, len("# Heading"))]
+    assert (0, 1) in formats(4) and (7, 6) in formats(4)  # bullet marker, inline code
+    assert formats(6) == [(0, len("fenced # not heading"))]  # fenced, not a heading
+    highlighter.set_palette(QPalette())

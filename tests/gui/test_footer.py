@@ -1,0 +1,400 @@
+"""ConsolidationFooter: coverage lines, harvest line, tooltip, Consolidate now, runs dialog."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QObject, Qt, Signal
+from pytestqt.qtbot import QtBot
+
+from memtab import humanize
+from memtab.gui.memory_tab.footer import CONSOLIDATE_NOW, ConsolidationFooter
+from memtab.store.home import Workspace
+from memtab.store.journal import (
+    ConsolidationRecord,
+    ConsolidationStatus,
+    HarvestRecord,
+    JournalOp,
+)
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
+
+HOUR = 3_600_000
+NOW = humanize.now_ms()
+MAIN = Workspace(
+    id="a1b2c3d4e5",
+    name="fix-token-refresh",
+    path="/src/acme/.worktrees/fix",
+    project_path="/src/acme",
+    project_name="acme",
+)
+OTHER = Workspace(
+    id="d4e5f6a7b8",
+    name="dark-mode",
+    path="/src/web/dm",
+    project_path="/src/web",
+    project_name="web",
+)
+MULTI = Workspace(
+    id="5a6b7c8d9e",
+    name="both",
+    path="/src/both",
+    project_path="/src/acme",
+    project_name="acme",
+    projects=("/src/acme", "/src/web"),
+)
+
+
+def record(hours_ago: float, trigger: str, summary: str, applied: int = 1) -> ConsolidationRecord:
+    edits = [JournalOp("str_replace", f"/memories/workspace/n{i}.md", True) for i in range(applied)]
+    ops = (*edits, JournalOp("delete", "/memories/project/a.md", False, note="pinned"))
+    return ConsolidationRecord(int(NOW - hours_ago * HOUR), trigger, summary, ops, 100, 20)
+
+
+WORKSPACE_RUN = record(3, "manual", "Merged the testing notes.", applied=2)
+GLOBAL_RUN = record(1, "launch", "Promoted the git habits to global.")
+
+
+def harvest(status: str, error: str | None = None) -> HarvestRecord:
+    return HarvestRecord("msg-1", status, NOW - 3 * HOUR, NOW - 2 * HOUR - 60_000, 1, error)
+
+
+def make_status(
+    *,
+    workspace: ConsolidationRecord | None = WORKSPACE_RUN,
+    project: ConsolidationRecord | None = WORKSPACE_RUN,
+    global_record: ConsolidationRecord | None = GLOBAL_RUN,
+    project_available: bool = True,
+    latest_harvest: HarvestRecord | None = None,
+) -> ConsolidationStatus:
+    return ConsolidationStatus(workspace, project, global_record, project_available, latest_harvest)
+
+
+class FakeConsolidation(QObject):
+    """A test double with the facade's signals and its synchronous in-flight refusal."""
+
+    run_started = Signal(str)
+    progress = Signal(int, str)
+    run_finished = Signal(object)
+    run_failed = Signal(str)
+    run_cancelled = Signal(str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.starts: list[tuple[str, str]] = []
+        self.cancels = 0
+        self.busy: set[str] = set()
+
+    def start(self, workspace_id: str, trigger: str = "manual") -> bool:
+        self.starts.append((workspace_id, trigger))
+        if workspace_id in self.busy:
+            self.run_failed.emit(
+                f"a consolidation run is already in flight for workspace {workspace_id}"
+            )
+            return False
+        self.busy.add(workspace_id)
+        return True
+
+    def cancel(self) -> None:
+        self.cancels += 1
+
+
+@pytest.fixture
+def facade() -> FakeConsolidation:
+    return FakeConsolidation()
+
+
+@pytest.fixture
+def footer(qtbot: QtBot, facade: FakeConsolidation) -> ConsolidationFooter:
+    widget = ConsolidationFooter(facade)
+    qtbot.addWidget(widget)
+    widget.resize(360, 260)
+    return widget
+
+
+# --- lines -------------------------------------------------------------------------------------
+
+
+def test_no_workspace_disables_the_button_with_a_hint(footer: ConsolidationFooter) -> None:
+    footer.set_context(None, None)
+    assert footer.consolidate_button.accessibleName() == CONSOLIDATE_NOW == "Consolidate now"
+    assert not footer.consolidate_button.isEnabled()
+    assert footer.hint.isVisibleTo(footer)
+    assert "Select a workspace" in footer.hint.text()
+    assert not footer.is_line_visible("Workspace")
+    assert not footer.runs_button.isEnabled()
+
+
+def test_no_records_reads_never(footer: ConsolidationFooter) -> None:
+    footer.set_context(MAIN, make_status(workspace=None, project=None, global_record=None))
+    for key in ("Workspace", "Project", "Global"):
+        assert footer.line_text(key) == "never"
+        assert footer.is_line_visible(key)
+    assert not footer.is_line_visible("Harvest")
+    assert footer.consolidate_button.isEnabled()
+    assert not footer.hint.isVisibleTo(footer)
+    assert footer.toolTip() == "No consolidation runs yet."
+
+
+def test_all_records_show_their_coverage_text(footer: ConsolidationFooter) -> None:
+    footer.set_context(MAIN, make_status())
+    assert footer.line_text("Workspace") == humanize.coverage_text(WORKSPACE_RUN)
+    assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"
+    assert footer.line_text("Project") == "3 h ago · manual · 2 changes"
+    assert footer.line_text("Global") == "1 h ago · launch · 1 change"
+
+
+def test_tooltip_lists_each_summary_once(footer: ConsolidationFooter) -> None:
+    footer.set_context(MAIN, make_status())
+    assert footer.toolTip() == (
+        "Workspace, Project: Merged the testing notes.\nGlobal: Promoted the git habits to global."
+    )
+    footer.set_context(MAIN, make_status(global_record=WORKSPACE_RUN))
+    assert footer.toolTip() == "Workspace, Project, Global: Merged the testing notes."
+
+
+def test_multi_project_workspace_reads_unavailable(footer: ConsolidationFooter) -> None:
+    footer.set_context(MULTI, make_status(project=None, project_available=False))
+    assert footer.line_text("Project") == "unavailable"
+    assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"
+
+
+def test_harvest_line_when_the_last_harvest_completed(footer: ConsolidationFooter) -> None:
+    footer.set_context(MAIN, make_status(latest_harvest=harvest("completed")))
+    assert footer.is_line_visible("Harvest")
+    assert footer.line_text("Harvest") == "completed 2 h ago"
+    assert not footer.harvest_error.isVisibleTo(footer)
+
+
+def test_harvest_line_with_the_error_when_the_last_harvest_failed(
+    footer: ConsolidationFooter,
+) -> None:
+    footer.set_context(MAIN, make_status(latest_harvest=harvest("failed", "Provider 529")))
+    assert footer.line_text("Harvest") == "failed 2 h ago"
+    assert footer.harvest_error.isVisibleTo(footer)
+    assert footer.harvest_error.text() == "Provider 529"
+    footer.set_context(MAIN, make_status())  # no harvest records any more
+    assert not footer.is_line_visible("Harvest")
+    assert not footer.harvest_error.isVisibleTo(footer)
+
+
+def test_unknown_status_shows_placeholders(footer: ConsolidationFooter) -> None:
+    footer.set_context(MAIN, None)
+    assert footer.line_text("Workspace") == "…"
+
+
+# --- Consolidate now ---------------------------------------------------------------------------
+
+
+def start_run(footer: ConsolidationFooter, qtbot: QtBot) -> None:
+    footer.set_context(MAIN, make_status())
+    qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
+
+
+def test_consolidate_now_starts_a_manual_run_and_shows_progress(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    footer.show()
+    start_run(footer, qtbot)
+    assert facade.starts == [(MAIN.id, "manual")]
+    assert footer.is_running
+    assert footer.consolidate_button.text() == "Consolidating…"
+    assert footer.consolidate_button.accessibleName() == "Consolidate now"
+    assert not footer.consolidate_button.isEnabled()
+    assert footer.cancel_button.isVisible()
+    assert footer.progress_bar.isVisible()
+    facade.run_started.emit(MAIN.id)
+    facade.progress.emit(3, "reading /memories/project/testing.md")
+    assert footer.progress_text.text() == "Step 3 · reading /memories/project/testing.md"
+    facade.progress.emit(0, "waiting for another Memtab to finish")
+    assert footer.progress_text.text() == "waiting for another Memtab to finish"
+
+
+def test_finished_run_shows_done_but_lines_wait_for_the_rescan(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    new_run = record(0, "manual", "Pruned two stale notes.")
+    facade.run_finished.emit(new_run)
+    assert not footer.is_running
+    assert footer.consolidate_button.text() == "Consolidate now"
+    assert footer.consolidate_button.isEnabled()
+    assert not footer.cancel_button.isVisibleTo(footer)
+    assert footer.status_text.text() == "Done: Pruned two stale notes."
+    assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"  # not from the signal
+    footer.set_context(MAIN, make_status(workspace=new_run))  # the tab's rescan
+    assert footer.line_text("Workspace") == "just now · manual · 1 change"
+
+
+def test_failed_run_shows_the_error_inline(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    facade.run_failed.emit("anthropic: 529 overloaded")
+    assert not footer.is_running
+    assert footer.status_text.isVisibleTo(footer)
+    assert footer.status_text.text() == "Consolidation failed: anthropic: 529 overloaded"
+    assert footer.consolidate_button.isEnabled()
+    footer.set_context(OTHER, make_status())  # another workspace: the error is not its
+    assert footer.status_text.text() == ""
+
+
+def test_run_refused_as_in_flight_shows_the_message(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    facade.busy.add(MAIN.id)  # e.g. started from the CLI in this process
+    start_run(footer, qtbot)
+    assert not footer.is_running
+    assert "already in flight" in footer.status_text.text()
+
+
+def test_cancel_stops_the_run(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    footer.show()
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    assert footer.cancel_button.accessibleName() == "Cancel consolidation"
+    qtbot.mouseClick(footer.cancel_button, Qt.MouseButton.LeftButton)
+    assert facade.cancels == 1
+    assert footer.cancel_button.text() == "Cancelling…"
+    assert not footer.cancel_button.isEnabled()
+    facade.progress.emit(4, "late step")  # the worker may report once more
+    assert footer.progress_text.text() == "Cancelling…"
+    facade.run_cancelled.emit(MAIN.id)
+    assert not footer.is_running
+    assert footer.status_text.text() == "Cancelled; nothing was journaled."
+    assert footer.consolidate_button.isEnabled()
+
+
+def test_cancel_while_queued(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    facade.run_started.emit(OTHER.id)  # another workspace's run is going
+    start_run(footer, qtbot)
+    assert footer.progress_text.text() == "Waiting for another workspace's run to finish…"
+    footer.cancel_button.click()
+    facade.run_cancelled.emit(OTHER.id)
+    assert footer.is_running  # ours is still queued until it reports
+    facade.run_cancelled.emit(MAIN.id)
+    assert not footer.is_running
+    assert "Cancelled" in footer.status_text.text()
+
+
+def test_another_workspaces_run_does_not_end_up_in_this_footer(
+    footer: ConsolidationFooter, facade: FakeConsolidation
+) -> None:
+    footer.show()
+    footer.set_context(MAIN, make_status())
+    facade.run_started.emit(OTHER.id)
+    assert not footer.is_running
+    assert footer.consolidate_button.isEnabled()  # the facade queues a second run
+    assert footer.progress_text.text() == "Another workspace is being consolidated."
+    facade.progress.emit(2, "their step")
+    assert footer.progress_text.text() == "Another workspace is being consolidated."
+    facade.run_failed.emit("their failure")
+    assert footer.status_text.text() == ""
+    assert not footer.progress_text.isVisible()
+
+
+def test_a_queued_run_starts_after_the_other_finishes(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    facade.run_started.emit(OTHER.id)
+    start_run(footer, qtbot)
+    facade.run_finished.emit(record(0, "launch", "their run"))
+    assert footer.is_running
+    assert footer.status_text.text() == ""
+    facade.run_started.emit(MAIN.id)
+    facade.run_finished.emit(record(0, "manual", "our run"))
+    assert not footer.is_running
+    assert footer.status_text.text() == "Done: our run"
+
+
+# --- the runs dialog -----------------------------------------------------------------------
+
+
+def test_runs_button_opens_the_runs_dialog(footer: ConsolidationFooter, qtbot: QtBot) -> None:
+    footer.set_context(MAIN, make_status(), [("Earlier run", record(30, "launch", "older"))])
+    assert footer.runs_button.accessibleName() == "Consolidation runs"
+    with qtbot.waitSignal(footer.runs_dialog_requested):
+        footer.runs_button.click()
+    dialog = footer.runs_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert [run.record.summary for run in dialog.runs] == [
+        "Promoted the git habits to global.",
+        "Merged the testing notes.",
+        "older",
+    ]
+    assert dialog.windowTitle() == "Consolidation runs — fix-token-refresh"
+    new_run = record(0, "manual", "fresh")
+    footer.set_context(MAIN, make_status(workspace=new_run))  # follows rescans while open
+    assert dialog.runs[0].record == new_run
+    dialog.close()
+
+
+# --- the real facade ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def demo_tasks(tmp_path: Path) -> Iterator[tuple[object, object]]:
+    from memtab.consolidation.service import ConsolidationService
+    from memtab.demo import create_demo_home
+    from memtab.gui.tasks.consolidation import ConsolidationTasks
+
+    home = create_demo_home(tmp_path / "demo")
+    tasks = ConsolidationTasks(ConsolidationService(home))
+    yield home, tasks
+    tasks.shutdown()
+
+
+def test_consolidate_now_with_the_real_facade_and_the_offline_provider(
+    qtbot: QtBot, demo_tasks: tuple[object, object]
+) -> None:
+    from memtab.demo import MAIN_ID
+    from memtab.gui.tasks.consolidation import ConsolidationTasks
+    from memtab.store.home import Home, load_registry
+    from memtab.store.journal import Journal
+
+    home, tasks = demo_tasks
+    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    journal = Journal(home)
+    footer = ConsolidationFooter(tasks)
+    qtbot.addWidget(footer)
+    footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
+    before = footer.line_text("Workspace")
+    assert before == "3 h ago · manual · 2 changes"
+    with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
+        qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
+        assert footer.consolidate_button.text() == "Consolidating…"
+    assert not footer.is_running
+    assert footer.status_text.text().startswith("Done")
+    # What the tab does after the watcher reports the journal write:
+    footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
+    after = footer.line_text("Workspace")
+    assert after != before
+    assert after.startswith("just now · manual")
+
+
+def test_real_facade_refuses_a_second_run_in_flight(
+    qtbot: QtBot, demo_tasks: tuple[object, object]
+) -> None:
+    from memtab.demo import MAIN_ID
+    from memtab.gui.tasks.consolidation import ConsolidationTasks
+    from memtab.store.home import Home, load_registry
+
+    home, tasks = demo_tasks
+    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    footer = ConsolidationFooter(tasks)
+    qtbot.addWidget(footer)
+    footer.set_context(workspace, None)
+    with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
+        assert tasks.start(MAIN_ID)  # e.g. started elsewhere in the window
+        footer.consolidate_button.click()  # the footer did not start it: not busy here
+        assert "already in flight" in footer.status_text.text()
