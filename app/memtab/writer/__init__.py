@@ -1,1 +1,19 @@
+"""The background memory writer ("System 1", SPEC §9). No Qt, no CLI.
 
+- `config`: `WriterSettings` (timeout, target file, dumps, app mode) from settings.json.
+- `state`: the scheduling state file `system1-memory-writer-state.json` (mux's shape).
+- `policy`: `WriterScheduler`, every-N-turns with crash recovery, thread-safe.
+- `run`: `run_writer`, one run (event budget, tools, two attempts, timeout) →
+  `WriterRunResult`.
+- `tools`: `memory_read` / `memory_write` (compare-and-swap) / `no_new_memories`.
+- `offline`: `OfflineWriterProvider`, the built-in writer (default provider), which uses
+  `extract` (what to remember) and `notes` (merging it into Markdown, deduplicated).
+- `providers`: the offline writer or an HTTP model for given provider settings.
+- `dumps`: trace dumps of runs (written atomically, redacted, pruned).
+- `monitor`: `TranscriptMonitor`, completed assistant turns appended to `chat.jsonl`.
+- `service`: `WriterService`, what the app runs on its worker threads (monitor +
+  scheduler + runs).
+- `traces`: reading dumps back (the Traces view).
+
+Import from the submodules.
+"""

@@ -1,0 +1,132 @@
+"""`memtab write`: run the background memory writer once for a workspace, now.
+
+The interval and the scheduling state are ignored and left untouched (that is the app's
+and mux's business); the run is otherwise the one the app does: same budget, tools,
+attempts, timeout and trace dump on failure. The provider is the configured one (the
+offline writer unless set up), overridable with --provider / --model / --base-url.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import get_args
+
+from memtab.cli.common import CliError, add_home_option, open_home, print_json
+from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
+from memtab.llm.types import ProviderError
+from memtab.store.home import load_registry
+from memtab.transcripts import TranscriptFormat
+from memtab.writer.config import (
+    MAX_TIMEOUT_S,
+    MIN_TIMEOUT_S,
+    WriterSettings,
+    load_writer_settings,
+    memory_path_problem,
+)
+from memtab.writer.providers import create_writer_provider, known_secrets
+from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
+
+TRANSCRIPT_FORMATS: tuple[str, ...] = get_args(TranscriptFormat)
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `memtab write` to the `memtab` parser."""
+    write = commands.add_parser(
+        "write",
+        help="run the background memory writer once for a workspace",
+        description="Read a workspace's transcript and update its memory file now, "
+        "ignoring the every-N-turns interval.",
+    )
+    add_home_option(write)
+    write.add_argument("--workspace", metavar="ID", required=True)
+    write.add_argument(
+        "--transcript",
+        metavar="FILE",
+        help="transcript to read (default: the workspace's chat.jsonl)",
+    )
+    write.add_argument(
+        "--format",
+        choices=TRANSCRIPT_FORMATS,
+        help="transcript format (default: mux for chat.jsonl, detected for --transcript)",
+    )
+    write.add_argument("--provider", choices=PROVIDER_NAMES, help="model provider")
+    write.add_argument("--model", metavar="M", help="model name")
+    write.add_argument("--base-url", metavar="URL", help="provider base URL")
+    write.add_argument("--timeout", metavar="SECONDS", type=float, help="time limit of the run")
+    write.add_argument("--memory-path", metavar="PATH", help="workspace memory file to keep")
+    write.add_argument(
+        "--dump", action="store_true", help="write a trace dump even when the run succeeds"
+    )
+    write.add_argument("--json", action="store_true", help="machine-readable output")
+    write.set_defaults(handler=run_write)
+
+
+def run_write(args: argparse.Namespace) -> int:
+    """Run the writer once; 0 when it wrote or found nothing new, 1 when it failed."""
+    home = open_home(args)
+    workspace = load_registry(home).require_workspace(args.workspace)
+    settings = _settings(args)
+    if args.transcript:
+        transcript = Path(args.transcript).expanduser()
+        transcript_format = args.format
+    else:
+        transcript = home.transcript_path(workspace.id)
+        transcript_format = args.format or "mux"
+    if not transcript.is_file():
+        hint = "" if args.transcript else "; pass --transcript FILE"
+        raise CliError(f"No transcript at {transcript} for workspace {workspace.id}{hint}")
+    try:
+        provider_settings = resolve_provider_settings(args.provider, args.model, args.base_url)
+        provider = create_writer_provider(provider_settings)
+    except ProviderError as error:
+        raise CliError(error.message) from None
+    events = load_transcript_events(transcript, transcript_format)
+    result = run_writer(
+        home,
+        workspace,
+        events,
+        provider,
+        settings=settings,
+        known_secrets=known_secrets(provider_settings),
+    )
+    if args.json:
+        print_json(result.to_json())
+    else:
+        _print_result(result, len(events))
+    return 0 if result.ok else 1
+
+
+def _settings(args: argparse.Namespace) -> WriterSettings:
+    stored = load_writer_settings()
+    timeout = stored.timeout_s if args.timeout is None else args.timeout
+    if not MIN_TIMEOUT_S <= timeout <= MAX_TIMEOUT_S:
+        raise CliError(f"--timeout must be between {MIN_TIMEOUT_S:g} and {MAX_TIMEOUT_S:g} seconds")
+    memory_path = args.memory_path or stored.memory_path
+    problem = memory_path_problem(memory_path)
+    if problem:
+        raise CliError(problem)
+    return WriterSettings(
+        mode=stored.mode,
+        timeout_s=timeout,
+        memory_path=memory_path,
+        dump_successful_runs=stored.dump_successful_runs or args.dump,
+        max_dumps=stored.max_dumps,
+    )
+
+
+def _print_result(result: WriterRunResult, event_count: int) -> None:
+    where = f"workspace {result.workspace_name} ({result.model_string}, {result.duration_ms} ms)"
+    if result.outcome == "wrote":
+        print(f"{result.summary()} — {where}")
+        for line in result.diff_lines():
+            if line.startswith("@@"):
+                continue
+            print(f"  {line}")
+    elif result.outcome == "no_new_memories":
+        print(f"No new memories in the last {event_count} transcript events — {where}")
+    else:
+        print(f"memtab: memory writer failed for {where}: {result.error}", file=sys.stderr)
+    if result.trace_path is not None:
+        print(f"Trace: {result.trace_path}", file=sys.stderr if not result.ok else sys.stdout)

@@ -1,0 +1,132 @@
+"""The writer's prompts and tool schemas, read from `resources/prompts/writer*.md`.
+
+- `writer.md`: the system prompt.
+- `writer-reminder.md`: the extra user message of the second attempt.
+- `writer-user.md`: the user message template; `{{name}}` placeholders are filled in one
+  pass, so text inserted for one placeholder is never scanned for another.
+- `writer-tools.md`: one `## <tool name>` section per tool: its description, then its
+  input schema in a ```json fence.
+
+The events JSON is always the last line before the closing `</transcript-events>` line,
+which ends the message; the offline writer reads it back from there (`events_from_user_message`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from memtab.llm.types import ToolSpec
+from memtab.resources import resource_path
+
+EVENTS_CLOSING_TAG = "</transcript-events>"
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+_TOOL_SECTION = re.compile(r"^## +(\S+)[ \t]*$", re.MULTILINE)
+_JSON_FENCE = re.compile(r"```json[ \t]*\n(.*?)\n```", re.DOTALL)
+
+
+class PromptError(Exception):
+    """A bundled prompt file is missing or malformed (a packaging bug, named in the message)."""
+
+
+def _read(name: str) -> str:
+    path = resource_path("prompts", name)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise PromptError(f"Cannot read the prompt {path}: {error.strerror or error}") from None
+
+
+@functools.cache
+def system_prompt() -> str:
+    """The writer's system prompt."""
+    return _read("writer.md").strip()
+
+
+@functools.cache
+def reminder_prompt() -> str:
+    """The reminder added as a second user message on the second attempt."""
+    return " ".join(_read("writer-reminder.md").split())
+
+
+@functools.cache
+def _user_template() -> str:
+    return _read("writer-user.md").rstrip("\n")
+
+
+@functools.cache
+def tool_specs() -> tuple[ToolSpec, ...]:
+    """The three tools, parsed from `writer-tools.md`."""
+    return parse_tool_specs(_read("writer-tools.md"), source="writer-tools.md")
+
+
+def parse_tool_specs(text: str, *, source: str) -> tuple[ToolSpec, ...]:
+    """Tool specs from Markdown: `## name`, a description, a ```json input schema."""
+    headings = list(_TOOL_SECTION.finditer(text))
+    specs: list[ToolSpec] = []
+    for index, heading in enumerate(headings):
+        end = headings[index + 1].start() if index + 1 < len(headings) else len(text)
+        body = text[heading.end() : end]
+        fence = _JSON_FENCE.search(body)
+        if fence is None:
+            raise PromptError(f"{source}: tool {heading.group(1)} has no ```json schema")
+        try:
+            schema: Any = json.loads(fence.group(1))
+        except ValueError as error:
+            raise PromptError(
+                f"{source}: the schema of {heading.group(1)} is not JSON: {error}"
+            ) from None
+        if not isinstance(schema, dict):
+            raise PromptError(f"{source}: the schema of {heading.group(1)} is not an object")
+        description = " ".join(body[: fence.start()].split())
+        specs.append(ToolSpec(heading.group(1), description, schema))
+    if not specs:
+        raise PromptError(f"{source}: no tool sections")
+    return tuple(specs)
+
+
+def fill_template(template: str, values: Mapping[str, str]) -> str:
+    """Replace each `{{name}}` with `values[name]` in one pass (unknown names stay)."""
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+def build_user_message(
+    *,
+    workspace: str,
+    project: str,
+    memory_path: str,
+    memory: str,
+    events_json: str,
+    kept: int,
+    total: int,
+) -> str:
+    """The first user message of a run. `events_json` must be one line (compact JSON)."""
+    if "\n" in events_json:
+        raise ValueError("events_json must be compact, single-line JSON")
+    return fill_template(
+        _user_template(),
+        {
+            "workspace": workspace,
+            "project": project,
+            "memory_path": memory_path,
+            "memory": memory,
+            "events": events_json,
+            "kept": str(kept),
+            "total": str(total),
+        },
+    )
+
+
+def events_from_user_message(text: str) -> list[Any] | None:
+    """The events JSON array a `build_user_message` text carries, or None."""
+    lines = text.rstrip("\n").split("\n")
+    if len(lines) < 2 or lines[-1] != EVENTS_CLOSING_TAG:
+        return None
+    try:
+        value = json.loads(lines[-2])
+    except ValueError:
+        return None
+    return value if isinstance(value, list) else None

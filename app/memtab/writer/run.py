@@ -1,0 +1,354 @@
+"""One run of the background memory writer (SPEC §9).
+
+`run_writer` gives a model — or the offline writer, which is a model-shaped extractor —
+the newest transcript events that fit in 80,000 characters of JSON (secrets redacted),
+the current memory file, and three tools: `memory_read`, `memory_write` and
+`no_new_memories`. The run must end with a successful `memory_write`, or with
+`no_new_memories` and no failed write in the same attempt. The first attempt that does
+not satisfy that gets one more, with a reminder. One deadline (`timeout_s`) bounds the
+whole run. As soon as the policy is satisfied the run stops, without asking the model
+for a closing message it does not need.
+
+A failed run (timeout, policy not satisfied, provider error, cancellation) writes a trace
+dump; so does a successful one when `dump_successful_runs` is set. The run never raises
+for those: `WriterRunResult` says what happened, with the dump's path.
+
+The run does not touch the scheduling state; `memtab.writer.policy` does that around it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from memtab.llm.loop import LoopResult, run_tool_loop
+from memtab.llm.types import (
+    ChatProvider,
+    Message,
+    ModelReply,
+    ToolSpec,
+    Usage,
+    UserMessage,
+)
+from memtab.store.home import Home, Workspace
+from memtab.store.memory import MemoryStore, MemoryStoreError
+from memtab.store.meta import now_ms
+from memtab.store.paths import PathError
+from memtab.transcripts import (
+    DEFAULT_MAX_JSON_CHARS,
+    TranscriptEvent,
+    TranscriptFormat,
+    read_transcript,
+    select_event_budget,
+)
+from memtab.writer.config import WriterSettings
+from memtab.writer.dumps import AttemptTrace, RunTrace, write_trace_dump
+from memtab.writer.prompts import build_user_message, reminder_prompt, system_prompt
+from memtab.writer.tools import WriterTools
+
+logger = logging.getLogger(__name__)
+
+ATTEMPTS = 2
+# read, write, (stale) read, write, and room for one mistake.
+MAX_STEPS_PER_ATTEMPT = 6
+# The stop reason of the reply Memtab answers itself once the tool policy is satisfied.
+POLICY_SATISFIED_STOP = "memtab:policy-satisfied"
+MANUAL_TRIGGER_ID = "manual"
+
+RunOutcome = Literal["wrote", "no_new_memories", "failed"]
+
+
+@dataclass(frozen=True)
+class WriterRunResult:
+    """What a run did. `before`/`after` are the memory file's content around the run."""
+
+    workspace_id: str
+    workspace_name: str
+    outcome: RunOutcome
+    memory_path: str
+    trigger_message_id: str
+    run_started_at: int
+    model_string: str
+    before: str
+    after: str
+    timed_out: bool = False
+    error: str | None = None
+    trace_path: Path | None = None
+    attempts: int = 0
+    duration_ms: int = 0
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def ok(self) -> bool:
+        """True when the run satisfied the tool policy (wrote, or found nothing new)."""
+        return self.outcome != "failed"
+
+    def diff_lines(self) -> list[str]:
+        """The change to the memory file as unified-diff body lines (`+…`, `-…`, ` …`)."""
+        diff = difflib.unified_diff(
+            self.before.splitlines(), self.after.splitlines(), lineterm="", n=1
+        )
+        return [line for line in diff if not line.startswith(("---", "+++"))]
+
+    def summary(self) -> str:
+        """One line for logs, the CLI and the status bar."""
+        if self.outcome == "wrote":
+            added = sum(1 for line in self.diff_lines() if line.startswith("+"))
+            removed = sum(1 for line in self.diff_lines() if line.startswith("-"))
+            return f"Updated {self.memory_path} (+{added} −{removed} lines)"
+        if self.outcome == "no_new_memories":
+            return "No new memories"
+        return f"Memory writer failed: {self.error or 'unknown error'}"
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON view (for `memtab write --json`)."""
+        return {
+            "workspaceId": self.workspace_id,
+            "workspaceName": self.workspace_name,
+            "outcome": self.outcome,
+            "ok": self.ok,
+            "memoryPath": self.memory_path,
+            "triggerMessageId": self.trigger_message_id,
+            "runStartedAt": self.run_started_at,
+            "modelString": self.model_string,
+            "timedOut": self.timed_out,
+            "error": self.error,
+            "tracePath": str(self.trace_path) if self.trace_path else None,
+            "attempts": self.attempts,
+            "durationMs": self.duration_ms,
+            "usage": {
+                "inputTokens": self.usage.input_tokens,
+                "outputTokens": self.usage.output_tokens,
+            },
+            "diff": self.diff_lines(),
+            "summary": self.summary(),
+        }
+
+
+class _StopWhenSatisfied:
+    """Wraps the provider: once the attempt satisfied the tool policy, the next "model
+    turn" is answered here with an empty final reply, which ends the tool loop without
+    another (paid, slow) model call. Tool calls of the same reply still all run."""
+
+    def __init__(self, provider: ChatProvider, tools: WriterTools) -> None:
+        self._provider = provider
+        self._tools = tools
+
+    @property
+    def name(self) -> str:
+        return self._provider.name
+
+    @property
+    def model(self) -> str:
+        return self._provider.model
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        if self._tools.tally.satisfied:
+            return ModelReply(text="", stop_reason=POLICY_SATISFIED_STOP)
+        return self._provider.complete(system, messages, tools, cancel=cancel)
+
+
+def writer_events(events: Iterable[TranscriptEvent]) -> list[TranscriptEvent]:
+    """The events a run looks at: sub-agent (sidechain) chatter is left out."""
+    return [event for event in events if not event.sidechain]
+
+
+def load_transcript_events(
+    path: Path, transcript_format: TranscriptFormat | None = None
+) -> list[TranscriptEvent]:
+    """Read a transcript for a run (OSError if it cannot be opened)."""
+    return writer_events(read_transcript(path, transcript_format).events)
+
+
+def default_trigger_id(events: Sequence[TranscriptEvent]) -> str:
+    """The id a run is filed under: the newest completed assistant turn, else the newest
+    event, else "manual"."""
+    for event in reversed(events):
+        if event.role == "assistant" and event.completed_turn:
+            return event.message_id or event.id
+    return (events[-1].message_id or events[-1].id) if events else MANUAL_TRIGGER_ID
+
+
+def run_writer(
+    home: Home,
+    workspace: Workspace,
+    events: Sequence[TranscriptEvent],
+    provider: ChatProvider,
+    *,
+    trigger_message_id: str | None = None,
+    settings: WriterSettings | None = None,
+    cancel: threading.Event | None = None,
+    known_secrets: Iterable[str] = (),
+    max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+    clock: Callable[[], int] = now_ms,
+) -> WriterRunResult:
+    """Run the writer once for `workspace` over `events` (see the module docstring).
+
+    `known_secrets` are API keys Memtab holds: they never reach a dump. Never raises for
+    a failed run; raises only for programming errors.
+    """
+    settings = settings or WriterSettings()
+    trigger = trigger_message_id or default_trigger_id(events)
+    run_started_at = clock()
+    started = time.monotonic()
+    deadline = started + settings.timeout_s
+    tools = WriterTools(MemoryStore(home, workspace), settings.memory_path)
+
+    setup_error: str | None = None
+    existing = ""
+    try:
+        current = tools.read_current()
+        existing = current.content if current is not None else ""
+        memory_file = str(tools.physical_path())
+    except (MemoryStoreError, PathError) as error:
+        setup_error = f"cannot read {settings.memory_path}: {error}"
+        memory_file = ""
+
+    budget = select_event_budget(writer_events(events), max_json_chars, redact=True)
+    user_message = build_user_message(
+        workspace=workspace.display_name,
+        project=workspace.project_identity or "(none: multi-project workspace)",
+        memory_path=settings.memory_path,
+        memory=existing,
+        events_json=budget.json_text(),
+        kept=budget.trimmed_count,
+        total=budget.original_count,
+    )
+    trace = RunTrace(
+        run_started_at=run_started_at,
+        workspace_id=workspace.id,
+        workspace_name=workspace.name,
+        trigger_message_id=trigger,
+        model_string=f"{provider.name}:{provider.model}",
+        timeout_ms=round(settings.timeout_s * 1000),
+        project_path=workspace.project_path,
+        workspace_path=workspace.path,
+        memory_path=settings.memory_path,
+        memory_file=memory_file,
+        system_prompt=system_prompt(),
+        existing_memory=existing,
+        events_summary=budget.summary(),
+        events=budget.items,
+        user_message=user_message,
+    )
+    usage = Usage()
+    if setup_error is not None:
+        trace.error = setup_error
+    else:
+        for index in range(ATTEMPTS):
+            attempt = AttemptTrace(attempt_index=index + 1)
+            trace.attempts.append(attempt)
+            messages: list[Message] = [UserMessage(user_message)]
+            if index > 0:
+                messages.append(UserMessage(reminder_prompt()))
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                attempt.messages, attempt.aborted = messages, True
+                trace.timed_out = True
+                trace.error = attempt.error = f"timed out after {settings.timeout_s:g} s"
+                break
+            tally = tools.start_attempt()
+            loop = run_tool_loop(
+                _StopWhenSatisfied(provider, tools),
+                system_prompt(),
+                messages,
+                tools.specs,
+                tools.execute,
+                max_steps=MAX_STEPS_PER_ATTEMPT,
+                timeout_s=remaining,
+                cancel=cancel,
+            )
+            usage.add(loop.usage)
+            _record_attempt(attempt, loop, tools)
+            if tally.satisfied:
+                trace.satisfied_memory_tool_policy = True
+                break
+            if loop.stop_reason in ("timeout", "cancelled", "error"):
+                trace.timed_out = loop.stop_reason == "timeout"
+                trace.error = attempt.error
+                break
+            attempt.error = "ended without memory_write or no_new_memories"
+        else:
+            trace.error = (
+                f"the model ended {ATTEMPTS} attempts without a successful memory_write "
+                "or no_new_memories"
+            )
+
+    wrote = any(attempt.wrote for attempt in trace.attempts)
+    trace.did_write_memory = wrote
+    outcome: RunOutcome = "failed"
+    if trace.satisfied_memory_tool_policy:
+        outcome = "wrote" if wrote else "no_new_memories"
+        trace.error = None
+    trace.outcome = outcome
+    trace_path: Path | None = None
+    if outcome == "failed" or settings.dump_successful_runs:
+        trace_path = _write_dump(home, trace, known_secrets, settings.max_dumps)
+    result = WriterRunResult(
+        workspace_id=workspace.id,
+        workspace_name=workspace.display_name,
+        outcome=outcome,
+        memory_path=settings.memory_path,
+        trigger_message_id=trigger,
+        run_started_at=run_started_at,
+        model_string=trace.model_string,
+        before=existing,
+        after=tools.written if wrote and tools.written is not None else existing,
+        timed_out=trace.timed_out,
+        error=trace.error,
+        trace_path=trace_path,
+        attempts=len(trace.attempts),
+        duration_ms=int((time.monotonic() - started) * 1000),
+        usage=usage,
+    )
+    log = logger.info if result.ok else logger.warning
+    log("Memory writer for %s: %s", workspace.id, result.summary())
+    return result
+
+
+def _record_attempt(attempt: AttemptTrace, loop: LoopResult, tools: WriterTools) -> None:
+    """Copy what the tool loop did into the attempt's trace (without the synthetic stop)."""
+    real_replies = [r for r in loop.replies if r.stop_reason != POLICY_SATISFIED_STOP]
+    synthetic = len(loop.replies) - len(real_replies)
+    attempt.messages = loop.messages[: len(loop.messages) - synthetic]
+    attempt.replies = real_replies
+    attempt.tool_executions = list(loop.tool_executions)
+    attempt.wrote = tools.tally.wrote
+    attempt.no_new_memories = tools.tally.no_new_memories
+    if tools.tally.satisfied:
+        attempt.finish_reason = real_replies[-1].stop_reason if real_replies else "stop"
+        return
+    if loop.stop_reason in ("timeout", "cancelled"):
+        attempt.aborted = True
+        attempt.finish_reason = "aborted"
+        attempt.error = loop.detail
+    elif loop.stop_reason == "error":
+        attempt.finish_reason = "error"
+        attempt.error = loop.detail
+    elif loop.stop_reason == "max_steps":
+        attempt.finish_reason = "max-steps"
+    else:
+        attempt.finish_reason = real_replies[-1].stop_reason if real_replies else None
+
+
+def _write_dump(
+    home: Home, trace: RunTrace, known_secrets: Iterable[str], max_dumps: int
+) -> Path | None:
+    try:
+        return write_trace_dump(home, trace, known_secrets=known_secrets, max_dumps=max_dumps)
+    except OSError as error:
+        logger.warning("Cannot write the memory writer trace for %s: %s", trace.workspace_id, error)
+        return None

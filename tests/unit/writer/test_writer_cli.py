@@ -1,0 +1,155 @@
+"""`memtab write`: one run now, its output, exit status and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memtab.cli.main import main
+from memtab.store.home import Home, Workspace
+from support.fake_model_server import FakeModelServer
+
+from .helpers import bash_part, mux_message, write_chat
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(args)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.fixture
+def chat(home: Home, workspace: Workspace) -> Path:
+    path = home.transcript_path(workspace.id)
+    write_chat(
+        path,
+        [
+            mux_message("u1", "user", "From now on, prefer `uv run` for scripts.", sequence=0),
+            mux_message(
+                "a1",
+                "assistant",
+                "ok",
+                sequence=1,
+                tools=[bash_part("c1", "uv run pytest -q", ok=True, output="9 passed")],
+            ),
+        ],
+    )
+    return path
+
+
+def test_write_prints_what_it_added_then_nothing_new(
+    home: Home, workspace: Workspace, chat: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--home", str(home.root), "write", "--workspace", workspace.id]
+    status, out, err = run_cli(args, capsys)
+    assert status == 0, err
+    assert out.startswith("Updated /memories/workspace/notes.md (+")
+    assert "offline:offline-writer" in out
+    assert "  +- Prefer `uv run` for scripts." in out.splitlines()
+    assert "  +- `uv run pytest -q` (tests)" in out.splitlines()
+    status, out, _ = run_cli(args, capsys)
+    assert status == 0 and out.startswith("No new memories in the last 2 transcript events")
+    # A manual run leaves the scheduling state alone.
+    assert not home.writer_state_path(workspace.id).exists()
+
+
+def test_write_json_and_another_transcript_format(
+    fixtures_dir: Path, home: Home, workspace: Workspace, capsys: pytest.CaptureFixture[str]
+) -> None:
+    transcript = (
+        fixtures_dir / "claude-code/daaain-claude-code-log__test__test_data__edge_cases.jsonl"
+    )
+    status, out, _ = run_cli(
+        [
+            "--home",
+            str(home.root),
+            "write",
+            "--workspace",
+            workspace.id,
+            "--transcript",
+            str(transcript),
+            "--format",
+            "claude",
+            "--memory-path",
+            "/memories/workspace/lessons.md",
+            "--json",
+        ],
+        capsys,
+    )
+    assert status == 0
+    result = json.loads(out)
+    assert result["outcome"] == "wrote" and result["ok"] is True
+    assert result["memoryPath"] == "/memories/workspace/lessons.md"
+    assert any("FailingTool" in line for line in result["diff"])
+    assert (home.workspace_root(workspace.id) / "lessons.md").is_file()
+
+
+def test_a_failed_run_exits_1_and_names_the_trace(
+    fake_model_server: FakeModelServer,
+    home: Home,
+    workspace: Workspace,
+    chat: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-cli-SECRET-0123456789abcdef")
+    fake_model_server.add_anthropic_reply(text="I would rather chat.")
+    fake_model_server.add_anthropic_reply(text="Still chatting.")
+    status, out, err = run_cli(
+        [
+            "--home",
+            str(home.root),
+            "write",
+            "--workspace",
+            workspace.id,
+            "--provider",
+            "anthropic",
+            "--model",
+            "claude-test",
+            "--base-url",
+            fake_model_server.anthropic_base_url,
+        ],
+        capsys,
+    )
+    assert status == 1 and out == ""
+    assert "memory writer failed for workspace main (anthropic:claude-test" in err
+    trace = Path(err.split("Trace: ", 1)[1].strip())
+    assert trace.parent == home.trace_dir(workspace.id) and trace.is_file()
+    assert "sk-ant-cli-SECRET" not in trace.read_text()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--workspace", "nope"], "Unknown workspace 'nope'"),
+        (["--workspace", "a1b2c3d4e5"], "No transcript at "),
+        (["--workspace", "a1b2c3d4e5", "--transcript", "/no/such.jsonl"], "No transcript at"),
+        (["--workspace", "a1b2c3d4e5", "--timeout", "0"], "--timeout must be between"),
+        (
+            ["--workspace", "a1b2c3d4e5", "--memory-path", "/memories/global/x.md"],
+            "workspace scope",
+        ),
+    ],
+)
+def test_clear_one_line_errors(
+    home: Home,
+    workspace: Workspace,
+    capsys: pytest.CaptureFixture[str],
+    extra: list[str],
+    message: str,
+) -> None:
+    status, _, err = run_cli(["--home", str(home.root), "write", *extra], capsys)
+    assert status == 1
+    assert err.startswith("memtab: ") and message in err and err.count("\n") == 1
+
+
+def test_a_provider_without_a_key_is_a_one_line_error(
+    home: Home, workspace: Workspace, chat: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run_cli(
+        ["--home", str(home.root), "write", "--workspace", workspace.id, "--provider", "anthropic"],
+        capsys,
+    )
+    assert status == 1 and "no API key" in err and err.count("\n") == 1
