@@ -488,6 +488,32 @@ def test_deleted_clean_file_still_counts_as_unsaved_and_can_be_closed(
     assert panel.current_path is None
 
 
+def test_file_turning_binary_under_a_draft_never_drops_the_draft(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, DRAFT_LINE)
+    draft = panel.buffer_text()
+    store.physical(NOTES).write_bytes(b"now\x00binary")
+    panel.handle_disk_change({NOTES}, set())
+    assert "changed on disk" in panel.message_bar.text
+    panel.message_bar.button("take_theirs").click()
+    assert panel.message_bar.kind is BarKind.ERROR
+    assert "cannot be loaded for editing" in panel.message_bar.text
+    assert panel.buffer_text() == draft
+    assert not panel.is_read_only
+
+
+def test_clean_buffer_of_a_file_turning_binary_follows_read_only(
+    panel: EditorPanel, store: MemoryStore
+) -> None:
+    panel.open_file(NOTES)
+    store.physical(NOTES).write_bytes(b"now\x00binary")
+    panel.handle_disk_change({NOTES}, set())
+    assert panel.is_read_only
+    assert "NUL" in panel.message_bar.text
+
+
 # --- read-only files ---------------------------------------------------------------------------
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
@@ -83,6 +84,7 @@ logger = logging.getLogger(__name__)
 EDITOR_ACCESSIBLE_NAME = "Memory file content"
 _SYNC_DELAY_MS = 120  # description field ← frontmatter, after typing pauses
 _PREVIEW_DELAY_MS = 250
+_PREVIEW_MAX_DELAY_MS = 2000
 
 
 class ViewMode(Enum):
@@ -495,8 +497,8 @@ class EditorPanel(QWidget):
             return
         if disk.sha256 == self._loaded_sha and self._exists_on_disk:
             return  # the echo of our own save, or a touch
-        if not self._editable(disk) or self._read_only_reason is not None:
-            self._open(path)  # read-only views just follow the disk
+        if self._read_only_reason is not None or (not self._editable(disk) and not self.is_dirty):
+            self._open(path)  # read-only views, and clean buffers of now binary files, follow
             return
         if self._codec.to_buffer(disk.content) == self.buffer_text():
             self._adopt_disk_version(disk)  # the disk caught up with the draft
@@ -533,7 +535,7 @@ class EditorPanel(QWidget):
         self._preview.setVisible(mode is not ViewMode.SOURCE)
         if mode is not ViewMode.SOURCE:
             self._preview_timer.stop()
-            self._preview.set_markdown_source(self.buffer_text())
+            self._render_preview()
         if mode is ViewMode.SPLIT:
             half = max(1, self._splitter.width() // 2)
             self._splitter.setSizes([half, half])
@@ -676,7 +678,15 @@ class EditorPanel(QWidget):
             return
         assert self._path is not None
         if not self._editable(disk):
-            self._open(self._path)
+            # Loading it would make the panel read-only and drop the draft: refuse.
+            self._show_bar(
+                _Situation.ERROR,
+                BarKind.ERROR,
+                f"The file on disk is now {_not_editable_reason(disk)}, so it cannot be "
+                "loaded for editing. Your draft is kept here; copy what you need, then close "
+                "the file.",
+                [(CLOSE_FILE, "Close")],
+            )
             return
         draft = self.buffer_text()
         with self._quietly():
@@ -1023,7 +1033,16 @@ class EditorPanel(QWidget):
     @Slot()
     def _on_preview_timer_timeout(self) -> None:
         if self._view_mode is not ViewMode.SOURCE:
-            self._preview.set_markdown_source(self.buffer_text())
+            self._render_preview()
+
+    def _render_preview(self) -> None:
+        """Render now; a slow render (a big file) waits for longer typing pauses next time."""
+        started = time.perf_counter()
+        self._preview.set_markdown_source(self.buffer_text())
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        self._preview_timer.setInterval(
+            int(min(_PREVIEW_MAX_DELAY_MS, max(_PREVIEW_DELAY_MS, elapsed_ms * 4)))
+        )
 
 
 def _diff_job(old: str, new: str, ctx: TaskContext) -> DiffResult:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from PySide6.QtCore import QRectF, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import (
     QFrame,
@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.memory_tab.editor_colors import Accent, blend, tint
+from memtab.gui.memory_tab.editor_colors import Accent, blend, muted_text, tint
+from memtab.gui.memory_tab.icons import tinted_icon
 
 
 class BarKind(Enum):
@@ -67,7 +68,7 @@ class MessageBar(QFrame):
         self._text.setAccessibleName("Editor message")
         self._close = QToolButton(self)
         self._close.setAutoRaise(True)
-        self._close.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TitleBarCloseButton))
+        self._close.setIcon(tinted_icon("editor-dismiss", muted_text(self.palette())))
         self._close.setToolTip("Dismiss")
         self._close.setAccessibleName("Dismiss message")
         self._close.clicked.connect(self._on_close_clicked)
@@ -135,6 +136,12 @@ class MessageBar(QFrame):
             button.deleteLater()
         self._buttons = {}
         self.hide()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-tint the dismiss icon when the palette changes (light ↔ dark)."""
+        if event.type() == QEvent.Type.PaletteChange:
+            self._close.setIcon(tinted_icon("editor-dismiss", muted_text(self.palette())))
+        super().changeEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """A rounded strip tinted with the kind's accent, from the current palette (so it

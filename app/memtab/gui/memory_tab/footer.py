@@ -307,6 +307,7 @@ class ConsolidationFooter(QFrame):
             self._set_line("Project", status.project_record)
         else:
             self._values["Project"].setText("unavailable")
+            self._values["Project"].setStyleSheet(f"color: {muted_text(self.palette()).name()}")
             self._values["Project"].setToolTip(
                 "Multi-project workspaces have no project identity, so no project memory."
             )
@@ -315,6 +316,7 @@ class ConsolidationFooter(QFrame):
         self.setToolTip(summaries_tooltip(status))
 
     def _set_line(self, key: str, record: ConsolidationRecord | None) -> None:
+        self._values[key].setStyleSheet("")
         self._values[key].setText(humanize.coverage_text(record))
         self._values[key].setToolTip(
             humanize.absolute_time(record.last_run_at) if record is not None else ""
