@@ -1,0 +1,61 @@
+"""`memtab traces`: the background writer's trace dumps, newest first (SPEC §9).
+
+JSON output (`--json`) is a stable contract: `{"traces": [TraceSummary.to_json(), ...]}`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from memtab.cli.common import add_home_option, elide, format_table, open_home, print_json
+from memtab.humanize import relative_time
+from memtab.store.home import Home, load_registry
+from memtab.writer.traces import list_traces, trace_workspace_ids
+
+ERROR_COLUMN_WIDTH = 60
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `traces` to the `memtab` parser."""
+    traces = commands.add_parser(
+        "traces", help="list the background writer's trace dumps (why runs failed)"
+    )
+    add_home_option(traces)
+    traces.add_argument("--workspace", metavar="ID", help="only this workspace's dumps")
+    traces.add_argument("--json", action="store_true", help="machine-readable output")
+    traces.set_defaults(handler=run_traces)
+
+
+def run_traces(args: argparse.Namespace) -> int:
+    """List the dumps: time, workspace, trigger, outcome, error and path."""
+    home = open_home(args)
+    if args.workspace is not None:
+        _require_known_workspace(home, args.workspace)
+    summaries = list_traces(home, args.workspace)
+    if args.json:
+        print_json({"traces": [summary.to_json() for summary in summaries]})
+        return 0
+    if not summaries:
+        where = f"workspace {args.workspace}" if args.workspace else str(home.root)
+        print(f"No writer trace dumps for {where} (the writer saves one when a run fails)")
+        return 0
+    rows = [["TIME", "WORKSPACE", "TRIGGER", "OUTCOME", "ERROR", "PATH"]]
+    for summary in summaries:
+        rows.append(
+            [
+                relative_time(summary.run_started_at),
+                summary.display_workspace,
+                summary.trigger_message_id or "",
+                summary.outcome.value,
+                elide(summary.error or summary.problem or "", ERROR_COLUMN_WIDTH),
+                str(summary.path),
+            ]
+        )
+    print(format_table(rows))
+    return 0
+
+
+def _require_known_workspace(home: Home, workspace_id: str) -> None:
+    """A workspace is known if the registry lists it or it has dumps (deleted ones may)."""
+    if workspace_id not in trace_workspace_ids(home):
+        load_registry(home).require_workspace(workspace_id)  # HomeError names it
