@@ -53,10 +53,12 @@ def default_provider_factory() -> tuple[ChatProvider, tuple[str, ...]]:
 
 @dataclass(frozen=True)
 class PollResult:
-    """What a poll found: runs to start, and workspaces newly left to another writer."""
+    """What a poll did: the workspaces whose transcripts it read, the runs to start, and
+    the display names of their workspaces."""
 
+    polled: list[str] = field(default_factory=list)
     tickets: list[RunTicket] = field(default_factory=list)
-    yielded: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
 
 
 class WriterService:
@@ -98,7 +100,7 @@ class WriterService:
         settings = self._settings_loader()
         registry = self._registry()
         ids = sorted(workspace_ids) if workspace_ids is not None else self._all_ids(registry)
-        result = PollResult()
+        result = PollResult(polled=ids)
         for workspace_id in ids:
             if registry is None or paused or not self._eligible(workspace_id, registry, settings):
                 self.monitor.skip(workspace_id)
@@ -110,6 +112,8 @@ class WriterService:
                 )
                 if ticket is not None:
                     result.tickets.append(ticket)
+                    workspace = registry.workspace(workspace_id)
+                    result.names[workspace_id] = workspace.display_name if workspace else ""
         return result
 
     def check_state_changes(self, workspace_ids: Iterable[str]) -> list[str]:

@@ -1,0 +1,316 @@
+"""The background memory writer in the app: a GUI-thread facade over two worker threads.
+
+Wire it to the home watcher and the status bar::
+
+    supervisor = WriterSupervisor(home, parent=window)
+    supervisor.attach(watcher)           # HomeWatcher.paths_changed → transcript polls
+    status_widget.attach(supervisor)     # status, "view trace", pause/resume
+    supervisor.start()                   # follow every transcript from its current end
+    ...
+    supervisor.shutdown()                # on close
+
+How it works (`memtab.writer.service.WriterService` does the work, off the GUI thread):
+
+- The watcher reports `sessions/<ws>/chat.jsonl` changing → a poll job on the *watch*
+  thread reads the new lines, counts completed assistant turns of eligible workspaces
+  (registered, not archived, not a child task) and applies the every-N-turns policy.
+- Each run the policy starts is a job on the *run* thread (one run at a time; a run of
+  a workspace is "in flight" from the moment the policy starts it, so no second run of it
+  can start meanwhile). The memory file it writes reaches the views through the watcher.
+- The watcher reports a writer state file changing → a check job on the watch thread;
+  in `auto` mode a state advanced by another process (mux running its own writer) makes
+  the supervisor leave that workspace to it (`external_writer_detected`).
+- Paused, polls consume new lines without counting them and no run starts; runs still
+  queued are withdrawn (a run already going finishes).
+
+Signals (GUI thread): `status_changed(WriterStatus)`, `run_started(str workspace_id)`,
+`run_finished(WriterRunResult)` (it wrote, or found nothing new),
+`run_failed(str workspace_id, str message, object trace_path_or_None)`,
+`external_writer_detected(str workspace_id)`, `monitoring_started()` once transcripts
+are followed, and `transcripts_checked(list[str])` after each poll (the workspace ids).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import logging
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from memtab.gui.tasks.runner import TaskContext, TaskFunction, TaskRunner
+from memtab.gui.watch import HomeWatcher
+from memtab.gui.watch_paths import ChangeKind, ChangeSummary, PathImpact
+from memtab.store.home import Home
+from memtab.writer.policy import RunTicket
+from memtab.writer.run import WriterRunResult
+from memtab.writer.service import PollResult, WriterService
+
+logger = logging.getLogger(__name__)
+
+
+class WriterActivity(enum.StrEnum):
+    """What the writer is doing."""
+
+    IDLE = "idle"
+    RUNNING = "running"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class WriterStatus:
+    """The writer's status for the status bar. `message` is the last run's one-line
+    summary (or error); `trace_path` the dump of a failed run, when one was written."""
+
+    activity: WriterActivity = WriterActivity.IDLE
+    paused: bool = False
+    workspace_id: str | None = None
+    workspace_name: str | None = None
+    message: str = ""
+    trace_path: Path | None = None
+
+
+class _WatchJob(enum.Enum):
+    PRIME = enum.auto()
+    POLL = enum.auto()
+    CHECK = enum.auto()
+
+
+def _prime(service: WriterService, ctx: TaskContext) -> None:
+    service.prime()
+
+
+def _poll(
+    service: WriterService, workspace_ids: list[str] | None, paused: bool, ctx: TaskContext
+) -> PollResult:
+    return service.poll(workspace_ids, paused=paused)
+
+
+def _check(service: WriterService, workspace_ids: list[str], ctx: TaskContext) -> list[str]:
+    return service.check_state_changes(workspace_ids)
+
+
+def _run(service: WriterService, ticket: RunTicket, ctx: TaskContext) -> WriterRunResult:
+    return service.run(ticket, ctx.cancel_event)
+
+
+class WriterSupervisor(QObject):
+    """Runs the memory writer in the background (see the module docstring)."""
+
+    status_changed = Signal(object)
+    run_started = Signal(str)
+    run_finished = Signal(object)
+    run_failed = Signal(str, str, object)
+    external_writer_detected = Signal(str)
+    monitoring_started = Signal()
+    transcripts_checked = Signal(object)
+
+    def __init__(
+        self,
+        home: Home,
+        parent: QObject | None = None,
+        *,
+        service: WriterService | None = None,
+    ) -> None:
+        """Nothing is watched or run until `start()`."""
+        super().__init__(parent)
+        self._home = home
+        self._service = service or WriterService(home)
+        self._watch_runner = TaskRunner("writer-watch", parent=self)
+        self._run_runner = TaskRunner("writer-runs", parent=self)
+        self._watch_jobs: dict[int, _WatchJob] = {}
+        self._tickets: dict[int, RunTicket] = {}
+        self._running: set[int] = set()
+        self._names: dict[str, str] = {}
+        self._status = WriterStatus()
+        self._started = False
+        self._closed = False
+
+        self._watch_runner.job_finished.connect(self._on_watch_runner_job_finished)
+        self._watch_runner.job_failed.connect(self._on_watch_runner_job_failed)
+        self._watch_runner.job_cancelled.connect(self._on_watch_runner_job_cancelled)
+        self._run_runner.job_started.connect(self._on_run_runner_job_started)
+        self._run_runner.job_finished.connect(self._on_run_runner_job_finished)
+        self._run_runner.job_failed.connect(self._on_run_runner_job_failed)
+        self._run_runner.job_cancelled.connect(self._on_run_runner_job_cancelled)
+
+    # --- public API ---------------------------------------------------------------------
+
+    @property
+    def status(self) -> WriterStatus:
+        """The current status (also sent with every `status_changed`)."""
+        return self._status
+
+    @property
+    def paused(self) -> bool:
+        """Whether runs are paused."""
+        return self._status.paused
+
+    @property
+    def service(self) -> WriterService:
+        """The Qt-free service the worker jobs call."""
+        return self._service
+
+    def attach(self, watcher: HomeWatcher) -> None:
+        """Listen to a home watcher (it must watch this supervisor's home)."""
+        watcher.paths_changed.connect(self._on_watcher_paths_changed)
+
+    def start(self) -> None:
+        """Follow every transcript from its current end; later changes count."""
+        if self._started or self._closed:
+            return
+        self._started = True
+        self._submit_watch(_WatchJob.PRIME, functools.partial(_prime, self._service))
+
+    @Slot(bool)
+    def set_paused(self, paused: bool) -> None:
+        """Pause (no new runs; queued ones are withdrawn) or resume."""
+        if paused == self._status.paused:
+            return
+        if paused:
+            for job in [job for job in self._tickets if job not in self._running]:
+                self._run_runner.cancel(job)
+        self._set_status(replace(self._status, paused=paused))
+
+    def shutdown(self, timeout_ms: int = 5000) -> None:
+        """Stop both worker threads (a run in progress is cancelled within about a second)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._watch_runner.shutdown(timeout_ms)
+        self._run_runner.shutdown(timeout_ms)
+
+    # --- watcher ------------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_watcher_paths_changed(self, paths: list[str]) -> None:
+        if not self._started or self._closed:
+            return
+        summary = ChangeSummary.from_paths(paths, self._home.root)
+        # A changed state file is checked before the transcripts are polled: when mux
+        # appended a message and advanced its state in one batch, we must see that first.
+        states = sorted(summary.keys(ChangeKind.WRITER_STATE))
+        if states:
+            self._submit_watch(_WatchJob.CHECK, functools.partial(_check, self._service, states))
+        everything = PathImpact(ChangeKind.HOME) in summary.impacts or (
+            PathImpact(ChangeKind.WORKSPACE_DIR) in summary.impacts
+        )
+        transcripts = sorted(
+            summary.keys(ChangeKind.CHAT_TRANSCRIPT) | summary.keys(ChangeKind.WORKSPACE_DIR)
+        )
+        if everything or transcripts:
+            self._submit_watch(
+                _WatchJob.POLL,
+                functools.partial(
+                    _poll, self._service, None if everything else transcripts, self.paused
+                ),
+            )
+
+    def _submit_watch(self, kind: _WatchJob, job: TaskFunction) -> None:
+        self._watch_jobs[self._watch_runner.submit(job)] = kind
+
+    @Slot(int, object)
+    def _on_watch_runner_job_finished(self, job: int, result: object) -> None:
+        kind = self._watch_jobs.pop(job, None)
+        if kind is _WatchJob.PRIME:
+            self.monitoring_started.emit()
+        elif kind is _WatchJob.POLL and isinstance(result, PollResult):
+            self._start_runs(result)
+            self.transcripts_checked.emit(result.polled)
+        elif kind is _WatchJob.CHECK and isinstance(result, list):
+            for workspace_id in result:
+                self.external_writer_detected.emit(workspace_id)
+
+    @Slot(int, str)
+    def _on_watch_runner_job_failed(self, job: int, message: str) -> None:
+        kind = self._watch_jobs.pop(job, None)
+        logger.warning("Memory writer: %s job failed: %s", kind.name if kind else "?", message)
+
+    @Slot(int)
+    def _on_watch_runner_job_cancelled(self, job: int) -> None:
+        self._watch_jobs.pop(job, None)
+
+    def _start_runs(self, result: PollResult) -> None:
+        self._names.update(result.names)
+        for ticket in result.tickets:
+            if self._closed or self.paused:
+                self._service.abandon(ticket)
+                continue
+            job = self._run_runner.submit(functools.partial(_run, self._service, ticket))
+            self._tickets[job] = ticket
+
+    # --- runs ---------------------------------------------------------------------------
+
+    @Slot(int)
+    def _on_run_runner_job_started(self, job: int) -> None:
+        ticket = self._tickets.get(job)
+        if ticket is None:
+            return
+        self._running.add(job)
+        self._set_status(
+            replace(
+                self._status,
+                activity=WriterActivity.RUNNING,
+                workspace_id=ticket.workspace_id,
+                workspace_name=self._names.get(ticket.workspace_id) or ticket.workspace_id,
+                trace_path=None,
+            )
+        )
+        self.run_started.emit(ticket.workspace_id)
+
+    @Slot(int, object)
+    def _on_run_runner_job_finished(self, job: int, result: object) -> None:
+        ticket = self._end_job(job)
+        if ticket is None or not isinstance(result, WriterRunResult):
+            return
+        if result.ok:
+            self._settle(WriterActivity.IDLE, ticket, result.summary(), None)
+            self.run_finished.emit(result)
+        else:
+            message = result.error or "the memory writer failed"
+            self._settle(WriterActivity.FAILED, ticket, message, result.trace_path)
+            self.run_failed.emit(ticket.workspace_id, message, result.trace_path)
+
+    @Slot(int, str)
+    def _on_run_runner_job_failed(self, job: int, message: str) -> None:
+        ticket = self._end_job(job)
+        if ticket is None:
+            return
+        self._settle(WriterActivity.FAILED, ticket, message, None)
+        self.run_failed.emit(ticket.workspace_id, message, None)
+
+    @Slot(int)
+    def _on_run_runner_job_cancelled(self, job: int) -> None:
+        started = job in self._running
+        ticket = self._end_job(job)
+        if ticket is None:
+            return
+        if not started:
+            self._service.abandon(ticket)  # never ran: the next turn runs instead
+        if started and not self._closed:
+            self._settle(WriterActivity.IDLE, ticket, "cancelled", None)
+
+    def _end_job(self, job: int) -> RunTicket | None:
+        self._running.discard(job)
+        return self._tickets.pop(job, None)
+
+    def _settle(
+        self, activity: WriterActivity, ticket: RunTicket, message: str, trace: Path | None
+    ) -> None:
+        self._set_status(
+            replace(
+                self._status,
+                activity=activity,
+                workspace_id=ticket.workspace_id,
+                workspace_name=self._names.get(ticket.workspace_id) or ticket.workspace_id,
+                message=message,
+                trace_path=trace,
+            )
+        )
+
+    def _set_status(self, status: WriterStatus) -> None:
+        if status != self._status:
+            self._status = status
+            self.status_changed.emit(status)
