@@ -39,6 +39,8 @@ def test_each_activity_has_its_line(qtbot: QtBot) -> None:
     assert f'href="{TRACE_LINK}"' in label.text() and label.toolTip() == FAILED.message
     widget.set_status(WriterStatus(paused=True))
     assert widget.text() == "Memory writer paused" and "href" not in label.text()
+    widget.set_status(WriterStatus(standby=True))
+    assert widget.text() == "Memory writer runs in another Memtab window"
 
 
 def test_view_trace_emits_the_dump_path(qtbot: QtBot) -> None:

@@ -36,6 +36,8 @@ def status_text(status: WriterStatus) -> str:
         return f"Writing memory for {name}…"
     if status.activity is WriterActivity.FAILED:
         return f"Memory writer failed for {name}"
+    if status.standby:
+        return "Memory writer runs in another Memtab window"
     return "Memory writer paused" if status.paused else "Memory writer idle"
 
 

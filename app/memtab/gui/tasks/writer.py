@@ -22,6 +22,8 @@ How it works (`memtab.writer.service.WriterService` does the work, off the GUI t
   the supervisor leave that workspace to it (`external_writer_detected`).
 - Paused, polls consume new lines without counting them and no run starts; runs still
   queued are withdrawn (a run already going finishes).
+- One Memtab process per home supervises the writer (`memtab.writer.lease`): a second
+  one stands by (`status.standby`) and takes over when the first exits.
 
 Signals (GUI thread): `status_changed(WriterStatus)`, `run_started(str workspace_id)`,
 `run_finished(WriterRunResult)` (it wrote, or found nothing new),
@@ -44,6 +46,7 @@ from memtab.gui.tasks.runner import TaskContext, TaskFunction, TaskRunner
 from memtab.gui.watch import HomeWatcher
 from memtab.gui.watch_paths import ChangeKind, ChangeSummary, PathImpact
 from memtab.store.home import Home
+from memtab.writer.lease import WriterLease
 from memtab.writer.policy import RunTicket
 from memtab.writer.run import WriterRunResult
 from memtab.writer.service import PollResult, WriterService
@@ -62,10 +65,12 @@ class WriterActivity(enum.StrEnum):
 @dataclass(frozen=True)
 class WriterStatus:
     """The writer's status for the status bar. `message` is the last run's one-line
-    summary (or error); `trace_path` the dump of a failed run, when one was written."""
+    summary (or error); `trace_path` the dump of a failed run, when one was written;
+    `standby` means another Memtab process runs the writer of this home."""
 
     activity: WriterActivity = WriterActivity.IDLE
     paused: bool = False
+    standby: bool = False
     workspace_id: str | None = None
     workspace_name: str | None = None
     message: str = ""
@@ -125,7 +130,9 @@ class WriterSupervisor(QObject):
         self._running: set[int] = set()
         self._names: dict[str, str] = {}
         self._status = WriterStatus()
+        self._lease = WriterLease(home)
         self._started = False
+        self._active = False  # holds the lease and follows transcripts
         self._closed = False
 
         self._watch_runner.job_finished.connect(self._on_watch_runner_job_finished)
@@ -158,10 +165,26 @@ class WriterSupervisor(QObject):
         watcher.paths_changed.connect(self._on_watcher_paths_changed)
 
     def start(self) -> None:
-        """Follow every transcript from its current end; later changes count."""
+        """Follow every transcript from its current end; later changes count. If another
+        Memtab process runs the writer of this home, stand by until it is gone."""
         if self._started or self._closed:
             return
         self._started = True
+        self._try_to_begin()
+
+    def _try_to_begin(self) -> None:
+        if not self._lease.acquire():
+            self._set_status(
+                replace(
+                    self._status,
+                    standby=True,
+                    message="Another Memtab process runs the memory writer of this home",
+                )
+            )
+            return
+        self._active = True
+        if self._status.standby:
+            self._set_status(replace(self._status, standby=False, message=""))
         self._submit_watch(_WatchJob.PRIME, functools.partial(_prime, self._service))
 
     @Slot(bool)
@@ -181,12 +204,16 @@ class WriterSupervisor(QObject):
         self._closed = True
         self._watch_runner.shutdown(timeout_ms)
         self._run_runner.shutdown(timeout_ms)
+        self._lease.release()
 
     # --- watcher ------------------------------------------------------------------------
 
     @Slot(object)
     def _on_watcher_paths_changed(self, paths: list[str]) -> None:
         if not self._started or self._closed:
+            return
+        if not self._active:
+            self._try_to_begin()  # this batch is history to a newcomer: it starts at the end
             return
         summary = ChangeSummary.from_paths(paths, self._home.root)
         # A changed state file is checked before the transcripts are polled: when mux
