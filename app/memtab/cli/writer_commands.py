@@ -11,13 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import get_args
 
 from memtab.cli.common import CliError, add_home_option, open_home, print_json
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.store.home import load_registry
-from memtab.transcripts import TranscriptFormat
+from memtab.transcripts import TRANSCRIPT_FORMATS
 from memtab.writer.config import (
     MAX_TIMEOUT_S,
     MIN_TIMEOUT_S,
@@ -27,8 +26,6 @@ from memtab.writer.config import (
 )
 from memtab.writer.providers import create_writer_provider, known_secrets
 from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
-
-TRANSCRIPT_FORMATS: tuple[str, ...] = get_args(TranscriptFormat)
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -164,6 +164,7 @@ _WEAK_PHRASES = re.compile(
 )
 _JEST_HEADER = re.compile(r"^●\s.*fail", re.IGNORECASE)
 # pytest's `E   ` assertion prefix and a quoting `> `.
+# pytest's `E   ` assertion prefix, or a quoting `> `.
 _SIGNATURE_PREFIX = re.compile(r"^(?:E\s{2,}|>\s+)")
 # Failures that are the agent fumbling its own editing tools, not lessons about the project.
 _AGENT_MECHANICS = re.compile(
@@ -188,6 +189,8 @@ class Failure:
     """Rendered steps between the failure and the success: "`make db-up`", "editing `x.py`"."""
     worked_with: str | None = None
     """The successful action, when it differs from `action`."""
+    family: str = ""
+    """For a command: its program and subcommand (`pytest tests`), shared by its retries."""
 
 
 @dataclass(frozen=True)
@@ -539,13 +542,14 @@ def _fallback_signature(call: TranscriptToolCall) -> str:
 
 
 def _resolve(failed: _Step, signature: str, later: Sequence[_Step]) -> Failure:
+    family = failed.family if failed.shell else ""
     between: list[_Step] = []
     for step in later:
         if step.family == failed.family and step.succeeded and not step.masked:
             worked = step.action if step.action != failed.action else None
-            return Failure(failed.action, signature, True, _fix_steps(between), worked)
+            return Failure(failed.action, signature, True, _fix_steps(between), worked, family)
         between.append(step)
-    return Failure(failed.action, signature)
+    return Failure(failed.action, signature, family=family)
 
 
 def _fix_steps(between: Sequence[_Step]) -> tuple[str, ...]:

@@ -9,8 +9,10 @@ frontmatter and a title.
 Each finding is compared with what the file already says after normalizing both sides
 (case, quotes and backticks, digits, whitespace), so a second run over the same
 transcript — or a line the user rephrased only in case or formatting — adds nothing.
-When a failure recorded as known turns out fixed, its "known failure" bullet is replaced
-by the fix.
+Notes the user (or a model) wrote in their own words count too: a directive is known
+when one line holds most of its words, a failure when a line names the command and most
+of its error (or, for a fixed one, the command and every step of the fix). When a failure
+recorded as known turns out fixed, its "known failure" bullet is replaced by the fix.
 """
 
 from __future__ import annotations
@@ -37,6 +39,20 @@ NEW_FILE_HEADER = (
 )
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_WORD = re.compile(r"[a-z0-9][a-z0-9./-]*[a-z0-9]|[a-z0-9]")
+_STOPWORDS = frozenset(
+    (
+        *("a", "an", "the", "to", "of", "for", "in", "on", "at", "and", "or", "so"),
+        *("is", "are", "be", "been", "do", "does", "it", "its", "this", "that", "these"),
+        *("those", "you", "your", "we", "our", "us", "i", "my", "me", "before", "after"),
+        *("with", "by", "as", "when", "then", "from", "into"),
+    )
+)
+_SUFFIXES = ("ing", "ed", "es", "s")
+# How much of a finding's wording one existing line must hold to count as saying it.
+DIRECTIVE_OVERLAP = 0.75
+SIGNATURE_OVERLAP = 0.6
+_MIN_FUZZY_WORDS = 3
 _FAILURE_WORD = re.compile(r"\bfail", re.IGNORECASE)
 _FIXED_WORDS = re.compile(r"\bfixed\b|\bworked\b", re.IGNORECASE)
 
@@ -48,6 +64,25 @@ def normalize(text: str) -> str:
     text = re.sub(r"[`*_\"'“”‘’]", "", text)
     text = re.sub(r"\d+", "0", text)
     return " ".join(text.split())
+
+
+def significant_words(text: str) -> frozenset[str]:
+    """The words that carry a line's meaning: normalized, no stopwords, crudely stemmed
+    (`pushing` → `push`)."""
+    return frozenset(
+        _stem(word) for word in _WORD.findall(normalize(text)) if word not in _STOPWORDS
+    )
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _overlap(words: frozenset[str], line_words: frozenset[str]) -> float:
+    return len(words & line_words) / len(words) if words else 0.0
 
 
 def render_command(working: WorkingCommand) -> str:
@@ -130,22 +165,41 @@ class _KnownLines:
     """What an existing file already says, normalized once."""
 
     def __init__(self, lines: Sequence[str]) -> None:
-        self._lines = [(line, normalize(line)) for line in lines]
+        self._lines = [(line, normalize(line), significant_words(line)) for line in lines]
         self._whole = normalize(" ".join(lines))
 
     def has_directive(self, directive: str) -> bool:
-        return normalize(directive).rstrip(".!") in self._whole
+        if normalize(directive).rstrip(".!") in self._whole:
+            return True
+        words = significant_words(directive)
+        return len(words) >= _MIN_FUZZY_WORDS and any(
+            _overlap(words, line_words) >= DIRECTIVE_OVERLAP for _, _, line_words in self._lines
+        )
 
     def has_command(self, command: str) -> bool:
         key = normalize(command)
-        return any(key in norm and not _FAILURE_WORD.search(line) for line, norm in self._lines)
+        return any(key in norm and not _FAILURE_WORD.search(line) for line, norm, _ in self._lines)
 
     def has_failure(self, failure: Failure, *, fixed: bool) -> bool:
         action, signature = normalize(failure.action), normalize(failure.signature)
-        return any(
-            action in norm and signature in norm and (not fixed or _FIXED_WORDS.search(line))
-            for line, norm in self._lines
-        )
+        for line, norm, line_words in self._lines:
+            if action in norm and signature in norm and (not fixed or _FIXED_WORDS.search(line)):
+                return True
+            if failure.family and normalize(failure.family) in norm:
+                if fixed and self._names_the_fix(failure, norm):
+                    return True
+                words = significant_words(failure.signature)
+                if not fixed and _overlap(words, line_words) >= SIGNATURE_OVERLAP:
+                    return True
+        return False
+
+    @staticmethod
+    def _names_the_fix(failure: Failure, norm: str) -> bool:
+        """Whether a line names every step of the fix (or the command that then worked)."""
+        parts = [normalize(step).removeprefix("editing ") for step in failure.fix_steps]
+        if failure.worked_with:
+            parts.append(normalize(failure.worked_with))
+        return bool(parts) and all(part in norm for part in parts)
 
 
 def _new_file(plan: _Plan) -> str:

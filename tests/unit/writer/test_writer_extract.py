@@ -166,6 +166,7 @@ def test_a_failure_fixed_by_intermediate_commands_lists_them() -> None:
             "ImportError: No module named 'acme'",
             resolved=True,
             fix_steps=("`uv sync`", "`pip install -e .`"),
+            family="pytest",
         )
     ]
 

@@ -74,3 +74,38 @@ def test_a_command_mentioned_only_as_failing_is_still_added_as_working() -> None
     existing = "# Notes\n\n- `npm test` failed: `Error: y`\n"
     merged = merge_findings(existing, Findings(commands=[WorkingCommand("npm test", "tests")]))
     assert merged.endswith("## Commands that work\n\n- `npm test` (tests)\n")
+
+
+def test_notes_in_the_users_own_words_count_as_known() -> None:
+    existing = (
+        "# Notes\n\n- Always run `make check` before pushing (user directive).\n"
+        "- `pytest tests/integration -k refresh` needs `make db-up`; it failed with "
+        '"connection refused" until the container ran.\n'
+        "- npm install breaks with ERESOLVE unable to resolve dependency tree\n"
+    )
+    findings = Findings(
+        directives=["Always run `make check` before you push anything."],
+        failures=[
+            Failure(
+                "pytest tests/integration -k refresh -q",
+                "sqlalchemy.exc.OperationalError: port 5432 failed: Connection refused",
+                resolved=True,
+                fix_steps=("`make db-up`",),
+                family="pytest tests/integration",
+            ),
+            Failure(
+                "npm install --legacy",
+                "npm ERR! ERESOLVE unable to resolve dependency tree",
+                family="npm install",
+            ),
+        ],
+    )
+    assert merge_findings(existing, findings) == existing
+
+
+def test_a_different_directive_sharing_some_words_is_still_added() -> None:
+    existing = "# Notes\n\n- Always run `make check` before pushing.\n"
+    merged = merge_findings(
+        existing, Findings(directives=["Always run `make docs` after a release."])
+    )
+    assert merged.endswith("## Directives\n\n- Always run `make docs` after a release.\n")
