@@ -24,7 +24,7 @@ from memtab.writer.config import (
     load_writer_settings,
     memory_path_problem,
 )
-from memtab.writer.providers import create_writer_provider, known_secrets
+from memtab.writer.providers import close_provider, create_writer_provider, known_secrets
 from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
 
 
@@ -79,15 +79,18 @@ def run_write(args: argparse.Namespace) -> int:
         provider = create_writer_provider(provider_settings)
     except ProviderError as error:
         raise CliError(error.message) from None
-    events = load_transcript_events(transcript, transcript_format)
-    result = run_writer(
-        home,
-        workspace,
-        events,
-        provider,
-        settings=settings,
-        known_secrets=known_secrets(provider_settings),
-    )
+    try:
+        events = load_transcript_events(transcript, transcript_format)
+        result = run_writer(
+            home,
+            workspace,
+            events,
+            provider,
+            settings=settings,
+            known_secrets=known_secrets(provider_settings),
+        )
+    finally:
+        close_provider(provider)
     if args.json:
         print_json(result.to_json())
     else:

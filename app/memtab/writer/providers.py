@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memtab.llm.http import HttpChatProvider
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider
 from memtab.writer.offline import OfflineWriterProvider
@@ -20,3 +21,9 @@ def create_writer_provider(settings: ProviderSettings) -> ChatProvider:
 def known_secrets(settings: ProviderSettings) -> tuple[str, ...]:
     """The secrets of these settings that must never reach a dump or a log."""
     return (settings.api_key,) if settings.api_key else ()
+
+
+def close_provider(provider: ChatProvider) -> None:
+    """Release a provider's connections (HTTP providers hold a connection pool)."""
+    if isinstance(provider, HttpChatProvider):
+        provider.close()

@@ -30,7 +30,7 @@ from memtab.store.meta import now_ms
 from memtab.writer.config import WriterMode, WriterSettings, load_writer_settings
 from memtab.writer.monitor import TranscriptMonitor
 from memtab.writer.policy import RunTicket, WriterScheduler
-from memtab.writer.providers import create_writer_provider, known_secrets
+from memtab.writer.providers import close_provider, create_writer_provider, known_secrets
 from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
 
 logger = logging.getLogger(__name__)
@@ -180,23 +180,26 @@ class WriterService:
             provider, secrets = self._provider_factory()
         except ProviderError as error:
             raise WriterServiceError(f"Cannot start the memory writer: {error.message}") from None
-        path = self.home.transcript_path(workspace.id)
         try:
-            events = load_transcript_events(path, "mux")
-        except OSError as error:
-            raise WriterServiceError(
-                f"Cannot read the transcript {path}: {error.strerror or error}"
-            ) from None
-        return run_writer(
-            self.home,
-            workspace,
-            events,
-            provider,
-            trigger_message_id=ticket.message_id,
-            settings=self._settings_loader(),
-            cancel=cancel,
-            known_secrets=secrets,
-        )
+            path = self.home.transcript_path(workspace.id)
+            try:
+                events = load_transcript_events(path, "mux")
+            except OSError as error:
+                raise WriterServiceError(
+                    f"Cannot read the transcript {path}: {error.strerror or error}"
+                ) from None
+            return run_writer(
+                self.home,
+                workspace,
+                events,
+                provider,
+                trigger_message_id=ticket.message_id,
+                settings=self._settings_loader(),
+                cancel=cancel,
+                known_secrets=secrets,
+            )
+        finally:
+            close_provider(provider)
 
     def abandon(self, ticket: RunTicket) -> None:
         """A ticket whose run never started (cancelled while queued)."""
