@@ -1,0 +1,186 @@
+"""Starting the GUI: the QApplication, the main window, and `--screenshot`.
+
+`create_main_window(home, workspace_id)` is the one way to build the window (the entry
+point and the tests use it). `run_app(location, workspace_id, screenshot)` is what
+`memtab` calls without a sub-command.
+
+Set `MEMTAB_TIMING=1` to print, on stderr, when the loaded Memory tab was first painted
+(`memtab-timing: loaded-paint <epoch seconds> scan-ms <ms> files <n>`); the benchmarks
+use it to measure process start to first paint.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer, Slot
+from PySide6.QtWidgets import QApplication, QWidget
+
+from memtab.gui.main_window import MainWindow
+from memtab.gui.memory_tab.editor import EditorPanel
+from memtab.gui.memory_tab.footer import ConsolidationFooter
+from memtab.gui.memory_tab.icons import app_icon
+from memtab.gui.memory_tab.lazy_consolidation import LazyConsolidationTasks, ServiceFactory
+from memtab.gui.memory_tab.own_writes import OwnWrites
+from memtab.gui.memory_tab.tab import MemoryTab
+from memtab.gui.ui_state import UiState
+from memtab.gui.watch import HomeWatcher
+from memtab.store.home import Home, HomeLocation
+
+logger = logging.getLogger(__name__)
+
+SCREENSHOT_TIMEOUT_MS = 30_000
+TIMING_VARIABLE = "MEMTAB_TIMING"
+
+
+def application() -> QApplication:
+    """The process's QApplication, created (and named) on first use."""
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    app = QApplication([sys.argv[0] if sys.argv else "memtab"])
+    app.setApplicationName("memtab")
+    app.setApplicationDisplayName("Memtab")
+    app.setDesktopFileName("memtab")
+    app.setWindowIcon(app_icon())
+    return app
+
+
+def create_main_window(
+    home: Home,
+    workspace_id: str | None,
+    *,
+    home_source: str | None = None,
+    ui_state: UiState | None = None,
+    watcher: HomeWatcher | None = None,
+    service_factory: ServiceFactory | None = None,
+) -> MainWindow:
+    """Build the main window for `home` and start watching and scanning it.
+
+    `workspace_id` (e.g. `--workspace`) wins over the workspace remembered for this home.
+    `home_source` is how the home was found (`HomeLocation.source`, for the status bar).
+    `ui_state` defaults to the remembered state in the config dir; `watcher` and
+    `service_factory` (builds the `ConsolidationService` on the first Consolidate now)
+    can be replaced (tests: polling, a scripted provider). The window is not shown.
+    """
+    application()
+    state = ui_state if ui_state is not None else UiState.load()
+    own_writes = OwnWrites()
+    editor = EditorPanel(own_writes)
+    consolidation = LazyConsolidationTasks(home, service_factory)
+    footer = ConsolidationFooter(consolidation)
+    tab = MemoryTab(
+        home,
+        editor=editor,
+        footer=footer,
+        own_writes=own_writes,
+        consolidation=consolidation,
+        ui_state=state,
+        workspace_id=workspace_id,
+    )
+    window = MainWindow(
+        home,
+        tab,
+        watcher or HomeWatcher(),
+        home_source=home_source,
+        ui_state=state,
+    )
+    window.start()
+    tab.loaded.connect(consolidation.preload)
+    return window
+
+
+class _FirstPaintTimer(QObject):
+    """Prints when the loaded tree is first painted (MEMTAB_TIMING=1)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self._armed = False
+        window.memory_tab.loaded.connect(self._on_memory_tab_loaded)
+
+    @Slot()
+    def _on_memory_tab_loaded(self) -> None:
+        self._armed = True
+        viewport = self._window.memory_tab.tree.viewport()
+        viewport.installEventFilter(self)
+        viewport.update()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Report the first paint after loading, then stop listening."""
+        if self._armed and event.type() == QEvent.Type.Paint:
+            self._armed = False
+            if isinstance(watched, QWidget):
+                watched.removeEventFilter(self)
+            self._report()
+        return False
+
+    def _report(self) -> None:
+        scan = self._window.memory_tab.scan
+        scan_ms = scan.duration_ms if scan is not None else 0.0
+        files = scan.file_count if scan is not None else 0
+        print(
+            f"memtab-timing: loaded-paint {time.time():.6f} scan-ms {scan_ms:.1f} files {files}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def _wait_until_loaded(window: MainWindow, timeout_ms: int) -> bool:
+    tab = window.memory_tab
+    if tab.is_loaded:
+        return True
+    loop = QEventLoop()
+    tab.loaded.connect(loop.quit)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    loop.exec()
+    return tab.is_loaded
+
+
+def take_screenshot(
+    window: MainWindow, target: Path, timeout_ms: int = SCREENSHOT_TIMEOUT_MS
+) -> bool:
+    """Show the window, wait for the Memory tab's first scan, and save it as a PNG."""
+    window.show()
+    if not _wait_until_loaded(window, timeout_ms):
+        print(
+            f"memtab: the Memory tab did not load within {timeout_ms / 1000:.0f} s; "
+            "no screenshot taken",
+            file=sys.stderr,
+        )
+        return False
+    # One more turn of the loop: layouts and the merged tree settle and paint.
+    QApplication.processEvents()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(target), "PNG"):
+        print(f"memtab: could not write the screenshot {target}", file=sys.stderr)
+        return False
+    return True
+
+
+def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | None = None) -> int:
+    """Open the window on `location` (and, with `screenshot`, save a PNG and exit)."""
+    app = application()
+    window = create_main_window(Home(location.path), workspace_id, home_source=location.source)
+    if os.environ.get(TIMING_VARIABLE, "").strip() not in ("", "0"):
+        _FirstPaintTimer(window)
+    if screenshot:
+        ok = take_screenshot(window, Path(screenshot))
+        window.close_without_asking()
+        return 0 if ok else 1
+    # Ctrl+C in the terminal closes the window (asking about unsaved changes).
+    signal.signal(signal.SIGINT, lambda *_: window.close())
+    wakeup = QTimer(window)
+    wakeup.timeout.connect(_let_python_handle_signals)
+    wakeup.start(250)
+    window.show()
+    return int(app.exec())
+
+
+def _let_python_handle_signals() -> None:
+    """Qt's loop never runs Python code on its own; this timer tick lets signals in."""

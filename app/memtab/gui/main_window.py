@@ -1,0 +1,250 @@
+"""The main window: tabs (Memory first), a menu bar, and a status bar saying which home is
+open, how it was found, and how the file watcher is watching it.
+
+Other tabs are added with `add_tab(widget, title)`; status bar widgets with
+`add_status_widget(widget)`. The window owns the one `HomeWatcher` of the home; tabs
+connect to `watcher.paths_changed` (the Memory tab is connected here).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QTimer, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QStatusBar,
+    QTabWidget,
+    QWidget,
+)
+
+from memtab import __version__
+from memtab.gui.memory_tab.tab import MemoryTab
+from memtab.gui.ui_state import UiState
+from memtab.gui.watch import HomeWatcher, WatchBackend
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_SIZE = (1280, 820)
+WATCH_START_DELAY_MS = 150
+
+_SOURCE_TEXT = {
+    "--home": "set with --home",
+    "MEMTAB_HOME": "set by $MEMTAB_HOME",
+    "XUM_ROOT": "set by $XUM_ROOT",
+    "MUX_ROOT": "set by $MUX_ROOT",
+    "~/.xum": "the xum home",
+    "~/.mux": "the mux home",
+    "Memtab": "Memtab's own home",
+}
+
+SHORTCUTS_HELP = """<table cellspacing="4">
+<tr><td><b>Ctrl+F</b></td><td>Search memories (Esc clears, ↓ goes to the results)</td></tr>
+<tr><td><b>Ctrl+N</b></td><td>New memory file</td></tr>
+<tr><td><b>Ctrl+Shift+N</b></td><td>New folder</td></tr>
+<tr><td><b>Enter</b></td><td>Open the selected file in the editor</td></tr>
+<tr><td><b>Ctrl+S</b>, <b>Ctrl+Enter</b></td><td>Save the open file</td></tr>
+<tr><td><b>Ctrl+D</b></td><td>Pin or unpin the selected file</td></tr>
+<tr><td><b>F2</b></td><td>Rename or move the selected file or folder</td></tr>
+<tr><td><b>Del</b></td><td>Delete the selected files or folders</td></tr>
+<tr><td><b>Ctrl+Shift+C</b></td><td>Copy the virtual path</td></tr>
+<tr><td><b>F5</b></td><td>Reload everything from disk</td></tr>
+</table>
+<p>Drag files and folders onto a folder or scope to move them, across scopes too.</p>"""
+
+
+def display_path(path: Path) -> str:
+    """A path with the user's home directory shown as `~`."""
+    home = os.path.expanduser("~")
+    text = str(path)
+    if home and home != "/" and (text == home or text.startswith(home + os.sep)):
+        return "~" + text[len(home) :]
+    return text
+
+
+def source_text(source: str | None) -> str:
+    """How the home was found, in words (HomeLocation.source)."""
+    if source is None:
+        return "opened directly"
+    return _SOURCE_TEXT.get(source, f"set by {source}")
+
+
+class MainWindow(QMainWindow):
+    """Memtab's window (build it with `memtab.gui.app.create_main_window`)."""
+
+    def __init__(
+        self,
+        home: Home,
+        memory_tab: MemoryTab,
+        watcher: HomeWatcher,
+        *,
+        home_source: str | None = None,
+        ui_state: UiState | None = None,
+    ) -> None:
+        """Lay out the window around `memory_tab`; `start()` begins watching and scanning."""
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.home = home
+        self.home_source = home_source
+        self.memory_tab = memory_tab
+        self.watcher = watcher
+        watcher.setParent(self)
+        self.ui_state = ui_state
+        self._closing = False
+        self.setWindowTitle(display_path(home.root))
+
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("mainTabs")
+        self.tabs.setDocumentMode(True)
+        self.setCentralWidget(self.tabs)
+        self.add_tab(memory_tab, "Memory")
+
+        self._home_label = QLabel(self)
+        self._home_label.setObjectName("homeStatus")
+        self._home_label.setText(f"{display_path(home.root)} · {source_text(home_source)}")
+        self._home_label.setToolTip(
+            f"Memory home: {home.root}\nChosen because it was {source_text(home_source)}."
+        )
+        self._home_label.setAccessibleName("Memory home")
+        self._watch_label = QLabel(self)
+        self._watch_label.setObjectName("watcherStatus")
+        self._watch_label.setAccessibleName("File watcher")
+        self.add_status_widget(self._home_label)
+        self.add_status_widget(self._watch_label)
+        self._update_watch_label()
+
+        self._build_menus()
+        watcher.backend_changed.connect(self._on_watcher_backend_changed)
+        watcher.paths_changed.connect(memory_tab._on_watcher_paths_changed)
+        memory_tab.status_message.connect(self._on_memory_tab_status_message)
+        self._restore_geometry()
+
+    # -- for other parts of the app ----------------------------------------------------------
+
+    def add_tab(self, widget: QWidget, title: str) -> int:
+        """Add a tab (after the existing ones); returns its index."""
+        return self.tabs.addTab(widget, title)
+
+    @property
+    def status_bar(self) -> QStatusBar:
+        """The window's status bar (`showMessage` for transient notes)."""
+        return self.statusBar()
+
+    def add_status_widget(self, widget: QWidget, *, permanent: bool = True) -> None:
+        """Add a widget to the status bar (permanent ones sit on the right)."""
+        if permanent:
+            self.statusBar().addPermanentWidget(widget)
+        else:
+            self.statusBar().addWidget(widget)
+
+    def start(self) -> None:
+        """Scan the home (off the GUI thread), then watch it.
+
+        The watcher starts once the first scan is shown: setting up inotify watches on a
+        big home competes with that scan for the interpreter. Whatever changed in
+        between is caught by one more scan right after the watch begins.
+        """
+        self.memory_tab.loaded.connect(self._on_memory_tab_loaded)
+        self.memory_tab.start()
+
+    @Slot()
+    def _on_memory_tab_loaded(self) -> None:
+        # Let the loaded tab paint first; the watch setup slows everything for a moment.
+        QTimer.singleShot(WATCH_START_DELAY_MS, self._start_watching)
+
+    @Slot()
+    def _start_watching(self) -> None:
+        if self.watcher.root is None and not self._closing:
+            self.watcher.start(self.home.root)
+            self.memory_tab.rescan_all()
+
+    # -- construction ------------------------------------------------------------------------
+
+    def _build_menus(self) -> None:
+        tab = self.memory_tab
+        file_menu = self.menuBar().addMenu("&File")
+        file_menu.addAction(tab.new_file_action)
+        file_menu.addAction(tab.new_folder_action)
+        file_menu.addSeparator()
+        file_menu.addAction(tab.reload_action)
+        file_menu.addSeparator()
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Quit))
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+        edit_menu = self.menuBar().addMenu("&Edit")
+        edit_menu.addAction(tab.find_action)
+        help_menu = self.menuBar().addMenu("&Help")
+        shortcuts = QAction("&Keyboard shortcuts", self)
+        shortcuts.triggered.connect(self._on_shortcuts_triggered)
+        help_menu.addAction(shortcuts)
+        about = QAction("&About Memtab", self)
+        about.triggered.connect(self._on_about_triggered)
+        help_menu.addAction(about)
+
+    def _restore_geometry(self) -> None:
+        geometry = self.ui_state.geometry() if self.ui_state is not None else None
+        if geometry is None or not self.restoreGeometry(QByteArray(geometry)):
+            self.resize(*DEFAULT_SIZE)
+
+    def _update_watch_label(self) -> None:
+        backend = self.watcher.backend
+        detail = self.watcher.backend_detail
+        if backend is WatchBackend.NATIVE:
+            text = f"Live · {detail}"
+        elif backend is WatchBackend.POLLING:
+            text = "Live · polling"
+        elif backend is WatchBackend.WAITING:
+            text = "Waiting for the home to appear"
+        else:
+            text = "Not watching"
+        self._watch_label.setText(text)
+        self._watch_label.setToolTip(f"File watcher: {backend.value} ({detail})")
+
+    # -- slots -------------------------------------------------------------------------------
+
+    @Slot(str)
+    def _on_watcher_backend_changed(self, backend: str) -> None:
+        self._update_watch_label()
+
+    @Slot(str)
+    def _on_memory_tab_status_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8000)
+
+    @Slot()
+    def _on_shortcuts_triggered(self) -> None:
+        QMessageBox.information(self, "Keyboard shortcuts", SHORTCUTS_HELP)
+
+    @Slot()
+    def _on_about_triggered(self) -> None:
+        QMessageBox.about(
+            self,
+            "About Memtab",
+            f"<b>Memtab {__version__}</b><p>Browse, edit and consolidate the memories your "
+            f"coding agents keep.</p><p>Home: <code>{self.home.root}</code></p>",
+        )
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Ask about unsaved changes, remember the layout, stop the workers."""
+        if not self._closing and not self.memory_tab.confirm_close():
+            event.ignore()
+            return
+        self._closing = True
+        if self.ui_state is not None:
+            self.ui_state.set_geometry(bytes(self.saveGeometry().data()))
+            self.memory_tab.save_ui_state()
+            self.ui_state.save()
+        self.watcher.stop()
+        self.memory_tab.shutdown()
+        event.accept()
+
+    def close_without_asking(self) -> None:
+        """Close even with unsaved changes (used by `--screenshot`)."""
+        self._closing = True
+        self.close()

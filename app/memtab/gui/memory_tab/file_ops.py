@@ -1,0 +1,174 @@
+"""File operations the tree offers — create, move, delete, pin — as plain, Qt-free jobs.
+
+Each function runs on the file-operations worker (never the GUI thread: the store takes
+cross-process locks that a running mux may hold) and returns an `OpResult` instead of
+raising, so the tab can show a clear message and nothing is ever half-reported. The
+watcher's rescan shows the outcome; `OpResult.touched` lets the tab rescan at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.store.files import content_sha256
+from memtab.store.home import Home, HomeError, load_registry, orphan_project_dirs
+from memtab.store.memory import MemoryStore, MemoryStoreError
+from memtab.store.paths import PathError, VirtualPath
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class OpResult:
+    """What an operation did: a message for the status bar, or an error for the user."""
+
+    message: str
+    error: str | None = None
+    created: VirtualPath | None = None
+    """A new file or directory to select (and, for a file, open)."""
+    moved: tuple[tuple[VirtualPath, VirtualPath], ...] = ()
+    """(old, new) pairs that were moved."""
+    touched: tuple[str, ...] = ()
+    """Physical paths that changed, for an immediate rescan."""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def _failure(action: str, error: Exception) -> OpResult:
+    if isinstance(error, OSError):
+        detail = error.strerror or str(error)
+        if error.filename:
+            detail = f"{detail} ({error.filename})"
+    else:
+        detail = str(error)
+    return OpResult(f"{action} failed", error=detail)
+
+
+def _physical(store: MemoryStore, path: VirtualPath) -> str:
+    try:
+        return str(store.physical(path))
+    except (PathError, MemoryStoreError):
+        return ""
+
+
+def initial_content(description: str) -> str:
+    """A new file's text: frontmatter with the description, or nothing."""
+    description = " ".join(description.split())
+    if not description:
+        return ""
+    # A JSON string is a valid YAML double-quoted scalar: safe for any characters.
+    return f"---\ndescription: {json.dumps(description, ensure_ascii=False)}\n---\n\n"
+
+
+def new_file_sha(content: str) -> str:
+    """The sha the new file will have (noted as Memtab's own write before it is made)."""
+    return content_sha256(content)
+
+
+def create_file(store: MemoryStore, path: VirtualPath, content: str) -> OpResult:
+    """Create a memory file (never overwrites)."""
+    try:
+        store.create_file(str(path), content)
+    except (MemoryStoreError, PathError, OSError) as error:
+        return _failure(f"Creating {path.name}", error)
+    return OpResult(f"Created {path}", created=path, touched=(_physical(store, path),))
+
+
+def create_directory(store: MemoryStore, path: VirtualPath) -> OpResult:
+    """Create a directory (and its parents)."""
+    try:
+        store.create_directory(str(path))
+    except (MemoryStoreError, PathError, OSError) as error:
+        return _failure(f"Creating the folder {path.name}", error)
+    return OpResult(f"Created folder {path}", created=path, touched=(_physical(store, path),))
+
+
+def move(store: MemoryStore, moves: Sequence[tuple[VirtualPath, VirtualPath]]) -> OpResult:
+    """Move or rename each (old, new); stops at the first failure (earlier moves stand)."""
+    done: list[tuple[VirtualPath, VirtualPath]] = []
+    touched: list[str] = []
+    for old, new in moves:
+        old_physical = _physical(store, old)
+        try:
+            store.move(str(old), str(new))
+        except (MemoryStoreError, PathError, OSError) as error:
+            failed = _failure(f"Moving {old.name}", error)
+            return OpResult(failed.message, failed.error, moved=tuple(done), touched=tuple(touched))
+        done.append((old, new))
+        touched.extend((old_physical, _physical(store, new)))
+    if len(done) == 1:
+        old, new = done[0]
+        verb = "Renamed" if old.parent == new.parent else "Moved"
+        message = f"{verb} {old} to {new}"
+    else:
+        message = f"Moved {len(done)} items"
+    return OpResult(message, moved=tuple(done), touched=tuple(touched))
+
+
+def delete(store: MemoryStore, paths: Sequence[VirtualPath]) -> OpResult:
+    """Delete files and directories; stops at the first failure."""
+    touched: list[str] = []
+    for path in paths:
+        physical = _physical(store, path)
+        try:
+            store.delete(str(path))
+        except (MemoryStoreError, PathError, OSError) as error:
+            return _failure(f"Deleting {path.name}", error)
+        touched.append(physical)
+    message = f"Deleted {paths[0]}" if len(paths) == 1 else f"Deleted {len(paths)} items"
+    return OpResult(message, touched=tuple(touched))
+
+
+def set_pinned(store: MemoryStore, path: VirtualPath, pinned: bool) -> OpResult:
+    """Pin or unpin a file (memory-meta.json)."""
+    try:
+        store.set_pinned(str(path), pinned)
+    except (MemoryStoreError, PathError, OSError, TimeoutError) as error:
+        return _failure(f"{'Pinning' if pinned else 'Unpinning'} {path.name}", error)
+    verb = "Pinned" if pinned else "Unpinned"
+    note = " — a running mux may overwrite pin changes" if pinned else ""
+    return OpResult(f"{verb} {path.name}{note}", touched=(str(store.home.meta_path),))
+
+
+def delete_orphan_project_dir(home: Home, dir_name: str) -> OpResult:
+    """Delete a project dir under `memory/project/` that no registered project owns.
+
+    Re-checks that it is still an orphan (a project may have been registered since),
+    never follows a symlink, and renames the dir to a hidden name first, so listings and
+    watchers see it vanish at once even while the files are being removed.
+    """
+    action = f"Deleting the orphaned project memory {dir_name}"
+    try:
+        if dir_name not in orphan_project_dirs(home, load_registry(home)):
+            return OpResult(
+                f"{action} failed",
+                error=f"{dir_name} is not an orphaned project dir (any more)",
+            )
+        source = home.projects_root / dir_name
+        if source.is_symlink() or not source.is_dir():
+            return OpResult(f"{action} failed", error=f"{source} is not a directory")
+        doomed = home.projects_root / f".{dir_name}.deleting-{secrets.token_hex(4)}"
+        os.rename(source, doomed)
+        shutil.rmtree(doomed)
+    except (OSError, HomeError) as error:
+        return _failure(action, error)
+    return OpResult(f"Deleted the orphaned project memory {dir_name}", touched=(str(source),))
+
+
+def orphan_file_title(dir_name: str, relative: str) -> str:
+    """How an orphan file is named in the editor (it has no virtual path)."""
+    return f"memory/project/{dir_name}/{relative}"
+
+
+def orphan_physical(home: Home, dir_name: str, relative: str) -> Path:
+    """Where an orphan file lives."""
+    return home.projects_root / dir_name / relative

@@ -1,0 +1,139 @@
+"""The consolidation facade, loaded on first use.
+
+The consolidation engine pulls in the model providers and httpx, which is close to half of
+Memtab's import time. The footer needs a facade from the first paint, but nothing runs
+until someone clicks Consolidate now; `LazyConsolidationTasks` has the facade's signals
+and methods, imports and builds the real `ConsolidationTasks` on the first `start()`, and
+re-emits its signals. `preload()` imports the engine on a background thread once the
+window is up, so the first click does not wait for the import either.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from memtab.store.home import Home
+
+if TYPE_CHECKING:
+    from memtab.consolidation.service import ConsolidationService
+    from memtab.gui.tasks.consolidation import ConsolidationTasks
+
+logger = logging.getLogger(__name__)
+
+# Pure Python only: Qt classes are defined on the GUI thread, at the first click.
+_ENGINE_MODULES = ("memtab.consolidation.service",)
+
+ServiceFactory = Callable[[Home], "ConsolidationService"]
+
+
+def _default_service(home: Home) -> ConsolidationService:
+    from memtab.consolidation.service import ConsolidationService
+
+    return ConsolidationService(home)
+
+
+class LazyConsolidationTasks(QObject):
+    """`ConsolidationTasks`' interface; the real facade is built on the first `start()`.
+
+    Signals: as `memtab.gui.tasks.consolidation.ConsolidationTasks` (run_started(str),
+    progress(int, str), run_finished(object), run_failed(str), run_cancelled(str)).
+    """
+
+    run_started = Signal(str)
+    progress = Signal(int, str)
+    run_finished = Signal(object)
+    run_failed = Signal(str)
+    run_cancelled = Signal(str)
+
+    def __init__(
+        self,
+        home: Home,
+        service_factory: ServiceFactory | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        """Runs will consolidate `home` with the service `service_factory` builds."""
+        super().__init__(parent)
+        self._home = home
+        self._service_factory = service_factory or _default_service
+        self._tasks: ConsolidationTasks | None = None
+        self._closed = False
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the real facade exists yet."""
+        return self._tasks is not None
+
+    @Slot()
+    def preload(self) -> None:
+        """Import the engine on a background thread (no Qt objects are made there)."""
+        if self._tasks is None:
+            threading.Thread(target=_import_engine, name="memtab-preload", daemon=True).start()
+
+    def tasks(self) -> ConsolidationTasks:
+        """The real facade, built (and connected) on first use."""
+        if self._tasks is None:
+            from memtab.gui.tasks.consolidation import ConsolidationTasks
+
+            tasks = ConsolidationTasks(self._service_factory(self._home), parent=self)
+            tasks.run_started.connect(self._on_tasks_run_started)
+            tasks.progress.connect(self._on_tasks_progress)
+            tasks.run_finished.connect(self._on_tasks_run_finished)
+            tasks.run_failed.connect(self._on_tasks_run_failed)
+            tasks.run_cancelled.connect(self._on_tasks_run_cancelled)
+            self._tasks = tasks
+        return self._tasks
+
+    def start(self, workspace_id: str, trigger: str = "manual") -> bool:
+        """Start a run (see `ConsolidationTasks.start`)."""
+        if self._closed:
+            return False
+        return self.tasks().start(workspace_id, trigger)
+
+    def cancel(self) -> None:
+        """Cancel the running run, if any."""
+        if self._tasks is not None:
+            self._tasks.cancel()
+
+    def is_busy_with(self, workspace_id: str) -> bool:
+        """Whether a run of `workspace_id` is queued or running."""
+        return self._tasks is not None and self._tasks.is_busy_with(workspace_id)
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Stop the worker thread, if one was started."""
+        self._closed = True
+        return self._tasks.shutdown(timeout_ms) if self._tasks is not None else True
+
+    @Slot(str)
+    def _on_tasks_run_started(self, workspace_id: str) -> None:
+        self.run_started.emit(workspace_id)
+
+    @Slot(int, str)
+    def _on_tasks_progress(self, step: int, message: str) -> None:
+        self.progress.emit(step, message)
+
+    @Slot(object)
+    def _on_tasks_run_finished(self, record: object) -> None:
+        self.run_finished.emit(record)
+
+    @Slot(str)
+    def _on_tasks_run_failed(self, message: str) -> None:
+        self.run_failed.emit(message)
+
+    @Slot(str)
+    def _on_tasks_run_cancelled(self, workspace_id: str) -> None:
+        self.run_cancelled.emit(workspace_id)
+
+
+def _import_engine() -> None:
+    for name in _ENGINE_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:  # the click will report it properly
+            logger.warning("Preloading %s failed", name, exc_info=True)
+            return

@@ -1,0 +1,116 @@
+"""The search worker: matches a query against a scan and builds the filtered tree off the
+GUI thread.
+
+One worker thread owns the `ContentIndex` (its jobs run one at a time, so the index needs
+no lock). Each search supersedes the previous one (same task key), and the tab also drops
+an outcome whose scan or query is no longer current.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from memtab.gui.memory_tab.search import ContentIndex, SearchQuery, find_matches
+from memtab.gui.memory_tab.tree_nodes import TreeNode, build_tree
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.scan import HomeScan
+
+logger = logging.getLogger(__name__)
+
+SEARCH_KEY = "search"
+WARM_KEY = "warm-index"
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    """The tree to show for `query` over `scan` (the full tree when the query is empty)."""
+
+    scan: HomeScan
+    query: SearchQuery
+    tree: TreeNode
+    match_count: int
+
+
+class _SearchJob:
+    def __init__(self, index: ContentIndex, scan: HomeScan, query: SearchQuery) -> None:
+        self._index = index
+        self._scan = scan
+        self._query = query
+
+    def __call__(self, context: TaskContext) -> SearchOutcome:
+        if not self._query.active:
+            return SearchOutcome(self._scan, self._query, build_tree(self._scan), 0)
+        matches = find_matches(self._scan, self._query, self._index)
+        context.raise_if_cancelled()
+        tree = build_tree(self._scan, matches)
+        return SearchOutcome(self._scan, self._query, tree, len(matches))
+
+
+class _WarmJob:
+    def __init__(self, index: ContentIndex, scan: HomeScan) -> None:
+        self._index = index
+        self._scan = scan
+
+    def __call__(self, context: TaskContext) -> None:
+        self._index.refresh(self._scan)
+
+
+class SearchTasks(QObject):
+    """Runs searches on a worker thread.
+
+    Signals:
+        search_finished(SearchOutcome): on the GUI thread, for the newest search only.
+        search_failed(str)
+    """
+
+    search_finished = Signal(object)
+    search_failed = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        """Start the search worker thread."""
+        super().__init__(parent)
+        self._index = ContentIndex()
+        self._runner = TaskRunner("search", parent=self)
+        self._current_job: int | None = None
+        self._runner.job_finished.connect(self._on_runner_job_finished)
+        self._runner.job_failed.connect(self._on_runner_job_failed)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a search is queued or running."""
+        return self._runner.is_busy(SEARCH_KEY)
+
+    def search(self, scan: HomeScan, query: SearchQuery) -> int:
+        """Start a search (or, for an empty query, the full tree); supersedes the last."""
+        self._current_job = self._runner.submit(
+            _SearchJob(self._index, scan, query), key=SEARCH_KEY
+        )
+        return self._current_job
+
+    def warm(self, scan: HomeScan) -> None:
+        """Read the contents of `scan`'s files in the background, so the first search is
+        quick (the GUI never waits for this)."""
+        self._runner.submit(_WarmJob(self._index, scan), key=WARM_KEY)
+
+    def shutdown(self, timeout_ms: int = 3000) -> None:
+        """Cancel work and stop the worker thread."""
+        self._current_job = None
+        self._runner.shutdown(timeout_ms)
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, job_id: int, outcome: object) -> None:
+        if job_id != self._current_job:
+            return
+        self._current_job = None
+        self.search_finished.emit(outcome)
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
+        if job_id != self._current_job:
+            return
+        self._current_job = None
+        logger.warning("Search failed: %s", message)
+        self.search_failed.emit(message)

@@ -1,0 +1,462 @@
+"""The Qt item model over the Memory tab's plain node tree (`tree_nodes`).
+
+One model, one column, fixed section roots. A rescan builds a whole new node tree off the
+GUI thread; `replace_tree` merges it into the live one, emitting row removals, insertions
+and data changes for what differs, so expansion, selection and scroll position survive
+without being saved and restored. Nodes are matched by `key`.
+
+Drag and drop moves files and directories (across scopes too): the model never moves
+anything itself; `dropMimeData` emits `move_requested(sources, target_dir)` and the tab
+asks the store, after which the watcher's rescan shows the result.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QMimeData,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from memtab import humanize
+from memtab.gui.memory_tab.tree_nodes import (
+    NodeKind,
+    TreeNode,
+    loading_tree,
+)
+from memtab.store.paths import PathError, VirtualPath, parse_file_path
+
+logger = logging.getLogger(__name__)
+
+MIME_TYPE = "application/x-memtab-memory-paths"
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+NODE_ROLE = Qt.ItemDataRole.UserRole + 1
+"""The `TreeNode` of a row."""
+AGENT_EDITED_ROLE = Qt.ItemDataRole.UserRole + 2
+"""True for files changed by something other than Memtab and not opened since."""
+KEY_ROLE = Qt.ItemDataRole.UserRole + 3
+"""The node's stable key (str)."""
+
+PIN_NOTE = "Pins live in memory-meta.json; a running mux may overwrite pin changes."
+
+
+def file_tooltip(node: TreeNode, agent_edited: bool) -> str:
+    """The tooltip of a file row: path, description, size, times, usage and state."""
+    lines = [str(node.path) if node.path is not None else (node.physical or node.name)]
+    if node.description:
+        lines.append(node.description)
+    modified = node.modified_at_ms
+    lines.append(
+        f"{humanize.size_text(node.size_bytes)} · modified {humanize.relative_time(modified)} "
+        f"({humanize.absolute_time(modified)})"
+    )
+    usage = humanize.usage_text(node.access_count, node.last_accessed_at)
+    if usage:
+        lines.append(usage)
+    if node.pinned:
+        lines.append(f"Pinned. {PIN_NOTE}")
+    if agent_edited:
+        lines.append("Changed outside Memtab since you last opened it")
+    if node.not_editable_reason:
+        lines.append(f"Read-only: {node.not_editable_reason}")
+    if node.read_only:
+        lines.append("Orphaned project memory (read-only)")
+    return "\n".join(lines)
+
+
+def describe_for_accessibility(node: TreeNode, agent_edited: bool) -> str:
+    """What a screen reader says after a row's name."""
+    if node.kind is NodeKind.SECTION:
+        parts = [humanize.plural(node.file_count, "file")]
+        if node.total_count is not None:
+            parts = [f"{node.file_count} of {humanize.plural(node.total_count, 'file')} match"]
+        if node.subtitle:
+            parts.insert(0, node.subtitle)
+        return ", ".join(parts)
+    if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
+        return f"folder, {humanize.plural(node.file_count, 'file')}"
+    if node.kind is NodeKind.FILE:
+        parts = []
+        if node.pinned:
+            parts.append("pinned")
+        if agent_edited:
+            parts.append("agent edited")
+        if node.description:
+            parts.append(node.description)
+        usage = humanize.usage_text(node.access_count, node.last_accessed_at)
+        if usage:
+            parts.append(usage)
+        if node.content_hits:
+            parts.append(humanize.plural(node.content_hits, "match") + " in text")
+        return ", ".join(parts)
+    return ""
+
+
+class MemoryTreeModel(QAbstractItemModel):
+    """Sections → directories → files, merged in place on every rescan.
+
+    Signals:
+        move_requested(list[VirtualPath], VirtualPath): files/dirs dropped on a directory
+            or scope section (the target directory).
+    """
+
+    move_requested = Signal(object, object)
+
+    def __init__(self, parent: Any = None) -> None:
+        """Start with the "Loading…" tree."""
+        super().__init__(parent)
+        self._root = loading_tree()
+        self._by_key: dict[str, TreeNode] = {}
+        self._agent_edited: frozenset[str] = frozenset()
+        self._register(self._root)
+
+    # -- lookups -------------------------------------------------------------------------
+
+    @property
+    def root(self) -> TreeNode:
+        """The invisible root; its children are the sections."""
+        return self._root
+
+    def node(self, index: ModelIndex) -> TreeNode:
+        """The node of `index` (the root for an invalid index)."""
+        if not index.isValid():
+            return self._root
+        node = index.internalPointer()
+        assert isinstance(node, TreeNode)
+        return node
+
+    def node_for_key(self, key: str) -> TreeNode | None:
+        """The node with `key`, if it is in the tree."""
+        return self._by_key.get(key)
+
+    def index_for_node(self, node: TreeNode) -> QModelIndex:
+        """The index of a node of this tree."""
+        if node is self._root or node.parent is None:
+            return QModelIndex()
+        return self.createIndex(node.row, 0, node)
+
+    def index_for_key(self, key: str) -> QModelIndex:
+        """The index of the node with `key` (invalid when absent)."""
+        node = self._by_key.get(key)
+        return self.index_for_node(node) if node is not None else QModelIndex()
+
+    def nodes(self) -> Iterable[TreeNode]:
+        """Every node except the root."""
+        walker = self._root.walk()
+        next(walker)
+        return walker
+
+    def is_agent_edited(self, node: TreeNode) -> bool:
+        """Whether the row shows the "agent edited" badge."""
+        return node.kind is NodeKind.FILE and node.physical in self._agent_edited
+
+    # -- structure -----------------------------------------------------------------------
+
+    def index(self, row: int, column: int, parent: ModelIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
+        """Qt: the index of a child row."""
+        if column != 0 or row < 0:
+            return QModelIndex()
+        node = self.node(parent)
+        if row >= len(node.children):
+            return QModelIndex()
+        return self.createIndex(row, 0, node.children[row])
+
+    def parent(self, index: ModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+        """Qt: the parent of a row."""
+        if not index.isValid():
+            return QModelIndex()
+        parent = self.node(index).parent
+        if parent is None or parent is self._root:
+            return QModelIndex()
+        return self.createIndex(parent.row, 0, parent)
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Qt: children of a row."""
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self.node(parent).children)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Qt: one column."""
+        return 1
+
+    def hasChildren(self, parent: ModelIndex = QModelIndex()) -> bool:  # noqa: B008
+        """Qt: whether a row has children."""
+        return self.rowCount(parent) > 0
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """Qt: the (hidden) header."""
+        horizontal = orientation is Qt.Orientation.Horizontal
+        if section == 0 and horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return "Memories"
+        return None
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        """Qt: what can be done with a row."""
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        node = self.node(index)
+        flags = Qt.ItemFlag.ItemIsEnabled
+        if node.kind is NodeKind.MESSAGE:
+            return flags | Qt.ItemFlag.ItemNeverHasChildren
+        flags |= Qt.ItemFlag.ItemIsSelectable
+        if node.kind is NodeKind.FILE:
+            flags |= Qt.ItemFlag.ItemNeverHasChildren
+        if node.kind in (NodeKind.FILE, NodeKind.DIRECTORY) and not node.read_only:
+            flags |= Qt.ItemFlag.ItemIsDragEnabled
+        if node.accepts_drops:
+            flags |= Qt.ItemFlag.ItemIsDropEnabled
+        return flags
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Qt: what a row shows."""
+        if not index.isValid():
+            return None
+        node = self.node(index)
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return node.name
+        if role == NODE_ROLE:
+            return node
+        if role == KEY_ROLE:
+            return node.key
+        if role == AGENT_EDITED_ROLE:
+            return self.is_agent_edited(node)
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole:
+            return describe_for_accessibility(node, self.is_agent_edited(node))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(node)
+        return None
+
+    def _tooltip(self, node: TreeNode) -> str | None:
+        if node.kind is NodeKind.FILE:
+            return file_tooltip(node, self.is_agent_edited(node))
+        if node.kind is NodeKind.SECTION:
+            where = f" · {node.subtitle}" if node.subtitle else ""
+            return f"{node.name} memory{where} — {humanize.plural(node.file_count, 'file')}"
+        if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
+            where = str(node.path) if node.path is not None else (node.physical or node.name)
+            return f"{where} — {humanize.plural(node.file_count, 'file')}"
+        if node.kind is NodeKind.MESSAGE:
+            return node.name
+        return None
+
+    # -- updates -------------------------------------------------------------------------
+
+    def replace_tree(self, new_root: TreeNode) -> None:
+        """Merge a freshly built tree into the shown one (see the module docstring)."""
+        pending: list[tuple[TreeNode, TreeNode]] = [(self._root, new_root)]
+        while pending:
+            old, new = pending.pop()
+            for kept, fresh in self._merge_children(old, new):
+                if kept.signature() != fresh.signature():
+                    kept.copy_fields_from(fresh)
+                    index = self.index_for_node(kept)
+                    self.dataChanged.emit(index, index)
+                pending.append((kept, fresh))
+
+    def _merge_children(self, old: TreeNode, new: TreeNode) -> list[tuple[TreeNode, TreeNode]]:
+        """Make `old`'s children the keys of `new`'s, in order; return the kept pairs."""
+        parent_index = self.index_for_node(old)
+        new_keys = {child.key for child in new.children}
+        children = old.children
+        end = len(children) - 1
+        while end >= 0:  # remove runs of vanished children, from the bottom up
+            if children[end].key in new_keys:
+                end -= 1
+                continue
+            start = end
+            while start > 0 and children[start - 1].key not in new_keys:
+                start -= 1
+            self.beginRemoveRows(parent_index, start, end)
+            removed = children[start : end + 1]
+            del children[start : end + 1]
+            old.renumber(start)
+            for node in removed:
+                self._unregister(node)
+            self.endRemoveRows()
+            end = start - 1
+        kept_keys = [child.key for child in children]
+        if [key for key in (c.key for c in new.children) if key in set(kept_keys)] != kept_keys:
+            # The order changed (it never should: keys determine order). Start over.
+            logger.warning("Tree order changed under %s; rebuilding its rows", old.key)
+            return self._replace_children(old, new, parent_index)
+        kept_set = set(kept_keys)
+        pairs: list[tuple[TreeNode, TreeNode]] = []
+        position = 0
+        while position < len(new.children):
+            fresh = new.children[position]
+            if fresh.key in kept_set:
+                pairs.append((children[position], fresh))
+                position += 1
+                continue
+            stop = position
+            while stop < len(new.children) and new.children[stop].key not in kept_set:
+                stop += 1
+            self.beginInsertRows(parent_index, position, stop - 1)
+            inserted = new.children[position:stop]
+            children[position:position] = inserted
+            old.renumber(position)
+            for node in inserted:
+                self._register(node)
+            self.endInsertRows()
+            position = stop
+        return pairs
+
+    def _replace_children(
+        self, old: TreeNode, new: TreeNode, parent_index: QModelIndex
+    ) -> list[tuple[TreeNode, TreeNode]]:
+        if old.children:
+            self.beginRemoveRows(parent_index, 0, len(old.children) - 1)
+            removed, old.children = old.children, []
+            for node in removed:
+                self._unregister(node)
+            self.endRemoveRows()
+        if new.children:
+            self.beginInsertRows(parent_index, 0, len(new.children) - 1)
+            old.adopt(list(new.children))
+            for node in old.children:
+                self._register(node)
+            self.endInsertRows()
+        return []
+
+    def _register(self, subtree: TreeNode) -> None:
+        for node in subtree.walk():
+            self._by_key[node.key] = node
+
+    def _unregister(self, subtree: TreeNode) -> None:
+        for node in subtree.walk():
+            if self._by_key.get(node.key) is node:
+                del self._by_key[node.key]
+
+    def set_agent_edited(self, physical_paths: Iterable[str]) -> None:
+        """Show the "agent edited" badge on exactly these files (by physical path)."""
+        new = frozenset(physical_paths)
+        changed = new ^ self._agent_edited
+        self._agent_edited = new
+        if not changed:
+            return
+        for node in self.nodes():
+            if node.kind is NodeKind.FILE and node.physical in changed:
+                index = self.index_for_node(node)
+                self.dataChanged.emit(index, index)
+
+    def refresh_all(self) -> None:
+        """Repaint every row (e.g. search highlighting or relative times changed)."""
+        stack = [self._root]
+        while stack:
+            node = stack.pop()
+            if node.children:
+                parent = self.index_for_node(node)
+                first = self.index(0, 0, parent)
+                last = self.index(len(node.children) - 1, 0, parent)
+                self.dataChanged.emit(first, last)
+                stack.extend(node.children)
+
+    # -- drag and drop -------------------------------------------------------------------
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        """Qt: rows are moved, never copied."""
+        return Qt.DropAction.MoveAction
+
+    def supportedDropActions(self) -> Qt.DropAction:
+        """Qt: drops move."""
+        return Qt.DropAction.MoveAction
+
+    def mimeTypes(self) -> list[str]:
+        """Qt: the virtual paths of the dragged rows."""
+        return [MIME_TYPE]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        """Qt: the dragged files and directories as virtual paths, one per line."""
+        paths: list[str] = []
+        for index in indexes:
+            node = self.node(index)
+            movable = node.kind in (NodeKind.FILE, NodeKind.DIRECTORY) and not node.read_only
+            if movable and node.path is not None and str(node.path) not in paths:
+                paths.append(str(node.path))
+        data = QMimeData()
+        text = "\n".join(paths)
+        data.setData(MIME_TYPE, text.encode("utf-8"))
+        data.setText(text)
+        return data
+
+    def drop_target(self, parent: ModelIndex) -> VirtualPath | None:
+        """The directory a drop onto `parent` lands in (a file drops into its directory)."""
+        node = self.node(parent)
+        if node.kind in (NodeKind.FILE, NodeKind.MESSAGE) and node.parent is not None:
+            node = node.parent
+        if not node.accepts_drops or node.path is None:
+            return None
+        return node.path
+
+    @staticmethod
+    def dragged_paths(data: QMimeData) -> list[VirtualPath]:
+        """The virtual paths in a drag's data (invalid lines are ignored)."""
+        if not data.hasFormat(MIME_TYPE):
+            return []
+        raw = bytes(data.data(MIME_TYPE).data()).decode("utf-8", "replace")
+        paths: list[VirtualPath] = []
+        for line in raw.splitlines():
+            try:
+                paths.append(parse_file_path(line))
+            except PathError:
+                continue
+        return paths
+
+    def _movable(
+        self, data: QMimeData, parent: ModelIndex
+    ) -> tuple[list[VirtualPath], VirtualPath]:
+        target = self.drop_target(parent)
+        if target is None:
+            return [], VirtualPath(None)
+        sources = [
+            source
+            for source in self.dragged_paths(data)
+            # Not into itself, and not where it already is.
+            if not target.is_within(source) and source.parent != target
+        ]
+        return sources, target
+
+    def canDropMimeData(
+        self,
+        data: QMimeData,
+        action: Qt.DropAction,
+        row: int,
+        column: int,
+        parent: ModelIndex,
+    ) -> bool:
+        """Qt: whether a drop here would move anything."""
+        if action != Qt.DropAction.MoveAction:
+            return False
+        sources, _target = self._movable(data, parent)
+        return bool(sources)
+
+    def dropMimeData(
+        self,
+        data: QMimeData,
+        action: Qt.DropAction,
+        row: int,
+        column: int,
+        parent: ModelIndex,
+    ) -> bool:
+        """Qt: ask for the move; the rows change when the rescan shows it happened.
+
+        Returns False so the view never removes the dragged rows itself.
+        """
+        if action != Qt.DropAction.MoveAction:
+            return False
+        sources, target = self._movable(data, parent)
+        if sources:
+            self.move_requested.emit(sources, target)
+        return False

@@ -1,0 +1,464 @@
+"""The Memory tab's tree as plain Python nodes, built from a scan off the GUI thread.
+
+Like Anki's sidebar: fixed section roots (Global, Project, Workspace, and Orphaned project
+memory when there is any) over plain node objects. `build_tree` runs on the scan worker;
+the Qt model (`tree_model.MemoryTreeModel`) only merges the new tree into the one it
+shows. Every node has a stable `key` (its kind and path), which is how the model matches
+old and new nodes and how the view restores expansion and selection.
+
+Order inside a directory: directories first, then files, each alphabetical.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from memtab.gui.tasks.scan import HomeScan, OrphanScan, ScopeScan
+from memtab.store.files import FileEntry, ScopeListing
+from memtab.store.meta import MetaEntry
+from memtab.store.paths import Scope, VirtualPath
+
+
+class NodeKind(enum.IntEnum):
+    """What a row is."""
+
+    ROOT = 0
+    SECTION = 1
+    DIRECTORY = 2
+    FILE = 3
+    MESSAGE = 4
+    ORPHAN_DIR = 5
+
+
+class SectionId(enum.StrEnum):
+    """The fixed top-level rows, in display order."""
+
+    GLOBAL = "global"
+    PROJECT = "project"
+    WORKSPACE = "workspace"
+    ORPHANS = "orphans"
+
+
+SECTION_TITLES = {
+    SectionId.GLOBAL: "Global",
+    SectionId.PROJECT: "Project",
+    SectionId.WORKSPACE: "Workspace",
+    SectionId.ORPHANS: "Orphaned project memory",
+}
+
+
+class MessageKind(enum.StrEnum):
+    """Why a section shows a line of text instead of files."""
+
+    LOADING = "loading"
+    EMPTY = "empty"
+    NO_MATCHES = "no_matches"
+    UNAVAILABLE = "unavailable"
+    ERROR = "error"
+
+
+PROJECT_UNAVAILABLE_TEXT = "Project memory unavailable — multi-project workspace"
+NO_WORKSPACE_PROJECT_TEXT = "No workspace selected — no project memory"
+NO_WORKSPACE_TEXT = "No workspace selected — no workspace memory"
+EMPTY_TEXTS = {
+    SectionId.GLOBAL: "No global memories yet",
+    SectionId.PROJECT: "No project memories yet",
+    SectionId.WORKSPACE: "No workspace memories yet",
+}
+
+
+def section_key(section: SectionId) -> str:
+    return f"section:{section.value}"
+
+
+def message_key(section: SectionId) -> str:
+    return f"message:{section.value}"
+
+
+def file_key(path: VirtualPath) -> str:
+    return f"file:{path}"
+
+
+def directory_key(path: VirtualPath) -> str:
+    return f"dir:{path}"
+
+
+def orphan_key(dir_name: str) -> str:
+    return f"orphan:{dir_name}"
+
+
+def orphan_entry_key(dir_name: str, path: VirtualPath, *, is_dir: bool) -> str:
+    kind = "orphan-dir" if is_dir else "orphan-file"
+    return f"{kind}:{dir_name}/{path.relative}"
+
+
+@dataclass(frozen=True)
+class FileMatch:
+    """How a file matched the search: by name/description, and how often in its text."""
+
+    content_hits: int = 0
+
+
+@dataclass(eq=False)
+class TreeNode:
+    """One row of the tree. Plain data; `children` is owned by the node."""
+
+    key: str
+    kind: NodeKind
+    name: str
+    section: SectionId | None = None
+    path: VirtualPath | None = None
+    """Scope items and scope sections: the virtual path (None for orphans and messages)."""
+    physical: str | None = None
+    """Files and directories: where they are on disk."""
+    orphan_dir: str | None = None
+    subtitle: str = ""
+    description: str = ""
+    file_count: int = 0
+    """Sections and directories: files below (those matching, while searching)."""
+    total_count: int | None = None
+    """Sections while searching: all files, for "3 of 12"."""
+    size_bytes: int = 0
+    modified_at_ms: int = 0
+    not_editable_reason: str | None = None
+    pinned: bool = False
+    access_count: int = 0
+    last_accessed_at: int | None = None
+    message_kind: MessageKind | None = None
+    content_hits: int = 0
+    read_only: bool = False
+    accepts_drops: bool = False
+    parent: TreeNode | None = field(default=None, repr=False)
+    children: list[TreeNode] = field(default_factory=list, repr=False)
+    row: int = 0
+
+    def signature(self) -> tuple[object, ...]:
+        """Everything a row shows, to tell whether an updated node needs repainting."""
+        return (
+            self.kind,
+            self.name,
+            self.path,
+            self.physical,
+            self.subtitle,
+            self.description,
+            self.file_count,
+            self.total_count,
+            self.size_bytes,
+            self.modified_at_ms,
+            self.not_editable_reason,
+            self.pinned,
+            self.access_count,
+            self.last_accessed_at,
+            self.message_kind,
+            self.content_hits,
+            self.read_only,
+            self.accepts_drops,
+        )
+
+    def copy_fields_from(self, other: TreeNode) -> None:
+        """Take every shown field of `other` (same key), keeping this node's place."""
+        for name in _DATA_FIELDS:
+            setattr(self, name, getattr(other, name))
+
+    def adopt(self, children: list[TreeNode]) -> None:
+        """Make `children` this node's children, fixing their parent and row."""
+        self.children = children
+        self.renumber()
+
+    def renumber(self, start: int = 0) -> None:
+        """Fix `parent` and `row` of the children from `start` on."""
+        for row in range(start, len(self.children)):
+            child = self.children[row]
+            child.parent = self
+            child.row = row
+
+    def walk(self) -> Iterator[TreeNode]:
+        """This node and everything below it, depth first."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    @property
+    def is_file(self) -> bool:
+        return self.kind is NodeKind.FILE
+
+    @property
+    def is_container(self) -> bool:
+        """Sections and directories (things files live in)."""
+        return self.kind in (NodeKind.SECTION, NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR)
+
+    @property
+    def scope(self) -> Scope | None:
+        """The memory scope of a scope item (None for orphans and the orphans section)."""
+        if self.read_only or self.path is None:
+            return None
+        return self.path.scope
+
+
+_DATA_FIELDS = (
+    "name",
+    "section",
+    "path",
+    "physical",
+    "orphan_dir",
+    "subtitle",
+    "description",
+    "file_count",
+    "total_count",
+    "size_bytes",
+    "modified_at_ms",
+    "not_editable_reason",
+    "pinned",
+    "access_count",
+    "last_accessed_at",
+    "message_kind",
+    "content_hits",
+    "read_only",
+    "accepts_drops",
+)
+
+
+def _child_order(child: TreeNode) -> tuple[int, str, str]:
+    rank = 0 if child.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR) else 1
+    return (rank, child.name.casefold(), child.name)
+
+
+def _finish(container: TreeNode) -> None:
+    """Sort every level below `container` and count the files under each container.
+
+    Iterative (parents before children, then in reverse), so deep trees cannot overflow
+    the stack.
+    """
+    nodes = list(container.walk())
+    for node in nodes:
+        if node.children:
+            node.children.sort(key=_child_order)
+            node.renumber()
+    for node in reversed(nodes):
+        if node.is_container:
+            node.file_count = sum(
+                1 if child.kind is NodeKind.FILE else child.file_count for child in node.children
+            )
+
+
+class _ListingTree:
+    """Builds the directory nodes of one listing under a container node."""
+
+    def __init__(
+        self,
+        container: TreeNode,
+        listing: ScopeListing,
+        root_physical: str | None,
+        *,
+        orphan_dir: str | None = None,
+    ) -> None:
+        self.container = container
+        self.listing = listing
+        self.root_physical = root_physical
+        self.orphan_dir = orphan_dir
+        self.directories: dict[tuple[str, ...], TreeNode] = {(): container}
+
+    def physical(self, segments: tuple[str, ...]) -> str | None:
+        if self.root_physical is None:
+            return None
+        return "/".join((self.root_physical, *segments))
+
+    def directory(self, path: VirtualPath) -> TreeNode:
+        """The node of a directory, created (with its missing parents) on first use."""
+        segments = path.segments
+        depth = len(segments)
+        while segments[:depth] not in self.directories:
+            depth -= 1
+        node = self.directories[segments[:depth]]
+        for end in range(depth + 1, len(segments) + 1):
+            child = self._new_directory(VirtualPath(path.scope, segments[:end]))
+            node.children.append(child)
+            self.directories[segments[:end]] = child
+            node = child
+        return node
+
+    def _new_directory(self, path: VirtualPath) -> TreeNode:
+        if self.orphan_dir is not None:
+            return TreeNode(
+                orphan_entry_key(self.orphan_dir, path, is_dir=True),
+                NodeKind.DIRECTORY,
+                path.name,
+                section=self.container.section,
+                physical=self.physical(path.segments),
+                orphan_dir=self.orphan_dir,
+                read_only=True,
+            )
+        return TreeNode(
+            directory_key(path),
+            NodeKind.DIRECTORY,
+            path.name,
+            section=self.container.section,
+            path=path,
+            physical=self.physical(path.segments),
+            accepts_drops=True,
+        )
+
+    def add_file(self, entry: FileEntry, meta: MetaEntry | None, match: FileMatch | None) -> None:
+        path = entry.path
+        parent = self.directory(VirtualPath(path.scope, path.segments[:-1]))
+        if self.orphan_dir is not None:
+            key = orphan_entry_key(self.orphan_dir, path, is_dir=False)
+        else:
+            key = file_key(path)
+        parent.children.append(
+            TreeNode(
+                key,
+                NodeKind.FILE,
+                path.name,
+                section=self.container.section,
+                path=None if self.orphan_dir is not None else path,
+                physical=self.physical(path.segments),
+                orphan_dir=self.orphan_dir,
+                description=entry.description,
+                size_bytes=entry.size_bytes,
+                modified_at_ms=entry.modified_at_ms,
+                not_editable_reason=entry.not_editable_reason,
+                pinned=bool(meta and meta.pinned),
+                access_count=meta.access_count if meta else 0,
+                last_accessed_at=meta.last_accessed_at if meta else None,
+                content_hits=match.content_hits if match else 0,
+                read_only=self.orphan_dir is not None,
+            )
+        )
+
+
+def _message(section: SectionId, kind: MessageKind, text: str) -> TreeNode:
+    return TreeNode(message_key(section), NodeKind.MESSAGE, text, section, message_kind=kind)
+
+
+def _section_node(section: SectionId, subtitle: str = "") -> TreeNode:
+    path = None if section is SectionId.ORPHANS else VirtualPath(Scope(section.value))
+    return TreeNode(
+        section_key(section),
+        NodeKind.SECTION,
+        SECTION_TITLES[section],
+        section,
+        path=path,
+        subtitle=subtitle,
+        read_only=section is SectionId.ORPHANS,
+    )
+
+
+def _unavailable_text(scan: HomeScan, scope: Scope) -> str:
+    if scan.workspace is None:
+        return NO_WORKSPACE_PROJECT_TEXT if scope is Scope.PROJECT else NO_WORKSPACE_TEXT
+    if scope is Scope.PROJECT:
+        return PROJECT_UNAVAILABLE_TEXT
+    return NO_WORKSPACE_TEXT
+
+
+def _scope_subtitle(scan: HomeScan, scope: Scope) -> str:
+    workspace = scan.workspace
+    if workspace is None or scope is Scope.GLOBAL:
+        return ""
+    if scope is Scope.PROJECT:
+        return "" if workspace.multi_project else workspace.project_name
+    return workspace.display_name
+
+
+def _build_scope_section(
+    scan: HomeScan, scope_scan: ScopeScan, matches: Mapping[str, FileMatch] | None
+) -> TreeNode:
+    section = SectionId(scope_scan.scope.value)
+    node = _section_node(section, _scope_subtitle(scan, scope_scan.scope))
+    listing = scope_scan.listing
+    if scope_scan.unavailable is not None:
+        node.adopt(
+            [_message(section, MessageKind.UNAVAILABLE, _unavailable_text(scan, scope_scan.scope))]
+        )
+        return node
+    node.accepts_drops = True
+    if listing.error is not None:
+        node.adopt([_message(section, MessageKind.ERROR, listing.error)])
+        return node
+    store = scan.store()
+    root = str(scope_scan.root) if scope_scan.root is not None else None
+    tree = _ListingTree(node, listing, root)
+    if matches is None:
+        for directory in listing.directories:
+            tree.directory(directory)
+    for entry in listing.files:
+        match = matches.get(file_key(entry.path)) if matches is not None else None
+        if matches is not None and match is None:
+            continue
+        tree.add_file(entry, scan.meta.get(store.meta_key(entry.path)), match)
+    _finish(node)
+    if matches is not None:
+        node.total_count = listing.file_count
+    if not node.children:
+        if matches is not None:
+            node.adopt([_message(section, MessageKind.NO_MATCHES, "No matches")])
+        else:
+            node.adopt([_message(section, MessageKind.EMPTY, EMPTY_TEXTS[section])])
+    return node
+
+
+def _build_orphans_section(
+    orphans: tuple[OrphanScan, ...], matches: Mapping[str, FileMatch] | None
+) -> TreeNode | None:
+    node = _section_node(SectionId.ORPHANS)
+    total = 0
+    for orphan in orphans:
+        orphan_node = TreeNode(
+            orphan_key(orphan.dir_name),
+            NodeKind.ORPHAN_DIR,
+            orphan.dir_name,
+            SectionId.ORPHANS,
+            physical=str(orphan.root),
+            orphan_dir=orphan.dir_name,
+            read_only=True,
+        )
+        tree = _ListingTree(
+            orphan_node, orphan.listing, str(orphan.root), orphan_dir=orphan.dir_name
+        )
+        if matches is None:
+            for directory in orphan.listing.directories:
+                tree.directory(directory)
+        for entry in orphan.listing.files:
+            key = orphan_entry_key(orphan.dir_name, entry.path, is_dir=False)
+            match = matches.get(key) if matches is not None else None
+            if matches is not None and match is None:
+                continue
+            tree.add_file(entry, None, match)
+        total += orphan.listing.file_count
+        if matches is None or orphan_node.children:
+            node.children.append(orphan_node)
+    if not node.children:
+        return None
+    _finish(node)
+    if matches is not None:
+        node.total_count = total
+    return node
+
+
+def build_tree(scan: HomeScan, matches: Mapping[str, FileMatch] | None = None) -> TreeNode:
+    """The whole tree for a scan; with `matches` (search results by file key) only the
+    matching files and the directories above them."""
+    root = TreeNode("root", NodeKind.ROOT, "")
+    sections = [_build_scope_section(scan, scope_scan, matches) for scope_scan in scan.scopes]
+    orphans = _build_orphans_section(scan.orphans, matches)
+    if orphans is not None:
+        sections.append(orphans)
+    root.adopt(sections)
+    return root
+
+
+def loading_tree() -> TreeNode:
+    """What the tree shows before the first scan lands."""
+    root = TreeNode("root", NodeKind.ROOT, "")
+    sections = []
+    for section in (SectionId.GLOBAL, SectionId.PROJECT, SectionId.WORKSPACE):
+        node = _section_node(section)
+        node.adopt([_message(section, MessageKind.LOADING, "Loading…")])
+        sections.append(node)
+    root.adopt(sections)
+    return root

@@ -1,0 +1,134 @@
+"""Choices the window remembers between runs: the workspace per home, geometry, splitters.
+
+A small JSON file in Memtab's config dir (`$MEMTAB_CONFIG_DIR`, else the platform config
+dir for "memtab"), written atomically. It is a convenience, never a source of truth: a
+missing or corrupt file is an empty state, and failing to write it is logged, not raised.
+Qt-free: geometry is stored as the base64 of the bytes Qt's `saveGeometry()` returns.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from memtab.store.atomic import atomic_write_json
+
+logger = logging.getLogger(__name__)
+
+FILE_NAME = "ui-state.json"
+_VERSION = 1
+
+
+def config_dir() -> Path:
+    """Memtab's config dir: `$MEMTAB_CONFIG_DIR`, else the platform's (e.g. ~/.config/memtab)."""
+    override = os.environ.get("MEMTAB_CONFIG_DIR", "").strip()
+    if override:
+        return Path(os.path.abspath(os.path.expanduser(override)))
+    return Path(platformdirs.user_config_dir("memtab", appauthor=False))
+
+
+def default_state_path() -> Path:
+    """Where the UI state lives by default."""
+    return config_dir() / FILE_NAME
+
+
+class UiState:
+    """The remembered UI choices; `save()` writes them back (atomically, best effort)."""
+
+    def __init__(self, path: Path, document: dict[str, Any] | None = None) -> None:
+        """Wrap `document` (as read from `path`); use `load()` to read it from disk."""
+        self.path = path
+        self._document: dict[str, Any] = document if document is not None else {}
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> UiState:
+        """Read the state from `path` (default: the config dir); empty when unreadable."""
+        path = path or default_state_path()
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            document = {}
+        except (OSError, ValueError) as error:
+            logger.warning("Ignoring unreadable UI state %s: %s", path, error)
+            document = {}
+        return cls(path, document if isinstance(document, dict) else {})
+
+    def save(self) -> bool:
+        """Write the state atomically; False (and a log line) when it cannot be written."""
+        self._document["version"] = _VERSION
+        try:
+            atomic_write_json(self.path, self._document)
+        except OSError as error:
+            logger.warning("Could not save the UI state to %s: %s", self.path, error)
+            return False
+        return True
+
+    # -- workspace per home ---------------------------------------------------------------
+
+    def _homes(self) -> dict[str, Any]:
+        homes = self._document.get("homes")
+        if not isinstance(homes, dict):
+            homes = self._document["homes"] = {}
+        return homes
+
+    def workspace_for(self, home: Path) -> str | None:
+        """The workspace id last chosen in `home`, or None."""
+        entry = self._homes().get(str(home))
+        value = entry.get("workspace") if isinstance(entry, dict) else None
+        return value if isinstance(value, str) and value else None
+
+    def set_workspace(self, home: Path, workspace_id: str | None) -> None:
+        """Remember the workspace chosen in `home` (None forgets it)."""
+        entry = self._homes().setdefault(str(home), {})
+        if not isinstance(entry, dict):
+            entry = self._homes()[str(home)] = {}
+        if workspace_id:
+            entry["workspace"] = workspace_id
+        else:
+            entry.pop("workspace", None)
+
+    # -- window geometry and splitters ----------------------------------------------------
+
+    def geometry(self, name: str = "main") -> bytes | None:
+        """The saved geometry bytes of window `name`, or None."""
+        windows = self._document.get("windows")
+        raw = windows.get(name) if isinstance(windows, dict) else None
+        if not isinstance(raw, str):
+            return None
+        try:
+            return base64.b64decode(raw, validate=True)
+        except (binascii.Error, ValueError):
+            return None
+
+    def set_geometry(self, data: bytes, name: str = "main") -> None:
+        """Remember the geometry bytes of window `name`."""
+        windows = self._document.get("windows")
+        if not isinstance(windows, dict):
+            windows = self._document["windows"] = {}
+        windows[name] = base64.b64encode(data).decode("ascii")
+
+    def splitter_sizes(self, name: str) -> list[int] | None:
+        """The saved sizes of splitter `name` (all non-negative ints), or None."""
+        splitters = self._document.get("splitters")
+        sizes = splitters.get(name) if isinstance(splitters, dict) else None
+        if (
+            isinstance(sizes, list)
+            and sizes
+            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in sizes)
+        ):
+            return list(sizes)
+        return None
+
+    def set_splitter_sizes(self, name: str, sizes: list[int]) -> None:
+        """Remember the sizes of splitter `name`."""
+        splitters = self._document.get("splitters")
+        if not isinstance(splitters, dict):
+            splitters = self._document["splitters"] = {}
+        splitters[name] = [int(size) for size in sizes]

@@ -1,0 +1,132 @@
+"""The main window: building it, what it shows, tabs, status bar, close guard, screenshot."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from pytestqt.qtbot import QtBot
+
+from gui import test_memory_tree_support as support
+from gui.test_memory_tree_support import MAIN, WAIT_MS, WindowFactory
+from memtab.gui.main_window import display_path, source_text
+from memtab.gui.memory_tab.tree_nodes import SectionId, section_key
+from memtab.gui.ui_state import UiState
+from memtab.store.home import Home
+
+# The offscreen platform cannot resize to size hints; real platforms can.
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+home = support.home
+make_window = support.make_window
+
+
+def test_window_shows_the_home_and_how_it_was_found(make_window: WindowFactory, home: Home) -> None:
+    window = make_window(home, home_source="MEMTAB_HOME")
+    assert display_path(home.root) in window.windowTitle()
+    labels = {label.objectName(): label.text() for label in window.findChildren(QLabel)}
+    assert labels["homeStatus"] == f"{display_path(home.root)} · set by $MEMTAB_HOME"
+    assert window.tabs.tabText(0) == "Memory"
+    assert source_text("--home") == "set with --home"
+    assert source_text("~/.xum") == "the xum home"
+
+
+def test_status_bar_reports_the_watcher_backend(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    label = window.findChild(QLabel, "watcherStatus")
+    assert label is not None
+    qtbot.waitUntil(lambda: label.text().startswith("Live"), timeout=WAIT_MS)
+    assert window.watcher.backend_detail in label.text() or "polling" in label.text()
+
+
+def test_other_parts_can_add_tabs_and_status_widgets(
+    make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    traces = QWidget()
+    index = window.add_tab(traces, "Traces")
+    assert index == 1
+    assert window.tabs.widget(1) is traces
+    indicator = QLabel("Writer: idle")
+    window.add_status_widget(indicator)
+    assert indicator in window.status_bar.findChildren(QLabel)
+
+
+def test_three_scope_sections_in_order_with_accessible_names(
+    make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    model = window.memory_tab.model
+    sections = [model.index(row, 0) for row in range(model.rowCount())]
+    accessible = [index.data(Qt.ItemDataRole.AccessibleTextRole) for index in sections]
+    assert accessible[:3] == ["Global", "Project", "Workspace"]
+
+
+def test_closing_with_unsaved_changes_asks_and_can_be_refused(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = make_window(home)
+    window.show()
+    asked: list[bool] = []
+
+    def refuse() -> bool:
+        asked.append(True)
+        return False
+
+    monkeypatch.setattr(window.memory_tab.editor, "confirm_discard", refuse)
+    assert window.close() is False
+    assert asked and window.isVisible()
+    monkeypatch.setattr(window.memory_tab.editor, "confirm_discard", lambda: True)
+    assert window.close() is True
+
+
+def test_closing_remembers_geometry_and_splitter(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
+) -> None:
+    state_path = tmp_path / "state.json"
+    window = make_window(home, ui_state=UiState(state_path))
+    window.resize(1000, 700)
+    window.memory_tab.splitter.setSizes([333, 600])
+    window.close()
+    state = UiState.load(state_path)
+    assert state.geometry() is not None
+    sizes = state.splitter_sizes("memory")
+    assert sizes is not None and sizes[0] == 333
+
+
+def test_screenshot_command_renders_the_loaded_window(tmp_path: Path) -> None:
+    from memtab.demo import create_demo_home
+
+    demo = tmp_path / "demo"
+    create_demo_home(demo)
+    target = tmp_path / "shot.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run(
+        [sys.executable, "-m", "memtab", "--home", str(demo), "--screenshot", str(target)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(target))
+    assert not image.isNull()
+    assert image.width() > 800 and image.height() > 500
+    app = QApplication.instance()
+    assert app is not None
+
+
+def test_unknown_workspace_falls_back_and_says_so(make_window: WindowFactory, home: Home) -> None:
+    window = make_window(home, "nope000000")
+    tab = window.memory_tab
+    assert tab.workspace is not None and tab.workspace.id == MAIN
+    assert "not registered" in tab.message_bar.text
+    assert tab.model.node_for_key(section_key(SectionId.WORKSPACE)) is not None
