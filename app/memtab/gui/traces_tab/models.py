@@ -1,0 +1,422 @@
+"""Item models of the Traces tab: the dump list (and its filter), tool executions, previews.
+
+All are thin adapters over the Qt-free views of `memtab.writer.traces`; colours come from
+the application palette at paint time, so they follow a light/dark theme switch.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtWidgets import QApplication, QStyle
+
+from memtab.gui.memory_tab.editor_colors import Accent, accent_text, muted_text, tint
+from memtab.humanize import absolute_time, relative_time
+from memtab.writer.traces import Outcome, ToolExecution, TraceSummary, compact_json
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+_ROOT = QModelIndex()
+
+SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 1
+"""The row's `TraceSummary` (list model) or item (preview model)."""
+PATH_ROLE = Qt.ItemDataRole.UserRole + 2
+"""The dump's path as a str (list model)."""
+FAILED_ROLE = Qt.ItemDataRole.UserRole + 3
+"""bool: the row is a failure (highlighted)."""
+
+CELL_MAX_CHARS = 160
+
+# The accent each outcome's dot is drawn in.
+_OUTCOME_ACCENTS = {
+    Outcome.TIMED_OUT: Accent.WARNING,
+    Outcome.POLICY_NOT_SATISFIED: Accent.WARNING,
+    Outcome.ABORTED: Accent.WARNING,
+    Outcome.PROVIDER_ERROR: Accent.ERROR,
+    Outcome.FAILED: Accent.ERROR,
+    Outcome.UNREADABLE: Accent.ERROR,
+    Outcome.WROTE_MEMORY: Accent.SUCCESS,
+    Outcome.NO_NEW_MEMORIES: Accent.INFO,
+}
+
+
+@functools.cache
+def outcome_icon(outcome: Outcome) -> QIcon:
+    """A small coloured dot for an outcome (drawn at 2× for high-DPI screens)."""
+    size, ratio = 10, 2.0
+    pixmap = QPixmap(int(size * ratio), int(size * ratio))
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(_OUTCOME_ACCENTS[outcome].color)
+    painter.drawEllipse(1, 1, size - 2, size - 2)
+    painter.end()
+    return QIcon(pixmap)
+
+
+def _warning_icon() -> QIcon:
+    """The style's warning icon: this file is damaged (truncated, corrupt, unreadable)."""
+    style = QApplication.style()
+    return style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+
+
+def outcome_label(outcome: Outcome) -> str:
+    """`Timed out`, `Policy not satisfied`, ... (sentence case for the UI)."""
+    return outcome.value[:1].upper() + outcome.value[1:]
+
+
+def cell_text(text: str) -> str:
+    """The first non-empty line of `text`, shortened for a table cell."""
+    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return line if len(line) <= CELL_MAX_CHARS else line[: CELL_MAX_CHARS - 1] + "…"
+
+
+def duration_text(duration_ms: float | None) -> str:
+    """`3 ms`, `1.2 s`, `2 min 5 s`; "" when unknown."""
+    if duration_ms is None:
+        return ""
+    if duration_ms < 1000:
+        return f"{duration_ms:.0f} ms" if duration_ms >= 1 else f"{duration_ms:.1f} ms"
+    seconds = duration_ms / 1000
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    return f"{int(seconds // 60)} min {int(seconds % 60)} s"
+
+
+def _palette_error_text() -> QColor:
+    return accent_text(QGuiApplication.palette(), Accent.ERROR)
+
+
+def _palette_error_background() -> QColor:
+    return tint(QGuiApplication.palette(), Accent.ERROR, QPalette.ColorRole.Base, 0.13)
+
+
+def _palette_muted() -> QColor:
+    return muted_text(QGuiApplication.palette())
+
+
+class _FlatTableModel(QAbstractTableModel):
+    """A table without children: rows of `_row_count()`, columns of `headers`."""
+
+    headers: tuple[str, ...] = ()
+
+    def _row_count(self) -> int:
+        raise NotImplementedError
+
+    def rowCount(self, parent: AnyIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else self._row_count()
+
+    def columnCount(self, parent: AnyIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.headers)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(self.headers)
+        ):
+            return self.headers[section]
+        return None
+
+
+# --- the dump list --------------------------------------------------------------------------
+
+
+class TraceListModel(_FlatTableModel):
+    """Every dump as a row: time, workspace, outcome, error (newest first, as given)."""
+
+    TIME, WORKSPACE, OUTCOME, ERROR = range(4)
+    headers = ("Time", "Workspace", "Outcome", "Error")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        """An empty list; fill it with `set_summaries`."""
+        super().__init__(parent)
+        self._rows: list[TraceSummary] = []
+
+    def set_summaries(self, summaries: Sequence[TraceSummary]) -> None:
+        """Swap in a new scan (views restore their selection by path afterwards)."""
+        self.beginResetModel()
+        self._rows = list(summaries)
+        self.endResetModel()
+
+    def summaries(self) -> list[TraceSummary]:
+        """The rows, in order."""
+        return list(self._rows)
+
+    def row_of(self, path: Path) -> int | None:
+        """The row of the dump at `path`, or None."""
+        wanted = str(path)
+        return next((row for row, s in enumerate(self._rows) if str(s.path) == wanted), None)
+
+    def _row_count(self) -> int:
+        return len(self._rows)
+
+    def refresh_times(self) -> None:
+        """Relative times age: repaint the time column."""
+        if self._rows:
+            last = self.index(len(self._rows) - 1, self.TIME)
+            self.dataChanged.emit(self.index(0, self.TIME), last, [Qt.ItemDataRole.DisplayRole])
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        summary = self._rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(summary, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(summary, column)
+        if role == Qt.ItemDataRole.DecorationRole and column == self.OUTCOME:
+            return outcome_icon(summary.outcome)
+        if role == Qt.ItemDataRole.DecorationRole and column == self.ERROR and summary.problem:
+            return _warning_icon()
+        if role == Qt.ItemDataRole.ForegroundRole and column in (self.TIME, self.ERROR):
+            return _palette_muted()
+        if role == SUMMARY_ROLE:
+            return summary
+        if role == PATH_ROLE:
+            return str(summary.path)
+        if role == FAILED_ROLE:
+            return summary.outcome.failed
+        return None
+
+    def _display(self, summary: TraceSummary, column: int) -> str:
+        if column == self.TIME:
+            return relative_time(summary.run_started_at)
+        if column == self.WORKSPACE:
+            return summary.display_workspace
+        if column == self.OUTCOME:
+            return outcome_label(summary.outcome)
+        return cell_text(summary.error or summary.problem or "")
+
+    def _tooltip(self, summary: TraceSummary, column: int) -> str:
+        if column == self.TIME:
+            return absolute_time(summary.run_started_at)
+        if column == self.WORKSPACE:
+            return f"{summary.display_workspace} ({summary.workspace_id})"
+        if column == self.ERROR:
+            return "\n".join(text for text in (summary.error, summary.problem) if text)
+        return str(summary.path)
+
+
+class TraceFilterProxy(QSortFilterProxyModel):
+    """Keeps the rows of one workspace and/or one outcome; the source order is kept."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        """No filter until one is set."""
+        super().__init__(parent)
+        self._workspace_id: str | None = None
+        self._outcome: Outcome | None = None
+
+    @property
+    def workspace_id(self) -> str | None:
+        return self._workspace_id
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def set_filters(self, workspace_id: str | None, outcome: Outcome | None) -> None:
+        """Show only `workspace_id`'s dumps with `outcome` (None: any)."""
+        if (workspace_id, outcome) == (self._workspace_id, self._outcome):
+            return
+        self.beginFilterChange()
+        self._workspace_id, self._outcome = workspace_id, outcome
+        self.endFilterChange()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
+        source = self.sourceModel()
+        summary = source.data(source.index(source_row, 0, source_parent), SUMMARY_ROLE)
+        if not isinstance(summary, TraceSummary):
+            return False
+        if self._workspace_id is not None and summary.workspace_id != self._workspace_id:
+            return False
+        return self._outcome is None or summary.outcome is self._outcome
+
+
+# --- tool executions ------------------------------------------------------------------------
+
+
+class ToolExecutionModel(_FlatTableModel):
+    """An attempt's tool calls: tool, input, output or error, duration, start; errors tinted."""
+
+    TOOL, INPUT, RESULT, DURATION, STARTED = range(5)
+    headers = ("Tool", "Input", "Output or error", "Duration", "Started")
+
+    def __init__(
+        self,
+        executions: Sequence[ToolExecution] = (),
+        run_started_at: int | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        """`run_started_at` turns start times into offsets (`+1.2 s`)."""
+        super().__init__(parent)
+        self._rows = list(executions)
+        self._run_started_at = run_started_at
+
+    def execution(self, row: int) -> ToolExecution | None:
+        """The execution at `row`, or None."""
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def _row_count(self) -> int:
+        return len(self._rows)
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        execution = self._rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(execution, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(execution, column)
+        if role == FAILED_ROLE:
+            return execution.failed
+        if role == Qt.ItemDataRole.BackgroundRole and execution.failed:
+            return _palette_error_background()
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if execution.failed and column in (self.TOOL, self.RESULT):
+                return _palette_error_text()
+            if column in (self.DURATION, self.STARTED):
+                return _palette_muted()
+        if role == Qt.ItemDataRole.DecorationRole and column == self.TOOL and execution.failed:
+            return outcome_icon(Outcome.PROVIDER_ERROR)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (self.DURATION, self.STARTED):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, execution: ToolExecution, column: int) -> str:
+        if column == self.TOOL:
+            return execution.tool_name
+        if column == self.INPUT:
+            return cell_text(compact_json(execution.input))
+        if column == self.RESULT:
+            if execution.failed:
+                return cell_text(execution.problem or "")
+            return cell_text(compact_json(execution.output)) if execution.has_output else ""
+        if column == self.DURATION:
+            return duration_text(execution.duration_ms)
+        return self._started_text(execution)
+
+    def _started_text(self, execution: ToolExecution) -> str:
+        if execution.started_at is None:
+            return ""
+        if self._run_started_at is None:
+            return absolute_time(execution.started_at)
+        return f"+{duration_text(execution.started_at - self._run_started_at)}"
+
+    def _tooltip(self, execution: ToolExecution, column: int) -> str | None:
+        if column == self.TOOL and execution.tool_call_id:
+            return f"{execution.tool_name} (call {execution.tool_call_id})"
+        if column == self.INPUT:
+            return _tooltip_text(compact_json(execution.input))
+        if column == self.RESULT:
+            if execution.failed:
+                return _tooltip_text(execution.problem or "")
+            return _tooltip_text(compact_json(execution.output))
+        if column == self.STARTED and execution.started_at is not None:
+            return absolute_time(execution.started_at)
+        return None
+
+
+def _tooltip_text(text: str, limit: int = 1500) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- previews: events, messages, step results, prompt sections ------------------------------
+
+
+@dataclass(frozen=True)
+class Preview:
+    """How one item shows in a preview table: its cells, and whether it is a failure."""
+
+    cells: tuple[str, ...]
+    failed: bool = False
+
+
+class PreviewTableModel(_FlatTableModel):
+    """A table over any sequence, describing each item only when a view asks for it.
+
+    A dump can hold thousands of events: nothing is formatted up front, and each row's
+    preview is computed once, on first paint.
+    """
+
+    def __init__(
+        self,
+        headers: Sequence[str],
+        items: Sequence[Any],
+        describe: Callable[[int, Any], Preview],
+        parent: QObject | None = None,
+    ) -> None:
+        """`describe(row, item)` returns the row's preview (one cell per header)."""
+        super().__init__(parent)
+        self.headers = tuple(headers)
+        self._items = items
+        self._describe = describe
+        self._previews: dict[int, Preview] = {}
+
+    def item(self, row: int) -> Any:
+        """The item at `row` (None when out of range)."""
+        return self._items[row] if 0 <= row < len(self._items) else None
+
+    def _row_count(self) -> int:
+        return len(self._items)
+
+    def preview(self, row: int) -> Preview:
+        """The (cached) preview of `row`."""
+        preview = self._previews.get(row)
+        if preview is None:
+            preview = self._describe(row, self._items[row])
+            self._previews[row] = preview
+        return preview
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._items):
+            return None
+        if not 0 <= index.column() < len(self.headers):
+            return None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            cells = self.preview(index.row()).cells
+            return cells[index.column()] if index.column() < len(cells) else ""
+        if role == FAILED_ROLE:
+            return self.preview(index.row()).failed
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if self.preview(index.row()).failed:
+                return _palette_error_text()
+            if index.column() == 0:
+                return _palette_muted()
+        if role == SUMMARY_ROLE:
+            return self._items[index.row()]
+        return None
+
+
+__all__ = [
+    "FAILED_ROLE",
+    "PATH_ROLE",
+    "SUMMARY_ROLE",
+    "Preview",
+    "PreviewTableModel",
+    "ToolExecutionModel",
+    "TraceFilterProxy",
+    "TraceListModel",
+    "cell_text",
+    "duration_text",
+    "outcome_icon",
+    "outcome_label",
+]
