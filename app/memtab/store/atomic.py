@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import sys
 import threading
@@ -23,6 +24,21 @@ if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
 else:
     import fcntl
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encode_utf8(text: str) -> bytes:
+    """`text` as UTF-8, each lone surrogate written as U+FFFD (as JavaScript encodes it).
+
+    Python strings can hold lone surrogates (JSON `"\\ud800"`, undecodable file names);
+    strict encoding would raise, so they are replaced like mux's encoder does.
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
 def temp_name_for(target: Path) -> Path:
@@ -68,7 +84,7 @@ def atomic_write_bytes(target: Path, data: bytes, *, mode: int | None = None) ->
 
 def atomic_write_text(target: Path, text: str, *, mode: int | None = None) -> None:
     """Replace `target` with UTF-8 `text` atomically (see `atomic_write_bytes`)."""
-    atomic_write_bytes(target, text.encode("utf-8"), mode=mode)
+    atomic_write_bytes(target, encode_utf8(text), mode=mode)
 
 
 def atomic_write_json(target: Path, value: Any, *, mode: int | None = None) -> None:

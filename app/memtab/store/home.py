@@ -7,6 +7,7 @@ projects and workspaces (for users without mux), preserving every field it does 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import secrets
@@ -23,6 +24,8 @@ from memtab.store.paths import project_dir_name
 
 MULTI_PROJECT_KEY = "_multi"
 DEFAULT_WRITER_INTERVAL = 2
+MIN_WRITER_INTERVAL = 1
+MAX_WRITER_INTERVAL = 50
 _WORKSPACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
@@ -53,12 +56,20 @@ def resolve_home(
             return HomeLocation(_absolute(value), variable)
     home_dir = user_home if user_home is not None else Path(os.path.expanduser("~"))
     xum = home_dir / ".xum"
-    if xum.is_dir() and any(xum.iterdir()):
+    if _is_non_empty_dir(xum):
         return HomeLocation(xum, "~/.xum")
     mux = home_dir / ".mux"
-    if mux.exists():
+    if mux.is_dir():  # follows a ~/.mux → ~/.xum symlink; a stray file is not a home
         return HomeLocation(Path(os.path.realpath(mux)), "~/.mux")
     return HomeLocation(Path(platformdirs.user_data_dir("memtab", appauthor=False)), "Memtab")
+
+
+def _is_non_empty_dir(path: Path) -> bool:
+    try:
+        with os.scandir(path) as entries:
+            return any(True for _ in entries)
+    except OSError:  # missing, not a directory, or unreadable
+        return False
 
 
 def _absolute(raw: str) -> Path:
@@ -243,6 +254,8 @@ def read_registry_document(home: Home) -> dict[str, Any]:
         return {}
     except OSError as error:
         raise HomeError(f"Cannot read {home.config_path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise HomeError(f"{home.config_path} is not valid UTF-8 ({error.reason})") from None
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
@@ -280,11 +293,15 @@ def load_registry(home: Home) -> Registry:
 
 
 def _writer_interval(document: dict[str, Any]) -> int:
+    """`taskSettings.memoryWriterIntervalMessages` as mux normalizes it.
+
+    A non-number (or non-finite) gives the default; a number is floored and clamped to 1–50.
+    """
     settings = document.get("taskSettings")
     value = settings.get("memoryWriterIntervalMessages") if isinstance(settings, dict) else None
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 50:
-        return value
-    return DEFAULT_WRITER_INTERVAL
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return DEFAULT_WRITER_INTERVAL
+    return max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, math.floor(value)))
 
 
 def _iter_workspaces(
@@ -386,20 +403,35 @@ def add_workspace(
         if load_registry(home).workspace(new_id) is not None:
             raise HomeError(f"A workspace with id {new_id!r} already exists")
         document = read_registry_document(home)
-        for entry in document["projects"]:
-            if isinstance(entry, list) and entry and entry[0] == project_path:
-                workspaces = entry[1].setdefault("workspaces", [])
-                workspaces.append(
-                    {
-                        "path": workspace_path or project_path,
-                        "id": new_id,
-                        "name": name,
-                        "createdAt": iso_now(),
-                    }
-                )
-                break
+        config = _project_config(document, project_path)
+        if config is None:
+            raise HomeError(
+                f"{home.config_path}: the entry of {project_path!r} is malformed; fix it by hand"
+            )
+        workspaces = config.setdefault("workspaces", [])
+        if not isinstance(workspaces, list):
+            raise HomeError(
+                f"{home.config_path}: `workspaces` of {project_path!r} is not a list; "
+                "fix it by hand"
+            )
+        workspaces.append(
+            {
+                "path": workspace_path or project_path,
+                "id": new_id,
+                "name": name,
+                "createdAt": iso_now(),
+            }
+        )
         atomic_write_json(home.config_path, document)
     return new_id
+
+
+def _project_config(document: dict[str, Any], project_path: str) -> dict[str, Any] | None:
+    """The ProjectConfig object registered for `project_path`, or None if it is malformed."""
+    for entry in document.get("projects", []):
+        if isinstance(entry, list) and entry and entry[0] == project_path:
+            return entry[1] if len(entry) == 2 and isinstance(entry[1], dict) else None
+    return None
 
 
 def load_recency(home: Home) -> dict[str, int]:

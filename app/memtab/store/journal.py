@@ -209,7 +209,7 @@ class ConsolidationStatus:
 def parse_journal_document(document: Any) -> JournalData:
     """Validate each bucket and record on its own; keep what is valid, note what is not."""
     if not isinstance(document, dict):
-        return JournalData(problems=("the journal is not a JSON object",) if document else ())
+        return JournalData(problems=("the journal is not a JSON object",))
     problems: list[str] = []
 
     def records(bucket_name: str) -> dict[str, ConsolidationRecord]:
@@ -298,8 +298,7 @@ class Journal:
                 bucket = document.get(bucket_name)
                 if not isinstance(bucket, dict):
                     bucket = document[bucket_name] = {}
-                # Repair: drop records this bucket cannot hold, keep every valid one.
-                for bad in [k for k, raw in bucket.items() if parse_record(raw) is None]:
-                    del bucket[bad]
+                # Other records stay as they are, even ones Memtab cannot parse: they may
+                # be a newer mux's, and reading skips them anyway.
                 bucket[key] = record.to_json()
             atomic_write_json(self._home.journal_path, document)

@@ -8,23 +8,32 @@ and atomic on disk; the sidecars are locked across processes.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
-import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memtab.store.atomic import atomic_write_bytes, atomic_write_text, thread_lock_for
+from memtab.store.atomic import (
+    atomic_write_bytes,
+    atomic_write_text,
+    encode_utf8,
+    thread_lock_for,
+)
 from memtab.store.files import (
     MAX_FILE_BYTES,
     MAX_FILES_PER_SCOPE,
     FileContent,
     ScopeListing,
+    content_sha256,
+    copy_tree,
     count_files,
     list_scope,
     read_file_content,
+    remove_tree,
 )
 from memtab.store.home import Home, Registry, Workspace, load_registry
 from memtab.store.meta import (
@@ -45,6 +54,8 @@ from memtab.store.paths import (
     parse_virtual_path,
     resolve_inside_root,
 )
+
+logger = logging.getLogger(__name__)
 
 PROJECT_UNAVAILABLE = (
     "Project memory is unavailable: multi-project workspaces have no single project identity"
@@ -233,10 +244,31 @@ class MemoryStore:
         subtree = self.meta_key(path)
         return [k for k, e in self.meta.load().items() if e.pinned and key_in_subtree(k, subtree)]
 
+    # --- usage (SPEC §6) ------------------------------------------------------------------
+
+    def record_read(self, path: VirtualPath) -> None:
+        """Count an agent read of `path`; best effort (see `_record_usage`)."""
+        self._record_usage(path, self.meta.record_read)
+
+    def record_write(self, path: VirtualPath) -> None:
+        """Count a write of `path` (agent edit or UI save); best effort."""
+        self._record_usage(path, self.meta.record_write)
+
+    def _record_usage(self, path: VirtualPath, record: Callable[[str], None]) -> None:
+        self._update_meta(path, lambda: record(self.meta_key(path)))
+
+    def _update_meta(self, path: VirtualPath, update: Callable[[], None]) -> None:
+        # The operation itself already happened: failing to update memory-meta.json (read-
+        # only home, lock timeout) must not report it as failed, or an agent would retry it.
+        try:
+            update()
+        except (OSError, MemoryStoreError) as error:
+            logger.warning("Could not update memory-meta.json for %s: %s", path, error)
+
     # --- writing primitives --------------------------------------------------------------
 
     def check_file_size(self, content: str) -> None:
-        size = len(content.encode("utf-8", "surrogatepass"))
+        size = len(encode_utf8(content))
         if size > MAX_FILE_BYTES:
             raise CapError(file_cap_message(size))
 
@@ -276,16 +308,22 @@ class MemoryStore:
         atomic_write_text(self.physical(path), content)
 
     def _ensure_parent_dirs(self, path: VirtualPath) -> None:
-        parent = path.parent
-        if parent.is_scope_root:
-            self.physical(parent).mkdir(parents=True, exist_ok=True)
-            return
-        kind = self.kind_of(parent)
-        if kind == "file":
-            raise AlreadyExistsError(f"{parent} is a file, not a directory")
-        if kind is None:
-            self._ensure_parent_dirs(parent)
-            self.physical(parent).mkdir(exist_ok=True)
+        """Create the missing directories above `path`, refusing to go through a file."""
+        assert path.scope is not None
+        directory = path.parent
+        # One containment check for the deepest parent covers every ancestor (realpath
+        # resolves the existing prefix), so walking up is plain existence tests.
+        physical = self.physical(directory)
+        missing: list[Path] = []
+        while not directory.is_scope_root and not os.path.lexists(physical):
+            missing.append(physical)
+            directory, physical = directory.parent, physical.parent
+        if directory.is_scope_root:
+            self.root(path.scope).mkdir(parents=True, exist_ok=True)
+        elif not physical.is_dir():
+            raise AlreadyExistsError(f"{directory} is a file, not a directory")
+        for new_directory in reversed(missing):
+            new_directory.mkdir(exist_ok=True)
 
     # --- editor operations (SPEC §5a, and what mux lacks) --------------------------------
 
@@ -316,15 +354,16 @@ class MemoryStore:
                     raise SaveConflictError("changed", f"{path} changed since it was loaded")
                 self.require_editable(path, current)
                 self.replace_file(path, content)
-        self.meta.record_write(self.meta_key(path))
-        return SaveResult(path, read_file_content(self.physical(path)).sha256)
+        self.record_write(path)
+        # The sha of what was written, not a re-read: another writer may already be next.
+        return SaveResult(path, content_sha256(content))
 
     def create_file(self, raw_path: str, content: str = "") -> SaveResult:
         """Create a new file (fails if anything exists there); counts as a write."""
         path = parse_file_path(raw_path)
         self.write_new_file(path, content)
-        self.meta.record_write(self.meta_key(path))
-        return SaveResult(path, read_file_content(self.physical(path)).sha256)
+        self.record_write(path)
+        return SaveResult(path, content_sha256(content))
 
     def create_directory(self, raw_path: str) -> VirtualPath:
         """Create an empty directory (and its parents)."""
@@ -348,12 +387,12 @@ class MemoryStore:
             physical = self.physical(path)
             try:
                 if kind == "dir":
-                    shutil.rmtree(physical)
+                    remove_tree(physical)
                 else:
                     physical.unlink()
             except OSError as error:
                 raise MemoryStoreError(f"Cannot delete {path}: {error.strerror or error}") from None
-        self.meta.drop_subtree(self.meta_key(path))
+        self._update_meta(path, lambda: self.meta.drop_subtree(self.meta_key(path)))
         return path
 
     def move(self, raw_old: str, raw_new: str) -> VirtualPath:
@@ -379,7 +418,14 @@ class MemoryStore:
                 os.rename(self.physical(old), self.physical(new))
             else:
                 self._copy_across_scopes(old, new, kind)
-        self.meta.move_subtree(self.meta_key(old), self.meta_key(new), record_write=kind == "file")
+        self._update_meta(
+            new,
+            # SPEC §6: the keys move, then the rename counts as a write of the new path
+            # (a directory too, so the launch sweep sees the scope changed).
+            lambda: self.meta.move_subtree(
+                self.meta_key(old), self.meta_key(new), record_write=True
+            ),
+        )
         return new
 
     def _copy_across_scopes(self, old: VirtualPath, new: VirtualPath, kind: str) -> None:
@@ -394,15 +440,16 @@ class MemoryStore:
                 atomic_write_bytes(target, source.read_bytes())
             else:
                 # Symlinks stay links, so nothing outside the source scope is copied in.
-                shutil.copytree(source, target, symlinks=True)
+                copy_tree(source, target)
         except OSError as error:
             if kind == "dir":
-                shutil.rmtree(target, ignore_errors=True)
+                with contextlib.suppress(OSError):
+                    remove_tree(target)
             raise MemoryStoreError(
                 f"Cannot copy {old} to {new}: {error.strerror or error}"
             ) from None
         if kind == "dir":
-            shutil.rmtree(source)
+            remove_tree(source)
         else:
             source.unlink()
 

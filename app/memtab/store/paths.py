@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from memtab.store.atomic import encode_utf8
+
 VIRTUAL_ROOT = "/memories"
 
 
@@ -87,10 +89,24 @@ class VirtualPath:
 _CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 _ENCODED_SEPARATORS = re.compile(r"%2e|%2f|%5c", re.IGNORECASE)
 _FORBIDDEN_CHARS = ("~", "\\", "<", ">", '"')
+# What JavaScript's String.prototype.trim removes. Python's str.strip would also remove
+# U+001C–U+001F and U+0085, silently accepting paths that end in those control chars.
+_JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680"
+    + "".join(chr(code) for code in range(0x2000, 0x200B))
+    + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+# Most names are plain words with dots, dashes and spaces: accepted by one regex (a hot
+# path in listings); anything else goes through every rule below.
+_ORDINARY_SEGMENT = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9 _-]*(?:\.[A-Za-z0-9 _-]+)*")
 
 
 def segment_problem(segment: str) -> str | None:
     """Why `segment` is not allowed in a virtual path, or None when it is fine."""
+    if _ORDINARY_SEGMENT.fullmatch(segment):
+        return None
     if segment == "":
         return "empty path segments are not allowed"
     if segment == ".":
@@ -111,7 +127,7 @@ def parse_virtual_path(raw: str) -> VirtualPath:
     """Validate `raw` against SPEC §3 and return it parsed, or raise PathError."""
     if not isinstance(raw, str):
         raise PathError(f"Invalid memory path {raw!r}: it must be a string")
-    text = raw.strip()
+    text = raw.strip(_JS_WHITESPACE)
     while len(text) > 1 and text.endswith("/"):
         text = text[:-1]
     if text == VIRTUAL_ROOT:
@@ -144,7 +160,6 @@ def parse_file_path(raw: str) -> VirtualPath:
 
 _DIR_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _DIR_NAME_BASE_UNITS = 40
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def project_dir_name(project_path: str) -> str:
@@ -161,8 +176,7 @@ def project_dir_name(project_path: str) -> str:
         for char in base
     )
     # Like JavaScript's UTF-8 encoder, a lone surrogate hashes as U+FFFD.
-    hashable = _LONE_SURROGATE.sub("\ufffd", project_path).encode("utf-8")
-    digest = hashlib.sha256(hashable).hexdigest()[:12]
+    digest = hashlib.sha256(encode_utf8(project_path)).hexdigest()[:12]
     return f"{sanitized[:_DIR_NAME_BASE_UNITS]}-{digest}"
 
 

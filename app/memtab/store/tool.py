@@ -6,11 +6,12 @@ are returned, never raised. Agent reads and writes count as usage in memory-meta
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from typing import Any
 
-from memtab.store.files import sort_key
+from memtab.store.files import is_listable_name, sort_key
 from memtab.store.memory import (
     MemoryStore,
     MemoryStoreError,
@@ -22,8 +23,9 @@ from memtab.store.paths import (
     Scope,
     VirtualPath,
     parse_virtual_path,
-    segment_problem,
 )
+
+logger = logging.getLogger(__name__)
 
 COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
 MUTATING_COMMANDS = ("create", "str_replace", "insert", "delete", "rename")
@@ -157,11 +159,9 @@ class MemoryTool:
         """Run one call; every failure comes back as `ToolResult(success=False)`."""
         try:
             request = parse_tool_request(raw)
-            return self.execute_request(request)
-        except (ToolArgumentError, PathError, MemoryStoreError) as error:
+        except ToolArgumentError as error:
             return ToolResult(False, error=str(error))
-        except OSError as error:
-            return ToolResult(False, error=f"File system error: {error.strerror or error}")
+        return self.execute_request(request)
 
     def execute_request(self, request: ToolRequest) -> ToolResult:
         """Run an already-parsed request (the consolidation guard calls this)."""
@@ -173,6 +173,9 @@ class MemoryTool:
             return ToolResult(False, error=str(error))
         except OSError as error:
             return ToolResult(False, error=f"File system error: {error.strerror or error}")
+        except Exception as error:  # the tool contract: errors are returned, never raised
+            logger.exception("memory tool %s failed unexpectedly", request.command)
+            return ToolResult(False, error=f"Internal error in the memory tool: {error!r}")
 
     # --- view ----------------------------------------------------------------------------
 
@@ -215,15 +218,15 @@ class MemoryTool:
 
     def _tree(self, path: VirtualPath, *, depth: int, indent: str) -> list[str]:
         physical = self.store.physical(path)
+        entries: list[tuple[str, bool]] = []
         try:
             with os.scandir(physical) as iterator:
-                entries = [
-                    (entry.name, entry.is_dir(follow_symlinks=False))
-                    for entry in iterator
-                    if not entry.name.startswith(".")
-                    and not entry.is_symlink()
-                    and segment_problem(entry.name) is None
-                ]
+                for entry in iterator:
+                    try:
+                        if is_listable_name(entry.name) and not entry.is_symlink():
+                            entries.append((entry.name, entry.is_dir(follow_symlinks=False)))
+                    except OSError:
+                        continue  # vanished while listing
         except OSError:
             return []
         entries.sort(key=lambda item: sort_key((item[0],), is_dir=item[1]))
@@ -248,7 +251,7 @@ class MemoryTool:
                 f"offset {offset} is past the end of {path} ({len(lines)} lines)"
             )
         selected = lines[offset - 1 : None if limit is None else offset - 1 + limit]
-        self.store.meta.record_read(self.store.meta_key(path))
+        self.store.record_read(path)
         if not selected:
             return f"(empty file: {path})"
         return "\n".join(f"{number}\t{line}" for number, line in enumerate(selected, offset))
@@ -289,7 +292,7 @@ class MemoryTool:
             # Slicing, not a regex or str.replace, keeps `$&` and `\1` literal.
             index = starts[0]
             self.store.replace_file(path, content[:index] + new + content[index + len(old) :])
-        self.store.meta.record_write(self.store.meta_key(path))
+        self.store.record_write(path)
         return f"Edited {path}"
 
     def _insert(self, args: dict[str, Any]) -> str:
@@ -311,7 +314,7 @@ class MemoryTool:
                 new_lines.pop()
             lines[line:line] = new_lines
             self.store.replace_file(path, "\n".join(lines))
-        self.store.meta.record_write(self.store.meta_key(path))
+        self.store.record_write(path)
         return f"Inserted {len(new_lines)} line(s) into {path} after line {line}"
 
     def _require_file_text(self, path: VirtualPath) -> str:

@@ -1,0 +1,608 @@
+"""Memory files and listing (SPEC §4): descriptions, visibility, order, caps."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memtab.store.files import (
+    MAX_FILE_BYTES,
+    MAX_FILES_PER_SCOPE,
+    _yaml_description,
+    clean_description,
+    count_files,
+    description_from_text,
+    frontmatter_block,
+    list_scope,
+    sort_key,
+)
+from memtab.store.memory import CapError, MemoryStore, NotEditableError
+from memtab.store.paths import Scope
+from memtab.store.tool import MemoryTool
+
+from .helpers import err, ok, write
+
+G = "/memories/global"
+
+# --- descriptions ---------------------------------------------------------------------
+
+
+def _fm(yaml_text: str, body: str = "# Title\n\nBody.\n") -> str:
+    return f"---\n{yaml_text}\n---\n{body}"
+
+
+@pytest.mark.parametrize(
+    ("text", "description"),
+    [
+        (_fm("description: Plain text"), "Plain text"),
+        (_fm("title: x\ndescription: Second key\ntags: [a, b]"), "Second key"),
+        (_fm('description: "Quoted: with colon # and hash"'), "Quoted: with colon # and hash"),
+        (_fm("description: 'It''s single-quoted'"), "It's single-quoted"),
+        (_fm("description: |\n  line one\n  line two\n"), "line one line two"),
+        (_fm("description: >-\n  folded\n  text\n"), "folded text"),
+        (_fm("description: plain # a comment"), "plain"),
+        ("---\r\ndescription: crlf\r\n---\r\nbody", "crlf"),
+        ("---\ndescription: at end of file\n---", "at end of file"),
+        ("---  \ndescription: trailing spaces on fences\n---  \n", "trailing spaces on fences"),
+    ],
+)
+def test_string_descriptions(text: str, description: str) -> None:
+    assert description_from_text(text) == description
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["yes", "no", "on", "off", "y", "n", "Yes", "2024-01-01", "12:30", "0o", "=", "null-ish"],
+)
+def test_yaml_11_words_and_dates_stay_strings(value: str) -> None:
+    assert description_from_text(_fm(f"description: {value}")) == value
+
+
+@pytest.mark.parametrize(
+    "value", ["123", "-1", "1.5", "1e3", "0x1F", ".inf", ".nan", "true", "False", "null", "~", ""]
+)
+def test_non_string_scalars_give_no_description(value: str) -> None:
+    assert description_from_text(_fm(f"description: {value}")) == ""
+
+
+@pytest.mark.parametrize(
+    "yaml_text",
+    [
+        "description: [a, b]",
+        "description: {a: b}",
+        "description:\n  - item",
+        "description: !!binary aGVsbG8=",
+        "description: !!timestamp 2024-01-01",
+    ],
+)
+def test_collections_and_tagged_values_give_no_description(yaml_text: str) -> None:
+    assert description_from_text(_fm(yaml_text)) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _fm("description: [unclosed"),
+        _fm("description: a: b"),
+        _fm("description: ok\n  bad indentation: x\n- list"),
+        _fm('description: "unterminated'),
+        _fm("description: !!python/object:os.system x"),
+        _fm("description: x\n\tindented: with a tab"),
+        _fm("- just\n- a list\n- description"),
+        _fm("description"),
+        _fm("description: x\nnested: " + "[" * 3000),  # deeper than the parser can recurse
+        _fm("description: x\nnested: " + "{a: " * 2000),
+    ],
+)
+def test_malformed_frontmatter_gives_no_description(text: str) -> None:
+    assert description_from_text(text) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "description: not frontmatter\n",
+        "\n---\ndescription: not at the very top\n---\n",
+        " ---\ndescription: indented fence\n---\n",
+        "---\ndescription: never closed\n",
+        "---\n---\ndescription: after an empty block\n",
+        "----\ndescription: four dashes\n----\n",
+        "",
+    ],
+)
+def test_no_frontmatter_gives_no_description(text: str) -> None:
+    assert description_from_text(text) == ""
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("a\t\tb\n\nc   d", "a b c d"),
+        ("  padded  ", "padded"),
+        ("a\x01b", "ab"),
+        ("a \x01 b", "a b"),
+        ("x\x7fy\x1fz", "xyz"),
+        ("\x00lead", "lead"),
+        ("a\u00a0\u3000b", "a b"),
+        ("nel\x85kept", "nel\x85kept"),  # U+0085 is neither JS whitespace nor a C0 control
+        ("x" * 200, "x" * 200),
+        ("x" * 201, "x" * 200 + "…"),
+        ("word " * 60, ("word " * 40).rstrip() + "…"),
+        ("🚀" * 100, "🚀" * 100),  # 200 UTF-16 units
+        ("🚀" * 101, "🚀" * 100 + "…"),
+        ("a" + "🚀" * 100, "a" + "🚀" * 99 + "…"),  # a pair never straddles the cut
+    ],
+)
+def test_clean_description(raw: str, clean: str) -> None:
+    assert clean_description(raw) == clean
+
+
+def test_escaped_control_chars_in_a_description_are_stripped() -> None:
+    text = _fm('description: "tab\\there\\nnew line \\x01ctl\\e and \\x7f del"')
+    assert description_from_text(text) == "tab here new line ctl and del"
+
+
+def test_long_description_is_cut_to_200_plus_ellipsis() -> None:
+    description = description_from_text(_fm("description: " + "abcd " * 100))
+    assert description.endswith("…")
+    assert len(description) <= 201
+    assert description.startswith("abcd abcd")
+
+
+# --- listing ---------------------------------------------------------------------------
+
+
+def _listing_paths(store: MemoryStore, scope: Scope = Scope.GLOBAL) -> list[str]:
+    listing = store.list_scope(scope)
+    return [f.path.relative for f in listing.files]
+
+
+def test_descriptions_come_from_the_first_4_kib(store: MemoryStore) -> None:
+    root = store.root(Scope.GLOBAL)
+    filler = "k: v\n" * 700  # ~3.5 KiB of frontmatter
+    write(root / "within.md", f"---\n{filler}description: close enough\n---\nbody")
+    write(root / "beyond.md", f"---\n{filler}{filler}description: too late\n---\nbody")
+    write(root / "unclosed.md", f"---\ndescription: x\n{filler}{filler}---\nbody")
+    write(root / "long-body.md", "---\ndescription: short header\n---\n" + "x" * 50_000)
+    found = {f.path.name: f.description for f in store.list_scope(Scope.GLOBAL).files}
+    assert found == {
+        "beyond.md": "",
+        "long-body.md": "short header",
+        "unclosed.md": "",
+        "within.md": "close enough",
+    }
+
+
+def test_invalid_utf8_in_the_prefix_does_not_break_the_description(store: MemoryStore) -> None:
+    root = store.root(Scope.GLOBAL)
+    write(root / "a.md", b"---\ndescription: caf\xe9 ok\n---\n")
+    # A multi-byte char cut by the 4 KiB boundary must not break anything either.
+    write(root / "b.md", b"---\ndescription: fine\n---\n" + "é".encode() * 3000)
+    found = {f.path.name: f.description for f in store.list_scope(Scope.GLOBAL).files}
+    assert found == {"a.md": "caf\ufffd ok", "b.md": "fine"}
+
+
+def test_listing_skips_dotfiles_links_and_invalid_names(store: MemoryStore) -> None:
+    root = store.root(Scope.GLOBAL)
+    for name in ["ok.md", "sub/inner.md", "with space.md", "ünï.md"]:
+        write(root / name, "x")
+    for name in [
+        ".hidden.md",
+        ".git/config",
+        ".ok.md.1a2b3c4d.tmp",  # an atomic-write temp file
+        "sub/.swp",
+        "a~b.md",
+        "x<y.md",
+        'q"uote.md',
+        "a..b.md",
+        "%2e.md",
+        "bs\\slash.md",
+        "ctl\x01.md",
+        "bad~dir/inside.md",
+    ]:
+        write(root / name, "x")
+    (root / "link.md").symlink_to(root / "ok.md")
+    (root / "linkdir").symlink_to(root / "sub")
+    listing = store.list_scope(Scope.GLOBAL)
+    assert [f.path.relative for f in listing.files] == [
+        "ok.md",
+        "sub/inner.md",
+        "with space.md",
+        "ünï.md",
+    ]
+    assert [d.relative for d in listing.directories] == ["sub"]
+    assert count_files(root) == 4
+
+
+def test_sort_order_keys_directories_as_name_slash(store: MemoryStore) -> None:
+    root = store.root(Scope.GLOBAL)
+    for name in ["a-b.md", "a/x.md", "a.md", "B.md", "a0.md", "a-b/y.md"]:
+        write(root / name, "x")
+    listing = store.list_scope(Scope.GLOBAL)
+    # '-' (0x2d) < '.' (0x2e) < '/' (0x2f) < '0' (0x30): `a/` sorts after `a.md`.
+    assert [f.path.relative for f in listing.files] == [
+        "B.md",
+        "a-b.md",
+        "a-b/y.md",
+        "a.md",
+        "a/x.md",
+        "a0.md",
+    ]
+    assert [d.relative for d in listing.directories] == ["a-b", "a"]
+    merged = sorted(
+        [(sort_key(f.path.segments, is_dir=False), f.path.relative) for f in listing.files]
+        + [(sort_key(d.segments, is_dir=True), d.relative + "/") for d in listing.directories]
+    )
+    assert [name for _, name in merged] == [
+        "B.md",
+        "a-b.md",
+        "a-b/",
+        "a-b/y.md",
+        "a.md",
+        "a/",
+        "a/x.md",
+        "a0.md",
+    ]
+
+
+def test_view_uses_the_same_order(tool: MemoryTool) -> None:
+    root = tool.store.root(Scope.GLOBAL)
+    for name in ["a-b.md", "a/x.md", "a.md", "a0.md"]:
+        write(root / name, "x")
+    assert ok(tool.execute({"command": "view", "path": G})) == (
+        f"Directory: {G}\n- a-b.md\n- a.md\n- a/\n  - x.md\n- a0.md"
+    )
+
+
+def test_missing_root_is_an_empty_scope_and_is_not_created(store: MemoryStore) -> None:
+    for scope in Scope:
+        listing = store.list_scope(scope)
+        assert (listing.files, listing.directories, listing.error) == ((), (), None)
+        assert not store.root(scope).exists()
+    assert list_scope(Scope.GLOBAL, None).files == ()
+
+
+def test_unreadable_directory_lists_as_empty(store: MemoryStore) -> None:
+    root = store.root(Scope.GLOBAL)
+    write(root / "visible.md", "x")
+    locked = root / "locked"
+    write(locked / "hidden-by-permissions.md", "x")
+    locked.chmod(0)
+    try:
+        if os.access(locked, os.R_OK):
+            pytest.skip("running as a user who can read a chmod 000 directory (root)")
+        assert _listing_paths(store) == ["visible.md"]
+    finally:
+        locked.chmod(0o755)
+
+
+def test_listing_reports_size_mtime_and_nesting(store: MemoryStore) -> None:
+    path = write(store.root(Scope.WORKSPACE) / "deep" / "er" / "a.md", "12345")
+    os.utime(path, (1_700_000_000, 1_700_000_000.5))
+    (entry,) = store.list_scope(Scope.WORKSPACE).files
+    assert str(entry.path) == "/memories/workspace/deep/er/a.md"
+    assert (entry.size_bytes, entry.modified_at_ms) == (5, 1_700_000_000_500)
+    assert [d.relative for d in store.list_scope(Scope.WORKSPACE).directories] == [
+        "deep",
+        "deep/er",
+    ]
+
+
+def test_deeply_nested_tree_lists_without_recursion_errors(store: MemoryStore) -> None:
+    depth = 1100  # deeper than the interpreter recursion limit (1000)
+    path = store.root(Scope.GLOBAL)
+    path.mkdir(parents=True)
+    for _ in range(depth):  # one level at a time: pathlib's mkdir(parents=True) recurses
+        path = path / "d"
+        path.mkdir()
+    write(path / "bottom.md", "x")
+    listing = store.list_scope(Scope.GLOBAL)
+    assert len(listing.files) == 1
+    assert len(listing.directories) == depth
+    store.delete(f"{G}/d")  # shutil.rmtree (and pytest's cleanup) would recurse too deep
+    assert store.list_scope(Scope.GLOBAL).directories == ()
+
+
+def test_list_all_is_in_scope_order_and_unavailable_scopes_are_empty(
+    store: MemoryStore, multi_store: MemoryStore
+) -> None:
+    assert [listing.scope for listing in store.list_all()] == [
+        Scope.GLOBAL,
+        Scope.PROJECT,
+        Scope.WORKSPACE,
+    ]
+    write(store.root(Scope.GLOBAL) / "g.md", "x")
+    listings = multi_store.list_all()
+    assert [len(listing.files) for listing in listings] == [1, 0, 0]
+
+
+# --- caps ------------------------------------------------------------------------------
+
+
+def test_file_over_the_cap_is_listed_but_not_editable(tool: MemoryTool) -> None:
+    root = tool.store.root(Scope.GLOBAL)
+    big = write(root / "big.md", "line\n" * (MAX_FILE_BYTES // 5 + 1))
+    before = big.read_bytes()
+    (entry,) = tool.store.list_scope(Scope.GLOBAL).files
+    assert entry.over_cap and not entry.editable
+    assert entry.not_editable_reason is not None
+    assert "cannot be edited" in err(
+        tool.execute(
+            {
+                "command": "str_replace",
+                "path": f"{G}/big.md",
+                "old_str": "line\nline",
+                "new_str": "x",
+            }
+        )
+    )
+    assert "cannot be edited" in err(
+        tool.execute(
+            {"command": "insert", "path": f"{G}/big.md", "insert_line": 0, "insert_text": "x"}
+        )
+    )
+    current = tool.store.read(f"{G}/big.md")
+    with pytest.raises(NotEditableError):
+        tool.store.save(f"{G}/big.md", "small now", current.sha256)
+    assert big.read_bytes() == before
+    assert ok(tool.execute({"command": "view", "path": f"{G}/big.md", "limit": 1})) == "1\tline"
+
+
+def test_create_at_exactly_the_cap_and_one_byte_over(tool: MemoryTool) -> None:
+    ok(
+        tool.execute(
+            {"command": "create", "path": f"{G}/max.md", "file_text": "x" * MAX_FILE_BYTES}
+        )
+    )
+    error = err(
+        tool.execute(
+            {"command": "create", "path": f"{G}/over.md", "file_text": "x" * (MAX_FILE_BYTES + 1)}
+        )
+    )
+    assert error == (
+        "Memory files are limited to 102400 bytes (got 102401); "
+        "split the content into smaller files"
+    )
+    assert not (tool.store.root(Scope.GLOBAL) / "over.md").exists()
+
+
+def test_cap_counts_utf8_bytes_not_characters(tool: MemoryTool) -> None:
+    text = "é" * (MAX_FILE_BYTES // 2 + 1)  # fewer chars than the cap, more bytes
+    assert "got 102402" in err(
+        tool.execute({"command": "create", "path": f"{G}/e.md", "file_text": text})
+    )
+
+
+@pytest.mark.parametrize("command", ["str_replace", "insert"])
+def test_an_edit_whose_result_exceeds_the_cap_fails_and_changes_nothing(
+    tool: MemoryTool, command: str
+) -> None:
+    content = "x" * (MAX_FILE_BYTES - 10) + "\nEND"
+    ok(tool.execute({"command": "create", "path": f"{G}/near.md", "file_text": content}))
+    call: dict[str, object] = {"command": command, "path": f"{G}/near.md"}
+    if command == "str_replace":
+        call.update(old_str="END", new_str="END" * 10)
+    else:
+        call.update(insert_line=1, insert_text="y" * 20)
+    assert "limited to 102400 bytes" in err(tool.execute(call))
+    assert (tool.store.root(Scope.GLOBAL) / "near.md").read_text() == content
+
+
+def _fill_scope(root: Path, count: int) -> None:
+    for index in range(count):
+        write(root / f"d{index % 10}" / f"f{index}.md", "x")
+
+
+def test_scope_file_cap_on_create(tool: MemoryTool) -> None:
+    root = tool.store.root(Scope.GLOBAL)
+    _fill_scope(root, MAX_FILES_PER_SCOPE)
+    assert err(
+        tool.execute({"command": "create", "path": f"{G}/one-more.md", "file_text": ""})
+    ) == ("The global memory scope is full (1000 files); delete unused files first")
+    with pytest.raises(CapError):
+        tool.store.save(f"{G}/one-more.md", "x", None)
+    assert not (root / "one-more.md").exists()
+    # Editing and deleting still work in a full scope; then there is room again.
+    ok(
+        tool.execute(
+            {"command": "str_replace", "path": f"{G}/d0/f0.md", "old_str": "x", "new_str": "y"}
+        )
+    )
+    ok(tool.execute({"command": "delete", "path": f"{G}/d0/f0.md"}))
+    ok(tool.execute({"command": "create", "path": f"{G}/one-more.md", "file_text": ""}))
+
+
+def test_scope_file_cap_on_cross_scope_move(store: MemoryStore) -> None:
+    _fill_scope(store.root(Scope.WORKSPACE), MAX_FILES_PER_SCOPE)
+    write(store.root(Scope.GLOBAL) / "g.md", "g")
+    with pytest.raises(CapError, match="workspace memory scope is full"):
+        store.move(f"{G}/g.md", "/memories/workspace/g.md")
+    assert (store.root(Scope.GLOBAL) / "g.md").read_text() == "g"
+
+
+def test_999_files_leave_room_for_one(tool: MemoryTool) -> None:
+    root = tool.store.root(Scope.GLOBAL)
+    _fill_scope(root, MAX_FILES_PER_SCOPE - 1)
+    # Only listed files count: not dotfiles (temp files), invalid names or symlinks.
+    write(root / ".last.md.0badf00d.tmp", "x")
+    write(root / "a~b.md", "x")
+    (root / "link.md").symlink_to(root / "d0" / "f0.md")
+    ok(tool.execute({"command": "create", "path": f"{G}/last.md", "file_text": ""}))
+    assert count_files(root) == MAX_FILES_PER_SCOPE
+
+
+def test_file_with_nul_is_listed_as_binary_and_not_editable(tool: MemoryTool) -> None:
+    path = write(tool.store.root(Scope.GLOBAL) / "blob.md", b"text\x00more\n")
+    (entry,) = tool.store.list_scope(Scope.GLOBAL).files
+    assert entry.binary and not entry.editable
+    assert entry.description == ""
+    assert "not a text file" in err(tool.execute({"command": "view", "path": f"{G}/blob.md"}))
+    assert "not a text file" in err(
+        tool.execute(
+            {"command": "str_replace", "path": f"{G}/blob.md", "old_str": "text", "new_str": "x"}
+        )
+    )
+    assert "not a text file" in err(
+        tool.execute(
+            {"command": "insert", "path": f"{G}/blob.md", "insert_line": 0, "insert_text": "x"}
+        )
+    )
+    current = tool.store.read(f"{G}/blob.md")
+    assert current.binary
+    with pytest.raises(NotEditableError):
+        tool.store.save(f"{G}/blob.md", "clean", current.sha256)
+    assert path.read_bytes() == b"text\x00more\n"
+
+
+# --- the fast path agrees with the YAML parser -------------------------------------------
+
+# SPEC §4's frontmatter rule as a regex: the reference `frontmatter_block` must agree with.
+_SPEC_FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*\r?$", re.DOTALL | re.MULTILINE)
+_SPEC_EMPTY_FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n---[ \t]*(\r?\n|\Z)")
+
+
+def _spec_frontmatter_block(prefix: str) -> str | None:
+    if _SPEC_EMPTY_FRONTMATTER.match(prefix):
+        return ""
+    match = _SPEC_FRONTMATTER.match(prefix)
+    return match.group(1) if match else None
+
+
+_FENCE_PIECES = st.sampled_from(
+    ["---", "--", "-", "\n", "\r", "\r\n", " ", "\t", "x", "description: a", "----", "\n---"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_FENCE_PIECES, max_size=14).map("".join))
+def test_frontmatter_block_follows_the_spec_rule(prefix: str) -> None:
+    assert frontmatter_block(prefix) == _spec_frontmatter_block(prefix)
+
+
+def _yaml_reference(prefix: str) -> str:
+    """The description by the YAML parser alone (no fast path)."""
+    block = _spec_frontmatter_block(prefix)
+    return _yaml_description(block) if block else ""
+
+
+_KEYS = st.sampled_from(["description"] * 4 + ["title", "tags", "x_y-z", "on", "true"])
+_SIMPLE_VALUES = st.sampled_from(
+    [
+        "",
+        "plain words",
+        "yes",
+        "on",
+        "null",
+        "~",
+        "true",
+        "False",
+        "12",
+        "-3",
+        "1.5",
+        "1e3",
+        ".inf",
+        "0x1F",
+        "2024-01-01",
+        "C# and F#",
+        "key:value",
+        "url http://x.y/z?q=1",
+        "a, b and [c]",
+        "'single'",
+        '"double"',
+        "'it has \"quotes\"'",
+        '"it\'s"',
+        "[a, b]",
+        "[]",
+        "[ a ,b/c, d.e ]",
+        "ünïcödé",
+        "日本語の説明",
+        "emoji 🚀 ok",
+        "trail  ",
+        "a  b",
+        "x'y\"z",
+        "\ufffd",
+        "50% off",
+        "a|b>c",
+        "~tilde",
+        "x@y",
+        "e=mc^2",
+    ]
+)
+_TRICKY_VALUES = st.one_of(
+    st.sampled_from(
+        [
+            " ",
+            "a #comment",
+            "a: b",
+            "ends with:",
+            "-dash",
+            "- item",
+            "?q",
+            ":colon",
+            "[a, [b]]",
+            "[a b, c]",
+            "{a: b}",
+            "'it''s'",
+            '"esc\\"aped"',
+            '"a" trailing',
+            "&anchor x",
+            "*alias",
+            "!tag x",
+            "|",
+            ">",
+            "%pct",
+            "@at",
+            "`tick",
+            "tab\there",
+            "cr\r",
+            "nel\x85x",
+            "ls\u2028x",
+            "bom\ufeffx",
+            "ctl\x01x",
+            "del\x7fx",
+            "  lead",
+            "'unclosed",
+            '"unclosed',
+            "\ufffe",
+            "[a,]",
+            "[,a]",
+            "0o17",
+            "-",
+        ]
+    ),
+    st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\n"), max_size=12),
+)
+_SIMPLE_LINES = st.builds(lambda key, value: f"{key}: {value}", _KEYS, _SIMPLE_VALUES)
+_TRICKY_LINES = st.one_of(
+    st.builds(
+        lambda key, sep, value: f"{key}{sep}{value}",
+        _KEYS | st.sampled_from(["1a", "ké", "a b", "-k", "?k", "k" * 70]),
+        st.sampled_from([": ", ":", ":  ", " : ", ":\t"]),
+        _SIMPLE_VALUES | _TRICKY_VALUES,
+    ),
+    st.sampled_from(
+        ["", "   ", "# comment", "  # indented", "  nested: x", "- item", "---x", "...", "\t"]
+    ),
+)
+
+
+_FRONTMATTER_LINES = st.one_of(
+    st.lists(_SIMPLE_LINES, max_size=5),  # the fast path's own ground
+    st.lists(st.one_of(_SIMPLE_LINES, _SIMPLE_LINES, _TRICKY_LINES), max_size=5),
+)
+
+
+@settings(max_examples=250, deadline=None)
+@given(
+    _FRONTMATTER_LINES,
+    st.sampled_from(["\n", "\n", "\n", "\r\n"]),
+    st.sampled_from(["", "body\n"]),
+)
+def test_fast_path_agrees_with_the_yaml_parser(lines: list[str], newline: str, body: str) -> None:
+    prefix = "---" + newline + "".join(line + newline for line in lines) + "---" + newline + body
+    assert description_from_text(prefix) == _yaml_reference(prefix), prefix
