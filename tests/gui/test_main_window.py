@@ -130,3 +130,24 @@ def test_unknown_workspace_falls_back_and_says_so(make_window: WindowFactory, ho
     assert tab.workspace is not None and tab.workspace.id == MAIN
     assert "not registered" in tab.message_bar.text
     assert tab.model.node_for_key(section_key(SectionId.WORKSPACE)) is not None
+
+
+def test_consolidate_now_on_the_demo_home_updates_the_workspace_line(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    from memtab.demo import MAIN_ID, create_demo_home
+
+    demo = create_demo_home(tmp_path / "demo")
+    window = make_window(demo, MAIN_ID)
+    support.wait_watching(qtbot, window)
+    footer = window.memory_tab.footer
+    before = footer.line_text("Workspace")  # type: ignore[attr-defined]
+    assert before.startswith("3 h ago")
+    button = footer.consolidate_button  # type: ignore[attr-defined]
+    assert button.accessibleName() == "Consolidate now"
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: footer.line_text("Workspace") != before,  # type: ignore[attr-defined]
+        timeout=20_000,
+    )
+    assert footer.line_text("Workspace").startswith("just now")  # type: ignore[attr-defined]

@@ -16,6 +16,7 @@ rescan they cause shows their result, like any other change on disk.
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -229,11 +230,30 @@ class MemoryTab(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
 
-        # Tab order: picker → search → tree → editor → footer.
-        QWidget.setTabOrder(self.picker.combo, self.search_edit)
-        QWidget.setTabOrder(self.search_edit, self.new_button)
-        QWidget.setTabOrder(self.new_button, self.tree)
-        QWidget.setTabOrder(self.tree, self.editor)
+        self._set_tab_order()
+
+    def _set_tab_order(self) -> None:
+        """Picker → search → tree → editor → footer (the editor sits right of the footer
+        on screen, but is where the keyboard goes after choosing a file)."""
+        chain: list[QWidget] = []
+        widget = self.picker.combo.nextInFocusChain()
+        while widget is not None and widget is not self.picker.combo and len(chain) < 1000:
+            chain.append(widget)
+            widget = widget.nextInFocusChain()
+
+        def inside(container: QWidget) -> list[QWidget]:
+            return [
+                w
+                for w in chain
+                if w is not container
+                and container.isAncestorOf(w)
+                and w.focusPolicy() & Qt.FocusPolicy.TabFocus
+            ]
+
+        order = [self.picker.combo, self.search_edit, self.new_button, self.tree]
+        order += inside(self.editor) + inside(self.footer)
+        for first, second in itertools.pairwise(order):
+            QWidget.setTabOrder(first, second)
 
     def _action(
         self,
@@ -582,8 +602,11 @@ class MemoryTab(QWidget):
 
     def _focus_first_file(self) -> None:
         self.tree.setFocus(Qt.FocusReason.OtherFocusReason)
+        current = self.tree.current_node()
+        if current is not None and current.kind is NodeKind.FILE:
+            return
         first = next((node for node in self.model.nodes() if node.kind is NodeKind.FILE), None)
-        if first is not None and not self.tree.currentIndex().isValid():
+        if first is not None:
             self._select_key(first.key, open_it=False)
 
     # -- tree ↔ editor ---------------------------------------------------------------------
