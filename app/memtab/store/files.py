@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from memtab.store.atomic import encode_utf8
-from memtab.store.paths import Scope, VirtualPath, segment_problem
+from memtab.store.paths import Scope, VirtualPath, is_addressable_name
 
 MAX_FILE_BYTES = 102_400
 MAX_FILES_PER_SCOPE = 1000
@@ -264,8 +264,8 @@ def _entry_for(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry:
 
 
 def is_listable_name(name: str) -> bool:
-    """Whether a directory entry may appear in listings: no dotfiles, a valid §3 segment."""
-    return not name.startswith(".") and segment_problem(name) is None
+    """Whether a directory entry may appear in listings: no dotfiles, an addressable name."""
+    return not name.startswith(".") and is_addressable_name(name)
 
 
 def list_scope(scope: Scope, root: Path | None) -> ScopeListing:

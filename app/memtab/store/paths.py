@@ -123,6 +123,15 @@ def segment_problem(segment: str) -> str | None:
     return None
 
 
+def is_addressable_name(name: str) -> bool:
+    """Whether an entry called `name` can be reached by a virtual path.
+
+    The name must be a valid segment that trimming leaves alone: `a.md ` (trailing space)
+    would be addressed as `.../a.md`, another file, and deleting it would delete that one.
+    """
+    return segment_problem(name) is None and name.rstrip(_JS_WHITESPACE) == name
+
+
 def parse_virtual_path(raw: str) -> VirtualPath:
     """Validate `raw` against SPEC §3 and return it parsed, or raise PathError."""
     if not isinstance(raw, str):

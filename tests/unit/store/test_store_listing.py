@@ -22,7 +22,7 @@ from memtab.store.files import (
     sort_key,
 )
 from memtab.store.memory import CapError, MemoryStore, NotEditableError
-from memtab.store.paths import Scope
+from memtab.store.paths import Scope, parse_virtual_path
 from memtab.store.tool import MemoryTool
 
 from .helpers import err, ok, write
@@ -217,6 +217,18 @@ def test_listing_skips_dotfiles_links_and_invalid_names(store: MemoryStore) -> N
     ]
     assert [d.relative for d in listing.directories] == ["sub"]
     assert count_files(root) == 4
+
+
+@pytest.mark.parametrize("name", ["a.md ", "a.md\u00a0", "a.md\u3000"])
+def test_names_that_trimming_would_change_are_not_listed(tool: MemoryTool, name: str) -> None:
+    root = tool.store.root(Scope.GLOBAL)
+    write(root / "a.md", "the real a.md")
+    write(root / name, "a look-alike")
+    assert [f.path.name for f in tool.store.list_scope(Scope.GLOBAL).files] == ["a.md"]
+    assert ok(tool.execute({"command": "view", "path": G})) == f"Directory: {G}\n- a.md"
+    assert count_files(root) == 1
+    # Were it listed, its path would name the other file (deleting it would delete a.md).
+    assert parse_virtual_path(f"{G}/{name}") == parse_virtual_path(f"{G}/a.md")
 
 
 def test_sort_order_keys_directories_as_name_slash(store: MemoryStore) -> None:
