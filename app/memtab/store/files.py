@@ -146,8 +146,9 @@ def clean_description(value: str) -> str:
         text = value.strip(" ")  # no control chars and no run to collapse: the common case
     else:
         text = _WHITESPACE_RUN.sub(" ", _NON_WHITESPACE_CONTROL.sub("", value)).strip(" ")
-    if 2 * len(text) <= MAX_DESCRIPTION_UNITS or (
-        len(text.encode("utf-16-le", "surrogatepass")) <= 2 * MAX_DESCRIPTION_UNITS
+    if len(text) <= MAX_DESCRIPTION_UNITS and (
+        text.isascii()
+        or len(text.encode("utf-16-le", "surrogatepass")) <= 2 * MAX_DESCRIPTION_UNITS
     ):
         return text  # the common case, without counting units one by one
     units = 0
@@ -161,12 +162,31 @@ def clean_description(value: str) -> str:
 def description_from_text(prefix: str) -> str:
     """The `description:` of a file whose first 4 KiB are `prefix`; "" when absent or malformed."""
     simple = _SIMPLE_FRONTMATTER.match(prefix)
-    if simple is not None and not _OUTSIDE_SIMPLE_SUBSET.search(simple.group(1)):
+    if simple is not None and _in_simple_subset(simple.group(1)):
         return _simple_description(simple.group(1))
     block = frontmatter_block(prefix)
     if not block or "description" not in block:
         return ""
     return _yaml_description(block)
+
+
+def description_from_prefix(prefix: bytes) -> str:
+    """`description_from_text` of a file's first 4 KiB as bytes (invalid UTF-8 replaced).
+
+    Decodes as little as it can: nothing without frontmatter, and usually only up to the
+    first line that may close it (the fences are ASCII, so a cut at a line break decodes
+    to exactly the start of the full text).
+    """
+    if not prefix.startswith(b"---") or b"description" not in prefix:
+        return ""
+    fence = prefix.find(b"\n---", 3)
+    if fence >= 0:
+        line_end = prefix.find(b"\n", fence + 4)
+        head = prefix if line_end < 0 else prefix[: line_end + 1]
+        simple = _SIMPLE_FRONTMATTER.match(head.decode("utf-8", "replace"))
+        if simple is not None and _in_simple_subset(simple.group(1)):
+            return _simple_description(simple.group(1))
+    return description_from_text(prefix.decode("utf-8", "replace"))
 
 
 def _yaml_description(block: str) -> str:
@@ -194,6 +214,14 @@ def _yaml_description(block: str) -> str:
 _OUTSIDE_SIMPLE_SUBSET = re.compile(
     "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
+_OUTSIDE_SIMPLE_ASCII = re.compile("[^\n\x20-\x7e]")  # the same test, faster on ASCII text
+
+
+def _in_simple_subset(block: str) -> bool:
+    outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _OUTSIDE_SIMPLE_SUBSET
+    return outside.search(block) is None
+
+
 _SIMPLE_WORD = r"[A-Za-z0-9_][A-Za-z0-9_./-]*"
 _SIMPLE_VALUE = (
     r'(?:"[^"\\\n]*+"'  # double-quoted, no escapes
@@ -208,6 +236,7 @@ _SIMPLE_LINE = rf"(?: *+|#[^\n]*+|[A-Za-z_][A-Za-z0-9_-]{{0,63}}:(?: ++{_SIMPLE_
 _SIMPLE_FRONTMATTER = re.compile(rf"---[ \t]*+\r?\n((?:{_SIMPLE_LINE}\n)*+)---[ \t]*+\r?(?:\n|\Z)")
 _DESCRIPTION_ENTRY = re.compile(r"^description:(?: +(.*))?$", re.MULTILINE)
 _CORE_SCHEMA_NON_STRING = re.compile("|".join(p.pattern for _, p, _ in _CORE_SCHEMA_SCALARS))
+_CORE_SCHEMA_FIRST_CHARS = frozenset(char for _, _, first in _CORE_SCHEMA_SCALARS for char in first)
 
 
 def _simple_description(block: str) -> str:
@@ -225,6 +254,8 @@ def _simple_value(text: str) -> str | None:
         return None  # null, or a list
     if value[0] in "\"'":
         return value[1:-1]
+    if value[0] not in _CORE_SCHEMA_FIRST_CHARS:
+        return value
     return None if _CORE_SCHEMA_NON_STRING.match(value) else value
 
 
@@ -251,9 +282,7 @@ def _entry_for(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry:
         finally:
             os.close(fd)
     binary = b"\x00" in prefix
-    # Cheap byte checks first: most files without frontmatter are never decoded.
-    described = not binary and prefix.startswith(b"---") and b"description" in prefix
-    description = description_from_text(prefix.decode("utf-8", "replace")) if described else ""
+    description = "" if binary else description_from_prefix(prefix)
     return FileEntry(
         path=path,
         description=description,

@@ -11,11 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memtab.store.files import (
+    DESCRIPTION_PREFIX_BYTES,
     MAX_FILE_BYTES,
     MAX_FILES_PER_SCOPE,
     _yaml_description,
     clean_description,
     count_files,
+    description_from_prefix,
     description_from_text,
     frontmatter_block,
     list_scope,
@@ -618,3 +620,19 @@ _FRONTMATTER_LINES = st.one_of(
 def test_fast_path_agrees_with_the_yaml_parser(lines: list[str], newline: str, body: str) -> None:
     prefix = "---" + newline + "".join(line + newline for line in lines) + "---" + newline + body
     assert description_from_text(prefix) == _yaml_reference(prefix), prefix
+
+
+@settings(max_examples=250, deadline=None)
+@given(
+    _FRONTMATTER_LINES,
+    st.sampled_from(["\n", "\r\n"]),
+    st.sampled_from([b"", b"body\n", b"\n---\nmore\n", b"\xff\xfe bad utf-8 \xe9\n"]),
+    st.sampled_from([b"", b"\xff", "é".encode(), b"\xe9\n"]),
+)
+def test_decoding_only_the_frontmatter_gives_the_same_description(
+    lines: list[str], newline: str, body: bytes, noise: bytes
+) -> None:
+    head = ("---" + newline + "".join(line + newline for line in lines)).encode("utf-8", "replace")
+    prefix = (head + noise + b"---" + newline.encode() + body)[:DESCRIPTION_PREFIX_BYTES]
+    expected = description_from_text(prefix.decode("utf-8", "replace"))
+    assert description_from_prefix(prefix) == expected, prefix
