@@ -192,9 +192,10 @@ def description_from_prefix(prefix: bytes) -> str:
 def _yaml_description(block: str) -> str:
     """The description by the full YAML parser (any frontmatter)."""
     try:
-        data: Any = yaml.load(block, Loader=_CoreSchemaLoader)  # a SafeLoader subclass
+        data: Any = yaml.load(block, Loader=_CoreSchemaLoader)  # a safe loader
     except (yaml.YAMLError, ValueError, RecursionError):
-        # RecursionError: 4 KiB of `[[[[...` nests deeper than the parser can recurse.
+        # RecursionError: without libyaml, 4 KiB of `[[[[...` nests deeper than the
+        # pure-Python parser can recurse.
         return ""
     if not isinstance(data, dict):
         return ""
