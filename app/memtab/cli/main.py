@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from memtab import __version__
-from memtab.cli import store_commands, traces_commands, writer_commands
+from memtab.cli import consolidation_commands, store_commands, traces_commands, writer_commands
 from memtab.cli.common import CliError, add_home_option, default_demo_home, home_location
 from memtab.demo import DemoError, create_demo_home
 from memtab.store.home import HomeError
@@ -19,7 +19,7 @@ from memtab.store.paths import PathError
 logger = logging.getLogger(__name__)
 
 # Each module adds its sub-commands with `register(subparsers)`.
-COMMAND_MODULES = (store_commands, traces_commands, writer_commands)
+COMMAND_MODULES = (store_commands, consolidation_commands, traces_commands, writer_commands)
 
 
 def build_parser() -> argparse.ArgumentParser:

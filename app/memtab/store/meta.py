@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -143,10 +143,17 @@ class MetaStore:
 
     def record_read(self, key: str) -> None:
         """An agent read the file: one more use."""
+        self.record_reads([key])
+
+    def record_reads(self, keys: Iterable[str]) -> None:
+        """Several agent reads in one update of the file: one more use per read."""
         now = self._clock()
         with self._editing() as entries:
-            entry = entries.get(key, _DEFAULT_ENTRY)
-            entries[key] = replace(entry, access_count=entry.access_count + 1, last_accessed_at=now)
+            for key in keys:
+                entry = entries.get(key, _DEFAULT_ENTRY)
+                entries[key] = replace(
+                    entry, access_count=entry.access_count + 1, last_accessed_at=now
+                )
 
     def record_write(self, key: str) -> None:
         """An agent or the editor wrote the file: one more use, and the write time."""

@@ -1,0 +1,169 @@
+"""Headless consolidation: `memtab consolidate` (one workspace) and `memtab sweep` (launch sweep).
+
+The provider comes from `--provider/--model/--base-url`, then `MEMTAB_PROVIDER`/
+`MEMTAB_MODEL`/`MEMTAB_BASE_URL`, then the settings file; without any, Memtab's offline
+consolidator runs. JSON output (`--json`) is the journal record / sweep report as stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.consolidation.errors import ConsolidationError
+from memtab.consolidation.guard import DRY_RUN_NOTE
+from memtab.consolidation.runner import RunLimits
+from memtab.consolidation.service import ConsolidationService
+from memtab.consolidation.sweep import SweepReport, run_launch_sweep
+from memtab.humanize import plural
+from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
+from memtab.llm.types import ProviderError
+from memtab.store.home import load_registry
+from memtab.store.journal import ConsolidationRecord, JournalOp
+
+CLI_TRIGGERS = ("manual", "archive")
+
+
+def _add_provider_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--provider",
+        choices=PROVIDER_NAMES,
+        help="model provider (default: MEMTAB_PROVIDER, the settings file, else offline)",
+    )
+    parser.add_argument("--model", metavar="M", help="model id sent to the provider")
+    parser.add_argument("--base-url", metavar="URL", help="provider base URL (e.g. Ollama)")
+    parser.add_argument(
+        "--max-steps", type=int, metavar="N", default=RunLimits.max_steps, help="model steps"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        default=RunLimits.timeout_s,
+        help="wall-clock limit of one run",
+    )
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `consolidate` and `sweep` to the `memtab` parser."""
+    consolidate = commands.add_parser(
+        "consolidate", help="consolidate a workspace's memory now (merge, prune, promote)"
+    )
+    add_home_option(consolidate)
+    consolidate.add_argument("--workspace", metavar="ID", required=True)
+    _add_provider_options(consolidate)
+    consolidate.add_argument(
+        "--dry-run", action="store_true", help="propose changes without applying or journaling"
+    )
+    consolidate.add_argument("--trigger", choices=CLI_TRIGGERS, default="manual")
+    consolidate.add_argument("--json", action="store_true", help="print the journal record")
+    consolidate.set_defaults(handler=run_consolidate)
+
+    sweep = commands.add_parser(
+        "sweep", help="run the launch sweep: consolidate up to 3 idle workspaces that need it"
+    )
+    add_home_option(sweep)
+    _add_provider_options(sweep)
+    sweep.add_argument("--json", action="store_true", help="print the sweep report")
+    sweep.set_defaults(handler=run_sweep)
+
+
+def _service(args: argparse.Namespace) -> ConsolidationService:
+    if args.max_steps < 1:
+        raise CliError("--max-steps must be at least 1")
+    if args.timeout <= 0:
+        raise CliError("--timeout must be positive")
+    try:
+        settings: ProviderSettings = resolve_provider_settings(
+            args.provider, args.model, args.base_url
+        )
+    except ProviderError as error:
+        raise CliError(error.message) from None
+    limits = RunLimits(max_steps=args.max_steps, timeout_s=args.timeout)
+    return ConsolidationService(open_home(args), settings=settings, limits=limits)
+
+
+# --- consolidate ----------------------------------------------------------------------------
+
+
+def op_label(op: JournalOp) -> str:
+    """`[applied ]`, `[rejected]` or `[proposed]` (a dry run's change)."""
+    if op.applied:
+        return "[applied ]"
+    return "[proposed]" if op.note == DRY_RUN_NOTE else "[rejected]"
+
+
+def format_op(op: JournalOp) -> str:
+    """One journal op on one line: label, command, path(s), and why it was refused."""
+    target = f"{op.path} -> {op.new_path}" if op.new_path else op.path
+    line = f"{op_label(op)} {op.command} {target}"
+    if op.note and op.note != DRY_RUN_NOTE:
+        line += f" — {op.note}"
+    return line
+
+
+def usage_line(record: ConsolidationRecord) -> str:
+    if record.input_tokens is None and record.output_tokens is None:
+        return "usage: no model tokens (offline consolidator)"
+    return (
+        f"usage: {record.input_tokens or 0:,} input + {record.output_tokens or 0:,} output tokens"
+    )
+
+
+def run_consolidate(args: argparse.Namespace) -> int:
+    service = _service(args)
+    workspace = load_registry(service.home).require_workspace(args.workspace)
+    if not args.json:
+        print(
+            f"Consolidating {workspace.display_name} ({workspace.id}) with "
+            f"{service.describe_provider()}{' (dry run)' if args.dry_run else ''}…",
+            file=sys.stderr,
+        )
+    try:
+        record = service.run(workspace.id, trigger=args.trigger, dry_run=args.dry_run)
+    except ConsolidationError as error:
+        raise CliError(str(error)) from None
+    if args.json:
+        print_json(record.to_json())
+        return 0
+    for op in record.ops:
+        print(format_op(op))
+    if not record.ops:
+        print("(no changes)")
+    print(usage_line(record))
+    print(f"summary: {record.summary}")
+    if args.dry_run:
+        print("(dry run: nothing was changed or journaled)")
+    return 0
+
+
+# --- sweep ----------------------------------------------------------------------------------
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    service = _service(args)
+    report = run_launch_sweep(service)
+    if args.json:
+        print_json(report.to_json())
+        return 0
+    print_sweep(report)
+    return 0
+
+
+def print_sweep(report: SweepReport) -> None:
+    """The sweep report as two short tables."""
+    print(f"Started {plural(len(report.runs), 'run')}.")
+    if report.runs:
+        rows = [
+            [
+                "  " + run.workspace_id,
+                "ok" if run.ok else "failed",
+                run.record.summary if run.record is not None else (run.error or ""),
+            ]
+            for run in report.runs
+        ]
+        print(format_table(rows))
+    if report.skipped:
+        print("Skipped:")
+        print(format_table([["  " + s.workspace_id, s.reason] for s in report.skipped]))

@@ -1,0 +1,240 @@
+"""The guard between a consolidator (model or offline) and the memory tool (SPEC §8).
+
+Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the store's
+`MemoryTool` (and count as usage there). Each mutation attempt is checked, in this order:
+
+1. scope whitelist — workspace and global always; project only with a project identity;
+2. pins — a pinned file, or a directory holding one, is never deleted or renamed;
+3. the mutation budget — 8 per run, reserved atomically so parallel calls never
+   over-commit; a call rejected by 1–2 consumes nothing;
+4. dry run — the call is not dispatched; it consumes budget like a real change would;
+
+then dispatched. Every attempt is journaled as a `JournalOp` whose `applied` is true only
+when the change really happened; `note` holds the rejection text, the budget message,
+"dry-run", or the dispatch error.
+
+Refunds: a call the guard accepted but the tool then refused (old_str not found, file
+exists, …) gives its reservation back. The budget bounds how much a run may change, and
+that call changed nothing; the 32-step cap still bounds a model that keeps failing. A
+refund never revives a call that was already turned away for lack of budget.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from memtab.store.journal import JournalOp
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
+from memtab.store.tool import (
+    MemoryTool,
+    ToolArgumentError,
+    ToolRequest,
+    ToolResult,
+    parse_tool_request,
+)
+
+MUTATION_BUDGET = 8
+DRY_RUN_NOTE = "dry-run"
+PROJECT_SCOPE_REJECTION = "project memory is available only for single-project runs"
+PIN_RULE = "pinned files may be edited but never deleted or renamed"
+
+MutationCheck = Callable[[], str | None]
+"""Asked before each mutation; returns why mutations must stop (e.g. lease lost) or None."""
+
+
+def budget_exhausted_note(limit: int = MUTATION_BUDGET) -> str:
+    """The journal note and tool error of an over-budget call."""
+    return f"Mutation budget exhausted ({limit} per run); stop and summarize."
+
+
+class MutationBudget:
+    """How many mutations a run may still make; reservations are atomic."""
+
+    def __init__(self, limit: int = MUTATION_BUDGET) -> None:
+        if limit < 0:
+            raise ValueError(f"the mutation budget must be ≥ 0, got {limit}")
+        self.limit = limit
+        self._used = 0
+        self._lock = threading.Lock()
+
+    @property
+    def used(self) -> int:
+        """Reservations currently held (accepted and not refunded)."""
+        with self._lock:
+            return self._used
+
+    @property
+    def remaining(self) -> int:
+        with self._lock:
+            return self.limit - self._used
+
+    def reserve(self) -> bool:
+        """Take one unit; False (and nothing taken) when the budget is spent."""
+        with self._lock:
+            if self._used >= self.limit:
+                return False
+            self._used += 1
+            return True
+
+    def refund(self) -> None:
+        """Give one reserved unit back (its call changed nothing)."""
+        with self._lock:
+            if self._used > 0:
+                self._used -= 1
+
+
+class _RejectedError(Exception):
+    """A mutation the guard turns away; the message is the journal note."""
+
+
+class ConsolidationGuard:
+    """Runs memory-tool calls for one consolidation run and journals every mutation attempt."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        budget: MutationBudget | None = None,
+        dry_run: bool = False,
+        may_mutate: MutationCheck | None = None,
+    ) -> None:
+        self.store = store
+        self.tool = MemoryTool(store)
+        self.budget = budget or MutationBudget()
+        self.dry_run = dry_run
+        self._may_mutate = may_mutate
+        self._ops: list[JournalOp] = []
+        self._ops_lock = threading.Lock()
+
+    @property
+    def ops(self) -> tuple[JournalOp, ...]:
+        """Every mutation attempt so far, in the order they were decided."""
+        with self._ops_lock:
+            return tuple(self._ops)
+
+    @property
+    def applied_count(self) -> int:
+        return sum(1 for op in self.ops if op.applied)
+
+    def execute(self, raw: Any) -> ToolResult:
+        """Run one tool call; never raises. Mutations are checked and journaled."""
+        try:
+            request = parse_tool_request(raw)
+        except ToolArgumentError as error:
+            return ToolResult(False, error=str(error))
+        if not request.mutating:
+            return self.tool.execute_request(request)
+        return self._mutate(request)
+
+    # --- mutations ----------------------------------------------------------------------
+
+    def _mutate(self, request: ToolRequest) -> ToolResult:
+        path_text, new_path_text = request.path or "", request.new_path
+        try:
+            path, new_path = self._parse_paths(request)
+            path_text = str(path)
+            new_path_text = str(new_path) if new_path is not None else new_path_text
+            self._check_scopes(path, new_path)
+            if request.command in ("delete", "rename"):
+                self._check_pins(path)
+            self._check_may_mutate()
+        except _RejectedError as rejection:
+            return self._journal(request, path_text, new_path_text, False, str(rejection))
+        if not self.budget.reserve():
+            note = budget_exhausted_note(self.budget.limit)
+            return self._journal(request, path_text, new_path_text, False, note)
+        if self.dry_run:
+            self._record(request, path_text, new_path_text, False, DRY_RUN_NOTE)
+            return ToolResult(
+                True,
+                output=f"Dry run: {request.command} {path_text} was not applied "
+                f"(change {self.budget.used} of {self.budget.limit}).",
+            )
+        result = self.tool.execute_request(request)
+        if not result.success:
+            self.budget.refund()
+            return self._journal(request, path_text, new_path_text, False, result.error)
+        self._record(request, path_text, new_path_text, True, None)
+        return result
+
+    def _parse_paths(self, request: ToolRequest) -> tuple[VirtualPath, VirtualPath | None]:
+        source_name = "old_path" if request.command == "rename" else "path"
+        path = _parse_file_path(request.path, source_name)
+        new_path = None
+        if request.command == "rename":
+            new_path = _parse_file_path(request.new_path, "new_path")
+        return path, new_path
+
+    def _check_scopes(self, path: VirtualPath, new_path: VirtualPath | None) -> None:
+        for candidate in (path, new_path):
+            if candidate is None or candidate.scope is None:
+                continue
+            if candidate.scope is Scope.PROJECT and self.store.project_path is None:
+                raise _RejectedError(PROJECT_SCOPE_REJECTION)
+            reason = self.store.unavailable_reason(candidate.scope)
+            if reason:
+                raise _RejectedError(reason)
+
+    def _check_pins(self, path: VirtualPath) -> None:
+        pinned = self.store.pinned_within(path)
+        if not pinned:
+            return
+        subtree = self.store.meta_key(path)
+        if subtree in pinned:
+            raise _RejectedError(f"{path} is pinned: {PIN_RULE}")
+        names = ", ".join(sorted(key[len(subtree) + 1 :] for key in pinned))
+        raise _RejectedError(
+            f"{path} contains pinned files ({names}): {PIN_RULE}, nor a directory holding one"
+        )
+
+    def _check_may_mutate(self) -> None:
+        if self._may_mutate is None:
+            return
+        reason = self._may_mutate()
+        if reason:
+            raise _RejectedError(reason)
+
+    def _journal(
+        self,
+        request: ToolRequest,
+        path: str,
+        new_path: str | None,
+        applied: bool,
+        note: str,
+    ) -> ToolResult:
+        """Record a refused attempt and tell the caller why."""
+        self._record(request, path, new_path, applied, note)
+        return ToolResult(False, error=note)
+
+    def _record(
+        self,
+        request: ToolRequest,
+        path: str,
+        new_path: str | None,
+        applied: bool,
+        note: str | None,
+    ) -> None:
+        op = JournalOp(
+            command=request.command,
+            path=path,
+            applied=applied,
+            new_path=new_path if request.command == "rename" else None,
+            note=note,
+        )
+        with self._ops_lock:
+            self._ops.append(op)
+
+
+def _parse_file_path(raw: str | None, name: str) -> VirtualPath:
+    if raw is None:
+        raise _RejectedError(f"`{name}` is required and must be a string")
+    try:
+        path = parse_virtual_path(raw)
+    except PathError as error:
+        raise _RejectedError(str(error)) from None
+    if path.is_root or path.is_scope_root:
+        raise _RejectedError(f"Invalid memory path {raw!r}: expected a path inside a scope")
+    return path

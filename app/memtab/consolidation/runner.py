@@ -1,0 +1,152 @@
+"""One consolidation run: a provider, the `memory` tool behind the guard, and the tool loop.
+
+Knows nothing of debounce, locks or the journal file (that is `service`); it turns a
+provider and a workspace's store into a `ConsolidationRecord` or a `RunFailedError`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
+from memtab.consolidation.guard import (
+    DRY_RUN_NOTE,
+    MUTATION_BUDGET,
+    ConsolidationGuard,
+    MutationBudget,
+    MutationCheck,
+)
+from memtab.consolidation.prompts import load_system_prompt, run_message
+from memtab.humanize import plural
+from memtab.llm.loop import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S, LoopResult, run_tool_loop
+from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
+from memtab.store.journal import ConsolidationRecord, JournalOp
+from memtab.store.memory import MemoryStore
+from memtab.store.meta import now_ms
+from memtab.store.tool import TOOL_DESCRIPTION, TOOL_INPUT_SCHEMA, TOOL_NAME
+
+logger = logging.getLogger(__name__)
+
+NO_CHANGES_SUMMARY = "no changes needed"
+StepCallback = Callable[[int, str], None]
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """Bounds of one run: model steps, wall-clock time, and accepted mutations."""
+
+    max_steps: int = DEFAULT_MAX_STEPS
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    budget: int = MUTATION_BUDGET
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """How a run ended: a record to journal, or the failure; the ops either way."""
+
+    record: ConsolidationRecord | None
+    ops: tuple[JournalOp, ...]
+    loop: LoopResult
+    failure: RunFailedError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+def memory_tool_spec() -> ToolSpec:
+    """The one tool a consolidator sees: the store's `memory` tool (SPEC §5)."""
+    return ToolSpec(TOOL_NAME, TOOL_DESCRIPTION, TOOL_INPUT_SCHEMA)
+
+
+def run_consolidation(
+    provider: ChatProvider,
+    store: MemoryStore,
+    *,
+    trigger: str,
+    dry_run: bool = False,
+    limits: RunLimits | None = None,
+    cancel: threading.Event | None = None,
+    on_step: StepCallback | None = None,
+    may_mutate: MutationCheck | None = None,
+    clock: Callable[[], int] = now_ms,
+) -> RunResult:
+    """Run the consolidator over the store's workspace, project (if any) and global scopes.
+
+    The record's `lastRunAt` is the time the run ended, after its last write, so the
+    run's own writes never count as "writes since coverage" for the launch sweep.
+    Token usage is recorded for model providers, not for the offline consolidator.
+    """
+    limits = limits or RunLimits()
+    guard = ConsolidationGuard(
+        store, budget=MutationBudget(limits.budget), dry_run=dry_run, may_mutate=may_mutate
+    )
+    system = load_system_prompt(store.home, trigger)
+    message = run_message(store, trigger=trigger, budget=limits.budget, dry_run=dry_run)
+
+    def execute(call: ToolCall) -> ToolOutcome:
+        result = guard.execute(call.arguments)
+        return ToolOutcome(call.id, result.text, is_error=not result.success)
+
+    logger.info(
+        "consolidating workspace %s (%s, %s%s, prompt: %s)",
+        store.workspace.id if store.workspace else "-",
+        trigger,
+        provider.name,
+        ", dry run" if dry_run else "",
+        system.source,
+    )
+    loop = run_tool_loop(
+        provider,
+        system.text,
+        [UserMessage(message)],
+        [memory_tool_spec()],
+        execute,
+        max_steps=limits.max_steps,
+        timeout_s=limits.timeout_s,
+        cancel=cancel,
+        on_step=on_step,
+    )
+    ops = guard.ops
+    failure = _failure(loop)
+    if failure is not None:
+        logger.warning("consolidation run failed: %s", failure)
+        return RunResult(None, ops, loop, failure)
+    record = ConsolidationRecord(
+        last_run_at=clock(),
+        trigger=trigger,
+        summary=_summary(loop, ops, limits.max_steps),
+        ops=ops,
+        input_tokens=loop.usage.input_tokens if provider.name != "offline" else None,
+        output_tokens=loop.usage.output_tokens if provider.name != "offline" else None,
+    )
+    return RunResult(record, ops, loop)
+
+
+def _failure(loop: LoopResult) -> RunFailedError | None:
+    if loop.stop_reason == "cancelled":
+        return RunCancelledError()
+    if loop.stop_reason == "timeout":
+        return RunFailedError("timeout", f"the consolidation run {loop.detail}")
+    if loop.stop_reason == "error":
+        error = loop.error
+        kind: FailureKind = "config" if error is not None and error.kind == "config" else "error"
+        return RunFailedError(kind, error.message if error is not None else loop.detail)
+    return None  # "final", or "max_steps": its changes happened and are journaled
+
+
+def _summary(loop: LoopResult, ops: tuple[JournalOp, ...], max_steps: int) -> str:
+    changed = sum(1 for op in ops if op.applied or op.note == DRY_RUN_NOTE)
+    if loop.stop_reason == "max_steps":
+        return (
+            f"Stopped after {max_steps} steps without a final summary "
+            f"({plural(changed, 'change')} made)."
+        )
+    if loop.text:
+        return loop.text
+    if changed == 0:
+        return NO_CHANGES_SUMMARY
+    return f"{plural(changed, 'change')} made; the consolidator wrote no summary."

@@ -1,0 +1,297 @@
+"""Consolidation runs as the app and the CLI start them: locks, debounce, provider, journal.
+
+`ConsolidationService.run(workspace_id, trigger=...)` is the one entry point:
+
+- One run per workspace at a time in this process: a second trigger gets
+  `RunInFlightError` ("a consolidation run is already in flight"), except `archive`,
+  which waits for the running one and then runs. Runs of different workspaces of one
+  home also take turns in this process (every run may edit the global scope).
+- Across processes, a lease (`lease.ConsolidationLease`) keeps two Memtab processes from
+  consolidating one home at once; a crashed holder never blocks for long.
+- Debounce: automatic triggers (launch, compaction) wait 6 h after
+  `workspaces[id].lastRunAt`; manual and archive bypass it (`DebouncedError` says when the
+  next automatic run may start). The launch sweep applies its own rules and bypasses this.
+- A finished run is journaled under the workspace, and under its project when it has
+  one — also when it changed nothing (`ops: []`, "no changes needed"). A failed,
+  timed-out or cancelled run raises `RunFailedError` and writes nothing, so it sets no
+  debounce anchor. A dry run is returned but not journaled and records no usage: it
+  must not count as coverage, and it leaves the home as it found it.
+- Archived workspaces: manual (and archive) runs are allowed — the user asked, and an
+  archived workspace's memory still exists; only the launch sweep skips them.
+
+The provider comes from `memtab.llm.settings` (flags > env > settings file), "offline"
+meaning Memtab's built-in consolidator; a `provider_factory` replaces that (tests).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterator
+
+from memtab.consolidation.errors import (
+    ConsolidationError,
+    DebouncedError,
+    RunCancelledError,
+    RunFailedError,
+    RunInFlightError,
+)
+from memtab.consolidation.lease import LEASE_TTL_S, ConsolidationLease
+from memtab.consolidation.offline import OfflineConsolidator
+from memtab.consolidation.run_store import RunStore
+from memtab.consolidation.runner import RunLimits, StepCallback, run_consolidation
+from memtab.humanize import absolute_time, relative_time
+from memtab.llm.http import HttpOptions
+from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
+from memtab.llm.types import ChatProvider, ProviderError
+from memtab.store.home import Home, load_registry
+from memtab.store.journal import TRIGGERS, ConsolidationRecord, Journal
+from memtab.store.memory import MemoryStore
+from memtab.store.meta import now_ms
+
+logger = logging.getLogger(__name__)
+
+HOUR_MS = 60 * 60 * 1000
+DEBOUNCE_MS = 6 * HOUR_MS
+AUTOMATIC_TRIGGERS = ("launch", "compaction")
+_WAIT_SLICE_S = 0.05
+
+ProviderFactory = Callable[[MemoryStore], ChatProvider]
+"""Makes the provider of one run, given the store it will consolidate."""
+
+
+class _RunSlots:
+    """Which workspaces are consolidating in this process, and which home is busy."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._workspaces: set[tuple[str, str]] = set()
+        self._busy_homes: dict[str, str] = {}
+
+    def running(self, home_key: str, workspace_id: str) -> bool:
+        with self._condition:
+            return (home_key, workspace_id) in self._workspaces
+
+    def running_in(self, home_key: str) -> str | None:
+        with self._condition:
+            return self._busy_homes.get(home_key)
+
+    def _wait(self, cancel: threading.Event | None) -> None:
+        if cancel is not None and cancel.is_set():
+            raise RunCancelledError("the consolidation run was cancelled while it waited")
+        self._condition.wait(_WAIT_SLICE_S)
+
+    @contextlib.contextmanager
+    def claim(
+        self,
+        home_key: str,
+        workspace_id: str,
+        *,
+        queue: bool,
+        cancel: threading.Event | None,
+        on_wait: Callable[[str], None],
+    ) -> Iterator[None]:
+        """Hold the workspace's slot, then the home's turn, for the block."""
+        key = (home_key, workspace_id)
+        with self._condition:
+            if key in self._workspaces:
+                if not queue:
+                    raise RunInFlightError(workspace_id)
+                on_wait(f"waiting for the running consolidation of {workspace_id}")
+                while key in self._workspaces:
+                    self._wait(cancel)
+            self._workspaces.add(key)
+        try:
+            with self._condition:
+                if home_key in self._busy_homes:
+                    on_wait(f"waiting for the consolidation of {self._busy_homes[home_key]}")
+                while home_key in self._busy_homes:
+                    self._wait(cancel)
+                self._busy_homes[home_key] = workspace_id
+            try:
+                yield
+            finally:
+                with self._condition:
+                    del self._busy_homes[home_key]
+                    self._condition.notify_all()
+        finally:
+            with self._condition:
+                self._workspaces.discard(key)
+                self._condition.notify_all()
+
+
+_slots = _RunSlots()
+
+
+def _home_key(home: Home) -> str:
+    return os.path.realpath(home.root)
+
+
+def _in_text(ms: int) -> str:
+    minutes = max(1, round(ms / 60_000))
+    hours, minutes = divmod(minutes, 60)
+    if hours and minutes:
+        return f"in {hours} h {minutes} min"
+    return f"in {hours} h" if hours else f"in {minutes} min"
+
+
+class ConsolidationService:
+    """Starts consolidation runs for the workspaces of one memory home (thread-safe)."""
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        settings: ProviderSettings | None = None,
+        provider_factory: ProviderFactory | None = None,
+        http_options: HttpOptions | None = None,
+        limits: RunLimits | None = None,
+        clock: Callable[[], int] = now_ms,
+        lease_ttl_s: float = LEASE_TTL_S,
+    ) -> None:
+        """`settings` None: resolved for every run (env and settings file may change)."""
+        self.home = home
+        self.settings = settings
+        self.limits = limits or RunLimits()
+        self.clock = clock
+        self.journal = Journal(home)
+        self._provider_factory = provider_factory
+        self._http_options = http_options
+        self._lease_ttl_s = lease_ttl_s
+
+    # --- queries --------------------------------------------------------------------------
+
+    def is_running(self, workspace_id: str) -> bool:
+        """Whether a run of this workspace is in flight (or queued) in this process."""
+        return _slots.running(_home_key(self.home), workspace_id)
+
+    def running_workspace(self) -> str | None:
+        """The workspace this process is consolidating in this home right now, if any."""
+        return _slots.running_in(_home_key(self.home))
+
+    def next_automatic_run_at(self, workspace_id: str) -> int | None:
+        """When the debounce lets an automatic run start again (None: it may run now)."""
+        record = self.journal.load().workspaces.get(workspace_id)
+        if record is None:
+            return None
+        next_at = record.last_run_at + DEBOUNCE_MS
+        return next_at if next_at > self.clock() else None
+
+    def describe_provider(self) -> str:
+        """What runs will use, safe to show (never a key)."""
+        if self._provider_factory is not None:
+            return "custom provider"
+        try:
+            settings = self.settings or resolve_provider_settings()
+        except ProviderError as error:
+            return f"misconfigured: {error.message}"
+        return settings.describe()
+
+    # --- running ----------------------------------------------------------------------------
+
+    def run(
+        self,
+        workspace_id: str,
+        *,
+        trigger: str = "manual",
+        dry_run: bool = False,
+        cancel: threading.Event | None = None,
+        on_step: StepCallback | None = None,
+        check_debounce: bool | None = None,
+    ) -> ConsolidationRecord:
+        """Consolidate one workspace's scopes and journal the record (see module doc).
+
+        Raises HomeError (unknown workspace), RunInFlightError, DebouncedError,
+        LeaseHeldError, or RunFailedError / RunCancelledError; never journals a failure.
+        `check_debounce` None applies the 6 h debounce to automatic triggers only.
+        """
+        if trigger not in TRIGGERS:
+            raise ConsolidationError(
+                f"unknown trigger {trigger!r}; expected one of {', '.join(TRIGGERS)}"
+            )
+        workspace = load_registry(self.home).require_workspace(workspace_id)
+        if check_debounce if check_debounce is not None else trigger in AUTOMATIC_TRIGGERS:
+            self._check_debounce(workspace_id)
+        store = RunStore(self.home, workspace, count_usage=not dry_run, clock=self.clock)
+
+        def report_wait(message: str) -> None:
+            if on_step is not None:
+                on_step(0, message)
+
+        with _slots.claim(
+            _home_key(self.home),
+            workspace_id,
+            queue=trigger == "archive",
+            cancel=cancel,
+            on_wait=report_wait,
+        ):
+            provider = self._make_provider(store)
+            lease = ConsolidationLease(self.home, ttl_s=self._lease_ttl_s)
+            try:
+                with lease.hold(workspace_id):
+                    result = run_consolidation(
+                        provider,
+                        store,
+                        trigger=trigger,
+                        dry_run=dry_run,
+                        limits=self.limits,
+                        cancel=cancel,
+                        on_step=on_step,
+                        may_mutate=lease.lost_reason,
+                        clock=self.clock,
+                    )
+                    if result.failure is not None:
+                        raise result.failure
+                    assert result.record is not None
+                    if not dry_run:  # under the lease: the next holder sees this record
+                        self.journal.save_run(workspace.id, store.project_path, result.record)
+            finally:
+                store.flush_reads()
+                _close(provider)
+        logger.info(
+            "consolidated %s (%s): %d of %d ops applied — %s",
+            workspace.id,
+            trigger,
+            result.record.applied_count,
+            len(result.record.ops),
+            result.record.summary,
+        )
+        return result.record
+
+    def _check_debounce(self, workspace_id: str) -> None:
+        record = self.journal.load().workspaces.get(workspace_id)
+        if record is None:
+            return
+        now = self.clock()
+        next_at = record.last_run_at + DEBOUNCE_MS
+        if next_at <= now:
+            return
+        raise DebouncedError(
+            workspace_id,
+            f"workspace {workspace_id} was consolidated {relative_time(record.last_run_at, now)} "
+            f"({record.trigger}); automatic runs wait 6 h, the next may start "
+            f"{_in_text(next_at - now)} ({absolute_time(next_at)}); a manual run may start now",
+            next_at,
+        )
+
+    def _make_provider(self, store: MemoryStore) -> ChatProvider:
+        if self._provider_factory is not None:
+            return self._provider_factory(store)
+        try:
+            settings = self.settings or resolve_provider_settings()
+            if settings.is_offline:
+                return OfflineConsolidator(store, budget=self.limits.budget)
+            return create_provider(settings, options=self._http_options)
+        except ProviderError as error:
+            raise RunFailedError("config", error.message) from None
+
+
+def _close(provider: ChatProvider) -> None:
+    close = getattr(provider, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:  # closing must never hide the run's own result
+            logger.exception("closing the %s provider failed", provider.name)

@@ -1,0 +1,281 @@
+"""The launch sweep: at start-up, consolidate the few workspaces that need it (SPEC §8).
+
+Over the workspaces in registry order, sequentially, with trigger `launch`:
+
+1. stop once 3 runs have started (failed runs count);
+2. skip archived workspaces, agent tasks (child workspaces) and active ones (user
+   interaction, `recency` in extensionMetadata.json, less than 24 h ago);
+3. qualify only with writes since coverage (`lastWriteAt` in memory-meta.json):
+   workspace keys newer than `workspaces[id].lastRunAt`, project keys newer than
+   `projects[projectPath].lastRunAt` (legacy workspace-only records never count as
+   project coverage), global keys newer than the newest run anywhere;
+4. debounce: skip when the only writes are project writes whose project was covered
+   < 6 h ago; a workspace covered < 6 h ago is skipped too — unless project writes exist
+   and the project's coverage is ≥ 6 h old or missing. Debounced candidates do not spend
+   the cap;
+5. after each successful run the project and global anchors advance to it, so a
+   project-only write qualifies one sibling per sweep and a global-only write causes
+   exactly one run.
+
+`run_launch_sweep` returns a `SweepReport`: every run it started, with its record or
+error, and every workspace it skipped, with the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from memtab.consolidation.errors import (
+    ConsolidationError,
+    RunCancelledError,
+    RunFailedError,
+)
+from memtab.consolidation.runner import StepCallback
+from memtab.consolidation.service import DEBOUNCE_MS, ConsolidationService
+from memtab.humanize import plural, relative_time
+from memtab.store.home import HomeError, Workspace, load_recency, load_registry
+from memtab.store.journal import ConsolidationRecord
+from memtab.store.meta import MetaEntry, MetaStore, escape_key_component
+
+logger = logging.getLogger(__name__)
+
+MAX_LAUNCH_RUNS = 3
+ACTIVE_WINDOW_MS = 24 * 60 * 60 * 1000
+
+SkipKind = Literal[
+    "cap", "archived", "agent-task", "active", "no-writes", "debounced", "busy", "cancelled"
+]
+
+
+@dataclass(frozen=True)
+class SweepRun:
+    """A run the sweep started: why the workspace qualified and how the run ended."""
+
+    workspace_id: str
+    reason: str
+    record: ConsolidationRecord | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.record is not None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"workspaceId": self.workspace_id, "reason": self.reason}
+        data["ok"] = self.ok
+        if self.record is not None:
+            data["record"] = self.record.to_json()
+        if self.error is not None:
+            data["error"] = self.error
+        return data
+
+
+@dataclass(frozen=True)
+class SweepSkip:
+    """A workspace the sweep did not run, and why."""
+
+    workspace_id: str
+    kind: SkipKind
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"workspaceId": self.workspace_id, "kind": self.kind, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    """What a launch sweep did."""
+
+    runs: tuple[SweepRun, ...] = ()
+    skipped: tuple[SweepSkip, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "runs": [run.to_json() for run in self.runs],
+            "skipped": [skip.to_json() for skip in self.skipped],
+        }
+
+
+@dataclass
+class _Anchors:
+    """Coverage times the sweep compares writes against; advanced after each success."""
+
+    workspaces: dict[str, int]
+    projects: dict[str, int]
+    newest: int | None
+
+    def advance(self, workspace: Workspace, at: int) -> None:
+        self.workspaces[workspace.id] = at
+        if workspace.project_identity is not None:
+            self.projects[workspace.project_identity] = at
+        self.newest = at if self.newest is None else max(self.newest, at)
+
+
+def _writes_since(entries: dict[str, MetaEntry], prefix: str, since: int | None) -> int:
+    return sum(
+        1
+        for key, entry in entries.items()
+        if key.startswith(prefix)
+        and entry.last_write_at is not None
+        and (since is None or entry.last_write_at > since)
+    )
+
+
+@dataclass(frozen=True)
+class _Writes:
+    workspace: int
+    project: int
+    global_: int
+
+    @property
+    def any(self) -> bool:
+        return bool(self.workspace or self.project or self.global_)
+
+    def describe(self) -> str:
+        parts = [
+            plural(count, f"{scope} write")
+            for scope, count in (
+                ("workspace", self.workspace),
+                ("project", self.project),
+                ("global", self.global_),
+            )
+            if count
+        ]
+        return ", ".join(parts) + " since coverage"
+
+
+def _decide(
+    workspace: Workspace,
+    entries: dict[str, MetaEntry],
+    anchors: _Anchors,
+    recency: dict[str, int],
+    now: int,
+) -> SweepSkip | str:
+    """A skip, or the reason the workspace qualifies."""
+    if workspace.archived:
+        return SweepSkip(workspace.id, "archived", "archived")
+    if workspace.parent_id is not None:
+        return SweepSkip(
+            workspace.id, "agent-task", f"agent task of workspace {workspace.parent_id}"
+        )
+    interacted = recency.get(workspace.id)
+    if interacted is not None and now - interacted < ACTIVE_WINDOW_MS:
+        return SweepSkip(
+            workspace.id, "active", f"active (last used {relative_time(interacted, now)})"
+        )
+    project = workspace.project_identity
+    workspace_run = anchors.workspaces.get(workspace.id)
+    project_run = anchors.projects.get(project) if project is not None else None
+    writes = _Writes(
+        workspace=_writes_since(
+            entries, f"workspace:{escape_key_component(workspace.id)}:", workspace_run
+        ),
+        project=(
+            _writes_since(entries, f"project:{escape_key_component(project)}:", project_run)
+            if project is not None
+            else 0
+        ),
+        global_=_writes_since(entries, "global:", anchors.newest),
+    )
+    if not writes.any:
+        return SweepSkip(workspace.id, "no-writes", "no writes since the last consolidation")
+    project_recent = project_run is not None and now - project_run < DEBOUNCE_MS
+    workspace_recent = workspace_run is not None and now - workspace_run < DEBOUNCE_MS
+    only_project = writes.project and not writes.workspace and not writes.global_
+    if only_project and project_recent:
+        assert project_run is not None
+        return SweepSkip(
+            workspace.id,
+            "debounced",
+            f"only project writes, and the project was consolidated "
+            f"{relative_time(project_run, now)}",
+        )
+    project_bypass = writes.project and not project_recent
+    if workspace_recent and not project_bypass:
+        assert workspace_run is not None
+        return SweepSkip(
+            workspace.id,
+            "debounced",
+            f"consolidated {relative_time(workspace_run, now)} (6 h debounce)",
+        )
+    return writes.describe()
+
+
+def run_launch_sweep(
+    service: ConsolidationService,
+    *,
+    cancel: threading.Event | None = None,
+    on_step: StepCallback | None = None,
+    max_runs: int = MAX_LAUNCH_RUNS,
+) -> SweepReport:
+    """Run the launch sweep over the service's home (see module doc)."""
+    home = service.home
+    journal = service.journal.load()
+    anchors = _Anchors(
+        workspaces={wid: r.last_run_at for wid, r in journal.workspaces.items()},
+        projects={path: r.last_run_at for path, r in journal.projects.items()},
+        newest=max((r.last_run_at for r in journal.workspaces.values()), default=None),
+    )
+    recency = load_recency(home)
+    meta = MetaStore(home)
+    runs: list[SweepRun] = []
+    skipped: list[SweepSkip] = []
+    for workspace in load_registry(home).workspaces:
+        if cancel is not None and cancel.is_set():
+            skipped.append(SweepSkip(workspace.id, "cancelled", "the sweep was cancelled"))
+            continue
+        if len(runs) >= max_runs:
+            skipped.append(
+                SweepSkip(workspace.id, "cap", f"the sweep already started {max_runs} runs")
+            )
+            continue
+        decision = _decide(workspace, meta.load(), anchors, recency, service.clock())
+        if isinstance(decision, SweepSkip):
+            skipped.append(decision)
+            continue
+        outcome = _run_one(service, workspace, decision, cancel, on_step)
+        if isinstance(outcome, SweepSkip):
+            skipped.append(outcome)
+            continue
+        runs.append(outcome)
+        if outcome.record is not None:
+            anchors.advance(workspace, outcome.record.last_run_at)
+    report = SweepReport(tuple(runs), tuple(skipped))
+    logger.info("launch sweep: %d run(s) started, %d workspace(s) skipped", len(runs), len(skipped))
+    return report
+
+
+def _run_one(
+    service: ConsolidationService,
+    workspace: Workspace,
+    reason: str,
+    cancel: threading.Event | None,
+    on_step: StepCallback | None,
+) -> SweepRun | SweepSkip:
+    """Run one qualified workspace; a skip when it could not start (another run is going)."""
+    label = workspace.display_name
+
+    def step(number: int, message: str) -> None:
+        if on_step is not None:
+            on_step(number, f"{label}: {message}")
+
+    try:
+        record = service.run(
+            workspace.id,
+            trigger="launch",
+            cancel=cancel,
+            on_step=step if on_step is not None else None,
+            check_debounce=False,
+        )
+    except RunCancelledError as error:
+        return SweepRun(workspace.id, reason, error=str(error))
+    except RunFailedError as error:
+        logger.warning("launch sweep: %s failed: %s", workspace.id, error)
+        return SweepRun(workspace.id, reason, error=str(error))
+    except (ConsolidationError, HomeError) as error:  # in flight, lease held, or gone
+        logger.info("launch sweep: %s not started: %s", workspace.id, error)
+        return SweepSkip(workspace.id, "busy", str(error))
+    return SweepRun(workspace.id, reason, record=record)

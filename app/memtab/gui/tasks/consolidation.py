@@ -1,0 +1,169 @@
+"""Consolidation runs for the GUI: a facade over a `TaskRunner` (one worker thread).
+
+Wire a "Consolidate now" button like this::
+
+    tasks = ConsolidationTasks(ConsolidationService(home), parent=window)
+    tasks.start(workspace_id)                      # e.g. from the button's clicked slot
+    tasks.run_started.connect(self._on_consolidation_run_started)      # str workspace id
+    tasks.progress.connect(self._on_consolidation_progress)            # int step, str text
+    tasks.run_finished.connect(self._on_consolidation_run_finished)    # ConsolidationRecord
+    tasks.run_failed.connect(self._on_consolidation_run_failed)        # str message
+    tasks.run_cancelled.connect(self._on_consolidation_run_cancelled)  # str workspace id
+
+Every accepted `start` ends with exactly one of `run_finished`, `run_failed` or
+`run_cancelled`. A `start` for a workspace that already has a run queued or running is
+refused at once (`run_failed` with "a consolidation run is already in flight…", and
+`start` returns False) — except `trigger="archive"`, which queues behind it. Runs take
+turns on one worker thread. `cancel()` stops the running run within about a second
+(the model call is abandoned; nothing is journaled). The memory files and journal a run
+changes reach the views through the file watcher, not through these signals.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from memtab.consolidation.errors import (
+    ConsolidationError,
+    RunCancelledError,
+    RunInFlightError,
+)
+from memtab.consolidation.service import ConsolidationService
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.store.home import HomeError
+from memtab.store.journal import ConsolidationRecord
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What a consolidation job returns: the record, or the one-line reason it failed."""
+
+    record: ConsolidationRecord | None = None
+    error: str | None = None
+
+
+def _consolidate(
+    service: ConsolidationService, workspace_id: str, trigger: str, ctx: TaskContext
+) -> _Outcome:
+    """The job (worker thread): one service run, its expected failures as plain text."""
+    try:
+        record = service.run(
+            workspace_id,
+            trigger=trigger,
+            cancel=ctx.cancel_event,
+            on_step=ctx.report_progress,
+        )
+    except RunCancelledError as error:
+        return _Outcome(error=str(error))  # the runner reports it as cancelled
+    except (ConsolidationError, HomeError) as error:
+        return _Outcome(error=str(error))
+    return _Outcome(record=record)
+
+
+class ConsolidationTasks(QObject):
+    """Starts and cancels consolidation runs off the GUI thread; signals on the GUI thread."""
+
+    run_started = Signal(str)
+    progress = Signal(int, str)
+    run_finished = Signal(object)
+    run_failed = Signal(str)
+    run_cancelled = Signal(str)
+
+    def __init__(self, service: ConsolidationService, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._service = service
+        self._runner = TaskRunner("consolidation", parent=self)
+        self._workspace_of: dict[int, str] = {}
+        self._running_job: int | None = None
+        self._runner.job_started.connect(self._on_runner_job_started)
+        self._runner.job_progress.connect(self._on_runner_job_progress)
+        self._runner.job_finished.connect(self._on_runner_job_finished)
+        self._runner.job_failed.connect(self._on_runner_job_failed)
+        self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
+
+    @property
+    def service(self) -> ConsolidationService:
+        return self._service
+
+    @property
+    def is_running(self) -> bool:
+        """Whether a run is queued or running."""
+        return bool(self._workspace_of)
+
+    @property
+    def running_workspace(self) -> str | None:
+        """The workspace whose run is in progress (None while idle or still queued)."""
+        if self._running_job is None:
+            return None
+        return self._workspace_of.get(self._running_job)
+
+    def is_busy_with(self, workspace_id: str) -> bool:
+        """Whether a run of this workspace is queued or running."""
+        return workspace_id in self._workspace_of.values()
+
+    def start(self, workspace_id: str, trigger: str = "manual") -> bool:
+        """Queue a run; False (and `run_failed`) if this workspace already has one."""
+        if trigger != "archive" and self.is_busy_with(workspace_id):
+            self.run_failed.emit(str(RunInFlightError(workspace_id)))
+            return False
+        job = self._runner.submit(
+            functools.partial(_consolidate, self._service, workspace_id, trigger)
+        )
+        self._workspace_of[job] = workspace_id
+        return True
+
+    def cancel(self) -> None:
+        """Cancel every queued and running run (each reports `run_cancelled`)."""
+        self._runner.cancel_all()
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Cancel everything and stop the worker thread (call on app close)."""
+        return self._runner.shutdown(timeout_ms)
+
+    # --- runner → facade (GUI thread) ---------------------------------------------------
+
+    @Slot(int)
+    def _on_runner_job_started(self, job: int) -> None:
+        workspace_id = self._workspace_of.get(job)
+        if workspace_id is None:
+            return
+        self._running_job = job
+        self.run_started.emit(workspace_id)
+
+    @Slot(int, int, str)
+    def _on_runner_job_progress(self, job: int, step: int, message: str) -> None:
+        if job in self._workspace_of:
+            self.progress.emit(step, message)
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, job: int, outcome: object) -> None:
+        if self._end(job) is None:
+            return
+        assert isinstance(outcome, _Outcome)
+        if outcome.record is not None:
+            self.run_finished.emit(outcome.record)
+        else:
+            self.run_failed.emit(outcome.error or "the consolidation run failed")
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, job: int, message: str) -> None:
+        if self._end(job) is not None:
+            logger.error("consolidation job failed unexpectedly: %s", message)
+            self.run_failed.emit(message)
+
+    @Slot(int)
+    def _on_runner_job_cancelled(self, job: int) -> None:
+        workspace_id = self._end(job)
+        if workspace_id is not None:
+            self.run_cancelled.emit(workspace_id)
+
+    def _end(self, job: int) -> str | None:
+        if self._running_job == job:
+            self._running_job = None
+        return self._workspace_of.pop(job, None)

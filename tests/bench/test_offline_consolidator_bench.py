@@ -1,0 +1,124 @@
+"""Benchmark: the offline consolidator on 1000 files holding 100 near-duplicate pairs
+(target: a full run under 5 s).
+
+Run: .venv/bin/python -m pytest --bench tests/bench/test_offline_consolidator_bench.py -s
+
+Reports the whole run (every file read through the memory tool, usage recorded, the plan,
+the changes, the journal) and the planner alone on the same files.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from memtab.consolidation.offline_plan import MemoryFile, plan_consolidation
+from memtab.consolidation.service import ConsolidationService
+from memtab.llm.settings import ProviderSettings
+from memtab.store.atomic import atomic_write_text
+from memtab.store.home import Home, add_workspace, load_registry
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import Scope, parse_file_path
+
+WS = "a1a1a1a1a1"
+PROJECT = "/home/dev/src/big"
+FILES = 1000
+PAIRS = 100
+SCOPES = (Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE)
+_WORDS = [
+    "build",
+    "cache",
+    "token",
+    "refresh",
+    "database",
+    "migration",
+    "deploy",
+    "staging",
+    "review",
+    "commit",
+    "branch",
+    "test",
+    "fixture",
+    "lint",
+    "format",
+    "release",
+    "tag",
+    "docker",
+    "podman",
+    "python",
+    "node",
+    "redis",
+    "queue",
+    "worker",
+    "retry",
+    "timeout",
+    "header",
+    "client",
+    "server",
+    "schema",
+    "index",
+    "query",
+    "lock",
+    "race",
+    "flaky",
+    "clock",
+]
+
+
+def bullet(rng: random.Random) -> str:
+    return "- " + " ".join(rng.choice(_WORDS) for _ in range(rng.randint(8, 14))) + "."
+
+
+def note(rng: random.Random, index: int) -> list[str]:
+    lines = ["---", f"description: Notes on topic {index}", "---", f"# Topic {index}", ""]
+    return lines + [bullet(rng) for _ in range(rng.randint(6, 12))]
+
+
+def build_store(root: Path) -> tuple[Home, list[MemoryFile]]:
+    """FILES files over the three scopes; PAIRS of them near-duplicates of another."""
+    rng = random.Random(7)
+    home = Home(root)
+    add_workspace(home, PROJECT, "big", workspace_id=WS)
+    store = MemoryStore(home, load_registry(home).require_workspace(WS))
+    files: list[MemoryFile] = []
+    originals = FILES - PAIRS
+    for index in range(originals):
+        scope = SCOPES[index % 3]
+        files.append(
+            MemoryFile(f"/memories/{scope.value}/t{index:04d}.md", scope, tuple(note(rng, index)))
+        )
+    for pair in range(PAIRS):
+        source = files[pair * 7 % originals]
+        lines = list(source.lines)
+        lines[-1] = bullet(rng)  # change one bullet, add another: a near-duplicate
+        lines.append(bullet(rng))
+        path = source.path.replace(".md", f"-copy{pair}.md")
+        files.append(MemoryFile(path, source.scope, tuple(lines)))
+    for file in files:
+        atomic_write_text(store.physical(parse_file_path(file.path)), "\n".join(file.lines) + "\n")
+    return home, files
+
+
+@pytest.mark.bench
+def test_offline_consolidator_on_1000_files(tmp_path: Path) -> None:
+    home, files = build_store(tmp_path / "home")
+
+    started = time.perf_counter()
+    plan = plan_consolidation(files, budget=8)
+    plan_seconds = time.perf_counter() - started
+
+    service = ConsolidationService(home, settings=ProviderSettings("offline", "offline", ""))
+    started = time.perf_counter()
+    record = service.run(WS)
+    run_seconds = time.perf_counter() - started
+
+    merged = sum(1 for change in plan.deletes if change.effects.merged_into)
+    print(
+        f"\noffline consolidator, {len(files)} files / {PAIRS} near-duplicate pairs: "
+        f"full run {run_seconds:.2f} s ({len(record.ops)} ops, target < 5 s); "
+        f"planner alone {plan_seconds:.2f} s ({merged} merges within the budget of 8)"
+    )
+    assert record.ops and all(op.applied for op in record.ops)

@@ -1,0 +1,163 @@
+"""The consolidation facade: signals on the GUI thread, refusals, failures and a fast cancel."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from memtab.consolidation.service import ConsolidationService
+from memtab.gui.tasks.consolidation import ConsolidationTasks
+from memtab.llm.http import HttpOptions
+from memtab.llm.settings import ProviderSettings
+from memtab.store.home import Home, add_workspace
+from memtab.store.journal import ConsolidationRecord, Journal
+from memtab.store.memory import MemoryStore
+from support.fake_model_server import FakeModelServer
+
+WS = "a1a1a1a1a1"
+KEY = "sk-ant-test-SECRET-0123456789abcdefghij"
+FAST_HTTP = HttpOptions(
+    timeout_s=15.0, connect_timeout_s=2.0, max_retries=2, backoff_base_s=0.001, backoff_max_s=0.01
+)
+SIGNAL_TIMEOUT_MS = 10_000  # bounds a broken test; passing tests never wait this long
+
+
+class Signals:
+    """Every facade signal, in order."""
+
+    def __init__(self, tasks: ConsolidationTasks) -> None:
+        self.tasks = tasks
+        self.events: list[tuple[str, Any]] = []
+        self.running_at_start: str | None = None
+        tasks.run_started.connect(self.on_started)
+        tasks.progress.connect(self.on_progress)
+        tasks.run_finished.connect(self.on_finished)
+        tasks.run_failed.connect(self.on_failed)
+        tasks.run_cancelled.connect(self.on_cancelled)
+
+    def on_started(self, workspace_id: str) -> None:
+        self.running_at_start = self.tasks.running_workspace
+        self.events.append(("started", workspace_id))
+
+    def on_progress(self, step: int, message: str) -> None:
+        self.events.append(("progress", (step, message)))
+
+    def on_finished(self, record: object) -> None:
+        self.events.append(("finished", record))
+
+    def on_failed(self, message: str) -> None:
+        self.events.append(("failed", message))
+
+    def on_cancelled(self, workspace_id: str) -> None:
+        self.events.append(("cancelled", workspace_id))
+
+    def kinds(self) -> list[str]:
+        return [kind for kind, _ in self.events if kind != "progress"]
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    home = Home(tmp_path / "home")
+    add_workspace(home, "/home/dev/src/app", "main", workspace_id=WS)
+    return home
+
+
+@pytest.fixture
+def tasks(
+    qtbot: QtBot, home: Home, fake_model_server: FakeModelServer
+) -> Iterator[ConsolidationTasks]:
+    settings = ProviderSettings(
+        "anthropic", "claude-test", fake_model_server.anthropic_base_url, api_key=KEY
+    )
+    facade = ConsolidationTasks(
+        ConsolidationService(home, settings=settings, http_options=FAST_HTTP)
+    )
+    yield facade
+    facade.shutdown()
+
+
+@pytest.fixture
+def signals(tasks: ConsolidationTasks) -> Signals:
+    return Signals(tasks)
+
+
+def test_started_progress_finished(
+    qtbot: QtBot,
+    home: Home,
+    tasks: ConsolidationTasks,
+    signals: Signals,
+    fake_model_server: FakeModelServer,
+) -> None:
+    store = MemoryStore.open(home, WS)
+    store.create_file("/memories/workspace/notes.md", "- a note\n")
+    fake_model_server.add_anthropic_reply(
+        tool_calls=[("memory", {"command": "view", "path": "/memories/workspace/notes.md"})]
+    )
+    fake_model_server.add_anthropic_reply("no changes needed")
+
+    with qtbot.waitSignal(tasks.run_finished, timeout=SIGNAL_TIMEOUT_MS):
+        assert tasks.start(WS)
+        assert tasks.is_running
+
+    assert signals.kinds() == ["started", "finished"]
+    assert signals.events[0] == ("started", WS)
+    assert signals.running_at_start == WS
+    steps = [payload for kind, payload in signals.events if kind == "progress"]
+    assert steps[0] == (1, "step 1: waiting for anthropic claude-test")
+    assert (2, "finished") in steps
+    record = signals.events[-1][1]
+    assert isinstance(record, ConsolidationRecord) and record.summary == "no changes needed"
+    assert Journal(home).load().workspaces[WS] == record
+    assert not tasks.is_running and tasks.running_workspace is None
+
+
+def test_a_failed_run_reports_its_message(
+    qtbot: QtBot, tasks: ConsolidationTasks, signals: Signals, fake_model_server: FakeModelServer
+) -> None:
+    for _ in range(3):
+        fake_model_server.add_error(500)
+    with qtbot.waitSignal(tasks.run_failed, timeout=SIGNAL_TIMEOUT_MS) as failed:
+        tasks.start(WS)
+    assert "HTTP 500" in failed.args[0]
+    assert signals.kinds() == ["started", "failed"]
+
+
+def test_a_second_start_is_refused_while_archive_queues(
+    qtbot: QtBot, tasks: ConsolidationTasks, signals: Signals, fake_model_server: FakeModelServer
+) -> None:
+    fake_model_server.add_anthropic_reply("first", delay=0.3)
+    fake_model_server.add_anthropic_reply("archived")
+    assert tasks.start(WS)
+    with qtbot.waitSignal(tasks.run_failed, timeout=SIGNAL_TIMEOUT_MS) as refused:
+        assert not tasks.start(WS)
+    assert "already in flight" in refused.args[0]
+    assert tasks.start(WS, trigger="archive")
+    qtbot.waitUntil(lambda: signals.kinds().count("finished") == 2, timeout=SIGNAL_TIMEOUT_MS)
+    summaries = [p.summary for kind, p in signals.events if kind == "finished"]
+    assert summaries == ["first", "archived"]
+
+
+def test_cancel_stops_a_run_within_a_second(
+    qtbot: QtBot,
+    home: Home,
+    tasks: ConsolidationTasks,
+    signals: Signals,
+    fake_model_server: FakeModelServer,
+) -> None:
+    fake_model_server.add_anthropic_reply("too late", delay=10.0)
+    with qtbot.waitSignal(tasks.progress, timeout=SIGNAL_TIMEOUT_MS):
+        tasks.start(WS)
+    qtbot.waitUntil(lambda: len(fake_model_server.requests) == 1, timeout=SIGNAL_TIMEOUT_MS)
+    started = time.monotonic()
+    with qtbot.waitSignal(tasks.run_cancelled, timeout=1000) as cancelled:
+        tasks.cancel()
+    assert time.monotonic() - started < 1.0
+    assert cancelled.args == [WS]
+    assert signals.kinds() == ["started", "cancelled"]
+    assert not home.journal_path.exists()
+    assert not tasks.is_running

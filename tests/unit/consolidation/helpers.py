@@ -1,0 +1,225 @@
+"""Homes, clocks, fake providers and wire-format scripting for the consolidation tests."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memtab.consolidation.service import ConsolidationService
+from memtab.llm.http import HttpOptions
+from memtab.llm.settings import ProviderSettings
+from memtab.llm.types import Message, ModelReply, ProviderError, ToolSpec
+from memtab.store.atomic import atomic_write_json
+from memtab.store.home import MULTI_PROJECT_KEY, Home, add_workspace, load_registry
+from memtab.store.memory import MemoryStore
+from memtab.store.meta import MetaStore
+from support.fake_model_server import FakeModelServer, tool_messages, tool_result_blocks
+
+PROJECT = "/home/dev/src/app"
+OTHER_PROJECT = "/home/dev/src/site"
+WS = "a1a1a1a1a1"
+SIBLING = "b2b2b2b2b2"
+MULTI = "c3c3c3c3c3"
+
+MINUTE = 60_000
+HOUR = 60 * MINUTE
+DAY = 24 * HOUR
+NOW = 1_800_000_000_000
+
+ANTHROPIC_KEY = "sk-ant-test-SECRET-0123456789abcdefghij"
+OPENAI_KEY = "sk-test-SECRET-0123456789abcdefghijklmn"
+FAST_HTTP = HttpOptions(
+    timeout_s=5.0,
+    connect_timeout_s=2.0,
+    max_retries=2,
+    backoff_base_s=0.001,
+    backoff_max_s=0.01,
+    retry_after_cap_s=1.0,
+)
+
+
+class FakeClock:
+    """A settable epoch-ms clock."""
+
+    def __init__(self, now: int = NOW) -> None:
+        self.now = now
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def new_home(root: Path) -> Home:
+    """Project PROJECT with workspaces WS and SIBLING; a multi-project workspace MULTI."""
+    home = Home(root)
+    add_workspace(home, PROJECT, "main", workspace_id=WS)
+    add_workspace(home, PROJECT, "sibling", workspace_id=SIBLING)
+    add_workspace(home, MULTI_PROJECT_KEY, "multi", workspace_id=MULTI)
+    return home
+
+
+def store_for(home: Home, workspace_id: str, clock: Callable[[], int] | None = None) -> MemoryStore:
+    workspace = load_registry(home).require_workspace(workspace_id)
+    return MemoryStore(home, workspace, clock=clock or FakeClock(NOW - DAY))
+
+
+def put(store: MemoryStore, path: str, text: str, *, pinned: bool = False) -> None:
+    """Create a memory file (counts as a write), optionally pinned."""
+    store.create_file(path, text)
+    if pinned:
+        store.set_pinned(path, True)
+
+
+def physical(store: MemoryStore, path: str) -> Path:
+    from memtab.store.paths import parse_file_path
+
+    return store.physical(parse_file_path(path))
+
+
+def read(store: MemoryStore, path: str) -> str:
+    return physical(store, path).read_text(encoding="utf-8")
+
+
+def exists(store: MemoryStore, path: str) -> bool:
+    return physical(store, path).exists()
+
+
+def snapshot(home: Home) -> dict[str, bytes]:
+    """Every file of the home except Memtab's own lock/lease folder."""
+    return {
+        str(path.relative_to(home.root)): path.read_bytes()
+        for path in sorted(home.root.rglob("*"))
+        if path.is_file() and not path.is_relative_to(home.memtab_dir)
+    }
+
+
+def memory_bytes(home: Home) -> int:
+    """Total size of every memory file of every scope."""
+    roots = [home.root / "memory", home.sessions_dir]
+    return sum(
+        path.stat().st_size
+        for root in roots
+        if root.exists()
+        for path in root.rglob("*")
+        if path.is_file() and "memory" in path.relative_to(home.root).parts
+    )
+
+
+def set_writes(home: Home, writes: dict[str, int]) -> None:
+    """memory-meta.json holding exactly these keys with these lastWriteAt times."""
+    entries = {
+        key: {"pinned": False, "accessCount": 1, "lastAccessedAt": at, "lastWriteAt": at}
+        for key, at in writes.items()
+    }
+    atomic_write_json(home.meta_path, {"entries": entries})
+
+
+def set_recency(home: Home, recency: dict[str, int]) -> None:
+    atomic_write_json(
+        home.extension_metadata_path,
+        {"version": 1, "workspaces": {wid: {"recency": at} for wid, at in recency.items()}},
+    )
+
+
+def meta_keys(home: Home) -> set[str]:
+    return set(MetaStore(home).load())
+
+
+class ScriptedProvider:
+    """An in-process ChatProvider: replies from a list, optionally blocking or failing."""
+
+    def __init__(
+        self,
+        replies: Iterable[ModelReply] = (),
+        *,
+        gate: threading.Event | None = None,
+        fail: ProviderError | None = None,
+        name: str = "scripted",
+    ) -> None:
+        self.replies = list(replies)
+        self.gate = gate
+        self.fail = fail
+        self.started = threading.Event()
+        self.calls = 0
+        self.systems: list[str] = []
+        self.messages: list[list[Message]] = []
+        self._name = name
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def model(self) -> str:
+        return "test-model"
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        self.calls += 1
+        self.systems.append(system)
+        self.messages.append(list(messages))
+        self.started.set()
+        if self.gate is not None:
+            while not self.gate.wait(0.02):
+                if cancel is not None and cancel.is_set():
+                    raise ProviderError("cancelled", "scripted: cancelled")
+        if self.fail is not None:
+            raise self.fail
+        return self.replies.pop(0) if self.replies else ModelReply("done")
+
+
+@dataclass
+class Wire:
+    """One provider wire format against the fake model server."""
+
+    name: str
+    server: FakeModelServer
+
+    @property
+    def key(self) -> str:
+        return ANTHROPIC_KEY if self.name == "anthropic" else OPENAI_KEY
+
+    def settings(self) -> ProviderSettings:
+        base = (
+            self.server.anthropic_base_url
+            if self.name == "anthropic"
+            else self.server.openai_base_url
+        )
+        model = "claude-test" if self.name == "anthropic" else "gpt-test"
+        return ProviderSettings(self.name, model, base, api_key=self.key)  # type: ignore[arg-type]
+
+    def service(self, home: Home, **kwargs: Any) -> ConsolidationService:
+        kwargs.setdefault("http_options", FAST_HTTP)
+        return ConsolidationService(home, settings=self.settings(), **kwargs)
+
+    def reply(
+        self, text: str = "", calls: Iterable[tuple[str, Any]] = (), *, delay: float = 0.0
+    ) -> None:
+        """Script one model reply; `calls` are (tool name, arguments) pairs."""
+        specs = list(calls)
+        if self.name == "anthropic":
+            self.server.add_anthropic_reply(text, specs, delay=delay)
+        else:
+            self.server.add_openai_reply(text, specs, delay=delay)
+
+    def memory(self, *calls: dict[str, Any], text: str = "") -> None:
+        """Script one reply calling the memory tool once per argument dict."""
+        self.reply(text, [("memory", arguments) for arguments in calls])
+
+    def tool_results(self, request_index: int) -> list[tuple[str, bool]]:
+        """(content, is_error) of every tool result in the given request, in order."""
+        body = self.server.requests[request_index].body
+        if self.name == "anthropic":
+            return [(b["content"], b["is_error"]) for b in tool_result_blocks(body)]
+        return [
+            (m["content"].removeprefix("Error: "), m["content"].startswith("Error: "))
+            for m in tool_messages(body)
+        ]

@@ -1,0 +1,137 @@
+"""`memtab consolidate` and `memtab sweep`: JSON records, human output, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memtab.cli.main import main
+from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
+from memtab.store.home import Home
+from memtab.store.journal import Journal
+from support.fake_model_server import FakeModelServer
+
+from .helpers import ANTHROPIC_KEY, snapshot
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    create_demo_home(tmp_path / "demo")
+    return tmp_path / "demo"
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(args)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_consolidate_json_is_the_journal_record(
+    demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(
+        ["consolidate", "--home", str(demo), "--workspace", MAIN_ID, "--json"], capsys
+    )
+    assert status == 0, err
+    record = json.loads(out)
+    assert record["trigger"] == "manual"
+    assert record["summary"].startswith("Merged project/test-tips.md into project/testing.md")
+    assert all(op["applied"] for op in record["ops"])
+    stored = Journal(Home(demo)).load().workspaces[MAIN_ID]
+    assert stored.to_json() == record
+
+
+def test_consolidate_prints_each_op_then_usage_and_summary(
+    demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(["consolidate", "--home", str(demo), "--workspace", MAIN_ID], capsys)
+    assert status == 0
+    lines = out.splitlines()
+    assert "[applied ] delete /memories/project/test-tips.md" in lines
+    assert lines[-2] == "usage: no model tokens (offline consolidator)"
+    assert lines[-1].startswith("summary: Merged project/test-tips.md")
+    assert "with offline" in err
+
+
+def test_dry_run_proposes_and_changes_nothing(
+    demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = snapshot(Home(demo))
+    status, out, _ = run_cli(
+        ["--home", str(demo), "consolidate", "--workspace", MAIN_ID, "--dry-run"], capsys
+    )
+    assert status == 0
+    assert "[proposed] delete /memories/project/test-tips.md" in out.splitlines()
+    assert "[applied ]" not in out
+    assert snapshot(Home(demo)) == before
+
+
+def test_errors_are_one_line_with_a_non_zero_exit(
+    demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal_before = Path(demo, "memory-consolidation.json").read_bytes()
+    status, out, err = run_cli(["consolidate", "--home", str(demo), "--workspace", "nope"], capsys)
+    assert status == 1 and out == ""
+    assert err.strip() == "memtab: Unknown workspace 'nope' (see `memtab workspaces`)"
+
+    status, _, err = run_cli(
+        ["consolidate", "--home", str(demo), "--workspace", MAIN_ID, "--provider", "anthropic"],
+        capsys,
+    )
+    assert status == 1
+    [line] = err.strip().splitlines()[-1:]
+    assert line.startswith("memtab: anthropic claude-sonnet-4-5: no API key")
+    assert Path(demo, "memory-consolidation.json").read_bytes() == journal_before
+
+
+def test_consolidate_with_a_model_from_flags_and_env(
+    demo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    fake_model_server: FakeModelServer,
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", ANTHROPIC_KEY)
+    fake_model_server.add_anthropic_reply("no changes needed", usage=(1200, 34))
+    status, out, _ = run_cli(
+        [
+            "consolidate",
+            "--home",
+            str(demo),
+            "--workspace",
+            MAIN_ID,
+            "--provider",
+            "anthropic",
+            "--model",
+            "claude-test",
+            "--base-url",
+            fake_model_server.anthropic_base_url,
+        ],
+        capsys,
+    )
+    assert status == 0
+    assert out.splitlines() == [
+        "(no changes)",
+        "usage: 1,200 input + 34 output tokens",
+        "summary: no changes needed",
+    ]
+    body = fake_model_server.requests[0].body
+    assert body["model"] == "claude-test"
+    assert ANTHROPIC_KEY not in Path(demo, "memory-consolidation.json").read_text()
+
+
+def test_sweep_reports_runs_and_skips(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(["sweep", "--home", str(demo), "--json"], capsys)
+    assert status == 0
+    report = json.loads(out)
+    assert report["runs"] == []
+    assert {s["workspaceId"]: s["kind"] for s in report["skipped"]} == {
+        MAIN_ID: "active",
+        DARK_MODE_ID: "archived",
+        MULTI_ID: "no-writes",
+    }
+    status, out, _ = run_cli(["sweep", "--home", str(demo)], capsys)
+    assert status == 0
+    assert out.splitlines()[0] == "Started 0 runs."
+    assert f"  {DARK_MODE_ID}  archived" in out.splitlines()

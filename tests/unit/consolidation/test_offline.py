@@ -1,0 +1,375 @@
+"""The offline consolidator on the demo home and on crafted stores."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memtab.consolidation.offline import parse_file_view, parse_tree
+from memtab.consolidation.offline_edits import edit_arguments
+from memtab.consolidation.offline_plan import (
+    NEAR_DUPLICATE_THRESHOLD,
+    Coverage,
+    clean_lines,
+    jaccard,
+)
+from memtab.consolidation.service import ConsolidationService
+from memtab.demo import ACME, DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
+from memtab.llm.settings import ProviderSettings
+from memtab.store.home import Home
+from memtab.store.journal import ConsolidationRecord, Journal
+from memtab.store.memory import MemoryStore
+from memtab.store.tool import MemoryTool
+
+from .helpers import MULTI, WS, exists, memory_bytes, new_home, put, read, store_for
+
+OFFLINE = ProviderSettings("offline", "offline", "")
+
+
+def consolidate(home: Home, workspace_id: str = WS) -> ConsolidationRecord:
+    return ConsolidationService(home, settings=OFFLINE).run(workspace_id)
+
+
+def described(description: str, body: str) -> str:
+    """A memory file with frontmatter (so no description gets added to it)."""
+    return f"---\ndescription: {description}\n---\n{body}"
+
+
+def applied(record: ConsolidationRecord) -> list[tuple[str, str]]:
+    assert all(op.applied for op in record.ops), record.ops
+    return [(op.command, op.path) for op in record.ops]
+
+
+# --- the demo home -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Home:
+    return create_demo_home(tmp_path / "demo")
+
+
+def pinned_files(home: Home) -> dict[Path, bytes]:
+    store = MemoryStore.open(home, MAIN_ID)
+    pinned = {"global:preferences.md", f"project:{ACME}:architecture.md"}
+    found = {}
+    for listing in store.list_all():
+        for file in listing.files:
+            key = store.meta_key(file.path)
+            if store.is_pinned(file.path):
+                found[store.physical(file.path)] = store.physical(file.path).read_bytes()
+                pinned.discard(key)
+    assert pinned == set(), "the demo's pins moved"
+    return found
+
+
+def test_the_demo_home_is_consolidated_and_a_second_run_is_a_no_op(demo: Home) -> None:
+    store = MemoryStore.open(demo, MAIN_ID)
+    pins = pinned_files(demo)
+    size_before = memory_bytes(demo)
+
+    record = consolidate(demo, MAIN_ID)
+
+    assert sorted(applied(record)) == [
+        ("delete", "/memories/project/test-tips.md"),
+        ("insert", "/memories/project/testing.md"),
+        ("str_replace", "/memories/project/gotchas.md"),
+        ("str_replace", "/memories/workspace/scratch.md"),
+    ]
+    testing = read(store, "/memories/project/testing.md")
+    assert testing.endswith("- Use `pytest --lf` to rerun only the last failures.\n")
+    assert testing.count("`make test` runs everything") == 1
+    assert not exists(store, "/memories/project/test-tips.md")
+    gotchas = read(store, "/memories/project/gotchas.md")
+    assert gotchas.count("Alembic autogenerate misses server defaults") == 1
+    assert gotchas.endswith("Redis in docker-compose listens on 6380, not 6379.\n")
+    scratch = read(store, "/memories/workspace/scratch.md")
+    assert scratch.startswith('---\ndescription: "Scratch: refresh race repro"\n---\n# Scratch')
+    assert "uv pip" not in scratch and "Two tabs refreshing" in scratch
+    assert "uv pip" in read(store, "/memories/global/tools/python.md")
+    assert {path: path.read_bytes() for path in pins} == pins
+    assert memory_bytes(demo) < size_before
+    assert record.summary == (
+        "Merged project/test-tips.md into project/testing.md; removed 1 repeated line; "
+        "removed 1 line already in a wider scope; added 1 missing description."
+    )
+    assert Journal(demo).load().workspaces[MAIN_ID] == record
+
+    again = consolidate(demo, MAIN_ID)
+    assert again.ops == () and again.summary == "no changes needed"
+
+
+@pytest.mark.parametrize("workspace_id", [MULTI_ID, DARK_MODE_ID])
+def test_other_demo_workspaces_settle_in_one_run(demo: Home, workspace_id: str) -> None:
+    size_before = memory_bytes(demo)
+    consolidate(demo, workspace_id)
+    assert memory_bytes(demo) <= size_before
+    assert consolidate(demo, workspace_id).ops == ()
+
+
+# --- crafted stores --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    return new_home(tmp_path / "home")
+
+
+def test_exact_duplicates_keep_the_better_named_file(home: Home, store: MemoryStore) -> None:
+    text = described("Git", "# Git\n\n- Rebase onto main before opening a pull request.\n")
+    put(store, "/memories/global/git-copy.md", text)
+    put(store, "/memories/global/git.md", text)
+    record = consolidate(home)
+    assert applied(record) == [("delete", "/memories/global/git-copy.md")]
+    assert read(store, "/memories/global/git.md") == text
+    assert consolidate(home).ops == ()
+
+
+def test_a_group_of_near_duplicates_merges_into_one_keeper(home: Home, store: MemoryStore) -> None:
+    shared = "- The staging database is read-only for developers.\n- Redis listens on 6380.\n"
+    put(store, "/memories/project/db.md", f"---\ndescription: Databases\n---\n# DB\n\n{shared}")
+    put(
+        store,
+        "/memories/project/db-notes.md",
+        f"# DB notes\n\n{shared}- Backups run at 02:00 UTC.\n",
+    )
+    put(store, "/memories/project/db-old.md", f"# Old\n\n{shared}- Postgres 16 since September.\n")
+    size_before = memory_bytes(home)
+    record = consolidate(home)
+    assert sorted(applied(record)) == [
+        ("delete", "/memories/project/db-notes.md"),
+        ("delete", "/memories/project/db-old.md"),
+        ("insert", "/memories/project/db.md"),
+    ]
+    merged = read(store, "/memories/project/db.md")
+    assert merged.endswith(f"{shared}- Backups run at 02:00 UTC.\n- Postgres 16 since September.\n")
+    assert memory_bytes(home) < size_before
+    assert consolidate(home).ops == ()
+
+
+def test_a_pinned_file_is_never_deleted_nor_edited(home: Home, store: MemoryStore) -> None:
+    lines = "- Always run make check before pushing anything.\n- Tests first for bug fixes.\n"
+    put(store, "/memories/global/rules.md", f"# Rules\n\n{lines}", pinned=True)
+    extra = described("More", f"# More\n\n{lines}- Sign every commit, always.\n")
+    put(store, "/memories/global/rules-extra.md", extra)
+    put(store, "/memories/global/rules-copy.md", f"# Rules\n\n{lines}")
+    put(store, "/memories/global/blank.md", "  \n", pinned=True)
+    record = consolidate(home)
+    # The copy adds nothing to the pinned keeper: it goes. The extra adds a line the pinned
+    # keeper would have to take: nothing happens to either.
+    assert applied(record) == [("delete", "/memories/global/rules-copy.md")]
+    assert read(store, "/memories/global/rules.md") == f"# Rules\n\n{lines}"
+    assert exists(store, "/memories/global/rules-extra.md")
+    assert exists(store, "/memories/global/blank.md")
+    assert consolidate(home).ops == ()
+
+
+def test_repeated_items_go_but_code_blocks_and_continuations_stay_whole(
+    home: Home, store: MemoryStore
+) -> None:
+    text = (
+        "---\ndescription: Release steps\n---\n# Release\n\n"
+        "- Tag the release commit on main\n  with a signed annotated tag.\n"
+        "- Push the tag to origin afterwards.\n\n"
+        "```sh\ngit push origin main\ngit push origin main\n```\n\n"
+        "- Tag the release commit on main\n  with a signed annotated tag.\n"
+    )
+    put(store, "/memories/project/release.md", text)
+    record = consolidate(home)
+    assert applied(record) == [("str_replace", "/memories/project/release.md")]
+    result = read(store, "/memories/project/release.md")
+    assert result.count("Tag the release commit") == 1
+    assert result.count("with a signed annotated tag.") == 1
+    assert result.count("git push origin main") == 2  # code is never deduplicated line by line
+    assert result.endswith("```\n")
+    assert "\n\n\n" not in result
+    assert consolidate(home).ops == ()
+
+
+def test_lines_standing_in_a_wider_scope_leave_the_narrower_one(
+    home: Home, store: MemoryStore
+) -> None:
+    env = described("Env", "# Env\n\n- Python via pyenv; never use sudo pip.\n")
+    put(store, "/memories/global/env.md", env)
+    setup = "- Python via pyenv; never use sudo pip.\n- Run make db-up before tests.\n"
+    put(store, "/memories/project/setup.md", described("Setup", setup))
+    notes = "- Run make db-up before tests.\n- The refresh race needs two tabs.\n"
+    put(store, "/memories/workspace/notes.md", described("Notes", notes))
+    put(store, "/memories/workspace/dupe.md", "# Dupe\n\n- Python via pyenv; never use sudo pip.\n")
+    record = consolidate(home)
+    assert sorted(applied(record)) == [
+        ("delete", "/memories/workspace/dupe.md"),
+        ("str_replace", "/memories/project/setup.md"),
+        ("str_replace", "/memories/workspace/notes.md"),
+    ]
+    assert read(store, "/memories/project/setup.md") == described(
+        "Setup", "- Run make db-up before tests.\n"
+    )
+    assert read(store, "/memories/workspace/notes.md") == described(
+        "Notes", "- The refresh race needs two tabs.\n"
+    )
+    assert "sudo pip" in read(store, "/memories/global/env.md")
+    assert "already covered elsewhere" in record.summary
+    assert consolidate(home).ops == ()
+
+
+def test_without_project_identity_project_lines_do_not_count(home: Home) -> None:
+    multi = store_for(home, MULTI)
+    single = store_for(home, WS)
+    put(single, "/memories/project/a.md", "# A\n\n- The API client is generated code.\n")
+    put(multi, "/memories/workspace/a.md", "# A\n\n- The API client is generated code.\n")
+    assert consolidate(home, MULTI).ops == ()
+
+
+def test_the_budget_keeps_the_most_valuable_changes_and_a_second_run_continues(
+    home: Home, store: MemoryStore
+) -> None:
+    for index in range(10):
+        put(store, f"/memories/workspace/empty{index}.md", "")
+    put(store, "/memories/global/a.md", "# A\n\n- One fact worth keeping around.\n")
+    put(store, "/memories/global/a-copy.md", "# A\n\n- One fact worth keeping around.\n")
+    first = consolidate(home)
+    assert len(first.ops) == 8
+    assert applied(first)[0] == ("delete", "/memories/global/a-copy.md")  # merges first
+    second = consolidate(home)
+    assert len(applied(second)) == 3
+    assert consolidate(home).ops == ()
+    assert not any(exists(store, f"/memories/workspace/empty{i}.md") for i in range(10))
+
+
+def test_descriptions_are_added_only_when_savings_pay_for_them(
+    home: Home, store: MemoryStore
+) -> None:
+    put(store, "/memories/global/shell.md", "# Shell habits\n\n- zsh with POSIX scripts only.\n")
+    assert consolidate(home).ops == ()  # the description would grow memory: not added
+    repeated = "- A long obsolete note that somebody wrote down three times.\n" * 3
+    put(store, "/memories/workspace/old.md", described("Old", f"# Old\n\n{repeated}"))
+    record = consolidate(home)
+    assert sorted(applied(record)) == [
+        ("insert", "/memories/global/shell.md"),
+        ("str_replace", "/memories/workspace/old.md"),
+    ]
+    assert read(store, "/memories/global/shell.md").startswith(
+        "---\ndescription: Shell habits\n---\n"
+    )
+    assert consolidate(home).ops == ()
+
+
+def test_files_deeper_than_the_tree_view_are_found(home: Home, store: MemoryStore) -> None:
+    text = described("Deep", "# Deep\n\n- A fact buried four directories down.\n")
+    put(store, "/memories/global/a/b/c/deep.md", text)
+    put(store, "/memories/global/a/b/c/d/deep-copy.md", text)
+    record = consolidate(home)
+    assert applied(record) == [("delete", "/memories/global/a/b/c/d/deep-copy.md")]
+
+
+def test_binary_and_unreadable_files_are_left_alone(home: Home, store: MemoryStore) -> None:
+    path = store.home.global_root / "blob.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x00\x01binary")
+    assert consolidate(home).ops == ()
+    assert path.read_bytes() == b"\x00\x01binary"
+
+
+# --- building blocks --------------------------------------------------------------------------
+
+
+def test_parse_tree_reports_the_directories_it_cut_off() -> None:
+    output = "Directory: /memories/global\n- a.md\n- tools/\n  - git.md\n  - deep/\n- z/"
+    files, unexplored = parse_tree(output)
+    assert files == ["/memories/global/a.md", "/memories/global/tools/git.md"]
+    assert unexplored == ["/memories/global/tools/deep", "/memories/global/z"]
+
+
+def test_parse_file_view_round_trips_tabs_and_empty_files() -> None:
+    assert parse_file_view("1\tname\tvalue\n2\t") == ["name\tvalue", ""]
+    assert parse_file_view("(empty file: /memories/global/a.md)") == []
+    assert parse_file_view("No memory file") is None
+
+
+def test_the_demo_pair_is_near_duplicate_and_unrelated_files_are_not(demo: Home) -> None:
+    store = MemoryStore.open(demo, MAIN_ID)
+
+    def shingles(path: str) -> frozenset[int]:
+        return clean_lines(read(store, path).rstrip("\n").split("\n"), Coverage()).shingles
+
+    testing = shingles("/memories/project/testing.md")
+    tips = shingles("/memories/project/test-tips.md")
+    gotchas = shingles("/memories/project/gotchas.md")
+    assert jaccard(testing, tips) >= NEAR_DUPLICATE_THRESHOLD
+    assert jaccard(testing, gotchas) < 0.1
+
+
+LINES = st.lists(st.sampled_from(["", "a", "b", "- x", "- x", "# h", "---"]), max_size=8)
+
+
+@settings(max_examples=50, deadline=None)
+@given(old=LINES, new=LINES, trailing_newline=st.booleans())
+def test_edit_arguments_turn_old_content_into_new_through_the_real_tool(
+    old: list[str], new: list[str], trailing_newline: bool
+) -> None:
+    content = "\n".join(old) + ("\n" if trailing_newline and old else "")
+    shown = content.split("\n") if content else []  # the lines `view` shows
+    if shown and shown[-1] == "":
+        shown.pop()
+    arguments = edit_arguments("/memories/global/f.md", shown, new)
+    if shown == new or (arguments is None and all(not line for line in shown)):
+        return  # nothing to do, or a file of blank lines (the planner deletes those)
+    assert arguments is not None
+    with tempfile.TemporaryDirectory() as root:
+        store = MemoryStore(Home(Path(root)))
+        store.create_file("/memories/global/f.md", content)
+        result = MemoryTool(store).execute(arguments)
+        assert result.success, result.error
+        expected = "\n".join(new) + ("\n" if content.endswith("\n") else "")
+        assert read(store, "/memories/global/f.md") == expected
+
+
+BULLETS = [
+    f"- {fact}"
+    for fact in (
+        "Run make check before every push.",
+        "The staging database is read-only.",
+        "Redis listens on port 6380 here.",
+        "Use uv pip inside existing venvs.",
+        "Sign commits with the global key.",
+    )
+]
+PIECES = st.sampled_from([*BULLETS, "", "# Notes", "  continued detail line", "```", "x = 1"])
+FILE = st.tuples(
+    st.sampled_from(["global", "project", "workspace"]),
+    st.sampled_from(["a.md", "b.md", "notes.md", "sub/c.md"]),
+    st.lists(PIECES, max_size=7),
+    st.booleans(),  # pinned
+    st.booleans(),  # has a description
+)
+
+
+@settings(max_examples=15, deadline=None)
+@given(files=st.lists(FILE, max_size=6))
+def test_random_small_stores_never_grow_keep_pins_and_settle_in_one_run(
+    files: list[tuple[str, str, list[str], bool, bool]],
+) -> None:
+    with tempfile.TemporaryDirectory() as root:
+        home = new_home(Path(root) / "home")
+        store = store_for(home, WS)
+        pinned: dict[str, str] = {}
+        for scope, name, lines, pin, has_description in files:
+            path = f"/memories/{scope}/{name}"
+            if exists(store, path):
+                continue
+            body = "\n".join(lines) + "\n"
+            text = described("Topic", body) if has_description else body
+            put(store, path, text, pinned=pin)
+            if pin:
+                pinned[path] = text
+        size_before = memory_bytes(home)
+        first = consolidate(home)
+        assert memory_bytes(home) <= size_before
+        assert {path: read(store, path) for path in pinned} == pinned
+        assert all(op.applied for op in first.ops)
+        if len(first.ops) < 8:
+            assert consolidate(home).ops == ()

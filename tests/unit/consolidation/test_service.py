@@ -1,0 +1,255 @@
+"""The service: one run per workspace, archive queues, the lease, debounce, and the journal."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memtab.consolidation.errors import (
+    ConsolidationError,
+    DebouncedError,
+    LeaseHeldError,
+    RunCancelledError,
+    RunFailedError,
+    RunInFlightError,
+)
+from memtab.consolidation.guard import DRY_RUN_NOTE
+from memtab.consolidation.lease import lease_path
+from memtab.consolidation.service import ConsolidationService
+from memtab.demo import DARK_MODE_ID, create_demo_home
+from memtab.llm.settings import ProviderSettings
+from memtab.llm.types import ModelReply, ProviderError
+from memtab.store.home import Home, HomeError
+from memtab.store.journal import Journal
+from memtab.store.memory import MemoryStore
+
+from .helpers import (
+    HOUR,
+    NOW,
+    PROJECT,
+    SIBLING,
+    WS,
+    FakeClock,
+    ScriptedProvider,
+    put,
+    snapshot,
+)
+
+OFFLINE = ProviderSettings("offline", "offline", "")
+WAIT_S = 10.0  # bounds a broken test; passing tests never wait this long
+
+
+def offline_service(home: Home, clock: FakeClock) -> ConsolidationService:
+    return ConsolidationService(home, settings=OFFLINE, clock=clock)
+
+
+class Providers:
+    """A provider factory handing out scripted providers in order."""
+
+    def __init__(self, *providers: ScriptedProvider) -> None:
+        self.queue = list(providers)
+        self.lock = threading.Lock()
+
+    def __call__(self, store: MemoryStore) -> ScriptedProvider:
+        with self.lock:
+            return self.queue.pop(0)
+
+
+@pytest.fixture
+def threads() -> Iterator[list[threading.Thread]]:
+    started: list[threading.Thread] = []
+    yield started
+    for thread in started:
+        thread.join(WAIT_S)
+
+
+def in_thread(
+    threads: list[threading.Thread], fn: object, *args: object, **kwargs: object
+) -> dict[str, object]:
+    """Run fn in a thread; the dict gets its "result" or "error"."""
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            outcome["result"] = fn(*args, **kwargs)  # type: ignore[operator]
+        except Exception as error:
+            outcome["error"] = error
+
+    thread = threading.Thread(target=target)
+    threads.append(thread)
+    thread.start()
+    return outcome
+
+
+def test_a_second_trigger_is_refused_while_archive_queues(
+    home: Home, clock: FakeClock, threads: list[threading.Thread]
+) -> None:
+    gate = threading.Event()
+    first = ScriptedProvider([ModelReply("first")], gate=gate)
+    queued = ScriptedProvider([ModelReply("archived")])
+    service = ConsolidationService(home, provider_factory=Providers(first, queued), clock=clock)
+
+    running = in_thread(threads, service.run, WS)
+    assert first.started.wait(WAIT_S)
+    assert service.is_running(WS) and service.running_workspace() == WS
+    with pytest.raises(RunInFlightError, match="already in flight"):
+        service.run(WS)
+    archive = in_thread(threads, service.run, WS, trigger="archive")
+    assert not queued.started.wait(0.2)  # waits behind the running run
+    gate.set()
+    for thread in threads:
+        thread.join(WAIT_S)
+    assert "error" not in running and "error" not in archive
+    assert queued.calls == 1
+    assert Journal(home).load().workspaces[WS].trigger == "archive"
+    assert not service.is_running(WS)
+
+
+def test_runs_of_different_workspaces_take_turns(
+    home: Home, clock: FakeClock, threads: list[threading.Thread]
+) -> None:
+    gate = threading.Event()
+    first = ScriptedProvider([ModelReply("one")], gate=gate)
+    second = ScriptedProvider([ModelReply("two")])
+    service = ConsolidationService(home, provider_factory=Providers(first, second), clock=clock)
+    waits: list[str] = []
+    in_thread(threads, service.run, WS)
+    assert first.started.wait(WAIT_S)
+    other = in_thread(threads, service.run, SIBLING, on_step=lambda _, m: waits.append(m))
+    assert not second.started.wait(0.2)
+    gate.set()
+    for thread in threads:
+        thread.join(WAIT_S)
+    assert "error" not in other
+    assert waits[0] == f"waiting for the consolidation of {WS}"
+
+
+def lease_holder(home: Home) -> subprocess.Popen[str]:
+    """Another process holding the home's consolidation lease until its stdin closes."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from memtab.store.home import Home\n"
+        "from memtab.consolidation.lease import ConsolidationLease\n"
+        "with ConsolidationLease(Home(Path(sys.argv[1]))).hold('elsewhere'):\n"
+        "    print('held', flush=True)\n"
+        "    sys.stdin.readline()\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, str(home.root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "held"
+    return process
+
+
+def test_a_second_process_is_refused_while_a_live_lease_is_held(
+    home: Home, clock: FakeClock
+) -> None:
+    service = offline_service(home, clock)
+    holder = lease_holder(home)
+    try:
+        with pytest.raises(LeaseHeldError) as refused:
+            service.run(WS)
+        assert f"pid {holder.pid}" in str(refused.value)
+        assert "workspace elsewhere" in str(refused.value)
+        assert not home.journal_path.exists()
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(WAIT_S)
+    assert not lease_path(home).exists()  # released on exit
+    assert service.run(WS).summary == "no changes needed"
+
+
+def test_manual_and_archive_bypass_the_debounce_automatic_triggers_do_not(
+    home: Home, clock: FakeClock
+) -> None:
+    service = offline_service(home, clock)
+    service.run(WS)  # manual: journaled at NOW
+    assert service.next_automatic_run_at(WS) == NOW + 6 * HOUR
+    clock.now += 2 * HOUR
+    for trigger in ("launch", "compaction"):
+        with pytest.raises(DebouncedError) as debounced:
+            service.run(WS, trigger=trigger)
+        assert debounced.value.next_allowed_at == NOW + 6 * HOUR
+        assert "consolidated 2 h ago (manual)" in str(debounced.value)
+        assert "the next may start in 4 h" in str(debounced.value)
+    assert service.run(WS, trigger="manual").trigger == "manual"
+    assert service.run(WS, trigger="archive").trigger == "archive"
+    clock.now += 6 * HOUR
+    assert service.run(WS, trigger="launch").trigger == "launch"
+
+
+def test_a_successful_no_op_run_is_journaled_for_workspace_and_project(
+    home: Home, clock: FakeClock
+) -> None:
+    record = offline_service(home, clock).run(WS)
+    assert record.ops == () and record.summary == "no changes needed"
+    assert record.input_tokens is None  # the offline consolidator uses no tokens
+    journal = Journal(home).load()
+    assert journal.workspaces[WS] == record and journal.projects[PROJECT] == record
+    assert journal.workspaces[WS].last_run_at == NOW
+
+
+def test_a_failed_run_writes_nothing(home: Home, clock: FakeClock) -> None:
+    failing = ScriptedProvider(fail=ProviderError("server", "anthropic x: server error (HTTP 529)"))
+    service = ConsolidationService(home, provider_factory=Providers(failing), clock=clock)
+    with pytest.raises(RunFailedError, match="HTTP 529"):
+        service.run(WS)
+    assert not home.journal_path.exists()
+    assert not service.is_running(WS)
+    assert not lease_path(home).exists()
+
+
+def test_a_cancelled_run_writes_nothing(home: Home, clock: FakeClock) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    service = ConsolidationService(
+        home, provider_factory=Providers(ScriptedProvider()), clock=clock
+    )
+    with pytest.raises(RunCancelledError):
+        service.run(WS, cancel=cancel)
+    assert not home.journal_path.exists()
+
+
+def test_a_missing_key_is_a_config_failure(home: Home) -> None:
+    service = ConsolidationService(home, settings=ProviderSettings("anthropic", "claude-x", ""))
+    with pytest.raises(RunFailedError) as failure:
+        service.run(WS)
+    assert failure.value.kind == "config" and "no API key" in str(failure.value)
+
+
+def test_dry_run_leaves_the_home_untouched(
+    home: Home, clock: FakeClock, store: MemoryStore
+) -> None:
+    put(store, "/memories/project/testing.md", "# Testing\n\n- make test runs it all\n")
+    put(store, "/memories/project/testing-copy.md", "# Testing\n\n- make test runs it all\n")
+    put(store, "/memories/workspace/empty.md", "\n")
+    before = snapshot(home)
+    record = offline_service(home, clock).run(WS, dry_run=True)
+    assert snapshot(home) == before
+    assert record.ops and all(not op.applied and op.note == DRY_RUN_NOTE for op in record.ops)
+    assert record.summary.startswith("Dry run, nothing applied: ")
+
+
+def test_unknown_workspace_and_trigger(home: Home) -> None:
+    service = ConsolidationService(home, settings=OFFLINE)
+    with pytest.raises(HomeError, match="Unknown workspace"):
+        service.run("nope")
+    with pytest.raises(ConsolidationError, match="unknown trigger"):
+        service.run(WS, trigger="nightly")
+
+
+def test_archived_workspaces_may_be_consolidated_by_hand(tmp_path: Path) -> None:
+    home = create_demo_home(tmp_path / "demo")
+    record = ConsolidationService(home, settings=OFFLINE).run(DARK_MODE_ID)
+    assert Journal(home).load().workspaces[DARK_MODE_ID] == record
