@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from memtab.consolidation.errors import LeaseHeldError
+from memtab.consolidation.errors import LeaseHeldError, RunCancelledError
 from memtab.store.atomic import atomic_write_json, interprocess_lock
 from memtab.store.home import Home
 
@@ -34,6 +34,7 @@ logger = logging.getLogger(__name__)
 
 LEASE_TTL_S = 60.0
 LEASE_FILE_NAME = "consolidation.lease"
+_RETRY_S = 0.25
 
 
 def wall_clock_ms() -> int:
@@ -234,10 +235,33 @@ class ConsolidationLease:
             except (OSError, TimeoutError) as error:  # try again; expiry bounds the damage
                 logger.warning("could not renew the consolidation lease: %s", error)
 
+    def acquire_waiting(
+        self, workspace_id: str, *, wait_s: float, cancel: threading.Event | None = None
+    ) -> None:
+        """`acquire`, retrying for up to `wait_s` while another process holds the lease.
+
+        Raises LeaseHeldError when the wait runs out, RunCancelledError when cancelled.
+        """
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self.acquire(workspace_id)
+                return
+            except LeaseHeldError:
+                if time.monotonic() >= deadline:
+                    raise
+            if cancel is not None and cancel.wait(_RETRY_S):
+                raise RunCancelledError("the consolidation run was cancelled while it waited")
+            if cancel is None:
+                time.sleep(_RETRY_S)
+
     @contextlib.contextmanager
-    def hold(self, workspace_id: str) -> Iterator[ConsolidationLease]:
-        """Acquire, renew in a background thread while the block runs, then release."""
-        self.acquire(workspace_id)
+    def hold(
+        self, workspace_id: str, *, wait_s: float = 0.0, cancel: threading.Event | None = None
+    ) -> Iterator[ConsolidationLease]:
+        """Acquire (waiting up to `wait_s` for another holder), renew in a background
+        thread while the block runs, then release."""
+        self.acquire_waiting(workspace_id, wait_s=wait_s, cancel=cancel)
         self._stop.clear()
         self._renewer = threading.Thread(
             target=self._keep_renewing, name="memtab-consolidation-lease", daemon=True

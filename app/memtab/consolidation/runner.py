@@ -19,6 +19,7 @@ from memtab.consolidation.guard import (
     MutationBudget,
     MutationCheck,
 )
+from memtab.consolidation.offline import OFFLINE_PROVIDER
 from memtab.consolidation.prompts import load_system_prompt, run_message
 from memtab.humanize import plural
 from memtab.llm.loop import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S, LoopResult, run_tool_loop
@@ -115,13 +116,14 @@ def run_consolidation(
     if failure is not None:
         logger.warning("consolidation run failed: %s", failure)
         return RunResult(None, ops, loop, failure)
+    uses_tokens = provider.name != OFFLINE_PROVIDER
     record = ConsolidationRecord(
         last_run_at=clock(),
         trigger=trigger,
         summary=_summary(loop, ops, limits.max_steps),
         ops=ops,
-        input_tokens=loop.usage.input_tokens if provider.name != "offline" else None,
-        output_tokens=loop.usage.output_tokens if provider.name != "offline" else None,
+        input_tokens=loop.usage.input_tokens if uses_tokens else None,
+        output_tokens=loop.usage.output_tokens if uses_tokens else None,
     )
     return RunResult(record, ops, loop)
 

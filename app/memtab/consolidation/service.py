@@ -7,7 +7,9 @@
   which waits for the running one and then runs. Runs of different workspaces of one
   home also take turns in this process (every run may edit the global scope).
 - Across processes, a lease (`lease.ConsolidationLease`) keeps two Memtab processes from
-  consolidating one home at once; a crashed holder never blocks for long.
+  consolidating one home at once; a crashed holder never blocks for long. A run refused
+  by another process's lease gets `LeaseHeldError` — an archive run waits for it instead
+  (up to the run timeout plus a minute).
 - Debounce: automatic triggers (launch, compaction) wait 6 h after
   `workspaces[id].lastRunAt`; manual and archive bypass it (`DebouncedError` says when the
   next automatic run may start). The launch sweep applies its own rules and bypasses this.
@@ -57,6 +59,7 @@ HOUR_MS = 60 * 60 * 1000
 DEBOUNCE_MS = 6 * HOUR_MS
 AUTOMATIC_TRIGGERS = ("launch", "compaction")
 _WAIT_SLICE_S = 0.05
+LEASE_WAIT_MARGIN_S = 60.0
 
 ProviderFactory = Callable[[MemoryStore], ChatProvider]
 """Makes the provider of one run, given the store it will consolidate."""
@@ -220,17 +223,21 @@ class ConsolidationService:
             if on_step is not None:
                 on_step(0, message)
 
+        queue = trigger == "archive"
         with _slots.claim(
             _home_key(self.home),
             workspace_id,
-            queue=trigger == "archive",
+            queue=queue,
             cancel=cancel,
             on_wait=report_wait,
         ):
             provider = self._make_provider(store)
             lease = ConsolidationLease(self.home, ttl_s=self._lease_ttl_s)
             try:
-                with lease.hold(workspace_id):
+                # An archive pass is the workspace's last chance: it waits out another
+                # process's run instead of being refused.
+                wait_s = self.limits.timeout_s + LEASE_WAIT_MARGIN_S if queue else 0.0
+                with lease.hold(workspace_id, wait_s=wait_s, cancel=cancel):
                     result = run_consolidation(
                         provider,
                         store,

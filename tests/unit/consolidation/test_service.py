@@ -170,6 +170,25 @@ def test_a_second_process_is_refused_while_a_live_lease_is_held(
     assert service.run(WS).summary == "no changes needed"
 
 
+def test_an_archive_run_waits_for_another_process_lease(
+    home: Home, clock: FakeClock, threads: list[threading.Thread]
+) -> None:
+    provider = ScriptedProvider([ModelReply("promoted before archiving")])
+    service = ConsolidationService(home, provider_factory=Providers(provider), clock=clock)
+    holder = lease_holder(home)
+    try:
+        archive = in_thread(threads, service.run, WS, trigger="archive")
+        assert not provider.started.wait(0.3)  # waiting for the other process
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(WAIT_S)
+    for thread in threads:
+        thread.join(WAIT_S)
+    assert "error" not in archive
+    assert Journal(home).load().workspaces[WS].summary == "promoted before archiving"
+
+
 def test_manual_and_archive_bypass_the_debounce_automatic_triggers_do_not(
     home: Home, clock: FakeClock
 ) -> None:

@@ -52,13 +52,16 @@ def _consolidate(
     service: ConsolidationService, workspace_id: str, trigger: str, ctx: TaskContext
 ) -> _Outcome:
     """The job (worker thread): one service run, its expected failures as plain text."""
+    last: list[tuple[int, str]] = []
+
+    def report(step: int, message: str) -> None:
+        # A step that reads 1000 files says "running memory" 1000 times: say it once.
+        if last != [(step, message)]:
+            last[:] = [(step, message)]
+            ctx.report_progress(step, message)
+
     try:
-        record = service.run(
-            workspace_id,
-            trigger=trigger,
-            cancel=ctx.cancel_event,
-            on_step=ctx.report_progress,
-        )
+        record = service.run(workspace_id, trigger=trigger, cancel=ctx.cancel_event, on_step=report)
     except RunCancelledError as error:
         return _Outcome(error=str(error))  # the runner reports it as cancelled
     except (ConsolidationError, HomeError) as error:
