@@ -60,11 +60,18 @@ class OwnWrites:
         noted_sha = noted[1]
         return noted_sha is None or sha256 is None or noted_sha == sha256
 
+    def __len__(self) -> int:
+        """How many paths are remembered right now (0: no change can be Memtab's own)."""
+        self._expire()
+        return len(self._noted)
+
     def forget(self, path: VirtualPath | Path | str) -> None:
         """Drop what was noted for `path` (e.g. once the change has been consumed)."""
         self._noted.pop(_key(path), None)
 
     def _expire(self) -> None:
+        if not self._noted:
+            return
         cutoff = self._clock() - self._ttl_ms
         for key in [key for key, (at, _sha) in self._noted.items() if at < cutoff]:
             del self._noted[key]

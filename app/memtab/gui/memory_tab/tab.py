@@ -81,6 +81,8 @@ SPLITTER_NAME = "memory"
 # Small homes open fully expanded; big ones show their top-level folders only.
 EXPAND_ALL_MAX_FILES = 150
 _RELATIVE_TIME_REFRESH_MS = 60_000
+# The tree merges a scan in slices this long, painting in between.
+MERGE_SLICE_MS = 12.0
 
 
 class ContextFooter(Protocol):
@@ -112,13 +114,15 @@ class MemoryTab(QWidget):
 
     Signals:
         loaded(): the first scan is shown (used by `--screenshot` and the benchmarks).
-        scan_applied(HomeScan): after every scan that reached the tree.
+        scan_applied(HomeScan): after every scan (the tree may still be merging it).
+        tree_updated(): the tree finished showing a scan or search result.
         status_message(str): a short note for the window's status bar.
         workspace_changed(object): the shown Workspace (or None) changed.
     """
 
     loaded = Signal()
     scan_applied = Signal(object)
+    tree_updated = Signal()
     status_message = Signal(str)
     workspace_changed = Signal(object)
 
@@ -172,6 +176,11 @@ class MemoryTab(QWidget):
         self._build_ui()
         self._build_actions()
         self._connect()
+        self._after_merge: Callable[[], None] | None = None
+        self._merge_timer = QTimer(self)
+        self._merge_timer.setSingleShot(True)
+        self._merge_timer.setInterval(0)
+        self._merge_timer.timeout.connect(self._continue_merge)
         self._time_refresh = QTimer(self)
         self._time_refresh.setInterval(_RELATIVE_TIME_REFRESH_MS)
         self._time_refresh.timeout.connect(self._on_time_refresh_timeout)
@@ -375,6 +384,7 @@ class MemoryTab(QWidget):
     def shutdown(self) -> None:
         """Stop every worker thread (on window close)."""
         self._time_refresh.stop()
+        self._merge_timer.stop()
         self._scans.shutdown()
         self._searches.shutdown()
         self._ops.shutdown()
@@ -456,23 +466,20 @@ class MemoryTab(QWidget):
         if not same_workspace:
             self._on_workspace_shown(scan)
         self.picker.set_registry(scan.registry, self._workspace_id)
-        self._update_badges(scan)
+        self._agent_edited = self._badges_after(scan)
         if self._query.active:
+            self.model.set_agent_edited(self._agent_edited)
             self._searches.search(scan, self._query)
         else:
             tree = outcome.presented
             assert isinstance(tree, TreeNode)
-            self._show_tree(tree)
+            self._show_tree(tree, None if self._loaded else self._on_first_tree_shown)
         footer = cast(ContextFooter, self.footer)
         footer.set_context(scan.workspace, scan.status, list(scan.recent_runs) or None)
         if same_workspace and not scan.changes.empty:
             self.editor.handle_disk_change(set(scan.changes.changed), set(scan.changes.deleted))
         if scan.registry_error:
             self._show_error(scan.registry_error)
-        if not self._loaded:
-            self._loaded = True
-            self._searches.warm(scan)
-            self.loaded.emit()
         self.scan_applied.emit(scan)
         if self._scan_due:
             self._submit_scan()
@@ -492,21 +499,40 @@ class MemoryTab(QWidget):
         if self._scan_due:
             self._submit_scan()
 
-    def _show_tree(self, tree: TreeNode) -> None:
-        first = not self._loaded
+    def _show_tree(self, tree: TreeNode, then: Callable[[], None] | None = None) -> None:
+        """Merge `tree` into the model in slices of a few ms (the GUI stays responsive
+        even when thousands of rows change), then run the follow-ups and `then`."""
+        self.model.start_merge(tree, self._agent_edited)
+        self._after_merge = then
+        self._continue_merge()
+
+    @Slot()
+    def _continue_merge(self) -> None:
         self._syncing_selection = True
         try:
-            self.model.replace_tree(tree)
+            done = self.model.continue_merge(MERGE_SLICE_MS)
         finally:
             self._syncing_selection = False
-        if first:
-            self._expand_defaults()
+        if not done:
+            self._merge_timer.start()
+            return
+        after, self._after_merge = self._after_merge, None
+        if after is not None:
+            after()
         self._sync_selection_to_editor()
         if self._select_after_scan is not None:
             key, open_it = self._select_after_scan
             if self.model.node_for_key(key) is not None:
                 self._select_after_scan = None
                 self._select_key(key, open_it)
+        self.tree_updated.emit()
+
+    def _on_first_tree_shown(self) -> None:
+        self._expand_defaults()
+        self._loaded = True
+        if self._scan is not None:
+            self._searches.warm(self._scan)
+        self.loaded.emit()
 
     def _expand_defaults(self) -> None:
         total = self._scan.file_count if self._scan is not None else 0
@@ -521,12 +547,8 @@ class MemoryTab(QWidget):
 
     # -- badges ----------------------------------------------------------------------------
 
-    def _is_own_change(self, scan: HomeScan, path: VirtualPath, sha: str | None) -> bool:
-        assert path.scope is not None
-        physical = scan.scope(path.scope).physical(path)
-        if self.own_writes.is_own(path, sha) or (
-            physical is not None and self.own_writes.is_own(physical, sha)
-        ):
+    def _is_own_change(self, physical: str, path: VirtualPath, sha: str | None) -> bool:
+        if self.own_writes.is_own(path, sha) or self.own_writes.is_own(physical, sha):
             return True
         ancestor = path.parent
         while not ancestor.is_root:  # a folder Memtab created or moved
@@ -535,29 +557,35 @@ class MemoryTab(QWidget):
             ancestor = ancestor.parent
         return False
 
-    def _update_badges(self, scan: HomeScan) -> None:
+    def _badges_after(self, scan: HomeScan) -> set[str]:
+        """The "agent edited" set once `scan`'s changes are counted in."""
         changes = scan.changes
+        badges = set(self._agent_edited)
+        if changes.empty:
+            return badges
         open_path = self.editor.current_path
+        anything_own = len(self.own_writes) > 0
         for path in changes.deleted:
             assert path.scope is not None
             physical = scan.scope(path.scope).physical(path)
             if physical is not None:
-                self._agent_edited.discard(str(physical))
+                badges.discard(physical)
         for path in changes.changed:
             assert path.scope is not None
             physical = scan.scope(path.scope).physical(path)
             if physical is None or path == open_path:
                 continue
-            if not self._is_own_change(scan, path, changes.shas.get(path)):
-                self._agent_edited.add(str(physical))
-        self.model.set_agent_edited(self._agent_edited)
+            if anything_own and self._is_own_change(physical, path, changes.shas.get(path)):
+                continue
+            badges.add(physical)
+        return badges
 
     def _clear_badge(self, path: VirtualPath) -> None:
         if self._scan is None or path.scope is None:
             return
         physical = self._scan.scope(path.scope).physical(path)
-        if physical is not None and str(physical) in self._agent_edited:
-            self._agent_edited.discard(str(physical))
+        if physical is not None and physical in self._agent_edited:
+            self._agent_edited.discard(physical)
             self.model.set_agent_edited(self._agent_edited)
 
     # -- search ----------------------------------------------------------------------------
@@ -580,13 +608,16 @@ class MemoryTab(QWidget):
     def _on_searches_search_finished(self, outcome: SearchOutcome) -> None:
         if outcome.scan is not self._scan or outcome.query.terms != self._query.terms:
             return  # stale: the home or the query changed since
-        self._show_tree(outcome.tree)
+        self._show_tree(outcome.tree, self._on_search_tree_shown)
+
+    def _on_search_tree_shown(self) -> None:
         if self._query.active:
             self.tree.expandAll()
         elif self._browse_expanded is not None:
             self.tree.set_expanded_keys(self._browse_expanded, collapse_others=True)
             self._browse_expanded = None
-            self._sync_selection_to_editor()
+        if not self._loaded:
+            self._on_first_tree_shown()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Search box keys: Escape clears, Down/Enter go to the first match."""
@@ -887,7 +918,7 @@ class MemoryTab(QWidget):
         else:
             self._show_error(f"{result.message}: {result.error}")
         for old, new in result.moved:
-            self._move_badge(old, new)
+            self._drop_badges_under(old, new)
         if result.created is not None:
             created = result.created
             is_file = follow_up.open_created
@@ -904,15 +935,16 @@ class MemoryTab(QWidget):
         self._op_follow_ups.pop(job, None)
         self._show_error(message)
 
-    def _move_badge(self, old: VirtualPath, new: VirtualPath) -> None:
+    def _drop_badges_under(self, old: VirtualPath, new: VirtualPath) -> None:
         if self._scan is None or old.scope is None or new.scope is None:
             return
-        old_physical = self._scan.scope(old.scope).physical(old)
-        if old_physical is None:
+        prefix = self._scan.scope(old.scope).physical(old)
+        if prefix is None:
             return
-        prefix = str(old_physical)
         moved = {p for p in self._agent_edited if p == prefix or p.startswith(prefix + "/")}
-        self._agent_edited -= moved
+        if moved:
+            self._agent_edited -= moved
+            self.model.set_agent_edited(self._agent_edited)
 
     def _show_error(self, text: str) -> None:
         self.message_bar.show_message(BarKind.ERROR, text)

@@ -13,6 +13,7 @@ asks the store, after which the watcher's rescan shows the result.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -101,6 +102,24 @@ def describe_for_accessibility(node: TreeNode, agent_edited: bool) -> str:
     return ""
 
 
+def _dispose(subtree: TreeNode) -> None:
+    """Break the parent/child reference cycles of nodes that left the tree, so they are
+    freed at once by reference counting instead of by a (GUI-pausing) full collection."""
+    for node in list(subtree.walk()):
+        node.children = []
+        node.parent = None
+
+
+class _Merge:
+    """A merge in progress: (shown, new) node pairs still to compare."""
+
+    def __init__(self, new_root: TreeNode) -> None:
+        self.pending: list[tuple[TreeNode, TreeNode]] = []
+        self.new_root = new_root
+        self.badge_changes: frozenset[str] = frozenset()
+        self.reported: set[int] = set()
+
+
 class MemoryTreeModel(QAbstractItemModel):
     """Sections → directories → files, merged in place on every rescan.
 
@@ -116,7 +135,9 @@ class MemoryTreeModel(QAbstractItemModel):
         super().__init__(parent)
         self._root = loading_tree()
         self._by_key: dict[str, TreeNode] = {}
+        self._by_physical: dict[str, TreeNode] = {}
         self._agent_edited: frozenset[str] = frozenset()
+        self._merge: _Merge | None = None
         self._register(self._root)
 
     # -- lookups -------------------------------------------------------------------------
@@ -253,17 +274,98 @@ class MemoryTreeModel(QAbstractItemModel):
 
     # -- updates -------------------------------------------------------------------------
 
-    def replace_tree(self, new_root: TreeNode) -> None:
-        """Merge a freshly built tree into the shown one (see the module docstring)."""
-        pending: list[tuple[TreeNode, TreeNode]] = [(self._root, new_root)]
-        while pending:
-            old, new = pending.pop()
-            for kept, fresh in self._merge_children(old, new):
-                if kept.signature() != fresh.signature():
-                    kept.copy_fields_from(fresh)
-                    index = self.index_for_node(kept)
-                    self.dataChanged.emit(index, index)
-                pending.append((kept, fresh))
+    def replace_tree(self, new_root: TreeNode, agent_edited: Iterable[str] | None = None) -> None:
+        """Merge a freshly built tree into the shown one (see the module docstring), and
+        set the "agent edited" badges (physical paths) in the same pass."""
+        self.start_merge(new_root, agent_edited)
+        self.continue_merge(None)
+
+    def start_merge(self, new_root: TreeNode, agent_edited: Iterable[str] | None = None) -> None:
+        """Begin merging `new_root` (a merge still in progress is dropped: this one wins).
+
+        Subtrees whose fingerprint did not change are skipped, so an unchanged home costs
+        nothing; changed rows are reported in one `dataChanged` per run of siblings.
+        """
+        self._merge = _Merge(new_root)
+        self._merge.pending.append((self._root, new_root))
+        if agent_edited is not None:
+            badges = frozenset(agent_edited)
+            self._merge.badge_changes = badges ^ self._agent_edited
+            self._agent_edited = badges
+
+    @property
+    def merging(self) -> bool:
+        """Whether a merge has been started and not finished."""
+        return self._merge is not None
+
+    def continue_merge(self, budget_ms: float | None) -> bool:
+        """Merge for at most about `budget_ms` (None: to the end); True when done.
+
+        Each step leaves a consistent model, so the GUI can paint between slices and a
+        big change never freezes it.
+        """
+        merge = self._merge
+        if merge is None:
+            return True
+        deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
+        while merge.pending:
+            old, new = merge.pending.pop()
+            self._merge_step(merge, old, new)
+            if deadline is not None and time.perf_counter() >= deadline and merge.pending:
+                return False
+        self._merge = None
+        self._emit_badges_changed(merge.badge_changes, merge.reported)
+        return True
+
+    def _merge_step(self, merge: _Merge, old: TreeNode, new: TreeNode) -> None:
+        if old.fingerprint == new.fingerprint and old.fingerprint != 0:
+            _dispose(new)
+            return
+        changed_rows: list[int] = []
+        for kept, fresh in self._merge_children(old, new):
+            if kept.fingerprint == fresh.fingerprint:
+                continue
+            if kept.signature() != fresh.signature():
+                self._update_node(kept, fresh)
+                changed_rows.append(kept.row)
+                merge.reported.add(id(kept))
+            merge.pending.append((kept, fresh))
+        self._emit_rows_changed(old, changed_rows)
+        old.fingerprint = new.fingerprint
+        # `new` served its purpose (its adopted children now belong to `old`).
+        new.children = []
+        new.parent = None
+
+    def _update_node(self, kept: TreeNode, fresh: TreeNode) -> None:
+        if kept.physical != fresh.physical:
+            if kept.physical is not None and self._by_physical.get(kept.physical) is kept:
+                del self._by_physical[kept.physical]
+            if fresh.kind is NodeKind.FILE and fresh.physical is not None:
+                self._by_physical[fresh.physical] = kept
+        kept.copy_fields_from(fresh)
+
+    def _emit_badges_changed(self, physical_paths: Iterable[str], reported: set[int]) -> None:
+        rows_by_parent: dict[int, tuple[TreeNode, list[int]]] = {}
+        for physical in physical_paths:
+            node = self._by_physical.get(physical)
+            if node is None or node.parent is None or id(node) in reported:
+                continue
+            entry = rows_by_parent.setdefault(id(node.parent), (node.parent, []))
+            entry[1].append(node.row)
+        for parent, rows in rows_by_parent.values():
+            self._emit_rows_changed(parent, sorted(rows))
+
+    def _emit_rows_changed(self, parent: TreeNode, rows: list[int]) -> None:
+        parent_index = self.index_for_node(parent)
+        start = 0
+        while start < len(rows):
+            end = start
+            while end + 1 < len(rows) and rows[end + 1] == rows[end] + 1:
+                end += 1
+            self.dataChanged.emit(
+                self.index(rows[start], 0, parent_index), self.index(rows[end], 0, parent_index)
+            )
+            start = end + 1
 
     def _merge_children(self, old: TreeNode, new: TreeNode) -> list[tuple[TreeNode, TreeNode]]:
         """Make `old`'s children the keys of `new`'s, in order; return the kept pairs."""
@@ -285,6 +387,8 @@ class MemoryTreeModel(QAbstractItemModel):
             for node in removed:
                 self._unregister(node)
             self.endRemoveRows()
+            for node in removed:
+                _dispose(node)
             end = start - 1
         kept_keys = [child.key for child in children]
         if [key for key in (c.key for c in new.children) if key in set(kept_keys)] != kept_keys:
@@ -322,6 +426,8 @@ class MemoryTreeModel(QAbstractItemModel):
             for node in removed:
                 self._unregister(node)
             self.endRemoveRows()
+            for node in removed:
+                _dispose(node)
         if new.children:
             self.beginInsertRows(parent_index, 0, len(new.children) - 1)
             old.adopt(list(new.children))
@@ -333,23 +439,22 @@ class MemoryTreeModel(QAbstractItemModel):
     def _register(self, subtree: TreeNode) -> None:
         for node in subtree.walk():
             self._by_key[node.key] = node
+            if node.kind is NodeKind.FILE and node.physical is not None:
+                self._by_physical[node.physical] = node
 
     def _unregister(self, subtree: TreeNode) -> None:
         for node in subtree.walk():
             if self._by_key.get(node.key) is node:
                 del self._by_key[node.key]
+            if node.physical is not None and self._by_physical.get(node.physical) is node:
+                del self._by_physical[node.physical]
 
     def set_agent_edited(self, physical_paths: Iterable[str]) -> None:
         """Show the "agent edited" badge on exactly these files (by physical path)."""
         new = frozenset(physical_paths)
         changed = new ^ self._agent_edited
         self._agent_edited = new
-        if not changed:
-            return
-        for node in self.nodes():
-            if node.kind is NodeKind.FILE and node.physical in changed:
-                index = self.index_for_node(node)
-                self.dataChanged.emit(index, index)
+        self._emit_badges_changed(changed, set())
 
     def refresh_all(self) -> None:
         """Repaint every row (e.g. search highlighting or relative times changed)."""

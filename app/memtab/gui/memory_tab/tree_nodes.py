@@ -101,7 +101,7 @@ class FileMatch:
     content_hits: int = 0
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class TreeNode:
     """One row of the tree. Plain data; `children` is owned by the node."""
 
@@ -130,6 +130,8 @@ class TreeNode:
     content_hits: int = 0
     read_only: bool = False
     accepts_drops: bool = False
+    fingerprint: int = 0
+    """A hash of everything shown by this node and its subtree (see `fingerprint_tree`)."""
     parent: TreeNode | None = field(default=None, repr=False)
     children: list[TreeNode] = field(default_factory=list, repr=False)
     row: int = 0
@@ -220,6 +222,15 @@ _DATA_FIELDS = (
     "read_only",
     "accepts_drops",
 )
+
+
+def fingerprint_tree(root: TreeNode) -> TreeNode:
+    """Give every node a hash of its subtree, so a merge can skip what did not change."""
+    for node in reversed(list(root.walk())):
+        node.fingerprint = hash(
+            (node.key, node.signature(), tuple(child.fingerprint for child in node.children))
+        )
+    return root
 
 
 def _child_order(child: TreeNode) -> tuple[int, str, str]:
@@ -449,7 +460,7 @@ def build_tree(scan: HomeScan, matches: Mapping[str, FileMatch] | None = None) -
     if orphans is not None:
         sections.append(orphans)
     root.adopt(sections)
-    return root
+    return fingerprint_tree(root)
 
 
 def loading_tree() -> TreeNode:
@@ -461,4 +472,4 @@ def loading_tree() -> TreeNode:
         node.adopt([_message(section, MessageKind.LOADING, "Loading…")])
         sections.append(node)
     root.adopt(sections)
-    return root
+    return fingerprint_tree(root)

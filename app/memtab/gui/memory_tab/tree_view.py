@@ -69,6 +69,8 @@ class MemoryItemDelegate(QStyledItemDelegate):
         """A delegate for `MemoryTreeView`."""
         super().__init__(parent)
         self.highlight_terms: tuple[str, ...] = ()
+        # Row heights by (font, kind, two lines): sizeHint runs for every row on layout.
+        self._heights: dict[tuple[str, NodeKind, bool], int] = {}
 
     # -- fonts and sizes ----------------------------------------------------------------
 
@@ -94,18 +96,25 @@ class MemoryItemDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
         """Row heights by kind: files with a description or usage get two lines."""
         node = index.data(NODE_ROLE)
-        line = QFontMetrics(option.font).height()
-        width = 200
         if not isinstance(node, TreeNode):
-            return QSize(width, line + 8)
-        if node.kind is NodeKind.SECTION:
-            return QSize(width, line + 16)
-        if node.kind is NodeKind.FILE and self._has_second_line(node):
-            small = QFontMetrics(self._small_font(option.font)).height()
-            return QSize(width, line + small + 12)
-        if node.kind is NodeKind.MESSAGE:
-            return QSize(width, line + 12)
-        return QSize(width, line + 10)
+            kind, two_lines = NodeKind.DIRECTORY, False
+        else:
+            kind, two_lines = node.kind, node.kind is NodeKind.FILE and self._has_second_line(node)
+        font: QFont = option.font
+        cache_key = (font.key(), kind, two_lines)
+        height = self._heights.get(cache_key)
+        if height is None:
+            line = QFontMetrics(font).height()
+            if kind is NodeKind.SECTION:
+                height = line + 16
+            elif two_lines:
+                height = line + QFontMetrics(self._small_font(font)).height() + 12
+            elif kind is NodeKind.MESSAGE:
+                height = line + 12
+            else:
+                height = line + 10
+            self._heights[cache_key] = height
+        return QSize(200, height)
 
     # -- painting -----------------------------------------------------------------------
 

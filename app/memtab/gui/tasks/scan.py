@@ -81,9 +81,12 @@ class ScopeScan:
         """Each listed file's stamp."""
         return {entry.path: stamp_of(entry) for entry in self.listing.files}
 
-    def physical(self, path: VirtualPath) -> Path | None:
-        """Where a listed path of this scope lives (no symlink checks: listings have none)."""
-        return self.root.joinpath(*path.segments) if self.root is not None else None
+    def physical(self, path: VirtualPath) -> str | None:
+        """Where a listed path of this scope lives, as a string (no symlink checks:
+        listings hold none). Spelled like the tree's `TreeNode.physical`."""
+        if self.root is None:
+            return None
+        return "/".join((str(self.root), *path.segments))
 
 
 @dataclass(frozen=True)
