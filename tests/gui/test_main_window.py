@@ -151,3 +151,21 @@ def test_consolidate_now_on_the_demo_home_updates_the_workspace_line(
         timeout=20_000,
     )
     assert footer.line_text("Workspace").startswith("just now")  # type: ignore[attr-defined]
+
+
+def test_the_open_file_is_reopened_next_time(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
+) -> None:
+    from memtab.gui.memory_tab.tree_nodes import file_key
+    from memtab.store.paths import parse_file_path
+
+    state_path = tmp_path / "state.json"
+    window = make_window(home, ui_state=UiState(state_path))
+    zeta = parse_file_path("/memories/global/Zeta.md")
+    assert window.memory_tab.tree.select_key(file_key(zeta))
+    assert window.memory_tab.editor.current_path == zeta
+    window.close()
+    again = make_window(home, ui_state=UiState.load(state_path))
+    qtbot.waitUntil(lambda: again.memory_tab.editor.current_path == zeta, timeout=WAIT_MS)
+    current = again.memory_tab.tree.current_node()
+    assert current is not None and current.path == zeta

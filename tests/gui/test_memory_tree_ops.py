@@ -369,3 +369,24 @@ def test_create_relative_and_absolute_names_in_the_dialog(tmp_path: Path, home: 
         VirtualPath(parse_file_path("/memories/workspace/tools").scope, ("tools",)),
         None,
     )
+
+
+def test_the_menu_key_opens_the_current_rows_context_menu(
+    make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication, QMenu
+
+    window, _dialogs = open_window(make_window, home)
+    tab = window.memory_tab
+    shown: list[list[str]] = []
+
+    def fake_show(menu: QMenu, where: QPoint) -> None:
+        shown.append([action.text() for action in menu.actions() if not action.isSeparator()])
+
+    monkeypatch.setattr(tab, "show_menu", fake_show)
+    select(window, path_key("/memories/global/Zeta.md"))
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, QPoint(0, 0))
+    QApplication.sendEvent(tab.tree.viewport(), event)
+    assert shown and shown[0][0] == "Pin"

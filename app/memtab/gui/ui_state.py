@@ -1,4 +1,5 @@
-"""Choices the window remembers between runs: the workspace per home, geometry, splitters.
+"""Choices the window remembers between runs: the workspace and open file per home,
+geometry, splitters.
 
 A small JSON file in Memtab's config dir (`$MEMTAB_CONFIG_DIR`, else the platform config
 dir for "memtab"), written atomically. It is a convenience, never a source of truth: a
@@ -93,6 +94,26 @@ class UiState:
             entry["workspace"] = workspace_id
         else:
             entry.pop("workspace", None)
+
+    def open_file_for(self, home: Path, workspace_id: str | None) -> str | None:
+        """The virtual path last open in the editor for this home and workspace."""
+        entry = self._homes().get(str(home))
+        files = entry.get("open_files") if isinstance(entry, dict) else None
+        value = files.get(workspace_id or "") if isinstance(files, dict) else None
+        return value if isinstance(value, str) and value else None
+
+    def set_open_file(self, home: Path, workspace_id: str | None, path: str | None) -> None:
+        """Remember the file open in the editor (None: nothing is open)."""
+        entry = self._homes().setdefault(str(home), {})
+        if not isinstance(entry, dict):
+            entry = self._homes()[str(home)] = {}
+        files = entry.get("open_files")
+        if not isinstance(files, dict):
+            files = entry["open_files"] = {}
+        if path:
+            files[workspace_id or ""] = path
+        else:
+            files.pop(workspace_id or "", None)
 
     # -- window geometry and splitters ----------------------------------------------------
 

@@ -73,7 +73,7 @@ from memtab.gui.workspace_picker import WorkspacePicker
 from memtab.store.home import Home, Workspace
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import Scope, VirtualPath
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 
 logger = logging.getLogger(__name__)
 
@@ -177,6 +177,7 @@ class MemoryTab(QWidget):
         self._build_actions()
         self._connect()
         self._after_merge: Callable[[], None] | None = None
+        self._reopen_pending = False
         self._merge_timer = QTimer(self)
         self._merge_timer.setSingleShot(True)
         self._merge_timer.setInterval(0)
@@ -234,7 +235,7 @@ class MemoryTab(QWidget):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         sizes = self.ui_state.splitter_sizes(SPLITTER_NAME) if self.ui_state else None
-        self.splitter.setSizes(sizes if sizes and len(sizes) == 2 else [400, 800])
+        self.splitter.setSizes(sizes if sizes and len(sizes) == 2 else [430, 850])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
@@ -326,7 +327,7 @@ class MemoryTab(QWidget):
         self.search_edit.textChanged.connect(self._on_search_edit_text_changed)
         self.tree.selectionModel().currentChanged.connect(self._on_tree_current_changed)
         self.tree.activated.connect(self._on_tree_activated)
-        self.tree.customContextMenuRequested.connect(self._on_tree_context_menu_requested)
+        self.tree.context_menu_requested.connect(self._on_tree_context_menu_requested)
         self.model.move_requested.connect(self._on_model_move_requested)
         self.editor.file_opened.connect(self._on_editor_file_opened)
 
@@ -488,6 +489,7 @@ class MemoryTab(QWidget):
         if scan.workspace_note and self._explicit_workspace:
             self._show_error(scan.workspace_note + "; showing another workspace instead.")
         self._workspace_id = scan.workspace.id if scan.workspace is not None else None
+        self._reopen_pending = True
         # Keeps the open file when only the scan caught up with a switch already made.
         self.editor.set_store(scan.store())
         self.workspace_changed.emit(scan.workspace)
@@ -519,6 +521,9 @@ class MemoryTab(QWidget):
         after, self._after_merge = self._after_merge, None
         if after is not None:
             after()
+        if self._reopen_pending and self._loaded:
+            self._reopen_pending = False
+            self._reopen_remembered_file()
         self._sync_selection_to_editor()
         if self._select_after_scan is not None:
             key, open_it = self._select_after_scan
@@ -530,6 +535,7 @@ class MemoryTab(QWidget):
     def _on_first_tree_shown(self) -> None:
         self._expand_defaults()
         self._loaded = True
+        self._reopen_remembered_file()
         if self._scan is not None:
             self._searches.warm(self._scan)
         self.loaded.emit()
@@ -709,6 +715,26 @@ class MemoryTab(QWidget):
         if isinstance(path, VirtualPath):
             self._clear_badge(path)
             self._sync_selection_to_editor()
+            self._remember_open_file(str(path))
+
+    def _remember_open_file(self, path: str) -> None:
+        # Only opening is remembered: a file closed or deleted since is skipped on reopen.
+        if self.ui_state is not None and self._loaded:
+            self.ui_state.set_open_file(self.home.root, self._workspace_id, path)
+
+    def _reopen_remembered_file(self) -> None:
+        """Open the file that was open last time in this workspace, if it still exists."""
+        if self.ui_state is None or self.editor.current_path is not None:
+            return
+        remembered = self.ui_state.open_file_for(self.home.root, self._workspace_id)
+        if remembered is None:
+            return
+        try:
+            key = file_key(parse_file_path(remembered))
+        except PathError:
+            return
+        if self.model.node_for_key(key) is not None:
+            self._select_key(key, open_it=True)
 
     @Slot(str)
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:
@@ -749,11 +775,16 @@ class MemoryTab(QWidget):
             return
         menu = self._context_menu(node)
         if menu.actions():
-            menu.exec(self.tree.viewport().mapToGlobal(position))
+            self.show_menu(menu, self.tree.viewport().mapToGlobal(position))
+
+    def show_menu(self, menu: QMenu, where: QPoint) -> None:
+        """Run a context menu (modal); a seam for tests."""
+        menu.exec(where)
 
     def _context_menu(self, node: TreeNode) -> QMenu:
         """The actions offered for a row (also what tests inspect)."""
         menu = QMenu(self)
+        menu.setToolTipsVisible(True)  # the pin action's note about mux
         if node.read_only:
             if node.kind is NodeKind.ORPHAN_DIR:
                 menu.addAction(self.delete_orphan_action)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -324,7 +324,14 @@ class MemoryItemDelegate(QStyledItemDelegate):
 
 
 class MemoryTreeView(QTreeView):
-    """The one tree of the Memory tab: sections, directories and files; drag to move."""
+    """The one tree of the Memory tab: sections, directories and files; drag to move.
+
+    Signals:
+        context_menu_requested(QPoint): where (in viewport coordinates) a context menu
+            was asked for — by mouse, or by keyboard for the current row.
+    """
+
+    context_menu_requested = Signal(QPoint)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """Configure the view (the model is set by the tab)."""
@@ -347,8 +354,17 @@ class MemoryTreeView(QTreeView):
         self.setDragEnabled(True)
         self.setAcceptDrops(True)
         self.setDropIndicatorShown(True)
-        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.setItemDelegate(MemoryItemDelegate(self))
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """Mouse: where clicked; keyboard (Menu key, Shift+F10): at the current row."""
+        position = event.pos()
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:
+            current = self.currentIndex()
+            if current.isValid():
+                position = self.visualRect(current).center()
+        self.context_menu_requested.emit(position)
+        event.accept()
 
     @property
     def delegate(self) -> MemoryItemDelegate:
