@@ -390,3 +390,37 @@ def test_the_menu_key_opens_the_current_rows_context_menu(
     event = QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, QPoint(0, 0))
     QApplication.sendEvent(tab.tree.viewport(), event)
     assert shown and shown[0][0] == "Pin"
+
+
+def test_a_rescan_keeps_expansion_selection_and_scroll_position(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window, _dialogs = open_window(make_window, home)
+    wait_watching(qtbot, window)
+    tab = window.memory_tab
+    window.resize(700, 320)
+    window.show()
+    tools = directory_key(parse_file_path("/memories/global/tools"))
+    tab.tree.setExpanded(tab.model.index_for_key(tools), False)
+    select(window, path_key("/memories/project/architecture.md"))
+    bar = tab.tree.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=WAIT_MS)
+    bar.setValue(bar.maximum() // 2)
+    scroll = bar.value()
+    updates: list[bool] = []
+    tab.tree_updated.connect(lambda: updates.append(True))
+    touch_later(home.global_root / "Zeta.md", memory("Changed outside"))
+    wait_for(
+        qtbot,
+        lambda: (
+            updates
+            and (n := tab.model.node_for_key(path_key("/memories/global/Zeta.md")))
+            and n.description == "Changed outside"
+        ),
+    )
+    assert not tab.tree.isExpanded(tab.model.index_for_key(tools))
+    current = tab.tree.current_node()
+    assert current is not None and current.path == parse_file_path(
+        "/memories/project/architecture.md"
+    )
+    assert bar.value() == scroll

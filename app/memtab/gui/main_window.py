@@ -203,7 +203,7 @@ class MainWindow(QMainWindow):
         elif backend is WatchBackend.WAITING:
             text = "Waiting for the home to appear"
         else:
-            text = "Not watching"
+            text = "Not watching yet" if not self._closing else "Not watching"
         self._watch_label.setText(text)
         self._watch_label.setToolTip(f"File watcher: {backend.value} ({detail})")
 

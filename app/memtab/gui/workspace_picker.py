@@ -339,11 +339,14 @@ class WorkspacePicker(QWidget):
         """The workspace shown as chosen (None: no workspace)."""
         return self._current_id
 
-    def set_registry(self, registry: Registry, current_id: str | None) -> None:
-        """Show `registry`'s workspaces with `current_id` chosen."""
+    def set_registry(
+        self, registry: Registry, current_id: str | None, *, readable: bool = True
+    ) -> None:
+        """Show `registry`'s workspaces with `current_id` chosen. With `readable` False
+        (config.json is broken: the tab says so) the "add a workspace" hint stays hidden."""
         self.model.set_registry(registry)
         has_workspaces = bool(registry.workspaces)
-        self.hint.setVisible(not has_workspaces)
+        self.hint.setVisible(readable and not has_workspaces)
         self.combo.setEnabled(has_workspaces)
         self.select_workspace(current_id)
 

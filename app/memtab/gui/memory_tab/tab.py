@@ -466,7 +466,9 @@ class MemoryTab(QWidget):
         ) == workspace_identity(scan.workspace)
         if not same_workspace:
             self._on_workspace_shown(scan)
-        self.picker.set_registry(scan.registry, self._workspace_id)
+        self.picker.set_registry(
+            scan.registry, self._workspace_id, readable=scan.registry_error is None
+        )
         self._agent_edited = self._badges_after(scan)
         if self._query.active:
             self.model.set_agent_edited(self._agent_edited)
