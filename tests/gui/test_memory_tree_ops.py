@@ -424,3 +424,17 @@ def test_a_rescan_keeps_expansion_selection_and_scroll_position(
         "/memories/project/architecture.md"
     )
     assert bar.value() == scroll
+
+
+def test_transcript_and_lock_writes_do_not_cause_rescans(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window, _dialogs = open_window(make_window, home)
+    wait_watching(qtbot, window)
+    tab = window.memory_tab
+    with qtbot.assertNotEmitted(tab.scan_applied, wait=600):
+        (home.workspace_dir(MAIN) / "chat.jsonl").write_text("{}\n")
+        (home.memtab_dir / "locks").mkdir(parents=True, exist_ok=True)
+        (home.memtab_dir / "locks" / "x.lock").write_text("")
+    with qtbot.waitSignal(tab.scan_applied, timeout=WAIT_MS):
+        touch_later(home.global_root / "Zeta.md", memory("Changed"))

@@ -69,6 +69,7 @@ from memtab.gui.memory_tab.tree_view import MemoryTreeView
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.tasks.scan import HomeScan, ScanOutcome, ScanRequest, ScanTasks
 from memtab.gui.ui_state import UiState
+from memtab.gui.watch_paths import ChangeKind, classify_path
 from memtab.gui.workspace_picker import WorkspacePicker
 from memtab.store.home import Home, Workspace
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
@@ -81,6 +82,21 @@ SPLITTER_NAME = "memory"
 # Small homes open fully expanded; big ones show their top-level folders only.
 EXPAND_ALL_MAX_FILES = 150
 _RELATIVE_TIME_REFRESH_MS = 60_000
+# Changes that can alter what the tab shows (the scopes, pins/usage, the journal, the
+# registry); others (transcripts, writer state and traces, Memtab's locks) are ignored.
+RESCAN_KINDS = frozenset(
+    {
+        ChangeKind.HOME,
+        ChangeKind.MEMORY_DIR,
+        ChangeKind.GLOBAL_SCOPE,
+        ChangeKind.PROJECT_SCOPE,
+        ChangeKind.WORKSPACE_DIR,
+        ChangeKind.WORKSPACE_SCOPE,
+        ChangeKind.MEMORY_META,
+        ChangeKind.CONSOLIDATION_JOURNAL,
+        ChangeKind.CONFIG,
+    }
+)
 # The tree merges a scan in slices this long, painting in between.
 MERGE_SLICE_MS = 12.0
 
@@ -362,8 +378,13 @@ class MemoryTab(QWidget):
         self._request_scan(None)
 
     def handle_paths_changed(self, paths: Iterable[str]) -> None:
-        """What the window's watcher reported: rescan what it touches."""
-        self._request_scan(paths)
+        """What the window's watcher reported: rescan what it touches (transcripts, writer
+        traces and Memtab's own lock files do not concern this tab)."""
+        relevant = [
+            path for path in paths if classify_path(path, self.home.root).kind in RESCAN_KINDS
+        ]
+        if relevant:
+            self._request_scan(relevant)
 
     @Slot(object)
     def _on_watcher_paths_changed(self, paths: list[str]) -> None:
