@@ -50,11 +50,11 @@ def test_other_parts_can_add_tabs_and_status_widgets(
     make_window: WindowFactory, home: Home
 ) -> None:
     window = make_window(home)
-    traces = QWidget()
-    index = window.add_tab(traces, "Traces")
-    assert index == 1
-    assert window.tabs.widget(1) is traces
-    indicator = QLabel("Writer: idle")
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Memory", "Traces"]
+    extra = QWidget()
+    index = window.add_tab(extra, "Extra")
+    assert window.tabs.widget(index) is extra and window.tabs.tabText(index) == "Extra"
+    indicator = QLabel("Something: idle")
     window.add_status_widget(indicator)
     assert indicator in window.status_bar.findChildren(QLabel)
 

@@ -5,24 +5,64 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
 from memtab import __version__
-from memtab.cli import consolidation_commands, store_commands, traces_commands, writer_commands
 from memtab.cli.common import CliError, add_home_option, default_demo_home, home_location
 from memtab.demo import DemoError, create_demo_home
-from memtab.store.home import HomeError
+from memtab.store.home import HomeError, HomeLocation
 from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
 
 logger = logging.getLogger(__name__)
 
-# Each module adds its sub-commands with `register(subparsers)`.
-COMMAND_MODULES = (store_commands, consolidation_commands, traces_commands, writer_commands)
+# Each module adds its sub-commands with `register(subparsers)`. They are imported only when
+# needed: the engines they pull in (httpx, the consolidator) would slow the window's start.
+COMMAND_MODULES = {
+    "memtab.cli.store_commands": (
+        "list",
+        "tool",
+        "status",
+        "workspaces",
+        "project",
+        "workspace",
+        "demo",
+    ),
+    "memtab.cli.consolidation_commands": ("consolidate", "sweep"),
+    "memtab.cli.writer_commands": ("write",),
+    "memtab.cli.traces_commands": ("traces",),
+}
+_OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def requested_command(argv: Sequence[str]) -> str | None:
+    """The sub-command named in `argv` (its first non-option word), or None."""
+    skip_value = False
+    for word in argv:
+        if skip_value:
+            skip_value = False
+        elif word in _OPTIONS_WITH_VALUES:
+            skip_value = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def modules_for(argv: Sequence[str]) -> list[str]:
+    """Which command modules the parser needs for `argv`: none to open the window, one for a
+    known command, all for help or an unknown word (so argparse can list the choices)."""
+    command = requested_command(argv)
+    if command is None:
+        return list(COMMAND_MODULES) if {"-h", "--help"} & set(argv) else []
+    for module, commands in COMMAND_MODULES.items():
+        if command in commands:
+            return [module]
+    return list(COMMAND_MODULES)
+
+
+def build_parser(argv: Sequence[str] = ("--help",)) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="memtab",
         description="Browse, edit and consolidate the memories your coding agents keep. "
@@ -39,9 +79,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMAND_MODULES:
-        module.register(commands)
+    for module in modules_for(argv):
+        importlib.import_module(module).register(commands)
     return parser
+
+
+def choose_qt_platform(*, screenshot: bool, env: dict[str, str] | None = None) -> None:
+    """Render `--screenshot` offscreen; refuse clearly (not a Qt abort) without a display."""
+    environ = os.environ if env is None else env
+    if environ.get("QT_QPA_PLATFORM"):
+        return
+    if screenshot:
+        environ["QT_QPA_PLATFORM"] = "offscreen"
+        return
+    if sys.platform.startswith("linux") and not (
+        environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")
+    ):
+        raise CliError(
+            "No display found (DISPLAY and WAYLAND_DISPLAY are unset). Run Memtab in a "
+            "desktop session, use --screenshot FILE to render offscreen, or use the "
+            "headless commands (memtab --help)."
+        )
 
 
 def run_window(args: argparse.Namespace) -> int:
@@ -54,6 +112,9 @@ def run_window(args: argparse.Namespace) -> int:
             create_demo_home(demo_home)
         args.home = str(demo_home)
     location = home_location(args)
+    if args.demo:
+        location = HomeLocation(location.path, "demo")
+    choose_qt_platform(screenshot=bool(args.screenshot))
     gui = importlib.import_module("memtab.gui.app")
     status: int = gui.run_app(location, args.workspace, screenshot=args.screenshot)
     return status
@@ -61,8 +122,8 @@ def run_window(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `memtab` command; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(words).parse_args(words)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

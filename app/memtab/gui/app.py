@@ -19,7 +19,16 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer, Slot
+from PySide6.QtCore import (
+    QEvent,
+    QEventLoop,
+    QMessageLogContext,
+    QObject,
+    QTimer,
+    QtMsgType,
+    Slot,
+    qInstallMessageHandler,
+)
 from PySide6.QtWidgets import QApplication, QWidget
 
 from memtab.gui.main_window import MainWindow
@@ -29,6 +38,8 @@ from memtab.gui.memory_tab.icons import app_icon
 from memtab.gui.memory_tab.lazy_consolidation import LazyConsolidationTasks, ServiceFactory
 from memtab.gui.memory_tab.own_writes import OwnWrites
 from memtab.gui.memory_tab.tab import MemoryTab
+from memtab.gui.tasks.writer import WriterSupervisor
+from memtab.gui.traces_tab import TracesTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher
 from memtab.store.home import Home, HomeLocation
@@ -61,6 +72,7 @@ def create_main_window(
     ui_state: UiState | None = None,
     watcher: HomeWatcher | None = None,
     service_factory: ServiceFactory | None = None,
+    start_writer: bool = True,
 ) -> MainWindow:
     """Build the main window for `home` and start watching and scanning it.
 
@@ -68,7 +80,8 @@ def create_main_window(
     `home_source` is how the home was found (`HomeLocation.source`, for the status bar).
     `ui_state` defaults to the remembered state in the config dir; `watcher` and
     `service_factory` (builds the `ConsolidationService` on the first Consolidate now)
-    can be replaced (tests: polling, a scripted provider). The window is not shown.
+    can be replaced (tests: polling, a scripted provider). The background memory writer
+    follows the home's transcripts unless `start_writer` is False. The window is not shown.
     """
     application()
     state = ui_state if ui_state is not None else UiState.load()
@@ -85,12 +98,15 @@ def create_main_window(
         ui_state=state,
         workspace_id=workspace_id,
     )
+    watcher = watcher or HomeWatcher()
     window = MainWindow(
         home,
         tab,
-        watcher or HomeWatcher(),
+        watcher,
         home_source=home_source,
         ui_state=state,
+        traces_tab=TracesTab(home, watcher),
+        writer=WriterSupervisor(home) if start_writer else None,
     )
     window.start()
     tab.loaded.connect(consolidation.preload)
@@ -189,8 +205,26 @@ def take_screenshot(
     return True
 
 
+# Qt messages that say nothing about Memtab (the offscreen platform cannot honour size hints).
+_IGNORED_QT_MESSAGES = ("This plugin does not support propagateSizeHints",)
+
+
+def _log_qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Route Qt's own messages to logging, dropping known noise."""
+    if message.startswith(_IGNORED_QT_MESSAGES):
+        return
+    level = {
+        QtMsgType.QtDebugMsg: logging.DEBUG,
+        QtMsgType.QtInfoMsg: logging.INFO,
+        QtMsgType.QtWarningMsg: logging.WARNING,
+    }.get(mode, logging.ERROR)
+    logging.getLogger("qt").log(level, "%s", message)
+
+
 def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | None = None) -> int:
     """Open the window on `location` (and, with `screenshot`, save a PNG and exit)."""
+    # Installed here, not in `application()`: tests keep pytest-qt's handler.
+    qInstallMessageHandler(_log_qt_message)
     app = application()
     window = create_main_window(Home(location.path), workspace_id, home_source=location.source)
     window.memory_tab.loaded.connect(tune_garbage_collection)

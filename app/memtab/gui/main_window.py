@@ -25,8 +25,11 @@ from PySide6.QtWidgets import (
 
 from memtab import __version__
 from memtab.gui.memory_tab.tab import MemoryTab
+from memtab.gui.tasks.writer import WriterSupervisor
+from memtab.gui.traces_tab import TracesTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher, WatchBackend
+from memtab.gui.writer_status import WriterStatusWidget
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
@@ -42,6 +45,7 @@ _SOURCE_TEXT = {
     "~/.xum": "the xum home",
     "~/.mux": "the mux home",
     "Memtab": "Memtab's own home",
+    "demo": "the demo home (memtab --demo)",
 }
 
 SHORTCUTS_HELP = """<table cellspacing="4">
@@ -86,8 +90,11 @@ class MainWindow(QMainWindow):
         *,
         home_source: str | None = None,
         ui_state: UiState | None = None,
+        traces_tab: TracesTab | None = None,
+        writer: WriterSupervisor | None = None,
     ) -> None:
-        """Lay out the window around `memory_tab`; `start()` begins watching and scanning."""
+        """Lay out the window around `memory_tab` (and the Traces tab and background writer
+        when given); `start()` begins watching and scanning."""
         super().__init__()
         self.setObjectName("mainWindow")
         self.home = home
@@ -104,6 +111,10 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
         self.add_tab(memory_tab, "Memory")
+        self.traces_tab = traces_tab
+        if traces_tab is not None:
+            self.add_tab(traces_tab, "Traces")
+        self.writer = writer
 
         self._home_label = QLabel(self)
         self._home_label.setObjectName("homeStatus")
@@ -115,6 +126,13 @@ class MainWindow(QMainWindow):
         self._watch_label = QLabel(self)
         self._watch_label.setObjectName("watcherStatus")
         self._watch_label.setAccessibleName("File watcher")
+        if writer is not None:
+            writer.setParent(self)
+            writer.attach(watcher)
+            self.writer_status = WriterStatusWidget(self)
+            self.writer_status.attach(writer)
+            self.writer_status.trace_requested.connect(self.show_trace)
+            self.add_status_widget(self.writer_status, permanent=False)
         self.add_status_widget(self._home_label)
         self.add_status_widget(self._watch_label)
         self._update_watch_label()
@@ -143,6 +161,14 @@ class MainWindow(QMainWindow):
         else:
             self.statusBar().addWidget(widget)
 
+    @Slot(object)
+    def show_trace(self, path: Path) -> None:
+        """Switch to the Traces tab and open a writer trace dump."""
+        if self.traces_tab is None:
+            return
+        self.tabs.setCurrentWidget(self.traces_tab)
+        self.traces_tab.show_trace(Path(path))
+
     def start(self) -> None:
         """Scan the home (off the GUI thread), then watch it.
 
@@ -163,6 +189,8 @@ class MainWindow(QMainWindow):
         if self.watcher.root is None and not self._closing:
             self.watcher.start(self.home.root)
             self.memory_tab.rescan_all()
+            if self.writer is not None:
+                self.writer.start()  # follows transcripts from their current end
 
     # -- construction ------------------------------------------------------------------------
 
@@ -241,6 +269,10 @@ class MainWindow(QMainWindow):
             self.memory_tab.save_ui_state()
             self.ui_state.save()
         self.watcher.stop()
+        if self.writer is not None:
+            self.writer.shutdown()
+        if self.traces_tab is not None:
+            self.traces_tab.shutdown()
         self.memory_tab.shutdown()
         event.accept()
 

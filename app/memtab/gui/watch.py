@@ -42,7 +42,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
@@ -214,11 +225,26 @@ class HomeWatcher(QObject):
         interval = f"{self._polling_interval_s:g} s"
         self._set_backend(WatchBackend.POLLING, f"polling every {interval} ({fallback_reason})")
 
+    # Only events that can mean a change. Without this filter inotify also reports every
+    # open and read-only close, so each scan's reads would flood the bridge with echoes.
+    _CHANGE_EVENTS: list[type[FileSystemEvent]] = [  # noqa: RUF012 - read-only
+        FileCreatedEvent,
+        DirCreatedEvent,
+        FileDeletedEvent,
+        DirDeletedEvent,
+        FileModifiedEvent,
+        FileMovedEvent,
+        DirMovedEvent,
+        FileClosedEvent,
+    ]
+
     @staticmethod
     def _launch(observer: BaseObserver, handler: _EventPoster, watched_root: str) -> None:
         """Schedule and start `observer`; on failure stop it and re-raise."""
         try:
-            observer.schedule(handler, watched_root, recursive=True)
+            observer.schedule(
+                handler, watched_root, recursive=True, event_filter=HomeWatcher._CHANGE_EVENTS
+            )
             observer.start()
         except OSError:
             # Stopping an unstarted observer releases what its constructor/schedule took
