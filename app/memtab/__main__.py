@@ -4,4 +4,7 @@ import sys
 
 from memtab.cli import main
 
-sys.exit(main())
+# The guard matters: consolidation runs in child processes started with "spawn", which
+# import this module again under another name.
+if __name__ == "__main__":
+    sys.exit(main())

@@ -246,6 +246,9 @@ def test_gui_stall_during_a_full_rescan(qtbot: QtBot, window: MainWindow, big_ho
 
 def test_gui_stall_during_a_consolidation_run(qtbot: QtBot, window: MainWindow) -> None:
     tab = window.memory_tab
+    # As a user would: the click comes after the engine has preloaded in the background
+    # (a second or so after the window shows), so this measures the run itself.
+    qtbot.waitUntil(lambda: bool(getattr(tab.consolidation, "loaded", True)), timeout=30_000)
     footer = tab.footer
     before = footer.line_text("Workspace")  # type: ignore[attr-defined]
     button = footer.consolidate_button  # type: ignore[attr-defined]

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Slot
 from pytestqt.qtbot import QtBot
 from watchdog.observers import Observer
 
-from memtab.gui.watch import HomeWatcher, WatchBackend
+from memtab.gui.watch import LARGE_BATCH, HomeWatcher, WatchBackend
 
 WAIT_MS = 5000  # generous: a loaded 2-core CI machine must not flake
 # How long "nothing happens" is watched for: many times the test debounce below.
@@ -300,3 +300,16 @@ def test_stop_silences_the_watcher(qtbot: QtBot, home: Path, make_watcher: Watch
     assert watcher.root is None
     with qtbot.assertNotEmitted(watcher.paths_changed, wait=QUIET_MS):
         (home / "memory" / "global" / "unwatched.md").write_text("x")
+
+
+def test_a_storm_of_changes_is_reported_as_the_root_alone(
+    qtbot: QtBot, home: Path, make_watcher: WatcherFactory
+) -> None:
+    _watcher, batches = make_watcher(home, debounce_ms=300, max_latency_ms=2000)
+    scope = home / "memory" / "global"
+    for index in range(LARGE_BATCH + 100):
+        (scope / f"note-{index}.md").write_text("x")
+    qtbot.waitUntil(lambda: str(home) in batches.union, timeout=WAIT_MS)
+    storm = next(batch for batch in batches.batches if str(home) in batch)
+    assert storm == [str(home)]
+    assert not any(len(batch) > LARGE_BATCH for batch in batches.batches)

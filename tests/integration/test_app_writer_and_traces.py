@@ -55,9 +55,9 @@ def test_appended_turns_make_the_writer_run_and_the_tree_update(
     transcript.write_text(json.dumps(mux_message("old", "assistant", "history", 0)) + "\n")
     (home.workspace_root(MAIN) / "notes.md").unlink(missing_ok=True)  # the writer's target
     window = make_window(home)
+    qtbot.waitUntil(lambda: window.writer is not None, timeout=WAIT_MS)
     writer = window.writer
     assert writer is not None
-    qtbot.waitUntil(lambda: window.watcher.root is not None, timeout=WAIT_MS)
     qtbot.waitSignal(writer.monitoring_started, timeout=WAIT_MS, raising=False).wait()
 
     notes_key = file_key(parse_file_path("/memories/workspace/notes.md"))
@@ -74,6 +74,7 @@ def test_appended_turns_make_the_writer_run_and_the_tree_update(
         )
     assert finished.args[0].outcome == "wrote"
     qtbot.waitUntil(lambda: support.node(window, notes_key) is not None, timeout=WAIT_MS)
+    assert window.writer_status is not None
     assert window.writer_status.status.activity is WriterActivity.IDLE
 
 
@@ -100,8 +101,11 @@ def test_view_trace_opens_the_dump_in_the_traces_tab(
     traces = window.traces_tab
     assert traces is not None
     if via_link:
+        qtbot.waitUntil(lambda: window.writer_status is not None, timeout=WAIT_MS)
+        assert window.writer_status is not None
         window.writer_status.trace_requested.emit(Path(dump))
     else:
         window.show_trace(dump)
-    assert window.tabs.currentWidget() is traces
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "Traces"
+    assert traces.isVisibleTo(window.tabs.currentWidget())
     qtbot.waitUntil(lambda: traces.selected_path() == dump, timeout=WAIT_MS)

@@ -11,6 +11,7 @@ use it to measure process start to first paint.
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import os
@@ -18,6 +19,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QEvent,
@@ -38,11 +40,13 @@ from memtab.gui.memory_tab.icons import app_icon
 from memtab.gui.memory_tab.lazy_consolidation import LazyConsolidationTasks, ServiceFactory
 from memtab.gui.memory_tab.own_writes import OwnWrites
 from memtab.gui.memory_tab.tab import MemoryTab
-from memtab.gui.tasks.writer import WriterSupervisor
-from memtab.gui.traces_tab import TracesTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher
 from memtab.store.home import Home, HomeLocation
+
+if TYPE_CHECKING:
+    from memtab.gui.tasks.writer import WriterSupervisor
+    from memtab.gui.traces_tab import TracesTab
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +66,20 @@ def application() -> QApplication:
     app.setDesktopFileName("memtab")
     app.setWindowIcon(app_icon())
     return app
+
+
+def build_traces_tab(home: Home, watcher: HomeWatcher) -> TracesTab:
+    """The Traces tab (imported on demand: the window paints before it is needed)."""
+    from memtab.gui.traces_tab import TracesTab
+
+    return TracesTab(home, watcher)
+
+
+def build_writer(home: Home) -> WriterSupervisor:
+    """The background memory writer of `home` (imported on demand, like the Traces tab)."""
+    from memtab.gui.tasks.writer import WriterSupervisor
+
+    return WriterSupervisor(home)
 
 
 def create_main_window(
@@ -105,8 +123,8 @@ def create_main_window(
         watcher,
         home_source=home_source,
         ui_state=state,
-        traces_tab=TracesTab(home, watcher),
-        writer=WriterSupervisor(home) if start_writer else None,
+        traces_tab_factory=functools.partial(build_traces_tab, home, watcher),
+        writer_factory=functools.partial(build_writer, home) if start_writer else None,
     )
     window.start()
     tab.loaded.connect(consolidation.preload)

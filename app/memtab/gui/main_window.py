@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QTimer, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -20,17 +22,20 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QStatusBar,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from memtab import __version__
 from memtab.gui.memory_tab.tab import MemoryTab
-from memtab.gui.tasks.writer import WriterSupervisor
-from memtab.gui.traces_tab import TracesTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher, WatchBackend
-from memtab.gui.writer_status import WriterStatusWidget
 from memtab.store.home import Home
+
+if TYPE_CHECKING:  # built after the first paint: importing them costs start-up time
+    from memtab.gui.tasks.writer import WriterSupervisor
+    from memtab.gui.traces_tab import TracesTab
+    from memtab.gui.writer_status import WriterStatusWidget
 
 logger = logging.getLogger(__name__)
 
@@ -90,11 +95,14 @@ class MainWindow(QMainWindow):
         *,
         home_source: str | None = None,
         ui_state: UiState | None = None,
-        traces_tab: TracesTab | None = None,
-        writer: WriterSupervisor | None = None,
+        traces_tab_factory: Callable[[], TracesTab] | None = None,
+        writer_factory: Callable[[], WriterSupervisor] | None = None,
     ) -> None:
-        """Lay out the window around `memory_tab` (and the Traces tab and background writer
-        when given); `start()` begins watching and scanning."""
+        """Lay out the window around `memory_tab`; `start()` begins watching and scanning.
+
+        The Traces tab and the background writer are built from their factories once the
+        Memory tab has painted (or when first asked for), so they never delay the window.
+        """
         super().__init__()
         self.setObjectName("mainWindow")
         self.home = home
@@ -111,10 +119,16 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
         self.add_tab(memory_tab, "Memory")
-        self.traces_tab = traces_tab
-        if traces_tab is not None:
-            self.add_tab(traces_tab, "Traces")
-        self.writer = writer
+        self._traces_tab: TracesTab | None = None
+        self._traces_tab_factory = traces_tab_factory
+        self._traces_container: QWidget | None = None
+        if traces_tab_factory is not None:
+            self._traces_container = QWidget(self)
+            QVBoxLayout(self._traces_container).setContentsMargins(0, 0, 0, 0)
+            self.add_tab(self._traces_container, "Traces")
+        self.writer: WriterSupervisor | None = None
+        self.writer_status: WriterStatusWidget | None = None
+        self._writer_factory = writer_factory
 
         self._home_label = QLabel(self)
         self._home_label.setObjectName("homeStatus")
@@ -126,13 +140,6 @@ class MainWindow(QMainWindow):
         self._watch_label = QLabel(self)
         self._watch_label.setObjectName("watcherStatus")
         self._watch_label.setAccessibleName("File watcher")
-        if writer is not None:
-            writer.setParent(self)
-            writer.attach(watcher)
-            self.writer_status = WriterStatusWidget(self)
-            self.writer_status.attach(writer)
-            self.writer_status.trace_requested.connect(self.show_trace)
-            self.add_status_widget(self.writer_status, permanent=False)
         self.add_status_widget(self._home_label)
         self.add_status_widget(self._watch_label)
         self._update_watch_label()
@@ -161,13 +168,39 @@ class MainWindow(QMainWindow):
         else:
             self.statusBar().addWidget(widget)
 
+    @property
+    def traces_tab(self) -> TracesTab | None:
+        """The Traces tab (built now if it was not yet), or None in a window without one."""
+        if self._traces_tab is None and self._traces_tab_factory is not None:
+            assert self._traces_container is not None
+            self._traces_tab = self._traces_tab_factory()
+            layout = self._traces_container.layout()
+            assert layout is not None
+            layout.addWidget(self._traces_tab)
+        return self._traces_tab
+
     @Slot(object)
     def show_trace(self, path: Path) -> None:
         """Switch to the Traces tab and open a writer trace dump."""
-        if self.traces_tab is None:
+        traces = self.traces_tab
+        if traces is None or self._traces_container is None:
             return
-        self.tabs.setCurrentWidget(self.traces_tab)
-        self.traces_tab.show_trace(Path(path))
+        self.tabs.setCurrentWidget(self._traces_container)
+        traces.show_trace(Path(path))
+
+    def _start_writer(self) -> None:
+        if self._writer_factory is None or self.writer is not None:
+            return
+        from memtab.gui.writer_status import WriterStatusWidget
+
+        self.writer = self._writer_factory()
+        self.writer.setParent(self)
+        self.writer.attach(self.watcher)
+        self.writer_status = WriterStatusWidget(self)
+        self.writer_status.attach(self.writer)
+        self.writer_status.trace_requested.connect(self.show_trace)
+        self.statusBar().insertWidget(0, self.writer_status)
+        self.writer.start()  # follows transcripts from their current end
 
     def start(self) -> None:
         """Scan the home (off the GUI thread), then watch it.
@@ -189,8 +222,8 @@ class MainWindow(QMainWindow):
         if self.watcher.root is None and not self._closing:
             self.watcher.start(self.home.root)
             self.memory_tab.rescan_all()
-            if self.writer is not None:
-                self.writer.start()  # follows transcripts from their current end
+            self.traces_tab  # noqa: B018 - builds the tab now that the window has painted
+            self._start_writer()
 
     # -- construction ------------------------------------------------------------------------
 
@@ -271,8 +304,8 @@ class MainWindow(QMainWindow):
         self.watcher.stop()
         if self.writer is not None:
             self.writer.shutdown()
-        if self.traces_tab is not None:
-            self.traces_tab.shutdown()
+        if self._traces_tab is not None:
+            self._traces_tab.shutdown()
         self.memory_tab.shutdown()
         event.accept()
 

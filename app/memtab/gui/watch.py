@@ -68,6 +68,10 @@ ObserverFactory = Callable[[], BaseObserver]
 _OBSERVER_JOIN_TIMEOUT_S = 2.0
 
 
+# Batches larger than this are reported as the root alone ("anything may have changed").
+LARGE_BATCH = 500
+
+
 class WatchBackend(enum.StrEnum):
     """Which machinery is watching the home."""
 
@@ -315,6 +319,10 @@ class HomeWatcher(QObject):
             logger.info("The watched home %s disappeared; waiting for it", root)
             self._generation += 1
             self._wait_for_root()
+        elif root is not None and len(batch) > LARGE_BATCH:
+            # A storm (a checkout, a bulk copy): every consumer would rescan everything
+            # anyway, and classifying thousands of paths on the GUI thread would stall it.
+            batch = [str(root)]
         self.paths_changed.emit(batch)
 
     @Slot()

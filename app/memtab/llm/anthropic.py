@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from memtab.llm.endpoints import DEFAULT_ANTHROPIC_BASE_URL
 from memtab.llm.http import HttpChatProvider, HttpOptions
 from memtab.llm.types import (
     AssistantMessage,
@@ -18,7 +19,6 @@ from memtab.llm.types import (
 from memtab.llm.wire import as_text, as_token_count, make_tool_call
 
 ANTHROPIC_VERSION = "2023-06-01"
-DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 # The API refuses empty turns; an assistant turn with neither text nor tool calls gets this.
 _EMPTY_TURN_TEXT = "(no reply)"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
+from memtab.llm.endpoints import DEFAULT_OPENAI_BASE_URL
 from memtab.llm.http import HttpChatProvider, HttpOptions, server_error_text
 from memtab.llm.types import (
     AssistantMessage,
@@ -23,7 +24,6 @@ from memtab.llm.types import (
 )
 from memtab.llm.wire import as_text, as_token_count, make_tool_call
 
-DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 # Chat Completions has no error flag on tool results; the model reads it from the text.
 TOOL_ERROR_PREFIX = "Error: "
 

@@ -26,14 +26,15 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import platformdirs
 
-from memtab.llm.anthropic import DEFAULT_ANTHROPIC_BASE_URL, AnthropicProvider
-from memtab.llm.http import HttpOptions, display_url
-from memtab.llm.openai import DEFAULT_OPENAI_BASE_URL, OpenAIProvider
+from memtab.llm.endpoints import DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL
 from memtab.llm.types import ChatProvider, ProviderError
+
+if TYPE_CHECKING:
+    from memtab.llm.http import HttpOptions
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +78,8 @@ class ProviderSettings:
         """A one-line label, e.g. `anthropic · claude-sonnet-4-5 · https://api.anthropic.com`."""
         if self.provider == "offline":
             return "offline · built-in rules, no model"
+        from memtab.llm.http import display_url  # httpx loads only when asked
+
         return f"{self.provider} · {self.model} · {display_url(self.base_url)}"
 
     @property
@@ -284,6 +287,10 @@ def create_provider(
 
     Offline engines live next to the job they serve, so callers handle "offline" first.
     """
+    # Imported here: httpx costs a noticeable part of the window's start-up.
+    from memtab.llm.anthropic import AnthropicProvider
+    from memtab.llm.openai import OpenAIProvider
+
     if settings.provider == "anthropic":
         if not settings.api_key:
             raise ProviderError(

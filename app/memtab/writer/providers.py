@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from memtab.llm.http import HttpChatProvider
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider
 from memtab.writer.offline import OfflineWriterProvider
@@ -25,5 +24,6 @@ def known_secrets(settings: ProviderSettings) -> tuple[str, ...]:
 
 def close_provider(provider: ChatProvider) -> None:
     """Release a provider's connections (HTTP providers hold a connection pool)."""
-    if isinstance(provider, HttpChatProvider):
-        provider.close()
+    close = getattr(provider, "close", None)  # duck-typed: httpx loads only with a model
+    if callable(close):
+        close()

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Pure Python only: Qt classes are defined on the GUI thread, at the first click.
-_ENGINE_MODULES = ("memtab.consolidation.service",)
+_ENGINE_MODULES = ("memtab.consolidation.service", "memtab.consolidation.job")
 
 ServiceFactory = Callable[[Home], "ConsolidationService"]
 
@@ -50,6 +50,8 @@ class LazyConsolidationTasks(QObject):
     run_finished = Signal(object)
     run_failed = Signal(str)
     run_cancelled = Signal(str)
+    # Emitted by the preload thread; queued to the GUI thread, which builds the facade.
+    _engine_imported = Signal()
 
     def __init__(
         self,
@@ -61,8 +63,12 @@ class LazyConsolidationTasks(QObject):
         super().__init__(parent)
         self._home = home
         self._service_factory = service_factory or _default_service
+        # The default service is rebuilt the same in a child process, so its runs can leave
+        # this process (and its interpreter lock) alone; an injected one runs in-process.
+        self._isolated = service_factory is None
         self._tasks: ConsolidationTasks | None = None
         self._closed = False
+        self._engine_imported.connect(self._on_engine_imported)
 
     @property
     def loaded(self) -> bool:
@@ -73,14 +79,28 @@ class LazyConsolidationTasks(QObject):
     def preload(self) -> None:
         """Import the engine on a background thread (no Qt objects are made there)."""
         if self._tasks is None:
-            threading.Thread(target=_import_engine, name="memtab-preload", daemon=True).start()
+            threading.Thread(
+                target=self._preload_engine, name="memtab-preload", daemon=True
+            ).start()
+
+    def _preload_engine(self) -> None:
+        if _import_engine():
+            self._engine_imported.emit()
+
+    @Slot()
+    def _on_engine_imported(self) -> None:
+        # Build the facade now, so the first click does not pay for it.
+        if not self._closed:
+            self.tasks()
 
     def tasks(self) -> ConsolidationTasks:
         """The real facade, built (and connected) on first use."""
         if self._tasks is None:
             from memtab.gui.tasks.consolidation import ConsolidationTasks
 
-            tasks = ConsolidationTasks(self._service_factory(self._home), parent=self)
+            tasks = ConsolidationTasks(
+                self._service_factory(self._home), parent=self, isolated=self._isolated
+            )
             tasks.run_started.connect(self._on_tasks_run_started)
             tasks.progress.connect(self._on_tasks_progress)
             tasks.run_finished.connect(self._on_tasks_run_finished)
@@ -130,10 +150,11 @@ class LazyConsolidationTasks(QObject):
         self.run_cancelled.emit(workspace_id)
 
 
-def _import_engine() -> None:
+def _import_engine() -> bool:
     for name in _ENGINE_MODULES:
         try:
             importlib.import_module(name)
         except Exception:  # the click will report it properly
             logger.warning("Preloading %s failed", name, exc_info=True)
-            return
+            return False
+    return True

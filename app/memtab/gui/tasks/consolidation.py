@@ -23,35 +23,25 @@ from __future__ import annotations
 
 import functools
 import logging
-from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from memtab.consolidation.errors import (
-    ConsolidationError,
-    RunCancelledError,
-    RunInFlightError,
-)
+from memtab.consolidation.errors import RunInFlightError
+from memtab.consolidation.job import RunOutcome, run_for_outcome, run_isolated
 from memtab.consolidation.service import ConsolidationService
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.home import HomeError
-from memtab.store.journal import ConsolidationRecord
 
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class _Outcome:
-    """What a consolidation job returns: the record, or the one-line reason it failed."""
-
-    record: ConsolidationRecord | None = None
-    error: str | None = None
-
-
 def _consolidate(
-    service: ConsolidationService, workspace_id: str, trigger: str, ctx: TaskContext
-) -> _Outcome:
-    """The job (worker thread): one service run, its expected failures as plain text."""
+    service: ConsolidationService,
+    workspace_id: str,
+    trigger: str,
+    isolated: bool,
+    ctx: TaskContext,
+) -> RunOutcome:
+    """The job (worker thread): one run, here or in a child process (see `job.py`)."""
     last: list[tuple[int, str]] = []
 
     def report(step: int, message: str) -> None:
@@ -60,13 +50,11 @@ def _consolidate(
             last[:] = [(step, message)]
             ctx.report_progress(step, message)
 
-    try:
-        record = service.run(workspace_id, trigger=trigger, cancel=ctx.cancel_event, on_step=report)
-    except RunCancelledError as error:
-        return _Outcome(error=str(error))  # the runner reports it as cancelled
-    except (ConsolidationError, HomeError) as error:
-        return _Outcome(error=str(error))
-    return _Outcome(record=record)
+    if isolated:
+        return run_isolated(
+            service.home.root, workspace_id, trigger, cancel=ctx.cancel_event, on_step=report
+        )
+    return run_for_outcome(service, workspace_id, trigger, cancel=ctx.cancel_event, on_step=report)
 
 
 class ConsolidationTasks(QObject):
@@ -78,9 +66,18 @@ class ConsolidationTasks(QObject):
     run_failed = Signal(str)
     run_cancelled = Signal(str)
 
-    def __init__(self, service: ConsolidationService, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        service: ConsolidationService,
+        parent: QObject | None = None,
+        *,
+        isolated: bool = False,
+    ) -> None:
+        """Runs use `service`; `isolated` runs each in a child process on the service's home
+        (a fresh default service there), which keeps the GUI thread smooth."""
         super().__init__(parent)
         self._service = service
+        self._isolated = isolated
         self._runner = TaskRunner("consolidation", parent=self)
         self._workspace_of: dict[int, str] = {}
         self._running_job: int | None = None
@@ -116,7 +113,7 @@ class ConsolidationTasks(QObject):
             self.run_failed.emit(str(RunInFlightError(workspace_id)))
             return False
         job = self._runner.submit(
-            functools.partial(_consolidate, self._service, workspace_id, trigger)
+            functools.partial(_consolidate, self._service, workspace_id, trigger, self._isolated)
         )
         self._workspace_of[job] = workspace_id
         return True
@@ -148,7 +145,7 @@ class ConsolidationTasks(QObject):
     def _on_runner_job_finished(self, job: int, outcome: object) -> None:
         if self._end(job) is None:
             return
-        assert isinstance(outcome, _Outcome)
+        assert isinstance(outcome, RunOutcome)
         if outcome.record is not None:
             self.run_finished.emit(outcome.record)
         else:

@@ -1,0 +1,135 @@
+"""One consolidation run as a job for a background worker, in this process or in a child.
+
+A run of the offline consolidator is pure Python and CPU-bound: on a worker thread it
+holds the interpreter lock so often that the GUI thread, which needs the lock for every
+Python callback while painting, stutters. `run_isolated` runs the job in a child process
+instead (a fresh `ConsolidationService` on the same home; the cross-process lease keeps
+runs exclusive), relaying progress and cancellation over a pipe. Both paths return the
+same `RunOutcome`, so the caller cannot tell them apart except by a smooth window.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from memtab.consolidation.errors import ConsolidationError, RunCancelledError
+from memtab.store.home import Home, HomeError
+from memtab.store.journal import ConsolidationRecord
+
+logger = logging.getLogger(__name__)
+
+StepCallback = Callable[[int, str], None]
+
+# How long a cancelled child may take to stop on its own before it is terminated.
+_CANCEL_GRACE_S = 2.0
+_POLL_S = 0.1
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What a consolidation job returns: the record, or the one-line reason it failed."""
+
+    record: ConsolidationRecord | None = None
+    error: str | None = None
+    cancelled: bool = False
+
+
+def run_for_outcome(
+    service: Any,
+    workspace_id: str,
+    trigger: str,
+    *,
+    cancel: threading.Event | Any,
+    on_step: StepCallback,
+) -> RunOutcome:
+    """One `service.run`, with its expected failures turned into plain text."""
+    try:
+        record = service.run(workspace_id, trigger=trigger, cancel=cancel, on_step=on_step)
+    except RunCancelledError as error:
+        return RunOutcome(error=str(error), cancelled=True)
+    except (ConsolidationError, HomeError) as error:
+        return RunOutcome(error=str(error))
+    return RunOutcome(record=record)
+
+
+def _child_main(
+    home_root: str, workspace_id: str, trigger: str, connection: Connection, cancel: Any
+) -> None:
+    """The child process: a fresh service on the home, progress and result over the pipe."""
+    from memtab.consolidation.service import ConsolidationService
+
+    def report(step: int, message: str) -> None:
+        connection.send(("progress", step, message))
+
+    try:
+        service = ConsolidationService(Home(Path(home_root)))
+        outcome = run_for_outcome(service, workspace_id, trigger, cancel=cancel, on_step=report)
+        connection.send(("outcome", outcome))
+    except BaseException as error:  # reported to the parent instead of a silent exit
+        connection.send(("crash", f"{type(error).__name__}: {error}"))
+    finally:
+        connection.close()
+
+
+def run_isolated(
+    home_root: Path,
+    workspace_id: str,
+    trigger: str,
+    *,
+    cancel: threading.Event,
+    on_step: StepCallback,
+) -> RunOutcome:
+    """Run one consolidation in a child process; returns when it ends or is cancelled."""
+    context = multiprocessing.get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    child_cancel = context.Event()
+    process = context.Process(
+        target=_child_main,
+        args=(str(home_root), workspace_id, trigger, sender, child_cancel),
+        name=f"memtab-consolidation-{workspace_id}",
+        daemon=True,
+    )
+    process.start()
+    sender.close()  # the child holds the only writing end: EOF means it is gone
+    cancel_deadline: float | None = None
+    try:
+        while True:
+            if cancel.is_set() and cancel_deadline is None:
+                child_cancel.set()
+                cancel_deadline = time.monotonic() + _CANCEL_GRACE_S
+            if cancel_deadline is not None and time.monotonic() > cancel_deadline:
+                process.terminate()
+                return RunOutcome(error="the consolidation run was cancelled", cancelled=True)
+            if not receiver.poll(_POLL_S):
+                continue
+            try:
+                message = receiver.recv()
+            except EOFError:
+                process.join(1.0)
+                return RunOutcome(
+                    error="the consolidation process stopped unexpectedly "
+                    f"(exit code {process.exitcode})"
+                )
+            kind = message[0]
+            if kind == "progress":
+                on_step(message[1], message[2])
+            elif kind == "outcome":
+                outcome: RunOutcome = message[1]
+                return outcome
+            else:
+                logger.error("consolidation process failed: %s", message[1])
+                return RunOutcome(error=f"the consolidation process failed: {message[1]}")
+    finally:
+        receiver.close()
+        process.join(_CANCEL_GRACE_S)
+        if process.is_alive():
+            process.terminate()
+            process.join(1.0)

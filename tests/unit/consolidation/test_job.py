@@ -1,0 +1,65 @@
+"""Consolidation jobs in a child process behave like in-process ones."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from memtab.consolidation.job import run_for_outcome, run_isolated
+from memtab.consolidation.service import ConsolidationService
+from memtab.demo import MAIN_ID, create_demo_home
+from memtab.store.journal import Journal
+
+
+def test_an_isolated_run_consolidates_and_reports_progress(tmp_path: Path) -> None:
+    home = create_demo_home(tmp_path / "home")
+    steps: list[tuple[int, str]] = []
+    outcome = run_isolated(
+        home.root,
+        MAIN_ID,
+        "manual",
+        cancel=threading.Event(),
+        on_step=lambda step, message: steps.append((step, message)),
+    )
+    assert outcome.error is None and outcome.record is not None
+    assert outcome.record.applied_count > 0
+    assert steps, "no progress crossed the process boundary"
+    journaled = Journal(home).load().workspaces[MAIN_ID]
+    assert journaled.last_run_at == outcome.record.last_run_at
+    assert not (home.project_root("/home/dev/src/acme-api") / "test-tips.md").exists()
+
+
+def test_an_isolated_run_reports_refusals_as_text(tmp_path: Path) -> None:
+    home = create_demo_home(tmp_path / "home")
+    outcome = run_isolated(
+        home.root, "no-such-ws", "manual", cancel=threading.Event(), on_step=lambda s, m: None
+    )
+    assert outcome.record is None
+    assert outcome.error is not None and "no-such-ws" in outcome.error
+
+
+def test_a_cancelled_isolated_run_changes_nothing(tmp_path: Path) -> None:
+    home = create_demo_home(tmp_path / "home")
+    before = Journal(home).load().workspaces[MAIN_ID]
+    cancel = threading.Event()
+    cancel.set()
+    outcome = run_isolated(home.root, MAIN_ID, "manual", cancel=cancel, on_step=lambda s, m: None)
+    assert outcome.cancelled and outcome.record is None
+    assert Journal(home).load().workspaces[MAIN_ID] == before
+
+
+def test_in_process_and_isolated_outcomes_match(tmp_path: Path) -> None:
+    first = create_demo_home(tmp_path / "a", now_ms=1_800_000_000_000)
+    second = create_demo_home(tmp_path / "b", now_ms=1_800_000_000_000)
+    here = run_for_outcome(
+        ConsolidationService(first),
+        MAIN_ID,
+        "manual",
+        cancel=threading.Event(),
+        on_step=lambda s, m: None,
+    )
+    there = run_isolated(
+        second.root, MAIN_ID, "manual", cancel=threading.Event(), on_step=lambda s, m: None
+    )
+    assert here.record is not None and there.record is not None
+    assert [op.to_json() for op in here.record.ops] == [op.to_json() for op in there.record.ops]
