@@ -241,6 +241,12 @@ class MainWindow(QMainWindow):
         file_menu.addAction(quit_action)
         edit_menu = self.menuBar().addMenu("&Edit")
         edit_menu.addAction(tab.find_action)
+        edit_menu.addSeparator()
+        settings = QAction("&Settings…", self)
+        settings.setShortcut(QKeySequence(QKeySequence.StandardKey.Preferences))
+        settings.setMenuRole(QAction.MenuRole.PreferencesRole)
+        settings.triggered.connect(self._on_settings_triggered)
+        edit_menu.addAction(settings)
         help_menu = self.menuBar().addMenu("&Help")
         shortcuts = QAction("&Keyboard shortcuts", self)
         shortcuts.triggered.connect(self._on_shortcuts_triggered)
@@ -277,6 +283,14 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_memory_tab_status_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
+
+    @Slot()
+    def _on_settings_triggered(self) -> None:
+        from memtab.gui.settings_dialog import SettingsDialog  # loads the engines' settings
+
+        dialog = SettingsDialog(self)
+        if dialog.exec():
+            self.statusBar().showMessage("Settings saved; they apply from the next run.", 8000)
 
     @Slot()
     def _on_shortcuts_triggered(self) -> None:

@@ -257,6 +257,20 @@ def save_provider_settings(
     return path
 
 
+def save_settings_section(
+    key: str, value: Mapping[str, Any], *, env: Mapping[str, str] | None = None
+) -> Path:
+    """Store one section (e.g. `"writer"`) of the settings file, keeping everything else.
+
+    Refuses (ProviderError("config")) to overwrite a settings file it cannot parse.
+    """
+    path = settings_path(env)
+    data = load_settings_file(path)
+    data[key] = dict(value)
+    _write_private_json(path, data)
+    return path
+
+
 def _write_private_json(path: Path, data: Mapping[str, Any]) -> None:
     """Temp file in the same dir, fsync, rename over: readers see the old or the new file."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -28,9 +28,10 @@ import logging
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from memtab.llm.settings import load_settings_file, settings_path
+from memtab.llm.settings import load_settings_file, save_settings_section, settings_path
 from memtab.llm.types import ProviderError
 from memtab.store.paths import PathError, Scope, parse_file_path
 
@@ -95,6 +96,21 @@ def load_writer_settings(env: Mapping[str, str] | None = None) -> WriterSettings
         logger.warning("Memory writer: using default settings (%s)", error.message)
         return WriterSettings()
     return parse_writer_settings(stored.get(SETTINGS_KEY), source=str(path))
+
+
+def save_writer_settings(settings: WriterSettings, env: Mapping[str, str] | None = None) -> Path:
+    """Store the writer settings in `settings.json` (the app re-reads them for each run)."""
+    return save_settings_section(
+        SETTINGS_KEY,
+        {
+            "mode": settings.mode.value,
+            "timeout_s": settings.timeout_s,
+            "memory_path": settings.memory_path,
+            "dump_successful_runs": settings.dump_successful_runs,
+            "max_dumps": settings.max_dumps,
+        },
+        env=env,
+    )
 
 
 def parse_writer_settings(raw: Any, *, source: str = "settings") -> WriterSettings:
