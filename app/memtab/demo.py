@@ -409,7 +409,7 @@ def _write_trace_dump(home: Home, now: int) -> None:
         "memoryPath": memory_path,
         "systemPrompt": "You maintain the workspace memory file. Record durable facts.",
         "existingMemory": notes,
-        "eventsSummary": {"originalCount": 2, "trimmedCount": 0, "maxJsonChars": 80_000},
+        "eventsSummary": {"originalCount": 2, "trimmedCount": 2, "maxJsonChars": 80_000},
         "events": demo_transcript(now)[:2],
         "userMessage": "Update the memory file from the transcript events above.",
         "attempts": [
