@@ -171,13 +171,16 @@ class MainWindow(QMainWindow):
     @property
     def traces_tab(self) -> TracesTab | None:
         """The Traces tab (built now if it was not yet), or None in a window without one."""
+        self._build_traces_tab()
+        return self._traces_tab
+
+    def _build_traces_tab(self) -> None:
         if self._traces_tab is None and self._traces_tab_factory is not None:
             assert self._traces_container is not None
             self._traces_tab = self._traces_tab_factory()
             layout = self._traces_container.layout()
             assert layout is not None
             layout.addWidget(self._traces_tab)
-        return self._traces_tab
 
     @Slot(object)
     def show_trace(self, path: Path) -> None:
@@ -222,7 +225,7 @@ class MainWindow(QMainWindow):
         if self.watcher.root is None and not self._closing:
             self.watcher.start(self.home.root)
             self.memory_tab.rescan_all()
-            self.traces_tab  # noqa: B018 - builds the tab now that the window has painted
+            self._build_traces_tab()  # now that the window has painted
             self._start_writer()
 
     # -- construction ------------------------------------------------------------------------

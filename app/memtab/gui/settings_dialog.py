@@ -71,6 +71,7 @@ class SettingsDialog(QDialog):
         self.setObjectName("settingsDialog")
         self._env = os.environ if env is None else env
         self._stored_provider: str | None = None
+        self._stored_key = False  # read once in _load: no disk reads while the form is used
         self._build()
         self._load()
 
@@ -159,6 +160,7 @@ class SettingsDialog(QDialog):
             self._show_error(f"{error.message}. Saving will not overwrite it until it is fixed.")
         provider = stored.get("provider") if isinstance(stored.get("provider"), str) else None
         self._stored_provider = provider
+        self._stored_key = bool(stored.get("api_key"))
         index = self.provider.findData(provider or "offline")
         self.provider.setCurrentIndex(max(index, 0))
         self.model.setText(stored.get("model") or "")
@@ -198,7 +200,7 @@ class SettingsDialog(QDialog):
         kept = provider == self._stored_provider
         self.api_key.setPlaceholderText(
             "unchanged (a key is saved)"
-            if kept and self._has_stored_key()
+            if kept and self._stored_key
             else (f"from ${variable}" if from_env else "not set")
         )
         self.key_note.setText(
@@ -206,12 +208,6 @@ class SettingsDialog(QDialog):
             "file (readable only by you) and never written to logs, dumps or the journal."
             + (" Local servers such as Ollama need no key." if provider == "openai" else "")
         )
-
-    def _has_stored_key(self) -> bool:
-        try:
-            return bool(load_settings_file(settings_path(self._env)).get("api_key"))
-        except ProviderError:
-            return False
 
     def _show_error(self, message: str) -> None:
         self.error.setText(message)

@@ -260,12 +260,6 @@ def _simple_value(text: str) -> str | None:
     return None if _CORE_SCHEMA_NON_STRING.match(value) else value
 
 
-def read_prefix(path: Path) -> bytes:
-    """The first 4 KiB of a file (descriptions are read from there only)."""
-    with open(path, "rb") as handle:
-        return handle.read(DESCRIPTION_PREFIX_BYTES)
-
-
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
