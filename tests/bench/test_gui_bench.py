@@ -27,7 +27,7 @@ from memtab.gui.main_window import MainWindow
 from memtab.gui.memory_tab.tree_nodes import file_key
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher
-from memtab.store.atomic import atomic_write_text
+from memtab.fs.atomic import atomic_write_text
 from memtab.store.home import Home, add_workspace
 from memtab.store.paths import Scope, VirtualPath
 

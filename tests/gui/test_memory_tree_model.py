@@ -31,7 +31,7 @@ from memtab.gui.memory_tab.tree_nodes import (
     section_key,
 )
 from memtab.gui.tasks.scan import HomeScan, ScanRequest, scan_home
-from memtab.store.atomic import atomic_write_text
+from memtab.fs.atomic import atomic_write_text
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 

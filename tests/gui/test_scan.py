@@ -18,7 +18,7 @@ from memtab.gui.tasks.scan import (
     choose_workspace,
     scan_home,
 )
-from memtab.store.atomic import atomic_write_text
+from memtab.fs.atomic import atomic_write_text
 from memtab.store.home import Home, load_registry
 from memtab.store.journal import ConsolidationRecord, Journal
 from memtab.store.paths import Scope, VirtualPath, parse_file_path

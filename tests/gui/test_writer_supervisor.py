@@ -18,7 +18,7 @@ from memtab.gui.watch import HomeWatcher
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider
-from memtab.store.atomic import atomic_write_json
+from memtab.fs.atomic import atomic_write_json
 from memtab.store.home import Home, add_workspace, read_registry_document
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.service import ProviderFactory, WriterService

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.consolidation.errors import LeaseHeldError, RunCancelledError
-from memtab.store.atomic import atomic_write_json, interprocess_lock
+from memtab.fs.atomic import atomic_write_json, interprocess_lock
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)

@@ -46,7 +46,7 @@ from typing import Any, Literal
 
 from memtab.consolidation.offline_edits import edit_arguments
 from memtab.humanize import plural
-from memtab.store.atomic import encode_utf8
+from memtab.fs.atomic import encode_utf8
 from memtab.store.files import (
     DESCRIPTION_PREFIX_BYTES,
     MAX_FILE_BYTES,

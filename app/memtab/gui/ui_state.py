@@ -19,7 +19,7 @@ from typing import Any
 
 import platformdirs
 
-from memtab.store.atomic import atomic_write_json
+from memtab.fs.atomic import atomic_write_json
 
 logger = logging.getLogger(__name__)
 

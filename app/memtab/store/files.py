@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from memtab.store.atomic import encode_utf8
+from memtab.fs.atomic import encode_utf8
 from memtab.store.paths import Scope, VirtualPath, is_addressable_name
 
 MAX_FILE_BYTES = 102_400

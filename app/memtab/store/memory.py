@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memtab.store.atomic import (
+from memtab.fs.atomic import (
     atomic_write_bytes,
     atomic_write_text,
     encode_utf8,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from memtab.store.atomic import encode_utf8
+from memtab.fs.atomic import encode_utf8
 
 VIRTUAL_ROOT = "/memories"
 

@@ -26,7 +26,7 @@ from typing import Any
 from memtab import __version__
 from memtab.llm.loop import ToolExecution
 from memtab.llm.types import Message, ModelReply, message_to_json, reply_to_json
-from memtab.store.atomic import atomic_write_json
+from memtab.fs.atomic import atomic_write_json
 from memtab.store.home import Home
 from memtab.transcripts import REDACTED, redact_json
 

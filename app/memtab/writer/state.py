@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from memtab.store.atomic import atomic_write_json
+from memtab.fs.atomic import atomic_write_json
 
 logger = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from memtab.consolidation.lease import (
     read_lease,
     wall_clock_ms,
 )
-from memtab.store.atomic import atomic_write_json
+from memtab.fs.atomic import atomic_write_json
 from memtab.store.home import Home
 
 MINUTE_MS = 60_000

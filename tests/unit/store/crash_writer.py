@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from memtab.store.atomic import atomic_write_bytes
+from memtab.fs.atomic import atomic_write_bytes
 
 
 def main() -> None:
