@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memtab.resources import resource_path
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
+from memtab.resources import resource_path
 from memtab.store.home import Home
 from memtab.store.meta import global_key, project_key, workspace_key
 from memtab.store.paths import project_dir_name

@@ -23,11 +23,11 @@ from PySide6.QtCore import QObject, QTimer, Slot
 from pytestqt.qtbot import QtBot
 
 import memtab.gui.app as gui_app
+from memtab.fs.atomic import atomic_write_text
 from memtab.gui.main_window import MainWindow
 from memtab.gui.memory_tab.tree_nodes import file_key
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher
-from memtab.fs.atomic import atomic_write_text
 from memtab.store.home import Home, add_workspace
 from memtab.store.paths import Scope, VirtualPath
 

@@ -17,8 +17,8 @@ import pytest
 
 from memtab.consolidation.offline_plan import MemoryFile, plan_consolidation
 from memtab.consolidation.service import ConsolidationService
-from memtab.llm.settings import ProviderSettings
 from memtab.fs.atomic import atomic_write_text
+from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home, add_workspace, load_registry
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path

@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import test_memory_tree_support as support
 from gui.test_memory_tree_support import MAIN, MULTI, memory, touch_later
+from memtab.fs.atomic import atomic_write_text
 from memtab.gui.memory_tab.tree_model import (
     AGENT_EDITED_ROLE,
     MIME_TYPE,
@@ -31,7 +32,6 @@ from memtab.gui.memory_tab.tree_nodes import (
     section_key,
 )
 from memtab.gui.tasks.scan import HomeScan, ScanRequest, scan_home
-from memtab.fs.atomic import atomic_write_text
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 

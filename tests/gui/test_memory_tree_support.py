@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.gui.app import create_main_window
 from memtab.gui.main_window import MainWindow
 from memtab.gui.memory_tab.dialogs import NewKind
 from memtab.gui.memory_tab.tree_nodes import NodeKind, TreeNode
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher
-from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import global_key, project_key, workspace_key

@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import test_memory_tree_support as support
 from gui.test_memory_tree_support import ARCHIVED, CHILD, MAIN, MULTI, PROJECT, memory, touch_later
+from memtab.fs.atomic import atomic_write_text
 from memtab.gui.tasks.scan import (
     HomeScan,
     ScanOutcome,
@@ -18,7 +19,6 @@ from memtab.gui.tasks.scan import (
     choose_workspace,
     scan_home,
 )
-from memtab.fs.atomic import atomic_write_text
 from memtab.store.home import Home, load_registry
 from memtab.store.journal import ConsolidationRecord, Journal
 from memtab.store.paths import Scope, VirtualPath, parse_file_path

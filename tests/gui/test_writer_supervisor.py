@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
+from memtab.fs.atomic import atomic_write_json
 from memtab.gui.tasks.writer import WriterActivity, WriterStatus, WriterSupervisor
 from memtab.gui.watch import HomeWatcher
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider
-from memtab.fs.atomic import atomic_write_json
 from memtab.store.home import Home, add_workspace, read_registry_document
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.service import ProviderFactory, WriterService

@@ -45,8 +45,8 @@ from itertools import combinations
 from typing import Any, Literal
 
 from memtab.consolidation.offline_edits import edit_arguments
-from memtab.humanize import plural
 from memtab.fs.atomic import encode_utf8
+from memtab.humanize import plural
 from memtab.store.files import (
     DESCRIPTION_PREFIX_BYTES,
     MAX_FILE_BYTES,

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from memtab import __version__
+from memtab.fs.atomic import atomic_write_json
 from memtab.llm.loop import ToolExecution
 from memtab.llm.types import Message, ModelReply, message_to_json, reply_to_json
-from memtab.fs.atomic import atomic_write_json
 from memtab.store.home import Home
 from memtab.transcripts import REDACTED, redact_json
 

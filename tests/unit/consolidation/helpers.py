@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from memtab.consolidation.service import ConsolidationService
+from memtab.fs.atomic import atomic_write_json
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import Message, ModelReply, ProviderError, ToolSpec
-from memtab.fs.atomic import atomic_write_json
 from memtab.store.home import MULTI_PROJECT_KEY, Home, add_workspace, load_registry
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaStore

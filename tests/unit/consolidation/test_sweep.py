@@ -7,8 +7,8 @@ from typing import Any
 
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep
-from memtab.llm.types import ModelReply, ProviderError
 from memtab.fs.atomic import atomic_write_json
+from memtab.llm.types import ModelReply, ProviderError
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, Journal
 from memtab.store.memory import MemoryStore

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.llm.types import ChatProvider, ProviderError
 from memtab.fs.atomic import atomic_write_json
+from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home, Workspace, add_workspace, load_registry, read_registry_document
 from memtab.writer.config import WriterMode, WriterSettings
 from memtab.writer.monitor import TranscriptMonitor, end_of_last_line
