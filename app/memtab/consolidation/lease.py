@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from memtab.consolidation.errors import LeaseHeldError, RunCancelledError
-from memtab.fs.atomic import atomic_write_json, interprocess_lock
+from memtab.fs.atomic import atomic_write_json
+from memtab.fs.locks import interprocess_lock
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)

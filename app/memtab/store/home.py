@@ -19,7 +19,8 @@ from typing import Any
 
 import platformdirs
 
-from memtab.fs.atomic import atomic_write_json, interprocess_lock
+from memtab.fs.atomic import atomic_write_json
+from memtab.fs.locks import interprocess_lock
 from memtab.store.paths import project_dir_name
 
 MULTI_PROJECT_KEY = "_multi"

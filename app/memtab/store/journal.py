@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from memtab.fs.atomic import atomic_write_json, interprocess_lock
+from memtab.fs.atomic import atomic_write_json
+from memtab.fs.locks import interprocess_lock
 from memtab.store.home import Home
 
 TRIGGERS = ("compaction", "launch", "archive", "manual")

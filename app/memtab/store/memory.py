@@ -17,12 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memtab.fs.atomic import (
-    atomic_write_bytes,
-    atomic_write_text,
-    encode_utf8,
-    thread_lock_for,
-)
+from memtab.fs.atomic import atomic_write_bytes, atomic_write_text, encode_utf8
+from memtab.fs.locks import thread_lock_for
 from memtab.store.files import (
     MAX_FILE_BYTES,
     MAX_FILES_PER_SCOPE,

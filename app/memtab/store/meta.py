@@ -14,7 +14,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from memtab.fs.atomic import atomic_write_json, interprocess_lock
+from memtab.fs.atomic import atomic_write_json
+from memtab.fs.locks import interprocess_lock
 from memtab.store.home import Home
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from memtab.fs.atomic import interprocess_lock
+from memtab.fs.locks import interprocess_lock
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
