@@ -31,6 +31,7 @@ _ISOLATED_ENV = (
     "MEMTAB_BASE_URL",
     "ANTHROPIC_API_KEY",
     "OPENAI_API_KEY",
+    "MEMTAB_API_KEY",
 )
 
 

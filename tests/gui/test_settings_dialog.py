@@ -105,3 +105,34 @@ def test_environment_overrides_are_pointed_out(
     dialog = make_dialog(qtbot)
     assert dialog.override_note.isVisibleTo(dialog)
     assert "MEMTAB_PROVIDER" in dialog.override_note.text()
+
+
+def test_the_key_note_says_which_key_is_used_and_why(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "sk-envOPENAI0123456789abcdefghijkl"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    assert "Uses $OPENAI_API_KEY" in dialog.key_note.text()
+    assert dialog.api_key.placeholderText() == "from $OPENAI_API_KEY"
+
+    dialog.base_url.setText("http://localhost:11434/v1")
+    note = dialog.key_note.text()
+    assert "No key is sent: $OPENAI_API_KEY goes only to api.openai.com, not to localhost" in note
+    assert dialog.api_key.placeholderText() == "not set"
+
+    dialog.api_key.setText("typed-key-for-this-server")
+    assert "Uses the key saved in the settings file" in dialog.key_note.text()
+    assert secret not in dialog.key_note.text() and "typed-key" not in dialog.key_note.text()
+
+
+def test_plain_http_to_another_machine_is_not_saved(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.base_url.setText("http://192.168.1.20:11434/v1")
+    assert "plain http://" in dialog.key_note.text()
+    dialog.accept()
+    assert dialog.result() != dialog.DialogCode.Accepted
+    assert "plain http://" in dialog.error.text() and "192.168.1.20:11434" in dialog.error.text()
+    assert not settings_file().exists()

@@ -79,6 +79,8 @@ def run_write(args: argparse.Namespace) -> int:
         provider = create_writer_provider(provider_settings)
     except ProviderError as error:
         raise CliError(error.message) from None
+    if not args.json:  # which model, and which key and why (never the key itself)
+        print(f"Memory writer with {provider_settings.describe()}…", file=sys.stderr)
     try:
         events = load_transcript_events(transcript, transcript_format)
         result = run_writer(

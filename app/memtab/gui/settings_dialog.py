@@ -3,7 +3,9 @@
 Everything is stored in Memtab's `settings.json` (mode 0600, unknown keys kept), the same
 file the CLI reads; the consolidator and the writer re-read it for every run, so a change
 applies from the next run on. Environment variables still win over the file, and the
-dialog says so when they are set.
+dialog says so when they are set. Under the key field it says which key requests will
+carry and why (never the key): `$ANTHROPIC_API_KEY`/`$OPENAI_API_KEY` only reach their
+official API, so a custom base URL needs a key typed here or `$MEMTAB_API_KEY`.
 """
 
 from __future__ import annotations
@@ -28,15 +30,17 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.gui.traces_tab.text_view import mute
+from memtab.llm.endpoints import base_url_problem
 from memtab.llm.settings import (
     DEFAULT_BASE_URLS,
     DEFAULT_MODELS,
-    KEY_ENV_VARS,
+    MEMTAB_KEY_VAR,
     ProviderName,
     ProviderSettings,
     load_settings_file,
     save_provider_settings,
     settings_path,
+    with_key,
 )
 from memtab.llm.types import ProviderError
 from memtab.writer.config import (
@@ -59,7 +63,11 @@ WRITER_MODES: tuple[tuple[WriterMode, str], ...] = (
     (WriterMode.ALWAYS, "Always — also on workspaces mux writes"),
     (WriterMode.OFF, "Off — only `memtab write` runs it"),
 )
-_OVERRIDE_VARIABLES = ("MEMTAB_PROVIDER", "MEMTAB_MODEL", "MEMTAB_BASE_URL")
+_OVERRIDE_VARIABLES = ("MEMTAB_PROVIDER", "MEMTAB_MODEL", "MEMTAB_BASE_URL", MEMTAB_KEY_VAR)
+_STORAGE_NOTE = (
+    "A key typed here is stored in the settings file (readable only by you) and never "
+    "written to logs, dumps or the journal."
+)
 
 
 class SettingsDialog(QDialog):
@@ -87,10 +95,13 @@ class SettingsDialog(QDialog):
         self.model.setAccessibleName("Model")
         self.base_url = QLineEdit(self)
         self.base_url.setAccessibleName("Base URL")
+        self.base_url.textChanged.connect(self._on_key_inputs_changed)
         self.api_key = QLineEdit(self)
         self.api_key.setAccessibleName("API key")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key.textChanged.connect(self._on_key_inputs_changed)
         self.key_note = QLabel(self)
+        self.key_note.setObjectName("keyNote")
         self.key_note.setWordWrap(True)
         mute(self.key_note)
 
@@ -191,23 +202,44 @@ class SettingsDialog(QDialog):
             field.setEnabled(not offline)
         self.model.setPlaceholderText(DEFAULT_MODELS[provider])
         self.base_url.setPlaceholderText(DEFAULT_BASE_URLS.get(provider, ""))
-        if offline:
+        self._on_key_inputs_changed()
+
+    def _preview(self) -> ProviderSettings:
+        """What the form would resolve to, key included, without reading the disk."""
+        provider = self.chosen_provider
+        preview = ProviderSettings(
+            provider=provider,
+            model=self.model.text().strip() or DEFAULT_MODELS[provider],
+            base_url=self.base_url.text().strip().rstrip("/") or DEFAULT_BASE_URLS[provider],
+        )
+        # The same order as resolve_provider_settings: $MEMTAB_API_KEY (unless it is tied to
+        # another provider), then the typed or saved key, then the provider's variable.
+        env_provider = self._env.get("MEMTAB_PROVIDER", "").strip().lower()
+        memtab_key = self._env.get(MEMTAB_KEY_VAR, "").strip()
+        if memtab_key and env_provider in ("", provider):
+            return with_key(preview, self._env, memtab_key, MEMTAB_KEY_VAR)
+        typed = self.api_key.text().strip()
+        kept = provider == self._stored_provider and self._stored_key
+        return with_key(preview, self._env, typed or ("saved" if kept else None))
+
+    @Slot()
+    def _on_key_inputs_changed(self) -> None:
+        provider = self.chosen_provider
+        preview = self._preview()
+        if provider == "offline":
             self.api_key.setPlaceholderText("")
-            self.key_note.setText("No model is called; nothing leaves this machine.")
+            self.key_note.setText(preview.key_note())
             return
-        variable = KEY_ENV_VARS[provider]
-        from_env = bool(self._env.get(variable, "").strip())
-        kept = provider == self._stored_provider
-        self.api_key.setPlaceholderText(
-            "unchanged (a key is saved)"
-            if kept and self._stored_key
-            else (f"from ${variable}" if from_env else "not set")
-        )
-        self.key_note.setText(
-            f"Leave empty to use ${variable}. A key typed here is stored in the settings "
-            "file (readable only by you) and never written to logs, dumps or the journal."
-            + (" Local servers such as Ollama need no key." if provider == "openai" else "")
-        )
+        if provider == self._stored_provider and self._stored_key:
+            self.api_key.setPlaceholderText("unchanged (a key is saved)")
+        elif preview.api_key_env:
+            self.api_key.setPlaceholderText(f"from ${preview.api_key_env}")
+        else:
+            self.api_key.setPlaceholderText("not set")
+        problem = base_url_problem(preview.base_url)
+        note = f"{problem[0].upper()}{problem[1:]}." if problem else preview.key_note()
+        local = " Local servers such as Ollama need no key." if provider == "openai" else ""
+        self.key_note.setText(f"{note}{local} {_STORAGE_NOTE}")
 
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
@@ -221,6 +253,12 @@ class SettingsDialog(QDialog):
             self.memory_path.setFocus()
             return
         provider = self.chosen_provider
+        base_url = self.base_url.text().strip().rstrip("/")
+        url_problem = base_url_problem(base_url) if base_url and provider != "offline" else None
+        if url_problem:
+            self._show_error(f"Not saved: {url_problem}.")
+            self.base_url.setFocus()
+            return
         writer = WriterSettings(
             mode=WriterMode(self.writer_mode.currentData()),
             timeout_s=self.writer_timeout.value(),
@@ -231,7 +269,7 @@ class SettingsDialog(QDialog):
         model = ProviderSettings(
             provider=provider,
             model=self.model.text().strip() or DEFAULT_MODELS[provider],
-            base_url=self.base_url.text().strip().rstrip("/"),
+            base_url=base_url,
             api_key=self.api_key.text().strip() or None,
         )
         try:

@@ -1,8 +1,8 @@
 """Choices the window remembers between runs: the workspace and open file per home,
 geometry, splitters.
 
-A small JSON file in Memtab's config dir (`$MEMTAB_CONFIG_DIR`, else the platform config
-dir for "memtab"), written atomically. It is a convenience, never a source of truth: a
+A small JSON file in Memtab's config dir (`memtab.fs.config_dir`, the same place as
+settings.json), written atomically. It is a convenience, never a source of truth: a
 missing or corrupt file is an empty state, and failing to write it is logged, not raised.
 Qt-free: geometry is stored as the base64 of the bytes Qt's `saveGeometry()` returns.
 """
@@ -11,28 +11,18 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from memtab.fs.atomic import atomic_write_json
+from memtab.fs.config_dir import config_dir
+from memtab.fs.jsonfile import read_json
 
 logger = logging.getLogger(__name__)
 
 FILE_NAME = "ui-state.json"
 _VERSION = 1
-
-
-def config_dir() -> Path:
-    """Memtab's config dir: `$MEMTAB_CONFIG_DIR`, else the platform's (e.g. ~/.config/memtab)."""
-    override = os.environ.get("MEMTAB_CONFIG_DIR", "").strip()
-    if override:
-        return Path(os.path.abspath(os.path.expanduser(override)))
-    return Path(platformdirs.user_config_dir("memtab", appauthor=False))
 
 
 def default_state_path() -> Path:
@@ -53,7 +43,7 @@ class UiState:
         """Read the state from `path` (default: the config dir); empty when unreadable."""
         path = path or default_state_path()
         try:
-            document = json.loads(path.read_text(encoding="utf-8"))
+            document = read_json(path)
         except FileNotFoundError:
             document = {}
         except (OSError, ValueError) as error:

@@ -1,5 +1,81 @@
-"""Default endpoints of the providers, importable without loading httpx (settings need them
-at start-up; the providers themselves are loaded only when a model is called)."""
+"""The providers' official endpoints and the rules for where a request (and a key) may go.
+
+Importable without loading httpx: settings need these rules at start-up, the providers
+themselves are loaded only when a model is called.
+
+- Plain `http://` is allowed only to this machine (localhost, 127.0.0.0/8, ::1): anywhere
+  else the prompt — memories, transcript excerpts — and the key would cross the network
+  readable by anyone on the way.
+- A key from a provider's own environment variable goes only to that provider's official
+  host (`is_official_endpoint`); settings.py decides that.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from urllib.parse import urlsplit
 
 DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
+OFFICIAL_HOSTS = {"anthropic": "api.anthropic.com", "openai": "api.openai.com"}
+LOOPBACK_NAMES = "localhost, 127.0.0.0/8 and ::1"
+
+
+def url_host(url: str) -> str:
+    """The host of `url`, lower-case, without brackets or port ('' when there is none)."""
+    try:
+        return (urlsplit(url.strip()).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def is_loopback_host(host: str) -> bool:
+    """True for `localhost` and addresses of this machine (127.0.0.0/8, ::1)."""
+    host = host.strip().strip("[]").lower().rstrip(".")
+    if host == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
+
+
+def base_url_problem(url: str) -> str | None:
+    """Why `url` cannot be a model endpoint (one line), or None when it can."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port  # raises ValueError for a port that is not a number
+    except ValueError as error:
+        return f"the base URL {url!r} is not a valid URL ({error})"
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return f"the base URL {url!r} must start with https:// (or http:// for this machine)"
+    if scheme == "http" and not is_loopback_host(parts.hostname):
+        where = parts.hostname + (f":{port}" if port is not None else "")
+        return (
+            f"the base URL {url!r} uses plain http:// to {where}, which is not this machine; "
+            f"use https:// (plain http is allowed only for {LOOPBACK_NAMES})"
+        )
+    return None
+
+
+def is_official_endpoint(provider: str, url: str) -> bool:
+    """True when `url` is `provider`'s official API: https, its host, the default port."""
+    official = OFFICIAL_HOSTS.get(provider)
+    if official is None:
+        return False
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return False
+    return (
+        parts.scheme.lower() == "https"
+        and (parts.hostname or "").lower() == official
+        and port in (None, 443)
+        and not parts.username
+        and not parts.password
+    )

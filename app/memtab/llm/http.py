@@ -30,13 +30,13 @@ from typing import Any, ClassVar, NamedTuple, Self
 
 import httpx
 
+from memtab.llm.endpoints import base_url_problem, is_loopback_host
 from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
 from memtab.llm.wire import snippet
 
 logger = logging.getLogger(__name__)
 
 REDACTED = "[REDACTED]"
-_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
 
 @dataclass(frozen=True)
@@ -98,10 +98,6 @@ def display_url(url: str) -> str:
     return str(parsed.copy_with(userinfo=b"", query=None, fragment=None))
 
 
-def _is_loopback(url: httpx.URL) -> bool:
-    return url.host in _LOOPBACK_HOSTS
-
-
 def server_error_text(data: object) -> str | None:
     """The human message inside an error body (Anthropic, OpenAI, Ollama, FastAPI shapes)."""
     if not isinstance(data, dict):
@@ -137,17 +133,21 @@ class ProviderHttpClient:
         self.url = url
         self.label = f"{provider} {model} at {display_url(url)}"
         self._secrets = tuple(secret for secret in secrets if secret)
+        # Checked here too, not only in settings: no provider, however built, sends a key or
+        # a prompt in clear text across the network.
+        problem = base_url_problem(url)
+        if problem is not None:
+            raise self.error("config", problem)
         try:
             parsed = httpx.URL(url)
         except httpx.InvalidURL as exc:
             raise self.error("config", f"invalid base URL ({exc})") from None
-        if parsed.scheme not in ("http", "https") or not parsed.host:
-            raise self.error("config", "the base URL must start with http:// or https://")
         self._client = httpx.Client(
             headers=dict(headers),
             timeout=httpx.Timeout(self.options.timeout_s, connect=self.options.connect_timeout_s),
-            # A local server (Ollama, llama.cpp) is never reached through a proxy.
-            trust_env=not _is_loopback(parsed),
+            # A local server (Ollama, llama.cpp) is never reached through a proxy. Redirects
+            # are not followed (httpx's default), so a key never goes on to another host.
+            trust_env=not is_loopback_host(parsed.host),
             # A plain-http endpoint never uses TLS (redirects are not followed), so skip
             # loading the CA bundle, which costs ~0.1 s per client.
             verify=parsed.scheme == "https",

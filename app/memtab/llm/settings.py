@@ -11,26 +11,40 @@ the box and a key lying in the environment never switches Memtab to a paid API b
 A model or base URL set while no provider is named anywhere is a config error, not a
 silent offline run.
 
-Keys: `api_key` in the settings file (when the file names the same provider) — a key put
-there was meant for Memtab — else `ANTHROPIC_API_KEY` / `OPENAI_API_KEY`. A key read from
-the environment is never written to the settings file.
+Keys go only where they were meant to (SPEC §11):
+- a key the user gave Memtab — `MEMTAB_API_KEY`, else `api_key` in the settings file
+  (when the file names the same provider) — is sent to whatever base URL is configured;
+- `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` were set for the official APIs (other tools read
+  them too), so they are sent only to api.anthropic.com / api.openai.com over https, never
+  to a custom base URL (Ollama, a LAN box, a proxy, OpenRouter);
+- a key read from the environment is never written to the settings file.
+`ProviderSettings.key_note()` says which key is used and why, without showing it.
+
+Base URLs must be https, or plain http to this machine only (endpoints.py); anything else
+is a config error before any request is made.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import os
-import tempfile
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-import platformdirs
-
-from memtab.llm.endpoints import DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL
+from memtab.fs.atomic import atomic_write_json
+from memtab.fs.config_dir import config_dir
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.locks import interprocess_lock
+from memtab.llm.endpoints import (
+    DEFAULT_ANTHROPIC_BASE_URL,
+    DEFAULT_OPENAI_BASE_URL,
+    OFFICIAL_HOSTS,
+    base_url_problem,
+    is_official_endpoint,
+    url_host,
+)
 from memtab.llm.types import ChatProvider, ProviderError
 
 if TYPE_CHECKING:
@@ -42,6 +56,7 @@ ProviderName = Literal["anthropic", "openai", "offline"]
 PROVIDER_NAMES: tuple[ProviderName, ...] = get_args(ProviderName)
 
 SETTINGS_FILE_NAME = "settings.json"
+_SETTINGS_LOCK_NAME = ".settings.json.lock"
 OFFLINE_MODEL = "offline"
 DEFAULT_MODELS: dict[ProviderName, str] = {
     "anthropic": "claude-sonnet-4-5",
@@ -57,6 +72,8 @@ KEY_ENV_VARS: dict[ProviderName, str] = {
     "anthropic": "ANTHROPIC_API_KEY",
     "openai": "OPENAI_API_KEY",
 }
+MEMTAB_KEY_VAR = "MEMTAB_API_KEY"
+_PROVIDER_TITLES: dict[ProviderName, str] = {"anthropic": "Anthropic", "openai": "OpenAI"}
 _FILE_KEYS = ("provider", "model", "base_url", "api_key")
 
 
@@ -66,6 +83,8 @@ class ProviderSettings:
 
     `api_key_env` names the environment variable the key came from (None when it came from
     the settings file or the caller); such a key is not saved to the settings file.
+    `withheld_key_env` names a provider variable that is set but was not used, because the
+    base URL is not that provider's official API.
     """
 
     provider: ProviderName
@@ -73,26 +92,52 @@ class ProviderSettings:
     base_url: str
     api_key: str | None = field(default=None, repr=False)
     api_key_env: str | None = None
+    withheld_key_env: str | None = None
 
     def describe(self) -> str:
-        """A one-line label, e.g. `anthropic · claude-sonnet-4-5 · https://api.anthropic.com`."""
+        """A one-line label, e.g. `anthropic · claude-sonnet-4-5 · https://api.anthropic.com
+        · key from $ANTHROPIC_API_KEY`."""
         if self.provider == "offline":
             return "offline · built-in rules, no model"
         from memtab.llm.http import display_url  # httpx loads only when asked
 
-        return f"{self.provider} · {self.model} · {display_url(self.base_url)}"
+        return (
+            f"{self.provider} · {self.model} · {display_url(self.base_url)} · {self._key_label()}"
+        )
+
+    def _key_label(self) -> str:
+        if self.api_key:
+            return f"key from ${self.api_key_env}" if self.api_key_env else "key from settings"
+        if self.withheld_key_env:
+            return f"no key (${self.withheld_key_env} is kept for the official API)"
+        return "no key"
+
+    def key_note(self) -> str:
+        """Which key requests carry and why, in one sentence (never the key itself)."""
+        if self.provider == "offline":
+            return "No model is called, so no key is used and nothing leaves this machine."
+        official = OFFICIAL_HOSTS[self.provider]
+        title = _PROVIDER_TITLES[self.provider]
+        if self.api_key and self.api_key_env in KEY_ENV_VARS.values():
+            return (
+                f"Uses ${self.api_key_env}: the base URL is the official {title} API ({official})."
+            )
+        if self.api_key and self.api_key_env:
+            return f"Uses ${self.api_key_env}, the key you gave Memtab for this provider."
+        if self.api_key:
+            return "Uses the key saved in the settings file for this provider."
+        if self.withheld_key_env:
+            return (
+                f"No key is sent: ${self.withheld_key_env} goes only to {official}, not to "
+                f"{url_host(self.base_url) or self.base_url}. To use a key there, set "
+                f"${MEMTAB_KEY_VAR} or save one in Edit → Settings."
+            )
+        return "No key is sent."
 
     @property
     def is_offline(self) -> bool:
         """True when no model server is involved."""
         return self.provider == "offline"
-
-
-def config_dir(env: Mapping[str, str] | None = None) -> Path:
-    """Memtab's config dir: `$MEMTAB_CONFIG_DIR`, else the platform's user config dir."""
-    env = os.environ if env is None else env
-    configured = env.get("MEMTAB_CONFIG_DIR", "").strip()
-    return Path(configured) if configured else Path(platformdirs.user_config_dir("memtab"))
 
 
 def settings_path(env: Mapping[str, str] | None = None) -> Path:
@@ -111,12 +156,10 @@ def load_settings_file(path: Path) -> dict[str, Any]:
     if not text.strip():
         return {}
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = parse_json(text)
+    except JsonError as exc:
         raise ProviderError(
-            "config",
-            f"the settings file {path} is not valid JSON (line {exc.lineno}, column {exc.colno}: "
-            f"{exc.msg}); fix or delete it",
+            "config", f"the settings file {path} is {exc}; fix or delete it"
         ) from None
     if not isinstance(data, dict):
         raise ProviderError(
@@ -148,6 +191,7 @@ class _Layer:
     model: str | None
     base_url: str | None
     api_key: str | None = None
+    key_variable: str | None = None  # the environment variable `api_key` was read from
 
     def applies_to(self, chosen: ProviderName) -> bool:
         """Its values count when it names no provider or the chosen one."""
@@ -174,14 +218,15 @@ def resolve_provider_settings(
 ) -> ProviderSettings:
     """The settings to use: command line > environment > settings file > defaults.
 
-    Raises ProviderError("config") for an unknown provider or an unusable settings file
-    (the message names the file).
+    Raises ProviderError("config") for an unknown provider, an unusable settings file (the
+    message names the file) or a base URL requests may not go to (plain http off this
+    machine; the message names where it was set).
     """
     env = os.environ if env is None else env
     path = settings_path(env)
     stored = load_settings_file(path)
 
-    # Each layer: where it came from, the provider it names, its model and base URL.
+    # Each layer: where it came from, the provider it names, its model, base URL and key.
     layers = [
         _Layer("command-line options", _clean(provider), _clean(model), _clean(base_url)),
         _Layer(
@@ -189,6 +234,8 @@ def resolve_provider_settings(
             _clean(env.get("MEMTAB_PROVIDER")),
             _clean(env.get("MEMTAB_MODEL")),
             _clean(env.get("MEMTAB_BASE_URL")),
+            _clean(env.get(MEMTAB_KEY_VAR)),
+            MEMTAB_KEY_VAR,
         ),
         _Layer(
             f"settings file {path}",
@@ -217,19 +264,54 @@ def resolve_provider_settings(
                 )
         return ProviderSettings("offline", OFFLINE_MODEL, "")
     model_name = next((layer.model for layer in usable if layer.model), None)
-    url = next((layer.base_url for layer in usable if layer.base_url), None)
-    api_key = next((layer.api_key for layer in usable if layer.api_key), None)
-    api_key_env = None
-    if api_key is None:
-        api_key = _clean(env.get(KEY_ENV_VARS[chosen]))
-        api_key_env = KEY_ENV_VARS[chosen] if api_key is not None else None
-    return ProviderSettings(
-        provider=chosen,
-        model=model_name or DEFAULT_MODELS[chosen],
-        base_url=(url or DEFAULT_BASE_URLS[chosen]).rstrip("/"),
-        api_key=api_key,
-        api_key_env=api_key_env,
+    url_layer = next((layer for layer in usable if layer.base_url), None)
+    url = url_layer.base_url if url_layer and url_layer.base_url else DEFAULT_BASE_URLS[chosen]
+    url = url.rstrip("/")
+    problem = base_url_problem(url)
+    if problem is not None:
+        source = url_layer.source if url_layer else "the default"
+        raise ProviderError("config", f"{problem} (from {source})")
+    key_layer = next((layer for layer in usable if layer.api_key), None)
+    settings = ProviderSettings(
+        provider=chosen, model=model_name or DEFAULT_MODELS[chosen], base_url=url
     )
+    if key_layer is None:
+        return with_key(settings, env)
+    return with_key(settings, env, key_layer.api_key, key_layer.key_variable)
+
+
+def with_key(
+    settings: ProviderSettings,
+    env: Mapping[str, str],
+    explicit_key: str | None = None,
+    explicit_key_env: str | None = None,
+) -> ProviderSettings:
+    """`settings` with the key its requests will carry (SPEC §11).
+
+    `explicit_key` is one the user gave Memtab (`explicit_key_env` names its variable, None
+    for the settings file): it goes to whatever base URL is configured. Without one, the
+    provider's own variable is used only for its official API, and noted as withheld
+    otherwise.
+    """
+    if settings.provider == "offline":
+        return replace(settings, api_key=None, api_key_env=None, withheld_key_env=None)
+    if explicit_key:
+        return replace(
+            settings, api_key=explicit_key, api_key_env=explicit_key_env, withheld_key_env=None
+        )
+    variable = KEY_ENV_VARS[settings.provider]
+    env_key = _clean(env.get(variable))
+    if env_key is None:
+        return replace(settings, api_key=None, api_key_env=None, withheld_key_env=None)
+    if is_official_endpoint(settings.provider, settings.base_url):
+        return replace(settings, api_key=env_key, api_key_env=variable, withheld_key_env=None)
+    logger.info(
+        "not sending $%s to %s: it is only sent to %s",
+        variable,
+        url_host(settings.base_url),
+        OFFICIAL_HOSTS[settings.provider],
+    )
+    return replace(settings, api_key=None, api_key_env=None, withheld_key_env=variable)
 
 
 def save_provider_settings(
@@ -238,21 +320,27 @@ def save_provider_settings(
     """Write the settings to `settings.json` atomically (mode 0600), keeping unknown keys.
 
     A key from the environment is not written; a file key stays unless a new key is given.
-    Refuses (ProviderError("config")) to overwrite a settings file it cannot parse.
+    Refuses (ProviderError("config")) a base URL requests may not go to, and to overwrite
+    a settings file it cannot parse.
     """
-    path = settings_path(env)
-    data = load_settings_file(path)
-    if data.get("provider") != settings.provider:
-        data.pop("api_key", None)  # a key belongs to the provider it was saved for
-    data["provider"] = settings.provider
-    data["model"] = settings.model
-    if settings.base_url:
-        data["base_url"] = settings.base_url
-    else:
-        data.pop("base_url", None)
-    if settings.api_key and settings.api_key_env is None:
-        data["api_key"] = settings.api_key
-    _write_private_json(path, data)
+    if settings.base_url and not settings.is_offline:
+        problem = base_url_problem(settings.base_url)
+        if problem is not None:
+            raise ProviderError("config", problem)
+
+    def update(data: dict[str, Any]) -> None:
+        if data.get("provider") != settings.provider:
+            data.pop("api_key", None)  # a key belongs to the provider it was saved for
+        data["provider"] = settings.provider
+        data["model"] = settings.model
+        if settings.base_url:
+            data["base_url"] = settings.base_url
+        else:
+            data.pop("base_url", None)
+        if settings.api_key and settings.api_key_env is None:
+            data["api_key"] = settings.api_key
+
+    path = _update_settings_file(update, env)
     logger.info("saved provider settings to %s (%s)", path, settings.describe())
     return path
 
@@ -264,34 +352,26 @@ def save_settings_section(
 
     Refuses (ProviderError("config")) to overwrite a settings file it cannot parse.
     """
+
+    def update(data: dict[str, Any]) -> None:
+        data[key] = dict(value)
+
+    return _update_settings_file(update, env)
+
+
+def _update_settings_file(
+    update: Callable[[dict[str, Any]], None], env: Mapping[str, str] | None
+) -> Path:
+    """Read, change and atomically rewrite settings.json (mode 0600) under a lock, so two
+    Memtab processes saving at once do not drop each other's change."""
     path = settings_path(env)
-    data = load_settings_file(path)
-    data[key] = dict(value)
-    _write_private_json(path, data)
-    return path
-
-
-def _write_private_json(path: Path, data: Mapping[str, Any]) -> None:
-    """Temp file in the same dir, fsync, rename over: readers see the old or the new file."""
+    # The dir holds a key: private to the user (atomic_write_json would create it 0777 & umask).
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    payload = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:  # mkstemp creates the file with mode 0600
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise
-    with contextlib.suppress(OSError):  # not every platform can fsync a directory
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+    with interprocess_lock(path.parent / _SETTINGS_LOCK_NAME):
+        data = load_settings_file(path)
+        update(data)
+        atomic_write_json(path, data, mode=0o600)
+    return path
 
 
 def create_provider(
@@ -307,11 +387,12 @@ def create_provider(
 
     if settings.provider == "anthropic":
         if not settings.api_key:
-            raise ProviderError(
-                "config",
-                f"anthropic {settings.model}: no API key; set ANTHROPIC_API_KEY or add api_key "
-                "to the settings file",
+            how = (
+                settings.key_note()
+                if settings.withheld_key_env
+                else f"set {KEY_ENV_VARS['anthropic']} or add api_key to the settings file"
             )
+            raise ProviderError("config", f"anthropic {settings.model}: no API key; {how}")
         return AnthropicProvider(
             settings.model,
             settings.api_key,

@@ -92,7 +92,7 @@ def test_consolidate_with_a_model_from_flags_and_env(
     monkeypatch: pytest.MonkeyPatch,
     fake_model_server: FakeModelServer,
 ) -> None:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", ANTHROPIC_KEY)
+    monkeypatch.setenv("MEMTAB_API_KEY", ANTHROPIC_KEY)  # the fake server is no official host
     fake_model_server.add_anthropic_reply("no changes needed", usage=(1200, 34))
     status, out, _ = run_cli(
         [

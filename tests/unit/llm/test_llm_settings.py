@@ -58,29 +58,33 @@ def test_defaults_per_provider(config: Path) -> None:
 
 
 def test_precedence_flags_over_env_over_file_over_default(config: Path) -> None:
-    _write(config, {"provider": "openai", "model": "file-model", "base_url": "http://file/v1"})
+    _write(
+        config, {"provider": "openai", "model": "file-model", "base_url": "https://file.example/v1"}
+    )
     env = _env(
         config,
         MEMTAB_PROVIDER="openai",
         MEMTAB_MODEL="env-model",
-        MEMTAB_BASE_URL="http://env/v1",
+        MEMTAB_BASE_URL="https://env.example/v1",
     )
 
     from_file = resolve_provider_settings(env=_env(config))
     assert (from_file.provider, from_file.model, from_file.base_url) == (
         "openai",
         "file-model",
-        "http://file/v1",
+        "https://file.example/v1",
     )
     from_env = resolve_provider_settings(env=env)
-    assert (from_env.model, from_env.base_url) == ("env-model", "http://env/v1")
-    from_flags = resolve_provider_settings("openai", "flag-model", "http://flag/v1/", env=env)
-    assert (from_flags.model, from_flags.base_url) == ("flag-model", "http://flag/v1")
+    assert (from_env.model, from_env.base_url) == ("env-model", "https://env.example/v1")
+    from_flags = resolve_provider_settings(
+        "openai", "flag-model", "https://flag.example/v1/", env=env
+    )
+    assert (from_flags.model, from_flags.base_url) == ("flag-model", "https://flag.example/v1")
     partial = resolve_provider_settings(model="flag-model", env=_env(config))
     assert (partial.provider, partial.model, partial.base_url) == (
         "openai",
         "flag-model",
-        "http://file/v1",
+        "https://file.example/v1",
     )
 
 
@@ -90,7 +94,7 @@ def test_values_for_another_provider_do_not_follow_a_switch(config: Path) -> Non
         {
             "provider": "anthropic",
             "model": "claude-x",
-            "base_url": "http://proxy",
+            "base_url": "https://proxy.example",
             "api_key": SECRET,
         },
     )
@@ -180,7 +184,9 @@ def test_key_hidden_from_repr_and_describe() -> None:
     )
     assert SECRET not in repr(settings)
     assert SECRET not in str(settings)
-    assert settings.describe() == "anthropic · claude-sonnet-4-5 · https://api.anthropic.com"
+    assert settings.describe() == (
+        "anthropic · claude-sonnet-4-5 · https://api.anthropic.com · key from settings"
+    )
 
 
 def test_save_is_private_atomic_and_keeps_unknown_keys(config: Path) -> None:
@@ -202,7 +208,8 @@ def test_save_is_private_atomic_and_keeps_unknown_keys(config: Path) -> None:
         "theme": "dark",
         "window": {"w": 800},
     }
-    assert sorted(p.name for p in config.iterdir()) == ["settings.json"]  # no temp files left
+    # No temp file is left; the lock file that serializes writers stays.
+    assert sorted(p.name for p in config.iterdir()) == [".settings.json.lock", "settings.json"]
     again = resolve_provider_settings(env=env)
     assert (again.provider, again.model, again.api_key) == ("anthropic", "claude-opus", SECRET)
 

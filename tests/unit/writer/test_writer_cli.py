@@ -94,7 +94,7 @@ def test_a_failed_run_exits_1_and_names_the_trace(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-cli-SECRET-0123456789abcdef")
+    monkeypatch.setenv("MEMTAB_API_KEY", "sk-ant-cli-SECRET-0123456789abcdef")
     fake_model_server.add_anthropic_reply(text="I would rather chat.")
     fake_model_server.add_anthropic_reply(text="Still chatting.")
     status, out, err = run_cli(
@@ -153,3 +153,27 @@ def test_a_provider_without_a_key_is_a_one_line_error(
         capsys,
     )
     assert status == 1 and "no API key" in err and err.count("\n") == 1
+
+
+def test_write_says_which_key_it_uses_and_keeps_a_provider_key_from_a_custom_server(
+    fake_model_server: FakeModelServer,
+    home: Home,
+    workspace: Workspace,
+    chat: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    secret = "sk-envOPENAI0123456789abcdefghijkl"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    fake_model_server.add_openai_reply(text="chatting")
+    fake_model_server.add_openai_reply(text="still chatting")
+    base_url = fake_model_server.openai_base_url
+    _, _, err = run_cli(
+        ["--home", str(home.root), "write", "--workspace", workspace.id]
+        + ["--provider", "openai", "--model", "llama3", "--base-url", base_url],
+        capsys,
+    )
+    assert "no key ($OPENAI_API_KEY is kept for the official API)" in err.splitlines()[0]
+    assert secret not in err
+    for request in fake_model_server.requests:
+        assert "authorization" not in {name.lower() for name in request.headers}
