@@ -4,6 +4,11 @@ Sidecars, the registry, trace dumps and model tool arguments come from mux, edit
 models: they may start with a UTF-8 BOM, use CRLF line ends, or nest deeply enough to
 exhaust Python's recursion limit. `parse_json` turns all of that into either a value or a
 `JsonError` with a one-line reason — never a `RecursionError`.
+
+Nesting is capped at `MAX_DEPTH` levels, far below the recursion limit: a value that
+`json.loads` can still build (a few hundred levels) would otherwise raise RecursionError
+later, in whatever walks it (redaction, `json.dumps(indent=…)`, a GUI model). Real files
+nest a dozen levels at most.
 """
 
 from __future__ import annotations
@@ -13,14 +18,25 @@ from pathlib import Path
 from typing import Any
 
 _BOM = "\ufeff"
+MAX_DEPTH = 128
 
 
 class JsonError(ValueError):
     """Text that is not usable JSON; the message is one line meant for the user."""
 
 
-def parse_json(text: str | bytes) -> Any:
-    """The value `text` holds (a leading BOM is ignored), or JsonError saying why not."""
+def _constant_as_null(name: str) -> None:
+    return None
+
+
+def parse_json(text: str | bytes, *, max_depth: int = MAX_DEPTH, nan_as_null: bool = False) -> Any:
+    """The value `text` holds (a leading BOM is ignored), or JsonError saying why not.
+
+    Arrays and objects nested more than `max_depth` levels are a JsonError too.
+    `NaN`/`Infinity` (not JSON, but JSON5 writers such as mux's may emit them) are read as
+    floats, so a file written back keeps them; `nan_as_null=True` reads them as null, for
+    values that end up in JSON Memtab produces (events, requests).
+    """
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -29,11 +45,27 @@ def parse_json(text: str | bytes) -> Any:
     if text.startswith(_BOM):
         text = text[1:]
     try:
-        return json.loads(text)
+        value = json.loads(text, parse_constant=_constant_as_null if nan_as_null else None)
     except RecursionError:
         raise JsonError("nested too deeply to read") from None
     except ValueError as error:
         raise JsonError(f"not valid JSON ({error})") from None
+    # Fewer brackets than the limit cannot nest past it: most texts skip the walk.
+    if text.count("[") + text.count("{") > max_depth and nesting_exceeds(value, max_depth):
+        raise JsonError(f"nested too deeply to read (more than {max_depth} levels)")
+    return value
+
+
+def nesting_exceeds(value: Any, max_depth: int) -> bool:
+    """True when arrays/objects in `value` nest more than `max_depth` levels (no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, dict | list) else []
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if depth > max_depth:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
 
 
 def read_json(path: Path) -> Any:

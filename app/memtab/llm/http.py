@@ -30,6 +30,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 
 import httpx
 
+from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
 from memtab.llm.endpoints import base_url_problem, is_loopback_host
 from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
 from memtab.llm.wire import snippet
@@ -278,8 +279,12 @@ class ProviderHttpClient:
 
     def _json_object(self, response: httpx.Response) -> dict[str, Any]:
         try:
-            data = response.json()
-        except (ValueError, UnicodeDecodeError):
+            # Room for the reply's own envelope around tool arguments nested up to
+            # MAX_DEPTH, so that those become a tool error for the model (wire.py).
+            data = parse_json(response.content, max_depth=2 * MAX_DEPTH)
+        except JsonError as error:
+            if "nested too deeply" in str(error):
+                raise self.error("protocol", f"the reply is {error}") from None
             content_type = response.headers.get("content-type", "no content type")
             raise self.error(
                 "protocol", f"the reply is not JSON ({content_type}): {snippet(response.text)!r}"
@@ -294,8 +299,8 @@ class ProviderHttpClient:
     def _server_message(response: httpx.Response) -> str:
         """': <what the server said>' for an error reply, or '' when it said nothing."""
         try:
-            text = server_error_text(response.json())
-        except (ValueError, UnicodeDecodeError):
+            text = server_error_text(parse_json(response.content))
+        except JsonError:
             text = None
         if text is None:
             text = response.text

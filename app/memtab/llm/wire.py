@@ -11,31 +11,38 @@ import hashlib
 import json
 from typing import Any
 
+from memtab.fs.jsonfile import MAX_DEPTH, JsonError, nesting_exceeds, parse_json
 from memtab.llm.types import ToolCall
 
 _SNIPPET_CHARS = 200
+_TOO_DEEP = f"arguments are nested more than {MAX_DEPTH} levels deep"
 
 
 def parse_tool_arguments(raw: object) -> tuple[dict[str, Any] | None, str, str | None]:
     """Read a tool call's arguments as sent by the model.
 
     Returns `(arguments, raw_text, parse_error)`: `arguments` is a dict, or None with
-    `parse_error` saying why (not JSON, or JSON that is not an object). An empty string
-    means "no arguments" (local models send that for argument-less tools).
+    `parse_error` saying why (not JSON, JSON that is not an object, or nested deeper than
+    `MAX_DEPTH` levels — the tool loop returns that to the model as a tool error). An
+    empty string means "no arguments" (local models send that for argument-less tools).
     """
     if isinstance(raw, dict):
+        if nesting_exceeds(raw, MAX_DEPTH):
+            return None, "", _TOO_DEEP
         return raw, json.dumps(raw, ensure_ascii=False), None
     if raw is None:
         return {}, "", None
     if not isinstance(raw, str):
+        if isinstance(raw, list) and nesting_exceeds(raw, MAX_DEPTH):
+            return None, "", _TOO_DEEP
         text = json.dumps(raw, ensure_ascii=False)
         return None, text, f"arguments must be a JSON object, got {type(raw).__name__}"
     if not raw.strip():
         return {}, raw, None
     try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        return None, raw, f"arguments are not valid JSON ({exc.msg} at char {exc.pos})"
+        value = parse_json(raw, nan_as_null=True)
+    except JsonError as exc:
+        return None, raw, f"arguments are {exc}"
     if not isinstance(value, dict):
         kind = "array" if isinstance(value, list) else type(value).__name__
         return None, raw, f"arguments must be a JSON object, got {kind}"

@@ -22,11 +22,11 @@ Lines are `{timestamp, type, payload}`; legacy (pre-envelope) rollouts start wit
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.transcripts.base import RecordParser, as_dict, as_int, as_list, as_str
 from memtab.transcripts.events import (
     EventRole,
@@ -84,8 +84,8 @@ def _arguments(value: Any) -> dict[str, Any] | str:
         as_str(value) if isinstance(value, str) else ("" if value is None else compact_json(value))
     )
     try:
-        parsed = json.loads(text)
-    except (ValueError, RecursionError):
+        parsed = parse_json(text, nan_as_null=True)
+    except JsonError:
         return text
     return parsed if isinstance(parsed, dict) else text
 
@@ -105,8 +105,8 @@ def _apply_output(call: ToolCall, output: Any) -> None:
     if text.startswith("{"):
         # Older exec outputs: '{"output": "...", "metadata": {"exit_code": 1, ...}}'.
         try:
-            wrapped = json.loads(text)
-        except (ValueError, RecursionError):
+            wrapped = parse_json(text, nan_as_null=True)
+        except JsonError:
             wrapped = None
         if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
             text = wrapped["output"]

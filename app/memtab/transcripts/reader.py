@@ -8,13 +8,13 @@ parser of the transcript's format, given or detected from the first records.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.transcripts.base import RecordParser
 from memtab.transcripts.claude import ClaudeParser
 from memtab.transcripts.codex import CodexParser
@@ -67,19 +67,13 @@ class Transcript:
     unmatched_tool_results: int
 
 
-def _constant_as_null(name: str) -> None:
-    """NaN and Infinity are not JSON; read them as null so output stays valid JSON."""
-    return None
-
-
 def _decode(raw: bytes) -> tuple[Any, str | None]:
-    text = raw.decode("utf-8", "replace")
+    """A line's JSON value, or None and why not. NaN/Infinity read as null; a line nested
+    too deeply to process is skipped like a broken one (memtab.fs.jsonfile)."""
     try:
-        return json.loads(text, parse_constant=_constant_as_null), None
-    except json.JSONDecodeError as error:
-        return None, f"invalid JSON: {error.msg} (column {error.colno})"
-    except (ValueError, RecursionError) as error:
-        return None, f"invalid JSON: {type(error).__name__}"
+        return parse_json(raw.decode("utf-8", "replace"), nan_as_null=True), None
+    except JsonError as error:
+        return None, str(error)
 
 
 def _check_format(format: str | None) -> TranscriptFormat | None:

@@ -306,7 +306,7 @@ def test_codex_legacy_archived_and_malformed_rollouts(fixtures_dir: Path) -> Non
     assert [event.text for event in malformed.events] == ["Safe line before malformed input."]
     assert malformed.skipped_lines == 1
     assert malformed.skipped[0].line_number == 3
-    assert "invalid JSON" in malformed.skipped[0].reason
+    assert "not valid JSON" in malformed.skipped[0].reason
 
 
 def test_codex_real_rollout_with_five_call_pairs(fixtures_dir: Path) -> None:

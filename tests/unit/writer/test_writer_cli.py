@@ -168,10 +168,9 @@ def test_write_says_which_key_it_uses_and_keeps_a_provider_key_from_a_custom_ser
     fake_model_server.add_openai_reply(text="chatting")
     fake_model_server.add_openai_reply(text="still chatting")
     base_url = fake_model_server.openai_base_url
+    write = ["--home", str(home.root), "write", "--workspace", workspace.id]
     _, _, err = run_cli(
-        ["--home", str(home.root), "write", "--workspace", workspace.id]
-        + ["--provider", "openai", "--model", "llama3", "--base-url", base_url],
-        capsys,
+        [*write, "--provider", "openai", "--model", "llama3", "--base-url", base_url], capsys
     )
     assert "no key ($OPENAI_API_KEY is kept for the official API)" in err.splitlines()[0]
     assert secret not in err
