@@ -14,6 +14,15 @@ dump; so does a successful one when `dump_successful_runs` is set. The run never
 for those: `WriterRunResult` says what happened, with the dump's path.
 
 The run does not touch the scheduling state; `memtab.writer.policy` does that around it.
+
+Secrets (SPEC §11): the transcript events are redacted (`memtab.transcripts.redact`)
+before they are sized and sent, so the request, the offline writer's notes, the dump and
+the log only ever see redacted events; lines a model writes are redacted again as they
+land (`tools.redact_added_lines`), and the dump is redacted whole. The current memory file
+is sent as it is: the model must quote it exactly for its compare-and-swap `memory_write`,
+its lines were redacted when a writer added them, and it is the user's own file, which mux
+sends to its model too. Consolidation requests follow the same rule for the same reason
+(`str_replace` needs the exact text).
 """
 
 from __future__ import annotations

@@ -1,0 +1,151 @@
+"""Realistic secrets as developers paste them into a coding agent's session, and
+look-alikes that are not secrets (shared by the redaction tests of every path)."""
+
+from __future__ import annotations
+
+import base64
+
+B64 = "aB3dE6gH9jK2mN5pQ8sTuV1wX4yZ7bC0eF3hI6kL"
+_PEM_BODY = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nVJTUt9Us8cKjMzEfYyjiWA4R\n"
+
+LEAKS: dict[str, tuple[str, str, str]] = {
+    "anthropic key in an export": (
+        "export ANTHROPIC_API_KEY=",
+        "sk-ant-api03-" + "Xk9_mP2qR7tL4vB8nC1zW6yH3jF5gD0sA-eK" * 2 + "uIoPaS-QwErTyAA",
+        "\n",
+    ),
+    "openai project key in code": (
+        'client = OpenAI(api_key="',
+        "sk-proj-" + "Zq3mN8vL2kR7tY4wP9xB1cJ6hG5fD0sA" * 3 + "T3BlbkFJaB3dE6gH9jK2mN5pQ8sT",
+        '")',
+    ),
+    "legacy openai key": ("key: ", "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", " ok"),
+    "github fine-grained PAT in a clone URL": (
+        "git clone https://",
+        "github_pat_11ABCDEFG0a1B2c3D4e5F6g7H8_m1N2o3P4q5R6s7T8u9V0w1X2y3Z4a5B6c7D8e9F0g1H2i3J4k5L6",
+        "@github.com/acme/app.git",
+    ),
+    "github classic token": ("GH=", "ghp_R4nd0mT0k3nV4lu3Xy9Zq8Wp7Lm6Kj5Hg4Fd3S", ""),
+    "github oauth token": ("oauth token ", "gho_16C7e42F292c6912E7710c838347Ae178B4a", "."),
+    "slack bot token": ("SLACK=", "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", ""),
+    "slack user token": (
+        "using ",
+        "xoxp-123456789012-123456789012-123456789012-0123456789abcdef0123456789abcdef",
+        " now",
+    ),
+    "aws credentials file": ("[default]\naws_secret_access_key = ", B64, "\nregion = eu-west-1"),
+    "aws access key id": ("aws_access_key_id = ", "AKIAIOSFODNN7QWERTY2", "\n"),
+    "bare JWT": (
+        "curl -H 'X-Auth: ",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ"
+        ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "' https://api.example.com",
+    ),
+    "password in a postgres URL": (
+        "DATABASE_URL=postgres://app:",
+        "Sup3r-s3cret.pw",
+        "@db.internal:5432/app",
+    ),
+    "password in an https remote": (
+        "git remote add origin https://deploy:",
+        "hunter2",
+        "@git.example.com/x.git",
+    ),
+    "password in a redis URL without user": (
+        "REDIS_URL=redis://:",
+        "p4ssw0rdRedis",
+        "@cache:6379/0",
+    ),
+    "JSON password with spaces": (
+        '{"user": "bob", "password": "',
+        "correct horse battery staple",
+        '"}',
+    ),
+    "JSON *_password key": ('{"db_password": "', "x9!Lq2#vR8", '"}'),
+    "JSON refresh token": ('{"refresh_token": "', "1//0gAbCdEfGhIjKlMnOpQrStUvWxYz", '"}'),
+    "escaped JSON inside a tool output": ('{\\"api_key\\": \\"', "abcDEF123456ghi", '\\"}'),
+    "YAML client secret": ("client_secret: ", "GOCSPX-AbCdEfGhIjKlMnOpQrStUvWx12", "\n"),
+    "Java properties password": ("spring.datasource.password=", "Tr0ub4dor&3x", "\n"),
+    "Ruby hash secret": ("{ 'secret' => '", "s3cr3t-v4lu3-long", "' }"),
+    "stripe live secret key": (
+        "STRIPE_KEY=",
+        "sk_live_51H8xYzABCdefGHIjklMNOpqrSTUvwxYZ0123456789abcdefGHIJklmnOPQRstuvWXyz0123456789",
+        "\n",
+    ),
+    "stripe restricted key": ("rk: ", "rk_live_51H8xYzABCdefGHIjklMNOpq", ","),
+    "google api key": ("const key = '", "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY", "';"),
+    "gitlab token": ("GITLAB=", "glpat-xYz12AbC34dEf56GhI78", ""),
+    "npm token in .npmrc": (
+        "//registry.npmjs.org/:_authToken=",
+        "npm_" + "a1B2c3D4e5" * 3 + "f6G7h8",
+        "",
+    ),
+    "hugging face token": ("login ", "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz012345", " done"),
+    "basic auth header": ("Authorization: Basic ", "ZGVwbG95Omh1bnRlcjJodW50ZXIy", "\r\n"),
+    "bearer token": ("Authorization: Bearer ", "abc.def-ghi_jklmnopQRSTUV", "\n"),
+    "slack webhook": (
+        "POST https://hooks.slack.com/services/",
+        "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        " ok",
+    ),
+    "EC private key": (
+        "cat key.pem\n",
+        "-----BEGIN EC PRIVATE KEY-----\n" + _PEM_BODY + "-----END EC PRIVATE KEY-----",
+        "\n$ ",
+    ),
+    "encrypted private key": (
+        "",
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----\n"
+        + _PEM_BODY
+        + "-----END ENCRYPTED PRIVATE KEY-----",
+        "",
+    ),
+    "private key escaped in a service-account JSON": (
+        '"private_key": "',
+        "-----BEGIN PRIVATE KEY-----\\n"
+        + _PEM_BODY.replace("\n", "\\n")
+        + "-----END PRIVATE KEY-----",
+        '\\n", "client_email": "x@y.iam.gserviceaccount.com"',
+    ),
+    "SSH2 private key": (
+        "",
+        "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\n"
+        + _PEM_BODY
+        + "---- END SSH2 ENCRYPTED PRIVATE KEY ----",
+        "",
+    ),
+    "PuTTY private lines": (
+        "PuTTY-User-Key-File-3: ssh-ed25519\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5\n",
+        "Private-Lines: 1\nAAAAIGxvbmdzZWNyZXRrZXltYXRlcmlhbA==\n",
+        "Private-MAC: 0123abcd",
+    ),
+}
+
+_PNG = base64.b64encode(bytes(range(256)) * 4).decode()
+LOOK_ALIKES: dict[str, str] = {
+    "git sha": "commit 3f786850e387550fdab836ed7e6dc881de23001b (HEAD -> main)",
+    "UUID": "session 123e4567-e89b-12d3-a456-426614174000 resumed",
+    "base64 image in a transcript": f'{{"type": "image", "data": "data:image/png;base64,{_PNG}"}}',
+    "token counts": '{"token_count": 123456789, "max_tokens": 4096000000, "input_tokens": 1200}',
+    "tokenizer settings": "tokenizer: cl100k_base_encoding",
+    "docker digest": "image@sha256:"
+    + "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "npm integrity": '"integrity": "sha512-' + B64 * 2 + '=="',
+    "URL with a port, no password": "open http://localhost:8080/app and https://example.com:8443/x",
+    "git SSH remote": "git@github.com:acme/app.git and ssh://git@host:22/repo.git",
+    "URL with a user only": "https://alice@git.example.com/repo.git",
+    "a secret read from the environment": 'password = os.environ["DB_PASSWORD"]',
+    "a template placeholder": "token: ${{ secrets.GITHUB_TOKEN }} and password: <your password>",
+    "shell variable": "DB_PASSWORD=$DB_PASSWORD_FROM_VAULT",
+    "stripe publishable key": "pk_live_51H8xYzABCdefGHIjklMNOpqrSTUvwxYZ",
+    "anthropic message and tool ids": "msg_01XFDUDYJgAACzvnptvVoYEL toolu_01A09q90qw90lq917835lq9",
+    "prose about secrets": "Rotate the token and reset the password; the secret sauce is tests.",
+    "public key and certificate": (
+        "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\n-----END PUBLIC KEY-----\n"
+        "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkq\n-----END CERTIFICATE-----"
+    ),
+    "single base64 JSON segment": "cursor eyJwYWdlIjoyfQ== next",
+    "words glued to a prefix": (
+        "the risk_live_update_interval and task-runner-for-the-quarterly-plan"
+    ),
+}

@@ -1,0 +1,154 @@
+"""Every path a transcript's secrets could take out of a writer run is redacted (SPEC §11):
+the request to the model, the notes written to memory (offline writer and model), the
+trace dump and the log. The secrets are the realistic leaks of the redaction table test."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from pathlib import Path
+
+import pytest
+
+from memtab.llm.types import ChatProvider, Message, ModelReply, ToolCall, ToolSpec, message_to_json
+from memtab.store.home import Home, Workspace
+from memtab.store.memory import MemoryStore
+from memtab.transcripts import REDACTED
+from memtab.writer.config import DEFAULT_MEMORY_PATH, WriterSettings
+from memtab.writer.offline import OfflineWriterProvider
+from memtab.writer.run import load_transcript_events, run_writer
+from support.leaks import LEAKS
+
+from .helpers import bash_part, mux_message, write_chat
+
+SECRETS = [secret for _, secret, _ in LEAKS.values()]
+PASTED = "\n".join(before + secret + after for before, secret, after in LEAKS.values())
+PG_URL = "postgres://app:Sup3r-s3cret.pw@db.internal:5432/app"
+PAT = next(secret for name, (_, secret, _) in LEAKS.items() if "fine-grained" in name)
+
+
+class Recording:
+    """A ChatProvider wrapper that keeps every request's system prompt and messages."""
+
+    def __init__(self, provider: ChatProvider) -> None:
+        self._provider = provider
+        self.requests: list[str] = []
+
+    @property
+    def name(self) -> str:
+        return self._provider.name
+
+    @property
+    def model(self) -> str:
+        return self._provider.model
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        self.requests.append(system + json.dumps([message_to_json(m) for m in messages]))
+        return self._provider.complete(system, messages, tools, cancel=cancel)
+
+
+class EchoingModel:
+    """A model that reads the file, then writes every leak into it."""
+
+    name = "fake"
+    model = "echo"
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        if len(messages) == 1:
+            call = ToolCall("c1", "memory_read", {})
+        else:
+            new = f"# Notes\n\n{PASTED}\n"
+            call = ToolCall("c2", "memory_write", {"old_string": "", "new_string": new})
+        return ModelReply(text="", tool_calls=(call,), stop_reason="tool_use")
+
+
+def _leaked(text: str) -> list[str]:
+    return [secret for secret in SECRETS if secret in text]
+
+
+@pytest.fixture
+def transcript(home: Home, workspace: Workspace) -> Path:
+    """A session whose directive, working command, failure and outputs carry secrets."""
+    path = home.transcript_path(workspace.id)
+    write_chat(
+        path,
+        [
+            mux_message(
+                "u1",
+                "user",
+                f"From now on, always run the migrations with DATABASE_URL={PG_URL} set.\n\n"
+                f"Here is my environment:\n{PASTED}",
+                sequence=0,
+            ),
+            mux_message(
+                "a1",
+                "assistant",
+                "Running the tests.",
+                sequence=1,
+                tools=[
+                    bash_part(
+                        "c1", f"GH_TOKEN={PAT} make test", ok=False, output=f"FAILED\n{PASTED}"
+                    ),
+                    bash_part("c2", f"GH_TOKEN={PAT} make test", ok=True, output="12 passed"),
+                    bash_part("c3", "env", ok=True, output=PASTED),
+                ],
+            ),
+        ],
+    )
+    return path
+
+
+def test_the_offline_writer_request_notes_dump_and_log_hold_no_secret(
+    home: Home,
+    workspace: Workspace,
+    transcript: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    provider = Recording(OfflineWriterProvider())
+    events = load_transcript_events(transcript)
+    assert all(_leaked(json.dumps([event.to_json() for event in events]))), "secrets are there"
+
+    result = run_writer(
+        home, workspace, events, provider, settings=WriterSettings(dump_successful_runs=True)
+    )
+
+    assert result.outcome == "wrote"
+    # The request: every message the model was sent.
+    assert provider.requests and not _leaked("\n".join(provider.requests))
+    # The notes: the directive and the command were written, with the secrets replaced.
+    notes = MemoryStore(home, workspace).read(DEFAULT_MEMORY_PATH).content
+    assert "DATABASE_URL=postgres://app:" + REDACTED + "@db.internal" in notes
+    assert f"GH_TOKEN={REDACTED} make test" in notes
+    assert not _leaked(notes)
+    # The dump.
+    assert result.trace_path is not None
+    dump = result.trace_path.read_text(encoding="utf-8")
+    assert REDACTED in dump and not _leaked(dump)
+    # The log.
+    assert not _leaked("\n".join(record.getMessage() for record in caplog.records))
+
+
+def test_a_model_that_writes_secrets_into_memory_is_redacted(
+    home: Home, workspace: Workspace, transcript: Path
+) -> None:
+    result = run_writer(home, workspace, load_transcript_events(transcript), EchoingModel())
+
+    assert result.outcome == "wrote"
+    notes = MemoryStore(home, workspace).read(DEFAULT_MEMORY_PATH).content
+    assert notes.count(REDACTED) >= len(LEAKS) - 2 and not _leaked(notes)
