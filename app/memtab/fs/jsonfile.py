@@ -57,14 +57,23 @@ def parse_json(text: str | bytes, *, max_depth: int = MAX_DEPTH, nan_as_null: bo
 
 
 def nesting_exceeds(value: Any, max_depth: int) -> bool:
-    """True when arrays/objects in `value` nest more than `max_depth` levels (no recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)] if isinstance(value, dict | list) else []
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item
+    """True when arrays/objects in `value` nest more than `max_depth` levels (no recursion).
+
+    Level by level, with exact type checks: this runs on every transcript line.
+    """
+    level: list[Any] = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
         if depth > max_depth:
             return True
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+        below: list[Any] = []
+        for item in level:
+            for child in item.values() if type(item) is dict else item:
+                kind = type(child)
+                if kind is dict or kind is list:
+                    below.append(child)
+        level = below
     return False
 
 
