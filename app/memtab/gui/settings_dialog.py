@@ -220,7 +220,9 @@ class SettingsDialog(QDialog):
             return with_key(preview, self._env, memtab_key, MEMTAB_KEY_VAR)
         typed = self.api_key.text().strip()
         kept = provider == self._stored_provider and self._stored_key
-        return with_key(preview, self._env, typed or ("saved" if kept else None))
+        # The saved key itself is not read back: a stand-in says "there is one", which is
+        # all the note needs (it never shows a key).
+        return with_key(preview, self._env, typed or ("saved key" if kept else None))
 
     @Slot()
     def _on_key_inputs_changed(self) -> None:
