@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -288,3 +290,24 @@ def test_create_provider_refuses(settings: ProviderSettings, why: str) -> None:
         create_provider(settings)
     assert caught.value.kind == "config"
     assert why in caught.value.message
+
+
+_SAVER = """
+import sys
+from memtab.llm.settings import save_settings_section
+env = {"MEMTAB_CONFIG_DIR": sys.argv[1]}
+for n in range(int(sys.argv[3])):
+    save_settings_section(f"{sys.argv[2]}-{n}", {"n": n}, env=env)
+"""
+
+
+def test_concurrent_saves_from_several_processes_lose_nothing(config: Path) -> None:
+    """Read-modify-write under a cross-process lock (without it, 42 of 100 survived)."""
+    processes, saves = 4, 25
+    running = [
+        subprocess.Popen([sys.executable, "-c", _SAVER, str(config), f"p{i}", str(saves)])
+        for i in range(processes)
+    ]
+    assert [process.wait(timeout=120) for process in running] == [0] * processes
+    data = json.loads((config / "settings.json").read_text())
+    assert len(data) == processes * saves
