@@ -2,7 +2,8 @@
 
 `create_main_window(home, workspace_id)` is the one way to build the window (the entry
 point and the tests use it). `run_app(location, workspace_id, screenshot)` is what
-`memtab` calls without a sub-command.
+`memtab` calls without a sub-command: it checks that Qt's platform plugin can load (and
+names the missing library when it cannot), and installs the crash dialog.
 
 Set `MEMTAB_TIMING=1` to print, on stderr, when the loaded Memory tab was first painted
 (`memtab-timing: loaded-paint <epoch s> scan-ms <ms> files <n> peak-rss-mb <MiB>`); the benchmarks
@@ -11,6 +12,7 @@ use it to measure process start to first paint.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import gc
 import logging
@@ -18,12 +20,14 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QEvent,
     QEventLoop,
+    QLibraryInfo,
     QMessageLogContext,
     QObject,
     QTimer,
@@ -33,6 +37,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication, QWidget
 
+from memtab import __version__
+from memtab.gui.crash_dialog import CrashReporter
 from memtab.gui.main_window import MainWindow
 from memtab.gui.memory_tab.editor import EditorPanel
 from memtab.gui.memory_tab.footer import ConsolidationFooter
@@ -42,6 +48,7 @@ from memtab.gui.memory_tab.own_writes import OwnWrites
 from memtab.gui.memory_tab.tab import MemoryTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher
+from memtab.resources import resource_path
 from memtab.store.home import Home, HomeLocation
 
 if TYPE_CHECKING:
@@ -228,7 +235,11 @@ _IGNORED_QT_MESSAGES = ("This plugin does not support propagateSizeHints",)
 
 
 def _log_qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
-    """Route Qt's own messages to logging, dropping known noise."""
+    """Route Qt's own messages to logging, dropping known noise.
+
+    A fatal message (Qt aborts right after it) and the platform plugin's diagnostics also
+    go to stderr: they are why the window did not open, and the log alone would hide them.
+    """
     if message.startswith(_IGNORED_QT_MESSAGES):
         return
     level = {
@@ -237,13 +248,90 @@ def _log_qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) 
         QtMsgType.QtWarningMsg: logging.WARNING,
     }.get(mode, logging.ERROR)
     logging.getLogger("qt").log(level, "%s", message)
+    category = context.category or ""
+    if mode == QtMsgType.QtFatalMsg or (
+        category.startswith("qt.qpa.plugin") and level >= logging.WARNING
+    ):
+        print(f"Qt: {message}", file=sys.stderr, flush=True)
+    if mode == QtMsgType.QtFatalMsg:
+        print(
+            "memtab: Qt could not start. Run with QT_DEBUG_PLUGINS=1 to see every library "
+            "the platform plugin tried to load; README.md → Troubleshooting.",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def _platform_will_be_xcb(environ: Mapping[str, str]) -> bool:
+    """Whether Qt is about to use its xcb (X11) platform plugin."""
+    chosen = environ.get("QT_QPA_PLATFORM", "").strip()
+    if chosen:
+        return chosen.split(":")[0].split(";")[0] == "xcb"
+    wayland = environ.get("WAYLAND_DISPLAY") and environ.get("XDG_SESSION_TYPE") == "wayland"
+    return sys.platform.startswith("linux") and not wayland
+
+
+def platform_plugin_problem(
+    plugin: Path | None = None, environ: Mapping[str, str] | None = None
+) -> str | None:
+    """Why Qt's xcb platform plugin cannot load, in the dynamic loader's words, or None.
+
+    Qt itself only says "could not load the Qt platform plugin" (naming xcb-cursor0 even
+    when another library is missing) and aborts; loading the plugin first names the
+    missing library. `plugin` defaults to the installed `platforms/libqxcb.so`.
+    """
+    if plugin is None:
+        if not _platform_will_be_xcb(os.environ if environ is None else environ):
+            return None
+        plugins = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath))
+        plugin = plugins / "platforms" / "libqxcb.so"
+        if not plugin.is_file():
+            return None
+    try:
+        ctypes.CDLL(str(plugin))
+    except OSError as error:
+        reason = str(error)
+        missing = reason.split(":", 1)[0].strip()
+        package = system_packages().get(missing)
+        hint = (
+            f" On Debian/Ubuntu: apt-get install {package}."
+            if package
+            else " Install the package that provides it."
+        )
+        return (
+            f"Qt's xcb platform plugin cannot be loaded: {reason}.{hint} From Memtab's "
+            "source, scripts/install-system-deps installs everything Qt needs."
+        )
+    return None
+
+
+def system_packages() -> dict[str, str]:
+    """The Debian/Ubuntu package of each library Qt's platform plugins load."""
+    table = resource_path("linux", "qt-libraries.tsv")
+    packages: dict[str, str] = {}
+    try:
+        lines = table.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return packages
+    for line in lines:
+        library, _, package = line.partition("\t")
+        if package and not line.startswith("#"):
+            packages[library.strip()] = package.strip()
+    return packages
 
 
 def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | None = None) -> int:
     """Open the window on `location` (and, with `screenshot`, save a PNG and exit)."""
+    problem = platform_plugin_problem()
+    if problem is not None:
+        print(f"memtab: {problem}", file=sys.stderr)
+        return 1
     # Installed here, not in `application()`: tests keep pytest-qt's handler.
     qInstallMessageHandler(_log_qt_message)
     app = application()
+    crashes = CrashReporter(app, show_dialogs=not screenshot)
+    crashes.install()
+    logger.info("Memtab %s opens %s (%s)", __version__, location.path, location.source)
     window = create_main_window(Home(location.path), workspace_id, home_source=location.source)
     window.memory_tab.loaded.connect(tune_garbage_collection)
     if os.environ.get(TIMING_VARIABLE, "").strip() not in ("", "0"):
@@ -251,7 +339,7 @@ def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | 
     if screenshot:
         ok = take_screenshot(window, Path(screenshot))
         window.close_without_asking()
-        return 0 if ok else 1
+        return 0 if ok and not crashes.errors_seen else 1
     # Ctrl+C in the terminal closes the window (asking about unsaved changes).
     signal.signal(signal.SIGINT, lambda *_: window.close())
     wakeup = QTimer(window)

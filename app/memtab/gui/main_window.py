@@ -8,6 +8,7 @@ connect to `watcher.paths_changed` (the Memory tab is connected here).
 
 from __future__ import annotations
 
+import html
 import logging
 import os
 from collections.abc import Callable
@@ -30,6 +31,7 @@ from memtab import __version__
 from memtab.gui.memory_tab.tab import MemoryTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher, WatchBackend
+from memtab.logs import log_file
 from memtab.store.home import Home
 
 if TYPE_CHECKING:  # built after the first paint: importing them costs start-up time
@@ -299,14 +301,23 @@ class MainWindow(QMainWindow):
     def _on_shortcuts_triggered(self) -> None:
         QMessageBox.information(self, "Keyboard shortcuts", SHORTCUTS_HELP)
 
+    def about_text(self) -> str:
+        """Help → About: the version, the home and where the log is."""
+        log = log_file()
+        log_line = (
+            f"Log: <code>{html.escape(str(log))}</code>"
+            if log is not None
+            else "Log: not written (run with --verbose to log to the terminal)"
+        )
+        return (
+            f"<b>Memtab {__version__}</b><p>Browse, edit and consolidate the memories your "
+            f"coding agents keep.</p><p>Home: <code>{html.escape(str(self.home.root))}</code>"
+            f"</p><p>{log_line}</p>"
+        )
+
     @Slot()
     def _on_about_triggered(self) -> None:
-        QMessageBox.about(
-            self,
-            "About Memtab",
-            f"<b>Memtab {__version__}</b><p>Browse, edit and consolidate the memories your "
-            f"coding agents keep.</p><p>Home: <code>{self.home.root}</code></p>",
-        )
+        QMessageBox.about(self, "About Memtab", self.about_text())
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Ask about unsaved changes, remember the layout, stop the workers."""

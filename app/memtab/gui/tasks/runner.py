@@ -19,7 +19,9 @@ The pattern (ARCHITECTURE "Threads and the watcher"):
 - `submit(fn, key=...)`: a new job with the same key supersedes every older job with that
   key (they are cancelled), so only the newest rescan of a scope can land.
 - An exception in `fn` becomes `job_failed(id, "<Type>: <message>")`, logged with its
-  traceback; the worker thread carries on with the next job.
+  traceback; the worker thread carries on with the next job. A defect (an exception type
+  Memtab does not define, other than OSError: `crash_dialog.is_defect`) is also reported
+  to the crash dialog, so a bug in a job never just vanishes into the log.
 - `shutdown(timeout_ms)` on app close: cancels everything, stops the thread and waits for
   it, at most `timeout_ms` — a job that ignores cancellation cannot hang the GUI.
 - Cross-thread signals connect only to bound `@Slot` methods of GUI-thread objects, never
@@ -75,6 +77,8 @@ import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThread, Signal, Slot
+
+from memtab.gui.crash_dialog import is_defect, report_exception
 
 logger = logging.getLogger(__name__)
 
@@ -194,6 +198,10 @@ class _Worker(QObject):
                 self.job_cancelled.emit(job_id)
             else:
                 logger.exception("Background job %d (%r) failed", job_id, job.fn)
+                if is_defect(exc):
+                    report_exception(
+                        f"a background job ({QThread.currentThread().objectName()})", exc
+                    )
                 self.job_failed.emit(job_id, _describe_failure(exc))
             return
         if context.is_cancelled():

@@ -1,0 +1,114 @@
+"""Where Memtab writes its log, and the warnings it keeps out of the terminal.
+
+`setup_logging(verbose=...)` is called once by the `memtab` entry point: every run appends
+to a rotating file in the platform log directory (`platformdirs.user_log_dir`, e.g.
+`~/.local/state/memtab/log/memtab.log` on Linux; `$MEMTAB_LOG_DIR` overrides it), and
+`--verbose` also logs to stderr. `log_file()` says where the log goes, for Help → About
+and the crash dialog. The log never receives API keys: the code that handles them never
+logs them. `quiet_library_warnings()` drops a known, harmless library warning (the file
+watcher installs it).
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import os
+import sys
+import warnings
+from pathlib import Path
+
+import platformdirs
+
+logger = logging.getLogger(__name__)
+
+LOG_FILE_NAME = "memtab.log"
+LOG_DIR_VARIABLE = "MEMTAB_LOG_DIR"
+MAX_LOG_BYTES = 1_000_000
+KEPT_LOG_FILES = 3
+LOG_FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
+
+_log_file: Path | None = None
+
+
+def log_dir() -> Path:
+    """The directory of Memtab's log (not created here)."""
+    override = os.environ.get(LOG_DIR_VARIABLE, "").strip()
+    if override:
+        return Path(os.path.abspath(os.path.expanduser(override)))
+    return Path(platformdirs.user_log_dir("memtab", appauthor=False))
+
+
+def log_file() -> Path | None:
+    """The file this process logs to, or None when it could not be opened."""
+    return _log_file
+
+
+class _SharedRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """A rotating log several processes (the window, the CLI, a second Memtab) append to.
+
+    Rotation renames the file; when another process holds it open where that is refused
+    (Windows), this process keeps appending and leaves the rotation to a later write.
+    """
+
+    def doRollover(self) -> None:
+        try:
+            super().doRollover()
+        except OSError:
+            if self.stream is None:
+                self.stream = self._open()
+
+
+def setup_logging(*, verbose: bool = False) -> Path | None:
+    """Log INFO and above to the rotating file (and to stderr with `verbose`).
+
+    Without `verbose` only warnings reach stderr, and only when the log file cannot be
+    written. Returns the log file, or None when it could not be opened (the reason is
+    then printed on stderr once). Safe to call again: it replaces its own handlers.
+    """
+    global _log_file
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if getattr(h, "_memtab", False)]:
+        root.removeHandler(handler)
+        handler.close()
+    root.setLevel(logging.INFO)
+    formatter = logging.Formatter(LOG_FORMAT)
+    handlers: list[logging.Handler] = []
+    target = log_dir() / LOG_FILE_NAME
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        file_handler = _SharedRotatingFileHandler(
+            target, maxBytes=MAX_LOG_BYTES, backupCount=KEPT_LOG_FILES, encoding="utf-8"
+        )
+    except OSError as error:
+        _log_file = None
+        print(f"memtab: cannot write the log {target}: {error.strerror or error}", file=sys.stderr)
+    else:
+        _log_file = target
+        handlers.append(file_handler)
+    if verbose or _log_file is None:
+        stderr_handler = logging.StreamHandler(sys.stderr)
+        stderr_handler.setLevel(logging.DEBUG if verbose else logging.WARNING)
+        handlers.append(stderr_handler)
+    if verbose:
+        root.setLevel(logging.DEBUG)
+    for handler in handlers:
+        handler.setFormatter(formatter)
+        handler._memtab = True  # type: ignore[attr-defined]
+        root.addHandler(handler)
+    # Warnings (from libraries) go to the log, not the terminal.
+    logging.captureWarnings(True)
+    return _log_file
+
+
+def quiet_library_warnings() -> None:
+    """Keep known, harmless library warnings out of the terminal and the log.
+
+    watchdog's inotify observer warns "Callback with id … already exists" (3 KB each)
+    when a new directory is reported twice, once by its own creation event and once by
+    the walk of its parent that watchdog does to catch files made before the watch
+    began. The watch it re-adds is the same one; nothing is lost.
+    """
+    warnings.filterwarnings(
+        "ignore", message=r"Callback with id .* already exists", category=RuntimeWarning
+    )

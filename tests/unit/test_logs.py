@@ -1,0 +1,69 @@
+"""The log: a rotating file in the platform log directory; --verbose adds stderr."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import platformdirs
+import pytest
+
+from memtab import logs
+from memtab.logs import log_dir, setup_logging
+
+
+@pytest.fixture(autouse=True)
+def _restore_logging() -> Iterator[None]:
+    yield
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if getattr(h, "_memtab", False)]:
+        root.removeHandler(handler)
+        handler.close()
+    logging.captureWarnings(False)
+
+
+def test_the_log_goes_to_the_platform_log_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMTAB_LOG_DIR", raising=False)
+    assert log_dir() == Path(platformdirs.user_log_dir("memtab", appauthor=False))
+
+
+def test_records_go_to_the_file_and_stderr_only_with_verbose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path / "log"))
+    path = setup_logging()
+    assert path == tmp_path / "log" / "memtab.log"
+    logging.getLogger("memtab.test").warning("quiet warning")
+    assert "quiet warning" in path.read_text()
+    assert "quiet warning" not in capsys.readouterr().err
+
+    setup_logging(verbose=True)
+    logging.getLogger("memtab.test").info("loud info")
+    assert "loud info" in capsys.readouterr().err
+    assert "loud info" in path.read_text()
+
+
+def test_the_log_rotates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path))
+    monkeypatch.setattr(logs, "MAX_LOG_BYTES", 2000)
+    path = setup_logging()
+    assert path is not None
+    for index in range(200):
+        logging.getLogger("memtab.test").info("line %d %s", index, "x" * 40)
+    kept = sorted(p.name for p in tmp_path.iterdir())
+    assert kept == ["memtab.log", "memtab.log.1", "memtab.log.2", "memtab.log.3"]
+    assert path.stat().st_size <= 2000
+
+
+def test_a_file_in_the_way_of_the_log_dir_is_said_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    monkeypatch.setenv("MEMTAB_LOG_DIR", str(blocker / "log"))
+    assert setup_logging() is None
+    assert logs.log_file() is None
+    assert "cannot write the log" in capsys.readouterr().err
+    logging.getLogger("memtab.test").warning("still visible")
+    assert "still visible" in capsys.readouterr().err
