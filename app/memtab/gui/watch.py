@@ -15,7 +15,14 @@ Backends: the platform's native observer (inotify on Linux) by default; watchdog
 polling observer when the native one cannot start (inotify watch/instance limits,
 permissions) or when asked (`use_polling=True`, for network file systems and tests).
 `backend` / `backend_detail` say which one runs, for a status line; `backend_changed`
-fires when it changes.
+fires when either changes.
+
+Running out of inotify watches after start-up (a new directory past
+`fs.inotify.max_user_watches`) is silent in watchdog: the new directory is simply not
+watched. So each directory that appears is checked with a probe (`InotifyProbe`: can the
+kernel give one more watch?); when it cannot, that directory is polled (recursively) from
+then on, beside the native watch of everything else, and `backend_detail` says so. A
+native observer whose thread died is replaced by polling of the whole home.
 
 A root that does not exist yet (a new home, before the first write creates it) is not
 created: the watcher waits, checking once a second, starts observing when it appears and
@@ -34,15 +41,22 @@ Usage::
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import enum
+import errno
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from watchdog.events import (
+    EVENT_TYPE_CREATED,
+    EVENT_TYPE_MOVED,
     DirCreatedEvent,
     DirDeletedEvent,
     DirMovedEvent,
@@ -59,6 +73,7 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 from memtab.gui.watch_paths import changed_paths
+from memtab.logs import quiet_library_warnings
 
 logger = logging.getLogger(__name__)
 
@@ -83,18 +98,107 @@ class WatchBackend(enum.StrEnum):
     POLLING = "polling"
 
 
+# How often a native observer's threads are checked for having died.
+_HEALTH_CHECK_MS = 5000
+
+
+def _observer_name(observer: BaseObserver) -> str:
+    """ "inotify", "fsevents", "polling"…: the watchdog observer class it is (or extends)."""
+    for cls in type(observer).__mro__:
+        if cls.__module__.startswith("watchdog.") and cls.__name__.endswith("Observer"):
+            return cls.__name__.removesuffix("Observer").lower()
+    return type(observer).__name__.removesuffix("Observer").lower()
+
+
+class WatchProbe(Protocol):
+    """Says whether the native watcher could watch a directory that just appeared."""
+
+    def check(self, directory: str) -> None:
+        """Raise OSError when one more native watch cannot be had (e.g. ENOSPC)."""
+
+    def close(self) -> None:
+        """Release what the probe holds."""
+
+
+ProbeFactory = Callable[[], WatchProbe | None]
+
+
+class InotifyProbe:
+    """A private inotify instance that asks the kernel for one more watch, and returns it.
+
+    The watch limit (`fs.inotify.max_user_watches`) is per user: when watchdog's watch of
+    a new directory failed with ENOSPC a moment ago, this one fails the same way.
+    """
+
+    _IN_CLOEXEC = 0o2000000
+    _IN_NONBLOCK = 0o4000
+    _MASK = 0x00000400 | 0x01000000 | 0x02000000  # IN_DELETE_SELF | IN_ONLYDIR | DONT_FOLLOW
+    # The directory went away or is unreadable: nothing to watch, nothing to poll either.
+    _IGNORED = (errno.ENOENT, errno.ENOTDIR, errno.EACCES, errno.ELOOP)
+
+    def __init__(self) -> None:
+        """Open the inotify instance; OSError when even that is refused."""
+        self._libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        self._fd = self._libc.inotify_init1(self._IN_CLOEXEC | self._IN_NONBLOCK)
+        if self._fd < 0:
+            code = ctypes.get_errno()
+            raise OSError(code, os.strerror(code))
+
+    @classmethod
+    def open(cls) -> InotifyProbe | None:
+        """A probe, or None where inotify is unavailable (not Linux, no instance left)."""
+        if not sys.platform.startswith("linux"):
+            return None
+        try:
+            return cls()
+        except (OSError, AttributeError) as error:
+            logger.info("No inotify probe: %s", error)
+            return None
+
+    def check(self, directory: str) -> None:
+        wd = self._libc.inotify_add_watch(
+            self._fd, os.fsencode(directory), ctypes.c_uint32(self._MASK)
+        )
+        if wd < 0:
+            code = ctypes.get_errno()
+            if code in self._IGNORED:
+                return
+            if code == errno.ENOSPC:
+                raise OSError(code, "inotify watch limit reached")
+            raise OSError(code, os.strerror(code))
+        self._libc.inotify_rm_watch(self._fd, wd)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
 class _EventPoster(FileSystemEventHandler):
-    """Observer-thread handler: filter one event into paths and post them, nothing else."""
+    """Observer-thread handler: filter one event into paths and post them, nothing else.
+
+    `on_new_directory` (observer thread) sees every directory created or moved in first.
+    """
 
     def __init__(
-        self, post: Callable[[list[str]], None], watched_root: str, reported_root: str
+        self,
+        post: Callable[[list[str]], None],
+        watched_root: str,
+        reported_root: str,
+        on_new_directory: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__()
         self._post = post
         self._watched_root = watched_root
         self._reported_root = reported_root
+        self.on_new_directory = on_new_directory
 
     def on_any_event(self, event: FileSystemEvent) -> None:
+        if self.on_new_directory is not None and event.is_directory:
+            if event.event_type == EVENT_TYPE_CREATED:
+                self.on_new_directory(os.fsdecode(event.src_path))
+            elif event.event_type == EVENT_TYPE_MOVED:
+                self.on_new_directory(os.fsdecode(event.dest_path))
         paths = changed_paths(event, self._watched_root, self._reported_root)
         if paths:
             self._post(paths)
@@ -115,6 +219,8 @@ class HomeWatcher(QObject):
     # Observer thread → GUI thread. The int is the observer generation, so paths posted
     # by an observer that has since been stopped or replaced are dropped.
     _paths_posted = Signal(object, int)
+    # Observer thread → GUI thread: a new directory the native watcher could not watch.
+    _native_gap = Signal(str, str, int)
 
     def __init__(
         self,
@@ -126,12 +232,15 @@ class HomeWatcher(QObject):
         polling_interval_s: float = 1.0,
         missing_root_retry_ms: int = 1000,
         observer_factory: ObserverFactory | None = None,
+        probe_factory: ProbeFactory | None = None,
     ) -> None:
         """Configure the watcher; nothing is watched until `start()`.
 
         `observer_factory` builds the native observer (default: watchdog's platform
         `Observer`); if it, or scheduling/starting it, raises OSError, the watcher falls
-        back to polling every `polling_interval_s` seconds.
+        back to polling every `polling_interval_s` seconds. `probe_factory` builds the
+        probe of new directories when the native observer is inotify (default:
+        `InotifyProbe.open`).
         """
         super().__init__(parent)
         if debounce_ms < 0 or max_latency_ms < debounce_ms:
@@ -141,6 +250,13 @@ class HomeWatcher(QObject):
         self._use_polling = use_polling
         self._polling_interval_s = polling_interval_s
         self._observer_factory: ObserverFactory = observer_factory or Observer
+        self._probe_factory: ProbeFactory = probe_factory or InotifyProbe.open
+        self._probe: WatchProbe | None = None
+        self._native_name = ""
+        # Directories the native watcher could not watch, polled by `_gap_observer`.
+        self._polled_dirs: list[str] = []
+        self._gap_observer: BaseObserver | None = None
+        self._handler: _EventPoster | None = None
 
         self._root: Path | None = None
         self._observer: BaseObserver | None = None
@@ -156,9 +272,13 @@ class HomeWatcher(QObject):
         self._retry_timer = QTimer(self)
         self._retry_timer.setInterval(missing_root_retry_ms)
         self._retry_timer.timeout.connect(self._on_retry_timer_timeout)
+        self._health_timer = QTimer(self)
+        self._health_timer.setInterval(_HEALTH_CHECK_MS)
+        self._health_timer.timeout.connect(self._on_health_timer_timeout)
         self._paths_posted.connect(
             self._on_observer_paths_posted, Qt.ConnectionType.QueuedConnection
         )
+        self._native_gap.connect(self._on_native_gap, Qt.ConnectionType.QueuedConnection)
 
     @property
     def root(self) -> Path | None:
@@ -175,12 +295,18 @@ class HomeWatcher(QObject):
         """A short human description of the backend, for a status line."""
         return self._backend_detail
 
+    @property
+    def polled_dirs(self) -> list[str]:
+        """Directories polled because the native watcher could not watch them."""
+        return list(self._polled_dirs)
+
     def start(self, root: Path) -> None:
         """Watch `root` recursively (restarting if already watching something).
 
         The root is never created; if it does not exist the watcher waits for it.
         """
         self.stop()
+        quiet_library_warnings()
         self._root = Path(root).absolute()
         if self._root.is_dir():
             self._start_observer()
@@ -199,13 +325,14 @@ class HomeWatcher(QObject):
 
     # -- observer lifecycle ------------------------------------------------------------
 
-    def _start_observer(self) -> None:
+    def _start_observer(self, *, polling_reason: str | None = None) -> None:
         assert self._root is not None
         self._generation += 1
         watched_root = os.path.realpath(self._root)
         handler = _EventPoster(self._make_poster(self._generation), watched_root, str(self._root))
-        fallback_reason = "requested"
-        if not self._use_polling:
+        self._handler = handler
+        fallback_reason = polling_reason or "requested"
+        if not self._use_polling and polling_reason is None:
             try:
                 observer = self._observer_factory()
                 self._launch(observer, handler, watched_root)
@@ -215,9 +342,25 @@ class HomeWatcher(QObject):
             else:
                 self._observer = observer
                 polls = isinstance(observer, PollingObserver)
-                name = type(observer).__name__.removesuffix("Observer").lower()
-                self._set_backend(WatchBackend.POLLING if polls else WatchBackend.NATIVE, name)
-                return
+                self._native_name = _observer_name(observer)
+                if polls:
+                    self._set_backend(WatchBackend.POLLING, self._native_name)
+                    return
+                limit = self._start_probing(handler, watched_root)
+                if limit is None:
+                    self._set_backend(WatchBackend.NATIVE, self._native_name)
+                    self._health_timer.start()
+                    return
+                # The limit ran out while the tree was being watched: which directories
+                # went unwatched is unknown, so poll everything.
+                fallback_reason = f"native watcher failed: {limit.strerror or limit}"
+                logger.warning("Falling back to polling for %s: %s", self._root, limit)
+                self._stop_observer()
+                self._generation += 1
+                handler = _EventPoster(
+                    self._make_poster(self._generation), watched_root, str(self._root)
+                )
+                self._handler = handler
         try:
             observer = PollingObserver(timeout=self._polling_interval_s)
             self._launch(observer, handler, watched_root)
@@ -228,6 +371,82 @@ class HomeWatcher(QObject):
         self._observer = observer
         interval = f"{self._polling_interval_s:g} s"
         self._set_backend(WatchBackend.POLLING, f"polling every {interval} ({fallback_reason})")
+
+    def _start_probing(self, handler: _EventPoster, watched_root: str) -> OSError | None:
+        """Check new directories from now on; the error if the root already exhausted
+        the watch limit."""
+        if self._native_name != "inotify":
+            return None
+        probe = self._probe_factory()
+        if probe is None:
+            return None
+        try:
+            probe.check(watched_root)
+        except OSError as error:
+            probe.close()
+            return error
+        self._probe = probe
+        gap = self._native_gap
+        generation = self._generation
+
+        def check_new_directory(directory: str) -> None:
+            try:
+                probe.check(directory)
+            except OSError as error:
+                with contextlib.suppress(RuntimeError):  # the watcher is being deleted
+                    gap.emit(directory, error.strerror or str(error), generation)
+
+        handler.on_new_directory = check_new_directory
+        return None
+
+    @Slot(str, str, int)
+    def _on_native_gap(self, directory: str, reason: str, generation: int) -> None:
+        """Poll a directory the native watcher could not watch (GUI thread)."""
+        if generation != self._generation or self._handler is None:
+            return
+        if any(
+            directory == polled or directory.startswith(polled + os.sep)
+            for polled in self._polled_dirs
+        ):
+            return
+        logger.warning("Cannot watch %s natively (%s); polling it", directory, reason)
+        try:
+            if self._gap_observer is None:
+                self._gap_observer = PollingObserver(timeout=self._polling_interval_s)
+                self._gap_observer.start()
+            self._gap_observer.schedule(
+                self._handler, directory, recursive=True, event_filter=self._CHANGE_EVENTS
+            )
+        except OSError as error:  # it vanished already: nothing to poll
+            logger.info("Not polling %s: %s", directory, error)
+            return
+        self._polled_dirs.append(directory)
+        # Whatever was written in it before polling began is unknown: report it.
+        self._add_pending([self._reported(directory)])
+        count = len(self._polled_dirs)
+        folders = "1 folder" if count == 1 else f"{count} folders"
+        self._set_backend(
+            WatchBackend.NATIVE, f"{self._native_name} + polling {folders} ({reason})"
+        )
+
+    def _reported(self, real_path: str) -> str:
+        """`real_path` (under the real root) as a path under the root given to `start()`."""
+        assert self._root is not None
+        real_root = os.path.realpath(self._root)
+        return str(self._root) + real_path[len(real_root) :]
+
+    @Slot()
+    def _on_health_timer_timeout(self) -> None:
+        observer = self._observer
+        if observer is None or self._backend is not WatchBackend.NATIVE or self._root is None:
+            return
+        threads = [observer, *observer.emitters]
+        if all(thread.is_alive() for thread in threads) or not self._root.is_dir():
+            return
+        logger.warning("The native file watcher stopped; polling %s instead", self._root)
+        self._stop_observer()
+        self._start_observer(polling_reason="native watcher stopped")
+        self._add_pending([str(self._root)])
 
     # Only events that can mean a change. Without this filter inotify also reports every
     # open and read-only close, so each scan's reads would flood the bridge with echoes.
@@ -269,16 +488,24 @@ class HomeWatcher(QObject):
         return post
 
     def _stop_observer(self) -> None:
+        self._health_timer.stop()
+        gap_observer, self._gap_observer = self._gap_observer, None
+        self._polled_dirs.clear()
         observer, self._observer = self._observer, None
-        if observer is None:
-            return
-        observer.stop()
-        if observer.is_alive():
-            observer.join(_OBSERVER_JOIN_TIMEOUT_S)
-            if observer.is_alive():
-                logger.warning(
-                    "The file watcher thread did not stop within %.0f s", _OBSERVER_JOIN_TIMEOUT_S
-                )
+        for each in (observer, gap_observer):
+            if each is None:
+                continue
+            each.stop()
+            if each.is_alive():
+                each.join(_OBSERVER_JOIN_TIMEOUT_S)
+                if each.is_alive():
+                    logger.warning(
+                        "The file watcher thread did not stop within %.0f s",
+                        _OBSERVER_JOIN_TIMEOUT_S,
+                    )
+        probe, self._probe = self._probe, None
+        if probe is not None:
+            probe.close()
 
     def _wait_for_root(self) -> None:
         self._stop_observer()
@@ -286,7 +513,7 @@ class HomeWatcher(QObject):
         self._retry_timer.start()
 
     def _set_backend(self, backend: WatchBackend, detail: str) -> None:
-        changed = backend is not self._backend
+        changed = backend is not self._backend or detail != self._backend_detail
         self._backend, self._backend_detail = backend, detail
         if changed:
             logger.info("File watcher: %s (%s)", backend.value, detail)
