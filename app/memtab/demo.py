@@ -5,19 +5,27 @@ scope (with nested dirs, pins, usage, duplicates worth consolidating and an orph
 dir), a consolidation journal (with a rejected op, a legacy workspace-only record and mux
 harvests), a mux `chat.jsonl` transcript, writer state and a writer trace dump. Times are
 relative to now, so the demo always reads "3 h ago" rather than a fixed date.
+
+`open_fresh_demo(dir)` is what `memtab --demo` uses: every run starts from a new demo home
+(a marker file says a directory is one Memtab may replace), unless another Memtab has it
+open.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import shutil
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
+from memtab.fs.locks import interprocess_lock
 from memtab.resources import resource_path
 from memtab.store.home import Home
 from memtab.store.meta import global_key, project_key, workspace_key
@@ -30,6 +38,11 @@ MAIN_ID = "a1b2c3d4e5"
 DARK_MODE_ID = "d4e5f6a7b8"
 MULTI_ID = "5a6b7c8d9e"
 DELETED_ID = "c0ffee1234"
+
+logger = logging.getLogger(__name__)
+
+# In the root of every demo home: Memtab may replace that directory with a fresh demo.
+DEMO_MARKER = ".memtab-demo"
 
 MINUTE = 60_000
 HOUR = 60 * MINUTE
@@ -55,6 +68,7 @@ def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
     now = int(time.time() * 1000) if now_ms is None else now_ms
     home = Home(target)
     target.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(target / DEMO_MARKER, "A Memtab demo home: memtab --demo replaces it.\n")
     _write_registry(home, now)
     _copy_memories(home, now)
     _write_meta(home, now)
@@ -225,31 +239,46 @@ def _write_journal(home: Home, now: int) -> None:
         "summary": "Pruned one-off debugging notes.",
         "ops": [{"command": "delete", "path": "/memories/workspace/debug.md", "applied": True}],
     }
+    # The main workspace (shown first) retried a failed harvest successfully; the dark-mode
+    # workspace's last harvest failed before it was archived.
     harvests = {
         MAIN_ID: {
             "msg-summary-0007": {
-                "status": "completed",
+                "status": "failed",
                 "startedAt": now - 26 * HOUR,
-                "completedAt": now - 26 * HOUR + 41_000,
-                "attemptCount": 1,
+                "completedAt": now - 26 * HOUR + 62_000,
+                "attemptCount": 2,
                 "boundaryKey": "history:118",
                 "compactionEpoch": 2,
-                "acceptedCandidates": 3,
-                "skippedCandidates": 1,
-                "usage": {"inputTokens": 22100, "outputTokens": 905},
-            },
-            "msg-summary-0009": {
-                "status": "failed",
-                "startedAt": now - 50 * MINUTE,
-                "completedAt": now - 49 * MINUTE,
-                "attemptCount": 2,
-                "boundaryKey": "history:164",
-                "compactionEpoch": 3,
                 "acceptedCandidates": 0,
                 "skippedCandidates": 0,
                 "error": "Provider returned 529 overloaded twice; will retry at next compaction",
             },
-        }
+            "msg-summary-0009": {
+                "status": "completed",
+                "startedAt": now - 50 * MINUTE,
+                "completedAt": now - 50 * MINUTE + 41_000,
+                "attemptCount": 1,
+                "boundaryKey": "history:164",
+                "compactionEpoch": 3,
+                "acceptedCandidates": 3,
+                "skippedCandidates": 1,
+                "usage": {"inputTokens": 22100, "outputTokens": 905},
+            },
+        },
+        DARK_MODE_ID: {
+            "msg-summary-0003": {
+                "status": "failed",
+                "startedAt": now - 3 * DAY,
+                "completedAt": now - 3 * DAY + 30_000,
+                "attemptCount": 2,
+                "boundaryKey": "history:40",
+                "compactionEpoch": 1,
+                "acceptedCandidates": 0,
+                "skippedCandidates": 0,
+                "error": "Provider returned 529 overloaded twice; will retry at next compaction",
+            },
+        },
     }
     journal = {
         "workspaces": {
@@ -449,8 +478,55 @@ def _write_trace_dump(home: Home, now: int) -> None:
     atomic_write_json(path, dump)
 
 
-def reset_demo_home(target: Path) -> Home:
-    """Recreate the demo home from scratch (used by `memtab --demo --reset-demo`)."""
-    if target.exists():
-        shutil.rmtree(target)
-    return create_demo_home(target)
+def is_demo_home(path: Path) -> bool:
+    """Whether `path` holds a demo home Memtab wrote (and may therefore replace)."""
+    return (path / DEMO_MARKER).is_file()
+
+
+@dataclass
+class DemoSession:
+    """The demo home one `memtab --demo` works on, held until `release()` or exit.
+
+    `fresh` is False when another Memtab had the demo open: it is shown as it is then,
+    never replaced under the other window.
+    """
+
+    home: Home
+    fresh: bool
+    _hold: contextlib.ExitStack
+
+    def release(self) -> None:
+        self._hold.close()
+
+
+def open_fresh_demo(target: Path, *, replace_unmarked: bool = False) -> DemoSession:
+    """Recreate the demo home at `target` from the seed, unless another Memtab has it open.
+
+    Only a directory that is missing, empty or marked as a demo home is ever replaced;
+    `replace_unmarked` also allows an unmarked one (the platform's own demo directory,
+    where demos from before the marker live). Anything else raises DemoError: a
+    `MEMTAB_DEMO_HOME` pointing at real data is never deleted.
+    """
+    hold = contextlib.ExitStack()
+    lock_path = target.parent / f".{target.name}.lock"
+    try:
+        hold.enter_context(interprocess_lock(lock_path, timeout_s=0))
+    except TimeoutError:
+        if is_demo_home(target) or (replace_unmarked and target.is_dir()):
+            logger.info("Another Memtab has the demo home %s open; not resetting it", target)
+            return DemoSession(Home(target), False, hold)
+        raise DemoError(f"{target} is being set up by another Memtab; try again") from None
+    try:
+        if target.exists() and not target.is_dir():
+            raise DemoError(f"{target} is not a directory; choose another demo home")
+        if target.is_dir() and any(target.iterdir()):
+            if not (is_demo_home(target) or replace_unmarked):
+                raise DemoError(
+                    f"{target} is not a Memtab demo home; it is left as it is. "
+                    "Point MEMTAB_DEMO_HOME at a new directory."
+                )
+            shutil.rmtree(target)
+        return DemoSession(create_demo_home(target), True, hold)
+    except BaseException:
+        hold.close()
+        raise

@@ -167,7 +167,7 @@ def test_status_json_for_a_single_project_workspace(
     assert data["projectAvailable"] is True
     assert data["workspaceRecord"]["trigger"] == "manual"
     assert data["projectRecord"] == data["workspaceRecord"]
-    assert data["latestHarvestRecord"]["status"] == "failed"
+    assert data["latestHarvestRecord"]["status"] == "completed"
 
 
 def test_status_human_shows_footer_lines(
