@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 
 from memtab import __version__
 from memtab.cli.common import CliError, add_home_option, default_demo_home, home_location
-from memtab.demo import DemoError, create_demo_home
+from memtab.demo import DemoError, DemoSession, create_demo_home, open_fresh_demo
+from memtab.logs import setup_logging
 from memtab.store.home import HomeError, HomeLocation
 from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
@@ -72,12 +76,24 @@ def build_parser(argv: Sequence[str] = ("--help",)) -> argparse.ArgumentParser:
     add_home_option(parser, top_level=True)
     parser.add_argument("--workspace", metavar="ID", help="workspace to show in the window")
     parser.add_argument(
-        "--demo", action="store_true", help="open the demo home (created on first use)"
+        "--demo",
+        action="store_true",
+        help="open a fresh demo home (recreated on every run; never your real home)",
     )
     parser.add_argument(
         "--screenshot", metavar="FILE", help="render the window to a PNG once loaded, then exit"
     )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr")
+    parser.add_argument(
+        "--install-desktop",
+        action="store_true",
+        help="install the desktop entry, icon and AppStream file for this user (Linux)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also log to stderr (the log file: Help → About)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in modules_for(argv):
         importlib.import_module(module).register(commands)
@@ -104,31 +120,62 @@ def choose_qt_platform(*, screenshot: bool, env: dict[str, str] | None = None) -
 
 def run_window(args: argparse.Namespace) -> int:
     """Open the GUI. Imported lazily so headless commands never load Qt."""
-    if args.demo:
-        if args.home:
-            raise CliError("--demo and --home cannot be combined")
-        demo_home = default_demo_home()
-        if not demo_home.exists() or not any(demo_home.iterdir()):
-            create_demo_home(demo_home)
-        args.home = str(demo_home)
-    location = home_location(args)
-    if args.demo:
-        location = HomeLocation(location.path, "demo")
-    choose_qt_platform(screenshot=bool(args.screenshot))
-    gui = importlib.import_module("memtab.gui.app")
-    status: int = gui.run_app(location, args.workspace, screenshot=args.screenshot)
-    return status
+    with contextlib.ExitStack() as cleanup:
+        if args.demo:
+            if args.home:
+                raise CliError("--demo and --home cannot be combined")
+            args.home = str(_demo_home(args, cleanup))
+        location = home_location(args)
+        if args.demo:
+            location = HomeLocation(location.path, "demo")
+        choose_qt_platform(screenshot=bool(args.screenshot))
+        gui = importlib.import_module("memtab.gui.app")
+        status: int = gui.run_app(location, args.workspace, screenshot=args.screenshot)
+        return status
+
+
+def _demo_home(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> Path:
+    """A fresh demo home for this run (`--demo`), released or removed by `cleanup`.
+
+    A screenshot renders a pristine demo of its own, so it never disturbs (or shows the
+    edits of) a demo window that is open; the window recreates the shared demo home.
+    """
+    if args.screenshot:
+        scratch = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="memtab-demo-")))
+        return create_demo_home(scratch / "demo").root
+    target = default_demo_home()
+    override = os.environ.get("MEMTAB_DEMO_HOME", "").strip()
+    session: DemoSession = open_fresh_demo(target, replace_unmarked=not override)
+    cleanup.callback(session.release)
+    if not session.fresh:
+        print(
+            "memtab: another Memtab has the demo home open; showing it as it is",
+            file=sys.stderr,
+        )
+    return session.home.root
+
+
+def install_desktop() -> int:
+    """`memtab --install-desktop`: the launcher, icon and AppStream file for this user."""
+    from memtab.desktop import DesktopInstallError, install_desktop_files
+
+    try:
+        installed = install_desktop_files()
+    except DesktopInstallError as error:
+        raise CliError(str(error)) from None
+    for path in installed:
+        print(path)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `memtab` command; returns the exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(words).parse_args(words)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    setup_logging(verbose=args.verbose)
     try:
+        if args.install_desktop:
+            return install_desktop()
         if args.command is None:
             return run_window(args)
         status: int = args.handler(args)

@@ -1,0 +1,109 @@
+"""Linux desktop integration for this user: `memtab --install-desktop`.
+
+Installs, under `$XDG_DATA_HOME` (default `~/.local/share`), the launcher
+`applications/memtab.desktop`, the icon `icons/hicolor/scalable/apps/memtab.svg` and the
+AppStream file `metainfo/io.github.memtab.Memtab.metainfo.xml`. The launcher's `Exec`
+names the program that is running now (the bundle's binary, or the `memtab` command of this
+installation), so it starts the same Memtab even when that is not on the menu's PATH.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from memtab.fs.atomic import atomic_write_text
+from memtab.resources import resource_path
+
+logger = logging.getLogger(__name__)
+
+DESKTOP_FILE = "memtab.desktop"
+METAINFO_FILE = "io.github.memtab.Memtab.metainfo.xml"
+ICON_FILE = "memtab.svg"
+
+
+class DesktopInstallError(Exception):
+    """The desktop files cannot be installed (wrong platform, missing resources, disk)."""
+
+
+def data_home() -> Path:
+    """`$XDG_DATA_HOME`, else `~/.local/share` (the XDG base directory rule)."""
+    value = os.environ.get("XDG_DATA_HOME", "").strip()
+    if value and os.path.isabs(value):
+        return Path(value)
+    return Path.home() / ".local" / "share"
+
+
+def launcher_command() -> str:
+    """The command line the desktop entry runs to open Memtab's window."""
+    if getattr(sys, "frozen", False):  # the PyInstaller bundle
+        return _quote_exec(sys.executable)
+    scripts = Path(sysconfig.get_path("scripts"))
+    for name in ("memtab", "memtab.exe"):
+        if (scripts / name).is_file():
+            return _quote_exec(str(scripts / name))
+    found = shutil.which("memtab")
+    if found:
+        return _quote_exec(found)
+    return _quote_exec(sys.executable) + " -m memtab"
+
+
+def _quote_exec(argument: str) -> str:
+    """One argument of a desktop entry's Exec key, quoted per the specification."""
+    reserved = set(" \t\n\"'\\><~|&;$*?#()`")
+    if not (set(argument) & reserved):
+        return argument.replace("%", "%%")
+    escaped = argument.replace("\\", "\\\\").replace('"', '\\"').replace("`", "\\`")
+    escaped = escaped.replace("$", "\\$").replace("%", "%%")
+    # In a desktop file's string values, a backslash itself is escaped once more.
+    return '"' + escaped.replace("\\", "\\\\") + '"'
+
+
+def desktop_entry(command: str) -> str:
+    """The bundled desktop entry with its Exec (and TryExec) pointing at `command`."""
+    template = resource_path("desktop", DESKTOP_FILE).read_text(encoding="utf-8")
+    lines = [
+        f"Exec={command}" if line.startswith("Exec=") else line for line in template.splitlines()
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def install_desktop_files(target: Path | None = None) -> list[Path]:
+    """Install launcher, icon and AppStream file under `target` (default `data_home()`).
+
+    Returns the installed paths. Each is written atomically; running it again replaces
+    them (e.g. after moving the installation).
+    """
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        raise DesktopInstallError(
+            "--install-desktop is for Linux and other XDG desktops "
+            "(see packaging/README.md for macOS and Windows)"
+        )
+    root = target if target is not None else data_home()
+    sources = {
+        name: resource_path("desktop", name) if name != ICON_FILE else resource_path("icons", name)
+        for name in (DESKTOP_FILE, METAINFO_FILE, ICON_FILE)
+    }
+    missing = [str(path) for path in sources.values() if not path.is_file()]
+    if missing:
+        raise DesktopInstallError(f"This installation lacks {', '.join(missing)}")
+    installed = {
+        root / "applications" / DESKTOP_FILE: desktop_entry(launcher_command()),
+        root / "metainfo" / METAINFO_FILE: sources[METAINFO_FILE].read_text(encoding="utf-8"),
+        root / "icons" / "hicolor" / "scalable" / "apps" / ICON_FILE: sources[ICON_FILE].read_text(
+            encoding="utf-8"
+        ),
+    }
+    try:
+        for path, text in installed.items():
+            atomic_write_text(path, text)
+    except OSError as error:
+        raise DesktopInstallError(
+            f"Cannot write {error.filename or root}: {error.strerror or error}"
+        ) from None
+    logger.info("Installed the desktop files under %s", root)
+    return list(installed)
