@@ -1,12 +1,15 @@
 # Two commands do everything on a fresh machine with Python 3.11+:
-#   make run   — bootstrap .venv, install, open Memtab on the demo home
+#   make run   — bootstrap .venv, install, open Memtab on a fresh demo home
 #   make test  — bootstrap .venv, install, then lint, types, import contracts, tests
+# Packaging (README → Install): make dist (wheel + sdist in dist/), make bundle (the
+# PyInstaller onedir bundle in dist/memtab/), make bundle-test (build it and smoke-test it).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types contracts pytest bench system-deps clean
+.PHONY: run test lint types contracts pytest bench system-deps test-system-deps dist bundle \
+	bundle-test clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Memtab needs Python 3.11+"'
@@ -17,14 +20,19 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-# Qt needs a few shared libraries that minimal Debian/Ubuntu images lack.
-system-deps:
-	@scripts/install-system-deps
+# Qt's platform plugins need shared libraries that minimal Debian/Ubuntu images lack:
+# checked with ldd on the plugins in .venv, so it runs after the install.
+system-deps: $(STAMP)
+	@scripts/install-system-deps $(BIN)/python
 
-run: system-deps $(STAMP)
+# ... and the tests validate the desktop files with appstreamcli and desktop-file-validate.
+test-system-deps: $(STAMP)
+	@scripts/install-system-deps --test $(BIN)/python
+
+run: $(STAMP) system-deps
 	$(BIN)/memtab --demo
 
-test: system-deps $(STAMP) lint types contracts pytest
+test: $(STAMP) test-system-deps lint types contracts pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -41,6 +49,22 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest -q --bench tests/bench -s
+
+dist: $(STAMP)
+	rm -rf dist/memtab-*.whl dist/memtab-*.tar.gz
+	$(BIN)/python -m build --outdir dist .
+
+BUNDLE_STAMP := $(VENV)/.bundle-tools
+$(BUNDLE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,bundle]'
+	@touch $(BUNDLE_STAMP)
+
+bundle: system-deps $(BUNDLE_STAMP)
+	$(BIN)/pyinstaller --noconfirm --clean --log-level WARN \
+		--distpath dist --workpath build/pyinstaller packaging/memtab.spec
+
+bundle-test: bundle
+	$(BIN)/python -m pytest -q --bundle dist/memtab tests/bundle
 
 clean:
 	rm -rf $(VENV) build dist
