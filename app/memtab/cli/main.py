@@ -89,6 +89,12 @@ def build_parser(argv: Sequence[str] = ("--help",)) -> argparse.ArgumentParser:
         help="install the desktop entry, icon and AppStream file for this user (Linux)",
     )
     parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="check this installation: list a scratch demo home and consolidate it offline "
+        "in a child process, as the window does; prints JSON",
+    )
+    parser.add_argument(
         "-v",
         "--verbose",
         action="store_true",
@@ -176,6 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.install_desktop:
             return install_desktop()
+        if args.self_test:
+            from memtab.cli.self_test import run_self_test
+
+            return run_self_test()
         if args.command is None:
             return run_window(args)
         status: int = args.handler(args)

@@ -1,0 +1,61 @@
+"""The PyInstaller bundle works as built: `make bundle-test` (skipped in `make test`).
+
+Set MEMTAB_BUNDLE to the onedir bundle (dist/memtab) to run these.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+BUNDLE = os.environ.get("MEMTAB_BUNDLE", "")
+pytestmark = pytest.mark.skipif(not BUNDLE, reason="builds the bundle: make bundle-test")
+
+
+def run_bundle(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    program = Path(BUNDLE) / ("memtab.exe" if sys.platform == "win32" else "memtab")
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path / "user"),
+        "MEMTAB_CONFIG_DIR": str(tmp_path / "config"),
+        "MEMTAB_LOG_DIR": str(tmp_path / "log"),
+        "QT_QPA_PLATFORM": "offscreen",
+    }
+    return subprocess.run(
+        [str(program), *args], capture_output=True, text=True, env=env, timeout=180, check=False
+    )
+
+
+def test_the_bundle_renders_the_demo_offscreen(tmp_path: Path) -> None:
+    shot = tmp_path / "shot.png"
+    result = run_bundle(tmp_path, "--demo", "--screenshot", str(shot))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    image = QImage(str(shot))
+    assert not image.isNull() and image.width() >= 800
+
+
+def test_the_bundle_lists_the_demo_home_as_json(tmp_path: Path) -> None:
+    home = tmp_path / "demo"
+    assert run_bundle(tmp_path, "demo", str(home)).returncode == 0
+    result = run_bundle(
+        tmp_path, "--home", str(home), "list", "--workspace", "a1b2c3d4e5", "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    paths = {entry["path"] for entry in json.loads(result.stdout)["files"]}
+    assert "/memories/global/preferences.md" in paths
+
+
+def test_the_bundle_consolidates_in_its_child_process(tmp_path: Path) -> None:
+    result = run_bundle(tmp_path, "--self-test")
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["frozen"] is True
+    assert report["consolidation"]["ok"] is True
+    assert report["consolidation"]["appliedOps"] > 0
