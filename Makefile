@@ -64,7 +64,7 @@ bundle: system-deps $(BUNDLE_STAMP)
 		--distpath dist --workpath build/pyinstaller packaging/memtab.spec
 
 bundle-test: bundle
-	$(BIN)/python -m pytest -q --bundle dist/memtab tests/bundle
+	MEMTAB_BUNDLE=dist/memtab $(BIN)/python -m pytest -q tests/bundle
 
 clean:
 	rm -rf $(VENV) build dist

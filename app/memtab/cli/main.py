@@ -126,6 +126,7 @@ def choose_qt_platform(*, screenshot: bool, env: dict[str, str] | None = None) -
 
 def run_window(args: argparse.Namespace) -> int:
     """Open the GUI. Imported lazily so headless commands never load Qt."""
+    choose_qt_platform(screenshot=bool(args.screenshot))
     with contextlib.ExitStack() as cleanup:
         if args.demo:
             if args.home:
@@ -134,7 +135,6 @@ def run_window(args: argparse.Namespace) -> int:
         location = home_location(args)
         if args.demo:
             location = HomeLocation(location.path, "demo")
-        choose_qt_platform(screenshot=bool(args.screenshot))
         gui = importlib.import_module("memtab.gui.app")
         status: int = gui.run_app(location, args.workspace, screenshot=args.screenshot)
         return status
