@@ -1,5 +1,6 @@
 """The main window: tabs (Memory first), a menu bar, and a status bar saying which home is
-open, how it was found, and how the file watcher is watching it.
+open, how it was found, and how the file watcher is watching it. It also says so when a
+sidecar Memtab could not parse was kept aside (`memtab.fs.sidecar.on_kept_aside`).
 
 Other tabs are added with `add_tab(widget, title)`; status bar widgets with
 `add_status_widget(widget)`. The window owns the one `HomeWatcher` of the home; tabs
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QTimer, Slot
+from PySide6.QtCore import QByteArray, QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QLabel,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import __version__
+from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.gui.memory_tab.tab import MemoryTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher, WatchBackend
@@ -43,6 +45,7 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_SIZE = (1280, 820)
 WATCH_START_DELAY_MS = 150
+KEPT_ASIDE_MESSAGE_MS = 30_000
 
 _SOURCE_TEXT = {
     "--home": "set with --home",
@@ -51,6 +54,7 @@ _SOURCE_TEXT = {
     "MUX_ROOT": "set by $MUX_ROOT",
     "~/.xum": "the xum home",
     "~/.mux": "the mux home",
+    "~/.cmux": "the legacy cmux home",
     "Memtab": "Memtab's own home",
     "demo": "the demo home (memtab --demo)",
 }
@@ -84,6 +88,18 @@ def source_text(source: str | None) -> str:
     if source is None:
         return "opened directly"
     return _SOURCE_TEXT.get(source, f"set by {source}")
+
+
+class KeptAsideNotices(QObject):
+    """Brings news of sidecars kept aside (from whichever thread kept them) to the GUI
+    thread: `kept_aside` carries a `memtab.fs.sidecar.KeptAside`."""
+
+    kept_aside = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        stop = on_kept_aside(self.kept_aside.emit)  # queued to this object's thread
+        self.destroyed.connect(stop)
 
 
 class MainWindow(QMainWindow):
@@ -150,6 +166,8 @@ class MainWindow(QMainWindow):
         watcher.backend_changed.connect(self._on_watcher_backend_changed)
         watcher.paths_changed.connect(memory_tab._on_watcher_paths_changed)
         memory_tab.status_message.connect(self._on_memory_tab_status_message)
+        self.kept_aside_notices = KeptAsideNotices(self)
+        self.kept_aside_notices.kept_aside.connect(self._on_kept_aside_notices_kept_aside)
         self._restore_geometry()
 
     # -- for other parts of the app ----------------------------------------------------------
@@ -288,6 +306,10 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_memory_tab_status_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
+
+    @Slot(object)
+    def _on_kept_aside_notices_kept_aside(self, kept: KeptAside) -> None:
+        self.statusBar().showMessage(kept.message, KEPT_ASIDE_MESSAGE_MS)
 
     @Slot()
     def _on_settings_triggered(self) -> None:

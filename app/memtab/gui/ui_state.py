@@ -3,7 +3,8 @@ geometry, splitters.
 
 A small JSON file in Memtab's config dir (`memtab.fs.config_dir`, the same place as
 settings.json), written atomically. It is a convenience, never a source of truth: a
-missing or corrupt file is an empty state, and failing to write it is logged, not raised.
+missing or corrupt file is an empty state (a corrupt one is kept aside by the first save,
+see `memtab.fs.sidecar`), and failing to write it is logged, not raised.
 Qt-free: geometry is stored as the base64 of the bytes Qt's `saveGeometry()` returns.
 """
 
@@ -17,7 +18,7 @@ from typing import Any
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.config_dir import config_dir
-from memtab.fs.jsonfile import read_json
+from memtab.fs.sidecar import keep_aside, read_sidecar
 
 logger = logging.getLogger(__name__)
 
@@ -37,24 +38,36 @@ class UiState:
         """Wrap `document` (as read from `path`); use `load()` to read it from disk."""
         self.path = path
         self._document: dict[str, Any] = document if document is not None else {}
+        self._unusable: tuple[bytes, str] | None = None  # bytes to keep aside, and why
+        self._unreadable: str | None = None  # why the file could not even be read
 
     @classmethod
     def load(cls, path: Path | None = None) -> UiState:
-        """Read the state from `path` (default: the config dir); empty when unreadable."""
+        """Read the state from `path` (default: the config dir); empty when unusable."""
         path = path or default_state_path()
-        try:
-            document = read_json(path)
-        except FileNotFoundError:
-            document = {}
-        except (OSError, ValueError) as error:
-            logger.warning("Ignoring unreadable UI state %s: %s", path, error)
-            document = {}
-        return cls(path, document if isinstance(document, dict) else {})
+        read = read_sidecar(path)
+        state = cls(path, read.document)
+        if read.problem is not None:
+            logger.warning("Ignoring the UI state %s: %s", path, read.problem)
+            if read.raw is not None:
+                state._unusable = (read.raw, read.problem)
+            else:
+                state._unreadable = read.problem
+        return state
 
     def save(self) -> bool:
-        """Write the state atomically; False (and a log line) when it cannot be written."""
+        """Write the state atomically; False (and a log line) when it cannot be written.
+
+        A file that could not be read at load time is kept aside first, never overwritten.
+        """
         self._document["version"] = _VERSION
+        if self._unreadable is not None:  # replacing it would lose what we could not read
+            logger.warning("Not saving the UI state to %s: %s", self.path, self._unreadable)
+            return False
         try:
+            if self._unusable is not None:
+                keep_aside(self.path, *self._unusable)
+                self._unusable = None
             atomic_write_json(self.path, self._document)
         except OSError as error:
             logger.warning("Could not save the UI state to %s: %s", self.path, error)

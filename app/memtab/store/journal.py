@@ -1,24 +1,42 @@
 """`memory-consolidation.json`: the consolidation journal and per-workspace status (SPEC §7).
 
 Read leniently — each bucket and record is validated on its own, so one malformed entry
-never hides the others — and written by read-modify-write under a cross-process lock,
-keeping every bucket and field Memtab does not know.
+never hides the others — and written by read-modify-write under a cross-process lock
+(`memtab.fs.sidecar`), keeping every bucket and field Memtab does not know. A journal that
+cannot be parsed is kept aside before the next save starts a fresh one. A journaled
+summary is at most `MAX_SUMMARY_BYTES` of UTF-8.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from memtab.fs.atomic import atomic_write_json
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.atomic import encode_utf8
+from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
 
 TRIGGERS = ("compaction", "launch", "archive", "manual")
 MUTATING_COMMANDS = ("create", "str_replace", "insert", "delete", "rename")
 Trigger = Literal["compaction", "launch", "archive", "manual"]
+MAX_SUMMARY_BYTES = 4096
+_ELLIPSIS = "…"
+_RECORD_BUCKETS = ("workspaces", "projects")
+
+
+def cap_summary(summary: str) -> str:
+    """`summary` cut to at most MAX_SUMMARY_BYTES of UTF-8, ending in `…` when cut.
+
+    A model's final text can be megabytes; the journal is read by every status check.
+    The cut falls on a character boundary (never inside a UTF-8 sequence).
+    """
+    encoded = encode_utf8(summary)
+    if len(encoded) <= MAX_SUMMARY_BYTES:
+        return summary
+    room = MAX_SUMMARY_BYTES - len(encode_utf8(_ELLIPSIS))
+    kept = encoded[:room].decode("utf-8", "ignore")  # drops a sequence cut in half
+    return kept + _ELLIPSIS
 
 
 def _is_time(value: Any) -> bool:
@@ -39,15 +57,17 @@ class JournalOp:
     applied: bool
     new_path: str | None = None
     note: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
+        """The op as stored, with any fields Memtab does not know kept."""
         data: dict[str, Any] = {"command": self.command, "path": self.path}
         if self.new_path is not None:
             data["newPath"] = self.new_path
         data["applied"] = self.applied
         if self.note is not None:
             data["note"] = self.note
-        return data
+        return {**self.raw, **data}
 
 
 @dataclass(frozen=True)
@@ -61,6 +81,9 @@ class ConsolidationRecord:
     input_tokens: int | None = None
     output_tokens: int | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "summary", cap_summary(self.summary))
 
     @property
     def applied_count(self) -> int:
@@ -78,7 +101,9 @@ class ConsolidationRecord:
             }
         )
         if self.input_tokens is not None or self.output_tokens is not None:
+            usage = self.raw.get("usage")
             data["usage"] = {
+                **(usage if isinstance(usage, dict) else {}),
                 "inputTokens": self.input_tokens or 0,
                 "outputTokens": self.output_tokens or 0,
             }
@@ -100,6 +125,7 @@ def parse_op(raw: Any) -> JournalOp | None:
         applied=applied,
         new_path=new_path if isinstance(new_path, str) else None,
         note=note if isinstance(note, str) else None,
+        raw=raw,
     )
 
 
@@ -259,26 +285,26 @@ def status_from(
     )
 
 
+def _shape_problem(document: dict[str, Any]) -> str | None:
+    for bucket_name in _RECORD_BUCKETS:
+        bucket = document.get(bucket_name)
+        if bucket is not None and not isinstance(bucket, dict):
+            return f"its `{bucket_name}` is not an object"
+    return None
+
+
 class Journal:
     """Reads and appends to the consolidation journal of one home."""
 
     def __init__(self, home: Home) -> None:
         self._home = home
 
-    def _read_document(self) -> Any:
-        try:
-            return json.loads(self._home.journal_path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return {}
-        except (OSError, ValueError):
-            return None  # corrupt: treated as empty, repaired by the next save
-
     def load(self) -> JournalData:
-        """The journal as far as it is valid; a missing or corrupt file is empty."""
-        document = self._read_document()
-        if document is None:
-            return JournalData(problems=("the journal is not valid JSON",))
-        return parse_journal_document(document)
+        """The journal as far as it is valid; a missing or unusable file is empty."""
+        read = read_sidecar(self._home.journal_path)
+        if read.problem is not None:
+            return JournalData(problems=(f"the journal is {read.problem}",))
+        return parse_journal_document(read.document)
 
     def status(self, workspace_id: str, project_path: str | None) -> ConsolidationStatus:
         """Coverage of a workspace, its project (None without identity) and global scope."""
@@ -288,18 +314,18 @@ class Journal:
         self, workspace_id: str, project_path: str | None, record: ConsolidationRecord
     ) -> None:
         """Journal a run under the workspace, and under its project when it has one."""
-        with interprocess_lock(self._home.lock_path("memory-consolidation")):
-            document = self._read_document()
-            if not isinstance(document, dict):
-                document = {}
-            targets = [("workspaces", workspace_id)]
-            if project_path is not None:
-                targets.append(("projects", project_path))
+        targets = [("workspaces", workspace_id)]
+        if project_path is not None:
+            targets.append(("projects", project_path))
+        with edit_sidecar(
+            self._home.journal_path,
+            self._home.lock_path("memory-consolidation"),
+            shape_problem=_shape_problem,
+        ) as document:
             for bucket_name, key in targets:
                 bucket = document.get(bucket_name)
-                if not isinstance(bucket, dict):
+                if not isinstance(bucket, dict):  # kept aside by edit_sidecar: start it anew
                     bucket = document[bucket_name] = {}
                 # Other records stay as they are, even ones Memtab cannot parse: they may
                 # be a newer mux's, and reading skips them anyway.
                 bucket[key] = record.to_json()
-            atomic_write_json(self._home.journal_path, document)

@@ -1,12 +1,14 @@
 """`memory-meta.json`: pins and usage per memory path (SPEC §6).
 
 mux keeps this file cached in memory and may overwrite it; Memtab re-reads it before every
-change, under a lock, so two Memtab processes never lose each other's updates.
+change, under a lock, so two Memtab processes never lose each other's updates. Changes go
+through `memtab.fs.sidecar`: a BOM is fine, an unparsable file is kept aside rather than
+overwritten, and fields Memtab does not know (a top-level `version`, extra per-entry
+fields) are written back untouched.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -14,8 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from memtab.fs.atomic import atomic_write_json
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
 
 
@@ -113,6 +114,60 @@ def parse_meta_document(document: Any) -> dict[str, MetaEntry]:
     return healed
 
 
+def _shape_problem(document: dict[str, Any]) -> str | None:
+    entries = document.get("entries")
+    if entries is None or isinstance(entries, dict):
+        return None
+    return "its `entries` is not an object"
+
+
+class _Entries:
+    """The raw `entries` object of the file being changed, read and set as MetaEntry.
+
+    Setting an entry rewrites only the four fields Memtab knows: any other field of the
+    entry (a newer mux's, a user's) is kept. An entry left with only default values and
+    nothing else is dropped, as mux does.
+    """
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self.raw))
+
+    def get(self, key: str) -> MetaEntry:
+        return sanitize_entry(self.raw.get(key))
+
+    def set(self, key: str, entry: MetaEntry) -> None:
+        current = self.raw.get(key)
+        others = (
+            {name: value for name, value in current.items() if name not in _KNOWN_FIELDS}
+            if isinstance(current, dict)
+            else {}
+        )
+        if entry.is_default and not others:
+            self.raw.pop(key, None)
+        else:
+            self.raw[key] = {**others, **entry.to_json()}
+
+    def heal(self) -> None:
+        """Self-heal every entry as mux does on each write (SPEC §6) — known fields
+        sanitized, non-objects and all-default entries dropped — keeping unknown fields."""
+        for key in self:
+            raw = self.raw[key]
+            if isinstance(raw, dict):
+                self.set(key, sanitize_entry(raw))
+            else:
+                del self.raw[key]
+
+    def pop_subtree(self, subtree_key: str) -> dict[str, Any]:
+        """Remove and return the raw entries of `subtree_key` and every key below it."""
+        return {key: self.raw.pop(key) for key in self if key_in_subtree(key, subtree_key)}
+
+
+_KNOWN_FIELDS = frozenset(MetaEntry().to_json())
+
+
 class MetaStore:
     """Reads and updates `memory-meta.json` of one home."""
 
@@ -121,26 +176,24 @@ class MetaStore:
         self._clock = clock
 
     def load(self) -> dict[str, MetaEntry]:
-        """Every entry, self-healed; a missing or corrupt file is empty."""
-        try:
-            text = self._home.meta_path.read_text(encoding="utf-8")
-            return parse_meta_document(json.loads(text))
-        except (OSError, ValueError):
-            return {}
+        """Every entry, self-healed; a missing or unusable file is empty."""
+        return parse_meta_document(read_sidecar(self._home.meta_path).document)
 
     @contextmanager
-    def _editing(self) -> Iterator[dict[str, MetaEntry]]:
+    def _editing(self) -> Iterator[_Entries]:
         # Re-read under the lock right before writing: mux or another Memtab may have
-        # changed the file since we last looked.
-        with interprocess_lock(self._home.lock_path("memory-meta")):
-            entries = self.load()
-            yield entries
-            document = {
-                "entries": {
-                    key: entry.to_json() for key, entry in entries.items() if not entry.is_default
-                }
-            }
-            atomic_write_json(self._home.meta_path, document)
+        # changed the file since we last looked. Every field Memtab does not know stays.
+        with edit_sidecar(
+            self._home.meta_path,
+            self._home.lock_path("memory-meta"),
+            shape_problem=_shape_problem,
+        ) as document:
+            entries = document.get("entries")
+            if not isinstance(entries, dict):
+                entries = document["entries"] = {}
+            editing = _Entries(entries)
+            yield editing
+            editing.heal()
 
     def record_read(self, key: str) -> None:
         """An agent read the file: one more use."""
@@ -151,58 +204,52 @@ class MetaStore:
         now = self._clock()
         with self._editing() as entries:
             for key in keys:
-                entry = entries.get(key, _DEFAULT_ENTRY)
-                entries[key] = replace(
-                    entry, access_count=entry.access_count + 1, last_accessed_at=now
+                entry = entries.get(key)
+                entries.set(
+                    key, replace(entry, access_count=entry.access_count + 1, last_accessed_at=now)
                 )
 
     def record_write(self, key: str) -> None:
         """An agent or the editor wrote the file: one more use, and the write time."""
         now = self._clock()
         with self._editing() as entries:
-            entry = entries.get(key, _DEFAULT_ENTRY)
-            entries[key] = replace(
-                entry,
-                access_count=entry.access_count + 1,
-                last_accessed_at=now,
-                last_write_at=now,
-            )
+            entries.set(key, _written(entries.get(key), now))
 
     def set_pinned(self, key: str, pinned: bool) -> None:
         """Pin (counts as one use) or unpin (keeps the usage stats)."""
         now = self._clock()
         with self._editing() as entries:
-            entry = entries.get(key, _DEFAULT_ENTRY)
+            entry = entries.get(key)
             if pinned:
-                entries[key] = replace(
-                    entry,
-                    pinned=True,
-                    access_count=entry.access_count + 1,
-                    last_accessed_at=now,
+                entries.set(
+                    key,
+                    replace(
+                        entry,
+                        pinned=True,
+                        access_count=entry.access_count + 1,
+                        last_accessed_at=now,
+                    ),
                 )
             else:
-                entries[key] = replace(entry, pinned=False)
+                entries.set(key, replace(entry, pinned=False))
 
     def drop_subtree(self, subtree_key: str) -> None:
         """Forget pins and usage of a deleted file or directory."""
         with self._editing() as entries:
-            for key in [k for k in entries if key_in_subtree(k, subtree_key)]:
-                del entries[key]
+            entries.pop_subtree(subtree_key)
 
     def move_subtree(self, old_key: str, new_key: str, *, record_write: bool) -> None:
         """Carry pins and usage to a renamed file or directory; optionally record a write."""
         now = self._clock()
         with self._editing() as entries:
-            moved = {
-                new_key + key[len(old_key) :]: entries.pop(key)
-                for key in [k for k in entries if key_in_subtree(k, old_key)]
-            }
-            entries.update(moved)
+            moved = entries.pop_subtree(old_key)
+            for key, raw in moved.items():
+                entries.raw[new_key + key[len(old_key) :]] = raw
             if record_write:
-                entry = entries.get(new_key, _DEFAULT_ENTRY)
-                entries[new_key] = replace(
-                    entry,
-                    access_count=entry.access_count + 1,
-                    last_accessed_at=now,
-                    last_write_at=now,
-                )
+                entries.set(new_key, _written(entries.get(new_key), now))
+
+
+def _written(entry: MetaEntry, now: int) -> MetaEntry:
+    return replace(
+        entry, access_count=entry.access_count + 1, last_accessed_at=now, last_write_at=now
+    )

@@ -3,20 +3,20 @@
 mux owns the same file when its own writer runs, so the shape is exactly mux's:
 `{schemaVersion: 1, turnsSinceLastRun, lastRunStartedAt?, lastRunCompletedAt?,
 lastRunMessageId?}`. Loading sanitizes like mux does, and a missing, unreadable or corrupt
-file is the default state (it is rewritten on the next turn): losing a turn count is
-harmless, failing the writer over it is not.
+file is the default state: losing a turn count is harmless, failing the writer over it is
+not. Saving goes through `memtab.fs.sidecar`: other fields in the file are kept, and a
+corrupt file is kept aside before it is replaced.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from memtab.fs.atomic import atomic_write_json
+from memtab.fs.sidecar import edit_sidecar, read_sidecar
 
 logger = logging.getLogger(__name__)
 
@@ -88,19 +88,14 @@ def sanitize_state(raw: Any) -> WriterState:
 
 
 def read_state_document(path: Path) -> Any:
-    """The file's raw JSON value; None when it is missing, unreadable or not JSON."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    """The file's JSON object; None when it is missing, unreadable or not a JSON object."""
+    read = read_sidecar(path)
+    if read.problem is not None:
+        logger.debug(
+            "The writer state %s cannot be used (%s); starting from zero", path, read.problem
+        )
         return None
-    except (OSError, UnicodeDecodeError) as error:
-        logger.warning("Cannot read the writer state %s: %s", path, error)
-        return None
-    try:
-        return json.loads(text)
-    except ValueError:
-        logger.warning("The writer state %s is not valid JSON; starting from zero", path)
-        return None
+    return read.document if read.exists else None
 
 
 def load_state(path: Path) -> WriterState:
@@ -108,6 +103,25 @@ def load_state(path: Path) -> WriterState:
     return sanitize_state(read_state_document(path))
 
 
+_STATE_FIELDS = frozenset(
+    (
+        "schemaVersion",
+        "turnsSinceLastRun",
+        "lastRunStartedAt",
+        "lastRunCompletedAt",
+        "lastRunMessageId",
+    )
+)
+
+
 def save_state(path: Path, state: WriterState) -> None:
-    """Write the state atomically (parent directory created)."""
-    atomic_write_json(path, state.to_json())
+    """Write the state atomically (parent directory created), keeping other fields.
+
+    No interprocess lock: the scheduler keeps this process's writes apart, and the
+    writer lease keeps other Memtab processes' writers out of the home.
+    """
+    fields = state.to_json()
+    with edit_sidecar(path, None) as document:
+        for name in _STATE_FIELDS - fields.keys():  # absent fields are left out, as mux does
+            document.pop(name, None)
+        document.update(fields)

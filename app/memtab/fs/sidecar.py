@@ -1,0 +1,234 @@
+"""JSON sidecars that other programs also write: read tolerantly, change without loss.
+
+`memory-meta.json`, `memory-consolidation.json`, `config.json`, the writer state and
+Memtab's UI state are JSON objects that mux, a second Memtab or an editor may write too.
+Every one of them is read and changed through this module, with three promises:
+
+- A BOM, CRLF line ends or nesting too deep to parse never crash a reader: the file reads
+  as a problem (one line) and an empty object.
+- A file that cannot be parsed is never overwritten in place. Before the first write its
+  exact bytes are kept aside as `<name>.corrupt-<UTC timestamp>` in the same directory,
+  a warning is logged and every `on_kept_aside` listener is told (the window shows it in
+  its status bar); then the write starts from a fresh object.
+- The write starts from the document as read — every field the caller does not touch,
+  at any level, is written back as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memtab.fs.atomic import atomic_write_bytes, atomic_write_json
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.locks import interprocess_lock
+
+logger = logging.getLogger(__name__)
+
+CORRUPT_INFIX = ".corrupt-"
+# Sidecars may hold credentials (mux keeps tokens in config.json): the copy is private.
+_KEPT_ASIDE_MODE = 0o600
+
+
+@dataclass(frozen=True)
+class SidecarRead:
+    """What a sidecar holds: its object, or why it could not be used.
+
+    `document` is always a dict (empty when the file is missing or unusable); `problem`
+    says in one line why the file could not be used, worded to follow "the file is" (e.g.
+    "not valid JSON (…)"); `raw` are the bytes read (None when they could not be read).
+    """
+
+    document: dict[str, Any]
+    problem: str | None = None
+    raw: bytes | None = None
+
+    @property
+    def exists(self) -> bool:
+        return self.raw is not None
+
+
+@dataclass(frozen=True)
+class KeptAside:
+    """A sidecar Memtab could not use, copied aside before it was replaced."""
+
+    original: Path
+    backup: Path
+    reason: str
+
+    @property
+    def message(self) -> str:
+        """One line for the user: which file, why, and where its old bytes are."""
+        return (
+            f"{self.original.name} could not be used ({self.reason}); "
+            f"its content was kept as {self.backup.name} and a fresh one was started"
+        )
+
+
+def parse_object(data: bytes) -> tuple[dict[str, Any], str | None]:
+    """The JSON object in `data`, or `({}, why not)` — a BOM and CRLF are fine."""
+    try:
+        value = parse_json(data)
+    except JsonError as error:
+        return {}, str(error)
+    if not isinstance(value, dict):
+        return {}, f"not a JSON object (found {_json_type(value)})"
+    return value, None
+
+
+def read_sidecar(path: Path) -> SidecarRead:
+    """Read the JSON object in `path` without ever raising.
+
+    A missing file is an empty object with no problem; an unreadable or unusable one is
+    an empty object with the reason in `problem`.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return SidecarRead({})
+    except OSError as error:
+        return SidecarRead({}, f"unreadable ({error.strerror or error})")
+    document, problem = parse_object(data)
+    return SidecarRead(document, problem, data)
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return "a number"
+
+
+@contextlib.contextmanager
+def edit_sidecar(
+    path: Path,
+    lock_path: Path | None,
+    *,
+    shape_problem: Callable[[dict[str, Any]], str | None] | None = None,
+    mode: int | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Read-modify-write the JSON object in `path`: change the yielded dict in place.
+
+    Holds `lock_path` (an interprocess lock) from the read to the write; pass None only
+    when the caller already keeps writers apart. A file that cannot be parsed is kept
+    aside first and the dict starts empty. `shape_problem` may report a part of a parsed
+    document that the caller will have to replace (a list where an object belongs): the
+    file is kept aside as well, and the caller gets the document to repair. An exception
+    inside the block writes nothing, and so does a block that leaves the document as it
+    was. An unreadable file raises OSError rather than being replaced by what little
+    could be read.
+    """
+    with interprocess_lock(lock_path) if lock_path is not None else contextlib.nullcontext():
+        try:
+            data: bytes | None = path.read_bytes()
+        except FileNotFoundError:
+            data = None
+        document: dict[str, Any] = {}
+        unchanged: str | None = None
+        if data is not None:
+            document, problem = parse_object(data)
+            if problem is None and shape_problem is not None:
+                problem = shape_problem(document)
+            if problem is None:
+                unchanged = _fingerprint(document)
+            else:
+                keep_aside(path, data, problem)
+        yield document
+        if unchanged is not None and _fingerprint(document) == unchanged:
+            return  # nothing changed: leave the file (and its mtime) alone
+        atomic_write_json(path, document, mode=mode)
+
+
+def _fingerprint(document: dict[str, Any]) -> str:
+    # A serialization, not a deep copy: cheaper, and order changes count as changes.
+    return json.dumps(document, ensure_ascii=False, allow_nan=True)
+
+
+def keep_aside(path: Path, data: bytes, reason: str) -> KeptAside:
+    """Copy `data` (the bytes that failed) beside `path` before `path` is replaced.
+
+    The copy is `<name>.corrupt-<UTC timestamp>` (a `-N` suffix when that exists); an
+    existing copy with the same bytes is reused, so retries do not pile up copies. Logs a
+    warning and tells every listener. Raises OSError when the copy cannot be written —
+    then the caller must not replace the file either.
+    """
+    backup = _existing_copy(path, data) or _write_copy(path, data)
+    kept = KeptAside(path, backup, reason)
+    logger.warning("%s (in %s)", kept.message, path.parent)
+    _notify(kept)
+    return kept
+
+
+def _existing_copy(path: Path, data: bytes) -> Path | None:
+    prefix = path.name + CORRUPT_INFIX
+    try:
+        with os.scandir(path.parent) as entries:
+            candidates = [
+                Path(entry.path)
+                for entry in entries
+                if entry.name.startswith(prefix)
+                and entry.is_file(follow_symlinks=False)
+                and entry.stat(follow_symlinks=False).st_size == len(data)
+            ]
+    except OSError:
+        return None
+    for candidate in sorted(candidates):
+        try:
+            if candidate.read_bytes() == data:
+                return candidate
+        except OSError:
+            continue
+    return None
+
+
+def _write_copy(path: Path, data: bytes) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = path.with_name(f"{path.name}{CORRUPT_INFIX}{stamp}")
+    backup, suffix = base, 1
+    while backup.exists():
+        backup = base.with_name(f"{base.name}-{suffix}")
+        suffix += 1
+    atomic_write_bytes(backup, data, mode=_KEPT_ASIDE_MODE)
+    return backup
+
+
+# -- who wants to know -----------------------------------------------------------------------
+
+_listeners: list[Callable[[KeptAside], None]] = []
+_listeners_guard = threading.Lock()
+
+
+def on_kept_aside(listener: Callable[[KeptAside], None]) -> Callable[[], None]:
+    """Call `listener` (from whichever thread kept a file aside) for every file kept
+    aside in this process; returns the function that stops it."""
+    with _listeners_guard:
+        _listeners.append(listener)
+
+    def stop() -> None:
+        with _listeners_guard, contextlib.suppress(ValueError):
+            _listeners.remove(listener)
+
+    return stop
+
+
+def _notify(kept: KeptAside) -> None:
+    with _listeners_guard:
+        listeners = list(_listeners)
+    for listener in listeners:
+        try:
+            listener(kept)
+        except Exception:  # a broken listener must not fail the write it reports on
+            logger.exception("a kept-aside listener failed")
