@@ -61,7 +61,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     consolidate.set_defaults(handler=run_consolidate)
 
     sweep = commands.add_parser(
-        "sweep", help="run the launch sweep: consolidate up to 3 idle workspaces that need it"
+        "sweep",
+        help="run the launch sweep: consolidate up to 3 idle workspaces that need it",
+        description="Run the launch sweep as mux does at start-up: consolidate up to 3 "
+        "workspaces idle for 24 h with memory writes since their last run. Like mux, it "
+        "considers only the workspaces listed in extensionMetadata.json (mux's record of "
+        "recent use), in that file's order; other registered workspaces are reported as "
+        "skipped.",
     )
     add_home_option(sweep)
     _add_provider_options(sweep)

@@ -1,6 +1,10 @@
 """The launch sweep: at start-up, consolidate the few workspaces that need it (SPEC §8).
 
-Over the workspaces in registry order, sequentially, with trigger `launch`:
+Over the workspaces mux's own sweep considers — those with an entry in
+extensionMetadata.json, in that file's order (src/node/services/serviceContainer.ts hands
+`ExtensionMetadataService.getAllSnapshots()` to `MemoryConsolidationService.runLaunchSweep`)
+— sequentially, with trigger `launch`. Registered workspaces without an entry are reported
+as skipped ("untracked"); entries of workspaces the registry does not know are ignored.
 
 1. stop once 3 runs have started (failed runs count);
 2. skip archived workspaces, agent tasks (child workspaces) and active ones (user
@@ -46,8 +50,17 @@ MAX_LAUNCH_RUNS = 3
 ACTIVE_WINDOW_MS = 24 * 60 * 60 * 1000
 
 SkipKind = Literal[
-    "cap", "archived", "agent-task", "active", "no-writes", "debounced", "busy", "cancelled"
+    "cap",
+    "archived",
+    "agent-task",
+    "active",
+    "no-writes",
+    "debounced",
+    "busy",
+    "cancelled",
+    "untracked",
 ]
+UNTRACKED_REASON = "not in extensionMetadata.json, so mux's launch sweep would not consider it"
 
 
 @dataclass(frozen=True)
@@ -220,10 +233,15 @@ def run_launch_sweep(
         newest=max((r.last_run_at for r in journal.workspaces.values()), default=None),
     )
     recency = load_recency(home)
+    registered = {workspace.id: workspace for workspace in load_registry(home).workspaces}
     meta = MetaStore(home)
     runs: list[SweepRun] = []
     skipped: list[SweepSkip] = []
-    for workspace in load_registry(home).workspaces:
+    for workspace_id in recency:
+        workspace = registered.get(workspace_id)
+        if workspace is None:
+            logger.debug("launch sweep: %s is in extensionMetadata.json only", workspace_id)
+            continue
         if cancel is not None and cancel.is_set():
             skipped.append(SweepSkip(workspace.id, "cancelled", "the sweep was cancelled"))
             continue
@@ -243,6 +261,11 @@ def run_launch_sweep(
         runs.append(outcome)
         if outcome.record is not None:
             anchors.advance(workspace, outcome.record.last_run_at)
+    skipped.extend(
+        SweepSkip(workspace_id, "untracked", UNTRACKED_REASON)
+        for workspace_id in registered
+        if workspace_id not in recency
+    )
     report = SweepReport(tuple(runs), tuple(skipped))
     logger.info("launch sweep: %d run(s) started, %d workspace(s) skipped", len(runs), len(skipped))
     return report

@@ -1,17 +1,21 @@
 """The memory home: where it is, its layout, and its registry `config.json` (SPEC §1).
 
-The registry belongs to mux when mux is installed: Memtab reads it, and only ever adds
-projects and workspaces (for users without mux), preserving every field it does not know.
+The registry belongs to mux when mux is installed: Memtab reads it as mux's config loader
+does (project paths normalized, the same project identity per workspace), and only ever
+adds projects and workspaces (for users without mux), preserving every field it does not
+know. A registry that cannot be parsed is a one-line HomeError for readers; a write keeps
+it aside first (`memtab.fs.sidecar`).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
 import secrets
+import stat
 from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,11 +23,12 @@ from typing import Any
 
 import platformdirs
 
-from memtab.fs.atomic import atomic_write_json
-from memtab.fs.locks import interprocess_lock
-from memtab.store.paths import project_dir_name
+from memtab.fs.sidecar import edit_sidecar, read_sidecar
+from memtab.store.paths import normalize_project_path, project_basename, project_dir_name
 
 MULTI_PROJECT_KEY = "_multi"
+SCRATCH_KIND = "scratch"
+SCRATCH_PROJECT_NAME = "Scratch"
 DEFAULT_WRITER_INTERVAL = 2
 MIN_WRITER_INTERVAL = 1
 MAX_WRITER_INTERVAL = 50
@@ -47,30 +52,77 @@ def resolve_home(
     env: Mapping[str, str] | None = None,
     user_home: Path | None = None,
 ) -> HomeLocation:
-    """Find the memory home by the order of SPEC §1. Never creates `~/.xum` or `~/.mux`."""
+    """Find the memory home by the order of SPEC §1. Never creates `~/.xum` or `~/.mux`.
+
+    After Memtab's own `--home` and `MEMTAB_HOME`, the order is mux's getXumHome
+    (src/common/constants/paths.ts): `XUM_ROOT`, else `MUX_ROOT` (a set but blank
+    `XUM_ROOT` hides `MUX_ROOT`, as `??` does there); a populated `~/.xum`; the leftover
+    home a `~/.xum.legacy-fallback` marker names; an existing `~/.xum`, even empty; then
+    `~/.mux` and `~/.cmux`. Where mux would create `~/.xum`, Memtab uses its own home.
+    (mux's `-dev` homes for NODE_ENV=development are not considered.)
+    """
     environ = os.environ if env is None else env
     if cli_home:
         return HomeLocation(_absolute(cli_home), "--home")
-    for variable in ("MEMTAB_HOME", "XUM_ROOT", "MUX_ROOT"):
-        value = environ.get(variable, "").strip()
-        if value:
-            return HomeLocation(_absolute(value), variable)
+    memtab_home = environ.get("MEMTAB_HOME", "").strip()
+    if memtab_home:
+        return HomeLocation(_absolute(memtab_home), "MEMTAB_HOME")
+    root_variable = "XUM_ROOT" if environ.get("XUM_ROOT") is not None else "MUX_ROOT"
+    root = environ.get(root_variable, "").strip()
+    if root:
+        return HomeLocation(_absolute(root), root_variable)
     home_dir = user_home if user_home is not None else Path(os.path.expanduser("~"))
     xum = home_dir / ".xum"
-    if _is_non_empty_dir(xum):
+    if _is_directory(xum) and _has_entries(xum):
         return HomeLocation(xum, "~/.xum")
-    mux = home_dir / ".mux"
-    if mux.is_dir():  # follows a ~/.mux → ~/.xum symlink; a stray file is not a home
-        return HomeLocation(Path(os.path.realpath(mux)), "~/.mux")
+    marked = _marked_legacy_home(home_dir)
+    if marked is not None and _is_directory(home_dir / marked):
+        return HomeLocation(Path(os.path.realpath(home_dir / marked)), f"~/{marked}")
+    if _is_directory(xum):
+        return HomeLocation(xum, "~/.xum")
+    for legacy in _LEGACY_HOME_NAMES:  # followed through symlinks (~/.mux → ~/.xum)
+        if _is_directory(home_dir / legacy):
+            return HomeLocation(Path(os.path.realpath(home_dir / legacy)), f"~/{legacy}")
     return HomeLocation(Path(platformdirs.user_data_dir("memtab", appauthor=False)), "Memtab")
 
 
-def _is_non_empty_dir(path: Path) -> bool:
+_LEGACY_HOME_NAMES = (".mux", ".cmux")
+_LEGACY_MARKER = ".xum.legacy-fallback"
+_MAX_MARKER_BYTES = 64
+
+
+def _is_directory(path: Path) -> bool:
+    """A usable directory (through symlinks); a file or a dangling link is not a home."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def _has_entries(path: Path) -> bool:
     try:
         with os.scandir(path) as entries:
             return any(True for _ in entries)
-    except OSError:  # missing, not a directory, or unreadable
-        return False
+    except OSError:
+        # As mux: an unreadable tree counts as populated, so it is not silently skipped.
+        return True
+
+
+def _marked_legacy_home(home_dir: Path) -> str | None:
+    """The leftover home (`.mux` or `.cmux`) that `~/.xum.legacy-fallback` names, if any.
+
+    Like mux, only a small regular file (not a symlink) naming a known leftover counts.
+    """
+    marker = home_dir / _LEGACY_MARKER
+    try:
+        info = marker.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_MARKER_BYTES:
+            return None
+        text = marker.read_bytes()[: _MAX_MARKER_BYTES + 1].decode("utf-8", "replace")
+    except OSError:
+        return None
+    name = text.strip()
+    return name if name in _LEGACY_HOME_NAMES else None
 
 
 def _absolute(raw: str) -> Path:
@@ -176,6 +228,7 @@ class Workspace:
     created_at: str | None = None
     archived_at: str | None = None
     unarchived_at: str | None = None
+    kind: str | None = None
 
     @property
     def archived(self) -> bool:
@@ -188,12 +241,33 @@ class Workspace:
 
     @property
     def multi_project(self) -> bool:
-        return self.project_path == MULTI_PROJECT_KEY or len(self.projects) > 1
+        """Several projects (or the `_multi` key with none named): no project scope."""
+        return len(self.projects) > 1 or (
+            self.project_path == MULTI_PROJECT_KEY and not self.projects
+        )
+
+    @property
+    def scratch(self) -> bool:
+        return self.kind == SCRATCH_KIND
 
     @property
     def project_identity(self) -> str | None:
-        """The registered project path, or None for multi-project workspaces (SPEC §2)."""
-        return None if self.multi_project else self.project_path
+        """The project path of its project memory, or None when it has none (SPEC §2).
+
+        As mux's memory tool resolves it: src/node/config.ts getAllWorkspaceMetadata
+        (a scratch workspace's own `path`, else the first of its `projects`, else its
+        registry key) then src/node/services/memoryService.ts resolveMemoryProjectIdentity
+        and getStore (none for several projects, for `_multi` and for "").
+        """
+        if len(self.projects) > 1:
+            return None
+        if self.scratch:
+            identity = self.path
+        elif self.projects:
+            identity = self.projects[0]
+        else:
+            identity = self.project_path
+        return identity if identity and identity != MULTI_PROJECT_KEY else None
 
     @property
     def display_name(self) -> str:
@@ -239,42 +313,36 @@ class Registry:
         return workspace
 
 
-def _project_basename(project_path: str) -> str:
-    return re.split(r"[/\\]", project_path.rstrip("/\\"))[-1] or project_path
-
-
 def _optional_str(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
 def read_registry_document(home: Home) -> dict[str, Any]:
     """The raw config.json object ({} when missing); HomeError when unreadable or corrupt."""
-    try:
-        text = home.config_path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except OSError as error:
-        raise HomeError(f"Cannot read {home.config_path}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise HomeError(f"{home.config_path} is not valid UTF-8 ({error.reason})") from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise HomeError(f"{home.config_path} is not valid JSON ({error})") from None
-    if not isinstance(document, dict):
-        raise HomeError(f"{home.config_path} does not hold a JSON object")
-    return document
+    read = read_sidecar(home.config_path)
+    if read.problem is not None:
+        raise HomeError(f"{home.config_path} is {read.problem}")
+    return read.document
 
 
 def load_registry(home: Home) -> Registry:
     """Parse config.json leniently: malformed entries are skipped and noted in `problems`."""
-    document = read_registry_document(home)
+    return registry_from_document(home, read_registry_document(home))
+
+
+def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
+    """The registry a config.json object describes, read as mux's config loader does.
+
+    Project paths are normalized (`normalize_project_path`); entries that normalize to
+    the same path are one project, and — as in mux's `new Map(pairs)` — it takes the
+    first entry's place and the last entry's config.
+    """
     problems: list[str] = []
-    projects: list[Project] = []
     raw_projects = document.get("projects", [])
     if not isinstance(raw_projects, list):
         problems.append("config.json: `projects` is not a list")
         raw_projects = []
+    configs: dict[str, dict[str, Any]] = {}
     for entry in raw_projects:
         if (
             not isinstance(entry, list | tuple)
@@ -284,8 +352,21 @@ def load_registry(home: Home) -> Registry:
         ):
             problems.append("config.json: skipped a malformed project entry")
             continue
-        project_path, config = entry[0], entry[1]
-        display = _optional_str(config.get("displayName")) or _project_basename(project_path)
+        project_path = normalize_project_path(entry[0])
+        if not project_path:
+            problems.append(f"config.json: skipped the project {entry[0]!r} (no path)")
+            continue
+        if project_path in configs:
+            problems.append(
+                f"config.json: {project_path!r} is registered twice; like mux, only its "
+                "last entry is used"
+            )
+        configs[project_path] = entry[1]
+    projects: list[Project] = []
+    for project_path, config in configs.items():
+        display = _optional_str(config.get("displayName")) or (
+            project_basename(project_path) or project_path
+        )
         workspaces = tuple(
             _iter_workspaces(home, project_path, display, config.get("workspaces"), problems)
         )
@@ -328,18 +409,20 @@ def _iter_workspaces(
             else ()
         )
         name = _optional_str(item.get("name")) or workspace_id
+        kind = _optional_str(item.get("kind"))
         yield Workspace(
             id=workspace_id,
             name=name,
             path=_optional_str(item.get("path")) or "",
             project_path=project_path,
-            project_name=project_name,
+            project_name=SCRATCH_PROJECT_NAME if kind == SCRATCH_KIND else project_name,
             projects=projects,
             title=_optional_str(item.get("title")),
             parent_id=_optional_str(item.get("parentWorkspaceId")),
             created_at=_optional_str(item.get("createdAt")),
             archived_at=_optional_str(item.get("archivedAt")),
             unarchived_at=_optional_str(item.get("unarchivedAt")),
+            kind=kind,
         )
 
 
@@ -364,23 +447,69 @@ def new_workspace_id() -> str:
     return secrets.token_hex(5)
 
 
+def _registry_shape_problem(document: dict[str, Any]) -> str | None:
+    projects = document.get("projects")
+    if projects is None or isinstance(projects, list):
+        return None
+    return "its `projects` is not a list"
+
+
+def _project_entry(projects: list[Any], project_path: str) -> list[Any] | None:
+    """The entry mux uses for `project_path`: the last whose key normalizes to it."""
+    found = None
+    for entry in projects:
+        if (
+            isinstance(entry, list)
+            and entry
+            and isinstance(entry[0], str)
+            and normalize_project_path(entry[0]) == project_path
+        ):
+            found = entry
+    return found
+
+
+def _ensure_project(
+    document: dict[str, Any], project_path: str, display_name: str | None
+) -> tuple[dict[str, Any], bool]:
+    """The config object of `project_path` in `document` (added if needed), and whether
+    it was added. HomeError when the existing entry is malformed."""
+    projects = document.get("projects")
+    if not isinstance(projects, list):  # missing, or kept aside as malformed: start anew
+        projects = document["projects"] = []
+    entry = _project_entry(projects, project_path)
+    if entry is not None:
+        if len(entry) == 2 and isinstance(entry[1], dict):
+            return entry[1], False
+        raise HomeError(f"config.json: the entry of {project_path!r} is malformed; fix it by hand")
+    config: dict[str, Any] = {"workspaces": []}
+    if display_name:
+        config["displayName"] = display_name
+    projects.append([project_path, config])
+    return config, True
+
+
+def _editing_registry(home: Home) -> AbstractContextManager[dict[str, Any]]:
+    return edit_sidecar(
+        home.config_path, home.lock_path("config"), shape_problem=_registry_shape_problem
+    )
+
+
+def _registered_path(project_path: str) -> str:
+    normalized = normalize_project_path(project_path.strip())
+    if not normalized:
+        raise HomeError(f"Invalid project path {project_path!r}: it must name a directory")
+    return normalized
+
+
 def add_project(home: Home, project_path: str, display_name: str | None = None) -> bool:
-    """Register a project (absolute path); False when it was already registered."""
-    if not project_path.strip():
-        raise HomeError("A project path must not be empty")
-    with interprocess_lock(home.lock_path("config")):
-        document = read_registry_document(home)
-        projects = document.setdefault("projects", [])
-        if not isinstance(projects, list):
-            raise HomeError(f"{home.config_path}: `projects` is not a list; fix it by hand")
-        if any(isinstance(e, list) and e and e[0] == project_path for e in projects):
-            return False
-        config: dict[str, Any] = {"workspaces": []}
-        if display_name:
-            config["displayName"] = display_name
-        projects.append([project_path, config])
-        atomic_write_json(home.config_path, document)
-        return True
+    """Register a project (absolute path); False when it was already registered.
+
+    The path is normalized as mux's loader does, so `/p/` and `/p` are one project.
+    """
+    normalized = _registered_path(project_path)
+    with _editing_registry(home) as document:
+        _, added = _ensure_project(document, normalized, display_name)
+    return added
 
 
 def add_workspace(
@@ -399,61 +528,51 @@ def add_workspace(
             f"Invalid workspace id {new_id!r}: use letters, digits, '.', '_' or '-' "
             "(at most 128 characters)"
         )
-    add_project(home, project_path)
-    with interprocess_lock(home.lock_path("config")):
-        if load_registry(home).workspace(new_id) is not None:
+    normalized = _registered_path(project_path)
+    with _editing_registry(home) as document:
+        if registry_from_document(home, document).workspace(new_id) is not None:
             raise HomeError(f"A workspace with id {new_id!r} already exists")
-        document = read_registry_document(home)
-        config = _project_config(document, project_path)
-        if config is None:
-            raise HomeError(
-                f"{home.config_path}: the entry of {project_path!r} is malformed; fix it by hand"
-            )
+        config, _ = _ensure_project(document, normalized, None)
         workspaces = config.setdefault("workspaces", [])
         if not isinstance(workspaces, list):
             raise HomeError(
-                f"{home.config_path}: `workspaces` of {project_path!r} is not a list; "
-                "fix it by hand"
+                f"{home.config_path}: `workspaces` of {normalized!r} is not a list; fix it by hand"
             )
         workspaces.append(
             {
-                "path": workspace_path or project_path,
+                "path": workspace_path or normalized,
                 "id": new_id,
                 "name": name,
                 "createdAt": iso_now(),
             }
         )
-        atomic_write_json(home.config_path, document)
     return new_id
 
 
-def _project_config(document: dict[str, Any], project_path: str) -> dict[str, Any] | None:
-    """The ProjectConfig object registered for `project_path`, or None if it is malformed."""
-    for entry in document.get("projects", []):
-        if isinstance(entry, list) and entry and entry[0] == project_path:
-            return entry[1] if len(entry) == 2 and isinstance(entry[1], dict) else None
-    return None
-
-
 def load_recency(home: Home) -> dict[str, int]:
-    """Last user interaction per workspace (ms) from extensionMetadata.json; {} if absent."""
-    try:
-        document = json.loads(home.extension_metadata_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    workspaces = document.get("workspaces") if isinstance(document, dict) else None
-    if not isinstance(workspaces, dict):
+    """Last user interaction (ms) per workspace in extensionMetadata.json, in file order.
+
+    Only entries mux itself would read (src/node/services/ExtensionMetadataService.ts
+    load + src/node/utils/extensionMetadata.ts coerceExtensionMetadata): the file must
+    say `version: 1`, and an entry needs a numeric `recency` and a boolean `streaming`.
+    Anything else — a missing or unusable file included — gives no entries.
+    """
+    document = read_sidecar(home.extension_metadata_path).document
+    workspaces = document.get("workspaces")
+    if document.get("version") != 1 or not isinstance(workspaces, dict):
         return {}
     recency: dict[str, int] = {}
     for workspace_id, info in workspaces.items():
-        value = info.get("recency") if isinstance(info, dict) else None
-        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        if not isinstance(info, dict) or not isinstance(info.get("streaming"), bool):
+            continue
+        value = info.get("recency")
+        if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
             recency[workspace_id] = int(value)
     return recency
 
 
 def orphan_project_dirs(home: Home, registry: Registry) -> list[str]:
-    """Dirs under memory/project/ that match no registered project (shown for recovery)."""
+    """Dirs under memory/project/ that no project or workspace uses (shown for recovery)."""
     try:
         names = sorted(
             entry.name
@@ -463,4 +582,9 @@ def orphan_project_dirs(home: Home, registry: Registry) -> list[str]:
     except OSError:
         return []
     known = {project.dir_name for project in registry.projects}
+    known.update(
+        project_dir_name(workspace.project_identity)
+        for workspace in registry.workspaces
+        if workspace.project_identity is not None
+    )
     return [name for name in names if name not in known]

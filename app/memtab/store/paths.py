@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -169,16 +170,41 @@ def parse_file_path(raw: str) -> VirtualPath:
 
 _DIR_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _DIR_NAME_BASE_UNITS = 40
+_TRAILING_SEPARATORS = re.compile(r"[/\\]+$")
+# mux splits a path on `/` only, except on Windows where `\` separates too
+# (src/common/utils/paths.ts PlatformPaths.basename).
+_SEPARATORS = re.compile(r"[/\\]" if sys.platform == "win32" else "/")
+
+
+def normalize_project_path(project_path: str) -> str:
+    """A project path as mux's config loader keys it: trailing `/` and `\\` stripped.
+
+    mux applies this to every registry key on load (src/node/config.ts
+    loadConfigOrDefault → src/node/utils/pathUtils.ts stripTrailingSlashes), before the
+    path is hashed into a project dir name or used in memory-meta and journal keys. On
+    every platform; `/` alone becomes "" (mux then drops the project).
+    """
+    return _TRAILING_SEPARATORS.sub("", project_path)
+
+
+def project_basename(project_path: str) -> str:
+    """The last component of a project path as mux reads it ("" when it ends in `/`).
+
+    On POSIX a `\\` is an ordinary character of a name, as for mux.
+    """
+    return _SEPARATORS.split(project_path)[-1]
 
 
 def project_dir_name(project_path: str) -> str:
     """The directory under `memory/project/` for a project: `<base>-<hash12>` (SPEC §2).
 
-    `base` is the basename with every UTF-16 code unit outside `[A-Za-z0-9._-]` replaced by
-    `_` (so an astral character becomes `__`), cut to 40 UTF-16 units; the hash is over the
-    path exactly as registered.
+    As mux's projectMemoryDirName (src/node/services/memoryService.ts): `base` is the
+    basename with every UTF-16 code unit outside `[A-Za-z0-9._-]` replaced by `_` (so an
+    astral character becomes `__`), cut to 40 UTF-16 units, "unknown" when empty; the
+    hash is over the path exactly as given — pass it through `normalize_project_path`
+    first, as the registry does.
     """
-    base = re.split(r"[/\\]", project_path)[-1] or "unknown"
+    base = project_basename(project_path) or "unknown"
     # Each astral character is two UTF-16 units; mirror that by doubling its replacement.
     sanitized = "".join(
         ("__" if ord(char) > 0xFFFF else "_") if _DIR_NAME_UNSAFE.match(char) else char

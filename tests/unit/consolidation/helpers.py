@@ -117,10 +117,9 @@ def set_writes(home: Home, writes: dict[str, int]) -> None:
 
 
 def set_recency(home: Home, recency: dict[str, int]) -> None:
-    atomic_write_json(
-        home.extension_metadata_path,
-        {"version": 1, "workspaces": {wid: {"recency": at} for wid, at in recency.items()}},
-    )
+    """extensionMetadata.json with these last-use times, as mux writes it."""
+    workspaces = {wid: {"recency": at, "streaming": False} for wid, at in recency.items()}
+    atomic_write_json(home.extension_metadata_path, {"version": 1, "workspaces": workspaces})
 
 
 def meta_keys(home: Home) -> set[str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep
 from memtab.fs.atomic import atomic_write_json
@@ -33,9 +35,12 @@ def ws(workspace_id: str, **extra: Any) -> dict[str, Any]:
 
 
 def make_home(root: Path, projects: dict[str, list[dict[str, Any]]]) -> Home:
+    """A home with these workspaces, each idle for two days in extensionMetadata.json
+    (the sweep, like mux's, considers only the workspaces listed there)."""
     home = Home(root)
     config = {"projects": [[path, {"workspaces": items}] for path, items in projects.items()]}
     atomic_write_json(home.config_path, config)
+    set_recency(home, {item["id"]: NOW - 2 * DAY for items in projects.values() for item in items})
     return home
 
 
@@ -110,7 +115,9 @@ def test_active_archived_and_agent_task_workspaces_are_skipped(tmp_path: Path) -
     )
     ids = ["active", "archived", "task", "unarchived", "idle"]
     set_writes(home, {workspace_key(i, "notes.md"): NOW - 2 * DAY for i in ids})
-    set_recency(home, {"active": NOW - 23 * HOUR, "idle": NOW - 25 * HOUR})
+    set_recency(
+        home, {i: NOW - 2 * DAY for i in ids} | {"active": NOW - 23 * HOUR, "idle": NOW - 25 * HOUR}
+    )
     report = sweep(home)
     assert ran(report) == ["unarchived", "idle"]
     assert skips(report) == {"active": "active", "archived": "archived", "task": "agent-task"}
@@ -213,3 +220,34 @@ def test_the_report_as_json(tmp_path: Path) -> None:
     assert data["runs"][0]["workspaceId"] == "w1" and data["runs"][0]["ok"] is True
     assert data["runs"][0]["record"]["trigger"] == "launch"
     assert data["skipped"] == [{"workspaceId": "w2", "kind": "archived", "reason": "archived"}]
+
+
+def test_only_workspaces_in_extension_metadata_are_considered_in_its_order(
+    tmp_path: Path,
+) -> None:
+    home = make_home(tmp_path, {PROJECT: [ws("w1"), ws("w2"), ws("w3"), ws("w4")]})
+    set_writes(home, {workspace_key(f"w{i}", "a.md"): NOW - DAY for i in range(1, 5)})
+    # mux's order is the file's, not the registry's; "gone" is in no registry.
+    set_recency(home, {"w3": NOW - 2 * DAY, "gone": NOW - 2 * DAY, "w1": NOW - 3 * DAY})
+    report = sweep(home)
+    assert ran(report) == ["w3", "w1"]
+    assert skips(report) == {"w2": "untracked", "w4": "untracked"}
+    assert "extensionMetadata.json" in report.skipped[0].reason
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"workspaces": {"w1": {"recency": NOW - 2 * DAY, "streaming": False}}},  # no version
+        {"version": 2, "workspaces": {"w1": {"recency": NOW - 2 * DAY, "streaming": False}}},
+        {"version": 1, "workspaces": {"w1": {"recency": NOW - 2 * DAY}}},  # no streaming
+        {"version": 1, "workspaces": {"w1": {"recency": "yesterday", "streaming": False}}},
+    ],
+)
+def test_entries_mux_would_not_read_leave_the_workspace_untracked(
+    tmp_path: Path, document: dict[str, Any]
+) -> None:
+    home = make_home(tmp_path, {PROJECT: [ws("w1")]})
+    set_writes(home, {workspace_key("w1", "a.md"): NOW - DAY})
+    atomic_write_json(home.extension_metadata_path, document)
+    assert skips(sweep(home)) == {"w1": "untracked"}

@@ -78,8 +78,14 @@ def test_mux_root_is_an_alias_of_xum_root(tmp_path: Path, user_home: Path) -> No
 
 
 def test_blank_environment_values_are_ignored(tmp_path: Path, user_home: Path) -> None:
-    env = {"MEMTAB_HOME": "  ", "XUM_ROOT": "", "MUX_ROOT": str(tmp_path / "mux-root")}
+    env = {"MEMTAB_HOME": "  ", "MUX_ROOT": str(tmp_path / "mux-root")}
     assert resolve_home(None, env=env, user_home=user_home).source == "MUX_ROOT"
+
+
+def test_a_set_but_blank_xum_root_hides_mux_root_as_in_mux(tmp_path: Path, user_home: Path) -> None:
+    # mux reads `XUM_ROOT ?? MUX_ROOT`: "" is not nullish, and an empty root is unset.
+    env = {"XUM_ROOT": "", "MUX_ROOT": str(tmp_path / "mux-root")}
+    assert resolve_home(None, env=env, user_home=user_home).source == "Memtab"
 
 
 def test_relative_and_tilde_homes_become_absolute(tmp_path: Path, user_home: Path) -> None:
@@ -95,18 +101,76 @@ def test_non_empty_xum_is_used(user_home: Path) -> None:
     assert (location.path, location.source) == (xum, "~/.xum")
 
 
-def test_empty_xum_falls_through_to_mux(user_home: Path) -> None:
+def test_an_empty_xum_still_wins_over_mux_as_in_mux(user_home: Path) -> None:
     (user_home / ".xum").mkdir()
     write(user_home / ".mux" / "config.json", "{}")
     location = resolve_home(None, env={}, user_home=user_home)
-    assert (location.path, location.source) == (user_home / ".mux", "~/.mux")
+    assert (location.path, location.source) == (user_home / ".xum", "~/.xum")
+
+
+@pytest.mark.parametrize("leftover", [".mux", ".cmux"])
+def test_the_legacy_fallback_marker_beats_an_empty_xum(user_home: Path, leftover: str) -> None:
+    (user_home / ".xum").mkdir()
+    write(user_home / leftover / "config.json", "{}")
+    write(user_home / ".xum.legacy-fallback", f"{leftover}\n")
+    location = resolve_home(None, env={}, user_home=user_home)
+    assert (location.path, location.source) == (user_home / leftover, f"~/{leftover}")
+
+
+@pytest.mark.parametrize("content", ["../elsewhere", "/tmp", ".xum", "", ".mux" + " " * 70])
+def test_a_marker_naming_anything_else_is_ignored(user_home: Path, content: str) -> None:
+    (user_home / ".xum").mkdir()
+    (user_home / ".mux").mkdir()
+    write(user_home / ".xum.legacy-fallback", content)
+    assert resolve_home(None, env={}, user_home=user_home).source == "~/.xum"
+
+
+def test_a_marker_that_is_a_symlink_is_ignored(user_home: Path) -> None:
+    (user_home / ".xum").mkdir()
+    (user_home / ".mux").mkdir()
+    write(user_home / "target", ".mux")
+    (user_home / ".xum.legacy-fallback").symlink_to(user_home / "target")
+    assert resolve_home(None, env={}, user_home=user_home).source == "~/.xum"
+
+
+def test_a_populated_xum_beats_the_marker(user_home: Path) -> None:
+    xum = _non_empty_xum(user_home)
+    (user_home / ".mux").mkdir()
+    write(user_home / ".xum.legacy-fallback", ".mux")
+    assert resolve_home(None, env={}, user_home=user_home).path == xum
+
+
+def test_an_unreadable_xum_counts_as_populated(
+    user_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (user_home / ".xum").mkdir()
+    (user_home / ".mux").mkdir()
+    write(user_home / ".xum.legacy-fallback", ".mux")
+    real_scandir = os.scandir
+
+    def scandir(path: Any) -> Any:  # as if ~/.xum had mode 0o311 (tests may run as root)
+        if Path(path) == user_home / ".xum":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    assert resolve_home(None, env={}, user_home=user_home).source == "~/.xum"
+
+
+def test_legacy_cmux_is_used_when_nothing_newer_exists(user_home: Path) -> None:
+    write(user_home / ".cmux" / "config.json", "{}")
+    location = resolve_home(None, env={}, user_home=user_home)
+    assert (location.path, location.source) == (user_home / ".cmux", "~/.cmux")
+    (user_home / ".mux").mkdir()
+    assert resolve_home(None, env={}, user_home=user_home).source == "~/.mux"
 
 
 def test_mux_symlink_to_xum_is_followed(user_home: Path) -> None:
-    (user_home / ".xum").mkdir()  # empty: rule 3 moves on to ~/.mux, a link to it
-    (user_home / ".mux").symlink_to(user_home / ".xum")
+    target = user_home / "real-xum"
+    write(target / "config.json", "{}")
+    (user_home / ".mux").symlink_to(target)
     location = resolve_home(None, env={}, user_home=user_home)
-    assert location.path == (user_home / ".xum").resolve()
+    assert location.path == target.resolve()
     assert location.source == "~/.mux"
 
 
@@ -117,10 +181,10 @@ def test_mux_symlink_elsewhere_resolves_to_its_target(tmp_path: Path, user_home:
     assert resolve_home(None, env={}, user_home=user_home).path == target.resolve()
 
 
-@pytest.mark.parametrize("layout", ["nothing", "empty-xum", "dangling-mux", "mux-is-a-file"])
+@pytest.mark.parametrize("layout", ["nothing", "dangling-xum", "dangling-mux", "mux-is-a-file"])
 def test_falls_back_to_the_platform_data_dir(user_home: Path, layout: str) -> None:
-    if layout == "empty-xum":
-        (user_home / ".xum").mkdir()
+    if layout == "dangling-xum":
+        (user_home / ".xum").symlink_to(user_home / "gone")
     elif layout == "dangling-mux":
         (user_home / ".mux").symlink_to(user_home / "gone")
     elif layout == "mux-is-a-file":
@@ -501,11 +565,12 @@ def test_add_workspace_into_a_malformed_project_entry_is_a_clear_error(home: Hom
     assert _read_config(home) == original
 
 
-def test_add_workspace_refuses_a_corrupt_config(home: Home) -> None:
+def test_add_workspace_keeps_a_corrupt_config_aside_and_starts_fresh(home: Home) -> None:
     write(home.config_path, "{broken")
-    with pytest.raises(HomeError, match=r"config\.json"):
-        add_workspace(home, ALPHA, "x")
-    assert home.config_path.read_text(encoding="utf-8") == "{broken"
+    workspace_id = add_workspace(home, ALPHA, "x")
+    kept = list(home.root.glob("config.json.corrupt-*"))
+    assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == "{broken"
+    assert load_registry(home).require_workspace(workspace_id).project_path == ALPHA
 
 
 # --- orphans and recency -------------------------------------------------------------
@@ -527,27 +592,40 @@ def test_no_project_root_means_no_orphans(home: Home) -> None:
     assert orphan_project_dirs(home, load_registry(home)) == []
 
 
-def test_recency_is_read_leniently(home: Home) -> None:
+def test_recency_is_read_as_mux_reads_it(home: Home) -> None:
+    idle = {"streaming": False}
     write(
         home.extension_metadata_path,
-        json.dumps(
+        "\ufeff"
+        + json.dumps(
             {
                 "version": 1,
                 "workspaces": {
-                    "ok": {"recency": 1_700_000_000_123, "other": 1},
-                    "float": {"recency": 5.9},
-                    "zero": {"recency": 0},
-                    "text": {"recency": "soon"},
-                    "flag": {"recency": True},
+                    "ok": {"recency": 1_700_000_000_123, "other": 1, **idle},
+                    "float": {"recency": 5.9, **idle},
+                    "zero": {"recency": 0, "streaming": True},
+                    "no-streaming": {"recency": 7},
+                    "text": {"recency": "soon", **idle},
+                    "flag": {"recency": True, **idle},
                     "junk": 3,
                 },
             }
         ),
     )
-    assert load_recency(home) == {"ok": 1_700_000_000_123, "float": 5}
+    assert load_recency(home) == {"ok": 1_700_000_000_123, "float": 5, "zero": 0}
 
 
-@pytest.mark.parametrize("content", ["", "[]", '{"workspaces": []}', "{bad"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "",
+        "[]",
+        '{"workspaces": []}',
+        "{bad",
+        '{"workspaces": {"a": {"recency": 1, "streaming": false}}}',  # no version 1
+        '{"version": 1, "workspaces": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    ],
+)
 def test_malformed_recency_is_empty(home: Home, content: str) -> None:
     write(home.extension_metadata_path, content)
     assert load_recency(home) == {}
