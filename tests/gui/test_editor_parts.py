@@ -20,7 +20,7 @@ from memtab.gui.memory_tab.editor_frontmatter import (
 from memtab.gui.memory_tab.editor_highlighter import MarkdownHighlighter
 from memtab.gui.memory_tab.own_writes import OwnWrites
 from memtab.gui.tasks.runner import TaskCancelledError, TaskContext
-from memtab.store.files import description_from_text
+from memtab.store.frontmatter import description_from_prefix, description_from_text
 from memtab.store.paths import parse_virtual_path
 
 # --- frontmatter -------------------------------------------------------------------------------
@@ -32,7 +32,10 @@ from memtab.store.paths import parse_virtual_path
         ("---\ndescription: Build notes\n---\n# x\n", "Build notes"),
         ("---\nname: a\ndescription: 'quoted: yes'\n---\n", "quoted: yes"),
         ("---\ndescription: >\n  folded\n  over lines\n---\n", "folded over lines"),
-        ("---\ndescription: yes\n---\n", "yes"),  # base schema: text, not a boolean
+        ("---\ndescription: yes\n---\n", "yes"),  # YAML 1.2: text, not a boolean
+        ("---\ndescription: 42\n---\n", ""),  # a number, as mux and the tree see it
+        ("---\ndescription: a\ndescription: b\n---\n", ""),  # mux's parser refuses it
+        ("---  \ndescription: fence with spaces\n---\n", ""),
         ("# no frontmatter\ndescription: no\n", ""),
         ("---\ndescription: [unclosed\n---\n", ""),
         ("---\r\ndescription: crlf\r\n---\r\nbody", "crlf"),
@@ -41,6 +44,29 @@ from memtab.store.paths import parse_virtual_path
 )
 def test_read_description(text: str, expected: str) -> None:
     assert read_description(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\ndescription: 42\n---\n",
+        "---\ndescription: Build notes\n---\n# x\n",
+        "---\ndescription: a \x01 b\n---\n",
+        "---\ndescription: a\ndescription: b\n---\n",
+        "---\ndescription: x\n---  \n",
+        "---\n" + "pad: " + "x" * 4100 + "\ndescription: beyond 4 KiB\n---\n",
+    ],
+)
+def test_the_editor_field_and_the_tree_agree(text: str) -> None:
+    # The tree reads the file's first 4 KiB (`description_from_prefix` in the listing).
+    assert read_description(text) == description_from_prefix(text.encode()[:4096])
+
+
+def test_with_description_replaces_a_repeated_entry_with_one() -> None:
+    text = "---\ndescription: a\nname: n\ndescription: b\n---\nbody\n"
+    updated = with_description(text, "c")
+    assert updated == "---\ndescription: c\nname: n\n---\nbody\n"
+    assert read_description(updated) == description_from_text(updated) == "c"
 
 
 def test_read_description_is_not_cut_like_the_tree_description() -> None:

@@ -47,9 +47,9 @@ from typing import Any, Literal
 from memtab.consolidation.offline_edits import edit_arguments
 from memtab.fs.atomic import encode_utf8
 from memtab.humanize import plural
-from memtab.store.files import (
+from memtab.store.files import MAX_FILE_BYTES
+from memtab.store.frontmatter import (
     DESCRIPTION_PREFIX_BYTES,
-    MAX_FILE_BYTES,
     clean_description,
     description_from_text,
     frontmatter_block,

@@ -1,24 +1,22 @@
-"""Memory files on disk: descriptions from frontmatter, listing a scope, reading text (SPEC §4)."""
+"""Memory files on disk: listing a scope with descriptions, reading text (SPEC §4).
+
+Descriptions come from `memtab.store.frontmatter`, the one frontmatter reader.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import yaml
 
 from memtab.fs.atomic import encode_utf8
+from memtab.store.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
 from memtab.store.paths import Scope, VirtualPath, is_addressable_name
 
 MAX_FILE_BYTES = 102_400
 MAX_FILES_PER_SCOPE = 1000
-DESCRIPTION_PREFIX_BYTES = 4096
-MAX_DESCRIPTION_UNITS = 200
 
 
 @dataclass(frozen=True)
@@ -60,204 +58,6 @@ class ScopeListing:
     @property
     def file_count(self) -> int:
         return len(self.files)
-
-
-# The implicit scalars of the YAML 1.2 core schema, as mux reads frontmatter: a plain scalar
-# matching one of these is not a string; `yes`, `on` and dates stay strings.
-_CORE_SCHEMA_SCALARS: tuple[tuple[str, re.Pattern[str], list[str]], ...] = (
-    ("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
-    (
-        "tag:yaml.org,2002:bool",
-        re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-        list("tTfF"),
-    ),
-    (
-        "tag:yaml.org,2002:int",
-        re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
-        list("-+0123456789"),
-    ),
-    (
-        "tag:yaml.org,2002:float",
-        re.compile(
-            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
-        ),
-        list("-+0123456789."),
-    ),
-)
-
-
-# libyaml when PyYAML was built with it: ~10x faster, and linear where the pure-Python
-# scanner is quadratic (4 KiB of `[[[[` takes it seconds).
-_SafeLoaderBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _CoreSchemaLoader(_SafeLoaderBase):
-    """A safe loader that resolves plain scalars by the YAML 1.2 core schema only."""
-
-
-_CoreSchemaLoader.yaml_implicit_resolvers = {}
-for _tag, _pattern, _first in _CORE_SCHEMA_SCALARS:
-    _CoreSchemaLoader.add_implicit_resolver(_tag, _pattern, _first)
-
-# Whitespace as JavaScript's `\s` sees it (mux's rule); Python's `\s` would also swallow
-# the control chars U+001C–U+001F. Tab, newline etc. are whitespace, so they collapse to a
-# space instead of being stripped as control chars.
-_WHITESPACE_RUN = re.compile(
-    "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
-)
-_NON_WHITESPACE_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
-
-
-def frontmatter_block(prefix: str) -> str | None:
-    """The YAML between the opening and closing `---` lines at the very top, if any.
-
-    A fence is a line of `---`, optionally followed by spaces or tabs (and a CR). The
-    block is everything between the opening fence's line break and the closing fence.
-    """
-    if not prefix.startswith("---"):
-        return None
-    opening_end = prefix.find("\n")
-    if opening_end < 0 or not _is_fence_rest(prefix[3:opening_end]):
-        return None
-    search_from = opening_end
-    while (candidate := prefix.find("\n---", search_from)) >= 0:
-        line_end = prefix.find("\n", candidate + 1)
-        if _is_fence_rest(prefix[candidate + 4 : line_end if line_end >= 0 else None]):
-            return prefix[opening_end + 1 : candidate + 1]
-        search_from = candidate + 1
-    return None
-
-
-def _is_fence_rest(rest: str) -> bool:
-    """Whether what follows `---` on a line leaves it a fence: only blanks, then a CR."""
-    if rest.endswith("\r"):
-        rest = rest[:-1]
-    return not rest.strip(" \t")
-
-
-def clean_description(value: str) -> str:
-    """Collapse whitespace runs, strip control chars, trim, cut to 200 UTF-16 units + `…`.
-
-    Control chars are dropped before collapsing, so one between two spaces leaves a single
-    space behind (tab and newline count as whitespace and become a space).
-    """
-    if value.isprintable() and "  " not in value:
-        text = value.strip(" ")  # no control chars and no run to collapse: the common case
-    else:
-        text = _WHITESPACE_RUN.sub(" ", _NON_WHITESPACE_CONTROL.sub("", value)).strip(" ")
-    if len(text) <= MAX_DESCRIPTION_UNITS and (
-        text.isascii()
-        or len(text.encode("utf-16-le", "surrogatepass")) <= 2 * MAX_DESCRIPTION_UNITS
-    ):
-        return text  # the common case, without counting units one by one
-    units = 0
-    for index, char in enumerate(text):
-        units += 2 if ord(char) > 0xFFFF else 1
-        if units > MAX_DESCRIPTION_UNITS:
-            return text[:index].rstrip(" ") + "…"
-    return text
-
-
-def description_from_text(prefix: str) -> str:
-    """The `description:` of a file whose first 4 KiB are `prefix`; "" when absent or malformed."""
-    simple = _SIMPLE_FRONTMATTER.match(prefix)
-    if simple is not None and _in_simple_subset(simple.group(1)):
-        return _simple_description(simple.group(1))
-    block = frontmatter_block(prefix)
-    if not block or "description" not in block:
-        return ""
-    return _yaml_description(block)
-
-
-def description_from_prefix(prefix: bytes) -> str:
-    """`description_from_text` of a file's first 4 KiB as bytes (invalid UTF-8 replaced).
-
-    Decodes as little as it can: nothing without frontmatter, and usually only up to the
-    first line that may close it (the fences are ASCII, so a cut at a line break decodes
-    to exactly the start of the full text).
-    """
-    if not prefix.startswith(b"---") or b"description" not in prefix:
-        return ""
-    fence = prefix.find(b"\n---", 3)
-    if fence >= 0:
-        line_end = prefix.find(b"\n", fence + 4)
-        head = prefix if line_end < 0 else prefix[: line_end + 1]
-        simple = _SIMPLE_FRONTMATTER.match(head.decode("utf-8", "replace"))
-        if simple is not None and _in_simple_subset(simple.group(1)):
-            return _simple_description(simple.group(1))
-    return description_from_text(prefix.decode("utf-8", "replace"))
-
-
-def _yaml_description(block: str) -> str:
-    """The description by the full YAML parser (any frontmatter)."""
-    try:
-        data: Any = yaml.load(block, Loader=_CoreSchemaLoader)  # a safe loader
-    except (yaml.YAMLError, ValueError, RecursionError):
-        # RecursionError: without libyaml, 4 KiB of `[[[[...` nests deeper than the
-        # pure-Python parser can recurse.
-        return ""
-    if not isinstance(data, dict):
-        return ""
-    value = data.get("description")
-    return clean_description(value) if isinstance(value, str) else ""
-
-
-# Nearly all frontmatter is a few `key: value` lines, and the pure-Python YAML parser costs
-# ~20x more than reading the file. So one regex recognizes a conservative subset of YAML
-# whose meaning is unambiguous and leaves everything else, or anything in doubt, to the
-# parser. The store tests check that both agree on generated frontmatter.
-#
-# The subset: lines that are blank, `#` comments at column 0, or `key: value` at column 0
-# with a short ASCII key and a one-line value that is plain (no indicator first, no `: `,
-# ` #` or trailing `:`), quoted without escapes, or a flow list of simple words. No tabs,
-# CRs, BOMs, YAML line breaks (U+0085/2028/2029) or non-printable characters anywhere.
-_OUTSIDE_SIMPLE_SUBSET = re.compile(
-    "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-)
-_OUTSIDE_SIMPLE_ASCII = re.compile("[^\n\x20-\x7e]")  # the same test, faster on ASCII text
-
-
-def _in_simple_subset(block: str) -> bool:
-    outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _OUTSIDE_SIMPLE_SUBSET
-    return outside.search(block) is None
-
-
-_SIMPLE_WORD = r"[A-Za-z0-9_][A-Za-z0-9_./-]*"
-_SIMPLE_VALUE = (
-    r'(?:"[^"\\\n]*+"'  # double-quoted, no escapes
-    r"|'[^'\n]*+'"  # single-quoted, no '' escapes
-    rf"|\[ *+(?:{_SIMPLE_WORD}(?: *+, *+{_SIMPLE_WORD})*+)?+ *+\]"  # [a, b/c, d.e]
-    # plain: a safe first char, then no `: `, no ` #`, no `:` at the end
-    r"|[^\n !\"#%&'*,\-:>?@\[\]`{|}](?:[^\n:#]++|:(?=[^ \n])|(?<! )#)*+)"
-)
-_SIMPLE_LINE = rf"(?: *+|#[^\n]*+|[A-Za-z_][A-Za-z0-9_-]{{0,63}}:(?: ++{_SIMPLE_VALUE})?+ *+)"
-# Opening fence, simple lines, closing fence: a fence line is never a simple line, so the
-# block ends at the first fence, exactly as `frontmatter_block` finds it.
-_SIMPLE_FRONTMATTER = re.compile(rf"---[ \t]*+\r?\n((?:{_SIMPLE_LINE}\n)*+)---[ \t]*+\r?(?:\n|\Z)")
-_DESCRIPTION_ENTRY = re.compile(r"^description:(?: +(.*))?$", re.MULTILINE)
-_CORE_SCHEMA_NON_STRING = re.compile("|".join(p.pattern for _, p, _ in _CORE_SCHEMA_SCALARS))
-_CORE_SCHEMA_FIRST_CHARS = frozenset(char for _, _, first in _CORE_SCHEMA_SCALARS for char in first)
-
-
-def _simple_description(block: str) -> str:
-    """The description of a block matched by `_SIMPLE_FRONTMATTER` (and in the subset)."""
-    entries = _DESCRIPTION_ENTRY.findall(block)
-    # A repeated key: the last one wins, as in the parser.
-    value = _simple_value(entries[-1]) if entries else None
-    return clean_description(value) if value is not None else ""
-
-
-def _simple_value(text: str) -> str | None:
-    """The string a value of the simple subset denotes, or None when it is not a string."""
-    value = text.rstrip(" ")
-    if not value or value[0] == "[":
-        return None  # null, or a list
-    if value[0] in "\"'":
-        return value[1:-1]
-    if value[0] not in _CORE_SCHEMA_FIRST_CHARS:
-        return value
-    return None if _CORE_SCHEMA_NON_STRING.match(value) else value
 
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memtab.store.files import description_from_text
+from memtab.store.frontmatter import description_from_text
 from memtab.writer.extract import Failure, Findings, WorkingCommand
 from memtab.writer.notes import NEW_FILE_HEADER, merge_findings
 

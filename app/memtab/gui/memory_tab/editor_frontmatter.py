@@ -1,88 +1,44 @@
 """The `description:` of a Markdown buffer: read it for the field, rewrite it from the field.
 
 Plain Python (no Qt), so the editor's description field is a thin adapter over it.
-Reading finds the frontmatter the way the store does (`memtab.store.files.frontmatter_block`)
-and returns the full, untruncated value (the tree shows the store's cleaned, cut version).
-Writing touches only the `description:` entry — every other line of the frontmatter stays
-byte for byte — and creates the frontmatter when there is none.
+Reading is the store's one frontmatter reader (`memtab.store.frontmatter`): the field shows
+exactly the description the tree and mux see, only not cut to 200 characters. Writing
+touches only the `description:` entry of the frontmatter that reader finds — every other
+line stays byte for byte — and creates the frontmatter when there is none.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
 
 import yaml
 
-from memtab.store.files import DESCRIPTION_PREFIX_BYTES, frontmatter_block
+from memtab.store.frontmatter import find_frontmatter, full_description
 
-_OPENING = re.compile(r"\A---[ \t]*\r?\n")
-_CLOSING_LINE = re.compile(r"^---[ \t]*\r?$")
 _DESCRIPTION_KEY = re.compile(r"^description[ \t]*:")
-_WHITESPACE_RUN = re.compile(r"\s+")
 _CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 
 
-@dataclass(frozen=True)
-class FrontmatterSpan:
-    """Where the frontmatter of a text is: the lines between the `---` delimiters."""
-
-    body_start: int  # offset of the first line after the opening `---`
-    body_end: int  # offset of the closing `---` line
-    end: int  # offset just after the closing `---` line (and its newline)
-    newline: str
-
-
-def find_frontmatter(text: str) -> FrontmatterSpan | None:
-    """The span of the frontmatter at the very top of `text`, or None when there is none."""
-    opening = _OPENING.match(text)
-    if opening is None:
-        return None
-    newline = "\r\n" if opening.group(0).endswith("\r\n") else "\n"
-    position = opening.end()
-    while position <= len(text):
-        line_end = text.find("\n", position)
-        line = text[position:] if line_end < 0 else text[position : line_end + 1]
-        if _CLOSING_LINE.match(line.rstrip("\n")):
-            end = len(text) if line_end < 0 else line_end + 1
-            return FrontmatterSpan(opening.end(), position, end, newline)
-        if line_end < 0:
-            return None
-        position = line_end + 1
-    return None
-
-
-def _description_lines(block_lines: list[str]) -> tuple[int, int] | None:
-    """[start, stop) of the `description:` entry in the frontmatter lines, with any
+def _description_lines(block_lines: list[str]) -> list[tuple[int, int]]:
+    """[start, stop) of each `description:` entry in the frontmatter lines, with any
     indented continuation lines (folded or multi-line values)."""
-    for index, line in enumerate(block_lines):
-        if _DESCRIPTION_KEY.match(line):
+    entries = []
+    index = 0
+    while index < len(block_lines):
+        if _DESCRIPTION_KEY.match(block_lines[index]):
             stop = index + 1
             while stop < len(block_lines) and block_lines[stop][:1] in (" ", "\t"):
                 stop += 1
-            return index, stop
-    return None
+            entries.append((index, stop))
+            index = stop
+        else:
+            index += 1
+    return entries
 
 
 def read_description(text: str) -> str:
-    """The description for the editor's field: the frontmatter's `description:` as one line.
-
-    Any scalar counts (YAML's base schema keeps `yes` and `42` as text); runs of
-    whitespace become one space. "" when there is no frontmatter, no description, or the
-    frontmatter is not valid YAML.
-    """
-    block = frontmatter_block(text[: DESCRIPTION_PREFIX_BYTES * 4])
-    if not block or "description" not in block:
-        return ""
-    try:
-        data: Any = yaml.load(block, Loader=yaml.BaseLoader)  # strings only, no tags run
-    except (yaml.YAMLError, RecursionError):
-        return ""
-    value = data.get("description") if isinstance(data, dict) else None
-    if not isinstance(value, str):
-        return ""
-    return _WHITESPACE_RUN.sub(" ", value).strip()
+    """The description for the editor's field, as every reader sees it (uncut)."""
+    return full_description(text)
 
 
 def description_line(description: str) -> str:
@@ -97,9 +53,10 @@ def description_line(description: str) -> str:
 def with_description(text: str, description: str) -> str:
     """`text` with its frontmatter `description:` set to `description`.
 
-    Only the description entry changes. Without frontmatter, one is added at the top;
-    an empty description removes the entry, and the frontmatter too if nothing else is
-    left in it (so typing and then clearing the field gives back the original text).
+    Only the description entry changes (a repeated one, which no reader accepts, is
+    replaced by one entry). Without frontmatter, one is added at the top; an empty
+    description removes the entry, and the frontmatter too if nothing else is left in it
+    (so typing and then clearing the field gives back the original text).
     """
     span = find_frontmatter(text)
     cleared = description.strip() == ""
@@ -111,12 +68,14 @@ def with_description(text: str, description: str) -> str:
     block_lines = text[span.body_start : span.body_end].splitlines()
     found = _description_lines(block_lines)
     replacement = [] if cleared else [description_line(description)]
-    if found is None:
+    if not found:
         if cleared:
             return text
         block_lines = replacement + block_lines
     else:
-        start, stop = found
+        for start, stop in reversed(found[1:]):
+            del block_lines[start:stop]
+        start, stop = found[0]
         block_lines = block_lines[:start] + replacement + block_lines[stop:]
     if not block_lines:
         return text[span.end :]
