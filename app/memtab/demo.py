@@ -30,6 +30,7 @@ from memtab.resources import resource_path
 from memtab.store.home import Home
 from memtab.store.meta import global_key, project_key, workspace_key
 from memtab.store.paths import project_dir_name
+from memtab.traces.names import trace_file_name
 
 ACME = "/home/dev/src/acme-api"
 WEBAPP = "/home/dev/src/webapp"
@@ -419,6 +420,9 @@ def _write_transcript_and_writer_state(home: Home, now: int) -> None:
 
 
 def _write_trace_dump(home: Home, now: int) -> None:
+    # A plain document, not `memtab.traces.schema` records: every `--demo` run writes it
+    # before the window's first paint, which must not wait for pydantic. A test checks it
+    # is exactly what the schema would write.
     started = now - 54 * MINUTE
     memory_path = "/memories/workspace/notes.md"
     notes = (resource_path("demo") / "workspace/main/notes.md").read_text(encoding="utf-8")
@@ -474,7 +478,7 @@ def _write_trace_dump(home: Home, now: int) -> None:
             }
         ],
     }
-    path = home.trace_dir(MAIN_ID) / f"{started}_assistant-0001.json"
+    path = home.trace_dir(MAIN_ID) / trace_file_name(started, "assistant-0001")
     atomic_write_json(path, dump)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
@@ -18,12 +19,14 @@ from pytestqt.qtbot import QtBot
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.gui.traces_tab import TracesTab
 from memtab.gui.traces_tab import tab as tab_module
-from memtab.gui.traces_tab.detail import AttemptPage
 from memtab.gui.traces_tab.models import FAILED_ROLE, TraceListModel
+from memtab.gui.traces_tab.pages import AttemptPage
 from memtab.gui.traces_tab.tab import EMPTY_TEXT
 from memtab.gui.watch import HomeWatcher
 from memtab.store.home import Home
-from memtab.writer.traces import Outcome, TraceDump
+from memtab.traces.describe import format_json
+from memtab.traces.outcome import Outcome
+from memtab.traces.reader import TraceDump
 from support.trace_dumps import (
     DEMO_STARTED,
     LARGE_EVENT_COUNT,
@@ -367,6 +370,34 @@ def test_odd_types_dump_lists_its_problems(home: Home, make_tab: TabFactory, qtb
     assert "…and 5 more" in text
     assert field(tab, "timed_out") == "—"
     assert tab.detail.error_label.text() == "Overloaded (529)"
+
+
+def test_deeply_nested_dumps_open_with_what_can_be_read(
+    home: Home, make_tab: TabFactory, qtbot: QtBot
+) -> None:
+    template = json.loads(fixture_dump("demo").read_text(encoding="utf-8"))
+    template["events"] = "@@"
+    text = json.dumps(template, indent=2)
+    too_deep = dump_path(home, MAIN_ID, f"{DEMO_STARTED + 120_000}_deep.json")
+    too_deep.write_text(text.replace('"@@"', "[" * 100_000 + "]" * 100_000), encoding="utf-8")
+    readable = dump_path(home, MAIN_ID, f"{DEMO_STARTED + 180_000}_nested.json")
+    nested = "[" * 100 + "]" * 100  # deep, but within what the reader accepts
+    readable.write_text(text.replace('"@@"', f'[{nested}, {{"role": "user"}}]'), encoding="utf-8")
+    tab = make_tab(home)
+    assert tab.model.row_of(too_deep) is not None
+
+    open_path(qtbot, tab, too_deep)
+    assert tab.detail.problem_label.text().startswith(
+        "The file is nested too deeply to read (in `events"
+    )
+    assert field(tab, "model") == "anthropic:claude-haiku-4-5"
+
+    dump = open_path(qtbot, tab, readable)
+    assert dump.file_problem is None
+    events = tab.detail.events
+    assert events.model is not None and events.model.rowCount() == 2
+    events.table.setCurrentIndex(events.model.index(0, 0))
+    assert events.viewer.full_text == format_json(dump.record.events[0])
 
 
 # --- large dumps ---------------------------------------------------------------------------

@@ -29,6 +29,8 @@ from memtab.store.paths import normalize_project_path, project_basename, project
 MULTI_PROJECT_KEY = "_multi"
 SCRATCH_KIND = "scratch"
 SCRATCH_PROJECT_NAME = "Scratch"
+WRITER_TRACES_DIR_NAME = "system1_memory_writer"
+"""mux's folder for the memory writer's trace dumps, under `debug_obj/<workspaceId>/`."""
 DEFAULT_WRITER_INTERVAL = 2
 MIN_WRITER_INTERVAL = 1
 MAX_WRITER_INTERVAL = 50
@@ -194,7 +196,7 @@ class Home:
         return self.workspace_dir(workspace_id) / "system1-memory-writer-state.json"
 
     def trace_dir(self, workspace_id: str) -> Path:
-        return self.debug_dir / workspace_id / "system1_memory_writer"
+        return self.debug_dir / workspace_id / WRITER_TRACES_DIR_NAME
 
 
 def parse_iso_time(value: Any) -> datetime | None:

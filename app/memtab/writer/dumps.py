@@ -1,9 +1,9 @@
 """Trace dumps of writer runs: `debug_obj/<ws>/system1_memory_writer/<start>_<msg>.json`.
 
 A dump is written for every failed run (timeout, tool policy not satisfied, provider
-error) and, when `dump_successful_runs` is set, for successful ones too. Its fields are
-mux's (SPEC §9), so the Traces view reads mux's dumps and Memtab's alike; Memtab adds a
-few of its own (`outcome`, `error`, `memoryFile`, `memtab`), which a loose reader skips.
+error) and, when `dump_successful_runs` is set, for successful ones too. Its format is
+`memtab.traces.schema` (mux's fields, SPEC §9, so the Traces view reads mux's dumps and
+Memtab's alike, plus Memtab's own `outcome`, `error`, `memoryFile` and `memtab`).
 
 Before a dump reaches the disk, every string in it goes through the secret redaction of
 SPEC §11, and every API key Memtab holds (passed as `known_secrets`) is replaced as
@@ -14,36 +14,29 @@ then deleted.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memtab import __version__
 from memtab.fs.atomic import atomic_write_json
+from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.llm.loop import ToolExecution
 from memtab.llm.types import Message, ModelReply, message_to_json, reply_to_json
 from memtab.store.home import Home
+from memtab.traces.names import parse_trace_file_name, trace_file_name
 from memtab.transcripts import REDACTED, redact_json
+
+if TYPE_CHECKING:
+    from memtab.traces.schema import AttemptRecord, DumpRecord, ToolExecutionRecord
 
 logger = logging.getLogger(__name__)
 
-DUMP_SCHEMA_VERSION = 1
-_UNSAFE_NAME_CHARS = re.compile(r"[^a-zA-Z0-9_.-]+")
-_DUMP_NAME = re.compile(r"^(\d+)_.*\.json$")
-_MAX_ID_CHARS = 120
 # Shorter "secrets" would replace ordinary words all over the dump.
 _MIN_KNOWN_SECRET_CHARS = 8
-
-
-def trace_file_name(run_started_at: int, message_id: str) -> str:
-    """`<runStartedAt>_<message id with [^a-zA-Z0-9_.-]+ runs replaced by _>.json`."""
-    safe = _UNSAFE_NAME_CHARS.sub("_", message_id)[:_MAX_ID_CHARS]
-    return f"{run_started_at}_{safe}.json"
 
 
 @dataclass
@@ -60,36 +53,49 @@ class AttemptTrace:
     aborted: bool = False
     error: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_record(self) -> AttemptRecord:
         """The `attempts[]` entry of a dump."""
-        data: dict[str, Any] = {
-            "attemptIndex": self.attempt_index,
-            "messages": [message_to_json(message) for message in self.messages],
-            "stepResults": [reply_to_json(reply) for reply in self.replies],
-            "toolExecutions": [_execution_json(execution) for execution in self.tool_executions],
-            "finishReason": self.finish_reason,
-            "wrote": self.wrote,
-            "noNewMemories": self.no_new_memories,
-            "aborted": self.aborted,
-        }
-        if self.error is not None:
-            data["error"] = self.error
-        return data
+        from memtab.traces.schema import AttemptRecord
+
+        optional = {"error": self.error} if self.error is not None else {}
+        return AttemptRecord(
+            attempt_index=self.attempt_index,
+            messages=tuple(message_to_json(message) for message in self.messages),
+            step_results=tuple(reply_to_json(reply) for reply in self.replies),
+            tool_executions=tuple(_execution_record(call) for call in self.tool_executions),
+            finish_reason=self.finish_reason,
+            wrote=self.wrote,
+            no_new_memories=self.no_new_memories,
+            aborted=self.aborted,
+            **optional,
+        )
 
 
-def _execution_json(execution: ToolExecution) -> dict[str, Any]:
-    data = execution.to_json()
-    # The tools answer in JSON text; keep it as an object so the dump reads like mux's.
-    output = data.get("output")
-    if isinstance(output, str) and output.startswith("{"):
-        with contextlib.suppress(ValueError):
-            data["output"] = json.loads(output)
-    return data
+def _execution_record(execution: ToolExecution) -> ToolExecutionRecord:
+    from memtab.traces.schema import ToolExecutionRecord
+
+    if execution.error is not None:
+        result: dict[str, Any] = {"error": execution.error}
+    else:
+        # The tools answer in JSON text; keep it as an object so the dump reads like mux's.
+        output: Any = execution.output
+        if isinstance(output, str) and output.startswith("{"):
+            with contextlib.suppress(JsonError):
+                output = parse_json(output)
+        result = {"output": output}
+    return ToolExecutionRecord(
+        tool_name=execution.tool_name,
+        tool_call_id=execution.tool_call_id,
+        input=execution.input,
+        started_at=execution.started_at_ms,
+        duration_ms=execution.duration_ms,
+        **result,
+    )
 
 
 @dataclass
 class RunTrace:
-    """Everything a dump records about one run (SPEC §9 field names in `to_json`)."""
+    """Everything a dump records about one run, gathered while it runs (see `to_record`)."""
 
     run_started_at: int
     workspace_id: str
@@ -113,35 +119,36 @@ class RunTrace:
     outcome: str = "failed"
     error: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The dump document, before redaction."""
-        data: dict[str, Any] = {
-            "schemaVersion": DUMP_SCHEMA_VERSION,
-            "runStartedAt": self.run_started_at,
-            "workspaceId": self.workspace_id,
-            "workspaceName": self.workspace_name,
-            "triggerMessageId": self.trigger_message_id,
-            "modelString": self.model_string,
-            "timeoutMs": self.timeout_ms,
-            "timedOut": self.timed_out,
-            "didWriteMemory": self.did_write_memory,
-            "satisfiedMemoryToolPolicy": self.satisfied_memory_tool_policy,
-            "projectPath": self.project_path,
-            "workspacePath": self.workspace_path,
-            "memoryPath": self.memory_path,
-            "systemPrompt": self.system_prompt,
-            "existingMemory": self.existing_memory,
-            "eventsSummary": self.events_summary,
-            "events": self.events,
-            "userMessage": self.user_message,
-            "attempts": [attempt.to_json() for attempt in self.attempts],
-            "outcome": self.outcome,
-            "memoryFile": self.memory_file,
-            "memtab": {"version": __version__},
-        }
-        if self.error is not None:
-            data["error"] = self.error
-        return data
+    def to_record(self) -> DumpRecord:
+        """The dump, before redaction (pydantic is loaded by the first dump written)."""
+        from memtab.traces.schema import DUMP_SCHEMA_VERSION, DumpRecord, EventsSummaryRecord
+
+        optional = {"error": self.error} if self.error is not None else {}
+        return DumpRecord(
+            schema_version=DUMP_SCHEMA_VERSION,
+            run_started_at=self.run_started_at,
+            workspace_id=self.workspace_id,
+            workspace_name=self.workspace_name,
+            trigger_message_id=self.trigger_message_id,
+            model_string=self.model_string,
+            timeout_ms=self.timeout_ms,
+            timed_out=self.timed_out,
+            did_write_memory=self.did_write_memory,
+            satisfied_memory_tool_policy=self.satisfied_memory_tool_policy,
+            project_path=self.project_path,
+            workspace_path=self.workspace_path,
+            memory_path=self.memory_path,
+            system_prompt=self.system_prompt,
+            existing_memory=self.existing_memory,
+            events_summary=EventsSummaryRecord.model_validate(self.events_summary),
+            events=tuple(self.events),
+            user_message=self.user_message,
+            attempts=tuple(attempt.to_record() for attempt in self.attempts),
+            outcome=self.outcome,
+            memory_file=self.memory_file,
+            memtab={"version": __version__},
+            **optional,
+        )
 
 
 def scrub_known_secrets(value: Any, secrets: Iterable[str]) -> Any:
@@ -174,7 +181,7 @@ def write_trace_dump(
     max_dumps: int,
 ) -> Path:
     """Redact and write the dump atomically, prune old dumps; return the dump's path."""
-    document = scrub_known_secrets(redact_json(trace.to_json()), known_secrets)
+    document = scrub_known_secrets(redact_json(trace.to_record().to_document()), known_secrets)
     directory = home.trace_dir(trace.workspace_id)
     path = directory / trace_file_name(trace.run_started_at, trace.trigger_message_id)
     atomic_write_json(path, document)
@@ -194,9 +201,9 @@ def prune_trace_dumps(directory: Path, max_dumps: int, *, keep: Path | None = No
         return []
     dumps = sorted(
         (
-            (int(match.group(1)), name)
+            (named.run_started_at, name)
             for name in names
-            if (match := _DUMP_NAME.match(name)) is not None
+            if (named := parse_trace_file_name(name)) is not None
         ),
         reverse=True,
     )

@@ -117,3 +117,17 @@ def test_a_known_workspace_without_dumps_says_so(
     assert out.startswith(f"No writer trace dumps for workspace {DARK_MODE_ID}")
     status, out, _ = run_cli([*args, "--json"], capsys)
     assert json.loads(out) == {"traces": []}
+
+
+def test_a_deeply_nested_dump_is_listed_with_its_reason(
+    demo_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = Home(demo_home).trace_dir(MAIN_ID)
+    (folder / "1800000000000_deep.json").write_text("[" * 100_000, encoding="utf-8")
+    status, out, err = run_cli(["--home", str(demo_home), "traces", "--json"], capsys)
+    assert status == 0 and err == ""
+    (deep,) = [row for row in json.loads(out)["traces"] if row["path"].endswith("_deep.json")]
+    assert deep["outcome"] == "unreadable"
+    assert deep["problem"].startswith("The file is nested too deeply to read")
+    status, out, _ = run_cli(["--home", str(demo_home), "traces"], capsys)
+    assert status == 0 and "nested too deeply" in out

@@ -9,8 +9,10 @@ import pytest
 
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.store.home import Home
-from memtab.writer import traces
-from memtab.writer.traces import Outcome, TraceCatalog, list_traces, trace_workspace_ids
+from memtab.traces import catalog
+from memtab.traces.catalog import TraceCatalog, list_traces, trace_workspace_ids
+from memtab.traces.outcome import Outcome
+from memtab.traces.reader import TraceSummary
 from support.trace_dumps import (
     DEMO_STARTED,
     ODD_TYPES_STARTED,
@@ -110,25 +112,25 @@ def test_no_debug_dir_means_no_dumps(tmp_path: Path) -> None:
 def test_catalog_rereads_only_changed_files_and_forgets_deleted_ones(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    catalog = TraceCatalog(home)
-    first = catalog.scan()
+    traces = TraceCatalog(home)
+    first = traces.scan()
     read: list[str] = []
-    real = traces.summarize_trace
+    real = catalog.summarize_trace
 
-    def counting(path: Path, workspace_id: str | None = None) -> traces.TraceSummary:
+    def counting(path: Path, workspace_id: str | None = None) -> TraceSummary:
         read.append(path.name)
         return real(path, workspace_id)
 
-    monkeypatch.setattr(traces, "summarize_trace", counting)
-    assert catalog.scan() == first
+    monkeypatch.setattr(catalog, "summarize_trace", counting)
+    assert traces.scan() == first
     assert read == []
 
     changed = first[-1].path  # the old-format dump
     changed.write_text(fixture_dump("demo").read_text(encoding="utf-8"), encoding="utf-8")
     os.utime(changed, ns=(1, 1))
-    rescanned = catalog.scan()
+    rescanned = traces.scan()
     assert read == [changed.name]
     assert next(s for s in rescanned if s.path == changed).outcome is Outcome.TIMED_OUT
 
     first[0].path.unlink()
-    assert len(catalog.scan()) == len(first) - 1
+    assert len(traces.scan()) == len(first) - 1

@@ -9,16 +9,9 @@ from typing import Any
 import pytest
 
 from memtab.demo import MAIN_ID, create_demo_home
-from memtab.writer import traces
-from memtab.writer.traces import (
-    Outcome,
-    TraceHeader,
-    describe_event,
-    describe_step,
-    parse_trace,
-    parse_trace_bytes,
-    summarize_trace,
-)
+from memtab.traces.describe import ERROR_LINE_MAX_CHARS, describe_event, describe_step
+from memtab.traces.outcome import Outcome
+from memtab.traces.reader import TraceDump, parse_trace, parse_trace_bytes, summarize_trace
 from support.trace_dumps import (
     DEMO_STARTED,
     LARGE_EVENT_COUNT,
@@ -41,23 +34,49 @@ def write(tmp_path: Path, text: str | bytes, name: str = "dump.json") -> Path:
 # --- the demo shape ------------------------------------------------------------------------
 
 
+HEADER_FIELDS = (
+    "schema_version",
+    "run_started_at",
+    "workspace_id",
+    "workspace_name",
+    "trigger_message_id",
+    "model_string",
+    "timeout_ms",
+    "timed_out",
+    "did_write_memory",
+    "satisfied_memory_tool_policy",
+    "project_path",
+    "workspace_path",
+    "memory_path",
+    "outcome",
+    "error",
+)
+
+
+def header(dump: TraceDump) -> dict[str, Any]:
+    """The run's scalar fields, as read."""
+    return {name: getattr(dump.record, name) for name in HEADER_FIELDS}
+
+
 def test_demo_dump_reads_every_header_field() -> None:
     dump = parse_trace(fixture_dump("demo"))
-    assert dump.header == TraceHeader(
-        schema_version=1,
-        run_started_at=DEMO_STARTED,
-        workspace_id=MAIN_ID,
-        workspace_name="fix-token-refresh",
-        trigger_message_id="assistant-0001",
-        model_string="anthropic:claude-haiku-4-5",
-        timeout_ms=10_000,
-        timed_out=True,
-        did_write_memory=False,
-        satisfied_memory_tool_policy=False,
-        project_path="/home/dev/src/acme-api",
-        workspace_path="/home/dev/src/acme-api/.worktrees/fix-token-refresh",
-        memory_path="/memories/workspace/notes.md",
-    )
+    assert header(dump) == {
+        "schema_version": 1,
+        "run_started_at": DEMO_STARTED,
+        "workspace_id": MAIN_ID,
+        "workspace_name": "fix-token-refresh",
+        "trigger_message_id": "assistant-0001",
+        "model_string": "anthropic:claude-haiku-4-5",
+        "timeout_ms": 10_000,
+        "timed_out": True,
+        "did_write_memory": False,
+        "satisfied_memory_tool_policy": False,
+        "project_path": "/home/dev/src/acme-api",
+        "workspace_path": "/home/dev/src/acme-api/.worktrees/fix-token-refresh",
+        "memory_path": "/memories/workspace/notes.md",
+        "outcome": None,
+        "error": None,
+    }
     assert dump.file_problem is None
     assert dump.problems == ()
     assert dump.other_fields == {}
@@ -65,21 +84,24 @@ def test_demo_dump_reads_every_header_field() -> None:
 
 def test_demo_dump_sections_attempts_and_tool_executions() -> None:
     dump = parse_trace(fixture_dump("demo"))
-    assert dump.existing_memory is not None
-    assert "Always run `make check`" in dump.existing_memory
-    assert dump.events_summary is not None
-    assert (dump.events_summary.original_count, dump.events_summary.max_json_chars) == (2, 80_000)
-    assert [describe_event(event).role for event in dump.events] == ["user", "assistant"]
-    assert dump.system_prompt and dump.user_message
+    record = dump.record
+    assert record.existing_memory is not None
+    assert "Always run `make check`" in record.existing_memory
+    assert record.events_summary is not None
+    summary = record.events_summary
+    assert (summary.original_count, summary.max_json_chars) == (2, 80_000)
+    assert [describe_event(event).role for event in record.events] == ["user", "assistant"]
+    assert record.system_prompt and record.user_message
 
     (attempt,) = dump.attempts
-    assert (attempt.number, attempt.attempt_index) == (1, 0)
-    assert (attempt.aborted, attempt.wrote, attempt.no_new_memories) == (True, False, False)
-    assert attempt.error == "Timed out after 10000 ms"
+    run = attempt.record
+    assert (attempt.number, run.attempt_index) == (1, 0)
+    assert (run.aborted, run.wrote, run.no_new_memories) == (True, False, False)
+    assert run.error == "Timed out after 10000 ms"
     assert [m.role for m in attempt.messages] == ["user"]
-    assert [describe_step(step) for step in attempt.step_results] == ["tool-calls"]
+    assert [describe_step(step) for step in run.step_results] == ["tool-calls"]
 
-    read, write_call = attempt.tool_executions
+    read, write_call = run.tool_executions
     assert (read.tool_name, read.tool_call_id, read.failed) == ("memory_read", "toolu_01", False)
     assert read.has_output and read.output["exists"] is True
     assert (read.started_at, read.duration_ms) == (DEMO_STARTED + 1_200, 3)
@@ -108,14 +130,14 @@ def test_the_demo_homes_own_dump_has_the_fixture_shape(tmp_path: Path) -> None:
 def test_old_format_lacks_the_newer_fields_without_complaint() -> None:
     dump = parse_trace(fixture_dump("old-format"))
     assert dump.problems == () and dump.file_problem is None
-    assert dump.header.run_started_at == OLD_FORMAT_STARTED
-    assert dump.header.satisfied_memory_tool_policy is None
-    assert [a.no_new_memories for a in dump.attempts] == [None, None]
-    assert [a.attempt_index for a in dump.attempts] == [1, 2]
+    assert dump.record.run_started_at == OLD_FORMAT_STARTED
+    assert dump.record.satisfied_memory_tool_policy is None
+    assert [a.record.no_new_memories for a in dump.attempts] == [None, None]
+    assert [a.record.attempt_index for a in dump.attempts] == [1, 2]
     assert [len(a.messages) for a in dump.attempts] == [1, 2]
     assert dump.attempts[1].messages[1].text.startswith("Reminder: You MUST call memory_write")
     assert set(dump.other_fields) == {"agentDiscoveryPath", "globalAgentsMd", "contextAgentsMd"}
-    assert describe_step(dump.attempts[0].step_results[0]).startswith("stop · 2,310 → 38 tokens")
+    assert describe_step(dump.attempts[0].record.step_results[0]).startswith("stop · 2,310 → 38")
     assert dump.outcome is Outcome.POLICY_NOT_SATISFIED
     assert dump.error_line == (
         "The model ended without calling memory_write or no_new_memories (finish reason: stop)"
@@ -131,9 +153,10 @@ def test_memtab_dump_uses_its_run_level_error_and_reads_its_message_shapes() -> 
     assert first.messages[1].text.startswith("→ memory_write {")
     assert first.messages[2].text.startswith("← error: ")
     assert (
-        describe_step(first.step_results[0]) == "tool_use · tools: memory_write · 1,820 → 64 tokens"
+        describe_step(first.record.step_results[0])
+        == "tool_use · tools: memory_write · 1,820 → 64 tokens"
     )
-    (call,) = first.tool_executions
+    (call,) = first.record.tool_executions
     assert call.failed and call.error is None
     assert call.problem == "old_string matched 0 times (expected 1)"
     assert set(dump.other_fields) == {"memoryFile", "memtab"}
@@ -141,15 +164,15 @@ def test_memtab_dump_uses_its_run_level_error_and_reads_its_message_shapes() -> 
 
 def test_odd_types_are_coerced_where_sensible_and_noted() -> None:
     dump = parse_trace(fixture_dump("odd-types"))
-    header = dump.header
+    header = dump.record
     assert (header.schema_version, header.run_started_at) == (2, ODD_TYPES_STARTED)
     assert (header.timeout_ms, header.trigger_message_id) == (15_000, "1234567")
     assert (header.timed_out, header.did_write_memory, header.workspace_name) == (None, False, None)
     assert header.model_string == '["openai","gpt-5-mini"]'
     assert dump.file_problem is None
     assert set(dump.other_fields) == {"hostInfo", "futureField"}
-    assert dump.events_summary is None
-    assert [describe_event(e).text for e in dump.events] == [
+    assert header.events_summary is None
+    assert [describe_event(e).text for e in header.events] == [
         "Keep the client in sync.",
         "a bare string event",
     ]
@@ -166,15 +189,15 @@ def test_odd_types_are_coerced_where_sensible_and_noted() -> None:
         assert expected in notes
 
     (attempt,) = dump.attempts  # the string entry is skipped
-    assert attempt.number == 2 and attempt.attempt_index is None
+    assert attempt.number == 2 and attempt.record.attempt_index is None
     assert [m.text for m in attempt.messages] == ["a single plain message"]
-    assert attempt.step_results == ({"finishReason": 7, "providerError": {"status": 529}},)
-    first, pinned, cas = attempt.tool_executions
+    assert attempt.record.step_results == ({"finishReason": 7, "providerError": {"status": 529}},)
+    first, pinned, cas = attempt.record.tool_executions
     assert first.started_at == 1767300001000 and first.duration_ms == 12.5
     assert first.output == "raw text output" and not first.failed
     assert pinned.failed and pinned.problem == "file is pinned"
     assert cas.error == "old_string not found"
-    assert attempt.error == "Overloaded (529)\nretry later"
+    assert attempt.record.error == "Overloaded (529)\nretry later"
     assert dump.outcome is Outcome.PROVIDER_ERROR
     assert dump.error_line == "Overloaded (529)"
 
@@ -189,11 +212,11 @@ def test_truncated_file_shows_what_could_be_recovered() -> None:
         "showing what could be recovered"
     )
     full = parse_trace(fixture_dump("demo"))
-    assert dump.header == full.header
-    assert dump.existing_memory == full.existing_memory
-    assert dump.events == full.events
-    (attempt,) = dump.attempts
-    assert attempt.tool_executions[0] == full.attempts[0].tool_executions[0]
+    assert header(dump) == header(full)
+    assert dump.record.existing_memory == full.record.existing_memory
+    assert dump.record.events == full.record.events
+    (attempt,) = dump.record.attempts
+    assert attempt.tool_executions[0] == full.record.attempts[0].tool_executions[0]
     assert attempt.tool_executions[1].error == "old_string mat"
     assert dump.outcome is Outcome.TIMED_OUT
     assert dump.raw_text == fixture_dump("truncated").read_text(encoding="utf-8")
@@ -216,7 +239,7 @@ def test_cut_points_are_reported_as_truncation(
     assert dump.file_problem is not None and dump.file_problem.startswith("The file is truncated")
     if where:
         assert f"`{where}" in dump.file_problem
-    assert dump.header.run_started_at == 1767261600000
+    assert dump.record.run_started_at == 1767261600000
 
 
 def test_compact_json_cut_short_is_recovered_too(tmp_path: Path) -> None:
@@ -224,9 +247,10 @@ def test_compact_json_cut_short_is_recovered_too(tmp_path: Path) -> None:
     compact = json.dumps(document, separators=(",", ":"))
     dump = parse_trace(write(tmp_path, compact[: compact.index('"userMessage"') + 20]))
     assert dump.file_problem is not None and "truncated" in dump.file_problem
-    assert dump.header.model_string == "anthropic:claude-haiku-4-5"
-    assert len(dump.events) == 2
-    assert dump.user_message is not None and dump.user_message.startswith("Upd")
+    assert dump.record.model_string == "anthropic:claude-haiku-4-5"
+    assert len(dump.record.events) == 2
+    assert dump.record.user_message is not None
+    assert dump.record.user_message.startswith("Upd")
 
 
 def test_corruption_in_one_member_spares_the_others(tmp_path: Path) -> None:
@@ -236,8 +260,9 @@ def test_corruption_in_one_member_spares_the_others(tmp_path: Path) -> None:
     assert dump.file_problem is not None
     assert dump.file_problem.startswith("The file is corrupt (")
     assert "in `eventsSummary`" in dump.file_problem
-    assert dump.events_summary is not None and dump.events_summary.original_count == 2
-    assert len(dump.attempts) == 1 and len(dump.attempts[0].tool_executions) == 2
+    summary = dump.record.events_summary
+    assert summary is not None and summary.original_count == 2
+    assert len(dump.attempts) == 1 and len(dump.tool_executions) == 2
     assert dump.outcome is Outcome.TIMED_OUT
 
 
@@ -269,7 +294,7 @@ def test_missing_file_is_a_problem_not_an_exception(tmp_path: Path) -> None:
 def test_invalid_utf8_is_replaced_and_noted(tmp_path: Path) -> None:
     raw = fixture_dump("demo").read_bytes().replace(b"fix-token-refresh", b"fix-\xff-refresh", 1)
     dump = parse_trace_bytes(raw, tmp_path / "x.json")
-    assert dump.header.workspace_name == "fix-\ufffd-refresh"
+    assert dump.record.workspace_name == "fix-\ufffd-refresh"
     assert dump.file_problem == "Some bytes are not valid UTF-8 (shown as �)"
 
 
@@ -323,7 +348,7 @@ def test_error_line_is_one_short_line(tmp_path: Path) -> None:
     _, error = _outcome_of(tmp_path, attempts=[{"error": "\n  first line\nsecond " + "x" * 400}])
     assert error == "first line"
     _, long_error = _outcome_of(tmp_path, attempts=[{"error": "y" * 1000}])
-    assert len(long_error) == traces.ERROR_LINE_MAX_CHARS and long_error.endswith("…")
+    assert len(long_error) == ERROR_LINE_MAX_CHARS and long_error.endswith("…")
 
 
 # --- the large dump ------------------------------------------------------------------------
@@ -338,7 +363,7 @@ def test_large_dump_parses_whole(large_dump: Path) -> None:
     assert large_dump.stat().st_size > 4_000_000
     dump = parse_trace(large_dump)
     assert dump.file_problem is None and dump.problems == ()
-    assert len(dump.events) == LARGE_EVENT_COUNT
+    assert len(dump.record.events) == LARGE_EVENT_COUNT
     assert dump.outcome is Outcome.PROVIDER_ERROR
     assert dump.error_line == "Provider returned 500 Internal Server Error"
 
@@ -353,7 +378,7 @@ def test_summary_of_a_large_dump_never_decodes_the_events(
         decoded.append(len(text))
         return real_loads(text, *args, **kwargs)
 
-    monkeypatch.setattr(traces.json, "loads", measuring_loads)
+    monkeypatch.setattr(json, "loads", measuring_loads)
     summary = summarize_trace(large_dump, "ws")
     # Only small members were decoded (attempts holds ~150 events of prompt, not 9000).
     assert decoded and max(decoded) < large_dump.stat().st_size // 5
@@ -372,7 +397,7 @@ def test_truncated_large_dump_summary_names_the_cut_member(
     assert summary.problem is not None and "inside `events`" in summary.problem
     assert summary.run_started_at is not None
     dump = parse_trace(cut)
-    assert 0 < len(dump.events) < LARGE_EVENT_COUNT
+    assert 0 < len(dump.record.events) < LARGE_EVENT_COUNT
 
 
 # --- display helpers -----------------------------------------------------------------------

@@ -13,9 +13,9 @@ from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.openai import OpenAIProvider
 from memtab.store.home import Home, Workspace
 from memtab.store.memory import MemoryStore
+from memtab.traces.names import trace_file_name
 from memtab.transcripts import TranscriptEvent
 from memtab.writer.config import DEFAULT_MEMORY_PATH, WriterSettings
-from memtab.writer.dumps import trace_file_name
 from memtab.writer.prompts import reminder_prompt, system_prompt
 from memtab.writer.run import load_transcript_events, run_writer
 from memtab.writer.tools import STALE_NOT_FOUND

@@ -1,6 +1,6 @@
 """Item models of the Traces tab: the dump list (and its filter), tool executions, previews.
 
-All are thin adapters over the Qt-free views of `memtab.writer.traces`; colours come from
+All are thin adapters over the Qt-free views of `memtab.traces`; colours come from
 the application palette at paint time, so they follow a light/dark theme switch.
 """
 
@@ -10,7 +10,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -25,7 +25,12 @@ from PySide6.QtWidgets import QApplication, QStyle
 
 from memtab.gui.memory_tab.editor_colors import Accent, accent_text, muted_text, tint
 from memtab.humanize import absolute_time, relative_time
-from memtab.writer.traces import Outcome, ToolExecution, TraceSummary, compact_json
+from memtab.traces.describe import compact_json, first_line
+from memtab.traces.outcome import Outcome
+from memtab.traces.reader import TraceSummary
+
+if TYPE_CHECKING:
+    from memtab.traces.schema import ToolExecutionRecord
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()
@@ -81,8 +86,7 @@ def outcome_label(outcome: Outcome) -> str:
 
 def cell_text(text: str) -> str:
     """The first non-empty line of `text`, shortened for a table cell."""
-    line = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return line if len(line) <= CELL_MAX_CHARS else line[: CELL_MAX_CHARS - 1] + "…"
+    return first_line(text, CELL_MAX_CHARS)
 
 
 def duration_text(duration_ms: float | None) -> str:
@@ -261,7 +265,7 @@ class ToolExecutionModel(_FlatTableModel):
 
     def __init__(
         self,
-        executions: Sequence[ToolExecution] = (),
+        executions: Sequence[ToolExecutionRecord] = (),
         run_started_at: int | None = None,
         parent: QObject | None = None,
     ) -> None:
@@ -270,7 +274,7 @@ class ToolExecutionModel(_FlatTableModel):
         self._rows = list(executions)
         self._run_started_at = run_started_at
 
-    def execution(self, row: int) -> ToolExecution | None:
+    def execution(self, row: int) -> ToolExecutionRecord | None:
         """The execution at `row`, or None."""
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
@@ -301,9 +305,9 @@ class ToolExecutionModel(_FlatTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _display(self, execution: ToolExecution, column: int) -> str:
+    def _display(self, execution: ToolExecutionRecord, column: int) -> str:
         if column == self.TOOL:
-            return execution.tool_name
+            return execution.name
         if column == self.INPUT:
             return cell_text(compact_json(execution.input))
         if column == self.RESULT:
@@ -314,16 +318,16 @@ class ToolExecutionModel(_FlatTableModel):
             return duration_text(execution.duration_ms)
         return self._started_text(execution)
 
-    def _started_text(self, execution: ToolExecution) -> str:
+    def _started_text(self, execution: ToolExecutionRecord) -> str:
         if execution.started_at is None:
             return ""
         if self._run_started_at is None:
             return absolute_time(execution.started_at)
         return f"+{duration_text(execution.started_at - self._run_started_at)}"
 
-    def _tooltip(self, execution: ToolExecution, column: int) -> str | None:
+    def _tooltip(self, execution: ToolExecutionRecord, column: int) -> str | None:
         if column == self.TOOL and execution.tool_call_id:
-            return f"{execution.tool_name} (call {execution.tool_call_id})"
+            return f"{execution.name} (call {execution.tool_call_id})"
         if column == self.INPUT:
             return _tooltip_text(compact_json(execution.input))
         if column == self.RESULT:

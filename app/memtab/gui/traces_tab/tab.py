@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.traces_tab.detail import TraceDetailView, make_table
+from memtab.gui.traces_tab.detail import TraceDetailView
 from memtab.gui.traces_tab.models import (
     SUMMARY_ROLE,
     TraceFilterProxy,
@@ -34,12 +34,15 @@ from memtab.gui.traces_tab.models import (
     outcome_icon,
     outcome_label,
 )
+from memtab.gui.traces_tab.pages import make_table
 from memtab.gui.traces_tab.text_view import mute
 from memtab.gui.watch import HomeWatcher
 from memtab.gui.watch_paths import ChangeKind, ChangeSummary
 from memtab.humanize import plural
 from memtab.store.home import Home
-from memtab.writer.traces import Outcome, TraceCatalog, TraceDump, TraceSummary, parse_trace
+from memtab.traces.catalog import TraceCatalog
+from memtab.traces.outcome import Outcome
+from memtab.traces.reader import TraceDump, TraceSummary, parse_trace
 
 logger = logging.getLogger(__name__)
 
@@ -344,24 +347,8 @@ class TracesTab(QWidget):
         self._opening = None
         row = self.model.row_of(dump.path)
         summary = self.model.summaries()[row] if row is not None else None
-        label = (
-            summary.display_workspace
-            if summary is not None
-            else dump.header.workspace_name or dump.path.parent.parent.name
-        )
-        self._shown = summary or TraceSummary(
-            path=dump.path,
-            workspace_id=dump.path.parent.parent.name,
-            workspace_name=dump.header.workspace_name,
-            run_started_at=dump.header.run_started_at,
-            trigger_message_id=dump.header.trigger_message_id,
-            model_string=dump.header.model_string,
-            outcome=dump.outcome,
-            error=dump.error_line,
-            problem=dump.file_problem,
-            size_bytes=dump.size_bytes,
-            modified_at_ms=None,
-        )
+        self._shown = summary or dump.summary()
+        label = self._shown.display_workspace
         self.detail.show_dump(dump, label)
         self.trace_shown.emit(dump)
 

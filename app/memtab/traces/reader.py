@@ -1,0 +1,281 @@
+"""Reading one trace dump loosely: a cheap summary for a list, or the whole dump.
+
+The writer (Memtab's, or mux's own) saves a dump when a run fails (docs: SPEC §9). A viewer
+must never fail on a missing, extra or oddly typed field, on a dump from an older mux, or
+on a file cut short by a crash: what cannot be read becomes a note in `problems` or
+`file_problem`, never an exception.
+
+- `summarize_trace(path)`: a `TraceSummary` (time, trigger, outcome, error line). It decodes
+  only the small members of a pretty-printed dump; the bulky `events`, prompts and memory
+  are skipped without being parsed.
+- `parse_trace(path)`: a `TraceDump` with the dump's `DumpRecord` and views for display.
+
+The schema (and with it pydantic) is imported by the first dump read, so the modules the
+window imports to show the Traces tab do not pay for it; the tab reads off the GUI thread.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memtab.traces.describe import content_text, message_text
+from memtab.traces.names import parse_trace_file_name, trace_workspace_id
+from memtab.traces.outcome import Outcome, assess
+from memtab.traces.tolerant_json import load_members
+
+if TYPE_CHECKING:
+    from memtab.traces.schema import AttemptRecord, DumpRecord, ToolExecutionRecord
+
+# Members a list summary skips: large, and not needed for the outcome or the error line.
+_BULKY_FIELDS = frozenset(
+    {"system_prompt", "existing_memory", "events_summary", "events", "user_message"}
+)
+# Memtab's own additions have no place of their own in the viewer: shown as other fields.
+_SHOWN_AS_OTHER_FIELDS = frozenset({"memory_file", "memtab"})
+
+
+@dataclass(frozen=True)
+class TraceMessage:
+    """One message sent to the model: its role and its text (non-text parts as JSON)."""
+
+    role: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TraceAttempt:
+    """One attempt of a run as shown: its place in the dump, its record, its messages."""
+
+    number: int
+    """1-based position in the dump's `attempts` (mux counts `attemptIndex` from 1)."""
+    record: AttemptRecord
+    messages: tuple[TraceMessage, ...]
+
+    @property
+    def failed(self) -> bool:
+        """The model call threw, or one of its tool calls failed."""
+        return bool(self.record.error) or any(c.failed for c in self.record.tool_executions)
+
+
+@dataclass(frozen=True)
+class TraceSummary:
+    """A dump as one line of a list: cheap to compute, enough to pick the one to open."""
+
+    path: Path
+    workspace_id: str
+    workspace_name: str | None
+    """The registry's display name, else the dump's `workspaceName`, else None."""
+    run_started_at: int | None
+    """ms since the epoch: the dump's `runStartedAt`, else the file name's, else its mtime."""
+    trigger_message_id: str | None
+    model_string: str | None
+    outcome: Outcome
+    error: str
+    """One line saying what went wrong ("" when nothing did)."""
+    problem: str | None
+    """A file-level problem (unreadable, truncated, corrupt, too deep), or None."""
+    size_bytes: int
+    modified_at_ms: int | None
+
+    @property
+    def display_workspace(self) -> str:
+        """The workspace as a person reads it: its name, else its id."""
+        return self.workspace_name or self.workspace_id
+
+    def to_json(self) -> dict[str, Any]:
+        """The stable JSON shape of `memtab traces --json`."""
+        return {
+            "path": str(self.path),
+            "workspaceId": self.workspace_id,
+            "workspaceName": self.workspace_name,
+            "runStartedAt": self.run_started_at,
+            "triggerMessageId": self.trigger_message_id,
+            "modelString": self.model_string,
+            "outcome": self.outcome.value,
+            "failed": self.outcome.failed,
+            "error": self.error,
+            "problem": self.problem,
+            "sizeBytes": self.size_bytes,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class TraceDump:
+    """One dump, read loosely, with notes on whatever could not be read."""
+
+    path: Path
+    size_bytes: int
+    raw_text: str
+    """The file's text as read (invalid UTF-8 replaced), for the raw view and copying."""
+    record: DumpRecord
+    """Every field that could be read; unset ones are None or empty."""
+    attempts: tuple[TraceAttempt, ...] = ()
+    other_fields: Mapping[str, Any] = field(default_factory=dict)
+    """Top-level members the viewer has no place for (newer versions, mux and Memtab extras)."""
+    file_problem: str | None = None
+    """Unreadable, empty, truncated, corrupt or too deep: what is shown is what was recovered."""
+    problems: tuple[str, ...] = ()
+    """Fields that were present but unusable (wrong type), one note each."""
+    outcome: Outcome = Outcome.UNREADABLE
+    error_line: str = ""
+
+    @property
+    def workspace_id(self) -> str:
+        """The dump's `workspaceId`, else its folder's name."""
+        return self.record.workspace_id or trace_workspace_id(self.path)
+
+    @property
+    def tool_executions(self) -> tuple[ToolExecutionRecord, ...]:
+        """Every tool execution of every attempt, in order."""
+        return tuple(call for attempt in self.record.attempts for call in attempt.tool_executions)
+
+    def summary(self) -> TraceSummary:
+        """The dump as a list line, for a dump opened before a scan listed it."""
+        return TraceSummary(
+            path=self.path,
+            workspace_id=trace_workspace_id(self.path),
+            workspace_name=self.record.workspace_name,
+            run_started_at=self.record.run_started_at,
+            trigger_message_id=self.record.trigger_message_id,
+            model_string=self.record.model_string,
+            outcome=self.outcome,
+            error=self.error_line,
+            problem=self.file_problem,
+            size_bytes=self.size_bytes,
+            modified_at_ms=None,
+        )
+
+
+def summarize_trace(path: Path, workspace_id: str | None = None) -> TraceSummary:
+    """A cheap summary of one dump; `workspace_id` defaults to the dump's folder name."""
+    owner = workspace_id or trace_workspace_id(path)
+    try:
+        data = path.read_bytes()
+        info = path.stat()
+    except OSError as error:
+        return unreadable_summary(owner, path, error)
+    loaded = load_members(data, _summary_members())
+    record, _ = _read_dump(loaded.values)
+    outcome, error_line = assess(record if loaded.values else None, loaded.problem)
+    named = parse_trace_file_name(path.name)
+    return TraceSummary(
+        path=path,
+        workspace_id=owner,
+        workspace_name=record.workspace_name,
+        run_started_at=(
+            record.run_started_at
+            or (named.run_started_at if named else None)
+            or info.st_mtime_ns // 1_000_000
+        ),
+        trigger_message_id=record.trigger_message_id or (named.trigger if named else None),
+        model_string=record.model_string,
+        outcome=outcome,
+        error=error_line,
+        problem=loaded.problem,
+        size_bytes=info.st_size,
+        modified_at_ms=info.st_mtime_ns // 1_000_000,
+    )
+
+
+def unreadable_summary(owner: str, path: Path, error: OSError) -> TraceSummary:
+    """The list line of a dump that cannot be read: what its name says, and why."""
+    named = parse_trace_file_name(path.name)
+    return TraceSummary(
+        path=path,
+        workspace_id=owner,
+        workspace_name=None,
+        run_started_at=named.run_started_at if named else None,
+        trigger_message_id=named.trigger if named else None,
+        model_string=None,
+        outcome=Outcome.UNREADABLE,
+        error="",
+        problem=f"Cannot read the file: {error.strerror or error}",
+        size_bytes=0,
+        modified_at_ms=None,
+    )
+
+
+def parse_trace(path: Path) -> TraceDump:
+    """Read and parse one dump loosely; never raises (an unreadable file says so)."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        record, _ = _read_dump({})
+        problem = f"Cannot read the file: {error.strerror or error}"
+        return TraceDump(path=path, size_bytes=0, raw_text="", record=record, file_problem=problem)
+    return parse_trace_bytes(data, path)
+
+
+def parse_trace_bytes(data: bytes, path: Path) -> TraceDump:
+    """Parse a dump's bytes (as read from `path`) loosely."""
+    loaded = load_members(data)
+    record, problems = _read_dump(loaded.values)
+    outcome, error_line = assess(record if loaded.values else None, loaded.problem)
+    placed = _placed_members()
+    return TraceDump(
+        path=path,
+        size_bytes=len(data),
+        raw_text=loaded.text,
+        record=record,
+        attempts=_attempts(record, loaded.values.get("attempts")),
+        other_fields={key: value for key, value in loaded.values.items() if key not in placed},
+        file_problem=loaded.problem,
+        problems=tuple(problems),
+        outcome=outcome,
+        error_line=error_line,
+    )
+
+
+def _read_dump(members: Mapping[str, Any]) -> tuple[DumpRecord, list[str]]:
+    """The record of the members that were read, and a note per unusable field."""
+    from memtab.traces.lenient import Notes, read_record  # loads pydantic: see the docstring
+    from memtab.traces.schema import DumpRecord
+
+    notes = Notes()
+    return read_record(DumpRecord, members, notes), notes.problems
+
+
+def _attempts(record: DumpRecord, raw_attempts: Any) -> tuple[TraceAttempt, ...]:
+    from memtab.traces.lenient import record_positions
+
+    positions = record_positions(raw_attempts)
+    return tuple(
+        TraceAttempt(position + 1, attempt, _messages(attempt.messages))
+        for position, attempt in zip(positions, record.attempts, strict=True)
+    )
+
+
+def _messages(items: tuple[Any, ...]) -> tuple[TraceMessage, ...]:
+    messages = []
+    for item in items:
+        if isinstance(item, dict):
+            role = item.get("role")
+            messages.append(
+                TraceMessage(role if isinstance(role, str) and role else "?", message_text(item))
+            )
+        else:
+            messages.append(TraceMessage("?", content_text(item)))
+    return tuple(messages)
+
+
+@functools.cache
+def _summary_members() -> frozenset[str]:
+    """The top-level members a summary decodes: all but the bulky ones."""
+    return frozenset(_aliases(exclude=_BULKY_FIELDS))
+
+
+@functools.cache
+def _placed_members() -> frozenset[str]:
+    """The top-level members the viewer shows in a place of their own."""
+    return frozenset(_aliases(exclude=_SHOWN_AS_OTHER_FIELDS))
+
+
+def _aliases(exclude: frozenset[str]) -> list[str]:
+    from memtab.traces.lenient import record_fields
+    from memtab.traces.schema import DumpRecord
+
+    return [field.alias for field in record_fields(DumpRecord) if field.name not in exclude]
