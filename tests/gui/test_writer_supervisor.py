@@ -206,9 +206,9 @@ def test_a_workspace_whose_state_mux_advances_is_left_to_mux(
 HOLDER = r"""
 import sys
 from memtab.store.home import Home
-from memtab.writer.lease import WriterLease
-lease = WriterLease(Home(sys.argv[1]))
-print("held" if lease.acquire() else "busy", flush=True)
+from memtab.writer.lock import WriterLock
+lock = WriterLock(Home(sys.argv[1]))
+print("held" if lock.acquire() else "busy", flush=True)
 sys.stdin.read()
 """
 
@@ -236,7 +236,7 @@ def test_a_second_memtab_stands_by_and_takes_over_when_the_first_exits(
         other.stdin.close()
         assert other.wait(timeout=10) == 0
         with qtbot.waitSignal(supervisor.monitoring_started, timeout=WAIT_MS):
-            append_turn(home, "2")  # the next change: the lease is free, take over
+            append_turn(home, "2")  # the next change: the lock is free, take over
         assert not supervisor.status.standby
         with qtbot.waitSignal(supervisor.run_finished, timeout=WAIT_MS):
             append_turn(home, "3")

@@ -31,8 +31,8 @@ class DebouncedError(ConsolidationError):
         self.next_allowed_at = next_allowed_at
 
 
-class LeaseHeldError(ConsolidationError):
-    """Another Memtab process holds the home's consolidation lease."""
+class LockHeldError(ConsolidationError):
+    """Another Memtab process holds the home's consolidation lock (it is running)."""
 
 
 class RunFailedError(ConsolidationError):

@@ -3,7 +3,7 @@
 A run of the offline consolidator is pure Python and CPU-bound: on a worker thread it
 holds the interpreter lock so often that the GUI thread, which needs the lock for every
 Python callback while painting, stutters. `run_isolated` runs the job in a child process
-instead (a fresh `ConsolidationService` on the same home; the cross-process lease keeps
+instead (a fresh `ConsolidationService` on the same home; the cross-process lock keeps
 runs exclusive), relaying progress and cancellation over a pipe. Both paths return the
 same `RunOutcome`, so the caller cannot tell them apart except by a smooth window.
 """

@@ -6,10 +6,10 @@
   `RunInFlightError` ("a consolidation run is already in flight"), except `archive`,
   which waits for the running one and then runs. Runs of different workspaces of one
   home also take turns in this process (every run may edit the global scope).
-- Across processes, a lease (`lease.ConsolidationLease`) keeps two Memtab processes from
-  consolidating one home at once; a crashed holder never blocks for long. A run refused
-  by another process's lease gets `LeaseHeldError` — an archive run waits for it instead
-  (up to the run timeout plus a minute).
+- Across processes, a lock (`lock.ConsolidationLock`) keeps two Memtab processes from
+  consolidating one home at once; the OS releases a crashed holder's lock at once. A run
+  refused by another process's lock gets `LockHeldError` — an archive run waits for it
+  instead (up to the run timeout plus a minute).
 - Debounce: automatic triggers (launch, compaction) wait 6 h after
   `workspaces[id].lastRunAt`; manual and archive bypass it (`DebouncedError` says when the
   next automatic run may start). The launch sweep applies its own rules and bypasses this.
@@ -40,7 +40,7 @@ from memtab.consolidation.errors import (
     RunFailedError,
     RunInFlightError,
 )
-from memtab.consolidation.lease import LEASE_TTL_S, ConsolidationLease
+from memtab.consolidation.lock import ConsolidationLock
 from memtab.consolidation.offline import OfflineConsolidator
 from memtab.consolidation.run_store import RunStore
 from memtab.consolidation.runner import RunLimits, StepCallback, run_consolidation
@@ -59,7 +59,7 @@ HOUR_MS = 60 * 60 * 1000
 DEBOUNCE_MS = 6 * HOUR_MS
 AUTOMATIC_TRIGGERS = ("launch", "compaction")
 _WAIT_SLICE_S = 0.05
-LEASE_WAIT_MARGIN_S = 60.0
+LOCK_WAIT_MARGIN_S = 60.0
 
 ProviderFactory = Callable[[MemoryStore], ChatProvider]
 """Makes the provider of one run, given the store it will consolidate."""
@@ -152,7 +152,6 @@ class ConsolidationService:
         http_options: HttpOptions | None = None,
         limits: RunLimits | None = None,
         clock: Callable[[], int] = now_ms,
-        lease_ttl_s: float = LEASE_TTL_S,
     ) -> None:
         """`settings` None: resolved for every run (env and settings file may change)."""
         self.home = home
@@ -162,7 +161,6 @@ class ConsolidationService:
         self.journal = Journal(home)
         self._provider_factory = provider_factory
         self._http_options = http_options
-        self._lease_ttl_s = lease_ttl_s
 
     # --- queries --------------------------------------------------------------------------
 
@@ -207,7 +205,7 @@ class ConsolidationService:
         """Consolidate one workspace's scopes and journal the record (see module doc).
 
         Raises HomeError (unknown workspace), RunInFlightError, DebouncedError,
-        LeaseHeldError, or RunFailedError / RunCancelledError; never journals a failure.
+        LockHeldError, or RunFailedError / RunCancelledError; never journals a failure.
         `check_debounce` None applies the 6 h debounce to automatic triggers only.
         """
         if trigger not in TRIGGERS:
@@ -232,12 +230,12 @@ class ConsolidationService:
             on_wait=report_wait,
         ):
             provider = self._make_provider(store)
-            lease = ConsolidationLease(self.home, ttl_s=self._lease_ttl_s)
             try:
                 # An archive pass is the workspace's last chance: it waits out another
                 # process's run instead of being refused.
-                wait_s = self.limits.timeout_s + LEASE_WAIT_MARGIN_S if queue else 0.0
-                with lease.hold(workspace_id, wait_s=wait_s, cancel=cancel):
+                wait_s = self.limits.timeout_s + LOCK_WAIT_MARGIN_S if queue else 0.0
+                lock = ConsolidationLock(self.home)
+                with lock.hold(workspace_id, wait_s=wait_s, cancel=cancel):
                     result = run_consolidation(
                         provider,
                         store,
@@ -246,13 +244,12 @@ class ConsolidationService:
                         limits=self.limits,
                         cancel=cancel,
                         on_step=on_step,
-                        may_mutate=lease.lost_reason,
                         clock=self.clock,
                     )
                     if result.failure is not None:
                         raise result.failure
                     assert result.record is not None
-                    if not dry_run:  # under the lease: the next holder sees this record
+                    if not dry_run:  # under the lock: the next holder sees this record
                         self.journal.save_run(workspace.id, store.project_path, result.record)
             finally:
                 store.flush_reads()

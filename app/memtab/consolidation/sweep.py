@@ -298,7 +298,7 @@ def _run_one(
     except RunFailedError as error:
         logger.warning("launch sweep: %s failed: %s", workspace.id, error)
         return SweepRun(workspace.id, reason, error=str(error))
-    except (ConsolidationError, HomeError) as error:  # in flight, lease held, or gone
+    except (ConsolidationError, HomeError) as error:  # in flight, locked, or gone
         logger.info("launch sweep: %s not started: %s", workspace.id, error)
         return SweepSkip(workspace.id, "busy", str(error))
     return SweepRun(workspace.id, reason, record=record)

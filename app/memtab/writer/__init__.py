@@ -12,7 +12,7 @@
 - `dumps`: trace dumps of runs (written atomically, redacted, pruned).
 - `monitor`: `TranscriptMonitor`, completed assistant turns appended to `chat.jsonl`.
 - `service`: `WriterService`, what the app runs on its worker threads (monitor +
-  scheduler + runs); `lease`: one Memtab process per home runs it.
+  scheduler + runs); `lock`: one Memtab process per home runs it.
 - `traces`: reading dumps back (the Traces view).
 
 Import from the submodules.

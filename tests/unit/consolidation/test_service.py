@@ -1,4 +1,4 @@
-"""The service: one run per workspace, archive queues, the lease, debounce, and the journal."""
+"""The service: one run per workspace, archive queues, the lock, debounce, and the journal."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ import pytest
 from memtab.consolidation.errors import (
     ConsolidationError,
     DebouncedError,
-    LeaseHeldError,
+    LockHeldError,
     RunCancelledError,
     RunFailedError,
     RunInFlightError,
 )
 from memtab.consolidation.guard import DRY_RUN_NOTE
-from memtab.consolidation.lease import lease_path
+from memtab.consolidation.lock import ConsolidationLock
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import DARK_MODE_ID, create_demo_home
 from memtab.llm.settings import ProviderSettings
@@ -129,14 +129,14 @@ def test_runs_of_different_workspaces_take_turns(
     assert waits[0] == f"waiting for the consolidation of {WS}"
 
 
-def lease_holder(home: Home) -> subprocess.Popen[str]:
-    """Another process holding the home's consolidation lease until its stdin closes."""
+def lock_holder(home: Home) -> subprocess.Popen[str]:
+    """Another process holding the home's consolidation lock until its stdin closes."""
     script = (
         "import sys\n"
         "from pathlib import Path\n"
         "from memtab.store.home import Home\n"
-        "from memtab.consolidation.lease import ConsolidationLease\n"
-        "with ConsolidationLease(Home(Path(sys.argv[1]))).hold('elsewhere'):\n"
+        "from memtab.consolidation.lock import ConsolidationLock\n"
+        "with ConsolidationLock(Home(Path(sys.argv[1]))).hold('elsewhere'):\n"
         "    print('held', flush=True)\n"
         "    sys.stdin.readline()\n"
     )
@@ -151,13 +151,13 @@ def lease_holder(home: Home) -> subprocess.Popen[str]:
     return process
 
 
-def test_a_second_process_is_refused_while_a_live_lease_is_held(
+def test_a_second_process_is_refused_while_another_holds_the_lock(
     home: Home, clock: FakeClock
 ) -> None:
     service = offline_service(home, clock)
-    holder = lease_holder(home)
+    holder = lock_holder(home)
     try:
-        with pytest.raises(LeaseHeldError) as refused:
+        with pytest.raises(LockHeldError) as refused:
             service.run(WS)
         assert f"pid {holder.pid}" in str(refused.value)
         assert "workspace elsewhere" in str(refused.value)
@@ -166,16 +166,15 @@ def test_a_second_process_is_refused_while_a_live_lease_is_held(
         assert holder.stdin is not None
         holder.stdin.close()
         holder.wait(WAIT_S)
-    assert not lease_path(home).exists()  # released on exit
     assert service.run(WS).summary == "no changes needed"
 
 
-def test_an_archive_run_waits_for_another_process_lease(
+def test_an_archive_run_waits_for_another_process_run(
     home: Home, clock: FakeClock, threads: list[threading.Thread]
 ) -> None:
     provider = ScriptedProvider([ModelReply("promoted before archiving")])
     service = ConsolidationService(home, provider_factory=Providers(provider), clock=clock)
-    holder = lease_holder(home)
+    holder = lock_holder(home)
     try:
         archive = in_thread(threads, service.run, WS, trigger="archive")
         assert not provider.started.wait(0.3)  # waiting for the other process
@@ -226,7 +225,8 @@ def test_a_failed_run_writes_nothing(home: Home, clock: FakeClock) -> None:
         service.run(WS)
     assert not home.journal_path.exists()
     assert not service.is_running(WS)
-    assert not lease_path(home).exists()
+    with ConsolidationLock(home).hold("next"):  # released, not left held by the failure
+        pass
 
 
 def test_a_cancelled_run_writes_nothing(home: Home, clock: FakeClock) -> None:

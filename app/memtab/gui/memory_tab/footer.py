@@ -9,8 +9,9 @@ from `run_finished` (which only shows a short "Done: <summary>" note).
 
 **Consolidate now** starts the consolidation facade for the selected workspace; while
 the run goes the button reads "Consolidating…", a busy bar and the step message show
-progress and Cancel stops it; a failure (in flight, lease held, provider error) is shown
-inline. The runs dialog opens from the clock button (the footer opens it itself).
+progress and Cancel stops it; a failure (in flight, run by another process, provider
+error) is shown inline. The runs dialog opens from the clock button (the footer opens it
+itself).
 """
 
 from __future__ import annotations

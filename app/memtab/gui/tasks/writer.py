@@ -22,7 +22,7 @@ How it works (`memtab.writer.service.WriterService` does the work, off the GUI t
   the supervisor leave that workspace to it (`external_writer_detected`).
 - Paused, polls consume new lines without counting them and no run starts; runs still
   queued are withdrawn (a run already going finishes).
-- One Memtab process per home supervises the writer (`memtab.writer.lease`): a second
+- One Memtab process per home supervises the writer (`memtab.writer.lock`): a second
   one stands by (`status.standby`) and takes over when the first exits.
 
 Signals (GUI thread): `status_changed(WriterStatus)`, `run_started(str workspace_id)`,
@@ -46,7 +46,7 @@ from memtab.gui.tasks.runner import TaskContext, TaskFunction, TaskRunner
 from memtab.gui.watch import HomeWatcher
 from memtab.gui.watch_paths import ChangeKind, ChangeSummary, PathImpact
 from memtab.store.home import Home
-from memtab.writer.lease import WriterLease
+from memtab.writer.lock import WriterLock
 from memtab.writer.policy import RunTicket
 from memtab.writer.run import WriterRunResult
 from memtab.writer.service import PollResult, WriterService
@@ -130,9 +130,9 @@ class WriterSupervisor(QObject):
         self._running: set[int] = set()
         self._names: dict[str, str] = {}
         self._status = WriterStatus()
-        self._lease = WriterLease(home)
+        self._writer_lock = WriterLock(home)
         self._started = False
-        self._active = False  # holds the lease and follows transcripts
+        self._active = False  # holds the lock and follows transcripts
         self._closed = False
 
         self._watch_runner.job_finished.connect(self._on_watch_runner_job_finished)
@@ -173,7 +173,7 @@ class WriterSupervisor(QObject):
         self._try_to_begin()
 
     def _try_to_begin(self) -> None:
-        if not self._lease.acquire():
+        if not self._writer_lock.acquire():
             self._set_status(
                 replace(
                     self._status,
@@ -204,7 +204,7 @@ class WriterSupervisor(QObject):
         self._closed = True
         self._watch_runner.shutdown(timeout_ms)
         self._run_runner.shutdown(timeout_ms)
-        self._lease.release()
+        self._writer_lock.release()
 
     # --- watcher ------------------------------------------------------------------------
 

@@ -6,52 +6,48 @@ nobody writing. The app therefore holds an exclusive lock file
 (`<home>/memtab/locks/memory-writer.lock`) while it supervises the writer; a second
 process finds it taken and stands by. The OS drops the lock when its holder exits, so a
 crash never blocks the writer.
-
-Acquire and release on the same thread (the lock also holds a thread lock).
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locks import LockUnavailableError, OwnedLock
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
-LEASE_NAME = "memory-writer"
+LOCK_NAME = "memory-writer"
 
 
-class WriterLease:
-    """The home's writer lock, held from `acquire()` to `release()`."""
+class WriterLock:
+    """The home's writer lock, held from `acquire()` to `release()` (any thread)."""
 
     def __init__(self, home: Home) -> None:
-        self.path = home.lock_path(LEASE_NAME)
-        self._stack: contextlib.ExitStack | None = None
+        self._lock = OwnedLock(home.lock_path(LOCK_NAME))
+
+    @property
+    def path(self) -> str:
+        return str(self._lock.path)
 
     @property
     def held(self) -> bool:
         """Whether this object holds the lock."""
-        return self._stack is not None
+        return self._lock.held
 
     def acquire(self) -> bool:
         """Take the lock if it is free (never waits); True when held afterwards."""
-        if self._stack is not None:
+        if self._lock.held:
             return True
-        stack = contextlib.ExitStack()
         try:
-            stack.enter_context(interprocess_lock(self.path, timeout_s=0))
-        except TimeoutError:
+            self._lock.acquire(0)
+        except LockUnavailableError:
             return False
         except OSError as error:
-            logger.warning("Cannot take the memory writer lock %s: %s", self.path, error)
+            logger.warning("Cannot take the memory writer lock %s: %s", self._lock.path, error)
             return False
-        self._stack = stack
         return True
 
     def release(self) -> None:
         """Let the lock go (no-op when not held)."""
-        stack, self._stack = self._stack, None
-        if stack is not None:
-            stack.close()
+        self._lock.release()

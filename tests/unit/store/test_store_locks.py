@@ -1,0 +1,122 @@
+"""The one lock module (`memtab.fs.locks`): exclusive across threads and processes, with
+timeouts on both sides, never re-entered, released by the OS when its holder dies."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from memtab.fs.locks import InterprocessLock, LockUnavailableError, OwnedLock, interprocess_lock
+
+HOLDER = r"""
+import sys
+from pathlib import Path
+from memtab.fs.locks import OwnedLock
+lock = OwnedLock(Path(sys.argv[1]))
+lock.acquire(5, purpose="test")
+print("held", flush=True)
+sys.stdin.readline()
+"""
+
+
+def hold_in_other_process(path: Path) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stdout.readline().strip() == "held"
+    return process
+
+
+def test_a_thread_asking_again_for_a_lock_it_holds_is_refused_at_once(tmp_path: Path) -> None:
+    # The old helper let the inner block "acquire" too: two owners, one lock.
+    path = tmp_path / "a.lock"
+    with interprocess_lock(path, timeout_s=5):
+        refused = pytest.raises(LockUnavailableError, match="already held by this thread")
+        with refused, interprocess_lock(path, timeout_s=5):  # at once, not after 5 s
+            pass
+    with interprocess_lock(path, timeout_s=0):  # and the outer block released it
+        pass
+
+
+def test_a_second_thread_times_out_instead_of_waiting_forever(tmp_path: Path) -> None:
+    path = tmp_path / "a.lock"
+    outcome: list[str] = []
+
+    def second() -> None:
+        try:
+            with interprocess_lock(path, timeout_s=0.3):
+                outcome.append("acquired")
+        except LockUnavailableError as error:
+            outcome.append(str(error))
+
+    with interprocess_lock(path):
+        thread = threading.Thread(target=second)
+        thread.start()
+        thread.join(10)
+        assert not thread.is_alive(), "the waiting thread never gave up"
+    assert len(outcome) == 1 and "Timed out after 0.3 s" in outcome[0]
+
+
+def test_threads_take_turns(tmp_path: Path) -> None:
+    path = tmp_path / "a.lock"
+    inside = [0]
+    overlaps: list[int] = []
+
+    def work() -> None:
+        for _ in range(50):
+            with interprocess_lock(path):
+                inside[0] += 1
+                overlaps.append(inside[0])
+                inside[0] -= 1
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert overlaps == [1] * 200
+
+
+def test_another_process_holding_it_is_named_and_its_death_releases_it(tmp_path: Path) -> None:
+    path = tmp_path / "locks" / "work.lock"
+    holder = hold_in_other_process(path)
+    try:
+        lock = OwnedLock(path)
+        with pytest.raises(LockUnavailableError):
+            lock.acquire(0.2)
+        owner = lock.holder()
+        assert owner is not None and owner.pid == holder.pid
+        assert owner.details == {"purpose": "test"} and f"pid {holder.pid}" in owner.describe()
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(10)
+    lock.acquire(5)  # no expiry to wait out: the OS dropped the dead holder's lock
+    assert lock.held
+    lock.release()
+    assert not lock.held and not lock.holder_path.exists()
+
+
+def test_a_lock_can_be_released_on_another_thread(tmp_path: Path) -> None:
+    lock = InterprocessLock(tmp_path / "a.lock")
+    lock.acquire(1)
+    releaser = threading.Thread(target=lock.release)
+    releaser.start()
+    releaser.join()
+    with interprocess_lock(tmp_path / "a.lock", timeout_s=0):
+        pass
+
+
+def test_an_unreadable_holder_file_means_an_unknown_holder(tmp_path: Path) -> None:
+    lock = OwnedLock(tmp_path / "a.lock")
+    lock.holder_path.write_bytes(b"\xff not json")
+    assert lock.holder() is None
+    lock.holder_path.write_text('{"pid": "x"}')
+    assert lock.holder() is None
