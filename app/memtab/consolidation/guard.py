@@ -9,9 +9,14 @@ Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the
    over-commit; a call rejected by 1–2 consumes nothing;
 4. dry run — the call is not dispatched; it consumes budget like a real change would;
 
-then dispatched. Every attempt is journaled as a `JournalOp` whose `applied` is true only
-when the change really happened; `note` holds the rejection text, the budget message,
-"dry-run", or the dispatch error.
+then dispatched. Rules 1–2 hold for the path as given and for the file it resolves to
+through any symlink (`MemoryStore.resolved`): a planted `global/al -> .` cannot make
+`/memories/global/al/x.md` dodge the pin of `/memories/global/x.md` (the store also
+refuses paths through links; this holds even if a scope root is itself a link).
+
+Every attempt is journaled as a `JournalOp` whose `applied` is true only when the change
+really happened; `note` holds the rejection text, the budget message, "dry-run", or the
+dispatch error.
 
 Refunds: a call the guard accepted but the tool then refused (old_str not found, file
 exists, …) gives its reservation back. The budget bounds how much a run may change, and
@@ -22,7 +27,6 @@ refund never revives a call that was already turned away for lack of budget.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from memtab.store.journal import JournalOp
@@ -40,9 +44,6 @@ MUTATION_BUDGET = 8
 DRY_RUN_NOTE = "dry-run"
 PROJECT_SCOPE_REJECTION = "project memory is available only for single-project runs"
 PIN_RULE = "pinned files may be edited but never deleted or renamed"
-
-MutationCheck = Callable[[], str | None]
-"""Asked before each mutation; returns why mutations must stop (e.g. lease lost) or None."""
 
 
 def budget_exhausted_note(limit: int = MUTATION_BUDGET) -> str:
@@ -99,13 +100,11 @@ class ConsolidationGuard:
         *,
         budget: MutationBudget | None = None,
         dry_run: bool = False,
-        may_mutate: MutationCheck | None = None,
     ) -> None:
         self.store = store
         self.tool = MemoryTool(store)
         self.budget = budget or MutationBudget()
         self.dry_run = dry_run
-        self._may_mutate = may_mutate
         self._ops: list[JournalOp] = []
         self._ops_lock = threading.Lock()
 
@@ -138,9 +137,12 @@ class ConsolidationGuard:
             path_text = str(path)
             new_path_text = str(new_path) if new_path is not None else new_path_text
             self._check_scopes(path, new_path)
+            resolved = self._resolve(path)
+            self._check_scopes(resolved, self._resolve(new_path) if new_path else None)
             if request.command in ("delete", "rename"):
                 self._check_pins(path)
-            self._check_may_mutate()
+                if resolved != path:
+                    self._check_pins(resolved)
         except _RejectedError as rejection:
             return self._journal(request, path_text, new_path_text, False, str(rejection))
         if not self.budget.reserve():
@@ -190,12 +192,12 @@ class ConsolidationGuard:
             f"{path} contains pinned files ({names}): {PIN_RULE}, nor a directory holding one"
         )
 
-    def _check_may_mutate(self) -> None:
-        if self._may_mutate is None:
-            return
-        reason = self._may_mutate()
-        if reason:
-            raise _RejectedError(reason)
+    def _resolve(self, path: VirtualPath) -> VirtualPath:
+        """The file `path` really names (see the module doc); rejected if it escapes."""
+        try:
+            return self.store.resolved(path)
+        except PathError as error:
+            raise _RejectedError(str(error)) from None
 
     def _journal(
         self,

@@ -17,7 +17,6 @@ from memtab.consolidation.guard import (
     MUTATION_BUDGET,
     ConsolidationGuard,
     MutationBudget,
-    MutationCheck,
 )
 from memtab.consolidation.offline import OFFLINE_PROVIDER
 from memtab.consolidation.prompts import load_system_prompt, run_message
@@ -72,7 +71,6 @@ def run_consolidation(
     limits: RunLimits | None = None,
     cancel: threading.Event | None = None,
     on_step: StepCallback | None = None,
-    may_mutate: MutationCheck | None = None,
     clock: Callable[[], int] = now_ms,
 ) -> RunResult:
     """Run the consolidator over the store's workspace, project (if any) and global scopes.
@@ -82,9 +80,7 @@ def run_consolidation(
     Token usage is recorded for model providers, not for the offline consolidator.
     """
     limits = limits or RunLimits()
-    guard = ConsolidationGuard(
-        store, budget=MutationBudget(limits.budget), dry_run=dry_run, may_mutate=may_mutate
-    )
+    guard = ConsolidationGuard(store, budget=MutationBudget(limits.budget), dry_run=dry_run)
     system = load_system_prompt(store.home, trigger)
     message = run_message(store, trigger=trigger, budget=limits.budget, dry_run=dry_run)
 

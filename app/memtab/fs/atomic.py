@@ -1,23 +1,53 @@
 """Crash-safe writes.
 
-Every file Memtab writes goes through `atomic_write_bytes`: the new content is written to a
-hidden temp file in the same directory, fsynced, and renamed over the target, so a reader
-(or a crash) only ever sees the old content or the new one. Read-modify-writes also hold a
-lock from `memtab.fs.locks`.
+Every file Memtab writes is first written in full to a hidden temp file in the same
+directory and fsynced, then published in one step, so a reader (or a crash) only ever
+sees the old content or the new one:
+
+- `atomic_write_bytes` / `_text` / `_json`: replace a file by path (sidecars, settings).
+- `Directory`: an open directory and the writes memory files need, by name inside it —
+  replace only if the file is still what the caller read (`replace_if_unchanged`),
+  create without ever clobbering (`create_new`), rename without ever overwriting
+  (`rename_no_replace`). Working through a directory descriptor means a symlink swapped
+  into the path after a check cannot redirect the write (see `memtab.fs.confined`).
+
+Read-modify-writes also hold a lock from `memtab.fs.locks`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import json
 import os
 import re
 import secrets
-import sys
+import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+MAX_NAME_BYTES = 255
+TEMP_SUFFIX = ".tmp"
+# `.<name>.<8 hex>.tmp`, or `.<32 hex>.<8 hex>.tmp` when the name is too long to repeat.
+TEMP_NAME = re.compile(r"\..+\.[0-9a-f]{8}\.tmp")
+
+_BINARY = getattr(os, "O_BINARY", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+# Where the platform can work relative to a directory descriptor (not Windows).
+DIR_FD_SUPPORTED = (
+    # os.replace takes the same dir fds as os.rename, but is not listed on its own.
+    {os.open, os.stat, os.mkdir, os.rename, os.unlink, os.link} <= os.supports_dir_fd
+    and os.scandir in os.supports_fd
+    and hasattr(os, "O_DIRECTORY")
+)
+# Hard links cannot be made here; fall back to a checked rename (see `create_new`).
+_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.EXDEV}
+# What rename says when its destination is taken by something it will not replace.
+_TAKEN = {errno.EEXIST, errno.ENOTEMPTY, errno.ENOTDIR, errno.EISDIR}
 
 
 def encode_utf8(text: str) -> bytes:
@@ -32,20 +62,240 @@ def encode_utf8(text: str) -> bytes:
         return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
-def temp_name_for(target: Path) -> Path:
-    """A hidden, unique temp path beside `target` (watchers and listings skip dotfiles)."""
-    return target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+def temp_name_for(name: str) -> str:
+    """A hidden, unique temp name beside `name` (watchers and listings skip dotfiles).
+
+    Never longer than the 255-byte name limit: a name too long to repeat in full is
+    replaced by a hash of it, so a legal name always gets a legal temp name.
+    """
+    token = secrets.token_hex(4)
+    candidate = f".{name}.{token}{TEMP_SUFFIX}"
+    if len(encode_utf8(candidate)) <= MAX_NAME_BYTES:
+        return candidate
+    digest = hashlib.sha256(encode_utf8(name)).hexdigest()[:32]
+    return f".{digest}.{token}{TEMP_SUFFIX}"
 
 
-def _fsync_directory(directory: Path) -> None:
-    # Makes the rename itself durable; not possible (or needed) on Windows.
-    if sys.platform == "win32":  # pragma: no cover
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def is_temp_name(name: str) -> bool:
+    """Whether `name` follows Memtab's temp-file pattern (`.<name>.<8 hex>.tmp`)."""
+    return name.startswith(".") and name.endswith(TEMP_SUFFIX) and bool(TEMP_NAME.fullmatch(name))
+
+
+class Directory:
+    """An open directory; every operation names an entry directly inside it.
+
+    Where the platform allows (POSIX), the directory is held by a descriptor and each call
+    works relative to it (`openat`, `renameat`, `linkat`…), so renaming or replacing a
+    parent directory meanwhile cannot send the call anywhere else. Elsewhere it falls
+    back to joined paths. Use as a context manager, or `close()`.
+    """
+
+    def __init__(self, fd: int | None, path: str) -> None:
+        self.fd = fd
+        self.path = path  # for messages (and the path fallback)
+        self.closed = False
+
+    @classmethod
+    def open(cls, path: Path | str) -> Directory:
+        """Open a directory by path (symlinks on the way are followed: the path is trusted)."""
+        text = os.fspath(path)
+        if not DIR_FD_SUPPORTED:  # pragma: no cover - Windows
+            if not os.path.isdir(text):
+                missing = not os.path.lexists(text)
+                error = FileNotFoundError if missing else NotADirectoryError
+                raise error(errno.ENOENT if missing else errno.ENOTDIR, "Not a directory", text)
+            return cls(None, text)
+        return cls(os.open(text, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC), text)
+
+    def __enter__(self) -> Directory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        fd, self.fd, self.closed = self.fd, None, True
+        if fd is not None:
+            os.close(fd)
+
+    def at(self, name: str) -> tuple[str, dict[str, Any]]:
+        """`(path, kwargs)` for an os call on `name`: `dir_fd=` where supported."""
+        if self.closed:
+            raise ValueError(f"{self.path} was closed")
+        if self.fd is None:
+            return os.path.join(self.path, name), {}
+        return name, {"dir_fd": self.fd}
+
+    def display(self, name: str) -> str:
+        return os.path.join(self.path, name)
+
+    def exists_error(self, name: str) -> FileExistsError:
+        return FileExistsError(errno.EEXIST, "File exists", self.display(name))
+
+    # --- reading ------------------------------------------------------------------------
+
+    def lstat(self, name: str) -> os.stat_result | None:
+        """The entry's own stat (a symlink is not followed), or None when it does not exist."""
+        path, at = self.at(name)
+        try:
+            return os.stat(path, follow_symlinks=False, **at)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+
+    def open_file(self, name: str) -> int:
+        """A read-only descriptor of a regular file (never through a symlink). Raises OSError."""
+        path, at = self.at(name)
+        fd = os.open(path, os.O_RDONLY | _BINARY | _CLOEXEC | getattr(os, "O_NOFOLLOW", 0), **at)
+        try:
+            mode = os.fstat(fd).st_mode
+        except BaseException:
+            os.close(fd)
+            raise
+        if not stat.S_ISREG(mode):
+            os.close(fd)
+            kind = errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL
+            raise OSError(kind, "Not a regular file", self.display(name))
+        return fd
+
+    # --- writing ------------------------------------------------------------------------
+
+    def write_temp(self, name: str, data: bytes, *, mode: int | None = None) -> str:
+        """Write `data` to a new hidden temp file for `name`, fsynced; returns the temp name."""
+        temp = temp_name_for(name)
+        path, at = self.at(temp)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _CLOEXEC
+        fd = os.open(path, flags, 0o666 if mode is None else mode, **at)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                if mode is not None and hasattr(os, "fchmod"):
+                    os.fchmod(handle.fileno(), mode)
+                os.fsync(handle.fileno())
+        except BaseException:
+            self.discard(temp)
+            raise
+        return temp
+
+    def discard(self, name: str) -> None:
+        """Remove an entry if it is there (temp-file cleanup; errors ignored)."""
+        path, at = self.at(name)
+        with contextlib.suppress(OSError):
+            os.unlink(path, **at)
+
+    def fsync(self) -> None:
+        """Make renames in this directory durable (not possible, or needed, on Windows)."""
+        if self.fd is not None:
+            os.fsync(self.fd)
+
+    def replace(self, name: str, data: bytes, *, mode: int | None = None) -> None:
+        """Replace (or create) `name` with `data` atomically."""
+        self.replace_if_unchanged(name, data, unchanged=None, mode=mode)
+
+    def replace_if_unchanged(
+        self,
+        name: str,
+        data: bytes,
+        *,
+        unchanged: Callable[[], bool] | None,
+        mode: int | None = None,
+    ) -> bool:
+        """Replace `name` with `data` atomically if `unchanged()` still holds.
+
+        The new content is written and fsynced first; `unchanged` is asked right before
+        the rename, so a change another program made meanwhile is seen (and nothing is
+        written: False). Programs that take no lock can still write in the microseconds
+        between that check and the rename; this keeps the window as small as it can be.
+        """
+        temp = self.write_temp(name, data, mode=mode)
+        try:
+            if unchanged is not None and not unchanged():
+                self.discard(temp)
+                return False
+            src, dst, at = self._pair(temp, self, name)
+            os.replace(src, dst, **at)
+        except BaseException:
+            self.discard(temp)
+            raise
+        self.fsync()
+        return True
+
+    def create_new(self, name: str, data: bytes) -> None:
+        """Create `name` holding `data`; FileExistsError if anything is there, even if it
+        appeared a moment ago: the complete temp file is published with a hard link,
+        which never replaces an entry. Where hard links are not supported, an existence
+        check and a rename stand in (a tiny window remains there)."""
+        temp = self.write_temp(name, data)
+        try:
+            try:
+                self._link(temp, self, name)
+            except OSError as error:
+                if error.errno not in _NO_HARD_LINKS:
+                    raise
+                if self.lstat(name) is not None:
+                    raise self.exists_error(name) from None
+                src, dst, at = self._pair(temp, self, name)
+                os.rename(src, dst, **at)
+        finally:
+            self.discard(temp)
+        self.fsync()
+
+    def rename_no_replace(self, name: str, target: Directory, new_name: str) -> None:
+        """Move `name` to `target/new_name`; FileExistsError if anything is there.
+
+        A file is linked to the new name, then unlinked from the old (a crash in between
+        leaves both names, never neither). A directory cannot be linked: it is renamed
+        after an existence check, and POSIX rename refuses to replace anything but an
+        empty directory, so at worst an empty directory created in that instant is
+        replaced — no content can be lost.
+        """
+        info = self.lstat(name)
+        if info is None:
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", self.display(name))
+        if target.lstat(new_name) is not None:
+            raise target.exists_error(new_name)
+        if not stat.S_ISDIR(info.st_mode):
+            try:
+                self._link(name, target, new_name)
+            except OSError as error:
+                if error.errno not in _NO_HARD_LINKS:
+                    raise
+            else:
+                path, at_source = self.at(name)
+                os.unlink(path, **at_source)
+                self._fsync_both(target)
+                return
+        src, dst, at = self._pair(name, target, new_name)
+        try:
+            os.rename(src, dst, **at)
+        except OSError as error:
+            # A non-empty directory or a file that appeared at the destination.
+            if error.errno in _TAKEN and target.lstat(new_name) is not None:
+                raise target.exists_error(new_name) from None
+            raise
+        self._fsync_both(target)
+
+    def _fsync_both(self, target: Directory) -> None:
+        target.fsync()
+        if target is not self:
+            self.fsync()
+
+    def _pair(self, name: str, target: Directory, new_name: str) -> tuple[str, str, dict[str, Any]]:
+        """Arguments of os.rename/replace/link from `name` here to `new_name` in `target`."""
+        src, src_at = self.at(name)
+        dst, dst_at = target.at(new_name)
+        if not src_at or not dst_at:  # pragma: no cover - Windows
+            return self.display(name), target.display(new_name), {}
+        return src, dst, {"src_dir_fd": self.fd, "dst_dir_fd": target.fd}
+
+    def _link(self, name: str, target: Directory, new_name: str) -> None:
+        """Hard-link `name` as `target/new_name` (EEXIST if taken); a symlink is never
+        followed, so a link swapped in cannot pull an outside file in."""
+        src, dst, at = self._pair(name, target, new_name)
+        if at:
+            os.link(src, dst, follow_symlinks=False, **at)
+        else:  # pragma: no cover - Windows
+            os.link(src, dst)
 
 
 def atomic_write_bytes(target: Path, data: bytes, *, mode: int | None = None) -> None:
@@ -55,22 +305,8 @@ def atomic_write_bytes(target: Path, data: bytes, *, mode: int | None = None) ->
     content (if any) is untouched. `mode` sets the permissions (e.g. 0o600 for settings).
     """
     target.parent.mkdir(parents=True, exist_ok=True)
-    temp = temp_name_for(target)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    fd = os.open(temp, flags, 0o666 if mode is None else mode)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temp, mode)
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _fsync_directory(target.parent)
+    with Directory.open(target.parent) as directory:
+        directory.replace(target.name, data, mode=mode)
 
 
 def atomic_write_text(target: Path, text: str, *, mode: int | None = None) -> None:

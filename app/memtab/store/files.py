@@ -5,18 +5,27 @@ Descriptions come from `memtab.store.frontmatter`, the one frontmatter reader.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
 import os
-import shutil
+import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.fs.atomic import encode_utf8
+from memtab.fs.atomic import Directory, encode_utf8, is_temp_name
+from memtab.fs.confined import read_prefix
 from memtab.store.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
 from memtab.store.paths import Scope, VirtualPath, is_addressable_name
 
+logger = logging.getLogger(__name__)
+
 MAX_FILE_BYTES = 102_400
 MAX_FILES_PER_SCOPE = 1000
+# A temp file of Memtab's own pattern this old was left by a process that died mid-write
+# (a write takes milliseconds); the next listing removes it.
+STALE_TEMP_AGE_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -69,11 +78,13 @@ def _entry_for(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry:
     try:
         fd = os.open(entry.path, _OPEN_FLAGS)
     except OSError:
-        stat, prefix = entry.stat(follow_symlinks=False), b""  # listed, but undescribed
+        stat_result, prefix = entry.stat(follow_symlinks=False), b""  # listed, undescribed
     else:
         try:
-            stat = os.fstat(fd)
-            prefix = os.read(fd, DESCRIPTION_PREFIX_BYTES)
+            stat_result = os.fstat(fd)
+            # A hard-linked file may be a file outside the home: listed, but not read.
+            linked = stat_result.st_nlink > 1
+            prefix = b"" if linked else os.read(fd, DESCRIPTION_PREFIX_BYTES)
         finally:
             os.close(fd)
     binary = b"\x00" in prefix
@@ -81,10 +92,19 @@ def _entry_for(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry:
     return FileEntry(
         path=path,
         description=description,
-        size_bytes=stat.st_size,
-        modified_at_ms=stat.st_mtime_ns // 1_000_000,
+        size_bytes=stat_result.st_size,
+        modified_at_ms=stat_result.st_mtime_ns // 1_000_000,
         binary=binary,
     )
+
+
+def _remove_if_stale_temp(entry: os.DirEntry[str], now: float) -> None:
+    """Delete a temp file a killed Memtab process left behind (best effort)."""
+    with contextlib.suppress(OSError):
+        info = entry.stat(follow_symlinks=False)
+        if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_TEMP_AGE_S:
+            os.unlink(entry.path)
+            logger.info("Removed %s, left behind by an interrupted write", entry.path)
 
 
 def is_listable_name(name: str) -> bool:
@@ -97,6 +117,8 @@ def list_scope(scope: Scope, root: Path | None) -> ScopeListing:
 
     Dotfiles and entries with invalid names are skipped; symlinks are neither listed nor
     followed; an unreadable directory lists as empty. A missing root is an empty scope.
+    Temp files an interrupted write left behind (Memtab's pattern, over a minute old)
+    are removed on the way: the walk sees them anyway, so this costs nothing extra.
     """
     if root is None:
         return ScopeListing(scope)
@@ -105,6 +127,7 @@ def list_scope(scope: Scope, root: Path | None) -> ScopeListing:
     error: str | None = None
     # An explicit stack, not recursion: a deeply nested tree must not overflow the stack.
     pending: list[tuple[str, tuple[str, ...]]] = [(str(root), ())]
+    now = time.time()
     while pending:
         directory, segments = pending.pop()
         try:
@@ -118,6 +141,8 @@ def list_scope(scope: Scope, root: Path | None) -> ScopeListing:
             continue
         for entry in entries:
             if not is_listable_name(entry.name):
+                if is_temp_name(entry.name):
+                    _remove_if_stale_temp(entry, now)
                 continue
             try:
                 # follow_symlinks=False: a symlink is neither a file nor a dir here, so
@@ -161,23 +186,44 @@ def content_sha256(content: str) -> str:
 
 @dataclass(frozen=True)
 class FileContent:
-    """A file's text as the editor sees it, with the sha that guards the next save."""
+    """A file's text as the editor sees it, with the sha that guards the next save.
+
+    Reads stop at the cap: an over-cap file holds only its first MAX_FILE_BYTES bytes
+    (`size_bytes` is the whole size), and `over_cap` says so.
+    """
 
     content: str
     sha256: str
     size_bytes: int
     binary: bool
+    over_cap: bool = False
 
-    @property
-    def over_cap(self) -> bool:
-        return self.size_bytes > MAX_FILE_BYTES
+
+def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
+    """Read memory file `name` in `directory`: at most the cap (plus one byte to tell an
+    over-cap file), never through a symlink; also the bytes read, to compare later.
+
+    The cap follows mux: a file is over it when it is bigger, or when its text (invalid
+    UTF-8 replaced by U+FFFD) takes more bytes. Raises OSError (`HardLinkedFileError` for
+    a file with other hard links).
+    """
+    data, info = read_prefix(directory, name, limit=MAX_FILE_BYTES + 1)
+    kept = data[:MAX_FILE_BYTES]
+    try:
+        content = kept.decode("utf-8")
+        text_bytes = len(kept)
+    except UnicodeDecodeError:
+        content = kept.decode("utf-8", "replace")
+        text_bytes = len(encode_utf8(content))
+    size = max(info.st_size, len(data))
+    over_cap = len(data) > MAX_FILE_BYTES or text_bytes > MAX_FILE_BYTES
+    return FileContent(content, content_sha256(content), size, b"\x00" in kept, over_cap), data
 
 
 def read_file_content(physical: Path) -> FileContent:
-    """Read a memory file; invalid UTF-8 is replaced with U+FFFD. Raises OSError."""
-    data = physical.read_bytes()
-    content = data.decode("utf-8", "replace")
-    return FileContent(content, content_sha256(content), len(data), b"\x00" in data)
+    """Read a memory file by path (see `read_file_in`; at most the cap). Raises OSError."""
+    with Directory.open(physical.parent) as directory:
+        return read_file_in(directory, physical.name)[0]
 
 
 def count_files(root: Path) -> int:
@@ -198,46 +244,3 @@ def count_files(root: Path) -> int:
         except OSError:
             continue
     return count
-
-
-# shutil.rmtree/copytree (and os.walk before Python 3.12) recurse once per directory level;
-# a tree nested a thousand levels deep — which an agent can create — would overflow the
-# stack. These walk with an explicit stack instead.
-
-
-def remove_tree(root: Path) -> None:
-    """Delete a directory and everything in it, never following symlinks. Raises OSError."""
-    pending: list[tuple[str, bool]] = [(str(root), False)]
-    while pending:
-        directory, emptied = pending.pop()
-        if emptied:
-            os.rmdir(directory)
-            continue
-        pending.append((directory, True))
-        with os.scandir(directory) as iterator:
-            for entry in iterator:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append((entry.path, False))
-                else:
-                    os.unlink(entry.path)
-
-
-def copy_tree(source: Path, target: Path) -> None:
-    """Copy a directory tree to a new `target`; symlinks are copied as links, never followed.
-
-    Raises OSError (the partial copy is left for the caller to remove).
-    """
-    pending: list[tuple[str, str]] = [(str(source), str(target))]
-    while pending:
-        from_dir, to_dir = pending.pop()
-        os.mkdir(to_dir)
-        shutil.copystat(from_dir, to_dir)
-        with os.scandir(from_dir) as iterator:
-            for entry in iterator:
-                destination = os.path.join(to_dir, entry.name)
-                if entry.is_symlink():
-                    os.symlink(os.readlink(entry.path), destination)
-                elif entry.is_dir(follow_symlinks=False):
-                    pending.append((entry.path, destination))
-                elif entry.is_file(follow_symlinks=False):
-                    shutil.copy2(entry.path, destination, follow_symlinks=False)

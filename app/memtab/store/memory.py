@@ -2,34 +2,62 @@
 
 `MemoryStore` is what the rest of Memtab uses: the editor operations of SPEC §5a (reads,
 sha-checked saves, create, rename/move, delete, pins) and the primitives the memory tool
-(`memtab.store.tool`) is built on. Writes are serialized per scope root in this process
-and atomic on disk; the sidecars are locked across processes.
+(`memtab.store.tool`) is built on.
+
+Every change is safe against other processes (mux, a second Memtab, an editor):
+
+- It holds the scope root's cross-process lock (`writing`) for the whole read-change-
+  write, so two Memtab processes never interleave their edits.
+- It re-reads the file right before replacing it (`Directory.replace_if_unchanged`), so
+  a change made meanwhile by a program that takes no lock is seen: a tool edit is
+  redone on the new text (`edit_text`), an editor save reports a conflict.
+- New files and renames never replace anything that appeared after the check (a hard
+  link publishes them, see `memtab.fs.atomic`).
+- It works through directory descriptors opened without following symlinks
+  (`memtab.fs.confined`), so swapping a directory for a link cannot send a write
+  outside the scope, and a path through a symlinked directory is refused.
+
+Reads take no lock (every write is an atomic rename) and stop at the file cap.
 """
 
 from __future__ import annotations
 
-import contextlib
+import hashlib
 import logging
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memtab.fs.atomic import atomic_write_bytes, atomic_write_text, encode_utf8
-from memtab.fs.locks import thread_lock_for
+from memtab.fs.atomic import Directory, encode_utf8
+from memtab.fs.confined import copy_tree, entries_of, read_prefix, remove_tree
+from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.store.errors import (
+    AlreadyExistsError,
+    CapError,
+    ChangedDuringEditError,
+    ConflictKind,
+    MemoryStoreError,
+    NotEditableError,
+    NotFoundError,
+    SaveConflictError,
+    ScopeBusyError,
+    ScopeUnavailableError,
+    file_cap_message,
+    not_text_message,
+    over_cap_message,
+)
 from memtab.store.files import (
     MAX_FILE_BYTES,
     MAX_FILES_PER_SCOPE,
     FileContent,
     ScopeListing,
     content_sha256,
-    copy_tree,
     count_files,
+    is_listable_name,
     list_scope,
-    read_file_content,
-    remove_tree,
 )
 from memtab.store.home import Home, Registry, Workspace, load_registry
 from memtab.store.meta import (
@@ -46,59 +74,47 @@ from memtab.store.paths import (
     PathError,
     Scope,
     VirtualPath,
+    is_within_directory,
     parse_file_path,
     parse_virtual_path,
     resolve_inside_root,
 )
+from memtab.store.scope_access import (
+    kind_in,
+    open_scope_directory,
+    read_in,
+    remove_partial_copy,
+    still_holds,
+)
 
 logger = logging.getLogger(__name__)
+
+__all__ = [  # the errors live in memtab.store.errors; importers of this module use them
+    "AlreadyExistsError",
+    "CapError",
+    "ChangedDuringEditError",
+    "ConflictKind",
+    "MemoryStore",
+    "MemoryStoreError",
+    "NotEditableError",
+    "NotFoundError",
+    "SaveConflictError",
+    "SaveResult",
+    "ScopeBusyError",
+    "ScopeUnavailableError",
+    "file_cap_message",
+    "over_cap_message",
+    "parse_path_argument",
+]
 
 PROJECT_UNAVAILABLE = (
     "Project memory is unavailable: multi-project workspaces have no single project identity"
 )
 NO_WORKSPACE = "Workspace memory is unavailable: no workspace is selected"
-
-
-class MemoryStoreError(Exception):
-    """An operation that cannot be done; the message is meant for the user."""
-
-
-class NotFoundError(MemoryStoreError):
-    pass
-
-
-class AlreadyExistsError(MemoryStoreError):
-    pass
-
-
-class ScopeUnavailableError(MemoryStoreError):
-    pass
-
-
-class CapError(MemoryStoreError):
-    """A file or scope cap would be exceeded."""
-
-
-class NotEditableError(MemoryStoreError):
-    """The file is binary or over the size cap, so it cannot be changed through Memtab."""
-
-
-ConflictKind = Literal["exists", "missing", "changed"]
-
-
-class SaveConflictError(MemoryStoreError):
-    """A save refused because the file on disk is not what the editor loaded."""
-
-    def __init__(self, kind: ConflictKind, message: str) -> None:
-        super().__init__(message)
-        self.kind: ConflictKind = kind
-
-
-def file_cap_message(size: int) -> str:
-    return (
-        f"Memory files are limited to {MAX_FILE_BYTES} bytes (got {size}); "
-        "split the content into smaller files"
-    )
+# Scope locks are held for one edit (milliseconds); waiting longer means something is stuck.
+SCOPE_LOCK_TIMEOUT_S = 10.0
+# A tool edit redone this many times on text another program keeps changing gives up.
+EDIT_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -163,10 +179,34 @@ class MemoryStore:
         return self.home.workspace_root(self.workspace.id)
 
     def physical(self, path: VirtualPath) -> Path:
-        """Where a virtual path lives on disk, refusing symlink escapes (PathError)."""
+        """Where a virtual path lives on disk, refusing symlink escapes (PathError).
+
+        For showing and mapping paths; operations also refuse any link on the way.
+        """
         if path.scope is None:
             raise PathError(f"{path} is not inside a scope")
         return resolve_inside_root(self.root(path.scope), path.segments, str(path))
+
+    def resolved(self, path: VirtualPath) -> VirtualPath:
+        """The virtual path of what `path` really names once every symlink is followed.
+
+        Rules about files (pins, scopes) apply to this one: `global/al -> .` makes
+        `/memories/global/al/x.md` name `/memories/global/x.md`, and a scope root may
+        itself be a link into another scope. PathError when it is in no scope here.
+        """
+        real = os.path.realpath(self.physical(path))
+        best: tuple[int, Scope, str] | None = None
+        for scope in SCOPE_ORDER:
+            if self.unavailable_reason(scope):
+                continue
+            real_root = os.path.realpath(self.root(scope))
+            if is_within_directory(real, real_root) and (best is None or len(real_root) > best[0]):
+                best = (len(real_root), scope, real_root)
+        if best is None:
+            raise PathError(f"Invalid memory path {str(path)!r}: path escapes the memory root")
+        relative = os.path.relpath(real, best[2])
+        segments = () if relative == "." else tuple(relative.split(os.sep))
+        return VirtualPath(best[1], segments)
 
     def meta_key(self, path: VirtualPath) -> str:
         """The memory-meta.json key of a path (SPEC §6)."""
@@ -180,18 +220,48 @@ class MemoryStore:
             self.unavailable_reason(path.scope or Scope.GLOBAL) or f"No key for {path}"
         )
 
+    def scope_lock_path(self, scope: Scope) -> Path:
+        """The lock file of a scope root, named after its real path (one lock per root,
+        whichever of its names a process uses)."""
+        real_root = os.path.realpath(self.root(scope))
+        digest = hashlib.sha256(encode_utf8(real_root)).hexdigest()[:16]
+        return self.home.lock_path(f"memory-{scope.value}-{digest}")
+
     @contextmanager
     def writing(self, *scopes: Scope) -> Iterator[None]:
-        """Serialize writes to these scope roots inside this process (always in one order)."""
-        keys = sorted({os.path.realpath(self.root(scope)) for scope in scopes})
-        locks = [thread_lock_for(key) for key in keys]
-        for lock in locks:
-            lock.acquire()
-        try:
+        """Hold these scope roots' cross-process locks (always taken in one order).
+
+        One lock per root rather than per file: renames, directory deletes and the
+        1000-file cap span many files, and edits take milliseconds, so nothing waits long.
+        """
+        lock_paths = sorted({self.scope_lock_path(scope) for scope in scopes})
+        with ExitStack() as held:
+            for lock_path in lock_paths:
+                try:
+                    held.enter_context(interprocess_lock(lock_path, timeout_s=SCOPE_LOCK_TIMEOUT_S))
+                except LockUnavailableError as error:
+                    raise ScopeBusyError(
+                        f"The memory scope is busy: {error}. Another program may be stuck "
+                        "while holding it; try again"
+                    ) from None
+                except OSError as error:
+                    raise MemoryStoreError(
+                        f"Cannot lock {lock_path}: {error.strerror or error}"
+                    ) from None
             yield
-        finally:
-            for lock in reversed(locks):
-                lock.release()
+
+    # --- confined access ----------------------------------------------------------------
+
+    def _open_directory(
+        self, path: VirtualPath, *, target: VirtualPath, create: bool = False
+    ) -> Directory:
+        """Directory `path`, never through a symlink (see `open_scope_directory`)."""
+        assert path.scope is not None
+        self.physical(target)  # links out are refused with the known message first
+        return open_scope_directory(self.root(path.scope), path, target=target, create=create)
+
+    def _open_parent(self, path: VirtualPath, *, create: bool = False) -> Directory:
+        return self._open_directory(path.parent, target=path, create=create)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -209,26 +279,61 @@ class MemoryStore:
         return self.meta.load()
 
     def kind_of(self, path: VirtualPath) -> Literal["file", "dir"] | None:
-        """Whether a path is a file, a directory, or missing (symlinks count as missing)."""
-        physical = self.physical(path)
-        if physical.is_symlink() and not path.is_scope_root:
-            return None
-        if physical.is_dir():
+        """Whether a path is a file, a directory, or missing (symlinks count as missing).
+
+        PathError for a path through a symlink.
+        """
+        if path.is_scope_root:
+            self.physical(path)
             return "dir"
-        if physical.is_file():
-            return "file"
-        return None
+        try:
+            with self._open_parent(path) as parent:
+                return kind_in(parent, path.name)
+        except NotFoundError:
+            return None
+
+    def entries(self, path: VirtualPath) -> list[tuple[str, bool]]:
+        """The visible entries of directory `path` as (name, is_dir); [] when missing."""
+        try:
+            directory = self._open_directory(path, target=path, create=False)
+        except NotFoundError:
+            return []
+        with directory:
+            try:
+                found = entries_of(directory)
+            except OSError:
+                return []
+        visible = []
+        for entry in found:
+            try:
+                if is_listable_name(entry.name) and not entry.is_symlink():
+                    visible.append((entry.name, entry.is_dir(follow_symlinks=False)))
+            except OSError:
+                continue  # vanished while listing
+        return visible
 
     def read(self, raw_path: str) -> FileContent:
-        """Read a file for the editor (not usage)."""
+        """Read a file for the editor (not usage): at most the cap (see `FileContent`)."""
         path = parse_file_path(raw_path)
-        physical = self.physical(path)
-        if self.kind_of(path) != "file":
-            raise NotFoundError(f"No memory file at {path}")
-        try:
-            return read_file_content(physical)
-        except OSError as error:
-            raise MemoryStoreError(f"Cannot read {path}: {error.strerror or error}") from None
+        with self._open_parent(path) as parent:
+            return read_in(parent, path)[0]
+
+    def read_text(self, raw_path: str) -> str:
+        """The text of a memory file within the cap, as agents and engines may read it.
+
+        CapError (mux's message) for a file over the cap, NotEditableError for a binary
+        one; never reads more than the cap.
+        """
+        path = parse_file_path(raw_path)
+        return self._text_of(path, self.read(raw_path))
+
+    @staticmethod
+    def _text_of(path: VirtualPath, current: FileContent) -> str:
+        if current.over_cap:
+            raise CapError(over_cap_message(path))
+        if current.binary:
+            raise NotEditableError(not_text_message(path))
+        return current.content
 
     def is_pinned(self, path: VirtualPath, entries: dict[str, MetaEntry] | None = None) -> bool:
         entries = self.meta.load() if entries is None else entries
@@ -261,10 +366,13 @@ class MemoryStore:
         except (OSError, MemoryStoreError) as error:
             logger.warning("Could not update memory-meta.json for %s: %s", path, error)
 
-    # --- writing primitives --------------------------------------------------------------
+    # --- caps ---------------------------------------------------------------------------
 
     def check_file_size(self, content: str) -> None:
-        size = len(encode_utf8(content))
+        self._check_size(len(encode_utf8(content)))
+
+    @staticmethod
+    def _check_size(size: int) -> None:
         if size > MAX_FILE_BYTES:
             raise CapError(file_cap_message(size))
 
@@ -275,53 +383,49 @@ class MemoryStore:
                 "delete unused files first"
             )
 
-    def require_editable(self, path: VirtualPath, current: FileContent) -> None:
-        if current.binary:
-            raise NotEditableError(f"{path} is not a text file (it contains NUL bytes)")
-        if current.over_cap:
-            raise NotEditableError(
-                f"{path} is {current.size_bytes} bytes, over the {MAX_FILE_BYTES}-byte cap; "
-                "it cannot be edited through Memtab"
-            )
+    # --- editing --------------------------------------------------------------------------
 
-    def write_new_file(self, path: VirtualPath, content: str) -> None:
-        """Create a file that must not exist yet (parents created); caps checked."""
+    def edit_text(self, raw_path: str, change: Callable[[str], str]) -> VirtualPath:
+        """Replace a file's text with `change(text)`, atomically across processes.
+
+        Under the scope lock: read, change, and replace only if the file is still what
+        was read; if another program changed it meanwhile, the edit is redone on the new
+        text (up to EDIT_ATTEMPTS times, then ChangedDuringEditError — nothing is
+        overwritten). `change` raises to refuse (its error propagates). Counts as a write.
+        """
+        path = parse_file_path(raw_path)
         assert path.scope is not None
-        self.check_file_size(content)
-        with self.writing(path.scope):
-            if self.kind_of(path) is not None:
-                raise AlreadyExistsError(
-                    f"A file already exists at {path}. To overwrite a file, delete it first, "
-                    "then create it."
+        with self.writing(path.scope), self._open_parent(path) as parent:
+            for attempt in range(1, EDIT_ATTEMPTS + 1):
+                current, read_bytes = read_in(parent, path)
+                updated = encode_utf8(change(self._text_of(path, current)))
+                self._check_size(len(updated))
+                if parent.replace_if_unchanged(
+                    path.name, updated, unchanged=still_holds(parent, path.name, read_bytes)
+                ):
+                    break
+                logger.info("%s changed during an edit (attempt %d); redoing it", path, attempt)
+            else:
+                raise ChangedDuringEditError(
+                    f"{path} kept changing while it was being edited (another program is "
+                    "writing it); nothing was changed, try again"
                 )
-            self.check_scope_room(path.scope)
-            self._ensure_parent_dirs(path)
-            atomic_write_text(self.physical(path), content)
+        self.record_write(path)
+        return path
 
-    def replace_file(self, path: VirtualPath, content: str) -> None:
-        """Overwrite an existing file atomically (caller holds `writing` and checked it)."""
-        self.check_file_size(content)
-        atomic_write_text(self.physical(path), content)
-
-    def _ensure_parent_dirs(self, path: VirtualPath) -> None:
-        """Create the missing directories above `path`, refusing to go through a file."""
+    def _create_new(self, path: VirtualPath, data: bytes, *, conflict: Exception) -> None:
+        """Create file `path` (parents made) that must not exist; caps checked. Raises
+        `conflict` if anything is there, also if it appeared a moment ago."""
         assert path.scope is not None
-        directory = path.parent
-        # One containment check for the deepest parent covers every ancestor (realpath
-        # resolves the existing prefix), so walking up is plain existence tests.
-        physical = self.physical(directory)
-        missing: list[Path] = []
-        while not directory.is_scope_root and not os.path.lexists(physical):
-            missing.append(physical)
-            directory, physical = directory.parent, physical.parent
-        if directory.is_scope_root:
-            self.root(path.scope).mkdir(parents=True, exist_ok=True)
-        elif not physical.is_dir():
-            raise AlreadyExistsError(f"{directory} is a file, not a directory")
-        for new_directory in reversed(missing):
-            new_directory.mkdir(exist_ok=True)
-
-    # --- editor operations (SPEC §5a, and what mux lacks) --------------------------------
+        self._check_size(len(data))
+        if self.kind_of(path) is not None:
+            raise conflict
+        self.check_scope_room(path.scope)
+        with self._open_parent(path, create=True) as parent:
+            try:
+                parent.create_new(path.name, data)
+            except FileExistsError:
+                raise conflict from None
 
     def save(self, raw_path: str, content: str, expected_sha256: str | None) -> SaveResult:
         """Save editor content if the file is still what the editor loaded.
@@ -331,33 +435,58 @@ class MemoryStore:
         """
         path = parse_file_path(raw_path)
         assert path.scope is not None
-        self.check_file_size(content)
+        data = encode_utf8(content)
+        self._check_size(len(data))
         with self.writing(path.scope):
-            kind = self.kind_of(path)
             if expected_sha256 is None:
-                if kind is not None:
-                    raise SaveConflictError(
-                        "exists", f"{path} already exists; reload before saving"
-                    )
-                self.write_new_file(path, content)
+                exists = SaveConflictError("exists", f"{path} already exists; reload before saving")
+                self._create_new(path, data, conflict=exists)
             else:
-                if kind != "file":
-                    raise SaveConflictError(
-                        "missing", f"{path} no longer exists; it may have been deleted"
-                    )
-                current = self.read(str(path))
-                if current.sha256 != expected_sha256:
-                    raise SaveConflictError("changed", f"{path} changed since it was loaded")
-                self.require_editable(path, current)
-                self.replace_file(path, content)
+                self._replace_loaded(path, data, expected_sha256)
         self.record_write(path)
         # The sha of what was written, not a re-read: another writer may already be next.
         return SaveResult(path, content_sha256(content))
 
+    def _replace_loaded(self, path: VirtualPath, data: bytes, expected_sha256: str) -> None:
+        missing = SaveConflictError("missing", f"{path} no longer exists; it may have been deleted")
+        changed = SaveConflictError("changed", f"{path} changed since it was loaded")
+        try:
+            parent = self._open_parent(path)
+        except NotFoundError:
+            raise missing from None
+        with parent:
+            try:
+                current, read_bytes = read_in(parent, path)
+            except NotFoundError:
+                raise missing from None
+            if current.sha256 != expected_sha256:
+                raise changed
+            self._require_editable(path, current)
+            if not parent.replace_if_unchanged(
+                path.name, data, unchanged=still_holds(parent, path.name, read_bytes)
+            ):
+                raise changed
+
+    @staticmethod
+    def _require_editable(path: VirtualPath, current: FileContent) -> None:
+        if current.binary:
+            raise NotEditableError(not_text_message(path))
+        if current.over_cap:
+            raise NotEditableError(
+                f"{path} is {current.size_bytes} bytes, over the {MAX_FILE_BYTES}-byte cap; "
+                "it cannot be edited through Memtab"
+            )
+
     def create_file(self, raw_path: str, content: str = "") -> SaveResult:
         """Create a new file (fails if anything exists there); counts as a write."""
         path = parse_file_path(raw_path)
-        self.write_new_file(path, content)
+        assert path.scope is not None
+        exists = AlreadyExistsError(
+            f"A file already exists at {path}. To overwrite a file, delete it first, "
+            "then create it."
+        )
+        with self.writing(path.scope):
+            self._create_new(path, encode_utf8(content), conflict=exists)
         self.record_write(path)
         return SaveResult(path, content_sha256(content))
 
@@ -365,55 +494,78 @@ class MemoryStore:
         """Create an empty directory (and its parents)."""
         path = parse_file_path(raw_path)
         assert path.scope is not None
+        exists = AlreadyExistsError(f"Something already exists at {path}")
         with self.writing(path.scope):
             if self.kind_of(path) is not None:
-                raise AlreadyExistsError(f"Something already exists at {path}")
-            self._ensure_parent_dirs(path)
-            self.physical(path).mkdir()
+                raise exists
+            with self._open_parent(path, create=True) as parent:
+                name, at = parent.at(path.name)
+                try:
+                    os.mkdir(name, **at)
+                except FileExistsError:
+                    raise exists from None
         return path
 
     def delete(self, raw_path: str) -> VirtualPath:
         """Delete a file or a directory (recursively); never a scope root. Drops its meta."""
         path = parse_file_path(raw_path)
         assert path.scope is not None
+        missing = NotFoundError(f"No memory file or directory at {path}")
         with self.writing(path.scope):
-            kind = self.kind_of(path)
-            if kind is None:
-                raise NotFoundError(f"No memory file or directory at {path}")
-            physical = self.physical(path)
             try:
-                if kind == "dir":
-                    remove_tree(physical)
-                else:
-                    physical.unlink()
-            except OSError as error:
-                raise MemoryStoreError(f"Cannot delete {path}: {error.strerror or error}") from None
+                parent = self._open_parent(path)
+            except NotFoundError:
+                raise missing from None
+            with parent:
+                kind = kind_in(parent, path.name)
+                if kind is None:
+                    raise missing
+                try:
+                    if kind == "dir":
+                        remove_tree(parent, path.name)
+                    else:
+                        name, at = parent.at(path.name)
+                        os.unlink(name, **at)
+                except OSError as error:
+                    raise MemoryStoreError(
+                        f"Cannot delete {path}: {error.strerror or error}"
+                    ) from None
         self._update_meta(path, lambda: self.meta.drop_subtree(self.meta_key(path)))
         return path
 
     def move(self, raw_old: str, raw_new: str) -> VirtualPath:
         """Rename or move a file or directory, within a scope or across scopes.
 
-        Never overwrites: the destination must not exist. Pins and usage move along.
-        Across scopes this is copy + delete, so the source stays whole if the copy fails.
+        Never overwrites: the destination must not exist, even if it appears a moment
+        after the check. Pins and usage move along. Across scopes this is copy + delete,
+        so the source stays whole if the copy fails.
         """
         old, new = parse_file_path(raw_old), parse_file_path(raw_new)
         assert old.scope is not None and new.scope is not None
         if new.is_within(old):
             raise MemoryStoreError(f"Cannot move {old} into itself ({new})")
+        taken = AlreadyExistsError(f"Cannot move {old} to {new}: something already exists there")
         with self.writing(old.scope, new.scope):
             kind = self.kind_of(old)
             if kind is None:
                 raise NotFoundError(f"No memory file or directory at {old}")
             if self.kind_of(new) is not None:
-                raise AlreadyExistsError(
-                    f"Cannot move {old} to {new}: something already exists there"
-                )
-            if old.scope == new.scope:
-                self._ensure_parent_dirs(new)
-                os.rename(self.physical(old), self.physical(new))
+                raise taken
+            if old.scope != new.scope:
+                self._copy_across_scopes(old, new, kind, taken)
             else:
-                self._copy_across_scopes(old, new, kind)
+                with (
+                    self._open_parent(old) as source,
+                    self._open_parent(new, create=True) as target,
+                ):
+                    try:
+                        source.rename_no_replace(old.name, target, new.name)
+                    except FileExistsError:
+                        raise taken from None
+                    except OSError as error:
+                        raise MemoryStoreError(
+                            f"Cannot move {old} to {new}: {error.strerror or error}"
+                        ) from None
         self._update_meta(
             new,
             # SPEC §6: the keys move, then the rename counts as a write of the new path
@@ -424,30 +576,37 @@ class MemoryStore:
         )
         return new
 
-    def _copy_across_scopes(self, old: VirtualPath, new: VirtualPath, kind: str) -> None:
+    def _copy_across_scopes(
+        self, old: VirtualPath, new: VirtualPath, kind: str, taken: AlreadyExistsError
+    ) -> None:
         assert new.scope is not None
-        source = self.physical(old)
-        adding = 1 if kind == "file" else count_files(source)
+        adding = 1 if kind == "file" else count_files(self.physical(old))
         self.check_scope_room(new.scope, adding)
-        self._ensure_parent_dirs(new)
-        target = self.physical(new)
-        try:
-            if kind == "file":
-                atomic_write_bytes(target, source.read_bytes())
-            else:
-                # Symlinks stay links, so nothing outside the source scope is copied in.
-                copy_tree(source, target)
-        except OSError as error:
-            if kind == "dir":
-                with contextlib.suppress(OSError):
-                    remove_tree(target)
-            raise MemoryStoreError(
-                f"Cannot copy {old} to {new}: {error.strerror or error}"
-            ) from None
-        if kind == "dir":
-            remove_tree(source)
-        else:
-            source.unlink()
+        with self._open_parent(old) as source, self._open_parent(new, create=True) as target:
+            try:
+                if kind == "file":
+                    target.create_new(new.name, read_prefix(source, old.name, limit=None)[0])
+                else:
+                    copy_tree(source, old.name, target, new.name)
+            except FileExistsError:
+                raise taken from None
+            except OSError as error:
+                if kind == "dir":
+                    remove_partial_copy(target, new.name)
+                raise MemoryStoreError(
+                    f"Cannot copy {old} to {new}: {error.strerror or error}"
+                ) from None
+            try:
+                if kind == "dir":
+                    remove_tree(source, old.name)
+                else:
+                    name, at = source.at(old.name)
+                    os.unlink(name, **at)
+            except OSError as error:
+                raise MemoryStoreError(
+                    f"Copied {old} to {new}, but cannot remove the original: "
+                    f"{error.strerror or error}"
+                ) from None
 
     def set_pinned(self, raw_path: str, pinned: bool) -> VirtualPath:
         """Pin or unpin a file (not a directory)."""

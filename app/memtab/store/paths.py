@@ -88,6 +88,9 @@ class VirtualPath:
 
 
 _CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+# A lone surrogate (JSON `"\ud800"`, or an undecodable byte of a file name) is not text:
+# no file system can store it as given.
+_SURROGATES = re.compile("[\ud800-\udfff]")
 _ENCODED_SEPARATORS = re.compile(r"%2e|%2f|%5c", re.IGNORECASE)
 _FORBIDDEN_CHARS = ("~", "\\", "<", ">", '"')
 # What JavaScript's String.prototype.trim removes. Python's str.strip would also remove
@@ -121,6 +124,8 @@ def segment_problem(segment: str) -> str | None:
         return "percent-encoded dots and slashes are not allowed"
     if _CONTROL_CHARS.search(segment):
         return "control characters are not allowed"
+    if _SURROGATES.search(segment):
+        return "it holds text that is not valid Unicode (a lone surrogate)"
     return None
 
 

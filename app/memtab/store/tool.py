@@ -7,11 +7,10 @@ are returned, never raised. Agent reads and writes count as usage in memory-meta
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 from typing import Any
 
-from memtab.store.files import is_listable_name, sort_key
+from memtab.store.files import sort_key
 from memtab.store.memory import (
     MemoryStore,
     MemoryStoreError,
@@ -217,18 +216,7 @@ class MemoryTool:
         return "\n".join(lines)
 
     def _tree(self, path: VirtualPath, *, depth: int, indent: str) -> list[str]:
-        physical = self.store.physical(path)
-        entries: list[tuple[str, bool]] = []
-        try:
-            with os.scandir(physical) as iterator:
-                for entry in iterator:
-                    try:
-                        if is_listable_name(entry.name) and not entry.is_symlink():
-                            entries.append((entry.name, entry.is_dir(follow_symlinks=False)))
-                    except OSError:
-                        continue  # vanished while listing
-        except OSError:
-            return []
+        entries = self.store.entries(path)
         entries.sort(key=lambda item: sort_key((item[0],), is_dir=item[1]))
         lines: list[str] = []
         for name, is_dir in entries:
@@ -240,10 +228,7 @@ class MemoryTool:
     def _view_file(self, path: VirtualPath, args: dict[str, Any]) -> str:
         offset = _int_arg(args, "offset", minimum=1) or 1
         limit = _int_arg(args, "limit", minimum=1)
-        current = self.store.read(str(path))
-        if current.binary:
-            raise MemoryStoreError(f"{path} is not a text file (it contains NUL bytes)")
-        lines = _lines(current.content)
+        lines = _lines(self.store.read_text(str(path)))
         if lines and lines[-1] == "":
             lines.pop()  # the newline that ends the last line is not a line of its own
         if lines and offset > len(lines):
@@ -264,35 +249,30 @@ class MemoryTool:
         self.store.create_file(str(path), content)
         return f"Created {path}"
 
-    def _editable_text(self, path: VirtualPath) -> str:
-        current = self.store.read(str(path))
-        self.store.require_editable(path, current)
-        return current.content
-
     def _str_replace(self, args: dict[str, Any]) -> str:
         path = self._file_path(args)
         old = _string_arg(args, "old_str")
         new = _string_arg(args, "new_str", default="")
         if not old:
             raise ToolArgumentError("`old_str` must not be empty")
-        assert path.scope is not None
-        with self.store.writing(path.scope):
-            content = self._require_file_text(path)
+
+        def replace_once(content: str) -> str:
             starts = _match_starts(content, old)
             if not starts:
                 raise MemoryStoreError(
                     f"No replacement was performed: old_str was not found in {path}"
                 )
             if len(starts) > 1:
-                line_numbers = ", ".join(str(content.count("\n", 0, s) + 1) for s in starts)
                 raise MemoryStoreError(
                     f"No replacement was performed: old_str matches {len(starts)} locations "
-                    f"(lines {line_numbers}) in {path}. Provide a longer, unique old_str."
+                    f"(lines {_line_numbers(content, starts)}) in {path}. "
+                    "Provide a longer, unique old_str."
                 )
             # Slicing, not a regex or str.replace, keeps `$&` and `\1` literal.
             index = starts[0]
-            self.store.replace_file(path, content[:index] + new + content[index + len(old) :])
-        self.store.record_write(path)
+            return content[:index] + new + content[index + len(old) :]
+
+        self.store.edit_text(str(path), replace_once)
         return f"Edited {path}"
 
     def _insert(self, args: dict[str, Any]) -> str:
@@ -301,26 +281,22 @@ class MemoryTool:
         if line is None:
             raise ToolArgumentError("`insert_line` is required (0 inserts at the top)")
         text = _string_arg(args, "insert_text")
-        assert path.scope is not None
-        with self.store.writing(path.scope):
-            lines = _lines(self._require_file_text(path))
+        new_lines = text.split("\n")
+        if new_lines and new_lines[-1] == "":
+            new_lines.pop()
+
+        def insert_lines(content: str) -> str:
+            lines = _lines(content)
             if line > len(lines):
                 raise ToolArgumentError(
                     f"insert_line must be between 0 and {len(lines)} "
                     "(0 inserts at the top; N inserts after line N)"
                 )
-            new_lines = text.split("\n")
-            if new_lines and new_lines[-1] == "":
-                new_lines.pop()
             lines[line:line] = new_lines
-            self.store.replace_file(path, "\n".join(lines))
-        self.store.record_write(path)
-        return f"Inserted {len(new_lines)} line(s) into {path} after line {line}"
+            return "\n".join(lines)
 
-    def _require_file_text(self, path: VirtualPath) -> str:
-        if self.store.kind_of(path) != "file":
-            raise NotFoundError(f"No memory file or directory at {path}")
-        return self._editable_text(path)
+        self.store.edit_text(str(path), insert_lines)
+        return f"Inserted {len(new_lines)} line(s) into {path} after line {line}"
 
     def _delete(self, args: dict[str, Any]) -> str:
         path = self._file_path(args)
@@ -340,12 +316,25 @@ class MemoryTool:
 
 
 def _match_starts(content: str, needle: str) -> list[int]:
+    """Where `needle` starts in `content`, overlapping matches included (as mux counts:
+    `aa` is found twice in `aaa`)."""
     starts: list[int] = []
     index = content.find(needle)
     while index != -1:
         starts.append(index)
-        index = content.find(needle, index + len(needle))
+        index = content.find(needle, index + 1)
     return starts
+
+
+def _line_numbers(content: str, starts: list[int]) -> str:
+    """The distinct 1-based lines where matches start, in order (`1, 4`)."""
+    lines: dict[int, None] = {}
+    line, counted_to = 1, 0
+    for start in starts:
+        line += content.count("\n", counted_to, start)
+        counted_to = start
+        lines[line] = None
+    return ", ".join(str(number) for number in lines)
 
 
 def scope_of(raw_path: str | None) -> Scope | None:

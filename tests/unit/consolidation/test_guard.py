@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from memtab.consolidation.guard import (
     DRY_RUN_NOTE,
     PROJECT_SCOPE_REJECTION,
@@ -14,6 +16,7 @@ from memtab.consolidation.guard import (
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import global_key
+from memtab.store.paths import Scope
 
 from .helpers import MULTI, exists, put, read, store_for
 
@@ -182,9 +185,38 @@ def test_dry_run_journals_consumes_budget_and_leaves_disk_alone(store: MemorySto
     assert exists(store, "/memories/global/a.md") and not exists(store, "/memories/global/b.md")
 
 
-def test_a_lost_lease_stops_mutations_without_consuming_budget(store: MemoryStore) -> None:
-    reason = "the consolidation lease was taken over; stop changing memory"
-    guard = ConsolidationGuard(store, may_mutate=lambda: reason)
-    result = guard.execute(create("/memories/global/a.md"))
-    assert result.error == reason
-    assert guard.budget.used == 0 and not exists(store, "/memories/global/a.md")
+@pytest.mark.parametrize(
+    "call",
+    [
+        {"command": "delete", "path": "/memories/global/al/preferences.md"},
+        {
+            "command": "rename",
+            "old_path": "/memories/global/al/preferences.md",
+            "new_path": "/memories/global/moved.md",
+        },
+        {"command": "delete", "path": "/memories/global/al"},
+    ],
+    ids=["delete", "rename", "delete-link"],
+)
+def test_a_planted_link_cannot_dodge_a_pin(store: MemoryStore, call: dict[str, object]) -> None:
+    put(store, "/memories/global/preferences.md", "keep me\n")
+    store.set_pinned("/memories/global/preferences.md", True)
+    (store.root(Scope.GLOBAL) / "al").symlink_to(".")
+    guard = ConsolidationGuard(store)
+    result = guard.execute(call)
+    assert not result.success
+    assert read(store, "/memories/global/preferences.md") == "keep me\n"
+    assert guard.budget.used == 0
+
+
+def test_pins_hold_for_the_file_a_linked_scope_root_resolves_to(store: MemoryStore) -> None:
+    # A scope root is trusted even when it is a link; the rules follow it to the file.
+    put(store, "/memories/global/preferences.md", "keep me\n")
+    store.set_pinned("/memories/global/preferences.md", True)
+    workspace_root = store.root(Scope.WORKSPACE)
+    workspace_root.parent.mkdir(parents=True, exist_ok=True)
+    workspace_root.symlink_to(store.root(Scope.GLOBAL))
+    guard = ConsolidationGuard(store)
+    result = guard.execute({"command": "delete", "path": "/memories/workspace/preferences.md"})
+    assert not result.success and "pinned" in result.error
+    assert read(store, "/memories/global/preferences.md") == "keep me\n"

@@ -18,7 +18,7 @@ from memtab.store.memory import CapError, MemoryStore, NotEditableError
 from memtab.store.paths import Scope, parse_virtual_path
 from memtab.store.tool import MemoryTool
 
-from .helpers import err, ok, write
+from .helpers import err, ok, read_meta, write
 
 G = "/memories/global"
 
@@ -205,6 +205,9 @@ def test_list_all_is_in_scope_order_and_unavailable_scopes_are_empty(
 # --- caps ------------------------------------------------------------------------------
 
 
+OVER_CAP = "exceeds the 102400-byte memory file cap"
+
+
 def test_file_over_the_cap_is_listed_but_not_editable(tool: MemoryTool) -> None:
     root = tool.store.root(Scope.GLOBAL)
     big = write(root / "big.md", "line\n" * (MAX_FILE_BYTES // 5 + 1))
@@ -212,7 +215,7 @@ def test_file_over_the_cap_is_listed_but_not_editable(tool: MemoryTool) -> None:
     (entry,) = tool.store.list_scope(Scope.GLOBAL).files
     assert entry.over_cap and not entry.editable
     assert entry.not_editable_reason is not None
-    assert "cannot be edited" in err(
+    assert OVER_CAP in err(
         tool.execute(
             {
                 "command": "str_replace",
@@ -222,16 +225,53 @@ def test_file_over_the_cap_is_listed_but_not_editable(tool: MemoryTool) -> None:
             }
         )
     )
-    assert "cannot be edited" in err(
+    assert OVER_CAP in err(
         tool.execute(
             {"command": "insert", "path": f"{G}/big.md", "insert_line": 0, "insert_text": "x"}
         )
     )
     current = tool.store.read(f"{G}/big.md")
-    with pytest.raises(NotEditableError):
+    with pytest.raises(NotEditableError, match="cannot be edited"):
         tool.store.save(f"{G}/big.md", "small now", current.sha256)
     assert big.read_bytes() == before
-    assert ok(tool.execute({"command": "view", "path": f"{G}/big.md", "limit": 1})) == "1\tline"
+
+
+@pytest.mark.parametrize("call", [{}, {"limit": 1}, {"offset": 2, "limit": 1}])
+def test_view_of_a_file_over_the_cap_is_refused_as_mux_does(
+    tool: MemoryTool, call: dict[str, int]
+) -> None:
+    write(tool.store.root(Scope.GLOBAL) / "big.md", "line\n" * (MAX_FILE_BYTES // 5 + 1))
+    assert err(tool.execute({"command": "view", "path": f"{G}/big.md", **call})) == (
+        f"{G}/big.md exceeds the 102400-byte memory file cap (likely edited outside Xum, "
+        "bypassing write caps); shrink or delete it"
+    )
+    assert read_meta(tool.store.home) == {}  # a refused view is not a read
+
+
+def test_invalid_utf8_that_decodes_over_the_cap_is_over_it(tool: MemoryTool) -> None:
+    # mux measures the decoded text: each invalid byte becomes a 3-byte U+FFFD.
+    write(tool.store.root(Scope.GLOBAL) / "odd.md", b"\xff" * (MAX_FILE_BYTES // 2))
+    assert OVER_CAP in err(tool.execute({"command": "view", "path": f"{G}/odd.md"}))
+    assert tool.store.read(f"{G}/odd.md").over_cap
+
+
+def test_reads_stop_at_the_cap(tool: MemoryTool, monkeypatch: pytest.MonkeyPatch) -> None:
+    huge = write(tool.store.root(Scope.GLOBAL) / "huge.md", b"x" * (8 * MAX_FILE_BYTES))
+    asked: list[int] = []
+    real_read = os.read
+
+    def counting_read(fd: int, size: int) -> bytes:
+        asked.append(size)
+        return real_read(fd, size)
+
+    monkeypatch.setattr(os, "read", counting_read)
+    current = tool.store.read(f"{G}/huge.md")
+    assert err(tool.execute({"command": "view", "path": f"{G}/huge.md"}))
+    monkeypatch.undo()
+    assert sum(asked) <= 2 * (MAX_FILE_BYTES + 1)
+    # The editor opens it read-only with what fits, and knows the whole size.
+    assert current.over_cap and current.size_bytes == huge.stat().st_size
+    assert current.content == "x" * MAX_FILE_BYTES
 
 
 def test_create_at_exactly_the_cap_and_one_byte_over(tool: MemoryTool) -> None:

@@ -308,6 +308,28 @@ def test_str_replace_two_matches_of_a_multiline_needle(tool: MemoryTool) -> None
     assert "matches 2 locations (lines 2, 5)" in error
 
 
+@pytest.mark.parametrize(
+    ("content", "old", "error"),
+    [
+        ("aaa", "aa", "matches 2 locations (lines 1)"),
+        ("xabababx", "abab", "matches 2 locations (lines 1)"),
+        ("aa\naaa", "aa", "matches 3 locations (lines 1, 2)"),
+    ],
+)
+def test_str_replace_counts_overlapping_matches_as_mux_does(
+    tool: MemoryTool, content: str, old: str, error: str
+) -> None:
+    # mux searches again one character after each match start, so overlaps count.
+    _create(tool, f"{G}/a.md", content)
+    message = err(
+        tool.execute(
+            {"command": "str_replace", "path": f"{G}/a.md", "old_str": old, "new_str": "X"}
+        )
+    )
+    assert error in message
+    assert _text(tool, f"{G}/a.md") == content
+
+
 @pytest.mark.parametrize("replacement", ["$&", "$1", "\\1", "\\g<0>", "$$", "\\n", "$'"])
 def test_str_replace_replacement_is_literal(tool: MemoryTool, replacement: str) -> None:
     _create(tool, f"{G}/a.md", "before (target) after")

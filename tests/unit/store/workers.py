@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
 
@@ -30,3 +33,41 @@ def record_meta_writes(home_root: str, worker: int, count: int, start: Barrier) 
     start.wait()
     for index in range(count):
         meta.record_write(global_key(f"w{worker}/{index}.md"))
+
+
+TOOL_LOG = "/memories/global/log.md"
+
+
+def tool_marker(worker: int, index: int) -> str:
+    """A line the str_replace edits look for (delimited: `<m1-3>` is not in `<m1-30>`)."""
+    return f"<m{worker}-{index}>"
+
+
+def memtab_tool_edits(home_root: str, worker: int, count: int, start: Barrier) -> None:
+    """Run `count` `memtab tool` edits of one file: inserts and str_replaces, alternating.
+
+    Each goes through the CLI entry point, as `memtab tool` runs it; a failed call (or a
+    call reported as a success whose edit is later missing) fails the test.
+    """
+    from memtab.cli.main import main
+
+    start.wait()
+    for index in range(count):
+        if index % 2 == 0:
+            call = {
+                "command": "insert",
+                "path": TOOL_LOG,
+                "insert_line": 0,
+                "insert_text": f"ins {worker}-{index}",
+            }
+        else:
+            call = {
+                "command": "str_replace",
+                "path": TOOL_LOG,
+                "old_str": tool_marker(worker, index),
+                "new_str": f"<r{worker}-{index}>",
+            }
+        with contextlib.redirect_stdout(io.StringIO()):
+            status = main(["--home", home_root, "tool", json.dumps(call)])
+        if status != 0:
+            raise SystemExit(f"worker {worker}: edit {index} failed")

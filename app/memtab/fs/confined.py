@@ -1,0 +1,239 @@
+"""Working inside a directory tree without ever following a symbolic link.
+
+A memory scope is a directory anyone on the machine (mux, an editor, an agent's shell)
+may change while Memtab works in it. Checking a path with `realpath` and then writing
+to it leaves a gap in which a directory can be swapped for a symlink to somewhere else.
+Here every component below the trusted root is opened with `O_NOFOLLOW` relative to its
+parent's descriptor, and the operation then works relative to the last one: a symlink
+anywhere in the path is refused (`LinkInPathError`), whenever it appeared.
+
+The tree operations (`remove_tree`, `copy_tree`) walk the same way, with an explicit
+stack: a tree nested a thousand levels deep (an agent can make one) must not overflow
+Python's stack, and a link inside the tree is removed or copied as a link, never
+followed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from collections.abc import Sequence
+
+from memtab.fs.atomic import Directory
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CHUNK_BYTES = 1 << 20
+_SUBDIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | _CLOEXEC
+
+
+class LinkInPathError(OSError):
+    """A component of the path is a symbolic link, which confined paths never follow."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(errno.ELOOP, "a symbolic link is in the way", path)
+
+
+class HardLinkedFileError(OSError):
+    """A file with other hard links: one may be a file outside the tree, so it is not read
+    (nor copied, which would turn it into a readable file of its own)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(
+            errno.EPERM,
+            "it has other hard links (one may be outside the memory home), so Memtab "
+            "does not read it",
+            path,
+        )
+
+
+def open_subdirectory(parent: Directory, name: str, *, create: bool = False) -> Directory:
+    """The directory `name` inside `parent`, never through a symlink.
+
+    `create` makes it when missing. Raises LinkInPathError, NotADirectoryError (a file is
+    there), FileNotFoundError (missing and not created), or another OSError.
+    """
+    path, at = parent.at(name)
+    for _ in range(2):
+        try:
+            if parent.fd is None:  # pragma: no cover - Windows: check, then use the path
+                _check_directory(parent, name)
+                return Directory(None, path)
+            return Directory(os.open(path, _SUBDIR_FLAGS, **at), parent.display(name))
+        except FileNotFoundError:
+            if not create:
+                raise
+            with contextlib.suppress(FileExistsError):  # made by someone else: open theirs
+                os.mkdir(path, **at)
+        except NotADirectoryError:
+            _check_directory(parent, name)
+            raise
+    raise FileNotFoundError(errno.ENOENT, "Directory vanished while opening", path)
+
+
+def _check_directory(parent: Directory, name: str) -> None:
+    """Raise the precise error for an entry that could not be opened as a directory."""
+    info = parent.lstat(name)
+    if info is None:
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", parent.display(name))
+    if stat.S_ISLNK(info.st_mode):
+        raise LinkInPathError(parent.display(name))
+    if not stat.S_ISDIR(info.st_mode):
+        raise NotADirectoryError(errno.ENOTDIR, "Not a directory", parent.display(name))
+
+
+def read_prefix(
+    directory: Directory, name: str, *, limit: int | None
+) -> tuple[bytes, os.stat_result]:
+    """Up to `limit` bytes (None: all) from the start of regular file `name`, and its stat.
+
+    Never follows a symlink; a directory or other non-file raises OSError, a file with
+    other hard links HardLinkedFileError.
+    """
+    fd = directory.open_file(name)
+    try:
+        info = os.fstat(fd)
+        if info.st_nlink > 1:
+            raise HardLinkedFileError(directory.display(name))
+        chunks: list[bytes] = []
+        remaining = limit
+        while remaining is None or remaining > 0:
+            chunk = os.read(fd, _CHUNK_BYTES if remaining is None else min(remaining, _CHUNK_BYTES))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if remaining is not None:
+                remaining -= len(chunk)
+        return b"".join(chunks), info
+    finally:
+        os.close(fd)
+
+
+def entries_of(directory: Directory) -> list[os.DirEntry[str]]:
+    """Every entry of an open directory (scandir works on its own copy of the descriptor,
+    rewound after each use, so this may be called again)."""
+    with os.scandir(directory.path if directory.fd is None else directory.fd) as iterator:
+        return list(iterator)
+
+
+def _identity(directory: Directory) -> tuple[int, int]:
+    info = os.fstat(directory.fd) if directory.fd is not None else os.stat(directory.path)
+    return info.st_dev, info.st_ino
+
+
+def _open_parent(child: Directory, expected: tuple[int, int]) -> Directory:
+    """The directory `child` sits in, if it is still the one we came down from."""
+    if child.fd is None:  # pragma: no cover - Windows
+        return Directory(None, os.path.dirname(child.path))
+    parent = Directory(os.open("..", _SUBDIR_FLAGS, dir_fd=child.fd), os.path.dirname(child.path))
+    if _identity(parent) != expected:
+        parent.close()
+        raise OSError(errno.ESTALE, "The tree moved while it was being removed", child.path)
+    return parent
+
+
+def _remove_entries_but_directories(directory: Directory) -> list[str]:
+    """Unlink every file and link in `directory`; the names of its subdirectories."""
+    subdirectories = []
+    for entry in entries_of(directory):
+        if entry.is_dir(follow_symlinks=False):
+            subdirectories.append(entry.name)
+        else:
+            path, at = directory.at(entry.name)
+            os.unlink(path, **at)
+    return subdirectories
+
+
+def remove_tree(parent: Directory, name: str) -> None:
+    """Delete directory `name` in `parent` and everything in it, never following links.
+
+    Only the directory being emptied is held open (going back up uses `..`, checked to
+    be the directory we came from), so any depth works within the descriptor limit.
+    Raises OSError; what was removed before the error stays removed.
+    """
+    current = open_subdirectory(parent, name)
+    # From `parent` down to `current`: each level's name, identity and the
+    # subdirectories it still holds.
+    levels = [(name, _identity(current), _remove_entries_but_directories(current))]
+    try:
+        while levels:
+            pending = levels[-1][2]
+            if pending:
+                child_name = pending.pop()
+                child = open_subdirectory(current, child_name)
+                current.close()
+                current = child
+                levels.append(
+                    (child_name, _identity(child), _remove_entries_but_directories(child))
+                )
+                continue
+            done, _, _ = levels.pop()
+            owner = parent
+            if levels:
+                owner = _open_parent(current, expected=levels[-1][1])
+                current.close()
+                current = owner
+            path, at = owner.at(done)
+            os.rmdir(path, **at)
+    finally:
+        current.close()
+
+
+def _open_path(parent: Directory, parts: Sequence[str]) -> Directory:
+    """The directory `parent/parts…`, never through a symlink (the caller closes it)."""
+    directory = open_subdirectory(parent, parts[0])
+    try:
+        for part in parts[1:]:
+            child = open_subdirectory(directory, part)
+            directory.close()
+            directory = child
+    except BaseException:
+        directory.close()
+        raise
+    return directory
+
+
+def copy_tree(source_parent: Directory, name: str, target_parent: Directory, new_name: str) -> int:
+    """Copy directory `name` to a new `new_name` in `target_parent`; returns the files copied.
+
+    Symlinks are copied as links, never followed. FileExistsError if `new_name` exists.
+    Each directory is reopened from the top, so at most four descriptors are open at any
+    depth. Raises OSError (the partial copy is left for the caller to remove).
+    """
+    path, at = target_parent.at(new_name)
+    os.mkdir(path, **at)
+    copied = 0
+    pending: list[tuple[str, ...]] = [()]
+    while pending:
+        parts = pending.pop()
+        with (
+            _open_path(source_parent, (name, *parts)) as source,
+            _open_path(target_parent, (new_name, *parts)) as target,
+        ):
+            for entry in entries_of(source):
+                if _copy_entry(source, target, entry):
+                    copied += 1
+                elif entry.is_dir(follow_symlinks=False):
+                    pending.append((*parts, entry.name))
+    return copied
+
+
+def _copy_entry(source: Directory, target: Directory, entry: os.DirEntry[str]) -> bool:
+    """Copy one entry (a directory is only created); True for a copied file."""
+    source_path, source_at = source.at(entry.name)
+    target_path, target_at = target.at(entry.name)
+    if entry.is_symlink():
+        os.symlink(os.readlink(source_path, **source_at), target_path, **target_at)
+        return False
+    if entry.is_dir(follow_symlinks=False):
+        os.mkdir(target_path, **target_at)
+        return False
+    if not entry.is_file(follow_symlinks=False):
+        return False  # sockets, fifos: not memory
+    data, info = read_prefix(source, entry.name, limit=None)
+    target.create_new(entry.name, data)
+    with contextlib.suppress(OSError):
+        os.utime(target_path, ns=(info.st_atime_ns, info.st_mtime_ns), **target_at)
+    return True

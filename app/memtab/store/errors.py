@@ -1,0 +1,74 @@
+"""Why a store operation could not be done: one exception per reason, messages for users.
+
+Where mux has a message for the same refusal, the wording is mux's.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from memtab.store.files import MAX_FILE_BYTES
+from memtab.store.paths import VirtualPath
+
+
+class MemoryStoreError(Exception):
+    """An operation that cannot be done; the message is meant for the user."""
+
+
+class NotFoundError(MemoryStoreError):
+    pass
+
+
+class AlreadyExistsError(MemoryStoreError):
+    pass
+
+
+class ScopeUnavailableError(MemoryStoreError):
+    pass
+
+
+class CapError(MemoryStoreError):
+    """A file or scope cap would be exceeded."""
+
+
+class NotEditableError(MemoryStoreError):
+    """The file is binary or over the size cap, so it cannot be changed through Memtab."""
+
+
+class ScopeBusyError(MemoryStoreError):
+    """Another process held the scope's lock for longer than an edit takes."""
+
+
+class ChangedDuringEditError(MemoryStoreError):
+    """Another program kept changing the file while an edit was being made."""
+
+
+ConflictKind = Literal["exists", "missing", "changed"]
+
+
+class SaveConflictError(MemoryStoreError):
+    """A save refused because the file on disk is not what the editor loaded."""
+
+    def __init__(self, kind: ConflictKind, message: str) -> None:
+        super().__init__(message)
+        self.kind: ConflictKind = kind
+
+
+def file_cap_message(size: int) -> str:
+    """Refusing to write `size` bytes (mux's wording)."""
+    return (
+        f"Memory files are limited to {MAX_FILE_BYTES} bytes (got {size}); "
+        "split the content into smaller files"
+    )
+
+
+def over_cap_message(path: VirtualPath) -> str:
+    """Refusing to read or edit a file found over the cap on disk (mux's wording)."""
+    return (
+        f"{path} exceeds the {MAX_FILE_BYTES}-byte memory file cap (likely edited outside "
+        "Xum, bypassing write caps); shrink or delete it"
+    )
+
+
+def not_text_message(path: VirtualPath) -> str:
+    return f"{path} is not a text file (it contains NUL bytes)"

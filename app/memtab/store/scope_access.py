@@ -1,0 +1,127 @@
+"""Reaching files inside a scope root without following a symlink, with store errors.
+
+`MemoryStore` does every operation through these: a directory of a scope is opened
+component by component from the root (`memtab.fs.confined`), and the operation then
+works relative to it, so a directory swapped for a symlink after a check cannot redirect
+it. The root itself is trusted (a home reached through a symlink works).
+"""
+
+from __future__ import annotations
+
+import logging
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+from memtab.fs.atomic import Directory
+from memtab.fs.confined import (
+    HardLinkedFileError,
+    LinkInPathError,
+    open_subdirectory,
+    remove_tree,
+)
+from memtab.store.errors import AlreadyExistsError, MemoryStoreError, NotFoundError
+from memtab.store.files import FileContent, read_file_in
+from memtab.store.paths import PathError, VirtualPath
+
+logger = logging.getLogger(__name__)
+
+
+def open_scope_directory(
+    root: Path, path: VirtualPath, *, target: VirtualPath, create: bool
+) -> Directory:
+    """The directory `path` (a scope root, or a directory in the scope rooted at `root`).
+
+    `target` is what the caller works on, for messages. `create` makes missing
+    directories. Raises PathError (a symlink on the way), NotFoundError (missing),
+    AlreadyExistsError (a file in the way, when creating), MemoryStoreError.
+    """
+    assert path.scope is not None
+    try:
+        if create:
+            root.mkdir(parents=True, exist_ok=True)
+        directory = Directory.open(root)
+    except FileNotFoundError:
+        raise NotFoundError(f"No memory file or directory at {target}") from None
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot open {path}: {error.strerror or error}") from None
+    walked = VirtualPath(path.scope)
+    try:
+        for segment in path.segments:
+            walked = VirtualPath(path.scope, (*walked.segments, segment))
+            child = open_subdirectory(directory, segment, create=create)
+            directory.close()
+            directory = child
+    except OSError as error:
+        directory.close()
+        raise _directory_error(error, walked, target, create) from None
+    except BaseException:
+        directory.close()
+        raise
+    return directory
+
+
+def _directory_error(
+    error: OSError, walked: VirtualPath, target: VirtualPath, create: bool
+) -> MemoryStoreError | PathError:
+    """The store error for failing to open directory `walked` on the way to `target`."""
+    if isinstance(error, LinkInPathError):
+        return PathError(
+            f"Invalid memory path {str(target)!r}: {walked} is a symbolic link, and memory "
+            "paths never go through links"
+        )
+    if isinstance(error, NotADirectoryError):
+        if create:
+            return AlreadyExistsError(f"{walked} is a file, not a directory")
+        return NotFoundError(f"No memory file or directory at {target}")
+    if isinstance(error, FileNotFoundError):
+        return NotFoundError(f"No memory file or directory at {target}")
+    return MemoryStoreError(f"Cannot open {walked}: {error.strerror or error}")
+
+
+def kind_in(directory: Directory, name: str) -> Literal["file", "dir"] | None:
+    """What `name` is in `directory`; a symlink (or anything else) counts as missing."""
+    info = directory.lstat(name)
+    if info is None:
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        return "dir"
+    return "file" if stat.S_ISREG(info.st_mode) else None
+
+
+def read_in(directory: Directory, path: VirtualPath) -> tuple[FileContent, bytes]:
+    """Read file `path` in its open parent (at most the cap) and the bytes read.
+
+    NotFoundError when it is not a file, MemoryStoreError when it cannot be read.
+    """
+    if kind_in(directory, path.name) != "file":
+        raise NotFoundError(f"No memory file at {path}")
+    try:
+        return read_file_in(directory, path.name)
+    except FileNotFoundError:
+        raise NotFoundError(f"No memory file at {path}") from None
+    except HardLinkedFileError as error:
+        raise MemoryStoreError(f"Cannot read {path}: {error.strerror}") from None
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot read {path}: {error.strerror or error}") from None
+
+
+def still_holds(directory: Directory, name: str, read_bytes: bytes) -> Callable[[], bool]:
+    """A check that file `name` still holds `read_bytes` (read the same way, capped)."""
+
+    def check() -> bool:
+        try:
+            return read_file_in(directory, name)[1] == read_bytes
+        except OSError:
+            return False  # gone, or replaced by something unreadable: not what was read
+
+    return check
+
+
+def remove_partial_copy(directory: Directory, name: str) -> None:
+    """Clean up after a failed copy (best effort: the source is still whole)."""
+    try:
+        remove_tree(directory, name)
+    except OSError as error:
+        logger.warning("Could not remove the partial copy %s: %s", directory.display(name), error)

@@ -1,0 +1,90 @@
+"""Benchmark: what the cross-process scope lock costs each memory-tool edit.
+
+Run: .venv/bin/python -m pytest --bench tests/bench/test_lock_bench.py -s
+Prints the median of taking and releasing the lock alone, and of a whole `str_replace`
+edit with the lock and with the lock taken away (target: the lock adds under 2 ms).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from memtab.fs.locks import interprocess_lock
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import Scope
+from memtab.store.tool import MemoryTool
+
+LOCK_ROUNDS = 2000
+EDIT_ROUNDS = 300
+
+
+def _median_ms(action: Callable[[], object], rounds: int) -> float:
+    action()  # warm up: imports, lock file and directories exist
+    samples = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples) * 1000
+
+
+@pytest.mark.bench
+def test_scope_lock_cost_per_tool_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = MemoryStore(Home(tmp_path / "home"))
+    tool = MemoryTool(store)
+    path = "/memories/global/notes.md"
+    assert tool.execute({"command": "create", "path": path, "file_text": "alpha\n"}).success
+    lock_path = store.scope_lock_path(Scope.GLOBAL)
+
+    def lock_alone() -> None:
+        with interprocess_lock(lock_path):
+            pass
+
+    words = ("alpha", "beta")
+    state = [0]
+
+    def edit() -> None:
+        old, new = words[state[0] % 2], words[(state[0] + 1) % 2]
+        state[0] += 1
+        result = tool.execute(
+            {"command": "str_replace", "path": path, "old_str": old, "new_str": new}
+        )
+        assert result.success, result.error
+
+    @contextlib.contextmanager
+    def no_lock(*_scopes: Scope) -> Iterator[None]:
+        yield
+
+    locked_writing = store.writing
+
+    def edit_without_lock() -> None:
+        monkeypatch.setattr(store, "writing", no_lock)
+        try:
+            edit()
+        finally:
+            monkeypatch.setattr(store, "writing", locked_writing)
+
+    lock_ms = _median_ms(lock_alone, LOCK_ROUNDS)
+    # Alternate the two kinds of edit, so that load from other processes (and the disk's
+    # fsync times, which dominate an edit) hits both alike.
+    with_lock, without_lock = [], []
+    for _ in range(EDIT_ROUNDS):
+        for action, samples in ((edit, with_lock), (edit_without_lock, without_lock)):
+            started = time.perf_counter()
+            action()
+            samples.append(time.perf_counter() - started)
+    with_lock_ms = statistics.median(with_lock) * 1000
+    without_lock_ms = statistics.median(without_lock) * 1000
+    print(
+        f"\nscope lock, acquire + release (median of {LOCK_ROUNDS}): {lock_ms:.3f} ms"
+        f"\nstr_replace edit (median of {EDIT_ROUNDS}, alternating): {with_lock_ms:.3f} ms "
+        f"with the lock, {without_lock_ms:.3f} ms without: the lock adds "
+        f"{with_lock_ms - without_lock_ms:.3f} ms (target < 2 ms)"
+    )
