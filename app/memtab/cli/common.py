@@ -12,6 +12,7 @@ from typing import Any
 
 import platformdirs
 
+from memtab.fs.atomic import encode_utf8
 from memtab.store.home import Home, HomeLocation, Registry, load_registry, resolve_home
 from memtab.store.memory import MemoryStore
 
@@ -60,8 +61,16 @@ def open_store(home: Home, workspace_id: str | None) -> tuple[MemoryStore, Regis
 
 
 def print_json(value: Any) -> None:
-    json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    """`value` as UTF-8 JSON on stdout, whatever the locale: text that cannot be encoded
+    (a lone surrogate from a model or a file name) is written as U+FFFD."""
+    data = encode_utf8(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    binary = getattr(sys.stdout, "buffer", None)
+    if binary is None:  # stdout replaced by a text-only stream (tests, embedding)
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    sys.stdout.flush()
+    binary.write(data)
+    binary.flush()
 
 
 def format_table(rows: Sequence[Sequence[str]], *, right_aligned: Sequence[int] = ()) -> str:

@@ -23,6 +23,8 @@ from memtab.store.home import load_registry
 from memtab.store.journal import ConsolidationRecord, JournalOp
 
 CLI_TRIGGERS = ("manual", "archive")
+# A run never takes more model steps than this (mux's cap); --max-steps may only lower it.
+MAX_STEPS = RunLimits.max_steps
 
 
 def _add_provider_options(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +36,11 @@ def _add_provider_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="M", help="model id sent to the provider")
     parser.add_argument("--base-url", metavar="URL", help="provider base URL (e.g. Ollama)")
     parser.add_argument(
-        "--max-steps", type=int, metavar="N", default=RunLimits.max_steps, help="model steps"
+        "--max-steps",
+        type=int,
+        metavar="N",
+        default=MAX_STEPS,
+        help=f"model steps, 1 to {MAX_STEPS} (the default)",
     )
     parser.add_argument(
         "--timeout",
@@ -76,8 +82,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def _service(args: argparse.Namespace) -> ConsolidationService:
-    if args.max_steps < 1:
-        raise CliError("--max-steps must be at least 1")
+    if not 1 <= args.max_steps <= MAX_STEPS:
+        raise CliError(f"--max-steps must be between 1 and {MAX_STEPS}")
     if args.timeout <= 0:
         raise CliError("--timeout must be positive")
     try:

@@ -6,7 +6,6 @@ JSON output (`--json`, and always for `tool`) is a stable contract for scripts a
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from memtab.cli.common import (
     print_json,
 )
 from memtab.demo import create_demo_home
+from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.home import (
     MULTI_PROJECT_KEY,
@@ -152,11 +152,12 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_tool(args: argparse.Namespace) -> int:
-    raw = sys.stdin.read() if args.call == "-" else args.call
+    # Bytes from stdin, so text that is not UTF-8 is a clean error rather than a traceback.
+    raw: str | bytes = sys.stdin.buffer.read() if args.call == "-" else args.call
     try:
-        call = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise CliError(f"The tool call is not valid JSON: {error}") from None
+        call = parse_json(raw)
+    except JsonError as error:
+        raise CliError(f"The tool call is {error}") from None
     if not isinstance(call, dict):
         raise CliError('The tool call must be a JSON object, e.g. \'{"command": "view", ...}\'')
     store, _ = open_store(open_home(args), args.workspace)

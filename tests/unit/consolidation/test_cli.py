@@ -86,6 +86,19 @@ def test_errors_are_one_line_with_a_non_zero_exit(
     assert Path(demo, "memory-consolidation.json").read_bytes() == journal_before
 
 
+@pytest.mark.parametrize("command", ["consolidate", "sweep"])
+@pytest.mark.parametrize("steps", ["0", "33", "1000"])
+def test_max_steps_stays_within_the_32_step_cap(
+    demo: Path, capsys: pytest.CaptureFixture[str], command: str, steps: str
+) -> None:
+    workspace = ["--workspace", MAIN_ID] if command == "consolidate" else []
+    status, out, err = run_cli(
+        [command, "--home", str(demo), *workspace, "--max-steps", steps], capsys
+    )
+    assert (status, out) == (1, "")
+    assert err == "memtab: --max-steps must be between 1 and 32\n"
+
+
 def test_consolidate_with_a_model_from_flags_and_env(
     demo: Path,
     capsys: pytest.CaptureFixture[str],
