@@ -38,7 +38,6 @@ from memtab.store.errors import (
     AlreadyExistsError,
     CapError,
     ChangedDuringEditError,
-    ConflictKind,
     MemoryStoreError,
     NotEditableError,
     NotFoundError,
@@ -74,7 +73,6 @@ from memtab.store.paths import (
     PathError,
     Scope,
     VirtualPath,
-    is_within_directory,
     parse_file_path,
     parse_virtual_path,
     resolve_inside_root,
@@ -84,6 +82,8 @@ from memtab.store.scope_access import (
     open_scope_directory,
     read_in,
     remove_partial_copy,
+    reporting_os_errors,
+    resolve_in_scopes,
     still_holds,
 )
 
@@ -93,7 +93,6 @@ __all__ = [  # the errors live in memtab.store.errors; importers of this module 
     "AlreadyExistsError",
     "CapError",
     "ChangedDuringEditError",
-    "ConflictKind",
     "MemoryStore",
     "MemoryStoreError",
     "NotEditableError",
@@ -102,8 +101,6 @@ __all__ = [  # the errors live in memtab.store.errors; importers of this module 
     "SaveResult",
     "ScopeBusyError",
     "ScopeUnavailableError",
-    "file_cap_message",
-    "over_cap_message",
     "parse_path_argument",
 ]
 
@@ -194,19 +191,8 @@ class MemoryStore:
         `/memories/global/al/x.md` name `/memories/global/x.md`, and a scope root may
         itself be a link into another scope. PathError when it is in no scope here.
         """
-        real = os.path.realpath(self.physical(path))
-        best: tuple[int, Scope, str] | None = None
-        for scope in SCOPE_ORDER:
-            if self.unavailable_reason(scope):
-                continue
-            real_root = os.path.realpath(self.root(scope))
-            if is_within_directory(real, real_root) and (best is None or len(real_root) > best[0]):
-                best = (len(real_root), scope, real_root)
-        if best is None:
-            raise PathError(f"Invalid memory path {str(path)!r}: path escapes the memory root")
-        relative = os.path.relpath(real, best[2])
-        segments = () if relative == "." else tuple(relative.split(os.sep))
-        return VirtualPath(best[1], segments)
+        roots = {s: self.root(s) for s in SCOPE_ORDER if not self.unavailable_reason(s)}
+        return resolve_in_scopes(self.physical(path), roots, display=str(path))
 
     def meta_key(self, path: VirtualPath) -> str:
         """The memory-meta.json key of a path (SPEC §6)."""
@@ -368,9 +354,6 @@ class MemoryStore:
 
     # --- caps ---------------------------------------------------------------------------
 
-    def check_file_size(self, content: str) -> None:
-        self._check_size(len(encode_utf8(content)))
-
     @staticmethod
     def _check_size(size: int) -> None:
         if size > MAX_FILE_BYTES:
@@ -395,7 +378,11 @@ class MemoryStore:
         """
         path = parse_file_path(raw_path)
         assert path.scope is not None
-        with self.writing(path.scope), self._open_parent(path) as parent:
+        with (
+            self.writing(path.scope),
+            self._open_parent(path) as parent,
+            reporting_os_errors(path, "edit"),
+        ):
             for attempt in range(1, EDIT_ATTEMPTS + 1):
                 current, read_bytes = read_in(parent, path)
                 updated = encode_utf8(change(self._text_of(path, current)))
@@ -421,7 +408,7 @@ class MemoryStore:
         if self.kind_of(path) is not None:
             raise conflict
         self.check_scope_room(path.scope)
-        with self._open_parent(path, create=True) as parent:
+        with self._open_parent(path, create=True) as parent, reporting_os_errors(path, "create"):
             try:
                 parent.create_new(path.name, data)
             except FileExistsError:
@@ -454,7 +441,7 @@ class MemoryStore:
             parent = self._open_parent(path)
         except NotFoundError:
             raise missing from None
-        with parent:
+        with parent, reporting_os_errors(path, "save"):
             try:
                 current, read_bytes = read_in(parent, path)
             except NotFoundError:
@@ -498,7 +485,10 @@ class MemoryStore:
         with self.writing(path.scope):
             if self.kind_of(path) is not None:
                 raise exists
-            with self._open_parent(path, create=True) as parent:
+            with (
+                self._open_parent(path, create=True) as parent,
+                reporting_os_errors(path, "create"),
+            ):
                 name, at = parent.at(path.name)
                 try:
                     os.mkdir(name, **at)

@@ -225,6 +225,16 @@ def is_within_directory(candidate: str, root: str) -> bool:
     return candidate == root or candidate.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def real_path(path: Path | str, display: str) -> str:
+    """`os.path.realpath`, with a PathError when a link on the way changes under it."""
+    try:
+        return os.path.realpath(path)
+    except OSError:  # a link removed between realpath's lstat and readlink
+        raise PathError(
+            f"Invalid memory path {display!r}: it changed while it was being checked"
+        ) from None
+
+
 def resolve_inside_root(root: Path, segments: tuple[str, ...], display: str) -> Path:
     """The physical path for `segments` under `root`, refusing symlink escapes.
 
@@ -232,10 +242,10 @@ def resolve_inside_root(root: Path, segments: tuple[str, ...], display: str) -> 
     real scope root, else PathError("path escapes the memory root").
     """
     physical = root.joinpath(*segments)
-    real_root = os.path.realpath(root)
+    real_root = real_path(root, display)
     # realpath resolves the existing prefix (dangling links too) and appends the rest; the
     # segments were validated, so the appended part holds no `..`.
-    real_target = os.path.realpath(physical)
+    real_target = real_path(physical, display)
     if not is_within_directory(real_target, real_root):
         raise PathError(f"Invalid memory path {display!r}: path escapes the memory root")
     return physical

@@ -9,8 +9,10 @@ it. The root itself is trusted (a home reached through a symlink works).
 from __future__ import annotations
 
 import logging
+import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
@@ -23,7 +25,7 @@ from memtab.fs.confined import (
 )
 from memtab.store.errors import AlreadyExistsError, MemoryStoreError, NotFoundError
 from memtab.store.files import FileContent, read_file_in
-from memtab.store.paths import PathError, VirtualPath
+from memtab.store.paths import PathError, Scope, VirtualPath, is_within_directory, real_path
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +80,32 @@ def _directory_error(
     if isinstance(error, FileNotFoundError):
         return NotFoundError(f"No memory file or directory at {target}")
     return MemoryStoreError(f"Cannot open {walked}: {error.strerror or error}")
+
+
+def resolve_in_scopes(physical: Path, roots: dict[Scope, Path], *, display: str) -> VirtualPath:
+    """The virtual path of `physical` once every symlink is followed: in the scope whose
+    real root holds it (the innermost, should roots nest). PathError if none does."""
+    real = real_path(physical, display)
+    holders = [
+        (len(real_root), scope, real_root)
+        for scope, root in roots.items()
+        if is_within_directory(real, real_root := real_path(root, display))
+    ]
+    if not holders:
+        raise PathError(f"Invalid memory path {display!r}: path escapes the memory root")
+    _, scope, real_root = max(holders, key=lambda holder: holder[0])
+    relative = os.path.relpath(real, real_root)
+    return VirtualPath(scope, () if relative == "." else tuple(relative.split(os.sep)))
+
+
+@contextmanager
+def reporting_os_errors(path: VirtualPath, verb: str) -> Iterator[None]:
+    """Turn a file system error of a write into a store error naming the memory path (the
+    directory may have been removed or replaced while the write went on)."""
+    try:
+        yield
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot {verb} {path}: {error.strerror or error}") from None
 
 
 def kind_in(directory: Directory, name: str) -> Literal["file", "dir"] | None:

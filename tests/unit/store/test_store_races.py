@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -259,33 +260,40 @@ def test_a_directory_swapped_for_a_link_just_before_the_write_gets_nothing_outsi
     assert snapshot(outside) == before, "the write went outside the memory root"
 
 
+FLIPPER = r"""
+import os, sys
+root, outside = sys.argv[1], sys.argv[2]
+sub, real = os.path.join(root, "sub"), os.path.join(root, "sub.real")
+print("flipping", flush=True)
+while True:  # swap sub between a real directory and a link out, as fast as possible
+    try:
+        os.rename(sub, real)
+        os.symlink(outside, sub)
+        os.unlink(sub)
+        os.rename(real, sub)
+    except OSError:
+        pass
+"""
+
+
 def test_racing_symlink_swaps_never_let_a_create_land_outside(
     store: MemoryStore, outside: Path
 ) -> None:
     root = store.root(Scope.GLOBAL)
     (root / "sub").mkdir(parents=True)
-    stop = threading.Event()
-
-    def flip() -> None:
-        # Swap sub between a real directory and a link out, as fast as possible.
-        while not stop.is_set():
-            try:
-                os.rename(root / "sub", root / "sub.real")
-                os.symlink(outside, root / "sub")
-                os.unlink(root / "sub")
-                os.rename(root / "sub.real", root / "sub")
-            except OSError:
-                continue
-
-    flipper = threading.Thread(target=flip)
-    flipper.start()
+    flipper = subprocess.Popen(
+        [sys.executable, "-c", FLIPPER, str(root), str(outside)], stdout=subprocess.PIPE
+    )
     try:
-        for index in range(600):
+        assert flipper.stdout is not None and flipper.stdout.readline() == b"flipping\n"
+        for index in range(150):
             with contextlib.suppress(PathError, MemoryStoreError):  # refused is fine
                 store.create_file(f"{G}/sub/x{index}.md", "x")
     finally:
-        stop.set()
-        flipper.join()
+        flipper.kill()
+        flipper.wait()
+        if flipper.stdout:
+            flipper.stdout.close()
     assert list(outside.iterdir()) == []
 
 
