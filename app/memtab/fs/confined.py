@@ -21,7 +21,7 @@ import os
 import stat
 from collections.abc import Sequence
 
-from memtab.fs.atomic import Directory
+from memtab.fs.atomic import Directory, is_temp_name
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -95,7 +95,7 @@ def read_prefix(
     fd = directory.open_file(name)
     try:
         info = os.fstat(fd)
-        if info.st_nlink > 1:
+        if info.st_nlink > 1 and not _linked_only_to_own_temp(directory, info):
             raise HardLinkedFileError(directory.display(name))
         chunks: list[bytes] = []
         remaining = limit
@@ -109,6 +109,20 @@ def read_prefix(
         return b"".join(chunks), info
     finally:
         os.close(fd)
+
+
+def _linked_only_to_own_temp(directory: Directory, info: os.stat_result) -> bool:
+    """Whether a file's one other link is a temp file of Memtab's in the same directory:
+    what a create killed between publishing (link) and cleaning up (unlink) leaves."""
+    if info.st_nlink != 2:
+        return False
+    try:
+        return any(
+            is_temp_name(entry.name) and entry.inode() == info.st_ino
+            for entry in entries_of(directory)
+        )
+    except OSError:
+        return False
 
 
 def entries_of(directory: Directory) -> list[os.DirEntry[str]]:

@@ -387,3 +387,17 @@ def test_a_hard_link_cannot_be_laundered_by_a_move_across_scopes(
         store.move(f"{G}/{moved}", f"/memories/workspace/{moved}")
     assert not (store.root(Scope.WORKSPACE) / moved).exists()
     assert target.exists() and secret.read_text() == "TOP SECRET\n"
+
+
+def test_a_create_killed_after_publishing_leaves_a_readable_file(tool: MemoryTool) -> None:
+    # Killed between the link that publishes a new file and the unlink of its temp name:
+    # the file's other link is Memtab's own temp, not a file outside.
+    path = write(tool.store.root(Scope.GLOBAL) / "new.md", "complete\n")
+    os.link(path, path.with_name(".new.md.0123abcd.tmp"))
+    assert ok(tool.execute({"command": "view", "path": f"{G}/new.md"})) == "1\tcomplete"
+    ok(
+        tool.execute(
+            {"command": "str_replace", "path": f"{G}/new.md", "old_str": "c", "new_str": "C"}
+        )
+    )
+    assert path.read_text() == "Complete\n"
