@@ -118,7 +118,7 @@ def save_state(path: Path, state: WriterState) -> None:
     """Write the state atomically (parent directory created), keeping other fields.
 
     No interprocess lock: the scheduler keeps this process's writes apart, and the
-    writer lease keeps other Memtab processes' writers out of the home.
+    writer lock keeps other Memtab processes' writers out of the home.
     """
     fields = state.to_json()
     with edit_sidecar(path, None) as document:

@@ -87,7 +87,7 @@ def exists(store: MemoryStore, path: str) -> bool:
 
 
 def snapshot(home: Home) -> dict[str, bytes]:
-    """Every file of the home except Memtab's own lock/lease folder."""
+    """Every file of the home except Memtab's own lock folder."""
     return {
         str(path.relative_to(home.root)): path.read_bytes()
         for path in sorted(home.root.rglob("*"))
