@@ -9,6 +9,8 @@ it aside first (`memtab.fs.sidecar`).
 
 from __future__ import annotations
 
+import enum
+import functools
 import math
 import os
 import re
@@ -131,6 +133,92 @@ def _absolute(raw: str) -> Path:
     return Path(os.path.abspath(os.path.expanduser(raw)))
 
 
+class PathKind(enum.StrEnum):
+    """What part of a memory home a path belongs to (`Home.classify`)."""
+
+    HOME = "home"
+    """The home directory itself: everything may have changed."""
+    MEMORY_DIR = "memory_dir"
+    """`memory/` itself: the global scope and every project scope."""
+    GLOBAL_SCOPE = "global_scope"
+    """The global scope and anything in it."""
+    PROJECT_SCOPE = "project_scope"
+    """A project scope (key = its dir name); key None for the dir of all project scopes."""
+    WORKSPACE_DIR = "workspace_dir"
+    """A workspace's session dir (key = id), or the sessions dir (key None)."""
+    WORKSPACE_SCOPE = "workspace_scope"
+    """A workspace scope and anything in it (key = workspace id)."""
+    CHAT_TRANSCRIPT = "chat_transcript"
+    """A workspace's transcript (key = workspace id)."""
+    WRITER_STATE = "writer_state"
+    """A workspace's memory-writer state (key = workspace id)."""
+    WRITER_TRACES = "writer_traces"
+    """A workspace's writer trace dumps or its debug dir (key = id); key None for the
+    debug dir itself."""
+    MEMORY_META = "memory_meta"
+    """`memory-meta.json` (pins and usage)."""
+    CONSOLIDATION_JOURNAL = "consolidation_journal"
+    """`memory-consolidation.json`."""
+    CONFIG = "config"
+    """`config.json` (the project/workspace registry)."""
+    EXTENSION_METADATA = "extension_metadata"
+    """`extensionMetadata.json` (workspace recency)."""
+    OTHER = "other"
+    """Anything else, including Memtab's own dir and paths outside the home."""
+
+
+@dataclass(frozen=True)
+class PathPlace:
+    """Where a path is in a home: its kind and, for per-item kinds, which item.
+
+    `key` is a project dir name or a workspace id; None means "the kind as a whole" (the
+    dir of all project scopes affects every project scope).
+    """
+
+    kind: PathKind
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class _LayoutNames:
+    """The home layout as path components, read off `Home`'s own properties once."""
+
+    home_files: Mapping[str, PathKind]
+    memory: str
+    global_scope: str
+    projects: str
+    sessions: str
+    workspace_memory: str
+    workspace_files: Mapping[str, PathKind]
+    debug: str
+    traces: str
+
+
+@functools.cache
+def _layout_names() -> _LayoutNames:
+    home = Home(Path(os.sep))
+    sample = "x"
+    return _LayoutNames(
+        home_files={
+            home.config_path.name: PathKind.CONFIG,
+            home.meta_path.name: PathKind.MEMORY_META,
+            home.journal_path.name: PathKind.CONSOLIDATION_JOURNAL,
+            home.extension_metadata_path.name: PathKind.EXTENSION_METADATA,
+        },
+        memory=home.global_root.parent.name,
+        global_scope=home.global_root.name,
+        projects=home.projects_root.name,
+        sessions=home.sessions_dir.name,
+        workspace_memory=home.workspace_root(sample).name,
+        workspace_files={
+            home.transcript_path(sample).name: PathKind.CHAT_TRANSCRIPT,
+            home.writer_state_path(sample).name: PathKind.WRITER_STATE,
+        },
+        debug=home.debug_dir.name,
+        traces=home.trace_dir(sample).name,
+    )
+
+
 class Home:
     """The layout of one memory home directory (nothing is created until written)."""
 
@@ -139,6 +227,47 @@ class Home:
 
     def __repr__(self) -> str:
         return f"Home({str(self.root)!r})"
+
+    def classify(self, path: str | os.PathLike[str]) -> PathPlace:
+        """What part of this home the absolute `path` is (a scope, a sidecar, a transcript,
+        a trace dump…), for telling what a change on disk concerns.
+
+        Pure string work on `path` as spelled under `root` (no symlinks are resolved).
+        """
+        text, root = os.fspath(path), str(self.root)
+        if text == root:
+            return PathPlace(PathKind.HOME)
+        prefix = root if root.endswith(os.sep) else root + os.sep
+        if not text.startswith(prefix):
+            return PathPlace(PathKind.OTHER)
+        parts = text[len(prefix) :].split(os.sep)
+        names = _layout_names()
+        top, rest = parts[0], parts[1:]
+        if not rest and top in names.home_files:
+            return PathPlace(names.home_files[top])
+        if top == names.memory:
+            if not rest:
+                return PathPlace(PathKind.MEMORY_DIR)
+            if rest[0] == names.global_scope:
+                return PathPlace(PathKind.GLOBAL_SCOPE)
+            if rest[0] == names.projects:
+                return PathPlace(PathKind.PROJECT_SCOPE, rest[1] if len(rest) > 1 else None)
+        elif top == names.sessions:
+            if not rest:
+                return PathPlace(PathKind.WORKSPACE_DIR)
+            workspace_id, inside = rest[0], rest[1:]
+            if not inside:
+                return PathPlace(PathKind.WORKSPACE_DIR, workspace_id)
+            if inside[0] == names.workspace_memory:
+                return PathPlace(PathKind.WORKSPACE_SCOPE, workspace_id)
+            if len(inside) == 1 and inside[0] in names.workspace_files:
+                return PathPlace(names.workspace_files[inside[0]], workspace_id)
+        elif top == names.debug:
+            if not rest:
+                return PathPlace(PathKind.WRITER_TRACES)
+            if len(rest) == 1 or rest[1] == names.traces:
+                return PathPlace(PathKind.WRITER_TRACES, rest[0])
+        return PathPlace(PathKind.OTHER)
 
     @property
     def config_path(self) -> Path:

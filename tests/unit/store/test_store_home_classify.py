@@ -1,0 +1,82 @@
+"""Home.classify: what part of a home a changed path is, from the store's own layout."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memtab.store.home import Home, PathKind, PathPlace
+
+HOME = "/home/alice/.mux"
+
+
+@pytest.mark.parametrize(
+    ("rel", "place"),
+    [
+        ("", PathPlace(PathKind.HOME)),
+        ("config.json", PathPlace(PathKind.CONFIG)),
+        ("memory-meta.json", PathPlace(PathKind.MEMORY_META)),
+        ("memory-consolidation.json", PathPlace(PathKind.CONSOLIDATION_JOURNAL)),
+        ("extensionMetadata.json", PathPlace(PathKind.EXTENSION_METADATA)),
+        ("memory", PathPlace(PathKind.MEMORY_DIR)),
+        ("memory/global", PathPlace(PathKind.GLOBAL_SCOPE)),
+        ("memory/global/topics/a.md", PathPlace(PathKind.GLOBAL_SCOPE)),
+        ("memory/project", PathPlace(PathKind.PROJECT_SCOPE)),
+        (
+            "memory/project/mux-0123456789ab",
+            PathPlace(PathKind.PROJECT_SCOPE, "mux-0123456789ab"),
+        ),
+        (
+            "memory/project/mux-0123456789ab/a.md",
+            PathPlace(PathKind.PROJECT_SCOPE, "mux-0123456789ab"),
+        ),
+        ("memory/stray.md", PathPlace(PathKind.OTHER)),
+        ("sessions", PathPlace(PathKind.WORKSPACE_DIR)),
+        ("sessions/a1b2c3d4e5", PathPlace(PathKind.WORKSPACE_DIR, "a1b2c3d4e5")),
+        ("sessions/a1b2c3d4e5/memory", PathPlace(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5")),
+        ("sessions/a1b2c3d4e5/memory/x/a.md", PathPlace(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5")),
+        ("sessions/a1b2c3d4e5/chat.jsonl", PathPlace(PathKind.CHAT_TRANSCRIPT, "a1b2c3d4e5")),
+        (
+            "sessions/a1b2c3d4e5/system1-memory-writer-state.json",
+            PathPlace(PathKind.WRITER_STATE, "a1b2c3d4e5"),
+        ),
+        ("sessions/a1b2c3d4e5/partial.jsonl", PathPlace(PathKind.OTHER)),
+        ("debug_obj", PathPlace(PathKind.WRITER_TRACES)),
+        ("debug_obj/a1b2c3d4e5", PathPlace(PathKind.WRITER_TRACES, "a1b2c3d4e5")),
+        (
+            "debug_obj/a1b2c3d4e5/system1_memory_writer/1700000000000.json",
+            PathPlace(PathKind.WRITER_TRACES, "a1b2c3d4e5"),
+        ),
+        ("debug_obj/a1b2c3d4e5/other_tool/x.json", PathPlace(PathKind.OTHER)),
+        ("memtab/history/x.json", PathPlace(PathKind.OTHER)),
+        ("config.json.bak", PathPlace(PathKind.OTHER)),
+    ],
+)
+def test_classify(rel: str, place: PathPlace) -> None:
+    path = os.path.join(HOME, *rel.split("/")) if rel else HOME
+    assert Home(Path(HOME)).classify(path) == place
+
+
+def test_a_path_outside_the_home_is_other() -> None:
+    home = Home(Path(HOME))
+    assert home.classify("/tmp/memory/global/a.md") == PathPlace(PathKind.OTHER)
+    assert home.classify(f"{HOME}2/config.json") == PathPlace(PathKind.OTHER)
+
+
+def test_the_layout_comes_from_the_homes_own_paths(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    assert home.classify(home.config_path) == PathPlace(PathKind.CONFIG)
+    assert home.classify(home.meta_path) == PathPlace(PathKind.MEMORY_META)
+    assert home.classify(home.journal_path) == PathPlace(PathKind.CONSOLIDATION_JOURNAL)
+    assert home.classify(home.global_root / "a.md") == PathPlace(PathKind.GLOBAL_SCOPE)
+    project = home.project_root("/src/app")
+    assert home.classify(project) == PathPlace(PathKind.PROJECT_SCOPE, project.name)
+    assert home.classify(home.workspace_root("w1") / "x" / "a.md") == PathPlace(
+        PathKind.WORKSPACE_SCOPE, "w1"
+    )
+    assert home.classify(home.transcript_path("w1")) == PathPlace(PathKind.CHAT_TRANSCRIPT, "w1")
+    assert home.classify(home.writer_state_path("w1")) == PathPlace(PathKind.WRITER_STATE, "w1")
+    assert home.classify(home.trace_dir("w1") / "1.json") == PathPlace(PathKind.WRITER_TRACES, "w1")
+    assert home.classify(home.lock_path("meta")) == PathPlace(PathKind.OTHER)
