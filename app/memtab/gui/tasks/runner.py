@@ -18,6 +18,12 @@ The pattern (ARCHITECTURE "Threads and the watcher"):
   ignored the event and returned a result: stale results are dropped.
 - `submit(fn, key=...)`: a new job with the same key supersedes every older job with that
   key (they are cancelled), so only the newest rescan of a scope can land.
+- `submit_latest(key, fn)` is "the latest job wins", the one way views drop stale results:
+  it supersedes like `submit(key=...)`, and the newest job of the key also reports
+  `latest_finished(key, result)` / `latest_failed(key, message)`, so a facade needs no
+  job-id bookkeeping of its own. `cancel_latest(key)` withdraws it.
+- `idle()` is emitted when the last queued or running job has ended (after its final
+  signal); tests wait for it (or `is_busy()` turning False) instead of sleeping.
 - An exception in `fn` becomes `job_failed(id, "<Type>: <message>")`, logged with its
   traceback; the worker thread carries on with the next job. A defect (an exception type
   Memtab does not define, other than OSError: `crash_dialog.is_defect`) is also reported
@@ -28,44 +34,31 @@ The pattern (ARCHITECTURE "Threads and the watcher"):
   to lambdas (a lambda connected to a worker signal runs on the worker thread).
 
 A domain facade adds meaning in a few lines — it is a GUI-thread QObject that owns a
-runner, maps job ids to what they are about, and re-emits in its own terms::
+runner and re-emits in its own terms::
 
-    class ConsolidationTasks(QObject):
-        run_started = Signal(str)        # workspace_id
-        progress = Signal(int, str)      # step, message
-        run_finished = Signal(object)    # the journal record
-        run_failed = Signal(str)
+    class ScanTasks(QObject):
+        scan_finished = Signal(object)   # ScanOutcome
+        scan_failed = Signal(str)
 
         def __init__(self, parent: QObject | None = None) -> None:
             super().__init__(parent)
-            self._runner = TaskRunner("consolidation", parent=self)
-            self._workspace_of: dict[int, str] = {}
-            self._runner.job_started.connect(self._on_runner_job_started)
-            self._runner.job_progress.connect(self._on_runner_job_progress)
-            self._runner.job_finished.connect(self._on_runner_job_finished)
-            self._runner.job_failed.connect(self._on_runner_job_failed)
-            self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
+            self._runner = TaskRunner("scan", parent=self)
+            self._runner.latest_finished.connect(self._on_runner_latest_finished)
+            self._runner.latest_failed.connect(self._on_runner_latest_failed)
 
-        def start(self, workspace_id: str) -> int:
-            job = self._runner.submit(
-                functools.partial(consolidate, workspace_id), key=f"consolidate:{workspace_id}"
-            )
-            self._workspace_of[job] = workspace_id
-            return job
+        def scan(self, request: ScanRequest) -> int:
+            # A newer scan supersedes the one in flight: only the newest lands.
+            return self._runner.submit_latest(SCAN_KEY, functools.partial(scan_home, request))
 
-        @Slot(int)
-        def _on_runner_job_started(self, job: int) -> None:
-            self.run_started.emit(self._workspace_of[job])
+        @Slot(str, object)
+        def _on_runner_latest_finished(self, key: str, outcome: object) -> None:
+            self.scan_finished.emit(outcome)
 
-        @Slot(int, object)
-        def _on_runner_job_finished(self, job: int, record: object) -> None:
-            del self._workspace_of[job]
-            self.run_finished.emit(record)
+        ...  # failed alike; shutdown() → self._runner.shutdown()
 
-        ...  # progress / failed / cancelled alike; shutdown() → self._runner.shutdown()
-
-where `consolidate(workspace_id, ctx)` is the engine's Qt-free entry point and passes
-`ctx.cancel_event` down to the model calls.
+Use a key only where a newer job makes an older one pointless. Work that must not be
+cut short — a consolidation run — is submitted without one: a second `start` must be
+refused (by whoever owns that rule: `ConsolidationService`), never cancel the running run.
 """
 
 from __future__ import annotations
@@ -219,9 +212,12 @@ class TaskRunner(QObject):
         job_finished(int job_id, object result)
         job_failed(int job_id, str message)
         job_cancelled(int job_id)
+        latest_finished(str key, object result): also, for the newest job of `key`
+        latest_failed(str key, str message): also, for the newest job of `key`
+        idle(): no job is queued or running any more
 
-    Every submitted job ends with exactly one of the last three. Create, use and shut
-    down a runner on the GUI thread only.
+    Every submitted job ends with exactly one of job_finished, job_failed or
+    job_cancelled. Create, use and shut down a runner on the GUI thread only.
     """
 
     job_started = Signal(int)
@@ -229,6 +225,9 @@ class TaskRunner(QObject):
     job_finished = Signal(int, object)
     job_failed = Signal(int, str)
     job_cancelled = Signal(int)
+    latest_finished = Signal(str, object)
+    latest_failed = Signal(str, str)
+    idle = Signal()
     _job_submitted = Signal(object)
 
     def __init__(self, name: str = "tasks", parent: QObject | None = None) -> None:
@@ -236,6 +235,7 @@ class TaskRunner(QObject):
         super().__init__(parent)
         self._name = name
         self._jobs: dict[int, _Job] = {}
+        self._latest: dict[str, int] = {}  # key → its newest job (submit_latest)
         self._closed = False
 
         self._thread = QThread()
@@ -272,15 +272,33 @@ class TaskRunner(QObject):
         """
         if self._closed:
             raise RuntimeError(f"the {self._name} task runner has been shut down")
-        if key is not None:
-            for older in [job for job in self._jobs.values() if job.key == key]:
-                self._cancel(older)
         job_id = next(_job_ids)
         context = TaskContext(job_id, threading.Event(), self._worker.job_progress.emit)
         job = _Job(fn, key, context)
+        older = [other for other in self._jobs.values() if key is not None and other.key == key]
+        # Known before the older ones are cancelled, so the runner never looks idle between.
         self._jobs[job_id] = job
+        for superseded in older:
+            self._cancel(superseded)
         self._job_submitted.emit(job)
         return job_id
+
+    def submit_latest(self, key: str, fn: TaskFunction) -> int:
+        """Queue `fn` as the newest job of `key` ("the latest job wins"); return its id.
+
+        Older jobs of the key are superseded as with `submit(fn, key=key)`. This job, if it
+        is still the newest of its key when it ends, also reports `latest_finished(key,
+        result)` or `latest_failed(key, message)`; a stale result never does.
+        """
+        job_id = self.submit(fn, key=key)
+        self._latest[key] = job_id
+        return job_id
+
+    def cancel_latest(self, key: str) -> None:
+        """Cancel the newest job of `key` (submitted with `submit_latest`), if any."""
+        job_id = self._latest.pop(key, None)
+        if job_id is not None:
+            self.cancel(job_id)
 
     def cancel(self, job_id: int) -> bool:
         """Cancel a job; False if it is unknown or has already ended."""
@@ -323,6 +341,7 @@ class TaskRunner(QObject):
                 timeout_ms,
             )
             _abandoned_threads.append((self._thread, self._worker))
+        self._latest.clear()
         for job_id in list(self._jobs):
             del self._jobs[job_id]
             self.job_cancelled.emit(job_id)
@@ -332,8 +351,21 @@ class TaskRunner(QObject):
         if job.cancel():
             # It never ran and never will: report it now rather than when the worker
             # reaches it, possibly much later behind a long job.
-            del self._jobs[job.job_id]
+            self._forget(job)
             self.job_cancelled.emit(job.job_id)
+            self._emit_idle_if_done()
+
+    def _forget(self, job: _Job) -> bool:
+        """Drop an ended job; True if it was the newest of its key (submit_latest)."""
+        self._jobs.pop(job.job_id, None)
+        if job.key is not None and self._latest.get(job.key) == job.job_id:
+            del self._latest[job.key]
+            return True
+        return False
+
+    def _emit_idle_if_done(self) -> None:
+        if not self._jobs and not self._closed:
+            self.idle.emit()
 
     # -- worker → GUI thread -----------------------------------------------------------
 
@@ -350,28 +382,39 @@ class TaskRunner(QObject):
 
     @Slot(int, object)
     def _on_worker_job_finished(self, job_id: int, result: object) -> None:
-        job = self._jobs.pop(job_id, None)
+        job = self._jobs.get(job_id)
         if job is None:
             return
+        latest = self._forget(job)
         if job.context.is_cancelled():
             self.job_cancelled.emit(job_id)
         else:
             self.job_finished.emit(job_id, result)
+            if latest and job.key is not None:
+                self.latest_finished.emit(job.key, result)
+        self._emit_idle_if_done()
 
     @Slot(int, str)
     def _on_worker_job_failed(self, job_id: int, message: str) -> None:
-        job = self._jobs.pop(job_id, None)
+        job = self._jobs.get(job_id)
         if job is None:
             return
+        latest = self._forget(job)
         if job.context.is_cancelled():
             self.job_cancelled.emit(job_id)
         else:
             self.job_failed.emit(job_id, message)
+            if latest and job.key is not None:
+                self.latest_failed.emit(job.key, message)
+        self._emit_idle_if_done()
 
     @Slot(int)
     def _on_worker_job_cancelled(self, job_id: int) -> None:
-        if self._jobs.pop(job_id, None) is not None:
+        job = self._jobs.get(job_id)
+        if job is not None:
+            self._forget(job)
             self.job_cancelled.emit(job_id)
+            self._emit_idle_if_done()
 
     @Slot()
     def _on_application_about_to_quit(self) -> None:
