@@ -25,11 +25,11 @@ from pytestqt.qtbot import QtBot
 import memtab.gui.app as gui_app
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.main_window import MainWindow
-from memtab.gui.memory_tab.tree_nodes import file_key
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher
 from memtab.store.home import Home, add_workspace
 from memtab.store.paths import Scope, VirtualPath
+from memtab.views.tree import file_key
 
 pytestmark = [
     pytest.mark.bench,
@@ -115,7 +115,7 @@ def window(qtbot: QtBot, big_home: Home, tmp_path: Path) -> Iterator[MainWindow]
     built.show()
     qtbot.waitUntil(lambda: built.memory_tab.is_loaded, timeout=30_000)
     qtbot.waitUntil(lambda: built.watcher.root is not None, timeout=10_000)
-    qtbot.waitUntil(lambda: not built.memory_tab._scans.busy, timeout=30_000)
+    qtbot.waitUntil(lambda: built.memory_tab.is_idle, timeout=30_000)
     yield built
     built.close_without_asking()
 
@@ -228,7 +228,7 @@ def test_gui_stall_during_a_full_rescan(qtbot: QtBot, window: MainWindow, big_ho
         node = tab.model.node_for_key(
             file_key(VirtualPath(Scope.GLOBAL, relative(FILES_PER_SCOPE - 1)))
         )
-        return node is not None and node.description.startswith(marker) and not tab._scans.busy
+        return node is not None and node.description.startswith(marker) and tab.is_idle
 
     rewrite_started = time.perf_counter()
     rewrite_scope()
@@ -277,8 +277,7 @@ def test_gui_stall_during_a_consolidation_run(qtbot: QtBot, window: MainWindow) 
 def test_resident_memory(qtbot: QtBot, window: MainWindow) -> None:
     tab = window.memory_tab
     tab.search_edit.setText("deploy")  # builds the content index of all 3000 files
-    qtbot.waitUntil(lambda: tab._query.active and not tab._searches.busy, timeout=30_000)
-    qtbot.wait(200)
+    qtbot.waitUntil(lambda: tab.search_box.query.active and tab.is_idle, timeout=30_000)
     status = Path("/proc/self/status")
     if not status.exists():
         pytest.skip("needs /proc")

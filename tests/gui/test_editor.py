@@ -12,21 +12,17 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLabel, QMessageBox, QToolButton
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.memory_tab import diff_view
-from memtab.gui.memory_tab.diff_view import DiffResult, LineKind
-from memtab.gui.memory_tab.editor import (
-    EDITOR_ACCESSIBLE_NAME,
-    DiscardChoice,
-    EditorPanel,
-    ViewMode,
-)
+from memtab.gui.memory_tab.editor import DiscardChoice, EditorPanel
 from memtab.gui.memory_tab.editor_bar import BarKind
-from memtab.gui.memory_tab.own_writes import OwnWrites
+from memtab.gui.memory_tab.editor_view import EDITOR_ACCESSIBLE_NAME, ViewMode
 from memtab.gui.tasks.runner import TaskContext
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath, parse_virtual_path
+from memtab.views import text_diff
+from memtab.views.own_writes import OwnWrites
+from memtab.views.text_diff import DiffResult, LineKind
 
 # Showing a top-level window on the offscreen platform logs this harmless warning.
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -345,13 +341,13 @@ def test_diff_is_computed_on_the_worker_thread(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: list[threading.Thread] = []
-    real = diff_view.compute_diff
+    real = text_diff.compute_diff
 
     def watched(old: str, new: str, ctx: TaskContext | None = None) -> DiffResult:
         threads.append(threading.current_thread())
         return real(old, new, ctx)
 
-    monkeypatch.setattr(diff_view, "compute_diff", watched)
+    monkeypatch.setattr(text_diff, "compute_diff", watched)
     make_conflict(panel, store, qtbot, "changed")
     panel.show_diff()
     dialog = panel.diff_dialog

@@ -1,16 +1,12 @@
-"""The editor's plain-Python parts (frontmatter, buffer codec, diff, own writes) and the
-highlighter."""
+"""The editor's parts: frontmatter helpers, the diff view and the highlighter."""
 
 from __future__ import annotations
-
-import threading
 
 import pytest
 from PySide6.QtGui import QPalette, QTextDocument
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.memory_tab.diff_view import DiffView, LineKind, compute_diff
-from memtab.gui.memory_tab.editor_buffer import TextCodec, changed_span, utf16_offset
+from memtab.gui.memory_tab.diff_view import DiffView
 from memtab.gui.memory_tab.editor_frontmatter import (
     body_without_frontmatter,
     description_line,
@@ -18,10 +14,8 @@ from memtab.gui.memory_tab.editor_frontmatter import (
     with_description,
 )
 from memtab.gui.memory_tab.editor_highlighter import MarkdownHighlighter
-from memtab.gui.memory_tab.own_writes import OwnWrites
-from memtab.gui.tasks.runner import TaskCancelledError, TaskContext
 from memtab.store.frontmatter import description_from_prefix, description_from_text
-from memtab.store.paths import parse_virtual_path
+from memtab.views.text_diff import compute_diff
 
 # --- frontmatter -------------------------------------------------------------------------------
 
@@ -113,57 +107,7 @@ def test_body_without_frontmatter() -> None:
     assert body_without_frontmatter("---\nunclosed\n# T\n") == "---\nunclosed\n# T\n"
 
 
-# --- buffer codec ------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "lossless"),
-    [
-        ("a\nb\n", True),
-        ("a\r\nb\r\n", True),
-        ("\ufeffa\nb", True),
-        ("a\r\nb\n", False),  # mixed endings
-        ("a\rb", False),
-        ("a\u2029b", False),
-    ],
-)
-def test_codec_round_trips(text: str, lossless: bool) -> None:
-    codec = TextCodec.detect(text)
-    assert codec.round_trips(text) is lossless
-    if lossless:
-        assert codec.from_buffer(codec.to_buffer(text)) == text
-        assert "\r" not in codec.to_buffer(text)
-
-
-def test_changed_span_and_utf16_offsets() -> None:
-    assert changed_span("abcdef", "abXYef") == (2, 4, 4)
-    assert changed_span("same", "same") == (4, 4, 4)
-    assert changed_span("aaa", "aaaa") == (3, 3, 4)
-    assert utf16_offset("😀x", 1) == 2
-    assert utf16_offset("ab", 2) == 2
-
-
-# --- diff --------------------------------------------------------------------------------------
-
-
-def test_compute_diff_numbers_and_counts() -> None:
-    old = "a\nb\nc\nd\n"
-    new = "a\nB\nc\nd\ne\n"
-    result = compute_diff(old, new)
-    assert (result.added, result.removed) == (2, 1)
-    kinds = [(line.kind, line.text) for line in result.lines]
-    assert kinds[0][0] is LineKind.HUNK
-    assert (LineKind.REMOVED, "b") in kinds and (LineKind.ADDED, "B") in kinds
-    removed = next(line for line in result.lines if line.kind is LineKind.REMOVED)
-    assert removed.old_number == 2 and removed.new_number is None
-    assert compute_diff("same\n", "same\n").identical
-
-
-def test_compute_diff_stops_when_cancelled() -> None:
-    context = TaskContext(1, threading.Event(), lambda *_: None)
-    context.cancel_event.set()
-    with pytest.raises(TaskCancelledError):
-        compute_diff("a\n", "b\n", context)
+# --- diff view ---------------------------------------------------------------------------------
 
 
 def test_diff_view_renders_colored_lines(qtbot: QtBot) -> None:
@@ -178,27 +122,6 @@ def test_diff_view_renders_colored_lines(qtbot: QtBot) -> None:
     assert removed_block.blockFormat().background().color().isValid()
     view.set_diff(compute_diff("x\n", "x\n"))
     assert "No differences" in view.toPlainText()
-
-
-# --- own writes --------------------------------------------------------------------------------
-
-
-def test_own_writes_match_by_path_and_sha_and_expire() -> None:
-    clock = [1000]
-    own = OwnWrites(ttl_ms=5000, clock=lambda: clock[0])
-    path = parse_virtual_path("/memories/global/a.md")
-    own.note(path, "sha-1")
-    assert own.is_own(path, "sha-1")
-    assert own.is_own("/memories/global/a.md")  # str and VirtualPath are the same key
-    assert not own.is_own(path, "sha-2")
-    assert not own.is_own(parse_virtual_path("/memories/global/b.md"))
-    own.note("/home/x/memory/global/b.md", None)
-    assert own.is_own("/home/x/memory/global/b.md", "any")
-    clock[0] += 5001
-    assert not own.is_own(path, "sha-1")
-    own.note(path, "sha-3")
-    own.forget(path)
-    assert not own.is_own(path)
 
 
 # --- highlighter -------------------------------------------------------------------------------

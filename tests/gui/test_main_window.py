@@ -13,12 +13,13 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
-from gui import test_memory_tree_support as support
-from gui.test_memory_tree_support import MAIN, WAIT_MS, WindowFactory
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.gui.main_window import display_path, source_text
-from memtab.gui.memory_tab.tree_nodes import SectionId, section_key
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
+from memtab.views.tree import SectionId, section_key
+from support.memory_home import MAIN
 
 # The offscreen platform cannot resize to size hints; real platforms can.
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -156,8 +157,8 @@ def test_consolidate_now_on_the_demo_home_updates_the_workspace_line(
 def test_the_open_file_is_reopened_next_time(
     qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
 ) -> None:
-    from memtab.gui.memory_tab.tree_nodes import file_key
     from memtab.store.paths import parse_file_path
+    from memtab.views.tree import file_key
 
     state_path = tmp_path / "state.json"
     window = make_window(home, ui_state=UiState(state_path))

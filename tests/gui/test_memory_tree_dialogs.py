@@ -7,12 +7,12 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
-from gui import test_memory_tree_support as support
-from gui.test_memory_tree_support import MAIN, MULTI
+from gui import memory_tree_support as support
 from memtab.gui.memory_tab.dialogs import MoveDialog, NewItemDialog, NewKind, TabDialogs
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from support.memory_home import MAIN, MULTI
 
 home = support.home
 

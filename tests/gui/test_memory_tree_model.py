@@ -1,15 +1,12 @@
-"""The scope tree: nodes built from a scan, the Qt model over them, merges, drag and drop."""
+"""The scope tree's Qt model: the model tester, merges, badges, drag and drop."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from PySide6.QtCore import QPersistentModelIndex, Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from gui import test_memory_tree_support as support
-from gui.test_memory_tree_support import MAIN, MULTI, memory, touch_later
+from gui import memory_tree_support as support
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.memory_tab.tree_model import (
     AGENT_EDITED_ROLE,
@@ -17,11 +14,10 @@ from memtab.gui.memory_tab.tree_model import (
     NODE_ROLE,
     MemoryTreeModel,
 )
-from memtab.gui.memory_tab.tree_nodes import (
-    PROJECT_UNAVAILABLE_TEXT,
-    FileMatch,
-    MessageKind,
-    NodeKind,
+from memtab.store.home import Home
+from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.views.scan import HomeScan, ScanRequest, scan_home
+from memtab.views.tree import (
     SectionId,
     TreeNode,
     build_tree,
@@ -31,9 +27,7 @@ from memtab.gui.memory_tab.tree_nodes import (
     orphan_key,
     section_key,
 )
-from memtab.gui.tasks.scan import HomeScan, ScanRequest, scan_home
-from memtab.store.home import Home
-from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from support.memory_home import MAIN, MULTI, memory, touch_later
 
 home = support.home
 
@@ -56,85 +50,6 @@ def loaded_model(
 
 def names(node: TreeNode) -> list[str]:
     return [child.name for child in node.children]
-
-
-def test_sections_in_order_then_directories_first_then_files_alphabetically(home: Home) -> None:
-    tree = build_tree(scanned(home))
-    assert names(tree) == ["Global", "Project", "Workspace", "Orphaned project memory"]
-    global_section = tree.children[0]
-    assert names(global_section) == ["empty-dir", "tools", "preferences.md", "Zeta.md"]
-    assert [child.kind for child in global_section.children[:2]] == [NodeKind.DIRECTORY] * 2
-
-
-def test_sections_and_directories_count_files_recursively(home: Home) -> None:
-    tree = build_tree(scanned(home))
-    global_section, project, workspace, orphans = tree.children
-    assert global_section.file_count == 4
-    assert global_section.children[1].file_count == 2  # tools/
-    assert global_section.children[0].file_count == 0  # empty-dir/
-    assert project.file_count == 2 and workspace.file_count == 1
-    assert orphans.file_count == 1
-
-
-def test_file_nodes_carry_description_pin_usage_and_disk_facts(home: Home) -> None:
-    tree = build_tree(scanned(home))
-    preferences = next(
-        n
-        for n in tree.walk()
-        if n.key == file_key(parse_file_path("/memories/global/preferences.md"))
-    )
-    assert preferences.description == "How I like code written"
-    assert preferences.pinned and preferences.access_count == 4
-    assert preferences.size_bytes > 0 and preferences.modified_at_ms > 0
-    assert preferences.physical == str(home.global_root / "preferences.md")
-
-
-def test_multi_project_workspace_says_project_memory_is_unavailable(home: Home) -> None:
-    tree = build_tree(scanned(home, MULTI))
-    project = tree.children[1]
-    assert [(n.kind, n.message_kind, n.name) for n in project.children] == [
-        (NodeKind.MESSAGE, MessageKind.UNAVAILABLE, PROJECT_UNAVAILABLE_TEXT)
-    ]
-    assert not project.accepts_drops
-
-
-def test_empty_scopes_show_empty_state_text(tmp_path: Path) -> None:
-    fresh = Home(tmp_path / "fresh")
-    support.write_registry(fresh)
-    tree = build_tree(scanned(fresh))
-    for section in tree.children:
-        assert section.children[0].message_kind is MessageKind.EMPTY
-        assert "No" in section.children[0].name and "memories yet" in section.children[0].name
-
-
-def test_a_listing_error_shows_an_inline_error_line(home: Home, monkeypatch: object) -> None:
-    import memtab.gui.tasks.scan as scan_module
-    from memtab.store.files import ScopeListing
-
-    real = scan_module.list_scope
-
-    def failing(scope: Scope, root: Path | None) -> ScopeListing:
-        if scope is Scope.GLOBAL:
-            return ScopeListing(scope, error=f"Cannot read {root}: Permission denied")
-        return real(scope, root)
-
-    monkeypatch.setattr(scan_module, "list_scope", failing)  # type: ignore[attr-defined]
-    tree = build_tree(scanned(home))
-    line = tree.children[0].children[0]
-    assert line.message_kind is MessageKind.ERROR and "Permission denied" in line.name
-
-
-def test_filtered_tree_keeps_matching_files_and_their_folders(home: Home) -> None:
-    scan = scanned(home)
-    git = file_key(parse_file_path("/memories/global/tools/git.md"))
-    tree = build_tree(scan, {git: FileMatch(content_hits=2)})
-    global_section, project, workspace, *_ = tree.children
-    assert names(global_section) == ["tools"]
-    assert names(global_section.children[0]) == ["git.md"]
-    assert global_section.file_count == 1 and global_section.total_count == 4
-    assert global_section.children[0].children[0].content_hits == 2
-    assert project.children[0].message_kind is MessageKind.NO_MATCHES
-    assert workspace.children[0].message_kind is MessageKind.NO_MATCHES
 
 
 def test_model_passes_the_model_tester_and_exposes_roles(

@@ -11,19 +11,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from gui import test_memory_tree_support as support
-from gui.test_memory_tree_support import (
-    MAIN,
-    PROJECT,
-    WAIT_MS,
-    FakeDialogs,
-    WindowFactory,
-    memory,
-    touch_later,
-    wait_watching,
-)
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_idle, wait_watching
 from memtab.gui.main_window import MainWindow
-from memtab.gui.memory_tab.tree_nodes import (
+from memtab.store.files import read_file_content
+from memtab.store.home import Home
+from memtab.store.meta import MetaStore, global_key, project_key
+from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.views.tree import (
     SectionId,
     directory_key,
     file_key,
@@ -31,10 +26,7 @@ from memtab.gui.memory_tab.tree_nodes import (
     orphan_key,
     section_key,
 )
-from memtab.store.files import read_file_content
-from memtab.store.home import Home
-from memtab.store.meta import MetaStore, global_key, project_key
-from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from support.memory_home import MAIN, MULTI, PROJECT, memory, touch_later
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
@@ -184,7 +176,7 @@ def test_cancelled_delete_keeps_everything(
     select(window, directory_key(parse_file_path("/memories/global/tools")))
     window.memory_tab.delete_action.trigger()
     assert dialogs.asked == [("delete", ("tools",), 2, False)]
-    qtbot.wait(100)
+    wait_idle(qtbot, window)
     assert (home.global_root / "tools" / "git.md").is_file()
 
 
@@ -211,7 +203,7 @@ def test_ctrl_d_toggles_the_pin_and_mentions_mux(
     assert MetaStore(home).load()[global_key("Zeta.md")].pinned
     assert any("mux may overwrite" in message for message in messages)
     assert "mux may overwrite" in tab.pin_action.toolTip()
-    tab.toggle_pin()
+    tab.commands.toggle_pin()
     wait_for(qtbot, lambda: (node := tab.model.node_for_key(key)) is not None and not node.pinned)
 
 
@@ -222,7 +214,7 @@ def test_context_menus_offer_what_each_row_allows(make_window: WindowFactory, ho
     def texts(key: str) -> list[str]:
         node = tab.model.node_for_key(key)
         assert node is not None
-        return [a.text() for a in tab._context_menu(node).actions() if not a.isSeparator()]
+        return [a.text() for a in tab.commands.context_menu(node).actions() if not a.isSeparator()]
 
     assert texts(path_key("/memories/global/preferences.md")) == [
         "Unpin",
@@ -352,7 +344,7 @@ def test_create_relative_and_absolute_names_in_the_dialog(tmp_path: Path, home: 
     from memtab.store.memory import MemoryStore
     from memtab.store.paths import VirtualPath
 
-    store = MemoryStore.open(home, support.MULTI)
+    store = MemoryStore.open(home, MULTI)
     tools = parse_file_path("/memories/global/tools")
     assert resolve_new_path(store, tools, "docker", NewKind.FILE) == (
         parse_file_path("/memories/global/tools/docker.md"),

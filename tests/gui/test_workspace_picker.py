@@ -9,22 +9,8 @@ from PySide6.QtCore import Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from gui import test_memory_tree_support as support
-from gui.test_memory_tree_support import (
-    ARCHIVED,
-    CHILD,
-    MAIN,
-    MULTI,
-    WAIT_MS,
-    WindowFactory,
-    file_names,
-    wait_watching,
-)
-from memtab.gui.memory_tab.tree_nodes import (
-    PROJECT_UNAVAILABLE_TEXT,
-    SectionId,
-    message_key,
-)
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names, wait_idle, wait_watching
 from memtab.gui.ui_state import UiState
 from memtab.gui.workspace_picker import (
     MULTI_PROJECT_TITLE,
@@ -36,6 +22,12 @@ from memtab.gui.workspace_picker import (
     picker_rows,
 )
 from memtab.store.home import Home, Registry, add_workspace, load_registry
+from memtab.views.tree import (
+    PROJECT_UNAVAILABLE_TEXT,
+    SectionId,
+    message_key,
+)
+from support.memory_home import ARCHIVED, CHILD, MAIN, MULTI
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
@@ -128,7 +120,7 @@ def test_unsaved_changes_can_keep_the_current_workspace(
     tab.picker.combo.activated.emit(row)
     assert tab.picker.current_workspace_id == MAIN
     assert tab.picker.combo.currentIndex() == tab.picker.model.row_of(MAIN)
-    qtbot.wait(100)
+    wait_idle(qtbot, window)
     assert tab.workspace is not None and tab.workspace.id == MAIN
 
 

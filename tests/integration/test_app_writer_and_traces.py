@@ -16,12 +16,13 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
-from gui import test_memory_tree_support as support
-from gui.test_memory_tree_support import MAIN, WindowFactory
-from memtab.gui.memory_tab.tree_nodes import file_key
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WindowFactory
 from memtab.gui.tasks.writer import WriterActivity
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from memtab.views.tree import file_key
+from support.memory_home import MAIN
 
 home = support.home
 make_window = support.make_window

@@ -44,12 +44,12 @@ from memtab.gui.memory_tab.editor import EditorPanel
 from memtab.gui.memory_tab.footer import ConsolidationFooter
 from memtab.gui.memory_tab.icons import app_icon
 from memtab.gui.memory_tab.lazy_consolidation import LazyConsolidationTasks, ServiceFactory
-from memtab.gui.memory_tab.own_writes import OwnWrites
 from memtab.gui.memory_tab.tab import MemoryTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher
 from memtab.resources import resource_path
 from memtab.store.home import Home, HomeLocation
+from memtab.views.own_writes import OwnWrites
 
 if TYPE_CHECKING:
     from memtab.gui.tasks.writer import WriterSupervisor

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.traces_tab.text_view import mute
+from memtab.gui.style import mute
 from memtab.llm.endpoints import base_url_problem
 from memtab.llm.settings import (
     DEFAULT_BASE_URLS,

@@ -2,13 +2,13 @@
 
 `HomeWatcher` runs a watchdog observer over the memory home (recursively). The observer's
 handler runs on the observer thread and does one thing: it turns the event into paths
-(`watch_paths.changed_paths`: reads, attribute changes, temp names and parent-dir noise
+(`views.changes.changed_paths`: reads, attribute changes, temp names and parent-dir noise
 are dropped there) and posts them to the watcher through a queued signal. On the GUI
 thread the watcher collects paths in a set and flushes them on a single-shot timer:
 a trailing debounce (150 ms by default) that is capped by a maximum latency (1 s by
 default), so a continuous stream of writes still reaches the views about once a second.
 Each flush emits `paths_changed(list[str])`, sorted absolute paths under the root as
-given to `start()`. Consumers classify them with `watch_paths.ChangeSummary` and rescan
+given to `start()`. Consumers classify them with `views.changes.ChangeSummary` and rescan
 the affected scopes off the GUI thread; they never replay event semantics.
 
 Backends: the platform's native observer (inotify on Linux) by default; watchdog's
@@ -72,8 +72,8 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
-from memtab.gui.watch_paths import changed_paths
 from memtab.logs import quiet_library_warnings
+from memtab.views.changes import changed_paths
 
 logger = logging.getLogger(__name__)
 

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.gui.style import mute
 from memtab.store.home import MULTI_PROJECT_KEY, Registry, Workspace
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -323,7 +324,7 @@ class WorkspacePicker(QWidget):
         self.hint.setWordWrap(True)
         self.hint.setTextFormat(Qt.TextFormat.RichText)
         self.hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        mute(self.hint)
         self.hint.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import humanize
-from memtab.gui.memory_tab.editor_colors import Accent, accent_text
+from memtab.gui.style import Accent, accent_text
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.memory_tab.editor_colors import Accent, blend, muted_text, tint
 from memtab.gui.memory_tab.icons import tinted_icon
+from memtab.gui.style import Accent, blend, muted_text, tint
 
 
 class BarKind(Enum):

@@ -19,7 +19,7 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from memtab.gui.memory_tab.editor_colors import Accent, blend, is_dark, muted_text
+from memtab.gui.style import Accent, blend, is_dark, muted_text
 
 
 class _State(IntEnum):

@@ -36,9 +36,9 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import humanize
-from memtab.gui.memory_tab.editor_colors import Accent, accent_text, muted_text
 from memtab.gui.memory_tab.icons import tinted_icon
 from memtab.gui.memory_tab.runs_dialog import RecentRun, RunsDialog, collect_runs
+from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.store.home import Workspace
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
 

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import humanize
-from memtab.gui.memory_tab.editor_colors import Accent, accent_text, muted_text
+from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, JournalOp
 
 WORKSPACE_LABEL = "Workspace"

@@ -2,8 +2,8 @@
 GUI thread.
 
 One worker thread owns the `ContentIndex` (its jobs run one at a time, so the index needs
-no lock). Each search supersedes the previous one (same task key), and the tab also drops
-an outcome whose scan or query is no longer current.
+no lock). Each search is the runner's latest job of one key, so it supersedes the previous
+one; the tab also drops an outcome whose scan or query is no longer current.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from memtab.gui.memory_tab.search import ContentIndex, SearchQuery, find_matches
-from memtab.gui.memory_tab.tree_nodes import TreeNode, build_tree
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.tasks.scan import HomeScan
+from memtab.views.scan import HomeScan
+from memtab.views.search import ContentIndex, SearchQuery, find_matches
+from memtab.views.tree import TreeNode, build_tree
 
 logger = logging.getLogger(__name__)
 
@@ -74,9 +74,8 @@ class SearchTasks(QObject):
         super().__init__(parent)
         self._index = ContentIndex()
         self._runner = TaskRunner("search", parent=self)
-        self._current_job: int | None = None
-        self._runner.job_finished.connect(self._on_runner_job_finished)
-        self._runner.job_failed.connect(self._on_runner_job_failed)
+        self._runner.latest_finished.connect(self._on_runner_latest_finished)
+        self._runner.latest_failed.connect(self._on_runner_latest_failed)
 
     @property
     def busy(self) -> bool:
@@ -85,10 +84,7 @@ class SearchTasks(QObject):
 
     def search(self, scan: HomeScan, query: SearchQuery) -> int:
         """Start a search (or, for an empty query, the full tree); supersedes the last."""
-        self._current_job = self._runner.submit(
-            _SearchJob(self._index, scan, query), key=SEARCH_KEY
-        )
-        return self._current_job
+        return self._runner.submit_latest(SEARCH_KEY, _SearchJob(self._index, scan, query))
 
     def warm(self, scan: HomeScan) -> None:
         """Read the contents of `scan`'s files in the background, so the first search is
@@ -97,20 +93,15 @@ class SearchTasks(QObject):
 
     def shutdown(self, timeout_ms: int = 3000) -> None:
         """Cancel work and stop the worker thread."""
-        self._current_job = None
         self._runner.shutdown(timeout_ms)
 
-    @Slot(int, object)
-    def _on_runner_job_finished(self, job_id: int, outcome: object) -> None:
-        if job_id != self._current_job:
-            return
-        self._current_job = None
-        self.search_finished.emit(outcome)
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, key: str, outcome: object) -> None:
+        if key == SEARCH_KEY:
+            self.search_finished.emit(outcome)
 
-    @Slot(int, str)
-    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
-        if job_id != self._current_job:
-            return
-        self._current_job = None
-        logger.warning("Search failed: %s", message)
-        self.search_failed.emit(message)
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        if key == SEARCH_KEY:
+            logger.warning("Search failed: %s", message)
+            self.search_failed.emit(message)

@@ -27,12 +27,12 @@ from PySide6.QtCore import (
 )
 
 from memtab import humanize
-from memtab.gui.memory_tab.tree_nodes import (
+from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.views.tree import (
     NodeKind,
     TreeNode,
     loading_tree,
 )
-from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
 logger = logging.getLogger(__name__)
 

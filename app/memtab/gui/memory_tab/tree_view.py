@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import humanize
-from memtab.gui.memory_tab.editor_colors import Accent, accent_text, blend
 from memtab.gui.memory_tab.icons import tinted_pixmap
-from memtab.gui.memory_tab.search import highlight_spans
 from memtab.gui.memory_tab.tree_model import AGENT_EDITED_ROLE, NODE_ROLE, MemoryTreeModel
-from memtab.gui.memory_tab.tree_nodes import MessageKind, NodeKind, TreeNode
+from memtab.gui.style import Accent, accent_text, blend, muted
+from memtab.views.search import highlight_spans
+from memtab.views.tree import MessageKind, NodeKind, TreeNode
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -53,7 +53,7 @@ class _Colors:
         else:
             self.text = palette.color(group, QPalette.ColorRole.Text)
             background = palette.color(group, QPalette.ColorRole.Base)
-        self.muted = blend(self.text, background, 0.42)
+        self.muted = muted(self.text, background)
         self.faint = blend(self.text, background, 0.6)
         self.accent = self.text if selected else accent_text(palette, Accent.INFO)
         self.badge_fill = QColor(self.accent)

@@ -1,363 +1,22 @@
-"""Scanning the memory home off the GUI thread.
+"""Scanning the memory home off the GUI thread: the Qt facade over `views.scan.scan_home`.
 
-`scan_home(request)` is plain Python (run on a worker by `ScanTasks`): it reads the registry,
-the recency metadata, `memory-meta.json`, the consolidation journal, the three scopes of
-the chosen workspace and the orphan project dirs, and returns one immutable `HomeScan`.
-
-Rescans are incremental by scope. The request carries the paths the watcher reported; a
-scope (or orphan dir) none of them touches is reused from the previous scan, a touched
-one is relisted (the store's listing is fast: ~30 ms per 1000 files). The small JSON
-files (registry, meta, journal) are always reread. Every scan also says what changed on
-disk since the previous one (`DiskChanges`, by size and mtime), with the sha of each
-changed file, so the tab can tell its own writes from an agent's and keep the open
-editor in step.
-
-`ScanTasks` is the GUI-thread facade: `scan(request)` submits the job under one key, so
-only the newest scan lands; `scan_finished(ScanOutcome)` / `scan_failed(str)` report it.
+`ScanTasks.scan(request)` submits the scan as the latest job of one key, so only the
+newest scan lands; `scan_finished(ScanOutcome)` / `scan_failed(str)` report it.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import time
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.files import (
-    FileEntry,
-    ScopeListing,
-    list_scope,
-    read_file_content,
-)
-from memtab.store.home import (
-    Home,
-    HomeError,
-    Registry,
-    Workspace,
-    load_recency,
-    load_registry,
-    orphan_project_dirs,
-)
-from memtab.store.journal import (
-    ConsolidationRecord,
-    ConsolidationStatus,
-    Journal,
-    JournalData,
-    status_from,
-)
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import MetaEntry, MetaStore
-from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath
+from memtab.views.scan import HomeScan, ScanOutcome, ScanRequest, scan_home
 
 logger = logging.getLogger(__name__)
 
 SCAN_KEY = "scan"
-
-
-FileStamp = tuple[int, int]
-"""(size, mtime in ms) of a listed file: when it differs, the content may have changed."""
-
-
-def stamp_of(entry: FileEntry) -> FileStamp:
-    """The stamp of a listed file."""
-    return (entry.size_bytes, entry.modified_at_ms)
-
-
-@dataclass(frozen=True)
-class ScopeScan:
-    """One scope as scanned: its root (None when unavailable) and listing."""
-
-    scope: Scope
-    root: Path | None
-    unavailable: str | None
-    listing: ScopeListing
-
-    def stamps(self) -> dict[VirtualPath, FileStamp]:
-        """Each listed file's stamp."""
-        return {entry.path: stamp_of(entry) for entry in self.listing.files}
-
-    def physical(self, path: VirtualPath) -> str | None:
-        """Where a listed path of this scope lives, as a string (no symlink checks:
-        listings hold none). Spelled like the tree's `TreeNode.physical`."""
-        if self.root is None:
-            return None
-        return "/".join((str(self.root), *path.segments))
-
-
-@dataclass(frozen=True)
-class OrphanScan:
-    """A dir under `memory/project/` that no registered project owns, with its files.
-
-    The listing's paths use the project scope, relative to the orphan dir.
-    """
-
-    dir_name: str
-    root: Path
-    listing: ScopeListing
-
-
-@dataclass(frozen=True)
-class DiskChanges:
-    """What changed on disk since the previous scan of the same scope roots."""
-
-    changed: frozenset[VirtualPath] = frozenset()
-    """Files created or modified."""
-    deleted: frozenset[VirtualPath] = frozenset()
-    """Files that are gone (deleted, or moved away)."""
-    shas: Mapping[VirtualPath, str] = field(default_factory=dict)
-    """The content sha of each changed file that could be read."""
-
-    @property
-    def empty(self) -> bool:
-        return not self.changed and not self.deleted
-
-
-@dataclass(frozen=True)
-class HomeScan:
-    """Everything the Memory tab shows, read from disk at one moment."""
-
-    home: Home
-    registry: Registry
-    registry_error: str | None
-    workspace: Workspace | None
-    workspace_note: str | None
-    """Set when the requested workspace is unknown and another (or none) was chosen."""
-    recency: Mapping[str, int]
-    scopes: tuple[ScopeScan, ...]
-    meta: Mapping[str, MetaEntry]
-    status: ConsolidationStatus | None
-    recent_runs: tuple[tuple[str, ConsolidationRecord], ...]
-    """Labelled runs beyond those in `status` (agent-task workspaces), for the footer."""
-    orphans: tuple[OrphanScan, ...]
-    changes: DiskChanges
-    duration_ms: float = 0.0
-
-    def scope(self, scope: Scope) -> ScopeScan:
-        """The scan of one scope."""
-        return next(item for item in self.scopes if item.scope is scope)
-
-    def store(self) -> MemoryStore:
-        """A store for the scanned workspace (constructing it touches no disk)."""
-        return MemoryStore(self.home, self.workspace)
-
-    @property
-    def file_count(self) -> int:
-        return sum(item.listing.file_count for item in self.scopes)
-
-
-@dataclass(frozen=True)
-class ScanRequest:
-    """What to scan.
-
-    `changed_paths` are absolute paths from the watcher (or the tab's own writes); None
-    means "anything may have changed": every scope is relisted. With `choose_default`, an
-    unknown or missing `workspace_id` falls back to the most recently used workspace.
-    """
-
-    home: Home
-    workspace_id: str | None
-    choose_default: bool = True
-    previous: HomeScan | None = None
-    changed_paths: frozenset[str] | None = None
-
-
-@dataclass(frozen=True)
-class ScanOutcome:
-    """A finished scan, plus whatever the facade's `present` callable made of it."""
-
-    request: ScanRequest
-    scan: HomeScan
-    presented: object = None
-
-
-# -- choosing the workspace ----------------------------------------------------------------
-
-
-def choose_workspace(
-    registry: Registry, requested: str | None, recency: Mapping[str, int], choose_default: bool
-) -> tuple[Workspace | None, str | None]:
-    """The workspace to show and, when the request could not be honoured, a note saying so.
-
-    The default is the most recently used top-level, non-archived workspace (by
-    extensionMetadata.json), else the first such in registry order, else any.
-    """
-    note: str | None = None
-    if requested:
-        workspace = registry.workspace(requested)
-        if workspace is not None:
-            return workspace, None
-        note = f"Workspace {requested!r} is not registered in this home"
-    if not choose_default:
-        return None, note
-    pools = (
-        [ws for ws in registry.workspaces if not ws.archived and ws.parent_id is None],
-        [ws for ws in registry.workspaces if not ws.archived],
-        list(registry.workspaces),
-    )
-    for pool in pools:
-        if pool:
-            order = {ws.id: index for index, ws in enumerate(pool)}
-            chosen = max(pool, key=lambda ws: (recency.get(ws.id, 0), -order[ws.id]))
-            return chosen, note
-    return None, note
-
-
-def agent_task_runs(
-    data: JournalData, registry: Registry, workspace: Workspace | None
-) -> tuple[tuple[str, ConsolidationRecord], ...]:
-    """The journaled runs of the workspace's agent-task (child) workspaces, labelled,
-    newest first: their consolidation concerns the parent's project too."""
-    if workspace is None:
-        return ()
-    runs = [
-        (f"Agent task · {child.display_name}", record)
-        for child in registry.workspaces
-        if child.parent_id == workspace.id and (record := data.workspaces.get(child.id)) is not None
-    ]
-    runs.sort(key=lambda item: item[1].last_run_at, reverse=True)
-    return tuple(runs)
-
-
-# -- listing scopes --------------------------------------------------------------------------
-
-
-def _full_scope_scan(scope: Scope, root: Path) -> ScopeScan:
-    return ScopeScan(scope, root, None, list_scope(scope, root))
-
-
-def _relative_segments(path: str, root: str) -> tuple[str, ...] | None:
-    """`path` as segments under `root`; () for the root; None when outside."""
-    if path == root:
-        return ()
-    prefix = root.rstrip(os.sep) + os.sep
-    if not path.startswith(prefix):
-        return None
-    return tuple(part for part in path[len(prefix) :].split(os.sep) if part)
-
-
-def _touches(changed_paths: Iterable[str], root: Path) -> bool:
-    """Whether any changed path is `root`, inside it, or one of its ancestors."""
-    root_text = str(root)
-    return any(
-        _relative_segments(path, root_text) is not None
-        or _relative_segments(root_text, path) is not None
-        for path in changed_paths
-    )
-
-
-def _scan_scope(
-    scope: Scope,
-    store: MemoryStore,
-    previous: ScopeScan | None,
-    changed_paths: frozenset[str] | None,
-) -> ScopeScan:
-    reason = store.unavailable_reason(scope)
-    if reason is not None:
-        return ScopeScan(scope, None, reason, ScopeListing(scope))
-    root = store.root(scope)
-    if (
-        previous is None
-        or previous.root != root
-        or previous.listing.error is not None
-        or changed_paths is None
-    ):
-        return _full_scope_scan(scope, root)
-    return _full_scope_scan(scope, root) if _touches(changed_paths, root) else previous
-
-
-def _scan_orphans(
-    home: Home,
-    registry: Registry,
-    previous: HomeScan | None,
-    changed_paths: frozenset[str] | None,
-) -> tuple[OrphanScan, ...]:
-    earlier = {orphan.dir_name: orphan for orphan in previous.orphans} if previous else {}
-    orphans: list[OrphanScan] = []
-    for name in orphan_project_dirs(home, registry):
-        root = home.projects_root / name
-        reuse = earlier.get(name)
-        if reuse is not None and changed_paths is not None and not _touches(changed_paths, root):
-            orphans.append(reuse)
-            continue
-        orphans.append(OrphanScan(name, root, list_scope(Scope.PROJECT, root)))
-    return tuple(orphans)
-
-
-def _disk_changes(previous: HomeScan | None, scopes: tuple[ScopeScan, ...]) -> DiskChanges:
-    """Files created, modified or deleted since `previous`, for scopes with the same root."""
-    if previous is None:
-        return DiskChanges()
-    changed: set[VirtualPath] = set()
-    deleted: set[VirtualPath] = set()
-    shas: dict[VirtualPath, str] = {}
-    for now in scopes:
-        before = previous.scope(now.scope)
-        if now is before or now.root is None or before.root != now.root:
-            continue
-        stamps_now, stamps_before = now.stamps(), before.stamps()
-        modified = [path for path, stamp in stamps_now.items() if stamps_before.get(path) != stamp]
-        for path in modified:
-            try:
-                shas[path] = read_file_content(now.root.joinpath(*path.segments)).sha256
-            except OSError:
-                continue  # gone again already; the next scan reports it deleted
-        changed.update(modified)
-        deleted.update(path for path in stamps_before if path not in stamps_now)
-    return DiskChanges(frozenset(changed), frozenset(deleted), shas)
-
-
-def scan_home(request: ScanRequest, context: TaskContext | None = None) -> HomeScan:
-    """Read everything the Memory tab shows (see the module docstring). Runs on a worker."""
-    started = time.perf_counter()
-    home = request.home
-    try:
-        registry, registry_error = load_registry(home), None
-    except HomeError as error:
-        registry, registry_error = Registry(), str(error)
-    recency = load_recency(home)
-    workspace, note = choose_workspace(
-        registry, request.workspace_id, recency, request.choose_default
-    )
-    if context is not None:
-        context.raise_if_cancelled()
-    store = MemoryStore(home, workspace)
-    previous = request.previous
-    if previous is not None and previous.home.root != home.root:
-        previous = None
-    scopes: list[ScopeScan] = []
-    for scope in SCOPE_ORDER:
-        earlier = previous.scope(scope) if previous is not None else None
-        scopes.append(_scan_scope(scope, store, earlier, request.changed_paths))
-        if context is not None:
-            context.raise_if_cancelled()
-    meta = MetaStore(home).load()
-    journal = Journal(home).load()
-    status = status_from(journal, workspace.id, workspace.project_identity) if workspace else None
-    orphans = _scan_orphans(home, registry, previous, request.changed_paths)
-    scope_tuple = tuple(scopes)
-    return HomeScan(
-        home=home,
-        registry=registry,
-        registry_error=registry_error,
-        workspace=workspace,
-        workspace_note=note,
-        recency=recency,
-        scopes=scope_tuple,
-        meta=meta,
-        status=status,
-        recent_runs=agent_task_runs(journal, registry, workspace),
-        orphans=orphans,
-        changes=_disk_changes(previous, scope_tuple),
-        duration_ms=(time.perf_counter() - started) * 1000.0,
-    )
-
-
-# -- the GUI-thread facade -------------------------------------------------------------------
 
 Presenter = Callable[[HomeScan], object]
 """Runs on the worker right after a scan (e.g. to build the tree); result in `presented`."""
@@ -393,42 +52,27 @@ class ScanTasks(QObject):
         super().__init__(parent)
         self._present = present
         self._runner = TaskRunner("scan", parent=self)
-        self._current_job: int | None = None
-        self._runner.job_finished.connect(self._on_runner_job_finished)
-        self._runner.job_failed.connect(self._on_runner_job_failed)
-        self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
+        self._runner.latest_finished.connect(self._on_runner_latest_finished)
+        self._runner.latest_failed.connect(self._on_runner_latest_failed)
 
     @property
     def busy(self) -> bool:
         """Whether a scan is queued or running."""
-        return self._current_job is not None
+        return self._runner.is_busy(SCAN_KEY)
 
     def scan(self, request: ScanRequest) -> int:
         """Start a scan, superseding any scan still queued or running; returns its job id."""
-        self._current_job = self._runner.submit(_ScanJob(request, self._present), key=SCAN_KEY)
-        return self._current_job
+        return self._runner.submit_latest(SCAN_KEY, _ScanJob(request, self._present))
 
     def shutdown(self, timeout_ms: int = 3000) -> None:
         """Cancel scans and stop the worker thread (on window close)."""
-        self._current_job = None
         self._runner.shutdown(timeout_ms)
 
-    @Slot(int, object)
-    def _on_runner_job_finished(self, job_id: int, outcome: object) -> None:
-        if job_id != self._current_job:
-            return
-        self._current_job = None
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, _key: str, outcome: object) -> None:
         assert isinstance(outcome, ScanOutcome)
         self.scan_finished.emit(outcome)
 
-    @Slot(int, str)
-    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
-        if job_id != self._current_job:
-            return
-        self._current_job = None
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, _key: str, message: str) -> None:
         self.scan_failed.emit(f"Could not read the memory home: {message}")
-
-    @Slot(int)
-    def _on_runner_job_cancelled(self, job_id: int) -> None:
-        if job_id == self._current_job:
-            self._current_job = None

@@ -44,8 +44,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.gui.tasks.runner import TaskContext, TaskFunction, TaskRunner
 from memtab.gui.watch import HomeWatcher
-from memtab.gui.watch_paths import ChangeKind, ChangeSummary, PathImpact
-from memtab.store.home import Home
+from memtab.store.home import Home, PathKind, PathPlace
+from memtab.views.changes import ChangeSummary
 from memtab.writer.lock import WriterLock
 from memtab.writer.policy import RunTicket
 from memtab.writer.run import WriterRunResult
@@ -218,14 +218,14 @@ class WriterSupervisor(QObject):
         summary = ChangeSummary.from_paths(paths, self._home.root)
         # A changed state file is checked before the transcripts are polled: when mux
         # appended a message and advanced its state in one batch, we must see that first.
-        states = sorted(summary.keys(ChangeKind.WRITER_STATE))
+        states = sorted(summary.keys(PathKind.WRITER_STATE))
         if states:
             self._submit_watch(_WatchJob.CHECK, functools.partial(_check, self._service, states))
-        everything = PathImpact(ChangeKind.HOME) in summary.impacts or (
-            PathImpact(ChangeKind.WORKSPACE_DIR) in summary.impacts
+        everything = PathPlace(PathKind.HOME) in summary.places or (
+            PathPlace(PathKind.WORKSPACE_DIR) in summary.places
         )
         transcripts = sorted(
-            summary.keys(ChangeKind.CHAT_TRANSCRIPT) | summary.keys(ChangeKind.WORKSPACE_DIR)
+            summary.keys(PathKind.CHAT_TRANSCRIPT) | summary.keys(PathKind.WORKSPACE_DIR)
         )
         if everything or transcripts:
             self._submit_watch(

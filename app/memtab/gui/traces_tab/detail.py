@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.memory_tab.editor_colors import Accent
+from memtab.gui.style import Accent, mute
 from memtab.gui.traces_tab.models import (
     Preview,
     cell_text,
@@ -31,7 +31,8 @@ from memtab.gui.traces_tab.models import (
     outcome_label,
 )
 from memtab.gui.traces_tab.pages import AttemptPage, Inspector, RawJsonView, Styled
-from memtab.gui.traces_tab.text_view import ElidedLabel, LongTextView, mute
+from memtab.gui.traces_tab.text_view import LongTextView
+from memtab.gui.widgets import ElidedLabel
 from memtab.humanize import absolute_time, plural, relative_time, size_text
 from memtab.store.home import MULTI_PROJECT_KEY
 from memtab.traces.describe import describe_event, format_json

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.memory_tab.editor_colors import Accent, accent_text, tint
+from memtab.gui.style import Accent, accent_text, mute, tint
 from memtab.gui.traces_tab.models import (
     Preview,
     PreviewTableModel,
@@ -32,7 +32,7 @@ from memtab.gui.traces_tab.models import (
     cell_text,
     duration_text,
 )
-from memtab.gui.traces_tab.text_view import LongTextView, mute
+from memtab.gui.traces_tab.text_view import LongTextView
 from memtab.humanize import absolute_time, size_text
 from memtab.traces.describe import describe_step, format_json
 from memtab.traces.reader import TraceAttempt, TraceDump, TraceMessage

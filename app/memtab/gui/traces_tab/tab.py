@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.traces_tab.detail import TraceDetailView
 from memtab.gui.traces_tab.models import (
@@ -35,14 +36,13 @@ from memtab.gui.traces_tab.models import (
     outcome_label,
 )
 from memtab.gui.traces_tab.pages import make_table
-from memtab.gui.traces_tab.text_view import mute
 from memtab.gui.watch import HomeWatcher
-from memtab.gui.watch_paths import ChangeKind, ChangeSummary
 from memtab.humanize import plural
-from memtab.store.home import Home
+from memtab.store.home import Home, PathKind
 from memtab.traces.catalog import TraceCatalog
 from memtab.traces.outcome import Outcome
 from memtab.traces.reader import TraceDump, TraceSummary, parse_trace
+from memtab.views.changes import ChangeSummary
 
 logger = logging.getLogger(__name__)
 
@@ -223,7 +223,7 @@ class TracesTab(QWidget):
     def _on_watcher_paths_changed(self, paths: list[str]) -> None:
         root = self._watcher.root if self._watcher and self._watcher.root else self._home.root
         summary = ChangeSummary.from_paths(paths, root)
-        if summary.affects(ChangeKind.WRITER_TRACES) or summary.affects(ChangeKind.CONFIG):
+        if summary.affects(PathKind.WRITER_TRACES) or summary.affects(PathKind.CONFIG):
             self.refresh()
 
     @Slot(int, object)

@@ -1,4 +1,4 @@
-"""Widgets for long text: a read-only view that loads megabytes without freezing, a path label.
+"""A read-only view for long text that loads megabytes without freezing.
 
 `LongTextView` shows the start of a value at once (64 KiB by default) and the rest only
 when asked ("Show all"), appended in chunks from a zero-delay timer so the window keeps
@@ -8,26 +8,21 @@ painting and answering input while a multi-megabyte dump streams in.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QFontDatabase, QPalette, QResizeEvent, QTextCursor, QTextOption
+from PySide6.QtGui import QFontDatabase, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
+from memtab.gui.style import mute
 from memtab.humanize import size_text
 
 DEFAULT_LIMIT_CHARS = 64 * 1024
 CHUNK_CHARS = 256 * 1024
-
-
-def mute(widget: QWidget) -> None:
-    """Draw a widget's text in the palette's muted colour (follows light/dark switches)."""
-    widget.setForegroundRole(QPalette.ColorRole.PlaceholderText)
 
 
 class LongTextView(QWidget):
@@ -148,36 +143,3 @@ def _cut_point(text: str, limit: int) -> int:
         return len(text)
     newline = text.rfind("\n", limit // 2, limit)
     return newline + 1 if newline >= 0 else limit
-
-
-class ElidedLabel(QLabel):
-    """A one-line label that elides its text in the middle to fit; the tooltip holds it all."""
-
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        """A selectable label; it never asks for more width than it gets."""
-        super().__init__(parent)
-        self._full_text = ""
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(40)
-        self.set_full_text(text)
-
-    @property
-    def full_text(self) -> str:
-        """The text before eliding."""
-        return self._full_text
-
-    def set_full_text(self, text: str) -> None:
-        """Show `text`, elided to the current width."""
-        self._full_text = text
-        self.setToolTip(text if text else "")
-        self._elide()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        metrics = self.fontMetrics()
-        width = max(self.width() - 2, 20)
-        self.setText(metrics.elidedText(self._full_text, Qt.TextElideMode.ElideMiddle, width))

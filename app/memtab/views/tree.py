@@ -15,10 +15,10 @@ import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from memtab.gui.tasks.scan import HomeScan, OrphanScan, ScopeScan
 from memtab.store.files import FileEntry, ScopeListing
 from memtab.store.meta import MetaEntry
 from memtab.store.paths import Scope, VirtualPath
+from memtab.views.scan import HomeScan, OrphanScan, ScopeScan
 
 
 class NodeKind(enum.IntEnum):

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.gui.memory_tab.tree_nodes import FileMatch, file_key, orphan_entry_key
-from memtab.gui.tasks.scan import HomeScan
 from memtab.store.files import MAX_FILE_BYTES, FileEntry
+from memtab.views.scan import HomeScan
+from memtab.views.tree import FileMatch, file_key, orphan_entry_key
 
 # Files larger than this are matched by name and description only: reading megabytes on
 # every keystroke is not worth a hit in a file Memtab cannot even edit.

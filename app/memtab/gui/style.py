@@ -1,7 +1,9 @@
-"""Colours derived from the current palette, so the editor and footer suit light and dark themes.
+"""The GUI's shared style: colours derived from the current palette, for every tab.
 
 Nothing here hard-codes a background: accents are blended into the palette's own window
 and base colours, which keeps bars, diff lines and highlighting muted in both themes.
+Muted (secondary) text has one definition, `muted`; `muted_text` applies it to a
+palette and `mute` to a widget.
 """
 
 from __future__ import annotations
@@ -9,6 +11,10 @@ from __future__ import annotations
 from enum import Enum
 
 from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QWidget
+
+# How far secondary text is pulled from the text colour towards its background.
+MUTED_AMOUNT = 0.42
 
 
 class Accent(Enum):
@@ -44,13 +50,25 @@ def is_dark(palette: QPalette) -> bool:
     )
 
 
+def muted(text: QColor, background: QColor) -> QColor:
+    """Secondary text: `text` pulled towards the `background` it is drawn on."""
+    return blend(text, background, MUTED_AMOUNT)
+
+
 def muted_text(palette: QPalette) -> QColor:
-    """Secondary text: the text colour pulled towards the background."""
-    return blend(
-        palette.color(QPalette.ColorRole.WindowText),
-        palette.color(QPalette.ColorRole.Window),
-        0.42,
+    """Secondary text on the palette's window background."""
+    return muted(
+        palette.color(QPalette.ColorRole.WindowText), palette.color(QPalette.ColorRole.Window)
     )
+
+
+def mute(widget: QWidget) -> None:
+    """Draw a widget's text as secondary text, following palette switches by itself.
+
+    (The palette's placeholder-text role: a widget that repaints on palette changes
+    anyway can use `muted_text` with a style sheet instead.)
+    """
+    widget.setForegroundRole(QPalette.ColorRole.PlaceholderText)
 
 
 def tint(palette: QPalette, accent: Accent, role: QPalette.ColorRole, amount: float) -> QColor:

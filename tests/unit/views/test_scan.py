@@ -1,29 +1,19 @@
-"""Scanning the home off the GUI thread: what a scan holds, incremental rescans, changes."""
+"""Scanning the home: what a scan holds, incremental rescans, what changed (no Qt)."""
 
 from __future__ import annotations
 
 import shutil
-import threading
 from pathlib import Path
 
-from pytestqt.qtbot import QtBot
-
-from gui import test_memory_tree_support as support
-from gui.test_memory_tree_support import ARCHIVED, CHILD, MAIN, MULTI, PROJECT, memory, touch_later
 from memtab.fs.atomic import atomic_write_text
-from memtab.gui.tasks.scan import (
-    HomeScan,
-    ScanOutcome,
-    ScanRequest,
-    ScanTasks,
-    choose_workspace,
-    scan_home,
-)
 from memtab.store.home import Home, load_registry
 from memtab.store.journal import ConsolidationRecord, Journal
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.views.scan import HomeScan, ScanRequest, choose_workspace, scan_home
+from support import memory_home
+from support.memory_home import ARCHIVED, CHILD, MAIN, MULTI, PROJECT, memory, touch_later
 
-home = support.home
+home = memory_home.home
 
 
 def rescan(previous: HomeScan, *paths: Path | str, workspace_id: str | None = MAIN) -> HomeScan:
@@ -132,34 +122,3 @@ def test_orphans_are_rescanned_only_when_touched(home: Home) -> None:
     atomic_write_text(orphan_file, "x")
     third = rescan(second, orphan_file)
     assert len(third.orphans[0].listing.files) == 2
-
-
-class Finished:
-    def __init__(self, tasks: ScanTasks) -> None:
-        self.outcomes: list[ScanOutcome] = []
-        tasks.scan_finished.connect(self.on_finished)
-
-    def on_finished(self, outcome: ScanOutcome) -> None:
-        self.outcomes.append(outcome)
-
-
-def test_scan_tasks_run_off_the_gui_thread_and_only_the_newest_lands(
-    qtbot: QtBot, home: Home
-) -> None:
-    threads: list[threading.Thread] = []
-
-    def present(scan: HomeScan) -> str:
-        threads.append(threading.current_thread())
-        return f"presented {scan.workspace.id if scan.workspace else None}"
-
-    tasks = ScanTasks(present)
-    finished = Finished(tasks)
-    try:
-        tasks.scan(ScanRequest(home, MAIN))
-        tasks.scan(ScanRequest(home, MULTI))
-        qtbot.waitUntil(lambda: not tasks.busy, timeout=5000)
-        qtbot.wait(50)
-    finally:
-        tasks.shutdown()
-    assert [outcome.presented for outcome in finished.outcomes] == [f"presented {MULTI}"]
-    assert threads and all(t is not threading.main_thread() for t in threads)

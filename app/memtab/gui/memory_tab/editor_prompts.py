@@ -1,0 +1,144 @@
+"""Where the editor asks the user: its inline message bar and its diff window.
+
+Conflicts, disk changes, notes and errors are shown here, and the user's choice comes
+from here. `EditorPrompts` shows a message with choices in the `MessageBar` (never a
+modal), opens the diff window, computes the diff on a worker thread (the latest diff job
+wins: a newer one, or closing the window, drops the older result) and reports every
+choice by action id through `action_chosen` — the panel (`editor.EditorPanel`) decides
+what it means, by the rules of `views.editor_session`.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtWidgets import QWidget
+
+from memtab.gui.memory_tab import diff_view
+from memtab.gui.memory_tab.editor_bar import BarKind, MessageBar
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.views import text_diff
+from memtab.views.editor_session import Choice
+
+logger = logging.getLogger(__name__)
+
+DIFF_KEY = "editor-diff"
+
+
+class EditorPrompts(QObject):
+    """The message bar and the diff window of one editor panel.
+
+    Signals:
+        action_chosen(str): an action id, from a bar button or a diff window button.
+        dismissed(): the bar was closed by the user.
+    """
+
+    action_chosen = Signal(str)
+    dismissed = Signal()
+
+    def __init__(self, page: QWidget, tasks: TaskRunner | None = None) -> None:
+        """A hidden bar on `page`; `tasks` runs the diffs (else a worker is started on first
+        use and `shutdown()` stops it)."""
+        super().__init__(page)
+        self._page = page
+        self._tasks = tasks
+        self._owns_tasks = tasks is None
+        self._diff_dialog: diff_view.DiffDialog | None = None
+        self.bar = MessageBar(page)
+        self.bar.action_triggered.connect(self._on_bar_action_triggered)
+        self.bar.dismissed.connect(self._on_bar_dismissed)
+        if tasks is not None:
+            self._connect_tasks(tasks)
+
+    @property
+    def diff_dialog(self) -> diff_view.DiffDialog | None:
+        """The diff window, while one is open."""
+        return self._diff_dialog
+
+    def show(self, kind: BarKind, text: str, choices: list[Choice] | None = None) -> None:
+        """Show `text` in the bar with a button for each choice."""
+        self.bar.show_message(kind, text, choices or [])
+
+    def clear(self) -> None:
+        """Hide the bar."""
+        self.bar.clear()
+
+    def open_diff(
+        self, title: str, old_label: str, old: str, new: str, choices: list[Choice]
+    ) -> None:
+        """Open a window comparing `old` (red) with the draft `new` (green), offering
+        `choices`; the diff is computed on the worker thread."""
+        self.close_diff()
+        dialog = diff_view.DiffDialog(title, old_label, "Your draft", choices, self._page)
+        dialog.action_triggered.connect(self._on_diff_dialog_action_triggered)
+        dialog.finished.connect(self._on_diff_dialog_finished)
+        self._diff_dialog = dialog
+        self._runner().submit_latest(DIFF_KEY, functools.partial(_diff_job, old, new))
+        dialog.show()
+
+    def close_diff(self) -> None:
+        """Close the diff window, if open, and drop its diff job."""
+        if self._diff_dialog is not None:
+            dialog, self._diff_dialog = self._diff_dialog, None
+            dialog.finished.disconnect(self._on_diff_dialog_finished)
+            dialog.close()
+            dialog.deleteLater()
+        if self._tasks is not None:
+            self._tasks.cancel_latest(DIFF_KEY)
+
+    def shutdown(self) -> None:
+        """Stop the diff worker thread, if this started one (call on close)."""
+        if self._owns_tasks and self._tasks is not None:
+            self._tasks.shutdown()
+            self._tasks = None
+
+    def _runner(self) -> TaskRunner:
+        if self._tasks is None:
+            self._tasks = TaskRunner("editor-diff", parent=self)
+            self._owns_tasks = True
+            self._connect_tasks(self._tasks)
+        return self._tasks
+
+    def _connect_tasks(self, tasks: TaskRunner) -> None:
+        tasks.latest_finished.connect(self._on_tasks_latest_finished)
+        tasks.latest_failed.connect(self._on_tasks_latest_failed)
+
+    # --- slots ---------------------------------------------------------------------------
+
+    @Slot(str)
+    def _on_bar_action_triggered(self, action: str) -> None:
+        self.action_chosen.emit(action)
+
+    @Slot()
+    def _on_bar_dismissed(self) -> None:
+        self.dismissed.emit()
+
+    @Slot(str)
+    def _on_diff_dialog_action_triggered(self, action: str) -> None:
+        self.action_chosen.emit(action)
+
+    @Slot(int)
+    def _on_diff_dialog_finished(self, _result: int) -> None:
+        dialog, self._diff_dialog = self._diff_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+        if self._tasks is not None:
+            self._tasks.cancel_latest(DIFF_KEY)
+
+    @Slot(str, object)
+    def _on_tasks_latest_finished(self, key: str, result: object) -> None:
+        dialog = self._diff_dialog
+        if key == DIFF_KEY and dialog is not None and isinstance(result, text_diff.DiffResult):
+            dialog.set_diff(result)
+
+    @Slot(str, str)
+    def _on_tasks_latest_failed(self, key: str, message: str) -> None:
+        if key == DIFF_KEY and self._diff_dialog is not None:
+            self._diff_dialog.show_failure(message)
+
+
+def _diff_job(old: str, new: str, ctx: TaskContext) -> text_diff.DiffResult:
+    """The diff, on the worker thread (resolved through the module so tests can watch)."""
+    return text_diff.compute_diff(old, new, ctx)

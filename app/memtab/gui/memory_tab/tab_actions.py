@@ -1,0 +1,334 @@
+"""The Memory tab's commands: actions with shortcuts, the row context menu, and what each
+does — new file or folder, pin, rename or move (also by drag and drop), delete, copy the
+path, open the containing folder, delete an orphaned project dir.
+
+Every change runs as a file operation (`views.file_ops`) on the tab's worker; the rescan
+it causes shows the result, like any other change on disk. What Memtab is about to write
+is noted in `OwnWrites` first, so it gets no "agent edited" badge.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QPoint, Qt, QUrl, Slot
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QMenu, QToolButton, QWidget
+
+from memtab.gui.memory_tab.dialogs import NewKind, TabDialogs
+from memtab.gui.memory_tab.file_op_tasks import Operation, OpFollowUp
+from memtab.gui.memory_tab.tree_model import PIN_NOTE, MemoryTreeModel
+from memtab.gui.memory_tab.tree_view import MemoryTreeView
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import Scope, VirtualPath
+from memtab.views import file_ops
+from memtab.views.own_writes import OwnWrites
+from memtab.views.tree import NodeKind, TreeNode
+
+logger = logging.getLogger(__name__)
+
+
+class ActionEditor(Protocol):
+    """What the commands need of the editor (`editor.EditorPanel`)."""
+
+    @property
+    def current_path(self) -> VirtualPath | None: ...
+
+    @property
+    def is_dirty(self) -> bool: ...
+
+    def confirm_discard(self) -> bool: ...
+
+    def close_file(self) -> None: ...
+
+
+class ActionHost(Protocol):
+    """What the commands need of the tab (`tab.MemoryTab`)."""
+
+    @property
+    def home(self) -> Home: ...
+
+    @property
+    def dialogs(self) -> TabDialogs: ...
+
+    def store(self) -> MemoryStore: ...
+
+    def run_op(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None: ...
+
+    def show_menu(self, menu: QMenu, where: QPoint) -> None: ...
+
+    def show_status(self, text: str) -> None: ...
+
+    def show_error(self, text: str) -> None: ...
+
+
+class TabActions(QObject):
+    """The tab's actions and the commands behind them (see the module docstring)."""
+
+    def __init__(
+        self,
+        widget: QWidget,
+        tree: MemoryTreeView,
+        model: MemoryTreeModel,
+        editor: ActionEditor,
+        own_writes: OwnWrites,
+        host: ActionHost,
+    ) -> None:
+        """Actions on `widget` (the tab) and `tree`; commands run through `host`."""
+        super().__init__(widget)
+        self._widget = widget
+        self._tree = tree
+        self._editor = editor
+        self._own_writes = own_writes
+        self._host = host
+        self._build(tree)
+        tree.context_menu_requested.connect(self._on_tree_context_menu_requested)
+        model.move_requested.connect(self._on_model_move_requested)
+
+    def add_action(
+        self,
+        text: str,
+        slot: Callable[[], None],
+        shortcut: str | QKeySequence.StandardKey | None = None,
+        *,
+        on: QWidget | None = None,
+        context: Qt.ShortcutContext = Qt.ShortcutContext.WidgetWithChildrenShortcut,
+        tip: str | None = None,
+    ) -> QAction:
+        """An action on the tab (or `on`) running `slot`, with its shortcut and tip."""
+        action = QAction(text, self._widget)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(context)
+        if tip:
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        (on or self._widget).addAction(action)
+        return action
+
+    def _build(self, tree: MemoryTreeView) -> None:
+        tree_only = Qt.ShortcutContext.WidgetShortcut
+        self.new_file_action = self.add_action("New memory file…", self.new_file, "Ctrl+N")
+        self.new_folder_action = self.add_action("New folder…", self.new_folder, "Ctrl+Shift+N")
+        self.pin_action = self.add_action(
+            "Pin", self.toggle_pin, "Ctrl+D", on=tree, context=tree_only, tip=PIN_NOTE
+        )
+        self.rename_action = self.add_action(
+            "Rename or move…", self.rename_selected, "F2", on=tree, context=tree_only
+        )
+        self.delete_action = self.add_action(
+            "Delete…",
+            self.delete_selected,
+            QKeySequence.StandardKey.Delete,
+            on=tree,
+            context=tree_only,
+        )
+        self.copy_path_action = self.add_action(
+            "Copy path", self.copy_selected_path, "Ctrl+Shift+C", on=tree, context=tree_only
+        )
+        self.reveal_action = self.add_action("Open containing folder", self.reveal_selected)
+        self.delete_orphan_action = self.add_action(
+            "Delete orphaned project memory…", self.delete_selected_orphan
+        )
+
+    def fill_new_menu(self, button: QToolButton) -> None:
+        """Give the "New" button its menu (new file, new folder)."""
+        menu = QMenu(button)
+        menu.addAction(self.new_file_action)
+        menu.addAction(self.new_folder_action)
+        button.setMenu(menu)
+
+    def context_menu(self, node: TreeNode) -> QMenu:
+        """The actions offered for a row (also what tests inspect)."""
+        menu = QMenu(self._widget)
+        menu.setToolTipsVisible(True)  # the pin action's note about mux
+        if node.read_only:
+            if node.kind is NodeKind.ORPHAN_DIR:
+                menu.addAction(self.delete_orphan_action)
+            if node.physical:
+                menu.addAction(self.reveal_action)
+            return menu
+        if node.kind is NodeKind.FILE:
+            self.pin_action.setText("Unpin" if node.pinned else "Pin")
+            menu.addAction(self.pin_action)
+        if node.kind in (NodeKind.SECTION, NodeKind.DIRECTORY) and node.accepts_drops:
+            menu.addAction(self.new_file_action)
+            menu.addAction(self.new_folder_action)
+        if node.kind in (NodeKind.FILE, NodeKind.DIRECTORY):
+            menu.addSeparator()
+            menu.addAction(self.rename_action)
+            menu.addAction(self.copy_path_action)
+            menu.addAction(self.reveal_action)
+            menu.addSeparator()
+            menu.addAction(self.delete_action)
+        return menu
+
+    # --- the commands ---------------------------------------------------------------------
+
+    def new_file(self) -> None:
+        """Ask for a name (and description) and create a memory file; open it."""
+        self._new_item(NewKind.FILE)
+
+    def new_folder(self) -> None:
+        """Ask for a name and create a folder."""
+        self._new_item(NewKind.FOLDER)
+
+    def toggle_pin(self) -> None:
+        """Pin the selected file, or unpin it if pinned (Ctrl+D)."""
+        node = self._tree.current_node()
+        if node is None or node.kind is not NodeKind.FILE or node.read_only or node.path is None:
+            return
+        self._host.run_op(
+            functools.partial(file_ops.set_pinned, self._host.store(), node.path, not node.pinned)
+        )
+
+    def rename_selected(self) -> None:
+        """Rename or move the current file or folder through a dialog (F2)."""
+        node = self._tree.current_node()
+        if node is None or node.kind not in (NodeKind.FILE, NodeKind.DIRECTORY):
+            return
+        if node.read_only or node.path is None:
+            return
+        target = self._host.dialogs.ask_move_target(self._host.store(), node.path)
+        if target is not None:
+            self.move_paths([(node.path, target)])
+
+    def move_paths(self, moves: list[tuple[VirtualPath, VirtualPath]]) -> None:
+        """Move files/folders (across scopes too); an open file follows if it is clean."""
+        open_path = self._editor.current_path
+        reopen: dict[VirtualPath, VirtualPath] = {}
+        for old, new in moves:
+            if open_path is not None and open_path.is_within(old):
+                if not self._editor.confirm_discard():
+                    return
+                reopen[open_path] = VirtualPath(
+                    new.scope, new.segments + open_path.segments[len(old.segments) :]
+                )
+            self._own_writes.note(new)
+        self._host.run_op(
+            functools.partial(file_ops.move, self._host.store(), moves),
+            OpFollowUp(reopen=reopen),
+        )
+
+    def delete_selected(self) -> None:
+        """Delete the selected files/folders after confirmation (Del)."""
+        nodes = self._selected_scope_nodes()
+        if not nodes:
+            return
+        # A folder's contents go with it: don't list them twice.
+        paths = [node.path for node in nodes if node.path is not None]
+        roots = [p for p in paths if not any(p != q and p.is_within(q) for q in paths)]
+        file_count = sum(
+            1 if node.kind is NodeKind.FILE else node.file_count
+            for node in nodes
+            if node.path in roots
+        )
+        open_path = self._editor.current_path
+        affects_open = open_path is not None and any(open_path.is_within(p) for p in roots)
+        loses_draft = affects_open and self._editor.is_dirty
+        names = [p.name for p in roots]
+        if not self._host.dialogs.confirm_delete(names, file_count, loses_draft):
+            return
+        if affects_open:
+            self._editor.close_file()
+        self._host.run_op(functools.partial(file_ops.delete, self._host.store(), roots))
+
+    def delete_selected_orphan(self) -> None:
+        """Delete the selected orphaned project dir after confirmation."""
+        node = self._tree.current_node()
+        if node is None or node.kind is not NodeKind.ORPHAN_DIR or node.orphan_dir is None:
+            return
+        if not self._host.dialogs.confirm_delete_orphan(node.orphan_dir, node.file_count):
+            return
+        self._host.run_op(
+            functools.partial(file_ops.delete_orphan_project_dir, self._host.home, node.orphan_dir)
+        )
+
+    def copy_selected_path(self) -> None:
+        """Copy the virtual paths of the selection (Ctrl+Shift+C)."""
+        paths = [str(node.path) for node in self._selected_scope_nodes() if node.path is not None]
+        if paths:
+            QGuiApplication.clipboard().setText("\n".join(paths))
+            self._host.show_status(
+                f"Copied {paths[0]}" if len(paths) == 1 else f"Copied {len(paths)} paths"
+            )
+
+    def reveal_selected(self) -> None:
+        """Open the folder holding the current item in the system file manager."""
+        node = self._tree.current_node()
+        if node is None or not node.physical:
+            return
+        folder = (
+            node.physical if node.kind is not NodeKind.FILE else str(Path(node.physical).parent)
+        )
+        QDesktopServices.openUrl(QUrl.fromLocalFile(folder))
+
+    # --- helpers --------------------------------------------------------------------------
+
+    def _new_item(self, kind: NewKind) -> None:
+        store = self._host.store()
+        answer = self._host.dialogs.ask_new_item(store, self._target_location(store), kind)
+        if answer is None:
+            return
+        path, description = answer
+        if kind is NewKind.FILE:
+            content = file_ops.initial_content(description)
+            self._own_writes.note(path, file_ops.new_file_sha(content))
+            self._host.run_op(
+                functools.partial(file_ops.create_file, store, path, content),
+                OpFollowUp(open_created=True),
+            )
+        else:
+            self._own_writes.note(path)
+            self._host.run_op(functools.partial(file_ops.create_directory, store, path))
+
+    def _selected_scope_nodes(self) -> list[TreeNode]:
+        """Selected files and directories inside scopes (not orphans, sections, messages)."""
+        return [
+            node
+            for node in self._tree.selected_nodes()
+            if node.kind in (NodeKind.FILE, NodeKind.DIRECTORY)
+            and not node.read_only
+            and node.path is not None
+        ]
+
+    def _target_location(self, store: MemoryStore) -> VirtualPath:
+        """Where "New" creates things: the selected folder or section, a file's folder,
+        else the workspace scope (or global when there is no workspace)."""
+        node = self._tree.current_node()
+        while node is not None and not (node.accepts_drops and node.path is not None):
+            node = node.parent
+        if node is not None and node.path is not None:
+            return node.path
+        for scope in (Scope.WORKSPACE, Scope.PROJECT, Scope.GLOBAL):
+            if store.unavailable_reason(scope) is None:
+                return VirtualPath(scope)
+        return VirtualPath(Scope.GLOBAL)
+
+    # --- slots ----------------------------------------------------------------------------
+
+    @Slot(QPoint)
+    def _on_tree_context_menu_requested(self, position: QPoint) -> None:
+        node = self._tree.node_at(self._tree.indexAt(position))
+        if node is None:
+            return
+        menu = self.context_menu(node)
+        if menu.actions():
+            self._host.show_menu(menu, self._tree.viewport().mapToGlobal(position))
+
+    @Slot(object, object)
+    def _on_model_move_requested(self, sources: list[VirtualPath], target_dir: VirtualPath) -> None:
+        moves = []
+        for source in sources:
+            try:
+                moves.append((source, target_dir.child(source.name)))
+            except ValueError as error:
+                self._host.show_error(str(error))
+                return
+        self.move_paths(moves)

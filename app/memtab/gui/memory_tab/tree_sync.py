@@ -1,0 +1,135 @@
+"""The tree and the editor in step: choosing a file opens it, the open file stays current.
+
+Selecting a file row opens it in the editor (read-only for a file of an orphaned project
+dir); activating it (Enter, double click) also moves the keyboard into the text. When the
+user keeps unsaved changes instead, the tree points back at the open file. Rows the code
+selects — after a rescan, or to show the open file — never reopen anything.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Slot
+from PySide6.QtWidgets import QPlainTextEdit
+
+from memtab.gui.memory_tab.tree_model import MemoryTreeModel
+from memtab.gui.memory_tab.tree_view import MemoryTreeView
+from memtab.store.paths import VirtualPath
+from memtab.views import file_ops
+from memtab.views.tree import NodeKind, TreeNode, file_key
+
+logger = logging.getLogger(__name__)
+
+ORPHAN_NOTE = "Orphaned project memory: no registered project owns it, so it is read-only."
+
+
+class FileEditor(Protocol):
+    """What the tree needs of the editor (`editor.EditorPanel`)."""
+
+    @property
+    def current_path(self) -> VirtualPath | None: ...
+
+    @property
+    def text_edit(self) -> QPlainTextEdit: ...
+
+    def open_file(self, path: VirtualPath) -> bool: ...
+
+    def open_read_only(self, physical: Path, title: str, note: str) -> bool: ...
+
+    def setFocus(self, reason: Qt.FocusReason) -> None: ...
+
+
+class TreeEditorSync(QObject):
+    """Opens what the tree selects and keeps the open file's row current."""
+
+    def __init__(
+        self,
+        tree: MemoryTreeView,
+        model: MemoryTreeModel,
+        editor: FileEditor,
+        parent: QObject | None = None,
+    ) -> None:
+        """Follow `tree`'s current row; open files in `editor`."""
+        super().__init__(parent)
+        self._tree = tree
+        self._model = model
+        self._editor = editor
+        self._quiet = False
+        tree.selectionModel().currentChanged.connect(self._on_tree_current_changed)
+        tree.activated.connect(self._on_tree_activated)
+
+    @contextmanager
+    def quietly(self) -> Iterator[None]:
+        """Selection changes made inside the block (by code) open nothing."""
+        quiet, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = quiet
+
+    def select_key(self, key: str, open_it: bool) -> None:
+        """Make the row with `key` current and selected; open it when `open_it`."""
+        self._quiet = not open_it
+        try:
+            if self._tree.select_key(key):
+                self._tree.selectionModel().select(
+                    self._tree.currentIndex(),
+                    QItemSelectionModel.SelectionFlag.ClearAndSelect
+                    | QItemSelectionModel.SelectionFlag.Rows,
+                )
+        finally:
+            self._quiet = False
+
+    def show_open_file(self) -> None:
+        """Keep the open file's row current (e.g. after a rescan removed the old row)."""
+        path = self._editor.current_path
+        if path is None:
+            return
+        current = self._tree.current_node()
+        if current is not None and current.path == path:
+            return
+        if self._model.node_for_key(file_key(path)) is not None:
+            self.select_key(file_key(path), open_it=False)
+
+    def open_node(self, node: TreeNode) -> None:
+        """Open a file row in the editor."""
+        if node.read_only and node.orphan_dir is not None and node.physical is not None:
+            relative = node.physical.split(f"/{node.orphan_dir}/", 1)[-1]
+            self._editor.open_read_only(
+                Path(node.physical),
+                file_ops.orphan_file_title(node.orphan_dir, relative),
+                ORPHAN_NOTE,
+            )
+            return
+        if node.path is None:
+            return
+        if not self._editor.open_file(node.path):
+            # The user kept their unsaved changes: point the tree back at that file.
+            self.show_open_file()
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_tree_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._quiet:
+            return
+        node = self._tree.node_at(current)
+        if node is None or node.kind is not NodeKind.FILE:
+            return
+        self.open_node(node)
+
+    @Slot(QModelIndex)
+    def _on_tree_activated(self, index: QModelIndex) -> None:
+        node = self._tree.node_at(index)
+        if node is None:
+            return
+        if node.kind is NodeKind.FILE:
+            if self._editor.current_path != node.path or node.path is None:
+                self.open_node(node)
+            self._editor.setFocus(Qt.FocusReason.OtherFocusReason)
+            self._editor.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)
+        elif node.children:
+            self._tree.setExpanded(index, not self._tree.isExpanded(index))

@@ -1,0 +1,105 @@
+"""Shared helpers for the Memory tab's GUI tests: the window, fake dialogs, waiting.
+
+The home they run on is `support.memory_home` (its `home` fixture is re-exported here,
+for `home = support.home` in the test modules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from memtab.gui.app import create_main_window
+from memtab.gui.main_window import MainWindow
+from memtab.gui.memory_tab.dialogs import NewKind
+from memtab.gui.ui_state import UiState
+from memtab.gui.watch import HomeWatcher
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import VirtualPath
+from memtab.views.tree import NodeKind, TreeNode
+from support import memory_home
+from support.memory_home import MAIN
+
+WAIT_MS = 5000
+
+home = memory_home.home  # the fixture, for `home = support.home` in the tests
+
+
+class FakeDialogs:
+    """Canned answers for `TabDialogs`; records what was asked."""
+
+    def __init__(self) -> None:
+        self.new_item: tuple[VirtualPath, str] | None = None
+        self.move_target: VirtualPath | None = None
+        self.confirm = True
+        self.asked: list[tuple[object, ...]] = []
+
+    def ask_new_item(
+        self, store: MemoryStore, location: VirtualPath, kind: NewKind
+    ) -> tuple[VirtualPath, str] | None:
+        self.asked.append(("new", location, kind))
+        return self.new_item
+
+    def ask_move_target(self, store: MemoryStore, source: VirtualPath) -> VirtualPath | None:
+        self.asked.append(("move", source))
+        return self.move_target
+
+    def confirm_delete(self, names: list[str], file_count: int, loses_draft: bool) -> bool:
+        self.asked.append(("delete", tuple(names), file_count, loses_draft))
+        return self.confirm
+
+    def confirm_delete_orphan(self, dir_name: str, file_count: int) -> bool:
+        self.asked.append(("delete-orphan", dir_name, file_count))
+        return self.confirm
+
+
+WindowFactory = Callable[..., MainWindow]
+
+
+@pytest.fixture
+def make_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowFactory]:
+    """Build windows with `create_main_window`, waiting for the first scan; closes them."""
+    windows: list[MainWindow] = []
+
+    def make(home: Home, workspace_id: str | None = MAIN, **options: object) -> MainWindow:
+        options.setdefault("ui_state", UiState(tmp_path / f"ui-{len(windows)}.json"))
+        options.setdefault("watcher", HomeWatcher(debounce_ms=30, max_latency_ms=300))
+        window = create_main_window(home, workspace_id, **options)  # type: ignore[arg-type]
+        qtbot.addWidget(window)
+        windows.append(window)
+        qtbot.waitUntil(lambda: window.memory_tab.is_loaded, timeout=WAIT_MS)
+        return window
+
+    yield make
+    for window in windows:
+        window.close_without_asking()
+
+
+def wait_watching(qtbot: QtBot, window: MainWindow) -> None:
+    """Wait until the window's watcher runs (it starts just after the first scan)."""
+    qtbot.waitUntil(lambda: window.watcher.root is not None, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
+
+
+def wait_idle(qtbot: QtBot, window: MainWindow) -> None:
+    """Wait until the Memory tab has nothing left to scan, search, run or merge (instead
+    of sleeping before asserting that something did not happen)."""
+    qtbot.waitUntil(lambda: window.memory_tab.is_idle, timeout=WAIT_MS)
+
+
+def node(window: MainWindow, key: str) -> TreeNode | None:
+    """The tree node with `key`, if shown."""
+    return window.memory_tab.model.node_for_key(key)
+
+
+def file_names(window: MainWindow) -> list[str]:
+    """Every file row, as `section:name`, in tree order."""
+    return [
+        f"{item.section}:{item.name}"
+        for item in window.memory_tab.model.nodes()
+        if item.kind is NodeKind.FILE
+    ]
