@@ -20,6 +20,7 @@ from memtab.store.memory import MemoryStore
 from support.fake_model_server import FakeModelServer
 
 WS = "a1a1a1a1a1"
+OTHER_WS = "b2b2b2b2b2"
 KEY = "sk-ant-test-SECRET-0123456789abcdefghij"
 FAST_HTTP = HttpOptions(
     timeout_s=15.0, connect_timeout_s=2.0, max_retries=2, backoff_base_s=0.001, backoff_max_s=0.01
@@ -161,3 +162,31 @@ def test_cancel_stops_a_run_within_a_second(
     assert signals.kinds() == ["started", "cancelled"]
     assert not home.journal_path.exists()
     assert not tasks.is_running
+
+
+def test_the_service_decides_whether_a_run_may_start(
+    qtbot: QtBot, tasks: ConsolidationTasks, signals: Signals, fake_model_server: FakeModelServer
+) -> None:
+    elsewhere = tasks.service.reserve(WS)  # e.g. a run started by other code in this process
+    with qtbot.waitSignal(tasks.run_failed, timeout=SIGNAL_TIMEOUT_MS) as refused:
+        assert not tasks.start(WS)
+    assert "already in flight" in refused.args[0]
+    assert tasks.is_busy_with(WS) and not tasks.is_running
+    elsewhere.release()
+    assert not tasks.is_busy_with(WS)
+
+
+def test_a_run_cancelled_while_queued_gives_its_place_back(
+    qtbot: QtBot, home: Home, tasks: ConsolidationTasks, fake_model_server: FakeModelServer
+) -> None:
+    add_workspace(home, "/home/dev/src/app", "second", workspace_id=OTHER_WS)
+    fake_model_server.add_anthropic_reply("too late", delay=10.0)
+    with qtbot.waitSignal(tasks.progress, timeout=SIGNAL_TIMEOUT_MS):
+        assert tasks.start(OTHER_WS)
+    assert tasks.start(WS)  # queued behind the other workspace's run
+    assert tasks.service.is_running(WS) and tasks.service.is_running(OTHER_WS)
+    with qtbot.waitSignal(tasks.run_cancelled, timeout=SIGNAL_TIMEOUT_MS):
+        tasks.cancel()
+    qtbot.waitUntil(lambda: not tasks.is_running, timeout=SIGNAL_TIMEOUT_MS)
+    assert not tasks.service.is_running(WS), "the queued run never started: place given back"
+    assert not tasks.service.is_running(OTHER_WS)

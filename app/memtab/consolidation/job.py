@@ -18,11 +18,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memtab.consolidation.errors import ConsolidationError, RunCancelledError
 from memtab.store.home import Home, HomeError
 from memtab.store.journal import ConsolidationRecord
+
+if TYPE_CHECKING:
+    from memtab.consolidation.service import RunReservation
 
 logger = logging.getLogger(__name__)
 
@@ -49,10 +52,14 @@ def run_for_outcome(
     *,
     cancel: threading.Event | Any,
     on_step: StepCallback,
+    reservation: RunReservation | None = None,
 ) -> RunOutcome:
-    """One `service.run`, with its expected failures turned into plain text."""
+    """One `service.run` (with the `reservation` its caller took, if any), with its
+    expected failures turned into plain text."""
     try:
-        record = service.run(workspace_id, trigger=trigger, cancel=cancel, on_step=on_step)
+        record = service.run(
+            workspace_id, trigger=trigger, cancel=cancel, on_step=on_step, reservation=reservation
+        )
     except RunCancelledError as error:
         return RunOutcome(error=str(error), cancelled=True)
     except (ConsolidationError, HomeError) as error:

@@ -5,7 +5,10 @@
 - One run per workspace at a time in this process: a second trigger gets
   `RunInFlightError` ("a consolidation run is already in flight"), except `archive`,
   which waits for the running one and then runs. Runs of different workspaces of one
-  home also take turns in this process (every run may edit the global scope).
+  home also take turns in this process (every run may edit the global scope). This
+  service is the one owner of that rule: a caller that queues a run for later (the GUI)
+  takes its place with `reserve()` at once and hands the reservation to `run()`, so a
+  queued run counts as in flight too (`is_running`).
 - Across processes, a lock (`lock.ConsolidationLock`) keeps two Memtab processes from
   consolidating one home at once; the OS releases a crashed holder's lock at once. A run
   refused by another process's lock gets `LockHeldError` — an archive run waits for it
@@ -65,17 +68,52 @@ ProviderFactory = Callable[[MemoryStore], ChatProvider]
 """Makes the provider of one run, given the store it will consolidate."""
 
 
+class RunReservation:
+    """A workspace's place in this process's consolidation runs, held from the moment a
+    run is asked for until it has ended (`ConsolidationService.reserve`)."""
+
+    def __init__(self, slots: _RunSlots, home_key: str, workspace_id: str) -> None:
+        self._slots = slots
+        self.home_key = home_key
+        self.workspace_id = workspace_id
+
+    def release(self) -> None:
+        """Give the place up (the run ended, or will never start); safe to repeat."""
+        self._slots.release(self)
+
+
 class _RunSlots:
-    """Which workspaces are consolidating in this process, and which home is busy."""
+    """Which workspaces have a run reserved or going in this process, in order, and which
+    home is busy."""
 
     def __init__(self) -> None:
         self._condition = threading.Condition()
-        self._workspaces: set[tuple[str, str]] = set()
+        self._reserved: dict[tuple[str, str], list[RunReservation]] = {}
         self._busy_homes: dict[str, str] = {}
+
+    def reserve(self, home_key: str, workspace_id: str, *, queue: bool) -> RunReservation:
+        """A place for a run; RunInFlightError when the workspace has one, unless `queue`."""
+        with self._condition:
+            holders = self._reserved.setdefault((home_key, workspace_id), [])
+            if holders and not queue:
+                raise RunInFlightError(workspace_id)
+            reservation = RunReservation(self, home_key, workspace_id)
+            holders.append(reservation)
+            return reservation
+
+    def release(self, reservation: RunReservation) -> None:
+        key = (reservation.home_key, reservation.workspace_id)
+        with self._condition:
+            holders = self._reserved.get(key, [])
+            if reservation in holders:
+                holders.remove(reservation)
+                if not holders:
+                    del self._reserved[key]
+                self._condition.notify_all()
 
     def running(self, home_key: str, workspace_id: str) -> bool:
         with self._condition:
-            return (home_key, workspace_id) in self._workspaces
+            return (home_key, workspace_id) in self._reserved
 
     def running_in(self, home_key: str) -> str | None:
         with self._condition:
@@ -86,28 +124,29 @@ class _RunSlots:
             raise RunCancelledError("the consolidation run was cancelled while it waited")
         self._condition.wait(_WAIT_SLICE_S)
 
+    def _first(self, reservation: RunReservation) -> bool:
+        holders = self._reserved.get((reservation.home_key, reservation.workspace_id), [])
+        if reservation not in holders:
+            raise RunCancelledError("the consolidation run was withdrawn before it started")
+        return holders[0] is reservation
+
     @contextlib.contextmanager
     def claim(
         self,
-        home_key: str,
-        workspace_id: str,
+        reservation: RunReservation,
         *,
-        queue: bool,
         cancel: threading.Event | None,
         on_wait: Callable[[str], None],
     ) -> Iterator[None]:
-        """Hold the workspace's slot, then the home's turn, for the block."""
-        key = (home_key, workspace_id)
-        with self._condition:
-            if key in self._workspaces:
-                if not queue:
-                    raise RunInFlightError(workspace_id)
-                on_wait(f"waiting for the running consolidation of {workspace_id}")
-                while key in self._workspaces:
-                    self._wait(cancel)
-            self._workspaces.add(key)
+        """Wait for the reservation's turn in its workspace, then the home's turn, for the
+        block; the reservation is released after it."""
+        home_key, workspace_id = reservation.home_key, reservation.workspace_id
         try:
             with self._condition:
+                if not self._first(reservation):
+                    on_wait(f"waiting for the running consolidation of {workspace_id}")
+                while not self._first(reservation):
+                    self._wait(cancel)
                 if home_key in self._busy_homes:
                     on_wait(f"waiting for the consolidation of {self._busy_homes[home_key]}")
                 while home_key in self._busy_homes:
@@ -120,9 +159,7 @@ class _RunSlots:
                     del self._busy_homes[home_key]
                     self._condition.notify_all()
         finally:
-            with self._condition:
-                self._workspaces.discard(key)
-                self._condition.notify_all()
+            reservation.release()
 
 
 _slots = _RunSlots()
@@ -165,8 +202,17 @@ class ConsolidationService:
     # --- queries --------------------------------------------------------------------------
 
     def is_running(self, workspace_id: str) -> bool:
-        """Whether a run of this workspace is in flight (or queued) in this process."""
+        """Whether a run of this workspace is in flight (or reserved) in this process."""
         return _slots.running(_home_key(self.home), workspace_id)
+
+    def reserve(self, workspace_id: str, trigger: str = "manual") -> RunReservation:
+        """Take the workspace's place for a run that starts later (hand it to `run`).
+
+        Raises RunInFlightError when the workspace has a run reserved or going, except
+        for `archive`, which queues behind it. Release the reservation if the run never
+        starts; `run` releases it when it ends.
+        """
+        return _slots.reserve(_home_key(self.home), workspace_id, queue=trigger == "archive")
 
     def running_workspace(self) -> str | None:
         """The workspace this process is consolidating in this home right now, if any."""
@@ -201,12 +247,14 @@ class ConsolidationService:
         cancel: threading.Event | None = None,
         on_step: StepCallback | None = None,
         check_debounce: bool | None = None,
+        reservation: RunReservation | None = None,
     ) -> ConsolidationRecord:
         """Consolidate one workspace's scopes and journal the record (see module doc).
 
         Raises HomeError (unknown workspace), RunInFlightError, DebouncedError,
         LockHeldError, or RunFailedError / RunCancelledError; never journals a failure.
         `check_debounce` None applies the 6 h debounce to automatic triggers only.
+        `reservation` is the place `reserve` took for this run (else one is taken now).
         """
         if trigger not in TRIGGERS:
             raise ConsolidationError(
@@ -222,13 +270,11 @@ class ConsolidationService:
                 on_step(0, message)
 
         queue = trigger == "archive"
-        with _slots.claim(
-            _home_key(self.home),
-            workspace_id,
-            queue=queue,
-            cancel=cancel,
-            on_wait=report_wait,
-        ):
+        if reservation is None:
+            reservation = self.reserve(workspace_id, trigger)
+        elif reservation.workspace_id != workspace_id:
+            raise ConsolidationError(f"the reservation is for {reservation.workspace_id}")
+        with _slots.claim(reservation, cancel=cancel, on_wait=report_wait):
             provider = self._make_provider(store)
             try:
                 # An archive pass is the workspace's last chance: it waits out another

@@ -120,10 +120,6 @@ class LazyConsolidationTasks(QObject):
         if self._tasks is not None:
             self._tasks.cancel()
 
-    def is_busy_with(self, workspace_id: str) -> bool:
-        """Whether a run of `workspace_id` is queued or running."""
-        return self._tasks is not None and self._tasks.is_busy_with(workspace_id)
-
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Stop the worker thread, if one was started."""
         self._closed = True

@@ -11,10 +11,12 @@ Wire a "Consolidate now" button like this::
     tasks.run_cancelled.connect(self._on_consolidation_run_cancelled)  # str workspace id
 
 Every accepted `start` ends with exactly one of `run_finished`, `run_failed` or
-`run_cancelled`. A `start` for a workspace that already has a run queued or running is
-refused at once (`run_failed` with "a consolidation run is already in flight…", and
-`start` returns False) — except `trigger="archive"`, which queues behind it. Runs take
-turns on one worker thread. `cancel()` stops the running run within about a second
+`run_cancelled`. Whether a run may start is the service's answer, not the facade's:
+`start` reserves the workspace's place with `ConsolidationService.reserve` at once, so a
+workspace that already has a run queued or running (here, or started by another caller
+in this process) is refused (`run_failed` with "a consolidation run is already in
+flight…", and `start` returns False) — except `trigger="archive"`, which queues behind
+it. Runs take turns on one worker thread. `cancel()` stops the running run within about a second
 (the model call is abandoned; nothing is journaled). The memory files and journal a run
 changes reach the views through the file watcher, not through these signals.
 """
@@ -26,9 +28,9 @@ import logging
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from memtab.consolidation.errors import RunInFlightError
+from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.job import RunOutcome, run_for_outcome, run_isolated
-from memtab.consolidation.service import ConsolidationService
+from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 
 logger = logging.getLogger(__name__)
@@ -36,12 +38,14 @@ logger = logging.getLogger(__name__)
 
 def _consolidate(
     service: ConsolidationService,
-    workspace_id: str,
+    reservation: RunReservation,
     trigger: str,
     isolated: bool,
     ctx: TaskContext,
 ) -> RunOutcome:
-    """The job (worker thread): one run, here or in a child process (see `job.py`)."""
+    """The job (worker thread): one run, here or in a child process (see `job.py`); in a
+    child, this process keeps holding the reservation until the job ends."""
+    workspace_id = reservation.workspace_id
     last: list[tuple[int, str]] = []
 
     def report(step: int, message: str) -> None:
@@ -54,7 +58,14 @@ def _consolidate(
         return run_isolated(
             service.home.root, workspace_id, trigger, cancel=ctx.cancel_event, on_step=report
         )
-    return run_for_outcome(service, workspace_id, trigger, cancel=ctx.cancel_event, on_step=report)
+    return run_for_outcome(
+        service,
+        workspace_id,
+        trigger,
+        cancel=ctx.cancel_event,
+        on_step=report,
+        reservation=reservation,
+    )
 
 
 class ConsolidationTasks(QObject):
@@ -79,7 +90,7 @@ class ConsolidationTasks(QObject):
         self._service = service
         self._isolated = isolated
         self._runner = TaskRunner("consolidation", parent=self)
-        self._workspace_of: dict[int, str] = {}
+        self._reservations: dict[int, RunReservation] = {}
         self._running_job: int | None = None
         self._runner.job_started.connect(self._on_runner_job_started)
         self._runner.job_progress.connect(self._on_runner_job_progress)
@@ -93,29 +104,31 @@ class ConsolidationTasks(QObject):
 
     @property
     def is_running(self) -> bool:
-        """Whether a run is queued or running."""
-        return bool(self._workspace_of)
+        """Whether a run this facade started is queued or running."""
+        return bool(self._reservations)
 
     @property
     def running_workspace(self) -> str | None:
         """The workspace whose run is in progress (None while idle or still queued)."""
-        if self._running_job is None:
+        if self._running_job is None or self._running_job not in self._reservations:
             return None
-        return self._workspace_of.get(self._running_job)
+        return self._reservations[self._running_job].workspace_id
 
     def is_busy_with(self, workspace_id: str) -> bool:
-        """Whether a run of this workspace is queued or running."""
-        return workspace_id in self._workspace_of.values()
+        """Whether the service has a run of this workspace reserved or going."""
+        return self._service.is_running(workspace_id)
 
     def start(self, workspace_id: str, trigger: str = "manual") -> bool:
-        """Queue a run; False (and `run_failed`) if this workspace already has one."""
-        if trigger != "archive" and self.is_busy_with(workspace_id):
-            self.run_failed.emit(str(RunInFlightError(workspace_id)))
+        """Queue a run; False (and `run_failed`) if the service refuses it."""
+        try:
+            reservation = self._service.reserve(workspace_id, trigger)
+        except ConsolidationError as refusal:
+            self.run_failed.emit(str(refusal))
             return False
         job = self._runner.submit(
-            functools.partial(_consolidate, self._service, workspace_id, trigger, self._isolated)
+            functools.partial(_consolidate, self._service, reservation, trigger, self._isolated)
         )
-        self._workspace_of[job] = workspace_id
+        self._reservations[job] = reservation
         return True
 
     def cancel(self) -> None:
@@ -130,15 +143,15 @@ class ConsolidationTasks(QObject):
 
     @Slot(int)
     def _on_runner_job_started(self, job: int) -> None:
-        workspace_id = self._workspace_of.get(job)
-        if workspace_id is None:
+        reservation = self._reservations.get(job)
+        if reservation is None:
             return
         self._running_job = job
-        self.run_started.emit(workspace_id)
+        self.run_started.emit(reservation.workspace_id)
 
     @Slot(int, int, str)
     def _on_runner_job_progress(self, job: int, step: int, message: str) -> None:
-        if job in self._workspace_of:
+        if job in self._reservations:
             self.progress.emit(step, message)
 
     @Slot(int, object)
@@ -164,6 +177,11 @@ class ConsolidationTasks(QObject):
             self.run_cancelled.emit(workspace_id)
 
     def _end(self, job: int) -> str | None:
+        """The job ended: give its place back to the service; returns its workspace."""
         if self._running_job == job:
             self._running_job = None
-        return self._workspace_of.pop(job, None)
+        reservation = self._reservations.pop(job, None)
+        if reservation is None:
+            return None
+        reservation.release()
+        return reservation.workspace_id
