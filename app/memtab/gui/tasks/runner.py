@@ -69,7 +69,16 @@ import logging
 import threading
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QObject,
+    Qt,
+    QThread,
+    Signal,
+    SignalInstance,
+    Slot,
+)
 
 from memtab.gui.crash_dialog import is_defect, report_exception
 
@@ -382,20 +391,16 @@ class TaskRunner(QObject):
 
     @Slot(int, object)
     def _on_worker_job_finished(self, job_id: int, result: object) -> None:
-        job = self._jobs.get(job_id)
-        if job is None:
-            return
-        latest = self._forget(job)
-        if job.context.is_cancelled():
-            self.job_cancelled.emit(job_id)
-        else:
-            self.job_finished.emit(job_id, result)
-            if latest and job.key is not None:
-                self.latest_finished.emit(job.key, result)
-        self._emit_idle_if_done()
+        self._deliver(job_id, self.job_finished, self.latest_finished, result)
 
     @Slot(int, str)
     def _on_worker_job_failed(self, job_id: int, message: str) -> None:
+        self._deliver(job_id, self.job_failed, self.latest_failed, message)
+
+    def _deliver(
+        self, job_id: int, ended: SignalInstance, latest_ended: SignalInstance, value: object
+    ) -> None:
+        """A job's outcome from the worker: reported, unless it was cancelled meanwhile."""
         job = self._jobs.get(job_id)
         if job is None:
             return
@@ -403,9 +408,9 @@ class TaskRunner(QObject):
         if job.context.is_cancelled():
             self.job_cancelled.emit(job_id)
         else:
-            self.job_failed.emit(job_id, message)
+            ended.emit(job_id, value)
             if latest and job.key is not None:
-                self.latest_failed.emit(job.key, message)
+                latest_ended.emit(job.key, value)
         self._emit_idle_if_done()
 
     @Slot(int)
