@@ -84,8 +84,12 @@ class LazyConsolidationTasks(QObject):
             ).start()
 
     def _preload_engine(self) -> None:
-        if _import_engine():
+        if not _import_engine():
+            return
+        try:
             self._engine_imported.emit()
+        except RuntimeError:  # the window closed (and deleted this) while importing
+            logger.debug("The consolidation engine was preloaded after the window closed")
 
     @Slot()
     def _on_engine_imported(self) -> None:

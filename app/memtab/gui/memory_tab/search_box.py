@@ -10,9 +10,8 @@ cleared. Escape clears the field; Down or Enter move to the first match.
 from __future__ import annotations
 
 import logging
-from typing import cast
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QWidget
 
@@ -28,6 +27,21 @@ from memtab.views.search import SearchQuery
 from memtab.views.tree import NodeKind
 
 logger = logging.getLogger(__name__)
+
+
+class _SearchField(QLineEdit):
+    """The search line edit: Escape clears it; Down or Enter asks for the first match."""
+
+    first_match_requested = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key == Qt.Key.Key_Escape and self.text():
+            self.clear()
+        elif key in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.first_match_requested.emit()
+        else:
+            super().keyPressEvent(event)
 
 
 class SearchBox(QObject):
@@ -59,7 +73,7 @@ class SearchBox(QObject):
         self._tasks = SearchTasks(self)
         self._tasks.search_finished.connect(self._on_tasks_search_finished)
 
-        self.edit = QLineEdit(parent)
+        self.edit = _SearchField(parent)
         self.edit.setObjectName("memorySearch")
         self.edit.setAccessibleName("Search memories")
         self.edit.setPlaceholderText("Search memories  (Ctrl+F)")
@@ -68,8 +82,8 @@ class SearchBox(QObject):
             tinted_icon("search", muted_text(parent.palette())),
             QLineEdit.ActionPosition.LeadingPosition,
         )
-        self.edit.installEventFilter(self)
         self.edit.textChanged.connect(self._on_edit_text_changed)
+        self.edit.first_match_requested.connect(self._on_edit_first_match_requested)
 
     @property
     def query(self) -> SearchQuery:
@@ -106,19 +120,8 @@ class SearchBox(QObject):
         """Stop the search worker thread."""
         self._tasks.shutdown()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Field keys: Escape clears, Down/Enter go to the first match."""
-        if watched is self.edit and event.type() == QEvent.Type.KeyPress:
-            key = cast(QKeyEvent, event).key()
-            if key == Qt.Key.Key_Escape and self.edit.text():
-                self.edit.clear()
-                return True
-            if key in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter):
-                self._focus_first_file()
-                return True
-        return super().eventFilter(watched, event)
-
-    def _focus_first_file(self) -> None:
+    @Slot()
+    def _on_edit_first_match_requested(self) -> None:
         self._tree.setFocus(Qt.FocusReason.OtherFocusReason)
         current = self._tree.current_node()
         if current is not None and current.kind is NodeKind.FILE:
