@@ -16,8 +16,8 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from gui import test_memory_tree_support as support
-from gui.test_memory_tree_support import WAIT_MS, WindowFactory, wait_watching
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
 from gui.test_watch_fallback import ProbeAtWatchLimit, ShallowInotifyObserver
 from memtab.gui.app import _log_qt_message, platform_plugin_problem, system_packages
 from memtab.gui.watch import HomeWatcher

@@ -13,9 +13,9 @@ import pytest
 
 from memtab.cli.main import _demo_home
 from memtab.demo import DEMO_MARKER, MAIN_ID, DemoError, create_demo_home, open_fresh_demo
-from memtab.gui.tasks.scan import choose_workspace
 from memtab.store.home import load_recency, load_registry
 from memtab.store.journal import Journal
+from memtab.views.scan import choose_workspace
 
 
 def demo_args(screenshot: str | None = None) -> argparse.Namespace:
