@@ -16,7 +16,6 @@ from memtab.gui.memory_tab.tree_model import (
 )
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
-from memtab.views.scan import HomeScan, ScanRequest, scan_home
 from memtab.views.tree import (
     SectionId,
     TreeNode,
@@ -27,15 +26,9 @@ from memtab.views.tree import (
     orphan_key,
     section_key,
 )
-from support.memory_home import MAIN, MULTI, memory, touch_later
+from support.memory_home import MAIN, MULTI, memory, scanned, touch_later
 
 home = support.home
-
-
-def scanned(
-    home: Home, workspace_id: str | None = MAIN, previous: HomeScan | None = None
-) -> HomeScan:
-    return scan_home(ScanRequest(home, workspace_id, previous=previous))
 
 
 def loaded_model(

@@ -13,6 +13,7 @@ import pytest
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.store.home import Home
 from memtab.store.meta import global_key, project_key, workspace_key
+from memtab.views.scan import HomeScan, ScanRequest, scan_home
 
 PROJECT = "/src/acme"
 OTHER_PROJECT = "/src/web"
@@ -143,3 +144,10 @@ def touch_later(path: Path, text: str) -> None:
     atomic_write_text(path, text)
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000))
+
+
+def scanned(
+    home: Home, workspace_id: str | None = MAIN, previous: HomeScan | None = None
+) -> HomeScan:
+    """A scan of `home` for `workspace_id` (incremental over `previous`, if given)."""
+    return scan_home(ScanRequest(home, workspace_id, previous=previous))

@@ -8,7 +8,6 @@ import pytest
 
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
-from memtab.views.scan import HomeScan, ScanRequest, scan_home
 from memtab.views.tree import (
     PROJECT_UNAVAILABLE_TEXT,
     FileMatch,
@@ -19,15 +18,9 @@ from memtab.views.tree import (
     file_key,
 )
 from support import memory_home
-from support.memory_home import MAIN, MULTI, write_registry
+from support.memory_home import MULTI, scanned, write_registry
 
 home = memory_home.home
-
-
-def scanned(
-    home: Home, workspace_id: str | None = MAIN, previous: HomeScan | None = None
-) -> HomeScan:
-    return scan_home(ScanRequest(home, workspace_id, previous=previous))
 
 
 def names(node: TreeNode) -> list[str]:

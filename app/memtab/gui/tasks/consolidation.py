@@ -16,9 +16,10 @@ Every accepted `start` ends with exactly one of `run_finished`, `run_failed` or
 workspace that already has a run queued or running (here, or started by another caller
 in this process) is refused (`run_failed` with "a consolidation run is already in
 flight…", and `start` returns False) — except `trigger="archive"`, which queues behind
-it. Runs take turns on one worker thread. `cancel()` stops the running run within about a second
-(the model call is abandoned; nothing is journaled). The memory files and journal a run
-changes reach the views through the file watcher, not through these signals.
+it. Runs take turns on one worker thread. `cancel()` stops the running run within about
+a second (the model call is abandoned; nothing is journaled). The memory files and
+journal a run changes reach the views through the file watcher, not through these
+signals.
 """
 
 from __future__ import annotations
