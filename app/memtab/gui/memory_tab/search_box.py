@@ -48,11 +48,11 @@ class SearchBox(QObject):
     """The search field, its searches, and the tree's search state.
 
     Signals:
-        results_ready(TreeNode): the tree to show for the current query (the full tree
+        results_found(TreeNode): the tree to show for the current query (the full tree
             once the query is cleared); call `after_tree_shown` when it is shown.
     """
 
-    results_ready = Signal(object)
+    results_found = Signal(object)
 
     def __init__(
         self,
@@ -149,4 +149,4 @@ class SearchBox(QObject):
     def _on_tasks_search_finished(self, outcome: SearchOutcome) -> None:
         if outcome.scan is not self._target.scan or outcome.query.terms != self._query.terms:
             return  # stale: the home or the query changed since
-        self.results_ready.emit(outcome.tree)
+        self.results_found.emit(outcome.tree)

@@ -224,7 +224,7 @@ class MemoryTab(QWidget):
     def _connect(self) -> None:
         self.scans.scan_finished.connect(self._on_scans_scan_finished)
         self.scans.scan_failed.connect(self._on_scans_scan_failed)
-        self.search_box.results_ready.connect(self._on_search_box_results_ready)
+        self.search_box.results_found.connect(self._on_search_box_results_found)
         self.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         self.file_ops.op_failed.connect(self._on_file_ops_op_failed)
         self.picker.workspace_requested.connect(self._on_picker_workspace_requested)
@@ -450,7 +450,7 @@ class MemoryTab(QWidget):
         self.tree.set_expanded_keys(keys)
 
     @Slot(object)
-    def _on_search_box_results_ready(self, tree: TreeNode) -> None:
+    def _on_search_box_results_found(self, tree: TreeNode) -> None:
         self._show_tree(tree, self._on_search_tree_shown)
 
     def _on_search_tree_shown(self) -> None:
