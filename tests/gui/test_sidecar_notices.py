@@ -11,12 +11,13 @@ import pytest
 from pytestqt.qtbot import QtBot
 from shiboken6 import isValid
 
-from gui import test_memory_tree_support as support
-from gui.test_memory_tree_support import MAIN, WAIT_MS, WindowFactory, file_names
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
 from memtab.fs.sidecar import keep_aside
 from memtab.gui.main_window import KeptAsideNotices
 from memtab.store.home import Home
 from memtab.store.meta import MetaStore, global_key
+from support.memory_home import MAIN
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
