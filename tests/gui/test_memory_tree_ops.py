@@ -379,8 +379,11 @@ def test_the_menu_key_opens_the_current_rows_context_menu(
 
     monkeypatch.setattr(tab, "show_menu", fake_show)
     select(window, path_key("/memories/global/Zeta.md"))
-    event = QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, QPoint(0, 0))
-    QApplication.sendEvent(tab.tree.viewport(), event)
+    viewport = tab.tree.viewport()
+    event = QContextMenuEvent(
+        QContextMenuEvent.Reason.Keyboard, QPoint(0, 0), viewport.mapToGlobal(QPoint(0, 0))
+    )
+    QApplication.sendEvent(viewport, event)
     assert shown and shown[0][0] == "Pin"
 
 
