@@ -32,7 +32,9 @@ MINE = "- first\n- mine\n"
 
 
 def disk(text: str, *, binary: bool = False, size: int | None = None) -> FileContent:
-    return FileContent(text, content_sha256(text), len(text) if size is None else size, binary)
+    size_bytes = len(text) if size is None else size
+    over_cap = size_bytes > MAX_FILE_BYTES  # what the store's capped read reports
+    return FileContent(text, content_sha256(text), size_bytes, binary, over_cap)
 
 
 def open_file(
