@@ -1,17 +1,24 @@
 """Memtab's offline consolidator: a `ChatProvider` that needs no model.
 
-It drives the same tool loop, guard and budget as a model does, one "turn" at a time:
+Why a provider: a run is the same whether a model or this rule engine decides — the one
+tool loop (`llm.loop`) with its steps, deadline and cancellation, and every change made
+through the memory tool behind the consolidation guard, so the scope whitelist, pins,
+the mutation budget, dry runs and the journal apply to it exactly as to a model.
 
-1. survey — `view` each scope root, then each directory the 2-level trees cut off;
-2. read — `view` every file (all in one turn; reads are free and count as usage);
-3. edit — the plan's edits (see `offline_plan`), at most one per file;
-4. delete — the plan's deletes whose merge edit succeeded (never before: a file's lines
+What it does not share with a model is how it learns the store: it gets the files as
+data (`offline_inputs.collect_memory_files`: paths, content read up to the cap, pins,
+usage, sizes) instead of parsing the tool's `view` output, so a change to `view`'s format
+cannot change what consolidation does. It decides everything up front
+(`offline_plan.plan_consolidation`), then speaks one turn at a time:
+
+1. edit — the plan's edits, at most one per file;
+2. delete — the plan's deletes whose merge edit succeeded (never before: a file's lines
    are carried into the file that keeps them first);
-5. reply — one line saying what was done, or "no changes needed".
+3. reply — one line saying what was done, or "no changes needed".
 
-Its state is the conversation itself: every turn is decided from the tool results in
-`messages`, so it behaves like a model that remembers what it saw. Pins and usage counts
-(which the tool does not show) come from the store's memory-meta.json, read-only.
+Right before each turn every file it is about to touch is read again: one that changed
+on disk since the plan (mux, an editor) is skipped, never overwritten with a stale plan.
+Each call carries a `reason` in plain words, which the run journals as the op's note.
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memtab.consolidation.guard import MUTATION_BUDGET
-from memtab.consolidation.offline_plan import MemoryFile, Plan, plan_consolidation, summarize
+from memtab.consolidation.offline_inputs import collect_memory_files, current_sha256
+from memtab.consolidation.offline_plan import Plan, PlannedChange, plan_consolidation, summarize
 from memtab.llm.types import (
     AssistantMessage,
     Message,
@@ -34,19 +42,21 @@ from memtab.llm.types import (
     ToolSpec,
 )
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import SCOPE_ORDER, PathError, parse_virtual_path
+from memtab.store.paths import PathError, parse_virtual_path
 from memtab.store.tool import TOOL_NAME
 
 logger = logging.getLogger(__name__)
 
 OFFLINE_PROVIDER = "offline"
 OFFLINE_MODEL_LABEL = "consolidator"
-_PHASES = ("survey", "read", "edit", "delete")
+REASON_ARGUMENT = "reason"
+"""The tool-call argument a consolidator may use to say why it makes a change."""
+_PHASES = ("edit", "delete")
 
 
 @dataclass
 class _Conversation:
-    """What the consolidator asked so far and what came back, by phase."""
+    """The consolidator's own calls so far, by phase, with their outcomes."""
 
     calls: dict[str, list[tuple[ToolCall, ToolOutcome | None]]] = field(
         default_factory=lambda: {phase: [] for phase in _PHASES}
@@ -69,6 +79,10 @@ class _Conversation:
                 conversation.calls[phase].append((call, outcomes.get(call.id)))
         return conversation
 
+    @property
+    def started(self) -> bool:
+        return any(self.calls.values())
+
     def succeeded(self, phase: str) -> list[tuple[ToolCall, str]]:
         """(call, output) of the phase's calls that succeeded."""
         return [
@@ -77,54 +91,10 @@ class _Conversation:
             if outcome is not None and not outcome.is_error
         ]
 
-    def asked_paths(self, phase: str) -> set[str]:
-        return {_path_of(call) for call, _ in self.calls[phase]}
-
 
 def _path_of(call: ToolCall) -> str:
     value = (call.arguments or {}).get("path")
     return value if isinstance(value, str) else ""
-
-
-def parse_tree(output: str) -> tuple[list[str], list[str]]:
-    """(files, directories whose content the tree cut off) from a `view` of a directory."""
-    lines = output.split("\n")
-    if not lines or not lines[0].startswith("Directory: "):
-        return [], []
-    root = lines[0][len("Directory: ") :]
-    files: list[str] = []
-    unexplored: list[str] = []
-    stack: list[str] = []  # directory names from the root down to the current depth
-    for line in lines[1:]:
-        stripped = line.lstrip(" ")
-        depth = (len(line) - len(stripped)) // 2
-        if not stripped.startswith("- "):
-            continue
-        name = stripped[2:]
-        del stack[depth:]
-        is_dir = name.endswith("/")
-        name = name.rstrip("/")
-        path = "/".join([root, *stack, name])
-        if is_dir:
-            stack.append(name)
-            unexplored.append(path)  # cleared below if the tree showed its children
-        else:
-            files.append(path)
-    shown_parents = {path.rsplit("/", 1)[0] for path in files + unexplored}
-    return files, [path for path in unexplored if path not in shown_parents]
-
-
-def parse_file_view(output: str) -> list[str] | None:
-    """A file's lines from a `view` of it (`N<TAB>line` each), None if it is not one."""
-    if output.startswith("(empty file: "):
-        return []
-    lines: list[str] = []
-    for expected, row in enumerate(output.split("\n"), start=1):
-        number, tab, text = row.partition("\t")
-        if not tab or number != str(expected):
-            return None
-        lines.append(text)
-    return lines
 
 
 class OfflineConsolidator:
@@ -133,7 +103,8 @@ class OfflineConsolidator:
     def __init__(self, store: MemoryStore, *, budget: int = MUTATION_BUDGET) -> None:
         self.store = store
         self.budget = budget
-        self._plans: dict[tuple[str, ...], Plan] = {}
+        self._plan: Plan | None = None
+        self._changed_on_disk: set[str] = set()
 
     @property
     def name(self) -> str:
@@ -151,98 +122,53 @@ class OfflineConsolidator:
         *,
         cancel: threading.Event | None = None,
     ) -> ModelReply:
-        """The next turn, decided from the conversation so far."""
+        """The next turn, decided from the plan and the outcomes of the calls so far."""
         if cancel is not None and cancel.is_set():
             raise ProviderError("cancelled", "offline consolidator: cancelled")
         if not any(tool.name == TOOL_NAME for tool in tools):
             return ModelReply("no changes needed (the memory tool was not offered)")
         conversation = _Conversation.from_messages(messages)
-        calls = self._survey(conversation) or self._read(conversation)
-        if calls:
-            return self._reply(conversation, calls)
-        return self._change(conversation)
-
-    # --- reading ----------------------------------------------------------------------------
-
-    def _survey(self, conversation: _Conversation) -> list[tuple[str, dict[str, Any]]]:
-        asked = conversation.asked_paths("survey")
-        if not asked:
-            targets = [scope.virtual_root for scope in SCOPE_ORDER]
-        else:
-            targets = []
-            for _, output in conversation.succeeded("survey"):
-                _, unexplored = parse_tree(output)
-                targets.extend(path for path in unexplored if path not in asked)
-        return [("survey", {"command": "view", "path": path}) for path in sorted(set(targets))]
-
-    def _read(self, conversation: _Conversation) -> list[tuple[str, dict[str, Any]]]:
-        outputs = [output for _, output in conversation.succeeded("survey")]
-        files = sorted({path for output in outputs for path in parse_tree(output)[0]})
-        asked = conversation.asked_paths("read")
-        return [("read", {"command": "view", "path": path}) for path in files if path not in asked]
-
-    def _files(self, conversation: _Conversation) -> list[MemoryFile]:
-        entries = self.store.meta_entries()
-        files = []
-        for call, output in conversation.succeeded("read"):
-            lines = parse_file_view(output)
-            try:
-                path = parse_virtual_path(_path_of(call))
-                entry = entries.get(self.store.meta_key(path))
-            except (PathError, ValueError) as error:
-                logger.debug("offline consolidator skips %s: %s", _path_of(call), error)
-                continue
-            if lines is None or path.scope is None:
-                continue
-            files.append(
-                MemoryFile(
-                    path=str(path),
-                    scope=path.scope,
-                    lines=tuple(lines),
-                    pinned=bool(entry and entry.pinned),
-                    uses=entry.access_count if entry else 0,
-                )
-            )
-        return files
-
-    def _plan(self, conversation: _Conversation) -> Plan:
-        key = tuple(call.id for call, _ in conversation.calls["read"])
-        if key not in self._plans:
-            self._plans = {key: plan_consolidation(self._files(conversation), budget=self.budget)}
-        return self._plans[key]
-
-    # --- changing ---------------------------------------------------------------------------
-
-    def _change(self, conversation: _Conversation) -> ModelReply:
-        plan = self._plan(conversation)
+        if self._plan is None or not conversation.started:
+            self._plan = plan_consolidation(collect_memory_files(self.store), budget=self.budget)
+            self._changed_on_disk = set()
+        plan = self._plan
         if not conversation.calls["edit"] and not conversation.calls["delete"]:
-            if plan.edits:
-                return self._reply(
-                    conversation, [("edit", change.arguments) for change in plan.edits]
-                )
-            deletes = self._ready_deletes(plan, conversation)
+            edits = self._still_as_read(plan.edits)
+            if edits:
+                return self._reply(conversation, [("edit", change) for change in edits])
+        if not conversation.calls["delete"]:
+            deletes = self._still_as_read(self._ready_deletes(plan, conversation))
             if deletes:
-                return self._reply(conversation, deletes)
-        elif not conversation.calls["delete"]:
-            deletes = self._ready_deletes(plan, conversation)
-            if deletes:
-                return self._reply(conversation, deletes)
+                return self._reply(conversation, [("delete", change) for change in deletes])
         return ModelReply(self._summary(plan, conversation))
 
-    def _ready_deletes(
-        self, plan: Plan, conversation: _Conversation
-    ) -> list[tuple[str, dict[str, Any]]]:
+    def _still_as_read(self, changes: tuple[PlannedChange, ...]) -> list[PlannedChange]:
+        """The changes whose file is still exactly what the plan read."""
+        kept = []
+        for change in changes:
+            try:
+                current = current_sha256(self.store, parse_virtual_path(change.path))
+            except PathError:
+                current = None
+            if current == change.sha256:
+                kept.append(change)
+            else:
+                logger.info("offline consolidator skips %s: changed on disk", change.path)
+                self._changed_on_disk.add(change.path)
+        return kept
+
+    def _ready_deletes(self, plan: Plan, conversation: _Conversation) -> tuple[PlannedChange, ...]:
         edited = {_path_of(call) for call, _ in conversation.succeeded("edit")}
-        return [
-            ("delete", change.arguments)
+        return tuple(
+            change
             for change in plan.deletes
             if change.requires is None or change.requires in edited
-        ]
+        )
 
     def _summary(self, plan: Plan, conversation: _Conversation) -> str:
         done = {
             (phase, _path_of(call)): output
-            for phase in ("edit", "delete")
+            for phase in _PHASES
             for call, output in conversation.succeeded(phase)
         }
         applied = [
@@ -250,14 +176,31 @@ class OfflineConsolidator:
         ]
         dry_run = any(output.startswith("Dry run:") for output in done.values())
         asked = len(conversation.calls["edit"]) + len(conversation.calls["delete"])
-        return summarize(applied, dry_run=dry_run, refused=asked - len(done))
+        return summarize(
+            applied,
+            dry_run=dry_run,
+            refused=asked - len(done),
+            changed_on_disk=len(self._changed_on_disk),
+            left_alone=len(plan.left_alone),
+        )
 
     def _reply(
-        self, conversation: _Conversation, calls: list[tuple[str, dict[str, Any]]]
+        self, conversation: _Conversation, calls: list[tuple[str, PlannedChange]]
     ) -> ModelReply:
         first = conversation.call_count
         tool_calls = tuple(
-            ToolCall(id=f"offline-{phase}-{first + index}", name=TOOL_NAME, arguments=arguments)
-            for index, (phase, arguments) in enumerate(calls)
+            ToolCall(
+                id=f"offline-{phase}-{first + index}",
+                name=TOOL_NAME,
+                arguments=_with_reason(change),
+            )
+            for index, (phase, change) in enumerate(calls)
         )
         return ModelReply("", tool_calls=tool_calls, stop_reason="tool_use")
+
+
+def _with_reason(change: PlannedChange) -> dict[str, Any]:
+    arguments = dict(change.arguments)
+    if change.reason:
+        arguments[REASON_ARGUMENT] = change.reason
+    return arguments

@@ -1,67 +1,55 @@
 """What the offline consolidator changes, decided from the files it read (no model involved).
 
-Files are read as *units*: a line, a list item with its indented continuation lines, or
-a fenced code block (never split). Units compare equal modulo whitespace runs and the
-bullet marker; units shorter than `MIN_LINE_CHARS` never count (too generic). A
-one-line unit is also *covered* by a list item that starts with the same line and adds
-detail below it.
+Only Markdown memory files (`.md`) take part; every other file is left alone. A file is
+read as units, sections and blocks (`offline_units`). The plan, in priority order — the
+budget (8 changes per run) is spent from the top:
 
-The plan, in priority order — the budget (8 changes per run) is spent from the top:
-
-1. **Merge near-duplicates.** Within a scope, two files are near-duplicates when the
-   Jaccard similarity of their word 3-shingles (over their cleaned content: frontmatter,
-   headings and the units step 2 would remove left out) is at least
-   `NEAR_DUPLICATE_THRESHOLD` (0.5; exact copies score 1.0). The demo's `test-tips.md`
-   and `testing.md` share three of four bullets and score 0.59; unrelated notes on one
-   topic stay below 0.1. Near-duplicates are grouped (union-find); the *keeper* is the
-   best-named file of a group — pinned first, then one with a `description:`, then more
-   uses, then a clean name (no copy/tmp/old/draft/scratch/new or number suffix), then the
-   shorter name, then more content, then path order. The units of the others that the
-   keeper lacks are appended to it, then the others are deleted. A pinned file is never
-   deleted, and never edited: a pinned keeper only absorbs files that add nothing to it.
-2. **Clean files.** A unit repeated within a file loses its later copies; a unit of a
-   narrower scope (workspace ⊂ project ⊂ global) that already stands in a wider scope
-   is removed from the narrower file; a file left with no content is deleted instead.
+1. **Merge near-duplicates** of one scope (`offline_merge`): the keeper takes what the
+   others add, then the others are deleted. A pinned file is never deleted nor edited (a
+   pinned keeper only absorbs files that add nothing to it); a file another memory file
+   links to or names is never deleted.
+2. **Clean files.** A bullet or paragraph repeated under the same heading loses its later
+   copies; one of a narrower scope (workspace ⊂ project ⊂ global) that already stands in
+   a wider scope is removed from the narrower file. Structure never goes, and neither does
+   the last content under a heading or label. A file whose every line stands in wider
+   scopes is deleted instead, and the reason names where its lines are.
 3. **Delete empty files** (whitespace only).
-4. **Add missing descriptions** from the file's first heading. This is the only change
-   that adds bytes, so it is made only while the run's savings pay for it: a run never
-   grows the total size of memory.
+4. **Add missing descriptions** built from the file's headings (`offline_describe`). This
+   is the only change that adds bytes, so it is made only while the run's savings pay for
+   it: a run never grows the total size of memory.
 
 Each file gets at most one edit per run (all its changes in one call), which keeps a run
 within budget and lets a second run pick up where a big store made the first one stop.
-Pinned, binary and over-cap files are never changed. Every planned content is already
-what the next run would make of it, so on a store that fits the budget a second run
-right after the first is a no-op.
+Every change carries a reason in words a user understands (the journal note). Every
+planned content is already what the next run would make of it, so on a store that fits
+the budget a second run right after the first is a no-op.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import combinations
 from typing import Any, Literal
 
+from memtab.consolidation.offline_describe import build_description, with_description
 from memtab.consolidation.offline_edits import edit_arguments
-from memtab.fs.atomic import encode_utf8
-from memtab.humanize import plural
-from memtab.store.files import MAX_FILE_BYTES
-from memtab.store.frontmatter import (
-    DESCRIPTION_PREFIX_BYTES,
-    clean_description,
-    description_from_text,
-    frontmatter_block,
+from memtab.consolidation.offline_inputs import MemoryFile
+from memtab.consolidation.offline_merge import carry_into, keeper_rank, near_duplicate_groups
+from memtab.consolidation.offline_units import (
+    Cleaned,
+    Coverage,
+    coverage_of,
+    normalize_line,
+    settle,
+    split_units,
+    text_size,
 )
+from memtab.humanize import plural
+from memtab.store.frontmatter import description_from_text, description_prefix
 from memtab.store.paths import Scope
-
-NEAR_DUPLICATE_THRESHOLD = 0.5
-MIN_LINE_CHARS = 12
-SHINGLE_WORDS = 3
-# A shingle found in more files than this is boilerplate: it never makes two files a
-# candidate pair on its own (keeps candidate generation near-linear on big stores).
-COMMON_SHINGLE_FILES = 50
 
 # Each scope's units are checked against every wider scope.
 WIDER_SCOPES: dict[Scope, tuple[Scope, ...]] = {
@@ -69,199 +57,24 @@ WIDER_SCOPES: dict[Scope, tuple[Scope, ...]] = {
     Scope.PROJECT: (Scope.GLOBAL,),
     Scope.GLOBAL: (),
 }
-
-_BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
-_HEADING = re.compile(r"^#{1,6}(?:\s|$)")
-_RULE = re.compile(r"^(?:(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,})$")
-_FENCE = re.compile(r"^(`{3,}|~{3,})")
-_WORD = re.compile(r"\w+")
-_UNCLEAN_NAME = re.compile(
-    r"(?:^|[-_ .])(?:copy|backup|bak|tmp|temp|old|draft|scratch|untitled|new)(?:$|[-_ .])"
-    r"|[-_ ]\d+$|\(\d+\)$",
-    re.IGNORECASE,
-)
-
-UnitKind = Literal["frontmatter", "blank", "heading", "rule", "text", "code"]
+_FRONTMATTER_TYPE = re.compile(r"^type:\s*(\S.*?)\s*$", re.MULTILINE)
+# Markdown links, wiki links and bare `name.md` mentions: files named this way are never
+# deleted (an index such as Claude Code's MEMORY.md would point at nothing).
+_REFERENCE = re.compile(r"\]\(\s*<?([^)>\s#?]+)|\[\[([^\]|#]+)|([\w.\-]+\.md)\b")
 
 
-@dataclass(frozen=True)
-class MemoryFile:
-    """A memory file as the consolidator read it: its lines as `view` showed them."""
-
-    path: str
-    scope: Scope
-    lines: tuple[str, ...]
-    pinned: bool = False
-    uses: int = 0
-
-
-@dataclass(frozen=True)
-class Unit:
-    """Lines that stand or go together (see module doc). `head` is the compared form of
-    the first line of a multi-line list item, else ""."""
-
-    start: int
-    end: int
-    kind: UnitKind
-    key: str = ""
-    head: str = ""
-
-    @property
-    def substantive(self) -> bool:
-        """Content worth comparing: text or code, long enough not to be generic."""
-        return self.kind in ("text", "code") and len(self.key) >= MIN_LINE_CHARS
-
-    @property
-    def single(self) -> bool:
-        return self.end - self.start == 1
-
-
-def normalize_line(line: str) -> str:
-    """A line as compared: whitespace runs collapsed, any bullet marker written `- `."""
-    text = " ".join(line.split())
-    return _BULLET.sub("- ", text, count=1)
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
-def split_units(lines: Sequence[str]) -> list[Unit]:
-    """Cut a file's lines into units (see `Unit`)."""
-    units: list[Unit] = []
-    index = 0
-    if lines and lines[0].strip() == "---":
-        closing = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
-        if closing is not None:
-            units.append(Unit(0, closing + 1, "frontmatter"))
-            index = closing + 1
-    while index < len(lines):
-        stripped = lines[index].strip()
-        fence = _FENCE.match(stripped)
-        if not stripped:
-            units.append(Unit(index, index + 1, "blank"))
-        elif fence:
-            end = index + 1
-            while end < len(lines) and not lines[end].strip().startswith(fence.group(1)):
-                end += 1
-            end = min(end + 1, len(lines))
-            key = "\n".join(normalize_line(text) for text in lines[index:end])
-            units.append(Unit(index, end, "code", key))
-        elif _HEADING.match(stripped):
-            units.append(Unit(index, index + 1, "heading"))
-        elif _RULE.match(stripped):
-            units.append(Unit(index, index + 1, "rule"))
-        else:
-            end = index + 1
-            base = _indent(lines[index])
-            while end < len(lines) and lines[end].strip() and _indent(lines[end]) > base:
-                end += 1
-            normalized = [normalize_line(text) for text in lines[index:end]]
-            head = normalized[0] if end - index > 1 else ""
-            units.append(Unit(index, end, "text", "\n".join(normalized), head))
-        index = units[-1].end
-    return units
-
-
-def text_size(lines: Sequence[str]) -> int:
-    """Bytes of the lines joined by newlines (a file's size, give or take its last newline)."""
-    return len(encode_utf8("\n".join(lines)))
-
-
-@dataclass
-class Coverage:
-    """Content that already stands somewhere: unit keys, and heads of detailed items."""
-
-    keys: set[str] = field(default_factory=set)
-    heads: set[str] = field(default_factory=set)
-
-    def add(self, unit: Unit) -> None:
-        self.keys.add(unit.key)
-        if unit.head:
-            self.heads.add(unit.head)
-
-    def update(self, other: Coverage) -> None:
-        self.keys |= other.keys
-        self.heads |= other.heads
-
-    def covers(self, unit: Unit) -> bool:
-        """True when the unit says nothing this content does not already say."""
-        return unit.key in self.keys or (unit.single and unit.key in self.heads)
-
-
-@dataclass
-class Cleaned:
-    """A file's lines without repeated and wider-covered units, and what was removed."""
-
-    lines: list[str]
-    kept: list[tuple[Unit, list[str]]]  # content units left, with their lines
-    repeated: int = 0
-    redundant: int = 0
-
-    @property
-    def removed(self) -> int:
-        return self.repeated + self.redundant
-
-    @cached_property
-    def shingles(self) -> frozenset[int]:
-        """Word 3-shingles of the content left (hashed)."""
-        words = _WORD.findall("\n".join(unit.key for unit, _ in self.kept).lower())
-        if len(words) < SHINGLE_WORDS:
-            return frozenset({hash(tuple(words))}) if words else frozenset()
-        return frozenset(
-            hash(tuple(words[i : i + SHINGLE_WORDS])) for i in range(len(words) - SHINGLE_WORDS + 1)
-        )
-
-
-def clean_lines(lines: Sequence[str], wider: Coverage) -> Cleaned:
-    """Drop repeated units (a one-line item covered by a detailed one counts as repeated)
-    and units `wider` covers; no double blank lines are left where units went away."""
-    units = split_units(lines)
-    own_heads = Coverage(heads={unit.head for unit in units if unit.head})
-    result = Cleaned([], [])
-    seen = Coverage()
-    just_removed = False
-    for unit in units:
-        unit_lines = list(lines[unit.start : unit.end])
-        if unit.substantive:
-            if seen.covers(unit) or own_heads.covers(unit):
-                result.repeated += 1
-                just_removed = True
-                continue
-            if wider.covers(unit):
-                result.redundant += 1
-                just_removed = True
-                continue
-            seen.add(unit)
-            result.kept.append((unit, unit_lines))
-        after_blank = not result.lines or not result.lines[-1].strip()
-        if unit.kind == "blank" and just_removed and after_blank:
-            continue
-        just_removed = just_removed and unit.kind == "blank"
-        result.lines.extend(unit_lines)
-    if result.removed and lines and lines[-1].strip():
-        while result.lines and not result.lines[-1].strip():
-            result.lines.pop()
-    return result
-
-
-def settle(lines: Sequence[str], wider: Coverage) -> Cleaned:
-    """`clean_lines` until nothing more goes (what the next run would make of it)."""
-    result = clean_lines(lines, wider)
-    total_repeated, total_redundant = result.repeated, result.redundant
-    while result.removed:
-        result = clean_lines(result.lines, wider)
-        total_repeated += result.repeated
-        total_redundant += result.redundant
-    result.repeated, result.redundant = total_repeated, total_redundant
-    return result
+def short(path: str) -> str:
+    """A virtual path as the summary names it: `project/testing.md`."""
+    return path.removeprefix("/memories/")
 
 
 class FileAnalysis:
-    """One file as the planner sees it."""
+    """One readable Markdown file as the planner sees it."""
 
     def __init__(self, file: MemoryFile) -> None:
+        assert file.lines is not None
         self.file = file
+        self.lines: tuple[str, ...] = file.lines
         self.units = split_units(file.lines)
         self.size = text_size(file.lines)
 
@@ -271,11 +84,7 @@ class FileAnalysis:
 
     @cached_property
     def coverage(self) -> Coverage:
-        coverage = Coverage()
-        for unit in self.units:
-            if unit.substantive:
-                coverage.add(unit)
-        return coverage
+        return coverage_of(self.units)
 
     @cached_property
     def content_count(self) -> int:
@@ -283,93 +92,45 @@ class FileAnalysis:
 
     @property
     def empty(self) -> bool:
-        return all(not line.strip() for line in self.file.lines)
-
-    @property
-    def editable(self) -> bool:
-        return self.size <= MAX_FILE_BYTES
+        return all(not line.strip() for line in self.lines)
 
     @property
     def changeable(self) -> bool:
         """May the offline consolidator edit or delete it at all."""
-        return self.editable and not self.file.pinned
+        return not self.file.pinned
 
     @cached_property
     def description(self) -> str:
-        prefix = encode_utf8("\n".join(self.file.lines))[:DESCRIPTION_PREFIX_BYTES]
-        return description_from_text(prefix.decode("utf-8", "replace"))
+        return description_from_text(description_prefix("\n".join(self.lines)))
 
+    @cached_property
+    def note_type(self) -> str:
+        """The frontmatter `type:` (Claude Code: feedback, project, reference…), or ""."""
+        frontmatter = [unit for unit in self.units if unit.kind == "frontmatter"]
+        if not frontmatter:
+            return ""
+        block = "\n".join(self.lines[frontmatter[0].start : frontmatter[0].end])
+        match = _FRONTMATTER_TYPE.search(block)
+        return match.group(1).strip("'\"").lower() if match else ""
 
-# --- near-duplicates -----------------------------------------------------------------------
+    @cached_property
+    def body_lines(self) -> set[str]:
+        """Its non-blank lines outside frontmatter, as compared."""
+        return {
+            normalize_line(self.lines[i])
+            for unit in self.units
+            if unit.kind not in ("frontmatter", "blank")
+            for i in range(unit.start, unit.end)
+        }
 
-
-def jaccard(a: frozenset[int], b: frozenset[int]) -> float:
-    """|a ∩ b| / |a ∪ b| (0 when either is empty)."""
-    if not a or not b:
-        return 0.0
-    shared = len(a & b)
-    return shared / (len(a) + len(b) - shared)
-
-
-def near_duplicate_pairs(
-    shingles: Sequence[frozenset[int]], threshold: float = NEAR_DUPLICATE_THRESHOLD
-) -> list[tuple[float, int, int]]:
-    """(similarity, i, j) for every pair of shingle sets at or above the threshold.
-
-    Candidates come from an inverted index of shingles, so only sets sharing a
-    non-boilerplate shingle are compared.
-    """
-    postings: dict[int, list[int]] = defaultdict(list)
-    for index, shingle_set in enumerate(shingles):
-        for shingle in shingle_set:
-            postings[shingle].append(index)
-    candidates: set[tuple[int, int]] = set()
-    for members in postings.values():
-        if 1 < len(members) <= COMMON_SHINGLE_FILES:
-            candidates.update(combinations(members, 2))
-    pairs = []
-    for i, j in candidates:
-        similarity = jaccard(shingles[i], shingles[j])
-        if similarity >= threshold:
-            pairs.append((similarity, i, j))
-    return sorted(pairs, key=lambda pair: (-pair[0], pair[1], pair[2]))
-
-
-def _groups(items: Sequence[FileAnalysis], shingles: Sequence[frozenset[int]]) -> list[list[int]]:
-    """Indexes of near-duplicate groups (each has at least two members)."""
-    parent = list(range(len(items)))
-
-    def root(index: int) -> int:
-        while parent[index] != index:
-            parent[index] = parent[parent[index]]
-            index = parent[index]
-        return index
-
-    for _, i, j in near_duplicate_pairs(shingles):
-        parent[root(i)] = root(j)
-    groups: dict[int, list[int]] = defaultdict(list)
-    for index in range(len(items)):
-        groups[root(index)].append(index)
-    return [group for group in groups.values() if len(group) > 1]
-
-
-def _name_of(path: str) -> str:
-    name = path.rsplit("/", 1)[-1]
-    return name[: -len(".md")] if name.lower().endswith(".md") else name
-
-
-def keeper_rank(analysis: FileAnalysis) -> tuple[Any, ...]:
-    """Sort key of the naming heuristic: the smallest key is the file to keep."""
-    name = _name_of(analysis.path)
-    return (
-        not analysis.file.pinned,
-        not analysis.description,
-        -analysis.file.uses,
-        bool(_UNCLEAN_NAME.search(name)),
-        len(name),
-        -analysis.content_count,
-        analysis.path,
-    )
+    def rank(self) -> tuple[Any, ...]:
+        return keeper_rank(
+            path=self.path,
+            pinned=self.file.pinned,
+            described=bool(self.description),
+            uses=self.file.uses,
+            content_count=self.content_count,
+        )
 
 
 # --- the plan ------------------------------------------------------------------------------
@@ -386,71 +147,48 @@ class Effects:
     merged_into: str | None = None
     empty: bool = False
     superseded: bool = False
+    wider_keys: tuple[str, ...] = ()  # the items removed as already in a wider scope
 
 
 @dataclass(frozen=True)
 class PlannedChange:
     """One memory-tool call of the plan. A delete with `requires` runs only if the edit of
-    that path succeeded (its lines were carried there first)."""
+    that path succeeded (its lines were carried there first). `sha256` is the file as it
+    was read: the change is made only while the file is still exactly that."""
 
     path: str
     kind: Literal["edit", "delete"]
     arguments: dict[str, Any]
+    reason: str = ""
     effects: Effects = field(default_factory=Effects, compare=False)
     requires: str | None = None
+    sha256: str = ""
 
 
 @dataclass(frozen=True)
 class Plan:
-    """Edits (run first) and deletes (run after their edits succeeded)."""
+    """Edits (run first) and deletes (run after their edits succeeded), and the files
+    left alone with why."""
 
     edits: tuple[PlannedChange, ...] = ()
     deletes: tuple[PlannedChange, ...] = ()
+    left_alone: tuple[tuple[str, str], ...] = ()
 
     @property
     def empty(self) -> bool:
         return not self.edits and not self.deletes
 
 
-def append_units(lines: list[str], carried: list[list[str]]) -> list[str]:
-    """`lines` with the carried units appended after its last non-blank line."""
-    end = len(lines)
-    while end > 0 and not lines[end - 1].strip():
-        end -= 1
-    return lines[:end] + [line for unit in carried for line in unit] + lines[end:]
-
-
-def _first_heading(lines: Sequence[str]) -> str | None:
-    for line in lines:
-        stripped = line.strip()
-        if _HEADING.match(stripped):
-            return clean_description(stripped.lstrip("#").rstrip("#").strip()) or None
-    return None
-
-
-def _yaml_line(value: str) -> str:
-    plain = f"description: {value}"
-    if description_from_text(f"---\n{plain}\n---\n") == value:
-        return plain
-    quoted = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'description: "{quoted}"'
-
-
-def with_description(lines: list[str]) -> list[str] | None:
-    """`lines` with a `description:` made from the first heading, or None when the file
-    has no heading, already has a description key, or frontmatter that cannot take one."""
-    heading = _first_heading(lines)
-    if heading is None:
-        return None
-    block = frontmatter_block("\n".join(lines)[:DESCRIPTION_PREFIX_BYTES])
-    if block is None:
-        updated = ["---", _yaml_line(heading), "---", *lines]
-    elif "description" in block:
-        return None
-    else:
-        updated = [lines[0], _yaml_line(heading), *lines[1:]]
-    check = "\n".join(updated)[:DESCRIPTION_PREFIX_BYTES]
-    return updated if description_from_text(check) == heading else None
+def referenced_names(analyses: Iterable[FileAnalysis]) -> dict[str, set[str]]:
+    """File names (lower case) each file mentions or links to, by the mentioning file."""
+    found: dict[str, set[str]] = {}
+    for analysis in analyses:
+        names: set[str] = set()
+        for match in _REFERENCE.finditer("\n".join(analysis.lines)):
+            target = next(group for group in match.groups() if group)
+            names.add(target.rsplit("/", 1)[-1].strip().lower())
+        found[analysis.path] = names
+    return found
 
 
 class _Workbench:
@@ -462,10 +200,21 @@ class _Workbench:
         self.delta = 0  # bytes added (negative: saved) by everything chosen so far
         self.content: dict[str, list[str]] = {}
         self.effects: dict[str, Effects] = {}
+        self.reasons: dict[str, str] = {}
         self.deletes: dict[str, tuple[str | None, Effects]] = {}
         self.order: list[str] = []  # files in the order their change was chosen
         self.wider = self._wider_coverage()
-        self.cleaned = {a.path: settle(a.file.lines, self.wider[a.file.scope]) for a in analyses}
+        self.wider_lines = self._wider_lines()
+        self.cleaned = {a.path: settle(a.lines, self.wider[a.file.scope]) for a in analyses}
+        references = referenced_names(analyses)
+        self.referenced = {
+            a.path
+            for a in analyses
+            if any(
+                a.file.name.lower() in names and path != a.path
+                for path, names in references.items()
+            )
+        }
 
     def _wider_coverage(self) -> dict[Scope, Coverage]:
         by_scope = {scope: Coverage() for scope in Scope}
@@ -479,78 +228,107 @@ class _Workbench:
             wider[scope] = coverage
         return wider
 
+    def _wider_lines(self) -> dict[Scope, set[str]]:
+        by_scope: dict[Scope, set[str]] = {scope: set() for scope in Scope}
+        for analysis in self.analyses:
+            by_scope[analysis.file.scope] |= analysis.body_lines
+        return {
+            scope: set().union(*(by_scope[other] for other in WIDER_SCOPES[scope]))
+            for scope in Scope
+        }
+
     def touched(self, path: str) -> bool:
         return path in self.content or path in self.deletes
 
+    def deletable(self, analysis: FileAnalysis) -> bool:
+        return analysis.changeable and analysis.path not in self.referenced
+
+    def choose(self, path: str, reason: str) -> None:
+        self.reasons[path] = reason
+        self.order.append(path)
+
     # --- 1. merges --------------------------------------------------------------------
 
-    def merge_groups(self) -> list[list[FileAnalysis]]:
+    def merge_groups(self) -> list[tuple[list[FileAnalysis], float]]:
         """Near-duplicate groups of every scope, the most valuable first."""
-        groups: list[list[FileAnalysis]] = []
+        groups: list[tuple[list[FileAnalysis], float]] = []
         for scope in Scope:
             items = [
-                a
-                for a in self.analyses
-                if a.file.scope is scope and a.editable and self.cleaned[a.path].shingles
+                a for a in self.analyses if a.file.scope is scope and self.cleaned[a.path].shingles
             ]
             shingles = [self.cleaned[a.path].shingles for a in items]
-            groups.extend([items[i] for i in group] for group in _groups(items, shingles))
+            found = near_duplicate_groups(shingles, [a.note_type for a in items])
+            groups.extend(([items[i] for i in group], low) for group, low in found)
 
-        def value(group: list[FileAnalysis]) -> tuple[int, str]:
-            keeper = min(group, key=keeper_rank)
-            return (-sum(a.size for a in group if a is not keeper), keeper.path)
+        def value(group: tuple[list[FileAnalysis], float]) -> tuple[int, str]:
+            keeper = min(group[0], key=FileAnalysis.rank)
+            return (-sum(a.size for a in group[0] if a is not keeper), keeper.path)
 
         return sorted(groups, key=value)
 
-    def merge(self, group: list[FileAnalysis]) -> None:
-        keeper, *others = sorted(group, key=keeper_rank)
+    def merge(self, group: list[FileAnalysis], similarity: float) -> None:
+        keeper, *others = sorted(group, key=FileAnalysis.rank)
         if self.touched(keeper.path):
             return
-        members = [m for m in others if m.changeable and not self.touched(m.path)]
+        members = [m for m in others if self.deletable(m) and not self.touched(m.path)]
         if keeper.file.pinned:  # never edited: it may only absorb files that add nothing
-            members = [m for m in members if not self._carried(keeper, [m])]
+            members = [m for m in members if self._merged(keeper, [m]) is not None]
         members.sort(key=lambda m: (-m.size, m.path))
         for count in range(len(members), 0, -1):
             chosen = members[:count]
-            new_lines, effects = self._merged(keeper, chosen)
-            edit = new_lines != list(keeper.file.lines)
+            merged = self._merged(keeper, chosen)
+            if merged is None:
+                continue
+            new_lines, effects = merged
+            edit = new_lines != list(keeper.lines)
+            if edit and keeper.file.pinned:
+                continue  # a pinned keeper is never edited
             cost = len(chosen) + (1 if edit else 0)
             delta = text_size(new_lines) - keeper.size - sum(m.size for m in chosen)
             if cost > self.remaining or delta > 0:
                 continue
             self.remaining -= cost
             self.delta += delta
+            alike = f"{round(similarity * 100)}% alike"
+            names = ", ".join(short(m.path) for m in chosen)
             if edit:
                 self.content[keeper.path] = new_lines
                 self.effects[keeper.path] = effects
-                self.order.append(keeper.path)
+                what = plural(effects.carried, "item")
+                self.choose(
+                    keeper.path,
+                    f"Took {what} it lacked from {names} ({alike}), "
+                    + ("which is" if len(chosen) == 1 else "which are")
+                    + " then deleted."
+                    + self._cleanup_note(keeper.file.scope, effects),
+                )
             for member in chosen:
                 requires = keeper.path if edit else None
                 self.deletes[member.path] = (requires, Effects(merged_into=keeper.path))
-                self.order.append(member.path)
+                said = "everything else it said" if edit else "everything it said"
+                self.choose(
+                    member.path,
+                    f"Merged into {short(keeper.path)} ({alike}): {said} is already there.",
+                )
             return
-
-    def _carried(self, keeper: FileAnalysis, members: list[FileAnalysis]) -> list[list[str]]:
-        """Units of `members` (cleaned) that the keeper does not already say."""
-        known = Coverage()
-        known.update(keeper.coverage)
-        carried: list[list[str]] = []
-        for member in members:
-            for unit, lines in self.cleaned[member.path].kept:
-                if not known.covers(unit):
-                    known.add(unit)
-                    carried.append(lines)
-        return carried
 
     def _merged(
         self, keeper: FileAnalysis, members: list[FileAnalysis]
-    ) -> tuple[list[str], Effects]:
-        if keeper.file.pinned:
-            return list(keeper.file.lines), Effects()
+    ) -> tuple[list[str], Effects] | None:
         base = self.cleaned[keeper.path]
-        carried = self._carried(keeper, members)
-        merged = settle(append_units(base.lines, carried), self.wider[keeper.file.scope])
-        effects = Effects(repeated=base.repeated, redundant=base.redundant, carried=len(carried))
+        source = list(keeper.lines) if keeper.file.pinned else base.lines
+        carried = carry_into(source, [self.cleaned[m.path].lines for m in members])
+        if carried is None:
+            return None
+        if keeper.file.pinned:
+            return (source, Effects()) if carried.units == 0 else None
+        merged = settle(carried.lines, self.wider[keeper.file.scope])
+        effects = Effects(
+            repeated=base.repeated + merged.repeated,
+            redundant=base.redundant + merged.redundant,
+            carried=carried.units,
+            wider_keys=(*base.wider_keys, *merged.wider_keys),
+        )
         return merged.lines, effects
 
     # --- 2. cleanups, 3. empty files ---------------------------------------------------
@@ -570,25 +348,81 @@ class _Workbench:
         if self.remaining < 1 or self.touched(analysis.path):
             return
         self.remaining -= 1
-        if not any(unit.kind in ("text", "code") for unit in split_units(result.lines)):
-            # Everything it said stands elsewhere: only headings would be left.
-            self.delta -= analysis.size
-            self.deletes[analysis.path] = (None, Effects(superseded=True))
-        else:
-            self.delta += delta
-            self.content[analysis.path] = result.lines
-            self.effects[analysis.path] = Effects(
-                repeated=result.repeated, redundant=result.redundant
+        self.delta += delta
+        self.content[analysis.path] = result.lines
+        effects = Effects(
+            repeated=result.repeated,
+            redundant=result.redundant,
+            wider_keys=tuple(result.wider_keys),
+        )
+        self.effects[analysis.path] = effects
+        self.choose(analysis.path, self._cleanup_note(analysis.file.scope, effects).strip())
+
+    def _cleanup_note(self, scope: Scope, effects: Effects) -> str:
+        holders = self._holders(scope, effects.wider_keys)
+        parts = []
+        if effects.repeated:
+            parts.append(
+                f"Removed {plural(effects.repeated, 'item')} said twice under the same heading."
             )
-        self.order.append(analysis.path)
+        if effects.redundant:
+            where = f" ({holders})" if holders else ""
+            parts.append(
+                f"Removed {plural(effects.redundant, 'item')} already in a wider scope{where}."
+            )
+        return "".join(f" {part}" for part in parts)
+
+    def _holders(self, scope: Scope, keys: Sequence[str]) -> str:
+        """The files of wider scopes (at most two named) where these removed items stand."""
+        wanted = set(keys)
+        if not wanted:
+            return ""
+        found = sorted(
+            (
+                a
+                for a in self.analyses
+                if a.file.scope in WIDER_SCOPES[scope] and a.coverage.keys & wanted
+            ),
+            key=lambda a: (-len(a.coverage.keys & wanted), a.path),
+        )
+        names = " and ".join(short(a.path) for a in found[:2])
+        return names + (f" and {plural(len(found) - 2, 'other file')}" if len(found) > 2 else "")
+
+    def _covering_files(self, scope: Scope, lines: set[str]) -> str:
+        """The fewest wider-scope files that hold all these lines, named (greedy cover)."""
+        candidates = [a for a in self.analyses if a.file.scope in WIDER_SCOPES[scope]]
+        missing, chosen = set(lines), []
+        while missing:
+            best = max(candidates, key=lambda a: len(a.body_lines & missing))  # first of ties
+            if not best.body_lines & missing:
+                break
+            chosen.append(short(best.path))
+            missing -= best.body_lines
+        if len(chosen) <= 2:
+            return " and ".join(chosen)
+        return f"{chosen[0]}, {chosen[1]} and {plural(len(chosen) - 2, 'other file')}"
+
+    def supersede(self, analysis: FileAnalysis) -> bool:
+        """Delete a file whose every line stands in wider scopes (and say where)."""
+        if self.remaining < 1 or self.touched(analysis.path) or not self.deletable(analysis):
+            return False
+        lines = analysis.body_lines
+        if analysis.empty or not lines or not lines <= self.wider_lines[analysis.file.scope]:
+            return False
+        names = self._covering_files(analysis.file.scope, lines)
+        self.remaining -= 1
+        self.delta -= analysis.size
+        self.deletes[analysis.path] = (None, Effects(superseded=True))
+        self.choose(analysis.path, f"Every line of it is already in {names}.")
+        return True
 
     def delete_empty(self, analysis: FileAnalysis) -> None:
-        if self.remaining < 1 or not analysis.changeable or self.touched(analysis.path):
+        if self.remaining < 1 or not self.deletable(analysis) or self.touched(analysis.path):
             return
         self.remaining -= 1
         self.delta -= analysis.size
         self.deletes[analysis.path] = (None, Effects(empty=True))
-        self.order.append(analysis.path)
+        self.choose(analysis.path, "It was empty.")
 
     # --- 4. descriptions ----------------------------------------------------------------
 
@@ -598,8 +432,11 @@ class _Workbench:
         already_edited = analysis.path in self.content
         if not already_edited and self.remaining < 1:
             return
-        current = self.content.get(analysis.path, list(analysis.file.lines))
-        updated = with_description(current)
+        current = self.content.get(analysis.path, list(analysis.lines))
+        description = build_description(current)
+        if description is None:
+            return
+        updated = with_description(current, description)
         if updated is None:
             return
         extra = text_size(updated) - text_size(current)
@@ -608,40 +445,66 @@ class _Workbench:
         self.delta += extra
         self.content[analysis.path] = updated
         self.effects.setdefault(analysis.path, Effects()).described = True
-        if not already_edited:
+        note = f"Added a description built from {description.basis}: “{description.text}”."
+        if already_edited:
+            self.reasons[analysis.path] = f"{self.reasons[analysis.path]} {note}"
+        else:
             self.remaining -= 1
-            self.order.append(analysis.path)
+            self.choose(analysis.path, note)
 
     # --- result ----------------------------------------------------------------------------
 
-    def plan(self) -> Plan:
+    def plan(self, left_alone: tuple[tuple[str, str], ...]) -> Plan:
         by_path = {analysis.path: analysis for analysis in self.analyses}
         edits: list[PlannedChange] = []
         failed: set[str] = set()
         for path in self.order:
             if path not in self.content:
                 continue
-            arguments = edit_arguments(path, list(by_path[path].file.lines), self.content[path])
+            arguments = edit_arguments(path, list(by_path[path].lines), self.content[path])
             if arguments is None:
                 failed.add(path)
                 continue
-            edits.append(PlannedChange(path, "edit", arguments, self.effects.get(path, Effects())))
+            edits.append(
+                PlannedChange(
+                    path,
+                    "edit",
+                    arguments,
+                    self.reasons.get(path, ""),
+                    self.effects.get(path, Effects()),
+                    sha256=by_path[path].file.sha256,
+                )
+            )
         deletes = []
         for path in self.order:
             if path in self.deletes:
                 requires, effects = self.deletes[path]
                 if requires not in failed:
-                    arguments = {"command": "delete", "path": path}
-                    deletes.append(PlannedChange(path, "delete", arguments, effects, requires))
-        return Plan(tuple(edits), tuple(deletes))
+                    deletes.append(
+                        PlannedChange(
+                            path,
+                            "delete",
+                            {"command": "delete", "path": path},
+                            self.reasons.get(path, ""),
+                            effects,
+                            requires,
+                            by_path[path].file.sha256,
+                        )
+                    )
+        return Plan(tuple(edits), tuple(deletes), left_alone)
 
 
 def plan_consolidation(files: Iterable[MemoryFile], *, budget: int) -> Plan:
     """Decide the changes for these files within `budget` tool calls (see module doc)."""
-    analyses = [FileAnalysis(file) for file in files]
+    files = list(files)
+    left_alone = tuple((f.path, f.skipped) for f in files if f.skipped is not None)
+    analyses = [FileAnalysis(file) for file in files if file.readable]
     bench = _Workbench(analyses, budget)
-    for group in bench.merge_groups():
-        bench.merge(group)
+    for group, similarity in bench.merge_groups():
+        bench.merge(group, similarity)
+    for analysis in analyses:
+        if analysis.file.scope is not Scope.GLOBAL:
+            bench.supersede(analysis)
     for delta, analysis, result in bench.cleanups():
         bench.cleanup(delta, analysis, result)
     for analysis in analyses:
@@ -649,17 +512,20 @@ def plan_consolidation(files: Iterable[MemoryFile], *, budget: int) -> Plan:
             bench.delete_empty(analysis)
     for analysis in sorted(analyses, key=lambda a: (a.path not in bench.content, a.path)):
         bench.describe(analysis)
-    return bench.plan()
+    return bench.plan(left_alone)
 
 
 # --- summary ----------------------------------------------------------------------------------
 
 
-def _short(path: str) -> str:
-    return path.removeprefix("/memories/")
-
-
-def summarize(applied: Sequence[PlannedChange], *, dry_run: bool = False, refused: int = 0) -> str:
+def summarize(
+    applied: Sequence[PlannedChange],
+    *,
+    dry_run: bool = False,
+    refused: int = 0,
+    changed_on_disk: int = 0,
+    left_alone: int = 0,
+) -> str:
     """One line saying what the applied (or, in a dry run, proposed) changes did."""
     merged = [change for change in applied if change.effects.merged_into]
     totals: Counter[str] = Counter()
@@ -673,24 +539,30 @@ def summarize(applied: Sequence[PlannedChange], *, dry_run: bool = False, refuse
     parts = []
     if merged:
         names = ", ".join(
-            f"{_short(c.path)} into {_short(c.effects.merged_into or '')}" for c in merged[:3]
+            f"{short(c.path)} into {short(c.effects.merged_into or '')}" for c in merged[:3]
         )
         more = f" and {len(merged) - 3} more" if len(merged) > 3 else ""
         parts.append(f"merged {names}{more}")
     if totals["repeated"]:
-        parts.append(f"removed {plural(totals['repeated'], 'repeated line')}")
+        parts.append(f"removed {plural(totals['repeated'], 'item')} said twice under one heading")
     if totals["redundant"]:
-        parts.append(f"removed {plural(totals['redundant'], 'line')} already in a wider scope")
+        parts.append(f"removed {plural(totals['redundant'], 'item')} already in a wider scope")
     if totals["superseded"]:
-        parts.append(f"deleted {plural(totals['superseded'], 'file')} already covered elsewhere")
+        parts.append(
+            f"deleted {plural(totals['superseded'], 'file')} whose every line is in a wider scope"
+        )
     if totals["empty"]:
         parts.append(f"deleted {plural(totals['empty'], 'empty file')}")
     if totals["described"]:
         parts.append(f"added {plural(totals['described'], 'missing description')}")
     if refused:
         parts.append(f"{plural(refused, 'change')} refused")
+    if changed_on_disk:
+        parts.append(f"{plural(changed_on_disk, 'file')} skipped: changed on disk during the run")
     if not parts:
         return "no changes needed"
     text = "; ".join(parts)
     text = text[0].upper() + text[1:] + "."
+    if left_alone:
+        text += f" Left {plural(left_alone, 'file')} that Memtab does not consolidate alone."
     return f"Dry run, nothing applied: {text}" if dry_run else text

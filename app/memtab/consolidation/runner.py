@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
@@ -18,7 +18,7 @@ from memtab.consolidation.guard import (
     ConsolidationGuard,
     MutationBudget,
 )
-from memtab.consolidation.offline import OFFLINE_PROVIDER
+from memtab.consolidation.offline import OFFLINE_PROVIDER, REASON_ARGUMENT
 from memtab.consolidation.prompts import load_system_prompt, run_message
 from memtab.humanize import plural
 from memtab.llm.loop import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S, LoopResult, run_tool_loop
@@ -84,8 +84,14 @@ def run_consolidation(
     system = load_system_prompt(store.home, trigger)
     message = run_message(store, trigger=trigger, budget=limits.budget, dry_run=dry_run)
 
+    reasons: dict[int, str] = {}  # op index → why the consolidator made that change
+
     def execute(call: ToolCall) -> ToolOutcome:
+        ops_before = len(guard.ops)
         result = guard.execute(call.arguments)
+        reason = (call.arguments or {}).get(REASON_ARGUMENT)
+        if isinstance(reason, str) and reason.strip() and len(guard.ops) == ops_before + 1:
+            reasons[ops_before] = " ".join(reason.split())
         return ToolOutcome(call.id, result.text, is_error=not result.success)
 
     logger.info(
@@ -107,7 +113,7 @@ def run_consolidation(
         cancel=cancel,
         on_step=on_step,
     )
-    ops = guard.ops
+    ops = _with_reasons(guard.ops, reasons)
     failure = _failure(loop)
     if failure is not None:
         logger.warning("consolidation run failed: %s", failure)
@@ -122,6 +128,17 @@ def run_consolidation(
         output_tokens=loop.usage.output_tokens if uses_tokens else None,
     )
     return RunResult(record, ops, loop)
+
+
+def _with_reasons(ops: tuple[JournalOp, ...], reasons: dict[int, str]) -> tuple[JournalOp, ...]:
+    """The applied ops with the reason their call gave as note (a refused op keeps the
+    note saying why it was refused; a dry-run op keeps its marker)."""
+    return tuple(
+        replace(op, note=reasons[index])
+        if index in reasons and op.applied and op.note is None
+        else op
+        for index, op in enumerate(ops)
+    )
 
 
 def _failure(loop: LoopResult) -> RunFailedError | None:

@@ -49,7 +49,10 @@ def test_consolidate_prints_each_op_then_usage_and_summary(
     status, out, err = run_cli(["consolidate", "--home", str(demo), "--workspace", MAIN_ID], capsys)
     assert status == 0
     lines = out.splitlines()
-    assert "[applied ] delete /memories/project/test-tips.md" in lines
+    assert (
+        "[applied ] delete /memories/project/test-tips.md — Merged into project/testing.md "
+        "(59% alike): everything else it said is already there."
+    ) in lines
     assert lines[-2] == "usage: no model tokens (offline consolidator)"
     assert lines[-1].startswith("summary: Merged project/test-tips.md")
     assert "with offline" in err

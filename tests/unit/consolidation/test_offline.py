@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memtab.consolidation.offline import parse_file_view, parse_tree
-from memtab.consolidation.offline_edits import edit_arguments
-from memtab.consolidation.offline_plan import (
-    NEAR_DUPLICATE_THRESHOLD,
-    Coverage,
-    clean_lines,
-    jaccard,
+from memtab.consolidation.offline_describe import (
+    build_description,
+    detect_language,
+    is_generic_heading,
 )
+from memtab.consolidation.offline_edits import edit_arguments
+from memtab.consolidation.offline_merge import NEAR_DUPLICATE_THRESHOLD, jaccard
+from memtab.consolidation.offline_units import Coverage, clean_lines, is_label
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import ACME, DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.llm.settings import ProviderSettings
@@ -93,9 +93,20 @@ def test_the_demo_home_is_consolidated_and_a_second_run_is_a_no_op(demo: Home) -
     assert {path: path.read_bytes() for path in pins} == pins
     assert memory_bytes(demo) < size_before
     assert record.summary == (
-        "Merged project/test-tips.md into project/testing.md; removed 1 repeated line; "
-        "removed 1 line already in a wider scope; added 1 missing description."
+        "Merged project/test-tips.md into project/testing.md; removed 1 item said twice under "
+        "one heading; removed 1 item already in a wider scope; added 1 missing description."
     )
+    notes = {op.path: op.note for op in record.ops}
+    assert notes == {
+        "/memories/project/testing.md": "Took 1 item it lacked from project/test-tips.md "
+        "(59% alike), which is then deleted.",
+        "/memories/project/test-tips.md": "Merged into project/testing.md (59% alike): "
+        "everything else it said is already there.",
+        "/memories/project/gotchas.md": "Removed 1 item said twice under the same heading.",
+        "/memories/workspace/scratch.md": "Removed 1 item already in a wider scope "
+        "(global/tools/python.md). Added a description built from its title: "
+        "“Scratch: refresh race repro”.",
+    }
     assert Journal(demo).load().workspaces[MAIN_ID] == record
 
     again = consolidate(demo, MAIN_ID)
@@ -198,10 +209,14 @@ def test_lines_standing_in_a_wider_scope_leave_the_narrower_one(
     put(store, "/memories/project/setup.md", described("Setup", setup))
     notes = "- Run make db-up before tests.\n- The refresh race needs two tabs.\n"
     put(store, "/memories/workspace/notes.md", described("Notes", notes))
-    put(store, "/memories/workspace/dupe.md", "# Dupe\n\n- Python via pyenv; never use sudo pip.\n")
+    # Its only item stands in global, but its heading does not: it keeps both.
+    dupe = described("Dupe", "# Dupe\n\n- Python via pyenv; never use sudo pip.\n")
+    put(store, "/memories/workspace/dupe.md", dupe)
+    copy = "# Env\n\n- Python via pyenv; never use sudo pip.\n"
+    put(store, "/memories/project/env-copy.md", copy)  # every line is in global/env.md
     record = consolidate(home)
     assert sorted(applied(record)) == [
-        ("delete", "/memories/workspace/dupe.md"),
+        ("delete", "/memories/project/env-copy.md"),
         ("str_replace", "/memories/project/setup.md"),
         ("str_replace", "/memories/workspace/notes.md"),
     ]
@@ -211,8 +226,16 @@ def test_lines_standing_in_a_wider_scope_leave_the_narrower_one(
     assert read(store, "/memories/workspace/notes.md") == described(
         "Notes", "- The refresh race needs two tabs.\n"
     )
+    assert read(store, "/memories/workspace/dupe.md") == dupe
     assert "sudo pip" in read(store, "/memories/global/env.md")
-    assert "already covered elsewhere" in record.summary
+    notes_by_path = {op.path: op.note for op in record.ops}
+    assert notes_by_path["/memories/project/env-copy.md"] == (
+        "Every line of it is already in global/env.md."
+    )
+    assert notes_by_path["/memories/workspace/notes.md"] == (
+        "Removed 1 item already in a wider scope (project/setup.md)."
+    )
+    assert "whose every line is in a wider scope" in record.summary
     assert consolidate(home).ops == ()
 
 
@@ -275,19 +298,6 @@ def test_binary_and_unreadable_files_are_left_alone(home: Home, store: MemorySto
 
 
 # --- building blocks --------------------------------------------------------------------------
-
-
-def test_parse_tree_reports_the_directories_it_cut_off() -> None:
-    output = "Directory: /memories/global\n- a.md\n- tools/\n  - git.md\n  - deep/\n- z/"
-    files, unexplored = parse_tree(output)
-    assert files == ["/memories/global/a.md", "/memories/global/tools/git.md"]
-    assert unexplored == ["/memories/global/tools/deep", "/memories/global/z"]
-
-
-def test_parse_file_view_round_trips_tabs_and_empty_files() -> None:
-    assert parse_file_view("1\tname\tvalue\n2\t") == ["name\tvalue", ""]
-    assert parse_file_view("(empty file: /memories/global/a.md)") == []
-    assert parse_file_view("No memory file") is None
 
 
 def test_the_demo_pair_is_near_duplicate_and_unrelated_files_are_not(demo: Home) -> None:
@@ -373,3 +383,110 @@ def test_random_small_stores_never_grow_keep_pins_and_settle_in_one_run(
         assert all(op.applied for op in first.ops)
         if len(first.ops) < 8:
             assert consolidate(home).ops == ()
+
+
+# --- units, labels, descriptions ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "label"),
+    [
+        ("Preference signals:", True),
+        ("Failures and how to do differently:", True),
+        ("task_outcome: success", True),
+        ("- Pending: 3", True),
+        ("**Why:** bash heredoc adds a newline", True),
+        ("- **How to apply:**", True),
+        ("사용 방법：", True),
+        ("- Run make check before every push.", False),
+        ("- `make test` runs everything (needs the container: `make db-up` first).", False),
+        ("The deploy job needs the VPN: it hangs otherwise and fails late.", False),
+        ("https://example.com/a", False),
+    ],
+)
+def test_labels_are_told_from_content(line: str, label: bool) -> None:
+    assert is_label(line) is label
+
+
+def test_an_item_repeats_across_headings_but_not_under_one() -> None:
+    lines = [
+        "## Thread a",
+        "Reusable knowledge:",
+        "- Copy the archived rollout back with the same filename.",
+        "- Copy the archived rollout back with the same filename.",
+        "## Thread b",
+        "Reusable knowledge:",
+        "- Copy the archived rollout back with the same filename.",
+    ]
+    cleaned = clean_lines(lines, Coverage())
+    assert cleaned.lines == [*lines[:3], *lines[4:]]
+    assert cleaned.repeated == 1
+
+
+def test_a_wider_removal_never_empties_a_block() -> None:
+    wider = Coverage(keys={"- Python via pyenv; never use sudo pip."})
+    lines = [
+        "## Python",
+        "- Python via pyenv; never use sudo pip.",
+        "## Node",
+        "- Python via pyenv; never use sudo pip.",
+        "- Node 22 through fnm.",
+    ]
+    assert clean_lines(lines, wider).lines == [*lines[:3], lines[4]]
+
+
+@pytest.mark.parametrize(
+    ("heading", "generic"),
+    [
+        ("Session Title", True),
+        ("Résumé de la séance", True),
+        ("Session Ledger 2026-01-01", True),
+        ("Session Handoff - 2026-01-01T12:00:00Z", True),
+        ("Thread `019e3f4a-2fbe-7d82-a450-4d4eb1b68060`", True),
+        ("Zusammenfassung", True),
+        ("会话摘要", True),
+        ("無題", True),
+        ("세션 요약", True),
+        ("Memory", True),
+        ("Testing acme-api", False),
+        ("Déploiement en production", False),
+        ("ppt-deck 스킬 (PPT 자동 생성)", False),
+        ("Task Group: Codex local version management", False),
+        ("数据库迁移", False),
+    ],
+)
+def test_generic_headings(heading: str, generic: bool) -> None:
+    assert is_generic_heading(heading) is generic
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Always run the tests before you push to the main branch.", "en"),
+        ("Il faut toujours lancer les tests avant de pousser sur la branche.", "fr"),
+        ("Die Tests laufen nicht ohne die Datenbank und den Container.", "de"),
+        ("Los tests necesitan la base de datos y el contenedor para correr.", "es"),
+        ("Os testes não rodam sem o banco de dados e o contêiner.", "pt"),
+        ("测试需要数据库容器才能运行。", "zh"),
+        ("テストはデータベースのコンテナが必要です。", "ja"),
+        ("테스트는 데이터베이스 컨테이너가 필요합니다.", "ko"),
+    ],
+)
+def test_language_of_a_file(text: str, language: str) -> None:
+    assert detect_language(text) == language
+
+
+def test_descriptions_come_from_titles_or_topics_or_not_at_all() -> None:
+    def describe(text: str) -> str | None:
+        found = build_description(text.split("\n"))
+        return found.text if found else None
+
+    assert describe("# Testing acme-api\n\n- `make test` runs everything.") == "Testing acme-api"
+    assert describe("# Session Title\n\n## Résumé\n\n- Fait.\n") is None
+    topics = (
+        "# Notes\n\n## Déploiement\n\n- Le script de déploiement a besoin du VPN.\n\n"
+        "## Sauvegardes\n\n- Les sauvegardes tournent la nuit.\n\n"
+        "## Réseau\n\n- Le proxy est obligatoire pour les paquets.\n"
+    )
+    assert describe(topics) == "Sommaire: Déploiement, Sauvegardes, Réseau"
+    assert describe("Just prose, no heading.") is None

@@ -1,0 +1,250 @@
+"""The offline consolidator on real memory stores other people's agents wrote.
+
+Each test reproduces one harm seen on real stores (see issue 11) and checks it is gone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtab.consolidation import offline as offline_module
+from memtab.consolidation.offline_plan import plan_consolidation
+from memtab.consolidation.offline_units import split_units
+from memtab.consolidation.service import ConsolidationService
+from memtab.llm.settings import ProviderSettings
+from memtab.store.home import Home
+from memtab.store.journal import ConsolidationRecord
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import Scope, parse_file_path
+from quality.stores import CLAUDE, CODEX, LOKI, install, real_files
+
+from .helpers import WS, put, read
+
+OFFLINE = ProviderSettings("offline", "offline", "")
+
+
+def consolidate(home: Home) -> ConsolidationRecord:
+    return ConsolidationService(home, settings=OFFLINE).run(WS)
+
+
+def disk(store: MemoryStore, path: str) -> bytes:
+    return store.physical(parse_file_path(path)).read_bytes()
+
+
+def labels_and_headings(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[unit.start] for unit in split_units(lines) if unit.kind in ("heading", "label")]
+
+
+def filled_blocks(text: str) -> list[bool]:
+    """For each heading and label in order: whether any content stands under it."""
+    lines = text.split("\n")
+    units = split_units(lines)
+    return [
+        any(u.content for u in units if u.block == position)
+        for position, unit in enumerate(units)
+        if unit.kind in ("heading", "label")
+    ]
+
+
+def test_json_files_are_never_touched_and_never_merged_with_their_markdown_twin(
+    home: Home, store: MemoryStore
+) -> None:
+    written = install(store, LOKI)
+    record = consolidate(home)
+    assert record.ops == ()
+    for path, data in written.items():
+        assert disk(store, path) == data, path
+
+
+def test_codex_raw_memories_keep_the_labels_of_every_thread_block(
+    home: Home, store: MemoryStore
+) -> None:
+    install(store, CODEX)
+    before = read(store, "/memories/global/raw_memories.md")
+    assert before.count("Preference signals:") == 2  # one per thread block
+    consolidate(home)
+    after = read(store, "/memories/global/raw_memories.md")
+    assert labels_and_headings(after) == labels_and_headings(before)
+    assert after == before  # no item is said twice under one heading
+
+
+def test_a_wider_scope_copy_never_leaves_a_shell_of_headings(
+    home: Home, store: MemoryStore
+) -> None:
+    install(store, CLAUDE, derived=False)
+    text = real_files(CLAUDE)["project_config-sync.md"].decode()
+    body = text.split("---\n", 2)[2]
+    # The same notes in the workspace, with one line of its own under the last heading.
+    local = body.rstrip("\n") + "\n- 이 PC에서는 `/sync-pull`만 쓴다.\n"
+    put(store, "/memories/workspace/config-sync.md", local)
+    record = consolidate(home)
+    after = read(store, "/memories/workspace/config-sync.md")
+    assert filled_blocks(after) == filled_blocks(local), after
+    assert labels_and_headings(after) == labels_and_headings(local)
+    assert "이 PC에서는" in after
+    assert all(op.note for op in record.ops if op.applied)
+
+
+def test_a_wider_scope_copy_whose_every_line_is_elsewhere_is_deleted_and_says_where(
+    home: Home, store: MemoryStore
+) -> None:
+    install(store, CLAUDE, derived=False)
+    text = real_files(CLAUDE)["reference_vercel-cli-rest-api.md"].decode()
+    put(store, "/memories/workspace/vercel.md", text.split("---\n", 2)[2])
+    record = consolidate(home)
+    [op] = [op for op in record.ops if op.path == "/memories/workspace/vercel.md"]
+    assert (op.command, op.applied) == ("delete", True)
+    assert op.note == ("Every line of it is already in project/reference_vercel-cli-rest-api.md.")
+
+
+def savings(store: MemoryStore, scope: Scope) -> None:
+    """A file with a repeated item, so a run saves bytes (and may pay for descriptions)."""
+    repeated = "- The VPN must be up before `make deploy`; it hangs otherwise.\n" * 6
+    put(store, f"{scope.virtual_root}/deploy.md", f"---\ndescription: Deploy\n---\n{repeated}")
+
+
+def descriptions(store: MemoryStore, scope: Scope) -> dict[str, str]:
+    return {
+        file.path.name: file.description
+        for file in store.list_scope(scope).files
+        if file.description
+    }
+
+
+def test_descriptions_name_the_topics_of_index_files_in_their_language(
+    home: Home, store: MemoryStore
+) -> None:
+    install(store, CODEX)
+    install(store, CLAUDE)
+    savings(store, Scope.GLOBAL)
+    savings(store, Scope.PROJECT)
+    consolidate(home)
+    codex = descriptions(store, Scope.GLOBAL)
+    assert codex["MEMORY.md"].startswith(
+        "Index: Codex local version management and folder continuity, "
+    )
+    assert "Task Group" not in codex["MEMORY.md"]
+    # Codex's own markers stay first: no frontmatter above `v1` or `thread_id:` lines.
+    assert "memory_summary.md" not in codex
+    assert read(store, "/memories/global/memory_summary.md").startswith("v1\n")
+    assert read(store, "/memories/global/raw_memories.md").startswith("# Raw Memories\n")
+    claude = descriptions(store, Scope.PROJECT)
+    assert claude["MEMORY.md"].startswith("색인: ppt-deck 스킬 (PPT 자동 생성), ")
+    assert claude["notiontalk-landing-strategy.md"] == (
+        "Notiontalk.com 랜딩 페이지(메인 index) 구성안"
+    )
+
+
+def test_a_template_heading_never_becomes_a_description(home: Home, store: MemoryStore) -> None:
+    summary = (
+        "# Session Title\n\n"
+        "## Résumé\n\n"
+        "- La migration vers Postgres 16 est terminée ; les index ont été recréés.\n"
+        "- Les tests d'intégration passent de nouveau après la correction du fuseau horaire.\n\n"
+        "## Prochaines étapes\n\n"
+        "- Vérifier les sauvegardes nocturnes.\n"
+    )
+    put(store, "/memories/workspace/session-2026-03-02.md", summary)
+    ledger = real_files(LOKI)["ledgers/LEDGER-20260101T120000Z.md"].decode()
+    put(store, "/memories/workspace/ledger.md", ledger)
+    savings(store, Scope.WORKSPACE)
+    record = consolidate(home)
+    assert any(op.path == "/memories/workspace/deploy.md" for op in record.ops)  # it saved
+    assert read(store, "/memories/workspace/session-2026-03-02.md") == summary
+    assert read(store, "/memories/workspace/ledger.md") == ledger
+
+
+def test_every_change_on_the_real_stores_says_why(home: Home, store: MemoryStore) -> None:
+    for real in (CODEX, CLAUDE, LOKI):
+        install(store, real)
+        savings(store, real.scope)
+    record = consolidate(home)
+    applied = [op for op in record.ops if op.applied]
+    assert applied
+    for op in applied:
+        assert op.note and op.note[0].isupper() and op.note.endswith((".", "”.")), op
+
+
+def test_a_file_linked_from_an_index_is_never_deleted(home: Home, store: MemoryStore) -> None:
+    note = "---\ndescription: Vercel env\n---\n- Use `printf` with `vercel env add`, never `<<<`.\n"
+    put(store, "/memories/project/feedback_vercel.md", note)
+    put(store, "/memories/project/feedback_vercel-2.md", note)  # the copy, worse name…
+    index = "# Memory\n\n- [feedback_vercel-2.md](feedback_vercel-2.md) — env newline bug\n"
+    put(store, "/memories/project/MEMORY.md", index)  # …but the index points at it
+    record = consolidate(home)
+    assert not [op for op in record.ops if op.command == "delete"]
+    assert read(store, "/memories/project/feedback_vercel-2.md") == note
+
+
+def test_notes_of_different_types_never_merge(home: Home, store: MemoryStore) -> None:
+    body = "- `vercel env add` with `<<<` appends a newline to the value.\n"
+    put(store, "/memories/project/a.md", f"---\ndescription: A\ntype: feedback\n---\n{body}")
+    put(store, "/memories/project/b.md", f"---\ndescription: B\ntype: reference\n---\n{body}")
+    assert consolidate(home).ops == ()
+
+
+def test_a_file_changed_on_disk_after_the_plan_is_left_as_it_is_now(
+    home: Home, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repeated = "- Rebase onto main before opening a pull request.\n" * 2
+    put(store, "/memories/global/git.md", f"---\ndescription: Git\n---\n{repeated}")
+    changed = f"---\ndescription: Git\n---\n{repeated}- Added by mux meanwhile.\n"
+    real_plan = offline_module.plan_consolidation
+
+    def plan_then_mux_writes(*args: object, **kwargs: object) -> object:
+        plan = real_plan(*args, **kwargs)  # type: ignore[arg-type]
+        store.physical(parse_file_path("/memories/global/git.md")).write_text(changed)
+        return plan
+
+    monkeypatch.setattr(offline_module, "plan_consolidation", plan_then_mux_writes)
+    record = consolidate(home)
+    assert record.ops == ()
+    assert read(store, "/memories/global/git.md") == changed
+    assert record.summary == "1 file skipped: changed on disk during the run."
+
+
+def test_files_over_the_cap_are_listed_and_never_read(
+    home: Home, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big = store.home.global_root / "huge.md"
+    big.parent.mkdir(parents=True, exist_ok=True)
+    big.write_bytes(b"- the same line again and again\n" * 200_000)  # 6.4 MB
+    read_sizes: list[int] = []
+    real_read = offline_module.collect_memory_files.__globals__["read_capped"]
+
+    def spy(store: MemoryStore, path: object, cap: int = 102_400) -> bytes | None:
+        data = real_read(store, path, cap)
+        read_sizes.append(cap if data is None else len(data))
+        return data  # type: ignore[no-any-return]
+
+    monkeypatch.setitem(offline_module.collect_memory_files.__globals__, "read_capped", spy)
+    files = {f.path: f for f in offline_module.collect_memory_files(store)}
+    assert files["/memories/global/huge.md"].skipped == "larger than the 102,400-byte cap"
+    assert read_sizes == []  # listed from its size, never opened for content
+    assert consolidate(home).ops == ()
+
+
+def test_read_capped_never_reads_past_the_cap(tmp_path: Path, store: MemoryStore) -> None:
+    from memtab.consolidation.offline_inputs import read_capped
+
+    put(store, "/memories/global/a.md", "x" * 100)
+    path = parse_file_path("/memories/global/a.md")
+    assert read_capped(store, path, cap=100) == b"x" * 100
+    assert read_capped(store, path, cap=99) is None
+
+
+def test_real_stores_plan_only_markdown(store: MemoryStore) -> None:
+    for real in (CODEX, CLAUDE, LOKI):
+        install(store, real)
+    from memtab.consolidation.offline_inputs import collect_memory_files
+
+    files = collect_memory_files(store)
+    plan = plan_consolidation(files, budget=8)
+    touched = {change.path for change in (*plan.edits, *plan.deletes)}
+    assert all(path.endswith(".md") for path in touched)
+    assert {path for path, _ in plan.left_alone} == {
+        f.path for f in files if not f.path.endswith(".md")
+    }
