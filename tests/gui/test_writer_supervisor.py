@@ -20,6 +20,7 @@ from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home, add_workspace, read_registry_document
+from memtab.writer.config import OfflineNotes, WriterSettings, save_writer_settings
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.service import ProviderFactory, WriterService
 from memtab.writer.state import WriterState, load_state, save_state
@@ -82,6 +83,9 @@ def home(tmp_path: Path) -> Home:
     ]
     home.transcript_path(WS).parent.mkdir(parents=True)
     home.transcript_path(WS).write_text("".join(json.dumps(m) + "\n" for m in history))
+    # These tests read what the writer wrote: the offline writer writes its notes directly
+    # (by default it suggests them for review; see test_writer_supervisor_e2e).
+    save_writer_settings(WriterSettings(offline_notes=OfflineNotes.WRITE))
     return home
 
 

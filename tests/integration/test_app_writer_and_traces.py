@@ -22,6 +22,7 @@ from memtab.gui.tasks.writer import WriterActivity
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.views.tree import file_key
+from memtab.writer.config import OfflineNotes, WriterSettings, save_writer_settings
 from support.memory_home import MAIN
 
 home = support.home
@@ -55,6 +56,7 @@ def test_appended_turns_make_the_writer_run_and_the_tree_update(
     transcript.parent.mkdir(parents=True, exist_ok=True)
     transcript.write_text(json.dumps(mux_message("old", "assistant", "history", 0)) + "\n")
     (home.workspace_root(MAIN) / "notes.md").unlink(missing_ok=True)  # the writer's target
+    save_writer_settings(WriterSettings(offline_notes=OfflineNotes.WRITE))  # not suggestions
     window = make_window(home)
     qtbot.waitUntil(lambda: window.writer is not None, timeout=WAIT_MS)
     writer = window.writer

@@ -1,6 +1,6 @@
 """End to end: another process (standing in for mux) appends assistant messages to a
 workspace's chat.jsonl while the app's watcher and writer supervisor run; the writer runs
-at the interval and the workspace memory file is updated."""
+at the interval and, with no model configured, suggests what it found for review."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from memtab.gui.tasks.writer import WriterSupervisor
 from memtab.gui.watch import HomeWatcher
 from memtab.store.home import Home, add_workspace
 from memtab.writer.state import load_state
+from memtab.writer.suggestions import SuggestionQueue
 
 WS = "e2e0e2e0e2"
 WAIT_MS = 20_000
@@ -46,7 +47,7 @@ def mux_message(message_id: str, role: str, text: str, sequence: int) -> dict[st
     }
 
 
-def test_messages_appended_by_another_process_update_the_memory_file(
+def test_messages_appended_by_another_process_make_suggested_memories(
     qtbot: QtBot, tmp_path: Path
 ) -> None:
     home = Home(tmp_path / "home")
@@ -75,9 +76,10 @@ def test_messages_appended_by_another_process_update_the_memory_file(
             )
         assert appender.wait(timeout=30) == 0
         result = finished.args[0]
-        assert result.outcome == "wrote" and result.trigger_message_id == "a2"
-        notes = home.workspace_root(WS) / "notes.md"
-        assert "- Always run `tox -e lint` first." in notes.read_text(encoding="utf-8").splitlines()
+        assert result.outcome == "no_new_memories" and result.trigger_message_id == "a2"
+        assert not (home.workspace_root(WS) / "notes.md").exists()
+        suggested = [s.text for s in SuggestionQueue(home, WS).pending()]
+        assert suggested == ["Always run `tox -e lint` first."]
         state = load_state(home.writer_state_path(WS))
         assert state.last_run_message_id == "a2" and not state.has_incomplete_run
     finally:

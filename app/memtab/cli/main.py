@@ -36,6 +36,7 @@ COMMAND_MODULES = {
     ),
     "memtab.cli.consolidation_commands": ("consolidate", "sweep"),
     "memtab.cli.writer_commands": ("write",),
+    "memtab.cli.suggestion_commands": ("suggestions",),
     "memtab.cli.traces_commands": ("traces",),
 }
 _OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")

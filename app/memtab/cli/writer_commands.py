@@ -3,13 +3,17 @@
 The interval and the scheduling state are ignored and left untouched (that is the app's
 and mux's business); the run is otherwise the one the app does: same budget, tools,
 attempts, timeout and trace dump on failure. The provider is the configured one (the
-offline writer unless set up), overridable with --provider / --model / --base-url.
+offline writer unless set up), overridable with --provider / --model / --base-url. The
+offline writer suggests its notes for review (`memtab suggestions`) unless the writer
+setting `offline_notes` is "write" or `--write-notes` is given; `--json` lists them under
+`suggested`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from memtab.cli.common import CliError, add_home_option, open_home, print_json
@@ -20,12 +24,20 @@ from memtab.transcripts import TRANSCRIPT_FORMATS
 from memtab.writer.config import (
     MAX_TIMEOUT_S,
     MIN_TIMEOUT_S,
+    OfflineNotes,
     WriterSettings,
     load_writer_settings,
     memory_path_problem,
 )
-from memtab.writer.providers import close_provider, create_writer_provider, known_secrets
+from memtab.writer.offline import OfflineWriterProvider
+from memtab.writer.providers import (
+    bind_to_run,
+    close_provider,
+    create_writer_provider,
+    known_secrets,
+)
 from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
+from memtab.writer.suggestions import Suggestion
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,6 +68,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     write.add_argument(
         "--dump", action="store_true", help="write a trace dump even when the run succeeds"
     )
+    write.add_argument(
+        "--write-notes",
+        action="store_true",
+        help="offline writer: write its notes to the memory file instead of suggesting them",
+    )
     write.add_argument("--json", action="store_true", help="machine-readable output")
     write.set_defaults(handler=run_write)
 
@@ -83,20 +100,22 @@ def run_write(args: argparse.Namespace) -> int:
         print(f"Memory writer with {provider_settings.describe()}…", file=sys.stderr)
     try:
         events = load_transcript_events(transcript, transcript_format)
+        bound = bind_to_run(provider, home, workspace, events, settings)
         result = run_writer(
             home,
             workspace,
             events,
-            provider,
+            bound,
             settings=settings,
             known_secrets=known_secrets(provider_settings),
         )
     finally:
         close_provider(provider)
+    suggested = bound.proposed if isinstance(bound, OfflineWriterProvider) else []
     if args.json:
-        print_json(result.to_json())
+        print_json({**result.to_json(), "suggested": [s.to_json() for s in suggested]})
     else:
-        _print_result(result, len(events))
+        _print_result(result, len(events), suggested)
     return 0 if result.ok else 1
 
 
@@ -115,12 +134,20 @@ def _settings(args: argparse.Namespace) -> WriterSettings:
         memory_path=memory_path,
         dump_successful_runs=stored.dump_successful_runs or args.dump,
         max_dumps=stored.max_dumps,
+        offline_notes=OfflineNotes.WRITE if args.write_notes else stored.offline_notes,
     )
 
 
-def _print_result(result: WriterRunResult, event_count: int) -> None:
+def _print_result(
+    result: WriterRunResult, event_count: int, suggested: Sequence[Suggestion]
+) -> None:
     where = f"workspace {result.workspace_name} ({result.model_string}, {result.duration_ms} ms)"
-    if result.outcome == "wrote":
+    if suggested:
+        print(f"Suggested {len(suggested)} memories for review — {where}")
+        for suggestion in suggested:
+            print(f"  {suggestion.id}  [{suggestion.section}] {suggestion.text}")
+        print(f"Accept or dismiss them: memtab suggestions --workspace {result.workspace_id}")
+    elif result.outcome == "wrote":
         print(f"{result.summary()} — {where}")
         for line in result.diff_lines():
             if line.startswith("@@"):

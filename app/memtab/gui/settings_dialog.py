@@ -46,6 +46,7 @@ from memtab.llm.types import ProviderError
 from memtab.writer.config import (
     MAX_TIMEOUT_S,
     MIN_TIMEOUT_S,
+    OfflineNotes,
     WriterMode,
     WriterSettings,
     memory_path_problem,
@@ -80,6 +81,7 @@ class SettingsDialog(QDialog):
         self._env = os.environ if env is None else env
         self._stored_provider: str | None = None
         self._stored_key = False  # read once in _load: no disk reads while the form is used
+        self._offline_notes = OfflineNotes.SUGGEST
         self._build()
         self._load()
 
@@ -183,6 +185,7 @@ class SettingsDialog(QDialog):
         self.memory_path.setText(writer.memory_path)
         self.dump_successful.setChecked(writer.dump_successful_runs)
         self.max_dumps.setValue(writer.max_dumps)
+        self._offline_notes = writer.offline_notes  # no field for it yet: kept as stored
         overrides = [name for name in _OVERRIDE_VARIABLES if self._env.get(name, "").strip()]
         self.override_note.setVisible(bool(overrides))
         self.override_note.setText(
@@ -267,6 +270,7 @@ class SettingsDialog(QDialog):
             memory_path=self.memory_path.text().strip(),
             dump_successful_runs=self.dump_successful.isChecked(),
             max_dumps=self.max_dumps.value(),
+            offline_notes=self._offline_notes,
         )
         model = ProviderSettings(
             provider=provider,

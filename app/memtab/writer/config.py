@@ -7,7 +7,7 @@ default with a logged warning, so a typo never stops the writer::
 
     {"provider": "anthropic", "writer": {"mode": "auto", "timeout_s": 60,
      "memory_path": "/memories/workspace/notes.md", "dump_successful_runs": false,
-     "max_dumps": 50}}
+     "max_dumps": 50, "offline_notes": "suggest"}}
 
 The interval (every N assistant turns) is not here: it is mux's
 `taskSettings.memoryWriterIntervalMessages` in the home's `config.json` (SPEC §1).
@@ -19,6 +19,11 @@ The interval (every N assistant turns) is not here: it is mux's
   double-run and double-write).
 - `always`: Memtab runs regardless (for mux installs with System 1 turned off).
 - `off`: the app never runs the writer; `memtab write` still works.
+
+`offline_notes` decides what the offline writer (no model configured) does with its notes:
+`suggest` (default) puts them in the workspace's review queue of suggested memories
+(`memtab.writer.suggestions`); `write` writes them to the memory file directly. With a
+model configured the writer always writes, as mux's does.
 """
 
 from __future__ import annotations
@@ -46,6 +51,13 @@ DEFAULT_MAX_DUMPS = 50
 SETTINGS_KEY = "writer"
 
 
+class OfflineNotes(enum.StrEnum):
+    """What the offline writer does with its notes (see the module docstring)."""
+
+    SUGGEST = "suggest"
+    WRITE = "write"
+
+
 class WriterMode(enum.StrEnum):
     """Whether the app runs the writer (see the module docstring)."""
 
@@ -63,6 +75,7 @@ class WriterSettings:
     memory_path: str = DEFAULT_MEMORY_PATH
     dump_successful_runs: bool = False
     max_dumps: int = DEFAULT_MAX_DUMPS
+    offline_notes: OfflineNotes = OfflineNotes.SUGGEST
 
     def __post_init__(self) -> None:
         problem = memory_path_problem(self.memory_path)
@@ -108,6 +121,7 @@ def save_writer_settings(settings: WriterSettings, env: Mapping[str, str] | None
             "memory_path": settings.memory_path,
             "dump_successful_runs": settings.dump_successful_runs,
             "max_dumps": settings.max_dumps,
+            "offline_notes": settings.offline_notes.value,
         },
         env=env,
     )
@@ -160,6 +174,13 @@ def parse_writer_settings(raw: Any, *, source: str = "settings") -> WriterSettin
             values["max_dumps"] = math.floor(max_dumps)
         else:
             _warn(source, "max_dumps", max_dumps, "a number of at least 1")
+
+    offline_notes = raw.get("offline_notes")
+    if offline_notes is not None:
+        try:
+            values["offline_notes"] = OfflineNotes(str(offline_notes).strip().lower())
+        except ValueError:
+            _warn(source, "offline_notes", offline_notes, "suggest or write")
 
     return WriterSettings(**{**defaults.__dict__, **values})
 

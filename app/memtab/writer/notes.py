@@ -1,45 +1,49 @@
 """Merge the offline writer's findings into a Markdown memory file, saying each thing once.
 
-Findings become bullets under fixed sections — `## Directives`, `## Commands that work`,
-`## Fixes`, `## Known failures` — appended at the end of the section when the file has
-it, or as a new section at the end of the file. Nothing else in the file is touched, so
-the user's own notes (and a model's) survive. A new file gets a `description:`
-frontmatter and a title.
+Findings become *notes*: bullets under fixed sections — `## Directives`, `## Commands that
+work`, `## Fixes`, `## Findings` — appended at the end of the section when the file has it,
+or as a new section at the end of the file. Nothing else in the file is touched, so the
+user's own notes (and a model's) survive. A new file gets a `description:` frontmatter and
+a title. `plan_notes` says which notes a file lacks; `apply_notes` writes notes into a
+file's text — the writer's direct write and an accepted suggestion take the same path.
 
 Each finding is compared with what the file already says after normalizing both sides
 (case, quotes and backticks, digits, whitespace), so a second run over the same
 transcript — or a line the user rephrased only in case or formatting — adds nothing.
-Notes the user (or a model) wrote in their own words count too: a directive is known
-when one line holds most of its words, a failure when a line names the command and most
-of its error (or, for a fixed one, the command and every step of the fix). When a failure
-recorded as known turns out fixed, its "known failure" bullet is replaced by the fix.
+Notes the user (or a model) wrote in their own words count too: a directive or finding is
+known when one line holds most of its words, a fix when a line names the command and the
+error or every step of the fix. When a fix resolves a failure an older Memtab recorded
+under `## Known failures`, that bullet is replaced by the fix. Note text passes through
+secret redaction before it is written anywhere.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from memtab.writer.extract import Failure, Findings, WorkingCommand
+from memtab.transcripts import redact_secrets
+from memtab.writer.extract import Findings, Fix, WorkingCommand
 
 DIRECTIVES = "Directives"
 COMMANDS = "Commands that work"
 FIXES = "Fixes"
-KNOWN_FAILURES = "Known failures"
-SECTION_ORDER = (DIRECTIVES, COMMANDS, FIXES, KNOWN_FAILURES)
+FINDINGS = "Findings"
+KNOWN_FAILURES = "Known failures"  # written by older versions; fixes replace its bullets
+SECTION_ORDER = (DIRECTIVES, COMMANDS, FIXES, FINDINGS)
 
 NEW_FILE_HEADER = (
     "---\n"
     "description: What this workspace taught its coding agents — the user's directives, "
-    "commands that work, and fixes for failures\n"
+    "commands that work, fixes and findings\n"
     "---\n"
     "\n"
     "# Workspace notes\n"
 )
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_WORD = re.compile(r"[a-z0-9][a-z0-9./-]*[a-z0-9]|[a-z0-9]")
+_WORD = re.compile(r"[^\W_][\w./-]*[^\W_]|[^\W_]")
 _STOPWORDS = frozenset(
     (
         *("a", "an", "the", "to", "of", "for", "in", "on", "at", "and", "or", "so"),
@@ -55,6 +59,20 @@ SIGNATURE_OVERLAP = 0.6
 _MIN_FUZZY_WORDS = 3
 _FAILURE_WORD = re.compile(r"\bfail", re.IGNORECASE)
 _FIXED_WORDS = re.compile(r"\bfixed\b|\bworked\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Note:
+    """One bullet for a section (its text, without the `- `). `replaces` is the key of a
+    `## Known failures` bullet this fix supersedes."""
+
+    section: str
+    text: str
+    replaces: tuple[str, str] | None = None
+
+    @property
+    def bullet(self) -> str:
+        return f"- {self.text}"
 
 
 def normalize(text: str) -> str:
@@ -86,24 +104,20 @@ def _overlap(words: frozenset[str], line_words: frozenset[str]) -> float:
 
 
 def render_command(working: WorkingCommand) -> str:
-    """The bullet of a working command."""
+    """The note text of a working command."""
     suffix = f" ({working.kind})" if working.kind else ""
-    return f"- {_code(working.command)}{suffix}"
+    return f"{_code(working.command)}{suffix}"
 
 
-def render_failure(failure: Failure) -> str:
-    """The bullet of a fixed or a known failure."""
-    head = f"- {_code(failure.action)} failed: {_code(failure.signature)}"
-    if not failure.resolved:
-        return head
-    steps = _join_steps(failure.fix_steps)
-    if steps and failure.worked_with:
-        return f"{head} — fixed by {steps}, then {_code(failure.worked_with)} worked."
+def render_fix(fix: Fix) -> str:
+    """The note text of a fix: what failed, how, and what made it work."""
+    head = f"{_code(fix.action)} failed: {_code(fix.signature)}"
+    steps = _join_steps(fix.fix_steps)
+    if steps and fix.worked_with:
+        return f"{head} — fixed by {steps}, then {_code(fix.worked_with)} worked."
     if steps:
         return f"{head} — fixed by {steps}."
-    if failure.worked_with:
-        return f"{head} — {_code(failure.worked_with)} worked instead."
-    return f"{head} — it worked when run again."
+    return f"{head} — {_code(fix.worked_with or fix.action)} worked instead."
 
 
 def _join_steps(steps: Sequence[str]) -> str:
@@ -119,46 +133,53 @@ def _code(text: str) -> str:
     return f"`` {text} ``"
 
 
-@dataclass
-class _Plan:
-    """New bullets per section, and bullets to drop (superseded known failures)."""
+def plan_notes(existing: str, findings: Findings) -> list[Note]:
+    """The notes `existing` does not already hold, in section order, secrets redacted."""
+    known = _KnownLines(existing.split("\n"))
+    notes: list[Note] = []
 
-    bullets: dict[str, list[str]] = field(default_factory=dict)
-    drop: list[tuple[str, str]] = field(default_factory=list)  # (action, signature)
+    def add(note: Note) -> None:
+        if all(note.text != other.text for other in notes):
+            notes.append(note)
 
-    def add(self, section: str, bullet: str) -> None:
-        existing = self.bullets.setdefault(section, [])
-        if bullet not in existing:
-            existing.append(bullet)
+    for directive in findings.directives:
+        if not known.has_words(directive):
+            add(Note(DIRECTIVES, directive))
+    for command in findings.commands:
+        if not known.has_command(command.command):
+            add(Note(COMMANDS, render_command(command)))
+    for fix in findings.fixes:
+        if not known.has_fix(fix):
+            add(Note(FIXES, render_fix(fix), (fix.action, fix.signature)))
+    for finding in findings.findings:
+        if not known.has_words(finding):
+            add(Note(FINDINGS, finding))
+    return [
+        Note(note.section, redact_secrets(note.text), note.replaces)
+        for section in SECTION_ORDER
+        for note in notes
+        if note.section == section
+    ]
 
-    @property
-    def empty(self) -> bool:
-        return not any(self.bullets.values()) and not self.drop
+
+def apply_notes(existing: str, notes: Sequence[Note]) -> str:
+    """`existing` with these notes added under their sections (unchanged if none)."""
+    if not notes:
+        return existing
+    if not existing.strip():
+        return _new_file(notes)
+    return _apply(existing.split("\n"), notes)
+
+
+def notes_missing_from(existing: str, notes: Sequence[Note]) -> list[Note]:
+    """The notes whose bullet is not already a line of `existing` (compared normalized)."""
+    present = {normalize(line.strip()) for line in existing.split("\n")}
+    return [note for note in notes if normalize(note.bullet) not in present]
 
 
 def merge_findings(existing: str, findings: Findings) -> str:
     """`existing` with the findings it does not already hold added (unchanged if none)."""
-    lines = existing.split("\n")
-    known = _KnownLines(lines)
-    plan = _Plan()
-    for directive in findings.directives:
-        if not known.has_directive(directive):
-            plan.add(DIRECTIVES, f"- {directive}")
-    for command in findings.commands:
-        if not known.has_command(command.command):
-            plan.add(COMMANDS, render_command(command))
-    for failure in findings.failures:
-        if failure.resolved:
-            if not known.has_failure(failure, fixed=True):
-                plan.add(FIXES, render_failure(failure))
-                plan.drop.append((failure.action, failure.signature))
-        elif not known.has_failure(failure, fixed=False):
-            plan.add(KNOWN_FAILURES, render_failure(failure))
-    if plan.empty:
-        return existing
-    if not existing.strip():
-        return _new_file(plan)
-    return _apply(lines, plan)
+    return apply_notes(existing, plan_notes(existing, findings))
 
 
 class _KnownLines:
@@ -168,10 +189,11 @@ class _KnownLines:
         self._lines = [(line, normalize(line), significant_words(line)) for line in lines]
         self._whole = normalize(" ".join(lines))
 
-    def has_directive(self, directive: str) -> bool:
-        if normalize(directive).rstrip(".!") in self._whole:
+    def has_words(self, text: str) -> bool:
+        """A directive or finding: the whole of it, or most of its words on one line."""
+        if normalize(text).rstrip(".!。") in self._whole:
             return True
-        words = significant_words(directive)
+        words = significant_words(text)
         return len(words) >= _MIN_FUZZY_WORDS and any(
             _overlap(words, line_words) >= DIRECTIVE_OVERLAP for _, _, line_words in self._lines
         )
@@ -180,41 +202,41 @@ class _KnownLines:
         key = normalize(command)
         return any(key in norm and not _FAILURE_WORD.search(line) for line, norm, _ in self._lines)
 
-    def has_failure(self, failure: Failure, *, fixed: bool) -> bool:
-        action, signature = normalize(failure.action), normalize(failure.signature)
+    def has_fix(self, fix: Fix) -> bool:
+        action, signature = normalize(fix.action), normalize(fix.signature)
         for line, norm, line_words in self._lines:
-            if action in norm and signature in norm and (not fixed or _FIXED_WORDS.search(line)):
+            if action in norm and signature in norm and _FIXED_WORDS.search(line):
                 return True
-            if failure.family and normalize(failure.family) in norm:
-                if fixed and self._names_the_fix(failure, norm):
+            if fix.family and normalize(fix.family) in norm:
+                if self._names_the_fix(fix, norm):
                     return True
-                words = significant_words(failure.signature)
-                if not fixed and _overlap(words, line_words) >= SIGNATURE_OVERLAP:
+                words = significant_words(fix.signature)
+                if _FIXED_WORDS.search(line) and _overlap(words, line_words) >= SIGNATURE_OVERLAP:
                     return True
         return False
 
     @staticmethod
-    def _names_the_fix(failure: Failure, norm: str) -> bool:
+    def _names_the_fix(fix: Fix, norm: str) -> bool:
         """Whether a line names every step of the fix (or the command that then worked)."""
-        parts = [normalize(step).removeprefix("editing ") for step in failure.fix_steps]
-        if failure.worked_with:
-            parts.append(normalize(failure.worked_with))
+        parts = [normalize(step).removeprefix("editing ") for step in fix.fix_steps]
+        if fix.worked_with:
+            parts.append(normalize(fix.worked_with))
         return bool(parts) and all(part in norm for part in parts)
 
 
-def _new_file(plan: _Plan) -> str:
+def _new_file(notes: Sequence[Note]) -> str:
     parts = [NEW_FILE_HEADER]
     for section in SECTION_ORDER:
-        bullets = plan.bullets.get(section)
+        bullets = [note.bullet for note in notes if note.section == section]
         if bullets:
             parts.append(f"\n## {section}\n\n" + "\n".join(bullets) + "\n")
     return "".join(parts)
 
 
-def _apply(lines: list[str], plan: _Plan) -> str:
-    lines = _drop_superseded(lines, plan.drop)
+def _apply(lines: list[str], notes: Sequence[Note]) -> str:
+    lines = _drop_superseded(lines, [note.replaces for note in notes if note.replaces])
     for section in SECTION_ORDER:
-        bullets = plan.bullets.get(section)
+        bullets = [note.bullet for note in notes if note.section == section]
         if not bullets:
             continue
         span = _section_span(lines, section)

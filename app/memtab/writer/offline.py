@@ -1,24 +1,36 @@
 """The offline writer: Memtab's built-in memory writer, no model needed.
 
-It is a `ChatProvider`, so a run treats it exactly like a model: it gets the same user
-message (and reads the events JSON from it), calls the same tools, and is held to the
-same tool policy. Each turn it decides from the conversation so far:
+Why a provider: a run is the same whether a model or this extractor decides — the same
+tools (`memory_read`, a compare-and-swap `memory_write`, `no_new_memories`) under the same
+tool policy, attempts, deadline and trace dump (`writer.run`). What it does not share with
+a model is its input: it gets the transcript events as data (`for_run`), the same window a
+model is shown, instead of reading them back out of its own prompt, so a change to the
+prompt's wording or layout cannot change what it remembers.
+
+Each turn it decides from the conversation so far:
 
 1. nothing read yet → `memory_read`;
-2. read → extract findings (`memtab.writer.extract`), merge them into the content it
-   read (`memtab.writer.notes`); nothing new → `no_new_memories`, else a
+2. read → extract findings (`extract`) and the notes the file lacks (`notes`). Nothing new
+   → `no_new_memories`. Otherwise, by default, the notes go to the workspace's review
+   queue (`suggestions`) — the memory file is not touched, and the run ends with
+   `no_new_memories` — or, when the writer setting `offline_notes` is "write", a
    compare-and-swap `memory_write` with the whole content it read as `old_string`;
 3. write failed (the file changed under it) → read again and retry, a bounded number of
    times;
 4. write succeeded or no new memories → a one-line final answer.
+
+An offline writer not given a run (`OfflineWriterProvider()`) sees no events and so finds
+nothing: `writer.providers.bind_to_run` gives it the run's events and queue.
 """
 
 from __future__ import annotations
 
-import json
+import logging
 import threading
+from collections.abc import Sequence
 from typing import Any
 
+from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.llm.types import (
     AssistantMessage,
     Message,
@@ -28,12 +40,14 @@ from memtab.llm.types import (
     ToolOutcome,
     ToolResultsMessage,
     ToolSpec,
-    UserMessage,
 )
+from memtab.transcripts import TranscriptEvent, select_event_budget
 from memtab.writer.extract import extract_findings
-from memtab.writer.notes import merge_findings
-from memtab.writer.prompts import events_from_user_message
+from memtab.writer.notes import apply_notes, plan_notes
+from memtab.writer.suggestions import Suggestion, SuggestionError, SuggestionQueue
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
+
+logger = logging.getLogger(__name__)
 
 OFFLINE_WRITER_MODEL = "offline-writer"
 MAX_WRITE_TRIES = 3
@@ -41,6 +55,32 @@ MAX_WRITE_TRIES = 3
 
 class OfflineWriterProvider:
     """A deterministic, rule-based stand-in for a model (see the module docstring)."""
+
+    def __init__(
+        self,
+        events: Sequence[TranscriptEvent] = (),
+        *,
+        queue: SuggestionQueue | None = None,
+        memory_path: str = "",
+    ) -> None:
+        self.events = tuple(events)
+        self.queue = queue
+        self.memory_path = memory_path
+        self.proposed: list[Suggestion] = []
+        """The suggestions this run added to the review queue."""
+
+    def for_run(
+        self,
+        events: Sequence[TranscriptEvent],
+        *,
+        queue: SuggestionQueue | None,
+        memory_path: str,
+    ) -> OfflineWriterProvider:
+        """An offline writer for one run: the events a model would be shown (the newest
+        that fit the writer's budget, sub-agents left out), and the queue its notes go to
+        (None: it writes them to the memory file itself)."""
+        window = select_event_budget([event for event in events if not event.sidechain]).events
+        return OfflineWriterProvider(window, queue=queue, memory_path=memory_path)
 
     @property
     def name(self) -> str:
@@ -71,6 +111,8 @@ class OfflineWriterProvider:
             return _call(MEMORY_READ, {}, step)
         last_call, last_outcome = history[-1]
         if last_call.name == NO_NEW_MEMORIES:
+            if self.proposed:
+                return ModelReply(text=f"Suggested {len(self.proposed)} memories for review.")
             return ModelReply(text="No new memories in this conversation.")
         if last_call.name == MEMORY_WRITE:
             if not last_outcome.is_error:
@@ -84,16 +126,25 @@ class OfflineWriterProvider:
         if last_call.name == MEMORY_READ:
             if last_outcome.is_error:
                 return ModelReply(text=f"Cannot read the memory file: {last_outcome.content}")
-            return self._update(_read_content(last_outcome), messages, step)
+            return self._update(_read_content(last_outcome), step)
         return _call(MEMORY_READ, {}, step)
 
-    def _update(self, current: str, messages: list[Message], step: int) -> ModelReply:
-        items = _events(messages)
-        merged = merge_findings(current, extract_findings(items))
-        if merged == current:
+    def _update(self, current: str, step: int) -> ModelReply:
+        notes = plan_notes(current, extract_findings(self.events))
+        if not notes:
+            return _call(NO_NEW_MEMORIES, {}, step)
+        if self.queue is not None:
+            try:
+                self.proposed += self.queue.propose(notes, memory_path=self.memory_path)
+            except (OSError, TimeoutError, SuggestionError) as error:
+                raise ProviderError(
+                    "config", f"offline writer: cannot save suggested memories: {error}"
+                ) from None
+            logger.info("offline writer suggested %d memories", len(self.proposed))
             return _call(NO_NEW_MEMORIES, {}, step)
         old_string = current if current.strip() else ""
-        return _call(MEMORY_WRITE, {"old_string": old_string, "new_string": merged}, step)
+        new_string = apply_notes(current, notes)
+        return _call(MEMORY_WRITE, {"old_string": old_string, "new_string": new_string}, step)
 
 
 def _call(name: str, arguments: dict[str, Any], step: int) -> ModelReply:
@@ -118,18 +169,10 @@ def _tool_history(messages: list[Message]) -> list[tuple[ToolCall, ToolOutcome]]
 
 
 def _read_content(outcome: ToolOutcome) -> str:
+    """The `content` of a `memory_read` result (its JSON answer)."""
     try:
-        value = json.loads(outcome.content)
-    except ValueError:
+        value = parse_json(outcome.content)
+    except JsonError:
         return ""
     content = value.get("content") if isinstance(value, dict) else None
     return content if isinstance(content, str) else ""
-
-
-def _events(messages: list[Message]) -> list[dict[str, Any]]:
-    for message in messages:
-        if isinstance(message, UserMessage):
-            events = events_from_user_message(message.text)
-            if events is not None:
-                return [event for event in events if isinstance(event, dict)]
-    return []

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider
+from memtab.store.home import Home, Workspace
+from memtab.transcripts import TranscriptEvent
+from memtab.writer.config import OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider
+from memtab.writer.suggestions import SuggestionQueue
 
 
 def create_writer_provider(settings: ProviderSettings) -> ChatProvider:
@@ -15,6 +21,24 @@ def create_writer_provider(settings: ProviderSettings) -> ChatProvider:
     if settings.is_offline:
         return OfflineWriterProvider()
     return create_provider(settings)
+
+
+def bind_to_run(
+    provider: ChatProvider,
+    home: Home,
+    workspace: Workspace,
+    events: Sequence[TranscriptEvent],
+    settings: WriterSettings,
+) -> ChatProvider:
+    """The provider for one run over `events`. A model gets everything from the run's
+    messages and is returned as it is; the offline writer is given the events as data and,
+    unless `offline_notes` is "write", the workspace's review queue for its notes."""
+    if not isinstance(provider, OfflineWriterProvider):
+        return provider
+    queue = None
+    if settings.offline_notes is OfflineNotes.SUGGEST:
+        queue = SuggestionQueue(home, workspace.id)
+    return provider.for_run(events, queue=queue, memory_path=settings.memory_path)
 
 
 def known_secrets(settings: ProviderSettings) -> tuple[str, ...]:

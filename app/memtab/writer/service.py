@@ -30,7 +30,12 @@ from memtab.store.meta import now_ms
 from memtab.writer.config import WriterMode, WriterSettings, load_writer_settings
 from memtab.writer.monitor import TranscriptMonitor
 from memtab.writer.policy import RunTicket, WriterScheduler
-from memtab.writer.providers import close_provider, create_writer_provider, known_secrets
+from memtab.writer.providers import (
+    bind_to_run,
+    close_provider,
+    create_writer_provider,
+    known_secrets,
+)
 from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
 
 logger = logging.getLogger(__name__)
@@ -188,13 +193,14 @@ class WriterService:
                 raise WriterServiceError(
                     f"Cannot read the transcript {path}: {error.strerror or error}"
                 ) from None
+            settings = self._settings_loader()
             return run_writer(
                 self.home,
                 workspace,
                 events,
-                provider,
+                bind_to_run(provider, self.home, workspace, events, settings),
                 trigger_message_id=ticket.message_id,
-                settings=self._settings_loader(),
+                settings=settings,
                 cancel=cancel,
                 known_secrets=secrets,
             )

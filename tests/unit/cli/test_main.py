@@ -27,8 +27,9 @@ def test_requested_command(argv: list[str], command: str | None) -> None:
 def test_modules_for_each_kind_of_invocation() -> None:
     assert modules_for([]) == []
     assert modules_for(["traces"]) == ["memtab.cli.traces_commands"]
-    assert len(modules_for(["--help"])) == 4
-    assert len(modules_for(["no-such-command"])) == 4
+    assert modules_for(["suggestions"]) == ["memtab.cli.suggestion_commands"]
+    assert len(modules_for(["--help"])) == 5
+    assert len(modules_for(["no-such-command"])) == 5
 
 
 def test_the_window_path_does_not_import_the_engines() -> None:

@@ -39,10 +39,25 @@ def chat(home: Home, workspace: Workspace) -> Path:
     return path
 
 
-def test_write_prints_what_it_added_then_nothing_new(
+def test_write_suggests_by_default_then_nothing_new(
     home: Home, workspace: Workspace, chat: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["--home", str(home.root), "write", "--workspace", workspace.id]
+    status, out, err = run_cli(args, capsys)
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("Suggested 2 memories for review — workspace main (offline")
+    assert any(line.endswith("[Directives] Prefer `uv run` for scripts.") for line in lines)
+    assert lines[-1] == f"Accept or dismiss them: memtab suggestions --workspace {workspace.id}"
+    assert not (home.workspace_root(workspace.id) / "notes.md").exists()
+    status, out, _ = run_cli([*args, "--json"], capsys)
+    assert status == 0 and json.loads(out)["suggested"] == []  # already waiting for review
+
+
+def test_write_notes_prints_what_it_added_then_nothing_new(
+    home: Home, workspace: Workspace, chat: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--home", str(home.root), "write", "--workspace", workspace.id, "--write-notes"]
     status, out, err = run_cli(args, capsys)
     assert status == 0, err
     assert out.startswith("Updated /memories/workspace/notes.md (+")
@@ -59,7 +74,8 @@ def test_write_json_and_another_transcript_format(
     fixtures_dir: Path, home: Home, workspace: Workspace, capsys: pytest.CaptureFixture[str]
 ) -> None:
     transcript = (
-        fixtures_dir / "claude-code/daaain-claude-code-log__test__test_data__edge_cases.jsonl"
+        fixtures_dir
+        / "claude-code/thedotmack-claude-mem__tests__fixtures__claude-code-session.jsonl"
     )
     status, out, _ = run_cli(
         [
@@ -74,6 +90,7 @@ def test_write_json_and_another_transcript_format(
             "claude",
             "--memory-path",
             "/memories/workspace/lessons.md",
+            "--write-notes",
             "--json",
         ],
         capsys,
@@ -82,7 +99,8 @@ def test_write_json_and_another_transcript_format(
     result = json.loads(out)
     assert result["outcome"] == "wrote" and result["ok"] is True
     assert result["memoryPath"] == "/memories/workspace/lessons.md"
-    assert any("FailingTool" in line for line in result["diff"])
+    assert "+- `bun test` (tests)" in result["diff"]
+    assert result["suggested"] == []
     assert (home.workspace_root(workspace.id) / "lessons.md").is_file()
 
 

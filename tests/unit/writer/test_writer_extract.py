@@ -1,50 +1,242 @@
-"""What the offline writer takes from a transcript, rule by rule."""
+"""What the offline writer takes from a transcript, rule by rule (issue 11's harms first)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from memtab.writer.extract import (
-    Failure,
+from memtab.writer.commands import (
     command_family,
     command_kind,
-    directives_in,
-    error_signature,
-    extract_findings,
+    display_command,
     is_project_command,
 )
+from memtab.writer.extract import Fix, WorkingCommand, error_signature, extract_findings
+
+from .events import answer, bash, calls, shell, tool, user
+
+# --- commands that work ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        (
-            "From now on, always run `make check` before pushing.",
-            ["Always run `make check` before pushing."],
-        ),
-        ("Remember that staging is read-only", ["Staging is read-only."]),
-        ("Please never commit to main!", ["Never commit to main!"]),
-        ("Fix the bug. Also, prefer pathlib over os.path.", ["Prefer pathlib over os.path."]),
-        ("We should always pin versions in CI.", ["We should always pin versions in CI."]),
-        ("I prefer small commits", ["I prefer small commits."]),
-        ("- always use uv\n- never use pip", ["Always use uv.", "Never use pip."]),
-        ("Why does it always fail?", []),
-        ("It always fails on CI.", []),
-        ("Run the tests.", []),
-        ("```\nalways run this in the snippet\n```", []),
-        ("> always quoted text from an issue", []),
-        ("<private>remember my token is abc</private> thanks", []),
-        ("<command-name>/init</command-name> always", []),
-        (
-            "[Request interrupted by user] never mind, always use tabs",
-            ["Never mind, always use tabs."],
-        ),
-    ],
-)
-def test_directives(text: str, expected: list[str]) -> None:
-    assert directives_in(text) == expected
+def test_a_throwaway_script_the_agent_deleted_is_never_a_command() -> None:
+    findings = extract_findings(
+        [
+            calls(tool("Write", {"file_path": "/src/acme/scripts/test_repro.py", "content": "…"})),
+            bash("python scripts/test_repro.py", output="reproduced"),
+            bash("./scripts/test_repro.sh"),
+            bash("rm scripts/test_repro.py scripts/test_repro.sh"),
+            bash("cat > build_check.sh <<'EOF'\nmake build\nEOF"),
+            bash("bash build_check.sh"),
+            bash("rm -f build_check.sh"),
+            bash("python -c 'import acme; print(acme.__version__)'"),
+            bash("python3 - <<'EOF'\nprint(1)\nEOF"),
+            bash("/tmp/check-build.sh"),
+            bash("npm install --save-dev happy-dom"),
+            bash("cd /home/dev/src/acme/assets && npm test"),
+            bash("make test"),
+        ]
+    )
+    assert findings.commands == [WorkingCommand("make test", "tests")]
+
+
+def test_exploration_and_commands_of_unknown_status_are_never_commands() -> None:
+    findings = extract_findings(
+        [
+            bash("cd app"),
+            bash("ls -la && cat README.md"),
+            bash("git status"),
+            bash("npm test || true", output="1 failed"),
+            bash("pytest -q 2>&1 | tail -5", output="3 passed"),
+            bash("make check", ok=False, output="error: lint"),
+        ]
+    )
+    assert findings.commands == []
+
+
+def test_a_command_too_long_to_write_whole_is_never_written_cut() -> None:
+    long = "pytest tests/integration/" + "x" * 150 + " -q"
+    findings = extract_findings([bash(long), bash("pytest tests/unit -q")])
+    assert findings.commands == [WorkingCommand("pytest tests/unit -q", "tests")]
+    assert display_command(long) is None
+
+
+def test_one_command_per_family_the_shortest() -> None:
+    findings = extract_findings(
+        [bash("mix test --seed 0"), bash("mix test"), bash("mix test --trace")]
+    )
+    assert findings.commands == [WorkingCommand("mix test", "tests")]
+
+
+# --- fixes --------------------------------------------------------------------------------
+
+
+def test_a_failure_is_a_lesson_when_a_later_step_fixed_it_and_says_what() -> None:
+    findings = extract_findings(
+        [
+            bash("pytest -q", ok=False, output="E   ImportError: No module named 'acme'"),
+            bash("git status"),
+            bash("uv sync"),
+            bash("pip install -e ."),
+            bash("pytest -q"),
+        ]
+    )
+    assert findings.fixes == [
+        Fix(
+            "pytest -q",
+            "ImportError: No module named 'acme'",
+            ("`uv sync`", "`pip install -e .`"),
+            family="pytest",
+        )
+    ]
+
+
+def test_running_the_same_command_again_is_not_a_fix() -> None:
+    findings = extract_findings(
+        [
+            bash("make test", ok=False, output="FAILED tests/test_clock.py::test_tick"),
+            bash("make test"),
+        ]
+    )
+    assert findings.fixes == []
+
+
+def test_a_different_command_that_worked_is_named_not_called_a_rerun() -> None:
+    first = 'git add -A && git commit -m "feat: refresh tokens\n\n- rotate on use"'
+    second = 'git add -A && git commit --no-verify -m "feat: refresh tokens\n\n- rotate"'
+    findings = extract_findings(
+        [
+            bash(first, ok=False, output="Pre-commit validation failed:\n[FORMAT] not formatted"),
+            bash(second),
+            bash("npm test", ok=False, output="Error: Cannot find module 'vitest'"),
+            bash("npm test -- --runInBand"),
+        ]
+    )
+    # The two commits differ only in the middle of a long line: a cut display would have
+    # shown them equal ("it worked when run again"). Written whole or by family, never cut.
+    assert findings.fixes == [
+        Fix(
+            "npm test",
+            "Error: Cannot find module 'vitest'",
+            (),
+            "npm test -- --runInBand",
+            "npm test",
+        )
+    ]
+
+
+def test_editing_code_until_the_tests_pass_is_the_work_not_a_lesson() -> None:
+    findings = extract_findings(
+        [
+            bash("cargo test", ok=False, output="error[E0425]: cannot find value `x`"),
+            calls(tool("apply_patch", "*** Begin Patch\n*** Update File: src/lib.rs\n*** End")),
+            bash("cargo test"),
+        ]
+    )
+    assert findings.fixes == []
+
+
+def test_a_commit_hook_fixed_by_a_command_is_a_lesson() -> None:
+    findings = extract_findings(
+        [
+            bash(
+                'git commit -m "feat: otel"',
+                ok=False,
+                output="Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.",
+            ),
+            bash("mix format"),
+            bash('git commit -m "feat: otel"'),
+        ]
+    )
+    assert findings.fixes == [
+        Fix(
+            'git commit -m "feat: otel"',
+            "Pre-commit validation failed",
+            ("`mix format`",),
+            family="git commit",
+        )
+    ]
+
+
+def test_a_failed_guess_is_not_a_lesson() -> None:
+    findings = extract_findings(
+        [
+            calls(
+                tool(
+                    "Read",
+                    {"file_path": "/src/acme/pages/_document.js"},
+                    output="<tool_use_error>File does not exist.</tool_use_error>",
+                    ok=False,
+                )
+            ),
+            calls(tool("Read", {"file_path": "/src/acme/src/pages/_document.tsx"})),
+            bash(
+                "pytest tests/test_auth.py",
+                ok=False,
+                output="ERROR: file or directory not "
+                "found: tests/test_auth.py\nno such file or directory",
+            ),
+            bash("ls tests"),
+            bash("pytest tests/unit/test_auth.py"),
+            bash("cat missing.txt", ok=False, output="No such file or directory"),
+        ]
+    )
+    assert findings.fixes == []
+
+
+def test_agent_mechanics_and_refused_tools_are_not_lessons() -> None:
+    findings = extract_findings(
+        [
+            calls(
+                tool(
+                    "Edit",
+                    {"file_path": "src/a.py"},
+                    output="<tool_use_error>String to replace not found in file.",
+                    ok=False,
+                ),
+                tool(
+                    "Write",
+                    {"file_path": "/path/CLAUDE.md"},
+                    output="Claude requested permissions to write to /path/CLAUDE.md",
+                    ok=False,
+                ),
+            ),
+            calls(tool("Edit", {"file_path": "src/a.py"})),
+        ]
+    )
+    assert findings.empty
+
+
+def test_a_fix_must_follow_its_failure_closely() -> None:
+    far = [bash("make check", ok=False, output="error: unused import")]
+    far += [bash(f"git log -{n}") for n in range(4)] + [bash("make fmt")] * 1
+    far += [calls(tool("Read", {"file_path": f"src/{n}.py"})) for n in range(8)]
+    far += [bash("make check")]
+    assert extract_findings(far).fixes == []
+
+
+def test_sub_agent_events_are_skipped() -> None:
+    findings = extract_findings(
+        [user("always use tabs", sidechain=True), calls(shell("make check"), sidechain=True)]
+    )
+    assert findings.empty
+
+
+def test_findings_and_directives_come_together() -> None:
+    findings = extract_findings(
+        [
+            user("Run the tests. I prefer npm ci."),
+            bash("npm ci"),
+            answer(
+                "Done. The root cause: `vitest` needs `happy-dom` installed for DOM tests.\n\n"
+                "Want me to add it to CI?"
+            ),
+        ]
+    )
+    assert findings.directives == ["I prefer npm ci."]
+    assert findings.commands == [WorkingCommand("npm ci", "install")]
+    assert findings.findings == ["`vitest` needs `happy-dom` installed for DOM tests."]
+
+
+# --- building blocks ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -72,6 +264,7 @@ def test_directives(text: str, expected: list[str]) -> None:
             "FAIL tests/a.test.ts\n  ● Test suite failed to run\n\n    Cannot find module 'x'\n",
             "Cannot find module 'x'",
         ),
+        ("Pre-commit validation failed:\\n\\n[FORMAT] x", "Pre-commit validation failed"),
         ("Command exited with code 2", ""),
         ("all good", ""),
         ("x" * 300 + " failed", "x" * 159 + "…"),
@@ -91,6 +284,7 @@ def test_error_signatures(output: str, expected: str) -> None:
         ("python -m pytest -q > out.txt 2>&1", "python -m pytest"),
         ("make db-up && pytest -q; echo done", "pytest"),
         ("/usr/bin/make check", "make check"),
+        ('git add -A && git commit -m "x"', "git commit"),
     ],
 )
 def test_command_families(command: str, family: str) -> None:
@@ -109,86 +303,18 @@ def test_command_families(command: str, family: str) -> None:
         ("bun run docs:build", True, "build"),
         ("python -m mypy app", True, "type check"),
         ("./scripts/test.sh", True, "tests"),
+        ("mix credo --strict", True, "lint"),
+        ("mix dialyzer", True, "type check"),
+        ("pip install -e '.[test]'", True, "install"),
         ("npm view react version", False, None),
         ("git commit -m 'tests pass'", False, None),
         ("python /tmp/example.py", False, None),
         ("ls -la && cat README.md", False, None),
+        ("pip install requests", False, None),
+        ("node -e 'console.log(1)'", False, None),
     ],
 )
 def test_project_commands_and_their_kind(command: str, project: bool, kind: str | None) -> None:
     assert is_project_command(command) is project
     if project:
         assert command_kind(command) == kind
-
-
-def bash(
-    script: str, *, ok: bool = True, output: str = "ok", sidechain: bool = False
-) -> dict[str, Any]:
-    call: dict[str, Any] = {"toolCallId": script, "toolName": "bash", "input": {"script": script}}
-    call["output"] = output
-    if not ok:
-        call |= {"isError": True, "exitCode": 1, "error": "Command exited with code 1"}
-    else:
-        call["exitCode"] = 0
-    item: dict[str, Any] = {"id": f"a-{script}", "role": "assistant", "toolCalls": [call]}
-    if sidechain:
-        item["sidechain"] = True
-    return item
-
-
-def test_exploration_masked_commands_and_sidechains_are_not_findings() -> None:
-    findings = extract_findings(
-        [
-            bash("ls missing", ok=False, output="ls: missing: No such file or directory"),
-            bash("grep -r TODO src", ok=False, output=""),
-            bash("npm test || true", output="1 failed"),
-            bash("make check", sidechain=True),
-            bash("pytest -q | tail -5"),
-            {"id": "u", "role": "user", "text": "always use tabs", "sidechain": True},
-        ]
-    )
-    assert findings.empty
-
-
-def test_a_failure_fixed_by_intermediate_commands_lists_them() -> None:
-    findings = extract_findings(
-        [
-            bash("pytest -q", ok=False, output="E   ImportError: No module named 'acme'"),
-            bash("git status"),
-            bash("uv sync"),
-            bash("pip install -e ."),
-            bash("pytest -q"),
-        ]
-    )
-    assert findings.failures == [
-        Failure(
-            "pytest -q",
-            "ImportError: No module named 'acme'",
-            resolved=True,
-            fix_steps=("`uv sync`", "`pip install -e .`"),
-            family="pytest",
-        )
-    ]
-
-
-def test_a_repeated_failure_is_recorded_once() -> None:
-    failing = bash("make lint", ok=False, output="error: unused import")
-    findings = extract_findings([failing, failing, failing])
-    assert len(findings.failures) == 1 and not findings.failures[0].resolved
-
-
-def test_agent_editing_mechanics_are_not_lessons() -> None:
-    item = {
-        "id": "a",
-        "role": "assistant",
-        "toolCalls": [
-            {
-                "toolCallId": "e1",
-                "toolName": "Edit",
-                "input": {"file_path": "src/a.py"},
-                "output": "<tool_use_error>File has not been read yet. Read it first.",
-                "isError": True,
-            }
-        ],
-    }
-    assert extract_findings([item]).empty

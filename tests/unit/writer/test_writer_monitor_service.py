@@ -12,12 +12,13 @@ import pytest
 from memtab.fs.atomic import atomic_write_json
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home, Workspace, add_workspace, load_registry, read_registry_document
-from memtab.writer.config import WriterMode, WriterSettings
+from memtab.writer.config import OfflineNotes, WriterMode, WriterSettings
 from memtab.writer.monitor import TranscriptMonitor, end_of_last_line
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.policy import RunTicket
 from memtab.writer.service import WriterService, WriterServiceError
 from memtab.writer.state import WriterState, load_state, save_state
+from memtab.writer.suggestions import SuggestionQueue
 
 from .helpers import PROJECT, WORKSPACE_ID, bash_part, conversation, mux_message, write_chat
 
@@ -135,7 +136,35 @@ def test_poll_starts_a_run_every_interval(home: Home, service: WriterService) ->
     assert ticket.workspace_id == WORKSPACE_ID and ticket.message_id == "na1"
 
 
-def test_a_run_writes_memory_and_completes_the_ticket(home: Home, service: WriterService) -> None:
+def test_a_run_suggests_memories_and_completes_the_ticket(
+    home: Home, service: WriterService
+) -> None:
+    write_chat(
+        chat(home),
+        [
+            mux_message("d1", "user", "Remember that CI runs on Python 3.11.", sequence=200),
+            assistant("d2", 201, tools=[bash_part("c", "make test", ok=True, output="ok")]),
+            mux_message("d3", "user", "thanks", sequence=202),
+            assistant("d4", 203),
+        ],
+        append=True,
+    )
+    [ticket] = service.poll().tickets
+    result = service.run(ticket, threading.Event())
+    # With no model the writer proposes: the notes wait in the review queue.
+    assert result.outcome == "no_new_memories"
+    assert not (home.workspace_root(WORKSPACE_ID) / "notes.md").exists()
+    suggested = [s.text for s in SuggestionQueue(home, WORKSPACE_ID).pending()]
+    assert suggested == ["CI runs on Python 3.11.", "`make test` (tests)"]
+    state = load_state(home.writer_state_path(WORKSPACE_ID))
+    assert state.last_run_completed_at is not None and not state.has_incomplete_run
+    assert not service.scheduler.is_in_flight(WORKSPACE_ID)
+
+
+def test_offline_notes_are_written_directly_when_set_so(
+    home: Home, service: WriterService, settings: Settings
+) -> None:
+    settings.value = WriterSettings(offline_notes=OfflineNotes.WRITE)
     write_chat(
         chat(home),
         [
@@ -151,9 +180,7 @@ def test_a_run_writes_memory_and_completes_the_ticket(home: Home, service: Write
     assert result.outcome == "wrote"
     notes = (home.workspace_root(WORKSPACE_ID) / "notes.md").read_text()
     assert "- CI runs on Python 3.11." in notes and "- `make test` (tests)" in notes
-    state = load_state(home.writer_state_path(WORKSPACE_ID))
-    assert state.last_run_completed_at is not None and not state.has_incomplete_run
-    assert not service.scheduler.is_in_flight(WORKSPACE_ID)
+    assert SuggestionQueue(home, WORKSPACE_ID).pending() == []
 
 
 def test_a_run_that_cannot_start_still_ends_its_ticket(home: Home, workspace: Workspace) -> None:

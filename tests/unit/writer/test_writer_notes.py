@@ -3,39 +3,51 @@
 from __future__ import annotations
 
 from memtab.store.frontmatter import description_from_text
-from memtab.writer.extract import Failure, Findings, WorkingCommand
-from memtab.writer.notes import NEW_FILE_HEADER, merge_findings
+from memtab.writer.extract import Findings, Fix, WorkingCommand
+from memtab.writer.notes import (
+    FINDINGS,
+    NEW_FILE_HEADER,
+    Note,
+    apply_notes,
+    merge_findings,
+    notes_missing_from,
+    plan_notes,
+)
 
-FINDINGS = Findings(
+FINDINGS_OF_A_RUN = Findings(
     directives=["Always run `make check` before pushing."],
     commands=[WorkingCommand("pytest -q", "tests")],
-    failures=[Failure("make db-up", "Error: port 5432 is taken")],
+    fixes=[Fix("make db-up", "Error: port 5432 is taken", ("`docker compose down`",))],
+    findings=["`vitest` needs `happy-dom` for DOM tests."],
 )
 
 
 def test_a_new_file_gets_frontmatter_a_title_and_the_sections_in_order() -> None:
-    text = merge_findings("", FINDINGS)
+    text = merge_findings("", FINDINGS_OF_A_RUN)
     assert text.startswith(NEW_FILE_HEADER)
     assert description_from_text(text).startswith("What this workspace taught")
-    assert text.index("## Directives") < text.index("## Commands that work")
-    assert text.index("## Commands that work") < text.index("## Known failures")
-    assert text.endswith(
-        "## Known failures\n\n- `make db-up` failed: `Error: port 5432 is taken`\n"
+    order = ["## Directives", "## Commands that work", "## Fixes", "## Findings"]
+    assert [text.index(heading) for heading in order] == sorted(text.index(h) for h in order)
+    assert (
+        "- `make db-up` failed: `Error: port 5432 is taken` — fixed by `docker compose down`."
+        in text.splitlines()
     )
+    assert text.endswith("## Findings\n\n- `vitest` needs `happy-dom` for DOM tests.\n")
 
 
 def test_nothing_new_returns_the_file_unchanged() -> None:
-    text = merge_findings("", FINDINGS)
-    assert merge_findings(text, FINDINGS) == text
+    text = merge_findings("", FINDINGS_OF_A_RUN)
+    assert merge_findings(text, FINDINGS_OF_A_RUN) == text
     assert merge_findings("# My notes\n", Findings()) == "# My notes\n"
 
 
 def test_existing_wording_in_another_case_or_format_counts_as_known() -> None:
     existing = (
         "# Notes\n\n- always run make check before pushing\n- Tests: **`pytest -q`**\n"
-        "- make db-up failed: Error: port 6543 is taken\n"
+        "- make db-up failed: Error: port 6543 is taken; fixed by docker compose down\n"
+        "- Vitest needs happy-dom for the DOM tests\n"
     )
-    assert merge_findings(existing, FINDINGS) == existing
+    assert merge_findings(existing, FINDINGS_OF_A_RUN) == existing
 
 
 def test_user_content_is_kept_and_new_bullets_join_their_sections() -> None:
@@ -43,31 +55,32 @@ def test_user_content_is_kept_and_new_bullets_join_their_sections() -> None:
         "# Acme\n\nFree text the user wrote.\n\n## Commands that work\n\n- `make build`\n\n"
         "## Architecture\n\n- Services talk over NATS.\n"
     )
-    merged = merge_findings(existing, FINDINGS)
-    assert merged == (
+    findings = Findings(
+        directives=["Always run `make check` before pushing."],
+        commands=[WorkingCommand("pytest -q", "tests")],
+    )
+    assert merge_findings(existing, findings) == (
         "# Acme\n\nFree text the user wrote.\n\n## Commands that work\n\n- `make build`\n"
         "- `pytest -q` (tests)\n\n## Architecture\n\n- Services talk over NATS.\n\n"
-        "## Directives\n\n- Always run `make check` before pushing.\n\n"
-        "## Known failures\n\n- `make db-up` failed: `Error: port 5432 is taken`\n"
+        "## Directives\n\n- Always run `make check` before pushing.\n"
     )
 
 
-def test_a_fix_replaces_the_known_failure_it_resolves() -> None:
-    first = merge_findings("# Notes\n", Findings(failures=[Failure("make db-up", "Error: x")]))
-    fixed = Failure("make db-up", "Error: x", resolved=True, fix_steps=("`docker compose down`",))
-    merged = merge_findings(first, Findings(failures=[fixed]))
+def test_a_fix_replaces_the_known_failure_an_older_version_recorded() -> None:
+    older = "# Notes\n\n## Known failures\n\n- `make db-up` failed: `Error: x`\n"
+    fixed = Fix("make db-up", "Error: x", ("`docker compose down`",))
+    merged = merge_findings(older, Findings(fixes=[fixed]))
     assert "## Known failures" not in merged
     assert merged.endswith(
         "## Fixes\n\n- `make db-up` failed: `Error: x` — fixed by `docker compose down`.\n"
     )
-    assert merge_findings(merged, Findings(failures=[fixed])) == merged
+    assert merge_findings(merged, Findings(fixes=[fixed])) == merged
 
 
-def test_a_failure_already_recorded_as_fixed_is_not_added_as_known() -> None:
-    fixed = Failure("npm test", "Error: y", resolved=True, worked_with="npm test -- --runInBand")
-    merged = merge_findings("", Findings(failures=[fixed]))
-    assert "— `npm test -- --runInBand` worked instead." in merged
-    assert merge_findings(merged, Findings(failures=[Failure("npm test", "Error: y")])) == merged
+def test_a_command_that_worked_instead_is_named() -> None:
+    fix = Fix("npm test", "Error: y", worked_with="npm test -- --runInBand")
+    merged = merge_findings("", Findings(fixes=[fix]))
+    assert "- `npm test` failed: `Error: y` — `npm test -- --runInBand` worked instead." in merged
 
 
 def test_a_command_mentioned_only_as_failing_is_still_added_as_working() -> None:
@@ -81,23 +94,16 @@ def test_notes_in_the_users_own_words_count_as_known() -> None:
         "# Notes\n\n- Always run `make check` before pushing (user directive).\n"
         "- `pytest tests/integration -k refresh` needs `make db-up`; it failed with "
         '"connection refused" until the container ran.\n'
-        "- npm install breaks with ERESOLVE unable to resolve dependency tree\n"
     )
     findings = Findings(
         directives=["Always run `make check` before you push anything."],
-        failures=[
-            Failure(
+        fixes=[
+            Fix(
                 "pytest tests/integration -k refresh -q",
                 "sqlalchemy.exc.OperationalError: port 5432 failed: Connection refused",
-                resolved=True,
-                fix_steps=("`make db-up`",),
+                ("`make db-up`",),
                 family="pytest tests/integration",
-            ),
-            Failure(
-                "npm install --legacy",
-                "npm ERR! ERESOLVE unable to resolve dependency tree",
-                family="npm install",
-            ),
+            )
         ],
     )
     assert merge_findings(existing, findings) == existing
@@ -109,3 +115,16 @@ def test_a_different_directive_sharing_some_words_is_still_added() -> None:
         existing, Findings(directives=["Always run `make docs` after a release."])
     )
     assert merged.endswith("## Directives\n\n- Always run `make docs` after a release.\n")
+
+
+def test_secrets_never_reach_a_note() -> None:
+    leaked = "The deploy needs `GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789AB`."
+    [note] = plan_notes("", Findings(findings=[leaked]))
+    assert "ghp_abcdef" not in note.text and note.section == FINDINGS
+
+
+def test_accepted_notes_already_in_the_file_are_not_written_twice() -> None:
+    note = Note(FINDINGS, "`x` needs `y`.")
+    text = apply_notes("# Notes\n", [note])
+    assert notes_missing_from(text, [note]) == []
+    assert notes_missing_from("# Notes\n", [note]) == [note]

@@ -1,4 +1,5 @@
-"""The offline writer on real transcripts: what it remembers, and that it says it once."""
+"""The offline writer on real transcripts: it suggests by default, remembers what is worth it,
+says it once, and works from the events it is given, never from its own prompt."""
 
 from __future__ import annotations
 
@@ -9,11 +10,24 @@ from typing import Any
 import pytest
 
 from memtab.demo import demo_transcript
+from memtab.llm.types import (
+    AssistantMessage,
+    ToolCall,
+    ToolOutcome,
+    ToolResultsMessage,
+    UserMessage,
+)
 from memtab.store.home import Home, Workspace
 from memtab.store.memory import MemoryStore
-from memtab.writer.config import DEFAULT_MEMORY_PATH
+from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider
+from memtab.writer.prompts import build_user_message, tool_specs
+from memtab.writer.providers import bind_to_run
 from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
+from memtab.writer.suggestions import SuggestionQueue
+from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
+
+from .events import bash, user
 
 MUX_REPRO = "mux/coder-mux__tests__testdata__openai-reasoning-error-repro.jsonl"
 MUX_REPLAY = "mux/coder-mux__src__node__services__replay__fixtures__replay-session__chat.jsonl"
@@ -23,30 +37,21 @@ CLAUDE_INIT = (
 )
 CLAUDE_EDGE = "claude-code/daaain-claude-code-log__test__test_data__edge_cases.jsonl"
 CLAUDE_MEM = "claude-code/thedotmack-claude-mem__tests__fixtures__claude-code-session.jsonl"
+WRITE = WriterSettings(offline_notes=OfflineNotes.WRITE)
 
-# Per fixture with something worth remembering: lines the memory file must contain.
+# Per fixture with something worth remembering: the lines the memory file must hold.
 EXPECTED_LINES: dict[str, list[str]] = {
     MUX_REPRO: [
         "## Commands that work",
         "- `bun run docs:build` (build)",
         "- `bun install` (install)",
-        "## Known failures",
-        "- `TEST_INTEGRATION=1 bun x jest tests --reporters=default --runInBand` failed: "
-        "`Integration tests require the following environment variables: OPENAI_API_KEY, "
-        "ANTHROPIC_API_KEY`",
-    ],
-    CLAUDE_INIT: [
-        "## Known failures",
-        "- `Write /path/to/Demo/CLAUDE.md` failed: `Claude requested permissions to write to "
-        "/path/to/Demo/CLAUDE.md, but you haven't granted it yet.`",
-    ],
-    CLAUDE_EDGE: [
-        "- `FailingTool` failed: `Error: Tool execution failed with error: Command not found`",
     ],
     CLAUDE_MEM: ["- `bun test` (tests)"],
 }
 NOTHING_TO_REMEMBER = [
     MUX_REPLAY,
+    CLAUDE_INIT,  # an empty repo; the only failure is a refused permission
+    CLAUDE_EDGE,  # a test tool failing on purpose
     "claude-code/daaain-claude-code-log__test__test_data__representative_messages.jsonl",
     "claude-code/daaain-claude-code-log__test__test_data__dag_compact_after_rewind.jsonl",
     "claude-code/daaain-claude-code-log__test__test_data__session_b.jsonl",
@@ -61,9 +66,12 @@ NOTHING_TO_REMEMBER = [
 ]
 
 
-def write_once(home: Home, workspace: Workspace, transcript: Path) -> WriterRunResult:
+def write_once(
+    home: Home, workspace: Workspace, transcript: Path, settings: WriterSettings = WRITE
+) -> WriterRunResult:
     events = load_transcript_events(transcript)
-    return run_writer(home, workspace, events, OfflineWriterProvider())
+    provider = bind_to_run(OfflineWriterProvider(), home, workspace, events, settings)
+    return run_writer(home, workspace, events, provider, settings=settings)
 
 
 def memory(home: Home, workspace: Workspace) -> str:
@@ -95,13 +103,13 @@ def test_fixtures_with_nothing_durable_give_no_new_memories(
     assert not (home.workspace_root(workspace.id) / "notes.md").exists()
 
 
-def test_the_failing_ci_wait_keeps_its_failing_end(
+def test_a_cut_command_or_a_failed_ci_wait_is_never_written(
     fixtures_dir: Path, home: Home, workspace: Workspace
 ) -> None:
     write_once(home, workspace, fixtures_dir / MUX_REPRO)
-    [line] = [line for line in memory(home, workspace).splitlines() if "wait_pr_checks" in line]
-    assert line.startswith("- `gh pr view 69 --json")
-    assert line.endswith("&& ./scripts/wait_pr_checks.sh 69` failed: `Some checks failed`")
+    text = memory(home, workspace)
+    assert "gh pr view" not in text and "…" not in text
+    assert "Known failures" not in text  # an unfixed failure is not a lesson
 
 
 def test_private_text_and_secrets_of_the_user_never_reach_memory(
@@ -143,7 +151,7 @@ def claude_line(kind: str, uuid: str, content: list[dict[str, Any]], **extra: An
 def test_a_claude_tool_error_and_what_fixed_it(
     tmp_path: Path, home: Home, workspace: Workspace
 ) -> None:
-    def bash(call_id: str, command: str) -> dict[str, Any]:
+    def bash_use(call_id: str, command: str) -> dict[str, Any]:
         return {"type": "tool_use", "id": call_id, "name": "Bash", "input": {"command": command}}
 
     def result(call_id: str, text: str, *, error: bool = False) -> dict[str, Any]:
@@ -152,15 +160,15 @@ def test_a_claude_tool_error_and_what_fixed_it(
     transcript = tmp_path / "session.jsonl"
     transcript.write_text(
         claude_line("user", "u1", [{"type": "text", "text": "Run the tests. I prefer npm ci."}])
-        + claude_line("assistant", "a1", [bash("t1", "npm test")])
+        + claude_line("assistant", "a1", [bash_use("t1", "npm test")])
         + claude_line(
             "user",
             "r1",
             [result("t1", "Exit code 1\nError: Cannot find module 'vitest'", error=True)],
         )
-        + claude_line("assistant", "a2", [bash("t2", "npm ci")])
+        + claude_line("assistant", "a2", [bash_use("t2", "npm ci")])
         + claude_line("user", "r2", [result("t2", "added 312 packages")])
-        + claude_line("assistant", "a3", [bash("t3", "npm test")])
+        + claude_line("assistant", "a3", [bash_use("t3", "npm test")])
         + claude_line("user", "r3", [result("t3", "Tests 41 passed")])
         + claude_line("assistant", "a4", [{"type": "text", "text": "Green."}], stop="end_turn")
     )
@@ -171,56 +179,84 @@ def test_a_claude_tool_error_and_what_fixed_it(
     assert "- `npm ci` (install)" in lines and "- `npm test` (tests)" in lines
 
 
-def test_a_codex_failure_fixed_by_an_edit(tmp_path: Path, home: Home, workspace: Workspace) -> None:
-    def item(payload: dict[str, Any]) -> str:
-        return (
-            json.dumps(
-                {
-                    "timestamp": "2026-01-02T03:04:05Z",
-                    "type": "response_item",
-                    **{"payload": payload},
-                }
-            )
-            + "\n"
-        )
+# --- suggestions (the default) --------------------------------------------------------------
 
-    def shell(call_id: str, cmd: str) -> str:
-        return item(
-            {
-                "type": "function_call",
-                "name": "exec_command",
-                "arguments": json.dumps({"cmd": cmd}),
-                "call_id": call_id,
-            }
-        )
 
-    def output(call_id: str, text: str) -> str:
-        return item({"type": "function_call_output", "call_id": call_id, "output": text})
-
-    transcript = tmp_path / "rollout.jsonl"
-    transcript.write_text(
-        json.dumps({"type": "session_meta", "payload": {"id": "s", "cwd": "/src/acme"}})
-        + "\n"
-        + shell("c1", "cargo test")
-        + output(
-            "c1", "error[E0425]: cannot find value `x` in this scope\nProcess exited with code 101"
-        )
-        + item(
-            {
-                "type": "custom_tool_call",
-                "name": "apply_patch",
-                "call_id": "c2",
-                "input": "*** Begin Patch\n*** Update File: src/lib.rs\n*** End Patch",
-            }
-        )
-        + item({"type": "custom_tool_call_output", "call_id": "c2", "output": "Done!"})
-        + shell("c3", "cargo test")
-        + output("c3", "test result: ok. 3 passed\nProcess exited with code 0")
+def chat(home: Home, workspace: Workspace, tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "session.jsonl"
+    path.write_text(
+        claude_line("user", "u1", [{"type": "text", "text": text}])
+        + claude_line("assistant", "a1", [{"type": "text", "text": "Ok."}], stop="end_turn")
     )
-    assert write_once(home, workspace, transcript).outcome == "wrote"
-    lines = memory(home, workspace).splitlines()
-    assert (
-        "- `cargo test` failed: `` error[E0425]: cannot find value `x` in this scope `` — "
-        "fixed by editing `src/lib.rs`."
-    ) in lines
-    assert "- `cargo test` (tests)" in lines
+    return path
+
+
+def test_with_no_model_the_writer_suggests_instead_of_writing(
+    tmp_path: Path, home: Home, workspace: Workspace
+) -> None:
+    transcript = chat(home, workspace, tmp_path, "Utilise toujours pnpm, jamais npm.")
+    settings = WriterSettings()
+    first = write_once(home, workspace, transcript, settings)
+    assert first.outcome == "no_new_memories" and first.ok
+    assert not (home.workspace_root(workspace.id) / "notes.md").exists()
+    queue = SuggestionQueue(home, workspace.id)
+    [suggestion] = queue.pending()
+    assert (suggestion.section, suggestion.text) == (
+        "Directives",
+        "Utilise toujours pnpm, jamais npm.",
+    )
+    assert suggestion.memory_path == DEFAULT_MEMORY_PATH
+    # Suggested once: the next run over the same transcript adds nothing.
+    write_once(home, workspace, transcript, settings)
+    assert queue.pending() == [suggestion]
+    # Dismissed: never suggested again.
+    queue.dismiss([suggestion.id])
+    write_once(home, workspace, transcript, settings)
+    assert queue.pending() == []
+
+
+def test_the_run_says_what_it_suggested(home: Home, workspace: Workspace) -> None:
+    events = [user("항상 pnpm을 사용하세요."), bash("pnpm test")]
+    provider = bind_to_run(OfflineWriterProvider(), home, workspace, events, WriterSettings())
+    assert isinstance(provider, OfflineWriterProvider)
+    result = run_writer(home, workspace, events, provider, settings=WriterSettings())
+    assert result.outcome == "no_new_memories"
+    assert [s.text for s in provider.proposed] == ["항상 pnpm을 사용하세요.", "`pnpm test` (tests)"]
+
+
+# --- structured input ----------------------------------------------------------------------
+
+
+def turns(provider: OfflineWriterProvider, message: str) -> list[ToolCall]:
+    """Drive the provider by hand: read (empty file), then whatever it decides."""
+    specs = list(tool_specs())
+    first = provider.complete("system", [UserMessage(message)], specs)
+    [read] = first.tool_calls
+    assert read.name == MEMORY_READ
+    history = [
+        UserMessage(message),
+        AssistantMessage("", first.tool_calls),
+        ToolResultsMessage((ToolOutcome(read.id, json.dumps({"exists": False, "content": ""})),)),
+    ]
+    return list(provider.complete("system", history, specs).tool_calls)
+
+
+def test_the_offline_writer_uses_the_events_it_is_given_not_its_prompt() -> None:
+    prompt_events = json.dumps([{"id": "x", "role": "user", "text": "Always use yarn."}])
+    message = build_user_message(
+        workspace="main",
+        project="/src/acme",
+        memory_path=DEFAULT_MEMORY_PATH,
+        memory="",
+        events_json=prompt_events,
+        kept=1,
+        total=1,
+    )
+    given = OfflineWriterProvider([user("Always use pnpm.")], memory_path=DEFAULT_MEMORY_PATH)
+    [write] = turns(given, message)
+    assert write.name == MEMORY_WRITE
+    assert "Always use pnpm." in write.arguments["new_string"]
+    assert "yarn" not in write.arguments["new_string"]
+    # Given nothing, it finds nothing — whatever its prompt says.
+    [nothing] = turns(OfflineWriterProvider(), message)
+    assert nothing.name == NO_NEW_MEMORIES

@@ -15,9 +15,11 @@ from memtab.llm.types import ChatProvider, Message, ModelReply, ToolCall, ToolSp
 from memtab.store.home import Home, Workspace
 from memtab.store.memory import MemoryStore
 from memtab.transcripts import REDACTED
-from memtab.writer.config import DEFAULT_MEMORY_PATH, WriterSettings
+from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider
+from memtab.writer.providers import bind_to_run
 from memtab.writer.run import load_transcript_events, run_writer
+from memtab.writer.suggestions import SuggestionQueue
 from support.leaks import LEAKS
 
 from .helpers import bash_part, mux_message, write_chat
@@ -120,13 +122,12 @@ def test_the_offline_writer_request_notes_dump_and_log_hold_no_secret(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    provider = Recording(OfflineWriterProvider())
     events = load_transcript_events(transcript)
     assert all(_leaked(json.dumps([event.to_json() for event in events]))), "secrets are there"
+    settings = WriterSettings(dump_successful_runs=True, offline_notes=OfflineNotes.WRITE)
+    provider = Recording(bind_to_run(OfflineWriterProvider(), home, workspace, events, settings))
 
-    result = run_writer(
-        home, workspace, events, provider, settings=WriterSettings(dump_successful_runs=True)
-    )
+    result = run_writer(home, workspace, events, provider, settings=settings)
 
     assert result.outcome == "wrote"
     # The request: every message the model was sent.
@@ -152,3 +153,13 @@ def test_a_model_that_writes_secrets_into_memory_is_redacted(
     assert result.outcome == "wrote"
     notes = MemoryStore(home, workspace).read(DEFAULT_MEMORY_PATH).content
     assert notes.count(REDACTED) >= len(LEAKS) - 2 and not _leaked(notes)
+
+
+def test_suggested_memories_hold_no_secret(
+    home: Home, workspace: Workspace, transcript: Path
+) -> None:
+    events = load_transcript_events(transcript)
+    provider = bind_to_run(OfflineWriterProvider(), home, workspace, events, WriterSettings())
+    assert run_writer(home, workspace, events, provider).outcome == "no_new_memories"
+    queue = SuggestionQueue(home, workspace.id)
+    assert queue.pending() and not _leaked(queue.path.read_text(encoding="utf-8"))

@@ -1,0 +1,277 @@
+"""Shell commands as the offline writer reads them: what they run, whether they build, test,
+lint, type-check, format or install the project, and how to write them down.
+
+A command is written into memory whole or not at all: `display_command` gives its first
+line without output redirection, or None when that is longer than `MAX_COMMAND_CHARS` or
+the command spans several lines — never a command cut in the middle. `command_label`
+falls back to the command's family (`git commit`, `pytest tests`), which names it without
+pretending to be the exact text.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+MAX_COMMAND_CHARS = 120
+
+_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+_SEPARATORS = frozenset(("&&", "||", ";", "&", ";;"))
+_REDIRECT = re.compile(r"^[<>]+&?$|^&>+$")
+_TRAILING_NOISE = re.compile(r"\s*(?:2>&1|>\s*/dev/null)\s*$")
+MASKED = re.compile(r"\|\|\s*(?:true|:)\s*$|;\s*(?:true|exit 0)\s*$")
+# A pipe into these hides the command's own exit status (and shows only part of it).
+FILTER_PIPE = re.compile(r"\|\s*(?:head|tail|grep|less|more|tee|wc|sort|uniq|cut|awk|sed|jq)\b")
+# Code given inline or fed to an interpreter by a heredoc, or a script in a temp dir: a
+# one-off, never a project command. (A heredoc that feeds `git commit -m` is just data.)
+_INLINE_CODE = re.compile(
+    r"(?:^|\s)(?:python3?|node|ruby|perl|php|bash|sh|zsh|bun|deno)\s+(?:-\w*[ce]\b|eval\b)"
+    r"|\bmix run -e\b|(?:^|\s)(?:python3?|node|ruby|perl|php|bash|sh|zsh)\b[^|;&]*<<"
+    r"|(?:^|\s)/(?:tmp|var/tmp)/\S+"
+)
+
+
+_HOME_PATH = re.compile(r"(?:^|[\s='\"])(?:/home/|/Users/|/root/|[A-Za-z]:\\Users\\)")
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_INSTALLERS = _word_set("npm pnpm yarn bun pip pip3 uv")
+
+
+_EXPLORATORY = _word_set(
+    "ls cat head tail less more grep rg ag find fd echo printf pwd cd which whereis type wc "
+    "tree stat file env printenv ps jq awk sort uniq diff du df date whoami uname true sleep "
+    "gh curl wget open xdg-open man help history clear nl od xxd hexdump realpath dirname "
+    "basename readlink id hostname uptime top htop lsof netstat ss ping test [ command bd"
+)
+_GIT_READ_ONLY = _word_set(
+    "status log diff show branch rev-parse remote blame ls-files grep describe shortlog "
+    "reflog fetch config"
+)
+PROJECT_TOOLS = _word_set(
+    "make just task ninja cmake meson bazel bazelisk gradle gradlew mvn mvnw ant sbt "
+    "pytest tox nox ruff mypy pyright black isort flake8 pylint coverage pre-commit "
+    "npm pnpm yarn bun deno npx bunx tsc eslint prettier jest vitest playwright biome "
+    "cargo go dotnet swift mix rspec rake bundle phpunit composer gleam zig uv poetry "
+    "pipenv pip pip3 hatch pdm docker docker-compose podman nextest"
+)
+# For tools that do many things, the subcommands that build/test/lint/install.
+_PROJECT_SUBCOMMANDS: dict[str, frozenset[str]] = {
+    name: _word_set(subcommands)
+    for name, subcommands in {
+        "npm": "run test build install ci lint exec x t",
+        "pnpm": "run test build install i lint exec dlx t",
+        "yarn": "run test build install lint exec dlx",
+        "bun": "run test build install i x",
+        "deno": "task test lint fmt check compile",
+        "cargo": "build test check clippy fmt nextest bench b t c",
+        "go": "build test vet generate mod",
+        "dotnet": "build test restore format",
+        "swift": "build test",
+        "mix": "test compile deps.get format credo dialyzer",
+        "uv": "run sync pip build lock",
+        "poetry": "run install build lock",
+        "pipenv": "run install sync",
+        "pip": "install",
+        "pip3": "install",
+        "hatch": "run build test fmt",
+        "pdm": "run install sync build",
+        "docker": "compose build",
+        "podman": "compose build",
+        "bundle": "exec install",
+        "composer": "install test",
+        "gleam": "build test",
+        "zig": "build test",
+    }.items()
+}
+# Runners whose next word names the real tool, for families (`bun x jest`, `npm run lint`).
+_RUNNERS = _word_set("run x exec dlx compose -m")
+_SCRIPT_WORDS = re.compile(r"test|build|lint|check|ci|setup|bootstrap|install|format|fmt", re.I)
+
+_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("install", re.compile(r"\b(?:install|i|ci|sync|restore|bootstrap|setup|deps\.get)\b")),
+    ("tests", re.compile(r"test|pytest|jest|vitest|rspec|phpunit|spec\b|nextest|playwright")),
+    ("lint", re.compile(r"lint|ruff check|eslint|clippy|flake8|pylint|biome|\bvet\b|credo")),
+    ("type check", re.compile(r"mypy|\btsc\b|pyright|typecheck|type-check|dialyzer")),
+    ("format", re.compile(r"\bfmt\b|format|prettier|\bblack\b|isort")),
+    ("build", re.compile(r"build|compile|bundle|package")),
+)
+
+
+def command_segments(command: str) -> list[list[str]]:
+    """The simple commands of a shell line, as word lists: split at `&&`, `||`, `;`, `&`;
+    of a pipeline only the first command; redirections, `VAR=value` prefixes and `cd`
+    commands dropped. Only the first line counts (heredoc bodies are data)."""
+    lexer = shlex.shlex(command.split("\n", 1)[0], posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:  # unbalanced quotes
+        tokens = command.split("\n", 1)[0].split()
+    segments: list[list[str]] = []
+    current: list[str] = []
+    in_pipe_tail = False
+    skip_next = False
+    for index, token in enumerate(tokens):
+        if skip_next:
+            skip_next = False
+            continue
+        if token in _SEPARATORS:
+            segments.append(current)
+            current, in_pipe_tail = [], False
+            continue
+        if token == "|":
+            in_pipe_tail = True
+            continue
+        if _REDIRECT.match(token):
+            skip_next = True  # its target: a file, or the fd of `2>&1`
+            continue
+        if in_pipe_tail:
+            continue
+        following = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if token.isdigit() and _REDIRECT.match(following):
+            continue  # the fd of `2>&1`
+        if not current and _ENV_ASSIGNMENT.match(token):
+            continue
+        current.append(token)
+    segments.append(current)
+    return [words for words in segments if words and words[0] != "cd"]
+
+
+def main_words(command: str) -> list[str]:
+    """The words of the command that matters: the last one that is not exploration
+    (`make db-up && pytest -q; echo done` → pytest)."""
+    segments = command_segments(command)
+    for words in reversed(segments):
+        if not _segment_is_exploratory(words):
+            return words
+    return segments[-1] if segments else []
+
+
+def display_command(command: str) -> str | None:
+    """How a command is written into memory: its one line without trailing output
+    redirection, or None when it spans lines or is too long to write whole."""
+    text = command.strip()
+    if "\n" in text:
+        return None
+    text = _TRAILING_NOISE.sub("", text)
+    return text if 0 < len(text) <= MAX_COMMAND_CHARS else None
+
+
+def command_label(command: str) -> str | None:
+    """The command whole when it fits, else its family (`git commit`), else None."""
+    return display_command(command) or command_family(command) or None
+
+
+def command_family(command: str) -> str:
+    """A key shared by retries of one command: program plus subcommand (plus the tool a
+    runner runs), so `pytest tests -x` and `pytest tests -x -q` are one family."""
+    words = main_words(command)
+    key: list[str] = []
+    for word in words:
+        if word.startswith("-") and word != "-m":
+            continue
+        key.append(program_name(word) if not key else word)
+        wanted = 3 if len(key) >= 2 and key[1] in _RUNNERS else 2
+        if len(key) >= wanted:
+            break
+    return " ".join(key)
+
+
+def program_name(word: str) -> str:
+    name = word.rsplit("/", 1)[-1]
+    return name.removesuffix(".exe")
+
+
+def is_exploratory(command: str) -> bool:
+    """Whether every part of a command only looks around (`ls`, `cat`, `git status`)."""
+    return all(_segment_is_exploratory(words) for words in command_segments(command))
+
+
+def _segment_is_exploratory(words: list[str]) -> bool:
+    if not words:
+        return True
+    program = program_name(words[0])
+    if program == "git":
+        sub = next((w for w in words[1:] if not w.startswith("-")), "")
+        return sub in _GIT_READ_ONLY or sub == ""
+    if program == "sed":
+        return "-n" in words[1:3]
+    return program in _EXPLORATORY
+
+
+def is_project_command(command: str) -> bool:
+    """Whether a command builds, tests, lints, type-checks, formats or installs the project."""
+    if is_one_off(command):
+        return False
+    words = main_words(command)
+    if not words:
+        return False
+    program = program_name(words[0])
+    if program in ("python", "python3", "py"):
+        return len(words) > 2 and words[1] == "-m" and program_name(words[2]) in PROJECT_TOOLS
+    if words[0].startswith("./") or ("/" in words[0] and words[0].endswith((".sh", ".py"))):
+        return bool(_SCRIPT_WORDS.search(program))
+    if program not in PROJECT_TOOLS:
+        return False
+    allowed = _PROJECT_SUBCOMMANDS.get(program)
+    if allowed is None:
+        return True
+    sub = next((w for w in words[1:] if not w.startswith("-")), "")
+    return sub in allowed
+
+
+def is_one_off(command: str) -> bool:
+    """Code passed inline (`python -c`, `node -e`), a heredoc, a script in /tmp, an
+    absolute path in someone's home (it runs on one machine only), or an install of a
+    named package (`npm install --save-dev happy-dom` changes the project; the project's
+    install command is the bare `npm install`)."""
+    if _INLINE_CODE.search(command) or _HOME_PATH.search(command):
+        return True
+    words = main_words(command)
+    if len(words) < 2 or program_name(words[0]) not in _INSTALLERS:
+        return False
+    rest = words[2:] if words[1] != "pip" else words[3:]
+    sub = words[1] if words[1] != "pip" else (words[2] if len(words) > 2 else "")
+    if sub not in ("install", "i", "add"):
+        return False
+    packages = [w for w in rest if not w.startswith("-") and w not in (".", "..")]
+    requirements = any(w in ("-r", "--requirement", "-e", "--editable") for w in rest)
+    return bool(packages) and not requirements
+
+
+def command_kind(command: str) -> str | None:
+    """ "tests", "lint", "type check", "format", "build" or "install", when clear."""
+    lowered = " ".join(main_words(command)).lower()
+    for kind, pattern in _KINDS:
+        if pattern.search(lowered):
+            return kind
+    return None
+
+
+def status_is_known(command: str) -> bool:
+    """Whether the exit status is the command's own: not masked (`|| true`), not a pipe
+    into a filter (`| tail -5` reports tail's status)."""
+    return not MASKED.search(command) and not FILTER_PIPE.search(command)
+
+
+def mentioned_files(command: str) -> set[str]:
+    """Base names of the files a command's words name (`python scripts/x.py` → x.py)."""
+    names = set()
+    for words in command_segments(command):
+        for position, word in enumerate(words):
+            if "/" in word or (position and "." in word.strip(".")):
+                names.add(word.rstrip("/").rsplit("/", 1)[-1])
+    return names
+
+
+def removed_files(command: str) -> set[str]:
+    """Base names of the files an `rm` in the command deletes."""
+    names = set()
+    for words in command_segments(command):
+        if words and program_name(words[0]) in ("rm", "unlink"):
+            names |= {w.rsplit("/", 1)[-1] for w in words[1:] if not w.startswith("-")}
+    return names

@@ -1,0 +1,179 @@
+"""The user's standing rules, found in what the human wrote, in any of eight languages.
+
+A directive is a sentence of the human's own message (never a sub-agent's prompt,
+injected context, a pasted block or `<private>` text) that states a rule for the future,
+recognized by its structure rather than by one phrase:
+
+- it *opens* with a rule word — "always …", "never …", "don't ever …", "from now on …",
+  "remember that …" and their equivalents ("Toujours …", "Nie …", "Siempre …", "Nunca …",
+  "항상 …", "常に …", "总是 …");
+- or it is an imperative (it opens with a verb such as use, run, utilise, verwende, usa,
+  use, or ends as a request in Korean, Japanese or Chinese) that carries a rule word
+  ("Utilise toujours pnpm, jamais npm.", "항상 pnpm을 사용하세요.");
+- or the user says what they prefer ("I prefer …", "je préfère …", "ich bevorzuge …",
+  "prefiero …", "prefiro …", "我更喜欢 …", "…の方が好き", "…을 선호") or corrects the agent
+  ("No, use pnpm.", "Non, utilise pnpm.", "아니, pnpm 써.").
+
+Questions are never directives, nor is a statement about something ("It always fails on
+CI.", "Ça échoue toujours."): the rule word must belong to an instruction.
+Word lists cover English, French, German, Spanish, Portuguese, Chinese, Japanese and Korean.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_DIRECTIVE_CHARS = 300
+MIN_DIRECTIVE_CHARS = 8
+
+_PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.DOTALL | re.IGNORECASE)
+_HARNESS_TAGS = re.compile(
+    r"<(command-[a-z-]+|local-command-[a-z-]+|system-reminder|user-prompt-submit-hook)>"
+    r".*?(?:</\1>|\Z)",
+    re.DOTALL,
+)
+_FENCED_CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]\s*")
+_LIST_MARKER = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
+# Sentence ends: Latin punctuation followed by a space, or CJK full stops anywhere.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+_QUESTION = re.compile(r"[?？]\s*$|[?？]\s")
+
+
+def _alternation(words: str) -> str:
+    return "|".join(re.escape(word) for word in sorted(words.split("|"), key=len, reverse=True))
+
+
+# Rule words, by language. Multi-word forms are listed whole.
+_RULE_WORDS = _alternation(
+    # English
+    "always|never|don't ever|do not ever|from now on|going forward|in the future|"
+    "remember|make sure to|make sure you|prefer|avoid|"
+    # French
+    "toujours|jamais|désormais|dorénavant|à partir de maintenant|à l'avenir|"
+    "n'oublie pas|n'oubliez pas|rappelle-toi|souviens-toi|surtout pas|préfère|préférez|"
+    "évite|évitez|"
+    # German
+    "immer|nie|niemals|ab jetzt|von nun an|künftig|in zukunft|denk daran|merk dir|"
+    "bevorzuge|vermeide|"
+    # Spanish
+    "siempre|nunca|jamás|a partir de ahora|de ahora en adelante|en el futuro|recuerda|"
+    "prefiere|evita|"
+    # Portuguese
+    "sempre|nunca|jamais|a partir de agora|daqui em diante|no futuro|lembre-se|lembra-te|"
+    "prefira|evite"
+)
+_RULE_WORDS_CJK = (
+    "总是|總是|始终|始終|永远不要|永遠不要|从不|從不|绝不|絕不|不要|别再|别|以后|今后|从现在开始|记住|务必|必须|"
+    "常に|いつも|必ず|絶対に|決して|今後|これから|覚えておいて|しないで|禁止|"
+    "항상|언제나|절대|반드시|꼭|앞으로|이제부터|기억해|하지 마|금지"
+)
+# Imperative openings (Latin scripts): a verb in the imperative, with "please" forms.
+_IMPERATIVE_VERBS = _alternation(
+    "use|run|prefer|keep|put|write|add|avoid|stop|do|don't|do not|make|check|commit|push|"
+    "please use|please run|please never|please always|"
+    "utilise|utilisez|lance|lancez|préfère|préférez|évite|évitez|mets|mettez|garde|gardez|"
+    "n'utilise|n'utilisez|ne fais|ne faites|ne mets|ne lance|fais|faites|écris|écrivez|"
+    "verwende|verwenden sie|benutze|benutzen sie|nutze|nimm|führe|vermeide|mach|schreib|"
+    "bevorzuge|"
+    "usa|use|utiliza|ejecuta|evita|prefiere|haz|no uses|no hagas|escribe|pon|"
+    "utilize|rode|execute|evite|prefira|faça|não use|não faça|escreva|coloque"
+)
+# A Korean or Japanese request ends with these forms; a Chinese one carries these words.
+_KO_JA_REQUEST_END = re.compile(
+    r"(?:하세요|하십시오|해라|해 줘|해줘|해 주세요|해주세요|세요|써|쓰세요|마세요|마|말아 줘|"
+    r"ください|下さい|しないで|使って|使え|すること|して)[。！!.\s]*$"
+)
+_ZH_REQUEST = re.compile(r"请|請|不要|别|別|务必|務必")
+_NEGATED_IMPERATIVE = re.compile(
+    r"^(?:don't|do not)\s+(?:use|run|push|commit|add|put|write|edit|touch|change|modify|"
+    r"delete|remove|install|call|import|create|rename|merge|force|skip|disable|mock|hardcode)\b"
+    r"|^n'utilise(?:z)? pas\b|^ne (?:fais|faites|mets|mettez|touche|touchez|lance|lancez) pas\b"
+    r"|^(?:benutze|verwende|nutze)\b.{0,30}\b(?:kein|keine|keinen|nicht)\b"
+    r"|^no (?:uses|hagas|toques|pongas|ejecutes)\b|^não (?:use|faça|mexa|coloque|rode)\b",
+    re.IGNORECASE,
+)
+_PREFERENCE = re.compile(
+    r"\b(?:i|we) (?:always |really |strongly )?prefer\b|\bje préfère\b|\bnous préférons\b"
+    r"|\bich bevorzuge\b|\bwir bevorzugen\b|\bich möchte lieber\b|\bprefiero\b|\bprefiro\b"
+    r"|我(?:更)?(?:喜欢|喜歡|偏好)|の方が(?:好き|いい)|(?:을|를) 선호",
+    re.IGNORECASE,
+)
+_CORRECTION = re.compile(
+    rf"^(?:no|nope|non|nein|não|nao)[,.!]?\s*(?:{_IMPERATIVE_VERBS})\b", re.IGNORECASE
+)
+_CJK_CORRECTION = re.compile(r"^(?:아니|아뇨|いいえ|いや|不是|不对|不對)[,，、.!\s]")
+_RULE_OPENING = re.compile(rf"^(?:please\s+|s'il te plaît,?\s+|bitte\s+)?(?:{_RULE_WORDS})\b", re.I)
+_IMPERATIVE_WITH_RULE = re.compile(
+    rf"^(?:please\s+)?(?:{_IMPERATIVE_VERBS})\b.{{0,60}}?\b(?:{_RULE_WORDS})\b", re.IGNORECASE
+)
+_ANYWHERE = re.compile(
+    r"\b(?:from now on|going forward|remember (?:that|to)|(?:you|we) (?:should|must) "
+    r"(?:always|never))\b",
+    re.IGNORECASE,
+)
+_CJK_RULE = re.compile(_RULE_WORDS_CJK)
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:please|also|and|but|so|ok|okay|oh|note|btw|et|aussi|und|auch|y|también|e|também)"
+    r"\b[,:]?\s+)+",
+    re.IGNORECASE,
+)
+_REWRITE_PREFIXES = re.compile(
+    r"^(?:remember(?: that)?|from now on|going forward|in (?:the )?future)\b[,:]?\s*",
+    re.IGNORECASE,
+)
+
+
+def directives_in(text: str) -> list[str]:
+    """The standing rules a human message states, one per sentence, tidied as bullets."""
+    text = _FENCED_CODE.sub(" ", _HARNESS_TAGS.sub(" ", _PRIVATE.sub(" ", text)))
+    text = _INTERRUPTED.sub("", text.strip())
+    found: list[str] = []
+    for raw_line in text.splitlines():
+        line = raw_line.strip()
+        if not line or line.startswith((">", "$", "#", "|")) or raw_line.startswith("    "):
+            continue
+        line = _LIST_MARKER.sub("", line)
+        for sentence in _SENTENCE_END.split(line):
+            directive = _directive(sentence.strip())
+            if directive and directive not in found:
+                found.append(directive)
+    return found
+
+
+def is_directive(sentence: str) -> bool:
+    """Whether one sentence of the human's states a standing rule (see the module doc)."""
+    if _QUESTION.search(sentence):
+        return False
+    core = _LEADING_FILLER.sub("", sentence.strip())
+    if _RULE_OPENING.match(core) or _IMPERATIVE_WITH_RULE.match(core):
+        return True
+    if _NEGATED_IMPERATIVE.match(core) or _CORRECTION.match(core):
+        return True
+    if _ANYWHERE.search(core) or _PREFERENCE.search(core):
+        return True
+    request = bool(_KO_JA_REQUEST_END.search(core) or _ZH_REQUEST.search(core))
+    if _CJK_CORRECTION.match(core):
+        return request
+    cjk_rule = _CJK_RULE.search(core)
+    return bool(cjk_rule and (cjk_rule.start() == 0 or request))
+
+
+def _directive(sentence: str) -> str | None:
+    if not MIN_DIRECTIVE_CHARS <= len(sentence) <= MAX_DIRECTIVE_CHARS:
+        return None
+    if not is_directive(sentence):
+        return None
+    core = _LEADING_FILLER.sub("", sentence)
+    rewritten = _REWRITE_PREFIXES.sub("", core).strip() or core
+    if len(rewritten) < MIN_DIRECTIVE_CHARS // 2:
+        return None
+    if not any(_is_cjk(char) for char in rewritten):
+        rewritten = rewritten[0].upper() + rewritten[1:]
+    if rewritten[-1] not in ".!。！":
+        rewritten += "。" if any(_is_cjk(char) for char in rewritten) else "."
+    return " ".join(rewritten.split())
+
+
+def _is_cjk(char: str) -> bool:
+    return "\u3040" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7a3"

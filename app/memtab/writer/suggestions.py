@@ -1,0 +1,398 @@
+"""Suggested memories: what the offline writer proposes, for the user to accept or dismiss.
+
+With no model configured the writer proposes rather than writes (unless the writer
+setting `offline_notes` is "write"): its notes go to a per-workspace queue instead of the
+workspace's notes file. The user lists them, accepts some (optionally after editing the
+text) — accepted lines go to the notes file through the store, recorded as a write — and
+dismisses the rest. A dismissed suggestion is remembered, so the next run over the same
+transcript does not propose it again; so is an accepted one.
+
+The queue lives in Memtab's own folder, never inside a memory scope:
+`<home>/memtab/suggestions/<workspace id>.json`::
+
+    {"version": 1, "workspaceId": "a1b2c3d4e5", "suggestions": [
+      {"id": "5f0c2a9e1b", "section": "Directives", "text": "Always use pnpm, never npm.",
+       "memoryPath": "/memories/workspace/notes.md", "source": "offline-writer",
+       "createdAt": 1767225600000, "status": "pending"}]}
+
+`status` is "pending", "accepted" or "dismissed" (then with `decidedAt`). Every change is
+a read-modify-write under a cross-process lock, written atomically; a file Memtab cannot
+read is moved aside (`<id>.json.corrupt-<ms>`) before a new one is written, never
+overwritten in place; an entry it does not understand is skipped and kept.
+
+For a GUI: `SuggestionQueue(home, workspace_id)` — `pending()` to list (cheap, but it is
+disk: call it off the GUI thread), `accept([id], text=…)` for accept or edit-then-accept,
+`dismiss([id])`; watch `path` for changes made by the writer or another process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from memtab.fs.atomic import atomic_write_json
+from memtab.fs.jsonfile import JsonError, read_json
+from memtab.fs.locks import interprocess_lock
+from memtab.store.home import Home, Workspace
+from memtab.store.memory import MemoryStore, NotFoundError, SaveConflictError
+from memtab.store.meta import now_ms
+from memtab.transcripts import redact_secrets
+from memtab.writer.config import memory_path_problem
+from memtab.writer.notes import SECTION_ORDER, Note, apply_notes, notes_missing_from
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+SOURCE_OFFLINE_WRITER = "offline-writer"
+MAX_PENDING = 200
+MAX_DECIDED = 500  # remembered so they are not proposed again; the oldest are forgotten
+MAX_TEXT_CHARS = 500
+SAVE_TRIES = 3
+Status = Literal["pending", "accepted", "dismissed"]
+_STATUSES: tuple[Status, ...] = ("pending", "accepted", "dismissed")
+_BULLET = re.compile(r"^[-*+•]\s*")
+
+
+class SuggestionError(Exception):
+    """A request the queue refuses (unknown id, empty text…); the message is for the user."""
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One suggested memory: a bullet for a section of the workspace's notes file."""
+
+    id: str
+    section: str
+    text: str
+    memory_path: str
+    created_at: int
+    source: str = SOURCE_OFFLINE_WRITER
+    status: Status = "pending"
+    decided_at: int | None = None
+    replaces: tuple[str, str] | None = None
+
+    @property
+    def note(self) -> Note:
+        return Note(self.section, self.text, self.replaces)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "section": self.section,
+            "text": self.text,
+            "memoryPath": self.memory_path,
+            "source": self.source,
+            "createdAt": self.created_at,
+            "status": self.status,
+        }
+        if self.decided_at is not None:
+            data["decidedAt"] = self.decided_at
+        if self.replaces is not None:
+            data["replaces"] = list(self.replaces)
+        return data
+
+
+def suggestion_id(section: str, text: str) -> str:
+    """A stable id: the same note proposed again gets the same id."""
+    key = " ".join(text.split()).casefold()
+    digest = hashlib.blake2b(f"{section}\n{key}".encode(), digest_size=5)
+    return digest.hexdigest()
+
+
+def _parse(raw: Any) -> Suggestion | None:
+    """One entry as stored, or None when it is not one this version understands."""
+    if not isinstance(raw, dict):
+        return None
+    fields = (raw.get("id"), raw.get("section"), raw.get("text"), raw.get("memoryPath"))
+    created, status = raw.get("createdAt"), raw.get("status", "pending")
+    if not all(isinstance(value, str) and value for value in fields):
+        return None
+    if isinstance(created, bool) or not isinstance(created, int) or status not in _STATUSES:
+        return None
+    if memory_path_problem(str(fields[3])) is not None:
+        return None  # suggestions only ever go to a workspace file
+    decided = raw.get("decidedAt")
+    replaces = raw.get("replaces")
+    pair = (
+        (replaces[0], replaces[1])
+        if isinstance(replaces, list)
+        and len(replaces) == 2
+        and all(isinstance(item, str) for item in replaces)
+        else None
+    )
+    source = raw.get("source")
+    return Suggestion(
+        id=str(fields[0]),
+        section=str(fields[1]),
+        text=str(fields[2]),
+        memory_path=str(fields[3]),
+        created_at=created,
+        source=source if isinstance(source, str) else SOURCE_OFFLINE_WRITER,
+        status=status,
+        decided_at=decided if isinstance(decided, int) and not isinstance(decided, bool) else None,
+        replaces=pair,
+    )
+
+
+@dataclass
+class _Document:
+    """The queue file's content: the entries understood, and the raw ones kept as they are."""
+
+    suggestions: list[Suggestion]
+    unknown: list[Any]
+    extra: dict[str, Any]
+
+    def to_json(self, workspace_id: str) -> dict[str, Any]:
+        return {
+            **self.extra,
+            "version": SCHEMA_VERSION,
+            "workspaceId": workspace_id,
+            "suggestions": [s.to_json() for s in self.suggestions] + self.unknown,
+        }
+
+
+def _check_workspace_id(workspace_id: str) -> str:
+    if (
+        not workspace_id
+        or workspace_id.startswith(".")
+        or any(char in workspace_id for char in "/\\\0")
+    ):
+        raise SuggestionError(f"Invalid workspace id {workspace_id!r}")
+    return workspace_id
+
+
+def queue_path(home: Home, workspace_id: str) -> Path:
+    """Where a workspace's suggestions are kept (inside `<home>/memtab`)."""
+    return home.memtab_dir / "suggestions" / f"{_check_workspace_id(workspace_id)}.json"
+
+
+def queued_workspaces(home: Home) -> list[str]:
+    """Ids of the workspaces that have a suggestion file."""
+    folder = home.memtab_dir / "suggestions"
+    try:
+        return sorted(p.stem for p in folder.iterdir() if p.suffix == ".json" and p.is_file())
+    except OSError:
+        return []
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """What `accept` did: the suggestions accepted and the file they went to."""
+
+    suggestions: tuple[Suggestion, ...]
+    memory_path: str
+
+
+class SuggestionQueue:
+    """The suggested memories of one workspace (see the module docstring)."""
+
+    def __init__(self, home: Home, workspace_id: str, *, clock: Callable[[], int] = now_ms) -> None:
+        self.home = home
+        self.workspace_id = workspace_id
+        self.path = queue_path(home, workspace_id)
+        self._clock = clock
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def all(self) -> list[Suggestion]:
+        """Every entry, pending and decided, oldest first (a corrupt file reads as empty)."""
+        return self._load(move_aside=False).suggestions
+
+    def pending(self) -> list[Suggestion]:
+        """The suggestions waiting for a decision, oldest first."""
+        return [s for s in self.all() if s.status == "pending"]
+
+    def _load(self, *, move_aside: bool) -> _Document:
+        try:
+            raw = read_json(self.path)
+        except FileNotFoundError:
+            return _Document([], [], {})
+        except (OSError, JsonError) as error:
+            logger.warning("Suggested memories: cannot read %s: %s", self.path, error)
+            if move_aside:
+                self._move_aside()
+            return _Document([], [], {})
+        if not isinstance(raw, dict) or not isinstance(raw.get("suggestions"), list):
+            logger.warning("Suggested memories: %s is not a suggestion file", self.path)
+            if move_aside:
+                self._move_aside()
+            return _Document([], [], {})
+        parsed: list[Suggestion] = []
+        unknown: list[Any] = []
+        for entry in raw["suggestions"]:
+            suggestion = _parse(entry)
+            if suggestion is None:
+                unknown.append(entry)
+            else:
+                parsed.append(suggestion)
+        extra = {k: v for k, v in raw.items() if k not in ("version", "workspaceId", "suggestions")}
+        return _Document(parsed, unknown, extra)
+
+    def _move_aside(self) -> None:
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{self._clock()}")
+        try:
+            self.path.rename(aside)
+            logger.warning("Suggested memories: kept the unreadable file as %s", aside)
+        except OSError as error:
+            raise SuggestionError(
+                f"Cannot move the unreadable {self.path} aside: {error.strerror or error}"
+            ) from None
+
+    # --- changing ---------------------------------------------------------------------------
+
+    def _edit(self, change: Callable[[_Document], None]) -> None:
+        """Read, change and write the queue under its cross-process lock."""
+        lock = self.home.lock_path(f"suggestions-{self.workspace_id}")
+        with interprocess_lock(lock):
+            document = self._load(move_aside=True)
+            change(document)
+            _prune(document)
+            atomic_write_json(self.path, document.to_json(self.workspace_id))
+
+    def propose(self, notes: Iterable[Note], *, memory_path: str) -> list[Suggestion]:
+        """Queue these notes; returns the ones that are new (a note already pending,
+        accepted or dismissed is not proposed again)."""
+        added: list[Suggestion] = []
+        wanted = [note for note in notes if note.text.strip()]
+        if not wanted:
+            return added
+
+        def change(document: _Document) -> None:
+            known = {s.id for s in document.suggestions}
+            now = self._clock()
+            for note in wanted:
+                text = redact_secrets(" ".join(note.text.split()))
+                suggestion = Suggestion(
+                    suggestion_id(note.section, text),
+                    note.section,
+                    text,
+                    memory_path,
+                    now,
+                    replaces=note.replaces,
+                )
+                if suggestion.id not in known:
+                    known.add(suggestion.id)
+                    document.suggestions.append(suggestion)
+                    added.append(suggestion)
+
+        self._edit(change)
+        return added
+
+    def dismiss(self, ids: Sequence[str]) -> list[Suggestion]:
+        """Dismiss pending suggestions (SuggestionError when an id is not pending)."""
+        dismissed: list[Suggestion] = []
+
+        def change(document: _Document) -> None:
+            now = self._clock()
+            for index in _pending_indexes(document, ids):
+                decided = replace(document.suggestions[index], status="dismissed", decided_at=now)
+                document.suggestions[index] = decided
+                dismissed.append(decided)
+
+        self._edit(change)
+        return dismissed
+
+    def accept(
+        self,
+        ids: Sequence[str],
+        *,
+        workspace: Workspace,
+        text: str | None = None,
+        edits: Mapping[str, str] | None = None,
+    ) -> Accepted:
+        """Write pending suggestions into their notes file, then mark them accepted.
+
+        `text` replaces the text of a single accepted suggestion (edit, then accept);
+        `edits` maps ids to edited text for several. The notes file is saved through the
+        store with a content check (retried when mux or an editor wrote meanwhile), and
+        counts as a write. Raises SuggestionError, or the store's errors when the file
+        cannot be written; nothing is marked accepted unless it was written.
+        """
+        if text is not None:
+            if len(ids) != 1:
+                raise SuggestionError("Edited text can be given for one suggestion at a time")
+            edits = {ids[0]: text}
+        edits = {key: _clean_text(value) for key, value in (edits or {}).items()}
+        accepted: list[Suggestion] = []
+        store = MemoryStore(self.home, workspace)
+
+        def change(document: _Document) -> None:
+            indexes = _pending_indexes(document, ids)
+            chosen = [document.suggestions[i] for i in indexes]
+            chosen = [replace(s, text=edits.get(s.id, s.text)) for s in chosen]
+            paths = {s.memory_path for s in chosen}
+            for path in sorted(paths):
+                _write_notes(store, path, [s.note for s in chosen if s.memory_path == path])
+            now = self._clock()
+            for index, suggestion in zip(indexes, chosen, strict=True):
+                decided = replace(suggestion, status="accepted", decided_at=now)
+                document.suggestions[index] = decided
+                accepted.append(decided)
+
+        self._edit(change)
+        path = accepted[0].memory_path if accepted else ""
+        return Accepted(tuple(accepted), path)
+
+
+def _clean_text(text: str) -> str:
+    cleaned = _BULLET.sub("", " ".join(text.split())).strip()
+    if not cleaned:
+        raise SuggestionError("The edited text is empty")
+    if len(cleaned) > MAX_TEXT_CHARS:
+        raise SuggestionError(f"The edited text is longer than {MAX_TEXT_CHARS} characters")
+    return redact_secrets(cleaned)
+
+
+def _pending_indexes(document: _Document, ids: Sequence[str]) -> list[int]:
+    if not ids:
+        raise SuggestionError("No suggestion ids given")
+    by_id = {s.id: i for i, s in enumerate(document.suggestions) if s.status == "pending"}
+    missing = [i for i in ids if i not in by_id]
+    if missing:
+        raise SuggestionError(f"No pending suggestion with id {', '.join(missing)}")
+    return [by_id[i] for i in dict.fromkeys(ids)]
+
+
+def _write_notes(store: MemoryStore, path: str, notes: Sequence[Note]) -> None:
+    """Add notes to a memory file, re-reading and retrying if it changes meanwhile."""
+    for attempt in range(SAVE_TRIES):
+        try:
+            current = store.read(path)
+        except NotFoundError:
+            content, sha = "", None
+        else:
+            content, sha = current.content, current.sha256
+        updated = apply_notes(content, notes_missing_from(content, notes))
+        if updated == content:
+            return  # already there (an earlier accept wrote it)
+        try:
+            store.save(path, updated, sha)
+            return
+        except SaveConflictError:
+            if attempt == SAVE_TRIES - 1:
+                raise
+            logger.info("Suggested memories: %s changed while accepting; retrying", path)
+
+
+def _prune(document: _Document) -> None:
+    """Keep the newest pending suggestions and the newest decisions, in order."""
+    pending = [s for s in document.suggestions if s.status == "pending"]
+    decided = [s for s in document.suggestions if s.status != "pending"]
+    keep = {s.id for s in pending[-MAX_PENDING:]} | {
+        s.id for s in sorted(decided, key=lambda s: s.decided_at or 0)[-MAX_DECIDED:]
+    }
+    dropped = len(document.suggestions) - len(keep)
+    if dropped:
+        logger.info("Suggested memories: forgot %d old entries", dropped)
+    document.suggestions = [s for s in document.suggestions if s.id in keep]
+
+
+def sections_order(suggestions: Iterable[Suggestion]) -> list[Suggestion]:
+    """Suggestions ordered as the notes file orders its sections, then oldest first."""
+    rank = {section: index for index, section in enumerate(SECTION_ORDER)}
+    return sorted(suggestions, key=lambda s: (rank.get(s.section, len(rank)), s.created_at))

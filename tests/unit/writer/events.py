@@ -1,0 +1,48 @@
+"""Transcript events built directly, as the offline writer receives them (structured data)."""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import Any
+
+from memtab.transcripts import ToolCall, TranscriptEvent
+
+_ids = count()
+
+
+def user(text: str, *, sidechain: bool = False) -> TranscriptEvent:
+    return TranscriptEvent(f"u{next(_ids)}", "user", "claude", text=text, sidechain=sidechain)
+
+
+def answer(text: str) -> TranscriptEvent:
+    """The assistant's final answer of a turn."""
+    return TranscriptEvent(f"a{next(_ids)}", "assistant", "claude", text=text, completed_turn=True)
+
+
+def calls(*tool_calls: ToolCall, sidechain: bool = False) -> TranscriptEvent:
+    return TranscriptEvent(
+        f"a{next(_ids)}", "assistant", "claude", tool_calls=list(tool_calls), sidechain=sidechain
+    )
+
+
+def shell(command: str, *, ok: bool = True, output: str = "ok") -> ToolCall:
+    """A Bash call and its result (exit code 0, or 1 with `output` as the error)."""
+    return ToolCall(
+        f"c{next(_ids)}",
+        "Bash",
+        {"command": command},
+        output=output,
+        is_error=not ok,
+        exit_code=0 if ok else 1,
+    )
+
+
+def tool(
+    name: str, arguments: dict[str, Any] | str, *, output: str = "ok", ok: bool = True
+) -> ToolCall:
+    return ToolCall(f"c{next(_ids)}", name, arguments, output=output, is_error=not ok)
+
+
+def bash(command: str, *, ok: bool = True, output: str = "ok") -> TranscriptEvent:
+    """One assistant event running one shell command."""
+    return calls(shell(command, ok=ok, output=output))

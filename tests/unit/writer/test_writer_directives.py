@@ -1,0 +1,97 @@
+"""The user's standing rules, recognized by structure in eight languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtab.writer.directives import directives_in
+
+RULES = [
+    # English
+    ("Always use pnpm, never npm.", "Always use pnpm, never npm."),
+    (
+        "From now on, always run `make check` before pushing.",
+        "Always run `make check` before pushing.",
+    ),
+    ("Remember that staging is read-only", "Staging is read-only."),
+    ("Remember: never push to main directly.", "Never push to main directly."),
+    ("Please never commit to main!", "Never commit to main!"),
+    ("We should always pin versions in CI.", "We should always pin versions in CI."),
+    ("I prefer small commits", "I prefer small commits."),
+    ("Don't push to main.", "Don't push to main."),
+    ("No, use pnpm.", "No, use pnpm."),
+    # French
+    ("Utilise toujours pnpm, jamais npm.", "Utilise toujours pnpm, jamais npm."),
+    ("N'utilise pas npm dans ce dépôt.", "N'utilise pas npm dans ce dépôt."),
+    ("Je préfère les petits commits.", "Je préfère les petits commits."),
+    ("Non, utilise pnpm.", "Non, utilise pnpm."),
+    (
+        "Désormais, lance les tests avant chaque push.",
+        "Désormais, lance les tests avant chaque push.",
+    ),
+    # German
+    ("Verwende immer pnpm, nie npm.", "Verwende immer pnpm, nie npm."),
+    ("Benutze keine globalen Variablen.", "Benutze keine globalen Variablen."),
+    ("Niemals direkt auf main pushen.", "Niemals direkt auf main pushen."),
+    # Spanish
+    ("Usa siempre pnpm, nunca npm.", "Usa siempre pnpm, nunca npm."),
+    ("No uses var en JavaScript.", "No uses var en JavaScript."),
+    ("Prefiero commits pequeños.", "Prefiero commits pequeños."),
+    # Portuguese
+    ("Use sempre pnpm, nunca npm.", "Use sempre pnpm, nunca npm."),
+    ("Não use var em JavaScript.", "Não use var em JavaScript."),
+    ("Sempre rode os testes antes do commit.", "Sempre rode os testes antes do commit."),
+    # Chinese
+    ("总是使用 pnpm，不要用 npm。", "总是使用 pnpm，不要用 npm。"),
+    ("请始终使用 pnpm。", "请始终使用 pnpm。"),
+    ("以后都用 pnpm", "以后都用 pnpm。"),
+    # Japanese
+    ("常に pnpm を使ってください。", "常に pnpm を使ってください。"),
+    ("npm は絶対に使わないでください。", "npm は絶対に使わないでください。"),
+    # Korean
+    ("항상 pnpm을 사용하세요.", "항상 pnpm을 사용하세요."),
+    ("pnpm을 항상 사용하세요.", "pnpm을 항상 사용하세요."),
+    ("아니, pnpm 써.", "아니, pnpm 써."),
+]
+
+
+@pytest.mark.parametrize(("text", "directive"), RULES)
+def test_directives_in_eight_languages(text: str, directive: str) -> None:
+    assert directives_in(text) == [directive]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It always fails on CI.",
+        "I remember it failing.",
+        "Why does it always fail?",
+        "Run the tests.",
+        "Ça échoue toujours.",
+        "Pourquoi ça échoue toujours ?",
+        "Der Build schlägt immer fehl.",
+        "El build siempre falla.",
+        "O build sempre falha.",
+        "这个测试总是失败。",
+        "テストはいつも失敗する。",
+        "이 테스트는 항상 실패해요.",
+        "Work on bead spotter-4te. Run bd show spotter-4te to see the issue details.",
+        "lets remove overflow: hidden from table",
+        "```\nalways run this in the snippet\n```",
+        "> always quoted text from an issue",
+        "<private>remember my token is abc</private> thanks",
+        "<command-name>/init</command-name> always",
+    ],
+)
+def test_statements_questions_tasks_and_quotes_are_not_directives(text: str) -> None:
+    assert directives_in(text) == []
+
+
+def test_each_sentence_and_list_item_on_its_own() -> None:
+    assert directives_in("Fix the bug. Also, prefer pathlib over os.path.") == [
+        "Prefer pathlib over os.path."
+    ]
+    assert directives_in("- always use uv\n- never use pip") == ["Always use uv.", "Never use pip."]
+    assert directives_in("[Request interrupted by user] never mind, always use tabs") == [
+        "Never mind, always use tabs."
+    ]
