@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import random
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from memtab.consolidation.offline_plan import MemoryFile, plan_consolidation
+from memtab.consolidation.offline_inputs import MemoryFile
+from memtab.consolidation.offline_plan import plan_consolidation
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_text
 from memtab.llm.settings import ProviderSettings
@@ -122,3 +124,30 @@ def test_offline_consolidator_on_1000_files(tmp_path: Path) -> None:
         f"planner alone {plan_seconds:.2f} s ({merged} merges within the budget of 8)"
     )
     assert record.ops and all(op.applied for op in record.ops)
+
+
+@pytest.mark.bench
+def test_a_50_mb_memory_file_is_listed_not_read(tmp_path: Path) -> None:
+    """Issue 8: a 50 MB file took the offline consolidator 50 s and 2.2 GB (it was read
+    whole through `view`). Now it is listed by size and left alone."""
+    home = Home(tmp_path / "home")
+    add_workspace(home, PROJECT, "big", workspace_id=WS)
+    store = MemoryStore(home, load_registry(home).require_workspace(WS))
+    big = store.physical(parse_file_path("/memories/global/huge.md"))
+    big.parent.mkdir(parents=True)
+    line = b"- " + b"lorem ipsum dolor sit amet " * 3 + b"\n"
+    with big.open("wb") as handle:
+        for _ in range(50 * 1024 * 1024 // len(line)):
+            handle.write(line)
+    service = ConsolidationService(home, settings=ProviderSettings("offline", "offline", ""))
+    tracemalloc.start()
+    started = time.perf_counter()
+    record = service.run(WS)
+    seconds = time.perf_counter() - started
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(
+        f"\noffline consolidator with a {big.stat().st_size / 1e6:.0f} MB file: "
+        f"{seconds * 1000:.0f} ms, peak {peak / 1e3:.0f} KB allocated (was 50 s and 2.2 GB)"
+    )
+    assert record.ops == ()

@@ -27,6 +27,7 @@ the budget a second run right after the first is a no-op.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -59,8 +60,9 @@ WIDER_SCOPES: dict[Scope, tuple[Scope, ...]] = {
 }
 _FRONTMATTER_TYPE = re.compile(r"^type:\s*(\S.*?)\s*$", re.MULTILINE)
 # Markdown links, wiki links and bare `name.md` mentions: files named this way are never
-# deleted (an index such as Claude Code's MEMORY.md would point at nothing).
-_REFERENCE = re.compile(r"\]\(\s*<?([^)>\s#?]+)|\[\[([^\]|#]+)|([\w.\-]+\.md)\b")
+# deleted (an index such as Claude Code's MEMORY.md would point at nothing). A wiki link
+# names a page without its extension.
+_REFERENCE = re.compile(r"\]\(\s*<?([^)>\s#?]+)|\[\[([^\]|#]+)|([\w.\-/]+\.md)\b")
 
 
 def short(path: str) -> str:
@@ -179,15 +181,21 @@ class Plan:
         return not self.edits and not self.deletes
 
 
-def referenced_names(analyses: Iterable[FileAnalysis]) -> dict[str, set[str]]:
-    """File names (lower case) each file mentions or links to, by the mentioning file."""
-    found: dict[str, set[str]] = {}
+def referenced_paths(analyses: Iterable[FileAnalysis]) -> set[str]:
+    """Virtual paths that some other memory file links to or names: a link or a bare
+    `name.md` resolves against the folder of the file that mentions it, and against its
+    scope root (`rollout_summaries/x.md` in Codex's MEMORY.md)."""
+    found: set[str] = set()
     for analysis in analyses:
-        names: set[str] = set()
+        scope_root = analysis.file.scope.virtual_root
+        folder = analysis.path.rsplit("/", 1)[0]
         for match in _REFERENCE.finditer("\n".join(analysis.lines)):
-            target = next(group for group in match.groups() if group)
-            names.add(target.rsplit("/", 1)[-1].strip().lower())
-        found[analysis.path] = names
+            link, wiki, mention = match.groups()
+            target = (link or mention or f"{wiki}.md").strip()
+            for base in (folder, scope_root):
+                resolved = posixpath.normpath(posixpath.join(base, target))
+                if resolved != analysis.path and resolved.startswith(scope_root + "/"):
+                    found.add(resolved)
     return found
 
 
@@ -206,15 +214,7 @@ class _Workbench:
         self.wider = self._wider_coverage()
         self.wider_lines = self._wider_lines()
         self.cleaned = {a.path: settle(a.lines, self.wider[a.file.scope]) for a in analyses}
-        references = referenced_names(analyses)
-        self.referenced = {
-            a.path
-            for a in analyses
-            if any(
-                a.file.name.lower() in names and path != a.path
-                for path, names in references.items()
-            )
-        }
+        self.referenced = referenced_paths(analyses)
 
     def _wider_coverage(self) -> dict[Scope, Coverage]:
         by_scope = {scope: Coverage() for scope in Scope}
