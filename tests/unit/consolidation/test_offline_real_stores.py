@@ -248,3 +248,50 @@ def test_real_stores_plan_only_markdown(store: MemoryStore) -> None:
     assert {path for path, _ in plan.left_alone} == {
         f.path for f in files if not f.path.endswith(".md")
     }
+
+
+def test_files_sharing_only_their_template_are_not_duplicates(
+    home: Home, store: MemoryStore
+) -> None:
+    summaries = real_files(CODEX)
+    names = [name for name in summaries if name.startswith("rollout_summaries/")]
+    template = (
+        "# {title}\n\nPreference signals:\n- {signal}\n\nKey steps:\n- {step}\n\n"
+        "Failures and how to do differently:\n- None this time.\n\nReusable knowledge:\n"
+        "- {fact}\n\nReferences:\n- [1] the rollout\n"
+    )
+    put(
+        store,
+        "/memories/global/a.md",
+        template.format(
+            title="Restore an archived session",
+            signal="The user wants the exact destination checked first.",
+            step="Copied the archived rollout back with the same filename.",
+            fact="The sessions directory may be mounted read-only.",
+        ),
+    )
+    put(
+        store,
+        "/memories/global/b.md",
+        template.format(
+            title="Install a skill without Node",
+            signal="The user asked for the exact install command.",
+            step="Tried npx skills add, then a sparse clone.",
+            fact="This Git is too old for --filter=blob:none.",
+        ),
+    )
+    assert names  # the template is Codex's rollout-summary shape
+    assert consolidate(home).ops == ()
+
+
+def test_consolidation_does_not_depend_on_the_view_output(
+    home: Home, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memtab.store.tool import MemoryTool
+
+    repeated = "- Rebase onto main before opening a pull request.\n" * 2
+    put(store, "/memories/global/git.md", f"---\ndescription: Git\n---\n{repeated}")
+    monkeypatch.setattr(MemoryTool, "_view", lambda self, args: "a format nobody parses")
+    record = consolidate(home)
+    assert [(op.command, op.applied) for op in record.ops] == [("str_replace", True)]
+    assert read(store, "/memories/global/git.md").count("Rebase onto main") == 1
