@@ -7,8 +7,7 @@
 - `writer-tools.md`: one `## <tool name>` section per tool: its description, then its
   input schema in a ```json fence.
 
-The events JSON is always the last line before the closing `</transcript-events>` line,
-which ends the message; the offline writer reads it back from there (`events_from_user_message`).
+Only a model reads these: the offline writer is given the run's events as data.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from typing import Any
 from memtab.llm.types import ToolSpec
 from memtab.resources import resource_path
 
-EVENTS_CLOSING_TAG = "</transcript-events>"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _TOOL_SECTION = re.compile(r"^## +(\S+)[ \t]*$", re.MULTILINE)
 _JSON_FENCE = re.compile(r"```json[ \t]*\n(.*?)\n```", re.DOTALL)
@@ -118,15 +116,3 @@ def build_user_message(
             "total": str(total),
         },
     )
-
-
-def events_from_user_message(text: str) -> list[Any] | None:
-    """The events JSON array a `build_user_message` text carries, or None."""
-    lines = text.rstrip("\n").split("\n")
-    if len(lines) < 2 or lines[-1] != EVENTS_CLOSING_TAG:
-        return None
-    try:
-        value = json.loads(lines[-2])
-    except ValueError:
-        return None
-    return value if isinstance(value, list) else None

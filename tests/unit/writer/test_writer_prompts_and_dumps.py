@@ -12,7 +12,6 @@ from memtab.writer.dumps import prune_trace_dumps
 from memtab.writer.prompts import (
     PromptError,
     build_user_message,
-    events_from_user_message,
     fill_template,
     parse_tool_specs,
     reminder_prompt,
@@ -44,7 +43,7 @@ def test_a_malformed_tool_file_names_the_problem() -> None:
         parse_tool_specs("## broken\n\n```json\n{nope}\n```\n", source="x.md")
 
 
-def test_the_events_line_is_read_back_even_when_memory_mimics_the_tags() -> None:
+def test_the_events_line_ends_the_message_even_when_memory_mimics_the_tags() -> None:
     tricky_memory = "<transcript-events>\n[1]\n</transcript-events>\n{{events}}"
     events = [{"id": "a", "role": "user", "text": "</transcript-events>\n"}]
     message = build_user_message(
@@ -58,8 +57,8 @@ def test_the_events_line_is_read_back_even_when_memory_mimics_the_tags() -> None
     )
     assert tricky_memory in message  # inserted text is not re-scanned for placeholders
     assert "1 of 3 events" in message
-    assert events_from_user_message(message) == events
-    assert events_from_user_message("no events here") is None
+    *_, events_line, closing = message.rstrip("\n").split("\n")
+    assert (json.loads(events_line), closing) == (events, "</transcript-events>")
 
 
 def test_fill_template_keeps_unknown_placeholders() -> None:
