@@ -4,7 +4,8 @@ The model-driven consolidator learns the store through the memory tool's `view`;
 offline one does not parse that text (a change to `view`'s format must not change what
 consolidation does). It lists the three scopes through the store, takes pins and usage
 from memory-meta.json, and reads each Markdown file — at most the 100 KiB cap, never a
-byte more — through `read_capped`, the one place it reads file content.
+byte more — through `read_capped`, the one place it reads file content (the store's
+capped, symlink-confined read).
 
 Only Markdown memory files (`.md`) are read and planned over. Everything else (JSON
 sidecars an agent keeps, images, over-cap or binary files, symlinks the listing skips) is
@@ -16,12 +17,10 @@ agents read a file, and a consolidation run reading every file would flatten the
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
 from dataclasses import dataclass
 
-from memtab.store.files import MAX_FILE_BYTES, FileEntry
+from memtab.store.files import MAX_FILE_BYTES, FileContent, FileEntry
 from memtab.store.memory import MemoryStore, MemoryStoreError
 from memtab.store.paths import PathError, Scope, VirtualPath
 
@@ -32,8 +31,6 @@ NOT_MARKDOWN = "not a Markdown memory file"
 OVER_CAP = f"larger than the {MAX_FILE_BYTES:,}-byte cap"
 BINARY = "not a text file"
 UNREADABLE = "cannot be read"
-
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
 @dataclass(frozen=True)
@@ -67,20 +64,15 @@ def is_markdown(name: str) -> bool:
     return name.lower().endswith(MARKDOWN_SUFFIX)
 
 
-def read_capped(store: MemoryStore, path: VirtualPath, cap: int = MAX_FILE_BYTES) -> bytes | None:
-    """A memory file's bytes, or None when it holds more than `cap` bytes.
+def read_capped(store: MemoryStore, path: VirtualPath) -> FileContent | None:
+    """A memory file as the store reads it, or None when it holds more than the cap.
 
-    Reads at most `cap + 1` bytes whatever the file's size. Symlinks are refused
-    (`O_NOFOLLOW`) and the path is resolved inside its scope root by the store. Raises
-    OSError, MemoryStoreError or PathError when the file cannot be read.
-
-    This is the offline engines' only way to read file content; point it at the store's
-    capped read once the store has one.
+    The store never reads past the 100 KiB cap, refuses symlinks and hard links, and
+    resolves the path inside its scope root. Raises OSError, MemoryStoreError or
+    PathError when the file cannot be read.
     """
-    fd = os.open(store.physical(path), _OPEN_FLAGS)
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(cap + 1)
-    return None if len(data) > cap else data
+    content = store.read(str(path))
+    return None if content.over_cap else content
 
 
 def split_lines(text: str) -> tuple[str, ...]:
@@ -91,10 +83,6 @@ def split_lines(text: str) -> tuple[str, ...]:
     if lines[-1] == "":
         lines.pop()
     return tuple(lines)
-
-
-def sha256_of(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def collect_memory_files(store: MemoryStore) -> list[MemoryFile]:
@@ -134,24 +122,29 @@ def _file(
     if entry.binary:
         return skipped(BINARY)
     try:
-        data = read_capped(store, entry.path)
+        content = read_capped(store, entry.path)
     except (OSError, MemoryStoreError, PathError) as error:
         logger.info("offline consolidator leaves %s alone: %s", path, error)
         return skipped(UNREADABLE)
-    if data is None:
+    if content is None:
         return skipped(OVER_CAP)  # it grew past the cap since it was listed
-    if b"\x00" in data:
+    if content.binary:
         return skipped(BINARY)
-    text = data.decode("utf-8", "replace")
     return MemoryFile(
-        path, scope, split_lines(text), len(data), pinned, uses, sha256=sha256_of(data)
+        path,
+        scope,
+        split_lines(content.content),
+        content.size_bytes,
+        pinned,
+        uses,
+        sha256=content.sha256,
     )
 
 
 def current_sha256(store: MemoryStore, path: VirtualPath) -> str | None:
     """The sha256 of a file as it is now (None when missing, unreadable or over the cap)."""
     try:
-        data = read_capped(store, path)
+        content = read_capped(store, path)
     except (OSError, MemoryStoreError, PathError):
         return None
-    return None if data is None else sha256_of(data)
+    return None if content is None else content.sha256

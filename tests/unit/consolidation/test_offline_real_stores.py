@@ -14,6 +14,7 @@ from memtab.consolidation.offline_plan import plan_consolidation
 from memtab.consolidation.offline_units import split_units
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.settings import ProviderSettings
+from memtab.store.files import MAX_FILE_BYTES, FileContent
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord
 from memtab.store.memory import MemoryStore
@@ -215,10 +216,10 @@ def test_files_over_the_cap_are_listed_and_never_read(
     read_sizes: list[int] = []
     real_read = offline_module.collect_memory_files.__globals__["read_capped"]
 
-    def spy(store: MemoryStore, path: object, cap: int = 102_400) -> bytes | None:
-        data = real_read(store, path, cap)
-        read_sizes.append(cap if data is None else len(data))
-        return data  # type: ignore[no-any-return]
+    def spy(store: MemoryStore, path: object) -> FileContent | None:
+        content = real_read(store, path)
+        read_sizes.append(MAX_FILE_BYTES if content is None else content.size_bytes)
+        return content  # type: ignore[no-any-return]
 
     monkeypatch.setitem(offline_module.collect_memory_files.__globals__, "read_capped", spy)
     files = {f.path: f for f in offline_module.collect_memory_files(store)}
@@ -230,10 +231,12 @@ def test_files_over_the_cap_are_listed_and_never_read(
 def test_read_capped_never_reads_past_the_cap(tmp_path: Path, store: MemoryStore) -> None:
     from memtab.consolidation.offline_inputs import read_capped
 
-    put(store, "/memories/global/a.md", "x" * 100)
-    path = parse_file_path("/memories/global/a.md")
-    assert read_capped(store, path, cap=100) == b"x" * 100
-    assert read_capped(store, path, cap=99) is None
+    put(store, "/memories/global/a.md", "x" * MAX_FILE_BYTES)
+    put(store, "/memories/global/b.md", "x" * (MAX_FILE_BYTES - 1))
+    (store.home.global_root / "b.md").write_text("x" * (MAX_FILE_BYTES + 1))
+    at_cap = read_capped(store, parse_file_path("/memories/global/a.md"))
+    assert at_cap is not None and at_cap.content == "x" * MAX_FILE_BYTES
+    assert read_capped(store, parse_file_path("/memories/global/b.md")) is None
 
 
 def test_real_stores_plan_only_markdown(store: MemoryStore) -> None:
