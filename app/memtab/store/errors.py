@@ -70,5 +70,5 @@ def over_cap_message(path: VirtualPath) -> str:
     )
 
 
-def not_text_message(path: VirtualPath) -> str:
+def not_text_message(path: VirtualPath | str) -> str:
     return f"{path} is not a text file (it contains NUL bytes)"

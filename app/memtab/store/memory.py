@@ -57,6 +57,7 @@ from memtab.store.files import (
     count_files,
     is_listable_name,
     list_scope,
+    read_file_in,
 )
 from memtab.store.home import Home, Registry, Workspace, load_registry
 from memtab.store.meta import (
@@ -435,34 +436,12 @@ class MemoryStore:
         return SaveResult(path, content_sha256(content))
 
     def _replace_loaded(self, path: VirtualPath, data: bytes, expected_sha256: str) -> None:
-        missing = SaveConflictError("missing", f"{path} no longer exists; it may have been deleted")
-        changed = SaveConflictError("changed", f"{path} changed since it was loaded")
         try:
             parent = self._open_parent(path)
         except NotFoundError:
-            raise missing from None
+            raise _missing(str(path)) from None
         with parent, reporting_os_errors(path, "save"):
-            try:
-                current, read_bytes = read_in(parent, path)
-            except NotFoundError:
-                raise missing from None
-            if current.sha256 != expected_sha256:
-                raise changed
-            self._require_editable(path, current)
-            if not parent.replace_if_unchanged(
-                path.name, data, unchanged=still_holds(parent, path.name, read_bytes)
-            ):
-                raise changed
-
-    @staticmethod
-    def _require_editable(path: VirtualPath, current: FileContent) -> None:
-        if current.binary:
-            raise NotEditableError(not_text_message(path))
-        if current.over_cap:
-            raise NotEditableError(
-                f"{path} is {current.size_bytes} bytes, over the {MAX_FILE_BYTES}-byte cap; "
-                "it cannot be edited through Memtab"
-            )
+            replace_loaded_in(parent, path.name, data, expected_sha256, label=str(path))
 
     def create_file(self, raw_path: str, content: str = "") -> SaveResult:
         """Create a new file (fails if anything exists there); counts as a write."""
@@ -605,6 +584,48 @@ class MemoryStore:
             raise NotFoundError(f"Only files can be pinned; no memory file at {path}")
         self.meta.set_pinned(self.meta_key(path), pinned)
         return path
+
+
+def replace_loaded_in(
+    parent: Directory, name: str, data: bytes, expected_sha256: str, *, label: str
+) -> None:
+    """Replace file `name` in `parent` with `data` if it still holds what the editor loaded
+    (SPEC §5a), re-checked right before the rename; a conflict never touches the file.
+
+    The one sha-checked save, for memory files (`MemoryStore.save`) and the other agents'
+    files (`memtab.sources`) alike. The caller holds the lock that serializes writers of
+    the file and opened `parent` without following links; `label` names the file in
+    messages. Raises SaveConflictError, NotEditableError or MemoryStoreError.
+    """
+    changed = SaveConflictError("changed", f"{label} changed since it was loaded")
+    if kind_in(parent, name) != "file":
+        raise _missing(label)
+    try:
+        current, read_bytes = read_file_in(parent, name)
+    except FileNotFoundError:
+        raise _missing(label) from None
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot read {label}: {error.strerror or error}") from None
+    if current.sha256 != expected_sha256:
+        raise changed
+    require_editable(label, current)
+    if not parent.replace_if_unchanged(name, data, unchanged=still_holds(parent, name, read_bytes)):
+        raise changed
+
+
+def require_editable(label: str, current: FileContent) -> None:
+    """NotEditableError for a binary file or one over the cap (`label` names it)."""
+    if current.binary:
+        raise NotEditableError(not_text_message(label))
+    if current.over_cap:
+        raise NotEditableError(
+            f"{label} is {current.size_bytes} bytes, over the {MAX_FILE_BYTES}-byte cap; "
+            "it cannot be edited through Memtab"
+        )
+
+
+def _missing(label: str) -> SaveConflictError:
+    return SaveConflictError("missing", f"{label} no longer exists; it may have been deleted")
 
 
 def parse_path_argument(raw: object, *, allow_roots: bool = False) -> VirtualPath:
