@@ -32,6 +32,10 @@ _ISOLATED_ENV = (
     "ANTHROPIC_API_KEY",
     "OPENAI_API_KEY",
     "MEMTAB_API_KEY",
+    # Other agents' homes: this machine may have a real ~/.claude or ~/.codex.
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "LOKI_DIR",
 )
 
 

@@ -98,6 +98,33 @@ def description_from_prefix(prefix: bytes) -> str:
     return description_from_text(prefix.decode("utf-8", "replace"))
 
 
+def frontmatter_strings(prefix: str) -> dict[str, str]:
+    """Every top-level string value of the frontmatter in `prefix`, read by the same rules
+    as the description ({} without frontmatter, or when mux's parser would refuse it).
+    Other agents' files carry more keys than mux reads (Claude Code: `name`, `type`)."""
+    match = _SIMPLE_FRONTMATTER.match(prefix)
+    if match is not None:
+        block = match.group(1)
+        outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _OUTSIDE_SIMPLE_SUBSET
+        entries = _SIMPLE_ENTRY.findall(block)
+        values = dict(entries)
+        if outside.search(block) is None and _NON_STRING_KEYS.isdisjoint(values):
+            if len(values) != len(entries):
+                return {}  # a repeated key is an error for mux's parser
+            simple = {key: _simple_value(raw.lstrip(" ")) for key, raw in values.items()}
+            return {key: value for key, value in simple.items() if value is not None}
+    block = frontmatter_block(prefix)
+    if not block:
+        return {}
+    try:
+        data: Any = yaml.load(block, Loader=_CoreSchemaLoader)  # a safe loader
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+
+
 def description_value(prefix: str) -> str | None:
     """The raw `description` string of the frontmatter in `prefix`, or None when there
     is no frontmatter, no description, it is not a string, or the YAML is malformed."""

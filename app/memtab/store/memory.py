@@ -102,7 +102,10 @@ __all__ = [  # the errors live in memtab.store.errors; importers of this module 
     "SaveResult",
     "ScopeBusyError",
     "ScopeUnavailableError",
+    "missing_conflict",
     "parse_path_argument",
+    "replace_loaded_in",
+    "require_editable",
 ]
 
 PROJECT_UNAVAILABLE = (
@@ -439,7 +442,7 @@ class MemoryStore:
         try:
             parent = self._open_parent(path)
         except NotFoundError:
-            raise _missing(str(path)) from None
+            raise missing_conflict(str(path)) from None
         with parent, reporting_os_errors(path, "save"):
             replace_loaded_in(parent, path.name, data, expected_sha256, label=str(path))
 
@@ -599,11 +602,11 @@ def replace_loaded_in(
     """
     changed = SaveConflictError("changed", f"{label} changed since it was loaded")
     if kind_in(parent, name) != "file":
-        raise _missing(label)
+        raise missing_conflict(label)
     try:
         current, read_bytes = read_file_in(parent, name)
     except FileNotFoundError:
-        raise _missing(label) from None
+        raise missing_conflict(label) from None
     except OSError as error:
         raise MemoryStoreError(f"Cannot read {label}: {error.strerror or error}") from None
     if current.sha256 != expected_sha256:
@@ -624,7 +627,8 @@ def require_editable(label: str, current: FileContent) -> None:
         )
 
 
-def _missing(label: str) -> SaveConflictError:
+def missing_conflict(label: str) -> SaveConflictError:
+    """The conflict of saving over a file that is gone (`label` names it)."""
     return SaveConflictError("missing", f"{label} no longer exists; it may have been deleted")
 
 

@@ -1,0 +1,257 @@
+"""Claude Code: its project directory names, decoded back to paths, and its sources.
+
+Claude Code keeps each project's data in `<config>/projects/<encoded>/`, where `<encoded>`
+is the project path with every character other than `A-Z a-z 0-9` replaced by `-`
+(JavaScript's `path.replace(/[^a-zA-Z0-9]/g, "-")`, so a character outside the BMP, two
+UTF-16 units, becomes `--`); names longer than 200 characters are cut to 200 and given a
+hash suffix. (Checked against public tools that must match Claude Code's own directories:
+slopus/happy `normalizePathForKey.ts`, which quotes Claude Code's source, and tiann/hapi
+`cli/src/claude/utils/path.ts`.)
+
+The encoding is lossy: `/src/my-app`, `/src/my/app` and `/src/my.app` all become
+`-src-my-app`. Decoding tries, in order: the known projects (mux's registry and what the
+other agents know), the `cwd` a session transcript in that directory recorded, and the
+filesystem; a name that stays ambiguous has no project (its note lists the candidates).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.sources.model import Layout, Source, is_valid_source_name, source_id
+
+logger = logging.getLogger(__name__)
+
+MAX_ENCODED_LENGTH = 200
+_TRANSCRIPT_HEAD_BYTES = 64 * 1024
+_TRANSCRIPTS_TRIED = 3
+_PROBE_MAX_DIRECTORIES = 200
+_PROBE_MAX_MATCHES = 4
+_CWD_CACHE_SIZE = 4096
+# (directory, the transcripts read) → the project they recorded
+_cwd_cache: dict[tuple[str, ...], str] = {}
+
+
+def encode_project_path(path: str) -> str:
+    """The full (uncut) name Claude Code derives from a project path."""
+    return "".join(
+        char if char.isascii() and char.isalnum() else ("--" if ord(char) > 0xFFFF else "-")
+        for char in path
+    )
+
+
+def names_match(path: str, dir_name: str) -> bool:
+    """Whether Claude Code would keep `path`'s data in a directory named `dir_name`."""
+    encoded = encode_project_path(path)
+    if len(encoded) <= MAX_ENCODED_LENGTH:
+        return encoded == dir_name
+    return dir_name.startswith(encoded[:MAX_ENCODED_LENGTH] + "-")  # cut + hash suffix
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """What a project directory name stands for; `path` None when unknown or ambiguous."""
+
+    path: str | None
+    how: str  # "known project", "session transcript", "filesystem", "unknown", "ambiguous"
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def note(self) -> str | None:
+        if self.how == "ambiguous":
+            return "Could be any of: " + ", ".join(self.candidates)
+        if self.how == "unknown":
+            return "Which project this is could not be told from its name"
+        return None
+
+
+class KnownPaths:
+    """Known project paths indexed by the directory name Claude Code gives each (encoding
+    every path once, not once per directory)."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self._by_name: dict[str, list[str]] = {}
+        self._long: list[tuple[str, str]] = []  # (cut name + "-", path) of long names
+        for path in paths:
+            encoded = encode_project_path(path)
+            if len(encoded) <= MAX_ENCODED_LENGTH:
+                self._by_name.setdefault(encoded, []).append(path)
+            else:
+                self._long.append((encoded[:MAX_ENCODED_LENGTH] + "-", path))
+
+    def matching(self, name: str) -> list[str]:
+        found = list(self._by_name.get(name, ()))
+        found += [path for prefix, path in self._long if name.startswith(prefix)]
+        return found
+
+
+def decode_project_dir(
+    directory: Path, known: KnownPaths | Sequence[str], *, probe: bool = True
+) -> Decoded:
+    """The project path of Claude Code's `projects/<name>` directory (see module doc)."""
+    index = known if isinstance(known, KnownPaths) else KnownPaths(known)
+    matches = index.matching(directory.name)
+    if len(matches) == 1:
+        return Decoded(matches[0], "known project")
+    recorded = transcript_cwd(directory)
+    if matches:
+        if recorded in matches:
+            return Decoded(recorded, "session transcript")
+        existing = [path for path in matches if os.path.isdir(path)]
+        if len(existing) == 1:
+            return Decoded(existing[0], "known project")
+        return Decoded(None, "ambiguous", tuple(matches))
+    if recorded is not None:
+        return Decoded(recorded, "session transcript")
+    found = probe_filesystem(directory.name) if probe else []
+    if len(found) == 1:
+        return Decoded(found[0], "filesystem")
+    if found:
+        return Decoded(None, "ambiguous", tuple(found))
+    return Decoded(None, "unknown")
+
+
+def transcript_cwd(directory: Path) -> str | None:
+    """The project a session transcript in `directory` ran in: its recorded `cwd`, or the
+    ancestor of it that Claude Code named the directory after (sessions may run in a
+    subdirectory of the project).
+
+    A project found is remembered per directory and transcripts read (their heads never
+    change: Claude Code only appends), so the rescans that follow every change do not read
+    them again; not finding one is not remembered (a new transcript may be still empty).
+    """
+    try:
+        with os.scandir(directory) as iterator:
+            names = sorted(e.name for e in iterator if e.name.endswith(".jsonl"))
+    except OSError:
+        return None
+    key = (str(directory), *names[:_TRANSCRIPTS_TRIED])
+    remembered = _cwd_cache.get(key)
+    if remembered is not None:
+        return remembered
+    found = None
+    for name in key[1:]:
+        cwd = _first_cwd(directory / name)
+        if cwd is None:
+            continue
+        candidate = Path(cwd)
+        found = next(
+            (
+                str(p)
+                for p in (candidate, *candidate.parents)
+                if names_match(str(p), directory.name)
+            ),
+            None,
+        )
+        if found is not None:
+            break
+    if found is not None:
+        if len(_cwd_cache) >= _CWD_CACHE_SIZE:
+            _cwd_cache.clear()
+        _cwd_cache[key] = found
+    return found
+
+
+def _first_cwd(transcript: Path) -> str | None:
+    try:
+        with open(transcript, "rb") as handle:
+            head = handle.read(_TRANSCRIPT_HEAD_BYTES)
+    except OSError:
+        return None
+    lines = head.split(b"\n")
+    if len(head) == _TRANSCRIPT_HEAD_BYTES:
+        lines = lines[:-1]  # cut mid-line
+    for line in lines:
+        if b'"cwd"' not in line:
+            continue
+        try:
+            record = parse_json(line)
+        except JsonError:
+            continue
+        cwd = record.get("cwd") if isinstance(record, dict) else None
+        if isinstance(cwd, str) and os.path.isabs(cwd):
+            return cwd
+    return None
+
+
+def probe_filesystem(name: str, root: Path = Path("/")) -> list[str]:
+    """The existing directories whose path encodes to `name` (POSIX paths; bounded work)."""
+    if not name.startswith("-") or len(name) > MAX_ENCODED_LENGTH:
+        return []
+    found: list[str] = []
+    budget = _PROBE_MAX_DIRECTORIES
+    pending: list[tuple[Path, str]] = [(root, name[1:])]
+    while pending and budget > 0 and len(found) < _PROBE_MAX_MATCHES:
+        directory, rest = pending.pop()
+        budget -= 1
+        try:
+            with os.scandir(directory) as iterator:
+                names = sorted(e.name for e in iterator if _is_directory(e))
+        except OSError:
+            continue
+        for entry in reversed(names):  # the stack pops them in sorted order
+            encoded = encode_project_path(entry)
+            if rest == encoded:
+                found.append(str(directory / entry))
+            elif rest.startswith(encoded + "-"):
+                pending.append((directory / entry, rest[len(encoded) + 1 :]))
+    return sorted(found)
+
+
+def _is_directory(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def claude_sources(
+    root: Path, known: Sequence[str], project_of: dict[str, str], *, probe: bool = True
+) -> tuple[list[Source], list[str]]:
+    """Claude Code's sources under its config dir `root`, and the projects it knows.
+
+    `known` are the project (and workspace) paths to match names against first;
+    `project_of` maps a workspace path to its project, so a worktree's auto memory is
+    grouped with its project. `probe` False never looks outside `root` to decode a name.
+    """
+    sources = [
+        Source(
+            id=source_id("claude-code", "user"),
+            agent="claude-code",
+            layout=Layout.CLAUDE_USER,
+            root=root,
+            label="Claude Code (user)",
+        )
+    ]
+    projects: list[str] = []
+    index = KnownPaths(known)
+    try:
+        with os.scandir(root / "projects") as iterator:
+            names = sorted(e.name for e in iterator if _is_directory(e))
+    except OSError:
+        return sources, projects
+    for name in names:
+        if name.startswith(".") or not is_valid_source_name(name):
+            logger.info("Claude Code: skipped the project directory %r", name)
+            continue
+        decoded = decode_project_dir(root / "projects" / name, index, probe=probe)
+        project = project_of.get(decoded.path, decoded.path) if decoded.path else None
+        if project is not None:
+            projects.append(project)
+        sources.append(
+            Source(
+                id=source_id("claude-code", f"memory-{name}"),
+                agent="claude-code",
+                layout=Layout.CLAUDE_MEMORY,
+                root=root / "projects" / name,
+                label="Claude Code memory",
+                project=project,
+                note=decoded.note,
+            )
+        )
+    return sources, projects

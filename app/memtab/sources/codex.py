@@ -1,0 +1,74 @@
+"""Codex: its user AGENTS.md, its `memories/` (a git repository), extensions, and the
+projects it has been trusted in (`config.toml`). The layout is in `layouts.py`."""
+
+from __future__ import annotations
+
+import logging
+import os
+import tomllib
+from pathlib import Path
+
+from memtab.sources.model import Layout, Source, source_id
+
+logger = logging.getLogger(__name__)
+
+_CONFIG_MAX_BYTES = 1024 * 1024
+
+
+def codex_sources(root: Path) -> list[Source]:
+    """The sources under Codex's home `root` (which exists)."""
+    sources = [
+        Source(
+            id=source_id("codex", "user"),
+            agent="codex",
+            layout=Layout.CODEX_USER,
+            root=root,
+            label="Codex (user)",
+        )
+    ]
+    memories = root / "memories"
+    if memories.is_dir():
+        sources.append(
+            Source(
+                id=source_id("codex", "memories"),
+                agent="codex",
+                layout=Layout.CODEX_MEMORIES,
+                root=memories,
+                label="Codex memories",
+                has_history=(memories / ".git").exists(),
+            )
+        )
+    extensions = root / "memories_extensions"
+    if extensions.is_dir():
+        sources.append(
+            Source(
+                id=source_id("codex", "memories_extensions"),
+                agent="codex",
+                layout=Layout.CODEX_EXTENSIONS,
+                root=extensions,
+                label="Codex memory extensions",
+            )
+        )
+    return sources
+
+
+def codex_projects(root: Path) -> list[str]:
+    """The project paths `config.toml` has settings for (`[projects."/path"]`)."""
+    path = root / "config.toml"
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(_CONFIG_MAX_BYTES + 1)
+    except OSError:
+        return []
+    if len(data) > _CONFIG_MAX_BYTES:
+        logger.info("Codex: %s is over 1 MiB; its projects are not read", path)
+        return []
+    try:
+        config = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        logger.info("Codex: cannot read the projects of %s (%s)", path, error)
+        return []
+    projects = config.get("projects")
+    if not isinstance(projects, dict):
+        return []
+    return sorted(p for p in projects if isinstance(p, str) and os.path.isabs(p))

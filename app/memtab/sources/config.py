@@ -1,0 +1,233 @@
+"""Which agents' memory to look for, and where: settings, environment and defaults.
+
+For each of Claude Code, Codex and loki-mode, in order:
+1. the home's own overrides, `<home>/memtab/sources.json` (the demo home uses them; with
+   `"isolated": true` nothing outside the home is looked at: no environment variable, no
+   user settings, no project outside the home);
+2. Memtab's settings.json, section `"sources"`: `{"claude-code": {"enabled": false}}`,
+   `{"codex": {"path": "/data/codex"}}` (a path the user chose in Memtab wins over the
+   environment, which a desktop launcher often does not have);
+3. the agent's own variable: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `LOKI_DIR` (a `.loki` dir);
+4. the default: `~/.claude` (then `~/.config/claude`), `~/.codex`; loki-mode has none
+   besides each project's `.loki/`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memtab.fs.config_dir import config_dir
+from memtab.fs.jsonfile import JsonError, read_json
+from memtab.fs.locks import interprocess_lock
+from memtab.llm.settings import load_settings_file, save_settings_section, settings_path
+from memtab.llm.types import ProviderError
+from memtab.sources.model import OTHER_AGENTS, Agent
+from memtab.store.home import Home, HomeError, Registry, load_registry
+
+logger = logging.getLogger(__name__)
+
+SETTINGS_KEY = "sources"
+HOME_OVERRIDES_NAME = "sources.json"
+ENV_VARIABLES: dict[Agent, str] = {
+    "claude-code": "CLAUDE_CONFIG_DIR",
+    "codex": "CODEX_HOME",
+    "loki": "LOKI_DIR",
+}
+# Relative to the user's home directory, in the order they are looked at.
+DEFAULT_DIRS: dict[Agent, tuple[str, ...]] = {
+    "claude-code": (".claude", ".config/claude"),
+    "codex": (".codex",),
+    "loki": (),
+}
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    """One agent's switch and path override (None: the environment or the default)."""
+
+    enabled: bool = True
+    path: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"enabled": self.enabled, "path": self.path}
+
+
+@dataclass(frozen=True)
+class SourcesSettings:
+    agents: Mapping[Agent, AgentSettings] = field(default_factory=dict)
+    problems: tuple[str, ...] = ()
+
+    def agent(self, agent: Agent) -> AgentSettings:
+        return self.agents.get(agent, AgentSettings())
+
+
+def parse_sources_settings(raw: Any, *, origin: str) -> SourcesSettings:
+    """The `"sources"` object; each malformed entry is reported and left at its default."""
+    if raw is None:
+        return SourcesSettings()
+    if not isinstance(raw, dict):
+        return SourcesSettings(problems=(f"{origin}: `sources` is not an object; ignored",))
+    agents: dict[Agent, AgentSettings] = {}
+    problems: list[str] = []
+    for agent in OTHER_AGENTS:
+        entry = raw.get(agent)
+        if entry is None:
+            continue
+        enabled = entry.get("enabled", True) if isinstance(entry, dict) else None
+        path = entry.get("path") if isinstance(entry, dict) else None
+        if not isinstance(enabled, bool) or not (path is None or isinstance(path, str)):
+            problems.append(f"{origin}: sources.{agent} is malformed; using the defaults")
+            continue
+        agents[agent] = AgentSettings(enabled, path.strip() or None if path else None)
+    return SourcesSettings(agents, tuple(problems))
+
+
+def load_sources_settings(env: Mapping[str, str] | None = None) -> SourcesSettings:
+    """The `"sources"` section of settings.json (defaults when absent or unreadable)."""
+    path = settings_path(env)
+    try:
+        stored = load_settings_file(path)
+    except ProviderError as error:
+        return SourcesSettings(problems=(f"sources: using the defaults ({error.message})",))
+    return parse_sources_settings(stored.get(SETTINGS_KEY), origin=str(path))
+
+
+def save_agent_settings(
+    agent: Agent, settings: AgentSettings, *, env: Mapping[str, str] | None = None
+) -> Path:
+    """Store one agent's switch and path in settings.json, keeping the other agents'.
+
+    The section is re-read and written under a lock, so two Memtab processes changing
+    different agents at once keep both changes.
+    """
+    with interprocess_lock(config_dir(env) / ".sources-settings.lock"):
+        current = load_sources_settings(env)
+        section: dict[str, Any] = {a: s.to_json() for a, s in current.agents.items()}
+        section[agent] = settings.to_json()
+        return save_settings_section(SETTINGS_KEY, section, env=env)
+
+
+@dataclass(frozen=True)
+class HomeOverrides:
+    """`<home>/memtab/sources.json`: the home's own source settings (the demo's)."""
+
+    agents: Mapping[Agent, AgentSettings] = field(default_factory=dict)
+    isolated: bool = False
+    problems: tuple[str, ...] = ()
+
+
+def load_home_overrides(home: Home) -> HomeOverrides:
+    path = home.memtab_dir / HOME_OVERRIDES_NAME
+    try:
+        raw = read_json(path)
+    except FileNotFoundError:
+        return HomeOverrides()
+    except (OSError, JsonError) as error:
+        # Never fall back to the user's real agents for a home that asked to be isolated.
+        return HomeOverrides(isolated=True, problems=(f"{path}: {error}; no sources shown",))
+    parsed = parse_sources_settings(raw, origin=str(path))
+    agents = {
+        agent: AgentSettings(s.enabled, _against(home.root, s.path))
+        for agent, s in parsed.agents.items()
+    }
+    isolated = isinstance(raw, dict) and raw.get("isolated") is True
+    return HomeOverrides(agents, isolated, parsed.problems)
+
+
+def _against(base: Path, raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    return str(base / os.path.expanduser(raw)) if not os.path.isabs(raw) else raw
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A directory an agent's memory may be in, and which rule named it."""
+
+    path: Path
+    how: str
+
+
+@dataclass(frozen=True)
+class SourceContext:
+    """Everything discovery reads besides the agents' directories themselves."""
+
+    env: Mapping[str, str]
+    user_home: Path
+    home: Home | None = None
+    registry: Registry | None = None
+    settings: SourcesSettings = field(default_factory=SourcesSettings)
+    overrides: HomeOverrides = field(default_factory=HomeOverrides)
+
+    @classmethod
+    def load(
+        cls,
+        home: Home | None,
+        *,
+        env: Mapping[str, str] | None = None,
+        user_home: Path | None = None,
+        registry: Registry | None = None,
+    ) -> SourceContext:
+        """Read settings.json, the home's overrides and its registry (never raises)."""
+        environ = dict(os.environ if env is None else env)
+        if registry is None and home is not None:
+            try:
+                registry = load_registry(home)
+            except HomeError as error:  # a broken registry must not hide other agents
+                logger.info("Sources: no registered projects (%s)", error)
+        return cls(
+            env=environ,
+            user_home=user_home or Path(os.path.expanduser("~")),
+            home=home,
+            registry=registry,
+            settings=load_sources_settings(environ),
+            overrides=load_home_overrides(home) if home is not None else HomeOverrides(),
+        )
+
+    @property
+    def isolated(self) -> bool:
+        return self.overrides.isolated
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return self.overrides.problems + (() if self.isolated else self.settings.problems)
+
+    def agent_settings(self, agent: Agent) -> AgentSettings:
+        override = self.overrides.agents.get(agent)
+        if override is not None:
+            return override
+        if self.isolated:
+            return AgentSettings(enabled=False)
+        return self.settings.agent(agent)
+
+    def candidates(self, agent: Agent) -> list[Candidate]:
+        """Where to look for the agent's directory, first match wins (empty when off)."""
+        settings = self.agent_settings(agent)
+        if not settings.enabled:
+            return []
+        if settings.path:
+            how = "home overrides" if agent in self.overrides.agents else "settings"
+            return [Candidate(_absolute(settings.path), how)]
+        if self.isolated:
+            return []
+        variable = ENV_VARIABLES[agent]
+        value = self.env.get(variable, "").strip()
+        if value:
+            return [Candidate(_absolute(value), variable)]
+        return [Candidate(self.user_home / d, "default") for d in DEFAULT_DIRS[agent]]
+
+    def allows_project(self, project: str) -> bool:
+        """Whether a project directory may be looked into (an isolated home: only its own)."""
+        if not self.isolated:
+            return True
+        assert self.home is not None
+        return Path(project) == self.home.root or self.home.root in Path(project).parents
+
+
+def _absolute(raw: str) -> Path:
+    return Path(os.path.abspath(os.path.expanduser(raw)))

@@ -1,0 +1,178 @@
+"""Reading and saving a source's files.
+
+Both open the file's directory from the source's root one component at a time without
+following links (`memtab.fs.confined`), as the store does inside a scope: a link on the
+way is refused, whenever it appeared. Only the single files of a user's own config dir may
+be links (a dotfiles repository's CLAUDE.md): those are read through, never written.
+
+Reads stop at the store's 100 KiB file cap (the newest 100 KiB of a JSON-lines log) and
+skip files with other hard links, as the store does; loki-mode's JSON is shown rendered.
+Saves go through the store's sha-checked save (`replace_loaded_in`), or its create that
+never replaces anything (`Directory.create_new`), under a cross-process lock per file kept
+in Memtab's config dir (two Memtab windows on different homes still take turns), and only
+for files the source's layout marks writable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.fs.atomic import Directory, encode_utf8
+from memtab.fs.config_dir import config_dir
+from memtab.fs.confined import HardLinkedFileError, LinkInPathError, open_subdirectory, read_prefix
+from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.sources.loki_render import render_loki
+from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceError, SourceFile
+from memtab.store.errors import CapError, SaveConflictError, file_cap_message
+from memtab.store.files import MAX_FILE_BYTES, content_sha256
+from memtab.store.memory import missing_conflict, replace_loaded_in
+
+logger = logging.getLogger(__name__)
+
+LOCK_TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True)
+class SourceContent:
+    """A file's text as shown (rendered for loki-mode JSON) and the sha guarding a save."""
+
+    text: str
+    sha256: str
+    size_bytes: int
+    over_cap: bool = False
+    binary: bool = False
+    rendered: bool = False
+    note: str | None = None
+
+
+def read_source_file(source: Source, file: SourceFile) -> SourceContent:
+    """The file's text, at most the cap. SourceError (one line) when it cannot be read."""
+    tail = file.kind is FileKind.RENDERED and file.relative.endswith(".jsonl")
+    try:
+        directory, name = _directory_of(source, file, create=False)
+        with directory:
+            data, size = _read(directory, name, from_end=tail)
+    except (OSError, SourceError) as error:
+        raise SourceError(f"Cannot read {file.id}: {_reason(error)}") from None
+    over_cap = size > MAX_FILE_BYTES
+    if file.kind is FileKind.RENDERED:
+        if over_cap and not tail:
+            text = (
+                f"# {file.relative}\n\nThis file is {size:,} bytes, over the "
+                f"{MAX_FILE_BYTES}-byte cap: it is not rendered.\n"
+            )
+        else:
+            text = render_loki(file.relative, data, newest_only=over_cap)
+        return SourceContent(text, content_sha256(text), size, over_cap=over_cap, rendered=True)
+    text = data[:MAX_FILE_BYTES].decode("utf-8", "replace")
+    note = f"Only the first {MAX_FILE_BYTES} bytes are shown." if over_cap else None
+    return SourceContent(
+        text, content_sha256(text), size, over_cap=over_cap, binary=b"\x00" in data, note=note
+    )
+
+
+def _read(directory: Directory, name: str, *, from_end: bool) -> tuple[bytes, int]:
+    """At most the cap plus one byte (the last cap bytes of a log) and the full size."""
+    if not from_end:
+        data, info = read_prefix(directory, name, limit=MAX_FILE_BYTES + 1)
+        return data, max(info.st_size, len(data))
+    fd = directory.open_file(name)
+    try:
+        info = os.fstat(fd)
+        if info.st_nlink > 1:
+            raise HardLinkedFileError(directory.display(name))
+        if info.st_size > MAX_FILE_BYTES:
+            os.lseek(fd, info.st_size - MAX_FILE_BYTES, os.SEEK_SET)
+        chunks, remaining = [], MAX_FILE_BYTES
+        while remaining > 0 and (chunk := os.read(fd, remaining)):
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks), info.st_size
+    finally:
+        os.close(fd)
+
+
+def save_source_file(
+    source: Source,
+    file: SourceFile,
+    content: str,
+    expected_sha256: str | None,
+    *,
+    env: Mapping[str, str] | None = None,
+) -> str:
+    """Save editor content into a writable source file; returns the sha of what was written.
+
+    `expected_sha256` None creates the file, refusing if anything is there; otherwise the
+    file must still hold what was loaded (SaveConflictError from the store, the file
+    untouched). ReadOnlyError for a file its agent owns; SourceError for a path through a
+    link, or when the file's lock is held too long.
+    """
+    if file.source_id != source.id:
+        raise SourceError(f"{file.id} is not a file of {source.id}")
+    if not file.writable:
+        raise ReadOnlyError(f"{file.id} is read-only: {file.read_only_reason}")
+    data = encode_utf8(content)
+    if len(data) > MAX_FILE_BYTES:
+        raise CapError(file_cap_message(len(data)))
+    try:
+        with interprocess_lock(_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
+            creating = expected_sha256 is None
+            try:
+                directory, name = _directory_of(source, file, create=creating)
+            except FileNotFoundError:
+                raise missing_conflict(file.id) from None
+            with directory:
+                if expected_sha256 is None:
+                    try:
+                        directory.create_new(name, data)
+                    except FileExistsError:
+                        raise SaveConflictError(
+                            "exists", f"{file.id} already exists; reload before saving"
+                        ) from None
+                else:
+                    replace_loaded_in(directory, name, data, expected_sha256, label=file.id)
+    except LockUnavailableError as error:
+        raise SourceError(f"Cannot save {file.id}: {error}") from None
+    except OSError as error:
+        raise SourceError(f"Cannot save {file.id}: {_reason(error)}") from None
+    logger.info("Saved %s", file.id)
+    return content_sha256(content)
+
+
+def _directory_of(source: Source, file: SourceFile, *, create: bool) -> tuple[Directory, str]:
+    """The open directory holding `file` and its name there: from the source's root
+    (trusted), then each component without following a link. A file that is itself a link
+    (`file.linked`, only in a user's config dir) is reached where it really is."""
+    if file.linked:
+        real = os.path.realpath(file.physical)
+        return Directory.open(os.path.dirname(real)), os.path.basename(real)
+    directory = Directory.open(source.root)
+    try:
+        for segment in file.relative.split("/")[:-1]:
+            child = open_subdirectory(directory, segment, create=create)
+            directory.close()
+            directory = child
+    except BaseException:
+        directory.close()
+        raise
+    return directory, file.physical.name
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, LinkInPathError):
+        return f"{error.filename} is a link, and Memtab does not write or read through links"
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)
+
+
+def _lock_path(physical: Path, env: Mapping[str, str] | None) -> Path:
+    """One lock per real file path, in Memtab's config dir (shared by every home)."""
+    real = os.path.realpath(physical)
+    digest = hashlib.sha256(encode_utf8(real)).hexdigest()[:20]
+    return config_dir(env) / "locks" / f"source-{digest}.lock"

@@ -1,0 +1,210 @@
+"""Finding every agent's memory: cheap enough for start-up, and never on the GUI thread.
+
+`discover(context)` looks only at directories (a stat per candidate, one directory listing
+of Claude Code's `projects/`, a few stats per known project, the head of one transcript
+for a Claude Code directory no known project matches). `scan(context)` then lists every
+source; both block on disk, so the GUI calls them from its background scan.
+
+Known projects are mux's registered projects (and its workspaces' paths, which map to their
+project), the projects Codex's `config.toml` has settings for, and the projects Claude
+Code's directory names decode to. Each gets its instruction files (CLAUDE.md…, AGENTS.md)
+and `.loki/memory` as sources when they exist.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memtab.sources.claude import claude_sources
+from memtab.sources.codex import codex_projects, codex_sources
+from memtab.sources.config import SourceContext
+from memtab.sources.layouts import WRITTEN_BY_LOKI
+from memtab.sources.listing import list_source
+from memtab.sources.model import (
+    Agent,
+    Discovery,
+    Layout,
+    LookedFor,
+    Source,
+    SourceListing,
+    source_id,
+)
+from memtab.store.home import MULTI_PROJECT_KEY, Registry
+from memtab.store.paths import project_dir_name
+
+logger = logging.getLogger(__name__)
+
+_CLAUDE_PROJECT_MARKERS = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", ".claude/rules")
+_CODEX_PROJECT_MARKERS = ("AGENTS.md", "AGENTS.override.md")
+
+
+@dataclass(frozen=True)
+class KnownProjects:
+    """mux's projects in registry order, and every registered path → its project."""
+
+    projects: tuple[str, ...] = ()
+    project_of: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_registry(cls, registry: Registry | None) -> KnownProjects:
+        if registry is None:
+            return cls()
+        projects = [p.path for p in registry.projects if p.path != MULTI_PROJECT_KEY]
+        project_of = {path: path for path in projects}
+        for workspace in registry.workspaces:
+            identity = workspace.project_identity
+            if identity and identity != MULTI_PROJECT_KEY and workspace.path:
+                project_of.setdefault(workspace.path.rstrip("/"), identity)
+        return cls(tuple(projects), project_of)
+
+
+def discover(context: SourceContext) -> Discovery:
+    """Every source of Claude Code, Codex and loki-mode that exists (none is listed yet)."""
+    looked: list[LookedFor] = []
+    sources: list[Source] = []
+    known = KnownProjects.from_registry(context.registry)
+
+    claude_root = _agent_root(context, "claude-code", looked)
+    codex_root = _agent_root(context, "codex", looked)
+    codex_known = codex_projects(codex_root) if codex_root is not None else []
+    claude_projects: list[str] = []
+    if claude_root is not None:
+        # Claude Code's names are matched against every project known so far.
+        found, claude_projects = claude_sources(
+            claude_root,
+            [*known.project_of, *codex_known],
+            known.project_of,
+            probe=not context.isolated,
+        )
+        sources.extend(found)
+    if codex_root is not None:
+        sources.extend(codex_sources(codex_root))
+
+    projects = [
+        project
+        for project in _unique([*known.projects, *codex_known, *claude_projects])
+        if context.allows_project(project)
+    ]
+    enabled = {agent: context.agent_settings(agent).enabled for agent in ("claude-code", "codex")}
+    for project in projects:
+        sources.extend(_project_sources(context, project, enabled))
+    if context.agent_settings("loki").enabled:
+        found_loki = any(s.agent == "loki" for s in sources)
+        looked.append(LookedFor("loki", "<project>/.loki/memory", found_loki, "projects"))
+    sources.extend(_loki_dirs(context, sources, looked))
+    return Discovery(tuple(sources), tuple(looked))
+
+
+def scan(context: SourceContext) -> tuple[Discovery, list[SourceListing]]:
+    """Discover and list every source (what the GUI's background scan calls).
+
+    Claude Code keeps a directory for every place it ran; those without any memory file
+    (only transcripts) are left out of the listings.
+    """
+    discovery = discover(context)
+    listings = [list_source(source) for source in discovery.sources]
+    kept = [
+        listing
+        for listing in listings
+        if listing.files or listing.error or listing.source.layout is not Layout.CLAUDE_MEMORY
+    ]
+    return discovery, kept
+
+
+def _agent_root(context: SourceContext, agent: Agent, looked: list[LookedFor]) -> Path | None:
+    """The first existing candidate directory of `agent`, recording every one looked at."""
+    candidates = context.candidates(agent)
+    if not candidates:
+        reason = "turned off" if not context.agent_settings(agent).enabled else "not looked for"
+        looked.append(LookedFor(agent, "", False, "settings", reason))
+        return None
+    chosen: Path | None = None
+    for candidate in candidates:
+        exists = candidate.path.is_dir()
+        note = None
+        if exists and chosen is not None:
+            note = "also exists; not shown (choose it with a path in the settings)"
+        looked.append(LookedFor(agent, str(candidate.path), exists, candidate.how, note))
+        if exists and chosen is None:
+            chosen = Path(os.path.realpath(candidate.path))
+    return chosen
+
+
+def _project_sources(
+    context: SourceContext, project: str, enabled: dict[str, bool]
+) -> Iterable[Source]:
+    if not os.path.isdir(project):  # one stat for the many places an agent once ran
+        return
+    root = Path(project)
+    slug = project_dir_name(project)
+    if enabled["claude-code"] and _any_exists(project, _CLAUDE_PROJECT_MARKERS):
+        yield Source(
+            id=source_id("claude-code", f"project-{slug}"),
+            agent="claude-code",
+            layout=Layout.CLAUDE_PROJECT,
+            root=root,
+            label="Claude Code instructions",
+            project=project,
+        )
+    if enabled["codex"] and _any_exists(project, _CODEX_PROJECT_MARKERS):
+        yield Source(
+            id=source_id("codex", f"project-{slug}"),
+            agent="codex",
+            layout=Layout.CODEX_PROJECT,
+            root=root,
+            label="Codex AGENTS.md",
+            project=project,
+        )
+    loki = root / ".loki" / "memory"
+    if context.agent_settings("loki").enabled and loki.is_dir():
+        yield _loki_source(f"project-{slug}", loki, project)
+
+
+def _loki_dirs(
+    context: SourceContext, sources: list[Source], looked: list[LookedFor]
+) -> Iterable[Source]:
+    """loki-mode directories named by the settings or `$LOKI_DIR` (a `.loki` dir)."""
+    if not context.agent_settings("loki").enabled:
+        looked.append(LookedFor("loki", "", False, "settings", "turned off"))
+        return
+    taken = {os.path.realpath(s.root) for s in sources if s.agent == "loki"}
+    for candidate in context.candidates("loki"):
+        memory = candidate.path / "memory"
+        exists = memory.is_dir()
+        looked.append(LookedFor("loki", str(memory), exists, candidate.how))
+        real = os.path.realpath(memory)
+        if exists and real not in taken:
+            taken.add(real)
+            name = "dir" if candidate.how == "LOKI_DIR" else "configured"
+            yield _loki_source(name, Path(real), None)
+
+
+def _loki_source(name: str, root: Path, project: str | None) -> Source:
+    return Source(
+        id=source_id("loki", name),
+        agent="loki",
+        layout=Layout.LOKI,
+        root=root,
+        label="loki-mode memory",
+        project=project,
+        read_only_reason=WRITTEN_BY_LOKI,
+    )
+
+
+def _any_exists(root: str, relatives: Iterable[str]) -> bool:
+    return any(os.path.lexists(os.path.join(root, relative)) for relative in relatives)
+
+
+def _unique(paths: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    unique: list[str] = []
+    for path in paths:
+        normalized = path.rstrip("/") or "/"
+        if normalized not in seen and os.path.isabs(normalized):
+            seen.add(normalized)
+            unique.append(normalized)
+    return unique

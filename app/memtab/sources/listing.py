@@ -1,0 +1,243 @@
+"""Listing a source: the files its layout names, each with its kind, description and rights.
+
+Walks follow the store's listing rules (SPEC §4): names starting with `.` are skipped,
+linked directories are never followed, an unreadable directory lists as empty. Reads
+stop at the first 4 KiB of Markdown files (for the description), except Claude Code's
+`MEMORY.md`, read whole (at most the cap) to check its load limit.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+from pathlib import Path
+
+from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, classify
+from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
+from memtab.sources.notes import first_heading, frontmatter_fields
+from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
+from memtab.store.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
+
+logger = logging.getLogger(__name__)
+
+# Claude Code loads MEMORY.md into every session only up to these limits.
+CLAUDE_INDEX_MAX_LINES = 200
+CLAUDE_INDEX_MAX_BYTES = 25_000
+MAX_FILES_PER_SOURCE = MAX_FILES_PER_SCOPE
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def list_source(source: Source) -> SourceListing:
+    """Every file of `source` by its layout, sorted by relative path (at most 1000)."""
+    plan = PLANS[source.layout]
+    found: dict[str, SourceFile] = {}
+    error: str | None = None
+    try:
+        os.stat(source.root)
+    except FileNotFoundError:
+        return SourceListing(source)
+    except OSError as failure:
+        return SourceListing(source, error=f"Cannot read {source.root}: {failure.strerror}")
+    for relative in plan.files:
+        _add(found, source, tuple(relative.split("/")))
+    for relative in plan.directories:
+        walked = _walk(source.root / relative if relative else source.root)
+        if walked is None:
+            continue
+        prefix = tuple(relative.split("/")) if relative else ()
+        for segments in walked:
+            _add(found, source, prefix + segments)
+            if len(found) > MAX_FILES_PER_SOURCE:
+                break
+    if plan.session_summaries:
+        for session in _subdirectories(source.root):
+            _add(found, source, (session, "session-memory", "summary.md"))
+    files = sorted(found.values(), key=lambda f: f.relative)
+    truncated = len(files) > MAX_FILES_PER_SOURCE
+    if truncated:
+        error = f"Only the first {MAX_FILES_PER_SOURCE} files of {source.root} are shown"
+        files = files[:MAX_FILES_PER_SOURCE]
+    return SourceListing(source, tuple(files), error, truncated)
+
+
+def source_file(source: Source, relative: str) -> SourceFile | None:
+    """The file at `relative` as listing would show it, or None when it is not one of the
+    source's files (not named by its layout, missing, a link, a directory)."""
+    segments = tuple(relative.split("/"))
+    found: dict[str, SourceFile] = {}
+    _add(found, source, segments)
+    return found.get(relative)
+
+
+def _add(found: dict[str, SourceFile], source: Source, segments: tuple[str, ...]) -> None:
+    rule = classify(source.layout, segments)
+    if rule is None or any(s.startswith(".") and s != ".claude" for s in segments):
+        return
+    # Strings, not Paths, until a file is found: listing speed is path handling.
+    physical = os.path.join(source.root, *segments)
+    entry = _file_entry(source, segments, physical, rule)
+    if entry is not None:
+        found[entry.relative] = entry
+
+
+def _file_entry(
+    source: Source, segments: tuple[str, ...], physical: str, rule: Rule
+) -> SourceFile | None:
+    try:
+        info = os.lstat(physical)
+        reason = rule.read_only_reason
+        linked = stat.S_ISLNK(info.st_mode)
+        if linked:
+            if source.layout not in FOLLOWS_LINKED_FILES or len(segments) != 1:
+                return None
+            info = os.stat(physical)
+            reason = reason or f"a link to {os.path.realpath(physical)}: edit the file it names"
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        # As in the store: another hard link may be a file from anywhere; it is not read.
+        hard_linked = info.st_nlink > 1 and not linked
+        if hard_linked:
+            reason = reason or "it has other hard links (one may be anywhere): not read"
+            prefix = ""
+        else:
+            prefix = _prefix(physical, segments[-1], rule.kind, info.st_size, follow=linked)
+    except OSError:
+        return None  # vanished, unreadable, or a dangling link
+    relative = "/".join(segments)
+    fields = frontmatter_fields(prefix) if rule.kind is FileKind.AUTO_MEMORY_TOPIC else {}
+    if "\x00" in prefix:
+        reason = reason or "not a text file (it contains NUL bytes)"
+    elif info.st_size > MAX_FILE_BYTES:
+        reason = reason or f"larger than the {MAX_FILE_BYTES}-byte cap"
+    return SourceFile(
+        source_id=source.id,
+        relative=relative,
+        physical=Path(physical),
+        kind=rule.kind,
+        description=_description(source.layout, segments, prefix),
+        size_bytes=info.st_size,
+        modified_at_ms=info.st_mtime_ns // 1_000_000,
+        read_only_reason=reason,
+        topic_type=fields.get("type"),
+        topic_name=fields.get("name"),
+        warning=_index_warning(physical, info.st_size)
+        if rule.kind is FileKind.AUTO_MEMORY_INDEX
+        else None,
+        linked=linked,
+    )
+
+
+def _prefix(physical: str, name: str, kind: FileKind, size: int, *, follow: bool) -> str:
+    """The text a description needs: 4 KiB of Markdown, nothing of rendered JSON."""
+    if kind is FileKind.RENDERED or not name.endswith(".md") or size == 0:
+        return ""
+    fd = os.open(physical, _OPEN_FLAGS | (0 if follow else _NO_FOLLOW))
+    try:
+        return os.read(fd, DESCRIPTION_PREFIX_BYTES).decode("utf-8", "replace")
+    finally:
+        os.close(fd)
+
+
+def _description(layout: Layout, segments: tuple[str, ...], prefix: str) -> str:
+    if layout is Layout.LOKI:
+        return loki_description(segments)
+    if not prefix:
+        return ""
+    # The store's reader for `description:`, then the first heading (most agents' files
+    # have no frontmatter but start with a title).
+    return description_from_prefix(prefix.encode("utf-8")) or first_heading(prefix)
+
+
+def loki_description(segments: tuple[str, ...]) -> str:
+    """What a loki-mode memory file holds, from where it is (no read needed)."""
+    name = segments[-1]
+    stem = name.rsplit(".", 1)[0]
+    area = segments[0] if len(segments) > 1 else ""
+    if area == "episodic":
+        day = f" of {segments[1]}" if len(segments) > 2 else ""
+        return f"Episode {stem.removeprefix('task-')}{day}"
+    if area == "semantic":
+        return {
+            "patterns": "Semantic patterns (correct vs incorrect approach)",
+            "anti-patterns": "Anti-patterns: what not to do",
+            "facts": "Domain facts",
+            "links": "Links between memories",
+        }.get(stem, f"Semantic memory: {stem}")
+    if area == "handoffs":
+        return f"Handoff {stem}"
+    if area == "ledgers":
+        return f"Ledger {stem.removeprefix('LEDGER-')}"
+    if area == "skills":
+        return f"Skill: {stem}"
+    if area == "learnings":
+        return f"Learnings {stem}"
+    if name == "failures.jsonl":
+        return "Failures per task (attempts, errors, approaches)"
+    if name == "index.json":
+        return "Memory index"
+    return ""
+
+
+def _index_warning(physical: str, size: int) -> str | None:
+    """Say when Claude Code will not load all of MEMORY.md (200 lines / 25,000 bytes)."""
+    try:
+        with open(physical, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES)
+    except OSError:
+        return None
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    if lines <= CLAUDE_INDEX_MAX_LINES and size <= CLAUDE_INDEX_MAX_BYTES:
+        return None
+    return (
+        f"MEMORY.md has {lines} lines and {size:,} bytes: Claude Code loads only the first "
+        f"{CLAUDE_INDEX_MAX_LINES} lines or {CLAUDE_INDEX_MAX_BYTES:,} bytes into a session"
+    )
+
+
+def _walk(root: Path) -> list[tuple[str, ...]] | None:
+    """Relative segments of every regular file below `root` (dotfiles and links skipped)."""
+    results: list[tuple[str, ...]] = []
+    pending: list[tuple[str, tuple[str, ...]]] = [(str(root), ())]
+    while pending and len(results) <= MAX_FILES_PER_SOURCE:
+        directory, segments = pending.pop()
+        try:
+            with os.scandir(directory) as iterator:
+                entries = list(iterator)
+        except OSError:
+            if not segments:
+                return None
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((entry.path, (*segments, entry.name)))
+                elif entry.is_file(follow_symlinks=False):
+                    results.append((*segments, entry.name))
+            except OSError:
+                continue
+    results.sort()
+    return results
+
+
+def _subdirectories(root: Path) -> list[str]:
+    try:
+        with os.scandir(root) as iterator:
+            return sorted(
+                e.name
+                for e in iterator
+                if not e.name.startswith(".") and e.name != "memory" and _is_dir(e)
+            )
+    except OSError:
+        return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False

@@ -1,0 +1,222 @@
+"""What a source and its files are: agents, kinds, ids, and why a file is read-only.
+
+A *source* is one place where an agent keeps memory (Claude Code's user CLAUDE.md and
+rules, one project's Claude auto memory, Codex's `memories/`, a project's `.loki/memory`…).
+Its id is `<agent>:<name>` (`claude-code:user`, `codex:memories`,
+`loki:project-acme-api-1a2b3c4d5e6f`); a file's id is `<source id>:<relative path>`
+(`claude-code:user:rules/testing.md`). Names never contain `:`, so an id splits at its
+first two colons and round-trips; ids are printable and stable across runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Literal, get_args
+
+logger = logging.getLogger(__name__)
+
+Agent = Literal["mux", "claude-code", "codex", "loki"]
+AGENTS: tuple[Agent, ...] = get_args(Agent)
+# The agents whose sources this package discovers (mux is the store's own).
+OTHER_AGENTS: tuple[Agent, ...] = ("claude-code", "codex", "loki")
+AGENT_TITLES: dict[Agent, str] = {
+    "mux": "mux",
+    "claude-code": "Claude Code",
+    "codex": "Codex",
+    "loki": "loki-mode",
+}
+
+MUX_SOURCE_ID = "mux"
+_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
+
+
+class SourceError(Exception):
+    """A source operation that cannot be done; the message is one line for the user."""
+
+
+class UnknownSourceError(SourceError):
+    pass
+
+
+class ReadOnlyError(SourceError):
+    """The file belongs to its agent (generated, rendered, a session summary…)."""
+
+
+class Layout(StrEnum):
+    """Which files of a source's root belong to it and what each one is."""
+
+    CLAUDE_USER = "claude-user"  # <config>/CLAUDE.md, rules/**
+    CLAUDE_PROJECT = "claude-project"  # <project>/CLAUDE.md, .claude/…, CLAUDE.local.md
+    CLAUDE_MEMORY = "claude-memory"  # <config>/projects/<encoded>/memory/**, session summaries
+    CODEX_USER = "codex-user"  # <codex home>/AGENTS.md
+    CODEX_PROJECT = "codex-project"  # <project>/AGENTS.md
+    CODEX_MEMORIES = "codex-memories"  # <codex home>/memories/**
+    CODEX_EXTENSIONS = "codex-extensions"  # <codex home>/memories_extensions/**
+    LOKI = "loki"  # <project>/.loki/memory/**, $LOKI_DIR/memory/**
+
+
+class FileKind(StrEnum):
+    """What a file is to its agent (shown in the tree and in `--json` as `kind`)."""
+
+    INSTRUCTIONS = "instructions"  # CLAUDE.md, CLAUDE.local.md, AGENTS.md
+    RULE = "rule"  # Claude Code rules/*.md
+    AUTO_MEMORY_INDEX = "auto-memory-index"  # Claude Code MEMORY.md
+    AUTO_MEMORY_TOPIC = "auto-memory-topic"  # Claude Code topic files
+    SESSION_SUMMARY = "session-summary"  # Claude Code session memory
+    GENERATED = "generated"  # Codex's own memory artifacts
+    SKILL = "skill"  # Codex skills/*
+    EXTENSION = "extension"  # Codex memory extensions
+    NOTE = "note"  # any other text file of a source
+    RENDERED = "rendered"  # loki-mode JSON, shown as Markdown text
+
+
+@dataclass(frozen=True)
+class Source:
+    """One place where an agent keeps memory. `root` is a real path (links resolved)."""
+
+    id: str
+    agent: Agent
+    layout: Layout
+    root: Path
+    label: str
+    project: str | None = None
+    # Why nothing here can be written (loki), or None when some files can be.
+    read_only_reason: str | None = None
+    # Whether the root is a git repository whose log is this source's history (Codex).
+    has_history: bool = False
+    # Something the user should know (e.g. how the project was decided).
+    note: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.id.split(":", 1)[1]
+
+    @property
+    def writable(self) -> bool:
+        return self.read_only_reason is None
+
+    def file_id(self, relative: str) -> str:
+        return f"{self.id}:{relative}"
+
+
+def source_id(agent: Agent, name: str) -> str:
+    """`<agent>:<name>`; ValueError for a name that would not round-trip."""
+    if not _NAME.match(name):
+        raise ValueError(f"Invalid source name {name!r}")
+    return f"{agent}:{name}"
+
+
+def is_valid_source_name(name: str) -> bool:
+    return bool(_NAME.match(name))
+
+
+@dataclass(frozen=True)
+class FileId:
+    source_id: str
+    relative: str
+
+    def __str__(self) -> str:
+        return f"{self.source_id}:{self.relative}"
+
+
+def parse_file_id(raw: str) -> FileId:
+    """Split `<agent>:<name>:<relative path>`; SourceError saying what is wrong."""
+    text = raw.strip()
+    parts = text.split(":", 2)
+    if len(parts) != 3 or parts[0] not in OTHER_AGENTS or not parts[2]:
+        raise SourceError(
+            f"Not a file id: {raw!r} (expected AGENT:SOURCE:PATH, e.g. "
+            "claude-code:user:CLAUDE.md; see `memtab list --source ID`)"
+        )
+    agent, name, relative = parts
+    if not _NAME.match(name):
+        raise SourceError(f"Not a file id: {raw!r} (invalid source name {name!r})")
+    return FileId(f"{agent}:{name}", relative)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One file of a source as listed."""
+
+    source_id: str
+    relative: str  # '/'-separated, inside the source's root
+    physical: Path
+    kind: FileKind
+    description: str
+    size_bytes: int
+    modified_at_ms: int
+    read_only_reason: str | None = None  # None: Memtab may edit it
+    topic_type: str | None = None  # Claude Code topic files: user/feedback/project/reference
+    topic_name: str | None = None  # Claude Code topic files: `name:`
+    warning: str | None = None  # e.g. a MEMORY.md over Claude Code's load limit
+    linked: bool = False  # a link in a user's own config dir (read through, never written)
+
+    @property
+    def id(self) -> str:
+        return f"{self.source_id}:{self.relative}"
+
+    @property
+    def writable(self) -> bool:
+        return self.read_only_reason is None
+
+    @property
+    def name(self) -> str:
+        return self.relative.rsplit("/", 1)[-1]
+
+
+@dataclass(frozen=True)
+class SourceListing:
+    """A source and its files, sorted by relative path; `error` when its root is unreadable."""
+
+    source: Source
+    files: tuple[SourceFile, ...] = ()
+    error: str | None = None
+    truncated: bool = False
+
+    @property
+    def file_count(self) -> int:
+        return len(self.files)
+
+    def file(self, relative: str) -> SourceFile | None:
+        return next((f for f in self.files if f.relative == relative), None)
+
+
+@dataclass(frozen=True)
+class LookedFor:
+    """Where discovery looked for an agent's memory, and what it found (for the settings)."""
+
+    agent: Agent
+    path: str
+    found: bool
+    how: str  # "CLAUDE_CONFIG_DIR", "settings", "default", "project", …
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """The sources found (not yet listed) and everything that was looked at."""
+
+    sources: tuple[Source, ...] = ()
+    looked_for: tuple[LookedFor, ...] = field(default=())
+
+    def source(self, source_id: str) -> Source:
+        found = next((s for s in self.sources if s.id == source_id), None)
+        if found is None:
+            known = ", ".join(s.id for s in self.sources[:8]) or "none found"
+            raise UnknownSourceError(
+                f"No source {source_id!r} (see `memtab sources`; found: {known})"
+            )
+        return found
+
+    def source_containing(self, path: Path) -> Source | None:
+        """The source whose root holds `path` (the deepest root wins), for the watcher."""
+        best: Source | None = None
+        for candidate in self.sources:
+            inside = path == candidate.root or candidate.root in path.parents
+            if inside and (best is None or len(candidate.root.parts) > len(best.root.parts)):
+                best = candidate
+        return best
