@@ -38,6 +38,7 @@ COMMAND_MODULES = {
     "memtab.cli.writer_commands": ("write",),
     "memtab.cli.suggestion_commands": ("suggestions",),
     "memtab.cli.traces_commands": ("traces",),
+    "memtab.cli.source_commands": ("sources", "show", "copy", "source-log"),
 }
 _OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
 

@@ -43,6 +43,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     listing = commands.add_parser("list", help="list memory files with descriptions and usage")
     add_home_option(listing)
     listing.add_argument("--workspace", metavar="ID", help="include its project and workspace")
+    listing.add_argument(
+        "--source", metavar="ID", help="list another agent's source (see `memtab sources`)"
+    )
     listing.add_argument("--json", action="store_true", help="machine-readable output")
     listing.set_defaults(handler=run_list)
 
@@ -112,6 +115,10 @@ def _file_rows(store: MemoryStore) -> list[dict[str, Any]]:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    if args.source not in (None, "mux"):
+        from memtab.cli.source_commands import run_source_list  # only when asked
+
+        return run_source_list(args)
     home = open_home(args)
     store, _ = open_store(home, args.workspace)
     rows = _file_rows(store)

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from memtab.cli.main import modules_for, requested_command
+from memtab.cli.main import COMMAND_MODULES, modules_for, requested_command
 
 
 @pytest.mark.parametrize(
@@ -28,8 +28,9 @@ def test_modules_for_each_kind_of_invocation() -> None:
     assert modules_for([]) == []
     assert modules_for(["traces"]) == ["memtab.cli.traces_commands"]
     assert modules_for(["suggestions"]) == ["memtab.cli.suggestion_commands"]
-    assert len(modules_for(["--help"])) == 5
-    assert len(modules_for(["no-such-command"])) == 5
+    assert modules_for(["show", "claude-code:user:CLAUDE.md"]) == ["memtab.cli.source_commands"]
+    assert modules_for(["--help"]) == list(COMMAND_MODULES)
+    assert modules_for(["no-such-command"]) == list(COMMAND_MODULES)
 
 
 def test_the_window_path_does_not_import_the_engines() -> None:

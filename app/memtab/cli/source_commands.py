@@ -1,0 +1,432 @@
+"""Headless commands over every agent's memory: sources, list --source, show, copy,
+source-log.
+
+Files of other agents are named by file id (`claude-code:user:CLAUDE.md`), mux files by
+virtual path (`/memories/global/x.md`). JSON output is a stable contract (fields are
+added, never renamed or removed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import logging
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from memtab.cli.common import (
+    CliError,
+    add_home_option,
+    elide,
+    format_table,
+    open_home,
+    open_store,
+    print_json,
+)
+from memtab.humanize import absolute_time, relative_time, size_text
+from memtab.llm.types import ProviderError
+from memtab.sources.config import AgentSettings, SourceContext, save_agent_settings
+from memtab.sources.content import read_source_file
+from memtab.sources.copy import CopyOrigin, copy_note
+from memtab.sources.discovery import discover, scan
+from memtab.sources.history import source_history
+from memtab.sources.listing import list_source, source_file
+from memtab.sources.model import (
+    AGENT_TITLES,
+    MUX_SOURCE_ID,
+    OTHER_AGENTS,
+    Agent,
+    Discovery,
+    Source,
+    SourceError,
+    SourceFile,
+    SourceListing,
+    parse_file_id,
+)
+from memtab.store.files import count_files
+from memtab.store.home import Home
+from memtab.store.paths import VIRTUAL_ROOT
+
+logger = logging.getLogger(__name__)
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _one_line_errors(handler: Handler) -> Handler:
+    """SourceError and settings errors as the CLI's one-line errors."""
+
+    @functools.wraps(handler)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except SourceError as error:
+            raise CliError(str(error)) from None
+        except ProviderError as error:
+            raise CliError(error.message) from None
+
+    return run
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add this module's sub-commands to the `memtab` parser."""
+    sources = commands.add_parser(
+        "sources", help="the agents' memory Memtab found (Claude Code, Codex, loki-mode, mux)"
+    )
+    add_home_option(sources)
+    sources.add_argument("--json", action="store_true", help="machine-readable output")
+    sources.add_argument("--enable", metavar="AGENT", choices=OTHER_AGENTS, action="append")
+    sources.add_argument("--disable", metavar="AGENT", choices=OTHER_AGENTS, action="append")
+    sources.add_argument(
+        "--path", metavar="AGENT=DIR", action="append", help="look for AGENT's memory in DIR"
+    )
+    sources.add_argument(
+        "--default-path",
+        metavar="AGENT",
+        choices=OTHER_AGENTS,
+        action="append",
+        help="forget a --path (back to the agent's variable or default)",
+    )
+    sources.set_defaults(handler=run_sources)
+
+    show = commands.add_parser("show", help="print one file (a file id or a virtual path)")
+    add_home_option(show)
+    show.add_argument("file", metavar="FILE_ID")
+    show.add_argument("--workspace", metavar="ID", help="for project and workspace paths")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(handler=run_show)
+
+    copy = commands.add_parser("copy", help="copy a memory into another agent's scope")
+    add_home_option(copy)
+    copy.add_argument("file", metavar="FROM", help="a file id or a virtual path")
+    copy.add_argument(
+        "--to",
+        required=True,
+        metavar="TARGET",
+        help="a virtual path (/memories/global/x.md) or a file id of another source",
+    )
+    copy.add_argument("--workspace", metavar="ID", help="for project and workspace paths")
+    copy.add_argument(
+        "--type",
+        dest="topic_type",
+        metavar="TYPE",
+        help="Claude Code memory type of a new topic file: user, feedback, project, reference",
+    )
+    copy.add_argument("--json", action="store_true")
+    copy.set_defaults(handler=run_copy)
+
+    log = commands.add_parser("source-log", help="a source's history (Codex's memories git log)")
+    add_home_option(log)
+    log.add_argument("source", metavar="SOURCE_ID")
+    log.add_argument("path", metavar="PATH", nargs="?", help="only commits touching this file")
+    log.add_argument("--limit", type=int, default=50)
+    log.add_argument("--json", action="store_true")
+    log.set_defaults(handler=run_source_log)
+
+
+def _context(home: Home) -> SourceContext:
+    context = SourceContext.load(home)
+    for problem in context.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    return context
+
+
+# --- sources ------------------------------------------------------------------------------
+
+
+@_one_line_errors
+def run_sources(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    _apply_settings(args, home)
+    discovery, listings = scan(_context(home))
+    rows = [_mux_row(home), *(_source_row(listing) for listing in listings)]
+    if args.json:
+        print_json({"sources": rows, "lookedFor": _looked_for(discovery)})
+        return 0
+    table = [["AGENT", "ID", "FILES", "", "WHERE"]]
+    for row in rows:
+        table.append(
+            [
+                AGENT_TITLES[row["agent"]],
+                row["id"],
+                str(row["fileCount"]),
+                "" if row["writable"] else "read-only",
+                row["project"] or row["root"],
+            ]
+        )
+    print(format_table(table, right_aligned=(2,)))
+    for agent in OTHER_AGENTS:
+        looked = [item for item in discovery.looked_for if item.agent == agent]
+        title = AGENT_TITLES[agent]
+        if looked and not any(item.found for item in looked):
+            paths = ", ".join(item.path for item in looked if item.path)
+            why = "; ".join(item.note for item in looked if item.note)
+            print(
+                f"({title}: not found"
+                + (f" in {paths}" if paths else "")
+                + (f"; {why}" if why else "")
+                + ")",
+                file=sys.stderr,
+            )
+        for item in looked:
+            if item.found and item.note:
+                print(f"({title}: {item.path} {item.note})", file=sys.stderr)
+    return 0
+
+
+def _apply_settings(args: argparse.Namespace, home: Home) -> None:
+    """--enable/--disable/--path/--default-path, stored in settings.json."""
+    changes: dict[Agent, AgentSettings] = {}
+    context = SourceContext.load(home)
+
+    def current(agent: Agent) -> AgentSettings:
+        return changes.get(agent, context.settings.agent(agent))
+
+    for agent in args.enable or ():
+        changes[agent] = AgentSettings(True, current(agent).path)
+    for agent in args.disable or ():
+        changes[agent] = AgentSettings(False, current(agent).path)
+    for agent in args.default_path or ():
+        changes[agent] = AgentSettings(current(agent).enabled, None)
+    for assignment in args.path or ():
+        agent_name, separator, directory = assignment.partition("=")
+        if not separator or agent_name not in OTHER_AGENTS or not directory.strip():
+            raise CliError(f"--path takes AGENT=DIR with AGENT one of {', '.join(OTHER_AGENTS)}")
+        agent = next(a for a in OTHER_AGENTS if a == agent_name)
+        absolute = os.path.abspath(os.path.expanduser(directory.strip()))
+        changes[agent] = AgentSettings(current(agent).enabled, absolute)
+    for agent, settings in changes.items():
+        path = save_agent_settings(agent, settings)
+        state = "on" if settings.enabled else "off"
+        where = f", looked for in {settings.path}" if settings.path else ""
+        print(f"{AGENT_TITLES[agent]}: {state}{where} (saved in {path})", file=sys.stderr)
+    if context.isolated and changes:
+        print("(this home sets its own sources: the change is for other homes)", file=sys.stderr)
+
+
+def _mux_row(home: Home) -> dict[str, Any]:
+    count = count_files(home.global_root) + count_files(home.projects_root)
+    try:
+        for workspace in sorted(home.sessions_dir.iterdir()):
+            count += count_files(workspace / "memory")
+    except OSError:
+        pass
+    return {
+        "id": MUX_SOURCE_ID,
+        "agent": "mux",
+        "root": str(home.root),
+        "project": None,
+        "writable": True,
+        "fileCount": count,
+        "label": "mux memory (global, project and workspace scopes)",
+        "readOnlyReason": None,
+        "hasHistory": False,
+        "note": None,
+        "error": None,
+    }
+
+
+def _source_row(listing: SourceListing) -> dict[str, Any]:
+    source = listing.source
+    return {
+        "id": source.id,
+        "agent": source.agent,
+        "root": str(source.root),
+        "project": source.project,
+        "writable": source.writable,
+        "fileCount": listing.file_count,
+        "label": source.label,
+        "readOnlyReason": source.read_only_reason,
+        "hasHistory": source.has_history,
+        "note": source.note,
+        "error": listing.error,
+    }
+
+
+def _looked_for(discovery: Discovery) -> list[dict[str, Any]]:
+    return [
+        {
+            "agent": item.agent,
+            "path": item.path,
+            "found": item.found,
+            "how": item.how,
+            "note": item.note,
+        }
+        for item in discovery.looked_for
+    ]
+
+
+# --- list --source ------------------------------------------------------------------------
+
+
+def file_json(file: SourceFile) -> dict[str, Any]:
+    """One file as `memtab list --json` shows it (the same fields as a mux file, and more)."""
+    return {
+        "path": file.id,
+        "scope": file.source_id,
+        "description": file.description,
+        "pinned": False,
+        "accessCount": 0,
+        "lastAccessedAt": None,
+        "sizeBytes": file.size_bytes,
+        "modifiedAt": file.modified_at_ms,
+        "kind": file.kind.value,
+        "writable": file.writable,
+        "readOnlyReason": file.read_only_reason,
+        "type": file.topic_type,
+        "warning": file.warning,
+        "physicalPath": str(file.physical),
+    }
+
+
+@_one_line_errors
+def run_source_list(args: argparse.Namespace) -> int:
+    """`memtab list --source ID` for a source other than mux."""
+    discovery = discover(_context(open_home(args)))
+    listing = list_source(discovery.source(args.source))
+    if args.json:
+        print_json({"files": [file_json(f) for f in listing.files]})
+    elif not listing.files:
+        print(f"No files in {listing.source.id} ({listing.source.root})")
+    else:
+        table = [["", "PATH", "SIZE", "MODIFIED", "KIND", "DESCRIPTION"]]
+        for file in listing.files:
+            table.append(
+                [
+                    "" if file.writable else "ro",
+                    file.id,
+                    size_text(file.size_bytes),
+                    relative_time(file.modified_at_ms),
+                    file.kind.value + (f" ({file.topic_type})" if file.topic_type else ""),
+                    elide(file.description, 60),
+                ]
+            )
+        print(format_table(table, right_aligned=(2,)))
+        if any(not f.writable for f in listing.files):
+            print("\nro: read-only in Memtab (`memtab show ID --json` says why)")
+    for file in listing.files:
+        if file.warning:
+            print(f"warning: {file.id}: {file.warning}", file=sys.stderr)
+    if listing.error:
+        print(f"warning: {listing.error}", file=sys.stderr)
+    return 0
+
+
+# --- show ---------------------------------------------------------------------------------
+
+
+def _find_file(discovery: Discovery, raw: str) -> tuple[Source, SourceFile]:
+    file_id = parse_file_id(raw)
+    source = discovery.source(file_id.source_id)
+    found = source_file(source, file_id.relative)
+    if found is None:
+        raise CliError(
+            f"No file {file_id.relative!r} in {source.id} (see `memtab list --source {source.id}`)"
+        )
+    return source, found
+
+
+@_one_line_errors
+def run_show(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    if args.file.strip().startswith(VIRTUAL_ROOT):
+        store, _ = open_store(home, args.workspace)
+        content = store.read(args.file)
+        if args.json:
+            print_json({"path": args.file, "content": content.content, "sha256": content.sha256})
+        else:
+            sys.stdout.write(content.content)
+        return 0
+    source, file = _find_file(discover(_context(home)), args.file)
+    shown = read_source_file(source, file)
+    if args.json:
+        print_json(
+            {
+                **file_json(file),
+                "content": shown.text,
+                "sha256": shown.sha256,
+                "rendered": shown.rendered,
+                "overCap": shown.over_cap,
+                "note": shown.note,
+            }
+        )
+        return 0
+    sys.stdout.write(shown.text)
+    if shown.text and not shown.text.endswith("\n"):
+        sys.stdout.write("\n")
+    for line in (file.warning, shown.note):
+        if line:
+            print(f"({line})", file=sys.stderr)
+    return 0
+
+
+# --- copy ---------------------------------------------------------------------------------
+
+
+@_one_line_errors
+def run_copy(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    from_mux = args.file.strip().startswith(VIRTUAL_ROOT)
+    to_mux = args.to.strip().startswith(VIRTUAL_ROOT)
+    store = open_store(home, args.workspace)[0] if from_mux or to_mux else None
+    discovery: Discovery | None = None
+    if from_mux:
+        assert store is not None
+        origin = CopyOrigin.from_mux(store, args.file.strip())
+    else:
+        discovery = discover(_context(home))
+        origin = CopyOrigin.from_source_file(*_find_file(discovery, args.file))
+    target = args.to.strip()
+    if to_mux:
+        result = copy_note(origin, target, store=store, topic_type=args.topic_type)
+    else:
+        target_id = parse_file_id(target)
+        discovery = discovery or discover(_context(home))
+        result = copy_note(
+            origin,
+            target_id.relative,
+            source=discovery.source(target_id.source_id),
+            topic_type=args.topic_type,
+        )
+    if args.json:
+        print_json({"from": result.origin, "to": result.target, "sha256": result.sha256})
+    else:
+        print(f"Copied {result.origin} to {result.target}")
+    return 0
+
+
+# --- source-log ---------------------------------------------------------------------------
+
+
+@_one_line_errors
+def run_source_log(args: argparse.Namespace) -> int:
+    discovery = discover(_context(open_home(args)))
+    source = discovery.source(args.source)
+    history = source_history(source, args.path, limit=args.limit)
+    if args.json:
+        print_json(
+            {
+                "source": source.id,
+                "note": history.note,
+                "commits": [
+                    {
+                        "sha": c.sha,
+                        "committedAt": c.committed_at_ms,
+                        "subject": c.subject,
+                        "files": list(c.files),
+                    }
+                    for c in history.commits
+                ],
+            }
+        )
+        return 0
+    if history.note:
+        print(history.note)
+        return 0
+    rows = [
+        [c.sha[:10], absolute_time(c.committed_at_ms), f"{len(c.files)} file(s)", c.subject]
+        for c in history.commits
+    ]
+    print(format_table(rows) if rows else f"No commits in {source.root}")
+    return 0
