@@ -9,6 +9,10 @@ relative to now, so the demo always reads "3 h ago" rather than a fixed date.
 `open_fresh_demo(dir)` is what `memtab --demo` uses: every run starts from a new demo home
 (a marker file says a directory is one Memtab may replace), unless another Memtab has it
 open.
+
+Other agents' memory (Claude Code, Codex, loki-mode) sits in `other-agents/` inside the
+demo home, and the home's own source settings (`memtab/sources.json`, isolated) point only
+there: the demo never shows or touches the user's real `~/.claude` or `~/.codex`.
 """
 
 from __future__ import annotations
@@ -77,6 +81,7 @@ def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
     _write_extension_metadata(home, now)
     _write_transcript_and_writer_state(home, now)
     _write_trace_dump(home, now)
+    _write_agent_sources(home, now)
     return home
 
 
@@ -480,6 +485,29 @@ def _write_trace_dump(home: Home, now: int) -> None:
     }
     path = home.trace_dir(MAIN_ID) / trace_file_name(started, "assistant-0001")
     atomic_write_json(path, dump)
+
+
+# The demo's other agents: the seed in resources/demo/other-agents/, copied into the same
+# dir of the demo home (not `agents/`: mux keeps agent prompts such as dream.md there).
+DEMO_AGENTS_DIR = "other-agents"
+DEMO_AGENT_DIRS = {"claude-code": "claude", "codex": "codex", "loki": "loki"}
+
+
+def _write_agent_sources(home: Home, now: int) -> None:
+    """Copy the other agents' seed into `<home>/other-agents/` and point the home's isolated
+    source settings at it (paths relative to the home, so a moved demo keeps working)."""
+    seed = resource_path("demo", DEMO_AGENTS_DIR)
+    for folder in DEMO_AGENT_DIRS.values():
+        source = seed / folder
+        for index, file in enumerate(sorted(p for p in source.rglob("*") if p.is_file())):
+            target = home.root / DEMO_AGENTS_DIR / folder / file.relative_to(source)
+            atomic_write_text(target, file.read_text(encoding="utf-8"))
+            modified = (now - 6 * DAY + index * 53 * MINUTE) / 1000
+            os.utime(target, (modified, modified))
+    overrides: dict[str, Any] = {"isolated": True}
+    for agent, folder in DEMO_AGENT_DIRS.items():
+        overrides[agent] = {"enabled": True, "path": f"{DEMO_AGENTS_DIR}/{folder}"}
+    atomic_write_json(home.memtab_dir / "sources.json", overrides)
 
 
 def is_demo_home(path: Path) -> bool:
