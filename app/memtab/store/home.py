@@ -309,6 +309,26 @@ class Home:
     def lock_path(self, name: str) -> Path:
         return self.memtab_dir / "locks" / f"{name}.lock"
 
+    @property
+    def history_dir(self) -> Path:
+        """Every version of every memory file Memtab has seen (`memtab.store.history`)."""
+        return self.memtab_dir / "history"
+
+    @property
+    def history_blobs_dir(self) -> Path:
+        """File contents, compressed, named by their sha256 (one copy per content)."""
+        return self.history_dir / "blobs"
+
+    @property
+    def history_index_dir(self) -> Path:
+        """One append-only JSON-lines index per scope (global, a project, a workspace)."""
+        return self.history_dir / "index"
+
+    @property
+    def runs_log_path(self) -> Path:
+        """Memtab's log of every consolidation and writer run (JSON lines)."""
+        return self.history_dir / "runs.jsonl"
+
     def project_root(self, project_path: str) -> Path:
         return self.projects_root / project_dir_name(project_path)
 

@@ -18,22 +18,21 @@ Every change is safe against other processes (mux, a second Memtab, an editor):
   outside the scope, and a path through a symlinked directory is refused.
 
 Reads take no lock (every write is an atomic rename) and stop at the file cap.
+
+Every change is recorded in the home's history (`memtab.store.history`) while the lock is
+held, with the content before and after and who made it: the `actor` and `run_id` the
+store was made with (the window's store is `user`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal
 
 from memtab.fs.atomic import Directory, encode_utf8
-from memtab.fs.confined import copy_tree, entries_of, read_prefix, remove_tree
-from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.fs.confined import copy_tree, read_prefix, remove_tree
 from memtab.store.errors import (
     AlreadyExistsError,
     CapError,
@@ -44,53 +43,52 @@ from memtab.store.errors import (
     SaveConflictError,
     ScopeBusyError,
     ScopeUnavailableError,
-    file_cap_message,
     not_text_message,
-    over_cap_message,
 )
 from memtab.store.files import (
     MAX_FILE_BYTES,
-    MAX_FILES_PER_SCOPE,
     FileContent,
-    ScopeListing,
     content_sha256,
     count_files,
-    is_listable_name,
-    list_scope,
     read_file_in,
 )
-from memtab.store.home import Home, Registry, Workspace, load_registry
-from memtab.store.meta import (
-    MetaEntry,
-    MetaStore,
-    global_key,
-    key_in_subtree,
-    now_ms,
-    project_key,
-    workspace_key,
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.capture import (
+    capture_file,
+    capture_tree,
+    file_stat,
+    read_whole,
+    relocate,
 )
+from memtab.store.history.recorder import FileChange
+from memtab.store.history.versions import Op
+from memtab.store.meta import sanitize_entry
 from memtab.store.paths import (
-    SCOPE_ORDER,
     PathError,
-    Scope,
     VirtualPath,
     parse_file_path,
     parse_virtual_path,
-    resolve_inside_root,
 )
 from memtab.store.scope_access import (
     kind_in,
-    open_scope_directory,
     read_in,
     remove_partial_copy,
     reporting_os_errors,
-    resolve_in_scopes,
     still_holds,
+)
+from memtab.store.scopes import (
+    NO_WORKSPACE,
+    PROJECT_UNAVAILABLE,
+    SCOPE_LOCK_TIMEOUT_S,
+    ScopeStore,
 )
 
 logger = logging.getLogger(__name__)
 
 __all__ = [  # the errors live in memtab.store.errors; importers of this module use them
+    "NO_WORKSPACE",
+    "PROJECT_UNAVAILABLE",
+    "SCOPE_LOCK_TIMEOUT_S",
     "AlreadyExistsError",
     "CapError",
     "ChangedDuringEditError",
@@ -108,12 +106,7 @@ __all__ = [  # the errors live in memtab.store.errors; importers of this module 
     "require_editable",
 ]
 
-PROJECT_UNAVAILABLE = (
-    "Project memory is unavailable: multi-project workspaces have no single project identity"
-)
-NO_WORKSPACE = "Workspace memory is unavailable: no workspace is selected"
-# Scope locks are held for one edit (milliseconds); waiting longer means something is stuck.
-SCOPE_LOCK_TIMEOUT_S = 10.0
+
 # A tool edit redone this many times on text another program keeps changing gives up.
 EDIT_ATTEMPTS = 3
 
@@ -124,251 +117,9 @@ class SaveResult:
     sha256: str
 
 
-class MemoryStore:
-    """The global, project and workspace scopes as one workspace sees them."""
-
-    def __init__(
-        self,
-        home: Home,
-        workspace: Workspace | None = None,
-        *,
-        clock: Callable[[], int] = now_ms,
-    ) -> None:
-        self.home = home
-        self.workspace = workspace
-        self.meta = MetaStore(home, clock)
-
-    @classmethod
-    def open(
-        cls, home: Home, workspace_id: str | None, registry: Registry | None = None
-    ) -> MemoryStore:
-        """The store for a workspace id from the registry (HomeError if unknown)."""
-        if workspace_id is None:
-            return cls(home)
-        registry = registry or load_registry(home)
-        return cls(home, registry.require_workspace(workspace_id))
-
-    # --- scopes -------------------------------------------------------------------------
-
-    @property
-    def project_path(self) -> str | None:
-        """The project identity, or None (no workspace, or multi-project)."""
-        return self.workspace.project_identity if self.workspace else None
-
-    def unavailable_reason(self, scope: Scope) -> str | None:
-        """Why a scope cannot be used here, or None when it can."""
-        if scope is Scope.WORKSPACE and self.workspace is None:
-            return NO_WORKSPACE
-        if scope is Scope.PROJECT:
-            if self.workspace is None:
-                return "Project memory is unavailable: no workspace is selected"
-            if self.project_path is None:
-                return PROJECT_UNAVAILABLE
-        return None
-
-    def root(self, scope: Scope) -> Path:
-        """The physical root of a scope (may not exist yet); ScopeUnavailableError if none."""
-        reason = self.unavailable_reason(scope)
-        if reason:
-            raise ScopeUnavailableError(reason)
-        if scope is Scope.GLOBAL:
-            return self.home.global_root
-        assert self.workspace is not None
-        if scope is Scope.PROJECT:
-            assert self.project_path is not None
-            return self.home.project_root(self.project_path)
-        return self.home.workspace_root(self.workspace.id)
-
-    def physical(self, path: VirtualPath) -> Path:
-        """Where a virtual path lives on disk, refusing symlink escapes (PathError).
-
-        For showing and mapping paths; operations also refuse any link on the way.
-        """
-        if path.scope is None:
-            raise PathError(f"{path} is not inside a scope")
-        return resolve_inside_root(self.root(path.scope), path.segments, str(path))
-
-    def resolved(self, path: VirtualPath) -> VirtualPath:
-        """The virtual path of what `path` really names once every symlink is followed.
-
-        Rules about files (pins, scopes) apply to this one: `global/al -> .` makes
-        `/memories/global/al/x.md` name `/memories/global/x.md`, and a scope root may
-        itself be a link into another scope. PathError when it is in no scope here.
-        """
-        roots = {s: self.root(s) for s in SCOPE_ORDER if not self.unavailable_reason(s)}
-        return resolve_in_scopes(self.physical(path), roots, display=str(path))
-
-    def meta_key(self, path: VirtualPath) -> str:
-        """The memory-meta.json key of a path (SPEC §6)."""
-        if path.scope is Scope.GLOBAL:
-            return global_key(path.relative)
-        if path.scope is Scope.PROJECT and self.project_path is not None:
-            return project_key(self.project_path, path.relative)
-        if path.scope is Scope.WORKSPACE and self.workspace is not None:
-            return workspace_key(self.workspace.id, path.relative)
-        raise ScopeUnavailableError(
-            self.unavailable_reason(path.scope or Scope.GLOBAL) or f"No key for {path}"
-        )
-
-    def scope_lock_path(self, scope: Scope) -> Path:
-        """The lock file of a scope root, named after its real path (one lock per root,
-        whichever of its names a process uses)."""
-        real_root = os.path.realpath(self.root(scope))
-        digest = hashlib.sha256(encode_utf8(real_root)).hexdigest()[:16]
-        return self.home.lock_path(f"memory-{scope.value}-{digest}")
-
-    @contextmanager
-    def writing(self, *scopes: Scope) -> Iterator[None]:
-        """Hold these scope roots' cross-process locks (always taken in one order).
-
-        One lock per root rather than per file: renames, directory deletes and the
-        1000-file cap span many files, and edits take milliseconds, so nothing waits long.
-        """
-        lock_paths = sorted({self.scope_lock_path(scope) for scope in scopes})
-        with ExitStack() as held:
-            for lock_path in lock_paths:
-                try:
-                    held.enter_context(interprocess_lock(lock_path, timeout_s=SCOPE_LOCK_TIMEOUT_S))
-                except LockUnavailableError as error:
-                    raise ScopeBusyError(
-                        f"The memory scope is busy: {error}. Another program may be stuck "
-                        "while holding it; try again"
-                    ) from None
-                except OSError as error:
-                    raise MemoryStoreError(
-                        f"Cannot lock {lock_path}: {error.strerror or error}"
-                    ) from None
-            yield
-
-    # --- confined access ----------------------------------------------------------------
-
-    def _open_directory(
-        self, path: VirtualPath, *, target: VirtualPath, create: bool = False
-    ) -> Directory:
-        """Directory `path`, never through a symlink (see `open_scope_directory`)."""
-        assert path.scope is not None
-        self.physical(target)  # links out are refused with the known message first
-        return open_scope_directory(self.root(path.scope), path, target=target, create=create)
-
-    def _open_parent(self, path: VirtualPath, *, create: bool = False) -> Directory:
-        return self._open_directory(path.parent, target=path, create=create)
-
-    # --- reading ------------------------------------------------------------------------
-
-    def list_scope(self, scope: Scope) -> ScopeListing:
-        """Every visible file and directory of a scope; unavailable scopes list empty."""
-        if self.unavailable_reason(scope):
-            return ScopeListing(scope)
-        return list_scope(scope, self.root(scope))
-
-    def list_all(self) -> list[ScopeListing]:
-        """All three scopes in display order."""
-        return [self.list_scope(scope) for scope in SCOPE_ORDER]
-
-    def meta_entries(self) -> dict[str, MetaEntry]:
-        return self.meta.load()
-
-    def kind_of(self, path: VirtualPath) -> Literal["file", "dir"] | None:
-        """Whether a path is a file, a directory, or missing (symlinks count as missing).
-
-        PathError for a path through a symlink.
-        """
-        if path.is_scope_root:
-            self.physical(path)
-            return "dir"
-        try:
-            with self._open_parent(path) as parent:
-                return kind_in(parent, path.name)
-        except NotFoundError:
-            return None
-
-    def entries(self, path: VirtualPath) -> list[tuple[str, bool]]:
-        """The visible entries of directory `path` as (name, is_dir); [] when missing."""
-        try:
-            directory = self._open_directory(path, target=path, create=False)
-        except NotFoundError:
-            return []
-        with directory:
-            try:
-                found = entries_of(directory)
-            except OSError:
-                return []
-        visible = []
-        for entry in found:
-            try:
-                if is_listable_name(entry.name) and not entry.is_symlink():
-                    visible.append((entry.name, entry.is_dir(follow_symlinks=False)))
-            except OSError:
-                continue  # vanished while listing
-        return visible
-
-    def read(self, raw_path: str) -> FileContent:
-        """Read a file for the editor (not usage): at most the cap (see `FileContent`)."""
-        path = parse_file_path(raw_path)
-        with self._open_parent(path) as parent:
-            return read_in(parent, path)[0]
-
-    def read_text(self, raw_path: str) -> str:
-        """The text of a memory file within the cap, as agents and engines may read it.
-
-        CapError (mux's message) for a file over the cap, NotEditableError for a binary
-        one; never reads more than the cap.
-        """
-        path = parse_file_path(raw_path)
-        return self._text_of(path, self.read(raw_path))
-
-    @staticmethod
-    def _text_of(path: VirtualPath, current: FileContent) -> str:
-        if current.over_cap:
-            raise CapError(over_cap_message(path))
-        if current.binary:
-            raise NotEditableError(not_text_message(path))
-        return current.content
-
-    def is_pinned(self, path: VirtualPath, entries: dict[str, MetaEntry] | None = None) -> bool:
-        entries = self.meta.load() if entries is None else entries
-        entry = entries.get(self.meta_key(path))
-        return bool(entry and entry.pinned)
-
-    def pinned_within(self, path: VirtualPath) -> list[str]:
-        """Meta keys of pinned files at or below `path` (a pinned file, or a dir holding one)."""
-        subtree = self.meta_key(path)
-        return [k for k, e in self.meta.load().items() if e.pinned and key_in_subtree(k, subtree)]
-
-    # --- usage (SPEC §6) ------------------------------------------------------------------
-
-    def record_read(self, path: VirtualPath) -> None:
-        """Count an agent read of `path`; best effort (see `_record_usage`)."""
-        self._record_usage(path, self.meta.record_read)
-
-    def record_write(self, path: VirtualPath) -> None:
-        """Count a write of `path` (agent edit or UI save); best effort."""
-        self._record_usage(path, self.meta.record_write)
-
-    def _record_usage(self, path: VirtualPath, record: Callable[[str], None]) -> None:
-        self._update_meta(path, lambda: record(self.meta_key(path)))
-
-    def _update_meta(self, path: VirtualPath, update: Callable[[], None]) -> None:
-        # The operation itself already happened: failing to update memory-meta.json (read-
-        # only home, lock timeout) must not report it as failed, or an agent would retry it.
-        try:
-            update()
-        except (OSError, MemoryStoreError) as error:
-            logger.warning("Could not update memory-meta.json for %s: %s", path, error)
-
-    # --- caps ---------------------------------------------------------------------------
-
-    @staticmethod
-    def _check_size(size: int) -> None:
-        if size > MAX_FILE_BYTES:
-            raise CapError(file_cap_message(size))
-
-    def check_scope_room(self, scope: Scope, adding: int = 1) -> None:
-        if count_files(self.root(scope)) + adding > MAX_FILES_PER_SCOPE:
-            raise CapError(
-                f"The {scope.value} memory scope is full ({MAX_FILES_PER_SCOPE} files); "
-                "delete unused files first"
-            )
+class MemoryStore(ScopeStore):
+    """The global, project and workspace scopes as one workspace sees them, and every
+    change to them (reading and where things are: `ScopeStore`)."""
 
     # --- editing --------------------------------------------------------------------------
 
@@ -394,6 +145,10 @@ class MemoryStore:
                 if parent.replace_if_unchanged(
                     path.name, updated, unchanged=still_holds(parent, path.name, read_bytes)
                 ):
+                    stat = file_stat(parent, path.name)
+                    self.record_changes(
+                        path.scope, [FileChange(str(path), read_bytes, updated, "edit", stat)]
+                    )
                     break
                 logger.info("%s changed during an edit (attempt %d); redoing it", path, attempt)
             else:
@@ -405,8 +160,8 @@ class MemoryStore:
         return path
 
     def _create_new(self, path: VirtualPath, data: bytes, *, conflict: Exception) -> None:
-        """Create file `path` (parents made) that must not exist; caps checked. Raises
-        `conflict` if anything is there, also if it appeared a moment ago."""
+        """Create file `path` (parents made) that must not exist; caps checked; recorded.
+        Raises `conflict` if anything is there, also if it appeared a moment ago."""
         assert path.scope is not None
         self._check_size(len(data))
         if self.kind_of(path) is not None:
@@ -417,6 +172,8 @@ class MemoryStore:
                 parent.create_new(path.name, data)
             except FileExistsError:
                 raise conflict from None
+            stat = file_stat(parent, path.name)
+        self.record_changes(path.scope, [FileChange(str(path), None, data, "create", stat)])
 
     def save(self, raw_path: str, content: str, expected_sha256: str | None) -> SaveResult:
         """Save editor content if the file is still what the editor loaded.
@@ -439,12 +196,15 @@ class MemoryStore:
         return SaveResult(path, content_sha256(content))
 
     def _replace_loaded(self, path: VirtualPath, data: bytes, expected_sha256: str) -> None:
+        assert path.scope is not None
         try:
             parent = self._open_parent(path)
         except NotFoundError:
             raise missing_conflict(str(path)) from None
         with parent, reporting_os_errors(path, "save"):
-            replace_loaded_in(parent, path.name, data, expected_sha256, label=str(path))
+            replaced = replace_loaded_in(parent, path.name, data, expected_sha256, label=str(path))
+            stat = file_stat(parent, path.name)
+        self.record_changes(path.scope, [FileChange(str(path), replaced, data, "edit", stat)])
 
     def create_file(self, raw_path: str, content: str = "") -> SaveResult:
         """Create a new file (fails if anything exists there); counts as a write."""
@@ -492,6 +252,7 @@ class MemoryStore:
                 kind = kind_in(parent, path.name)
                 if kind is None:
                     raise missing
+                removed = self._capture(parent, path, kind)
                 try:
                     if kind == "dir":
                         remove_tree(parent, path.name)
@@ -502,8 +263,51 @@ class MemoryStore:
                     raise MemoryStoreError(
                         f"Cannot delete {path}: {error.strerror or error}"
                     ) from None
+            meta = self._meta_snapshot()
+            self.record_changes(
+                path.scope,
+                [
+                    FileChange(str(p), data, None, "delete", meta=meta.get(self.meta_key(p)))
+                    for p, data in removed
+                ],
+            )
         self._update_meta(path, lambda: self.meta.drop_subtree(self.meta_key(path)))
         return path
+
+    def _capture(
+        self, parent: Directory, path: VirtualPath, kind: str
+    ) -> list[tuple[VirtualPath, bytes]]:
+        """What a delete or move is about to take away, for history (nothing when the
+        store records no history)."""
+        if self.history is None:
+            return []
+        if kind == "dir":
+            return capture_tree(parent, path)
+        data = capture_file(parent, path)
+        return [] if data is None else [(path, data)]
+
+    def _record_move(
+        self, old: VirtualPath, new: VirtualPath, moved: list[tuple[VirtualPath, bytes]]
+    ) -> None:
+        """Record a move: each file deleted at its old path, created at its new one."""
+        assert old.scope is not None and new.scope is not None
+        meta = self._meta_snapshot()
+        gone, arrived = [], []
+        for source, data in moved:
+            target = relocate(source, old, new)
+            gone.append(
+                FileChange(
+                    str(source),
+                    data,
+                    None,
+                    "move",
+                    moved_to=str(target),
+                    meta=meta.get(self.meta_key(source)),
+                )
+            )
+            arrived.append(FileChange(str(target), None, data, "move", moved_from=str(source)))
+        self.record_changes(old.scope, gone)
+        self.record_changes(new.scope, arrived)
 
     def move(self, raw_old: str, raw_new: str) -> VirtualPath:
         """Rename or move a file or directory, within a scope or across scopes.
@@ -523,6 +327,8 @@ class MemoryStore:
                 raise NotFoundError(f"No memory file or directory at {old}")
             if self.kind_of(new) is not None:
                 raise taken
+            with self._open_parent(old) as source_parent:
+                moved = self._capture(source_parent, old, kind)
             if old.scope != new.scope:
                 self._copy_across_scopes(old, new, kind, taken)
             else:
@@ -538,6 +344,7 @@ class MemoryStore:
                         raise MemoryStoreError(
                             f"Cannot move {old} to {new}: {error.strerror or error}"
                         ) from None
+            self._record_move(old, new, moved)
         self._update_meta(
             new,
             # SPEC §6: the keys move, then the rename counts as a write of the new path
@@ -580,6 +387,80 @@ class MemoryStore:
                     f"{error.strerror or error}"
                 ) from None
 
+    def restore_content(
+        self,
+        raw_path: str,
+        data: bytes | None,
+        *,
+        expected_sha256: str | None,
+        op: Op = "restore",
+        restored_from: str | None = None,
+        revert_of: str | None = None,
+        meta: dict[str, object] | None = None,
+    ) -> VirtualPath:
+        """Make file `raw_path` hold `data` (None: no file), only if it still holds the
+        content whose sha256 is `expected_sha256` (None: only if there is no file).
+
+        The one write of restore and revert: any content (it is what the file once held,
+        so neither the text rule nor the size cap applies; the file count cap does),
+        recorded as `op`. `meta`, the pins and usage a deleted version kept, comes back
+        with a file that is recreated. SaveConflictError, changing nothing, when the file
+        is not what the caller saw.
+        """
+        path = parse_file_path(raw_path)
+        assert path.scope is not None
+        changed = SaveConflictError("changed", f"{path} changed meanwhile; nothing was changed")
+        with self.writing(path.scope):
+            kind = self.kind_of(path)
+            if kind == "dir":
+                raise AlreadyExistsError(f"{path} is a directory")
+            if kind is None and data is not None:
+                self.check_scope_room(path.scope)
+            try:
+                parent = self._open_parent(path, create=data is not None)
+            except NotFoundError:
+                if expected_sha256 is not None:
+                    raise changed from None
+                return path  # no file, and none wanted
+            with parent, reporting_os_errors(path, "restore"):
+                current = read_whole(parent, path.name)
+                if (sha256_of(current) if current is not None else None) != expected_sha256:
+                    raise changed
+                if current is None and data is None:
+                    return path
+                if data is None:
+                    name, at = parent.at(path.name)
+                    os.unlink(name, **at)
+                elif current is None:
+                    try:
+                        parent.create_new(path.name, data)
+                    except FileExistsError:
+                        raise changed from None
+                elif not parent.replace_if_unchanged(
+                    path.name, data, unchanged=lambda: read_whole(parent, path.name) == current
+                ):
+                    raise changed
+                stat = file_stat(parent, path.name) if data is not None else None
+            change = FileChange(
+                str(path),
+                current,
+                data,
+                op,
+                stat,
+                restored_from=restored_from,
+                revert_of=revert_of,
+                meta=self._meta_snapshot().get(self.meta_key(path)) if data is None else None,
+            )
+            self.record_changes(path.scope, [change])
+        key = self.meta_key(path)
+        if data is None:
+            self._update_meta(path, lambda: self.meta.drop_subtree(key))
+        elif current is None and meta:
+            self._update_meta(path, lambda: self.meta.restore_entry(key, sanitize_entry(meta)))
+        else:
+            self.record_write(path)
+        return path
+
     def set_pinned(self, raw_path: str, pinned: bool) -> VirtualPath:
         """Pin or unpin a file (not a directory)."""
         path = parse_file_path(raw_path)
@@ -591,14 +472,15 @@ class MemoryStore:
 
 def replace_loaded_in(
     parent: Directory, name: str, data: bytes, expected_sha256: str, *, label: str
-) -> None:
+) -> bytes:
     """Replace file `name` in `parent` with `data` if it still holds what the editor loaded
     (SPEC §5a), re-checked right before the rename; a conflict never touches the file.
 
     The one sha-checked save, for memory files (`MemoryStore.save`) and the other agents'
     files (`memtab.sources`) alike. The caller holds the lock that serializes writers of
     the file and opened `parent` without following links; `label` names the file in
-    messages. Raises SaveConflictError, NotEditableError or MemoryStoreError.
+    messages. Returns the bytes it replaced (for history). Raises SaveConflictError,
+    NotEditableError or MemoryStoreError.
     """
     changed = SaveConflictError("changed", f"{label} changed since it was loaded")
     if kind_in(parent, name) != "file":
@@ -614,6 +496,7 @@ def replace_loaded_in(
     require_editable(label, current)
     if not parent.replace_if_unchanged(name, data, unchanged=still_holds(parent, name, read_bytes)):
         raise changed
+    return read_bytes
 
 
 def require_editable(label: str, current: FileContent) -> None:

@@ -233,6 +233,11 @@ class MetaStore:
             else:
                 entries.set(key, replace(entry, pinned=False))
 
+    def restore_entry(self, key: str, entry: MetaEntry) -> None:
+        """Give a file brought back from history the pins and usage it had."""
+        with self._editing() as entries:
+            entries.set(key, entry)
+
     def drop_subtree(self, subtree_key: str) -> None:
         """Forget pins and usage of a deleted file or directory."""
         with self._editing() as entries:

@@ -1,0 +1,89 @@
+"""Reading what a change is about to replace or remove, for history.
+
+Deletes and moves hand history the whole content of every file they remove (a directory:
+each file in it), read through the same descriptors the change uses, so a symlink swapped
+in cannot make history read a file outside the scope. Files Memtab cannot read whole (over
+`MAX_HISTORY_FILE_BYTES`, or with other hard links) are left out with a warning.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from memtab.fs.atomic import Directory
+from memtab.fs.confined import entries_of, open_subdirectory, read_prefix
+from memtab.store.files import is_listable_name
+from memtab.store.paths import VirtualPath
+
+logger = logging.getLogger(__name__)
+
+# mux's cap is 100 KiB; files above it exist (written by hand) and are kept up to this.
+MAX_HISTORY_FILE_BYTES = 16 * 1024 * 1024
+
+
+def file_stat(directory: Directory, name: str) -> tuple[int, int] | None:
+    """(size, mtime_ns) of `name`, what `sync_external` compares, or None."""
+    info = directory.lstat(name)
+    return (info.st_size, info.st_mtime_ns) if info is not None else None
+
+
+def read_whole(directory: Directory, name: str) -> bytes | None:
+    """The whole content of file `name`, or None when it is missing.
+
+    Raises OSError when it cannot be read whole (too large, hard-linked, unreadable).
+    """
+    try:
+        data, _ = read_prefix(directory, name, limit=MAX_HISTORY_FILE_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    if len(data) > MAX_HISTORY_FILE_BYTES:
+        raise OSError(f"larger than {MAX_HISTORY_FILE_BYTES} bytes")
+    return data
+
+
+def capture_file(directory: Directory, path: VirtualPath) -> bytes | None:
+    """The content of file `path` (in its open parent) for history; None, with a warning,
+    when it cannot be kept."""
+    try:
+        return read_whole(directory, path.name)
+    except OSError as error:
+        logger.warning("History cannot keep %s: %s", path, error.strerror or error)
+        return None
+
+
+def capture_tree(parent: Directory, path: VirtualPath) -> list[tuple[VirtualPath, bytes]]:
+    """Every listable file below directory `path` (in its open parent) with its content."""
+    captured: list[tuple[VirtualPath, bytes]] = []
+    try:
+        root = open_subdirectory(parent, path.name)
+    except OSError as error:
+        logger.warning("History cannot keep %s: %s", path, error.strerror or error)
+        return captured
+    pending: list[tuple[Directory, VirtualPath]] = [(root, path)]
+    while pending:
+        directory, where = pending.pop()
+        with directory:
+            try:
+                entries = entries_of(directory)
+            except OSError:
+                continue
+            for entry in entries:
+                if not is_listable_name(entry.name) or entry.is_symlink():
+                    continue
+                child = where.child(entry.name)
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append((open_subdirectory(directory, entry.name), child))
+                    elif entry.is_file(follow_symlinks=False):
+                        data = capture_file(directory, child)
+                        if data is not None:
+                            captured.append((child, data))
+                except OSError as error:
+                    logger.warning("History cannot keep %s: %s", child, error.strerror or error)
+    return captured
+
+
+def relocate(path: VirtualPath, old_root: VirtualPath, new_root: VirtualPath) -> VirtualPath:
+    """Where `path` (at or below `old_root`) is after `old_root` moved to `new_root`."""
+    tail = path.segments[len(old_root.segments) :]
+    return VirtualPath(new_root.scope, (*new_root.segments, *tail))

@@ -1,0 +1,183 @@
+"""Append-only JSON-lines files shared by processes: the history indexes and the runs log.
+
+Appends hold a cross-process lock (`memtab.fs.locks`) and go out in one `write` on an
+`O_APPEND` descriptor, fsynced. A reader takes no lock: it parses only complete lines (a
+line still being written is read next time) and skips a line that is not a JSON object
+its parser accepts, with one warning per file. A line a crashed writer left without its
+newline is closed by the next append, so it becomes one skipped line, never a merged one.
+
+Each file's parsed records are cached per process with the byte offset read so far; a
+file that shrank or was replaced (pruning rewrites it atomically) is read again from the
+start. Reading a history of thousands of lines after an append parses only the new lines.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from memtab.fs.atomic import atomic_write_bytes, encode_utf8
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.locks import interprocess_lock
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+LOCK_TIMEOUT_S = 10.0
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def dump_line(record: dict[str, Any]) -> bytes:
+    """One record as a line: compact JSON, UTF-8, newline-terminated."""
+    return encode_utf8(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+@dataclass
+class _Cache(Generic[T]):
+    identity: tuple[int, int] | None = None
+    offset: int = 0
+    records: list[T] = field(default_factory=list)
+    skipped: int = 0
+
+
+_caches: dict[str, _Cache[Any]] = {}
+_caches_lock = threading.Lock()
+
+
+class JsonLinesFile(Generic[T]):
+    """One JSON-lines file whose lines `parse` turns into records (None: skipped)."""
+
+    def __init__(self, path: Path, lock_path: Path, parse: Callable[[dict[str, Any]], T | None]):
+        self.path = path
+        self.lock_path = lock_path
+        self._parse = parse
+        self._key = f"{os.path.abspath(path)}|{id(parse)}"
+
+    # --- reading ------------------------------------------------------------------------
+
+    def records(self) -> list[T]:
+        """Every valid record, in the order appended (a fresh list; records are shared)."""
+        with _caches_lock:
+            cache: _Cache[T] = _caches.setdefault(self._key, _Cache())
+            self._refresh(cache)
+            return list(cache.records)
+
+    def _refresh(self, cache: _Cache[T]) -> None:
+        try:
+            fd = os.open(self.path, os.O_RDONLY | _BINARY | _CLOEXEC)
+        except FileNotFoundError:
+            cache.identity, cache.offset, cache.records = None, 0, []
+            return
+        except OSError as error:
+            logger.warning("Cannot read %s: %s", self.path, error.strerror or error)
+            return
+        try:
+            info = os.fstat(fd)
+            identity = (info.st_dev, info.st_ino)
+            if identity != cache.identity or info.st_size < cache.offset:
+                cache.identity, cache.offset, cache.records, cache.skipped = identity, 0, [], 0
+            if info.st_size == cache.offset:
+                return
+            os.lseek(fd, cache.offset, os.SEEK_SET)
+            data = _read_all(fd, info.st_size - cache.offset)
+        except OSError as error:
+            logger.warning("Cannot read %s: %s", self.path, error.strerror or error)
+            return
+        finally:
+            os.close(fd)
+        end = data.rfind(b"\n") + 1  # only complete lines; a partial one is read next time
+        skipped_before = cache.skipped
+        for line in data[:end].splitlines():
+            if not line.strip():
+                continue
+            record = self._parse_line(line)
+            if record is None:
+                cache.skipped += 1
+            else:
+                cache.records.append(record)
+        cache.offset += end
+        if cache.skipped > skipped_before:
+            logger.warning(
+                "Skipped %d unreadable line(s) of %s (kept as they are)",
+                cache.skipped - skipped_before,
+                self.path,
+            )
+
+    def _parse_line(self, line: bytes) -> T | None:
+        try:
+            value = parse_json(line)
+        except JsonError:
+            return None
+        if not isinstance(value, dict):
+            return None
+        try:
+            return self._parse(value)
+        except (TypeError, ValueError, KeyError):
+            return None
+
+    # --- writing ------------------------------------------------------------------------
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the file's lock: records read inside are current until the block ends."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with interprocess_lock(self.lock_path, timeout_s=LOCK_TIMEOUT_S):
+            yield
+
+    def append_locked(self, records: list[dict[str, Any]]) -> None:
+        """Append records; the caller holds `locked()`. Raises OSError."""
+        if not records:
+            return
+        data = b"".join(dump_line(record) for record in records)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | _BINARY | _CLOEXEC, 0o600)
+        try:
+            size = os.fstat(fd).st_size
+            if size and not _ends_with_newline(self.path, size):
+                data = b"\n" + data  # close a line a crashed writer left open
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def append(self, records: list[dict[str, Any]]) -> None:
+        """Append records under the lock. Raises OSError or LockUnavailableError."""
+        with self.locked():
+            self.append_locked(records)
+
+    def rewrite_locked(self, records: list[dict[str, Any]]) -> None:
+        """Replace the whole file atomically (pruning); the caller holds `locked()`."""
+        atomic_write_bytes(self.path, b"".join(dump_line(record) for record in records))
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    remaining = size
+    while remaining > 0:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _ends_with_newline(path: Path, size: int) -> bool:
+    with open(path, "rb") as handle:
+        handle.seek(size - 1)
+        return handle.read(1) == b"\n"

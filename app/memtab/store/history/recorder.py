@@ -1,0 +1,218 @@
+"""Recording changes as `MemoryStore` makes them: the actor, the run, before and after.
+
+`MemoryStore` builds one `HistoryRecorder` with the actor and run id it was made for
+(the window's store is `user`, `memtab tool`'s `agent-tool`, a consolidation run's
+`consolidator`, a writer run's `writer`) and calls `record` inside every change, while it
+still holds the scope lock, with the bytes before and after. So versions of one file are
+indexed in the order the changes happened, whichever process made them.
+
+If what was on disk before the change is not the newest version recorded (mux or an
+editor changed the file since Memtab last saw it), that content is recorded first, as an
+`external` version: nothing another program wrote is lost by Memtab writing over it.
+
+Recording never fails the change it records: an error is logged as a warning and the
+change stands (the file on disk is what matters; history is the safety net).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from memtab.store.history.blobs import BlobStore, sha256_of
+from memtab.store.history.versions import Op, ScopeHistory, Version, new_version_id
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file's change as the store made it. `before`/`after` None: no file."""
+
+    path: str
+    before: bytes | None
+    after: bytes | None
+    op: Op
+    stat: tuple[int, int] | None = None  # (size, mtime_ns) of the file after the change
+    moved_from: str | None = None
+    moved_to: str | None = None
+    restored_from: str | None = None
+    revert_of: str | None = None
+    meta: dict[str, object] | None = None  # pins and usage of a file deleted or moved away
+
+
+@dataclass(frozen=True)
+class RecordedChange:
+    """A change as recorded: the version before it (None: no file) and its own."""
+
+    key: str
+    path: str
+    before: Version | None
+    after: Version
+
+
+class HistoryRecorder:
+    """Records the changes of one store (one actor, one run) into a home's history."""
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        actor: str,
+        run_id: str | None,
+        workspace_id: str | None,
+        clock: Callable[[], int],
+    ) -> None:
+        self.home = home
+        self.actor = actor
+        self.run_id = run_id
+        self.workspace_id = workspace_id
+        self.blobs = BlobStore(home.history_blobs_dir)
+        self._clock = clock
+        self._collectors = threading.local()
+
+    def scope(self, key: str) -> ScopeHistory:
+        return ScopeHistory(self.home, key)
+
+    @contextmanager
+    def collecting(self) -> Iterator[list[RecordedChange]]:
+        """Collect what this thread records during the block (to link a run's ops to
+        the versions they made)."""
+        stack: list[list[RecordedChange]] = self._collector_stack()
+        collected: list[RecordedChange] = []
+        stack.append(collected)
+        try:
+            yield collected
+        finally:
+            stack.remove(collected)
+
+    def _collector_stack(self) -> list[list[RecordedChange]]:
+        stack = getattr(self._collectors, "stack", None)
+        if stack is None:
+            stack = self._collectors.stack = []
+        return stack
+
+    def record(
+        self, key: str, changes: Sequence[FileChange], *, actor: str | None = None
+    ) -> list[RecordedChange]:
+        """Record changes of one scope; never raises (see the module doc)."""
+        if not changes:
+            return []
+        try:
+            recorded = self._record(key, changes, actor or self.actor)
+        except Exception as error:  # history must never fail the change itself
+            paths = ", ".join(change.path for change in changes[:3])
+            logger.warning("Could not record the history of %s: %s", paths, error)
+            return []
+        for collected in self._collector_stack():
+            collected.extend(recorded)
+        return recorded
+
+    def _record(self, key: str, changes: Sequence[FileChange], actor: str) -> list[RecordedChange]:
+        # Blobs first, outside the index lock: a blob nobody indexes is only pruned later.
+        for change in changes:
+            for data in (change.before, change.after):
+                if data is not None:
+                    self.blobs.put(data)
+        history = self.scope(key)
+        recorded: list[RecordedChange] = []
+        with history.file.locked():
+            newest = history.newest_by_path()
+            lines: list[Version] = []
+            for change in changes:
+                previous = self._catch_up(newest.get(change.path), change)
+                if previous is not None and previous is not newest.get(change.path):
+                    lines.append(previous)
+                version = self._version(change, previous, actor)
+                lines.append(version)
+                newest[change.path] = version
+                alive = previous if previous is not None and not previous.deleted else None
+                recorded.append(RecordedChange(key, change.path, alive, version))
+            history.file.append_locked([line.to_record() for line in lines])
+        return recorded
+
+    def _catch_up(self, newest: Version | None, change: FileChange) -> Version | None:
+        """The version that held `change.before`: the newest recorded one, or an
+        `external` one recorded now when another program changed the file meanwhile."""
+        before = change.before
+        if before is None:
+            if newest is None or newest.deleted:
+                return newest
+            # Recorded as existing, but gone before this change: deleted by another program.
+            return self._new_version(
+                newest.path,
+                newest.sha256,
+                newest.size_bytes,
+                "delete",
+                "external",
+                deleted=True,
+                prev_sha256=newest.sha256,
+            )
+        sha = sha256_of(before)
+        if newest is not None and not newest.deleted and newest.sha256 == sha:
+            return newest
+        if newest is None:
+            op: Op = "seen"
+        else:
+            op = "create" if newest.deleted else "edit"
+        prev = None if newest is None or newest.deleted else newest.sha256
+        return self._new_version(change.path, sha, len(before), op, "external", prev_sha256=prev)
+
+    def _version(self, change: FileChange, previous: Version | None, actor: str) -> Version:
+        alive_before = previous is not None and not previous.deleted
+        prev_sha = previous.sha256 if alive_before and previous is not None else None
+        if change.after is None:
+            content = change.before
+            assert content is not None, "a deletion records the content it deleted"
+            sha, size, deleted = sha256_of(content), len(content), True
+        else:
+            sha, size, deleted = sha256_of(change.after), len(change.after), False
+        now = self._clock()
+        return Version(
+            id=new_version_id(now),
+            at=now,
+            path=change.path,
+            actor=actor,
+            op=change.op,
+            sha256=sha,
+            size_bytes=size,
+            deleted=deleted,
+            prev_sha256=prev_sha,
+            run_id=self.run_id,
+            workspace_id=self.workspace_id,
+            moved_from=change.moved_from,
+            moved_to=change.moved_to,
+            restored_from=change.restored_from,
+            revert_of=change.revert_of,
+            stat=change.stat,
+            meta=dict(change.meta) if change.meta else None,
+        )
+
+    def _new_version(
+        self,
+        path: str,
+        sha: str,
+        size: int,
+        op: Op,
+        actor: str,
+        *,
+        deleted: bool = False,
+        prev_sha256: str | None = None,
+    ) -> Version:
+        now = self._clock()
+        return Version(
+            id=new_version_id(now),
+            at=now,
+            path=path,
+            actor=actor,
+            op=op,
+            sha256=sha,
+            size_bytes=size,
+            deleted=deleted,
+            prev_sha256=prev_sha256,
+            workspace_id=self.workspace_id,
+        )
