@@ -6,6 +6,11 @@ Python callback while painting, stutters. `run_isolated` runs the job in a child
 instead (a fresh `ConsolidationService` on the same home; the cross-process lock keeps
 runs exclusive), relaying progress and cancellation over a pipe. Both paths return the
 same `RunOutcome`, so the caller cannot tell them apart except by a smooth window.
+
+A job is a run (`mode="run"`), a plan for review (`"plan"`: the outcome carries the
+`ConsolidationPlan`, nothing is changed) or the application of a reviewed plan
+(`"apply"`, with the accepted op numbers). The run id is chosen before the job starts
+and comes back in the outcome, so the caller can find the run in the runs log.
 """
 
 from __future__ import annotations
@@ -18,13 +23,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from memtab.consolidation.errors import ConsolidationError, RunCancelledError
+from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home, HomeError
 from memtab.store.journal import ConsolidationRecord
+from memtab.store.memory import MemoryStoreError
+from memtab.store.meta import now_ms
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the window imports this module; plans load with the engine
+    from memtab.consolidation.plan import ConsolidationPlan
     from memtab.consolidation.service import RunReservation
 
 logger = logging.getLogger(__name__)
@@ -36,13 +45,27 @@ _CANCEL_GRACE_S = 2.0
 _POLL_S = 0.1
 
 
+JobMode = Literal["run", "plan", "apply"]
+
+
 @dataclass(frozen=True)
 class RunOutcome:
-    """What a consolidation job returns: the record, or the one-line reason it failed."""
+    """What a consolidation job returns: the record (a run, an applied plan), the plan
+    (a plan job), or the one-line reason it failed; and the run's id."""
 
     record: ConsolidationRecord | None = None
     error: str | None = None
     cancelled: bool = False
+    run_id: str | None = None
+    plan: ConsolidationPlan | None = None
+
+
+@dataclass(frozen=True)
+class PlanChoice:
+    """A reviewed plan and the op numbers the user accepted (None: every proposed op)."""
+
+    plan: ConsolidationPlan
+    accepted: tuple[int, ...] | None = None
 
 
 def run_for_outcome(
@@ -53,22 +76,59 @@ def run_for_outcome(
     cancel: threading.Event | Any,
     on_step: StepCallback,
     reservation: RunReservation | None = None,
+    mode: JobMode = "run",
+    choice: PlanChoice | None = None,
+    run_id: str | None = None,
 ) -> RunOutcome:
-    """One `service.run` (with the `reservation` its caller took, if any), with its
-    expected failures turned into plain text."""
+    """One `service.run` (with the `reservation` its caller took, if any), or `plan`, or
+    `apply_plan` of `choice`, with its expected failures turned into plain text."""
+    run_id = run_id or new_run_id(now_ms())
     try:
-        record = service.run(
-            workspace_id, trigger=trigger, cancel=cancel, on_step=on_step, reservation=reservation
-        )
+        if mode == "plan":
+            plan = service.plan(
+                workspace_id,
+                trigger=trigger,
+                cancel=cancel,
+                on_step=on_step,
+                reservation=reservation,
+            )
+            return RunOutcome(plan=plan)
+        if mode == "apply":
+            if choice is None:
+                raise ValueError("applying a plan needs the plan")
+            record = service.apply_plan(
+                choice.plan,
+                choice.accepted,
+                cancel=cancel,
+                on_step=on_step,
+                run_id=run_id,
+                reservation=reservation,
+            )
+        else:
+            record = service.run(
+                workspace_id,
+                trigger=trigger,
+                cancel=cancel,
+                on_step=on_step,
+                reservation=reservation,
+                run_id=run_id,
+            )
     except RunCancelledError as error:
-        return RunOutcome(error=str(error), cancelled=True)
-    except (ConsolidationError, HomeError) as error:
-        return RunOutcome(error=str(error))
-    return RunOutcome(record=record)
+        return RunOutcome(error=str(error), cancelled=True, run_id=run_id)
+    except (ConsolidationError, HomeError, MemoryStoreError) as error:
+        return RunOutcome(error=str(error), run_id=run_id)
+    return RunOutcome(record=record, run_id=run_id)
 
 
 def _child_main(
-    home_root: str, workspace_id: str, trigger: str, connection: Connection, cancel: Any
+    home_root: str,
+    workspace_id: str,
+    trigger: str,
+    connection: Connection,
+    cancel: Any,
+    mode: JobMode = "run",
+    choice: PlanChoice | None = None,
+    run_id: str | None = None,
 ) -> None:
     """The child process: a fresh service on the home, progress and result over the pipe."""
     from memtab.consolidation.service import ConsolidationService
@@ -78,7 +138,16 @@ def _child_main(
 
     try:
         service = ConsolidationService(Home(Path(home_root)))
-        outcome = run_for_outcome(service, workspace_id, trigger, cancel=cancel, on_step=report)
+        outcome = run_for_outcome(
+            service,
+            workspace_id,
+            trigger,
+            cancel=cancel,
+            on_step=report,
+            mode=mode,
+            choice=choice,
+            run_id=run_id,
+        )
         connection.send(("outcome", outcome))
     except BaseException as error:  # reported to the parent instead of a silent exit
         connection.send(("crash", f"{type(error).__name__}: {error}"))
@@ -93,14 +162,19 @@ def run_isolated(
     *,
     cancel: threading.Event,
     on_step: StepCallback,
+    mode: JobMode = "run",
+    choice: PlanChoice | None = None,
+    run_id: str | None = None,
 ) -> RunOutcome:
-    """Run one consolidation in a child process; returns when it ends or is cancelled."""
+    """Run one consolidation job in a child process; returns when it ends or is
+    cancelled. See `run_for_outcome` for the modes."""
+    run_id = run_id or new_run_id(now_ms())
     context = multiprocessing.get_context("spawn")
     receiver, sender = context.Pipe(duplex=False)
     child_cancel = context.Event()
     process = context.Process(
         target=_child_main,
-        args=(str(home_root), workspace_id, trigger, sender, child_cancel),
+        args=(str(home_root), workspace_id, trigger, sender, child_cancel, mode, choice, run_id),
         name=f"memtab-consolidation-{workspace_id}",
         daemon=True,
     )
@@ -114,7 +188,9 @@ def run_isolated(
                 cancel_deadline = time.monotonic() + _CANCEL_GRACE_S
             if cancel_deadline is not None and time.monotonic() > cancel_deadline:
                 process.terminate()
-                return RunOutcome(error="the consolidation run was cancelled", cancelled=True)
+                return RunOutcome(
+                    error="the consolidation run was cancelled", cancelled=True, run_id=run_id
+                )
             if not receiver.poll(_POLL_S):
                 continue
             try:
@@ -123,7 +199,8 @@ def run_isolated(
                 process.join(1.0)
                 return RunOutcome(
                     error="the consolidation process stopped unexpectedly "
-                    f"(exit code {process.exitcode})"
+                    f"(exit code {process.exitcode})",
+                    run_id=run_id,
                 )
             kind = message[0]
             if kind == "progress":
@@ -133,7 +210,9 @@ def run_isolated(
                 return outcome
             else:
                 logger.error("consolidation process failed: %s", message[1])
-                return RunOutcome(error=f"the consolidation process failed: {message[1]}")
+                return RunOutcome(
+                    error=f"the consolidation process failed: {message[1]}", run_id=run_id
+                )
     finally:
         receiver.close()
         process.join(_CANCEL_GRACE_S)

@@ -31,8 +31,10 @@ class RunStore(MemoryStore):
         *,
         count_usage: bool = True,
         clock: Callable[[], int] = now_ms,
+        run_id: str | None = None,
     ) -> None:
-        super().__init__(home, workspace, clock=clock)
+        """Changes are recorded in history as the `consolidator`'s, under `run_id`."""
+        super().__init__(home, workspace, clock=clock, actor="consolidator", run_id=run_id)
         self.count_usage = count_usage
         self._reads: list[VirtualPath] = []
         self._reads_lock = threading.Lock()

@@ -1,7 +1,9 @@
 """One consolidation run: a provider, the `memory` tool behind the guard, and the tool loop.
 
 Knows nothing of debounce, locks or the journal file (that is `service`); it turns a
-provider and a workspace's store into a `ConsolidationRecord` or a `RunFailedError`.
+provider and a workspace's store into a `ConsolidationRecord` or a `RunFailedError`,
+with each op linked to the history versions it made (`RunOp`) and the tool call that
+made it (a plan replays those calls, `memtab.consolidation.plan`).
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
@@ -23,6 +26,9 @@ from memtab.consolidation.prompts import load_system_prompt, run_message
 from memtab.humanize import plural
 from memtab.llm.loop import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S, LoopResult, run_tool_loop
 from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
+from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.runs import RunOp
+from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, JournalOp
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import now_ms
@@ -51,6 +57,10 @@ class RunResult:
     ops: tuple[JournalOp, ...]
     loop: LoopResult
     failure: RunFailedError | None = None
+    run_ops: tuple[RunOp, ...] = ()
+    """The ops with the history versions each applied one made."""
+    calls: tuple[dict[str, Any], ...] = field(default=())
+    """The tool arguments of each op, in the order of `ops`."""
 
     @property
     def ok(self) -> bool:
@@ -72,8 +82,12 @@ def run_consolidation(
     cancel: threading.Event | None = None,
     on_step: StepCallback | None = None,
     clock: Callable[[], int] = now_ms,
+    prompt_home: Home | None = None,
 ) -> RunResult:
     """Run the consolidator over the store's workspace, project (if any) and global scopes.
+
+    `prompt_home` is where the prompt override is read (default: the store's home; a
+    plan runs on a scratch copy of the scopes but keeps the user's prompt).
 
     The record's `lastRunAt` is the time the run ended, after its last write, so the
     run's own writes never count as "writes since coverage" for the launch sweep.
@@ -81,14 +95,20 @@ def run_consolidation(
     """
     limits = limits or RunLimits()
     guard = ConsolidationGuard(store, budget=MutationBudget(limits.budget), dry_run=dry_run)
-    system = load_system_prompt(store.home, trigger)
+    system = load_system_prompt(prompt_home or store.home, trigger)
     message = run_message(store, trigger=trigger, budget=limits.budget, dry_run=dry_run)
+    changes_of_op: dict[int, list[RecordedChange]] = {}
+    calls: dict[int, dict[str, Any]] = {}
 
     reasons: dict[int, str] = {}  # op index → why the consolidator made that change
 
     def execute(call: ToolCall) -> ToolOutcome:
         ops_before = len(guard.ops)
-        result = guard.execute(call.arguments)
+        with store.collecting_changes() as changes:
+            result = guard.execute(call.arguments)
+        if len(guard.ops) > ops_before:  # a mutation attempt: remember what it made
+            changes_of_op[ops_before] = list(changes)
+            calls[ops_before] = dict(call.arguments or {})
         reason = (call.arguments or {}).get(REASON_ARGUMENT)
         if isinstance(reason, str) and reason.strip() and len(guard.ops) == ops_before + 1:
             reasons[ops_before] = " ".join(reason.split())
@@ -114,10 +134,14 @@ def run_consolidation(
         on_step=on_step,
     )
     ops = _with_reasons(guard.ops, reasons)
+    run_ops = tuple(
+        RunOp.from_journal(op, changes_of_op.get(index, ())) for index, op in enumerate(ops)
+    )
+    op_calls = tuple(calls.get(index, {}) for index in range(len(ops)))
     failure = _failure(loop)
     if failure is not None:
         logger.warning("consolidation run failed: %s", failure)
-        return RunResult(None, ops, loop, failure)
+        return RunResult(None, ops, loop, failure, run_ops, op_calls)
     uses_tokens = provider.name != OFFLINE_PROVIDER
     record = ConsolidationRecord(
         last_run_at=clock(),
@@ -127,7 +151,7 @@ def run_consolidation(
         input_tokens=loop.usage.input_tokens if uses_tokens else None,
         output_tokens=loop.usage.output_tokens if uses_tokens else None,
     )
-    return RunResult(record, ops, loop)
+    return RunResult(record, ops, loop, None, run_ops, op_calls)
 
 
 def _with_reasons(ops: tuple[JournalOp, ...], reasons: dict[int, str]) -> tuple[JournalOp, ...]:

@@ -23,6 +23,13 @@
   must not count as coverage, and it leaves the home as it found it.
 - Archived workspaces: manual (and archive) runs are allowed — the user asked, and an
   archived workspace's memory still exists; only the launch sweep skips them.
+- Every run that is not a dry run — failed ones too, with what they changed before they
+  failed — is added to Memtab's runs log (`memtab.store.history.runs`) with its ops and
+  the history versions each made; its changes are recorded as the `consolidator`'s
+  under the run's id.
+- Review before apply: `plan` runs the consolidator on a scratch copy of the scopes and
+  returns a `ConsolidationPlan`; `apply_plan` applies the accepted ops under the same
+  locks, guard, budget, journal and runs log (`memtab.consolidation.plan`).
 
 The provider comes from `memtab.llm.settings` (flags > env > settings file), "offline"
 meaning Memtab's built-in consolidator; a `provider_factory` replaces that (tests).
@@ -34,7 +41,8 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
+from pathlib import Path
 
 from memtab.consolidation.errors import (
     ConsolidationError,
@@ -45,13 +53,29 @@ from memtab.consolidation.errors import (
 )
 from memtab.consolidation.lock import ConsolidationLock
 from memtab.consolidation.offline import OfflineConsolidator
+from memtab.consolidation.plan import (
+    ConsolidationPlan,
+    apply_ops,
+    check_plan,
+    copy_scopes,
+    plan_from_run,
+    scratch_home,
+)
 from memtab.consolidation.run_store import RunStore
 from memtab.consolidation.runner import RunLimits, StepCallback, run_consolidation
 from memtab.humanize import absolute_time, relative_time
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
-from memtab.store.home import Home, load_registry
+from memtab.store.history.runs import (
+    RunEntry,
+    RunOp,
+    import_journal_runs,
+    journal_fingerprint,
+    log_run,
+    new_run_id,
+)
+from memtab.store.home import Home, Workspace, load_registry
 from memtab.store.journal import TRIGGERS, ConsolidationRecord, Journal
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import now_ms
@@ -248,6 +272,7 @@ class ConsolidationService:
         on_step: StepCallback | None = None,
         check_debounce: bool | None = None,
         reservation: RunReservation | None = None,
+        run_id: str | None = None,
     ) -> ConsolidationRecord:
         """Consolidate one workspace's scopes and journal the record (see module doc).
 
@@ -255,6 +280,7 @@ class ConsolidationService:
         LockHeldError, or RunFailedError / RunCancelledError; never journals a failure.
         `check_debounce` None applies the 6 h debounce to automatic triggers only.
         `reservation` is the place `reserve` took for this run (else one is taken now).
+        `run_id` names the run in history and the runs log (default: a new id).
         """
         if trigger not in TRIGGERS:
             raise ConsolidationError(
@@ -263,40 +289,40 @@ class ConsolidationService:
         workspace = load_registry(self.home).require_workspace(workspace_id)
         if check_debounce if check_debounce is not None else trigger in AUTOMATIC_TRIGGERS:
             self._check_debounce(workspace_id)
-        store = RunStore(self.home, workspace, count_usage=not dry_run, clock=self.clock)
-
-        def report_wait(message: str) -> None:
-            if on_step is not None:
-                on_step(0, message)
-
-        queue = trigger == "archive"
-        if reservation is None:
-            reservation = self.reserve(workspace_id, trigger)
-        elif reservation.workspace_id != workspace_id:
-            raise ConsolidationError(f"the reservation is for {reservation.workspace_id}")
-        with _slots.claim(reservation, cancel=cancel, on_wait=report_wait):
+        run_id = run_id or new_run_id(self.clock())
+        started_at = self.clock()
+        store = RunStore(
+            self.home, workspace, count_usage=not dry_run, clock=self.clock, run_id=run_id
+        )
+        with self._turn(workspace_id, trigger, cancel, on_step, reservation):
             provider = self._make_provider(store)
             try:
-                # An archive pass is the workspace's last chance: it waits out another
-                # process's run instead of being refused.
-                wait_s = self.limits.timeout_s + LOCK_WAIT_MARGIN_S if queue else 0.0
-                lock = ConsolidationLock(self.home)
-                with lock.hold(workspace_id, wait_s=wait_s, cancel=cancel):
-                    result = run_consolidation(
-                        provider,
-                        store,
-                        trigger=trigger,
-                        dry_run=dry_run,
-                        limits=self.limits,
-                        cancel=cancel,
-                        on_step=on_step,
-                        clock=self.clock,
+                result = run_consolidation(
+                    provider,
+                    store,
+                    trigger=trigger,
+                    dry_run=dry_run,
+                    limits=self.limits,
+                    cancel=cancel,
+                    on_step=on_step,
+                    clock=self.clock,
+                )
+                if not dry_run:
+                    self._log(
+                        run_id,
+                        started_at,
+                        workspace,
+                        trigger,
+                        provider=(provider.name, provider.model),
+                        record=result.record,
+                        run_ops=result.run_ops,
+                        failure=result.failure,
                     )
-                    if result.failure is not None:
-                        raise result.failure
-                    assert result.record is not None
-                    if not dry_run:  # under the lock: the next holder sees this record
-                        self.journal.save_run(workspace.id, store.project_path, result.record)
+                if result.failure is not None:
+                    raise result.failure
+                assert result.record is not None
+                if not dry_run:  # under the lock: the next holder sees this record
+                    self.journal.save_run(workspace.id, store.project_path, result.record)
             finally:
                 store.flush_reads()
                 _close(provider)
@@ -309,6 +335,180 @@ class ConsolidationService:
             result.record.summary,
         )
         return result.record
+
+    @contextlib.contextmanager
+    def _turn(
+        self,
+        workspace_id: str,
+        trigger: str,
+        cancel: threading.Event | None,
+        on_step: StepCallback | None,
+        reservation: RunReservation | None = None,
+    ) -> Iterator[None]:
+        """The workspace's turn in this process (`reservation`, else one taken now), then
+        the home's cross-process lock."""
+
+        def report_wait(message: str) -> None:
+            if on_step is not None:
+                on_step(0, message)
+
+        if reservation is None:
+            reservation = self.reserve(workspace_id, trigger)
+        elif reservation.workspace_id != workspace_id:
+            raise ConsolidationError(f"the reservation is for {reservation.workspace_id}")
+        with _slots.claim(reservation, cancel=cancel, on_wait=report_wait):
+            # An archive pass is the workspace's last chance: it waits out another
+            # process's run instead of being refused.
+            wait_s = self.limits.timeout_s + LOCK_WAIT_MARGIN_S if trigger == "archive" else 0.0
+            with ConsolidationLock(self.home).hold(workspace_id, wait_s=wait_s, cancel=cancel):
+                # The journal keeps one record per workspace: log the one this run's
+                # record will replace (mux's, say) before it is gone.
+                import_journal_runs(self.home)
+                yield
+
+    def _log(
+        self,
+        run_id: str,
+        started_at: int,
+        workspace: Workspace,
+        trigger: str,
+        *,
+        provider: tuple[str, str],
+        record: ConsolidationRecord | None,
+        run_ops: tuple[RunOp, ...],
+        failure: Exception | None,
+        plan_id: str | None = None,
+    ) -> None:
+        """Add the run to the runs log (a failed one too: it may have changed files)."""
+        log_run(
+            self.home,
+            RunEntry(
+                id=run_id,
+                at=record.last_run_at if record is not None else self.clock(),
+                kind="consolidation",
+                trigger=trigger,
+                workspace_id=workspace.id,
+                project_path=workspace.project_identity,
+                summary=record.summary if record is not None else "",
+                ops=run_ops,
+                provider=provider[0],
+                model=provider[1],
+                status="ok" if failure is None else "failed",
+                error=str(failure) if failure is not None else None,
+                started_at=started_at,
+                journal_fingerprint=journal_fingerprint(record) if record is not None else None,
+                plan_id=plan_id,
+                input_tokens=record.input_tokens if record is not None else None,
+                output_tokens=record.output_tokens if record is not None else None,
+            ),
+        )
+
+    # --- review before apply ----------------------------------------------------------------
+
+    def plan(
+        self,
+        workspace_id: str,
+        *,
+        trigger: str = "manual",
+        cancel: threading.Event | None = None,
+        on_step: StepCallback | None = None,
+        reservation: RunReservation | None = None,
+    ) -> ConsolidationPlan:
+        """What a run would do, op by op with diffs, without touching the home (see
+        `memtab.consolidation.plan`). Raises like `run`; never journals or logs."""
+        if trigger not in TRIGGERS:
+            raise ConsolidationError(
+                f"unknown trigger {trigger!r}; expected one of {', '.join(TRIGGERS)}"
+            )
+        workspace = load_registry(self.home).require_workspace(workspace_id)
+        plan_id = new_run_id(self.clock()).replace("run-", "plan-", 1)
+        real = MemoryStore(self.home, workspace, record_history=False)
+        with (
+            self._turn(workspace_id, trigger, cancel, on_step, reservation),
+            scratch_home() as scratch_dir,
+        ):
+            scratch = Home(Path(scratch_dir) / "home")
+            copy_scopes(real, scratch)
+            store = RunStore(scratch, workspace, clock=self.clock, run_id=plan_id)
+            provider = self._make_provider(store)
+            try:
+                result = run_consolidation(
+                    provider,
+                    store,
+                    trigger=trigger,
+                    limits=self.limits,
+                    cancel=cancel,
+                    on_step=on_step,
+                    clock=self.clock,
+                    prompt_home=self.home,
+                )
+                if result.failure is not None:
+                    raise result.failure
+                return plan_from_run(
+                    plan_id=plan_id,
+                    created_at=self.clock(),
+                    home=self.home,
+                    scratch=scratch,
+                    workspace=workspace,
+                    trigger=trigger,
+                    result=result,
+                    provider=provider.name,
+                    model=provider.model,
+                )
+            finally:
+                _close(provider)
+
+    def apply_plan(
+        self,
+        plan: ConsolidationPlan,
+        accepted: Collection[int] | None = None,
+        *,
+        cancel: threading.Event | None = None,
+        on_step: StepCallback | None = None,
+        run_id: str | None = None,
+        reservation: RunReservation | None = None,
+    ) -> ConsolidationRecord:
+        """Apply the accepted ops of a plan (None: every proposed op) and journal the run.
+
+        Each op is refused (not applied, with a note) when its files changed since the
+        plan. Raises PlanError (another home, unknown op numbers), HomeError, and the
+        errors of `run` about locks; journaled and logged like a run otherwise.
+        """
+        chosen = {op.index for op in plan.proposed} if accepted is None else set(accepted)
+        check_plan(plan, self.home, chosen)
+        workspace = load_registry(self.home).require_workspace(plan.workspace_id)
+        run_id = run_id or new_run_id(self.clock())
+        started_at = self.clock()
+        store = RunStore(self.home, workspace, clock=self.clock, run_id=run_id)
+        with self._turn(workspace.id, plan.trigger, cancel, on_step, reservation):
+            try:
+                applied = apply_ops(store, plan, chosen, budget=self.limits.budget)
+                count = sum(1 for op in applied.ops if op.applied)
+                record = ConsolidationRecord(
+                    last_run_at=self.clock(),
+                    trigger=plan.trigger,
+                    summary=f"{plan.summary} (reviewed: {count} of "
+                    f"{len(plan.proposed)} proposed changes applied)",
+                    ops=applied.ops,
+                    input_tokens=plan.input_tokens,
+                    output_tokens=plan.output_tokens,
+                )
+                self._log(
+                    run_id,
+                    started_at,
+                    workspace,
+                    plan.trigger,
+                    provider=(plan.provider or "unknown", plan.model or ""),
+                    record=record,
+                    run_ops=applied.run_ops,
+                    failure=None,
+                    plan_id=plan.id,
+                )
+                self.journal.save_run(workspace.id, store.project_path, record)
+            finally:
+                store.flush_reads()
+        logger.info("applied plan %s to %s: %s", plan.id, workspace.id, record.summary)
+        return record
 
     def _check_debounce(self, workspace_id: str) -> None:
         record = self.journal.load().workspaces.get(workspace_id)

@@ -263,7 +263,7 @@ class MemoryStore(ScopeStore):
                     raise MemoryStoreError(
                         f"Cannot delete {path}: {error.strerror or error}"
                     ) from None
-            meta = self._meta_snapshot()
+            meta = self.meta_snapshot()
             self.record_changes(
                 path.scope,
                 [
@@ -291,7 +291,7 @@ class MemoryStore(ScopeStore):
     ) -> None:
         """Record a move: each file deleted at its old path, created at its new one."""
         assert old.scope is not None and new.scope is not None
-        meta = self._meta_snapshot()
+        meta = self.meta_snapshot()
         gone, arrived = [], []
         for source, data in moved:
             target = relocate(source, old, new)
@@ -449,7 +449,7 @@ class MemoryStore(ScopeStore):
                 stat,
                 restored_from=restored_from,
                 revert_of=revert_of,
-                meta=self._meta_snapshot().get(self.meta_key(path)) if data is None else None,
+                meta=self.meta_snapshot().get(self.meta_key(path)) if data is None else None,
             )
             self.record_changes(path.scope, [change])
         key = self.meta_key(path)

@@ -198,6 +198,16 @@ class ScopeStore:
             return []
         return self.history.record(self.history_key(scope), changes)
 
+    @contextmanager
+    def collecting_changes(self) -> Iterator[list[RecordedChange]]:
+        """What this store records in history during the block, on this thread (how a
+        run links each op to the versions it made)."""
+        if self.history is None:
+            yield []
+            return
+        with self.history.collecting() as changes:
+            yield changes
+
     def scope_lock_path(self, scope: Scope) -> Path:
         """The lock file of a scope root, named after its real path (one lock per root,
         whichever of its names a process uses)."""
@@ -360,7 +370,7 @@ class ScopeStore:
 
     # --- history reads ------------------------------------------------------------------
 
-    def _meta_snapshot(self) -> dict[str, dict[str, object]]:
+    def meta_snapshot(self) -> dict[str, dict[str, object]]:
         """Pins and usage of every file, to keep with the versions of removed files."""
         if self.history is None:
             return {}

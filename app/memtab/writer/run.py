@@ -15,6 +15,10 @@ for those: `WriterRunResult` says what happened, with the dump's path.
 
 The run does not touch the scheduling state; `memtab.writer.policy` does that around it.
 
+Every run — also one that found nothing new or failed — is added to Memtab's runs log
+(`memtab.store.history.runs`, kind `writer`); its writes are recorded in history as the
+`writer`'s, under the run's id, so the run can be reverted.
+
 Secrets (SPEC §11): the transcript events are redacted (`memtab.transcripts.redact`)
 before they are sized and sent, so the request, the offline writer's notes, the dump and
 the log only ever see redacted events; lines a model writes are redacted again as they
@@ -45,6 +49,8 @@ from memtab.llm.types import (
     Usage,
     UserMessage,
 )
+from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.runs import FileVersions, RunEntry, RunOp, log_run, new_run_id
 from memtab.store.home import Home, Workspace
 from memtab.store.memory import MemoryStore, MemoryStoreError
 from memtab.store.meta import now_ms
@@ -92,6 +98,7 @@ class WriterRunResult:
     attempts: int = 0
     duration_ms: int = 0
     usage: Usage = field(default_factory=Usage)
+    run_id: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -137,6 +144,7 @@ class WriterRunResult:
             },
             "diff": self.diff_lines(),
             "summary": self.summary(),
+            "runId": self.run_id,
         }
 
 
@@ -212,9 +220,44 @@ def run_writer(
     settings = settings or WriterSettings()
     trigger = trigger_message_id or default_trigger_id(events)
     run_started_at = clock()
+    run_id = new_run_id(run_started_at)
+    store = MemoryStore(home, workspace, actor="writer", run_id=run_id)
+    tools = WriterTools(store, settings.memory_path)
+    with store.collecting_changes() as written:
+        result = _run(
+            home,
+            workspace,
+            events,
+            provider,
+            tools,
+            trigger,
+            settings,
+            cancel,
+            known_secrets,
+            max_json_chars,
+            run_started_at,
+            run_id,
+        )
+    _log(home, workspace, result, provider, written, clock)
+    return result
+
+
+def _run(
+    home: Home,
+    workspace: Workspace,
+    events: Sequence[TranscriptEvent],
+    provider: ChatProvider,
+    tools: WriterTools,
+    trigger: str,
+    settings: WriterSettings,
+    cancel: threading.Event | None,
+    known_secrets: Iterable[str],
+    max_json_chars: int,
+    run_started_at: int,
+    run_id: str,
+) -> WriterRunResult:
     started = time.monotonic()
     deadline = started + settings.timeout_s
-    tools = WriterTools(MemoryStore(home, workspace), settings.memory_path)
 
     setup_error: str | None = None
     existing = ""
@@ -322,10 +365,46 @@ def run_writer(
         attempts=len(trace.attempts),
         duration_ms=int((time.monotonic() - started) * 1000),
         usage=usage,
+        run_id=run_id,
     )
     log = logger.info if result.ok else logger.warning
     log("Memory writer for %s: %s", workspace.id, result.summary())
     return result
+
+
+def _log(
+    home: Home,
+    workspace: Workspace,
+    result: WriterRunResult,
+    provider: ChatProvider,
+    written: list[RecordedChange],
+    clock: Callable[[], int],
+) -> None:
+    """Add the run to the runs log, each write an op with its history versions."""
+    ops = tuple(
+        RunOp("memory_write", change.path, True, files=(FileVersions.from_change(change),))
+        for change in written
+    )
+    log_run(
+        home,
+        RunEntry(
+            id=result.run_id or new_run_id(result.run_started_at),
+            at=clock(),
+            kind="writer",
+            trigger=result.trigger_message_id,
+            workspace_id=workspace.id,
+            project_path=workspace.project_identity,
+            summary=result.summary(),
+            ops=ops,
+            provider=provider.name,
+            model=provider.model,
+            status="failed" if result.outcome == "failed" else "ok",
+            error=result.error,
+            started_at=result.run_started_at,
+            input_tokens=result.usage.input_tokens,
+            output_tokens=result.usage.output_tokens,
+        ),
+    )
 
 
 def _record_attempt(attempt: AttemptTrace, loop: LoopResult, tools: WriterTools) -> None:

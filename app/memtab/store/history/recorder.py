@@ -20,7 +20,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.history.versions import Op, ScopeHistory, Version, new_version_id
@@ -43,6 +43,16 @@ class FileChange:
     restored_from: str | None = None
     revert_of: str | None = None
     meta: dict[str, object] | None = None  # pins and usage of a file deleted or moved away
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a file holds now, as `sync_external` found it (`data` None: it is gone)."""
+
+    path: str
+    data: bytes | None
+    stat: tuple[int, int] | None = None
+    meta: dict[str, object] | None = None  # pins and usage of a file found gone
 
 
 @dataclass(frozen=True)
@@ -112,6 +122,30 @@ class HistoryRecorder:
             collected.extend(recorded)
         return recorded
 
+    def observe(self, key: str, seen: Sequence[Observation]) -> list[Version]:
+        """Record what files hold now where it differs from their newest version: the
+        changes of other programs (`external`). Raises OSError / lock timeouts: the caller
+        (`sync_external`) decides what a failure means."""
+        for observation in seen:
+            if observation.data is not None:
+                self.blobs.put(observation.data)
+        history = self.scope(key)
+        with history.file.locked():
+            newest = history.newest_by_path()
+            added: list[Version] = []
+            for observation in seen:
+                current = newest.get(observation.path)
+                change = FileChange(observation.path, observation.data, None, "seen")
+                version = self._catch_up(current, change, stat=observation.stat)
+                if version is None or version is current:
+                    continue
+                if version.deleted and observation.meta:
+                    version = replace(version, meta=dict(observation.meta))
+                added.append(version)
+                newest[observation.path] = version
+            history.file.append_locked([version.to_record() for version in added])
+        return added
+
     def _record(self, key: str, changes: Sequence[FileChange], actor: str) -> list[RecordedChange]:
         # Blobs first, outside the index lock: a blob nobody indexes is only pruned later.
         for change in changes:
@@ -135,7 +169,13 @@ class HistoryRecorder:
             history.file.append_locked([line.to_record() for line in lines])
         return recorded
 
-    def _catch_up(self, newest: Version | None, change: FileChange) -> Version | None:
+    def _catch_up(
+        self,
+        newest: Version | None,
+        change: FileChange,
+        *,
+        stat: tuple[int, int] | None = None,
+    ) -> Version | None:
         """The version that held `change.before`: the newest recorded one, or an
         `external` one recorded now when another program changed the file meanwhile."""
         before = change.before
@@ -160,7 +200,9 @@ class HistoryRecorder:
         else:
             op = "create" if newest.deleted else "edit"
         prev = None if newest is None or newest.deleted else newest.sha256
-        return self._new_version(change.path, sha, len(before), op, "external", prev_sha256=prev)
+        return self._new_version(
+            change.path, sha, len(before), op, "external", prev_sha256=prev, stat=stat
+        )
 
     def _version(self, change: FileChange, previous: Version | None, actor: str) -> Version:
         alive_before = previous is not None and not previous.deleted
@@ -202,6 +244,7 @@ class HistoryRecorder:
         *,
         deleted: bool = False,
         prev_sha256: str | None = None,
+        stat: tuple[int, int] | None = None,
     ) -> Version:
         now = self._clock()
         return Version(
@@ -215,4 +258,5 @@ class HistoryRecorder:
             deleted=deleted,
             prev_sha256=prev_sha256,
             workspace_id=self.workspace_id,
+            stat=stat,
         )

@@ -1,0 +1,195 @@
+"""Keeping history bounded: by total size and by age, never the newest version of a file.
+
+The bounds are Memtab settings (`settings.json`, section `history`), defaults 200 MB and
+180 days::
+
+    {"history": {"max_mb": 200, "max_age_days": 180}}
+
+A bad value falls back to its default with a warning. Pruning drops versions older than
+the age bound, then the oldest versions until the blobs they keep fit the size bound —
+except the newest version of every file (a deleted file's deletion too: it holds the
+content). Then it removes blobs no version refers to any more (not ones written in the
+last minutes: a version may be being recorded for them) and runs older than the age bound.
+
+`maybe_prune` runs it at most once a day (a stamp file's mtime); `sync_external`'s
+callers call it off the GUI thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memtab.fs.config_dir import config_dir
+from memtab.fs.sidecar import read_sidecar
+from memtab.store.history.blobs import BlobStore
+from memtab.store.history.runs import RunsLog
+from memtab.store.history.versions import ScopeHistory, Version, index_keys
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+
+MB = 1024 * 1024
+DAY_MS = 24 * 60 * 60 * 1000
+DEFAULT_MAX_MB = 200
+DEFAULT_MAX_AGE_DAYS = 180
+SETTINGS_SECTION = "history"
+# The file `memtab.llm.settings` keeps (store may not import llm).
+SETTINGS_FILE_NAME = "settings.json"
+PRUNE_INTERVAL_S = 24 * 60 * 60
+# A blob younger than this may belong to a version being recorded right now.
+BLOB_GRACE_S = 10 * 60
+
+
+@dataclass(frozen=True)
+class HistoryLimits:
+    max_bytes: int = DEFAULT_MAX_MB * MB
+    max_age_days: float = DEFAULT_MAX_AGE_DAYS
+
+
+def _setting(section: Mapping[str, Any], name: str, default: float, minimum: float) -> float:
+    value = section.get(name, default)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value < minimum
+    ):
+        logger.warning(
+            "settings.json: history.%s must be a number ≥ %g; using %g", name, minimum, default
+        )
+        return default
+    return float(value)
+
+
+def load_history_limits(env: Mapping[str, str] | None = None) -> HistoryLimits:
+    """The bounds from Memtab's settings file (defaults when absent or unusable)."""
+    read = read_sidecar(config_dir(env) / SETTINGS_FILE_NAME)
+    section = read.document.get(SETTINGS_SECTION)
+    if not isinstance(section, dict):
+        return HistoryLimits()
+    max_mb = _setting(section, "max_mb", DEFAULT_MAX_MB, 1)
+    max_age = _setting(section, "max_age_days", DEFAULT_MAX_AGE_DAYS, 1)
+    return HistoryLimits(int(max_mb * MB), max_age)
+
+
+@dataclass(frozen=True)
+class PruneReport:
+    versions_removed: int
+    blobs_removed: int
+    runs_removed: int
+    bytes_kept: int
+
+
+def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> PruneReport:
+    """Apply the bounds now (see the module doc)."""
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    started = time.time()
+    blobs = BlobStore(home.history_blobs_dir)
+    sizes = {blob.sha256: blob.size_bytes for blob in blobs.all()}
+    by_key = {key: ScopeHistory(home, key) for key in index_keys(home)}
+    drop = _versions_to_drop(
+        {key: history.versions() for key, history in by_key.items()}, sizes, limits, now
+    )
+    removed = 0
+    for key, history in by_key.items():
+        doomed = drop.get(key)
+        if not doomed:
+            continue
+        with history.file.locked():
+            versions = history.versions()  # appended since: kept
+            kept = [v for v in versions if v.id not in doomed]
+            history.file.rewrite_locked([v.to_record() for v in kept])
+            removed += len(versions) - len(kept)
+    referenced = {v.sha256 for history in by_key.values() for v in history.versions()}
+    blobs_removed = 0
+    for blob in blobs.all():
+        if blob.sha256 not in referenced and blob.mtime < started - BLOB_GRACE_S:
+            blobs.remove(blob.sha256)
+            blobs_removed += 1
+    runs_removed = _prune_runs(home, now - int(limits.max_age_days * DAY_MS))
+    kept_bytes = sum(size for sha, size in sizes.items() if sha in referenced)
+    if removed or blobs_removed or runs_removed:
+        logger.info(
+            "history pruned: %d versions, %d contents, %d runs removed; %d bytes kept",
+            removed,
+            blobs_removed,
+            runs_removed,
+            kept_bytes,
+        )
+    return PruneReport(removed, blobs_removed, runs_removed, kept_bytes)
+
+
+def _versions_to_drop(
+    by_key: dict[str, list[Version]], sizes: dict[str, int], limits: HistoryLimits, now: int
+) -> dict[str, set[str]]:
+    newest: set[str] = set()
+    for versions in by_key.values():
+        newest.update({v.path: v.id for v in versions}.values())
+    candidates = sorted(
+        (
+            (version.at, key, version)
+            for key, versions in by_key.items()
+            for version in versions
+            if version.id not in newest
+        ),
+        key=lambda item: item[0],
+    )
+    references: dict[str, int] = {}
+    for versions in by_key.values():
+        for version in versions:
+            references[version.sha256] = references.get(version.sha256, 0) + 1
+    total = sum(sizes.get(sha, 0) for sha in references)
+    oldest_kept = now - int(limits.max_age_days * DAY_MS)
+    drop: dict[str, set[str]] = {}
+    for at, key, version in candidates:
+        if at >= oldest_kept and total <= limits.max_bytes:
+            break
+        drop.setdefault(key, set()).add(version.id)
+        references[version.sha256] -= 1
+        if references[version.sha256] == 0:
+            total -= sizes.get(version.sha256, 0)
+    return drop
+
+
+def _prune_runs(home: Home, oldest_kept: int) -> int:
+    log = RunsLog(home)
+    if not any(run.at < oldest_kept for run in log.file.records()):
+        return 0
+    with log.file.locked():
+        runs = log.file.records()
+        kept = [run for run in runs if run.at >= oldest_kept]
+        log.file.rewrite_locked([run.to_json() for run in kept])
+    return len(runs) - len(kept)
+
+
+def _stamp_path(home: Home) -> Path:
+    return home.history_dir / "pruned-at"
+
+
+def maybe_prune(home: Home, limits: HistoryLimits | None = None) -> PruneReport | None:
+    """Prune if the last prune is over a day old (a failure is a warning)."""
+    stamp = _stamp_path(home)
+    try:
+        if time.time() - stamp.stat().st_mtime < PRUNE_INTERVAL_S:
+            return None
+    except FileNotFoundError:
+        if not home.history_dir.is_dir():
+            return None  # no history yet
+    except OSError:
+        return None
+    try:
+        report = prune(home, limits or load_history_limits())
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.touch()
+        os.utime(stamp)
+    except (OSError, TimeoutError) as error:
+        logger.warning("Could not prune history: %s", error)
+        return None
+    return report

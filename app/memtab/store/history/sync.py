@@ -1,0 +1,206 @@
+"""Changes Memtab did not make (mux, an editor, `echo >>`), recorded as `external`.
+
+`sync_external(store)` compares each file of the store's scopes with its newest recorded
+version by size and mtime only, reads and hashes just the files whose stat differs, and
+records a version for each whose content differs (a file seen for the first time gets a
+baseline version). A file history has as existing but that is gone is recorded as
+deleted — its content stays in history, so a file mux deletes can be restored.
+
+On an unchanged home this is one `lstat` per file and no reads. A file whose stat
+changed but whose content did not (touched, or moved by Memtab as part of a directory)
+is remembered in `index/<scope>.stat.json`, so it is hashed once, not at every sync.
+
+It reads the disk: run it off the GUI thread (after each scan), and before the CLI lists
+history, trash or runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memtab.fs.atomic import atomic_write_json
+from memtab.fs.sidecar import read_sidecar
+from memtab.store.errors import MemoryStoreError
+from memtab.store.files import is_listable_name
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.recorder import HistoryRecorder, Observation
+from memtab.store.history.versions import ScopeHistory, Version
+from memtab.store.memory import MemoryStore
+from memtab.store.meta import now_ms
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
+
+logger = logging.getLogger(__name__)
+
+Stat = tuple[int, int]
+
+
+@dataclass
+class SyncReport:
+    """What one sync found."""
+
+    scanned: int = 0
+    hashed: int = 0
+    recorded: int = 0
+    deleted: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.recorded or self.deleted)
+
+
+def sync_external(store: MemoryStore) -> SyncReport:
+    """Record every change to the store's scopes that history has not seen (see the
+    module doc). Never raises for one file or scope: problems are listed and logged."""
+    report = SyncReport()
+    recorder = HistoryRecorder(
+        store.home,
+        actor="external",
+        run_id=None,
+        workspace_id=store.workspace.id if store.workspace else None,
+        clock=now_ms,
+    )
+    for scope in SCOPE_ORDER:
+        if store.unavailable_reason(scope):
+            continue
+        try:
+            _sync_scope(store, recorder, scope, report)
+        except (OSError, TimeoutError, MemoryStoreError) as error:
+            problem = f"cannot record external changes of the {scope.value} scope: {error}"
+            logger.warning("%s", problem)
+            report.problems.append(problem)
+    return report
+
+
+def _sync_scope(
+    store: MemoryStore, recorder: HistoryRecorder, scope: Scope, report: SyncReport
+) -> None:
+    walked, complete = _stat_walk(scope, store.root(scope))
+    report.scanned += len(walked)
+    key = store.history_key(scope)
+    newest = ScopeHistory(store.home, key).newest_by_path()
+    cache_path = store.home.history_index_dir / f"{key}.stat.json"
+    cache = _load_stat_cache(cache_path)
+    candidates = [p for p, found in walked.items() if not _unchanged(newest.get(p), found, cache)]
+    gone = [p for p, v in newest.items() if not v.deleted and p not in walked] if complete else []
+    kept_cache = {p: entry for p, entry in cache.items() if p in walked}
+    if not candidates and not gone:
+        _save_stat_cache(cache_path, cache, kept_cache)
+        return
+    seen: list[Observation] = []
+    for path_text in candidates:
+        try:
+            data = store.read_whole(path_text)
+        except (MemoryStoreError, PathError) as error:
+            report.problems.append(f"{path_text}: {error}")
+            continue
+        if data is None:
+            continue  # gone since the walk: the next sync sees it
+        report.hashed += 1
+        digest = sha256_of(data)
+        current = newest.get(path_text)
+        if current is not None and not current.deleted and current.sha256 == digest:
+            kept_cache[path_text] = (*walked[path_text], digest)
+            continue
+        seen.append(Observation(path_text, data, walked[path_text]))
+    if gone:
+        meta = store.meta_snapshot()
+        for path_text in gone:
+            seen.append(Observation(path_text, None, meta=meta.get(_meta_key(store, path_text))))
+    if seen:
+        # Under the scope lock: a Memtab change is recorded by its own process first.
+        with store.writing(scope):
+            still = [o for o in seen if o.data is not None or _missing(store, o.path)]
+            added = recorder.observe(key, still)
+        report.recorded += sum(1 for version in added if not version.deleted)
+        report.deleted += sum(1 for version in added if version.deleted)
+    _save_stat_cache(cache_path, cache, kept_cache)
+
+
+def _unchanged(
+    version: Version | None, found: Stat, cache: dict[str, tuple[int, int, str]]
+) -> bool:
+    if version is None or version.deleted:
+        return False
+    if version.stat == found:
+        return True
+    cached = cache.get(version.path)
+    return cached is not None and cached[:2] == found and cached[2] == version.sha256
+
+
+def _missing(store: MemoryStore, path_text: str) -> bool:
+    try:
+        return store.kind_of(parse_file_path(path_text)) is None
+    except (PathError, MemoryStoreError):
+        return False
+
+
+def _meta_key(store: MemoryStore, path_text: str) -> str:
+    try:
+        return store.meta_key(parse_file_path(path_text))
+    except (PathError, MemoryStoreError):
+        return ""
+
+
+def _stat_walk(scope: Scope, root: Path) -> tuple[dict[str, Stat], bool]:
+    """(size, mtime_ns) of every listable file of a scope, and whether every directory
+    could be read (if not, missing files may only be unreadable: none count as gone)."""
+    found: dict[str, Stat] = {}
+    complete = True
+    pending: list[tuple[str, tuple[str, ...]]] = [(str(root), ())]
+    while pending:
+        directory, segments = pending.pop()
+        try:
+            with os.scandir(directory) as iterator:
+                entries = list(iterator)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            complete = False
+            continue
+        for entry in entries:
+            if not is_listable_name(entry.name):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            child = (*segments, entry.name)
+            if stat.S_ISDIR(info.st_mode):
+                pending.append((entry.path, child))
+            elif stat.S_ISREG(info.st_mode):
+                found[str(VirtualPath(scope, child))] = (info.st_size, info.st_mtime_ns)
+    return found, complete
+
+
+def _load_stat_cache(path: Path) -> dict[str, tuple[int, int, str]]:
+    files = read_sidecar(path).document.get("files")
+    cache: dict[str, tuple[int, int, str]] = {}
+    if isinstance(files, dict):
+        for key, value in files.items():
+            if (
+                isinstance(value, list)
+                and len(value) == 3
+                and isinstance(value[0], int)
+                and isinstance(value[1], int)
+                and isinstance(value[2], str)
+            ):
+                cache[key] = (value[0], value[1], value[2])
+    return cache
+
+
+def _save_stat_cache(
+    path: Path, old: dict[str, tuple[int, int, str]], new: dict[str, tuple[int, int, str]]
+) -> None:
+    if old == new:
+        return
+    document: dict[str, Any] = {"files": {key: list(value) for key, value in new.items()}}
+    try:
+        atomic_write_json(path, document)
+    except OSError as error:  # only speed depends on it
+        logger.warning("Cannot write %s: %s", path, error.strerror or error)
