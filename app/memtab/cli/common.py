@@ -54,10 +54,13 @@ def open_home(args: argparse.Namespace) -> Home:
     return Home(home_location(args).path)
 
 
-def open_store(home: Home, workspace_id: str | None) -> tuple[MemoryStore, Registry]:
-    """The store for `--workspace` (global scope only without one)."""
+def open_store(
+    home: Home, workspace_id: str | None, *, actor: str = "user"
+) -> tuple[MemoryStore, Registry]:
+    """The store for `--workspace` (global scope only without one); its changes are
+    recorded in history as `actor`'s."""
     registry = load_registry(home)
-    return MemoryStore.open(home, workspace_id, registry), registry
+    return MemoryStore.open(home, workspace_id, registry, actor=actor), registry
 
 
 def print_json(value: Any) -> None:

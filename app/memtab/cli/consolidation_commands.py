@@ -3,16 +3,22 @@
 The provider comes from `--provider/--model/--base-url`, then `MEMTAB_PROVIDER`/
 `MEMTAB_MODEL`/`MEMTAB_BASE_URL`, then the settings file; without any, Memtab's offline
 consolidator runs. JSON output (`--json`) is the journal record / sweep report as stored.
+
+Review before apply, headless: `--plan-out FILE` writes the plan (each proposed op with
+its diff) without changing anything; `--apply-plan FILE [--accept 1,3]` applies the
+accepted ops (all proposed ones by default), each refused if its files changed since.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.guard import DRY_RUN_NOTE
+from memtab.consolidation.plan import ConsolidationPlan, read_plan, write_plan
 from memtab.consolidation.runner import RunLimits
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep
@@ -61,6 +67,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     _add_provider_options(consolidate)
     consolidate.add_argument(
         "--dry-run", action="store_true", help="propose changes without applying or journaling"
+    )
+    review = consolidate.add_mutually_exclusive_group()
+    review.add_argument(
+        "--plan-out",
+        metavar="FILE",
+        help="write the plan (each proposed op with its diff) to FILE; change nothing",
+    )
+    review.add_argument("--apply-plan", metavar="FILE", help="apply a plan written by --plan-out")
+    consolidate.add_argument(
+        "--accept",
+        metavar="N,N",
+        help="with --apply-plan: the op numbers to apply (default: every proposed op)",
     )
     consolidate.add_argument("--trigger", choices=CLI_TRIGGERS, default="manual")
     consolidate.add_argument("--json", action="store_true", help="print the journal record")
@@ -123,9 +141,53 @@ def usage_line(record: ConsolidationRecord) -> str:
     )
 
 
+def parse_accepted(text: str | None) -> tuple[int, ...] | None:
+    """`1,3` → (1, 3); None or `all` → None (every proposed op)."""
+    if text is None or text.strip().lower() == "all":
+        return None
+    numbers = []
+    for part in text.split(","):
+        try:
+            numbers.append(int(part.strip()))
+        except ValueError:
+            raise CliError(f"--accept takes op numbers like 1,3 (not {part.strip()!r})") from None
+    return tuple(numbers)
+
+
+def print_plan(plan: ConsolidationPlan) -> None:
+    """Each op of a plan with its number, words and diff."""
+    for op in plan.ops:
+        mark = "proposed" if op.proposed else "refused "
+        print(f"{op.index:>2}. [{mark}] {op.description}")
+        if not op.proposed and op.note:
+            print(f"      {op.note}")
+        for file in op.files:
+            if file.diff:
+                print("      " + file.diff.replace("\n", "\n      "))
+    if not plan.ops:
+        print("(no changes proposed)")
+    print(f"summary: {plan.summary}")
+
+
 def run_consolidate(args: argparse.Namespace) -> int:
+    if args.accept is not None and args.apply_plan is None:
+        raise CliError("--accept goes with --apply-plan")
+    if args.dry_run and (args.plan_out or args.apply_plan):
+        raise CliError("--dry-run cannot be combined with --plan-out or --apply-plan")
     service = _service(args)
     workspace = load_registry(service.home).require_workspace(args.workspace)
+    if args.plan_out:
+        return _plan_out(args, service, workspace.id, Path(args.plan_out))
+    if args.apply_plan:
+        accepted = parse_accepted(args.accept)
+        try:
+            plan = read_plan(Path(args.apply_plan))
+            if plan.workspace_id != workspace.id:
+                raise CliError(f"the plan is for workspace {plan.workspace_id}, not {workspace.id}")
+            record = service.apply_plan(plan, accepted)
+        except ConsolidationError as error:
+            raise CliError(str(error)) from None
+        return _print_record(args, record)
     if not args.json:
         print(
             f"Consolidating {workspace.display_name} ({workspace.id}) with "
@@ -136,6 +198,29 @@ def run_consolidate(args: argparse.Namespace) -> int:
         record = service.run(workspace.id, trigger=args.trigger, dry_run=args.dry_run)
     except ConsolidationError as error:
         raise CliError(str(error)) from None
+    return _print_record(args, record)
+
+
+def _plan_out(
+    args: argparse.Namespace, service: ConsolidationService, workspace_id: str, path: Path
+) -> int:
+    try:
+        plan = service.plan(workspace_id, trigger=args.trigger)
+    except ConsolidationError as error:
+        raise CliError(str(error)) from None
+    write_plan(path, plan)
+    if args.json:
+        print_json(plan.to_json())
+        return 0
+    print_plan(plan)
+    print(
+        f"(plan written to {path}; nothing was changed. Apply it with: memtab consolidate "
+        f"--workspace {workspace_id} --apply-plan {path} [--accept 1,3])"
+    )
+    return 0
+
+
+def _print_record(args: argparse.Namespace, record: ConsolidationRecord) -> int:
     if args.json:
         print_json(record.to_json())
         return 0

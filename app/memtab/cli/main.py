@@ -39,6 +39,7 @@ COMMAND_MODULES = {
     "memtab.cli.suggestion_commands": ("suggestions",),
     "memtab.cli.traces_commands": ("traces",),
     "memtab.cli.source_commands": ("sources", "show", "copy", "source-log"),
+    "memtab.cli.history_commands": ("history", "restore", "runs", "revert-run", "trash"),
 }
 _OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
 

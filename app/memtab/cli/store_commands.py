@@ -23,6 +23,7 @@ from memtab.cli.common import (
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
+from memtab.store.history.sync import sync_external
 from memtab.store.home import (
     MULTI_PROJECT_KEY,
     Registry,
@@ -121,6 +122,8 @@ def run_list(args: argparse.Namespace) -> int:
         return run_source_list(args)
     home = open_home(args)
     store, _ = open_store(home, args.workspace)
+    for problem in sync_external(store).problems:  # history sees what changed outside
+        print(f"warning: {problem}", file=sys.stderr)
     rows = _file_rows(store)
     if args.json:
         print_json({"files": rows})
@@ -167,7 +170,7 @@ def run_tool(args: argparse.Namespace) -> int:
         raise CliError(f"The tool call is {error}") from None
     if not isinstance(call, dict):
         raise CliError('The tool call must be a JSON object, e.g. \'{"command": "view", ...}\'')
-    store, _ = open_store(open_home(args), args.workspace)
+    store, _ = open_store(open_home(args), args.workspace, actor="agent-tool")
     result = MemoryTool(store).execute(call)
     print_json(result.to_json())
     return 0 if result.success else 1

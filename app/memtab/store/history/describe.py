@@ -125,8 +125,8 @@ def _content_lines(text: str) -> list[str]:
 
 
 def merge_targets(ops: Sequence[RunOp], texts: Sequence[OpTexts]) -> dict[int, str]:
-    """For each applied delete (by index), the file another op of the run carried most
-    of its lines into, if any."""
+    """For each applied delete (by index), the file another op of the run carried its
+    lines into: that op added some of them, and most of them are in that file now."""
     targets: dict[int, str] = {}
     for index, op in enumerate(ops):
         if not op.applied or op.command != "delete":
@@ -144,8 +144,11 @@ def merge_targets(ops: Sequence[RunOp], texts: Sequence[OpTexts]) -> dict[int, s
             file = texts[other_index].get(other.path)
             if file is None or file.after is None or other.path == op.path:
                 continue
-            added = set(_content_lines(file.after)) - set(_content_lines(file.before or ""))
-            if sum(1 for line in wanted if line in added) >= needed:
+            kept = set(_content_lines(file.after))
+            added = kept - set(_content_lines(file.before or ""))
+            # Most of its lines are in the other file now, and that op brought some.
+            covered = sum(1 for line in wanted if line in kept)
+            if covered >= needed and any(line in added for line in wanted):
                 targets[index] = other.path
                 break
     return targets

@@ -17,6 +17,7 @@ from memtab.store.errors import MemoryStoreError, SaveConflictError
 from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.describe import unified_diff
 from memtab.store.history.runs import MUX_SOURCE, RunEntry, RunsLog, touched_paths
+from memtab.store.history.sync import sync_external
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home, load_registry
 from memtab.store.memory import MemoryStore
@@ -50,8 +51,9 @@ def text_of(data: bytes | None) -> str:
 def file_history(store: MemoryStore, raw_path: str) -> list[Version]:
     """Every version of a file, newest first, following renames back to older names."""
     path = parse_file_path(raw_path)
-    versions = _lineage(store, path, cutoff=None, hops=0)
-    return sorted(versions, key=lambda version: version.at, reverse=True)
+    chain = _lineage(store, path, cutoff=None, hops=0)
+    # Newest first; versions of the same millisecond stay in the order they were made.
+    return sorted(reversed(chain), key=lambda version: version.at, reverse=True)
 
 
 def _lineage(
@@ -273,6 +275,7 @@ def revert_run(home: Home, run_id: str, *, actor: str = "user") -> RevertResult:
         return result
     workspace = load_registry(home).workspace(run.workspace_id) if run.workspace_id else None
     store = MemoryStore(home, workspace, actor=actor)
+    sync_external(store)  # a later change by another program is a later version too
     touched = _touched_by(store, run_id)
     for path in touched_paths(run.ops):
         if path not in {item.path for item in touched}:

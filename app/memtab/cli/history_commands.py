@@ -1,0 +1,205 @@
+"""Headless history: `memtab history`, `restore`, `runs`, `revert-run` and `trash`.
+
+Each first records what changed outside Memtab since it last looked (`sync_external`)
+and adds mux's new journal records to the runs log, so what they show is current.
+JSON output (`--json`) is a stable contract: fields are added, never renamed or removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from memtab.cli.common import (
+    add_home_option,
+    elide,
+    format_table,
+    open_home,
+    open_store,
+    print_json,
+)
+from memtab.humanize import absolute_time, relative_time, size_text
+from memtab.store.history.describe import describe_run, op_diff
+from memtab.store.history.prune import maybe_prune
+from memtab.store.history.runs import RunsLog, import_journal_runs
+from memtab.store.history.sync import sync_external
+from memtab.store.history.undo import file_history, restore, revert_run, trash
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add this module's sub-commands to the `memtab` parser."""
+    history = commands.add_parser("history", help="every recorded version of a memory file")
+    add_home_option(history)
+    history.add_argument("path", metavar="PATH", help="virtual path, e.g. /memories/global/a.md")
+    history.add_argument("--workspace", metavar="ID", help="for project and workspace files")
+    history.add_argument("--json", action="store_true")
+    history.set_defaults(handler=run_history)
+
+    restore_parser = commands.add_parser(
+        "restore", help="make a file hold one of its versions again (a deleted file too)"
+    )
+    add_home_option(restore_parser)
+    restore_parser.add_argument("path", metavar="PATH")
+    restore_parser.add_argument("--workspace", metavar="ID")
+    restore_parser.add_argument("--version", metavar="V", required=True, help="a version id")
+    restore_parser.add_argument("--to", metavar="PATH", help="restore to another path")
+    restore_parser.add_argument("--json", action="store_true")
+    restore_parser.set_defaults(handler=run_restore)
+
+    runs = commands.add_parser("runs", help="every consolidation and writer run, newest first")
+    add_home_option(runs)
+    runs.add_argument("--workspace", metavar="ID", help="only this workspace's runs")
+    runs.add_argument("--kind", choices=("consolidation", "writer"))
+    runs.add_argument("--failed", action="store_true", help="only failed runs")
+    runs.add_argument("--diff", action="store_true", help="show each applied op's diff")
+    runs.add_argument("--json", action="store_true")
+    runs.set_defaults(handler=run_runs)
+
+    revert = commands.add_parser(
+        "revert-run", help="restore every file a run changed to what it held before"
+    )
+    add_home_option(revert)
+    revert.add_argument("run_id", metavar="RUN_ID")
+    revert.add_argument("--json", action="store_true")
+    revert.set_defaults(handler=run_revert)
+
+    trash_parser = commands.add_parser("trash", help="deleted files history can restore")
+    add_home_option(trash_parser)
+    trash_parser.add_argument("--workspace", metavar="ID")
+    trash_parser.add_argument("--json", action="store_true")
+    trash_parser.set_defaults(handler=run_trash)
+
+
+def _synced_store(args: argparse.Namespace) -> MemoryStore:
+    store, _ = open_store(open_home(args), getattr(args, "workspace", None))
+    report = sync_external(store)
+    for problem in report.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    maybe_prune(store.home)
+    return store
+
+
+# --- history --------------------------------------------------------------------------------
+
+
+def run_history(args: argparse.Namespace) -> int:
+    store = _synced_store(args)
+    versions = file_history(store, args.path)
+    if args.json:
+        print_json({"versions": [version.to_json() for version in versions]})
+        return 0
+    if not versions:
+        print(f"No history for {args.path}")
+        return 0
+    rows = [["VERSION", "WHEN", "WHO", "WHAT", "SIZE"]]
+    for version in versions:
+        what = version.op + (" (deleted)" if version.deleted and version.op != "delete" else "")
+        if version.moved_from:
+            what += f" from {version.moved_from}"
+        elif version.moved_to:
+            what += f" to {version.moved_to}"
+        who = version.actor + (f" {version.run_id}" if version.run_id else "")
+        rows.append(
+            [version.id, relative_time(version.at), who, what, size_text(version.size_bytes)]
+        )
+    print(format_table(rows))
+    return 0
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    store = _synced_store(args)
+    result = restore(store, args.path, args.version, to=args.to)
+    if args.json:
+        print_json(result.to_json())
+    elif result.unchanged:
+        print(f"{result.path} already holds version {result.version.id}")
+    else:
+        print(f"Restored {result.path} to version {result.version.id}")
+    return 0
+
+
+# --- runs ------------------------------------------------------------------------------------
+
+
+def _runs_of(home: Home) -> RunsLog:
+    import_journal_runs(home)
+    maybe_prune(home)
+    return RunsLog(home)
+
+
+def run_runs(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    runs = _runs_of(home).runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
+    if args.json:
+        print_json({"runs": [run.to_json() for run in runs]})
+        return 0
+    if not runs:
+        print("No runs recorded")
+        return 0
+    for run in runs:
+        status = "FAILED " if run.failed else ""
+        source = " (mux)" if run.source == "mux" else ""
+        print(
+            f"{run.id}  {absolute_time(run.at)}  {status}{run.kind}{source} "
+            f"({run.trigger}) {run.workspace_id or run.project_path or ''}"
+        )
+        print(f"  {elide(run.summary or run.error or '', 100)}")
+        for op, words in zip(run.ops, describe_run(home, run), strict=True):
+            print(f"  - {words}")
+            if args.diff and op.applied:
+                diff = op_diff(home, op)
+                if diff:
+                    print("    " + diff.replace("\n", "\n    "))
+    return 0
+
+
+def run_revert(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    import_journal_runs(home)
+    result = revert_run(home, args.run_id)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        for path in result.restored:
+            print(f"restored {path}")
+        for refusal in result.refused:
+            print(f"refused  {refusal.path}: {refusal.reason}")
+            if refusal.diff:
+                print("  " + refusal.diff.replace("\n", "\n  "))
+        if not result.restored and not result.refused:
+            print("Nothing to revert: the files already hold what they held before the run")
+    return 1 if result.refused else 0
+
+
+# --- trash -----------------------------------------------------------------------------------
+
+
+def run_trash(args: argparse.Namespace) -> int:
+    store = _synced_store(args)
+    items = trash(store)
+    if args.json:
+        print_json({"files": [item.to_json() for item in items]})
+        return 0
+    if not items:
+        print("No deleted files in history")
+        return 0
+    rows = [["PATH", "DELETED", "BY", "VERSION", "SIZE"]]
+    for item in items:
+        rows.append(
+            [
+                item.path + (" *" if item.pinned else ""),
+                relative_time(item.deleted_at),
+                item.version.actor,
+                item.version.id,
+                size_text(item.version.size_bytes),
+            ]
+        )
+    print(format_table(rows))
+    print(
+        "\nRestore one with: memtab restore PATH --version VERSION"
+        + (f" --workspace {args.workspace}" if args.workspace else ""),
+        file=sys.stderr,
+    )
+    return 0
