@@ -1,0 +1,66 @@
+"""Homes, stores and a scripted model for the history tests."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from memtab.llm.types import Message, ModelReply, ToolCall, ToolSpec
+from memtab.store.history.versions import ScopeHistory, Version
+from memtab.store.home import Home, add_workspace, load_registry
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import Scope, parse_file_path
+
+PROJECT = "/home/dev/src/app"
+WS = "a1a1a1a1a1"
+
+
+def new_home(root: Path) -> Home:
+    home = Home(root)
+    add_workspace(home, PROJECT, "main", workspace_id=WS)
+    return home
+
+
+def store_for(home: Home, *, actor: str = "user", run_id: str | None = None) -> MemoryStore:
+    return MemoryStore(home, load_registry(home).require_workspace(WS), actor=actor, run_id=run_id)
+
+
+def versions(store: MemoryStore, scope: Scope = Scope.GLOBAL) -> list[Version]:
+    return ScopeHistory(store.home, store.history_key(scope)).versions()
+
+
+def disk(store: MemoryStore, path: str) -> bytes | None:
+    physical = store.physical(parse_file_path(path))
+    return physical.read_bytes() if physical.exists() else None
+
+
+def memory_call(call_id: str, **arguments: Any) -> ToolCall:
+    return ToolCall(call_id, "memory", arguments)
+
+
+class Scripted:
+    """A ChatProvider replying from a list (then a final "done")."""
+
+    def __init__(self, replies: Iterable[ModelReply], name: str = "scripted") -> None:
+        self.replies = list(replies)
+        self._name = name
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def model(self) -> str:
+        return "test-model"
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        return self.replies.pop(0) if self.replies else ModelReply("done")

@@ -1,0 +1,140 @@
+"""History storage: deduplicated blobs, tolerant indexes, pruning, two processes at once."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from memtab.store.history import jsonlines
+from memtab.store.history.blobs import BlobError, BlobStore
+from memtab.store.history.prune import HistoryLimits, load_history_limits, prune
+from memtab.store.history.undo import file_history
+from memtab.store.history.versions import ScopeHistory, Version
+from memtab.store.home import Home, load_registry
+from memtab.store.memory import MemoryStore
+
+from .helpers import WS, new_home, store_for, versions
+
+DAY_MS = 24 * 60 * 60 * 1000
+WORKER = Path(__file__).with_name("workers.py")
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    return new_home(tmp_path / "home")
+
+
+def index_file(home: Home) -> Path:
+    return home.history_index_dir / "global.jsonl"
+
+
+def test_the_same_content_is_stored_once(home: Home) -> None:
+    store = store_for(home)
+    for name in ("a", "b", "c"):
+        store.create_file(f"/memories/global/{name}.md", "same text\n")
+    assert len(list(BlobStore(home.history_blobs_dir).all())) == 1
+
+
+def test_corrupt_and_torn_lines_are_skipped_never_fatal(home: Home) -> None:
+    store = store_for(home)
+    store.create_file("/memories/global/a.md", "one\n")
+    with index_file(home).open("ab") as index:
+        index.write(b'{"broken json\n[1, 2]\n{"id": "x", "at": "soon"}\n{"id": "torn", "at')
+    # The next change closes the torn line and appends after it.
+    store.save("/memories/global/a.md", "two\n", store.read("/memories/global/a.md").sha256)
+    assert [v.op for v in versions(store)] == ["create", "edit"]
+    assert [v.op for v in _reread(home)] == ["create", "edit"]
+
+
+def _reread(home: Home) -> list[Version]:
+    """The index parsed from scratch (another process's view)."""
+    jsonlines._caches.clear()
+    return ScopeHistory(home, "global").versions()
+
+
+def test_a_damaged_blob_is_reported_not_returned(home: Home) -> None:
+    store = store_for(home)
+    store.create_file("/memories/global/a.md", "one\n")
+    (version,) = versions(store)
+    blobs = BlobStore(home.history_blobs_dir)
+    blobs.path_of(version.sha256).write_bytes(b"garbage")
+    with pytest.raises(BlobError, match="cannot be read"):
+        blobs.get(version.sha256)
+
+
+def test_pruning_drops_old_versions_but_keeps_each_files_newest(home: Home) -> None:
+    clock = [1_000_000_000_000]
+    workspace = load_registry(home).require_workspace(WS)
+    store = MemoryStore(home, workspace, clock=lambda: clock[0])
+    store.create_file("/memories/global/old.md", "untouched for a year\n")
+    store.create_file("/memories/global/busy.md", "v0\n")
+    for number in range(1, 4):
+        store.save("/memories/global/busy.md", f"v{number}\n",
+                   store.read("/memories/global/busy.md").sha256)  # fmt: skip
+    store.delete("/memories/global/old.md")
+    now = clock[0] + 200 * DAY_MS
+    report = prune(home, HistoryLimits(max_age_days=180), now_ms=now)
+    left = _reread(home)
+    assert [(v.path, v.op) for v in left] == [
+        ("/memories/global/busy.md", "edit"),
+        ("/memories/global/old.md", "delete"),
+    ]
+    assert report.versions_removed == 4
+    # The deleted file's content is still there to restore.
+    assert BlobStore(home.history_blobs_dir).get(left[1].sha256) == b"untouched for a year\n"
+
+
+def test_pruning_by_size_removes_the_oldest_first(home: Home) -> None:
+    store = store_for(home)
+    store.create_file("/memories/global/big.md", "start\n")
+    for _ in range(5):
+        current = store.read("/memories/global/big.md").sha256
+        store.save("/memories/global/big.md", secrets.token_hex(20_000), current)
+    sizes = {blob.sha256: blob.size_bytes for blob in BlobStore(home.history_blobs_dir).all()}
+    newest = versions(store)[-1]
+    # Room for the newest and the one before it, not for more.
+    room = sizes[newest.sha256] + sizes[versions(store)[-2].sha256]
+    prune(home, HistoryLimits(max_bytes=room))
+    assert [v.id for v in _reread(home)] == [v.id for v in versions(store)[-2:]]
+    prune(home, HistoryLimits(max_bytes=1))
+    assert [v.id for v in _reread(home)] == [newest.id]  # the newest is never pruned
+
+
+def test_history_limits_come_from_settings(
+    home: Home, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text('{"history": {"max_mb": 5, "max_age_days": "x"}}')
+    monkeypatch.setenv("MEMTAB_CONFIG_DIR", str(config))
+    limits = load_history_limits()
+    assert limits.max_bytes == 5 * 1024 * 1024 and limits.max_age_days == 180
+
+
+def test_two_processes_recording_at_once_lose_nothing(home: Home) -> None:
+    store = store_for(home)
+    store.create_file("/memories/global/shared.md", "")
+    count = 15
+    workers = [
+        subprocess.Popen(
+            [sys.executable, str(WORKER), str(home.root), tag, str(count)],
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).parent)},
+        )
+        for tag in ("p", "q")
+    ]
+    assert all(worker.wait(120) == 0 for worker in workers)
+    recorded = _reread(home)
+    created = {v.path for v in recorded if v.op == "create"}
+    assert len(created) == 2 * count + 1
+    shared = file_history(store, "/memories/global/shared.md")
+    assert len(shared) == 2 * count + 1  # every edit of both processes, and the create
+    assert all(v.actor == "user" for v in shared)
+    # Each edit's "before" is the version before it: a chain with no gap.
+    chain = list(reversed(shared))
+    assert all(later.prev_sha256 == earlier.sha256 for earlier, later in pairwise(chain))

@@ -1,0 +1,165 @@
+"""Undo from history: restore, the trash, reverting a run — nothing another program
+wrote is overwritten."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtab.consolidation.service import ConsolidationService
+from memtab.llm.types import ModelReply
+from memtab.store.history.runs import RunsLog
+from memtab.store.history.sync import sync_external
+from memtab.store.history.undo import (
+    HistoryError,
+    file_history,
+    restore,
+    revert_run,
+    trash,
+)
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+
+from .helpers import WS, Scripted, disk, memory_call, new_home, store_for
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    return new_home(tmp_path / "home")
+
+
+def physical(home: Home, path: str) -> Path:
+    return store_for(home).physical(parse_file_path(path))
+
+
+def test_restore_after_delete_brings_back_content_pins_and_usage(home: Home) -> None:
+    store = store_for(home)
+    store.create_file("/memories/global/a.md", "keep me\n")
+    store.set_pinned("/memories/global/a.md", True)
+    store.delete("/memories/global/a.md")
+    (item,) = trash(store)
+    assert item.path == "/memories/global/a.md" and item.pinned
+    result = restore(store, item.path, item.version.id)
+    assert result.path == "/memories/global/a.md"
+    assert disk(store, "/memories/global/a.md") == b"keep me\n"
+    assert store.is_pinned(parse_file_path("/memories/global/a.md"))
+    assert trash(store) == []
+    assert file_history(store, "/memories/global/a.md")[0].op == "restore"
+
+
+def test_a_deleted_file_whose_path_is_taken_comes_back_beside_it(home: Home) -> None:
+    store = store_for(home)
+    store.create_file("/memories/global/a.md", "old\n")
+    store.delete("/memories/global/a.md")
+    (item,) = trash(store)
+    store.create_file("/memories/global/a.md", "new\n")
+    result = restore(store, "/memories/global/a.md", item.version.id)
+    assert result.path == "/memories/global/a-restored.md"
+    assert disk(store, "/memories/global/a.md") == b"new\n"
+    assert disk(store, "/memories/global/a-restored.md") == b"old\n"
+
+
+def test_history_follows_renames_and_restores_an_older_version(home: Home) -> None:
+    store = store_for(home)
+    store.create_file("/memories/workspace/old.md", "v1\n")
+    store.save(
+        "/memories/workspace/old.md", "v2\n", store.read("/memories/workspace/old.md").sha256
+    )
+    store.move("/memories/workspace/old.md", "/memories/workspace/new.md")
+    history = file_history(store, "/memories/workspace/new.md")
+    assert [(v.path, v.op) for v in history] == [
+        ("/memories/workspace/new.md", "move"),
+        ("/memories/workspace/old.md", "edit"),
+        ("/memories/workspace/old.md", "create"),
+    ]
+    restore(store, "/memories/workspace/new.md", history[-1].id)
+    assert disk(store, "/memories/workspace/new.md") == b"v1\n"
+    assert disk(store, "/memories/workspace/old.md") is None
+
+
+def test_an_unknown_version_is_a_clear_error(home: Home) -> None:
+    store = store_for(home)
+    store.create_file("/memories/global/a.md", "a\n")
+    with pytest.raises(HistoryError, match=r"No version 'nope' of /memories/global/a\.md"):
+        restore(store, "/memories/global/a.md", "nope")
+
+
+def test_a_file_mux_deletes_is_recoverable_if_memtab_had_seen_it(home: Home) -> None:
+    store = store_for(home)
+    root = store.root(parse_file_path("/memories/global/x.md").scope)  # type: ignore[arg-type]
+    root.mkdir(parents=True)
+    (root / "x.md").write_text("written by mux\n")
+    sync_external(store)  # Memtab sees it (a scan)
+    (root / "x.md").unlink()  # mux deletes it
+    assert sync_external(store).deleted == 1
+    (item,) = trash(store)
+    assert item.version.actor == "external"
+    restore(store, item.path, item.version.id)
+    assert (root / "x.md").read_bytes() == b"written by mux\n"
+
+
+def _merge_run(home: Home) -> str:
+    store = store_for(home)
+    store.create_file("/memories/global/testing.md", "# Testing\n- run make test\n")
+    store.create_file("/memories/global/test-tips.md", "- use pytest --lf\n")
+    replies = [
+        ModelReply(
+            "",
+            (
+                memory_call("1", command="insert", path="/memories/global/testing.md",
+                            insert_line=2, insert_text="- use pytest --lf"),
+                memory_call("2", command="delete", path="/memories/global/test-tips.md"),
+                memory_call("3", command="create", path="/memories/workspace/new.md",
+                            file_text="fresh\n"),
+            ),
+        ),
+        ModelReply("merged"),
+    ]  # fmt: skip
+    ConsolidationService(home, provider_factory=lambda _: Scripted(replies)).run(WS)
+    (run,) = RunsLog(home).runs()
+    return run.id
+
+
+def test_restore_after_a_consolidation_merge(home: Home) -> None:
+    _merge_run(home)
+    store = store_for(home)
+    (item,) = trash(store)
+    assert item.path == "/memories/global/test-tips.md" and item.version.actor == "consolidator"
+    restore(store, item.path, item.version.id)
+    assert disk(store, "/memories/global/test-tips.md") == b"- use pytest --lf\n"
+
+
+def test_reverting_a_run_restores_exactly_the_state_before_it(home: Home) -> None:
+    store = store_for(home)
+    run_id = _merge_run(home)
+    before = {
+        "/memories/global/testing.md": b"# Testing\n- run make test\n",
+        "/memories/global/test-tips.md": b"- use pytest --lf\n",
+        "/memories/workspace/new.md": None,
+    }
+    result = revert_run(home, run_id)
+    assert sorted(result.restored) == sorted(before)
+    assert result.refused == []
+    assert {path: disk(store, path) for path in before} == before
+    reverted = [v for v in file_history(store, "/memories/global/testing.md") if v.revert_of]
+    assert reverted and reverted[0].actor == "user" and reverted[0].op == "revert"
+
+
+def test_revert_refuses_a_file_changed_after_the_run_and_gives_the_diff(home: Home) -> None:
+    run_id = _merge_run(home)
+    store = store_for(home)
+    physical(home, "/memories/global/testing.md").write_text("edited later by hand\n")
+    result = revert_run(home, run_id)
+    (refusal,) = result.refused
+    assert refusal.path == "/memories/global/testing.md"
+    assert "changed after the run" in refusal.reason and "external" in refusal.reason
+    assert "-edited later by hand" in refusal.diff and "+- run make test" in refusal.diff
+    assert disk(store, "/memories/global/testing.md") == b"edited later by hand\n"
+    assert disk(store, "/memories/global/test-tips.md") == b"- use pytest --lf\n"
+    assert "/memories/global/test-tips.md" in result.restored
+
+
+def test_reverting_an_unknown_run_is_a_clear_error(home: Home) -> None:
+    with pytest.raises(HistoryError, match="No run 'run-nope'"):
+        revert_run(home, "run-nope")
