@@ -23,12 +23,13 @@ from __future__ import annotations
 import logging
 import tempfile
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
+from memtab.consolidation.offline import REASON_ARGUMENT
 from memtab.consolidation.run_store import RunStore
 from memtab.consolidation.runner import RunResult
 from memtab.fs.atomic import atomic_write_json
@@ -388,6 +389,9 @@ def apply_ops(
             changes = list(collected)
         if len(guard.ops) > ops_before:
             op = guard.ops[-1]
+            reason = planned.arguments.get(REASON_ARGUMENT)
+            if op.applied and op.note is None and isinstance(reason, str) and reason.strip():
+                op = replace(op, note=" ".join(reason.split()))  # as a direct run notes it
         else:  # the arguments did not even parse: nothing was attempted
             op = JournalOp(planned.command, planned.path, False, planned.new_path, "invalid call")
         ops.append(op)
