@@ -1,5 +1,5 @@
-"""Transcript readers for mux, Claude Code and Codex, the writer's event budget and
-secret redaction.
+"""Transcript readers for mux, Claude Code and Codex, the writer's event budget (also
+over a stream, in bounded memory) and secret redaction.
 
 Stands alone: imports nothing else from memtab, no Qt, no httpx.
 """
@@ -17,6 +17,7 @@ from memtab.transcripts.events import (
 )
 from memtab.transcripts.reader import SkippedLine, Transcript, TranscriptTail, read_transcript
 from memtab.transcripts.redact import REDACTED, redact_json, redact_secrets
+from memtab.transcripts.window import NewestEvents, read_newest_events
 
 __all__ = [
     "DEFAULT_MAX_JSON_CHARS",
@@ -24,6 +25,7 @@ __all__ = [
     "TRANSCRIPT_FORMATS",
     "EventBudget",
     "EventRole",
+    "NewestEvents",
     "SkippedLine",
     "ToolCall",
     "Transcript",
@@ -33,6 +35,7 @@ __all__ = [
     "compact_json",
     "detect_format",
     "json_len",
+    "read_newest_events",
     "read_transcript",
     "redact_json",
     "redact_secrets",

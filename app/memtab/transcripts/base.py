@@ -5,6 +5,10 @@ A parser is fed one decoded JSON record at a time (in file order) and turns reco
 its newest event while later lines can still extend it (Claude Code writes one API message
 as several lines). Data that arrives after an event was released — a tool result, a
 continuation line — is merged into that same event object in place.
+
+Which released events a later record can still change is bounded by what the parser
+remembers (`open_calls`, `may_complete`): a reader that keeps only some events (the
+writer's budget window) relies on that to know which sizes and flags are final.
 """
 
 from __future__ import annotations
@@ -13,7 +17,13 @@ from abc import ABC, abstractmethod
 from collections import OrderedDict
 from typing import Any
 
-from memtab.transcripts.events import ToolCall, TranscriptEvent, TranscriptFormat, clean_text
+from memtab.transcripts.events import (
+    SourceLine,
+    ToolCall,
+    TranscriptEvent,
+    TranscriptFormat,
+    clean_text,
+)
 
 # How many tool calls a parser remembers for pairing results arriving later. Results come
 # within a few lines of their call, so this only bounds memory on huge transcripts.
@@ -56,8 +66,8 @@ class RecordParser(ABC):
         self._calls: OrderedDict[str, ToolCall] = OrderedDict()
 
     @abstractmethod
-    def feed(self, record: dict[str, Any], raw: bytes, offset: int) -> None:
-        """Consume one record; `raw` is its line (for fallback ids), `offset` its byte start."""
+    def feed(self, record: dict[str, Any], line: SourceLine, offset: int) -> None:
+        """Consume one record; `line` names records without an id, `offset` is its byte start."""
 
     def take_released(self) -> list[TranscriptEvent]:
         """Events released since the last call, oldest first."""
@@ -67,6 +77,23 @@ class RecordParser(ABC):
     def finish(self) -> None:
         """The file is complete: release the held event, if any."""
         self._release_held()
+
+    def open_calls(self, event: TranscriptEvent) -> list[ToolCall] | None:
+        """What later records may still change in `event.to_json()`: None when anything may
+        (it is held back), else the calls whose result may still arrive or be replaced by a
+        repeated one — only their output, error and exit code — ([] when it is final)."""
+        if event is self._held:
+            return None
+        return [call for call in event.tool_calls if self._calls.get(call.id) is call]
+
+    def may_change(self, event: TranscriptEvent) -> bool:
+        """Whether a later record may still change `event.to_json()` at all."""
+        calls = self.open_calls(event)
+        return calls is None or bool(calls)
+
+    def may_complete(self, event: TranscriptEvent) -> bool:
+        """Whether a later record may still change `event.completed_turn`."""
+        return event is self._held
 
     @property
     def held_offset(self) -> int | None:

@@ -39,6 +39,7 @@ class EventBudget:
       `eventsSummary.trimmedCount` (the count *after* trimming); `dropped_count` is the
       number left out.
     - `json_chars`: length of `json_text()`, always ≤ `max_json_chars`.
+    - `redacted`: whether secrets were replaced in `items` (what a model may be sent).
     """
 
     events: list[TranscriptEvent]
@@ -48,6 +49,7 @@ class EventBudget:
     max_json_chars: int
     clamped: bool
     json_chars: int
+    redacted: bool = False
 
     @property
     def dropped_count(self) -> int:
@@ -78,20 +80,40 @@ def select_event_budget(
     With `redact=True` secrets are replaced (SPEC §11) before sizing, so the redacted JSON
     is what fits. Raises ValueError if `max_json_chars` cannot hold even `[]`.
     """
-    if max_json_chars < 2:
-        raise ValueError(f"max_json_chars must be at least 2, got {max_json_chars}")
+    return select_newest(events, len(events), max_json_chars, redact=redact)
+
+
+def select_newest(
+    events: Sequence[TranscriptEvent],
+    original_count: int,
+    max_json_chars: int,
+    *,
+    redact: bool,
+    known_sizes: Sequence[int | None] = (),
+) -> EventBudget:
+    """`select_event_budget` over `events`, the newest of `original_count` events, when
+    the older ones are known not to fit (`memtab.transcripts.window`).
+
+    `known_sizes[i]`, when given and not None, is `json_len` of the (redacted) item of
+    `events[i]`: an event known not to fit is not redacted again just to find that out.
+    """
+    check_max_json_chars(max_json_chars)
     kept: list[dict[str, Any]] = []
     total = 2  # the brackets of the array
-    for event in reversed(events):
-        item = _item(event, redact=redact)
-        size = json_len(item) + (1 if kept else 0)  # a comma before every item but one
+    for position in range(len(events) - 1, -1, -1):
+        comma = 1 if kept else 0  # a comma before every item but one
+        known = known_sizes[position] if position < len(known_sizes) else None
+        if known is not None and total + known + comma > max_json_chars:
+            break
+        item = event_item(events[position], redact=redact)
+        size = json_len(item) + comma
         if total + size > max_json_chars:
             break
         kept.append(item)
         total += size
     clamped = False
     if not kept and events:
-        newest = clamp_item(_item(events[-1], redact=redact), max_json_chars - 2)
+        newest = clamp_item(event_item(events[-1], redact=redact), max_json_chars - 2)
         if newest is not None:
             kept.append(newest)
             total += json_len(newest)
@@ -100,15 +122,23 @@ def select_event_budget(
     return EventBudget(
         events=list(events[len(events) - len(kept) :]),
         items=kept,
-        original_count=len(events),
+        original_count=original_count,
         trimmed_count=len(kept),
         max_json_chars=max_json_chars,
         clamped=clamped,
         json_chars=total,
+        redacted=redact,
     )
 
 
-def _item(event: TranscriptEvent, *, redact: bool) -> dict[str, Any]:
+def check_max_json_chars(max_json_chars: int) -> None:
+    """ValueError unless a budget of `max_json_chars` can hold at least `[]`."""
+    if max_json_chars < 2:
+        raise ValueError(f"max_json_chars must be at least 2, got {max_json_chars}")
+
+
+def event_item(event: TranscriptEvent, *, redact: bool) -> dict[str, Any]:
+    """The JSON dict the budget sizes and sends for `event` (redacted when asked)."""
     item = event.to_json()
     return redact_json(item) if redact else item
 

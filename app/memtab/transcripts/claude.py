@@ -26,11 +26,11 @@ from typing import Any
 from memtab.transcripts.base import RecordParser, as_dict, as_list, as_str
 from memtab.transcripts.events import (
     EventRole,
+    SourceLine,
     ToolCall,
     TranscriptEvent,
     clean_text,
     compact_json,
-    line_digest,
     parse_timestamp,
 )
 
@@ -86,7 +86,7 @@ class ClaudeParser(RecordParser):
         self._messages: OrderedDict[str, TranscriptEvent] = OrderedDict()
         self._stop_reasons: dict[str, str] = {}
 
-    def feed(self, record: dict[str, Any], raw: bytes, offset: int) -> None:
+    def feed(self, record: dict[str, Any], line: SourceLine, offset: int) -> None:
         """Consume one line: merge, pair or create events as the rules say."""
         uuid = as_str(record.get("uuid"))
         if uuid and uuid in self._seen_uuids:
@@ -94,13 +94,13 @@ class ClaudeParser(RecordParser):
             return
         kind = record.get("type")
         if kind == "assistant":
-            handled = self._assistant(record, uuid, raw, offset)
+            handled = self._assistant(record, uuid, line, offset)
         elif kind == "user":
-            handled = self._user(record, uuid, raw)
+            handled = self._user(record, uuid, line)
         elif kind == "summary":
-            handled = self._text_record("summary", as_str(record.get("summary")), record, raw)
+            handled = self._text_record("summary", as_str(record.get("summary")), record, line)
         elif kind == "system":
-            handled = self._text_record("system", _block_text(record.get("content")), record, raw)
+            handled = self._text_record("system", _block_text(record.get("content")), record, line)
         else:
             handled = False
         if not handled:
@@ -110,13 +110,26 @@ class ClaudeParser(RecordParser):
             self._seen_uuids.add(uuid)
         self._note_context(record)
 
+    def open_calls(self, event: TranscriptEvent) -> list[ToolCall] | None:
+        """Anything may change while a continuation line of its API message may still be
+        merged (text, calls, stop reason)."""
+        return None if self._is_open_message(event) else super().open_calls(event)
+
+    def may_complete(self, event: TranscriptEvent) -> bool:
+        """A continuation line may add tool calls or a stop reason to an open message."""
+        return super().may_complete(event) or self._is_open_message(event)
+
+    def _is_open_message(self, event: TranscriptEvent) -> bool:
+        key = event.message_id
+        return key is not None and self._messages.get(key) is event
+
     def _note_context(self, record: dict[str, Any]) -> None:
         if self.cwd is None:
             self.cwd = as_str(record.get("cwd")) or None
         if self.session_id is None:
             self.session_id = as_str(record.get("sessionId")) or None
 
-    def _assistant(self, record: dict[str, Any], uuid: str, raw: bytes, offset: int) -> bool:
+    def _assistant(self, record: dict[str, Any], uuid: str, line: SourceLine, offset: int) -> bool:
         message = as_dict(record.get("message"))
         if "content" not in message:
             return False
@@ -151,7 +164,7 @@ class ClaudeParser(RecordParser):
                 self._on_release(existing)  # already out: keep its flags true in place
             return True
         event = TranscriptEvent(
-            id=message_id or uuid or f"claude-{line_digest(raw)}",
+            id=message_id or uuid or f"claude-{line.digest()}",
             role="assistant",
             source="claude",
             text=_join(*texts),
@@ -184,7 +197,7 @@ class ClaudeParser(RecordParser):
             and self._stop_reasons.get(event.id) not in _UNFINISHED_STOPS
         )
 
-    def _user(self, record: dict[str, Any], uuid: str, raw: bytes) -> bool:
+    def _user(self, record: dict[str, Any], uuid: str, line: SourceLine) -> bool:
         message = as_dict(record.get("message"))
         if "content" not in message:
             return False
@@ -212,7 +225,7 @@ class ClaudeParser(RecordParser):
             role = "system"
         self._emit(
             TranscriptEvent(
-                id=uuid or f"claude-{line_digest(raw)}",
+                id=uuid or f"claude-{line.digest()}",
                 role=role,
                 source="claude",
                 text=text,
@@ -233,13 +246,15 @@ class ClaudeParser(RecordParser):
         if exit_code is not None:
             call.exit_code = int(exit_code.group(1))
 
-    def _text_record(self, role: EventRole, text: str, record: dict[str, Any], raw: bytes) -> bool:
+    def _text_record(
+        self, role: EventRole, text: str, record: dict[str, Any], line: SourceLine
+    ) -> bool:
         if not text:
             return False
         uuid = as_str(record.get("uuid"))
         self._emit(
             TranscriptEvent(
-                id=uuid or f"claude-{line_digest(raw)}",
+                id=uuid or f"claude-{line.digest()}",
                 role=role,
                 source="claude",
                 text=text,

@@ -30,11 +30,11 @@ from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.transcripts.base import RecordParser, as_dict, as_int, as_list, as_str
 from memtab.transcripts.events import (
     EventRole,
+    SourceLine,
     ToolCall,
     TranscriptEvent,
     clean_text,
     compact_json,
-    line_digest,
     parse_timestamp,
 )
 
@@ -133,11 +133,11 @@ class CodexParser(RecordParser):
         self._last_assistant: TranscriptEvent | None = None
         self._items_carry_messages = False
 
-    def feed(self, record: dict[str, Any], raw: bytes, offset: int) -> None:
+    def feed(self, record: dict[str, Any], line: SourceLine, offset: int) -> None:
         """Consume one line (envelope or legacy)."""
         kind = record.get("type")
         if "payload" not in record:
-            self._legacy(record, kind, raw, offset)
+            self._legacy(record, kind, line, offset)
             return
         payload = as_dict(record.get("payload"))
         timestamp = parse_timestamp(record.get("timestamp"))
@@ -146,17 +146,19 @@ class CodexParser(RecordParser):
         elif kind == "turn_context":
             self.cwd = self.cwd or as_str(payload.get("cwd")) or None
         elif kind == "response_item":
-            self._response_item(payload, timestamp, raw, offset)
+            self._response_item(payload, timestamp, line, offset)
         elif kind == "event_msg":
-            self._event_msg(payload, timestamp, raw, offset)
+            self._event_msg(payload, timestamp, line, offset)
         elif kind == "compacted":
-            self._message("summary", as_str(payload.get("message")), timestamp, raw, offset, "item")
+            self._message(
+                "summary", as_str(payload.get("message")), timestamp, line, offset, "item"
+            )
         else:
             self.ignored_records += 1
 
-    def _legacy(self, record: dict[str, Any], kind: Any, raw: bytes, offset: int) -> None:
+    def _legacy(self, record: dict[str, Any], kind: Any, line: SourceLine, offset: int) -> None:
         if kind in _RESPONSE_ITEM_TYPES:
-            self._response_item(record, parse_timestamp(record.get("timestamp")), raw, offset)
+            self._response_item(record, parse_timestamp(record.get("timestamp")), line, offset)
         elif kind is None and isinstance(record.get("id"), str) and self.session_id is None:
             self._session_meta(record)
         else:
@@ -169,7 +171,7 @@ class CodexParser(RecordParser):
             self._sidechain = True
 
     def _response_item(
-        self, item: dict[str, Any], timestamp: int | None, raw: bytes, offset: int
+        self, item: dict[str, Any], timestamp: int | None, line: SourceLine, offset: int
     ) -> None:
         kind = item.get("type")
         if kind == "message":
@@ -187,10 +189,10 @@ class CodexParser(RecordParser):
                 return
             self._items_carry_messages = True
             self._message(
-                mapped, text, timestamp, raw, offset, "item", item.get("phase"), item.get("id")
+                mapped, text, timestamp, line, offset, "item", item.get("phase"), item.get("id")
             )
         elif kind in _CALL_TYPES:
-            self._call(item, timestamp, raw, offset)
+            self._call(item, timestamp, line, offset)
         elif kind in _OUTPUT_TYPES:
             call = self._find_call(as_str(item.get("call_id")))
             if call is not None:
@@ -198,7 +200,9 @@ class CodexParser(RecordParser):
         elif kind not in _DROPPED_ITEM_TYPES:
             self.ignored_records += 1
 
-    def _call(self, item: dict[str, Any], timestamp: int | None, raw: bytes, offset: int) -> None:
+    def _call(
+        self, item: dict[str, Any], timestamp: int | None, line: SourceLine, offset: int
+    ) -> None:
         call_input: dict[str, Any] | str
         if item.get("type") == "local_shell_call":
             name, call_input = "local_shell", as_dict(item.get("action"))
@@ -216,7 +220,7 @@ class CodexParser(RecordParser):
             self._held.tool_calls.append(call)
             return
         event = TranscriptEvent(
-            id=f"codex-{line_digest(raw)}",
+            id=f"codex-{line.digest()}",
             role="assistant",
             source="codex",
             tool_calls=[call],
@@ -226,14 +230,14 @@ class CodexParser(RecordParser):
         self._hold(event, offset)
 
     def _event_msg(
-        self, payload: dict[str, Any], timestamp: int | None, raw: bytes, offset: int
+        self, payload: dict[str, Any], timestamp: int | None, line: SourceLine, offset: int
     ) -> None:
         kind = payload.get("type")
         if kind in ("user_message", "agent_message"):
             if not self._items_carry_messages:
                 role: EventRole = "user" if kind == "user_message" else "assistant"
                 text = as_str(payload.get("message"))
-                self._message(role, text, timestamp, raw, offset, "event")
+                self._message(role, text, timestamp, line, offset, "event")
         elif kind == "task_complete":
             self._saw_turn_markers = True
             if self._last_assistant is not None and not self._sidechain:
@@ -255,7 +259,7 @@ class CodexParser(RecordParser):
         role: EventRole,
         text: str,
         timestamp: int | None,
-        raw: bytes,
+        line: SourceLine,
         offset: int,
         kind: str,
         phase: Any = None,
@@ -276,7 +280,7 @@ class CodexParser(RecordParser):
             return
         message_id = as_str(item_id) or None
         event = TranscriptEvent(
-            id=message_id or f"codex-{line_digest(raw)}",
+            id=message_id or f"codex-{line.digest()}",
             role=role,
             source="codex",
             text=text,
@@ -294,6 +298,11 @@ class CodexParser(RecordParser):
             self._emit(event)
         else:
             self._hold(event, offset)
+
+    def may_complete(self, event: TranscriptEvent) -> bool:
+        """`task_complete`, or a `final_answer` copy of it, completes the last assistant
+        message (which is also the recent assistant message a copy pairs with)."""
+        return super().may_complete(event) or event is self._last_assistant
 
     def _on_release(self, event: TranscriptEvent) -> None:
         if not self._saw_turn_markers and event.role == "assistant" and not event.sidechain:

@@ -69,9 +69,36 @@ def parse_timestamp(value: Any) -> int | None:
     return None
 
 
-def line_digest(raw: bytes) -> str:
+def line_digest(raw: bytes | memoryview) -> str:
     """A short stable id for a record that carries none: the hash of its raw line."""
     return hashlib.blake2b(raw, digest_size=8).hexdigest()
+
+
+class SourceLine:
+    """The line a record was read from (without surrounding whitespace), kept only to name
+    a record that carries no id: `digest()` is computed on first use, or at once by
+    `settle()`, which lets a long line go before its record is parsed."""
+
+    __slots__ = ("_data", "_digest", "_start", "_stop")
+
+    def __init__(self, data: bytes, start: int = 0, stop: int | None = None) -> None:
+        self._data: bytes | None = data
+        self._start = start
+        self._stop = len(data) if stop is None else stop
+        self._digest: str | None = None
+
+    def digest(self) -> str:
+        """`line_digest` of the line."""
+        if self._digest is None:
+            assert self._data is not None  # only settle() drops the data, after digesting
+            with memoryview(self._data) as view:
+                self._digest = line_digest(view[self._start : self._stop])
+        return self._digest
+
+    def settle(self) -> None:
+        """Digest now and keep only the digest."""
+        self.digest()
+        self._data = None
 
 
 def _shell_command_from(value: Any) -> str | None:

@@ -14,11 +14,11 @@ from typing import Any
 from memtab.transcripts.base import RecordParser, as_dict, as_int, as_list, as_str
 from memtab.transcripts.events import (
     EventRole,
+    SourceLine,
     ToolCall,
     TranscriptEvent,
     clean_text,
     compact_json,
-    line_digest,
     parse_timestamp,
 )
 
@@ -98,14 +98,14 @@ class MuxParser(RecordParser):
     def _on_release(self, event: TranscriptEvent) -> None:
         """Nothing to settle: a mux line is a finished message and is never held."""
 
-    def feed(self, record: dict[str, Any], raw: bytes, offset: int) -> None:
+    def feed(self, record: dict[str, Any], line: SourceLine, offset: int) -> None:
         """Turn one message line into one event."""
         metadata = as_dict(record.get("metadata"))
         role = _role(as_str(record.get("role")), metadata)
         if role is None:
             self.ignored_records += 1
             return
-        message_id = as_str(record.get("id")) or f"mux-{line_digest(raw)}"
+        message_id = as_str(record.get("id")) or f"mux-{line.digest()}"
         parts = [part for part in as_list(record.get("parts")) if isinstance(part, dict)]
         texts: list[str] = []
         calls: list[ToolCall] = []

@@ -4,12 +4,19 @@ Both share one line reader: complete lines are decoded as UTF-8 (bad bytes repla
 parsed as JSON; a line that is not a JSON object — invalid or truncated JSON, a bare
 string or number — is skipped and counted, never fatal. Records are then handed to the
 parser of the transcript's format, given or detected from the first records.
+
+The file is read line by line, and each event is handed on as soon as its parser releases
+it (`TranscriptTail.stream_new` / `stream_all`), so a reader that keeps only some events
+(`memtab.transcripts.window`, the writer's monitor) never holds the whole file: what a
+read holds at once is one line (twice over while it is parsed) and the parser's state.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -19,7 +26,13 @@ from memtab.transcripts.base import RecordParser
 from memtab.transcripts.claude import ClaudeParser
 from memtab.transcripts.codex import CodexParser
 from memtab.transcripts.detect import DETECTION_WINDOW, detect_format
-from memtab.transcripts.events import TRANSCRIPT_FORMATS, TranscriptEvent, TranscriptFormat
+from memtab.transcripts.events import (
+    TRANSCRIPT_FORMATS,
+    SourceLine,
+    ToolCall,
+    TranscriptEvent,
+    TranscriptFormat,
+)
 from memtab.transcripts.mux import MuxParser
 
 logger = logging.getLogger(__name__)
@@ -30,7 +43,12 @@ _PARSERS: dict[TranscriptFormat, type[RecordParser]] = {
     "codex": CodexParser,
 }
 MAX_SKIP_REASONS = 10
-_READ_BLOCK = 4 * 1024 * 1024
+# Ids of events returned by earlier reads, so a restart does not return them again. A
+# rewrite keeps at most the newest messages of a file, so remembering the newest is enough
+# and keeps a tail that follows a file for days from growing with it.
+REMEMBERED_EVENT_IDS = 20_000
+
+EventSink = Callable[[TranscriptEvent], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +85,28 @@ class Transcript:
     unmatched_tool_results: int
 
 
-def _decode(raw: bytes) -> tuple[Any, str | None]:
+def _decode(text: str) -> tuple[Any, str | None]:
     """A line's JSON value, or None and why not. NaN/Infinity read as null; a line nested
     too deeply to process is skipped like a broken one (memtab.fs.jsonfile)."""
     try:
-        return parse_json(raw.decode("utf-8", "replace"), nan_as_null=True), None
+        return parse_json(text, nan_as_null=True), None
     except JsonError as error:
         return None, str(error)
+
+
+_WHITESPACE = frozenset(b" \t\n\r\x0b\x0c")  # what bytes.strip() removes
+# Lines longer than this are hashed at once rather than kept for a digest maybe needed.
+_LONG_LINE = 64 * 1024
+
+
+def _content_span(line: bytes) -> tuple[int, int]:
+    """Where `line.strip()` would start and stop, without copying the line."""
+    start, stop = 0, len(line)
+    while start < stop and line[start] in _WHITESPACE:
+        start += 1
+    while stop > start and line[stop - 1] in _WHITESPACE:
+        stop -= 1
+    return start, stop
 
 
 def _check_format(format: str | None) -> TranscriptFormat | None:
@@ -91,14 +124,15 @@ class TranscriptTail:
     `read_new()` returns the events of complete lines appended since the last call; a last
     line without its newline is left for a later call. If the file shrinks, is replaced
     (new inode) or no longer ends a line where we stopped, reading restarts from byte 0
-    (`restarts` counts this) and events already returned — same `id` — are not returned
-    again.
+    (`restarts` counts this) and events already returned by an earlier read — same `id`,
+    among the newest `REMEMBERED_EVENT_IDS` returned — are not returned again.
 
     Events are returned once, but may still gain data in place afterwards, on the very
     object returned: a tool result written on a later line, a Codex exit code or
     `task_complete`. A Claude Code API message spread over several lines is held back until
     a record of another message arrives (or its `stop_reason` is set), so it is returned
-    merged and with its final `completed_turn`.
+    merged and with its final `completed_turn`. `may_change` / `may_complete` say whether
+    a later line can still do that to an event, `open_calls` what it may change.
 
     `offset` is where to resume: save it and pass it back as `offset=` to continue after a
     restart of Memtab (it points before any held-back event). Not thread-safe: use one
@@ -114,7 +148,8 @@ class TranscriptTail:
         self.path = Path(path)
         self._fixed_format = _check_format(format)
         self.restarts = 0
-        self._emitted_ids: set[str] = set()
+        self._returned_before: OrderedDict[str, None] = OrderedDict()  # by earlier reads
+        self._returned_now: deque[str] = deque()  # by the read under way
         self._identity: tuple[int, int] | None = None
         self._reset(max(0, offset))
 
@@ -124,7 +159,7 @@ class TranscriptTail:
         self._parser: RecordParser | None = (
             _PARSERS[self._fixed_format]() if self._fixed_format else None
         )
-        self._undetected: list[tuple[dict[str, Any], bytes, int]] = []
+        self._undetected: list[tuple[dict[str, Any], SourceLine, int]] = []
         self._ignored_undetected = 0
         self.skipped_lines = 0
         self.skipped: list[SkippedLine] = []
@@ -165,16 +200,36 @@ class TranscriptTail:
         """Tool results whose call was never seen."""
         return self._parser.unmatched_tool_results if self._parser is not None else 0
 
+    def open_calls(self, event: TranscriptEvent) -> list[ToolCall] | None:
+        """What a line not read yet may still change in `event.to_json()`: None when
+        anything may, else the calls whose result may ([] when final); see `RecordParser`."""
+        return self._parser.open_calls(event) if self._parser is not None else []
+
+    def may_change(self, event: TranscriptEvent) -> bool:
+        """Whether a line not read yet may still change `event.to_json()`."""
+        return self._parser is not None and self._parser.may_change(event)
+
+    def may_complete(self, event: TranscriptEvent) -> bool:
+        """Whether a line not read yet may still change `event.completed_turn`."""
+        return self._parser is not None and self._parser.may_complete(event)
+
     def read_new(self) -> list[TranscriptEvent]:
         """Events from complete lines appended since the last call.
 
         A missing file (not written yet, or being replaced) reads as no events; other
         OSErrors (e.g. permission denied) propagate.
         """
+        events: list[TranscriptEvent] = []
+        self.stream_new(events.append)
+        return events
+
+    def stream_new(self, on_event: EventSink) -> None:
+        """`read_new`, handing each event to `on_event` as soon as it is released instead
+        of collecting them, so memory does not grow with what was appended."""
         try:
-            return self._read(final=False)
+            self._read(on_event, final=False)
         except FileNotFoundError:
-            return []
+            return
 
     def read_all(self) -> Transcript:
         """Read to the end as a finished file; returns the events not returned before (all
@@ -183,10 +238,8 @@ class TranscriptTail:
         A last line without newline is read too (and counted as skipped if it is truncated)
         and held-back events are released, so do this once, when the file is complete.
         """
-        events = self._read(final=True)
-        if self._parser is None:
-            self._ignored_undetected += len(self._undetected)
-            self._undetected.clear()
+        events: list[TranscriptEvent] = []
+        self.stream_all(events.append)
         return Transcript(
             path=self.path,
             format=self.format,
@@ -199,7 +252,22 @@ class TranscriptTail:
             unmatched_tool_results=self.unmatched_tool_results,
         )
 
-    def _read(self, *, final: bool) -> list[TranscriptEvent]:
+    def stream_all(self, on_event: EventSink) -> None:
+        """`read_all`, handing each event to `on_event` as soon as it is released; what
+        the read counted is then on the tail (`skipped_lines`, `format`, …)."""
+        self._read(on_event, final=True)
+        if self._parser is None:
+            self._ignored_undetected += len(self._undetected)
+            self._undetected.clear()
+
+    def _read(self, on_event: EventSink, *, final: bool) -> None:
+        self._returned_now = deque(maxlen=REMEMBERED_EVENT_IDS)
+        try:
+            self._read_file(on_event, final=final)
+        finally:
+            self._remember_returned()
+
+    def _read_file(self, on_event: EventSink, *, final: bool) -> None:
         with self.path.open("rb") as handle:
             status = os.fstat(handle.fileno())
             identity = (status.st_dev, status.st_ino)
@@ -211,10 +279,10 @@ class TranscriptTail:
             if self._parser is None and self._line_number is None:
                 self._detect_from_head(handle)
             handle.seek(self._read_pos)
-            self._read_lines(handle, final=final)
+            self._read_lines(handle, on_event, final=final)
         if final and self._parser is not None:
             self._parser.finish()
-        return self._take_new_events()
+        self._hand_on(on_event)
 
     def _must_restart(self, handle: BinaryIO, size: int, identity: tuple[int, int]) -> bool:
         if self._identity is not None and identity != self._identity:
@@ -226,38 +294,33 @@ class TranscriptTail:
             return handle.read(1) != b"\n"
         return False
 
-    def _read_lines(self, handle: BinaryIO, *, final: bool) -> None:
-        carry = b""
-        while block := handle.read(_READ_BLOCK):
-            data = carry + block if carry else block
-            end = data.rfind(b"\n")
-            if end < 0:
-                carry = data
+    def _read_lines(self, handle: BinaryIO, on_event: EventSink, *, final: bool) -> None:
+        """Consume the complete lines from the handle's position, one at a time."""
+        for data in handle:
+            unterminated = not data.endswith(b"\n")
+            if unterminated and not final:
+                return  # being written: left for a later read
+            if self._line_number is not None:
+                self._line_number += 1
+            offset = self._read_pos
+            self._read_pos += len(data)
+            start, stop = _content_span(data)
+            if start == stop:
                 continue
-            self._consume(data, end + 1)
-            carry = data[end + 1 :]
-        if final and carry:
-            if self._line_number is not None:
-                self._line_number += 1
-            self._consume_line(carry, self._read_pos, unterminated=True)
-            self._read_pos += len(carry)
+            line = SourceLine(data, start, stop)
+            with memoryview(data) as view:
+                text = str(view[start:stop], "utf-8", "replace")
+            if stop - start > _LONG_LINE:
+                line.settle()  # so the bytes of a 10 MB tool output go before it is parsed
+            del data
+            self._consume_text(text, line, offset, unterminated=unterminated)
+            del text
+            self._hand_on(on_event)
 
-    def _consume(self, data: bytes, length: int) -> None:
-        """Consume `data[:length]`, which is a run of complete lines."""
-        start = 0
-        while start < length:
-            stop = data.index(b"\n", start)
-            if self._line_number is not None:
-                self._line_number += 1
-            self._consume_line(data[start:stop], self._read_pos + start, unterminated=False)
-            start = stop + 1
-        self._read_pos += length
-
-    def _consume_line(self, raw: bytes, offset: int, *, unterminated: bool) -> None:
-        raw = raw.strip()
-        if not raw:
-            return
-        value, error = _decode(raw)
+    def _consume_text(
+        self, text: str, line: SourceLine, offset: int, *, unterminated: bool
+    ) -> None:
+        value, error = _decode(text)
         if error is not None:
             if unterminated:
                 error = f"truncated last line (no newline): {error}"
@@ -265,19 +328,21 @@ class TranscriptTail:
         elif not isinstance(value, dict):
             self._skip(offset, f"not a JSON object (a JSON {type(value).__name__})")
         elif self._parser is None:
-            self._undetected.append((value, raw, offset))
+            self._undetected.append((value, line, offset))
             self._detect_from_undetected()
         else:
-            self._feed(self._parser, value, raw, offset)
+            self._feed(self._parser, value, line, offset)
 
     def _skip(self, offset: int, reason: str) -> None:
         self.skipped_lines += 1
         if len(self.skipped) < MAX_SKIP_REASONS:
             self.skipped.append(SkippedLine(offset, self._line_number, reason))
 
-    def _feed(self, parser: RecordParser, record: dict[str, Any], raw: bytes, offset: int) -> None:
+    def _feed(
+        self, parser: RecordParser, record: dict[str, Any], line: SourceLine, offset: int
+    ) -> None:
         try:
-            parser.feed(record, raw, offset)
+            parser.feed(record, line, offset)
         except Exception as error:  # a record shape no parser rule foresaw: skip, never fail
             logger.debug("unreadable record at byte %d of %s", offset, self.path, exc_info=True)
             self._skip(offset, f"unreadable record: {type(error).__name__}: {error}")
@@ -294,7 +359,8 @@ class TranscriptTail:
         """Resuming mid-file without a known format: look at the file's first records."""
         handle.seek(0)
         head = handle.read(min(self._read_pos, 256 * 1024))
-        records = (_decode(line.strip())[0] for line in head.split(b"\n")[:-1])
+        texts = (line.strip().decode("utf-8", "replace") for line in head.split(b"\n")[:-1])
+        records = (_decode(text)[0] for text in texts)
         found = detect_format(record for record in records if isinstance(record, dict))
         if found is not None:
             self._adopt(found)
@@ -303,15 +369,28 @@ class TranscriptTail:
         """Start parsing as `format`, beginning with the records read while it was unknown."""
         parser = self._parser = _PARSERS[format]()
         pending, self._undetected = self._undetected, []
-        for record, raw, offset in pending:
-            self._feed(parser, record, raw, offset)
+        for record, line, offset in pending:
+            self._feed(parser, record, line, offset)
 
-    def _take_new_events(self) -> list[TranscriptEvent]:
+    def _hand_on(self, on_event: EventSink) -> None:
+        """Give `on_event` the released events no earlier read returned."""
         if self._parser is None:
-            return []
-        fresh = [e for e in self._parser.take_released() if e.id not in self._emitted_ids]
-        self._emitted_ids.update(event.id for event in fresh)
-        return fresh
+            return
+        for event in self._parser.take_released():
+            if event.id in self._returned_before:
+                continue  # returned by an earlier read, before a restart
+            self._returned_now.append(event.id)
+            on_event(event)
+
+    def _remember_returned(self) -> None:
+        """Add the ids the read returned to those of earlier reads, keeping the newest."""
+        remembered = self._returned_before
+        for event_id in self._returned_now:
+            remembered[event_id] = None
+            remembered.move_to_end(event_id)
+        while len(remembered) > REMEMBERED_EVENT_IDS:
+            remembered.popitem(last=False)
+        self._returned_now.clear()
 
 
 def read_transcript(

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memtab.transcripts import TranscriptTail
+import pytest
+
+from memtab.transcripts import TranscriptTail, reader
 
 from .helpers import append, jsonl
 
@@ -219,3 +221,38 @@ def test_records_read_before_the_format_is_known_are_parsed_once_it_is(tmp_path:
     append(path, jsonl(_mux("m1", "hi")))
     assert _ids(tail.read_new()) == ["m1"]
     assert (tail.format, tail.ignored_records, tail.offset) == ("mux", 1, path.stat().st_size)
+
+
+def test_only_the_newest_returned_ids_are_remembered_across_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reader, "REMEMBERED_EVENT_IDS", 3)
+    path = tmp_path / "chat.jsonl"
+    history = [_mux(f"m{n}", "x") for n in range(1, 6)]
+    path.write_bytes(jsonl(*history[:2]))
+    tail = TranscriptTail(path)
+    assert len(tail.read_new()) == 2
+    append(path, jsonl(*history[2:]))
+    assert len(tail.read_new()) == 3
+
+    replacement = tmp_path / "chat.jsonl.tmp"
+    replacement.write_bytes(jsonl(*history, _mux("m6", "new")))
+    os.replace(replacement, path)  # rewritten whole, one message longer
+    # m1 and m2 are forgotten (a follower filters them by time); m3..m5 are not repeated.
+    assert _ids(tail.read_new()) == ["m1", "m2", "m6"]
+
+
+def test_repeated_ids_within_one_read_are_all_returned(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_bytes(jsonl(_mux("m1", "a"), _mux("m1", "b")))
+    assert [event.text for event in TranscriptTail(path).read_new()] == ["a", "b"]
+
+
+def test_streaming_hands_over_each_event_before_reading_the_next_line(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    lines = [jsonl(_mux(f"m{n}", "x" * 100)) for n in range(50)]
+    path.write_bytes(b"".join(lines))
+    tail = TranscriptTail(path)
+    offsets: list[int] = []
+    tail.stream_new(lambda event: offsets.append(tail.offset))
+    assert offsets == [len(b"".join(lines[: n + 1])) for n in range(50)]

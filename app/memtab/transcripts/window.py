@@ -1,0 +1,358 @@
+"""The writer's event budget over a transcript read as a stream, in bounded memory.
+
+`select_event_budget` needs every event in memory, and a run only ever sends the newest
+80,000 chars of them. `read_newest_events` streams the file through a `BudgetWindow`,
+which keeps only the events that may still be selected; the result is exactly
+`select_event_budget` over all the events, with the same counts and clamping:
+
+- The window is always a suffix of the events. Events up to and including one, i, may be
+  dropped once the events from i to the newest are certain not to fit: no selection then
+  reaches i, and what remains still does not fit whole, so it selects the same suffix.
+- "Certain" adds up sizes no later line can lower: the redacted JSON of final events, and
+  of events whose calls may still get a result (`TranscriptTail.open_calls`) the JSON
+  without those results; an event that may change in any way (held back, a Claude Code
+  message still open) counts as zero.
+- The newest event is never dropped: when nothing fits, it is the one clamped.
+- Sizing means redacting, so it is lazy: every `trim_every` chars of new events, newest
+  first and only as far back as the budget. An event bigger than the whole budget is not
+  redacted to size it — newer events usually push it out — unless the window outgrows
+  `max_weight` while holding it.
+
+The newest completed assistant turn, which a run is filed under, is tracked as well: it
+may be far older than the budget, and a dropped event may still complete its turn later.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from memtab.transcripts.budget import (
+    DEFAULT_MAX_JSON_CHARS,
+    EventBudget,
+    check_max_json_chars,
+    select_event_budget,
+    select_newest,
+)
+from memtab.transcripts.events import ToolCall, TranscriptEvent, TranscriptFormat, json_len
+from memtab.transcripts.reader import TranscriptTail
+from memtab.transcripts.redact import redact_json
+
+logger = logging.getLogger(__name__)
+
+# Chars of new events between two trims. Each trim redacts about a budget's worth of the
+# newest events to size them; fewer trims cost less time and hold more events.
+TRIM_EVERY = 8 * 1024 * 1024
+# Chars the window may hold before it redacts oversized events to size (and drop) them.
+MAX_WEIGHT = 16 * 1024 * 1024
+# What an event costs beyond its strings (ids, keys, the objects themselves).
+_EVENT_OVERHEAD = 200
+
+
+class OpenEvents(Protocol):
+    """What the reader knows about events later lines may still change."""
+
+    def open_calls(self, event: TranscriptEvent) -> list[ToolCall] | None:
+        """None when anything in `event.to_json()` may still change, else the calls whose
+        result (output, error, exit code) may ([] when final)."""
+
+    def may_complete(self, event: TranscriptEvent) -> bool:
+        """Whether `event.completed_turn` may still change."""
+
+
+class _NothingOpen:
+    """Events from a list: all final."""
+
+    def open_calls(self, event: TranscriptEvent) -> list[ToolCall] | None:
+        return []
+
+    def may_complete(self, event: TranscriptEvent) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class NewestEvents:
+    """What a writer run needs of a transcript.
+
+    - `budget`: exactly `select_event_budget` over all the events.
+    - `newest`: the newest event (None for none).
+    - `newest_completed_turn`: the newest assistant event that completed a turn (what a
+      run is filed under). When it is older than the budget, `read_newest_events` may
+      have emptied its tool payloads: use its ids and flags.
+    """
+
+    budget: EventBudget
+    newest: TranscriptEvent | None
+    newest_completed_turn: TranscriptEvent | None
+
+    @classmethod
+    def of(
+        cls,
+        events: Sequence[TranscriptEvent],
+        max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+        *,
+        redact: bool = False,
+    ) -> NewestEvents:
+        """The same, from events already in memory."""
+        return cls(
+            budget=select_event_budget(events, max_json_chars, redact=redact),
+            newest=events[-1] if events else None,
+            newest_completed_turn=next(
+                (event for event in reversed(events) if _completes_turn(event)), None
+            ),
+        )
+
+
+def _completes_turn(event: TranscriptEvent) -> bool:
+    return event.role == "assistant" and event.completed_turn
+
+
+def event_weight(event: TranscriptEvent) -> int:
+    """About how many chars `event` holds in memory (its strings), without serializing it."""
+    weight = _EVENT_OVERHEAD + len(event.text)
+    for call in event.tool_calls:
+        weight += len(call.output or "") + len(call.error) + _chars(call.input)
+    return weight
+
+
+def _chars(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(len(str(key)) + _chars(item) for key, item in value.items())
+    if isinstance(value, list):
+        return sum(_chars(item) for item in value)
+    return 8
+
+
+@dataclass(slots=True, eq=False)
+class _Entry:
+    event: TranscriptEvent
+    index: int  # position in the whole stream
+    weight: int
+    size: int | None = None  # json_len of its item, once final and measured
+    floor: int = 0  # json_len of its item without the results of its open calls
+    floor_open_calls: int = 0  # how many calls were open when `floor` was measured
+
+
+class BudgetWindow:
+    """Feed events oldest first with `add`, then `result()`; see the module docstring.
+
+    `open_events` says which events later input may still change (None: none can, the
+    events are final as they come). With `empty_dropped`, the tool outputs and inputs of
+    a dropped event are emptied in place: the reader's parser may hold on to its calls
+    (to pair a late result), but nothing will ever read those strings again. Only for
+    events no one else holds.
+    """
+
+    def __init__(
+        self,
+        max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+        *,
+        redact: bool = False,
+        open_events: OpenEvents | None = None,
+        trim_every: int = TRIM_EVERY,
+        max_weight: int = MAX_WEIGHT,
+        empty_dropped: bool = False,
+    ) -> None:
+        check_max_json_chars(max_json_chars)
+        self.max_json_chars = max_json_chars
+        self.redact = redact
+        self._open: OpenEvents = open_events if open_events is not None else _NothingOpen()
+        self._trim_every = trim_every
+        self._max_weight = max_weight
+        self._empty_dropped = empty_dropped
+        self._entries: deque[_Entry] = deque()
+        self._count = 0
+        self._weight = 0
+        self._weight_since_trim = 0
+        # Dropped events: the newest completed turn among those final, and those whose
+        # completed_turn may still change.
+        self._dropped_completed: _Entry | None = None
+        self._dropped_open: list[_Entry] = []
+        self.sized_events = 0  # events serialized (and redacted) before the end, for the log
+
+    @property
+    def count(self) -> int:
+        """Events added so far."""
+        return self._count
+
+    @property
+    def kept(self) -> int:
+        """Events the window holds now."""
+        return len(self._entries)
+
+    def add(self, event: TranscriptEvent) -> None:
+        """Add the next event of the stream (chronological order)."""
+        weight = event_weight(event)
+        self._entries.append(_Entry(event, self._count, weight))
+        self._count += 1
+        self._weight += weight
+        self._weight_since_trim += weight
+        if self._weight_since_trim >= self._trim_every:
+            self.trim()
+
+    def trim(self) -> None:
+        """Drop the events that can no longer be selected."""
+        self._weight_since_trim = 0
+        self._drop_unreachable(size_oversized=False)
+        if self._weight > self._max_weight:
+            self._drop_unreachable(size_oversized=True)
+        self._settle_dropped()
+
+    def result(self) -> NewestEvents:
+        """The selection over every event added; the stream must be complete."""
+        entries = list(self._entries)
+        events = [entry.event for entry in entries]
+        budget = select_newest(
+            events,
+            self._count,
+            self.max_json_chars,
+            redact=self.redact,
+            known_sizes=[entry.size for entry in entries],
+        )
+        completed = next((event for event in reversed(events) if _completes_turn(event)), None)
+        if completed is None:
+            candidates = [e for e in self._dropped_open if _completes_turn(e.event)]
+            if self._dropped_completed is not None:
+                candidates.append(self._dropped_completed)
+            if candidates:
+                completed = max(candidates, key=lambda entry: entry.index).event
+        return NewestEvents(budget, events[-1] if events else None, completed)
+
+    def _drop_unreachable(self, *, size_oversized: bool) -> None:
+        total, counted = 2, 0
+        for from_newest, entry in enumerate(reversed(self._entries)):
+            size = self._final_size(entry, size_oversized=size_oversized)
+            if size is None:
+                continue  # may still change (or not worth redacting yet): counts as zero
+            total += size + (1 if counted else 0)
+            counted += 1
+            if total > self.max_json_chars:
+                # This entry and every older one can no longer be selected.
+                unreachable = len(self._entries) - from_newest
+                break
+        else:
+            return
+        for _ in range(min(unreachable, len(self._entries) - 1)):  # never the newest
+            self._drop(self._entries.popleft())
+
+    def _final_size(self, entry: _Entry, *, size_oversized: bool) -> int | None:
+        """The least size the entry's item can end up with (None: not worth finding)."""
+        if entry.size is not None:
+            return entry.size
+        if entry.weight > self.max_json_chars and not size_oversized:
+            return None
+        open_calls = self._open.open_calls(entry.event)
+        if open_calls is None:
+            return None
+        if open_calls and entry.floor_open_calls == len(open_calls):
+            return entry.floor  # calls only ever close: the same ones are still open
+        item = entry.event.to_json()
+        if open_calls:  # a result may still come or be replaced: count the rest only
+            item = _without_results(item, entry.event, open_calls)
+        size = json_len(redact_json(item) if self.redact else item)
+        self.sized_events += 1
+        if open_calls:
+            entry.floor, entry.floor_open_calls = size, len(open_calls)
+        else:
+            entry.size = size
+        return size
+
+    def _drop(self, entry: _Entry) -> None:
+        self._weight -= entry.weight
+        if self._empty_dropped:
+            _empty_payloads(entry.event)
+        if self._open.may_complete(entry.event):
+            self._dropped_open.append(entry)
+        else:
+            self._note_dropped_completed(entry)
+
+    def _settle_dropped(self) -> None:
+        still_open: list[_Entry] = []
+        for entry in self._dropped_open:
+            if self._open.may_complete(entry.event):
+                still_open.append(entry)
+            else:
+                self._note_dropped_completed(entry)
+        self._dropped_open = still_open
+
+    def _note_dropped_completed(self, entry: _Entry) -> None:
+        newest = self._dropped_completed
+        if _completes_turn(entry.event) and (newest is None or entry.index > newest.index):
+            self._dropped_completed = entry
+
+
+# The members of a call's item that only its result sets (`ToolCall.to_json`).
+_RESULT_KEYS = ("output", "isError", "error", "exitCode")
+
+
+def _without_results(
+    item: dict[str, Any], event: TranscriptEvent, open_calls: list[ToolCall]
+) -> dict[str, Any]:
+    """`item` (not redacted yet) without the result members of `open_calls`: every member
+    it keeps is final, and redaction treats each string on its own, so its redacted size
+    is a floor of the final one."""
+    open_ids = {id(call) for call in open_calls}
+    calls = [
+        {k: v for k, v in call_item.items() if k not in _RESULT_KEYS}
+        if id(call) in open_ids
+        else call_item
+        for call, call_item in zip(event.tool_calls, item["toolCalls"], strict=True)
+    ]
+    return {**item, "toolCalls": calls}
+
+
+def _empty_payloads(event: TranscriptEvent) -> None:
+    """Free what a dropped event's calls hold. Parsers read neither back; they only check
+    `output is None` (a Codex exit code fills in a missing output), which stays as it was."""
+    for call in event.tool_calls:
+        if call.output:
+            call.output = ""
+        call.input = {} if isinstance(call.input, dict) else ""
+
+
+def read_newest_events(
+    path: str | os.PathLike[str],
+    format: TranscriptFormat | None = None,
+    *,
+    max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+    redact: bool = False,
+    include: Callable[[TranscriptEvent], bool] | None = None,
+    trim_every: int = TRIM_EVERY,
+    max_weight: int = MAX_WEIGHT,
+) -> NewestEvents:
+    """`NewestEvents.of` over the events of `read_transcript(path, format)`, read in
+    bounded memory: however long the file, only the events that may still be selected
+    are held.
+
+    `include` leaves events out before anything is counted (the writer skips sub-agent
+    events). Never fails on content; raises OSError only if the file cannot be opened.
+    """
+    tail = TranscriptTail(path, format)
+    window = BudgetWindow(
+        max_json_chars,
+        redact=redact,
+        open_events=tail,
+        trim_every=trim_every,
+        max_weight=max_weight,
+        empty_dropped=True,  # the events of this read are nobody else's
+    )
+
+    def take(event: TranscriptEvent) -> None:
+        if include is None or include(event):
+            window.add(event)
+
+    tail.stream_all(take)
+    logger.debug(
+        "read %s: kept %d of %d events, sized %d on the way",
+        tail.path,
+        window.kept,
+        window.count,
+        window.sized_events,
+    )
+    return window.result()
