@@ -36,7 +36,7 @@ from memtab.writer.providers import (
     create_writer_provider,
     known_secrets,
 )
-from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
+from memtab.writer.run import WriterRunResult, load_writer_events, run_writer
 from memtab.writer.suggestions import Suggestion
 
 
@@ -99,8 +99,9 @@ def run_write(args: argparse.Namespace) -> int:
     if not args.json:  # which model, and which key and why (never the key itself)
         print(f"Memory writer with {provider_settings.describe()}…", file=sys.stderr)
     try:
-        events = load_transcript_events(transcript, transcript_format)
-        bound = bind_to_run(provider, home, workspace, events, settings)
+        events = load_writer_events(transcript, transcript_format)
+        # The offline writer gets as data the events a model is shown.
+        bound = bind_to_run(provider, home, workspace, events.budget.events, settings)
         result = run_writer(
             home,
             workspace,
@@ -115,7 +116,7 @@ def run_write(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**result.to_json(), "suggested": [s.to_json() for s in suggested]})
     else:
-        _print_result(result, len(events), suggested)
+        _print_result(result, events.budget.original_count, suggested)
     return 0 if result.ok else 1
 
 

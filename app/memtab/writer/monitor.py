@@ -9,6 +9,10 @@ mux rewrites `chat.jsonl` whole at times (truncation, compaction); the tail then
 it from the start and would hand back old messages it never returned. After such a
 restart only events newer than anything seen before (by timestamp) count.
 
+Memory stays bounded however long the file: events are looked at one by one as the tail
+releases them and only the completed turns are kept (the tail itself keeps a bounded set
+of ids, and a mux parser holds nothing back).
+
 Not thread-safe: the app uses it from one worker thread.
 """
 
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,14 +92,14 @@ class TranscriptMonitor:
 
     def new_turns(self, workspace_id: str) -> list[TranscriptEvent]:
         """Completed assistant turns appended since the last call, oldest first."""
-        return [event for event in self._read(workspace_id) if is_completed_turn(event)]
+        return self._read(workspace_id, is_completed_turn)
 
     def skip(self, workspace_id: str) -> None:
         """Consume what was appended without counting it (paused, or not eligible)."""
         if workspace_id not in self._followed:
             self._follow(workspace_id, at_end=True)
             return
-        self._read(workspace_id)
+        self._read(workspace_id, lambda event: False)
 
     def _follow(self, workspace_id: str, *, at_end: bool) -> _Followed:
         path = self.home.transcript_path(workspace_id)
@@ -108,22 +112,33 @@ class TranscriptMonitor:
         self._followed[workspace_id] = followed
         return followed
 
-    def _read(self, workspace_id: str) -> list[TranscriptEvent]:
+    def _read(
+        self, workspace_id: str, keep: Callable[[TranscriptEvent], bool]
+    ) -> list[TranscriptEvent]:
+        """The new events `keep` wants, looked at one by one as the tail releases them."""
         followed = self._followed.get(workspace_id) or self._follow(workspace_id, at_end=False)
-        events = followed.tail.read_new()
+        seen_before = followed.newest_timestamp  # what a rewritten file may repeat
+        newest = seen_before
+        kept: list[TranscriptEvent] = []
+
+        def look_at(event: TranscriptEvent) -> None:
+            nonlocal newest
+            if followed.tail.restarts != followed.restarts and (
+                event.timestamp is None or event.timestamp <= seen_before
+            ):
+                return  # history the rewrite kept, not a new message
+            if event.timestamp is not None:
+                newest = max(newest, event.timestamp)
+            if keep(event):
+                kept.append(event)
+
+        followed.tail.stream_new(look_at)
         if followed.tail.restarts != followed.restarts:
             followed.restarts = followed.tail.restarts
             logger.info(
                 "The transcript of %s was rewritten; counting only messages newer than %d",
                 workspace_id,
-                followed.newest_timestamp,
+                seen_before,
             )
-            events = [
-                event
-                for event in events
-                if event.timestamp is not None and event.timestamp > followed.newest_timestamp
-            ]
-        for event in events:
-            if event.timestamp is not None:
-                followed.newest_timestamp = max(followed.newest_timestamp, event.timestamp)
-        return events
+        followed.newest_timestamp = newest
+        return kept

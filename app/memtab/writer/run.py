@@ -3,11 +3,12 @@
 `run_writer` gives a model — or the offline writer, which is a model-shaped extractor —
 the newest transcript events that fit in 80,000 characters of JSON (secrets redacted),
 the current memory file, and three tools: `memory_read`, `memory_write` and
-`no_new_memories`. The run must end with a successful `memory_write`, or with
-`no_new_memories` and no failed write in the same attempt. The first attempt that does
-not satisfy that gets one more, with a reminder. One deadline (`timeout_s`) bounds the
-whole run. As soon as the policy is satisfied the run stops, without asking the model
-for a closing message it does not need.
+`no_new_memories`. `load_writer_events` reads those events from a transcript of any size
+in bounded memory (`memtab.transcripts.window`). The run must end with a successful
+`memory_write`, or with `no_new_memories` and no failed write in the same attempt. The
+first attempt that does not satisfy that gets one more, with a reminder. One deadline
+(`timeout_s`) bounds the whole run. As soon as the policy is satisfied the run stops,
+without asking the model for a closing message it does not need.
 
 A failed run (timeout, policy not satisfied, provider error, cancellation) writes a trace
 dump; so does a successful one when `dump_successful_runs` is set. The run never raises
@@ -57,10 +58,12 @@ from memtab.store.meta import now_ms
 from memtab.store.paths import PathError
 from memtab.transcripts import (
     DEFAULT_MAX_JSON_CHARS,
+    EventBudget,
+    NewestEvents,
     TranscriptEvent,
     TranscriptFormat,
+    read_newest_events,
     read_transcript,
-    select_event_budget,
 )
 from memtab.writer.config import WriterSettings
 from memtab.writer.dumps import AttemptTrace, RunTrace, write_trace_dump
@@ -178,31 +181,51 @@ class _StopWhenSatisfied:
         return self._provider.complete(system, messages, tools, cancel=cancel)
 
 
+def is_writer_event(event: TranscriptEvent) -> bool:
+    """Whether a run looks at the event: sub-agent (sidechain) chatter is left out."""
+    return not event.sidechain
+
+
 def writer_events(events: Iterable[TranscriptEvent]) -> list[TranscriptEvent]:
-    """The events a run looks at: sub-agent (sidechain) chatter is left out."""
-    return [event for event in events if not event.sidechain]
+    """The events a run looks at (`is_writer_event`)."""
+    return [event for event in events if is_writer_event(event)]
 
 
 def load_transcript_events(
     path: Path, transcript_format: TranscriptFormat | None = None
 ) -> list[TranscriptEvent]:
-    """Read a transcript for a run (OSError if it cannot be opened)."""
+    """Every event of a transcript a run looks at (OSError if it cannot be opened). For a
+    run itself use `load_writer_events`, which does not hold the whole file."""
     return writer_events(read_transcript(path, transcript_format).events)
 
 
-def default_trigger_id(events: Sequence[TranscriptEvent]) -> str:
+def load_writer_events(
+    path: Path,
+    transcript_format: TranscriptFormat | None = None,
+    max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+) -> NewestEvents:
+    """Read a transcript for a run in bounded memory, whatever its size: the newest events
+    that fit the budget, redacted (OSError if it cannot be opened)."""
+    return read_newest_events(
+        path,
+        transcript_format,
+        max_json_chars=max_json_chars,
+        redact=True,
+        include=is_writer_event,
+    )
+
+
+def default_trigger_id(events: NewestEvents) -> str:
     """The id a run is filed under: the newest completed assistant turn, else the newest
     event, else "manual"."""
-    for event in reversed(events):
-        if event.role == "assistant" and event.completed_turn:
-            return event.message_id or event.id
-    return (events[-1].message_id or events[-1].id) if events else MANUAL_TRIGGER_ID
+    event = events.newest_completed_turn or events.newest
+    return (event.message_id or event.id) if event is not None else MANUAL_TRIGGER_ID
 
 
 def run_writer(
     home: Home,
     workspace: Workspace,
-    events: Sequence[TranscriptEvent],
+    events: Sequence[TranscriptEvent] | NewestEvents,
     provider: ChatProvider,
     *,
     trigger_message_id: str | None = None,
@@ -212,11 +235,18 @@ def run_writer(
     max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
     clock: Callable[[], int] = now_ms,
 ) -> WriterRunResult:
-    """Run the writer once for `workspace` over `events` (see the module docstring).
+    """Run the writer once for `workspace` over `events` (see the module docstring): a
+    transcript's events, or what `load_writer_events` read of one (with the same
+    `max_json_chars`).
 
     `known_secrets` are API keys Memtab holds: they never reach a dump. Never raises for
     a failed run; raises only for programming errors.
     """
+    if not isinstance(events, NewestEvents):
+        events = NewestEvents.of(writer_events(events), max_json_chars, redact=True)
+    budget = events.budget
+    if not budget.redacted or budget.max_json_chars != max_json_chars:
+        raise ValueError("the events were not selected for this run: unredacted or resized")
     settings = settings or WriterSettings()
     trigger = trigger_message_id or default_trigger_id(events)
     run_started_at = clock()
@@ -227,14 +257,13 @@ def run_writer(
         result = _run(
             home,
             workspace,
-            events,
+            budget,
             provider,
             tools,
             trigger,
             settings,
             cancel,
             known_secrets,
-            max_json_chars,
             run_started_at,
             run_id,
         )
@@ -245,14 +274,13 @@ def run_writer(
 def _run(
     home: Home,
     workspace: Workspace,
-    events: Sequence[TranscriptEvent],
+    budget: EventBudget,
     provider: ChatProvider,
     tools: WriterTools,
     trigger: str,
     settings: WriterSettings,
     cancel: threading.Event | None,
     known_secrets: Iterable[str],
-    max_json_chars: int,
     run_started_at: int,
     run_id: str,
 ) -> WriterRunResult:
@@ -269,7 +297,6 @@ def _run(
         setup_error = f"cannot read {settings.memory_path}: {error}"
         memory_file = ""
 
-    budget = select_event_budget(writer_events(events), max_json_chars, redact=True)
     user_message = build_user_message(
         workspace=workspace.display_name,
         project=workspace.project_identity or "(none: multi-project workspace)",

@@ -36,7 +36,7 @@ from memtab.writer.providers import (
     create_writer_provider,
     known_secrets,
 )
-from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
+from memtab.writer.run import WriterRunResult, load_writer_events, run_writer
 
 logger = logging.getLogger(__name__)
 
@@ -188,7 +188,7 @@ class WriterService:
         try:
             path = self.home.transcript_path(workspace.id)
             try:
-                events = load_transcript_events(path, "mux")
+                events = load_writer_events(path, "mux")
             except OSError as error:
                 raise WriterServiceError(
                     f"Cannot read the transcript {path}: {error.strerror or error}"
@@ -198,7 +198,7 @@ class WriterService:
                 self.home,
                 workspace,
                 events,
-                bind_to_run(provider, self.home, workspace, events, settings),
+                bind_to_run(provider, self.home, workspace, events.budget.events, settings),
                 trigger_message_id=ticket.message_id,
                 settings=settings,
                 cancel=cancel,
