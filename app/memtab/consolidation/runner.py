@@ -32,7 +32,7 @@ from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, JournalOp
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import now_ms
-from memtab.store.tool import TOOL_DESCRIPTION, TOOL_INPUT_SCHEMA, TOOL_NAME
+from memtab.store.tool import TOOL_DESCRIPTION, TOOL_NAME, tool_input_schema
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class RunResult:
 
 def memory_tool_spec() -> ToolSpec:
     """The one tool a consolidator sees: the store's `memory` tool (SPEC §5)."""
-    return ToolSpec(TOOL_NAME, TOOL_DESCRIPTION, TOOL_INPUT_SCHEMA)
+    return ToolSpec(TOOL_NAME, TOOL_DESCRIPTION, tool_input_schema())
 
 
 def run_consolidation(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memtab.store.files import sort_key
 from memtab.store.memory import (
@@ -24,18 +24,21 @@ from memtab.store.paths import (
     parse_virtual_path,
 )
 
+if TYPE_CHECKING:
+    from memtab.store.tool_args import (
+        CreateArgs,
+        DeleteArgs,
+        InsertArgs,
+        RenameArgs,
+        StrReplaceArgs,
+        ToolArgs,
+        ViewArgs,
+    )
+
 logger = logging.getLogger(__name__)
 
 COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
 MUTATING_COMMANDS = ("create", "str_replace", "insert", "delete", "rename")
-
-_ALIASES = {
-    "file_path": "path",
-    "filePath": "path",
-    "content": "file_text",
-    "old_string": "old_str",
-    "new_string": "new_str",
-}
 
 TOOL_NAME = "memory"
 TOOL_DESCRIPTION = (
@@ -45,23 +48,13 @@ TOOL_DESCRIPTION = (
     "str_replace (old_str must match exactly once), insert (after line insert_line; 0 = top), "
     "delete (file or directory), rename (within one scope)."
 )
-TOOL_INPUT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "command": {"type": "string", "enum": list(COMMANDS)},
-        "path": {"type": "string", "description": "Virtual path, e.g. /memories/global/a.md"},
-        "file_text": {"type": "string", "description": "create: the whole file content"},
-        "old_str": {"type": "string", "description": "str_replace: exact text to replace"},
-        "new_str": {"type": "string", "description": "str_replace: replacement text"},
-        "insert_line": {"type": "integer", "minimum": 0},
-        "insert_text": {"type": "string"},
-        "old_path": {"type": "string", "description": "rename: source path"},
-        "new_path": {"type": "string", "description": "rename: destination path"},
-        "offset": {"type": "integer", "minimum": 1, "description": "view: first line (1-based)"},
-        "limit": {"type": "integer", "minimum": 1, "description": "view: number of lines"},
-    },
-    "required": ["command"],
-}
+
+
+def tool_input_schema() -> dict[str, Any]:
+    """The tool's input schema, generated from the argument models (`tool_args`)."""
+    from memtab.store.tool_args import input_schema  # pydantic: not before it is needed
+
+    return input_schema()
 
 
 @dataclass(frozen=True)
@@ -88,20 +81,24 @@ class ToolArgumentError(Exception):
 
 @dataclass(frozen=True)
 class ToolRequest:
-    """A tool call with aliases resolved: what the guard inspects before it runs."""
+    """A call whose arguments passed their command's model: what the guard inspects
+    before it runs."""
 
-    command: str
-    args: dict[str, Any]
+    args: ToolArgs
 
     @property
-    def path(self) -> str | None:
-        value = self.args.get("old_path" if self.command == "rename" else "path")
-        return value if isinstance(value, str) else None
+    def command(self) -> str:
+        return self.args.command
+
+    @property
+    def path(self) -> str:
+        """The path the call acts on (a rename's source)."""
+        return self.args.target
 
     @property
     def new_path(self) -> str | None:
-        value = self.args.get("new_path")
-        return value if isinstance(value, str) and self.command == "rename" else None
+        """A rename's destination (None for other commands)."""
+        return self.args.destination
 
     @property
     def mutating(self) -> bool:
@@ -109,38 +106,10 @@ class ToolRequest:
 
 
 def parse_tool_request(raw: Any) -> ToolRequest:
-    """Resolve aliases and check the command name (ToolArgumentError otherwise)."""
-    if not isinstance(raw, dict):
-        raise ToolArgumentError("The memory tool takes one JSON object")
-    args: dict[str, Any] = {}
-    for key, value in raw.items():
-        canonical = _ALIASES.get(str(key), str(key))
-        if canonical not in args or key == canonical:
-            args[canonical] = value
-    command = args.get("command")
-    if not isinstance(command, str) or command not in COMMANDS:
-        raise ToolArgumentError(
-            f"Unknown command {command!r}; expected one of: {', '.join(COMMANDS)}"
-        )
-    if command == "rename" and "old_path" not in args and "path" in args:
-        args["old_path"] = args["path"]
-    return ToolRequest(command, args)
+    """Validate a call against its command's model (ToolArgumentError, one line, otherwise)."""
+    from memtab.store.tool_args import validate_arguments  # pydantic: see tool_input_schema
 
-
-def _string_arg(args: dict[str, Any], name: str, *, default: str | None = None) -> str:
-    value = args.get(name, default)
-    if not isinstance(value, str):
-        raise ToolArgumentError(f"`{name}` is required and must be a string")
-    return value
-
-
-def _int_arg(args: dict[str, Any], name: str, *, minimum: int) -> int | None:
-    value = args.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ToolArgumentError(f"`{name}` must be an integer ≥ {minimum}")
-    return value
+    return ToolRequest(validate_arguments(raw))
 
 
 def _lines(content: str) -> list[str]:
@@ -178,17 +147,15 @@ class MemoryTool:
 
     # --- view ----------------------------------------------------------------------------
 
-    def _path(self, args: dict[str, Any], name: str = "path") -> VirtualPath:
-        return parse_virtual_path(_string_arg(args, name))
-
-    def _file_path(self, args: dict[str, Any], name: str = "path") -> VirtualPath:
-        path = self._path(args, name)
+    @staticmethod
+    def _file_path(raw: str) -> VirtualPath:
+        path = parse_virtual_path(raw)
         if path.is_root or path.is_scope_root:
             raise PathError(f"Invalid memory path {str(path)!r}: expected a path inside a scope")
         return path
 
-    def _view(self, args: dict[str, Any]) -> str:
-        path = self._path(args)
+    def _view(self, args: ViewArgs) -> str:
+        path = parse_virtual_path(args.path)
         if path.is_root:
             return self._view_root()
         assert path.scope is not None
@@ -225,9 +192,8 @@ class MemoryTool:
                 lines.extend(self._tree(path.child(name), depth=depth - 1, indent=indent + "  "))
         return lines
 
-    def _view_file(self, path: VirtualPath, args: dict[str, Any]) -> str:
-        offset = _int_arg(args, "offset", minimum=1) or 1
-        limit = _int_arg(args, "limit", minimum=1)
+    def _view_file(self, path: VirtualPath, args: ViewArgs) -> str:
+        offset, limit = args.offset or 1, args.limit
         lines = _lines(self.store.read_text(str(path)))
         if lines and lines[-1] == "":
             lines.pop()  # the newline that ends the last line is not a line of its own
@@ -243,18 +209,14 @@ class MemoryTool:
 
     # --- mutations -----------------------------------------------------------------------
 
-    def _create(self, args: dict[str, Any]) -> str:
-        path = self._file_path(args)
-        content = _string_arg(args, "file_text", default="")
-        self.store.create_file(str(path), content)
+    def _create(self, args: CreateArgs) -> str:
+        path = self._file_path(args.path)
+        self.store.create_file(str(path), args.file_text)
         return f"Created {path}"
 
-    def _str_replace(self, args: dict[str, Any]) -> str:
-        path = self._file_path(args)
-        old = _string_arg(args, "old_str")
-        new = _string_arg(args, "new_str", default="")
-        if not old:
-            raise ToolArgumentError("`old_str` must not be empty")
+    def _str_replace(self, args: StrReplaceArgs) -> str:
+        path = self._file_path(args.path)
+        old, new = args.old_str, args.new_str
 
         def replace_once(content: str) -> str:
             starts = _match_starts(content, old)
@@ -275,13 +237,10 @@ class MemoryTool:
         self.store.edit_text(str(path), replace_once)
         return f"Edited {path}"
 
-    def _insert(self, args: dict[str, Any]) -> str:
-        path = self._file_path(args)
-        line = _int_arg(args, "insert_line", minimum=0)
-        if line is None:
-            raise ToolArgumentError("`insert_line` is required (0 inserts at the top)")
-        text = _string_arg(args, "insert_text")
-        new_lines = text.split("\n")
+    def _insert(self, args: InsertArgs) -> str:
+        path = self._file_path(args.path)
+        line = args.insert_line
+        new_lines = args.insert_text.split("\n")
         if new_lines and new_lines[-1] == "":
             new_lines.pop()
 
@@ -298,14 +257,14 @@ class MemoryTool:
         self.store.edit_text(str(path), insert_lines)
         return f"Inserted {len(new_lines)} line(s) into {path} after line {line}"
 
-    def _delete(self, args: dict[str, Any]) -> str:
-        path = self._file_path(args)
+    def _delete(self, args: DeleteArgs) -> str:
+        path = self._file_path(args.path)
         self.store.delete(str(path))
         return f"Deleted {path}"
 
-    def _rename(self, args: dict[str, Any]) -> str:
-        old = self._file_path(args, "old_path")
-        new = self._file_path(args, "new_path")
+    def _rename(self, args: RenameArgs) -> str:
+        old = self._file_path(args.old_path)
+        new = self._file_path(args.new_path)
         if old.scope != new.scope:
             raise MemoryStoreError(
                 f"Cannot rename across memory scopes ({old} -> {new}); "

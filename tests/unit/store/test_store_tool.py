@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from memtab.store.memory import PROJECT_UNAVAILABLE, MemoryStore
 from memtab.store.paths import Scope
 from memtab.store.tool import (
-    TOOL_INPUT_SCHEMA,
     MemoryTool,
     ToolResult,
     parse_tool_request,
     scope_of,
+    tool_input_schema,
 )
 
 from .helpers import err, ok, write
@@ -243,10 +243,14 @@ def test_canonical_names_win_over_aliases(tool: MemoryTool) -> None:
     request = parse_tool_request(
         {"command": "create", "file_path": "/alias", "path": "/canonical", "content": "c1"}
     )
-    assert request.args["path"] == "/canonical"
-    assert request.args["file_text"] == "c1"
+    assert request.path == "/canonical"
+    assert request.args.command == "create" and request.args.file_text == "c1"
     request = parse_tool_request({"command": "create", "path": "/canonical", "filePath": "/alias"})
-    assert request.args["path"] == "/canonical"
+    assert request.path == "/canonical"
+    request = parse_tool_request(
+        {"command": "create", "path": "/p", "file_text": "t", "content": "c"}
+    )
+    assert request.args.command == "create" and request.args.file_text == "t"
 
 
 def test_old_path_wins_over_path_for_rename(tool: MemoryTool) -> None:
@@ -569,7 +573,7 @@ def test_result_json_shapes() -> None:
 
 
 def test_schema_lists_every_command() -> None:
-    assert TOOL_INPUT_SCHEMA["properties"]["command"]["enum"] == [
+    assert tool_input_schema()["properties"]["command"]["enum"] == [
         "view",
         "create",
         "str_replace",
