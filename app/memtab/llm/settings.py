@@ -74,7 +74,6 @@ KEY_ENV_VARS: dict[ProviderName, str] = {
 }
 MEMTAB_KEY_VAR = "MEMTAB_API_KEY"
 _PROVIDER_TITLES: dict[ProviderName, str] = {"anthropic": "Anthropic", "openai": "OpenAI"}
-_FILE_KEYS = ("provider", "model", "base_url", "api_key")
 
 
 @dataclass(frozen=True)
@@ -165,13 +164,15 @@ def load_settings_file(path: Path) -> dict[str, Any]:
         raise ProviderError(
             "config", f"the settings file {path} must hold a JSON object, not {type(data).__name__}"
         )
-    for key in _FILE_KEYS:
-        value = data.get(key)
-        if value is not None and not isinstance(value, str):
-            raise ProviderError(
-                "config", f"the settings file {path}: '{key}' must be a string, not {value!r}"
-            )
     return data
+
+
+def load_provider_section(path: Path) -> dict[str, str | None]:
+    """The provider keys of the settings file (`settings_model.ProviderSection`): each a
+    string or None. ProviderError("config") when the file or one of them is unusable."""
+    from memtab.llm.settings_model import read_provider_section  # pydantic: when needed
+
+    return read_provider_section(load_settings_file(path), path).model_dump()
 
 
 def _clean(value: object) -> str | None:
@@ -209,6 +210,19 @@ def _provider_name(value: str, source: str) -> ProviderName:
     )
 
 
+DEFAULT_ORIGIN = "the default"
+
+
+@dataclass(frozen=True)
+class ResolvedProvider:
+    """Resolved settings and where each of provider, model and base URL came from (the
+    source of a layer, e.g. "environment variables MEMTAB_*", or DEFAULT_ORIGIN). Where
+    the key came from, and why, is `settings.key_note()`."""
+
+    settings: ProviderSettings
+    origins: Mapping[str, str]
+
+
 def resolve_provider_settings(
     provider: str | None = None,
     model: str | None = None,
@@ -222,9 +236,20 @@ def resolve_provider_settings(
     message names the file) or a base URL requests may not go to (plain http off this
     machine; the message names where it was set).
     """
+    return explain_provider_settings(provider, model, base_url, env=env).settings
+
+
+def explain_provider_settings(
+    provider: str | None = None,
+    model: str | None = None,
+    base_url: str | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+) -> ResolvedProvider:
+    """`resolve_provider_settings`, saying where each value came from."""
     env = os.environ if env is None else env
     path = settings_path(env)
-    stored = load_settings_file(path)
+    stored = load_provider_section(path)
 
     # Each layer: where it came from, the provider it names, its model, base URL and key.
     layers = [
@@ -246,9 +271,11 @@ def resolve_provider_settings(
         ),
     ]
     chosen: ProviderName = "offline"
+    provider_origin = DEFAULT_ORIGIN
     for layer in layers:
         if layer.provider is not None:
             chosen = _provider_name(layer.provider, layer.source)
+            provider_origin = layer.source
             break
     # A value tied to another provider stays with it.
     usable = [layer for layer in layers if layer.applies_to(chosen)]
@@ -262,22 +289,31 @@ def resolve_provider_settings(
                     f"{layer.source} set a model or base URL but no provider is configured; "
                     f"choose one of {', '.join(PROVIDER_NAMES)}",
                 )
-        return ProviderSettings("offline", OFFLINE_MODEL, "")
-    model_name = next((layer.model for layer in usable if layer.model), None)
+        offline = ProviderSettings("offline", OFFLINE_MODEL, "")
+        return ResolvedProvider(offline, {"provider": provider_origin})
+    model_layer = next((layer for layer in usable if layer.model), None)
     url_layer = next((layer for layer in usable if layer.base_url), None)
     url = url_layer.base_url if url_layer and url_layer.base_url else DEFAULT_BASE_URLS[chosen]
     url = url.rstrip("/")
     problem = base_url_problem(url)
     if problem is not None:
-        source = url_layer.source if url_layer else "the default"
+        source = url_layer.source if url_layer else DEFAULT_ORIGIN
         raise ProviderError("config", f"{problem} (from {source})")
     key_layer = next((layer for layer in usable if layer.api_key), None)
     settings = ProviderSettings(
-        provider=chosen, model=model_name or DEFAULT_MODELS[chosen], base_url=url
+        provider=chosen,
+        model=model_layer.model if model_layer and model_layer.model else DEFAULT_MODELS[chosen],
+        base_url=url,
     )
+    origins = {
+        "provider": provider_origin,
+        "model": model_layer.source if model_layer else DEFAULT_ORIGIN,
+        "base_url": url_layer.source if url_layer else DEFAULT_ORIGIN,
+    }
     if key_layer is None:
-        return with_key(settings, env)
-    return with_key(settings, env, key_layer.api_key, key_layer.key_variable)
+        return ResolvedProvider(with_key(settings, env), origins)
+    keyed = with_key(settings, env, key_layer.api_key, key_layer.key_variable)
+    return ResolvedProvider(keyed, origins)
 
 
 def with_key(
@@ -314,6 +350,43 @@ def with_key(
     return replace(settings, api_key=None, api_key_env=None, withheld_key_env=variable)
 
 
+def form_settings(
+    provider: ProviderName,
+    model: str,
+    base_url: str,
+    *,
+    typed_key: str = "",
+    saved_key: str | None = None,
+    env: Mapping[str, str],
+) -> ProviderSettings:
+    """What a settings form (the Settings dialog) stands for, key included: blank model and
+    base URL mean the provider's defaults; the key is chosen in `resolve_provider_settings`'
+    order — `$MEMTAB_API_KEY` (unless `$MEMTAB_PROVIDER` names another provider), the key
+    typed in the form, the one saved for this provider, then the provider's own variable
+    (official API only)."""
+    settings = ProviderSettings(
+        provider=provider,
+        model=model.strip() or DEFAULT_MODELS[provider],
+        base_url=base_url.strip().rstrip("/") or DEFAULT_BASE_URLS[provider],
+    )
+    env_provider = env.get("MEMTAB_PROVIDER", "").strip().lower()
+    memtab_key = _clean(env.get(MEMTAB_KEY_VAR))
+    if memtab_key and env_provider in ("", provider):
+        return with_key(settings, env, memtab_key, MEMTAB_KEY_VAR)
+    return with_key(settings, env, _clean(typed_key) or saved_key)
+
+
+def saved_key(provider: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The key the settings file holds for `provider` (None when it holds none for it, or
+    cannot be read)."""
+    try:
+        section = load_provider_section(settings_path(env))
+    except ProviderError:
+        return None
+    stored_provider = (_clean(section["provider"]) or "").lower()
+    return _clean(section["api_key"]) if stored_provider == provider else None
+
+
 def save_provider_settings(
     settings: ProviderSettings, *, env: Mapping[str, str] | None = None
 ) -> Path:
@@ -348,13 +421,16 @@ def save_provider_settings(
 def save_settings_section(
     key: str, value: Mapping[str, Any], *, env: Mapping[str, str] | None = None
 ) -> Path:
-    """Store one section (e.g. `"writer"`) of the settings file, keeping everything else.
+    """Store the values of one section (e.g. `"writer"`) of the settings file, keeping
+    everything else: the other sections and the keys of this one that `value` lacks (a
+    newer Memtab's settings survive an older one saving).
 
     Refuses (ProviderError("config")) to overwrite a settings file it cannot parse.
     """
 
     def update(data: dict[str, Any]) -> None:
-        data[key] = dict(value)
+        section = data.get(key)
+        data[key] = {**(section if isinstance(section, dict) else {}), **value}
 
     return _update_settings_file(update, env)
 

@@ -3,7 +3,9 @@ when runs are dumped, and whether the app runs it at all.
 
 They live in Memtab's `settings.json` (the file `memtab.llm.settings` keeps the provider
 in) under a `"writer"` object; every key is optional and a bad value falls back to its
-default with a logged warning, so a typo never stops the writer::
+default with a logged warning, so a typo never stops the writer (each setting's type and
+range is declared once, in `config_model.WriterSection`; keys Memtab does not know are
+kept when the section is saved)::
 
     {"provider": "anthropic", "writer": {"mode": "auto", "timeout_s": 60,
      "memory_path": "/memories/workspace/notes.md", "dump_successful_runs": false,
@@ -28,9 +30,9 @@ model configured the writer always writes, as mux's does.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import logging
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +50,7 @@ DEFAULT_TIMEOUT_S = 60.0
 MIN_TIMEOUT_S = 1.0
 MAX_TIMEOUT_S = 900.0
 DEFAULT_MAX_DUMPS = 50
+MOST_DUMPS_KEPT = 10_000
 SETTINGS_KEY = "writer"
 
 
@@ -68,7 +71,11 @@ class WriterMode(enum.StrEnum):
 
 @dataclass(frozen=True)
 class WriterSettings:
-    """How the writer runs. `memory_path` is a file in the workspace scope."""
+    """How the writer runs. `memory_path` is a file in the workspace scope.
+
+    The values are checked against `config_model.WriterSection`, where each setting's
+    type and range is declared (ValueError naming the setting otherwise).
+    """
 
     mode: WriterMode = WriterMode.AUTO
     timeout_s: float = DEFAULT_TIMEOUT_S
@@ -78,15 +85,15 @@ class WriterSettings:
     offline_notes: OfflineNotes = OfflineNotes.SUGGEST
 
     def __post_init__(self) -> None:
-        problem = memory_path_problem(self.memory_path)
-        if problem:
-            raise ValueError(problem)
-        if not MIN_TIMEOUT_S <= self.timeout_s <= MAX_TIMEOUT_S:
-            raise ValueError(
-                f"timeout_s must be between {MIN_TIMEOUT_S:g} and {MAX_TIMEOUT_S:g} seconds"
-            )
-        if self.max_dumps < 1:
-            raise ValueError("max_dumps must be at least 1")
+        from memtab.writer.config_model import problems_of  # pydantic: see config_model
+
+        problems = problems_of(self.to_json())
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as the `"writer"` object of settings.json holds them."""
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
 
 
 def memory_path_problem(raw: str) -> str | None:
@@ -112,84 +119,32 @@ def load_writer_settings(env: Mapping[str, str] | None = None) -> WriterSettings
 
 
 def save_writer_settings(settings: WriterSettings, env: Mapping[str, str] | None = None) -> Path:
-    """Store the writer settings in `settings.json` (the app re-reads them for each run)."""
-    return save_settings_section(
-        SETTINGS_KEY,
-        {
-            "mode": settings.mode.value,
-            "timeout_s": settings.timeout_s,
-            "memory_path": settings.memory_path,
-            "dump_successful_runs": settings.dump_successful_runs,
-            "max_dumps": settings.max_dumps,
-            "offline_notes": settings.offline_notes.value,
-        },
-        env=env,
-    )
+    """Store the writer settings in `settings.json`, keeping keys of the section it does
+    not know (the app re-reads them for each run)."""
+    return save_settings_section(SETTINGS_KEY, settings.to_json(), env=env)
 
 
 def parse_writer_settings(raw: Any, *, source: str = "settings") -> WriterSettings:
     """Settings from the `"writer"` object; each invalid value is logged and defaulted."""
+    settings, problems = check_writer_settings(raw, source=source)
+    for problem in problems:
+        logger.warning("%s", problem)
+    return settings
+
+
+def check_writer_settings(
+    raw: Any, *, source: str = "settings"
+) -> tuple[WriterSettings, list[str]]:
+    """Settings from the `"writer"` object, and one line per value replaced by its default."""
     if raw is None:
-        return WriterSettings()
+        return WriterSettings(), []
     if not isinstance(raw, dict):
-        logger.warning("%s: 'writer' must be an object; using defaults", source)
-        return WriterSettings()
-    defaults = WriterSettings()
-    values: dict[str, Any] = {}
+        return WriterSettings(), [f"{source}: 'writer' must be an object; using defaults"]
+    from memtab.writer.config_model import read_writer_section  # pydantic: see config_model
 
-    mode = raw.get("mode")
-    if mode is not None:
-        try:
-            values["mode"] = WriterMode(str(mode).strip().lower())
-        except ValueError:
-            _warn(source, "mode", mode, "auto, always or off")
-
-    timeout = raw.get("timeout_s")
-    if timeout is not None:
-        if _is_number(timeout) and MIN_TIMEOUT_S <= timeout <= MAX_TIMEOUT_S:
-            values["timeout_s"] = float(timeout)
-        else:
-            _warn(source, "timeout_s", timeout, f"{MIN_TIMEOUT_S:g}–{MAX_TIMEOUT_S:g} seconds")
-
-    memory_path = raw.get("memory_path")
-    if memory_path is not None:
-        problem = (
-            memory_path_problem(memory_path) if isinstance(memory_path, str) else "not a string"
-        )
-        if problem is None:
-            values["memory_path"] = memory_path.strip()
-        else:
-            _warn(source, "memory_path", memory_path, problem)
-
-    dump = raw.get("dump_successful_runs")
-    if dump is not None:
-        if isinstance(dump, bool):
-            values["dump_successful_runs"] = dump
-        else:
-            _warn(source, "dump_successful_runs", dump, "true or false")
-
-    max_dumps = raw.get("max_dumps")
-    if max_dumps is not None:
-        if _is_number(max_dumps) and max_dumps >= 1:
-            values["max_dumps"] = math.floor(max_dumps)
-        else:
-            _warn(source, "max_dumps", max_dumps, "a number of at least 1")
-
-    offline_notes = raw.get("offline_notes")
-    if offline_notes is not None:
-        try:
-            values["offline_notes"] = OfflineNotes(str(offline_notes).strip().lower())
-        except ValueError:
-            _warn(source, "offline_notes", offline_notes, "suggest or write")
-
-    return WriterSettings(**{**defaults.__dict__, **values})
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _warn(source: str, key: str, value: Any, expected: str) -> None:
-    logger.warning(
-        "%s: writer.%s = %r is invalid (%s); using the default", source, key, value, expected
-    )
+    section, problems = read_writer_section(raw)
+    settings = WriterSettings(**section.model_dump())
+    return settings, [
+        f"{source}: writer.{p.key} = {p.value!r} is invalid ({p.expected}); using the default"
+        for p in problems
+    ]

@@ -13,10 +13,15 @@ import pytest
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.openai import OpenAIProvider
 from memtab.llm.settings import (
+    DEFAULT_ORIGIN,
     ProviderSettings,
     create_provider,
+    explain_provider_settings,
+    form_settings,
     resolve_provider_settings,
     save_provider_settings,
+    save_settings_section,
+    saved_key,
     settings_path,
 )
 from memtab.llm.types import ProviderError
@@ -311,3 +316,80 @@ def test_concurrent_saves_from_several_processes_lose_nothing(config: Path) -> N
     assert [process.wait(timeout=120) for process in running] == [0] * processes
     data = json.loads((config / "settings.json").read_text())
     assert len(data) == processes * saves
+
+
+def test_where_each_value_came_from(config: Path) -> None:
+    path = _write(config, {"provider": "openai", "model": "from-file"})
+    env = _env(config, MEMTAB_MODEL="from-env")
+    resolved = explain_provider_settings(env=env)
+    assert resolved.settings.model == "from-env"
+    assert resolved.origins == {
+        "provider": f"settings file {path}",
+        "model": "environment variables MEMTAB_*",
+        "base_url": DEFAULT_ORIGIN,
+    }
+    flagged = explain_provider_settings("anthropic", base_url="https://proxy.test", env=env)
+    assert flagged.origins["provider"] == "command-line options"
+    assert flagged.origins["base_url"] == "command-line options"
+    # The file's model was saved for openai: it does not follow the switch to anthropic.
+    assert flagged.origins["model"] == "environment variables MEMTAB_*"
+    nothing = explain_provider_settings(env=_env(config.parent / "elsewhere"))
+    assert nothing.origins == {"provider": DEFAULT_ORIGIN}
+
+
+def test_a_malformed_key_is_named_but_never_shown(config: Path) -> None:
+    _write(config, {"provider": "anthropic", "api_key": [SECRET]})
+    with pytest.raises(ProviderError) as caught:
+        resolve_provider_settings(env=_env(config))
+    assert "'api_key' must be a string" in caught.value.message
+    assert SECRET not in caught.value.message
+
+
+def test_a_malformed_provider_value_leaves_the_other_sections_usable(
+    config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memtab.writer.config import load_writer_settings
+
+    _write(config, {"model": 42, "writer": {"max_dumps": 9}})
+    monkeypatch.setenv("MEMTAB_CONFIG_DIR", str(config))
+    with pytest.raises(ProviderError, match="'model' must be a string, not 42"):
+        resolve_provider_settings()
+    assert load_writer_settings().max_dumps == 9
+
+
+def test_saving_a_section_keeps_its_keys_this_version_does_not_know(config: Path) -> None:
+    _write(config, {"writer": {"max_dumps": 9, "future_knob": [1, 2]}, "theme": "dark"})
+    save_settings_section("writer", {"max_dumps": 3}, env=_env(config))
+    stored = json.loads((config / "settings.json").read_text())
+    assert stored == {"writer": {"max_dumps": 3, "future_knob": [1, 2]}, "theme": "dark"}
+
+
+def test_a_form_resolves_its_key_in_the_same_order_as_the_engines(config: Path) -> None:
+    env = _env(config, ANTHROPIC_API_KEY="sk-ant-env-0123456789")
+    blank = form_settings("anthropic", " ", "", env=env)
+    assert (blank.model, blank.base_url) == ("claude-sonnet-4-5", "https://api.anthropic.com")
+    assert blank.api_key_env == "ANTHROPIC_API_KEY"
+    saved = form_settings("anthropic", "m", "https://proxy.test/", saved_key="kept", env=env)
+    assert (saved.api_key, saved.api_key_env, saved.base_url) == (
+        "kept",
+        None,
+        "https://proxy.test",
+    )
+    typed = form_settings("anthropic", "m", "", typed_key=" typed ", saved_key="kept", env=env)
+    assert typed.api_key == "typed"
+    memtab = form_settings(
+        "anthropic", "m", "", typed_key="typed", env={**env, "MEMTAB_API_KEY": "mk"}
+    )
+    assert (memtab.api_key, memtab.api_key_env) == ("mk", "MEMTAB_API_KEY")
+    other = {**env, "MEMTAB_API_KEY": "mk", "MEMTAB_PROVIDER": "openai"}
+    assert form_settings("anthropic", "m", "", typed_key="typed", env=other).api_key == "typed"
+
+
+def test_the_saved_key_is_the_one_saved_for_that_provider(config: Path) -> None:
+    env = _env(config)
+    assert saved_key("anthropic", env) is None
+    _write(config, {"provider": "Anthropic", "api_key": SECRET})
+    assert saved_key("anthropic", env) == SECRET
+    assert saved_key("openai", env) is None
+    _write(config, {"provider": "anthropic", "api_key": 5})
+    assert saved_key("anthropic", env) is None

@@ -10,11 +10,17 @@ import pytest
 
 from memtab.writer.config import (
     DEFAULT_MEMORY_PATH,
+    MAX_TIMEOUT_S,
+    MIN_TIMEOUT_S,
+    OfflineNotes,
     WriterMode,
     WriterSettings,
+    check_writer_settings,
     load_writer_settings,
     parse_writer_settings,
+    save_writer_settings,
 )
+from memtab.writer.config_model import number_range
 
 
 def write_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
@@ -88,3 +94,51 @@ def test_invalid_settings_cannot_be_constructed() -> None:
         WriterSettings(memory_path="/memories/project/x.md")
     with pytest.raises(ValueError, match="timeout_s"):
         WriterSettings(timeout_s=0.1)
+
+
+def test_the_ranges_are_declared_once_in_the_model() -> None:
+    assert number_range("timeout_s") == (MIN_TIMEOUT_S, MAX_TIMEOUT_S) == (1.0, 900.0)
+    assert number_range("max_dumps") == (1.0, 10_000.0)
+    expected = {
+        "timeout_s": "a number from 1 to 900 seconds",
+        "max_dumps": "a whole number from 1 to 10000",
+    }
+    for key, value in (("timeout_s", 900.5), ("max_dumps", 10_001), ("timeout_s", float("nan"))):
+        settings, problems = check_writer_settings({key: value}, source="s.json")
+        assert settings == WriterSettings()
+        assert problems == [
+            f"s.json: writer.{key} = {value!r} is invalid ({expected[key]}); using the default"
+        ]
+    with pytest.raises(ValueError, match="max_dumps"):
+        WriterSettings(max_dumps=0)
+
+
+def test_offline_notes_and_mode_are_read_in_any_case() -> None:
+    settings, problems = check_writer_settings({"offline_notes": " Write ", "mode": "OFF"})
+    assert (settings.offline_notes, settings.mode, problems) == (
+        OfflineNotes.WRITE,
+        WriterMode.OFF,
+        [],
+    )
+    _, problems = check_writer_settings({"offline_notes": "later"})
+    assert problems == [
+        "settings: writer.offline_notes = 'later' is invalid (suggest or write); using the default"
+    ]
+
+
+def test_saving_keeps_keys_of_the_section_this_version_does_not_know(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_settings(tmp_path, monkeypatch, json.dumps({"writer": {"next_version_knob": True}}))
+    save_writer_settings(WriterSettings(offline_notes=OfflineNotes.WRITE, max_dumps=3))
+    stored = json.loads((tmp_path / "settings.json").read_text())["writer"]
+    assert stored == {
+        "next_version_knob": True,
+        "mode": "auto",
+        "timeout_s": 60.0,
+        "memory_path": DEFAULT_MEMORY_PATH,
+        "dump_successful_runs": False,
+        "max_dumps": 3,
+        "offline_notes": "write",
+    }
+    assert load_writer_settings() == WriterSettings(offline_notes=OfflineNotes.WRITE, max_dumps=3)

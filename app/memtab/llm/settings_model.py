@@ -1,0 +1,47 @@
+"""The provider keys of settings.json as a pydantic model: what each may hold, once.
+
+`provider`, `model`, `base_url` and `api_key` sit at the top of the file, beside the other
+sections (`writer`, `sources`…), which this model ignores. Unlike a writer setting, a bad
+provider value is an error, not a default: falling back to the official base URL or
+another provider would send memories somewhere the user did not choose.
+
+This module imports pydantic (about 0.1 s): it is loaded where a provider is resolved or
+the Settings dialog opens, never on the way to the window's first paint.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from memtab.llm.types import ProviderError
+
+
+class ProviderSection(BaseModel):
+    """The provider keys; each is optional, blank counts as unset (see `settings._clean`)."""
+
+    model_config = ConfigDict(strict=True, frozen=True, extra="ignore", protected_namespaces=())
+
+    provider: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = Field(default=None, repr=False)
+
+
+# Values shown in messages, except where a key may hide in a malformed value.
+_SECRET_FIELDS = frozenset({"api_key"})
+
+
+def read_provider_section(document: dict[str, Any], path: Path) -> ProviderSection:
+    """The provider keys of the settings file at `path`; ProviderError("config") naming the
+    file and the key when one is not a string."""
+    try:
+        return ProviderSection.model_validate(document)
+    except ValidationError as error:
+        key = str(error.errors()[0]["loc"][0])
+        shown = "" if key in _SECRET_FIELDS else f", not {document.get(key)!r}"
+        raise ProviderError(
+            "config", f"the settings file {path}: '{key}' must be a string{shown}"
+        ) from None
