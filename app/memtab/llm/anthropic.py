@@ -19,6 +19,7 @@ from memtab.llm.types import (
 from memtab.llm.wire import as_text, as_token_count, make_tool_call
 
 ANTHROPIC_VERSION = "2023-06-01"
+DEFAULT_MAX_TOKENS = 4096
 # The API refuses empty turns; an assistant turn with neither text nor tool calls gets this.
 _EMPTY_TURN_TEXT = "(no reply)"
 
@@ -37,7 +38,7 @@ class AnthropicProvider(HttpChatProvider):
         model: str,
         api_key: str,
         base_url: str = DEFAULT_ANTHROPIC_BASE_URL,
-        max_tokens: int = 4096,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
         *,
         options: HttpOptions | None = None,
     ) -> None:
@@ -105,6 +106,7 @@ class AnthropicProvider(HttpChatProvider):
             tool_calls=tuple(calls),
             stop_reason=stop_reason if isinstance(stop_reason, str) else "end_turn",
             usage=Usage(input_tokens, as_token_count(usage.get("output_tokens"))),
+            served_model=as_text(payload.get("model")) or None,
         )
 
 

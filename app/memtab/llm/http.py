@@ -19,11 +19,13 @@ import email.utils
 import json
 import logging
 import random
+import socket
+import ssl
 import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, ClassVar, NamedTuple, Self
@@ -42,7 +44,9 @@ REDACTED = "[REDACTED]"
 
 @dataclass(frozen=True)
 class HttpOptions:
-    """Timeouts, retry bounds and backoff of a provider's requests (all in seconds)."""
+    """Timeouts, retry bounds and backoff of a provider's requests (all in seconds).
+
+    `transport` replaces the network (httpx's mock transport in tests)."""
 
     timeout_s: float = 60.0
     connect_timeout_s: float = 10.0
@@ -51,6 +55,7 @@ class HttpOptions:
     backoff_max_s: float = 30.0
     retry_after_cap_s: float = 60.0
     cancel_poll_s: float = 0.05
+    transport: httpx.BaseTransport | None = field(default=None, compare=False)
 
 
 class _Retryable(NamedTuple):
@@ -99,6 +104,24 @@ def display_url(url: str) -> str:
     return str(parsed.copy_with(userinfo=b"", query=None, fragment=None))
 
 
+def transport_failure(exc: BaseException, url: httpx.URL) -> str:
+    """Why a request did not reach the server, in words: the connection was refused, the
+    TLS handshake failed (and why), the host name does not resolve, or what httpx said."""
+    where = f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
+    cause: BaseException | None = exc
+    while cause is not None:  # httpx → httpcore → the socket or ssl error
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            return f"TLS error: the certificate of {where} is not trusted ({cause.verify_message})"
+        if isinstance(cause, ssl.SSLError):
+            return f"TLS error with {where} ({cause.reason or cause}); is it an https server?"
+        if isinstance(cause, ConnectionRefusedError):
+            return f"connection refused by {where}; is the server running?"
+        if isinstance(cause, socket.gaierror):
+            return f"the host {url.host} was not found ({cause.strerror or cause})"
+        cause = cause.__cause__ or cause.__context__
+    return f"connection failed ({type(exc).__name__}: {exc})"
+
+
 def server_error_text(data: object) -> str | None:
     """The human message inside an error body (Anthropic, OpenAI, Ollama, FastAPI shapes)."""
     if not isinstance(data, dict):
@@ -143,7 +166,9 @@ class ProviderHttpClient:
             parsed = httpx.URL(url)
         except httpx.InvalidURL as exc:
             raise self.error("config", f"invalid base URL ({exc})") from None
+        self._parsed_url = parsed
         self._client = httpx.Client(
+            transport=self.options.transport,
             headers=dict(headers),
             timeout=httpx.Timeout(self.options.timeout_s, connect=self.options.connect_timeout_s),
             # A local server (Ollama, llama.cpp) is never reached through a proxy. Redirects
@@ -163,7 +188,7 @@ class ProviderHttpClient:
 
     def error(self, kind: ProviderErrorKind, detail: str) -> ProviderError:
         """A ProviderError naming provider, model and URL, with every secret redacted."""
-        return ProviderError(kind, self.redact(f"{self.label}: {detail}"))
+        return ProviderError(kind, self.redact(f"{self.label}: {detail}"), self.redact(detail))
 
     def redact(self, text: str) -> str:
         """`text` with this client's secrets replaced (servers may echo a key back)."""
@@ -186,10 +211,8 @@ class ProviderHttpClient:
             if not isinstance(outcome, _Retryable):
                 return outcome
             if attempt == attempts:
-                plural = "attempt" if attempts == 1 else "attempts"
-                raise self.error(
-                    outcome.kind, f"{outcome.reason}; gave up after {attempts} {plural}"
-                )
+                tries = f"; gave up after {attempts} attempts" if attempts > 1 else ""
+                raise self.error(outcome.kind, f"{outcome.reason}{tries}")
             delay = self._retry_delay(attempt, outcome.retry_after_s)
             logger.warning(
                 "%s: %s; retrying in %.1f s (attempt %d of %d)",
@@ -218,7 +241,7 @@ class ProviderHttpClient:
         except httpx.UnsupportedProtocol as exc:
             raise self.error("config", f"unsupported URL ({exc})") from None
         except httpx.TransportError as exc:
-            return _Retryable("connection", f"connection failed ({type(exc).__name__}: {exc})")
+            return _Retryable("connection", transport_failure(exc, self._parsed_url))
         except httpx.HTTPError as exc:
             raise self.error(
                 "connection", f"request failed ({type(exc).__name__}: {exc})"

@@ -117,6 +117,7 @@ class OpenAIProvider(HttpChatProvider):
                 as_token_count(usage.get("prompt_tokens")),
                 as_token_count(usage.get("completion_tokens")),
             ),
+            served_model=as_text(payload.get("model")) or None,
         )
 
 

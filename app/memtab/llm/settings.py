@@ -451,14 +451,19 @@ def _update_settings_file(
 
 
 def create_provider(
-    settings: ProviderSettings, *, options: HttpOptions | None = None
+    settings: ProviderSettings,
+    *,
+    options: HttpOptions | None = None,
+    max_tokens: int | None = None,
 ) -> ChatProvider:
     """The HTTP provider for `settings`. ProviderError("config") for offline or a missing key.
 
-    Offline engines live next to the job they serve, so callers handle "offline" first.
+    `max_tokens` limits each reply (Anthropic requires a limit, 4096 unless given; an
+    OpenAI-compatible request carries one only when given). Offline engines live next to
+    the job they serve, so callers handle "offline" first.
     """
     # Imported here: httpx costs a noticeable part of the window's start-up.
-    from memtab.llm.anthropic import AnthropicProvider
+    from memtab.llm.anthropic import DEFAULT_MAX_TOKENS, AnthropicProvider
     from memtab.llm.openai import OpenAIProvider
 
     if settings.provider == "anthropic":
@@ -473,6 +478,7 @@ def create_provider(
             settings.model,
             settings.api_key,
             settings.base_url or DEFAULT_ANTHROPIC_BASE_URL,
+            max_tokens or DEFAULT_MAX_TOKENS,
             options=options,
         )
     if settings.provider == "openai":
@@ -480,6 +486,7 @@ def create_provider(
             settings.model,
             settings.api_key,
             settings.base_url or DEFAULT_OPENAI_BASE_URL,
+            max_tokens,
             options=options,
         )
     raise ProviderError(

@@ -88,12 +88,14 @@ class Usage:
 
 @dataclass(frozen=True)
 class ModelReply:
-    """One model turn: its text, the tool calls it asks for, why it stopped, token usage."""
+    """One model turn: its text, the tool calls it asks for, why it stopped, token usage,
+    and the model the server says answered (when it says)."""
 
     text: str
     tool_calls: tuple[ToolCall, ...] = ()
     stop_reason: str = "end_turn"
     usage: Usage = field(default_factory=Usage)
+    served_model: str | None = None
 
     def as_message(self) -> AssistantMessage:
         """This reply as the assistant turn to append to the conversation."""
@@ -115,12 +117,14 @@ ProviderErrorKind = Literal[
 
 
 class ProviderError(Exception):
-    """A model call that failed. The message names provider, model and URL — never a key."""
+    """A model call that failed. The message names provider, model and URL — never a key;
+    `detail` is what went wrong alone (the message when nothing else is known)."""
 
-    def __init__(self, kind: ProviderErrorKind, message: str) -> None:
+    def __init__(self, kind: ProviderErrorKind, message: str, detail: str | None = None) -> None:
         super().__init__(message)
         self.kind: ProviderErrorKind = kind
         self.message = message
+        self.detail = message if detail is None else detail
 
 
 class ChatProvider(Protocol):

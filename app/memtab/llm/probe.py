@@ -1,0 +1,138 @@
+"""Test connection: one small request to a provider, and what came of it in plain words.
+
+`probe_provider(settings)` sends the request a run would send — the same provider class,
+headers, key rules and error mapping (`http.py`) — with a one-line prompt, no tools, a
+short timeout and no retries, and says either which model answered and how long it took,
+or what went wrong: a refused key (401/403), an unknown model or wrong base URL (404), a
+connection refused, a TLS error, a timeout, or a base URL requests may not go to (plain
+http to another machine, refused before anything is sent). It blocks: call it off the GUI
+thread; `cancel` ends it within `HttpOptions.cancel_poll_s`.
+
+Qt-free: the Settings dialog runs it on a worker, `memtab doctor --check-provider` inline.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memtab.llm.endpoints import base_url_problem
+from memtab.llm.settings import ProviderSettings, create_provider
+from memtab.llm.types import ProviderError, ProviderErrorKind, UserMessage
+
+if TYPE_CHECKING:
+    from memtab.llm.http import HttpOptions
+
+logger = logging.getLogger(__name__)
+
+PROBE_PROMPT = "Reply with the single word OK."
+# Anthropic requires a limit; an OpenAI-compatible request is sent as a run sends it (some
+# models refuse `max_tokens`), the prompt keeps the answer short.
+PROBE_MAX_TOKENS = 16
+PROBE_TIMEOUT_S = 30.0
+PROBE_CONNECT_TIMEOUT_S = 10.0
+
+# What each kind of failure means to someone who just typed the settings.
+_HEADLINES: dict[ProviderErrorKind, str] = {
+    "auth": "The API key was refused",
+    "not_found": "Unknown model or wrong base URL",
+    "bad_request": "The server refused the request",
+    "rate_limited": "Rate limited (the key was accepted)",
+    "server": "The server failed",
+    "timeout": "No answer in time",
+    "connection": "Cannot connect",
+    "cancelled": "Cancelled",
+    "protocol": "The reply is not in the provider's format; check the base URL",
+    "config": "Not tested",
+}
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """How a test request went; `summary` is one line for the dialog or the terminal."""
+
+    ok: bool
+    summary: str
+    latency_ms: int | None = None
+    served_model: str | None = None
+    error_kind: ProviderErrorKind | None = None
+    detail: str | None = None
+    """The full error message (provider, model and URL; never a key)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "summary": self.summary,
+            "latencyMs": self.latency_ms,
+            "servedModel": self.served_model,
+            "errorKind": self.error_kind,
+            "detail": self.detail,
+        }
+
+
+def probe_options(timeout_s: float = PROBE_TIMEOUT_S) -> HttpOptions:
+    """The HTTP options of a probe: a short timeout and no retries (a retry would hide
+    the first answer behind a backoff)."""
+    from memtab.llm.http import HttpOptions  # httpx loads only when asked
+
+    return HttpOptions(
+        timeout_s=timeout_s,
+        connect_timeout_s=min(PROBE_CONNECT_TIMEOUT_S, timeout_s),
+        max_retries=0,
+    )
+
+
+def probe_provider(
+    settings: ProviderSettings,
+    *,
+    cancel: threading.Event | None = None,
+    options: HttpOptions | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> ProbeResult:
+    """Send one small request with `settings` (see the module doc); never raises
+    ProviderError. `options` default to `probe_options()`."""
+    if settings.is_offline:
+        return ProbeResult(True, "Offline: no model is called, so there is nothing to test")
+    problem = base_url_problem(settings.base_url)
+    if problem is not None:  # said of the base URL as configured, not of the endpoint
+        return _failed(ProviderError("config", problem), None)
+    limit = PROBE_MAX_TOKENS if settings.provider == "anthropic" else None
+    try:
+        provider = create_provider(settings, options=options or probe_options(), max_tokens=limit)
+    except ProviderError as error:
+        return _failed(error, None)
+    started = clock()
+    try:
+        reply = provider.complete("", [UserMessage(PROBE_PROMPT)], [], cancel=cancel)
+    except ProviderError as error:
+        return _failed(error, _elapsed_ms(started, clock))
+    finally:
+        close = getattr(provider, "close", None)
+        if close is not None:
+            close()
+    latency = _elapsed_ms(started, clock)
+    model = reply.served_model or settings.model
+    logger.info("connection test: %s answered in %d ms", settings.describe(), latency)
+    return ProbeResult(
+        True, f"Connected: {model} answered in {latency} ms", latency, reply.served_model
+    )
+
+
+def _failed(error: ProviderError, latency_ms: int | None) -> ProbeResult:
+    logger.info("connection test failed: %s", error.message)
+    headline = _HEADLINES.get(error.kind, "Failed")
+    return ProbeResult(
+        False,
+        f"{headline}: {error.detail}",
+        latency_ms,
+        error_kind=error.kind,
+        detail=error.message,
+    )
+
+
+def _elapsed_ms(started: float, clock: Callable[[], float]) -> int:
+    return round((clock() - started) * 1000)

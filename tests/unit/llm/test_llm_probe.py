@@ -1,0 +1,182 @@
+"""Test connection: one small real request, and its outcome in plain words."""
+
+from __future__ import annotations
+
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+
+import httpx
+import pytest
+
+from memtab.llm.http import HttpOptions
+from memtab.llm.probe import PROBE_MAX_TOKENS, PROBE_PROMPT, probe_options, probe_provider
+from memtab.llm.settings import ProviderSettings
+from support.fake_model_server import FakeModelServer
+
+KEY = "sk-ant-probe-0123456789abcdef"
+
+
+def anthropic_at(url: str, key: str | None = KEY) -> ProviderSettings:
+    return ProviderSettings("anthropic", "claude-test", url, key)
+
+
+def openai_at(url: str, key: str | None = None) -> ProviderSettings:
+    return ProviderSettings("openai", "llama3.1:8b", url, key)
+
+
+@pytest.fixture
+def closed_port() -> Iterator[int]:
+    """A port on 127.0.0.1 nothing listens on (taken from the OS, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    yield port
+
+
+def test_success_names_the_model_that_answered_and_the_latency(
+    fake_model_server: FakeModelServer,
+) -> None:
+    fake_model_server.add_anthropic_reply(text="OK")
+    result = probe_provider(anthropic_at(fake_model_server.anthropic_base_url))
+    assert result.ok and result.served_model == "fake-model"
+    assert result.latency_ms is not None and result.latency_ms >= 0
+    assert result.summary == f"Connected: fake-model answered in {result.latency_ms} ms"
+    # One small request: the prompt, no tools, a low token limit, the key in its header.
+    [request] = fake_model_server.requests
+    assert request.body["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": PROBE_PROMPT}]}
+    ]
+    assert "tools" not in request.body and request.body["max_tokens"] == PROBE_MAX_TOKENS
+    assert request.headers["x-api-key"] == KEY
+
+
+def test_an_openai_compatible_request_is_the_one_a_run_sends(
+    fake_model_server: FakeModelServer,
+) -> None:
+    fake_model_server.add_openai_reply(text="OK")
+    result = probe_provider(openai_at(fake_model_server.openai_base_url))
+    assert result.ok, result.summary
+    [request] = fake_model_server.requests
+    # Some models refuse `max_tokens`; a run does not send it, so neither does the test.
+    assert request.body == {
+        "model": "llama3.1:8b",
+        "messages": [{"role": "user", "content": PROBE_PROMPT}],
+    }
+    assert "authorization" not in request.headers
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "headline"),
+    [
+        (401, "auth", "The API key was refused: the server refused the credentials (HTTP 401)"),
+        (403, "auth", "The API key was refused: the server refused the credentials (HTTP 403)"),
+        (404, "not_found", "Unknown model or wrong base URL: not found (HTTP 404)"),
+        (400, "bad_request", "The server refused the request: "),
+    ],
+)
+def test_refusals_in_plain_words(
+    fake_model_server: FakeModelServer, status: int, kind: str, headline: str
+) -> None:
+    fake_model_server.add_error(status, {"error": {"type": "x", "message": f"echoing {KEY} back"}})
+    result = probe_provider(anthropic_at(fake_model_server.anthropic_base_url))
+    assert not result.ok and result.error_kind == kind
+    assert result.summary.startswith(headline), result.summary
+    assert KEY not in result.summary and KEY not in (result.detail or "")
+    assert "anthropic claude-test at http://127.0.0.1" in (result.detail or "")
+    assert len(fake_model_server.requests) == 1  # no retries
+
+
+def test_a_server_error_is_not_retried(fake_model_server: FakeModelServer) -> None:
+    fake_model_server.add_error(503)
+    result = probe_provider(anthropic_at(fake_model_server.anthropic_base_url))
+    assert result.summary == "The server failed: server error (HTTP 503): fake HTTP 503"
+    assert len(fake_model_server.requests) == 1
+
+
+def test_connection_refused(closed_port: int) -> None:
+    result = probe_provider(openai_at(f"http://127.0.0.1:{closed_port}/v1"))
+    assert result.error_kind == "connection"
+    assert result.summary == (
+        f"Cannot connect: connection refused by 127.0.0.1:{closed_port}; is the server running?"
+    )
+
+
+def test_tls_to_a_server_that_does_not_speak_it(fake_model_server: FakeModelServer) -> None:
+    # A real handshake against the plain-http fake server fails on the first record.
+    url = fake_model_server.openai_base_url.replace("http://", "https://")
+    result = probe_provider(openai_at(url))
+    assert result.error_kind == "connection"
+    assert result.summary.startswith("Cannot connect: TLS error with 127.0.0.1:"), result.summary
+    assert result.summary.endswith("is it an https server?")
+
+
+def _failing_transport(error: Exception) -> httpx.MockTransport:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError(str(error), request=request) from error
+
+    return httpx.MockTransport(handler)
+
+
+def test_an_untrusted_certificate() -> None:
+    bad = ssl.SSLCertVerificationError(1, "[SSL: CERTIFICATE_VERIFY_FAILED] self-signed")
+    bad.verify_message = "self-signed certificate"
+    options = replace(probe_options(), transport=_failing_transport(bad))
+    result = probe_provider(anthropic_at("https://llm.example.test"), options=options)
+    assert result.summary == (
+        "Cannot connect: TLS error: the certificate of llm.example.test:443 is not trusted "
+        "(self-signed certificate)"
+    )
+
+
+def test_an_unknown_host() -> None:
+    missing = socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    options = replace(probe_options(), transport=_failing_transport(missing))
+    result = probe_provider(anthropic_at("https://llm.example.test"), options=options)
+    assert result.summary == (
+        "Cannot connect: the host llm.example.test was not found (Name or service not known)"
+    )
+
+
+def test_a_timeout(fake_model_server: FakeModelServer) -> None:
+    fake_model_server.add_anthropic_reply(text="late", delay=2.0)
+    settings = anthropic_at(fake_model_server.anthropic_base_url)
+    result = probe_provider(settings, options=probe_options(timeout_s=0.3))
+    assert result.error_kind == "timeout"
+    assert result.summary == "No answer in time: no reply within 0.3 s (request timed out)"
+
+
+def test_a_test_is_cancellable(fake_model_server: FakeModelServer) -> None:
+    fake_model_server.add_anthropic_reply(text="late", delay=10.0)
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    started = time.monotonic()
+    result = probe_provider(anthropic_at(fake_model_server.anthropic_base_url), cancel=cancel)
+    assert result.error_kind == "cancelled" and result.summary.startswith("Cancelled")
+    assert time.monotonic() - started < 5.0
+
+
+def test_plain_http_to_another_machine_is_refused_before_anything_is_sent() -> None:
+    result = probe_provider(openai_at("http://192.168.1.20:11434/v1"))
+    assert result.error_kind == "config" and result.latency_ms is None
+    assert result.summary.startswith("Not tested: the base URL 'http://192.168.1.20:11434/v1'")
+    assert "plain http://" in result.summary
+
+
+def test_a_missing_key_is_said_before_anything_is_sent() -> None:
+    result = probe_provider(anthropic_at("https://api.anthropic.com", key=None))
+    assert result.error_kind == "config" and "no API key" in result.summary
+
+
+def test_offline_has_nothing_to_test() -> None:
+    result = probe_provider(ProviderSettings("offline", "offline", ""))
+    assert result.ok and "nothing to test" in result.summary
+
+
+def test_probe_options_never_retry() -> None:
+    assert probe_options().max_retries == 0
+    assert probe_options(timeout_s=2).connect_timeout_s == 2
+    assert isinstance(probe_options(), HttpOptions)
