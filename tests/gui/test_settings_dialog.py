@@ -5,14 +5,22 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.settings_dialog import SettingsDialog
-from memtab.llm.settings import resolve_provider_settings, settings_path
-from memtab.writer.config import WriterMode, load_writer_settings
+from memtab.gui.settings_dialog import CANCEL_TEST_LABEL, TEST_LABEL, SettingsDialog
+from memtab.llm.settings import (
+    ProviderSettings,
+    resolve_provider_settings,
+    save_provider_settings,
+    settings_path,
+)
+from memtab.writer.config import OfflineNotes, WriterMode, load_writer_settings
+from memtab.writer.config_model import number_range
+from support.fake_model_server import FakeModelServer
 
 
 def settings_file() -> Path:
@@ -136,3 +144,100 @@ def test_plain_http_to_another_machine_is_not_saved(qtbot: QtBot) -> None:
     assert dialog.result() != dialog.DialogCode.Accepted
     assert "plain http://" in dialog.error.text() and "192.168.1.20:11434" in dialog.error.text()
     assert not settings_file().exists()
+
+
+def test_the_writer_ranges_come_from_the_settings_model(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    assert (dialog.writer_timeout.minimum(), dialog.writer_timeout.maximum()) == number_range(
+        "timeout_s"
+    )
+    assert (dialog.max_dumps.minimum(), dialog.max_dumps.maximum()) == number_range("max_dumps")
+
+
+def test_offline_notes_can_be_chosen(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    assert dialog.offline_notes.currentData() == "suggest"
+    dialog.offline_notes.setCurrentIndex(dialog.offline_notes.findData("write"))
+    dialog.accept()
+    assert load_writer_settings().offline_notes is OfflineNotes.WRITE
+    assert make_dialog(qtbot).offline_notes.currentData() == "write"
+
+
+def _test_connection(qtbot: QtBot, dialog: SettingsDialog) -> str:
+    dialog.test_button.click()
+    assert dialog.test_button.text() == CANCEL_TEST_LABEL
+    qtbot.waitUntil(lambda: dialog.test_button.text() == TEST_LABEL, timeout=10_000)
+    return dialog.test_result.text()
+
+
+def test_test_connection_uses_the_form_as_it_is_and_saves_nothing(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    fake_model_server.add_openai_reply(text="OK")
+    dialog = make_dialog(qtbot)
+    assert not dialog.test_button.isEnabled()  # offline: nothing to test
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.model.setText("llama3.1:8b")
+    dialog.base_url.setText(fake_model_server.openai_base_url)
+    dialog.api_key.setText("typed-not-saved")
+    assert dialog.test_button.isEnabled()
+    result = _test_connection(qtbot, dialog)
+    assert result.startswith("Connected: fake-model answered in ") and result.endswith(" ms")
+    [request] = fake_model_server.requests
+    assert request.body["model"] == "llama3.1:8b"
+    assert request.headers["authorization"] == "Bearer typed-not-saved"
+    assert not settings_file().exists()
+    dialog.reject()
+
+
+def test_test_connection_uses_the_saved_key_and_says_when_it_is_refused(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    save_provider_settings(
+        ProviderSettings(
+            "anthropic", "claude-x", fake_model_server.anthropic_base_url, "sk-ant-saved-key"
+        )
+    )
+    fake_model_server.add_error(401, {"error": {"message": "invalid x-api-key"}})
+    dialog = make_dialog(qtbot)
+    result = _test_connection(qtbot, dialog)
+    assert result.startswith("The API key was refused: the server refused the credentials")
+    assert "invalid x-api-key" in result and "sk-ant-saved-key" not in result
+    assert fake_model_server.requests[0].headers["x-api-key"] == "sk-ant-saved-key"
+    assert "anthropic claude-x at" in dialog.test_result.toolTip()
+
+
+def test_a_test_under_way_can_be_cancelled_and_closing_cancels_it(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    fake_model_server.add_openai_reply(text="late", delay=30.0)
+    fake_model_server.add_openai_reply(text="late", delay=30.0)
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.base_url.setText(fake_model_server.openai_base_url)
+    dialog.test_button.click()
+    assert dialog.test_result.text().startswith("Testing openai · gpt-4o-mini · http://127.0.0.1")
+    qtbot.waitUntil(lambda: len(fake_model_server.requests) == 1, timeout=10_000)
+    dialog.test_button.click()  # now "Cancel test"
+    qtbot.waitUntil(lambda: dialog.test_button.text() == TEST_LABEL, timeout=5_000)
+    assert dialog.test_result.text() == "Test cancelled."
+
+    dialog.test_button.click()
+    qtbot.waitUntil(lambda: len(fake_model_server.requests) == 2, timeout=10_000)
+    started = time.monotonic()
+    dialog.reject()
+    assert time.monotonic() - started < 2.0
+    assert not settings_file().exists()
+
+
+def test_a_malformed_provider_value_is_reported_and_replaced_on_save(qtbot: QtBot) -> None:
+    settings_file().parent.mkdir(parents=True, exist_ok=True)
+    settings_file().write_text(json.dumps({"provider": "openai", "model": 42, "theme": "dark"}))
+    dialog = make_dialog(qtbot)
+    assert "'model' must be a string, not 42" in dialog.error.text()
+    assert dialog.chosen_provider == "offline" and dialog.model.text() == ""
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.model.setText("gpt-x")
+    dialog.accept()
+    stored = json.loads(settings_file().read_text())
+    assert (stored["model"], stored["theme"]) == ("gpt-x", "dark")

@@ -6,14 +6,22 @@ applies from the next run on. Environment variables still win over the file, and
 dialog says so when they are set. Under the key field it says which key requests will
 carry and why (never the key): `$ANTHROPIC_API_KEY`/`$OPENAI_API_KEY` only reach their
 official API, so a custom base URL needs a key typed here or `$MEMTAB_API_KEY`.
+
+*Test connection* sends one small request with what the form says now (saved or not),
+on a worker thread (`memtab.llm.probe`); the button cancels a test under way, and closing
+the dialog cancels it too. The writer's spin boxes take their ranges from the settings
+model (`memtab.writer.config_model`), so the dialog cannot offer a value the writer
+would refuse.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QCloseEvent, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,30 +30,34 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from memtab.gui.style import mute
+from memtab.gui.style import Accent, accent_text, mute
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.llm.endpoints import base_url_problem
+from memtab.llm.probe import ProbeResult, probe_provider
 from memtab.llm.settings import (
     DEFAULT_BASE_URLS,
     DEFAULT_MODELS,
     MEMTAB_KEY_VAR,
     ProviderName,
     ProviderSettings,
+    form_settings,
+    load_provider_section,
     load_settings_file,
     save_provider_settings,
+    saved_key,
     settings_path,
-    with_key,
 )
 from memtab.llm.types import ProviderError
 from memtab.writer.config import (
-    MAX_TIMEOUT_S,
-    MIN_TIMEOUT_S,
     OfflineNotes,
     WriterMode,
     WriterSettings,
@@ -53,6 +65,7 @@ from memtab.writer.config import (
     parse_writer_settings,
     save_writer_settings,
 )
+from memtab.writer.config_model import number_range
 
 PROVIDER_CHOICES: tuple[tuple[ProviderName, str], ...] = (
     ("offline", "Offline — Memtab's built-in rules, no model"),
@@ -64,11 +77,33 @@ WRITER_MODES: tuple[tuple[WriterMode, str], ...] = (
     (WriterMode.ALWAYS, "Always — also on workspaces mux writes"),
     (WriterMode.OFF, "Off — only `memtab write` runs it"),
 )
+OFFLINE_NOTES_CHOICES: tuple[tuple[OfflineNotes, str], ...] = (
+    (OfflineNotes.SUGGEST, "Suggest — queue them for review (`memtab suggestions`)"),
+    (OfflineNotes.WRITE, "Write — add them to the memory file directly"),
+)
+PROBE_KEY = "connection-test"
+TEST_LABEL = "&Test connection"
+CANCEL_TEST_LABEL = "Cancel &test"
 _OVERRIDE_VARIABLES = ("MEMTAB_PROVIDER", "MEMTAB_MODEL", "MEMTAB_BASE_URL", MEMTAB_KEY_VAR)
 _STORAGE_NOTE = (
     "A key typed here is stored in the settings file (readable only by you) and never "
     "written to logs, dumps or the journal."
 )
+
+
+def run_probe(
+    provider: ProviderName,
+    model: str,
+    base_url: str,
+    typed_key: str,
+    env: Mapping[str, str],
+    ctx: TaskContext,
+) -> ProbeResult:
+    """The connection test (on the worker thread): the form's values, with the saved key
+    read here, off the GUI thread, when none was typed."""
+    key = None if typed_key.strip() else saved_key(provider, env)
+    settings = form_settings(provider, model, base_url, typed_key=typed_key, saved_key=key, env=env)
+    return probe_provider(settings, cancel=ctx.cancel_event)
 
 
 class SettingsDialog(QDialog):
@@ -81,7 +116,7 @@ class SettingsDialog(QDialog):
         self._env = os.environ if env is None else env
         self._stored_provider: str | None = None
         self._stored_key = False  # read once in _load: no disk reads while the form is used
-        self._offline_notes = OfflineNotes.SUGGEST
+        self._probes: TaskRunner | None = None  # its thread starts with the first test
         self._build()
         self._load()
 
@@ -106,6 +141,19 @@ class SettingsDialog(QDialog):
         self.key_note.setObjectName("keyNote")
         self.key_note.setWordWrap(True)
         mute(self.key_note)
+        self.test_button = QPushButton(TEST_LABEL, self)
+        self.test_button.setObjectName("testConnection")
+        self.test_button.setToolTip(
+            "Send one small request with the values above (saved or not) and say how it went"
+        )
+        self.test_button.clicked.connect(self._on_test_button_clicked)
+        self.test_result = QLabel(self)
+        self.test_result.setObjectName("testResult")
+        self.test_result.setWordWrap(True)
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.test_button)
+        test_row.addWidget(self.test_result, 1)
 
         model_box = QGroupBox("Model for consolidation and the memory writer", self)
         model_form = QFormLayout(model_box)
@@ -114,6 +162,7 @@ class SettingsDialog(QDialog):
         model_form.addRow("&Base URL:", self.base_url)
         model_form.addRow("API &key:", self.api_key)
         model_form.addRow("", self.key_note)
+        model_form.addRow("", test_row)
 
         self.writer_mode = QComboBox(self)
         self.writer_mode.setAccessibleName("Writer mode")
@@ -121,21 +170,30 @@ class SettingsDialog(QDialog):
             self.writer_mode.addItem(label, mode.value)
         self.writer_timeout = QDoubleSpinBox(self)
         self.writer_timeout.setAccessibleName("Writer timeout")
-        self.writer_timeout.setRange(MIN_TIMEOUT_S, MAX_TIMEOUT_S)
+        self.writer_timeout.setRange(*number_range("timeout_s"))
         self.writer_timeout.setDecimals(0)
         self.writer_timeout.setSuffix(" s")
         self.memory_path = QLineEdit(self)
         self.memory_path.setAccessibleName("Writer memory file")
+        self.offline_notes = QComboBox(self)
+        self.offline_notes.setAccessibleName("Offline writer notes")
+        self.offline_notes.setToolTip(
+            "What the writer does with its notes when no model is configured"
+        )
+        for choice, label in OFFLINE_NOTES_CHOICES:
+            self.offline_notes.addItem(label, choice.value)
         self.dump_successful = QCheckBox("Also keep trace dumps of successful runs", self)
         self.max_dumps = QSpinBox(self)
         self.max_dumps.setAccessibleName("Trace dumps kept per workspace")
-        self.max_dumps.setRange(1, 10_000)
+        low, high = number_range("max_dumps")
+        self.max_dumps.setRange(int(low), int(high))
 
         writer_box = QGroupBox("Background memory writer", self)
         writer_form = QFormLayout(writer_box)
         writer_form.addRow("&Runs:", self.writer_mode)
         writer_form.addRow("&Timeout per run:", self.writer_timeout)
         writer_form.addRow("Memory &file:", self.memory_path)
+        writer_form.addRow("&Offline notes:", self.offline_notes)
         writer_form.addRow("Trace dumps &kept:", self.max_dumps)
         writer_form.addRow("", self.dump_successful)
 
@@ -166,31 +224,39 @@ class SettingsDialog(QDialog):
     # -- reading and writing -------------------------------------------------------------
 
     def _load(self) -> None:
+        path = settings_path(self._env)
+        problems: list[str] = []
         try:
-            stored = load_settings_file(settings_path(self._env))
+            stored = load_settings_file(path)
         except ProviderError as error:
             stored = {}
-            self._show_error(f"{error.message}. Saving will not overwrite it until it is fixed.")
-        provider = stored.get("provider") if isinstance(stored.get("provider"), str) else None
+            problems.append(f"{error.message}. Saving will not overwrite it until it is fixed.")
+        try:
+            section = load_provider_section(path) if stored else {}
+        except ProviderError as error:
+            section = {}
+            problems.append(f"{error.message}. Saving replaces it with the values below.")
+        provider = section.get("provider")
         self._stored_provider = provider
-        self._stored_key = bool(stored.get("api_key"))
-        index = self.provider.findData(provider or "offline")
+        self._stored_key = bool(section.get("api_key"))
+        index = self.provider.findData((provider or "offline").strip().lower())
         self.provider.setCurrentIndex(max(index, 0))
-        self.model.setText(stored.get("model") or "")
-        self.base_url.setText(stored.get("base_url") or "")
+        self.model.setText(section.get("model") or "")
+        self.base_url.setText(section.get("base_url") or "")
         self._on_provider_current_index_changed()
         writer = parse_writer_settings(stored.get("writer"))
         self.writer_mode.setCurrentIndex(self.writer_mode.findData(writer.mode.value))
         self.writer_timeout.setValue(writer.timeout_s)
         self.memory_path.setText(writer.memory_path)
+        self.offline_notes.setCurrentIndex(self.offline_notes.findData(writer.offline_notes.value))
         self.dump_successful.setChecked(writer.dump_successful_runs)
         self.max_dumps.setValue(writer.max_dumps)
-        self._offline_notes = writer.offline_notes  # no field for it yet: kept as stored
         overrides = [name for name in _OVERRIDE_VARIABLES if self._env.get(name, "").strip()]
         self.override_note.setVisible(bool(overrides))
         self.override_note.setText(
             f"Set in the environment, {', '.join(overrides)} override these settings."
         )
+        self._show_error(" ".join(problems))
 
     @property
     def chosen_provider(self) -> ProviderName:
@@ -203,29 +269,28 @@ class SettingsDialog(QDialog):
         offline = provider == "offline"
         for field in (self.model, self.base_url, self.api_key):
             field.setEnabled(not offline)
+        self.test_button.setEnabled(not offline or self._testing())
         self.model.setPlaceholderText(DEFAULT_MODELS[provider])
         self.base_url.setPlaceholderText(DEFAULT_BASE_URLS.get(provider, ""))
         self._on_key_inputs_changed()
 
+    def _kept_key(self) -> bool:
+        """Whether the settings file holds a key for the chosen provider."""
+        stored = (self._stored_provider or "").strip().lower()
+        return self.chosen_provider == stored and self._stored_key
+
     def _preview(self) -> ProviderSettings:
         """What the form would resolve to, key included, without reading the disk."""
-        provider = self.chosen_provider
-        preview = ProviderSettings(
-            provider=provider,
-            model=self.model.text().strip() or DEFAULT_MODELS[provider],
-            base_url=self.base_url.text().strip().rstrip("/") or DEFAULT_BASE_URLS[provider],
-        )
-        # The same order as resolve_provider_settings: $MEMTAB_API_KEY (unless it is tied to
-        # another provider), then the typed or saved key, then the provider's variable.
-        env_provider = self._env.get("MEMTAB_PROVIDER", "").strip().lower()
-        memtab_key = self._env.get(MEMTAB_KEY_VAR, "").strip()
-        if memtab_key and env_provider in ("", provider):
-            return with_key(preview, self._env, memtab_key, MEMTAB_KEY_VAR)
-        typed = self.api_key.text().strip()
-        kept = provider == self._stored_provider and self._stored_key
         # The saved key itself is not read back: a stand-in says "there is one", which is
         # all the note needs (it never shows a key).
-        return with_key(preview, self._env, typed or ("saved key" if kept else None))
+        return form_settings(
+            self.chosen_provider,
+            self.model.text(),
+            self.base_url.text(),
+            typed_key=self.api_key.text(),
+            saved_key="saved key" if self._kept_key() else None,
+            env=self._env,
+        )
 
     @Slot()
     def _on_key_inputs_changed(self) -> None:
@@ -235,7 +300,7 @@ class SettingsDialog(QDialog):
             self.api_key.setPlaceholderText("")
             self.key_note.setText(preview.key_note())
             return
-        if provider == self._stored_provider and self._stored_key:
+        if self._kept_key():
             self.api_key.setPlaceholderText("unchanged (a key is saved)")
         elif preview.api_key_env:
             self.api_key.setPlaceholderText(f"from ${preview.api_key_env}")
@@ -249,6 +314,86 @@ class SettingsDialog(QDialog):
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
         self.error.setVisible(bool(message))
+
+    # -- testing the connection ----------------------------------------------------------
+
+    def _testing(self) -> bool:
+        return self._probes is not None and self._probes.is_busy(PROBE_KEY)
+
+    @Slot()
+    def _on_test_button_clicked(self) -> None:
+        if self._probes is None:
+            self._probes = TaskRunner("connection-test", parent=self)
+            self._probes.latest_finished.connect(self._on_probes_latest_finished)
+            self._probes.latest_failed.connect(self._on_probes_latest_failed)
+            self._probes.job_cancelled.connect(self._on_probes_job_cancelled)
+            self._probes.idle.connect(self._on_probes_idle)
+        elif self._probes.is_busy(PROBE_KEY):
+            self._probes.cancel_latest(PROBE_KEY)
+            return
+        preview = self._preview()
+        self._probes.submit_latest(
+            PROBE_KEY,
+            functools.partial(
+                run_probe,
+                self.chosen_provider,
+                self.model.text(),
+                self.base_url.text(),
+                self.api_key.text(),
+                dict(self._env),
+            ),
+        )
+        self.test_button.setText(CANCEL_TEST_LABEL)
+        self._show_test_result(f"Testing {preview.describe()}…", None)
+
+    @Slot(str, object)
+    def _on_probes_latest_finished(self, key: str, result: object) -> None:
+        assert isinstance(result, ProbeResult)
+        self._show_test_result(result.summary, Accent.SUCCESS if result.ok else Accent.ERROR)
+        self.test_result.setToolTip(result.detail or "")
+
+    @Slot(str, str)
+    def _on_probes_latest_failed(self, key: str, message: str) -> None:
+        self._show_test_result(f"The test failed: {message}", Accent.ERROR)
+
+    @Slot(int)
+    def _on_probes_job_cancelled(self, job_id: int) -> None:
+        self._show_test_result("Test cancelled.", None)
+
+    @Slot()
+    def _on_probes_idle(self) -> None:
+        """The test has ended (its outcome shown): its thread is not kept around."""
+        self._stop_testing()
+        self.test_button.setText(TEST_LABEL)
+        self.test_button.setEnabled(self.chosen_provider != "offline")
+
+    def _show_test_result(self, text: str, accent: Accent | None) -> None:
+        self.test_result.setText(text)
+        palette = self.test_result.palette()
+        color = (
+            accent_text(palette, accent)
+            if accent is not None
+            else self.palette().color(QPalette.ColorRole.WindowText)
+        )
+        palette.setColor(QPalette.ColorRole.WindowText, color)
+        self.test_result.setPalette(palette)
+
+    def _stop_testing(self) -> None:
+        """Cancel a test under way and stop its thread (a probe ends within ~50 ms of
+        being cancelled, so this does not keep the GUI waiting)."""
+        if self._probes is not None:
+            self._probes.shutdown(timeout_ms=2000)
+            self._probes.deleteLater()
+            self._probes = None
+
+    def done(self, result: int) -> None:
+        """Closing the dialog (Save, Cancel, Esc) cancels a test under way."""
+        self._stop_testing()
+        super().done(result)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._stop_testing()
+        super().closeEvent(event)
 
     def accept(self) -> None:
         """Validate and save; on a problem say why and stay open (nothing is written)."""
@@ -270,7 +415,7 @@ class SettingsDialog(QDialog):
             memory_path=self.memory_path.text().strip(),
             dump_successful_runs=self.dump_successful.isChecked(),
             max_dumps=self.max_dumps.value(),
-            offline_notes=self._offline_notes,
+            offline_notes=OfflineNotes(self.offline_notes.currentData()),
         )
         model = ProviderSettings(
             provider=provider,
