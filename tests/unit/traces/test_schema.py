@@ -31,6 +31,11 @@ EARLY_MODULES = (
     "memtab.cli.traces_commands",
     "memtab.demo",
     "memtab.traces",
+    # Validated by pydantic models, loaded by their first call (the store is on the way).
+    "memtab.store.tool",
+    "memtab.writer.config",
+    "memtab.llm.settings",
+    "memtab.llm.probe",
 )
 
 
@@ -50,6 +55,18 @@ def test_pydantic_is_imported_by_the_first_dump_read() -> None:
     path = str(fixture_dump("demo"))
     code = f"import pathlib, memtab.traces.reader as r\nr.parse_trace(pathlib.Path({path!r}))"
     assert _pydantic_loaded_after(code)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from memtab.store.tool import parse_tool_request as p; p({'command': 'delete'})",
+        "from memtab.writer.config import WriterSettings; WriterSettings()",
+        "from memtab.llm.settings import resolve_provider_settings as r; r()",
+    ],
+)
+def test_pydantic_is_imported_by_the_first_validation(code: str) -> None:
+    assert _pydantic_loaded_after(f"import contextlib\nwith contextlib.suppress(Exception): {code}")
 
 
 def test_field_names_are_camel_case_aliases_of_the_python_names() -> None:
