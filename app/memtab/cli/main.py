@@ -40,6 +40,7 @@ COMMAND_MODULES = {
     "memtab.cli.traces_commands": ("traces",),
     "memtab.cli.source_commands": ("sources", "show", "copy", "source-log"),
     "memtab.cli.history_commands": ("history", "restore", "runs", "revert-run", "trash"),
+    "memtab.cli.doctor_commands": ("doctor",),
 }
 _OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
 

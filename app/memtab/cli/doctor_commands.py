@@ -1,0 +1,151 @@
+"""`memtab doctor`: what Memtab sees here, and what is broken (exit 1) or worth a look.
+
+The checks live in `memtab.diagnostics` (Qt-free); this module prints them. `--json`
+prints `DoctorReport.to_json()`, a stable contract documented in the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from memtab.cli.common import add_home_option, format_table, print_json
+from memtab.diagnostics.doctor import run_doctor
+from memtab.diagnostics.report import DoctorReport, Level
+from memtab.humanize import plural, size_text
+from memtab.store.home import resolve_home
+
+_MARKS = {Level.BROKEN: "✗", Level.WARNING: "!"}
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `doctor` to the `memtab` parser."""
+    doctor = commands.add_parser(
+        "doctor",
+        help="check the home, sidecars, file watcher, sources, model settings and versions",
+        description="Check what Memtab would use here. Exits 1 when something is broken "
+        "(a file or setting Memtab cannot use, a provider that cannot work, Qt that does "
+        "not load); warnings alone exit 0.",
+    )
+    add_home_option(doctor)
+    doctor.add_argument("--json", action="store_true", help="machine-readable output")
+    doctor.add_argument(
+        "--check-provider",
+        action="store_true",
+        help="also send one small request to the configured model provider",
+    )
+    doctor.set_defaults(handler=run_doctor_command)
+
+
+def run_doctor_command(args: argparse.Namespace) -> int:
+    report = run_doctor(
+        resolve_home(getattr(args, "home", None)), check_connection=args.check_provider
+    )
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print(describe(report))
+    return 1 if report.broken else 0
+
+
+def describe(report: DoctorReport) -> str:
+    """The report for a terminal: one line or two per check, then what was found."""
+    s = report.sections
+    rows = [
+        ["Home:", f"{s['home']['path']} ({s['home']['why']})"],
+        ["Registry:", _registry(s["registry"])],
+        ["Sidecars:", _sidecars(s["sidecars"])],
+        ["Watcher:", _watcher(s["watcher"])],
+        ["Sources:", _sources(s["sources"])],
+        *_provider(s["provider"]),
+        ["Writer:", _writer(s["writer"]["settings"])],
+        ["Versions:", _versions(s["runtime"]["versions"])],
+        ["Log:", s["runtime"]["logFile"]],
+    ]
+    counts = [
+        plural(sum(1 for f in report.findings if f.level is level), word)
+        for level, word in ((Level.BROKEN, "problem"), (Level.WARNING, "warning"))
+    ]
+    lines = [f"Memtab doctor: {report.status.value} ({', '.join(counts)})", "", format_table(rows)]
+    if report.findings:
+        lines.append("")
+        lines.extend(
+            f"{_MARKS[f.level]} {f.check}: {f.message}"
+            for f in report.findings
+            if f.level in _MARKS
+        )
+    return "\n".join(lines)
+
+
+def _registry(section: dict[str, Any]) -> str:
+    if section.get("problem"):
+        return f"unusable ({section['problem']})"
+    if not section["exists"]:
+        return "no config.json yet"
+    return (
+        f"{plural(section['projects'], 'project')}, {plural(section['workspaces'], 'workspace')}"
+        f" ({section['archivedWorkspaces']} archived); the writer runs every "
+        f"{plural(section['writerInterval'], 'turn')}"
+    )
+
+
+def _sidecars(rows: list[dict[str, Any]]) -> str:
+    present = [row for row in rows if row["exists"] or row["keptAside"]]
+    if not present:
+        return "none yet"
+    parts = []
+    for row in present:
+        state = size_text(row["size"]) if row["status"] == "ok" else row["status"]
+        kept = f", {len(row['keptAside'])} kept aside" if row["keptAside"] else ""
+        parts.append(f"{row['name']} {state}{kept}")
+    return " · ".join(parts)
+
+
+def _watcher(section: dict[str, Any]) -> str:
+    text = f"{section['backend']}, {plural(section['homeDirectories'], 'directory', 'directories')}"
+    inotify = section["inotify"]
+    if inotify and inotify["headroom"] is not None:
+        used = inotify["watchesInUse"]
+        text += f"; {inotify['headroom']} inotify watches free of {inotify['maxUserWatches']}" + (
+            f" ({used} in use)" if used is not None else ""
+        )
+    return text
+
+
+def _sources(section: dict[str, Any]) -> str:
+    found = section["found"]
+    if not found:
+        return "no other agent's memory found"
+    return f"{len(found)} found: {', '.join(source['id'] for source in found)}"
+
+
+def _provider(section: dict[str, Any]) -> list[list[str]]:
+    if section.get("problem") and "provider" not in section:
+        return [["Provider:", f"unusable ({section['problem']})"]]
+    origins = section["origins"]
+    if section["provider"] == "offline":
+        return [["Provider:", f"offline, built-in rules (from {origins['provider']})"]]
+    rows = [
+        ["Provider:", f"{section['provider']} (from {origins['provider']})"],
+        ["Model:", f"{section['model']} (from {origins['model']})"],
+        ["Base URL:", f"{section['baseUrl']} (from {origins['baseUrl']})"],
+        ["Key:", section["key"]["note"]],
+    ]
+    if section["check"]:
+        rows.append(["Test:", section["check"]["summary"]])
+    return rows
+
+
+def _writer(settings: dict[str, Any]) -> str:
+    return (
+        f"{settings['mode']}, {settings['timeout_s']:g} s per run, {settings['memory_path']}, "
+        f"offline notes: {settings['offline_notes']}"
+    )
+
+
+def _versions(versions: dict[str, Any]) -> str:
+    names = ("memtab", "python", "pyside6", "qt", "watchdog", "httpx", "pydantic")
+    titles = ("Memtab", "Python", "PySide6", "Qt", "watchdog", "httpx", "pydantic")
+    return " · ".join(
+        f"{title} {versions.get(name) or '?'}" for name, title in zip(names, titles, strict=True)
+    )

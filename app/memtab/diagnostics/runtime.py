@@ -1,0 +1,128 @@
+"""The versions Memtab runs on, and whether Qt loads at all.
+
+Qt is looked at in a child Python (`QT_CHECK`), so the doctor itself never loads Qt, as
+every headless command: the child imports QtCore only (no QApplication, no QtWidgets),
+reports the PySide6 and Qt versions and, on Linux, whether Qt's xcb platform plugin can
+load its system libraries — the usual reason the window does not open. In a frozen
+bundle, which has no separate interpreter to run, the same code runs in this process.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import logging
+import platform
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from memtab import __version__
+from memtab.diagnostics.report import Findings
+from memtab.logs import LOG_FILE_NAME, log_dir, log_file
+
+logger = logging.getLogger(__name__)
+
+QT_CHECK_TIMEOUT_S = 30.0
+# Run by a child interpreter (or exec'd in a frozen bundle); prints one JSON object.
+QT_CHECK = """
+import ctypes, json, pathlib, sys
+found = {}
+try:
+    import PySide6
+    from PySide6 import QtCore
+    found["pyside6"] = PySide6.__version__
+    found["qt"] = QtCore.qVersion()
+    plugins = QtCore.QLibraryInfo.path(QtCore.QLibraryInfo.LibraryPath.PluginsPath)
+    xcb = pathlib.Path(plugins) / "platforms" / "libqxcb.so"
+    if sys.platform.startswith("linux") and xcb.is_file():
+        try:
+            ctypes.CDLL(str(xcb))
+        except OSError as error:
+            found["platformProblem"] = str(error)
+except Exception as error:
+    found["problem"] = f"{type(error).__name__}: {error}"
+print(json.dumps(found))
+"""
+
+QtChecker = Callable[[], dict[str, Any]]
+
+
+def run_qt_check() -> dict[str, Any]:
+    """What `QT_CHECK` found: versions, and a `problem` / `platformProblem` if any."""
+    if getattr(sys, "frozen", False):
+        import contextlib
+        import io
+
+        output = io.StringIO()
+        with contextlib.redirect_stdout(output):
+            exec(compile(QT_CHECK, "<qt check>", "exec"), {"__name__": "qt_check"})
+        return _parse_qt_check(output.getvalue(), "")
+    try:
+        child = subprocess.run(
+            [sys.executable, "-c", QT_CHECK],
+            capture_output=True,
+            text=True,
+            timeout=QT_CHECK_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return {"problem": f"the Qt check could not run ({error})"}
+    return _parse_qt_check(child.stdout, child.stderr)
+
+
+def _parse_qt_check(stdout: str, stderr: str) -> dict[str, Any]:
+    lines = stdout.strip().splitlines()
+    try:
+        found = json.loads(lines[-1]) if lines else None
+    except json.JSONDecodeError:
+        found = None
+    if not isinstance(found, dict):
+        last = (stderr.strip().splitlines() or ["no output"])[-1]
+        return {"problem": f"the Qt check ended without an answer ({last})"}
+    return found
+
+
+def _distribution_version(*names: str) -> str | None:
+    for name in names:
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[dict[str, Any], Findings]:
+    """Versions of Memtab, Python, Qt and the libraries, and whether Qt loads."""
+    import httpx
+    import pydantic
+    import watchdog.version
+
+    found = Findings("runtime")
+    qt = qt_check()
+    if qt.get("problem"):
+        found.broken(f"Qt does not load, so the window cannot open: {qt['problem']}")
+    if qt.get("platformProblem"):
+        found.broken(
+            f"Qt's xcb platform plugin cannot load ({qt['platformProblem']}): the window "
+            "will not open on X11; `memtab` names the package to install, and "
+            "scripts/install-system-deps installs everything Qt needs"
+        )
+    versions = {
+        "memtab": __version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "pyside6": qt.get("pyside6") or _distribution_version("PySide6-Essentials", "PySide6"),
+        "qt": qt.get("qt"),
+        "watchdog": watchdog.version.VERSION_STRING,
+        "httpx": httpx.__version__,
+        "pydantic": pydantic.VERSION,
+    }
+    section = {
+        "versions": versions,
+        "qtProblem": qt.get("problem") or qt.get("platformProblem"),
+        "frozen": bool(getattr(sys, "frozen", False)),
+        "logFile": str(log_file() or log_dir() / LOG_FILE_NAME),
+    }
+    return section, found

@@ -1,0 +1,138 @@
+"""How Memtab is set up: the model provider, the writer's settings, other agents' memory.
+
+The provider section names where each value came from (command line, `MEMTAB_*`, the
+settings file, the default) and which key requests would carry and why, never the key.
+`check_provider(..., probe=True)` also sends one small request (`memtab.llm.probe`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from memtab.diagnostics.report import Findings
+from memtab.llm.endpoints import OFFICIAL_HOSTS, url_host
+from memtab.llm.settings import explain_provider_settings, load_settings_file, settings_path
+from memtab.llm.types import ProviderError
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import discover
+from memtab.store.home import Home, Registry
+from memtab.writer.config import SETTINGS_KEY as WRITER_KEY
+from memtab.writer.config import check_writer_settings
+
+logger = logging.getLogger(__name__)
+
+
+def check_provider(
+    env: Mapping[str, str], *, probe: bool = False
+) -> tuple[dict[str, Any], Findings]:
+    """The provider, model and base URL in use, where each came from, and the key rule."""
+    found = Findings("provider")
+    try:
+        resolved = explain_provider_settings(env=env)
+    except ProviderError as error:
+        found.broken(f"The model settings cannot be used: {error.message}")
+        return {"problem": error.message}, found
+    settings = resolved.settings
+    origins = dict(resolved.origins)
+    section: dict[str, Any] = {
+        "provider": settings.provider,
+        "model": None if settings.is_offline else settings.model,
+        "baseUrl": None if settings.is_offline else settings.base_url,
+        "origins": {
+            "provider": origins["provider"],
+            "model": origins.get("model"),
+            "baseUrl": origins.get("base_url"),
+        },
+        "key": {
+            "sent": bool(settings.api_key),
+            "from": _key_origin(settings.api_key, settings.api_key_env),
+            "withheld": f"${settings.withheld_key_env}" if settings.withheld_key_env else None,
+            "note": settings.key_note(),
+        },
+        "problem": None,
+        "check": None,
+    }
+    if settings.provider == "anthropic" and not settings.api_key:
+        how = (
+            settings.key_note()
+            if settings.withheld_key_env
+            else "set $ANTHROPIC_API_KEY or $MEMTAB_API_KEY, or save one in Edit → Settings"
+        )
+        found.broken(f"Anthropic needs an API key and none is used: {how}")
+    elif settings.withheld_key_env:
+        found.warning(settings.key_note())
+    elif (
+        settings.provider == "openai"
+        and not settings.api_key
+        and url_host(settings.base_url) == OFFICIAL_HOSTS["openai"]
+    ):
+        found.broken("The OpenAI API needs a key and none is used: set $OPENAI_API_KEY")
+    if probe and not settings.is_offline:
+        from memtab.llm.probe import probe_provider  # httpx: only when asked
+
+        result = probe_provider(settings)
+        section["check"] = result.to_json()
+        if not result.ok:
+            found.broken(f"Test request: {result.summary}")
+    return section, found
+
+
+def _key_origin(key: str | None, variable: str | None) -> str | None:
+    if not key:
+        return None
+    return f"${variable}" if variable else "settings file"
+
+
+def check_writer(env: Mapping[str, str]) -> tuple[dict[str, Any], Findings]:
+    """The writer's settings as the app reads them; each value replaced by its default."""
+    found = Findings("writer")
+    path = settings_path(env)
+    try:
+        raw = load_settings_file(path).get(WRITER_KEY)
+    except ProviderError as error:  # reported with the sidecars and the provider
+        raw = None
+        logger.info("writer settings: %s", error.message)
+    settings, problems = check_writer_settings(raw, source=str(path))
+    for problem in problems:
+        found.warning(problem)
+    # The settings under the names settings.json gives them.
+    return {"settings": settings.to_json(), "problems": problems}, found
+
+
+def check_sources(
+    home: Home, registry: Registry | None, env: Mapping[str, str]
+) -> tuple[dict[str, Any], Findings]:
+    """Other agents' memory found (Claude Code, Codex, loki-mode), and where it was looked
+    for; mux's own is the home itself."""
+    found = Findings("sources")
+    context = SourceContext.load(home, env=env, registry=registry)
+    discovery = discover(context)
+    for problem in context.problems:
+        found.warning(problem)
+    section = {
+        "found": [
+            {
+                "id": source.id,
+                "agent": source.agent,
+                "label": source.label,
+                "root": str(source.root),
+                "project": source.project,
+                "writable": source.writable,
+            }
+            for source in discovery.sources
+        ],
+        "lookedFor": [
+            {
+                "agent": item.agent,
+                "path": item.path,
+                "found": item.found,
+                "how": item.how,
+                "note": item.note,
+            }
+            for item in discovery.looked_for
+        ],
+        "problems": list(context.problems),
+    }
+    return section, found

@@ -1,0 +1,155 @@
+"""Which file watcher the window would use here, and whether inotify has room for the home.
+
+watchdog picks its native observer when the module loads (inotify on Linux, FSEvents on
+macOS, kqueue on the BSDs, ReadDirectoryChangesW on Windows) and polling where none
+works. On Linux each directory of the home takes one inotify watch, out of a per-user
+limit (`fs.inotify.max_user_watches`) shared with every other program (editors, IDEs,
+file sync): when it runs out, the window polls the directories it could not watch
+(`gui/watch.py`), which works but notices changes later. Watches in use are counted from
+`/proc/<pid>/fdinfo` of this user's processes, where readable.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from memtab.diagnostics.report import Findings
+
+logger = logging.getLogger(__name__)
+
+INOTIFY_LIMITS = Path("/proc/sys/fs/inotify")
+PROC = Path("/proc")
+_INOTIFY_LINK = "anon_inode:inotify"
+_WATCH_LINE = b"inotify wd:"
+
+
+def watchdog_backend() -> str:
+    """The observer watchdog chose on this machine: "inotify", "fsevents", "kqueue",
+    "windowsapi" or "polling" (its class name, as the window's status line says it)."""
+    from watchdog.observers import Observer
+
+    chosen = cast(type, Observer)  # a class picked at import; typed as an alias
+    for cls in chosen.__mro__:
+        if cls.__module__.startswith("watchdog.") and cls.__name__.endswith("Observer"):
+            return cls.__name__.removesuffix("Observer").lower()
+    return chosen.__name__.lower()
+
+
+@dataclass(frozen=True)
+class InotifyUse:
+    """This user's inotify instances and watches in use (None when /proc does not say)."""
+
+    instances: int | None
+    watches: int | None
+
+
+def inotify_in_use(proc: Path = PROC, uid: int | None = None) -> InotifyUse:
+    """Count the inotify instances and watches held by this user's processes."""
+    uid = os.getuid() if uid is None and hasattr(os, "getuid") else uid
+    instances = watches = 0
+    readable = False
+    try:
+        pids = [entry.name for entry in os.scandir(proc) if entry.name.isdigit()]
+    except OSError:
+        return InotifyUse(None, None)
+    for pid in pids:
+        fd_dir = proc / pid / "fd"
+        try:
+            if uid is not None and (proc / pid).stat().st_uid != uid:
+                continue
+            fds = list(os.scandir(fd_dir))
+        except OSError:
+            continue  # gone, or another user's
+        readable = True
+        for fd in fds:
+            try:
+                if os.readlink(fd.path) != _INOTIFY_LINK:
+                    continue
+                info = (proc / pid / "fdinfo" / fd.name).read_bytes()
+            except OSError:
+                continue
+            instances += 1
+            watches += sum(1 for line in info.splitlines() if line.startswith(_WATCH_LINE))
+    return InotifyUse(instances, watches) if readable else InotifyUse(None, None)
+
+
+def _read_limit(name: str, limits: Path) -> int | None:
+    try:
+        return int((limits / name).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def count_directories(root: Path) -> int:
+    """The directories under `root`, itself included, without following links (one
+    inotify watch each)."""
+    count, pending = 0, [str(root)]
+    while pending:
+        current = pending.pop()
+        count += 1
+        try:
+            with os.scandir(current) as entries:
+                pending.extend(e.path for e in entries if e.is_dir(follow_symlinks=False))
+        except OSError:
+            continue
+    return count
+
+
+def check_watcher(
+    home_root: Path,
+    *,
+    limits: Path = INOTIFY_LIMITS,
+    proc: Path = PROC,
+    backend: str | None = None,
+) -> tuple[dict[str, Any], Findings]:
+    """The backend, the home's directory count and, on Linux, the inotify headroom."""
+    found = Findings("watcher")
+    backend = backend or watchdog_backend()
+    directories = count_directories(home_root) if home_root.is_dir() else 0
+    section: dict[str, Any] = {
+        "backend": backend,
+        "native": backend != "polling",
+        "homeDirectories": directories,
+        "inotify": None,
+    }
+    if backend == "polling":
+        found.warning(
+            "watchdog has no native file watcher here: the window polls the home, so it "
+            "notices changes a second or two later"
+        )
+    if backend != "inotify" or not sys.platform.startswith("linux"):
+        return section, found
+    max_watches = _read_limit("max_user_watches", limits)
+    max_instances = _read_limit("max_user_instances", limits)
+    use = inotify_in_use(proc)
+    headroom = (
+        max_watches - use.watches
+        if max_watches is not None and use.watches is not None
+        else max_watches
+    )
+    section["inotify"] = {
+        "maxUserWatches": max_watches,
+        "maxUserInstances": max_instances,
+        "watchesInUse": use.watches,
+        "instancesInUse": use.instances,
+        "headroom": headroom,
+    }
+    if headroom is not None and headroom < directories:
+        found.warning(
+            f"The home has {directories} directories but only {headroom} more inotify "
+            f"watches are free (fs.inotify.max_user_watches = {max_watches}, "
+            f"{use.watches if use.watches is not None else 'unknown'} in use, a running "
+            "Memtab's own included): the window will poll the rest; raise the limit with "
+            "sysctl fs.inotify.max_user_watches=<n>"
+        )
+    if max_instances is not None and use.instances is not None and use.instances >= max_instances:
+        found.warning(
+            f"All {max_instances} inotify instances of this user are taken "
+            "(fs.inotify.max_user_instances): a new window will poll the home"
+        )
+    return section, found

@@ -1,0 +1,87 @@
+"""`memtab doctor`: exit status, the terminal report and the JSON on stdout."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtab.cli.main import main, modules_for
+from memtab.demo import create_demo_home
+
+
+@pytest.fixture(autouse=True)
+def _qt_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fine() -> dict[str, Any]:
+        return {"pyside6": "6.9.0", "qt": "6.9.1"}
+
+    monkeypatch.setattr("memtab.diagnostics.doctor.run_qt_check", fine)
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = main(args)
+    return status, capsys.readouterr().out
+
+
+def test_doctor_loads_only_its_own_module() -> None:
+    assert modules_for(["doctor", "--json"]) == ["memtab.cli.doctor_commands"]
+
+
+def test_a_healthy_home_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = create_demo_home(tmp_path / "demo").root
+    status, out = run(["doctor", "--home", str(home)], capsys)
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "Memtab doctor: ok (0 problems, 0 warnings)"
+    assert any(line.startswith("Home:") and str(home) in line for line in lines)
+    assert any(line.startswith("Versions:") and "Qt 6.9.1" in line for line in lines)
+    assert any(line.startswith("Provider:") and "offline" in line for line in lines)
+
+
+def test_something_broken_exits_1_and_is_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = create_demo_home(tmp_path / "demo")
+    home.journal_path.write_text("[1, 2]")
+    status, out = run(["--home", str(home.root), "doctor"], capsys)
+    assert status == 1
+    assert out.startswith("Memtab doctor: broken (1 problem, 0 warnings)")
+    assert f"✗ sidecars: {home.journal_path} is not a JSON object (found a list)" in out
+
+    status, out = run(["doctor", "--home", str(home.root), "--json"], capsys)
+    data = json.loads(out)
+    assert status == 1 and data["status"] == "broken"
+    assert data["findings"] == [
+        {
+            "check": "sidecars",
+            "level": "broken",
+            "message": f"{home.journal_path} is not a JSON object (found a list); Memtab "
+            "reads it as empty until it is fixed",
+        }
+    ]
+
+
+def test_warnings_alone_exit_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run(["doctor", "--home", str(tmp_path / "not-yet")], capsys)
+    assert status == 0
+    assert out.startswith("Memtab doctor: warning (0 problems, 1 warning)")
+    assert "! home: The home" in out
+
+
+def test_the_doctor_never_loads_qt_itself(tmp_path: Path) -> None:
+    code = (
+        "import sys; from memtab.cli.main import main; "
+        f"status = main(['--home', {str(tmp_path)!r}, 'doctor', '--json']); "
+        "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt was imported'; "
+        "sys.exit(status)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    versions = json.loads(result.stdout)["runtime"]["versions"]
+    assert versions["qt"] and versions["pyside6"]  # read by the child Python

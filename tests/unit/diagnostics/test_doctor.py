@@ -1,0 +1,299 @@
+"""`memtab doctor`'s checks: what counts as broken, what as a warning, and the JSON shape."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtab.demo import create_demo_home
+from memtab.diagnostics.doctor import run_doctor
+from memtab.diagnostics.home import check_sidecars, home_why
+from memtab.diagnostics.report import Level
+from memtab.diagnostics.runtime import run_qt_check
+from memtab.diagnostics.watching import check_watcher, count_directories, inotify_in_use
+from memtab.fs.config_dir import config_dir
+from memtab.fs.sidecar import edit_sidecar
+from memtab.store.home import Home, HomeLocation
+from support.fake_model_server import FakeModelServer
+
+SECRET = "sk-ant-doctor-SECRET-0123456789"
+QT_FINE = {"pyside6": "6.0.0", "qt": "6.0.1"}
+
+
+def fine_qt() -> dict[str, Any]:
+    return dict(QT_FINE)
+
+
+def doctor(home: Path, **kwargs: Any) -> dict[str, Any]:
+    report = run_doctor(HomeLocation(home, "--home"), qt_check=fine_qt, **kwargs)
+    data = report.to_json()
+    assert data["status"] == report.status.value
+    assert json.loads(json.dumps(data)) == data  # plain JSON all the way down
+    return data
+
+
+def levels(data: dict[str, Any], check: str) -> list[str]:
+    return [f["level"] for f in data["findings"] if f["check"] == check]
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Home:
+    return create_demo_home(tmp_path / "demo")
+
+
+def test_a_healthy_home_is_ok_and_reports_every_section(demo: Home) -> None:
+    data = doctor(demo.root)
+    assert data["status"] == "ok", data["findings"]
+    assert list(data) == [
+        "status",
+        "findings",
+        "home",
+        "registry",
+        "sidecars",
+        "watcher",
+        "sources",
+        "provider",
+        "writer",
+        "runtime",
+    ]
+    assert data["home"] == {
+        "path": str(demo.root),
+        "source": "--home",
+        "why": "given with --home",
+        "exists": True,
+        "readable": True,
+        "writable": True,
+    }
+    registry = data["registry"]
+    assert registry["workspaces"] >= 2 and registry["projects"] >= 1 and registry["problem"] is None
+    names = [row["name"] for row in data["sidecars"]]
+    assert names[:4] == [
+        "config.json",
+        "memory-meta.json",
+        "memory-consolidation.json",
+        "extensionMetadata.json",
+    ]
+    assert "settings.json" in names
+    meta = data["sidecars"][1]
+    assert meta["status"] == "ok" and meta["size"] == demo.meta_path.stat().st_size
+    assert data["watcher"]["homeDirectories"] == count_directories(demo.root)
+    assert data["provider"]["provider"] == "offline" and data["provider"]["key"]["sent"] is False
+    assert data["writer"]["settings"]["offline_notes"] == "suggest"
+    assert data["runtime"]["versions"]["qt"] == "6.0.1"
+    assert set(data["runtime"]["versions"]) >= {"memtab", "python", "watchdog", "httpx"}
+
+
+def test_an_unusable_sidecar_is_broken_and_its_kept_copies_are_listed(demo: Home) -> None:
+    demo.meta_path.write_text("{not json")
+    data = doctor(demo.root)
+    assert data["status"] == "broken"
+    meta = next(row for row in data["sidecars"] if row["name"] == "memory-meta.json")
+    assert meta["status"] == "unusable" and "not valid JSON" in meta["problem"]
+    assert levels(data, "sidecars") == ["broken"]
+
+    with edit_sidecar(demo.meta_path, None) as document:  # keeps the bad bytes aside
+        document["version"] = 1
+    data = doctor(demo.root)
+    meta = next(row for row in data["sidecars"] if row["name"] == "memory-meta.json")
+    assert meta["status"] == "ok"
+    [kept] = meta["keptAside"]
+    assert kept["size"] == len("{not json") and ".corrupt-" in kept["path"]
+    assert data["status"] == "warning" and levels(data, "sidecars") == ["warning"]
+    assert "compare with the current file" in data["findings"][0]["message"]
+
+
+def test_a_broken_ui_state_is_only_a_warning(demo: Home) -> None:
+    config = config_dir()
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "ui-state.json").write_text("[]")
+    rows, found = check_sidecars(demo, config)
+    assert [f.level for f in found.items] == [Level.WARNING]
+    assert rows[-1]["name"] == "ui-state.json" and rows[-1]["status"] == "unusable"
+
+
+def test_a_corrupt_registry_is_broken(demo: Home) -> None:
+    demo.config_path.write_text('{"projects": ')
+    data = doctor(demo.root)
+    assert data["registry"]["problem"] and "workspaces" not in data["registry"]
+    assert "broken" in levels(data, "registry")
+
+
+def test_entries_the_registry_skips_are_warnings(demo: Home) -> None:
+    document = json.loads(demo.config_path.read_text())
+    document["projects"].append("not a project entry")
+    demo.config_path.write_text(json.dumps(document))
+    data = doctor(demo.root)
+    assert data["registry"]["skipped"] and levels(data, "registry") == ["warning"]
+
+
+def test_a_home_that_is_a_file_is_broken_and_a_missing_one_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    assert doctor(tmp_path / "file")["status"] == "broken"
+    missing = doctor(tmp_path / "new")
+    assert missing["status"] == "warning" and levels(missing, "home") == ["warning"]
+
+
+def test_the_provider_says_where_each_value_came_from_and_never_the_key(
+    demo: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = config_dir()
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.json").write_text(json.dumps({"provider": "anthropic", "model": "m1"}))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    monkeypatch.setenv("MEMTAB_BASE_URL", "https://api.anthropic.com")
+    data = doctor(demo.root)
+    provider = data["provider"]
+    assert (provider["provider"], provider["model"]) == ("anthropic", "m1")
+    assert provider["origins"] == {
+        "provider": f"settings file {config / 'settings.json'}",
+        "model": f"settings file {config / 'settings.json'}",
+        "baseUrl": "environment variables MEMTAB_*",
+    }
+    assert provider["key"]["from"] == "$ANTHROPIC_API_KEY" and provider["key"]["sent"]
+    assert SECRET not in json.dumps(data)
+    assert data["status"] == "ok"
+
+
+def test_a_provider_that_cannot_work_is_broken(demo: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMTAB_PROVIDER", "anthropic")
+    data = doctor(demo.root)
+    assert levels(data, "provider") == ["broken"] and "needs an API key" in json.dumps(data)
+    monkeypatch.setenv("MEMTAB_PROVIDER", "gemini")
+    data = doctor(demo.root)
+    assert "'gemini'" in data["provider"]["problem"] and data["status"] == "broken"
+    monkeypatch.setenv("MEMTAB_PROVIDER", "openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env")
+    monkeypatch.setenv("MEMTAB_BASE_URL", "http://localhost:11434/v1")
+    data = doctor(demo.root)  # the key stays with the official API: worth a word, works
+    assert levels(data, "provider") == ["warning"] and data["provider"]["key"]["withheld"]
+
+
+def test_check_provider_sends_one_request(
+    demo: Home, monkeypatch: pytest.MonkeyPatch, fake_model_server: FakeModelServer
+) -> None:
+    monkeypatch.setenv("MEMTAB_PROVIDER", "openai")
+    monkeypatch.setenv("MEMTAB_BASE_URL", fake_model_server.openai_base_url)
+    fake_model_server.add_openai_reply(text="OK")
+    fake_model_server.add_error(404, {"error": {"message": "model 'gpt-4o-mini' not found"}})
+    first = doctor(demo.root, check_connection=True)
+    assert first["provider"]["check"]["ok"] and first["status"] == "ok"
+    second = doctor(demo.root, check_connection=True)
+    assert second["provider"]["check"]["errorKind"] == "not_found"
+    assert levels(second, "provider") == ["broken"]
+    assert "Unknown model or wrong base URL" in second["findings"][-1]["message"]
+    assert len(fake_model_server.requests) == 2
+
+
+def test_bad_writer_settings_are_warnings(demo: Home) -> None:
+    config = config_dir()
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.json").write_text(json.dumps({"writer": {"timeout_s": 0}}))
+    data = doctor(demo.root)
+    assert levels(data, "writer") == ["warning"] and data["writer"]["settings"]["timeout_s"] == 60
+    assert "writer.timeout_s = 0 is invalid" in data["writer"]["problems"][0]
+
+
+def test_qt_that_does_not_load_is_broken(demo: Home) -> None:
+    report = run_doctor(
+        HomeLocation(demo.root, "--home"),
+        qt_check=lambda: {"problem": "ImportError: libGL.so.1: cannot open shared object file"},
+    )
+    assert report.broken
+    assert "window cannot open" in report.findings[-1].message
+    platform = run_doctor(
+        HomeLocation(demo.root, "--home"),
+        qt_check=lambda: {**QT_FINE, "platformProblem": "libxcb-cursor.so.0: cannot open"},
+    )
+    assert platform.broken and "xcb platform plugin" in platform.findings[-1].message
+
+
+def test_the_real_qt_check_runs_in_a_child_and_reads_the_versions() -> None:
+    found = run_qt_check()
+    assert found.get("qt") and found.get("pyside6"), found
+
+
+def test_other_agents_memory_is_found(
+    demo: Home, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    claude = tmp_path / "claude"
+    claude.mkdir()
+    (claude / "CLAUDE.md").write_text("# me\n")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(claude))
+    data = doctor(tmp_path / "plain-home")
+    found = {source["id"]: source for source in data["sources"]["found"]}
+    assert found["claude-code:user"]["root"] == str(claude)
+    assert {"agent": "claude-code", "path": str(claude), "found": True}.items() <= next(
+        item for item in data["sources"]["lookedFor"] if item["agent"] == "claude-code"
+    ).items()
+
+
+def _fake_proc(root: Path, watches_per_instance: list[int]) -> Path:
+    """A /proc with one process of this user holding inotify instances and other fds."""
+    fd_dir, info_dir = root / "4242" / "fd", root / "4242" / "fdinfo"
+    fd_dir.mkdir(parents=True)
+    info_dir.mkdir()
+    for number, watches in enumerate(watches_per_instance, start=3):
+        (fd_dir / str(number)).symlink_to("anon_inode:inotify")
+        lines = ["pos:\t0", "flags:\t02004000"]
+        lines += [
+            f"inotify wd:{w + 1} ino:1 sdev:1 mask:fc6 ignored_mask:0" for w in range(watches)
+        ]
+        (info_dir / str(number)).write_text("\n".join(lines) + "\n")
+    (fd_dir / "0").symlink_to("/dev/null")
+    (root / "self").mkdir()  # not a pid
+    return root
+
+
+def test_inotify_watches_in_use_are_counted_from_proc(tmp_path: Path) -> None:
+    proc = _fake_proc(tmp_path / "proc", [3, 2])
+    assert inotify_in_use(proc, uid=os.getuid()) == type(inotify_in_use(proc))(2, 5)
+    assert inotify_in_use(tmp_path / "nowhere").watches is None
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX users")
+def test_too_few_free_watches_for_the_home_is_a_warning(demo: Home, tmp_path: Path) -> None:
+    limits = tmp_path / "limits"
+    limits.mkdir()
+    (limits / "max_user_instances").write_text("2\n")
+    directories = count_directories(demo.root)
+    (limits / "max_user_watches").write_text(f"{directories + 4}\n")
+    proc = _fake_proc(tmp_path / "proc", [3, 2])
+    section, found = check_watcher(demo.root, limits=limits, proc=proc, backend="inotify")
+    if not section["inotify"]:
+        pytest.skip("inotify is Linux's")
+    assert section["inotify"] == {
+        "maxUserWatches": directories + 4,
+        "maxUserInstances": 2,
+        "watchesInUse": 5,
+        "instancesInUse": 2,
+        "headroom": directories - 1,
+    }
+    messages = [f.message for f in found.items]
+    assert len(messages) == 2 and all(f.level is Level.WARNING for f in found.items)
+    assert f"The home has {directories} directories but only {directories - 1}" in messages[0]
+    assert "All 2 inotify instances" in messages[1]
+    roomy, fine = check_watcher(demo.root, limits=limits, proc=tmp_path / "none", backend="inotify")
+    assert roomy["inotify"]["watchesInUse"] is None and not fine.items
+
+
+def test_polling_is_a_warning(demo: Home) -> None:
+    section, found = check_watcher(demo.root, backend="polling")
+    assert section["native"] is False and section["inotify"] is None
+    assert [f.level for f in found.items] == [Level.WARNING]
+
+
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        ("MUX_ROOT", "$MUX_ROOT is set (mux's variable)"),
+        ("~/.mux", "mux's earlier home ~/.mux exists, and no populated ~/.xum"),
+        ("Memtab", "no variable is set and no mux home exists, so Memtab uses its own"),
+        ("something-new", "set by something-new"),
+    ],
+)
+def test_why_the_home_was_chosen(source: str, why: str) -> None:
+    assert home_why(source) == why
