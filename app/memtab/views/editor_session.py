@@ -8,7 +8,9 @@ module what to do:
 
 - `OpenFile.decide(disk, buffer)` after each rescan that touched the file (`Decision`);
 - `OpenFile.decide_take(disk)` for Reload / Take theirs (`TakeDecision`);
-- the bar's and the diff dialog's choices for the current situation.
+- the bar's and the diff dialog's choices for the current situation, and which of them
+  Enter picks: never one that drops the agent's change or the draft (`default_choice`);
+- `OpenFile.base_text`, what a three-way merge (`views.merge`) starts from.
 
 Whether anything changed is decided by sha, so the watcher's echo of our own save is a
 no-op; a dirty buffer is never replaced without asking.
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 
 from memtab.store.files import MAX_FILE_BYTES, FileContent
 from memtab.store.paths import VirtualPath
+from memtab.views.merge import MergeBasis
 from memtab.views.text_buffer import TextCodec
 
 # Action ids shared by the bar and the diff dialog.
@@ -31,6 +34,10 @@ KEEP_MINE = "keep_mine"
 TAKE_THEIRS = "take_theirs"
 RESTORE_DRAFT = "restore_draft"
 CLOSE_FILE = "close_file"
+MERGE = "merge"
+
+# What Enter (the default button) may do: look, or keep both sides' changes.
+_SAFE_DEFAULTS = (MERGE, SHOW_DIFF)
 
 Choice = tuple[str, str]
 """An action id and its button label."""
@@ -46,6 +53,15 @@ class Situation(enum.Enum):
     DRAFT_REPLACED = "draft_replaced"
     ERROR = "error"
     NOTE = "note"
+
+
+class FileState(enum.Enum):
+    """What the editor's state label says about the open file."""
+
+    CLEAN = ""
+    UNSAVED = "● Unsaved"
+    NOT_ON_DISK = "Not on disk"
+    READ_ONLY = "Read-only"
 
 
 class DiskAbsence(enum.Enum):
@@ -130,6 +146,9 @@ class OpenFile:
         """The sha on disk the buffer is based on; None when the file is not on disk."""
         self.clean_text = ""
         """The buffer as last loaded or saved."""
+        self.base_text = ""
+        """The disk version the buffer is based on, as the buffer shows it: what a merge
+        of the draft with a newer disk version starts from."""
         self.exists_on_disk = False
         self.read_only_reason: str | None = None
         self.codec = TextCodec()
@@ -148,6 +167,14 @@ class OpenFile:
         if self.path is None or self.is_read_only:
             return False
         return modified or not self.exists_on_disk
+
+    def state(self, modified: bool) -> FileState:
+        """What the state label says, given the buffer's modified flag."""
+        if self.is_read_only:
+            return FileState.READ_ONLY
+        if self.path is not None and not self.exists_on_disk:
+            return FileState.NOT_ON_DISK
+        return FileState.UNSAVED if self.is_dirty(modified) else FileState.CLEAN
 
     def save_expectation(self) -> str | None:
         """The sha a save expects on disk (None: the file must not exist)."""
@@ -176,19 +203,34 @@ class OpenFile:
             return TakeDecision.MISSING
         return TakeDecision.REPLACE if is_editable(disk) else TakeDecision.REFUSE
 
+    def changed_on_disk_choices(self) -> list[Choice]:
+        """The bar's choices when the disk changed under a dirty buffer."""
+        return [(SHOW_DIFF, "Show diff"), (KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Take theirs")]
+
     def conflict_choices(self, kind: str) -> list[Choice]:
         """The bar's choices after a save was refused (`SaveConflictError.kind`)."""
         if kind == "missing":
             return [(SHOW_DIFF, "Show diff"), (OVERWRITE, "Recreate")]
-        return [(RELOAD, "Reload"), (SHOW_DIFF, "Show diff"), (OVERWRITE, "Overwrite")]
+        return [(SHOW_DIFF, "Show diff"), (RELOAD, "Reload"), (OVERWRITE, "Overwrite")]
 
     def diff_choices(self, disk_exists: bool) -> list[Choice]:
-        """The diff dialog's choices, by why it was opened and whether the file exists."""
+        """The diff dialog's choices, by why it was opened and whether the file exists.
+
+        Merge is offered whenever there is a disk version to merge with; the dialog
+        enables it once the merge turned out clean."""
+        if not disk_exists:
+            return [(OVERWRITE, "Recreate from my draft")]
+        merge = (MERGE, "Merge both")
         if self.situation is Situation.CHANGED_ON_DISK:
-            return [(KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Take theirs")]
-        if disk_exists:
-            return [(OVERWRITE, "Overwrite with my draft"), (RELOAD, "Reload from disk")]
-        return [(OVERWRITE, "Recreate from my draft")]
+            return [merge, (KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Take theirs")]
+        return [merge, (OVERWRITE, "Overwrite with my draft"), (RELOAD, "Reload from disk")]
+
+    def merge_basis(self, disk: DiskRead) -> MergeBasis | None:
+        """What a three-way merge of the draft with `disk` starts from; None when there is
+        nothing to merge (no disk version, a read-only view, nothing loaded from disk)."""
+        if not isinstance(disk, FileContent) or self.is_read_only or self.loaded_sha is None:
+            return None
+        return MergeBasis(self.base_text, disk.sha256)
 
     def bar_clears_on_adopt(self) -> bool:
         """Whether taking the disk version answers what the bar was asking."""
@@ -206,6 +248,7 @@ class OpenFile:
             self.codec = TextCodec.detect(content.content)
         self.loaded_sha = content.sha256
         self.exists_on_disk = True
+        self.base_text = self.codec.to_buffer(content.content)
 
     def adopted(self, disk: FileContent, buffer_text: str) -> None:
         """The buffer now equals `disk`: the next save is based on it."""
@@ -213,11 +256,14 @@ class OpenFile:
         self.exists_on_disk = True
         self.codec = TextCodec.detect(disk.content)
         self.clean_text = buffer_text
+        self.base_text = buffer_text
 
     def kept_mine(self, disk: FileContent) -> None:
-        """Keep the draft, and base the next save on what is on disk now."""
+        """Keep the draft (or a merge of it), and base the next save on what is on disk
+        now."""
         self.loaded_sha = disk.sha256
         self.exists_on_disk = True
+        self.base_text = self.codec.to_buffer(disk.content)
 
     def gone(self) -> None:
         """The file was deleted on disk (the draft stays; Save recreates it)."""
@@ -234,4 +280,12 @@ class OpenFile:
         self.loaded_sha = sha256
         self.exists_on_disk = True
         self.clean_text = buffer_text
+        self.base_text = buffer_text
         self.draft_backup = None
+
+
+def default_choice(choices: list[Choice]) -> str | None:
+    """The choice Enter picks: Merge or Show diff when offered, else none. Never Keep
+    mine, Take theirs, Overwrite or Reload: Enter must not drop anyone's change."""
+    offered = [action for action, _label in choices]
+    return next((action for action in _SAFE_DEFAULTS if action in offered), None)

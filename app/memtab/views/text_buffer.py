@@ -9,6 +9,7 @@ endings, lone `\\r`, U+2029) are flagged, so the user is told before saving chan
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 BOM = "\ufeff"
@@ -60,6 +61,36 @@ def utf16_offset(text: str, index: int) -> int:
     return index + sum(1 for char in prefix if ord(char) > 0xFFFF)
 
 
+class DocumentPositions:
+    """Python string indices of a text ↔ positions in the QTextDocument holding it.
+
+    Qt counts UTF-16 code units, so each character beyond U+FFFF (most emoji) takes two
+    positions. Built once per text; each lookup is a binary search."""
+
+    def __init__(self, text: str) -> None:
+        wide = len(text.encode("utf-16-le")) != 2 * len(text)  # C speed: usually False
+        self._astral = [i for i, char in enumerate(text) if ord(char) > 0xFFFF] if wide else []
+
+    def to_document(self, index: int) -> int:
+        """The document position of string index `index`."""
+        return index + bisect.bisect_left(self._astral, index)
+
+    def to_text(self, position: int) -> int:
+        """The string index at document position `position` (inside a surrogate pair:
+        the character's own index)."""
+        low, high = 0, len(self._astral)
+        while low < high:  # how many wide characters start before `position`
+            middle = (low + high) // 2
+            if self._astral[middle] + middle < position:
+                low = middle + 1
+            else:
+                high = middle
+        index = position - low
+        if low and self._astral[low - 1] + low - 1 == position - 1:
+            index = self._astral[low - 1]  # the second half of a surrogate pair
+        return index
+
+
 def _common_prefix_length(a: str, b: str) -> int:
     # Binary search over slice comparisons: they run in C, so 100 KiB stays well under 1 ms.
     low, high = 0, min(len(a), len(b))
@@ -77,3 +108,11 @@ def changed_span(old: str, new: str) -> tuple[int, int, int]:
     start = _common_prefix_length(old, new)
     suffix = _common_prefix_length(old[start:][::-1], new[start:][::-1])
     return start, len(old) - suffix, len(new) - suffix
+
+
+def with_final_newline(text: str) -> str:
+    """`text` ending in a line break (an empty text stays empty).
+
+    Saved files end with one, so a line an agent appends (`echo … >> notes.md`) starts
+    on its own line instead of joining the user's last one."""
+    return text if not text or text.endswith("\n") else text + "\n"

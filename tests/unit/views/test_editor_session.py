@@ -10,6 +10,7 @@ from memtab.store.files import MAX_FILE_BYTES, FileContent, content_sha256
 from memtab.store.paths import parse_virtual_path
 from memtab.views.editor_session import (
     KEEP_MINE,
+    MERGE,
     OVERWRITE,
     RELOAD,
     SHOW_DIFF,
@@ -18,12 +19,15 @@ from memtab.views.editor_session import (
     Decision,
     DiskAbsence,
     DiskRead,
+    FileState,
     OpenFile,
     Situation,
     TakeDecision,
+    default_choice,
     display_text,
     not_editable_reason,
 )
+from memtab.views.merge import MergeBasis
 
 NOTES = parse_virtual_path("/memories/global/notes.md")
 LOADED = "- first\n"
@@ -137,12 +141,56 @@ def test_a_save_expects_the_loaded_sha_or_no_file() -> None:
 
 def test_choices_follow_the_situation() -> None:
     file = open_file()
-    assert [a for a, _ in file.conflict_choices("changed")] == [RELOAD, SHOW_DIFF, OVERWRITE]
+    assert [a for a, _ in file.conflict_choices("changed")] == [SHOW_DIFF, RELOAD, OVERWRITE]
     assert [a for a, _ in file.conflict_choices("missing")] == [SHOW_DIFF, OVERWRITE]
-    assert [a for a, _ in file.diff_choices(disk_exists=True)] == [OVERWRITE, RELOAD]
+    assert [a for a, _ in file.diff_choices(disk_exists=True)] == [MERGE, OVERWRITE, RELOAD]
     assert file.diff_choices(disk_exists=False) == [(OVERWRITE, "Recreate from my draft")]
     file.situation = Situation.CHANGED_ON_DISK
-    assert [a for a, _ in file.diff_choices(disk_exists=True)] == [KEEP_MINE, TAKE_THEIRS]
+    assert [a for a, _ in file.diff_choices(disk_exists=True)] == [MERGE, KEEP_MINE, TAKE_THEIRS]
+    assert [a for a, _ in file.changed_on_disk_choices()] == [SHOW_DIFF, KEEP_MINE, TAKE_THEIRS]
+
+
+def test_enter_never_picks_a_choice_that_drops_a_change() -> None:
+    file = open_file()
+    for choices in (
+        file.conflict_choices("changed"),
+        file.conflict_choices("missing"),
+        file.changed_on_disk_choices(),
+    ):
+        assert default_choice(choices) == SHOW_DIFF
+    assert default_choice(file.diff_choices(disk_exists=True)) == MERGE
+    # Nothing safe offered: Enter picks nothing.
+    assert default_choice([(KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Take theirs")]) is None
+    assert default_choice(file.diff_choices(disk_exists=False)) is None
+
+
+def test_the_merge_starts_from_the_version_the_draft_is_based_on() -> None:
+    file = open_file()
+    assert file.base_text == LOADED
+    assert file.merge_basis(disk(THEIRS)) == MergeBasis(LOADED, content_sha256(THEIRS))
+    # Keep mine: the draft now stands over their version, so a later merge starts there.
+    file.kept_mine(disk(THEIRS))
+    assert file.base_text == THEIRS
+    file.saved(content_sha256(MINE), MINE)
+    assert file.base_text == MINE
+    # Nothing to merge with, or nothing to merge.
+    assert file.merge_basis(DiskAbsence.MISSING) is None
+    assert open_file(read_only="binary").merge_basis(disk(THEIRS)) is None
+    assert OpenFile(NOTES).merge_basis(disk(THEIRS)) is None  # never loaded from disk
+
+
+@pytest.mark.parametrize(
+    ("file", "modified", "state"),
+    [
+        (open_file(), False, FileState.CLEAN),
+        (open_file(), True, FileState.UNSAVED),
+        (open_file(on_disk=False), False, FileState.NOT_ON_DISK),
+        (open_file(read_only="binary"), True, FileState.READ_ONLY),
+    ],
+    ids=["clean", "edited", "deleted", "read-only"],
+)
+def test_state_label(file: OpenFile, modified: bool, state: FileState) -> None:
+    assert file.state(modified) is state
 
 
 @pytest.mark.parametrize(

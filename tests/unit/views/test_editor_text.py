@@ -6,7 +6,13 @@ import pytest
 
 from memtab.store.paths import parse_virtual_path
 from memtab.views.own_writes import OwnWrites
-from memtab.views.text_buffer import TextCodec, changed_span, utf16_offset
+from memtab.views.text_buffer import (
+    DocumentPositions,
+    TextCodec,
+    changed_span,
+    utf16_offset,
+    with_final_newline,
+)
 from memtab.views.text_diff import LineKind, compute_diff
 
 
@@ -89,3 +95,27 @@ def test_own_writes_match_by_path_and_sha_and_expire() -> None:
     own.note(path, "sha-3")
     own.forget(path)
     assert not own.is_own(path)
+
+
+# --- final line break and document positions ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "saved"),
+    [("", ""), ("a", "a\n"), ("a\n", "a\n"), ("a\n\n", "a\n\n"), ("a\nb", "a\nb\n")],
+)
+def test_saved_text_ends_with_a_line_break(text: str, saved: str) -> None:
+    assert with_final_newline(text) == saved
+
+
+@pytest.mark.parametrize("text", ["plain ascii", "a\U0001f600b\U0001f600\U0001f600c", "\U0001f600"])
+def test_document_positions_round_trip(text: str) -> None:
+    positions = DocumentPositions(text)
+    for index in range(len(text) + 1):
+        position = positions.to_document(index)
+        assert position == utf16_offset(text, index)
+        assert positions.to_text(position) == index
+    # Inside a surrogate pair: the character's own index.
+    if "\U0001f600" in text:
+        first = text.index("\U0001f600")
+        assert positions.to_text(positions.to_document(first) + 1) == first

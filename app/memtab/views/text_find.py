@@ -1,0 +1,78 @@
+"""Find and replace in the open file's text — no Qt.
+
+The editor's find bar asks this module where a query matches the buffer (Python string
+indices; the editor maps them to its document's positions), which match is next from
+the cursor, and what the text becomes when every match is replaced. Matching is literal
+(never a regular expression the user did not ask for), case-insensitive unless asked,
+and optionally whole words only.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+MAX_MATCHES = 10_000
+"""Matches found at most (the bar then says "10,000+"); enough for any memory file."""
+
+
+@dataclass(frozen=True)
+class FindOptions:
+    """How a query matches."""
+
+    case_sensitive: bool = False
+    whole_words: bool = False
+
+
+Span = tuple[int, int]
+"""A match: start and end index in the text."""
+
+
+def _pattern(query: str, options: FindOptions) -> re.Pattern[str]:
+    body = re.escape(query)
+    if options.whole_words:
+        body = rf"(?<!\w){body}(?!\w)"
+    return re.compile(body, 0 if options.case_sensitive else re.IGNORECASE)
+
+
+def find_all(text: str, query: str, options: FindOptions = FindOptions()) -> list[Span]:
+    """Every non-overlapping match of `query` in `text`, in order (at most MAX_MATCHES)."""
+    if not query:
+        return []
+    spans: list[Span] = []
+    for match in _pattern(query, options).finditer(text):
+        spans.append(match.span())
+        if len(spans) >= MAX_MATCHES:
+            break
+    return spans
+
+
+def next_match(matches: list[Span], position: int, *, backwards: bool = False) -> int | None:
+    """The index in `matches` of the first match starting at or after `position` (or,
+    `backwards`, the last one starting before it), wrapping around the end of the text;
+    None when there are none. With a match selected, pass its end to go on, its start
+    to go back."""
+    if not matches:
+        return None
+    index = bisect.bisect_left([start for start, _ in matches], position)
+    if backwards:
+        return index - 1 if index > 0 else len(matches) - 1
+    return index if index < len(matches) else 0
+
+
+def replace_all(
+    text: str, query: str, replacement: str, options: FindOptions = FindOptions()
+) -> tuple[str, int]:
+    """`text` with every match of `query` replaced literally; and how many were."""
+    if not query:
+        return text, 0
+    return _pattern(query, options).subn(lambda _match: replacement, text)
+
+
+def is_match(text: str, span: Span, query: str, options: FindOptions = FindOptions()) -> bool:
+    """Whether `text[span]` is a match of `query` (the selection Replace would replace)."""
+    if not query:
+        return False
+    found = _pattern(query, options).match(text, span[0])
+    return found is not None and found.span() == span
