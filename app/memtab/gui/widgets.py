@@ -1,12 +1,36 @@
-"""Small widgets more than one tab uses."""
+"""Small widgets and sizing rules more than one tab uses.
+
+A label showing a path or free text must never set the window's minimum width: a QLabel
+asks for its whole text (a wrapped one for its longest word, e.g. a path), and a layout
+passes that up until the window grows past the screen. `ElidedLabel` (one line, elided
+in the middle, whole text in the tooltip) and `WrappedLabel` (wraps, cuts a long word at
+the edge) ask for nothing. `fit_to_title` makes a dialog wide enough for the window
+manager to show its whole title.
+"""
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QResizeEvent
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QLabel,
+    QMessageBox,
+    QSizePolicy,
+    QSpacerItem,
+    QWidget,
+)
+
+logger = logging.getLogger(__name__)
 
 _MIN_WIDTH = 40
+# The window manager's buttons, icon and padding beside the title (generous: cut titles
+# are what this is for).
+TITLE_BAR_ALLOWANCE = 170
+_TITLE_SEPARATOR = " \u2014 "  # how Qt joins the title and the application's name
+_SCREEN_MARGIN = 40
 
 
 class ElidedLabel(QLabel):
@@ -20,6 +44,7 @@ class ElidedLabel(QLabel):
         than `min_width` (0: it may be squeezed away, eliding to a stub)."""
         super().__init__(parent)
         self._full_text = ""
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setMinimumWidth(min_width)
@@ -30,10 +55,11 @@ class ElidedLabel(QLabel):
         """The text before eliding."""
         return self._full_text
 
-    def set_full_text(self, text: str) -> None:
-        """Show `text`, elided to the current width."""
+    def set_full_text(self, text: str, tooltip: str | None = None) -> None:
+        """Show `text`, elided to the current width; the tooltip is `tooltip`, or the
+        whole text."""
         self._full_text = text
-        self.setToolTip(text)
+        self.setToolTip(text if tooltip is None else tooltip)
         self._elide()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -45,3 +71,59 @@ class ElidedLabel(QLabel):
         self.setText(
             self.fontMetrics().elidedText(self._full_text, Qt.TextElideMode.ElideMiddle, width)
         )
+
+
+class WrappedLabel(QLabel):
+    """A label for free text (messages, errors, summaries): it wraps to the width it gets
+    and never asks for more, so a long word (a path, a URL) is cut at the edge instead
+    of widening the window. Its height follows the wrapped text."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        """A word-wrapping label that does not set its layout's minimum width."""
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+        policy = self.sizePolicy()  # keeps the height-for-width that wrapping turned on
+        policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+        self.setSizePolicy(policy)
+        self.setMinimumWidth(_MIN_WIDTH)
+
+
+def shown_title(window: QWidget) -> str:
+    """The title as the window manager shows it: with " — Memtab" after it."""
+    title = window.windowTitle()
+    app_name = QGuiApplication.applicationDisplayName()
+    if app_name and app_name not in title:
+        return f"{title}{_TITLE_SEPARATOR}{app_name}"
+    return title
+
+
+def title_width(window: QWidget) -> int:
+    """How wide `window` must be for its whole title to show in the title bar (title
+    bars use a bold font more often than not: measured bold)."""
+    font = QFont(window.font())
+    font.setBold(True)
+    return QFontMetrics(font).horizontalAdvance(shown_title(window)) + TITLE_BAR_ALLOWANCE
+
+
+def fit_to_title(window: QWidget) -> int:
+    """Make `window` at least as wide as its title needs (no wider than the screen).
+
+    Call it once the window's title and content are set: a QMessageBox rebuilds its
+    layout when its texts change. Returns the width asked for."""
+    needed = title_width(window)
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is not None:
+        needed = min(needed, screen.availableGeometry().width() - _SCREEN_MARGIN)
+    if isinstance(window, QMessageBox):
+        # A message box sizes itself to its layout when shown: widen the layout.
+        layout = window.layout()
+        if isinstance(layout, QGridLayout):
+            margins = layout.contentsMargins()
+            width = needed - margins.left() - margins.right()
+            spacer = QSpacerItem(width, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Minimum)
+            layout.addItem(spacer, layout.rowCount(), 0, 1, layout.columnCount())
+        else:
+            logger.debug("Cannot widen a message box laid out by %r", layout)
+        return needed
+    window.setMinimumWidth(max(window.minimumWidth(), needed))
+    return needed
