@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,16 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLabel, QMessageBox, QToolButton
 from pytestqt.qtbot import QtBot
 
+from gui import editor_support
+from gui.editor_support import (
+    NOTES,
+    ORIGINAL,
+    OTHER,
+    disk_text,
+    show_and_focus,
+    type_at_end,
+    write_disk,
+)
 from memtab.gui.memory_tab.editor import DiscardChoice, EditorPanel
 from memtab.gui.memory_tab.editor_bar import BarKind
 from memtab.gui.memory_tab.editor_view import EDITOR_ACCESSIBLE_NAME, ViewMode
@@ -19,7 +28,7 @@ from memtab.gui.tasks.runner import TaskContext
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import VirtualPath, parse_virtual_path
+from memtab.store.paths import parse_virtual_path
 from memtab.views import text_diff
 from memtab.views.own_writes import OwnWrites
 from memtab.views.text_diff import DiffResult, LineKind
@@ -27,64 +36,17 @@ from memtab.views.text_diff import DiffResult, LineKind
 # Showing a top-level window on the offscreen platform logs this harmless warning.
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
-NOTES = parse_virtual_path("/memories/global/notes.md")
-OTHER = parse_virtual_path("/memories/global/other.md")
-ORIGINAL = "---\ndescription: Build notes\nname: notes\n---\n# Notes\n\n- first\n- second\n"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> MemoryStore:
-    memory_store = MemoryStore(Home(tmp_path / "home"))
-    memory_store.create_file(str(NOTES), ORIGINAL)
-    memory_store.create_file(str(OTHER), "# Other\n")
-    return memory_store
-
-
-@pytest.fixture
-def own_writes() -> OwnWrites:
-    return OwnWrites()
-
-
-@pytest.fixture
-def panel(qtbot: QtBot, store: MemoryStore, own_writes: OwnWrites) -> Iterator[EditorPanel]:
-    editor = EditorPanel(own_writes)
-    qtbot.addWidget(editor)
-    editor.resize(900, 600)
-    editor.set_store(store)
-    yield editor
-    editor.shutdown()
-
-
-def disk_text(store: MemoryStore, path: VirtualPath = NOTES) -> str:
-    return store.physical(path).read_text(encoding="utf-8")
-
-
-def write_disk(store: MemoryStore, text: str, path: VirtualPath = NOTES) -> None:
-    """A write by someone else (an agent, a text editor): straight to the file."""
-    store.physical(path).write_text(text, encoding="utf-8")
-
-
-def type_at_end(qtbot: QtBot, panel: EditorPanel, text: str) -> None:
-    editor = panel.text_edit
-    editor.moveCursor(QTextCursor.MoveOperation.End)
-    for index, line in enumerate(text.split("\n")):
-        if index:
-            qtbot.keyClick(editor, Qt.Key.Key_Return)  # keyClicks cannot send newlines
-        qtbot.keyClicks(editor, line)
-
-
-def show_and_focus(qtbot: QtBot, panel: EditorPanel) -> None:
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.activateWindow()
-    panel.text_edit.setFocus()
-    qtbot.waitUntil(panel.text_edit.hasFocus)
+store = editor_support.store
+own_writes = editor_support.own_writes
+panel = editor_support.panel
 
 
 # --- opening -------------------------------------------------------------------------------
 
 
-def test_open_file_shows_path_text_and_accessible_names(panel: EditorPanel, qtbot: QtBot) -> None:
+def test_open_file_shows_path_text_and_accessible_names(
+    panel: EditorPanel, qtbot: QtBot, store: MemoryStore
+) -> None:
     with qtbot.waitSignal(panel.file_opened) as opened:
         assert panel.open_file(NOTES)
     assert opened.args == [NOTES]
@@ -99,7 +61,10 @@ def test_open_file_shows_path_text_and_accessible_names(panel: EditorPanel, qtbo
         w for w in panel.findChildren(QLabel) if w.accessibleName() == "Memory file path"
     ]
     assert len(path_labels) == 1
-    assert path_labels[0].toolTip() == "/memories/global/notes.md"
+    # The tooltip also says where the file really is.
+    real = panel.real_path
+    assert real == store.physical(NOTES)
+    assert path_labels[0].toolTip() == f"/memories/global/notes.md\nOn disk: {real}"
     assert not panel.save_button.isEnabled()
 
 
@@ -161,10 +126,12 @@ def test_keyboard_save_writes_the_file_and_notes_the_own_write(
     with qtbot.waitSignal(panel.saved) as saved:
         qtbot.keyClick(panel.text_edit, key, modifiers)
     assert saved.args == [NOTES]
-    assert disk_text(store) == ORIGINAL + "- third"
+    # The file ends with a line break, so a line an agent appends starts on its own.
+    assert disk_text(store) == ORIGINAL + "- third\n"
+    assert panel.buffer_text() == ORIGINAL + "- third\n"
     assert not panel.is_dirty
     assert not panel.save_button.isEnabled()
-    sha = content_sha256(ORIGINAL + "- third")
+    sha = content_sha256(ORIGINAL + "- third\n")
     assert own_writes.is_own(NOTES, sha)
     assert own_writes.is_own(store.physical(NOTES), sha)
     assert not own_writes.is_own(NOTES, content_sha256("someone else's text"))
@@ -176,9 +143,10 @@ def test_save_button_saves_and_a_second_save_is_checked_against_the_new_sha(
     panel.open_file(NOTES)
     type_at_end(qtbot, panel, "one")
     qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
-    type_at_end(qtbot, panel, " two")
+    assert disk_text(store) == ORIGINAL + "one\n"
+    qtbot.keyClicks(panel.text_edit, " two")  # the cursor stayed where it was typing
     assert panel.save()
-    assert disk_text(store) == ORIGINAL + "one two"
+    assert disk_text(store) == ORIGINAL + "one two\n"
     assert not panel.message_bar.isVisibleTo(panel)
 
 
@@ -214,7 +182,8 @@ def test_crlf_files_stay_crlf_and_bom_is_kept(panel: EditorPanel, store: MemoryS
     assert panel.buffer_text() == "# Title\n\nline\n"
     panel.text_edit.appendPlainText("more")
     assert panel.save()
-    assert store.physical(NOTES).read_bytes() == "\ufeff# Title\r\n\r\nline\r\n\r\nmore".encode()
+    expected = "\ufeff# Title\r\n\r\nline\r\n\r\nmore\r\n"
+    assert store.physical(NOTES).read_bytes() == expected.encode()
 
 
 def test_non_breaking_spaces_survive_a_save(panel: EditorPanel, store: MemoryStore) -> None:
@@ -223,12 +192,12 @@ def test_non_breaking_spaces_survive_a_save(panel: EditorPanel, store: MemorySto
     panel.text_edit.moveCursor(QTextCursor.MoveOperation.End)
     panel.text_edit.insertPlainText("c")
     assert panel.save()
-    assert disk_text(store) == "a\u00a0b\nc"
+    assert disk_text(store) == "a\u00a0b\nc\n"
 
 
 # --- conflicts on save -------------------------------------------------------------------------
 
-DRAFT_LINE = "- my draft line"
+DRAFT_LINE = "- my draft line\n"
 THEIRS = ORIGINAL + "- their line\n"
 
 
@@ -272,7 +241,7 @@ def test_conflict_bar_offers_the_right_actions_and_never_touches_the_file(
         assert panel.message_bar.button("overwrite").text() == "Recreate"
         assert not store.physical(NOTES).exists()
     else:
-        assert panel.message_bar.action_ids() == ["reload", "show_diff", "overwrite"]
+        assert panel.message_bar.action_ids() == ["show_diff", "reload", "overwrite"]
         assert disk_text(store) == THEIRS
 
 
@@ -389,7 +358,7 @@ def test_unrelated_changes_and_own_save_echoes_are_ignored(
     assert panel.save()
     panel.handle_disk_change({NOTES}, set())  # the watcher's echo of our save
     assert not panel.message_bar.isVisibleTo(panel)
-    assert panel.buffer_text() == ORIGINAL + "mine"
+    assert panel.buffer_text() == ORIGINAL + "mine\n"
 
 
 def make_dirty_disk_change(panel: EditorPanel, store: MemoryStore, qtbot: QtBot) -> str:
@@ -675,7 +644,7 @@ def test_guard_save_saves_then_leaves(
     type_at_end(qtbot, panel, "draft")
     patch_choice(monkeypatch, panel, DiscardChoice.SAVE)
     assert panel.open_file(OTHER)
-    assert disk_text(store) == ORIGINAL + "draft"
+    assert disk_text(store) == ORIGINAL + "draft\n"
 
 
 def test_guard_save_that_conflicts_stays(

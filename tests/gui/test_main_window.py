@@ -94,6 +94,8 @@ def test_closing_remembers_geometry_and_splitter(
     state_path = tmp_path / "state.json"
     window = make_window(home, ui_state=UiState(state_path))
     window.resize(1000, 700)
+    window.show()
+    qtbot.waitExposed(window)
     window.memory_tab.splitter.setSizes([333, 600])
     window.close()
     state = UiState.load(state_path)

@@ -1,8 +1,10 @@
 """A coloured rendering of a unified diff between the file on disk and the editor's draft.
 
 `views.text_diff.compute_diff` computes it on a worker thread; `DiffView` renders the
-result, and `DiffDialog` frames it with the choices the editor offers (e.g. Keep mine /
-Take theirs).
+result, and `DiffDialog` frames it with the choices the editor offers (e.g. Merge both /
+Keep mine / Take theirs). "Merge both" is enabled once the three-way merge computed with
+the diff came out clean; otherwise the dialog says where both sides changed the same
+lines. Enter never picks a choice that drops a change: it merges (when clean) or closes.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.gui.style import Accent, accent_text, muted_text, tint
+from memtab.gui.widgets import WrappedLabel, fit_to_title
+from memtab.views.editor_session import MERGE
+from memtab.views.merge import MergeResult
 from memtab.views.text_diff import DiffLine, DiffResult, LineKind
 
 MAX_RENDERED_LINES = 20_000
@@ -157,23 +162,34 @@ class DiffDialog(QDialog):
         header.addWidget(self._legend, 1)
         header.addWidget(self._stats)
 
+        self.merge_note = WrappedLabel("", self)
+        self.merge_note.setAccessibleName("Merge")
+        self.merge_note.hide()
+
         buttons = QDialogButtonBox(self)
         self._buttons: dict[str, QPushButton] = {}
         for action_id, label in actions:
             button = buttons.addButton(label, QDialogButtonBox.ButtonRole.ActionRole)
             button.setProperty("actionId", action_id)
             button.setAccessibleName(label)
+            button.setAutoDefault(False)  # Enter must not keep one side over the other
             button.clicked.connect(self._on_action_clicked)
             self._buttons[action_id] = button
-        close = buttons.addButton(QDialogButtonBox.StandardButton.Close)
-        close.clicked.connect(self.reject)
+        if MERGE in self._buttons:
+            self._buttons[MERGE].setEnabled(False)
+            self._buttons[MERGE].setToolTip("Waiting for the differences…")
+        self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.close_button.clicked.connect(self.reject)
+        self.close_button.setDefault(True)
 
         layout = QVBoxLayout(self)
         layout.addLayout(header)
+        layout.addWidget(self.merge_note)
         layout.addWidget(self.view, 1)
         layout.addWidget(buttons)
         self.view.show_computing()
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        fit_to_title(self)
 
     def button(self, action_id: str) -> QPushButton:
         """The button of a choice (KeyError when not offered)."""
@@ -183,6 +199,30 @@ class DiffDialog(QDialog):
         """Show the computed diff and its counts."""
         self.view.set_diff(result)
         self._stats.setText(f"+{result.added}  −{result.removed}")
+
+    def set_merge(self, result: MergeResult | None) -> None:
+        """Say whether the draft and the disk merge; enable (and default to) Merge both
+        when they do. None: no merge was possible (nothing loaded to merge from)."""
+        button = self._buttons.get(MERGE)
+        if button is None:
+            return
+        palette = self.palette()
+        if result is None:
+            button.setToolTip("Nothing to merge from: the file was not loaded from disk")
+            return
+        self.merge_note.setText(result.describe())
+        self.merge_note.show()
+        accent = Accent.SUCCESS if result.clean else Accent.WARNING
+        self.merge_note.setStyleSheet(f"color: {accent_text(palette, accent).name()}")
+        button.setEnabled(result.clean)
+        button.setToolTip(
+            "Keep your changes and the changes on disk; review the result, then save"
+            if result.clean
+            else "Both sides changed the same lines"
+        )
+        if result.clean:
+            self.close_button.setDefault(False)
+            button.setDefault(True)
 
     def show_failure(self, message: str) -> None:
         """Show why the diff could not be computed."""

@@ -2,25 +2,25 @@
 
 What it guarantees:
 
-- Saves are sha-checked (`MemoryStore.save(path, text, loaded_sha)`). A conflict never
-  loses the draft: a bar (not a modal) offers Reload / Show diff / Overwrite. Reload and
-  "Take theirs" replace the buffer with an undoable edit and offer "Restore my draft", so
-  they do not need to ask first. Save errors (the 100 KiB cap, a file that became binary)
-  are shown in the bar too.
-- Disk changes (`handle_disk_change`, called by the tab after each rescan): a clean buffer
-  reloads silently, keeping the cursor and scroll position; a dirty one gets a "changed on
-  disk" bar (Show diff / Keep mine / Take theirs); a deleted file keeps the draft and Save
-  recreates it. Whether anything changed is decided by sha, so the watcher echo of our own
-  save is a no-op.
-- The description field edits the frontmatter `description:` line of the buffer, and
-  edits of the frontmatter in the text update the field.
+- Saves are sha-checked (`MemoryStore.save(path, text, loaded_sha)`) and end the file
+  with a line break (the buffer gets it too, as an undoable edit; the cursor stays). A
+  conflict never loses the draft: the bar (not a modal) offers Show diff (Enter) /
+  Reload / Overwrite; the 100 KiB cap and other save errors show there too.
+- Disk changes (`handle_disk_change`, after each rescan): a clean buffer reloads silently,
+  keeping cursor and scroll; a dirty one gets a "changed on disk" bar (Show diff / Keep
+  mine / Take theirs); a deleted file keeps the draft and Save recreates it. Whether
+  anything changed is decided by sha, so the echo of our own save is a no-op.
+- Reload, Take theirs and the diff window's "Merge both" (`views.merge`, when the two
+  sides changed different lines) replace the buffer with one undoable edit and offer
+  "Restore my draft", so they need not ask first.
+- The description field edits the frontmatter `description:` line and follows it.
 - Binary (NUL) and over-cap files open read-only with a note.
-- Diffs are computed on a worker thread (`TaskRunner`), so a large one never blocks.
+- Diffs and merges are computed on a worker thread (`TaskRunner`), never blocking.
 
-The rules (what a disk change means, what Reload does, which choices to offer) are the
-Qt-free `views.editor_session`; the bar and the diff window are `editor_prompts`; the
-widgets and the text mechanics are `editor_view`. This module carries out what the
-rules decide.
+The rules (what a disk change means, which choices to offer) are the Qt-free
+`views.editor_session`; the bar, the diff window and the unsaved-changes question are
+`editor_prompts`; widgets and text mechanics `editor_view`; find, external editor and
+real path `editor_commands`. This module carries out what the rules decide.
 """
 
 from __future__ import annotations
@@ -29,13 +29,11 @@ import contextlib
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import (
     QLineEdit,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
@@ -44,9 +42,11 @@ from PySide6.QtWidgets import (
 
 from memtab.gui.memory_tab.diff_view import DiffDialog
 from memtab.gui.memory_tab.editor_bar import BarKind, MessageBar
+from memtab.gui.memory_tab.editor_commands import EditorCommands
+from memtab.gui.memory_tab.editor_find import FindBar
 from memtab.gui.memory_tab.editor_frontmatter import with_description
-from memtab.gui.memory_tab.editor_prompts import EditorPrompts
-from memtab.gui.memory_tab.editor_view import EditorView, FileState, ViewMode
+from memtab.gui.memory_tab.editor_prompts import DiscardChoice, EditorPrompts
+from memtab.gui.memory_tab.editor_view import EditorView, ViewMode
 from memtab.gui.memory_tab.preview import MarkdownPreview
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.store.files import FileContent, read_file_content
@@ -60,6 +60,7 @@ from memtab.store.paths import PathError, VirtualPath
 from memtab.views.editor_session import (
     CLOSE_FILE,
     KEEP_MINE,
+    MERGE,
     OVERWRITE,
     RELOAD,
     RESTORE_DRAFT,
@@ -78,16 +79,11 @@ from memtab.views.editor_session import (
     not_editable_reason,
 )
 from memtab.views.own_writes import OwnWrites
+from memtab.views.text_buffer import with_final_newline
 
 logger = logging.getLogger(__name__)
 
-
-class DiscardChoice(Enum):
-    """The answer to the unsaved-changes question."""
-
-    SAVE = "save"
-    DISCARD = "discard"
-    CANCEL = "cancel"
+__all__ = ["DiscardChoice", "EditorPanel"]
 
 
 class EditorPanel(QWidget):
@@ -118,6 +114,7 @@ class EditorPanel(QWidget):
         self._own_writes = own_writes
         self._store: MemoryStore | None = None
         self._file = OpenFile()
+        self._real_path: Path | None = None
         self._last_dirty = False
 
         self._view = EditorView(self)
@@ -131,6 +128,8 @@ class EditorPanel(QWidget):
         self._view.description_edited.connect(self._on_view_description_edited)
         self._prompts.action_chosen.connect(self._on_prompts_action_chosen)
         self._prompts.dismissed.connect(self._on_prompts_dismissed)
+        self.commands = EditorCommands(self, self._view)
+        self.commands.notice.connect(self._on_commands_notice)
         self._refresh_chrome()
 
     # --- the seam ----------------------------------------------------------------------------
@@ -185,6 +184,16 @@ class EditorPanel(QWidget):
         """The diff window, while one is open."""
         return self._prompts.diff_dialog
 
+    @property
+    def find_bar(self) -> FindBar:
+        """The find / replace bar under the text."""
+        return self._view.find_bar
+
+    @property
+    def real_path(self) -> Path | None:
+        """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
+        return self._real_path
+
     def buffer_text(self) -> str:
         """What the editor holds, with `\\n` line breaks (exactly, unlike toPlainText)."""
         return self._view.buffer_text()
@@ -223,6 +232,7 @@ class EditorPanel(QWidget):
         if not self.confirm_discard():
             return False
         self._reset_state()
+        self._real_path = physical
         try:
             content = read_file_content(physical)
         except OSError as error:
@@ -275,7 +285,7 @@ class EditorPanel(QWidget):
                 Situation.CHANGED_ON_DISK,
                 BarKind.WARNING,
                 f"{path.name} changed on disk while you were editing it. Your draft is kept.",
-                [(SHOW_DIFF, "Show diff"), (KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Take theirs")],
+                self._file.changed_on_disk_choices(),
             )
 
     def save(self) -> bool:
@@ -309,16 +319,31 @@ class EditorPanel(QWidget):
             old,
             self.buffer_text(),
             self._file.diff_choices(on_disk),
+            self._file.merge_basis(disk),
         )
+
+    def find_in_file(self, query: str | None = None) -> None:
+        """Open the find bar (with `query`, else the selection) and select the first match
+        from the cursor (the window's Edit → Find; also Ctrl+F in the editor)."""
+        self.commands.find_in_file(query)
+
+    def select_lines(self, first: int, last: int) -> None:
+        """Select lines `first` to `last` of the text (1-based) and scroll to them."""
+        self._view.select_lines(first, last)
 
     def shutdown(self) -> None:
         """Stop the diff worker thread the panel started (call on close)."""
+        self.commands.stop()
         self._prompts.shutdown()
 
     # --- opening and loading ---------------------------------------------------------------
 
     def _reset_state(self, path: VirtualPath | None = None) -> None:
         self._file = OpenFile(path)
+        self._real_path = None
+        if path is not None and self._store is not None:
+            with contextlib.suppress(MemoryStoreError, PathError, OSError):
+                self._real_path = self._store.physical(path)
         self._prompts.close_diff()
         self._clear_bar()
 
@@ -355,7 +380,8 @@ class EditorPanel(QWidget):
 
     def _show_page(self, title: str, text: str, read_only_reason: str | None) -> None:
         self._file.read_only_reason = read_only_reason
-        self._view.show_file(title, text, read_only_reason is not None)
+        real = f"\nOn disk: {self._real_path}" if self._real_path is not None else ""
+        self._view.show_file(title, text, read_only_reason is not None, f"{title}{real}")
         self._file.clean_text = text
         self._refresh_chrome()
 
@@ -398,20 +424,30 @@ class EditorPanel(QWidget):
                 [(CLOSE_FILE, "Close")],
             )
         elif isinstance(disk, FileContent) and decision is TakeDecision.REPLACE:
-            draft = self.buffer_text()
-            with self._quietly():
-                self._view.replace_text(self._file.codec.to_buffer(disk.content))
-                self._adopt_disk_version(disk)
-            if draft == self.buffer_text():
-                self._clear_bar()
-                return
-            self._file.draft_backup = draft
-            self._show_bar(
-                Situation.DRAFT_REPLACED,
-                BarKind.INFO,
+            self._replace_draft(
+                self._file.codec.to_buffer(disk.content),
+                disk,
                 "Loaded the version on disk. Your draft is kept: restore it here or with Undo.",
-                [(RESTORE_DRAFT, "Restore my draft")],
             )
+
+    def _replace_draft(self, text: str, disk: FileContent, message: str) -> None:
+        """Put `text` (the disk version, or a merge with it) in place of the draft, based
+        on `disk`; the draft stays restorable (`message` says so)."""
+        draft = self.buffer_text()
+        with self._quietly():
+            self._view.replace_text(text)
+            if text == self._file.codec.to_buffer(disk.content):
+                self._adopt_disk_version(disk)
+            else:
+                self._file.kept_mine(disk)
+                self._view.set_modified(True)
+        if draft == self.buffer_text():
+            self._clear_bar()
+            return
+        self._file.draft_backup = draft
+        self._show_bar(
+            Situation.DRAFT_REPLACED, BarKind.INFO, message, [(RESTORE_DRAFT, "Restore my draft")]
+        )
 
     def _restore_draft(self) -> None:
         if self._file.draft_backup is None:
@@ -420,6 +456,27 @@ class EditorPanel(QWidget):
         self._file.draft_backup = None
         self._clear_bar()
         self._refresh_chrome()
+
+    def _merge_with_disk(self) -> None:
+        """Merge both: the merged text replaces the draft (restorable), based on the disk
+        version it merged — unless the disk changed again since, then look again."""
+        outcome = self._prompts.merge
+        disk = self._read_disk()
+        if outcome is None or disk is DiskAbsence.UNREADABLE:
+            return
+        if disk is DiskAbsence.MISSING:
+            self._on_disk_file_missing()
+            return
+        assert isinstance(disk, FileContent)
+        if disk.sha256 != outcome.disk_sha:
+            self.show_diff()  # a newer version to compare and merge with
+            return
+        self._replace_draft(
+            outcome.text,
+            disk,
+            f"{outcome.result.describe()} Review the result, then save; your draft is kept: "
+            "restore it here or with Undo.",
+        )
 
     def _keep_mine(self) -> None:
         """Keep the draft and base the next save on what is on disk now."""
@@ -453,7 +510,8 @@ class EditorPanel(QWidget):
     def _save_against(self, expected_sha: str | None) -> bool:
         path, store = self._file.path, self._store
         assert path is not None and store is not None
-        content = self._file.codec.from_buffer(self.buffer_text())
+        # Saved files end with a line break, so an agent's `echo >>` starts a new line.
+        content = self._file.codec.from_buffer(with_final_newline(self.buffer_text()))
         try:
             result = store.save(str(path), content, expected_sha)
         except SaveConflictError as conflict:
@@ -472,6 +530,8 @@ class EditorPanel(QWidget):
         # The virtual path is what counts; the physical one is noted for watcher paths.
         with contextlib.suppress(MemoryStoreError, PathError):
             self._own_writes.note(store.physical(path), result.sha256)
+        with self._view.quietly():
+            self._view.end_with_newline()  # the buffer shows what was written
         self._file.saved(result.sha256, self.buffer_text())
         self._view.set_modified(False)
         if self._file.situation is not Situation.NOTE:
@@ -524,6 +584,8 @@ class EditorPanel(QWidget):
             self._overwrite()
         elif action == KEEP_MINE:
             self._keep_mine()
+        elif action == MERGE:
+            self._merge_with_disk()
         elif action == RESTORE_DRAFT:
             self._restore_draft()
         elif action == CLOSE_FILE and self.confirm_discard():
@@ -533,37 +595,16 @@ class EditorPanel(QWidget):
 
     def _refresh_chrome(self) -> None:
         dirty = self.is_dirty
-        if self._file.is_read_only:
-            state = FileState.READ_ONLY
-        elif self._file.path is not None and not self._file.exists_on_disk:
-            state = FileState.NOT_ON_DISK
-        else:
-            state = FileState.UNSAVED if dirty else FileState.CLEAN
+        state = self._file.state(self._view.is_modified())
         self._view.show_state(state, can_save=not self._file.is_read_only and dirty)
+        self.commands.update()
         if dirty != self._last_dirty:
             self._last_dirty = dirty
             self.dirty_changed.emit(dirty)
 
     def _ask_unsaved_choice(self) -> DiscardChoice:
         """Ask Save / Discard / Cancel about the unsaved changes (patched in tests)."""
-        name = self._file.path.name if self._file.path else "this file"
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Unsaved changes")
-        box.setText(f"Save the changes to {name}?")
-        box.setInformativeText("Your changes are lost if you don't save them.")
-        box.setStandardButtons(
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel
-        )
-        box.setDefaultButton(QMessageBox.StandardButton.Save)
-        answer = box.exec()
-        if answer == QMessageBox.StandardButton.Save:
-            return DiscardChoice.SAVE
-        if answer == QMessageBox.StandardButton.Discard:
-            return DiscardChoice.DISCARD
-        return DiscardChoice.CANCEL
+        return self._prompts.ask_unsaved(self._file.path.name if self._file.path else None)
 
     # --- slots -------------------------------------------------------------------------------
 
@@ -591,6 +632,10 @@ class EditorPanel(QWidget):
     @Slot()
     def _on_prompts_dismissed(self) -> None:
         self._file.situation = Situation.NONE
+
+    @Slot(object, str)
+    def _on_commands_notice(self, kind: BarKind, text: str) -> None:
+        self._show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
 
 
 def _workspace_id(store: MemoryStore) -> str | None:

@@ -2,6 +2,9 @@
 
 The editor shows conflicts, disk changes, read-only notes and save errors in it; each
 action is reported by id through `action_triggered`, so the panel decides what it means.
+One action may be the default: it is drawn as such, and Enter anywhere in the bar picks
+it (never the focused button's neighbour by surprise). The message wraps and never
+widens the window, however long a path it names.
 """
 
 from __future__ import annotations
@@ -9,13 +12,12 @@ from __future__ import annotations
 from enum import Enum
 
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal, Slot
-from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QStyle,
     QToolButton,
     QWidget,
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from memtab.gui.memory_tab.icons import tinted_icon
 from memtab.gui.style import Accent, blend, muted_text, tint
+from memtab.gui.widgets import WrappedLabel
 
 
 class BarKind(Enum):
@@ -59,12 +62,12 @@ class MessageBar(QFrame):
         self.setAutoFillBackground(False)
         self._kind = BarKind.INFO
         self._buttons: dict[str, QPushButton] = {}
+        self._default: str | None = None
 
         self._icon = QLabel(self)
-        self._text = QLabel(self)
-        self._text.setWordWrap(True)
+        self._text = WrappedLabel("", self)
+        self._text.setTextFormat(Qt.TextFormat.PlainText)
         self._text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._text.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self._text.setAccessibleName("Editor message")
         self._close = QToolButton(self)
         self._close.setAutoRaise(True)
@@ -102,6 +105,11 @@ class MessageBar(QFrame):
         """The button of an action (KeyError when not offered)."""
         return self._buttons[action_id]
 
+    @property
+    def default_action(self) -> str | None:
+        """The action Enter picks, if any."""
+        return self._default
+
     def show_message(
         self,
         kind: BarKind,
@@ -109,8 +117,10 @@ class MessageBar(QFrame):
         actions: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
         *,
         closable: bool = True,
+        default: str | None = None,
     ) -> None:
-        """Show `text` with buttons for `actions` (pairs of id and label)."""
+        """Show `text` with buttons for `actions` (pairs of id and label); `default` is
+        the id Enter picks (None: Enter picks nothing)."""
         self._kind = kind
         self._text.setText(text)
         size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
@@ -126,6 +136,10 @@ class MessageBar(QFrame):
             button.clicked.connect(self._on_action_clicked)
             self._actions_layout.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
             self._buttons[action_id] = button
+        self._default = default if default in self._buttons else None
+        for action_id, button in self._buttons.items():
+            button.setAutoDefault(False)
+            button.setDefault(action_id == self._default)
         self._close.setVisible(closable)
         self.update()
         self.show()
@@ -135,7 +149,15 @@ class MessageBar(QFrame):
         for button in self._buttons.values():
             button.deleteLater()
         self._buttons = {}
+        self._default = None
         self.hide()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter on the bar (or a button in it) picks the default action."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self._default is not None:
+            self.action_triggered.emit(self._default)
+            return
+        super().keyPressEvent(event)
 
     def changeEvent(self, event: QEvent) -> None:
         """Re-tint the dismiss icon when the palette changes (light ↔ dark)."""

@@ -12,19 +12,49 @@ from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import dataclass
+from enum import Enum
 
 from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from memtab.gui.memory_tab import diff_view
 from memtab.gui.memory_tab.editor_bar import BarKind, MessageBar
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.views import text_diff
-from memtab.views.editor_session import Choice
+from memtab.gui.widgets import fit_to_title
+from memtab.views import merge, text_diff
+from memtab.views.editor_session import Choice, default_choice
+from memtab.views.merge import MergeBasis
 
 logger = logging.getLogger(__name__)
 
 DIFF_KEY = "editor-diff"
+
+
+class DiscardChoice(Enum):
+    """The answer to the unsaved-changes question."""
+
+    SAVE = "save"
+    DISCARD = "discard"
+    CANCEL = "cancel"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The worker's answer: the diff, and the merge when one was asked for."""
+
+    diff: text_diff.DiffResult
+    merge: merge.MergeResult | None
+    disk_sha: str | None
+
+
+@dataclass(frozen=True)
+class MergeOutcome:
+    """A clean merge, and the disk version it merged."""
+
+    text: str
+    result: merge.MergeResult
+    disk_sha: str
 
 
 class EditorPrompts(QObject):
@@ -46,6 +76,7 @@ class EditorPrompts(QObject):
         self._tasks = tasks
         self._owns_tasks = tasks is None
         self._diff_dialog: diff_view.DiffDialog | None = None
+        self._merge: MergeOutcome | None = None
         self.bar = MessageBar(page)
         self.bar.action_triggered.connect(self._on_bar_action_triggered)
         self.bar.dismissed.connect(self._on_bar_dismissed)
@@ -57,29 +88,43 @@ class EditorPrompts(QObject):
         """The diff window, while one is open."""
         return self._diff_dialog
 
+    @property
+    def merge(self) -> MergeOutcome | None:
+        """The clean merge the open diff window offers, if any."""
+        return self._merge
+
     def show(self, kind: BarKind, text: str, choices: list[Choice] | None = None) -> None:
-        """Show `text` in the bar with a button for each choice."""
-        self.bar.show_message(kind, text, choices or [])
+        """Show `text` in the bar with a button for each choice (Enter: the safe one)."""
+        choices = choices or []
+        self.bar.show_message(kind, text, choices, default=default_choice(choices))
 
     def clear(self) -> None:
         """Hide the bar."""
         self.bar.clear()
 
     def open_diff(
-        self, title: str, old_label: str, old: str, new: str, choices: list[Choice]
+        self,
+        title: str,
+        old_label: str,
+        old: str,
+        new: str,
+        choices: list[Choice],
+        merge_basis: MergeBasis | None = None,
     ) -> None:
         """Open a window comparing `old` (red) with the draft `new` (green), offering
-        `choices`; the diff is computed on the worker thread."""
+        `choices`; the diff (and, with `merge_basis`, the merge of the draft with `old`)
+        is computed on the worker thread."""
         self.close_diff()
         dialog = diff_view.DiffDialog(title, old_label, "Your draft", choices, self._page)
         dialog.action_triggered.connect(self._on_diff_dialog_action_triggered)
         dialog.finished.connect(self._on_diff_dialog_finished)
         self._diff_dialog = dialog
-        self._runner().submit_latest(DIFF_KEY, functools.partial(_diff_job, old, new))
+        self._runner().submit_latest(DIFF_KEY, functools.partial(_diff_job, old, new, merge_basis))
         dialog.show()
 
     def close_diff(self) -> None:
         """Close the diff window, if open, and drop its diff job."""
+        self._merge = None
         if self._diff_dialog is not None:
             dialog, self._diff_dialog = self._diff_dialog, None
             dialog.finished.disconnect(self._on_diff_dialog_finished)
@@ -87,6 +132,27 @@ class EditorPrompts(QObject):
             dialog.deleteLater()
         if self._tasks is not None:
             self._tasks.cancel_latest(DIFF_KEY)
+
+    def ask_unsaved(self, name: str | None) -> DiscardChoice:
+        """Ask Save / Discard / Cancel about unsaved changes to `name` (a modal box)."""
+        box = QMessageBox(self._page)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Unsaved changes")
+        box.setText(f"Save the changes to {name or 'this file'}?")
+        box.setInformativeText("Your changes are lost if you don't save them.")
+        box.setStandardButtons(
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        fit_to_title(box)
+        answer = box.exec()
+        if answer == QMessageBox.StandardButton.Save:
+            return DiscardChoice.SAVE
+        if answer == QMessageBox.StandardButton.Discard:
+            return DiscardChoice.DISCARD
+        return DiscardChoice.CANCEL
 
     def shutdown(self) -> None:
         """Stop the diff worker thread, if this started one (call on close)."""
@@ -121,6 +187,7 @@ class EditorPrompts(QObject):
 
     @Slot(int)
     def _on_diff_dialog_finished(self, _result: int) -> None:
+        self._merge = None
         dialog, self._diff_dialog = self._diff_dialog, None
         if dialog is not None:
             dialog.deleteLater()
@@ -130,8 +197,12 @@ class EditorPrompts(QObject):
     @Slot(str, object)
     def _on_tasks_latest_finished(self, key: str, result: object) -> None:
         dialog = self._diff_dialog
-        if key == DIFF_KEY and dialog is not None and isinstance(result, text_diff.DiffResult):
-            dialog.set_diff(result)
+        if key != DIFF_KEY or dialog is None or not isinstance(result, Comparison):
+            return
+        dialog.set_diff(result.diff)
+        if result.merge is not None and result.merge.text is not None and result.disk_sha:
+            self._merge = MergeOutcome(result.merge.text, result.merge, result.disk_sha)
+        dialog.set_merge(result.merge)
 
     @Slot(str, str)
     def _on_tasks_latest_failed(self, key: str, message: str) -> None:
@@ -139,6 +210,11 @@ class EditorPrompts(QObject):
             self._diff_dialog.show_failure(message)
 
 
-def _diff_job(old: str, new: str, ctx: TaskContext) -> text_diff.DiffResult:
-    """The diff, on the worker thread (resolved through the module so tests can watch)."""
-    return text_diff.compute_diff(old, new, ctx)
+def _diff_job(old: str, new: str, basis: MergeBasis | None, ctx: TaskContext) -> Comparison:
+    """The diff and the merge, on the worker thread (resolved through the modules so
+    tests can watch)."""
+    diff = text_diff.compute_diff(old, new, ctx)
+    if basis is None:
+        return Comparison(diff, None, None)
+    merged = merge.merge_three_way(basis.base, new, old, ctx)
+    return Comparison(diff, merged, basis.disk_sha)

@@ -1,12 +1,15 @@
 """The editor's widgets and its text mechanics, apart from what the text is for.
 
-`EditorView` lays out the path, the state ("● Unsaved"), the Source / Split / Preview
-buttons, Save, the description field, a slot for the message bar, the Markdown source
-(highlighted) and the rendered preview. It also does what any text editor must do with
+`EditorView` lays out the path (elided; its tooltip and context menu carry the real path),
+the state ("● Unsaved"), the Source / Split / Preview buttons, Save, a "more" menu (the
+panel's actions: find, open in an external editor, copy the real path), the description
+field, a slot for the message bar, the Markdown source (highlighted), the rendered
+preview and the find bar (`editor_find`). It also does what any text editor must do with
 its buffer: load text with a fresh undo history, replace it with one undoable edit that
-keeps the cursor and scroll position, keep the description field in step with the
-frontmatter, and re-render the preview when typing pauses. Which file is shown, and
-when it is saved or reloaded, is `editor.EditorPanel`'s business.
+keeps the cursor and scroll position, end it with a line break before a save, keep the
+description field in step with the frontmatter, and re-render the preview when typing
+pauses. Which file is shown, and when it is saved or reloaded, is
+`editor.EditorPanel`'s business.
 """
 
 from __future__ import annotations
@@ -18,12 +21,20 @@ from contextlib import contextmanager
 from enum import Enum
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QFontDatabase, QFontMetricsF, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtGui import (
+    QAction,
+    QFontDatabase,
+    QFontMetricsF,
+    QKeySequence,
+    QShortcut,
+    QTextCursor,
+)
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -34,12 +45,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.gui.memory_tab.editor_find import FindBar
 from memtab.gui.memory_tab.editor_frontmatter import read_description
 from memtab.gui.memory_tab.editor_highlighter import MarkdownHighlighter
+from memtab.gui.memory_tab.icons import tinted_icon
 from memtab.gui.memory_tab.preview import MarkdownPreview
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
-from memtab.views.text_buffer import buffer_from_raw, changed_span, utf16_offset
+from memtab.views.editor_session import FileState
+from memtab.views.text_buffer import (
+    buffer_from_raw,
+    changed_span,
+    utf16_offset,
+    with_final_newline,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -62,15 +81,6 @@ _MODE_TIPS = {
     ViewMode.SPLIT: "Source and rendered preview side by side",
     ViewMode.PREVIEW: "Rendered preview only",
 }
-
-
-class FileState(Enum):
-    """What the state label says about the open file."""
-
-    CLEAN = ""
-    UNSAVED = "● Unsaved"
-    NOT_ON_DISK = "Not on disk"
-    READ_ONLY = "Read-only"
 
 
 class _EmptyState(QWidget):
@@ -171,6 +181,13 @@ class EditorView(QWidget):
         self.save_button.setToolTip("Save (Ctrl+S or Ctrl+Enter)")
         self.save_button.setAccessibleName("Save")
         self.save_button.clicked.connect(self._on_save_button_clicked)
+        self.more_button = QToolButton(self.page)
+        self.more_button.setAutoRaise(True)
+        self.more_button.setToolTip("More: find, open in an external editor, real path")
+        self.more_button.setAccessibleName("More file actions")
+        self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.more_button.setMenu(QMenu(self.more_button))
+        self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
 
         header = QHBoxLayout()
         header.setSpacing(10)
@@ -178,6 +195,7 @@ class EditorView(QWidget):
         header.addWidget(self._state_label)
         header.addLayout(modes)
         header.addWidget(self.save_button)
+        header.addWidget(self.more_button)
 
         self._description_label = QLabel("Description", self.page)
         self.description_edit = QLineEdit(self.page)
@@ -218,6 +236,8 @@ class EditorView(QWidget):
         self._page_layout.addLayout(header)
         self._page_layout.addLayout(description_row)
         self._page_layout.addWidget(self._splitter, 1)
+        self.find_bar = FindBar(self.text_edit, self.replace_text, self.page)
+        self._page_layout.addWidget(self.find_bar)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
@@ -238,6 +258,24 @@ class EditorView(QWidget):
         """Place the message bar between the description field and the text."""
         self._page_layout.insertWidget(2, bar)
 
+    def set_file_actions(self, actions: list[QAction | None]) -> None:
+        """The "more" menu's actions (None: a separator); the ones without a shortcut
+        context of their own are also on the path label's context menu."""
+        menu = self.more_button.menu()
+        assert menu is not None
+        menu.clear()
+        for action in actions:
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+
+    def set_path_actions(self, actions: list[QAction]) -> None:
+        """The path label's context menu."""
+        self._path_label.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for action in actions:
+            self._path_label.addAction(action)
+
     # --- what is shown --------------------------------------------------------------------
 
     @property
@@ -250,12 +288,19 @@ class EditorView(QWidget):
         """Whether a file page (not the empty state) is shown."""
         return self._stack.currentWidget() is self.page
 
-    def show_file(self, title: str, text: str, read_only: bool) -> None:
-        """Show a file: `title` in the path label, `text` with a fresh undo history."""
-        self._path_label.set_full_text(title)
+    @property
+    def path_tooltip(self) -> str:
+        """The path label's tooltip (the virtual path and the real one)."""
+        return self._path_label.toolTip()
+
+    def show_file(self, title: str, text: str, read_only: bool, tooltip: str | None = None) -> None:
+        """Show a file: `title` in the path label (`tooltip` over it), `text` with a fresh
+        undo history."""
+        self._path_label.set_full_text(title, tooltip)
         self.load_text(text)
         self.text_edit.setReadOnly(read_only)
         self.description_edit.setReadOnly(read_only)
+        self.find_bar.set_read_only(read_only)
         self._sync_description_field()
         self._stack.setCurrentWidget(self.page)
         if self._view_mode is not ViewMode.SOURCE:
@@ -266,6 +311,7 @@ class EditorView(QWidget):
         self.load_text("")
         self.description_edit.clear()
         self.preview.set_markdown_source("")
+        self.find_bar.close_bar()
         self._stack.setCurrentWidget(self._empty)
 
     def show_state(self, state: FileState, can_save: bool) -> None:
@@ -334,6 +380,39 @@ class EditorView(QWidget):
         cursor.endEditBlock()
         self.text_edit.verticalScrollBar().setValue(scroll)
 
+    def end_with_newline(self) -> bool:
+        """Add a line break at the end of the text if it lacks one (an undoable edit that
+        leaves the cursor where it is); True when one was added."""
+        text = self.buffer_text()
+        if with_final_newline(text) == text:
+            return False
+        cursor = self.text_edit.textCursor()
+        anchor, position = cursor.anchor(), cursor.position()
+        scroll = self.text_edit.verticalScrollBar().value()
+        end = QTextCursor(self.text_edit.document())
+        end.movePosition(QTextCursor.MoveOperation.End)
+        end.insertText("\n")
+        cursor.setPosition(anchor)
+        cursor.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
+        self.text_edit.setTextCursor(cursor)
+        self.text_edit.verticalScrollBar().setValue(scroll)
+        return True
+
+    def select_lines(self, first: int, last: int) -> None:
+        """Select lines `first` to `last` (1-based, inclusive) and scroll to them."""
+        document = self.text_edit.document()
+        start = document.findBlockByNumber(max(0, first - 1))
+        end = document.findBlockByNumber(max(first, last) - 1)
+        if not start.isValid():
+            return
+        if not end.isValid():
+            end = document.lastBlock()
+        cursor = QTextCursor(document)
+        cursor.setPosition(start.position())
+        cursor.setPosition(end.position() + end.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        self.text_edit.setTextCursor(cursor)
+        self.text_edit.centerCursor()
+
     def apply_description(self, new_text: str, *, clean: bool) -> None:
         """Replace the buffer for an edit of the description field (the field is not
         synced back from it); `clean` marks the result unmodified."""
@@ -376,6 +455,7 @@ class EditorView(QWidget):
         if event.type() == QEvent.Type.PaletteChange:
             self._highlighter.set_palette(self.palette())
             self.show_state(self._state, self.save_button.isEnabled())
+            self.more_button.setIcon(tinted_icon("editor-more", muted_text(self.palette())))
         super().changeEvent(event)
 
     # --- slots ---------------------------------------------------------------------------

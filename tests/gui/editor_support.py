@@ -1,0 +1,83 @@
+"""Shared fixtures and helpers of the editor panel's GUI tests.
+
+Import the fixtures into a test module (`store = editor_support.store`, …) to use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+from pytestqt.qtbot import QtBot
+
+from memtab.gui.memory_tab.editor import EditorPanel
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import VirtualPath, parse_virtual_path
+from memtab.views.own_writes import OwnWrites
+
+NOTES = parse_virtual_path("/memories/global/notes.md")
+OTHER = parse_virtual_path("/memories/global/other.md")
+ORIGINAL = "---\ndescription: Build notes\nname: notes\n---\n# Notes\n\n- first\n- second\n"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> MemoryStore:
+    memory_store = MemoryStore(Home(tmp_path / "home"))
+    memory_store.create_file(str(NOTES), ORIGINAL)
+    memory_store.create_file(str(OTHER), "# Other\n")
+    return memory_store
+
+
+@pytest.fixture
+def own_writes() -> OwnWrites:
+    return OwnWrites()
+
+
+@pytest.fixture
+def panel(qtbot: QtBot, store: MemoryStore, own_writes: OwnWrites) -> Iterator[EditorPanel]:
+    editor = EditorPanel(own_writes)
+    qtbot.addWidget(editor)
+    editor.resize(900, 600)
+    editor.set_store(store)
+    yield editor
+    editor.shutdown()
+
+
+def disk_text(store: MemoryStore, path: VirtualPath = NOTES) -> str:
+    return store.physical(path).read_text(encoding="utf-8")
+
+
+def write_disk(store: MemoryStore, text: str, path: VirtualPath = NOTES) -> None:
+    """A write by someone else (an agent, a text editor): straight to the file."""
+    store.physical(path).write_text(text, encoding="utf-8")
+
+
+def type_at_end(qtbot: QtBot, panel: EditorPanel, text: str) -> None:
+    editor = panel.text_edit
+    editor.moveCursor(QTextCursor.MoveOperation.End)
+    for index, line in enumerate(text.split("\n")):
+        if index:
+            qtbot.keyClick(editor, Qt.Key.Key_Return)  # keyClicks cannot send newlines
+        qtbot.keyClicks(editor, line)
+
+
+def replace_in_buffer(panel: EditorPanel, old: str, new: str) -> None:
+    """Edit the buffer as a user would: select `old` (its first occurrence), type `new`."""
+    start = panel.buffer_text().index(old)
+    cursor = panel.text_edit.textCursor()
+    cursor.setPosition(start)
+    cursor.setPosition(start + len(old), QTextCursor.MoveMode.KeepAnchor)
+    cursor.insertText(new)
+    panel.text_edit.setTextCursor(cursor)
+
+
+def show_and_focus(qtbot: QtBot, panel: EditorPanel) -> None:
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.activateWindow()
+    panel.text_edit.setFocus()
+    qtbot.waitUntil(panel.text_edit.hasFocus)
