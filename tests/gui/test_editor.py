@@ -137,6 +137,17 @@ def test_keyboard_save_writes_the_file_and_notes_the_own_write(
     assert not own_writes.is_own(NOTES, content_sha256("someone else's text"))
 
 
+def test_a_line_an_agent_appends_after_a_save_starts_on_its_own_line(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "- my last line")  # no line break typed after it
+    assert panel.save()
+    with store.physical(NOTES).open("a", encoding="utf-8") as notes:
+        notes.write("- the agent's line\n")  # echo "- the agent's line" >> notes.md
+    assert disk_text(store).endswith("\n- my last line\n- the agent's line\n")
+
+
 def test_save_button_saves_and_a_second_save_is_checked_against_the_new_sha(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:

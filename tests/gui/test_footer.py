@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtWidgets import QApplication, QTreeView, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from memtab import humanize
@@ -122,7 +123,7 @@ def test_no_workspace_disables_the_button_with_a_hint(footer: ConsolidationFoote
     assert footer.consolidate_button.accessibleName() == CONSOLIDATE_NOW == "Consolidate now"
     assert not footer.consolidate_button.isEnabled()
     assert footer.hint.isVisibleTo(footer)
-    assert "Select a workspace" in footer.hint.text()
+    assert "Select a workspace" in footer.hint.full_text
     assert not footer.is_line_visible("Workspace")
     assert not footer.runs_button.isEnabled()
 
@@ -174,7 +175,7 @@ def test_harvest_line_with_the_error_when_the_last_harvest_failed(
     footer.set_context(MAIN, make_status(latest_harvest=harvest("failed", "Provider 529")))
     assert footer.line_text("Harvest") == "failed 2 h ago"
     assert footer.harvest_error.isVisibleTo(footer)
-    assert footer.harvest_error.text() == "Provider 529"
+    assert footer.harvest_error.full_text == "Provider 529"
     footer.set_context(MAIN, make_status())  # no harvest records any more
     assert not footer.is_line_visible("Harvest")
     assert not footer.harvest_error.isVisibleTo(footer)
@@ -207,9 +208,9 @@ def test_consolidate_now_starts_a_manual_run_and_shows_progress(
     assert footer.progress_bar.isVisible()
     facade.run_started.emit(MAIN.id)
     facade.progress.emit(3, "reading /memories/project/testing.md")
-    assert footer.progress_text.text() == "Step 3 · reading /memories/project/testing.md"
+    assert footer.progress_text.full_text == "Step 3 · reading /memories/project/testing.md"
     facade.progress.emit(0, "waiting for another Memtab to finish")
-    assert footer.progress_text.text() == "waiting for another Memtab to finish"
+    assert footer.progress_text.full_text == "waiting for another Memtab to finish"
 
 
 def test_finished_run_shows_done_but_lines_wait_for_the_rescan(
@@ -223,7 +224,7 @@ def test_finished_run_shows_done_but_lines_wait_for_the_rescan(
     assert footer.consolidate_button.text() == "Consolidate now"
     assert footer.consolidate_button.isEnabled()
     assert not footer.cancel_button.isVisibleTo(footer)
-    assert footer.status_text.text() == "Done: Pruned two stale notes."
+    assert footer.status_text.full_text == "Done: Pruned two stale notes."
     assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"  # not from the signal
     footer.set_context(MAIN, make_status(workspace=new_run))  # the tab's rescan
     assert footer.line_text("Workspace") == "just now · manual · 1 change"
@@ -237,10 +238,10 @@ def test_failed_run_shows_the_error_inline(
     facade.run_failed.emit("anthropic: 529 overloaded")
     assert not footer.is_running
     assert footer.status_text.isVisibleTo(footer)
-    assert footer.status_text.text() == "Consolidation failed: anthropic: 529 overloaded"
+    assert footer.status_text.full_text == "Consolidation failed: anthropic: 529 overloaded"
     assert footer.consolidate_button.isEnabled()
     footer.set_context(OTHER, make_status())  # another workspace: the error is not its
-    assert footer.status_text.text() == ""
+    assert footer.status_text.full_text == ""
 
 
 def test_run_refused_as_in_flight_shows_the_message(
@@ -249,7 +250,7 @@ def test_run_refused_as_in_flight_shows_the_message(
     facade.busy.add(MAIN.id)  # e.g. started from the CLI in this process
     start_run(footer, qtbot)
     assert not footer.is_running
-    assert "already in flight" in footer.status_text.text()
+    assert "already in flight" in footer.status_text.full_text
 
 
 def test_cancel_stops_the_run(
@@ -264,10 +265,10 @@ def test_cancel_stops_the_run(
     assert footer.cancel_button.text() == "Cancelling…"
     assert not footer.cancel_button.isEnabled()
     facade.progress.emit(4, "late step")  # the worker may report once more
-    assert footer.progress_text.text() == "Cancelling…"
+    assert footer.progress_text.full_text == "Cancelling…"
     facade.run_cancelled.emit(MAIN.id)
     assert not footer.is_running
-    assert footer.status_text.text() == "Cancelled; nothing was journaled."
+    assert footer.status_text.full_text == "Cancelled; nothing was journaled."
     assert footer.consolidate_button.isEnabled()
 
 
@@ -276,13 +277,13 @@ def test_cancel_while_queued(
 ) -> None:
     facade.run_started.emit(OTHER.id)  # another workspace's run is going
     start_run(footer, qtbot)
-    assert footer.progress_text.text() == "Waiting for another workspace's run to finish…"
+    assert footer.progress_text.full_text == "Waiting for another workspace's run to finish…"
     footer.cancel_button.click()
     facade.run_cancelled.emit(OTHER.id)
     assert footer.is_running  # ours is still queued until it reports
     facade.run_cancelled.emit(MAIN.id)
     assert not footer.is_running
-    assert "Cancelled" in footer.status_text.text()
+    assert "Cancelled" in footer.status_text.full_text
 
 
 def test_another_workspaces_run_does_not_end_up_in_this_footer(
@@ -293,11 +294,11 @@ def test_another_workspaces_run_does_not_end_up_in_this_footer(
     facade.run_started.emit(OTHER.id)
     assert not footer.is_running
     assert footer.consolidate_button.isEnabled()  # the facade queues a second run
-    assert footer.progress_text.text() == "Another workspace is being consolidated."
+    assert footer.progress_text.full_text == "Another workspace is being consolidated."
     facade.progress.emit(2, "their step")
-    assert footer.progress_text.text() == "Another workspace is being consolidated."
+    assert footer.progress_text.full_text == "Another workspace is being consolidated."
     facade.run_failed.emit("their failure")
-    assert footer.status_text.text() == ""
+    assert footer.status_text.full_text == ""
     assert not footer.progress_text.isVisible()
 
 
@@ -308,11 +309,78 @@ def test_a_queued_run_starts_after_the_other_finishes(
     start_run(footer, qtbot)
     facade.run_finished.emit(record(0, "launch", "their run"))
     assert footer.is_running
-    assert footer.status_text.text() == ""
+    assert footer.status_text.full_text == ""
     facade.run_started.emit(MAIN.id)
     facade.run_finished.emit(record(0, "manual", "our run"))
     assert not footer.is_running
-    assert footer.status_text.text() == "Done: our run"
+    assert footer.status_text.full_text == "Done: our run"
+
+
+# --- layout ------------------------------------------------------------------------------------
+
+
+def settle() -> None:
+    """Let layout requests climb to the top (one level per pass)."""
+    for _ in range(8):
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QApplication.processEvents()
+
+
+def test_a_run_starting_and_ending_never_moves_the_tree(
+    facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    """The tree sits above the footer as in the Memory tab: progress, Done and errors come
+    and go in a status line of fixed height, so a click lands on the row it aimed at."""
+    pane = QWidget()
+    qtbot.addWidget(pane)
+    tree = QTreeView(pane)
+    footer = ConsolidationFooter(facade, pane)
+    layout = QVBoxLayout(pane)
+    layout.addWidget(tree, 1)
+    layout.addWidget(footer)
+    pane.resize(380, 600)
+    footer.set_context(MAIN, make_status())
+    pane.show()
+    qtbot.waitExposed(pane)
+    settle()
+    settled = tree.geometry()
+    long_text = "reading /memories/project/" + "a-very-long-folder-name/" * 12 + "notes.md"
+
+    def unmoved() -> None:
+        settle()
+        assert tree.geometry() == settled
+
+    steps = [
+        lambda: qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton),
+        lambda: facade.run_started.emit(MAIN.id),
+        lambda: facade.progress.emit(3, long_text),
+        lambda: facade.run_finished.emit(record(0, "manual", "Done it all. " * 30)),
+        lambda: qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton),
+        lambda: facade.run_started.emit(MAIN.id),
+        lambda: facade.run_failed.emit("anthropic: 529 overloaded " + long_text),
+    ]
+    for step in steps:
+        step()
+        unmoved()
+    assert footer.status_text.isVisible()
+    assert footer.status_text.full_text.startswith("Consolidation failed: anthropic: 529")
+    assert footer.status_text.toolTip() == footer.status_text.full_text
+
+
+def test_details_collapse_to_a_one_line_summary(footer: ConsolidationFooter, qtbot: QtBot) -> None:
+    footer.set_context(MAIN, make_status(latest_harvest=harvest("failed", "Provider 529")))
+    footer.show()
+    assert footer.details_expanded and footer.is_line_visible("Workspace")
+    assert not footer.summary.isVisible()
+    expanded = footer.sizeHint().height()
+    qtbot.mouseClick(footer.details_button, Qt.MouseButton.LeftButton)
+    assert not footer.details_expanded
+    assert not footer.is_line_visible("Workspace")
+    assert footer.summary.isVisible()
+    assert footer.summary.full_text == "workspace 3 h ago · manual · 2 changes"
+    assert footer.sizeHint().height() < expanded - 40
+    qtbot.mouseClick(footer.details_button, Qt.MouseButton.LeftButton)
+    assert footer.is_line_visible("Harvest") and footer.harvest_error.isVisible()
 
 
 # --- the runs dialog -----------------------------------------------------------------------
@@ -373,7 +441,7 @@ def test_consolidate_now_with_the_real_facade_and_the_offline_provider(
         qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
         assert footer.consolidate_button.text() == "Consolidating…"
     assert not footer.is_running
-    assert footer.status_text.text().startswith("Done")
+    assert footer.status_text.full_text.startswith("Done")
     # What the tab does after the watcher reports the journal write:
     footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
     after = footer.line_text("Workspace")
@@ -397,4 +465,4 @@ def test_real_facade_refuses_a_second_run_in_flight(
     with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
         assert tasks.start(MAIN_ID)  # e.g. started elsewhere in the window
         footer.consolidate_button.click()  # the footer did not start it: not busy here
-        assert "already in flight" in footer.status_text.text()
+        assert "already in flight" in footer.status_text.full_text

@@ -28,7 +28,7 @@ def test_new_file_dialog_validates_and_adds_the_md_suffix(qtbot: QtBot, home: Ho
     dialog.name_edit.setText("tools/docker")
     assert ok.isEnabled()
     assert dialog.path == parse_file_path("/memories/global/tools/docker.md")
-    assert dialog.target_label.text() == "/memories/global/tools/docker.md"
+    assert dialog.target_label.full_text == "/memories/global/tools/docker.md"
     dialog.description_edit.setText("  Docker tips ")
     assert dialog.description == "Docker tips"
 

@@ -184,7 +184,7 @@ def field(tab: TracesTab, key: str) -> str:
 def test_detail_header_of_the_demo_dump(home: Home, make_tab: TabFactory) -> None:
     tab = make_tab(home)
     detail = tab.detail
-    assert detail.title.text() == "Timed out · Fix the token refresh race"
+    assert detail.title.full_text == "Timed out · Fix the token refresh race"
     assert detail.error_label.text() == "Timed out after 10000 ms"
     assert not detail.problem_banner.isVisibleTo(detail)
     assert field(tab, "workspace") == f"Fix the token refresh race ({MAIN_ID})"
@@ -203,7 +203,7 @@ def test_detail_header_of_the_demo_dump(home: Home, make_tab: TabFactory) -> Non
     tabs = [detail.tabs.tabText(i) for i in range(detail.tabs.count())]
     assert tabs == ["Attempt 1", "Memory", "Events (2)", "Prompt", "Raw JSON"]
     assert "Always run `make check`" in detail.memory_view.full_text
-    assert detail.events_summary.text().startswith("2 events sent to the model, of 2 in the")
+    assert detail.events_summary.full_text.startswith("2 events sent to the model, of 2 in the")
 
 
 def test_tool_execution_table_highlights_the_error_row(
@@ -323,7 +323,7 @@ def test_old_format_dump_opens_with_what_it_has(
     tab.detail.tabs.setCurrentIndex(tab.detail.tabs.count() - 1)  # raw, to check it follows
     dump = open_path(qtbot, tab, dump_path(home, DARK_MODE_ID, f"{OLD_FORMAT_STARTED}_m.json"))
     assert dump.outcome is Outcome.POLICY_NOT_SATISFIED
-    assert tab.detail.title.text() == "Policy not satisfied · Dark mode"
+    assert tab.detail.title.full_text == "Policy not satisfied · Dark mode"
     assert field(tab, "policy") == "not recorded (older dump)"
     assert not tab.detail.problem_banner.isVisibleTo(tab.detail)
     titles = [tab.detail.tabs.tabText(i) for i in range(tab.detail.tabs.count())]

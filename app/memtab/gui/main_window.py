@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QLabel,
@@ -33,6 +33,7 @@ from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.gui.memory_tab.tab import MemoryTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher, WatchBackend
+from memtab.gui.window_geometry import place_window, remember_splitter, restore_splitter
 from memtab.logs import log_file
 from memtab.store.home import Home
 
@@ -43,7 +44,7 @@ if TYPE_CHECKING:  # built after the first paint: importing them costs start-up 
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_SIZE = (1280, 820)
+TRACES_SPLITTER = "traces"
 WATCH_START_DELAY_MS = 150
 KEPT_ASIDE_MESSAGE_MS = 30_000
 
@@ -198,6 +199,7 @@ class MainWindow(QMainWindow):
         if self._traces_tab is None and self._traces_tab_factory is not None:
             assert self._traces_container is not None
             self._traces_tab = self._traces_tab_factory()
+            restore_splitter(self.ui_state, TRACES_SPLITTER, self._traces_tab.splitter)
             layout = self._traces_container.layout()
             assert layout is not None
             layout.addWidget(self._traces_tab)
@@ -279,9 +281,8 @@ class MainWindow(QMainWindow):
         help_menu.addAction(about)
 
     def _restore_geometry(self) -> None:
-        geometry = self.ui_state.geometry() if self.ui_state is not None else None
-        if geometry is None or not self.restoreGeometry(QByteArray(geometry)):
-            self.resize(*DEFAULT_SIZE)
+        """As the user left it; on first start, fitted to the screen (a 1366×768 laptop)."""
+        place_window(self, self.ui_state.geometry() if self.ui_state is not None else None)
 
     def _update_watch_label(self) -> None:
         backend = self.watcher.backend
@@ -349,6 +350,8 @@ class MainWindow(QMainWindow):
         self._closing = True
         if self.ui_state is not None:
             self.ui_state.set_geometry(bytes(self.saveGeometry().data()))
+            if self._traces_tab is not None:
+                remember_splitter(self.ui_state, TRACES_SPLITTER, self._traces_tab.splitter)
             self.memory_tab.save_ui_state()
             self.ui_state.save()
         self.watcher.stop()

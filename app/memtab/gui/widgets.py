@@ -88,6 +88,18 @@ class WrappedLabel(QLabel):
         self.setMinimumWidth(_MIN_WIDTH)
 
 
+TITLE_NAME_CHARS = 40
+
+
+def short_name(name: str, limit: int = TITLE_NAME_CHARS) -> str:
+    """`name` for a window title: cut in the middle beyond `limit` characters (a title
+    must fit the title bar; the dialog shows the whole name)."""
+    if len(name) <= limit:
+        return name
+    half = (limit - 1) // 2
+    return f"{name[:half]}…{name[len(name) - half :]}"
+
+
 def shown_title(window: QWidget) -> str:
     """The title as the window manager shows it: with " — Memtab" after it."""
     title = window.windowTitle()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Slot
 from PySide6.QtGui import QFontDatabase, QPalette
 from PySide6.QtWidgets import (
     QDialog,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from memtab import humanize
 from memtab.gui.style import Accent, accent_text
+from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, short_name
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
@@ -83,8 +84,7 @@ def resolve_move_target(
 
 
 def _error_label(parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setWordWrap(True)
+    label = WrappedLabel("", parent)  # a reason may quote a long path
     label.setObjectName("dialogError")
     palette = label.palette()
     palette.setColor(QPalette.ColorRole.WindowText, accent_text(palette, Accent.ERROR))
@@ -92,10 +92,9 @@ def _error_label(parent: QWidget) -> QLabel:
     return label
 
 
-def _path_label(text: str, parent: QWidget) -> QLabel:
-    label = QLabel(text, parent)
+def _path_label(text: str, parent: QWidget) -> ElidedLabel:
+    label = ElidedLabel(text, parent)  # elided in the middle, whole in the tooltip
     label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
 
 
@@ -149,6 +148,7 @@ class NewItemDialog(QDialog):
         layout.addWidget(self.buttons)
         self.name_edit.textChanged.connect(self._on_name_edit_text_changed)
         self._on_name_edit_text_changed("")
+        fit_to_title(self)
 
     @property
     def path(self) -> VirtualPath | None:
@@ -162,7 +162,7 @@ class NewItemDialog(QDialog):
     @Slot(str)
     def _on_name_edit_text_changed(self, text: str) -> None:
         self._path, error = resolve_new_path(self._store, self._location, text, self._kind)
-        self.target_label.setText(str(self._path) if self._path is not None else "—")
+        self.target_label.set_full_text(str(self._path) if self._path is not None else "—")
         self.error_label.setText((error or "") if text.strip() else "")
         self.error_label.setVisible(bool(error and text.strip()))
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -185,17 +185,16 @@ class MoveDialog(QDialog):
         self._store = store
         self._source = source
         self._target: VirtualPath | None = None
-        self.setWindowTitle(f"Rename or move {source.name}")
+        self.setWindowTitle(f"Rename or move {short_name(source.name)}")
         self.setMinimumWidth(520)
         self.path_edit = QLineEdit(str(source), self)
         self.path_edit.setAccessibleName("New path")
         self.path_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        hint = QLabel(
+        hint = WrappedLabel(
             "Edit the name to rename; edit the folders or the scope "
             "(/memories/global, /memories/project, /memories/workspace) to move.",
             self,
         )
-        hint.setWordWrap(True)
         hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.error_label = _error_label(self)
         self.buttons = QDialogButtonBox(
@@ -216,6 +215,7 @@ class MoveDialog(QDialog):
         name_start = len(str(source)) - len(source.name)
         stem = source.name.rsplit(".", 1)[0] if "." in source.name[1:] else source.name
         self.path_edit.setSelection(name_start, len(stem))
+        fit_to_title(self)
 
     @property
     def target(self) -> VirtualPath | None:
@@ -239,7 +239,11 @@ class MoveDialog(QDialog):
             super().accept()
 
 
-def _confirm(parent: QWidget | None, title: str, text: str, detail: str, action: str) -> bool:
+def confirmation_box(
+    parent: QWidget | None, title: str, text: str, detail: str, action: str
+) -> tuple[QMessageBox, QPushButton]:
+    """A warning box asking to confirm `action` (Cancel is the default), sized to show its
+    whole title; and the button that confirms."""
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle(title)
@@ -249,6 +253,12 @@ def _confirm(parent: QWidget | None, title: str, text: str, detail: str, action:
     cancel = box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(cancel)
     box.setEscapeButton(cancel)
+    fit_to_title(box)
+    return box, confirm
+
+
+def _confirm(parent: QWidget | None, title: str, text: str, detail: str, action: str) -> bool:
+    box, confirm = confirmation_box(parent, title, text, detail, action)
     box.exec()
     return box.clickedButton() is confirm
 

@@ -49,6 +49,7 @@ from memtab.gui.memory_tab.editor_prompts import DiscardChoice, EditorPrompts
 from memtab.gui.memory_tab.editor_view import EditorView, ViewMode
 from memtab.gui.memory_tab.preview import MarkdownPreview
 from memtab.gui.tasks.runner import TaskRunner
+from memtab.gui.widgets import short_name
 from memtab.store.files import FileContent, read_file_content
 from memtab.store.memory import (
     MemoryStore,
@@ -314,7 +315,7 @@ class EditorPanel(QWidget):
         on_disk = isinstance(disk, FileContent)
         old = self._file.codec.to_buffer(disk.content) if isinstance(disk, FileContent) else ""
         self._prompts.open_diff(
-            f"Differences — {path.name}",
+            f"Differences — {short_name(path.name)}",
             "On disk" if on_disk else "On disk (deleted)",
             old,
             self.buffer_text(),

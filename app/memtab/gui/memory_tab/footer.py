@@ -1,17 +1,21 @@
 """The consolidation footer: how recently each scope was consolidated, and Consolidate now.
 
-Lines `Workspace:`, `Project:` (or `unavailable`), `Global:` — each `coverage_text` of its
-record — and `Harvest:` when mux wrote harvest records (with the error when the last one
-failed). The tooltip lists the runs' summaries, each once. The footer never reads disk:
-the tab calls `set_context` after every scan, including the one the watcher triggers
-when a run journals its record, so the lines change because the disk changed — never
-from `run_finished` (which only shows a short "Done: <summary>" note).
+Compact, under the tree: a header (the "Consolidation" toggle, the runs button and
+**Consolidate now**), one line per scope — `Workspace:`, `Project:` (or `unavailable`),
+`Global:`, each `coverage_text` of its record, and `Harvest:` when mux wrote harvest
+records (the last error on the same line) — which the toggle collapses into the header,
+and a status line of fixed height. The tooltip lists the runs' summaries, each once. The
+footer never reads disk: the tab calls `set_context` after every scan, including the one
+the watcher triggers when a run journals its record, so the lines change because the
+disk changed — never from `run_finished` (which only shows a short "Done: <summary>").
 
-**Consolidate now** starts the consolidation facade for the selected workspace; while
-the run goes the button reads "Consolidating…", a busy bar and the step message show
-progress and Cancel stops it; a failure (in flight, run by another process, provider
-error) is shown inline. The runs dialog opens from the clock button (the footer opens it
-itself).
+Consolidate now starts the consolidation facade for the selected workspace; while the
+run goes the button reads "Consolidating…", and the status line shows a busy bar, the
+step message and Cancel; a failure (in flight, run by another process, provider error)
+is shown there too. The status line never changes height, so a run starting or ending
+never moves the tree above it (a click lands where it was aimed). Every text elides
+(whole in its tooltip): nothing here widens the window. The runs dialog opens from the
+clock button (the footer opens it itself).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from memtab import humanize
 from memtab.gui.memory_tab.icons import tinted_icon
 from memtab.gui.memory_tab.runs_dialog import RecentRun, RunsDialog, collect_runs
 from memtab.gui.style import Accent, accent_text, muted_text
+from memtab.gui.widgets import ElidedLabel
 from memtab.store.home import Workspace
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
 
@@ -143,89 +148,103 @@ class ConsolidationFooter(QFrame):
     # --- construction ------------------------------------------------------------------------
 
     def _build_ui(self) -> None:
-        self._title = QLabel("Consolidation", self)
-        title_font = QFont(self._title.font())
+        self._expanded = True
+        self.details_button = QToolButton(self)
+        self.details_button.setText("Consolidation")
+        self.details_button.setAutoRaise(True)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.setAccessibleName("Hide consolidation details")
+        self.details_button.setToolTip("Show or hide the line of each scope")
+        title_font = QFont(self.details_button.font())
         title_font.setBold(True)
-        self._title.setFont(title_font)
+        self.details_button.setFont(title_font)
+        self.details_button.clicked.connect(self._on_details_button_clicked)
+        self.summary = ElidedLabel("", self, min_width=0)  # the header line, collapsed
+        self.summary.setAccessibleName("Consolidation summary")
 
         self.runs_button = QToolButton(self)
         self.runs_button.setAutoRaise(True)
-        self.runs_button.setText("Runs…")
         self.runs_button.setToolTipDuration(-1)
-        self.runs_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.runs_button.setToolTip("What the consolidator did in the last runs")
+        self.runs_button.setToolTip("Runs… — what the consolidator did in the last runs")
         self.runs_button.setAccessibleName("Consolidation runs")
         self.runs_button.clicked.connect(self._on_runs_button_clicked)
-        title_row = QHBoxLayout()
-        title_row.setSpacing(4)
-        title_row.addWidget(self._title)
-        title_row.addStretch(1)
-        title_row.addWidget(self.runs_button)
-
-        self._lines = QWidget(self)
-        grid = QGridLayout(self._lines)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setHorizontalSpacing(8)
-        grid.setVerticalSpacing(2)
-        self._keys: dict[str, QLabel] = {}
-        self._values: dict[str, QLabel] = {}
-        for row, key in enumerate(("Workspace", "Project", "Global", "Harvest")):
-            key_label = QLabel(f"{key}:", self._lines)
-            value = QLabel(self._lines)
-            value.setAccessibleName(f"{key} consolidation")
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            value.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            grid.addWidget(key_label, row, 0)
-            grid.addWidget(value, row, 1)
-            self._keys[key] = key_label
-            self._values[key] = value
-        self.harvest_error = QLabel(self._lines)
-        self.harvest_error.setWordWrap(True)
-        self.harvest_error.setAccessibleName("Harvest error")
-        self.harvest_error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        grid.addWidget(self.harvest_error, 4, 1)
-        grid.setColumnStretch(1, 1)
-
-        self.hint = QLabel("Select a workspace to see and run its consolidation.", self)
-        self.hint.setWordWrap(True)
-
-        self.progress_bar = QProgressBar(self)
-        self.progress_bar.setRange(0, 0)  # busy: the number of model steps is not known
-        self.progress_bar.setTextVisible(False)
-        self.progress_bar.setFixedHeight(4)
-        self.progress_bar.setAccessibleName("Consolidation progress")
-        self.progress_text = QLabel(self)
-        self.progress_text.setWordWrap(True)
-        self.progress_text.setAccessibleName("Consolidation step")
-
-        self.status_text = QLabel(self)
-        self.status_text.setWordWrap(True)
-        self.status_text.setAccessibleName("Consolidation status")
-        self.status_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-
         self.consolidate_button = QPushButton(CONSOLIDATE_NOW, self)
         self.consolidate_button.setAccessibleName(CONSOLIDATE_NOW)
         self.consolidate_button.setIconSize(QSize(16, 16))
         self.consolidate_button.clicked.connect(self._on_consolidate_button_clicked)
-        self.cancel_button = QPushButton("Cancel", self)
+        self.consolidate_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        header = QHBoxLayout()
+        header.setSpacing(4)
+        header.addWidget(self.details_button)
+        header.addWidget(self.summary, 1)
+        header.addStretch(0)
+        header.addWidget(self.runs_button)
+        header.addWidget(self.consolidate_button)
+
+        self._lines = QWidget(self)
+        grid = QGridLayout(self._lines)
+        grid.setContentsMargins(22, 0, 0, 0)
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(1)
+        self._keys: dict[str, QLabel] = {}
+        self._values: dict[str, ElidedLabel] = {}
+        for row, key in enumerate(("Workspace", "Project", "Global", "Harvest")):
+            key_label = QLabel(f"{key}:", self._lines)
+            value = ElidedLabel("", self._lines, min_width=0)
+            value.setAccessibleName(f"{key} consolidation")
+            grid.addWidget(key_label, row, 0)
+            grid.addWidget(value, row, 1)
+            self._keys[key] = key_label
+            self._values[key] = value
+        # The last harvest's error, on the Harvest line (whole in its tooltip).
+        self.harvest_error = ElidedLabel("", self._lines, min_width=0)
+        self.harvest_error.setAccessibleName("Harvest error")
+        harvest = QHBoxLayout()
+        harvest.setSpacing(6)
+        harvest.addWidget(self._values["Harvest"], 1)
+        harvest.addWidget(self.harvest_error, 2)
+        grid.addLayout(harvest, 3, 1)
+        grid.setColumnStretch(1, 1)
+
+        self.hint = ElidedLabel("Select a workspace to see and run its consolidation.", self)
+        self.hint.setMinimumWidth(0)
+
+        self.progress_bar = QProgressBar(self)
+        self.progress_bar.setRange(0, 0)  # busy: the number of model steps is not known
+        self.progress_bar.setTextVisible(False)
+        self.progress_bar.setFixedSize(48, 4)
+        self.progress_bar.setAccessibleName("Consolidation progress")
+        self.progress_text = ElidedLabel("", self, min_width=0)
+        self.progress_text.setAccessibleName("Consolidation step")
+        self.status_text = ElidedLabel("", self, min_width=0)
+        self.status_text.setAccessibleName("Consolidation status")
+        self.cancel_button = QToolButton(self)
+        self.cancel_button.setText("Cancel")
+        self.cancel_button.setAutoRaise(True)
+        self.cancel_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.cancel_button.setAccessibleName("Cancel consolidation")
         self.cancel_button.setToolTip("Stop the run; nothing is journaled for a cancelled run")
         self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
-        buttons = QHBoxLayout()
-        buttons.setSpacing(6)
-        buttons.addWidget(self.consolidate_button, 1)
-        buttons.addWidget(self.cancel_button)
+        self.status_area = QWidget(self)
+        self.status_area.setObjectName("consolidationStatus")
+        status = QHBoxLayout(self.status_area)
+        status.setContentsMargins(0, 0, 0, 0)
+        status.setSpacing(6)
+        status.addWidget(self.progress_bar, 0, Qt.AlignmentFlag.AlignVCenter)
+        status.addWidget(self.progress_text, 1)
+        status.addWidget(self.status_text, 1)
+        status.addWidget(self.cancel_button)
+        # Fixed: progress, notes and Cancel come and go without moving the tree.
+        line = self.fontMetrics().height() + 4
+        self.status_area.setFixedHeight(max(line, self.cancel_button.sizeHint().height()))
 
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 8, 10, 10)
-        layout.setSpacing(6)
-        layout.addLayout(title_row)
+        layout.setContentsMargins(6, 4, 8, 4)
+        layout.setSpacing(2)
+        layout.addLayout(header)
         layout.addWidget(self._lines)
         layout.addWidget(self.hint)
-        layout.addWidget(self.progress_bar)
-        layout.addWidget(self.progress_text)
-        layout.addWidget(self.status_text)
-        layout.addLayout(buttons)
+        layout.addWidget(self.status_area)
         self._apply_palette()
 
     # --- the seam ----------------------------------------------------------------------------
@@ -262,11 +281,25 @@ class ConsolidationFooter(QFrame):
 
     def line_text(self, key: str) -> str:
         """The value shown after `Workspace:`, `Project:`, `Global:` or `Harvest:`."""
-        return self._values[key].text()
+        return self._values[key].full_text
 
     def is_line_visible(self, key: str) -> bool:
         """Whether a line is shown (Harvest only when mux wrote harvests)."""
         return self._values[key].isVisibleTo(self)
+
+    @property
+    def details_expanded(self) -> bool:
+        """Whether the line of each scope is shown (else only the header's summary)."""
+        return self._expanded
+
+    def set_details_expanded(self, expanded: bool) -> None:
+        """Show or hide the lines (the header keeps a one-line summary)."""
+        self._expanded = expanded
+        self.details_button.setAccessibleName(
+            "Hide consolidation details" if expanded else "Show consolidation details"
+        )
+        self._apply_palette()  # the chevron
+        self._refresh_lines()
 
     @property
     def runs_dialog(self) -> RunsDialog | None:
@@ -292,35 +325,43 @@ class ConsolidationFooter(QFrame):
     def _refresh_lines(self) -> None:
         status = self._status
         has_workspace = self._workspace is not None
-        self._lines.setVisible(has_workspace)
-        self.hint.setVisible(not has_workspace)
+        expanded = self.details_expanded
+        self._lines.setVisible(has_workspace and expanded)
+        self.hint.setVisible(not has_workspace and expanded)
+        self.summary.setVisible(not expanded)
         if not has_workspace:
             self.setToolTip("")
+            self.summary.set_full_text("no workspace selected")
             return
         if status is None:
             for key in ("Workspace", "Project", "Global"):
-                self._values[key].setText("…")
+                self._values[key].set_full_text("…")
             self._set_harvest(None)
             self.setToolTip("")
+            self.summary.set_full_text("…")
             return
         self._set_line("Workspace", status.workspace_record)
         if status.project_available:
             self._set_line("Project", status.project_record)
         else:
-            self._values["Project"].setText("unavailable")
-            self._values["Project"].setStyleSheet(f"color: {muted_text(self.palette()).name()}")
-            self._values["Project"].setToolTip(
-                "Multi-project workspaces have no project identity, so no project memory."
+            self._values["Project"].set_full_text(
+                "unavailable",
+                "Multi-project workspaces have no project identity, so no project memory.",
             )
+            self._values["Project"].setStyleSheet(f"color: {muted_text(self.palette()).name()}")
         self._set_line("Global", status.global_record)
         self._set_harvest(status)
         self.setToolTip(summaries_tooltip(status))
+        self.summary.set_full_text(
+            f"workspace {humanize.coverage_text(status.workspace_record)}",
+            summaries_tooltip(status),
+        )
 
     def _set_line(self, key: str, record: ConsolidationRecord | None) -> None:
         self._values[key].setStyleSheet("")
-        self._values[key].setText(humanize.coverage_text(record))
-        self._values[key].setToolTip(
-            humanize.absolute_time(record.last_run_at) if record is not None else ""
+        self._values[key].set_full_text(
+            humanize.coverage_text(record),
+            humanize.absolute_time(record.last_run_at) if record is not None else "",
         )
 
     def _set_harvest(self, status: ConsolidationStatus | None) -> None:
@@ -330,14 +371,14 @@ class ConsolidationFooter(QFrame):
         failed = harvest is not None and harvest.status == "failed"
         error = harvest.error if harvest is not None and failed else None
         self.harvest_error.setVisible(bool(error))
-        self.harvest_error.setText(error or "")
+        self.harvest_error.set_full_text(error or "")
         if harvest is None:
             return
         value = self._values["Harvest"]
-        value.setText(humanize.harvest_text(harvest))
-        value.setToolTip(
+        value.set_full_text(
+            humanize.harvest_text(harvest),
             f"mux harvest of summary {harvest.summary_message_id}, "
-            f"attempt {harvest.attempt_count}; {humanize.absolute_time(harvest.sort_time or None)}"
+            f"attempt {harvest.attempt_count}; {humanize.absolute_time(harvest.sort_time or None)}",
         )
         color = accent_text(self.palette(), Accent.ERROR) if failed else None
         value.setStyleSheet(f"color: {color.name()}" if color is not None else "")
@@ -372,16 +413,17 @@ class ConsolidationFooter(QFrame):
         self.cancel_button.setText("Cancelling…" if self._cancelling else "Cancel")
         self.progress_bar.setVisible(busy)
         if busy and other_active:
-            self.progress_text.setText("Waiting for another workspace's run to finish…")
+            self.progress_text.set_full_text("Waiting for another workspace's run to finish…")
         elif not busy and other_active:
-            self.progress_text.setText("Another workspace is being consolidated.")
+            self.progress_text.set_full_text("Another workspace is being consolidated.")
         self.progress_text.setVisible(busy or other_active)
+        self.status_text.setVisible(not (busy or other_active) and bool(self.status_text.full_text))
         self.runs_button.setEnabled(workspace is not None)
 
     def _set_status_text(self, text: str, accent: Accent | None) -> None:
         self._note_timer.stop()
-        self.status_text.setText(text)
-        self.status_text.setVisible(bool(text))
+        self.status_text.set_full_text(text)
+        self.status_text.setVisible(bool(text) and not self.progress_text.isVisibleTo(self))
         color = accent_text(self.palette(), accent) if accent is not None else None
         self.status_text.setStyleSheet(f"color: {color.name()}" if color is not None else "")
 
@@ -394,13 +436,15 @@ class ConsolidationFooter(QFrame):
         muted = muted_text(palette).name()
         for key_label in self._keys.values():
             key_label.setStyleSheet(f"color: {muted}")
-        for label in (self.hint, self.progress_text):
+        for label in (self.hint, self.progress_text, self.summary):
             label.setStyleSheet(f"color: {muted}")
         self.harvest_error.setStyleSheet(f"color: {accent_text(palette, Accent.ERROR).name()}")
         text = palette.color(QPalette.ColorRole.ButtonText)
         self.consolidate_button.setIcon(tinted_icon("footer-consolidate", text))
         self.cancel_button.setIcon(tinted_icon("footer-cancel", text))
         self.runs_button.setIcon(tinted_icon("footer-runs", muted_text(palette)))
+        chevron = "chevron-down" if self.details_expanded else "chevron-right"
+        self.details_button.setIcon(tinted_icon(chevron, muted_text(palette)))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """A hairline above the footer separates it from the trees."""
@@ -426,7 +470,7 @@ class ConsolidationFooter(QFrame):
             return
         self._requested = workspace.id
         self._cancelling = False
-        self.progress_text.setText("Starting…")
+        self.progress_text.set_full_text("Starting…")
         self._set_status_text("", None)
         self._refresh_controls()
         self._starting = True
@@ -445,9 +489,13 @@ class ConsolidationFooter(QFrame):
         if not self._busy_here() or self._cancelling:
             return
         self._cancelling = True
-        self.progress_text.setText("Cancelling…")
+        self.progress_text.set_full_text("Cancelling…")
         self._refresh_controls()
         self._facade.cancel()
+
+    @Slot()
+    def _on_details_button_clicked(self) -> None:
+        self.set_details_expanded(not self._expanded)
 
     @Slot()
     def _on_runs_button_clicked(self) -> None:
@@ -460,14 +508,14 @@ class ConsolidationFooter(QFrame):
         if workspace_id == self._requested:
             self._requested = None
         if self._is_shown(workspace_id) and not self._cancelling:
-            self.progress_text.setText("Starting…")
+            self.progress_text.set_full_text("Starting…")
         self._refresh_controls()
 
     @Slot(int, str)
     def _on_consolidation_progress(self, step: int, message: str) -> None:
         if self._cancelling or self._active is None or not self._is_shown(self._active):
             return
-        self.progress_text.setText(f"Step {step} · {message}" if step > 0 else message)
+        self.progress_text.set_full_text(f"Step {step} · {message}" if step > 0 else message)
 
     @Slot(object)
     def _on_consolidation_run_finished(self, record: object) -> None:

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from memtab import humanize
 from memtab.gui.style import Accent, accent_text, muted_text
+from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, short_name
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, JournalOp
 
 WORKSPACE_LABEL = "Workspace"
@@ -171,17 +172,15 @@ class RunsDialog(QDialog):
         self.run_list.currentRowChanged.connect(self._on_run_list_current_row_changed)
 
         self._detail = QWidget(self)
-        self._heading = QLabel(self._detail)
+        self._heading = ElidedLabel("", self._detail)
         heading_font = QFont(self._heading.font())
         heading_font.setBold(True)
         heading_font.setPointSizeF(heading_font.pointSizeF() * 1.1)
         self._heading.setFont(heading_font)
-        self._meta = QLabel(self._detail)
-        self._meta.setWordWrap(True)
+        self._meta = WrappedLabel("", self._detail)
         self._meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary = QLabel(self._detail)
+        self.summary = WrappedLabel("", self._detail)  # a model's words: long paths too
         self.summary.setAccessibleName("Run summary")
-        self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.ops = _OpsTree(self._detail)
         self.ops.setAccessibleName("Operations")
@@ -209,12 +208,11 @@ class RunsDialog(QDialog):
         detail_layout.addWidget(self.summary)
         detail_layout.addWidget(self._ops_stack, 1)
 
-        self._empty = QLabel(
+        self._empty = WrappedLabel(
             "No consolidation runs yet. Runs appear here after Consolidate now, a launch "
             "sweep, an archive or a compaction.",
             self,
         )
-        self._empty.setWordWrap(True)
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -232,6 +230,7 @@ class RunsDialog(QDialog):
         layout.addWidget(self._body, 1)
         layout.addWidget(buttons)
         self._recolor()
+        fit_to_title(self)
 
     @property
     def runs(self) -> list[RunEntry]:
@@ -241,7 +240,8 @@ class RunsDialog(QDialog):
     def set_runs(self, runs: list[RunEntry], workspace_name: str | None = None) -> None:
         """Show `runs`, keeping the selected run selected when it is still listed."""
         if workspace_name:
-            self.setWindowTitle(f"Consolidation runs — {workspace_name}")
+            self.setWindowTitle(f"Consolidation runs — {short_name(workspace_name)}")
+            fit_to_title(self)
         selected = self._selected_record()
         self._runs = list(runs)
         self.run_list.blockSignals(True)
@@ -267,7 +267,7 @@ class RunsDialog(QDialog):
             return
         run = self._runs[row]
         record = run.record
-        self._heading.setText(f"{record.trigger.capitalize()} run · {', '.join(run.labels)}")
+        self._heading.set_full_text(f"{record.trigger.capitalize()} run · {', '.join(run.labels)}")
         meta = [
             f"{humanize.absolute_time(record.last_run_at)} "
             f"({humanize.relative_time(record.last_run_at)})",

@@ -32,7 +32,7 @@ from memtab.gui.traces_tab.models import (
 )
 from memtab.gui.traces_tab.pages import AttemptPage, Inspector, RawJsonView, Styled
 from memtab.gui.traces_tab.text_view import LongTextView
-from memtab.gui.widgets import ElidedLabel
+from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.humanize import absolute_time, plural, relative_time, size_text
 from memtab.store.home import MULTI_PROJECT_KEY
 from memtab.traces.describe import describe_event, format_json
@@ -94,7 +94,7 @@ class TraceDetailView(QWidget):
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.memory_view = LongTextView("Existing memory", content, monospace=False)
         self.memory_view.set_placeholder("The memory file was empty when the run started.")
-        self.events_summary = QLabel(content)
+        self.events_summary = ElidedLabel("", content)
         mute(self.events_summary)
         self.events = Inspector("Events", content)
         events_page = QWidget(content)
@@ -137,24 +137,22 @@ class TraceDetailView(QWidget):
 
     def _build_header(self, parent: QWidget) -> None:
         self.header = QWidget(parent)
-        self.title = QLabel(self.header)
+        # Paths, names and messages elide or wrap: none may widen the window.
+        self.title = ElidedLabel("", self.header)
         title_font = QFont(self.title.font())
         title_font.setPointSizeF(title_font.pointSizeF() * 1.25)
         title_font.setWeight(QFont.Weight.DemiBold)
         self.title.setFont(title_font)
-        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.outcome_dot = QLabel(self.header)
-        self.subtitle = QLabel(self.header)
+        self.subtitle = ElidedLabel("", self.header)
         mute(self.subtitle)
-        self.error_label = QLabel(self.header)
+        self.error_label = WrappedLabel("", self.header)
         self.error_label.setObjectName("traceError")
-        self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._styled.text(self.error_label, Accent.ERROR)
         self.problem_banner = QFrame(self.header)
-        self.problem_label = QLabel(self.problem_banner)
+        self.problem_label = WrappedLabel("", self.problem_banner)
         self.problem_label.setObjectName("traceProblem")
-        self.problem_label.setWordWrap(True)
         self.problem_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         banner_layout = QHBoxLayout(self.problem_banner)
         banner_layout.setContentsMargins(8, 6, 8, 6)
@@ -166,15 +164,14 @@ class TraceDetailView(QWidget):
         title_row.addWidget(self.outcome_dot)
         title_row.addWidget(self.title, 1)
 
-        self.fields: dict[str, QLabel] = {}
+        self.fields: dict[str, ElidedLabel] = {}
         grid = QGridLayout()
         grid.setHorizontalSpacing(12)
         grid.setVerticalSpacing(3)
         for position, (key, label) in enumerate(_FIELDS):
             row, column = divmod(position, 2)
             grid.addWidget(self._field_name(label), row, column * 2)
-            value = QLabel(self.header)
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            value = ElidedLabel("", self.header)
             value.setObjectName(f"field:{key}")
             self.fields[key] = value
             grid.addWidget(value, row, column * 2 + 1)
@@ -237,13 +234,13 @@ class TraceDetailView(QWidget):
     def _fill_header(self, dump: TraceDump, workspace_label: str) -> None:
         header = dump.record
         self.outcome_dot.setPixmap(outcome_icon(dump.outcome).pixmap(12, 12))
-        self.title.setText(f"{outcome_label(dump.outcome)} · {workspace_label}")
+        self.title.set_full_text(f"{outcome_label(dump.outcome)} · {workspace_label}")
         when = header.run_started_at
         facts = [f"{relative_time(when)} ({absolute_time(when)})"] if when else []
         facts.append(size_text(dump.size_bytes))
         if header.schema_version is not None:
             facts.append(f"schema {header.schema_version}")
-        self.subtitle.setText(" · ".join(facts))
+        self.subtitle.set_full_text(" · ".join(facts))
         self.error_label.setText(dump.error_line)
         self.error_label.setVisible(bool(dump.error_line))
         notes = [dump.file_problem] if dump.file_problem else []
@@ -285,10 +282,7 @@ class TraceDetailView(QWidget):
 
     def _set_field(self, key: str, text: str, accent: Accent | None = None) -> None:
         label = self.fields[key]
-        if isinstance(label, ElidedLabel):
-            label.set_full_text(text)
-        else:
-            label.setText(text)
+        label.set_full_text(text)
         self._styled.text(label, accent)
 
     def _set_flag(
@@ -326,7 +320,7 @@ class TraceDetailView(QWidget):
         self.tabs.blockSignals(False)
 
         self.memory_view.set_text(dump.record.existing_memory or "")
-        self.events_summary.setText(_events_summary_text(dump))
+        self.events_summary.set_full_text(_events_summary_text(dump))
         self.events.set_items(
             ("#", "Role", "Text", "Tools"),
             dump.record.events,

@@ -33,6 +33,7 @@ from memtab.gui.traces_tab.models import (
     duration_text,
 )
 from memtab.gui.traces_tab.text_view import LongTextView
+from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.humanize import absolute_time, size_text
 from memtab.traces.describe import describe_step, format_json
 from memtab.traces.reader import TraceAttempt, TraceDump, TraceMessage
@@ -176,11 +177,14 @@ class AttemptPage(QWidget):
         super().__init__()
         self.attempt = attempt
         styled = self._styled = Styled()
-        status = QLabel(_attempt_status(attempt), self)
-        status.setTextFormat(Qt.TextFormat.RichText)
+        number = QLabel(f"<b>Attempt {attempt.number}</b>", self)
+        facts = _attempt_status(attempt)  # may hold a model's finish reason: elided
+        self.status = ElidedLabel(f"· {facts}" if facts else "", self)
+        status = QHBoxLayout()
+        status.addWidget(number)
+        status.addWidget(self.status, 1)
         record = attempt.record
-        self.error_label = QLabel(record.error or "", self)
-        self.error_label.setWordWrap(True)
+        self.error_label = WrappedLabel(record.error or "", self)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.setVisible(bool(record.error))
         styled.text(self.error_label, Accent.ERROR)
@@ -246,7 +250,7 @@ class AttemptPage(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(status)
+        layout.addLayout(status)
         layout.addWidget(self.error_label)
         layout.addWidget(splitter, 1)
 
@@ -277,7 +281,7 @@ class RawJsonView(QWidget):
         """Empty until `load`."""
         super().__init__(parent)
         self._text = ""
-        self.info = QLabel(self)
+        self.info = ElidedLabel("", self)  # the dump's path: as long as the home's
         mute(self.info)
         self.copy_button = QPushButton("Copy", self)
         self.copy_button.setAccessibleName("Copy raw JSON")
@@ -299,7 +303,7 @@ class RawJsonView(QWidget):
     def load(self, dump: TraceDump) -> None:
         """Show the dump's text (its start, if it is large)."""
         self._text = dump.raw_text
-        self.info.setText(f"{size_text(dump.size_bytes)} · {dump.path}")
+        self.info.set_full_text(f"{size_text(dump.size_bytes)} · {dump.path}")
         self.text_view.set_text(dump.raw_text)
         self.copy_button.setEnabled(bool(dump.raw_text))
 
@@ -323,7 +327,7 @@ class RawJsonView(QWidget):
 
 
 def _attempt_status(attempt: TraceAttempt) -> str:
-    parts = [f"<b>Attempt {attempt.number}</b>"]
+    parts: list[str] = []
     record = attempt.record
     if record.finish_reason:
         parts.append(f"finish reason: {record.finish_reason}")

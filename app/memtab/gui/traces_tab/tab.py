@@ -112,7 +112,11 @@ class TracesTab(QWidget):
     def _build(self) -> None:
         self.workspace_filter = QComboBox(self)
         self.workspace_filter.setAccessibleName("Filter by workspace")
-        self.workspace_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # A long workspace name must not widen the window: the popup shows it whole.
+        self.workspace_filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.workspace_filter.setMinimumContentsLength(18)
         self.workspace_filter.addItem("All workspaces", None)
         self.workspace_filter.currentIndexChanged.connect(self._on_filter_changed)
         self.outcome_filter = QComboBox(self)

@@ -1,0 +1,61 @@
+"""Where the main window opens and how big: fitted to the screen on first start, as the
+user left it afterwards; splitters likewise.
+
+The preferred size (1280×820) is taller than a 1366×768 laptop's screen, so the first
+window is the preferred size shrunk to the screen's available geometry (panels and docks
+excluded) less room for the window frame, centred on it. Later starts restore the saved
+geometry (`QWidget.restoreGeometry` moves and shrinks a window saved on a screen that is
+gone); splitters get their saved sizes. What is saved is `gui.ui_state`'s business.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QByteArray, QRect, QSize
+from PySide6.QtWidgets import QSplitter, QWidget
+
+from memtab.gui.ui_state import UiState
+
+logger = logging.getLogger(__name__)
+
+PREFERRED_SIZE = QSize(1280, 820)
+# The window frame around the client area (title bar, borders) and a little air.
+FRAME_ALLOWANCE = QSize(32, 56)
+
+
+def fitted_geometry(available: QRect, preferred: QSize = PREFERRED_SIZE) -> QRect:
+    """The first window's client geometry on a screen with `available` geometry: the
+    preferred size where it fits, shrunk to fit (frame included) where not, centred."""
+    width = min(preferred.width(), available.width() - FRAME_ALLOWANCE.width())
+    height = min(preferred.height(), available.height() - FRAME_ALLOWANCE.height())
+    size = QSize(max(width, 1), max(height, 1))
+    rect = QRect(available.topLeft(), size)
+    rect.moveCenter(available.center())
+    # The title bar sits above the client area: keep it on the screen.
+    top = available.top() + FRAME_ALLOWANCE.height() - FRAME_ALLOWANCE.width() // 2
+    if rect.top() < top:
+        rect.moveTop(top)
+    return rect
+
+
+def place_window(window: QWidget, saved: bytes | None) -> None:
+    """Restore `saved` geometry, or fit the window to its screen (first start)."""
+    if saved is not None and window.restoreGeometry(QByteArray(saved)):
+        return
+    window.setGeometry(fitted_geometry(window.screen().availableGeometry()))
+
+
+def restore_splitter(state: UiState | None, name: str, splitter: QSplitter) -> bool:
+    """Give `splitter` its saved sizes (when there are as many as it has parts)."""
+    sizes = state.splitter_sizes(name) if state is not None else None
+    if sizes is None or len(sizes) != splitter.count() or not any(sizes):
+        return False
+    splitter.setSizes(sizes)
+    return True
+
+
+def remember_splitter(state: UiState | None, name: str, splitter: QSplitter) -> None:
+    """Note `splitter`'s sizes in `state` (saved with the rest on close)."""
+    if state is not None:
+        state.set_splitter_sizes(name, splitter.sizes())
