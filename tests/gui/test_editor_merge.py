@@ -99,13 +99,17 @@ def test_merge_both_keeps_the_draft_and_the_agents_change(
     assert merge_button.isDefault()
     assert not dialog.button("keep_mine").isDefault()
     assert not dialog.button("keep_mine").autoDefault()
-    assert dialog.merge_note.text().startswith("Merged 1 change of yours with 1 change on disk")
+    assert dialog.merge_note.text() == (
+        "Your 1 change and 1 change on disk touch different lines: Merge both keeps them all."
+    )
     qtbot.keyClick(dialog, Qt.Key.Key_Return)  # Enter merges
     assert panel.diff_dialog is None
     assert panel.buffer_text() == MERGED
     assert panel.is_dirty  # the user reviews, then saves
     assert panel.message_bar.kind is BarKind.INFO
-    assert "Review the result, then save" in panel.message_bar.text
+    assert panel.message_bar.text.startswith(
+        "Merged: your 1 change and 1 change on disk are all in the text now. Review it"
+    )
     assert disk_text(store) == THEIRS  # nothing written yet
     assert panel.save()  # based on the agent's version: no conflict
     assert disk_text(store) == MERGED

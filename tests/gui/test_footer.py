@@ -377,7 +377,8 @@ def test_details_collapse_to_a_one_line_summary(footer: ConsolidationFooter, qtb
     assert not footer.details_expanded
     assert not footer.is_line_visible("Workspace")
     assert footer.summary.isVisible()
-    assert footer.summary.full_text == "workspace 3 h ago · manual · 2 changes"
+    assert footer.summary.full_text == "ran 3 h ago"  # the workspace's last run
+    assert "Merged the testing notes." in footer.summary.toolTip()
     assert footer.sizeHint().height() < expanded - 40
     qtbot.mouseClick(footer.details_button, Qt.MouseButton.LeftButton)
     assert footer.is_line_visible("Harvest") and footer.harvest_error.isVisible()

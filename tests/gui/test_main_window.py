@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -110,7 +111,13 @@ def test_screenshot_command_renders_the_loaded_window(tmp_path: Path) -> None:
     demo = tmp_path / "demo"
     create_demo_home(demo)
     target = tmp_path / "shot.png"
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    # A 1366×768 laptop's screen: the first window is fitted to it.
+    screen = tmp_path / "screen.json"
+    screen.write_text(
+        json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768}]}),
+        encoding="utf-8",
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={screen}")
     result = subprocess.run(
         [sys.executable, "-m", "memtab", "--home", str(demo), "--screenshot", str(target)],
         capture_output=True,
@@ -122,7 +129,7 @@ def test_screenshot_command_renders_the_loaded_window(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     image = QImage(str(target))
     assert not image.isNull()
-    assert image.width() > 800 and image.height() > 500
+    assert (image.width(), image.height()) == (1280, 712)
     app = QApplication.instance()
     assert app is not None
 

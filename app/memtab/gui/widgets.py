@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 logger = logging.getLogger(__name__)
 
 _MIN_WIDTH = 40
+MAX_HINT_WIDTH = 640  # an elided label never asks for more (dialogs open at a sane size)
 # The window manager's buttons, icon and padding beside the title (generous: cut titles
 # are what this is for).
 TITLE_BAR_ALLOWANCE = 170
@@ -35,19 +36,29 @@ _SCREEN_MARGIN = 40
 
 class ElidedLabel(QLabel):
     """A one-line label that elides its text in the middle to fit (paths keep both ends);
-    the tooltip holds it all."""
+    the tooltip holds it all.
+
+    It asks for its whole text (up to `MAX_HINT_WIDTH`) where there is room, and for
+    only `min_width` where there is not: it never sets its window's minimum width."""
 
     def __init__(
-        self, text: str = "", parent: QWidget | None = None, *, min_width: int = _MIN_WIDTH
+        self,
+        text: str = "",
+        parent: QWidget | None = None,
+        *,
+        min_width: int = _MIN_WIDTH,
+        max_hint: int = MAX_HINT_WIDTH,
     ) -> None:
-        """A selectable label; it never asks for more width than it gets, nor for less
-        than `min_width` (0: it may be squeezed away, eliding to a stub)."""
+        """A selectable label that may shrink to `min_width` (0: it may be squeezed away,
+        eliding to a stub) and asks for at most `max_hint` (less: it takes what the
+        layout has left rather than claiming it)."""
         super().__init__(parent)
         self._full_text = ""
+        self._min_width = min_width
+        self._max_hint = max_hint
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(min_width)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.set_full_text(text)
 
     @property
@@ -61,6 +72,19 @@ class ElidedLabel(QLabel):
         self._full_text = text
         self.setToolTip(text if tooltip is None else tooltip)
         self._elide()
+        self.updateGeometry()
+
+    def sizeHint(self) -> QSize:
+        """The whole text's size (up to `MAX_HINT_WIDTH`): what it would like."""
+        hint = super().sizeHint()
+        margins = self.contentsMargins()
+        extra = margins.left() + margins.right() + 2 * self.margin() + 8  # elision slack
+        wanted = self.fontMetrics().horizontalAdvance(self._full_text) + extra
+        return QSize(min(wanted, self._max_hint), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as `min_width`: the text elides instead of widening the window."""
+        return QSize(self._min_width, super().minimumSizeHint().height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -63,13 +63,15 @@ class MergeResult:
     def clean(self) -> bool:
         return self.text is not None
 
+    def counts(self) -> str:
+        """`Your 2 changes and 1 change on disk`."""
+        mine, theirs = _count(self.mine_changes, "change"), _count(self.theirs_changes, "change")
+        return f"Your {mine} and {theirs} on disk"
+
     def describe(self) -> str:
         """One line for the user: what was merged, or why nothing was."""
         if self.clean:
-            return (
-                f"Merged {_count(self.mine_changes, 'change')} of yours with "
-                f"{_count(self.theirs_changes, 'change')} on disk."
-            )
+            return f"{self.counts()} touch different lines: Merge both keeps them all."
         first, last = self.conflicts[0]
         where = f"line {first}" if first == last else f"lines {first}–{last}"
         more = len(self.conflicts) - 1

@@ -66,7 +66,7 @@ def test_changes_to_different_lines_merge(mine: str, theirs: str, merged: str) -
     assert result.clean
     assert result.text == merged
     assert result.conflicts == ()
-    assert result.describe().startswith("Merged")
+    assert result.describe().endswith("touch different lines: Merge both keeps them all.")
 
 
 @pytest.mark.parametrize(
@@ -113,8 +113,9 @@ def test_counts_and_empty_texts() -> None:
     assert merge_three_way("", "", "") == MergeResult("", 0, 0)
     assert merge_three_way("", "a\n", "").text == "a\n"
     assert not merge_three_way("", "a\n", "b\n").clean
-    result = merge_three_way(BASE, BASE.replace("one", "1"), BASE + "x\n")
-    assert (result.mine_changes, result.theirs_changes) == (1, 1)
+    result = merge_three_way(BASE, BASE.replace("one", "1").replace("three", "3"), BASE + "x\n")
+    assert (result.mine_changes, result.theirs_changes) == (2, 1)
+    assert result.counts() == "Your 2 changes and 1 change on disk"
 
 
 def test_merge_stops_when_cancelled() -> None:

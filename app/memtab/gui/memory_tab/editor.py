@@ -475,8 +475,8 @@ class EditorPanel(QWidget):
         self._replace_draft(
             outcome.text,
             disk,
-            f"{outcome.result.describe()} Review the result, then save; your draft is kept: "
-            "restore it here or with Undo.",
+            f"Merged: {outcome.result.counts().lower()} are all in the text now. Review it, "
+            "then save; your draft is kept: restore it here or with Undo.",
         )
 
     def _keep_mine(self) -> None:

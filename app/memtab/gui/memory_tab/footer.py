@@ -206,8 +206,9 @@ class ConsolidationFooter(QFrame):
         grid.addLayout(harvest, 3, 1)
         grid.setColumnStretch(1, 1)
 
-        self.hint = ElidedLabel("Select a workspace to see and run its consolidation.", self)
-        self.hint.setMinimumWidth(0)
+        self.hint = ElidedLabel(
+            "Select a workspace to see and run its consolidation.", self, min_width=0
+        )
 
         self.progress_bar = QProgressBar(self)
         self.progress_bar.setRange(0, 0)  # busy: the number of model steps is not known
@@ -352,8 +353,9 @@ class ConsolidationFooter(QFrame):
         self._set_line("Global", status.global_record)
         self._set_harvest(status)
         self.setToolTip(summaries_tooltip(status))
+        record = status.workspace_record
         self.summary.set_full_text(
-            f"workspace {humanize.coverage_text(status.workspace_record)}",
+            f"ran {humanize.relative_time(record.last_run_at)}" if record else "never run",
             summaries_tooltip(status),
         )
 

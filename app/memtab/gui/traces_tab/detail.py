@@ -178,11 +178,13 @@ class TraceDetailView(QWidget):
         first_wide = (len(_FIELDS) + 1) // 2
         for offset, (key, label) in enumerate(_WIDE_FIELDS):
             grid.addWidget(self._field_name(label), first_wide + offset, 0)
-            wide = ElidedLabel("", self.header)
+            # Spanning the value columns: it takes their room, not decides it.
+            wide = ElidedLabel("", self.header, max_hint=120)
             wide.setObjectName(f"field:{key}")
             self.fields[key] = wide
             grid.addWidget(wide, first_wide + offset, 1, 1, 3)
-        grid.setColumnStretch(1, 1)
+        # The left values as wide as they ask (a stretch would split the room evenly and
+        # elide them); the right ones take what is left.
         grid.setColumnStretch(3, 1)
 
         layout = QVBoxLayout(self.header)
