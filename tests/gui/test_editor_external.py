@@ -173,3 +173,23 @@ def test_opening_a_draft_externally_says_the_draft_is_not_in_it(
     panel.commands.open_in_external_editor()
     assert panel.message_bar.kind is BarKind.INFO
     assert "your unsaved changes here are not in it" in panel.message_bar.text
+
+
+def test_an_editor_that_keeps_running_is_left_alone(
+    panel: EditorPanel,
+    qtbot: QtBot,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    no_editor_variables: None,
+) -> None:
+    monkeypatch.setattr(editor_external, "WATCH_EXIT_MS", 400)
+    monkeypatch.setenv("EDITOR", f"'{script(tmp_path, 'exec sleep 30')}'")
+    panel.open_file(NOTES)
+    panel.commands.open_in_external_editor()
+    opener = panel.commands._opener
+    qtbot.waitUntil(lambda: not opener._watched, timeout=WAIT_MS)
+    assert not panel.message_bar.isVisibleTo(panel)
+    (process,) = opener._detached  # still running, not watched, not killed
+    assert process.poll() is None
+    process.kill()
+    process.wait()

@@ -51,6 +51,9 @@ class ExternalOpener(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._watched: list[_Launched] = []
+        # Editors still running once no longer watched: kept so they are not collected
+        # (a collected Popen of a live process warns), reaped as they exit.
+        self._detached: list[subprocess.Popen[bytes]] = []
         self._timer = QTimer(self)
         self._timer.setInterval(_POLL_MS)
         self._timer.timeout.connect(self._on_timer_timeout)
@@ -90,8 +93,7 @@ class ExternalOpener(QObject):
     def stop(self) -> None:
         """Stop watching (the editors keep running)."""
         self._timer.stop()
-        for launched in self._watched:
-            launched.process.poll()
+        self._detached += [launched.process for launched in self._watched]
         self._watched = []
 
     @Slot()
@@ -104,6 +106,9 @@ class ExternalOpener(QObject):
             elif status is None and launched.ticks_left > 1:
                 launched.ticks_left -= 1
                 still.append(launched)
+            elif status is None:
+                self._detached.append(launched.process)
         self._watched = still
+        self._detached = [process for process in self._detached if process.poll() is None]
         if not still:
             self._timer.stop()
