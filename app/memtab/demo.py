@@ -22,12 +22,12 @@ import json
 import logging
 import os
 import shutil
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memtab.fs import clock
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.fs.locks import interprocess_lock
 from memtab.resources import resource_path
@@ -70,7 +70,7 @@ def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
     """Write the demo home into `target`, which must be missing or an empty directory."""
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise DemoError(f"{target} is not empty; choose a new directory for the demo home")
-    now = int(time.time() * 1000) if now_ms is None else now_ms
+    now = clock.now_ms() if now_ms is None else now_ms
     home = Home(target)
     target.mkdir(parents=True, exist_ok=True)
     atomic_write_text(target / DEMO_MARKER, "A Memtab demo home: memtab --demo replaces it.\n")

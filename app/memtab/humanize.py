@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import time
 from datetime import datetime
 
+from memtab.fs.clock import now_ms
 from memtab.store.journal import ConsolidationRecord, HarvestRecord
 
 _MINUTE = 60_000
 _HOUR = 60 * _MINUTE
 _DAY = 24 * _HOUR
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def plural(count: int, word: str, plural_word: str | None = None) -> str:

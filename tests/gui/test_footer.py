@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QTreeView, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from memtab import humanize
+from memtab.fs.clock import now_ms
 from memtab.gui.memory_tab.footer import CONSOLIDATE_NOW, ConsolidationFooter
 from memtab.store.home import Workspace
 from memtab.store.journal import (
@@ -23,7 +24,7 @@ from memtab.store.journal import (
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
 
 HOUR = 3_600_000
-NOW = humanize.now_ms()
+NOW = now_ms()
 MAIN = Workspace(
     id="a1b2c3d4e5",
     name="fix-token-refresh",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
-from memtab import humanize
+from memtab.fs.clock import now_ms
 from memtab.gui.memory_tab.runs_dialog import (
     RunEntry,
     RunsDialog,
@@ -17,7 +17,7 @@ from memtab.gui.memory_tab.runs_dialog import (
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, JournalOp
 
 HOUR = 3_600_000
-NOW = humanize.now_ms()
+NOW = now_ms()
 
 APPLIED = JournalOp("str_replace", "/memories/workspace/notes.md", True)
 REJECTED = JournalOp(

@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from memtab.consolidation.errors import ConsolidationError, RunCancelledError
+from memtab.fs.clock import now_ms
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home, HomeError
 from memtab.store.journal import ConsolidationRecord
 from memtab.store.memory import MemoryStoreError
-from memtab.store.meta import now_ms
 
 if TYPE_CHECKING:  # the window imports this module; plans load with the engine
     from memtab.consolidation.plan import ConsolidationPlan

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
 
+from memtab.fs.clock import Clock, now_ms
 from memtab.store.home import Home, Workspace
 from memtab.store.memory import MemoryStore, MemoryStoreError
-from memtab.store.meta import now_ms
 from memtab.store.paths import VirtualPath
 
 logger = logging.getLogger(__name__)
@@ -30,7 +29,7 @@ class RunStore(MemoryStore):
         workspace: Workspace,
         *,
         count_usage: bool = True,
-        clock: Callable[[], int] = now_ms,
+        clock: Clock = now_ms,
         run_id: str | None = None,
     ) -> None:
         """Changes are recorded in history as the `consolidator`'s, under `run_id`."""

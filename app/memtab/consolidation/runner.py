@@ -23,6 +23,7 @@ from memtab.consolidation.guard import (
 )
 from memtab.consolidation.offline import OFFLINE_PROVIDER, REASON_ARGUMENT
 from memtab.consolidation.prompts import load_system_prompt, run_message
+from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
 from memtab.llm.loop import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S, LoopResult, run_tool_loop
 from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
@@ -31,7 +32,6 @@ from memtab.store.history.runs import RunOp
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, JournalOp
 from memtab.store.memory import MemoryStore
-from memtab.store.meta import now_ms
 from memtab.store.tool import TOOL_DESCRIPTION, TOOL_NAME, tool_input_schema
 
 logger = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ def run_consolidation(
     limits: RunLimits | None = None,
     cancel: threading.Event | None = None,
     on_step: StepCallback | None = None,
-    clock: Callable[[], int] = now_ms,
+    clock: Clock = now_ms,
     prompt_home: Home | None = None,
 ) -> RunResult:
     """Run the consolidator over the store's workspace, project (if any) and global scopes.

@@ -63,6 +63,7 @@ from memtab.consolidation.plan import (
 )
 from memtab.consolidation.run_store import RunStore
 from memtab.consolidation.runner import RunLimits, StepCallback, run_consolidation
+from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import absolute_time, relative_time
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
@@ -78,7 +79,6 @@ from memtab.store.history.runs import (
 from memtab.store.home import Home, Workspace, load_registry
 from memtab.store.journal import TRIGGERS, ConsolidationRecord, Journal
 from memtab.store.memory import MemoryStore
-from memtab.store.meta import now_ms
 
 logger = logging.getLogger(__name__)
 
@@ -212,7 +212,7 @@ class ConsolidationService:
         provider_factory: ProviderFactory | None = None,
         http_options: HttpOptions | None = None,
         limits: RunLimits | None = None,
-        clock: Callable[[], int] = now_ms,
+        clock: Clock = now_ms,
     ) -> None:
         """`settings` None: resolved for every run (env and settings file may change)."""
         self.home = home

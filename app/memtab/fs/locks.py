@@ -30,6 +30,7 @@ from typing import Any
 import filelock
 
 from memtab.fs.atomic import atomic_write_json
+from memtab.fs.clock import now_ms
 from memtab.fs.jsonfile import JsonError, read_json
 
 logger = logging.getLogger(__name__)
@@ -188,7 +189,7 @@ class OwnedLock(InterprocessLock):
         info = {
             "pid": os.getpid(),
             "host": socket.gethostname(),
-            "since": int(time.time() * 1000),
+            "since": now_ms(),
             **details,
         }
         try:

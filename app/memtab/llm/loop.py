@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from memtab.fs.clock import now_ms
 from memtab.llm.types import (
     ChatProvider,
     Message,
@@ -229,7 +230,7 @@ def _answer(
     on_step: StepCallback | None,
 ) -> ToolOutcome:
     """Answer one tool call and record it; the loop answers bad calls itself."""
-    started_at_ms = int(time.time() * 1000)
+    started_at_ms = now_ms()
     started = time.monotonic()
     tool_input: Any = call.arguments if call.arguments is not None else call.raw_arguments
     if stop.reason() is not None:

@@ -10,19 +10,14 @@ fields) are written back untouched.
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
+from memtab.fs.clock import Clock, now_ms
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
-
-
-def now_ms() -> int:
-    """The current time in epoch milliseconds."""
-    return int(time.time() * 1000)
 
 
 def escape_key_component(component: str) -> str:
@@ -171,7 +166,7 @@ _KNOWN_FIELDS = frozenset(MetaEntry().to_json())
 class MetaStore:
     """Reads and updates `memory-meta.json` of one home."""
 
-    def __init__(self, home: Home, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, home: Home, clock: Clock = now_ms) -> None:
         self._home = home
         self._clock = clock
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Literal, Self
 
 from memtab.fs.atomic import Directory, encode_utf8
+from memtab.fs.clock import Clock, now_ms
 from memtab.fs.confined import entries_of
 from memtab.fs.locks import LockUnavailableError, interprocess_lock
 from memtab.store.errors import (
@@ -47,7 +48,6 @@ from memtab.store.meta import (
     MetaStore,
     global_key,
     key_in_subtree,
-    now_ms,
     project_key,
     workspace_key,
 )
@@ -85,7 +85,7 @@ class ScopeStore:
         home: Home,
         workspace: Workspace | None = None,
         *,
-        clock: Callable[[], int] = now_ms,
+        clock: Clock = now_ms,
         actor: str = "user",
         run_id: str | None = None,
         record_history: bool = True,

@@ -25,12 +25,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from memtab.fs.clock import Clock, now_ms
 from memtab.store.home import MAX_WRITER_INTERVAL, MIN_WRITER_INTERVAL, Home
-from memtab.store.meta import now_ms
 from memtab.writer.state import (
     WriterState,
     load_state,
@@ -54,7 +53,7 @@ class RunTicket:
 class WriterScheduler:
     """The interval policy over the state files of one home (see the module docstring)."""
 
-    def __init__(self, home: Home, *, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, home: Home, *, clock: Clock = now_ms) -> None:
         self.home = home
         self._clock = clock
         self._lock = threading.Lock()

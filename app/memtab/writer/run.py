@@ -36,11 +36,12 @@ import difflib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from memtab.fs.clock import Clock, now_ms
 from memtab.llm.loop import LoopResult, run_tool_loop
 from memtab.llm.types import (
     ChatProvider,
@@ -54,7 +55,6 @@ from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.runs import FileVersions, RunEntry, RunOp, log_run, new_run_id
 from memtab.store.home import Home, Workspace
 from memtab.store.memory import MemoryStore, MemoryStoreError
-from memtab.store.meta import now_ms
 from memtab.store.paths import PathError
 from memtab.transcripts import (
     DEFAULT_MAX_JSON_CHARS,
@@ -233,7 +233,7 @@ def run_writer(
     cancel: threading.Event | None = None,
     known_secrets: Iterable[str] = (),
     max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
-    clock: Callable[[], int] = now_ms,
+    clock: Clock = now_ms,
 ) -> WriterRunResult:
     """Run the writer once for `workspace` over `events` (see the module docstring): a
     transcript's events, or what `load_writer_events` read of one (with the same
@@ -405,7 +405,7 @@ def _log(
     result: WriterRunResult,
     provider: ChatProvider,
     written: list[RecordedChange],
-    clock: Callable[[], int],
+    clock: Clock,
 ) -> None:
     """Add the run to the runs log, each write an op with its history versions."""
     ops = tuple(

@@ -23,10 +23,10 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from memtab.fs.clock import Clock, now_ms
 from memtab.llm.settings import resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home, HomeError, Registry, load_registry
-from memtab.store.meta import now_ms
 from memtab.writer.config import WriterMode, WriterSettings, load_writer_settings
 from memtab.writer.monitor import TranscriptMonitor
 from memtab.writer.policy import RunTicket, WriterScheduler
@@ -76,7 +76,7 @@ class WriterService:
         *,
         settings_loader: Callable[[], WriterSettings] = load_writer_settings,
         provider_factory: ProviderFactory = default_provider_factory,
-        clock: Callable[[], int] = now_ms,
+        clock: Clock = now_ms,
     ) -> None:
         self.home = home
         self.scheduler = WriterScheduler(home, clock=clock)

@@ -36,11 +36,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memtab.fs.atomic import atomic_write_json
+from memtab.fs.clock import Clock, now_ms
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.locks import interprocess_lock
 from memtab.store.home import Home, Workspace
 from memtab.store.memory import MemoryStore, NotFoundError, SaveConflictError
-from memtab.store.meta import now_ms
 from memtab.transcripts import redact_secrets
 from memtab.writer.config import memory_path_problem
 from memtab.writer.notes import SECTION_ORDER, Note, apply_notes, notes_missing_from
@@ -191,7 +191,7 @@ class Accepted:
 class SuggestionQueue:
     """The suggested memories of one workspace (see the module docstring)."""
 
-    def __init__(self, home: Home, workspace_id: str, *, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, home: Home, workspace_id: str, *, clock: Clock = now_ms) -> None:
         self.home = home
         self.workspace_id = workspace_id
         self.path = queue_path(home, workspace_id)

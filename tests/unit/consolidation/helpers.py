@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json
+from memtab.fs.clock import Clock
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import Message, ModelReply, ProviderError, ToolSpec
@@ -60,7 +61,7 @@ def new_home(root: Path) -> Home:
     return home
 
 
-def store_for(home: Home, workspace_id: str, clock: Callable[[], int] | None = None) -> MemoryStore:
+def store_for(home: Home, workspace_id: str, clock: Clock | None = None) -> MemoryStore:
     workspace = load_registry(home).require_workspace(workspace_id)
     return MemoryStore(home, workspace, clock=clock or FakeClock(NOW - DAY))
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memtab.fs import clock
 from memtab.fs.config_dir import config_dir
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.history.blobs import BlobStore
@@ -89,7 +90,7 @@ class PruneReport:
 
 def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> PruneReport:
     """Apply the bounds now (see the module doc)."""
-    now = int(time.time() * 1000) if now_ms is None else now_ms
+    now = clock.now_ms() if now_ms is None else now_ms
     started = time.time()
     blobs = BlobStore(home.history_blobs_dir)
     sizes = {blob.sha256: blob.size_bytes for blob in blobs.all()}

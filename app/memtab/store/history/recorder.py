@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
+from memtab.fs.clock import Clock
 from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.history.versions import Op, ScopeHistory, Version, new_version_id
 from memtab.store.home import Home
@@ -75,7 +76,7 @@ class HistoryRecorder:
         actor: str,
         run_id: str | None,
         workspace_id: str | None,
-        clock: Callable[[], int],
+        clock: Clock,
     ) -> None:
         self.home = home
         self.actor = actor

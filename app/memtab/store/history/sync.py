@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.fs.atomic import atomic_write_json
+from memtab.fs.clock import now_ms
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.errors import MemoryStoreError
 from memtab.store.files import is_listable_name
@@ -31,7 +32,6 @@ from memtab.store.history.blobs import sha256_of
 from memtab.store.history.recorder import HistoryRecorder, Observation
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.memory import MemoryStore
-from memtab.store.meta import now_ms
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 
 logger = logging.getLogger(__name__)
