@@ -22,7 +22,7 @@ from memtab.llm.types import ChatProvider
 from memtab.store.home import Home, add_workspace, read_registry_document
 from memtab.writer.config import OfflineNotes, WriterSettings, save_writer_settings
 from memtab.writer.offline import OfflineWriterProvider
-from memtab.writer.service import ProviderFactory, WriterService
+from memtab.writer.service import WriterProviderFactory, WriterService
 from memtab.writer.state import WriterState, load_state, save_state
 from support.fake_model_server import FakeModelServer
 
@@ -97,7 +97,7 @@ def offline() -> tuple[ChatProvider, tuple[str, ...]]:
 def make_supervisor(qtbot: QtBot, home: Home) -> Iterator[Any]:
     made: list[tuple[WriterSupervisor, HomeWatcher]] = []
 
-    def make(factory: ProviderFactory = offline) -> WriterSupervisor:
+    def make(factory: WriterProviderFactory = offline) -> WriterSupervisor:
         watcher = HomeWatcher(debounce_ms=50, max_latency_ms=300)
         supervisor = WriterSupervisor(home, service=WriterService(home, provider_factory=factory))
         supervisor.attach(watcher)

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from memtab.fs.clock import now_ms
 from memtab.humanize import coverage_text, plural, relative_time, size_text, usage_text
 from memtab.store.journal import ConsolidationRecord, JournalOp
 
@@ -22,6 +25,11 @@ MIN = 60_000
 )
 def test_relative_time(ago: int, text: str) -> None:
     assert relative_time(NOW - ago, NOW) == text
+
+
+def test_relative_time_defaults_to_the_clock_in_epoch_milliseconds() -> None:
+    assert relative_time(now_ms() - 5 * MIN) == "5 min ago"
+    assert relative_time(int(time.time() * 1000) - 3 * 60 * MIN) == "3 h ago"
 
 
 def test_relative_time_never_and_old_dates() -> None:

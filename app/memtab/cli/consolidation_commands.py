@@ -26,9 +26,9 @@ from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.store.home import load_registry
-from memtab.store.journal import ConsolidationRecord, JournalOp
+from memtab.store.journal import ConsolidationRecord, JournalOp, Trigger
 
-CLI_TRIGGERS = ("manual", "archive")
+CLI_TRIGGERS: tuple[Trigger, ...] = ("manual", "archive")
 # A run never takes more model steps than this (mux's cap); --max-steps may only lower it.
 MAX_STEPS = RunLimits.max_steps
 

@@ -19,7 +19,6 @@ import logging
 import multiprocessing
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -29,16 +28,15 @@ from memtab.consolidation.errors import ConsolidationError, RunCancelledError
 from memtab.fs.clock import now_ms
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home, HomeError
-from memtab.store.journal import ConsolidationRecord
+from memtab.store.journal import ConsolidationRecord, Trigger
 from memtab.store.memory import MemoryStoreError
 
 if TYPE_CHECKING:  # the window imports this module; plans load with the engine
     from memtab.consolidation.plan import ConsolidationPlan
     from memtab.consolidation.service import RunReservation
+    from memtab.llm.loop import StepCallback
 
 logger = logging.getLogger(__name__)
-
-StepCallback = Callable[[int, str], None]
 
 # How long a cancelled child may take to stop on its own before it is terminated.
 _CANCEL_GRACE_S = 2.0
@@ -71,7 +69,7 @@ class PlanChoice:
 def run_for_outcome(
     service: Any,
     workspace_id: str,
-    trigger: str,
+    trigger: Trigger,
     *,
     cancel: threading.Event | Any,
     on_step: StepCallback,
@@ -123,7 +121,7 @@ def run_for_outcome(
 def _child_main(
     home_root: str,
     workspace_id: str,
-    trigger: str,
+    trigger: Trigger,
     connection: Connection,
     cancel: Any,
     mode: JobMode = "run",
@@ -158,7 +156,7 @@ def _child_main(
 def run_isolated(
     home_root: Path,
     workspace_id: str,
-    trigger: str,
+    trigger: Trigger,
     *,
     cancel: threading.Event,
     on_step: StepCallback,

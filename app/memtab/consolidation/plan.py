@@ -42,7 +42,7 @@ from memtab.store.history.describe import describe_op, merge_targets, op_texts, 
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.runs import RunOp
 from memtab.store.home import Home, Workspace
-from memtab.store.journal import JournalOp
+from memtab.store.journal import TRIGGERS, JournalOp, Trigger, is_trigger
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError
 
@@ -118,7 +118,7 @@ class ConsolidationPlan:
     created_at: int
     home: str
     workspace_id: str
-    trigger: str
+    trigger: Trigger
     summary: str
     ops: tuple[PlannedOp, ...] = ()
     provider: str | None = None
@@ -159,6 +159,13 @@ def _text(raw: Mapping[str, Any], name: str, *, optional: bool = False) -> Any:
     return value
 
 
+def _trigger(raw: Mapping[str, Any]) -> Trigger:
+    value = _text(raw, "trigger")
+    if not is_trigger(value):  # it would be journaled: mux's journal takes only these
+        raise PlanError(f"the plan's trigger {value!r} is not one of {', '.join(TRIGGERS)}")
+    return value
+
+
 def plan_from_json(raw: Any) -> ConsolidationPlan:
     """A plan from its JSON; PlanError saying what is wrong."""
     if not isinstance(raw, dict) or raw.get("kind") != PLAN_KIND:
@@ -178,7 +185,7 @@ def plan_from_json(raw: Any) -> ConsolidationPlan:
         created_at=created if isinstance(created, int) and not isinstance(created, bool) else 0,
         home=_text(raw, "home"),
         workspace_id=_text(raw, "workspaceId"),
-        trigger=_text(raw, "trigger"),
+        trigger=_trigger(raw),
         summary=_text(raw, "summary", optional=True) or "",
         ops=tuple(ops),
         provider=_text(raw, "provider", optional=True),
@@ -282,7 +289,7 @@ def plan_from_run(
     home: Home,
     scratch: Home,
     workspace: Workspace,
-    trigger: str,
+    trigger: Trigger,
     result: RunResult,
     provider: str,
     model: str,

@@ -21,6 +21,7 @@ from memtab.consolidation.errors import ConsolidationError
 from memtab.humanize import size_text
 from memtab.resources import resource_path
 from memtab.store.home import Home
+from memtab.store.journal import Trigger
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, Scope
 
@@ -115,7 +116,7 @@ def _read_override(path: Path) -> str | None:
         return None
 
 
-def load_system_prompt(home: Home, trigger: str) -> SystemPrompt:
+def load_system_prompt(home: Home, trigger: Trigger) -> SystemPrompt:
     """The system prompt for a run: the override or the bundled prompt, plus the archive
     addendum for archive runs."""
     path = override_path(home)
@@ -140,7 +141,7 @@ def _scope_line(store: MemoryStore, scope: Scope) -> str:
     return f"- {scope.virtual_root}/ — every project"
 
 
-def run_message(store: MemoryStore, *, trigger: str, budget: int, dry_run: bool) -> str:
+def run_message(store: MemoryStore, *, trigger: Trigger, budget: int, dry_run: bool) -> str:
     """The user message of a run: context, budget and the list of every memory file.
 
     File names and descriptions come from memory files, so they are fenced as data.

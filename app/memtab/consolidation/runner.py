@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,19 +24,24 @@ from memtab.consolidation.offline import OFFLINE_PROVIDER, REASON_ARGUMENT
 from memtab.consolidation.prompts import load_system_prompt, run_message
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
-from memtab.llm.loop import DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S, LoopResult, run_tool_loop
+from memtab.llm.loop import (
+    DEFAULT_MAX_STEPS,
+    DEFAULT_TIMEOUT_S,
+    LoopResult,
+    StepCallback,
+    run_tool_loop,
+)
 from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.runs import RunOp
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, JournalOp
+from memtab.store.journal import ConsolidationRecord, JournalOp, Trigger
 from memtab.store.memory import MemoryStore
 from memtab.store.tool import TOOL_DESCRIPTION, TOOL_NAME, tool_input_schema
 
 logger = logging.getLogger(__name__)
 
 NO_CHANGES_SUMMARY = "no changes needed"
-StepCallback = Callable[[int, str], None]
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ def run_consolidation(
     provider: ChatProvider,
     store: MemoryStore,
     *,
-    trigger: str,
+    trigger: Trigger,
     dry_run: bool = False,
     limits: RunLimits | None = None,
     cancel: threading.Event | None = None,

@@ -62,10 +62,11 @@ from memtab.consolidation.plan import (
     scratch_home,
 )
 from memtab.consolidation.run_store import RunStore
-from memtab.consolidation.runner import RunLimits, StepCallback, run_consolidation
+from memtab.consolidation.runner import RunLimits, run_consolidation
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import absolute_time, relative_time
 from memtab.llm.http import HttpOptions
+from memtab.llm.loop import StepCallback
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.history.runs import (
@@ -77,19 +78,19 @@ from memtab.store.history.runs import (
     new_run_id,
 )
 from memtab.store.home import Home, Workspace, load_registry
-from memtab.store.journal import TRIGGERS, ConsolidationRecord, Journal
+from memtab.store.journal import TRIGGERS, ConsolidationRecord, Journal, Trigger
 from memtab.store.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 
 HOUR_MS = 60 * 60 * 1000
 DEBOUNCE_MS = 6 * HOUR_MS
-AUTOMATIC_TRIGGERS = ("launch", "compaction")
+AUTOMATIC_TRIGGERS: tuple[Trigger, ...] = ("launch", "compaction")
 _WAIT_SLICE_S = 0.05
 LOCK_WAIT_MARGIN_S = 60.0
 
-ProviderFactory = Callable[[MemoryStore], ChatProvider]
-"""Makes the provider of one run, given the store it will consolidate."""
+ConsolidationProviderFactory = Callable[[MemoryStore], ChatProvider]
+"""Makes the provider of one consolidation run, given the store it will consolidate."""
 
 
 class RunReservation:
@@ -189,6 +190,14 @@ class _RunSlots:
 _slots = _RunSlots()
 
 
+def _check_trigger(trigger: Trigger) -> None:
+    """Refuse a trigger mux does not know (callers pass text from a command line)."""
+    if trigger not in TRIGGERS:
+        raise ConsolidationError(
+            f"unknown trigger {trigger!r}; expected one of {', '.join(TRIGGERS)}"
+        )
+
+
 def _home_key(home: Home) -> str:
     return os.path.realpath(home.root)
 
@@ -209,7 +218,7 @@ class ConsolidationService:
         home: Home,
         *,
         settings: ProviderSettings | None = None,
-        provider_factory: ProviderFactory | None = None,
+        provider_factory: ConsolidationProviderFactory | None = None,
         http_options: HttpOptions | None = None,
         limits: RunLimits | None = None,
         clock: Clock = now_ms,
@@ -229,7 +238,7 @@ class ConsolidationService:
         """Whether a run of this workspace is in flight (or reserved) in this process."""
         return _slots.running(_home_key(self.home), workspace_id)
 
-    def reserve(self, workspace_id: str, trigger: str = "manual") -> RunReservation:
+    def reserve(self, workspace_id: str, trigger: Trigger = "manual") -> RunReservation:
         """Take the workspace's place for a run that starts later (hand it to `run`).
 
         Raises RunInFlightError when the workspace has a run reserved or going, except
@@ -266,7 +275,7 @@ class ConsolidationService:
         self,
         workspace_id: str,
         *,
-        trigger: str = "manual",
+        trigger: Trigger = "manual",
         dry_run: bool = False,
         cancel: threading.Event | None = None,
         on_step: StepCallback | None = None,
@@ -282,10 +291,7 @@ class ConsolidationService:
         `reservation` is the place `reserve` took for this run (else one is taken now).
         `run_id` names the run in history and the runs log (default: a new id).
         """
-        if trigger not in TRIGGERS:
-            raise ConsolidationError(
-                f"unknown trigger {trigger!r}; expected one of {', '.join(TRIGGERS)}"
-            )
+        _check_trigger(trigger)
         workspace = load_registry(self.home).require_workspace(workspace_id)
         if check_debounce if check_debounce is not None else trigger in AUTOMATIC_TRIGGERS:
             self._check_debounce(workspace_id)
@@ -340,7 +346,7 @@ class ConsolidationService:
     def _turn(
         self,
         workspace_id: str,
-        trigger: str,
+        trigger: Trigger,
         cancel: threading.Event | None,
         on_step: StepCallback | None,
         reservation: RunReservation | None = None,
@@ -371,7 +377,7 @@ class ConsolidationService:
         run_id: str,
         started_at: int,
         workspace: Workspace,
-        trigger: str,
+        trigger: Trigger,
         *,
         provider: tuple[str, str],
         record: ConsolidationRecord | None,
@@ -409,17 +415,14 @@ class ConsolidationService:
         self,
         workspace_id: str,
         *,
-        trigger: str = "manual",
+        trigger: Trigger = "manual",
         cancel: threading.Event | None = None,
         on_step: StepCallback | None = None,
         reservation: RunReservation | None = None,
     ) -> ConsolidationPlan:
         """What a run would do, op by op with diffs, without touching the home (see
         `memtab.consolidation.plan`). Raises like `run`; never journals or logs."""
-        if trigger not in TRIGGERS:
-            raise ConsolidationError(
-                f"unknown trigger {trigger!r}; expected one of {', '.join(TRIGGERS)}"
-            )
+        _check_trigger(trigger)
         workspace = load_registry(self.home).require_workspace(workspace_id)
         plan_id = new_run_id(self.clock()).replace("run-", "plan-", 1)
         real = MemoryStore(self.home, workspace, record_history=False)

@@ -37,9 +37,9 @@ from memtab.consolidation.errors import (
     RunCancelledError,
     RunFailedError,
 )
-from memtab.consolidation.runner import StepCallback
 from memtab.consolidation.service import DEBOUNCE_MS, ConsolidationService
 from memtab.humanize import plural, relative_time
+from memtab.llm.loop import StepCallback
 from memtab.store.home import HomeError, Workspace, load_recency, load_registry
 from memtab.store.journal import ConsolidationRecord
 from memtab.store.meta import MetaEntry, MetaStore, escape_key_component

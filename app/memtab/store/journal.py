@@ -11,18 +11,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard, get_args
 
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
 
-TRIGGERS = ("compaction", "launch", "archive", "manual")
-MUTATING_COMMANDS = ("create", "str_replace", "insert", "delete", "rename")
 Trigger = Literal["compaction", "launch", "archive", "manual"]
+"""What started a consolidation run (mux's `MemoryConsolidationTrigger`)."""
+TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
 MAX_SUMMARY_BYTES = 4096
 _ELLIPSIS = "…"
 _RECORD_BUCKETS = ("workspaces", "projects")
+
+
+def is_trigger(value: object) -> TypeGuard[Trigger]:
+    """Whether `value` is one of the triggers mux's journal accepts."""
+    return value in TRIGGERS
 
 
 def cap_summary(summary: str) -> str:
@@ -76,6 +81,8 @@ class ConsolidationRecord:
 
     last_run_at: int
     trigger: str
+    """A `Trigger` as Memtab and mux write it; a record read back keeps any other text as
+    written (the journal is read leniently), so this is not narrowed to `Trigger`."""
     summary: str
     ops: tuple[JournalOp, ...] = ()
     input_tokens: int | None = None

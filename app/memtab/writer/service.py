@@ -40,8 +40,8 @@ from memtab.writer.run import WriterRunResult, load_writer_events, run_writer
 
 logger = logging.getLogger(__name__)
 
-ProviderFactory = Callable[[], tuple[ChatProvider, tuple[str, ...]]]
-"""Builds the provider for one run, with the secrets it holds (kept out of dumps)."""
+WriterProviderFactory = Callable[[], tuple[ChatProvider, tuple[str, ...]]]
+"""Builds the provider for one writer run, with the secrets it holds (kept out of dumps)."""
 
 
 class WriterServiceError(Exception):
@@ -75,7 +75,7 @@ class WriterService:
         home: Home,
         *,
         settings_loader: Callable[[], WriterSettings] = load_writer_settings,
-        provider_factory: ProviderFactory = default_provider_factory,
+        provider_factory: WriterProviderFactory = default_provider_factory,
         clock: Clock = now_ms,
     ) -> None:
         self.home = home

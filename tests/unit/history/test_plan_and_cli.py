@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.consolidation.plan import load_review_mode, save_review_mode
+from memtab.consolidation.plan import (
+    PlanError,
+    load_review_mode,
+    read_plan,
+    save_review_mode,
+    write_plan,
+)
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json
 from memtab.llm.types import ModelReply
@@ -107,6 +113,16 @@ def test_an_op_whose_file_changed_since_the_plan_is_refused(home: Home) -> None:
     assert [op.applied for op in record.ops] == [True, False, True]
     assert record.ops[1].note == "/memories/global/gotchas.md changed since the plan was made"
     assert disk(store, "/memories/global/gotchas.md") == b"- rewritten\n"
+
+
+def test_a_plan_file_naming_an_unknown_trigger_is_refused(home: Home, tmp_path: Path) -> None:
+    path = tmp_path / "plan.json"
+    write_plan(path, service(home).plan(WS))
+    assert read_plan(path).trigger == "manual"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**document, "trigger": "whenever"}), encoding="utf-8")
+    with pytest.raises(PlanError, match="trigger 'whenever' is not one of compaction, launch"):
+        read_plan(path)
 
 
 def test_the_review_setting_defaults_to_review_first() -> None:

@@ -45,7 +45,7 @@ from memtab.gui.memory_tab.runs_dialog import RecentRun, RunsDialog, collect_run
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
 from memtab.store.home import Workspace
-from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
+from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, Trigger
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class ConsolidationFacade(Protocol):
     @property
     def run_cancelled(self) -> SignalInstance: ...  # (str workspace_id)
 
-    def start(self, workspace_id: str, trigger: str = "manual") -> object:
+    def start(self, workspace_id: str, trigger: Trigger = "manual") -> object:
         """Start a run (in the background)."""
         ...
 

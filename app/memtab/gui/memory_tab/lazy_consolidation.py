@@ -23,6 +23,7 @@ from memtab.store.home import Home
 if TYPE_CHECKING:
     from memtab.consolidation.service import ConsolidationService
     from memtab.gui.tasks.consolidation import ConsolidationTasks
+    from memtab.store.journal import Trigger
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +114,7 @@ class LazyConsolidationTasks(QObject):
             self._tasks = tasks
         return self._tasks
 
-    def start(self, workspace_id: str, trigger: str = "manual") -> bool:
+    def start(self, workspace_id: str, trigger: Trigger = "manual") -> bool:
         """Start a run (see `ConsolidationTasks.start`)."""
         if self._closed:
             return False

@@ -33,6 +33,7 @@ from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.job import RunOutcome, run_for_outcome, run_isolated
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.store.journal import Trigger
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ logger = logging.getLogger(__name__)
 def _consolidate(
     service: ConsolidationService,
     reservation: RunReservation,
-    trigger: str,
+    trigger: Trigger,
     isolated: bool,
     ctx: TaskContext,
 ) -> RunOutcome:
@@ -119,7 +120,7 @@ class ConsolidationTasks(QObject):
         """Whether the service has a run of this workspace reserved or going."""
         return self._service.is_running(workspace_id)
 
-    def start(self, workspace_id: str, trigger: str = "manual") -> bool:
+    def start(self, workspace_id: str, trigger: Trigger = "manual") -> bool:
         """Queue a run; False (and `run_failed`) if the service refuses it."""
         try:
             reservation = self._service.reserve(workspace_id, trigger)
