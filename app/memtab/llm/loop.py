@@ -44,7 +44,8 @@ class ToolExecution:
     """One tool call the loop answered: what was asked, what came back, when, how long.
 
     Exactly one of `output` / `error` is set. `input` is the parsed arguments, or the raw
-    argument text when the model sent something that is not a JSON object.
+    argument text when the model sent something that is not a JSON object. A trace dump
+    stores it as a `memtab.traces.schema.ToolExecutionRecord` (made by `writer.dumps`).
     """
 
     tool_name: str
@@ -54,21 +55,6 @@ class ToolExecution:
     error: str | None
     started_at_ms: int
     duration_ms: int
-
-    def to_json(self) -> dict[str, Any]:
-        """The trace-dump shape (SPEC §9 `toolExecutions[]`)."""
-        data: dict[str, Any] = {
-            "toolName": self.tool_name,
-            "toolCallId": self.tool_call_id,
-            "input": self.input,
-        }
-        if self.error is not None:
-            data["error"] = self.error
-        else:
-            data["output"] = self.output
-        data["startedAt"] = self.started_at_ms
-        data["durationMs"] = self.duration_ms
-        return data
 
 
 @dataclass

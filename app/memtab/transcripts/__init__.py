@@ -9,9 +9,9 @@ from memtab.transcripts.detect import detect_format
 from memtab.transcripts.events import (
     TRANSCRIPT_FORMATS,
     EventRole,
-    ToolCall,
     TranscriptEvent,
     TranscriptFormat,
+    TranscriptToolCall,
     compact_json,
     json_len,
 )
@@ -27,11 +27,11 @@ __all__ = [
     "EventRole",
     "NewestEvents",
     "SkippedLine",
-    "ToolCall",
     "Transcript",
     "TranscriptEvent",
     "TranscriptFormat",
     "TranscriptTail",
+    "TranscriptToolCall",
     "compact_json",
     "detect_format",
     "json_len",

@@ -19,9 +19,9 @@ from typing import Any
 
 from memtab.transcripts.events import (
     SourceLine,
-    ToolCall,
     TranscriptEvent,
     TranscriptFormat,
+    TranscriptToolCall,
     clean_text,
 )
 
@@ -63,7 +63,7 @@ class RecordParser(ABC):
         self._released: list[TranscriptEvent] = []
         self._held: TranscriptEvent | None = None
         self._held_offset: int | None = None
-        self._calls: OrderedDict[str, ToolCall] = OrderedDict()
+        self._calls: OrderedDict[str, TranscriptToolCall] = OrderedDict()
 
     @abstractmethod
     def feed(self, record: dict[str, Any], line: SourceLine, offset: int) -> None:
@@ -78,7 +78,7 @@ class RecordParser(ABC):
         """The file is complete: release the held event, if any."""
         self._release_held()
 
-    def open_calls(self, event: TranscriptEvent) -> list[ToolCall] | None:
+    def open_calls(self, event: TranscriptEvent) -> list[TranscriptToolCall] | None:
         """What later records may still change in `event.to_json()`: None when anything may
         (it is held back), else the calls whose result may still arrive or be replaced by a
         repeated one — only their output, error and exit code — ([] when it is final)."""
@@ -122,13 +122,13 @@ class RecordParser(ABC):
     def _on_release(self, event: TranscriptEvent) -> None:
         """Settle an event's last flags (`completed_turn`) as it leaves the hold."""
 
-    def _remember_call(self, call: ToolCall) -> None:
+    def _remember_call(self, call: TranscriptToolCall) -> None:
         self._calls[call.id] = call
         self._calls.move_to_end(call.id)
         if len(self._calls) > _REMEMBERED_CALLS:
             self._calls.popitem(last=False)
 
-    def _find_call(self, call_id: str) -> ToolCall | None:
+    def _find_call(self, call_id: str) -> TranscriptToolCall | None:
         call = self._calls.get(call_id) if call_id else None
         if call is None:
             self.unmatched_tool_results += 1

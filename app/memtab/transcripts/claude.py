@@ -27,8 +27,8 @@ from memtab.transcripts.base import RecordParser, as_dict, as_list, as_str
 from memtab.transcripts.events import (
     EventRole,
     SourceLine,
-    ToolCall,
     TranscriptEvent,
+    TranscriptToolCall,
     clean_text,
     compact_json,
     parse_timestamp,
@@ -110,7 +110,7 @@ class ClaudeParser(RecordParser):
             self._seen_uuids.add(uuid)
         self._note_context(record)
 
-    def open_calls(self, event: TranscriptEvent) -> list[ToolCall] | None:
+    def open_calls(self, event: TranscriptEvent) -> list[TranscriptToolCall] | None:
         """Anything may change while a continuation line of its API message may still be
         merged (text, calls, stop reason)."""
         return None if self._is_open_message(event) else super().open_calls(event)
@@ -134,7 +134,7 @@ class ClaudeParser(RecordParser):
         if "content" not in message:
             return False
         texts: list[str] = []
-        calls: list[ToolCall] = []
+        calls: list[TranscriptToolCall] = []
         for block in _blocks(message.get("content")):
             if isinstance(block, str):
                 texts.append(clean_text(block))
@@ -142,7 +142,7 @@ class ClaudeParser(RecordParser):
                 texts.append(as_str(block.get("text")))
             elif isinstance(block, dict) and block.get("type") == "tool_use":
                 tool_input = block.get("input")
-                call = ToolCall(
+                call = TranscriptToolCall(
                     id=as_str(block.get("id")),
                     name=as_str(block.get("name")),
                     input=tool_input if isinstance(tool_input, dict) else _block_text(tool_input),

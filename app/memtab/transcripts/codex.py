@@ -31,8 +31,8 @@ from memtab.transcripts.base import RecordParser, as_dict, as_int, as_list, as_s
 from memtab.transcripts.events import (
     EventRole,
     SourceLine,
-    ToolCall,
     TranscriptEvent,
+    TranscriptToolCall,
     clean_text,
     compact_json,
     parse_timestamp,
@@ -90,7 +90,7 @@ def _arguments(value: Any) -> dict[str, Any] | str:
     return parsed if isinstance(parsed, dict) else text
 
 
-def _apply_output(call: ToolCall, output: Any) -> None:
+def _apply_output(call: TranscriptToolCall, output: Any) -> None:
     success: Any = None
     if isinstance(output, dict):
         success = output.get("success")
@@ -210,7 +210,7 @@ class CodexParser(RecordParser):
             name, call_input = as_str(item.get("name")), _arguments(item.get("input"))
         else:
             name, call_input = as_str(item.get("name")), _arguments(item.get("arguments"))
-        call = ToolCall(
+        call = TranscriptToolCall(
             id=as_str(item.get("call_id")) or as_str(item.get("id")),
             name=name,
             input=call_input,

@@ -113,8 +113,9 @@ def _shell_command_from(value: Any) -> str | None:
 
 
 @dataclass(slots=True, eq=False)
-class ToolCall:
-    """One tool call and, once known, its result.
+class TranscriptToolCall:
+    """One tool call seen in a transcript and, once known, its result (a model's request
+    to Memtab's own tools is `memtab.llm.types.ToolCall`).
 
     `output` is None while no result has been recorded (a call still running, or one that was
     interrupted). `error` holds an error message only when the source gives one separately
@@ -194,7 +195,7 @@ class TranscriptEvent:
     role: EventRole
     source: TranscriptFormat
     text: str = ""
-    tool_calls: list[ToolCall] = field(default_factory=list)
+    tool_calls: list[TranscriptToolCall] = field(default_factory=list)
     timestamp: int | None = None
     message_id: str | None = None
     history_sequence: int | None = None

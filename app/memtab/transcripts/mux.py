@@ -15,8 +15,8 @@ from memtab.transcripts.base import RecordParser, as_dict, as_int, as_list, as_s
 from memtab.transcripts.events import (
     EventRole,
     SourceLine,
-    ToolCall,
     TranscriptEvent,
+    TranscriptToolCall,
     clean_text,
     compact_json,
     parse_timestamp,
@@ -34,7 +34,7 @@ def _tool_input(value: Any) -> dict[str, Any] | str:
     return {} if value is None else compact_json(value)
 
 
-def _apply_output(call: ToolCall, output: Any) -> None:
+def _apply_output(call: TranscriptToolCall, output: Any) -> None:
     """Normalize a mux tool output (bash: `{success, output, exitCode, error, ...}`)."""
     if isinstance(output, str):
         call.output = clean_text(output)
@@ -59,8 +59,8 @@ def _apply_output(call: ToolCall, output: Any) -> None:
     )
 
 
-def _tool_call(part: dict[str, Any], name: str) -> ToolCall:
-    call = ToolCall(
+def _tool_call(part: dict[str, Any], name: str) -> TranscriptToolCall:
+    call = TranscriptToolCall(
         id=as_str(part.get("toolCallId")),
         name=name,
         input=_tool_input(part.get("input")),
@@ -108,7 +108,7 @@ class MuxParser(RecordParser):
         message_id = as_str(record.get("id")) or f"mux-{line.digest()}"
         parts = [part for part in as_list(record.get("parts")) if isinstance(part, dict)]
         texts: list[str] = []
-        calls: list[ToolCall] = []
+        calls: list[TranscriptToolCall] = []
         for part in parts:
             kind = part.get("type")
             if kind == "text":

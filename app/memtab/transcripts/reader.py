@@ -29,9 +29,9 @@ from memtab.transcripts.detect import DETECTION_WINDOW, detect_format
 from memtab.transcripts.events import (
     TRANSCRIPT_FORMATS,
     SourceLine,
-    ToolCall,
     TranscriptEvent,
     TranscriptFormat,
+    TranscriptToolCall,
 )
 from memtab.transcripts.mux import MuxParser
 
@@ -200,7 +200,7 @@ class TranscriptTail:
         """Tool results whose call was never seen."""
         return self._parser.unmatched_tool_results if self._parser is not None else 0
 
-    def open_calls(self, event: TranscriptEvent) -> list[ToolCall] | None:
+    def open_calls(self, event: TranscriptEvent) -> list[TranscriptToolCall] | None:
         """What a line not read yet may still change in `event.to_json()`: None when
         anything may, else the calls whose result may ([] when final); see `RecordParser`."""
         return self._parser.open_calls(event) if self._parser is not None else []

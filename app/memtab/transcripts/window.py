@@ -38,7 +38,12 @@ from memtab.transcripts.budget import (
     select_event_budget,
     select_newest,
 )
-from memtab.transcripts.events import ToolCall, TranscriptEvent, TranscriptFormat, json_len
+from memtab.transcripts.events import (
+    TranscriptEvent,
+    TranscriptFormat,
+    TranscriptToolCall,
+    json_len,
+)
 from memtab.transcripts.reader import TranscriptTail
 from memtab.transcripts.redact import redact_json
 
@@ -56,7 +61,7 @@ _EVENT_OVERHEAD = 200
 class OpenEvents(Protocol):
     """What the reader knows about events later lines may still change."""
 
-    def open_calls(self, event: TranscriptEvent) -> list[ToolCall] | None:
+    def open_calls(self, event: TranscriptEvent) -> list[TranscriptToolCall] | None:
         """None when anything in `event.to_json()` may still change, else the calls whose
         result (output, error, exit code) may ([] when final)."""
 
@@ -67,7 +72,7 @@ class OpenEvents(Protocol):
 class _NothingOpen:
     """Events from a list: all final."""
 
-    def open_calls(self, event: TranscriptEvent) -> list[ToolCall] | None:
+    def open_calls(self, event: TranscriptEvent) -> list[TranscriptToolCall] | None:
         return []
 
     def may_complete(self, event: TranscriptEvent) -> bool:
@@ -287,12 +292,12 @@ class BudgetWindow:
             self._dropped_completed = entry
 
 
-# The members of a call's item that only its result sets (`ToolCall.to_json`).
+# The members of a call's item that only its result sets (`TranscriptToolCall.to_json`).
 _RESULT_KEYS = ("output", "isError", "error", "exitCode")
 
 
 def _without_results(
-    item: dict[str, Any], event: TranscriptEvent, open_calls: list[ToolCall]
+    item: dict[str, Any], event: TranscriptEvent, open_calls: list[TranscriptToolCall]
 ) -> dict[str, Any]:
     """`item` (not redacted yet) without the result members of `open_calls`: every member
     it keeps is final, and redaction treats each string on its own, so its redacted size

@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from memtab.transcripts import ToolCall, TranscriptEvent
+from memtab.transcripts import TranscriptEvent, TranscriptToolCall
 from memtab.writer.answers import findings_in_answers
 from memtab.writer.commands import (
     command_family,
@@ -129,7 +129,7 @@ class Findings:
 class _Step:
     """One tool call, classified."""
 
-    call: ToolCall
+    call: TranscriptToolCall
     command: str | None  # the shell command, for a shell tool
     family: str
     succeeded: bool
@@ -159,7 +159,7 @@ def extract_findings(events: Sequence[TranscriptEvent]) -> Findings:
     return findings
 
 
-def _step(call: ToolCall) -> _Step:
+def _step(call: TranscriptToolCall) -> _Step:
     failed = call.is_error or (call.exit_code is not None and call.exit_code != 0)
     command = call.command if _SHELL_TOOL_NAME.search(call.name) else None
     command = command.strip() if command else None
@@ -167,7 +167,7 @@ def _step(call: ToolCall) -> _Step:
     return _Step(call, command, family, call.has_output and not failed, failed)
 
 
-def _target(call: ToolCall) -> str:
+def _target(call: TranscriptToolCall) -> str:
     """The file a non-shell call works on: its path argument, or the first file a patch
     (`*** Update File: x`) touches."""
     if isinstance(call.input, str):
@@ -296,7 +296,7 @@ def _fix_steps(between: Sequence[_Step], throwaway: set[str]) -> tuple[str, ...]
     return tuple(rendered[-MAX_FIX_STEPS:])
 
 
-def _failure_text(call: ToolCall) -> str:
+def _failure_text(call: TranscriptToolCall) -> str:
     parts = [call.output or "", call.error if call.error != call.output else ""]
     return "\n".join(part for part in parts if part)
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from memtab.llm.http import HttpChatProvider
-from memtab.llm.loop import LoopResult, ToolExecution, run_tool_loop
+from memtab.llm.loop import LoopResult, run_tool_loop
 from memtab.llm.types import (
     AssistantMessage,
     ModelReply,
@@ -216,18 +216,7 @@ def test_max_steps_must_be_positive(provider: HttpChatProvider) -> None:
         _run(provider, RecordingTool(), max_steps=0)
 
 
-def test_trace_json_shapes() -> None:
-    execution = ToolExecution("memory", "c1", {"command": "view"}, None, "boom", 1_000, 5)
-    assert execution.to_json() == {
-        "toolName": "memory",
-        "toolCallId": "c1",
-        "input": {"command": "view"},
-        "error": "boom",
-        "startedAt": 1_000,
-        "durationMs": 5,
-    }
-    ok = ToolExecution("memory", "c2", {}, "fine", None, 1_000, 5).to_json()
-    assert ok["output"] == "fine" and "error" not in ok
+def test_messages_and_replies_as_trace_json() -> None:
     bad_call = ToolCall("c3", "memory", None, "{oops", "not JSON")
     assert message_to_json(AssistantMessage("hi", (bad_call,))) == {
         "role": "assistant",

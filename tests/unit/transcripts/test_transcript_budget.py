@@ -11,15 +11,17 @@ from hypothesis import strategies as st
 from memtab.transcripts import (
     EventBudget,
     EventRole,
-    ToolCall,
     TranscriptEvent,
+    TranscriptToolCall,
     compact_json,
     json_len,
     select_event_budget,
 )
 
 
-def _event(index: int, text: str = "", calls: list[ToolCall] | None = None) -> TranscriptEvent:
+def _event(
+    index: int, text: str = "", calls: list[TranscriptToolCall] | None = None
+) -> TranscriptEvent:
     role: EventRole = "user" if index % 2 == 0 else "assistant"
     return TranscriptEvent(
         id=f"e{index}", role=role, source="mux", text=text, tool_calls=calls or []
@@ -69,7 +71,7 @@ def test_an_old_event_that_fits_is_not_kept_past_a_gap() -> None:
 
 def test_an_oversized_newest_event_is_clamped_keeping_head_tail_and_identity() -> None:
     output = "building...\n" + "log line\n" * 30_000 + "ERROR: missing header foo.h"
-    call = ToolCall(
+    call = TranscriptToolCall(
         id="call-1",
         name="bash",
         input={"script": "make all"},
@@ -95,7 +97,9 @@ def test_an_oversized_newest_event_is_clamped_keeping_head_tail_and_identity() -
 
 
 def test_a_tiny_budget_degrades_to_a_stub_then_to_nothing() -> None:
-    calls = [ToolCall(id=f"c{i}", name="bash", input={"script": "x" * 100}) for i in range(50)]
+    calls = [
+        TranscriptToolCall(id=f"c{i}", name="bash", input={"script": "x" * 100}) for i in range(50)
+    ]
     event = _event(1, "t" * 5_000, calls)
 
     stub = select_event_budget([event], 120)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import count
 from typing import Any
 
-from memtab.transcripts import ToolCall, TranscriptEvent
+from memtab.transcripts import TranscriptEvent, TranscriptToolCall
 
 _ids = count()
 
@@ -19,15 +19,15 @@ def answer(text: str) -> TranscriptEvent:
     return TranscriptEvent(f"a{next(_ids)}", "assistant", "claude", text=text, completed_turn=True)
 
 
-def calls(*tool_calls: ToolCall, sidechain: bool = False) -> TranscriptEvent:
+def calls(*tool_calls: TranscriptToolCall, sidechain: bool = False) -> TranscriptEvent:
     return TranscriptEvent(
         f"a{next(_ids)}", "assistant", "claude", tool_calls=list(tool_calls), sidechain=sidechain
     )
 
 
-def shell(command: str, *, ok: bool = True, output: str = "ok") -> ToolCall:
+def shell(command: str, *, ok: bool = True, output: str = "ok") -> TranscriptToolCall:
     """A Bash call and its result (exit code 0, or 1 with `output` as the error)."""
-    return ToolCall(
+    return TranscriptToolCall(
         f"c{next(_ids)}",
         "Bash",
         {"command": command},
@@ -39,8 +39,8 @@ def shell(command: str, *, ok: bool = True, output: str = "ok") -> ToolCall:
 
 def tool(
     name: str, arguments: dict[str, Any] | str, *, output: str = "ok", ok: bool = True
-) -> ToolCall:
-    return ToolCall(f"c{next(_ids)}", name, arguments, output=output, is_error=not ok)
+) -> TranscriptToolCall:
+    return TranscriptToolCall(f"c{next(_ids)}", name, arguments, output=output, is_error=not ok)
 
 
 def bash(command: str, *, ok: bool = True, output: str = "ok") -> TranscriptEvent:
