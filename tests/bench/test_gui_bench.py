@@ -27,8 +27,9 @@ from memtab.fs.atomic import atomic_write_text
 from memtab.gui.main_window import MainWindow
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher
-from memtab.store.home import Home, add_workspace
+from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath
+from memtab.store.registry import add_workspace
 from memtab.views.tree import file_key
 
 pytestmark = [

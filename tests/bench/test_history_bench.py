@@ -17,9 +17,10 @@ import pytest
 from memtab.store.history import jsonlines
 from memtab.store.history.sync import sync_external
 from memtab.store.history.undo import file_history
-from memtab.store.home import Home, add_workspace, load_registry
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER
+from memtab.store.registry import add_workspace, load_registry
 
 SAVE_ROUNDS = 300
 VERSIONS = 1000

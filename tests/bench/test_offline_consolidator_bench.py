@@ -21,9 +21,10 @@ from memtab.consolidation.offline_plan import plan_consolidation
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_text
 from memtab.llm.settings import ProviderSettings
-from memtab.store.home import Home, add_workspace, load_registry
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.registry import add_workspace, load_registry
 
 WS = "a1a1a1a1a1"
 PROJECT = "/home/dev/src/big"

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.home import Home, add_workspace
+from memtab.store.home import Home
+from memtab.store.registry import add_workspace
 from quality.corpus import (
     STORE_CASES,
     WRITER_CASES,

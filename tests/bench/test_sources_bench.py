@@ -24,9 +24,10 @@ import pytest
 from memtab.sources.claude import encode_project_path
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, scan
-from memtab.store.home import Home, add_workspace, load_registry
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
+from memtab.store.registry import add_workspace, load_registry
 
 pytestmark = pytest.mark.bench
 

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.home import Home, add_workspace
+from memtab.store.home import Home
+from memtab.store.registry import add_workspace
 
 from .transcript_gen import Lines, claude_lines, huge_log, mux_lines, write_transcript
 

@@ -14,9 +14,10 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.gui.tasks.consolidation import ConsolidationTasks
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings
-from memtab.store.home import Home, add_workspace
+from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, Journal
 from memtab.store.memory import MemoryStore
+from memtab.store.registry import add_workspace
 from support.fake_model_server import FakeModelServer
 
 WS = "a1a1a1a1a1"

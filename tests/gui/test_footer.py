@@ -13,13 +13,13 @@ from pytestqt.qtbot import QtBot
 from memtab import humanize
 from memtab.fs.clock import now_ms
 from memtab.gui.memory_tab.footer import CONSOLIDATE_NOW, ConsolidationFooter
-from memtab.store.home import Workspace
 from memtab.store.journal import (
     ConsolidationRecord,
     ConsolidationStatus,
     HarvestRecord,
     JournalOp,
 )
+from memtab.store.registry import Workspace
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
 
@@ -427,8 +427,9 @@ def test_consolidate_now_with_the_real_facade_and_the_offline_provider(
 ) -> None:
     from memtab.demo import MAIN_ID
     from memtab.gui.tasks.consolidation import ConsolidationTasks
-    from memtab.store.home import Home, load_registry
+    from memtab.store.home import Home
     from memtab.store.journal import Journal
+    from memtab.store.registry import load_registry
 
     home, tasks = demo_tasks
     assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
@@ -456,7 +457,8 @@ def test_real_facade_refuses_a_second_run_in_flight(
 ) -> None:
     from memtab.demo import MAIN_ID
     from memtab.gui.tasks.consolidation import ConsolidationTasks
-    from memtab.store.home import Home, load_registry
+    from memtab.store.home import Home
+    from memtab.store.registry import load_registry
 
     home, tasks = demo_tasks
     assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)

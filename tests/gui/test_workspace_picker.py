@@ -21,7 +21,8 @@ from memtab.gui.workspace_picker import (
     WorkspacePicker,
     picker_rows,
 )
-from memtab.store.home import Home, Registry, add_workspace, load_registry
+from memtab.store.home import Home
+from memtab.store.registry import Registry, add_workspace, load_registry
 from memtab.views.tree import (
     PROJECT_UNAVAILABLE_TEXT,
     SectionId,

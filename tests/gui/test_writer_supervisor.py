@@ -19,7 +19,8 @@ from memtab.gui.watch import HomeWatcher
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider
-from memtab.store.home import Home, add_workspace, read_registry_document
+from memtab.store.home import Home
+from memtab.store.registry import add_workspace, read_registry_document
 from memtab.writer.config import OfflineNotes, WriterSettings, save_writer_settings
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.service import WriterProviderFactory, WriterService

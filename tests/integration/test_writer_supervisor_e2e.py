@@ -14,7 +14,8 @@ from pytestqt.qtbot import QtBot
 
 from memtab.gui.tasks.writer import WriterSupervisor
 from memtab.gui.watch import HomeWatcher
-from memtab.store.home import Home, add_workspace
+from memtab.store.home import Home
+from memtab.store.registry import add_workspace
 from memtab.writer.state import load_state
 from memtab.writer.suggestions import SuggestionQueue
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.home import Home, add_workspace
+from memtab.store.home import Home
+from memtab.store.registry import add_workspace
 
 from .corpus import (
     QUIET_FIXTURES,

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 from memtab.demo import DARK_MODE_ID, DELETED_ID, MAIN_ID, MULTI_ID, create_demo_home
-from memtab.store.home import load_registry, orphan_project_dirs
 from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
+from memtab.store.registry import load_registry, orphan_project_dirs
 
 
 def test_demo_home_has_projects_workspaces_and_memories(tmp_path: Path) -> None:

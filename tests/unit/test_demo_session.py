@@ -13,8 +13,8 @@ import pytest
 
 from memtab.cli.main import _demo_home
 from memtab.demo import DEMO_MARKER, MAIN_ID, DemoError, create_demo_home, open_fresh_demo
-from memtab.store.home import load_recency, load_registry
 from memtab.store.journal import Journal
+from memtab.store.registry import load_recency, load_registry
 from memtab.views.scan import choose_workspace
 
 

@@ -13,8 +13,9 @@ from typing import Any
 import platformdirs
 
 from memtab.fs.atomic import encode_utf8
-from memtab.store.home import Home, HomeLocation, Registry, load_registry, resolve_home
+from memtab.store.home import Home, HomeLocation, resolve_home
 from memtab.store.memory import MemoryStore
+from memtab.store.registry import Registry, load_registry
 
 
 class CliError(Exception):

@@ -25,8 +25,8 @@ from memtab.consolidation.sweep import SweepReport, run_launch_sweep
 from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
-from memtab.store.home import load_registry
 from memtab.store.journal import ConsolidationRecord, JournalOp, Trigger
+from memtab.store.registry import load_registry
 
 CLI_TRIGGERS: tuple[Trigger, ...] = ("manual", "archive")
 # A run never takes more model steps than this (mux's cap); --max-steps may only lower it.

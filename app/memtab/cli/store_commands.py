@@ -24,7 +24,10 @@ from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.history.sync import sync_external
-from memtab.store.home import (
+from memtab.store.journal import Journal
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import SCOPE_ORDER
+from memtab.store.registry import (
     MULTI_PROJECT_KEY,
     Registry,
     Workspace,
@@ -33,9 +36,6 @@ from memtab.store.home import (
     load_registry,
     orphan_project_dirs,
 )
-from memtab.store.journal import Journal
-from memtab.store.memory import MemoryStore
-from memtab.store.paths import SCOPE_ORDER
 from memtab.store.tool import MemoryTool
 
 

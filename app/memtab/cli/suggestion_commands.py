@@ -16,8 +16,9 @@ import argparse
 from collections.abc import Sequence
 
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
-from memtab.store.home import Home, HomeError, load_registry
+from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
+from memtab.store.registry import load_registry
 from memtab.writer.suggestions import (
     Suggestion,
     SuggestionError,

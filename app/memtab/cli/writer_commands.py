@@ -19,7 +19,7 @@ from pathlib import Path
 from memtab.cli.common import CliError, add_home_option, open_home, print_json
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
 from memtab.llm.types import ProviderError
-from memtab.store.home import load_registry
+from memtab.store.registry import load_registry
 from memtab.transcripts import TRANSCRIPT_FORMATS
 from memtab.writer.config import (
     MAX_TIMEOUT_S,

@@ -41,10 +41,11 @@ from memtab.store.history.blobs import sha256_of
 from memtab.store.history.describe import describe_op, merge_targets, op_texts, unified_diff
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.runs import RunOp
-from memtab.store.home import Home, Workspace
+from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS, JournalOp, Trigger, is_trigger
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError
+from memtab.store.registry import Workspace
 
 logger = logging.getLogger(__name__)
 

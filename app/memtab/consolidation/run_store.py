@@ -13,9 +13,10 @@ import logging
 import threading
 
 from memtab.fs.clock import Clock, now_ms
-from memtab.store.home import Home, Workspace
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, MemoryStoreError
 from memtab.store.paths import VirtualPath
+from memtab.store.registry import Workspace
 
 logger = logging.getLogger(__name__)
 

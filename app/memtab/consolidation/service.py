@@ -77,9 +77,10 @@ from memtab.store.history.runs import (
     log_run,
     new_run_id,
 )
-from memtab.store.home import Home, Workspace, load_registry
+from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS, ConsolidationRecord, Journal, Trigger
 from memtab.store.memory import MemoryStore
+from memtab.store.registry import Workspace, load_registry
 
 logger = logging.getLogger(__name__)
 

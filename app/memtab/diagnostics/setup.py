@@ -17,7 +17,8 @@ from memtab.llm.settings import explain_provider_settings, load_settings_file, s
 from memtab.llm.types import ProviderError
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
-from memtab.store.home import Home, Registry
+from memtab.store.home import Home
+from memtab.store.registry import Registry
 from memtab.writer.config import SETTINGS_KEY as WRITER_KEY
 from memtab.writer.config import check_writer_settings
 

@@ -27,7 +27,8 @@ from memtab.fs.locks import interprocess_lock
 from memtab.llm.settings import load_settings_file, save_settings_section, settings_path
 from memtab.llm.types import ProviderError
 from memtab.sources.model import OTHER_AGENTS, Agent
-from memtab.store.home import Home, HomeError, Registry, load_registry
+from memtab.store.home import Home, HomeError
+from memtab.store.registry import Registry, load_registry
 
 logger = logging.getLogger(__name__)
 

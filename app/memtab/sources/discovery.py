@@ -33,8 +33,8 @@ from memtab.sources.model import (
     SourceListing,
     source_id,
 )
-from memtab.store.home import MULTI_PROJECT_KEY, Registry
 from memtab.store.paths import project_dir_name
+from memtab.store.registry import MULTI_PROJECT_KEY, Registry
 
 logger = logging.getLogger(__name__)
 

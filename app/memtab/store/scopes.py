@@ -42,7 +42,7 @@ from memtab.store.files import (
 from memtab.store.history.capture import read_whole
 from memtab.store.history.recorder import FileChange, HistoryRecorder, RecordedChange
 from memtab.store.history.versions import scope_key
-from memtab.store.home import Home, Registry, Workspace, load_registry
+from memtab.store.home import Home
 from memtab.store.meta import (
     MetaEntry,
     MetaStore,
@@ -59,6 +59,7 @@ from memtab.store.paths import (
     parse_file_path,
     resolve_inside_root,
 )
+from memtab.store.registry import Registry, Workspace, load_registry
 from memtab.store.scope_access import (
     kind_in,
     open_scope_directory,

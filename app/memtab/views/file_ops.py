@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.store.files import content_sha256
-from memtab.store.home import Home, HomeError, load_registry, orphan_project_dirs
+from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStore, MemoryStoreError
 from memtab.store.paths import PathError, VirtualPath
+from memtab.store.registry import load_registry, orphan_project_dirs
 
 logger = logging.getLogger(__name__)
 

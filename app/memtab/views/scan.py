@@ -29,15 +29,7 @@ from memtab.store.files import (
     list_scope,
     read_file_content,
 )
-from memtab.store.home import (
-    Home,
-    HomeError,
-    Registry,
-    Workspace,
-    load_recency,
-    load_registry,
-    orphan_project_dirs,
-)
+from memtab.store.home import Home, HomeError
 from memtab.store.journal import (
     ConsolidationRecord,
     ConsolidationStatus,
@@ -48,6 +40,13 @@ from memtab.store.journal import (
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaEntry, MetaStore
 from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath
+from memtab.store.registry import (
+    Registry,
+    Workspace,
+    load_recency,
+    load_registry,
+    orphan_project_dirs,
+)
 from memtab.views.cancel import CancelToken
 
 logger = logging.getLogger(__name__)

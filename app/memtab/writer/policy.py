@@ -29,7 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
-from memtab.store.home import MAX_WRITER_INTERVAL, MIN_WRITER_INTERVAL, Home
+from memtab.store.home import Home
+from memtab.store.registry import MAX_WRITER_INTERVAL, MIN_WRITER_INTERVAL
 from memtab.writer.state import (
     WriterState,
     load_state,

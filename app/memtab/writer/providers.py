@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider
-from memtab.store.home import Home, Workspace
+from memtab.store.home import Home
+from memtab.store.registry import Workspace
 from memtab.transcripts import TranscriptEvent
 from memtab.writer.config import OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider

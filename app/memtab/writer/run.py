@@ -53,9 +53,10 @@ from memtab.llm.types import (
 )
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.runs import FileVersions, RunEntry, RunOp, log_run, new_run_id
-from memtab.store.home import Home, Workspace
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, MemoryStoreError
 from memtab.store.paths import PathError
+from memtab.store.registry import Workspace
 from memtab.transcripts import (
     DEFAULT_MAX_JSON_CHARS,
     EventBudget,

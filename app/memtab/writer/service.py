@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from memtab.fs.clock import Clock, now_ms
 from memtab.llm.settings import resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
-from memtab.store.home import Home, HomeError, Registry, load_registry
+from memtab.store.home import Home, HomeError
+from memtab.store.registry import Registry, load_registry
 from memtab.writer.config import WriterMode, WriterSettings, load_writer_settings
 from memtab.writer.monitor import TranscriptMonitor
 from memtab.writer.policy import RunTicket, WriterScheduler

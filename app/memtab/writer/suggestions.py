@@ -39,8 +39,9 @@ from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.locks import interprocess_lock
-from memtab.store.home import Home, Workspace
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, NotFoundError, SaveConflictError
+from memtab.store.registry import Workspace
 from memtab.transcripts import redact_secrets
 from memtab.writer.config import memory_path_problem
 from memtab.writer.notes import SECTION_ORDER, Note, apply_notes, notes_missing_from

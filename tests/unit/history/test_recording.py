@@ -12,8 +12,9 @@ from memtab.llm.types import ModelReply, ToolCall
 from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.history.runs import RunsLog
 from memtab.store.history.sync import sync_external
-from memtab.store.home import Home, load_registry
+from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.registry import load_registry
 from memtab.store.tool import MemoryTool
 from memtab.writer.run import run_writer
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from memtab.store.home import Home, load_registry
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.registry import load_registry
 
 
 def save_many(home_root: str, tag: str, count: int) -> None:

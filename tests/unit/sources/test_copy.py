@@ -12,9 +12,9 @@ from memtab.sources.listing import source_file
 from memtab.sources.model import ReadOnlyError, Source, SourceError
 from memtab.sources.notes import Note, frontmatter_fields
 from memtab.store.frontmatter import description_from_text
-from memtab.store.home import load_registry
 from memtab.store.memory import AlreadyExistsError, MemoryStore
 from memtab.store.paths import Scope
+from memtab.store.registry import load_registry
 from support.agent_machine import WORKSPACE_ID, Machine
 
 

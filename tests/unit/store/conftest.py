@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.home import MULTI_PROJECT_KEY, Home, Workspace, add_workspace, load_registry
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.registry import MULTI_PROJECT_KEY, Workspace, add_workspace, load_registry
 from memtab.store.tool import MemoryTool
 
 from .helpers import MULTI_ID, PROJECT, WORKSPACE_ID, FakeClock

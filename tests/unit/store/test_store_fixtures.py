@@ -5,9 +5,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from memtab.store.home import Home, add_workspace, load_registry, orphan_project_dirs
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
+from memtab.store.registry import add_workspace, load_registry, orphan_project_dirs
 from memtab.store.tool import MemoryTool
 
 from .helpers import ok, write, write_config

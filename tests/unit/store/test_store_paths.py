@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtab.store.home import Home, add_workspace, load_registry
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import (
     PathError,
@@ -19,6 +19,7 @@ from memtab.store.paths import (
     parse_file_path,
     parse_virtual_path,
 )
+from memtab.store.registry import add_workspace, load_registry
 from memtab.store.tool import MemoryTool
 
 from .helpers import PROJECT, WORKSPACE_ID, err, snapshot, write

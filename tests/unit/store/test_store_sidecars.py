@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from memtab.fs.sidecar import KeptAside, edit_sidecar, keep_aside, on_kept_aside, read_sidecar
 from memtab.gui.ui_state import UiState
-from memtab.store.home import Home, add_project, add_workspace, load_recency, load_registry
+from memtab.store.home import Home
 from memtab.store.journal import (
     MAX_SUMMARY_BYTES,
     ConsolidationRecord,
@@ -27,6 +27,7 @@ from memtab.store.journal import (
     cap_summary,
 )
 from memtab.store.meta import MetaStore, global_key, parse_meta_document
+from memtab.store.registry import add_project, add_workspace, load_recency, load_registry
 from memtab.writer.state import WriterState, load_state, save_state
 
 from .helpers import FakeClock

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from memtab.store.home import Home, add_workspace, load_registry
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, NotFoundError, ScopeUnavailableError
 from memtab.store.meta import (
     MetaEntry,
@@ -19,6 +19,7 @@ from memtab.store.meta import (
     workspace_key,
 )
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.registry import add_workspace, load_registry
 from memtab.store.tool import MemoryTool
 
 from .helpers import PROJECT, WORKSPACE_ID, FakeClock, ok, read_meta, write

@@ -6,9 +6,10 @@ import shutil
 from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_text
-from memtab.store.home import Home, load_registry
+from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, Journal
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.store.registry import load_registry
 from memtab.views.scan import HomeScan, ScanRequest, choose_workspace, scan_home
 from support import memory_home
 from support.memory_home import ARCHIVED, CHILD, MAIN, MULTI, PROJECT, memory, touch_later

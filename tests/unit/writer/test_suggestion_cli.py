@@ -7,7 +7,8 @@ import json
 import pytest
 
 from memtab.cli.main import main
-from memtab.store.home import Home, Workspace, add_workspace, load_registry
+from memtab.store.home import Home
+from memtab.store.registry import Workspace, add_workspace, load_registry
 from memtab.writer.config import DEFAULT_MEMORY_PATH
 from memtab.writer.notes import COMMANDS, DIRECTIVES, Note
 from memtab.writer.suggestions import Suggestion, SuggestionQueue

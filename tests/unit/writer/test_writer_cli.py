@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.store.home import Home, Workspace
+from memtab.store.home import Home
+from memtab.store.registry import Workspace
 from support.fake_model_server import FakeModelServer
 
 from .helpers import bash_part, mux_message, write_chat

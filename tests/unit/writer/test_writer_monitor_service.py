@@ -11,7 +11,8 @@ import pytest
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.llm.types import ChatProvider, ProviderError
-from memtab.store.home import Home, Workspace, add_workspace, load_registry, read_registry_document
+from memtab.store.home import Home
+from memtab.store.registry import Workspace, add_workspace, load_registry, read_registry_document
 from memtab.writer.config import OfflineNotes, WriterMode, WriterSettings
 from memtab.writer.monitor import TranscriptMonitor, end_of_last_line
 from memtab.writer.offline import OfflineWriterProvider

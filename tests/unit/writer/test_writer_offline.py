@@ -17,8 +17,9 @@ from memtab.llm.types import (
     ToolResultsMessage,
     UserMessage,
 )
-from memtab.store.home import Home, Workspace
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.registry import Workspace
 from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.prompts import build_user_message, tool_specs

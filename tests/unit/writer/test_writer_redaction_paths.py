@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from memtab.llm.types import ChatProvider, Message, ModelReply, ToolCall, ToolSpec, message_to_json
-from memtab.store.home import Home, Workspace
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.registry import Workspace
 from memtab.transcripts import REDACTED
 from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider

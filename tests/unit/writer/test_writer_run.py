@@ -11,8 +11,9 @@ import pytest
 
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.openai import OpenAIProvider
-from memtab.store.home import Home, Workspace
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.registry import Workspace
 from memtab.traces.names import trace_file_name
 from memtab.transcripts import TranscriptEvent
 from memtab.writer.config import DEFAULT_MEMORY_PATH, WriterSettings

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from memtab.llm.types import ChatProvider, Message, ModelReply, ToolSpec, UserMessage
-from memtab.store.home import Home, add_workspace, load_registry
+from memtab.store.home import Home
+from memtab.store.registry import add_workspace, load_registry
 from memtab.transcripts import DEFAULT_MAX_JSON_CHARS, NewestEvents, TranscriptEvent
 from memtab.writer.config import OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider

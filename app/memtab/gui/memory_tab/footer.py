@@ -44,8 +44,8 @@ from memtab.gui.memory_tab.icons import tinted_icon
 from memtab.gui.memory_tab.runs_dialog import RecentRun, RunsDialog, collect_runs
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
-from memtab.store.home import Workspace
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, Trigger
+from memtab.store.registry import Workspace
 
 logger = logging.getLogger(__name__)
 

@@ -40,9 +40,10 @@ from memtab.gui.memory_tab.tree_view import MemoryTreeView
 from memtab.gui.style import muted_text
 from memtab.gui.ui_state import UiState
 from memtab.gui.workspace_picker import WorkspacePicker
-from memtab.store.home import Home, Workspace
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.registry import Workspace
 from memtab.views.badges import AgentEdits
 from memtab.views.file_ops import OpResult
 from memtab.views.own_writes import OwnWrites

@@ -34,7 +34,7 @@ from memtab.gui.traces_tab.pages import AttemptPage, Inspector, RawJsonView, Sty
 from memtab.gui.traces_tab.text_view import LongTextView
 from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.humanize import absolute_time, plural, relative_time, size_text
-from memtab.store.home import MULTI_PROJECT_KEY
+from memtab.store.registry import MULTI_PROJECT_KEY
 from memtab.traces.describe import describe_event, format_json
 from memtab.traces.reader import TraceDump
 

@@ -19,9 +19,10 @@ from memtab.store.history.describe import unified_diff
 from memtab.store.history.runs import MUX_SOURCE, RunEntry, RunsLog, touched_paths
 from memtab.store.history.sync import sync_external
 from memtab.store.history.versions import ScopeHistory, Version
-from memtab.store.home import Home, load_registry
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError, VirtualPath, parse_file_path
+from memtab.store.registry import load_registry
 
 logger = logging.getLogger(__name__)
 

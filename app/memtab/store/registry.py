@@ -1,0 +1,426 @@
+"""The home's registry `config.json`: projects and workspaces (SPEC §1, §2).
+
+The registry belongs to mux when mux is installed: Memtab reads it as mux's config loader
+does (project paths normalized, the same project identity per workspace), and only ever
+adds projects and workspaces (for users without mux), preserving every field it does not
+know. A registry that cannot be parsed is a one-line HomeError for readers; a write keeps
+it aside first (`memtab.fs.sidecar`). Beside it: each workspace's recency
+(`extensionMetadata.json`) and the project memory dirs no registered project uses.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import secrets
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from memtab.fs.sidecar import edit_sidecar, read_sidecar
+from memtab.store.home import Home, HomeError
+from memtab.store.paths import normalize_project_path, project_basename, project_dir_name
+
+MULTI_PROJECT_KEY = "_multi"
+SCRATCH_KIND = "scratch"
+SCRATCH_PROJECT_NAME = "Scratch"
+DEFAULT_WRITER_INTERVAL = 2
+MIN_WRITER_INTERVAL = 1
+MAX_WRITER_INTERVAL = 50
+_WORKSPACE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+def parse_iso_time(value: Any) -> datetime | None:
+    """An ISO 8601 string from config.json as an aware datetime, or None."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def iso_now() -> str:
+    """The current time as config.json writes it (`2026-01-02T03:04:05.678Z`)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """A workspace (one branch/session of an agent) as the registry describes it."""
+
+    id: str
+    name: str
+    path: str
+    project_path: str
+    project_name: str
+    projects: tuple[str, ...] = ()
+    title: str | None = None
+    parent_id: str | None = None
+    created_at: str | None = None
+    archived_at: str | None = None
+    unarchived_at: str | None = None
+    kind: str | None = None
+
+    @property
+    def archived(self) -> bool:
+        """Archived when `archivedAt` is set and later than `unarchivedAt` (if any)."""
+        archived = parse_iso_time(self.archived_at)
+        if archived is None:
+            return False
+        unarchived = parse_iso_time(self.unarchived_at)
+        return unarchived is None or archived > unarchived
+
+    @property
+    def multi_project(self) -> bool:
+        """Several projects (or the `_multi` key with none named): no project scope."""
+        return len(self.projects) > 1 or (
+            self.project_path == MULTI_PROJECT_KEY and not self.projects
+        )
+
+    @property
+    def scratch(self) -> bool:
+        return self.kind == SCRATCH_KIND
+
+    @property
+    def project_identity(self) -> str | None:
+        """The project path of its project memory, or None when it has none (SPEC §2).
+
+        As mux's memory tool resolves it: src/node/config.ts getAllWorkspaceMetadata
+        (a scratch workspace's own `path`, else the first of its `projects`, else its
+        registry key) then src/node/services/memoryService.ts resolveMemoryProjectIdentity
+        and getStore (none for several projects, for `_multi` and for "").
+        """
+        if len(self.projects) > 1:
+            return None
+        if self.scratch:
+            identity = self.path
+        elif self.projects:
+            identity = self.projects[0]
+        else:
+            identity = self.project_path
+        return identity if identity and identity != MULTI_PROJECT_KEY else None
+
+    @property
+    def display_name(self) -> str:
+        return self.title or self.name or self.id
+
+
+@dataclass(frozen=True)
+class Project:
+    """A registered project and its workspaces, in registry order."""
+
+    path: str
+    display_name: str
+    workspaces: tuple[Workspace, ...] = ()
+
+    @property
+    def dir_name(self) -> str:
+        return project_dir_name(self.path)
+
+
+@dataclass(frozen=True)
+class Registry:
+    """What config.json says: projects in order and every workspace with an id."""
+
+    projects: tuple[Project, ...] = ()
+    writer_interval: int = DEFAULT_WRITER_INTERVAL
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def workspaces(self) -> tuple[Workspace, ...]:
+        return tuple(ws for project in self.projects for ws in project.workspaces)
+
+    def workspace(self, workspace_id: str) -> Workspace | None:
+        return next((ws for ws in self.workspaces if ws.id == workspace_id), None)
+
+    def project(self, project_path: str) -> Project | None:
+        return next((p for p in self.projects if p.path == project_path), None)
+
+    def require_workspace(self, workspace_id: str) -> Workspace:
+        """The workspace with this id, or HomeError naming it."""
+        workspace = self.workspace(workspace_id)
+        if workspace is None:
+            raise HomeError(f"Unknown workspace {workspace_id!r} (see `memtab workspaces`)")
+        return workspace
+
+
+def _optional_str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def read_registry_document(home: Home) -> dict[str, Any]:
+    """The raw config.json object ({} when missing); HomeError when unreadable or corrupt."""
+    read = read_sidecar(home.config_path)
+    if read.problem is not None:
+        raise HomeError(f"{home.config_path} is {read.problem}")
+    return read.document
+
+
+def load_registry(home: Home) -> Registry:
+    """Parse config.json leniently: malformed entries are skipped and noted in `problems`."""
+    return registry_from_document(home, read_registry_document(home))
+
+
+def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
+    """The registry a config.json object describes, read as mux's config loader does.
+
+    Project paths are normalized (`normalize_project_path`); entries that normalize to
+    the same path are one project, and — as in mux's `new Map(pairs)` — it takes the
+    first entry's place and the last entry's config.
+    """
+    problems: list[str] = []
+    raw_projects = document.get("projects", [])
+    if not isinstance(raw_projects, list):
+        problems.append("config.json: `projects` is not a list")
+        raw_projects = []
+    configs: dict[str, dict[str, Any]] = {}
+    for entry in raw_projects:
+        if (
+            not isinstance(entry, list | tuple)
+            or len(entry) != 2
+            or not isinstance(entry[0], str)
+            or not isinstance(entry[1], dict)
+        ):
+            problems.append("config.json: skipped a malformed project entry")
+            continue
+        project_path = normalize_project_path(entry[0])
+        if not project_path:
+            problems.append(f"config.json: skipped the project {entry[0]!r} (no path)")
+            continue
+        if project_path in configs:
+            problems.append(
+                f"config.json: {project_path!r} is registered twice; like mux, only its "
+                "last entry is used"
+            )
+        configs[project_path] = entry[1]
+    projects: list[Project] = []
+    for project_path, config in configs.items():
+        display = _optional_str(config.get("displayName")) or (
+            project_basename(project_path) or project_path
+        )
+        workspaces = tuple(
+            _iter_workspaces(home, project_path, display, config.get("workspaces"), problems)
+        )
+        projects.append(Project(project_path, display, workspaces))
+    return Registry(tuple(projects), _writer_interval(document), tuple(problems))
+
+
+def _writer_interval(document: dict[str, Any]) -> int:
+    """`taskSettings.memoryWriterIntervalMessages` as mux normalizes it.
+
+    A non-number (or non-finite) gives the default; a number is floored and clamped to 1–50.
+    """
+    settings = document.get("taskSettings")
+    value = settings.get("memoryWriterIntervalMessages") if isinstance(settings, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return DEFAULT_WRITER_INTERVAL
+    return max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, math.floor(value)))
+
+
+def _iter_workspaces(
+    home: Home, project_path: str, project_name: str, raw: Any, problems: list[str]
+) -> Iterator[Workspace]:
+    if not isinstance(raw, list):
+        return
+    for item in raw:
+        if not isinstance(item, dict):
+            problems.append(f"config.json: skipped a malformed workspace of {project_path}")
+            continue
+        workspace_id = _workspace_id(home, item)
+        if workspace_id is None:
+            continue  # legacy entry with no id and no session dir: nothing to show
+        extra_projects = item.get("projects")
+        projects = (
+            tuple(
+                p["projectPath"]
+                for p in extra_projects
+                if isinstance(p, dict) and isinstance(p.get("projectPath"), str)
+            )
+            if isinstance(extra_projects, list)
+            else ()
+        )
+        name = _optional_str(item.get("name")) or workspace_id
+        kind = _optional_str(item.get("kind"))
+        yield Workspace(
+            id=workspace_id,
+            name=name,
+            path=_optional_str(item.get("path")) or "",
+            project_path=project_path,
+            project_name=SCRATCH_PROJECT_NAME if kind == SCRATCH_KIND else project_name,
+            projects=projects,
+            title=_optional_str(item.get("title")),
+            parent_id=_optional_str(item.get("parentWorkspaceId")),
+            created_at=_optional_str(item.get("createdAt")),
+            archived_at=_optional_str(item.get("archivedAt")),
+            unarchived_at=_optional_str(item.get("unarchivedAt")),
+            kind=kind,
+        )
+
+
+def _workspace_id(home: Home, item: dict[str, Any]) -> str | None:
+    raw_id = item.get("id")
+    if isinstance(raw_id, str) and _WORKSPACE_ID.match(raw_id):
+        return raw_id
+    # Legacy entries have no id; mux named their session dir after the workspace.
+    candidates = [item.get("name"), os.path.basename(str(item.get("path") or "").rstrip("/"))]
+    for candidate in candidates:
+        if (
+            isinstance(candidate, str)
+            and _WORKSPACE_ID.match(candidate)
+            and home.workspace_dir(candidate).is_dir()
+        ):
+            return candidate
+    return None
+
+
+def new_workspace_id() -> str:
+    """A fresh workspace id: 10 lowercase hex characters, as mux makes them."""
+    return secrets.token_hex(5)
+
+
+def _registry_shape_problem(document: dict[str, Any]) -> str | None:
+    projects = document.get("projects")
+    if projects is None or isinstance(projects, list):
+        return None
+    return "its `projects` is not a list"
+
+
+def _project_entry(projects: list[Any], project_path: str) -> list[Any] | None:
+    """The entry mux uses for `project_path`: the last whose key normalizes to it."""
+    found = None
+    for entry in projects:
+        if (
+            isinstance(entry, list)
+            and entry
+            and isinstance(entry[0], str)
+            and normalize_project_path(entry[0]) == project_path
+        ):
+            found = entry
+    return found
+
+
+def _ensure_project(
+    document: dict[str, Any], project_path: str, display_name: str | None
+) -> tuple[dict[str, Any], bool]:
+    """The config object of `project_path` in `document` (added if needed), and whether
+    it was added. HomeError when the existing entry is malformed."""
+    projects = document.get("projects")
+    if not isinstance(projects, list):  # missing, or kept aside as malformed: start anew
+        projects = document["projects"] = []
+    entry = _project_entry(projects, project_path)
+    if entry is not None:
+        if len(entry) == 2 and isinstance(entry[1], dict):
+            return entry[1], False
+        raise HomeError(f"config.json: the entry of {project_path!r} is malformed; fix it by hand")
+    config: dict[str, Any] = {"workspaces": []}
+    if display_name:
+        config["displayName"] = display_name
+    projects.append([project_path, config])
+    return config, True
+
+
+def _editing_registry(home: Home) -> AbstractContextManager[dict[str, Any]]:
+    return edit_sidecar(
+        home.config_path, home.lock_path("config"), shape_problem=_registry_shape_problem
+    )
+
+
+def _registered_path(project_path: str) -> str:
+    normalized = normalize_project_path(project_path.strip())
+    if not normalized:
+        raise HomeError(f"Invalid project path {project_path!r}: it must name a directory")
+    return normalized
+
+
+def add_project(home: Home, project_path: str, display_name: str | None = None) -> bool:
+    """Register a project (absolute path); False when it was already registered.
+
+    The path is normalized as mux's loader does, so `/p/` and `/p` are one project.
+    """
+    normalized = _registered_path(project_path)
+    with _editing_registry(home) as document:
+        _, added = _ensure_project(document, normalized, display_name)
+    return added
+
+
+def add_workspace(
+    home: Home,
+    project_path: str,
+    name: str,
+    workspace_id: str | None = None,
+    workspace_path: str | None = None,
+) -> str:
+    """Register a workspace under a project (added if needed); returns its id."""
+    if not name.strip():
+        raise HomeError("A workspace name must not be empty")
+    new_id = workspace_id or new_workspace_id()
+    if not _WORKSPACE_ID.match(new_id):
+        raise HomeError(
+            f"Invalid workspace id {new_id!r}: use letters, digits, '.', '_' or '-' "
+            "(at most 128 characters)"
+        )
+    normalized = _registered_path(project_path)
+    with _editing_registry(home) as document:
+        if registry_from_document(home, document).workspace(new_id) is not None:
+            raise HomeError(f"A workspace with id {new_id!r} already exists")
+        config, _ = _ensure_project(document, normalized, None)
+        workspaces = config.setdefault("workspaces", [])
+        if not isinstance(workspaces, list):
+            raise HomeError(
+                f"{home.config_path}: `workspaces` of {normalized!r} is not a list; fix it by hand"
+            )
+        workspaces.append(
+            {
+                "path": workspace_path or normalized,
+                "id": new_id,
+                "name": name,
+                "createdAt": iso_now(),
+            }
+        )
+    return new_id
+
+
+def load_recency(home: Home) -> dict[str, int]:
+    """Last user interaction (ms) per workspace in extensionMetadata.json, in file order.
+
+    Only entries mux itself would read (src/node/services/ExtensionMetadataService.ts
+    load + src/node/utils/extensionMetadata.ts coerceExtensionMetadata): the file must
+    say `version: 1`, and an entry needs a numeric `recency` and a boolean `streaming`.
+    Anything else — a missing or unusable file included — gives no entries.
+    """
+    document = read_sidecar(home.extension_metadata_path).document
+    workspaces = document.get("workspaces")
+    if document.get("version") != 1 or not isinstance(workspaces, dict):
+        return {}
+    recency: dict[str, int] = {}
+    for workspace_id, info in workspaces.items():
+        if not isinstance(info, dict) or not isinstance(info.get("streaming"), bool):
+            continue
+        value = info.get("recency")
+        if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+            recency[workspace_id] = int(value)
+    return recency
+
+
+def orphan_project_dirs(home: Home, registry: Registry) -> list[str]:
+    """Dirs under memory/project/ that no project or workspace uses (shown for recovery)."""
+    try:
+        names = sorted(
+            entry.name
+            for entry in os.scandir(home.projects_root)
+            if entry.is_dir(follow_symlinks=False) and not entry.name.startswith(".")
+        )
+    except OSError:
+        return []
+    known = {project.dir_name for project in registry.projects}
+    known.update(
+        project_dir_name(workspace.project_identity)
+        for workspace in registry.workspaces
+        if workspace.project_identity is not None
+    )
+    return [name for name in names if name not in known]
