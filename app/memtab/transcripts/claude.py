@@ -96,7 +96,7 @@ class ClaudeParser(RecordParser):
         if kind == "assistant":
             handled = self._assistant(record, uuid, line, offset)
         elif kind == "user":
-            handled = self._user(record, uuid, line)
+            handled = self._user(record, line)
         elif kind == "summary":
             handled = self._text_record("summary", as_str(record.get("summary")), record, line)
         elif kind == "system":
@@ -197,7 +197,7 @@ class ClaudeParser(RecordParser):
             and self._stop_reasons.get(event.id) not in _UNFINISHED_STOPS
         )
 
-    def _user(self, record: dict[str, Any], uuid: str, line: SourceLine) -> bool:
+    def _user(self, record: dict[str, Any], line: SourceLine) -> bool:
         message = as_dict(record.get("message"))
         if "content" not in message:
             return False
@@ -223,18 +223,7 @@ class ClaudeParser(RecordParser):
             role = "summary"
         elif record.get("isMeta") is True or text.startswith(_INJECTED_PREFIXES):
             role = "system"
-        self._emit(
-            TranscriptEvent(
-                id=uuid or f"claude-{line.digest()}",
-                role=role,
-                source="claude",
-                text=text,
-                timestamp=parse_timestamp(record.get("timestamp")),
-                message_id=uuid or None,
-                sidechain=record.get("isSidechain") is True,
-            )
-        )
-        return True
+        return self._text_record(role, text, record, line)
 
     def _apply_result(self, block: dict[str, Any]) -> None:
         call = self._find_call(as_str(block.get("tool_use_id")))

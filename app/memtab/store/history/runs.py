@@ -23,7 +23,7 @@ from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.versions import new_version_id
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, Journal, JournalOp
+from memtab.store.journal import ConsolidationRecord, Journal, JournalOp, parse_op
 
 logger = logging.getLogger(__name__)
 
@@ -108,14 +108,9 @@ class RunOp:
     files: tuple[FileVersions, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"command": self.command, "path": self.path}
-        if self.new_path is not None:
-            data["newPath"] = self.new_path
-        data["applied"] = self.applied
-        if self.note is not None:
-            data["note"] = self.note
-        data["versions"] = [file.to_json() for file in self.files]
-        return data
+        """The journal op as `JournalOp` spells it, and the versions it made."""
+        op = JournalOp(self.command, self.path, self.applied, self.new_path, self.note)
+        return {**op.to_json(), "versions": [file.to_json() for file in self.files]}
 
     @classmethod
     def from_journal(cls, op: JournalOp, changes: Sequence[RecordedChange] = ()) -> RunOp:
@@ -130,20 +125,10 @@ class RunOp:
 
 
 def _parse_op(raw: Any) -> RunOp | None:
-    if not isinstance(raw, dict):
+    op = parse_op(raw)  # the journal's reading of the op's own fields
+    if op is None:
         return None
-    command, path, applied = raw.get("command"), raw.get("path"), raw.get("applied")
-    if not isinstance(command, str) or not isinstance(path, str) or not isinstance(applied, bool):
-        return None
-    new_path, note = raw.get("newPath"), raw.get("note")
-    return RunOp(
-        command=command,
-        path=path,
-        applied=applied,
-        new_path=new_path if isinstance(new_path, str) else None,
-        note=note if isinstance(note, str) else None,
-        files=_parse_files(raw.get("versions")),
-    )
+    return replace(RunOp.from_journal(op), files=_parse_files(op.raw.get("versions")))
 
 
 @dataclass(frozen=True)
@@ -154,6 +139,8 @@ class RunEntry:
     at: int
     kind: str
     trigger: str
+    """A consolidation's `Trigger`; for a writer run, the id of the message that started it
+    (the log's `trigger` field, kept as written)."""
     workspace_id: str | None
     summary: str
     ops: tuple[RunOp, ...] = ()
