@@ -77,7 +77,7 @@ def test_messages_appended_by_another_process_make_suggested_memories(
             )
         assert appender.wait(timeout=30) == 0
         result = finished.args[0]
-        assert result.outcome == "no_new_memories" and result.trigger_message_id == "a2"
+        assert result.outcome == "suggested" and result.trigger_message_id == "a2"
         assert not (home.workspace_root(WS) / "notes.md").exists()
         suggested = [s.text for s in SuggestionQueue(home, WS).pending()]
         assert suggested == ["Always run `tox -e lint` first."]

@@ -68,6 +68,7 @@ from memtab.transcripts import (
 )
 from memtab.writer.config import WriterSettings
 from memtab.writer.dumps import AttemptTrace, RunTrace, write_trace_dump
+from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.prompts import build_user_message, reminder_prompt, system_prompt
 from memtab.writer.tools import WriterTools
 
@@ -80,7 +81,8 @@ MAX_STEPS_PER_ATTEMPT = 6
 POLICY_SATISFIED_STOP = "memtab:policy-satisfied"
 MANUAL_TRIGGER_ID = "manual"
 
-RunOutcome = Literal["wrote", "no_new_memories", "failed"]
+RunOutcome = Literal["wrote", "suggested", "no_new_memories", "failed"]
+"""`suggested`: the offline writer put new notes in the review queue instead of writing."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,8 @@ class WriterRunResult:
     duration_ms: int = 0
     usage: Usage = field(default_factory=Usage)
     run_id: str | None = None
+    suggested_count: int = 0
+    """How many new suggestions the run added to the workspace's review queue."""
 
     @property
     def ok(self) -> bool:
@@ -122,6 +126,9 @@ class WriterRunResult:
             added = sum(1 for line in self.diff_lines() if line.startswith("+"))
             removed = sum(1 for line in self.diff_lines() if line.startswith("-"))
             return f"Updated {self.memory_path} (+{added} −{removed} lines)"
+        if self.outcome == "suggested":
+            count = self.suggested_count
+            return f"Suggested {count} {'memory' if count == 1 else 'memories'} for review"
         if self.outcome == "no_new_memories":
             return "No new memories"
         return f"Memory writer failed: {self.error or 'unknown error'}"
@@ -370,10 +377,12 @@ def _run(
     wrote = any(attempt.wrote for attempt in trace.attempts)
     trace.did_write_memory = wrote
     outcome: RunOutcome = "failed"
+    suggested = _suggested_count(provider)
     if trace.satisfied_memory_tool_policy:
-        outcome = "wrote" if wrote else "no_new_memories"
+        outcome = "wrote" if wrote else "suggested" if suggested else "no_new_memories"
         trace.error = None
-    trace.outcome = outcome
+    # The dump keeps mux's vocabulary: to the tool policy a suggest-only run found nothing.
+    trace.outcome = "no_new_memories" if outcome == "suggested" else outcome
     trace_path: Path | None = None
     if outcome == "failed" or settings.dump_successful_runs:
         trace_path = _write_dump(home, trace, known_secrets, settings.max_dumps)
@@ -394,6 +403,7 @@ def _run(
         duration_ms=int((time.monotonic() - started) * 1000),
         usage=usage,
         run_id=run_id,
+        suggested_count=suggested,
     )
     log = logger.info if result.ok else logger.warning
     log("Memory writer for %s: %s", workspace.id, result.summary())
@@ -433,6 +443,11 @@ def _log(
             output_tokens=result.usage.output_tokens,
         ),
     )
+
+
+def _suggested_count(provider: ChatProvider) -> int:
+    """How many suggestions the offline writer queued in this run (0 for a model)."""
+    return len(provider.proposed) if isinstance(provider, OfflineWriterProvider) else 0
 
 
 def _record_attempt(attempt: AttemptTrace, loop: LoopResult, tools: WriterTools) -> None:

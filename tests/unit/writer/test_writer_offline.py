@@ -198,7 +198,8 @@ def test_with_no_model_the_writer_suggests_instead_of_writing(
     transcript = chat(home, workspace, tmp_path, "Utilise toujours pnpm, jamais npm.")
     settings = WriterSettings()
     first = write_once(home, workspace, transcript, settings)
-    assert first.outcome == "no_new_memories" and first.ok
+    assert first.outcome == "suggested" and first.ok and first.suggested_count == 1
+    assert first.summary() == "Suggested 1 memory for review"
     assert not (home.workspace_root(workspace.id) / "notes.md").exists()
     queue = SuggestionQueue(home, workspace.id)
     [suggestion] = queue.pending()
@@ -208,7 +209,8 @@ def test_with_no_model_the_writer_suggests_instead_of_writing(
     )
     assert suggestion.memory_path == DEFAULT_MEMORY_PATH
     # Suggested once: the next run over the same transcript adds nothing.
-    write_once(home, workspace, transcript, settings)
+    again = write_once(home, workspace, transcript, settings)
+    assert again.outcome == "no_new_memories" and again.suggested_count == 0
     assert queue.pending() == [suggestion]
     # Dismissed: never suggested again.
     queue.dismiss([suggestion.id])
@@ -221,7 +223,8 @@ def test_the_run_says_what_it_suggested(home: Home, workspace: Workspace) -> Non
     provider = bind_to_run(OfflineWriterProvider(), home, workspace, events, WriterSettings())
     assert isinstance(provider, OfflineWriterProvider)
     result = run_writer(home, workspace, events, provider, settings=WriterSettings())
-    assert result.outcome == "no_new_memories"
+    assert result.outcome == "suggested" and result.suggested_count == 2
+    assert result.to_json()["outcome"] == "suggested"
     assert [s.text for s in provider.proposed] == ["항상 pnpm을 사용하세요.", "`pnpm test` (tests)"]
 
 
