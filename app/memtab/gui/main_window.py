@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -93,14 +94,20 @@ def source_text(source: str | None) -> str:
 
 class KeptAsideNotices(QObject):
     """Brings news of sidecars kept aside (from whichever thread kept them) to the GUI
-    thread: `kept_aside` carries a `memtab.fs.sidecar.KeptAside`."""
+    thread: `kept_aside` carries a `memtab.fs.sidecar.KeptAside`. Call `stop()` when the
+    window closes (not from `destroyed`: Python code run while Qt deletes the object can
+    crash the process)."""
 
     kept_aside = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        stop = on_kept_aside(self.kept_aside.emit)  # queued to this object's thread
-        self.destroyed.connect(stop)
+
+        def deliver(kept: KeptAside) -> None:  # from any thread: queued to this one
+            if shiboken6.isValid(self):
+                self.kept_aside.emit(kept)
+
+        self.stop = on_kept_aside(deliver)
 
 
 class MainWindow(QMainWindow):
@@ -348,6 +355,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self._closing = True
+        self.kept_aside_notices.stop()
         if self.ui_state is not None:
             self.ui_state.set_geometry(bytes(self.saveGeometry().data()))
             if self._traces_tab is not None:
