@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import Qt
@@ -14,7 +15,7 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
 from memtab.gui.memory_tab import search_tasks
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.views.tree import SectionId, directory_key, file_key, section_key
+from memtab.views.tree import NodeKind, SectionId, directory_key, file_key, section_key
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
@@ -37,9 +38,9 @@ def test_typing_filters_every_scope_off_the_gui_thread(
     threads: list[threading.Thread] = []
     real = search_tasks.find_matches
 
-    def recording(*args: object) -> object:
+    def recording(*args: object, **options: object) -> object:
         threads.append(threading.current_thread())
-        return real(*args)  # type: ignore[arg-type]
+        return real(*args, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(search_tasks, "find_matches", recording)
     window = make_window(home)
@@ -105,3 +106,100 @@ def test_no_matches_says_so_in_each_section(
     for section in (SectionId.GLOBAL, SectionId.PROJECT, SectionId.WORKSPACE):
         node = tab.model.node_for_key(section_key(section))
         assert node is not None and node.children[0].name == "No matches"
+
+
+def match_rows(window: object) -> list[tuple[str, int, str]]:
+    """(file, line number, matched text) of every matching-line row."""
+    model = window.memory_tab.model  # type: ignore[attr-defined]
+    rows = []
+    for node in model.nodes():
+        if node.kind is NodeKind.MATCH and node.line_match is not None:
+            match = node.line_match
+            first = match.text[match.spans[0][0] : match.spans[0][1]] if match.spans else ""
+            rows.append((node.parent.name, match.line + 1, first))
+    return rows
+
+
+def test_results_show_the_matching_lines_with_the_match_highlighted(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    tab = window.memory_tab
+    search_box(window).setText("RUFF")
+    qtbot.waitUntil(lambda: match_rows(window) == [("python.md", 5, "ruff")], timeout=WAIT_MS)
+    python = tab.model.index_for_key(key("/memories/global/tools/python.md"))
+    assert tab.tree.isExpanded(python)  # the lines show without a click
+    line = tab.model.index(0, 0, python)
+    assert line.data(Qt.ItemDataRole.ToolTipRole) == "Line 5: Use ruff. ruff!"
+    assert not line.flags() & Qt.ItemFlag.ItemIsDragEnabled
+    # The row paints its matches on the highlight fill: the pixels differ from a row
+    # painted without the spans.
+    node = tab.tree.node_at(line)
+    assert node is not None and node.line_match is not None
+    with_spans = paint_row(tab.tree, line)
+    node.line_match = replace(node.line_match, spans=())
+    assert paint_row(tab.tree, line) != with_spans
+
+
+def paint_row(tree: object, index: object) -> bytes:
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    view = tree  # a MemoryTreeView
+    option = QStyleOptionViewItem()
+    option.initFrom(view.viewport())  # type: ignore[attr-defined]
+    option.rect = QRect(0, 0, 400, 24)
+    option.font = view.font()  # type: ignore[attr-defined]
+    image = QImage(option.rect.size(), QImage.Format.Format_ARGB32)
+    image.fill(0)
+    painter = QPainter(image)
+    view.delegate.paint(painter, option, index)  # type: ignore[attr-defined]
+    painter.end()
+    return bytes(image.constBits())
+
+
+def test_opening_a_result_selects_its_first_match_in_the_editor(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    tab = window.memory_tab
+    search_box(window).setText("ruff")
+    qtbot.waitUntil(lambda: bool(match_rows(window)), timeout=WAIT_MS)
+    tab.sync.select_key(key("/memories/global/tools/python.md"), open_it=True)
+    cursor = tab.editor.text_edit.textCursor()
+    assert cursor.selectedText() == "ruff"
+    assert cursor.blockNumber() == 4 and cursor.selectionStart() == cursor.block().position() + 4
+
+
+def test_next_and_previous_match_go_through_the_lines_file_after_file(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    (home.global_root / "tools" / "git.md").write_text("Rebase often.\nmerge? no: rebase\n")
+    window = make_window(home)
+    tab = window.memory_tab
+    search_box(window).setText("rebase")
+    qtbot.waitUntil(lambda: len(match_rows(window)) == 2, timeout=WAIT_MS)
+    editor = tab.editor.text_edit
+    tab.next_match_action.trigger()
+    assert tab.editor.current_path == parse_file_path("/memories/global/tools/git.md")
+    assert (editor.textCursor().blockNumber(), editor.textCursor().selectedText()) == (
+        0,
+        "Rebase",
+    )
+    tab.next_match_action.trigger()
+    assert editor.textCursor().blockNumber() == 1
+    assert editor.textCursor().selectedText() == "rebase"
+    tab.next_match_action.trigger()  # wraps around
+    assert editor.textCursor().blockNumber() == 0
+    tab.previous_match_action.trigger()
+    assert editor.textCursor().blockNumber() == 1
+
+
+def test_next_match_without_results_says_what_to_do(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    with qtbot.waitSignal(window.memory_tab.status_message) as message:
+        window.memory_tab.next_match_action.trigger()
+    assert "search box" in message.args[0]

@@ -4,22 +4,42 @@ A query is split into terms; a file matches when every term (case-insensitively)
 its path inside the scope, its description or its text. Contents come from a
 `ContentIndex`: casefolded file texts, re-read only when a file's size or time changes.
 The index is not thread-safe on purpose: only the search worker's jobs ever touch it.
+
+Each match carries its first matching lines (`LineMatch`, shown under the file's row),
+for the first `MAX_FILES_WITH_LINES` files: lines are found in the folded text (casefold
+never adds or removes a line break) and shown from the file's own text, which the index
+keeps for the files recently shown only.
+
+Searching is incremental: a query that narrows the previous one (every old term is part
+of a new term) only looks at the files the previous one matched (`find_matches`'s
+`candidates`), and a long search checks its cancel token as it goes, so the next
+keystroke never waits for it.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.store.files import MAX_FILE_BYTES, FileEntry
+from memtab.views.cancel import CancelToken
 from memtab.views.scan import HomeScan
-from memtab.views.tree import FileMatch, file_key, orphan_entry_key
+from memtab.views.tree import FileMatch, LineMatch, file_key, orphan_entry_key
 
 # Files larger than this are matched by name and description only: reading megabytes on
 # every keystroke is not worth a hit in a file Memtab cannot even edit.
 MAX_INDEXED_BYTES = 4 * MAX_FILE_BYTES
+MAX_LINES_PER_FILE = 20
+MAX_FILES_WITH_LINES = 200
+# How much of a matching line a result row shows, and of it before the first match.
+LINE_SNIPPET_CHARS = 160
+LINE_LEAD_CHARS = 30
+# Original texts kept for showing lines (the folded ones are kept for every file).
+ORIGINAL_CACHE_FILES = 400
+CANCEL_CHECK_EVERY = 256
 
 
 @dataclass(frozen=True)
@@ -39,29 +59,43 @@ class SearchQuery:
     def active(self) -> bool:
         return bool(self.terms)
 
+    def narrows(self, earlier: SearchQuery) -> bool:
+        """Whether every file matching this query also matches `earlier` (each earlier
+        term is part of one of these terms), so only its matches need looking at."""
+        return earlier.active and all(
+            any(old in new for new in self.terms) for old in earlier.terms
+        )
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class _Searchable:
     key: str
     entry: FileEntry
-    physical: Path
+    physical: str
 
 
-def _searchables(scan: HomeScan) -> Iterator[_Searchable]:
+def _searchables(
+    scan: HomeScan, candidates: Collection[str] | None = None
+) -> Iterator[_Searchable]:
+    """Every file of `scan` (only `candidates`, by tree key, when given) with where it is.
+
+    Paths are joined as strings: at 20,000 files `Path.joinpath` alone costs more than
+    looking at the candidates of a narrowing query.
+    """
     for scope_scan in scan.scopes:
         if scope_scan.root is None:
             continue
+        root = os.fspath(scope_scan.root)
         for entry in scope_scan.listing.files:
-            yield _Searchable(
-                file_key(entry.path), entry, scope_scan.root.joinpath(*entry.path.segments)
-            )
+            key = file_key(entry.path)
+            if candidates is None or key in candidates:
+                yield _Searchable(key, entry, os.path.join(root, *entry.path.segments))
     for orphan in scan.orphans:
+        root = os.fspath(orphan.root)
         for entry in orphan.listing.files:
-            yield _Searchable(
-                orphan_entry_key(orphan.dir_name, entry.path, is_dir=False),
-                entry,
-                orphan.root.joinpath(*entry.path.segments),
-            )
+            key = orphan_entry_key(orphan.dir_name, entry.path, is_dir=False)
+            if candidates is None or key in candidates:
+                yield _Searchable(key, entry, os.path.join(root, *entry.path.segments))
 
 
 class ContentIndex:
@@ -72,11 +106,12 @@ class ContentIndex:
 
     def __init__(self) -> None:
         self._texts: dict[str, tuple[tuple[int, int], str]] = {}
+        self._originals: OrderedDict[str, tuple[tuple[int, int], str]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._texts)
 
-    def text(self, entry: FileEntry, physical: Path) -> str:
+    def text(self, entry: FileEntry, physical: str | Path) -> str:
         """The casefolded content of a listed file ("" if binary, huge or unreadable)."""
         if entry.binary or entry.size_bytes > MAX_INDEXED_BYTES:
             return ""
@@ -85,35 +120,117 @@ class ContentIndex:
         cached = self._texts.get(key)
         if cached is not None and cached[0] == version:
             return cached[1]
-        try:
-            folded = physical.read_bytes().decode("utf-8", "replace").casefold()
-        except OSError:
-            folded = ""
-        self._texts[key] = (version, folded)
+        original = self._read(key, version, physical)
+        folded = original.casefold()
+        self._texts[key] = (version, folded if folded != original else original)
         return folded
+
+    def original(self, entry: FileEntry, physical: str | Path) -> str:
+        """The content of a listed file as written (for showing its matching lines)."""
+        if entry.binary or entry.size_bytes > MAX_INDEXED_BYTES:
+            return ""
+        key = os.fspath(physical)
+        version = (entry.size_bytes, entry.modified_at_ms)
+        cached = self._originals.get(key)
+        if cached is not None and cached[0] == version:
+            self._originals.move_to_end(key)
+            return cached[1]
+        return self._read(key, version, physical)
+
+    def _read(self, key: str, version: tuple[int, int], physical: str | Path) -> str:
+        try:
+            with open(physical, "rb") as handle:
+                text = handle.read().decode("utf-8", "replace")
+        except OSError:
+            text = ""
+        self._originals[key] = (version, text)
+        self._originals.move_to_end(key)
+        while len(self._originals) > ORIGINAL_CACHE_FILES:
+            self._originals.popitem(last=False)
+        return text
 
     def refresh(self, scan: HomeScan) -> None:
         """Index every file of `scan` and forget files it no longer lists."""
         keep: set[str] = set()
         for item in _searchables(scan):
             self.text(item.entry, item.physical)
-            keep.add(os.fspath(item.physical))
+            keep.add(item.physical)
         for key in [key for key in self._texts if key not in keep]:
             del self._texts[key]
+        for key in [key for key in self._originals if key not in keep]:
+            del self._originals[key]
 
 
-def find_matches(scan: HomeScan, query: SearchQuery, index: ContentIndex) -> dict[str, FileMatch]:
-    """Every file of `scan` matching `query`, by tree key, with its content hit count."""
+def find_matches(
+    scan: HomeScan,
+    query: SearchQuery,
+    index: ContentIndex,
+    *,
+    candidates: Collection[str] | None = None,
+    cancel: CancelToken | None = None,
+) -> dict[str, FileMatch]:
+    """Every file of `scan` matching `query`, by tree key, with its content hit count and
+    (for the first `MAX_FILES_WITH_LINES` in tree order) its first matching lines.
+
+    With `candidates` (tree keys), only those files are looked at: the matches of an
+    earlier query this one narrows. `cancel` is checked every few hundred files.
+    """
     matches: dict[str, FileMatch] = {}
     if not query.active:
         return matches
-    for item in _searchables(scan):
+    with_lines = 0
+    for count, item in enumerate(_searchables(scan, candidates)):
+        if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
+            cancel.raise_if_cancelled()
         label = f"{item.entry.path.relative}\n{item.entry.description}".casefold()
         content = index.text(item.entry, item.physical)
-        if all(term in label or term in content for term in query.terms):
-            hits = sum(content.count(term) for term in query.terms) if content else 0
-            matches[item.key] = FileMatch(hits)
+        if not all(term in label or term in content for term in query.terms):
+            continue
+        hits = sum(content.count(term) for term in query.terms) if content else 0
+        lines: tuple[LineMatch, ...] = ()
+        if hits and with_lines < MAX_FILES_WITH_LINES:
+            with_lines += 1
+            lines = matching_lines(index.original(item.entry, item.physical), content, query)
+        matches[item.key] = FileMatch(hits, lines)
     return matches
+
+
+def matching_lines(
+    text: str, folded: str, query: SearchQuery, limit: int = MAX_LINES_PER_FILE
+) -> tuple[LineMatch, ...]:
+    """The first `limit` lines of `text` holding a term, with the terms' spans.
+
+    `folded` is `text.casefold()` (as the index keeps it): terms are found there, and
+    line numbers are the same in both.
+    """
+    if not query.active or not folded:
+        return ()
+    lines = text.split("\n")
+    folded_lines = folded.split("\n")
+    if len(lines) != len(folded_lines):
+        return ()  # the file changed between the two reads: the next search shows it
+    found: list[LineMatch] = []
+    for number, folded_line in enumerate(folded_lines):
+        if any(term in folded_line for term in query.terms):
+            found.append(_line_match(number, lines[number].rstrip("\r"), query.terms))
+            if len(found) >= limit:
+                break
+    return tuple(found)
+
+
+def _line_match(number: int, line: str, terms: tuple[str, ...]) -> LineMatch:
+    """The part of `line` a result row shows: from shortly before the first match."""
+    spans = highlight_spans(line, terms)
+    column = len(line) - len(line.lstrip())
+    if spans and spans[0][0] - column > LINE_LEAD_CHARS:
+        column = spans[0][0] - LINE_LEAD_CHARS
+    shown = line[column : column + LINE_SNIPPET_CHARS].rstrip()
+    shifted = tuple(
+        (start - column, min(end - column, len(shown)))
+        for start, end in spans
+        if column <= start < column + len(shown)
+    )
+    return LineMatch(number, shown, column, shifted)
 
 
 def highlight_spans(text: str, terms: tuple[str, ...]) -> list[tuple[int, int]]:

@@ -30,6 +30,8 @@ class NodeKind(enum.IntEnum):
     FILE = 3
     MESSAGE = 4
     ORPHAN_DIR = 5
+    MATCH = 6
+    """A line of a file that matches the search (a child of the file's row)."""
 
 
 class SectionId(enum.StrEnum):
@@ -94,11 +96,32 @@ def orphan_entry_key(dir_name: str, path: VirtualPath, *, is_dir: bool) -> str:
     return f"{kind}:{dir_name}/{path.relative}"
 
 
+def match_key(file_row_key: str, line: int) -> str:
+    return f"match:{line}:{file_row_key}"
+
+
+@dataclass(frozen=True)
+class LineMatch:
+    """A line of a file holding a search term, as shown under the file's row.
+
+    `line` counts from 0; `text` is the part of the line shown (it starts `column`
+    characters into the line, leading blanks and far-away text left out), and `spans`
+    are where the terms are in `text`.
+    """
+
+    line: int
+    text: str
+    column: int = 0
+    spans: tuple[tuple[int, int], ...] = ()
+
+
 @dataclass(frozen=True)
 class FileMatch:
-    """How a file matched the search: by name/description, and how often in its text."""
+    """How a file matched the search: by name/description, how often in its text, and
+    the first matching lines."""
 
     content_hits: int = 0
+    lines: tuple[LineMatch, ...] = ()
 
 
 @dataclass(eq=False, slots=True)
@@ -128,6 +151,8 @@ class TreeNode:
     last_accessed_at: int | None = None
     message_kind: MessageKind | None = None
     content_hits: int = 0
+    line_match: LineMatch | None = None
+    """Search-result lines: where the match is in the file."""
     read_only: bool = False
     accepts_drops: bool = False
     fingerprint: int = 0
@@ -155,6 +180,7 @@ class TreeNode:
             self.last_accessed_at,
             self.message_kind,
             self.content_hits,
+            self.line_match,
             self.read_only,
             self.accepts_drops,
         )
@@ -219,6 +245,7 @@ _DATA_FIELDS = (
     "last_accessed_at",
     "message_kind",
     "content_hits",
+    "line_match",
     "read_only",
     "accepts_drops",
 )
@@ -246,7 +273,7 @@ def _finish(container: TreeNode) -> None:
     """
     nodes = list(container.walk())
     for node in nodes:
-        if node.children:
+        if node.children and node.kind is not NodeKind.FILE:  # a file's matches: line order
             node.children.sort(key=_child_order)
             node.renumber()
     for node in reversed(nodes):
@@ -320,26 +347,41 @@ class _ListingTree:
             key = orphan_entry_key(self.orphan_dir, path, is_dir=False)
         else:
             key = file_key(path)
-        parent.children.append(
-            TreeNode(
-                key,
-                NodeKind.FILE,
-                path.name,
-                section=self.container.section,
-                path=None if self.orphan_dir is not None else path,
-                physical=self.physical(path.segments),
-                orphan_dir=self.orphan_dir,
-                description=entry.description,
-                size_bytes=entry.size_bytes,
-                modified_at_ms=entry.modified_at_ms,
-                not_editable_reason=entry.not_editable_reason,
-                pinned=bool(meta and meta.pinned),
-                access_count=meta.access_count if meta else 0,
-                last_accessed_at=meta.last_accessed_at if meta else None,
-                content_hits=match.content_hits if match else 0,
-                read_only=self.orphan_dir is not None,
-            )
+        file_node = TreeNode(
+            key,
+            NodeKind.FILE,
+            path.name,
+            section=self.container.section,
+            path=None if self.orphan_dir is not None else path,
+            physical=self.physical(path.segments),
+            orphan_dir=self.orphan_dir,
+            description=entry.description,
+            size_bytes=entry.size_bytes,
+            modified_at_ms=entry.modified_at_ms,
+            not_editable_reason=entry.not_editable_reason,
+            pinned=bool(meta and meta.pinned),
+            access_count=meta.access_count if meta else 0,
+            last_accessed_at=meta.last_accessed_at if meta else None,
+            content_hits=match.content_hits if match else 0,
+            read_only=self.orphan_dir is not None,
         )
+        if match is not None and match.lines:
+            file_node.adopt([_match_node(file_node, line) for line in match.lines])
+        parent.children.append(file_node)
+
+
+def _match_node(file_node: TreeNode, line: LineMatch) -> TreeNode:
+    return TreeNode(
+        match_key(file_node.key, line.line),
+        NodeKind.MATCH,
+        line.text,
+        section=file_node.section,
+        path=file_node.path,
+        physical=file_node.physical,
+        orphan_dir=file_node.orphan_dir,
+        line_match=line,
+        read_only=file_node.read_only,
+    )
 
 
 def _message(section: SectionId, kind: MessageKind, text: str) -> TreeNode:

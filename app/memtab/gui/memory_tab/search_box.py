@@ -3,8 +3,9 @@
 Typing filters the tree to the files whose path, description or text hold every term
 (searched off the GUI thread by `SearchTasks`; a newer query supersedes the older one,
 and an outcome whose scan or query is no longer current is dropped). Matches are
-highlighted; the expansion the user had while browsing comes back when the field is
-cleared. Escape clears the field; Down or Enter move to the first match.
+highlighted, and each file's matching lines are shown under it; the expansion the user
+had while browsing comes back when the field is cleared. Escape clears the field; Down
+or Enter move to the first match.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ class SearchBox(QObject):
         self.edit = _SearchField(parent)
         self.edit.setObjectName("memorySearch")
         self.edit.setAccessibleName("Search memories")
-        self.edit.setPlaceholderText("Search memories  (Ctrl+F)")
+        self.edit.setPlaceholderText("Search memories  (Ctrl+Shift+F)")
         self.edit.setClearButtonEnabled(True)
         self.edit.addAction(
             tinted_icon("search", muted_text(parent.palette())),
@@ -104,7 +105,7 @@ class SearchBox(QObject):
         self._tasks.warm(scan)
 
     def focus(self) -> None:
-        """Ctrl+F: put the cursor in the field."""
+        """Ctrl+Shift+F: put the cursor in the field."""
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.edit.selectAll()
 

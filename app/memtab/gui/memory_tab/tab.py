@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QMenu, QSplitter, QToolButton, QVBoxLayout, QWidget
 
 from memtab.gui.memory_tab.dialogs import TabDialogs
@@ -189,7 +190,15 @@ class MemoryTab(QWidget):
         layout.addWidget(self.splitter)
 
         commands = self.commands
-        self.find_action = commands.add_action("Search memories", self.focus_search, "Ctrl+F")
+        self.find_action = commands.add_action(
+            "Search memories", self.focus_search, "Ctrl+Shift+F"
+        )
+        self.next_match_action = commands.add_action(
+            "Next match", self.next_match, QKeySequence.StandardKey.FindNext
+        )
+        self.previous_match_action = commands.add_action(
+            "Previous match", self.previous_match, QKeySequence.StandardKey.FindPrevious
+        )
         self.reload_action = commands.add_action("Reload from disk", self.rescan_all, "F5")
         self.new_file_action = commands.new_file_action
         self.new_folder_action = commands.new_folder_action
@@ -333,8 +342,18 @@ class MemoryTab(QWidget):
         return True
 
     def focus_search(self) -> None:
-        """Ctrl+F: put the cursor in the search box."""
+        """Ctrl+Shift+F: put the cursor in the search box."""
         self.search_box.focus()
+
+    def next_match(self) -> None:
+        """F3: the next matching line of the search results, in the editor."""
+        if not self.sync.step_match(forward=True):
+            self.show_status("No matching lines: type in the search box first")
+
+    def previous_match(self) -> None:
+        """Shift+F3: the previous matching line of the search results."""
+        if not self.sync.step_match(forward=False):
+            self.show_status("No matching lines: type in the search box first")
 
     # -- what the collaborators ask of the tab (ActionHost) ----------------------------------
 

@@ -99,6 +99,8 @@ def describe_for_accessibility(node: TreeNode, agent_edited: bool) -> str:
         if node.content_hits:
             parts.append(humanize.plural(node.content_hits, "match") + " in text")
         return ", ".join(parts)
+    if node.kind is NodeKind.MATCH and node.line_match is not None:
+        return f"matching line {node.line_match.line + 1}"
     return ""
 
 
@@ -232,7 +234,7 @@ class MemoryTreeModel(QAbstractItemModel):
         if node.kind is NodeKind.MESSAGE:
             return flags | Qt.ItemFlag.ItemNeverHasChildren
         flags |= Qt.ItemFlag.ItemIsSelectable
-        if node.kind is NodeKind.FILE:
+        if node.kind is NodeKind.MATCH or (node.kind is NodeKind.FILE and not node.children):
             flags |= Qt.ItemFlag.ItemNeverHasChildren
         if node.kind in (NodeKind.FILE, NodeKind.DIRECTORY) and not node.read_only:
             flags |= Qt.ItemFlag.ItemIsDragEnabled
@@ -270,6 +272,8 @@ class MemoryTreeModel(QAbstractItemModel):
             return f"{where} — {humanize.plural(node.file_count, 'file')}"
         if node.kind is NodeKind.MESSAGE:
             return node.name
+        if node.kind is NodeKind.MATCH and node.line_match is not None:
+            return f"Line {node.line_match.line + 1}: {node.name}"
         return None
 
     # -- updates -------------------------------------------------------------------------
@@ -499,7 +503,10 @@ class MemoryTreeModel(QAbstractItemModel):
     def drop_target(self, parent: ModelIndex) -> VirtualPath | None:
         """The directory a drop onto `parent` lands in (a file drops into its directory)."""
         node = self.node(parent)
-        if node.kind in (NodeKind.FILE, NodeKind.MESSAGE) and node.parent is not None:
+        while (
+            node.kind in (NodeKind.FILE, NodeKind.MESSAGE, NodeKind.MATCH)
+            and node.parent is not None
+        ):
             node = node.parent
         if not node.accepts_drops or node.path is None:
             return None

@@ -4,6 +4,10 @@ Selecting a file row opens it in the editor (read-only for a file of an orphaned
 dir); activating it (Enter, double click) also moves the keyboard into the text. When the
 user keeps unsaved changes instead, the tree points back at the open file. Rows the code
 selects — after a rescan, or to show the open file — never reopen anything.
+
+While searching, a file's matching lines are rows under it: opening a result selects its
+first match in the editor, a line row selects that match, and `step_match` goes to the
+next or previous match row (F3, Shift+F3), file after file.
 """
 
 from __future__ import annotations
@@ -15,13 +19,14 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Slot
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
 from memtab.gui.memory_tab.tree_model import MemoryTreeModel
 from memtab.gui.memory_tab.tree_view import MemoryTreeView
 from memtab.store.paths import VirtualPath
 from memtab.views import file_ops
-from memtab.views.tree import NodeKind, TreeNode, file_key
+from memtab.views.tree import LineMatch, NodeKind, TreeNode, file_key
 
 logger = logging.getLogger(__name__)
 
@@ -97,27 +102,54 @@ class TreeEditorSync(QObject):
             self.select_key(file_key(path), open_it=False)
 
     def open_node(self, node: TreeNode) -> None:
-        """Open a file row in the editor."""
+        """Open a file row in the editor (a search result: at its first match; a matching
+        line: at that match)."""
         if node.read_only and node.orphan_dir is not None and node.physical is not None:
             relative = node.physical.split(f"/{node.orphan_dir}/", 1)[-1]
-            self._editor.open_read_only(
+            opened = self._editor.open_read_only(
                 Path(node.physical),
                 file_ops.orphan_file_title(node.orphan_dir, relative),
                 ORPHAN_NOTE,
             )
+        elif node.path is None:
             return
-        if node.path is None:
-            return
-        if not self._editor.open_file(node.path):
+        elif not (opened := self._editor.open_file(node.path)):
             # The user kept their unsaved changes: point the tree back at that file.
             self.show_open_file()
+        if opened:
+            self._select_match(node)
+
+    def step_match(self, forward: bool) -> bool:
+        """Go to the next (or previous) matching line of the search results, opening its
+        file; False when there are no matching lines to go to."""
+        matches = [node for node in self._model.nodes() if node.kind is NodeKind.MATCH]
+        if not matches:
+            return False
+        order = {node.key: i for i, node in enumerate(self._model.nodes())}
+        current = self._tree.current_node()
+        here = order.get(current.key, -1) if current is not None else -1
+        if forward:
+            later = [i for i, node in enumerate(matches) if order[node.key] > here]
+            position = later[0] if later else 0
+        else:
+            earlier = [i for i, node in enumerate(matches) if order[node.key] < here]
+            position = earlier[-1] if earlier else len(matches) - 1
+        self.select_key(matches[position].key, open_it=True)
+        return True
+
+    def _select_match(self, node: TreeNode) -> None:
+        match = node.line_match
+        if match is None and node.kind is NodeKind.FILE and node.children:
+            match = node.children[0].line_match
+        if match is not None:
+            select_line_match(self._editor.text_edit, match, self._tree.delegate.highlight_terms)
 
     @Slot(QModelIndex, QModelIndex)
     def _on_tree_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._quiet:
             return
         node = self._tree.node_at(current)
-        if node is None or node.kind is not NodeKind.FILE:
+        if node is None or node.kind not in (NodeKind.FILE, NodeKind.MATCH):
             return
         self.open_node(node)
 
@@ -126,10 +158,40 @@ class TreeEditorSync(QObject):
         node = self._tree.node_at(index)
         if node is None:
             return
-        if node.kind is NodeKind.FILE:
+        if node.kind in (NodeKind.FILE, NodeKind.MATCH):
             if self._editor.current_path != node.path or node.path is None:
                 self.open_node(node)
             self._editor.setFocus(Qt.FocusReason.OtherFocusReason)
             self._editor.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)
         elif node.children:
             self._tree.setExpanded(index, not self._tree.isExpanded(index))
+
+
+def select_line_match(text_edit: QPlainTextEdit, match: LineMatch, terms: tuple[str, ...]) -> bool:
+    """Select a search match in the editor and scroll to it; False if the text no longer
+    has it there (then the first occurrence of a term after that line is selected)."""
+    document = text_edit.document()
+    block = document.findBlockByNumber(match.line)
+    cursor: QTextCursor | None = None
+    if block.isValid() and match.spans:
+        start, end = match.spans[0]
+        column = match.column + start
+        if block.text()[column : match.column + end].casefold() in terms:
+            cursor = QTextCursor(block)
+            cursor.setPosition(block.position() + column)
+            cursor.setPosition(
+                block.position() + match.column + end, QTextCursor.MoveMode.KeepAnchor
+            )
+    if cursor is None:
+        origin = QTextCursor(block) if block.isValid() else QTextCursor(document)
+        found = [document.find(term, origin) for term in terms]  # case-insensitive
+        hits = [hit for hit in found if not hit.isNull()]
+        if not hits:
+            found = [document.find(term) for term in terms]  # before that line, then
+            hits = [hit for hit in found if not hit.isNull()]
+        if not hits:
+            return False
+        cursor = min(hits, key=lambda hit: hit.selectionStart())
+    text_edit.setTextCursor(cursor)
+    text_edit.ensureCursorVisible()
+    return cursor.block().blockNumber() == match.line

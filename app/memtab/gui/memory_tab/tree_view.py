@@ -5,7 +5,9 @@ Rows, by kind:
 - directory: folder icon, name, recursive file count (muted);
 - file: icon, name (search terms in bold), pin icon, "agent edited" badge and search hit
   count on the first line; the description (muted, elided) and `Used N× · <when>` below;
-- message: one italic line (empty scope, unavailable project memory, listing errors).
+- message: one italic line (empty scope, unavailable project memory, listing errors);
+- match (under a file, while searching): the line number and the matching line, the
+  matches highlighted.
 
 Colours come from the palette (muted text is a blend of text and base), so the tree
 looks right in light and dark themes.
@@ -13,7 +15,7 @@ looks right in light and dark themes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QFontMetrics, QPainter, QPalette
@@ -145,6 +147,8 @@ class MemoryItemDelegate(QStyledItemDelegate):
             self._paint_file(painter, rect, node, font, colors, agent_edited, dpr)
         elif node.kind is NodeKind.MESSAGE:
             self._paint_message(painter, rect, node, font, colors)
+        elif node.kind is NodeKind.MATCH:
+            self._paint_match(painter, rect, node, font, colors)
         else:
             self._paint_directory(painter, rect, node, font, colors, dpr)
         painter.restore()
@@ -217,6 +221,31 @@ class MemoryItemDelegate(QStyledItemDelegate):
         text = QFontMetrics(italic).elidedText(node.name, Qt.TextElideMode.ElideRight, rect.width())
         painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
+    def _paint_match(
+        self, painter: QPainter, rect: QRect, node: TreeNode, font: QFont, colors: _Colors
+    ) -> None:
+        match = node.line_match
+        if match is None:
+            return
+        small = self._small_font(font)
+        small_metrics = QFontMetrics(small)
+        number = str(match.line + 1)
+        number_width = max(
+            small_metrics.horizontalAdvance("0000"), small_metrics.horizontalAdvance(number)
+        )
+        painter.setFont(small)
+        painter.setPen(colors.faint)
+        painter.drawText(
+            QRect(rect.left(), rect.top(), number_width, rect.height()),
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+            number,
+        )
+        left = rect.left() + number_width + _GAP
+        room = max(0, rect.right() - left)
+        text = small_metrics.elidedText(node.name, Qt.TextElideMode.ElideRight, room)
+        spans = [(start, min(end, len(text))) for start, end in match.spans if start < len(text)]
+        self._paint_spans(painter, text, spans, small, rect, left, colors.text, colors.badge_fill)
+
     def _paint_file(
         self,
         painter: QPainter,
@@ -279,10 +308,23 @@ class MemoryItemDelegate(QStyledItemDelegate):
         self, painter: QPainter, text: str, font: QFont, line: QRect, left: int, color: QColor
     ) -> int:
         """Draw `text` with the search terms in bold; return where it ends."""
+        spans = highlight_spans(text, self.highlight_terms) if self.highlight_terms else []
+        return self._paint_spans(painter, text, spans, font, line, left, color, None)
+
+    @staticmethod
+    def _paint_spans(
+        painter: QPainter,
+        text: str,
+        spans: Sequence[tuple[int, int]],
+        font: QFont,
+        line: QRect,
+        left: int,
+        color: QColor,
+        fill: QColor | None,
+    ) -> int:
+        """Draw `text` with `spans` in bold (on `fill`, if given); return where it ends."""
         bold = QFont(font)
         bold.setBold(True)
-        painter.setPen(color)
-        spans = highlight_spans(text, self.highlight_terms) if self.highlight_terms else []
         x = left
         position = 0
         pieces: list[tuple[str, QFont]] = []
@@ -296,6 +338,11 @@ class MemoryItemDelegate(QStyledItemDelegate):
         for piece, piece_font in pieces:
             painter.setFont(piece_font)
             width = QFontMetrics(piece_font).horizontalAdvance(piece)
+            if fill is not None and piece_font is bold:
+                height = QFontMetrics(piece_font).height()
+                box = QRect(x - 1, line.top() + (line.height() - height) // 2, width + 2, height)
+                painter.fillRect(box, fill)
+            painter.setPen(color)
             painter.drawText(
                 QRect(x, line.top(), width + 2, line.height()),
                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
