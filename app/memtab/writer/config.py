@@ -9,7 +9,7 @@ kept when the section is saved)::
 
     {"provider": "anthropic", "writer": {"mode": "auto", "timeout_s": 60,
      "memory_path": "/memories/workspace/notes.md", "dump_successful_runs": false,
-     "max_dumps": 50, "offline_notes": "suggest"}}
+     "max_dumps": 50, "offline_notes": "suggest", "notify": false}}
 
 The interval (every N assistant turns) is not here: it is mux's
 `taskSettings.memoryWriterIntervalMessages` in the home's `config.json` (SPEC §1).
@@ -26,6 +26,9 @@ The interval (every N assistant turns) is not here: it is mux's
 `suggest` (default) puts them in the workspace's review queue of suggested memories
 (`memtab.writer.suggestions`); `write` writes them to the memory file directly. With a
 model configured the writer always writes, as mux's does.
+
+`notify` (off by default): the app shows a desktop notification when a run recorded or
+suggested notes while its window was not in front.
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ class WriterSettings:
     dump_successful_runs: bool = False
     max_dumps: int = DEFAULT_MAX_DUMPS
     offline_notes: OfflineNotes = OfflineNotes.SUGGEST
+    notify: bool = False
 
     def __post_init__(self) -> None:
         from memtab.writer.config_model import problems_of  # pydantic: see config_model

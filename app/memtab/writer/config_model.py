@@ -51,6 +51,7 @@ class WriterSection(BaseModel):
     dump_successful_runs: Annotated[bool, Field(strict=True)] = False
     max_dumps: Annotated[int, Field(strict=True, ge=1, le=MOST_DUMPS_KEPT)] = DEFAULT_MAX_DUMPS
     offline_notes: OfflineNotes = OfflineNotes.SUGGEST
+    notify: Annotated[bool, Field(strict=True)] = False
 
     @field_validator("mode", "offline_notes", mode="before")
     @classmethod

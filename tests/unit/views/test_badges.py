@@ -1,11 +1,14 @@
-"""The "agent edited" badges, counted from scans without Qt."""
+"""The "agent edited" badges, counted from scans without Qt: which files, and whose change."""
 
 from __future__ import annotations
 
+import json
+
 from memtab.store.files import read_file_content
 from memtab.store.home import Home
+from memtab.store.meta import global_key
 from memtab.store.paths import parse_file_path
-from memtab.views.badges import AgentEdits
+from memtab.views.badges import CLAIM_TTL_MS, Actor, AgentEdits, Badge
 from memtab.views.own_writes import OwnWrites
 from memtab.views.scan import HomeScan, ScanRequest, scan_home
 from support import memory_home
@@ -30,19 +33,27 @@ def test_an_agents_change_gets_a_badge_and_memtabs_own_does_not(home: Home) -> N
     touch_later(git, memory("Git conventions", "An agent wrote this.\n"))
     touch_later(zeta, memory("Last by name", "Memtab saved this.\n"))
     own.note(ZETA, read_file_content(zeta).sha256)
-    badges.count_in(rescan(first, git, zeta), open_path=None)
+    badges.count_in(rescan(first, git, zeta))
     assert badges.paths == {str(git)}
+    badge = badges.badge(str(git))
+    assert badge is not None and badge.actor is Actor.OUTSIDE and badge.label == "edited outside"
 
 
-def test_the_open_file_and_a_folder_memtab_moved_get_no_badge(home: Home) -> None:
+def test_a_folder_memtab_moved_gets_no_badge_and_an_own_save_clears_one(home: Home) -> None:
     own = OwnWrites()
     badges = AgentEdits(own)
     first = scan_home(ScanRequest(home, MAIN))
     git, python = home.global_root / "tools" / "git.md", home.global_root / "tools" / "python.md"
-    touch_later(git, memory("Git conventions", "Edited in the editor.\n"))
+    touch_later(git, memory("Git conventions", "An agent, while the file is open.\n"))
     touch_later(python, memory("Python tooling", "Came with the folder.\n"))
-    own.note(parse_file_path("/memories/global/tools"))
-    badges.count_in(rescan(first, git, python), open_path=GIT)
+    own.note(parse_file_path("/memories/global/tools/python.md"))
+    second = rescan(first, git, python)
+    assert badges.count_in(second)
+    # The open file is no exception: the editor shows its badge in the header.
+    assert badges.paths == {str(git)}
+    touch_later(git, memory("Git conventions", "Saved in Memtab's editor.\n"))
+    own.note(GIT, read_file_content(git).sha256)
+    badges.count_in(rescan(second, git))
     assert badges.paths == set()
 
 
@@ -53,7 +64,7 @@ def test_badges_go_when_opened_deleted_or_moved_away(home: Home) -> None:
     touch_later(git, memory("Git conventions", "Agent.\n"))
     touch_later(zeta, memory("Last by name", "Agent.\n"))
     second = rescan(first, git, zeta)
-    badges.count_in(second, open_path=None)
+    badges.count_in(second)
     assert badges.paths == {str(git), str(zeta)}
     assert badges.clear(second, ZETA) and not badges.clear(second, ZETA)
     assert badges.paths == {str(git)}
@@ -61,7 +72,83 @@ def test_badges_go_when_opened_deleted_or_moved_away(home: Home) -> None:
     assert badges.paths == set()
     touch_later(zeta, memory("Last by name", "Agent again.\n"))
     third = rescan(second, zeta)
-    badges.count_in(third, open_path=None)
+    badges.count_in(third)
     zeta.unlink()
-    badges.count_in(rescan(third, zeta), open_path=None)
+    badges.count_in(rescan(third, zeta))
     assert badges.paths == set()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def test_memtabs_jobs_claim_their_changes_before_or_after_the_scan(home: Home) -> None:
+    clock = Clock()
+    badges = AgentEdits(OwnWrites(), clock)
+    first = scan_home(ScanRequest(home, MAIN))
+    notes = home.workspace_root(MAIN) / "notes.md"
+    # Claimed first (the run's result came before the watcher's rescan).
+    badges.claim(str(notes), Actor.WRITER)
+    touch_later(notes, memory("Notes of this branch", "- Use pnpm.\n"))
+    second = rescan(first, notes)
+    badges.count_in(second)
+    assert badges.badge(str(notes)) == Badge(Actor.WRITER, clock.now)
+    # Seen first, claimed a moment later: the badge takes the actor.
+    zeta = home.global_root / "Zeta.md"
+    touch_later(zeta, memory("Last by name", "Merged.\n"))
+    badges.count_in(rescan(second, zeta))
+    assert badges.badge(str(zeta)).actor is Actor.OUTSIDE  # type: ignore[union-attr]
+    clock.now += 1000
+    assert badges.claim(str(zeta), Actor.CONSOLIDATOR)
+    assert badges.badge(str(zeta)).actor is Actor.CONSOLIDATOR  # type: ignore[union-attr]
+    # A claim long after the change says nothing about it.
+    clock.now += CLAIM_TTL_MS + 1
+    assert not badges.claim(str(zeta), Actor.WRITER)
+
+
+def test_changes_while_this_windows_consolidation_runs_are_its(home: Home) -> None:
+    badges = AgentEdits(OwnWrites())
+    first = scan_home(ScanRequest(home, MAIN))
+    git = home.global_root / "tools" / "git.md"
+    badges.consolidating = True
+    touch_later(git, memory("Git conventions", "Merged.\n"))
+    badges.count_in(rescan(first, git))
+    assert badges.badge(str(git)).actor is Actor.CONSOLIDATOR  # type: ignore[union-attr]
+
+
+def test_a_write_through_the_memory_tool_is_muxs(home: Home) -> None:
+    badges = AgentEdits(OwnWrites())
+    first = scan_home(ScanRequest(home, MAIN))
+    git = home.global_root / "tools" / "git.md"
+    touch_later(git, memory("Git conventions", "mux's agent wrote this.\n"))
+    written_at = git.stat().st_mtime_ns // 1_000_000
+    meta = json.loads(home.meta_path.read_text())
+    meta["entries"][global_key("tools/git.md")] = {"accessCount": 1, "lastWriteAt": written_at}
+    home.meta_path.write_text(json.dumps(meta))
+    badges.count_in(rescan(first, git, home.meta_path))
+    badge = badges.badge(str(git))
+    assert badge is not None and badge.actor is Actor.MUX
+    assert badge.sentence().startswith("Changed by mux")
+
+
+def test_badges_are_kept_across_restarts_until_the_files_go(home: Home) -> None:
+    badges = AgentEdits(OwnWrites())
+    first = scan_home(ScanRequest(home, MAIN))
+    git, zeta = home.global_root / "tools" / "git.md", home.global_root / "Zeta.md"
+    touch_later(git, memory("Git conventions", "Agent.\n"))
+    touch_later(zeta, memory("Last by name", "Agent.\n"))
+    badges.count_in(rescan(first, git, zeta))
+    other_workspace = str(home.workspace_root("e5e5e5e5e5") / "notes.md")
+    saved = {**badges.to_json(), other_workspace: {"actor": "mux", "at": 5}, "x": {"actor": "?"}}
+    saved = json.loads(json.dumps(saved))  # as the UI state file holds them
+    restored = AgentEdits(OwnWrites())
+    restored.restore(saved)
+    assert restored.badges == {**badges.badges, other_workspace: Badge(Actor.MUX, 5)}
+    zeta.unlink()  # while Memtab was closed
+    assert restored.forget_missing(scan_home(ScanRequest(home, MAIN)))
+    # A file of a workspace not shown keeps its badge: the scan says nothing about it.
+    assert restored.paths == {str(git), other_workspace}

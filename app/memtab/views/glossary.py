@@ -1,0 +1,41 @@
+"""Memtab's jargon in plain words, for the tooltips where the words appear.
+
+One place for each explanation, so the footer, the status bar, the Traces tab and the
+settings say the same thing.
+"""
+
+from __future__ import annotations
+
+HARVEST = (
+    "A harvest is mux reading the summary of a compacted conversation for lessons worth "
+    "keeping, and adding them to memory. This line says when mux last harvested this "
+    "workspace and whether it worked; Memtab only shows it."
+)
+
+ORPHANED_PROJECT_MEMORY = (
+    "Orphaned project memory: a folder under memory/project/ that no registered project "
+    "owns any more (the project was removed from mux or its folder moved). It is shown "
+    "read-only; delete it when you no longer need it."
+)
+
+LIVE_WATCHING = (
+    "Live: Memtab shows changes to the memory files as soon as they happen — its own, "
+    "an agent's, mux's or your text editor's."
+)
+INOTIFY = "inotify is Linux's file-change notification: changes show at once."
+POLLING = "Polling: Memtab looks for changes every few seconds (no inotify here)."
+
+POLICY_SATISFIED = (
+    "The writer's rule for a run: it must end with a successful memory_write, or with "
+    "no_new_memories and no failed write. “Policy satisfied” says this run kept it; a run "
+    "that did not is a failure, with a trace."
+)
+
+STEP_ASIDE = (
+    "mux can run its own memory writer (System 1) on the same home. In Automatic mode, "
+    "when Memtab sees mux advance a workspace's writer state it stops writing that "
+    "workspace, so notes are not written twice and mux's counts are not overwritten."
+)
+
+PINS_WITH_MUX = "Pins live in memory-meta.json; a running mux may overwrite pin changes."
+PINS_WITHOUT_MUX = "Pins live in memory-meta.json, which mux reads too."
