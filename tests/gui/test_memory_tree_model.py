@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QPersistentModelIndex, Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
@@ -10,12 +12,14 @@ from gui import memory_tree_support as support
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.memory_tab.tree_model import (
     AGENT_EDITED_ROLE,
+    BADGE_ROLE,
     MIME_TYPE,
     NODE_ROLE,
     MemoryTreeModel,
 )
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.views.badges import Actor, Badge
 from memtab.views.tree import (
     SectionId,
     TreeNode,
@@ -108,12 +112,18 @@ def test_agent_edited_badges_are_model_state(
     model = loaded_model(home, qtmodeltester)
     notes = model.index_for_key(file_key(parse_file_path("/memories/workspace/notes.md")))
     physical = str(home.workspace_root(MAIN) / "notes.md")
+    badge = Badge(Actor.MUX, int(time.time() * 1000))
     with qtbot.waitSignal(model.dataChanged):
-        model.set_agent_edited({physical})
-    assert notes.data(AGENT_EDITED_ROLE) is True
-    assert "agent edited" in notes.data(Qt.ItemDataRole.AccessibleDescriptionRole)
-    model.set_agent_edited(set())
-    assert notes.data(AGENT_EDITED_ROLE) is False
+        model.set_agent_edited({physical: badge})
+    assert notes.data(AGENT_EDITED_ROLE) is True and notes.data(BADGE_ROLE) == badge
+    assert "Changed by mux just now" in notes.data(Qt.ItemDataRole.AccessibleDescriptionRole)
+    assert "Changed by mux just now" in notes.data(Qt.ItemDataRole.ToolTipRole)
+    # Another actor for the same file is a change the view must repaint.
+    with qtbot.waitSignal(model.dataChanged):
+        model.set_agent_edited({physical: Badge(Actor.WRITER, badge.at_ms)})
+    assert "Written by Memtab's writer" in notes.data(Qt.ItemDataRole.ToolTipRole)
+    model.set_agent_edited({})
+    assert notes.data(AGENT_EDITED_ROLE) is False and notes.data(BADGE_ROLE) is None
 
 
 def test_dragging_files_onto_a_folder_of_another_scope_requests_a_move(

@@ -133,9 +133,14 @@ def test_a_home_without_workspaces_shows_global_only_and_a_hint(
     tab = window.memory_tab
     assert tab.workspace is None
     assert tab.picker.hint.isVisibleTo(tab.picker)
-    assert "memtab workspace add" in tab.picker.hint.text()
+    assert "Add a workspace" in tab.picker.hint.text()
     assert not tab.picker.combo.isEnabled()
     assert tab.picker.combo.currentText() == NO_WORKSPACE_TEXT
+    # The link opens File → Add workspace (not a command to run in a terminal).
+    asked: list[object] = []
+    window.exec_dialog = lambda dialog: asked.append(dialog) or 0  # type: ignore[method-assign]
+    tab.picker.hint.linkActivated.emit("memtab-add-workspace")
+    assert [type(dialog).__name__ for dialog in asked] == ["AddWorkspaceDialog"]
 
 
 def test_a_workspace_registered_while_open_appears_in_the_picker(

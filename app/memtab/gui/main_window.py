@@ -9,6 +9,7 @@ connect to `watcher.paths_changed` (the Memory tab is connected here).
 
 from __future__ import annotations
 
+import functools
 import html
 import logging
 import os
@@ -18,8 +19,10 @@ from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -31,16 +34,22 @@ from PySide6.QtWidgets import (
 
 from memtab import __version__
 from memtab.fs.sidecar import KeptAside, on_kept_aside
+from memtab.gui.home_dialogs import AddWorkspaceDialog, HomeFolder, describe_home_folder
 from memtab.gui.memory_tab.tab import MemoryTab
+from memtab.gui.shortcuts_dialog import ShortcutsDialog
+from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher, WatchBackend
 from memtab.gui.window_geometry import place_window, remember_splitter, restore_splitter
+from memtab.gui.window_menus import WindowMenus, shortcut_rows
 from memtab.logs import log_file
 from memtab.store.home import Home
+from memtab.views import glossary
 
 if TYPE_CHECKING:  # built after the first paint: importing them costs start-up time
     from memtab.gui.tasks.writer import WriterSupervisor
     from memtab.gui.traces_tab import TracesTab
+    from memtab.gui.writer_feedback import WriterFeedback
     from memtab.gui.writer_status import WriterStatusWidget
 
 logger = logging.getLogger(__name__)
@@ -48,6 +57,7 @@ logger = logging.getLogger(__name__)
 TRACES_SPLITTER = "traces"
 WATCH_START_DELAY_MS = 150
 KEPT_ASIDE_MESSAGE_MS = 30_000
+OPEN_HOME_KEY = "open-home"
 
 _SOURCE_TEXT = {
     "--home": "set with --home",
@@ -60,20 +70,6 @@ _SOURCE_TEXT = {
     "Memtab": "Memtab's own home",
     "demo": "the demo home (memtab --demo)",
 }
-
-SHORTCUTS_HELP = """<table cellspacing="4">
-<tr><td><b>Ctrl+F</b></td><td>Search memories (Esc clears, ↓ goes to the results)</td></tr>
-<tr><td><b>Ctrl+N</b></td><td>New memory file</td></tr>
-<tr><td><b>Ctrl+Shift+N</b></td><td>New folder</td></tr>
-<tr><td><b>Enter</b></td><td>Open the selected file in the editor</td></tr>
-<tr><td><b>Ctrl+S</b>, <b>Ctrl+Enter</b></td><td>Save the open file</td></tr>
-<tr><td><b>Ctrl+D</b></td><td>Pin or unpin the selected file</td></tr>
-<tr><td><b>F2</b></td><td>Rename or move the selected file or folder</td></tr>
-<tr><td><b>Del</b></td><td>Delete the selected files or folders</td></tr>
-<tr><td><b>Ctrl+Shift+C</b></td><td>Copy the virtual path</td></tr>
-<tr><td><b>F5</b></td><td>Reload everything from disk</td></tr>
-</table>
-<p>Drag files and folders onto a folder or scope to move them, across scopes too.</p>"""
 
 
 def display_path(path: Path) -> str:
@@ -138,6 +134,7 @@ class MainWindow(QMainWindow):
         watcher.setParent(self)
         self.ui_state = ui_state
         self._closing = False
+        self._closed = False
         self.setWindowTitle(display_path(home.root))
 
         self.tabs = QTabWidget(self)
@@ -154,6 +151,7 @@ class MainWindow(QMainWindow):
             self.add_tab(self._traces_container, "Traces")
         self.writer: WriterSupervisor | None = None
         self.writer_status: WriterStatusWidget | None = None
+        self.writer_feedback: WriterFeedback | None = None
         self._writer_factory = writer_factory
 
         self._home_label = QLabel(self)
@@ -170,7 +168,11 @@ class MainWindow(QMainWindow):
         self.add_status_widget(self._watch_label)
         self._update_watch_label()
 
-        self._build_menus()
+        self.menus = WindowMenus(self)
+        self.successor: MainWindow | None = None
+        """The window of the home opened with File → Open home (this one then closes)."""
+        self._home_runner: TaskRunner | None = None
+        memory_tab.picker.add_workspace_requested.connect(self.add_workspace)
         watcher.backend_changed.connect(self._on_watcher_backend_changed)
         watcher.paths_changed.connect(memory_tab._on_watcher_paths_changed)
         memory_tab.status_message.connect(self._on_memory_tab_status_message)
@@ -223,6 +225,7 @@ class MainWindow(QMainWindow):
     def _start_writer(self) -> None:
         if self._writer_factory is None or self.writer is not None:
             return
+        from memtab.gui.writer_feedback import WriterFeedback
         from memtab.gui.writer_status import WriterStatusWidget
 
         self.writer = self._writer_factory()
@@ -231,6 +234,7 @@ class MainWindow(QMainWindow):
         self.writer_status = WriterStatusWidget(self)
         self.writer_status.attach(self.writer)
         self.writer_status.trace_requested.connect(self.show_trace)
+        self.writer_feedback = WriterFeedback(self, self.writer, self.writer_status)
         self.statusBar().insertWidget(0, self.writer_status)
         self.writer.start()  # follows transcripts from their current end
 
@@ -259,34 +263,6 @@ class MainWindow(QMainWindow):
 
     # -- construction ------------------------------------------------------------------------
 
-    def _build_menus(self) -> None:
-        tab = self.memory_tab
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addAction(tab.new_file_action)
-        file_menu.addAction(tab.new_folder_action)
-        file_menu.addSeparator()
-        file_menu.addAction(tab.reload_action)
-        file_menu.addSeparator()
-        quit_action = QAction("&Quit", self)
-        quit_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Quit))
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
-        edit_menu = self.menuBar().addMenu("&Edit")
-        edit_menu.addAction(tab.find_action)
-        edit_menu.addSeparator()
-        settings = QAction("&Settings…", self)
-        settings.setShortcut(QKeySequence(QKeySequence.StandardKey.Preferences))
-        settings.setMenuRole(QAction.MenuRole.PreferencesRole)
-        settings.triggered.connect(self._on_settings_triggered)
-        edit_menu.addAction(settings)
-        help_menu = self.menuBar().addMenu("&Help")
-        shortcuts = QAction("&Keyboard shortcuts", self)
-        shortcuts.triggered.connect(self._on_shortcuts_triggered)
-        help_menu.addAction(shortcuts)
-        about = QAction("&About Memtab", self)
-        about.triggered.connect(self._on_about_triggered)
-        help_menu.addAction(about)
-
     def _restore_geometry(self) -> None:
         """As the user left it; on first start, fitted to the screen (a 1366×768 laptop)."""
         place_window(self, self.ui_state.geometry() if self.ui_state is not None else None)
@@ -303,7 +279,12 @@ class MainWindow(QMainWindow):
         else:
             text = "Not watching yet" if not self._closing else "Not watching"
         self._watch_label.setText(text)
-        self._watch_label.setToolTip(f"File watcher: {backend.value} ({detail})")
+        how = glossary.INOTIFY if "inotify" in detail else ""
+        if backend is WatchBackend.POLLING or "polling" in detail:
+            how = f"{how} {glossary.POLLING}".strip()
+        self._watch_label.setToolTip(
+            f"{glossary.LIVE_WATCHING} {how}\nFile watcher: {backend.value} ({detail})"
+        )
 
     # -- slots -------------------------------------------------------------------------------
 
@@ -319,17 +300,113 @@ class MainWindow(QMainWindow):
     def _on_kept_aside_notices_kept_aside(self, kept: KeptAside) -> None:
         self.statusBar().showMessage(kept.message, KEPT_ASIDE_MESSAGE_MS)
 
-    @Slot()
-    def _on_settings_triggered(self) -> None:
+    # -- commands (the menus' actions) --------------------------------------------------------
+
+    @property
+    def has_traces_tab(self) -> bool:
+        """Whether this window has a Traces tab."""
+        return self._traces_container is not None
+
+    def show_memory_tab(self) -> None:
+        """Bring the Memory tab to the front."""
+        self.tabs.setCurrentWidget(self.memory_tab)
+
+    def show_traces_tab(self) -> None:
+        """Bring the Traces tab to the front (built now if it was not yet)."""
+        if self.traces_tab is not None and self._traces_container is not None:
+            self.tabs.setCurrentWidget(self._traces_container)
+
+    def find_text(self) -> None:
+        """Edit → Find (Ctrl+F): the search box for now.
+
+        The seam for find in the open file: once the editor offers `find_in_file()`, Find
+        calls it when the editor has a file open and tree search keeps Ctrl+Shift+F.
+        """
+        self.show_memory_tab()
+        self.memory_tab.focus_search()
+
+    def open_settings(self) -> None:
+        """File → Settings."""
         from memtab.gui.settings_dialog import SettingsDialog  # loads the engines' settings
 
         dialog = SettingsDialog(self)
-        if dialog.exec():
+        if self.exec_dialog(dialog):
             self.statusBar().showMessage("Settings saved; they apply from the next run.", 8000)
+            if self.writer_feedback is not None:
+                self.writer_feedback.reload_settings()
 
-    @Slot()
-    def _on_shortcuts_triggered(self) -> None:
-        QMessageBox.information(self, "Keyboard shortcuts", SHORTCUTS_HELP)
+    def show_shortcuts(self) -> None:
+        """Help → Keyboard shortcuts: the table made from the menus' actions."""
+        dialog = ShortcutsDialog(shortcut_rows(self.menus.menus), self)
+        self.exec_dialog(dialog)
+
+    def show_about(self) -> None:
+        """Help → About."""
+        QMessageBox.about(self, "About Memtab", self.about_text())
+
+    def exec_dialog(self, dialog: QDialog) -> int:
+        """Run a modal dialog (a seam for tests, which answer it instead)."""
+        return dialog.exec()
+
+    def choose_folder(self, title: str, start: str) -> Path | None:
+        """Ask for a folder (a seam for tests)."""
+        chosen = QFileDialog.getExistingDirectory(self, title, start)
+        return Path(chosen) if chosen else None
+
+    def confirm(self, title: str, text: str) -> bool:
+        """Ask a yes/no question (a seam for tests)."""
+        answer = QMessageBox.question(self, title, text)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def add_workspace(self) -> None:
+        """File → Add workspace: register a project and workspace, then show it."""
+        scan = self.memory_tab.scan
+        dialog = AddWorkspaceDialog(
+            self.home, scan.registry if scan else None, self._home_jobs(), self
+        )
+        if self.exec_dialog(dialog) and dialog.workspace_id is not None:
+            self.show_memory_tab()
+            if self.memory_tab.switch_workspace(dialog.workspace_id):
+                self.statusBar().showMessage(f"Added workspace {dialog.name_edit.text()}", 8000)
+
+    def open_home(self) -> None:
+        """File → Open home: choose a folder; it opens in a new window, this one closes."""
+        folder = self.choose_folder("Open a memory home", str(self.home.root.parent))
+        if folder is None:
+            return
+        self._home_jobs().submit_latest(
+            OPEN_HOME_KEY, functools.partial(describe_home_folder, folder.absolute())
+        )
+
+    def _home_jobs(self) -> TaskRunner:
+        """The worker of File → Open home and Add workspace (started on first use)."""
+        if self._home_runner is None:
+            self._home_runner = TaskRunner("home", parent=self)
+            self._home_runner.latest_finished.connect(self._on_home_runner_latest_finished)
+        return self._home_runner
+
+    @Slot(str, object)
+    def _on_home_runner_latest_finished(self, key: str, result: object) -> None:
+        if key != OPEN_HOME_KEY or not isinstance(result, HomeFolder) or self._closing:
+            return
+        if not result.can_open:
+            self.statusBar().showMessage(result.note or f"Cannot open {result.path}", 8000)
+            return
+        if result.note is not None and not self.confirm("Open this folder?", result.note):
+            return
+        if self.memory_tab.confirm_close():
+            self.open_home_window(result.path)
+
+    def open_home_window(self, folder: Path) -> MainWindow:
+        """Open `folder` as the home of a new window, and close this one."""
+        from memtab.gui.app import create_main_window  # app builds windows like this one
+
+        window = create_main_window(Home(folder), None, ui_state=self.ui_state)
+        window.restoreGeometry(self.saveGeometry())
+        window.show()
+        self.successor = window
+        self.close_without_asking()
+        return window
 
     def about_text(self) -> str:
         """Help → About: the version, the home and where the log is."""
@@ -345,12 +422,13 @@ class MainWindow(QMainWindow):
             f"</p><p>{log_line}</p>"
         )
 
-    @Slot()
-    def _on_about_triggered(self) -> None:
-        QMessageBox.about(self, "About Memtab", self.about_text())
-
     def closeEvent(self, event: QCloseEvent) -> None:
         """Ask about unsaved changes, remember the layout, stop the workers."""
+        if self._closed:  # e.g. Ctrl+C in the terminal, after Open home replaced this one
+            if self.successor is not None:
+                self.successor.close()
+            event.accept()
+            return
         if not self._closing and not self.memory_tab.confirm_close():
             event.ignore()
             return
@@ -365,9 +443,14 @@ class MainWindow(QMainWindow):
         self.watcher.stop()
         if self.writer is not None:
             self.writer.shutdown()
+        if self.writer_status is not None:
+            self.writer_status.shutdown()
         if self._traces_tab is not None:
             self._traces_tab.shutdown()
+        if self._home_runner is not None:
+            self._home_runner.shutdown()
         self.memory_tab.shutdown()
+        self._closed = True
         event.accept()
 
     def close_without_asking(self) -> None:

@@ -57,6 +57,7 @@ from memtab.llm.settings import (
     settings_path,
 )
 from memtab.llm.types import ProviderError
+from memtab.views import glossary
 from memtab.writer.config import (
     OfflineNotes,
     WriterMode,
@@ -168,6 +169,7 @@ class SettingsDialog(QDialog):
         self.writer_mode.setAccessibleName("Writer mode")
         for mode, label in WRITER_MODES:
             self.writer_mode.addItem(label, mode.value)
+        self.writer_mode.setToolTip(glossary.STEP_ASIDE)
         self.writer_timeout = QDoubleSpinBox(self)
         self.writer_timeout.setAccessibleName("Writer timeout")
         self.writer_timeout.setRange(*number_range("timeout_s"))
@@ -183,6 +185,9 @@ class SettingsDialog(QDialog):
         for choice, label in OFFLINE_NOTES_CHOICES:
             self.offline_notes.addItem(label, choice.value)
         self.dump_successful = QCheckBox("Also keep trace dumps of successful runs", self)
+        self.notify = QCheckBox(
+            "Notify me when it records notes while Memtab is not in front", self
+        )
         self.max_dumps = QSpinBox(self)
         self.max_dumps.setAccessibleName("Trace dumps kept per workspace")
         low, high = number_range("max_dumps")
@@ -196,6 +201,7 @@ class SettingsDialog(QDialog):
         writer_form.addRow("&Offline notes:", self.offline_notes)
         writer_form.addRow("Trace dumps &kept:", self.max_dumps)
         writer_form.addRow("", self.dump_successful)
+        writer_form.addRow("", self.notify)
 
         self.override_note = QLabel(self)
         self.override_note.setWordWrap(True)
@@ -250,6 +256,7 @@ class SettingsDialog(QDialog):
         self.memory_path.setText(writer.memory_path)
         self.offline_notes.setCurrentIndex(self.offline_notes.findData(writer.offline_notes.value))
         self.dump_successful.setChecked(writer.dump_successful_runs)
+        self.notify.setChecked(writer.notify)
         self.max_dumps.setValue(writer.max_dumps)
         overrides = [name for name in _OVERRIDE_VARIABLES if self._env.get(name, "").strip()]
         self.override_note.setVisible(bool(overrides))
@@ -416,6 +423,7 @@ class SettingsDialog(QDialog):
             dump_successful_runs=self.dump_successful.isChecked(),
             max_dumps=self.max_dumps.value(),
             offline_notes=OfflineNotes(self.offline_notes.currentData()),
+            notify=self.notify.isChecked(),
         )
         model = ProviderSettings(
             provider=provider,

@@ -1,5 +1,5 @@
-"""Choices the window remembers between runs: the workspace and open file per home,
-geometry, splitters.
+"""Choices the window remembers between runs: the workspace and open file per home, the
+"agent edited" badges not yet looked at, geometry, splitters.
 
 A small JSON file in Memtab's config dir (`memtab.fs.config_dir`, the same place as
 settings.json), written atomically. It is a convenience, never a source of truth: a
@@ -117,6 +117,22 @@ class UiState:
             files[workspace_id or ""] = path
         else:
             files.pop(workspace_id or "", None)
+
+    def badges_for(self, home: Path) -> dict[str, Any]:
+        """The "agent edited" badges of `home` as saved (`views.badges.AgentEdits.to_json`)."""
+        entry = self._homes().get(str(home))
+        badges = entry.get("badges") if isinstance(entry, dict) else None
+        return badges if isinstance(badges, dict) else {}
+
+    def set_badges(self, home: Path, badges: dict[str, Any]) -> None:
+        """Remember the badges of `home` (an empty dict forgets them)."""
+        entry = self._homes().setdefault(str(home), {})
+        if not isinstance(entry, dict):
+            entry = self._homes()[str(home)] = {}
+        if badges:
+            entry["badges"] = badges
+        else:
+            entry.pop("badges", None)
 
     # -- window geometry and splitters ----------------------------------------------------
 

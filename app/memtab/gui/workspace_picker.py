@@ -3,7 +3,7 @@
 A combo box over `WorkspaceListModel`: one non-selectable header row per project, its
 workspaces below it (agent-task workspaces indented under their parent), archived ones
 dimmed and tagged, multi-project ones tagged. A home without workspaces (a fresh Memtab
-home) shows a single "No workspace" row and a hint how to add one.
+home) shows a single "No workspace" row and a link that adds one (File → Add workspace).
 """
 
 from __future__ import annotations
@@ -46,9 +46,10 @@ WORKSPACE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2
 
 NO_WORKSPACE_TEXT = "No workspace — global memory only"
+ADD_WORKSPACE_LINK = "memtab-add-workspace"
 ADD_WORKSPACE_HINT = (
-    "This home has no workspaces yet, so only global memory is shown. Add one with "
-    "<code>memtab workspace add --project PATH --name NAME</code>."
+    "This home has no workspaces yet, so only global memory is shown. "
+    f'<a href="{ADD_WORKSPACE_LINK}">Add a workspace…</a>'
 )
 MULTI_PROJECT_TITLE = "Multi-project workspaces"
 
@@ -300,9 +301,11 @@ class WorkspacePicker(QWidget):
     Signals:
         workspace_requested(str): the user chose a workspace (the tab decides whether to
             switch — it may refuse over unsaved changes and call `select_workspace` back).
+        add_workspace_requested(): the user clicked "Add a workspace…" in the hint.
     """
 
     workspace_requested = Signal(str)
+    add_workspace_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty picker; `set_registry` fills it."""
@@ -323,7 +326,12 @@ class WorkspacePicker(QWidget):
         self.hint.setObjectName("noWorkspaceHint")
         self.hint.setWordWrap(True)
         self.hint.setTextFormat(Qt.TextFormat.RichText)
-        self.hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.hint.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
+        self.hint.linkActivated.connect(self._on_hint_link_activated)
         mute(self.hint)
         self.hint.hide()
         layout = QVBoxLayout(self)
@@ -361,6 +369,11 @@ class WorkspacePicker(QWidget):
         self.combo.setCurrentIndex(row)
         self.combo.blockSignals(False)
         self.combo.update()
+
+    @Slot(str)
+    def _on_hint_link_activated(self, link: str) -> None:
+        if link == ADD_WORKSPACE_LINK:
+            self.add_workspace_requested.emit()
 
     @Slot(int)
     def _on_combo_activated(self, row: int) -> None:

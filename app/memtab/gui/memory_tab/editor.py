@@ -304,6 +304,15 @@ class EditorPanel(QWidget):
         """Show the source, the preview, or both."""
         self._view.set_view_mode(mode)
 
+    def set_badge(self, text: str | None, tooltip: str = "") -> None:
+        """Show who changed the open file since it was opened (the tab decides), or not."""
+        self._view.set_badge(text, tooltip)
+
+    @property
+    def badge_text(self) -> str:
+        """The badge shown in the header ("" when none)."""
+        return self._view.badge_label.text() if self._view.badge_label.isVisibleTo(self) else ""
+
     def show_diff(self) -> None:
         """Open a window with the differences between the disk version and the draft."""
         path = self._file.path

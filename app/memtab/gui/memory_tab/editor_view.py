@@ -154,6 +154,11 @@ class EditorView(QWidget):
         self._path_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self._state_label = QLabel(self.page)
         self._state_label.setAccessibleName("Editor state")
+        # Who changed the open file since the user opened it (set by the Memory tab).
+        self.badge_label = QLabel(self.page)
+        self.badge_label.setObjectName("editorBadge")
+        self.badge_label.setAccessibleName("Changed by")
+        self.badge_label.hide()
 
         self._mode_buttons: dict[ViewMode, QToolButton] = {}
         self._mode_group = QButtonGroup(self)
@@ -192,6 +197,7 @@ class EditorView(QWidget):
         header = QHBoxLayout()
         header.setSpacing(10)
         header.addWidget(self._path_label, 1)
+        header.addWidget(self.badge_label)
         header.addWidget(self._state_label)
         header.addLayout(modes)
         header.addWidget(self.save_button)
@@ -325,6 +331,16 @@ class EditorView(QWidget):
         self._state_label.setText(state.value)
         self._state_label.setStyleSheet(f"color: {color.name()}")
         self._description_label.setStyleSheet(f"color: {muted_text(palette).name()}")
+
+    def set_badge(self, text: str | None, tooltip: str = "") -> None:
+        """Show who changed the open file (a small badge beside the path), or nothing."""
+        self.badge_label.setVisible(bool(text))
+        self.badge_label.setText(text or "")
+        self.badge_label.setToolTip(tooltip)
+        accent = accent_text(self.palette(), Accent.INFO).name()
+        self.badge_label.setStyleSheet(
+            f"color: {accent}; border: 1px solid {accent}; border-radius: 7px; padding: 0 5px;"
+        )
 
     def set_view_mode(self, mode: ViewMode) -> None:
         """Show the source, the preview, or both."""

@@ -46,6 +46,7 @@ from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, Trigger
 from memtab.store.registry import Workspace
+from memtab.views import glossary
 
 logger = logging.getLogger(__name__)
 
@@ -196,6 +197,7 @@ class ConsolidationFooter(QFrame):
             grid.addWidget(value, row, 1)
             self._keys[key] = key_label
             self._values[key] = value
+        self._keys["Harvest"].setToolTip(glossary.HARVEST)
         # The last harvest's error, on the Harvest line (whole in its tooltip).
         self.harvest_error = ElidedLabel("", self._lines, min_width=0)
         self.harvest_error.setAccessibleName("Harvest error")
@@ -380,7 +382,8 @@ class ConsolidationFooter(QFrame):
         value.set_full_text(
             humanize.harvest_text(harvest),
             f"mux harvest of summary {harvest.summary_message_id}, "
-            f"attempt {harvest.attempt_count}; {humanize.absolute_time(harvest.sort_time or None)}",
+            f"attempt {harvest.attempt_count}; {humanize.absolute_time(harvest.sort_time or None)}"
+            f"\n{glossary.HARVEST}",
         )
         color = accent_text(self.palette(), Accent.ERROR) if failed else None
         value.setStyleSheet(f"color: {color.name()}" if color is not None else "")

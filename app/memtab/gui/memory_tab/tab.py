@@ -10,9 +10,12 @@ selection and scroll position stay. After each scan the tab feeds the footer
 
 The tab is the coordinator of a few collaborators, each with one job: `ScanScheduler`
 (when to rescan), `SearchBox` (the search field and its searches), `TreeEditorSync`
-(tree ↔ editor), `TabActions` (commands and menus) and `FileOpTasks` (file operations
+(tree ↔ editor), `TabActions` (commands and menus), `FileOpTasks` (file operations
 off the GUI thread; the rescan they cause shows their result, like any other change on
-disk). They reach the tab through small Protocols (`ScanTarget`, `ActionHost`).
+disk), `EditMarks` (the "agent edited" badges, naming who changed a file),
+`SuggestionsPanel` (the offline writer's suggested memories) and `MuxPresence` (whether
+mux runs, for the warnings that only matter then). They reach the tab through small
+Protocols (`ScanTarget`, `ActionHost`).
 """
 
 from __future__ import annotations
@@ -24,16 +27,27 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QHBoxLayout, QMenu, QSplitter, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QMenu,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memtab.gui.memory_tab.dialogs import TabDialogs
+from memtab.gui.memory_tab.edit_marks import EditMarks
 from memtab.gui.memory_tab.editor import EditorPanel
 from memtab.gui.memory_tab.editor_bar import BarKind, MessageBar
 from memtab.gui.memory_tab.file_op_tasks import FileOpTasks, Operation, OpFollowUp
 from memtab.gui.memory_tab.footer import ConsolidationFooter
 from memtab.gui.memory_tab.icons import tinted_icon
+from memtab.gui.memory_tab.lazy_consolidation import LazyConsolidationTasks
+from memtab.gui.memory_tab.mux_presence import MuxPresence
 from memtab.gui.memory_tab.scan_scheduler import ScanScheduler
 from memtab.gui.memory_tab.search_box import SearchBox
+from memtab.gui.memory_tab.suggestions_panel import SuggestionsPanel
 from memtab.gui.memory_tab.tab_actions import TabActions
 from memtab.gui.memory_tab.tree_model import MemoryTreeModel
 from memtab.gui.memory_tab.tree_sync import TreeEditorSync
@@ -45,7 +59,7 @@ from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.registry import Workspace
-from memtab.views.badges import AgentEdits
+from memtab.views import glossary
 from memtab.views.file_ops import OpResult
 from memtab.views.own_writes import OwnWrites
 from memtab.views.scan import HomeScan, ScanOutcome
@@ -123,7 +137,6 @@ class MemoryTab(QWidget):
         self._workspace_id: str | None = workspace_id or remembered
         self._scan: HomeScan | None = None
         self._loaded = False
-        self._badges = AgentEdits(own_writes)
         self._select_after_scan: tuple[str, bool] | None = None
         self._after_merge: Callable[[], None] | None = None
         self._reopen_pending = False
@@ -131,6 +144,9 @@ class MemoryTab(QWidget):
         self.model = MemoryTreeModel(self)
         self.tree = MemoryTreeView(self)
         self.tree.setModel(self.model)
+        self.marks = EditMarks(home, self.model, editor, own_writes, ui_state, self)
+        self.suggestions = SuggestionsPanel(home, own_writes, self)
+        self.mux = MuxPresence(home, self)
         self.sync = TreeEditorSync(self.tree, self.model, editor, self)
         self.scans = ScanScheduler(home, self, self)
         self.search_box = SearchBox(self, self.tree, self.model, self.sync, self)
@@ -173,6 +189,7 @@ class MemoryTab(QWidget):
         left_layout.addWidget(self.picker)
         left_layout.addLayout(search_row)
         left_layout.addWidget(self.message_bar)
+        left_layout.addWidget(self.suggestions)
         left_layout.addWidget(self.tree, 1)
         left_layout.addWidget(self.footer)
 
@@ -190,9 +207,7 @@ class MemoryTab(QWidget):
         layout.addWidget(self.splitter)
 
         commands = self.commands
-        self.find_action = commands.add_action(
-            "Search memories", self.focus_search, "Ctrl+Shift+F"
-        )
+        self.find_action = commands.add_action("Search memories", self.focus_search, "Ctrl+Shift+F")
         self.next_match_action = commands.add_action(
             "Next match", self.next_match, QKeySequence.StandardKey.FindNext
         )
@@ -239,6 +254,11 @@ class MemoryTab(QWidget):
         self.file_ops.op_failed.connect(self._on_file_ops_op_failed)
         self.picker.workspace_requested.connect(self._on_picker_workspace_requested)
         self.editor.file_opened.connect(self._on_editor_file_opened)
+        self.editor.file_closed.connect(self._on_editor_file_closed)
+        self.suggestions.status_message.connect(self.status_message)
+        self.mux.changed.connect(self._on_mux_changed)
+        if isinstance(self.consolidation, LazyConsolidationTasks):
+            self.marks.follow(self.consolidation)
 
     # -- public API ------------------------------------------------------------------------
 
@@ -277,7 +297,7 @@ class MemoryTab(QWidget):
     @property
     def agent_edited(self) -> frozenset[str]:
         """Physical paths of files with the "agent edited" badge."""
-        return self._badges.paths
+        return self.marks.edits.paths
 
     def store(self) -> MemoryStore:
         """A store for the shown workspace."""
@@ -293,6 +313,7 @@ class MemoryTab(QWidget):
         relevant = [path for path in paths if self.scans.concerns(path)]
         if relevant:
             self.scans.request(relevant)
+        self.suggestions.handle_paths_changed(paths)
 
     @Slot(object)
     def _on_watcher_paths_changed(self, paths: list[str]) -> None:
@@ -307,9 +328,10 @@ class MemoryTab(QWidget):
         return self.editor.confirm_discard()
 
     def save_ui_state(self) -> None:
-        """Remember splitter sizes (the window saves the file)."""
+        """Remember splitter sizes and badges (the window saves the file)."""
         if self.ui_state is not None:
             self.ui_state.set_splitter_sizes(SPLITTER_NAME, self.splitter.sizes())
+            self.marks.save()
 
     def shutdown(self) -> None:
         """Stop every worker thread (on window close)."""
@@ -318,6 +340,8 @@ class MemoryTab(QWidget):
         self.scans.shutdown()
         self.search_box.shutdown()
         self.file_ops.shutdown()
+        self.suggestions.shutdown()
+        self.mux.shutdown()
         self.editor.shutdown()
         if self.consolidation is not None:
             self.consolidation.shutdown()
@@ -344,6 +368,21 @@ class MemoryTab(QWidget):
     def focus_search(self) -> None:
         """Ctrl+Shift+F: put the cursor in the search box."""
         self.search_box.focus()
+
+    def reveal_file(
+        self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...] = ()
+    ) -> None:
+        """Open `path` of `workspace_id` (switching to it) with `lines` highlighted, as
+        soon as the tree shows it (e.g. the notes the writer just recorded)."""
+        switching = workspace_id != self._workspace_id
+        if switching and not self.switch_workspace(workspace_id):
+            return
+        self.sync.reveal(path, lines, now=not switching)  # else once its tree is shown
+
+    def show_suggestions(self, workspace_id: str | None) -> None:
+        """Show the suggested memories of `workspace_id` (switching to it)."""
+        if workspace_id == self._workspace_id or self.switch_workspace(workspace_id):
+            self.suggestions.reveal()
 
     def next_match(self) -> None:
         """F3: the next matching line of the search results, in the editor."""
@@ -389,9 +428,9 @@ class MemoryTab(QWidget):
         self.picker.set_registry(
             scan.registry, self._workspace_id, readable=scan.registry_error is None
         )
-        self._badges.count_in(scan, self.editor.current_path)
+        self.marks.scanned(scan, first=previous is None)
         if self.search_box.query.active:
-            self.model.set_agent_edited(self._badges.paths)
+            self.model.set_agent_edited(self.marks.badges)
             self.search_box.search(scan)
         else:
             tree = outcome.presented
@@ -399,7 +438,8 @@ class MemoryTab(QWidget):
             self._show_tree(tree, None if self._loaded else self._on_first_tree_shown)
         self.footer.set_context(scan.workspace, scan.status, list(scan.recent_runs) or None)
         if same_workspace and not scan.changes.empty:
-            self.editor.handle_disk_change(set(scan.changes.changed), set(scan.changes.deleted))
+            with self.marks.opening_quietly():  # a reload is not the user opening it
+                self.editor.handle_disk_change(set(scan.changes.changed), set(scan.changes.deleted))
         if scan.registry_error:
             self.show_error(scan.registry_error)
         self.scan_applied.emit(scan)
@@ -411,6 +451,7 @@ class MemoryTab(QWidget):
         self._reopen_pending = True
         # Keeps the open file when only the scan caught up with a switch already made.
         self.editor.set_store(scan.store())
+        self.suggestions.set_workspace(scan.workspace)
         self.workspace_changed.emit(scan.workspace)
 
     @Slot(str)
@@ -422,7 +463,7 @@ class MemoryTab(QWidget):
     def _show_tree(self, tree: TreeNode, then: Callable[[], None] | None = None) -> None:
         """Merge `tree` into the model in slices of a few ms (the GUI stays responsive
         even when thousands of rows change), then run the follow-ups and `then`."""
-        self.model.start_merge(tree, self._badges.paths)
+        self.model.start_merge(tree, self.marks.badges)
         self._after_merge = then
         self._continue_merge()
 
@@ -443,6 +484,7 @@ class MemoryTab(QWidget):
             self._reopen_pending = False
             self._reopen_remembered_file()
         self.sync.show_open_file()
+        self.sync.reveal_if_shown()
         if self._select_after_scan is not None:
             key, open_it = self._select_after_scan
             if self.model.node_for_key(key) is not None:
@@ -454,6 +496,8 @@ class MemoryTab(QWidget):
         self._expand_defaults()
         self._loaded = True
         self._reopen_remembered_file()
+        self.sync.mark_keyboard_row()
+        self.mux.check()
         if self._scan is not None:
             self.search_box.warm(self._scan)
         self.loaded.emit()
@@ -483,10 +527,20 @@ class MemoryTab(QWidget):
     @Slot(object)
     def _on_editor_file_opened(self, path: object) -> None:
         if isinstance(path, VirtualPath):
-            if self._badges.clear(self._scan, path):
-                self.model.set_agent_edited(self._badges.paths)
+            self.sync.clear_line_highlight()
             self.sync.show_open_file()
             self._remember_open_file(str(path))
+
+    @Slot()
+    def _on_editor_file_closed(self) -> None:
+        # Nothing in the tree stays selected for a file the editor no longer shows.
+        self.sync.clear_selection()
+
+    @Slot(object)
+    def _on_mux_changed(self, may_run: bool) -> None:
+        note = glossary.PINS_WITH_MUX if may_run else glossary.PINS_WITHOUT_MUX
+        self.model.pin_note = note
+        self.commands.set_pin_note(note)
 
     def _remember_open_file(self, path: str) -> None:
         # Only opening is remembered: a file closed or deleted since is skipped on reopen.
@@ -505,7 +559,8 @@ class MemoryTab(QWidget):
         except PathError:
             return
         if self.model.node_for_key(key) is not None:
-            self.sync.select_key(key, open_it=True)
+            with self.marks.opening_quietly():  # the user has not looked at it yet
+                self.sync.select_key(key, open_it=True)
 
     @Slot(str)
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:
@@ -521,8 +576,8 @@ class MemoryTab(QWidget):
             self.status_message.emit(result.message)
         else:
             self.show_error(f"{result.message}: {result.error}")
-        if any([self._badges.drop_under(self._scan, old) for old, _new in result.moved]):
-            self.model.set_agent_edited(self._badges.paths)
+        for old, _new in result.moved:
+            self.marks.moved_away(old)
         if result.created is not None:
             created = result.created
             is_file = follow_up.open_created

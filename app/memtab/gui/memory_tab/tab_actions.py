@@ -137,6 +137,11 @@ class TabActions(QObject):
             "Delete orphaned project memory…", self.delete_selected_orphan
         )
 
+    def set_pin_note(self, note: str) -> None:
+        """What the pin action's tooltip says about mux (it depends on mux running)."""
+        self.pin_action.setToolTip(note)
+        self.pin_action.setStatusTip(note)
+
     def fill_new_menu(self, button: QToolButton) -> None:
         """Give the "New" button its menu (new file, new folder)."""
         menu = QMenu(button)
@@ -267,7 +272,16 @@ class TabActions(QObject):
         folder = (
             node.physical if node.kind is not NodeKind.FILE else str(Path(node.physical).parent)
         )
-        QDesktopServices.openUrl(QUrl.fromLocalFile(folder))
+        if not self.open_url(QUrl.fromLocalFile(folder)):
+            QGuiApplication.clipboard().setText(folder)
+            self._host.show_error(
+                f"No file manager could open {folder} (none is set up for folders here); "
+                "its path is on the clipboard."
+            )
+
+    def open_url(self, url: QUrl) -> bool:
+        """Hand a URL to the desktop (a seam for tests); False when nothing opened it."""
+        return QDesktopServices.openUrl(url)
 
     # --- helpers --------------------------------------------------------------------------
 

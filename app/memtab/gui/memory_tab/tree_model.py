@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -28,8 +28,11 @@ from PySide6.QtCore import (
 
 from memtab import humanize
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.views import glossary
+from memtab.views.badges import Badge
 from memtab.views.tree import (
     NodeKind,
+    SectionId,
     TreeNode,
     loading_tree,
 )
@@ -44,13 +47,15 @@ NODE_ROLE = Qt.ItemDataRole.UserRole + 1
 """The `TreeNode` of a row."""
 AGENT_EDITED_ROLE = Qt.ItemDataRole.UserRole + 2
 """True for files changed by something other than Memtab and not opened since."""
+BADGE_ROLE = Qt.ItemDataRole.UserRole + 4
+"""The `views.badges.Badge` of such a file (who changed it, when), else None."""
 KEY_ROLE = Qt.ItemDataRole.UserRole + 3
 """The node's stable key (str)."""
 
-PIN_NOTE = "Pins live in memory-meta.json; a running mux may overwrite pin changes."
+PIN_NOTE = glossary.PINS_WITH_MUX
 
 
-def file_tooltip(node: TreeNode, agent_edited: bool) -> str:
+def file_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) -> str:
     """The tooltip of a file row: path, description, size, times, usage and state."""
     lines = [str(node.path) if node.path is not None else (node.physical or node.name)]
     if node.description:
@@ -64,17 +69,17 @@ def file_tooltip(node: TreeNode, agent_edited: bool) -> str:
     if usage:
         lines.append(usage)
     if node.pinned:
-        lines.append(f"Pinned. {PIN_NOTE}")
-    if agent_edited:
-        lines.append("Changed outside Memtab since you last opened it")
+        lines.append(f"Pinned. {pin_note}")
+    if badge is not None:
+        lines.append(badge.sentence())
     if node.not_editable_reason:
         lines.append(f"Read-only: {node.not_editable_reason}")
     if node.read_only:
-        lines.append("Orphaned project memory (read-only)")
+        lines.append(glossary.ORPHANED_PROJECT_MEMORY)
     return "\n".join(lines)
 
 
-def describe_for_accessibility(node: TreeNode, agent_edited: bool) -> str:
+def describe_for_accessibility(node: TreeNode, badge: Badge | None) -> str:
     """What a screen reader says after a row's name."""
     if node.kind is NodeKind.SECTION:
         parts = [humanize.plural(node.file_count, "file")]
@@ -89,8 +94,8 @@ def describe_for_accessibility(node: TreeNode, agent_edited: bool) -> str:
         parts = []
         if node.pinned:
             parts.append("pinned")
-        if agent_edited:
-            parts.append("agent edited")
+        if badge is not None:
+            parts.append(f"agent edited: {badge.sentence()}")
         if node.description:
             parts.append(node.description)
         usage = humanize.usage_text(node.access_count, node.last_accessed_at)
@@ -102,6 +107,10 @@ def describe_for_accessibility(node: TreeNode, agent_edited: bool) -> str:
     if node.kind is NodeKind.MATCH and node.line_match is not None:
         return f"matching line {node.line_match.line + 1}"
     return ""
+
+
+def _changed_keys(old: Mapping[str, Badge], new: Mapping[str, Badge]) -> frozenset[str]:
+    return frozenset(key for key in old.keys() | new.keys() if old.get(key) != new.get(key))
 
 
 def _dispose(subtree: TreeNode) -> None:
@@ -138,7 +147,9 @@ class MemoryTreeModel(QAbstractItemModel):
         self._root = loading_tree()
         self._by_key: dict[str, TreeNode] = {}
         self._by_physical: dict[str, TreeNode] = {}
-        self._agent_edited: frozenset[str] = frozenset()
+        self._badges: Mapping[str, Badge] = {}
+        self.pin_note = PIN_NOTE
+        """What a pinned file's tooltip says about mux (the tab knows whether it runs)."""
         self._merge: _Merge | None = None
         self._register(self._root)
 
@@ -180,7 +191,13 @@ class MemoryTreeModel(QAbstractItemModel):
 
     def is_agent_edited(self, node: TreeNode) -> bool:
         """Whether the row shows the "agent edited" badge."""
-        return node.kind is NodeKind.FILE and node.physical in self._agent_edited
+        return self.badge_for(node) is not None
+
+    def badge_for(self, node: TreeNode) -> Badge | None:
+        """The row's "agent edited" badge (who changed the file), if it has one."""
+        if node.kind is not NodeKind.FILE or node.physical is None:
+            return None
+        return self._badges.get(node.physical)
 
     # -- structure -----------------------------------------------------------------------
 
@@ -255,21 +272,26 @@ class MemoryTreeModel(QAbstractItemModel):
             return node.key
         if role == AGENT_EDITED_ROLE:
             return self.is_agent_edited(node)
+        if role == BADGE_ROLE:
+            return self.badge_for(node)
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:
-            return describe_for_accessibility(node, self.is_agent_edited(node))
+            return describe_for_accessibility(node, self.badge_for(node))
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(node)
         return None
 
     def _tooltip(self, node: TreeNode) -> str | None:
         if node.kind is NodeKind.FILE:
-            return file_tooltip(node, self.is_agent_edited(node))
+            return file_tooltip(node, self.badge_for(node), self.pin_note)
+        if node.kind is NodeKind.SECTION and node.section is SectionId.ORPHANS:
+            return glossary.ORPHANED_PROJECT_MEMORY
         if node.kind is NodeKind.SECTION:
             where = f" · {node.subtitle}" if node.subtitle else ""
             return f"{node.name} memory{where} — {humanize.plural(node.file_count, 'file')}"
         if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
             where = str(node.path) if node.path is not None else (node.physical or node.name)
-            return f"{where} — {humanize.plural(node.file_count, 'file')}"
+            text = f"{where} — {humanize.plural(node.file_count, 'file')}"
+            return f"{text}\n{glossary.ORPHANED_PROJECT_MEMORY}" if node.read_only else text
         if node.kind is NodeKind.MESSAGE:
             return node.name
         if node.kind is NodeKind.MATCH and node.line_match is not None:
@@ -278,13 +300,13 @@ class MemoryTreeModel(QAbstractItemModel):
 
     # -- updates -------------------------------------------------------------------------
 
-    def replace_tree(self, new_root: TreeNode, agent_edited: Iterable[str] | None = None) -> None:
+    def replace_tree(self, new_root: TreeNode, badges: Mapping[str, Badge] | None = None) -> None:
         """Merge a freshly built tree into the shown one (see the module docstring), and
-        set the "agent edited" badges (physical paths) in the same pass."""
-        self.start_merge(new_root, agent_edited)
+        set the "agent edited" badges (by physical path) in the same pass."""
+        self.start_merge(new_root, badges)
         self.continue_merge(None)
 
-    def start_merge(self, new_root: TreeNode, agent_edited: Iterable[str] | None = None) -> None:
+    def start_merge(self, new_root: TreeNode, badges: Mapping[str, Badge] | None = None) -> None:
         """Begin merging `new_root` (a merge still in progress is dropped: this one wins).
 
         Subtrees whose fingerprint did not change are skipped, so an unchanged home costs
@@ -292,10 +314,9 @@ class MemoryTreeModel(QAbstractItemModel):
         """
         self._merge = _Merge(new_root)
         self._merge.pending.append((self._root, new_root))
-        if agent_edited is not None:
-            badges = frozenset(agent_edited)
-            self._merge.badge_changes = badges ^ self._agent_edited
-            self._agent_edited = badges
+        if badges is not None:
+            self._merge.badge_changes = _changed_keys(self._badges, badges)
+            self._badges = dict(badges)
 
     @property
     def merging(self) -> bool:
@@ -453,11 +474,10 @@ class MemoryTreeModel(QAbstractItemModel):
             if node.physical is not None and self._by_physical.get(node.physical) is node:
                 del self._by_physical[node.physical]
 
-    def set_agent_edited(self, physical_paths: Iterable[str]) -> None:
-        """Show the "agent edited" badge on exactly these files (by physical path)."""
-        new = frozenset(physical_paths)
-        changed = new ^ self._agent_edited
-        self._agent_edited = new
+    def set_agent_edited(self, badges: Mapping[str, Badge]) -> None:
+        """Show exactly these "agent edited" badges (by physical path)."""
+        changed = _changed_keys(self._badges, badges)
+        self._badges = dict(badges)
         self._emit_badges_changed(changed, set())
 
     def refresh_all(self) -> None:

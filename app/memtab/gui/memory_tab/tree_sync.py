@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Slot
-from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit
 
 from memtab.gui.memory_tab.tree_model import MemoryTreeModel
 from memtab.gui.memory_tab.tree_view import MemoryTreeView
@@ -65,6 +65,9 @@ class TreeEditorSync(QObject):
         self._model = model
         self._editor = editor
         self._quiet = False
+        self.highlighted_lines: tuple[int, ...] = ()
+        """The lines of the open file highlighted by `highlight_lines`."""
+        self._reveal: tuple[VirtualPath, tuple[int, ...]] | None = None
         tree.selectionModel().currentChanged.connect(self._on_tree_current_changed)
         tree.activated.connect(self._on_tree_activated)
 
@@ -89,6 +92,73 @@ class TreeEditorSync(QObject):
                 )
         finally:
             self._quiet = False
+
+    def mark_keyboard_row(self) -> None:
+        """Give the keyboard a row from the start (the focus marker shows where it is),
+        without selecting or opening anything, and the focus when nothing has it."""
+        if not self._tree.currentIndex().isValid() and self._model.rowCount() > 0:
+            with self.quietly():
+                self._tree.selectionModel().setCurrentIndex(
+                    self._model.index(0, 0), QItemSelectionModel.SelectionFlag.NoUpdate
+                )
+        focused = QApplication.focusWidget()
+        if focused is None or not self._tree.window().isAncestorOf(focused):
+            self._tree.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def reveal(self, path: VirtualPath, lines: tuple[int, ...] = (), *, now: bool = True) -> None:
+        """Open `path` with `lines` highlighted as soon as the tree shows it: now if it
+        does (and `now`), else at the next `reveal_if_shown` (called when a tree is shown)."""
+        self._reveal = (path, lines)
+        if now:
+            self.reveal_if_shown()
+
+    def reveal_if_shown(self) -> None:
+        """Carry out a pending `reveal` if its file is in the tree now."""
+        if self._reveal is None:
+            return
+        path, lines = self._reveal
+        key = file_key(path)
+        if self._model.merging or self._model.node_for_key(key) is None:
+            return
+        self._reveal = None
+        self.select_key(key, open_it=True)
+        if self._editor.current_path == path and lines:
+            self.highlight_lines(lines)
+
+    def clear_selection(self) -> None:
+        """Select nothing (e.g. the editor closed its file); the keyboard row stays."""
+        with self.quietly():
+            self._tree.selectionModel().clearSelection()
+
+    def highlight_lines(self, lines: tuple[int, ...]) -> None:
+        """Highlight whole lines of the open file (e.g. the notes the writer just added)
+        and bring the first into view; the next file opened drops the highlight."""
+        text_edit = self._editor.text_edit
+        document = text_edit.document()
+        color = QColor(text_edit.palette().color(QPalette.ColorRole.Highlight))
+        color.setAlphaF(0.22)
+        selections = []
+        for line in lines:
+            block = document.findBlockByNumber(line)
+            if not block.isValid():
+                continue
+            selection = QTextEdit.ExtraSelection()
+            selection.cursor = QTextCursor(block)
+            selection.format.setBackground(color)
+            selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            selections.append(selection)
+        text_edit.setExtraSelections(selections)
+        if selections:
+            first = QTextCursor(document.findBlockByNumber(lines[0]))
+            text_edit.setTextCursor(first)
+            text_edit.centerCursor()
+        self.highlighted_lines = tuple(lines) if selections else ()
+
+    def clear_line_highlight(self) -> None:
+        """Drop the highlight of `highlight_lines`."""
+        if self.highlighted_lines:
+            self._editor.text_edit.setExtraSelections([])
+            self.highlighted_lines = ()
 
     def show_open_file(self) -> None:
         """Keep the open file's row current (e.g. after a rescan removed the old row)."""

@@ -3,8 +3,9 @@
 Rows, by kind:
 - section: small-caps title, the project/workspace it belongs to (muted), file count;
 - directory: folder icon, name, recursive file count (muted);
-- file: icon, name (search terms in bold), pin icon, "agent edited" badge and search hit
-  count on the first line; the description (muted, elided) and `Used N× · <when>` below;
+- file: icon, name (search terms in bold), pin icon, the "agent edited" badge (naming who
+  changed it: writer, consolidator, mux, edited outside) and search hit count on the
+  first line; the description (muted, elided) and `Used N× · <when>` below;
 - message: one italic line (empty scope, unavailable project memory, listing errors);
 - match (under a file, while searching): the line number and the matching line, the
   matches highlighted.
@@ -17,8 +18,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtCore import (
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -32,8 +50,9 @@ from PySide6.QtWidgets import (
 
 from memtab import humanize
 from memtab.gui.memory_tab.icons import tinted_pixmap
-from memtab.gui.memory_tab.tree_model import AGENT_EDITED_ROLE, NODE_ROLE, MemoryTreeModel
+from memtab.gui.memory_tab.tree_model import BADGE_ROLE, NODE_ROLE, MemoryTreeModel
 from memtab.gui.style import Accent, accent_text, blend, muted
+from memtab.views.badges import Badge
 from memtab.views.search import highlight_spans
 from memtab.views.tree import MessageKind, NodeKind, TreeNode
 
@@ -139,18 +158,32 @@ class MemoryItemDelegate(QStyledItemDelegate):
         dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
         painter.save()
         painter.setClipRect(opt.rect)
+        if opt.state & QStyle.StateFlag.State_HasFocus:
+            self._paint_focus(painter, opt.rect, colors)
         font = QFont(opt.font)
         if node.kind is NodeKind.SECTION:
             self._paint_section(painter, rect, node, font, colors)
         elif node.kind is NodeKind.FILE:
-            agent_edited = bool(index.data(AGENT_EDITED_ROLE))
-            self._paint_file(painter, rect, node, font, colors, agent_edited, dpr)
+            badge = index.data(BADGE_ROLE)
+            label = badge.label if isinstance(badge, Badge) else None
+            self._paint_file(painter, rect, node, font, colors, label, dpr)
         elif node.kind is NodeKind.MESSAGE:
             self._paint_message(painter, rect, node, font, colors)
         elif node.kind is NodeKind.MATCH:
             self._paint_match(painter, rect, node, font, colors)
         else:
             self._paint_directory(painter, rect, node, font, colors, dpr)
+        painter.restore()
+
+    @staticmethod
+    def _paint_focus(painter: QPainter, rect: QRect, colors: _Colors) -> None:
+        """The keyboard's row: an outline, so the tree shows where the keys act from the
+        start (the native focus frame is not drawn by this delegate)."""
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(colors.accent, 1.2))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(QRectF(rect).adjusted(1.5, 1.5, -1.5, -1.5), 3.0, 3.0)
         painter.restore()
 
     def _paint_section(
@@ -253,7 +286,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
         node: TreeNode,
         font: QFont,
         colors: _Colors,
-        agent_edited: bool,
+        badge_label: str | None,
         dpr: float,
     ) -> None:
         metrics = QFontMetrics(font)
@@ -276,9 +309,9 @@ class MemoryItemDelegate(QStyledItemDelegate):
         if node.content_hits:
             hits = humanize.plural(node.content_hits, "hit")
             right = self._paint_pill(painter, hits, line1, right, colors.muted, None)
-        if agent_edited:
+        if badge_label is not None:
             right = self._paint_pill(
-                painter, "agent edited", line1, right, colors.accent, colors.badge_fill
+                painter, badge_label, line1, right, colors.accent, colors.badge_fill
             )
         pin_room = _ICON - 2 + _GAP if node.pinned else 0
         name_room = max(0, right - left - pin_room - _GAP)

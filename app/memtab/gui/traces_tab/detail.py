@@ -37,6 +37,7 @@ from memtab.humanize import absolute_time, plural, relative_time, size_text
 from memtab.store.registry import MULTI_PROJECT_KEY
 from memtab.traces.describe import describe_event, format_json
 from memtab.traces.reader import TraceDump
+from memtab.views import glossary
 
 MAX_LISTED_PROBLEMS = 6
 LOADING_DELAY_MS = 150
@@ -52,6 +53,7 @@ _FIELDS = (
     ("policy", "Policy satisfied"),
     ("attempts", "Attempts"),
 )
+_FIELD_TIPS = {"policy": glossary.POLICY_SATISFIED}
 _WIDE_FIELDS = (
     ("project", "Project"),
     ("workspace_path", "Workspace path"),
@@ -170,7 +172,9 @@ class TraceDetailView(QWidget):
         grid.setVerticalSpacing(3)
         for position, (key, label) in enumerate(_FIELDS):
             row, column = divmod(position, 2)
-            grid.addWidget(self._field_name(label), row, column * 2)
+            name = self._field_name(label)
+            name.setToolTip(_FIELD_TIPS.get(key, ""))  # the value's tooltip is its whole text
+            grid.addWidget(name, row, column * 2)
             value = ElidedLabel("", self.header)
             value.setObjectName(f"field:{key}")
             self.fields[key] = value
