@@ -1,4 +1,4 @@
-"""Edit → Settings: what users set here is what the CLI and the background jobs read."""
+"""File → Settings: what users set here is what the CLI and the background jobs read."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Edit → Settings: which model consolidates and writes memories, and how the writer runs.
+"""File → Settings: which model consolidates and writes memories, and how the writer runs.
 
 Everything is stored in Memtab's `settings.json` (mode 0600, unknown keys kept), the same
 file the CLI reads; the consolidator and the writer re-read it for every run, so a change

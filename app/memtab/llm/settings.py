@@ -129,7 +129,7 @@ class ProviderSettings:
             return (
                 f"No key is sent: ${self.withheld_key_env} goes only to {official}, not to "
                 f"{url_host(self.base_url) or self.base_url}. To use a key there, set "
-                f"${MEMTAB_KEY_VAR} or save one in Edit → Settings."
+                f"${MEMTAB_KEY_VAR} or save one in File → Settings."
             )
         return "No key is sent."
 

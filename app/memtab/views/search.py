@@ -219,18 +219,22 @@ def matching_lines(
 
 
 def _line_match(number: int, line: str, terms: tuple[str, ...]) -> LineMatch:
-    """The part of `line` a result row shows: from shortly before the first match."""
+    """The part of `line` a result row shows: from shortly before the first match (at a
+    word's start when one is near), leading blanks left out."""
     spans = highlight_spans(line, terms)
     column = len(line) - len(line.lstrip())
+    cut = False
     if spans and spans[0][0] - column > LINE_LEAD_CHARS:
-        column = spans[0][0] - LINE_LEAD_CHARS
+        start = spans[0][0] - LINE_LEAD_CHARS
+        space = line.find(" ", start, start + LINE_LEAD_CHARS // 2)  # keep some context
+        column, cut = (space + 1 if space != -1 else start), True
     shown = line[column : column + LINE_SNIPPET_CHARS].rstrip()
     shifted = tuple(
         (start - column, min(end - column, len(shown)))
         for start, end in spans
         if column <= start < column + len(shown)
     )
-    return LineMatch(number, shown, column, shifted)
+    return LineMatch(number, shown, column, shifted, cut)
 
 
 def highlight_spans(text: str, terms: tuple[str, ...]) -> list[tuple[int, int]]:

@@ -113,6 +113,8 @@ class LineMatch:
     text: str
     column: int = 0
     spans: tuple[tuple[int, int], ...] = ()
+    cut: bool = False
+    """Whether text before `column` (other than indentation) was left out."""
 
 
 @dataclass(frozen=True)

@@ -103,12 +103,18 @@ def test_matching_lines_are_capped_and_long_lines_show_the_match() -> None:
     lines = matching_lines(text, text.casefold(), query)
     assert len(lines) == MAX_LINES_PER_FILE and [m.line for m in lines[:2]] == [0, 1]
     [far] = matching_lines(text.split("\n")[-1], text.split("\n")[-1].casefold(), query)
-    assert far.column > 0 and "needle" in far.text
+    assert far.column > 0 and far.cut and far.text.startswith("x")
+    assert far.text.endswith("needle end")
     assert len(far.text) <= LINE_SNIPPET_CHARS
     assert [far.text[a:b] for a, b in far.spans] == ["needle"]
     # Leading blanks are not shown; the column says where the shown text starts.
     [indented] = matching_lines("    - a needle\n", "    - a needle\n", query)
-    assert (indented.text, indented.column) == ("- a needle", 4)
+    assert (indented.text, indented.column, indented.cut) == ("- a needle", 4, False)
+    # A cut falls at the start of a word.
+    [worded] = matching_lines(
+        "words " * 20 + "the needle", ("words " * 20 + "the needle").casefold(), query
+    )
+    assert worded.cut and worded.text.startswith("words ") and worded.column % 6 == 0
 
 
 def test_a_narrowing_query_only_looks_at_the_earlier_matches(home: Home) -> None:

@@ -275,8 +275,14 @@ class MemoryItemDelegate(QStyledItemDelegate):
         )
         left = rect.left() + number_width + _GAP
         room = max(0, rect.right() - left)
-        text = small_metrics.elidedText(node.name, Qt.TextElideMode.ElideRight, room)
-        spans = [(start, min(end, len(text))) for start, end in match.spans if start < len(text)]
+        lead = "…" if match.cut else ""  # the line starts further left
+        text = small_metrics.elidedText(lead + node.name, Qt.TextElideMode.ElideRight, room)
+        shift = len(lead)
+        spans = [
+            (start + shift, min(end + shift, len(text)))
+            for start, end in match.spans
+            if start + shift < len(text)
+        ]
         self._paint_spans(painter, text, spans, small, rect, left, colors.text, colors.badge_fill)
 
     def _paint_file(
