@@ -68,8 +68,8 @@ class EditMarks(QObject):
         return self.edits.badges
 
     def scanned(self, scan: HomeScan, *, first: bool) -> None:
-        """Count a scan's changes in (the first scan also forgets badges of files that
-        went while Memtab was closed); the tree gets the badges with the scan's tree."""
+        """Count a scan's changes in (the `first` scan of a workspace also forgets badges
+        of its files that went meanwhile); the tree gets the badges with the scan's tree."""
         self._scan = scan
         self.edits.count_in(scan)
         if first:

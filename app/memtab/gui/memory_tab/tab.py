@@ -428,7 +428,7 @@ class MemoryTab(QWidget):
         self.picker.set_registry(
             scan.registry, self._workspace_id, readable=scan.registry_error is None
         )
-        self.marks.scanned(scan, first=previous is None)
+        self.marks.scanned(scan, first=not same_workspace)
         if self.search_box.query.active:
             self.model.set_agent_edited(self.marks.badges)
             self.search_box.search(scan)
