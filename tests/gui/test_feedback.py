@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle, wait_watching
 from memtab.gui.main_window import MainWindow
+from memtab.gui.memory_tab.tree_model import AGENT_EDITED_ROLE, KEY_ROLE
 from memtab.gui.ui_state import UiState
 from memtab.gui.writer_status import NEWS_LINK, WriterStatusWidget
 from memtab.store.home import Home
@@ -134,6 +135,9 @@ def test_a_suggest_only_run_says_review_and_shows_the_suggestions(
     # A run that found nothing keeps the last news.
     status.show_run(run_result("no_new_memories", after=BEFORE))
     assert status.text() == "Suggested 3 notes — review"
+    # Once the workspace has nothing left to review, the news goes.
+    window.memory_tab.suggestions.count_changed.emit(0)
+    assert status.text() == "Memory writer idle"
 
 
 class FakeNotifier:
@@ -216,7 +220,7 @@ def test_badges_name_the_actor_in_the_tree_and_on_the_open_file(
     git_row = tab.model.index_for_key(file_key(parse_file_path("/memories/global/tools/git.md")))
     assert "Changed outside Memtab" in git_row.data(Qt.ItemDataRole.ToolTipRole)
     # The user opens it: its badge goes; the header shows none.
-    tab.sync.select_key(git_row.data(Qt.ItemDataRole.UserRole + 3), open_it=True)
+    tab.sync.select_key(git_row.data(KEY_ROLE), open_it=True)
     assert str(git) not in tab.agent_edited and tab.editor.badge_text == ""
 
 
@@ -234,7 +238,7 @@ def test_badges_survive_a_restart_until_the_file_is_opened(
     tab = second.memory_tab
     assert str(git) in tab.agent_edited
     key = file_key(parse_file_path("/memories/global/tools/git.md"))
-    assert tab.model.index_for_key(key).data(Qt.ItemDataRole.UserRole + 2) is True
+    assert tab.model.index_for_key(key).data(AGENT_EDITED_ROLE) is True
     tab.sync.select_key(key, open_it=True)
     assert str(git) not in tab.agent_edited
     second.close_without_asking()

@@ -24,7 +24,7 @@ from memtab.gui.shortcuts_dialog import ShortcutsDialog
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.window_menus import action_title, shortcut_rows
 from memtab.store.home import Home, load_registry
-from support.memory_home import ARCHIVED, MAIN
+from support.memory_home import MAIN
 
 # The offscreen platform cannot raise windows or grab the keyboard for a popup.
 pytestmark = pytest.mark.qt_log_ignore(
@@ -168,7 +168,6 @@ def test_the_tree_shows_where_the_keyboard_is_from_the_start(
     current = tab.tree.currentIndex()
     assert current.isValid()
     assert tab.tree.selectionModel().selectedRows() == []  # nothing selected or opened
-    assert tab.editor.current_path is None or tab.editor.current_path is not None
 
     def paint(focus: bool) -> bytes:
         option = QStyleOptionViewItem()
@@ -311,10 +310,3 @@ def test_find_goes_to_the_search_box_until_the_editor_finds_in_files(
     wait_idle(qtbot, window)
     window.menus.find_action.trigger()
     assert window.memory_tab.search_edit.hasFocus()
-
-
-def test_another_workspace_stays_reachable_from_the_picker(
-    make_window: WindowFactory, home: Home
-) -> None:
-    window = make_window(home, MAIN)
-    assert window.memory_tab.switch_workspace(ARCHIVED)

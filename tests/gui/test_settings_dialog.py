@@ -163,6 +163,15 @@ def test_offline_notes_can_be_chosen(qtbot: QtBot) -> None:
     assert make_dialog(qtbot).offline_notes.currentData() == "write"
 
 
+def test_desktop_notifications_are_off_until_ticked(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    assert not dialog.notify.isChecked()
+    dialog.notify.setChecked(True)
+    dialog.accept()
+    assert load_writer_settings().notify is True
+    assert make_dialog(qtbot).notify.isChecked()
+
+
 def _test_connection(qtbot: QtBot, dialog: SettingsDialog) -> str:
     dialog.test_button.click()
     assert dialog.test_button.text() == CANCEL_TEST_LABEL

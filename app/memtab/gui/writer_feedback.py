@@ -7,6 +7,7 @@
   of that workspace.
 - With the writer setting `notify` on, news that arrives while the window is not the
   active one becomes a desktop notification.
+- "Suggested 2 notes — review" goes once that workspace has no suggestion left to review.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class WriterFeedback(QObject):
         writer.run_finished.connect(self._on_writer_run_finished)
         status.news_opened.connect(self._on_status_news_opened)
         status.news_arrived.connect(self._on_status_news_arrived)
+        window.memory_tab.suggestions.count_changed.connect(self._on_suggestions_count_changed)
+        self._status = status
 
     def reload_settings(self) -> None:
         """Read the `notify` setting again (after the Settings dialog saved)."""
@@ -76,6 +79,15 @@ class WriterFeedback(QObject):
     def _on_status_news_opened(self, news: object) -> None:
         if isinstance(news, WriterNews):
             self.open_news(news)
+
+    @Slot(int)
+    def _on_suggestions_count_changed(self, count: int) -> None:
+        news = self._status.news
+        workspace = self._window.memory_tab.workspace
+        if count or news is None or workspace is None or news.kind is not NewsKind.SUGGESTED:
+            return
+        if news.workspace_id == workspace.id:
+            self._status.clear_news()
 
     @Slot(object)
     def _on_status_news_arrived(self, news: object) -> None:

@@ -49,6 +49,7 @@ def test_every_setting_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
                     "memory_path": "/memories/workspace/agent/notes.md",
                     "dump_successful_runs": True,
                     "max_dumps": 7.9,
+                    "notify": True,
                 },
             }
         ),
@@ -59,6 +60,7 @@ def test_every_setting_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         memory_path="/memories/workspace/agent/notes.md",
         dump_successful_runs=True,
         max_dumps=7,
+        notify=True,
     )
 
 
@@ -71,11 +73,18 @@ def test_bad_values_fall_back_one_by_one(caplog: pytest.LogCaptureFixture) -> No
                 "memory_path": "/memories/global/notes.md",
                 "dump_successful_runs": "yes",
                 "max_dumps": 25,
+                "notify": "on",
             }
         )
     assert settings == WriterSettings(max_dumps=25)
     messages = caplog.text
-    for key in ("writer.mode", "writer.timeout_s", "writer.memory_path", "writer.dump_"):
+    for key in (
+        "writer.mode",
+        "writer.timeout_s",
+        "writer.memory_path",
+        "writer.dump_",
+        "writer.notify",
+    ):
         assert key in messages
     assert "workspace scope" in messages
 
@@ -140,5 +149,6 @@ def test_saving_keeps_keys_of_the_section_this_version_does_not_know(
         "dump_successful_runs": False,
         "max_dumps": 3,
         "offline_notes": "write",
+        "notify": False,
     }
     assert load_writer_settings() == WriterSettings(offline_notes=OfflineNotes.WRITE, max_dumps=3)
