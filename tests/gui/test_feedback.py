@@ -304,7 +304,7 @@ def test_the_jargon_is_explained_where_it_appears(
     dialog.deleteLater()
     traces = window.traces_tab
     assert traces is not None
-    policy = traces.detail.fields["policy"]  # type: ignore[attr-defined]
+    [policy] = [w for w in traces.detail.findChildren(QLabel) if w.text() == "Policy satisfied"]
     assert policy.toolTip() == glossary.POLICY_SATISFIED
 
 

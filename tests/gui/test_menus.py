@@ -23,7 +23,10 @@ from memtab.gui.memory_tab.editor_view import ViewMode
 from memtab.gui.shortcuts_dialog import ShortcutsDialog
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.window_menus import action_title, shortcut_rows
-from memtab.store.home import Home, load_registry
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+from memtab.store.registry import load_registry
+from memtab.views.tree import file_key
 from support.memory_home import MAIN
 
 # The offscreen platform cannot raise windows or grab the keyboard for a popup.
@@ -302,11 +305,19 @@ def test_open_home_of_a_missing_folder_says_so(
     assert window.successor is None
 
 
-def test_find_goes_to_the_search_box_until_the_editor_finds_in_files(
+def test_find_finds_in_the_open_file_else_searches_memories(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     window = make_window(home)
     activate(qtbot, window)
     wait_idle(qtbot, window)
-    window.menus.find_action.trigger()
-    assert window.memory_tab.search_edit.hasFocus()
+    tab = window.memory_tab
+    window.menus.find_action.trigger()  # no file open
+    assert tab.search_edit.hasFocus()
+    tab.sync.select_key(file_key(parse_file_path("/memories/global/tools/git.md")), open_it=True)
+    tab.tree.setFocus()
+    qtbot.keyClick(tab.tree, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert tab.editor.find_bar.isVisible()
+    ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(tab.tree, Qt.Key.Key_F, ctrl_shift)
+    assert tab.search_edit.hasFocus()

@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.home import Home, HomeError, Registry, add_workspace
+from memtab.store.home import Home, HomeError
+from memtab.store.registry import Registry, add_workspace
 
 logger = logging.getLogger(__name__)
 

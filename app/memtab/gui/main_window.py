@@ -317,13 +317,15 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self._traces_container)
 
     def find_text(self) -> None:
-        """Edit → Find (Ctrl+F): the search box for now.
-
-        The seam for find in the open file: once the editor offers `find_in_file()`, Find
-        calls it when the editor has a file open and tree search keeps Ctrl+Shift+F.
-        """
+        """Edit → Find (Ctrl+F): find in the open file, or search memories when no file
+        is open (in the editor, its own Ctrl+F wins)."""
         self.show_memory_tab()
-        self.memory_tab.focus_search()
+        editor = self.memory_tab.editor
+        editor.commands.update()
+        if editor.commands.find_action.isEnabled():
+            editor.find_in_file()
+        else:
+            self.memory_tab.focus_search()
 
     def open_settings(self) -> None:
         """File → Settings."""

@@ -154,9 +154,17 @@ class WindowMenus(QObject):
         menu.addAction(self.undo_action)
         menu.addSeparator()
         self.find_action = self._action(
-            "&Find…", self._window.find_text, QKeySequence.StandardKey.Find, "Find in memories"
+            "&Find…",
+            self._window.find_text,
+            QKeySequence.StandardKey.Find,
+            "Find in the open file (no file open: search memories)",
         )
         menu.addAction(self.find_action)
+        in_file = tab.editor.commands  # their keys win while the focus is in the editor
+        menu.addAction(in_file.replace_action)
+        menu.addAction(in_file.find_next_action)
+        menu.addAction(in_file.find_previous_action)
+        menu.addSeparator()
         menu.addAction(tab.find_action)
         menu.addAction(tab.next_match_action)
         menu.addAction(tab.previous_match_action)
@@ -239,6 +247,7 @@ class WindowMenus(QObject):
         """Bring the actions' states up to date (called before a menu shows)."""
         window, tab = self._window, self._window.memory_tab
         editor = tab.editor
+        editor.commands.update()
         self.save_action.setEnabled(editor.current_path is not None and editor.is_dirty)
         node = tab.tree.current_node()
         tab.pin_action.setText("Unpin" if node is not None and node.pinned else "Pin")

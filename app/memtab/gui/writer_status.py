@@ -27,8 +27,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
+from memtab.fs.clock import now_ms
 from memtab.gui.tasks.writer import WriterActivity, WriterStatus, WriterSupervisor
-from memtab.humanize import now_ms
 from memtab.views.writer_news import WriterNews, news_from_run
 from memtab.writer.run import WriterRunResult
 

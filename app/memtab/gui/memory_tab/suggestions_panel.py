@@ -36,9 +36,10 @@ from PySide6.QtWidgets import (
 
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.home import Home, HomeError, Workspace
+from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
+from memtab.store.registry import Workspace
 from memtab.views.own_writes import OwnWrites
 from memtab.writer.suggestions import (
     Suggestion,

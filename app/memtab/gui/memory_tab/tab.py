@@ -208,11 +208,12 @@ class MemoryTab(QWidget):
 
         commands = self.commands
         self.find_action = commands.add_action("Search memories", self.focus_search, "Ctrl+Shift+F")
+        # F3 in the tree; in the editor its own F3 (find next in the file) wins.
         self.next_match_action = commands.add_action(
-            "Next match", self.next_match, QKeySequence.StandardKey.FindNext
+            "Next search result", self.next_match, QKeySequence.StandardKey.FindNext
         )
         self.previous_match_action = commands.add_action(
-            "Previous match", self.previous_match, QKeySequence.StandardKey.FindPrevious
+            "Previous search result", self.previous_match, QKeySequence.StandardKey.FindPrevious
         )
         self.reload_action = commands.add_action("Reload from disk", self.rescan_all, "F5")
         self.new_file_action = commands.new_file_action
