@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.home import Home, add_workspace
+from memtab.store.home import Home
+from memtab.store.registry import add_workspace
 from memtab.views.scan import HomeScan, ScanRequest, scan_home
 from memtab.views.search import ContentIndex, SearchQuery, find_matches
 
