@@ -8,7 +8,8 @@ offline engines — goes through this module, and it follows mux exactly
   the opening fence is exactly `---`; the block closes at the first line that is exactly
   `---` (a fence with trailing spaces does not close it).
 - The block is YAML 1.2 (core schema); a duplicate key anywhere is an error, as in the
-  `yaml` package mux uses, so it gives no description.
+  `yaml` package mux uses, so it gives no description. PyYAML is imported only when a
+  frontmatter falls outside the fast path's simple subset (see "the fast path" below).
 - The description is the top-level `description` when it is a string (`description: 42`
   is a number: no description). Whitespace runs become one space, then control chars
   are dropped, then the ends trimmed; over 200 UTF-16 units it is cut to 200 units + `…`,
@@ -17,11 +18,10 @@ offline engines — goes through this module, and it follows mux exactly
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
-
-import yaml
 
 from memtab.fs.atomic import encode_utf8
 
@@ -105,7 +105,7 @@ def frontmatter_strings(prefix: str) -> dict[str, str]:
     match = _SIMPLE_FRONTMATTER.match(prefix)
     if match is not None:
         block = match.group(1)
-        outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _OUTSIDE_SIMPLE_SUBSET
+        outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _outside_simple_subset()
         entries = _SIMPLE_ENTRY.findall(block)
         values = dict(entries)
         if outside.search(block) is None and _NON_STRING_KEYS.isdisjoint(values):
@@ -116,11 +116,8 @@ def frontmatter_strings(prefix: str) -> dict[str, str]:
     block = frontmatter_block(prefix)
     if not block:
         return {}
-    try:
-        data: Any = yaml.load(block, Loader=_CoreSchemaLoader)  # a safe loader
-    except (yaml.YAMLError, ValueError, RecursionError):
-        return {}
-    if not isinstance(data, dict):
+    data = _yaml_mapping(block)
+    if data is None:
         return {}
     return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
 
@@ -198,10 +195,6 @@ _CORE_SCHEMA_SCALARS: tuple[tuple[str, re.Pattern[str], list[str]], ...] = (
     ),
 )
 
-# libyaml when PyYAML was built with it: ~10x faster, and linear where the pure-Python
-# scanner is quadratic (4 KiB of `[[[[` takes it seconds).
-_SafeLoaderBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
 
 def _key_identity(key: Any) -> tuple[str, Any]:
     # When two keys are "the same" for the `yaml` package: equal scalar values, where
@@ -213,43 +206,61 @@ def _key_identity(key: Any) -> tuple[str, Any]:
     return (type(key).__name__, key)
 
 
-class _CoreSchemaLoader(_SafeLoaderBase):
+@functools.cache
+def _core_schema_loader() -> Any:
     """A safe loader that resolves plain scalars by the YAML 1.2 core schema only and,
-    like mux's parser, refuses a mapping that repeats a key."""
+    like mux's parser, refuses a mapping that repeats a key.
 
-    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        if isinstance(node, yaml.MappingNode):
-            seen: set[tuple[str, Any]] = set()
-            for key_node, _ in node.value:
-                try:
-                    identity = _key_identity(self.construct_object(key_node, deep=deep))
-                    repeated = identity in seen
-                except TypeError:  # unhashable: the base class reports it
-                    break
-                if repeated:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, "found a duplicate key", key_node.start_mark
-                    )
-                seen.add(identity)
-        return super().construct_mapping(node, deep=deep)
+    Built on first use: nearly every file takes the fast path, so PyYAML (~15 ms to
+    import) is loaded only when some frontmatter needs the full parser.
+    """
+    import yaml
+
+    # libyaml when PyYAML was built with it: ~10x faster, and linear where the
+    # pure-Python scanner is quadratic (4 KiB of `[[[[` takes it seconds).
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class CoreSchemaLoader(base):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            if isinstance(node, yaml.MappingNode):
+                seen: set[tuple[str, Any]] = set()
+                for key_node, _ in node.value:
+                    try:
+                        identity = _key_identity(self.construct_object(key_node, deep=deep))
+                        repeated = identity in seen
+                    except TypeError:  # unhashable: the base class reports it
+                        break
+                    if repeated:
+                        raise yaml.constructor.ConstructorError(
+                            None, None, "found a duplicate key", key_node.start_mark
+                        )
+                    seen.add(identity)
+            return super().construct_mapping(node, deep=deep)
+
+    CoreSchemaLoader.yaml_implicit_resolvers = {}
+    for tag, pattern, first in _CORE_SCHEMA_SCALARS:
+        CoreSchemaLoader.add_implicit_resolver(tag, pattern, first)
+    return CoreSchemaLoader
 
 
-_CoreSchemaLoader.yaml_implicit_resolvers = {}
-for _tag, _pattern, _first in _CORE_SCHEMA_SCALARS:
-    _CoreSchemaLoader.add_implicit_resolver(_tag, _pattern, _first)
+def _yaml_mapping(block: str) -> dict[Any, Any] | None:
+    """A frontmatter block read by the full YAML parser; None when it is malformed or
+    not a mapping."""
+    import yaml
 
-
-def _yaml_description(block: str) -> str | None:
-    """The raw description by the full YAML parser (any frontmatter)."""
     try:
-        data: Any = yaml.load(block, Loader=_CoreSchemaLoader)  # a safe loader
+        data: Any = yaml.load(block, Loader=_core_schema_loader())  # a safe loader
     except (yaml.YAMLError, ValueError, RecursionError):
         # RecursionError: without libyaml, 4 KiB of `[[[[...` nests deeper than the
         # pure-Python parser can recurse.
         return None
-    if not isinstance(data, dict):
-        return None
-    value = data.get("description")
+    return data if isinstance(data, dict) else None
+
+
+def _yaml_description(block: str) -> str | None:
+    """The raw description by the full YAML parser (any frontmatter)."""
+    data = _yaml_mapping(block)
+    value = data.get("description") if data is not None else None
     return value if isinstance(value, str) else None
 
 
@@ -264,10 +275,16 @@ def _yaml_description(block: str) -> str | None:
 # with a short ASCII key and a one-line value that is plain (no indicator first, no `: `,
 # ` #` or trailing `:`), quoted without escapes, or a flow list of simple words. No tabs,
 # CRs, BOMs, YAML line breaks (U+0085/2028/2029) or non-printable characters anywhere.
-_OUTSIDE_SIMPLE_SUBSET = re.compile(
-    "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-)
-_OUTSIDE_SIMPLE_ASCII = re.compile("[^\n\x20-\x7e]")  # the same test, faster on ASCII text
+_OUTSIDE_SIMPLE_ASCII = re.compile("[^\n\x20-\x7e]")
+
+
+@functools.cache
+def _outside_simple_subset() -> re.Pattern[str]:
+    """The same test for text beyond ASCII (compiled on first use: ~6 ms)."""
+    return re.compile(
+        "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+    )
+
 
 _SIMPLE_WORD = r"[A-Za-z0-9_][A-Za-z0-9_./-]*"
 _SIMPLE_VALUE = (
@@ -298,7 +315,7 @@ def _fast_description(prefix: str) -> tuple[bool, str | None]:
     if match is None:
         return False, None
     block = match.group(1)
-    outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _OUTSIDE_SIMPLE_SUBSET
+    outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _outside_simple_subset()
     if outside.search(block) is not None:
         return False, None
     entries = _SIMPLE_ENTRY.findall(block)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -383,3 +386,16 @@ def test_decoding_only_the_frontmatter_gives_the_same_description(
     prefix = (head + noise + b"---" + newline.encode() + body)[:DESCRIPTION_PREFIX_BYTES]
     expected = description_from_text(prefix.decode("utf-8", "replace"))
     assert description_from_prefix(prefix) == expected, prefix
+
+
+def test_the_fast_path_never_loads_pyyaml() -> None:
+    # PyYAML costs start-up time: the tree's descriptions must not need it.
+    probe = (
+        "import sys\n"
+        "from memtab.store.frontmatter import description_from_prefix as d\n"
+        "assert d(b'---\\ndescription: Plain text\\ntags: [a, b]\\n---\\nbody') == 'Plain text'\n"
+        "assert 'yaml' not in sys.modules, 'the fast path imported yaml'\n"
+        "assert d(b'---\\ndescription: >\\n  folded\\n---\\n') == 'folded'\n"
+        "assert 'yaml' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", probe], check=True)
