@@ -7,18 +7,30 @@ shows. Every node has a stable `key` (its kind and path), which is how the model
 old and new nodes and how the view restores expansion and selection.
 
 Order inside a directory: directories first, then files, each alphabetical.
+
+Large homes are built lazily (VS Code's and Anki's explorers do the same): every
+directory is in the tree, but a container's file rows are built only when it is open —
+the scope sections at first, then each directory when it is expanded, searched or holds
+the file to show. Until then it counts its files (`unfilled_files`), and `fill_rows`
+builds them from the scan when the view asks. An outline (`views.scan.scan_outline`)
+builds the same way with every container unfilled: the first paint of 20,000 files.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from memtab.store.files import FileEntry, ScopeListing
+from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaEntry
-from memtab.store.paths import Scope, VirtualPath
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.views.scan import HomeScan, OrphanScan, ScopeScan
+
+# Homes with up to this many files build every file row; bigger ones only those of the
+# open containers (see the module docstring).
+LAZY_FILL_MIN_FILES = 2000
 
 
 class NodeKind(enum.IntEnum):
@@ -157,6 +169,8 @@ class TreeNode:
     """Search-result lines: where the match is in the file."""
     read_only: bool = False
     accepts_drops: bool = False
+    unfilled_files: int = 0
+    """Containers of a large home: files directly inside whose rows are not built yet."""
     fingerprint: int = 0
     """A hash of everything shown by this node and its subtree (see `fingerprint_tree`)."""
     parent: TreeNode | None = field(default=None, repr=False)
@@ -185,6 +199,7 @@ class TreeNode:
             self.line_match,
             self.read_only,
             self.accepts_drops,
+            self.unfilled_files,
         )
 
     def copy_fields_from(self, other: TreeNode) -> None:
@@ -250,6 +265,7 @@ _DATA_FIELDS = (
     "line_match",
     "read_only",
     "accepts_drops",
+    "unfilled_files",
 )
 
 
@@ -280,7 +296,7 @@ def _finish(container: TreeNode) -> None:
             node.renumber()
     for node in reversed(nodes):
         if node.is_container:
-            node.file_count = sum(
+            node.file_count = node.unfilled_files + sum(
                 1 if child.kind is NodeKind.FILE else child.file_count for child in node.children
             )
 
@@ -342,15 +358,36 @@ class _ListingTree:
             accepts_drops=True,
         )
 
-    def add_file(self, entry: FileEntry, meta: MetaEntry | None, match: FileMatch | None) -> None:
-        path = entry.path
-        parent = self.directory(VirtualPath(path.scope, path.segments[:-1]))
+    def container_key(self, segments: tuple[str, ...]) -> str:
+        """The key of the container at `segments` (`()`: the section or orphan dir)."""
+        if not segments:
+            return self.container.key
+        path = VirtualPath(self.listing.scope, segments)
         if self.orphan_dir is not None:
-            key = orphan_entry_key(self.orphan_dir, path, is_dir=False)
+            return orphan_entry_key(self.orphan_dir, path, is_dir=True)
+        return directory_key(path)
+
+    def segments_of(self, key: str) -> tuple[str, ...] | None:
+        """The segments of the container `key` names in this listing (`container_key`'s
+        inverse), or None when it names none of it."""
+        if key == self.container.key:
+            return ()
+        if self.orphan_dir is not None:
+            prefix = f"orphan-dir:{self.orphan_dir}/"
         else:
-            key = file_key(path)
+            prefix = f"dir:{VirtualPath(self.listing.scope)}/"
+        return tuple(key[len(prefix) :].split("/")) if key.startswith(prefix) else None
+
+    def count_unfilled(self, segments: tuple[str, ...], count: int = 1) -> None:
+        """Count files in the directory at `segments` without building their rows."""
+        self.directory(VirtualPath(self.listing.scope, segments)).unfilled_files += count
+
+    def file_node(
+        self, entry: FileEntry, meta: MetaEntry | None, match: FileMatch | None
+    ) -> TreeNode:
+        path = entry.path
         file_node = TreeNode(
-            key,
+            self.file_node_key(path),
             NodeKind.FILE,
             path.name,
             section=self.container.section,
@@ -369,7 +406,51 @@ class _ListingTree:
         )
         if match is not None and match.lines:
             file_node.adopt([_match_node(file_node, line) for line in match.lines])
-        parent.children.append(file_node)
+        return file_node
+
+    def add_files(
+        self,
+        scan: HomeScan,
+        matches: Mapping[str, FileMatch] | None,
+        open_containers: Collection[str] | None,
+    ) -> None:
+        """Add the listing's file rows: the matches when searching, else the files of
+        the open containers (`None`: all), counting the others."""
+        store = scan.store()
+        is_open: dict[tuple[str, ...], bool] = {}  # by directory: one key lookup each
+        unfilled: dict[tuple[str, ...], int] = {}
+        for entry in self.listing.files:
+            segments = entry.path.segments[:-1]
+            match = None
+            if matches is not None:
+                match = matches.get(self.file_node_key(entry.path))
+                if match is None:
+                    continue
+            elif open_containers is not None:
+                opened = is_open.get(segments)
+                if opened is None:
+                    opened = is_open[segments] = self.container_key(segments) in open_containers
+                if not opened:
+                    unfilled[segments] = unfilled.get(segments, 0) + 1
+                    continue
+            parent = self.directories.get(segments) or self.directory(
+                VirtualPath(entry.path.scope, segments)
+            )
+            parent.children.append(self.file_row(scan, store, entry, match))
+        for segments, count in unfilled.items():
+            self.count_unfilled(segments, count)
+
+    def file_row(
+        self, scan: HomeScan, store: MemoryStore, entry: FileEntry, match: FileMatch | None
+    ) -> TreeNode:
+        """The row of a listed file, with its pin and usage (orphans have none)."""
+        meta = None if self.orphan_dir is not None else scan.meta.get(store.meta_key(entry.path))
+        return self.file_node(entry, meta, match)
+
+    def file_node_key(self, path: VirtualPath) -> str:
+        if self.orphan_dir is not None:
+            return orphan_entry_key(self.orphan_dir, path, is_dir=False)
+        return file_key(path)
 
 
 def _match_node(file_node: TreeNode, line: LineMatch) -> TreeNode:
@@ -420,36 +501,42 @@ def _scope_subtitle(scan: HomeScan, scope: Scope) -> str:
     return workspace.display_name
 
 
+def _add_outline(tree: _ListingTree, scope_scan: ScopeScan | OrphanScan) -> None:
+    """The directories of the listing (or outline), and the outline's files as counts."""
+    outline = scope_scan.outline
+    for directory in outline.directories if outline is not None else tree.listing.directories:
+        tree.directory(directory)
+    if outline is not None:
+        for segments, count in outline.direct_files.items():
+            tree.count_unfilled(segments, count)
+
+
 def _build_scope_section(
-    scan: HomeScan, scope_scan: ScopeScan, matches: Mapping[str, FileMatch] | None
+    scan: HomeScan,
+    scope_scan: ScopeScan,
+    matches: Mapping[str, FileMatch] | None,
+    open_containers: Collection[str] | None,
 ) -> TreeNode:
     section = SectionId(scope_scan.scope.value)
     node = _section_node(section, _scope_subtitle(scan, scope_scan.scope))
-    listing = scope_scan.listing
     if scope_scan.unavailable is not None:
         node.adopt(
             [_message(section, MessageKind.UNAVAILABLE, _unavailable_text(scan, scope_scan.scope))]
         )
         return node
     node.accepts_drops = True
-    if listing.error is not None:
-        node.adopt([_message(section, MessageKind.ERROR, listing.error)])
+    if scope_scan.error is not None:
+        node.adopt([_message(section, MessageKind.ERROR, scope_scan.error)])
         return node
-    store = scan.store()
     root = str(scope_scan.root) if scope_scan.root is not None else None
-    tree = _ListingTree(node, listing, root)
+    tree = _ListingTree(node, scope_scan.listing, root)
     if matches is None:
-        for directory in listing.directories:
-            tree.directory(directory)
-    for entry in listing.files:
-        match = matches.get(file_key(entry.path)) if matches is not None else None
-        if matches is not None and match is None:
-            continue
-        tree.add_file(entry, scan.meta.get(store.meta_key(entry.path)), match)
+        _add_outline(tree, scope_scan)
+    tree.add_files(scan, matches, open_containers)
     _finish(node)
     if matches is not None:
-        node.total_count = listing.file_count
-    if not node.children:
+        node.total_count = scope_scan.file_count
+    if not node.children and not node.unfilled_files:
         if matches is not None:
             node.adopt([_message(section, MessageKind.NO_MATCHES, "No matches")])
         else:
@@ -457,36 +544,34 @@ def _build_scope_section(
     return node
 
 
+def _orphan_tree(orphan: OrphanScan) -> _ListingTree:
+    orphan_node = TreeNode(
+        orphan_key(orphan.dir_name),
+        NodeKind.ORPHAN_DIR,
+        orphan.dir_name,
+        SectionId.ORPHANS,
+        physical=str(orphan.root),
+        orphan_dir=orphan.dir_name,
+        read_only=True,
+    )
+    return _ListingTree(orphan_node, orphan.listing, str(orphan.root), orphan_dir=orphan.dir_name)
+
+
 def _build_orphans_section(
-    orphans: tuple[OrphanScan, ...], matches: Mapping[str, FileMatch] | None
+    scan: HomeScan,
+    matches: Mapping[str, FileMatch] | None,
+    open_containers: Collection[str] | None,
 ) -> TreeNode | None:
     node = _section_node(SectionId.ORPHANS)
     total = 0
-    for orphan in orphans:
-        orphan_node = TreeNode(
-            orphan_key(orphan.dir_name),
-            NodeKind.ORPHAN_DIR,
-            orphan.dir_name,
-            SectionId.ORPHANS,
-            physical=str(orphan.root),
-            orphan_dir=orphan.dir_name,
-            read_only=True,
-        )
-        tree = _ListingTree(
-            orphan_node, orphan.listing, str(orphan.root), orphan_dir=orphan.dir_name
-        )
+    for orphan in scan.orphans:
+        tree = _orphan_tree(orphan)
         if matches is None:
-            for directory in orphan.listing.directories:
-                tree.directory(directory)
-        for entry in orphan.listing.files:
-            key = orphan_entry_key(orphan.dir_name, entry.path, is_dir=False)
-            match = matches.get(key) if matches is not None else None
-            if matches is not None and match is None:
-                continue
-            tree.add_file(entry, None, match)
-        total += orphan.listing.file_count
-        if matches is None or orphan_node.children:
-            node.children.append(orphan_node)
+            _add_outline(tree, orphan)
+        tree.add_files(scan, matches, open_containers)
+        total += orphan.file_count
+        if matches is None or tree.container.children:
+            node.children.append(tree.container)
     if not node.children:
         return None
     _finish(node)
@@ -495,16 +580,83 @@ def _build_orphans_section(
     return node
 
 
-def build_tree(scan: HomeScan, matches: Mapping[str, FileMatch] | None = None) -> TreeNode:
-    """The whole tree for a scan; with `matches` (search results by file key) only the
-    matching files and the directories above them."""
+def default_open_containers() -> frozenset[str]:
+    """The containers a large home builds the files of before anything is expanded: the
+    scope sections (shown expanded)."""
+    return frozenset(section_key(SectionId(scope.value)) for scope in Scope)
+
+
+def build_tree(
+    scan: HomeScan,
+    matches: Mapping[str, FileMatch] | None = None,
+    open_containers: Collection[str] | None = None,
+) -> TreeNode:
+    """The tree for a scan; with `matches` (search results by file key) only the matching
+    files and the directories above them. A home over `LAZY_FILL_MIN_FILES` files builds
+    only the file rows of `open_containers` (keys; default: the sections)."""
+    if matches is not None or scan.total_file_count <= LAZY_FILL_MIN_FILES:
+        open_containers = None
+    elif open_containers is None:
+        open_containers = default_open_containers()
     root = TreeNode("root", NodeKind.ROOT, "")
-    sections = [_build_scope_section(scan, scope_scan, matches) for scope_scan in scan.scopes]
-    orphans = _build_orphans_section(scan.orphans, matches)
+    sections = [
+        _build_scope_section(scan, scope_scan, matches, open_containers)
+        for scope_scan in scan.scopes
+    ]
+    orphans = _build_orphans_section(scan, matches, open_containers)
     if orphans is not None:
         sections.append(orphans)
     root.adopt(sections)
     return fingerprint_tree(root)
+
+
+def file_container_key(key: str) -> str | None:
+    """The key of the container (section, directory or orphan dir) a file key's row is
+    in; None for a key that is not a file's."""
+    kind, _, rest = key.partition(":")
+    if kind == "file":
+        try:
+            path = parse_virtual_path(rest)
+        except PathError:
+            return None
+        if path.scope is None or not path.segments:
+            return None
+        parent = path.segments[:-1]
+        if not parent:
+            return section_key(SectionId(path.scope.value))
+        return directory_key(VirtualPath(path.scope, parent))
+    if kind == "orphan-file":
+        dir_name, _, relative = rest.partition("/")
+        parent = tuple(relative.split("/")[:-1])
+        if not parent:
+            return orphan_key(dir_name)
+        return orphan_entry_key(dir_name, VirtualPath(Scope.PROJECT, parent), is_dir=True)
+    return None
+
+
+def fill_rows(scan: HomeScan, container_key: str) -> list[TreeNode] | None:
+    """The file rows of one container, built from `scan` in display order (what the tree
+    inserts when an unfilled container is expanded); None when `scan` has no listing of
+    it (an outline) or no such container."""
+    if scan.is_outline:
+        return None
+    trees = [
+        _ListingTree(_section_node(SectionId(item.scope.value)), item.listing, str(item.root))
+        for item in scan.scopes
+        if item.root is not None
+    ] + [_orphan_tree(orphan) for orphan in scan.orphans]
+    for tree in trees:
+        segments = tree.segments_of(container_key)
+        if segments is not None:
+            store = scan.store()
+            rows = [
+                fingerprint_tree(tree.file_row(scan, store, entry, None))
+                for entry in tree.listing.files
+                if entry.path.segments[:-1] == segments
+            ]
+            rows.sort(key=_child_order)
+            return rows
+    return None
 
 
 def loading_tree() -> TreeNode:
