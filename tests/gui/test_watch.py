@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Slot
 from pytestqt.qtbot import QtBot
 from watchdog.observers import Observer
 
+from memtab.fs.atomic import atomic_write_text
 from memtab.gui.watch import LARGE_BATCH, HomeWatcher, WatchBackend
 
 WAIT_MS = 5000  # generous: a loaded 2-core CI machine must not flake
@@ -313,3 +314,65 @@ def test_a_storm_of_changes_is_reported_as_the_root_alone(
     storm = next(batch for batch in batches.batches if str(home) in batch)
     assert storm == [str(home)]
     assert not any(len(batch) > LARGE_BATCH for batch in batches.batches)
+
+
+def test_settled_changes_are_reported_at_once_and_a_storm_is_debounced(
+    qtbot: QtBot, home: Path, make_watcher: WatcherFactory
+) -> None:
+    debounce_ms = 1500  # long enough that only the leading edge can explain a quick report
+    _watcher, batches = make_watcher(home, debounce_ms=debounce_ms, max_latency_ms=4000)
+    scope = home / "memory" / "global"
+    first, second = scope / "first.md", scope / "second.md"
+    started = time.monotonic()
+    atomic_write_text(first, "an agent's atomic save\n")
+    wait_for_path(qtbot, batches, first)
+    atomic_write_text(second, "and another, soon after\n")
+    wait_for_path(qtbot, batches, second)
+    assert batches.batches == [[str(first)], [str(second)]]
+    assert batches.times[1] - started < debounce_ms / 1000 / 2
+    # A storm right after: batched by the trailing debounce, not one report each.
+    storm = [scope / f"storm-{index}.md" for index in range(6)]
+    for path in storm:
+        atomic_write_text(path, "x\n")
+    qtbot.waitUntil(lambda: {str(path) for path in storm} <= batches.union, timeout=2 * WAIT_MS)
+    assert len(batches.batches) == 3
+    assert batches.batches[2] == sorted(str(path) for path in storm)
+    assert batches.times[2] - batches.times[1] >= debounce_ms / 1000 * 0.9
+
+
+def test_a_write_still_going_on_waits_for_the_debounce(
+    qtbot: QtBot, home: Path, make_watcher: WatcherFactory
+) -> None:
+    debounce_ms = 600
+    _watcher, batches = make_watcher(home, debounce_ms=debounce_ms, max_latency_ms=4000)
+    target = home / "memory" / "global" / "growing.md"
+    started = time.monotonic()
+    fd = os.open(target, os.O_CREAT | os.O_WRONLY, 0o644)
+    try:
+        os.write(fd, b"half of a file")
+        wait_for_path(qtbot, batches, target)
+        assert batches.times[0] - started >= debounce_ms / 1000 * 0.9
+    finally:
+        os.close(fd)
+
+
+def test_events_that_queue_up_reach_the_gui_thread_in_one_drain(
+    qtbot: QtBot, home: Path, make_watcher: WatcherFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _watcher, batches = make_watcher(home)
+    calls: list[int] = []
+    original = HomeWatcher._add_pending
+
+    def counting(self: HomeWatcher, paths: list[str], *, settled: bool = False) -> None:
+        calls.append(len(paths))
+        original(self, paths, settled=settled)
+
+    monkeypatch.setattr(HomeWatcher, "_add_pending", counting)
+    scope = home / "memory" / "global"
+    notes = [scope / f"queued-{index}.md" for index in range(100)]
+    for path in notes:  # the GUI thread is busy writing: the events wait for it
+        atomic_write_text(path, "x\n")
+    time.sleep(0.5)  # the observer thread has posted them all by now
+    qtbot.waitUntil(lambda: {str(path) for path in notes} <= batches.union, timeout=WAIT_MS)
+    assert len(calls) <= 3, calls  # not one queued call per event
+    assert sum(calls) >= 100

@@ -7,6 +7,10 @@ are dropped there) and posts them to the watcher through a queued signal. On the
 thread the watcher collects paths in a set and flushes them on a single-shot timer:
 a trailing debounce (150 ms by default) that is capped by a maximum latency (1 s by
 default), so a continuous stream of writes still reaches the views about once a second.
+A settled change (a rename onto the path — an atomic save —, the close after a write, a
+deletion) is reported at once instead, the leading edge, unless changes are coming fast
+(more than one other within the debounce interval) or a batch is already waiting: then
+it joins the batch, so a storm still comes in batches.
 Each flush emits `paths_changed(list[str])`, sorted absolute paths under the root as
 given to `start()`. Consumers classify them with `views.changes.ChangeSummary` and rescan
 the affected scopes off the GUI thread; they never replay event semantics.
@@ -40,44 +44,31 @@ Usage::
 
 from __future__ import annotations
 
+import collections
 import contextlib
-import ctypes
-import ctypes.util
 import enum
 import errno
 import logging
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
-from watchdog.events import (
-    EVENT_TYPE_CREATED,
-    EVENT_TYPE_MOVED,
-    DirCreatedEvent,
-    DirDeletedEvent,
-    DirMovedEvent,
-    FileClosedEvent,
-    FileCreatedEvent,
-    FileDeletedEvent,
-    FileModifiedEvent,
-    FileMovedEvent,
-    FileSystemEvent,
-    FileSystemEventHandler,
-)
-from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
-from watchdog.observers.polling import PollingObserver
 
 from memtab.logs import quiet_library_warnings
-from memtab.views.changes import changed_paths
+
+if TYPE_CHECKING:  # watchdog is imported when watching starts (`gui.watch_observer`)
+    from watchdog.observers.api import BaseObserver
+
+    from memtab.gui.watch_observer import EventPoster
 
 logger = logging.getLogger(__name__)
 
-ObserverFactory = Callable[[], BaseObserver]
+ObserverFactory = Callable[[], "BaseObserver"]
 """Builds an unstarted watchdog observer; `HomeWatcher` schedules and starts it."""
 
 _OBSERVER_JOIN_TIMEOUT_S = 2.0
@@ -85,6 +76,9 @@ _OBSERVER_JOIN_TIMEOUT_S = 2.0
 
 # Batches larger than this are reported as the root alone ("anything may have changed").
 LARGE_BATCH = 500
+# A settled change is reported at once while at most this many others arrived within the
+# debounce interval; more is a storm, and storms are batched.
+LEADING_EDGE_MAX_RECENT = 1
 
 
 class WatchBackend(enum.StrEnum):
@@ -100,14 +94,6 @@ class WatchBackend(enum.StrEnum):
 
 # How often a native observer's threads are checked for having died.
 _HEALTH_CHECK_MS = 5000
-
-
-def _observer_name(observer: BaseObserver) -> str:
-    """ "inotify", "fsevents", "polling"…: the watchdog observer class it is (or extends)."""
-    for cls in type(observer).__mro__:
-        if cls.__module__.startswith("watchdog.") and cls.__name__.endswith("Observer"):
-            return cls.__name__.removesuffix("Observer").lower()
-    return type(observer).__name__.removesuffix("Observer").lower()
 
 
 class WatchProbe(Protocol):
@@ -138,6 +124,8 @@ class InotifyProbe:
 
     def __init__(self) -> None:
         """Open the inotify instance; OSError when even that is refused."""
+        import ctypes.util  # here, not at start-up: only a watching window needs it
+
         self._libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
         self._fd = self._libc.inotify_init1(self._IN_CLOEXEC | self._IN_NONBLOCK)
         if self._fd < 0:
@@ -156,6 +144,8 @@ class InotifyProbe:
             return None
 
     def check(self, directory: str) -> None:
+        import ctypes
+
         wd = self._libc.inotify_add_watch(
             self._fd, os.fsencode(directory), ctypes.c_uint32(self._MASK)
         )
@@ -174,36 +164,6 @@ class InotifyProbe:
             self._fd = -1
 
 
-class _EventPoster(FileSystemEventHandler):
-    """Observer-thread handler: filter one event into paths and post them, nothing else.
-
-    `on_new_directory` (observer thread) sees every directory created or moved in first.
-    """
-
-    def __init__(
-        self,
-        post: Callable[[list[str]], None],
-        watched_root: str,
-        reported_root: str,
-        on_new_directory: Callable[[str], None] | None = None,
-    ) -> None:
-        super().__init__()
-        self._post = post
-        self._watched_root = watched_root
-        self._reported_root = reported_root
-        self.on_new_directory = on_new_directory
-
-    def on_any_event(self, event: FileSystemEvent) -> None:
-        if self.on_new_directory is not None and event.is_directory:
-            if event.event_type == EVENT_TYPE_CREATED:
-                self.on_new_directory(os.fsdecode(event.src_path))
-            elif event.event_type == EVENT_TYPE_MOVED:
-                self.on_new_directory(os.fsdecode(event.dest_path))
-        paths = changed_paths(event, self._watched_root, self._reported_root)
-        if paths:
-            self._post(paths)
-
-
 class HomeWatcher(QObject):
     """Reports coalesced changes under a directory tree; lives on the GUI thread.
 
@@ -216,9 +176,12 @@ class HomeWatcher(QObject):
 
     paths_changed = Signal(object)
     backend_changed = Signal(str)
-    # Observer thread → GUI thread. The int is the observer generation, so paths posted
-    # by an observer that has since been stopped or replaced are dropped.
-    _paths_posted = Signal(object, int)
+    # Observer thread → GUI thread: "the inbox has paths". Events go into the inbox with
+    # whether they are settled (see the module docstring) and the observer generation, so
+    # paths posted by an observer that has since been stopped or replaced are dropped.
+    # One signal per filling of the inbox, not per event: a storm of thousands of events
+    # reaches the GUI thread as a few drains, not thousands of queued calls.
+    _paths_posted = Signal()
     # Observer thread → GUI thread: a new directory the native watcher could not watch.
     _native_gap = Signal(str, str, int)
 
@@ -237,8 +200,9 @@ class HomeWatcher(QObject):
         """Configure the watcher; nothing is watched until `start()`.
 
         `observer_factory` builds the native observer (default: watchdog's platform
-        `Observer`); if it, or scheduling/starting it, raises OSError, the watcher falls
-        back to polling every `polling_interval_s` seconds. `probe_factory` builds the
+        `Observer`, imported when watching starts); if it, or scheduling/starting it,
+        raises OSError, the watcher falls back to polling every `polling_interval_s`
+        seconds. `probe_factory` builds the
         probe of new directories when the native observer is inotify (default:
         `InotifyProbe.open`).
         """
@@ -249,14 +213,14 @@ class HomeWatcher(QObject):
         self._max_latency_ms = max_latency_ms
         self._use_polling = use_polling
         self._polling_interval_s = polling_interval_s
-        self._observer_factory: ObserverFactory = observer_factory or Observer
+        self._observer_factory = observer_factory
         self._probe_factory: ProbeFactory = probe_factory or InotifyProbe.open
         self._probe: WatchProbe | None = None
         self._native_name = ""
         # Directories the native watcher could not watch, polled by `_gap_observer`.
         self._polled_dirs: list[str] = []
         self._gap_observer: BaseObserver | None = None
-        self._handler: _EventPoster | None = None
+        self._handler: EventPoster | None = None
 
         self._root: Path | None = None
         self._observer: BaseObserver | None = None
@@ -264,8 +228,11 @@ class HomeWatcher(QObject):
         self._backend = WatchBackend.STOPPED
         self._backend_detail = "not watching"
 
+        self._inbox_lock = threading.Lock()
+        self._inbox: list[tuple[list[str], bool, int]] = []
         self._pending: set[str] = set()
         self._batch_started = 0.0  # monotonic time of the oldest pending path
+        self._arrivals: collections.deque[float] = collections.deque()  # within the debounce
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.timeout.connect(self._on_flush_timer_timeout)
@@ -326,23 +293,27 @@ class HomeWatcher(QObject):
     # -- observer lifecycle ------------------------------------------------------------
 
     def _start_observer(self, *, polling_reason: str | None = None) -> None:
+        from memtab.gui import watch_observer as observers
+
         assert self._root is not None
         self._generation += 1
         watched_root = os.path.realpath(self._root)
-        handler = _EventPoster(self._make_poster(self._generation), watched_root, str(self._root))
+        handler = observers.EventPoster(
+            self._make_poster(self._generation), watched_root, str(self._root)
+        )
         self._handler = handler
         fallback_reason = polling_reason or "requested"
         if not self._use_polling and polling_reason is None:
             try:
-                observer = self._observer_factory()
-                self._launch(observer, handler, watched_root)
+                observer = (self._observer_factory or observers.native_observer)()
+                observers.launch(observer, handler, watched_root)
             except OSError as exc:
                 fallback_reason = f"native watcher failed: {exc}"
                 logger.warning("Falling back to polling for %s: %s", self._root, exc)
             else:
                 self._observer = observer
-                polls = isinstance(observer, PollingObserver)
-                self._native_name = _observer_name(observer)
+                polls = observers.is_polling(observer)
+                self._native_name = observers.observer_name(observer)
                 if polls:
                     self._set_backend(WatchBackend.POLLING, self._native_name)
                     return
@@ -357,13 +328,13 @@ class HomeWatcher(QObject):
                 logger.warning("Falling back to polling for %s: %s", self._root, limit)
                 self._stop_observer()
                 self._generation += 1
-                handler = _EventPoster(
+                handler = observers.EventPoster(
                     self._make_poster(self._generation), watched_root, str(self._root)
                 )
                 self._handler = handler
         try:
-            observer = PollingObserver(timeout=self._polling_interval_s)
-            self._launch(observer, handler, watched_root)
+            observer = observers.polling_observer(self._polling_interval_s)
+            observers.launch(observer, handler, watched_root)
         except OSError as exc:  # the root vanished, or is unreadable
             logger.warning("Cannot watch %s: %s", self._root, exc)
             self._wait_for_root()
@@ -372,7 +343,7 @@ class HomeWatcher(QObject):
         interval = f"{self._polling_interval_s:g} s"
         self._set_backend(WatchBackend.POLLING, f"polling every {interval} ({fallback_reason})")
 
-    def _start_probing(self, handler: _EventPoster, watched_root: str) -> OSError | None:
+    def _start_probing(self, handler: EventPoster, watched_root: str) -> OSError | None:
         """Check new directories from now on; the error if the root already exhausted
         the watch limit."""
         if self._native_name != "inotify":
@@ -409,14 +380,14 @@ class HomeWatcher(QObject):
             for polled in self._polled_dirs
         ):
             return
+        from memtab.gui import watch_observer as observers
+
         logger.warning("Cannot watch %s natively (%s); polling it", directory, reason)
         try:
             if self._gap_observer is None:
-                self._gap_observer = PollingObserver(timeout=self._polling_interval_s)
+                self._gap_observer = observers.polling_observer(self._polling_interval_s)
                 self._gap_observer.start()
-            self._gap_observer.schedule(
-                self._handler, directory, recursive=True, event_filter=self._CHANGE_EVENTS
-            )
+            observers.watch(self._gap_observer, self._handler, directory)
         except OSError as error:  # it vanished already: nothing to poll
             logger.info("Not polling %s: %s", directory, error)
             return
@@ -448,42 +419,19 @@ class HomeWatcher(QObject):
         self._start_observer(polling_reason="native watcher stopped")
         self._add_pending([str(self._root)])
 
-    # Only events that can mean a change. Without this filter inotify also reports every
-    # open and read-only close, so each scan's reads would flood the bridge with echoes.
-    _CHANGE_EVENTS: list[type[FileSystemEvent]] = [  # noqa: RUF012 - read-only
-        FileCreatedEvent,
-        DirCreatedEvent,
-        FileDeletedEvent,
-        DirDeletedEvent,
-        FileModifiedEvent,
-        FileMovedEvent,
-        DirMovedEvent,
-        FileClosedEvent,
-    ]
+    def _make_poster(self, generation: int) -> Callable[[list[str], bool], None]:
+        """The observer-thread callable: put the paths in the inbox (tagged with
+        `generation`) and signal the GUI thread if it was empty."""
+        signal, lock, inbox = self._paths_posted, self._inbox_lock, self._inbox
 
-    @staticmethod
-    def _launch(observer: BaseObserver, handler: _EventPoster, watched_root: str) -> None:
-        """Schedule and start `observer`; on failure stop it and re-raise."""
-        try:
-            observer.schedule(
-                handler, watched_root, recursive=True, event_filter=HomeWatcher._CHANGE_EVENTS
-            )
-            observer.start()
-        except OSError:
-            # Stopping an unstarted observer releases what its constructor/schedule took
-            # (the inotify fd thread); anything it raises now is secondary.
-            with contextlib.suppress(Exception):
-                observer.stop()
-            raise
-
-    def _make_poster(self, generation: int) -> Callable[[list[str]], None]:
-        """The observer-thread callable: emit the queued signal, tagged with `generation`."""
-        signal = self._paths_posted
-
-        def post(paths: list[str]) -> None:
-            # After the watcher is deleted the emit raises; the observer is being stopped.
-            with contextlib.suppress(RuntimeError):
-                signal.emit(paths, generation)
+        def post(paths: list[str], settled: bool) -> None:
+            with lock:
+                was_empty = not inbox
+                inbox.append((paths, settled, generation))
+            if was_empty:
+                # After the watcher is deleted the emit raises; the observer is stopping.
+                with contextlib.suppress(RuntimeError):
+                    signal.emit()
 
         return post
 
@@ -521,8 +469,16 @@ class HomeWatcher(QObject):
 
     # -- coalescing --------------------------------------------------------------------
 
-    def _add_pending(self, paths: list[str]) -> None:
+    def _add_pending(self, paths: list[str], *, settled: bool = False) -> None:
         now = time.monotonic()
+        arrivals = self._arrivals
+        while arrivals and (now - arrivals[0]) * 1000.0 > self._debounce_ms:
+            arrivals.popleft()
+        calm = len(arrivals) <= LEADING_EDGE_MAX_RECENT and not self._pending
+        arrivals.append(now)
+        if settled and calm:
+            self._emit(sorted(set(paths)))  # the leading edge
+            return
         if not self._pending:
             self._batch_started = now
         self._pending.update(paths)
@@ -530,17 +486,25 @@ class HomeWatcher(QObject):
         remaining_ms = max(0.0, self._max_latency_ms - waited_ms)
         self._flush_timer.start(int(min(self._debounce_ms, remaining_ms)))
 
-    @Slot(object, int)
-    def _on_observer_paths_posted(self, paths: list[str], generation: int) -> None:
-        if generation != self._generation:
-            return
-        self._add_pending(paths)
+    @Slot()
+    def _on_observer_paths_posted(self) -> None:
+        with self._inbox_lock:
+            posted = [item for item in self._inbox if item[2] == self._generation]
+            self._inbox.clear()
+        if len(posted) == 1:
+            paths, settled, _generation = posted[0]
+            self._add_pending(paths, settled=settled)
+        elif posted:  # several changes at once: a burst, never a lone change
+            self._add_pending([path for paths, _settled, _gen in posted for path in paths])
 
     @Slot()
     def _on_flush_timer_timeout(self) -> None:
         if not self._pending:
             return
         batch, self._pending = sorted(self._pending), set()
+        self._emit(batch)
+
+    def _emit(self, batch: list[str]) -> None:
         root = self._root
         if root is not None and str(root) in batch and not root.is_dir():
             logger.info("The watched home %s disappeared; waiting for it", root)
