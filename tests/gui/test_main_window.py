@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory
-from memtab.gui.main_window import display_path, source_text
+from memtab.gui.main_window import MENU_TITLES, display_path, source_text
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
 from memtab.views.tree import SectionId, section_key
@@ -179,3 +179,33 @@ def test_the_open_file_is_reopened_next_time(
     qtbot.waitUntil(lambda: again.memory_tab.editor.current_path == zeta, timeout=WAIT_MS)
     current = again.memory_tab.tree.current_node()
     assert current is not None and current.path == zeta
+
+
+def test_menus_are_filled_once_the_memory_tab_is_assembled(
+    make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    assert window.memory_tab.is_assembled  # by the time it loaded
+    titles = [action.text() for action in window.menuBar().actions()]
+    # The titles shown from the first paint are the menus', once (no stand-ins left).
+    assert titles == list(MENU_TITLES) == [menu.title() for menu in window.menus.menus]
+    assert window.memory_tab.new_file_action in window.menus.file_menu.actions()
+
+
+def test_the_traces_tab_is_built_when_first_shown(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    support.wait_watching(qtbot, window)
+    assert window._traces_tab is None  # loaded and watching: still not built
+    window.tabs.setCurrentIndex(1)
+    assert window._traces_tab is not None
+    assert window.traces_tab is window._traces_tab
+
+
+def test_the_gui_thread_waits_at_most_1_ms_for_the_interpreter(
+    make_window: WindowFactory, home: Home
+) -> None:
+    sys.setswitchinterval(0.005)  # CPython's default (another window may have set it)
+    make_window(home)
+    assert sys.getswitchinterval() == pytest.approx(0.001)

@@ -34,14 +34,11 @@ from PySide6.QtWidgets import (
 
 from memtab import __version__
 from memtab.fs.sidecar import KeptAside, on_kept_aside
-from memtab.gui.home_dialogs import AddWorkspaceDialog, HomeFolder, describe_home_folder
 from memtab.gui.memory_tab.tab import MemoryTab
-from memtab.gui.shortcuts_dialog import ShortcutsDialog
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher, WatchBackend
 from memtab.gui.window_geometry import place_window, remember_splitter, restore_splitter
-from memtab.gui.window_menus import WindowMenus, shortcut_rows
 from memtab.logs import log_file
 from memtab.store.home import Home
 from memtab.views import glossary
@@ -49,6 +46,7 @@ from memtab.views import glossary
 if TYPE_CHECKING:  # built after the first paint: importing them costs start-up time
     from memtab.gui.tasks.writer import WriterSupervisor
     from memtab.gui.traces_tab import TracesTab
+    from memtab.gui.window_menus import WindowMenus
     from memtab.gui.writer_feedback import WriterFeedback
     from memtab.gui.writer_status import WriterStatusWidget
 
@@ -57,6 +55,8 @@ logger = logging.getLogger(__name__)
 TRACES_SPLITTER = "traces"
 WATCH_START_DELAY_MS = 150
 KEPT_ASIDE_MESSAGE_MS = 30_000
+# `WindowMenus`' menus, shown (empty) from the first paint until it is built.
+MENU_TITLES = ("&File", "&Edit", "&View", "&Help")
 OPEN_HOME_KEY = "open-home"
 
 _SOURCE_TEXT = {
@@ -109,6 +109,9 @@ class KeptAsideNotices(QObject):
 class MainWindow(QMainWindow):
     """Memtab's window (build it with `memtab.gui.app.create_main_window`)."""
 
+    menus: WindowMenus
+    """Built once the Memory tab is assembled (see `_build_menus`)."""
+
     def __init__(
         self,
         home: Home,
@@ -122,8 +125,9 @@ class MainWindow(QMainWindow):
     ) -> None:
         """Lay out the window around `memory_tab`; `start()` begins watching and scanning.
 
-        The Traces tab and the background writer are built from their factories once the
-        Memory tab has painted (or when first asked for), so they never delay the window.
+        The menus are filled once the Memory tab is assembled (right after its first
+        paint); the background writer is built once it has loaded, the Traces tab when
+        it is first shown (or asked for), so they never delay the window.
         """
         super().__init__()
         self.setObjectName("mainWindow")
@@ -149,6 +153,7 @@ class MainWindow(QMainWindow):
             self._traces_container = QWidget(self)
             QVBoxLayout(self._traces_container).setContentsMargins(0, 0, 0, 0)
             self.add_tab(self._traces_container, "Traces")
+            self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.writer: WriterSupervisor | None = None
         self.writer_status: WriterStatusWidget | None = None
         self.writer_feedback: WriterFeedback | None = None
@@ -168,7 +173,14 @@ class MainWindow(QMainWindow):
         self.add_status_widget(self._watch_label)
         self._update_watch_label()
 
-        self.menus = WindowMenus(self)
+        # The menu bar's titles now (a menu bar filled later would push the tab down); the
+        # menus themselves once the Memory tab has built the actions they hold.
+        for title in MENU_TITLES:
+            self.menuBar().addMenu(title)
+        if memory_tab.is_assembled:
+            self._build_menus()
+        else:
+            memory_tab.assembled.connect(self._build_menus)
         self.successor: MainWindow | None = None
         """The window of the home opened with File → Open home (this one then closes)."""
         self._home_runner: TaskRunner | None = None
@@ -258,10 +270,16 @@ class MainWindow(QMainWindow):
         if self.watcher.root is None and not self._closing:
             self.watcher.start(self.home.root)
             self.memory_tab.rescan_all()
-            self._build_traces_tab()  # now that the window has painted
             self._start_writer()
 
     # -- construction ------------------------------------------------------------------------
+
+    @Slot()
+    def _build_menus(self) -> None:
+        from memtab.gui.window_menus import WindowMenus  # it imports the editor's view modes
+
+        self.menuBar().clear()  # the titles shown until now
+        self.menus = WindowMenus(self)
 
     def _restore_geometry(self) -> None:
         """As the user left it; on first start, fitted to the screen (a 1366×768 laptop)."""
@@ -287,6 +305,11 @@ class MainWindow(QMainWindow):
         )
 
     # -- slots -------------------------------------------------------------------------------
+
+    @Slot(int)
+    def _on_tabs_current_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self._traces_container:
+            self._build_traces_tab()  # on first view
 
     @Slot(str)
     def _on_watcher_backend_changed(self, backend: str) -> None:
@@ -339,6 +362,9 @@ class MainWindow(QMainWindow):
 
     def show_shortcuts(self) -> None:
         """Help → Keyboard shortcuts: the table made from the menus' actions."""
+        from memtab.gui.shortcuts_dialog import ShortcutsDialog
+        from memtab.gui.window_menus import shortcut_rows
+
         dialog = ShortcutsDialog(shortcut_rows(self.menus.menus), self)
         self.exec_dialog(dialog)
 
@@ -362,6 +388,8 @@ class MainWindow(QMainWindow):
 
     def add_workspace(self) -> None:
         """File → Add workspace: register a project and workspace, then show it."""
+        from memtab.gui.home_dialogs import AddWorkspaceDialog
+
         scan = self.memory_tab.scan
         dialog = AddWorkspaceDialog(
             self.home, scan.registry if scan else None, self._home_jobs(), self
@@ -373,6 +401,8 @@ class MainWindow(QMainWindow):
 
     def open_home(self) -> None:
         """File → Open home: choose a folder; it opens in a new window, this one closes."""
+        from memtab.gui.home_dialogs import describe_home_folder
+
         folder = self.choose_folder("Open a memory home", str(self.home.root.parent))
         if folder is None:
             return
@@ -389,6 +419,8 @@ class MainWindow(QMainWindow):
 
     @Slot(str, object)
     def _on_home_runner_latest_finished(self, key: str, result: object) -> None:
+        from memtab.gui.home_dialogs import HomeFolder
+
         if key != OPEN_HOME_KEY or not isinstance(result, HomeFolder) or self._closing:
             return
         if not result.can_open:

@@ -6,12 +6,17 @@ not transcripts, writer state or traces) and asks `ScanTasks` for an incremental
 off the GUI thread. Only one scan runs at a time: paths arriving meanwhile are collected
 and covered by the next scan, submitted as soon as the running one lands. A workspace
 switch supersedes the scan in flight (what it covered is covered again).
+
+The first scan (`start`) is preceded by an outline, so a big home paints its folders and
+counts before any file is read (`outline_finished`). Each scan's tree is built on the
+worker with the file rows of the target's open containers (`views.tree.build_tree`).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -53,16 +58,23 @@ class ScanTarget(Protocol):
         """The scan shown now, which the next one updates incrementally."""
         ...
 
+    @property
+    def open_containers(self) -> Collection[str]:
+        """The containers whose file rows the tree builds (a big home builds no others)."""
+        ...
+
 
 class ScanScheduler(QObject):
     """Collects changed paths and runs one rescan at a time (see the module docstring).
 
     Signals (GUI thread):
         scan_finished(ScanOutcome): a scan landed (its `presented` is the built tree).
+        outline_finished(ScanOutcome): the outline before the first scan of a big home.
         scan_failed(str): a message for the user.
     """
 
     scan_finished = Signal(object)
+    outline_finished = Signal(object)
     scan_failed = Signal(str)
 
     def __init__(self, home: Home, target: ScanTarget, parent: QObject | None = None) -> None:
@@ -73,8 +85,9 @@ class ScanScheduler(QObject):
         self._pending: set[str] | None = set()  # None: everything
         self._inflight: frozenset[str] | None = frozenset()  # None: everything
         self._due = False
-        self._tasks = ScanTasks(build_tree, parent=self)
+        self._tasks = ScanTasks(parent=self)
         self._tasks.scan_finished.connect(self._on_tasks_scan_finished)
+        self._tasks.outline_finished.connect(self._on_tasks_outline_finished)
         self._tasks.scan_failed.connect(self._on_tasks_scan_failed)
 
     @property
@@ -85,6 +98,12 @@ class ScanScheduler(QObject):
     def concerns(self, path: str) -> bool:
         """Whether a change of `path` can alter what the tab shows."""
         return self._home.classify(path).kind in RESCAN_KINDS
+
+    def start(self) -> None:
+        """The first scan of the home, after an outline of it."""
+        self._tasks.outline(self._request(None), build_tree)
+        self._pending = None
+        self._submit()  # queued behind the outline on the same worker
 
     def request(self, paths: Iterable[str] | None, *, supersede: bool = False) -> None:
         """Rescan `paths` (None: everything) — now, or right after the scan in flight;
@@ -113,15 +132,23 @@ class ScanScheduler(QObject):
         pending, self._pending = self._pending, set()
         self._due = False
         self._inflight = frozenset(pending) if pending is not None else None
+        opened = frozenset(self._target.open_containers)
         self._tasks.scan(
-            ScanRequest(
-                home=self._home,
-                workspace_id=self._target.workspace_id,
-                choose_default=True,
-                previous=self._target.scan,
-                changed_paths=self._inflight,
-            )
+            self._request(self._inflight), functools.partial(build_tree, open_containers=opened)
         )
+
+    def _request(self, changed_paths: frozenset[str] | None) -> ScanRequest:
+        return ScanRequest(
+            home=self._home,
+            workspace_id=self._target.workspace_id,
+            choose_default=True,
+            previous=self._target.scan,
+            changed_paths=changed_paths,
+        )
+
+    @Slot(object)
+    def _on_tasks_outline_finished(self, outcome: ScanOutcome) -> None:
+        self.outline_finished.emit(outcome)
 
     @Slot(object)
     def _on_tasks_scan_finished(self, outcome: ScanOutcome) -> None:

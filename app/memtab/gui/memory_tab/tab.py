@@ -16,43 +16,35 @@ disk), `EditMarks` (the "agent edited" badges, naming who changed a file),
 `SuggestionsPanel` (the offline writer's suggested memories) and `MuxPresence` (whether
 mux runs, for the warnings that only matter then). They reach the tab through small
 Protocols (`ScanTarget`, `ActionHost`).
+
+Paint first, build the rest after: the constructor makes only what the first paint shows
+(the picker, the tree and its scans, `TabLayout`'s stand-ins); the editor, footer and
+every collaborator above but the scheduler are imported and built by `assemble()` right
+after the tree first paints (or when something needs them first), then `assembled`
+fires. A big home paints
+its outline (folders and counts) before any file is read; `loaded` fires once the first
+full scan is shown. `TreeFill` builds a big home's folders as they are opened.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Iterable
-from typing import Protocol
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QMenu,
-    QSplitter,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 
-from memtab.gui.memory_tab.dialogs import TabDialogs
-from memtab.gui.memory_tab.edit_marks import EditMarks
-from memtab.gui.memory_tab.editor import EditorPanel
-from memtab.gui.memory_tab.editor_bar import BarKind, MessageBar
-from memtab.gui.memory_tab.file_op_tasks import FileOpTasks, Operation, OpFollowUp
-from memtab.gui.memory_tab.footer import ConsolidationFooter
-from memtab.gui.memory_tab.icons import tinted_icon
 from memtab.gui.memory_tab.lazy_consolidation import LazyConsolidationTasks
-from memtab.gui.memory_tab.mux_presence import MuxPresence
 from memtab.gui.memory_tab.scan_scheduler import ScanScheduler
-from memtab.gui.memory_tab.search_box import SearchBox
-from memtab.gui.memory_tab.suggestions_panel import SuggestionsPanel
-from memtab.gui.memory_tab.tab_actions import TabActions
+from memtab.gui.memory_tab.tab_layout import TabLayout
+from memtab.gui.memory_tab.tree_fill import TreeFill
 from memtab.gui.memory_tab.tree_model import MemoryTreeModel
-from memtab.gui.memory_tab.tree_sync import TreeEditorSync
 from memtab.gui.memory_tab.tree_view import MemoryTreeView
-from memtab.gui.style import muted_text
 from memtab.gui.ui_state import UiState
 from memtab.gui.workspace_picker import WorkspacePicker
 from memtab.store.home import Home
@@ -60,10 +52,32 @@ from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.registry import Workspace
 from memtab.views import glossary
-from memtab.views.file_ops import OpResult
 from memtab.views.own_writes import OwnWrites
 from memtab.views.scan import HomeScan, ScanOutcome
-from memtab.views.tree import NodeKind, SectionId, TreeNode, directory_key, file_key, section_key
+from memtab.views.tree import (
+    NodeKind,
+    SectionId,
+    TreeNode,
+    directory_key,
+    file_key,
+    section_key,
+)
+
+if TYPE_CHECKING:  # built by `assemble()`, after the first paint
+    from PySide6.QtGui import QAction
+
+    from memtab.gui.memory_tab.dialogs import TabDialogs
+    from memtab.gui.memory_tab.edit_marks import EditMarks
+    from memtab.gui.memory_tab.editor import EditorPanel
+    from memtab.gui.memory_tab.editor_bar import MessageBar
+    from memtab.gui.memory_tab.file_op_tasks import FileOpTasks, Operation, OpFollowUp
+    from memtab.gui.memory_tab.footer import ConsolidationFooter
+    from memtab.gui.memory_tab.mux_presence import MuxPresence
+    from memtab.gui.memory_tab.search_box import SearchBox
+    from memtab.gui.memory_tab.suggestions_panel import SuggestionsPanel
+    from memtab.gui.memory_tab.tab_actions import TabActions
+    from memtab.gui.memory_tab.tree_sync import TreeEditorSync
+    from memtab.views.file_ops import OpResult
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +95,14 @@ class Stoppable(Protocol):
     def shutdown(self, timeout_ms: int = ...) -> bool: ...
 
 
+@dataclass(frozen=True)
+class TabParts:
+    """The tab's parts that the first paint does not show (built by `assemble()`)."""
+
+    editor: EditorPanel
+    footer: ConsolidationFooter
+
+
 def workspace_identity(workspace: Workspace | None) -> tuple[str, str | None] | None:
     """What makes two workspaces show the same scopes: the id and the project identity."""
     return (workspace.id, workspace.project_identity) if workspace is not None else None
@@ -90,6 +112,10 @@ class MemoryTab(QWidget):
     """The Memory tab (see the module docstring).
 
     Signals:
+        tree_ready(): the tree first shows the home (a big home's outline: folders and
+            counts; descriptions follow).
+        assembled(): the editor, footer, search and commands exist (see the module
+            docstring); menus that use the tab's actions are built on it.
         loaded(): the first scan is shown (used by `--screenshot` and the benchmarks).
         scan_applied(HomeScan): after every scan (the tree may still be merging it).
         tree_updated(): the tree finished showing a scan or search result.
@@ -97,63 +123,89 @@ class MemoryTab(QWidget):
         workspace_changed(object): the shown Workspace (or None) changed.
     """
 
+    tree_ready = Signal()
+    assembled = Signal()
     loaded = Signal()
     scan_applied = Signal(object)
     tree_updated = Signal()
     status_message = Signal(str)
     workspace_changed = Signal(object)
 
+    # Built by `assemble()`.
+    editor: EditorPanel
+    footer: ConsolidationFooter
+    dialogs: TabDialogs
+    marks: EditMarks
+    suggestions: SuggestionsPanel
+    mux: MuxPresence
+    sync: TreeEditorSync
+    search_box: SearchBox
+    search_edit: QLineEdit
+    file_ops: FileOpTasks
+    commands: TabActions
+    message_bar: MessageBar
+    find_action: QAction
+    next_match_action: QAction
+    previous_match_action: QAction
+    reload_action: QAction
+    new_file_action: QAction
+    new_folder_action: QAction
+    pin_action: QAction
+    rename_action: QAction
+    delete_action: QAction
+    delete_orphan_action: QAction
+
     def __init__(
         self,
         home: Home,
         *,
-        editor: EditorPanel,
-        footer: ConsolidationFooter,
+        parts: Callable[[], TabParts],
         own_writes: OwnWrites,
         consolidation: Stoppable | None = None,
         ui_state: UiState | None = None,
         workspace_id: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
-        """Compose the tab; nothing is read until `start()`.
+        """Compose what the first paint shows; nothing is read until `start()`.
 
-        `workspace_id` (e.g. `--workspace`) wins over the one remembered in `ui_state`.
-        The tab takes ownership of `editor`, `footer` and `consolidation`.
+        `parts` builds the editor and footer when the tab is assembled (see the module
+        docstring). `workspace_id` (e.g. `--workspace`) wins over the one remembered in
+        `ui_state`. The tab takes ownership of the parts and of `consolidation`.
         """
         super().__init__(parent)
         self.setObjectName("memoryTab")
         self.home = home
-        self.editor = editor
-        self.footer = footer
+        self._parts = parts
         self.own_writes = own_writes
         self.consolidation = consolidation
         owned: object = consolidation  # a QObject in the app: its lifetime is the tab's
         if isinstance(owned, QObject):
             owned.setParent(self)
         self.ui_state = ui_state
-        self.dialogs = TabDialogs(self)  # replaced by canned answers in tests
         self._explicit_workspace = workspace_id is not None
         remembered = ui_state.workspace_for(home.root) if ui_state is not None else None
         self._workspace_id: str | None = workspace_id or remembered
         self._scan: HomeScan | None = None
+        self._tree_ready = False
+        self._assembled = False
         self._loaded = False
         self._select_after_scan: tuple[str, bool] | None = None
         self._after_merge: Callable[[], None] | None = None
         self._reopen_pending = False
 
         self.model = MemoryTreeModel(self)
+        self.tree_fill = TreeFill(self.model, lambda: self._scan, self._searching)
         self.tree = MemoryTreeView(self)
         self.tree.setModel(self.model)
-        self.marks = EditMarks(home, self.model, editor, own_writes, ui_state, self)
-        self.suggestions = SuggestionsPanel(home, own_writes, self)
-        self.mux = MuxPresence(home, self)
-        self.sync = TreeEditorSync(self.tree, self.model, editor, self)
         self.scans = ScanScheduler(home, self, self)
-        self.search_box = SearchBox(self, self.tree, self.model, self.sync, self)
-        self.file_ops = FileOpTasks(self)
-        self.commands = TabActions(self, self.tree, self.model, editor, own_writes, self)
-        self._build_ui()
-        self._connect()
+        self.picker = WorkspacePicker(self)
+        sizes = ui_state.splitter_sizes(SPLITTER_NAME) if ui_state is not None else None
+        self._layout = TabLayout(self, self.picker, self.tree, sizes)
+        self.splitter, self.new_button = self._layout.splitter, self._layout.new_button
+        self.scans.scan_finished.connect(self._on_scans_scan_finished)
+        self.scans.outline_finished.connect(self._on_scans_outline_finished)
+        self.scans.scan_failed.connect(self._on_scans_scan_failed)
+        self.picker.workspace_requested.connect(self._on_picker_workspace_requested)
         self._merge_timer = QTimer(self)
         self._merge_timer.setSingleShot(True)
         self._merge_timer.setInterval(0)
@@ -165,46 +217,45 @@ class MemoryTab(QWidget):
 
     # -- construction ----------------------------------------------------------------------
 
-    def _build_ui(self) -> None:
-        self.picker = WorkspacePicker(self)
+    @property
+    def is_assembled(self) -> bool:
+        """Whether `assemble()` has run."""
+        return self._assembled
+
+    def assemble(self) -> None:
+        """Import and build the editor, footer, search, commands and file operations, and
+        put them in place (once; see the module docstring)."""
+        if self._assembled:
+            return
+        self._assembled = True
+        from memtab.gui.memory_tab.dialogs import TabDialogs
+        from memtab.gui.memory_tab.edit_marks import EditMarks
+        from memtab.gui.memory_tab.editor_bar import MessageBar
+        from memtab.gui.memory_tab.file_op_tasks import FileOpTasks
+        from memtab.gui.memory_tab.mux_presence import MuxPresence
+        from memtab.gui.memory_tab.search_box import SearchBox
+        from memtab.gui.memory_tab.suggestions_panel import SuggestionsPanel
+        from memtab.gui.memory_tab.tab_actions import TabActions
+        from memtab.gui.memory_tab.tree_sync import TreeEditorSync
+
+        parts = self._parts()
+        self.editor, self.footer = parts.editor, parts.footer
+        self.dialogs = TabDialogs(self)  # replaced by canned answers in tests
+        self.marks = EditMarks(
+            self.home, self.model, self.editor, self.own_writes, self.ui_state, self
+        )
+        self.suggestions = SuggestionsPanel(self.home, self.own_writes, self)
+        self.mux = MuxPresence(self.home, self)
+        self.sync = TreeEditorSync(self.tree, self.model, self.editor, self)
+        self.search_box = SearchBox(self, self.tree, self.model, self.sync, self)
+        self.file_ops = FileOpTasks(self)
+        self.commands = TabActions(self, self.tree, self.model, self.editor, self.own_writes, self)
         self.search_edit = self.search_box.edit
-        self.new_button = QToolButton(self)
-        self.new_button.setAccessibleName("New")
-        self.new_button.setToolTip("New memory file or folder")
-        self.new_button.setIcon(tinted_icon("new-file", muted_text(self.palette())))
-        self.new_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.new_button.setAutoRaise(True)
         self.commands.fill_new_menu(self.new_button)
-        search_row = QHBoxLayout()
-        search_row.setSpacing(4)
-        search_row.addWidget(self.search_edit, 1)
-        search_row.addWidget(self.new_button)
-
         self.message_bar = MessageBar(self)
-        left = QWidget(self)
-        left.setObjectName("memoryTreePane")
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(8, 8, 4, 6)
-        left_layout.setSpacing(6)
-        left_layout.addWidget(self.picker)
-        left_layout.addLayout(search_row)
-        left_layout.addWidget(self.message_bar)
-        left_layout.addWidget(self.suggestions)
-        left_layout.addWidget(self.tree, 1)
-        left_layout.addWidget(self.footer)
-
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.setObjectName("memorySplitter")
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(left)
-        self.splitter.addWidget(self.editor)
-        self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
-        sizes = self.ui_state.splitter_sizes(SPLITTER_NAME) if self.ui_state else None
-        self.splitter.setSizes(sizes if sizes and len(sizes) == 2 else [430, 850])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.splitter)
+        self._layout.place(
+            self.search_edit, [self.message_bar, self.suggestions], self.footer, self.editor
+        )
 
         commands = self.commands
         self.find_action = commands.add_action("Search memories", self.focus_search, "Ctrl+Shift+F")
@@ -223,6 +274,18 @@ class MemoryTab(QWidget):
         self.delete_action = commands.delete_action
         self.delete_orphan_action = commands.delete_orphan_action
         self._set_tab_order()
+        self.search_box.results_found.connect(self._on_search_box_results_found)
+        self.file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        self.file_ops.op_failed.connect(self._on_file_ops_op_failed)
+        self.editor.file_opened.connect(self._on_editor_file_opened)
+        self.editor.file_closed.connect(self._on_editor_file_closed)
+        self.suggestions.status_message.connect(self.status_message)
+        self.mux.changed.connect(self._on_mux_changed)
+        if isinstance(self.consolidation, LazyConsolidationTasks):
+            self.marks.follow(self.consolidation)
+        if self._scan is not None:
+            self.editor.set_store(self._scan.store())
+        self.assembled.emit()
 
     def _set_tab_order(self) -> None:
         """Picker → search → tree → editor → footer (the editor sits right of the footer
@@ -246,20 +309,6 @@ class MemoryTab(QWidget):
         order += inside(self.editor) + inside(self.footer)
         for first, second in itertools.pairwise(order):
             QWidget.setTabOrder(first, second)
-
-    def _connect(self) -> None:
-        self.scans.scan_finished.connect(self._on_scans_scan_finished)
-        self.scans.scan_failed.connect(self._on_scans_scan_failed)
-        self.search_box.results_found.connect(self._on_search_box_results_found)
-        self.file_ops.op_finished.connect(self._on_file_ops_op_finished)
-        self.file_ops.op_failed.connect(self._on_file_ops_op_failed)
-        self.picker.workspace_requested.connect(self._on_picker_workspace_requested)
-        self.editor.file_opened.connect(self._on_editor_file_opened)
-        self.editor.file_closed.connect(self._on_editor_file_closed)
-        self.suggestions.status_message.connect(self.status_message)
-        self.mux.changed.connect(self._on_mux_changed)
-        if isinstance(self.consolidation, LazyConsolidationTasks):
-            self.marks.follow(self.consolidation)
 
     # -- public API ------------------------------------------------------------------------
 
@@ -289,24 +338,29 @@ class MemoryTab(QWidget):
         (tests wait for this instead of sleeping)."""
         return not (
             self.scans.busy
-            or self.search_box.busy
-            or self.file_ops.busy
+            or (self._assembled and (self.search_box.busy or self.file_ops.busy))
             or self.model.merging
             or self._merge_timer.isActive()
         )
 
     @property
+    def open_containers(self) -> Collection[str]:
+        """The containers whose file rows the tree builds (`TreeFill`)."""
+        return self.tree_fill.open_containers
+
+    @property
     def agent_edited(self) -> frozenset[str]:
         """Physical paths of files with the "agent edited" badge."""
-        return self.marks.edits.paths
+        return self.marks.edits.paths if self._assembled else frozenset()
 
     def store(self) -> MemoryStore:
         """A store for the shown workspace."""
         return MemoryStore(self.home, self.workspace)
 
     def start(self) -> None:
-        """Read the home for the first time (off the GUI thread)."""
-        self.scans.request(None)
+        """Read the home for the first time (off the GUI thread; a big home's outline
+        first)."""
+        self.scans.start()
 
     def handle_paths_changed(self, paths: Iterable[str]) -> None:
         """What the window's watcher reported: rescan what it touches (transcripts, writer
@@ -314,7 +368,8 @@ class MemoryTab(QWidget):
         relevant = [path for path in paths if self.scans.concerns(path)]
         if relevant:
             self.scans.request(relevant)
-        self.suggestions.handle_paths_changed(paths)
+        if self._assembled:
+            self.suggestions.handle_paths_changed(paths)
 
     @Slot(object)
     def _on_watcher_paths_changed(self, paths: list[str]) -> None:
@@ -326,24 +381,26 @@ class MemoryTab(QWidget):
 
     def confirm_close(self) -> bool:
         """The unsaved-changes guard for closing the window."""
-        return self.editor.confirm_discard()
+        return not self._assembled or self.editor.confirm_discard()
 
     def save_ui_state(self) -> None:
         """Remember splitter sizes and badges (the window saves the file)."""
         if self.ui_state is not None:
             self.ui_state.set_splitter_sizes(SPLITTER_NAME, self.splitter.sizes())
-            self.marks.save()
+            if self._assembled:
+                self.marks.save()
 
     def shutdown(self) -> None:
         """Stop every worker thread (on window close)."""
         self._time_refresh.stop()
         self._merge_timer.stop()
         self.scans.shutdown()
-        self.search_box.shutdown()
-        self.file_ops.shutdown()
-        self.suggestions.shutdown()
-        self.mux.shutdown()
-        self.editor.shutdown()
+        if self._assembled:
+            self.search_box.shutdown()
+            self.file_ops.shutdown()
+            self.suggestions.shutdown()
+            self.mux.shutdown()
+            self.editor.shutdown()
         if self.consolidation is not None:
             self.consolidation.shutdown()
 
@@ -351,6 +408,7 @@ class MemoryTab(QWidget):
         """Show another workspace; False if the user kept unsaved changes instead."""
         if workspace_id == self._workspace_id and self._scan is not None:
             return True
+        self.assemble()
         if not self.editor.confirm_discard():
             return False
         self._workspace_id = workspace_id
@@ -368,6 +426,7 @@ class MemoryTab(QWidget):
 
     def focus_search(self) -> None:
         """Ctrl+Shift+F: put the cursor in the search box."""
+        self.assemble()
         self.search_box.focus()
 
     def reveal_file(
@@ -375,6 +434,7 @@ class MemoryTab(QWidget):
     ) -> None:
         """Open `path` of `workspace_id` (switching to it) with `lines` highlighted, as
         soon as the tree shows it (e.g. the notes the writer just recorded)."""
+        self.assemble()
         switching = workspace_id != self._workspace_id
         if switching and not self.switch_workspace(workspace_id):
             return
@@ -382,6 +442,7 @@ class MemoryTab(QWidget):
 
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the suggested memories of `workspace_id` (switching to it)."""
+        self.assemble()
         if workspace_id == self._workspace_id or self.switch_workspace(workspace_id):
             self.suggestions.reveal()
 
@@ -411,13 +472,52 @@ class MemoryTab(QWidget):
 
     def show_error(self, text: str) -> None:
         """An error in the tab's bar (and the status bar)."""
+        from memtab.gui.memory_tab.editor_bar import BarKind
+
+        self.assemble()
         self.message_bar.show_message(BarKind.ERROR, text)
         self.status_message.emit(text)
 
     # -- scans -------------------------------------------------------------------------------
 
     @Slot(object)
+    def _on_scans_outline_finished(self, outcome: ScanOutcome) -> None:
+        if self._tree_ready or self._scan is not None:
+            return  # the scan it stood in for is already shown
+        scan = outcome.scan
+        self.picker.set_registry(
+            scan.registry, self._workspace_id, readable=scan.registry_error is None
+        )
+        tree = outcome.presented
+        assert isinstance(tree, TreeNode)
+        self._show_tree(tree, self._on_outline_shown)
+
+    def _on_outline_shown(self) -> None:
+        self._expand_defaults()
+        self._mark_tree_ready()
+
+    def _mark_tree_ready(self) -> None:
+        """The tree shows the home: once it has painted, build the rest (`assemble`)."""
+        if self._tree_ready:
+            return
+        self._tree_ready = True
+        self.tree.viewport().installEventFilter(self)
+        self.tree_ready.emit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Assemble the tab right after the tree's first paint showing the home."""
+        if event.type() == QEvent.Type.Paint and watched is self.tree.viewport():
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self.assemble)
+        return False
+
+    def _searching(self) -> bool:
+        """Whether the tree shows search results (their containers hold only matches)."""
+        return self._assembled and self.search_box.query.active
+
+    @Slot(object)
     def _on_scans_scan_finished(self, outcome: ScanOutcome) -> None:
+        self.assemble()
         previous = self._scan
         scan = outcome.scan
         self._scan = scan
@@ -464,7 +564,7 @@ class MemoryTab(QWidget):
     def _show_tree(self, tree: TreeNode, then: Callable[[], None] | None = None) -> None:
         """Merge `tree` into the model in slices of a few ms (the GUI stays responsive
         even when thousands of rows change), then run the follow-ups and `then`."""
-        self.model.start_merge(tree, self.marks.badges)
+        self.model.start_merge(tree, self.marks.badges if self._assembled else None)
         self._after_merge = then
         self._continue_merge()
 
@@ -473,14 +573,17 @@ class MemoryTab(QWidget):
         self._continue_merge()
 
     def _continue_merge(self) -> None:
-        with self.sync.quietly():
+        with self.sync.quietly() if self._assembled else contextlib.nullcontext():
             done = self.model.continue_merge(MERGE_SLICE_MS)
         if not done:
             self._merge_timer.start()
             return
+        self.tree_fill.refill()
         after, self._after_merge = self._after_merge, None
         if after is not None:
             after()
+        if not self._assembled:
+            return  # an outline: nothing is open or selected yet
         if self._reopen_pending and self._loaded:
             self._reopen_pending = False
             self._reopen_remembered_file()
@@ -488,13 +591,14 @@ class MemoryTab(QWidget):
         self.sync.reveal_if_shown()
         if self._select_after_scan is not None:
             key, open_it = self._select_after_scan
-            if self.model.node_for_key(key) is not None:
+            if self.model.reveal(key) is not None:
                 self._select_after_scan = None
                 self.sync.select_key(key, open_it)
         self.tree_updated.emit()
 
     def _on_first_tree_shown(self) -> None:
         self._expand_defaults()
+        self._mark_tree_ready()
         self._loaded = True
         self._reopen_remembered_file()
         self.sync.mark_keyboard_row()
@@ -504,7 +608,12 @@ class MemoryTab(QWidget):
         self.loaded.emit()
 
     def _expand_defaults(self) -> None:
-        total = self._scan.file_count if self._scan is not None else 0
+        # From the tree, not the scan: an outline is shown before any scan is.
+        total = sum(
+            section.file_count
+            for section in self.model.root.children
+            if section.section is not SectionId.ORPHANS
+        )
         keys = {section_key(SectionId(scope.value)) for scope in Scope}
         if total <= EXPAND_ALL_MAX_FILES:
             keys.update(
@@ -559,7 +668,7 @@ class MemoryTab(QWidget):
             key = file_key(parse_file_path(remembered))
         except PathError:
             return
-        if self.model.node_for_key(key) is not None:
+        if self.model.reveal(key) is not None:
             with self.marks.opening_quietly():  # the user has not looked at it yet
                 self.sync.select_key(key, open_it=True)
 

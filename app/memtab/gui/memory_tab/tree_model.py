@@ -5,6 +5,11 @@ GUI thread; `replace_tree` merges it into the live one, emitting row removals, i
 and data changes for what differs, so expansion, selection and scroll position survive
 without being saved and restored. Nodes are matched by `key`.
 
+A large home's tree comes with some containers unfilled (`TreeNode.unfilled_files`, see
+`views.tree`): they report children so the view shows an arrow, and Qt's
+`canFetchMore`/`fetchMore` (called when one is expanded) asks `filler` for their file
+rows. `reveal(key)` fills the container of a file row before it is selected.
+
 Drag and drop moves files and directories (across scopes too): the model never moves
 anything itself; `dropMimeData` emits `move_requested(sources, target_dir)` and the tab
 asks the store, after which the watcher's rescan shows the result.
@@ -14,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -34,6 +39,7 @@ from memtab.views.tree import (
     NodeKind,
     SectionId,
     TreeNode,
+    file_container_key,
     loading_tree,
 )
 
@@ -53,6 +59,9 @@ KEY_ROLE = Qt.ItemDataRole.UserRole + 3
 """The node's stable key (str)."""
 
 PIN_NOTE = glossary.PINS_WITH_MUX
+
+Filler = Callable[[str], "list[TreeNode] | None"]
+"""Builds the file rows of an unfilled container (by key); None when it cannot yet."""
 
 
 def file_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) -> str:
@@ -151,6 +160,7 @@ class MemoryTreeModel(QAbstractItemModel):
         self.pin_note = PIN_NOTE
         """What a pinned file's tooltip says about mux (the tab knows whether it runs)."""
         self._merge: _Merge | None = None
+        self.filler: Filler | None = None
         self._register(self._root)
 
     # -- lookups -------------------------------------------------------------------------
@@ -230,8 +240,55 @@ class MemoryTreeModel(QAbstractItemModel):
         return 1
 
     def hasChildren(self, parent: ModelIndex = QModelIndex()) -> bool:  # noqa: B008
-        """Qt: whether a row has children."""
-        return self.rowCount(parent) > 0
+        """Qt: whether a row has children (an unfilled container has, unbuilt)."""
+        if parent.isValid() and parent.column() != 0:
+            return False
+        node = self.node(parent)
+        return bool(node.children) or node.unfilled_files > 0
+
+    def canFetchMore(self, parent: ModelIndex) -> bool:
+        """Qt: whether a container's file rows are still to be built."""
+        return parent.isValid() and self.node(parent).unfilled_files > 0
+
+    def fetchMore(self, parent: ModelIndex) -> None:
+        """Qt: build a container's file rows (the view asks when it is expanded)."""
+        if parent.isValid():
+            self.fill(self.node(parent))
+
+    def fill(self, container: TreeNode) -> bool:
+        """Insert the file rows of an unfilled container (from `filler`); False when
+        there is nothing to fill or they cannot be built yet."""
+        if container.unfilled_files <= 0 or self.filler is None:
+            return False
+        rows = self.filler(container.key)
+        if rows is None:
+            return False
+        # Files follow directories, and an unfilled container holds no file rows yet.
+        first = len(container.children)
+        if rows:
+            self.beginInsertRows(self.index_for_node(container), first, first + len(rows) - 1)
+            container.children.extend(rows)
+            container.renumber(first)
+            for row in rows:
+                self._register(row)
+            self.endInsertRows()
+        container.unfilled_files = 0
+        # The fingerprints above no longer describe what is shown: the next merge compares.
+        node: TreeNode | None = container
+        while node is not None:
+            node.fingerprint = 0
+            node = node.parent
+        self._emit_rows_changed(container.parent or self._root, [container.row])
+        return True
+
+    def reveal(self, key: str) -> TreeNode | None:
+        """The node with `key`, filling the container of a file row first if needed."""
+        node = self._by_key.get(key)
+        if node is None and (container_key := file_container_key(key)) is not None:
+            container = self._by_key.get(container_key)
+            if container is not None and self.fill(container):
+                node = self._by_key.get(key)
+        return node
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole

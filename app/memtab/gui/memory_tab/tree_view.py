@@ -441,6 +441,14 @@ class MemoryTreeView(QTreeView):
         self.setAcceptDrops(True)
         self.setDropIndicatorShown(True)
         self.setItemDelegate(MemoryItemDelegate(self))
+        # Qt fetches a container's rows on expanding only while the view is laid out on
+        # screen; a fill on `expanded` also covers a hidden or not yet painted view.
+        self.expanded.connect(self._on_expanded)
+
+    def _on_expanded(self, index: QModelIndex) -> None:
+        node = self.node_at(index)
+        if node is not None and node.unfilled_files:
+            self.memory_model().fill(node)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         """Mouse: where clicked; keyboard (Menu key, Shift+F10): at the current row."""
@@ -491,7 +499,8 @@ class MemoryTreeView(QTreeView):
         return {
             node.key
             for node in model.nodes()
-            if node.children and self.isExpanded(model.index_for_node(node))
+            if (node.children or node.unfilled_files)
+            and self.isExpanded(model.index_for_node(node))
         }
 
     def set_expanded_keys(self, keys: Iterable[str], *, collapse_others: bool = False) -> None:
@@ -499,7 +508,7 @@ class MemoryTreeView(QTreeView):
         model = self.memory_model()
         wanted = set(keys)
         for node in model.nodes():
-            if not node.children:
+            if not node.children and not node.unfilled_files:
                 continue
             index = model.index_for_node(node)
             if node.key in wanted:
@@ -508,10 +517,13 @@ class MemoryTreeView(QTreeView):
                 self.setExpanded(index, False)
 
     def select_key(self, key: str) -> bool:
-        """Make the row with `key` current and selected, scrolled into view."""
-        index = self.memory_model().index_for_key(key)
-        if not index.isValid():
+        """Make the row with `key` current and selected, scrolled into view (filling its
+        container first if its rows are not built yet)."""
+        model = self.memory_model()
+        node = model.reveal(key)
+        if node is None:
             return False
+        index = model.index_for_node(node)
         parent = index.parent()
         while parent.isValid():
             self.setExpanded(parent, True)

@@ -1,7 +1,9 @@
-"""Scanning the memory home off the GUI thread: the Qt facade over `views.scan.scan_home`.
+"""Scanning the memory home off the GUI thread: the Qt facade over `views.scan`.
 
-`ScanTasks.scan(request)` submits the scan as the latest job of one key, so only the
+`ScanTasks.scan(request, present)` submits a scan as the latest job of one key, so only the
 newest scan lands; `scan_finished(ScanOutcome)` / `scan_failed(str)` report it.
+`outline(request, present)` runs `views.scan.scan_outline` first (a big home's first
+paint); `outline_finished(ScanOutcome)` reports it unless it found the home small.
 """
 
 from __future__ import annotations
@@ -12,25 +14,32 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.views.scan import HomeScan, ScanOutcome, ScanRequest, scan_home
+from memtab.views.scan import HomeScan, ScanOutcome, ScanRequest, scan_home, scan_outline
 
 logger = logging.getLogger(__name__)
 
 SCAN_KEY = "scan"
+OUTLINE_KEY = "outline"
 
 Presenter = Callable[[HomeScan], object]
 """Runs on the worker right after a scan (e.g. to build the tree); result in `presented`."""
 
 
 class _ScanJob:
-    """The job function: scan, then present, on the worker thread."""
+    """The job function: scan (or outline), then present, on the worker thread."""
 
-    def __init__(self, request: ScanRequest, present: Presenter | None) -> None:
+    def __init__(self, request: ScanRequest, present: Presenter | None, outline: bool) -> None:
         self._request = request
         self._present = present
+        self._outline = outline
 
-    def __call__(self, context: TaskContext) -> ScanOutcome:
-        scan = scan_home(self._request, context)
+    def __call__(self, context: TaskContext) -> ScanOutcome | None:
+        if self._outline:
+            scan = scan_outline(self._request, context)
+            if scan is None:
+                return None
+        else:
+            scan = scan_home(self._request, context)
         context.raise_if_cancelled()
         presented = self._present(scan) if self._present is not None else None
         return ScanOutcome(self._request, scan, presented)
@@ -41,14 +50,17 @@ class ScanTasks(QObject):
 
     Signals (GUI thread):
         scan_finished(ScanOutcome)
+        outline_finished(ScanOutcome): an outline of a big home (see `outline`).
         scan_failed(str): a message for the user.
     """
 
     scan_finished = Signal(object)
+    outline_finished = Signal(object)
     scan_failed = Signal(str)
 
     def __init__(self, present: Presenter | None = None, parent: QObject | None = None) -> None:
-        """`present` post-processes each scan on the worker (may be None)."""
+        """`present` post-processes each scan on the worker, unless a submission brings
+        its own (may be None)."""
         super().__init__(parent)
         self._present = present
         self._runner = TaskRunner("scan", parent=self)
@@ -57,22 +69,36 @@ class ScanTasks(QObject):
 
     @property
     def busy(self) -> bool:
-        """Whether a scan is queued or running."""
-        return self._runner.is_busy(SCAN_KEY)
+        """Whether a scan (or outline) is queued or running."""
+        return self._runner.is_busy()
 
-    def scan(self, request: ScanRequest) -> int:
+    def scan(self, request: ScanRequest, present: Presenter | None = None) -> int:
         """Start a scan, superseding any scan still queued or running; returns its job id."""
-        return self._runner.submit_latest(SCAN_KEY, _ScanJob(request, self._present))
+        job = _ScanJob(request, present or self._present, outline=False)
+        return self._runner.submit_latest(SCAN_KEY, job)
+
+    def outline(self, request: ScanRequest, present: Presenter | None = None) -> int:
+        """Start an outline (jobs run in order: submit it before the scan it precedes)."""
+        job = _ScanJob(request, present or self._present, outline=True)
+        return self._runner.submit_latest(OUTLINE_KEY, job)
 
     def shutdown(self, timeout_ms: int = 3000) -> None:
         """Cancel scans and stop the worker thread (on window close)."""
         self._runner.shutdown(timeout_ms)
 
     @Slot(str, object)
-    def _on_runner_latest_finished(self, _key: str, outcome: object) -> None:
+    def _on_runner_latest_finished(self, key: str, outcome: object) -> None:
+        if outcome is None:
+            return  # an outline of a small home: the scan follows at once
         assert isinstance(outcome, ScanOutcome)
-        self.scan_finished.emit(outcome)
+        if key == OUTLINE_KEY:
+            self.outline_finished.emit(outcome)
+        else:
+            self.scan_finished.emit(outcome)
 
     @Slot(str, str)
-    def _on_runner_latest_failed(self, _key: str, message: str) -> None:
+    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        if key == OUTLINE_KEY:
+            logger.warning("The outline of the home failed: %s", message)
+            return  # the scan right after it reports what is wrong
         self.scan_failed.emit(f"Could not read the memory home: {message}")
