@@ -1,0 +1,61 @@
+"""Issue 15's table: every benchmark adds its row here, and the run ends by printing them
+all (as Markdown, ready for the README's performance section), each with its floor
+measured in the same run and the ratio to it where there is one.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measure: what Memtab did, against its floor (if any) and its target."""
+
+    measure: str
+    value: str
+    target: str
+    floor: str = "—"
+    ratio: float | None = None
+
+    def cells(self) -> list[str]:
+        ratio = f"{self.ratio:.2f}×" if self.ratio is not None else "—"
+        return [self.measure, self.floor, self.value, ratio, self.target]
+
+
+ROWS: dict[str, Row] = {}
+
+# The write row belongs to the streaming-transcript work (tests/bench/test_write_bench.py).
+PLACEHOLDERS = {
+    "write": Row("`memtab write` on a 200 MB transcript", "(test_write_bench)", "≤ 100 MB peak")
+}
+
+ORDER = ("first-paint", "write-visible", "paint-20k", "headless-20k", "write", "rss-3k", "rss-20k")
+
+
+def record(key: str, row: Row) -> None:
+    """Add (or replace) a row of the table and print it at once."""
+    ROWS[key] = row
+    print(f"\n[bench] {' | '.join(row.cells())}")
+
+
+def table_lines() -> list[str]:
+    """The rows measured in this run, in the issue's order, as a Markdown table."""
+    if not ROWS:
+        return []
+    rows = [ROWS.get(key) or PLACEHOLDERS.get(key) for key in ORDER]
+    rows += [row for key, row in ROWS.items() if key not in ORDER]
+    lines = ["| measure | floor (same run) | Memtab | ratio | target |", "|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(row.cells()) + " |" for row in rows if row is not None]
+    return lines
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def p95(values: list[float]) -> float:
+    """The 95th percentile by the nearest-rank rule."""
+    ordered = sorted(values)
+    return ordered[max(0, round(0.95 * len(ordered)) - 1)]

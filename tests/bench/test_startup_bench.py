@@ -1,0 +1,205 @@
+"""Start-up and memory benchmarks against a bare PySide6 window, measured in the same run.
+
+Run: .venv/bin/python -m pytest -q --bench tests/bench/test_startup_bench.py -s
+
+- process start → the Memory tab painted on 3 × 1000 files, against the bare window's
+  start → first paint (`floors.BARE_WINDOW`), runs interleaved (target ≤ 2×);
+- the same on a home of 20,000 files (target ≤ 1 s to a usable first paint);
+- resident memory of the running app when loaded (at the paint with every description)
+  and once settled (the writer running, the consolidation engine preloaded, the search
+  index warm), with 3000 files (≤ 100 MB; floor: the bare window) and with 20,000
+  (≤ 200 MB). The ratio is the settled one.
+
+Memtab prints its own timing lines with MEMTAB_TIMING=1 (see `memtab.gui.app`):
+`tree-paint` is the first paint of the tree with the home's folders and counts,
+`loaded-paint` the first paint with every description read.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bench.floors import PaintSample, child_environment, run_bare_window
+from bench.table import Row, median, record
+from memtab.store.home import Home
+
+pytestmark = pytest.mark.bench
+
+RUNS = 5
+SETTLE_S = 4.0  # after the loaded paint: the deferred builds and preloads are done
+LOAD_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class MemtabStart:
+    """One start of `memtab --screenshot`: ms from spawn to each timing event."""
+
+    tree_paint_ms: float
+    loaded_paint_ms: float
+    files: int
+    peak_rss_mb: float
+
+
+def timing_events(stderr: str, started: float) -> dict[str, dict[str, float]]:
+    """Memtab's timing lines: {event: {"ms": since `started`, other fields…}}."""
+    events: dict[str, dict[str, float]] = {}
+    for line in stderr.splitlines():
+        if not line.startswith("memtab-timing:"):
+            continue
+        words = line.split()
+        fields = {words[i]: float(words[i + 1]) for i in range(2, len(words) - 1, 2)}
+        fields["ms"] = (fields["at"] - started) * 1000.0
+        events[words[1]] = fields
+    return events
+
+
+def memtab_command(home: Home, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "memtab", "--home", str(home.root), *extra]
+
+
+def start_memtab(home: Home, env: dict[str, str], shot: Path) -> MemtabStart:
+    started = time.time()
+    result = subprocess.run(
+        memtab_command(home, "--screenshot", str(shot)),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    events = timing_events(result.stderr, started)
+    tree, loaded = events["tree-paint"], events["loaded-paint"]
+    return MemtabStart(tree["ms"], loaded["ms"], int(loaded["files"]), loaded["peak-rss-mb"])
+
+
+def ms(value: float) -> str:
+    return f"{value:.0f} ms"
+
+
+def test_first_paint_against_a_bare_window(home_3k: Home, tmp_path: Path) -> None:
+    env = child_environment(tmp_path / "pycache")
+    shot = tmp_path / "shot.png"
+    run_bare_window(env), start_memtab(home_3k, env, shot)  # compile bytecode, warm caches
+    floors: list[PaintSample] = []
+    starts: list[MemtabStart] = []
+    for _ in range(RUNS):  # interleaved, so load from elsewhere hits both alike
+        floors.append(run_bare_window(env))
+        starts.append(start_memtab(home_3k, env, shot))
+    floor = median([sample.paint_ms for sample in floors])
+    painted = median([start.tree_paint_ms for start in starts])
+    loaded = median([start.loaded_paint_ms for start in starts])
+    print(
+        f"\nstart → painted, runs: {' / '.join(f'{s.tree_paint_ms:.0f}' for s in starts)} ms; "
+        f"bare window: {' / '.join(f'{s.paint_ms:.0f}' for s in floors)} ms; every "
+        f"description shown after {ms(loaded)} ({loaded / floor:.2f}×)"
+    )
+    assert {start.files for start in starts} == {3000}
+    record(
+        "first-paint",
+        Row(
+            "process start → Memory tab painted, 3 × 1000 files",
+            ms(painted),
+            "≤ 2× the floor",
+            floor=f"bare window, 3000-row QTreeWidget: {ms(floor)}",
+            ratio=painted / floor,
+        ),
+    )
+
+
+def test_first_paint_of_20000_files(home_20k: Home, home_3k: Home, tmp_path: Path) -> None:
+    env = child_environment(tmp_path / "pycache")
+    shot = tmp_path / "shot.png"
+    start_memtab(home_3k, env, shot)  # compile bytecode
+    floors: list[PaintSample] = []
+    starts: list[MemtabStart] = []
+    for _ in range(3):
+        floors.append(run_bare_window(env))
+        starts.append(start_memtab(home_20k, env, shot))
+    floor = median([sample.paint_ms for sample in floors])
+    painted = median([start.tree_paint_ms for start in starts])
+    loaded = median([start.loaded_paint_ms for start in starts])
+    print(
+        f"\n20,000 files: painted after {' / '.join(f'{s.tree_paint_ms:.0f}' for s in starts)}"
+        f" ms; every description shown after {ms(loaded)}"
+    )
+    assert {start.files for start in starts} == {20_000}
+    record(
+        "paint-20k",
+        Row(
+            "home of 20,000 memory files: usable first paint",
+            f"{ms(painted)} (all read: {ms(loaded)})",
+            "≤ 1 s",
+            floor=f"bare window: {ms(floor)}",
+            ratio=painted / floor,
+        ),
+    )
+
+
+def _proc_status_mb(pid: int) -> dict[str, float]:
+    status = Path(f"/proc/{pid}/status").read_text()
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    return {name: int(fields[name].split()[0]) / 1024 for name in ("VmRSS", "VmHWM")}
+
+
+def settled_memory(home: Home, env: dict[str, str]) -> dict[str, float]:
+    """Run the window (offscreen, not `--screenshot`): once loaded and settled, its RSS."""
+    process = subprocess.Popen(
+        memtab_command(home), stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True
+    )
+    loaded = threading.Event()
+    at_load: dict[str, float] = {}
+
+    def drain() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if line.startswith("memtab-timing: loaded-paint"):
+                at_load.update(timing_events(line, 0.0)["loaded-paint"])
+                loaded.set()
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        assert loaded.wait(LOAD_TIMEOUT_S), "the window did not load"
+        time.sleep(SETTLE_S)
+        return {**_proc_status_mb(process.pid), "loaded": at_load["peak-rss-mb"]}
+    finally:
+        process.send_signal(signal.SIGINT)  # closes the window like Ctrl+C
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        reader.join(5)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_resident_memory_once_loaded(home_3k: Home, home_20k: Home, tmp_path: Path) -> None:
+    env = child_environment(tmp_path / "pycache")
+    start_memtab(home_3k, env, tmp_path / "shot.png")  # compile bytecode
+    floor = median([run_bare_window(env).peak_rss_mb for _ in range(3)])
+    for key, home, files, target in (
+        ("rss-3k", home_3k, "3000", "≤ 100 MB"),
+        ("rss-20k", home_20k, "20,000", "≤ 200 MB"),
+    ):
+        memory = settled_memory(home, env)
+        print(
+            f"\n{files} files: {memory['loaded']:.0f} MiB when loaded, settled "
+            f"{memory['VmRSS']:.0f} MiB (peak {memory['VmHWM']:.0f} MiB)"
+        )
+        record(
+            key,
+            Row(
+                f"RSS with {files} files: loaded · settled",
+                f"{memory['loaded']:.0f} MB · {memory['VmRSS']:.0f} MB",
+                target,
+                floor=f"bare window: {floor:.0f} MB",
+                ratio=memory["VmRSS"] / floor,
+            ),
+        )
