@@ -15,6 +15,7 @@ from pathlib import Path
 from memtab import __version__
 from memtab.cli.common import CliError, add_home_option, default_demo_home, home_location
 from memtab.demo import DemoError, DemoSession, create_demo_home, open_fresh_demo
+from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.logs import setup_logging
 from memtab.store.home import HomeError, HomeLocation
 from memtab.store.memory import MemoryStoreError
@@ -183,6 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(words).parse_args(words)
     setup_logging(verbose=args.verbose)
+    # The window shows these in its status bar; a terminal gets them on stderr.
+    stop_telling = on_kept_aside(_say_kept_aside) if args.command else lambda: None
     try:
         if args.install_desktop:
             return install_desktop()
@@ -203,3 +206,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    finally:
+        stop_telling()
+
+
+def _say_kept_aside(kept: KeptAside) -> None:
+    """A sidecar Memtab could not parse was kept aside before a fresh one replaced it."""
+    print(f"memtab: {kept.message} (in {kept.original.parent})", file=sys.stderr)

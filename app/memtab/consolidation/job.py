@@ -5,7 +5,9 @@ holds the interpreter lock so often that the GUI thread, which needs the lock fo
 Python callback while painting, stutters. `run_isolated` runs the job in a child process
 instead (a fresh `ConsolidationService` on the same home; the cross-process lock keeps
 runs exclusive), relaying progress and cancellation over a pipe. Both paths return the
-same `RunOutcome`, so the caller cannot tell them apart except by a smooth window.
+same `RunOutcome`, so the caller cannot tell them apart except by a smooth window: the
+child logs to the window's log file, and a sidecar it keeps aside is told to the window's
+`on_kept_aside` listeners (its status bar) as if kept aside in the window's process.
 
 A job is a run (`mode="run"`), a plan for review (`"plan"`: the outcome carries the
 `ConsolidationPlan`, nothing is changed) or the application of a reviewed plan
@@ -26,6 +28,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from memtab.consolidation.errors import ConsolidationError, RunCancelledError
 from memtab.fs.clock import now_ms
+from memtab.fs.sidecar import KeptAside, notify_kept_aside, on_kept_aside
+from memtab.logs import log_file, setup_logging
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home, HomeError
 from memtab.store.journal import ConsolidationRecord, Trigger
@@ -127,13 +131,22 @@ def _child_main(
     mode: JobMode = "run",
     choice: PlanChoice | None = None,
     run_id: str | None = None,
+    log_to_file: bool = False,
 ) -> None:
-    """The child process: a fresh service on the home, progress and result over the pipe."""
+    """The child process: a fresh service on the home, progress, files kept aside and the
+    result over the pipe."""
     from memtab.consolidation.service import ConsolidationService
+
+    if log_to_file:  # a spawned child starts with no logging set up
+        setup_logging()
 
     def report(step: int, message: str) -> None:
         connection.send(("progress", step, message))
 
+    def relay_kept_aside(kept: KeptAside) -> None:
+        connection.send(("kept_aside", kept))
+
+    on_kept_aside(relay_kept_aside)
     try:
         service = ConsolidationService(Home(Path(home_root)))
         outcome = run_for_outcome(
@@ -172,7 +185,17 @@ def run_isolated(
     child_cancel = context.Event()
     process = context.Process(
         target=_child_main,
-        args=(str(home_root), workspace_id, trigger, sender, child_cancel, mode, choice, run_id),
+        args=(
+            str(home_root),
+            workspace_id,
+            trigger,
+            sender,
+            child_cancel,
+            mode,
+            choice,
+            run_id,
+            log_file() is not None,
+        ),
         name=f"memtab-consolidation-{workspace_id}",
         daemon=True,
     )
@@ -203,6 +226,8 @@ def run_isolated(
             kind = message[0]
             if kind == "progress":
                 on_step(message[1], message[2])
+            elif kind == "kept_aside":
+                notify_kept_aside(message[1])
             elif kind == "outcome":
                 outcome: RunOutcome = message[1]
                 return outcome

@@ -168,7 +168,7 @@ def keep_aside(path: Path, data: bytes, reason: str) -> KeptAside:
     backup = _existing_copy(path, data) or _write_copy(path, data)
     kept = KeptAside(path, backup, reason)
     logger.warning("%s (in %s)", kept.message, path.parent)
-    _notify(kept)
+    notify_kept_aside(kept)
     return kept
 
 
@@ -224,7 +224,9 @@ def on_kept_aside(listener: Callable[[KeptAside], None]) -> Callable[[], None]:
     return stop
 
 
-def _notify(kept: KeptAside) -> None:
+def notify_kept_aside(kept: KeptAside) -> None:
+    """Tell every listener of this process about `kept` (a consolidation running in a
+    child process relays the files it kept aside to the window this way)."""
     with _listeners_guard:
         listeners = list(_listeners)
     for listener in listeners:

@@ -268,3 +268,19 @@ def test_python_dash_m_entry_point(tmp_path: Path) -> None:
         check=True,
     )
     assert json.loads(result.stdout)["workspaces"] == []
+
+
+def test_registering_over_a_corrupt_registry_says_where_the_old_one_went(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "config.json").write_text('{"projects": [["/p", {"workspaces": [')
+    status, out, err = run_cli(["--home", str(tmp_path), "project", "add", "/q"], capsys)
+    assert status == 0
+    (copy,) = tmp_path.glob("config.json.corrupt-*")
+    assert copy.read_text() == '{"projects": [["/p", {"workspaces": ['
+    assert err == (
+        f"memtab: config.json could not be used (not valid JSON (Expecting value: line 1 "
+        f"column 38 (char 37))); its content was kept as {copy.name} and a fresh one was "
+        f"started (in {tmp_path})\n"
+    )
+    assert out == "Registered project /q\n"

@@ -151,3 +151,19 @@ def test_sweep_reports_runs_and_skips(demo: Path, capsys: pytest.CaptureFixture[
     assert status == 0
     assert out.splitlines()[0] == "Started 0 runs."
     assert f"  {DARK_MODE_ID}  archived" in out.splitlines()
+
+
+def test_a_journal_kept_aside_is_said_once_on_stderr(
+    demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = demo / "memory-consolidation.json"
+    journal.write_bytes(journal.read_bytes()[:300])  # cut short: not JSON any more
+    status, _, err = run_cli(["consolidate", "--home", str(demo), "--workspace", MAIN_ID], capsys)
+    assert status == 0, err
+    (copy,) = demo.glob("memory-consolidation.json.corrupt-*")
+    notices = [line for line in err.splitlines() if "could not be used" in line]
+    assert len(notices) == 1
+    assert notices[0].startswith("memtab: memory-consolidation.json could not be used (not valid")
+    assert notices[0].endswith(
+        f"its content was kept as {copy.name} and a fresh one was started (in {demo})"
+    )

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
+
+import pytest
 
 from memtab.consolidation.job import run_for_outcome, run_isolated
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
+from memtab.fs.sidecar import KeptAside, on_kept_aside
+from memtab.logs import setup_logging
 from memtab.store.journal import Journal
 
 
@@ -63,3 +68,30 @@ def test_in_process_and_isolated_outcomes_match(tmp_path: Path) -> None:
     )
     assert here.record is not None and there.record is not None
     assert [op.to_json() for op in here.record.ops] == [op.to_json() for op in there.record.ops]
+
+
+def test_a_sidecar_kept_aside_in_the_child_is_told_in_the_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path / "log"))
+    setup_logging()
+    home = create_demo_home(tmp_path / "home")
+    home.journal_path.write_text("{cut short")
+    told: list[KeptAside] = []
+    stop = on_kept_aside(told.append)
+    try:
+        outcome = run_isolated(
+            home.root, MAIN_ID, "manual", cancel=threading.Event(), on_step=lambda s, m: None
+        )
+    finally:
+        stop()
+        root = logging.getLogger()
+        for handler in [h for h in root.handlers if getattr(h, "_memtab", False)]:
+            root.removeHandler(handler)
+            handler.close()
+    assert outcome.error is None, outcome.error
+    (copy,) = home.root.glob("memory-consolidation.json.corrupt-*")
+    assert [(kept.original, kept.backup) for kept in told] == [(home.journal_path, copy)]
+    logged = (tmp_path / "log" / "memtab.log").read_text()
+    assert "consolidating workspace a1b2c3d4e5" in logged  # the child's lines reach the log
+    assert f"its content was kept as {copy.name}" in logged
