@@ -114,6 +114,27 @@ LEAKS: dict[str, tuple[str, str, str]] = {
         + "---- END SSH2 ENCRYPTED PRIVATE KEY ----",
         "",
     ),
+    # Commands as an agent runs them: the password is an argument or a variable of the command.
+    "postgres password variable": ("PGPASSWORD=", "Tr0ub4dor3xyz", " psql -h db -U app"),
+    "mysql password variable": ("export MYSQL_PWD=", "Tr0ub4dor3xyz", "\n"),
+    "password option with a space": ("mysqldump --password ", "Tr0ub4dor3xyz", " app > a.sql"),
+    "curl user and password": ("curl -fsS -u deploy:", "Tr0ub4dor3xyz", " https://x.io/api"),
+    "curl --user": ("curl --user 'deploy:", "Tr0ub4dor3xyz", "' https://x.io/api"),
+    "docker login -p": ("docker login -u ci -p ", "Tr0ub4dor3xyz", " registry.acme.io"),
+    "sshpass -p": ("sshpass -p '", "Tr0ub4dor3xyz", "' ssh deploy@host"),
+    "azure storage connection string": (
+        "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=",
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+        ";EndpointSuffix=core.windows.net",
+    ),
+    "sendgrid key": (
+        "SENDGRID=",
+        "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",
+        "\n",
+    ),
+    "square access token": ("SQUARE=", "sq0atp-1Qk5xW4s8dL0m7Hn2bV3cA", ""),
+    "shopify access token": ("X-Shopify-Access-Token: ", "shpat_" + "0a1b2c3d4e" * 3 + "f9", ""),
+    "digitalocean token": ("doctl auth init -t ", "dop_v1_" + "0123456789abcdef" * 4, ""),
     "PuTTY private lines": (
         "PuTTY-User-Key-File-3: ssh-ed25519\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5\n",
         "Private-Lines: 1\nAAAAIGxvbmdzZWNyZXRrZXltYXRlcmlhbA==\n",
@@ -145,6 +166,11 @@ LOOK_ALIKES: dict[str, str] = {
         "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkq\n-----END CERTIFICATE-----"
     ),
     "single base64 JSON segment": "cursor eyJwYWdlIjoyfQ== next",
+    "the working directory in an env listing": "PWD=/home/dev/src/acme-api\nOLDPWD=/home/dev",
+    "a password read from stdin": "echo $TOKEN | docker login -u ci --password-stdin ghcr.io",
+    "a password prompt": "mysql -u root -p app < dump.sql",
+    "a user and group for docker": "docker run -u 1000:1000 -v $PWD:/src node:20",
+    "a password file": "PGPASSFILE=/home/dev/.pgpass psql -h db",
     "words glued to a prefix": (
         "the risk_live_update_interval and task-runner-for-the-quarterly-plan"
     ),

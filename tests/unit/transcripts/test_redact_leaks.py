@@ -39,6 +39,8 @@ def test_look_alikes_are_left_alone(text: str) -> None:
         ("client_secret", "abcdefgh12345678"),
         ("aws_secret_access_key", B64),
         ("github.token", "abcdefgh12345678"),
+        ("PGPASSWORD", "Tr0ub4dor3xyz"),
+        ("MYSQL_PWD", "Tr0ub4dor3xyz"),
     ],
 )
 def test_secret_named_json_members_are_redacted_whole(key: str, value: str) -> None:
@@ -53,6 +55,8 @@ def test_secret_named_json_members_are_redacted_whole(key: str, value: str) -> N
         ("password_hint", "the name of our first dog"),
         ("password", "${DB_PASSWORD}"),
         ("token", "short"),
+        ("PWD", "/home/dev/src/acme-api"),
+        ("PGPASSFILE", "/home/dev/.pgpass"),
     ],
 )
 def test_other_json_members_are_left_alone(key: str, value: str) -> None:
