@@ -16,7 +16,10 @@ title section (or of its lines before any heading) goes to the end of the keeper
 section; a section whose heading the keeper also has goes to the end of that section;
 any other section is appended with its heading. A label comes along with the bullets it
 names. A member with a table the keeper lacks is not merged (a row cut from its table
-means nothing).
+means nothing), and neither is one with an item that is a *variant* of an item the keeper
+has — the same words but a few (`--context staging` / `--context production`, `docker` /
+`podman`): such files are parallel notes about different things, and carrying the item
+would set two near-identical instructions side by side under the keeper's title.
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ from typing import Any
 from memtab.consolidation.offline_units import Coverage, Unit, split_units
 
 NEAR_DUPLICATE_THRESHOLD = 0.5
+# Two items of at least VARIANT_MIN_WORDS distinct words are variants of each other when
+# this share of their words (Jaccard) is the same but not all of it.
+VARIANT_SIMILARITY = 0.6
+VARIANT_MIN_WORDS = 4
 # A shingle found in more files than this is boilerplate: it never makes two files a
 # candidate pair on its own (keeps candidate generation near-linear on big stores).
 COMMON_SHINGLE_FILES = 50
@@ -42,7 +49,7 @@ _UNCLEAN_NAME = re.compile(
 )
 
 
-def jaccard(a: frozenset[int], b: frozenset[int]) -> float:
+def jaccard(a: frozenset[Any], b: frozenset[Any]) -> float:
     """|a ∩ b| / |a ∪ b| (0 when either is empty)."""
     if not a or not b:
         return 0.0
@@ -165,18 +172,42 @@ def _heading_index(units: Sequence[Unit], key: str) -> int | None:
     return None
 
 
+_ITEM_WORD = re.compile(r"\w+")
+
+
+def item_words(key: str) -> frozenset[str]:
+    """The distinct words of an item (its compared form), as variants are told by."""
+    return frozenset(_ITEM_WORD.findall(key.casefold()))
+
+
+def is_variant(words: frozenset[str], others: Sequence[frozenset[str]]) -> bool:
+    """Whether an item with these words says what one of `others` says with a few words
+    changed (the same item is no variant of itself)."""
+    if len(words) < VARIANT_MIN_WORDS:
+        return False
+    return any(
+        len(other) >= VARIANT_MIN_WORDS
+        and other != words
+        and jaccard(words, other) >= VARIANT_SIMILARITY
+        for other in others
+    )
+
+
 def carry_into(keeper_lines: Sequence[str], members: Sequence[Sequence[str]]) -> Carried | None:
     """The keeper's lines with what each member adds to them, or None when a member holds
-    something that cannot be carried (a table the keeper lacks)."""
+    something that cannot be carried (a table the keeper lacks, a variant of one of the
+    keeper's items)."""
     lines = list(keeper_lines)
     carried_units = 0
     for member in members:
         keeper_units = split_units(lines)
         known = Coverage()
         present = set()
+        keeper_items: list[frozenset[str]] = []
         for unit in keeper_units:
             if unit.substantive:
                 known.add(unit)
+                keeper_items.append(item_words(unit.key))
             if unit.kind in ("text", "code", "table", "label"):
                 present.add(unit.key)
         member_units = split_units(member)
@@ -191,6 +222,8 @@ def carry_into(keeper_lines: Sequence[str], members: Sequence[Sequence[str]]) ->
             new = not known.covers(unit) if unit.substantive else unit.key not in present
             if not new:
                 continue
+            if unit.substantive and is_variant(item_words(unit.key), keeper_items):
+                return None
             owner = member_units[unit.block] if unit.block >= 0 else None
             if owner is not None and owner.kind == "label":
                 if (unit.section, unit.block) not in labels_done and owner.key not in present:

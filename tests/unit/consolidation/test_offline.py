@@ -161,6 +161,50 @@ def test_a_group_of_near_duplicates_merges_into_one_keeper(home: Home, store: Me
     assert consolidate(home).ops == ()
 
 
+STAGING = """# Deploying to staging
+
+- Build the image with `make image TAG=$(git rev-parse --short HEAD)`.
+- Push it with `make push REGISTRY=registry.staging.acme.io`.
+- Apply with `kubectl --context staging apply -k deploy/overlays/staging`.
+- Check the rollout with `kubectl --context staging rollout status deploy/api`.
+- Smoke test: `curl https://api.staging.acme.io/healthz`.
+"""
+PRODUCTION = """# Deploying to production
+
+- Build the image with `make image TAG=$(git rev-parse --short HEAD)`.
+- Push it with `make push REGISTRY=registry.acme.io`.
+- Apply with `kubectl --context production apply -k deploy/overlays/production`.
+- Check the rollout with `kubectl --context production rollout status deploy/api`.
+- Smoke test: `curl https://api.acme.io/healthz`.
+- Announce in #releases before and after.
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (STAGING, PRODUCTION),
+        (
+            "# Docker\n\n- `docker compose up -d db` starts only the database.\n"
+            "- `docker system prune -af` frees disk space.\n",
+            "# Podman\n\n- `podman compose up -d db` starts only the database.\n"
+            "- `podman system prune -af` frees disk space.\n",
+        ),
+    ],
+    ids=["staging and production", "docker and podman"],
+)
+def test_parallel_notes_about_different_things_are_not_merged(
+    home: Home, store: MemoryStore, first: str, second: str
+) -> None:
+    # Their items say the same with one word changed: merging would put the production
+    # commands under the staging title, one beside the other.
+    put(store, "/memories/project/one.md", described("One", first))
+    put(store, "/memories/project/two.md", described("Two", second))
+    assert consolidate(home).ops == ()
+    assert read(store, "/memories/project/one.md") == described("One", first)
+    assert read(store, "/memories/project/two.md") == described("Two", second)
+
+
 def test_a_pinned_file_is_never_deleted_nor_edited(home: Home, store: MemoryStore) -> None:
     lines = "- Always run make check before pushing anything.\n- Tests first for bug fixes.\n"
     put(store, "/memories/global/rules.md", f"# Rules\n\n{lines}", pinned=True)
