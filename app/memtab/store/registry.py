@@ -198,16 +198,56 @@ def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
                 "last entry is used"
             )
         configs[project_path] = entry[1]
-    projects: list[Project] = []
-    for project_path, config in configs.items():
-        display = _optional_str(config.get("displayName")) or (
-            project_basename(project_path) or project_path
+    displays = {
+        project_path: _optional_str(config.get("displayName"))
+        or (project_basename(project_path) or project_path)
+        for project_path, config in configs.items()
+    }
+    # As mux's loader: a sub-project's workspaces follow those of its top-level project.
+    owners = _top_level_projects(list(configs))
+    workspaces: dict[str, list[Workspace]] = {project_path: [] for project_path in configs}
+    for project_path, config in sorted(configs.items(), key=lambda item: item[0] in owners):
+        owner = owners.get(project_path, project_path)
+        workspaces[owner].extend(
+            _iter_workspaces(home, owner, displays[owner], config.get("workspaces"), problems)
         )
-        workspaces = tuple(
-            _iter_workspaces(home, project_path, display, config.get("workspaces"), problems)
-        )
-        projects.append(Project(project_path, display, workspaces))
+    projects = [
+        Project(project_path, displays[project_path], tuple(workspaces[project_path]))
+        for project_path in configs
+    ]
     return Registry(tuple(projects), _writer_interval(document), tuple(problems))
+
+
+def _top_level_projects(project_paths: list[str]) -> dict[str, str]:
+    """For each project inside another registered project, the outermost one holding it.
+
+    mux's deriveProjectHierarchy (src/common/utils/subProjects.ts): `/repo/packages/api`
+    is a sub-project of `/repo` (separators `\\` read as `/`, drive paths compared without
+    case), and loading config.json moves its workspaces into `/repo` — so their project
+    memory is `/repo`'s.
+    """
+    compared = {path: _descendant_form(path) for path in project_paths}
+    owners: dict[str, str] = {}
+    for path, form in compared.items():
+        ancestors = [
+            other
+            for other, other_form in compared.items()
+            if form.startswith(other_form + "/") and len(form) > len(other_form) + 1
+        ]
+        if ancestors:
+            owners[path] = min(ancestors, key=len)  # the first of the shortest, as mux
+    return owners
+
+
+_WINDOWS_PATH = re.compile(r"^[a-z]:(?:/|$)", re.IGNORECASE)
+
+
+def _descendant_form(path: str) -> str:
+    """A project path as mux compares it for sub-projects (normalizeForDescendantComparison)."""
+    slashed = path.replace("\\", "/")
+    trimmed = slashed.rstrip("/")
+    windows = _WINDOWS_PATH.match(slashed) is not None or slashed.startswith("//")
+    return trimmed.lower() if windows else trimmed
 
 
 def _writer_interval(document: dict[str, Any]) -> int:

@@ -153,6 +153,57 @@ def test_multi_project_workspaces_have_no_project_identity(
     assert workspace.multi_project is (identity is None)
 
 
+def test_a_sub_projects_workspaces_belong_to_its_top_level_project(home: Home) -> None:
+    # mux (src/common/utils/subProjects.ts deriveProjectHierarchy, then loadConfigOrDefault)
+    # moves the workspaces of a project inside another registered project into the
+    # outermost one when it loads config.json: their project memory is the outer one's.
+    def workspace(workspace_id: str) -> dict[str, str]:
+        return {"path": f"/w/{workspace_id}", "id": workspace_id, "name": workspace_id}
+
+    write_config(
+        home,
+        {
+            "projects": [
+                ["/repo/packages/api/", {"workspaces": [workspace("aaaaaaaaa2")]}],
+                ["/repo", {"workspaces": [workspace("aaaaaaaaa1")]}],
+                ["/repo/packages", {"workspaces": [workspace("aaaaaaaaa3")]}],
+                ["/repository", {"workspaces": [workspace("bbbbbbbbb1")]}],
+                [
+                    "/other",
+                    {
+                        "workspaces": [
+                            {
+                                **workspace("ccccccccc1"),
+                                "projects": [
+                                    {"projectPath": "/repo/packages/api", "projectName": "api"}
+                                ],
+                            }
+                        ]
+                    },
+                ],
+            ]
+        },
+    )
+    registry = load_registry(home)
+    by_path = {project.path: [ws.id for ws in project.workspaces] for project in registry.projects}
+    assert by_path == {
+        "/repo/packages/api": [],
+        "/repo": ["aaaaaaaaa1", "aaaaaaaaa2", "aaaaaaaaa3"],
+        "/repo/packages": [],
+        "/repository": ["bbbbbbbbb1"],  # a longer name, not a folder inside /repo
+        "/other": ["ccccccccc1"],
+    }
+    identity = {ws.id: ws.project_identity for ws in registry.workspaces}
+    assert identity == {
+        "aaaaaaaaa1": "/repo",
+        "aaaaaaaaa2": "/repo",
+        "aaaaaaaaa3": "/repo",
+        "bbbbbbbbb1": "/repository",
+        "ccccccccc1": "/repo/packages/api",  # its own `projects` list still decides
+    }
+    assert {ws.project_name for ws in registry.workspaces if ws.id.startswith("a")} == {"repo"}
+
+
 def test_legacy_workspace_without_id_and_session_dir_is_skipped(home: Home) -> None:
     write_config(
         home,
