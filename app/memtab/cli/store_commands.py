@@ -26,7 +26,7 @@ from memtab.humanize import coverage_text, harvest_text, relative_time, size_tex
 from memtab.store.history.sync import sync_external
 from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import SCOPE_ORDER
+from memtab.store.paths import SCOPE_ORDER, normalize_project_path
 from memtab.store.registry import (
     MULTI_PROJECT_KEY,
     Registry,
@@ -291,7 +291,7 @@ def _print_workspaces(registry: Registry, orphans: list[str], root: Path) -> Non
 
 def run_project_add(args: argparse.Namespace) -> int:
     home = open_home(args)
-    path = os.path.abspath(os.path.expanduser(args.path))
+    path = normalize_project_path(os.path.abspath(os.path.expanduser(args.path)))
     if add_project(home, path, args.name):
         print(f"Registered project {path}")
     else:

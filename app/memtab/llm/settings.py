@@ -126,12 +126,16 @@ class ProviderSettings:
         if self.api_key:
             return "Uses the key saved in the settings file for this provider."
         if self.withheld_key_env:
-            return (
-                f"No key is sent: ${self.withheld_key_env} goes only to {official}, not to "
-                f"{url_host(self.base_url) or self.base_url}. To use a key there, set "
-                f"${MEMTAB_KEY_VAR} or save one in File → Settings."
-            )
+            return f"No key is sent: {self.withheld_key_reason()}"
         return "No key is sent."
+
+    def withheld_key_reason(self) -> str:
+        """Why the provider variable in `withheld_key_env` is not sent, and what to do."""
+        return (
+            f"${self.withheld_key_env} goes only to {OFFICIAL_HOSTS[self.provider]}, not to "
+            f"{url_host(self.base_url) or self.base_url}. To use a key there, set "
+            f"${MEMTAB_KEY_VAR} or save one in File → Settings."
+        )
 
     @property
     def is_offline(self) -> bool:
@@ -468,12 +472,20 @@ def create_provider(
 
     if settings.provider == "anthropic":
         if not settings.api_key:
-            how = (
-                settings.key_note()
-                if settings.withheld_key_env
-                else f"set {KEY_ENV_VARS['anthropic']} or add api_key to the settings file"
+            # The variable to suggest is the one that would be sent to this base URL.
+            variable = (
+                KEY_ENV_VARS["anthropic"]
+                if is_official_endpoint(
+                    "anthropic", settings.base_url or DEFAULT_ANTHROPIC_BASE_URL
+                )
+                else MEMTAB_KEY_VAR
             )
-            raise ProviderError("config", f"anthropic {settings.model}: no API key; {how}")
+            how = (
+                f": {settings.withheld_key_reason()}"
+                if settings.withheld_key_env
+                else f"; set {variable} or add api_key to the settings file"
+            )
+            raise ProviderError("config", f"anthropic {settings.model}: no API key{how}")
         return AnthropicProvider(
             settings.model,
             settings.api_key,

@@ -284,3 +284,13 @@ def test_registering_over_a_corrupt_registry_says_where_the_old_one_went(
         f"started (in {tmp_path})\n"
     )
     assert out == "Registered project /q\n"
+
+
+def test_project_add_names_the_project_as_registered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run_cli(["--home", str(tmp_path), "project", "add", "/src/app\\"], capsys)
+    assert status == 0
+    assert out == "Registered project /src/app\n"  # mux strips a trailing `\` too
+    status, out, _ = run_cli(["--home", str(tmp_path), "project", "add", "/src/app"], capsys)
+    assert out == "Project /src/app is already registered\n"

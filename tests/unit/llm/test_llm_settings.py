@@ -6,6 +6,7 @@ import json
 import stat
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -295,6 +296,40 @@ def test_create_provider_refuses(settings: ProviderSettings, why: str) -> None:
         create_provider(settings)
     assert caught.value.kind == "config"
     assert why in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("base_url", "advice"),
+    [
+        (
+            "https://api.anthropic.com",
+            "no API key; set ANTHROPIC_API_KEY or add api_key to the settings file",
+        ),
+        # $ANTHROPIC_API_KEY would not be sent there: say which key would be.
+        (
+            "https://llm.internal.example",
+            "no API key; set MEMTAB_API_KEY or add api_key to the settings file",
+        ),
+    ],
+)
+def test_a_missing_anthropic_key_names_the_key_that_would_be_sent(
+    base_url: str, advice: str
+) -> None:
+    with pytest.raises(ProviderError) as caught:
+        create_provider(ProviderSettings("anthropic", "claude-x", base_url))
+    assert caught.value.message == f"anthropic claude-x: {advice}"
+
+
+def test_a_withheld_key_is_explained_in_one_sentence() -> None:
+    settings = ProviderSettings("anthropic", "claude-x", "https://llm.internal.example")
+    settings = replace(settings, withheld_key_env="ANTHROPIC_API_KEY")
+    with pytest.raises(ProviderError) as caught:
+        create_provider(settings)
+    assert caught.value.message == (
+        "anthropic claude-x: no API key: $ANTHROPIC_API_KEY goes only to api.anthropic.com, "
+        "not to llm.internal.example. To use a key there, set $MEMTAB_API_KEY or save one "
+        "in File → Settings."
+    )
 
 
 _SAVER = """
