@@ -19,6 +19,7 @@ import email.utils
 import json
 import logging
 import random
+import re
 import socket
 import ssl
 import threading
@@ -140,6 +141,24 @@ def server_error_text(data: object) -> str | None:
     return None
 
 
+# A key this long is hidden wherever it appears; a shorter one (Ollama takes any key, and
+# users give it "x") only where it stands alone, so words around it stay readable.
+_ALWAYS_HIDDEN_KEY_CHARS = 16
+
+
+def _secret_pattern(secrets: list[str]) -> re.Pattern[str] | None:
+    """One pattern matching every secret (the longest first), or None when there is none."""
+    if not secrets:
+        return None
+    alternatives = [
+        re.escape(secret)
+        if len(secret) >= _ALWAYS_HIDDEN_KEY_CHARS
+        else rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])"
+        for secret in sorted(set(secrets), key=len, reverse=True)
+    ]
+    return re.compile("|".join(alternatives))
+
+
 class ProviderHttpClient:
     """JSON POSTs to one model endpoint with timeouts, bounded retries and cancellation."""
 
@@ -156,7 +175,7 @@ class ProviderHttpClient:
         self.options = options or HttpOptions()
         self.url = url
         self.label = f"{provider} {model} at {display_url(url)}"
-        self._secrets = tuple(secret for secret in secrets if secret)
+        self._secrets = _secret_pattern([secret for secret in secrets if secret])
         # Checked here too, not only in settings: no provider, however built, sends a key or
         # a prompt in clear text across the network.
         problem = base_url_problem(url)
@@ -192,9 +211,7 @@ class ProviderHttpClient:
 
     def redact(self, text: str) -> str:
         """`text` with this client's secrets replaced (servers may echo a key back)."""
-        for secret in self._secrets:
-            text = text.replace(secret, REDACTED)
-        return text
+        return self._secrets.sub(REDACTED, text) if self._secrets is not None else text
 
     def post_json(
         self, body: Mapping[str, Any], *, cancel: threading.Event | None = None

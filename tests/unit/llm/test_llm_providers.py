@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from memtab.llm.http import HttpChatProvider
+from memtab.llm.http import HttpChatProvider, ProviderHttpClient
 from memtab.llm.types import Message, ProviderError, UserMessage
 from support.fake_model_server import FakeModelServer
 
@@ -273,3 +273,23 @@ def test_retry_warnings_never_log_the_key(
         assert provider.complete("", HELLO, []).text == "fine"
     assert "retrying" in caplog.text
     assert case.key not in caplog.text
+
+
+def test_a_short_key_is_hidden_where_it_stands_not_inside_words() -> None:
+    # Ollama and friends take any key, and users give them "x" or "ollama".
+    client = ProviderHttpClient(
+        provider="openai",
+        model="m",
+        url="http://localhost:11434/v1/chat/completions",
+        headers={},
+        secrets=["k", "ollama"],
+    )
+    try:
+        assert client.redact("fake error; check the key k (Bearer k)") == (
+            "fake error; check the key [REDACTED] (Bearer [REDACTED])"
+        )
+        assert client.redact("is ollama running? key=ollama") == (
+            "is [REDACTED] running? key=[REDACTED]"
+        )
+    finally:
+        client.close()
