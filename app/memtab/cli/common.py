@@ -28,8 +28,8 @@ def add_home_option(parser: argparse.ArgumentParser, *, top_level: bool = False)
         "--home",
         metavar="DIR",
         default=None if top_level else argparse.SUPPRESS,
-        help="memory home (default: MEMTAB_HOME, XUM_ROOT, MUX_ROOT, ~/.xum, ~/.mux, "
-        "then Memtab's own)",
+        help="memory home (default: MEMTAB_HOME, XUM_ROOT, MUX_ROOT, then mux's own choice "
+        "among ~/.xum, ~/.mux and ~/.cmux, else Memtab's own)",
     )
 
 
