@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from memtab.fs.atomic import encode_utf8
+from memtab.fs.atomic import encode_utf8, is_temp_name
 
 VIRTUAL_ROOT = "/memories"
 
@@ -126,6 +126,8 @@ def segment_problem(segment: str) -> str | None:
         return "control characters are not allowed"
     if _SURROGATES.search(segment):
         return "it holds text that is not valid Unicode (a lone surrogate)"
+    if is_temp_name(segment):  # a leftover of this pattern is removed when found
+        return "names like '.<name>.<8 hex digits>.tmp' are Memtab's temporary files"
     return None
 
 

@@ -102,6 +102,9 @@ _REJECTIONS: list[tuple[str, str]] = [
     ("/memories/global/a<b.md", "'<'"),
     ("/memories/global/a>b.md", "'>'"),
     ('/memories/global/a"b.md', "'\"'"),
+    # Memtab removes stray temp files of this pattern: a memory file must not be one.
+    ("/memories/global/.notes.md.0123abcd.tmp", "Memtab's temporary files"),
+    ("/memories/global/dir/.x.deadbeef.tmp", "Memtab's temporary files"),
 ]
 _REJECTIONS += [
     (f"/memories/global/x{code}y.md", "percent-encoded")
