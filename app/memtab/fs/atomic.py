@@ -204,15 +204,19 @@ class Directory:
 
         The new content is written and fsynced first; `unchanged` is asked right before
         the rename, so a change another program made meanwhile is seen (and nothing is
-        written: False). Programs that take no lock can still write in the microseconds
-        between that check and the rename; this keeps the window as small as it can be.
+        written: False). A change landing while `unchanged` reads the file is seen too:
+        the entry's identity (inode, size, times) taken before that read must still be
+        the same right before the rename. Programs that take no lock can still write in
+        the microseconds between that last look and the rename.
         """
         temp = self.write_temp(name, data, mode=mode)
         try:
-            if unchanged is not None and not unchanged():
-                self.discard(temp)
-                return False
             src, dst, at = self._pair(temp, self, name)
+            if unchanged is not None:
+                before = _identity(self.lstat(name))
+                if not unchanged() or _identity(self.lstat(name)) != before:
+                    self.discard(temp)
+                    return False
             os.replace(src, dst, **at)
         except BaseException:
             self.discard(temp)
@@ -296,6 +300,13 @@ class Directory:
             os.link(src, dst, follow_symlinks=False, **at)
         else:  # pragma: no cover - Windows
             os.link(src, dst)
+
+
+def _identity(info: os.stat_result | None) -> tuple[int, ...] | None:
+    """What changes when a file is written in place or another file is renamed over it."""
+    if info is None:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 def atomic_write_bytes(target: Path, data: bytes, *, mode: int | None = None) -> None:

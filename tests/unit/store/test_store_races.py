@@ -79,6 +79,37 @@ def test_a_tool_edit_is_redone_on_a_change_made_while_it_wrote(
     assert path.read_text() == "one\n2\nfrom mux\n"  # both changes kept
 
 
+def test_a_change_made_while_memtab_checks_the_file_is_not_overwritten(
+    tool: MemoryTool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # mux renames its version in after Memtab's last look at the content (the check has
+    # read the old text and is closing the file), just before Memtab's rename.
+    path = write(tool.store.root(Scope.GLOBAL) / "a.md", "one\ntwo\n")
+    real_fsync, real_close = os.fsync, os.close
+    armed, done = [False], [False]
+
+    def fsync(fd: int) -> None:
+        real_fsync(fd)
+        armed[0] = True  # Memtab's new version is written; the check comes next
+
+    def close(fd: int) -> None:
+        real_close(fd)
+        if armed[0] and not done[0]:
+            done[0] = True
+            mux_writes(path, "one\ntwo\nfrom mux\n")()
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "close", close)
+    ok(
+        tool.execute(
+            {"command": "str_replace", "path": f"{G}/a.md", "old_str": "two", "new_str": "2"}
+        )
+    )
+    monkeypatch.undo()
+    assert done[0]
+    assert path.read_text() == "one\n2\nfrom mux\n"  # both changes kept
+
+
 def test_an_insert_is_redone_on_a_change_made_while_it_wrote(
     tool: MemoryTool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
