@@ -148,6 +148,11 @@ class PathKind(enum.StrEnum):
     """`config.json` (the project/workspace registry)."""
     EXTENSION_METADATA = "extension_metadata"
     """`extensionMetadata.json` (workspace recency)."""
+    HISTORY_INDEX = "history_index"
+    """A history index of Memtab's (key = its scope key: `global`, `project-<dir>`,
+    `workspace-<id>`): a version of one of that scope's files was recorded."""
+    RUNS_LOG = "runs_log"
+    """Memtab's log of every consolidation and writer run."""
     OTHER = "other"
     """Anything else, including Memtab's own dir and paths outside the home."""
 
@@ -177,6 +182,9 @@ class _LayoutNames:
     workspace_files: Mapping[str, PathKind]
     debug: str
     traces: str
+    history: tuple[str, ...]
+    history_index: str
+    runs_log: str
 
 
 @functools.cache
@@ -201,7 +209,25 @@ def _layout_names() -> _LayoutNames:
         },
         debug=home.debug_dir.name,
         traces=home.trace_dir(sample).name,
+        history=home.history_dir.relative_to(home.root).parts,
+        history_index=home.history_index_dir.name,
+        runs_log=home.runs_log_path.name,
     )
+
+
+_INDEX_SUFFIX = ".jsonl"
+
+
+def _history_place(inside: list[str], names: _LayoutNames) -> PathPlace:
+    """A path inside the history dir: the runs log, an index (its other files are OTHER:
+    content blobs, stat caches, the prune mark)."""
+    if inside == [names.runs_log]:
+        return PathPlace(PathKind.RUNS_LOG)
+    if len(inside) == 2 and inside[0] == names.history_index:
+        name = inside[1]
+        if name.endswith(_INDEX_SUFFIX) and len(name) > len(_INDEX_SUFFIX):
+            return PathPlace(PathKind.HISTORY_INDEX, name[: -len(_INDEX_SUFFIX)])
+    return PathPlace(PathKind.OTHER)
 
 
 class Home:
@@ -252,6 +278,8 @@ class Home:
                 return PathPlace(PathKind.WRITER_TRACES)
             if len(rest) == 1 or rest[1] == names.traces:
                 return PathPlace(PathKind.WRITER_TRACES, rest[0])
+        elif tuple(parts[: len(names.history)]) == names.history:
+            return _history_place(parts[len(names.history) :], names)
         return PathPlace(PathKind.OTHER)
 
     @property

@@ -51,6 +51,17 @@ HOME = "/home/alice/.mux"
         ),
         ("debug_obj/a1b2c3d4e5/other_tool/x.json", PathPlace(PathKind.OTHER)),
         ("memtab/history/x.json", PathPlace(PathKind.OTHER)),
+        ("memtab/history/runs.jsonl", PathPlace(PathKind.RUNS_LOG)),
+        ("memtab/history/index/global.jsonl", PathPlace(PathKind.HISTORY_INDEX, "global")),
+        (
+            "memtab/history/index/workspace-a1b2c3d4e5.jsonl",
+            PathPlace(PathKind.HISTORY_INDEX, "workspace-a1b2c3d4e5"),
+        ),
+        ("memtab/history/index/global.stat.json", PathPlace(PathKind.OTHER)),
+        ("memtab/history/index/.jsonl", PathPlace(PathKind.OTHER)),
+        ("memtab/history/blobs/ab/cdef.z", PathPlace(PathKind.OTHER)),
+        ("memtab/history/index", PathPlace(PathKind.OTHER)),
+        ("memtab/locks/history-global.lock", PathPlace(PathKind.OTHER)),
         ("config.json.bak", PathPlace(PathKind.OTHER)),
     ],
 )
@@ -78,5 +89,19 @@ def test_the_layout_comes_from_the_homes_own_paths(tmp_path: Path) -> None:
     )
     assert home.classify(home.transcript_path("w1")) == PathPlace(PathKind.CHAT_TRANSCRIPT, "w1")
     assert home.classify(home.writer_state_path("w1")) == PathPlace(PathKind.WRITER_STATE, "w1")
+    assert home.classify(home.runs_log_path) == PathPlace(PathKind.RUNS_LOG)
     assert home.classify(home.trace_dir("w1") / "1.json") == PathPlace(PathKind.WRITER_TRACES, "w1")
     assert home.classify(home.lock_path("meta")) == PathPlace(PathKind.OTHER)
+
+
+def test_history_indexes_are_named_by_the_scope_key_history_uses(tmp_path: Path) -> None:
+    from memtab.store.history.versions import index_path, scope_key
+    from memtab.store.paths import Scope
+
+    home = Home(tmp_path / "home")
+    for key in (
+        scope_key(Scope.GLOBAL, project_path=None, workspace_id=None),
+        scope_key(Scope.PROJECT, project_path="/src/app", workspace_id=None),
+        scope_key(Scope.WORKSPACE, project_path=None, workspace_id="w1"),
+    ):
+        assert home.classify(index_path(home, key)) == PathPlace(PathKind.HISTORY_INDEX, key)
