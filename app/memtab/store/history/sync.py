@@ -10,6 +10,11 @@ On an unchanged home this is one `lstat` per file and no reads. A file whose sta
 changed but whose content did not (touched, or moved by Memtab as part of a directory)
 is remembered in `index/<scope>.stat.json`, so it is hashed once, not at every sync.
 
+The first sync of a big home reads every file: it records them in batches of
+`SYNC_BATCH` files, each under the scope lock for that batch only (so Memtab's own saves
+wait at most one batch), and stops between batches when `cancel()` says so (a window
+closing); the next sync goes on where it stopped.
+
 It reads the disk: run it off the GUI thread (after each scan), and before the CLI lists
 history, trash or runs.
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +43,8 @@ from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse
 logger = logging.getLogger(__name__)
 
 Stat = tuple[int, int]
+SYNC_BATCH = 200
+"""Files read and recorded per hold of the scope lock."""
 
 
 @dataclass
@@ -48,16 +56,19 @@ class SyncReport:
     recorded: int = 0
     deleted: int = 0
     problems: list[str] = field(default_factory=list)
+    cancelled: bool = False
 
     @property
     def changed(self) -> bool:
         return bool(self.recorded or self.deleted)
 
 
-def sync_external(store: MemoryStore) -> SyncReport:
+def sync_external(store: MemoryStore, cancel: Callable[[], bool] | None = None) -> SyncReport:
     """Record every change to the store's scopes that history has not seen (see the
-    module doc). Never raises for one file or scope: problems are listed and logged."""
+    module doc). Never raises for one file or scope: problems are listed and logged.
+    `cancel` is asked between batches; once it says yes, the report is `cancelled`."""
     report = SyncReport()
+    stop = cancel or (lambda: False)
     recorder = HistoryRecorder(
         store.home,
         actor="external",
@@ -68,8 +79,11 @@ def sync_external(store: MemoryStore) -> SyncReport:
     for scope in SCOPE_ORDER:
         if store.unavailable_reason(scope):
             continue
+        if stop():
+            report.cancelled = True
+            break
         try:
-            _sync_scope(store, recorder, scope, report)
+            _sync_scope(store, recorder, scope, report, stop)
         except (OSError, TimeoutError, MemoryStoreError) as error:
             problem = f"cannot record external changes of the {scope.value} scope: {error}"
             logger.warning("%s", problem)
@@ -78,7 +92,11 @@ def sync_external(store: MemoryStore) -> SyncReport:
 
 
 def _sync_scope(
-    store: MemoryStore, recorder: HistoryRecorder, scope: Scope, report: SyncReport
+    store: MemoryStore,
+    recorder: HistoryRecorder,
+    scope: Scope,
+    report: SyncReport,
+    stop: Callable[[], bool],
 ) -> None:
     walked, complete = _stat_walk(scope, store.root(scope))
     report.scanned += len(walked)
@@ -92,8 +110,35 @@ def _sync_scope(
     if not candidates and not gone:
         _save_stat_cache(cache_path, cache, kept_cache)
         return
+    for start in range(0, max(len(candidates), 1), SYNC_BATCH):
+        if start and stop():
+            report.cancelled = True
+            break
+        batch = candidates[start : start + SYNC_BATCH]
+        seen = _read_changed(store, batch, newest, walked, kept_cache, report)
+        if start + SYNC_BATCH >= len(candidates) and gone:
+            meta = store.meta_snapshot()
+            for path_text in gone:
+                observation = Observation(
+                    path_text, None, meta=meta.get(_meta_key(store, path_text))
+                )
+                seen.append(observation)
+        _record(store, recorder, scope, key, seen, report)
+    _save_stat_cache(cache_path, cache, kept_cache)
+
+
+def _read_changed(
+    store: MemoryStore,
+    paths: list[str],
+    newest: dict[str, Version],
+    walked: dict[str, Stat],
+    kept_cache: dict[str, tuple[int, int, str]],
+    report: SyncReport,
+) -> list[Observation]:
+    """What files whose stat changed hold now, where it differs from their newest version
+    (the others are remembered in the stat cache)."""
     seen: list[Observation] = []
-    for path_text in candidates:
+    for path_text in paths:
         try:
             data = store.read_whole(path_text)
         except (MemoryStoreError, PathError) as error:
@@ -108,18 +153,25 @@ def _sync_scope(
             kept_cache[path_text] = (*walked[path_text], digest)
             continue
         seen.append(Observation(path_text, data, walked[path_text]))
-    if gone:
-        meta = store.meta_snapshot()
-        for path_text in gone:
-            seen.append(Observation(path_text, None, meta=meta.get(_meta_key(store, path_text))))
-    if seen:
-        # Under the scope lock: a Memtab change is recorded by its own process first.
-        with store.writing(scope):
-            still = [o for o in seen if o.data is not None or _missing(store, o.path)]
-            added = recorder.observe(key, still)
-        report.recorded += sum(1 for version in added if not version.deleted)
-        report.deleted += sum(1 for version in added if version.deleted)
-    _save_stat_cache(cache_path, cache, kept_cache)
+    return seen
+
+
+def _record(
+    store: MemoryStore,
+    recorder: HistoryRecorder,
+    scope: Scope,
+    key: str,
+    seen: list[Observation],
+    report: SyncReport,
+) -> None:
+    if not seen:
+        return
+    # Under the scope lock: a Memtab change is recorded by its own process first.
+    with store.writing(scope):
+        still = [o for o in seen if o.data is not None or _missing(store, o.path)]
+        added = recorder.observe(key, still)
+    report.recorded += sum(1 for version in added if not version.deleted)
+    report.deleted += sum(1 for version in added if version.deleted)
 
 
 def _unchanged(
