@@ -1,0 +1,263 @@
+"""A file's history and the trash as the window shows them, and restoring from them.
+
+Plain Python over `memtab.store.history`: a file's versions as rows in words (when, who,
+what changed, the size and how it changed), the diff of a version against what the file
+holds now, the deleted files of each scope, restoring one (a recorded change, reported as
+an `OpResult` like every file operation of the tree), and recording what other programs
+changed after each scan. Every function here reads the disk: run it off the GUI thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from memtab import humanize
+from memtab.store.errors import MemoryStoreError
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.describe import display_name
+from memtab.store.history.prune import maybe_prune
+from memtab.store.history.sync import SyncReport, sync_external
+from memtab.store.history.undo import (
+    HistoryError,
+    TrashItem,
+    content_of,
+    file_history,
+    restore,
+    text_of,
+    trash,
+)
+from memtab.store.history.versions import Version
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
+from memtab.views.cancel import CancelToken
+from memtab.views.file_ops import OpResult
+from memtab.views.text_diff import DiffResult, compute_diff
+from memtab.views.tree import SECTION_TITLES, SectionId
+
+logger = logging.getLogger(__name__)
+
+_ACTOR_WORDS = {
+    "user": "You",
+    "consolidator": "Consolidator",
+    "writer": "Memory writer",
+    "agent-tool": "Agent (memtab tool)",
+    "external": "Outside Memtab",
+}
+
+
+SCOPE_TITLES = {scope: SECTION_TITLES[SectionId(scope.value)] for scope in Scope}
+"""A scope as the tree's section names it."""
+
+
+def actor_words(actor: str) -> str:
+    """Who made a version, in words (`external`: mux, an editor, a script…)."""
+    return _ACTOR_WORDS.get(actor, actor)
+
+
+def _signed_size(delta: int) -> str:
+    if delta == 0:
+        return ""
+    sign = "+" if delta > 0 else "−"
+    return f"{sign}{humanize.size_text(abs(delta))}"
+
+
+def change_words(version: Version) -> str:
+    """What one version did to the file: `Edited`, `Renamed from old.md`, `Restored`…"""
+    if version.op == "move":
+        if version.moved_from:
+            return _moved_words("from", version.moved_from, version.path)
+        if version.moved_to:
+            return _moved_words("to", version.moved_to, version.path)
+    if version.deleted:
+        return "Deleted"
+    words = {
+        "create": "Created",
+        "edit": "Edited",
+        "restore": "Restored an earlier version",
+        "revert": "Reverted with its run",
+        "seen": "First seen by Memtab",
+    }
+    return words.get(version.op, version.op.capitalize())
+
+
+def _moved_words(direction: str, other: str, own: str) -> str:
+    try:
+        same_folder = parse_file_path(other).parent == parse_file_path(own).parent
+    except PathError:
+        same_folder = False
+    if same_folder:
+        return f"Renamed {direction} {parse_file_path(other).name}"
+    return f"Moved {direction} {other}"
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    """One version as the History panel lists it."""
+
+    version: Version
+    when: str
+    when_exact: str
+    who: str
+    change: str
+    size: str
+    size_change: str
+
+    @property
+    def tooltip(self) -> str:
+        lines = [f"{self.when_exact} · {self.who}", self.change]
+        if self.version.run_id:
+            lines.append(f"Run {self.version.run_id}")
+        lines.append(f"Version {self.version.id}")
+        return "\n".join(lines)
+
+
+def version_rows(versions: Sequence[Version], now: int | None = None) -> list[VersionRow]:
+    """Rows for versions listed newest first; each says how the size changed from the
+    version before it (a deletion takes everything away, a re-creation brings it back)."""
+    rows = []
+    for index, version in enumerate(versions):
+        older = versions[index + 1] if index + 1 < len(versions) else None
+        before = 0 if older is None or older.deleted else older.size_bytes
+        if version.op == "seen" and older is None:
+            delta = 0  # a baseline is where history starts, not a change
+        elif version.deleted:
+            delta = 0 if version.moved_to else -version.size_bytes
+        else:
+            delta = version.size_bytes - before
+        rows.append(
+            VersionRow(
+                version=version,
+                when=humanize.relative_time(version.at, now),
+                when_exact=humanize.absolute_time(version.at),
+                who=actor_words(version.actor),
+                change=change_words(version),
+                size="" if version.deleted else humanize.size_text(version.size_bytes),
+                size_change=_signed_size(delta),
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class FileHistory:
+    """A file's versions (newest first, following renames) and what it holds now."""
+
+    path: VirtualPath
+    rows: tuple[VersionRow, ...]
+    current: bytes | None
+    """The file now (None: there is no file)."""
+
+    @property
+    def versions(self) -> tuple[Version, ...]:
+        return tuple(row.version for row in self.rows)
+
+    def is_current(self, version: Version) -> bool:
+        """Whether the file holds this version's content now."""
+        if version.deleted:
+            return self.current is None
+        return self.current is not None and sha256_of(self.current) == version.sha256
+
+
+def load_file_history(store: MemoryStore, path: VirtualPath) -> FileHistory:
+    """Every version of `path` and its content now. Raises MemoryStoreError/PathError
+    when the file cannot be read."""
+    versions = file_history(store, str(path))
+    return FileHistory(path, tuple(version_rows(versions)), store.read_whole(str(path)))
+
+
+def version_diff(
+    home: Home, version: Version, current: bytes | None, ctx: CancelToken | None = None
+) -> DiffResult:
+    """The diff from a version (a deletion: what was deleted) to the file now.
+    HistoryError when history no longer has the version's content."""
+    return compute_diff(text_of(content_of(home, version)), text_of(current), ctx)
+
+
+def restore_file(
+    store: MemoryStore, path: VirtualPath | str, version_id: str, to: VirtualPath | None = None
+) -> OpResult:
+    """Make a file hold one of its versions again (a deleted one comes back with its pins
+    and usage, beside a newer file of the same name; `to`: elsewhere, never over a file).
+    `created` names the file when the restore made one (to select and open it)."""
+    name = display_name(str(path))
+    failed = f"Restoring {name} failed"
+    try:
+        target = to if to is not None else parse_file_path(str(path))
+        existed = store.kind_of(target) is not None
+        if to is not None and existed:
+            return OpResult(failed, error=f"Something exists at {to}; choose another path")
+        result = restore(store, str(path), version_id, to=str(to) if to is not None else None)
+    except (HistoryError, MemoryStoreError, PathError, OSError) as error:
+        return OpResult(failed, error=str(error))
+    restored = parse_file_path(result.path)
+    touched = _physical(store, restored)
+    if result.unchanged:
+        return OpResult(f"{restored} already holds that version", touched=touched)
+    beside = restored != target
+    if beside:
+        message = f"Restored {name} as {restored.name} ({name} is taken by a newer file)"
+    else:
+        message = f"Restored {restored}"
+    created = restored if beside or not existed else None
+    return OpResult(message, created=created, touched=touched)
+
+
+def _physical(store: MemoryStore, path: VirtualPath) -> tuple[str, ...]:
+    try:
+        return (str(store.physical(path)),)
+    except (PathError, MemoryStoreError):
+        return ()
+
+
+@dataclass(frozen=True)
+class TrashGroup:
+    """The deleted files of one scope, newest first."""
+
+    scope: Scope
+    label: str
+    items: tuple[TrashItem, ...]
+
+
+def trash_item_words(item: TrashItem, now: int | None = None) -> str:
+    """`deleted 5 min ago by You`."""
+    who = actor_words(item.version.actor)
+    return f"deleted {humanize.relative_time(item.deleted_at, now)} by {who}"
+
+
+def load_trash(store: MemoryStore) -> list[TrashGroup]:
+    """The deleted files of every scope of the store (after recording what other programs
+    deleted since the last look), grouped by scope in the tree's order."""
+    sync_external(store)
+    by_scope: dict[Scope, list[TrashItem]] = {}
+    for item in trash(store):
+        try:
+            scope = parse_file_path(item.path).scope
+        except PathError:
+            continue
+        if scope is not None:
+            by_scope.setdefault(scope, []).append(item)
+    return [
+        TrashGroup(scope, SCOPE_TITLES[scope], tuple(by_scope.get(scope, ())))
+        for scope in SCOPE_ORDER
+        if store.unavailable_reason(scope) is None
+    ]
+
+
+def deleted_text(home: Home, item: TrashItem) -> str:
+    """What a deleted file held (HistoryError when history lost it)."""
+    return text_of(content_of(home, item.version))
+
+
+def record_external_changes(
+    store: MemoryStore, cancel: Callable[[], bool] | None = None
+) -> SyncReport:
+    """What the window runs after each scan: record what other programs changed (mux, an
+    editor), then prune history if its day has come. `cancel` stops it between batches
+    (the first sync of a big home reads every file: a closing window must not wait)."""
+    report = sync_external(store, cancel)
+    if not report.cancelled:
+        maybe_prune(store.home)
+    return report
