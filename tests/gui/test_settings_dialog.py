@@ -172,6 +172,21 @@ def test_desktop_notifications_are_off_until_ticked(qtbot: QtBot) -> None:
     assert make_dialog(qtbot).notify.isChecked()
 
 
+def test_consolidate_now_reviews_first_until_unticked(qtbot: QtBot) -> None:
+    from memtab.consolidation.plan import load_review_mode
+
+    dialog = make_dialog(qtbot)
+    assert dialog.review_first.isChecked()
+    dialog.review_first.setChecked(False)
+    dialog.accept()
+    assert load_review_mode() == "apply-directly"
+    again = make_dialog(qtbot)
+    assert not again.review_first.isChecked()
+    again.review_first.setChecked(True)
+    again.accept()
+    assert load_review_mode() == "review-first"
+
+
 def _test_connection(qtbot: QtBot, dialog: SettingsDialog) -> str:
     dialog.test_button.click()
     assert dialog.test_button.text() == CANCEL_TEST_LABEL

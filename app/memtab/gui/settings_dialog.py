@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.consolidation.plan import load_review_mode, save_review_mode
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.llm.endpoints import base_url_problem
@@ -156,6 +157,13 @@ class SettingsDialog(QDialog):
         test_row.addWidget(self.test_button)
         test_row.addWidget(self.test_result, 1)
 
+        self.review_first = QCheckBox(
+            "Show Consolidate now's changes for review before applying them", self
+        )
+        self.review_first.setToolTip(
+            "Each proposed change with its diff, to accept or reject; off: applied at once"
+        )
+
         model_box = QGroupBox("Model for consolidation and the memory writer", self)
         model_form = QFormLayout(model_box)
         model_form.addRow("&Provider:", self.provider)
@@ -164,6 +172,7 @@ class SettingsDialog(QDialog):
         model_form.addRow("API &key:", self.api_key)
         model_form.addRow("", self.key_note)
         model_form.addRow("", test_row)
+        model_form.addRow("", self.review_first)
 
         self.writer_mode = QComboBox(self)
         self.writer_mode.setAccessibleName("Writer mode")
@@ -258,6 +267,7 @@ class SettingsDialog(QDialog):
         self.dump_successful.setChecked(writer.dump_successful_runs)
         self.notify.setChecked(writer.notify)
         self.max_dumps.setValue(writer.max_dumps)
+        self.review_first.setChecked(load_review_mode(self._env) == "review-first")
         overrides = [name for name in _OVERRIDE_VARIABLES if self._env.get(name, "").strip()]
         self.override_note.setVisible(bool(overrides))
         self.override_note.setText(
@@ -434,6 +444,10 @@ class SettingsDialog(QDialog):
         try:
             save_provider_settings(model, env=self._env)
             save_writer_settings(writer, env=self._env)
+            save_review_mode(
+                "review-first" if self.review_first.isChecked() else "apply-directly",
+                env=self._env,
+            )
         except (ProviderError, OSError) as error:
             message = error.message if isinstance(error, ProviderError) else str(error)
             self._show_error(f"Could not save the settings: {message}")

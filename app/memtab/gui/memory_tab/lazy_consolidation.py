@@ -21,6 +21,9 @@ from PySide6.QtCore import QObject, Signal, Slot
 from memtab.store.home import Home
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from memtab.consolidation.plan import ConsolidationPlan
     from memtab.consolidation.service import ConsolidationService
     from memtab.gui.tasks.consolidation import ConsolidationTasks
     from memtab.store.journal import Trigger
@@ -43,7 +46,8 @@ class LazyConsolidationTasks(QObject):
     """`ConsolidationTasks`' interface; the real facade is built on the first `start()`.
 
     Signals: as `memtab.gui.tasks.consolidation.ConsolidationTasks` (run_started(str),
-    progress(int, str), run_finished(object), run_failed(str), run_cancelled(str)).
+    progress(int, str), run_finished(object), run_failed(str), run_cancelled(str),
+    plan_ready(object)).
     """
 
     run_started = Signal(str)
@@ -51,6 +55,7 @@ class LazyConsolidationTasks(QObject):
     run_finished = Signal(object)
     run_failed = Signal(str)
     run_cancelled = Signal(str)
+    plan_ready = Signal(object)
     # Emitted by the preload thread; queued to the GUI thread, which builds the facade.
     _engine_imported = Signal()
 
@@ -111,14 +116,23 @@ class LazyConsolidationTasks(QObject):
             tasks.run_finished.connect(self._on_tasks_run_finished)
             tasks.run_failed.connect(self._on_tasks_run_failed)
             tasks.run_cancelled.connect(self._on_tasks_run_cancelled)
+            tasks.plan_ready.connect(self._on_tasks_plan_ready)
             self._tasks = tasks
         return self._tasks
 
-    def start(self, workspace_id: str, trigger: Trigger = "manual") -> bool:
-        """Start a run (see `ConsolidationTasks.start`)."""
+    def start(
+        self, workspace_id: str, trigger: Trigger = "manual", *, review: bool | None = False
+    ) -> bool:
+        """Start a run, or a plan to review (see `ConsolidationTasks.start`)."""
         if self._closed:
             return False
-        return self.tasks().start(workspace_id, trigger)
+        return self.tasks().start(workspace_id, trigger, review=review)
+
+    def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> bool:
+        """Apply the accepted ops of a reviewed plan (see `ConsolidationTasks.apply`)."""
+        if self._closed:
+            return False
+        return self.tasks().apply(plan, accepted)
 
     def cancel(self) -> None:
         """Cancel the running run, if any."""
@@ -149,6 +163,10 @@ class LazyConsolidationTasks(QObject):
     @Slot(str)
     def _on_tasks_run_cancelled(self, workspace_id: str) -> None:
         self.run_cancelled.emit(workspace_id)
+
+    @Slot(object)
+    def _on_tasks_plan_ready(self, plan: object) -> None:
+        self.plan_ready.emit(plan)
 
 
 def _import_engine() -> bool:

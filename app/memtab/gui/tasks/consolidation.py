@@ -9,28 +9,42 @@ Wire a "Consolidate now" button like this::
     tasks.run_finished.connect(self._on_consolidation_run_finished)    # ConsolidationRecord
     tasks.run_failed.connect(self._on_consolidation_run_failed)        # str message
     tasks.run_cancelled.connect(self._on_consolidation_run_cancelled)  # str workspace id
+    tasks.plan_ready.connect(self._on_consolidation_plan_ready)        # ConsolidationPlan
 
-Every accepted `start` ends with exactly one of `run_finished`, `run_failed` or
-`run_cancelled`. Whether a run may start is the service's answer, not the facade's:
-`start` reserves the workspace's place with `ConsolidationService.reserve` at once, so a
-workspace that already has a run queued or running (here, or started by another caller
-in this process) is refused (`run_failed` with "a consolidation run is already in
-flight…", and `start` returns False) — except `trigger="archive"`, which queues behind
-it. Runs take turns on one worker thread. `cancel()` stops the running run within about
-a second (the model call is abandoned; nothing is journaled). The memory files and
-journal a run changes reach the views through the file watcher, not through these
-signals.
+Every accepted `start` ends with exactly one of `run_finished`, `run_failed`,
+`run_cancelled` or — for a run made to be reviewed first — `plan_ready`: `start(...,
+review=True)` makes a plan (nothing changes on disk; `review=None` follows the
+`consolidation.review` setting, read on the worker), and `apply(plan, accepted)` then
+applies the accepted ops as a run of its own (`run_started` … `run_finished`).
+
+Whether a run may start is the service's answer, not the facade's: `start` reserves the
+workspace's place with `ConsolidationService.reserve` at once, so a workspace that
+already has a run queued or running (here, or started by another caller in this process)
+is refused (`run_failed` with "a consolidation run is already in flight…", and `start`
+returns False) — except `trigger="archive"`, which queues behind it. Runs take turns on
+one worker thread. `cancel()` stops the running run within about a second (the model
+call is abandoned; nothing is journaled). The memory files and journal a run changes
+reach the views through the file watcher, not through these signals.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.consolidation.errors import ConsolidationError
-from memtab.consolidation.job import RunOutcome, run_for_outcome, run_isolated
+from memtab.consolidation.job import (
+    JobMode,
+    PlanChoice,
+    RunOutcome,
+    run_for_outcome,
+    run_isolated,
+)
+from memtab.consolidation.plan import ConsolidationPlan, load_review_mode
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.journal import Trigger
@@ -38,16 +52,35 @@ from memtab.store.journal import Trigger
 logger = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class _Request:
+    """What a job does: a run, a plan (`review` True; None: as the setting says), or the
+    application of a reviewed plan (`choice`)."""
+
+    trigger: Trigger
+    review: bool | None = False
+    choice: PlanChoice | None = None
+
+    def mode(self) -> JobMode:
+        if self.choice is not None:
+            return "apply"
+        review = self.review
+        if review is None:  # read here, on the worker: settings.json is on disk
+            review = load_review_mode() == "review-first"
+        return "plan" if review else "run"
+
+
 def _consolidate(
     service: ConsolidationService,
     reservation: RunReservation,
-    trigger: Trigger,
+    request: _Request,
     isolated: bool,
     ctx: TaskContext,
 ) -> RunOutcome:
-    """The job (worker thread): one run, here or in a child process (see `job.py`); in a
-    child, this process keeps holding the reservation until the job ends."""
+    """The job (worker thread): one run, plan or apply, here or in a child process (see
+    `job.py`); in a child, this process keeps holding the reservation until it ends."""
     workspace_id = reservation.workspace_id
+    trigger, mode = request.trigger, request.mode()
     last: list[tuple[int, str]] = []
 
     def report(step: int, message: str) -> None:
@@ -58,7 +91,13 @@ def _consolidate(
 
     if isolated:
         return run_isolated(
-            service.home.root, workspace_id, trigger, cancel=ctx.cancel_event, on_step=report
+            service.home.root,
+            workspace_id,
+            trigger,
+            cancel=ctx.cancel_event,
+            on_step=report,
+            mode=mode,
+            choice=request.choice,
         )
     return run_for_outcome(
         service,
@@ -67,6 +106,8 @@ def _consolidate(
         cancel=ctx.cancel_event,
         on_step=report,
         reservation=reservation,
+        mode=mode,
+        choice=request.choice,
     )
 
 
@@ -78,6 +119,7 @@ class ConsolidationTasks(QObject):
     run_finished = Signal(object)
     run_failed = Signal(str)
     run_cancelled = Signal(str)
+    plan_ready = Signal(object)
 
     def __init__(
         self,
@@ -120,15 +162,27 @@ class ConsolidationTasks(QObject):
         """Whether the service has a run of this workspace reserved or going."""
         return self._service.is_running(workspace_id)
 
-    def start(self, workspace_id: str, trigger: Trigger = "manual") -> bool:
-        """Queue a run; False (and `run_failed`) if the service refuses it."""
+    def start(
+        self, workspace_id: str, trigger: Trigger = "manual", *, review: bool | None = False
+    ) -> bool:
+        """Queue a run (`review`: a plan instead; None: as the setting says); False (and
+        `run_failed`) if the service refuses it."""
+        return self._submit(workspace_id, _Request(trigger, review))
+
+    def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> bool:
+        """Queue the application of the accepted ops of a reviewed plan (a run of its
+        own: `run_started` … `run_finished`); False (and `run_failed`) if refused."""
+        choice = PlanChoice(plan, tuple(accepted))
+        return self._submit(plan.workspace_id, _Request(plan.trigger, choice=choice))
+
+    def _submit(self, workspace_id: str, request: _Request) -> bool:
         try:
-            reservation = self._service.reserve(workspace_id, trigger)
+            reservation = self._service.reserve(workspace_id, request.trigger)
         except ConsolidationError as refusal:
             self.run_failed.emit(str(refusal))
             return False
         job = self._runner.submit(
-            functools.partial(_consolidate, self._service, reservation, trigger, self._isolated)
+            functools.partial(_consolidate, self._service, reservation, request, self._isolated)
         )
         self._reservations[job] = reservation
         return True
@@ -161,7 +215,9 @@ class ConsolidationTasks(QObject):
         if self._end(job) is None:
             return
         assert isinstance(outcome, RunOutcome)
-        if outcome.record is not None:
+        if outcome.plan is not None:
+            self.plan_ready.emit(outcome.plan)
+        elif outcome.record is not None:
             self.run_finished.emit(outcome.record)
         else:
             self.run_failed.emit(outcome.error or "the consolidation run failed")
