@@ -36,6 +36,7 @@ class FakeDialogs:
         self.new_item: tuple[VirtualPath, str] | None = None
         self.move_target: VirtualPath | None = None
         self.confirm = True
+        self.dont_ask_again = False
         self.asked: list[tuple[object, ...]] = []
 
     def ask_new_item(
@@ -55,6 +56,10 @@ class FakeDialogs:
     def confirm_delete_orphan(self, dir_name: str, file_count: int) -> bool:
         self.asked.append(("delete-orphan", dir_name, file_count))
         return self.confirm
+
+    def confirm_cross_scope_move(self, names: list[str], target: str) -> tuple[bool, bool]:
+        self.asked.append(("cross-scope", tuple(names), target))
+        return self.confirm, self.confirm and self.dont_ask_again
 
 
 WindowFactory = Callable[..., MainWindow]

@@ -1,4 +1,5 @@
-"""ConsolidationFooter: coverage lines, harvest line, tooltip, Consolidate now, runs dialog."""
+"""ConsolidationFooter: coverage lines, harvest line, tooltip, Consolidate now (reviewed
+first, or applied directly), the runs button."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QTreeView, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from memtab import humanize
+from memtab.consolidation.plan import save_review_mode
 from memtab.fs.clock import now_ms
 from memtab.gui.memory_tab.footer import CONSOLIDATE_NOW, ConsolidationFooter
 from memtab.store.journal import (
@@ -82,21 +84,31 @@ class FakeConsolidation(QObject):
     run_finished = Signal(object)
     run_failed = Signal(str)
     run_cancelled = Signal(str)
+    plan_ready = Signal(object)
 
     def __init__(self) -> None:
         super().__init__()
         self.starts: list[tuple[str, str]] = []
+        self.reviews: list[bool | None] = []
+        self.applied: list[tuple[object, tuple[int, ...]]] = []
         self.cancels = 0
         self.busy: set[str] = set()
 
-    def start(self, workspace_id: str, trigger: str = "manual") -> bool:
+    def start(
+        self, workspace_id: str, trigger: str = "manual", review: bool | None = False
+    ) -> bool:
         self.starts.append((workspace_id, trigger))
+        self.reviews.append(review)
         if workspace_id in self.busy:
             self.run_failed.emit(
                 f"a consolidation run is already in flight for workspace {workspace_id}"
             )
             return False
         self.busy.add(workspace_id)
+        return True
+
+    def apply(self, plan: object, accepted: tuple[int, ...]) -> bool:
+        self.applied.append((plan, tuple(accepted)))
         return True
 
     def cancel(self) -> None:
@@ -201,6 +213,7 @@ def test_consolidate_now_starts_a_manual_run_and_shows_progress(
     footer.show()
     start_run(footer, qtbot)
     assert facade.starts == [(MAIN.id, "manual")]
+    assert facade.reviews == [None]  # as the review setting says
     assert footer.is_running
     assert footer.consolidate_button.text() == "Consolidating…"
     assert footer.consolidate_button.accessibleName() == "Consolidate now"
@@ -385,26 +398,98 @@ def test_details_collapse_to_a_one_line_summary(footer: ConsolidationFooter, qtb
     assert footer.is_line_visible("Harvest") and footer.harvest_error.isVisible()
 
 
-# --- the runs dialog -----------------------------------------------------------------------
+# --- review before apply, the runs button ---------------------------------------------------
 
 
-def test_runs_button_opens_the_runs_dialog(footer: ConsolidationFooter, qtbot: QtBot) -> None:
-    footer.set_context(MAIN, make_status(), [("Earlier run", record(30, "launch", "older"))])
+def a_plan(*proposed: bool, summary: str = "Merged the test tips.") -> object:
+    from memtab.consolidation.plan import ConsolidationPlan, PlannedFile, PlannedOp
+
+    diff = "--- /memories/workspace/a.md\n+++ /memories/workspace/a.md\n@@ -1,1 +1,1 @@\n-a\n+b"
+    ops = tuple(
+        PlannedOp(
+            index=number,
+            command="str_replace",
+            path="/memories/workspace/a.md",
+            arguments={},
+            proposed=ok,
+            note=None if ok else "pinned",
+            description=f"Edited a.md ({number})",
+            files=(PlannedFile("/memories/workspace/a.md", "0" * 64, "1" * 64, diff),),
+        )
+        for number, ok in enumerate(proposed, 1)
+    )
+    return ConsolidationPlan("plan-x", 1, "/home", MAIN.id, "manual", summary, ops)
+
+
+def test_a_plan_opens_the_review_and_applies_only_the_accepted_ops(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    plan = a_plan(True, False, True)
+    facade.plan_ready.emit(plan)
+    assert not footer.is_running
+    review = footer.review_dialog
+    assert review is not None and review.isVisible()
+    assert footer.status_text.full_text == "Review 2 proposed changes…"
+    assert review.accepted_ops == (1, 3)  # the refused op cannot be ticked
+    assert review.ops.topLevelItem(1).text(1) == "Edited a.md (2): pinned"  # type: ignore[union-attr]
+    review.reject_all_button.click()
+    assert review.accepted_ops == () and not review.apply_button.isEnabled()
+    review.set_accepted(3, True)
+    assert review.apply_button.text() == "&Apply 1 change"
+    review.ops.setCurrentItem(review.ops.topLevelItem(2))
+    assert review.diff.result is not None and review.diff.result.added == 1
+    review.apply_button.click()
+    assert facade.applied == [(plan, (3,))]
+    assert footer.is_running and footer.progress_text.full_text == "Applying 1 change…"
+    assert footer.review_dialog is None
+
+
+def test_discarding_a_plan_changes_nothing_and_says_so(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    facade.plan_ready.emit(a_plan(True))
+    review = footer.review_dialog
+    assert review is not None
+    review.discard_button.click()
+    assert facade.applied == []
+    assert footer.status_text.full_text == "Plan discarded; nothing was changed."
+    assert footer.consolidate_button.isEnabled()
+
+
+def test_a_plan_proposing_nothing_needs_no_review(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    facade.plan_ready.emit(a_plan(False, summary="Nothing worth merging."))
+    assert footer.review_dialog is None
+    assert footer.status_text.full_text == "Nothing to change: Nothing worth merging."
+
+
+def test_always_apply_directly_is_stored(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    from memtab.consolidation.plan import load_review_mode
+
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    facade.plan_ready.emit(a_plan(True))
+    review = footer.review_dialog
+    assert review is not None and load_review_mode() == "review-first"
+    review.always_direct.setChecked(True)
+    review.apply_button.click()
+    assert load_review_mode() == "apply-directly"
+
+
+def test_runs_button_asks_for_runs(footer: ConsolidationFooter, qtbot: QtBot) -> None:
+    footer.set_context(MAIN, make_status())
     assert footer.runs_button.accessibleName() == "Consolidation runs"
     with qtbot.waitSignal(footer.runs_dialog_requested):
         footer.runs_button.click()
-    dialog = footer.runs_dialog
-    assert dialog is not None and dialog.isVisible()
-    assert [run.record.summary for run in dialog.runs] == [
-        "Promoted the git habits to global.",
-        "Merged the testing notes.",
-        "older",
-    ]
-    assert dialog.windowTitle() == "Consolidation runs — fix-token-refresh"
-    new_run = record(0, "manual", "fresh")
-    footer.set_context(MAIN, make_status(workspace=new_run))  # follows rescans while open
-    assert dialog.runs[0].record == new_run
-    dialog.close()
 
 
 # --- the real facade ----------------------------------------------------------------------------
@@ -440,6 +525,7 @@ def test_consolidate_now_with_the_real_facade_and_the_offline_provider(
     footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
     before = footer.line_text("Workspace")
     assert before == "3 h ago · manual · 2 changes"
+    save_review_mode("apply-directly")
     with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
         qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
         assert footer.consolidate_button.text() == "Consolidating…"
@@ -450,6 +536,38 @@ def test_consolidate_now_with_the_real_facade_and_the_offline_provider(
     after = footer.line_text("Workspace")
     assert after != before
     assert after.startswith("just now · manual")
+
+
+def test_review_first_with_the_real_facade_applies_exactly_the_accepted_ops(
+    qtbot: QtBot, demo_tasks: tuple[object, object]
+) -> None:
+    from memtab.demo import MAIN_ID
+    from memtab.gui.tasks.consolidation import ConsolidationTasks
+    from memtab.store.home import Home
+    from memtab.store.journal import Journal
+    from memtab.store.registry import load_registry
+
+    home, tasks = demo_tasks
+    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    footer = ConsolidationFooter(tasks)
+    qtbot.addWidget(footer)
+    footer.set_context(workspace, None)
+    journal_before = home.journal_path.read_bytes()
+    with qtbot.waitSignal(tasks.plan_ready, timeout=30_000):
+        qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
+    assert home.journal_path.read_bytes() == journal_before  # a plan changes nothing
+    review = footer.review_dialog
+    assert review is not None
+    proposed = [op.index for op in review.plan.proposed]
+    assert proposed
+    review.set_accepted(proposed[-1], False)
+    with qtbot.waitSignal(tasks.run_finished, timeout=30_000) as finished:
+        review.apply_button.click()
+    record = finished.args[0]
+    applied = [number for number, op in enumerate(record.ops, 1) if op.applied]
+    assert applied == proposed[:-1]
+    assert Journal(home).load().workspaces[MAIN_ID] == record
 
 
 def test_real_facade_refuses_a_second_run_in_flight(

@@ -19,12 +19,17 @@ from memtab.gui.memory_tab.dialogs import MoveDialog, NewItemDialog, NewKind, co
 from memtab.gui.memory_tab.diff_view import DiffDialog
 from memtab.gui.memory_tab.editor_bar import BarKind
 from memtab.gui.memory_tab.editor_prompts import DiscardChoice, EditorPrompts
-from memtab.gui.memory_tab.runs_dialog import RunsDialog, collect_runs
+from memtab.gui.memory_tab.history_revert import RevertResultDialog
+from memtab.gui.memory_tab.review_dialog import ReviewDialog
+from memtab.gui.memory_tab.runs_dialog import RunsDialog
+from memtab.gui.memory_tab.trash_dialog import TrashDialog
 from memtab.gui.ui_state import UiState
 from memtab.gui.widgets import short_name, title_width
 from memtab.gui.window_geometry import fitted_geometry
+from memtab.store.history.runs import RunEntry, RunOp, RunsLog
+from memtab.store.history.undo import Refusal, RevertResult
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, HarvestRecord, JournalOp
+from memtab.store.journal import ConsolidationStatus, HarvestRecord
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
 
@@ -95,6 +100,12 @@ def test_long_paths_in_every_tab_never_widen_the_window(
         HarvestRecord("m", "failed", 1, 2, 1, f"ENOENT: {long_home.root / LONG_DIR}"),
     )
     tab.footer.set_context(tab.footer.workspace, status)
+    settle()
+    fits_the_laptop(window)
+    assert window.size() == WINDOW
+    # The History panel beside the editor, following the long-named file.
+    window.history.show_history()
+    qtbot.waitUntil(lambda: window.history.panel.path is not None, timeout=WAIT_MS)
     settle()
     fits_the_laptop(window)
     assert window.size() == WINDOW
@@ -194,11 +205,51 @@ def test_dialogs_show_their_titles_and_elide_long_paths(
     title = f"Differences — {short_name(deep.name)}"  # as the editor names it
     diff = DiffDialog(title, "On disk", "Your draft", [("merge", "Merge")])
     check_dialog(qtbot, diff)
-    runs = RunsDialog()
     summary = f"Moved {LONG_FILE} to {long_home.root}{LONG_FILE}."
-    run = ConsolidationRecord(1, "manual", summary, (JournalOp("delete", LONG_FILE, True),), 1, 1)
-    runs.set_runs(collect_runs(ConsolidationStatus(run, None, None, True, None)), LONG_NAME)
+    run = RunEntry(
+        "run-long",
+        1,
+        "consolidation",
+        "manual",
+        MAIN_ID,
+        summary,
+        (RunOp("delete", LONG_FILE, True),),
+    )
+    RunsLog(long_home).append(run)
+    runs = RunsDialog(long_home)
+    runs.set_workspaces([(MAIN_ID, LONG_NAME)], MAIN_ID)
+    with qtbot.waitSignal(runs.loaded, timeout=WAIT_MS):
+        runs.reload()
+    qtbot.waitUntil(lambda: runs.detail is not None, timeout=WAIT_MS)
     check_dialog(qtbot, runs)
+    runs.shutdown()
+    refusal = Refusal(LONG_FILE, f"changed after the run ({summary})", f"--- {LONG_FILE}")
+    check_dialog(qtbot, RevertResultDialog(RevertResult(run, [LONG_FILE], [refusal])))
+    long_store = MemoryStore(long_home, None)
+    long_store.delete(LONG_FILE)  # the long home has it
+    trash = TrashDialog()
+    with qtbot.waitSignal(trash.loaded, timeout=WAIT_MS):
+        trash.show_store(long_store)
+    assert trash.select_path(LONG_FILE)
+    check_dialog(qtbot, trash)
+    trash.shutdown()
+    check_dialog(qtbot, ReviewDialog(long_plan(long_home), LONG_NAME))
+
+
+def long_plan(home: Home) -> object:
+    from memtab.consolidation.plan import ConsolidationPlan, PlannedFile, PlannedOp
+
+    diff = f"--- {LONG_FILE}\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-gone"
+    op = PlannedOp(
+        index=1,
+        command="delete",
+        path=LONG_FILE,
+        arguments={"command": "delete", "path": LONG_FILE},
+        proposed=True,
+        description=f"Deleted {LONG_FILE}",
+        files=(PlannedFile(LONG_FILE, "0" * 64, None, diff),),
+    )
+    return ConsolidationPlan("plan-1", 1, str(home.root), MAIN_ID, "manual", LONG_FILE, (op,))
 
 
 def test_the_unsaved_changes_question_shows_its_title(

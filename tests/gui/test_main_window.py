@@ -142,10 +142,13 @@ def test_unknown_workspace_falls_back_and_says_so(make_window: WindowFactory, ho
     assert tab.model.node_for_key(section_key(SectionId.WORKSPACE)) is not None
 
 
-def test_consolidate_now_on_the_demo_home_updates_the_workspace_line(
+def test_consolidate_now_on_the_demo_home_reviews_then_updates_the_workspace_line(
     qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
 ) -> None:
+    """Review first (the default): the plan comes from a child process, nothing changes
+    until Apply, and then exactly the accepted ops are applied and journaled."""
     from memtab.demo import MAIN_ID, create_demo_home
+    from memtab.store.history.runs import RunsLog
 
     demo = create_demo_home(tmp_path / "demo")
     window = make_window(demo, MAIN_ID)
@@ -153,14 +156,28 @@ def test_consolidate_now_on_the_demo_home_updates_the_workspace_line(
     footer = window.memory_tab.footer
     before = footer.line_text("Workspace")  # type: ignore[attr-defined]
     assert before.startswith("3 h ago")
+    memory_before = {p: p.read_bytes() for p in (demo.root / "memory").rglob("*.md")}
     button = footer.consolidate_button  # type: ignore[attr-defined]
     assert button.accessibleName() == "Consolidate now"
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: footer.review_dialog is not None, timeout=20_000)  # type: ignore[attr-defined]
+    review = footer.review_dialog  # type: ignore[attr-defined]
+    assert {p: p.read_bytes() for p in (demo.root / "memory").rglob("*.md")} == memory_before
+    proposed = [op.index for op in review.plan.proposed]
+    assert len(proposed) >= 2, review.plan
+    review.set_accepted(proposed[0], False)
+    assert review.accepted_ops == tuple(proposed[1:])
+    review.apply_button.click()
     qtbot.waitUntil(
         lambda: footer.line_text("Workspace") != before,  # type: ignore[attr-defined]
         timeout=20_000,
     )
     assert footer.line_text("Workspace").startswith("just now")  # type: ignore[attr-defined]
+    newest = RunsLog(demo).runs(workspace_id=MAIN_ID)[0]
+    assert newest.plan_id == review.plan.id
+    applied = [index for index, op in enumerate(newest.ops, 1) if op.applied]
+    assert applied == list(proposed[1:])
+    assert newest.ops[proposed[0] - 1].note == "not accepted in review"
 
 
 def test_the_open_file_is_reopened_next_time(

@@ -218,12 +218,17 @@ def test_context_menus_offer_what_each_row_allows(make_window: WindowFactory, ho
 
     assert texts(path_key("/memories/global/preferences.md")) == [
         "Unpin",
+        "History",
         "Rename or move…",
         "Copy path",
         "Open containing folder",
         "Delete…",
     ]
-    assert texts(section_key(SectionId.GLOBAL)) == ["New memory file…", "New folder…"]
+    assert texts(section_key(SectionId.GLOBAL)) == [
+        "New memory file…",
+        "New folder…",
+        "Recently deleted…",
+    ]
     assert "New folder…" in texts(directory_key(parse_file_path("/memories/global/tools")))
     assert texts(orphan_key("gone-0123456789ab")) == [
         "Delete orphaned project memory…",

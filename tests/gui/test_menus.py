@@ -73,6 +73,8 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Memory",
         "Traces",
         "Switch workspace",
+        "File history",
+        "Recently deleted",
         "Runs",
     ]
     assert titles(menus.help_menu.actions()) == ["Keyboard shortcuts", "About Memtab"]
@@ -92,6 +94,8 @@ def test_help_shortcuts_is_made_from_the_actions(
     assert rows[("File", "Save")] == "Ctrl+S"  # the editor's own keys, as the menu shows them
     assert rows[("Edit", "Consolidate now")] == QKeySequence("Ctrl+Shift+D").toString(native)
     assert rows[("View", "Runs")] == QKeySequence("Ctrl+Shift+R").toString(native)
+    assert rows[("View", "File history")] == QKeySequence("Ctrl+Shift+H").toString(native)
+    assert rows[("Edit", "Undo last change")] == "Ctrl+Z"  # the tree's keys, as shown
     assert rows[("View", "Split")] == QKeySequence("Ctrl+2").toString(native)
     assert rows[("Edit", "Search memories")] == QKeySequence("Ctrl+Shift+F").toString(native)
     assert "Copy path" in dialog.table.toPlainText()
@@ -122,15 +126,17 @@ def test_shortcuts_for_view_modes_tabs_runs_and_consolidation(
     assert window.tabs.currentWidget() is tab
     ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     qtbot.keyClick(window, Qt.Key.Key_R, ctrl_shift)
-    runs = tab.footer.runs_dialog
+    runs = window.history.runs_dialog
     assert runs is not None and runs.isVisible()
     runs.close()
-    started: list[str] = []
-    tab.consolidation.start = lambda workspace_id, trigger="manual": started.append(  # type: ignore[method-assign,union-attr]
-        workspace_id
+    qtbot.keyClick(window, Qt.Key.Key_H, ctrl_shift)
+    assert window.history.dock.isVisible()
+    started: list[tuple[str, object]] = []
+    tab.consolidation.start = lambda workspace_id, trigger="manual", review=False: started.append(  # type: ignore[method-assign,union-attr]
+        (workspace_id, review)
     )
     qtbot.keyClick(window, Qt.Key.Key_D, ctrl_shift)
-    assert started == [MAIN]
+    assert started == [(MAIN, None)]  # as the review setting says
 
 
 def test_switch_workspace_opens_the_picker(

@@ -1,149 +1,125 @@
-"""RunsDialog and collect_runs: what the consolidator did, run by run and op by op."""
+"""RunsDialog on its own: every run from the log, newest first, each op with its state,
+a failed run's error, mux's runs (not revertible, and why), the empty states."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
 
 from memtab.fs.clock import now_ms
-from memtab.gui.memory_tab.runs_dialog import (
-    RunEntry,
-    RunsDialog,
-    collect_runs,
-    op_state,
-    op_target,
-    usage_line,
-)
-from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, JournalOp
+from memtab.gui.memory_tab.runs_dialog import EMPTY_TEXT, RunsDialog, usage_line
+from memtab.store.history.runs import MUX_SOURCE, RunEntry, RunOp, RunsLog
+from memtab.store.home import Home
+from memtab.views.history_runs import OpState
 
 HOUR = 3_600_000
 NOW = now_ms()
+WS = "a1a1a1a1a1"
 
-APPLIED = JournalOp("str_replace", "/memories/workspace/notes.md", True)
-REJECTED = JournalOp(
-    "delete", "/memories/project/architecture.md", False, note="pinned files may not be deleted"
-)
-PROPOSED = JournalOp("create", "/memories/global/git.md", False, note="dry-run")
-RENAMED = JournalOp("rename", "/memories/workspace/a.md", True, new_path="/memories/workspace/b.md")
-
-MAIN_RUN = ConsolidationRecord(
-    NOW - 3 * HOUR, "manual", "Merged notes.", (APPLIED, REJECTED), 18240, 1312
-)
-OTHER_RUN = ConsolidationRecord(NOW - HOUR, "launch", "Promoted git habits.", (RENAMED,))
-DRY_RUN = ConsolidationRecord(NOW - 30 * HOUR, "manual", "Would add git notes.", (PROPOSED,))
-EMPTY_RUN = ConsolidationRecord(NOW - 50 * HOUR, "launch", "no changes needed", ())
+APPLIED = RunOp("str_replace", "/memories/workspace/notes.md", True)
+REJECTED = RunOp("delete", "/memories/project/a.md", False, note="pinned files may not be deleted")
+PROPOSED = RunOp("create", "/memories/global/git.md", False, note="dry-run")
 
 
-def status(
-    workspace: ConsolidationRecord | None = MAIN_RUN,
-    project: ConsolidationRecord | None = MAIN_RUN,
-    global_record: ConsolidationRecord | None = OTHER_RUN,
-) -> ConsolidationStatus:
-    return ConsolidationStatus(workspace, project, global_record, project is not None, None)
-
-
-def test_collect_runs_merges_the_same_run_seen_from_several_scopes() -> None:
-    runs = collect_runs(status())
-    assert runs == [
-        RunEntry(OTHER_RUN, ("Global",)),
-        RunEntry(MAIN_RUN, ("Workspace", "Project")),
-    ]
-
-
-def test_collect_runs_adds_recent_runs_newest_first() -> None:
-    runs = collect_runs(status(global_record=MAIN_RUN), [DRY_RUN, ("Archive of x", EMPTY_RUN)])
-    assert [run.record for run in runs] == [MAIN_RUN, DRY_RUN, EMPTY_RUN]
-    assert runs[0].labels == ("Workspace", "Project", "Global")
-    assert runs[1].labels == ("Earlier run",)
-    assert runs[2].labels == ("Archive of x",)
-
-
-def test_collect_runs_of_nothing() -> None:
-    assert collect_runs(None) == []
-    assert collect_runs(status(None, None, None)) == []
-
-
-def test_op_states_and_targets() -> None:
-    assert op_state(APPLIED) == "Applied"
-    assert op_state(REJECTED) == "Rejected"
-    assert op_state(PROPOSED) == "Proposed (dry run)"
-    assert op_target(RENAMED) == "/memories/workspace/a.md → /memories/workspace/b.md"
-    assert usage_line(MAIN_RUN) == "18,240 input · 1,312 output tokens"
-    assert usage_line(OTHER_RUN) == ""
+def run(
+    run_id: str, hours_ago: float, *ops: RunOp, kind: str = "consolidation", **fields: object
+) -> RunEntry:
+    defaults: dict[str, object] = {
+        "trigger": "manual",
+        "workspace_id": WS,
+        "summary": f"summary of {run_id}",
+    }
+    defaults.update(fields)
+    return RunEntry(run_id, int(NOW - hours_ago * HOUR), kind, ops=ops, **defaults)  # type: ignore[arg-type]
 
 
 @pytest.fixture
-def dialog(qtbot: QtBot) -> RunsDialog:
-    widget = RunsDialog()
+def home(tmp_path: Path) -> Home:
+    return Home(tmp_path / "home")
+
+
+@pytest.fixture
+def dialog(qtbot: QtBot, home: Home) -> Iterator[RunsDialog]:
+    widget = RunsDialog(home)
     qtbot.addWidget(widget)
-    return widget
+    widget.set_workspaces([(WS, "fix-token-refresh")], None)
+    yield widget
+    widget.shutdown()
 
 
-def ops_rows(dialog: RunsDialog) -> list[tuple[str, str, str, list[str]]]:
+def show(qtbot: QtBot, dialog: RunsDialog) -> None:
+    with qtbot.waitSignal(dialog.loaded, timeout=5000):
+        dialog.reload()
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=5000)
+
+
+def op_rows(dialog: RunsDialog) -> list[tuple[str, str]]:
     rows = []
     for index in range(dialog.ops.topLevelItemCount()):
         item = dialog.ops.topLevelItem(index)
         assert item is not None
-        notes = [item.child(c).text(0) for c in range(item.childCount())]
-        rows.append((item.text(0), item.text(1), item.text(2), notes))
+        rows.append((item.text(0), item.text(1)))
     return rows
 
 
-def test_dialog_shows_each_run_with_its_ops_states_and_notes(
-    dialog: RunsDialog, qtbot: QtBot, qtmodeltester: object
+def test_every_run_newest_first_with_its_ops(
+    qtbot: QtBot, dialog: RunsDialog, home: Home, qtmodeltester: object
 ) -> None:
-    dialog.set_runs(collect_runs(status(), [DRY_RUN]), "fix-token-refresh")
-    assert dialog.windowTitle() == "Consolidation runs — fix-token-refresh"
-    assert dialog.accessibleName() == "Consolidation runs"
-    assert dialog.run_list.accessibleName() == "Runs"
-    assert dialog.ops.accessibleName() == "Operations"
-    assert dialog.run_list.count() == 3
-    first = dialog.run_list.item(0)
-    assert first is not None
-    assert first.text() == "1 h ago · launch · 1 change\nGlobal"
-    assert dialog.run_list.currentRow() == 0
-    assert dialog.summary.text() == "Promoted git habits."
-    assert ops_rows(dialog) == [
-        ("Applied", "rename", "/memories/workspace/a.md → /memories/workspace/b.md", [])
-    ]
-
-    dialog.run_list.setCurrentRow(1)
-    assert dialog.summary.text() == "Merged notes."
-    assert ops_rows(dialog) == [
-        ("Applied", "str_replace", "/memories/workspace/notes.md", []),
-        (
-            "Rejected",
-            "delete",
-            "/memories/project/architecture.md",
-            ["↳ pinned files may not be deleted"],
-        ),
+    log = RunsLog(home)
+    log.append(run("run-old", 30, PROPOSED, summary="Would add git notes."))
+    log.append(run("run-main", 3, APPLIED, REJECTED, input_tokens=18240, output_tokens=1312))
+    log.append(run("run-writer", 1, APPLIED, kind="writer", trigger="msg-7"))
+    show(qtbot, dialog)
+    assert [r.id for r in dialog.runs] == ["run-writer", "run-main", "run-old"]
+    first = dialog.run_list.topLevelItem(0)
+    assert first is not None and first.text(1) == "Memory writer"
+    assert (first.text(2), first.text(3)) == ("1 of 1 change applied", "fix-token-refresh")
+    assert dialog.select_run("run-main")
+    qtbot.waitUntil(lambda: dialog.detail is not None and dialog.detail.run.id == "run-main")
+    assert op_rows(dialog) == [
+        (OpState.APPLIED.value, "Edited notes.md"),
+        (OpState.REJECTED.value, "Not applied — delete a.md: pinned files may not be deleted"),
     ]
     assert "18,240 input · 1,312 output tokens" in dialog._meta.text()
-    assert "1 change applied" in dialog._meta.text()
-
-    dialog.run_list.setCurrentRow(2)
-    assert ops_rows(dialog) == [("Proposed (dry run)", "create", "/memories/global/git.md", [])]
-
-    qtmodeltester.check(dialog.run_list.model())  # type: ignore[attr-defined]
-    qtmodeltester.check(dialog.ops.model())  # type: ignore[attr-defined]
+    dialog.select_op(1)
+    assert "not applied" in dialog.diff.text
+    assert dialog.select_run("run-old")
+    qtbot.waitUntil(lambda: dialog.detail is not None and dialog.detail.run.id == "run-old")
+    assert op_rows(dialog)[0][0] == OpState.PROPOSED.value
 
 
-def test_dialog_keeps_the_selected_run_when_refreshed(dialog: RunsDialog) -> None:
-    dialog.set_runs(collect_runs(status()))
-    dialog.run_list.setCurrentRow(1)
-    newer = ConsolidationRecord(NOW, "manual", "Newest.", ())
-    dialog.set_runs(collect_runs(status(), [newer]))
-    assert dialog.runs[dialog.run_list.currentRow()].record == MAIN_RUN
+def test_a_failed_run_and_a_mux_run(qtbot: QtBot, dialog: RunsDialog, home: Home) -> None:
+    log = RunsLog(home)
+    log.append(run("run-mux", 2, APPLIED, source=MUX_SOURCE, trigger="launch"))
+    log.append(run("run-failed", 1, status="failed", error="anthropic: 529 overloaded"))
+    show(qtbot, dialog)
+    qtbot.waitUntil(lambda: dialog.detail is not None)
+    assert dialog.detail is not None and dialog.detail.run.id == "run-failed"
+    assert "Failed: anthropic: 529 overloaded" in dialog.summary.text()
+    assert "this run changed no file" in dialog.revert_button.toolTip()
+    assert not dialog.revert_button.isEnabled()
+    assert dialog.select_run("run-mux")
+    qtbot.waitUntil(lambda: dialog.detail is not None and dialog.detail.run.id == "run-mux")
+    assert dialog.run_list.currentItem().text(1) == "Consolidation by mux · launch"  # type: ignore[union-attr]
+    assert "from mux's journal" in dialog._meta.text()
+    assert not dialog.revert_button.isEnabled()
+    assert "mux made this run" in dialog.revert_button.toolTip()
+    dialog.failed_only.setChecked(True)
+    qtbot.waitUntil(lambda: [r.id for r in dialog.runs] == ["run-failed"], timeout=5000)
 
 
-def test_dialog_says_when_a_run_changed_nothing(dialog: RunsDialog) -> None:
-    dialog.set_runs([RunEntry(EMPTY_RUN, ("Workspace",))])
-    assert dialog.summary.text() == "no changes needed"
-    assert dialog.ops.topLevelItemCount() == 0
-    assert not dialog.ops.isVisibleTo(dialog)
+def test_empty_states(qtbot: QtBot, dialog: RunsDialog, home: Home) -> None:
+    show(qtbot, dialog)
+    assert dialog.runs == [] and dialog._empty.text() == EMPTY_TEXT
+    RunsLog(home).append(run("run-x", 1, APPLIED))
+    dialog.trigger_filter.setCurrentIndex(dialog.trigger_filter.findData("launch"))
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=5000)
+    assert dialog._empty.text() == "No runs match these filters."
 
 
-def test_dialog_empty_state(dialog: RunsDialog) -> None:
-    dialog.set_runs([])
-    assert dialog.run_list.count() == 0
-    assert not dialog.run_list.isVisibleTo(dialog)
+def test_usage_line() -> None:
+    assert usage_line(run("r", 1)) == ""
+    assert usage_line(run("r", 1, input_tokens=5)) == "5 input · 0 output tokens"

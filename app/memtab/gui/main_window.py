@@ -44,6 +44,7 @@ from memtab.store.home import Home
 from memtab.views import glossary
 
 if TYPE_CHECKING:  # built after the first paint: importing them costs start-up time
+    from memtab.gui.memory_tab.history_hub import HistoryHub
     from memtab.gui.tasks.writer import WriterSupervisor
     from memtab.gui.traces_tab import TracesTab
     from memtab.gui.window_menus import WindowMenus
@@ -111,6 +112,8 @@ class MainWindow(QMainWindow):
 
     menus: WindowMenus
     """Built once the Memory tab is assembled (see `_build_menus`)."""
+    history: HistoryHub | None = None
+    """The History panel, Runs…, Recently deleted; built with the menus."""
 
     def __init__(
         self,
@@ -276,8 +279,11 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _build_menus(self) -> None:
+        from memtab.gui.memory_tab.history_hub import HistoryHub  # the tab's parts exist now
         from memtab.gui.window_menus import WindowMenus  # it imports the editor's view modes
 
+        self.history = HistoryHub(self)
+        self.watcher.paths_changed.connect(self.history._on_watcher_paths_changed)
         self.menuBar().clear()  # the titles shown until now
         self.menus = WindowMenus(self)
 
@@ -473,6 +479,8 @@ class MainWindow(QMainWindow):
             if self._traces_tab is not None:
                 remember_splitter(self.ui_state, TRACES_SPLITTER, self._traces_tab.splitter)
             self.memory_tab.save_ui_state()
+            if self.history is not None:
+                self.history.save_ui_state()
             self.ui_state.save()
         self.watcher.stop()
         if self.writer is not None:
@@ -483,6 +491,8 @@ class MainWindow(QMainWindow):
             self._traces_tab.shutdown()
         if self._home_runner is not None:
             self._home_runner.shutdown()
+        if self.history is not None:
+            self.history.shutdown()
         self.memory_tab.shutdown()
         self._closed = True
         event.accept()

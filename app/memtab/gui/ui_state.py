@@ -1,5 +1,6 @@
 """Choices the window remembers between runs: the workspace and open file per home, the
-"agent edited" badges not yet looked at, geometry, splitters.
+"agent edited" badges not yet looked at, geometry, splitters, and yes/no choices such as
+"don't ask again" (`flag`).
 
 A small JSON file in Memtab's config dir (`memtab.fs.config_dir`, the same place as
 settings.json), written atomically. It is a convenience, never a source of truth: a
@@ -133,6 +134,21 @@ class UiState:
             entry["badges"] = badges
         else:
             entry.pop("badges", None)
+
+    # -- yes/no choices ----------------------------------------------------------------------
+
+    def flag(self, name: str, default: bool = False) -> bool:
+        """A remembered yes/no choice (`default` when never made or unreadable)."""
+        flags = self._document.get("flags")
+        value = flags.get(name) if isinstance(flags, dict) else None
+        return value if isinstance(value, bool) else default
+
+    def set_flag(self, name: str, value: bool) -> None:
+        """Remember a yes/no choice."""
+        flags = self._document.get("flags")
+        if not isinstance(flags, dict):
+            flags = self._document["flags"] = {}
+        flags[name] = value
 
     # -- window geometry and splitters ----------------------------------------------------
 

@@ -7,8 +7,10 @@ same thing). Help → Keyboard shortcuts lists the actions of these menus
 
 A few actions run what lives in another part of the window: Save is the editor's (its
 Ctrl+S belongs to the editor, so the menu only shows the keys), Consolidate now is the
-footer's button, the view modes are the editor's. Edit → Undo is disabled until the
-history (`set_undo`) provides something to undo.
+footer's button, the view modes are the editor's. Edit → Undo takes back the tab's last
+file operation (`set_undo`, brought up to date whenever the menu opens; in the tree,
+Ctrl+Z does the same). File history, Recently deleted and Runs… are the window's
+history's (`HistoryHub`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-UNDO_UNAVAILABLE = "Nothing to undo yet: the history of changes is not recorded here"
+UNDO_UNAVAILABLE = "Nothing to undo: no file was created, moved, deleted or pinned here yet"
+UNDO_TEXT = "&Undo last change\tCtrl+Z"  # Ctrl+Z is the tree's (the editor has its own)
 _VIEW_MODE_KEYS = {ViewMode.SOURCE: "Ctrl+1", ViewMode.SPLIT: "Ctrl+2", ViewMode.PREVIEW: "Ctrl+3"}
 
 
@@ -148,7 +151,7 @@ class WindowMenus(QObject):
     def _build_edit_menu(self) -> None:
         tab = self._window.memory_tab
         menu = self.edit_menu
-        self.undo_action = self._action("&Undo last change", self._on_undo_triggered)
+        self.undo_action = self._action(UNDO_TEXT, self._on_undo_triggered)
         self.undo_action.setEnabled(False)
         self.undo_action.setToolTip(UNDO_UNAVAILABLE)
         menu.addAction(self.undo_action)
@@ -212,13 +215,13 @@ class WindowMenus(QObject):
         self.switch_workspace_action = self._action(
             "Switch &workspace…", self._on_switch_workspace_triggered, "Ctrl+Shift+W"
         )
-        self.runs_action = self._action(
-            "&Runs…",
-            self._on_runs_triggered,
-            "Ctrl+Shift+R",
-            "What the consolidator did in the last runs",
-        )
+        history = self._window.history
+        assert history is not None  # built with the menus
+        self.runs_action = history.runs_action
         menu.addAction(self.switch_workspace_action)
+        menu.addSeparator()
+        menu.addAction(history.panel_action)
+        menu.addAction(history.trash_action)
         menu.addAction(self.runs_action)
 
     def _build_help_menu(self) -> None:
@@ -238,7 +241,7 @@ class WindowMenus(QObject):
         e.g. "Undo delete of notes.md"."""
         self._undo = undo
         self.undo_action.setEnabled(undo is not None)
-        self.undo_action.setText(description or "&Undo last change")
+        self.undo_action.setText(description or UNDO_TEXT)
         self.undo_action.setToolTip(description if undo is not None else UNDO_UNAVAILABLE)
 
     # -- keeping the menus current -----------------------------------------------------------
@@ -259,6 +262,11 @@ class WindowMenus(QObject):
             )
         tab.commands.reveal_action.setEnabled(node is not None and bool(node.physical))
         self.consolidate_action.setEnabled(tab.footer.consolidate_button.isEnabled())
+        undo = tab.commands.undo_description
+        if undo is None:
+            self.set_undo(None)
+        else:
+            self.set_undo(tab.commands.undo_last, f"&Undo {undo.replace('&', '&&')}\tCtrl+Z")
         status = window.writer_status
         self.pause_writer_action.setEnabled(status is not None)
         paused = status is not None and status.isPaused()
@@ -342,8 +350,3 @@ class WindowMenus(QObject):
         combo.setFocus(Qt.FocusReason.ShortcutFocusReason)
         if combo.isEnabled():
             combo.showPopup()
-
-    @Slot()
-    def _on_runs_triggered(self) -> None:
-        self._window.show_memory_tab()
-        self._window.memory_tab.footer.open_runs_dialog()

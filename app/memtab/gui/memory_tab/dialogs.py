@@ -1,4 +1,5 @@
-"""The Memory tab's dialogs: new file/folder, rename/move, and delete confirmations.
+"""The Memory tab's dialogs: new file/folder, rename/move, and the confirmations of a
+delete and of a drop into another scope.
 
 `TabDialogs` is what the tab calls; tests replace it with canned answers. The dialogs
 validate as the user types (virtual path rules, unavailable scopes) and show the reason
@@ -12,6 +13,7 @@ import enum
 from PySide6.QtCore import Slot
 from PySide6.QtGui import QFontDatabase, QPalette
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -299,7 +301,10 @@ class TabDialogs:
             details.append(f"Everything inside goes too ({humanize.plural(file_count, 'file')}).")
         if loses_draft:
             details.append("The open file has unsaved changes; they will be lost.")
-        details.append("Pins and usage of deleted files are forgotten.")
+        details.append(
+            "Deleted files go to Recently deleted (View menu) with their pins and usage; "
+            "Edit → Undo brings them back."
+        )
         return _confirm(
             self._parent,
             "Delete memory",
@@ -307,6 +312,25 @@ class TabDialogs:
             " ".join(details),
             "Delete",
         )
+
+    def confirm_cross_scope_move(self, names: list[str], target: str) -> tuple[bool, bool]:
+        """Ask before a drop moves files into another scope (`target`: where, in words);
+        (go ahead, don't ask again)."""
+        subject = names[0] if len(names) == 1 else f"{len(names)} items"
+        box, confirm = confirmation_box(
+            self._parent,
+            "Move to another scope",
+            f"Move {subject} to {target}?",
+            "Other agents and workspaces see memories by scope: this changes who reads it. "
+            "Edit → Undo moves it back.",
+            "Move",
+        )
+        box.setIcon(QMessageBox.Icon.Question)
+        dont_ask = QCheckBox("Don't ask again for drops into another scope", box)
+        box.setCheckBox(dont_ask)
+        box.exec()
+        moved = box.clickedButton() is confirm
+        return moved, moved and dont_ask.isChecked()
 
     def confirm_delete_orphan(self, dir_name: str, file_count: int) -> bool:
         """Ask before deleting an orphaned project dir; True to go ahead."""

@@ -12,17 +12,20 @@ disk changed — never from `run_finished` (which only shows a short "Done: <sum
 Consolidate now starts the consolidation facade for the selected workspace; while the
 run goes the button reads "Consolidating…", and the status line shows a busy bar, the
 step message and Cancel; a failure (in flight, run by another process, provider error)
-is shown there too. The status line never changes height, so a run starting or ending
-never moves the tree above it (a click lands where it was aimed). Every text elides
-(whole in its tooltip): nothing here widens the window. The runs dialog opens from the
-clock button (the footer opens it itself).
+is shown there too. In review-first mode (the `consolidation.review` setting, the
+default) the run makes a plan instead: nothing changes until the user accepts its ops
+in the review dialog (`review_dialog.ReviewDialog`), and applying them is a run of its
+own. The status line never changes height, so a run starting or ending never moves the
+tree above it (a click lands where it was aimed). Every text elides (whole in its
+tooltip): nothing here widens the window. The clock button asks for Runs…
+(`runs_dialog_requested`; the window's history opens it).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, SignalInstance, Slot
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
@@ -41,12 +44,15 @@ from PySide6.QtWidgets import (
 
 from memtab import humanize
 from memtab.gui.memory_tab.icons import tinted_icon
-from memtab.gui.memory_tab.runs_dialog import RecentRun, RunsDialog, collect_runs
+from memtab.gui.memory_tab.review_dialog import ReviewDialog
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, Trigger
 from memtab.store.registry import Workspace
 from memtab.views import glossary
+
+if TYPE_CHECKING:
+    from memtab.consolidation.plan import ConsolidationPlan
 
 logger = logging.getLogger(__name__)
 
@@ -74,8 +80,17 @@ class ConsolidationFacade(Protocol):
     @property
     def run_cancelled(self) -> SignalInstance: ...  # (str workspace_id)
 
-    def start(self, workspace_id: str, trigger: Trigger = "manual") -> object:
-        """Start a run (in the background)."""
+    @property
+    def plan_ready(self) -> SignalInstance: ...  # (ConsolidationPlan)
+
+    def start(
+        self, workspace_id: str, trigger: Trigger = "manual", *, review: bool | None = False
+    ) -> object:
+        """Start a run, or a plan to review (None: as the setting says), in the background."""
+        ...
+
+    def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> object:
+        """Apply the accepted ops of a reviewed plan (a run of its own)."""
         ...
 
     def cancel(self) -> object:
@@ -105,8 +120,7 @@ class ConsolidationFooter(QFrame):
     """Coverage lines, harvest line and the Consolidate now button for one workspace.
 
     Signals:
-        runs_dialog_requested(): the runs button was clicked (the footer also opens the
-            dialog itself; the signal is for whoever wants to know).
+        runs_dialog_requested(): the runs button was clicked (the window opens Runs…).
     """
 
     runs_dialog_requested = Signal()
@@ -118,7 +132,6 @@ class ConsolidationFooter(QFrame):
         self._facade = consolidation
         self._workspace: Workspace | None = None
         self._status: ConsolidationStatus | None = None
-        self._recent_runs: list[RecentRun] = []
         # Runs take turns on the facade's one worker: `_requested` is the workspace whose
         # run this footer asked for and has not seen start (it may be queued), `_active`
         # the workspace whose run is going (from run_started); an end signal belongs to
@@ -127,7 +140,7 @@ class ConsolidationFooter(QFrame):
         self._active: str | None = None
         self._starting = False
         self._cancelling = False
-        self._runs_dialog: RunsDialog | None = None
+        self._review: ReviewDialog | None = None
 
         self._build_ui()
         consolidation.run_started.connect(self._on_consolidation_run_started)
@@ -135,6 +148,7 @@ class ConsolidationFooter(QFrame):
         consolidation.run_finished.connect(self._on_consolidation_run_finished)
         consolidation.run_failed.connect(self._on_consolidation_run_failed)
         consolidation.run_cancelled.connect(self._on_consolidation_run_cancelled)
+        consolidation.plan_ready.connect(self._on_consolidation_plan_ready)
 
         self._note_timer = QTimer(self)
         self._note_timer.setSingleShot(True)
@@ -166,7 +180,9 @@ class ConsolidationFooter(QFrame):
         self.runs_button = QToolButton(self)
         self.runs_button.setAutoRaise(True)
         self.runs_button.setToolTipDuration(-1)
-        self.runs_button.setToolTip("Runs… — what the consolidator did in the last runs")
+        self.runs_button.setToolTip(
+            "Runs… — every consolidation and writer run, its changes, and Revert"
+        )
         self.runs_button.setAccessibleName("Consolidation runs")
         self.runs_button.clicked.connect(self._on_runs_button_clicked)
         self.consolidate_button = QPushButton(CONSOLIDATE_NOW, self)
@@ -252,25 +268,14 @@ class ConsolidationFooter(QFrame):
 
     # --- the seam ----------------------------------------------------------------------------
 
-    def set_context(
-        self,
-        workspace: Workspace | None,
-        status: ConsolidationStatus | None,
-        recent_runs: Sequence[RecentRun] | None = None,
-    ) -> None:
-        """Show the coverage of `workspace` (called by the tab after every scan).
-
-        `recent_runs` are extra runs for the runs dialog: records, or (label, record)
-        pairs. A different workspace clears the last error or note.
-        """
+    def set_context(self, workspace: Workspace | None, status: ConsolidationStatus | None) -> None:
+        """Show the coverage of `workspace` (called by the tab after every scan). A
+        different workspace clears the last error or note."""
         if workspace is None or self._workspace is None or workspace.id != self._workspace.id:
             self._set_status_text("", None)
         self._workspace = workspace
         self._status = status if workspace is not None else None
-        self._recent_runs = list(recent_runs or [])
         self._refresh()
-        if self._runs_dialog is not None and self._runs_dialog.isVisible():
-            self._update_runs_dialog(self._runs_dialog)
 
     @property
     def workspace(self) -> Workspace | None:
@@ -305,19 +310,9 @@ class ConsolidationFooter(QFrame):
         self._refresh_lines()
 
     @property
-    def runs_dialog(self) -> RunsDialog | None:
-        """The runs dialog, once opened."""
-        return self._runs_dialog
-
-    def open_runs_dialog(self) -> RunsDialog:
-        """Open (or raise) the runs dialog for the current workspace."""
-        if self._runs_dialog is None:
-            self._runs_dialog = RunsDialog(self)
-        self._update_runs_dialog(self._runs_dialog)
-        self._runs_dialog.show()
-        self._runs_dialog.raise_()
-        self._runs_dialog.activateWindow()
-        return self._runs_dialog
+    def review_dialog(self) -> ReviewDialog | None:
+        """The review of the last plan, while it is open."""
+        return self._review
 
     # --- rendering ---------------------------------------------------------------------------
 
@@ -432,10 +427,6 @@ class ConsolidationFooter(QFrame):
         color = accent_text(self.palette(), accent) if accent is not None else None
         self.status_text.setStyleSheet(f"color: {color.name()}" if color is not None else "")
 
-    def _update_runs_dialog(self, dialog: RunsDialog) -> None:
-        name = self._workspace.display_name if self._workspace is not None else None
-        dialog.set_runs(collect_runs(self._status, self._recent_runs), name)
-
     def _apply_palette(self) -> None:
         palette = self.palette()
         muted = muted_text(palette).name()
@@ -480,7 +471,7 @@ class ConsolidationFooter(QFrame):
         self._refresh_controls()
         self._starting = True
         try:
-            self._facade.start(workspace.id, trigger="manual")
+            self._facade.start(workspace.id, trigger="manual", review=None)
         except Exception as error:  # the facade refusing at once (e.g. shut down)
             logger.warning("Could not start consolidation of %s: %s", workspace.id, error)
             self._requested = None
@@ -505,7 +496,6 @@ class ConsolidationFooter(QFrame):
     @Slot()
     def _on_runs_button_clicked(self) -> None:
         self.runs_dialog_requested.emit()
-        self.open_runs_dialog()
 
     @Slot(str)
     def _on_consolidation_run_started(self, workspace_id: str) -> None:
@@ -553,6 +543,59 @@ class ConsolidationFooter(QFrame):
             self._refresh_controls()
             self._set_status_text("Cancelled; nothing was journaled.", None)
             self._note_timer.start()
+
+    @Slot(object)
+    def _on_consolidation_plan_ready(self, plan: ConsolidationPlan) -> None:
+        self._end_active()
+        if not plan.proposed:
+            summary = plan.summary.strip()
+            self._set_status_text(
+                f"Nothing to change: {summary}" if summary else "Nothing to change.", None
+            )
+            self._note_timer.start()
+            return
+        workspace = self._workspace
+        name = (
+            workspace.display_name
+            if workspace is not None and workspace.id == plan.workspace_id
+            else plan.workspace_id
+        )
+        if self._review is not None:
+            self._review.reject()
+        self._set_status_text(
+            f"Review {humanize.plural(len(plan.proposed), 'proposed change')}…", Accent.INFO
+        )
+        self._review = ReviewDialog(plan, name, self)
+        self._review.apply_requested.connect(self._on_review_apply_requested)
+        self._review.discarded.connect(self._on_review_discarded)
+        self._review.finished.connect(self._on_review_finished)
+        self._review.open()
+
+    @Slot(object, object)
+    def _on_review_apply_requested(
+        self, plan: ConsolidationPlan, accepted: tuple[int, ...]
+    ) -> None:
+        self._requested = plan.workspace_id
+        self._cancelling = False
+        self.progress_text.set_full_text(f"Applying {humanize.plural(len(accepted), 'change')}…")
+        self._set_status_text("", None)
+        self._refresh_controls()
+        self._starting = True
+        try:
+            self._facade.apply(plan, accepted)
+        finally:
+            self._starting = False
+
+    @Slot()
+    def _on_review_discarded(self) -> None:
+        self._set_status_text("Plan discarded; nothing was changed.", None)
+        self._note_timer.start()
+
+    @Slot(int)
+    def _on_review_finished(self, _result: int) -> None:
+        review, self._review = self._review, None
+        if review is not None:
+            review.deleteLater()
 
     @Slot()
     def _on_note_timer_timeout(self) -> None:

@@ -1,320 +1,533 @@
-"""What the consolidator did: the last runs of a workspace, each op with its state and note.
+"""Runs…: every consolidation and writer run Memtab logged or saw in mux's journal.
 
-The journal keeps the last run per workspace and per project; with the newest run of any
-workspace (the global coverage) that is up to three records, often the same run seen from
-two scopes. `collect_runs` merges those into distinct runs, newest first, each labelled
-with the scopes that record it; `RunsDialog` lists them and shows one run's summary,
-trigger, time, token usage and ops (applied / rejected / proposed, with the note).
+The list is newest first and filtered by workspace, kind, trigger and "failed only".
+Selecting a run shows when and how it ran, its summary, and each op in words ("Merged
+test-tips.md into testing.md") with its state; selecting an op shows its diff, and a
+double-click opens its file in the Memory tab (`open_file_requested`). "Revert this run"
+restores every file the run touched to what it held before — except a file changed
+after the run, which it leaves alone and shows with the reason and the diff it would
+have applied (`history_revert.RevertResultDialog`).
+
+Reading the log, describing ops and reverting run on the dialog's own worker
+(`views.history_runs`, `store.history.undo.revert_run`); the window calls `reload`
+when the runs log changes on disk.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import functools
+import logging
 
-from PySide6.QtCore import (
-    QEvent,
-    QModelIndex,
-    QPersistentModelIndex,
-    QRect,
-    QSize,
-    Qt,
-    Slot,
-)
-from PySide6.QtGui import QBrush, QFont, QResizeEvent
+from PySide6.QtCore import QEvent, Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
-    QHeaderView,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
+    QHBoxLayout,
+    QMessageBox,
+    QPushButton,
     QSplitter,
     QStackedWidget,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from memtab import humanize
+from memtab.gui.memory_tab.history_revert import RevertResultDialog
+from memtab.gui.memory_tab.history_widgets import DiffPane, RowList
 from memtab.gui.style import Accent, accent_text, muted_text
-from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, short_name
-from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, JournalOp
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
+from memtab.store.history.runs import MUX_SOURCE, RunEntry
+from memtab.store.history.undo import RevertResult, revert_run
+from memtab.store.home import Home
+from memtab.store.journal import TRIGGERS
+from memtab.views.history_runs import (
+    KIND_WORDS,
+    OpState,
+    OpView,
+    RunDetail,
+    RunFilter,
+    load_run_detail,
+    load_runs,
+    run_outcome,
+    run_title,
+)
 
-WORKSPACE_LABEL = "Workspace"
-PROJECT_LABEL = "Project"
-GLOBAL_LABEL = "Global"
-EARLIER_LABEL = "Earlier run"
+logger = logging.getLogger(__name__)
 
-RecentRun = ConsolidationRecord | tuple[str, ConsolidationRecord]
-"""What the tab may pass as `recent_runs`: a record, or a (label, record) pair."""
-
-
-@dataclass(frozen=True)
-class RunEntry:
-    """One distinct run and the places that journal it (e.g. Workspace and Project)."""
-
-    record: ConsolidationRecord
-    labels: tuple[str, ...]
-
-
-def collect_runs(
-    status: ConsolidationStatus | None, recent_runs: Sequence[RecentRun] | None = None
-) -> list[RunEntry]:
-    """The distinct runs of a status (and any recent runs), newest first."""
-    labelled: list[tuple[str, ConsolidationRecord]] = []
-    if status is not None:
-        if status.workspace_record is not None:
-            labelled.append((WORKSPACE_LABEL, status.workspace_record))
-        if status.project_record is not None:
-            labelled.append((PROJECT_LABEL, status.project_record))
-        if status.global_record is not None:
-            labelled.append((GLOBAL_LABEL, status.global_record))
-    for item in recent_runs or ():
-        labelled.append(item if isinstance(item, tuple) else (EARLIER_LABEL, item))
-    labels_of: dict[ConsolidationRecord, list[str]] = {}
-    for label, record in labelled:
-        labels = labels_of.setdefault(record, [])
-        if label not in labels:
-            labels.append(label)
-    runs = [RunEntry(record, tuple(labels)) for record, labels in labels_of.items()]
-    runs.sort(key=lambda run: run.record.last_run_at, reverse=True)
-    return runs
+LIST_KEY = "runs"
+DETAIL_KEY = "run-detail"
+ALL_WORKSPACES = "All workspaces"
+EMPTY_TEXT = (
+    "No runs yet. Runs appear here after Consolidate now, a launch sweep, an archive, a "
+    "compaction or a memory writer run — and mux's runs once Memtab sees them."
+)
+_RUN_ROLE = Qt.ItemDataRole.UserRole
 
 
-class OpState:
-    """The three states an op can be in, as the dialog names them."""
-
-    APPLIED = "Applied"
-    REJECTED = "Rejected"
-    PROPOSED = "Proposed (dry run)"
+def _list_job(home: Home, run_filter: RunFilter, _ctx: TaskContext) -> object:
+    return load_runs(home, run_filter)
 
 
-def op_state(op: JournalOp) -> str:
-    """Applied; Proposed for a dry run (not applied, note "dry-run"); otherwise Rejected."""
-    if op.applied:
-        return OpState.APPLIED
-    if op.note == "dry-run":
-        return OpState.PROPOSED
-    return OpState.REJECTED
+def _detail_job(home: Home, run: RunEntry, _ctx: TaskContext) -> object:
+    return load_run_detail(home, run)
 
 
-def op_target(op: JournalOp) -> str:
-    """The path an op touched, `old → new` for renames."""
-    return f"{op.path} → {op.new_path}" if op.new_path else op.path
+def _revert_job(home: Home, run_id: str, _ctx: TaskContext) -> object:
+    return revert_run(home, run_id)
 
 
-def usage_line(record: ConsolidationRecord) -> str:
+def usage_line(run: RunEntry) -> str:
     """`18,240 input · 1,312 output tokens`, or "" when the run recorded no usage."""
-    if record.input_tokens is None and record.output_tokens is None:
+    if run.input_tokens is None and run.output_tokens is None:
         return ""
-    return f"{record.input_tokens or 0:,} input · {record.output_tokens or 0:,} output tokens"
-
-
-def run_title(record: ConsolidationRecord) -> str:
-    """The one-line title of a run: the footer's coverage text."""
-    return humanize.coverage_text(record)
-
-
-class _OpsTree(QTreeWidget):
-    """The ops of a run; the note lines below ops span all columns and wrap."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setItemDelegate(_NoteWrappingDelegate(self))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self.scheduleDelayedItemsLayout()  # wrapped notes change height with the width
-
-
-class _NoteWrappingDelegate(QStyledItemDelegate):
-    """Sizes the spanned note rows to their wrapped text at the view's full width."""
-
-    def __init__(self, view: QTreeWidget) -> None:
-        super().__init__(view)
-        self._view = view
-
-    def sizeHint(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> QSize:
-        hint = super().sizeHint(option, index)
-        if not index.parent().isValid():
-            return hint
-        width = max(100, self._view.viewport().width() - 12)
-        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
-        bounds = option.fontMetrics.boundingRect(
-            QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap), text
-        )
-        return QSize(hint.width(), max(hint.height(), bounds.height() + 6))
+    return f"{run.input_tokens or 0:,} input · {run.output_tokens or 0:,} output tokens"
 
 
 class RunsDialog(QDialog):
-    """Lists the runs of a workspace; selecting one shows its details and ops."""
+    """Every run, filtered, with its ops and their diffs (see the module docstring).
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        """An empty dialog; `set_runs` fills it."""
+    Signals:
+        open_file_requested(object, str): (workspace id or None, virtual path) to open.
+        loaded(): a list or a run's details were shown (tests wait for it).
+        reverted(object): a revert ended (its `RevertResult`).
+    """
+
+    open_file_requested = Signal(object, str)
+    loaded = Signal()
+    reverted = Signal(object)
+
+    def __init__(self, home: Home, parent: QWidget | None = None) -> None:
+        """An empty dialog; `set_workspaces` names the workspaces, `reload` lists runs."""
         super().__init__(parent)
-        self.setWindowTitle("Consolidation runs")
-        self.setAccessibleName("Consolidation runs")
-        self.resize(900, 520)
+        self.setWindowTitle("Runs")
+        self.setAccessibleName("Runs")
+        self.resize(980, 580)
+        self._home = home
         self._runs: list[RunEntry] = []
+        self._detail: RunDetail | None = None
+        self._names: dict[str, str] = {}
+        self._runner: TaskRunner | None = None  # started on first use, stopped on close
+        self._revert_job: int | None = None
+        self.result_dialog: RevertResultDialog | None = None
+        self._build()
+        self._recolor()
+        fit_to_title(self)
 
-        self.run_list = QListWidget(self)
-        self.run_list.setAccessibleName("Runs")
-        self.run_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.run_list.setWordWrap(True)
-        self.run_list.setSpacing(3)
-        self.run_list.currentRowChanged.connect(self._on_run_list_current_row_changed)
+    def _build(self) -> None:
+        self.workspace_filter = QComboBox(self)
+        self.workspace_filter.setAccessibleName("Workspace filter")
+        self.workspace_filter.addItem(ALL_WORKSPACES, None)
+        # Workspace names can be long: the combo elides them rather than widen the dialog.
+        self.workspace_filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.workspace_filter.setMinimumContentsLength(18)
+        self.kind_filter = QComboBox(self)
+        self.kind_filter.setAccessibleName("Kind filter")
+        self.kind_filter.addItem("All kinds", None)
+        for kind, words in KIND_WORDS.items():
+            self.kind_filter.addItem(words, kind)
+        self.trigger_filter = QComboBox(self)
+        self.trigger_filter.setAccessibleName("Trigger filter")
+        self.trigger_filter.addItem("Any trigger", None)
+        for trigger in TRIGGERS:
+            self.trigger_filter.addItem(trigger, trigger)
+        self.failed_only = QCheckBox("&Failed only", self)
+        for combo in (self.workspace_filter, self.kind_filter, self.trigger_filter):
+            combo.currentIndexChanged.connect(self._on_filter_changed)
+        self.failed_only.toggled.connect(self._on_filter_changed)
+        filters = QHBoxLayout()
+        filters.addWidget(self.workspace_filter, 2)
+        filters.addWidget(self.kind_filter, 1)
+        filters.addWidget(self.trigger_filter, 1)
+        filters.addWidget(self.failed_only)
 
-        self._detail = QWidget(self)
-        self._heading = ElidedLabel("", self._detail)
+        self.run_list = RowList(["When", "Run", "Result", "Workspace"], "Runs", self)
+        self.run_list.currentItemChanged.connect(self._on_run_list_current_item_changed)
+
+        self._detail_pane = QWidget(self)
+        self._heading = ElidedLabel("", self._detail_pane, min_width=0)
         heading_font = QFont(self._heading.font())
         heading_font.setBold(True)
         heading_font.setPointSizeF(heading_font.pointSizeF() * 1.1)
         self._heading.setFont(heading_font)
-        self._meta = WrappedLabel("", self._detail)
+        self._meta = WrappedLabel("", self._detail_pane)
         self._meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary = WrappedLabel("", self._detail)  # a model's words: long paths too
+        self.summary = WrappedLabel("", self._detail_pane)
         self.summary.setAccessibleName("Run summary")
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.ops = _OpsTree(self._detail)
-        self.ops.setAccessibleName("Operations")
-        self.ops.setRootIsDecorated(False)
-        self.ops.setIndentation(0)
-        self.ops.setUniformRowHeights(False)
-        self.ops.setWordWrap(True)
-        self.ops.setItemsExpandable(False)
-        self.ops.setHeaderLabels(["State", "Command", "Path"])
-        header = self.ops.header()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        self._no_ops = QLabel("This run changed nothing.", self._detail)
-        self._no_ops.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._ops_stack = QStackedWidget(self._detail)
-        self._ops_stack.addWidget(self.ops)
-        self._ops_stack.addWidget(self._no_ops)
+        self.ops = RowList(["State", "Change"], "Operations", self._detail_pane)
+        self.ops.currentItemChanged.connect(self._on_ops_current_item_changed)
+        self.ops.itemDoubleClicked.connect(self._on_ops_item_double_clicked)
+        self.diff = DiffPane(self._detail_pane)
+        self.diff.show_message("Select a change to see its diff.")
+        ops_split = QSplitter(Qt.Orientation.Vertical, self._detail_pane)
+        ops_split.setChildrenCollapsible(False)
+        ops_split.addWidget(self.ops)
+        ops_split.addWidget(self.diff)
+        ops_split.setSizes([170, 260])
+        self.open_button = QPushButton("&Open file", self._detail_pane)
+        self.open_button.setToolTip("Open the selected change's file (or double-click it)")
+        self.open_button.clicked.connect(self._on_open_button_clicked)
+        self.revert_button = QPushButton("&Revert this run…", self._detail_pane)
+        self.revert_button.clicked.connect(self._on_revert_button_clicked)
+        self.note = ElidedLabel("", self._detail_pane, min_width=0)
+        actions = QHBoxLayout()
+        actions.addWidget(self.note, 1)
+        actions.addWidget(self.open_button)
+        actions.addWidget(self.revert_button)
+        detail = QVBoxLayout(self._detail_pane)
+        detail.setContentsMargins(8, 0, 0, 0)
+        detail.setSpacing(6)
+        detail.addWidget(self._heading)
+        detail.addWidget(self._meta)
+        detail.addWidget(self.summary)
+        detail.addWidget(ops_split, 1)
+        detail.addLayout(actions)
 
-        detail_layout = QVBoxLayout(self._detail)
-        detail_layout.setContentsMargins(8, 0, 0, 0)
-        detail_layout.setSpacing(6)
-        detail_layout.addWidget(self._heading)
-        detail_layout.addWidget(self._meta)
-        detail_layout.addWidget(self.summary)
-        detail_layout.addWidget(self._ops_stack, 1)
-
-        self._empty = WrappedLabel(
-            "No consolidation runs yet. Runs appear here after Consolidate now, a launch "
-            "sweep, an archive or a compaction.",
-            self,
-        )
+        self._empty = WrappedLabel(EMPTY_TEXT, self)
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.run_list)
-        splitter.addWidget(self._detail)
+        splitter.addWidget(self._detail_pane)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([260, 640])
+        splitter.setSizes([400, 580])
         self._body = QStackedWidget(self)
         self._body.addWidget(splitter)
         self._body.addWidget(self._empty)
-
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
+        layout.addLayout(filters)
         layout.addWidget(self._body, 1)
         layout.addWidget(buttons)
-        self._recolor()
-        fit_to_title(self)
+        self._show_detail(None)
+
+    # -- what the window calls ---------------------------------------------------------------
 
     @property
     def runs(self) -> list[RunEntry]:
         """The runs listed, newest first."""
         return list(self._runs)
 
-    def set_runs(self, runs: list[RunEntry], workspace_name: str | None = None) -> None:
-        """Show `runs`, keeping the selected run selected when it is still listed."""
-        if workspace_name:
-            self.setWindowTitle(f"Consolidation runs — {short_name(workspace_name)}")
-            fit_to_title(self)
-        selected = self._selected_record()
-        self._runs = list(runs)
+    @property
+    def detail(self) -> RunDetail | None:
+        """The selected run's details, once read."""
+        return self._detail
+
+    @property
+    def busy(self) -> bool:
+        """Whether runs are being read or a run reverted."""
+        return self._runner is not None and self._runner.is_busy()
+
+    def set_workspaces(self, workspaces: list[tuple[str, str]], current: str | None) -> None:
+        """The workspaces to filter by, (id, name); `current` is chosen the first time."""
+        self._names = dict(workspaces)
+        first = self.workspace_filter.count() == 1
+        chosen = current if first else self.workspace_filter.currentData()
+        self.workspace_filter.blockSignals(True)
+        while self.workspace_filter.count() > 1:
+            self.workspace_filter.removeItem(1)
+        for workspace_id, name in workspaces:
+            self.workspace_filter.addItem(name, workspace_id)
+        index = self.workspace_filter.findData(chosen) if chosen is not None else 0
+        self.workspace_filter.setCurrentIndex(max(index, 0))
+        self.workspace_filter.blockSignals(False)
+
+    @property
+    def run_filter(self) -> RunFilter:
+        """What the filter row selects."""
+        return RunFilter(
+            workspace_id=self.workspace_filter.currentData(),
+            kind=self.kind_filter.currentData(),
+            trigger=self.trigger_filter.currentData(),
+            failed_only=self.failed_only.isChecked(),
+        )
+
+    def reload(self) -> None:
+        """List the runs again (off the GUI thread), keeping the selected run."""
+        self._jobs().submit_latest(
+            LIST_KEY, functools.partial(_list_job, self._home, self.run_filter)
+        )
+
+    def select_run(self, run_id: str) -> bool:
+        """Select a listed run (False when it is not listed)."""
+        for index in range(self.run_list.topLevelItemCount()):
+            item = self.run_list.topLevelItem(index)
+            if item is not None and item.data(0, _RUN_ROLE) == run_id:
+                self.run_list.setCurrentItem(item)
+                return True
+        return False
+
+    def select_op(self, index: int) -> None:
+        """Select the `index`th op of the shown run."""
+        item = self.ops.topLevelItem(index)
+        if item is not None:
+            self.ops.setCurrentItem(item)
+
+    def confirm_revert(self, run: RunEntry) -> bool:
+        """Ask before reverting (a seam for tests)."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Revert this run", "", parent=self)
+        box.setText("Restore every file this run changed to what it held before?")
+        box.setInformativeText(
+            "A file changed after the run is left alone; you will see which and why. "
+            "The revert is recorded too: each file's history can undo it."
+        )
+        revert = box.addButton("Revert", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is revert
+
+    def revert_selected(self) -> bool:
+        """Revert the selected run after asking; False when nothing was started."""
+        detail = self._detail
+        if detail is None or not detail.revertible or self._revert_job is not None:
+            return False
+        if not self.confirm_revert(detail.run):
+            return False
+        self._revert_job = self._jobs().submit(
+            functools.partial(_revert_job, self._home, detail.run.id)
+        )
+        self.revert_button.setEnabled(False)
+        self.note.set_full_text("Reverting…")
+        return True
+
+    def shutdown(self) -> None:
+        """Stop the worker (on window close)."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            runner.shutdown()
+
+    def done(self, result: int) -> None:
+        """Closing stops the worker — unless a revert is under way (it finishes, and the
+        window stops the worker when it closes)."""
+        if self._revert_job is None:
+            self.shutdown()
+        super().done(result)
+
+    def _jobs(self) -> TaskRunner:
+        if self._runner is None:
+            self._runner = TaskRunner("runs-dialog", parent=self)
+            self._runner.latest_finished.connect(self._on_runner_latest_finished)
+            self._runner.latest_failed.connect(self._on_runner_latest_failed)
+            self._runner.job_finished.connect(self._on_runner_job_finished)
+            self._runner.job_failed.connect(self._on_runner_job_failed)
+        return self._runner
+
+    # -- showing -----------------------------------------------------------------------------
+
+    def _show_runs(self, runs: list[RunEntry]) -> None:
+        selected = self._selected_run_id()
+        self._runs = runs
         self.run_list.blockSignals(True)
         self.run_list.clear()
-        for run in self._runs:
-            item = QListWidgetItem(f"{run_title(run.record)}\n{', '.join(run.labels)}")
-            item.setToolTip(humanize.absolute_time(run.record.last_run_at))
-            self.run_list.addItem(item)
+        palette = self.palette()
+        failed = QBrush(accent_text(palette, Accent.ERROR))
+        for run in runs:
+            workspace = self._names.get(run.workspace_id or "", run.workspace_id or "—")
+            item = QTreeWidgetItem(
+                [humanize.relative_time(run.at), run_title(run), run_outcome(run), workspace]
+            )
+            item.setData(0, _RUN_ROLE, run.id)
+            item.setToolTip(0, humanize.absolute_time(run.at))
+            item.setToolTip(2, run_outcome(run))
+            item.setToolTip(3, workspace)
+            if run.failed:
+                item.setForeground(2, failed)
+            self.run_list.addTopLevelItem(item)
         self.run_list.blockSignals(False)
-        self._body.setCurrentIndex(0 if self._runs else 1)
-        records = [run.record for run in self._runs]
-        row = records.index(selected) if selected in records else 0
-        if self._runs:
-            self.run_list.setCurrentRow(row)
-            self._show_run(row)
+        filtered = self.run_filter != RunFilter()
+        self._empty.setText("No runs match these filters." if filtered else EMPTY_TEXT)
+        self._body.setCurrentIndex(0 if runs else 1)
+        first = self.run_list.topLevelItem(0)
+        if first is not None and not (selected is not None and self.select_run(selected)):
+            self.run_list.setCurrentItem(first)
+        if not runs:
+            self._show_detail(None)
+        self.loaded.emit()
 
-    def _selected_record(self) -> ConsolidationRecord | None:
-        row = self.run_list.currentRow()
-        return self._runs[row].record if 0 <= row < len(self._runs) else None
+    def _selected_run_id(self) -> str | None:
+        item = self.run_list.currentItem()
+        return str(item.data(0, _RUN_ROLE)) if item is not None else None
 
-    def _show_run(self, row: int) -> None:
-        if not 0 <= row < len(self._runs):
-            return
-        run = self._runs[row]
-        record = run.record
-        self._heading.set_full_text(f"{record.trigger.capitalize()} run · {', '.join(run.labels)}")
-        meta = [
-            f"{humanize.absolute_time(record.last_run_at)} "
-            f"({humanize.relative_time(record.last_run_at)})",
-            humanize.plural(record.applied_count, "change") + " applied",
-        ]
-        if usage := usage_line(record):
-            meta.append(usage)
-        self._meta.setText(" · ".join(meta))
-        self.summary.setText(record.summary or "(no summary)")
+    def _selected_run(self) -> RunEntry | None:
+        run_id = self._selected_run_id()
+        return next((run for run in self._runs if run.id == run_id), None)
+
+    def _show_detail(self, detail: RunDetail | None, run: RunEntry | None = None) -> None:
+        self._detail = detail
+        run = detail.run if detail is not None else run
         self.ops.clear()
+        self.note.set_full_text("")
+        self.diff.set_sides("", "")
+        self.diff.show_message("Select a change to see its diff.")
+        if run is None:
+            self._heading.set_full_text("")
+            self._meta.setText("")
+            self.summary.setText("")
+            self.revert_button.setEnabled(False)
+            self.open_button.setEnabled(False)
+            return
+        self._heading.set_full_text(run_title(run))
+        meta = [f"{humanize.absolute_time(run.at)} ({humanize.relative_time(run.at)})"]
+        if run.workspace_id:
+            meta.append(self._names.get(run.workspace_id, run.workspace_id))
+        if run.provider:
+            meta.append(f"{run.provider} {run.model or ''}".strip())
+        if usage := usage_line(run):
+            meta.append(usage)
+        if run.source == MUX_SOURCE:
+            meta.append("from mux's journal")
+        self._meta.setText(" · ".join(meta))
+        summary = run.summary or "(no summary)"
+        if run.failed:
+            summary += f"\nFailed: {run.error or 'no reason recorded'}"
+        self.summary.setText(summary)
+        if detail is None:
+            self.ops.addTopLevelItem(QTreeWidgetItem(["", "Reading the changes…"]))
+            self.revert_button.setEnabled(False)
+            return
+        self._fill_ops(detail)
+        self.revert_button.setEnabled(detail.revertible and self._revert_job is None)
+        self.revert_button.setToolTip(
+            detail.revert_refusal
+            or "Restore every file this run changed to what it held before the run"
+        )
+        if not detail.ops:
+            self.diff.show_message("This run changed nothing.")
+
+    def _fill_ops(self, detail: RunDetail) -> None:
         palette = self.palette()
         colors = {
             OpState.APPLIED: accent_text(palette, Accent.SUCCESS),
             OpState.REJECTED: accent_text(palette, Accent.ERROR),
             OpState.PROPOSED: muted_text(palette),
         }
-        muted = QBrush(muted_text(palette))
-        for op in record.ops:
-            state = op_state(op)
-            item = QTreeWidgetItem([state, op.command, op_target(op)])
-            item.setForeground(0, QBrush(colors[state]))
-            item.setToolTip(2, op_target(op))
+        for index, op in enumerate(detail.ops):
+            item = QTreeWidgetItem([op.state.value, op.words])
+            item.setData(0, _RUN_ROLE, index)
+            item.setForeground(0, QBrush(colors[op.state]))
+            item.setToolTip(1, op.words)
             self.ops.addTopLevelItem(item)
-            if op.note and state != OpState.PROPOSED:
-                # The note (why it was rejected) on its own full-width line below the op.
-                note = QTreeWidgetItem([f"↳ {op.note}"])
-                note.setForeground(0, muted)
-                note.setToolTip(0, op.note)
-                note.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                item.addChild(note)
-                note.setFirstColumnSpanned(True)
-                item.setExpanded(True)
-        self._ops_stack.setCurrentWidget(self.ops if record.ops else self._no_ops)
+        self.open_button.setEnabled(False)
+
+    def _selected_op(self) -> OpView | None:
+        item = self.ops.currentItem()
+        detail = self._detail
+        if item is None or detail is None:
+            return None
+        index = item.data(0, _RUN_ROLE)
+        return detail.ops[index] if isinstance(index, int) else None
+
+    def _open_selected_op(self) -> None:
+        op, detail = self._selected_op(), self._detail
+        if op is None or detail is None:
+            return
+        if op.open_path is None:
+            self.note.set_full_text(
+                f"{op.op.new_path or op.op.path} no longer exists: see Recently deleted"
+            )
+            return
+        self.open_file_requested.emit(detail.run.workspace_id, op.open_path)
 
     def changeEvent(self, event: QEvent) -> None:
         """Follow palette changes (light ↔ dark)."""
         if event.type() == QEvent.Type.PaletteChange:
             self._recolor()
-            self._show_run(self.run_list.currentRow())
         super().changeEvent(event)
 
     def _recolor(self) -> None:
         muted = muted_text(self.palette()).name()
-        self._meta.setStyleSheet(f"color: {muted}")
-        self._empty.setStyleSheet(f"color: {muted}")
-        self._no_ops.setStyleSheet(f"color: {muted}")
+        for label in (self._meta, self._empty, self.note):
+            label.setStyleSheet(f"color: {muted}")
 
-    @Slot(int)
-    def _on_run_list_current_row_changed(self, row: int) -> None:
-        self._show_run(row)
+    # -- slots -------------------------------------------------------------------------------
+
+    @Slot()
+    def _on_filter_changed(self) -> None:
+        self.reload()
+
+    @Slot(QTreeWidgetItem, QTreeWidgetItem)
+    def _on_run_list_current_item_changed(
+        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
+    ) -> None:
+        run = self._selected_run()
+        if run is None:
+            self._show_detail(None)
+            return
+        if self._detail is not None and self._detail.run == run:
+            return
+        self._show_detail(None, run)
+        self._jobs().submit_latest(DETAIL_KEY, functools.partial(_detail_job, self._home, run))
+
+    @Slot(QTreeWidgetItem, QTreeWidgetItem)
+    def _on_ops_current_item_changed(
+        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
+    ) -> None:
+        op = self._selected_op()
+        self.open_button.setEnabled(op is not None and op.open_path is not None)
+        if op is None:
+            return
+        if op.state is not OpState.APPLIED:
+            self.diff.set_sides("", "")
+            self.diff.show_message("This change was not applied: nothing changed on disk.")
+        elif not op.diff.lines:
+            self.diff.show_message("History has no contents for this change (made by mux).")
+        else:
+            self.diff.set_sides("before the run", "after the run")
+            self.diff.set_diff(op.diff)
+
+    @Slot(QTreeWidgetItem, int)
+    def _on_ops_item_double_clicked(self, _item: QTreeWidgetItem, _column: int) -> None:
+        self._open_selected_op()
+
+    @Slot()
+    def _on_open_button_clicked(self) -> None:
+        self._open_selected_op()
+
+    @Slot()
+    def _on_revert_button_clicked(self) -> None:
+        self.revert_selected()
+
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+        if key == LIST_KEY and isinstance(result, list):
+            self._show_runs(result)
+        elif (
+            key == DETAIL_KEY
+            and isinstance(result, RunDetail)
+            and result.run.id == self._selected_run_id()
+        ):
+            self._show_detail(result)
+            self.loaded.emit()
+
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        self.note.set_full_text(f"Cannot read the runs: {message}")
+        self.loaded.emit()
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, job: int, result: object) -> None:
+        if job != self._revert_job or not isinstance(result, RevertResult):
+            return
+        self._revert_job = None
+        self.note.set_full_text("")
+        self.result_dialog = RevertResultDialog(result, self)
+        self.result_dialog.open()
+        self.reverted.emit(result)
+        if self._detail is not None:
+            self._show_detail(self._detail)
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, job: int, message: str) -> None:
+        if job != self._revert_job:
+            return
+        self._revert_job = None
+        self.note.set_full_text(f"Revert failed: {message}")
+        if self._detail is not None:
+            self.revert_button.setEnabled(self._detail.revertible)

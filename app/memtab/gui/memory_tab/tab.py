@@ -537,7 +537,7 @@ class MemoryTab(QWidget):
             tree = outcome.presented
             assert isinstance(tree, TreeNode)
             self._show_tree(tree, None if self._loaded else self._on_first_tree_shown)
-        self.footer.set_context(scan.workspace, scan.status, list(scan.recent_runs) or None)
+        self.footer.set_context(scan.workspace, scan.status)
         if same_workspace and not scan.changes.empty:
             with self.marks.opening_quietly():  # a reload is not the user opening it
                 self.editor.handle_disk_change(set(scan.changes.changed), set(scan.changes.deleted))

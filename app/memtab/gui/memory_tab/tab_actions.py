@@ -1,10 +1,13 @@
 """The Memory tab's commands: actions with shortcuts, the row context menu, and what each
-does — new file or folder, pin, rename or move (also by drag and drop), delete, copy the
-path, open the containing folder, delete an orphaned project dir.
+does — new file or folder, pin, rename or move (also by drag and drop), delete, undo the
+last of these, copy the path, open the containing folder, a file's history, what a scope
+lost (Recently deleted), delete an orphaned project dir.
 
-Every change runs as a file operation (`views.file_ops`) on the tab's worker; the rescan
-it causes shows the result, like any other change on disk. What Memtab is about to write
-is noted in `OwnWrites` first, so it gets no "agent edited" badge.
+Every change runs as a file operation on the tab's worker, through `views.undo`, which
+pushes how to take it back on the tab's undo stack (Edit → Undo, Ctrl+Z in the tree); the
+rescan it causes shows the result, like any other change on disk. What Memtab is about to
+write is noted in `OwnWrites` first, so it gets no "agent edited" badge. A drop into
+another scope asks first, unless the user said not to (remembered in the UI state).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QPoint, Qt, QUrl, Slot
+from PySide6.QtCore import QObject, QPoint, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
@@ -23,12 +26,17 @@ from memtab.gui.memory_tab.dialogs import NewKind, TabDialogs
 from memtab.gui.memory_tab.file_op_tasks import Operation, OpFollowUp
 from memtab.gui.memory_tab.tree_model import PIN_NOTE, MemoryTreeModel
 from memtab.gui.memory_tab.tree_view import MemoryTreeView
+from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath
-from memtab.views import file_ops
+from memtab.views import file_ops, undo
+from memtab.views.history import SCOPE_TITLES
 from memtab.views.own_writes import OwnWrites
 from memtab.views.tree import NodeKind, TreeNode
+
+ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
+"""The UI-state flag: ask before a drop moves files into another scope (default yes)."""
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +64,9 @@ class ActionHost(Protocol):
     @property
     def dialogs(self) -> TabDialogs: ...
 
+    @property
+    def ui_state(self) -> UiState | None: ...
+
     def store(self) -> MemoryStore: ...
 
     def run_op(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None: ...
@@ -68,7 +79,15 @@ class ActionHost(Protocol):
 
 
 class TabActions(QObject):
-    """The tab's actions and the commands behind them (see the module docstring)."""
+    """The tab's actions and the commands behind them (see the module docstring).
+
+    Signals:
+        history_requested(VirtualPath): show the History panel for this file.
+        trash_requested(object): show Recently deleted (of a Scope, or None: all).
+    """
+
+    history_requested = Signal(object)
+    trash_requested = Signal(object)
 
     def __init__(
         self,
@@ -86,6 +105,7 @@ class TabActions(QObject):
         self._editor = editor
         self._own_writes = own_writes
         self._host = host
+        self.undo_stack = undo.UndoStack()
         self._build(tree)
         tree.context_menu_requested.connect(self._on_tree_context_menu_requested)
         model.move_requested.connect(self._on_model_move_requested)
@@ -133,6 +153,11 @@ class TabActions(QObject):
             "Copy path", self.copy_selected_path, "Ctrl+Shift+C", on=tree, context=tree_only
         )
         self.reveal_action = self.add_action("Open containing folder", self.reveal_selected)
+        self.undo_action = self.add_action(
+            "Undo", self.undo_last, QKeySequence.StandardKey.Undo, on=tree, context=tree_only
+        )
+        self.history_action = self.add_action("History", self.show_selected_history)
+        self.trash_action = self.add_action("Recently deleted…", self.show_selected_trash)
         self.delete_orphan_action = self.add_action(
             "Delete orphaned project memory…", self.delete_selected_orphan
         )
@@ -162,9 +187,12 @@ class TabActions(QObject):
         if node.kind is NodeKind.FILE:
             self.pin_action.setText("Unpin" if node.pinned else "Pin")
             menu.addAction(self.pin_action)
+            menu.addAction(self.history_action)
         if node.kind in (NodeKind.SECTION, NodeKind.DIRECTORY) and node.accepts_drops:
             menu.addAction(self.new_file_action)
             menu.addAction(self.new_folder_action)
+        if node.kind is NodeKind.SECTION and node.path is not None:
+            menu.addAction(self.trash_action)
         if node.kind in (NodeKind.FILE, NodeKind.DIRECTORY):
             menu.addSeparator()
             menu.addAction(self.rename_action)
@@ -190,7 +218,9 @@ class TabActions(QObject):
         if node is None or node.kind is not NodeKind.FILE or node.read_only or node.path is None:
             return
         self._host.run_op(
-            functools.partial(file_ops.set_pinned, self._host.store(), node.path, not node.pinned)
+            functools.partial(
+                undo.set_pinned, self.undo_stack, self._host.store(), node.path, not node.pinned
+            )
         )
 
     def rename_selected(self) -> None:
@@ -217,7 +247,7 @@ class TabActions(QObject):
                 )
             self._own_writes.note(new)
         self._host.run_op(
-            functools.partial(file_ops.move, self._host.store(), moves),
+            functools.partial(undo.move, self.undo_stack, self._host.store(), moves),
             OpFollowUp(reopen=reopen),
         )
 
@@ -242,7 +272,9 @@ class TabActions(QObject):
             return
         if affects_open:
             self._editor.close_file()
-        self._host.run_op(functools.partial(file_ops.delete, self._host.store(), roots))
+        self._host.run_op(
+            functools.partial(undo.delete, self.undo_stack, self._host.store(), roots)
+        )
 
     def delete_selected_orphan(self) -> None:
         """Delete the selected orphaned project dir after confirmation."""
@@ -279,6 +311,50 @@ class TabActions(QObject):
                 "its path is on the clipboard."
             )
 
+    # --- undo, history, trash -------------------------------------------------------------
+
+    @property
+    def undo_description(self) -> str | None:
+        """What Edit → Undo would take back (`delete of notes.md`), or None."""
+        step = self.undo_stack.peek()
+        return step.description if step is not None else None
+
+    def undo_last(self) -> None:
+        """Take the last file operation back (Edit → Undo; Ctrl+Z in the tree)."""
+        step = self.undo_stack.peek()
+        if step is None:
+            self._host.show_status("Nothing to undo")
+            return
+        open_path = self._editor.current_path
+        affects_open = open_path is not None and any(
+            open_path.is_within(path) for path in step.affected
+        )
+        if affects_open and not self._editor.confirm_discard():
+            return
+        if not self.undo_stack.take(step):  # a worker may have pushed a newer one meanwhile
+            return
+        follow_up = OpFollowUp(open_created=True)
+        if affects_open and open_path is not None:
+            moved_to = step.relocated(open_path)
+            self._editor.close_file()
+            if moved_to is not None:
+                follow_up = OpFollowUp(open_created=True, reopen={open_path: moved_to})
+        for path in step.written:
+            self._own_writes.note(path)
+        self._host.run_op(functools.partial(undo.undo_step, self._host.home, step), follow_up)
+
+    def show_selected_history(self) -> None:
+        """Open the selected file and show its History panel."""
+        node = self._tree.current_node()
+        if node is not None and node.kind is NodeKind.FILE and node.path is not None:
+            self.history_requested.emit(node.path)
+
+    def show_selected_trash(self) -> None:
+        """Show what the selected scope lost (Recently deleted)."""
+        node = self._tree.current_node()
+        scope = node.path.scope if node is not None and node.path is not None else None
+        self.trash_requested.emit(scope)
+
     def open_url(self, url: QUrl) -> bool:
         """Hand a URL to the desktop (a seam for tests); False when nothing opened it."""
         return QDesktopServices.openUrl(url)
@@ -295,12 +371,14 @@ class TabActions(QObject):
             content = file_ops.initial_content(description)
             self._own_writes.note(path, file_ops.new_file_sha(content))
             self._host.run_op(
-                functools.partial(file_ops.create_file, store, path, content),
+                functools.partial(undo.create_file, self.undo_stack, store, path, content),
                 OpFollowUp(open_created=True),
             )
         else:
             self._own_writes.note(path)
-            self._host.run_op(functools.partial(file_ops.create_directory, store, path))
+            self._host.run_op(
+                functools.partial(undo.create_directory, self.undo_stack, store, path)
+            )
 
     def _selected_scope_nodes(self) -> list[TreeNode]:
         """Selected files and directories inside scopes (not orphans, sections, messages)."""
@@ -336,6 +414,24 @@ class TabActions(QObject):
         if menu.actions():
             self._host.show_menu(menu, self._tree.viewport().mapToGlobal(position))
 
+    def _confirm_cross_scope(self, sources: list[VirtualPath], target_dir: VirtualPath) -> bool:
+        """Whether a drop may move `sources` into `target_dir` (asks when a source is in
+        another scope, unless the user said not to ask again)."""
+        if all(source.scope == target_dir.scope for source in sources):
+            return True
+        state = self._host.ui_state
+        if state is not None and not state.flag(ASK_CROSS_SCOPE_DROPS, default=True):
+            return True
+        assert target_dir.scope is not None
+        where = f"{SCOPE_TITLES[target_dir.scope].lower()} memory ({target_dir})"
+        moved, dont_ask = self._host.dialogs.confirm_cross_scope_move(
+            [source.name for source in sources], where
+        )
+        if dont_ask and state is not None:
+            state.set_flag(ASK_CROSS_SCOPE_DROPS, False)
+            state.save()
+        return moved
+
     @Slot(object, object)
     def _on_model_move_requested(self, sources: list[VirtualPath], target_dir: VirtualPath) -> None:
         moves = []
@@ -345,4 +441,5 @@ class TabActions(QObject):
             except ValueError as error:
                 self._host.show_error(str(error))
                 return
-        self.move_paths(moves)
+        if self._confirm_cross_scope(sources, target_dir):
+            self.move_paths(moves)

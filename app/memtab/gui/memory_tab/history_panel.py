@@ -1,0 +1,283 @@
+"""The History panel: every version of the open file, and a diff of one against it now.
+
+It follows the editor's file (`show_file`). Each version says when, who (you, the
+consolidator, the memory writer, an agent through `memtab tool`, or a program outside
+Memtab), what it did (edited, renamed from…, restored…) and how the size changed;
+selecting one shows its diff against what the file holds now. "Restore this version"
+asks the tab to make the file hold it again (`restore_requested`): a recorded change,
+so it is one more version on top and can itself be undone from here.
+
+Reading history and diffing run on the panel's own worker, the latest request winning;
+nothing is read while the panel is hidden (`set_active`). The window reloads it when
+the file's history index changes (`reload`), which is how a save, a run or a change by
+another program shows up.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QPushButton,
+    QSplitter,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.gui.memory_tab.history_widgets import DiffPane, RowList
+from memtab.gui.style import mute
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.store.history.versions import Version
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import VirtualPath
+from memtab.views.history import FileHistory, VersionRow, load_file_history, version_diff
+from memtab.views.text_diff import DiffResult
+
+logger = logging.getLogger(__name__)
+
+HISTORY_KEY = "file-history"
+DIFF_KEY = "version-diff"
+NO_FILE = "Open a file to see its history."
+NO_VERSIONS = (
+    "No history yet: Memtab records a version at every change it makes or sees, from now on."
+)
+PICK_VERSION = "Select a version to compare it with the file now."
+_ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+def _diff_job(home: Home, version: Version, current: bytes | None, ctx: TaskContext) -> object:
+    return version_diff(home, version, current, ctx)
+
+
+def _history_job(store: MemoryStore, path: VirtualPath, _ctx: TaskContext) -> object:
+    return load_file_history(store, path)
+
+
+class HistoryPanel(QWidget):
+    """The open file's versions (see the module docstring).
+
+    Signals:
+        restore_requested(VirtualPath, str): restore the file to version id.
+        loaded(): a history (or its failure) is shown — tests wait for it.
+    """
+
+    restore_requested = Signal(object, str)
+    loaded = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("historyPanel")
+        self.setAccessibleName("File history")
+        self._store: MemoryStore | None = None
+        self._path: VirtualPath | None = None
+        self._history: FileHistory | None = None
+        self._active = False
+        self._runner: TaskRunner | None = None
+
+        self.title = ElidedLabel(NO_FILE, self, min_width=0)
+        self.note = WrappedLabel("", self)
+        mute(self.note)
+        self.versions = RowList(["When", "Who", "Change", "Size"], "Versions", self, stretch=2)
+        self.versions.currentItemChanged.connect(self._on_versions_current_item_changed)
+        self.diff = DiffPane(self)
+        self.diff.show_message(PICK_VERSION)
+        self.restore_button = QPushButton("&Restore this version", self)
+        self.restore_button.setToolTip(
+            "Make the file hold this version again (recorded too: it can be undone here)"
+        )
+        self.restore_button.setEnabled(False)
+        self.restore_button.clicked.connect(self._on_restore_button_clicked)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.restore_button)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(self.versions)
+        splitter.addWidget(self.diff)
+        splitter.setSizes([200, 300])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.note)
+        layout.addWidget(splitter, 1)
+        layout.addLayout(buttons)
+        self.setMinimumWidth(240)
+        self._show_state(NO_FILE)
+
+    # -- what the window calls ---------------------------------------------------------------
+
+    @property
+    def path(self) -> VirtualPath | None:
+        """The file whose history is shown."""
+        return self._path
+
+    @property
+    def history(self) -> FileHistory | None:
+        """The history shown (None while none is loaded)."""
+        return self._history
+
+    @property
+    def busy(self) -> bool:
+        """Whether a history or a diff is being read (tests wait for this)."""
+        return self._runner is not None and self._runner.is_busy()
+
+    def show_file(self, store: MemoryStore | None, path: VirtualPath | None) -> None:
+        """Follow the editor: show `path` (None: no file) as `store` sees it."""
+        if path == self._path and store is not None and self._same_store(store):
+            return
+        self._store, self._path = store, path
+        self._history = None
+        self.versions.clear()
+        self.reload()
+
+    def set_active(self, active: bool) -> None:
+        """Read history only while shown; showing it reloads it."""
+        was, self._active = self._active, active
+        if active and not was:
+            self.reload()
+
+    def reload(self) -> None:
+        """Read the file's history again (off the GUI thread), keeping the selection."""
+        if self._path is None or self._store is None:
+            self._show_state(NO_FILE)
+            return
+        self.title.set_full_text(f"History of {self._path.relative}", str(self._path))
+        if not self._active:
+            return
+        self._jobs().submit_latest(
+            HISTORY_KEY, functools.partial(_history_job, self._store, self._path)
+        )
+
+    def select_version(self, version_id: str) -> bool:
+        """Select the row of a version (False when it is not listed)."""
+        for index in range(self.versions.topLevelItemCount()):
+            item = self.versions.topLevelItem(index)
+            if item is not None and item.data(0, _ID_ROLE) == version_id:
+                self.versions.setCurrentItem(item)
+                return True
+        return False
+
+    def shutdown(self) -> None:
+        """Stop the worker (on window close)."""
+        if self._runner is not None:
+            self._runner.shutdown()
+
+    # -- showing -----------------------------------------------------------------------------
+
+    def _same_store(self, store: MemoryStore) -> bool:
+        current = self._store
+        if current is None:
+            return False
+        ids = (store.workspace.id if store.workspace else None, store.project_path)
+        return ids == (current.workspace.id if current.workspace else None, current.project_path)
+
+    def _jobs(self) -> TaskRunner:
+        if self._runner is None:
+            self._runner = TaskRunner("history-panel", parent=self)
+            self._runner.latest_finished.connect(self._on_runner_latest_finished)
+            self._runner.latest_failed.connect(self._on_runner_latest_failed)
+        return self._runner
+
+    def _show_state(self, note: str) -> None:
+        if self._path is None:
+            self.title.set_full_text(NO_FILE)
+        self.note.setText(note)
+        self.note.setVisible(bool(note))
+        self.versions.setVisible(self._path is not None)
+        self.diff.setVisible(self._path is not None)
+        self.restore_button.setVisible(self._path is not None)
+        self.restore_button.setEnabled(False)
+
+    def _show_history(self, history: FileHistory) -> None:
+        selected = self._selected_version()
+        self._history = history
+        self.versions.blockSignals(True)
+        self.versions.clear()
+        for row in history.rows:
+            self.versions.addTopLevelItem(self._item(row))
+        self.versions.blockSignals(False)
+        self._show_state("" if history.rows else NO_VERSIONS)
+        if selected is None or not self.select_version(selected.id):
+            self.diff.show_message(PICK_VERSION)
+        self.loaded.emit()
+
+    def _item(self, row: VersionRow) -> QTreeWidgetItem:
+        size = row.size
+        if row.size_change:
+            size = f"{size} ({row.size_change})" if size else row.size_change
+        item = QTreeWidgetItem([row.when, row.who, row.change, size])
+        item.setData(0, _ID_ROLE, row.version.id)
+        for column in range(4):
+            item.setToolTip(column, row.tooltip)
+        return item
+
+    def _selected_version(self) -> Version | None:
+        item = self.versions.currentItem()
+        history = self._history
+        if item is None or history is None:
+            return None
+        version_id = item.data(0, _ID_ROLE)
+        return next((v for v in history.versions if v.id == version_id), None)
+
+    def _show_selected(self) -> None:
+        version = self._selected_version()
+        history = self._history
+        if version is None or history is None or self._store is None:
+            self.restore_button.setEnabled(False)
+            self.diff.show_message(PICK_VERSION)
+            return
+        row = next(row for row in history.rows if row.version.id == version.id)
+        current = history.is_current(version)
+        self.restore_button.setEnabled(not current)
+        self.restore_button.setToolTip(
+            "The file holds this version now"
+            if current
+            else "Make the file hold this version again (recorded too: it can be undone here)"
+        )
+        what = "what was deleted" if version.deleted else "this version"
+        self.diff.set_sides(
+            f"{what} ({row.when_exact})",
+            "the file now" if history.current is not None else "no file now",
+        )
+        self.diff.show_message("Computing the differences…")
+        self._jobs().submit_latest(
+            DIFF_KEY,
+            functools.partial(_diff_job, self._store.home, version, history.current),
+        )
+
+    # -- slots -------------------------------------------------------------------------------
+
+    @Slot(QTreeWidgetItem, QTreeWidgetItem)
+    def _on_versions_current_item_changed(
+        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
+    ) -> None:
+        self._show_selected()
+
+    @Slot()
+    def _on_restore_button_clicked(self) -> None:
+        version = self._selected_version()
+        if version is not None and self._path is not None:
+            self.restore_requested.emit(self._path, version.id)
+
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+        if key == HISTORY_KEY and isinstance(result, FileHistory) and result.path == self._path:
+            self._show_history(result)
+        elif key == DIFF_KEY and isinstance(result, DiffResult):
+            self.diff.set_diff(result, "No differences: the file holds this version now.")
+
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        if key == HISTORY_KEY:
+            self._history = None
+            self.versions.clear()
+            self._show_state(f"Cannot read the history: {message}")
+            self.loaded.emit()
+        else:
+            self.diff.show_message(f"Cannot show the differences: {message}")
