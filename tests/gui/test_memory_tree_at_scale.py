@@ -23,7 +23,13 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui import test_memory_tree_ops as ops
 from gui import test_search as search
-from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle, wait_watching
+from gui.memory_tree_support import (
+    WAIT_MS,
+    FakeDialogs,
+    WindowFactory,
+    wait_idle,
+    wait_watching,
+)
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.main_window import MainWindow
 from memtab.gui.memory_tab import tab as tab_module
@@ -192,6 +198,8 @@ def test_a_drop_onto_an_unfilled_directory_moves_the_file_into_it(
     window = make_window(home)
     wait_watching(qtbot, window)
     tab = window.memory_tab
+    dialogs = FakeDialogs()  # the move crosses scopes: it is asked about first
+    tab.dialogs = dialogs  # type: ignore[assignment]
     data = QMimeData()
     data.setData(MIME_TYPE, b"/memories/global/Zeta.md")
     target = tab.model.index_for_key(DECISIONS)
@@ -204,6 +212,7 @@ def test_a_drop_onto_an_unfilled_directory_moves_the_file_into_it(
 
     qtbot.waitUntil(moved, timeout=WAIT_MS)
     assert (home.project_root(PROJECT) / "decisions" / "Zeta.md").is_file()
+    assert [asked[0] for asked in dialogs.asked] == ["cross-scope"]
 
 
 def test_only_the_tree_is_built_before_the_first_paint(home: Home, tmp_path: Path) -> None:
