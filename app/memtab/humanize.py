@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
+from pathlib import Path
 
 from memtab.fs.clock import now_ms
 from memtab.store.journal import ConsolidationRecord, HarvestRecord
@@ -10,6 +12,15 @@ from memtab.store.journal import ConsolidationRecord, HarvestRecord
 _MINUTE = 60_000
 _HOUR = 60 * _MINUTE
 _DAY = 24 * _HOUR
+
+
+def display_path(path: Path | str) -> str:
+    """A path with the user's home directory shown as `~`."""
+    home = os.path.expanduser("~")
+    text = str(path)
+    if home and home != "/" and (text == home or text.startswith(home + os.sep)):
+        return "~" + text[len(home) :]
+    return text
 
 
 def plural(count: int, word: str, plural_word: str | None = None) -> str:

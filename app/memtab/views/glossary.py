@@ -12,6 +12,12 @@ HARVEST = (
     "workspace and whether it worked; Memtab only shows it."
 )
 
+OTHER_AGENTS = (
+    "Other agents' memory: what Claude Code, Codex and loki-mode keep for themselves, found "
+    "beside mux's. Memtab edits the files those agents let you edit and shows the others "
+    "read-only; consolidation works on mux's memory only."
+)
+
 ORPHANED_PROJECT_MEMORY = (
     "Orphaned project memory: a folder under memory/project/ that no registered project "
     "owns any more (the project was removed from mux or its folder moved). It is shown "

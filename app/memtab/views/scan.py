@@ -14,6 +14,10 @@ disk since the previous one (`DiskChanges`, by size and mtime), with the sha of 
 changed file, so the tab can tell its own writes from an agent's and keep the open
 editor in step.
 
+Other agents' memory (`views.source_scan`) is scanned too once the request asks for it
+(`with_sources`): the tab asks only after the mux scopes are shown, so it never delays
+the first paint; later scans relist just the sources the watcher's paths touch.
+
 Before the first scan of a big home, `scan_outline` gives the tree its first paint: the
 registry and, per scope, the directories and how many files each holds, from names
 alone (a few ms for 20,000 files). An outline's scopes have an `outline` and an empty
@@ -28,6 +32,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memtab.store.files import (
     FileEntry,
@@ -57,6 +62,9 @@ from memtab.store.registry import (
     orphan_project_dirs,
 )
 from memtab.views.cancel import CancelToken
+
+if TYPE_CHECKING:  # imported by the first scan with sources, never before the first paint
+    from memtab.views.source_scan import ContextLoader, SourcesScan
 
 logger = logging.getLogger(__name__)
 
@@ -157,6 +165,8 @@ class HomeScan:
     orphans: tuple[OrphanScan, ...]
     changes: DiskChanges
     duration_ms: float = 0.0
+    sources: SourcesScan | None = None
+    """Other agents' memory, once asked for (`ScanRequest.with_sources`)."""
 
     def scope(self, scope: Scope) -> ScopeScan:
         """The scan of one scope."""
@@ -198,6 +208,10 @@ class ScanRequest:
     choose_default: bool = True
     previous: HomeScan | None = None
     changed_paths: frozenset[str] | None = None
+    with_sources: bool = False
+    """Scan other agents' memory too (see the module docstring)."""
+    source_context: ContextLoader | None = None
+    """How discovery reads its settings (default: `SourceContext.load`)."""
 
 
 @dataclass(frozen=True)
@@ -433,6 +447,12 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
     status = status_from(journal, workspace.id, workspace.project_identity) if workspace else None
     orphans = _scan_orphans(home, registry, previous, request.changed_paths)
     scope_tuple = tuple(scopes)
+    sources = None
+    if request.with_sources:
+        from memtab.views.source_scan import scan_sources
+
+        shown = previous.sources if previous is not None else None
+        sources = scan_sources(home, shown, request.changed_paths, request.source_context)
     return HomeScan(
         home=home,
         registry=registry,
@@ -447,4 +467,5 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
         orphans=orphans,
         changes=_disk_changes(previous, scope_tuple),
         duration_ms=(time.perf_counter() - started) * 1000.0,
+        sources=sources,
     )

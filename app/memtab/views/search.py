@@ -1,7 +1,10 @@
 """Searching memories by name, description and content — plain Python, run off the GUI thread.
 
 A query is split into terms; a file matches when every term (case-insensitively) occurs in
-its path inside the scope, its description or its text. Contents come from a
+its path inside the scope (or the source), its description or its text. Other agents'
+files are searched with mux's (their keys are `views.source_tree.source_file_key`); a
+file whose listing refused to read it (other hard links, NUL bytes) is matched by name and
+description only, and loki-mode's JSON is searched as written, not as rendered. Contents come from a
 `ContentIndex`: casefolded file texts, re-read only when a file's size or time changes.
 The index is not thread-safe on purpose: only the search worker's jobs ever touch it.
 
@@ -22,12 +25,15 @@ import os
 from collections import OrderedDict
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from memtab.store.files import MAX_FILE_BYTES, FileEntry
+from memtab.store.files import MAX_FILE_BYTES, ScopeListing
 from memtab.views.cancel import CancelToken
 from memtab.views.scan import HomeScan
 from memtab.views.tree import FileMatch, LineMatch, file_key, orphan_entry_key
+
+if TYPE_CHECKING:
+    from memtab.views.source_scan import SourcesScan
 
 # Files larger than this are matched by name and description only: reading megabytes on
 # every keystroke is not worth a hit in a file Memtab cannot even edit.
@@ -69,9 +75,14 @@ class SearchQuery:
 
 @dataclass(frozen=True, slots=True)
 class _Searchable:
+    """A file as the search sees it: its tree key, what its name and description say,
+    where it is and its version (size, mtime); `readable` False: never read."""
+
     key: str
-    entry: FileEntry
+    label: str
     physical: str
+    version: tuple[int, int]
+    readable: bool = True
 
 
 def _searchables(
@@ -82,20 +93,51 @@ def _searchables(
     Paths are joined as strings: at 20,000 files `Path.joinpath` alone costs more than
     looking at the candidates of a narrowing query.
     """
-    for scope_scan in scan.scopes:
-        if scope_scan.root is None:
-            continue
-        root = os.fspath(scope_scan.root)
-        for entry in scope_scan.listing.files:
-            key = file_key(entry.path)
+    listings: list[tuple[str, ScopeListing, str | None]] = [
+        (os.fspath(item.root), item.listing, None) for item in scan.scopes if item.root is not None
+    ]
+    listings += [(os.fspath(item.root), item.listing, item.dir_name) for item in scan.orphans]
+    for root, listing, orphan_dir in listings:
+        for entry in listing.files:
+            if orphan_dir is None:
+                key = file_key(entry.path)
+            else:
+                key = orphan_entry_key(orphan_dir, entry.path, is_dir=False)
             if candidates is None or key in candidates:
-                yield _Searchable(key, entry, os.path.join(root, *entry.path.segments))
-    for orphan in scan.orphans:
-        root = os.fspath(orphan.root)
-        for entry in orphan.listing.files:
-            key = orphan_entry_key(orphan.dir_name, entry.path, is_dir=False)
-            if candidates is None or key in candidates:
-                yield _Searchable(key, entry, os.path.join(root, *entry.path.segments))
+                yield _Searchable(
+                    key,
+                    f"{entry.path.relative}\n{entry.description}",
+                    os.path.join(root, *entry.path.segments),
+                    (entry.size_bytes, entry.modified_at_ms),
+                    not entry.binary,
+                )
+    if scan.sources is not None:
+        yield from _source_searchables(scan.sources, candidates)
+
+
+def _source_searchables(
+    sources: SourcesScan, candidates: Collection[str] | None
+) -> Iterator[_Searchable]:
+    from memtab.sources.layouts import classify
+    from memtab.views.source_tree import source_file_key
+
+    for listing in sources.listings:
+        for file in listing.files:
+            key = source_file_key(file.id)
+            if candidates is not None and key not in candidates:
+                continue
+            # Read only what the listing read: a reason other than the layout's own (a
+            # file with other hard links, NUL bytes, over the cap) means it was not.
+            rule = classify(listing.source.layout, tuple(file.relative.split("/")))
+            layout_reason = rule.read_only_reason if rule is not None else None
+            readable = file.linked or file.read_only_reason in (None, layout_reason)
+            yield _Searchable(
+                key,
+                f"{file.relative}\n{file.description}",
+                os.fspath(file.physical),
+                (file.size_bytes, file.modified_at_ms),
+                readable,
+            )
 
 
 class ContentIndex:
@@ -111,35 +153,33 @@ class ContentIndex:
     def __len__(self) -> int:
         return len(self._texts)
 
-    def text(self, entry: FileEntry, physical: str | Path) -> str:
+    def text(self, item: _Searchable) -> str:
         """The casefolded content of a listed file ("" if binary, huge or unreadable)."""
-        if entry.binary or entry.size_bytes > MAX_INDEXED_BYTES:
+        if not item.readable or item.version[0] > MAX_INDEXED_BYTES:
             return ""
-        key = os.fspath(physical)
-        version = (entry.size_bytes, entry.modified_at_ms)
+        key, version = item.physical, item.version
         cached = self._texts.get(key)
         if cached is not None and cached[0] == version:
             return cached[1]
-        original = self._read(key, version, physical)
+        original = self._read(key, version)
         folded = original.casefold()
         self._texts[key] = (version, folded if folded != original else original)
         return folded
 
-    def original(self, entry: FileEntry, physical: str | Path) -> str:
+    def original(self, item: _Searchable) -> str:
         """The content of a listed file as written (for showing its matching lines)."""
-        if entry.binary or entry.size_bytes > MAX_INDEXED_BYTES:
+        if not item.readable or item.version[0] > MAX_INDEXED_BYTES:
             return ""
-        key = os.fspath(physical)
-        version = (entry.size_bytes, entry.modified_at_ms)
+        key, version = item.physical, item.version
         cached = self._originals.get(key)
         if cached is not None and cached[0] == version:
             self._originals.move_to_end(key)
             return cached[1]
-        return self._read(key, version, physical)
+        return self._read(key, version)
 
-    def _read(self, key: str, version: tuple[int, int], physical: str | Path) -> str:
+    def _read(self, key: str, version: tuple[int, int]) -> str:
         try:
-            with open(physical, "rb") as handle:
+            with open(key, "rb") as handle:
                 text = handle.read().decode("utf-8", "replace")
         except OSError:
             text = ""
@@ -153,7 +193,7 @@ class ContentIndex:
         """Index every file of `scan` and forget files it no longer lists."""
         keep: set[str] = set()
         for item in _searchables(scan):
-            self.text(item.entry, item.physical)
+            self.text(item)
             keep.add(item.physical)
         for key in [key for key in self._texts if key not in keep]:
             del self._texts[key]
@@ -182,15 +222,15 @@ def find_matches(
     for count, item in enumerate(_searchables(scan, candidates)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
             cancel.raise_if_cancelled()
-        label = f"{item.entry.path.relative}\n{item.entry.description}".casefold()
-        content = index.text(item.entry, item.physical)
+        label = item.label.casefold()
+        content = index.text(item)
         if not all(term in label or term in content for term in query.terms):
             continue
         hits = sum(content.count(term) for term in query.terms) if content else 0
         lines: tuple[LineMatch, ...] = ()
         if hits and with_lines < MAX_FILES_WITH_LINES:
             with_lines += 1
-            lines = matching_lines(index.original(item.entry, item.physical), content, query)
+            lines = matching_lines(index.original(item), content, query)
         matches[item.key] = FileMatch(hits, lines)
     return matches
 

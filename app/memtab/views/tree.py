@@ -44,6 +44,9 @@ class NodeKind(enum.IntEnum):
     ORPHAN_DIR = 5
     MATCH = 6
     """A line of a file that matches the search (a child of the file's row)."""
+    SOURCE = 7
+    """One other agent's source (Claude Code auto memory, Codex memories…), under its
+    project's or agent's section (`views.source_tree`)."""
 
 
 class SectionId(enum.StrEnum):
@@ -53,6 +56,8 @@ class SectionId(enum.StrEnum):
     PROJECT = "project"
     WORKSPACE = "workspace"
     ORPHANS = "orphans"
+    SOURCES = "sources"
+    """Every section of other agents' memory (one per project, or per agent)."""
 
 
 SECTION_TITLES = {
@@ -171,6 +176,16 @@ class TreeNode:
     accepts_drops: bool = False
     unfilled_files: int = 0
     """Containers of a large home: files directly inside whose rows are not built yet."""
+    agent: str | None = None
+    """Other agents' rows: whose memory it is (`sources.model.Agent`), for the icon."""
+    source_id: str | None = None
+    """Other agents' rows: the source they belong to."""
+    source_relative: str | None = None
+    """Other agents' rows: the path inside the source's root ("" for the source itself)."""
+    tag: str = ""
+    """Other agents' files: what the file is to its agent (`feedback`, `generated`…)."""
+    warning: str | None = None
+    """Something wrong the row shows (a MEMORY.md over Claude Code's load limit)."""
     fingerprint: int = 0
     """A hash of everything shown by this node and its subtree (see `fingerprint_tree`)."""
     parent: TreeNode | None = field(default=None, repr=False)
@@ -200,6 +215,11 @@ class TreeNode:
             self.read_only,
             self.accepts_drops,
             self.unfilled_files,
+            self.agent,
+            self.source_id,
+            self.source_relative,
+            self.tag,
+            self.warning,
         )
 
     def copy_fields_from(self, other: TreeNode) -> None:
@@ -234,7 +254,12 @@ class TreeNode:
     @property
     def is_container(self) -> bool:
         """Sections and directories (things files live in)."""
-        return self.kind in (NodeKind.SECTION, NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR)
+        return self.kind in (
+            NodeKind.SECTION,
+            NodeKind.DIRECTORY,
+            NodeKind.ORPHAN_DIR,
+            NodeKind.SOURCE,
+        )
 
     @property
     def scope(self) -> Scope | None:
@@ -266,6 +291,11 @@ _DATA_FIELDS = (
     "read_only",
     "accepts_drops",
     "unfilled_files",
+    "agent",
+    "source_id",
+    "source_relative",
+    "tag",
+    "warning",
 )
 
 
@@ -278,12 +308,12 @@ def fingerprint_tree(root: TreeNode) -> TreeNode:
     return root
 
 
-def _child_order(child: TreeNode) -> tuple[int, str, str]:
-    rank = 0 if child.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR) else 1
+def child_order(child: TreeNode) -> tuple[int, str, str]:
+    rank = 0 if child.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE) else 1
     return (rank, child.name.casefold(), child.name)
 
 
-def _finish(container: TreeNode) -> None:
+def finish_counts(container: TreeNode) -> None:
     """Sort every level below `container` and count the files under each container.
 
     Iterative (parents before children, then in reverse), so deep trees cannot overflow
@@ -292,7 +322,7 @@ def _finish(container: TreeNode) -> None:
     nodes = list(container.walk())
     for node in nodes:
         if node.children and node.kind is not NodeKind.FILE:  # a file's matches: line order
-            node.children.sort(key=_child_order)
+            node.children.sort(key=child_order)
             node.renumber()
     for node in reversed(nodes):
         if node.is_container:
@@ -533,7 +563,7 @@ def _build_scope_section(
     if matches is None:
         _add_outline(tree, scope_scan)
     tree.add_files(scan, matches, open_containers)
-    _finish(node)
+    finish_counts(node)
     if matches is not None:
         node.total_count = scope_scan.file_count
     if not node.children and not node.unfilled_files:
@@ -574,7 +604,7 @@ def _build_orphans_section(
             node.children.append(tree.container)
     if not node.children:
         return None
-    _finish(node)
+    finish_counts(node)
     if matches is not None:
         node.total_count = total
     return node
@@ -606,6 +636,11 @@ def build_tree(
     orphans = _build_orphans_section(scan, matches, open_containers)
     if orphans is not None:
         sections.append(orphans)
+    if scan.sources is not None:
+        from memtab.views.source_tree import build_source_sections
+
+        project = scan.workspace.project_identity if scan.workspace is not None else None
+        sections.extend(build_source_sections(scan.sources, matches, project))
     root.adopt(sections)
     return fingerprint_tree(root)
 
@@ -654,7 +689,7 @@ def fill_rows(scan: HomeScan, container_key: str) -> list[TreeNode] | None:
                 for entry in tree.listing.files
                 if entry.path.segments[:-1] == segments
             ]
-            rows.sort(key=_child_order)
+            rows.sort(key=child_order)
             return rows
     return None
 

@@ -1,0 +1,192 @@
+"""Other agents' memory in the Memory tab's scan: discovered and listed off the GUI thread.
+
+`scan_sources(home, previous, changed_paths)` runs inside the tab's background scan, never
+before the first paint (the scheduler asks for sources once the mux scopes are shown). The
+first time, or when anything may have changed (F5, a storm reported as the home), every
+source is discovered and listed again (`memtab.sources.discovery.scan`); a watcher batch
+relists only the sources whose files it touched (`SourcesScan.affected_by`), keeping the
+others as they were. Each scan says which files changed since the previous one, by id,
+so the open editor can follow them, and which directories the watcher should watch.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import scan
+from memtab.sources.layouts import PLANS, classify, watch_targets
+from memtab.sources.listing import list_source
+from memtab.sources.model import (
+    Discovery,
+    Layout,
+    Source,
+    SourceError,
+    SourceFile,
+    SourceListing,
+    parse_file_id,
+)
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+
+ContextLoader = Callable[[Home], SourceContext]
+"""Reads what discovery needs (settings, the home's overrides, the registry)."""
+
+WatchTarget = tuple[str, bool]
+"""A directory to watch and whether recursively."""
+
+
+@dataclass(frozen=True)
+class SourceChanges:
+    """Files (by id) created, modified or gone since the previous scan of the sources."""
+
+    changed: frozenset[str] = frozenset()
+    deleted: frozenset[str] = frozenset()
+
+    @property
+    def empty(self) -> bool:
+        return not self.changed and not self.deleted
+
+
+@dataclass(frozen=True)
+class SourcesScan:
+    """Every other agent's source Memtab shows, as listed at one moment."""
+
+    discovery: Discovery
+    listings: tuple[SourceListing, ...]
+    problems: tuple[str, ...] = ()
+    """Settings Memtab could not use (one line each)."""
+    changes: SourceChanges = field(default_factory=SourceChanges)
+    watch: tuple[WatchTarget, ...] = ()
+    """The existing directories whose changes concern a source (`layouts.watch_targets`)."""
+    duration_ms: float = 0.0
+
+    @property
+    def file_count(self) -> int:
+        return sum(listing.file_count for listing in self.listings)
+
+    def listing(self, source_id: str) -> SourceListing | None:
+        return next((item for item in self.listings if item.source.id == source_id), None)
+
+    def find(self, file_id: str) -> tuple[Source, SourceFile] | None:
+        """The source and listed file a file id names, or None."""
+        try:
+            parsed = parse_file_id(file_id)
+        except SourceError:
+            return None
+        listing = self.listing(parsed.source_id)
+        found = listing.file(parsed.relative) if listing is not None else None
+        return (listing.source, found) if listing is not None and found is not None else None
+
+    def affected_by(self, path: str) -> Source | None:
+        """The source whose files a change of `path` may concern (a transcript or a
+        settings file beside them does not), or None."""
+        source = self.discovery.source_containing(Path(path))
+        if source is None:
+            return None
+        relative = os.path.relpath(path, source.root)
+        segments = () if relative == "." else tuple(relative.split(os.sep))
+        return source if _concerns(source.layout, segments) else None
+
+
+def _concerns(layout: Layout, segments: tuple[str, ...]) -> bool:
+    """Whether a changed path at `segments` inside a root of `layout` can change its
+    listing: one of its files, or a directory on the way to them."""
+    if not segments or classify(layout, segments) is not None:
+        return True
+    plan = PLANS[layout]
+    for planned in (*plan.files, *plan.directories):
+        parts = tuple(planned.split("/")) if planned else ()
+        depth = min(len(parts), len(segments))
+        if parts[:depth] == segments[:depth]:
+            return True
+    # A session's directory (named by its id; the session's transcript beside it is
+    # `<id>.jsonl`), on the way to its session-memory/summary.md.
+    return plan.session_summaries and (
+        (len(segments) == 1 and "." not in segments[0])
+        or (len(segments) == 2 and segments[1] == "session-memory")
+    )
+
+
+def _shown(listing: SourceListing) -> bool:
+    """Whether the tab shows a listing: as `sources.discovery.scan` keeps them, a Claude
+    Code project directory without a memory file (only transcripts) is left out."""
+    return bool(listing.files or listing.error or listing.source.layout is not Layout.CLAUDE_MEMORY)
+
+
+def _stamps(listings: Collection[SourceListing]) -> dict[str, tuple[int, int]]:
+    return {
+        file.id: (file.size_bytes, file.modified_at_ms)
+        for listing in listings
+        for file in listing.files
+    }
+
+
+def _changes(previous: SourcesScan | None, listings: Collection[SourceListing]) -> SourceChanges:
+    if previous is None:
+        return SourceChanges()
+    before, now = _stamps(previous.listings), _stamps(listings)
+    changed = frozenset(key for key, stamp in now.items() if before.get(key) != stamp)
+    deleted = frozenset(key for key in before if key not in now)
+    return SourceChanges(changed, deleted)
+
+
+def _watch(discovery: Discovery, home: Home) -> tuple[WatchTarget, ...]:
+    """Existing directories to watch (those inside the home are watched with it already):
+    every discovered source's, so a project's first Claude auto memory shows up too."""
+    home_root = str(home.root)
+    targets: dict[str, bool] = {}
+    for source in discovery.sources:
+        for directory, recursive in watch_targets(source):
+            text = str(directory)
+            inside_home = text == home_root or text.startswith(home_root.rstrip(os.sep) + os.sep)
+            if not inside_home and os.path.isdir(text):
+                targets[text] = targets.get(text, False) or recursive
+    return tuple(sorted(targets.items()))
+
+
+def scan_sources(
+    home: Home,
+    previous: SourcesScan | None,
+    changed_paths: frozenset[str] | None,
+    load_context: ContextLoader | None = None,
+) -> SourcesScan:
+    """Discover and list the sources, or relist those `changed_paths` touch (see the
+    module docstring). Blocks on disk: run it on a worker."""
+    started = time.perf_counter()
+    if previous is None or changed_paths is None or str(home.root) in changed_paths:
+        context = (load_context or SourceContext.load)(home)
+        discovery, listings = scan(context)
+        return SourcesScan(
+            discovery,
+            tuple(listings),
+            context.problems,
+            _changes(previous, listings),
+            _watch(discovery, home),
+            (time.perf_counter() - started) * 1000.0,
+        )
+    touched = {
+        source.id for path in changed_paths if (source := previous.affected_by(path)) is not None
+    }
+    if not touched:
+        return previous
+    shown: Mapping[str, SourceListing] = {item.source.id: item for item in previous.listings}
+    listings = []
+    for source in previous.discovery.sources:
+        listing = list_source(source) if source.id in touched else shown.get(source.id)
+        if listing is not None and _shown(listing):
+            listings.append(listing)
+    return SourcesScan(
+        previous.discovery,
+        tuple(listings),
+        previous.problems,
+        _changes(previous, listings),
+        previous.watch,
+        (time.perf_counter() - started) * 1000.0,
+    )
