@@ -6,7 +6,7 @@ for `home = support.home` in the test modules).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -15,11 +15,13 @@ from pytestqt.qtbot import QtBot
 from memtab.gui.app import create_main_window
 from memtab.gui.main_window import MainWindow
 from memtab.gui.memory_tab.dialogs import NewKind
+from memtab.gui.sources_copy import CopyChoice
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
+from memtab.views.source_copy import CopyTarget
 from memtab.views.tree import NodeKind, TreeNode
 from support import memory_home
 from support.memory_home import MAIN
@@ -37,6 +39,8 @@ class FakeDialogs:
         self.move_target: VirtualPath | None = None
         self.confirm = True
         self.dont_ask_again = False
+        self.copy_to: Callable[[Sequence[CopyTarget]], CopyChoice | None] | None = None
+        """Picks the Copy to… answer from the targets offered."""
         self.asked: list[tuple[object, ...]] = []
 
     def ask_new_item(
@@ -48,6 +52,12 @@ class FakeDialogs:
     def ask_move_target(self, store: MemoryStore, source: VirtualPath) -> VirtualPath | None:
         self.asked.append(("move", source))
         return self.move_target
+
+    def ask_copy_target(
+        self, label: str, targets: Sequence[CopyTarget], name: str, topic_type: str | None
+    ) -> CopyChoice | None:
+        self.asked.append(("copy", label, name, topic_type))
+        return self.copy_to(targets) if self.copy_to is not None else None
 
     def confirm_delete(self, names: list[str], file_count: int, loses_draft: bool) -> bool:
         self.asked.append(("delete", tuple(names), file_count, loses_draft))

@@ -219,6 +219,7 @@ def test_context_menus_offer_what_each_row_allows(make_window: WindowFactory, ho
     assert texts(path_key("/memories/global/preferences.md")) == [
         "Unpin",
         "History",
+        "Copy to…",
         "Rename or move…",
         "Copy path",
         "Open containing folder",

@@ -8,7 +8,8 @@ names the missing library when it cannot), and installs the crash dialog.
 Set `MEMTAB_TIMING=1` to print, on stderr, when the Memory tab's tree was first painted
 showing the home (`memtab-timing: tree-paint at <epoch s> scan-ms <ms> files <n>
 peak-rss-mb <MiB>`) and first painted with every description read (`loaded-paint`, same
-fields); the benchmarks (tests/bench/test_startup_bench.py) time process start with them.
+fields), and first painted with other agents' memory (`sources-paint`); the benchmarks
+(tests/bench/test_startup_bench.py) time process start with them.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from memtab.views.own_writes import OwnWrites
 if TYPE_CHECKING:
     from memtab.gui.tasks.writer import WriterSupervisor
     from memtab.gui.traces_tab import TracesTab
+    from memtab.views.source_scan import ContextLoader
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +109,7 @@ def create_main_window(
     watcher: HomeWatcher | None = None,
     service_factory: ServiceFactory | None = None,
     start_writer: bool = True,
+    source_context: ContextLoader | None = None,
 ) -> MainWindow:
     """Build the main window for `home` and start watching and scanning it.
 
@@ -115,7 +118,9 @@ def create_main_window(
     `ui_state` defaults to the remembered state in the config dir; `watcher` and
     `service_factory` (builds the `ConsolidationService` on the first Consolidate now)
     can be replaced (tests: polling, a scripted provider). The background memory writer
-    follows the home's transcripts unless `start_writer` is False. The window is not shown.
+    follows the home's transcripts unless `start_writer` is False; `source_context` reads
+    the settings of other agents' memory (tests: an agent machine's). The window is not
+    shown.
     """
     application()
     prefer_the_gui_thread()
@@ -129,6 +134,7 @@ def create_main_window(
         consolidation=consolidation,
         ui_state=state,
         workspace_id=workspace_id,
+        source_context=source_context,
     )
     watcher = watcher or HomeWatcher()
     window = MainWindow(
@@ -156,6 +162,7 @@ class _PaintTimer(QObject):
         self._reported: set[str] = set()
         window.memory_tab.tree_ready.connect(self._on_memory_tab_tree_ready)
         window.memory_tab.loaded.connect(self._on_memory_tab_loaded)
+        window.memory_tab.sources_loaded.connect(self._on_memory_tab_sources_loaded)
 
     def _arm(self, *events: str) -> None:
         self._armed += [event for event in events if event not in self._reported]
@@ -170,6 +177,10 @@ class _PaintTimer(QObject):
     @Slot()
     def _on_memory_tab_loaded(self) -> None:
         self._arm("tree-paint", "loaded-paint")
+
+    @Slot()
+    def _on_memory_tab_sources_loaded(self) -> None:
+        self._arm("tree-paint", "loaded-paint", "sources-paint")
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Report the first paint after each milestone, then stop listening."""
@@ -236,13 +247,18 @@ def tune_garbage_collection() -> None:
 
 
 def _wait_until_loaded(window: MainWindow, timeout_ms: int) -> bool:
+    """Wait for the first scan shown, then (at most as long again) for other agents'
+    memory, so a screenshot shows them too."""
     tab = window.memory_tab
-    if tab.is_loaded:
-        return True
-    loop = QEventLoop()
-    tab.loaded.connect(loop.quit)
-    QTimer.singleShot(timeout_ms, loop.quit)
-    loop.exec()
+    for milestone, done in (
+        (tab.loaded, lambda: tab.is_loaded),
+        (tab.sources_loaded, lambda: tab.is_sources_loaded),
+    ):
+        if not done():
+            loop = QEventLoop()
+            milestone.connect(loop.quit)
+            QTimer.singleShot(timeout_ms, loop.quit)
+            loop.exec()
     return tab.is_loaded
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import html
 import logging
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,6 +38,7 @@ from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.ui_state import UiState
 from memtab.gui.watch import HomeWatcher, WatchBackend
 from memtab.gui.window_geometry import place_window, remember_splitter, restore_splitter
+from memtab.humanize import display_path
 from memtab.logs import log_file
 from memtab.store.home import Home
 from memtab.views import glossary
@@ -71,15 +71,6 @@ _SOURCE_TEXT = {
     "Memtab": "Memtab's own home",
     "demo": "the demo home (memtab --demo)",
 }
-
-
-def display_path(path: Path) -> str:
-    """A path with the user's home directory shown as `~`."""
-    home = os.path.expanduser("~")
-    text = str(path)
-    if home and home != "/" and (text == home or text.startswith(home + os.sep)):
-        return "~" + text[len(home) :]
-    return text
 
 
 def source_text(source: str | None) -> str:
@@ -190,6 +181,7 @@ class MainWindow(QMainWindow):
         memory_tab.picker.add_workspace_requested.connect(self.add_workspace)
         watcher.backend_changed.connect(self._on_watcher_backend_changed)
         watcher.paths_changed.connect(memory_tab._on_watcher_paths_changed)
+        memory_tab.watch_targets_changed.connect(watcher.set_extra_targets)
         memory_tab.status_message.connect(self._on_memory_tab_status_message)
         self.kept_aside_notices = KeptAsideNotices(self)
         self.kept_aside_notices.kept_aside.connect(self._on_kept_aside_notices_kept_aside)
@@ -360,9 +352,10 @@ class MainWindow(QMainWindow):
         """File → Settings."""
         from memtab.gui.settings_dialog import SettingsDialog  # loads the engines' settings
 
-        dialog = SettingsDialog(self)
+        dialog = SettingsDialog(self, home=self.home)
         if self.exec_dialog(dialog):
             self.statusBar().showMessage("Settings saved; they apply from the next run.", 8000)
+            self.memory_tab.rescan_all()  # other agents' memory may be looked for elsewhere
             if self.writer_feedback is not None:
                 self.writer_feedback.reload_settings()
 

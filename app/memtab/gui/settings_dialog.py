@@ -7,6 +7,9 @@ dialog says so when they are set. Under the key field it says which key requests
 carry and why (never the key): `$ANTHROPIC_API_KEY`/`$OPENAI_API_KEY` only reach their
 official API, so a custom base URL needs a key typed here or `$MEMTAB_API_KEY`.
 
+Other agents' memory (Claude Code, Codex, loki-mode) has its own box
+(`gui.sources_settings`): on/off and a path per agent, and where Memtab looked.
+
 *Test connection* sends one small request with what the form says now (saved or not),
 on a worker thread (`memtab.llm.probe`); the button cancels a test under way, and closing
 the dialog cancels it too. The writer's spin boxes take their ranges from the settings
@@ -40,6 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.consolidation.plan import load_review_mode, save_review_mode
+from memtab.gui.sources_settings import SourcesSettingsBox
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.llm.endpoints import base_url_problem
@@ -58,6 +62,7 @@ from memtab.llm.settings import (
     settings_path,
 )
 from memtab.llm.types import ProviderError
+from memtab.store.home import Home
 from memtab.views import glossary
 from memtab.writer.config import (
     OfflineNotes,
@@ -111,8 +116,16 @@ def run_probe(
 class SettingsDialog(QDialog):
     """The settings form; `accept()` saves, and stays open with the reason if it cannot."""
 
-    def __init__(self, parent: QWidget | None = None, env: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        env: Mapping[str, str] | None = None,
+        *,
+        home: Home | None = None,
+    ):
+        """`home`: the window's, for where other agents' memory was looked for."""
         super().__init__(parent)
+        self._home = home
         self.setWindowTitle("Memtab settings")
         self.setObjectName("settingsDialog")
         self._env = os.environ if env is None else env
@@ -228,9 +241,12 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
 
+        self.sources_box = SourcesSettingsBox(self._home, self._env, self)
+
         layout = QVBoxLayout(self)
         layout.addWidget(model_box)
         layout.addWidget(writer_box)
+        layout.addWidget(self.sources_box)
         layout.addWidget(self.override_note)
         layout.addWidget(self.error)
         layout.addWidget(self.location)
@@ -406,6 +422,7 @@ class SettingsDialog(QDialog):
     def done(self, result: int) -> None:
         """Closing the dialog (Save, Cancel, Esc) cancels a test under way."""
         self._stop_testing()
+        self.sources_box.shutdown()
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -448,6 +465,7 @@ class SettingsDialog(QDialog):
                 "review-first" if self.review_first.isChecked() else "apply-directly",
                 env=self._env,
             )
+            self.sources_box.save()
         except (ProviderError, OSError) as error:
             message = error.message if isinstance(error, ProviderError) else str(error)
             self._show_error(f"Could not save the settings: {message}")

@@ -12,8 +12,10 @@ deletion) is reported at once instead, the leading edge, unless changes are comi
 (more than one other within the debounce interval) or a batch is already waiting: then
 it joins the batch, so a storm still comes in batches.
 Each flush emits `paths_changed(list[str])`, sorted absolute paths under the root as
-given to `start()`. Consumers classify them with `views.changes.ChangeSummary` and rescan
-the affected scopes off the GUI thread; they never replay event semantics.
+given to `start()` — or under one of the extra directories (`set_extra_targets`: other
+agents' memory outside the home, each watched recursively or not, on the same
+observer). Consumers classify them with `views.changes.ChangeSummary` and rescan the
+affected scopes off the GUI thread; they never replay event semantics.
 
 Backends: the platform's native observer (inotify on Linux) by default; watchdog's
 polling observer when the native one cannot start (inotify watch/instance limits,
@@ -53,7 +55,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -62,7 +64,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from memtab.logs import quiet_library_warnings
 
 if TYPE_CHECKING:  # watchdog is imported when watching starts (`gui.watch_observer`)
-    from watchdog.observers.api import BaseObserver
+    from watchdog.observers.api import BaseObserver, ObservedWatch
 
     from memtab.gui.watch_observer import EventPoster
 
@@ -221,6 +223,8 @@ class HomeWatcher(QObject):
         self._polled_dirs: list[str] = []
         self._gap_observer: BaseObserver | None = None
         self._handler: EventPoster | None = None
+        self._extra_targets: tuple[tuple[str, bool], ...] = ()
+        self._extra_watches: list[ObservedWatch] = []
 
         self._root: Path | None = None
         self._observer: BaseObserver | None = None
@@ -266,6 +270,42 @@ class HomeWatcher(QObject):
     def polled_dirs(self) -> list[str]:
         """Directories polled because the native watcher could not watch them."""
         return list(self._polled_dirs)
+
+    @property
+    def extra_targets(self) -> tuple[tuple[str, bool], ...]:
+        """The directories watched besides the root: (directory, recursive)."""
+        return self._extra_targets
+
+    @Slot(object)
+    def set_extra_targets(self, targets: Sequence[tuple[str, bool]]) -> None:
+        """Also watch these directories (other agents' memory outside the home), each
+        recursively or not; replaces the previous ones. Applied now when watching, else
+        when watching starts. A directory that cannot be watched is left out (logged)."""
+        wanted = tuple(sorted((str(Path(d).absolute()), bool(r)) for d, r in targets))
+        if wanted != self._extra_targets:
+            self._extra_targets = wanted
+            self._schedule_extras()
+
+    def _schedule_extras(self) -> None:
+        """Put the extra watches on the running observer (replacing the old ones)."""
+        observer = self._observer
+        if observer is None:
+            return
+        from memtab.gui import watch_observer as observers
+
+        for watch in self._extra_watches:
+            observers.unwatch(observer, watch)
+        self._extra_watches = []
+        for directory, recursive in self._extra_targets:
+            poster = observers.EventPoster(
+                self._make_poster(self._generation), os.path.realpath(directory), directory
+            )
+            try:
+                watch = observers.watch(observer, poster, directory, recursive=recursive)
+            except OSError as error:
+                logger.warning("Cannot watch %s: %s", directory, error.strerror or error)
+                continue
+            self._extra_watches.append(watch)
 
     def start(self, root: Path) -> None:
         """Watch `root` recursively (restarting if already watching something).
@@ -315,10 +355,12 @@ class HomeWatcher(QObject):
                 polls = observers.is_polling(observer)
                 self._native_name = observers.observer_name(observer)
                 if polls:
+                    self._schedule_extras()
                     self._set_backend(WatchBackend.POLLING, self._native_name)
                     return
                 limit = self._start_probing(handler, watched_root)
                 if limit is None:
+                    self._schedule_extras()
                     self._set_backend(WatchBackend.NATIVE, self._native_name)
                     self._health_timer.start()
                     return
@@ -340,6 +382,7 @@ class HomeWatcher(QObject):
             self._wait_for_root()
             return
         self._observer = observer
+        self._schedule_extras()
         interval = f"{self._polling_interval_s:g} s"
         self._set_backend(WatchBackend.POLLING, f"polling every {interval} ({fallback_reason})")
 
@@ -440,6 +483,7 @@ class HomeWatcher(QObject):
         gap_observer, self._gap_observer = self._gap_observer, None
         self._polled_dirs.clear()
         observer, self._observer = self._observer, None
+        self._extra_watches = []
         for each in (observer, gap_observer):
             if each is None:
                 continue

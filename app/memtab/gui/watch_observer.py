@@ -27,7 +27,7 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
+from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
 from memtab.views.changes import changed_paths
@@ -107,9 +107,18 @@ def observer_name(observer: BaseObserver) -> str:
     return type(observer).__name__.removesuffix("Observer").lower()
 
 
-def watch(observer: BaseObserver, handler: EventPoster, directory: str) -> None:
-    """Schedule `handler` on `directory` (recursively) for the change events only."""
-    observer.schedule(handler, directory, recursive=True, event_filter=CHANGE_EVENTS)
+def watch(
+    observer: BaseObserver, handler: EventPoster, directory: str, *, recursive: bool = True
+) -> ObservedWatch:
+    """Schedule `handler` on `directory` (recursively unless told) for the change events
+    only; the watch, to unschedule it."""
+    return observer.schedule(handler, directory, recursive=recursive, event_filter=CHANGE_EVENTS)
+
+
+def unwatch(observer: BaseObserver, watch: ObservedWatch) -> None:
+    """Stop a watch (one already gone, e.g. its directory deleted, is fine)."""
+    with contextlib.suppress(KeyError, OSError):
+        observer.unschedule(watch)
 
 
 def launch(observer: BaseObserver, handler: EventPoster, watched_root: str) -> None:

@@ -176,6 +176,7 @@ class WindowMenus(QObject):
             tab.rename_action,
             tab.delete_action,
             tab.pin_action,
+            tab.commands.copy_to_action,
             tab.commands.copy_path_action,
             tab.commands.reveal_action,
         ):
@@ -251,7 +252,7 @@ class WindowMenus(QObject):
         window, tab = self._window, self._window.memory_tab
         editor = tab.editor
         editor.commands.update()
-        self.save_action.setEnabled(editor.current_path is not None and editor.is_dirty)
+        self.save_action.setEnabled(editor.is_dirty)
         node = tab.tree.current_node()
         tab.pin_action.setText("Unpin" if node is not None and node.pinned else "Pin")
         editable = node is not None and not node.read_only and node.path is not None
@@ -261,6 +262,8 @@ class WindowMenus(QObject):
                 editable and node is not None and node.kind in (NodeKind.FILE, NodeKind.DIRECTORY)
             )
         tab.commands.reveal_action.setEnabled(node is not None and bool(node.physical))
+        copyable = node is not None and node.kind is NodeKind.FILE and node.orphan_dir is None
+        tab.commands.copy_to_action.setEnabled(copyable)
         self.consolidate_action.setEnabled(tab.footer.consolidate_button.isEnabled())
         undo = tab.commands.undo_description
         if undo is None:
@@ -290,6 +293,7 @@ class WindowMenus(QObject):
             tab.delete_action,
             tab.commands.copy_path_action,
             tab.commands.reveal_action,
+            tab.commands.copy_to_action,
         ):
             action.setEnabled(True)
 

@@ -1,5 +1,5 @@
-"""The Memory tab's dialogs: new file/folder, rename/move, and the confirmations of a
-delete and of a drop into another scope.
+"""The Memory tab's dialogs: new file/folder, rename/move, Copy to…, and the confirmations
+of a delete and of a drop into another scope.
 
 `TabDialogs` is what the tab calls; tests replace it with canned answers. The dialogs
 validate as the user types (virtual path rules, unavailable scopes) and show the reason
@@ -9,6 +9,8 @@ inline, so an invalid name never reaches the store.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Slot
 from PySide6.QtGui import QFontDatabase, QPalette
@@ -30,6 +32,10 @@ from memtab.gui.style import Accent, accent_text
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, short_name
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
+
+if TYPE_CHECKING:
+    from memtab.gui.sources_copy import CopyChoice
+    from memtab.views.source_copy import CopyTarget
 
 DEFAULT_SUFFIX = ".md"
 
@@ -293,6 +299,14 @@ class TabDialogs:
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         return dialog.target
+
+    def ask_copy_target(
+        self, label: str, targets: Sequence[CopyTarget], name: str, topic_type: str | None
+    ) -> CopyChoice | None:
+        """Where to copy a memory (`label`) and as what; None when cancelled."""
+        from memtab.gui.sources_copy import ask_copy_target
+
+        return ask_copy_target(self._parent, label, targets, name, topic_type)
 
     def confirm_delete(self, names: list[str], file_count: int, loses_draft: bool) -> bool:
         """Ask before deleting; True to go ahead."""

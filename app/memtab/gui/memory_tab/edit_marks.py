@@ -163,6 +163,7 @@ class EditMarks(QObject):
     @Slot(object)
     def _on_editor_file_opened(self, path: object) -> None:
         if not isinstance(path, VirtualPath):
+            self._editor.set_badge(None)  # another agent's file: badges are mux's
             return
         if not self._quiet_opens and self.edits.clear(self._scan, path):  # the user looked
             self._model.set_agent_edited(self.edits.badges)

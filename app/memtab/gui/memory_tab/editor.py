@@ -14,8 +14,12 @@ What it guarantees:
   sides changed different lines) replace the buffer with one undoable edit and offer
   "Restore my draft", so they need not ask first.
 - The description field edits the frontmatter `description:` line and follows it.
-- Binary (NUL) and over-cap files open read-only with a note.
+- Binary (NUL) and over-cap files open read-only with a note; so does another agent's
+  file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
 - Diffs and merges are computed on a worker thread (`TaskRunner`), never blocking.
+
+What is open is a `views.documents.Document`: a mux file through the workspace's store,
+or another agent's file through `memtab.sources` — read, saved and followed alike.
 
 The rules (what a disk change means, which choices to offer) are the Qt-free
 `views.editor_session`; the bar, the diff window and the unsaved-changes question are
@@ -25,11 +29,11 @@ real path `editor_commands`. This module carries out what the rules decide.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import (
@@ -51,13 +55,15 @@ from memtab.gui.memory_tab.preview import MarkdownPreview
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.widgets import short_name
 from memtab.store.files import FileContent, read_file_content
-from memtab.store.memory import (
-    MemoryStore,
-    MemoryStoreError,
-    NotFoundError,
-    SaveConflictError,
+from memtab.store.memory import MemoryStore, SaveConflictError
+from memtab.store.paths import VirtualPath
+from memtab.views.documents import (
+    Document,
+    DocumentError,
+    DocumentMissingError,
+    MuxDocument,
+    SourceDocument,
 )
-from memtab.store.paths import PathError, VirtualPath
 from memtab.views.editor_session import (
     CLOSE_FILE,
     KEEP_MINE,
@@ -82,18 +88,23 @@ from memtab.views.editor_session import (
 from memtab.views.own_writes import OwnWrites
 from memtab.views.text_buffer import with_final_newline
 
+if TYPE_CHECKING:
+    from memtab.sources.model import Source, SourceFile
+    from memtab.views.source_scan import SourcesScan
+
 logger = logging.getLogger(__name__)
 
 __all__ = ["DiscardChoice", "EditorPanel"]
 
 
 class EditorPanel(QWidget):
-    """Shows and edits one memory file of the selected workspace.
+    """Shows and edits one memory file of the selected workspace, or of another agent.
 
     Signals:
-        saved(object): a VirtualPath, after a successful save.
+        saved(object): a VirtualPath (another agent's file: its file id), after a save.
         dirty_changed(bool): whether there are unsaved changes.
-        file_opened(object): a VirtualPath, after a file was opened (or reopened).
+        file_opened(object): a VirtualPath (another agent's file: its file id), after a
+            file was opened (or reopened).
         file_closed(): the panel went back to its empty state.
     """
 
@@ -114,6 +125,7 @@ class EditorPanel(QWidget):
         super().__init__(parent)
         self._own_writes = own_writes
         self._store: MemoryStore | None = None
+        self._document: Document | None = None
         self._file = OpenFile()
         self._real_path: Path | None = None
         self._last_dirty = False
@@ -137,8 +149,20 @@ class EditorPanel(QWidget):
 
     @property
     def current_path(self) -> VirtualPath | None:
-        """The open file, or None (also for a read-only file opened by physical path)."""
+        """The open mux file, or None (also for another agent's file, and a read-only file
+        opened by physical path)."""
         return self._file.path
+
+    @property
+    def current_key(self) -> str | None:
+        """The tree key of the open file (a mux or another agent's file), or None."""
+        return self._document.key if self._document is not None else None
+
+    @property
+    def current_source_file(self) -> str | None:
+        """The file id of another agent's open file, or None."""
+        document = self._document
+        return document.file.id if isinstance(document, SourceDocument) else None
 
     @property
     def is_dirty(self) -> bool:
@@ -201,8 +225,8 @@ class EditorPanel(QWidget):
 
     def set_store(self, store: MemoryStore | None) -> None:
         """Use another workspace's store. Closes the open file unless the store is for the
-        same workspace of the same home (then the file stays open). Call `confirm_discard`
-        first."""
+        same workspace of the same home, or the file is another agent's (then it stays
+        open). Call `confirm_discard` first."""
         same_place = (
             store is not None
             and self._store is not None
@@ -210,7 +234,7 @@ class EditorPanel(QWidget):
             and _workspace_id(store) == _workspace_id(self._store)
         )
         self._store = store
-        if not same_place:
+        if not same_place and not isinstance(self._document, SourceDocument):
             self.close_file()
 
     def open_file(self, path: VirtualPath) -> bool:
@@ -224,7 +248,23 @@ class EditorPanel(QWidget):
             return True
         if not self.confirm_discard():
             return False
-        self._open(path)
+        if self._store is None:
+            self._reset_state()
+            self._show_page(str(path), "", "no workspace is selected")
+            return True
+        self._open(MuxDocument(self._store, path))
+        return True
+
+    def open_source_file(self, source: Source, file: SourceFile) -> bool:
+        """Open another agent's file (read-only when that agent writes it); False if the
+        user cancelled at the unsaved-changes prompt."""
+        document = SourceDocument(source, file)
+        if document.key == self.current_key:
+            self.file_opened.emit(file.id)
+            return True
+        if not self.confirm_discard():
+            return False
+        self._open(document)
         return True
 
     def open_read_only(self, physical: Path, title: str, note: str) -> bool:
@@ -269,12 +309,31 @@ class EditorPanel(QWidget):
         path = self._file.path
         if path is None or self._store is None or (path not in changed and path not in deleted):
             return
+        self._follow_disk()
+
+    def handle_source_change(self, sources: SourcesScan) -> None:
+        """The same for another agent's open file, after a scan of the sources: follow
+        the file if it changed, and its listing (who may write it) in any case."""
+        document = self._document
+        if not isinstance(document, SourceDocument):
+            return
+        listed = sources.find(document.file.id)
+        if listed is not None:
+            self._document = SourceDocument(*listed)
+        changes = sources.changes
+        if document.file.id in changes.changed or document.file.id in changes.deleted:
+            self._follow_disk()
+
+    def _follow_disk(self) -> None:
+        document = self._document
+        if document is None:
+            return
         disk = self._read_disk()
         decision = self._file.decide(disk, self._buffer())
         if decision is Decision.MISSING:
             self._on_disk_file_missing()
         elif decision is Decision.REOPEN:
-            self._open(path)
+            self._open(document)
         elif isinstance(disk, FileContent) and decision is Decision.ADOPT:
             self._adopt_disk_version(disk)
         elif isinstance(disk, FileContent) and decision is Decision.RELOAD:
@@ -285,7 +344,7 @@ class EditorPanel(QWidget):
             self._show_bar(
                 Situation.CHANGED_ON_DISK,
                 BarKind.WARNING,
-                f"{path.name} changed on disk while you were editing it. Your draft is kept.",
+                f"{document.name} changed on disk while you were editing it. Your draft is kept.",
                 self._file.changed_on_disk_choices(),
             )
 
@@ -294,7 +353,7 @@ class EditorPanel(QWidget):
 
         Nothing to save counts as success. Conflicts and errors go to the bar.
         """
-        if self._file.path is None or self._store is None or self._file.is_read_only:
+        if self._document is None or self._file.is_read_only:
             return False
         if not self.is_dirty:
             return True
@@ -315,8 +374,8 @@ class EditorPanel(QWidget):
 
     def show_diff(self) -> None:
         """Open a window with the differences between the disk version and the draft."""
-        path = self._file.path
-        if path is None:
+        document = self._document
+        if document is None:
             return
         disk = self._read_disk()
         if disk is DiskAbsence.UNREADABLE:
@@ -324,7 +383,7 @@ class EditorPanel(QWidget):
         on_disk = isinstance(disk, FileContent)
         old = self._file.codec.to_buffer(disk.content) if isinstance(disk, FileContent) else ""
         self._prompts.open_diff(
-            f"Differences — {short_name(path.name)}",
+            f"Differences — {short_name(document.name)}",
             "On disk" if on_disk else "On disk (deleted)",
             old,
             self.buffer_text(),
@@ -348,40 +407,41 @@ class EditorPanel(QWidget):
 
     # --- opening and loading ---------------------------------------------------------------
 
-    def _reset_state(self, path: VirtualPath | None = None) -> None:
-        self._file = OpenFile(path)
-        self._real_path = None
-        if path is not None and self._store is not None:
-            with contextlib.suppress(MemoryStoreError, PathError, OSError):
-                self._real_path = self._store.physical(path)
+    def _reset_state(self, document: Document | None = None) -> None:
+        path = document.path if isinstance(document, MuxDocument) else None
+        self._document = document
+        self._file = OpenFile(path, key=document.key if document is not None else None)
+        self._real_path = document.physical() if document is not None else None
         self._prompts.close_diff()
         self._clear_bar()
 
-    def _open(self, path: VirtualPath) -> None:
-        self._reset_state(path)
-        self._load(path)
-        self.file_opened.emit(path)
+    def _open(self, document: Document) -> None:
+        self._reset_state(document)
+        self._load(document)
+        self.file_opened.emit(_opened_name(document))
 
-    def _load(self, path: VirtualPath) -> None:
-        if self._store is None:
-            self._show_page(str(path), "", "no workspace is selected")
-            return
+    def _load(self, document: Document) -> None:
+        title = document.title
         try:
-            content = self._store.read(str(path))
-        except (MemoryStoreError, PathError) as error:
-            self._show_page(str(path), "", str(error))
-            self._show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot open {path}: {error}")
+            content = document.read()
+        except DocumentError as error:
+            self._show_page(title, "", str(error))
+            self._show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot open {title}: {error}")
             return
-        if not is_editable(content):
-            reason = not_editable_reason(content)
+        owner = document.read_only_reason
+        if owner is not None or not is_editable(content):
+            reason = owner or not_editable_reason(content)
             self._file.loaded(content, reason)
-            self._show_page(str(path), display_text(content), reason)
-            self._show_bar(Situation.NOTE, BarKind.INFO, f"Read-only: this file is {reason}.")
+            self._show_page(title, display_text(content), reason)
+            said = f"Read-only: {reason}." if owner else f"Read-only: this file is {reason}."
+            self._show_bar(Situation.NOTE, BarKind.INFO, said)
             return
         self._file.loaded(content)
         codec = self._file.codec
-        self._show_page(str(path), codec.to_buffer(content.content), None)
-        if not codec.round_trips(content.content):
+        self._show_page(title, codec.to_buffer(content.content), None)
+        if document.note:
+            self._show_bar(Situation.NOTE, BarKind.WARNING, document.note)
+        elif not codec.round_trips(content.content):
             self._show_bar(
                 Situation.NOTE,
                 BarKind.INFO,
@@ -500,17 +560,18 @@ class EditorPanel(QWidget):
             self._refresh_chrome()
 
     def _on_disk_file_missing(self) -> None:
-        path = self._file.path
-        if path is None:
+        document = self._document
+        if document is None:
             return
         if self._file.is_read_only:
-            self._show_bar(Situation.DELETED, BarKind.WARNING, f"{path} was deleted.")
+            self._show_bar(Situation.DELETED, BarKind.WARNING, f"{document.title} was deleted.")
             return
         self._file.gone()
         self._show_bar(
             Situation.DELETED,
             BarKind.WARNING,
-            f"{path.name} was deleted on disk. Your text is kept here; Save recreates the file.",
+            f"{document.name} was deleted on disk. Your text is kept here; Save recreates "
+            "the file.",
             [(CLOSE_FILE, "Close")],
         )
         self._refresh_chrome()
@@ -518,12 +579,12 @@ class EditorPanel(QWidget):
     # --- saving ------------------------------------------------------------------------------
 
     def _save_against(self, expected_sha: str | None) -> bool:
-        path, store = self._file.path, self._store
-        assert path is not None and store is not None
+        document = self._document
+        assert document is not None
         # Saved files end with a line break, so an agent's `echo >>` starts a new line.
         content = self._file.codec.from_buffer(with_final_newline(self.buffer_text()))
         try:
-            result = store.save(str(path), content, expected_sha)
+            sha = document.save(content, expected_sha)
         except SaveConflictError as conflict:
             self._file.conflicted(conflict.kind)
             self._show_bar(
@@ -533,21 +594,22 @@ class EditorPanel(QWidget):
                 self._file.conflict_choices(conflict.kind),
             )
             return False
-        except (MemoryStoreError, PathError, OSError) as error:
+        except DocumentError as error:
             self._show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {error}")
             return False
-        self._own_writes.note(path, result.sha256)
+        if self._file.path is not None:
+            self._own_writes.note(self._file.path, sha)
         # The virtual path is what counts; the physical one is noted for watcher paths.
-        with contextlib.suppress(MemoryStoreError, PathError):
-            self._own_writes.note(store.physical(path), result.sha256)
+        if self._real_path is not None:
+            self._own_writes.note(self._real_path, sha)
         with self._view.quietly():
             self._view.end_with_newline()  # the buffer shows what was written
-        self._file.saved(result.sha256, self.buffer_text())
+        self._file.saved(sha, self.buffer_text())
         self._view.set_modified(False)
         if self._file.situation is not Situation.NOTE:
             self._clear_bar()
         self._refresh_chrome()
-        self.saved.emit(path)
+        self.saved.emit(_opened_name(document))
         return True
 
     def _overwrite(self) -> None:
@@ -574,15 +636,15 @@ class EditorPanel(QWidget):
 
     def _read_disk(self) -> DiskRead:
         """The file on disk now, or why there is none (when unreadable, the bar says why)."""
-        path = self._file.path
-        if path is None or self._store is None:
+        document = self._document
+        if document is None:
             return DiskAbsence.UNREADABLE
         try:
-            return self._store.read(str(path))
-        except NotFoundError:
+            return document.read()
+        except DocumentMissingError:
             return DiskAbsence.MISSING
-        except (MemoryStoreError, PathError) as error:
-            self._show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {path}: {error}")
+        except DocumentError as error:
+            self._show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {document.title}: {error}")
             return DiskAbsence.UNREADABLE
 
     def _perform(self, action: str) -> None:
@@ -614,7 +676,8 @@ class EditorPanel(QWidget):
 
     def _ask_unsaved_choice(self) -> DiscardChoice:
         """Ask Save / Discard / Cancel about the unsaved changes (patched in tests)."""
-        return self._prompts.ask_unsaved(self._file.path.name if self._file.path else None)
+        document = self._document
+        return self._prompts.ask_unsaved(document.name if document is not None else None)
 
     # --- slots -------------------------------------------------------------------------------
 
@@ -628,7 +691,7 @@ class EditorPanel(QWidget):
 
     @Slot(str)
     def _on_view_description_edited(self, text: str) -> None:
-        if self._file.is_read_only or self._file.path is None:
+        if self._file.is_read_only or self._document is None:
             return
         new_text = with_description(self.buffer_text(), text)
         # Typed and then cleared again: nothing to save.
@@ -650,3 +713,10 @@ class EditorPanel(QWidget):
 
 def _workspace_id(store: MemoryStore) -> str | None:
     return store.workspace.id if store.workspace is not None else None
+
+
+def _opened_name(document: Document) -> VirtualPath | str:
+    """What `file_opened` and `saved` carry: a virtual path, or another agent's file id."""
+    if isinstance(document, MuxDocument):
+        return document.path
+    return document.title

@@ -30,6 +30,8 @@ class OpFollowUp:
     open_created: bool = False
     reopen: dict[VirtualPath, VirtualPath] | None = None
     """Open files (old path → new path) to reopen where a move put them."""
+    open_key: str | None = None
+    """A row to select and open once the operation succeeded (another agent's new file)."""
 
 
 class _OpJob:

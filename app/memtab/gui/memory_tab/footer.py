@@ -18,7 +18,8 @@ in the review dialog (`review_dialog.ReviewDialog`), and applying them is a run 
 own. The status line never changes height, so a run starting or ending never moves the
 tree above it (a click lands where it was aimed). Every text elides (whole in its
 tooltip): nothing here widens the window. The clock button asks for Runs…
-(`runs_dialog_requested`; the window's history opens it).
+(`runs_dialog_requested`; the window's history opens it). While another agent's file is
+open, a line says consolidation is mux's only (`set_mux_only_note`).
 """
 
 from __future__ import annotations
@@ -227,6 +228,10 @@ class ConsolidationFooter(QFrame):
         self.hint = ElidedLabel(
             "Select a workspace to see and run its consolidation.", self, min_width=0
         )
+        self.mux_only_note = ElidedLabel("", self, min_width=0)
+        self.mux_only_note.setObjectName("muxOnlyNote")
+        self.mux_only_note.setToolTip(glossary.OTHER_AGENTS)
+        self.mux_only_note.hide()
 
         self.progress_bar = QProgressBar(self)
         self.progress_bar.setRange(0, 0)  # busy: the number of model steps is not known
@@ -263,6 +268,7 @@ class ConsolidationFooter(QFrame):
         layout.addLayout(header)
         layout.addWidget(self._lines)
         layout.addWidget(self.hint)
+        layout.addWidget(self.mux_only_note)
         layout.addWidget(self.status_area)
         self._apply_palette()
 
@@ -281,6 +287,13 @@ class ConsolidationFooter(QFrame):
     def workspace(self) -> Workspace | None:
         """The workspace whose coverage is shown."""
         return self._workspace
+
+    def set_mux_only_note(self, agent: str | None) -> None:
+        """Say that consolidation leaves `agent`'s files alone (None: no such file is open)."""
+        # Short enough for the footer's width; the tooltip says the rest.
+        text = f"Consolidation leaves {agent}'s memory alone (mux only)." if agent else ""
+        self.mux_only_note.set_full_text(text)
+        self.mux_only_note.setVisible(bool(text))
 
     @property
     def is_running(self) -> bool:
@@ -432,7 +445,7 @@ class ConsolidationFooter(QFrame):
         muted = muted_text(palette).name()
         for key_label in self._keys.values():
             key_label.setStyleSheet(f"color: {muted}")
-        for label in (self.hint, self.progress_text, self.summary):
+        for label in (self.hint, self.mux_only_note, self.progress_text, self.summary):
             label.setStyleSheet(f"color: {muted}")
         self.harvest_error.setStyleSheet(f"color: {accent_text(palette, Accent.ERROR).name()}")
         text = palette.color(QPalette.ColorRole.ButtonText)

@@ -10,14 +10,16 @@ switch supersedes the scan in flight (what it covered is covered again).
 The first scan (`start`) is preceded by an outline, so a big home paints its folders and
 counts before any file is read (`outline_finished`). Each scan's tree is built on the
 worker with the file rows of the target's open containers (`views.tree.build_tree`).
+Other agents' memory joins the scans once `enable_sources()` is called (the tab does when
+its first scan is shown): from then on a change inside a source also concerns the tab.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Collection, Iterable
-from typing import Protocol
+from collections.abc import Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -25,6 +27,9 @@ from memtab.gui.tasks.scan import ScanTasks
 from memtab.store.home import Home, PathKind
 from memtab.views.scan import HomeScan, ScanOutcome, ScanRequest
 from memtab.views.tree import build_tree
+
+if TYPE_CHECKING:
+    from memtab.sources.config import SourceContext
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +69,10 @@ class ScanTarget(Protocol):
         ...
 
 
+ContextLoader = Callable[[Home], "SourceContext"]
+"""How discovery reads its settings (tests inject an agent machine's)."""
+
+
 class ScanScheduler(QObject):
     """Collects changed paths and runs one rescan at a time (see the module docstring).
 
@@ -77,11 +86,21 @@ class ScanScheduler(QObject):
     outline_finished = Signal(object)
     scan_failed = Signal(str)
 
-    def __init__(self, home: Home, target: ScanTarget, parent: QObject | None = None) -> None:
-        """Scan `home` for `target`; nothing runs until `request`."""
+    def __init__(
+        self,
+        home: Home,
+        target: ScanTarget,
+        parent: QObject | None = None,
+        *,
+        source_context: ContextLoader | None = None,
+    ) -> None:
+        """Scan `home` for `target`; nothing runs until `request`. `source_context` reads
+        the sources' settings (default: `SourceContext.load`)."""
         super().__init__(parent)
         self._home = home
         self._target = target
+        self._source_context = source_context
+        self._with_sources = False
         self._pending: set[str] | None = set()  # None: everything
         self._inflight: frozenset[str] | None = frozenset()  # None: everything
         self._due = False
@@ -95,9 +114,25 @@ class ScanScheduler(QObject):
         """Whether a scan is queued or running, or another one is due after it."""
         return self._tasks.busy or self._due
 
+    @property
+    def with_sources(self) -> bool:
+        """Whether scans include other agents' memory (`enable_sources`)."""
+        return self._with_sources
+
     def concerns(self, path: str) -> bool:
         """Whether a change of `path` can alter what the tab shows."""
-        return self._home.classify(path).kind in RESCAN_KINDS
+        if self._home.classify(path).kind in RESCAN_KINDS:
+            return True
+        scan = self._target.scan
+        return (
+            scan is not None and scan.sources is not None and bool(scan.sources.affected_by(path))
+        )
+
+    def enable_sources(self) -> None:
+        """Scan other agents' memory from now on, starting now (once)."""
+        if not self._with_sources:
+            self._with_sources = True
+            self.request(())
 
     def start(self) -> None:
         """The first scan of the home, after an outline of it."""
@@ -144,6 +179,8 @@ class ScanScheduler(QObject):
             choose_default=True,
             previous=self._target.scan,
             changed_paths=changed_paths,
+            with_sources=self._with_sources,
+            source_context=self._source_context,
         )
 
     @Slot(object)

@@ -13,8 +13,9 @@ The tab is the coordinator of a few collaborators, each with one job: `ScanSched
 (tree ↔ editor), `TabActions` (commands and menus), `FileOpTasks` (file operations
 off the GUI thread; the rescan they cause shows their result, like any other change on
 disk), `EditMarks` (the "agent edited" badges, naming who changed a file),
-`SuggestionsPanel` (the offline writer's suggested memories) and `MuxPresence` (whether
-mux runs, for the warnings that only matter then). They reach the tab through small
+`SuggestionsPanel` (the offline writer's suggested memories), `MuxPresence` (whether
+mux runs, for the warnings that only matter then) and `SourcesSync` (other agents'
+memory, scanned from the first scan shown on). They reach the tab through small
 Protocols (`ScanTarget`, `ActionHost`).
 
 Paint first, build the rest after: the constructor makes only what the first paint shows
@@ -77,7 +78,10 @@ if TYPE_CHECKING:  # built by `assemble()`, after the first paint
     from memtab.gui.memory_tab.suggestions_panel import SuggestionsPanel
     from memtab.gui.memory_tab.tab_actions import TabActions
     from memtab.gui.memory_tab.tree_sync import TreeEditorSync
+    from memtab.gui.sources_sync import SourcesSync
+    from memtab.sources.model import Source, SourceFile
     from memtab.views.file_ops import OpResult
+    from memtab.views.source_scan import ContextLoader
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +125,9 @@ class MemoryTab(QWidget):
         tree_updated(): the tree finished showing a scan or search result.
         status_message(str): a short note for the window's status bar.
         workspace_changed(object): the shown Workspace (or None) changed.
+        watch_targets_changed(object): other agents' directories to watch, as
+            (directory, recursive) pairs (`HomeWatcher.set_extra_targets`).
+        sources_loaded(): the tree first shows other agents' memory (`SourcesSync`).
     """
 
     tree_ready = Signal()
@@ -130,6 +137,8 @@ class MemoryTab(QWidget):
     tree_updated = Signal()
     status_message = Signal(str)
     workspace_changed = Signal(object)
+    watch_targets_changed = Signal(object)
+    sources_loaded = Signal()
 
     # Built by `assemble()`.
     editor: EditorPanel
@@ -138,6 +147,7 @@ class MemoryTab(QWidget):
     marks: EditMarks
     suggestions: SuggestionsPanel
     mux: MuxPresence
+    sources: SourcesSync
     sync: TreeEditorSync
     search_box: SearchBox
     search_edit: QLineEdit
@@ -164,6 +174,7 @@ class MemoryTab(QWidget):
         consolidation: Stoppable | None = None,
         ui_state: UiState | None = None,
         workspace_id: str | None = None,
+        source_context: ContextLoader | None = None,
         parent: QWidget | None = None,
     ) -> None:
         """Compose what the first paint shows; nothing is read until `start()`.
@@ -171,6 +182,7 @@ class MemoryTab(QWidget):
         `parts` builds the editor and footer when the tab is assembled (see the module
         docstring). `workspace_id` (e.g. `--workspace`) wins over the one remembered in
         `ui_state`. The tab takes ownership of the parts and of `consolidation`.
+        `source_context` reads the settings of other agents' memory (tests inject one).
         """
         super().__init__(parent)
         self.setObjectName("memoryTab")
@@ -197,7 +209,7 @@ class MemoryTab(QWidget):
         self.tree_fill = TreeFill(self.model, lambda: self._scan, self._searching)
         self.tree = MemoryTreeView(self)
         self.tree.setModel(self.model)
-        self.scans = ScanScheduler(home, self, self)
+        self.scans = ScanScheduler(home, self, self, source_context=source_context)
         self.picker = WorkspacePicker(self)
         sizes = ui_state.splitter_sizes(SPLITTER_NAME) if ui_state is not None else None
         self._layout = TabLayout(self, self.picker, self.tree, sizes)
@@ -237,6 +249,7 @@ class MemoryTab(QWidget):
         from memtab.gui.memory_tab.suggestions_panel import SuggestionsPanel
         from memtab.gui.memory_tab.tab_actions import TabActions
         from memtab.gui.memory_tab.tree_sync import TreeEditorSync
+        from memtab.gui.sources_sync import SourcesSync
 
         parts = self._parts()
         self.editor, self.footer = parts.editor, parts.footer
@@ -246,7 +259,12 @@ class MemoryTab(QWidget):
         )
         self.suggestions = SuggestionsPanel(self.home, self.own_writes, self)
         self.mux = MuxPresence(self.home, self)
-        self.sync = TreeEditorSync(self.tree, self.model, self.editor, self)
+        self.sync = TreeEditorSync(
+            self.tree, self.model, self.editor, self, find_source_file=self._find_source_file
+        )
+        self.sources = SourcesSync(
+            self.tree, self.model, self.editor, self.footer, self._searching, self
+        )
         self.search_box = SearchBox(self, self.tree, self.model, self.sync, self)
         self.file_ops = FileOpTasks(self)
         self.commands = TabActions(self, self.tree, self.model, self.editor, self.own_writes, self)
@@ -280,6 +298,10 @@ class MemoryTab(QWidget):
         self.editor.file_opened.connect(self._on_editor_file_opened)
         self.editor.file_closed.connect(self._on_editor_file_closed)
         self.suggestions.status_message.connect(self.status_message)
+        self.sources.status_message.connect(self.status_message)
+        self.sources.watch_targets_changed.connect(self.watch_targets_changed)
+        self.sources.shown.connect(self.sources_loaded)
+        self.tree_updated.connect(self.sources.tree_shown)
         self.mux.changed.connect(self._on_mux_changed)
         if isinstance(self.consolidation, LazyConsolidationTasks):
             self.marks.follow(self.consolidation)
@@ -331,6 +353,11 @@ class MemoryTab(QWidget):
     def is_loaded(self) -> bool:
         """Whether the first scan has been shown."""
         return self._loaded
+
+    @property
+    def is_sources_loaded(self) -> bool:
+        """Whether other agents' memory has been shown (`sources_loaded`)."""
+        return self._assembled and self.sources.is_shown
 
     @property
     def is_idle(self) -> bool:
@@ -530,6 +557,7 @@ class MemoryTab(QWidget):
             scan.registry, self._workspace_id, readable=scan.registry_error is None
         )
         self.marks.scanned(scan, first=not same_workspace)
+        self.sources.scanned(scan)  # before the tree: a small one is shown at once
         if self.search_box.query.active:
             self.model.set_agent_edited(self.marks.badges)
             self.search_box.search(scan)
@@ -603,6 +631,7 @@ class MemoryTab(QWidget):
         self._reopen_remembered_file()
         self.sync.mark_keyboard_row()
         self.mux.check()
+        self.scans.enable_sources()  # other agents' memory: after the mux scopes are shown
         if self._scan is not None:
             self.search_box.warm(self._scan)
         self.loaded.emit()
@@ -636,15 +665,21 @@ class MemoryTab(QWidget):
 
     @Slot(object)
     def _on_editor_file_opened(self, path: object) -> None:
+        self.sources.file_opened(path)
+        self.sync.clear_line_highlight()
+        self.sync.show_open_file()
         if isinstance(path, VirtualPath):
-            self.sync.clear_line_highlight()
-            self.sync.show_open_file()
             self._remember_open_file(str(path))
 
     @Slot()
     def _on_editor_file_closed(self) -> None:
         # Nothing in the tree stays selected for a file the editor no longer shows.
         self.sync.clear_selection()
+        self.sources.file_closed()
+
+    def _find_source_file(self, file_id: str) -> tuple[Source, SourceFile] | None:
+        sources = self._scan.sources if self._scan is not None else None
+        return sources.find(file_id) if sources is not None else None
 
     @Slot(object)
     def _on_mux_changed(self, may_run: bool) -> None:
@@ -697,6 +732,8 @@ class MemoryTab(QWidget):
             if any(old_open.is_within(old) for old, _new in result.moved):
                 self.editor.close_file()
                 self._select_after_scan = (file_key(new_open), True)
+        if result.ok and follow_up.open_key is not None:
+            self._select_after_scan = (follow_up.open_key, True)
         self.scans.request([path for path in result.touched if path])
 
     @Slot(str)

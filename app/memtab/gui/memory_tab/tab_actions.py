@@ -1,7 +1,8 @@
 """The Memory tab's commands: actions with shortcuts, the row context menu, and what each
 does — new file or folder, pin, rename or move (also by drag and drop), delete, undo the
 last of these, copy the path, open the containing folder, a file's history, what a scope
-lost (Recently deleted), delete an orphaned project dir.
+lost (Recently deleted), delete an orphaned project dir, and Copy to… (a memory into
+another agent's scope, `gui.sources_copy`), also for other agents' files.
 
 Every change runs as a file operation on the tab's worker, through `views.undo`, which
 pushes how to take it back on the tab's undo stack (Edit → Undo, Ctrl+Z in the tree); the
@@ -33,6 +34,7 @@ from memtab.store.paths import Scope, VirtualPath
 from memtab.views import file_ops, undo
 from memtab.views.history import SCOPE_TITLES
 from memtab.views.own_writes import OwnWrites
+from memtab.views.scan import HomeScan
 from memtab.views.tree import NodeKind, TreeNode
 
 ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
@@ -66,6 +68,9 @@ class ActionHost(Protocol):
 
     @property
     def ui_state(self) -> UiState | None: ...
+
+    @property
+    def scan(self) -> HomeScan | None: ...
 
     def store(self) -> MemoryStore: ...
 
@@ -161,6 +166,13 @@ class TabActions(QObject):
         self.delete_orphan_action = self.add_action(
             "Delete orphaned project memory…", self.delete_selected_orphan
         )
+        self.copy_to_action = self.add_action(
+            "Copy to…",
+            self.copy_selected_to,
+            on=tree,
+            context=tree_only,
+            tip="Copy this memory into another agent's memory (or another mux scope)",
+        )
 
     def set_pin_note(self, note: str) -> None:
         """What the pin action's tooltip says about mux (it depends on mux running)."""
@@ -178,6 +190,12 @@ class TabActions(QObject):
         """The actions offered for a row (also what tests inspect)."""
         menu = QMenu(self._widget)
         menu.setToolTipsVisible(True)  # the pin action's note about mux
+        if node.source_id is not None:  # another agent's
+            if node.kind is NodeKind.FILE:
+                menu.addAction(self.copy_to_action)
+            if node.physical:
+                menu.addAction(self.reveal_action)
+            return menu
         if node.read_only:
             if node.kind is NodeKind.ORPHAN_DIR:
                 menu.addAction(self.delete_orphan_action)
@@ -188,6 +206,7 @@ class TabActions(QObject):
             self.pin_action.setText("Unpin" if node.pinned else "Pin")
             menu.addAction(self.pin_action)
             menu.addAction(self.history_action)
+            menu.addAction(self.copy_to_action)
         if node.kind in (NodeKind.SECTION, NodeKind.DIRECTORY) and node.accepts_drops:
             menu.addAction(self.new_file_action)
             menu.addAction(self.new_folder_action)
@@ -286,6 +305,12 @@ class TabActions(QObject):
         self._host.run_op(
             functools.partial(file_ops.delete_orphan_project_dir, self._host.home, node.orphan_dir)
         )
+
+    def copy_selected_to(self) -> None:
+        """Copy the current memory file into another agent's scope (or another mux one)."""
+        from memtab.gui.sources_copy import copy_node
+
+        copy_node(self._host, self._tree.current_node(), self._own_writes)
 
     def copy_selected_path(self) -> None:
         """Copy the virtual paths of the selection (Ctrl+Shift+C)."""

@@ -64,11 +64,21 @@ Filler = Callable[[str], "list[TreeNode] | None"]
 """Builds the file rows of an unfilled container (by key); None when it cannot yet."""
 
 
+def agent_title(agent: str | None) -> str:
+    """ "Claude Code", "Codex", "loki-mode" (the names are loaded with the first source)."""
+    from memtab.sources.model import AGENT_TITLES
+
+    return next((title for key, title in AGENT_TITLES.items() if key == agent), agent or "")
+
+
 def file_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) -> str:
     """The tooltip of a file row: path, description, size, times, usage and state."""
     lines = [str(node.path) if node.path is not None else (node.physical or node.name)]
     if node.description:
         lines.append(node.description)
+    if node.agent is not None:
+        what = f" · {node.tag}" if node.tag else ""
+        lines.append(f"{agent_title(node.agent)} memory{what}")
     modified = node.modified_at_ms
     lines.append(
         f"{humanize.size_text(node.size_bytes)} · modified {humanize.relative_time(modified)} "
@@ -83,8 +93,25 @@ def file_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) 
         lines.append(badge.sentence())
     if node.not_editable_reason:
         lines.append(f"Read-only: {node.not_editable_reason}")
-    if node.read_only:
+    if node.warning:
+        lines.append(node.warning)
+    if node.orphan_dir is not None:
         lines.append(glossary.ORPHANED_PROJECT_MEMORY)
+    return "\n".join(lines)
+
+
+def source_tooltip(node: TreeNode) -> str:
+    """The tooltip of another agent's section or source row: where it really is."""
+    count = humanize.plural(node.file_count, "file")
+    if node.kind is NodeKind.SECTION:
+        where = node.physical or agent_title(node.agent)
+        kind = "Project" if node.physical else "Agent"
+        return f"{kind}: {where} — {count}\n{glossary.OTHER_AGENTS}"
+    lines = [f"{node.name}: {node.physical} — {count}"]
+    if node.description:
+        lines.append(node.description)
+    if node.not_editable_reason:
+        lines.append(f"Read-only: {node.not_editable_reason}")
     return "\n".join(lines)
 
 
@@ -99,12 +126,18 @@ def describe_for_accessibility(node: TreeNode, badge: Badge | None) -> str:
         return ", ".join(parts)
     if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
         return f"folder, {humanize.plural(node.file_count, 'file')}"
+    if node.kind is NodeKind.SOURCE:
+        return f"{agent_title(node.agent)} memory, {humanize.plural(node.file_count, 'file')}"
     if node.kind is NodeKind.FILE:
         parts = []
         if node.pinned:
             parts.append("pinned")
         if badge is not None:
             parts.append(f"agent edited: {badge.sentence()}")
+        if node.tag:
+            parts.append(node.tag)
+        if node.warning:
+            parts.append(node.warning)
         if node.description:
             parts.append(node.description)
         usage = humanize.usage_text(node.access_count, node.last_accessed_at)
@@ -342,13 +375,18 @@ class MemoryTreeModel(QAbstractItemModel):
             return file_tooltip(node, self.badge_for(node), self.pin_note)
         if node.kind is NodeKind.SECTION and node.section is SectionId.ORPHANS:
             return glossary.ORPHANED_PROJECT_MEMORY
+        if node.kind is NodeKind.SOURCE or (
+            node.kind is NodeKind.SECTION and node.section is SectionId.SOURCES
+        ):
+            return source_tooltip(node)
         if node.kind is NodeKind.SECTION:
             where = f" · {node.subtitle}" if node.subtitle else ""
             return f"{node.name} memory{where} — {humanize.plural(node.file_count, 'file')}"
         if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
             where = str(node.path) if node.path is not None else (node.physical or node.name)
             text = f"{where} — {humanize.plural(node.file_count, 'file')}"
-            return f"{text}\n{glossary.ORPHANED_PROJECT_MEMORY}" if node.read_only else text
+            orphaned = node.orphan_dir is not None
+            return f"{text}\n{glossary.ORPHANED_PROJECT_MEMORY}" if orphaned else text
         if node.kind is NodeKind.MESSAGE:
             return node.name
         if node.kind is NodeKind.MATCH and node.line_match is not None:

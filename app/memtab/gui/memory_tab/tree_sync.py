@@ -1,8 +1,9 @@
 """The tree and the editor in step: choosing a file opens it, the open file stays current.
 
 Selecting a file row opens it in the editor (read-only for a file of an orphaned project
-dir); activating it (Enter, double click) also moves the keyboard into the text. When the
-user keeps unsaved changes instead, the tree points back at the open file. Rows the code
+dir; another agent's file as its listing says); activating it (Enter, double click) also
+moves the keyboard into the text. When the user keeps unsaved changes instead, the tree
+points back at the open file. Rows the code
 selects — after a rescan, or to show the open file — never reopen anything.
 
 While searching, a file's matching lines are rows under it: opening a result selects its
@@ -13,10 +14,10 @@ next or previous match row (F3, Shift+F3), file after file.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Slot
 from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextFormat
@@ -27,6 +28,9 @@ from memtab.gui.memory_tab.tree_view import MemoryTreeView
 from memtab.store.paths import VirtualPath
 from memtab.views import file_ops
 from memtab.views.tree import LineMatch, NodeKind, TreeNode, file_key
+
+if TYPE_CHECKING:
+    from memtab.sources.model import Source, SourceFile
 
 logger = logging.getLogger(__name__)
 
@@ -40,13 +44,22 @@ class FileEditor(Protocol):
     def current_path(self) -> VirtualPath | None: ...
 
     @property
+    def current_key(self) -> str | None: ...
+
+    @property
     def text_edit(self) -> QPlainTextEdit: ...
 
     def open_file(self, path: VirtualPath) -> bool: ...
 
+    def open_source_file(self, source: Source, file: SourceFile) -> bool: ...
+
     def open_read_only(self, physical: Path, title: str, note: str) -> bool: ...
 
     def setFocus(self, reason: Qt.FocusReason) -> None: ...
+
+
+SourceFinder = Callable[[str], "tuple[Source, SourceFile] | None"]
+"""Another agent's listed file by id (from the scan shown), or None."""
 
 
 class TreeEditorSync(QObject):
@@ -58,12 +71,16 @@ class TreeEditorSync(QObject):
         model: MemoryTreeModel,
         editor: FileEditor,
         parent: QObject | None = None,
+        *,
+        find_source_file: SourceFinder | None = None,
     ) -> None:
-        """Follow `tree`'s current row; open files in `editor`."""
+        """Follow `tree`'s current row; open files in `editor` (other agents' files as
+        `find_source_file` lists them)."""
         super().__init__(parent)
         self._tree = tree
         self._model = model
         self._editor = editor
+        self._find_source_file = find_source_file
         self._quiet = False
         self.highlighted_lines: tuple[int, ...] = ()
         """The lines of the open file highlighted by `highlight_lines`."""
@@ -162,14 +179,16 @@ class TreeEditorSync(QObject):
 
     def show_open_file(self) -> None:
         """Keep the open file's row current (e.g. after a rescan removed the old row)."""
-        path = self._editor.current_path
-        if path is None:
+        key = self._editor.current_key
+        if key is None:
             return
         current = self._tree.current_node()
-        if current is not None and current.path == path:
+        if current is not None and current.kind is NodeKind.MATCH:
+            current = current.parent  # one of the open file's matching lines
+        if current is not None and current.key == key:
             return
-        if self._model.node_for_key(file_key(path)) is not None:
-            self.select_key(file_key(path), open_it=False)
+        if self._model.node_for_key(key) is not None:
+            self.select_key(key, open_it=False)
 
     def open_node(self, node: TreeNode) -> None:
         """Open a file row in the editor (a search result: at its first match; a matching
@@ -181,6 +200,14 @@ class TreeEditorSync(QObject):
                 file_ops.orphan_file_title(node.orphan_dir, relative),
                 ORPHAN_NOTE,
             )
+        elif node.source_id is not None and node.source_relative:
+            listed = None
+            if self._find_source_file is not None:
+                listed = self._find_source_file(f"{node.source_id}:{node.source_relative}")
+            if listed is None:
+                return  # gone since the tree was built: the next scan removes the row
+            if not (opened := self._editor.open_source_file(*listed)):
+                self.show_open_file()
         elif node.path is None:
             return
         elif not (opened := self._editor.open_file(node.path)):
@@ -229,7 +256,7 @@ class TreeEditorSync(QObject):
         if node is None:
             return
         if node.kind in (NodeKind.FILE, NodeKind.MATCH):
-            if self._editor.current_path != node.path or node.path is None:
+            if node.path is None or self._editor.current_path != node.path:
                 self.open_node(node)
             self._editor.setFocus(Qt.FocusReason.OtherFocusReason)
             self._editor.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)

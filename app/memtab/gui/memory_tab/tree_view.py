@@ -3,8 +3,10 @@
 Rows, by kind:
 - section: small-caps title, the project/workspace it belongs to (muted), file count;
 - directory: folder icon, name, recursive file count (muted);
+- another agent's source: that agent's icon, what it holds, file count;
 - file: icon, name (search terms in bold), pin icon, the "agent edited" badge (naming who
-  changed it: writer, consolidator, mux, edited outside) and search hit count on the
+  changed it: writer, consolidator, mux, edited outside), what another agent's file is
+  to it (`feedback`, `generated`…), a warning (`over limit`) and search hit count on the
   first line; the description (muted, elided) and `Used N× · <when>` below;
 - message: one italic line (empty scope, unavailable project memory, listing errors);
 - match (under a file, while searching): the line number and the matching line, the
@@ -61,6 +63,8 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 _PAD_X = 6
 _ICON = 16
 _GAP = 6
+WARNING_PILL = "over limit"
+"""What a file row with a warning says (the tooltip says what the limit is)."""
 
 
 class _Colors:
@@ -225,7 +229,8 @@ class MemoryItemDelegate(QStyledItemDelegate):
         colors: _Colors,
         dpr: float,
     ) -> None:
-        icon = tinted_pixmap("folder", colors.muted, _ICON, dpr)
+        name = f"agent-{node.agent}" if node.kind is NodeKind.SOURCE else "folder"
+        icon = tinted_pixmap(name, colors.muted, _ICON, dpr)
         top = rect.top() + (rect.height() - _ICON) // 2
         painter.drawPixmap(rect.left(), top, icon)
         small = self._small_font(font)
@@ -319,6 +324,10 @@ class MemoryItemDelegate(QStyledItemDelegate):
             right = self._paint_pill(
                 painter, badge_label, line1, right, colors.accent, colors.badge_fill
             )
+        if node.warning:
+            right = self._paint_pill(painter, WARNING_PILL, line1, right, colors.error, None)
+        if node.tag:
+            right = self._paint_pill(painter, node.tag, line1, right, colors.faint, None)
         pin_room = _ICON - 2 + _GAP if node.pinned else 0
         name_room = max(0, right - left - pin_room - _GAP)
         name = metrics.elidedText(node.name, Qt.TextElideMode.ElideMiddle, name_room)

@@ -1,0 +1,175 @@
+"""Settings → Other agents' memory: on/off and path per agent, and where Memtab looked.
+
+One row per agent (Claude Code, Codex, loki-mode): a check box turns it on or off, a path
+overrides where its memory is looked for (empty: the agent's own variable, else its
+default directory), and a line under it says where Memtab looked and what it found.
+That line comes from a discovery run on a worker thread when the box is shown (it stats
+directories, which a network home may make slow); it describes the saved settings.
+
+Saving goes through `sources.config.save_agent_settings` (settings.json, under a lock,
+keeping the other agents' entries): the same settings `memtab sources --enable/--path`
+writes. A home with its own sources (the demo's `memtab/sources.json`) ignores them, and
+the box says so.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from collections.abc import Mapping
+
+from PySide6.QtCore import Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QWidget,
+)
+
+from memtab.gui.style import mute
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.humanize import display_path
+from memtab.sources.config import (
+    DEFAULT_DIRS,
+    ENV_VARIABLES,
+    AgentSettings,
+    SourceContext,
+    load_home_overrides,
+    load_sources_settings,
+    save_agent_settings,
+)
+from memtab.sources.discovery import discover
+from memtab.sources.model import AGENT_TITLES, OTHER_AGENTS, Agent, LookedFor
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+
+DISCOVERY_KEY = "discover-sources"
+_LOOKING = "Looking…"
+
+
+def looked_for_text(agent: Agent, looked: list[LookedFor]) -> str:
+    """Where Memtab looked for `agent`'s memory and what it found, one line each."""
+    lines = []
+    for item in looked:
+        if item.agent != agent:
+            continue
+        if not item.path:
+            lines.append(f"Not looked for ({item.note or item.how})")
+            continue
+        state = "found" if item.found else "not found"
+        note = f"; {item.note}" if item.note else ""
+        lines.append(f"{display_path(item.path)} — {state} ({item.how}{note})")
+    return "\n".join(lines) or "Not looked for"
+
+
+def _discover(home: Home, env: Mapping[str, str], context: TaskContext) -> list[LookedFor]:
+    return list(discover(SourceContext.load(home, env=env)).looked_for)
+
+
+class SourcesSettingsBox(QGroupBox):
+    """The settings of other agents' memory (see the module docstring)."""
+
+    def __init__(
+        self, home: Home | None, env: Mapping[str, str], parent: QWidget | None = None
+    ) -> None:
+        super().__init__("Other agents' memory", parent)
+        self.setObjectName("sourcesSettings")
+        self._home = home
+        self._env = env
+        self._stored = load_sources_settings(env)
+        self._runner: TaskRunner | None = None
+        self.enabled: dict[Agent, QCheckBox] = {}
+        self.paths: dict[Agent, QLineEdit] = {}
+        self.looked: dict[Agent, QLabel] = {}
+        grid = QGridLayout(self)
+        grid.setColumnStretch(1, 1)
+        for row, agent in enumerate(OTHER_AGENTS):
+            settings = self._stored.agent(agent)
+            check = QCheckBox(AGENT_TITLES[agent], self)
+            check.setChecked(settings.enabled)
+            path = QLineEdit(settings.path or "", self)
+            path.setAccessibleName(f"{AGENT_TITLES[agent]} directory")
+            path.setPlaceholderText(_default_text(agent))
+            path.setToolTip("Empty: found automatically. " + _default_text(agent))
+            check.toggled.connect(path.setEnabled)
+            path.setEnabled(settings.enabled)
+            looked = QLabel(_LOOKING if home is not None else "", self)
+            looked.setWordWrap(True)
+            mute(looked)
+            grid.addWidget(check, 2 * row, 0)
+            grid.addWidget(path, 2 * row, 1)
+            grid.addWidget(looked, 2 * row + 1, 1)
+            self.enabled[agent], self.paths[agent], self.looked[agent] = check, path, looked
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        mute(self.note)
+        self.note.hide()
+        grid.addWidget(self.note, 2 * len(OTHER_AGENTS), 0, 1, 2)
+        problems = list(self._stored.problems)
+        if home is not None:
+            if load_home_overrides(home).isolated:
+                problems.insert(
+                    0,
+                    "This home sets its own sources (memtab/sources.json): what you choose "
+                    "here applies to your other homes.",
+                )
+            self._look()
+        if problems:
+            self.note.setText("\n".join(problems))
+            self.note.show()
+
+    def chosen(self, agent: Agent) -> AgentSettings:
+        """What the form says for `agent` (a path made absolute, `~` expanded)."""
+        raw = self.paths[agent].text().strip()
+        path = os.path.abspath(os.path.expanduser(raw)) if raw else None
+        return AgentSettings(self.enabled[agent].isChecked(), path)
+
+    def save(self) -> bool:
+        """Store the agents whose settings changed; True when anything was."""
+        changed = False
+        for agent in OTHER_AGENTS:
+            chosen = self.chosen(agent)
+            if chosen != self._stored.agent(agent):
+                save_agent_settings(agent, chosen, env=self._env)
+                changed = True
+        return changed
+
+    def shutdown(self) -> None:
+        """Stop the discovery thread (the dialog closes)."""
+        if self._runner is not None:
+            self._runner.shutdown(timeout_ms=2000)
+            self._runner.deleteLater()
+            self._runner = None
+
+    def _look(self) -> None:
+        assert self._home is not None
+        self._runner = TaskRunner("sources-settings", parent=self)
+        self._runner.latest_finished.connect(self._on_runner_latest_finished)
+        self._runner.latest_failed.connect(self._on_runner_latest_failed)
+        self._runner.submit_latest(
+            DISCOVERY_KEY, functools.partial(_discover, self._home, dict(self._env))
+        )
+
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, key: str, looked: object) -> None:
+        assert isinstance(looked, list)
+        for agent in OTHER_AGENTS:
+            self.looked[agent].setText(looked_for_text(agent, looked))
+
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        for agent in OTHER_AGENTS:
+            self.looked[agent].setText(f"Could not look: {message}")
+
+
+def _default_text(agent: Agent) -> str:
+    """Where the agent's memory is found without a path, in words."""
+    places = [f"${ENV_VARIABLES[agent]}"] + [f"~/{d}" for d in DEFAULT_DIRS[agent]]
+    if agent == "loki":
+        variable = ENV_VARIABLES[agent]
+        return f"Each project's .loki/memory; also a .loki directory named here or in ${variable}"
+    return "Found in " + ", else ".join(places)
