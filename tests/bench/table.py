@@ -31,7 +31,16 @@ PLACEHOLDERS = {
     "write": Row("`memtab write` on a 200 MB transcript", "(test_write_bench)", "≤ 100 MB peak")
 }
 
-ORDER = ("first-paint", "write-visible", "paint-20k", "headless-20k", "write", "rss-3k", "rss-20k")
+ORDER = (
+    "first-paint",
+    "paint-with-sources",
+    "write-visible",
+    "paint-20k",
+    "headless-20k",
+    "write",
+    "rss-3k",
+    "rss-20k",
+)
 
 
 def record(key: str, row: Row) -> None:
