@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from memtab.gui.memory_tab.tree_model import MemoryTreeModel, agent_title
+from memtab.gui.memory_tab.tree_model import MemoryTreeModel
 from memtab.gui.memory_tab.tree_view import MemoryTreeView
 from memtab.store.paths import VirtualPath
 from memtab.views.scan import HomeScan
-from memtab.views.source_scan import SourcesScan, WatchTarget
 from memtab.views.tree import SectionId
+
+if TYPE_CHECKING:  # `sources` is loaded by the first scan with sources, on its worker
+    from memtab.views.source_scan import SourcesScan, WatchTarget
 
 logger = logging.getLogger(__name__)
 
@@ -135,6 +137,8 @@ class SourcesSync(QObject):
         if isinstance(opened, VirtualPath) or not isinstance(opened, str):
             self._footer.set_mux_only_note(None)
             return
+        from memtab.views.source_tree import agent_title
+
         self._footer.set_mux_only_note(agent_title(opened.split(":", 1)[0]))
 
     def file_closed(self) -> None:

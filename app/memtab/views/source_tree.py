@@ -18,6 +18,7 @@ import os
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
+from memtab import humanize
 from memtab.humanize import display_path
 from memtab.sources.model import (
     AGENT_TITLES,
@@ -28,6 +29,7 @@ from memtab.sources.model import (
     SourceFile,
     SourceListing,
 )
+from memtab.views import glossary
 from memtab.views.source_scan import SourcesScan
 from memtab.views.tree import (
     FileMatch,
@@ -94,6 +96,26 @@ def source_title(source: Source, *, with_agent: bool) -> str:
     if source.layout is Layout.CLAUDE_MEMORY and source.project is None:
         what = f"{what} · {source.root.name}"
     return f"{AGENT_TITLES[source.agent]} · {what}" if with_agent else what
+
+
+def agent_title(agent: str | None) -> str:
+    """ "Claude Code", "Codex", "loki-mode" for an agent id (the id itself when unknown)."""
+    return next((title for key, title in AGENT_TITLES.items() if key == agent), agent or "")
+
+
+def source_tooltip(node: TreeNode) -> str:
+    """The tooltip of another agent's section or source row: where it really is."""
+    count = humanize.plural(node.file_count, "file")
+    if node.kind is NodeKind.SECTION:
+        where = node.physical or agent_title(node.agent)
+        kind = "Project" if node.physical else "Agent"
+        return f"{kind}: {where} — {count}\n{glossary.OTHER_AGENTS}"
+    lines = [f"{node.name}: {node.physical} — {count}"]
+    if node.description:
+        lines.append(node.description)
+    if node.not_editable_reason:
+        lines.append(f"Read-only: {node.not_editable_reason}")
+    return "\n".join(lines)
 
 
 def file_tag(file: SourceFile) -> str:

@@ -64,13 +64,6 @@ Filler = Callable[[str], "list[TreeNode] | None"]
 """Builds the file rows of an unfilled container (by key); None when it cannot yet."""
 
 
-def agent_title(agent: str | None) -> str:
-    """ "Claude Code", "Codex", "loki-mode" (the names are loaded with the first source)."""
-    from memtab.sources.model import AGENT_TITLES
-
-    return next((title for key, title in AGENT_TITLES.items() if key == agent), agent or "")
-
-
 def file_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) -> str:
     """The tooltip of a file row: path, description, size, times, usage and state."""
     lines = [str(node.path) if node.path is not None else (node.physical or node.name)]
@@ -78,6 +71,8 @@ def file_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) 
         lines.append(node.description)
     if node.agent is not None:
         what = f" · {node.tag}" if node.tag else ""
+        from memtab.views.source_tree import agent_title  # loaded with the first source
+
         lines.append(f"{agent_title(node.agent)} memory{what}")
     modified = node.modified_at_ms
     lines.append(
@@ -100,21 +95,6 @@ def file_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) 
     return "\n".join(lines)
 
 
-def source_tooltip(node: TreeNode) -> str:
-    """The tooltip of another agent's section or source row: where it really is."""
-    count = humanize.plural(node.file_count, "file")
-    if node.kind is NodeKind.SECTION:
-        where = node.physical or agent_title(node.agent)
-        kind = "Project" if node.physical else "Agent"
-        return f"{kind}: {where} — {count}\n{glossary.OTHER_AGENTS}"
-    lines = [f"{node.name}: {node.physical} — {count}"]
-    if node.description:
-        lines.append(node.description)
-    if node.not_editable_reason:
-        lines.append(f"Read-only: {node.not_editable_reason}")
-    return "\n".join(lines)
-
-
 def describe_for_accessibility(node: TreeNode, badge: Badge | None) -> str:
     """What a screen reader says after a row's name."""
     if node.kind is NodeKind.SECTION:
@@ -127,6 +107,8 @@ def describe_for_accessibility(node: TreeNode, badge: Badge | None) -> str:
     if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
         return f"folder, {humanize.plural(node.file_count, 'file')}"
     if node.kind is NodeKind.SOURCE:
+        from memtab.views.source_tree import agent_title
+
         return f"{agent_title(node.agent)} memory, {humanize.plural(node.file_count, 'file')}"
     if node.kind is NodeKind.FILE:
         parts = []
@@ -378,6 +360,8 @@ class MemoryTreeModel(QAbstractItemModel):
         if node.kind is NodeKind.SOURCE or (
             node.kind is NodeKind.SECTION and node.section is SectionId.SOURCES
         ):
+            from memtab.views.source_tree import source_tooltip
+
             return source_tooltip(node)
         if node.kind is NodeKind.SECTION:
             where = f" · {node.subtitle}" if node.subtitle else ""
