@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from memtab.humanize import display_path
 from memtab.store.errors import SaveConflictError
 from memtab.store.files import FileContent
 from memtab.store.memory import MemoryStore, MemoryStoreError, NotFoundError
@@ -152,7 +153,8 @@ class SourceDocument:
 
     @property
     def title(self) -> str:
-        return self.file.id
+        # Where the file really is, as its agent and the user know it (the id is for the CLI).
+        return display_path(self.file.physical)
 
     @property
     def name(self) -> str:

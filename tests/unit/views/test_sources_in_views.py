@@ -212,7 +212,9 @@ def test_a_source_document_saves_against_the_sha_it_read(machine: Machine) -> No
     scan = full_scan(machine)
     document = source_document(scan, "claude-code:user:CLAUDE.md")
     assert document.key == source_file_key("claude-code:user:CLAUDE.md")
-    assert document.title == "claude-code:user:CLAUDE.md" and document.read_only_reason is None
+    # The editor names it where it really is; the id stays the CLI's name for it.
+    assert document.title == str(machine.claude / "CLAUDE.md")
+    assert document.read_only_reason is None
     loaded = document.read()
     sha = document.save(loaded.content + "- Be brief.\n", loaded.sha256)
     assert (machine.claude / "CLAUDE.md").read_text(encoding="utf-8").endswith("- Be brief.\n")

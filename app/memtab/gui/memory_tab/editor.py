@@ -719,4 +719,6 @@ def _opened_name(document: Document) -> VirtualPath | str:
     """What `file_opened` and `saved` carry: a virtual path, or another agent's file id."""
     if isinstance(document, MuxDocument):
         return document.path
+    if isinstance(document, SourceDocument):
+        return document.file.id
     return document.title
