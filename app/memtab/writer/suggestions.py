@@ -15,10 +15,12 @@ The queue lives in Memtab's own folder, never inside a memory scope:
        "memoryPath": "/memories/workspace/notes.md", "source": "offline-writer",
        "createdAt": 1767225600000, "status": "pending"}]}
 
-`status` is "pending", "accepted" or "dismissed" (then with `decidedAt`). Every change is
-a read-modify-write under a cross-process lock, written atomically; a file Memtab cannot
-read is moved aside (`<id>.json.corrupt-<ms>`) before a new one is written, never
-overwritten in place; an entry it does not understand is skipped and kept.
+`status` is "pending", "accepted" or "dismissed" (then with `decidedAt`). The queue is a
+sidecar (`memtab.fs.sidecar`): every change is a read-modify-write under a cross-process
+lock, written atomically, keeping fields it does not know; a file Memtab cannot parse is
+kept aside by the one rule for sidecars (`<id>.json.corrupt-<UTC time>`, said once on
+stderr or in the status bar) before a new one is written, never overwritten in place; an
+entry it does not understand is skipped and kept.
 
 For a GUI: `SuggestionQueue(home, workspace_id)` — `pending()` to list (cheap, but it is
 disk: call it off the GUI thread), `accept([id], text=…)` for accept or edit-then-accept,
@@ -35,10 +37,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import Clock, now_ms
-from memtab.fs.jsonfile import JsonError, read_json
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, NotFoundError, SaveConflictError
 from memtab.store.registry import Workspace
@@ -146,15 +146,33 @@ class _Document:
 
     suggestions: list[Suggestion]
     unknown: list[Any]
-    extra: dict[str, Any]
 
-    def to_json(self, workspace_id: str) -> dict[str, Any]:
-        return {
-            **self.extra,
-            "version": SCHEMA_VERSION,
-            "workspaceId": workspace_id,
-            "suggestions": [s.to_json() for s in self.suggestions] + self.unknown,
-        }
+    @classmethod
+    def of(cls, raw: dict[str, Any]) -> _Document:
+        parsed: list[Suggestion] = []
+        unknown: list[Any] = []
+        entries = raw.get("suggestions")
+        for entry in entries if isinstance(entries, list) else []:
+            suggestion = _parse(entry)
+            if suggestion is None:
+                unknown.append(entry)
+            else:
+                parsed.append(suggestion)
+        return cls(parsed, unknown)
+
+    def write_into(self, raw: dict[str, Any], workspace_id: str) -> None:
+        """Update the file's object in place: fields this version does not know stay."""
+        raw["version"] = SCHEMA_VERSION
+        raw["workspaceId"] = workspace_id
+        raw["suggestions"] = [s.to_json() for s in self.suggestions] + self.unknown
+
+
+def _shape_problem(raw: dict[str, Any]) -> str | None:
+    """A parsed queue whose `suggestions` is not a list cannot be kept as it is."""
+    entries = raw.get("suggestions")
+    if entries is None or isinstance(entries, list):
+        return None
+    return "its suggestions are not a list"
 
 
 def _check_workspace_id(workspace_id: str) -> str:
@@ -202,58 +220,31 @@ class SuggestionQueue:
 
     def all(self) -> list[Suggestion]:
         """Every entry, pending and decided, oldest first (a corrupt file reads as empty)."""
-        return self._load(move_aside=False).suggestions
+        return self._load().suggestions
 
     def pending(self) -> list[Suggestion]:
         """The suggestions waiting for a decision, oldest first."""
         return [s for s in self.all() if s.status == "pending"]
 
-    def _load(self, *, move_aside: bool) -> _Document:
-        try:
-            raw = read_json(self.path)
-        except FileNotFoundError:
-            return _Document([], [], {})
-        except (OSError, JsonError) as error:
-            logger.warning("Suggested memories: cannot read %s: %s", self.path, error)
-            if move_aside:
-                self._move_aside()
-            return _Document([], [], {})
-        if not isinstance(raw, dict) or not isinstance(raw.get("suggestions"), list):
-            logger.warning("Suggested memories: %s is not a suggestion file", self.path)
-            if move_aside:
-                self._move_aside()
-            return _Document([], [], {})
-        parsed: list[Suggestion] = []
-        unknown: list[Any] = []
-        for entry in raw["suggestions"]:
-            suggestion = _parse(entry)
-            if suggestion is None:
-                unknown.append(entry)
-            else:
-                parsed.append(suggestion)
-        extra = {k: v for k, v in raw.items() if k not in ("version", "workspaceId", "suggestions")}
-        return _Document(parsed, unknown, extra)
-
-    def _move_aside(self) -> None:
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{self._clock()}")
-        try:
-            self.path.rename(aside)
-            logger.warning("Suggested memories: kept the unreadable file as %s", aside)
-        except OSError as error:
-            raise SuggestionError(
-                f"Cannot move the unreadable {self.path} aside: {error.strerror or error}"
-            ) from None
+    def _load(self) -> _Document:
+        read = read_sidecar(self.path)
+        problem = read.problem or _shape_problem(read.document)
+        if problem is not None:
+            logger.warning("Suggested memories: cannot use %s: %s", self.path, problem)
+            return _Document([], [])
+        return _Document.of(read.document)
 
     # --- changing ---------------------------------------------------------------------------
 
     def _edit(self, change: Callable[[_Document], None]) -> None:
-        """Read, change and write the queue under its cross-process lock."""
+        """Read, change and write the queue under its cross-process lock (a file that
+        cannot be used is kept aside first, by the sidecar rule)."""
         lock = self.home.lock_path(f"suggestions-{self.workspace_id}")
-        with interprocess_lock(lock):
-            document = self._load(move_aside=True)
+        with edit_sidecar(self.path, lock, shape_problem=_shape_problem) as raw:
+            document = _Document.of(raw)
             change(document)
             _prune(document)
-            atomic_write_json(self.path, document.to_json(self.workspace_id))
+            document.write_into(raw, self.workspace_id)
 
     def propose(self, notes: Iterable[Note], *, memory_path: str) -> list[Suggestion]:
         """Queue these notes; returns the ones that are new (a note already pending,

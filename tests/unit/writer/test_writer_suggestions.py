@@ -4,12 +4,15 @@ safe across processes, tolerant of a broken file, never inside a memory scope.""
 from __future__ import annotations
 
 import json
+import re
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, SaveConflictError
 from memtab.store.meta import MetaStore
@@ -146,6 +149,39 @@ def test_a_corrupt_queue_is_kept_aside_and_unknown_entries_are_kept(
     assert any(entry.get("id") == "g1" for entry in kept)  # a global target is never used
 
 
+def test_a_corrupt_queue_is_kept_aside_by_the_sidecar_rule_and_said_once(
+    workspace: Workspace, queue: SuggestionQueue
+) -> None:
+    told: list[KeptAside] = []
+    stop = on_kept_aside(told.append)
+    try:
+        queue.path.parent.mkdir(parents=True)
+        queue.path.write_bytes(b'{"suggestions": [ broken')
+        queue.propose(NOTES[:1], memory_path=DEFAULT_MEMORY_PATH)
+        queue.propose(NOTES[1:], memory_path=DEFAULT_MEMORY_PATH)
+    finally:
+        stop()
+    [aside] = queue.path.parent.glob(f"{workspace.id}.json.corrupt-*")
+    assert re.fullmatch(rf"{workspace.id}\.json\.corrupt-\d{{8}}T\d{{6}}Z", aside.name)
+    assert aside.read_bytes() == b'{"suggestions": [ broken'
+    assert stat.S_IMODE(aside.stat().st_mode) == 0o600  # a sidecar copy is private
+    assert [(kept.original, kept.backup) for kept in told] == [(queue.path, aside)]
+    assert len(queue.pending()) == 2
+
+
+def test_a_queue_of_the_wrong_shape_is_kept_aside_and_its_other_fields_stay(
+    workspace: Workspace, queue: SuggestionQueue
+) -> None:
+    queue.path.parent.mkdir(parents=True)
+    queue.path.write_text('\ufeff{"suggestions": {"a": 1}, "future": [1, 2]}')
+    assert queue.pending() == []
+    queue.propose(NOTES[:1], memory_path=DEFAULT_MEMORY_PATH)
+    [aside] = queue.path.parent.glob(f"{workspace.id}.json.corrupt-*")
+    assert json.loads(aside.read_text(encoding="utf-8-sig"))["suggestions"] == {"a": 1}
+    document = json.loads(queue.path.read_text())
+    assert document["future"] == [1, 2] and len(document["suggestions"]) == 1
+
+
 def test_secrets_are_redacted_before_a_suggestion_is_stored(queue: SuggestionQueue) -> None:
     leak = Note(DIRECTIVES, "Always export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz012345")
     [suggestion] = queue.propose([leak], memory_path=DEFAULT_MEMORY_PATH)
@@ -162,6 +198,7 @@ def test_bad_workspace_ids_never_make_a_path(home: Home) -> None:
 PROPOSER = r"""
 import sys
 from pathlib import Path
+from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.store.home import Home
 from memtab.writer.notes import Note
 from memtab.writer.suggestions import SuggestionQueue
