@@ -101,7 +101,7 @@ def run_write(args: argparse.Namespace) -> int:
     try:
         events = load_writer_events(transcript, transcript_format)
         # The offline writer gets as data the events a model is shown.
-        bound = bind_to_run(provider, home, workspace, events.budget.events, settings)
+        bound = bind_to_run(provider, home, workspace, events.budget, settings)
         result = run_writer(
             home,
             workspace,

@@ -41,7 +41,7 @@ from memtab.llm.types import (
     ToolResultsMessage,
     ToolSpec,
 )
-from memtab.transcripts import TranscriptEvent, select_event_budget
+from memtab.transcripts import EventBudget, TranscriptEvent, select_event_budget
 from memtab.writer.extract import extract_findings
 from memtab.writer.notes import apply_notes, plan_notes
 from memtab.writer.suggestions import Suggestion, SuggestionError, SuggestionQueue
@@ -71,15 +71,16 @@ class OfflineWriterProvider:
 
     def for_run(
         self,
-        events: Sequence[TranscriptEvent],
+        budget: EventBudget,
         *,
         queue: SuggestionQueue | None,
         memory_path: str,
     ) -> OfflineWriterProvider:
-        """An offline writer for one run: the events a model would be shown (the newest
-        that fit the writer's budget, sub-agents left out), and the queue its notes go to
-        (None: it writes them to the memory file itself)."""
-        window = select_event_budget([event for event in events if not event.sidechain]).events
+        """An offline writer for one run: the events a model is shown — the run's budget
+        window, selected with the run's own `max_json_chars` (sub-agents left out) — and
+        the queue its notes go to (None: it writes them to the memory file itself)."""
+        mainline = [event for event in budget.events if not event.sidechain]
+        window = select_event_budget(mainline, budget.max_json_chars).events
         return OfflineWriterProvider(window, queue=queue, memory_path=memory_path)
 
     @property

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
 from memtab.store.registry import Workspace
-from memtab.transcripts import TranscriptEvent
+from memtab.transcripts import EventBudget
 from memtab.writer.config import OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.suggestions import SuggestionQueue
@@ -28,18 +26,19 @@ def bind_to_run(
     provider: ChatProvider,
     home: Home,
     workspace: Workspace,
-    events: Sequence[TranscriptEvent],
+    budget: EventBudget,
     settings: WriterSettings,
 ) -> ChatProvider:
-    """The provider for one run over `events`. A model gets everything from the run's
-    messages and is returned as it is; the offline writer is given the events as data and,
-    unless `offline_notes` is "write", the workspace's review queue for its notes."""
+    """The provider for one run over the events of `budget` (the run's window, with the
+    run's `max_json_chars`). A model gets everything from the run's messages and is
+    returned as it is; the offline writer is given the events as data and, unless
+    `offline_notes` is "write", the workspace's review queue for its notes."""
     if not isinstance(provider, OfflineWriterProvider):
         return provider
     queue = None
     if settings.offline_notes is OfflineNotes.SUGGEST:
         queue = SuggestionQueue(home, workspace.id)
-    return provider.for_run(events, queue=queue, memory_path=settings.memory_path)
+    return provider.for_run(budget, queue=queue, memory_path=settings.memory_path)
 
 
 def known_secrets(settings: ProviderSettings) -> tuple[str, ...]:

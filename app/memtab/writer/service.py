@@ -199,7 +199,7 @@ class WriterService:
                 self.home,
                 workspace,
                 events,
-                bind_to_run(provider, self.home, workspace, events.budget.events, settings),
+                bind_to_run(provider, self.home, workspace, events.budget, settings),
                 trigger_message_id=ticket.message_id,
                 settings=settings,
                 cancel=cancel,

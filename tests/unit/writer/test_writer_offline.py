@@ -20,6 +20,7 @@ from memtab.llm.types import (
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
+from memtab.transcripts import NewestEvents
 from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.prompts import build_user_message, tool_specs
@@ -28,7 +29,7 @@ from memtab.writer.run import WriterRunResult, load_transcript_events, run_write
 from memtab.writer.suggestions import SuggestionQueue
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
 
-from .events import bash, user
+from .events import answer, bash, user
 
 MUX_REPRO = "mux/coder-mux__tests__testdata__openai-reasoning-error-repro.jsonl"
 MUX_REPLAY = "mux/coder-mux__src__node__services__replay__fixtures__replay-session__chat.jsonl"
@@ -70,8 +71,8 @@ NOTHING_TO_REMEMBER = [
 def write_once(
     home: Home, workspace: Workspace, transcript: Path, settings: WriterSettings = WRITE
 ) -> WriterRunResult:
-    events = load_transcript_events(transcript)
-    provider = bind_to_run(OfflineWriterProvider(), home, workspace, events, settings)
+    events = NewestEvents.of(load_transcript_events(transcript), redact=True)
+    provider = bind_to_run(OfflineWriterProvider(), home, workspace, events.budget, settings)
     return run_writer(home, workspace, events, provider, settings=settings)
 
 
@@ -219,13 +220,31 @@ def test_with_no_model_the_writer_suggests_instead_of_writing(
 
 
 def test_the_run_says_what_it_suggested(home: Home, workspace: Workspace) -> None:
-    events = [user("항상 pnpm을 사용하세요."), bash("pnpm test")]
-    provider = bind_to_run(OfflineWriterProvider(), home, workspace, events, WriterSettings())
+    events = NewestEvents.of([user("항상 pnpm을 사용하세요."), bash("pnpm test")], redact=True)
+    provider = bind_to_run(
+        OfflineWriterProvider(), home, workspace, events.budget, WriterSettings()
+    )
     assert isinstance(provider, OfflineWriterProvider)
     result = run_writer(home, workspace, events, provider, settings=WriterSettings())
     assert result.outcome == "suggested" and result.suggested_count == 2
     assert result.to_json()["outcome"] == "suggested"
     assert [s.text for s in provider.proposed] == ["항상 pnpm을 사용하세요.", "`pnpm test` (tests)"]
+
+
+def test_the_offline_writer_sees_the_runs_own_budget_not_the_default(
+    home: Home, workspace: Workspace
+) -> None:
+    # Over 80,000 chars (the default budget) of events after the user's directive.
+    filler = [answer(f"Step {n}: " + "checked the logs again. " * 100) for n in range(60)]
+    events = [user("Always use pnpm, never npm."), *filler]
+    run_budget = 400_000
+    newest = NewestEvents.of(events, run_budget, redact=True)
+    assert newest.budget.trimmed_count == len(events) and newest.budget.json_chars > 80_000
+    provider = bind_to_run(OfflineWriterProvider(), home, workspace, newest.budget, WRITE)
+    assert isinstance(provider, OfflineWriterProvider)
+    assert provider.events == tuple(events)  # the model is shown all of them: so is it
+    run_writer(home, workspace, newest, provider, settings=WRITE, max_json_chars=run_budget)
+    assert "Always use pnpm, never npm." in memory(home, workspace)
 
 
 # --- structured input ----------------------------------------------------------------------

@@ -15,7 +15,7 @@ from memtab.llm.types import ChatProvider, Message, ModelReply, ToolCall, ToolSp
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
-from memtab.transcripts import REDACTED
+from memtab.transcripts import REDACTED, NewestEvents
 from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.providers import bind_to_run
@@ -126,9 +126,12 @@ def test_the_offline_writer_request_notes_dump_and_log_hold_no_secret(
     events = load_transcript_events(transcript)
     assert all(_leaked(json.dumps([event.to_json() for event in events]))), "secrets are there"
     settings = WriterSettings(dump_successful_runs=True, offline_notes=OfflineNotes.WRITE)
-    provider = Recording(bind_to_run(OfflineWriterProvider(), home, workspace, events, settings))
+    newest = NewestEvents.of(events, redact=True)
+    provider = Recording(
+        bind_to_run(OfflineWriterProvider(), home, workspace, newest.budget, settings)
+    )
 
-    result = run_writer(home, workspace, events, provider, settings=settings)
+    result = run_writer(home, workspace, newest, provider, settings=settings)
 
     assert result.outcome == "wrote"
     # The request: every message the model was sent.
@@ -159,8 +162,10 @@ def test_a_model_that_writes_secrets_into_memory_is_redacted(
 def test_suggested_memories_hold_no_secret(
     home: Home, workspace: Workspace, transcript: Path
 ) -> None:
-    events = load_transcript_events(transcript)
-    provider = bind_to_run(OfflineWriterProvider(), home, workspace, events, WriterSettings())
+    events = NewestEvents.of(load_transcript_events(transcript), redact=True)
+    provider = bind_to_run(
+        OfflineWriterProvider(), home, workspace, events.budget, WriterSettings()
+    )
     assert run_writer(home, workspace, events, provider).outcome == "suggested"
     queue = SuggestionQueue(home, workspace.id)
     assert queue.pending() and not _leaked(queue.path.read_text(encoding="utf-8"))

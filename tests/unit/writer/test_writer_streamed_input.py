@@ -22,6 +22,7 @@ from memtab.writer.run import (
     load_transcript_events,
     load_writer_events,
     run_writer,
+    writer_events,
 )
 
 from .helpers import PROJECT, WORKSPACE_ID, mux_message, write_chat
@@ -70,8 +71,11 @@ def _run(
     add_workspace(home, PROJECT, "main", workspace_id=WORKSPACE_ID)
     workspace = load_registry(home).require_workspace(WORKSPACE_ID)
     settings = WriterSettings(offline_notes=notes)
-    data = events.budget.events if isinstance(events, NewestEvents) else events
-    provider = FirstRequest(bind_to_run(OfflineWriterProvider(), home, workspace, data, settings))
+    if not isinstance(events, NewestEvents):
+        events = NewestEvents.of(writer_events(events), max_json_chars, redact=True)
+    provider = FirstRequest(
+        bind_to_run(OfflineWriterProvider(), home, workspace, events.budget, settings)
+    )
     result = run_writer(
         home, workspace, events, provider, settings=settings, max_json_chars=max_json_chars
     )
@@ -90,8 +94,7 @@ def test_a_streamed_read_sends_what_a_whole_read_sends(
 
     assert streamed_model.first is not None and streamed_model.first == whole_model.first
     assert streamed.trigger_message_id == whole.trigger_message_id
-    if max_json_chars == DEFAULT_MAX_JSON_CHARS:  # what the offline writer re-selects with
-        assert (streamed.outcome, streamed.after) == (whole.outcome, whole.after)
+    assert (streamed.outcome, streamed.after) == (whole.outcome, whole.after)
 
 
 def test_events_selected_for_another_run_are_refused(tmp_path: Path) -> None:
