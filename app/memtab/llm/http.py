@@ -9,7 +9,7 @@ One `ProviderHttpClient` (one `httpx.Client`) per provider. Each request:
   event being set even while a server is still thinking (a sync httpx call cannot be
   interrupted; the abandoned request finishes or times out on its own, off to the side);
 - fails with `ProviderError(kind, message)` whose message names provider, model and URL and
-  never the API key (any echo of it by the server is redacted too).
+  never the API key (any echo of it by the server is hidden too, by `llm.key_scrub`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import email.utils
 import json
 import logging
 import random
-import re
 import socket
 import ssl
 import threading
@@ -35,12 +34,11 @@ import httpx
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
 from memtab.llm.endpoints import base_url_problem, is_loopback_host
+from memtab.llm.key_scrub import KeyScrubber
 from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
 from memtab.llm.wire import snippet
 
 logger = logging.getLogger(__name__)
-
-REDACTED = "[REDACTED]"
 
 
 @dataclass(frozen=True)
@@ -141,24 +139,6 @@ def server_error_text(data: object) -> str | None:
     return None
 
 
-# A key this long is hidden wherever it appears; a shorter one (Ollama takes any key, and
-# users give it "x") only where it stands alone, so words around it stay readable.
-_ALWAYS_HIDDEN_KEY_CHARS = 16
-
-
-def _secret_pattern(secrets: list[str]) -> re.Pattern[str] | None:
-    """One pattern matching every secret (the longest first), or None when there is none."""
-    if not secrets:
-        return None
-    alternatives = [
-        re.escape(secret)
-        if len(secret) >= _ALWAYS_HIDDEN_KEY_CHARS
-        else rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])"
-        for secret in sorted(set(secrets), key=len, reverse=True)
-    ]
-    return re.compile("|".join(alternatives))
-
-
 class ProviderHttpClient:
     """JSON POSTs to one model endpoint with timeouts, bounded retries and cancellation."""
 
@@ -175,7 +155,7 @@ class ProviderHttpClient:
         self.options = options or HttpOptions()
         self.url = url
         self.label = f"{provider} {model} at {display_url(url)}"
-        self._secrets = _secret_pattern([secret for secret in secrets if secret])
+        self._keys = KeyScrubber(secrets)
         # Checked here too, not only in settings: no provider, however built, sends a key or
         # a prompt in clear text across the network.
         problem = base_url_problem(url)
@@ -211,7 +191,7 @@ class ProviderHttpClient:
 
     def redact(self, text: str) -> str:
         """`text` with this client's secrets replaced (servers may echo a key back)."""
-        return self._secrets.sub(REDACTED, text) if self._secrets is not None else text
+        return self._keys.text(text)
 
     def post_json(
         self, body: Mapping[str, Any], *, cancel: threading.Event | None = None

@@ -6,9 +6,9 @@ error) and, when `dump_successful_runs` is set, for successful ones too. Its for
 Memtab's alike, plus Memtab's own `outcome`, `error`, `memoryFile` and `memtab`).
 
 Before a dump reaches the disk, every string in it goes through the secret redaction of
-SPEC §11, and every API key Memtab holds (passed as `known_secrets`) is replaced as
-well. It is written atomically; the oldest dumps of the workspace beyond `max_dumps` are
-then deleted.
+SPEC §11, and every API key Memtab holds (passed as `known_secrets`) is hidden by the
+one rule for keys (`memtab.llm.key_scrub`), as in provider errors. It is written
+atomically; the oldest dumps of the workspace beyond `max_dumps` are then deleted.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from memtab import __version__
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.llm.key_scrub import KeyScrubber
 from memtab.llm.loop import ToolExecution
 from memtab.llm.types import Message, ModelReply, message_to_json, reply_to_json
 from memtab.store.home import Home
@@ -34,9 +35,6 @@ if TYPE_CHECKING:
     from memtab.traces.schema import AttemptRecord, DumpRecord, ToolExecutionRecord
 
 logger = logging.getLogger(__name__)
-
-# Shorter "secrets" would replace ordinary words all over the dump.
-_MIN_KNOWN_SECRET_CHARS = 8
 
 
 @dataclass
@@ -151,28 +149,6 @@ class RunTrace:
         )
 
 
-def scrub_known_secrets(value: Any, secrets: Iterable[str]) -> Any:
-    """A copy of a JSON-like value with every occurrence of each secret replaced."""
-    needles = sorted(
-        {s for s in secrets if s and len(s) >= _MIN_KNOWN_SECRET_CHARS}, key=len, reverse=True
-    )
-    if not needles:
-        return value
-
-    def scrub(item: Any) -> Any:
-        if isinstance(item, str):
-            for needle in needles:
-                item = item.replace(needle, REDACTED)
-            return item
-        if isinstance(item, dict):
-            return {scrub(key): scrub(inner) for key, inner in item.items()}
-        if isinstance(item, list | tuple):
-            return [scrub(inner) for inner in item]
-        return item
-
-    return scrub(value)
-
-
 def write_trace_dump(
     home: Home,
     trace: RunTrace,
@@ -181,7 +157,10 @@ def write_trace_dump(
     max_dumps: int,
 ) -> Path:
     """Redact and write the dump atomically, prune old dumps; return the dump's path."""
-    document = scrub_known_secrets(redact_json(trace.to_record().to_document()), known_secrets)
+    # The keys Memtab holds are hidden by the same rule as in provider errors, marked as
+    # the transcript rules mark a secret.
+    keys = KeyScrubber(known_secrets, replacement=REDACTED)
+    document = keys.json(redact_json(trace.to_record().to_document()))
     directory = home.trace_dir(trace.workspace_id)
     path = directory / trace_file_name(trace.run_started_at, trace.trigger_message_id)
     atomic_write_json(path, document)

@@ -10,13 +10,15 @@ from typing import Any
 import pytest
 
 from memtab.llm.anthropic import AnthropicProvider
+from memtab.llm.http import ProviderHttpClient
 from memtab.llm.openai import OpenAIProvider
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
 from memtab.traces.names import trace_file_name
-from memtab.transcripts import TranscriptEvent
+from memtab.transcripts import REDACTED, TranscriptEvent
 from memtab.writer.config import DEFAULT_MEMORY_PATH, WriterSettings
+from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.prompts import reminder_prompt, system_prompt
 from memtab.writer.run import load_transcript_events, run_writer
 from memtab.writer.tools import STALE_NOT_FOUND
@@ -404,3 +406,35 @@ def test_old_dumps_beyond_the_limit_are_pruned(
     assert result.trace_path is not None
     names = sorted(path.name for path in directory.iterdir())
     assert names == sorted(["300_old.json", result.trace_path.name, "notes.txt"])
+
+
+def test_a_dump_hides_the_keys_memtab_holds_by_the_same_rule_as_provider_errors(
+    home: Home, workspace: Workspace
+) -> None:
+    # A local server's short key ("ollama"), said in the conversation: hidden where it
+    # stands alone, as in an error message, and a word around it stays readable.
+    said = "The local key is ollama; the ollamas cluster is up. Paste x0LONGKEY0123456789y here."
+    keys = ["ollama", "0LONGKEY0123456789"]  # a long key is hidden even inside a word
+    events = [mux_message("u1", "user", said, sequence=0)]
+    path = home.transcript_path(workspace.id)
+    write_chat(path, events)
+    settings = WriterSettings(dump_successful_runs=True)
+    result = run_writer(
+        home,
+        workspace,
+        load_transcript_events(path, "mux"),
+        OfflineWriterProvider(),
+        settings=settings,
+        known_secrets=keys,
+    )
+    assert result.trace_path is not None
+    [event] = json.loads(result.trace_path.read_text(encoding="utf-8"))["events"]
+    hidden = "The local key is {0}; the ollamas cluster is up. Paste x{0}y here."
+    assert event["text"] == hidden.format(REDACTED)
+    client = ProviderHttpClient(
+        provider="openai", model="m", url="http://localhost:1/v1", headers={}, secrets=keys
+    )
+    try:  # the same rule (each with its own mark)
+        assert client.redact(said) == hidden.format("[REDACTED]")
+    finally:
+        client.close()
