@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from memtab.cli.common import (
+    CliError,
     add_home_option,
     elide,
     format_table,
@@ -26,6 +27,7 @@ from memtab.store.history.sync import sync_external
 from memtab.store.history.undo import file_history, restore, revert_run, trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.orphans import OrphanProjectStore
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,6 +36,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_home_option(history)
     history.add_argument("path", metavar="PATH", help="virtual path, e.g. /memories/global/a.md")
     history.add_argument("--workspace", metavar="ID", help="for project and workspace files")
+    _add_orphan_option(history)
     history.add_argument("--json", action="store_true")
     history.set_defaults(handler=run_history)
 
@@ -43,6 +46,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_home_option(restore_parser)
     restore_parser.add_argument("path", metavar="PATH")
     restore_parser.add_argument("--workspace", metavar="ID")
+    _add_orphan_option(restore_parser)
     restore_parser.add_argument("--version", metavar="V", required=True, help="a version id")
     restore_parser.add_argument("--to", metavar="PATH", help="restore to another path")
     restore_parser.add_argument("--json", action="store_true")
@@ -68,12 +72,28 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     trash_parser = commands.add_parser("trash", help="deleted files history can restore")
     add_home_option(trash_parser)
     trash_parser.add_argument("--workspace", metavar="ID")
+    _add_orphan_option(trash_parser)
     trash_parser.add_argument("--json", action="store_true")
     trash_parser.set_defaults(handler=run_trash)
 
 
+def _add_orphan_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--orphan",
+        metavar="DIR",
+        help="an orphaned project memory dir (memory/project/DIR), deleted or not; "
+        "its files are /memories/project/…",
+    )
+
+
 def _synced_store(args: argparse.Namespace) -> MemoryStore:
-    store, _ = open_store(open_home(args), getattr(args, "workspace", None))
+    home = open_home(args)
+    if args.orphan is not None:
+        if args.workspace is not None:
+            raise CliError("--orphan and --workspace cannot be combined")
+        store: MemoryStore = OrphanProjectStore(home, args.orphan)
+    else:
+        store, _ = open_store(home, args.workspace)
     report = sync_external(store)
     for problem in report.problems:
         print(f"warning: {problem}", file=sys.stderr)
@@ -197,9 +217,7 @@ def run_trash(args: argparse.Namespace) -> int:
             ]
         )
     print(format_table(rows))
-    print(
-        "\nRestore one with: memtab restore PATH --version VERSION"
-        + (f" --workspace {args.workspace}" if args.workspace else ""),
-        file=sys.stderr,
-    )
+    where = f" --workspace {args.workspace}" if args.workspace else ""
+    where += f" --orphan {args.orphan}" if args.orphan else ""
+    print(f"\nRestore one with: memtab restore PATH --version VERSION{where}", file=sys.stderr)
     return 0

@@ -10,6 +10,7 @@ fields) are written back untouched.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -23,6 +24,12 @@ from memtab.store.home import Home
 def escape_key_component(component: str) -> str:
     """Escape one key component: `%` → `%25`, then `:` → `%3A` (`/` stays literal)."""
     return component.replace("%", "%25").replace(":", "%3A")
+
+
+def unescape_key_component(component: str) -> str:
+    """The component `escape_key_component` escaped (read left to right, so `%253A` is
+    `%3A`)."""
+    return re.sub(r"%(25|3A)", lambda match: "%" if match[1] == "25" else ":", component)
 
 
 def global_key(relative: str) -> str:
@@ -235,8 +242,13 @@ class MetaStore:
 
     def drop_subtree(self, subtree_key: str) -> None:
         """Forget pins and usage of a deleted file or directory."""
+        self.drop_subtrees([subtree_key])
+
+    def drop_subtrees(self, subtree_keys: Iterable[str]) -> None:
+        """Forget pins and usage of several deleted files or directories (one write)."""
         with self._editing() as entries:
-            entries.pop_subtree(subtree_key)
+            for subtree_key in subtree_keys:
+                entries.pop_subtree(subtree_key)
 
     def move_subtree(self, old_key: str, new_key: str, *, record_write: bool) -> None:
         """Carry pins and usage to a renamed file or directory; optionally record a write."""

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import secrets
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtab.store import orphans
 from memtab.store.files import content_sha256
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStore, MemoryStoreError
 from memtab.store.paths import PathError, VirtualPath
-from memtab.store.registry import load_registry, orphan_project_dirs
 
 logger = logging.getLogger(__name__)
 
@@ -143,26 +140,15 @@ def set_pinned(store: MemoryStore, path: VirtualPath, pinned: bool) -> OpResult:
 def delete_orphan_project_dir(home: Home, dir_name: str) -> OpResult:
     """Delete a project dir under `memory/project/` that no registered project owns.
 
-    Re-checks that it is still an orphan (a project may have been registered since),
-    never follows a symlink, and renames the dir to a hidden name first, so listings and
-    watchers see it vanish at once even while the files are being removed.
+    Every file goes to history first, so it can be restored (`memtab.store.orphans`).
     """
     action = f"Deleting the orphaned project memory {dir_name}"
+    source = home.projects_root / dir_name
     try:
-        if dir_name not in orphan_project_dirs(home, load_registry(home)):
-            return OpResult(
-                f"{action} failed",
-                error=f"{dir_name} is not an orphaned project dir (any more)",
-            )
-        source = home.projects_root / dir_name
-        if source.is_symlink() or not source.is_dir():
-            return OpResult(f"{action} failed", error=f"{source} is not a directory")
-        doomed = home.projects_root / f".{dir_name}.deleting-{secrets.token_hex(4)}"
-        os.rename(source, doomed)
-        shutil.rmtree(doomed)
-    except (OSError, HomeError) as error:
+        deleted = orphans.delete_orphan_project_dir(home, dir_name)
+    except (OSError, HomeError, MemoryStoreError, PathError) as error:
         return _failure(action, error)
-    return OpResult(f"Deleted the orphaned project memory {dir_name}", touched=(str(source),))
+    return OpResult(deleted.message, touched=(str(source),))
 
 
 def orphan_file_title(dir_name: str, relative: str) -> str:

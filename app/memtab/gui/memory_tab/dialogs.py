@@ -353,6 +353,6 @@ class TabDialogs:
             "Delete orphaned project memory",
             f"{dir_name} will be deleted.",
             f"No registered project owns this memory ({humanize.plural(file_count, 'file')}). "
-            "It cannot be recovered from Memtab afterwards.",
+            f"Its files are kept in history (memtab trash --orphan {dir_name} to restore).",
             "Delete",
         )

@@ -1,0 +1,126 @@
+"""Deleting an orphaned project dir (its project is no longer registered) goes through
+history like any other delete: every file recorded first, in the trash, restorable."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from memtab.cli.main import main
+from memtab.store.history.undo import file_history, restore, trash
+from memtab.store.history.versions import ScopeHistory
+from memtab.store.home import Home
+from memtab.store.meta import MetaStore, project_key
+from memtab.store.orphans import OrphanProjectStore, delete_orphan_project_dir, orphan_identity
+from memtab.store.paths import parse_file_path, project_dir_name
+from memtab.store.registry import load_registry, orphan_project_dirs
+from memtab.views.file_ops import delete_orphan_project_dir as delete_from_the_tree
+
+from .helpers import PROJECT, new_home
+
+GONE = "/home/dev/src/gone:repo"  # a ':' and a '%' are escaped in meta keys
+GONE_DIR = project_dir_name(GONE)
+FILES = {"old.md": b"Orphaned note\n", "sub/deep.md": b"deep\n"}
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    home = new_home(tmp_path / "home")
+    for relative, data in FILES.items():
+        path = home.projects_root / GONE_DIR / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    MetaStore(home).set_pinned(project_key(GONE, "old.md"), True)
+    return home
+
+
+def test_the_identity_of_an_orphan_is_recovered_from_memory_meta(home: Home) -> None:
+    assert orphan_identity(home, GONE_DIR) == GONE
+    assert orphan_identity(home, project_dir_name("/never/seen")) is None
+
+
+def test_deleting_an_orphan_records_every_file_and_it_can_be_restored(home: Home) -> None:
+    assert orphan_project_dirs(home, load_registry(home)) == [GONE_DIR]
+    result = delete_from_the_tree(home, GONE_DIR)
+    assert result.ok, result.error
+    assert "can be restored" in result.message and f"--orphan {GONE_DIR}" in result.message
+    assert not (home.projects_root / GONE_DIR).exists()
+    assert os.listdir(home.projects_root) == []  # no hidden leftovers
+    assert not MetaStore(home).load()  # the pin went to history with the file
+
+    store = OrphanProjectStore(home, GONE_DIR)
+    deleted = {item.path: item for item in trash(store)}
+    assert set(deleted) == {"/memories/project/old.md", "/memories/project/sub/deep.md"}
+    assert deleted["/memories/project/old.md"].pinned
+    assert all(item.version.actor == "user" for item in deleted.values())
+
+    item = deleted["/memories/project/sub/deep.md"]
+    restore(store, item.path, item.version.id)
+    pinned = deleted["/memories/project/old.md"]
+    restore(store, pinned.path, pinned.version.id)
+    for relative, data in FILES.items():
+        assert (home.projects_root / GONE_DIR / relative).read_bytes() == data
+    assert store.is_pinned(parse_file_path("/memories/project/old.md"))
+    assert trash(store) == []
+    history = [(v.op, v.actor) for v in file_history(store, "/memories/project/old.md")]
+    # First seen when it was deleted: its content is recorded, then the deletion.
+    assert history == [("restore", "user"), ("delete", "user"), ("seen", "external")]
+    assert orphan_project_dirs(home, load_registry(home)) == [GONE_DIR]  # back, still orphan
+
+
+def test_the_cli_lists_and_restores_a_deleted_orphans_files(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    delete_orphan_project_dir(home, GONE_DIR)
+    at = ["--home", str(home.root)]
+    assert main([*at, "trash", "--orphan", GONE_DIR, "--json"]) == 0
+    files = {item["path"]: item for item in json.loads(capsys.readouterr().out)["files"]}
+    version = files["/memories/project/sub/deep.md"]["version"]
+    path = "/memories/project/sub/deep.md"
+    assert main([*at, "restore", path, "--orphan", GONE_DIR, "--version", version]) == 0
+    assert (home.projects_root / GONE_DIR / "sub/deep.md").read_bytes() == b"deep\n"
+    capsys.readouterr()
+    assert main([*at, "trash", "--orphan", GONE_DIR, "--workspace", "x"]) == 1
+    assert "cannot be combined" in capsys.readouterr().err
+
+
+def test_a_file_history_cannot_keep_stops_the_delete_and_nothing_is_lost(home: Home) -> None:
+    # A file with another hard link is never read (it may be a file outside the home).
+    outside = home.root.parent / "outside.md"
+    outside.write_text("not memory\n")
+    os.link(outside, home.projects_root / GONE_DIR / "linked.md")
+    result = delete_from_the_tree(home, GONE_DIR)
+    assert not result.ok and result.error is not None
+    assert "Cannot keep 1 of the 3 files" in result.error and "nothing was deleted" in result.error
+    for relative, data in FILES.items():
+        assert (home.projects_root / GONE_DIR / relative).read_bytes() == data
+    assert sorted(os.listdir(home.projects_root)) == [GONE_DIR]
+    assert ScopeHistory(home, f"project-{GONE_DIR}").versions() == []
+    assert MetaStore(home).load()  # the pin stays
+
+
+def test_a_registered_project_dir_is_not_deleted_as_an_orphan(home: Home) -> None:
+    registered = project_dir_name(PROJECT)
+    (home.projects_root / registered).mkdir()
+    result = delete_from_the_tree(home, registered)
+    assert not result.ok and "not an orphaned project dir" in (result.error or "")
+    assert (home.projects_root / registered).is_dir()
+
+
+def test_an_orphan_whose_identity_is_unknown_is_kept_and_restored_without_meta(
+    home: Home,
+) -> None:
+    unknown = project_dir_name("/lost/project")
+    (home.projects_root / unknown).mkdir()
+    (home.projects_root / unknown / "a.md").write_bytes(b"a\n")
+    meta_before = (home.meta_path).read_bytes()
+    delete_orphan_project_dir(home, unknown)
+    store = OrphanProjectStore(home, unknown)
+    assert store.identity is None
+    (item,) = trash(store)
+    restore(store, item.path, item.version.id)
+    assert (home.projects_root / unknown / "a.md").read_bytes() == b"a\n"
+    assert home.meta_path.read_bytes() == meta_before  # no key made up for it
