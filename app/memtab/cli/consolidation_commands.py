@@ -91,7 +91,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "workspaces idle for 24 h with memory writes since their last run. Like mux, it "
         "considers only the workspaces listed in extensionMetadata.json (mux's record of "
         "recent use), in that file's order; other registered workspaces are reported as "
-        "skipped.",
+        "skipped. The window never sweeps on its own (docs/formats.md §9.5): mux sweeps "
+        "only homes whose user turned its memory-consolidation experiment on, and then "
+        "at every mux start itself, and a sweep applies changes nobody reviews; run this "
+        "when you want one (e.g. from a login script).",
     )
     add_home_option(sweep)
     _add_provider_options(sweep)

@@ -167,3 +167,14 @@ def test_a_journal_kept_aside_is_said_once_on_stderr(
     assert notices[0].endswith(
         f"its content was kept as {copy.name} and a fresh one was started (in {demo})"
     )
+
+
+def test_sweep_help_says_the_window_never_sweeps_on_its_own_and_why(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["sweep", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert exit_.value.code == 0
+    assert "The window never sweeps on its own (docs/formats.md §9.5)" in text
+    assert "memory-consolidation experiment" in text and "nobody reviews" in text
