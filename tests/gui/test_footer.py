@@ -26,7 +26,6 @@ from memtab.store.registry import Workspace
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
 
 HOUR = 3_600_000
-NOW = now_ms()
 MAIN = Workspace(
     id="a1b2c3d4e5",
     name="fix-token-refresh",
@@ -54,7 +53,9 @@ MULTI = Workspace(
 def record(hours_ago: float, trigger: str, summary: str, applied: int = 1) -> ConsolidationRecord:
     edits = [JournalOp("str_replace", f"/memories/workspace/n{i}.md", True) for i in range(applied)]
     ops = (*edits, JournalOp("delete", "/memories/project/a.md", False, note="pinned"))
-    return ConsolidationRecord(int(NOW - hours_ago * HOUR), trigger, summary, ops, 100, 20)
+    # Stamped when made: a run made "0 h ago" in a test reads "just now" however long
+    # after this module was imported the test runs.
+    return ConsolidationRecord(int(now_ms() - hours_ago * HOUR), trigger, summary, ops, 100, 20)
 
 
 WORKSPACE_RUN = record(3, "manual", "Merged the testing notes.", applied=2)
@@ -62,7 +63,8 @@ GLOBAL_RUN = record(1, "launch", "Promoted the git habits to global.")
 
 
 def harvest(status: str, error: str | None = None) -> HarvestRecord:
-    return HarvestRecord("msg-1", status, NOW - 3 * HOUR, NOW - 2 * HOUR - 60_000, 1, error)
+    now = now_ms()
+    return HarvestRecord("msg-1", status, now - 3 * HOUR, now - 2 * HOUR - 60_000, 1, error)
 
 
 def make_status(
