@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memtab.cli.common import CliError, add_home_option, open_home, print_json
+from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.store.registry import load_registry
@@ -144,7 +145,7 @@ def _print_result(
 ) -> None:
     where = f"workspace {result.workspace_name} ({result.model_string}, {result.duration_ms} ms)"
     if suggested:
-        print(f"Suggested {len(suggested)} memories for review — {where}")
+        print(f"Suggested {plural(len(suggested), 'memory', 'memories')} for review — {where}")
         for suggestion in suggested:
             print(f"  {suggestion.id}  [{suggestion.section}] {suggestion.text}")
         print(f"Accept or dismiss them: memtab suggestions --workspace {result.workspace_id}")
@@ -155,7 +156,11 @@ def _print_result(
                 continue
             print(f"  {line}")
     elif result.outcome == "no_new_memories":
-        print(f"No new memories in the last {event_count} transcript events — {where}")
+        if event_count == 0:
+            print(f"Nothing in the transcript to read (no new messages) — {where}")
+        else:
+            read = plural(event_count, "transcript event")
+            print(f"No new memories in the last {read} — {where}")
     else:
         print(f"memtab: memory writer failed for {where}: {result.error}", file=sys.stderr)
     if result.trace_path is not None:

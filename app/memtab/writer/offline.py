@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.humanize import plural
 from memtab.llm.types import (
     AssistantMessage,
     Message,
@@ -113,7 +114,8 @@ class OfflineWriterProvider:
         last_call, last_outcome = history[-1]
         if last_call.name == NO_NEW_MEMORIES:
             if self.proposed:
-                return ModelReply(text=f"Suggested {len(self.proposed)} memories for review.")
+                suggested = plural(len(self.proposed), "memory", "memories")
+                return ModelReply(text=f"Suggested {suggested} for review.")
             return ModelReply(text="No new memories in this conversation.")
         if last_call.name == MEMORY_WRITE:
             if not last_outcome.is_error:

@@ -55,6 +55,22 @@ def test_write_suggests_by_default_then_nothing_new(
     assert status == 0 and json.loads(out)["suggested"] == []  # already waiting for review
 
 
+def test_one_suggestion_is_counted_in_the_singular_and_an_empty_transcript_says_so(
+    home: Home, workspace: Workspace, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = home.transcript_path(workspace.id)
+    command = bash_part("c1", "uv run pytest -q", ok=True, output="9 passed")
+    write_chat(path, [mux_message("a1", "assistant", "ok", sequence=0, tools=[command])])
+    args = ["--home", str(home.root), "write", "--workspace", workspace.id]
+    status, out, err = run_cli(args, capsys)
+    assert status == 0, err
+    assert out.startswith("Suggested 1 memory for review — workspace main")
+    write_chat(path, [])
+    status, out, err = run_cli(args, capsys)
+    assert status == 0, err
+    assert out.startswith("Nothing in the transcript to read (no new messages) — workspace main")
+
+
 def test_write_notes_prints_what_it_added_then_nothing_new(
     home: Home, workspace: Workspace, chat: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
