@@ -1,10 +1,11 @@
 """Where Memtab writes its log, and the warnings it keeps out of the terminal.
 
-`setup_logging(verbose=...)` is called once by the `memtab` entry point: every run appends
-to a rotating file in the platform log directory (`platformdirs.user_log_dir`, e.g.
-`~/.local/state/memtab/log/memtab.log` on Linux; `$MEMTAB_LOG_DIR` overrides it), and
-`--verbose` also logs to stderr. `log_file()` says where the log goes, for Help → About
-and the crash dialog. The log never receives API keys: the code that handles them never
+`setup_logging(verbosity=...)` is called once by the `memtab` entry point: every run
+appends to a rotating file in the platform log directory (`platformdirs.user_log_dir`, e.g.
+`~/.local/state/memtab/log/memtab.log` on Linux; `$MEMTAB_LOG_DIR` overrides it); `-v`
+also logs to stderr, down to DEBUG, and `-vv` adds the chatty libraries' DEBUG lines
+(filelock logs every acquire and release). `log_file()` says where the log goes, for
+Help → About and the crash dialog. The log never receives API keys: the code that handles them never
 logs them. `quiet_library_warnings()` drops a known, harmless library warning (the file
 watcher installs it).
 """
@@ -27,6 +28,8 @@ LOG_DIR_VARIABLE = "MEMTAB_LOG_DIR"
 MAX_LOG_BYTES = 1_000_000
 KEPT_LOG_FILES = 3
 LOG_FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
+# Libraries whose DEBUG lines drown Memtab's own below -vv.
+CHATTY_LIBRARIES = ("filelock",)
 
 _log_file: Path | None = None
 
@@ -59,19 +62,22 @@ class _SharedRotatingFileHandler(logging.handlers.RotatingFileHandler):
                 self.stream = self._open()
 
 
-def setup_logging(*, verbose: bool = False) -> Path | None:
-    """Log INFO and above to the rotating file (and to stderr with `verbose`).
+def setup_logging(*, verbosity: int = 0) -> Path | None:
+    """Log INFO and above to the rotating file (and everything to stderr with `verbosity`).
 
-    Without `verbose` only warnings reach stderr, and only when the log file cannot be
-    written. Returns the log file, or None when it could not be opened (the reason is
-    then printed on stderr once). Safe to call again: it replaces its own handlers.
+    Without `verbosity` only warnings reach stderr, and only when the log file cannot be
+    written. With 1 the chatty libraries still log only warnings; with 2 or more they log
+    everything too. Returns the log file, or None when it could not be opened (the reason
+    is then printed on stderr once). Safe to call again: it replaces its own handlers.
     """
     global _log_file
     root = logging.getLogger()
     for handler in [h for h in root.handlers if getattr(h, "_memtab", False)]:
         root.removeHandler(handler)
         handler.close()
-    root.setLevel(logging.INFO)
+    root.setLevel(logging.DEBUG if verbosity else logging.INFO)
+    for library in CHATTY_LIBRARIES:
+        logging.getLogger(library).setLevel(logging.NOTSET if verbosity > 1 else logging.WARNING)
     formatter = logging.Formatter(LOG_FORMAT)
     handlers: list[logging.Handler] = []
     target = log_dir() / LOG_FILE_NAME
@@ -86,12 +92,10 @@ def setup_logging(*, verbose: bool = False) -> Path | None:
     else:
         _log_file = target
         handlers.append(file_handler)
-    if verbose or _log_file is None:
+    if verbosity or _log_file is None:
         stderr_handler = logging.StreamHandler(sys.stderr)
-        stderr_handler.setLevel(logging.DEBUG if verbose else logging.WARNING)
+        stderr_handler.setLevel(logging.DEBUG if verbosity else logging.WARNING)
         handlers.append(stderr_handler)
-    if verbose:
-        root.setLevel(logging.DEBUG)
     for handler in handlers:
         handler.setFormatter(formatter)
         handler._memtab = True  # type: ignore[attr-defined]

@@ -38,7 +38,7 @@ def test_records_go_to_the_file_and_stderr_only_with_verbose(
     assert "quiet warning" in path.read_text()
     assert "quiet warning" not in capsys.readouterr().err
 
-    setup_logging(verbose=True)
+    setup_logging(verbosity=1)
     logging.getLogger("memtab.test").info("loud info")
     assert "loud info" in capsys.readouterr().err
     assert "loud info" in path.read_text()

@@ -33,6 +33,36 @@ def add_home_option(parser: argparse.ArgumentParser, *, top_level: bool = False)
     )
 
 
+def add_verbose_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
+    """`-v/--verbose`, counted; the sub-command's count adds to the one before it."""
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        dest="verbose" if top_level else "verbose_after_command",
+        default=0 if top_level else argparse.SUPPRESS,
+        help="also log to stderr (the log file: Help → About); -vv adds library details",
+    )
+
+
+def verbosity(args: argparse.Namespace) -> int:
+    """How many -v were given, before and after the sub-command together."""
+    return int(getattr(args, "verbose", 0)) + int(getattr(args, "verbose_after_command", 0))
+
+
+class CommandParser(argparse.ArgumentParser):
+    """A sub-command's parser: it takes the options every command shares after its name.
+
+    argparse parses a sub-command's words with the sub-command's parser alone, so an
+    option of the top-level parser is refused after the command unless repeated here.
+    Nested sub-commands (`project add`) get the same class from argparse.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        add_verbose_option(self)
+
+
 def default_demo_home() -> Path:
     """Where `--demo` keeps its demo home: never the user's real home."""
     override = os.environ.get("MEMTAB_DEMO_HOME", "").strip()

@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memtab import __version__
-from memtab.cli.common import CliError, add_home_option, default_demo_home, home_location
+from memtab.cli.common import (
+    CliError,
+    CommandParser,
+    add_home_option,
+    add_verbose_option,
+    default_demo_home,
+    home_location,
+    verbosity,
+)
 from memtab.demo import DemoError, DemoSession, create_demo_home, open_fresh_demo
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.logs import setup_logging
@@ -99,13 +107,8 @@ def build_parser(argv: Sequence[str] = ("--help",)) -> argparse.ArgumentParser:
         help="check this installation: list a scratch demo home and consolidate it offline "
         "in a child process, as the window does; prints JSON",
     )
-    parser.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="also log to stderr (the log file: Help → About)",
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_verbose_option(parser, top_level=True)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for module in modules_for(argv):
         importlib.import_module(module).register(commands)
     return parser
@@ -183,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `memtab` command; returns the exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(words).parse_args(words)
-    setup_logging(verbose=args.verbose)
+    setup_logging(verbosity=verbosity(args))
     # The window shows these in its status bar; a terminal gets them on stderr.
     stop_telling = on_kept_aside(_say_kept_aside) if args.command else lambda: None
     try:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from memtab.cli.main import COMMAND_MODULES, modules_for, requested_command
+from memtab.cli.common import verbosity
+from memtab.cli.main import COMMAND_MODULES, build_parser, main, modules_for, requested_command
+from memtab.demo import MAIN_ID, create_demo_home
 
 
 @pytest.mark.parametrize(
@@ -41,3 +46,60 @@ def test_the_window_path_does_not_import_the_engines() -> None:
         "if m in sys.modules]; assert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["list"], 0),
+        (["-v", "list"], 1),
+        (["list", "-v"], 1),
+        (["list", "--verbose"], 1),
+        (["list", "-vv"], 2),
+        (["-v", "list", "-v"], 2),
+        (["project", "add", "-v", "/src/x"], 1),
+        (["-v"], 1),
+    ],
+)
+def test_verbose_counts_before_and_after_the_command(argv: list[str], expected: int) -> None:
+    assert verbosity(build_parser(argv).parse_args(argv)) == expected
+
+
+def all_sub_parsers(
+    parser: argparse.ArgumentParser,
+) -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub_parser in action.choices.items():
+                yield name, sub_parser
+                yield from all_sub_parsers(sub_parser)
+
+
+def test_every_command_takes_verbose_after_its_name() -> None:
+    commands = dict(all_sub_parsers(build_parser()))
+    assert {"list", "consolidate", "doctor", "add", "accept"} <= set(commands)
+    refusing = [
+        name for name, parser in commands.items() if "-v" not in parser._option_string_actions
+    ]
+    assert not refusing
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return create_demo_home(tmp_path / "demo").root
+
+
+@pytest.mark.parametrize("argv", [["-v", "consolidate"], ["consolidate", "-v"]])
+def test_verbose_logs_memtab_to_stderr_without_filelock(
+    demo: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--home", str(demo), *argv, "--workspace", MAIN_ID]) == 0
+    err = capsys.readouterr().err
+    assert "INFO memtab.consolidation.runner: consolidating workspace" in err
+    assert "filelock" not in err
+
+
+def test_twice_verbose_adds_filelock(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--home", str(demo), "consolidate", "-vv", "--workspace", MAIN_ID]) == 0
+    err = capsys.readouterr().err
+    assert "DEBUG filelock: Lock" in err and " acquired on " in err
