@@ -144,7 +144,10 @@ def run_consolidation(
     op_calls = tuple(calls.get(index, {}) for index in range(len(ops)))
     failure = _failure(loop)
     if failure is not None:
-        logger.warning("consolidation run failed: %s", failure)
+        if isinstance(failure, RunCancelledError):  # the user asked: not a problem
+            logger.info("consolidation run cancelled at step %d", loop.steps)
+        else:
+            logger.warning("consolidation run failed: %s", failure)
         return RunResult(None, ops, loop, failure, run_ops, op_calls)
     uses_tokens = provider.name != OFFLINE_PROVIDER
     record = ConsolidationRecord(
