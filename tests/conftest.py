@@ -17,7 +17,7 @@ os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # `support` helpers
 
-pytest_plugins = ["support.fake_model_server"]
+pytest_plugins = ["pytester", "support.fake_model_server", "support.logfail"]
 
 # A byte-for-byte copy of ../shared/fixtures, so a clean clone tests against the same data.
 FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures" / "shared"
@@ -36,6 +36,7 @@ _ISOLATED_ENV = (
     "CLAUDE_CONFIG_DIR",
     "CODEX_HOME",
     "LOKI_DIR",
+    "MEMTAB_LOG_DIR",
 )
 
 
@@ -63,6 +64,7 @@ def _isolated_environment(
     monkeypatch.setenv("MEMTAB_CONFIG_DIR", str(fake_user / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(fake_user / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(fake_user / "xdg-config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(fake_user / "state"))  # the log
     yield
 
 

@@ -36,7 +36,6 @@ from memtab.views.tree import directory_key, file_key
 
 pytestmark = [
     pytest.mark.bench,
-    pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints"),
 ]
 
 FILES_PER_SCOPE = HOME_3K.global_files

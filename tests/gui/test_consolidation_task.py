@@ -118,6 +118,9 @@ def test_started_progress_finished(
     assert not tasks.is_running and tasks.running_workspace is None
 
 
+@pytest.mark.expect_log("memtab.consolidation.runner", "WARNING", r"run failed: .*HTTP 500")
+@pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 500")
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"HTTP 500.*retrying")
 def test_a_failed_run_reports_its_message(
     qtbot: QtBot, tasks: ConsolidationTasks, signals: Signals, fake_model_server: FakeModelServer
 ) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 import threading
 from collections.abc import Iterator
@@ -22,16 +21,12 @@ WAIT_MS = 5000
 
 
 @pytest.fixture
-def log_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def log_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The log, set up as the window does (tests/support/logfail.py undoes it)."""
     monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path / "log"))
     path = setup_logging()
     assert path is not None
-    yield path
-    root = logging.getLogger()
-    for handler in [h for h in root.handlers if getattr(h, "_memtab", False)]:
-        root.removeHandler(handler)
-        handler.close()
-    logging.captureWarnings(False)
+    return path
 
 
 @pytest.fixture
@@ -58,6 +53,7 @@ def failing_job(error: BaseException) -> object:
     return job
 
 
+@pytest.mark.expect_log("memtab.gui.tasks.runner", "ERROR", r"Background job \d+ .* failed")
 def test_a_defect_in_a_background_job_opens_the_dialog(
     qtbot: QtBot, reporter: CrashReporter, runner: TaskRunner, log_path: Path
 ) -> None:
@@ -74,6 +70,7 @@ def test_a_defect_in_a_background_job_opens_the_dialog(
     assert "KeyError" in log_path.read_text()  # and the traceback is in the log
 
 
+@pytest.mark.expect_log("memtab.gui.tasks.runner", "ERROR", r"Background job \d+ .* failed")
 @pytest.mark.parametrize(
     "error", [OSError(28, "No space left on device"), NotFoundError("/memories/x.md")]
 )
@@ -92,6 +89,9 @@ def raise_value_error() -> None:
     raise ValueError("the same defect")
 
 
+@pytest.mark.expect_log(
+    "memtab.gui.crash_dialog", "ERROR", r"^Uncaught error in a (paint|click|timer):"
+)
 def test_a_storm_of_errors_makes_one_dialog(qtbot: QtBot, reporter: CrashReporter) -> None:
     shown: list[object] = []
     reporter.dialog_shown.connect(shown.append)
@@ -129,6 +129,7 @@ def test_a_storm_of_errors_makes_one_dialog(qtbot: QtBot, reporter: CrashReporte
     qtbot.waitUntil(lambda: len(shown) == 2, timeout=WAIT_MS)
 
 
+@pytest.mark.expect_log("memtab.gui.crash_dialog", "ERROR", r"^Uncaught error in a paint:")
 def test_copy_details_copies_traceback_versions_and_log(
     qtbot: QtBot, reporter: CrashReporter, log_path: Path
 ) -> None:
@@ -147,6 +148,7 @@ def test_copy_details_copies_traceback_versions_and_log(
     assert "Memtab " in copied and "PySide6 " in copied
 
 
+@pytest.mark.expect_log("memtab.gui.crash_dialog", "ERROR", r"^Uncaught error in the window:")
 def test_an_exception_in_a_gui_thread_callback_opens_the_dialog(
     qtbot: QtBot, reporter: CrashReporter
 ) -> None:
@@ -159,6 +161,9 @@ def test_an_exception_in_a_gui_thread_callback_opens_the_dialog(
     assert "AttributeError" in shown.args[0].details.toPlainText()
 
 
+@pytest.mark.expect_log(
+    "memtab.gui.crash_dialog", "ERROR", r"^Uncaught error in thread memtab-lease-renewer:"
+)
 def test_an_exception_ending_a_thread_opens_the_dialog(
     qtbot: QtBot, reporter: CrashReporter
 ) -> None:

@@ -34,7 +34,6 @@ from memtab.views.own_writes import OwnWrites
 from memtab.views.text_diff import DiffResult, LineKind
 
 # Showing a top-level window on the offscreen platform logs this harmless warning.
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 store = editor_support.store
 own_writes = editor_support.own_writes

@@ -20,8 +20,6 @@ from memtab.gui.memory_tab.editor_bar import BarKind
 from memtab.store.memory import MemoryStore
 from memtab.views.external_editor import EditorLaunch
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
 store = editor_support.store
 own_writes = editor_support.own_writes
 panel = editor_support.panel

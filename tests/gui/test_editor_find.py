@@ -14,8 +14,6 @@ from memtab.gui.memory_tab.editor import EditorPanel
 from memtab.gui.memory_tab.editor_view import ViewMode
 from memtab.store.memory import MemoryStore
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
 store = editor_support.store
 own_writes = editor_support.own_writes
 panel = editor_support.panel

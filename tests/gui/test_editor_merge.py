@@ -27,8 +27,6 @@ from memtab.store.memory import MemoryStore
 from memtab.views import merge
 from memtab.views.merge import MergeResult
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
 store = editor_support.store
 own_writes = editor_support.own_writes
 panel = editor_support.panel

@@ -28,7 +28,6 @@ from memtab.views.tree import NodeKind, file_key
 from memtab.writer.run import WriterRunResult
 from support.memory_home import ARCHIVED, MAIN, memory, touch_later
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
 make_window = support.make_window
 

@@ -23,8 +23,6 @@ from memtab.store.journal import (
 )
 from memtab.store.registry import Workspace
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support")
-
 HOUR = 3_600_000
 MAIN = Workspace(
     id="a1b2c3d4e5",

@@ -33,8 +33,6 @@ from memtab.store.journal import ConsolidationStatus, HarvestRecord
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
 __all__ = ["make_window"]  # the fixture
 
 # pydantic is imported above, not first by the window's threads: the Traces tab's scan and

@@ -23,7 +23,6 @@ from memtab.views.tree import SectionId, section_key
 from support.memory_home import MAIN
 
 # The offscreen platform cannot resize to size hints; real platforms can.
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
 make_window = support.make_window
 

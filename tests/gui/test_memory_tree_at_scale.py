@@ -42,7 +42,6 @@ from memtab.views.scan import ScanRequest, scan_home
 from memtab.views.tree import NodeKind, build_tree, directory_key, file_key
 from support.memory_home import MAIN, PROJECT, memory
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
 make_window = support.make_window
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
@@ -57,7 +56,6 @@ def test_move_dialog_preselects_the_name_and_says_rename_or_move(qtbot: QtBot, h
     assert ok.text() == "Move" and ok.isEnabled()
 
 
-@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 def test_delete_confirmation_says_what_will_be_deleted(qtbot: QtBot) -> None:
     parent = QWidget()
     qtbot.addWidget(parent)

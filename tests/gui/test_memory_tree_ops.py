@@ -28,7 +28,6 @@ from memtab.views.tree import (
 )
 from support.memory_home import MAIN, MULTI, PROJECT, memory, touch_later
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
 make_window = support.make_window
 

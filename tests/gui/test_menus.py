@@ -29,12 +29,6 @@ from memtab.store.registry import load_registry
 from memtab.views.tree import file_key
 from support.memory_home import MAIN
 
-# The offscreen platform cannot raise windows or grab the keyboard for a popup.
-pytestmark = pytest.mark.qt_log_ignore(
-    "This plugin does not support propagateSizeHints",
-    "This plugin does not support raise",
-    "This plugin does not support grabbing the keyboard",
-)
 home = support.home
 make_window = support.make_window
 

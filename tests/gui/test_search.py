@@ -17,7 +17,6 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.views.tree import NodeKind, SectionId, directory_key, file_key, section_key
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
 make_window = support.make_window
 

@@ -21,7 +21,6 @@ from memtab.writer.notes import Note
 from memtab.writer.suggestions import SuggestionQueue
 from support.memory_home import ARCHIVED, MAIN
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
 make_window = support.make_window
 

@@ -102,6 +102,7 @@ def test_jobs_run_sequentially_in_submission_order(
     assert finished == [("finished", job_id, n) for n, job_id in enumerate(ids)]
 
 
+@pytest.mark.expect_log("memtab.gui.tasks.runner", "ERROR", r"^Background job \d+ .* failed")
 def test_exception_becomes_job_failed_with_a_clear_message_and_the_thread_survives(
     qtbot: QtBot, runner: TaskRunner, recorder: Recorder, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -275,6 +276,7 @@ def test_submit_latest_reports_only_the_newest_result_of_its_key(
     assert latest.events == [("finished", "search", "new"), ("idle",)]
 
 
+@pytest.mark.expect_log("memtab.gui.tasks.runner", "ERROR", r"^Background job \d+ .* failed")
 def test_submit_latest_failures_and_cancel_latest(
     qtbot: QtBot, runner: TaskRunner, recorder: Recorder
 ) -> None:
@@ -350,6 +352,9 @@ def test_shutdown_joins_a_running_job_that_honours_cancel(
         runner.submit(lambda ctx: None)
 
 
+@pytest.mark.expect_log(
+    "memtab.gui.tasks.runner", "ERROR", r"^The test worker did not stop within 100 ms"
+)
 def test_shutdown_gives_up_on_a_job_that_ignores_cancel(
     qtbot: QtBot, recorder: Recorder, runner: TaskRunner
 ) -> None:

@@ -38,7 +38,6 @@ from support.trace_dumps import (
 )
 
 # The offscreen platform says this whenever a top-level window is shown.
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 WAIT_MS = 10_000
 TRUNCATED_NAME = f"{DEMO_STARTED + 60_000}_assistant-0002.json"

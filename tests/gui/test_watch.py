@@ -17,6 +17,7 @@ from watchdog.observers import Observer
 
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.watch import LARGE_BATCH, HomeWatcher, WatchBackend
+from support.logfail import ExpectLog
 
 WAIT_MS = 5000  # generous: a loaded 2-core CI machine must not flake
 # How long "nothing happens" is watched for: many times the test debounce below.
@@ -245,8 +246,9 @@ def test_a_failing_native_observer_falls_back_to_polling(
     make_watcher: WatcherFactory,
     factory: Callable[[], Any],
     reason: str,
-    caplog: pytest.LogCaptureFixture,
+    expect_log: ExpectLog,
 ) -> None:
+    expect_log("memtab.gui.watch", "WARNING", rf"^Falling back to polling for .*{reason}")
     watcher, batches = make_watcher(home, observer_factory=factory)
 
     assert watcher.backend is WatchBackend.POLLING

@@ -76,6 +76,11 @@ def make(watchers: list[HomeWatcher], **options: Any) -> tuple[HomeWatcher, set[
     return watcher, seen
 
 
+@pytest.mark.expect_log(
+    "memtab.gui.watch",
+    "WARNING",
+    r"^Cannot watch .*natively \(inotify watch limit reached\); polling it",
+)
 def test_a_directory_past_the_watch_limit_is_polled_and_the_status_says_so(
     qtbot: QtBot, home: Path, watchers: list[HomeWatcher]
 ) -> None:
@@ -107,6 +112,9 @@ def test_a_directory_past_the_watch_limit_is_polled_and_the_status_says_so(
     assert "polling 2 folders" in watcher.backend_detail
 
 
+@pytest.mark.expect_log(
+    "memtab.gui.watch", "WARNING", r"^Falling back to polling for .*inotify watch limit reached"
+)
 def test_the_limit_reached_while_watching_the_home_polls_everything(
     qtbot: QtBot, home: Path, watchers: list[HomeWatcher]
 ) -> None:
@@ -120,6 +128,7 @@ def test_the_limit_reached_while_watching_the_home_polls_everything(
     qtbot.waitUntil(lambda: str(note) in seen, timeout=WAIT_MS)
 
 
+@pytest.mark.expect_log("memtab.gui.watch", "WARNING", r"^The native file watcher stopped; polling")
 def test_a_native_watcher_whose_thread_died_is_replaced_by_polling(
     qtbot: QtBot, home: Path, watchers: list[HomeWatcher], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,7 +3,6 @@ to polling, Qt's platform plugin failing to load, and a clean `--demo --screensh
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import subprocess
@@ -24,7 +23,6 @@ from memtab.gui.watch import HomeWatcher
 from memtab.logs import setup_logging
 from memtab.store.home import Home
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
 make_window = support.make_window
 
@@ -33,16 +31,9 @@ def test_about_names_the_log_file(
     make_window: WindowFactory, home: Home, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path / "log"))
-    log = setup_logging()
-    try:
-        window = make_window(home)
-        assert f"<code>{log}</code>" in window.about_text()
-    finally:
-        root = logging.getLogger()
-        for handler in [h for h in root.handlers if getattr(h, "_memtab", False)]:
-            root.removeHandler(handler)
-            handler.close()
-        logging.captureWarnings(False)
+    log = setup_logging()  # undone after the test by tests/support/logfail.py
+    window = make_window(home)
+    assert f"<code>{log}</code>" in window.about_text()
 
 
 class LimitReachedFor(ProbeAtWatchLimit):
@@ -56,6 +47,11 @@ class LimitReachedFor(ProbeAtWatchLimit):
             super().check(directory)
 
 
+@pytest.mark.expect_log(
+    "memtab.gui.watch",
+    "WARNING",
+    r"^Cannot watch .*new-project-dir natively \(inotify watch limit reached\)",
+)
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify")
 def test_the_status_bar_says_when_folders_are_polled(
     qtbot: QtBot, make_window: WindowFactory, home: Home
@@ -111,6 +107,10 @@ def test_the_missing_library_of_the_platform_plugin_is_named(tmp_path: Path) -> 
     assert system_packages()["libxcb-icccm.so.4"] == "libxcb-icccm4"
 
 
+@pytest.mark.expect_log("qt", "ERROR", r"^no platform plugin$")
+@pytest.mark.expect_log(
+    "qt", "WARNING", r"^Could not load the Qt platform plugin|^an ordinary warning$"
+)
 def test_qt_fatal_messages_and_plugin_diagnostics_reach_stderr(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

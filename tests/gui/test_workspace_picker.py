@@ -30,7 +30,6 @@ from memtab.views.tree import (
 )
 from support.memory_home import ARCHIVED, CHILD, MAIN, MULTI
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
 make_window = support.make_window
 

@@ -144,6 +144,8 @@ def test_runs_at_the_interval_and_reports_running_then_idle(
     assert state.last_run_message_id == "a-2" and not state.has_incomplete_run
 
 
+@pytest.mark.expect_log("memtab.writer.run", "WARNING", r"Memory writer failed: .*HTTP 400")
+@pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 400")
 def test_a_failing_provider_reports_failed_with_the_trace(
     qtbot: QtBot, home: Home, make_supervisor: Any, fake_model_server: FakeModelServer
 ) -> None:

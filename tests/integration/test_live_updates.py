@@ -11,7 +11,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -21,7 +20,6 @@ from memtab.store.paths import parse_file_path
 from memtab.views.tree import file_key
 from support.memory_home import MAIN, PROJECT
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 home = support.home
 make_window = support.make_window
 

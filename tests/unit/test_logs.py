@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import platformdirs
@@ -13,21 +12,12 @@ from memtab import logs
 from memtab.logs import log_dir, setup_logging
 
 
-@pytest.fixture(autouse=True)
-def _restore_logging() -> Iterator[None]:
-    yield
-    root = logging.getLogger()
-    for handler in [h for h in root.handlers if getattr(h, "_memtab", False)]:
-        root.removeHandler(handler)
-        handler.close()
-    logging.captureWarnings(False)
-
-
 def test_the_log_goes_to_the_platform_log_dir(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEMTAB_LOG_DIR", raising=False)
     assert log_dir() == Path(platformdirs.user_log_dir("memtab", appauthor=False))
 
 
+@pytest.mark.expect_log("memtab.test", "WARNING", "quiet warning")
 def test_records_go_to_the_file_and_stderr_only_with_verbose(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -56,6 +46,7 @@ def test_the_log_rotates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert path.stat().st_size <= 2000
 
 
+@pytest.mark.expect_log("memtab.test", "WARNING", "still visible")
 def test_a_file_in_the_way_of_the_log_dir_is_said_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -283,8 +283,9 @@ def take_screenshot(
     return True
 
 
-# Qt messages that say nothing about Memtab (the offscreen platform cannot honour size hints).
-_IGNORED_QT_MESSAGES = ("This plugin does not support propagateSizeHints",)
+# Qt messages that say nothing about Memtab: a platform plugin that cannot do something
+# (the offscreen one, used by --screenshot, cannot honour size hints, raise or grab).
+_IGNORED_QT_MESSAGES = ("This plugin does not support ",)
 
 
 def _log_qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
@@ -381,7 +382,7 @@ def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | 
     if problem is not None:
         print(f"memtab: {problem}", file=sys.stderr)
         return 1
-    # Installed here, not in `application()`: tests keep pytest-qt's handler.
+    # Installed here, not in `application()`; tests install it too (tests/support/logfail.py).
     qInstallMessageHandler(_log_qt_message)
     app = application()
     crashes = CrashReporter(app, show_dialogs=not screenshot)

@@ -270,6 +270,9 @@ def test_python_dash_m_entry_point(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["workspaces"] == []
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^config.json could not be used \(not valid JSON"
+)
 def test_registering_over_a_corrupt_registry_says_where_the_old_one_went(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -153,6 +153,9 @@ def test_sweep_reports_runs_and_skips(demo: Path, capsys: pytest.CaptureFixture[
     assert f"  {DARK_MODE_ID}  archived" in out.splitlines()
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^memory-consolidation.json could not be used \(not valid JSON"
+)
 def test_a_journal_kept_aside_is_said_once_on_stderr(
     demo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

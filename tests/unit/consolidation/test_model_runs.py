@@ -76,6 +76,7 @@ def test_a_multi_step_run_merges_two_files_and_is_journaled(
     assert wire.key not in caplog.text
 
 
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"rate limited \(HTTP 429\).*retrying")
 def test_rate_limited_then_success(wire: Wire, home: Home) -> None:
     wire.server.add_error(429, headers={"retry-after": "0"})
     wire.reply("no changes needed")
@@ -85,6 +86,9 @@ def test_rate_limited_then_success(wire: Wire, home: Home) -> None:
     assert Journal(home).load().workspaces[WS] == record
 
 
+@pytest.mark.expect_log("memtab.consolidation.runner", "WARNING", r"run failed: .*HTTP 500")
+@pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 500")
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"HTTP 500.*retrying")
 def test_server_errors_past_the_retry_bound_fail_the_run_and_journal_nothing(
     wire: Wire, home: Home
 ) -> None:
@@ -100,6 +104,9 @@ def test_server_errors_past_the_retry_bound_fail_the_run_and_journal_nothing(
     assert service.next_automatic_run_at(WS) is None  # no debounce anchor
 
 
+@pytest.mark.expect_log(
+    "memtab.consolidation.runner", "WARNING", r"run failed: the consolidation run timed out"
+)
 def test_a_timeout_fails_the_run_and_journals_nothing(
     wire: Wire, home: Home, store: MemoryStore
 ) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import logging
+import re
 
 import pytest
 
@@ -19,6 +19,7 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply, UserMessage
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from support.logfail import ExpectLog
 
 from .helpers import MULTI, WS, ScriptedProvider, put, store_for
 
@@ -85,21 +86,23 @@ def test_the_user_override_replaces_the_prompt_and_its_frontmatter_is_dropped(
     ],
 )
 def test_a_broken_override_falls_back_with_a_warning(
-    home: Home, caplog: pytest.LogCaptureFixture, content: bytes, reason: str
+    home: Home, expect_log: ExpectLog, content: bytes, reason: str
 ) -> None:
     write_override(home, content)
-    with caplog.at_level(logging.WARNING, logger="memtab.consolidation.prompts"):
-        prompt = load_system_prompt(home, "manual")
+    expect_log(
+        "memtab.consolidation.prompts",
+        "WARNING",
+        f"^Ignoring the prompt override {re.escape(str(override_path(home)))}: .*{reason}",
+    )
+    prompt = load_system_prompt(home, "manual")
     assert prompt.source == BUNDLED
     assert prompt.text == bundled_prompt(DREAM_PROMPT)
-    assert reason in caplog.text and str(override_path(home)) in caplog.text
 
 
-def test_an_unreadable_override_falls_back(home: Home, caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.expect_log("memtab.consolidation.prompts", "WARNING", r"dream\.md: cannot read it")
+def test_an_unreadable_override_falls_back(home: Home) -> None:
     override_path(home).mkdir(parents=True)  # a directory where the file should be
-    with caplog.at_level(logging.WARNING, logger="memtab.consolidation.prompts"):
-        assert load_system_prompt(home, "manual").source == BUNDLED
-    assert "cannot read it" in caplog.text
+    assert load_system_prompt(home, "manual").source == BUNDLED
 
 
 def test_a_run_sends_the_override_as_the_system_prompt(home: Home) -> None:

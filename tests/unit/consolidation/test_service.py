@@ -218,6 +218,12 @@ def test_a_successful_no_op_run_is_journaled_for_workspace_and_project(
     assert journal.workspaces[WS].last_run_at == NOW
 
 
+@pytest.mark.expect_log(
+    "memtab.consolidation.runner", "WARNING", r"run failed: anthropic x: server error \(HTTP 529\)"
+)
+@pytest.mark.expect_log(
+    "memtab.llm.loop", "WARNING", r"stopped at step 1: anthropic x: server error \(HTTP 529\)"
+)
 def test_a_failed_run_writes_nothing(home: Home, clock: FakeClock) -> None:
     failing = ScriptedProvider(fail=ProviderError("server", "anthropic x: server error (HTTP 529)"))
     service = ConsolidationService(home, provider_factory=Providers(failing), clock=clock)

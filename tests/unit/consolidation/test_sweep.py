@@ -75,6 +75,17 @@ def five_with_writes(root: Path) -> Home:
     return home
 
 
+@pytest.mark.expect_log(
+    "memtab.consolidation.sweep",
+    "WARNING",
+    r"^launch sweep: w[12] failed: server error \(HTTP 500\)",
+)
+@pytest.mark.expect_log(
+    "memtab.consolidation.runner", "WARNING", r"run failed: server error \(HTTP 500\)"
+)
+@pytest.mark.expect_log(
+    "memtab.llm.loop", "WARNING", r"stopped at step 1: server error \(HTTP 500\)"
+)
 def test_the_cap_stops_after_three_started_runs_failed_ones_included(tmp_path: Path) -> None:
     home = five_with_writes(tmp_path)
     report = sweep(home, failing=("w1", "w2"))

@@ -87,6 +87,9 @@ def test_a_healthy_home_is_ok_and_reports_every_section(demo: Home) -> None:
     assert set(data["runtime"]["versions"]) >= {"memtab", "python", "watchdog", "httpx"}
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^memory-meta.json could not be used \(not valid JSON"
+)
 def test_an_unusable_sidecar_is_broken_and_its_kept_copies_are_listed(demo: Home) -> None:
     demo.meta_path.write_text("{not json")
     data = doctor(demo.root)

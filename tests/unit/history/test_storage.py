@@ -42,6 +42,11 @@ def test_the_same_content_is_stored_once(home: Home) -> None:
     assert len(list(BlobStore(home.history_blobs_dir).all())) == 1
 
 
+@pytest.mark.expect_log(
+    "memtab.store.history.jsonlines",
+    "WARNING",
+    r"^Skipped \d+ unreadable line\(s\) of .*history/index/global",
+)
 def test_corrupt_and_torn_lines_are_skipped_never_fatal(home: Home) -> None:
     store = store_for(home)
     store.create_file("/memories/global/a.md", "one\n")
@@ -107,6 +112,11 @@ def test_pruning_by_size_removes_the_oldest_first(home: Home) -> None:
     assert [v.id for v in _reread(home)] == [newest.id]  # the newest is never pruned
 
 
+@pytest.mark.expect_log(
+    "memtab.store.history.prune",
+    "WARNING",
+    r"^settings.json: history.max_age_days must be a number ≥ 1; using 180",
+)
 def test_history_limits_come_from_settings(
     home: Home, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -234,6 +234,11 @@ def test_settings_and_ui_state_share_one_absolute_config_dir(
     assert default_state_path().parent == expected
 
 
+@pytest.mark.expect_log(
+    "memtab.gui.ui_state",
+    "WARNING",
+    r"^Ignoring the UI state .*ui-state.json: nested too deeply to read",
+)
 def test_a_deeply_nested_ui_state_file_is_an_empty_state(tmp_path: Path) -> None:
     from memtab.gui.ui_state import UiState
 

@@ -124,6 +124,7 @@ def test_unknown_tool_gets_an_error_result(case: ProviderCase, provider: HttpCha
     assert "Unknown tool 'shell'" in content and "memory" in content
 
 
+@pytest.mark.expect_log("memtab.llm.loop", "ERROR", r"^tool memory failed")
 def test_tool_exception_becomes_an_error_result(
     case: ProviderCase, provider: HttpChatProvider
 ) -> None:
@@ -195,6 +196,11 @@ def test_cancelled_before_start_asks_nothing(
     assert case.server.requests == []
 
 
+@pytest.mark.expect_log(
+    "memtab.llm.loop",
+    "WARNING",
+    r"stopped at step 2: .*the server refused the credentials \(HTTP 401\)",
+)
 def test_provider_error_is_kept_in_the_result(
     case: ProviderCase, provider: HttpChatProvider
 ) -> None:

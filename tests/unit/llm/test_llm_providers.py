@@ -65,6 +65,7 @@ def test_openai_headers(openai: HttpChatProvider, fake_model_server: FakeModelSe
     assert "x-api-key" not in request.headers
 
 
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"rate limited \(HTTP 429\).*; retrying in")
 def test_429_with_retry_after_is_honored_then_succeeds(
     case: ProviderCase, provider: HttpChatProvider
 ) -> None:
@@ -79,6 +80,7 @@ def test_429_with_retry_after_is_honored_then_succeeds(
     assert len(case.server.requests) == 2
 
 
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"rate limited \(HTTP 429\).*; retrying in")
 def test_rate_limited_after_the_bound(case: ProviderCase, provider: HttpChatProvider) -> None:
     for _ in range(3):
         case.server.add_error(429, headers={"retry-after": "0"})
@@ -90,6 +92,7 @@ def test_rate_limited_after_the_bound(case: ProviderCase, provider: HttpChatProv
     _assert_names_endpoint(error, case)
 
 
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"server error \(HTTP 500\).*; retrying in")
 def test_server_errors_until_the_bound(case: ProviderCase, provider: HttpChatProvider) -> None:
     for _ in range(3):  # max_retries=2 → 3 attempts
         case.server.add_error(500, {"error": {"message": "overloaded, sorry"}})
@@ -105,6 +108,7 @@ def test_server_errors_until_the_bound(case: ProviderCase, provider: HttpChatPro
     _assert_names_endpoint(error, case)
 
 
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"server error \(HTTP 503\).*; retrying in")
 def test_a_server_error_then_success_is_retried(
     case: ProviderCase, provider: HttpChatProvider
 ) -> None:
@@ -201,6 +205,7 @@ def test_wrong_shaped_reply_is_protocol_error(
     _assert_names_endpoint(error, case)
 
 
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"connection refused by .*; retrying in")
 def test_connection_refused(case: ProviderCase) -> None:
     with socket.socket() as probe:  # a port nobody listens on once the probe is closed
         probe.bind(("127.0.0.1", 0))
@@ -229,6 +234,9 @@ def test_cancel_while_the_server_is_slow(case: ProviderCase, provider: HttpChatP
     _assert_names_endpoint(error, case)
 
 
+@pytest.mark.expect_log(
+    "memtab.llm.http", "WARNING", r"rate limited \(HTTP 429\).*; retrying in 10.0 s"
+)
 def test_cancel_during_retry_backoff(case: ProviderCase) -> None:
     case.server.add_error(429, headers={"retry-after": "10"})
     cancel = threading.Event()
@@ -248,6 +256,7 @@ def test_already_cancelled_sends_nothing(case: ProviderCase, provider: HttpChatP
     assert case.server.requests == []
 
 
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"server error \(HTTP 503\).*; retrying in")
 def test_retry_after_is_capped(case: ProviderCase) -> None:
     case.server.add_error(503, headers={"retry-after": "3600"})
     case.add_reply("soon enough")
@@ -264,6 +273,7 @@ def test_key_not_in_repr_or_describe(case: ProviderCase, provider: HttpChatProvi
     assert case.model in repr(provider)
 
 
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"server error \(HTTP 500\).*; retrying in")
 def test_retry_warnings_never_log_the_key(
     case: ProviderCase, provider: HttpChatProvider, caplog: pytest.LogCaptureFixture
 ) -> None:

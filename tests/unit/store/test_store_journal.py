@@ -147,6 +147,11 @@ def test_records_memtab_cannot_parse_are_kept_on_save(home: Home) -> None:
     assert _document(home)["workspaces"]["odd"] == original["workspaces"]["odd"]
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar",
+    "WARNING",
+    r"^memory-consolidation.json could not be used \(.*\); its content was kept as ",
+)
 @pytest.mark.parametrize("text", ["{corrupt", "", "[1, 2]", '"text"', "null", "\udcff"])
 def test_corrupt_file_reads_empty_and_is_repaired_by_the_next_save(home: Home, text: str) -> None:
     write(home.journal_path, text.encode("utf-8", "surrogateescape"))
@@ -160,6 +165,11 @@ def test_corrupt_file_reads_empty_and_is_repaired_by_the_next_save(home: Home, t
     assert journal.load().problems == ()
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar",
+    "WARNING",
+    r"^memory-consolidation.json could not be used \(its .projects. is not an object\)",
+)
 def test_a_malformed_bucket_is_replaced_only_when_saving_into_it(home: Home) -> None:
     _write_document(home, {"projects": [1, 2], "workspaces": {"w": _raw_record(5)}})
     Journal(home).save_run(WORKSPACE_ID, PROJECT, _record(1000))

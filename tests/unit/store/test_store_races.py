@@ -402,6 +402,11 @@ def test_a_hard_link_to_an_outside_file_is_not_readable(tool: MemoryTool, outsid
     assert secret.read_text().startswith("---\ndescription: TOP SECRET")
 
 
+@pytest.mark.expect_log(
+    "memtab.store.history.capture",
+    "WARNING",
+    r"^History cannot keep /memories/global/(dir/)?linked.md: it has other hard links",
+)
 @pytest.mark.parametrize("moved", ["linked.md", "dir"])
 def test_a_hard_link_cannot_be_laundered_by_a_move_across_scopes(
     store: MemoryStore, outside: Path, moved: str

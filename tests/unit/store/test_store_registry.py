@@ -428,6 +428,9 @@ def test_add_workspace_into_a_malformed_project_entry_is_a_clear_error(home: Hom
     assert _read_config(home) == original
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^config.json could not be used \(not valid JSON"
+)
 def test_add_workspace_keeps_a_corrupt_config_aside_and_starts_fresh(home: Home) -> None:
     write(home.config_path, "{broken")
     workspace_id = add_workspace(home, ALPHA, "x")

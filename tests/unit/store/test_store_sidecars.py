@@ -63,6 +63,11 @@ def test_a_bom_and_crlf_read_as_the_object(tmp_path: Path) -> None:
     assert read.document == {"a": [1, 2], "b": {"c": None}} and read.problem is None
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar",
+    "WARNING",
+    r"^side.json could not be used \(.*\); its content was kept as side.json.corrupt-",
+)
 @pytest.mark.parametrize(
     ("data", "problem"),
     [
@@ -98,6 +103,9 @@ def test_an_unparsable_file_is_kept_aside_before_the_first_write(
     assert len(warnings) == 1 and copy.name in warnings[0].getMessage()
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^memory-meta.json could not be used \((why|again)\)"
+)
 def test_the_copy_is_named_after_the_file_with_a_utc_timestamp(tmp_path: Path) -> None:
     path = tmp_path / "memory-meta.json"
     first = keep_aside(path, b"one", "why").backup
@@ -134,6 +142,10 @@ def test_an_unchanged_document_is_not_rewritten(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
+@pytest.mark.expect_log("memtab.fs.sidecar", "ERROR", r"^a kept-aside listener failed")
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^side.json could not be used \(not valid JSON"
+)
 def test_a_listener_that_fails_does_not_fail_the_write(tmp_path: Path) -> None:
     def broken(kept: KeptAside) -> None:
         raise RuntimeError("listener bug")
@@ -167,6 +179,9 @@ def test_a_meta_file_with_a_bom_keeps_its_pins(home: Home, clock: FakeClock) -> 
     assert {key for key, raw in entries.items() if raw["pinned"]} == set(PINS)
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^memory-meta.json could not be used \(not valid JSON"
+)
 def test_a_corrupt_meta_file_is_kept_aside(home: Home, clock: FakeClock) -> None:
     home.root.mkdir(parents=True)
     home.meta_path.write_text('{"entries": {"global:a.md": {"pinned": tru')
@@ -205,6 +220,11 @@ def test_meta_keeps_fields_it_does_not_know(home: Home, clock: FakeClock) -> Non
     assert global_key("moved.md") not in json.loads(home.meta_path.read_text())["entries"]
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar",
+    "WARNING",
+    r"^memory-meta.json could not be used \(its .entries. is not an object\)",
+)
 def test_meta_entries_that_are_not_an_object_are_kept_aside(home: Home, clock: FakeClock) -> None:
     home.root.mkdir(parents=True)
     home.meta_path.write_text('{"version": 1, "entries": ["global:a.md"]}')
@@ -240,6 +260,9 @@ def test_a_journal_with_a_bom_keeps_every_record_and_mux_harvests(home: Home) ->
     assert document["harvestsByWorkspace"] == JOURNAL["harvestsByWorkspace"]
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^memory-consolidation.json could not be used \(not valid JSON"
+)
 def test_a_corrupt_journal_is_kept_aside(home: Home) -> None:
     home.root.mkdir(parents=True)
     home.journal_path.write_text('{"workspaces": {"w0": ')
@@ -274,6 +297,11 @@ def test_the_journal_keeps_fields_and_buckets_it_does_not_know(home: Home) -> No
     assert record.to_json()["model"] == "m" and record.to_json()["ops"][0]["why"] == "x"
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar",
+    "WARNING",
+    r"^memory-consolidation.json could not be used \(its .workspaces. is not an object\)",
+)
 def test_a_journal_bucket_that_is_not_an_object_is_kept_aside_and_replaced(home: Home) -> None:
     home.root.mkdir(parents=True)
     home.journal_path.write_text(
@@ -326,6 +354,11 @@ def test_a_registry_with_a_bom_is_read_and_extended_without_loss(home: Home) -> 
     assert kept_copies(home.config_path) == []
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar",
+    "WARNING",
+    r"^config.json could not be used \(its .projects. is not a list\)",
+)
 def test_a_registry_whose_projects_is_not_a_list_is_kept_aside(home: Home) -> None:
     home.root.mkdir(parents=True)
     home.config_path.write_text('{"projects": {"oops": 1}, "keep": true}')
@@ -383,6 +416,11 @@ def test_the_writer_state_reads_a_bom_and_keeps_unknown_fields(tmp_path: Path) -
     }
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar",
+    "WARNING",
+    r"^system1-memory-writer-state.json could not be used \(not valid JSON",
+)
 def test_a_corrupt_writer_state_is_kept_aside(tmp_path: Path) -> None:
     path = tmp_path / "system1-memory-writer-state.json"
     path.write_text('{"turnsSinceLastRun": 1')
@@ -391,6 +429,12 @@ def test_a_corrupt_writer_state_is_kept_aside(tmp_path: Path) -> None:
     assert kept_copies(path)[0].read_text() == '{"turnsSinceLastRun": 1'
 
 
+@pytest.mark.expect_log(
+    "memtab.gui.ui_state", "WARNING", r"^Ignoring the UI state .*ui-state.json: not valid JSON"
+)
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^ui-state.json could not be used \(not valid JSON"
+)
 def test_the_ui_state_reads_a_bom_and_keeps_a_corrupt_file_aside(tmp_path: Path) -> None:
     path = tmp_path / "ui-state.json"
     path.write_bytes(crlf_bom({"version": 1, "homes": {"/h": {"workspace": "w1"}}, "x": 2}))

@@ -589,6 +589,11 @@ def test_scope_of() -> None:
     assert scope_of(None) is None
 
 
+@pytest.mark.expect_log(
+    "memtab.store.scopes",
+    "WARNING",
+    r"^Could not update memory-meta.json for /memories/global/a.md: \[Errno 13\] Permission denied",
+)
 def test_a_failing_usage_update_does_not_fail_a_done_edit(
     tool: MemoryTool, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -121,6 +121,9 @@ def test_write_json_and_another_transcript_format(
     assert (home.workspace_root(workspace.id) / "lessons.md").is_file()
 
 
+@pytest.mark.expect_log(
+    "memtab.writer.run", "WARNING", r"Memory writer failed: the model ended 2 attempts without"
+)
 def test_a_failed_run_exits_1_and_names_the_trace(
     fake_model_server: FakeModelServer,
     home: Home,
@@ -190,6 +193,9 @@ def test_a_provider_without_a_key_is_a_one_line_error(
     assert status == 1 and "no API key" in err and err.count("\n") == 1
 
 
+@pytest.mark.expect_log(
+    "memtab.writer.run", "WARNING", r"Memory writer failed: the model ended 2 attempts without"
+)
 def test_write_says_which_key_it_uses_and_keeps_a_provider_key_from_a_custom_server(
     fake_model_server: FakeModelServer,
     home: Home,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from memtab.writer.config import (
     save_writer_settings,
 )
 from memtab.writer.config_model import number_range
+from support.logfail import ExpectLog
 
 
 def write_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
@@ -64,31 +64,30 @@ def test_every_setting_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     )
 
 
-def test_bad_values_fall_back_one_by_one(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING):
-        settings = parse_writer_settings(
-            {
-                "mode": "sometimes",
-                "timeout_s": 0,
-                "memory_path": "/memories/global/notes.md",
-                "dump_successful_runs": "yes",
-                "max_dumps": 25,
-                "notify": "on",
-            }
+def test_bad_values_fall_back_one_by_one(expect_log: ExpectLog) -> None:
+    for key in ("mode", "timeout_s", "memory_path.*workspace scope", "dump_", "notify"):
+        expect_log(
+            "memtab.writer.config", "WARNING", f"^settings: writer\\.{key}.*using the default"
         )
+    settings = parse_writer_settings(
+        {
+            "mode": "sometimes",
+            "timeout_s": 0,
+            "memory_path": "/memories/global/notes.md",
+            "dump_successful_runs": "yes",
+            "max_dumps": 25,
+            "notify": "on",
+        }
+    )
     assert settings == WriterSettings(max_dumps=25)
-    messages = caplog.text
-    for key in (
-        "writer.mode",
-        "writer.timeout_s",
-        "writer.memory_path",
-        "writer.dump_",
-        "writer.notify",
-    ):
-        assert key in messages
-    assert "workspace scope" in messages
 
 
+@pytest.mark.expect_log(
+    "memtab.writer.config", "WARNING", r"^Memory writer: using default settings \(the settings file"
+)
+@pytest.mark.expect_log(
+    "memtab.writer.config", "WARNING", r"settings.json: 'writer' must be an object"
+)
 def test_a_corrupt_settings_file_gives_defaults(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -273,6 +273,7 @@ def test_an_attempt_without_a_memory_tool_gets_a_second_one_with_a_reminder(
     fake_model_server.assert_all_used()
 
 
+@pytest.mark.expect_log("memtab.writer.run", "WARNING", r"Memory writer failed: timed out after")
 def test_a_timeout_writes_a_dump_with_timed_out(
     fake_model_server: FakeModelServer,
     anthropic: AnthropicProvider,
@@ -303,6 +304,9 @@ def test_a_timeout_writes_a_dump_with_timed_out(
     assert memory(store) == EXISTING
 
 
+@pytest.mark.expect_log(
+    "memtab.writer.run", "WARNING", r"Memory writer failed: the model ended 2 attempts without"
+)
 def test_a_failed_write_then_no_new_memories_fails_the_policy_and_dumps(
     fake_model_server: FakeModelServer,
     anthropic: AnthropicProvider,
@@ -338,6 +342,8 @@ def test_a_failed_write_then_no_new_memories_fails_the_policy_and_dumps(
     fake_model_server.assert_all_used()
 
 
+@pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 400")
+@pytest.mark.expect_log("memtab.writer.run", "WARNING", r"Memory writer failed: .*HTTP 400")
 def test_a_provider_error_dumps_and_never_leaks_the_key(
     fake_model_server: FakeModelServer,
     anthropic: AnthropicProvider,
@@ -387,6 +393,8 @@ def test_secrets_never_reach_the_memory_file_or_the_dump(
     assert result.trace_path is not None
 
 
+@pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 400")
+@pytest.mark.expect_log("memtab.writer.run", "WARNING", r"Memory writer failed: .*HTTP 400")
 def test_old_dumps_beyond_the_limit_are_pruned(
     fake_model_server: FakeModelServer,
     anthropic: AnthropicProvider,

@@ -127,6 +127,11 @@ def test_accept_retries_when_the_notes_file_changes_meanwhile(
     )
 
 
+@pytest.mark.expect_log(
+    "memtab.writer.suggestions",
+    "WARNING",
+    r"^Suggested memories: (cannot read .*a1b2c3d4e5.json|kept the unreadable file as)",
+)
 def test_a_corrupt_queue_is_kept_aside_and_unknown_entries_are_kept(
     home: Home, workspace: Workspace, queue: SuggestionQueue
 ) -> None:
