@@ -6,7 +6,7 @@ appends to a rotating file in the platform log directory (`platformdirs.user_log
 also logs to stderr, down to DEBUG, and `-vv` adds the chatty libraries' DEBUG lines
 (filelock logs every acquire and release). `log_file()` says where the log goes, for
 Help → About and the crash dialog. The log never receives API keys: the code that handles them never
-logs them. `quiet_library_warnings()` drops a known, harmless library warning (the file
+logs them. `quiet_library_warnings()` drops known, harmless library warnings (the file
 watcher installs it).
 """
 
@@ -105,14 +105,33 @@ def setup_logging(*, verbosity: int = 0) -> Path | None:
     return _log_file
 
 
+class _DropMessage(logging.Filter):
+    """Drops one library's record with this exact message (the format, before arguments)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg != self.message
+
+
+# watchdog logs this ERROR when an inotify event arrives while its observer is stopping
+# (the emitter thread reads it after `stop()` closed the inotify handle). The observer is
+# being stopped on purpose, so the event has no one to go to; nothing is lost.
+_STOPPING_INOTIFY = _DropMessage("InotifyEmitter.queue_events() called when the thread is inactive")
+
+
 def quiet_library_warnings() -> None:
     """Keep known, harmless library warnings out of the terminal and the log.
 
     watchdog's inotify observer warns "Callback with id … already exists" (3 KB each)
     when a new directory is reported twice, once by its own creation event and once by
     the walk of its parent that watchdog does to catch files made before the watch
-    began. The watch it re-adds is the same one; nothing is lost.
+    began. The watch it re-adds is the same one; nothing is lost. Its error about an
+    event read while the observer stops is dropped too (`_STOPPING_INOTIFY`).
     """
     warnings.filterwarnings(
         "ignore", message=r"Callback with id .* already exists", category=RuntimeWarning
     )
+    logging.getLogger("watchdog.observers.inotify").addFilter(_STOPPING_INOTIFY)

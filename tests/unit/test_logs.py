@@ -58,3 +58,14 @@ def test_a_file_in_the_way_of_the_log_dir_is_said_once(
     assert "cannot write the log" in capsys.readouterr().err
     logging.getLogger("memtab.test").warning("still visible")
     assert "still visible" in capsys.readouterr().err
+
+
+@pytest.mark.expect_log("watchdog.observers.inotify", "ERROR", "^some other inotify error$")
+def test_watchdogs_error_while_its_observer_stops_is_dropped(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    logs.quiet_library_warnings()
+    inotify = logging.getLogger("watchdog.observers.inotify")
+    inotify.error("InotifyEmitter.queue_events() called when the thread is inactive")
+    inotify.error("some other inotify error")
+    assert [record.getMessage() for record in caplog.records] == ["some other inotify error"]
