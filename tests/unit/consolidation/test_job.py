@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import threading
 from pathlib import Path
 
@@ -74,7 +73,7 @@ def test_a_sidecar_kept_aside_in_the_child_is_told_in_the_parent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path / "log"))
-    setup_logging()
+    setup_logging()  # undone after the test by tests/support/logfail.py
     home = create_demo_home(tmp_path / "home")
     home.journal_path.write_text("{cut short")
     told: list[KeptAside] = []
@@ -85,10 +84,6 @@ def test_a_sidecar_kept_aside_in_the_child_is_told_in_the_parent(
         )
     finally:
         stop()
-        root = logging.getLogger()
-        for handler in [h for h in root.handlers if getattr(h, "_memtab", False)]:
-            root.removeHandler(handler)
-            handler.close()
     assert outcome.error is None, outcome.error
     (copy,) = home.root.glob("memory-consolidation.json.corrupt-*")
     assert [(kept.original, kept.backup) for kept in told] == [(home.journal_path, copy)]
