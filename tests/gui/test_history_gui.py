@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
@@ -30,10 +29,6 @@ from memtab.views.tree import SectionId, directory_key, file_key, section_key
 from support.memory_home import MAIN, touch_later
 from unit.history.helpers import Scripted, memory_call
 
-pytestmark = pytest.mark.qt_log_ignore(
-    "This plugin does not support propagateSizeHints",
-    "This plugin does not support raise",
-)
 home = support.home
 make_window = support.make_window
 

@@ -96,6 +96,11 @@ def test_a_memory_path_outside_the_workspace_scope_is_refused(qtbot: QtBot) -> N
     assert not settings_file().exists()
 
 
+@pytest.mark.expect_log(
+    "memtab.consolidation.plan",
+    "WARNING",
+    r"settings.json is not valid JSON .*; consolidation reviews its plan first",
+)
 def test_a_corrupt_settings_file_is_reported_and_not_overwritten(qtbot: QtBot) -> None:
     settings_file().parent.mkdir(parents=True, exist_ok=True)
     settings_file().write_text("{broken")

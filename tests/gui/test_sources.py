@@ -33,7 +33,6 @@ from memtab.views.source_tree import (
 from memtab.views.tree import NodeKind, SectionId, TreeNode, file_key
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 make_window = support.make_window
 
 
