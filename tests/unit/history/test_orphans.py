@@ -87,6 +87,11 @@ def test_the_cli_lists_and_restores_a_deleted_orphans_files(
     assert "cannot be combined" in capsys.readouterr().err
 
 
+@pytest.mark.expect_log(
+    "memtab.store.history.capture",
+    "WARNING",
+    r"^History cannot keep /memories/project/.*/linked\.md: it has other hard links",
+)
 def test_a_file_history_cannot_keep_stops_the_delete_and_nothing_is_lost(home: Home) -> None:
     # A file with another hard link is never read (it may be a file outside the home).
     outside = home.root.parent / "outside.md"

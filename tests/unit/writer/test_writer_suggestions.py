@@ -128,9 +128,12 @@ def test_accept_retries_when_the_notes_file_changes_meanwhile(
 
 
 @pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^a1b2c3d4e5\.json could not be used \(not valid JSON"
+)
+@pytest.mark.expect_log(
     "memtab.writer.suggestions",
     "WARNING",
-    r"^Suggested memories: (cannot read .*a1b2c3d4e5.json|kept the unreadable file as)",
+    r"^Suggested memories: cannot use .*a1b2c3d4e5\.json: not valid JSON",
 )
 def test_a_corrupt_queue_is_kept_aside_and_unknown_entries_are_kept(
     home: Home, workspace: Workspace, queue: SuggestionQueue
@@ -154,6 +157,9 @@ def test_a_corrupt_queue_is_kept_aside_and_unknown_entries_are_kept(
     assert any(entry.get("id") == "g1" for entry in kept)  # a global target is never used
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar", "WARNING", r"^a1b2c3d4e5\.json could not be used \(not valid JSON"
+)
 def test_a_corrupt_queue_is_kept_aside_by_the_sidecar_rule_and_said_once(
     workspace: Workspace, queue: SuggestionQueue
 ) -> None:
@@ -174,6 +180,16 @@ def test_a_corrupt_queue_is_kept_aside_by_the_sidecar_rule_and_said_once(
     assert len(queue.pending()) == 2
 
 
+@pytest.mark.expect_log(
+    "memtab.fs.sidecar",
+    "WARNING",
+    r"^a1b2c3d4e5\.json could not be used \(its suggestions are not a list\)",
+)
+@pytest.mark.expect_log(
+    "memtab.writer.suggestions",
+    "WARNING",
+    r"^Suggested memories: cannot use .*a1b2c3d4e5\.json: its suggestions are not a list",
+)
 def test_a_queue_of_the_wrong_shape_is_kept_aside_and_its_other_fields_stay(
     workspace: Workspace, queue: SuggestionQueue
 ) -> None:
