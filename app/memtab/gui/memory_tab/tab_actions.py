@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from memtab.gui.memory_tab.dialogs import NewKind, TabDialogs
 from memtab.gui.memory_tab.file_op_tasks import Operation, OpFollowUp
-from memtab.gui.memory_tab.tree_model import PIN_NOTE, MemoryTreeModel
+from memtab.gui.memory_tab.tree_model import MemoryTreeModel
 from memtab.gui.memory_tab.tree_view import MemoryTreeView
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
@@ -36,6 +36,7 @@ from memtab.views.history import SCOPE_TITLES
 from memtab.views.own_writes import OwnWrites
 from memtab.views.scan import HomeScan
 from memtab.views.tree import NodeKind, TreeNode
+from memtab.views.tree_text import PIN_NOTE
 
 ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
 """The UI-state flag: ask before a drop moves files into another scope (default yes)."""
