@@ -1,10 +1,9 @@
 """The consolidation footer: how recently each scope was consolidated, and Consolidate now.
 
 Compact, under the tree: a header (the "Consolidation" toggle, the runs button and
-**Consolidate now**), one line per scope — `Workspace:`, `Project:` (or `unavailable`),
-`Global:`, each `coverage_text` of its record, and `Harvest:` when mux wrote harvest
-records (the last error on the same line) — which the toggle collapses into the header,
-and a status line of fixed height. The tooltip lists the runs' summaries, each once. The
+**Consolidate now**), one line per scope (`footer_lines.CoverageLines`: `Workspace:`,
+`Project:`, `Global:` and `Harvest:`) which the toggle collapses into the header, and a
+status line of fixed height. The tooltip lists the runs' summaries, each once. The
 footer never reads disk: the tab calls `set_context` after every scan, including the one
 the watcher triggers when a run journals its record, so the lines change because the
 disk changed — never from `run_finished` (which only shows a short "Done: <summary>").
@@ -32,9 +31,7 @@ from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, SignalInstance, Sl
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
-    QGridLayout,
     QHBoxLayout,
-    QLabel,
     QProgressBar,
     QPushButton,
     QSizePolicy,
@@ -44,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import humanize
+from memtab.gui.memory_tab.footer_lines import CoverageLines, summaries_tooltip
 from memtab.gui.memory_tab.icons import tinted_icon
 from memtab.gui.memory_tab.review_dialog import ReviewDialog
 from memtab.gui.style import Accent, accent_text, muted_text
@@ -97,24 +95,6 @@ class ConsolidationFacade(Protocol):
     def cancel(self) -> object:
         """Cancel the run in flight."""
         ...
-
-
-def summaries_tooltip(status: ConsolidationStatus | None) -> str:
-    """Each distinct run summary once, after the scopes whose last run it was."""
-    if status is None:
-        return ""
-    scopes_of: dict[str, list[str]] = {}
-    for label, record in (
-        ("Workspace", status.workspace_record),
-        ("Project", status.project_record),
-        ("Global", status.global_record),
-    ):
-        if record is None or not record.summary.strip():
-            continue
-        scopes_of.setdefault(record.summary.strip(), []).append(label)
-    if not scopes_of:
-        return "No consolidation runs yet."
-    return "\n".join(f"{', '.join(scopes)}: {summary}" for summary, scopes in scopes_of.items())
 
 
 class ConsolidationFooter(QFrame):
@@ -199,31 +179,8 @@ class ConsolidationFooter(QFrame):
         header.addWidget(self.runs_button)
         header.addWidget(self.consolidate_button)
 
-        self._lines = QWidget(self)
-        grid = QGridLayout(self._lines)
-        grid.setContentsMargins(22, 0, 0, 0)
-        grid.setHorizontalSpacing(8)
-        grid.setVerticalSpacing(1)
-        self._keys: dict[str, QLabel] = {}
-        self._values: dict[str, ElidedLabel] = {}
-        for row, key in enumerate(("Workspace", "Project", "Global", "Harvest")):
-            key_label = QLabel(f"{key}:", self._lines)
-            value = ElidedLabel("", self._lines, min_width=0)
-            value.setAccessibleName(f"{key} consolidation")
-            grid.addWidget(key_label, row, 0)
-            grid.addWidget(value, row, 1)
-            self._keys[key] = key_label
-            self._values[key] = value
-        self._keys["Harvest"].setToolTip(glossary.HARVEST)
-        # The last harvest's error, on the Harvest line (whole in its tooltip).
-        self.harvest_error = ElidedLabel("", self._lines, min_width=0)
-        self.harvest_error.setAccessibleName("Harvest error")
-        harvest = QHBoxLayout()
-        harvest.setSpacing(6)
-        harvest.addWidget(self._values["Harvest"], 1)
-        harvest.addWidget(self.harvest_error, 2)
-        grid.addLayout(harvest, 3, 1)
-        grid.setColumnStretch(1, 1)
+        self._lines = CoverageLines(self)
+        self.harvest_error = self._lines.harvest_error
 
         self.hint = ElidedLabel(
             "Select a workspace to see and run its consolidation.", self, min_width=0
@@ -302,11 +259,11 @@ class ConsolidationFooter(QFrame):
 
     def line_text(self, key: str) -> str:
         """The value shown after `Workspace:`, `Project:`, `Global:` or `Harvest:`."""
-        return self._values[key].full_text
+        return self._lines.value(key).full_text
 
     def is_line_visible(self, key: str) -> bool:
         """Whether a line is shown (Harvest only when mux wrote harvests)."""
-        return self._values[key].isVisibleTo(self)
+        return self._lines.value(key).isVisibleTo(self)
 
     @property
     def details_expanded(self) -> bool:
@@ -345,56 +302,17 @@ class ConsolidationFooter(QFrame):
             self.summary.set_full_text("no workspace selected")
             return
         if status is None:
-            for key in ("Workspace", "Project", "Global"):
-                self._values[key].set_full_text("…")
-            self._set_harvest(None)
+            self._lines.show_waiting()
             self.setToolTip("")
             self.summary.set_full_text("…")
             return
-        self._set_line("Workspace", status.workspace_record)
-        if status.project_available:
-            self._set_line("Project", status.project_record)
-        else:
-            self._values["Project"].set_full_text(
-                "unavailable",
-                "Multi-project workspaces have no project identity, so no project memory.",
-            )
-            self._values["Project"].setStyleSheet(f"color: {muted_text(self.palette()).name()}")
-        self._set_line("Global", status.global_record)
-        self._set_harvest(status)
+        self._lines.show_status(status)
         self.setToolTip(summaries_tooltip(status))
         record = status.workspace_record
         self.summary.set_full_text(
             f"ran {humanize.relative_time(record.last_run_at)}" if record else "never run",
             summaries_tooltip(status),
         )
-
-    def _set_line(self, key: str, record: ConsolidationRecord | None) -> None:
-        self._values[key].setStyleSheet("")
-        self._values[key].set_full_text(
-            humanize.coverage_text(record),
-            humanize.absolute_time(record.last_run_at) if record is not None else "",
-        )
-
-    def _set_harvest(self, status: ConsolidationStatus | None) -> None:
-        harvest = status.latest_harvest if status is not None else None
-        for widget in (self._keys["Harvest"], self._values["Harvest"]):
-            widget.setVisible(harvest is not None)
-        failed = harvest is not None and harvest.status == "failed"
-        error = harvest.error if harvest is not None and failed else None
-        self.harvest_error.setVisible(bool(error))
-        self.harvest_error.set_full_text(error or "")
-        if harvest is None:
-            return
-        value = self._values["Harvest"]
-        value.set_full_text(
-            humanize.harvest_text(harvest),
-            f"mux harvest of summary {harvest.summary_message_id}, "
-            f"attempt {harvest.attempt_count}; {humanize.absolute_time(harvest.sort_time or None)}"
-            f"\n{glossary.HARVEST}",
-        )
-        color = accent_text(self.palette(), Accent.ERROR) if failed else None
-        value.setStyleSheet(f"color: {color.name()}" if color is not None else "")
 
     def _busy_here(self) -> bool:
         workspace_id = self._workspace.id if self._workspace is not None else None
@@ -443,11 +361,9 @@ class ConsolidationFooter(QFrame):
     def _apply_palette(self) -> None:
         palette = self.palette()
         muted = muted_text(palette).name()
-        for key_label in self._keys.values():
-            key_label.setStyleSheet(f"color: {muted}")
+        self._lines.apply_palette()
         for label in (self.hint, self.mux_only_note, self.progress_text, self.summary):
             label.setStyleSheet(f"color: {muted}")
-        self.harvest_error.setStyleSheet(f"color: {accent_text(palette, Accent.ERROR).name()}")
         text = palette.color(QPalette.ColorRole.ButtonText)
         self.consolidate_button.setIcon(tinted_icon("footer-consolidate", text))
         self.cancel_button.setIcon(tinted_icon("footer-cancel", text))
