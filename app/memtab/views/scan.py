@@ -255,6 +255,11 @@ def choose_workspace(
     return None, note
 
 
+def workspace_identity(workspace: Workspace | None) -> tuple[str, str | None] | None:
+    """What makes two workspaces show the same scopes: the id and the project identity."""
+    return (workspace.id, workspace.project_identity) if workspace is not None else None
+
+
 def agent_task_runs(
     data: JournalData, registry: Registry, workspace: Workspace | None
 ) -> tuple[tuple[str, ConsolidationRecord], ...]:

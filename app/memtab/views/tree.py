@@ -616,6 +616,23 @@ def default_open_containers() -> frozenset[str]:
     return frozenset(section_key(SectionId(scope.value)) for scope in Scope)
 
 
+def default_expanded_keys(root: TreeNode, expand_all_max_files: int) -> set[str]:
+    """The rows a tree opens with: the scope sections, and every writable folder too when
+    the scopes hold at most `expand_all_max_files` files (from the tree, not the scan: an
+    outline is shown before any scan is)."""
+    total = sum(
+        section.file_count for section in root.children if section.section is not SectionId.ORPHANS
+    )
+    keys = {section_key(SectionId(scope.value)) for scope in Scope}
+    if total <= expand_all_max_files:
+        keys.update(
+            node.key
+            for node in root.walk()
+            if node.kind is NodeKind.DIRECTORY and not node.read_only
+        )
+    return keys
+
+
 def build_tree(
     scan: HomeScan,
     matches: Mapping[str, FileMatch] | None = None,

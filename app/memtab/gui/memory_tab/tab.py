@@ -9,60 +9,55 @@ selection and scroll position stay. After each scan the tab feeds the footer
 (`views.badges`).
 
 The tab is the coordinator of a few collaborators, each with one job: `ScanScheduler`
-(when to rescan), `SearchBox` (the search field and its searches), `TreeEditorSync`
-(tree ↔ editor), `TabActions` (commands and menus), `FileOpTasks` (file operations
-off the GUI thread; the rescan they cause shows their result, like any other change on
-disk), `EditMarks` (the "agent edited" badges, naming who changed a file),
-`SuggestionsPanel` (the offline writer's suggested memories), `MuxPresence` (whether
-mux runs, for the warnings that only matter then) and `SourcesSync` (other agents'
-memory, scanned from the first scan shown on). They reach the tab through small
-Protocols (`ScanTarget`, `ActionHost`).
+(when to rescan), `SlicedMerge` (a tree merged into the model in slices), `SearchBox`
+(the search field and its searches), `TreeEditorSync` (tree ↔ editor), `TabActions`
+(commands and menus), `FileOpTasks` (file operations off the GUI thread; the rescan they
+cause shows their result, like any other change on disk), `TabFiles` (the open file
+remembered and reopened, the row a file operation selects after its rescan),
+`EditMarks` (the "agent edited" badges, naming who changed a file), `SuggestionsPanel`
+(the offline writer's suggested memories), `MuxPresence` (whether mux runs, for the
+warnings that only matter then) and `SourcesSync` (other agents' memory, scanned from
+the first scan shown on). They reach the tab through small Protocols (`ScanTarget`,
+`ActionHost`, `FilesHost`).
 
 Paint first, build the rest after: the constructor makes only what the first paint shows
-(the picker, the tree and its scans, `TabLayout`'s stand-ins); the editor, footer and
-every collaborator above but the scheduler are imported and built by `assemble()` right
-after the tree first paints (or when something needs them first), then `assembled`
-fires. A big home paints
-its outline (folders and counts) before any file is read; `loaded` fires once the first
-full scan is shown. `TreeFill` builds a big home's folders as they are opened.
+(the picker, the tree, its scans and merges, `TabLayout`'s stand-ins); the editor, footer
+and every other collaborator above are imported and built by `assemble()` right after
+the tree first paints (or when something needs them first), then `assembled` fires. A
+big home paints its outline (folders and counts) before any file is read; `loaded` fires
+once the first full scan is shown. `TreeFill` builds a big home's folders as they are
+opened.
 """
 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import logging
 from collections.abc import Callable, Collection, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 
 from memtab.gui.memory_tab.lazy_consolidation import LazyConsolidationTasks
 from memtab.gui.memory_tab.scan_scheduler import ScanScheduler
 from memtab.gui.memory_tab.tab_layout import TabLayout
 from memtab.gui.memory_tab.tree_fill import TreeFill
+from memtab.gui.memory_tab.tree_merge import SlicedMerge
 from memtab.gui.memory_tab.tree_model import MemoryTreeModel
 from memtab.gui.memory_tab.tree_view import MemoryTreeView
 from memtab.gui.ui_state import UiState
 from memtab.gui.workspace_picker import WorkspacePicker
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
 from memtab.views import glossary
 from memtab.views.own_writes import OwnWrites
-from memtab.views.scan import HomeScan, ScanOutcome
-from memtab.views.tree import (
-    NodeKind,
-    SectionId,
-    TreeNode,
-    directory_key,
-    file_key,
-    section_key,
-)
+from memtab.views.scan import HomeScan, ScanOutcome, workspace_identity
+from memtab.views.tree import TreeNode, default_expanded_keys
 
 if TYPE_CHECKING:  # built by `assemble()`, after the first paint
     from PySide6.QtGui import QAction
@@ -77,10 +72,10 @@ if TYPE_CHECKING:  # built by `assemble()`, after the first paint
     from memtab.gui.memory_tab.search_box import SearchBox
     from memtab.gui.memory_tab.suggestions_panel import SuggestionsPanel
     from memtab.gui.memory_tab.tab_actions import TabActions
+    from memtab.gui.memory_tab.tab_files import TabFiles
     from memtab.gui.memory_tab.tree_sync import TreeEditorSync
     from memtab.gui.sources_sync import SourcesSync
     from memtab.sources.model import Source, SourceFile
-    from memtab.views.file_ops import OpResult
     from memtab.views.source_scan import ContextLoader
 
 logger = logging.getLogger(__name__)
@@ -89,8 +84,6 @@ SPLITTER_NAME = "memory"
 # Small homes open fully expanded; big ones show their top-level folders only.
 EXPAND_ALL_MAX_FILES = 150
 _RELATIVE_TIME_REFRESH_MS = 60_000
-# The tree merges a scan in slices this long, painting in between.
-MERGE_SLICE_MS = 12.0
 
 
 class Stoppable(Protocol):
@@ -105,11 +98,6 @@ class TabParts:
 
     editor: EditorPanel
     footer: ConsolidationFooter
-
-
-def workspace_identity(workspace: Workspace | None) -> tuple[str, str | None] | None:
-    """What makes two workspaces show the same scopes: the id and the project identity."""
-    return (workspace.id, workspace.project_identity) if workspace is not None else None
 
 
 class MemoryTab(QWidget):
@@ -152,6 +140,7 @@ class MemoryTab(QWidget):
     search_box: SearchBox
     search_edit: QLineEdit
     file_ops: FileOpTasks
+    files: TabFiles
     commands: TabActions
     message_bar: MessageBar
     find_action: QAction
@@ -201,14 +190,12 @@ class MemoryTab(QWidget):
         self._tree_ready = False
         self._assembled = False
         self._loaded = False
-        self._select_after_scan: tuple[str, bool] | None = None
-        self._after_merge: Callable[[], None] | None = None
-        self._reopen_pending = False
 
         self.model = MemoryTreeModel(self)
         self.tree_fill = TreeFill(self.model, lambda: self._scan, self._searching)
         self.tree = MemoryTreeView(self)
         self.tree.setModel(self.model)
+        self.tree_merge = SlicedMerge(self.model, self.tree_fill, self._quietly, self)
         self.scans = ScanScheduler(home, self, self, source_context=source_context)
         self.picker = WorkspacePicker(self)
         sizes = ui_state.splitter_sizes(SPLITTER_NAME) if ui_state is not None else None
@@ -218,10 +205,7 @@ class MemoryTab(QWidget):
         self.scans.outline_finished.connect(self._on_scans_outline_finished)
         self.scans.scan_failed.connect(self._on_scans_scan_failed)
         self.picker.workspace_requested.connect(self._on_picker_workspace_requested)
-        self._merge_timer = QTimer(self)
-        self._merge_timer.setSingleShot(True)
-        self._merge_timer.setInterval(0)
-        self._merge_timer.timeout.connect(self._on_merge_timer_timeout)
+        self.tree_merge.merged.connect(self._on_tree_merge_merged)
         self._time_refresh = QTimer(self)
         self._time_refresh.setInterval(_RELATIVE_TIME_REFRESH_MS)
         self._time_refresh.timeout.connect(self._on_time_refresh_timeout)
@@ -248,6 +232,7 @@ class MemoryTab(QWidget):
         from memtab.gui.memory_tab.search_box import SearchBox
         from memtab.gui.memory_tab.suggestions_panel import SuggestionsPanel
         from memtab.gui.memory_tab.tab_actions import TabActions
+        from memtab.gui.memory_tab.tab_files import TabFiles
         from memtab.gui.memory_tab.tree_sync import TreeEditorSync
         from memtab.gui.sources_sync import SourcesSync
 
@@ -276,27 +261,33 @@ class MemoryTab(QWidget):
         )
 
         commands = self.commands
-        self.find_action = commands.add_action("Search memories", self.focus_search, "Ctrl+Shift+F")
-        # F3 in the tree; in the editor its own F3 (find next in the file) wins.
-        self.next_match_action = commands.add_action(
-            "Next search result", self.next_match, QKeySequence.StandardKey.FindNext
-        )
-        self.previous_match_action = commands.add_action(
-            "Previous search result", self.previous_match, QKeySequence.StandardKey.FindPrevious
-        )
-        self.reload_action = commands.add_action("Reload from disk", self.rescan_all, "F5")
+        self.find_action = commands.find_action
+        self.next_match_action = commands.next_match_action
+        self.previous_match_action = commands.previous_match_action
+        self.reload_action = commands.reload_action
         self.new_file_action = commands.new_file_action
         self.new_folder_action = commands.new_folder_action
         self.pin_action = commands.pin_action
         self.rename_action = commands.rename_action
         self.delete_action = commands.delete_action
         self.delete_orphan_action = commands.delete_orphan_action
-        self._set_tab_order()
+        self._layout.set_tab_order(
+            [self.picker.combo, self.search_edit, self.new_button, self.tree],
+            [self.editor, self.footer],
+        )
         self.search_box.results_found.connect(self._on_search_box_results_found)
-        self.file_ops.op_finished.connect(self._on_file_ops_op_finished)
-        self.file_ops.op_failed.connect(self._on_file_ops_op_failed)
-        self.editor.file_opened.connect(self._on_editor_file_opened)
-        self.editor.file_closed.connect(self._on_editor_file_closed)
+        self.files = TabFiles(
+            self,
+            model=self.model,
+            sync=self.sync,
+            editor=self.editor,
+            marks=self.marks,
+            sources=self.sources,
+            scans=self.scans,
+            file_ops=self.file_ops,
+            message_bar=self.message_bar,
+            parent=self,
+        )
         self.suggestions.status_message.connect(self.status_message)
         self.sources.status_message.connect(self.status_message)
         self.sources.watch_targets_changed.connect(self.watch_targets_changed)
@@ -308,29 +299,6 @@ class MemoryTab(QWidget):
         if self._scan is not None:
             self.editor.set_store(self._scan.store())
         self.assembled.emit()
-
-    def _set_tab_order(self) -> None:
-        """Picker → search → tree → editor → footer (the editor sits right of the footer
-        on screen, but is where the keyboard goes after choosing a file)."""
-        chain: list[QWidget] = []
-        widget = self.picker.combo.nextInFocusChain()
-        while widget is not None and widget is not self.picker.combo and len(chain) < 1000:
-            chain.append(widget)
-            widget = widget.nextInFocusChain()
-
-        def inside(container: QWidget) -> list[QWidget]:
-            return [
-                w
-                for w in chain
-                if w is not container
-                and container.isAncestorOf(w)
-                and w.focusPolicy() & Qt.FocusPolicy.TabFocus
-            ]
-
-        order = [self.picker.combo, self.search_edit, self.new_button, self.tree]
-        order += inside(self.editor) + inside(self.footer)
-        for first, second in itertools.pairwise(order):
-            QWidget.setTabOrder(first, second)
 
     # -- public API ------------------------------------------------------------------------
 
@@ -366,8 +334,7 @@ class MemoryTab(QWidget):
         return not (
             self.scans.busy
             or (self._assembled and (self.search_box.busy or self.file_ops.busy))
-            or self.model.merging
-            or self._merge_timer.isActive()
+            or self.tree_merge.busy
         )
 
     @property
@@ -420,7 +387,7 @@ class MemoryTab(QWidget):
     def shutdown(self) -> None:
         """Stop every worker thread (on window close)."""
         self._time_refresh.stop()
-        self._merge_timer.stop()
+        self.tree_merge.stop()
         self.scans.shutdown()
         if self._assembled:
             self.search_box.shutdown()
@@ -483,7 +450,7 @@ class MemoryTab(QWidget):
         if not self.sync.step_match(forward=False):
             self.show_status("No matching lines: type in the search box first")
 
-    # -- what the collaborators ask of the tab (ActionHost) ----------------------------------
+    # -- what the collaborators ask of the tab (ActionHost, FilesHost) ---------------------
 
     def run_op(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None:
         """Run a file operation off the GUI thread; its rescan shows the result."""
@@ -577,7 +544,7 @@ class MemoryTab(QWidget):
         if scan.workspace_note and self._explicit_workspace:
             self.show_error(scan.workspace_note + "; showing another workspace instead.")
         self._workspace_id = scan.workspace.id if scan.workspace is not None else None
-        self._reopen_pending = True
+        self.files.workspace_shown()
         # Keeps the open file when only the scan caught up with a switch already made.
         self.editor.set_store(scan.store())
         self.suggestions.set_workspace(scan.workspace)
@@ -590,45 +557,25 @@ class MemoryTab(QWidget):
     # -- merging a tree into the model -------------------------------------------------------
 
     def _show_tree(self, tree: TreeNode, then: Callable[[], None] | None = None) -> None:
-        """Merge `tree` into the model in slices of a few ms (the GUI stays responsive
-        even when thousands of rows change), then run the follow-ups and `then`."""
-        self.model.start_merge(tree, self.marks.badges if self._assembled else None)
-        self._after_merge = then
-        self._continue_merge()
+        """Merge `tree` into the model in slices (`SlicedMerge`), then run `then` and the
+        follow-ups of a shown tree."""
+        self.tree_merge.show(tree, self.marks.badges if self._assembled else None, then)
+
+    def _quietly(self) -> AbstractContextManager[None]:
+        return self.sync.quietly() if self._assembled else contextlib.nullcontext()
 
     @Slot()
-    def _on_merge_timer_timeout(self) -> None:
-        self._continue_merge()
-
-    def _continue_merge(self) -> None:
-        with self.sync.quietly() if self._assembled else contextlib.nullcontext():
-            done = self.model.continue_merge(MERGE_SLICE_MS)
-        if not done:
-            self._merge_timer.start()
-            return
-        self.tree_fill.refill()
-        after, self._after_merge = self._after_merge, None
-        if after is not None:
-            after()
+    def _on_tree_merge_merged(self) -> None:
         if not self._assembled:
             return  # an outline: nothing is open or selected yet
-        if self._reopen_pending and self._loaded:
-            self._reopen_pending = False
-            self._reopen_remembered_file()
-        self.sync.show_open_file()
-        self.sync.reveal_if_shown()
-        if self._select_after_scan is not None:
-            key, open_it = self._select_after_scan
-            if self.model.reveal(key) is not None:
-                self._select_after_scan = None
-                self.sync.select_key(key, open_it)
+        self.files.after_tree_shown()
         self.tree_updated.emit()
 
     def _on_first_tree_shown(self) -> None:
         self._expand_defaults()
         self._mark_tree_ready()
         self._loaded = True
-        self._reopen_remembered_file()
+        self.files.reopen_remembered_file()
         self.sync.mark_keyboard_row()
         self.mux.check()
         self.scans.enable_sources()  # other agents' memory: after the mux scopes are shown
@@ -637,19 +584,7 @@ class MemoryTab(QWidget):
         self.loaded.emit()
 
     def _expand_defaults(self) -> None:
-        # From the tree, not the scan: an outline is shown before any scan is.
-        total = sum(
-            section.file_count
-            for section in self.model.root.children
-            if section.section is not SectionId.ORPHANS
-        )
-        keys = {section_key(SectionId(scope.value)) for scope in Scope}
-        if total <= EXPAND_ALL_MAX_FILES:
-            keys.update(
-                node.key
-                for node in self.model.nodes()
-                if node.kind is NodeKind.DIRECTORY and not node.read_only
-            )
+        keys = default_expanded_keys(self.model.root, EXPAND_ALL_MAX_FILES)
         self.tree.set_expanded_keys(keys)
 
     @Slot(object)
@@ -661,21 +596,7 @@ class MemoryTab(QWidget):
         if not self._loaded:
             self._on_first_tree_shown()
 
-    # -- the open file -----------------------------------------------------------------------
-
-    @Slot(object)
-    def _on_editor_file_opened(self, path: object) -> None:
-        self.sources.file_opened(path)
-        self.sync.clear_line_highlight()
-        self.sync.show_open_file()
-        if isinstance(path, VirtualPath):
-            self._remember_open_file(str(path))
-
-    @Slot()
-    def _on_editor_file_closed(self) -> None:
-        # Nothing in the tree stays selected for a file the editor no longer shows.
-        self.sync.clear_selection()
-        self.sources.file_closed()
+    # -- other agents' files, mux, the picker, the clock -------------------------------------
 
     def _find_source_file(self, file_id: str) -> tuple[Source, SourceFile] | None:
         sources = self._scan.sources if self._scan is not None else None
@@ -687,58 +608,10 @@ class MemoryTab(QWidget):
         self.model.pin_note = note
         self.commands.set_pin_note(note)
 
-    def _remember_open_file(self, path: str) -> None:
-        # Only opening is remembered: a file closed or deleted since is skipped on reopen.
-        if self.ui_state is not None and self._loaded:
-            self.ui_state.set_open_file(self.home.root, self._workspace_id, path)
-
-    def _reopen_remembered_file(self) -> None:
-        """Open the file that was open last time in this workspace, if it still exists."""
-        if self.ui_state is None or self.editor.current_path is not None:
-            return
-        remembered = self.ui_state.open_file_for(self.home.root, self._workspace_id)
-        if remembered is None:
-            return
-        try:
-            key = file_key(parse_file_path(remembered))
-        except PathError:
-            return
-        if self.model.reveal(key) is not None:
-            with self.marks.opening_quietly():  # the user has not looked at it yet
-                self.sync.select_key(key, open_it=True)
-
     @Slot(str)
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:
         if not self.switch_workspace(workspace_id):
             self.picker.select_workspace(self._workspace_id)
-
-    # -- file-operation follow-ups -----------------------------------------------------------
-
-    @Slot(object, object)
-    def _on_file_ops_op_finished(self, result: OpResult, follow_up: OpFollowUp) -> None:
-        if result.ok:
-            self.message_bar.clear()
-            self.status_message.emit(result.message)
-        else:
-            self.show_error(f"{result.message}: {result.error}")
-        for old, _new in result.moved:
-            self.marks.moved_away(old)
-        if result.created is not None:
-            created = result.created
-            is_file = follow_up.open_created
-            key = file_key(created) if is_file else directory_key(created)
-            self._select_after_scan = (key, is_file)
-        for old_open, new_open in (follow_up.reopen or {}).items():
-            if any(old_open.is_within(old) for old, _new in result.moved):
-                self.editor.close_file()
-                self._select_after_scan = (file_key(new_open), True)
-        if result.ok and follow_up.open_key is not None:
-            self._select_after_scan = (follow_up.open_key, True)
-        self.scans.request([path for path in result.touched if path])
-
-    @Slot(str)
-    def _on_file_ops_op_failed(self, message: str) -> None:
-        self.show_error(message)
 
     @Slot()
     def _on_time_refresh_timeout(self) -> None:

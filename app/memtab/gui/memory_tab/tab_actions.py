@@ -2,7 +2,8 @@
 does — new file or folder, pin, rename or move (also by drag and drop), delete, undo the
 last of these, copy the path, open the containing folder, a file's history, what a scope
 lost (Recently deleted), delete an orphaned project dir, and Copy to… (a memory into
-another agent's scope, `gui.sources_copy`), also for other agents' files.
+another agent's scope, `gui.sources_copy`), also for other agents' files; and the
+search (Ctrl+Shift+F, next and previous result) and Reload (F5) the tab carries out.
 
 Every change runs as a file operation on the tab's worker, through `views.undo`, which
 pushes how to take it back on the tab's undo stack (Edit → Undo, Ctrl+Z in the tree); the
@@ -82,6 +83,14 @@ class ActionHost(Protocol):
     def show_status(self, text: str) -> None: ...
 
     def show_error(self, text: str) -> None: ...
+
+    def focus_search(self) -> None: ...
+
+    def next_match(self) -> None: ...
+
+    def previous_match(self) -> None: ...
+
+    def rescan_all(self) -> None: ...
 
 
 class TabActions(QObject):
@@ -174,6 +183,16 @@ class TabActions(QObject):
             context=tree_only,
             tip="Copy this memory into another agent's memory (or another mux scope)",
         )
+        host = self._host
+        self.find_action = self.add_action("Search memories", host.focus_search, "Ctrl+Shift+F")
+        # F3 in the tree; in the editor its own F3 (find next in the file) wins.
+        self.next_match_action = self.add_action(
+            "Next search result", host.next_match, QKeySequence.StandardKey.FindNext
+        )
+        self.previous_match_action = self.add_action(
+            "Previous search result", host.previous_match, QKeySequence.StandardKey.FindPrevious
+        )
+        self.reload_action = self.add_action("Reload from disk", host.rescan_all, "F5")
 
     def set_pin_note(self, note: str) -> None:
         """What the pin action's tooltip says about mux (it depends on mux running)."""

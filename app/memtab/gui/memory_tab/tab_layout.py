@@ -4,11 +4,12 @@ The tab paints before its editor, footer and search field exist (`MemoryTab.asse
 `TabLayout` lays out the picker and the tree with a disabled search field and an empty
 editor pane in their places, and `place` puts the real parts there once they are built
 (the message bar and the suggestions above the tree, the footer below it), keeping the
-splitter's sizes.
+splitter's sizes, and `set_tab_order` chains the keyboard through them.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 
 from PySide6.QtCore import Qt
@@ -89,3 +90,30 @@ class TabLayout:
             stand_in.deleteLater()
         self.splitter.setStretchFactor(1, 1)  # a stretch factor is the widget's, not the slot's
         self.splitter.setSizes(sizes)
+
+    @staticmethod
+    def set_tab_order(widgets: list[QWidget], containers: list[QWidget]) -> None:
+        """Tab through `widgets`, then the focusable widgets inside each of `containers`
+        in turn: picker → search → tree → editor → footer (the editor sits right of the
+        footer on screen, but is where the keyboard goes after choosing a file)."""
+        start = widgets[0]
+        chain: list[QWidget] = []
+        widget = start.nextInFocusChain()
+        while widget is not None and widget is not start and len(chain) < 1000:
+            chain.append(widget)
+            widget = widget.nextInFocusChain()
+
+        def inside(container: QWidget) -> list[QWidget]:
+            return [
+                w
+                for w in chain
+                if w is not container
+                and container.isAncestorOf(w)
+                and w.focusPolicy() & Qt.FocusPolicy.TabFocus
+            ]
+
+        order = list(widgets)
+        for container in containers:
+            order += inside(container)
+        for first, second in itertools.pairwise(order):
+            QWidget.setTabOrder(first, second)

@@ -1,0 +1,175 @@
+"""The Memory tab's open file and file operations, followed through the rescans.
+
+- The file the user opens is remembered per workspace (`UiState.set_open_file`) and
+  reopened when the tab next shows that workspace, if it still exists. Only opening is
+  remembered: a file closed or deleted since is skipped on reopen.
+- A file operation's result (`FileOpTasks.op_finished`) shows in the tab's bar and the
+  status bar; the row it created, the new place of a moved open file, or the row asked
+  for is selected (and opened) once the rescan the operation causes shows it
+  (`after_tree_shown`).
+- Opening or closing a file keeps the tree's selection, the line highlight and other
+  agents' sections in step (`TreeEditorSync`, `SourcesSync`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, Slot
+
+from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.views.tree import directory_key, file_key
+
+if TYPE_CHECKING:
+    from memtab.gui.memory_tab.edit_marks import EditMarks
+    from memtab.gui.memory_tab.editor import EditorPanel
+    from memtab.gui.memory_tab.editor_bar import MessageBar
+    from memtab.gui.memory_tab.file_op_tasks import FileOpTasks, OpFollowUp
+    from memtab.gui.memory_tab.scan_scheduler import ScanScheduler
+    from memtab.gui.memory_tab.tree_model import MemoryTreeModel
+    from memtab.gui.memory_tab.tree_sync import TreeEditorSync
+    from memtab.gui.sources_sync import SourcesSync
+    from memtab.gui.ui_state import UiState
+    from memtab.store.home import Home
+    from memtab.views.file_ops import OpResult
+
+logger = logging.getLogger(__name__)
+
+
+class FilesHost(Protocol):
+    """What `TabFiles` needs of the tab (`MemoryTab`)."""
+
+    @property
+    def home(self) -> Home: ...
+
+    @property
+    def ui_state(self) -> UiState | None: ...
+
+    @property
+    def workspace_id(self) -> str | None: ...
+
+    @property
+    def is_loaded(self) -> bool: ...
+
+    def show_status(self, text: str) -> None: ...
+
+    def show_error(self, text: str) -> None: ...
+
+
+class TabFiles(QObject):
+    """Follows the open file and file operations (see the module docstring)."""
+
+    def __init__(
+        self,
+        host: FilesHost,
+        *,
+        model: MemoryTreeModel,
+        sync: TreeEditorSync,
+        editor: EditorPanel,
+        marks: EditMarks,
+        sources: SourcesSync,
+        scans: ScanScheduler,
+        file_ops: FileOpTasks,
+        message_bar: MessageBar,
+        parent: QObject | None = None,
+    ) -> None:
+        """Listen to `editor`'s opened and closed files and `file_ops`' results."""
+        super().__init__(parent)
+        self._host = host
+        self._model = model
+        self._sync = sync
+        self._editor = editor
+        self._marks = marks
+        self._sources = sources
+        self._scans = scans
+        self._message_bar = message_bar
+        self._select_after_scan: tuple[str, bool] | None = None
+        self._reopen_pending = False
+        file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        file_ops.op_failed.connect(self._on_file_ops_op_failed)
+        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.file_closed.connect(self._on_editor_file_closed)
+
+    def workspace_shown(self) -> None:
+        """Another workspace is shown: reopen its remembered file once its tree is."""
+        self._reopen_pending = True
+
+    def after_tree_shown(self) -> None:
+        """A tree was merged: reopen the remembered file if due, select what is pending."""
+        if self._reopen_pending and self._host.is_loaded:
+            self._reopen_pending = False
+            self.reopen_remembered_file()
+        self._sync.show_open_file()
+        self._sync.reveal_if_shown()
+        if self._select_after_scan is not None:
+            key, open_it = self._select_after_scan
+            if self._model.reveal(key) is not None:
+                self._select_after_scan = None
+                self._sync.select_key(key, open_it)
+
+    def reopen_remembered_file(self) -> None:
+        """Open the file that was open last time in this workspace, if it still exists."""
+        ui_state = self._host.ui_state
+        if ui_state is None or self._editor.current_path is not None:
+            return
+        remembered = ui_state.open_file_for(self._host.home.root, self._host.workspace_id)
+        if remembered is None:
+            return
+        try:
+            key = file_key(parse_file_path(remembered))
+        except PathError:
+            return
+        if self._model.reveal(key) is not None:
+            with self._marks.opening_quietly():  # the user has not looked at it yet
+                self._sync.select_key(key, open_it=True)
+
+    # -- the open file -----------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_editor_file_opened(self, path: object) -> None:
+        self._sources.file_opened(path)
+        self._sync.clear_line_highlight()
+        self._sync.show_open_file()
+        if isinstance(path, VirtualPath):
+            self._remember_open_file(str(path))
+
+    @Slot()
+    def _on_editor_file_closed(self) -> None:
+        # Nothing in the tree stays selected for a file the editor no longer shows.
+        self._sync.clear_selection()
+        self._sources.file_closed()
+
+    def _remember_open_file(self, path: str) -> None:
+        # Only opening is remembered: a file closed or deleted since is skipped on reopen.
+        ui_state = self._host.ui_state
+        if ui_state is not None and self._host.is_loaded:
+            ui_state.set_open_file(self._host.home.root, self._host.workspace_id, path)
+
+    # -- file-operation follow-ups -----------------------------------------------------------
+
+    @Slot(object, object)
+    def _on_file_ops_op_finished(self, result: OpResult, follow_up: OpFollowUp) -> None:
+        if result.ok:
+            self._message_bar.clear()
+            self._host.show_status(result.message)
+        else:
+            self._host.show_error(f"{result.message}: {result.error}")
+        for old, _new in result.moved:
+            self._marks.moved_away(old)
+        if result.created is not None:
+            created = result.created
+            is_file = follow_up.open_created
+            key = file_key(created) if is_file else directory_key(created)
+            self._select_after_scan = (key, is_file)
+        for old_open, new_open in (follow_up.reopen or {}).items():
+            if any(old_open.is_within(old) for old, _new in result.moved):
+                self._editor.close_file()
+                self._select_after_scan = (file_key(new_open), True)
+        if result.ok and follow_up.open_key is not None:
+            self._select_after_scan = (follow_up.open_key, True)
+        self._scans.request([path for path in result.touched if path])
+
+    @Slot(str)
+    def _on_file_ops_op_failed(self, message: str) -> None:
+        self._host.show_error(message)
