@@ -22,16 +22,16 @@ What is open is a `views.documents.Document`: a mux file through the workspace's
 or another agent's file through `memtab.sources` — read, saved and followed alike.
 
 The rules (what a disk change means, which choices to offer) are the Qt-free
-`views.editor_session`; the bar, the diff window and the unsaved-changes question are
-`editor_prompts`; widgets and text mechanics `editor_view`; find, external editor and
-real path `editor_commands`. This module carries out what the rules decide.
+`views.editor_session`; `editor_document.OpenDocument` carries out what they decide
+(loading, saving, following the disk, the bar's choices); the bar, the diff window and
+the unsaved-changes question are `editor_prompts`; widgets and text mechanics
+`editor_view`; find, external editor and real path `editor_commands`. This module is the
+widget: what other code opens, saves and asks, its signals and its chrome.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,46 +47,19 @@ from PySide6.QtWidgets import (
 from memtab.gui.memory_tab.diff_view import DiffDialog
 from memtab.gui.memory_tab.editor_bar import BarKind, MessageBar
 from memtab.gui.memory_tab.editor_commands import EditorCommands
+from memtab.gui.memory_tab.editor_document import OpenDocument
 from memtab.gui.memory_tab.editor_find import FindBar
 from memtab.gui.memory_tab.editor_frontmatter import with_description
 from memtab.gui.memory_tab.editor_prompts import DiscardChoice, EditorPrompts
 from memtab.gui.memory_tab.editor_view import EditorView, ViewMode
 from memtab.gui.memory_tab.preview import MarkdownPreview
 from memtab.gui.tasks.runner import TaskRunner
-from memtab.gui.widgets import short_name
-from memtab.store.files import FileContent, read_file_content
-from memtab.store.memory import MemoryStore, SaveConflictError
+from memtab.store.files import read_file_content
+from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
-from memtab.views.documents import (
-    Document,
-    DocumentError,
-    DocumentMissingError,
-    MuxDocument,
-    SourceDocument,
-)
-from memtab.views.editor_session import (
-    CLOSE_FILE,
-    KEEP_MINE,
-    MERGE,
-    OVERWRITE,
-    RELOAD,
-    RESTORE_DRAFT,
-    SHOW_DIFF,
-    TAKE_THEIRS,
-    Buffer,
-    Choice,
-    Decision,
-    DiskAbsence,
-    DiskRead,
-    OpenFile,
-    Situation,
-    TakeDecision,
-    display_text,
-    is_editable,
-    not_editable_reason,
-)
+from memtab.views.documents import MuxDocument, SourceDocument
+from memtab.views.editor_session import Situation, display_text
 from memtab.views.own_writes import OwnWrites
-from memtab.views.text_buffer import with_final_newline
 
 if TYPE_CHECKING:
     from memtab.sources.model import Source, SourceFile
@@ -123,16 +96,13 @@ class EditorPanel(QWidget):
         """`tasks` runs the diffs; without one the panel starts its own worker thread on
         first use, and `shutdown()` must be called on close (the tab does)."""
         super().__init__(parent)
-        self._own_writes = own_writes
         self._store: MemoryStore | None = None
-        self._document: Document | None = None
-        self._file = OpenFile()
-        self._real_path: Path | None = None
         self._last_dirty = False
 
         self._view = EditorView(self)
         self._prompts = EditorPrompts(self._view.page, tasks)
         self._view.set_bar(self._prompts.bar)
+        self._doc = OpenDocument(self, self._view, self._prompts, own_writes)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._view)
@@ -143,7 +113,7 @@ class EditorPanel(QWidget):
         self._prompts.dismissed.connect(self._on_prompts_dismissed)
         self.commands = EditorCommands(self, self._view)
         self.commands.notice.connect(self._on_commands_notice)
-        self._refresh_chrome()
+        self.refresh_chrome()
 
     # --- the seam ----------------------------------------------------------------------------
 
@@ -151,28 +121,28 @@ class EditorPanel(QWidget):
     def current_path(self) -> VirtualPath | None:
         """The open mux file, or None (also for another agent's file, and a read-only file
         opened by physical path)."""
-        return self._file.path
+        return self._doc.file.path
 
     @property
     def current_key(self) -> str | None:
         """The tree key of the open file (a mux or another agent's file), or None."""
-        return self._document.key if self._document is not None else None
+        return self._doc.document.key if self._doc.document is not None else None
 
     @property
     def current_source_file(self) -> str | None:
         """The file id of another agent's open file, or None."""
-        document = self._document
+        document = self._doc.document
         return document.file.id if isinstance(document, SourceDocument) else None
 
     @property
     def is_dirty(self) -> bool:
         """Unsaved changes: an edited buffer, or a draft whose file is gone from disk."""
-        return self._file.is_dirty(self._view.is_modified())
+        return self._doc.file.is_dirty(self._view.is_modified())
 
     @property
     def is_read_only(self) -> bool:
         """Whether the open file cannot be edited here (binary, over the cap, orphan)."""
-        return self._file.is_read_only
+        return self._doc.file.is_read_only
 
     @property
     def view_mode(self) -> ViewMode:
@@ -217,7 +187,7 @@ class EditorPanel(QWidget):
     @property
     def real_path(self) -> Path | None:
         """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
-        return self._real_path
+        return self._doc.real_path
 
     def buffer_text(self) -> str:
         """What the editor holds, with `\\n` line breaks (exactly, unlike toPlainText)."""
@@ -234,7 +204,7 @@ class EditorPanel(QWidget):
             and _workspace_id(store) == _workspace_id(self._store)
         )
         self._store = store
-        if not same_place and not isinstance(self._document, SourceDocument):
+        if not same_place and not isinstance(self._doc.document, SourceDocument):
             self.close_file()
 
     def open_file(self, path: VirtualPath) -> bool:
@@ -243,16 +213,16 @@ class EditorPanel(QWidget):
         Reopening the open file keeps the buffer as it is. A file that cannot be read
         opens with the error in the bar.
         """
-        if path == self._file.path:
+        if path == self._doc.file.path:
             self.file_opened.emit(path)
             return True
         if not self.confirm_discard():
             return False
         if self._store is None:
-            self._reset_state()
-            self._show_page(str(path), "", "no workspace is selected")
+            self._doc.reset()
+            self._doc.show_page(str(path), "", "no workspace is selected")
             return True
-        self._open(MuxDocument(self._store, path))
+        self._doc.open(MuxDocument(self._store, path))
         return True
 
     def open_source_file(self, source: Source, file: SourceFile) -> bool:
@@ -264,7 +234,7 @@ class EditorPanel(QWidget):
             return True
         if not self.confirm_discard():
             return False
-        self._open(document)
+        self._doc.open(document)
         return True
 
     def open_read_only(self, physical: Path, title: str, note: str) -> bool:
@@ -272,23 +242,23 @@ class EditorPanel(QWidget):
         dir), read-only with `note`; `title` takes the place of the virtual path."""
         if not self.confirm_discard():
             return False
-        self._reset_state()
-        self._real_path = physical
+        self._doc.reset()
+        self._doc.real_path = physical
         try:
             content = read_file_content(physical)
         except OSError as error:
-            self._show_page(title, "", f"Cannot read {title}: {error.strerror or error}")
-            self._show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {title}: {error}")
+            self._doc.show_page(title, "", f"Cannot read {title}: {error.strerror or error}")
+            self._doc.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {title}: {error}")
             return True
-        self._show_page(title, display_text(content), note)
-        self._show_bar(Situation.NOTE, BarKind.INFO, note)
+        self._doc.show_page(title, display_text(content), note)
+        self._doc.show_bar(Situation.NOTE, BarKind.INFO, note)
         return True
 
     def close_file(self) -> None:
         """Go back to the empty state, dropping the buffer (the caller asked first)."""
-        self._reset_state()
+        self._doc.reset()
         self._view.show_empty()
-        self._refresh_chrome()
+        self.refresh_chrome()
         self.file_closed.emit()
 
     def confirm_discard(self) -> bool:
@@ -306,58 +276,34 @@ class EditorPanel(QWidget):
 
     def handle_disk_change(self, changed: set[VirtualPath], deleted: set[VirtualPath]) -> None:
         """Apply what a rescan found on disk to the open file (see the module docstring)."""
-        path = self._file.path
+        path = self._doc.file.path
         if path is None or self._store is None or (path not in changed and path not in deleted):
             return
-        self._follow_disk()
+        self._doc.follow_disk()
 
     def handle_source_change(self, sources: SourcesScan) -> None:
         """The same for another agent's open file, after a scan of the sources: follow
         the file if it changed, and its listing (who may write it) in any case."""
-        document = self._document
+        document = self._doc.document
         if not isinstance(document, SourceDocument):
             return
         listed = sources.find(document.file.id)
         if listed is not None:
-            self._document = SourceDocument(*listed)
+            self._doc.document = SourceDocument(*listed)
         changes = sources.changes
         if document.file.id in changes.changed or document.file.id in changes.deleted:
-            self._follow_disk()
-
-    def _follow_disk(self) -> None:
-        document = self._document
-        if document is None:
-            return
-        disk = self._read_disk()
-        decision = self._file.decide(disk, self._buffer())
-        if decision is Decision.MISSING:
-            self._on_disk_file_missing()
-        elif decision is Decision.REOPEN:
-            self._open(document)
-        elif isinstance(disk, FileContent) and decision is Decision.ADOPT:
-            self._adopt_disk_version(disk)
-        elif isinstance(disk, FileContent) and decision is Decision.RELOAD:
-            with self._quietly():
-                self._view.replace_text(self._file.codec.to_buffer(disk.content))
-                self._adopt_disk_version(disk)
-        elif decision is Decision.ASK:
-            self._show_bar(
-                Situation.CHANGED_ON_DISK,
-                BarKind.WARNING,
-                f"{document.name} changed on disk while you were editing it. Your draft is kept.",
-                self._file.changed_on_disk_choices(),
-            )
+            self._doc.follow_disk()
 
     def save(self) -> bool:
         """Save the buffer if the file on disk is still the one loaded; True on success.
 
         Nothing to save counts as success. Conflicts and errors go to the bar.
         """
-        if self._document is None or self._file.is_read_only:
+        if self._doc.document is None or self._doc.file.is_read_only:
             return False
         if not self.is_dirty:
             return True
-        return self._save_against(self._file.save_expectation())
+        return self._doc.save_against(self._doc.file.save_expectation())
 
     def set_view_mode(self, mode: ViewMode) -> None:
         """Show the source, the preview, or both."""
@@ -374,22 +320,7 @@ class EditorPanel(QWidget):
 
     def show_diff(self) -> None:
         """Open a window with the differences between the disk version and the draft."""
-        document = self._document
-        if document is None:
-            return
-        disk = self._read_disk()
-        if disk is DiskAbsence.UNREADABLE:
-            return
-        on_disk = isinstance(disk, FileContent)
-        old = self._file.codec.to_buffer(disk.content) if isinstance(disk, FileContent) else ""
-        self._prompts.open_diff(
-            f"Differences — {short_name(document.name)}",
-            "On disk" if on_disk else "On disk (deleted)",
-            old,
-            self.buffer_text(),
-            self._file.diff_choices(on_disk),
-            self._file.merge_basis(disk),
-        )
+        self._doc.show_diff()
 
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match
@@ -405,278 +336,34 @@ class EditorPanel(QWidget):
         self.commands.stop()
         self._prompts.shutdown()
 
-    # --- opening and loading ---------------------------------------------------------------
+    # --- chrome (DocumentHost) -------------------------------------------------------------
 
-    def _reset_state(self, document: Document | None = None) -> None:
-        path = document.path if isinstance(document, MuxDocument) else None
-        self._document = document
-        self._file = OpenFile(path, key=document.key if document is not None else None)
-        self._real_path = document.physical() if document is not None else None
-        self._prompts.close_diff()
-        self._clear_bar()
-
-    def _open(self, document: Document) -> None:
-        self._reset_state(document)
-        self._load(document)
-        self.file_opened.emit(_opened_name(document))
-
-    def _load(self, document: Document) -> None:
-        title = document.title
-        try:
-            content = document.read()
-        except DocumentError as error:
-            self._show_page(title, "", str(error))
-            self._show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot open {title}: {error}")
-            return
-        owner = document.read_only_reason
-        if owner is not None or not is_editable(content):
-            reason = owner or not_editable_reason(content)
-            self._file.loaded(content, reason)
-            self._show_page(title, display_text(content), reason)
-            said = f"Read-only: {reason}." if owner else f"Read-only: this file is {reason}."
-            self._show_bar(Situation.NOTE, BarKind.INFO, said)
-            return
-        self._file.loaded(content)
-        codec = self._file.codec
-        self._show_page(title, codec.to_buffer(content.content), None)
-        if document.note:
-            self._show_bar(Situation.NOTE, BarKind.WARNING, document.note)
-        elif not codec.round_trips(content.content):
-            self._show_bar(
-                Situation.NOTE,
-                BarKind.INFO,
-                "This file has mixed or unusual line breaks; saving it writes plain line breaks.",
-            )
-
-    def _show_page(self, title: str, text: str, read_only_reason: str | None) -> None:
-        self._file.read_only_reason = read_only_reason
-        real = f"\nOn disk: {self._real_path}" if self._real_path is not None else ""
-        self._view.show_file(title, text, read_only_reason is not None, f"{title}{real}")
-        self._file.clean_text = text
-        self._refresh_chrome()
-
-    def _buffer(self) -> Buffer:
-        return Buffer(self.buffer_text(), self._view.is_modified())
-
-    # --- buffer edits -----------------------------------------------------------------------
-
-    @contextmanager
-    def _quietly(self) -> Iterator[None]:
-        """Programmatic edits: refresh the chrome (and `dirty_changed`) once, at the end."""
-        try:
-            with self._view.quietly():
-                yield
-        finally:
-            self._refresh_chrome()
-
-    def _adopt_disk_version(self, disk: FileContent) -> None:
-        """The buffer now equals `disk`: base the next save on it and mark it clean."""
-        self._file.adopted(disk, self.buffer_text())
-        self._view.set_modified(False)
-        if self._file.bar_clears_on_adopt():
-            self._clear_bar()
-        self._refresh_chrome()
-
-    def _take_disk_version(self) -> None:
-        """Reload / Take theirs: load the disk version, keeping the draft restorable."""
-        disk = self._read_disk()
-        decision = self._file.decide_take(disk)
-        if decision is TakeDecision.MISSING:
-            self._on_disk_file_missing()
-        elif isinstance(disk, FileContent) and decision is TakeDecision.REFUSE:
-            # Loading it would make the panel read-only and drop the draft: refuse.
-            self._show_bar(
-                Situation.ERROR,
-                BarKind.ERROR,
-                f"The file on disk is now {not_editable_reason(disk)}, so it cannot be "
-                "loaded for editing. Your draft is kept here; copy what you need, then close "
-                "the file.",
-                [(CLOSE_FILE, "Close")],
-            )
-        elif isinstance(disk, FileContent) and decision is TakeDecision.REPLACE:
-            self._replace_draft(
-                self._file.codec.to_buffer(disk.content),
-                disk,
-                "Loaded the version on disk. Your draft is kept: restore it here or with Undo.",
-            )
-
-    def _replace_draft(self, text: str, disk: FileContent, message: str) -> None:
-        """Put `text` (the disk version, or a merge with it) in place of the draft, based
-        on `disk`; the draft stays restorable (`message` says so)."""
-        draft = self.buffer_text()
-        with self._quietly():
-            self._view.replace_text(text)
-            if text == self._file.codec.to_buffer(disk.content):
-                self._adopt_disk_version(disk)
-            else:
-                self._file.kept_mine(disk)
-                self._view.set_modified(True)
-        if draft == self.buffer_text():
-            self._clear_bar()
-            return
-        self._file.draft_backup = draft
-        self._show_bar(
-            Situation.DRAFT_REPLACED, BarKind.INFO, message, [(RESTORE_DRAFT, "Restore my draft")]
-        )
-
-    def _restore_draft(self) -> None:
-        if self._file.draft_backup is None:
-            return
-        self._view.replace_text(self._file.draft_backup)
-        self._file.draft_backup = None
-        self._clear_bar()
-        self._refresh_chrome()
-
-    def _merge_with_disk(self) -> None:
-        """Merge both: the merged text replaces the draft (restorable), based on the disk
-        version it merged — unless the disk changed again since, then look again."""
-        outcome = self._prompts.merge
-        disk = self._read_disk()
-        if outcome is None or disk is DiskAbsence.UNREADABLE:
-            return
-        if disk is DiskAbsence.MISSING:
-            self._on_disk_file_missing()
-            return
-        assert isinstance(disk, FileContent)
-        if disk.sha256 != outcome.disk_sha:
-            self.show_diff()  # a newer version to compare and merge with
-            return
-        self._replace_draft(
-            outcome.text,
-            disk,
-            f"Merged: {outcome.result.counts().lower()} are all in the text now. Review it, "
-            "then save; your draft is kept: restore it here or with Undo.",
-        )
-
-    def _keep_mine(self) -> None:
-        """Keep the draft and base the next save on what is on disk now."""
-        disk = self._read_disk()
-        if disk is DiskAbsence.MISSING:
-            self._on_disk_file_missing()
-        elif isinstance(disk, FileContent):
-            self._file.kept_mine(disk)
-            self._view.set_modified(True)
-            self._clear_bar()
-            self._refresh_chrome()
-
-    def _on_disk_file_missing(self) -> None:
-        document = self._document
-        if document is None:
-            return
-        if self._file.is_read_only:
-            self._show_bar(Situation.DELETED, BarKind.WARNING, f"{document.title} was deleted.")
-            return
-        self._file.gone()
-        self._show_bar(
-            Situation.DELETED,
-            BarKind.WARNING,
-            f"{document.name} was deleted on disk. Your text is kept here; Save recreates "
-            "the file.",
-            [(CLOSE_FILE, "Close")],
-        )
-        self._refresh_chrome()
-
-    # --- saving ------------------------------------------------------------------------------
-
-    def _save_against(self, expected_sha: str | None) -> bool:
-        document = self._document
-        assert document is not None
-        # Saved files end with a line break, so an agent's `echo >>` starts a new line.
-        content = self._file.codec.from_buffer(with_final_newline(self.buffer_text()))
-        try:
-            sha = document.save(content, expected_sha)
-        except SaveConflictError as conflict:
-            self._file.conflicted(conflict.kind)
-            self._show_bar(
-                Situation.CONFLICT,
-                BarKind.WARNING,
-                f"Not saved: {conflict}. Your draft is kept.",
-                self._file.conflict_choices(conflict.kind),
-            )
-            return False
-        except DocumentError as error:
-            self._show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {error}")
-            return False
-        if self._file.path is not None:
-            self._own_writes.note(self._file.path, sha)
-        # The virtual path is what counts; the physical one is noted for watcher paths.
-        if self._real_path is not None:
-            self._own_writes.note(self._real_path, sha)
-        with self._view.quietly():
-            self._view.end_with_newline()  # the buffer shows what was written
-        self._file.saved(sha, self.buffer_text())
-        self._view.set_modified(False)
-        if self._file.situation is not Situation.NOTE:
-            self._clear_bar()
-        self._refresh_chrome()
-        self.saved.emit(_opened_name(document))
-        return True
-
-    def _overwrite(self) -> None:
-        """Save the draft over whatever is on disk now (or recreate it)."""
-        disk = self._read_disk()
-        if disk is not DiskAbsence.UNREADABLE:
-            self._save_against(disk.sha256 if isinstance(disk, FileContent) else None)
-
-    # --- the bar -----------------------------------------------------------------------------
-
-    def _show_bar(
-        self,
-        situation: Situation,
-        kind: BarKind,
-        text: str,
-        choices: list[Choice] | None = None,
-    ) -> None:
-        self._file.situation = situation
-        self._prompts.show(kind, text, choices)
-
-    def _clear_bar(self) -> None:
-        self._file.situation = Situation.NONE
-        self._prompts.clear()
-
-    def _read_disk(self) -> DiskRead:
-        """The file on disk now, or why there is none (when unreadable, the bar says why)."""
-        document = self._document
-        if document is None:
-            return DiskAbsence.UNREADABLE
-        try:
-            return document.read()
-        except DocumentMissingError:
-            return DiskAbsence.MISSING
-        except DocumentError as error:
-            self._show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {document.title}: {error}")
-            return DiskAbsence.UNREADABLE
-
-    def _perform(self, action: str) -> None:
-        if action in (RELOAD, TAKE_THEIRS):
-            self._take_disk_version()
-        elif action == SHOW_DIFF:
-            self.show_diff()
-        elif action == OVERWRITE:
-            self._overwrite()
-        elif action == KEEP_MINE:
-            self._keep_mine()
-        elif action == MERGE:
-            self._merge_with_disk()
-        elif action == RESTORE_DRAFT:
-            self._restore_draft()
-        elif action == CLOSE_FILE and self.confirm_discard():
-            self.close_file()
-
-    # --- chrome ------------------------------------------------------------------------------
-
-    def _refresh_chrome(self) -> None:
+    def refresh_chrome(self) -> None:
+        """Show the open file's state (header, Save, commands); `dirty_changed` on a change."""
         dirty = self.is_dirty
-        state = self._file.state(self._view.is_modified())
-        self._view.show_state(state, can_save=not self._file.is_read_only and dirty)
+        state = self._doc.file.state(self._view.is_modified())
+        self._view.show_state(state, can_save=not self._doc.file.is_read_only and dirty)
         self.commands.update()
         if dirty != self._last_dirty:
             self._last_dirty = dirty
             self.dirty_changed.emit(dirty)
 
+    def document_opened(self, name: VirtualPath | str) -> None:
+        """`file_opened` for the document just opened (`DocumentHost`)."""
+        self.file_opened.emit(name)
+
+    def document_saved(self, name: VirtualPath | str) -> None:
+        """`saved` for the document just saved (`DocumentHost`)."""
+        self.saved.emit(name)
+
+    def close_after_asking(self) -> None:
+        """The bar's Close: close the file if the user agrees to leave unsaved changes."""
+        if self.confirm_discard():
+            self.close_file()
+
     def _ask_unsaved_choice(self) -> DiscardChoice:
         """Ask Save / Discard / Cancel about the unsaved changes (patched in tests)."""
-        document = self._document
+        document = self._doc.document
         return self._prompts.ask_unsaved(document.name if document is not None else None)
 
     # --- slots -------------------------------------------------------------------------------
@@ -687,38 +374,29 @@ class EditorPanel(QWidget):
 
     @Slot(bool)
     def _on_view_modified_changed(self, _modified: bool) -> None:
-        self._refresh_chrome()
+        self.refresh_chrome()
 
     @Slot(str)
     def _on_view_description_edited(self, text: str) -> None:
-        if self._file.is_read_only or self._document is None:
+        if self._doc.file.is_read_only or self._doc.document is None:
             return
         new_text = with_description(self.buffer_text(), text)
         # Typed and then cleared again: nothing to save.
-        clean = new_text == self._file.clean_text and self._file.exists_on_disk
+        clean = new_text == self._doc.file.clean_text and self._doc.file.exists_on_disk
         self._view.apply_description(new_text, clean=clean)
 
     @Slot(str)
     def _on_prompts_action_chosen(self, action: str) -> None:
-        self._perform(action)
+        self._doc.perform(action)
 
     @Slot()
     def _on_prompts_dismissed(self) -> None:
-        self._file.situation = Situation.NONE
+        self._doc.file.situation = Situation.NONE
 
     @Slot(object, str)
     def _on_commands_notice(self, kind: BarKind, text: str) -> None:
-        self._show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
+        self._doc.show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
 
 
 def _workspace_id(store: MemoryStore) -> str | None:
     return store.workspace.id if store.workspace is not None else None
-
-
-def _opened_name(document: Document) -> VirtualPath | str:
-    """What `file_opened` and `saved` carry: a virtual path, or another agent's file id."""
-    if isinstance(document, MuxDocument):
-        return document.path
-    if isinstance(document, SourceDocument):
-        return document.file.id
-    return document.title
