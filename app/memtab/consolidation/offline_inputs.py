@@ -9,7 +9,9 @@ capped, symlink-confined read).
 
 Only Markdown memory files (`.md`) are read and planned over. Everything else (JSON
 sidecars an agent keeps, images, over-cap or binary files, symlinks the listing skips) is
-listed as left alone, with the reason, and never changed.
+listed as left alone, with the reason, and never changed. The files are read through
+the store's `read_many` (each directory opened once: a big home has 16,000 files in one
+workspace's scopes).
 
 Reading here does not count as usage: memory-meta.json's access counts say how often
 agents read a file, and a consolidation run reading every file would flatten them.
@@ -18,6 +20,7 @@ agents read a file, and a consolidation run reading every file would flatten the
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from memtab.store.files import MAX_FILE_BYTES, FileContent, FileEntry
@@ -75,6 +78,18 @@ def read_capped(store: MemoryStore, path: VirtualPath) -> FileContent | None:
     return None if content.over_cap else content
 
 
+def read_all_capped(
+    store: MemoryStore, paths: Iterable[VirtualPath]
+) -> Iterator[tuple[VirtualPath, FileContent | Exception | None]]:
+    """`read_capped` of many files at once: each with its content, None when over the
+    cap, or the error that kept it from being read."""
+    for path, content in store.read_many(paths):
+        if isinstance(content, FileContent) and content.over_cap:
+            yield path, None
+        else:
+            yield path, content
+
+
 def split_lines(text: str) -> tuple[str, ...]:
     """A file's lines as an editor shows them: split on newlines, the final one dropped."""
     if not text:
@@ -88,57 +103,63 @@ def split_lines(text: str) -> tuple[str, ...]:
 def collect_memory_files(store: MemoryStore) -> list[MemoryFile]:
     """Every file of the workspace's scopes, Markdown ones with their content."""
     entries = store.meta_entries()
-    files: list[MemoryFile] = []
+    listed: list[tuple[FileEntry, Scope, bool, int]] = []
     for listing in store.list_all():
         for entry in listing.files:
             scope = entry.path.scope
             if scope is None:
                 continue
             meta = entries.get(store.meta_key(entry.path))
-            files.append(
-                _file(
-                    store,
-                    entry,
-                    scope,
-                    pinned=bool(meta and meta.pinned),
-                    uses=meta.access_count if meta else 0,
-                )
+            listed.append(
+                (entry, scope, bool(meta and meta.pinned), meta.access_count if meta else 0)
             )
+    wanted = [entry.path for entry, *_ in listed if _left_alone_as_listed(entry) is None]
+    contents = dict(read_all_capped(store, wanted))
+    files: list[MemoryFile] = []
+    for entry, scope, pinned, uses in listed:
+        path = str(entry.path)
+        content = contents.get(entry.path)
+        reason = _left_alone_as_listed(entry) or _left_alone_as_read(path, content)
+        if reason is not None or not isinstance(content, FileContent):
+            files.append(
+                MemoryFile(path, scope, None, entry.size_bytes, pinned, uses, skipped=reason)
+            )
+            continue
+        files.append(
+            MemoryFile(
+                path,
+                scope,
+                split_lines(content.content),
+                content.size_bytes,
+                pinned,
+                uses,
+                sha256=content.sha256,
+            )
+        )
     return files
 
 
-def _file(
-    store: MemoryStore, entry: FileEntry, scope: Scope, *, pinned: bool, uses: int
-) -> MemoryFile:
-    path = str(entry.path)
-
-    def skipped(reason: str) -> MemoryFile:
-        return MemoryFile(path, scope, None, entry.size_bytes, pinned, uses, skipped=reason)
-
+def _left_alone_as_listed(entry: FileEntry) -> str | None:
+    """Why a listed file is not read at all, or None."""
     if not is_markdown(entry.path.name):
-        return skipped(NOT_MARKDOWN)
+        return NOT_MARKDOWN
     if entry.over_cap:
-        return skipped(OVER_CAP)
+        return OVER_CAP
     if entry.binary:
-        return skipped(BINARY)
-    try:
-        content = read_capped(store, entry.path)
-    except (OSError, MemoryStoreError, PathError) as error:
-        logger.info("offline consolidator leaves %s alone: %s", path, error)
-        return skipped(UNREADABLE)
+        return BINARY
+    return None
+
+
+def _left_alone_as_read(path: str, content: FileContent | Exception | None) -> str | None:
+    """Why a file read is left alone after all, or None."""
+    if isinstance(content, Exception):
+        logger.info("offline consolidator leaves %s alone: %s", path, content)
+        return UNREADABLE
     if content is None:
-        return skipped(OVER_CAP)  # it grew past the cap since it was listed
+        return OVER_CAP  # it grew past the cap since it was listed
     if content.binary:
-        return skipped(BINARY)
-    return MemoryFile(
-        path,
-        scope,
-        split_lines(content.content),
-        content.size_bytes,
-        pinned,
-        uses,
-        sha256=content.sha256,
-    )
+        return BINARY
+    return None
 
 
 def current_sha256(store: MemoryStore, path: VirtualPath) -> str | None:

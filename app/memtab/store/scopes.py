@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Literal, Self
@@ -306,6 +306,30 @@ class ScopeStore:
         path = parse_file_path(raw_path)
         with self._open_parent(path) as parent:
             return read_in(parent, path)[0]
+
+    def read_many(
+        self, paths: Iterable[VirtualPath]
+    ) -> Iterator[tuple[VirtualPath, FileContent | MemoryStoreError | PathError | OSError]]:
+        """`read` of many files, each directory opened once (a scan of a whole workspace
+        reads thousands). Yields every path with its content, or with the error it met:
+        one file that cannot be read stops nothing."""
+        by_parent: dict[VirtualPath, list[VirtualPath]] = {}
+        for path in paths:
+            by_parent.setdefault(path.parent, []).append(path)
+        for folder, files in by_parent.items():
+            try:
+                parent = self._open_directory(folder, target=folder)
+            except (OSError, MemoryStoreError, PathError) as error:
+                for path in files:
+                    yield path, error
+                continue
+            with parent:
+                for path in files:
+                    try:
+                        content: FileContent | MemoryStoreError | OSError = read_in(parent, path)[0]
+                    except (OSError, MemoryStoreError) as error:
+                        content = error
+                    yield path, content
 
     def read_text(self, raw_path: str) -> str:
         """The text of a memory file within the cap, as agents and engines may read it.

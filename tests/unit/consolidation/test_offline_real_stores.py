@@ -5,6 +5,7 @@ Each test reproduces one harm seen on real stores (see issue 11) and checks it i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,11 +15,11 @@ from memtab.consolidation.offline_plan import plan_consolidation
 from memtab.consolidation.offline_units import split_units
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.settings import ProviderSettings
-from memtab.store.files import MAX_FILE_BYTES, FileContent
+from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import Scope, parse_file_path
+from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from quality.stores import CLAUDE, CODEX, LOKI, install, real_files
 
 from .helpers import WS, put, read
@@ -213,18 +214,19 @@ def test_files_over_the_cap_are_listed_and_never_read(
     big = store.home.global_root / "huge.md"
     big.parent.mkdir(parents=True, exist_ok=True)
     big.write_bytes(b"- the same line again and again\n" * 200_000)  # 6.4 MB
-    read_sizes: list[int] = []
-    real_read = offline_module.collect_memory_files.__globals__["read_capped"]
+    put(store, "/memories/global/small.md", "- a small note that is read\n")
+    asked: list[str] = []
+    real_read_many = MemoryStore.read_many
 
-    def spy(store: MemoryStore, path: object) -> FileContent | None:
-        content = real_read(store, path)
-        read_sizes.append(MAX_FILE_BYTES if content is None else content.size_bytes)
-        return content  # type: ignore[no-any-return]
+    def spy(self: MemoryStore, paths: Iterable[VirtualPath]) -> Iterator[tuple[object, object]]:
+        paths = list(paths)
+        asked.extend(str(path) for path in paths)
+        return real_read_many(self, paths)
 
-    monkeypatch.setitem(offline_module.collect_memory_files.__globals__, "read_capped", spy)
+    monkeypatch.setattr(MemoryStore, "read_many", spy)
     files = {f.path: f for f in offline_module.collect_memory_files(store)}
     assert files["/memories/global/huge.md"].skipped == "larger than the 102,400-byte cap"
-    assert read_sizes == []  # listed from its size, never opened for content
+    assert asked == ["/memories/global/small.md"]  # the big one listed by size, never read
     assert consolidate(home).ops == ()
 
 

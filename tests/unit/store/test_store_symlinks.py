@@ -165,3 +165,20 @@ def test_moving_a_directory_across_scopes_keeps_links_as_links(
     assert (moved / "out").is_symlink()
     assert [f.path.name for f in store.list_scope(Scope.WORKSPACE).files] == ["a.md"]
     assert snapshot(outside) == before_outside
+
+
+def test_read_many_reads_what_read_reads_and_never_through_a_link(
+    linked_store: MemoryStore,
+) -> None:
+    wanted = ["real.md", "linkfile.md", "linkdir/secret.md", "inside/note.md", "gone.md"]
+    paths = [parse_file_path(f"{G}/{name}") for name in wanted]
+    found = dict(linked_store.read_many(paths))
+    assert set(found) == set(paths)  # every path answered, one bad file stopping nothing
+    real, link, through_dir, inside, gone = (found[path] for path in paths)
+    assert not isinstance(real, Exception) and real.content == "real content\n"
+    assert real == linked_store.read(f"{G}/real.md")
+    assert not isinstance(inside, Exception) and inside.content == "inside\n"
+    assert isinstance(link, NotFoundError)
+    assert isinstance(through_dir, PathError)
+    assert isinstance(gone, NotFoundError)
+    assert not any("SECRET" in str(value) for value in found.values())
