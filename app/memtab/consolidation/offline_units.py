@@ -16,6 +16,10 @@ compares equal modulo whitespace runs and the bullet marker; content shorter tha
 `clean_lines` removes only content: a bullet or paragraph repeated in the same section,
 and one that already stands in a wider scope. A removal that would leave a block with no
 content (a heading or label with nothing under it) is not made.
+
+This runs on every line of every memory file of a workspace (20,000 files on a big
+home), so the per-line work is kept small: a line is told by its first character before
+any pattern runs, and a file's units are cut once and reused by the first cleaning pass.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from memtab.fs.atomic import encode_utf8
 from memtab.store.frontmatter import find_frontmatter
@@ -52,13 +56,14 @@ _ENDS_IN_COLON = re.compile(r"[:：]\s*$")
 _KEY_VALUE = re.compile(r"^[^\W\d][\w\-/()]*(?:[ \t][\w\-/()]+){0,3}[ \t]*[:：](?:\s|$)")
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     """Lines `start:end` of a file, their kind and compared form.
 
-    `head` is the compared form of the first line of a multi-line list item, else "".
-    `section` / `block` are the index of the heading (or label) unit the unit sits under,
-    -1 before the first one.
+    `key` is the compared form of all its lines; `prose` that of a text unit's words
+    (what similarity is measured on), "" for other kinds. `head` is the compared first
+    line of a multi-line list item, else "". `section` / `block` are the index of the
+    heading (or label) unit the unit sits under, -1 before the first one.
+    (A named tuple: a big home makes millions of these.)
     """
 
     start: int
@@ -68,6 +73,7 @@ class Unit:
     head: str = ""
     section: int = -1
     block: int = -1
+    prose: str = ""
 
     @property
     def substantive(self) -> bool:
@@ -91,11 +97,20 @@ class Unit:
 def normalize_line(line: str) -> str:
     """A line as compared: whitespace runs collapsed, any bullet marker written `- `."""
     text = " ".join(line.split())
-    return _BULLET.sub("- ", text, count=1)
+    first = text[:1]
+    # What `_BULLET.sub("- ", text)` makes of it, without a regex for the usual markers:
+    # the only whitespace left is single spaces.
+    if first in ("-", "*", "+"):
+        return "- " + text[2:] if text[1:2] == " " else text
+    if first.isdecimal():
+        return _BULLET.sub("- ", text, count=1)
+    return text
 
 
 def is_label(line: str) -> bool:
     """Whether a line names what follows it, or is a `key: value` pair (see module doc)."""
+    if ":" not in line and "：" not in line:
+        return False
     text = _BULLET.sub("", line.strip(), count=1)
     text = _EMPHASIS.sub("", text.replace("**", "").replace("__", "")).strip()
     if not text:
@@ -103,64 +118,122 @@ def is_label(line: str) -> bool:
     return bool(_ENDS_IN_COLON.search(text) or _KEY_VALUE.match(text))
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
+# The same lines come back in many files of a store (templates, labels, a note saved
+# twice): what a line compares as, and the words of a paragraph, are remembered. Bounded:
+# emptied when full.
+_MEMO_SIZE = 1 << 16
+_LINE_MEMO: dict[str, tuple[str, bool]] = {}
+_WORDS_MEMO: dict[str, list[str]] = {}
+
+
+def _remember_line(stripped: str) -> tuple[str, bool]:
+    """A paragraph or list-item line's compared form, and whether it is a label (callers
+    look in `_LINE_MEMO` first)."""
+    if len(_LINE_MEMO) >= _MEMO_SIZE:
+        _LINE_MEMO.clear()
+    known = _LINE_MEMO[stripped] = (normalize_line(stripped), is_label(stripped))
+    return known
+
+
+def _words(prose: str) -> list[str]:
+    """The lower-cased words of a unit's prose."""
+    known = _WORDS_MEMO.get(prose)
+    if known is None:
+        if len(_WORDS_MEMO) >= _MEMO_SIZE:
+            _WORDS_MEMO.clear()
+        known = _WORDS_MEMO[prose] = _WORD.findall(prose.lower())
+    return known
 
 
 def _frontmatter_end(lines: Sequence[str]) -> int | None:
     """How many lines the frontmatter takes (by the store's one frontmatter rule)."""
+    if not lines or lines[0] not in ("---", "---\r"):
+        return None  # it opens with a `---` line or not at all
     text = "\n".join(lines) + "\n"
     span = find_frontmatter(text)
     return None if span is None else text[: span.end].count("\n")
 
 
 def split_units(lines: Sequence[str]) -> list[Unit]:
-    """Cut a file's lines into units (see the module docstring)."""
-    raw: list[tuple[int, int, UnitKind, str, str]] = []
-    index = 0
-    end = _frontmatter_end(lines)
-    if end is not None:
-        raw.append((0, end, "frontmatter", "", ""))
-        index = end
-    while index < len(lines):
-        stripped = lines[index].strip()
-        fence = _FENCE.match(stripped)
-        if not stripped:
-            raw.append((index, index + 1, "blank", "", ""))
-        elif fence:
-            close = index + 1
-            while close < len(lines) and not lines[close].strip().startswith(fence.group(1)):
-                close += 1
-            close = min(close + 1, len(lines))
-            key = "\n".join(normalize_line(text) for text in lines[index:close])
-            raw.append((index, close, "code", key, ""))
-        elif HEADING.match(stripped):
-            raw.append((index, index + 1, "heading", normalize_line(stripped), ""))
-        elif _RULE.match(stripped):
-            raw.append((index, index + 1, "rule", "", ""))
-        elif stripped.startswith("|"):
-            raw.append((index, index + 1, "table", normalize_line(stripped), ""))
-        elif stripped.startswith("<!--"):
-            raw.append((index, index + 1, "comment", normalize_line(stripped), ""))
-        else:
-            close = index + 1
-            base = _indent(lines[index])
-            while close < len(lines) and lines[close].strip() and _indent(lines[close]) > base:
-                close += 1
-            normalized = [normalize_line(text) for text in lines[index:close]]
-            kind: UnitKind = "label" if is_label(lines[index]) else "text"
-            head = normalized[0] if close - index > 1 else ""
-            raw.append((index, close, kind, "\n".join(normalized), head))
-        index = raw[-1][1]
+    """Cut a file's lines into units (see the module docstring).
+
+    Each line is told by its first character before any pattern runs. A unit's section
+    and block are the positions its heading and label take in the result.
+    """
     units: list[Unit] = []
+    count = len(lines)
+    index = _frontmatter_end(lines) or 0
+    if index:
+        units.append(Unit(0, index, "frontmatter"))
     section = block = -1
-    for position, (start, stop, kind, key, head) in enumerate(raw):
-        if kind == "heading":
-            section = block = position
-        elif kind == "label":
-            block = position
-        units.append(Unit(start, stop, kind, key, head, section, block))
+    while index < count:
+        line = lines[index]
+        stripped = line.strip()
+        if not stripped:
+            units.append(Unit(index, index + 1, "blank", "", "", section, block))
+            index += 1
+            continue
+        first = stripped[0]
+        fence = _FENCE.match(stripped) if first in "`~" else None
+        if fence:
+            marker = fence.group(1)
+            close = index + 1
+            while close < count and not lines[close].strip().startswith(marker):
+                close += 1
+            close = min(close + 1, count)
+            key = "\n".join([normalize_line(text) for text in lines[index:close]])
+            units.append(Unit(index, close, "code", key, "", section, block))
+        elif first == "#" and HEADING.match(stripped):
+            section = block = len(units)
+            units.append(
+                Unit(index, index + 1, "heading", normalize_line(stripped), "", section, block)
+            )
+        elif first in "*-_" and _RULE.match(stripped):
+            units.append(Unit(index, index + 1, "rule", "", "", section, block))
+        elif first == "|":
+            units.append(
+                Unit(index, index + 1, "table", normalize_line(stripped), "", section, block)
+            )
+        elif first == "<" and stripped.startswith("<!--"):
+            units.append(
+                Unit(index, index + 1, "comment", normalize_line(stripped), "", section, block)
+            )
+        else:
+            close = index + 1  # and its continuation: the following lines indented deeper
+            if close < count and lines[close][:1].isspace():  # (else none can be)
+                base = len(line) - len(line.lstrip())
+                while close < count:
+                    following = lines[close]
+                    rest = following.lstrip()
+                    if not rest or len(following) - len(rest) <= base:
+                        break
+                    close += 1
+            key, label = _LINE_MEMO.get(stripped) or _remember_line(stripped)
+            head = ""
+            if close - index > 1:
+                head = key
+                key = "\n".join([key, *map(normalize_line, lines[index + 1 : close])])
+            if label:
+                block = len(units)
+                units.append(Unit(index, close, "label", key, head, section, block))
+            else:
+                units.append(Unit(index, close, "text", key, head, section, block, key))
+        index = units[-1].end
     return units
+
+
+def compared_lines(lines: Sequence[str], units: Sequence[Unit]) -> set[str]:
+    """A file's non-blank lines outside frontmatter, as compared (plus the blank lines
+    inside its code blocks, as ""), taken from the units' keys."""
+    found: set[str] = set()
+    for unit in units:
+        if unit.kind in ("frontmatter", "blank"):
+            continue
+        if unit.kind == "rule":
+            found.add(normalize_line(lines[unit.start]))
+        else:
+            found.update(unit.key.split("\n"))
+    return found
 
 
 def text_size(lines: Sequence[str]) -> int:
@@ -202,7 +275,7 @@ class Cleaned:
     """A file's lines without repeated and wider-covered content, and what was removed."""
 
     lines: list[str]
-    kept: list[tuple[Unit, list[str]]]  # substantive content left, with its lines
+    kept: list[Unit]  # the substantive content left
     repeated: int = 0
     redundant: int = 0
     wider_keys: list[str] = field(default_factory=list)  # what went as already wider
@@ -214,32 +287,41 @@ class Cleaned:
     @cached_property
     def shingles(self) -> frozenset[int]:
         """Word 3-shingles of the bullets and paragraphs left (hashed)."""
-        words = _WORD.findall("\n".join(unit.key for unit, _ in self.kept).lower())
+        # The words of the joined text are those of its units one after another: a line
+        # break is no word character, and lower-casing never looks across one.
+        words = [word for unit in self.kept for word in _words(unit.prose)]
         if len(words) < SHINGLE_WORDS:
             return frozenset({hash(tuple(words))}) if words else frozenset()
-        return frozenset(
-            hash(tuple(words[i : i + SHINGLE_WORDS])) for i in range(len(words) - SHINGLE_WORDS + 1)
-        )
+        # zip makes the same word triples as slicing would, without a list per triple
+        triples = zip(*(words[i:] for i in range(SHINGLE_WORDS)), strict=False)
+        return frozenset(map(hash, triples))
 
 
 def _removals(units: Sequence[Unit], wider: Coverage) -> dict[int, Literal["repeated", "wider"]]:
-    """Which units go and why, before the "never empty a block" rule."""
+    """Which units go and why, before the "never empty a block" rule: content said
+    before in its section (or a one-line item a detailed one of its section heads), else
+    content `wider` covers. (Set lookups inline: this runs on every unit of a home.)"""
     removals: dict[int, Literal["repeated", "wider"]] = {}
-    seen: dict[int, Coverage] = {}
-    heads: dict[int, Coverage] = {}
+    heads: dict[int, set[str]] = {}  # every head of a section, kept or not
     for unit in units:
         if unit.head:
-            heads.setdefault(unit.section, Coverage()).heads.add(unit.head)
+            heads.setdefault(unit.section, set()).add(unit.head)
+    seen: dict[int, set[str]] = {}  # the keys of a section's content kept so far
+    wider_keys, wider_heads = wider.keys, wider.heads
     for position, unit in enumerate(units):
-        if not unit.substantive:
+        key = unit.key
+        if unit.kind != "text" or len(key) < MIN_LINE_CHARS:
             continue
-        section_seen = seen.setdefault(unit.section, Coverage())
-        if section_seen.covers(unit) or heads.get(unit.section, Coverage()).covers(unit):
+        single = unit.end - unit.start == 1
+        section_seen = seen.get(unit.section)
+        if section_seen is None:
+            section_seen = seen[unit.section] = set()
+        if key in section_seen or (single and key in heads.get(unit.section, ())):
             removals[position] = "repeated"
-        elif wider.covers(unit):
+        elif key in wider_keys or (single and key in wider_heads):
             removals[position] = "wider"
         else:
-            section_seen.add(unit)
+            section_seen.add(key)
     return removals
 
 
@@ -247,27 +329,35 @@ def _keep_blocks_filled(
     units: Sequence[Unit], removals: dict[int, Literal["repeated", "wider"]]
 ) -> None:
     """Drop the removals that would leave a block with no content at all."""
-    content: dict[int, list[int]] = {}
+    if not removals:
+        return
+    emptied: dict[int, bool] = {}  # block → every content unit of it goes so far
     for position, unit in enumerate(units):
-        if unit.content:
-            content.setdefault(unit.block, []).append(position)
-    for positions in content.values():
-        if all(position in removals for position in positions):
-            for position in positions:
-                del removals[position]
+        if unit.kind in ("text", "code", "table"):
+            emptied[unit.block] = emptied.get(unit.block, True) and position in removals
+    for position in [p for p in removals if emptied.get(units[p].block)]:
+        del removals[position]
 
 
-def clean_lines(lines: Sequence[str], wider: Coverage) -> Cleaned:
+def clean_lines(
+    lines: Sequence[str], wider: Coverage, units: Sequence[Unit] | None = None
+) -> Cleaned:
     """Drop repeated content (a one-line item covered by a detailed one in the same
     section counts as repeated) and content `wider` covers; never structure, never the
-    last content of a block; no double blank lines are left where units went away."""
-    units = split_units(lines)
+    last content of a block; no double blank lines are left where units went away.
+    `units` are the lines' own units when the caller has them already."""
+    if units is None:
+        units = split_units(lines)
     removals = _removals(units, wider)
     _keep_blocks_filled(units, removals)
     result = Cleaned([], [])
+    if not removals:  # the common case: the lines as they are
+        result.lines = list(lines)
+        result.kept = [unit for unit in units if unit.substantive]
+        return result
+    kept, out = result.kept, result.lines
     just_removed = False
     for position, unit in enumerate(units):
-        unit_lines = list(lines[unit.start : unit.end])
         why = removals.get(position)
         if why is not None:
             if why == "repeated":
@@ -278,21 +368,21 @@ def clean_lines(lines: Sequence[str], wider: Coverage) -> Cleaned:
             just_removed = True
             continue
         if unit.substantive:
-            result.kept.append((unit, unit_lines))
-        after_blank = not result.lines or not result.lines[-1].strip()
-        if unit.kind == "blank" and just_removed and after_blank:
+            kept.append(unit)
+        blank = unit.kind == "blank"
+        if blank and just_removed and (not out or not out[-1].strip()):
             continue
-        just_removed = just_removed and unit.kind == "blank"
-        result.lines.extend(unit_lines)
-    if result.removed and lines and lines[-1].strip():
-        while result.lines and not result.lines[-1].strip():
-            result.lines.pop()
+        just_removed = just_removed and blank
+        out.extend(lines[unit.start : unit.end])
+    if lines and lines[-1].strip():
+        while out and not out[-1].strip():
+            out.pop()
     return result
 
 
-def settle(lines: Sequence[str], wider: Coverage) -> Cleaned:
+def settle(lines: Sequence[str], wider: Coverage, units: Sequence[Unit] | None = None) -> Cleaned:
     """`clean_lines` until nothing more goes (what the next run would make of it)."""
-    result = clean_lines(lines, wider)
+    result = clean_lines(lines, wider, units)
     total_repeated, total_redundant = result.repeated, result.redundant
     wider_keys = list(result.wider_keys)
     while result.removed:
@@ -303,8 +393,3 @@ def settle(lines: Sequence[str], wider: Coverage) -> Cleaned:
     result.repeated, result.redundant = total_repeated, total_redundant
     result.wider_keys = wider_keys
     return result
-
-
-def structure_keys(lines: Sequence[str]) -> list[str]:
-    """The headings and labels of a file, in order (compared form)."""
-    return [unit.key for unit in split_units(lines) if unit.kind in ("heading", "label")]
