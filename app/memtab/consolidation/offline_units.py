@@ -4,8 +4,10 @@ A file is cut into *units* — lines that stand or go together:
 
 - structure, never removed as "repeated": frontmatter, blank lines, headings, rules,
   fenced code blocks, table rows, HTML comments, and *labels* — a line that names what
-  follows (`Preference signals:`, `- **Why:**`) or a `key: value` line
-  (`task_outcome: success`, `- Pending: 3`);
+  follows (`Preference signals:`, `**How to apply:**`, `- Setup:`) or a `key: value` line
+  that is not a list item (`task_outcome: success`, `**Why:** …`, as Codex and Claude Code
+  write them). A list item is content even when it reads `- Key: value` (`- Symptom: …
+  Cause: … Fix: …`, `- Pending: 3`): only a list item that ends in a colon is a label;
 - content: a paragraph line, or a list item with its indented continuation lines.
 
 Every unit belongs to a *section* (the lines under one heading, up to the next heading)
@@ -49,9 +51,9 @@ _RULE = re.compile(r"^(?:(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,})$")
 _FENCE = re.compile(r"^(`{3,}|~{3,})")
 _WORD = re.compile(r"\w+")
 _EMPHASIS = re.compile(r"^[*_]{1,3}|[*_]{1,3}$")
-# A label: text ending in a colon, or a short key (at most four words, no sentence
-# punctuation) followed by a colon and a value. `**Why:** …` and `task_outcome: x` are
-# labels; `Run make check: it …` after six words is not.
+# A label: text ending in a colon, or — outside a list — a short key (at most four words,
+# no sentence punctuation) followed by a colon and a value. `**Why:** …` and
+# `task_outcome: x` are labels; `Run make check: it …` after six words is not.
 _ENDS_IN_COLON = re.compile(r"[:：]\s*$")
 _KEY_VALUE = re.compile(r"^[^\W\d][\w\-/()]*(?:[ \t][\w\-/()]+){0,3}[ \t]*[:：](?:\s|$)")
 
@@ -111,11 +113,15 @@ def is_label(line: str) -> bool:
     """Whether a line names what follows it, or is a `key: value` pair (see module doc)."""
     if ":" not in line and "：" not in line:
         return False
-    text = _BULLET.sub("", line.strip(), count=1)
+    stripped = line.strip()
+    text = _BULLET.sub("", stripped, count=1)
+    listed = len(text) != len(stripped)
     text = _EMPHASIS.sub("", text.replace("**", "").replace("__", "")).strip()
     if not text:
         return False
-    return bool(_ENDS_IN_COLON.search(text) or _KEY_VALUE.match(text))
+    if _ENDS_IN_COLON.search(text):
+        return True
+    return not listed and bool(_KEY_VALUE.match(text))
 
 
 # The same lines come back in many files of a store (templates, labels, a note saved

@@ -35,6 +35,7 @@ FACTS = [
     "- Sign commits with the global key.",
     "The deploy script needs the VPN up first.",
     "  continued detail of the item above",
+    "- Pending: 3",  # a `- key: value` item is content, not a label
 ]
 STRUCTURE = [
     "# Notes",
@@ -44,7 +45,7 @@ STRUCTURE = [
     "Preference signals:",
     "Reusable knowledge:",
     "task_outcome: success",
-    "- Pending: 3",
+    "- Setup:",
     "**Why:** the hook rewrites it",
     "| key | value |",
     "<!-- kept by hand -->",

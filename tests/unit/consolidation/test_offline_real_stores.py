@@ -31,6 +31,11 @@ def consolidate(home: Home) -> ConsolidationRecord:
     return ConsolidationService(home, settings=OFFLINE).run(WS)
 
 
+def put_over(store: MemoryStore, path: str, text: str) -> None:
+    """Replace a memory file's content on disk (as an agent writing it would)."""
+    store.physical(parse_file_path(path)).write_text(text)
+
+
 def disk(store: MemoryStore, path: str) -> bytes:
     return store.physical(parse_file_path(path)).read_bytes()
 
@@ -71,6 +76,28 @@ def test_codex_raw_memories_keep_the_labels_of_every_thread_block(
     after = read(store, "/memories/global/raw_memories.md")
     assert labels_and_headings(after) == labels_and_headings(before)
     assert after == before  # no item is said twice under one heading
+
+
+def test_key_value_bullets_are_items_and_a_repeated_one_goes(
+    home: Home, store: MemoryStore
+) -> None:
+    # Codex writes its failures as `- Symptom: … Cause: … Fix: …` bullets: ordinary items,
+    # not labels. The same failure recorded twice under one heading loses its copy; the
+    # real labels (`scope:`, `applies_to:`) and every heading stay.
+    install(store, CODEX, derived=False)
+    original = read(store, "/memories/global/MEMORY.md")
+    lines = original.split("\n")
+    [symptom] = [i for i, line in enumerate(lines) if line.startswith("- Symptom: `curl`")]
+    twice = "\n".join([*lines[: symptom + 1], lines[symptom], *lines[symptom + 1 :]])
+    put_over(store, "/memories/global/MEMORY.md", twice)
+    record = consolidate(home)
+    [op] = [op for op in record.ops if op.path == "/memories/global/MEMORY.md"]
+    assert op.applied and op.note.startswith("Removed 1 item said twice under the same heading.")
+    after = read(store, "/memories/global/MEMORY.md")
+    body = after.split("---\n", 2)[2] if after.startswith("---\n") else after
+    assert body == original
+    assert labels_and_headings(body) == labels_and_headings(original)
+    assert [line for line in labels_and_headings(original) if line.startswith("- ")] == []
 
 
 def test_a_wider_scope_copy_never_leaves_a_shell_of_headings(
