@@ -8,7 +8,10 @@ A file is cut into *units* — lines that stand or go together:
   that is not a list item (`task_outcome: success`, `**Why:** …`, as Codex and Claude Code
   write them). A list item is content even when it reads `- Key: value` (`- Symptom: …
   Cause: … Fix: …`, `- Pending: 3`): only a list item that ends in a colon is a label;
-- content: a paragraph line, or a list item with its indented continuation lines.
+- content: a paragraph line, or a list item with its indented continuation lines. A
+  paragraph (its consecutive lines) or a list item followed by a fenced code block — blank
+  lines between at most — is one unit with the block that illustrates it: they are kept,
+  removed, compared and carried together.
 
 Every unit belongs to a *section* (the lines under one heading, up to the next heading)
 and a *block* (the lines under one heading or label, up to the next of either). Content
@@ -61,10 +64,11 @@ _KEY_VALUE = re.compile(r"^[^\W\d][\w\-/()]*(?:[ \t][\w\-/()]+){0,3}[ \t]*[:：]
 class Unit(NamedTuple):
     """Lines `start:end` of a file, their kind and compared form.
 
-    `key` is the compared form of all its lines; `prose` that of a text unit's words
-    (what similarity is measured on), "" for other kinds. `head` is the compared first
-    line of a multi-line list item, else "". `section` / `block` are the index of the
-    heading (or label) unit the unit sits under, -1 before the first one.
+    `key` is the compared form of all its lines; `prose` that of its words without the
+    code blocks that illustrate them (what similarity is measured on). `head` is the
+    compared first line of a list item with more lines (continuation or code), or the
+    one-line paragraph a code block illustrates, else "". `section` / `block` are the
+    index of the heading (or label) unit the unit sits under, -1 before the first one.
     (A named tuple: a big home makes millions of these.)
     """
 
@@ -164,7 +168,8 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
     """Cut a file's lines into units (see the module docstring).
 
     Each line is told by its first character before any pattern runs. A unit's section
-    and block are the positions its heading and label take in the result.
+    and block are the positions its heading and label take in the result: a code block
+    joins only the units right before it, so positions already handed out never move.
     """
     units: list[Unit] = []
     count = len(lines)
@@ -188,7 +193,7 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
                 close += 1
             close = min(close + 1, count)
             key = "\n".join([normalize_line(text) for text in lines[index:close]])
-            units.append(Unit(index, close, "code", key, "", section, block))
+            _add_code(units, Unit(index, close, "code", key, "", section, block))
         elif first == "#" and HEADING.match(stripped):
             section = block = len(units)
             units.append(
@@ -226,6 +231,51 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
                 units.append(Unit(index, close, "text", key, head, section, block, key))
         index = units[-1].end
     return units
+
+
+def _add_code(units: list[Unit], code: Unit) -> None:
+    """Append a fenced code block, joined to the paragraph (its consecutive lines) or the
+    list item right before it — blank lines between at most — as one unit whose `prose`
+    is the text alone. A block after a block stands alone (as after a heading or label):
+    which text it belongs to is anyone's guess."""
+    before = len(units) - 1
+    while before >= 0 and units[before].kind == "blank":
+        before -= 1
+    if before < 0 or units[before].kind != "text" or units[before].prose != units[before].key:
+        units.append(code)  # nothing to illustrate, or the text has its block already
+        return
+    text = units[before]
+    first = before
+    if not text.key.startswith("- "):
+        while first > 0:
+            previous = units[first - 1]
+            if (
+                previous.kind != "text"
+                or previous.end != units[first].start
+                or previous.key.startswith("- ")
+                or previous.prose != previous.key
+            ):
+                break
+            first -= 1
+    start = units[first]
+    key, head, prose = start.key, start.head, start.prose
+    if first < before:  # a paragraph of several lines: no line of it is a head alone
+        prose = "\n".join(unit.prose for unit in units[first : before + 1])
+        key, head = prose, ""
+    elif not head:
+        head = key  # a one-line paragraph or item
+    units[first:] = [
+        Unit(
+            start.start,
+            code.end,
+            "text",
+            f"{key}\n{code.key}",
+            head,
+            start.section,
+            start.block,
+            prose,
+        )
+    ]
 
 
 def compared_lines(lines: Sequence[str], units: Sequence[Unit]) -> set[str]:
@@ -292,7 +342,8 @@ class Cleaned:
 
     @cached_property
     def shingles(self) -> frozenset[int]:
-        """Word 3-shingles of the bullets and paragraphs left (hashed)."""
+        """Word 3-shingles of the bullets and paragraphs left, without the code that
+        illustrates them (hashed)."""
         # The words of the joined text are those of its units one after another: a line
         # break is no word character, and lower-casing never looks across one.
         words = [word for unit in self.kept for word in _words(unit.prose)]

@@ -538,3 +538,38 @@ def test_descriptions_come_from_titles_or_topics_or_not_at_all() -> None:
     )
     assert describe(topics) == "Sommaire: Déploiement, Sauvegardes, Réseau"
     assert describe("Just prose, no heading.") is None
+
+
+def test_a_fenced_block_is_one_unit_with_the_paragraph_or_item_above_it() -> None:
+    from memtab.consolidation.offline_units import split_units
+
+    lines = [
+        "## Tokens",  # 0
+        "```",  # 1: right under a heading: stands alone
+        "~/.config/auth.json",
+        "```",
+        "The token is in the `.token` field,",  # 4: a paragraph of two lines…
+        "read it without printing it.",
+        "",
+        "```bash",  # 7: …and the block that illustrates it
+        "TOK=$(jq -r .token ~/.config/auth.json)",
+        "```",
+        "```",  # 10: a second block: whose it is, nobody knows
+        "echo done",
+        "```",
+        "- Refresh it with `vercel ls`.",  # 13: an item and its block
+        "  ```",
+        "  vercel ls",
+        "  ```",
+    ]
+    units = [(u.start, u.end, u.kind) for u in split_units(lines) if u.kind != "blank"]
+    assert units == [
+        (0, 1, "heading"),
+        (1, 4, "code"),
+        (4, 10, "text"),
+        (10, 13, "code"),
+        (13, 17, "text"),
+    ]
+    [pair] = [u for u in split_units(lines) if u.start == 4]
+    assert pair.prose == "The token is in the `.token` field,\nread it without printing it."
+    assert pair.key.endswith("TOK=$(jq -r .token ~/.config/auth.json)\n```")

@@ -22,7 +22,7 @@ from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from quality.stores import CLAUDE, CODEX, LOKI, install, real_files
 
-from .helpers import WS, put, read
+from .helpers import WS, exists, put, read
 
 OFFLINE = ProviderSettings("offline", "offline", "")
 
@@ -98,6 +98,71 @@ def test_key_value_bullets_are_items_and_a_repeated_one_goes(
     assert body == original
     assert labels_and_headings(body) == labels_and_headings(original)
     assert [line for line in labels_and_headings(original) if line.startswith("- ")] == []
+
+
+VERCEL = "reference_vercel-cli-rest-api.md"
+TOKEN_LINE = "`.token` 필드에 `vca_...` 형태."
+JQ_TOKEN = "TOK=$(jq -r .token ~/.local/share/com.vercel.cli/auth.json)"
+
+
+def vercel_with_jq() -> tuple[str, str]:
+    """Claude Code's real Vercel note, and the same with the token read by `jq`: the
+    paragraph that says where the token is stays, the code block under it differs."""
+    real = real_files(CLAUDE)[VERCEL].decode()
+    node = next(line for line in real.split("\n") if line.startswith("TOK=$(node"))
+    return real, real.replace(node, JQ_TOKEN)
+
+
+def code_follows_its_paragraph(text: str) -> bool:
+    """Every `TOK=` code block stands right under the paragraph that says what it reads."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line.startswith("TOK="):
+            above = [text for text in lines[: index - 1] if text.strip()]
+            if not above or not above[-1].startswith(TOKEN_LINE):
+                return False
+    return True
+
+
+def test_a_paragraph_and_the_code_under_it_go_or_stay_together(
+    home: Home, store: MemoryStore
+) -> None:
+    install(store, CLAUDE, derived=False)
+    real, with_jq = vercel_with_jq()
+    paragraph = next(line for line in real.split("\n") if line.startswith(TOKEN_LINE))
+    # The workspace's own note: the project's paragraph, with this PC's way to read it.
+    local = (
+        f"---\ndescription: 이 PC의 Vercel 토큰\n---\n# 이 PC의 Vercel 토큰\n\n{paragraph}\n\n"
+        f"```bash\n{JQ_TOKEN}\n```\n\n- node 없음.\n"
+    )
+    put(store, "/memories/workspace/vercel-token.md", local)
+    # The agent wrote the section again under the same heading, with the other command:
+    # the copy of the paragraph goes with its code block, the first pair stays whole.
+    again = with_jq.split("---\n", 2)[2].split("## CLI에 없어서")[0]
+    section = again.split("## 토큰 위치")[1]
+    twice = f"{again}{section}"
+    put(store, "/memories/workspace/vercel-twice.md", f"---\ndescription: twice\n---\n{twice}")
+    consolidate(home)
+    after = read(store, "/memories/workspace/vercel-twice.md")
+    assert after.count(TOKEN_LINE) == 1 and after.count(JQ_TOKEN) == 1
+    assert code_follows_its_paragraph(after)
+    assert read(store, "/memories/workspace/vercel-token.md") == local
+
+
+def test_a_merge_never_carries_a_code_block_without_its_paragraph(
+    home: Home, store: MemoryStore
+) -> None:
+    real, with_jq = vercel_with_jq()
+    put(store, f"/memories/project/{VERCEL}", real)
+    # Saved again (without its name and description), the token read with jq.
+    copy = "---\ntype: reference\n---\n" + with_jq.split("---\n", 2)[2]
+    put(store, "/memories/project/vercel-api-copy.md", copy)
+    record = consolidate(home)
+    for path in (f"/memories/project/{VERCEL}", "/memories/project/vercel-api-copy.md"):
+        if exists(store, path):
+            assert code_follows_its_paragraph(read(store, path)), path
+    # The two notes differ by one command for the same step: parallel, not duplicates.
+    assert record.ops == ()
 
 
 def test_a_wider_scope_copy_never_leaves_a_shell_of_headings(
