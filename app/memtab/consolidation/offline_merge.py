@@ -6,6 +6,8 @@ frontmatter or file names) is at least `NEAR_DUPLICATE_THRESHOLD` (0.5; exact co
 score 1.0). The demo's `test-tips.md` and `testing.md` share three of four bullets and
 score 0.59; unrelated notes on one topic stay below 0.1. Files whose frontmatter gives
 different `type:`s (Claude Code's feedback / project / reference notes) never merge.
+Being alike is not transitive: a group is its keeper and the files alike to the keeper
+itself (A~B and B~C never bring C into A's group unless C~A too).
 
 The *keeper* of a group is the best-named file — pinned first, then one with a
 `description:`, then more uses, then a clean name (no copy/tmp/old/draft/scratch/new or
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -82,30 +84,33 @@ def near_duplicate_pairs(
 
 
 def near_duplicate_groups(
-    shingles: Sequence[frozenset[int]], compatible: Sequence[str]
+    shingles: Sequence[frozenset[int]],
+    compatible: Sequence[str],
+    rank: Callable[[int], Any],
 ) -> list[tuple[list[int], float]]:
-    """Groups of near-duplicates (indexes, at least two each) with their lowest pair
-    similarity. Only items with equal `compatible` keys are paired."""
-    parent = list(range(len(shingles)))
-    lowest: dict[int, float] = {}
+    """Groups of near-duplicates (indexes, keeper first, at least two each) with the
+    lowest similarity of a member to the keeper. Only items with equal `compatible` keys
+    are paired.
 
-    def root(index: int) -> int:
-        while parent[index] != index:
-            parent[index] = parent[parent[index]]
-            index = parent[index]
-        return index
-
+    Alike is not transitive: A~B and B~C say nothing of A and C. So a group is a keeper
+    and the files alike to *it* — the best-ranked item (smallest `rank`) with every item
+    still free that is alike to it, then the next best-ranked free item, and so on. A
+    file alike only to a member waits: the next run compares it with the grown keeper.
+    """
+    alike: dict[int, dict[int, float]] = defaultdict(dict)
     for similarity, i, j in near_duplicate_pairs(shingles):
-        if compatible[i] != compatible[j]:
+        if compatible[i] == compatible[j]:
+            alike[i][j] = alike[j][i] = similarity
+    taken: set[int] = set()
+    groups: list[tuple[list[int], float]] = []
+    for keeper in sorted(alike, key=rank):
+        if keeper in taken:
             continue
-        a, b = root(i), root(j)
-        if a != b:
-            parent[a] = b
-            lowest[b] = min(similarity, lowest.get(a, 1.0), lowest.get(b, 1.0))
-    groups: dict[int, list[int]] = defaultdict(list)
-    for index in range(len(shingles)):
-        groups[root(index)].append(index)
-    return [(group, lowest.get(key, 1.0)) for key, group in groups.items() if len(group) > 1]
+        members = sorted(j for j in alike[keeper] if j not in taken)
+        if members:
+            taken.update((keeper, *members))
+            groups.append(([keeper, *members], min(alike[keeper][j] for j in members)))
+    return groups
 
 
 def name_of(path: str) -> str:

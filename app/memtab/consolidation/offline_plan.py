@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, Literal
 
 from memtab.consolidation.offline_describe import build_description, with_description
@@ -179,6 +179,11 @@ class Plan:
         return not self.edits and not self.deletes
 
 
+def _rank_of(analyses: Sequence[FileAnalysis], index: int) -> tuple[Any, ...]:
+    """The keeper rank of one file (asked only of files with a near-duplicate)."""
+    return analyses[index].rank()
+
+
 def referenced_paths(analyses: Iterable[FileAnalysis]) -> set[str]:
     """Virtual paths that some other memory file links to or names: a link or a bare
     `name.md` resolves against the folder of the file that mentions it, and against its
@@ -262,7 +267,9 @@ class _Workbench:
                 a for a in self.analyses if a.file.scope is scope and self.cleaned[a.path].shingles
             ]
             shingles = [self.cleaned[a.path].shingles for a in items]
-            found = near_duplicate_groups(shingles, [a.note_type for a in items])
+            found = near_duplicate_groups(
+                shingles, [a.note_type for a in items], partial(_rank_of, items)
+            )
             groups.extend(([items[i] for i in group], low) for group, low in found)
 
         def value(group: tuple[list[FileAnalysis], float]) -> tuple[int, str]:

@@ -392,3 +392,33 @@ def test_consolidation_does_not_depend_on_the_view_output(
     record = consolidate(home)
     assert [(op.command, op.applied) for op in record.ops] == [("str_replace", True)]
     assert read(store, "/memories/global/git.md").count("Rebase onto main") == 1
+
+
+def test_merge_groups_never_chain_a_file_to_a_keeper_it_is_not_alike(
+    home: Home, store: MemoryStore
+) -> None:
+    # One Codex note saved three times as it changed: preferences giving way to facts.
+    # v1 ~ v2 (64 %) and v2 ~ v3 (61 %), but v1 and v3 share a third (36 %).
+    files = real_files(CODEX)
+    preferences = [line for line in files["memory_summary.md"].decode().split("\n")]
+    preferences = [line for line in preferences if line.startswith("- ")]
+    facts = [
+        line
+        for line in files["MEMORY.md"].decode().split("\n")
+        if line.startswith("- ") and "[Task" in line and ("bwrap" in line or "nvm" in line)
+    ]
+
+    def note(items: list[str]) -> str:
+        body = "\n".join(items)
+        return f"---\ndescription: The HPC host\n---\n# Working on the HPC host\n\n{body}\n"
+
+    put(store, "/memories/global/hpc-host.md", note(preferences[:12]))
+    put(store, "/memories/global/hpc-host-2.md", note(preferences[:10] + facts[:2]))
+    put(store, "/memories/global/hpc-host-draft.md", note(preferences[:6] + facts[:3]))
+    record = consolidate(home)
+    notes = {op.path: op.note for op in record.ops}
+    assert notes["/memories/global/hpc-host-2.md"].startswith("Merged into global/hpc-host.md")
+    assert "/memories/global/hpc-host-draft.md" not in notes  # alike to v2 only
+    kept = read(store, "/memories/global/hpc-host.md")
+    assert facts[0] in kept and facts[1] in kept and facts[2] not in kept
+    assert read(store, "/memories/global/hpc-host-draft.md") == note(preferences[:6] + facts[:3])
