@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memtab.store.files import MAX_FILE_BYTES, FileContent, FileEntry
 from memtab.store.memory import MemoryStore, MemoryStoreError
@@ -103,40 +103,37 @@ def split_lines(text: str) -> tuple[str, ...]:
 def collect_memory_files(store: MemoryStore) -> list[MemoryFile]:
     """Every file of the workspace's scopes, Markdown ones with their content."""
     entries = store.meta_entries()
-    listed: list[tuple[FileEntry, Scope, bool, int]] = []
+    listed: dict[VirtualPath, MemoryFile] = {}  # in listing order, content still to read
     for listing in store.list_all():
         for entry in listing.files:
             scope = entry.path.scope
             if scope is None:
                 continue
             meta = entries.get(store.meta_key(entry.path))
-            listed.append(
-                (entry, scope, bool(meta and meta.pinned), meta.access_count if meta else 0)
-            )
-    wanted = [entry.path for entry, *_ in listed if _left_alone_as_listed(entry) is None]
-    contents = dict(read_all_capped(store, wanted))
-    files: list[MemoryFile] = []
-    for entry, scope, pinned, uses in listed:
-        path = str(entry.path)
-        content = contents.get(entry.path)
-        reason = _left_alone_as_listed(entry) or _left_alone_as_read(path, content)
-        if reason is not None or not isinstance(content, FileContent):
-            files.append(
-                MemoryFile(path, scope, None, entry.size_bytes, pinned, uses, skipped=reason)
-            )
-            continue
-        files.append(
-            MemoryFile(
-                path,
+            pinned, uses = bool(meta and meta.pinned), meta.access_count if meta else 0
+            listed[entry.path] = MemoryFile(
+                str(entry.path),
                 scope,
-                split_lines(content.content),
-                content.size_bytes,
+                None,
+                entry.size_bytes,
                 pinned,
                 uses,
+                skipped=_left_alone_as_listed(entry),
+            )
+    wanted = [path for path, file in listed.items() if file.skipped is None]
+    for path, content in read_all_capped(store, wanted):  # each text dropped once split
+        file = listed[path]
+        reason = _left_alone_as_read(file.path, content)
+        if reason is not None or not isinstance(content, FileContent):
+            listed[path] = replace(file, skipped=reason)
+        else:
+            listed[path] = replace(
+                file,
+                lines=split_lines(content.content),
+                size=content.size_bytes,
                 sha256=content.sha256,
             )
-        )
-    return files
+    return list(listed.values())
 
 
 def _left_alone_as_listed(entry: FileEntry) -> str | None:
