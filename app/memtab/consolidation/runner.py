@@ -100,7 +100,15 @@ def run_consolidation(
     limits = limits or RunLimits()
     guard = ConsolidationGuard(store, budget=MutationBudget(limits.budget), dry_run=dry_run)
     system = load_system_prompt(prompt_home or store.home, trigger)
-    message = run_message(store, trigger=trigger, budget=limits.budget, dry_run=dry_run)
+    # The offline consolidator reads the files as data, never this message: listing a big
+    # home once more for it took a fifth of a run on 20,000 files.
+    message = run_message(
+        store,
+        trigger=trigger,
+        budget=limits.budget,
+        dry_run=dry_run,
+        with_files=provider.name != OFFLINE_PROVIDER,
+    )
     changes_of_op: dict[int, list[RecordedChange]] = {}
     calls: dict[int, dict[str, Any]] = {}
 

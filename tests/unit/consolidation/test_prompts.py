@@ -16,7 +16,9 @@ from memtab.consolidation.prompts import (
     run_message,
 )
 from memtab.consolidation.service import ConsolidationService
+from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ModelReply, UserMessage
+from memtab.store.files import ScopeListing
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from support.logfail import ExpectLog
@@ -130,3 +132,22 @@ def test_the_run_message_lists_scopes_pins_and_files_as_data(
     ConsolidationService(home, provider_factory=lambda store: provider).run(WS)
     first = provider.messages[0][0]
     assert isinstance(first, UserMessage) and "/memories/global/prefs.md" in first.text
+
+
+def test_an_offline_run_lists_the_home_once(
+    home: Home, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The offline consolidator reads the files as data: the message need not list them.
+    put(store, "/memories/global/prefs.md", "- Always run the tests before pushing.\n")
+    listings: list[int] = []
+    real_list_all = MemoryStore.list_all
+
+    def counted(self: MemoryStore) -> list[ScopeListing]:
+        listings.append(1)
+        return real_list_all(self)
+
+    monkeypatch.setattr(MemoryStore, "list_all", counted)
+    ConsolidationService(home, settings=ProviderSettings("offline", "offline", "")).run(WS)
+    assert len(listings) == 1
+    message = run_message(store, trigger="manual", budget=8, dry_run=False, with_files=False)
+    assert "Scopes:" in message and "prefs.md" not in message
