@@ -439,10 +439,12 @@ class _Workbench:
     # --- 4. descriptions ----------------------------------------------------------------
 
     def describe(self, analysis: FileAnalysis) -> None:
-        if not analysis.changeable or analysis.description or analysis.path in self.deletes:
+        if not analysis.changeable or analysis.path in self.deletes:
             return
         already_edited = analysis.path in self.content
         if not already_edited and self.remaining < 1:
+            return  # (before reading its description: most files of a big home stop here)
+        if analysis.description:
             return
         current = self.content.get(analysis.path, list(analysis.lines))
         description = build_description(current)

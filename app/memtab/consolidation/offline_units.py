@@ -159,7 +159,11 @@ def _frontmatter_end(lines: Sequence[str]) -> int | None:
     """How many lines the frontmatter takes (by the store's one frontmatter rule)."""
     if not lines or lines[0] not in ("---", "---\r"):
         return None  # it opens with a `---` line or not at all
-    text = "\n".join(lines) + "\n"
+    # ...and closes at the first later `---` line but one: the rule needs only that much.
+    close = next((i for i in range(2, len(lines)) if lines[i] in ("---", "---\r")), None)
+    if close is None:
+        return None
+    text = "\n".join(lines[: close + 1]) + "\n"
     span = find_frontmatter(text)
     return None if span is None else text[: span.end].count("\n")
 
