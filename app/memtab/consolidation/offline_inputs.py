@@ -104,7 +104,7 @@ def collect_memory_files(store: MemoryStore) -> list[MemoryFile]:
     """Every file of the workspace's scopes, Markdown ones with their content."""
     entries = store.meta_entries()
     listed: dict[VirtualPath, MemoryFile] = {}  # in listing order, content still to read
-    for listing in store.list_all():
+    for listing in store.list_all(read_files=False):  # read_many reads them next
         for entry in listing.files:
             scope = entry.path.scope
             if scope is None:

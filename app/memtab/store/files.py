@@ -183,9 +183,21 @@ class _Walk:
                     continue  # vanished or unreadable while listing
 
 
-def list_scope(scope: Scope, root: Path | None) -> ScopeListing:
+def _stat_entry(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry | None:
+    """A listed file from its directory entry alone: size and time, no description, not
+    known to be binary (None when it vanished)."""
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    return FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
+
+
+def list_scope(scope: Scope, root: Path | None, *, read_files: bool = True) -> ScopeListing:
     """List a scope recursively by the rules of SPEC §4 (see `_Walk`), reading each file's
-    size, time and description. A missing root is an empty scope."""
+    size, time and description. A missing root is an empty scope. Without `read_files`,
+    no file is opened: no descriptions, and `binary` is not known (for a caller that reads
+    every file next anyway)."""
     if root is None:
         return ScopeListing(scope)
     files: list[FileEntry] = []
@@ -195,8 +207,10 @@ def list_scope(scope: Scope, root: Path | None) -> ScopeListing:
         path = VirtualPath(scope, (*segments, entry.name))
         if is_dir:
             directories.append(path)
-        else:
+        elif read_files:
             files.append(_read_entry(entry.path, path, entry))
+        elif (stated := _stat_entry(path, entry)) is not None:
+            files.append(stated)
     files.sort(key=_file_sort_key)
     directories.sort(key=_directory_sort_key)
     return ScopeListing(scope, tuple(files), tuple(directories), walk.error)

@@ -254,15 +254,17 @@ class ScopeStore:
 
     # --- reading ------------------------------------------------------------------------
 
-    def list_scope(self, scope: Scope) -> ScopeListing:
-        """Every visible file and directory of a scope; unavailable scopes list empty."""
+    def list_scope(self, scope: Scope, *, read_files: bool = True) -> ScopeListing:
+        """Every visible file and directory of a scope; unavailable scopes list empty.
+        Without `read_files`, files are listed from their directory entries alone (see
+        `files.list_scope`)."""
         if self.unavailable_reason(scope):
             return ScopeListing(scope)
-        return list_scope(scope, self.root(scope))
+        return list_scope(scope, self.root(scope), read_files=read_files)
 
-    def list_all(self) -> list[ScopeListing]:
+    def list_all(self, *, read_files: bool = True) -> list[ScopeListing]:
         """All three scopes in display order."""
-        return [self.list_scope(scope) for scope in SCOPE_ORDER]
+        return [self.list_scope(scope, read_files=read_files) for scope in SCOPE_ORDER]
 
     def meta_entries(self) -> dict[str, MetaEntry]:
         return self.meta.load()

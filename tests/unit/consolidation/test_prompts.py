@@ -142,9 +142,9 @@ def test_an_offline_run_lists_the_home_once(
     listings: list[int] = []
     real_list_all = MemoryStore.list_all
 
-    def counted(self: MemoryStore) -> list[ScopeListing]:
+    def counted(self: MemoryStore, *, read_files: bool = True) -> list[ScopeListing]:
         listings.append(1)
-        return real_list_all(self)
+        return real_list_all(self, read_files=read_files)
 
     monkeypatch.setattr(MemoryStore, "list_all", counted)
     ConsolidationService(home, settings=ProviderSettings("offline", "offline", "")).run(WS)

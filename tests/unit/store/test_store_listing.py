@@ -378,3 +378,24 @@ def test_file_with_nul_is_listed_as_binary_and_not_editable(tool: MemoryTool) ->
     with pytest.raises(NotEditableError):
         tool.store.save(f"{G}/blob.md", "clean", current.sha256)
     assert path.read_bytes() == b"text\x00more\n"
+
+
+def test_a_listing_without_reading_files_opens_none(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = store.root(Scope.GLOBAL)
+    write(root / "a.md", "---\ndescription: A\n---\nx\n")
+    write(root / "sub" / "b.md", "b" * 200)
+    described = store.list_scope(Scope.GLOBAL)
+    opened: list[object] = []
+    real_open = os.open
+    monkeypatch.setattr(
+        os, "open", lambda path, *args, **kw: opened.append(path) or real_open(path, *args, **kw)
+    )
+    bare = store.list_scope(Scope.GLOBAL, read_files=False)
+    assert opened == []
+    assert [(f.path, f.size_bytes, f.modified_at_ms) for f in bare.files] == [
+        (f.path, f.size_bytes, f.modified_at_ms) for f in described.files
+    ]
+    assert [f.description for f in bare.files] == ["", ""]
+    assert bare.directories == described.directories
