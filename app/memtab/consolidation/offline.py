@@ -30,7 +30,13 @@ from typing import Any
 
 from memtab.consolidation.guard import MUTATION_BUDGET
 from memtab.consolidation.offline_inputs import collect_memory_files, current_sha256
-from memtab.consolidation.offline_plan import Plan, PlannedChange, plan_consolidation, summarize
+from memtab.consolidation.offline_plan import (
+    Plan,
+    PlannedChange,
+    collector_paused,
+    plan_consolidation,
+    summarize,
+)
 from memtab.llm.types import (
     AssistantMessage,
     Message,
@@ -129,7 +135,9 @@ class OfflineConsolidator:
             return ModelReply("no changes needed (the memory tool was not offered)")
         conversation = _Conversation.from_messages(messages)
         if self._plan is None or not conversation.started:
-            self._plan = plan_consolidation(collect_memory_files(self.store), budget=self.budget)
+            with collector_paused():  # thousands of small objects that all live on
+                files = collect_memory_files(self.store)
+            self._plan = plan_consolidation(files, budget=self.budget)
             self._changed_on_disk = set()
         plan = self._plan
         if not conversation.calls["edit"] and not conversation.calls["delete"]:

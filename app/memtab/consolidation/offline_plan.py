@@ -44,6 +44,7 @@ from memtab.consolidation.offline_merge import carry_into, keeper_rank, near_dup
 from memtab.consolidation.offline_units import (
     Cleaned,
     Coverage,
+    add_coverage,
     compared_lines,
     coverage_of,
     settle,
@@ -227,8 +228,8 @@ class _Workbench:
     def _wider_coverage(self) -> dict[Scope, Coverage]:
         by_scope = {scope: Coverage() for scope in Scope}
         for analysis in self.analyses:
-            if analysis.file.scope in _WIDER:
-                by_scope[analysis.file.scope].update(analysis.coverage)
+            if analysis.file.scope in _WIDER:  # straight into the scope's (no set per file)
+                add_coverage(by_scope[analysis.file.scope], analysis.units)
         wider = {}
         for scope in Scope:
             coverage = Coverage()
@@ -509,7 +510,7 @@ class _Workbench:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Python's cycle collector off for a while: a plan of a big home makes millions of
     small objects that all live until it is done, and collecting in between only costs
     (a quarter of the time on 20,000 files)."""
@@ -524,7 +525,7 @@ def _collector_paused() -> Iterator[None]:
 
 def plan_consolidation(files: Iterable[MemoryFile], *, budget: int) -> Plan:
     """Decide the changes for these files within `budget` tool calls (see module doc)."""
-    with _collector_paused():
+    with collector_paused():
         return _plan(list(files), budget)
 
 
