@@ -33,6 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 from typing import Literal, NamedTuple
 
 from memtab.fs.atomic import encode_utf8
@@ -368,7 +369,7 @@ class Cleaned:
         illustrates them (hashed)."""
         # The words of the joined text are those of its units one after another: a line
         # break is no word character, and lower-casing never looks across one.
-        words = [word for unit in self.kept for word in _words(unit.prose)]
+        words = list(chain.from_iterable(_words(unit.prose) for unit in self.kept))
         if len(words) < SHINGLE_WORDS:
             return frozenset({hash(tuple(words))}) if words else frozenset()
         # zip makes the same word triples as slicing would, without a list per triple
@@ -432,7 +433,7 @@ def clean_lines(
     result = Cleaned([], [])
     if not removals:  # the common case: the lines as they are
         result.lines = list(lines)
-        result.kept = [unit for unit in units if unit.substantive]
+        result.kept = [u for u in units if u.kind == "text" and len(u.key) >= MIN_LINE_CHARS]
         return result
     kept, out = result.kept, result.lines
     just_removed = False
