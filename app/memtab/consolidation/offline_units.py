@@ -212,7 +212,8 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
                     (index, index + 1, "heading", normalize_line(stripped), "", section, block, "")
                 )
             )
-        elif first in "*-_" and _RULE.match(stripped):
+        elif first in "*-_" and stripped.count(first) >= 3 and _RULE.match(stripped):
+            # (a rule has three of its marks at least: no pattern runs for a bullet)
             units.append(_unit((index, index + 1, "rule", "", "", section, block, "")))
         elif first == "|":
             units.append(
