@@ -65,11 +65,19 @@ def near_duplicate_pairs(
     """(similarity, i, j) for every pair of shingle sets at or above the threshold.
 
     Candidates come from an inverted index of shingles, so only sets sharing a
-    non-boilerplate shingle are compared.
+    non-boilerplate shingle are compared. Most shingles of real notes are in one set only:
+    the index holds just those in two sets or more (found with set operations, in C),
+    which keeps it small and quick on 16,000 files.
     """
+    seen: set[int] = set()
+    repeated: set[int] = set()
+    for shingle_set in shingles:
+        repeated |= shingle_set & seen
+        seen |= shingle_set
+    del seen
     postings: dict[int, list[int]] = defaultdict(list)
     for index, shingle_set in enumerate(shingles):
-        for shingle in shingle_set:
+        for shingle in shingle_set & repeated:
             postings[shingle].append(index)
     candidates: set[tuple[int, int]] = set()
     for members in postings.values():

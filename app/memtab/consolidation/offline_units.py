@@ -33,7 +33,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain
 from typing import Literal, NamedTuple
 
 from memtab.fs.atomic import encode_utf8
@@ -130,11 +129,9 @@ def is_label(line: str) -> bool:
 
 
 # The same lines come back in many files of a store (templates, labels, a note saved
-# twice): what a line compares as, and the words of a paragraph, are remembered. Bounded:
-# emptied when full.
-_MEMO_SIZE = 1 << 16
+# again): what a line compares as is remembered. Bounded: emptied when full.
+_MEMO_SIZE = 1 << 12
 _LINE_MEMO: dict[str, tuple[str, bool]] = {}
-_WORDS_MEMO: dict[str, list[str]] = {}
 
 
 def _remember_line(stripped: str) -> tuple[str, bool]:
@@ -143,16 +140,6 @@ def _remember_line(stripped: str) -> tuple[str, bool]:
     if len(_LINE_MEMO) >= _MEMO_SIZE:
         _LINE_MEMO.clear()
     known = _LINE_MEMO[stripped] = (normalize_line(stripped), is_label(stripped))
-    return known
-
-
-def _words(prose: str) -> list[str]:
-    """The lower-cased words of a unit's prose."""
-    known = _WORDS_MEMO.get(prose)
-    if known is None:
-        if len(_WORDS_MEMO) >= _MEMO_SIZE:
-            _WORDS_MEMO.clear()
-        known = _WORDS_MEMO[prose] = _WORD.findall(prose.lower())
     return known
 
 
@@ -368,9 +355,7 @@ class Cleaned:
     def shingles(self) -> frozenset[int]:
         """Word 3-shingles of the bullets and paragraphs left, without the code that
         illustrates them (hashed)."""
-        # The words of the joined text are those of its units one after another: a line
-        # break is no word character, and lower-casing never looks across one.
-        words = list(chain.from_iterable(_words(unit.prose) for unit in self.kept))
+        words = _WORD.findall("\n".join(unit.prose for unit in self.kept).lower())
         if len(words) < SHINGLE_WORDS:
             return frozenset({hash(tuple(words))}) if words else frozenset()
         # zip makes the same word triples as slicing would, without a list per triple
