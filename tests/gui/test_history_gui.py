@@ -117,6 +117,15 @@ def test_restore_to_another_path_and_scopes_filter(
     node = tab.model.node_for_key(file_key(elsewhere))
     assert node is not None and node.pinned  # the pin came back with it
     wait_for(qtbot, lambda: tab.editor.current_path == elsewhere)  # opened
+    # Edit → Undo takes the restore back (not the delete before it): the file goes again.
+    window.menus.refresh()
+    assert window.menus.undo_action.text() == "&Undo restore of preferences.md\tCtrl+Z"
+    window.menus.undo_action.trigger()
+    wait_for(qtbot, lambda: not shown(window, elsewhere))
+    assert tab.editor.current_path is None
+    assert store_of(home).kind_of(elsewhere) is None
+    window.menus.refresh()
+    assert window.menus.undo_action.text() == "&Undo delete of preferences.md\tCtrl+Z"
 
 
 def test_a_scope_sections_menu_opens_its_recently_deleted(
@@ -167,6 +176,13 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     wait_for(qtbot, lambda: panel.history is not None and panel.history.rows[0].change != "Edited")
     assert panel.history.rows[0].change == "Restored an earlier version"  # type: ignore[union-attr]
     assert panel.select_version(older.id) and not panel.restore_button.isEnabled()  # now
+    # Edit → Undo takes the restore back: the saved line is there again.
+    window.menus.refresh()
+    assert window.menus.undo_action.text() == "&Undo restore of Zeta.md\tCtrl+Z"
+    window.menus.undo_action.trigger()
+    wait_for(qtbot, lambda: physical.read_text() == first + "A new line.\n")
+    wait_for(qtbot, lambda: tab.editor.buffer_text() == first + "A new line.\n")
+    assert str(physical) not in tab.agent_edited  # Memtab's own write
 
 
 def test_the_panel_is_remembered_and_hides_on_other_tabs(

@@ -21,6 +21,7 @@ from memtab.gui.settings_dialog import SettingsDialog
 from memtab.gui.sources_copy import CopyChoice
 from memtab.sources.config import load_sources_settings
 from memtab.sources.layouts import GENERATED_BY_CODEX, WRITTEN_BY_LOKI
+from memtab.store.history.undo import trash
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import parse_file_path
 from memtab.views.source_copy import CopyTarget
@@ -234,6 +235,18 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     qtbot.waitUntil(lambda: tab.editor.current_key == copied, timeout=WAIT_MS)
     assert node(window, copied).tag == "user"
     assert "type: user" in (machine.claude_memory / "user_vercel.md").read_text(encoding="utf-8")
+    # Edit → Undo takes back the last copy, then the one before it.
+    window.menus.refresh()
+    assert window.menus.undo_action.text() == "&Undo copy to user_vercel.md\tCtrl+Z"
+    window.menus.undo_action.trigger()
+    qtbot.waitUntil(lambda: tab.model.node_for_key(copied) is None, timeout=WAIT_MS)
+    assert not (machine.claude_memory / "user_vercel.md").exists()
+    assert tab.editor.current_key is None  # the removed copy is closed, not "deleted on disk"
+    window.menus.refresh()
+    assert window.menus.undo_action.text() == "&Undo copy to vercel.md\tCtrl+Z"
+    window.menus.undo_action.trigger()
+    qtbot.waitUntil(lambda: tab.model.node_for_key(file_key(target)) is None, timeout=WAIT_MS)
+    assert [i.path for i in trash(tab.store())] == [str(target)]  # in Recently deleted
 
 
 def test_search_finds_memory_of_every_agent(

@@ -3,9 +3,9 @@
 The dialog lists `views.source_copy.copy_targets` (mux's scopes, other agents' sources
 that take new files) with their agents' icons, asks for the new file's name (its
 origin's by default) and, for Claude Code's auto memory, its type; it shows where the
-file will be created and why it cannot be, as the user types. `CopyCommand` runs the
-copy on the tab's file-operations worker (`views.source_copy.copy_to`); the rescan it
-causes shows the new file, which is then opened.
+file will be created and why it cannot be, as the user types. `copy_node` runs the
+copy on the tab's file-operations worker (`views.undo.copy_to`, so Edit → Undo takes it
+back); the rescan it causes shows the new file, which is then opened.
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from memtab.gui.memory_tab.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
 from memtab.store.memory import MemoryStore
+from memtab.views import undo
 from memtab.views.own_writes import OwnWrites
 from memtab.views.scan import HomeScan
 from memtab.views.source_copy import (
     CopyFrom,
     CopyTarget,
     copy_targets,
-    copy_to,
     default_name,
     origin_label,
     topic_type_choices,
@@ -195,8 +195,11 @@ def copy_origin(scan: HomeScan | None, node: TreeNode | None) -> CopyFrom | None
     return node.path
 
 
-def copy_node(host: CopyHost, node: TreeNode | None, own_writes: OwnWrites) -> None:
-    """Copy to…: ask where, then copy off the GUI thread and open the copy."""
+def copy_node(
+    host: CopyHost, node: TreeNode | None, own_writes: OwnWrites, stack: undo.UndoStack
+) -> None:
+    """Copy to…: ask where, then copy off the GUI thread (Edit → Undo takes it back, from
+    `stack`) and open the copy."""
     scan = host.scan
     origin = copy_origin(scan, node)
     if origin is None or scan is None:
@@ -215,6 +218,8 @@ def copy_node(host: CopyHost, node: TreeNode | None, own_writes: OwnWrites) -> N
     else:
         own_writes.note(where)  # no "edited outside" badge on the copy
     store = host.store()
-    operation = functools.partial(copy_to, store, origin, target, choice.name, choice.topic_type)
+    operation = functools.partial(
+        undo.copy_to, stack, store, origin, target, choice.name, choice.topic_type
+    )
     follow_up = OpFollowUp(open_created=True, open_key=target.open_key(choice.name))
     host.run_op(operation, follow_up)

@@ -10,7 +10,8 @@ skip files with other hard links, as the store does; loki-mode's JSON is shown r
 Saves go through the store's sha-checked save (`replace_loaded_in`), or its create that
 never replaces anything (`Directory.create_new`), under a cross-process lock per file kept
 in Memtab's config dir (two Memtab windows on different homes still take turns), and only
-for files the source's layout marks writable.
+for files the source's layout marks writable. Under the same lock, Edit → Undo of a Copy
+to… removes the copy only while it holds exactly what was written.
 """
 
 from __future__ import annotations
@@ -142,6 +143,75 @@ def save_source_file(
         raise SourceError(f"Cannot save {file.id}: {_reason(error)}") from None
     logger.info("Saved %s", file.id)
     return content_sha256(content)
+
+
+def missing_folders(source: Source, relative: str) -> int:
+    """How many of the folders holding `relative` (counted from the innermost) do not
+    exist yet: the ones a copy there will create, and its undo may remove again."""
+    folders = relative.split("/")[:-1]
+    missing = 0
+    for depth in range(len(folders), 0, -1):
+        if os.path.lexists(source.root.joinpath(*folders[:depth])):
+            break
+        missing += 1
+    return missing
+
+
+def remove_created_file(
+    source: Source,
+    file: SourceFile,
+    expected_sha256: str,
+    *,
+    created_folders: int = 0,
+    env: Mapping[str, str] | None = None,
+) -> None:
+    """Take back a file Memtab created in a source (Edit → Undo of Copy to…): remove it
+    only while it holds exactly what was written (`expected_sha256`), then the
+    `created_folders` innermost folders made for it, each only if empty.
+
+    SaveConflictError, removing nothing, when the file changed or went; SourceError when
+    it cannot be reached (a link on the way) or its lock is held too long.
+    """
+    changed = SaveConflictError("changed", f"{file.id} changed since it was copied; kept")
+    try:
+        with interprocess_lock(_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
+            try:
+                directory, name = _directory_of(source, file, create=False)
+            except FileNotFoundError:
+                raise changed from None
+            with directory:
+                try:
+                    data, _info = read_prefix(directory, name, limit=MAX_FILE_BYTES + 1)
+                except FileNotFoundError:
+                    raise changed from None
+                if hashlib.sha256(data).hexdigest() != expected_sha256:
+                    raise changed
+                target, at = directory.at(name)
+                os.unlink(target, **at)
+            _remove_empty_folders(source, file.relative.split("/")[:-1], created_folders)
+    except LockUnavailableError as error:
+        raise SourceError(f"Cannot remove {file.id}: {error}") from None
+    except OSError as error:
+        raise SourceError(f"Cannot remove {file.id}: {_reason(error)}") from None
+    logger.info("Removed %s (undo of a copy)", file.id)
+
+
+def _remove_empty_folders(source: Source, folders: list[str], count: int) -> None:
+    """Remove the `count` innermost of `folders` (below the source's root) while empty."""
+    for depth in range(len(folders), max(len(folders) - count, 0), -1):
+        parent = Directory.open(source.root)
+        try:
+            for segment in folders[: depth - 1]:
+                child = open_subdirectory(parent, segment)
+                parent.close()
+                parent = child
+            target, at = parent.at(folders[depth - 1])
+            try:
+                os.rmdir(target, **at)
+            except OSError:  # not empty (something else is there now): kept
+                return
+        finally:
+            parent.close()
 
 
 def _directory_of(source: Source, file: SourceFile, *, create: bool) -> tuple[Directory, str]:

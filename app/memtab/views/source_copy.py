@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from memtab.sources.copy import CopyOrigin, copy_note, target_file
+from memtab.sources.copy import CopyOrigin, CopyResult, copy_note, target_file
 from memtab.sources.model import AGENT_TITLES, Layout, Source, SourceError, SourceFile
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES
 from memtab.store.errors import MemoryStoreError
@@ -142,8 +142,10 @@ def copy_to(
     target: CopyTarget,
     name: str,
     topic_type: str | None = None,
+    on_copied: Callable[[CopyResult], None] | None = None,
 ) -> OpResult:
-    """Copy `origin` to `target` as `name` (on the file-operations worker)."""
+    """Copy `origin` to `target` as `name` (on the file-operations worker); `on_copied`
+    is told what was written (how Edit → Undo takes the copy back)."""
     action = f"Copy to {target.label}"
     try:
         if isinstance(origin, VirtualPath):
@@ -152,14 +154,16 @@ def copy_to(
             note = CopyOrigin.from_source_file(*origin)
         where = target.target_for(name)
         if target.scope is not None:
-            result = copy_note(note, where, store=store)
+            result = copy_note(note, where, store=store, on_copied=on_copied)
             created = parse_file_path(result.target)
             touched = (str(store.physical(created)),)
             return OpResult(
                 f"Copied {note.label} to {result.target}", created=created, touched=touched
             )
         assert target.source is not None
-        result = copy_note(note, where, source=target.source, topic_type=topic_type)
+        result = copy_note(
+            note, where, source=target.source, topic_type=topic_type, on_copied=on_copied
+        )
         physical = str(target.source.root.joinpath(*where.split("/")))
         return OpResult(f"Copied {note.label} to {result.target}", touched=(physical,))
     except (SourceError, MemoryStoreError, PathError) as error:

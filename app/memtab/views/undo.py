@@ -1,13 +1,14 @@
 """Edit → Undo: the window's last file operations, and how to take each one back.
 
-Every operation of the tree — create, rename or move, delete, pin — runs through a
-function here, which does it with `views.file_ops` and pushes an `UndoStep` saying how to
-take it back, built from what actually happened (the moves that were made, the versions
-history recorded for what a delete took away), never from a guess. `UndoStep.undo` takes
-it back as a change of its own, recorded in history like any other, and only where
-nothing changed since: a deleted file comes back beside a newer file of the same name, a
-created file that was edited since is left alone, a move back never replaces what
-appeared at the old name.
+Every operation of the tree — create, rename or move, delete, pin — and every restore
+from history and Copy to… runs through a function here, which does it (`views.file_ops`,
+`views.history`, `views.source_copy`) and pushes an `UndoStep` saying how to take it
+back, built from what actually happened (the moves that were made, the versions history
+recorded, what a copy wrote), never from a guess. `UndoStep.undo` takes it back as a
+change of its own, recorded in history like any other, and only where nothing changed
+since: a deleted file comes back beside a newer file of the same name, a created,
+restored or copied file that was edited since is left alone, a move back never replaces
+what appeared at the old name.
 
 Operations run on the file-operations worker, so the stack is shared between that
 thread (pushing) and the GUI thread (peeking, popping): it takes a lock.
@@ -20,8 +21,12 @@ import threading
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from memtab.store.files import content_sha256
+from memtab.store.history.undo import HistoryError, content_of
+from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, MemoryStoreError, SaveConflictError
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
@@ -29,6 +34,11 @@ from memtab.store.registry import Workspace
 from memtab.views import file_ops
 from memtab.views.file_ops import OpResult
 from memtab.views.history import restore_file
+
+if TYPE_CHECKING:  # the sources load with Copy to…, not with the tree
+    from memtab.sources.copy import CopyResult
+    from memtab.sources.model import Source
+    from memtab.views.source_copy import CopyFrom, CopyTarget
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +68,11 @@ class UndoStep:
     @property
     def written(self) -> tuple[VirtualPath, ...]:
         """The paths undoing this writes (Memtab's own writes: no "agent edited" badge)."""
+        return ()
+
+    @property
+    def removed_source_files(self) -> tuple[str, ...]:
+        """The other agents' files (file ids) undoing this removes (closed if open)."""
         return ()
 
     def relocated(self, path: VirtualPath) -> VirtualPath | None:
@@ -171,6 +186,72 @@ class CreateStep(UndoStep):
         except (MemoryStoreError, PathError, OSError) as error:
             return OpResult(failed, error=str(error))
         return OpResult(f"Removed the new file {self.path}", touched=(physical,))
+
+
+@dataclass(frozen=True)
+class ContentStep(UndoStep):
+    """A file a restore gave other content holds what it held before, if it still holds
+    what the restore wrote."""
+
+    path: VirtualPath
+    before: Version
+    sha256: str
+    """What the operation left in the file."""
+
+    @property
+    def written(self) -> tuple[VirtualPath, ...]:
+        return (self.path,)
+
+    def undo(self, store: MemoryStore) -> OpResult:
+        failed = f"Undo of {self.description} failed"
+        try:
+            data = content_of(store.home, self.before)
+            store.restore_content(
+                str(self.path),
+                data,
+                expected_sha256=self.sha256,
+                op="restore",
+                restored_from=self.before.id,
+            )
+        except SaveConflictError:
+            return OpResult(failed, error=f"{self.path} changed since; kept")
+        except (HistoryError, MemoryStoreError, PathError, OSError) as error:
+            return OpResult(failed, error=str(error))
+        touched = (str(store.physical(self.path)),)
+        return OpResult(f"{self.path} holds what it held before", touched=touched)
+
+
+@dataclass(frozen=True)
+class SourceCopyStep(UndoStep):
+    """A copy into another agent's memory is removed if it still holds what was copied
+    (with the folders made for it, if empty). History does not keep other agents'
+    files, so nothing else is ever removed."""
+
+    source: Source
+    relative: str
+    sha256: str
+    created_folders: int
+
+    @property
+    def removed_source_files(self) -> tuple[str, ...]:
+        return (self.source.file_id(self.relative),)
+
+    def undo(self, store: MemoryStore) -> OpResult:
+        from memtab.sources.content import remove_created_file
+        from memtab.sources.copy import target_file
+        from memtab.sources.model import SourceError
+
+        failed = f"Undo of {self.description} failed"
+        try:
+            file = target_file(self.source, self.relative)
+            remove_created_file(
+                self.source, file, self.sha256, created_folders=self.created_folders
+            )
+        except SaveConflictError as error:
+            return OpResult(failed, error=str(error))
+        except SourceError as error:
+            return OpResult(failed, error=str(error))
+        return OpResult(f"Removed the copy {file.id}", touched=(str(file.physical),))
 
 
 @dataclass(frozen=True)
@@ -297,3 +378,61 @@ def _kind(store: MemoryStore, path: VirtualPath) -> str | None:
         return store.kind_of(path)
     except (MemoryStoreError, PathError):
         return None
+
+
+def restore(
+    stack: UndoStack,
+    store: MemoryStore,
+    path: VirtualPath | str,
+    version_id: str,
+    to: VirtualPath | None = None,
+) -> OpResult:
+    """`views.history.restore_file`, remembering what the file held before: a file the
+    restore brought back goes again (to Recently deleted), a file it gave an older
+    content gets the newer one back."""
+    with store.collecting_changes() as changes:
+        result = restore_file(store, path, version_id, to)
+    change = next((c for c in reversed(changes) if c.after.op == "restore"), None)
+    if result.ok and change is not None:
+        target = parse_file_path(change.path)
+        description = f"restore of {target.name}"
+        before = change.before
+        if before is None or before.deleted:
+            stack.push(CreateStep(store.workspace, description, target, change.after.sha256))
+        else:
+            stack.push(
+                ContentStep(store.workspace, description, target, before, change.after.sha256)
+            )
+    return result
+
+
+def copy_to(
+    stack: UndoStack,
+    store: MemoryStore,
+    origin: CopyFrom,
+    target: CopyTarget,
+    name: str,
+    topic_type: str | None = None,
+) -> OpResult:
+    """`views.source_copy.copy_to`, remembering the copy it made."""
+    from memtab.sources.content import missing_folders
+    from memtab.views import source_copy
+
+    where = target.target_for(name)
+    created_folders = missing_folders(target.source, where) if target.source is not None else 0
+    copies: list[CopyResult] = []
+    result = source_copy.copy_to(store, origin, target, name, topic_type, copies.append)
+    if not (result.ok and copies):
+        return result
+    (copy,) = copies
+    description = f"copy to {PurePosixPath(where).name}"
+    if target.source is None:
+        path = parse_file_path(copy.target)
+        stack.push(CreateStep(store.workspace, description, path, copy.sha256))
+    else:
+        stack.push(
+            SourceCopyStep(
+                store.workspace, description, target.source, where, copy.sha256, created_folders
+            )
+        )
+    return result

@@ -13,10 +13,12 @@ import pytest
 from memtab.fs.atomic import atomic_write_text
 from memtab.sources.config import SourceContext
 from memtab.sources.layouts import GENERATED_BY_CODEX
+from memtab.store.history.undo import trash
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
+from memtab.views import undo
 from memtab.views.documents import (
     DocumentError,
     DocumentMissingError,
@@ -30,6 +32,7 @@ from memtab.views.source_copy import copy_targets, copy_to, default_name
 from memtab.views.source_scan import scan_sources
 from memtab.views.source_tree import agent_group_key, project_group_key, source_file_key
 from memtab.views.tree import NodeKind, SectionId, build_tree
+from memtab.views.undo import UndoStack, undo_step
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
 
@@ -307,6 +310,47 @@ def test_copy_to_converts_frontmatter_and_records_a_mux_copy_in_history(machine:
     topic = (machine.claude_memory / "user_vercel.md").read_text(encoding="utf-8")
     assert "type: user" in topic and "name:" in topic
     assert claude.open_key("user_vercel") == source_file_key(f"{memory_id}:memory/user_vercel.md")
+
+
+def test_undoing_a_copy_removes_only_what_the_copy_wrote(machine: Machine) -> None:
+    scan = full_scan(machine)
+    memory_id = memory_source(scan)
+    assert scan.sources is not None
+    origin = scan.sources.find(f"{memory_id}:memory/feedback_vercel-env-newline.md")
+    assert origin is not None
+    store = MemoryStore(machine.home, scan.workspace)
+    targets = {target.key: target for target in copy_targets(scan, memory_id)}
+    stack = UndoStack()
+    # Into mux: the copy goes to Recently deleted.
+    assert undo.copy_to(stack, store, origin, targets["mux:global"], "vercel").ok
+    step = stack.pop()
+    assert step is not None and step.description == "copy to vercel.md"
+    assert undo_step(machine.home, step).ok
+    assert not (machine.home.global_root / "vercel.md").exists()
+    assert [item.path for item in trash(store)] == ["/memories/global/vercel.md"]
+    # Into a Codex skill: the file and the folder made for it go, the skills folder stays.
+    skills = machine.codex / "memories" / "skills"
+    had_skills = skills.exists()
+    assert undo.copy_to(stack, store, origin, targets["source:codex:memories"], "vercel").ok
+    assert (skills / "vercel" / "SKILL.md").is_file()
+    step = stack.pop()
+    assert step is not None
+    result = undo_step(machine.home, step)
+    assert result.ok, result.error
+    assert not (skills / "vercel").exists() and skills.exists() == had_skills
+    # Into Claude Code's user rules, then edited there: the undo keeps the edit.
+    user = targets["source:claude-code:user"]
+    assert undo.copy_to(stack, store, origin, user, "vercel").ok
+    rule = machine.claude / "rules" / "vercel.md"
+    atomic_write_text(rule, rule.read_text(encoding="utf-8") + "- mine\n")
+    step = stack.pop()
+    assert step is not None
+    refused = undo_step(machine.home, step)
+    assert not refused.ok and "changed since it was copied" in (refused.error or "")
+    assert rule.read_text(encoding="utf-8").endswith("- mine\n")
+    # A copy that failed pushes nothing.
+    assert not undo.copy_to(stack, store, origin, user, "vercel").ok
+    assert len(stack) == 0
 
 
 def test_copy_to_refuses_a_name_that_leaves_its_place(machine: Machine) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.store.history.undo import file_history, trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath, parse_file_path
@@ -166,3 +167,55 @@ def test_the_stack_keeps_the_newest_steps() -> None:
     assert len(stack) == MAX_STEPS
     top = stack.pop()
     assert top is not None and top.description == f"pin {MAX_STEPS + 4}"
+
+
+def test_undoing_a_restore_of_a_deleted_file_deletes_it_again_with_its_pin(
+    home: Home, store: MemoryStore
+) -> None:
+    store.create_file("/memories/global/a.md", "a\n")
+    store.set_pinned("/memories/global/a.md", True)
+    stack = UndoStack()
+    undo.delete(stack, store, [p("/memories/global/a.md")])
+    (item,) = [item for item in trash(store) if item.path == "/memories/global/a.md"]
+    stack = UndoStack()  # the delete was made in another window
+    assert undo.restore(stack, store, item.path, item.version.id).ok
+    step = stack.peek()
+    assert step is not None and step.description == "restore of a.md"
+    assert undo_last(home, stack) == (
+        "Undid restore of a.md: Removed the new file /memories/global/a.md"
+    )
+    assert disk(store, "/memories/global/a.md") is None
+    (again,) = [item for item in trash(store) if item.path == "/memories/global/a.md"]
+    assert again.pinned  # back in Recently deleted, as it was
+
+
+def test_undoing_a_restore_of_an_older_version_brings_the_newer_back_only_if_unchanged(
+    home: Home, store: MemoryStore
+) -> None:
+    store.create_file("/memories/global/a.md", "one\n")
+    first = store.read("/memories/global/a.md")
+    store.save("/memories/global/a.md", "two\n", first.sha256)
+    oldest = file_history(store, "/memories/global/a.md")[-1]
+    stack = UndoStack()
+    assert undo.restore(stack, store, "/memories/global/a.md", oldest.id).ok
+    assert disk(store, "/memories/global/a.md") == b"one\n"
+    assert undo_last(home, stack).startswith("Undid restore of a.md")
+    assert disk(store, "/memories/global/a.md") == b"two\n"
+    # Edited after the restore: the undo refuses and keeps the edit.
+    undo.restore(stack, store, "/memories/global/a.md", oldest.id)
+    restored = store.read("/memories/global/a.md")
+    store.save("/memories/global/a.md", "three\n", restored.sha256)
+    step = stack.pop()
+    assert step is not None
+    refused = undo_step(home, step)
+    assert not refused.ok and "changed since" in (refused.error or "")
+    assert disk(store, "/memories/global/a.md") == b"three\n"
+
+
+def test_a_restore_that_changes_nothing_pushes_nothing(home: Home, store: MemoryStore) -> None:
+    store.create_file("/memories/global/a.md", "one\n")
+    (version,) = file_history(store, "/memories/global/a.md")
+    stack = UndoStack()
+    assert undo.restore(stack, store, "/memories/global/a.md", version.id).ok
+    assert undo.restore(stack, store, "/memories/global/a.md", "unknown").error
+    assert len(stack) == 0

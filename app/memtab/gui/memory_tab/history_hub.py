@@ -42,8 +42,9 @@ from memtab.store.history.runs import import_journal_runs
 from memtab.store.home import Home, PathKind
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.views import undo
 from memtab.views.file_ops import OpResult
-from memtab.views.history import record_external_changes, restore_file
+from memtab.views.history import record_external_changes
 from memtab.views.scan import HomeScan
 
 if TYPE_CHECKING:
@@ -65,12 +66,6 @@ def _sync_job(store: MemoryStore, ctx: TaskContext) -> object:
 
 def _import_job(home: Home, _ctx: TaskContext) -> object:
     return import_journal_runs(home)
-
-
-def _restore_job(
-    store: MemoryStore, path: str, version_id: str, to: VirtualPath | None
-) -> OpResult:
-    return restore_file(store, path, version_id, to)
 
 
 class HistoryHub(QObject):
@@ -321,7 +316,8 @@ class HistoryHub(QObject):
     def _on_panel_restore_requested(self, path: VirtualPath, version_id: str) -> None:
         self._tab.own_writes.note(path)
         store = self._tab.store()
-        self._tab.run_op(functools.partial(_restore_job, store, str(path), version_id, None))
+        stack = self._tab.commands.undo_stack
+        self._tab.run_op(functools.partial(undo.restore, stack, store, path, version_id))
 
     @Slot(str, str, object)
     def _on_trash_restore_requested(
@@ -332,8 +328,9 @@ class HistoryHub(QObject):
         follow_up = OpFollowUp(open_created=True)
         self._restores.append(follow_up)
         store = self._tab.store()
+        stack = self._tab.commands.undo_stack
         self._tab.run_op(
-            functools.partial(_restore_job, store, raw_path, version_id, to), follow_up
+            functools.partial(undo.restore, stack, store, raw_path, version_id, to), follow_up
         )
 
     @Slot(object, object)

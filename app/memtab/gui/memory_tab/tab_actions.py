@@ -52,6 +52,9 @@ class ActionEditor(Protocol):
     def current_path(self) -> VirtualPath | None: ...
 
     @property
+    def current_source_file(self) -> str | None: ...
+
+    @property
     def is_dirty(self) -> bool: ...
 
     def confirm_discard(self) -> bool: ...
@@ -330,7 +333,7 @@ class TabActions(QObject):
         """Copy the current memory file into another agent's scope (or another mux one)."""
         from memtab.gui.sources_copy import copy_node
 
-        copy_node(self._host, self._tree.current_node(), self._own_writes)
+        copy_node(self._host, self._tree.current_node(), self._own_writes, self.undo_stack)
 
     def copy_selected_path(self) -> None:
         """Copy the virtual paths of the selection (Ctrl+Shift+C)."""
@@ -371,18 +374,18 @@ class TabActions(QObject):
             self._host.show_status("Nothing to undo")
             return
         open_path = self._editor.current_path
-        affects_open = open_path is not None and any(
-            open_path.is_within(path) for path in step.affected
-        )
+        affects_open = (
+            open_path is not None and any(open_path.is_within(path) for path in step.affected)
+        ) or self._editor.current_source_file in step.removed_source_files
         if affects_open and not self._editor.confirm_discard():
             return
         if not self.undo_stack.take(step):  # a worker may have pushed a newer one meanwhile
             return
         follow_up = OpFollowUp(open_created=True)
-        if affects_open and open_path is not None:
-            moved_to = step.relocated(open_path)
+        if affects_open:
+            moved_to = step.relocated(open_path) if open_path is not None else None
             self._editor.close_file()
-            if moved_to is not None:
+            if open_path is not None and moved_to is not None:
                 follow_up = OpFollowUp(open_created=True, reopen={open_path: moved_to})
         for path in step.written:
             self._own_writes.note(path)
