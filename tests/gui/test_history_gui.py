@@ -25,7 +25,7 @@ from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaStore, global_key
 from memtab.store.paths import VirtualPath, parse_file_path
 from memtab.store.registry import load_registry
-from memtab.views.tree import SectionId, directory_key, file_key, section_key
+from memtab.views.tree import SectionId, directory_key, file_key, orphan_key, section_key
 from support.memory_home import MAIN, touch_later
 from unit.history.helpers import Scripted, memory_call
 
@@ -35,6 +35,8 @@ make_window = support.make_window
 NOTES = parse_file_path("/memories/workspace/notes.md")
 ZETA = parse_file_path("/memories/global/Zeta.md")
 PREFERENCES = parse_file_path("/memories/global/preferences.md")
+ORPHAN = "gone-0123456789ab"  # support.memory_home's orphaned project dir
+OLD = "/memories/project/old.md"  # its file
 
 
 def wait_for(qtbot: QtBot, condition: Callable[[], object], timeout: int = WAIT_MS) -> None:
@@ -431,3 +433,48 @@ def test_a_drop_into_another_scope_asks_first_unless_told_not_to(
     drop(moved, SectionId.GLOBAL)  # not asked again
     wait_for(qtbot, lambda: shown(window, ZETA))
     assert len(dialogs.asked) == 2
+
+
+# --- an orphaned project dir deleted from the tree ------------------------------------------
+
+
+def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = watched_window(qtbot, make_window, home)
+    tab = window.memory_tab
+    orphan = home.projects_root / ORPHAN / "old.md"
+    content = orphan.read_bytes()
+
+    def delete_orphan() -> None:
+        assert tab.tree.select_key(orphan_key(ORPHAN))
+        tab.delete_orphan_action.trigger()
+        wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is None)
+        assert not orphan.exists()
+
+    delete_orphan()
+    window.menus.refresh()
+    assert window.menus.undo_action.text() == f"&Undo delete of {ORPHAN}\tCtrl+Z"
+    window.menus.undo_action.trigger()
+    wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is not None)
+    assert orphan.read_bytes() == content
+
+    delete_orphan()  # …and later, from Recently deleted, under the dir's own group
+    trash = window.history.open_trash()
+    wait_for(qtbot, lambda: trash.select_path(OLD, ORPHAN))
+    (group,) = [g for g in trash.groups if g.orphan_dir == ORPHAN]
+    assert group.label == f"Orphaned project memory {ORPHAN}"
+    assert not trash.select_path(OLD)  # not a file of the workspace's project
+    assert trash.select_path(OLD, ORPHAN)
+    assert not trash.restore_to_button.isEnabled()  # it goes back into its dir
+    wait_for(qtbot, lambda: trash.preview.toPlainText() == content.decode())
+    trash.restore_button.click()
+    wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is not None)
+    assert orphan.read_bytes() == content
+    assert store_of(home).kind_of(parse_file_path(OLD)) is None  # not the workspace's
+    wait_for(qtbot, lambda: trash.note.full_text == f"Restored memory/project/{ORPHAN}/old.md")
+    window.menus.refresh()
+    assert window.menus.undo_action.text() == "&Undo restore of old.md\tCtrl+Z"
+    window.menus.undo_action.trigger()
+    wait_for(qtbot, lambda: not orphan.exists())
+    wait_for(qtbot, lambda: trash.select_path(OLD, ORPHAN))  # in Recently deleted again

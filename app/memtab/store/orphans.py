@@ -4,7 +4,8 @@ The Memory tab shows such a dir read-only and offers to delete it whole (docs/fo
 §2.3). Deleting it is like any other delete: every file is recorded in history first, as
 a `delete` under the dir's own index (`project-<dir name>`), so it stays in the trash and
 can be restored. `OrphanProjectStore` is the store of that one dir: `trash`, `restore` and
-`file_history` (`memtab.store.history.undo`) work on it as on a workspace's store.
+`file_history` (`memtab.store.history.undo`) work on it as on a workspace's store;
+`orphans_with_history` names the orphans history has versions of (Recently deleted).
 
 An orphan's project identity is not known from its name (the name ends in a hash). It is
 recovered where mux or Memtab wrote it down — the `project:<identity>:` keys of
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,7 +38,7 @@ from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaStore, project_key, unescape_key_component
 from memtab.store.paths import Scope, VirtualPath, project_dir_name
-from memtab.store.registry import load_registry, orphan_project_dirs
+from memtab.store.registry import known_project_dirs, load_registry, orphan_project_dirs
 from memtab.store.scope_access import kind_in
 
 logger = logging.getLogger(__name__)
@@ -184,6 +186,8 @@ class OrphanDeletion:
 
     dir_name: str
     files: tuple[VirtualPath, ...]
+    versions: tuple[tuple[str, str], ...] = ()
+    """(path, id of the version recording its deletion): what restores each file."""
 
     @property
     def message(self) -> str:
@@ -206,7 +210,27 @@ def delete_orphan_project_dir(home: Home, dir_name: str) -> OrphanDeletion:
     if dir_name not in orphan_project_dirs(home, load_registry(home)):
         raise MemoryStoreError(f"{dir_name} is not an orphaned project dir (any more)")
     store = OrphanProjectStore(home, dir_name)
-    return OrphanDeletion(dir_name, tuple(store.delete_all()))
+    with store.collecting_changes() as changes:
+        files = store.delete_all()
+    versions = tuple((change.path, change.after.id) for change in changes if change.after.deleted)
+    return OrphanDeletion(dir_name, tuple(files), versions)
+
+
+def orphans_with_history(home: Home) -> list[str]:
+    """The orphaned project dirs history has versions of — there or deleted — sorted
+    (where Recently deleted looks for what an orphan lost)."""
+    prefix, suffix = "project-", ".jsonl"
+    try:
+        names = os.listdir(home.history_index_dir)
+    except OSError:
+        return []
+    known = known_project_dirs(load_registry(home))
+    dirs = (
+        name[len(prefix) : -len(suffix)]
+        for name in names
+        if name.startswith(prefix) and name.endswith(suffix)
+    )
+    return sorted(name for name in dirs if name and name not in known)
 
 
 def _open(path: Path, label: str) -> Directory:

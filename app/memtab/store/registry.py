@@ -457,10 +457,16 @@ def orphan_project_dirs(home: Home, registry: Registry) -> list[str]:
         )
     except OSError:
         return []
+    known = known_project_dirs(registry)
+    return [name for name in names if name not in known]
+
+
+def known_project_dirs(registry: Registry) -> set[str]:
+    """The dirs under memory/project/ a registered project or workspace uses."""
     known = {project.dir_name for project in registry.projects}
     known.update(
         project_dir_name(workspace.project_identity)
         for workspace in registry.workspaces
         if workspace.project_identity is not None
     )
-    return [name for name in names if name not in known]
+    return known

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,10 +137,15 @@ def set_pinned(store: MemoryStore, path: VirtualPath, pinned: bool) -> OpResult:
     return OpResult(f"{verb} {path.name}{note}", touched=(str(store.home.meta_path),))
 
 
-def delete_orphan_project_dir(home: Home, dir_name: str) -> OpResult:
+def delete_orphan_project_dir(
+    home: Home,
+    dir_name: str,
+    on_deleted: Callable[[orphans.OrphanDeletion], None] | None = None,
+) -> OpResult:
     """Delete a project dir under `memory/project/` that no registered project owns.
 
-    Every file goes to history first, so it can be restored (`memtab.store.orphans`).
+    Every file goes to history first, so it can be restored (`memtab.store.orphans`);
+    `on_deleted` is told which versions recorded them (how Edit → Undo restores them).
     """
     action = f"Deleting the orphaned project memory {dir_name}"
     source = home.projects_root / dir_name
@@ -148,6 +153,8 @@ def delete_orphan_project_dir(home: Home, dir_name: str) -> OpResult:
         deleted = orphans.delete_orphan_project_dir(home, dir_name)
     except (OSError, HomeError, MemoryStoreError, PathError) as error:
         return _failure(action, error)
+    if on_deleted is not None:
+        on_deleted(deleted)
     return OpResult(deleted.message, touched=(str(source),))
 
 

@@ -2,9 +2,10 @@
 
 Plain Python over `memtab.store.history`: a file's versions as rows in words (when, who,
 what changed, the size and how it changed), the diff of a version against what the file
-holds now, the deleted files of each scope, restoring one (a recorded change, reported as
-an `OpResult` like every file operation of the tree), and recording what other programs
-changed after each scan. Every function here reads the disk: run it off the GUI thread.
+holds now, the deleted files of each scope and of orphaned project dirs, restoring one
+(a recorded change, reported as an `OpResult` like every file operation of the tree),
+and recording what other programs changed after each scan. Every function here reads
+the disk: run it off the GUI thread.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from memtab.store.history.undo import (
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.orphans import OrphanProjectStore, orphans_with_history
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.views.cancel import CancelToken
 from memtab.views.file_ops import OpResult
@@ -219,6 +221,8 @@ class TrashGroup:
     scope: Scope
     label: str
     items: tuple[TrashItem, ...]
+    orphan_dir: str | None = None
+    """An orphaned project dir's group: its files are restored through its own store."""
 
 
 def trash_item_words(item: TrashItem, now: int | None = None) -> str:
@@ -239,11 +243,24 @@ def load_trash(store: MemoryStore) -> list[TrashGroup]:
             continue
         if scope is not None:
             by_scope.setdefault(scope, []).append(item)
-    return [
+    groups = [
         TrashGroup(scope, SCOPE_TITLES[scope], tuple(by_scope.get(scope, ())))
         for scope in SCOPE_ORDER
         if store.unavailable_reason(scope) is None
     ]
+    return groups + orphan_trash(store.home)
+
+
+def orphan_trash(home: Home) -> list[TrashGroup]:
+    """What orphaned project dirs lost (deleted whole from the tree, most often): a group
+    per dir with deleted files, under the project filter."""
+    groups = []
+    for dir_name in orphans_with_history(home):
+        items = tuple(trash(OrphanProjectStore(home, dir_name)))
+        if items:
+            label = f"Orphaned project memory {dir_name}"
+            groups.append(TrashGroup(Scope.PROJECT, label, items, orphan_dir=dir_name))
+    return groups
 
 
 def deleted_text(home: Home, item: TrashItem) -> str:

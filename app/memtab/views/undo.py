@@ -29,6 +29,7 @@ from memtab.store.history.undo import HistoryError, content_of
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, MemoryStoreError, SaveConflictError
+from memtab.store.orphans import OrphanDeletion, OrphanProjectStore
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.store.registry import Workspace
 from memtab.views import file_ops
@@ -57,8 +58,12 @@ class UndoStep:
     description: str
 
     def undo(self, store: MemoryStore) -> OpResult:
-        """Take the operation back through `store` (a store of `workspace`)."""
+        """Take the operation back through `store` (`store_for`'s)."""
         raise NotImplementedError
+
+    def store_for(self, home: Home) -> MemoryStore:
+        """The store the operation was made through: of `workspace`."""
+        return MemoryStore(home, self.workspace)
 
     @property
     def affected(self) -> tuple[VirtualPath, ...]:
@@ -119,6 +124,26 @@ class DeleteStep(UndoStep):
             message += " — " + "; ".join(notes)
         created = restored[0] if len(restored) == 1 and not self.folders else None
         return OpResult(message, created=created, touched=tuple(touched))
+
+
+@dataclass(frozen=True)
+class OrphanDeleteStep(DeleteStep):
+    """The files of a deleted orphaned project dir come back into that dir (its own
+    store: it belongs to no workspace), none of them opened: their virtual paths are
+    not the workspace's."""
+
+    dir_name: str = ""
+
+    @property
+    def written(self) -> tuple[VirtualPath, ...]:
+        return ()
+
+    def store_for(self, home: Home) -> MemoryStore:
+        return OrphanProjectStore(home, self.dir_name)
+
+    def undo(self, store: MemoryStore) -> OpResult:
+        result = super().undo(store)
+        return OpResult(result.message, error=result.error, touched=result.touched)
 
 
 @dataclass(frozen=True)
@@ -255,6 +280,21 @@ class SourceCopyStep(UndoStep):
 
 
 @dataclass(frozen=True)
+class OrphanCreateStep(CreateStep):
+    """A file restored into an orphaned project dir goes again (through that dir's
+    store; its virtual path is not the workspace's)."""
+
+    dir_name: str = ""
+
+    @property
+    def affected(self) -> tuple[VirtualPath, ...]:
+        return ()
+
+    def store_for(self, home: Home) -> MemoryStore:
+        return OrphanProjectStore(home, self.dir_name)
+
+
+@dataclass(frozen=True)
 class PinStep(UndoStep):
     """The pin goes back to what it was."""
 
@@ -301,7 +341,7 @@ class UndoStack:
 
 def undo_step(home: Home, step: UndoStep) -> OpResult:
     """Take `step` back through a store of the workspace it was made in."""
-    result = step.undo(MemoryStore(home, step.workspace))
+    result = step.undo(step.store_for(home))
     if result.ok:
         return OpResult(
             f"Undid {step.description}: {result.message}",
@@ -329,6 +369,24 @@ def delete(stack: UndoStack, store: MemoryStore, paths: Sequence[VirtualPath]) -
     if files or gone_folders:
         stack.push(DeleteStep(store.workspace, f"delete of {_items(paths)}", files, gone_folders))
     return result
+
+
+def delete_orphan(stack: UndoStack, home: Home, dir_name: str) -> OpResult:
+    """`file_ops.delete_orphan_project_dir`, remembering the versions history kept."""
+    deletions: list[OrphanDeletion] = []
+    result = file_ops.delete_orphan_project_dir(home, dir_name, deletions.append)
+    if not (result.ok and deletions):
+        return result
+    (deleted,) = deletions
+    message = f"Deleted the orphaned project memory {dir_name}"
+    if deleted.versions:
+        stack.push(OrphanDeleteStep(None, f"delete of {dir_name}", deleted.versions, (), dir_name))
+        count = len(deleted.versions)
+        message += (
+            f"; its {count} file{'s' if count != 1 else ''} can be restored from "
+            "Recently deleted (or Edit → Undo)"
+        )
+    return OpResult(message, touched=result.touched)
 
 
 def move(
@@ -397,12 +455,19 @@ def restore(
         target = parse_file_path(change.path)
         description = f"restore of {target.name}"
         before = change.before
-        if before is None or before.deleted:
-            stack.push(CreateStep(store.workspace, description, target, change.after.sha256))
+        sha = change.after.sha256
+        if isinstance(store, OrphanProjectStore):  # only deleted files are restored there
+            stack.push(OrphanCreateStep(None, description, target, sha, store.dir_name))
+        elif before is None or before.deleted:
+            stack.push(CreateStep(store.workspace, description, target, sha))
         else:
-            stack.push(
-                ContentStep(store.workspace, description, target, before, change.after.sha256)
-            )
+            stack.push(ContentStep(store.workspace, description, target, before, sha))
+    if isinstance(store, OrphanProjectStore):  # not a path of the workspace's to select
+        message = result.message
+        if result.ok and result.created is not None:
+            title = file_ops.orphan_file_title(store.dir_name, result.created.relative)
+            message = f"Restored {title}"
+        return OpResult(message, error=result.error, touched=result.touched)
     return result
 
 

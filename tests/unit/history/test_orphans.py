@@ -14,12 +14,20 @@ from memtab.store.history.undo import file_history, restore, trash
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
 from memtab.store.meta import MetaStore, project_key
-from memtab.store.orphans import OrphanProjectStore, delete_orphan_project_dir, orphan_identity
+from memtab.store.orphans import (
+    OrphanProjectStore,
+    delete_orphan_project_dir,
+    orphan_identity,
+    orphans_with_history,
+)
 from memtab.store.paths import parse_file_path, project_dir_name
 from memtab.store.registry import load_registry, orphan_project_dirs
+from memtab.views import undo
 from memtab.views.file_ops import delete_orphan_project_dir as delete_from_the_tree
+from memtab.views.history import load_trash
+from memtab.views.undo import UndoStack, undo_step
 
-from .helpers import PROJECT, new_home
+from .helpers import PROJECT, new_home, store_for
 
 GONE = "/home/dev/src/gone:repo"  # a ':' and a '%' are escaped in meta keys
 GONE_DIR = project_dir_name(GONE)
@@ -129,3 +137,45 @@ def test_an_orphan_whose_identity_is_unknown_is_kept_and_restored_without_meta(
     restore(store, item.path, item.version.id)
     assert (home.projects_root / unknown / "a.md").read_bytes() == b"a\n"
     assert home.meta_path.read_bytes() == meta_before  # no key made up for it
+
+
+def test_undo_brings_a_deleted_orphan_back_into_its_dir_with_its_pin(home: Home) -> None:
+    stack = UndoStack()
+    result = undo.delete_orphan(stack, home, GONE_DIR)
+    assert result.ok and "Recently deleted (or Edit → Undo)" in result.message
+    assert "memtab trash" not in result.message  # the window's words, not the CLI's
+    step = stack.pop()
+    assert step is not None and step.description == f"delete of {GONE_DIR}"
+    assert step.written == () and step.affected == ()  # no path of the workspace's
+    undone = undo_step(home, step)
+    assert undone.ok and undone.created is None, undone.error
+    for relative, data in FILES.items():
+        assert (home.projects_root / GONE_DIR / relative).read_bytes() == data
+    assert OrphanProjectStore(home, GONE_DIR).is_pinned(parse_file_path("/memories/project/old.md"))
+    assert not (home.projects_root / project_dir_name(PROJECT)).exists()  # not the project's
+
+
+def test_recently_deleted_lists_an_orphans_files_and_undoes_their_restore(home: Home) -> None:
+    workspace = store_for(home)
+    delete_orphan_project_dir(home, GONE_DIR)
+    groups = load_trash(workspace)
+    (group,) = [group for group in groups if group.orphan_dir == GONE_DIR]
+    assert group.label == f"Orphaned project memory {GONE_DIR}" and len(group.items) == 2
+    assert not any(group.items for group in groups if group.orphan_dir is None)
+    assert orphans_with_history(home) == [GONE_DIR]
+    stack = UndoStack()
+    (item,) = [item for item in group.items if item.path == "/memories/project/old.md"]
+    restored = undo.restore(stack, OrphanProjectStore(home, GONE_DIR), item.path, item.version.id)
+    assert restored.ok and restored.created is None
+    assert restored.message == f"Restored memory/project/{GONE_DIR}/old.md"
+    assert (home.projects_root / GONE_DIR / "old.md").read_bytes() == FILES["old.md"]
+    assert workspace.kind_of(parse_file_path("/memories/project/old.md")) is None
+    step = stack.pop()
+    assert step is not None and step.affected == ()
+    assert undo_step(home, step).ok
+    assert not (home.projects_root / GONE_DIR / "old.md").exists()
+    (group,) = [group for group in load_trash(workspace) if group.orphan_dir == GONE_DIR]
+    assert len(group.items) == 2
+    # A registered project's history is its own scope's, not an orphan's.
+    workspace.create_file("/memories/project/kept.md", "kept\n")
+    assert orphans_with_history(home) == [GONE_DIR]

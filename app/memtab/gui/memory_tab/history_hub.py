@@ -41,6 +41,7 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.history.runs import import_journal_runs
 from memtab.store.home import Home, PathKind
 from memtab.store.memory import MemoryStore
+from memtab.store.orphans import OrphanProjectStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.views import undo
 from memtab.views.file_ops import OpResult
@@ -319,15 +320,20 @@ class HistoryHub(QObject):
         stack = self._tab.commands.undo_stack
         self._tab.run_op(functools.partial(undo.restore, stack, store, path, version_id))
 
-    @Slot(str, str, object)
+    @Slot(str, str, object, str)
     def _on_trash_restore_requested(
-        self, raw_path: str, version_id: str, to: VirtualPath | None
+        self, raw_path: str, version_id: str, to: VirtualPath | None, orphan_dir: str
     ) -> None:
-        with contextlib.suppress(PathError):
-            self._tab.own_writes.note(to or parse_file_path(raw_path))
-        follow_up = OpFollowUp(open_created=True)
+        store: MemoryStore
+        if orphan_dir:  # back into its dir, which no workspace shows: nothing to open
+            store = OrphanProjectStore(self._tab.home, orphan_dir)
+            follow_up = OpFollowUp()
+        else:
+            with contextlib.suppress(PathError):
+                self._tab.own_writes.note(to or parse_file_path(raw_path))
+            store = self._tab.store()
+            follow_up = OpFollowUp(open_created=True)
         self._restores.append(follow_up)
-        store = self._tab.store()
         stack = self._tab.commands.undo_stack
         self._tab.run_op(
             functools.partial(undo.restore, stack, store, raw_path, version_id, to), follow_up

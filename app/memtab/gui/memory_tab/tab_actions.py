@@ -326,7 +326,7 @@ class TabActions(QObject):
         if not self._host.dialogs.confirm_delete_orphan(node.orphan_dir, node.file_count):
             return
         self._host.run_op(
-            functools.partial(file_ops.delete_orphan_project_dir, self._host.home, node.orphan_dir)
+            functools.partial(undo.delete_orphan, self.undo_stack, self._host.home, node.orphan_dir)
         )
 
     def copy_selected_to(self) -> None:

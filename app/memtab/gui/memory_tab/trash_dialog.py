@@ -1,11 +1,13 @@
 """Recently deleted: the files each scope lost — by a delete in Memtab, a consolidation
 run, or another program (mux, a shell) while Memtab was watching — and restoring them.
 
-Files are grouped under their scope (as in the tree); the scope filter shows one. The
-preview shows what the file held. **Restore** puts it back where it was, with its pins and
-usage — beside a newer file of the same name if one took its place; **Restore to…** puts
-it at another path. Either asks the tab to do it (`restore_requested`), as a recorded
-change of its own; the tree and editor follow through the watcher like for any change.
+Files are grouped under their scope (as in the tree), and the files of orphaned project
+dirs (deleted whole from the tree) under their dir, with the project scope; the scope
+filter shows one. The preview shows what the file held. **Restore** puts it back where it
+was, with its pins and usage — beside a newer file of the same name if one took its
+place; **Restore to…** puts it at another path (not an orphan's file: it goes back into
+its dir). Either asks the tab to do it (`restore_requested`), as a recorded change of its
+own; the tree and editor follow through the watcher like for any change.
 
 Listing (after recording what other programs deleted) and reading a deleted file's
 content run on the dialog's own worker (`views.history`).
@@ -52,6 +54,7 @@ LIST_KEY = "trash"
 PREVIEW_KEY = "trash-preview"
 _PATH_ROLE = Qt.ItemDataRole.UserRole
 _SCOPE_ROLE = Qt.ItemDataRole.UserRole + 1
+_ORPHAN_ROLE = Qt.ItemDataRole.UserRole + 2
 NOTHING = "Nothing was deleted here (that Memtab saw)."
 
 
@@ -67,12 +70,12 @@ class TrashDialog(QDialog):
     """Recently deleted (see the module docstring).
 
     Signals:
-        restore_requested(str, str, object): (path, version id, target VirtualPath or
-            None for where it was).
+        restore_requested(str, str, object, str): (path, version id, target VirtualPath
+            or None for where it was, the orphaned project dir it was deleted from or "").
         loaded(): the list (or its failure) is shown.
     """
 
-    restore_requested = Signal(str, str, object)
+    restore_requested = Signal(str, str, object, str)
     loaded = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -161,13 +164,18 @@ class TrashDialog(QDialog):
         if self._store is not None:
             self._jobs().submit_latest(LIST_KEY, functools.partial(_list_job, self._store))
 
-    def select_path(self, path: str) -> bool:
-        """Select a deleted file (False when it is not listed)."""
+    def select_path(self, path: str, orphan_dir: str | None = None) -> bool:
+        """Select a deleted file (of an orphaned project dir: `orphan_dir`); False when
+        it is not listed."""
         for group_index in range(self.files.topLevelItemCount()):
             group = self.files.topLevelItem(group_index)
             for index in range(group.childCount() if group is not None else 0):
                 item = group.child(index) if group is not None else None
-                if item is not None and item.data(0, _PATH_ROLE) == path:
+                if (
+                    item is not None
+                    and item.data(0, _PATH_ROLE) == path
+                    and item.data(0, _ORPHAN_ROLE) == (orphan_dir or "")
+                ):
                     self.files.setCurrentItem(item)
                     return True
         return False
@@ -231,7 +239,7 @@ class TrashDialog(QDialog):
             self.files.addTopLevelItem(header)
             header.setFirstColumnSpanned(True)  # once in the tree: spanning is the view's
             for item in group.items:
-                header.addChild(self._row(item))
+                header.addChild(self._row(item, group.orphan_dir))
             if not group.items:
                 empty = QTreeWidgetItem([NOTHING])
                 empty.setFlags(Qt.ItemFlag.NoItemFlags)
@@ -239,12 +247,12 @@ class TrashDialog(QDialog):
                 empty.setFirstColumnSpanned(True)
             header.setExpanded(True)
         self.files.blockSignals(False)
-        if selected is None or not self.select_path(selected.path):
+        if selected is None or not self.select_path(selected[1].path, selected[0].orphan_dir):
             self.preview.clear()
         self._update_buttons()
         self.loaded.emit()
 
-    def _row(self, item: TrashItem) -> QTreeWidgetItem:
+    def _row(self, item: TrashItem, orphan_dir: str | None) -> QTreeWidgetItem:
         row = QTreeWidgetItem(
             [
                 display_name(item.path) + (" · pinned" if item.pinned else ""),
@@ -254,6 +262,7 @@ class TrashDialog(QDialog):
             ]
         )
         row.setData(0, _PATH_ROLE, item.path)
+        row.setData(0, _ORPHAN_ROLE, orphan_dir or "")
         row.setToolTip(
             0, item.path + ("\nPinned: the pin comes back with it" if item.pinned else "")
         )
@@ -262,26 +271,29 @@ class TrashDialog(QDialog):
             row.setToolTip(2, f"Run {item.version.run_id}")
         return row
 
-    def _selected(self) -> TrashItem | None:
+    def _selected(self) -> tuple[TrashGroup, TrashItem] | None:
         current = self.files.currentItem()
-        path = current.data(0, _PATH_ROLE) if current is not None else None
+        if current is None:
+            return None
+        path, orphan_dir = current.data(0, _PATH_ROLE), current.data(0, _ORPHAN_ROLE) or None
         for group in self._groups:
             for item in group.items:
-                if item.path == path:
-                    return item
+                if item.path == path and group.orphan_dir == orphan_dir:
+                    return group, item
         return None
 
     def _update_buttons(self) -> None:
-        chosen = self._selected() is not None
-        self.restore_button.setEnabled(chosen)
-        self.restore_to_button.setEnabled(chosen)
+        selected = self._selected()
+        self.restore_button.setEnabled(selected is not None)
+        self.restore_to_button.setEnabled(selected is not None and not selected[0].orphan_dir)
 
     def _restore(self, to: VirtualPath | None) -> None:
-        item = self._selected()
-        if item is None:
+        selected = self._selected()
+        if selected is None:
             return
+        group, item = selected
         self.note.set_full_text(f"Restoring {display_name(item.path)}…")
-        self.restore_requested.emit(item.path, item.version.id, to)
+        self.restore_requested.emit(item.path, item.version.id, to, group.orphan_dir or "")
 
     def changeEvent(self, event: QEvent) -> None:
         """Follow palette changes (light ↔ dark)."""
@@ -303,9 +315,10 @@ class TrashDialog(QDialog):
         self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
     ) -> None:
         self._update_buttons()
-        item = self._selected()
+        selected = self._selected()
         self.preview.clear()
-        if item is not None and self._store is not None:
+        if selected is not None and self._store is not None:
+            item = selected[1]
             self.preview.setPlaceholderText("Reading…")
             self._jobs().submit_latest(
                 PREVIEW_KEY, functools.partial(_preview_job, self._store.home, item)
@@ -321,10 +334,10 @@ class TrashDialog(QDialog):
 
     @Slot()
     def _on_restore_to_button_clicked(self) -> None:
-        item = self._selected()
-        if item is None:
+        selected = self._selected()
+        if selected is None or selected[0].orphan_dir:
             return
-        target = self.ask_target(item)
+        target = self.ask_target(selected[1])
         if target is not None:
             self._restore(target)
 
@@ -334,8 +347,8 @@ class TrashDialog(QDialog):
             self._show_groups(result)
         elif key == PREVIEW_KEY and isinstance(result, tuple):
             version_id, text = result
-            item = self._selected()
-            if item is not None and item.version.id == version_id:
+            selected = self._selected()
+            if selected is not None and selected[1].version.id == version_id:
                 self.preview.setPlainText(text)
 
     @Slot(str, str)
