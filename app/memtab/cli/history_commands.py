@@ -2,6 +2,8 @@
 
 Each first records what changed outside Memtab since it last looked (`sync_external`)
 and adds mux's new journal records to the runs log, so what they show is current.
+`history` and `restore` also take another agent's file by file id: the versions Memtab
+recorded when it wrote the file (`memtab.sources.versions`).
 JSON output (`--json`) is a stable contract: fields are added, never renamed or removed.
 """
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from memtab.cli.common import (
     CliError,
@@ -28,13 +31,21 @@ from memtab.store.history.undo import file_history, restore, revert_run, trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore
+from memtab.store.paths import VIRTUAL_ROOT
+
+if TYPE_CHECKING:  # the sources load only for a file id
+    from memtab.sources.versions import SourceHistory
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this module's sub-commands to the `memtab` parser."""
     history = commands.add_parser("history", help="every recorded version of a memory file")
     add_home_option(history)
-    history.add_argument("path", metavar="PATH", help="virtual path, e.g. /memories/global/a.md")
+    history.add_argument(
+        "path",
+        metavar="PATH",
+        help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
+    )
     history.add_argument("--workspace", metavar="ID", help="for project and workspace files")
     _add_orphan_option(history)
     history.add_argument("--json", action="store_true")
@@ -101,12 +112,55 @@ def _synced_store(args: argparse.Namespace) -> MemoryStore:
     return store
 
 
+def _is_file_id(raw: str) -> bool:
+    return not raw.strip().startswith(VIRTUAL_ROOT)
+
+
+def _source_history(args: argparse.Namespace) -> SourceHistory:
+    from memtab.sources.versions import SourceHistory
+
+    if args.workspace is not None or args.orphan is not None:
+        raise CliError("A file id needs no --workspace or --orphan")
+    return SourceHistory(open_home(args))
+
+
+def _restore_source_file(args: argparse.Namespace) -> int:
+    if args.to is not None:
+        raise CliError("--to is for mux memory files; another agent's file is restored in place")
+    from memtab.sources.config import SourceContext
+    from memtab.sources.discovery import discover
+    from memtab.sources.model import SourceError, parse_file_id
+    from memtab.sources.versions import restore_version
+
+    history = _source_history(args)
+    file_id = args.path.strip()
+    try:
+        source = discover(SourceContext.load(history.home)).source(parse_file_id(file_id).source_id)
+        changed = restore_version(history, source, file_id, args.version)
+    except SourceError as error:
+        raise CliError(str(error)) from None
+    if args.json:
+        print_json({"path": file_id, "version": args.version, "unchanged": not changed})
+    elif changed:
+        print(f"Restored {file_id} to version {args.version}")
+    else:
+        print(f"{file_id} already holds version {args.version}")
+    return 0
+
+
 # --- history --------------------------------------------------------------------------------
 
 
 def run_history(args: argparse.Namespace) -> int:
-    store = _synced_store(args)
-    versions = file_history(store, args.path)
+    if _is_file_id(args.path):
+        from memtab.sources.model import SourceError
+
+        try:
+            versions = _source_history(args).versions(args.path.strip())
+        except SourceError as error:
+            raise CliError(str(error)) from None
+    else:
+        versions = file_history(_synced_store(args), args.path)
     if args.json:
         print_json({"versions": [version.to_json() for version in versions]})
         return 0
@@ -129,6 +183,8 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
+    if _is_file_id(args.path):
+        return _restore_source_file(args)
     store = _synced_store(args)
     result = restore(store, args.path, args.version, to=args.to)
     if args.json:

@@ -22,6 +22,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memtab.fs.atomic import Directory, encode_utf8
 from memtab.fs.config_dir import config_dir
@@ -32,6 +33,10 @@ from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceError, S
 from memtab.store.errors import CapError, SaveConflictError, file_cap_message
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.memory import missing_conflict, replace_loaded_in
+
+if TYPE_CHECKING:
+    from memtab.sources.versions import SourceHistory
+    from memtab.store.history.versions import Op
 
 logger = logging.getLogger(__name__)
 
@@ -105,13 +110,16 @@ def save_source_file(
     expected_sha256: str | None,
     *,
     env: Mapping[str, str] | None = None,
+    history: SourceHistory | None = None,
+    restored_from: str | None = None,
 ) -> str:
     """Save editor content into a writable source file; returns the sha of what was written.
 
     `expected_sha256` None creates the file, refusing if anything is there; otherwise the
     file must still hold what was loaded (SaveConflictError from the store, the file
     untouched). ReadOnlyError for a file its agent owns; SourceError for a path through a
-    link, or when the file's lock is held too long.
+    link, or when the file's lock is held too long. `history` records the change (a
+    restore of version `restored_from`, a create or an edit) under the file's lock.
     """
     if file.source_id != source.id:
         raise SourceError(f"{file.id} is not a file of {source.id}")
@@ -128,6 +136,7 @@ def save_source_file(
             except FileNotFoundError:
                 raise missing_conflict(file.id) from None
             with directory:
+                before: bytes | None = None
                 if expected_sha256 is None:
                     try:
                         directory.create_new(name, data)
@@ -136,7 +145,12 @@ def save_source_file(
                             "exists", f"{file.id} already exists; reload before saving"
                         ) from None
                 else:
-                    replace_loaded_in(directory, name, data, expected_sha256, label=file.id)
+                    before = replace_loaded_in(
+                        directory, name, data, expected_sha256, label=file.id
+                    )
+            if history is not None:
+                op: Op = "restore" if restored_from else "create" if before is None else "edit"
+                history.record(file, before, data, op, restored_from=restored_from)
     except LockUnavailableError as error:
         raise SourceError(f"Cannot save {file.id}: {error}") from None
     except OSError as error:
@@ -164,13 +178,15 @@ def remove_created_file(
     *,
     created_folders: int = 0,
     env: Mapping[str, str] | None = None,
+    history: SourceHistory | None = None,
 ) -> None:
     """Take back a file Memtab created in a source (Edit → Undo of Copy to…): remove it
     only while it holds exactly what was written (`expected_sha256`), then the
     `created_folders` innermost folders made for it, each only if empty.
 
     SaveConflictError, removing nothing, when the file changed or went; SourceError when
-    it cannot be reached (a link on the way) or its lock is held too long.
+    it cannot be reached (a link on the way) or its lock is held too long. `history`
+    records the removal.
     """
     changed = SaveConflictError("changed", f"{file.id} changed since it was copied; kept")
     try:
@@ -188,6 +204,8 @@ def remove_created_file(
                     raise changed
                 target, at = directory.at(name)
                 os.unlink(target, **at)
+            if history is not None:
+                history.record(file, data, None, "delete")
             _remove_empty_folders(source, file.relative.split("/")[:-1], created_folders)
     except LockUnavailableError as error:
         raise SourceError(f"Cannot remove {file.id}: {error}") from None

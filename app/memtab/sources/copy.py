@@ -7,8 +7,9 @@ or plain Markdown for instruction and rule files. A copy never overwrites anythi
 targets go through the store (`MemoryStore.create_file`), other agents' through the
 sources' own save, which refuses an existing file and read-only places alike.
 
-Recording a copy in Memtab's history comes with the history feature: the caller gets a
-`CopyResult` back, and `copy_note(..., on_copied=...)` is where that recorder plugs in.
+A copy into mux is recorded in history by the store; a copy into another agent's memory
+by `history` (`memtab.sources.versions`) when the caller gives one. `on_copied` tells the
+caller what was written (how Edit → Undo takes it back).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from memtab.sources.model import (
     SourceFile,
 )
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES, Note
+from memtab.sources.versions import SourceHistory
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VIRTUAL_ROOT
 
@@ -78,6 +80,7 @@ def copy_note(
     topic_type: str | None = None,
     env: Mapping[str, str] | None = None,
     on_copied: Callable[[CopyResult], None] | None = None,
+    history: SourceHistory | None = None,
 ) -> CopyResult:
     """Copy `origin` to `target`: a virtual path (`/memories/…`, through `store`) or a
     relative path inside `source`. Never overwrites; raises SourceError, ReadOnlyError
@@ -94,7 +97,7 @@ def copy_note(
             raise SourceError(f"No source to copy {target!r} into")
         file = target_file(source, target)
         content = convert_for(file.kind, note, topic_type, file.name)
-        sha = save_source_file(source, file, content, None, env=env)
+        sha = save_source_file(source, file, content, None, env=env, history=history)
         result = CopyResult(origin.label, file.id, sha, content)
     logger.info("Copied %s to %s", result.origin, result.target)
     if on_copied is not None:

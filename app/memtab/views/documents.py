@@ -27,6 +27,7 @@ from memtab.views.tree import file_key
 
 if TYPE_CHECKING:  # loaded with the first file of another agent opened
     from memtab.sources.model import Source, SourceFile
+    from memtab.sources.versions import SourceHistory
 
 logger = logging.getLogger(__name__)
 
@@ -144,6 +145,8 @@ class SourceDocument:
 
     source: Source
     file: SourceFile
+    history: SourceHistory | None = None
+    """Where a save is recorded (the window's home; None: not recorded)."""
 
     @property
     def key(self) -> str:
@@ -188,7 +191,9 @@ class SourceDocument:
         from memtab.sources.model import SourceError
 
         try:
-            return save_source_file(self.source, self.file, content, expected_sha256)
+            return save_source_file(
+                self.source, self.file, content, expected_sha256, history=self.history
+            )
         except SaveConflictError:
             raise
         except (SourceError, MemoryStoreError, OSError) as error:

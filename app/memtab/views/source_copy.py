@@ -7,7 +7,9 @@ own. Each target says where a file of a given name lands (`CopyTarget.target_for
 whether Claude Code's memory type must be chosen. `copy_to` runs on the file-operations
 worker: it reads the origin, converts its frontmatter for the target's agent and creates
 the file (`memtab.sources.copy.copy_note`: never overwrites, read-only places refused).
-A copy into mux goes through the store, so it is recorded in history like any new file.
+A copy into mux goes through the store, so it is recorded in history like any new file;
+a copy into another agent's memory is recorded in the home's history of that source
+(`memtab.sources.versions`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import PurePosixPath
 from memtab.sources.copy import CopyOrigin, CopyResult, copy_note, target_file
 from memtab.sources.model import AGENT_TITLES, Layout, Source, SourceError, SourceFile
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES
+from memtab.sources.versions import SourceHistory
 from memtab.store.errors import MemoryStoreError
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
@@ -162,7 +165,12 @@ def copy_to(
             )
         assert target.source is not None
         result = copy_note(
-            note, where, source=target.source, topic_type=topic_type, on_copied=on_copied
+            note,
+            where,
+            source=target.source,
+            topic_type=topic_type,
+            on_copied=on_copied,
+            history=SourceHistory(store.home),
         )
         physical = str(target.source.root.joinpath(*where.split("/")))
         return OpResult(f"Copied {note.label} to {result.target}", touched=(physical,))

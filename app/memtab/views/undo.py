@@ -265,12 +265,17 @@ class SourceCopyStep(UndoStep):
         from memtab.sources.content import remove_created_file
         from memtab.sources.copy import target_file
         from memtab.sources.model import SourceError
+        from memtab.sources.versions import SourceHistory
 
         failed = f"Undo of {self.description} failed"
         try:
             file = target_file(self.source, self.relative)
             remove_created_file(
-                self.source, file, self.sha256, created_folders=self.created_folders
+                self.source,
+                file,
+                self.sha256,
+                created_folders=self.created_folders,
+                history=SourceHistory(store.home),
             )
         except SaveConflictError as error:
             return OpResult(failed, error=str(error))

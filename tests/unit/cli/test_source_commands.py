@@ -168,6 +168,38 @@ def test_copy_between_agents(machine: Machine, capsys: pytest.CaptureFixture[str
     assert status == 1 and "Unknown Claude Code memory type 'diary'" in err
 
 
+def test_history_and_restore_of_another_agents_file(
+    machine: Machine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = f"{claude_memory_id(machine)}:memory/user_tips.md"
+    status, _, _ = run_cli(["copy", "/memories/global/Zeta.md", "--to", target], capsys)
+    assert status == 1  # no such mux file: nothing recorded
+    (machine.home.global_root / "tips.md").parent.mkdir(parents=True, exist_ok=True)
+    (machine.home.global_root / "tips.md").write_text("# Tips\n\nUse uv.\n", encoding="utf-8")
+    status, _, _ = run_cli(["copy", "/memories/global/tips.md", "--to", target], capsys)
+    assert status == 0
+    copied = (machine.claude_memory / "user_tips.md").read_text(encoding="utf-8")
+    (machine.claude_memory / "user_tips.md").write_text("Claude's rewrite\n", encoding="utf-8")
+    status, out, _ = run_cli(["history", target, "--json"], capsys)
+    (created,) = json.loads(out)["versions"]
+    assert (created["op"], created["actor"], created["path"]) == ("create", "user", target)
+    status, out, _ = run_cli(["restore", target, "--version", created["id"], "--json"], capsys)
+    assert status == 0 and json.loads(out) == {
+        "path": target,
+        "version": created["id"],
+        "unchanged": False,
+    }
+    assert (machine.claude_memory / "user_tips.md").read_text(encoding="utf-8") == copied
+    status, out, _ = run_cli(["history", target], capsys)
+    assert status == 0 and "external" in out and "restore" in out  # the rewrite was kept
+    status, _, err = run_cli(["restore", target, "--version", "nope"], capsys)
+    assert status == 1 and "No version 'nope'" in err
+    status, _, err = run_cli(["history", target, "--workspace", "x"], capsys)
+    assert status == 1 and "needs no --workspace" in err
+    status, _, err = run_cli(["history", "claude-code:nothing"], capsys)
+    assert status == 1 and "Not a file id" in err
+
+
 def test_source_log(machine: Machine, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(["source-log", "codex:memories", "--json"], capsys)
     assert status == 0
