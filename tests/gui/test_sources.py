@@ -20,7 +20,11 @@ from memtab.gui.memory_tab.tree_model import KEY_ROLE
 from memtab.gui.settings_dialog import SettingsDialog
 from memtab.gui.sources_copy import CopyChoice
 from memtab.sources.config import load_sources_settings
+from memtab.sources.content import read_source_file, save_source_file
+from memtab.sources.discovery import discover
 from memtab.sources.layouts import GENERATED_BY_CODEX, WRITTEN_BY_LOKI
+from memtab.sources.listing import source_file
+from memtab.sources.versions import SourceHistory
 from memtab.store.history.undo import trash
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import parse_file_path
@@ -156,6 +160,47 @@ def test_a_writable_file_of_another_agent_is_edited_and_saved_sha_checked(
     assert note.isVisibleTo(window) and "Claude Code" in note.full_text
     editor.close_file()  # the draft goes: nothing asks when the window closes
     assert not note.isVisibleTo(window)
+
+
+def test_the_history_panel_shows_and_restores_what_memtab_wrote_over(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    file_id = "claude-code:user:CLAUDE.md"
+    claude_md = machine.claude / "CLAUDE.md"
+    original = claude_md.read_text(encoding="utf-8")
+    source = next(s for s in discover(machine.context()).sources if s.id == "claude-code:user")
+    file = source_file(source, "CLAUDE.md")
+    assert file is not None
+    history = SourceHistory(machine.home)
+    save_source_file(
+        source, file, "# Mine\n", read_source_file(source, file).sha256, history=history
+    )
+    window = open_window(make_window, machine, qtbot)
+    window.show()  # the panel reads only while shown
+    wait_watching(qtbot, window)  # a save reloads the panel through the watcher
+    hub, tab = window.history, window.memory_tab
+    assert hub is not None
+    open_key(qtbot, window, source_file_key(file_id))
+    hub.show_history()
+    panel = hub.panel
+    qtbot.waitUntil(
+        lambda: panel.history is not None and panel.history.path == file_id, timeout=WAIT_MS
+    )
+    assert panel.history is not None
+    assert [row.change for row in panel.history.rows][-1] == "First seen by Memtab"
+    oldest = panel.history.rows[-1].version
+    assert panel.select_version(oldest.id)
+    qtbot.waitUntil(lambda: panel.diff.result is not None, timeout=WAIT_MS)
+    panel.restore_button.click()
+    qtbot.waitUntil(lambda: claude_md.read_text(encoding="utf-8") == original, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: tab.editor.buffer_text() == original, timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: panel.history is not None and len(panel.history.rows) == 3, timeout=WAIT_MS
+    )
+    window.menus.refresh()
+    assert window.menus.undo_action.text() == "&Undo restore of CLAUDE.md\tCtrl+Z"
+    window.menus.undo_action.trigger()
+    qtbot.waitUntil(lambda: claude_md.read_text(encoding="utf-8") == "# Mine\n", timeout=WAIT_MS)
 
 
 def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import now_ms
 from memtab.sources.model import ReadOnlyError, Source, SourceError, SourceFile, parse_file_id
+from memtab.store.errors import SaveConflictError
 from memtab.store.files import content_sha256
 from memtab.store.history.recorder import FileChange, HistoryRecorder
 from memtab.store.history.undo import HistoryError, content_of, text_of
@@ -75,11 +76,19 @@ class SourceHistory:
         return found
 
 
-def restore_version(history: SourceHistory, source: Source, file_id: str, version_id: str) -> bool:
+def restore_version(
+    history: SourceHistory,
+    source: Source,
+    file_id: str,
+    version_id: str,
+    *,
+    expected_sha256: str | None = None,
+) -> bool:
     """Make a writable file of `source` hold one of its versions again (a deleted one comes
-    back), recorded as a `restore`; False when it already holds it. HistoryError (unknown
-    version, content pruned), SaveConflictError (changed meanwhile), ReadOnlyError and
-    SourceError (one line) otherwise."""
+    back), recorded as a `restore`; False when it already holds it. `expected_sha256`:
+    only if the file holds that content now (an undo). HistoryError (unknown version,
+    content pruned), SaveConflictError (changed meanwhile), ReadOnlyError and SourceError
+    (one line) otherwise."""
     from memtab.sources.content import read_source_file, save_source_file
     from memtab.sources.copy import target_file
     from memtab.sources.listing import source_file
@@ -90,6 +99,8 @@ def restore_version(history: SourceHistory, source: Source, file_id: str, versio
     file = source_file(source, relative)
     expected: str | None = None
     if file is None:  # gone: created again where the layout lets Memtab write one
+        if expected_sha256 is not None:
+            raise SaveConflictError("missing", f"{file_id} is gone; nothing was changed")
         if os.path.lexists(source.root.joinpath(*relative.split("/"))):
             raise SourceError(f"{file_id} cannot be restored: something else is there")
         file = target_file(source, relative)
@@ -97,6 +108,8 @@ def restore_version(history: SourceHistory, source: Source, file_id: str, versio
         if not file.writable:
             raise ReadOnlyError(f"{file.id} is read-only: {file.read_only_reason}")
         expected = read_source_file(source, file).sha256
+        if expected_sha256 is not None and expected != expected_sha256:
+            raise SaveConflictError("changed", f"{file_id} changed since; kept")
         if expected == content_sha256(text_of(data)):
             return False
     save_source_file(

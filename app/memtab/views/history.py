@@ -11,10 +11,13 @@ the disk: run it off the GUI thread.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memtab import humanize
+from memtab.fs.atomic import encode_utf8
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.describe import display_name
@@ -38,6 +41,10 @@ from memtab.views.cancel import CancelToken
 from memtab.views.file_ops import OpResult
 from memtab.views.text_diff import DiffResult, compute_diff
 from memtab.views.tree import SECTION_TITLES, SectionId
+
+if TYPE_CHECKING:  # the sources load with the first file of another agent opened
+    from memtab.sources.model import Source, SourceFile
+    from memtab.sources.versions import SourceHistory
 
 logger = logging.getLogger(__name__)
 
@@ -147,7 +154,8 @@ def version_rows(versions: Sequence[Version], now: int | None = None) -> list[Ve
 class FileHistory:
     """A file's versions (newest first, following renames) and what it holds now."""
 
-    path: VirtualPath
+    path: VirtualPath | str
+    """The file: a virtual path, or another agent's file id."""
     rows: tuple[VersionRow, ...]
     current: bytes | None
     """The file now (None: there is no file)."""
@@ -168,6 +176,78 @@ def load_file_history(store: MemoryStore, path: VirtualPath) -> FileHistory:
     when the file cannot be read."""
     versions = file_history(store, str(path))
     return FileHistory(path, tuple(version_rows(versions)), store.read_whole(str(path)))
+
+
+@dataclass(frozen=True)
+class MuxFileSubject:
+    """Whose history the History panel shows: a mux memory file, through its store."""
+
+    store: MemoryStore
+    path: VirtualPath
+
+    @property
+    def key(self) -> VirtualPath | str:
+        return self.path
+
+    @property
+    def home(self) -> Home:
+        return self.store.home
+
+    @property
+    def label(self) -> str:
+        return self.path.relative
+
+    def index_key(self) -> str | None:
+        """The history index whose change means the file's history changed."""
+        try:
+            return self.store.history_key(self.path.scope) if self.path.scope else None
+        except MemoryStoreError:
+            return None
+
+    def load(self) -> FileHistory:
+        return load_file_history(self.store, self.path)
+
+
+@dataclass(frozen=True)
+class SourceFileSubject:
+    """…or another agent's file: the versions Memtab recorded when it wrote it."""
+
+    history: SourceHistory
+    source: Source
+    file: SourceFile
+
+    @property
+    def key(self) -> VirtualPath | str:
+        return self.file.id
+
+    @property
+    def home(self) -> Home:
+        return self.history.home
+
+    @property
+    def label(self) -> str:
+        return self.file.relative
+
+    def index_key(self) -> str | None:
+        from memtab.sources.versions import index_key
+
+        return index_key(self.source.id)
+
+    def load(self) -> FileHistory:
+        from memtab.sources.content import read_source_file
+        from memtab.sources.model import SourceError
+
+        try:
+            current: bytes | None = encode_utf8(read_source_file(self.source, self.file).text)
+        except SourceError:
+            if os.path.lexists(self.file.physical):
+                raise
+            current = None
+        versions = self.history.versions(self.file.id)
+        return FileHistory(self.file.id, tuple(version_rows(versions)), current)
+
+
+HistorySubject = MuxFileSubject | SourceFileSubject
 
 
 def version_diff(

@@ -300,6 +300,48 @@ class OrphanCreateStep(CreateStep):
 
 
 @dataclass(frozen=True)
+class SourceRestoreStep(UndoStep):
+    """Another agent's file a restore changed holds what it held before (a file the
+    restore brought back goes again), only while it holds what the restore wrote."""
+
+    source: Source
+    file_id: str
+    before: Version | None
+    """The version the file held before (None or a deletion: there was no file)."""
+    sha256: str
+
+    @property
+    def removed_source_files(self) -> tuple[str, ...]:
+        gone = self.before is None or self.before.deleted
+        return (self.file_id,) if gone else ()
+
+    def undo(self, store: MemoryStore) -> OpResult:
+        from memtab.sources.content import remove_created_file
+        from memtab.sources.listing import source_file
+        from memtab.sources.model import SourceError, parse_file_id
+        from memtab.sources.versions import SourceHistory, restore_version
+
+        failed = f"Undo of {self.description} failed"
+        history = SourceHistory(store.home)
+        try:
+            if self.before is None or self.before.deleted:
+                file = source_file(self.source, parse_file_id(self.file_id).relative)
+                if file is None:
+                    return OpResult(failed, error=f"{self.file_id} is gone")
+                remove_created_file(self.source, file, self.sha256, history=history)
+            else:
+                restore_version(
+                    history, self.source, self.file_id, self.before.id, expected_sha256=self.sha256
+                )
+        except (SaveConflictError, HistoryError) as error:
+            return OpResult(failed, error=str(error))
+        except SourceError as error:
+            return OpResult(failed, error=str(error))
+        physical = str(self.source.root.joinpath(*parse_file_id(self.file_id).relative.split("/")))
+        return OpResult(f"{self.file_id} holds what it held before", touched=(physical,))
+
+
+@dataclass(frozen=True)
 class PinStep(UndoStep):
     """The pin goes back to what it was."""
 
@@ -506,3 +548,30 @@ def copy_to(
             )
         )
     return result
+
+
+def restore_source(
+    stack: UndoStack, home: Home, source: Source, file_id: str, version_id: str
+) -> OpResult:
+    """`sources.versions.restore_version` of another agent's file, remembering what the
+    file held before."""
+    from memtab.sources.model import SourceError, parse_file_id
+    from memtab.sources.versions import SourceHistory, restore_version
+
+    history = SourceHistory(home)
+    relative = parse_file_id(file_id).relative
+    name = PurePosixPath(relative).name
+    try:
+        changed = restore_version(history, source, file_id, version_id)
+    except (SaveConflictError, HistoryError, SourceError) as error:
+        return OpResult(f"Restoring {name} failed", error=str(error))
+    physical = (str(source.root.joinpath(*relative.split("/"))),)
+    if not changed:
+        return OpResult(f"{file_id} already holds that version", touched=physical)
+    versions = history.versions(file_id)
+    before = versions[1] if len(versions) > 1 else None
+    step = SourceRestoreStep(
+        None, f"restore of {name}", source, file_id, before, versions[0].sha256
+    )
+    stack.push(step)
+    return OpResult(f"Restored {file_id}", touched=physical)

@@ -15,6 +15,8 @@ from memtab.store.history.prune import HistoryLimits, prune
 from memtab.store.history.undo import HistoryError, content_of
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.memory import SaveConflictError
+from memtab.views import undo
+from memtab.views.undo import UndoStack, undo_step
 from support.agent_machine import Machine
 
 
@@ -101,3 +103,27 @@ def test_read_only_files_are_not_restored_and_pruning_keeps_the_newest(
     assert history.versions(writable.id)  # the newest version of each file stays
     with pytest.raises(SaveConflictError):
         save_source_file(source_w, writable, "y\n", "0" * 64, history=history)
+
+
+def test_undoing_a_restore_brings_back_what_it_replaced_unless_changed_since(
+    machine: Machine,
+) -> None:
+    history = SourceHistory(machine.home)
+    source, file = file_in(machine, "claude-code:user", "CLAUDE.md")
+    original = file.physical.read_text(encoding="utf-8")
+    save_source_file(source, file, "mine\n", read_source_file(source, file).sha256, history=history)
+    first = history.versions(file.id)[-1]
+    stack = UndoStack()
+    assert undo.restore_source(stack, machine.home, source, file.id, first.id).ok
+    assert file.physical.read_text(encoding="utf-8") == original
+    step = stack.pop()
+    assert step is not None and step.description == "restore of CLAUDE.md"
+    assert undo_step(machine.home, step).ok
+    assert file.physical.read_text(encoding="utf-8") == "mine\n"
+    undo.restore_source(stack, machine.home, source, file.id, first.id)
+    file.physical.write_text("Claude Code's rewrite\n", encoding="utf-8")
+    step = stack.pop()
+    assert step is not None
+    refused = undo_step(machine.home, step)
+    assert not refused.ok and "changed since" in (refused.error or "")
+    assert file.physical.read_text(encoding="utf-8") == "Claude Code's rewrite\n"

@@ -37,7 +37,6 @@ from memtab.gui.memory_tab.history_panel import HistoryPanel
 from memtab.gui.memory_tab.runs_dialog import RunsDialog
 from memtab.gui.memory_tab.trash_dialog import TrashDialog
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.errors import MemoryStoreError
 from memtab.store.history.runs import import_journal_runs
 from memtab.store.home import Home, PathKind
 from memtab.store.memory import MemoryStore
@@ -45,7 +44,7 @@ from memtab.store.orphans import OrphanProjectStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.views import undo
 from memtab.views.file_ops import OpResult
-from memtab.views.history import record_external_changes
+from memtab.views.history import SourceFileSubject, record_external_changes
 from memtab.views.scan import HomeScan
 
 if TYPE_CHECKING:
@@ -217,16 +216,19 @@ class HistoryHub(QObject):
         dialog.activateWindow()
 
     def _panel_scope_key(self) -> str | None:
-        path, store = self.panel.path, self._tab.store()
-        if path is None or path.scope is None:
-            return None
-        try:
-            return store.history_key(path.scope)
-        except MemoryStoreError:
-            return None
+        subject = self.panel.subject
+        return subject.index_key() if subject is not None else None
 
     def _follow_editor(self) -> None:
-        self.panel.show_file(self._tab.store(), self._tab.editor.current_path)
+        editor, scan = self._tab.editor, self._tab.scan
+        file_id = editor.current_source_file
+        found = scan.sources.find(file_id) if file_id and scan and scan.sources else None
+        if found is not None:
+            from memtab.sources.versions import SourceHistory
+
+            self.panel.show_subject(SourceFileSubject(SourceHistory(self._tab.home), *found))
+        else:
+            self.panel.show_file(self._tab.store(), editor.current_path)
 
     # -- slots -------------------------------------------------------------------------------
 
@@ -314,11 +316,19 @@ class HistoryHub(QObject):
         self._tab.reveal_file(workspace_id or self._tab.workspace_id, path)
 
     @Slot(object, str)
-    def _on_panel_restore_requested(self, path: VirtualPath, version_id: str) -> None:
-        self._tab.own_writes.note(path)
-        store = self._tab.store()
+    def _on_panel_restore_requested(self, target: object, version_id: str) -> None:
         stack = self._tab.commands.undo_stack
-        self._tab.run_op(functools.partial(undo.restore, stack, store, path, version_id))
+        subject = self.panel.subject
+        if isinstance(target, VirtualPath):
+            self._tab.own_writes.note(target)
+            store = self._tab.store()
+            self._tab.run_op(functools.partial(undo.restore, stack, store, target, version_id))
+        elif isinstance(subject, SourceFileSubject) and subject.file.id == target:
+            self._tab.own_writes.note(subject.file.physical)
+            home, source, file_id = self._tab.home, subject.source, subject.file.id
+            self._tab.run_op(
+                functools.partial(undo.restore_source, stack, home, source, file_id, version_id)
+            )
 
     @Slot(str, str, object, str)
     def _on_trash_restore_requested(

@@ -1,6 +1,8 @@
 """The History panel: every version of the open file, and a diff of one against it now.
 
-It follows the editor's file (`show_file`). Each version says when, who (you, the
+It follows the editor's file (`show_file`: a mux file, or another agent's file with the
+versions Memtab recorded when it wrote it — `views.history.SourceFileSubject`). Each
+version says when, who (you, the
 consolidator, the memory writer, an agent through `memtab tool`, or a program outside
 Memtab), what it did (edited, renamed from…, restored…) and how the size changed;
 selecting one shows its diff against what the file holds now. "Restore this version"
@@ -36,7 +38,13 @@ from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
-from memtab.views.history import FileHistory, VersionRow, load_file_history, version_diff
+from memtab.views.history import (
+    FileHistory,
+    HistorySubject,
+    MuxFileSubject,
+    VersionRow,
+    version_diff,
+)
 from memtab.views.text_diff import DiffResult
 
 logger = logging.getLogger(__name__)
@@ -55,15 +63,16 @@ def _diff_job(home: Home, version: Version, current: bytes | None, ctx: TaskCont
     return version_diff(home, version, current, ctx)
 
 
-def _history_job(store: MemoryStore, path: VirtualPath, _ctx: TaskContext) -> object:
-    return load_file_history(store, path)
+def _history_job(subject: HistorySubject, _ctx: TaskContext) -> object:
+    return subject.load()
 
 
 class HistoryPanel(QWidget):
     """The open file's versions (see the module docstring).
 
     Signals:
-        restore_requested(VirtualPath, str): restore the file to version id.
+        restore_requested(object, str): restore the file (a VirtualPath, or another
+            agent's file id) to version id.
         loaded(): a history (or its failure) is shown — tests wait for it.
     """
 
@@ -74,8 +83,7 @@ class HistoryPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("historyPanel")
         self.setAccessibleName("File history")
-        self._store: MemoryStore | None = None
-        self._path: VirtualPath | None = None
+        self._subject: HistorySubject | None = None
         self._history: FileHistory | None = None
         self._active = False
         self._runner: TaskRunner | None = None
@@ -114,8 +122,14 @@ class HistoryPanel(QWidget):
 
     @property
     def path(self) -> VirtualPath | None:
-        """The file whose history is shown."""
-        return self._path
+        """The mux file whose history is shown."""
+        subject = self._subject
+        return subject.path if isinstance(subject, MuxFileSubject) else None
+
+    @property
+    def subject(self) -> HistorySubject | None:
+        """The file whose history is shown (a mux file or another agent's)."""
+        return self._subject
 
     @property
     def history(self) -> FileHistory | None:
@@ -129,9 +143,16 @@ class HistoryPanel(QWidget):
 
     def show_file(self, store: MemoryStore | None, path: VirtualPath | None) -> None:
         """Follow the editor: show `path` (None: no file) as `store` sees it."""
-        if path == self._path and store is not None and self._same_store(store):
+        if store is None or path is None:
+            self.show_subject(None)
+        else:
+            self.show_subject(MuxFileSubject(store, path))
+
+    def show_subject(self, subject: HistorySubject | None) -> None:
+        """Show `subject`'s history (None: no file)."""
+        if subject is not None and self._same_subject(subject):
             return
-        self._store, self._path = store, path
+        self._subject = subject
         self._history = None
         self.versions.clear()
         self.reload()
@@ -144,15 +165,14 @@ class HistoryPanel(QWidget):
 
     def reload(self) -> None:
         """Read the file's history again (off the GUI thread), keeping the selection."""
-        if self._path is None or self._store is None:
+        subject = self._subject
+        if subject is None:
             self._show_state(NO_FILE)
             return
-        self.title.set_full_text(f"History of {self._path.relative}", str(self._path))
+        self.title.set_full_text(f"History of {subject.label}", str(subject.key))
         if not self._active:
             return
-        self._jobs().submit_latest(
-            HISTORY_KEY, functools.partial(_history_job, self._store, self._path)
-        )
+        self._jobs().submit_latest(HISTORY_KEY, functools.partial(_history_job, subject))
 
     def select_version(self, version_id: str) -> bool:
         """Select the row of a version (False when it is not listed)."""
@@ -170,12 +190,15 @@ class HistoryPanel(QWidget):
 
     # -- showing -----------------------------------------------------------------------------
 
-    def _same_store(self, store: MemoryStore) -> bool:
-        current = self._store
-        if current is None:
+    def _same_subject(self, subject: HistorySubject) -> bool:
+        current = self._subject
+        if current is None or current.key != subject.key:
             return False
-        ids = (store.workspace.id if store.workspace else None, store.project_path)
-        return ids == (current.workspace.id if current.workspace else None, current.project_path)
+        if isinstance(subject, MuxFileSubject) and isinstance(current, MuxFileSubject):
+            store, shown = subject.store, current.store
+            ids = (store.workspace.id if store.workspace else None, store.project_path)
+            return ids == (shown.workspace.id if shown.workspace else None, shown.project_path)
+        return current == subject
 
     def _jobs(self) -> TaskRunner:
         if self._runner is None:
@@ -185,13 +208,14 @@ class HistoryPanel(QWidget):
         return self._runner
 
     def _show_state(self, note: str) -> None:
-        if self._path is None:
+        shown = self._subject is not None
+        if not shown:
             self.title.set_full_text(NO_FILE)
         self.note.setText(note)
         self.note.setVisible(bool(note))
-        self.versions.setVisible(self._path is not None)
-        self.diff.setVisible(self._path is not None)
-        self.restore_button.setVisible(self._path is not None)
+        self.versions.setVisible(shown)
+        self.diff.setVisible(shown)
+        self.restore_button.setVisible(shown)
         self.restore_button.setEnabled(False)
 
     def _show_history(self, history: FileHistory) -> None:
@@ -228,7 +252,7 @@ class HistoryPanel(QWidget):
     def _show_selected(self) -> None:
         version = self._selected_version()
         history = self._history
-        if version is None or history is None or self._store is None:
+        if version is None or history is None or self._subject is None:
             self.restore_button.setEnabled(False)
             self.diff.show_message(PICK_VERSION)
             return
@@ -248,7 +272,7 @@ class HistoryPanel(QWidget):
         self.diff.show_message("Computing the differences…")
         self._jobs().submit_latest(
             DIFF_KEY,
-            functools.partial(_diff_job, self._store.home, version, history.current),
+            functools.partial(_diff_job, self._subject.home, version, history.current),
         )
 
     # -- slots -------------------------------------------------------------------------------
@@ -262,12 +286,13 @@ class HistoryPanel(QWidget):
     @Slot()
     def _on_restore_button_clicked(self) -> None:
         version = self._selected_version()
-        if version is not None and self._path is not None:
-            self.restore_requested.emit(self._path, version.id)
+        if version is not None and self._subject is not None:
+            self.restore_requested.emit(self._subject.key, version.id)
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, result: object) -> None:
-        if key == HISTORY_KEY and isinstance(result, FileHistory) and result.path == self._path:
+        shown = self._subject.key if self._subject is not None else None
+        if key == HISTORY_KEY and isinstance(result, FileHistory) and result.path == shown:
             self._show_history(result)
         elif key == DIFF_KEY and isinstance(result, DiffResult):
             self.diff.set_diff(result, "No differences: the file holds this version now.")
