@@ -24,7 +24,7 @@ from memtab.sources.content import read_source_file, save_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.layouts import GENERATED_BY_CODEX, WRITTEN_BY_LOKI
 from memtab.sources.listing import source_file
-from memtab.sources.versions import SourceHistory
+from memtab.sources.versions import SourceVersions
 from memtab.store.history.undo import trash
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import parse_file_path
@@ -171,7 +171,7 @@ def test_the_history_panel_shows_and_restores_what_memtab_wrote_over(
     source = next(s for s in discover(machine.context()).sources if s.id == "claude-code:user")
     file = source_file(source, "CLAUDE.md")
     assert file is not None
-    history = SourceHistory(machine.home)
+    history = SourceVersions(machine.home)
     save_source_file(
         source, file, "# Mine\n", read_source_file(source, file).sha256, history=history
     )

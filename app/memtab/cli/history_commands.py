@@ -34,7 +34,7 @@ from memtab.store.orphans import OrphanProjectStore
 from memtab.store.paths import VIRTUAL_ROOT
 
 if TYPE_CHECKING:  # the sources load only for a file id
-    from memtab.sources.versions import SourceHistory
+    from memtab.sources.versions import SourceVersions
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -116,12 +116,12 @@ def _is_file_id(raw: str) -> bool:
     return not raw.strip().startswith(VIRTUAL_ROOT)
 
 
-def _source_history(args: argparse.Namespace) -> SourceHistory:
-    from memtab.sources.versions import SourceHistory
+def _source_versions(args: argparse.Namespace) -> SourceVersions:
+    from memtab.sources.versions import SourceVersions
 
     if args.workspace is not None or args.orphan is not None:
         raise CliError("A file id needs no --workspace or --orphan")
-    return SourceHistory(open_home(args))
+    return SourceVersions(open_home(args))
 
 
 def _restore_source_file(args: argparse.Namespace) -> int:
@@ -132,7 +132,7 @@ def _restore_source_file(args: argparse.Namespace) -> int:
     from memtab.sources.model import SourceError, parse_file_id
     from memtab.sources.versions import restore_version
 
-    history = _source_history(args)
+    history = _source_versions(args)
     file_id = args.path.strip()
     try:
         source = discover(SourceContext.load(history.home)).source(parse_file_id(file_id).source_id)
@@ -156,7 +156,7 @@ def run_history(args: argparse.Namespace) -> int:
         from memtab.sources.model import SourceError
 
         try:
-            versions = _source_history(args).versions(args.path.strip())
+            versions = _source_versions(args).versions(args.path.strip())
         except SourceError as error:
             raise CliError(str(error)) from None
     else:

@@ -45,7 +45,7 @@ from memtab.sources.model import (
     SourceListing,
     parse_file_id,
 )
-from memtab.sources.versions import SourceHistory
+from memtab.sources.versions import SourceVersions
 from memtab.store.files import count_files
 from memtab.store.home import Home
 from memtab.store.paths import VIRTUAL_ROOT
@@ -389,7 +389,7 @@ def run_copy(args: argparse.Namespace) -> int:
             target_id.relative,
             source=discovery.source(target_id.source_id),
             topic_type=args.topic_type,
-            history=SourceHistory(home),
+            history=SourceVersions(home),
         )
     if args.json:
         print_json({"from": result.origin, "to": result.target, "sha256": result.sha256})

@@ -35,7 +35,7 @@ from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.memory import missing_conflict, replace_loaded_in
 
 if TYPE_CHECKING:
-    from memtab.sources.versions import SourceHistory
+    from memtab.sources.versions import SourceVersions
     from memtab.store.history.versions import Op
 
 logger = logging.getLogger(__name__)
@@ -110,7 +110,7 @@ def save_source_file(
     expected_sha256: str | None,
     *,
     env: Mapping[str, str] | None = None,
-    history: SourceHistory | None = None,
+    history: SourceVersions | None = None,
     restored_from: str | None = None,
 ) -> str:
     """Save editor content into a writable source file; returns the sha of what was written.
@@ -178,7 +178,7 @@ def remove_created_file(
     *,
     created_folders: int = 0,
     env: Mapping[str, str] | None = None,
-    history: SourceHistory | None = None,
+    history: SourceVersions | None = None,
 ) -> None:
     """Take back a file Memtab created in a source (Edit → Undo of Copy to…): remove it
     only while it holds exactly what was written (`expected_sha256`), then the

@@ -30,7 +30,7 @@ from memtab.sources.model import (
     SourceFile,
 )
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES, Note
-from memtab.sources.versions import SourceHistory
+from memtab.sources.versions import SourceVersions
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VIRTUAL_ROOT
 
@@ -80,7 +80,7 @@ def copy_note(
     topic_type: str | None = None,
     env: Mapping[str, str] | None = None,
     on_copied: Callable[[CopyResult], None] | None = None,
-    history: SourceHistory | None = None,
+    history: SourceVersions | None = None,
 ) -> CopyResult:
     """Copy `origin` to `target`: a virtual path (`/memories/…`, through `store`) or a
     relative path inside `source`. Never overwrites; raises SourceError, ReadOnlyError

@@ -39,7 +39,7 @@ def index_key(source_id: str) -> str:
 
 
 @dataclass(frozen=True)
-class SourceHistory:
+class SourceVersions:
     """Records and lists the versions of other agents' files in `home`'s history."""
 
     home: Home
@@ -77,7 +77,7 @@ class SourceHistory:
 
 
 def restore_version(
-    history: SourceHistory,
+    history: SourceVersions,
     source: Source,
     file_id: str,
     version_id: str,

@@ -27,7 +27,7 @@ from memtab.views.tree import file_key
 
 if TYPE_CHECKING:  # loaded with the first file of another agent opened
     from memtab.sources.model import Source, SourceFile
-    from memtab.sources.versions import SourceHistory
+    from memtab.sources.versions import SourceVersions
 
 logger = logging.getLogger(__name__)
 
@@ -145,7 +145,7 @@ class SourceDocument:
 
     source: Source
     file: SourceFile
-    history: SourceHistory | None = None
+    history: SourceVersions | None = None
     """Where a save is recorded (the window's home; None: not recorded)."""
 
     @property

@@ -44,7 +44,7 @@ from memtab.views.tree import SECTION_TITLES, SectionId
 
 if TYPE_CHECKING:  # the sources load with the first file of another agent opened
     from memtab.sources.model import Source, SourceFile
-    from memtab.sources.versions import SourceHistory
+    from memtab.sources.versions import SourceVersions
 
 logger = logging.getLogger(__name__)
 
@@ -212,7 +212,7 @@ class MuxFileSubject:
 class SourceFileSubject:
     """…or another agent's file: the versions Memtab recorded when it wrote it."""
 
-    history: SourceHistory
+    history: SourceVersions
     source: Source
     file: SourceFile
 

@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 from memtab.sources.copy import CopyOrigin, CopyResult, copy_note, target_file
 from memtab.sources.model import AGENT_TITLES, Layout, Source, SourceError, SourceFile
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES
-from memtab.sources.versions import SourceHistory
+from memtab.sources.versions import SourceVersions
 from memtab.store.errors import MemoryStoreError
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
@@ -170,7 +170,7 @@ def copy_to(
             source=target.source,
             topic_type=topic_type,
             on_copied=on_copied,
-            history=SourceHistory(store.home),
+            history=SourceVersions(store.home),
         )
         physical = str(target.source.root.joinpath(*where.split("/")))
         return OpResult(f"Copied {note.label} to {result.target}", touched=(physical,))

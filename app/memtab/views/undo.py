@@ -265,7 +265,7 @@ class SourceCopyStep(UndoStep):
         from memtab.sources.content import remove_created_file
         from memtab.sources.copy import target_file
         from memtab.sources.model import SourceError
-        from memtab.sources.versions import SourceHistory
+        from memtab.sources.versions import SourceVersions
 
         failed = f"Undo of {self.description} failed"
         try:
@@ -275,7 +275,7 @@ class SourceCopyStep(UndoStep):
                 file,
                 self.sha256,
                 created_folders=self.created_folders,
-                history=SourceHistory(store.home),
+                history=SourceVersions(store.home),
             )
         except SaveConflictError as error:
             return OpResult(failed, error=str(error))
@@ -319,10 +319,10 @@ class SourceRestoreStep(UndoStep):
         from memtab.sources.content import remove_created_file
         from memtab.sources.listing import source_file
         from memtab.sources.model import SourceError, parse_file_id
-        from memtab.sources.versions import SourceHistory, restore_version
+        from memtab.sources.versions import SourceVersions, restore_version
 
         failed = f"Undo of {self.description} failed"
-        history = SourceHistory(store.home)
+        history = SourceVersions(store.home)
         try:
             if self.before is None or self.before.deleted:
                 file = source_file(self.source, parse_file_id(self.file_id).relative)
@@ -556,9 +556,9 @@ def restore_source(
     """`sources.versions.restore_version` of another agent's file, remembering what the
     file held before."""
     from memtab.sources.model import SourceError, parse_file_id
-    from memtab.sources.versions import SourceHistory, restore_version
+    from memtab.sources.versions import SourceVersions, restore_version
 
-    history = SourceHistory(home)
+    history = SourceVersions(home)
     relative = parse_file_id(file_id).relative
     name = PurePosixPath(relative).name
     try:

@@ -10,7 +10,7 @@ from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.discovery import discover
 from memtab.sources.listing import source_file
 from memtab.sources.model import ReadOnlyError, Source, SourceFile
-from memtab.sources.versions import SourceHistory, index_key, restore_version
+from memtab.sources.versions import SourceVersions, index_key, restore_version
 from memtab.store.history.prune import HistoryLimits, prune
 from memtab.store.history.undo import HistoryError, content_of
 from memtab.store.history.versions import ScopeHistory
@@ -30,7 +30,7 @@ def file_in(machine: Machine, prefix: str, relative: str) -> tuple[Source, Sourc
 def test_a_save_keeps_what_it_wrote_over_and_what_the_agent_wrote_before(
     machine: Machine,
 ) -> None:
-    history = SourceHistory(machine.home)
+    history = SourceVersions(machine.home)
     source, file = file_in(machine, "claude-code:user", "CLAUDE.md")
     original = file.physical.read_bytes()
     loaded = read_source_file(source, file)
@@ -53,7 +53,7 @@ def test_a_save_keeps_what_it_wrote_over_and_what_the_agent_wrote_before(
 
 
 def test_a_version_comes_back_only_over_what_was_loaded(machine: Machine) -> None:
-    history = SourceHistory(machine.home)
+    history = SourceVersions(machine.home)
     source, file = file_in(machine, "claude-code:user", "CLAUDE.md")
     original = file.physical.read_bytes()
     save_source_file(source, file, "mine\n", read_source_file(source, file).sha256, history=history)
@@ -70,7 +70,7 @@ def test_a_version_comes_back_only_over_what_was_loaded(machine: Machine) -> Non
 def test_a_copy_and_its_removal_are_recorded_and_the_copy_can_come_back(
     machine: Machine,
 ) -> None:
-    history = SourceHistory(machine.home)
+    history = SourceVersions(machine.home)
     source, _file = file_in(machine, "claude-code:user", "CLAUDE.md")
     origin = CopyOrigin("/memories/global/tips.md", "---\ndescription: Tips\n---\n# Tips\n", "tips")
     copied = copy_note(origin, "rules/tips.md", source=source, history=history)
@@ -87,7 +87,7 @@ def test_a_copy_and_its_removal_are_recorded_and_the_copy_can_come_back(
 def test_read_only_files_are_not_restored_and_pruning_keeps_the_newest(
     machine: Machine,
 ) -> None:
-    history = SourceHistory(machine.home)
+    history = SourceVersions(machine.home)
     source, file = file_in(machine, "codex:memories", "MEMORY.md")
     assert not file.writable
     assert history.versions(file.id) == []
@@ -108,7 +108,7 @@ def test_read_only_files_are_not_restored_and_pruning_keeps_the_newest(
 def test_undoing_a_restore_brings_back_what_it_replaced_unless_changed_since(
     machine: Machine,
 ) -> None:
-    history = SourceHistory(machine.home)
+    history = SourceVersions(machine.home)
     source, file = file_in(machine, "claude-code:user", "CLAUDE.md")
     original = file.physical.read_text(encoding="utf-8")
     save_source_file(source, file, "mine\n", read_source_file(source, file).sha256, history=history)

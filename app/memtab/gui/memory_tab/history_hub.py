@@ -224,9 +224,9 @@ class HistoryHub(QObject):
         file_id = editor.current_source_file
         found = scan.sources.find(file_id) if file_id and scan and scan.sources else None
         if found is not None:
-            from memtab.sources.versions import SourceHistory
+            from memtab.sources.versions import SourceVersions
 
-            self.panel.show_subject(SourceFileSubject(SourceHistory(self._tab.home), *found))
+            self.panel.show_subject(SourceFileSubject(SourceVersions(self._tab.home), *found))
         else:
             self.panel.show_file(self._tab.store(), editor.current_path)
 
