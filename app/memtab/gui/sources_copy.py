@@ -4,8 +4,8 @@ The dialog lists `views.source_copy.copy_targets` (mux's scopes, other agents' s
 that take new files) with their agents' icons, asks for the new file's name (its
 origin's by default) and, for Claude Code's auto memory, its type; it shows where the
 file will be created and why it cannot be, as the user types. `copy_node` runs the
-copy on the tab's file-operations worker (`views.undo.copy_to`, so Edit → Undo takes it
-back); the rescan it causes shows the new file, which is then opened.
+copy on the tab's file-operations worker (`views.source_undo.copy_to`, so Edit → Undo
+takes it back); the rescan it causes shows the new file, which is then opened.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from memtab.gui.memory_tab.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
 from memtab.store.memory import MemoryStore
-from memtab.views import undo
+from memtab.views import source_undo, undo
 from memtab.views.own_writes import OwnWrites
 from memtab.views.scan import HomeScan
 from memtab.views.source_copy import (
@@ -219,7 +219,7 @@ def copy_node(
         own_writes.note(where)  # no "edited outside" badge on the copy
     store = host.store()
     operation = functools.partial(
-        undo.copy_to, stack, store, origin, target, choice.name, choice.topic_type
+        source_undo.copy_to, stack, store, origin, target, choice.name, choice.topic_type
     )
     follow_up = OpFollowUp(open_created=True, open_key=target.open_key(choice.name))
     host.run_op(operation, follow_up)

@@ -1,8 +1,9 @@
 """Edit → Undo: the window's last file operations, and how to take each one back.
 
 Every operation of the tree — create, rename or move, delete, pin — and every restore
-from history and Copy to… runs through a function here, which does it (`views.file_ops`,
-`views.history`, `views.source_copy`) and pushes an `UndoStep` saying how to take it
+from history runs through a function here (what Memtab does to other agents' files —
+Copy to…, a restore — through `views.source_undo`), which does it (`views.file_ops`,
+`views.history`) and pushes an `UndoStep` saying how to take it
 back, built from what actually happened (the moves that were made, the versions history
 recorded, what a copy wrote), never from a guess. `UndoStep.undo` takes it back as a
 change of its own, recorded in history like any other, and only where nothing changed
@@ -21,8 +22,6 @@ import threading
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
 
 from memtab.store.files import content_sha256
 from memtab.store.history.undo import HistoryError, content_of
@@ -35,11 +34,6 @@ from memtab.store.registry import Workspace
 from memtab.views import file_ops
 from memtab.views.file_ops import OpResult
 from memtab.views.history import restore_file
-
-if TYPE_CHECKING:  # the sources load with Copy to…, not with the tree
-    from memtab.sources.copy import CopyResult
-    from memtab.sources.model import Source
-    from memtab.views.source_copy import CopyFrom, CopyTarget
 
 logger = logging.getLogger(__name__)
 
@@ -247,44 +241,6 @@ class ContentStep(UndoStep):
 
 
 @dataclass(frozen=True)
-class SourceCopyStep(UndoStep):
-    """A copy into another agent's memory is removed if it still holds what was copied
-    (with the folders made for it, if empty). History does not keep other agents'
-    files, so nothing else is ever removed."""
-
-    source: Source
-    relative: str
-    sha256: str
-    created_folders: int
-
-    @property
-    def removed_source_files(self) -> tuple[str, ...]:
-        return (self.source.file_id(self.relative),)
-
-    def undo(self, store: MemoryStore) -> OpResult:
-        from memtab.sources.content import remove_created_file
-        from memtab.sources.copy import target_file
-        from memtab.sources.model import SourceError
-        from memtab.sources.versions import SourceVersions
-
-        failed = f"Undo of {self.description} failed"
-        try:
-            file = target_file(self.source, self.relative)
-            remove_created_file(
-                self.source,
-                file,
-                self.sha256,
-                created_folders=self.created_folders,
-                history=SourceVersions(store.home),
-            )
-        except SaveConflictError as error:
-            return OpResult(failed, error=str(error))
-        except SourceError as error:
-            return OpResult(failed, error=str(error))
-        return OpResult(f"Removed the copy {file.id}", touched=(str(file.physical),))
-
-
-@dataclass(frozen=True)
 class OrphanCreateStep(CreateStep):
     """A file restored into an orphaned project dir goes again (through that dir's
     store; its virtual path is not the workspace's)."""
@@ -297,48 +253,6 @@ class OrphanCreateStep(CreateStep):
 
     def store_for(self, home: Home) -> MemoryStore:
         return OrphanProjectStore(home, self.dir_name)
-
-
-@dataclass(frozen=True)
-class SourceRestoreStep(UndoStep):
-    """Another agent's file a restore changed holds what it held before (a file the
-    restore brought back goes again), only while it holds what the restore wrote."""
-
-    source: Source
-    file_id: str
-    before: Version | None
-    """The version the file held before (None or a deletion: there was no file)."""
-    sha256: str
-
-    @property
-    def removed_source_files(self) -> tuple[str, ...]:
-        gone = self.before is None or self.before.deleted
-        return (self.file_id,) if gone else ()
-
-    def undo(self, store: MemoryStore) -> OpResult:
-        from memtab.sources.content import remove_created_file
-        from memtab.sources.listing import source_file
-        from memtab.sources.model import SourceError, parse_file_id
-        from memtab.sources.versions import SourceVersions, restore_version
-
-        failed = f"Undo of {self.description} failed"
-        history = SourceVersions(store.home)
-        try:
-            if self.before is None or self.before.deleted:
-                file = source_file(self.source, parse_file_id(self.file_id).relative)
-                if file is None:
-                    return OpResult(failed, error=f"{self.file_id} is gone")
-                remove_created_file(self.source, file, self.sha256, history=history)
-            else:
-                restore_version(
-                    history, self.source, self.file_id, self.before.id, expected_sha256=self.sha256
-                )
-        except (SaveConflictError, HistoryError) as error:
-            return OpResult(failed, error=str(error))
-        except SourceError as error:
-            return OpResult(failed, error=str(error))
-        physical = str(self.source.root.joinpath(*parse_file_id(self.file_id).relative.split("/")))
-        return OpResult(f"{self.file_id} holds what it held before", touched=(physical,))
 
 
 @dataclass(frozen=True)
@@ -516,62 +430,3 @@ def restore(
             message = f"Restored {title}"
         return OpResult(message, error=result.error, touched=result.touched)
     return result
-
-
-def copy_to(
-    stack: UndoStack,
-    store: MemoryStore,
-    origin: CopyFrom,
-    target: CopyTarget,
-    name: str,
-    topic_type: str | None = None,
-) -> OpResult:
-    """`views.source_copy.copy_to`, remembering the copy it made."""
-    from memtab.sources.content import missing_folders
-    from memtab.views import source_copy
-
-    where = target.target_for(name)
-    created_folders = missing_folders(target.source, where) if target.source is not None else 0
-    copies: list[CopyResult] = []
-    result = source_copy.copy_to(store, origin, target, name, topic_type, copies.append)
-    if not (result.ok and copies):
-        return result
-    (copy,) = copies
-    description = f"copy to {PurePosixPath(where).name}"
-    if target.source is None:
-        path = parse_file_path(copy.target)
-        stack.push(CreateStep(store.workspace, description, path, copy.sha256))
-    else:
-        stack.push(
-            SourceCopyStep(
-                store.workspace, description, target.source, where, copy.sha256, created_folders
-            )
-        )
-    return result
-
-
-def restore_source(
-    stack: UndoStack, home: Home, source: Source, file_id: str, version_id: str
-) -> OpResult:
-    """`sources.versions.restore_version` of another agent's file, remembering what the
-    file held before."""
-    from memtab.sources.model import SourceError, parse_file_id
-    from memtab.sources.versions import SourceVersions, restore_version
-
-    history = SourceVersions(home)
-    relative = parse_file_id(file_id).relative
-    name = PurePosixPath(relative).name
-    try:
-        changed = restore_version(history, source, file_id, version_id)
-    except (SaveConflictError, HistoryError, SourceError) as error:
-        return OpResult(f"Restoring {name} failed", error=str(error))
-    physical = (str(source.root.joinpath(*relative.split("/"))),)
-    if not changed:
-        return OpResult(f"{file_id} already holds that version", touched=physical)
-    versions = history.versions(file_id)
-    before = versions[1] if len(versions) > 1 else None
-    step = SourceRestoreStep(
-        None, f"restore of {name}", source, file_id, before, versions[0].sha256
-    )
-    stack.push(step)
-    return OpResult(f"Restored {file_id}", touched=physical)

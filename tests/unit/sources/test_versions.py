@@ -15,7 +15,7 @@ from memtab.store.history.prune import HistoryLimits, prune
 from memtab.store.history.undo import HistoryError, content_of
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.memory import SaveConflictError
-from memtab.views import undo
+from memtab.views import source_undo
 from memtab.views.undo import UndoStack, undo_step
 from support.agent_machine import Machine
 
@@ -114,13 +114,13 @@ def test_undoing_a_restore_brings_back_what_it_replaced_unless_changed_since(
     save_source_file(source, file, "mine\n", read_source_file(source, file).sha256, history=history)
     first = history.versions(file.id)[-1]
     stack = UndoStack()
-    assert undo.restore_source(stack, machine.home, source, file.id, first.id).ok
+    assert source_undo.restore_source(stack, machine.home, source, file.id, first.id).ok
     assert file.physical.read_text(encoding="utf-8") == original
     step = stack.pop()
     assert step is not None and step.description == "restore of CLAUDE.md"
     assert undo_step(machine.home, step).ok
     assert file.physical.read_text(encoding="utf-8") == "mine\n"
-    undo.restore_source(stack, machine.home, source, file.id, first.id)
+    source_undo.restore_source(stack, machine.home, source, file.id, first.id)
     file.physical.write_text("Claude Code's rewrite\n", encoding="utf-8")
     step = stack.pop()
     assert step is not None

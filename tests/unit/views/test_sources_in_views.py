@@ -18,7 +18,7 @@ from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
-from memtab.views import undo
+from memtab.views import source_undo
 from memtab.views.documents import (
     DocumentError,
     DocumentMissingError,
@@ -322,7 +322,7 @@ def test_undoing_a_copy_removes_only_what_the_copy_wrote(machine: Machine) -> No
     targets = {target.key: target for target in copy_targets(scan, memory_id)}
     stack = UndoStack()
     # Into mux: the copy goes to Recently deleted.
-    assert undo.copy_to(stack, store, origin, targets["mux:global"], "vercel").ok
+    assert source_undo.copy_to(stack, store, origin, targets["mux:global"], "vercel").ok
     step = stack.pop()
     assert step is not None and step.description == "copy to vercel.md"
     assert undo_step(machine.home, step).ok
@@ -331,7 +331,7 @@ def test_undoing_a_copy_removes_only_what_the_copy_wrote(machine: Machine) -> No
     # Into a Codex skill: the file and the folder made for it go, the skills folder stays.
     skills = machine.codex / "memories" / "skills"
     had_skills = skills.exists()
-    assert undo.copy_to(stack, store, origin, targets["source:codex:memories"], "vercel").ok
+    assert source_undo.copy_to(stack, store, origin, targets["source:codex:memories"], "vercel").ok
     assert (skills / "vercel" / "SKILL.md").is_file()
     step = stack.pop()
     assert step is not None
@@ -340,7 +340,7 @@ def test_undoing_a_copy_removes_only_what_the_copy_wrote(machine: Machine) -> No
     assert not (skills / "vercel").exists() and skills.exists() == had_skills
     # Into Claude Code's user rules, then edited there: the undo keeps the edit.
     user = targets["source:claude-code:user"]
-    assert undo.copy_to(stack, store, origin, user, "vercel").ok
+    assert source_undo.copy_to(stack, store, origin, user, "vercel").ok
     rule = machine.claude / "rules" / "vercel.md"
     atomic_write_text(rule, rule.read_text(encoding="utf-8") + "- mine\n")
     step = stack.pop()
@@ -349,7 +349,7 @@ def test_undoing_a_copy_removes_only_what_the_copy_wrote(machine: Machine) -> No
     assert not refused.ok and "changed since it was copied" in (refused.error or "")
     assert rule.read_text(encoding="utf-8").endswith("- mine\n")
     # A copy that failed pushes nothing.
-    assert not undo.copy_to(stack, store, origin, user, "vercel").ok
+    assert not source_undo.copy_to(stack, store, origin, user, "vercel").ok
     assert len(stack) == 0
 
 

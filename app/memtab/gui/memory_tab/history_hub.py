@@ -42,7 +42,7 @@ from memtab.store.home import Home, PathKind
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
-from memtab.views import undo
+from memtab.views import source_undo, undo
 from memtab.views.file_ops import OpResult
 from memtab.views.history import SourceFileSubject, record_external_changes
 from memtab.views.scan import HomeScan
@@ -327,7 +327,9 @@ class HistoryHub(QObject):
             self._tab.own_writes.note(subject.file.physical)
             home, source, file_id = self._tab.home, subject.source, subject.file.id
             self._tab.run_op(
-                functools.partial(undo.restore_source, stack, home, source, file_id, version_id)
+                functools.partial(
+                    source_undo.restore_source, stack, home, source, file_id, version_id
+                )
             )
 
     @Slot(str, str, object, str)
