@@ -148,6 +148,9 @@ def test_a_writable_file_of_another_agent_is_edited_and_saved_sha_checked(
     assert editor.is_dirty and editor.save()
     claude_md = machine.claude / "CLAUDE.md"
     assert claude_md.read_text(encoding="utf-8").endswith("- Be brief.\n")
+    # What the save wrote over is kept in the home's history.
+    versions = SourceVersions(machine.home).versions("claude-code:user:CLAUDE.md")
+    assert [(v.op, v.actor) for v in versions] == [("edit", "user"), ("seen", "external")]
     # Claude Code (or an editor) changes it; the draft is never lost, the disk never overwritten.
     replace_in_buffer(editor, "Be brief.", "my draft")
     claude_md.write_text("# Written by Claude Code\n", encoding="utf-8")

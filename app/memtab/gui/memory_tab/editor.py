@@ -228,7 +228,7 @@ class EditorPanel(QWidget):
     def open_source_file(self, source: Source, file: SourceFile) -> bool:
         """Open another agent's file (read-only when that agent writes it); False if the
         user cancelled at the unsaved-changes prompt."""
-        document = SourceDocument(source, file)
+        document = self._source_document(source, file)
         if document.key == self.current_key:
             self.file_opened.emit(file.id)
             return True
@@ -274,6 +274,13 @@ class EditorPanel(QWidget):
             return self.save()
         return choice is DiscardChoice.DISCARD
 
+    def _source_document(self, source: Source, file: SourceFile) -> SourceDocument:
+        """Another agent's file, its saves recorded in the home's history."""
+        from memtab.sources.versions import SourceVersions
+
+        home = self._store.home if self._store is not None else None
+        return SourceDocument(source, file, SourceVersions(home) if home is not None else None)
+
     def handle_disk_change(self, changed: set[VirtualPath], deleted: set[VirtualPath]) -> None:
         """Apply what a rescan found on disk to the open file (see the module docstring)."""
         path = self._doc.file.path
@@ -289,7 +296,7 @@ class EditorPanel(QWidget):
             return
         listed = sources.find(document.file.id)
         if listed is not None:
-            self._doc.document = SourceDocument(*listed)
+            self._doc.document = self._source_document(*listed)
         changes = sources.changes
         if document.file.id in changes.changed or document.file.id in changes.deleted:
             self._doc.follow_disk()
