@@ -191,19 +191,28 @@ def test_the_history_panel_shows_and_restores_what_memtab_wrote_over(
     )
     assert panel.history is not None
     assert [row.change for row in panel.history.rows][-1] == "First seen by Memtab"
+    # Claude Code writes it: "the file now" follows, though history records nothing.
+    claude_md.write_text("# Claude's\n", encoding="utf-8")
+    qtbot.waitUntil(
+        lambda: panel.history is not None and panel.history.current == b"# Claude's\n",
+        timeout=WAIT_MS,
+    )
     oldest = panel.history.rows[-1].version
     assert panel.select_version(oldest.id)
     qtbot.waitUntil(lambda: panel.diff.result is not None, timeout=WAIT_MS)
     panel.restore_button.click()
     qtbot.waitUntil(lambda: claude_md.read_text(encoding="utf-8") == original, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: tab.editor.buffer_text() == original, timeout=WAIT_MS)
-    qtbot.waitUntil(
-        lambda: panel.history is not None and len(panel.history.rows) == 3, timeout=WAIT_MS
+    qtbot.waitUntil(  # Claude's content recorded before the restore wrote over it
+        lambda: panel.history is not None and len(panel.history.rows) == 4, timeout=WAIT_MS
     )
+    assert [row.version.actor for row in panel.history.rows][:2] == ["user", "external"]
     window.menus.refresh()
     assert window.menus.undo_action.text() == "&Undo restore of CLAUDE.md\tCtrl+Z"
-    window.menus.undo_action.trigger()
-    qtbot.waitUntil(lambda: claude_md.read_text(encoding="utf-8") == "# Mine\n", timeout=WAIT_MS)
+    window.menus.undo_action.trigger()  # back to what the restore wrote over: Claude's
+    qtbot.waitUntil(
+        lambda: claude_md.read_text(encoding="utf-8") == "# Claude's\n", timeout=WAIT_MS
+    )
 
 
 def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(

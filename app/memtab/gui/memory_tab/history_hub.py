@@ -244,6 +244,12 @@ class HistoryHub(QObject):
 
     @Slot(object)
     def _on_tab_scan_applied(self, scan: HomeScan) -> None:
+        subject = self.panel.subject
+        if isinstance(subject, SourceFileSubject) and scan.sources is not None:
+            # Another agent's file: no sync records its changes, so its index says nothing.
+            changes = scan.sources.changes
+            if subject.file.id in changes.changed | changes.deleted:
+                self.panel.reload()
         if not self._loaded:
             return
         self._sync_store = scan.store()
