@@ -4,6 +4,8 @@ machine built from real stores (support.agent_machine)."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -213,6 +215,37 @@ def test_the_history_panel_shows_and_restores_what_memtab_wrote_over(
     qtbot.waitUntil(
         lambda: claude_md.read_text(encoding="utf-8") == "# Claude's\n", timeout=WAIT_MS
     )
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_the_history_panel_lists_codexs_own_commits_of_a_memories_file(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    root = machine.codex / "memories"
+    baseline = (root / "MEMORY.md").read_text(encoding="utf-8")
+    identity = ["-c", "user.name=Codex", "-c", "user.email=codex@example.com"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "baseline"]):
+        subprocess.run(["git", "-C", str(root), *identity, *args], check=True)
+    (root / "MEMORY.md").write_text("# consolidated again\n", encoding="utf-8")
+    commit = ["commit", "-q", "-am", "phase 2 consolidation"]
+    subprocess.run(["git", "-C", str(root), *identity, *commit], check=True)
+    window = open_window(make_window, machine, qtbot)
+    window.show()
+    hub = window.history
+    assert hub is not None
+    open_key(qtbot, window, source_file_key("codex:memories:MEMORY.md"))
+    hub.show_history()
+    panel = hub.panel
+    qtbot.waitUntil(lambda: bool(panel.history and panel.history.commits), timeout=WAIT_MS)
+    assert panel.history is not None
+    assert [c.subject for c in panel.history.commits] == ["phase 2 consolidation", "baseline"]
+    texts = [panel.versions.topLevelItem(i).text(2) for i in range(2)]  # type: ignore[union-attr]
+    assert texts == ["Commit: phase 2 consolidation", "Commit: baseline"]
+    panel.versions.setCurrentItem(panel.versions.topLevelItem(1))
+    qtbot.waitUntil(lambda: panel.diff.result is not None, timeout=WAIT_MS)
+    assert panel.diff.result is not None and panel.diff.result.added == 1
+    assert baseline.count("\n") == panel.diff.result.removed
+    assert not panel.restore_button.isEnabled()  # Codex's repository is shown, not restored
 
 
 def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(

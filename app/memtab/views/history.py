@@ -43,6 +43,7 @@ from memtab.views.text_diff import DiffResult, compute_diff
 from memtab.views.tree import SECTION_TITLES, SectionId
 
 if TYPE_CHECKING:  # the sources load with the first file of another agent opened
+    from memtab.sources.history import Commit
     from memtab.sources.model import Source, SourceFile
     from memtab.sources.versions import SourceVersions
 
@@ -159,6 +160,8 @@ class FileHistory:
     rows: tuple[VersionRow, ...]
     current: bytes | None
     """The file now (None: there is no file)."""
+    commits: tuple[Commit, ...] = ()
+    """The commits of the agent's own repository touching the file (Codex's memories)."""
 
     @property
     def versions(self) -> tuple[Version, ...]:
@@ -244,10 +247,28 @@ class SourceFileSubject:
                 raise
             current = None
         versions = self.history.versions(self.file.id)
-        return FileHistory(self.file.id, tuple(version_rows(versions)), current)
+        commits: tuple[Commit, ...] = ()
+        if self.source.has_history:
+            from memtab.sources.history import source_history
+
+            commits = source_history(self.source, self.file.relative).commits
+        return FileHistory(self.file.id, tuple(version_rows(versions)), current, commits)
+
+    def commit_text(self, sha: str) -> str:
+        """The file as of one of its agent's commits (SourceError if it cannot be read)."""
+        from memtab.sources.history import file_at
+
+        return file_at(self.source, sha, self.file.relative)
 
 
 HistorySubject = MuxFileSubject | SourceFileSubject
+
+
+def commit_diff(
+    subject: SourceFileSubject, sha: str, current: bytes | None, ctx: CancelToken | None = None
+) -> DiffResult:
+    """The diff from the file as of one of its agent's commits to the file now."""
+    return compute_diff(subject.commit_text(sha), text_of(current), ctx)
 
 
 def version_diff(

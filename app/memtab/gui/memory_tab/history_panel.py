@@ -7,7 +7,9 @@ consolidator, the memory writer, an agent through `memtab tool`, or a program ou
 Memtab), what it did (edited, renamed from…, restored…) and how the size changed;
 selecting one shows its diff against what the file holds now. "Restore this version"
 asks the tab to make the file hold it again (`restore_requested`): a recorded change,
-so it is one more version on top and can itself be undone from here.
+so it is one more version on top and can itself be undone from here. A Codex memories
+file also lists the commits of Codex's own repository that touched it, with their diffs
+(they are shown, not restored).
 
 Reading history and diffing run on the panel's own worker, the latest request winning;
 nothing is read while the panel is hidden (`set_active`). The window reloads it when
@@ -30,10 +32,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab import humanize
 from memtab.gui.memory_tab.history_widgets import DiffPane, RowList
 from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.sources.history import Commit
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -42,7 +46,9 @@ from memtab.views.history import (
     FileHistory,
     HistorySubject,
     MuxFileSubject,
+    SourceFileSubject,
     VersionRow,
+    commit_diff,
     version_diff,
 )
 from memtab.views.text_diff import DiffResult
@@ -56,11 +62,22 @@ NO_VERSIONS = (
     "No history yet: Memtab records a version at every change it makes or sees, from now on."
 )
 PICK_VERSION = "Select a version to compare it with the file now."
+COMMIT_PREFIX = "commit:"
+COMMIT_WHO = "Its agent (git)"
+COMMIT_NOT_RESTORED = (
+    "A commit of the agent's own repository: Memtab shows it, copy what you need from the diff"
+)
 _ID_ROLE = Qt.ItemDataRole.UserRole
 
 
 def _diff_job(home: Home, version: Version, current: bytes | None, ctx: TaskContext) -> object:
     return version_diff(home, version, current, ctx)
+
+
+def _commit_diff_job(
+    subject: SourceFileSubject, sha: str, current: bytes | None, ctx: TaskContext
+) -> object:
+    return commit_diff(subject, sha, current, ctx)
 
 
 def _history_job(subject: HistorySubject, _ctx: TaskContext) -> object:
@@ -225,8 +242,10 @@ class HistoryPanel(QWidget):
         self.versions.clear()
         for row in history.rows:
             self.versions.addTopLevelItem(self._item(row))
+        for commit in history.commits:
+            self.versions.addTopLevelItem(self._commit_item(commit))
         self.versions.blockSignals(False)
-        self._show_state("" if history.rows else NO_VERSIONS)
+        self._show_state("" if history.rows or history.commits else NO_VERSIONS)
         if selected is None or not self.select_version(selected.id):
             self.diff.show_message(PICK_VERSION)
         self.loaded.emit()
@@ -241,6 +260,37 @@ class HistoryPanel(QWidget):
             item.setToolTip(column, row.tooltip)
         return item
 
+    def _commit_item(self, commit: Commit) -> QTreeWidgetItem:
+        when = humanize.relative_time(commit.committed_at_ms)
+        item = QTreeWidgetItem([when, COMMIT_WHO, f"Commit: {commit.subject}", ""])
+        item.setData(0, _ID_ROLE, COMMIT_PREFIX + commit.sha)
+        tip = f"{humanize.absolute_time(commit.committed_at_ms)} · commit {commit.sha[:10]}"
+        for column in range(4):
+            item.setToolTip(column, f"{tip}\n{commit.subject}")
+        return item
+
+    def _selected_commit(self) -> Commit | None:
+        item = self.versions.currentItem()
+        history = self._history
+        if item is None or history is None:
+            return None
+        sha = str(item.data(0, _ID_ROLE)).removeprefix(COMMIT_PREFIX)
+        return next((c for c in history.commits if c.sha == sha), None)
+
+    def _show_selected_commit(self, commit: Commit, history: FileHistory) -> None:
+        subject = self._subject
+        assert isinstance(subject, SourceFileSubject)
+        self.restore_button.setEnabled(False)
+        self.restore_button.setToolTip(COMMIT_NOT_RESTORED)
+        self.diff.set_sides(
+            f"commit {commit.sha[:10]} ({humanize.absolute_time(commit.committed_at_ms)})",
+            "the file now" if history.current is not None else "no file now",
+        )
+        self.diff.show_message("Computing the differences…")
+        self._jobs().submit_latest(
+            DIFF_KEY, functools.partial(_commit_diff_job, subject, commit.sha, history.current)
+        )
+
     def _selected_version(self) -> Version | None:
         item = self.versions.currentItem()
         history = self._history
@@ -252,6 +302,10 @@ class HistoryPanel(QWidget):
     def _show_selected(self) -> None:
         version = self._selected_version()
         history = self._history
+        commit = self._selected_commit()
+        if commit is not None and history is not None:
+            self._show_selected_commit(commit, history)
+            return
         if version is None or history is None or self._subject is None:
             self.restore_button.setEnabled(False)
             self.diff.show_message(PICK_VERSION)
