@@ -30,6 +30,7 @@ from typing import Any
 from memtab import humanize
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.files import FileEntry
+from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 from memtab.views.own_writes import OwnWrites
 from memtab.views.scan import HomeScan
@@ -126,6 +127,7 @@ class AgentEdits:
             if physical is not None:
                 self._badges.pop(physical, None)
         entries = _entries(scan, changes.changed)
+        meta_keys = _MetaKeys(scan)
         for path in changes.changed:
             physical = _physical(scan, path)
             if physical is None:
@@ -133,7 +135,7 @@ class AgentEdits:
             if anything_own and self._is_own_change(physical, path, changes.shas.get(path)):
                 self._badges.pop(physical, None)  # the user's own save: nothing to point out
                 continue
-            actor = self._actor(scan, path, physical, entries.get(path))
+            actor = self._actor(scan, meta_keys, path, physical, entries.get(path))
             self._badges[physical] = Badge(actor, self._clock())
         return self._badges != before
 
@@ -206,17 +208,20 @@ class AgentEdits:
     # -- who changed it ----------------------------------------------------------------------
 
     def _actor(
-        self, scan: HomeScan, path: VirtualPath, physical: str, entry: FileEntry | None
+        self,
+        scan: HomeScan,
+        meta_keys: _MetaKeys,
+        path: VirtualPath,
+        physical: str,
+        entry: FileEntry | None,
     ) -> Actor:
         claim = self._claims.get(physical)
         if claim is not None and claim[1] > self._clock():
             return claim[0]
         if self.consolidating:
             return Actor.CONSOLIDATOR
-        try:
-            meta = scan.meta.get(scan.store().meta_key(path))
-        except ScopeUnavailableError:
-            meta = None
+        key = meta_keys.of(path)
+        meta = scan.meta.get(key) if key is not None else None
         written = meta.last_write_at if meta is not None else None
         changed_at = entry.modified_at_ms if entry is not None else None
         if written is not None and changed_at is not None:
@@ -233,6 +238,23 @@ class AgentEdits:
                 return True
             ancestor = ancestor.parent
         return False
+
+
+class _MetaKeys:
+    """memory-meta.json keys of a scan's paths, from one store made on first need (a
+    store per changed file made a storm of 1000 outside writes cost 50 ms of GUI time)."""
+
+    def __init__(self, scan: HomeScan) -> None:
+        self._scan = scan
+        self._store: MemoryStore | None = None
+
+    def of(self, path: VirtualPath) -> str | None:
+        if self._store is None:
+            self._store = self._scan.store()
+        try:
+            return self._store.meta_key(path)
+        except ScopeUnavailableError:
+            return None
 
 
 def _entries(scan: HomeScan, paths: Iterable[VirtualPath]) -> dict[VirtualPath, FileEntry]:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from memtab.store.files import read_file_content
 from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
 from memtab.store.meta import global_key
 from memtab.store.paths import parse_file_path
 from memtab.views.badges import CLAIM_TTL_MS, Actor, AgentEdits, Badge
@@ -152,3 +155,26 @@ def test_badges_are_kept_across_restarts_until_the_files_go(home: Home) -> None:
     assert restored.forget_missing(scan_home(ScanRequest(home, MAIN)))
     # A file of a workspace not shown keeps its badge: the scan says nothing about it.
     assert restored.paths == {str(git), other_workspace}
+
+
+def test_counting_a_storm_of_changes_makes_one_store(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting runs on the GUI thread: 1000 changed files must not make 1000 stores."""
+    badges = AgentEdits(OwnWrites())
+    first = scan_home(ScanRequest(home, MAIN))
+    changed = [home.global_root / f"storm{index}.md" for index in range(5)]
+    for path in changed:
+        touch_later(path, memory("Storm", "Written by a script.\n"))
+    second = rescan(first, *changed)
+    made: list[MemoryStore] = []
+    real_store = HomeScan.store
+
+    def counting_store(scan: HomeScan) -> MemoryStore:
+        made.append(real_store(scan))
+        return made[-1]
+
+    monkeypatch.setattr(HomeScan, "store", counting_store)
+    badges.count_in(second)
+    assert badges.paths == {str(path) for path in changed}
+    assert len(made) == 1
