@@ -96,8 +96,11 @@ def _distribution_version(*names: str) -> str | None:
 def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[dict[str, Any], Findings]:
     """Versions of Memtab, Python, Qt and the libraries, and whether Qt loads."""
     import httpx
-    import pydantic
     import watchdog.version
+
+    from memtab.fs.pydantic_once import load_pydantic
+
+    pydantic = load_pydantic()
 
     found = Findings("runtime")
     qt = qt_check()

@@ -14,8 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
+from memtab.fs.pydantic_once import BaseModel, ConfigDict, Field, ValidationError
 from memtab.llm.types import ProviderError
 
 

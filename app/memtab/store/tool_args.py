@@ -27,8 +27,14 @@ import copy
 import functools
 from typing import Annotated, Any, Final, Literal, get_args
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
-
+from memtab.fs.pydantic_once import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+)
 from memtab.store.tool import COMMANDS, ToolArgumentError
 
 _PATH_ALIASES = ("path", "file_path", "filePath")

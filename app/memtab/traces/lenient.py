@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from pydantic.fields import FieldInfo
-
+from memtab.fs.pydantic_once import FieldInfo
 from memtab.traces.describe import compact_json, describe_value, error_text
 from memtab.traces.schema import DumpModel, Lenient
 

@@ -19,9 +19,7 @@ from __future__ import annotations
 import enum
 from typing import Annotated, Any, Final
 
-from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
-
+from memtab.fs.pydantic_once import BaseModel, ConfigDict, to_camel
 from memtab.traces.describe import reported_failure
 
 DUMP_SCHEMA_VERSION: Final = 1

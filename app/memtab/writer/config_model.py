@@ -15,9 +15,15 @@ import math
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from annotated_types import Ge, Le
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-
+from memtab.fs.pydantic_once import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    Ge,
+    Le,
+    ValidationError,
+    field_validator,
+)
 from memtab.writer.config import (
     DEFAULT_MAX_DUMPS,
     DEFAULT_MEMORY_PATH,
