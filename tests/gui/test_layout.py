@@ -11,7 +11,6 @@ from PySide6.QtCore import QEvent, QRect, QSize
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
-import memtab.traces.schema  # noqa: F401 - see below
 from gui.memory_tree_support import WAIT_MS, WindowFactory, make_window
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.main_window import MainWindow
@@ -34,11 +33,6 @@ from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
 
 __all__ = ["make_window"]  # the fixture
-
-# pydantic is imported above, not first by the window's threads: the Traces tab's scan and
-# the consolidation preload import it at once on two threads, and Python's import locks
-# then hand one of them a partially initialised pydantic (ImportError in the Traces tab) —
-# a known race outside what these tests check.
 
 LAPTOP = QSize(1366, 768)
 WINDOW = QSize(1280, 712)  # what the first window is on that laptop

@@ -43,6 +43,7 @@ import os
 import threading
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memtab.consolidation.errors import (
     ConsolidationError,
@@ -52,21 +53,9 @@ from memtab.consolidation.errors import (
     RunInFlightError,
 )
 from memtab.consolidation.lock import ConsolidationLock
-from memtab.consolidation.offline import OfflineConsolidator
-from memtab.consolidation.plan import (
-    ConsolidationPlan,
-    apply_ops,
-    check_plan,
-    copy_scopes,
-    plan_from_run,
-    scratch_home,
-)
 from memtab.consolidation.run_store import RunStore
-from memtab.consolidation.runner import RunLimits, run_consolidation
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import absolute_time, relative_time
-from memtab.llm.http import HttpOptions
-from memtab.llm.loop import StepCallback
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.history.runs import (
@@ -81,6 +70,15 @@ from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS, ConsolidationRecord, Journal, Trigger
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace, load_registry
+
+if TYPE_CHECKING:
+    # The engine (the runner, the offline consolidator, plans) and the HTTP client are
+    # imported by the first run in this process: the window only reserves runs here, and
+    # runs them in a child process (`job.py`), so it never loads them.
+    from memtab.consolidation.plan import ConsolidationPlan
+    from memtab.consolidation.runner import RunLimits
+    from memtab.llm.http import HttpOptions
+    from memtab.llm.loop import StepCallback
 
 logger = logging.getLogger(__name__)
 
@@ -227,11 +225,20 @@ class ConsolidationService:
         """`settings` None: resolved for every run (env and settings file may change)."""
         self.home = home
         self.settings = settings
-        self.limits = limits or RunLimits()
+        self._limits = limits
         self.clock = clock
         self.journal = Journal(home)
         self._provider_factory = provider_factory
         self._http_options = http_options
+
+    @property
+    def limits(self) -> RunLimits:
+        """Bounds of every run (the runner's defaults unless given)."""
+        if self._limits is None:
+            from memtab.consolidation.runner import RunLimits
+
+            self._limits = RunLimits()
+        return self._limits
 
     # --- queries --------------------------------------------------------------------------
 
@@ -292,6 +299,8 @@ class ConsolidationService:
         `reservation` is the place `reserve` took for this run (else one is taken now).
         `run_id` names the run in history and the runs log (default: a new id).
         """
+        from memtab.consolidation.runner import run_consolidation
+
         _check_trigger(trigger)
         workspace = load_registry(self.home).require_workspace(workspace_id)
         if check_debounce if check_debounce is not None else trigger in AUTOMATIC_TRIGGERS:
@@ -423,6 +432,9 @@ class ConsolidationService:
     ) -> ConsolidationPlan:
         """What a run would do, op by op with diffs, without touching the home (see
         `memtab.consolidation.plan`). Raises like `run`; never journals or logs."""
+        from memtab.consolidation.plan import copy_scopes, plan_from_run, scratch_home
+        from memtab.consolidation.runner import run_consolidation
+
         _check_trigger(trigger)
         workspace = load_registry(self.home).require_workspace(workspace_id)
         plan_id = new_run_id(self.clock()).replace("run-", "plan-", 1)
@@ -478,6 +490,8 @@ class ConsolidationService:
         plan. Raises PlanError (another home, unknown op numbers), HomeError, and the
         errors of `run` about locks; journaled and logged like a run otherwise.
         """
+        from memtab.consolidation.plan import apply_ops, check_plan
+
         chosen = {op.index for op in plan.proposed} if accepted is None else set(accepted)
         check_plan(plan, self.home, chosen)
         workspace = load_registry(self.home).require_workspace(plan.workspace_id)
@@ -536,6 +550,8 @@ class ConsolidationService:
         try:
             settings = self.settings or resolve_provider_settings()
             if settings.is_offline:
+                from memtab.consolidation.offline import OfflineConsolidator
+
                 return OfflineConsolidator(store, budget=self.limits.budget)
             return create_provider(settings, options=self._http_options)
         except ProviderError as error:

@@ -1,11 +1,15 @@
 """The consolidation facade, loaded on first use.
 
-The consolidation engine pulls in the model providers and httpx, which is close to half of
-Memtab's import time. The footer needs a facade from the first paint, but nothing runs
-until someone clicks Consolidate now; `LazyConsolidationTasks` has the facade's signals
-and methods, imports and builds the real `ConsolidationTasks` on the first `start()`, and
-re-emits its signals. `preload()` imports the engine on a background thread once the
-window is up, so the first click does not wait for the import either.
+The footer needs a facade from the first paint, but nothing runs until someone clicks
+Consolidate now; `LazyConsolidationTasks` has the facade's signals and methods, imports
+and builds the real `ConsolidationTasks` on the first `start()`, and re-emits its
+signals. `preload()` imports the service and the job on a background thread once the
+window is up, so the first click does not wait for them either.
+
+The window's runs happen in a child process (`consolidation/job.py`), so this process
+only reserves them: the engine itself (the runner, the offline consolidator, the model
+providers and their HTTP client, ~15 MB) is imported by the child, never here. A
+`service_factory` (tests) runs in this process and loads the engine with its first run.
 """
 
 from __future__ import annotations
