@@ -89,6 +89,8 @@ class WriterSettings:
     notify: bool = False
 
     def __post_init__(self) -> None:
+        if all(getattr(self, f.name) == f.default for f in dataclasses.fields(self)):
+            return  # the defaults are valid (a test checks it): pydantic need not load
         from memtab.writer.config_model import problems_of  # pydantic: see config_model
 
         problems = problems_of(self.to_json())

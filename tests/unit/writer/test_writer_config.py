@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from memtab.writer.config import (
     parse_writer_settings,
     save_writer_settings,
 )
-from memtab.writer.config_model import number_range
+from memtab.writer.config_model import number_range, problems_of
 from support.logfail import ExpectLog
 
 
@@ -34,6 +36,18 @@ def test_defaults_without_a_settings_file() -> None:
     assert settings.mode is WriterMode.AUTO and settings.timeout_s == 60.0
     assert settings.memory_path == DEFAULT_MEMORY_PATH and settings.max_dumps == 50
     assert not settings.dump_successful_runs
+
+
+def test_the_defaults_are_valid_and_need_no_pydantic() -> None:
+    """Defaults are not validated (the window would load pydantic, ~10 MB, for them):
+    they must be valid settings, and building them must not import pydantic."""
+    assert problems_of(WriterSettings().to_json()) == []
+    probe = (
+        "import sys\nfrom memtab.writer.config import load_writer_settings\n"
+        "load_writer_settings()\nsys.exit(3 if 'pydantic' in sys.modules else 0)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], check=False, capture_output=True)
+    assert result.returncode == 0, result.stderr
 
 
 def test_every_setting_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
