@@ -12,6 +12,10 @@ every read-modify-write holds one of these locks around the read, the change and
 
 The OS drops a file lock when its holder exits or is killed, so a crash never leaves a
 lock behind: there is no expiry to wait out and nothing to take over.
+
+`filelock` (with inspect, decimal, platform and urllib.parse, ~10 ms) and `socket` are
+imported by the first lock taken, not with this module: the window's first paint reads
+sidecars but takes no lock.
 """
 
 from __future__ import annotations
@@ -19,19 +23,19 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import socket
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import filelock
+from typing import TYPE_CHECKING, Any
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
 from memtab.fs.jsonfile import JsonError, read_json
+
+if TYPE_CHECKING:
+    import filelock
 
 logger = logging.getLogger(__name__)
 
@@ -108,6 +112,8 @@ class InterprocessLock:
             raise self._timed_out(timeout_s)
         self._guard.owner = threading.get_ident()
         try:
+            import filelock  # see the module doc
+
             self.path.parent.mkdir(parents=True, exist_ok=True)
             file_lock = filelock.FileLock(str(self.path), thread_local=False)
             try:
@@ -185,6 +191,8 @@ class OwnedLock(InterprocessLock):
 
     def acquire(self, timeout_s: float = DEFAULT_TIMEOUT_S, **details: Any) -> None:
         """Take the lock (see `InterprocessLock.acquire`) and record who holds it."""
+        import socket  # see the module doc
+
         super().acquire(timeout_s)
         info = {
             "pid": os.getpid(),

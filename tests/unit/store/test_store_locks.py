@@ -120,3 +120,21 @@ def test_an_unreadable_holder_file_means_an_unknown_holder(tmp_path: Path) -> No
     assert lock.holder() is None
     lock.holder_path.write_text('{"pid": "x"}')
     assert lock.holder() is None
+
+
+def test_filelock_and_socket_load_with_the_first_lock_not_before(tmp_path: Path) -> None:
+    """Reading sidecars (the window's first paint) must not pay for filelock's imports."""
+    probe = (
+        "import sys\nfrom pathlib import Path\n"
+        "from memtab.fs.sidecar import read_sidecar\n"
+        "from memtab.fs.locks import OwnedLock\n"
+        f"read_sidecar(Path({str(tmp_path / 'meta.json')!r}))\n"
+        "before = [m for m in ('filelock', 'socket') if m in sys.modules]\n"
+        f"lock = OwnedLock(Path({str(tmp_path / 'x.lock')!r}))\n"
+        "lock.acquire(1.0)\nlock.release()\n"
+        "print(before, [m for m in ('filelock', 'socket') if m in sys.modules])\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.split() == ["[]", "['filelock',", "'socket']"]
