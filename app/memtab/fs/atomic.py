@@ -10,6 +10,10 @@ sees the old content or the new one:
   create without ever clobbering (`create_new`), rename without ever overwriting
   (`rename_no_replace`). Working through a directory descriptor means a symlink swapped
   into the path after a check cannot redirect the write (see `memtab.fs.confined`).
+- `durable=False` skips the fsyncs, for many writes made durable together afterwards
+  with one `sync_filesystem`. Readers still see the old content or the new one, but a
+  crash before that sync can leave the file empty or cut short: only for copies whose
+  reader checks them (history's blobs carry their hash) and that nothing refers to yet.
 
 Read-modify-writes also hold a lock from `memtab.fs.locks`.
 """
@@ -18,12 +22,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
 import json
 import os
 import re
 import secrets
 import stat
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -159,8 +165,11 @@ class Directory:
 
     # --- writing ------------------------------------------------------------------------
 
-    def write_temp(self, name: str, data: bytes, *, mode: int | None = None) -> str:
-        """Write `data` to a new hidden temp file for `name`, fsynced; returns the temp name."""
+    def write_temp(
+        self, name: str, data: bytes, *, mode: int | None = None, durable: bool = True
+    ) -> str:
+        """Write `data` to a new hidden temp file for `name`, fsynced (unless not
+        `durable`); returns the temp name."""
         temp = temp_name_for(name)
         path, at = self.at(temp)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _CLOEXEC
@@ -171,7 +180,8 @@ class Directory:
                 handle.flush()
                 if mode is not None and hasattr(os, "fchmod"):
                     os.fchmod(handle.fileno(), mode)
-                os.fsync(handle.fileno())
+                if durable:
+                    os.fsync(handle.fileno())
         except BaseException:
             self.discard(temp)
             raise
@@ -188,9 +198,12 @@ class Directory:
         if self.fd is not None:
             os.fsync(self.fd)
 
-    def replace(self, name: str, data: bytes, *, mode: int | None = None) -> None:
-        """Replace (or create) `name` with `data` atomically."""
-        self.replace_if_unchanged(name, data, unchanged=None, mode=mode)
+    def replace(
+        self, name: str, data: bytes, *, mode: int | None = None, durable: bool = True
+    ) -> None:
+        """Replace (or create) `name` with `data` atomically (see the module doc for
+        `durable`)."""
+        self.replace_if_unchanged(name, data, unchanged=None, mode=mode, durable=durable)
 
     def replace_if_unchanged(
         self,
@@ -199,6 +212,7 @@ class Directory:
         *,
         unchanged: Callable[[], bool] | None,
         mode: int | None = None,
+        durable: bool = True,
     ) -> bool:
         """Replace `name` with `data` atomically if `unchanged()` still holds.
 
@@ -209,7 +223,7 @@ class Directory:
         the same right before the rename. Programs that take no lock can still write in
         the microseconds between that last look and the rename.
         """
-        temp = self.write_temp(name, data, mode=mode)
+        temp = self.write_temp(name, data, mode=mode, durable=durable)
         try:
             src, dst, at = self._pair(temp, self, name)
             if unchanged is not None:
@@ -221,7 +235,8 @@ class Directory:
         except BaseException:
             self.discard(temp)
             raise
-        self.fsync()
+        if durable:
+            self.fsync()
         return True
 
     def create_new(self, name: str, data: bytes) -> None:
@@ -318,6 +333,43 @@ def atomic_write_bytes(target: Path, data: bytes, *, mode: int | None = None) ->
     target.parent.mkdir(parents=True, exist_ok=True)
     with Directory.open(target.parent) as directory:
         directory.replace(target.name, data, mode=mode)
+
+
+# Whether `sync_filesystem` makes writes durable: Linux only. Elsewhere `sync` may return
+# before the data is on disk (macOS, the BSDs) or does not exist (Windows): write durably.
+FILESYSTEM_SYNC = sys.platform.startswith("linux")
+
+
+def sync_filesystem(path: Path) -> None:
+    """Make every write made so far to the file system holding `path` durable (Linux:
+    one `syncfs`, this file system only; `sync` on a kernel without it). Raises OSError
+    when the kernel reports a write that failed (EIO, ENOSPC)."""
+    fd = os.open(os.fspath(path), os.O_RDONLY | _CLOEXEC)
+    try:
+        code = _syncfs(fd)
+    finally:
+        os.close(fd)
+    if code == errno.ENOSYS:
+        os.sync()
+    elif code:
+        raise OSError(code, os.strerror(code), os.fspath(path))
+
+
+def _syncfs(fd: int) -> int:
+    """syncfs(2) on `fd`: 0, or the error number (ENOSYS where there is none)."""
+    import ctypes  # only for syncfs, which the os module does not offer
+
+    syncfs = getattr(_libc(), "syncfs", None)
+    if syncfs is None:
+        return errno.ENOSYS
+    return 0 if syncfs(fd) == 0 else ctypes.get_errno()
+
+
+@functools.cache
+def _libc() -> Any:
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def atomic_write_text(target: Path, text: str, *, mode: int | None = None) -> None:

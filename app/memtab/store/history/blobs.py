@@ -5,6 +5,23 @@ content saved a hundred times is stored once. Blobs are written atomically and n
 changed; storing a content that is already there refreshes the blob's mtime instead,
 which keeps pruning (`prune.py`) from removing a blob a version is being recorded for.
 A blob that does not decompress to its own sha is reported, never returned.
+
+Durability. A version may only be indexed once its blob is on disk, so a crash never
+leaves an index pointing at a lost content:
+
+- `put` (a Memtab change: the content it replaces or removes, and the new one) is
+  written and fsynced at once. A blob already there is read back first: one a crash cut
+  short (written without a sync, below) is written again, durably; an intact one is
+  fsynced, in case it was still only in memory.
+- `batch()` (`sync_external`: the baseline and `external` copies of files that are still
+  on disk) writes each blob without an fsync, then makes every blob it was given durable
+  with one sync of the file system when the batch ends — the ones it found already there
+  too, as another batch may have written them and crashed before its sync — and only
+  then does the caller index them. A crash before that sync loses only copies no index
+  refers to (the files themselves are on disk, and the next sync copies them again,
+  rewriting any blob the crash cut short); one after it loses nothing. Where the file
+  system cannot be synced at once (`FILESYSTEM_SYNC`: not on macOS or Windows), each
+  blob of a batch is written durably, as `put` does.
 """
 
 from __future__ import annotations
@@ -18,7 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.fs.atomic import atomic_write_bytes
+from memtab.fs.atomic import FILESYSTEM_SYNC, Directory, sync_filesystem
 
 logger = logging.getLogger(__name__)
 
@@ -51,16 +68,22 @@ class BlobStore:
         return self.directory / sha256[:2] / f"{sha256[2:]}{_SUFFIX}"
 
     def put(self, data: bytes, sha256: str | None = None) -> str:
-        """Store `data` (once per content) and return its sha256. Raises OSError."""
+        """Store `data` durably (once per content) and return its sha256. Raises OSError."""
         digest = sha256 or sha256_of(data)
-        path = self.path_of(digest)
-        try:
-            os.utime(path)  # already stored: mark it as in use (see module doc)
-            return digest
-        except FileNotFoundError:
-            pass
-        atomic_write_bytes(path, zlib.compress(data, _COMPRESSION_LEVEL))
+        with _open_shard(self.directory, digest) as shard:
+            _store(shard, digest, data, durable=True)
         return digest
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[BlobBatch]:
+        """Blobs stored together, made durable at once when the block ends without an
+        error (see the module doc): index them only after it."""
+        batch = BlobBatch(self.directory)
+        try:
+            yield batch
+        finally:
+            batch.close()
+        batch.sync()
 
     def get(self, sha256: str) -> bytes:
         """The content with this sha256. BlobError when it is missing or damaged."""
@@ -101,3 +124,80 @@ class BlobStore:
     def remove(self, sha256: str) -> None:
         with contextlib.suppress(FileNotFoundError):
             self.path_of(sha256).unlink()
+
+
+class BlobBatch:
+    """Blobs written without a sync each (`BlobStore.batch`); the shard directories stay
+    open until the batch ends."""
+
+    def __init__(self, directory: Path) -> None:
+        self._directory = directory
+        self._shards: dict[str, Directory] = {}
+        self._unsynced = False
+
+    def put(self, data: bytes, sha256: str | None = None) -> str:
+        """Store `data` (once per content) and return its sha256. Raises OSError."""
+        digest = sha256 or sha256_of(data)
+        shard = self._shards.get(digest[:2])
+        if shard is None:
+            shard = self._shards[digest[:2]] = _open_shard(self._directory, digest)
+        _store(shard, digest, data, durable=not FILESYSTEM_SYNC)
+        self._unsynced = FILESYSTEM_SYNC
+        return digest
+
+    def close(self) -> None:
+        shards, self._shards = self._shards, {}
+        for shard in shards.values():
+            shard.close()
+
+    def sync(self) -> None:
+        """Make every blob of this batch durable: one sync of the file system."""
+        if self._unsynced:
+            sync_filesystem(self._directory)
+            self._unsynced = False
+
+
+def _open_shard(directory: Path, digest: str) -> Directory:
+    path = directory / digest[:2]
+    path.mkdir(parents=True, exist_ok=True)
+    return Directory.open(path)
+
+
+def _store(shard: Directory, digest: str, data: bytes, *, durable: bool) -> None:
+    """Write the blob of `data` in its shard unless an intact one is there (a durable
+    store fsyncs one it finds: it may be one a batch wrote and has not synced yet)."""
+    name = f"{digest[2:]}{_SUFFIX}"
+    existing = _intact_fd(shard, name, digest)
+    if existing is not None:
+        try:
+            # Mark it as in use (see the module doc).
+            os.utime(existing if os.utime in os.supports_fd else shard.display(name))
+            if durable:
+                os.fsync(existing)
+                shard.fsync()
+        finally:
+            os.close(existing)
+        return
+    shard.replace(name, zlib.compress(data, _COMPRESSION_LEVEL), durable=durable)
+
+
+def _intact_fd(shard: Directory, name: str, digest: str) -> int | None:
+    """A descriptor of the blob `name` if it holds its content, else None (missing, or
+    damaged: cut short by a crash before it was synced, say)."""
+    try:
+        fd = shard.open_file(name)
+    except FileNotFoundError:
+        return None
+    except OSError as error:  # not a regular file: replacing it will say what is wrong
+        logger.warning("History's copy %s cannot be read: %s", digest[:12], error)
+        return None
+    try:
+        with open(fd, "rb", closefd=False) as handle:
+            intact = sha256_of(zlib.decompress(handle.read())) == digest
+    except (OSError, zlib.error):
+        intact = False
+    if not intact:
+        os.close(fd)
+        logger.warning("History's copy %s was damaged; it is written again", digest[:12])
+        return None
+    return fd

@@ -54,6 +54,7 @@ class Observation:
     data: bytes | None
     stat: tuple[int, int] | None = None
     meta: dict[str, object] | None = None  # pins and usage of a file found gone
+    sha256: str | None = None  # of `data`, when the caller has it already
 
 
 @dataclass(frozen=True)
@@ -127,9 +128,12 @@ class HistoryRecorder:
         """Record what files hold now where it differs from their newest version: the
         changes of other programs (`external`). Raises OSError / lock timeouts: the caller
         (`sync_external`) decides what a failure means."""
-        for observation in seen:
-            if observation.data is not None:
-                self.blobs.put(observation.data)
+        # The files are still on disk: their copies are made durable at once (`batch`),
+        # before the index refers to them.
+        with self.blobs.batch() as batch:
+            for observation in seen:
+                if observation.data is not None:
+                    batch.put(observation.data, observation.sha256)
         history = self.scope(key)
         with history.file.locked():
             newest = history.newest_by_path()

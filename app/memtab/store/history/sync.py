@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,13 +32,15 @@ from typing import Any
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
 from memtab.fs.sidecar import read_sidecar
-from memtab.store.errors import MemoryStoreError
+from memtab.store.errors import MemoryStoreError, NotFoundError
 from memtab.store.files import is_listable_name
 from memtab.store.history.blobs import sha256_of
+from memtab.store.history.capture import read_whole
 from memtab.store.history.recorder import HistoryRecorder, Observation
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.scope_access import kind_in, open_scope_directory
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +117,7 @@ def _sync_scope(
             report.cancelled = True
             break
         batch = candidates[start : start + SYNC_BATCH]
-        seen = _read_changed(store, batch, newest, walked, kept_cache, report)
+        seen = _read_changed(store.root(scope), batch, newest, walked, kept_cache, report)
         if start + SYNC_BATCH >= len(candidates) and gone:
             meta = store.meta_snapshot()
             for path_text in gone:
@@ -128,32 +130,56 @@ def _sync_scope(
 
 
 def _read_changed(
-    store: MemoryStore,
+    root: Path,
     paths: list[str],
     newest: dict[str, Version],
     walked: dict[str, Stat],
     kept_cache: dict[str, tuple[int, int, str]],
     report: SyncReport,
 ) -> list[Observation]:
-    """What files whose stat changed hold now, where it differs from their newest version
-    (the others are remembered in the stat cache)."""
+    """What files (of the scope rooted at `root`) whose stat changed hold now, where it
+    differs from their newest version (the others are remembered in the stat cache)."""
     seen: list[Observation] = []
-    for path_text in paths:
-        try:
-            data = store.read_whole(path_text)
-        except (MemoryStoreError, PathError) as error:
-            report.problems.append(f"{path_text}: {error}")
-            continue
-        if data is None:
-            continue  # gone since the walk: the next sync sees it
+    for path_text, data in _read_files(root, paths, report):
         report.hashed += 1
         digest = sha256_of(data)
         current = newest.get(path_text)
         if current is not None and not current.deleted and current.sha256 == digest:
             kept_cache[path_text] = (*walked[path_text], digest)
             continue
-        seen.append(Observation(path_text, data, walked[path_text]))
+        seen.append(Observation(path_text, data, walked[path_text], sha256=digest))
     return seen
+
+
+def _read_files(root: Path, paths: list[str], report: SyncReport) -> Iterator[tuple[str, bytes]]:
+    """(path, whole content) of each file, read through its parent directory opened once
+    per directory (never through a symlink, as the store reads). A file gone since the
+    walk is skipped (the next sync sees it); one that cannot be read is a problem."""
+    by_parent: dict[VirtualPath, list[VirtualPath]] = {}
+    for path_text in paths:
+        path = parse_file_path(path_text)
+        by_parent.setdefault(path.parent, []).append(path)
+    for parent, files in by_parent.items():
+        try:
+            directory = open_scope_directory(root, parent, target=files[0], create=False)
+        except NotFoundError:
+            continue
+        except (MemoryStoreError, PathError) as error:
+            report.problems += [f"{path}: {error}" for path in files]
+            continue
+        with directory:
+            for path in files:
+                try:
+                    data = (
+                        read_whole(directory, path.name)
+                        if kind_in(directory, path.name) == "file"
+                        else None
+                    )
+                except OSError as error:
+                    report.problems.append(f"{path}: cannot read it: {error.strerror or error}")
+                    continue
+                if data is not None:
+                    yield str(path), data
 
 
 def _record(

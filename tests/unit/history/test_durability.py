@@ -1,0 +1,185 @@
+"""History's blobs are durable before anything refers to them.
+
+`sync_external` writes the copies of files still on disk without an fsync each and
+makes them durable with one sync of the file system before indexing them; a Memtab
+change's contents are fsynced at once. These tests spy on `os.fsync` and on that sync.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from memtab.fs import atomic
+from memtab.store.history import blobs as blobs_module
+from memtab.store.history.blobs import BlobStore
+from memtab.store.history.sync import sync_external
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import Scope
+
+from .helpers import new_home, store_for, versions
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    return new_home(tmp_path / "home")
+
+
+@pytest.fixture
+def fsynced(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The inode of every file or directory fsynced from now on."""
+    inodes: list[int] = []
+    real = os.fsync
+
+    def spy(fd: int) -> None:
+        inodes.append(os.fstat(fd).st_ino)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", spy)
+    return inodes
+
+
+def spy_filesystem_syncs(
+    monkeypatch: pytest.MonkeyPatch, then: Callable[[], None] = lambda: None
+) -> list[Path]:
+    """Where each sync of the file system was asked for; `then` runs in each."""
+    asked: list[Path] = []
+
+    def sync(path: Path) -> None:
+        asked.append(path)
+        then()
+
+    monkeypatch.setattr(blobs_module, "FILESYSTEM_SYNC", True)
+    monkeypatch.setattr(blobs_module, "sync_filesystem", sync)
+    return asked
+
+
+def outside_files(store: MemoryStore, count: int) -> None:
+    root = store.root(Scope.GLOBAL)
+    root.mkdir(parents=True, exist_ok=True)
+    for number in range(count):
+        (root / f"f{number}.md").write_text(f"written by mux {number}\n")
+
+
+def test_external_copies_are_indexed_only_after_one_sync_of_the_file_system(
+    home: Home, monkeypatch: pytest.MonkeyPatch, fsynced: list[int]
+) -> None:
+    store = store_for(home)
+    outside_files(store, 5)
+    indexed_during_sync: list[int] = []
+    asked = spy_filesystem_syncs(
+        monkeypatch, then=lambda: indexed_during_sync.append(len(versions(store)))
+    )
+    assert sync_external(store).recorded == 5
+    assert asked == [home.history_blobs_dir] and indexed_during_sync == [0]
+    blobs = BlobStore(home.history_blobs_dir)
+    blob_inodes = {blobs.path_of(blob.sha256).stat().st_ino for blob in blobs.all()}
+    assert len(blob_inodes) == 5 and not blob_inodes & set(fsynced)  # no blob fsynced alone
+
+
+def test_when_the_sync_fails_nothing_is_indexed_and_the_next_sync_records_it(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = store_for(home)
+    outside_files(store, 3)
+
+    def fail() -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    spy_filesystem_syncs(monkeypatch, then=fail)
+    report = sync_external(store)
+    assert report.recorded == 0 and "Input/output error" in report.problems[0]
+    assert versions(store) == []
+    spy_filesystem_syncs(monkeypatch)
+    assert sync_external(store).recorded == 3
+
+
+def test_copies_a_batch_found_already_stored_are_synced_too(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another process wrote them in a batch and crashed before its sync.
+    blobs = BlobStore(home.history_blobs_dir)
+    asked = spy_filesystem_syncs(monkeypatch)
+    with blobs.batch() as batch:
+        batch.put(b"same\n")
+    with blobs.batch() as batch:
+        batch.put(b"same\n")
+    assert len(asked) == 2
+
+
+def test_a_memtab_change_fsyncs_a_copy_a_batch_has_not_synced_yet(
+    home: Home, monkeypatch: pytest.MonkeyPatch, fsynced: list[int]
+) -> None:
+    blobs = BlobStore(home.history_blobs_dir)
+    asked = spy_filesystem_syncs(monkeypatch)  # syncs nothing: as if it crashed before
+    with blobs.batch() as batch:
+        sha = batch.put(b"the content a delete removes\n")
+    assert len(asked) == 1 and fsynced == []
+    blobs.put(b"the content a delete removes\n")
+    assert blobs.path_of(sha).stat().st_ino in fsynced
+
+
+@pytest.mark.parametrize("through_batch", [False, True])
+def test_a_damaged_copy_is_written_again(
+    home: Home, monkeypatch: pytest.MonkeyPatch, through_batch: bool
+) -> None:
+    blobs = BlobStore(home.history_blobs_dir)
+    data = b"cut short by a crash before its sync\n" * 20
+    sha = blobs.put(data)
+    path = blobs.path_of(sha)
+    path.write_bytes(path.read_bytes()[:10])
+    if through_batch:
+        spy_filesystem_syncs(monkeypatch)
+        with blobs.batch() as batch:
+            batch.put(data)
+    else:
+        blobs.put(data)
+    assert blobs.get(sha) == data
+
+
+def test_where_the_file_system_cannot_be_synced_each_copy_is_written_durably(
+    home: Home, monkeypatch: pytest.MonkeyPatch, fsynced: list[int]
+) -> None:
+    asked = spy_filesystem_syncs(monkeypatch)
+    monkeypatch.setattr(blobs_module, "FILESYSTEM_SYNC", False)  # macOS, Windows
+    store = store_for(home)
+    outside_files(store, 3)
+    assert sync_external(store).recorded == 3
+    assert asked == []
+    blobs = BlobStore(home.history_blobs_dir)
+    for blob in blobs.all():
+        assert blobs.path_of(blob.sha256).stat().st_ino in fsynced  # the file
+        assert blobs.path_of(blob.sha256).parent.stat().st_ino in fsynced  # its name in the shard
+
+
+def test_a_failed_sync_of_the_file_system_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(atomic, "_syncfs", lambda fd: errno.EIO)
+    with pytest.raises(OSError, match="Input/output error"):
+        atomic.sync_filesystem(tmp_path)
+
+
+def test_without_syncfs_the_whole_system_is_synced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[bool] = []
+    monkeypatch.setattr(atomic, "_syncfs", lambda fd: errno.ENOSYS)
+    monkeypatch.setattr(os, "sync", lambda: synced.append(True), raising=False)
+    atomic.sync_filesystem(tmp_path)
+    assert synced == [True]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="syncfs")
+def test_syncfs_is_there_on_linux(tmp_path: Path) -> None:
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        assert atomic._syncfs(fd) == 0
+    finally:
+        os.close(fd)
