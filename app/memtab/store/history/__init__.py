@@ -4,6 +4,7 @@ Everything lives under the home's `memtab/history/` (`Home.history_dir`), never 
 memory scope:
 
 - `blobs.py`     file contents, zlib-compressed, one file per sha256 (deduplicated)
+- `packs.py`     many contents in one file, for a sync that copies thousands at once
 - `jsonlines.py` append-only JSON-lines files under a cross-process lock; a torn or
                  corrupt line is skipped, never fatal; readers cache what they parsed
 - `versions.py`  one index per scope: each line a `Version` (who changed which file how)

@@ -22,6 +22,12 @@ leaves an index pointing at a lost content:
   rewriting any blob the crash cut short); one after it loses nothing. Where the file
   system cannot be synced at once (`FILESYSTEM_SYNC`: not on macOS or Windows), each
   blob of a batch is written durably, as `put` does.
+
+Packs. A batch with many new contents (the first sight of thousands of files) writes
+them into a few pack files instead of one file each (`packs.py`); a pack is fsynced
+before it gets its name, so it needs no sync of the file system. Reading, listing and
+pruning see packed contents as they see loose blobs; `put` never relies on a pack (it
+writes a loose blob).
 """
 
 from __future__ import annotations
@@ -31,11 +37,13 @@ import hashlib
 import logging
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.fs.atomic import FILESYSTEM_SYNC, Directory, sync_filesystem
+from memtab.store.history import packs
+from memtab.store.history.packs import PackEntry
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +64,7 @@ class BlobInfo:
     sha256: str
     size_bytes: int  # on disk, compressed
     mtime: float
+    packed: bool = False  # in a pack (removed by `dissolve_packs`, not `remove`)
 
 
 class BlobStore:
@@ -63,6 +72,7 @@ class BlobStore:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
+        self.packs_dir = directory / "packs"
 
     def path_of(self, sha256: str) -> Path:
         return self.directory / sha256[:2] / f"{sha256[2:]}{_SUFFIX}"
@@ -71,25 +81,30 @@ class BlobStore:
         """Store `data` durably (once per content) and return its sha256. Raises OSError."""
         digest = sha256 or sha256_of(data)
         with _open_shard(self.directory, digest) as shard:
-            _store(shard, digest, data, durable=True)
+            if not _refresh_intact(shard, digest, durable=True):
+                _write(shard, digest, zlib.compress(data, _COMPRESSION_LEVEL), durable=True)
         return digest
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[BlobBatch]:
         """Blobs stored together, made durable at once when the block ends without an
         error (see the module doc): index them only after it."""
-        batch = BlobBatch(self.directory)
+        batch = BlobBatch(self)
         try:
             yield batch
+            batch.finish()
         finally:
             batch.close()
         batch.sync()
 
     def get(self, sha256: str) -> bytes:
         """The content with this sha256. BlobError when it is missing or damaged."""
-        path = self.path_of(sha256)
         try:
-            data = zlib.decompress(path.read_bytes())
+            try:
+                compressed = self.path_of(sha256).read_bytes()
+            except FileNotFoundError:
+                compressed = self._packed(sha256)
+            data = zlib.decompress(compressed)
         except FileNotFoundError:
             raise BlobError(f"the stored content {sha256[:12]} is missing from history") from None
         except (OSError, zlib.error) as error:
@@ -97,6 +112,15 @@ class BlobStore:
         if sha256_of(data) != sha256:
             raise BlobError(f"the stored content {sha256[:12]} is damaged")
         return data
+
+    def _packed(self, sha256: str) -> bytes:
+        """The compressed content from its pack. FileNotFoundError when no pack has it,
+        even as a loose blob again (a pack dissolved meanwhile)."""
+        entry = packs.locate(self.packs_dir, sha256)
+        if entry is not None:
+            with contextlib.suppress(FileNotFoundError):
+                return packs.read_entry(entry)
+        return self.path_of(sha256).read_bytes()
 
     def all(self) -> Iterator[BlobInfo]:
         """Every blob on disk (for pruning)."""
@@ -120,30 +144,115 @@ class BlobStore:
                     continue
                 digest = shard.name + entry.name[: -len(_SUFFIX)]
                 yield BlobInfo(digest, info.st_size, info.st_mtime)
+        for digest, where, mtime in packs.all_entries(self.packs_dir):
+            yield BlobInfo(digest, where.length, mtime, packed=True)
 
     def remove(self, sha256: str) -> None:
+        """Remove the loose blob of this content (packs: `dissolve_packs`)."""
         with contextlib.suppress(FileNotFoundError):
             self.path_of(sha256).unlink()
 
+    def dissolve_packs(self, referenced: Collection[str], older_than: float) -> int:
+        """Remove each pack (last used before `older_than`, a time) that holds a content
+        not in `referenced`, storing the ones it holds that are as loose blobs first;
+        returns how many contents went. A pack one of whose referenced contents cannot
+        be read is kept."""
+        packs.remove_stale_temps(self.packs_dir, older_than)
+        removed = 0
+        for path in packs.pack_paths(self.packs_dir):
+            held = packs.index_of(path)
+            unreferenced = [digest for digest in held if digest not in referenced]
+            if not unreferenced or _mtime(path) >= older_than:
+                continue
+            try:
+                for digest in held:
+                    if digest in referenced:
+                        self.put(self.get(digest), digest)
+            except (BlobError, OSError) as error:
+                logger.warning("History's pack %s is kept: %s", path.name, error)
+                continue
+            packs.remove_pack(path)
+            removed += len(unreferenced)
+        return removed
+
 
 class BlobBatch:
-    """Blobs written without a sync each (`BlobStore.batch`); the shard directories stay
-    open until the batch ends."""
+    """Contents stored together (`BlobStore.batch`): new ones are held until the batch
+    ends, then written as packs when there are many, else as loose blobs without a sync
+    each; the shard directories stay open until the batch ends."""
 
-    def __init__(self, directory: Path) -> None:
-        self._directory = directory
+    def __init__(self, store: BlobStore) -> None:
+        self._store = store
         self._shards: dict[str, Directory] = {}
+        self._missing_shards: set[str] = set()
+        self._packed: dict[str, PackEntry] | None = None
+        self._touched: set[Path] = set()  # packs marked in use
+        self._seen: set[str] = set()
+        self._new: list[tuple[str, bytes]] = []
+        self._new_bytes = 0
         self._unsynced = False
 
     def put(self, data: bytes, sha256: str | None = None) -> str:
         """Store `data` (once per content) and return its sha256. Raises OSError."""
         digest = sha256 or sha256_of(data)
-        shard = self._shards.get(digest[:2])
-        if shard is None:
-            shard = self._shards[digest[:2]] = _open_shard(self._directory, digest)
-        _store(shard, digest, data, durable=not FILESYSTEM_SYNC)
-        self._unsynced = FILESYSTEM_SYNC
+        if digest in self._seen:
+            return digest
+        self._seen.add(digest)
+        shard = self._shard(digest, create=False)
+        if shard is not None and _refresh_intact(shard, digest, durable=not FILESYSTEM_SYNC):
+            self._unsynced = FILESYSTEM_SYNC  # maybe a batch's that crashed before its sync
+            return digest
+        if self._in_a_pack(digest):
+            return digest
+        compressed = zlib.compress(data, _COMPRESSION_LEVEL)
+        self._new.append((digest, compressed))
+        self._new_bytes += len(compressed)
+        if self._new_bytes >= packs.PACK_MAX_BYTES and len(self._new) >= packs.PACK_MIN:
+            self._write_new()
         return digest
+
+    def finish(self) -> None:
+        """Write the contents still held."""
+        self._write_new()
+
+    def _write_new(self) -> None:
+        new, self._new, self._new_bytes = self._new, [], 0
+        if len(new) >= packs.PACK_MIN:
+            packs.write_pack(self._store.packs_dir, new)  # durable once it has a name
+            return
+        for digest, compressed in new:
+            shard = self._shard(digest, create=True)
+            assert shard is not None
+            _write(shard, digest, compressed, durable=not FILESYSTEM_SYNC)
+            self._unsynced = FILESYSTEM_SYNC
+
+    def _in_a_pack(self, digest: str) -> bool:
+        """Whether a pack holds this content intact (its pack is then marked in use)."""
+        if self._packed is None:
+            self._packed = {d: entry for d, entry, _ in packs.all_entries(self._store.packs_dir)}
+        entry = self._packed.get(digest)
+        if entry is None:
+            return False
+        try:
+            intact = sha256_of(zlib.decompress(packs.read_entry(entry))) == digest
+        except (OSError, zlib.error):
+            intact = False
+        if intact and entry.pack not in self._touched:
+            packs.touch(entry)
+            self._touched.add(entry.pack)
+        return intact
+
+    def _shard(self, digest: str, *, create: bool) -> Directory | None:
+        """The open shard directory of `digest` (None if it is missing and not `create`)."""
+        shard = self._shards.get(digest[:2])
+        if shard is None and (create or digest[:2] not in self._missing_shards):
+            try:
+                shard = _open_shard(self._store.directory, digest, create=create)
+            except FileNotFoundError:
+                self._missing_shards.add(digest[:2])
+                return None
+            self._shards[digest[:2]] = shard
+        return shard
 
     def close(self) -> None:
         shards, self._shards = self._shards, {}
@@ -151,34 +260,46 @@ class BlobBatch:
             shard.close()
 
     def sync(self) -> None:
-        """Make every blob of this batch durable: one sync of the file system."""
+        """Make every loose blob of this batch durable: one sync of the file system."""
         if self._unsynced:
-            sync_filesystem(self._directory)
+            sync_filesystem(self._store.directory)
             self._unsynced = False
 
 
-def _open_shard(directory: Path, digest: str) -> Directory:
+def _open_shard(directory: Path, digest: str, *, create: bool = True) -> Directory:
     path = directory / digest[:2]
-    path.mkdir(parents=True, exist_ok=True)
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
     return Directory.open(path)
 
 
-def _store(shard: Directory, digest: str, data: bytes, *, durable: bool) -> None:
-    """Write the blob of `data` in its shard unless an intact one is there (a durable
-    store fsyncs one it finds: it may be one a batch wrote and has not synced yet)."""
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return float("inf")  # gone: nothing to do
+
+
+def _write(shard: Directory, digest: str, compressed: bytes, *, durable: bool) -> None:
+    shard.replace(f"{digest[2:]}{_SUFFIX}", compressed, durable=durable)
+
+
+def _refresh_intact(shard: Directory, digest: str, *, durable: bool) -> bool:
+    """Whether the loose blob of `digest` is there intact; if so it is marked in use (see
+    the module doc) and, `durable`, fsynced: it may be one a batch wrote and has not
+    synced yet."""
     name = f"{digest[2:]}{_SUFFIX}"
     existing = _intact_fd(shard, name, digest)
-    if existing is not None:
-        try:
-            # Mark it as in use (see the module doc).
-            os.utime(existing if os.utime in os.supports_fd else shard.display(name))
-            if durable:
-                os.fsync(existing)
-                shard.fsync()
-        finally:
-            os.close(existing)
-        return
-    shard.replace(name, zlib.compress(data, _COMPRESSION_LEVEL), durable=durable)
+    if existing is None:
+        return False
+    try:
+        os.utime(existing if os.utime in os.supports_fd else shard.display(name))
+        if durable:
+            os.fsync(existing)
+            shard.fsync()
+    finally:
+        os.close(existing)
+    return True
 
 
 def _intact_fd(shard: Directory, name: str, digest: str) -> int | None:

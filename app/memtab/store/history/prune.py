@@ -111,9 +111,11 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
     referenced = {v.sha256 for history in by_key.values() for v in history.versions()}
     blobs_removed = 0
     for blob in blobs.all():
-        if blob.sha256 not in referenced and blob.mtime < started - BLOB_GRACE_S:
-            blobs.remove(blob.sha256)
-            blobs_removed += 1
+        if blob.packed or blob.sha256 in referenced or blob.mtime >= started - BLOB_GRACE_S:
+            continue
+        blobs.remove(blob.sha256)
+        blobs_removed += 1
+    blobs_removed += blobs.dissolve_packs(referenced, started - BLOB_GRACE_S)
     runs_removed = _prune_runs(home, now - int(limits.max_age_days * DAY_MS))
     kept_bytes = sum(size for sha, size in sizes.items() if sha in referenced)
     if removed or blobs_removed or runs_removed:
