@@ -40,6 +40,7 @@ import zlib
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from memtab.fs.atomic import FILESYSTEM_SYNC, Directory, sync_filesystem
 from memtab.store.history import packs
@@ -187,6 +188,7 @@ class BlobBatch:
         self._missing_shards: set[str] = set()
         self._packed: dict[str, PackEntry] | None = None
         self._touched: set[Path] = set()  # packs marked in use
+        self._pack_files: dict[Path, BinaryIO] = {}  # packs open for reading
         self._seen: set[str] = set()
         self._new: list[tuple[str, bytes]] = []
         self._new_bytes = 0
@@ -234,7 +236,10 @@ class BlobBatch:
         if entry is None:
             return False
         try:
-            intact = sha256_of(zlib.decompress(packs.read_entry(entry))) == digest
+            handle = self._pack_files.get(entry.pack)
+            if handle is None:
+                handle = self._pack_files[entry.pack] = entry.pack.open("rb")
+            intact = sha256_of(zlib.decompress(packs.read_entry(entry, handle))) == digest
         except (OSError, zlib.error):
             intact = False
         if intact and entry.pack not in self._touched:
@@ -258,6 +263,9 @@ class BlobBatch:
         shards, self._shards = self._shards, {}
         for shard in shards.values():
             shard.close()
+        pack_files, self._pack_files = self._pack_files, {}
+        for handle in pack_files.values():
+            handle.close()
 
     def sync(self) -> None:
         """Make every loose blob of this batch durable: one sync of the file system."""

@@ -30,6 +30,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from memtab.fs.atomic import Directory, is_temp_name
 
@@ -104,12 +105,14 @@ def all_entries(directory: Path) -> Iterator[tuple[str, PackEntry, float]]:
             yield digest, entry, mtime
 
 
-def read_entry(entry: PackEntry) -> bytes:
-    """The compressed content at `entry`. Raises OSError (FileNotFoundError: the pack was
-    dissolved meanwhile)."""
-    with entry.pack.open("rb") as handle:
-        handle.seek(entry.offset)
-        data = handle.read(entry.length)
+def read_entry(entry: PackEntry, handle: BinaryIO | None = None) -> bytes:
+    """The compressed content at `entry` (through `handle`, the pack open, if given).
+    Raises OSError (FileNotFoundError: the pack was dissolved meanwhile)."""
+    if handle is None:
+        with entry.pack.open("rb") as opened:
+            return read_entry(entry, opened)
+    handle.seek(entry.offset)
+    data = handle.read(entry.length)
     if len(data) != entry.length:
         raise OSError(f"{entry.pack.name} is cut short")
     return data

@@ -141,7 +141,9 @@ class HistoryRecorder:
             for observation in seen:
                 current = newest.get(observation.path)
                 change = FileChange(observation.path, observation.data, None, "seen")
-                version = self._catch_up(current, change, stat=observation.stat)
+                version = self._catch_up(
+                    current, change, stat=observation.stat, sha256=observation.sha256
+                )
                 if version is None or version is current:
                     continue
                 if version.deleted and observation.meta:
@@ -180,9 +182,11 @@ class HistoryRecorder:
         change: FileChange,
         *,
         stat: tuple[int, int] | None = None,
+        sha256: str | None = None,
     ) -> Version | None:
-        """The version that held `change.before`: the newest recorded one, or an
-        `external` one recorded now when another program changed the file meanwhile."""
+        """The version that held `change.before` (whose sha the caller may have): the
+        newest recorded one, or an `external` one recorded now when another program
+        changed the file meanwhile."""
         before = change.before
         if before is None:
             if newest is None or newest.deleted:
@@ -197,7 +201,7 @@ class HistoryRecorder:
                 deleted=True,
                 prev_sha256=newest.sha256,
             )
-        sha = sha256_of(before)
+        sha = sha256 or sha256_of(before)
         if newest is not None and not newest.deleted and newest.sha256 == sha:
             return newest
         if newest is None:
