@@ -105,9 +105,8 @@ def _synced_store(args: argparse.Namespace) -> MemoryStore:
         store: MemoryStore = OrphanProjectStore(home, args.orphan)
     else:
         store, _ = open_store(home, args.workspace)
-    report = sync_external(store)
-    for problem in report.problems:
-        print(f"warning: {problem}", file=sys.stderr)
+    for warning in sync_external(store).warnings():
+        print(f"warning: {warning}", file=sys.stderr)
     maybe_prune(store.home)
     return store
 

@@ -122,8 +122,8 @@ def run_list(args: argparse.Namespace) -> int:
         return run_source_list(args)
     home = open_home(args)
     store, _ = open_store(home, args.workspace)
-    for problem in sync_external(store).problems:  # history sees what changed outside
-        print(f"warning: {problem}", file=sys.stderr)
+    for warning in sync_external(store).warnings():  # history sees what changed outside
+        print(f"warning: {warning}", file=sys.stderr)
     rows = _file_rows(store)
     if args.json:
         print_json({"files": rows})

@@ -8,6 +8,7 @@ in cannot make history read a file outside the scope. Files Memtab cannot read w
 
 from __future__ import annotations
 
+import errno
 import logging
 
 from memtab.fs.atomic import Directory
@@ -18,7 +19,8 @@ from memtab.store.paths import VirtualPath
 logger = logging.getLogger(__name__)
 
 # mux's cap is 100 KiB; files above it exist (written by hand) and are kept up to this.
-MAX_HISTORY_FILE_BYTES = 16 * 1024 * 1024
+MB = 1024 * 1024
+MAX_HISTORY_FILE_BYTES = 16 * MB
 
 
 def file_stat(directory: Directory, name: str) -> tuple[int, int] | None:
@@ -27,17 +29,25 @@ def file_stat(directory: Directory, name: str) -> tuple[int, int] | None:
     return (info.st_size, info.st_mtime_ns) if info is not None else None
 
 
+class TooLargeForHistoryError(OSError):
+    """A file over `MAX_HISTORY_FILE_BYTES`: history keeps no copy of it."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(errno.EFBIG, f"larger than {MAX_HISTORY_FILE_BYTES // MB} MB", path)
+
+
 def read_whole(directory: Directory, name: str) -> bytes | None:
     """The whole content of file `name`, or None when it is missing.
 
-    Raises OSError when it cannot be read whole (too large, hard-linked, unreadable).
+    Raises OSError when it cannot be read whole: TooLargeForHistoryError,
+    HardLinkedFileError (`memtab.fs.confined`), or unreadable.
     """
     try:
         data, _ = read_prefix(directory, name, limit=MAX_HISTORY_FILE_BYTES + 1)
     except FileNotFoundError:
         return None
     if len(data) > MAX_HISTORY_FILE_BYTES:
-        raise OSError(f"larger than {MAX_HISTORY_FILE_BYTES} bytes")
+        raise TooLargeForHistoryError(directory.display(name))
     return data
 
 

@@ -15,6 +15,11 @@ The first sync of a big home reads every file: it records them in batches of
 wait at most one batch), and stops between batches when `cancel()` says so (a window
 closing); the next sync goes on where it stopped.
 
+History keeps no copy of a file over 16 MB or with other hard links (one may be a file
+outside the home). Such files are named in one notice (`SyncReport.not_kept_notice`) the
+first time a sync meets them, and remembered by stat in the same file, so they are not
+read or named again until they change.
+
 It reads the disk: run it off the GUI thread (after each scan), and before the CLI lists
 history, trash or runs.
 """
@@ -31,11 +36,17 @@ from typing import Any
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
+from memtab.fs.confined import HardLinkedFileError
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.errors import MemoryStoreError, NotFoundError
 from memtab.store.files import is_listable_name
 from memtab.store.history.blobs import sha256_of
-from memtab.store.history.capture import read_whole
+from memtab.store.history.capture import (
+    MAX_HISTORY_FILE_BYTES,
+    MB,
+    TooLargeForHistoryError,
+    read_whole,
+)
 from memtab.store.history.recorder import HistoryRecorder, Observation
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.memory import MemoryStore
@@ -46,6 +57,7 @@ logger = logging.getLogger(__name__)
 
 Stat = tuple[int, int]
 SYNC_BATCH = 200
+NOTICE_NAMES = 3  # files named in the not-kept notice; the rest are counted
 """Files read and recorded per hold of the scope lock."""
 
 
@@ -58,11 +70,30 @@ class SyncReport:
     recorded: int = 0
     deleted: int = 0
     problems: list[str] = field(default_factory=list)
+    not_kept: list[tuple[str, str]] = field(default_factory=list)  # (path, why), new ones
     cancelled: bool = False
 
     @property
     def changed(self) -> bool:
         return bool(self.recorded or self.deleted)
+
+    def warnings(self) -> list[str]:
+        """What to tell the user, a line each: the problems, then the not-kept notice."""
+        notice = self.not_kept_notice()
+        return [*self.problems, *([notice] if notice else [])]
+
+    def not_kept_notice(self) -> str | None:
+        """One line naming the files history newly found it cannot keep, or None."""
+        if not self.not_kept:
+            return None
+        named = [f"{path} ({why})" for path, why in sorted(self.not_kept)[:NOTICE_NAMES]]
+        more = len(self.not_kept) - len(named)
+        listed = ", ".join(named) + (f" and {more} more" if more else "")
+        them = "it" if len(self.not_kept) == 1 else "them"
+        return (
+            f"history keeps no copy of {listed}: it cannot restore earlier contents of "
+            f"{them}; the files themselves are left as they are"
+        )
 
 
 def sync_external(store: MemoryStore, cancel: Callable[[], bool] | None = None) -> SyncReport:
@@ -105,13 +136,19 @@ def _sync_scope(
     key = store.history_key(scope)
     newest = ScopeHistory(store.home, key).newest_by_path()
     cache_path = store.home.history_index_dir / f"{key}.stat.json"
-    cache = _load_stat_cache(cache_path)
-    candidates = [p for p, found in walked.items() if not _unchanged(newest.get(p), found, cache)]
+    cache, not_kept = _load_stat_cache(cache_path)
+    candidates = [
+        p
+        for p, found in walked.items()
+        if not _unchanged(newest.get(p), found, cache) and not_kept.get(p) != found
+    ]
     gone = [p for p, v in newest.items() if not v.deleted and p not in walked] if complete else []
     kept_cache = {p: entry for p, entry in cache.items() if p in walked}
+    still_not_kept = {p: found for p, found in not_kept.items() if walked.get(p) == found}
     if not candidates and not gone:
-        _save_stat_cache(cache_path, cache, kept_cache)
+        _save_stat_cache(cache_path, (cache, not_kept), (kept_cache, still_not_kept))
         return
+    not_kept_before = len(report.not_kept)
     for start in range(0, max(len(candidates), 1), SYNC_BATCH):
         if start and stop():
             report.cancelled = True
@@ -126,7 +163,9 @@ def _sync_scope(
                 )
                 seen.append(observation)
         _record(store, recorder, scope, key, seen, report)
-    _save_stat_cache(cache_path, cache, kept_cache)
+    for path_text, _ in report.not_kept[not_kept_before:]:
+        still_not_kept[path_text] = walked[path_text]
+    _save_stat_cache(cache_path, (cache, not_kept), (kept_cache, still_not_kept))
 
 
 def _read_changed(
@@ -154,7 +193,8 @@ def _read_changed(
 def _read_files(root: Path, paths: list[str], report: SyncReport) -> Iterator[tuple[str, bytes]]:
     """(path, whole content) of each file, read through its parent directory opened once
     per directory (never through a symlink, as the store reads). A file gone since the
-    walk is skipped (the next sync sees it); one that cannot be read is a problem."""
+    walk is skipped (the next sync sees it); one history does not keep is in
+    `report.not_kept`, one that cannot be read a problem."""
     by_parent: dict[VirtualPath, list[VirtualPath]] = {}
     for path_text in paths:
         path = parse_file_path(path_text)
@@ -175,6 +215,12 @@ def _read_files(root: Path, paths: list[str], report: SyncReport) -> Iterator[tu
                         if kind_in(directory, path.name) == "file"
                         else None
                     )
+                except TooLargeForHistoryError:
+                    report.not_kept.append((str(path), f"over {MAX_HISTORY_FILE_BYTES // MB} MB"))
+                    continue
+                except HardLinkedFileError:
+                    report.not_kept.append((str(path), "it has other hard links"))
+                    continue
                 except OSError as error:
                     report.problems.append(f"{path}: cannot read it: {error.strerror or error}")
                     continue
@@ -256,8 +302,14 @@ def _stat_walk(scope: Scope, root: Path) -> tuple[dict[str, Stat], bool]:
     return found, complete
 
 
-def _load_stat_cache(path: Path) -> dict[str, tuple[int, int, str]]:
-    files = read_sidecar(path).document.get("files")
+StatCache = tuple[dict[str, tuple[int, int, str]], dict[str, Stat]]
+
+
+def _load_stat_cache(path: Path) -> StatCache:
+    """The stat cache: files whose stat changed but content did not (`files`), and files
+    history keeps no copy of (`notKept`), each by the stat they had."""
+    document = read_sidecar(path).document
+    files, not_kept = document.get("files"), document.get("notKept")
     cache: dict[str, tuple[int, int, str]] = {}
     if isinstance(files, dict):
         for key, value in files.items():
@@ -269,15 +321,21 @@ def _load_stat_cache(path: Path) -> dict[str, tuple[int, int, str]]:
                 and isinstance(value[2], str)
             ):
                 cache[key] = (value[0], value[1], value[2])
-    return cache
+    skipped: dict[str, Stat] = {}
+    if isinstance(not_kept, dict):
+        for key, value in not_kept.items():
+            if isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value):
+                skipped[key] = (value[0], value[1])
+    return cache, skipped
 
 
-def _save_stat_cache(
-    path: Path, old: dict[str, tuple[int, int, str]], new: dict[str, tuple[int, int, str]]
-) -> None:
+def _save_stat_cache(path: Path, old: StatCache, new: StatCache) -> None:
     if old == new:
         return
-    document: dict[str, Any] = {"files": {key: list(value) for key, value in new.items()}}
+    files, not_kept = new
+    document: dict[str, Any] = {"files": {key: list(value) for key, value in files.items()}}
+    if not_kept:
+        document["notKept"] = {key: list(value) for key, value in not_kept.items()}
     try:
         atomic_write_json(path, document)
     except OSError as error:  # only speed depends on it
