@@ -335,6 +335,18 @@ def atomic_write_bytes(target: Path, data: bytes, *, mode: int | None = None) ->
         directory.replace(target.name, data, mode=mode)
 
 
+def make_directory_durably(path: Path) -> None:
+    """Create directory `path` and any missing parents; each one created is fsynced into
+    its parent, so a file made durable inside it is not lost with its directory."""
+    if path.is_dir():
+        return
+    make_directory_durably(path.parent)
+    with contextlib.suppress(FileExistsError):  # another process may make it meanwhile
+        path.mkdir()
+    with Directory.open(path.parent) as parent:
+        parent.fsync()
+
+
 # Whether `sync_filesystem` makes writes durable: Linux only. Elsewhere `sync` may return
 # before the data is on disk (macOS, the BSDs) or does not exist (Windows): write durably.
 FILESYSTEM_SYNC = sys.platform.startswith("linux")

@@ -120,9 +120,10 @@ def test_a_memtab_change_fsyncs_a_copy_a_batch_has_not_synced_yet(
     asked = spy_filesystem_syncs(monkeypatch)  # syncs nothing: as if it crashed before
     with blobs.batch() as batch:
         sha = batch.put(b"the content a delete removes\n")
-    assert len(asked) == 1 and fsynced == []
+    blob = blobs.path_of(sha).stat().st_ino
+    assert len(asked) == 1 and blob not in fsynced
     blobs.put(b"the content a delete removes\n")
-    assert blobs.path_of(sha).stat().st_ino in fsynced
+    assert blob in fsynced
 
 
 @pytest.mark.parametrize("through_batch", [False, True])
@@ -183,3 +184,13 @@ def test_syncfs_is_there_on_linux(tmp_path: Path) -> None:
         assert atomic._syncfs(fd) == 0
     finally:
         os.close(fd)
+
+
+def test_a_new_directory_for_blobs_is_fsynced_into_its_parent(
+    home: Home, fsynced: list[int]
+) -> None:
+    blobs = BlobStore(home.history_blobs_dir)
+    sha = blobs.put(b"the first content history keeps\n")
+    shard = blobs.path_of(sha).parent
+    for directory in (shard.parent, shard.parent.parent):  # blobs/, history/
+        assert directory.stat().st_ino in fsynced

@@ -42,7 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from memtab.fs.atomic import FILESYSTEM_SYNC, Directory, sync_filesystem
+from memtab.fs.atomic import (
+    FILESYSTEM_SYNC,
+    Directory,
+    make_directory_durably,
+    sync_filesystem,
+)
 from memtab.store.history import packs
 from memtab.store.history.packs import PackEntry
 
@@ -277,7 +282,7 @@ class BlobBatch:
 def _open_shard(directory: Path, digest: str, *, create: bool = True) -> Directory:
     path = directory / digest[:2]
     if create:
-        path.mkdir(parents=True, exist_ok=True)
+        make_directory_durably(path)
     return Directory.open(path)
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from memtab.fs.atomic import Directory, is_temp_name
+from memtab.fs.atomic import Directory, is_temp_name, make_directory_durably
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ _cache_lock = threading.Lock()
 def write_pack(directory: Path, contents: list[tuple[str, bytes]]) -> Path:
     """Write `contents` ((sha256, compressed data) pairs) as a new pack in `directory`,
     durably; returns its path. Raises OSError."""
-    directory.mkdir(parents=True, exist_ok=True)
+    make_directory_durably(directory)
     body = bytearray()
     index = bytearray()
     for digest, compressed in contents:
