@@ -168,3 +168,13 @@ def test_a_packed_content_a_memtab_change_replaces_gets_a_durable_loose_copy(
     (sha,) = stored(blobs, data)[:1]
     blobs.put(data[0])
     assert blobs.path_of(sha).exists() and sha256_of(blobs.get(sha)) == sha
+
+
+def test_a_damaged_loose_copy_of_a_packed_content_is_read_from_the_pack(
+    blobs: BlobStore,
+) -> None:
+    data = contents(packs.PACK_MIN)
+    sha = stored(blobs, data)[0]
+    blobs.put(data[0])  # a Memtab change keeps a loose copy too
+    blobs.path_of(sha).write_bytes(b"garbage")
+    assert blobs.get(sha) == data[0]

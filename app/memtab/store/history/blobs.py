@@ -104,20 +104,21 @@ class BlobStore:
         batch.sync()
 
     def get(self, sha256: str) -> bytes:
-        """The content with this sha256. BlobError when it is missing or damaged."""
-        try:
+        """The content with this sha256, from its loose blob or else a pack. BlobError when
+        it is missing or damaged in both."""
+        problem = "is missing from history"
+        for read in (self.path_of(sha256).read_bytes, lambda: self._packed(sha256)):
             try:
-                compressed = self.path_of(sha256).read_bytes()
+                data = zlib.decompress(read())
             except FileNotFoundError:
-                compressed = self._packed(sha256)
-            data = zlib.decompress(compressed)
-        except FileNotFoundError:
-            raise BlobError(f"the stored content {sha256[:12]} is missing from history") from None
-        except (OSError, zlib.error) as error:
-            raise BlobError(f"the stored content {sha256[:12]} cannot be read: {error}") from None
-        if sha256_of(data) != sha256:
-            raise BlobError(f"the stored content {sha256[:12]} is damaged")
-        return data
+                continue
+            except (OSError, zlib.error) as error:
+                problem = f"cannot be read: {error}"
+                continue
+            if sha256_of(data) == sha256:
+                return data
+            problem = "is damaged"
+        raise BlobError(f"the stored content {sha256[:12]} {problem}")
 
     def _packed(self, sha256: str) -> bytes:
         """The compressed content from its pack. FileNotFoundError when no pack has it,
