@@ -17,6 +17,7 @@ import pytest
 
 from memtab.fs import atomic
 from memtab.store.history import blobs as blobs_module
+from memtab.store.history import sync
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.sync import sync_external
 from memtab.store.home import Home
@@ -67,9 +68,11 @@ def outside_files(store: MemoryStore, count: int) -> None:
         (root / f"f{number}.md").write_text(f"written by mux {number}\n")
 
 
+@pytest.mark.parametrize("read_at_a_time", [200, 2])
 def test_external_copies_are_indexed_only_after_one_sync_of_the_file_system(
-    home: Home, monkeypatch: pytest.MonkeyPatch, fsynced: list[int]
+    home: Home, monkeypatch: pytest.MonkeyPatch, fsynced: list[int], read_at_a_time: int
 ) -> None:
+    monkeypatch.setattr(sync, "SYNC_BATCH", read_at_a_time)
     store = store_for(home)
     outside_files(store, 5)
     indexed_during_sync: list[int] = []

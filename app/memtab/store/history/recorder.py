@@ -48,13 +48,26 @@ class FileChange:
 
 @dataclass(frozen=True)
 class Observation:
-    """What a file holds now, as `sync_external` found it (`data` None: it is gone)."""
+    """What a file holds now, as `sync_external` found it: its content (`data`, or only
+    its `sha256` and `size` once the caller has stored it), or neither: it is gone."""
 
     path: str
     data: bytes | None
     stat: tuple[int, int] | None = None
     meta: dict[str, object] | None = None  # pins and usage of a file found gone
-    sha256: str | None = None  # of `data`, when the caller has it already
+    sha256: str | None = None  # of the content, when the caller has it already
+    size: int | None = None  # of the content, when `data` is dropped
+
+    @property
+    def gone(self) -> bool:
+        return self.data is None and self.sha256 is None
+
+    def stored(self) -> Observation:
+        """This observation without its data (its content is in the blob store)."""
+        if self.data is None:
+            return self
+        digest = self.sha256 or sha256_of(self.data)
+        return replace(self, data=None, sha256=digest, size=len(self.data))
 
 
 @dataclass(frozen=True)
@@ -126,8 +139,10 @@ class HistoryRecorder:
 
     def observe(self, key: str, seen: Sequence[Observation]) -> list[Version]:
         """Record what files hold now where it differs from their newest version: the
-        changes of other programs (`external`). Raises OSError / lock timeouts: the caller
-        (`sync_external`) decides what a failure means."""
+        changes of other programs (`external`). An observation without `data` but with a
+        sha refers to a content the caller stored (durably: `BlobStore.batch`). Raises
+        OSError / lock timeouts: the caller (`sync_external`) decides what a failure
+        means."""
         # The files are still on disk: their copies are made durable at once (`batch`),
         # before the index refers to them.
         with self.blobs.batch() as batch:
@@ -140,10 +155,15 @@ class HistoryRecorder:
             added: list[Version] = []
             for observation in seen:
                 current = newest.get(observation.path)
-                change = FileChange(observation.path, observation.data, None, "seen")
-                version = self._catch_up(
-                    current, change, stat=observation.stat, sha256=observation.sha256
-                )
+                if observation.gone:
+                    change = FileChange(observation.path, None, None, "seen")
+                    version = self._catch_up(current, change)
+                else:
+                    known = observation.stored()
+                    assert known.sha256 is not None and known.size is not None
+                    version = self._caught_up_to(
+                        current, known.path, known.sha256, known.size, stat=known.stat
+                    )
                 if version is None or version is current:
                     continue
                 if version.deleted and observation.meta:
@@ -180,13 +200,9 @@ class HistoryRecorder:
         self,
         newest: Version | None,
         change: FileChange,
-        *,
-        stat: tuple[int, int] | None = None,
-        sha256: str | None = None,
     ) -> Version | None:
-        """The version that held `change.before` (whose sha the caller may have): the
-        newest recorded one, or an `external` one recorded now when another program
-        changed the file meanwhile."""
+        """The version that held `change.before`: the newest recorded one, or an
+        `external` one recorded now when another program changed the file meanwhile."""
         before = change.before
         if before is None:
             if newest is None or newest.deleted:
@@ -201,7 +217,19 @@ class HistoryRecorder:
                 deleted=True,
                 prev_sha256=newest.sha256,
             )
-        sha = sha256 or sha256_of(before)
+        return self._caught_up_to(newest, change.path, sha256_of(before), len(before))
+
+    def _caught_up_to(
+        self,
+        newest: Version | None,
+        path: str,
+        sha: str,
+        size: int,
+        *,
+        stat: tuple[int, int] | None = None,
+    ) -> Version:
+        """The version that holds content `sha`: `newest` if it does, else an `external`
+        one recorded now."""
         if newest is not None and not newest.deleted and newest.sha256 == sha:
             return newest
         if newest is None:
@@ -209,9 +237,7 @@ class HistoryRecorder:
         else:
             op = "create" if newest.deleted else "edit"
         prev = None if newest is None or newest.deleted else newest.sha256
-        return self._new_version(
-            change.path, sha, len(before), op, "external", prev_sha256=prev, stat=stat
-        )
+        return self._new_version(path, sha, size, op, "external", prev_sha256=prev, stat=stat)
 
     def _version(self, change: FileChange, previous: Version | None, actor: str) -> Version:
         alive_before = previous is not None and not previous.deleted

@@ -10,10 +10,13 @@ On an unchanged home this is one `lstat` per file and no reads. A file whose sta
 changed but whose content did not (touched, or moved by Memtab as part of a directory)
 is remembered in `index/<scope>.stat.json`, so it is hashed once, not at every sync.
 
-The first sync of a big home reads every file: it records them in batches of
-`SYNC_BATCH` files, each under the scope lock for that batch only (so Memtab's own saves
-wait at most one batch), and stops between batches when `cancel()` says so (a window
-closing); the next sync goes on where it stopped.
+The first sync of a big home reads every file. It copies the changed contents into
+history first, `SYNC_BATCH` files at a time, all made durable together when the scope's
+files are read (`BlobStore.batch`: one sync of the file system, or a few fsynced packs),
+then records their versions in batches of `INDEX_BATCH`, each under the scope lock for
+that batch only (so Memtab's own saves wait at most one batch: milliseconds). It stops
+between batches when `cancel()` says so (a window closing); the next sync goes on where
+it stopped, and finds the contents it copied already there.
 
 History keeps no copy of a file over 16 MB or with other hard links (one may be a file
 outside the home). Such files are named in one notice (`SyncReport.not_kept_notice`) the
@@ -57,8 +60,10 @@ logger = logging.getLogger(__name__)
 
 Stat = tuple[int, int]
 SYNC_BATCH = 200
+"""Files read and copied into history between two looks at `cancel`."""
+INDEX_BATCH = 1000
+"""Versions recorded per hold of the scope lock (their contents are stored already)."""
 NOTICE_NAMES = 3  # files named in the not-kept notice; the rest are counted
-"""Files read and recorded per hold of the scope lock."""
 
 
 @dataclass
@@ -149,20 +154,27 @@ def _sync_scope(
         _save_stat_cache(cache_path, (cache, not_kept), (kept_cache, still_not_kept))
         return
     not_kept_before = len(report.not_kept)
-    for start in range(0, max(len(candidates), 1), SYNC_BATCH):
+    observed: list[Observation] = []
+    with recorder.blobs.batch() as blobs:  # durable once the block ends: index them after
+        for start in range(0, len(candidates), SYNC_BATCH):
+            if start and stop():
+                report.cancelled = True
+                break
+            chunk = candidates[start : start + SYNC_BATCH]
+            for observation in _read_changed(
+                store.root(scope), chunk, newest, walked, kept_cache, report
+            ):
+                assert observation.data is not None
+                blobs.put(observation.data, observation.sha256)
+                observed.append(observation.stored())
+    if gone and not report.cancelled:
+        meta = store.meta_snapshot()
+        observed += [Observation(p, None, meta=meta.get(_meta_key(store, p))) for p in gone]
+    for start in range(0, len(observed), INDEX_BATCH):
         if start and stop():
             report.cancelled = True
             break
-        batch = candidates[start : start + SYNC_BATCH]
-        seen = _read_changed(store.root(scope), batch, newest, walked, kept_cache, report)
-        if start + SYNC_BATCH >= len(candidates) and gone:
-            meta = store.meta_snapshot()
-            for path_text in gone:
-                observation = Observation(
-                    path_text, None, meta=meta.get(_meta_key(store, path_text))
-                )
-                seen.append(observation)
-        _record(store, recorder, scope, key, seen, report)
+        _record(store, recorder, scope, key, observed[start : start + INDEX_BATCH], report)
     for path_text, _ in report.not_kept[not_kept_before:]:
         still_not_kept[path_text] = walked[path_text]
     _save_stat_cache(cache_path, (cache, not_kept), (kept_cache, still_not_kept))
@@ -240,7 +252,7 @@ def _record(
         return
     # Under the scope lock: a Memtab change is recorded by its own process first.
     with store.writing(scope):
-        still = [o for o in seen if o.data is not None or _missing(store, o.path)]
+        still = [o for o in seen if not o.gone or _missing(store, o.path)]
         added = recorder.observe(key, still)
     report.recorded += sum(1 for version in added if not version.deleted)
     report.deleted += sum(1 for version in added if version.deleted)
