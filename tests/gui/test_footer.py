@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QTreeView, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from memtab import humanize
-from memtab.consolidation.plan import save_review_mode
+from memtab.consolidation.review_setting import save_review_mode
 from memtab.fs.clock import now_ms
 from memtab.gui.memory_tab.footer import CONSOLIDATE_NOW, ConsolidationFooter
 from memtab.store.journal import (
@@ -473,7 +473,7 @@ def test_a_plan_proposing_nothing_needs_no_review(
 def test_always_apply_directly_is_stored(
     footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
 ) -> None:
-    from memtab.consolidation.plan import load_review_mode
+    from memtab.consolidation.review_setting import load_review_mode
 
     start_run(footer, qtbot)
     facade.run_started.emit(MAIN.id)

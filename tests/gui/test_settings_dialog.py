@@ -178,7 +178,7 @@ def test_desktop_notifications_are_off_until_ticked(qtbot: QtBot) -> None:
 
 
 def test_consolidate_now_reviews_first_until_unticked(qtbot: QtBot) -> None:
-    from memtab.consolidation.plan import load_review_mode
+    from memtab.consolidation.review_setting import load_review_mode
 
     dialog = make_dialog(qtbot)
     assert dialog.review_first.isChecked()

@@ -25,7 +25,7 @@ import tempfile
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
@@ -34,8 +34,6 @@ from memtab.consolidation.run_store import RunStore
 from memtab.consolidation.runner import RunResult
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.llm.settings import load_settings_file, save_settings_section, settings_path
-from memtab.llm.types import ProviderError
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.describe import describe_op, merge_targets, op_texts, unified_diff
@@ -52,10 +50,6 @@ logger = logging.getLogger(__name__)
 PLAN_KIND = "memtab-consolidation-plan"
 PLAN_VERSION = 1
 NOT_ACCEPTED_NOTE = "not accepted in review"
-SETTINGS_SECTION = "consolidation"
-ReviewMode = Literal["review-first", "apply-directly"]
-REVIEW_MODES: tuple[ReviewMode, ...] = ("review-first", "apply-directly")
-DEFAULT_REVIEW_MODE: ReviewMode = "review-first"
 
 
 class PlanError(ConsolidationError):
@@ -422,42 +416,3 @@ def _base_problem(store: MemoryStore, planned: PlannedOp) -> str | None:
                 return f"{file.path} no longer exists"
             return f"{file.path} changed since the plan was made"
     return None
-
-
-# --- the review setting ----------------------------------------------------------------------
-
-
-def load_review_mode(env: Mapping[str, str] | None = None) -> ReviewMode:
-    """`consolidation.review` from settings.json (the default when absent or bad)."""
-    try:
-        data = load_settings_file(settings_path(env))
-    except ProviderError as error:
-        logger.warning("%s; consolidation reviews its plan first", error.message)
-        return DEFAULT_REVIEW_MODE
-    section = data.get(SETTINGS_SECTION)
-    value = section.get("review") if isinstance(section, dict) else None
-    if value is None:
-        return DEFAULT_REVIEW_MODE
-    for mode in REVIEW_MODES:
-        if value == mode:
-            return mode
-    logger.warning(
-        "settings.json: consolidation.review must be one of %s, not %r",
-        ", ".join(REVIEW_MODES),
-        value,
-    )
-    return DEFAULT_REVIEW_MODE
-
-
-def save_review_mode(mode: ReviewMode, env: Mapping[str, str] | None = None) -> Path:
-    """Store the review setting (other consolidation settings are kept)."""
-    if mode not in REVIEW_MODES:
-        raise ValueError(f"unknown review mode {mode!r}")
-    try:
-        data = load_settings_file(settings_path(env))
-    except ProviderError:
-        data = {}
-    section = data.get(SETTINGS_SECTION)
-    values = dict(section) if isinstance(section, dict) else {}
-    values["review"] = mode
-    return save_settings_section(SETTINGS_SECTION, values, env=env)

@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.consolidation.plan import load_review_mode, save_review_mode
+from memtab.consolidation.review_setting import load_review_mode, save_review_mode
 from memtab.gui.sources_settings import SourcesSettingsBox
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner

@@ -175,7 +175,7 @@ class ReviewDialog(QDialog):
         self.apply_button.setEnabled(count > 0)
 
     def _save_direct_mode(self) -> None:
-        from memtab.consolidation.plan import save_review_mode  # the engine is loaded by now
+        from memtab.consolidation.review_setting import save_review_mode
 
         try:
             save_review_mode("apply-directly")

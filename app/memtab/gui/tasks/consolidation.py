@@ -33,6 +33,7 @@ import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -44,10 +45,13 @@ from memtab.consolidation.job import (
     run_for_outcome,
     run_isolated,
 )
-from memtab.consolidation.plan import ConsolidationPlan, load_review_mode
+from memtab.consolidation.review_setting import load_review_mode
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.journal import Trigger
+
+if TYPE_CHECKING:  # plans load the engine: a plan arrives from the child process with it
+    from memtab.consolidation.plan import ConsolidationPlan
 
 logger = logging.getLogger(__name__)
 
