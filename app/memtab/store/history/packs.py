@@ -37,7 +37,7 @@ from memtab.fs.atomic import Directory, is_temp_name, make_directory_durably
 logger = logging.getLogger(__name__)
 
 PACK_MIN = 64  # new contents in a batch; fewer are written as loose blobs
-PACK_MAX_BYTES = 16 * 1024 * 1024  # compressed, held in memory before a pack is written
+PACK_MAX_BYTES = 4 * 1024 * 1024  # compressed, held in memory before a pack is written
 MAGIC = b"MTPACK01"
 SUFFIX = ".pack"
 _ENTRY = struct.Struct(">32sQI")
