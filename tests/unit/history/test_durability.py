@@ -86,6 +86,7 @@ def test_external_copies_are_indexed_only_after_one_sync_of_the_file_system(
     assert len(blob_inodes) == 5 and not blob_inodes & set(fsynced)  # no blob fsynced alone
 
 
+@pytest.mark.expect_log("memtab.store.history.sync", "WARNING", r"Input/output error")
 def test_when_the_sync_fails_nothing_is_indexed_and_the_next_sync_records_it(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -130,6 +131,7 @@ def test_a_memtab_change_fsyncs_a_copy_a_batch_has_not_synced_yet(
 
 
 @pytest.mark.parametrize("through_batch", [False, True])
+@pytest.mark.expect_log("memtab.store.history.blobs", "WARNING", r"damaged; it is written again")
 def test_a_damaged_copy_is_written_again(
     home: Home, monkeypatch: pytest.MonkeyPatch, through_batch: bool
 ) -> None:
