@@ -97,7 +97,7 @@ def test_a_memory_path_outside_the_workspace_scope_is_refused(qtbot: QtBot) -> N
 
 
 @pytest.mark.expect_log(
-    "memtab.consolidation.plan",
+    "memtab.consolidation.review_setting",
     "WARNING",
     r"settings.json is not valid JSON .*; consolidation reviews its plan first",
 )
