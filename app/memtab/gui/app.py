@@ -395,6 +395,7 @@ def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | 
     if screenshot:
         ok = take_screenshot(window, Path(screenshot))
         window.close_without_asking()
+        destroy_window(window)
         return 0 if ok and not crashes.errors_seen else 1
     # Ctrl+C in the terminal closes the window (asking about unsaved changes).
     signal.signal(signal.SIGINT, lambda *_: window.close())
@@ -402,7 +403,28 @@ def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | 
     wakeup.timeout.connect(_let_python_handle_signals)
     wakeup.start(250)
     window.show()
-    return int(app.exec())
+    status = int(app.exec())
+    destroy_window(window)
+    return status
+
+
+def destroy_window(window: MainWindow) -> None:
+    """Destroy the closed window's Qt objects now, while the application exists.
+
+    Left to the interpreter's last garbage collection, the wrappers of the Traces tab's
+    objects were freed in no particular order after Qt had torn down, and the process
+    crashed on exit (SIGSEGV) once that tab had been opened. Qt deletes a widget's
+    children in its own order; Python then only drops wrappers whose objects are gone.
+    """
+    import shiboken6
+
+    windows: list[MainWindow] = []
+    current: MainWindow | None = window
+    while current is not None and shiboken6.isValid(current):
+        windows.append(current)  # and the windows Open home put in its place
+        current = current.successor
+    for each in reversed(windows):
+        shiboken6.delete(each)
 
 
 def _let_python_handle_signals() -> None:
