@@ -21,7 +21,9 @@ Reads take no lock (every write is an atomic rename) and stop at the file cap.
 
 Every change is recorded in the home's history (`memtab.store.history`) while the lock is
 held, with the content before and after and who made it: the `actor` and `run_id` the
-store was made with (the window's store is `user`).
+store was made with (the window's store is `user`). Write-ahead: what a change replaces or
+removes is kept in history (`keep_before`) before the change touches the disk, so a crash
+between the change and its record loses nothing.
 """
 
 from __future__ import annotations
@@ -142,13 +144,13 @@ class MemoryStore(ScopeStore):
                 current, read_bytes = read_in(parent, path)
                 updated = encode_utf8(change(self._text_of(path, current)))
                 self._check_size(len(updated))
+                kept = self.keep_before(path.scope, [(path, read_bytes)])
                 if parent.replace_if_unchanged(
                     path.name, updated, unchanged=still_holds(parent, path.name, read_bytes)
                 ):
                     stat = file_stat(parent, path.name)
-                    self.record_changes(
-                        path.scope, [FileChange(str(path), read_bytes, updated, "edit", stat)]
-                    )
+                    change_made = FileChange(str(path), read_bytes, updated, "edit", stat)
+                    self.record_changes(path.scope, [change_made], before_kept=kept)
                     break
                 logger.info("%s changed during an edit (attempt %d); redoing it", path, attempt)
             else:
@@ -196,15 +198,25 @@ class MemoryStore(ScopeStore):
         return SaveResult(path, content_sha256(content))
 
     def _replace_loaded(self, path: VirtualPath, data: bytes, expected_sha256: str) -> None:
-        assert path.scope is not None
+        scope = path.scope
+        assert scope is not None
         try:
             parent = self._open_parent(path)
         except NotFoundError:
             raise missing_conflict(str(path)) from None
+        kept: list[bool] = []
         with parent, reporting_os_errors(path, "save"):
-            replaced = replace_loaded_in(parent, path.name, data, expected_sha256, label=str(path))
+            replaced = replace_loaded_in(
+                parent,
+                path.name,
+                data,
+                expected_sha256,
+                label=str(path),
+                before_replacing=lambda old: kept.append(self.keep_before(scope, [(path, old)])),
+            )
             stat = file_stat(parent, path.name)
-        self.record_changes(path.scope, [FileChange(str(path), replaced, data, "edit", stat)])
+        change = FileChange(str(path), replaced, data, "edit", stat)
+        self.record_changes(scope, [change], before_kept=kept == [True])
 
     def create_file(self, raw_path: str, content: str = "") -> SaveResult:
         """Create a new file (fails if anything exists there); counts as a write."""
@@ -253,6 +265,7 @@ class MemoryStore(ScopeStore):
                 if kind is None:
                     raise missing
                 removed = self._capture(parent, path, kind)
+                kept = self.keep_before(path.scope, removed)
                 try:
                     if kind == "dir":
                         remove_tree(parent, path.name)
@@ -270,6 +283,7 @@ class MemoryStore(ScopeStore):
                     FileChange(str(p), data, None, "delete", meta=meta.get(self.meta_key(p)))
                     for p, data in removed
                 ],
+                before_kept=kept,
             )
         self._update_meta(path, lambda: self.meta.drop_subtree(self.meta_key(path)))
         return path
@@ -287,9 +301,15 @@ class MemoryStore(ScopeStore):
         return [] if data is None else [(path, data)]
 
     def _record_move(
-        self, old: VirtualPath, new: VirtualPath, moved: list[tuple[VirtualPath, bytes]]
+        self,
+        old: VirtualPath,
+        new: VirtualPath,
+        moved: list[tuple[VirtualPath, bytes]],
+        *,
+        kept: bool,
     ) -> None:
-        """Record a move: each file deleted at its old path, created at its new one."""
+        """Record a move: each file deleted at its old path, created at its new one
+        (`kept`: `keep_before` stored the moved contents)."""
         assert old.scope is not None and new.scope is not None
         meta = self.meta_snapshot()
         gone, arrived = [], []
@@ -306,7 +326,7 @@ class MemoryStore(ScopeStore):
                 )
             )
             arrived.append(FileChange(str(target), None, data, "move", moved_from=str(source)))
-        self.record_changes(old.scope, gone)
+        self.record_changes(old.scope, gone, before_kept=kept)
         self.record_changes(new.scope, arrived)
 
     def move(self, raw_old: str, raw_new: str) -> VirtualPath:
@@ -329,6 +349,7 @@ class MemoryStore(ScopeStore):
                 raise taken
             with self._open_parent(old) as source_parent:
                 moved = self._capture(source_parent, old, kind)
+            kept = self.keep_before(old.scope, moved)
             if old.scope != new.scope:
                 self._copy_across_scopes(old, new, kind, taken)
             else:
@@ -344,7 +365,7 @@ class MemoryStore(ScopeStore):
                         raise MemoryStoreError(
                             f"Cannot move {old} to {new}: {error.strerror or error}"
                         ) from None
-            self._record_move(old, new, moved)
+            self._record_move(old, new, moved, kept=kept)
         self._update_meta(
             new,
             # SPEC §6: the keys move, then the rename counts as a write of the new path
@@ -428,6 +449,7 @@ class MemoryStore(ScopeStore):
                     raise changed
                 if current is None and data is None:
                     return path
+                kept = current is not None and self.keep_before(path.scope, [(path, current)])
                 if data is None:
                     name, at = parent.at(path.name)
                     os.unlink(name, **at)
@@ -451,7 +473,7 @@ class MemoryStore(ScopeStore):
                 revert_of=revert_of,
                 meta=self.meta_snapshot().get(self.meta_key(path)) if data is None else None,
             )
-            self.record_changes(path.scope, [change])
+            self.record_changes(path.scope, [change], before_kept=kept)
         key = self.meta_key(path)
         if data is None:
             self._update_meta(path, lambda: self.meta.drop_subtree(key))
@@ -471,7 +493,13 @@ class MemoryStore(ScopeStore):
 
 
 def replace_loaded_in(
-    parent: Directory, name: str, data: bytes, expected_sha256: str, *, label: str
+    parent: Directory,
+    name: str,
+    data: bytes,
+    expected_sha256: str,
+    *,
+    label: str,
+    before_replacing: Callable[[bytes], None] | None = None,
 ) -> bytes:
     """Replace file `name` in `parent` with `data` if it still holds what the editor loaded
     (SPEC §5a), re-checked right before the rename; a conflict never touches the file.
@@ -479,8 +507,9 @@ def replace_loaded_in(
     The one sha-checked save, for memory files (`MemoryStore.save`) and the other agents'
     files (`memtab.sources`) alike. The caller holds the lock that serializes writers of
     the file and opened `parent` without following links; `label` names the file in
-    messages. Returns the bytes it replaced (for history). Raises SaveConflictError,
-    NotEditableError or MemoryStoreError.
+    messages. `before_replacing` gets the bytes about to be replaced, once the save is
+    allowed and before the file is touched (history's write-ahead). Returns the bytes it
+    replaced (for history). Raises SaveConflictError, NotEditableError or MemoryStoreError.
     """
     changed = SaveConflictError("changed", f"{label} changed since it was loaded")
     if kind_in(parent, name) != "file":
@@ -494,6 +523,8 @@ def replace_loaded_in(
     if current.sha256 != expected_sha256:
         raise changed
     require_editable(label, current)
+    if before_replacing is not None:
+        before_replacing(read_bytes)
     if not parent.replace_if_unchanged(name, data, unchanged=still_holds(parent, name, read_bytes)):
         raise changed
     return read_bytes

@@ -193,11 +193,23 @@ class ScopeStore:
         except ValueError:
             raise ScopeUnavailableError(self.unavailable_reason(scope) or str(scope)) from None
 
-    def record_changes(self, scope: Scope, changes: Sequence[FileChange]) -> list[RecordedChange]:
-        """Record changes of one scope in history (never raises; see `HistoryRecorder`)."""
+    def keep_before(self, scope: Scope, contents: Sequence[tuple[VirtualPath, bytes]]) -> bool:
+        """Write-ahead, under the scope lock and before a change replaces or removes these
+        files' contents: keep them in history first. Whether they were kept (pass it to
+        `record_changes` as `before_kept`); never raises (see `HistoryRecorder`)."""
+        if self.history is None:
+            return False
+        kept = [(str(path), data) for path, data in contents]
+        return self.history.keep_before(self.history_key(scope), kept)
+
+    def record_changes(
+        self, scope: Scope, changes: Sequence[FileChange], *, before_kept: bool = False
+    ) -> list[RecordedChange]:
+        """Record changes of one scope in history (never raises; see `HistoryRecorder`).
+        `before_kept`: what `keep_before` returned for their `before` contents."""
         if self.history is None:
             return []
-        return self.history.record(self.history_key(scope), changes)
+        return self.history.record(self.history_key(scope), changes, before_kept=before_kept)
 
     @contextmanager
     def collecting_changes(self) -> Iterator[list[RecordedChange]]:

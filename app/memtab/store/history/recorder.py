@@ -10,6 +10,12 @@ If what was on disk before the change is not the newest version recorded (mux or
 editor changed the file since Memtab last saw it), that content is recorded first, as an
 `external` version: nothing another program wrote is lost by Memtab writing over it.
 
+Write-ahead. A change that replaces or removes content calls `keep_before` first, still
+under the scope lock and before its destructive step: the content about to go is stored
+durably and, if it is not the file's newest version, recorded as `external` then (what
+`sync_external` would have recorded). So a crash between the change and its `record`
+never loses the only copy of what it replaced; `record` then finds that version newest.
+
 Recording never fails the change it records: an error is logged as a warning and the
 change stands (the file on disk is what matters; history is the safety net).
 """
@@ -121,14 +127,49 @@ class HistoryRecorder:
             stack = self._collectors.stack = []
         return stack
 
+    def keep_before(self, key: str, contents: Sequence[tuple[str, bytes]]) -> bool:
+        """Write-ahead (see the module doc): store each (path, content) a change is about
+        to replace or remove durably, and record it as an `external` version where it is
+        not the path's newest one; whether that worked. Never raises: a failure is logged
+        and the change goes on, as with `record` (which then stores them itself)."""
+        if not contents:
+            return True
+        try:
+            kept = [(path, self.blobs.put(data), len(data)) for path, data in contents]
+            history = self.scope(key)
+            newest = history.newest_by_path()  # unlocked first: mostly nothing to record
+            if all(_holds(newest.get(path), sha) for path, sha, _ in kept):
+                return True
+            with history.file.locked():
+                newest = history.newest_by_path()
+                added: list[Version] = []
+                for path, sha, size in kept:
+                    current = newest.get(path)
+                    version = self._caught_up_to(current, path, sha, size)
+                    if version is not current:
+                        added.append(version)
+                        newest[path] = version
+                history.file.append_locked([version.to_record() for version in added])
+        except Exception as error:  # history must never fail the change itself
+            paths = ", ".join(path for path, _ in contents[:3])
+            logger.warning("Could not keep the history of %s: %s", paths, error)
+            return False
+        return True
+
     def record(
-        self, key: str, changes: Sequence[FileChange], *, actor: str | None = None
+        self,
+        key: str,
+        changes: Sequence[FileChange],
+        *,
+        actor: str | None = None,
+        before_kept: bool = False,
     ) -> list[RecordedChange]:
-        """Record changes of one scope; never raises (see the module doc)."""
+        """Record changes of one scope; never raises (see the module doc). `before_kept`:
+        `keep_before` stored their `before` contents already."""
         if not changes:
             return []
         try:
-            recorded = self._record(key, changes, actor or self.actor)
+            recorded = self._record(key, changes, actor or self.actor, before_kept=before_kept)
         except Exception as error:  # history must never fail the change itself
             paths = ", ".join(change.path for change in changes[:3])
             logger.warning("Could not record the history of %s: %s", paths, error)
@@ -173,10 +214,12 @@ class HistoryRecorder:
             history.file.append_locked([version.to_record() for version in added])
         return added
 
-    def _record(self, key: str, changes: Sequence[FileChange], actor: str) -> list[RecordedChange]:
+    def _record(
+        self, key: str, changes: Sequence[FileChange], actor: str, *, before_kept: bool
+    ) -> list[RecordedChange]:
         # Blobs first, outside the index lock: a blob nobody indexes is only pruned later.
         for change in changes:
-            for data in (change.before, change.after):
+            for data in (None if before_kept else change.before, change.after):
                 if data is not None:
                     self.blobs.put(data)
         history = self.scope(key)
@@ -230,7 +273,7 @@ class HistoryRecorder:
     ) -> Version:
         """The version that holds content `sha`: `newest` if it does, else an `external`
         one recorded now."""
-        if newest is not None and not newest.deleted and newest.sha256 == sha:
+        if newest is not None and _holds(newest, sha):
             return newest
         if newest is None:
             op: Op = "seen"
@@ -295,3 +338,8 @@ class HistoryRecorder:
             workspace_id=self.workspace_id,
             stat=stat,
         )
+
+
+def _holds(version: Version | None, sha: str) -> bool:
+    """Whether `version` is of an existing file with content `sha`."""
+    return version is not None and not version.deleted and version.sha256 == sha
