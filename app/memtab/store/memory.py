@@ -454,10 +454,7 @@ class MemoryStore(ScopeStore):
                     name, at = parent.at(path.name)
                     os.unlink(name, **at)
                 elif current is None:
-                    try:
-                        parent.create_new(path.name, data)
-                    except FileExistsError:
-                        raise changed from None
+                    self._recreate(parent, path, data, meta, changed)
                 elif not parent.replace_if_unchanged(
                     path.name, data, unchanged=lambda: read_whole(parent, path.name) == current
                 ):
@@ -474,14 +471,34 @@ class MemoryStore(ScopeStore):
                 meta=self.meta_snapshot().get(self.meta_key(path)) if data is None else None,
             )
             self.record_changes(path.scope, [change], before_kept=kept)
-        key = self.meta_key(path)
         if data is None:
-            self._update_meta(path, lambda: self.meta.drop_subtree(key))
-        elif current is None and meta:
-            self._update_meta(path, lambda: self.meta.restore_entry(key, sanitize_entry(meta)))
-        else:
+            self._update_meta(path, lambda: self.meta.drop_subtree(self.meta_key(path)))
+        elif not (current is None and meta):  # else it got its pins and usage back already
             self.record_write(path)
         return path
+
+    def _recreate(
+        self,
+        parent: Directory,
+        path: VirtualPath,
+        data: bytes,
+        meta: dict[str, object] | None,
+        changed: SaveConflictError,
+    ) -> None:
+        """Create the file a restore brings back, its pins and usage (`meta`) first, so a
+        rescan in between never shows it unpinned; they are dropped again if the create
+        fails. Raises `changed` if a file appeared meanwhile."""
+        key = self.meta_key(path)
+        if meta:
+            self._update_meta(path, lambda: self.meta.restore_entry(key, sanitize_entry(meta)))
+        try:
+            parent.create_new(path.name, data)
+        except BaseException as error:
+            if meta:
+                self._update_meta(path, lambda: self.meta.drop_subtree(key))
+            if isinstance(error, FileExistsError):
+                raise changed from None
+            raise
 
     def set_pinned(self, raw_path: str, pinned: bool) -> VirtualPath:
         """Pin or unpin a file (not a directory)."""

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import main
+from memtab.fs.atomic import Directory
 from memtab.store.history.blobs import BlobStore, sha256_of
-from memtab.store.history.undo import file_history, restore
+from memtab.store.history.undo import file_history, restore, trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
@@ -169,6 +170,47 @@ def test_an_outside_edit_is_recorded_once_before_the_change(home: Home) -> None:
     assert (external.actor, external.op) == ("external", "edit")
     assert external.prev_sha256 == made.sha256
     assert deleted.op == "delete" and deleted.sha256 == external.sha256
+
+
+def test_a_restored_file_has_its_pins_before_it_appears(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = store_for(home)
+    store.create_file("/memories/global/a.md", "keep me\n")
+    store.set_pinned("/memories/global/a.md", True)
+    store.delete("/memories/global/a.md")
+    (item,) = trash(store)
+    pinned_when_created: list[bool] = []
+    real_create = Directory.create_new
+
+    def create_new(directory: Directory, name: str, data: bytes) -> None:
+        # What a rescan at this moment would see.
+        pinned_when_created.append(store.is_pinned(parse_file_path(item.path)))
+        real_create(directory, name, data)
+
+    monkeypatch.setattr(Directory, "create_new", create_new)
+    restore(store, item.path, item.version.id)
+    assert pinned_when_created == [True]
+    assert store.is_pinned(parse_file_path(item.path))
+
+
+def test_a_restore_that_cannot_create_the_file_drops_the_pins_again(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = store_for(home)
+    store.create_file("/memories/global/a.md", "keep me\n")
+    store.set_pinned("/memories/global/a.md", True)
+    store.delete("/memories/global/a.md")
+    (item,) = trash(store)
+
+    def no_room(directory: Directory, name: str, data: bytes) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Directory, "create_new", no_room)
+    with pytest.raises(Exception, match="No space left on device"):
+        restore(store, item.path, item.version.id)
+    assert disk(store, item.path) is None
+    assert store.meta.load().get(store.meta_key(parse_file_path(item.path))) is None
 
 
 @pytest.mark.expect_log(
