@@ -119,7 +119,8 @@ def save_source_file(
     file must still hold what was loaded (SaveConflictError from the store, the file
     untouched). ReadOnlyError for a file its agent owns; SourceError for a path through a
     link, or when the file's lock is held too long. `history` records the change (a
-    restore of version `restored_from`, a create or an edit) under the file's lock.
+    restore of version `restored_from`, a create or an edit) under the file's lock, and
+    keeps what an edit or restore replaces before it writes (write-ahead).
     """
     if file.source_id != source.id:
         raise SourceError(f"{file.id} is not a file of {source.id}")
@@ -128,6 +129,12 @@ def save_source_file(
     data = encode_utf8(content)
     if len(data) > MAX_FILE_BYTES:
         raise CapError(file_cap_message(len(data)))
+    kept: list[bool] = []
+
+    def keep_before(old: bytes) -> None:  # history's write-ahead (versions.py)
+        if history is not None:
+            kept.append(history.keep_before(file, old))
+
     try:
         with interprocess_lock(_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
             creating = expected_sha256 is None
@@ -146,11 +153,18 @@ def save_source_file(
                         ) from None
                 else:
                     before = replace_loaded_in(
-                        directory, name, data, expected_sha256, label=file.id
+                        directory,
+                        name,
+                        data,
+                        expected_sha256,
+                        label=file.id,
+                        before_replacing=keep_before,
                     )
             if history is not None:
                 op: Op = "restore" if restored_from else "create" if before is None else "edit"
-                history.record(file, before, data, op, restored_from=restored_from)
+                history.record(
+                    file, before, data, op, restored_from=restored_from, before_kept=kept == [True]
+                )
     except LockUnavailableError as error:
         raise SourceError(f"Cannot save {file.id}: {error}") from None
     except OSError as error:
@@ -186,7 +200,7 @@ def remove_created_file(
 
     SaveConflictError, removing nothing, when the file changed or went; SourceError when
     it cannot be reached (a link on the way) or its lock is held too long. `history`
-    records the removal.
+    keeps the copy before removing it and records the removal.
     """
     changed = SaveConflictError("changed", f"{file.id} changed since it was copied; kept")
     try:
@@ -202,10 +216,11 @@ def remove_created_file(
                     raise changed from None
                 if hashlib.sha256(data).hexdigest() != expected_sha256:
                     raise changed
+                kept = history is not None and history.keep_before(file, data)
                 target, at = directory.at(name)
                 os.unlink(target, **at)
             if history is not None:
-                history.record(file, data, None, "delete")
+                history.record(file, data, None, "delete", before_kept=kept)
             _remove_empty_folders(source, file.relative.split("/")[:-1], created_folders)
     except LockUnavailableError as error:
         raise SourceError(f"Cannot remove {file.id}: {error}") from None

@@ -5,10 +5,13 @@ the same blobs, index format and pruning), one index per source, `source-<16 hex
 of the source id's sha256>` (a source id holds `:` and may be long), each version's
 `path` its file id (`claude-code:user:CLAUDE.md`). Memtab records its own changes there,
 under the file's lock, with the bytes before and after: an editor save, a copy in (Copy
-to…, `memtab copy`), the removal of a copy (Edit → Undo) and a restore. Content the agent
-wrote since the last version is recorded first, as `external` (the recorder's rule), so
-nothing Memtab writes over is lost. What the agents write while Memtab does not write the
-file is not followed (a file id is not a virtual path: `sync_external` walks mux's scopes).
+to…, `memtab copy`), the removal of a copy (Edit → Undo) and a restore. Write-ahead, as
+for mux's files: before Memtab replaces or removes a file's content, still under the lock,
+`keep_before` stores that content and, if the agent wrote it since the last version,
+records it as `external` (the recorder's `keep_before`), so a crash between the write and
+its `record` loses nothing the agent wrote. What the agents write while Memtab does not
+write the file is not followed (a file id is not a virtual path: `sync_external` walks
+mux's scopes).
 """
 
 from __future__ import annotations
@@ -45,6 +48,12 @@ class SourceVersions:
     home: Home
     actor: str = "user"
 
+    def keep_before(self, file: SourceFile, before: bytes) -> bool:
+        """Write-ahead: under the file's lock and before Memtab replaces or removes it,
+        keep `before` (what it holds) in history. Whether it was kept (pass it to `record`
+        as `before_kept`); never raises (see `HistoryRecorder.keep_before`)."""
+        return self._recorder().keep_before(index_key(file.source_id), [(file.id, before)])
+
     def record(
         self,
         file: SourceFile,
@@ -53,13 +62,17 @@ class SourceVersions:
         op: Op,
         *,
         restored_from: str | None = None,
+        before_kept: bool = False,
     ) -> None:
-        """Record one change (never raises: history must not fail the change)."""
-        recorder = HistoryRecorder(
+        """Record one change (never raises: history must not fail the change).
+        `before_kept`: what `keep_before` returned for `before`."""
+        change = FileChange(file.id, before, after, op, restored_from=restored_from)
+        self._recorder().record(index_key(file.source_id), [change], before_kept=before_kept)
+
+    def _recorder(self) -> HistoryRecorder:
+        return HistoryRecorder(
             self.home, actor=self.actor, run_id=None, workspace_id=None, clock=now_ms
         )
-        change = FileChange(file.id, before, after, op, restored_from=restored_from)
-        recorder.record(index_key(file.source_id), [change])
 
     def versions(self, file_id: str) -> list[Version]:
         """Every recorded version of a file, newest first (SourceError: not a file id)."""

@@ -1,0 +1,90 @@
+"""Write-ahead for other agents' files: what Memtab replaces or removes is in history
+before the disk changes, so a crash between the write and its record loses nothing the
+agent wrote (the record is made to raise right after the write)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtab.sources.content import read_source_file, remove_created_file, save_source_file
+from memtab.sources.copy import CopyOrigin, copy_note
+from memtab.sources.listing import source_file
+from memtab.sources.versions import SourceVersions, restore_version
+from memtab.store.history.undo import content_of
+from support.agent_machine import Machine
+
+from .test_versions import file_in
+
+
+class CrashError(Exception):
+    """Stands in for the process dying between a write and its record."""
+
+
+def assert_restorable(history: SourceVersions, file_id: str, content: bytes) -> str:
+    """The id of the newest version of `file_id` holding `content` (there must be one)."""
+    held = [v for v in history.versions(file_id) if content_of(history.home, v) == content]
+    assert held, f"{content!r} is not in the history of {file_id}"
+    return held[0].id
+
+
+def test_a_save_keeps_the_agents_content_before_writing_over_it(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    history = SourceVersions(machine.home)
+    source, file = file_in(machine, "claude-code:user", "CLAUDE.md")
+    save_source_file(source, file, "mine\n", read_source_file(source, file).sha256, history=history)
+    file.physical.write_bytes(b"Claude Code's rewrite\n")  # not Memtab: no version of it
+    loaded = read_source_file(source, file)
+    with monkeypatch.context() as patch:
+        patch.setattr(SourceVersions, "record", _crash)
+        with pytest.raises(CrashError):
+            save_source_file(source, file, "mine again\n", loaded.sha256, history=history)
+    assert file.physical.read_bytes() == b"mine again\n"  # the write happened
+    version = assert_restorable(history, file.id, b"Claude Code's rewrite\n")
+    (kept,) = [v for v in history.versions(file.id) if v.id == version]
+    assert (kept.op, kept.actor) == ("edit", "external")
+    assert restore_version(history, source, file.id, version)
+    assert file.physical.read_bytes() == b"Claude Code's rewrite\n"
+
+
+def test_a_restore_keeps_the_agents_content_before_writing_over_it(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    history = SourceVersions(machine.home)
+    source, file = file_in(machine, "claude-code:user", "CLAUDE.md")
+    original = file.physical.read_bytes()
+    save_source_file(source, file, "mine\n", read_source_file(source, file).sha256, history=history)
+    first = history.versions(file.id)[-1]
+    file.physical.write_bytes(b"Claude Code's rewrite\n")
+    with monkeypatch.context() as patch:
+        patch.setattr(SourceVersions, "record", _crash)
+        with pytest.raises(CrashError):
+            restore_version(history, source, file.id, first.id)
+    assert file.physical.read_bytes() == original
+    assert_restorable(history, file.id, b"Claude Code's rewrite\n")
+
+
+def test_a_copy_whose_record_was_lost_is_kept_before_its_undo_removes_it(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    history = SourceVersions(machine.home)
+    source, _ = file_in(machine, "claude-code:user", "CLAUDE.md")
+    origin = CopyOrigin("/memories/global/tips.md", "# Tips\n\nUse uv.\n", "tips")
+    with monkeypatch.context() as patch:
+        patch.setattr(SourceVersions, "record", _crash)
+        with pytest.raises(CrashError):  # the copy is written, its record lost
+            copy_note(origin, "rules/tips.md", source=source, history=history)
+        file = source_file(source, "rules/tips.md")
+        assert file is not None and history.versions(file.id) == []
+        copied = file.physical.read_bytes()
+        with pytest.raises(CrashError):  # Edit → Undo removes it, and crashes again
+            sha = read_source_file(source, file).sha256
+            remove_created_file(source, file, sha, history=history)
+    assert not file.physical.exists()
+    version = assert_restorable(history, file.id, copied)
+    assert restore_version(history, source, file.id, version)
+    assert file.physical.read_bytes() == copied
+
+
+def _crash(*_args: object, **_kwargs: object) -> None:
+    raise CrashError
