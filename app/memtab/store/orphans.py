@@ -145,8 +145,10 @@ class OrphanProjectStore(MemoryStore):
         self, projects: Directory, doomed: str, root: VirtualPath, label: str
     ) -> list[tuple[VirtualPath, bytes]]:
         hidden = VirtualPath(Scope.PROJECT, (doomed,))
+        real = VirtualPath(Scope.PROJECT, (self.dir_name,))  # what messages name
         captured = [
-            (relocate(path, hidden, root), data) for path, data in capture_tree(projects, hidden)
+            (relocate(path, real, root), data)
+            for path, data in capture_tree(projects, hidden, shown_as=real)
         ]
         expected = count_files(self.home.projects_root / doomed)
         if len(captured) != expected:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from memtab.cli.main import main
+from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.undo import file_history, restore, trash
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
@@ -95,10 +97,11 @@ def test_the_cli_lists_and_restores_a_deleted_orphans_files(
     assert "cannot be combined" in capsys.readouterr().err
 
 
-@pytest.mark.expect_log(
+@pytest.mark.expect_log(  # the real path, not the hidden name the dir is renamed to
     "memtab.store.history.capture",
     "WARNING",
-    r"^History cannot keep /memories/project/.*/linked\.md: it has other hard links",
+    rf"^History cannot keep /memories/project/{re.escape(GONE_DIR)}/linked\.md: "
+    "it has other hard links",
 )
 def test_a_file_history_cannot_keep_stops_the_delete_and_nothing_is_lost(home: Home) -> None:
     # A file with another hard link is never read (it may be a file outside the home).
@@ -113,6 +116,21 @@ def test_a_file_history_cannot_keep_stops_the_delete_and_nothing_is_lost(home: H
     assert sorted(os.listdir(home.projects_root)) == [GONE_DIR]
     assert ScopeHistory(home, f"project-{GONE_DIR}").versions() == []
     assert MetaStore(home).load()  # the pin stays
+
+
+@pytest.mark.expect_log(
+    "memtab.store.history.capture",
+    "WARNING",
+    rf"^History cannot keep /memories/project/{re.escape(GONE_DIR)}/sub/huge\.md: "
+    "larger than 16 MB$",
+)
+def test_a_file_over_16_mb_is_named_by_its_real_path_and_stops_the_delete(home: Home) -> None:
+    with open(home.projects_root / GONE_DIR / "sub" / "huge.md", "wb") as huge:
+        huge.truncate(MAX_HISTORY_FILE_BYTES + 1)  # sparse: no 16 MB written
+    result = delete_from_the_tree(home, GONE_DIR)
+    assert not result.ok and "Cannot keep 1 of the 3 files" in (result.error or "")
+    assert f"memory/project/{GONE_DIR}" in (result.error or "")
+    assert sorted(os.listdir(home.projects_root)) == [GONE_DIR]
 
 
 def test_a_registered_project_dir_is_not_deleted_as_an_orphan(home: Home) -> None:

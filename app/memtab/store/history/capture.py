@@ -61,15 +61,22 @@ def capture_file(directory: Directory, path: VirtualPath) -> bytes | None:
         return None
 
 
-def capture_tree(parent: Directory, path: VirtualPath) -> list[tuple[VirtualPath, bytes]]:
-    """Every listable file below directory `path` (in its open parent) with its content."""
+def capture_tree(
+    parent: Directory, path: VirtualPath, *, shown_as: VirtualPath | None = None
+) -> list[tuple[VirtualPath, bytes]]:
+    """Every listable file below directory `path` (in its open parent) with its content.
+
+    `shown_as`: where the tree really belongs when `path` is a hidden name it was renamed
+    to before going (an orphan's delete): files are named below it, in the warnings and
+    in the result, so a message never names the hidden path."""
     captured: list[tuple[VirtualPath, bytes]] = []
+    named = shown_as or path
     try:
         root = open_subdirectory(parent, path.name)
     except OSError as error:
-        logger.warning("History cannot keep %s: %s", path, error.strerror or error)
+        logger.warning("History cannot keep %s: %s", named, error.strerror or error)
         return captured
-    pending: list[tuple[Directory, VirtualPath]] = [(root, path)]
+    pending: list[tuple[Directory, VirtualPath]] = [(root, named)]
     while pending:
         directory, where = pending.pop()
         with directory:
