@@ -62,7 +62,7 @@ def test_model_passes_the_model_tester_and_exposes_roles(
     tooltip = preferences.data(Qt.ItemDataRole.ToolTipRole)
     assert "/memories/global/preferences.md" in tooltip and "modified" in tooltip
     assert "B ·" in tooltip or "KiB ·" in tooltip  # the size
-    assert "mux may overwrite" in tooltip  # pinned: the SPEC §6 note
+    assert "mux may overwrite" in tooltip  # pinned: the docs/formats.md §7 note
     assert "Used 4×" in tooltip
     description = preferences.data(Qt.ItemDataRole.AccessibleDescriptionRole)
     assert description.startswith("pinned")

@@ -1,4 +1,4 @@
-"""`memtab traces`: the background writer's trace dumps, newest first (SPEC §9).
+"""`memtab traces`: the background writer's trace dumps, newest first (docs/formats.md §10.3).
 
 JSON output (`--json`) is a stable contract: `{"traces": [TraceSummary.to_json(), ...]}`.
 """

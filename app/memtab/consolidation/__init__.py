@@ -1,4 +1,4 @@
-"""Consolidation ("dream", SPEC §8): tidy a workspace's memory with a model or offline.
+"""Consolidation ("dream", docs/formats.md §9): tidy a workspace's memory with a model or offline.
 
 - `service.ConsolidationService.run` — one run: locks, debounce, provider, journal.
 - `sweep.run_launch_sweep` — the launch sweep over every workspace.

@@ -1,4 +1,4 @@
-"""The guard between a consolidator (model or offline) and the memory tool (SPEC §8).
+"""The guard between a consolidator (model or offline) and the memory tool (docs/formats.md §9.1).
 
 Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the store's
 `MemoryTool` (and count as usage there). Each mutation attempt is checked, in this order:

@@ -3,7 +3,7 @@
 A consolidator reads every file (1000 in a full scope); recording each read the moment
 it happens would rewrite memory-meta.json a thousand times. `RunStore` collects the reads
 and records them in one update when the run ends (`flush_reads`) — each read still counts
-once, as SPEC §6 asks. Writes are recorded as they happen. A dry run counts nothing:
+once, as docs/formats.md §7 asks. Writes are recorded as they happen. A dry run counts nothing:
 it leaves the home exactly as it found it.
 """
 

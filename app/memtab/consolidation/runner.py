@@ -72,7 +72,7 @@ class RunResult:
 
 
 def memory_tool_spec() -> ToolSpec:
-    """The one tool a consolidator sees: the store's `memory` tool (SPEC §5)."""
+    """The one tool a consolidator sees: the store's `memory` tool (docs/formats.md §5)."""
     return ToolSpec(TOOL_NAME, TOOL_DESCRIPTION, tool_input_schema())
 
 

@@ -1,4 +1,5 @@
-"""The launch sweep: at start-up, consolidate the few workspaces that need it (SPEC §8).
+"""The launch sweep: at start-up, consolidate the few workspaces that need it
+(docs/formats.md §9.5).
 
 Over the workspaces mux's own sweep considers — those with an entry in
 extensionMetadata.json, in that file's order (src/node/services/serviceContainer.ts hands

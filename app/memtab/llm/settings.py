@@ -11,7 +11,7 @@ the box and a key lying in the environment never switches Memtab to a paid API b
 A model or base URL set while no provider is named anywhere is a config error, not a
 silent offline run.
 
-Keys go only where they were meant to (SPEC §11):
+Keys go only where they were meant to (docs/formats.md §12.3):
 - a key the user gave Memtab — `MEMTAB_API_KEY`, else `api_key` in the settings file
   (when the file names the same provider) — is sent to whatever base URL is configured;
 - `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` were set for the official APIs (other tools read
@@ -326,7 +326,7 @@ def with_key(
     explicit_key: str | None = None,
     explicit_key_env: str | None = None,
 ) -> ProviderSettings:
-    """`settings` with the key its requests will carry (SPEC §11).
+    """`settings` with the key its requests will carry (docs/formats.md §12.3).
 
     `explicit_key` is one the user gave Memtab (`explicit_key_env` names its variable, None
     for the settings file): it goes to whatever base URL is configured. Without one, the

@@ -1,6 +1,6 @@
 """Listing a source: the files its layout names, each with its kind, description and rights.
 
-Walks follow the store's listing rules (SPEC §4): names starting with `.` are skipped,
+Walks follow the store's listing rules (docs/formats.md §4.2): names starting with `.` are skipped,
 linked directories are never followed, an unreadable directory lists as empty. Reads
 stop at the first 4 KiB of Markdown files (for the description), except Claude Code's
 `MEMORY.md`, read whole (at most the cap) to check its load limit.

@@ -1,6 +1,6 @@
-"""Memory files on disk: listing a scope with descriptions, reading text (SPEC §4).
+"""Memory files on disk: listing a scope with descriptions, reading text (docs/formats.md §4).
 
-Three views of a scope, one walk (`_walk`: the listing rules of SPEC §4, links never
+Three views of a scope, one walk (`_walk`: the listing rules of docs/formats.md §4, links never
 followed): `list_scope` reads every file's size, time and description; `outline_scope`
 only counts the files of each directory from their names (no file is opened or stat'ed:
 what a tree can show of 20,000 files at once); `update_listing` re-reads just the files a
@@ -194,8 +194,8 @@ def _stat_entry(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry | None:
 
 
 def list_scope(scope: Scope, root: Path | None, *, read_files: bool = True) -> ScopeListing:
-    """List a scope recursively by the rules of SPEC §4 (see `_Walk`), reading each file's
-    size, time and description. A missing root is an empty scope. Without `read_files`,
+    """List a scope recursively by the rules of docs/formats.md §4 (see `_Walk`), reading each
+    file's size, time and description. A missing root is an empty scope. Without `read_files`,
     no file is opened: no descriptions, and `binary` is not known (for a caller that reads
     every file next anyway)."""
     if root is None:
@@ -283,7 +283,7 @@ def update_listing(
 
 
 def sort_key(segments: tuple[str, ...], *, is_dir: bool) -> str:
-    """Listing order: by path, with directories keyed as `name/` (SPEC §4)."""
+    """Listing order: by path, with directories keyed as `name/` (docs/formats.md §4)."""
     joined = "/".join(segments)
     return joined + "/" if is_dir else joined
 

@@ -2,7 +2,7 @@
 
 Every reader — the tree and listings, the editor's description field, the prompts and the
 offline engines — goes through this module, and it follows mux exactly
-(src/node/services/memoryService.ts extractMemoryDescription, SPEC §4):
+(src/node/services/memoryService.ts extractMemoryDescription, docs/formats.md §4.1):
 
 - Frontmatter is `/^---\\r?\\n([\\s\\S]*?)\\r?\\n---(?:\\r?\\n|$)/` on the file's first 4 KiB:
   the opening fence is exactly `---`; the block closes at the first line that is exactly

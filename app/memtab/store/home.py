@@ -1,4 +1,4 @@
-"""The memory home: where it is (SPEC §1) and its layout.
+"""The memory home: where it is (docs/formats.md §1) and its layout.
 
 `resolve_home` finds the home as mux does; `Home` names every path in it, and
 `Home.classify(path)` says which part of the home a path is, so the layout is spelled
@@ -41,7 +41,7 @@ def resolve_home(
     env: Mapping[str, str] | None = None,
     user_home: Path | None = None,
 ) -> HomeLocation:
-    """Find the memory home by the order of SPEC §1. Never creates `~/.xum` or `~/.mux`.
+    """Find the memory home by the order of docs/formats.md §1. Never creates `~/.xum` or `~/.mux`.
 
     After Memtab's own `--home` and `MEMTAB_HOME`, the order is mux's getXumHome
     (src/common/constants/paths.ts): `XUM_ROOT`, else `MUX_ROOT` (a set but blank

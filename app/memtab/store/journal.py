@@ -1,4 +1,5 @@
-"""`memory-consolidation.json`: the consolidation journal and per-workspace status (SPEC §7).
+"""`memory-consolidation.json`: the consolidation journal and per-workspace status
+(docs/formats.md §8).
 
 Read leniently — each bucket and record is validated on its own, so one malformed entry
 never hides the others — and written by read-modify-write under a cross-process lock
@@ -280,7 +281,8 @@ def parse_journal_document(document: Any) -> JournalData:
 def status_from(
     data: JournalData, workspace_id: str, project_path: str | None
 ) -> ConsolidationStatus:
-    """Status of SPEC §7: legacy workspace-only records never count as project coverage."""
+    """Status of docs/formats.md §8: legacy workspace-only records never count as project
+    coverage."""
     global_record = max(data.workspaces.values(), key=lambda r: r.last_run_at, default=None)
     harvests = data.harvests.get(workspace_id, {}).values()
     return ConsolidationStatus(

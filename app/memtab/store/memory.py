@@ -1,6 +1,6 @@
 """The memory of one workspace: its three scopes and every operation on them.
 
-`MemoryStore` is what the rest of Memtab uses: the editor operations of SPEC §5a (reads,
+`MemoryStore` is what the rest of Memtab uses: the editor operations of docs/formats.md §6 (reads,
 sha-checked saves, create, rename/move, delete, pins) and the primitives the memory tool
 (`memtab.store.tool`) is built on.
 
@@ -368,7 +368,7 @@ class MemoryStore(ScopeStore):
             self._record_move(old, new, moved, kept=kept)
         self._update_meta(
             new,
-            # SPEC §6: the keys move, then the rename counts as a write of the new path
+            # docs/formats.md §7: the keys move, then the rename counts as a write of the new path
             # (a directory too, so the launch sweep sees the scope changed).
             lambda: self.meta.move_subtree(
                 self.meta_key(old), self.meta_key(new), record_write=True
@@ -519,7 +519,7 @@ def replace_loaded_in(
     before_replacing: Callable[[bytes], None] | None = None,
 ) -> bytes:
     """Replace file `name` in `parent` with `data` if it still holds what the editor loaded
-    (SPEC §5a), re-checked right before the rename; a conflict never touches the file.
+    (docs/formats.md §6), re-checked right before the rename; a conflict never touches the file.
 
     The one sha-checked save, for memory files (`MemoryStore.save`) and the other agents'
     files (`memtab.sources`) alike. The caller holds the lock that serializes writers of

@@ -1,4 +1,4 @@
-"""`memory-meta.json`: pins and usage per memory path (SPEC §6).
+"""`memory-meta.json`: pins and usage per memory path (docs/formats.md §7).
 
 mux keeps this file cached in memory and may overwrite it; Memtab re-reads it before every
 change, under a lock, so two Memtab processes never lose each other's updates. Changes go
@@ -83,7 +83,8 @@ def _positive_time(value: Any) -> int | None:
 
 
 def sanitize_entry(raw: Any) -> MetaEntry:
-    """One entry healed per SPEC §6 (pinned only if exactly true, counts floored, ...)."""
+    """One entry healed per docs/formats.md §7 (pinned only if exactly true, counts floored,
+    ...)."""
     if not isinstance(raw, dict):
         return _DEFAULT_ENTRY
     count = raw.get("accessCount")
@@ -153,7 +154,7 @@ class _Entries:
             self.raw[key] = {**others, **entry.to_json()}
 
     def heal(self) -> None:
-        """Self-heal every entry as mux does on each write (SPEC §6) — known fields
+        """Self-heal every entry as mux does on each write (docs/formats.md §7) — known fields
         sanitized, non-objects and all-default entries dropped — keeping unknown fields."""
         for key in self:
             raw = self.raw[key]

@@ -1,4 +1,5 @@
-"""Virtual memory paths, their validation, and where each scope lives on disk (SPEC §2–§3)."""
+"""Virtual memory paths, their validation, and where each scope lives on disk
+(docs/formats.md §2.3–§3)."""
 
 from __future__ import annotations
 
@@ -141,7 +142,7 @@ def is_addressable_name(name: str) -> bool:
 
 
 def parse_virtual_path(raw: str) -> VirtualPath:
-    """Validate `raw` against SPEC §3 and return it parsed, or raise PathError."""
+    """Validate `raw` against docs/formats.md §3 and return it parsed, or raise PathError."""
     if not isinstance(raw, str):
         raise PathError(f"Invalid memory path {raw!r}: it must be a string")
     text = raw.strip(_JS_WHITESPACE)
@@ -203,7 +204,8 @@ def project_basename(project_path: str) -> str:
 
 
 def project_dir_name(project_path: str) -> str:
-    """The directory under `memory/project/` for a project: `<base>-<hash12>` (SPEC §2).
+    """The directory under `memory/project/` for a project: `<base>-<hash12>`
+    (docs/formats.md §2.3).
 
     As mux's projectMemoryDirName (src/node/services/memoryService.ts): `base` is the
     basename with every UTF-16 code unit outside `[A-Za-z0-9._-]` replaced by `_` (so an

@@ -1,4 +1,4 @@
-"""The home's registry `config.json`: projects and workspaces (SPEC §1, §2).
+"""The home's registry `config.json`: projects and workspaces (docs/formats.md §2.1, §2.2).
 
 The registry belongs to mux when mux is installed: Memtab reads it as mux's config loader
 does (project paths normalized, the same project identity per workspace), and only ever
@@ -88,7 +88,7 @@ class Workspace:
 
     @property
     def project_identity(self) -> str | None:
-        """The project path of its project memory, or None when it has none (SPEC §2).
+        """The project path of its project memory, or None when it has none (docs/formats.md §2.2).
 
         As mux's memory tool resolves it: src/node/config.ts getAllWorkspaceMetadata
         (a scratch workspace's own `path`, else the first of its `projects`, else its

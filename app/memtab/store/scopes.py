@@ -171,7 +171,7 @@ class ScopeStore:
         return resolve_in_scopes(self.physical(path), roots, display=str(path))
 
     def meta_key(self, path: VirtualPath) -> str:
-        """The memory-meta.json key of a path (SPEC §6)."""
+        """The memory-meta.json key of a path (docs/formats.md §7)."""
         if path.scope is Scope.GLOBAL:
             return global_key(path.relative)
         if path.scope is Scope.PROJECT and self.project_path is not None:
@@ -372,7 +372,7 @@ class ScopeStore:
         subtree = self.meta_key(path)
         return [k for k, e in self.meta.load().items() if e.pinned and key_in_subtree(k, subtree)]
 
-    # --- usage (SPEC §6) ------------------------------------------------------------------
+    # --- usage (docs/formats.md §7) -------------------------------------------------------
 
     def record_read(self, path: VirtualPath) -> None:
         """Count an agent read of `path`; best effort (see `_record_usage`)."""

@@ -1,4 +1,4 @@
-"""The `memory` tool that agents, the consolidator and `memtab tool` call (SPEC §5).
+"""The `memory` tool that agents, the consolidator and `memtab tool` call (docs/formats.md §5).
 
 One flat JSON object in, `{success, output}` or `{success: false, error}` out — errors
 are returned, never raised. Agent reads and writes count as usage in memory-meta.json.

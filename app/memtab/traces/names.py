@@ -1,4 +1,4 @@
-"""Where trace dumps live and what they are called (docs: SPEC §9).
+"""Where trace dumps live and what they are called (docs/formats.md §10.3).
 
 A dump is `<home>/debug_obj/<workspaceId>/system1_memory_writer/<runStartedAt>_<id>.json`,
 where `<id>` is the trigger message id with every run of characters outside

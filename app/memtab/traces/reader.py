@@ -1,6 +1,6 @@
 """Reading one trace dump loosely: a cheap summary for a list, or the whole dump.
 
-The writer (Memtab's, or mux's own) saves a dump when a run fails (docs: SPEC §9). A viewer
+The writer (Memtab's, or mux's own) saves a dump when a run fails (docs/formats.md §10.3). A viewer
 must never fail on a missing, extra or oddly typed field, on a dump from an older mux, or
 on a file cut short by a crash: what cannot be read becomes a note in `problems` or
 `file_problem`, never an exception.

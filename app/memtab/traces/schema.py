@@ -1,4 +1,5 @@
-"""The trace-dump format, defined once (docs: SPEC §9): pydantic models with camelCase names.
+"""The trace-dump format, defined once (docs/formats.md §10.3): pydantic models with camelCase
+names.
 
 The writer builds a `DumpRecord` and saves `to_document()`; the reader builds the same
 records from whatever a file holds (`memtab.traces.lenient`), so a field is named and typed

@@ -1,4 +1,5 @@
-"""The background writer's event budget (SPEC §9): the newest events that fit in N chars.
+"""The background writer's event budget (docs/formats.md §10.2): the newest events that fit in N
+chars.
 
 Size is measured like mux: the length of the compact JSON array of the events' dicts
 (`JSON.stringify(events).length`). The newest events are taken, newest first, for as long
@@ -77,8 +78,8 @@ def select_event_budget(
 ) -> EventBudget:
     """Select the newest `events` whose compact JSON array fits in `max_json_chars`.
 
-    With `redact=True` secrets are replaced (SPEC §11) before sizing, so the redacted JSON
-    is what fits. Raises ValueError if `max_json_chars` cannot hold even `[]`.
+    With `redact=True` secrets are replaced (docs/formats.md §12) before sizing, so the redacted
+    JSON is what fits. Raises ValueError if `max_json_chars` cannot hold even `[]`.
     """
     return select_newest(events, len(events), max_json_chars, redact=redact)
 

@@ -1,4 +1,4 @@
-"""Claude Code `~/.claude/projects/<encoded-cwd>/<session>.jsonl` (SPEC §10).
+"""Claude Code `~/.claude/projects/<encoded-cwd>/<session>.jsonl` (docs/formats.md §11.3).
 
 Decisions, so the writer sees the conversation the human had:
 - One API message written as several lines sharing `message.id` (thinking, text, each

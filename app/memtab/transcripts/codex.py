@@ -1,4 +1,4 @@
-"""Codex `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl` (SPEC §10).
+"""Codex `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl` (docs/formats.md §11.4).
 
 Lines are `{timestamp, type, payload}`; legacy (pre-envelope) rollouts start with a bare
 `{id, timestamp}` line followed by bare response items. Decisions:

@@ -1,4 +1,4 @@
-"""mux / xum `sessions/<ws>/chat.jsonl`: one complete message per line (SPEC §10).
+"""mux / xum `sessions/<ws>/chat.jsonl`: one complete message per line (docs/formats.md §11.2).
 
 `{id, role, metadata: {timestamp, historySequence, model?, partial?, error?, compacted?,
 synthetic?, ...}, parts: [...]}` with parts `text` (streamed deltas: joined with no

@@ -1,4 +1,4 @@
-"""Secret redaction (SPEC §11) — the one implementation in Memtab; import it from here.
+"""Secret redaction (docs/formats.md §12.1) — the one implementation in Memtab; import it from here.
 
 Everything derived from a transcript that Memtab stores (writer notes, trace dumps, logs)
 or sends to a model (the writer's request) passes through `redact_secrets` /
@@ -12,13 +12,13 @@ The rules, in the order they run (`RULES`):
   BEGIN to END or, cut off before END (a truncated tool output), to the end of the text;
   SSH2 `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----` blocks; PuTTY's `Private-Lines`;
 - tokens recognisable by their documented prefix: Anthropic `sk-ant-…`, OpenAI `sk-proj-…`
-  (and `sk-…` of 20+ alphanumerics, SPEC's floor), GitHub `ghp_/gho_/ghu_/ghs_/ghr_` and
-  `github_pat_…`, GitLab `glpat-…`, Slack `xox[abposr]-…` and webhook URLs, Stripe
-  `sk_/rk_` live and test keys, Google `AIza…`, `GOCSPX-…` and `ya29.…`, AWS key ids
+  (and `sk-…` of 20+ alphanumerics, the minimum of docs/formats.md §12.1), GitHub
+  `ghp_/gho_/ghu_/ghs_/ghr_` and `github_pat_…`, GitLab `glpat-…`, Slack `xox[abposr]-…` and webhook
+  URLs, Stripe `sk_/rk_` live and test keys, Google `AIza…`, `GOCSPX-…` and `ya29.…`, AWS key ids
   (`AKIA`/`ASIA`…), npm `npm_…`, PyPI `pypi-…`, Hugging Face `hf_…`, bare JWTs
   (`eyJ….eyJ….…`), SendGrid `SG.….…`, Square `sq0atp-…`, DigitalOcean `dop_v1_…`;
 - credentials in URLs (`scheme://user:password@host`) and `Authorization: Basic …`;
-- `Bearer <16+ chars>` (SPEC's floor);
+- `Bearer <16+ chars>` (the minimum of docs/formats.md §12.1);
 - passwords in commands as agents run them: upper-case variables glued to the name
   (`PGPASSWORD=…`, `MYSQL_PWD=…`), `--password VALUE`, `curl -u user:password`,
   `docker login -p …` (and podman, helm, oras, skopeo), `sshpass -p …`; Azure
@@ -35,7 +35,7 @@ Not a secret, and left alone: git shas, UUIDs, base64 images, `token_count`/`max
 Stripe publishable keys (`pk_live_…`), public keys and certificates, URLs without a
 password.
 
-Why not detect-secrets' plugins (Apache-2.0, the maintained rule set SPEC points to)?
+Why not detect-secrets' plugins (Apache-2.0, a maintained rule set)?
 Measured on the first 35 realistic leaks of tests/support/leaks.py, replacing what its
 plugins report removes 10 of them whole (16 with its entropy and keyword heuristics, which
 then also flag 4 of the 19 look-alikes: a base64 image, token counts, an npm integrity

@@ -1,4 +1,4 @@
-"""The background memory writer ("System 1", SPEC §9). No Qt, no CLI.
+"""The background memory writer ("System 1", docs/formats.md §10). No Qt, no CLI.
 
 - `config`: `WriterSettings` (timeout, target file, dumps, app mode) from settings.json.
 - `state`: the scheduling state file `system1-memory-writer-state.json` (mux's shape).

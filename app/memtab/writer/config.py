@@ -12,7 +12,7 @@ kept when the section is saved)::
      "max_dumps": 50, "offline_notes": "suggest", "notify": false}}
 
 The interval (every N assistant turns) is not here: it is mux's
-`taskSettings.memoryWriterIntervalMessages` in the home's `config.json` (SPEC §1).
+`taskSettings.memoryWriterIntervalMessages` in the home's `config.json` (docs/formats.md §2.1).
 
 `mode` decides what the app does when mux runs its own writer on the same home:
 - `auto` (default): Memtab runs the writer for a workspace until it sees another process

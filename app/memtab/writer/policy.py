@@ -1,4 +1,4 @@
-"""When the writer runs: every N completed assistant turns per workspace (SPEC §9).
+"""When the writer runs: every N completed assistant turns per workspace (docs/formats.md §10.1).
 
 `WriterScheduler` applies mux's policy to the state file of each workspace:
 

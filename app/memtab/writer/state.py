@@ -1,4 +1,5 @@
-"""The writer's scheduling state: `sessions/<ws>/system1-memory-writer-state.json` (SPEC §9).
+"""The writer's scheduling state: `sessions/<ws>/system1-memory-writer-state.json`
+(docs/formats.md §10.1).
 
 mux owns the same file when its own writer runs, so the shape is exactly mux's:
 `{schemaVersion: 1, turnsSinceLastRun, lastRunStartedAt?, lastRunCompletedAt?,

@@ -1,5 +1,5 @@
 """The writer's three tools over its one memory file: `memory_read`, `memory_write`
-(compare-and-swap) and `no_new_memories` (SPEC §9).
+(compare-and-swap) and `no_new_memories` (docs/formats.md §10.2).
 
 Writes go through `MemoryStore.save`, so caps, usage, atomic replacement and the scope
 lock apply exactly as for an editor save. A write is a compare-and-swap twice over:
@@ -8,7 +8,7 @@ save is checked against the sha of the content the replacement was computed from
 change by mux, an editor or another Memtab in between is reported to the model as stale
 instead of being overwritten. The model then re-reads and retries.
 
-Lines a write adds are passed through secret redaction (SPEC §11); lines already in the
+Lines a write adds are passed through secret redaction (docs/formats.md §12); lines already in the
 file are left alone, so the user's own text is never rewritten.
 
 `WriterTools` records what each attempt did (`AttemptTally`): whether it wrote, declared

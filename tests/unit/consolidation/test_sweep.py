@@ -1,4 +1,4 @@
-"""The launch sweep: every rule of SPEC §8 steps 1–5, one case each."""
+"""The launch sweep: every rule of docs/formats.md §9.5 steps 1–5, one case each."""
 
 from __future__ import annotations
 

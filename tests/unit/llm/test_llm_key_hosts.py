@@ -1,4 +1,5 @@
-"""A key reaches only the host it was meant for; plain http only to this machine (SPEC §11)."""
+"""A key reaches only the host it was meant for; plain http only to this machine
+(docs/formats.md §12.3)."""
 
 from __future__ import annotations
 

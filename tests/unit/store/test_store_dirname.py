@@ -1,4 +1,4 @@
-"""Project identity on disk: dirName(projectPath) = `<base>-<hash12>` (SPEC §2)."""
+"""Project identity on disk: dirName(projectPath) = `<base>-<hash12>` (docs/formats.md §2.3)."""
 
 from __future__ import annotations
 

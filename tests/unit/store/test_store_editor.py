@@ -1,4 +1,4 @@
-"""Editor operations (SPEC §5a): sha-checked saves, moves across scopes, dirs, pins."""
+"""Editor operations (docs/formats.md §6): sha-checked saves, moves across scopes, dirs, pins."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The one frontmatter reader (SPEC §4): mux's fences, YAML 1.2, duplicate keys, cleaning."""
+"""The one frontmatter reader (docs/formats.md §4.1): mux's fences, YAML 1.2, duplicate keys,
+cleaning."""
 
 from __future__ import annotations
 

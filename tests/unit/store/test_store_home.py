@@ -1,4 +1,4 @@
-"""The memory home (SPEC §1): where it is."""
+"""The memory home (docs/formats.md §1): where it is."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The consolidation journal (SPEC §7): lenient reads, preserving saves, and status."""
+"""The consolidation journal (docs/formats.md §8): lenient reads, preserving saves, and status."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Memory files and listing (SPEC §4): visibility, order, caps, descriptions in listings."""
+"""Memory files and listing (docs/formats.md §4): visibility, order, caps, descriptions in
+listings."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Exact parity with mux's registry reading (SPEC §2): normalized project paths, one key per
-project, and the project identity mux's memory tool gives each workspace."""
+"""Exact parity with mux's registry reading (docs/formats.md §2): normalized project paths, one key
+per project, and the project identity mux's memory tool gives each workspace."""
 
 from __future__ import annotations
 

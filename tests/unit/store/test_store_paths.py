@@ -1,4 +1,5 @@
-"""Virtual paths (SPEC §3): the grammar, every rejection, and containment under fuzzing."""
+"""Virtual paths (docs/formats.md §3): the grammar, every rejection, and containment under
+fuzzing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The home's registry (SPEC §1, §2): what config.json says, and adding to it."""
+"""The home's registry (docs/formats.md §2.1, §2.2): what config.json says, and adding to it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Symlink containment (SPEC §3): a link inside a scope never lets a read or write escape."""
+"""Symlink containment (docs/formats.md §3.3): a link inside a scope never lets a read or write
+escape."""
 
 from __future__ import annotations
 

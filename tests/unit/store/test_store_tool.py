@@ -1,4 +1,4 @@
-"""The memory tool (SPEC §5): every command's output, aliases, edge cases and fuzzing."""
+"""The memory tool (docs/formats.md §5): every command's output, aliases, edge cases and fuzzing."""
 
 from __future__ import annotations
 

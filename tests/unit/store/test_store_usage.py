@@ -1,4 +1,4 @@
-"""Pins and usage in memory-meta.json (SPEC §6): what counts, keys, and self-healing."""
+"""Pins and usage in memory-meta.json (docs/formats.md §7): what counts, keys, and self-healing."""
 
 from __future__ import annotations
 

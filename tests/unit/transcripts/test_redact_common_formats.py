@@ -1,4 +1,4 @@
-"""Redaction beyond SPEC §11's minimum: the key formats developers actually paste."""
+"""Redaction beyond docs/formats.md §12.1's minimum: the key formats developers actually paste."""
 
 from __future__ import annotations
 

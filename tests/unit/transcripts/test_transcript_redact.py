@@ -1,4 +1,5 @@
-"""Secret redaction, SPEC §11: every pattern, what it keeps, and what it must leave alone."""
+"""Secret redaction, docs/formats.md §12.1: every pattern, what it keeps, and what it must leave
+alone."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The writer's state file and its every-N-turns policy (SPEC §9)."""
+"""The writer's state file and its every-N-turns policy (docs/formats.md §10.1)."""
 
 from __future__ import annotations
 

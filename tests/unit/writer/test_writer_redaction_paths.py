@@ -1,6 +1,7 @@
-"""Every path a transcript's secrets could take out of a writer run is redacted (SPEC §11):
-the request to the model, the notes written to memory (offline writer and model), the
-trace dump and the log. The secrets are the realistic leaks of the redaction table test."""
+"""Every path a transcript's secrets could take out of a writer run is redacted
+(docs/formats.md §12.2): the request to the model, the notes written to memory (offline writer and
+model), the trace dump and the log. The secrets are the realistic leaks of the redaction table
+test."""
 
 from __future__ import annotations
 
