@@ -104,6 +104,7 @@ def collect_memory_files(store: MemoryStore) -> list[MemoryFile]:
     """Every file of the workspace's scopes, Markdown ones with their content."""
     entries = store.meta_entries()
     listed: dict[VirtualPath, MemoryFile] = {}  # in listing order, content still to read
+    wanted: list[VirtualPath] = []
     for listing in store.list_all(read_files=False):  # read_many reads them next
         for entry in listing.files:
             scope = entry.path.scope
@@ -111,27 +112,26 @@ def collect_memory_files(store: MemoryStore) -> list[MemoryFile]:
                 continue
             meta = entries.get(store.meta_key(entry.path))
             pinned, uses = bool(meta and meta.pinned), meta.access_count if meta else 0
+            skipped = _left_alone_as_listed(entry)
             listed[entry.path] = MemoryFile(
-                str(entry.path),
-                scope,
-                None,
-                entry.size_bytes,
-                pinned,
-                uses,
-                skipped=_left_alone_as_listed(entry),
+                str(entry.path), scope, None, entry.size_bytes, pinned, uses, skipped=skipped
             )
-    wanted = [path for path, file in listed.items() if file.skipped is None]
+            if skipped is None:
+                wanted.append(entry.path)
     for path, content in read_all_capped(store, wanted):  # each text dropped once split
         file = listed[path]
         reason = _left_alone_as_read(file.path, content)
         if reason is not None or not isinstance(content, FileContent):
             listed[path] = replace(file, skipped=reason)
-        else:
-            listed[path] = replace(
-                file,
-                lines=split_lines(content.content),
-                size=content.size_bytes,
-                sha256=content.sha256,
+        else:  # (built whole, not `replace`d: this runs for every file of a big home)
+            listed[path] = MemoryFile(
+                file.path,
+                file.scope,
+                split_lines(content.content),
+                content.size_bytes,
+                file.pinned,
+                file.uses,
+                content.sha256,
             )
     return list(listed.values())
 

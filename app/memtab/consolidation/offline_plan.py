@@ -263,11 +263,16 @@ class _Workbench:
     def merge_groups(self) -> list[tuple[list[FileAnalysis], float]]:
         """Near-duplicate groups of every scope, the most valuable first."""
         groups: list[tuple[list[FileAnalysis], float]] = []
+        by_prose: dict[tuple[str, ...], frozenset[int]] = {}
         for scope in Scope:
-            items = [
-                a for a in self.analyses if a.file.scope is scope and self.cleaned[a.path].shingles
-            ]
-            shingles = [self.cleaned[a.path].shingles for a in items]
+            items: list[FileAnalysis] = []
+            shingles: list[frozenset[int]] = []
+            for analysis in self.analyses:
+                if analysis.file.scope is scope:
+                    words = self._shingles(self.cleaned[analysis.path], by_prose)
+                    if words:
+                        items.append(analysis)
+                        shingles.append(words)
             found = near_duplicate_groups(
                 shingles, [a.note_type for a in items], partial(_rank_of, items)
             )
@@ -278,6 +283,19 @@ class _Workbench:
             return (-sum(a.size for a in group[0] if a is not keeper), keeper.path)
 
         return sorted(groups, key=value)
+
+    @staticmethod
+    def _shingles(
+        cleaned: Cleaned, by_prose: dict[tuple[str, ...], frozenset[int]]
+    ) -> frozenset[int]:
+        """A file's shingles, made once for all files whose kept content is the same
+        (copies of a note, notes made from one template): shingling is most of the time
+        a plan of a big home takes."""
+        prose = tuple([unit.prose for unit in cleaned.kept])
+        found = by_prose.get(prose)
+        if found is None:
+            found = by_prose[prose] = cleaned.shingles
+        return found
 
     def merge(self, group: list[FileAnalysis], similarity: float) -> None:
         keeper, *others = sorted(group, key=FileAnalysis.rank)

@@ -53,6 +53,9 @@ HEADING = re.compile(r"^#{1,6}(?:\s|$)")
 _RULE = re.compile(r"^(?:(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,})$")
 _FENCE = re.compile(r"^(`{3,}|~{3,})")
 _WORD = re.compile(r"\w+")
+# What `\w` matches in ASCII text; every other ASCII character becomes a space (`words`).
+_ASCII_WORD_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_ASCII_NON_WORD_TO_SPACE = bytes(c if c in _ASCII_WORD_CHARS else 0x20 for c in range(256))
 _EMPHASIS = re.compile(r"^[*_]{1,3}|[*_]{1,3}$")
 # A label: text ending in a colon, or — outside a list — a short key (at most four words,
 # no sentence punctuation) followed by a colon and a value. `**Why:** …` and
@@ -355,12 +358,23 @@ class Cleaned:
     def shingles(self) -> frozenset[int]:
         """Word 3-shingles of the bullets and paragraphs left, without the code that
         illustrates them (hashed)."""
-        words = _WORD.findall("\n".join(unit.prose for unit in self.kept).lower())
+        words = lowered_words("\n".join(unit.prose for unit in self.kept))
         if len(words) < SHINGLE_WORDS:
             return frozenset({hash(tuple(words))}) if words else frozenset()
         # zip makes the same word triples as slicing would, without a list per triple
         triples = zip(*(words[i:] for i in range(SHINGLE_WORDS)), strict=False)
         return frozenset(map(hash, triples))
+
+
+def lowered_words(text: str) -> list[str]:
+    """`\\w+` runs of the lowercased text. ASCII text (nearly every note) is split by a
+    byte table instead of the regex: the same words in a third of the time, which counts
+    when every note of a 20,000-file home is shingled."""
+    if text.isascii():
+        return (
+            text.encode("ascii").translate(_ASCII_NON_WORD_TO_SPACE).decode("ascii").lower().split()
+        )
+    return _WORD.findall(text.lower())
 
 
 def _removals(units: Sequence[Unit], wider: Coverage) -> dict[int, Literal["repeated", "wider"]]:

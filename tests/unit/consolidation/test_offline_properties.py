@@ -9,6 +9,7 @@ elsewhere in the store afterwards; pinned files never change; memory never grows
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memtab.consolidation.offline_units import lowered_words
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
@@ -181,3 +183,18 @@ def test_random_stores_keep_structure_other_files_and_settle(
             assert filled(new) >= filled(old), (old, new)
         if len(first.ops) < BUDGET:
             assert consolidate(home).ops == ()
+
+
+_WORD_RUNS = re.compile(r"\w+")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.characters(max_codepoint=127), max_size=80)
+    | st.text(max_size=80)
+    | st.sampled_from(["Straße — über ÉCOLE_2", "İstanbul x", "a\x1fb\x1cc", "ﬁle ǅ"])
+)
+def test_words_are_the_lowercased_word_runs_of_any_text(text: str) -> None:
+    """Shingles read a note's words by a byte table when it is ASCII: the same words the
+    `\\w+` pattern finds in the lowercased text, for any text."""
+    assert lowered_words(text) == _WORD_RUNS.findall(text.lower())
