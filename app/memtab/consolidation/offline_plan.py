@@ -82,11 +82,14 @@ class FileAnalysis:
         self.file = file
         self.lines: tuple[str, ...] = file.lines
         self.units = split_units(file.lines)
-        self.size = text_size(file.lines)
 
     @property
     def path(self) -> str:
         return self.file.path
+
+    @cached_property
+    def size(self) -> int:
+        return text_size(self.lines)
 
     @cached_property
     def coverage(self) -> Coverage:
@@ -366,7 +369,9 @@ class _Workbench:
 
     def cleanups(self) -> list[tuple[int, FileAnalysis, Cleaned]]:
         """Files that step 2 changes, the biggest savings first."""
-        found = []
+        found: list[tuple[int, FileAnalysis, Cleaned]] = []
+        if self.remaining < 1:
+            return found  # none could be made: the budget is spent
         for analysis in self.analyses:
             if not analysis.changeable or analysis.empty or self.touched(analysis.path):
                 continue

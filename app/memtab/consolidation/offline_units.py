@@ -48,6 +48,8 @@ STRUCTURE_KINDS: frozenset[UnitKind] = frozenset(
     ("frontmatter", "heading", "rule", "code", "table", "comment", "label")
 )
 
+_CONTENT_KINDS = frozenset(("text", "code", "table"))  # what `Unit.content` says
+
 _BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 HEADING = re.compile(r"^#{1,6}(?:\s|$)")
 _RULE = re.compile(r"^(?:(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,})$")
@@ -173,6 +175,7 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
     joins only the units right before it, so positions already handed out never move.
     """
     units: list[Unit] = []
+    new = tuple.__new__  # what `_unit` calls, inline for the lines most files are made of
     count = len(lines)
     index = _frontmatter_end(lines) or 0
     if index:
@@ -182,7 +185,7 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
         line = lines[index]
         stripped = line.strip()
         if not stripped:
-            units.append(_unit((index, index + 1, "blank", "", "", section, block, "")))
+            units.append(new(Unit, (index, index + 1, "blank", "", "", section, block, "")))
             index += 1
             continue
         first = stripped[0]
@@ -232,9 +235,11 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
                 key = "\n".join([key, *map(normalize_line, lines[index + 1 : close])])
             if label:
                 block = len(units)
-                units.append(_unit((index, close, "label", key, head, section, block, "")))
+                units.append(new(Unit, (index, close, "label", key, head, section, block, "")))
             else:
-                units.append(_unit((index, close, "text", key, head, section, block, key)))
+                units.append(new(Unit, (index, close, "text", key, head, section, block, key)))
+            index = close
+            continue
         index = units[-1].end
     return units
 
@@ -386,22 +391,24 @@ def _removals(units: Sequence[Unit], wider: Coverage) -> dict[int, Literal["repe
     for unit in units:
         if unit.head:
             heads.setdefault(unit.section, set()).add(unit.head)
-    seen: dict[int, set[str]] = {}  # the keys of a section's content kept so far
+    # Units come in order, so a section's units are consecutive: what it kept so far is
+    # one set, started afresh where the next section begins.
+    section, seen, section_heads = -2, set[str](), set[str]()
     wider_keys, wider_heads = wider.keys, wider.heads
     for position, unit in enumerate(units):
         key = unit.key
         if unit.kind != "text" or len(key) < MIN_LINE_CHARS:
             continue
+        if unit.section != section:
+            section, seen = unit.section, set()
+            section_heads = heads.get(section) or set()
         single = unit.end - unit.start == 1
-        section_seen = seen.get(unit.section)
-        if section_seen is None:
-            section_seen = seen[unit.section] = set()
-        if key in section_seen or (single and key in heads.get(unit.section, ())):
+        if key in seen or (single and key in section_heads):
             removals[position] = "repeated"
         elif key in wider_keys or (single and key in wider_heads):
             removals[position] = "wider"
         else:
-            section_seen.add(key)
+            seen.add(key)
     return removals
 
 
@@ -413,9 +420,12 @@ def _keep_blocks_filled(
         return
     emptied: dict[int, bool] = {}  # block → every content unit of it goes so far
     for position, unit in enumerate(units):
-        if unit.kind in ("text", "code", "table"):
-            emptied[unit.block] = emptied.get(unit.block, True) and position in removals
-    for position in [p for p in removals if emptied.get(units[p].block)]:
+        if unit.kind in _CONTENT_KINDS:
+            if position not in removals:
+                emptied[unit.block] = False
+            elif unit.block not in emptied:
+                emptied[unit.block] = True
+    for position in [p for p in removals if emptied[units[p].block]]:
         del removals[position]
 
 

@@ -332,13 +332,14 @@ def read_file_in(directory: Directory, name: str) -> tuple[FileContent, bytes]:
     kept = data[:MAX_FILE_BYTES]
     try:
         content = kept.decode("utf-8")
-        text_bytes = len(kept)
+        encoded = kept  # valid UTF-8 is its own encoding: no need to encode it again
     except UnicodeDecodeError:
         content = kept.decode("utf-8", "replace")
-        text_bytes = len(encode_utf8(content))
+        encoded = encode_utf8(content)
     size = max(info.st_size, len(data))
-    over_cap = len(data) > MAX_FILE_BYTES or text_bytes > MAX_FILE_BYTES
-    return FileContent(content, content_sha256(content), size, b"\x00" in kept, over_cap), data
+    over_cap = len(data) > MAX_FILE_BYTES or len(encoded) > MAX_FILE_BYTES
+    sha256 = hashlib.sha256(encoded).hexdigest()  # = content_sha256(content)
+    return FileContent(content, sha256, size, b"\x00" in kept, over_cap), data
 
 
 def read_file_content(physical: Path) -> FileContent:
