@@ -123,9 +123,16 @@ def is_label(line: str) -> bool:
     if ":" not in line and "：" not in line:
         return False
     stripped = line.strip()
-    text = _BULLET.sub("", stripped, count=1)
+    # (each pattern runs only where it could match: a bullet starts with its marker or a
+    # digit, emphasis marks stand at either end)
+    first = stripped[:1]
+    bulleted = first in ("-", "*", "+") or first.isdecimal()
+    text = _BULLET.sub("", stripped, count=1) if bulleted else stripped
     listed = len(text) != len(stripped)
-    text = _EMPHASIS.sub("", text.replace("**", "").replace("__", "")).strip()
+    text = text.replace("**", "").replace("__", "")
+    if text[:1] in ("*", "_") or text[-1:] in ("*", "_"):
+        text = _EMPHASIS.sub("", text)
+    text = text.strip()
     if not text:
         return False
     if _ENDS_IN_COLON.search(text):
