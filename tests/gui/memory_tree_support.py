@@ -100,6 +100,17 @@ def wait_watching(qtbot: QtBot, window: MainWindow) -> None:
     wait_idle(qtbot, window)
 
 
+def activate(qtbot: QtBot, window: MainWindow) -> None:
+    """Show and activate the window: keyboard shortcuts need an active window."""
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+
+
+def wait_for(qtbot: QtBot, condition: Callable[[], object], timeout: int = WAIT_MS) -> None:
+    qtbot.waitUntil(lambda: bool(condition()), timeout=timeout)
+
+
 def wait_idle(qtbot: QtBot, window: MainWindow) -> None:
     """Wait until the Memory tab has nothing left to scan, search, run or merge (instead
     of sleeping before asserting that something did not happen)."""

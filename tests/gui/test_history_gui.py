@@ -5,14 +5,13 @@ other programs changed after each scan."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_idle
+from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_for, wait_idle
 from memtab.consolidation.service import ConsolidationService
 from memtab.gui.main_window import MainWindow
 from memtab.gui.memory_tab.history_revert import LEFT_ALONE, RESTORED
@@ -37,10 +36,6 @@ ZETA = parse_file_path("/memories/global/Zeta.md")
 PREFERENCES = parse_file_path("/memories/global/preferences.md")
 ORPHAN = "gone-0123456789ab"  # support.memory_home's orphaned project dir
 OLD = "/memories/project/old.md"  # its file
-
-
-def wait_for(qtbot: QtBot, condition: Callable[[], object], timeout: int = WAIT_MS) -> None:
-    qtbot.waitUntil(lambda: bool(condition()), timeout=timeout)
 
 
 def watched_window(qtbot: QtBot, make_window: WindowFactory, home: Home) -> MainWindow:

@@ -3,7 +3,6 @@ tree's link to the editor (opening, the unsaved guard, the agent-edited badge)."
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,15 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_idle, wait_watching
+from gui.memory_tree_support import (
+    WAIT_MS,
+    FakeDialogs,
+    WindowFactory,
+    activate,
+    wait_for,
+    wait_idle,
+    wait_watching,
+)
 from memtab.gui.main_window import MainWindow
 from memtab.store.files import read_file_content
 from memtab.store.home import Home
@@ -39,19 +46,8 @@ def open_window(make_window: WindowFactory, home: Home) -> tuple[MainWindow, Fak
     return window, dialogs
 
 
-def activate(qtbot: QtBot, window: MainWindow) -> None:
-    """Show and activate the window: keyboard shortcuts need an active window."""
-    window.show()
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
-
-
 def select(window: MainWindow, key: str) -> None:
     assert window.memory_tab.tree.select_key(key), key
-
-
-def wait_for(qtbot: QtBot, condition: Callable[[], object]) -> None:
-    qtbot.waitUntil(lambda: bool(condition()), timeout=WAIT_MS)
 
 
 def path_key(raw: str) -> str:

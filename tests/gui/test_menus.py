@@ -15,10 +15,9 @@ from PySide6.QtWidgets import QDialog, QStyle, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
+from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.gui import home_dialogs
 from memtab.gui.home_dialogs import AddWorkspaceDialog
-from memtab.gui.main_window import MainWindow
 from memtab.gui.memory_tab.editor_view import ViewMode
 from memtab.gui.shortcuts_dialog import ShortcutsDialog
 from memtab.gui.tasks.runner import TaskRunner
@@ -35,12 +34,6 @@ make_window = support.make_window
 
 def titles(actions: list[QAction]) -> list[str]:
     return [action_title(action) for action in actions if not action.isSeparator()]
-
-
-def activate(qtbot: QtBot, window: MainWindow) -> None:
-    window.show()
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
 
 
 def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) -> None:

@@ -355,7 +355,8 @@ class MainWindow(QMainWindow):
         dialog = SettingsDialog(self, home=self.home)
         if self.exec_dialog(dialog):
             self.statusBar().showMessage("Settings saved; they apply from the next run.", 8000)
-            self.memory_tab.rescan_all()  # other agents' memory may be looked for elsewhere
+            if dialog.sources_changed:  # other agents' memory is looked for elsewhere now
+                self.memory_tab.rescan_all()
             if self.writer_feedback is not None:
                 self.writer_feedback.reload_settings()
 

@@ -129,6 +129,8 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Memtab settings")
         self.setObjectName("settingsDialog")
         self._env = os.environ if env is None else env
+        self.sources_changed = False
+        """After Save: whether other agents' memory is now looked for elsewhere."""
         self._stored_provider: str | None = None
         self._stored_key = False  # read once in _load: no disk reads while the form is used
         self._probes: TaskRunner | None = None  # its thread starts with the first test
@@ -465,7 +467,7 @@ class SettingsDialog(QDialog):
                 "review-first" if self.review_first.isChecked() else "apply-directly",
                 env=self._env,
             )
-            self.sources_box.save()
+            self.sources_changed = self.sources_box.save()
         except (ProviderError, OSError) as error:
             message = error.message if isinstance(error, ProviderError) else str(error)
             self._show_error(f"Could not save the settings: {message}")

@@ -107,12 +107,13 @@ def scan(context: SourceContext) -> tuple[Discovery, list[SourceListing]]:
     """
     discovery = discover(context)
     listings = [list_source(source) for source in discovery.sources]
-    kept = [
-        listing
-        for listing in listings
-        if listing.files or listing.error or listing.source.layout is not Layout.CLAUDE_MEMORY
-    ]
-    return discovery, kept
+    return discovery, [listing for listing in listings if is_shown(listing)]
+
+
+def is_shown(listing: SourceListing) -> bool:
+    """Whether a listing is shown: a Claude Code project directory without a memory file
+    (only transcripts) is left out."""
+    return bool(listing.files or listing.error or listing.source.layout is not Layout.CLAUDE_MEMORY)
 
 
 def _agent_root(context: SourceContext, agent: Agent, looked: list[LookedFor]) -> Path | None:

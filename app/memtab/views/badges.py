@@ -22,12 +22,12 @@ Who changed a file, in this order:
 from __future__ import annotations
 
 import enum
-import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from memtab import humanize
+from memtab.fs.clock import Clock, now_ms
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.files import FileEntry
 from memtab.store.memory import MemoryStore
@@ -82,14 +82,10 @@ class Badge:
         return f"{_SENTENCES[self.actor]} {when}, since you last opened it"
 
 
-def _wall_ms() -> int:
-    return int(time.time() * 1000)
-
-
 class AgentEdits:
     """The badged files by physical path (see the module docstring)."""
 
-    def __init__(self, own_writes: OwnWrites, clock: Callable[[], int] = _wall_ms) -> None:
+    def __init__(self, own_writes: OwnWrites, clock: Clock = now_ms) -> None:
         """Changes `own_writes` claims are Memtab's own and get no badge."""
         self._own_writes = own_writes
         self._clock = clock

@@ -332,10 +332,12 @@ def trash_item_words(item: TrashItem, now: int | None = None) -> str:
     return f"deleted {humanize.relative_time(item.deleted_at, now)} by {who}"
 
 
-def load_trash(store: MemoryStore) -> list[TrashGroup]:
+def load_trash(store: MemoryStore, *, sync: bool = True) -> list[TrashGroup]:
     """The deleted files of every scope of the store (after recording what other programs
-    deleted since the last look), grouped by scope in the tree's order."""
-    sync_external(store)
+    deleted since the last look, unless not `sync`: history has just changed, so it is
+    up to date), grouped by scope in the tree's order."""
+    if sync:
+        sync_external(store)
     by_scope: dict[Scope, list[TrashItem]] = {}
     for item in trash(store):
         try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from memtab.humanize import plural
 from memtab.views.cancel import CancelToken
 
 
@@ -65,7 +66,7 @@ class MergeResult:
 
     def counts(self) -> str:
         """`Your 2 changes and 1 change on disk`."""
-        mine, theirs = _count(self.mine_changes, "change"), _count(self.theirs_changes, "change")
+        mine, theirs = plural(self.mine_changes, "change"), plural(self.theirs_changes, "change")
         return f"Your {mine} and {theirs} on disk"
 
     def describe(self) -> str:
@@ -75,7 +76,7 @@ class MergeResult:
         first, last = self.conflicts[0]
         where = f"line {first}" if first == last else f"lines {first}–{last}"
         more = len(self.conflicts) - 1
-        also = f" (and {_count(more, 'other place')})" if more else ""
+        also = f" (and {plural(more, 'other place')})" if more else ""
         return (
             f"Your draft and the file on disk both changed {where}{also}, so they cannot be "
             "merged automatically: keep one version, or copy what you need by hand."
@@ -133,7 +134,3 @@ def _joined(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             joined.append((start, end))
     return joined
-
-
-def _count(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtab.sources.config import SourceContext
-from memtab.sources.discovery import scan
+from memtab.sources.discovery import is_shown, scan
 from memtab.sources.layouts import PLANS, classify, watch_targets
 from memtab.sources.listing import list_source
 from memtab.sources.model import (
@@ -114,12 +114,6 @@ def _concerns(layout: Layout, segments: tuple[str, ...]) -> bool:
     )
 
 
-def _shown(listing: SourceListing) -> bool:
-    """Whether the tab shows a listing: as `sources.discovery.scan` keeps them, a Claude
-    Code project directory without a memory file (only transcripts) is left out."""
-    return bool(listing.files or listing.error or listing.source.layout is not Layout.CLAUDE_MEMORY)
-
-
 def _stamps(listings: Collection[SourceListing]) -> dict[str, tuple[int, int]]:
     return {
         file.id: (file.size_bytes, file.modified_at_ms)
@@ -180,7 +174,7 @@ def scan_sources(
     listings = []
     for source in previous.discovery.sources:
         listing = list_source(source) if source.id in touched else shown.get(source.id)
-        if listing is not None and _shown(listing):
+        if listing is not None and is_shown(listing):
             listings.append(listing)
     return SourcesScan(
         previous.discovery,

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memtab.humanize import plural
 from memtab.store.files import content_sha256
 from memtab.store.history.undo import HistoryError, content_of
 from memtab.store.history.versions import Version
@@ -344,8 +345,7 @@ def delete_orphan(stack: UndoStack, home: Home, dir_name: str) -> OpResult:
         stack.push(OrphanDeleteStep(None, f"delete of {dir_name}", deleted.versions, (), dir_name))
         count = len(deleted.versions)
         message += (
-            f"; its {count} file{'s' if count != 1 else ''} can be restored from "
-            "Recently deleted (or Edit → Undo)"
+            f"; its {plural(count, 'file')} can be restored from Recently deleted (or Edit → Undo)"
         )
     return OpResult(message, touched=result.touched)
 

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memtab.fs.clock import Clock, now_ms
+from memtab.humanize import plural
 from memtab.llm.loop import LoopResult, run_tool_loop
 from memtab.llm.types import (
     ChatProvider,
@@ -123,12 +124,12 @@ class WriterRunResult:
     def summary(self) -> str:
         """One line for logs, the CLI and the status bar."""
         if self.outcome == "wrote":
-            added = sum(1 for line in self.diff_lines() if line.startswith("+"))
-            removed = sum(1 for line in self.diff_lines() if line.startswith("-"))
+            lines = self.diff_lines()
+            added = sum(1 for line in lines if line.startswith("+"))
+            removed = sum(1 for line in lines if line.startswith("-"))
             return f"Updated {self.memory_path} (+{added} −{removed} lines)"
         if self.outcome == "suggested":
-            count = self.suggested_count
-            return f"Suggested {count} {'memory' if count == 1 else 'memories'} for review"
+            return f"Suggested {plural(self.suggested_count, 'memory', 'memories')} for review"
         if self.outcome == "no_new_memories":
             return "No new memories"
         return f"Memory writer failed: {self.error or 'unknown error'}"

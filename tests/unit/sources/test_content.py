@@ -9,19 +9,12 @@ import pytest
 
 from memtab.fs.locks import interprocess_lock
 from memtab.sources.content import _lock_path, read_source_file, save_source_file
-from memtab.sources.discovery import discover
-from memtab.sources.listing import source_file
-from memtab.sources.model import ReadOnlyError, Source, SourceError, SourceFile
+from memtab.sources.model import ReadOnlyError, SourceError, SourceFile
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.memory import CapError, NotEditableError, SaveConflictError
 from support.agent_machine import Machine
 
-
-def file_in(machine: Machine, prefix: str, relative: str) -> tuple[Source, SourceFile]:
-    source = next(s for s in discover(machine.context()).sources if s.id.startswith(prefix))
-    file = source_file(source, relative)
-    assert file is not None, relative
-    return source, file
+from .helpers import file_in
 
 
 def test_a_read_gives_the_text_and_the_sha_a_save_checks(machine: Machine) -> None:

@@ -7,9 +7,8 @@ import pytest
 
 from memtab.sources.content import read_source_file, remove_created_file, save_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
-from memtab.sources.discovery import discover
 from memtab.sources.listing import source_file
-from memtab.sources.model import ReadOnlyError, Source, SourceFile
+from memtab.sources.model import ReadOnlyError
 from memtab.sources.versions import SourceVersions, index_key, restore_version
 from memtab.store.history.prune import HistoryLimits, prune
 from memtab.store.history.undo import HistoryError, content_of
@@ -19,12 +18,7 @@ from memtab.views import source_undo
 from memtab.views.undo import UndoStack, undo_step
 from support.agent_machine import Machine
 
-
-def file_in(machine: Machine, prefix: str, relative: str) -> tuple[Source, SourceFile]:
-    source = next(s for s in discover(machine.context()).sources if s.id.startswith(prefix))
-    file = source_file(source, relative)
-    assert file is not None, relative
-    return source, file
+from .helpers import file_in
 
 
 def test_a_save_keeps_what_it_wrote_over_and_what_the_agent_wrote_before(

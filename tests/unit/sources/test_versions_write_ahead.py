@@ -13,7 +13,7 @@ from memtab.sources.versions import SourceVersions, restore_version
 from memtab.store.history.undo import content_of
 from support.agent_machine import Machine
 
-from .test_versions import file_in
+from .helpers import file_in
 
 
 class CrashError(Exception):

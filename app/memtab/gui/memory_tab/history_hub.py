@@ -179,7 +179,7 @@ class HistoryHub(QObject):
             if self._panel_scope_key() in indexes:
                 self.panel.reload()
             if self.trash_dialog is not None and self.trash_dialog.isVisible():
-                self.trash_dialog.reload()
+                self.trash_dialog.reload(sync=False)  # history changed: nothing to sync
         runs = self.runs_dialog
         if PathKind.RUNS_LOG in kinds and runs is not None and runs.isVisible():
             runs.reload()

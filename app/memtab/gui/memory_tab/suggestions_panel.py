@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.humanize import plural
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
@@ -87,9 +88,8 @@ def accept(
         done = SuggestionQueue(home, workspace.id).accept(ids, workspace=workspace, text=text)
     except (SuggestionError, MemoryStoreError, PathError, HomeError, OSError, TimeoutError) as e:
         return Decided(f"Could not accept: {e}", error=True)
-    count = len(done.suggestions)
-    noun = "suggestion" if count == 1 else "suggestions"
-    return Decided(f"Accepted {count} {noun} into {done.memory_path}", memory_path=done.memory_path)
+    accepted = plural(len(done.suggestions), "suggestion")
+    return Decided(f"Accepted {accepted} into {done.memory_path}", memory_path=done.memory_path)
 
 
 def dismiss(home: Home, workspace_id: str, ids: Sequence[str], _context: TaskContext) -> Decided:
@@ -98,8 +98,7 @@ def dismiss(home: Home, workspace_id: str, ids: Sequence[str], _context: TaskCon
         done = SuggestionQueue(home, workspace_id).dismiss(ids)
     except (SuggestionError, OSError, TimeoutError) as e:
         return Decided(f"Could not dismiss: {e}", error=True)
-    count = len(done)
-    return Decided(f"Dismissed {count} {'suggestion' if count == 1 else 'suggestions'}")
+    return Decided(f"Dismissed {plural(len(done), 'suggestion')}")
 
 
 class EditSuggestionDialog(QDialog):

@@ -58,8 +58,8 @@ _ORPHAN_ROLE = Qt.ItemDataRole.UserRole + 2
 NOTHING = "Nothing was deleted here (that Memtab saw)."
 
 
-def _list_job(store: MemoryStore, _ctx: TaskContext) -> object:
-    return load_trash(store)
+def _list_job(store: MemoryStore, sync: bool, _ctx: TaskContext) -> object:
+    return load_trash(store, sync=sync)
 
 
 def _preview_job(home: Home, item: TrashItem, _ctx: TaskContext) -> object:
@@ -159,10 +159,12 @@ class TrashDialog(QDialog):
         self.scope_filter.blockSignals(False)
         self.reload()
 
-    def reload(self) -> None:
-        """Read the trash again (off the GUI thread)."""
+    def reload(self, *, sync: bool = True) -> None:
+        """Read the trash again (off the GUI thread); `sync`: record what other programs
+        deleted first (not when history itself just changed: it is up to date)."""
         if self._store is not None:
-            self._jobs().submit_latest(LIST_KEY, functools.partial(_list_job, self._store))
+            job = functools.partial(_list_job, self._store, sync)
+            self._jobs().submit_latest(LIST_KEY, job)
 
     def select_path(self, path: str, orphan_dir: str | None = None) -> bool:
         """Select a deleted file (of an orphaned project dir: `orphan_dir`); False when

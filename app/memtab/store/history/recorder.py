@@ -135,15 +135,24 @@ class HistoryRecorder:
         if not contents:
             return True
         try:
-            kept = [(path, self.blobs.put(data), len(data)) for path, data in contents]
             history = self.scope(key)
             newest = history.newest_by_path()  # unlocked first: mostly nothing to record
-            if all(_holds(newest.get(path), sha) for path, sha, _ in kept):
+            # A path's newest version already holds its content: indexed only once its
+            # copy was on disk, so there is nothing to store or record for it again.
+            missing = [
+                (path, data, sha)
+                for path, data in contents
+                if not _holds(newest.get(path), sha := sha256_of(data))
+            ]
+            if not missing:
                 return True
+            for _, data, sha in missing:
+                self.blobs.put(data, sha)
             with history.file.locked():
                 newest = history.newest_by_path()
                 added: list[Version] = []
-                for path, sha, size in kept:
+                for path, data, sha in missing:
+                    size = len(data)
                     current = newest.get(path)
                     version = self._caught_up_to(current, path, sha, size)
                     if version is not current:
