@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from memtab.gui.settings_dialog import CANCEL_TEST_LABEL, TEST_LABEL, SettingsDialog
@@ -270,3 +272,100 @@ def test_a_malformed_provider_value_is_reported_and_replaced_on_save(qtbot: QtBo
     dialog.accept()
     stored = json.loads(settings_file().read_text())
     assert (stored["model"], stored["theme"]) == ("gpt-x", "dark")
+
+
+def _answer_key_question(button_prefix: str, seen: list[str]) -> None:
+    """Click the button starting with `button_prefix` on the key question once it shows."""
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        seen.append(box.text())
+        next(b for b in box.buttons() if b.text().startswith(button_prefix)).click()
+
+    QTimer.singleShot(0, answer)
+
+
+def test_a_key_typed_for_anthropic_never_reaches_an_openai_compatible_server(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    """Issue 19: a key typed for Anthropic (not saved), the provider switched to an
+    OpenAI-compatible server on this machine, Test connection: the key stays home."""
+    anthropic_key = "sk-ant-typed-0123456789abcdefghij"
+    fake_model_server.add_openai_reply(text="OK")
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("anthropic"))
+    qtbot.keyClicks(dialog.api_key, anthropic_key)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.base_url.setText(fake_model_server.openai_base_url)
+    assert _test_connection(qtbot, dialog).startswith("Connected")
+    [request] = fake_model_server.requests
+    assert "authorization" not in request.headers
+    assert anthropic_key not in json.dumps(request.headers) + request.raw_body.decode()
+    assert dialog.api_key.text() == ""  # OpenAI's own key: none yet
+
+    dialog.provider.setCurrentIndex(dialog.provider.findData("anthropic"))
+    assert dialog.api_key.text() == anthropic_key  # still Anthropic's
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.accept()
+    stored = json.loads(settings_file().read_text())
+    assert "api_key" not in stored
+    assert stored["api_keys"] == {"anthropic": {"https://api.anthropic.com": anthropic_key}}
+    assert resolve_provider_settings().api_key is None
+    assert resolve_provider_settings("anthropic").api_key == anthropic_key
+
+    reopened = make_dialog(qtbot)
+    assert reopened.api_key.placeholderText() == "not set"
+    reopened.provider.setCurrentIndex(reopened.provider.findData("anthropic"))
+    assert "a key is saved for this host" in reopened.api_key.placeholderText()
+    reopened.reject()
+
+
+def test_a_key_goes_to_another_host_only_after_a_question_that_names_it(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    typed = "sk-typed-for-the-official-api-0123456789"
+    fake_model_server.add_openai_reply(text="OK")
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    qtbot.keyClicks(dialog.api_key, typed)  # typed for api.openai.com
+    dialog.base_url.setText(fake_model_server.openai_base_url)
+    host = fake_model_server.openai_base_url.removesuffix("/v1")
+    assert f"typed for api.openai.com: Memtab asks before it goes to {host}" in (
+        dialog.key_note.text()
+    )
+
+    seen: list[str] = []
+    _answer_key_question("Cancel", seen)
+    dialog.test_button.click()
+    assert seen == [f"The API key was typed for api.openai.com. Send it for {host}?"]
+    assert dialog.test_result.text() == f"Not tested: the key was not sent to {host}."
+    assert fake_model_server.requests == []
+    _answer_key_question("Cancel", seen)
+    dialog.accept()  # nor saved there
+    assert dialog.result() != dialog.DialogCode.Accepted and not settings_file().exists()
+
+    _answer_key_question(f"Send to {host}", seen)
+    assert _test_connection(qtbot, dialog).startswith("Connected")
+    assert fake_model_server.requests[0].headers["authorization"] == f"Bearer {typed}"
+    dialog.accept()  # the key now belongs to this host: no second question
+    assert len(seen) == 3
+    assert resolve_provider_settings().api_key == typed
+    assert json.loads(settings_file().read_text())["api_key"] == typed
+
+
+def test_a_saved_key_can_be_forgotten_for_its_provider_and_host_only(qtbot: QtBot) -> None:
+    save_provider_settings(
+        ProviderSettings("anthropic", "claude-x", "https://api.anthropic.com", "sk-ant-kept-0123")
+    )
+    save_provider_settings(
+        ProviderSettings("openai", "llama", "http://localhost:11434/v1", "local-key-0123")
+    )
+    dialog = make_dialog(qtbot)
+    assert dialog.forget_key.isVisibleTo(dialog)  # a key is saved for the local server
+    dialog.forget_key.click()
+    assert not dialog.forget_key.isVisibleTo(dialog)
+    assert dialog.api_key.placeholderText() == "not set"
+    dialog.accept()
+    assert resolve_provider_settings().api_key is None
+    assert resolve_provider_settings("anthropic").api_key == "sk-ant-kept-0123"

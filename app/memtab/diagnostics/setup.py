@@ -50,6 +50,7 @@ def check_provider(
             "sent": bool(settings.api_key),
             "from": _key_origin(settings.api_key, settings.api_key_env),
             "withheld": f"${settings.withheld_key_env}" if settings.withheld_key_env else None,
+            "savedFor": list(settings.saved_key_origins),
             "note": settings.key_note(),
         },
         "problem": None,
@@ -58,11 +59,11 @@ def check_provider(
     if settings.provider == "anthropic" and not settings.api_key:
         how = (
             settings.key_note()
-            if settings.withheld_key_env
+            if settings.withheld_key_env or settings.saved_key_origins
             else "set $ANTHROPIC_API_KEY or $MEMTAB_API_KEY, or save one in Edit → Settings"
         )
         found.broken(f"Anthropic needs an API key and none is used: {how}")
-    elif settings.withheld_key_env:
+    elif settings.withheld_key_env or settings.saved_key_origins:
         found.warning(settings.key_note())
     elif (
         settings.provider == "openai"

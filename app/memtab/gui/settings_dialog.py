@@ -7,6 +7,12 @@ dialog says so when they are set. Under the key field it says which key requests
 carry and why (never the key): `$ANTHROPIC_API_KEY`/`$OPENAI_API_KEY` only reach their
 official API, so a custom base URL needs a key typed here or `$MEMTAB_API_KEY`.
 
+A key belongs to the provider and host it was typed for (docs/formats.md §12.3): the key
+field shows the chosen provider's own key (typed in this dialog, else "a key is saved" for
+this host, else nothing), so switching provider never carries a key along. A key typed
+with one base URL and then pointed at another host is sent or saved there only after a
+question that names the host.
+
 Other agents' memory (Claude Code, Codex, loki-mode) has its own box
 (`gui.sources_settings`): on/off and a path per agent, and where Memtab looked.
 
@@ -38,16 +44,20 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from memtab.consolidation.review_setting import load_review_mode, save_review_mode
+from memtab.gui.settings_keys import FormKeys, confirm_key_host
 from memtab.gui.sources_settings import SourcesSettingsBox
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.llm.endpoints import base_url_problem
+from memtab.gui.widgets import WrappedLabel
+from memtab.llm.endpoints import base_url_problem, key_origin, origin_label
 from memtab.llm.probe import ProbeResult, probe_provider
+from memtab.llm.saved_keys import KeyPlace, SavedKeys
 from memtab.llm.settings import (
     DEFAULT_BASE_URLS,
     DEFAULT_MODELS,
@@ -106,9 +116,9 @@ def run_probe(
     env: Mapping[str, str],
     ctx: TaskContext,
 ) -> ProbeResult:
-    """The connection test (on the worker thread): the form's values, with the saved key
-    read here, off the GUI thread, when none was typed."""
-    key = None if typed_key.strip() else saved_key(provider, env)
+    """The connection test (on the worker thread): the form's values, with the key saved
+    for this provider and host read here, off the GUI thread, when none was typed for it."""
+    key = None if typed_key.strip() else saved_key(provider, base_url, env)
     settings = form_settings(provider, model, base_url, typed_key=typed_key, saved_key=key, env=env)
     return probe_provider(settings, cancel=ctx.cancel_event)
 
@@ -131,8 +141,12 @@ class SettingsDialog(QDialog):
         self._env = os.environ if env is None else env
         self.sources_changed = False
         """After Save: whether other agents' memory is now looked for elsewhere."""
-        self._stored_provider: str | None = None
-        self._stored_key = False  # read once in _load: no disk reads while the form is used
+        # Filled once in _load: no disk reads while the form is used.
+        self._keys = FormKeys()
+        self._switching = False  # the key field is being filled for another provider
+        # Model and base URL as left for each provider not shown (a switch restores them).
+        self._fields: dict[ProviderName, tuple[str, str]] = {}
+        self._shown: ProviderName | None = None
         self._probes: TaskRunner | None = None  # its thread starts with the first test
         self._build()
         self._load()
@@ -153,10 +167,19 @@ class SettingsDialog(QDialog):
         self.api_key = QLineEdit(self)
         self.api_key.setAccessibleName("API key")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.api_key.textChanged.connect(self._on_key_inputs_changed)
-        self.key_note = QLabel(self)
+        self.api_key.textChanged.connect(self._on_api_key_text_changed)
+        self.forget_key = QToolButton(self)
+        self.forget_key.setText("&Forget")
+        self.forget_key.setAutoRaise(True)
+        self.forget_key.setToolTip("Remove the key saved for this provider and host on Save")
+        self.forget_key.clicked.connect(self._on_forget_key_clicked)
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.api_key, 1)
+        key_row.addWidget(self.forget_key)
+        self.key_note = WrappedLabel("", self)
         self.key_note.setObjectName("keyNote")
-        self.key_note.setWordWrap(True)
+        # Room for the longest note: a shown dialog does not grow when the text does.
+        self.key_note.setMinimumHeight(self.key_note.fontMetrics().lineSpacing() * 4)
         mute(self.key_note)
         self.test_button = QPushButton(TEST_LABEL, self)
         self.test_button.setObjectName("testConnection")
@@ -184,7 +207,9 @@ class SettingsDialog(QDialog):
         model_form.addRow("&Provider:", self.provider)
         model_form.addRow("&Model:", self.model)
         model_form.addRow("&Base URL:", self.base_url)
-        model_form.addRow("API &key:", self.api_key)
+        key_label = QLabel("API &key:", self)
+        key_label.setBuddy(self.api_key)
+        model_form.addRow(key_label, key_row)
         model_form.addRow("", self.key_note)
         model_form.addRow("", test_row)
         model_form.addRow("", self.review_first)
@@ -270,13 +295,13 @@ class SettingsDialog(QDialog):
             section = {}
             problems.append(f"{error.message}. Saving replaces it with the values below.")
         provider = section.get("provider")
-        self._stored_provider = provider
-        self._stored_key = bool(section.get("api_key"))
+        saved = SavedKeys.from_document(section)
+        self._keys = FormKeys.from_saved(saved, list(DEFAULT_MODELS))
         index = self.provider.findData((provider or "offline").strip().lower())
         self.provider.setCurrentIndex(max(index, 0))
+        self._on_provider_current_index_changed()  # shown: the fields are its own
         self.model.setText(section.get("model") or "")
         self.base_url.setText(section.get("base_url") or "")
-        self._on_provider_current_index_changed()
         writer = parse_writer_settings(stored.get("writer"))
         self.writer_mode.setCurrentIndex(self.writer_mode.findData(writer.mode.value))
         self.writer_timeout.setValue(writer.timeout_s)
@@ -307,12 +332,55 @@ class SettingsDialog(QDialog):
         self.test_button.setEnabled(not offline or self._testing())
         self.model.setPlaceholderText(DEFAULT_MODELS[provider])
         self.base_url.setPlaceholderText(DEFAULT_BASE_URLS.get(provider, ""))
+        if provider != self._shown:
+            # Model, base URL and key are this provider's own: none follows a switch (a
+            # local server's URL must not become Anthropic's, a key typed for Anthropic
+            # must not go to it).
+            if self._shown is not None:
+                self._fields[self._shown] = (self.model.text(), self.base_url.text())
+            model, base_url = self._fields.pop(provider, ("", ""))
+            self._switching = True
+            try:
+                self.model.setText(model)
+                self.base_url.setText(base_url)
+                self.api_key.setText(self._keys.shown(provider))
+            finally:
+                self._switching = False
+            self._shown = provider
         self._on_key_inputs_changed()
 
+    @Slot(str)
+    def _on_api_key_text_changed(self, text: str) -> None:
+        """A key typed belongs to the chosen provider at the base URL's host now."""
+        if not self._switching:
+            self._keys.type(self.chosen_provider, self._origin(), text)
+        self._on_key_inputs_changed()
+
+    @Slot()
+    def _on_forget_key_clicked(self) -> None:
+        place = self._place()
+        if place is not None:
+            self._keys.forget.add(place)
+        self._on_key_inputs_changed()
+
+    def _origin(self) -> str:
+        """The origin requests go to with the form as it is ('' offline or unparsable)."""
+        provider = self.chosen_provider
+        if provider == "offline":
+            return ""
+        return key_origin(self.base_url.text().strip() or DEFAULT_BASE_URLS[provider])
+
+    def _place(self) -> KeyPlace | None:
+        origin = self._origin()
+        return (self.chosen_provider, origin) if origin else None
+
+    def _typed_here(self) -> str:
+        """The key typed for the chosen provider with this base URL's host ('' if none)."""
+        return self._keys.here(self.chosen_provider, self._origin())
+
     def _kept_key(self) -> bool:
-        """Whether the settings file holds a key for the chosen provider."""
-        stored = (self._stored_provider or "").strip().lower()
-        return self.chosen_provider == stored and self._stored_key
+        """Whether the settings file holds a key for the chosen provider and host."""
+        return self._keys.is_saved(self._place())
 
     def _preview(self) -> ProviderSettings:
         """What the form would resolve to, key included, without reading the disk."""
@@ -322,7 +390,7 @@ class SettingsDialog(QDialog):
             self.chosen_provider,
             self.model.text(),
             self.base_url.text(),
-            typed_key=self.api_key.text(),
+            typed_key=self._typed_here(),
             saved_key="saved key" if self._kept_key() else None,
             env=self._env,
         )
@@ -331,20 +399,40 @@ class SettingsDialog(QDialog):
     def _on_key_inputs_changed(self) -> None:
         provider = self.chosen_provider
         preview = self._preview()
+        self.forget_key.setVisible(self._kept_key())
         if provider == "offline":
             self.api_key.setPlaceholderText("")
             self.key_note.setText(preview.key_note())
             return
         if self._kept_key():
-            self.api_key.setPlaceholderText("unchanged (a key is saved)")
+            self.api_key.setPlaceholderText("unchanged (a key is saved for this host)")
         elif preview.api_key_env:
             self.api_key.setPlaceholderText(f"from ${preview.api_key_env}")
         else:
             self.api_key.setPlaceholderText("not set")
         problem = base_url_problem(preview.base_url)
         note = f"{problem[0].upper()}{problem[1:]}." if problem else preview.key_note()
+        elsewhere = self._keys.elsewhere(provider, self._origin())
+        if elsewhere is not None and not problem:
+            note = (
+                f"The key above was typed for {origin_label(elsewhere.origin)}: Memtab asks "
+                f"before it goes to {origin_label(self._origin()) or 'another host'}."
+            )
         local = " Local servers such as Ollama need no key." if provider == "openai" else ""
         self.key_note.setText(f"{note}{local} {_STORAGE_NOTE}")
+
+    def _key_may_go_here(self, action: str) -> bool:
+        """Whether the typed key may be used with the base URL as it is now: it was typed
+        for this host, or the user says it may go there (then it belongs to it)."""
+        here = self._origin()
+        elsewhere = self._keys.elsewhere(self.chosen_provider, here)
+        if elsewhere is None:
+            return True
+        if not here or not confirm_key_host(self, elsewhere.origin, here, action):
+            return False
+        self._keys.move(self.chosen_provider, here)
+        self._on_key_inputs_changed()
+        return True
 
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
@@ -366,6 +454,11 @@ class SettingsDialog(QDialog):
         elif self._probes.is_busy(PROBE_KEY):
             self._probes.cancel_latest(PROBE_KEY)
             return
+        if not self._key_may_go_here("Send"):
+            self._show_test_result(
+                f"Not tested: the key was not sent to {origin_label(self._origin())}.", None
+            )
+            return
         preview = self._preview()
         self._probes.submit_latest(
             PROBE_KEY,
@@ -374,7 +467,7 @@ class SettingsDialog(QDialog):
                 self.chosen_provider,
                 self.model.text(),
                 self.base_url.text(),
-                self.api_key.text(),
+                self._typed_here(),
                 dict(self._env),
             ),
         )
@@ -445,6 +538,10 @@ class SettingsDialog(QDialog):
             self._show_error(f"Not saved: {url_problem}.")
             self.base_url.setFocus()
             return
+        if provider != "offline" and not self._key_may_go_here("Save"):
+            self._show_error("Not saved: say where the key you typed may go, or clear it.")
+            self.api_key.setFocus()
+            return
         writer = WriterSettings(
             mode=WriterMode(self.writer_mode.currentData()),
             timeout_s=self.writer_timeout.value(),
@@ -458,10 +555,15 @@ class SettingsDialog(QDialog):
             provider=provider,
             model=self.model.text().strip() or DEFAULT_MODELS[provider],
             base_url=base_url,
-            api_key=self.api_key.text().strip() or None,
+            api_key=self._typed_here() or None,
         )
         try:
-            save_provider_settings(model, env=self._env)
+            save_provider_settings(  # keys typed for other providers are saved for them
+                model,
+                env=self._env,
+                other_keys=self._keys.others(provider),
+                forget=frozenset(self._keys.forget),
+            )
             save_writer_settings(writer, env=self._env)
             save_review_mode(
                 "review-first" if self.review_first.isChecked() else "apply-directly",

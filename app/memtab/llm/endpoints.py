@@ -18,6 +18,8 @@ from urllib.parse import urlsplit
 DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 OFFICIAL_HOSTS = {"anthropic": "api.anthropic.com", "openai": "api.openai.com"}
+DEFAULT_BASE_URLS = {"anthropic": DEFAULT_ANTHROPIC_BASE_URL, "openai": DEFAULT_OPENAI_BASE_URL}
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 LOOPBACK_NAMES = "localhost, 127.0.0.0/8 and ::1"
 
 
@@ -27,6 +29,31 @@ def url_host(url: str) -> str:
         return (urlsplit(url.strip()).hostname or "").lower()
     except ValueError:
         return ""
+
+
+def key_origin(url: str) -> str:
+    """Where a key given with base URL `url` may go: `scheme://host[:port]`, lower-case,
+    the scheme's default port left out ('' for a URL without a host). A key typed for
+    one origin is sent to another only after the user confirms it (docs/formats.md §12.3).
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return ""
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if not scheme or not host:
+        return ""
+    where = f"[{host}]" if ":" in host else host
+    if port is not None and port != _DEFAULT_PORTS.get(scheme):
+        where += f":{port}"
+    return f"{scheme}://{where}"
+
+
+def origin_label(origin: str) -> str:
+    """An origin as the user reads it: `api.anthropic.com`, `http://127.0.0.1:8099` (https
+    is implied; plain http is said)."""
+    return origin.removeprefix("https://")
 
 
 def is_loopback_host(host: str) -> bool:

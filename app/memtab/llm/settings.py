@@ -12,8 +12,10 @@ A model or base URL set while no provider is named anywhere is a config error, n
 silent offline run.
 
 Keys go only where they were meant to (docs/formats.md §12.3):
-- a key the user gave Memtab — `MEMTAB_API_KEY`, else `api_key` in the settings file
-  (when the file names the same provider) — is sent to whatever base URL is configured;
+- `MEMTAB_API_KEY`, a key the user gave Memtab in this environment, is sent to whatever
+  base URL is configured (unless `MEMTAB_PROVIDER` names another provider);
+- a key saved in the settings file belongs to the provider and host it was saved for
+  (`saved_keys.py`): it is sent only there;
 - `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` were set for the official APIs (other tools read
   them too), so they are sent only to api.anthropic.com / api.openai.com over https, never
   to a custom base URL (Ollama, a LAN box, a proxy, OpenRouter);
@@ -43,8 +45,11 @@ from memtab.llm.endpoints import (
     OFFICIAL_HOSTS,
     base_url_problem,
     is_official_endpoint,
+    key_origin,
+    origin_label,
     url_host,
 )
+from memtab.llm.saved_keys import KeyPlace, SavedKeys, place_of, store_keys
 from memtab.llm.types import ChatProvider, ProviderError
 
 if TYPE_CHECKING:
@@ -83,7 +88,9 @@ class ProviderSettings:
     `api_key_env` names the environment variable the key came from (None when it came from
     the settings file or the caller); such a key is not saved to the settings file.
     `withheld_key_env` names a provider variable that is set but was not used, because the
-    base URL is not that provider's official API.
+    base URL is not that provider's official API. `saved_key_origins` are the hosts the
+    settings file holds keys of this provider for, when none is for this base URL (and
+    no other key is used).
     """
 
     provider: ProviderName
@@ -92,6 +99,7 @@ class ProviderSettings:
     api_key: str | None = field(default=None, repr=False)
     api_key_env: str | None = None
     withheld_key_env: str | None = None
+    saved_key_origins: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """A one-line label, e.g. `anthropic · claude-sonnet-4-5 · https://api.anthropic.com
@@ -109,7 +117,12 @@ class ProviderSettings:
             return f"key from ${self.api_key_env}" if self.api_key_env else "key from settings"
         if self.withheld_key_env:
             return f"no key (${self.withheld_key_env} is kept for the official API)"
+        if self.saved_key_origins:
+            return f"no key (the saved one is for {self._saved_hosts()})"
         return "no key"
+
+    def _saved_hosts(self) -> str:
+        return " and ".join(origin_label(origin) for origin in self.saved_key_origins)
 
     def key_note(self) -> str:
         """Which key requests carry and why, in one sentence (never the key itself)."""
@@ -124,10 +137,21 @@ class ProviderSettings:
         if self.api_key and self.api_key_env:
             return f"Uses ${self.api_key_env}, the key you gave Memtab for this provider."
         if self.api_key:
-            return "Uses the key saved in the settings file for this provider."
+            return "Uses the key saved in the settings file for this provider and host."
         if self.withheld_key_env:
             return f"No key is sent: {self.withheld_key_reason()}"
+        if self.saved_key_origins:
+            return f"No key is sent: {self.saved_key_reason()}"
         return "No key is sent."
+
+    def saved_key_reason(self) -> str:
+        """Why a key saved for this provider is not sent to this base URL."""
+        here = origin_label(key_origin(self.base_url)) or self.base_url
+        return (
+            f"the key saved for {_PROVIDER_TITLES.get(self.provider, self.provider)} is for "
+            f"{self._saved_hosts()}, not {here}. Save one for this base URL in File → "
+            f"Settings, or set ${MEMTAB_KEY_VAR}."
+        )
 
     def withheld_key_reason(self) -> str:
         """Why the provider variable in `withheld_key_env` is not sent, and what to do."""
@@ -171,9 +195,10 @@ def load_settings_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def load_provider_section(path: Path) -> dict[str, str | None]:
+def load_provider_section(path: Path) -> dict[str, Any]:
     """The provider keys of the settings file (`settings_model.ProviderSection`): each a
-    string or None. ProviderError("config") when the file or one of them is unusable."""
+    string or None, `api_keys` a mapping or None. ProviderError("config") when the file or
+    one of them is unusable."""
     from memtab.llm.settings_model import read_provider_section  # pydantic: when needed
 
     return read_provider_section(load_settings_file(path), path).model_dump()
@@ -254,6 +279,7 @@ def explain_provider_settings(
     env = os.environ if env is None else env
     path = settings_path(env)
     stored = load_provider_section(path)
+    file_keys = SavedKeys.from_document(stored)
 
     # Each layer: where it came from, the provider it names, its model, base URL and key.
     layers = [
@@ -266,12 +292,12 @@ def explain_provider_settings(
             _clean(env.get(MEMTAB_KEY_VAR)),
             MEMTAB_KEY_VAR,
         ),
+        # The file's keys are looked up by provider and host once both are known.
         _Layer(
             f"settings file {path}",
             _clean(stored.get("provider")),
             _clean(stored.get("model")),
             _clean(stored.get("base_url")),
-            _clean(stored.get("api_key")),
         ),
     ]
     chosen: ProviderName = "offline"
@@ -314,9 +340,12 @@ def explain_provider_settings(
         "model": model_layer.source if model_layer else DEFAULT_ORIGIN,
         "base_url": url_layer.source if url_layer else DEFAULT_ORIGIN,
     }
-    if key_layer is None:
-        return ResolvedProvider(with_key(settings, env), origins)
-    keyed = with_key(settings, env, key_layer.api_key, key_layer.key_variable)
+    if key_layer is not None:
+        keyed = with_key(settings, env, key_layer.api_key, key_layer.key_variable)
+        return ResolvedProvider(keyed, origins)
+    keyed = with_key(settings, env, file_keys.key_for(chosen, url))
+    if keyed.api_key is None:
+        keyed = replace(keyed, saved_key_origins=tuple(sorted(file_keys.origins(chosen))))
     return ResolvedProvider(keyed, origins)
 
 
@@ -380,42 +409,55 @@ def form_settings(
     return with_key(settings, env, _clean(typed_key) or saved_key)
 
 
-def saved_key(provider: str, env: Mapping[str, str] | None = None) -> str | None:
-    """The key the settings file holds for `provider` (None when it holds none for it, or
-    cannot be read)."""
+def saved_keys(env: Mapping[str, str] | None = None) -> SavedKeys:
+    """The keys the settings file holds, by provider and host (none when it cannot be
+    read: a settings form says why elsewhere)."""
     try:
-        section = load_provider_section(settings_path(env))
+        return SavedKeys.from_document(load_provider_section(settings_path(env)))
     except ProviderError:
-        return None
-    stored_provider = (_clean(section["provider"]) or "").lower()
-    return _clean(section["api_key"]) if stored_provider == provider else None
+        return SavedKeys()
+
+
+def saved_key(provider: str, base_url: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The key the settings file holds for `provider` at `base_url`'s host (blank: the
+    provider's default), or None."""
+    return saved_keys(env).key_for(provider, base_url)
 
 
 def save_provider_settings(
-    settings: ProviderSettings, *, env: Mapping[str, str] | None = None
+    settings: ProviderSettings,
+    *,
+    env: Mapping[str, str] | None = None,
+    other_keys: Mapping[KeyPlace, str] | None = None,
+    forget: frozenset[KeyPlace] = frozenset(),
 ) -> Path:
     """Write the settings to `settings.json` atomically (mode 0600), keeping unknown keys.
 
-    A key from the environment is not written; a file key stays unless a new key is given.
-    Refuses (ProviderError("config")) a base URL requests may not go to, and to overwrite
-    a settings file it cannot parse.
+    The settings' own key (not one from the environment) is saved for their provider and
+    base URL's host; `other_keys` are keys typed for other providers or hosts, saved for
+    those; `forget` are places whose saved key is removed. Every other saved key stays
+    with its provider and host. Refuses (ProviderError("config")) a base URL requests may
+    not go to, and to overwrite a settings file it cannot parse.
     """
     if settings.base_url and not settings.is_offline:
         problem = base_url_problem(settings.base_url)
         if problem is not None:
             raise ProviderError("config", problem)
 
+    new_keys = dict(other_keys or {})
+    here = place_of(settings.provider, settings.base_url)
+    if here is not None and settings.api_key and settings.api_key_env is None:
+        new_keys[here] = settings.api_key
+
     def update(data: dict[str, Any]) -> None:
-        if data.get("provider") != settings.provider:
-            data.pop("api_key", None)  # a key belongs to the provider it was saved for
+        saved = SavedKeys.from_document(data).without(forget)  # read before it changes
         data["provider"] = settings.provider
         data["model"] = settings.model
         if settings.base_url:
             data["base_url"] = settings.base_url
         else:
             data.pop("base_url", None)
-        if settings.api_key and settings.api_key_env is None:
-            data["api_key"] = settings.api_key
+        store_keys(data, saved, settings.provider, settings.base_url, new_keys)
 
     path = _update_settings_file(update, env)
     logger.info("saved provider settings to %s (%s)", path, settings.describe())
@@ -480,11 +522,12 @@ def create_provider(
                 )
                 else MEMTAB_KEY_VAR
             )
-            how = (
-                f": {settings.withheld_key_reason()}"
-                if settings.withheld_key_env
-                else f"; set {variable} or add api_key to the settings file"
-            )
+            if settings.withheld_key_env:
+                how = f": {settings.withheld_key_reason()}"
+            elif settings.saved_key_origins:
+                how = f": {settings.saved_key_reason()}"
+            else:
+                how = f"; set {variable} or add api_key to the settings file"
             raise ProviderError("config", f"anthropic {settings.model}: no API key{how}")
         return AnthropicProvider(
             settings.model,

@@ -1,6 +1,7 @@
 """The provider keys of settings.json as a pydantic model: what each may hold, once.
 
-`provider`, `model`, `base_url` and `api_key` sit at the top of the file, beside the other
+`provider`, `model`, `base_url`, `api_key` and `api_keys` (the keys saved for other
+providers and hosts, `saved_keys.py`) sit at the top of the file, beside the other
 sections (`writer`, `sources`…), which this model ignores. Unlike a writer setting, a bad
 provider value is an error, not a default: falling back to the official base URL or
 another provider would send memories somewhere the user did not choose.
@@ -27,10 +28,12 @@ class ProviderSection(BaseModel):
     model: str | None = None
     base_url: str | None = None
     api_key: str | None = Field(default=None, repr=False)
+    api_keys: dict[str, dict[str, str]] | None = Field(default=None, repr=False)
 
 
 # Values shown in messages, except where a key may hide in a malformed value.
-_SECRET_FIELDS = frozenset({"api_key"})
+_SECRET_FIELDS = frozenset({"api_key", "api_keys"})
+_EXPECTED = {"api_keys": 'an object of {"<provider>": {"<https://host>": "<key>"}}'}
 
 
 def read_provider_section(document: dict[str, Any], path: Path) -> ProviderSection:
@@ -41,6 +44,7 @@ def read_provider_section(document: dict[str, Any], path: Path) -> ProviderSecti
     except ValidationError as error:
         key = str(error.errors()[0]["loc"][0])
         shown = "" if key in _SECRET_FIELDS else f", not {document.get(key)!r}"
+        expected = _EXPECTED.get(key, "a string")
         raise ProviderError(
-            "config", f"the settings file {path}: '{key}' must be a string{shown}"
+            "config", f"the settings file {path}: '{key}' must be {expected}{shown}"
         ) from None

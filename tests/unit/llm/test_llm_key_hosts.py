@@ -142,7 +142,9 @@ def test_settings_file_key_is_sent_to_its_custom_base_url(tmp_path: Path) -> Non
     )
     settings = resolve_provider_settings(env=_env(tmp_path, OPENAI_API_KEY=OPENAI_ENV_KEY))
     assert (settings.api_key, settings.api_key_env) == (MEMTAB_KEY, None)
-    assert settings.key_note() == "Uses the key saved in the settings file for this provider."
+    assert (
+        settings.key_note() == "Uses the key saved in the settings file for this provider and host."
+    )
 
 
 def test_memtab_api_key_follows_only_its_own_provider(tmp_path: Path) -> None:

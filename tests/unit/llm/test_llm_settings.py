@@ -241,7 +241,7 @@ def test_save_never_writes_an_environment_key(config: Path) -> None:
     assert "api_key" not in json.loads(path.read_text())
 
 
-def test_save_keeps_the_file_key_but_drops_it_on_provider_switch(config: Path) -> None:
+def test_save_keeps_the_file_key_and_a_switch_keeps_it_with_its_provider(config: Path) -> None:
     _write(config, {"provider": "anthropic", "api_key": SECRET})
     env = _env(config)
     save_provider_settings(
@@ -251,7 +251,11 @@ def test_save_keeps_the_file_key_but_drops_it_on_provider_switch(config: Path) -
     save_provider_settings(
         ProviderSettings("openai", "gpt-4o", "https://api.openai.com/v1"), env=env
     )
-    assert "api_key" not in json.loads((config / "settings.json").read_text())
+    stored = json.loads((config / "settings.json").read_text())
+    assert "api_key" not in stored  # OpenAI has no key: Anthropic's is not its
+    assert stored["api_keys"] == {"anthropic": {"https://api.anthropic.com": SECRET}}
+    assert resolve_provider_settings(env=env).api_key is None
+    assert resolve_provider_settings("anthropic", env=env).api_key == SECRET
 
 
 def test_save_refuses_to_overwrite_a_corrupt_file(config: Path) -> None:
@@ -422,9 +426,11 @@ def test_a_form_resolves_its_key_in_the_same_order_as_the_engines(config: Path) 
 
 def test_the_saved_key_is_the_one_saved_for_that_provider(config: Path) -> None:
     env = _env(config)
-    assert saved_key("anthropic", env) is None
+    assert saved_key("anthropic", "", env) is None
     _write(config, {"provider": "Anthropic", "api_key": SECRET})
-    assert saved_key("anthropic", env) == SECRET
-    assert saved_key("openai", env) is None
+    assert saved_key("anthropic", "", env) == SECRET
+    assert saved_key("anthropic", "https://api.anthropic.com/v1/", env) == SECRET
+    assert saved_key("anthropic", "https://proxy.example", env) is None
+    assert saved_key("openai", "", env) is None
     _write(config, {"provider": "anthropic", "api_key": 5})
-    assert saved_key("anthropic", env) is None
+    assert saved_key("anthropic", "", env) is None
