@@ -23,7 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.sources.model import Layout, Source, is_valid_source_name, source_id
+from memtab.sources.model import (
+    Layout,
+    Source,
+    is_valid_source_name,
+    linked_root_reason,
+    source_id,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -243,15 +249,18 @@ def claude_sources(
         project = project_of.get(decoded.path, decoded.path) if decoded.path else None
         if project is not None:
             projects.append(project)
+        memory_root = root / "projects" / name
         sources.append(
             Source(
                 id=source_id("claude-code", f"memory-{name}"),
                 agent="claude-code",
                 layout=Layout.CLAUDE_MEMORY,
-                root=root / "projects" / name,
+                root=memory_root,
                 label="Claude Code memory",
                 project=project,
                 note=decoded.note,
+                read_only_reason=linked_root_reason(root, memory_root),
+                trusted_root=root,
             )
         )
     return sources, projects

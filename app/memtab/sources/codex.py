@@ -8,7 +8,7 @@ import os
 import tomllib
 from pathlib import Path
 
-from memtab.sources.model import Layout, Source, source_id
+from memtab.sources.model import Layout, Source, linked_root_reason, source_id
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +36,8 @@ def codex_sources(root: Path) -> list[Source]:
                 root=memories,
                 label="Codex memories",
                 has_history=(memories / ".git").exists(),
+                read_only_reason=linked_root_reason(root, memories),
+                trusted_root=root,
             )
         )
     extensions = root / "memories_extensions"
@@ -47,6 +49,8 @@ def codex_sources(root: Path) -> list[Source]:
                 layout=Layout.CODEX_EXTENSIONS,
                 root=extensions,
                 label="Codex memory extensions",
+                read_only_reason=linked_root_reason(root, extensions),
+                trusted_root=root,
             )
         )
     return sources

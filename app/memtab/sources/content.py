@@ -2,8 +2,11 @@
 
 Both open the file's directory from the source's root one component at a time without
 following links (`memtab.fs.confined`), as the store does inside a scope: a link on the
-way is refused, whenever it appeared. Only the single files of a user's own config dir may
-be links (a dotfiles repository's CLAUDE.md): those are read through, never written.
+way is refused, whenever it appeared. Writes start higher, at the agent's root the user
+configured (`Source.trusted_root`): a folder between it and the source's root
+(`~/.claude/projects/<name>`) that is a link is refused too, while reads go through it as
+the agent does. Only the single files of a user's own config dir may be links (a
+dotfiles repository's CLAUDE.md): those are read through, never written.
 
 Reads stop at the store's 100 KiB file cap (the newest 100 KiB of a JSON-lines log) and
 skip files with other hard links, as the store does; loki-mode's JSON is shown rendered.
@@ -139,7 +142,7 @@ def save_source_file(
         with interprocess_lock(_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
             creating = expected_sha256 is None
             try:
-                directory, name = _directory_of(source, file, create=creating)
+                directory, name = _directory_of(source, file, create=creating, writing=True)
             except FileNotFoundError:
                 raise missing_conflict(file.id) from None
             with directory:
@@ -206,7 +209,7 @@ def remove_created_file(
     try:
         with interprocess_lock(_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
             try:
-                directory, name = _directory_of(source, file, create=False)
+                directory, name = _directory_of(source, file, create=False, writing=True)
             except FileNotFoundError:
                 raise changed from None
             with directory:
@@ -232,7 +235,7 @@ def remove_created_file(
 def _remove_empty_folders(source: Source, folders: list[str], count: int) -> None:
     """Remove the `count` innermost of `folders` (below the source's root) while empty."""
     for depth in range(len(folders), max(len(folders) - count, 0), -1):
-        parent = Directory.open(source.root)
+        parent = _open_root(source, writing=True)
         try:
             for segment in folders[: depth - 1]:
                 child = open_subdirectory(parent, segment)
@@ -247,14 +250,34 @@ def _remove_empty_folders(source: Source, folders: list[str], count: int) -> Non
             parent.close()
 
 
-def _directory_of(source: Source, file: SourceFile, *, create: bool) -> tuple[Directory, str]:
+def _open_root(source: Source, *, writing: bool) -> Directory:
+    """The source's root, open: for a read, where it is (links and all, as the agent
+    reads it); for a write, from the agent's trusted root down without following a link."""
+    if not writing or source.trusted_root is None:
+        return Directory.open(source.root)
+    directory = Directory.open(source.trusted_root)
+    try:
+        for segment in source.below_trusted_root:
+            child = open_subdirectory(directory, segment)  # never made: the root exists
+            directory.close()
+            directory = child
+    except BaseException:
+        directory.close()
+        raise
+    return directory
+
+
+def _directory_of(
+    source: Source, file: SourceFile, *, create: bool, writing: bool = False
+) -> tuple[Directory, str]:
     """The open directory holding `file` and its name there: from the source's root
-    (trusted), then each component without following a link. A file that is itself a link
-    (`file.linked`, only in a user's config dir) is reached where it really is."""
-    if file.linked:
+    (`_open_root`), then each component without following a link. A file that is itself
+    a link (`file.linked`, only in a user's config dir, never written) is reached where
+    it really is."""
+    if file.linked and not writing:
         real = os.path.realpath(file.physical)
         return Directory.open(os.path.dirname(real)), os.path.basename(real)
-    directory = Directory.open(source.root)
+    directory = _open_root(source, writing=writing)
     try:
         for segment in file.relative.split("/")[:-1]:
             child = open_subdirectory(directory, segment, create=create)

@@ -112,6 +112,7 @@ def _file_entry(
         reason = reason or "not a text file (it contains NUL bytes)"
     elif info.st_size > MAX_FILE_BYTES:
         reason = reason or f"larger than the {MAX_FILE_BYTES}-byte cap"
+    reason = reason or source.read_only_reason  # after the file's own (search reads by it)
     return SourceFile(
         source_id=source.id,
         relative=relative,

@@ -11,6 +11,7 @@ first two colons and round-trips; ids are printable and stable across runs.
 from __future__ import annotations
 
 import logging
+import os
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -76,7 +77,16 @@ class FileKind(StrEnum):
 
 @dataclass(frozen=True)
 class Source:
-    """One place where an agent keeps memory. `root` is a real path (links resolved)."""
+    """One place where an agent keeps memory.
+
+    `trusted_root` is the agent's root the user configured (resolved once: it may itself
+    be a link, as `~/.claude` into a dotfiles repository often is), when `root` is a
+    folder below it (`<config>/projects/<name>`, `<codex home>/memories`). A link between
+    the two is not followed for writes: such a source is read-only
+    (`linked_root_reason`), and every write opens the folders from `trusted_root` without
+    following links, so a folder swapped for a link later is refused too. None: `root`
+    is itself trusted (a project, an agent's root, a directory the user named).
+    """
 
     id: str
     agent: Agent
@@ -90,6 +100,14 @@ class Source:
     has_history: bool = False
     # Something the user should know (e.g. how the project was decided).
     note: str | None = None
+    trusted_root: Path | None = None
+
+    @property
+    def below_trusted_root(self) -> tuple[str, ...]:
+        """The folders from `trusted_root` down to `root` (none when `root` is trusted)."""
+        if self.trusted_root is None:
+            return ()
+        return self.root.relative_to(self.trusted_root).parts
 
     @property
     def name(self) -> str:
@@ -101,6 +119,21 @@ class Source:
 
     def file_id(self, relative: str) -> str:
         return f"{self.id}:{relative}"
+
+
+def linked_root_reason(trusted_root: Path, root: Path) -> str | None:
+    """Why nothing can be written in `root`, a folder below the agent's `trusted_root`:
+    a folder on the way is a symbolic link (None when none is). Memtab reads through it,
+    as the agent does, but never writes through a link below a root the user chose."""
+    folder = trusted_root
+    for part in root.relative_to(trusted_root).parts:
+        folder = folder / part
+        if os.path.islink(folder):
+            return (
+                f"{folder} is a link to {os.path.realpath(folder)}, and Memtab does not write "
+                "through links below the agent's folder"
+            )
+    return None
 
 
 def source_id(agent: Agent, name: str) -> str:

@@ -126,11 +126,16 @@ def _source_searchables(
             key = source_file_key(file.id)
             if candidates is not None and key not in candidates:
                 continue
-            # Read only what the listing read: a reason other than the layout's own (a
-            # file with other hard links, NUL bytes, over the cap) means it was not.
+            # Read only what the listing read: a reason other than the layout's or the
+            # source's own (a file with other hard links, NUL bytes, over the cap) means
+            # it was not.
             rule = classify(listing.source.layout, tuple(file.relative.split("/")))
             layout_reason = rule.read_only_reason if rule is not None else None
-            readable = file.linked or file.read_only_reason in (None, layout_reason)
+            readable = file.linked or file.read_only_reason in (
+                None,
+                layout_reason,
+                listing.source.read_only_reason,
+            )
             yield _Searchable(
                 key,
                 f"{file.relative}\n{file.description}",

@@ -121,3 +121,63 @@ def test_a_save_waits_for_the_files_lock_and_then_sees_the_change(
     saver.join(10)
     assert outcome == ["changed"]
     assert file.physical.read_text() == "theirs\n"
+
+
+def _link_project_folder_outside(machine: Machine, tmp_path: Path) -> Path:
+    """Move Claude Code's folder of the project outside and leave a link in its place
+    (`~/.claude/projects/<name>` → elsewhere), as a user syncing one project might."""
+    folder = machine.claude_memory.parent
+    outside = tmp_path / "outside" / folder.name
+    outside.parent.mkdir()
+    folder.rename(outside)
+    folder.symlink_to(outside)
+    return outside
+
+
+def test_a_linked_agent_folder_is_read_through_but_never_written(
+    machine: Machine, tmp_path: Path
+) -> None:
+    outside = _link_project_folder_outside(machine, tmp_path)
+    before = {p: p.read_bytes() for p in outside.rglob("*") if p.is_file()}
+    source, file = file_in(machine, "claude-code:memory-", "memory/project_config-sync.md")
+    assert source.read_only_reason is not None and "is a link to" in source.read_only_reason
+    assert not file.writable and file.read_only_reason == source.read_only_reason
+    loaded = read_source_file(source, file)  # read as Claude Code reads it
+    assert loaded.text == (outside / "memory" / "project_config-sync.md").read_text()
+    writable = SourceFile(**{**file.__dict__, "read_only_reason": None})
+    with pytest.raises(SourceError, match="is a link, and Memtab does not write"):
+        save_source_file(source, writable, "overwritten\n", loaded.sha256)
+    new = SourceFile(**{**writable.__dict__, "relative": "memory/new.md"})
+    with pytest.raises(SourceError, match="is a link, and Memtab does not write"):
+        save_source_file(source, new, "# new\n", None)
+    assert {p: p.read_bytes() for p in outside.rglob("*") if p.is_file()} == before
+
+
+def test_a_folder_swapped_for_a_link_after_discovery_is_not_written_through(
+    machine: Machine, tmp_path: Path
+) -> None:
+    source, file = file_in(machine, "claude-code:memory-", "memory/project_config-sync.md")
+    assert source.writable and file.writable
+    loaded = read_source_file(source, file)
+    outside = _link_project_folder_outside(machine, tmp_path)
+    target = outside / "memory" / "project_config-sync.md"
+    before = target.read_bytes()
+    with pytest.raises(SourceError, match="is a link, and Memtab does not write"):
+        save_source_file(source, file, "overwritten\n", loaded.sha256)
+    assert target.read_bytes() == before
+
+
+def test_an_agent_root_the_user_chose_may_itself_be_a_link(
+    machine: Machine, tmp_path: Path
+) -> None:
+    """`~/.claude` → a dotfiles repository: the root is resolved once and trusted."""
+    dotfiles = tmp_path / "dotfiles" / "claude"
+    dotfiles.parent.mkdir()
+    machine.claude.rename(dotfiles)
+    machine.claude.symlink_to(dotfiles)
+    source, file = file_in(machine, "claude-code:memory-", "memory/project_config-sync.md")
+    assert source.writable and source.trusted_root == dotfiles
+    loaded = read_source_file(source, file)
+    save_source_file(source, file, loaded.text + "- saved\n", loaded.sha256)
+    saved = dotfiles / "projects" / machine.claude_memory.parent.name / "memory"
+    assert (saved / "project_config-sync.md").read_text().endswith("- saved\n")

@@ -3,6 +3,8 @@ a place its agent owns."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memtab.sources.claude import encode_project_path
@@ -174,3 +176,18 @@ def test_frontmatter_strings_are_read_by_the_stores_rules(
     text: str, fields: dict[str, str]
 ) -> None:
     assert frontmatter_fields(text) == fields
+
+
+def test_a_copy_into_a_linked_agent_folder_is_refused(machine: Machine, tmp_path: Path) -> None:
+    """Issue 19: Copy to… wrote through `~/.claude/projects/<name>` linked elsewhere."""
+    folder = machine.claude_memory.parent
+    outside = tmp_path / "outside"
+    folder.rename(outside)
+    folder.symlink_to(outside)
+    store = store_of(machine)
+    store.create_file("/memories/global/tips.md", "---\ndescription: Tips\n---\n\n- one\n")
+    note = CopyOrigin.from_mux(store, "/memories/global/tips.md")
+    memory = source_of(machine, "claude-code:memory-")
+    with pytest.raises(ReadOnlyError, match="is a link to"):
+        copy_note(note, "memory/project_tips.md", source=memory, topic_type="project")
+    assert not (outside / "memory" / "project_tips.md").exists()

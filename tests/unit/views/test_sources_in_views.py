@@ -280,6 +280,26 @@ def test_copy_targets_are_mux_scopes_and_sources_that_take_new_files(machine: Ma
     assert targets["mux:global"].problem("../x") is not None
 
 
+def test_a_linked_agent_folder_is_no_copy_target_and_a_copy_there_is_refused(
+    machine: Machine, tmp_path: Path
+) -> None:
+    scan = full_scan(machine)
+    memory_id = memory_source(scan)
+    target = next(t for t in copy_targets(scan) if t.key == f"source:{memory_id}")
+    folder = machine.claude_memory.parent
+    outside = tmp_path / "outside"
+    folder.rename(outside)
+    folder.symlink_to(outside)
+    store = MemoryStore(machine.home, scan.workspace)
+    store.create_file("/memories/global/tips.md", "---\ndescription: Tips\n---\n\n- one\n")
+    # Copy to… chosen before the folder became a link: refused, nothing written there.
+    result = copy_to(store, parse_file_path("/memories/global/tips.md"), target, "tips", "user")
+    assert not result.ok and "link" in (result.error or "")
+    assert not (outside / "memory" / "tips.md").exists()
+    rescanned = full_scan(machine)
+    assert f"source:{memory_id}" not in {t.key for t in copy_targets(rescanned)}
+
+
 def test_copy_to_converts_frontmatter_and_records_a_mux_copy_in_history(machine: Machine) -> None:
     scan = full_scan(machine)
     memory_id = memory_source(scan)
