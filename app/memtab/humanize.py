@@ -8,6 +8,7 @@ from pathlib import Path
 
 from memtab.fs.clock import now_ms
 from memtab.store.journal import ConsolidationRecord, HarvestRecord
+from memtab.store.paths import Scope
 
 _MINUTE = 60_000
 _HOUR = 60 * _MINUTE
@@ -63,11 +64,12 @@ def size_text(size_bytes: int) -> str:
     return f"{size_bytes / (1024 * 1024):.1f} MiB"
 
 
-def coverage_text(record: ConsolidationRecord | None, now: int | None = None) -> str:
-    """A footer line's value: `3 h ago · manual · 2 changes`, or `never`."""
+def coverage_text(record: ConsolidationRecord | None, scope: Scope, now: int | None = None) -> str:
+    """A footer line's value: `3 h ago · manual · 2 changes` (the run's changes to files
+    of `scope`), or `never`."""
     if record is None:
         return "never"
-    changes = plural(record.applied_count, "change")
+    changes = plural(record.applied_in(scope), "change")
     return f"{relative_time(record.last_run_at, now)} · {record.trigger} · {changes}"
 
 

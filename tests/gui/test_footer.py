@@ -21,6 +21,7 @@ from memtab.store.journal import (
     HarvestRecord,
     JournalOp,
 )
+from memtab.store.paths import Scope
 from memtab.store.registry import Workspace
 
 HOUR = 3_600_000
@@ -154,10 +155,52 @@ def test_no_records_reads_never(footer: ConsolidationFooter) -> None:
 
 def test_all_records_show_their_coverage_text(footer: ConsolidationFooter) -> None:
     footer.set_context(MAIN, make_status())
-    assert footer.line_text("Workspace") == humanize.coverage_text(WORKSPACE_RUN)
+    assert footer.line_text("Workspace") == humanize.coverage_text(WORKSPACE_RUN, Scope.WORKSPACE)
     assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"
-    assert footer.line_text("Project") == "3 h ago · manual · 2 changes"
-    assert footer.line_text("Global") == "1 h ago · launch · 1 change"
+    # The same run: its two changes were to workspace files, none to the project's.
+    assert footer.line_text("Project") == "3 h ago · manual · 0 changes"
+    assert footer.line_text("Global") == "1 h ago · launch · 0 changes"
+
+
+def test_each_line_counts_its_own_scopes_changes(footer: ConsolidationFooter) -> None:
+    """Issue 19: every line showed the run's total change count."""
+    ops = (
+        JournalOp("str_replace", "/memories/workspace/notes.md", True),
+        JournalOp("insert", "/memories/workspace/todo.md", True),
+        JournalOp("delete", "/memories/project/old.md", True),
+        JournalOp("rename", "/memories/workspace/git.md", True, "/memories/global/git.md"),
+        JournalOp("delete", "/memories/global/prefs.md", False, note="pinned"),
+        JournalOp("create", "not a path", True),
+    )
+    run = ConsolidationRecord(int(now_ms() - 2 * HOUR), "manual", "Merged.", ops)
+    footer.set_context(MAIN, make_status(workspace=run, project=run, global_record=run))
+    assert footer.line_text("Workspace") == "2 h ago · manual · 3 changes"
+    assert footer.line_text("Project") == "2 h ago · manual · 1 change"
+    assert footer.line_text("Global") == "2 h ago · manual · 1 change"
+
+
+@pytest.mark.parametrize("workspace", [MAIN, MULTI])
+def test_every_value_has_room_without_a_harvest_record(
+    qtbot: QtBot, facade: FakeConsolidation, workspace: Workspace
+) -> None:
+    """Issue 19: a workspace mux never harvested (and the demo's multi-project one) showed
+    blank values: the empty Harvest row left them no width."""
+    footer = ConsolidationFooter(facade)
+    qtbot.addWidget(footer)
+    footer.resize(420, 160)
+    footer.show()
+    qtbot.waitExposed(footer)
+    for latest_harvest in (None, harvest("completed"), None):
+        footer.set_context(
+            workspace,
+            make_status(project_available=workspace is MAIN, latest_harvest=latest_harvest),
+        )
+        footer.layout().activate()
+        QApplication.processEvents()
+        for key in ("Workspace", "Project", "Global"):
+            value = footer._lines.value(key)
+            assert value.width() >= value.fontMetrics().horizontalAdvance(value.full_text)
+            assert value.text() == value.full_text  # shown whole, not elided to "…"
 
 
 def test_tooltip_lists_each_summary_once(footer: ConsolidationFooter) -> None:

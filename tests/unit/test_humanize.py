@@ -7,6 +7,7 @@ import pytest
 from memtab.fs.clock import now_ms
 from memtab.humanize import coverage_text, plural, relative_time, size_text, usage_text
 from memtab.store.journal import ConsolidationRecord, JournalOp
+from memtab.store.paths import Scope
 
 NOW = 1_800_000_000_000
 MIN = 60_000
@@ -43,8 +44,9 @@ def test_coverage_text_counts_applied_changes_only() -> None:
         JournalOp("delete", "/memories/global/b.md", False, note="pinned"),
     )
     record = ConsolidationRecord(NOW - 3 * 60 * MIN, "manual", "merged", ops)
-    assert coverage_text(record, NOW) == "3 h ago · manual · 1 change"
-    assert coverage_text(None, NOW) == "never"
+    assert coverage_text(record, Scope.GLOBAL, NOW) == "3 h ago · manual · 1 change"
+    assert coverage_text(record, Scope.WORKSPACE, NOW) == "3 h ago · manual · 0 changes"
+    assert coverage_text(None, Scope.GLOBAL, NOW) == "never"
 
 
 def test_small_words() -> None:

@@ -26,7 +26,7 @@ from memtab.humanize import coverage_text, harvest_text, relative_time, size_tex
 from memtab.store.history.sync import sync_external
 from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import SCOPE_ORDER, normalize_project_path
+from memtab.store.paths import SCOPE_ORDER, Scope, normalize_project_path
 from memtab.store.registry import (
     MULTI_PROJECT_KEY,
     Registry,
@@ -188,12 +188,14 @@ def run_status(args: argparse.Namespace) -> int:
         return 0
     print(f"{workspace.display_name} ({workspace.id}) · {_project_label(workspace)}")
     lines = [
-        ["Workspace:", coverage_text(status.workspace_record)],
+        ["Workspace:", coverage_text(status.workspace_record, Scope.WORKSPACE)],
         [
             "Project:",
-            coverage_text(status.project_record) if status.project_available else "unavailable",
+            coverage_text(status.project_record, Scope.PROJECT)
+            if status.project_available
+            else "unavailable",
         ],
-        ["Global:", coverage_text(status.global_record)],
+        ["Global:", coverage_text(status.global_record, Scope.GLOBAL)],
     ]
     harvest = status.latest_harvest
     if harvest is not None:

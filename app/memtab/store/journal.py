@@ -17,6 +17,7 @@ from typing import Any, Literal, TypeGuard, get_args
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
+from memtab.store.paths import PathError, Scope, parse_virtual_path
 
 Trigger = Literal["compaction", "launch", "archive", "manual"]
 """What started a consolidation run (mux's `MemoryConsolidationTrigger`)."""
@@ -65,6 +66,20 @@ class JournalOp:
     note: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    def scopes(self) -> frozenset[Scope]:
+        """The scopes whose files the op named: its path's and, for a rename, its new
+        path's (a move between scopes changes both). A path that is not a virtual path
+        names none."""
+        found = set()
+        for raw in (self.path, self.new_path):
+            try:
+                scope = parse_virtual_path(raw).scope if raw is not None else None
+            except PathError:
+                continue
+            if scope is not None:
+                found.add(scope)
+        return frozenset(found)
+
     def to_json(self) -> dict[str, Any]:
         """The op as stored, with any fields Memtab does not know kept."""
         data: dict[str, Any] = {"command": self.command, "path": self.path}
@@ -96,6 +111,11 @@ class ConsolidationRecord:
     @property
     def applied_count(self) -> int:
         return sum(1 for op in self.ops if op.applied)
+
+    def applied_in(self, scope: Scope) -> int:
+        """The applied ops that changed a file of `scope`: one run covers three scopes,
+        and each scope's line counts its own changes."""
+        return sum(1 for op in self.ops if op.applied and scope in op.scopes())
 
     def to_json(self) -> dict[str, Any]:
         """The record as stored, with any fields Memtab does not know kept."""

@@ -1,9 +1,10 @@
 """The consolidation footer's coverage lines: how recently each scope was consolidated.
 
 One line per scope — `Workspace:`, `Project:` (or `unavailable`), `Global:`, each the
-`coverage_text` of its record — and `Harvest:` when mux wrote harvest records, with the
-last harvest's error on the same line. The lines show what the footer is given
-(`show_status`) and never read disk. Every value elides (whole in its tooltip).
+`coverage_text` of its record, counting the changes that run made to that scope — and
+`Harvest:` when mux wrote harvest records, with the last harvest's error on the same line.
+The lines show what the footer is given (`show_status`) and never read disk. Every value
+elides (whole in its tooltip).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from memtab import humanize
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
+from memtab.store.paths import Scope
 from memtab.views import glossary
 
 logger = logging.getLogger(__name__)
@@ -65,11 +67,15 @@ class CoverageLines(QWidget):
         # The last harvest's error, on the Harvest line (whole in its tooltip).
         self.harvest_error = ElidedLabel("", self, min_width=0)
         self.harvest_error.setAccessibleName("Harvest error")
-        harvest = QHBoxLayout()
+        # In a widget of its own, hidden with the line: a layout whose widgets are all
+        # hidden still counts in the grid, and left no width to the other values.
+        self._harvest_row = QWidget(self)
+        harvest = QHBoxLayout(self._harvest_row)
+        harvest.setContentsMargins(0, 0, 0, 0)
         harvest.setSpacing(6)
         harvest.addWidget(self._values["Harvest"], 1)
         harvest.addWidget(self.harvest_error, 2)
-        grid.addLayout(harvest, 3, 1)
+        grid.addWidget(self._harvest_row, 3, 1)
         grid.setColumnStretch(1, 1)
 
     def value(self, key: str) -> ElidedLabel:
@@ -84,16 +90,16 @@ class CoverageLines(QWidget):
 
     def show_status(self, status: ConsolidationStatus) -> None:
         """Each scope's last run, and the last harvest when there is one."""
-        self._set_line("Workspace", status.workspace_record)
+        self._set_line("Workspace", status.workspace_record, Scope.WORKSPACE)
         if status.project_available:
-            self._set_line("Project", status.project_record)
+            self._set_line("Project", status.project_record, Scope.PROJECT)
         else:
             self._values["Project"].set_full_text(
                 "unavailable",
                 "Multi-project workspaces have no project identity, so no project memory.",
             )
             self._values["Project"].setStyleSheet(f"color: {muted_text(self.palette()).name()}")
-        self._set_line("Global", status.global_record)
+        self._set_line("Global", status.global_record, Scope.GLOBAL)
         self._set_harvest(status)
 
     def apply_palette(self) -> None:
@@ -104,16 +110,16 @@ class CoverageLines(QWidget):
             key_label.setStyleSheet(f"color: {muted}")
         self.harvest_error.setStyleSheet(f"color: {accent_text(palette, Accent.ERROR).name()}")
 
-    def _set_line(self, key: str, record: ConsolidationRecord | None) -> None:
+    def _set_line(self, key: str, record: ConsolidationRecord | None, scope: Scope) -> None:
         self._values[key].setStyleSheet("")
         self._values[key].set_full_text(
-            humanize.coverage_text(record),
+            humanize.coverage_text(record, scope),
             humanize.absolute_time(record.last_run_at) if record is not None else "",
         )
 
     def _set_harvest(self, status: ConsolidationStatus | None) -> None:
         harvest = status.latest_harvest if status is not None else None
-        for widget in (self._keys["Harvest"], self._values["Harvest"]):
+        for widget in (self._keys["Harvest"], self._harvest_row, self._values["Harvest"]):
             widget.setVisible(harvest is not None)
         failed = harvest is not None and harvest.status == "failed"
         error = harvest.error if harvest is not None and failed else None
