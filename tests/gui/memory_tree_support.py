@@ -38,6 +38,8 @@ class FakeDialogs:
         self.new_item: tuple[VirtualPath, str] | None = None
         self.move_target: VirtualPath | None = None
         self.confirm = True
+        self.without_copy = False
+        """The answer to "History cannot keep a copy": go on without one?"""
         self.dont_ask_again = False
         self.copy_to: Callable[[Sequence[CopyTarget]], CopyChoice | None] | None = None
         """Picks the Copy to… answer from the targets offered."""
@@ -62,6 +64,10 @@ class FakeDialogs:
     def confirm_delete(self, names: list[str], file_count: int, loses_draft: bool) -> bool:
         self.asked.append(("delete", tuple(names), file_count, loses_draft))
         return self.confirm
+
+    def confirm_without_copy(self, refusal: str, done: str) -> bool:
+        self.asked.append(("without-copy", refusal, done))
+        return self.without_copy
 
     def confirm_delete_orphan(self, dir_name: str, file_count: int) -> bool:
         self.asked.append(("delete-orphan", dir_name, file_count))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import threading
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from gui.editor_support import (
     ORIGINAL,
     OTHER,
     disk_text,
+    replace_in_buffer,
     show_and_focus,
     type_at_end,
     write_disk,
@@ -26,6 +28,7 @@ from memtab.gui.memory_tab.editor_bar import BarKind
 from memtab.gui.memory_tab.editor_view import EDITOR_ACCESSIBLE_NAME, ViewMode
 from memtab.gui.tasks.runner import TaskContext
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
+from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
@@ -701,3 +704,32 @@ def test_guard_dialog_maps_its_buttons(
         | QMessageBox.StandardButton.Discard
         | QMessageBox.StandardButton.Cancel
     )
+
+
+def _disk_full(*_args: object, **_kwargs: object) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.expect_log("memtab.store.history.recorder", "WARNING", r"saved without a copy")
+@pytest.mark.expect_log("memtab.store.history.recorder", "WARNING", r"Could not record")
+def test_a_save_history_cannot_keep_a_copy_for_is_refused_until_chosen(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_disk(store, "their rewrite, not in history\n")
+    panel.open_file(NOTES)
+    replace_in_buffer(panel, "their rewrite", "mine")
+    monkeypatch.setattr(BlobStore, "put", _disk_full)
+    assert not panel.save()
+    assert panel.message_bar.kind is BarKind.ERROR
+    assert panel.message_bar.text.startswith(
+        f"Not saved: {NOTES} was not saved: history cannot keep a copy of what it holds "
+        f"(the disk holding {store.home.history_dir} is full). Your draft is kept"
+    )
+    assert panel.message_bar.action_ids() == ["save_without_copy"]
+    assert disk_text(store) == "their rewrite, not in history\n"
+    assert panel.is_dirty
+
+    with qtbot.waitSignal(panel.saved):
+        panel.message_bar.button("save_without_copy").click()
+    assert disk_text(store) == "mine, not in history\n"
+    assert not panel.is_dirty

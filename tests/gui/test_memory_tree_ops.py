@@ -3,7 +3,9 @@ tree's link to the editor (opening, the unsaved guard, the agent-edited badge)."
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -21,7 +23,10 @@ from gui.memory_tree_support import (
     wait_watching,
 )
 from memtab.gui.main_window import MainWindow
+from memtab.gui.memory_tab import history_hub
 from memtab.store.files import read_file_content
+from memtab.store.history.blobs import BlobStore
+from memtab.store.history.sync import SyncReport
 from memtab.store.home import Home
 from memtab.store.meta import MetaStore, global_key, project_key
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
@@ -434,3 +439,41 @@ def test_transcript_and_lock_writes_do_not_cause_rescans(
         (home.memtab_dir / "locks" / "x.lock").write_text("")
     with qtbot.waitSignal(tab.scan_applied, timeout=WAIT_MS):
         touch_later(home.global_root / "Zeta.md", memory("Changed"))
+
+
+def _disk_full(*_args: object, **_kwargs: object) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("go_on", [False, True])
+def test_a_delete_history_cannot_keep_asks_before_deleting_without_a_copy(
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    home: Home,
+    monkeypatch: pytest.MonkeyPatch,
+    expect_log: Any,
+    go_on: bool,
+) -> None:
+    monkeypatch.setattr(history_hub, "record_external_changes", lambda *_args: SyncReport())
+    window, dialogs = open_window(make_window, home)  # history has no copy of notes.md
+    notes = parse_file_path("/memories/workspace/notes.md")
+    physical = home.workspace_root(MAIN) / "notes.md"
+    monkeypatch.setattr(BlobStore, "put", _disk_full)
+    dialogs.without_copy = go_on
+    if go_on:
+        expect_log("memtab.store.history.recorder", "WARNING", r"deleted without a copy")
+        expect_log("memtab.store.history.recorder", "WARNING", r"Could not record")
+    select(window, file_key(notes))
+    window.memory_tab.delete_action.trigger()
+    wait_for(qtbot, lambda: len(dialogs.asked) == 2)
+    (_, refusal, done) = dialogs.asked[1]
+    assert dialogs.asked[1][0] == "without-copy" and done == "deleted"
+    assert refusal == (
+        f"{notes} was not deleted: history cannot keep a copy of what it holds "
+        f"(the disk holding {home.history_dir} is full)"
+    )
+    if go_on:
+        wait_for(qtbot, lambda: not physical.exists())
+    wait_idle(qtbot, window)
+    assert physical.exists() is not go_on
+    assert window.memory_tab.model.node_for_key(file_key(notes)) is None or not go_on

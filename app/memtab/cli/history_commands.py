@@ -60,6 +60,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     _add_orphan_option(restore_parser)
     restore_parser.add_argument("--version", metavar="V", required=True, help="a version id")
     restore_parser.add_argument("--to", metavar="PATH", help="restore to another path")
+    restore_parser.add_argument(
+        "--force",
+        action="store_true",
+        help="with --to: replace the file already there (its content is kept in history)",
+    )
     restore_parser.add_argument("--json", action="store_true")
     restore_parser.set_defaults(handler=run_restore)
 
@@ -182,10 +187,12 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
+    if args.force and args.to is None:
+        raise CliError("--force is for --to: a restore in place never needs it")
     if _is_file_id(args.path):
         return _restore_source_file(args)
     store = _synced_store(args)
-    result = restore(store, args.path, args.version, to=args.to)
+    result = restore(store, args.path, args.version, to=args.to, replace=args.force)
     if args.json:
         print_json(result.to_json())
     elif result.unchanged:
@@ -239,11 +246,13 @@ def run_revert(args: argparse.Namespace) -> int:
     else:
         for path in result.restored:
             print(f"restored {path}")
+        for path in result.already:
+            print(f"already  {path}: it holds what it held before the run")
         for refusal in result.refused:
             print(f"refused  {refusal.path}: {refusal.reason}")
             if refusal.diff:
                 print("  " + refusal.diff.replace("\n", "\n  "))
-        if not result.restored and not result.refused:
+        if not result.restored and not result.refused and not result.already:
             print("Nothing to revert: the files already hold what they held before the run")
     return 1 if result.refused else 0
 

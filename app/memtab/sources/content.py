@@ -35,6 +35,7 @@ from memtab.sources.loki_render import render_loki
 from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceError, SourceFile
 from memtab.store.errors import CapError, SaveConflictError, file_cap_message
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
+from memtab.store.history.capture import removes_nothing
 from memtab.store.memory import missing_conflict, replace_loaded_in
 
 if TYPE_CHECKING:
@@ -115,6 +116,7 @@ def save_source_file(
     env: Mapping[str, str] | None = None,
     history: SourceVersions | None = None,
     restored_from: str | None = None,
+    allow_unkept: bool = False,
 ) -> str:
     """Save editor content into a writable source file; returns the sha of what was written.
 
@@ -123,7 +125,9 @@ def save_source_file(
     untouched). ReadOnlyError for a file its agent owns; SourceError for a path through a
     link, or when the file's lock is held too long. `history` records the change (a
     restore of version `restored_from`, a create or an edit) under the file's lock, and
-    keeps what an edit or restore replaces before it writes (write-ahead).
+    keeps what an edit or restore replaces before it writes (write-ahead); a save that
+    would destroy what history cannot keep is refused (UnkeptChangeError) unless
+    `allow_unkept`.
     """
     if file.source_id != source.id:
         raise SourceError(f"{file.id} is not a file of {source.id}")
@@ -136,7 +140,13 @@ def save_source_file(
 
     def keep_before(old: bytes) -> None:  # history's write-ahead (versions.py)
         if history is not None:
-            kept.append(history.keep_before(file, old))
+            done = "restored" if restored_from else "saved"
+            destroys = not removes_nothing(old, data)
+            kept.append(
+                history.keep_before(
+                    file, old, done=done, destroys=destroys, allow_unkept=allow_unkept
+                )
+            )
 
     try:
         with interprocess_lock(_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
@@ -196,6 +206,7 @@ def remove_created_file(
     created_folders: int = 0,
     env: Mapping[str, str] | None = None,
     history: SourceVersions | None = None,
+    allow_unkept: bool = False,
 ) -> None:
     """Take back a file Memtab created in a source (Edit → Undo of Copy to…): remove it
     only while it holds exactly what was written (`expected_sha256`), then the
@@ -203,7 +214,8 @@ def remove_created_file(
 
     SaveConflictError, removing nothing, when the file changed or went; SourceError when
     it cannot be reached (a link on the way) or its lock is held too long. `history`
-    keeps the copy before removing it and records the removal.
+    keeps the copy before removing it and records the removal; UnkeptChangeError when it
+    cannot, unless `allow_unkept`.
     """
     changed = SaveConflictError("changed", f"{file.id} changed since it was copied; kept")
     try:
@@ -219,7 +231,9 @@ def remove_created_file(
                     raise changed from None
                 if hashlib.sha256(data).hexdigest() != expected_sha256:
                     raise changed
-                kept = history is not None and history.keep_before(file, data)
+                kept = history is not None and history.keep_before(
+                    file, data, done="removed", destroys=True, allow_unkept=allow_unkept
+                )
                 target, at = directory.at(name)
                 os.unlink(target, **at)
             if history is not None:

@@ -9,9 +9,10 @@ to…, `memtab copy`), the removal of a copy (Edit → Undo) and a restore. Writ
 for mux's files: before Memtab replaces or removes a file's content, still under the lock,
 `keep_before` stores that content and, if the agent wrote it since the last version,
 records it as `external` (the recorder's `keep_before`), so a crash between the write and
-its `record` loses nothing the agent wrote. What the agents write while Memtab does not
-write the file is not followed (a file id is not a virtual path: `sync_external` walks
-mux's scopes).
+its `record` loses nothing the agent wrote; a change that would destroy what history
+cannot keep is refused (`UnkeptChangeError`) unless the caller allows it. What the agents
+write while Memtab does not write the file is not followed (a file id is not a virtual
+path: `sync_external` walks mux's scopes).
 """
 
 from __future__ import annotations
@@ -48,11 +49,22 @@ class SourceVersions:
     home: Home
     actor: str = "user"
 
-    def keep_before(self, file: SourceFile, before: bytes) -> bool:
+    def keep_before(
+        self, file: SourceFile, before: bytes, *, done: str, destroys: bool, allow_unkept: bool
+    ) -> bool:
         """Write-ahead: under the file's lock and before Memtab replaces or removes it,
         keep `before` (what it holds) in history. Whether it was kept (pass it to `record`
-        as `before_kept`); never raises (see `HistoryRecorder.keep_before`)."""
-        return self._recorder().keep_before(index_key(file.source_id), [(file.id, before)])
+        as `before_kept`). A change that `destroys` it when history cannot keep a copy is
+        refused (UnkeptChangeError) unless `allow_unkept` (see
+        `HistoryRecorder.keep_before`)."""
+        return self._recorder().keep_before(
+            index_key(file.source_id),
+            [(file.id, before)],
+            label=file.id,
+            done=done,
+            destroys=destroys,
+            allow_unkept=allow_unkept,
+        )
 
     def record(
         self,
@@ -96,11 +108,13 @@ def restore_version(
     version_id: str,
     *,
     expected_sha256: str | None = None,
+    allow_unkept: bool = False,
 ) -> bool:
     """Make a writable file of `source` hold one of its versions again (a deleted one comes
     back), recorded as a `restore`; False when it already holds it. `expected_sha256`:
     only if the file holds that content now (an undo). HistoryError (unknown version,
-    content pruned), SaveConflictError (changed meanwhile), ReadOnlyError and SourceError
+    content pruned), SaveConflictError (changed meanwhile), UnkeptChangeError (what it
+    holds cannot be kept; `allow_unkept`: restore anyway), ReadOnlyError and SourceError
     (one line) otherwise."""
     from memtab.sources.content import read_source_file, save_source_file
     from memtab.sources.copy import target_file
@@ -126,6 +140,12 @@ def restore_version(
         if expected == content_sha256(text_of(data)):
             return False
     save_source_file(
-        source, file, text_of(data), expected, history=history, restored_from=version.id
+        source,
+        file,
+        text_of(data),
+        expected,
+        history=history,
+        restored_from=version.id,
+        allow_unkept=allow_unkept,
     )
     return True

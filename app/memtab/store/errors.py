@@ -43,6 +43,31 @@ class ChangedDuringEditError(MemoryStoreError):
     """Another program kept changing the file while an edit was being made."""
 
 
+class HistoryUnavailableError(MemoryStoreError):
+    """History cannot keep a copy right now; `cause` says why, in words."""
+
+    def __init__(self, cause: str) -> None:
+        super().__init__(f"history cannot keep a copy ({cause})")
+        self.cause = cause
+
+
+class UnkeptChangeError(MemoryStoreError):
+    """A change that would destroy content history cannot keep a copy of: refused, nothing
+    changed (docs/formats.md §14.2). The caller may ask the user, then make it again with
+    `allow_unkept=True`.
+
+    `label` names the file, `done` what the change would have done to it (`deleted`,
+    `saved`…), `cause` why history cannot keep it."""
+
+    def __init__(self, label: str, done: str, cause: str) -> None:
+        super().__init__(
+            f"{label} was not {done}: history cannot keep a copy of what it holds ({cause})"
+        )
+        self.label = label
+        self.done = done
+        self.cause = cause
+
+
 ConflictKind = Literal["exists", "missing", "changed"]
 
 

@@ -23,7 +23,11 @@ Every change is recorded in the home's history (`memtab.store.history`) while th
 held, with the content before and after and who made it: the `actor` and `run_id` the
 store was made with (the window's store is `user`). Write-ahead: what a change replaces or
 removes is kept in history (`keep_before`) before the change touches the disk, so a crash
-between the change and its record loses nothing.
+between the change and its record loses nothing. A change that would destroy content
+history cannot keep (its dir read-only, full, not a directory) is refused with
+UnkeptChangeError, nothing changed, unless the caller passes `allow_unkept=True`: the
+user's explicit choice, never a default. Creating, moving and only adding text destroy
+nothing; they go on with a warning (docs/formats.md §14.2).
 """
 
 from __future__ import annotations
@@ -45,14 +49,11 @@ from memtab.store.errors import (
     SaveConflictError,
     ScopeBusyError,
     ScopeUnavailableError,
-    not_text_message,
+    UnkeptChangeError,
 )
 from memtab.store.files import (
-    MAX_FILE_BYTES,
-    FileContent,
     content_sha256,
     count_files,
-    read_file_in,
 )
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.capture import (
@@ -61,6 +62,7 @@ from memtab.store.history.capture import (
     file_stat,
     read_whole,
     relocate,
+    removes_nothing,
 )
 from memtab.store.history.recorder import FileChange
 from memtab.store.history.versions import Op
@@ -73,9 +75,12 @@ from memtab.store.paths import (
 )
 from memtab.store.scope_access import (
     kind_in,
+    missing_conflict,
     read_in,
     remove_partial_copy,
+    replace_loaded_in,
     reporting_os_errors,
+    require_editable,
     still_holds,
 )
 from memtab.store.scopes import (
@@ -102,6 +107,7 @@ __all__ = [  # the errors live in memtab.store.errors; importers of this module 
     "SaveResult",
     "ScopeBusyError",
     "ScopeUnavailableError",
+    "UnkeptChangeError",
     "missing_conflict",
     "parse_path_argument",
     "replace_loaded_in",
@@ -111,6 +117,8 @@ __all__ = [  # the errors live in memtab.store.errors; importers of this module 
 
 # A tool edit redone this many times on text another program keeps changing gives up.
 EDIT_ATTEMPTS = 3
+# What `restore_content` did, by op, in a refusal ("… was not restored: …").
+_DONE = {"restore": "restored", "revert": "reverted", "delete": "deleted", "edit": "saved"}
 
 
 @dataclass(frozen=True)
@@ -125,13 +133,17 @@ class MemoryStore(ScopeStore):
 
     # --- editing --------------------------------------------------------------------------
 
-    def edit_text(self, raw_path: str, change: Callable[[str], str]) -> VirtualPath:
+    def edit_text(
+        self, raw_path: str, change: Callable[[str], str], *, allow_unkept: bool = False
+    ) -> VirtualPath:
         """Replace a file's text with `change(text)`, atomically across processes.
 
         Under the scope lock: read, change, and replace only if the file is still what
         was read; if another program changed it meanwhile, the edit is redone on the new
         text (up to EDIT_ATTEMPTS times, then ChangedDuringEditError — nothing is
         overwritten). `change` raises to refuse (its error propagates). Counts as a write.
+        An edit that removes text history cannot keep is refused (UnkeptChangeError)
+        unless `allow_unkept`; one that only adds goes on (see `keep_before`).
         """
         path = parse_file_path(raw_path)
         assert path.scope is not None
@@ -144,7 +156,9 @@ class MemoryStore(ScopeStore):
                 current, read_bytes = read_in(parent, path)
                 updated = encode_utf8(change(self._text_of(path, current)))
                 self._check_size(len(updated))
-                kept = self.keep_before(path.scope, [(path, read_bytes)])
+                kept = self._keep_replaced(
+                    path, read_bytes, updated, done="edited", allow_unkept=allow_unkept
+                )
                 if parent.replace_if_unchanged(
                     path.name, updated, unchanged=still_holds(parent, path.name, read_bytes)
                 ):
@@ -160,6 +174,28 @@ class MemoryStore(ScopeStore):
                 )
         self.record_write(path)
         return path
+
+    def _keep_replaced(
+        self,
+        path: VirtualPath,
+        before: bytes,
+        after: bytes | None,
+        *,
+        done: str,
+        allow_unkept: bool,
+    ) -> bool:
+        """`keep_before` of what file `path` holds (`before`) when a change gives it
+        `after` (None: removes it): destroying unless it only adds (`removes_nothing`)."""
+        assert path.scope is not None
+        destroys = after is None or not removes_nothing(before, after)
+        return self.keep_before(
+            path.scope,
+            [(path, before)],
+            label=path,
+            done=done,
+            destroys=destroys,
+            allow_unkept=allow_unkept,
+        )
 
     def _create_new(self, path: VirtualPath, data: bytes, *, conflict: Exception) -> None:
         """Create file `path` (parents made) that must not exist; caps checked; recorded.
@@ -177,11 +213,19 @@ class MemoryStore(ScopeStore):
             stat = file_stat(parent, path.name)
         self.record_changes(path.scope, [FileChange(str(path), None, data, "create", stat)])
 
-    def save(self, raw_path: str, content: str, expected_sha256: str | None) -> SaveResult:
+    def save(
+        self,
+        raw_path: str,
+        content: str,
+        expected_sha256: str | None,
+        *,
+        allow_unkept: bool = False,
+    ) -> SaveResult:
         """Save editor content if the file is still what the editor loaded.
 
         expected_sha256 None means "this is a new file". A conflict never touches the file;
-        a successful save counts as a write.
+        a successful save counts as a write. A save that removes text history cannot keep
+        is refused (UnkeptChangeError) unless `allow_unkept` (see `keep_before`).
         """
         path = parse_file_path(raw_path)
         assert path.scope is not None
@@ -192,12 +236,14 @@ class MemoryStore(ScopeStore):
                 exists = SaveConflictError("exists", f"{path} already exists; reload before saving")
                 self._create_new(path, data, conflict=exists)
             else:
-                self._replace_loaded(path, data, expected_sha256)
+                self._replace_loaded(path, data, expected_sha256, allow_unkept=allow_unkept)
         self.record_write(path)
         # The sha of what was written, not a re-read: another writer may already be next.
         return SaveResult(path, content_sha256(content))
 
-    def _replace_loaded(self, path: VirtualPath, data: bytes, expected_sha256: str) -> None:
+    def _replace_loaded(
+        self, path: VirtualPath, data: bytes, expected_sha256: str, *, allow_unkept: bool
+    ) -> None:
         scope = path.scope
         assert scope is not None
         try:
@@ -205,6 +251,12 @@ class MemoryStore(ScopeStore):
         except NotFoundError:
             raise missing_conflict(str(path)) from None
         kept: list[bool] = []
+
+        def keep(old: bytes) -> None:
+            kept.append(
+                self._keep_replaced(path, old, data, done="saved", allow_unkept=allow_unkept)
+            )
+
         with parent, reporting_os_errors(path, "save"):
             replaced = replace_loaded_in(
                 parent,
@@ -212,7 +264,7 @@ class MemoryStore(ScopeStore):
                 data,
                 expected_sha256,
                 label=str(path),
-                before_replacing=lambda old: kept.append(self.keep_before(scope, [(path, old)])),
+                before_replacing=keep,
             )
             stat = file_stat(parent, path.name)
         change = FileChange(str(path), replaced, data, "edit", stat)
@@ -250,8 +302,12 @@ class MemoryStore(ScopeStore):
                     raise exists from None
         return path
 
-    def delete(self, raw_path: str) -> VirtualPath:
-        """Delete a file or a directory (recursively); never a scope root. Drops its meta."""
+    def delete(self, raw_path: str, *, allow_unkept: bool = False) -> VirtualPath:
+        """Delete a file or a directory (recursively); never a scope root. Drops its meta.
+
+        Refused (UnkeptChangeError, nothing deleted) when history cannot keep a copy of
+        every file that goes, unless `allow_unkept`: the user chose to delete without one.
+        """
         path = parse_file_path(raw_path)
         assert path.scope is not None
         missing = NotFoundError(f"No memory file or directory at {path}")
@@ -264,8 +320,22 @@ class MemoryStore(ScopeStore):
                 kind = kind_in(parent, path.name)
                 if kind is None:
                     raise missing
-                removed = self._capture(parent, path, kind)
-                kept = self.keep_before(path.scope, removed)
+                unkept: list[tuple[VirtualPath, str]] = []
+                removed = self._capture(parent, path, kind, unkept=unkept)
+                if unkept:
+                    lost, why = unkept[0]
+                    cause = f"it keeps no copy of {lost}: {why}"
+                    if not allow_unkept:
+                        raise UnkeptChangeError(str(path), "deleted", cause)
+                    logger.warning("%s deleted without a copy in history: %s", path, cause)
+                kept = self.keep_before(
+                    path.scope,
+                    removed,
+                    label=path,
+                    done="deleted",
+                    destroys=True,
+                    allow_unkept=allow_unkept,
+                )
                 try:
                     if kind == "dir":
                         remove_tree(parent, path.name)
@@ -289,15 +359,20 @@ class MemoryStore(ScopeStore):
         return path
 
     def _capture(
-        self, parent: Directory, path: VirtualPath, kind: str
+        self,
+        parent: Directory,
+        path: VirtualPath,
+        kind: str,
+        *,
+        unkept: list[tuple[VirtualPath, str]] | None = None,
     ) -> list[tuple[VirtualPath, bytes]]:
         """What a delete or move is about to take away, for history (nothing when the
-        store records no history)."""
+        store records no history); `unkept`: see `capture_file`."""
         if self.history is None:
             return []
         if kind == "dir":
-            return capture_tree(parent, path)
-        data = capture_file(parent, path)
+            return capture_tree(parent, path, unkept=unkept)
+        data = capture_file(parent, path, unkept=unkept)
         return [] if data is None else [(path, data)]
 
     def _record_move(
@@ -349,7 +424,10 @@ class MemoryStore(ScopeStore):
                 raise taken
             with self._open_parent(old) as source_parent:
                 moved = self._capture(source_parent, old, kind)
-            kept = self.keep_before(old.scope, moved)
+            # A move destroys nothing (it never replaces a file): it goes on without a copy.
+            kept = self.keep_before(
+                old.scope, moved, label=old, done="moved", destroys=False, allow_unkept=False
+            )
             if old.scope != new.scope:
                 self._copy_across_scopes(old, new, kind, taken)
             else:
@@ -418,6 +496,7 @@ class MemoryStore(ScopeStore):
         restored_from: str | None = None,
         revert_of: str | None = None,
         meta: dict[str, object] | None = None,
+        allow_unkept: bool = False,
     ) -> VirtualPath:
         """Make file `raw_path` hold `data` (None: no file), only if it still holds the
         content whose sha256 is `expected_sha256` (None: only if there is no file).
@@ -426,7 +505,8 @@ class MemoryStore(ScopeStore):
         so neither the text rule nor the size cap applies; the file count cap does),
         recorded as `op`. `meta`, the pins and usage a deleted version kept, comes back
         with a file that is recreated. SaveConflictError, changing nothing, when the file
-        is not what the caller saw.
+        is not what the caller saw. UnkeptChangeError, changing nothing, when it would
+        destroy content history cannot keep, unless `allow_unkept` (see `keep_before`).
         """
         path = parse_file_path(raw_path)
         assert path.scope is not None
@@ -449,7 +529,10 @@ class MemoryStore(ScopeStore):
                     raise changed
                 if current is None and data is None:
                     return path
-                kept = current is not None and self.keep_before(path.scope, [(path, current)])
+                done = _DONE.get(op, "changed")
+                kept = current is not None and self._keep_replaced(
+                    path, current, data, done=done, allow_unkept=allow_unkept
+                )
                 if data is None:
                     name, at = parent.at(path.name)
                     os.unlink(name, **at)
@@ -507,60 +590,6 @@ class MemoryStore(ScopeStore):
             raise NotFoundError(f"Only files can be pinned; no memory file at {path}")
         self.meta.set_pinned(self.meta_key(path), pinned)
         return path
-
-
-def replace_loaded_in(
-    parent: Directory,
-    name: str,
-    data: bytes,
-    expected_sha256: str,
-    *,
-    label: str,
-    before_replacing: Callable[[bytes], None] | None = None,
-) -> bytes:
-    """Replace file `name` in `parent` with `data` if it still holds what the editor loaded
-    (docs/formats.md §6), re-checked right before the rename; a conflict never touches the file.
-
-    The one sha-checked save, for memory files (`MemoryStore.save`) and the other agents'
-    files (`memtab.sources`) alike. The caller holds the lock that serializes writers of
-    the file and opened `parent` without following links; `label` names the file in
-    messages. `before_replacing` gets the bytes about to be replaced, once the save is
-    allowed and before the file is touched (history's write-ahead). Returns the bytes it
-    replaced (for history). Raises SaveConflictError, NotEditableError or MemoryStoreError.
-    """
-    changed = SaveConflictError("changed", f"{label} changed since it was loaded")
-    if kind_in(parent, name) != "file":
-        raise missing_conflict(label)
-    try:
-        current, read_bytes = read_file_in(parent, name)
-    except FileNotFoundError:
-        raise missing_conflict(label) from None
-    except OSError as error:
-        raise MemoryStoreError(f"Cannot read {label}: {error.strerror or error}") from None
-    if current.sha256 != expected_sha256:
-        raise changed
-    require_editable(label, current)
-    if before_replacing is not None:
-        before_replacing(read_bytes)
-    if not parent.replace_if_unchanged(name, data, unchanged=still_holds(parent, name, read_bytes)):
-        raise changed
-    return read_bytes
-
-
-def require_editable(label: str, current: FileContent) -> None:
-    """NotEditableError for a binary file or one over the cap (`label` names it)."""
-    if current.binary:
-        raise NotEditableError(not_text_message(label))
-    if current.over_cap:
-        raise NotEditableError(
-            f"{label} is {current.size_bytes} bytes, over the {MAX_FILE_BYTES}-byte cap; "
-            "it cannot be edited through Memtab"
-        )
-
-
-def missing_conflict(label: str) -> SaveConflictError:
-    """The conflict of saving over a file that is gone (`label` names it)."""
-    return SaveConflictError("missing", f"{label} no longer exists; it may have been deleted")
 
 
 def parse_path_argument(raw: object, *, allow_roots: bool = False) -> VirtualPath:

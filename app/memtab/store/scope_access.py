@@ -3,7 +3,8 @@
 `MemoryStore` does every operation through these: a directory of a scope is opened
 component by component from the root (`memtab.fs.confined`), and the operation then
 works relative to it, so a directory swapped for a symlink after a check cannot redirect
-it. The root itself is trusted (a home reached through a symlink works).
+it. The root itself is trusted (a home reached through a symlink works). `replace_loaded_in`
+is the one sha-checked save (docs/formats.md §6), of memory files and other agents' alike.
 """
 
 from __future__ import annotations
@@ -23,8 +24,15 @@ from memtab.fs.confined import (
     open_subdirectory,
     remove_tree,
 )
-from memtab.store.errors import AlreadyExistsError, MemoryStoreError, NotFoundError
-from memtab.store.files import FileContent, read_file_in
+from memtab.store.errors import (
+    AlreadyExistsError,
+    MemoryStoreError,
+    NotEditableError,
+    NotFoundError,
+    SaveConflictError,
+    not_text_message,
+)
+from memtab.store.files import MAX_FILE_BYTES, FileContent, read_file_in
 from memtab.store.paths import PathError, Scope, VirtualPath, is_within_directory, real_path
 
 logger = logging.getLogger(__name__)
@@ -153,3 +161,57 @@ def remove_partial_copy(directory: Directory, name: str) -> None:
         remove_tree(directory, name)
     except OSError as error:
         logger.warning("Could not remove the partial copy %s: %s", directory.display(name), error)
+
+
+def replace_loaded_in(
+    parent: Directory,
+    name: str,
+    data: bytes,
+    expected_sha256: str,
+    *,
+    label: str,
+    before_replacing: Callable[[bytes], None] | None = None,
+) -> bytes:
+    """Replace file `name` in `parent` with `data` if it still holds what the editor loaded
+    (docs/formats.md §6), re-checked right before the rename; a conflict never touches the file.
+
+    The one sha-checked save, for memory files (`MemoryStore.save`) and the other agents'
+    files (`memtab.sources`) alike. The caller holds the lock that serializes writers of
+    the file and opened `parent` without following links; `label` names the file in
+    messages. `before_replacing` gets the bytes about to be replaced, once the save is
+    allowed and before the file is touched (history's write-ahead). Returns the bytes it
+    replaced (for history). Raises SaveConflictError, NotEditableError or MemoryStoreError.
+    """
+    changed = SaveConflictError("changed", f"{label} changed since it was loaded")
+    if kind_in(parent, name) != "file":
+        raise missing_conflict(label)
+    try:
+        current, read_bytes = read_file_in(parent, name)
+    except FileNotFoundError:
+        raise missing_conflict(label) from None
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot read {label}: {error.strerror or error}") from None
+    if current.sha256 != expected_sha256:
+        raise changed
+    require_editable(label, current)
+    if before_replacing is not None:
+        before_replacing(read_bytes)
+    if not parent.replace_if_unchanged(name, data, unchanged=still_holds(parent, name, read_bytes)):
+        raise changed
+    return read_bytes
+
+
+def require_editable(label: str, current: FileContent) -> None:
+    """NotEditableError for a binary file or one over the cap (`label` names it)."""
+    if current.binary:
+        raise NotEditableError(not_text_message(label))
+    if current.over_cap:
+        raise NotEditableError(
+            f"{label} is {current.size_bytes} bytes, over the {MAX_FILE_BYTES}-byte cap; "
+            "it cannot be edited through Memtab"
+        )
+
+
+def missing_conflict(label: str) -> SaveConflictError:
+    """The conflict of saving over a file that is gone (`label` names it)."""
+    return SaveConflictError("missing", f"{label} no longer exists; it may have been deleted")

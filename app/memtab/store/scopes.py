@@ -193,14 +193,31 @@ class ScopeStore:
         except ValueError:
             raise ScopeUnavailableError(self.unavailable_reason(scope) or str(scope)) from None
 
-    def keep_before(self, scope: Scope, contents: Sequence[tuple[VirtualPath, bytes]]) -> bool:
+    def keep_before(
+        self,
+        scope: Scope,
+        contents: Sequence[tuple[VirtualPath, bytes]],
+        *,
+        label: VirtualPath,
+        done: str,
+        destroys: bool,
+        allow_unkept: bool,
+    ) -> bool:
         """Write-ahead, under the scope lock and before a change replaces or removes these
-        files' contents: keep them in history first. Whether they were kept (pass it to
-        `record_changes` as `before_kept`); never raises (see `HistoryRecorder`)."""
+        files' contents: keep them in history first; whether they were kept (pass it to
+        `record_changes` as `before_kept`). A change that `destroys` content history
+        cannot keep is refused with UnkeptChangeError unless `allow_unkept` (see
+        `HistoryRecorder.keep_before`)."""
         if self.history is None:
             return False
-        kept = [(str(path), data) for path, data in contents]
-        return self.history.keep_before(self.history_key(scope), kept)
+        return self.history.keep_before(
+            self.history_key(scope),
+            [(str(path), data) for path, data in contents],
+            label=str(label),
+            done=done,
+            destroys=destroys,
+            allow_unkept=allow_unkept,
+        )
 
     def record_changes(
         self, scope: Scope, changes: Sequence[FileChange], *, before_kept: bool = False

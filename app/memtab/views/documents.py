@@ -6,8 +6,10 @@ that sha. `MuxDocument` goes through the workspace's `MemoryStore` (history reco
 scope locks); `SourceDocument` through `memtab.sources.content` (the same sha-checked
 save, under a lock per file, only for files the source's layout marks writable). Both
 raise the store's `SaveConflictError` when the disk no longer holds what was loaded,
-`DocumentMissingError` when the file is gone and `DocumentError` (one line) otherwise, so the
-editor's rules (`views.editor_session`) need not know which kind it has.
+`DocumentMissingError` when the file is gone, `DocumentUnkeptError` when the save would
+destroy content history cannot keep (`save(..., allow_unkept=True)`: the user chose to
+save without a copy) and `DocumentError` (one line) otherwise, so the editor's rules
+(`views.editor_session`) need not know which kind it has.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from memtab.humanize import display_path
-from memtab.store.errors import SaveConflictError
+from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent
 from memtab.store.memory import MemoryStore, MemoryStoreError, NotFoundError
 from memtab.store.paths import PathError, VirtualPath
@@ -35,6 +37,7 @@ __all__ = [
     "Document",
     "DocumentError",
     "DocumentMissingError",
+    "DocumentUnkeptError",
     "MuxDocument",
     "SaveConflictError",
     "SourceDocument",
@@ -47,6 +50,10 @@ class DocumentError(Exception):
 
 class DocumentMissingError(DocumentError):
     """The file is not on disk (deleted or moved away)."""
+
+
+class DocumentUnkeptError(DocumentError):
+    """Not saved: history cannot keep a copy of what the save would replace."""
 
 
 class Document(Protocol):
@@ -83,9 +90,10 @@ class Document(Protocol):
         """What is on disk now. DocumentMissingError, DocumentError."""
         ...
 
-    def save(self, content: str, expected_sha256: str | None) -> str:
+    def save(self, content: str, expected_sha256: str | None, *, allow_unkept: bool = False) -> str:
         """Write `content` if the disk holds `expected_sha256` (None: nothing yet);
-        returns the sha written. SaveConflictError, DocumentError."""
+        returns the sha written. SaveConflictError, DocumentUnkeptError (unless
+        `allow_unkept`), DocumentError."""
         ...
 
 
@@ -130,11 +138,14 @@ class MuxDocument:
         except (MemoryStoreError, PathError) as error:
             raise DocumentError(str(error)) from None
 
-    def save(self, content: str, expected_sha256: str | None) -> str:
+    def save(self, content: str, expected_sha256: str | None, *, allow_unkept: bool = False) -> str:
         try:
-            return self.store.save(str(self.path), content, expected_sha256).sha256
+            path = str(self.path)
+            return self.store.save(path, content, expected_sha256, allow_unkept=allow_unkept).sha256
         except SaveConflictError:
             raise
+        except UnkeptChangeError as error:
+            raise DocumentUnkeptError(str(error)) from None
         except (MemoryStoreError, PathError, OSError) as error:
             raise DocumentError(str(error)) from None
 
@@ -186,15 +197,22 @@ class SourceDocument:
             raise DocumentError(str(error)) from None
         return FileContent(shown.text, shown.sha256, shown.size_bytes, shown.binary, shown.over_cap)
 
-    def save(self, content: str, expected_sha256: str | None) -> str:
+    def save(self, content: str, expected_sha256: str | None, *, allow_unkept: bool = False) -> str:
         from memtab.sources.content import save_source_file
         from memtab.sources.model import SourceError
 
         try:
             return save_source_file(
-                self.source, self.file, content, expected_sha256, history=self.history
+                self.source,
+                self.file,
+                content,
+                expected_sha256,
+                history=self.history,
+                allow_unkept=allow_unkept,
             )
         except SaveConflictError:
             raise
+        except UnkeptChangeError as error:
+            raise DocumentUnkeptError(str(error)) from None
         except (SourceError, MemoryStoreError, OSError) as error:
             raise DocumentError(str(error)) from None

@@ -36,6 +36,7 @@ TAKE_THEIRS = "take_theirs"
 RESTORE_DRAFT = "restore_draft"
 CLOSE_FILE = "close_file"
 MERGE = "merge"
+SAVE_WITHOUT_COPY = "save_without_copy"
 
 # What Enter (the default button) may do: look, or keep both sides' changes.
 _SAFE_DEFAULTS = (MERGE, SHOW_DIFF)

@@ -4,6 +4,10 @@ Each function runs on the file-operations worker (never the GUI thread: the stor
 cross-process locks that a running mux may hold) and returns an `OpResult` instead of
 raising, so the tab can show a clear message and nothing is ever half-reported. The
 watcher's rescan shows the outcome; `OpResult.touched` lets the tab rescan at once.
+
+An operation refused because history cannot keep a copy of what it would destroy says so
+(`OpResult.unkept`); the tab asks, and makes it again with `allow_unkept=True` only when
+the user chooses to go on without a copy (docs/formats.md §14.2).
 """
 
 from __future__ import annotations
@@ -13,11 +17,12 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from memtab.store import orphans
 from memtab.store.files import content_sha256
 from memtab.store.home import Home, HomeError
-from memtab.store.memory import MemoryStore, MemoryStoreError
+from memtab.store.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
 from memtab.store.paths import PathError, VirtualPath
 
 logger = logging.getLogger(__name__)
@@ -35,20 +40,30 @@ class OpResult:
     """(old, new) pairs that were moved."""
     touched: tuple[str, ...] = ()
     """Physical paths that changed, for an immediate rescan."""
+    unkept: str | None = None
+    """Refused only because history cannot keep a copy of what it would destroy: what it
+    would have done (`deleted`, `restored`…); the same operation with `allow_unkept` makes
+    it without one."""
 
     @property
     def ok(self) -> bool:
         return self.error is None
 
+    @classmethod
+    def failed(cls, message: str, error: Exception, **fields: Any) -> OpResult:
+        """A failure: `message` (`Deleting a.md failed`) and the error in one line."""
+        if isinstance(error, OSError):
+            detail = error.strerror or str(error)
+            if error.filename:
+                detail = f"{detail} ({error.filename})"
+        else:
+            detail = str(error)
+        unkept = error.done if isinstance(error, UnkeptChangeError) else None
+        return cls(message, error=detail, unkept=unkept, **fields)
+
 
 def _failure(action: str, error: Exception) -> OpResult:
-    if isinstance(error, OSError):
-        detail = error.strerror or str(error)
-        if error.filename:
-            detail = f"{detail} ({error.filename})"
-    else:
-        detail = str(error)
-    return OpResult(f"{action} failed", error=detail)
+    return OpResult.failed(f"{action} failed", error)
 
 
 def _physical(store: MemoryStore, path: VirtualPath) -> str:
@@ -112,15 +127,21 @@ def move(store: MemoryStore, moves: Sequence[tuple[VirtualPath, VirtualPath]]) -
     return OpResult(message, moved=tuple(done), touched=tuple(touched))
 
 
-def delete(store: MemoryStore, paths: Sequence[VirtualPath]) -> OpResult:
-    """Delete files and directories; stops at the first failure."""
+def delete(
+    store: MemoryStore, paths: Sequence[VirtualPath], *, allow_unkept: bool = False
+) -> OpResult:
+    """Delete files and directories; stops at the first failure. `allow_unkept`: without
+    a copy in history where it cannot keep one (the user chose to, after a refusal), and
+    a path already gone is skipped (the refused attempt deleted it)."""
     touched: list[str] = []
     for path in paths:
         physical = _physical(store, path)
         try:
-            store.delete(str(path))
+            if allow_unkept and store.kind_of(path) is None:
+                continue
+            store.delete(str(path), allow_unkept=allow_unkept)
         except (MemoryStoreError, PathError, OSError) as error:
-            return _failure(f"Deleting {path.name}", error)
+            return OpResult.failed(f"Deleting {path.name} failed", error, touched=tuple(touched))
         touched.append(physical)
     message = f"Deleted {paths[0]}" if len(paths) == 1 else f"Deleted {len(paths)} items"
     return OpResult(message, touched=tuple(touched))

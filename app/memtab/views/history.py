@@ -280,11 +280,17 @@ def version_diff(
 
 
 def restore_file(
-    store: MemoryStore, path: VirtualPath | str, version_id: str, to: VirtualPath | None = None
+    store: MemoryStore,
+    path: VirtualPath | str,
+    version_id: str,
+    to: VirtualPath | None = None,
+    *,
+    allow_unkept: bool = False,
 ) -> OpResult:
     """Make a file hold one of its versions again (a deleted one comes back with its pins
     and usage, beside a newer file of the same name; `to`: elsewhere, never over a file).
-    `created` names the file when the restore made one (to select and open it)."""
+    `created` names the file when the restore made one (to select and open it).
+    `allow_unkept`: even when history cannot keep what it replaces (the user chose to)."""
     name = display_name(str(path))
     failed = f"Restoring {name} failed"
     try:
@@ -292,9 +298,15 @@ def restore_file(
         existed = store.kind_of(target) is not None
         if to is not None and existed:
             return OpResult(failed, error=f"Something exists at {to}; choose another path")
-        result = restore(store, str(path), version_id, to=str(to) if to is not None else None)
+        result = restore(
+            store,
+            str(path),
+            version_id,
+            to=str(to) if to is not None else None,
+            allow_unkept=allow_unkept,
+        )
     except (HistoryError, MemoryStoreError, PathError, OSError) as error:
-        return OpResult(failed, error=str(error))
+        return OpResult.failed(failed, error)
     restored = parse_file_path(result.path)
     touched = _physical(store, restored)
     if result.unchanged:

@@ -21,7 +21,7 @@ from memtab.sources.versions import SourceVersions, restore_version
 from memtab.store.history.undo import HistoryError
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore, SaveConflictError
+from memtab.store.memory import MemoryStore, SaveConflictError, UnkeptChangeError
 from memtab.store.paths import parse_file_path
 from memtab.views import source_copy
 from memtab.views.file_ops import OpResult
@@ -45,7 +45,7 @@ class SourceCopyStep(UndoStep):
     def removed_source_files(self) -> tuple[str, ...]:
         return (self.source.file_id(self.relative),)
 
-    def undo(self, store: MemoryStore) -> OpResult:
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
         failed = f"Undo of {self.description} failed"
         try:
             file = target_file(self.source, self.relative)
@@ -55,9 +55,10 @@ class SourceCopyStep(UndoStep):
                 self.sha256,
                 created_folders=self.created_folders,
                 history=SourceVersions(store.home),
+                allow_unkept=allow_unkept,
             )
-        except (SaveConflictError, SourceError) as error:
-            return OpResult(failed, error=str(error))
+        except (SaveConflictError, UnkeptChangeError, SourceError) as error:
+            return OpResult.failed(failed, error)
         return OpResult(f"Removed the copy {file.id}", touched=(str(file.physical),))
 
 
@@ -77,7 +78,7 @@ class SourceRestoreStep(UndoStep):
         gone = self.before is None or self.before.deleted
         return (self.file_id,) if gone else ()
 
-    def undo(self, store: MemoryStore) -> OpResult:
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
         failed = f"Undo of {self.description} failed"
         history = SourceVersions(store.home)
         try:
@@ -85,13 +86,20 @@ class SourceRestoreStep(UndoStep):
                 file = source_file(self.source, parse_file_id(self.file_id).relative)
                 if file is None:
                     return OpResult(failed, error=f"{self.file_id} is gone")
-                remove_created_file(self.source, file, self.sha256, history=history)
+                remove_created_file(
+                    self.source, file, self.sha256, history=history, allow_unkept=allow_unkept
+                )
             else:
                 restore_version(
-                    history, self.source, self.file_id, self.before.id, expected_sha256=self.sha256
+                    history,
+                    self.source,
+                    self.file_id,
+                    self.before.id,
+                    expected_sha256=self.sha256,
+                    allow_unkept=allow_unkept,
                 )
-        except (SaveConflictError, HistoryError, SourceError) as error:
-            return OpResult(failed, error=str(error))
+        except (SaveConflictError, UnkeptChangeError, HistoryError, SourceError) as error:
+            return OpResult.failed(failed, error)
         physical = str(self.source.root.joinpath(*parse_file_id(self.file_id).relative.split("/")))
         return OpResult(f"{self.file_id} holds what it held before", touched=(physical,))
 
@@ -126,17 +134,23 @@ def copy_to(
 
 
 def restore_source(
-    stack: UndoStack, home: Home, source: Source, file_id: str, version_id: str
+    stack: UndoStack,
+    home: Home,
+    source: Source,
+    file_id: str,
+    version_id: str,
+    *,
+    allow_unkept: bool = False,
 ) -> OpResult:
     """`sources.versions.restore_version` of another agent's file, remembering what the
-    file held before."""
+    file held before (`allow_unkept`: even when history cannot keep what it replaces)."""
     history = SourceVersions(home)
     relative = parse_file_id(file_id).relative
     name = PurePosixPath(relative).name
     try:
-        changed = restore_version(history, source, file_id, version_id)
-    except (SaveConflictError, HistoryError, SourceError) as error:
-        return OpResult(f"Restoring {name} failed", error=str(error))
+        changed = restore_version(history, source, file_id, version_id, allow_unkept=allow_unkept)
+    except (SaveConflictError, UnkeptChangeError, HistoryError, SourceError) as error:
+        return OpResult.failed(f"Restoring {name} failed", error)
     physical = (str(source.root.joinpath(*relative.split("/"))),)
     if not changed:
         return OpResult(f"{file_id} already holds that version", touched=physical)

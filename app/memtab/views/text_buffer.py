@@ -12,6 +12,8 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+from memtab.store.history.capture import common_prefix_length
+
 BOM = "\ufeff"
 PARAGRAPH_SEPARATOR = "\u2029"
 
@@ -91,22 +93,10 @@ class DocumentPositions:
         return index
 
 
-def _common_prefix_length(a: str, b: str) -> int:
-    # Binary search over slice comparisons: they run in C, so 100 KiB stays well under 1 ms.
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
 def changed_span(old: str, new: str) -> tuple[int, int, int]:
     """(start, old_end, new_end): the smallest middle part of `old` that `new` replaces."""
-    start = _common_prefix_length(old, new)
-    suffix = _common_prefix_length(old[start:][::-1], new[start:][::-1])
+    start = common_prefix_length(old, new)
+    suffix = common_prefix_length(old[start:][::-1], new[start:][::-1])
     return start, len(old) - suffix, len(new) - suffix
 
 

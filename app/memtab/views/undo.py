@@ -9,7 +9,9 @@ recorded, what a copy wrote), never from a guess. `UndoStep.undo` takes it back 
 change of its own, recorded in history like any other, and only where nothing changed
 since: a deleted file comes back beside a newer file of the same name, a created,
 restored or copied file that was edited since is left alone, a move back never replaces
-what appeared at the old name.
+what appeared at the old name. An undo refused because history cannot keep a copy of what
+it would replace says so (`OpResult.unkept`), and is made without one only when asked
+(`allow_unkept`).
 
 Operations run on the file-operations worker, so the stack is shared between that
 thread (pushing) and the GUI thread (peeking, popping): it takes a lock.
@@ -21,7 +23,7 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memtab.humanize import plural
 from memtab.store.files import content_sha256
@@ -52,8 +54,9 @@ class UndoStep:
     workspace: Workspace | None
     description: str
 
-    def undo(self, store: MemoryStore) -> OpResult:
-        """Take the operation back through `store` (`store_for`'s)."""
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
+        """Take the operation back through `store` (`store_for`'s); `allow_unkept`: even
+        where history cannot keep a copy of what it replaces (the user chose to)."""
         raise NotImplementedError
 
     def store_for(self, home: Home) -> MemoryStore:
@@ -93,14 +96,14 @@ class DeleteStep(UndoStep):
     def written(self) -> tuple[VirtualPath, ...]:
         return (*(parse_file_path(path) for path, _version in self.files), *self.folders)
 
-    def undo(self, store: MemoryStore) -> OpResult:
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
         restored: list[VirtualPath] = []
         notes: list[str] = []
         touched: list[str] = []
         for path, version_id in self.files:
-            result = restore_file(store, path, version_id)
+            result = restore_file(store, path, version_id, allow_unkept=allow_unkept)
             if not result.ok:
-                return OpResult(f"Undo of {self.description} failed", error=result.error)
+                return replace(result, message=f"Undo of {self.description} failed")
             if result.created is not None:
                 restored.append(result.created)
                 if str(result.created) != path:
@@ -136,9 +139,11 @@ class OrphanDeleteStep(DeleteStep):
     def store_for(self, home: Home) -> MemoryStore:
         return OrphanProjectStore(home, self.dir_name)
 
-    def undo(self, store: MemoryStore) -> OpResult:
-        result = super().undo(store)
-        return OpResult(result.message, error=result.error, touched=result.touched)
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
+        result = super().undo(store, allow_unkept=allow_unkept)
+        return OpResult(
+            result.message, error=result.error, touched=result.touched, unkept=result.unkept
+        )
 
 
 @dataclass(frozen=True)
@@ -161,8 +166,8 @@ class MoveStep(UndoStep):
                 return VirtualPath(old.scope, old.segments + path.segments[len(new.segments) :])
         return path
 
-    def undo(self, store: MemoryStore) -> OpResult:
-        backwards = [(new, old) for old, new in reversed(self.moves)]
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
+        backwards = [(new, old) for old, new in reversed(self.moves)]  # never refused
         result = file_ops.move(store, backwards)
         if not result.ok:
             return OpResult(
@@ -187,7 +192,7 @@ class CreateStep(UndoStep):
     def affected(self) -> tuple[VirtualPath, ...]:
         return (self.path,)
 
-    def undo(self, store: MemoryStore) -> OpResult:
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
         failed = f"Undo of {self.description} failed"
         try:
             kind = store.kind_of(self.path)
@@ -200,11 +205,17 @@ class CreateStep(UndoStep):
                 store.delete(str(self.path))
                 return OpResult(f"Removed the new folder {self.path}", touched=(physical,))
             physical = str(store.physical(self.path))
-            store.restore_content(str(self.path), None, expected_sha256=self.sha256, op="delete")
+            store.restore_content(
+                str(self.path),
+                None,
+                expected_sha256=self.sha256,
+                op="delete",
+                allow_unkept=allow_unkept,
+            )
         except SaveConflictError:
             return OpResult(failed, error=f"{self.path} changed since it was created; kept")
         except (MemoryStoreError, PathError, OSError) as error:
-            return OpResult(failed, error=str(error))
+            return OpResult.failed(failed, error)
         return OpResult(f"Removed the new file {self.path}", touched=(physical,))
 
 
@@ -222,7 +233,7 @@ class ContentStep(UndoStep):
     def written(self) -> tuple[VirtualPath, ...]:
         return (self.path,)
 
-    def undo(self, store: MemoryStore) -> OpResult:
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
         failed = f"Undo of {self.description} failed"
         try:
             data = content_of(store.home, self.before)
@@ -232,11 +243,12 @@ class ContentStep(UndoStep):
                 expected_sha256=self.sha256,
                 op="restore",
                 restored_from=self.before.id,
+                allow_unkept=allow_unkept,
             )
         except SaveConflictError:
             return OpResult(failed, error=f"{self.path} changed since; kept")
         except (HistoryError, MemoryStoreError, PathError, OSError) as error:
-            return OpResult(failed, error=str(error))
+            return OpResult.failed(failed, error)
         touched = (str(store.physical(self.path)),)
         return OpResult(f"{self.path} holds what it held before", touched=touched)
 
@@ -263,7 +275,7 @@ class PinStep(UndoStep):
     path: VirtualPath
     pinned_before: bool
 
-    def undo(self, store: MemoryStore) -> OpResult:
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
         return file_ops.set_pinned(store, self.path, self.pinned_before)
 
 
@@ -301,9 +313,10 @@ class UndoStack:
             return len(self._steps)
 
 
-def undo_step(home: Home, step: UndoStep) -> OpResult:
-    """Take `step` back through a store of the workspace it was made in."""
-    result = step.undo(step.store_for(home))
+def undo_step(home: Home, step: UndoStep, *, allow_unkept: bool = False) -> OpResult:
+    """Take `step` back through a store of the workspace it was made in (`allow_unkept`:
+    see `UndoStep.undo`)."""
+    result = step.undo(step.store_for(home), allow_unkept=allow_unkept)
     if result.ok:
         return OpResult(
             f"Undid {step.description}: {result.message}",
@@ -317,11 +330,17 @@ def undo_step(home: Home, step: UndoStep) -> OpResult:
 # --- the operations, each pushing how to take it back ----------------------------------------
 
 
-def delete(stack: UndoStack, store: MemoryStore, paths: Sequence[VirtualPath]) -> OpResult:
+def delete(
+    stack: UndoStack,
+    store: MemoryStore,
+    paths: Sequence[VirtualPath],
+    *,
+    allow_unkept: bool = False,
+) -> OpResult:
     """`file_ops.delete`, remembering the versions history kept of what went."""
     folders = [path for path in paths if _kind(store, path) == "dir"]
     with store.collecting_changes() as changes:
-        result = file_ops.delete(store, paths)
+        result = file_ops.delete(store, paths, allow_unkept=allow_unkept)
     files = tuple(
         (change.path, change.after.id)
         for change in changes
@@ -405,12 +424,14 @@ def restore(
     path: VirtualPath | str,
     version_id: str,
     to: VirtualPath | None = None,
+    *,
+    allow_unkept: bool = False,
 ) -> OpResult:
     """`views.history.restore_file`, remembering what the file held before: a file the
     restore brought back goes again (to Recently deleted), a file it gave an older
     content gets the newer one back."""
     with store.collecting_changes() as changes:
-        result = restore_file(store, path, version_id, to)
+        result = restore_file(store, path, version_id, to, allow_unkept=allow_unkept)
     change = next((c for c in reversed(changes) if c.after.op == "restore"), None)
     if result.ok and change is not None:
         target = parse_file_path(change.path)
@@ -428,5 +449,5 @@ def restore(
         if result.ok and result.created is not None:
             title = file_ops.orphan_file_title(store.dir_name, result.created.relative)
             message = f"Restored {title}"
-        return OpResult(message, error=result.error, touched=result.touched)
+        return OpResult(message, error=result.error, touched=result.touched, unkept=result.unkept)
     return result

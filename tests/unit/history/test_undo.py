@@ -3,10 +3,13 @@ wrote is overwritten."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from memtab.cli.main import main
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply
 from memtab.store.history.runs import RunsLog
@@ -19,6 +22,7 @@ from memtab.store.history.undo import (
     trash,
 )
 from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
 
 from .helpers import WS, Scripted, disk, memory_call, new_home, store_for
@@ -163,3 +167,43 @@ def test_revert_refuses_a_file_changed_after_the_run_and_gives_the_diff(home: Ho
 def test_reverting_an_unknown_run_is_a_clear_error(home: Home) -> None:
     with pytest.raises(HistoryError, match="No run 'run-nope'"):
         revert_run(home, "run-nope")
+
+
+class _Killed(BaseException):
+    """The process killed in the middle of a revert."""
+
+
+def test_a_revert_stopped_midway_finishes_when_run_again(
+    home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = store_for(home)
+    run_id = _merge_run(home)
+    real = MemoryStore.restore_content
+    reverted: list[str] = []
+
+    def killed_after_one(self: MemoryStore, raw_path: str, *args: Any, **kwargs: Any) -> Any:
+        if reverted:
+            raise _Killed
+        reverted.append(raw_path)
+        return real(self, raw_path, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(MemoryStore, "restore_content", killed_after_one)
+        with pytest.raises(_Killed):
+            revert_run(home, run_id)
+    assert len(reverted) == 1
+
+    status = main(["--home", str(home.root), "revert-run", run_id, "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert status == 0, result
+    assert result["refused"] == [] and result["alreadyReverted"] == reverted
+    assert sorted(result["restored"] + reverted) == sorted(
+        [
+            "/memories/global/testing.md",
+            "/memories/global/test-tips.md",
+            "/memories/workspace/new.md",
+        ]
+    )
+    assert disk(store, "/memories/global/testing.md") == b"# Testing\n- run make test\n"
+    assert disk(store, "/memories/global/test-tips.md") == b"- use pytest --lf\n"
+    assert disk(store, "/memories/workspace/new.md") is None

@@ -4,12 +4,18 @@ agent wrote (the record is made to raise right after the write)."""
 
 from __future__ import annotations
 
+import errno
+from typing import Any
+
 import pytest
 
 from memtab.sources.content import read_source_file, remove_created_file, save_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.listing import source_file
 from memtab.sources.versions import SourceVersions, restore_version
+from memtab.store.errors import UnkeptChangeError
+from memtab.store.history.blobs import BlobStore
+from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.history.undo import content_of
 from support.agent_machine import Machine
 
@@ -88,3 +94,26 @@ def test_a_copy_whose_record_was_lost_is_kept_before_its_undo_removes_it(
 
 def _crash(*_args: object, **_kwargs: object) -> None:
     raise CrashError
+
+
+def _read_only(*_args: object, **_kwargs: object) -> None:
+    raise OSError(errno.EROFS, "Read-only file system")
+
+
+def test_a_save_over_what_history_cannot_keep_is_refused_unless_chosen(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch, expect_log: Any
+) -> None:
+    history = SourceVersions(machine.home)
+    source, file = file_in(machine, "claude-code:user", "CLAUDE.md")
+    original = file.physical.read_bytes()
+    loaded = read_source_file(source, file).sha256
+    monkeypatch.setattr(BlobStore, "put", _read_only)
+    monkeypatch.setattr(JsonLinesFile, "append_locked", _read_only)
+    with pytest.raises(UnkeptChangeError, match=rf"^{file.id} was not saved: history cannot"):
+        save_source_file(source, file, "mine\n", loaded, history=history)
+    assert file.physical.read_bytes() == original
+
+    expect_log("memtab.store.history.recorder", "WARNING", rf"^{file.id} saved without a copy")
+    expect_log("memtab.store.history.recorder", "WARNING", r"^Could not record the history")
+    save_source_file(source, file, "mine\n", loaded, history=history, allow_unkept=True)
+    assert file.physical.read_bytes() == b"mine\n"

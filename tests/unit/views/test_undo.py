@@ -3,10 +3,12 @@ back never overwrites what changed since."""
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import pytest
 
+from memtab.store.history.blobs import BlobStore
 from memtab.store.history.undo import file_history, trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -219,3 +221,29 @@ def test_a_restore_that_changes_nothing_pushes_nothing(home: Home, store: Memory
     assert undo.restore(stack, store, "/memories/global/a.md", version.id).ok
     assert undo.restore(stack, store, "/memories/global/a.md", "unknown").error
     assert len(stack) == 0
+
+
+def _disk_full(*_args: object, **_kwargs: object) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.expect_log("memtab.store.history.recorder", "WARNING", r"restored without a copy")
+@pytest.mark.expect_log("memtab.store.history.recorder", "WARNING", r"Could not record")
+def test_a_restore_history_cannot_keep_says_so_and_goes_on_only_when_allowed(
+    home: Home, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = parse_file_path("/memories/global/a.md")
+    store.create_file(str(path), "first\n")
+    (first,) = file_history(store, str(path))
+    store.physical(path).write_text("their rewrite\n")  # history has not seen it
+    monkeypatch.setattr(BlobStore, "put", _disk_full)
+    stack = UndoStack()
+
+    refused = undo.restore(stack, store, path, first.id)
+    assert refused.unkept == "restored" and refused.error is not None
+    assert refused.error.startswith(f"{path} was not restored: history cannot keep a copy")
+    assert disk(store, str(path)) == b"their rewrite\n"
+
+    done = undo.restore(stack, store, path, first.id, allow_unkept=True)
+    assert done.ok and done.unkept is None
+    assert disk(store, str(path)) == b"first\n"

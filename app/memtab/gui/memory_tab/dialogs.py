@@ -1,5 +1,5 @@
 """The Memory tab's dialogs: new file/folder, rename/move, Copy to…, and the confirmations
-of a delete and of a drop into another scope.
+of a delete, of a drop into another scope and of a change history cannot keep a copy for.
 
 `TabDialogs` is what the tab calls; tests replace it with canned answers. The dialogs
 validate as the user types (virtual path rules, unavailable scopes) and show the reason
@@ -277,6 +277,12 @@ def delete_confirmation_text(names: list[str]) -> str:
     return f"{subject} will be deleted."
 
 
+def without_copy_label(done: str) -> str:
+    """The button that makes a refused change without a copy: `Delete without a copy`."""
+    verbs = {"deleted": "Delete", "restored": "Restore", "reverted": "Revert", "saved": "Save"}
+    return f"{verbs.get(done, 'Go on')} without a copy"
+
+
 class TabDialogs:
     """Every question the tab asks the user; replaced by a fake in tests."""
 
@@ -345,6 +351,20 @@ class TabDialogs:
         box.exec()
         moved = box.clickedButton() is confirm
         return moved, moved and dont_ask.isChecked()
+
+    def confirm_without_copy(self, refusal: str, done: str) -> bool:
+        """A change was refused because history cannot keep a copy of what it would
+        destroy (`refusal`: the store's message; `done`: `deleted`, `restored`…); True to
+        make it anyway, without one."""
+        return _confirm(
+            self._parent,
+            "History cannot keep a copy",
+            refusal,
+            "Nothing was changed. Going on loses what the file holds now for good: "
+            "Recently deleted and Edit → Undo cannot bring it back. Fix history's folder "
+            "(memtab doctor says what is wrong with it) to keep a copy instead.",
+            without_copy_label(done),
+        )
 
     def confirm_delete_orphan(self, dir_name: str, file_count: int) -> bool:
         """Ask before deleting an orphaned project dir; True to go ahead."""

@@ -29,6 +29,7 @@ from memtab.views.documents import (
     Document,
     DocumentError,
     DocumentMissingError,
+    DocumentUnkeptError,
     MuxDocument,
     SourceDocument,
 )
@@ -39,6 +40,7 @@ from memtab.views.editor_session import (
     OVERWRITE,
     RELOAD,
     RESTORE_DRAFT,
+    SAVE_WITHOUT_COPY,
     SHOW_DIFF,
     TAKE_THEIRS,
     Buffer,
@@ -317,15 +319,25 @@ class OpenDocument:
 
     # --- saving ------------------------------------------------------------------------------
 
-    def save_against(self, expected_sha: str | None) -> bool:
+    def save_against(self, expected_sha: str | None, *, allow_unkept: bool = False) -> bool:
         """Save the buffer if the disk holds `expected_sha` (None: no file); True on
-        success, else the conflict or error is in the bar."""
+        success, else the conflict or error is in the bar. A save history cannot keep a
+        copy for is refused, with the choice to save without one (`allow_unkept`)."""
         document = self.document
         assert document is not None
         # Saved files end with a line break, so an agent's `echo >>` starts a new line.
         content = self.file.codec.from_buffer(with_final_newline(self._view.buffer_text()))
         try:
-            sha = document.save(content, expected_sha)
+            sha = document.save(content, expected_sha, allow_unkept=allow_unkept)
+        except DocumentUnkeptError as refused:
+            self.show_bar(
+                Situation.ERROR,
+                BarKind.ERROR,
+                f"Not saved: {refused}. Your draft is kept; saving without a copy loses what "
+                "the file holds now for good.",
+                [(SAVE_WITHOUT_COPY, "Save without a copy")],
+            )
+            return False
         except SaveConflictError as conflict:
             self.file.conflicted(conflict.kind)
             self.show_bar(
@@ -406,6 +418,8 @@ class OpenDocument:
             self._restore_draft()
         elif action == CLOSE_FILE:
             self._host.close_after_asking()
+        elif action == SAVE_WITHOUT_COPY:
+            self.save_against(self.file.save_expectation(), allow_unkept=True)
 
 
 def opened_name(document: Document) -> VirtualPath | str:

@@ -32,6 +32,9 @@ class OpFollowUp:
     """Open files (old path → new path) to reopen where a move put them."""
     open_key: str | None = None
     """A row to select and open once the operation succeeded (another agent's new file)."""
+    without_copy: Operation | None = None
+    """The same operation made even where history cannot keep a copy (`allow_unkept`):
+    run when it was refused for that (`OpResult.unkept`) and the user chooses to."""
 
 
 class _OpJob:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QElapsedTimer, QObject, Qt, QTimer, Slot
@@ -328,15 +328,15 @@ class HistoryHub(QObject):
         if isinstance(target, VirtualPath):
             self._tab.own_writes.note(target)
             store = self._tab.store()
-            self._tab.run_op(functools.partial(undo.restore, stack, store, target, version_id))
+            restore = functools.partial(undo.restore, stack, store, target, version_id)
+            self._tab.run_op(restore, _without_copy(restore))
         elif isinstance(subject, SourceFileSubject) and subject.file.id == target:
             self._tab.own_writes.note(subject.file.physical)
             home, source, file_id = self._tab.home, subject.source, subject.file.id
-            self._tab.run_op(
-                functools.partial(
-                    source_undo.restore_source, stack, home, source, file_id, version_id
-                )
+            restore = functools.partial(
+                source_undo.restore_source, stack, home, source, file_id, version_id
             )
+            self._tab.run_op(restore, _without_copy(restore))
 
     @Slot(str, str, object, str)
     def _on_trash_restore_requested(
@@ -345,24 +345,23 @@ class HistoryHub(QObject):
         store: MemoryStore
         if orphan_dir:  # back into its dir, which no workspace shows: nothing to open
             store = OrphanProjectStore(self._tab.home, orphan_dir)
-            follow_up = OpFollowUp()
         else:
             with contextlib.suppress(PathError):
                 self._tab.own_writes.note(to or parse_file_path(raw_path))
             store = self._tab.store()
-            follow_up = OpFollowUp(open_created=True)
-        self._restores.append(follow_up)
         stack = self._tab.commands.undo_stack
-        self._tab.run_op(
-            functools.partial(undo.restore, stack, store, raw_path, version_id, to), follow_up
-        )
+        restore = functools.partial(undo.restore, stack, store, raw_path, version_id, to)
+        follow_up = _without_copy(restore, open_created=not orphan_dir)
+        self._restores.append(follow_up)
+        self._tab.run_op(restore, follow_up)
 
     @Slot(object, object)
     def _on_file_ops_op_finished(self, result: OpResult, follow_up: OpFollowUp) -> None:
         # The same object, not an equal one: an undo's follow-up is equal to it.
         if not any(f is follow_up for f in self._restores):
             return
-        self._restores = [f for f in self._restores if f is not follow_up]
+        if result.unkept is None:  # else the user is asked, and it may run again
+            self._restores = [f for f in self._restores if f is not follow_up]
         if self.trash_dialog is not None:
             text = result.message if result.ok else f"{result.message}: {result.error}"
             self.trash_dialog.note.set_full_text(text)
@@ -370,3 +369,10 @@ class HistoryHub(QObject):
     @Slot(str, str)
     def _on_runner_latest_failed(self, key: str, message: str) -> None:
         logger.warning("History: %s failed: %s", key, message)
+
+
+def _without_copy(operation: Callable[..., OpResult], *, open_created: bool = False) -> OpFollowUp:
+    """The follow-up of a restore: made without a copy in history if it was refused for
+    want of one and the user chooses to (`OpFollowUp.without_copy`)."""
+    without_copy = functools.partial(operation, allow_unkept=True)
+    return OpFollowUp(open_created=open_created, without_copy=without_copy)

@@ -14,6 +14,7 @@ another scope asks first, unless the user said not to (remembered in the UI stat
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 from collections.abc import Callable
@@ -314,8 +315,9 @@ class TabActions(QObject):
             return
         if affects_open:
             self._editor.close_file()
+        delete = functools.partial(undo.delete, self.undo_stack, self._host.store(), roots)
         self._host.run_op(
-            functools.partial(undo.delete, self.undo_stack, self._host.store(), roots)
+            delete, OpFollowUp(without_copy=functools.partial(delete, allow_unkept=True))
         )
 
     def delete_selected_orphan(self) -> None:
@@ -389,7 +391,9 @@ class TabActions(QObject):
                 follow_up = OpFollowUp(open_created=True, reopen={open_path: moved_to})
         for path in step.written:
             self._own_writes.note(path)
-        self._host.run_op(functools.partial(undo.undo_step, self._host.home, step), follow_up)
+        take_back = functools.partial(undo.undo_step, self._host.home, step)
+        without_copy = functools.partial(take_back, allow_unkept=True)
+        self._host.run_op(take_back, dataclasses.replace(follow_up, without_copy=without_copy))
 
     def show_selected_history(self) -> None:
         """Open the selected file and show its History panel."""

@@ -22,10 +22,11 @@ from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.views.tree import directory_key, file_key
 
 if TYPE_CHECKING:
+    from memtab.gui.memory_tab.dialogs import TabDialogs
     from memtab.gui.memory_tab.edit_marks import EditMarks
     from memtab.gui.memory_tab.editor import EditorPanel
     from memtab.gui.memory_tab.editor_bar import MessageBar
-    from memtab.gui.memory_tab.file_op_tasks import FileOpTasks, OpFollowUp
+    from memtab.gui.memory_tab.file_op_tasks import FileOpTasks, Operation, OpFollowUp
     from memtab.gui.memory_tab.scan_scheduler import ScanScheduler
     from memtab.gui.memory_tab.tree_model import MemoryTreeModel
     from memtab.gui.memory_tab.tree_sync import TreeEditorSync
@@ -51,6 +52,11 @@ class FilesHost(Protocol):
 
     @property
     def is_loaded(self) -> bool: ...
+
+    @property
+    def dialogs(self) -> TabDialogs: ...
+
+    def run_op(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None: ...
 
     def show_status(self, text: str) -> None: ...
 
@@ -153,6 +159,8 @@ class TabFiles(QObject):
         if result.ok:
             self._message_bar.clear()
             self._host.show_status(result.message)
+        elif result.unkept is not None and follow_up.without_copy is not None:
+            self._offer_without_copy(result, follow_up)
         else:
             self._host.show_error(f"{result.message}: {result.error}")
         for old, _new in result.moved:
@@ -169,6 +177,15 @@ class TabFiles(QObject):
         if result.ok and follow_up.open_key is not None:
             self._select_after_scan = (follow_up.open_key, True)
         self._scans.request([path for path in result.touched if path])
+
+    def _offer_without_copy(self, result: OpResult, follow_up: OpFollowUp) -> None:
+        """History could not keep a copy of what the operation would destroy: ask, and
+        make it without one only if the user chooses to (docs/formats.md §14.2)."""
+        assert result.unkept is not None and follow_up.without_copy is not None
+        if self._host.dialogs.confirm_without_copy(result.error or result.message, result.unkept):
+            self._host.run_op(follow_up.without_copy, follow_up)
+        else:
+            self._host.show_status(f"{result.message}: nothing was {result.unkept}")
 
     @Slot(str)
     def _on_file_ops_op_failed(self, message: str) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import errno
 import logging
+from typing import AnyStr
 
 from memtab.fs.atomic import Directory
-from memtab.fs.confined import entries_of, open_subdirectory, read_prefix
+from memtab.fs.confined import HardLinkedFileError, entries_of, open_subdirectory, read_prefix
 from memtab.store.files import is_listable_name
 from memtab.store.paths import VirtualPath
 
@@ -51,24 +52,38 @@ def read_whole(directory: Directory, name: str) -> bytes | None:
     return data
 
 
-def capture_file(directory: Directory, path: VirtualPath) -> bytes | None:
+def capture_file(
+    directory: Directory, path: VirtualPath, *, unkept: list[tuple[VirtualPath, str]] | None = None
+) -> bytes | None:
     """The content of file `path` (in its open parent) for history; None, with a warning,
-    when it cannot be kept."""
+    when it cannot be kept. `unkept` collects (path, why) of a file whose content would
+    be lost with it (over the size bound, unreadable), instead of the warning: a file with
+    other hard links is not one, its content stays there."""
     try:
         return read_whole(directory, path.name)
-    except OSError as error:
+    except HardLinkedFileError as error:
         logger.warning("History cannot keep %s: %s", path, error.strerror or error)
-        return None
+    except OSError as error:
+        if unkept is None:
+            logger.warning("History cannot keep %s: %s", path, error.strerror or error)
+        else:
+            unkept.append((path, str(error.strerror or error)))
+    return None
 
 
 def capture_tree(
-    parent: Directory, path: VirtualPath, *, shown_as: VirtualPath | None = None
+    parent: Directory,
+    path: VirtualPath,
+    *,
+    shown_as: VirtualPath | None = None,
+    unkept: list[tuple[VirtualPath, str]] | None = None,
 ) -> list[tuple[VirtualPath, bytes]]:
     """Every listable file below directory `path` (in its open parent) with its content.
 
     `shown_as`: where the tree really belongs when `path` is a hidden name it was renamed
     to before going (an orphan's delete): files are named below it, in the warnings and
-    in the result, so a message never names the hidden path."""
+    in the result, so a message never names the hidden path. `unkept`: see
+    `capture_file`."""
     captured: list[tuple[VirtualPath, bytes]] = []
     named = shown_as or path
     try:
@@ -92,12 +107,35 @@ def capture_tree(
                     if entry.is_dir(follow_symlinks=False):
                         pending.append((open_subdirectory(directory, entry.name), child))
                     elif entry.is_file(follow_symlinks=False):
-                        data = capture_file(directory, child)
+                        data = capture_file(directory, child, unkept=unkept)
                         if data is not None:
                             captured.append((child, data))
                 except OSError as error:
                     logger.warning("History cannot keep %s: %s", child, error.strerror or error)
     return captured
+
+
+def removes_nothing(before: bytes, after: bytes) -> bool:
+    """Whether a change from `before` to `after` destroys nothing of `before`: `after` is
+    `before` with one run of bytes inserted (an insert, an append, a save that only
+    added). Such a change may go on when history cannot keep `before`
+    (docs/formats.md §14.2): every byte of it is still in the file, in order."""
+    if len(after) < len(before):
+        return False
+    return after.endswith(before[common_prefix_length(before, after) :])
+
+
+def common_prefix_length(first: AnyStr, second: AnyStr) -> int:
+    """How many leading characters (or bytes) `first` and `second` share. A binary search
+    over slice comparisons: they run in C, so 100 KiB stays well under 1 ms."""
+    low, high = 0, min(len(first), len(second))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if first[:middle] == second[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def relocate(path: VirtualPath, old_root: VirtualPath, new_root: VirtualPath) -> VirtualPath:

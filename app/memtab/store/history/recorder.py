@@ -15,6 +15,9 @@ under the scope lock and before its destructive step: the content about to go is
 durably and, if it is not the file's newest version, recorded as `external` then (what
 `sync_external` would have recorded). So a crash between the change and its `record`
 never loses the only copy of what it replaced; `record` then finds that version newest.
+When history cannot keep it (read-only, full, not a directory), `keep_before` raises
+`HistoryUnavailableError` naming the cause: the store then refuses a change that would
+destroy that content (docs/formats.md §14.2), and lets one that destroys nothing go on.
 
 Recording never fails the change it records: an error is logged as a warning and the
 change stands (the file on disk is what matters; history is the safety net).
@@ -22,13 +25,17 @@ change stands (the file on disk is what matters; history is the safety net).
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from memtab.fs.clock import Clock
+from memtab.store.errors import HistoryUnavailableError, UnkeptChangeError
 from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.history.versions import Op, ScopeHistory, Version, new_version_id
 from memtab.store.home import Home
@@ -127,13 +134,45 @@ class HistoryRecorder:
             stack = self._collectors.stack = []
         return stack
 
-    def keep_before(self, key: str, contents: Sequence[tuple[str, bytes]]) -> bool:
+    def keep_before(
+        self,
+        key: str,
+        contents: Sequence[tuple[str, bytes]],
+        *,
+        label: str,
+        done: str,
+        destroys: bool,
+        allow_unkept: bool,
+    ) -> bool:
         """Write-ahead (see the module doc): store each (path, content) a change is about
         to replace or remove durably, and record it as an `external` version where it is
-        not the path's newest one; whether that worked. Never raises: a failure is logged
-        and the change goes on, as with `record` (which then stores them itself)."""
+        not the path's newest one. Whether they were kept (pass it to `record` as
+        `before_kept`). A content that is its path's newest version needs no new copy, so
+        nothing is written for it and it never fails.
+
+        When history cannot keep them (docs/formats.md §14.2), a change that `destroys`
+        them is refused — UnkeptChangeError naming `label` and what the change would have
+        `done` (`deleted`, `saved`…) — unless `allow_unkept`, the user's explicit choice
+        to make it without a copy; a change that destroys nothing goes on, with a warning."""
+        try:
+            self._keep(key, contents)
+        except HistoryUnavailableError as error:
+            if destroys and not allow_unkept:
+                raise UnkeptChangeError(label, done, error.cause) from None
+            logger.warning(
+                "%s %s without a copy in history: %s",
+                label,
+                done if destroys else f"{done} (nothing of it was lost)",
+                error.cause,
+            )
+            return False
+        return True
+
+    def _keep(self, key: str, contents: Sequence[tuple[str, bytes]]) -> None:
+        """`keep_before`'s copy; HistoryUnavailableError (the cause in words) when it
+        cannot be made."""
         if not contents:
-            return True
+            return
         try:
             history = self.scope(key)
             newest = history.newest_by_path()  # unlocked first: mostly nothing to record
@@ -145,7 +184,7 @@ class HistoryRecorder:
                 if not _holds(newest.get(path), sha := sha256_of(data))
             ]
             if not missing:
-                return True
+                return
             for _, data, sha in missing:
                 self.blobs.put(data, sha)
             with history.file.locked():
@@ -159,11 +198,8 @@ class HistoryRecorder:
                         added.append(version)
                         newest[path] = version
                 history.file.append_locked([version.to_record() for version in added])
-        except Exception as error:  # history must never fail the change itself
-            paths = ", ".join(path for path, _ in contents[:3])
-            logger.warning("Could not keep the history of %s: %s", paths, error)
-            return False
-        return True
+        except Exception as error:
+            raise HistoryUnavailableError(history_problem(error, self.home.history_dir)) from error
 
     def record(
         self,
@@ -352,3 +388,31 @@ class HistoryRecorder:
 def _holds(version: Version | None, sha: str) -> bool:
     """Whether `version` is of an existing file with content `sha`."""
     return version is not None and not version.deleted and version.sha256 == sha
+
+
+def history_problem(error: BaseException, history_dir: Path) -> str:
+    """Why history could not keep a copy (`error`, from writing under `history_dir`), in
+    words that name the place: what `UnkeptChangeError` says."""
+    if isinstance(error, TimeoutError):  # a lock: an OSError too, so first
+        return f"its index is locked by another process: {error}"
+    if not isinstance(error, OSError):
+        return str(error)
+    where = Path(error.filename) if isinstance(error.filename, str) else history_dir
+    if error.errno == errno.EROFS:
+        return f"{history_dir} is on a read-only file system"
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return f"{history_dir} is read-only (cannot write {where})"
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"the disk holding {history_dir} is full"
+    if error.errno == errno.ENOTDIR:
+        return f"{_not_a_directory(where)} is not a directory"
+    return f"{error.strerror or error} ({where})"
+
+
+def _not_a_directory(path: Path) -> Path:
+    """The first of `path` and its parents that exists and is not a directory (what
+    ENOTDIR was about), else `path`."""
+    for candidate in (path, *path.parents):
+        if os.path.lexists(candidate):
+            return path if os.path.isdir(candidate) else candidate
+    return path

@@ -11,9 +11,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from memtab.store.errors import MemoryStoreError, SaveConflictError
+from memtab.store.errors import (
+    AlreadyExistsError,
+    MemoryStoreError,
+    SaveConflictError,
+    UnkeptChangeError,
+)
 from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.describe import unified_diff
 from memtab.store.history.runs import MUX_SOURCE, RunEntry, RunsLog, touched_paths
@@ -114,19 +119,38 @@ class RestoreResult:
         return {"path": self.path, "version": self.version.id, "unchanged": self.unchanged}
 
 
+class TargetTakenError(AlreadyExistsError):
+    """`restore --to` names a path where another file is: replacing it takes `replace`."""
+
+
 def restore(
-    store: MemoryStore, raw_path: str, version_id: str, *, to: str | None = None
+    store: MemoryStore,
+    raw_path: str,
+    version_id: str,
+    *,
+    to: str | None = None,
+    replace: bool = False,
+    allow_unkept: bool = False,
 ) -> RestoreResult:
     """Make a file hold one of its versions again (a recorded change).
 
     A deleted file comes back at its path — or, when something new is there, beside it
-    (`name-restored.md`) — with its pins and usage. `to` restores elsewhere. Raises
-    HistoryError (unknown version), SaveConflictError (the file changed meanwhile).
+    (`name-restored.md`) — with its pins and usage. `to` restores elsewhere; a file
+    already there (another file) is replaced only with `replace` (TargetTakenError
+    otherwise). Raises HistoryError (unknown version), SaveConflictError (the file changed
+    meanwhile), UnkeptChangeError (history cannot keep what it would replace;
+    `allow_unkept`: the user chose to restore without a copy).
     """
     version = find_version(store, raw_path, version_id)
     data = content_of(store.home, version)
-    target = parse_file_path(to) if to else parse_file_path(raw_path)
+    own = parse_file_path(raw_path)
+    target = parse_file_path(to) if to else own
     current = store.read_whole(str(target))
+    if target != own and current is not None and current != data and not replace:
+        raise TargetTakenError(
+            f"{target} already exists: restoring {own} there would replace it. Restore to "
+            "a free path, or choose to replace it (its content is kept in history)"
+        )
     if version.deleted and current is not None and to is None and current != data:
         target = free_path_near(store, target)
         current = None
@@ -139,6 +163,7 @@ def restore(
         op="restore",
         restored_from=version.id,
         meta=version.meta if version.deleted else None,
+        allow_unkept=allow_unkept,
     )
     return RestoreResult(version, str(target))
 
@@ -213,14 +238,17 @@ def trash(store: MemoryStore) -> list[TrashItem]:
 
 @dataclass(frozen=True)
 class Refusal:
-    """A file a revert left alone, why, and the diff it would have applied."""
+    """A file a revert left alone, why, and the diff it would have applied. `unkept`:
+    refused only because history cannot keep what the file holds (reverting with
+    `allow_unkept` would do it)."""
 
     path: str
     reason: str
     diff: str = ""
+    unkept: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "reason": self.reason, "diff": self.diff}
+        return {"path": self.path, "reason": self.reason, "diff": self.diff, "unkept": self.unkept}
 
 
 @dataclass
@@ -228,12 +256,15 @@ class RevertResult:
     run: RunEntry
     restored: list[str] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
+    """Files that held their before-run content already (an earlier revert got to them)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "runId": self.run.id,
             "restored": self.restored,
             "refused": [refusal.to_json() for refusal in self.refused],
+            "alreadyReverted": self.already,
         }
 
 
@@ -256,12 +287,16 @@ class _Touched:
         return None if self.last.deleted else self.last.sha256
 
 
-def revert_run(home: Home, run_id: str, *, actor: str = "user") -> RevertResult:
+def revert_run(
+    home: Home, run_id: str, *, actor: str = "user", allow_unkept: bool = False
+) -> RevertResult:
     """Restore every file a run touched to what it held before the run.
 
     A file changed after the run (by anyone) is refused, with the reason and the diff the
-    revert would apply to its current content; the others are restored. HistoryError for
-    an unknown run.
+    revert would apply to its current content; the others are restored. A file that holds
+    its before-run content already counts as done (`already`): a revert that was stopped
+    midway finishes when run again. A file whose content history cannot keep is refused
+    (`Refusal.unkept`) unless `allow_unkept`. HistoryError for an unknown run.
     """
     run = RunsLog(home).get(run_id)
     if run is None:
@@ -284,12 +319,13 @@ def revert_run(home: Home, run_id: str, *, actor: str = "user") -> RevertResult:
     # Removals first: they make room (the file cap) and free names renames had taken.
     touched.sort(key=lambda item: item.pre_sha256 is not None)
     for item in touched:
-        refusal = _revert_file(store, item, run)
-        if refusal is None:
-            if item.pre_sha256 != item.post_sha256:
-                result.restored.append(item.path)
-        else:
-            result.refused.append(refusal)
+        outcome = _revert_file(store, item, run, allow_unkept=allow_unkept)
+        if isinstance(outcome, Refusal):
+            result.refused.append(outcome)
+        elif outcome == "restored":
+            result.restored.append(item.path)
+        elif outcome == "already":
+            result.already.append(item.path)
     return result
 
 
@@ -312,11 +348,15 @@ def _touched_by(store: MemoryStore, run_id: str) -> list[_Touched]:
     return touched
 
 
-def _revert_file(store: MemoryStore, item: _Touched, run: RunEntry) -> Refusal | None:
+def _revert_file(
+    store: MemoryStore, item: _Touched, run: RunEntry, *, allow_unkept: bool
+) -> Refusal | Literal["restored", "unchanged", "already"]:
     try:
         current = store.read_whole(item.path)
-        pre = _content_by_sha(store.home, item.pre_sha256) if item.pre_sha256 else None
         current_sha = sha256_of(current) if current is not None else None
+        if current_sha == item.pre_sha256 != item.post_sha256:
+            return "already"
+        pre = _content_by_sha(store.home, item.pre_sha256) if item.pre_sha256 else None
         if current_sha != item.post_sha256:
             return Refusal(
                 item.path,
@@ -326,7 +366,7 @@ def _revert_file(store: MemoryStore, item: _Touched, run: RunEntry) -> Refusal |
                 ),
             )
         if item.pre_sha256 == item.post_sha256:
-            return None
+            return "unchanged"
         store.restore_content(
             item.path,
             pre,
@@ -334,12 +374,15 @@ def _revert_file(store: MemoryStore, item: _Touched, run: RunEntry) -> Refusal |
             op="revert",
             revert_of=run.id,
             meta=item.last.meta if item.last.deleted else None,
+            allow_unkept=allow_unkept,
         )
     except SaveConflictError:
         return Refusal(item.path, "it changed while the run was being reverted")
+    except UnkeptChangeError as error:
+        return Refusal(item.path, str(error), unkept=True)
     except (MemoryStoreError, PathError) as error:
         return Refusal(item.path, str(error))
-    return None
+    return "restored"
 
 
 def _content_by_sha(home: Home, sha: str) -> bytes:
