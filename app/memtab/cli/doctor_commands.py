@@ -55,6 +55,8 @@ def describe(report: DoctorReport) -> str:
         ["Home:", f"{s['home']['path']} ({s['home']['why']})"],
         ["Registry:", _registry(s["registry"])],
         ["Sidecars:", _sidecars(s["sidecars"])],
+        ["History:", _history(s["history"])],
+        ["Locks:", _locks(s["locks"])],
         ["Watcher:", _watcher(s["watcher"])],
         ["Sources:", _sources(s["sources"])],
         *_provider(s["provider"]),
@@ -99,6 +101,25 @@ def _sidecars(rows: list[dict[str, Any]]) -> str:
         kept = f", {len(row['keptAside'])} kept aside" if row["keptAside"] else ""
         parts.append(f"{row['name']} {state}{kept}")
     return " · ".join(parts)
+
+
+def _history(section: dict[str, Any]) -> str:
+    if not section["exists"]:
+        return "none yet (made by the first change)"
+    if section["writable"] is None:
+        return "unusable"
+    versions = sum(index["records"] for index in section["indexes"])
+    state = "writable" if section["writable"] else "cannot keep copies"
+    return (
+        f"{state}; {plural(section['contents'], 'stored content')}, "
+        f"{plural(versions, 'record')} in {plural(len(section['indexes']), 'index', 'indexes')}"
+    )
+
+
+def _locks(section: dict[str, Any]) -> str:
+    if section["lockable"] is None:
+        return "not checked (no home yet)"
+    return f"{section['path']} ({'a lock can be taken' if section['lockable'] else 'unusable'})"
 
 
 def _watcher(section: dict[str, Any]) -> str:

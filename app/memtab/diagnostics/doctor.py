@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping
 
 from memtab.diagnostics.home import check_home, check_registry, check_sidecars
+from memtab.diagnostics.memtab_files import check_history, check_locks
 from memtab.diagnostics.report import DoctorReport
 from memtab.diagnostics.runtime import QtChecker, check_runtime, run_qt_check
 from memtab.diagnostics.setup import check_provider, check_sources, check_writer
@@ -34,6 +35,8 @@ def run_doctor(
     registry_section, found, registry = check_registry(home)
     report.add("registry", registry_section, found)
     report.add("sidecars", *check_sidecars(home, config_dir(env)))
+    report.add("history", *check_history(home))
+    report.add("locks", *check_locks(home))
     report.add("watcher", *check_watcher(home.root))
     report.add("sources", *check_sources(home, registry, env))
     report.add("provider", *check_provider(env, probe=check_connection))

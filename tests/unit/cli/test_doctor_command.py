@@ -85,3 +85,17 @@ def test_the_doctor_never_loads_qt_itself(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     versions = json.loads(result.stdout)["runtime"]["versions"]
     assert versions["qt"] and versions["pyside6"]  # read by the child Python
+
+
+def test_history_or_locks_unusable_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = create_demo_home(tmp_path / "demo")
+    home.memtab_dir.mkdir(exist_ok=True)
+    home.history_dir.write_text("not a directory\n")
+    (home.memtab_dir / "locks").write_text("nor this\n")
+    status, out = run(["--home", str(home.root), "doctor"], capsys)
+    assert status == 1
+    assert out.startswith("Memtab doctor: broken (2 problems, 0 warnings)")
+    assert f"✗ history: {home.history_dir} is not a directory" in out
+    assert f"✗ locks: No lock can be taken in {home.memtab_dir / 'locks'}" in out

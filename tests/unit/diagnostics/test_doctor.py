@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +17,12 @@ from memtab.diagnostics.home import check_sidecars, home_why
 from memtab.diagnostics.report import Level
 from memtab.diagnostics.runtime import run_qt_check
 from memtab.diagnostics.watching import check_watcher, count_directories, inotify_in_use
+from memtab.fs.atomic import Directory
 from memtab.fs.config_dir import config_dir
 from memtab.fs.sidecar import edit_sidecar
+from memtab.store.history.sync import sync_external
 from memtab.store.home import Home, HomeLocation
+from memtab.store.memory import MemoryStore
 from support.fake_model_server import FakeModelServer
 
 SECRET = "sk-ant-doctor-SECRET-0123456789"
@@ -54,6 +59,8 @@ def test_a_healthy_home_is_ok_and_reports_every_section(demo: Home) -> None:
         "home",
         "registry",
         "sidecars",
+        "history",
+        "locks",
         "watcher",
         "sources",
         "provider",
@@ -300,3 +307,114 @@ def test_polling_is_a_warning(demo: Home) -> None:
 )
 def test_why_the_home_was_chosen(source: str, why: str) -> None:
     assert home_why(source) == why
+
+
+# --- history and locks ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def kept(demo: Home) -> Home:
+    """The demo home once Memtab has seen it (history holds its files) and changed a file."""
+    store = MemoryStore.open(demo, "a1b2c3d4e5")
+    sync_external(store)
+    store.create_file("/memories/global/doctor.md", "seen\n")
+    return demo
+
+
+def history_findings(data: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(f["level"], f["message"]) for f in data["findings"] if f["check"] == "history"]
+
+
+def test_a_healthy_history_is_counted_and_writable(kept: Home) -> None:
+    data = doctor(kept.root)
+    history = data["history"]
+    assert history["exists"] and history["writable"] and history["unreadableContents"] == 0
+    assert history["contents"] > 0
+    assert all(index["badLines"] == [] for index in history["indexes"])
+    assert data["locks"] == {"path": str(kept.root / "memtab" / "locks"), "lockable": True}
+    assert not [name for name in os.listdir(kept.history_dir) if name.startswith(".")]
+    assert not (kept.root / "memtab" / "locks" / "doctor-probe.lock").exists()
+
+
+def test_history_that_is_a_file_is_broken(kept: Home) -> None:
+    shutil.rmtree(kept.history_dir)
+    kept.history_dir.write_text("oops\n")
+    assert history_findings(doctor(kept.root)) == [
+        (
+            "broken",
+            f"{kept.history_dir} is not a directory: history cannot keep a copy of what a "
+            "change replaces, so deletes and overwrites are refused",
+        )
+    ]
+
+
+def test_history_that_cannot_be_written_is_broken(
+    kept: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def read_only(*_args: object, **_kwargs: object) -> str:
+        raise OSError(errno.EROFS, "Read-only file system", str(kept.history_dir))
+
+    monkeypatch.setattr(Directory, "write_temp", read_only)
+    data = doctor(kept.root)
+    assert data["status"] == "broken" and data["history"]["writable"] is False
+    assert history_findings(data) == [
+        (
+            "broken",
+            f"History cannot keep copies ({kept.history_dir} is on a read-only file system): "
+            "deletes and overwrites are refused until it can",
+        )
+    ]
+
+
+def test_an_index_dir_that_is_a_file_is_broken(kept: Home) -> None:
+    shutil.rmtree(kept.history_index_dir)
+    kept.history_index_dir.write_text("")
+    ((level, message),) = [
+        finding for finding in history_findings(doctor(kept.root)) if "cannot keep" in finding[1]
+    ]
+    assert level == "broken" and f"{kept.history_index_dir} is not a directory" in message
+
+
+def test_a_corrupt_index_line_and_a_damaged_copy_are_broken(kept: Home) -> None:
+    index = kept.history_index_dir / "global.jsonl"
+    lines = index.read_bytes().splitlines(keepends=True)
+    index.write_bytes(lines[0] + b'{"id": "cut short\n' + b"".join(lines[1:]) + b"[1]")
+    blob = next(path for path in kept.history_blobs_dir.rglob("*.z"))
+    blob.write_bytes(b"not zlib")
+    data = doctor(kept.root)
+    assert data["status"] == "broken"
+    (entry,) = [i for i in data["history"]["indexes"] if i["path"] == str(index)]
+    assert entry["badLines"] == [2, len(lines) + 2]
+    assert history_findings(data) == [
+        (
+            "broken",
+            f"1 stored content in {kept.history_blobs_dir} cannot be read (damaged or "
+            "unreadable): the versions that hold them cannot be restored",
+        ),
+        (
+            "broken",
+            f"{index}: 2 lines cannot be read (line 2, {len(lines) + 2}): the versions they "
+            "held are not shown; they are kept as they are",
+        ),
+    ]
+
+
+def test_a_corrupt_runs_log_line_is_broken(kept: Home) -> None:
+    kept.runs_log_path.write_text('{"id": "run-x"}\n')
+    data = doctor(kept.root)
+    assert (
+        "broken",
+        f"{kept.runs_log_path}: 1 line cannot be read (line 1): the runs they "
+        "held are not shown; they are kept as they are",
+    ) in history_findings(data)
+
+
+def test_a_locks_dir_where_no_lock_can_be_taken_is_broken(kept: Home) -> None:
+    locks = kept.root / "memtab" / "locks"
+    shutil.rmtree(locks)
+    locks.write_text("")
+    data = doctor(kept.root)
+    assert data["status"] == "broken" and data["locks"]["lockable"] is False
+    (finding,) = [f for f in data["findings"] if f["check"] == "locks"]
+    assert finding["message"].startswith(f"No lock can be taken in {locks}: ")
+    assert finding["message"].endswith("every change to memory fails until it can")
