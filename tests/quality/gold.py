@@ -65,7 +65,9 @@ GOLD = (
             gold("mix format", why="the formatter"),
             gold("mix dialyzer", why="the type checker"),
             gold("git commit", "mix format", why="the pre-commit hook refuses unformatted code"),
-            gold("fix the issues", why="the user's decision: fix what the hook finds, no --no-verify"),
+            gold(
+                "fix the issues", why="the user's decision: fix what the hook finds, no --no-verify"
+            ),
             gold("priv/static/assets/spotter.css", why="tracked despite .gitignore: git add -f"),
             gold("bd ready", why="beads: how to find ready work"),
             gold("bd sync", why="beads are synced before committing"),

@@ -5,24 +5,34 @@ real memory stores loses no line and changes no other file. `make bench` prints 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace
+from memtab.writer.answers import stands_alone
+from memtab.writer.notes import COMMANDS, FINDINGS, FIXES, is_one_line_note
 
 from .corpus import (
+    MEASURE_CASES,
     QUIET_FIXTURES,
     STORE_CASES,
     WRITER_CASES,
     StoreCase,
+    WriterCase,
     consolidate_case,
+    notes_for_transcript,
     score_writer,
 )
 
 MIN_PRECISION = 0.8
-MIN_RECALL = 0.6  # measured 0.68; the cases marked `missed` are what it lacks
+MIN_RECALL = 0.6  # on the part tuned on; the cases marked `missed` are what it lacks
+# On the part never tuned on (split.txt), labelled before measuring: issue 24's aim.
+MIN_MEASURED_PRECISION = 0.8
+MIN_MEASURED_RECALL = 0.4
+_PLACEHOLDER = re.compile(r"<[a-z_ -]+>|\{\{|\bTODO\b|\bXXX\b|\[…\]|\.\.\.$")
 
 
 def test_the_offline_writer_is_precise_on_real_transcripts(tmp_path: Path) -> None:
@@ -30,6 +40,27 @@ def test_the_offline_writer_is_precise_on_real_transcripts(tmp_path: Path) -> No
     assert score.precision >= MIN_PRECISION, score.wrong
     assert score.recall >= MIN_RECALL, score.missing
     assert score.written >= 15  # it does write notes: precision is not bought with silence
+
+
+def test_the_offline_writer_on_transcripts_it_was_not_tuned_on(tmp_path: Path) -> None:
+    score = score_writer(tmp_path, MEASURE_CASES)
+    assert score.precision >= MIN_MEASURED_PRECISION, score.wrong
+    assert score.recall >= MIN_MEASURED_RECALL, score.missing
+
+
+@pytest.mark.parametrize(
+    "case", [*WRITER_CASES, *MEASURE_CASES], ids=lambda case: case.path.name[:50]
+)
+def test_no_note_is_a_pasted_block_a_placeholder_or_a_fragment(
+    tmp_path: Path, case: WriterCase
+) -> None:
+    for note in notes_for_transcript(case.path, tmp_path):
+        assert is_one_line_note(note.text), note
+        assert not _PLACEHOLDER.search(note.text), note
+        if note.section == FINDINGS:
+            assert stands_alone(note.text), note  # names its subject, leans on nothing
+        elif note.section in (COMMANDS, FIXES):
+            assert "`" in note.text, note  # names the command it is about
 
 
 def test_transcripts_with_nothing_durable_get_no_note(tmp_path: Path) -> None:

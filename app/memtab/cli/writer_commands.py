@@ -36,8 +36,9 @@ from memtab.writer.providers import (
     close_provider,
     create_writer_provider,
     known_secrets,
+    read_for_run,
 )
-from memtab.writer.run import WriterRunResult, load_writer_events, run_writer
+from memtab.writer.run import WriterRunResult, run_writer
 from memtab.writer.suggestions import Suggestion
 
 
@@ -100,9 +101,9 @@ def run_write(args: argparse.Namespace) -> int:
     if not args.json:  # which model, and which key and why (never the key itself)
         print(f"Memory writer with {provider_settings.describe()}…", file=sys.stderr)
     try:
-        events = load_writer_events(transcript, transcript_format)
-        # The offline writer gets as data the events a model is shown.
-        bound = bind_to_run(provider, home, workspace, events.budget, settings)
+        # A model is shown the newest events; the offline writer digests the whole file.
+        events, whole = read_for_run(provider, transcript, transcript_format)
+        bound = bind_to_run(provider, home, workspace, events.budget, settings, whole)
         result = run_writer(
             home,
             workspace,

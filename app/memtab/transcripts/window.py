@@ -321,6 +321,9 @@ def _empty_payloads(event: TranscriptEvent) -> None:
         call.input = {} if isinstance(call.input, dict) else ""
 
 
+MAX_OBSERVE_WAITING = 256
+
+
 def read_newest_events(
     path: str | os.PathLike[str],
     format: TranscriptFormat | None = None,
@@ -330,13 +333,17 @@ def read_newest_events(
     include: Callable[[TranscriptEvent], bool] | None = None,
     trim_every: int = TRIM_EVERY,
     max_weight: int = MAX_WEIGHT,
+    observe: Callable[[TranscriptEvent], None] | None = None,
 ) -> NewestEvents:
     """`NewestEvents.of` over the events of `read_transcript(path, format)`, read in
     bounded memory: however long the file, only the events that may still be selected
     are held.
 
     `include` leaves events out before anything is counted (the writer skips sub-agent
-    events). Never fails on content; raises OSError only if the file cannot be opened.
+    events). `observe` sees every included event of the whole file once, oldest first,
+    when nothing later can change it any more (its tool results are in): the offline
+    writer digests the whole transcript in this same pass. Never fails on content;
+    raises OSError only if the file cannot be opened.
     """
     tail = TranscriptTail(path, format)
     window = BudgetWindow(
@@ -348,11 +355,28 @@ def read_newest_events(
         empty_dropped=True,  # the events of this read are nobody else's
     )
 
+    # Events waiting for their results before `observe` sees them (results follow their
+    # call within a few lines, so this stays short; past the cap the oldest goes as is).
+    waiting: deque[TranscriptEvent] = deque()
+
+    def settle(*, all_of_them: bool) -> None:
+        assert observe is not None
+        while waiting and (
+            all_of_them or len(waiting) > MAX_OBSERVE_WAITING or not tail.may_change(waiting[0])
+        ):
+            observe(waiting.popleft())
+
     def take(event: TranscriptEvent) -> None:
-        if include is None or include(event):
-            window.add(event)
+        if include is not None and not include(event):
+            return
+        if observe is not None:
+            waiting.append(event)
+            settle(all_of_them=False)
+        window.add(event)
 
     tail.stream_all(take)
+    if observe is not None:
+        settle(all_of_them=True)
     logger.debug(
         "read %s: kept %d of %d events, sized %d on the way",
         tail.path,

@@ -31,6 +31,8 @@ _INLINE_CODE = re.compile(
 )
 
 
+_SCRIPT_FILE = re.compile(r"^(?!/|~|\.\./)[\w./-]+\.(?:py|js|mjs|ts|sh|rb|php|pl|exs)$")
+_TOOL_NAME = re.compile(r"^[a-z][a-z0-9_-]{1,30}$")
 _HOME_PATH = re.compile(r"(?:^|[\s='\"])(?:/home/|/Users/|/root/|[A-Za-z]:\\Users\\)")
 
 
@@ -45,8 +47,20 @@ _EXPLORATORY = _word_set(
     "ls cat head tail less more grep rg ag find fd echo printf pwd cd which whereis type wc "
     "tree stat file env printenv ps jq awk sort uniq diff du df date whoami uname true sleep "
     "gh curl wget open xdg-open man help history clear nl od xxd hexdump realpath dirname "
-    "basename readlink id hostname uptime top htop lsof netstat ss ping test [ command bd"
+    "basename readlink id hostname uptime top htop lsof netstat ss ping test [ command"
 )
+# Programs that change files or the shell, not the project's workflow: never a note.
+_SYSTEM = _word_set(
+    "mkdir cp mv rm rmdir touch chmod chown ln kill pkill killall sleep export source set "
+    "unset alias tmux screen ssh scp rsync tar zip unzip gzip gunzip xargs sudo time timeout "
+    "nohup watch vim vi nano emacs code sed awk perl tee git gh unlink install brew apt "
+    "apt-get dnf yum pacman systemctl service launchctl open xdg-open pbcopy pbpaste"
+)
+# Interpreters that run a script file: `python scripts/seed.py` runs the project's script.
+_INTERPRETERS = _word_set("python python3 node bash sh zsh ruby bun deno php perl")
+# Coding agents' own CLIs: adding a tool or server to the agent is worth remembering.
+_AGENT_CLIS = _word_set("claude codex gemini mux xum cursor-agent opencode aider")
+_AGENT_SETUP = _word_set("mcp plugin plugins config add install")
 _GIT_READ_ONLY = _word_set(
     "status log diff show branch rev-parse remote blame ls-files grep describe shortlog "
     "reflog fetch config"
@@ -222,6 +236,57 @@ def is_project_command(command: str) -> bool:
         return True
     sub = next((w for w in words[1:] if not w.startswith("-")), "")
     return sub in allowed
+
+
+def is_worth_keeping(command: str) -> bool:
+    """Whether a command that worked is worth a note: one that builds, tests, lints or
+    installs the project, runs one of its tools' other tasks (`mix ecto.migrate`,
+    `npm run dev`), runs a script of the project (`./scripts/seed.sh`, `python
+    tools/probe.py`) or sets up the agent itself (`claude mcp add …`). Never exploration,
+    system utilities, git, or a one-off."""
+    if is_one_off(command) or is_exploratory(command):
+        return False
+    if is_project_command(command):
+        return True
+    words = main_words(command)
+    if not words:
+        return False
+    program = program_name(words[0])
+    rest = [word for word in words[1:] if not word.startswith("-")]
+    if program in PROJECT_TOOLS:
+        return bool(rest)
+    if program in _AGENT_CLIS:
+        return bool(rest) and rest[0] in _AGENT_SETUP
+    return is_project_script(words)
+
+
+def is_project_script(words: list[str]) -> bool:
+    """Whether a simple command runs a script file of the project: `./x.sh`, `scripts/x`,
+    or an interpreter given a relative script path."""
+    first = words[0]
+    if first.startswith("./") and not first.startswith("../"):
+        return True
+    if program_name(first) in _INTERPRETERS and len(words) > 1:
+        # `bash -n x.sh` only checks the script, `python -m x` runs a module: not scripts.
+        return bool(_SCRIPT_FILE.match(words[1]))
+    return False
+
+
+def tool_program(command: str) -> str | None:
+    """The program of a command that runs a workflow tool not known to Memtab (`bd
+    ready` → bd): not exploration, a system utility, git, an interpreter, a project
+    tool or a script. Several of its subcommands working in one session make it part of
+    the project's workflow."""
+    if is_one_off(command) or is_exploratory(command):
+        return None
+    words = main_words(command)
+    if len(words) < 2 or words[0].startswith((".", "/", "~")) or "=" in words[0]:
+        return None
+    program = program_name(words[0])
+    known = _SYSTEM | _INTERPRETERS | PROJECT_TOOLS | _AGENT_CLIS | _EXPLORATORY
+    if program in known or not _TOOL_NAME.match(program) or words[1].startswith("-"):
+        return None
+    return program
 
 
 def is_one_off(command: str) -> bool:

@@ -15,7 +15,10 @@ recognized by its structure rather than by one phrase:
   ("No, use pnpm.", "Non, utilise pnpm.", "아니, pnpm 써.").
 
 Questions are never directives, nor is a statement about something ("It always fails on
-CI.", "Ça échoue toujours."): the rule word must belong to an instruction.
+CI.", "Ça échoue toujours."): the rule word must belong to an instruction. A pasted
+document (a long message, or one with Markdown headings, read without code fences) is
+not the user's own voice: only what the user wrote before it — its first paragraph — is
+read.
 Word lists cover English, French, German, Spanish, Portuguese, Chinese, Japanese and Korean.
 """
 
@@ -34,6 +37,11 @@ _HARNESS_TAGS = re.compile(
 )
 _FENCED_CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]\s*")
+_MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+\S", re.MULTILINE)
+# A message this long, or with this many headings, is a pasted document.
+PASTED_LINES = 12
+PASTED_CHARS = 1500
+PASTED_HEADINGS = 2
 _LIST_MARKER = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
 # Sentence ends: Latin punctuation followed by a space, or CJK full stops anywhere.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
@@ -124,10 +132,30 @@ _REWRITE_PREFIXES = re.compile(
 )
 
 
+def human_text(text: str) -> str:
+    """What the human typed in a message: without `<private>` parts, harness injections
+    (slash-command wrappers, system reminders), code fences and an interruption marker."""
+    text = _FENCED_CODE.sub(" ", _HARNESS_TAGS.sub(" ", _PRIVATE.sub(" ", text)))
+    return _INTERRUPTED.sub("", text.strip())
+
+
+def looks_pasted(text: str) -> bool:
+    """Whether a message reads as a pasted document rather than something typed."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return (
+        len(lines) > PASTED_LINES
+        or len(text) > PASTED_CHARS
+        or len(_MARKDOWN_HEADING.findall(text)) >= PASTED_HEADINGS
+    )
+
+
 def directives_in(text: str) -> list[str]:
     """The standing rules a human message states, one per sentence, tidied as bullets."""
-    text = _FENCED_CODE.sub(" ", _HARNESS_TAGS.sub(" ", _PRIVATE.sub(" ", text)))
-    text = _INTERRUPTED.sub("", text.strip())
+    text = human_text(text)
+    if looks_pasted(text):
+        text = text.split("\n\n", 1)[0]  # what the user wrote above what they pasted
+        if looks_pasted(text):
+            return []
     found: list[str] = []
     for raw_line in text.splitlines():
         line = raw_line.strip()

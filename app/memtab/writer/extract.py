@@ -1,33 +1,44 @@
-"""What the offline writer finds in a transcript: directives, working commands, fixes, findings.
+"""What the offline writer finds in a transcript: the user's goal, directives and
+decisions, working commands, fixes, findings.
 
-Input is the transcript's events as data (`TranscriptEvent`s, sub-agent chatter left out),
-the same window a model would be shown. Four kinds of findings, all conservative — a
-memory file full of noise is worse than a short one:
+The whole transcript is read once, oldest event first, keeping bounded state
+(`TranscriptDigest`): however long the session, its start is seen. Sub-agent chatter is
+left out; a sub-agent's report is read where the parent receives it. All rules are
+conservative — a memory file full of noise is worse than a short one:
 
-- Directives: the human's standing rules, in any of eight languages (`directives`).
+- Goal: what the user's first message asks for (`asked.goal_in`), kept only when the
+  session then changed the project (edited a file or ran a project command).
+- Directives: the human's standing rules, in any of eight languages (`directives`); a
+  pasted document is not the human's voice.
+- Decisions: the user's answer to a question the agent asked (`AskUserQuestion`), with
+  the question (`asked.decisions_in`).
 - Commands that work: shell commands that succeeded — with their own exit status, not a
   pipe's — and build, test, lint, type-check, format or install the project (`make check`,
-  `pytest -q`, `bun run docs:build`), written whole, one per family (the shortest).
-  Exploration (`ls`, `cat`, `git status`) and throwaways never count: a script the session
-  deleted, code given inline (`python -c`), anything under /tmp, an install of one named
-  package.
+  `pytest -q`, `bun run docs:build`), or run one of the project's own tools or scripts
+  (`mix ecto.migrate`, `./scripts/seed.sh`, `claude mcp add …`), written whole, one per
+  family (the shortest). Exploration (`ls`, `cat`, `git status`) and throwaways never
+  count: a script the session deleted, code given inline (`python -c`), anything under
+  /tmp, an install of one named package.
 - Fixes: a failed project command (or `git commit`, whose hooks are project rules) is a
   lesson only when a later step in the transcript fixed the same problem soon after, and
   the note says what fixed it: the commands (and edits) in between, or the other
   invocation that worked. Running the same command again is not a fix, nor is editing
   code until it passes (that is the work, not a lesson); a failed guess (a file or path
   that does not exist) is not a lesson, and neither is an agent fumbling its own tools.
-- Findings: facts about the project the agent stated in its final answers (`answers`).
+- Findings: facts about the project the agent stated — in its answers or a sub-agent's
+  report — in any of the eight languages (`answers`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from memtab.transcripts import TranscriptEvent, TranscriptToolCall
-from memtab.writer.answers import findings_in_answers
+from memtab.writer.answers import facts_in_reports, facts_in_text, is_agent_report
+from memtab.writer.asked import decisions_in, goal_in, is_question
 from memtab.writer.commands import (
     command_family,
     command_kind,
@@ -36,12 +47,24 @@ from memtab.writer.commands import (
     is_exploratory,
     is_one_off,
     is_project_command,
+    is_worth_keeping,
     mentioned_files,
     removed_files,
     status_is_known,
+    tool_program,
 )
-from memtab.writer.directives import directives_in
+from memtab.writer.directives import directives_in, human_text
 
+# Bounds on what a digest keeps, so memory stays flat on a transcript of any length.
+MAX_KEPT = 200
+MAX_KEPT_FILES = 2000
+# A tool Memtab does not know is part of the workflow once it worked this often, in this
+# many subcommands (`bd ready`, `bd sync`, `bd close …`).
+MIN_TOOL_USES = 3
+# A session's goal is worth keeping once the session did real work on the project.
+MIN_GOAL_STEPS = 10
+MIN_TOOL_SUBCOMMANDS = 2
+MAX_TOOL_EXAMPLES = 4
 MAX_SIGNATURE_CHARS = 160
 MAX_FIX_STEPS = 3
 # A fix must follow its failure closely: after this many tool calls, what made the command
@@ -111,60 +134,252 @@ class WorkingCommand:
     kind: str | None = None
 
 
+@dataclass(frozen=True)
+class WorkflowTool:
+    """A command-line tool the session used as part of the project's workflow (not one
+    Memtab knows): its program and the invocations that worked, one per subcommand."""
+
+    program: str
+    examples: tuple[str, ...]
+
+
 @dataclass
 class Findings:
-    """Everything the offline writer would record from one transcript window."""
+    """Everything the offline writer would record from one transcript."""
 
     directives: list[str] = field(default_factory=list)
     commands: list[WorkingCommand] = field(default_factory=list)
     fixes: list[Fix] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
+    goal: str | None = None
+    """What the user set out to do, from their first message (kept when the session did
+    project work)."""
+    decisions: list[str] = field(default_factory=list)
+    """The user's answers to the agent's questions, each with its question."""
+    tools: list[WorkflowTool] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
-        return not (self.directives or self.commands or self.fixes or self.findings)
+        return not (
+            self.directives
+            or self.commands
+            or self.fixes
+            or self.findings
+            or self.goal
+            or self.decisions
+            or self.tools
+        )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Step:
-    """One tool call, classified."""
+    """One tool call, classified, and only what the rules need of it (never its output:
+    the digest holds steps while it waits for the calls that may fix a failure)."""
 
-    call: TranscriptToolCall
+    name: str
     command: str | None  # the shell command, for a shell tool
     family: str
     succeeded: bool
     failed: bool
+    target: str  # the file a non-shell call works on
+    signature: str  # what went wrong, for a failed call
+    deleted: frozenset[str]  # base names of files this call deletes
 
 
 # --- entry point ----------------------------------------------------------------------
 
 
-def extract_findings(events: Sequence[TranscriptEvent]) -> Findings:
+def extract_findings(events: Iterable[TranscriptEvent]) -> Findings:
     """Findings from transcript events (oldest first); sub-agent events are skipped."""
-    findings = Findings()
-    steps: list[_Step] = []
+    digest = TranscriptDigest()
     for event in events:
+        digest.add(event)
+    return digest.findings()
+
+
+class TranscriptDigest:
+    """What the offline writer keeps of a transcript read once, event by event, in
+    bounded memory however long the transcript is (the writer's budget window shows a
+    model only the newest events; this sees them all, so the user's goal stated at the
+    start is not lost).
+
+    Add events oldest first, each once its tool results are in
+    (`memtab.transcripts.read_newest_events(observe=…)` does that); `findings()` says what
+    was found so far. Sub-agent events are skipped; a sub-agent's report reaches the
+    parent as the result of its Task call and is read there.
+    """
+
+    def __init__(self) -> None:
+        self._directives: list[str] = []
+        self._decisions: list[str] = []
+        self._facts: list[str] = []
+        self._goal: str | None = None
+        self._saw_user = False
+        self._changed_project = False
+        self._steps = 0
+        self._commands: dict[str, tuple[WorkingCommand, frozenset[str]]] = {}
+        self._fixes: list[tuple[Fix, frozenset[str]]] = []
+        self._fix_keys: set[tuple[str, str]] = set()
+        self._throwaway: set[str] = set()
+        # Workflow tools: program → subcommand → the shortest invocation that worked.
+        self._tools: dict[str, dict[str, str]] = {}
+        self._tool_uses: dict[str, int] = {}
+        # The newest steps: a failure is judged once the calls that may fix it are seen.
+        self._recent: deque[_Step] = deque()
+
+    def add(self, event: TranscriptEvent) -> None:
         if event.sidechain:
-            continue
+            return
         if event.role == "user" and event.text:
-            for directive in directives_in(event.text):
-                if directive not in findings.directives:
-                    findings.directives.append(directive)
+            self._user_text(event.text)
         elif event.role == "assistant":
-            steps.extend(_step(call) for call in event.tool_calls)
-    throwaway = _throwaway_files(steps)
-    findings.commands = _working_commands(steps, throwaway)
-    findings.fixes = _fixes(steps, throwaway)
-    findings.findings = findings_in_answers(events)
-    return findings
+            _add_unique(self._facts, facts_in_text(event.text), MAX_KEPT)
+            for call in event.tool_calls:
+                self._call(call)
+
+    def findings(self) -> Findings:
+        """What was found in the events added so far (the digest can go on after)."""
+        throwaway = self._throwaway
+        fixes = [fix for fix, files in self._fixes if not files & throwaway]
+        pending = list(self._recent)
+        for index, step in enumerate(pending):
+            fix = self._judge(step, pending[index + 1 :])
+            if fix is not None and not fix[1] & throwaway and fix[0] not in fixes:
+                fixes.append(fix[0])
+        return Findings(
+            directives=list(self._directives),
+            commands=[cmd for cmd, files in self._commands.values() if not files & throwaway],
+            fixes=fixes,
+            findings=list(self._facts),
+            goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
+            decisions=list(self._decisions),
+            tools=[
+                WorkflowTool(program, tuple(list(examples.values())[:MAX_TOOL_EXAMPLES]))
+                for program, examples in self._tools.items()
+                if len(examples) >= MIN_TOOL_SUBCOMMANDS
+                and self._tool_uses[program] >= MIN_TOOL_USES
+            ],
+        )
+
+    # --- reading ---------------------------------------------------------------------
+
+    def _user_text(self, text: str) -> None:
+        if not self._saw_user:
+            self._goal = goal_in(text)
+            self._saw_user = self._goal is not None or bool(human_text(text).strip())
+        _add_unique(self._directives, directives_in(text), MAX_KEPT)
+        _add_unique(self._facts, facts_in_reports(text), MAX_KEPT)
+
+    def _call(self, call: TranscriptToolCall) -> None:
+        if is_question(call):
+            _add_unique(self._decisions, decisions_in(call), MAX_KEPT)
+            return
+        if is_agent_report(call):
+            _add_unique(self._facts, facts_in_text(call.output or ""), MAX_KEPT)
+            return
+        step = _step(call)
+        self._steps += 1
+        self._throwaway |= step.deleted
+        if len(self._throwaway) > MAX_KEPT_FILES:
+            self._throwaway = set(list(self._throwaway)[-MAX_KEPT_FILES:])
+        if step.succeeded and (
+            (step.command is not None and is_project_command(step.command))
+            or (step.command is None and _EDIT_TOOL_NAME.search(step.name))
+        ):
+            self._changed_project = True
+        self._note_command(step)
+        self._recent.append(step)
+        if len(self._recent) > MAX_CALLS_TO_FIX:
+            oldest = self._recent.popleft()
+            judged = self._judge(oldest, list(self._recent))
+            if judged is not None and len(self._fixes) < MAX_KEPT:
+                self._fixes.append(judged)
+
+    def _note_command(self, step: _Step) -> None:
+        command = step.command
+        if command is None or not step.succeeded or not status_is_known(command):
+            return
+        shown = display_command(command)
+        if shown is None or is_one_off(command):
+            return
+        if not is_worth_keeping(command) and tool_program(command) is None:
+            return
+        if mentioned_files(command) & self._throwaway:
+            return
+        program = tool_program(command)
+        if program is not None:
+            self._note_tool(program, step.family, shown)
+            return
+        known = self._commands.get(step.family)
+        if known is None and len(self._commands) >= MAX_KEPT:
+            return
+        if known is None or len(shown) < len(known[0].command):
+            self._commands[step.family] = (
+                WorkingCommand(shown, command_kind(command)),
+                frozenset(mentioned_files(command)),
+            )
+
+    def _note_tool(self, program: str, family: str, shown: str) -> None:
+        if program not in self._tools and len(self._tools) >= MAX_KEPT:
+            return
+        examples = self._tools.setdefault(program, {})
+        self._tool_uses[program] = self._tool_uses.get(program, 0) + 1
+        known = examples.get(family)
+        if (known is None and len(examples) < MAX_KEPT) or (known and len(shown) < len(known)):
+            examples[family] = shown
+
+    def _judge(self, step: _Step, later: Sequence[_Step]) -> tuple[Fix, frozenset[str]] | None:
+        """The fix of a failed step, from the steps after it; None when it teaches nothing."""
+        if not step.failed or not _can_teach(step, self._throwaway):
+            return None
+        signature = step.signature
+        if not signature or _MISSING_PATH.search(signature):
+            return None  # nothing to say about it, or a guess at a path that is not there
+        key = (step.family, signature.lower())
+        if key in self._fix_keys:
+            return None
+        fix = _fix(step, signature, later, self._throwaway)
+        if fix is None:
+            return None
+        self._fix_keys.add(key)
+        assert step.command is not None
+        return fix, frozenset(mentioned_files(step.command))
+
+
+def _add_unique(kept: list[str], found: Iterable[str], limit: int) -> None:
+    for item in found:
+        if len(kept) >= limit:
+            return
+        if item not in kept:
+            kept.append(item)
 
 
 def _step(call: TranscriptToolCall) -> _Step:
     failed = call.is_error or (call.exit_code is not None and call.exit_code != 0)
     command = call.command if _SHELL_TOOL_NAME.search(call.name) else None
     command = command.strip() if command else None
-    family = command_family(command) if command else f"tool:{call.name}:{_target(call)}"
-    return _Step(call, command, family, call.has_output and not failed, failed)
+    target = _target(call)
+    family = command_family(command) if command else f"tool:{call.name}:{target}"
+    deleted: set[str] = set()
+    if command is not None:
+        deleted |= removed_files(command)
+    elif isinstance(call.input, str):
+        deleted |= {
+            path.strip().rsplit("/", 1)[-1]
+            for verb, path in _PATCH_FILE.findall(call.input)
+            if verb == "Delete"
+        }
+    signature = error_signature(_failure_text(call)) if failed else ""
+    return _Step(
+        call.name,
+        command,
+        family,
+        call.has_output and not failed,
+        failed,
+        target,
+        signature,
+        frozenset(deleted),
+    )
 
 
 def _target(call: TranscriptToolCall) -> str:
@@ -180,43 +395,8 @@ def _target(call: TranscriptToolCall) -> str:
     return ""
 
 
-def _throwaway_files(steps: Sequence[_Step]) -> set[str]:
-    """Base names of the files the session deleted: a script it wrote for the moment and
-    removed (or any it removed) is no command to keep."""
-    deleted: set[str] = set()
-    for step in steps:
-        if step.command is not None:
-            deleted |= removed_files(step.command)
-            continue
-        patch = step.call.input if isinstance(step.call.input, str) else ""
-        deleted |= {
-            path.strip().rsplit("/", 1)[-1]
-            for verb, path in _PATCH_FILE.findall(patch)
-            if verb == "Delete"
-        }
-    return deleted
-
-
 def _is_throwaway(command: str, throwaway: set[str]) -> bool:
     return is_one_off(command) or bool(mentioned_files(command) & throwaway)
-
-
-# --- commands that work ---------------------------------------------------------------
-
-
-def _working_commands(steps: Sequence[_Step], throwaway: set[str]) -> list[WorkingCommand]:
-    by_family: dict[str, WorkingCommand] = {}
-    for step in steps:
-        command = step.command
-        if command is None or not step.succeeded or not status_is_known(command):
-            continue
-        shown = display_command(command)
-        if shown is None or not is_project_command(command) or _is_throwaway(command, throwaway):
-            continue
-        known = by_family.get(step.family)
-        if known is None or len(shown) < len(known.command):
-            by_family[step.family] = WorkingCommand(shown, command_kind(command))
-    return list(by_family.values())
 
 
 # --- fixes ----------------------------------------------------------------------------
@@ -229,25 +409,6 @@ def _can_teach(step: _Step, throwaway: set[str]) -> bool:
     if command is None or not status_is_known(command) or _is_throwaway(command, throwaway):
         return False
     return is_project_command(command) or step.family == "git commit"
-
-
-def _fixes(steps: Sequence[_Step], throwaway: set[str]) -> list[Fix]:
-    fixes: list[Fix] = []
-    seen: set[tuple[str, str]] = set()
-    for index, step in enumerate(steps):
-        if not step.failed or not _can_teach(step, throwaway):
-            continue
-        signature = error_signature(_failure_text(step.call))
-        if not signature or _MISSING_PATH.search(signature):
-            continue  # nothing to say about it, or a guess at a path that is not there
-        key = (step.family, signature.lower())
-        if key in seen:
-            continue
-        fix = _fix(step, signature, steps[index + 1 : index + 1 + MAX_CALLS_TO_FIX], throwaway)
-        if fix is not None:
-            seen.add(key)
-            fixes.append(fix)
-    return fixes
 
 
 def _fix(failed: _Step, signature: str, later: Sequence[_Step], throwaway: set[str]) -> Fix | None:
@@ -287,8 +448,8 @@ def _fix_steps(between: Sequence[_Step], throwaway: set[str]) -> tuple[str, ...]
                 continue
             label = command_label(command)
             text = f"`{label}`" if label else ""
-        elif _EDIT_TOOL_NAME.search(step.call.name) and _target(step.call):
-            text = f"editing `{_target(step.call)}`"
+        elif _EDIT_TOOL_NAME.search(step.name) and step.target:
+            text = f"editing `{step.target}`"
         else:
             continue
         if text and text not in rendered:

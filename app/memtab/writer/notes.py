@@ -1,11 +1,12 @@
 """Merge the offline writer's findings into a Markdown memory file, saying each thing once.
 
-Findings become *notes*: bullets under fixed sections — `## Directives`, `## Commands that
-work`, `## Fixes`, `## Findings` — appended at the end of the section when the file has it,
-or as a new section at the end of the file. Nothing else in the file is touched, so the
-user's own notes (and a model's) survive. A new file gets a `description:` frontmatter and
-a title. `plan_notes` says which notes a file lacks; `apply_notes` writes notes into a
-file's text — the writer's direct write and an accepted suggestion take the same path.
+Findings become *notes*: bullets under fixed sections — `## Goal`, `## Directives`,
+`## Decisions`, `## Commands that work`, `## Fixes`, `## Findings` — appended at the end
+of the section when the file has it, or as a new section at the end of the file. Nothing
+else in the file is touched, so the user's own notes (and a model's) survive. A new file
+gets a `description:` frontmatter and a title. `plan_notes` says which notes a file
+lacks; `apply_notes` writes notes into a file's text — the writer's direct write and an
+accepted suggestion take the same path.
 
 Each finding is compared with what the file already says after normalizing both sides
 (case, quotes and backticks, digits, whitespace), so a second run over the same
@@ -24,19 +25,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memtab.transcripts import redact_secrets
-from memtab.writer.extract import Findings, Fix, WorkingCommand
+from memtab.writer.extract import Findings, Fix, WorkflowTool, WorkingCommand
 
+GOAL = "Goal"
 DIRECTIVES = "Directives"
+DECISIONS = "Decisions"
 COMMANDS = "Commands that work"
 FIXES = "Fixes"
 FINDINGS = "Findings"
 KNOWN_FAILURES = "Known failures"  # written by older versions; fixes replace its bullets
-SECTION_ORDER = (DIRECTIVES, COMMANDS, FIXES, FINDINGS)
+SECTION_ORDER = (GOAL, DIRECTIVES, DECISIONS, COMMANDS, FIXES, FINDINGS)
+MAX_NOTE_CHARS = 500  # a suggestion's limit too (`suggestions.MAX_TEXT_CHARS`)
 
 NEW_FILE_HEADER = (
     "---\n"
-    "description: What this workspace taught its coding agents — the user's directives, "
-    "commands that work, fixes and findings\n"
+    "description: What this workspace taught its coding agents — the user's goal, "
+    "directives and decisions, commands that work, fixes and findings\n"
     "---\n"
     "\n"
     "# Workspace notes\n"
@@ -109,6 +113,12 @@ def render_command(working: WorkingCommand) -> str:
     return f"{_code(working.command)}{suffix}"
 
 
+def render_tool(tool: WorkflowTool) -> str:
+    """The note text of a workflow tool: the program and the invocations that worked."""
+    examples = ", ".join(_code(example) for example in tool.examples)
+    return f"{_code(tool.program)} is part of this project's workflow; these worked: {examples}."
+
+
 def render_fix(fix: Fix) -> str:
     """The note text of a fix: what failed, how, and what made it work."""
     head = f"{_code(fix.action)} failed: {_code(fix.signature)}"
@@ -142,12 +152,20 @@ def plan_notes(existing: str, findings: Findings) -> list[Note]:
         if all(note.text != other.text for other in notes):
             notes.append(note)
 
+    if findings.goal and not known.has_words(findings.goal):
+        add(Note(GOAL, findings.goal))
     for directive in findings.directives:
         if not known.has_words(directive):
             add(Note(DIRECTIVES, directive))
+    for decision in findings.decisions:
+        if not known.has_words(decision):
+            add(Note(DECISIONS, decision))
     for command in findings.commands:
         if not known.has_command(command.command):
             add(Note(COMMANDS, render_command(command)))
+    for tool in findings.tools:
+        if not all(known.has_command(example) for example in tool.examples):
+            add(Note(COMMANDS, render_tool(tool)))
     for fix in findings.fixes:
         if not known.has_fix(fix):
             add(Note(FIXES, render_fix(fix), (fix.action, fix.signature)))
@@ -158,8 +176,13 @@ def plan_notes(existing: str, findings: Findings) -> list[Note]:
         Note(note.section, redact_secrets(note.text), note.replaces)
         for section in SECTION_ORDER
         for note in notes
-        if note.section == section
+        if note.section == section and is_one_line_note(note.text)
     ]
+
+
+def is_one_line_note(text: str) -> bool:
+    """A note is one line that fits a suggestion: never a pasted block."""
+    return bool(text.strip()) and "\n" not in text and len(text) <= MAX_NOTE_CHARS
 
 
 def apply_notes(existing: str, notes: Sequence[Note]) -> str:

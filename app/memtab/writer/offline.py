@@ -10,7 +10,8 @@ prompt's wording or layout cannot change what it remembers.
 Each turn it decides from the conversation so far:
 
 1. nothing read yet → `memory_read`;
-2. read → extract findings (`extract`) and the notes the file lacks (`notes`). Nothing new
+2. read → the findings (`extract`: a digest of the whole transcript, read in the same
+   bounded pass as the window) and the notes the file lacks (`notes`). Nothing new
    → `no_new_memories`. Otherwise, by default, the notes go to the workspace's review
    queue (`suggestions`) — the memory file is not touched, and the run ends with
    `no_new_memories` — or, when the writer setting `offline_notes` is "write", a
@@ -43,7 +44,7 @@ from memtab.llm.types import (
     ToolSpec,
 )
 from memtab.transcripts import EventBudget, TranscriptEvent, select_event_budget
-from memtab.writer.extract import extract_findings
+from memtab.writer.extract import Findings, extract_findings
 from memtab.writer.notes import apply_notes, plan_notes
 from memtab.writer.suggestions import Suggestion, SuggestionError, SuggestionQueue
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
@@ -63,8 +64,11 @@ class OfflineWriterProvider:
         *,
         queue: SuggestionQueue | None = None,
         memory_path: str = "",
+        whole: Findings | None = None,
     ) -> None:
         self.events = tuple(events)
+        self.whole = whole
+        """What a digest of the whole transcript found (used instead of `events`)."""
         self.queue = queue
         self.memory_path = memory_path
         self.proposed: list[Suggestion] = []
@@ -76,10 +80,14 @@ class OfflineWriterProvider:
         *,
         queue: SuggestionQueue | None,
         memory_path: str,
+        whole: Findings | None = None,
     ) -> OfflineWriterProvider:
-        """An offline writer for one run: the events a model is shown — the run's budget
-        window, selected with the run's own `max_json_chars` (sub-agents left out) — and
-        the queue its notes go to (None: it writes them to the memory file itself)."""
+        """An offline writer for one run: what the digest of the whole transcript found
+        (`whole`, `writer.providers.read_for_run`), else the events a model is shown — the
+        run's budget window, selected with the run's own `max_json_chars` (sub-agents left
+        out) — and the queue its notes go to (None: it writes them to the memory file)."""
+        if whole is not None:
+            return OfflineWriterProvider(queue=queue, memory_path=memory_path, whole=whole)
         mainline = [event for event in budget.events if not event.sidechain]
         window = select_event_budget(mainline, budget.max_json_chars).events
         return OfflineWriterProvider(window, queue=queue, memory_path=memory_path)
@@ -133,7 +141,8 @@ class OfflineWriterProvider:
         return _call(MEMORY_READ, {}, step)
 
     def _update(self, current: str, step: int) -> ModelReply:
-        notes = plan_notes(current, extract_findings(self.events))
+        findings = self.whole if self.whole is not None else extract_findings(self.events)
+        notes = plan_notes(current, findings)
         if not notes:
             return _call(NO_NEW_MEMORIES, {}, step)
         if self.queue is not None:

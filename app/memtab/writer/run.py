@@ -36,7 +36,7 @@ import difflib
 import logging
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -212,15 +212,18 @@ def load_writer_events(
     path: Path,
     transcript_format: TranscriptFormat | None = None,
     max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+    observe: Callable[[TranscriptEvent], None] | None = None,
 ) -> NewestEvents:
     """Read a transcript for a run in bounded memory, whatever its size: the newest events
-    that fit the budget, redacted (OSError if it cannot be opened)."""
+    that fit the budget, redacted (OSError if it cannot be opened). `observe` sees every
+    event the run looks at, once its results are in (the offline writer's digest)."""
     return read_newest_events(
         path,
         transcript_format,
         max_json_chars=max_json_chars,
         redact=True,
         include=is_writer_event,
+        observe=observe,
     )
 
 

@@ -36,8 +36,9 @@ from memtab.writer.providers import (
     close_provider,
     create_writer_provider,
     known_secrets,
+    read_for_run,
 )
-from memtab.writer.run import WriterRunResult, load_writer_events, run_writer
+from memtab.writer.run import WriterRunResult, run_writer
 
 logger = logging.getLogger(__name__)
 
@@ -189,7 +190,7 @@ class WriterService:
         try:
             path = self.home.transcript_path(workspace.id)
             try:
-                events = load_writer_events(path, "mux")
+                events, whole = read_for_run(provider, path, "mux")
             except OSError as error:
                 raise WriterServiceError(
                     f"Cannot read the transcript {path}: {error.strerror or error}"
@@ -199,7 +200,7 @@ class WriterService:
                 self.home,
                 workspace,
                 events,
-                bind_to_run(provider, self.home, workspace, events.budget, settings),
+                bind_to_run(provider, self.home, workspace, events.budget, settings, whole),
                 trigger_message_id=ticket.message_id,
                 settings=settings,
                 cancel=cancel,

@@ -1,0 +1,92 @@
+"""What the user asked for and what they answered: the session's goal and their decisions.
+
+- The goal is what the user's first message asks the agent to do ("Implement
+  spotter-gqc", "Ajoute un mode sombre à la page des réglages."), or the arguments of the
+  slash command it opens with. Only its first sentence is kept, and only when that is one
+  sentence that fits a note (never cut in the middle).
+- A decision is the user's answer to a question the agent asked through its question tool
+  (Claude Code's `AskUserQuestion`): the note names the question and the choice, so it
+  reads alone ("Asked "Which rig do these beads belong to?" — the user chose: No rig.").
+  Yes/no answers to a question that is only about this moment are not decisions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memtab.transcripts import TranscriptToolCall
+from memtab.writer.directives import human_text
+
+MAX_GOAL_CHARS = 200
+MIN_GOAL_CHARS = 8
+MAX_ANSWER_CHARS = 160
+MAX_QUESTION_CHARS = 160
+
+_QUESTION_TOOL = re.compile(r"^ask_?user_?questions?$", re.IGNORECASE)
+_ANSWERED = "User has answered your questions:"
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)(?:</command-args>|\Z)", re.DOTALL)
+_NOT_HUMAN = re.compile(r"^\s*(?:<task-notification>|\[Request interrupted)")
+_FIRST_SENTENCE = re.compile(r"^(.+?(?:[.!?](?=\s|$)|[。！？]))")
+_TRIVIAL_ANSWER = re.compile(
+    r"^(?:yes|no|ok|okay|sure|y|n|oui|non|ja|nein|sí|si|não|sim|はい|いいえ|是|否|네|아니요)\.?$",
+    re.IGNORECASE,
+)
+
+
+def goal_in(first_message: str) -> str | None:
+    """The goal a user's first message states, as a note; None when it states none that
+    fits one sentence."""
+    if _NOT_HUMAN.match(first_message):
+        return None
+    arguments = _COMMAND_ARGS.search(first_message)
+    text = arguments.group(1) if arguments else human_text(first_message)
+    paragraph = text.strip().split("\n\n", 1)[0]
+    paragraph = " ".join(paragraph.split())
+    sentence = _FIRST_SENTENCE.match(paragraph)  # the task; what follows says how
+    if sentence is not None:
+        paragraph = sentence.group(1)
+    elif len(paragraph) > MAX_GOAL_CHARS:
+        return None
+    if not MIN_GOAL_CHARS <= len(paragraph) <= MAX_GOAL_CHARS or paragraph.endswith(("?", "？")):
+        return None  # nothing that fits a note, or a question rather than a task
+    goal = paragraph[0].upper() + paragraph[1:]
+    if goal[-1] not in ".!?。！？)":
+        goal += "."
+    return f"Goal of this session, as the user put it: {goal}"
+
+
+def is_question(call: TranscriptToolCall) -> bool:
+    """A call of the agent's tool for asking the user a question."""
+    return bool(_QUESTION_TOOL.match(call.name))
+
+
+def decisions_in(call: TranscriptToolCall) -> list[str]:
+    """The user's answers to one question call, each as a note naming its question."""
+    output = call.output or ""
+    if call.is_error or _ANSWERED not in output or not isinstance(call.input, dict):
+        return []
+    questions = call.input.get("questions")
+    decisions: list[str] = []
+    for item in questions if isinstance(questions, list) else []:
+        question = item.get("question") if isinstance(item, dict) else None
+        if not isinstance(question, str) or not question.strip():
+            continue
+        match = re.search(re.escape(f'"{question}"="') + r'(.*?)"(?=,\s"|\.\s|\.?\s*$)', output)
+        if match is None:
+            continue
+        answer = " ".join(match.group(1).split())
+        if not answer or len(answer) > MAX_ANSWER_CHARS or _TRIVIAL_ANSWER.match(answer):
+            continue
+        asked = _short_question(question)
+        if asked is not None:
+            decisions.append(f'Asked "{asked}" — the user chose: {answer.rstrip(".")}.')
+    return decisions
+
+
+def _short_question(question: str) -> str | None:
+    """The question itself, without the explanation an agent adds after it."""
+    text = " ".join(question.split())
+    ends = [index for index in (text.find("?"), text.find("？")) if index >= 0]
+    if ends:
+        text = text[: min(ends) + 1]
+    return text if len(text) <= MAX_QUESTION_CHARS else None

@@ -1,0 +1,238 @@
+"""Issue 24's rules: the whole transcript read once, findings in eight languages, sub-agent
+reports, the user's answers, other commands that worked, pasted documents, and notes that
+stand on their own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memtab.writer.answers import facts_in, facts_in_reports, stands_alone
+from memtab.writer.asked import decisions_in, goal_in
+from memtab.writer.commands import is_worth_keeping, tool_program
+from memtab.writer.directives import directives_in
+from memtab.writer.extract import TranscriptDigest, WorkflowTool, extract_findings
+from memtab.writer.notes import DECISIONS, GOAL, plan_notes
+from memtab.writer.run import load_writer_events
+
+from .events import answer, bash, calls, tool, user
+
+# --- findings in every language the writer claims -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Le serveur de développement tourne sur le port 4000.",
+        "Le script `npm run lint` n'existe pas dans `package.json`.",
+        "Le fichier `CLAUDE.md` est obsolète : il décrit encore l'ancienne architecture.",
+        "Das Projekt verwendet Next.js `14.2`, weil `app/` den App Router braucht.",
+        "El servidor corre en el puerto 8080 porque `PORT` no está definido.",
+        "O script `scripts/deploy.sh` não existe neste repositório.",
+        "`npm run lint` スクリプトは存在しません。",
+        "開発サーバーはポート 3000 で動作します（`vite.config.ts` の設定のため）。",
+        "`CLAUDE.md` の記述は古いので、更新が必要です。",
+        "项目使用 `pnpm` 而不是 `npm`，因为 `pnpm-lock.yaml` 存在。",
+        "`AGENTS.md` 파일은 오래된 내용이라 업데이트가 필요합니다.",
+        "The dev server runs on port 1100 (`config/dev.exs`).",
+        "There is no `lint` script in `package.json`.",
+    ],
+)
+def test_a_fact_stated_in_any_claimed_language_is_kept(text: str) -> None:
+    assert len(facts_in(text)) == 1, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Parfait ! J'ai ajouté le fichier `config.ts`.",
+        "Je vais lire `README.md` d'abord.",
+        "`src/app.ts` を確認します。",
+        "It requires `OPENAI_API_KEY` too.",  # leans on what came before
+        "and `pnpm` instead of `npm`.",
+        "Expected — the `AnnotationMessageRef` module doesn't exist yet.",
+        "Need to add the handler for `toggle` in both views.",
+        "Set `<your-api-key>` in `.env` because the client requires it.",
+    ],
+)
+def test_plans_reports_and_fragments_are_not_findings(text: str) -> None:
+    assert facts_in(text) == []
+
+
+def test_a_note_stands_alone_only_when_it_names_its_subject() -> None:
+    assert stands_alone("`mix ecto.migrate` must run before the tests.")
+    assert not stands_alone("This must run before the tests.")
+    assert not stands_alone("must run before `mix test`.")
+
+
+# --- sub-agent reports ----------------------------------------------------------------
+
+
+def test_a_sub_agent_report_is_read_where_the_parent_receives_it() -> None:
+    report = "Findings:\n- The API only works with `api_version=2` because v1 was removed."
+    findings = extract_findings(
+        [
+            calls(tool("Task", {"prompt": "look into the API"}, output=report)),
+            user(
+                "<task-notification>\n<status>completed</status>\n<result>"
+                "The staging server runs on port 8443 (`deploy/staging.env`).</result>\n"
+                "</task-notification>"
+            ),
+        ]
+    )
+    assert findings.findings == [
+        "The API only works with `api_version=2` because v1 was removed.",
+        "The staging server runs on port 8443 (`deploy/staging.env`).",
+    ]
+    assert facts_in_reports("no notification here `x` requires `y`") == []
+
+
+# --- the user's answers and goal ------------------------------------------------------
+
+
+def _question(answer_text: str) -> dict[str, object]:
+    return {
+        "questions": [
+            {
+                "question": "Which package manager should we use? npm and pnpm both work.",
+                "options": [{"label": "pnpm"}, {"label": "npm"}],
+            },
+            {"question": "Should I continue?", "options": []},
+        ]
+    }
+
+
+def test_the_users_answer_to_a_question_is_a_decision_naming_its_question() -> None:
+    output = (
+        'User has answered your questions: "Which package manager should we use? npm and '
+        'pnpm both work."="pnpm, never npm", "Should I continue?"="Yes". You can now '
+        "continue with the user's answers in mind."
+    )
+    call = tool("AskUserQuestion", _question("pnpm"), output=output)
+    assert decisions_in(call) == [
+        'Asked "Which package manager should we use?" — the user chose: pnpm, never npm.'
+    ]
+    refused = tool("AskUserQuestion", _question("pnpm"), output="Error", ok=False)
+    assert decisions_in(refused) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "goal"),
+    [
+        ("Implement spotter-gqc", "Implement spotter-gqc."),
+        (
+            "Ajoute un mode sombre à la page des réglages. Utilise les variables CSS.",
+            "Ajoute un mode sombre à la page des réglages.",
+        ),
+        (
+            "<command-message>fix</command-message><command-name>/fix</command-name>"
+            "<command-args>make the importer skip broken rows</command-args>",
+            "Make the importer skip broken rows.",
+        ),
+        ("Can you explain how decorators work?", None),
+        ("<task-notification><result>done</result></task-notification>", None),
+        ("ok", None),
+    ],
+)
+def test_the_goal_is_the_first_sentence_of_the_first_message(
+    message: str, goal: str | None
+) -> None:
+    found = goal_in(message)
+    assert (found.split(": ", 1)[1] if found else None) == goal
+
+
+def test_the_goal_of_a_long_session_is_kept_from_its_very_start(tmp_path: Path) -> None:
+    """The model's window keeps the newest 80,000 characters; the digest reads it all."""
+    path = tmp_path / "session.jsonl"
+    records = [_claude_user("u0", "Migrate the billing service to Postgres 16.")]
+    for n in range(400):
+        records += _claude_bash(n, f"pytest tests/unit -q -k case{n % 3}", "x" * 400)
+    path.write_text("\n".join(json.dumps(record) for record in records) + "\n")
+    digest = TranscriptDigest()
+    events = load_writer_events(path, observe=digest.add)
+    assert events.budget.dropped_count > 0  # the window lost the start…
+    notes = plan_notes("", digest.findings())
+    goals = [note.text for note in notes if note.section == GOAL]
+    assert goals == [  # … the digest did not
+        "Goal of this session, as the user put it: Migrate the billing service to Postgres 16."
+    ]
+
+
+def _claude_user(uuid: str, text: str) -> dict[str, object]:
+    return {"type": "user", "uuid": uuid, "message": {"role": "user", "content": text}}
+
+
+def _claude_bash(n: int, command: str, output: str) -> list[dict[str, object]]:
+    call = {"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": command}}
+    result = {"type": "tool_result", "tool_use_id": f"t{n}", "content": output}
+    return [
+        {
+            "type": "assistant",
+            "uuid": f"a{n}",
+            "message": {"id": f"m{n}", "role": "assistant", "content": [call]},
+        },
+        {"type": "user", "uuid": f"r{n}", "message": {"role": "user", "content": [result]}},
+    ]
+
+
+# --- commands that worked beyond build, test and lint ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "kept"),
+    [
+        ("mix ecto.migrate", True),
+        ("npm run dev", True),
+        ("claude mcp add github -- npx -y @modelcontextprotocol/server-github", True),
+        ("python scripts/probe_ports.py", True),
+        ("./scripts/seed.sh", True),
+        ("bash -n scripts/seed.sh", False),  # only checks the script
+        ("python -c 'print(1)'", False),
+        ("git push --set-upstream origin main", False),
+        ("mkdir -p build", False),
+        ("ls -la", False),
+    ],
+)
+def test_which_commands_that_worked_are_worth_a_note(command: str, kept: bool) -> None:
+    assert is_worth_keeping(command) is kept
+
+
+def test_a_workflow_tool_used_often_is_one_note_with_its_subcommands() -> None:
+    assert tool_program("bd ready") == "bd"
+    assert tool_program("ls -la") is None
+    findings = extract_findings(
+        [bash("bd ready"), bash("bd show x-1"), bash("bd close x-1"), bash("bd show x-2")]
+    )
+    assert findings.tools == [WorkflowTool("bd", ("bd ready", "bd show x-1", "bd close x-1"))]
+    assert extract_findings([bash("bd ready")]).tools == []  # once is not a workflow
+
+
+# --- the user's voice -----------------------------------------------------------------
+
+
+def test_a_pasted_document_is_not_the_users_directive() -> None:
+    pasted = (
+        "Can you check this against our setup?\n\n"
+        "# Installation\n\nAlways run `make bootstrap` first.\n\n"
+        "## Usage\n\nNever edit generated files.\n"
+    )
+    assert directives_in(pasted) == []
+    typed = "Always run `make bootstrap` first.\n\n# Notes\n\nsomething pasted"
+    assert directives_in(typed) == ["Always run `make bootstrap` first."]
+
+
+def test_decisions_and_goals_reach_the_notes() -> None:
+    output = 'User has answered your questions: "Which port should the API use?"="8080".'
+    question = {"questions": [{"question": "Which port should the API use?"}]}
+    events = [
+        user("Add a health endpoint to the API."),
+        calls(tool("AskUserQuestion", question, output=output)),
+        *[bash(f"pytest tests -q -k t{n}") for n in range(10)],
+        calls(tool("Edit", {"file_path": "/src/api/health.py"})),
+        answer("Done."),
+    ]
+    sections = {note.section: note.text for note in plan_notes("", extract_findings(events))}
+    assert sections[DECISIONS] == 'Asked "Which port should the API use?" — the user chose: 8080.'
+    assert sections[GOAL].endswith("Add a health endpoint to the API.")
