@@ -50,6 +50,7 @@ COMMAND_MODULES = {
     "memtab.cli.source_commands": ("sources", "show", "copy", "source-log"),
     "memtab.cli.history_commands": ("history", "restore", "runs", "revert-run", "trash"),
     "memtab.cli.doctor_commands": ("doctor",),
+    "memtab.cli.model_commands": ("models", "settings"),
 }
 _OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
 

@@ -1,0 +1,189 @@
+"""`memtab models` and `memtab settings`: which model the writer and Consolidate now use, the
+model servers running on this machine, and switching to one of them (or back offline).
+
+    memtab models --local                      # Ollama, LM Studio, llama.cpp, vLLM here
+    memtab settings use-local ollama --model qwen2.5-coder
+    memtab settings use-offline
+
+`--json` prints `{"configured": …, "local": [LocalServer.to_json()…]}` for `models` and
+`{"saved": …, "settingsFile": …}` for `settings` — stable contracts (fields are only added).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from typing import Any
+
+from memtab.cli.common import CliError, format_table, print_json
+from memtab.llm.local_servers import (
+    KNOWN_SERVERS,
+    LocalServer,
+    LocalServerError,
+    ServerKind,
+    choose_model,
+    find_local_servers,
+    find_server,
+    settings_for,
+)
+from memtab.llm.settings import (
+    OFFLINE_MODEL,
+    ProviderSettings,
+    resolve_provider_settings,
+    save_provider_settings,
+)
+from memtab.llm.types import ProviderError
+
+_KIND_NAMES = ", ".join(kind.name for kind in KNOWN_SERVERS)
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `models` and `settings` to the `memtab` parser."""
+    models = commands.add_parser(
+        "models",
+        help="the model in use, and model servers running on this machine",
+        description="Print the model the writer and Consolidate now use; with --local, also "
+        f"ask this machine's usual ports ({_KIND_NAMES}) which models they serve.",
+    )
+    models.add_argument("--local", action="store_true", help="look for local model servers")
+    _add_probe_options(models)
+    models.add_argument("--json", action="store_true", help="machine-readable output")
+    models.set_defaults(handler=run_models)
+
+    settings = commands.add_parser("settings", help="choose the model Memtab uses")
+    actions = settings.add_subparsers(dest="action", metavar="ACTION", required=True)
+    use_local = actions.add_parser(
+        "use-local",
+        help="use a model server running on this machine (no key, nothing leaves it)",
+        description="Save settings that send the writer's and Consolidate's requests to a "
+        "local server's OpenAI-compatible API. The server must be running.",
+    )
+    use_local.add_argument("server", help=f"which server: {_KIND_NAMES}, or its port")
+    use_local.add_argument(
+        "--model", help="a model it serves (`qwen2.5-coder` picks `qwen2.5-coder:7b`)"
+    )
+    _add_probe_options(use_local)
+    use_local.add_argument("--json", action="store_true", help="machine-readable output")
+    use_local.set_defaults(handler=run_use_local)
+    use_offline = actions.add_parser(
+        "use-offline", help="use Memtab's built-in offline engines (no model)"
+    )
+    use_offline.add_argument("--json", action="store_true", help="machine-readable output")
+    use_offline.set_defaults(handler=run_use_offline)
+
+
+def _add_probe_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--port",
+        action="append",
+        default=[],
+        metavar="KIND=PORT",
+        help="where a server listens when not on its usual port (ollama=11435)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=0.6, help="seconds to wait for each port (0.6)"
+    )
+
+
+def run_models(args: argparse.Namespace) -> int:
+    try:
+        configured: ProviderSettings | None = resolve_provider_settings()
+        problem = None
+    except ProviderError as error:
+        configured, problem = None, error.message
+    servers = _find(args) if args.local else []
+    if args.json:
+        print_json(
+            {
+                "configured": _settings_json(configured, problem),
+                "local": [server.to_json() for server in servers],
+            }
+        )
+        return 0
+    print(f"In use: {configured.describe() if configured else f'unusable ({problem})'}")
+    if args.local:
+        print(_servers_text(servers))
+    return 0
+
+
+def run_use_local(args: argparse.Namespace) -> int:
+    servers = _find(args)
+    server = find_server(args.server, servers)
+    if server is None:
+        running = ", ".join(f"{s.kind} ({s.port})" for s in servers) or "none"
+        raise CliError(
+            f"No {args.server} server answers on this machine (running: {running}). "
+            "Start it (e.g. `ollama serve`), or give its port with --port."
+        )
+    try:
+        model = choose_model(server, args.model)
+    except LocalServerError as error:
+        raise CliError(str(error)) from None
+    return _save(settings_for(server, model), args.json)
+
+
+def run_use_offline(args: argparse.Namespace) -> int:
+    return _save(ProviderSettings("offline", OFFLINE_MODEL, ""), args.json)
+
+
+def _save(settings: ProviderSettings, as_json: bool) -> int:
+    try:
+        path = save_provider_settings(settings)
+    except ProviderError as error:
+        raise CliError(error.message) from None
+    if as_json:
+        print_json({"saved": _settings_json(settings, None), "settingsFile": str(path)})
+    else:
+        print(f"Saved to {path}: {settings.describe()}")
+        print("The writer and Consolidate now use it (the environment and --provider still win).")
+    return 0
+
+
+def _find(args: argparse.Namespace) -> list[LocalServer]:
+    try:
+        return find_local_servers(_kinds(args.port), timeout=args.timeout)
+    except LocalServerError as error:
+        raise CliError(str(error)) from None
+
+
+def _kinds(overrides: list[str]) -> list[ServerKind]:
+    """The known servers with the ports given as KIND=PORT."""
+    ports: dict[str, int] = {}
+    for item in overrides:
+        name, _, port = item.partition("=")
+        if name not in {kind.name for kind in KNOWN_SERVERS} or not port.isdigit():
+            raise CliError(f"--port takes KIND=PORT with KIND one of {_KIND_NAMES}, not {item!r}")
+        if not 0 < int(port) < 65536:
+            raise CliError(f"--port {item}: not a port number")
+        ports[name] = int(port)
+    return [
+        dataclasses.replace(kind, port=ports.get(kind.name, kind.port)) for kind in KNOWN_SERVERS
+    ]
+
+
+def _settings_json(settings: ProviderSettings | None, problem: str | None) -> dict[str, Any]:
+    if settings is None:
+        return {"problem": problem}
+    return {
+        "provider": settings.provider,
+        "model": settings.model,
+        "baseUrl": settings.base_url,
+        "description": settings.describe(),
+    }
+
+
+def _servers_text(servers: list[LocalServer]) -> str:
+    if not servers:
+        return (
+            f"No model server answers on this machine's usual ports ({_KIND_NAMES}).\n"
+            "With Ollama: `ollama pull qwen2.5-coder`, then `ollama serve` if it is not running."
+        )
+    rows = [
+        [server.title, server.base_url, ", ".join(server.models) or "(no models)"]
+        for server in servers
+    ]
+    first = servers[0]
+    hint = f"memtab settings use-local {first.kind}"
+    if len(first.models) > 1:
+        hint += f" --model {first.models[0]}"
+    return f"{format_table(rows)}\nTo use one: {hint}"

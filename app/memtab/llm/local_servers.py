@@ -1,0 +1,192 @@
+"""Model servers running on this machine: Ollama, LM Studio, a llama.cpp server, vLLM.
+
+`find_local_servers()` asks each known port on the loopback address, all at once with a
+short timeout, what models it serves, and returns the servers that answered like a model
+server (a plain web server on port 8080 is not one). Every server listed speaks the
+OpenAI-compatible API at `base_url`, which is what Memtab's "openai" provider calls: the
+writer and Consolidate now can use any of them without a key (`settings_for`).
+
+Only loopback addresses are ever asked (`memtab.llm.endpoints.is_loopback_host`); nothing
+leaves this machine. The function is pure and blocking — no Qt, no globals — so a GUI calls
+it from a worker thread: it returns within about `timeout` seconds (every port is asked at
+once), and a set `cancel` event stops it early with what was found so far.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from memtab.llm.endpoints import is_loopback_host
+from memtab.llm.settings import ProviderSettings
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_TIMEOUT_S = 0.6
+MAX_RESPONSE_BYTES = 2 * 1024 * 1024  # a model list; more is not a model server
+MAX_MODELS = 500
+
+
+@dataclass(frozen=True)
+class ServerKind:
+    """A kind of local model server and where it listens by default."""
+
+    name: str  # what the CLI calls it: `memtab settings use-local ollama`
+    title: str
+    port: int
+    native_models_path: str | None = None  # a listing of its own API, tried first
+
+
+KNOWN_SERVERS: tuple[ServerKind, ...] = (
+    ServerKind("ollama", "Ollama", 11434, native_models_path="/api/tags"),
+    ServerKind("lmstudio", "LM Studio", 1234),
+    ServerKind("llamacpp", "llama.cpp server", 8080),
+    ServerKind("vllm", "vLLM", 8000),
+)
+
+
+@dataclass(frozen=True)
+class LocalServer:
+    """A model server that answered: what it is, where, and the models it serves."""
+
+    kind: str
+    title: str
+    host: str
+    port: int
+    models: tuple[str, ...]
+
+    @property
+    def base_url(self) -> str:
+        """Its OpenAI-compatible API, as Memtab's "openai" provider takes it."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/v1"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "title": self.title,
+            "baseUrl": self.base_url,
+            "port": self.port,
+            "models": list(self.models),
+        }
+
+
+class LocalServerError(ValueError):
+    """A request the probe refuses (a host that is not this machine); for the user."""
+
+
+def find_local_servers(
+    kinds: Sequence[ServerKind] = KNOWN_SERVERS,
+    *,
+    host: str = DEFAULT_HOST,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    cancel: threading.Event | None = None,
+) -> list[LocalServer]:
+    """The model servers answering on `host` (loopback only), in the order of `kinds`.
+
+    Every port is asked at once; each request gives up after `timeout` seconds. A port
+    nothing listens on, or whose answer is not a model list, is left out. Raises
+    LocalServerError for a host that is not this machine; never raises for what a port
+    answers.
+    """
+    if not is_loopback_host(host):
+        raise LocalServerError(f"{host} is not this machine: only loopback addresses are asked")
+    if not kinds or (cancel is not None and cancel.is_set()):
+        return []
+    found: dict[int, LocalServer] = {}
+    pool = ThreadPoolExecutor(max_workers=len(kinds), thread_name_prefix="local-servers")
+    try:
+        futures: dict[Future[LocalServer | None], int] = {
+            pool.submit(_probe, kind, host, timeout): index for index, kind in enumerate(kinds)
+        }
+        pending = set(futures)
+        while pending and not (cancel is not None and cancel.is_set()):
+            done, pending = wait(pending, timeout=0.05, return_when=FIRST_COMPLETED)
+            for future in done:
+                server = future.result()
+                if server is not None:
+                    found[futures[future]] = server
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)  # a cancelled probe is not waited for
+    return [found[index] for index in sorted(found)]
+
+
+def find_server(name: str, servers: Sequence[LocalServer]) -> LocalServer | None:
+    """The server of a kind (`ollama`), or at a port (`11434`), among those found."""
+    wanted = name.strip().lower()
+    for server in servers:
+        if wanted in (server.kind, str(server.port), server.title.lower()):
+            return server
+    return None
+
+
+def choose_model(server: LocalServer, wanted: str | None) -> str:
+    """The model of `server` to use: `wanted` as listed, or the one listed model whose
+    name it starts (`qwen2.5-coder` → `qwen2.5-coder:7b`); with none wanted, the only
+    model served. LocalServerError, naming the models, when that is not one model."""
+    served = ", ".join(server.models) or "none"
+    if wanted is None:
+        if len(server.models) == 1:
+            return server.models[0]
+        raise LocalServerError(f"{server.title} serves {served}: name one with --model")
+    if wanted in server.models:
+        return wanted
+    matches = [model for model in server.models if model.split(":", 1)[0] == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    raise LocalServerError(f"{server.title} does not serve {wanted!r}; it serves {served}")
+
+
+def settings_for(server: LocalServer, model: str) -> ProviderSettings:
+    """Provider settings that send the writer's and the consolidator's requests to a local
+    server (its OpenAI-compatible API, no key)."""
+    return ProviderSettings("openai", model, server.base_url)
+
+
+def _probe(kind: ServerKind, host: str, timeout: float) -> LocalServer | None:
+    paths = [kind.native_models_path] if kind.native_models_path else []
+    for path in [*paths, "/v1/models"]:
+        models = _model_names(_get_json(host, kind.port, path, timeout))
+        if models is not None:
+            return LocalServer(kind.name, kind.title, host, kind.port, models)
+    return None
+
+
+def _get_json(host: str, port: int, path: str, timeout: float) -> Any | None:
+    """The JSON a GET answers with status 200, else None (refused, timed out, not JSON)."""
+    connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        connection.request("GET", path, headers={"Accept": "application/json"})
+        response = connection.getresponse()
+        if response.status != 200:
+            return None
+        body = response.read(MAX_RESPONSE_BYTES + 1)
+        if len(body) > MAX_RESPONSE_BYTES:
+            return None
+        return json.loads(body.decode("utf-8"))
+    except (OSError, http.client.HTTPException, ValueError):
+        return None
+    finally:
+        connection.close()
+
+
+def _model_names(document: Any) -> tuple[str, ...] | None:
+    """The model names of an Ollama `/api/tags` (`models[].name`) or an OpenAI
+    `/v1/models` (`data[].id`) answer; None when it is neither."""
+    if not isinstance(document, dict):
+        return None
+    for key, field in (("models", "name"), ("data", "id")):
+        entries = document.get(key)
+        if isinstance(entries, list):
+            names = [
+                entry[field]
+                for entry in entries[:MAX_MODELS]
+                if isinstance(entry, dict) and isinstance(entry.get(field), str) and entry[field]
+            ]
+            if names or not entries:
+                return tuple(dict.fromkeys(names))
+    return None

@@ -1,0 +1,165 @@
+"""Local model servers: found on loopback ports (fake servers here), listed, and chosen."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from memtab.cli.main import main
+from memtab.llm.local_servers import (
+    LocalServer,
+    LocalServerError,
+    ServerKind,
+    choose_model,
+    find_local_servers,
+    find_server,
+)
+from memtab.llm.settings import resolve_provider_settings, settings_path
+
+
+class _Handler(BaseHTTPRequestHandler):
+    routes: ClassVar[dict[str, object]] = {}
+    delay = 0.0
+
+    def do_GET(self) -> None:
+        time.sleep(self.delay)
+        if self.path not in self.routes:
+            self.send_error(404)
+            return
+        body = json.dumps(self.routes[self.path]).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def _serve(routes: dict[str, object], delay: float = 0.0) -> Iterator[int]:
+    handler = type("Handler", (_Handler,), {"routes": routes, "delay": delay})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def ollama() -> Iterator[int]:
+    yield from _serve({"/api/tags": {"models": [{"name": "qwen2.5-coder:7b"}, {"name": "llama3"}]}})
+
+
+@pytest.fixture
+def openai_like() -> Iterator[int]:
+    yield from _serve({"/v1/models": {"object": "list", "data": [{"id": "local-model"}]}})
+
+
+@pytest.fixture
+def web_page() -> Iterator[int]:
+    """A server that is not a model server (a dev web server on a usual port)."""
+    yield from _serve({"/v1/models": ["not", "a", "model", "list"], "/": "<html>"})
+
+
+@pytest.fixture
+def free_port() -> int:
+    with ThreadingHTTPServer(("127.0.0.1", 0), _Handler) as server:
+        return int(server.server_address[1])  # closed again: nothing listens there
+
+
+def test_servers_answering_like_model_servers_are_found_in_order(
+    ollama: int, openai_like: int, web_page: int, free_port: int
+) -> None:
+    kinds = [
+        ServerKind("ollama", "Ollama", ollama, native_models_path="/api/tags"),
+        ServerKind("llamacpp", "llama.cpp server", web_page),
+        ServerKind("lmstudio", "LM Studio", openai_like),
+        ServerKind("vllm", "vLLM", free_port),
+    ]
+    servers = find_local_servers(kinds, timeout=2)
+    assert servers == [
+        LocalServer("ollama", "Ollama", "127.0.0.1", ollama, ("qwen2.5-coder:7b", "llama3")),
+        LocalServer("lmstudio", "LM Studio", "127.0.0.1", openai_like, ("local-model",)),
+    ]
+    assert servers[0].base_url == f"http://127.0.0.1:{ollama}/v1"
+    assert find_server("ollama", servers) is servers[0]
+    assert find_server(str(openai_like), servers) is servers[1]
+    assert find_server("vllm", servers) is None
+
+
+def test_ports_are_asked_at_once_and_a_cancel_stops_the_wait() -> None:
+    slow = _serve({"/v1/models": {"data": [{"id": "m"}]}}, delay=0.5)
+    ports = [next(slow)]
+    slow_again = _serve({"/v1/models": {"data": [{"id": "m"}]}}, delay=0.5)
+    ports.append(next(slow_again))
+    try:
+        kinds = [ServerKind(f"k{n}", f"K{n}", port) for n, port in enumerate(ports)]
+        started = time.monotonic()
+        assert len(find_local_servers(kinds, timeout=2)) == 2
+        assert time.monotonic() - started < 0.95  # not one after the other
+        cancel = threading.Event()
+        threading.Timer(0.1, cancel.set).start()
+        assert find_local_servers(kinds, timeout=2, cancel=cancel) == []
+    finally:
+        for generator in (slow, slow_again):
+            generator.close()
+
+
+def test_only_this_machine_is_ever_asked() -> None:
+    with pytest.raises(LocalServerError, match="not this machine"):
+        find_local_servers(host="192.168.1.20")
+
+
+def test_the_model_is_chosen_by_its_name_or_the_name_before_its_tag() -> None:
+    server = LocalServer("ollama", "Ollama", "127.0.0.1", 11434, ("qwen2.5-coder:7b", "llama3"))
+    assert choose_model(server, "qwen2.5-coder") == "qwen2.5-coder:7b"
+    assert choose_model(server, "llama3") == "llama3"
+    with pytest.raises(LocalServerError, match=re.escape("serves qwen2.5-coder:7b, llama3")):
+        choose_model(server, None)
+    with pytest.raises(LocalServerError, match="does not serve 'mistral'"):
+        choose_model(server, "mistral")
+    single = LocalServer("vllm", "vLLM", "127.0.0.1", 8000, ("only",))
+    assert choose_model(single, None) == "only"
+
+
+def test_the_cli_lists_local_servers_and_switches_the_writer_to_one(
+    ollama: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["models", "--local", "--json", "--port", f"ollama={ollama}"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    ollama_entry = next(entry for entry in listed["local"] if entry["kind"] == "ollama")
+    assert ollama_entry["models"] == ["qwen2.5-coder:7b", "llama3"]
+    assert listed["configured"]["provider"] == "offline"
+
+    argv = ["settings", "use-local", "ollama", "--model", "qwen2.5-coder"]
+    assert main([*argv, "--port", f"ollama={ollama}"]) == 0
+    assert "qwen2.5-coder:7b" in capsys.readouterr().out
+    settings = resolve_provider_settings()
+    assert (settings.provider, settings.model) == ("openai", "qwen2.5-coder:7b")
+    assert settings.base_url == f"http://127.0.0.1:{ollama}/v1"
+    assert settings.api_key is None
+    assert "api_key" not in json.loads(Path(settings_path()).read_text())
+
+    assert main(["settings", "use-offline"]) == 0
+    assert resolve_provider_settings().provider == "offline"
+
+
+def test_the_cli_says_what_to_do_when_no_server_answers(
+    free_port: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["settings", "use-local", "ollama", "--port", f"ollama={free_port}"])
+    assert code != 0
+    assert "No ollama server answers on this machine" in capsys.readouterr().err
+    assert main(["settings", "use-local", "ollama", "--port", "ollama=x"]) != 0
