@@ -13,12 +13,12 @@ import pytest
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace
 from quality.corpus import (
+    MEASURE_CASES,
     STORE_CASES,
     WRITER_CASES,
     Score,
     consolidate_case,
-    load_events,
-    notes_for,
+    notes_for_transcript,
 )
 
 
@@ -26,9 +26,9 @@ from quality.corpus import (
 def test_offline_writer_precision_and_recall(tmp_path: Path) -> None:
     total = Score()
     print("\noffline writer on real transcripts (notes right / written, expected found / expected)")
-    for case in WRITER_CASES:
+    for case in (*WRITER_CASES, *MEASURE_CASES):
         score = Score()
-        notes = notes_for(load_events(case.path, tmp_path))
+        notes = notes_for_transcript(case.path, tmp_path)
         score.add(case, notes)
         total.add(case, notes)
         if case.expected or notes:
