@@ -1,9 +1,13 @@
 """Descriptions the offline consolidator may add: built from what a file is about.
 
-A description is written only when it describes the file, in the file's own words:
+A description is written only when it says what the file is for in words its title does
+not — the tree already shows a file's title where it has no description
+(`store.files.FileEntry.heading`), so copying the title changes the file and teaches the
+tree nothing:
 
-- a file with one title heading that names a subject gets that title
-  (`# Testing acme-api` → "Testing acme-api");
+- a file with one title heading over two or more topic sections gets the title with those
+  topics (`# Testing acme-api` over `## Fixtures`, `## CI` → "Testing acme-api: Fixtures,
+  CI"); a title alone (`# Scratch: refresh race repro`) gets no description;
 - a file of three or more topics (several top-level headings, or a generic title over
   topic sections, like Claude Code's `# Memory` index) gets a description naming it as an
   index of those topics, with "index" in the file's language ("색인: …", "Index: …");
@@ -28,14 +32,15 @@ from memtab.store.frontmatter import (
     description_from_text,
     description_prefix,
     frontmatter_block,
+    heading_text,
 )
 
 MIN_INDEX_TOPICS = 3
+MIN_TITLE_TOPICS = 2  # a title says more with this many topics under it
+MAX_TOPIC_CHARS = 32
 MAX_DESCRIPTION_CHARS = 160
 
 _HEADING_MARKS = re.compile(r"^(#{1,6})\s*(.*?)\s*#*\s*$")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_MARKUP = re.compile(r"[*_`~]+")
 _DATE_LIKE = re.compile(r"\d[\d\-:/.TtZz+ ]*[\dZz]|\d")
 # Ids (uuids, hashes) name an instance, not a subject: `Thread 019e3f4a-2fbe-…`.
 _IDENTIFIER = re.compile(
@@ -110,9 +115,7 @@ def _heading_text(raw: str) -> tuple[int, str]:
     match = _HEADING_MARKS.match(raw.strip())
     if match is None:
         return 0, ""
-    text = _LINK.sub(r"\1", match.group(2))
-    text = _MARKUP.sub("", text).strip().rstrip(":：").strip()
-    return len(match.group(1)), clean_description(text)
+    return len(match.group(1)), heading_text(match.group(2))
 
 
 def is_generic_heading(text: str) -> bool:
@@ -193,15 +196,29 @@ def build_description(lines: Sequence[str]) -> Description | None:
     tops = [text for level, text in headings if level == top]
     if len(tops) == 1:
         title = tops[0]
-        if not is_generic_heading(title):
-            return Description(title, "its title")
         below = [level for level, _ in headings if level > top]
         tops = [text for level, text in headings if below and level == min(below)]
+        if not is_generic_heading(title):
+            return _titled_topics(title, tops)
     topics = list(dict.fromkeys(text for text in tops if not is_generic_heading(text)))
     if len(topics) < MIN_INDEX_TOPICS:
         return None
     language = detect_language("\n".join([*prose, *topics]))
     return Description(_index_text(language, topics), f"its {len(topics)} topics")
+
+
+def _titled_topics(title: str, topics: Sequence[str]) -> Description | None:
+    """A title with the topics under it, or None when it has too few to add anything."""
+    named = [topic for topic in dict.fromkeys(topics) if not is_generic_heading(topic)]
+    if len(named) < MIN_TITLE_TOPICS or any(len(topic) > MAX_TOPIC_CHARS for topic in named):
+        return None  # too little to add, or sections that are sentences, not topics
+    shown: list[str] = []
+    for topic in named:
+        if len(f"{title}: {', '.join([*shown, topic])}") > MAX_DESCRIPTION_CHARS and shown:
+            break
+        shown.append(topic)
+    text = f"{title}: {', '.join(shown)}" + (", …" if len(shown) < len(named) else "")
+    return Description(text, f"its title and {len(shown)} topics")
 
 
 def _yaml_line(value: str) -> str:

@@ -13,11 +13,14 @@ from dataclasses import dataclass
 
 import yaml
 
-from memtab.store.frontmatter import clean_description, find_frontmatter, frontmatter_strings
+from memtab.store.frontmatter import (
+    find_frontmatter,
+    frontmatter_strings,
+    title_of,
+)
 
 logger = logging.getLogger(__name__)
 
-_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 CLAUDE_TOPIC_TYPES = ("user", "feedback", "project", "reference")
 
 
@@ -33,9 +36,9 @@ def body_start(text: str) -> int:
 
 
 def first_heading(text: str) -> str:
-    """The text of the first Markdown heading after any frontmatter ("" when none)."""
-    match = _HEADING.search(text, body_start(text))
-    return clean_description(match.group(1)) if match else ""
+    """What the file calls itself: its first heading, or the title a template's title
+    heading holds (`store.frontmatter.title_of`; "" when none)."""
+    return title_of(text)
 
 
 @dataclass(frozen=True)

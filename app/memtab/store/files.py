@@ -22,7 +22,7 @@ from pathlib import Path
 
 from memtab.fs.atomic import Directory, encode_utf8, is_temp_name
 from memtab.fs.confined import read_prefix
-from memtab.store.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
+from memtab.store.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix, title_of
 from memtab.store.paths import Scope, VirtualPath, is_addressable_name
 
 logger = logging.getLogger(__name__)
@@ -43,6 +43,9 @@ class FileEntry:
     size_bytes: int
     modified_at_ms: int
     binary: bool = False
+    heading: str = ""
+    """What the file calls itself (`frontmatter.title_of`), read only when it has no
+    description: the tree shows it in the description's place."""
 
     @property
     def over_cap(self) -> bool:
@@ -115,12 +118,16 @@ def _read_entry(
             os.close(fd)
     binary = b"\x00" in prefix
     description = "" if binary else description_from_prefix(prefix)
+    heading = ""
+    if not description and not binary and b"#" in prefix:
+        heading = title_of(prefix.decode("utf-8", "replace"))
     return FileEntry(
         path=path,
         description=description,
         size_bytes=stat_result.st_size,
         modified_at_ms=stat_result.st_mtime_ns // 1_000_000,
         binary=binary,
+        heading=heading,
     )
 
 

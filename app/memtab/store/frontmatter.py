@@ -134,6 +134,54 @@ def description_value(prefix: str) -> str | None:
     return _yaml_description(block)
 
 
+# --- the title a file gives itself ---------------------------------------------------------
+
+_ATX_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_FENCE_LINE = re.compile(r"^(?:```|~~~)", re.MULTILINE)
+_HEADING_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_HEADING_MARKUP = re.compile(r"[*_`~]+")
+# A template's title heading, filled in below it: Claude Code's session summaries start
+# `# Session Title` / `_A short and distinctive 5-10 word descriptive title…_` / the title.
+_TEMPLATE_TITLE = re.compile(r"^(?:session )?title$", re.IGNORECASE)
+_TEMPLATE_HINT = re.compile(r"^(?:_[^_].*_|\*[^*].*\*)$")
+
+
+def title_of(text: str) -> str:
+    """What a file calls itself, cleaned like a description ("" when nothing): its first
+    Markdown heading after any frontmatter (outside code fences), or, under a template's
+    title heading ("# Session Title"), the title written below it."""
+    start = find_frontmatter(text)
+    position = start.end if start is not None else 0
+    while True:
+        match = _ATX_HEADING.search(text, position)
+        if match is None:
+            return ""
+        if len(_FENCE_LINE.findall(text, position, match.start())) % 2 == 0:
+            break
+        fence = list(_FENCE_LINE.finditer(text, position, match.start()))[-1]
+        closing = _FENCE_LINE.search(text, fence.end())
+        if closing is None:
+            return ""
+        position = closing.end()
+    heading = heading_text(match.group(1))
+    if not _TEMPLATE_TITLE.match(heading):
+        return heading
+    for raw in text[match.end() :].splitlines():
+        line = raw.strip()
+        if not line or _TEMPLATE_HINT.match(line):
+            continue
+        return "" if line.startswith("#") else heading_text(line)
+    return ""
+
+
+def heading_text(raw: str) -> str:
+    """A heading's words: links as their text, emphasis and code marks dropped, a
+    trailing colon removed, cleaned like a description."""
+    text = _HEADING_LINK.sub(r"\1", raw)
+    text = _HEADING_MARKUP.sub("", text).strip().rstrip(":：").strip()
+    return clean_description(text)
+
+
 # --- cleaning -------------------------------------------------------------------------------
 
 # Whitespace as JavaScript's `\s` sees it; Python's `\s` would also take U+001C–U+001F.

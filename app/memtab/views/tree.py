@@ -424,7 +424,7 @@ class _ListingTree:
             path=None if self.orphan_dir is not None else path,
             physical=self.physical(path.segments),
             orphan_dir=self.orphan_dir,
-            description=entry.description,
+            description=entry.description or entry.heading,  # the title when undescribed
             size_bytes=entry.size_bytes,
             modified_at_ms=entry.modified_at_ms,
             not_editable_reason=entry.not_editable_reason,

@@ -87,14 +87,15 @@ def test_the_demo_home_is_consolidated_and_a_second_run_is_a_no_op(demo: Home) -
     assert gotchas.count("Alembic autogenerate misses server defaults") == 1
     assert gotchas.endswith("Redis in docker-compose listens on 6380, not 6379.\n")
     scratch = read(store, "/memories/workspace/scratch.md")
-    assert scratch.startswith('---\ndescription: "Scratch: refresh race repro"\n---\n# Scratch')
+    # Its title is all a description could say, and the tree shows the title already.
+    assert scratch.startswith("# Scratch: refresh race repro\n")
     assert "uv pip" not in scratch and "Two tabs refreshing" in scratch
     assert "uv pip" in read(store, "/memories/global/tools/python.md")
     assert {path: path.read_bytes() for path in pins} == pins
     assert memory_bytes(demo) < size_before
     assert record.summary == (
         "Merged project/test-tips.md into project/testing.md; removed 1 item said twice under "
-        "one heading; removed 1 item already in a wider scope; added 1 missing description."
+        "one heading; removed 1 item already in a wider scope."
     )
     notes = {op.path: op.note for op in record.ops}
     assert notes == {
@@ -104,8 +105,7 @@ def test_the_demo_home_is_consolidated_and_a_second_run_is_a_no_op(demo: Home) -
         "everything else it said is already there.",
         "/memories/project/gotchas.md": "Removed 1 item said twice under the same heading.",
         "/memories/workspace/scratch.md": "Removed 1 item already in a wider scope "
-        "(global/tools/python.md). Added a description built from its title: "
-        "“Scratch: refresh race repro”.",
+        "(global/tools/python.md).",
     }
     assert Journal(demo).load().workspaces[MAIN_ID] == record
 
@@ -310,7 +310,9 @@ def test_the_budget_keeps_the_most_valuable_changes_and_a_second_run_continues(
 def test_descriptions_are_added_only_when_savings_pay_for_them(
     home: Home, store: MemoryStore
 ) -> None:
-    put(store, "/memories/global/shell.md", "# Shell habits\n\n- zsh with POSIX scripts only.\n")
+    shell = "# Shell habits\n\n## Scripts\n\n- zsh with POSIX scripts only.\n\n"
+    shell += "## Prompt\n\n- starship.\n"
+    put(store, "/memories/global/shell.md", shell)
     assert consolidate(home).ops == ()  # the description would grow memory: not added
     repeated = "- A long obsolete note that somebody wrote down three times.\n" * 3
     put(store, "/memories/workspace/old.md", described("Old", f"# Old\n\n{repeated}"))
@@ -320,7 +322,7 @@ def test_descriptions_are_added_only_when_savings_pay_for_them(
         ("str_replace", "/memories/workspace/old.md"),
     ]
     assert read(store, "/memories/global/shell.md").startswith(
-        "---\ndescription: Shell habits\n---\n"
+        '---\ndescription: "Shell habits: Scripts, Prompt"\n---\n'
     )
     assert consolidate(home).ops == ()
 
@@ -529,7 +531,11 @@ def test_descriptions_come_from_titles_or_topics_or_not_at_all() -> None:
         found = build_description(text.split("\n"))
         return found.text if found else None
 
-    assert describe("# Testing acme-api\n\n- `make test` runs everything.") == "Testing acme-api"
+    # A title alone is what the tree shows already: no description copies it.
+    assert describe("# Testing acme-api\n\n- `make test` runs everything.") is None
+    assert describe("# Scratch: refresh race repro\n\n- Two tabs reproduce it.") is None
+    titled = "# Testing acme-api\n\n## Fixtures\n\n- a\n\n## CI\n\n- b\n"
+    assert describe(titled) == "Testing acme-api: Fixtures, CI"
     assert describe("# Session Title\n\n## Résumé\n\n- Fait.\n") is None
     topics = (
         "# Notes\n\n## Déploiement\n\n- Le script de déploiement a besoin du VPN.\n\n"

@@ -49,6 +49,29 @@ def test_session_summaries_are_read_only_and_say_whose_they_are(machine: Machine
     assert summaries[0].read_only_reason == SESSION_MEMORY_IS_CLAUDES
 
 
+def test_a_session_summary_is_described_by_the_title_it_holds(machine: Machine) -> None:
+    """Claude Code's template heads every summary `# Session Title`: the title is below."""
+    summary = next(
+        f
+        for f in files_of(machine, "claude-code:memory-").values()
+        if f.kind is FileKind.SESSION_SUMMARY
+    )
+    Path(summary.physical).write_text(
+        "# Session Title\n"
+        "_A short and distinctive 5-10 word descriptive title for the session. Super info "
+        "dense, no filler_\n\n"
+        "Token refresh race in the auth client\n\n"
+        "# Current State\n_What is actively being worked on right now?_\n\nTwo tabs.\n",
+        encoding="utf-8",
+    )
+    again = next(
+        f
+        for f in files_of(machine, "claude-code:memory-").values()
+        if f.kind is FileKind.SESSION_SUMMARY
+    )
+    assert again.description == "Token refresh race in the auth client"
+
+
 def test_codex_generated_files_are_read_only_skills_are_not(machine: Machine) -> None:
     files = files_of(machine, "codex:memories")
     for name in ("MEMORY.md", "memory_summary.md"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +21,7 @@ from memtab.store.frontmatter import (
     find_frontmatter,
     frontmatter_block,
     full_description,
+    title_of,
 )
 
 # --- descriptions ---------------------------------------------------------------------
@@ -400,3 +402,40 @@ def test_the_fast_path_never_loads_pyyaml() -> None:
         "assert 'yaml' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", probe], check=True)
+
+
+# --- the title a file gives itself (shown where it has no description) ---------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("# Scratch: refresh race repro\n\n- Two tabs.\n", "Scratch: refresh race repro"),
+        ("---\nname: x\n---\n\n## **Deploy** [notes](d.md):\n", "Deploy notes"),
+        ("```\n# a comment in code\n```\n# Real title\n", "Real title"),
+        ("# Session Title\n_A short title_\n\nAuth refresh race\n", "Auth refresh race"),
+        ("# Session Title\n_A short title_\n\n# Current State\n", ""),
+        ("No heading at all.\n", ""),
+    ],
+)
+def test_the_title_of_a_file(text: str, title: str) -> None:
+    assert title_of(text) == title
+
+
+def test_an_undescribed_file_is_listed_with_its_title(tmp_path: Path) -> None:
+    from memtab.store.home import Home
+    from memtab.store.memory import MemoryStore
+    from memtab.store.paths import Scope
+    from memtab.store.registry import add_workspace
+
+    home = Home(tmp_path / "home")
+    add_workspace(home, "/src/app", "main", workspace_id="a1a1a1a1a1")
+    store = MemoryStore.open(home, "a1a1a1a1a1")
+    store.create_file("/memories/global/scratch.md", "# Scratch: refresh race repro\n\n- x\n")
+    store.create_file("/memories/global/kept.md", "---\ndescription: Why\n---\n# Title\n")
+    entries = {entry.path.name: entry for entry in store.list_scope(Scope.GLOBAL).files}
+    assert (entries["scratch.md"].description, entries["scratch.md"].heading) == (
+        "",
+        "Scratch: refresh race repro",
+    )
+    assert (entries["kept.md"].description, entries["kept.md"].heading) == ("Why", "")
