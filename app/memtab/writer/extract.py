@@ -56,7 +56,7 @@ from memtab.writer.commands import (
 from memtab.writer.directives import directives_in, human_text
 
 # Bounds on what a digest keeps, so memory stays flat on a transcript of any length.
-MAX_KEPT = 200
+MAX_KEPT = 50  # of each kind: a run that suggests hundreds of notes teaches nothing
 MAX_KEPT_FILES = 2000
 # A tool Memtab does not know is part of the workflow once it worked this often, in this
 # many subcommands (`bd ready`, `bd sync`, `bd close …`).
