@@ -604,12 +604,16 @@ def test_review_first_with_the_real_facade_applies_exactly_the_accepted_ops(
     assert review is not None
     proposed = [op.index for op in review.plan.proposed]
     assert proposed
-    review.set_accepted(proposed[-1], False)
+    merge = review.plan.unit_of(proposed[-1])  # the demo's merge: an insert and a delete
+    assert merge is not None and len(merge.indexes) == 2
+    review.set_accepted(proposed[-1], False)  # unticks the merge's edit with its delete
+    kept = [index for index in proposed if index not in merge.indexes]
+    assert list(review.accepted_ops) == kept
     with qtbot.waitSignal(tasks.run_finished, timeout=30_000) as finished:
         review.apply_button.click()
     record = finished.args[0]
     applied = [number for number, op in enumerate(record.ops, 1) if op.applied]
-    assert applied == proposed[:-1]
+    assert applied == kept
     assert Journal(home).load().workspaces[MAIN_ID] == record
 
 

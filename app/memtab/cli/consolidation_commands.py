@@ -7,6 +7,7 @@ consolidator runs. JSON output (`--json`) is the journal record / sweep report a
 Review before apply, headless: `--plan-out FILE` writes the plan (each proposed op with
 its diff) without changing anything; `--apply-plan FILE [--accept 1,3]` applies the
 accepted ops (all proposed ones by default), each refused if its files changed since.
+Ops of one unit (a merge's edit and delete) are accepted together or not at all.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
 from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.guard import DRY_RUN_NOTE
-from memtab.consolidation.plan import ConsolidationPlan, read_plan, write_plan
+from memtab.consolidation.plan import ConsolidationPlan, PlannedOp, read_plan, write_plan
 from memtab.consolidation.runner import RunLimits
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep
@@ -158,18 +159,33 @@ def parse_accepted(text: str | None) -> tuple[int, ...] | None:
 
 
 def print_plan(plan: ConsolidationPlan) -> None:
-    """Each op of a plan with its number, words and diff."""
+    """Each op of a plan with its number, words and diff; the ops of one unit together,
+    under what the unit does (they are accepted together)."""
+    units = {unit.indexes[0]: unit for unit in plan.units if len(unit.ops) > 1}
+    grouped = {index for unit in units.values() for index in unit.indexes}
     for op in plan.ops:
-        mark = "proposed" if op.proposed else "refused "
-        print(f"{op.index:>2}. [{mark}] {op.description}")
-        if not op.proposed and op.note:
-            print(f"      {op.note}")
-        for file in op.files:
-            if file.diff:
-                print("      " + file.diff.replace("\n", "\n      "))
+        if op.index in grouped and op.index not in units:
+            continue  # printed with its unit
+        unit = units.get(op.index)
+        if unit is None:
+            _print_op(op, "")
+            continue
+        print(f"    {unit.description} — {unit.numbers()}, accepted together:")
+        for part in unit.ops:
+            _print_op(part, "  ")
     if not plan.ops:
         print("(no changes proposed)")
     print(f"summary: {plan.summary}")
+
+
+def _print_op(op: PlannedOp, indent: str) -> None:
+    mark = "proposed" if op.proposed else "refused "
+    print(f"{indent}{op.index:>2}. [{mark}] {op.description}")
+    if not op.proposed and op.note:
+        print(f"{indent}      {op.note}")
+    for file in op.files:
+        if file.diff:
+            print(f"{indent}      " + file.diff.replace("\n", f"\n{indent}      "))
 
 
 def run_consolidate(args: argparse.Namespace) -> int:
@@ -216,9 +232,10 @@ def _plan_out(
         print_json(plan.to_json())
         return 0
     print_plan(plan)
+    example = ",".join(str(index) for index in plan.units[0].indexes) if plan.units else "1"
     print(
         f"(plan written to {path}; nothing was changed. Apply it with: memtab consolidate "
-        f"--workspace {workspace_id} --apply-plan {path} [--accept 1,3])"
+        f"--workspace {workspace_id} --apply-plan {path} [--accept {example}])"
     )
     return 0
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,6 +150,26 @@ class OfflineConsolidator:
             if deletes:
                 return self._reply(conversation, [("delete", change) for change in deletes])
         return ModelReply(self._summary(plan, conversation))
+
+    def unit_keys(self, calls: Sequence[Mapping[str, Any]]) -> list[str | None]:
+        """For each call of the run (its arguments), the merge it belongs to: the path of
+        the file the merge keeps, for that file's edit and the deletes that need it;
+        None for a change that stands alone (`runner.KnowsUnits`)."""
+        plan = self._plan
+        if plan is None:
+            return [None] * len(calls)
+        merged_into = {change.path: change.requires for change in plan.deletes}
+        keepers = {keeper for keeper in merged_into.values() if keeper is not None}
+        keys: list[str | None] = []
+        for call in calls:
+            path = call.get("path")
+            if not isinstance(path, str):
+                keys.append(None)
+            elif call.get("command") == "delete":
+                keys.append(merged_into.get(path))
+            else:
+                keys.append(path if path in keepers else None)
+        return keys
 
     def _still_as_read(self, changes: tuple[PlannedChange, ...]) -> list[PlannedChange]:
         """The changes whose file is still exactly what the plan read."""

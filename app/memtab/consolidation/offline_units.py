@@ -15,8 +15,8 @@ A file is cut into *units* — lines that stand or go together:
 
 Every unit belongs to a *section* (the lines under one heading, up to the next heading)
 and a *block* (the lines under one heading or label, up to the next of either). Content
-compares equal modulo whitespace runs and the bullet marker; content shorter than
-`MIN_LINE_CHARS` never counts (too generic).
+compares equal modulo whitespace runs and the bullet marker (`store.content_lines`);
+content shorter than `MIN_LINE_CHARS` never counts (too generic).
 
 `clean_lines` removes only content: a bullet or paragraph repeated in the same section,
 and one that already stands in a wider scope. A removal that would leave a block with no
@@ -36,6 +36,7 @@ from functools import cached_property
 from typing import Literal, NamedTuple
 
 from memtab.fs.atomic import encode_utf8
+from memtab.store.content_lines import BULLET, normalize_line
 from memtab.store.frontmatter import find_frontmatter
 
 MIN_LINE_CHARS = 12
@@ -50,7 +51,6 @@ STRUCTURE_KINDS: frozenset[UnitKind] = frozenset(
 
 _CONTENT_KINDS = frozenset(("text", "code", "table"))  # what `Unit.content` says
 
-_BULLET = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 HEADING = re.compile(r"^#{1,6}(?:\s|$)")
 _RULE = re.compile(r"^(?:(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,})$")
 _FENCE = re.compile(r"^(`{3,}|~{3,})")
@@ -105,19 +105,6 @@ class Unit(NamedTuple):
         return self.end - self.start == 1
 
 
-def normalize_line(line: str) -> str:
-    """A line as compared: whitespace runs collapsed, any bullet marker written `- `."""
-    text = " ".join(line.split())
-    first = text[:1]
-    # What `_BULLET.sub("- ", text)` makes of it, without a regex for the usual markers:
-    # the only whitespace left is single spaces.
-    if first in ("-", "*", "+"):
-        return "- " + text[2:] if text[1:2] == " " else text
-    if first.isdecimal():
-        return _BULLET.sub("- ", text, count=1)
-    return text
-
-
 def is_label(line: str) -> bool:
     """Whether a line names what follows it, or is a `key: value` pair (see module doc)."""
     if ":" not in line and "：" not in line:
@@ -127,7 +114,7 @@ def is_label(line: str) -> bool:
     # digit, emphasis marks stand at either end)
     first = stripped[:1]
     bulleted = first in ("-", "*", "+") or first.isdecimal()
-    text = _BULLET.sub("", stripped, count=1) if bulleted else stripped
+    text = BULLET.sub("", stripped, count=1) if bulleted else stripped
     listed = len(text) != len(stripped)
     text = text.replace("**", "").replace("__", "")
     if text[:1] in ("*", "_") or text[-1:] in ("*", "_"):

@@ -6,13 +6,19 @@ diff is exact; the real home is not touched. The plan lists each mutation attemp
 its tool call, whether the guard let it through, and for each file it changes the
 content it expects (`baseSha256`) and the diff.
 
-`apply_plan` replays the accepted ops' tool calls on the real scopes through the same
-guard and budget, in plan order: an op whose files no longer hold what the plan
-expected (changed since, or an earlier op was not accepted) is refused with a note,
-never applied to something else. The caller (`ConsolidationService.apply_plan`) holds
-the run lock and journals the result like any run.
+Ops that cannot be taken without each other are one *unit* (`PlanUnit`): a merge's
+edit and the delete of the file it merged (the delete alone would lose the lines the
+edit carries), ops that change one file. The engine that knows says which (the offline
+consolidator names its merges); a model's ops are grouped by what they did
+(`history.describe.op_units`). A review accepts or leaves whole units.
 
-A plan is JSON (`memtab consolidate --plan-out FILE`, `--apply-plan FILE`).
+Applying (`plan_apply.apply_ops`) first checks that every op does what the plan shows
+(`plan_check.check_ops`), then replays the accepted ops on the real scopes. The caller
+(`ConsolidationService.apply_plan`) holds the run lock and journals the result like any
+run.
+
+A plan is JSON (`memtab consolidate --plan-out FILE`, `--apply-plan FILE`), read only
+from a regular file of at most `MAX_PLAN_BYTES` holding at most `MAX_PLAN_OPS` ops.
 
 The setting `consolidation.review` in Memtab's settings.json chooses what "Consolidate
 now" does: `review-first` (the default) or `apply-directly`.
@@ -21,28 +27,32 @@ now" does: `review-first` (the default) or `apply-directly`.
 from __future__ import annotations
 
 import logging
+import os
+import stat
 import tempfile
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from memtab.consolidation.errors import ConsolidationError
-from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
-from memtab.consolidation.offline import REASON_ARGUMENT
-from memtab.consolidation.run_store import RunStore
 from memtab.consolidation.runner import RunResult
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.store.errors import MemoryStoreError
-from memtab.store.history.blobs import sha256_of
-from memtab.store.history.describe import describe_op, merge_targets, op_texts, unified_diff
-from memtab.store.history.recorder import RecordedChange
+from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_optional, cap_text
+from memtab.store.history.describe import (
+    describe_op,
+    merge_targets,
+    op_texts,
+    op_units,
+    unified_diff,
+)
 from memtab.store.history.runs import RunOp
 from memtab.store.home import Home
-from memtab.store.journal import TRIGGERS, JournalOp, Trigger, is_trigger
+from memtab.store.journal import TRIGGERS, Trigger, is_trigger
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import SCOPE_ORDER, PathError
+from memtab.store.paths import SCOPE_ORDER, PathError, VirtualPath
 from memtab.store.registry import Workspace
 
 logger = logging.getLogger(__name__)
@@ -50,10 +60,15 @@ logger = logging.getLogger(__name__)
 PLAN_KIND = "memtab-consolidation-plan"
 PLAN_VERSION = 1
 NOT_ACCEPTED_NOTE = "not accepted in review"
+MAX_PLAN_BYTES = 32 * 1024 * 1024
+"""A plan file bigger than this is refused unread (a real one is a few MB at most: eight
+changed files of at most 100 KiB, their diffs, and the refused attempts)."""
+MAX_PLAN_OPS = 1000
+"""A plan holds at most this many ops (eight applied ones, the rest refused attempts)."""
 
 
 class PlanError(ConsolidationError):
-    """A plan file that cannot be used (unreadable, another home, malformed)."""
+    """A plan file that cannot be used (unreadable, another home, malformed, altered)."""
 
 
 # --- the plan ------------------------------------------------------------------------------
@@ -79,7 +94,8 @@ class PlannedFile:
 
 @dataclass(frozen=True)
 class PlannedOp:
-    """One mutation attempt of the plan (`index` from 1, as the user accepts them)."""
+    """One mutation attempt of the plan (`index` from 1, as the user accepts them).
+    `unit`: the unit a proposed op belongs to (None: it stands alone)."""
 
     index: int
     command: str
@@ -90,6 +106,7 @@ class PlannedOp:
     note: str | None = None
     description: str = ""
     files: tuple[PlannedFile, ...] = ()
+    unit: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -98,11 +115,34 @@ class PlannedOp:
             "path": self.path,
             "newPath": self.new_path,
             "proposed": self.proposed,
+            "unit": self.unit,
             "note": self.note,
             "description": self.description,
             "arguments": self.arguments,
             "files": [file.to_json() for file in self.files],
         }
+
+
+@dataclass(frozen=True)
+class PlanUnit:
+    """Proposed ops taken or left together (see the module doc), in plan order."""
+
+    ops: tuple[PlannedOp, ...]
+
+    @property
+    def indexes(self) -> tuple[int, ...]:
+        return tuple(op.index for op in self.ops)
+
+    @property
+    def description(self) -> str:
+        """What the unit does: its deletes in words (a merge reads "Merged a.md into
+        b.md"), else its ops' words."""
+        deletes = [op.description for op in self.ops if op.command == "delete"]
+        return "; ".join(deletes or [op.description for op in self.ops])
+
+    def numbers(self) -> str:
+        """`ops 1 and 4`, `op 2`."""
+        return _numbered(self.indexes)
 
 
 @dataclass(frozen=True)
@@ -126,6 +166,19 @@ class ConsolidationPlan:
     def proposed(self) -> tuple[PlannedOp, ...]:
         """The ops the guard let through: the ones a user may accept."""
         return tuple(op for op in self.ops if op.proposed)
+
+    @property
+    def units(self) -> tuple[PlanUnit, ...]:
+        """The proposed ops in units, in the order of each unit's first op."""
+        grouped: dict[object, list[PlannedOp]] = {}
+        for op in self.proposed:
+            key: object = op.unit if op.unit is not None else ("alone", op.index)
+            grouped.setdefault(key, []).append(op)
+        return tuple(PlanUnit(tuple(ops)) for ops in grouped.values())
+
+    def unit_of(self, index: int) -> PlanUnit | None:
+        """The unit of proposed op number `index` (None: not a proposed op)."""
+        return next((unit for unit in self.units if index in unit.indexes), None)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -170,6 +223,10 @@ def plan_from_json(raw: Any) -> ConsolidationPlan:
     raw_ops = raw.get("ops")
     if not isinstance(raw_ops, list):
         raise PlanError("the plan has no list of ops")
+    if len(raw_ops) > MAX_PLAN_OPS:
+        raise PlanError(
+            f"the plan holds {len(raw_ops):,} ops; a plan holds at most {MAX_PLAN_OPS:,}"
+        )
     ops = [_op_from_json(op, number) for number, op in enumerate(raw_ops, 1)]
     created, usage = raw.get("createdAt"), raw.get("usage")
     usage = usage if isinstance(usage, dict) else {}
@@ -181,7 +238,7 @@ def plan_from_json(raw: Any) -> ConsolidationPlan:
         home=_text(raw, "home"),
         workspace_id=_text(raw, "workspaceId"),
         trigger=_trigger(raw),
-        summary=_text(raw, "summary", optional=True) or "",
+        summary=cap_text(_text(raw, "summary", optional=True) or "", MAX_SUMMARY_BYTES),
         ops=tuple(ops),
         provider=_text(raw, "provider", optional=True),
         model=_text(raw, "model", optional=True),
@@ -204,6 +261,9 @@ def _op_from_json(raw: Any, number: int) -> PlannedOp:
     index = raw.get("index")
     if index != number:
         raise PlanError(f"op {number} of the plan is numbered {index!r}")
+    unit = raw.get("unit")
+    if unit is not None and (isinstance(unit, bool) or not isinstance(unit, int) or unit < 1):
+        raise PlanError(f"op {number} of the plan has a malformed unit {unit!r}")
     planned_files = []
     for item in files:
         if not isinstance(item, dict):
@@ -223,9 +283,10 @@ def _op_from_json(raw: Any, number: int) -> PlannedOp:
         arguments=arguments,
         proposed=raw.get("proposed") is True,
         new_path=_text(raw, "newPath", optional=True),
-        note=_text(raw, "note", optional=True),
-        description=_text(raw, "description", optional=True) or "",
+        note=cap_optional(_text(raw, "note", optional=True), MAX_NOTE_BYTES),
+        description=cap_text(_text(raw, "description", optional=True) or "", MAX_NOTE_BYTES),
         files=tuple(planned_files),
+        unit=unit if raw.get("proposed") is True else None,
     )
 
 
@@ -234,22 +295,60 @@ def write_plan(path: Path, plan: ConsolidationPlan) -> None:
 
 
 def read_plan(path: Path) -> ConsolidationPlan:
+    """The plan in file `path`; PlanError (one line) when it is not a regular file of at
+    most MAX_PLAN_BYTES holding a plan. Never blocks on a FIFO or a device, never reads
+    more than the cap."""
     try:
-        return plan_from_json(parse_json(path.read_bytes()))
+        data = _read_capped(path)
     except OSError as error:
         raise PlanError(f"cannot read the plan {path}: {error.strerror or error}") from None
+    try:
+        return plan_from_json(parse_json(data))
     except JsonError as error:
         raise PlanError(f"the plan {path} is {error}") from None
+
+
+def _read_capped(path: Path) -> bytes:
+    # Opened without blocking (a FIFO with no writer would wait forever), then checked
+    # to be a regular file before a byte is read.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    descriptor = os.open(path, flags)
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise PlanError(f"the plan {path} is not a regular file")
+        if info.st_size > MAX_PLAN_BYTES:
+            raise PlanError(
+                f"the plan {path} is {info.st_size:,} bytes; a plan is at most {MAX_PLAN_BYTES:,}"
+            )
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_PLAN_BYTES:  # the file may grow after the stat
+            chunk = os.read(descriptor, min(1 << 20, MAX_PLAN_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_PLAN_BYTES:
+            raise PlanError(f"the plan {path} is over {MAX_PLAN_BYTES:,} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 # --- making a plan ---------------------------------------------------------------------------
 
 
-def copy_scopes(store: MemoryStore, scratch: Home) -> None:
+def copy_scopes(
+    store: MemoryStore,
+    scratch: Home,
+    on_file: Callable[[VirtualPath, bytes], None] | None = None,
+) -> None:
     """Copy what the store sees of its scopes (and the pins) into a scratch home.
 
     Only files the store can read are copied (no links, no hard-linked files); an
-    unreadable one is left out of the plan, which then cannot touch it.
+    unreadable one is left out of the plan, which then cannot touch it. `on_file` is
+    told each file copied, with its content.
     """
     target = MemoryStore(scratch, store.workspace, record_history=False)
     for scope in SCOPE_ORDER:
@@ -269,6 +368,8 @@ def copy_scopes(store: MemoryStore, scratch: Home) -> None:
                 destination = target.root(scope) / Path(*file.path.segments)
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 destination.write_bytes(data)
+                if on_file is not None:
+                    on_file(file.path, data)
     if store.home.meta_path.exists():
         scratch.meta_path.write_bytes(store.home.meta_path.read_bytes())
 
@@ -277,23 +378,19 @@ def scratch_home() -> tempfile.TemporaryDirectory[str]:
     return tempfile.TemporaryDirectory(prefix="memtab-plan-")
 
 
-def plan_from_run(
-    *,
-    plan_id: str,
-    created_at: int,
-    home: Home,
-    scratch: Home,
-    workspace: Workspace,
-    trigger: Trigger,
-    result: RunResult,
-    provider: str,
-    model: str,
-) -> ConsolidationPlan:
-    """The plan of a run made on a scratch copy (`scratch`) of `home`'s scopes."""
-    texts = [op_texts(scratch, op) for op in result.run_ops]
-    merges = merge_targets(result.run_ops, texts)
+def planned_ops(
+    scratch: Home, run_ops: Sequence[RunOp], calls: Sequence[Mapping[str, Any]]
+) -> tuple[PlannedOp, ...]:
+    """The plan's ops from a run on a scratch home: each with its diffs (from the
+    contents the scratch history kept), its words and its unit. The units are the ones
+    the run's ops carry (the engine said), else read from what the ops did."""
+    texts = [op_texts(scratch, op) for op in run_ops]
+    units: Sequence[int | None] = [op.unit for op in run_ops]
+    if not any(unit is not None for unit in units):
+        units = op_units(run_ops, texts)
+    merges = merge_targets(run_ops, texts, units)
     ops = []
-    for index, run_op in enumerate(result.run_ops):
+    for index, run_op in enumerate(run_ops):
         files = tuple(
             PlannedFile(
                 path=file.path,
@@ -314,15 +411,32 @@ def plan_from_run(
                 command=run_op.command,
                 path=run_op.path,
                 new_path=run_op.new_path,
-                arguments=result.calls[index] if index < len(result.calls) else {},
+                arguments=dict(calls[index]) if index < len(calls) else {},
                 proposed=run_op.applied,
                 note=run_op.note,
                 description=describe_op(
                     run_op, texts[index], merged_into=merges.get(index)
                 ).removeprefix("Not applied — "),
                 files=files,
+                unit=units[index] if run_op.applied else None,
             )
         )
+    return tuple(ops)
+
+
+def plan_from_run(
+    *,
+    plan_id: str,
+    created_at: int,
+    home: Home,
+    scratch: Home,
+    workspace: Workspace,
+    trigger: Trigger,
+    result: RunResult,
+    provider: str,
+    model: str,
+) -> ConsolidationPlan:
+    """The plan of a run made on a scratch copy (`scratch`) of `home`'s scopes."""
     record = result.record
     return ConsolidationPlan(
         id=plan_id,
@@ -331,7 +445,7 @@ def plan_from_run(
         workspace_id=workspace.id,
         trigger=trigger,
         summary=record.summary if record is not None else "",
-        ops=tuple(ops),
+        ops=_within_cap(planned_ops(scratch, result.run_ops, result.calls)),
         provider=provider,
         model=model,
         input_tokens=record.input_tokens if record is not None else None,
@@ -339,19 +453,27 @@ def plan_from_run(
     )
 
 
-# --- applying a plan -------------------------------------------------------------------------
+def _within_cap(ops: tuple[PlannedOp, ...]) -> tuple[PlannedOp, ...]:
+    """At most MAX_PLAN_OPS ops, so the plan can be read back: every proposed op, then
+    the first refused attempts (a model that keeps failing may make thousands)."""
+    if len(ops) <= MAX_PLAN_OPS:
+        return ops
+    room = MAX_PLAN_OPS - sum(1 for op in ops if op.proposed)
+    kept = []
+    for op in ops:
+        if op.proposed or room > 0:
+            room -= 0 if op.proposed else 1
+            kept.append(op)
+    logger.warning("The plan keeps %d of %d refused attempts", MAX_PLAN_OPS, len(ops))
+    return tuple(replace(op, index=number) for number, op in enumerate(kept, 1))
 
 
-@dataclass(frozen=True)
-class AppliedOps:
-    """What applying a plan did: every op as journaled, with its versions."""
-
-    ops: tuple[JournalOp, ...]
-    run_ops: tuple[RunOp, ...]
+# --- checking what is accepted ---------------------------------------------------------------
 
 
 def check_plan(plan: ConsolidationPlan, home: Home, accepted: Collection[int]) -> None:
-    """PlanError when the plan is for another home, or `accepted` names no proposed op."""
+    """PlanError when the plan is for another home, `accepted` names no proposed op, or
+    takes part of a unit without the rest (naming the unit)."""
     if Path(plan.home).resolve() != home.root.resolve():
         raise PlanError(f"the plan was made for the memory home {plan.home}, not {home.root}")
     proposed = {op.index for op in plan.proposed}
@@ -362,57 +484,20 @@ def check_plan(plan: ConsolidationPlan, home: Home, accepted: Collection[int]) -
             f"op {', '.join(map(str, unknown))} is not a proposed op of the plan "
             f"(proposed: {listed})"
         )
+    for unit in plan.units:
+        taken = [index for index in unit.indexes if index in accepted]
+        if taken and len(taken) < len(unit.indexes):
+            left = [index for index in unit.indexes if index not in accepted]
+            raise PlanError(
+                f"{_numbered(taken)} {'is' if len(taken) == 1 else 'are'} part of "
+                f"“{unit.description}” ({unit.numbers()}), which is applied whole or not "
+                f"at all: accept {_numbered(left)} too, or leave out {_numbered(taken)}"
+            )
 
 
-def apply_ops(
-    store: RunStore, plan: ConsolidationPlan, accepted: Collection[int], *, budget: int
-) -> AppliedOps:
-    """Replay the accepted ops on the real scopes, in plan order (see the module doc)."""
-    guard = ConsolidationGuard(store, budget=MutationBudget(budget))
-    ops: list[JournalOp] = []
-    run_ops: list[RunOp] = []
-    for planned in plan.ops:
-        note: str | None = None
-        if not planned.proposed:
-            note = planned.note or "refused when the plan was made"
-        elif planned.index not in accepted:
-            note = NOT_ACCEPTED_NOTE
-        else:
-            note = _base_problem(store, planned)
-        if note is not None:
-            op = JournalOp(planned.command, planned.path, False, planned.new_path, note)
-            ops.append(op)
-            run_ops.append(RunOp.from_journal(op))
-            continue
-        changes: list[RecordedChange] = []
-        ops_before = len(guard.ops)
-        with store.collecting_changes() as collected:
-            guard.execute(planned.arguments)
-            changes = list(collected)
-        if len(guard.ops) > ops_before:
-            op = guard.ops[-1]
-            reason = planned.arguments.get(REASON_ARGUMENT)
-            if op.applied and op.note is None and isinstance(reason, str) and reason.strip():
-                op = replace(op, note=" ".join(reason.split()))  # as a direct run notes it
-        else:  # the arguments did not even parse: nothing was attempted
-            op = JournalOp(planned.command, planned.path, False, planned.new_path, "invalid call")
-        ops.append(op)
-        run_ops.append(RunOp.from_journal(op, changes))
-    return AppliedOps(tuple(ops), tuple(run_ops))
-
-
-def _base_problem(store: MemoryStore, planned: PlannedOp) -> str | None:
-    """Why an op's files are not what the plan expected, or None."""
-    for file in planned.files:
-        try:
-            current = store.read_whole(file.path)
-        except (MemoryStoreError, PathError) as error:
-            return f"cannot check {file.path}: {error}"
-        current_sha = sha256_of(current) if current is not None else None
-        if current_sha != file.base_sha256:
-            if file.base_sha256 is None:
-                return f"{file.path} exists now; the plan expected no file there"
-            if current is None:
-                return f"{file.path} no longer exists"
-            return f"{file.path} changed since the plan was made"
-    return None
+def _numbered(indexes: Sequence[int]) -> str:
+    """`op 1`, `ops 1 and 4`."""
+    listed = [str(index) for index in indexes]
+    if len(listed) == 1:
+        return f"op {listed[0]}"
+    return f"ops {', '.join(listed[:-1])} and {listed[-1]}"

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
@@ -32,6 +33,7 @@ from memtab.llm.loop import (
     run_tool_loop,
 )
 from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
+from memtab.store.history.describe import op_units
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.runs import RunOp
 from memtab.store.home import Home
@@ -69,6 +71,18 @@ class RunResult:
     @property
     def ok(self) -> bool:
         return self.failure is None
+
+
+@runtime_checkable
+class KnowsUnits(Protocol):
+    """An engine that knows which of its changes belong together (the offline
+    consolidator: a merge's edit and deletes). A model does not say; its units are read
+    from what its ops did (`history.describe.op_units`)."""
+
+    def unit_keys(self, calls: Sequence[Mapping[str, Any]]) -> list[str | None]:
+        """For each mutation call of the run, a key shared by the calls of one unit
+        (None: the call stands alone)."""
+        ...
 
 
 def memory_tool_spec() -> ToolSpec:
@@ -146,10 +160,12 @@ def run_consolidation(
         on_step=on_step,
     )
     ops = _with_reasons(guard.ops, reasons)
-    run_ops = tuple(
-        RunOp.from_journal(op, changes_of_op.get(index, ())) for index, op in enumerate(ops)
-    )
     op_calls = tuple(calls.get(index, {}) for index in range(len(ops)))
+    run_ops = _with_units(
+        tuple(RunOp.from_journal(op, changes_of_op.get(index, ())) for index, op in enumerate(ops)),
+        provider,
+        op_calls,
+    )
     failure = _failure(loop)
     if failure is not None:
         if isinstance(failure, RunCancelledError):  # the user asked: not a problem
@@ -178,6 +194,17 @@ def _with_reasons(ops: tuple[JournalOp, ...], reasons: dict[int, str]) -> tuple[
         else op
         for index, op in enumerate(ops)
     )
+
+
+def _with_units(
+    run_ops: tuple[RunOp, ...], provider: ChatProvider, calls: Sequence[Mapping[str, Any]]
+) -> tuple[RunOp, ...]:
+    """The ops with their units, when the engine knows them (else they stay unsaid)."""
+    if not isinstance(provider, KnowsUnits):
+        return run_ops
+    keys = provider.unit_keys(calls)
+    units = op_units(run_ops, [{} for _ in run_ops], keys)
+    return tuple(replace(op, unit=unit) for op, unit in zip(run_ops, units, strict=True))
 
 
 def _failure(loop: LoopResult) -> RunFailedError | None:

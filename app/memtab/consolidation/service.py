@@ -490,7 +490,9 @@ class ConsolidationService:
         plan. Raises PlanError (another home, unknown op numbers), HomeError, and the
         errors of `run` about locks; journaled and logged like a run otherwise.
         """
-        from memtab.consolidation.plan import apply_ops, check_plan
+        from memtab.consolidation.plan import check_plan
+        from memtab.consolidation.plan_apply import applied_summary, apply_ops
+        from memtab.consolidation.plan_check import check_ops
 
         chosen = {op.index for op in plan.proposed} if accepted is None else set(accepted)
         check_plan(plan, self.home, chosen)
@@ -500,13 +502,12 @@ class ConsolidationService:
         store = RunStore(self.home, workspace, clock=self.clock, run_id=run_id)
         with self._turn(workspace.id, plan.trigger, cancel, on_step, reservation):
             try:
-                applied = apply_ops(store, plan, chosen, budget=self.limits.budget)
-                count = sum(1 for op in applied.ops if op.applied)
+                checked = check_ops(store, plan)  # a plan changed since: nothing applied
+                applied = apply_ops(store, plan, chosen, checked, budget=self.limits.budget)
                 record = ConsolidationRecord(
                     last_run_at=self.clock(),
                     trigger=plan.trigger,
-                    summary=f"{plan.summary} (reviewed: {count} of "
-                    f"{len(plan.proposed)} proposed changes applied)",
+                    summary=applied_summary(plan, applied),
                     ops=applied.ops,
                     input_tokens=plan.input_tokens,
                     output_tokens=plan.output_tokens,

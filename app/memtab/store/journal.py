@@ -4,8 +4,9 @@
 Read leniently — each bucket and record is validated on its own, so one malformed entry
 never hides the others — and written by read-modify-write under a cross-process lock
 (`memtab.fs.sidecar`), keeping every bucket and field Memtab does not know. A journal that
-cannot be parsed is kept aside before the next save starts a fresh one. A journaled
-summary is at most `MAX_SUMMARY_BYTES` of UTF-8.
+cannot be parsed is kept aside before the next save starts a fresh one. A record's
+summary and its ops' notes are capped (`store.free_text`): a model's text can be
+megabytes, and mux reads this file at every start.
 """
 
 from __future__ import annotations
@@ -14,36 +15,20 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard, get_args
 
-from memtab.fs.atomic import encode_utf8
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
+from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_optional, cap_text
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, parse_virtual_path
 
 Trigger = Literal["compaction", "launch", "archive", "manual"]
 """What started a consolidation run (mux's `MemoryConsolidationTrigger`)."""
 TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
-MAX_SUMMARY_BYTES = 4096
-_ELLIPSIS = "…"
 _RECORD_BUCKETS = ("workspaces", "projects")
 
 
 def is_trigger(value: object) -> TypeGuard[Trigger]:
     """Whether `value` is one of the triggers mux's journal accepts."""
     return value in TRIGGERS
-
-
-def cap_summary(summary: str) -> str:
-    """`summary` cut to at most MAX_SUMMARY_BYTES of UTF-8, ending in `…` when cut.
-
-    A model's final text can be megabytes; the journal is read by every status check.
-    The cut falls on a character boundary (never inside a UTF-8 sequence).
-    """
-    encoded = encode_utf8(summary)
-    if len(encoded) <= MAX_SUMMARY_BYTES:
-        return summary
-    room = MAX_SUMMARY_BYTES - len(encode_utf8(_ELLIPSIS))
-    kept = encoded[:room].decode("utf-8", "ignore")  # drops a sequence cut in half
-    return kept + _ELLIPSIS
 
 
 def _is_time(value: Any) -> bool:
@@ -65,6 +50,9 @@ class JournalOp:
     new_path: str | None = None
     note: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "note", cap_optional(self.note, MAX_NOTE_BYTES))
 
     def scopes(self) -> frozenset[Scope]:
         """The scopes whose files the op named: its path's and, for a rename, its new
@@ -106,7 +94,7 @@ class ConsolidationRecord:
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "summary", cap_summary(self.summary))
+        object.__setattr__(self, "summary", cap_text(self.summary, MAX_SUMMARY_BYTES))
 
     @property
     def applied_count(self) -> int:

@@ -18,14 +18,9 @@ from hypothesis import strategies as st
 
 from memtab.fs.sidecar import KeptAside, edit_sidecar, keep_aside, on_kept_aside, read_sidecar
 from memtab.gui.ui_state import UiState
+from memtab.store.free_text import MAX_SUMMARY_BYTES, cap_text
 from memtab.store.home import Home
-from memtab.store.journal import (
-    MAX_SUMMARY_BYTES,
-    ConsolidationRecord,
-    Journal,
-    JournalOp,
-    cap_summary,
-)
+from memtab.store.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.store.meta import MetaStore, global_key, parse_meta_document
 from memtab.store.registry import add_project, add_workspace, load_recency, load_registry
 from memtab.writer.state import WriterState, load_state, save_state
@@ -316,11 +311,11 @@ def test_a_journal_bucket_that_is_not_an_object_is_kept_aside_and_replaced(home:
 
 def test_the_journaled_summary_is_capped_on_a_character_boundary(home: Home) -> None:
     summary = "é" * 5000  # 10 000 bytes; every cut point inside a character is tempting
-    capped = cap_summary(summary)
+    capped = cap_text(summary, MAX_SUMMARY_BYTES)
     assert capped.endswith("…") and len(capped.encode()) <= MAX_SUMMARY_BYTES
     assert capped[:-1] == "é" * len(capped[:-1])
-    assert cap_summary("short") == "short"
-    assert cap_summary("x" * MAX_SUMMARY_BYTES) == "x" * MAX_SUMMARY_BYTES
+    assert cap_text("short", MAX_SUMMARY_BYTES) == "short"
+    assert cap_text("x" * MAX_SUMMARY_BYTES, MAX_SUMMARY_BYTES) == "x" * MAX_SUMMARY_BYTES
     Journal(home).save_run("w1", None, ConsolidationRecord(5, "manual", "🚀" * 20_000))
     stored = json.loads(home.journal_path.read_text())["workspaces"]["w1"]["summary"]
     assert len(stored.encode()) <= MAX_SUMMARY_BYTES and stored.endswith("🚀…")

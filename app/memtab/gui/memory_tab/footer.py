@@ -492,7 +492,7 @@ class ConsolidationFooter(QFrame):
         if self._review is not None:
             self._review.reject()
         self._set_status_text(
-            f"Review {humanize.plural(len(plan.proposed), 'proposed change')}…", Accent.INFO
+            f"Review {humanize.plural(len(plan.units), 'proposed change')}…", Accent.INFO
         )
         self._review = ReviewDialog(plan, name, self)
         self._review.apply_requested.connect(self._on_review_apply_requested)
@@ -506,7 +506,8 @@ class ConsolidationFooter(QFrame):
     ) -> None:
         self._requested = plan.workspace_id
         self._cancelling = False
-        self.progress_text.set_full_text(f"Applying {humanize.plural(len(accepted), 'change')}…")
+        changes = sum(1 for unit in plan.units if set(unit.indexes) & set(accepted))
+        self.progress_text.set_full_text(f"Applying {humanize.plural(changes, 'change')}…")
         self._set_status_text("", None)
         self._refresh_controls()
         self._starting = True

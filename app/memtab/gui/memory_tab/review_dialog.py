@@ -1,11 +1,14 @@
 """Review before apply: the changes "Consolidate now" proposes, accepted one by one.
 
 The plan (`memtab.consolidation.plan.ConsolidationPlan`, made on a scratch copy: nothing
-has changed yet) lists each op in words with its diff. Every proposed op starts accepted;
-the user unticks the ones to leave out (or uses Accept all / Reject all), then **Apply**
-asks for exactly the ticked ones (`apply_requested`) — they go through the same guard,
-budget and journal as any run, and an op whose file changed since the plan is refused
-then. Ops the rails refused while planning are listed, greyed, with why. "Always apply
+has changed yet) lists each change in words with its diff. A change is one unit of the
+plan: ops that go together — a merge's edit and the delete of the merged file — are one
+row with its parts under it, ticked and unticked together, so a delete never goes
+without the edit that keeps its lines. Every proposed change starts accepted; the user
+unticks the ones to leave out (or uses Accept all / Reject all), then **Apply** asks for
+exactly the ticked ones' ops (`apply_requested`) — they go through the same check,
+guard, budget and journal as any run, and an op whose file changed since the plan is
+refused then. Ops the rails refused while planning are listed, greyed, with why. "Always apply
 directly" stores the setting, so the next Consolidate now applies without asking (the
 Settings dialog turns the review back on).
 
@@ -41,7 +44,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-_INDEX_ROLE = Qt.ItemDataRole.UserRole
+_INDEXES_ROLE = Qt.ItemDataRole.UserRole
+"""The op numbers a row stands for: a unit's (its row), an op's (a part or a refused op)."""
 
 
 class ReviewDialog(QDialog):
@@ -63,7 +67,7 @@ class ReviewDialog(QDialog):
         self.setWindowTitle(f"Review consolidation — {short_name(workspace_name)}")
         self.setAccessibleName("Review consolidation")
         self.resize(900, 600)
-        proposed = len(plan.proposed)
+        proposed = len(plan.units)
         self.summary = WrappedLabel(
             f"{plan.summary or 'The consolidator proposes these changes.'}\n"
             f"Nothing has changed yet: tick the {humanize.plural(proposed, 'change')} to "
@@ -118,59 +122,87 @@ class ReviewDialog(QDialog):
 
     @property
     def accepted_ops(self) -> tuple[int, ...]:
-        """The numbers of the ticked ops, in plan order."""
-        chosen = []
-        for row in range(self.ops.topLevelItemCount()):
-            item = self.ops.topLevelItem(row)
-            if item is not None and item.checkState(0) == Qt.CheckState.Checked:
-                chosen.append(int(item.data(0, _INDEX_ROLE)))
-        return tuple(chosen)
+        """The numbers of the ops of the ticked changes, in plan order."""
+        chosen: list[int] = []
+        for item in self._change_rows():
+            if item.checkState(0) == Qt.CheckState.Checked:
+                chosen.extend(item.data(0, _INDEXES_ROLE))
+        return tuple(sorted(chosen))
+
+    @property
+    def accepted_changes(self) -> int:
+        """How many changes (rows) are ticked."""
+        return sum(1 for item in self._change_rows() if item.checkState(0) == Qt.CheckState.Checked)
 
     def set_accepted(self, index: int, accepted: bool) -> None:
-        """Tick or untick op number `index`."""
-        for row in range(self.ops.topLevelItemCount()):
-            item = self.ops.topLevelItem(row)
-            if item is not None and item.data(0, _INDEX_ROLE) == index:
+        """Tick or untick the change op number `index` belongs to (with its other parts)."""
+        for item in self._change_rows():
+            if index in item.data(0, _INDEXES_ROLE):
                 item.setCheckState(
                     0, Qt.CheckState.Checked if accepted else Qt.CheckState.Unchecked
                 )
 
     def set_all(self, accepted: bool) -> None:
-        """Tick (or untick) every proposed op."""
+        """Tick (or untick) every proposed change."""
         for op in self.plan.proposed:
             self.set_accepted(op.index, accepted)
 
+    def _change_rows(self) -> list[QTreeWidgetItem]:
+        """The rows that can be ticked: one per unit of the plan."""
+        rows = []
+        for row in range(self.ops.topLevelItemCount()):
+            item = self.ops.topLevelItem(row)
+            if item is not None and item.flags() & Qt.ItemFlag.ItemIsUserCheckable:
+                rows.append(item)
+        return rows
+
     def _fill(self) -> None:
         muted = QBrush(muted_text(self.palette()))
+        units = {unit.indexes[0]: unit for unit in self.plan.units}
         self.ops.blockSignals(True)
         for op in self.plan.ops:
-            words = op.description or f"{op.command} {op.path}"
-            if op.proposed:
-                item = QTreeWidgetItem(["", words])
+            unit = units.get(op.index)
+            if unit is not None:
+                item = QTreeWidgetItem(["", unit.description])
                 item.setFlags(
                     Qt.ItemFlag.ItemIsEnabled
                     | Qt.ItemFlag.ItemIsSelectable
                     | Qt.ItemFlag.ItemIsUserCheckable
                 )
                 item.setCheckState(0, Qt.CheckState.Checked)
+                item.setData(0, _INDEXES_ROLE, unit.indexes)
+                if len(unit.ops) > 1:
+                    item.setToolTip(0, f"Applied together: {unit.numbers()} of the plan")
+                    for part in unit.ops:
+                        child = QTreeWidgetItem(["", part.description or part.command])
+                        child.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                        child.setData(0, _INDEXES_ROLE, (part.index,))
+                        child.setToolTip(1, child.text(1))
+                        item.addChild(child)
+            elif op.proposed:
+                continue  # a later part of a unit: listed under its row
             else:
+                words = op.description or f"{op.command} {op.path}"
                 item = QTreeWidgetItem(["refused", f"{words}: {op.note or 'refused'}"])
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
                 item.setForeground(0, muted)
                 item.setForeground(1, muted)
-            item.setData(0, _INDEX_ROLE, op.index)
+                item.setData(0, _INDEXES_ROLE, (op.index,))
             item.setToolTip(1, item.text(1))
             self.ops.addTopLevelItem(item)
+            item.setExpanded(True)
+        if any(len(unit.ops) > 1 for unit in self.plan.units):
+            self.ops.setRootIsDecorated(True)
         self.ops.blockSignals(False)
 
-    def _op(self, item: QTreeWidgetItem | None) -> PlannedOp | None:
+    def _selected_ops(self, item: QTreeWidgetItem | None) -> list[PlannedOp]:
         if item is None:
-            return None
-        index = item.data(0, _INDEX_ROLE)
-        return next((op for op in self.plan.ops if op.index == index), None)
+            return []
+        indexes = item.data(0, _INDEXES_ROLE) or ()
+        return [op for op in self.plan.ops if op.index in indexes]
 
     def _update_apply(self) -> None:
-        count = len(self.accepted_ops)
+        count = self.accepted_changes
         self.apply_button.setText(f"&Apply {humanize.plural(count, 'change')}")
         self.apply_button.setEnabled(count > 0)
 
@@ -186,15 +218,15 @@ class ReviewDialog(QDialog):
     def _on_ops_current_item_changed(
         self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
     ) -> None:
-        op = self._op(current)
-        if op is None:
+        ops = self._selected_ops(current)
+        if not ops:
             return
-        if not op.proposed or not op.files:
+        if not ops[0].proposed or not any(op.files for op in ops):
             self.diff.set_sides("", "")
-            self.diff.show_message(f"Not proposed: {op.note or 'the rails refused it'}.")
+            self.diff.show_message(f"Not proposed: {ops[0].note or 'the rails refused it'}.")
             return
         self.diff.set_sides("before this change", "after it")
-        self.diff.set_diff(join_diffs(file.diff for file in op.files))
+        self.diff.set_diff(join_diffs(file.diff for op in ops for file in op.files))
 
     @Slot(QTreeWidgetItem, int)
     def _on_ops_item_changed(self, _item: QTreeWidgetItem, _column: int) -> None:

@@ -2,8 +2,9 @@
 
 One wording for the CLI and the window. An op is described from the contents history
 kept for it (before and after each file it changed); a delete whose lines went into a
-file another op of the same run edited reads as a merge (or a promotion, into another
-scope). Ops without recorded contents (mux's runs) are described from their verb.
+file another op of its unit edited reads as a merge (or a promotion, into another
+scope). A run's units are the ops that belong together (`op_units`). Ops without
+recorded contents (mux's runs) are described from their verb.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from memtab.store.content_lines import content_lines
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.runs import RunEntry, RunOp
 from memtab.store.home import Home
@@ -119,38 +121,118 @@ def _describe_move(old: str, new: str) -> str:
     return f"Moved {display_name(old)} to {display_name(new)}"
 
 
-def _content_lines(text: str) -> list[str]:
-    """The lines that carry content: not blank, not frontmatter fences."""
-    return [line.strip() for line in text.splitlines() if line.strip() and line.strip() != "---"]
+def op_units(
+    ops: Sequence[RunOp],
+    texts: Sequence[OpTexts],
+    engine_keys: Sequence[str | None] | None = None,
+) -> list[int | None]:
+    """Which applied ops of a run belong together, as a unit number per op (from 1, in
+    the order of each unit's first op; None for an op not applied).
+
+    Ops are one unit when one cannot be taken without the other: ops that change the
+    same file (each starts from what the one before it left), and a delete with the
+    edits that carried its lines into another file (a merge or a promotion: the delete
+    alone would lose those lines, the edits alone would say them twice). An engine that
+    knows its merges says so with `engine_keys` (ops with one key are one unit; the
+    offline consolidator's key is the file a merge keeps): then those replace the
+    carried lines, which are only a reading of what a model did.
+    """
+    parent = list(range(len(ops)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    def join(a: int, b: int) -> None:
+        parent[root(a)] = root(b)
+
+    applied = [index for index, op in enumerate(ops) if op.applied]
+    toucher: dict[str, int] = {}
+    for index in applied:
+        for file in ops[index].files:
+            if file.path in toucher:
+                join(index, toucher[file.path])
+            toucher[file.path] = index
+    if engine_keys is not None:
+        first_of: dict[str, int] = {}
+        for index in applied:
+            key = engine_keys[index] if index < len(engine_keys) else None
+            if key is not None:
+                join(index, first_of.setdefault(key, index))
+    else:
+        _join_carried(ops, texts, applied, join)
+    numbers: dict[int, int] = {}
+    units: list[int | None] = [None] * len(ops)
+    for index in applied:
+        units[index] = numbers.setdefault(root(index), len(numbers) + 1)
+    return units
 
 
-def merge_targets(ops: Sequence[RunOp], texts: Sequence[OpTexts]) -> dict[int, str]:
-    """For each applied delete (by index), the file another op of the run carried its
-    lines into: that op added some of them, and most of them are in that file now."""
+def _join_carried(
+    ops: Sequence[RunOp],
+    texts: Sequence[OpTexts],
+    applied: Sequence[int],
+    join: Callable[[int, int], None],
+) -> None:
+    """Join each applied delete with the applied edits that brought some of its lines."""
+    added = {index: _added_lines(texts[index]) for index in applied if ops[index].command in _EDITS}
+    for index in applied:
+        if ops[index].command != "delete":
+            continue
+        wanted = _deleted_lines(texts[index])
+        for other, lines in added.items():
+            if other != index and lines & wanted:
+                join(index, other)
+
+
+def _added_lines(texts: OpTexts) -> set[str]:
+    """The content lines an op brought into the files it left in place."""
+    found: set[str] = set()
+    for file in texts.values():
+        if file.after is not None:
+            found |= content_lines(file.after) - content_lines(file.before or "")
+    return found
+
+
+def _deleted_lines(texts: OpTexts) -> set[str]:
+    """The content lines of the files an op deleted."""
+    found: set[str] = set()
+    for file in texts.values():
+        if file.after is None and file.before is not None:
+            found |= content_lines(file.before)
+    return found
+
+
+def merge_targets(
+    ops: Sequence[RunOp], texts: Sequence[OpTexts], units: Sequence[int | None] | None = None
+) -> dict[int, str]:
+    """For each applied delete (by index), the file an op of its unit carried its lines
+    into: of the files the unit's edits left, the one holding most of them — at least
+    half (`units`: the run's units, by default `op_units`)."""
+    units = op_units(ops, texts) if units is None else units
     targets: dict[int, str] = {}
     for index, op in enumerate(ops):
-        if not op.applied or op.command != "delete":
+        if not op.applied or op.command != "delete" or units[index] is None:
             continue
-        deleted = texts[index].get(op.path)
-        if deleted is None or deleted.before is None:
-            continue
-        wanted = _content_lines(deleted.before)
+        wanted = _deleted_lines(texts[index])
         if not wanted:
             continue
-        needed = max(1, math.ceil(len(wanted) / 2))
+        best: tuple[int, str] | None = None
         for other_index, other in enumerate(ops):
-            if other_index == index or not other.applied or other.command not in _EDITS:
+            if other_index == index or units[other_index] != units[index]:
                 continue
-            file = texts[other_index].get(other.path)
-            if file is None or file.after is None or other.path == op.path:
+            if not other.applied or other.command not in _EDITS:
                 continue
-            kept = set(_content_lines(file.after))
-            added = kept - set(_content_lines(file.before or ""))
-            # Most of its lines are in the other file now, and that op brought some.
-            covered = sum(1 for line in wanted if line in kept)
-            if covered >= needed and any(line in added for line in wanted):
-                targets[index] = other.path
-                break
+            for path, file in texts[other_index].items():
+                if file.after is None or path == op.path:
+                    continue
+                covered = len(wanted & content_lines(file.after))
+                if best is None or covered > best[0]:
+                    best = (covered, path)
+        if best is not None and best[0] >= max(1, math.ceil(len(wanted) / 2)):
+            targets[index] = best[1]
     return targets
 
 
@@ -187,7 +269,8 @@ def describe_run(home: Home, run: RunEntry) -> list[str]:
     GUI thread for a large run)."""
     read = _blob_reader(home)
     texts = [op_texts(home, op, read) for op in run.ops]
-    merges = merge_targets(run.ops, texts)
+    logged = [op.unit for op in run.ops]
+    merges = merge_targets(run.ops, texts, logged if any(logged) else None)
     return [
         describe_op(op, texts[index], merged_into=merges.get(index))
         for index, op in enumerate(run.ops)

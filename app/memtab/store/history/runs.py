@@ -5,9 +5,9 @@ and project, and must stay exactly as mux writes it. Memtab appends every run it
 to `memtab/history/runs.jsonl` instead, one JSON line each: id, time, kind, trigger,
 provider and model, workspace, summary, and each op with its guard verdict, its note and
 — for an applied op — the history versions before and after (so its diff can be shown
-and the run reverted). Runs mux made are added when Memtab sees a journal record it has
-not logged yet (`import_journal_runs`); their ops have no versions (Memtab saw their
-changes as `external` ones).
+and the run reverted). Its free text is capped (`store.free_text`). Runs mux made are
+added when Memtab sees a journal record it has not logged yet (`import_journal_runs`);
+their ops have no versions (Memtab saw their changes as `external` ones).
 """
 
 from __future__ import annotations
@@ -19,6 +19,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from memtab.store.free_text import (
+    MAX_ERROR_BYTES,
+    MAX_NOTE_BYTES,
+    MAX_SUMMARY_BYTES,
+    cap_optional,
+    cap_text,
+)
 from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.versions import new_version_id
@@ -98,7 +105,9 @@ def _parse_files(raw: Any) -> tuple[FileVersions, ...]:
 
 @dataclass(frozen=True)
 class RunOp:
-    """One op of a run: a journal op and the versions it made."""
+    """One op of a run: a journal op and the versions it made, and the unit it belongs
+    to when the engine that made it said (ops of one unit are taken or left together:
+    a merge's edit and delete; None: not said)."""
 
     command: str
     path: str
@@ -106,14 +115,23 @@ class RunOp:
     new_path: str | None = None
     note: str | None = None
     files: tuple[FileVersions, ...] = ()
+    unit: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "note", cap_optional(self.note, MAX_NOTE_BYTES))
 
     def to_json(self) -> dict[str, Any]:
         """The journal op as `JournalOp` spells it, and the versions it made."""
         op = JournalOp(self.command, self.path, self.applied, self.new_path, self.note)
-        return {**op.to_json(), "versions": [file.to_json() for file in self.files]}
+        data = {**op.to_json(), "versions": [file.to_json() for file in self.files]}
+        if self.unit is not None:
+            data["unit"] = self.unit
+        return data
 
     @classmethod
-    def from_journal(cls, op: JournalOp, changes: Sequence[RecordedChange] = ()) -> RunOp:
+    def from_journal(
+        cls, op: JournalOp, changes: Sequence[RecordedChange] = (), *, unit: int | None = None
+    ) -> RunOp:
         return cls(
             command=op.command,
             path=op.path,
@@ -121,6 +139,7 @@ class RunOp:
             new_path=op.new_path,
             note=op.note,
             files=tuple(FileVersions.from_change(change) for change in changes),
+            unit=unit,
         )
 
 
@@ -128,7 +147,12 @@ def _parse_op(raw: Any) -> RunOp | None:
     op = parse_op(raw)  # the journal's reading of the op's own fields
     if op is None:
         return None
-    return replace(RunOp.from_journal(op), files=_parse_files(op.raw.get("versions")))
+    unit = op.raw.get("unit")
+    return replace(
+        RunOp.from_journal(op),
+        files=_parse_files(op.raw.get("versions")),
+        unit=unit if isinstance(unit, int) and not isinstance(unit, bool) and unit > 0 else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -156,6 +180,10 @@ class RunEntry:
     input_tokens: int | None = None
     output_tokens: int | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "summary", cap_text(self.summary, MAX_SUMMARY_BYTES))
+        object.__setattr__(self, "error", cap_optional(self.error, MAX_ERROR_BYTES))
 
     @property
     def failed(self) -> bool:

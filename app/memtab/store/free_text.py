@@ -1,0 +1,39 @@
+"""Free text a model or a plan brings, capped before Memtab keeps it.
+
+A model's final summary, the `reason` it gives for a change, a refusal note, a failure
+message and the words of a plan file are text nobody bounds: four 1 MB reasons once grew
+mux's journal to 8 MB, and mux reads that file at every start. Everything that lands in
+the journal (`store.journal`), the runs log (`store.history.runs`) or a plan is cut here,
+in one place, to at most so many bytes of UTF-8, ending in `…` when cut.
+"""
+
+from __future__ import annotations
+
+from memtab.fs.atomic import encode_utf8
+
+MAX_SUMMARY_BYTES = 4096
+"""A run's summary (mux shows it as the run's one line)."""
+MAX_NOTE_BYTES = 1024
+"""An op's note: the reason a change was made, or why it was refused."""
+MAX_ERROR_BYTES = 4096
+"""Why a run failed."""
+_ELLIPSIS = "…"
+
+
+def cap_text(text: str, max_bytes: int) -> str:
+    """`text` cut to at most `max_bytes` of UTF-8, ending in `…` when cut.
+
+    The cut falls on a character boundary (never inside a UTF-8 sequence).
+    """
+    if len(text) * 4 <= max_bytes:  # no character takes more than 4 bytes
+        return text
+    encoded = encode_utf8(text)
+    if len(encoded) <= max_bytes:
+        return text
+    room = max_bytes - len(encode_utf8(_ELLIPSIS))
+    return encoded[:room].decode("utf-8", "ignore") + _ELLIPSIS  # drops a cut sequence
+
+
+def cap_optional(text: str | None, max_bytes: int) -> str | None:
+    """`cap_text` of a text that may be absent."""
+    return None if text is None else cap_text(text, max_bytes)
