@@ -169,7 +169,7 @@ def test_a_plan_whose_shown_change_was_edited_is_refused(
 
 def test_the_journal_runs_log_and_done_message_say_only_what_was_applied(demo: Home) -> None:
     plan = service(demo).plan(MAIN_ID)
-    assert "Merged" in plan.summary and "description" in plan.summary  # what it proposes
+    assert "Merged" in plan.summary and "wider scope" in plan.summary  # what it proposes
     record = service(demo).apply_plan(plan, [2])
     assert record.summary == ("Removed 1 line from gotchas.md. Not accepted in review: 2 changes.")
     assert Journal(demo).load().workspaces[MAIN_ID].summary == record.summary
@@ -181,7 +181,7 @@ def test_a_whole_plan_applied_says_each_change_once(demo: Home) -> None:
     record = service(demo).apply_plan(service(demo).plan(MAIN_ID))
     assert record.summary == (
         "Merged test-tips.md into testing.md; removed 1 line from gotchas.md; "
-        "edited scratch.md (+3 −1 lines)."
+        "removed 1 line from scratch.md."
     )
     (run,) = memtab_runs(demo)
     assert [op.unit for op in run.ops] == [1, 2, 3, 1]
