@@ -272,6 +272,7 @@ def file_json(file: SourceFile) -> dict[str, Any]:
         "lastAccessedAt": None,
         "sizeBytes": file.size_bytes,
         "modifiedAt": file.modified_at_ms,
+        "conflictOf": None,  # conflict copies are recognised in mux's scopes only
         "kind": file.kind.value,
         "writable": file.writable,
         "readOnlyReason": file.read_only_reason,

@@ -23,6 +23,7 @@ from memtab.cli.common import (
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
+from memtab.store.conflict_copies import find_copies
 from memtab.store.history.sync import sync_external
 from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
@@ -98,8 +99,10 @@ def _file_rows(store: MemoryStore) -> list[dict[str, Any]]:
     entries = store.meta_entries()
     rows = []
     for listing in store.list_all():
+        copies = find_copies(file.path for file in listing.files)
         for file in listing.files:
             meta = entries.get(store.meta_key(file.path))
+            copy = copies.get(file.path)
             rows.append(
                 {
                     "path": str(file.path),
@@ -110,9 +113,17 @@ def _file_rows(store: MemoryStore) -> list[dict[str, Any]]:
                     "lastAccessedAt": meta.last_accessed_at if meta else None,
                     "sizeBytes": file.size_bytes,
                     "modifiedAt": file.modified_at_ms,
+                    # A file-sync tool's conflict copy names its original (docs/formats.md §18.5).
+                    "conflictOf": str(copy.original) if copy else None,
                 }
             )
     return rows
+
+
+def _described(row: dict[str, Any]) -> str:
+    if row["conflictOf"]:
+        return f"conflict copy of {row['conflictOf']} (see memtab conflicts)"
+    return elide(row["description"], 60)
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -140,7 +151,7 @@ def run_list(args: argparse.Namespace) -> int:
                     size_text(row["sizeBytes"]),
                     relative_time(row["modifiedAt"]),
                     str(row["accessCount"] or ""),
-                    elide(row["description"], 60),
+                    _described(row),
                 ]
             )
         print(format_table(table, right_aligned=(2, 4)))

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
+from memtab.store.conflict_copies import find_copies
 from memtab.store.files import MAX_FILE_BYTES, FileContent, FileEntry
 from memtab.store.memory import MemoryStore, MemoryStoreError
 from memtab.store.paths import PathError, Scope, VirtualPath
@@ -106,10 +107,11 @@ def collect_memory_files(store: MemoryStore) -> list[MemoryFile]:
     listed: dict[VirtualPath, MemoryFile] = {}  # in listing order, content still to read
     wanted: list[VirtualPath] = []
     for listing in store.list_all(read_files=False):  # read_many reads them next
+        copies = find_copies(entry.path for entry in listing.files)
         for entry in listing.files:
             scope = entry.path.scope
-            if scope is None:
-                continue
+            if scope is None or entry.path in copies:
+                continue  # a file-sync tool's conflict copy waits for the user
             meta = entries.get(store.meta_key(entry.path))
             pinned, uses = bool(meta and meta.pinned), meta.access_count if meta else 0
             skipped = _left_alone_as_listed(entry)

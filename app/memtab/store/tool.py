@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from memtab.store.conflict_copies import copy_names
 from memtab.store.files import sort_key
 from memtab.store.memory import (
     MemoryStore,
@@ -184,6 +185,9 @@ class MemoryTool:
 
     def _tree(self, path: VirtualPath, *, depth: int, indent: str) -> list[str]:
         entries = self.store.entries(path)
+        # A file-sync tool's conflict copy is not shown to agents until it is resolved.
+        copies = copy_names(name for name, is_dir in entries if not is_dir)
+        entries = [(name, is_dir) for name, is_dir in entries if is_dir or name not in copies]
         entries.sort(key=lambda item: sort_key((item[0],), is_dir=item[1]))
         lines: list[str] = []
         for name, is_dir in entries:

@@ -21,6 +21,7 @@ FILE_FIELDS = {
     "lastAccessedAt",
     "sizeBytes",
     "modifiedAt",
+    "conflictOf",
 }
 
 

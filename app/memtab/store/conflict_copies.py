@@ -1,0 +1,157 @@
+"""File-sync tools' conflict copies: recognised here, and only here (docs/formats.md §18.5).
+
+A home kept in step by a file-sync tool (Syncthing, Dropbox, Nextcloud, ownCloud, Google
+Drive, OneDrive) gets a second file when two machines changed one file before it synced:
+`x.sync-conflict-20261122-143000-ABCDEF7.md` beside `x.md`. Such a copy is not a memory
+of its own: the listing names it a conflict of its original (`conflictOf`), and agents
+and the consolidator do not see it until the user resolves it (`memtab conflicts`).
+
+`parse_copy_name(name)` reads a name by each tool's pattern. A name is a conflict copy
+only while its original exists beside it (`find_copies`): a name that merely looks like
+one (`notes (1).md` with no `notes.md`) is an ordinary memory, and a copy whose original
+is gone holds the only text left, so it is shown like any memory rather than hidden.
+Pure string work; the caller lists the directory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from memtab.store.paths import VirtualPath
+
+# Each tool's pattern: the original's stem, what the tool added, the original's extension.
+# The extension is the last `.suffix` (as the tools split names); a name without one
+# ends with what the tool added.
+_EXT = r"(?P<ext>\.[^.\s]+)?"
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        # Syncthing: <stem>.sync-conflict-<YYYYMMDD>-<HHMMSS>-<first 7 of device id><ext>
+        "syncthing",
+        re.compile(
+            r"^(?P<stem>.+?)\.sync-conflict-(?P<when>\d{8}-\d{6})-(?P<by>[A-Z0-9]{7})" + _EXT + "$"
+        ),
+    ),
+    (
+        # ownCloud (and Nextcloud before 2.5): <stem>_conflict-<YYYYMMDD>-<HHMMSS><ext>
+        "owncloud",
+        re.compile(r"^(?P<stem>.+?)_conflict-(?P<when>\d{8}-\d{6})" + _EXT + "$"),
+    ),
+    (
+        # Nextcloud and ownCloud now: <stem> (conflicted copy <YYYY-MM-DD> <HHMMSS>)<ext>,
+        # also with the user's name before the date.
+        "nextcloud",
+        re.compile(
+            r"^(?P<stem>.+?) \([Cc]onflicted copy (?:(?P<by>[^()]+?) )?"
+            r"(?P<when>\d{4}-\d{2}-\d{2} \d{6})\)" + _EXT + "$"
+        ),
+    ),
+    (
+        # Dropbox: <stem> (<who>'s conflicted copy <YYYY-MM-DD>)<ext>, "(1)" when taken;
+        # Google Drive's conflicted copies read the same way.
+        "dropbox",
+        re.compile(
+            r"^(?P<stem>.+?) \((?:(?P<by>[^()]+?)['’]s )?[Cc]onflicted copy"
+            r"(?: (?P<when>\d{4}-\d{2}-\d{2}))?(?: \(\d+\))?\)" + _EXT + "$"
+        ),
+    ),
+    (
+        # OneDrive keeps both by adding the computer's name: <stem>-<COMPUTERNAME><ext>
+        # (a NetBIOS name: up to 15 capitals, digits and hyphens; one digit or hyphen at
+        # least, so a word like `-TODO` is not taken for one).
+        "onedrive",
+        re.compile(r"^(?P<stem>.+?)-(?P<by>(?=[A-Z0-9-]*[0-9-])[A-Z][A-Z0-9-]{1,14})" + _EXT + "$"),
+    ),
+    (
+        # Google Drive for desktop (and OneDrive for a name taken): <stem> (<n>)<ext>
+        "google-drive",
+        re.compile(r"^(?P<stem>.+?) \((?P<by>[1-9][0-9]{0,2})\)" + _EXT + "$"),
+    ),
+)
+
+TOOLS: tuple[str, ...] = tuple(tool for tool, _ in _PATTERNS)
+
+
+@dataclass(frozen=True)
+class CopyName:
+    """What a conflict copy's name says: its original's name, the tool, and the time and
+    machine (or user) the tool wrote into it, as written (None when absent)."""
+
+    original: str
+    tool: str
+    when: str | None = None
+    by: str | None = None
+
+    def to_json(self, path: str, original: str) -> dict[str, str | None]:
+        """A copy as the CLI and the doctor show it (stable JSON)."""
+        return {
+            "path": path,
+            "conflictOf": original,
+            "tool": self.tool,
+            "when": self.when,
+            "by": self.by,
+        }
+
+
+def parse_copy_name(name: str) -> CopyName | None:
+    """The original a name is a conflict copy of, by the first tool's pattern it matches;
+    None for an ordinary name. The name alone does not make a copy: see `find_copies`."""
+    for tool, pattern in _PATTERNS:
+        match = pattern.match(name)
+        if match is None:
+            continue
+        stem = match["stem"]
+        original = stem + (match["ext"] or "")
+        if original != name and not original.startswith("."):
+            groups = match.groupdict()
+            return CopyName(original, tool, groups.get("when"), groups.get("by"))
+    return None
+
+
+@dataclass(frozen=True)
+class ConflictCopy:
+    """A conflict copy in a memory scope and the file it is a copy of."""
+
+    path: VirtualPath
+    original: VirtualPath
+    name: CopyName
+
+    def to_json(self) -> dict[str, str | None]:
+        return self.name.to_json(str(self.path), str(self.original))
+
+
+def find_copies(files: Iterable[VirtualPath]) -> dict[VirtualPath, ConflictCopy]:
+    """The conflict copies among a listing's files (those whose original is listed too),
+    by path."""
+    listed = set(files)
+    copies: dict[VirtualPath, ConflictCopy] = {}
+    for path in listed:
+        copy = copy_of(path, listed)
+        if copy is not None:
+            copies[path] = copy
+    return copies
+
+
+def copy_of(
+    path: VirtualPath, siblings: Iterable[VirtualPath] | set[VirtualPath]
+) -> ConflictCopy | None:
+    """`path` as a conflict copy when its original is among `siblings` (files), else None."""
+    if not path.segments:
+        return None
+    name = parse_copy_name(path.name)
+    if name is None:
+        return None
+    original = path.parent.child(name.original)
+    present = siblings if isinstance(siblings, set) else set(siblings)
+    return ConflictCopy(path, original, name) if original in present else None
+
+
+def copy_names(names: Iterable[str]) -> set[str]:
+    """The names in one directory's file names that are conflict copies of another."""
+    present = set(names)
+    return {
+        name
+        for name in present
+        if (parsed := parse_copy_name(name)) is not None and parsed.original in present
+    }
