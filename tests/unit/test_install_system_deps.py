@@ -63,3 +63,20 @@ def test_every_library_the_installed_plugins_link_is_in_the_table() -> None:
             ):
                 system_libraries.add(name)
     assert system_libraries - known == set()
+
+
+def test_the_test_set_up_installs_git_when_it_is_missing(tmp_path: Path) -> None:
+    fake_ldd = tmp_path / "ldd"
+    fake_ldd.write_text("#!/bin/sh\n")
+    fake_ldd.chmod(0o755)
+    environment = {**os.environ, "MEMTAB_LDD": str(fake_ldd), "MEMTAB_GIT": "no-such-git"}
+    result = subprocess.run(
+        [str(SCRIPT), "--test", "--dry-run", sys.executable],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "git" in result.stdout.removeprefix("Would install:").split()

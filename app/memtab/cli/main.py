@@ -51,6 +51,7 @@ COMMAND_MODULES = {
     "memtab.cli.history_commands": ("history", "restore", "runs", "revert-run", "trash"),
     "memtab.cli.doctor_commands": ("doctor",),
     "memtab.cli.model_commands": ("models", "settings"),
+    "memtab.cli.sync_commands": ("sync", "conflicts"),
 }
 _OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
 

@@ -11,6 +11,7 @@ from memtab.diagnostics.memtab_files import check_history, check_locks
 from memtab.diagnostics.report import DoctorReport
 from memtab.diagnostics.runtime import QtChecker, check_runtime, run_qt_check
 from memtab.diagnostics.setup import check_provider, check_sources, check_writer
+from memtab.diagnostics.sync import check_sync
 from memtab.diagnostics.watching import check_watcher
 from memtab.fs.config_dir import config_dir
 from memtab.store.home import Home, HomeLocation
@@ -35,6 +36,7 @@ def run_doctor(
     registry_section, found, registry = check_registry(home)
     report.add("registry", registry_section, found)
     report.add("sidecars", *check_sidecars(home, config_dir(env)))
+    report.add("sync", *check_sync(home))
     report.add("history", *check_history(home))
     report.add("locks", *check_locks(home))
     report.add("watcher", *check_watcher(home.root))

@@ -497,16 +497,19 @@ class MemoryStore(ScopeStore):
         revert_of: str | None = None,
         meta: dict[str, object] | None = None,
         allow_unkept: bool = False,
+        count_as_write: bool = True,
     ) -> VirtualPath:
         """Make file `raw_path` hold `data` (None: no file), only if it still holds the
         content whose sha256 is `expected_sha256` (None: only if there is no file).
 
-        The one write of restore and revert: any content (it is what the file once held,
-        so neither the text rule nor the size cap applies; the file count cap does),
-        recorded as `op`. `meta`, the pins and usage a deleted version kept, comes back
-        with a file that is recreated. SaveConflictError, changing nothing, when the file
-        is not what the caller saw. UnkeptChangeError, changing nothing, when it would
-        destroy content history cannot keep, unless `allow_unkept` (see `keep_before`).
+        The one write of restore, revert and sync: any content (it is what the file once
+        held, or another machine's, so neither the text rule nor the size cap applies; the
+        file count cap does), recorded as `op`. `meta`, the pins and usage a deleted
+        version kept, comes back with a file that is recreated. Without `count_as_write`
+        the write is not counted as a use (sync brings the uses along with the content).
+        SaveConflictError, changing nothing, when the file is not what the caller saw.
+        UnkeptChangeError, changing nothing, when it would destroy content history cannot
+        keep, unless `allow_unkept` (see `keep_before`).
         """
         path = parse_file_path(raw_path)
         assert path.scope is not None
@@ -556,7 +559,7 @@ class MemoryStore(ScopeStore):
             self.record_changes(path.scope, [change], before_kept=kept)
         if data is None:
             self._update_meta(path, lambda: self.meta.drop_subtree(self.meta_key(path)))
-        elif not (current is None and meta):  # else it got its pins and usage back already
+        elif count_as_write and not (current is None and meta):  # else they came back with it
             self.record_write(path)
         return path
 

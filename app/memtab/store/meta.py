@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -240,6 +240,21 @@ class MetaStore:
         """Give a file brought back from history the pins and usage it had."""
         with self._editing() as entries:
             entries.set(key, entry)
+
+    def update_entries(
+        self, updates: Mapping[str, Callable[[MetaEntry], MetaEntry | None]]
+    ) -> None:
+        """Change several entries in one write: each key's entry becomes what its function
+        makes of the entry as it is now (None: removed). Sync brings other machines' pins
+        and usage in this way (re-read under the lock, so nothing counted meanwhile is
+        lost)."""
+        with self._editing() as entries:
+            for key, update in updates.items():
+                updated = update(entries.get(key))
+                if updated is None:
+                    entries.raw.pop(key, None)
+                else:
+                    entries.set(key, updated)
 
     def drop_subtree(self, subtree_key: str) -> None:
         """Forget pins and usage of a deleted file or directory."""

@@ -55,6 +55,7 @@ _ACTOR_WORDS = {
     "writer": "Memory writer",
     "agent-tool": "Agent (memtab tool)",
     "external": "Outside Memtab",
+    "sync": "Sync (another machine)",
 }
 
 

@@ -59,6 +59,7 @@ def test_a_healthy_home_is_ok_and_reports_every_section(demo: Home) -> None:
         "home",
         "registry",
         "sidecars",
+        "sync",
         "history",
         "locks",
         "watcher",

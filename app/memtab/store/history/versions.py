@@ -23,7 +23,7 @@ from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.home import Home
 from memtab.store.paths import Scope, project_dir_name
 
-Actor = Literal["user", "consolidator", "writer", "agent-tool", "external"]
+Actor = Literal["user", "consolidator", "writer", "agent-tool", "external", "sync"]
 ACTORS: tuple[str, ...] = get_args(Actor)
 Op = Literal["create", "edit", "delete", "move", "restore", "revert", "seen"]
 OPS: tuple[str, ...] = get_args(Op)

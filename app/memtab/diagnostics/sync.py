@@ -1,0 +1,125 @@
+"""`memtab doctor`'s checks of one memory across machines: where the home is, sync over git,
+and the conflict copies a file-sync tool left.
+
+- The home's file system (from the mount table) and whether Memtab's locks keep a second
+  process out there: broken when they do not (two writers could interleave). A lock that
+  cannot be taken at all is the `locks` check's finding.
+- Sync targets (no network): conflicts to resolve, files waiting for a merge, how long a
+  remote has been offline, the last error; git itself when a target needs it.
+- Conflict copies of memory files in every scope of the home (the global scope, every
+  project dir, every workspace) and of its sidecars: each is a warning naming the file
+  and how to resolve it (`memtab conflicts`).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Any
+
+from memtab.diagnostics.report import Findings
+from memtab.fs.filesystems import filesystem_of, lock_problem, probe_locks
+from memtab.store.conflict_copies import find_copies
+from memtab.store.files import list_scope
+from memtab.store.home import Home
+from memtab.store.paths import Scope
+from memtab.sync.copies import sidecar_copies
+from memtab.sync.layout import load_config
+from memtab.sync.state import load_state
+
+
+def check_sync(home: Home) -> tuple[dict[str, Any], Findings]:
+    found = Findings("sync")
+    section: dict[str, Any] = {
+        "fileSystem": _file_system(home, found),
+        "git": shutil.which("git"),
+        "targets": _targets(home, found),
+        "conflictCopies": _copies(home, found),
+    }
+    return section, found
+
+
+def _file_system(home: Home, found: Findings) -> dict[str, Any] | None:
+    mount = filesystem_of(home.root)
+    works = None
+    if home.root.is_dir():
+        probe = probe_locks(home.lock_path("x").parent)
+        works = probe.works
+        # A lock that cannot be taken at all is the `locks` check's finding; here, one
+        # that is taken but does not keep another process out (some network and FUSE
+        # file systems).
+        if probe.taken and not probe.enforced:
+            found.broken(lock_problem(home.root, home.lock_path("x").parent, probe) or "")
+    if mount is None:
+        return None
+    return {
+        "type": mount.type,
+        "mountPoint": mount.mount_point,
+        "remote": mount.remote,
+        "locksWork": works,
+    }
+
+
+def _targets(home: Home, found: Findings) -> list[dict[str, Any]]:
+    config = load_config(home)
+    if config.targets and shutil.which("git") is None:
+        found.broken("Sync is set up but git is not installed: memtab sync cannot run")
+    rows = []
+    for target in config.targets:
+        state = load_state(home.memtab_dir / "sync" / target.name / "state.json")
+        conflicts = sorted(state.conflicts)
+        if conflicts:
+            found.warning(
+                f"{len(conflicts)} sync conflict(s) with {target.name} wait for you "
+                f"({', '.join(conflicts[:3])}): memtab sync resolve PATH --keep local|remote|both"
+            )
+        if state.last_error and not state.offline_since:
+            found.warning(f"The last sync with {target.name} failed: {state.last_error}")
+        rows.append(
+            {
+                "name": target.name,
+                "remote": target.remote,
+                "scopes": [scope.label for scope in target.scopes],
+                "lastSyncAt": state.last_sync_at,
+                "offlineSince": state.offline_since,
+                "conflicts": conflicts,
+                "lastError": state.last_error,
+            }
+        )
+    return rows
+
+
+def _scope_roots(home: Home) -> list[tuple[Scope, str, Any]]:
+    roots: list[tuple[Scope, str, Any]] = [(Scope.GLOBAL, "global", home.global_root)]
+    for parent, scope in (
+        (home.projects_root, Scope.PROJECT),
+        (home.sessions_dir, Scope.WORKSPACE),
+    ):
+        try:
+            names = sorted(e.name for e in os.scandir(parent) if e.is_dir(follow_symlinks=False))
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("."):
+                continue
+            root = parent / name if scope is Scope.PROJECT else home.workspace_root(name)
+            roots.append((scope, name, root))
+    return roots
+
+
+def _copies(home: Home, found: Findings) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for scope, where, root in _scope_roots(home):
+        listing = list_scope(scope, root, read_files=False)
+        for copy in find_copies(entry.path for entry in listing.files).values():
+            rows.append({**copy.to_json(), "in": where})
+    for sidecar in sidecar_copies(home):
+        rows.append({**sidecar.to_json(), "in": "home"})
+    if rows:
+        named = ", ".join(f"{row['path']} ({row['in']})" for row in rows[:3])
+        more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""
+        found.warning(
+            f"{len(rows)} conflict cop{'y' if len(rows) == 1 else 'ies'} left by a file-sync "
+            f"tool: {named}{more}; agents do not see them until resolved: memtab conflicts"
+        )
+    return rows

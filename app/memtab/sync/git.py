@@ -1,0 +1,370 @@
+"""The `git` program, run as Memtab's sync needs it: no shell, no prompt, no hang.
+
+Sync uses the `git` the developer already has (docs/formats.md §18.1): it brings their
+credentials (ssh agent, credential helpers, `~/.ssh/config`) untouched, so Memtab never
+stores a password. Each command runs as a child process without a shell or a terminal:
+`GIT_TERMINAL_PROMPT=0`, stdin closed, a session of its own (so ssh cannot ask on the
+terminal either) and, unless the user chose an ssh command, `ssh -o BatchMode=yes`. A
+credential that would need typing fails at once, with git's own words.
+
+Every command has a time limit and can be cancelled: the child's process group is killed.
+Network commands (fetch, push, ls-remote) are told apart by `GitError.kind`: `offline` (the
+remote cannot be reached now: retried next time), `auth` (credentials refused: the user
+must act), `missing` (no such repository), or `failed`.
+
+The repository is bare: no work tree, no hooks, no filters or line-ending conversion, so
+contents go in and out byte for byte (`objects.py` reads and writes its objects). Without
+git on PATH, `find_git` says so in one sentence; nothing else in Memtab needs it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Literal
+
+from memtab.sync.objects import Identity
+
+logger = logging.getLogger(__name__)
+
+NETWORK_TIMEOUT_S = 120.0
+LOCAL_TIMEOUT_S = 60.0
+_POLL_S = 0.05
+GIT_MISSING = (
+    "Sync needs the git program, which was not found on PATH; install git (Debian/Ubuntu: "
+    "apt install git; macOS: xcode-select --install; Windows: git-scm.com) and try again"
+)
+
+ErrorKind = Literal["offline", "auth", "missing", "failed", "cancelled"]
+
+# git's and ssh's words for each kind of network failure (English: git runs with LC_ALL=C).
+_AUTH = re.compile(
+    r"Permission denied|Authentication failed|could not read Username|could not read Password"
+    r"|Host key verification failed|terminal prompts disabled|access denied|HTTP (?:401|403)"
+    r"|returned error: 40[13]|Invalid username or password",
+    re.IGNORECASE,
+)
+_MISSING = re.compile(
+    r"does not appear to be a git repository|Repository not found|not found|HTTP 404"
+    r"|returned error: 404|No such file or directory",
+    re.IGNORECASE,
+)
+_OFFLINE = re.compile(
+    r"Could not resolve host|Could not resolve hostname|Connection refused|Connection timed out"
+    r"|timed out|Network is unreachable|No route to host|Temporary failure in name resolution"
+    r"|Failed to connect|Connection reset|Connection closed|unable to access|early EOF"
+    r"|The remote end hung up|Could not read from remote repository|Name or service not known",
+    re.IGNORECASE,
+)
+
+
+class GitError(Exception):
+    """A git command failed; `kind` says what that means for sync, the message says why
+    in git's words (its last lines of stderr)."""
+
+    def __init__(self, message: str, kind: ErrorKind = "failed") -> None:
+        super().__init__(message)
+        self.kind: ErrorKind = kind
+
+
+class GitMissingError(GitError):
+    """git is not installed (or not on PATH)."""
+
+    def __init__(self) -> None:
+        super().__init__(GIT_MISSING, "failed")
+
+
+def find_git(env: Mapping[str, str] | None = None) -> str:
+    """The path of the git program (GitMissingError when there is none)."""
+    path = (env or os.environ).get("PATH")
+    found = shutil.which("git", path=path)
+    if found is None:
+        raise GitMissingError
+    return found
+
+
+def classify_network_error(stderr: str) -> ErrorKind:
+    """What a failed fetch or push means: auth is checked first (ssh's "Permission denied"
+    comes with "Could not read from remote repository")."""
+    if _AUTH.search(stderr):
+        return "auth"
+    if _OFFLINE.search(stderr) and not re.search(r"does not appear to be a git", stderr):
+        return "offline"
+    if _MISSING.search(stderr):
+        return "missing"
+    return "failed"
+
+
+Cancel = Callable[[], bool]
+
+
+class Git:
+    """One bare repository, driven by the git program (see the module doc)."""
+
+    def __init__(self, repo: Path, *, git: str | None = None, cancel: Cancel | None = None):
+        self.repo = repo
+        self.git = git or find_git()
+        self.cancel = cancel or (lambda: False)
+        self._env = self._environment()
+        self._config: dict[str, str] | None = None
+
+    # --- running -------------------------------------------------------------------------
+
+    def _environment(self) -> dict[str, str]:
+        env = dict(os.environ)
+        # Memtab reads git's messages: in English, without a pager or a prompt.
+        env.update(
+            {
+                "LC_ALL": "C",
+                "LANGUAGE": "C",
+                "GIT_TERMINAL_PROMPT": "0",
+                "GIT_PAGER": "cat",
+                "GCM_INTERACTIVE": "never",
+            }
+        )
+        for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"):
+            env.pop(name, None)
+        return env
+
+    def run(
+        self,
+        args: Sequence[str],
+        *,
+        input_data: bytes | None = None,
+        timeout_s: float = LOCAL_TIMEOUT_S,
+        env: Mapping[str, str] | None = None,
+        check: bool = True,
+        network: bool = False,
+    ) -> subprocess.CompletedProcess[bytes]:
+        """Run `git <args>` in the repository; GitError when it fails (unless not `check`),
+        times out or is cancelled."""
+        command = self._command(args)
+        full_env = {**self._env, **(env or {})}
+        if network and self._uses_default_ssh():
+            full_env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"
+        if self.cancel():
+            raise GitError("cancelled", "cancelled")
+        process = self._spawn(command, full_env, stdin=input_data is not None)
+        stdout, stderr = self._wait(process, input_data, timeout_s, args)
+        result = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+        if check and process.returncode != 0:
+            message = _last_lines(stderr) or f"git {args[0]} exited with {process.returncode}"
+            kind = classify_network_error(message) if network else "failed"
+            raise GitError(message, kind)
+        return result
+
+    def _command(self, args: Sequence[str]) -> list[str]:
+        return [
+            self.git,
+            "--git-dir",
+            str(self.repo),
+            "-c",
+            "core.hooksPath=" + os.devnull,
+            "-c",
+            "gc.autoDetach=false",
+            "-c",
+            "maintenance.autoDetach=false",
+            *args,
+        ]
+
+    @staticmethod
+    def _spawn(
+        command: list[str], env: Mapping[str, str], *, stdin: bool
+    ) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env),
+            start_new_session=True,  # no terminal: ssh cannot ask there either
+        )
+
+    def start(self, args: Sequence[str]) -> subprocess.Popen[bytes]:
+        """A long-running git with pipes (`git cat-file --batch`); the caller ends it."""
+        return self._spawn(self._command(args), self._env, stdin=True)
+
+    def _wait(
+        self,
+        process: subprocess.Popen[bytes],
+        input_data: bytes | None,
+        timeout_s: float,
+        args: Sequence[str],
+    ) -> tuple[bytes, bytes]:
+        deadline = time.monotonic() + timeout_s
+        pending_input = input_data
+        while True:
+            try:
+                stdout, stderr = process.communicate(pending_input, timeout=_POLL_S)
+                return stdout, stderr
+            except subprocess.TimeoutExpired:
+                pending_input = None  # communicate() keeps sending what it started
+                if self.cancel():
+                    _kill(process)
+                    raise GitError("cancelled", "cancelled") from None
+                if time.monotonic() > deadline:
+                    _kill(process)
+                    raise GitError(
+                        f"git {args[0]} took longer than {timeout_s:.0f} s and was stopped",
+                        "offline",
+                    ) from None
+
+    def config(self) -> dict[str, str]:
+        """The git configuration this repository sees (the user's included), read once."""
+        if self._config is None:
+            result = self.run(["config", "--list", "-z"], check=False)
+            self._config = {}
+            for item in result.stdout.decode("utf-8", "replace").split("\0"):
+                key, _, value = item.partition("\n")
+                if key:
+                    self._config[key.lower()] = value
+        return self._config
+
+    def _uses_default_ssh(self) -> bool:
+        """Whether ssh runs in batch mode: unless the user's environment or git config
+        names an ssh command (then Memtab keeps it)."""
+        if self._env.get("GIT_SSH_COMMAND") or self._env.get("GIT_SSH"):
+            return False
+        return not self.config().get("core.sshcommand")
+
+    def identity(self, fallback: Identity) -> Identity:
+        """Who commits: the user's git identity (environment, then config) when known."""
+        config = self.config()
+        name = self._env.get("GIT_COMMITTER_NAME") or config.get("user.name")
+        email = self._env.get("GIT_COMMITTER_EMAIL") or config.get("user.email")
+        if name and email:
+            return Identity(name, email)
+        return fallback
+
+    # --- the repository ------------------------------------------------------------------
+
+    def init(self, remote: str, branch: str) -> None:
+        """A new bare repository fetching `branch` of `remote` as `origin`."""
+        self.repo.mkdir(parents=True, exist_ok=True)
+        subprocess_args = ["init", "--quiet", "--bare", str(self.repo)]
+        result = subprocess.run(
+            [self.git, *subprocess_args],
+            capture_output=True,
+            env=self._env,
+            stdin=subprocess.DEVNULL,
+            timeout=LOCAL_TIMEOUT_S,
+            check=False,
+        )
+        if result.returncode != 0:
+            raise GitError(_last_lines(result.stderr) or "git init failed")
+        self.run(["symbolic-ref", "HEAD", f"refs/heads/{branch}"])
+        self.run(["config", "core.logAllRefUpdates", "true"])
+        existing = self.run(["remote"], check=False).stdout.split()
+        if b"origin" in existing:
+            self.run(["remote", "set-url", "origin", remote])
+        else:
+            self.run(["remote", "add", "origin", remote])
+
+    def remote_url(self) -> str | None:
+        result = self.run(["remote", "get-url", "origin"], check=False)
+        return result.stdout.decode("utf-8", "replace").strip() or None
+
+    @property
+    def object_format(self) -> str:
+        return "sha256" if self.config().get("extensions.objectformat") == "sha256" else "sha1"
+
+    @property
+    def oid_bytes(self) -> int:
+        return 32 if self.object_format == "sha256" else 20
+
+    def blob_id(self, data: bytes) -> str:
+        """The id git gives `data` as a blob (computed here: no process per file)."""
+        digest = hashlib.sha256() if self.object_format == "sha256" else hashlib.sha1()
+        digest.update(b"blob %d\0" % len(data))
+        digest.update(data)
+        return digest.hexdigest()
+
+    def resolve(self, ref: str) -> str | None:
+        """The commit a ref names, or None when it does not exist."""
+        result = self.run(["rev-parse", "--verify", "--quiet", ref + "^{commit}"], check=False)
+        return result.stdout.decode().strip() or None if result.returncode == 0 else None
+
+    @property
+    def null_oid(self) -> str:
+        return "0" * (64 if self.object_format == "sha256" else 40)
+
+    def set_branch(self, branch: str, commit: str, old: str | None) -> None:
+        """Move the branch to `commit` only if it still points at `old`."""
+        args = ["update-ref", "-m", "memtab sync", f"refs/heads/{branch}", commit]
+        args.append(old if old is not None else self.null_oid)
+        self.run(args)
+
+    def merge_base(self, one: str, other: str) -> str | None:
+        result = self.run(["merge-base", one, other], check=False)
+        return result.stdout.decode().strip() or None if result.returncode == 0 else None
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        result = self.run(["merge-base", "--is-ancestor", ancestor, descendant], check=False)
+        if result.returncode not in (0, 1):
+            raise GitError(_last_lines(result.stderr) or "git merge-base failed")
+        return result.returncode == 0
+
+    # --- the network ---------------------------------------------------------------------
+
+    def fetch(self, branch: str, *, timeout_s: float = NETWORK_TIMEOUT_S) -> str | None:
+        """Fetch `branch` of origin; the commit it points at, None when the remote has no
+        such branch yet (an empty repository). GitError (kind offline/auth/missing)."""
+        tracking = f"refs/remotes/origin/{branch}"
+        try:
+            self.run(
+                ["fetch", "--quiet", "--no-tags", "origin", f"+refs/heads/{branch}:{tracking}"],
+                timeout_s=timeout_s,
+                network=True,
+            )
+        except GitError as error:
+            if "couldn't find remote ref" in str(error):
+                self.run(["update-ref", "-d", tracking], check=False)
+                return None
+            raise
+        return self.resolve(tracking)
+
+    def push(self, branch: str, commit: str, *, timeout_s: float = NETWORK_TIMEOUT_S) -> bool:
+        """Push `commit` to `branch` of origin; False when the remote moved meanwhile (a
+        non-fast-forward: fetch and merge again). GitError for anything else."""
+        try:
+            self.run(
+                ["push", "--quiet", "--no-verify", "origin", f"{commit}:refs/heads/{branch}"],
+                timeout_s=timeout_s,
+                network=True,
+            )
+        except GitError as error:
+            text = str(error)
+            if any(word in text for word in ("non-fast-forward", "fetch first", "rejected")):
+                return False
+            raise
+        return True
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (OSError, AttributeError):
+        process.kill()
+    process.communicate()
+
+
+# git's advice after a failed fetch or push: the lines before it say what failed.
+_BOILERPLATE = (
+    "hint:",
+    "Please make sure you have the correct access rights",
+    "and the repository exists",
+)
+
+
+def _last_lines(stderr: bytes, count: int = 3) -> str:
+    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()]
+    lines = [line for line in lines if line and not line.startswith(_BOILERPLATE)]
+    return " ".join(lines[-count:])

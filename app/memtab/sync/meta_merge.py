@@ -1,0 +1,210 @@
+"""Pins and usage across machines: merged by rule, never by lines (docs/formats.md §18.3).
+
+memory-meta.json (docs/formats.md §7) is not text to merge: two machines each add uses to a
+count, and a pin is a choice. The rules:
+
+- **Counts are added**, as changes: what each side added since their common state. A sync
+  exports what this machine counted since it last synced (`export_entries`) and, on the
+  way back, adds what the others counted (`import_entry`): repeated syncs never count a use
+  twice. Without a common state (two homes' first sync, a file-sync tool's conflict copy)
+  the larger count is kept: adding would count twice what both already had.
+- **Times are the latest** (last access, last write).
+- **Pins are a union**: a side that changed the pin since the common state wins; without
+  one, pinned wins unless the unpin is known to be newer (`pinChangedAt`, the time a sync
+  first saw the pin as it is).
+
+The repository keeps each scope's entries in `.memtab/meta/<scope dir>.json`, keyed by the
+file's path inside the scope, so no machine's project path is in it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.store.meta import MetaEntry, sanitize_entry
+
+
+@dataclass(frozen=True)
+class MetaRecord:
+    """One file's pins and usage as the repository keeps them."""
+
+    pinned: bool = False
+    pin_changed_at: int | None = None
+    access_count: int = 0
+    last_accessed_at: int | None = None
+    last_write_at: int | None = None
+
+    @property
+    def is_default(self) -> bool:
+        return (
+            not self.pinned
+            and not self.access_count
+            and not (self.last_accessed_at or self.last_write_at)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "pinned": self.pinned,
+            "accessCount": self.access_count,
+            "lastAccessedAt": self.last_accessed_at,
+            "lastWriteAt": self.last_write_at,
+        }
+        if self.pin_changed_at is not None:
+            data["pinChangedAt"] = self.pin_changed_at
+        return data
+
+    @classmethod
+    def from_json(cls, raw: Any) -> MetaRecord:
+        entry = sanitize_entry(raw)
+        changed = raw.get("pinChangedAt") if isinstance(raw, dict) else None
+        valid_time = isinstance(changed, int) and not isinstance(changed, bool) and changed > 0
+        return cls.from_entry(entry, changed if valid_time else None)
+
+    @classmethod
+    def from_entry(cls, entry: MetaEntry, pin_changed_at: int | None = None) -> MetaRecord:
+        return cls(
+            entry.pinned,
+            pin_changed_at,
+            entry.access_count,
+            entry.last_accessed_at,
+            entry.last_write_at,
+        )
+
+    def to_entry(self) -> MetaEntry:
+        return MetaEntry(self.pinned, self.access_count, self.last_accessed_at, self.last_write_at)
+
+
+_DEFAULT = MetaRecord()
+Records = dict[str, MetaRecord]
+
+
+def parse_records(data: bytes | None) -> Records:
+    """A repository meta file's entries (an unreadable one has none: the files stay)."""
+    if not data:
+        return {}
+    try:
+        document = parse_json(data)
+    except JsonError:
+        return {}
+    entries = document.get("entries") if isinstance(document, dict) else None
+    if not isinstance(entries, dict):
+        return {}
+    return {
+        rel: record
+        for rel, raw in entries.items()
+        if isinstance(rel, str) and not (record := MetaRecord.from_json(raw)).is_default
+    }
+
+
+def render_records(records: Mapping[str, MetaRecord]) -> bytes:
+    """The meta file's bytes: sorted, so equal entries are equal blobs."""
+    entries = {rel: records[rel].to_json() for rel in sorted(records)}
+    return (json.dumps({"entries": entries}, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def records_to_json(records: Mapping[str, MetaRecord]) -> dict[str, dict[str, Any]]:
+    return {rel: record.to_json() for rel, record in sorted(records.items())}
+
+
+def records_from_json(raw: Mapping[str, Any]) -> Records:
+    return {rel: MetaRecord.from_json(value) for rel, value in raw.items()}
+
+
+def _latest(one: int | None, other: int | None) -> int | None:
+    if one is None:
+        return other
+    return one if other is None else max(one, other)
+
+
+def export_entries(
+    tree: Mapping[str, MetaRecord],
+    local: Mapping[str, MetaEntry],
+    baseline: Mapping[str, MetaRecord],
+    files: Iterable[str],
+    now: int,
+) -> Records:
+    """The repository's entries once this machine's changes since `baseline` are added to
+    `tree` (the repository's entries now), for the scope's `files` only."""
+    exported: Records = {}
+    for rel in files:
+        held = tree.get(rel, _DEFAULT)
+        mine = local.get(rel, MetaEntry())
+        before = baseline.get(rel, _DEFAULT)
+        record = replace(
+            held,
+            access_count=max(0, held.access_count + mine.access_count - before.access_count),
+            last_accessed_at=_latest(held.last_accessed_at, mine.last_accessed_at),
+            last_write_at=_latest(held.last_write_at, mine.last_write_at),
+        )
+        if mine.pinned != before.pinned:
+            record = replace(record, pinned=mine.pinned, pin_changed_at=now)
+        if not record.is_default:
+            exported[rel] = record
+    return exported
+
+
+def merge_records(
+    base: Mapping[str, MetaRecord] | None,
+    ours: Mapping[str, MetaRecord],
+    theirs: Mapping[str, MetaRecord],
+    files: Iterable[str],
+) -> Records:
+    """The entries of the merged `files`; `base` None: no common state (see the module
+    doc)."""
+    merged: Records = {}
+    for rel in files:
+        one, other = ours.get(rel, _DEFAULT), theirs.get(rel, _DEFAULT)
+        before = None if base is None else base.get(rel, _DEFAULT)
+        record = merge_record(before, one, other)
+        if not record.is_default:
+            merged[rel] = record
+    return merged
+
+
+def merge_record(base: MetaRecord | None, ours: MetaRecord, theirs: MetaRecord) -> MetaRecord:
+    """One file's entry from two sides (and their common state, when known)."""
+    if base is None:
+        count = max(ours.access_count, theirs.access_count)
+    else:
+        count = max(0, ours.access_count + theirs.access_count - base.access_count)
+    pinned, changed_at = _merged_pin(base, ours, theirs)
+    return MetaRecord(
+        pinned,
+        changed_at,
+        count,
+        _latest(ours.last_accessed_at, theirs.last_accessed_at),
+        _latest(ours.last_write_at, theirs.last_write_at),
+    )
+
+
+def _merged_pin(
+    base: MetaRecord | None, ours: MetaRecord, theirs: MetaRecord
+) -> tuple[bool, int | None]:
+    if ours.pinned == theirs.pinned:
+        return ours.pinned, _latest(ours.pin_changed_at, theirs.pin_changed_at)
+    if base is not None and ours.pinned == base.pinned:
+        return theirs.pinned, theirs.pin_changed_at  # only theirs changed it
+    if base is not None and theirs.pinned == base.pinned:
+        return ours.pinned, ours.pin_changed_at
+    pinned, unpinned = (ours, theirs) if ours.pinned else (theirs, ours)
+    if unpinned.pin_changed_at is not None and (
+        pinned.pin_changed_at is None or unpinned.pin_changed_at > pinned.pin_changed_at
+    ):
+        return False, unpinned.pin_changed_at
+    return True, pinned.pin_changed_at
+
+
+def import_entry(current: MetaEntry, exported: MetaEntry, merged: MetaRecord) -> MetaEntry:
+    """This machine's entry once the merge comes back: what others added is added to what
+    it holds now (`current`, which may have moved on since the sync read `exported`)."""
+    pinned = merged.pinned if current.pinned == exported.pinned else current.pinned
+    return MetaEntry(
+        pinned,
+        max(0, current.access_count + merged.access_count - exported.access_count),
+        _latest(current.last_accessed_at, merged.last_accessed_at),
+        _latest(current.last_write_at, merged.last_write_at),
+    )

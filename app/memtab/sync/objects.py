@@ -1,0 +1,279 @@
+"""Reading and writing a sync repository's objects, a process each way per sync.
+
+Sync reads many small objects (commits, trees, blobs) and writes a few commits per run.
+Rather than one git process per object, reads go through one long-running
+`git cat-file --batch` (`ObjectReader`, which also parses trees and commits) and the
+commits of one step are written by one `git fast-import` stream (`write_commits`), with
+the contents inline: byte for byte, no filters, no work tree, no index.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memtab.sync.git import Git
+
+_TREE_MODE = b"40000"
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """A file of a tree: its mode (`100644`, `100755`, `120000` a link, `160000` a
+    submodule) and object id."""
+
+    mode: str
+    oid: str
+
+    @property
+    def is_file(self) -> bool:
+        return self.mode in ("100644", "100755")
+
+
+@dataclass(frozen=True)
+class Existing:
+    """A change that sets a path to an object the repository has."""
+
+    oid: str
+    mode: str = "100644"
+
+
+Change = bytes | Existing | None
+"""New content, an existing object, or None: the path is removed."""
+
+
+@dataclass(frozen=True)
+class NewCommit:
+    """One commit to write: its changes to the first parent's tree, its message, and more
+    parents (a merge)."""
+
+    changes: Mapping[str, Change]
+    message: str
+    merge: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who commits."""
+
+    name: str
+    email: str
+
+
+class ObjectMissingError(Exception):
+    """The repository has no object by that name."""
+
+
+@dataclass
+class ObjectReader:
+    """Objects of a repository through one `git cat-file --batch` (see the module doc)."""
+
+    git: Git
+    _process: subprocess.Popen[bytes] | None = None
+    _trees: dict[str, dict[str, TreeEntry]] = field(default_factory=dict)
+    _blobs: dict[str, bytes] = field(default_factory=dict)
+
+    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
+        if self._process is None or self._process.poll() is not None:
+            self._process = self.git.start(["cat-file", "--batch"])
+        assert self._process.stdin is not None and self._process.stdout is not None
+        return self._process.stdin, self._process.stdout
+
+    def close(self) -> None:
+        if self._process is not None:
+            if self._process.stdin:
+                self._process.stdin.close()
+            self._process.wait()
+            if self._process.stdout:
+                self._process.stdout.close()
+            if self._process.stderr:
+                self._process.stderr.close()
+            self._process = None
+
+    def read(self, name: str) -> tuple[str, str, bytes]:
+        """(id, type, content) of an object (ObjectMissingError when there is none)."""
+        stdin, stdout = self._pipes()
+        stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
+        stdin.flush()
+        header = stdout.readline().rstrip(b"\n").split(b" ")
+        if len(header) != 3:
+            raise ObjectMissingError(f"the sync repository has no object {name}")
+        oid, kind, size = header[0].decode(), header[1].decode(), int(header[2])
+        data = stdout.read(size + 1)[:size]
+        return oid, kind, data
+
+    def blob(self, oid: str) -> bytes:
+        data = self._blobs.get(oid)
+        if data is None:
+            _, kind, data = self.read(oid)
+            if kind != "blob":
+                raise ObjectMissingError(f"{oid} is a {kind}, not a file's content")
+            self._blobs[oid] = data
+        return data
+
+    def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
+        return {oid: self.blob(oid) for oid in dict.fromkeys(oids)}
+
+    def remember(self, oid: str, data: bytes) -> None:
+        """A content just written (so reading it back costs nothing)."""
+        self._blobs[oid] = data
+
+    def files(self, commit: str | None) -> dict[str, TreeEntry]:
+        """Every file of a commit by path (directories walked), {} for None."""
+        if commit is None:
+            return {}
+        _, kind, data = self.read(commit)
+        if kind != "commit":
+            raise ObjectMissingError(f"{commit} is not a commit")
+        tree = data.split(b"\n", 1)[0].removeprefix(b"tree ").decode()
+        return self._files(tree)
+
+    def _files(self, tree: str) -> dict[str, TreeEntry]:
+        cached = self._trees.get(tree)
+        if cached is not None:
+            return cached
+        _, kind, data = self.read(tree)
+        if kind != "tree":
+            raise ObjectMissingError(f"{tree} is not a tree")
+        digest = self.git.oid_bytes
+        files: dict[str, TreeEntry] = {}
+        position = 0
+        while position < len(data):
+            space = data.index(b" ", position)
+            nul = data.index(b"\0", space)
+            mode = data[position:space]
+            name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
+            oid = data[nul + 1 : nul + 1 + digest].hex()
+            position = nul + 1 + digest
+            if mode == _TREE_MODE:
+                for path, entry in self._files(oid).items():
+                    files[f"{name}/{path}"] = entry
+            else:
+                files[name] = TreeEntry(mode.decode(), oid)
+        self._trees[tree] = files
+        return files
+
+
+def write_commits(
+    git: Git,
+    ref: str,
+    start: str | None,
+    commits: Sequence[NewCommit],
+    identity: Identity,
+    reader: ObjectReader | None = None,
+) -> list[str]:
+    """Write `commits` one on the other, the first on `start` (a commit, or none: a first
+    commit), in one `git fast-import`; their ids. `ref` is moved to the last one (a ref of
+    Memtab's own, or the branch when that is a fast-forward: fast-import refuses else)."""
+    if not commits:
+        return []
+    stream: list[bytes] = [b"feature done\n", b"reset " + ref.encode() + b"\n"]
+    if start is not None:
+        stream.append(b"from " + start.encode() + b"\n\n")
+    seconds = int(time.time())
+    offset = time.localtime(seconds).tm_gmtoff // 60
+    zone = f"{'+' if offset >= 0 else '-'}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
+    who = f"{identity.name} <{identity.email}> {seconds} {zone}".encode()
+    contents: list[tuple[int, bytes]] = []
+    for number, commit in enumerate(commits, start=1):
+        message = commit.message.encode("utf-8")
+        stream += [
+            f"commit {ref}\nmark :{number}\n".encode(),
+            b"author " + who + b"\n",
+            b"committer " + who + b"\n",
+            f"data {len(message)}\n".encode(),
+            message + b"\n",
+        ]
+        if number > 1:
+            stream.append(f"from :{number - 1}\n".encode())
+        stream += [f"merge {parent}\n".encode() for parent in commit.merge]
+        for path, change in sorted(commit.changes.items()):
+            quoted = _quoted(path)
+            if change is None:
+                stream.append(b"D " + quoted + b"\n")
+            elif isinstance(change, Existing):
+                stream.append(f"M {change.mode} {change.oid} ".encode() + quoted + b"\n")
+            else:
+                stream += [b"M 100644 inline " + quoted + b"\n", _data(change)]
+                contents.append((number, change))
+        stream.append(b"\n")
+    stream.append(b"done\n")
+    with tempfile.TemporaryDirectory(prefix="memtab-marks-") as scratch:
+        marks = Path(scratch) / "marks"
+        git.run(
+            ["fast-import", "--quiet", "--date-format=raw", f"--export-marks={marks}"],
+            input_data=b"".join(stream),
+        )
+        by_mark = dict(
+            line.split(" ", 1) for line in marks.read_text(encoding="ascii").split("\n") if line
+        )
+    ids = [by_mark[f":{number}"].strip() for number in range(1, len(commits) + 1)]
+    if reader is not None:
+        for _, data in contents:
+            reader.remember(git.blob_id(data), data)
+    return ids
+
+
+def _data(content: bytes) -> bytes:
+    return f"data {len(content)}\n".encode() + content + b"\n"
+
+
+def _quoted(path: str) -> bytes:
+    """A path as fast-import reads it: C-style quoted when it must be."""
+    raw = path.encode("utf-8", "surrogateescape")
+    if not any(c in raw for c in (b'"', b"\n", b"\\")) and not raw.startswith(b" "):
+        return raw
+    escaped = raw.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
+    return b'"' + escaped + b'"'
+
+
+@dataclass
+class Repository:
+    """A sync repository as one sync uses it: git for refs and the network, one reader for
+    objects, one fast-import per write. `close` ends the reader."""
+
+    git: Git
+    identity: Identity
+    reader: ObjectReader = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reader = ObjectReader(self.git)
+
+    def close(self) -> None:
+        self.reader.close()
+
+    def resolve(self, ref: str) -> str | None:
+        """The commit a ref names, None when there is none."""
+        try:
+            oid, kind, _ = self.reader.read(ref + "^{commit}")
+        except ObjectMissingError:
+            return None
+        return oid if kind == "commit" else None
+
+    def entries(self, commit: str | None) -> dict[str, TreeEntry]:
+        return self.reader.files(commit)
+
+    def files(self, commit: str | None) -> dict[str, str]:
+        """Every file of a commit: path → object id."""
+        return {path: entry.oid for path, entry in self.reader.files(commit).items()}
+
+    def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
+        return self.reader.blobs(oids)
+
+    def write(self, ref: str, start: str | None, commits: Sequence[NewCommit]) -> list[str]:
+        """`write_commits` on this repository (see there)."""
+        return write_commits(self.git, ref, start, commits, self.identity, self.reader)
+
+    def store_blob(self, data: bytes) -> str:
+        """Keep a content in the repository outside any commit (a merge base a later sync
+        reads); its id."""
+        result = self.git.run(["hash-object", "-w", "--stdin"], input_data=data)
+        oid = result.stdout.decode().strip()
+        self.reader.remember(oid, data)
+        return oid

@@ -1,0 +1,525 @@
+"""`SyncService`: what the CLI and the window call to sync a home's memory over git.
+
+Every method blocks on disk, git and the network, so the window calls them from a worker
+thread; each takes `progress` (a line of what it is doing) and `cancel` (asked between
+steps; a running git is stopped), and returns plain records (`SyncReport`,
+`SyncStatus`, `SyncConflict`) that say what happened in words and as JSON.
+
+One sync per target at a time, across processes: the target's lock
+(`<home>/memtab/locks/sync-<target>.lock`, this machine's alone) is held for the whole
+sync or resolve. An unreachable remote is not an error: the report says `offline`, the
+local commits wait, and the next sync goes on.
+"""
+
+from __future__ import annotations
+
+import getpass
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from memtab.fs.clock import Clock, now_ms
+from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.store.errors import MemoryStoreError
+from memtab.store.home import Home
+from memtab.store.paths import PathError
+from memtab.sync.engine import RunOutcome, SyncCancelledError, SyncRun
+from memtab.sync.export import Committer, SyncedStore
+from memtab.sync.git import Git, GitError, find_git
+from memtab.sync.layout import (
+    DEFAULT_BRANCH,
+    DEFAULT_TARGET,
+    SyncConfig,
+    SyncedScope,
+    SyncPaths,
+    SyncSetupError,
+    Target,
+    check_name,
+    load_config,
+    remove_target,
+    save_target,
+)
+from memtab.sync.objects import Identity, ObjectMissingError, Repository
+from memtab.sync.scopes import open_scope_store, read_scope, record_outside_changes
+from memtab.sync.state import SyncState, load_state, save_state
+
+logger = logging.getLogger(__name__)
+
+Progress = Callable[[str], None]
+Cancel = Callable[[], bool]
+TargetStatus = Literal["synced", "offline", "conflicts", "failed", "cancelled"]
+LOCK_WAIT_S = 30.0
+# What a sync of one target may meet that ends it (reported, never raised to the caller).
+_FAILURES = (GitError, ObjectMissingError, MemoryStoreError, PathError, SyncSetupError, OSError)
+
+
+class SyncError(Exception):
+    """Sync cannot be done as asked (not set up, git missing, a bad argument); one line."""
+
+
+@dataclass(frozen=True)
+class SyncConflict:
+    """A file both sides changed on the same lines: this machine's text is live, the other
+    side's is in the repository, until the user decides (`SyncService.resolve`)."""
+
+    target: str
+    path: str
+    """The virtual path (`/memories/global/x.md`)."""
+    repo_path: str
+    reason: str
+    since: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "target": self.target,
+            "repoPath": self.repo_path,
+            "reason": self.reason,
+            "since": self.since,
+        }
+
+
+@dataclass(frozen=True)
+class TargetReport:
+    """What one sync of a target did."""
+
+    target: str
+    remote: str
+    status: TargetStatus
+    commits: int = 0
+    pushed: int = 0
+    pulled: tuple[str, ...] = ()
+    conflicts: tuple[SyncConflict, ...] = ()
+    notes: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+    error: str | None = None
+    offline: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "remote": self.remote,
+            "status": self.status,
+            "commits": self.commits,
+            "pushed": self.pushed,
+            "pulled": list(self.pulled),
+            "conflicts": [conflict.to_json() for conflict in self.conflicts],
+            "notes": list(self.notes),
+            "problems": list(self.problems),
+            "error": self.error,
+            "offline": self.offline,
+        }
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    """What a sync of every target (or one) did."""
+
+    targets: tuple[TargetReport, ...] = ()
+
+    @property
+    def conflicts(self) -> list[SyncConflict]:
+        return [conflict for target in self.targets for conflict in target.conflicts]
+
+    @property
+    def offline(self) -> bool:
+        return any(target.status == "offline" for target in self.targets)
+
+    @property
+    def needs_user(self) -> bool:
+        """Conflicts to resolve, or a failure only the user can fix (credentials, set-up)."""
+        return any(target.status in ("conflicts", "failed") for target in self.targets)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pushed": sum(target.pushed for target in self.targets),
+            "pulled": sum(len(target.pulled) for target in self.targets),
+            "conflicts": [conflict.to_json() for conflict in self.conflicts],
+            "offline": self.offline,
+            "errors": [t.error for t in self.targets if t.error],
+            "targets": [target.to_json() for target in self.targets],
+        }
+
+
+@dataclass(frozen=True)
+class TargetState:
+    """Where a target stands, without syncing (`memtab sync status`)."""
+
+    target: Target
+    ahead: int
+    behind: int
+    local_changes: int
+    conflicts: tuple[SyncConflict, ...]
+    unapplied: tuple[str, ...]
+    last_sync_at: int | None
+    offline_since: int | None
+    last_error: str | None
+    problems: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target.name,
+            "remote": self.target.remote,
+            "branch": self.target.branch,
+            "scopes": [scope.label for scope in self.target.scopes],
+            "ahead": self.ahead,
+            "behind": self.behind,
+            "localChanges": self.local_changes,
+            "conflicts": [conflict.to_json() for conflict in self.conflicts],
+            "unapplied": list(self.unapplied),
+            "lastSyncAt": self.last_sync_at,
+            "offlineSince": self.offline_since,
+            "lastError": self.last_error,
+            "problems": list(self.problems),
+        }
+
+
+@dataclass(frozen=True)
+class SyncStatus:
+    machine: str
+    targets: tuple[TargetState, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"machine": self.machine, "targets": [t.to_json() for t in self.targets]}
+
+
+@dataclass
+class _Progress:
+    """Progress lines prefixed with the target's name when there are several."""
+
+    report: Progress
+    prefix: str = ""
+
+    def __call__(self, line: str) -> None:
+        self.report(self.prefix + line)
+
+
+@dataclass
+class SyncService:
+    """Sync of one home's memory over git (see the module doc)."""
+
+    home: Home
+    clock: Clock = now_ms
+    git_program: str | None = None
+    paths: SyncPaths = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.paths = SyncPaths(self.home)
+
+    # --- set-up ----------------------------------------------------------------------------
+
+    def config(self) -> SyncConfig:
+        return load_config(self.home)
+
+    def git(self, target: str, cancel: Cancel | None = None) -> Git:
+        try:
+            program = self.git_program or find_git()
+        except GitError as error:
+            raise SyncError(str(error)) from None
+        return Git(self.paths.repository(target), git=program, cancel=cancel)
+
+    def init(
+        self,
+        remote: str,
+        scopes: Sequence[SyncedScope],
+        *,
+        name: str = DEFAULT_TARGET,
+        branch: str = DEFAULT_BRANCH,
+        machine: str | None = None,
+        cancel: Cancel | None = None,
+    ) -> Target:
+        """Connect scopes of this home to a git remote: a repository of the target's own
+        (never in a scope), and a first fetch to check the remote can be reached with the
+        user's credentials (SyncError, changing nothing, when it cannot)."""
+        check_name(name, "The target name")
+        if not remote.strip():
+            raise SyncError("The remote is empty: give a git URL or a path to a repository")
+        if not re.match(r"^[A-Za-z0-9._/-]+$", branch) or branch.startswith(("-", "/")):
+            raise SyncError(f"{branch!r} is not a branch name git accepts here")
+        chosen = tuple(scopes) or (SyncedScope("global", "global"),)
+        prefixes = [scope.prefix for scope in chosen]
+        if len(set(prefixes)) != len(prefixes):
+            raise SyncError("Two scopes would share one folder; give one of them =NAME")
+        target = Target(name, remote.strip(), branch, chosen)
+        for scope in chosen:
+            try:
+                open_scope_store(self.home, scope)
+            except (SyncSetupError, MemoryStoreError) as error:
+                raise SyncError(str(error)) from None
+        repository = self.paths.repository(name)
+        existed = repository.exists()
+        git = self.git(name, cancel)
+        try:
+            git.init(target.remote, branch)
+            git.fetch(branch)
+        except GitError as error:
+            if not existed:
+                _remove_tree(self.paths.target_dir(name))
+            raise SyncError(f"Cannot reach {target.remote}: {error}") from None
+        try:
+            save_target(self.home, target, machine=machine)
+        except SyncSetupError as error:
+            if not existed:
+                _remove_tree(self.paths.target_dir(name))
+            raise SyncError(str(error)) from None
+        return target
+
+    def remove(self, name: str) -> None:
+        """Stop syncing a target (its repository stays, with everything it held)."""
+        config = self.config()
+        config.target(name)
+        state = load_state(self.paths.state(name))
+        if state.conflicts:
+            raise SyncError(
+                f"{name} has {len(state.conflicts)} conflict(s) to resolve first "
+                "(memtab sync resolve)"
+            )
+        remove_target(self.home, name)
+
+    # --- syncing ---------------------------------------------------------------------------
+
+    def sync(
+        self,
+        target: str | None = None,
+        *,
+        progress: Progress | None = None,
+        cancel: Cancel | None = None,
+        wait_s: float = LOCK_WAIT_S,
+    ) -> SyncReport:
+        """Sync every target (or the one named); never raises for what a target meets."""
+        config = self.config()
+        if not config.targets:
+            raise SyncError("Sync is not set up in this home: run memtab sync init --remote URL")
+        chosen = [config.target(target)] if target else list(config.targets)
+        reports = []
+        for item in chosen:
+            prefix = f"{item.name}: " if len(chosen) > 1 else ""
+            report = self._sync_target(
+                config, item, _Progress(progress or (lambda _line: None), prefix), cancel, wait_s
+            )
+            reports.append(report)
+        return SyncReport(tuple(reports))
+
+    def _sync_target(
+        self,
+        config: SyncConfig,
+        target: Target,
+        progress: Progress,
+        cancel: Cancel | None,
+        wait_s: float,
+    ) -> TargetReport:
+        stop = cancel or (lambda: False)
+        try:
+            with interprocess_lock(self.paths.lock(target.name), timeout_s=wait_s):
+                return self._run_locked(config, target, progress, stop)
+        except LockUnavailableError:
+            return TargetReport(
+                target.name,
+                target.remote,
+                "failed",
+                error=f"Another sync of {target.name} is running; try again when it ends",
+            )
+
+    def _run_locked(
+        self, config: SyncConfig, target: Target, progress: Progress, cancel: Cancel
+    ) -> TargetReport:
+        state_path = self.paths.state(target.name)
+        state = load_state(state_path)
+        now = self.clock()
+        try:
+            git = self.git(target.name, cancel)
+        except SyncError as error:
+            return TargetReport(target.name, target.remote, "failed", error=str(error))
+        if not self.paths.repository(target.name).is_dir():
+            return TargetReport(
+                target.name,
+                target.remote,
+                "failed",
+                error=f"The repository of {target.name} is missing; run memtab sync init again",
+            )
+        repo = self.repository(git, config.machine)
+        run = SyncRun(
+            target,
+            git,
+            Committer(repo, config.machine, target.branch),
+            lambda: self._read_scopes(target, git),
+            state,
+            ever_synced=state.last_sync_at is not None,
+            progress=progress,
+            cancel=cancel,
+            clock=self.clock,
+        )
+        try:
+            outcome = run.run()
+        except SyncCancelledError:
+            save_state(state_path, run.state_after_cancel())
+            return TargetReport(target.name, target.remote, "cancelled")
+        except _FAILURES as error:
+            if isinstance(error, GitError) and error.kind == "cancelled":
+                save_state(state_path, run.state_after_cancel())
+                return TargetReport(target.name, target.remote, "cancelled")
+            logger.warning("Sync of %s failed: %s", target.name, error)
+            save_state(state_path, state.with_changes(last_attempt_at=now, last_error=str(error)))
+            return TargetReport(target.name, target.remote, "failed", error=str(error))
+        finally:
+            repo.close()
+        final = outcome.state.with_changes(
+            last_attempt_at=now,
+            offline_since=(state.offline_since or now) if outcome.offline else None,
+            last_error=outcome.error or outcome.offline,
+        )
+        save_state(state_path, final)
+        return self._report(target, outcome, final)
+
+    def _read_scopes(self, target: Target, git: Git) -> list[SyncedStore]:
+        synced = []
+        for scope in target.scopes:
+            store = open_scope_store(self.home, scope, run_id=f"sync:{target.name}")
+            problems = record_outside_changes(store)
+            files = read_scope(store, scope, git.blob_id)
+            files.problems[:0] = problems
+            synced.append(SyncedStore(scope, store, files))
+        return synced
+
+    @staticmethod
+    def repository(git: Git, machine: str) -> Repository:
+        """The repository for one sync; commits are the user's git identity when git has
+        one, else `<user> (<machine>)`. Close it when done."""
+        try:
+            user = getpass.getuser()
+        except (OSError, KeyError):
+            user = "memtab"
+        host = re.sub(r"[^A-Za-z0-9.-]", "-", machine) or "localhost"
+        return Repository(git, git.identity(Identity(f"{user} ({machine})", f"{user}@{host}")))
+
+    def _report(self, target: Target, outcome: RunOutcome, state: SyncState) -> TargetReport:
+        conflicts = tuple(self._conflicts(target, state))
+        status: TargetStatus = "synced"
+        if outcome.error:
+            status = "failed"
+        elif outcome.offline:
+            status = "offline"
+        elif conflicts:
+            status = "conflicts"
+        notes = tuple(f"{_shown(target, path)}: {note}" for path, note in outcome.notes)
+        return TargetReport(
+            target.name,
+            target.remote,
+            status,
+            commits=outcome.commits,
+            pushed=outcome.pushed,
+            pulled=tuple(outcome.pulled),
+            conflicts=conflicts,
+            notes=notes,
+            problems=tuple(outcome.problems),
+            error=outcome.error,
+            offline=outcome.offline,
+        )
+
+    # --- where things stand -------------------------------------------------------------------
+
+    def _conflicts(self, target: Target, state: SyncState) -> list[SyncConflict]:
+        return [
+            SyncConflict(
+                target.name,
+                _shown(target, path),
+                path,
+                record.reason or "both sides changed it",
+                record.since,
+            )
+            for path, record in sorted(state.conflicts.items())
+        ]
+
+    def conflicts(self) -> list[SyncConflict]:
+        """Every conflict of every target (no git, no network)."""
+        found: list[SyncConflict] = []
+        for target in self.config().targets:
+            found += self._conflicts(target, load_state(self.paths.state(target.name)))
+        return found
+
+    def status(self, *, fetch: bool = False, cancel: Cancel | None = None) -> SyncStatus:
+        """What is ahead, behind and in conflict, per target. Without `fetch`, "behind"
+        is as of the last fetch (no network)."""
+        config = self.config()
+        states = []
+        for target in config.targets:
+            states.append(self._target_state(target, fetch=fetch, cancel=cancel))
+        return SyncStatus(config.machine, tuple(states))
+
+    def _target_state(self, target: Target, *, fetch: bool, cancel: Cancel | None) -> TargetState:
+        state = load_state(self.paths.state(target.name))
+        problems: list[str] = []
+        ahead = behind = local_changes = 0
+        try:
+            git = self.git(target.name, cancel)
+            branch = f"refs/heads/{target.branch}"
+            if fetch:
+                try:
+                    git.fetch(target.branch)
+                except GitError as error:
+                    problems.append(f"{target.remote}: {error}")
+            head = git.resolve(branch)
+            remote = git.resolve(f"refs/remotes/origin/{target.branch}")
+            ahead, behind = _distance(git, head, remote)
+            repo = self.repository(git, self.config().machine)
+            try:
+                tree = repo.files(head)
+            finally:
+                repo.close()
+            for item in self._read_scopes(target, git):
+                problems += item.files.problems
+                in_tree = {p for p in tree if item.scope.virtual_path(p) is not None}
+                for path in (in_tree | set(item.files.files)) - item.files.left_out:
+                    file = item.files.files.get(path)
+                    if path not in state.pending and (file.blob if file else None) != tree.get(
+                        path
+                    ):
+                        local_changes += 1
+        except (SyncError, *_FAILURES) as error:
+            problems.append(str(error))
+        return TargetState(
+            target,
+            ahead,
+            behind,
+            local_changes,
+            tuple(self._conflicts(target, state)),
+            tuple(
+                _shown(target, path)
+                for path, record in sorted(state.pending.items())
+                if record.kind == "unapplied"
+            ),
+            state.last_sync_at,
+            state.offline_since,
+            state.last_error,
+            tuple(problems),
+        )
+
+
+def _distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]:
+    """Commits only `head` has, and only `remote` has."""
+    if head is None or remote is None:
+        count = lambda commit: (  # noqa: E731
+            int(git.run(["rev-list", "--count", commit]).stdout.decode().strip() or 0)
+            if commit
+            else 0
+        )
+        return count(head), count(remote)
+    result = git.run(["rev-list", "--left-right", "--count", f"{head}...{remote}"])
+    left, _, right = result.stdout.decode().strip().partition("\t")
+    return int(left or 0), int(right or 0)
+
+
+def _shown(target: Target, repo_path: str) -> str:
+    for scope in target.scopes:
+        virtual = scope.virtual_path(repo_path)
+        if virtual is not None:
+            return str(virtual)
+    return repo_path
+
+
+def _remove_tree(path: Any) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,98 @@
+"""Two machines syncing one memory through a local bare repository, for the sync tests."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import VirtualPath, parse_file_path
+from memtab.sync.layout import SyncedScope, parse_scope
+from memtab.sync.resolve import Keep, find_conflict, resolve_conflict
+from memtab.sync.service import SyncReport, SyncService
+
+GIT = shutil.which("git")
+
+
+def bare_repository(path: Path) -> Path:
+    subprocess.run(["git", "init", "--bare", "--quiet", str(path)], check=True)
+    return path
+
+
+@dataclass
+class Machine:
+    """One home, its store (the user's) and its sync service."""
+
+    name: str
+    home: Home
+    store: MemoryStore
+    service: SyncService
+
+    @classmethod
+    def create(cls, root: Path, name: str) -> Machine:
+        home = Home(root / name)
+        home.root.mkdir(parents=True, exist_ok=True)
+        return cls(name, home, MemoryStore(home), SyncService(home))
+
+    def connect(self, remote: Path, *scopes: str) -> None:
+        chosen: list[SyncedScope] = [parse_scope(spec) for spec in scopes or ("global",)]
+        self.service.init(str(remote), chosen, machine=self.name)
+
+    def sync(self) -> SyncReport:
+        report = self.service.sync()
+        for target in report.targets:
+            assert target.status != "failed", target.error
+        return report
+
+    # --- the files ------------------------------------------------------------------------
+
+    def write(self, path: str, text: str) -> None:
+        if self.store.read_whole(path) is None:
+            self.store.create_file(path, text)
+        else:
+            self.store.edit_text(path, lambda _old: text)
+
+    def publish(self, path: str, text: str, *receivers: Machine) -> None:
+        """Write a file, sync, and let the receivers sync it in: the common start."""
+        self.write(path, text)
+        self.sync()
+        for machine in receivers:
+            machine.sync()
+
+    def text(self, path: str) -> str | None:
+        data = self.store.read_whole(path)
+        return None if data is None else data.decode("utf-8")
+
+    def files(self, scope_root: str = "/memories/global") -> dict[str, str]:
+        """Every file of a scope: virtual path → text."""
+        root = parse_file_path(scope_root + "/x").parent
+        assert root.scope is not None
+        listing = self.store.list_scope(root.scope)
+        found = {}
+        for entry in listing.files:
+            data = self.store.read_whole(str(entry.path))
+            if data is not None:
+                found[str(entry.path)] = data.decode("utf-8", "replace")
+        return found
+
+    def pinned(self, path: str) -> bool:
+        return self.store.is_pinned(parse_file_path(path))
+
+    def conflicts(self) -> list[str]:
+        return [conflict.path for conflict in self.service.conflicts()]
+
+    def resolve(self, path: str, keep: Keep | None = None, merged: str | None = None) -> None:
+        conflict = find_conflict(self.service, path)
+        resolve_conflict(
+            self.service,
+            conflict,
+            keep=keep,
+            merged=merged.encode() if merged is not None else None,
+        )
+
+
+def virtual(path: str) -> VirtualPath:
+    return parse_file_path(path)

@@ -1,0 +1,69 @@
+"""`memtab doctor`'s sync section: the home's file system, targets, conflict copies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtab.diagnostics.sync import check_sync
+from memtab.fs.filesystems import LockProbe
+from memtab.store.home import Home
+
+from .machines import Machine
+
+
+def test_a_plain_home_has_nothing_to_say(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    home.root.mkdir()
+    section, found = check_sync(home)
+    assert found.items == []
+    assert section["targets"] == [] and section["conflictCopies"] == []
+    assert section["fileSystem"] is None or section["fileSystem"]["locksWork"]
+
+
+def test_conflict_copies_in_every_scope_and_of_sidecars_are_warned(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    (home.global_root).mkdir(parents=True)
+    (home.global_root / "x.md").write_text("x\n")
+    (home.global_root / "x (conflicted copy 2026-11-22).md").write_text("y\n")
+    project = home.projects_root / "app-0123456789ab"
+    project.mkdir(parents=True)
+    (project / "y.md").write_text("y\n")
+    (project / "y_conflict-20261122-143000.md").write_text("z\n")
+    (home.root / "memory-meta.json").write_text("{}")
+    (home.root / "memory-meta.sync-conflict-20261122-143000-ABCDEF7.json").write_text("{}")
+    section, found = check_sync(home)
+    assert {row["in"] for row in section["conflictCopies"]} == {
+        "global",
+        "app-0123456789ab",
+        "home",
+    }
+    [warning] = found.items
+    assert warning.level.value == "warning" and "3 conflict copies" in warning.message
+
+
+def test_conflicts_waiting_are_warned(tmp_path: Path, alpha: Machine, beta: Machine) -> None:
+    notes = "/memories/global/notes.md"
+    alpha.publish(notes, "a\n", beta)
+    alpha.write(notes, "b\n")
+    beta.write(notes, "c\n")
+    alpha.sync()
+    beta.sync()
+    section, found = check_sync(beta.home)
+    assert section["targets"][0]["conflicts"] == ["global/notes.md"]
+    assert any("sync conflict" in item.message for item in found.items)
+
+
+def test_a_home_where_locks_do_not_hold_is_broken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = Home(tmp_path / "home")
+    home.root.mkdir()
+    not_enforced = LockProbe(True, False, "locks are not enforced")
+    monkeypatch.setattr("memtab.diagnostics.sync.probe_locks", lambda _directory: not_enforced)
+    monkeypatch.setattr("memtab.fs.filesystems.probe_locks", lambda _directory: not_enforced)
+    _, found = check_sync(home)
+    [broken] = found.items
+    assert broken.level.value == "broken"
+    assert "Memtab's locks do not work" in broken.message

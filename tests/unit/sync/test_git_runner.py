@@ -1,0 +1,86 @@
+"""Running git: failures told apart, no prompt, the file system's locks checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtab.fs.filesystems import filesystem_of, parse_mountinfo, probe_locks
+from memtab.sync.git import Git, classify_network_error
+from memtab.sync.objects import Identity, NewCommit, Repository
+
+from .machines import bare_repository
+
+
+@pytest.mark.parametrize(
+    ("stderr", "kind"),
+    [
+        ("ssh: Could not resolve hostname nas.local: Name or service not known", "offline"),
+        ("fatal: unable to access 'https://example.com/r.git/': Failed to connect", "offline"),
+        (
+            "git@github.com: Permission denied (publickey).\nfatal: Could not read from remote",
+            "auth",
+        ),
+        (
+            "fatal: could not read Username for 'https://github.com': terminal prompts disabled",
+            "auth",
+        ),
+        ("fatal: '/mnt/nas/memory.git' does not appear to be a git repository", "missing"),
+        ("remote: Repository not found.", "missing"),
+        ("error: something else", "failed"),
+    ],
+)
+def test_network_failures_are_told_apart(stderr: str, kind: str) -> None:
+    assert classify_network_error(stderr) == kind
+
+
+def test_an_ssh_remote_never_waits_for_a_password(tmp_path: Path) -> None:
+    git = Git(bare_repository(tmp_path / "r.git"))
+    git.init("ssh://nobody@127.0.0.1:1/nothing.git", "main")
+    from memtab.sync.git import GitError
+
+    with pytest.raises(GitError) as failure:
+        git.fetch("main", timeout_s=20)
+    assert failure.value.kind in ("offline", "auth")
+
+
+def test_contents_go_in_and_out_byte_for_byte(tmp_path: Path) -> None:
+    repo = Repository(Git(bare_repository(tmp_path / "r.git")), Identity("T", "t@example"))
+    odd = {
+        "global/crlf.md": b"a\r\nb\r\n",
+        "global/no newline.md": b"end",
+        'global/quote".md': b"\xff\xfe not utf-8",
+        "global/\u00e9t\u00e9.md": "été\n".encode(),
+    }
+    [first] = repo.write("refs/heads/main", None, [NewCommit(odd, "one\n")])
+    [second] = repo.write("refs/heads/main", first, [NewCommit({"global/crlf.md": None}, "two\n")])
+    files = repo.files(second)
+    assert set(files) == set(odd) - {"global/crlf.md"}
+    assert repo.blobs(files.values()) == {repo.git.blob_id(odd[p]): odd[p] for p in files}
+    assert repo.resolve("refs/heads/main") == second
+    assert repo.resolve("refs/heads/none") is None
+    repo.close()
+
+
+MOUNTINFO = """\
+22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw
+40 22 0:35 / /home/alice/nas rw,relatime shared:20 - nfs4 nas:/export/alice rw,vers=4.2
+41 22 0:36 / /home/alice/my\\040drive rw - fuse.rclone gdrive: rw
+"""
+
+
+def test_the_file_system_of_a_home_is_read_from_the_mount_table(tmp_path: Path) -> None:
+    table = tmp_path / "mountinfo"
+    table.write_text(MOUNTINFO)
+    assert [m.type for m in parse_mountinfo(MOUNTINFO)] == ["ext4", "nfs4", "fuse.rclone"]
+    nas = filesystem_of(Path("/home/alice/nas/.xum"), table)
+    assert nas is not None and nas.network and nas.remote
+    drive = filesystem_of(Path("/home/alice/my drive/home"), table)
+    assert drive is not None and drive.fuse and drive.remote and drive.mount_point.endswith("drive")
+    local = filesystem_of(Path("/home/alice/.xum"), table)
+    assert local is not None and not local.remote
+
+
+def test_locks_are_probed_where_the_home_is(tmp_path: Path) -> None:
+    assert probe_locks(tmp_path / "locks").works
