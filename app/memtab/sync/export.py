@@ -32,7 +32,7 @@ from memtab.sync.meta_merge import (
     records_from_json,
     render_records,
 )
-from memtab.sync.objects import Change, Existing, NewCommit, Repository
+from memtab.sync.objects import Change, Existing, NewCommit, ObjectMissingError, Repository
 from memtab.sync.scopes import SYNC_ACTOR, LocalFile, ScopeFiles
 from memtab.sync.state import Pending, SyncState
 from memtab.sync.tree_merge import merge_trees
@@ -182,6 +182,12 @@ def _merge_pending(
     if record.kind == "conflict" and disk_sha == record.local and held == record.remote:
         return record  # nothing moved on either side
     own = {disk.blob: disk.data} if disk else {}
+    base_oid = record.base
+    if base_oid is not None and base_oid not in own:
+        try:
+            repo.blobs([base_oid])
+        except ObjectMissingError:  # a repository made again: merge as if both created it
+            base_oid = None
 
     def read(oids: Iterable[str]) -> dict[str, bytes]:
         wanted = list(oids)
@@ -189,7 +195,7 @@ def _merge_pending(
         found.update(repo.blobs(oid for oid in wanted if oid not in own))
         return found
 
-    base = {path: record.base} if record.base else {}
+    base = {path: base_oid} if base_oid else {}
     ours = {path: disk.blob} if disk else {}
     theirs = {path: held} if held else {}
     merged = merge_trees(base, ours, theirs, read)

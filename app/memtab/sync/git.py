@@ -172,6 +172,10 @@ class Git:
             "gc.autoDetach=false",
             "-c",
             "maintenance.autoDetach=false",
+            # Fetched objects stay packed: a loose object per file would fill the
+            # repository with directories (each one more for a home's watcher).
+            "-c",
+            "fetch.unpackLimit=1",
             *args,
         ]
 

@@ -250,6 +250,8 @@ class SyncService:
                 raise SyncError(str(error)) from None
         repository = self.paths.repository(name)
         existed = repository.exists()
+        if not existed:  # a state left by an earlier repository names commits it had
+            self.paths.state(name).unlink(missing_ok=True)
         git = self.git(name, cancel)
         try:
             git.init(target.remote, branch)
