@@ -510,6 +510,12 @@ def _write_agent_sources(home: Home, now: int) -> None:
     atomic_write_json(home.memtab_dir / "sources.json", overrides)
 
 
+def demo_config_dir(home: Home) -> Path:
+    """The demo's own config dir (settings.json, ui-state.json), inside the demo home: a
+    fresh demo starts with none, and it goes with the demo (docs/formats.md §15)."""
+    return home.memtab_dir / "config"
+
+
 def is_demo_home(path: Path) -> bool:
     """Whether `path` holds a demo home Memtab wrote (and may therefore replace)."""
     return (path / DEMO_MARKER).is_file()

@@ -13,6 +13,9 @@ import pytest
 
 from memtab.cli.main import _demo_home
 from memtab.demo import DEMO_MARKER, MAIN_ID, DemoError, create_demo_home, open_fresh_demo
+from memtab.fs.config_dir import config_dir
+from memtab.gui.ui_state import UiState
+from memtab.llm.settings import ProviderSettings, resolve_provider_settings, save_provider_settings
 from memtab.store.journal import Journal
 from memtab.store.registry import load_recency, load_registry
 from memtab.views.scan import choose_workspace
@@ -109,6 +112,46 @@ def test_a_demo_open_in_another_memtab_is_shown_as_it_is(tmp_path: Path) -> None
         assert holder.stdin is not None
         holder.stdin.close()
         holder.wait(30)
+
+
+def test_the_demo_has_settings_and_window_state_of_its_own_gone_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: the demo wrote Settings to the real settings.json, and one run's badges
+    showed in the next fresh demo."""
+    monkeypatch.setenv("MEMTAB_DEMO_HOME", str(tmp_path / "demo"))
+    real = config_dir()
+    with contextlib.ExitStack() as run:
+        home = _demo_home(demo_args(), run)
+        assert config_dir() == home / "memtab" / "config"
+        save_provider_settings(ProviderSettings("openai", "llama3", "http://localhost:11434/v1"))
+        state = UiState.load()
+        state.set_badges(home, {"/memories/global/git.md": {"by": "mux"}})
+        assert state.save()
+        assert (home / "memtab" / "config" / "ui-state.json").is_file()
+    assert config_dir() == real  # the user's again once the demo is over
+    assert not (real / "settings.json").exists() and not (real / "ui-state.json").exists()
+
+    with contextlib.ExitStack() as run:
+        home = _demo_home(demo_args(), run)
+        assert resolve_provider_settings().is_offline  # a fresh demo's own settings
+        assert UiState.load().badges_for(home) == {}
+
+
+def test_a_demo_open_elsewhere_is_shown_with_its_settings_and_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "demo"
+    monkeypatch.setenv("MEMTAB_DEMO_HOME", str(target))
+    with contextlib.ExitStack() as first:
+        home = _demo_home(demo_args(), first)
+        state = UiState.load()
+        state.set_badges(home, {"/memories/global/git.md": {"by": "mux"}})
+        state.save()
+        with contextlib.ExitStack() as second:  # while the first still holds the demo
+            assert _demo_home(demo_args(), second) == home  # shown as it is
+            assert UiState.load().badges_for(home) == {"/memories/global/git.md": {"by": "mux"}}
+            assert config_dir() == home / "memtab" / "config"
 
 
 def test_the_first_screen_does_not_open_on_a_failed_harvest(tmp_path: Path) -> None:

@@ -22,7 +22,14 @@ from memtab.cli.common import (
     home_location,
     verbosity,
 )
-from memtab.demo import DemoError, DemoSession, create_demo_home, open_fresh_demo
+from memtab.demo import (
+    DemoError,
+    DemoSession,
+    create_demo_home,
+    demo_config_dir,
+    open_fresh_demo,
+)
+from memtab.fs.config_dir import config_dir_at
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.logs import setup_logging
 from memtab.store.home import HomeError, HomeLocation
@@ -151,24 +158,30 @@ def run_window(args: argparse.Namespace) -> int:
 
 
 def _demo_home(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> Path:
-    """A fresh demo home for this run (`--demo`), released or removed by `cleanup`.
+    """A fresh demo home for this run (`--demo`), released or removed by `cleanup`, with
+    its own config dir inside it (settings and window state: never the user's, gone with
+    the demo) until `cleanup`.
 
     A screenshot renders a pristine demo of its own, so it never disturbs (or shows the
-    edits of) a demo window that is open; the window recreates the shared demo home.
+    edits of) a demo window that is open; the window recreates the shared demo home. When
+    another Memtab has the demo open, it is shown as it is, its settings and state too.
     """
     if args.screenshot:
         scratch = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="memtab-demo-")))
-        return create_demo_home(scratch / "demo").root
-    target = default_demo_home()
-    override = os.environ.get("MEMTAB_DEMO_HOME", "").strip()
-    session: DemoSession = open_fresh_demo(target, replace_unmarked=not override)
-    cleanup.callback(session.release)
-    if not session.fresh:
-        print(
-            "memtab: another Memtab has the demo home open; showing it as it is",
-            file=sys.stderr,
-        )
-    return session.home.root
+        home = create_demo_home(scratch / "demo")
+    else:
+        target = default_demo_home()
+        override = os.environ.get("MEMTAB_DEMO_HOME", "").strip()
+        session: DemoSession = open_fresh_demo(target, replace_unmarked=not override)
+        cleanup.callback(session.release)
+        if not session.fresh:
+            print(
+                "memtab: another Memtab has the demo home open; showing it as it is",
+                file=sys.stderr,
+            )
+        home = session.home
+    cleanup.enter_context(config_dir_at(demo_config_dir(home)))
+    return home.root
 
 
 def install_desktop() -> int:

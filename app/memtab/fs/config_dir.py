@@ -4,13 +4,17 @@ It lives in `memtab.fs` although it is a path rule, not a file primitive, becaus
 the one package both the model settings (`memtab.llm`, which may import nothing else of
 Memtab) and the GUI may import; two copies of the rule once sent the two files to
 different places.
+
+`memtab --demo` keeps its own config dir inside the demo home (`config_dir_at`): its
+settings and window state never touch the user's, and go with the demo.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
 
 import platformdirs
@@ -32,3 +36,20 @@ def config_dir(env: Mapping[str, str] | None = None) -> Path:
         return Path(os.path.abspath(os.path.expanduser(configured)))
     # As settings.json has always been found (on Windows this differs from appauthor=False).
     return Path(platformdirs.user_config_dir("memtab"))
+
+
+@contextlib.contextmanager
+def config_dir_at(path: Path, env: MutableMapping[str, str] | None = None) -> Iterator[Path]:
+    """Make `path` Memtab's config dir until the block ends (the demo's own), through
+    `$MEMTAB_CONFIG_DIR`: every reader of this process and every child it starts (a
+    consolidation run) agrees on it. The variable's previous value comes back after."""
+    environ = os.environ if env is None else env
+    previous = environ.get(CONFIG_DIR_VARIABLE)
+    environ[CONFIG_DIR_VARIABLE] = str(path)
+    try:
+        yield path
+    finally:
+        if previous is None:
+            environ.pop(CONFIG_DIR_VARIABLE, None)
+        else:
+            environ[CONFIG_DIR_VARIABLE] = previous
