@@ -21,6 +21,7 @@ from memtab.gui.watch import HomeWatcher
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
+from memtab.views.file_ops import DeletionCount
 from memtab.views.source_copy import CopyTarget
 from memtab.views.tree import NodeKind, TreeNode
 from support import memory_home
@@ -44,6 +45,8 @@ class FakeDialogs:
         self.copy_to: Callable[[Sequence[CopyTarget]], CopyChoice | None] | None = None
         """Picks the Copy to… answer from the targets offered."""
         self.asked: list[tuple[object, ...]] = []
+        self.deletions: list[DeletionCount] = []
+        """What each delete question counted (files, hidden by the search)."""
 
     def ask_new_item(
         self, store: MemoryStore, location: VirtualPath, kind: NewKind
@@ -61,8 +64,11 @@ class FakeDialogs:
         self.asked.append(("copy", label, name, topic_type))
         return self.copy_to(targets) if self.copy_to is not None else None
 
-    def confirm_delete(self, names: list[str], file_count: int, loses_draft: bool) -> bool:
-        self.asked.append(("delete", tuple(names), file_count, loses_draft))
+    def confirm_delete(
+        self, names: list[str], count: DeletionCount, only_files: bool, loses_draft: bool
+    ) -> bool:
+        self.asked.append(("delete", tuple(names), count.files, loses_draft))
+        self.deletions.append(count)
         return self.confirm
 
     def confirm_without_copy(self, refusal: str, done: str) -> bool:

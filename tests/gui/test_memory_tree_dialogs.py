@@ -11,6 +11,7 @@ from memtab.gui.memory_tab.dialogs import MoveDialog, NewItemDialog, NewKind, Ta
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.views.file_ops import DeletionCount
 from support.memory_home import MAIN, MULTI
 
 home = support.home
@@ -72,9 +73,12 @@ def test_delete_confirmation_says_what_will_be_deleted(qtbot: QtBot) -> None:
                 button.click()
 
     QTimer.singleShot(0, lambda: answer("Delete"))
-    assert dialogs.confirm_delete(["notes.md"], 1, loses_draft=True) is True
-    assert seen[0] == "notes.md will be deleted."
+    one = DeletionCount(1, 1, 0)
+    assert dialogs.confirm_delete(["notes.md"], one, True, loses_draft=True) is True
+    assert seen[0] == "Delete notes.md?"
     assert "unsaved changes" in seen[1]
     QTimer.singleShot(0, lambda: answer("Cancel"))
-    assert dialogs.confirm_delete(["tools"], 2, loses_draft=False) is False
-    assert "2 files" in seen[3]
+    hidden = DeletionCount(1, 2, 1)
+    assert dialogs.confirm_delete(["tools"], hidden, False, loses_draft=False) is False
+    assert seen[2] == "Delete tools — 2 files, 1 of them hidden by the search filter?"
+    assert "search filter hides" in seen[3]

@@ -30,7 +30,9 @@ from memtab.store.history.sync import SyncReport
 from memtab.store.home import Home
 from memtab.store.meta import MetaStore, global_key, project_key
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.views.file_ops import DeletionCount
 from memtab.views.tree import (
+    NodeKind,
     SectionId,
     directory_key,
     file_key,
@@ -180,11 +182,62 @@ def test_cancelled_delete_keeps_everything(
     assert (home.global_root / "tools" / "git.md").is_file()
 
 
-def test_delete_confirmation_names_the_file() -> None:
+def test_delete_confirmation_counts_everything_that_goes() -> None:
     from memtab.gui.memory_tab.dialogs import delete_confirmation_text
 
-    assert delete_confirmation_text(["notes.md"]) == "notes.md will be deleted."
-    assert delete_confirmation_text(["a.md", "b.md"]) == "2 items will be deleted."
+    def text(names: list[str], files: int, hidden: int = 0, only_files: bool = False) -> str:
+        return delete_confirmation_text(names, DeletionCount(len(names), files, hidden), only_files)
+
+    assert text(["notes.md"], 1, only_files=True) == "Delete notes.md?"
+    assert text(["a.md", "b.md"], 2, only_files=True) == "Delete 2 files?"
+    assert text(["tools"], 2) == "Delete tools — 2 files?"
+    assert text(["tools"], 2, 1) == "Delete tools — 2 files, 1 of them hidden by the search filter?"
+    assert text(["tools", "a.md", "b"], 5, 2) == (
+        "Delete 3 items — 5 files, 2 of them hidden by the search filter?"
+    )
+    assert text(["empty-dir"], 0) == "Delete empty-dir — no files inside?"
+
+
+def test_a_bulk_delete_under_a_search_counts_the_files_the_filter_hides(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """Issue 19: search on, Ctrl+A, Delete asked "tools will be deleted." — no count, and
+    nothing about git.md inside, hidden by the filter."""
+    window, dialogs = open_window(make_window, home)
+    tab = window.memory_tab
+    activate(qtbot, window)
+    tab.search_edit.setText("python")
+    wait_for(
+        qtbot,
+        lambda: (
+            tab.model.node_for_key(path_key("/memories/global/tools/git.md")) is None
+            and tab.model.node_for_key(path_key("/memories/global/tools/python.md")) is not None
+        ),
+    )
+    wait_idle(qtbot, window)
+    tab.tree.setFocus()
+    qtbot.keyClick(tab.tree, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    selected = tab.tree.selected_nodes()
+    assert selected and {node.kind for node in selected} <= {NodeKind.FILE, NodeKind.DIRECTORY}
+    assert section_key(SectionId.GLOBAL) not in {node.key for node in selected}
+    dialogs.confirm = False
+    qtbot.keyClick(tab.tree, Qt.Key.Key_Delete)
+    assert dialogs.asked == [("delete", ("tools",), 2, False)]
+    assert dialogs.deletions == [DeletionCount(items=1, files=2, hidden=1)]
+    wait_idle(qtbot, window)
+    assert (home.global_root / "tools" / "git.md").is_file()
+
+
+def test_select_all_never_selects_a_section_header(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window, _dialogs = open_window(make_window, home)
+    tab = window.memory_tab
+    activate(qtbot, window)
+    tab.tree.setFocus()
+    qtbot.keyClick(tab.tree, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    kinds = {node.kind for node in tab.tree.selected_nodes()}
+    assert kinds == {NodeKind.FILE, NodeKind.DIRECTORY}
 
 
 def test_ctrl_d_toggles_the_pin_and_mentions_mux(

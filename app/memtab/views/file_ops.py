@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memtab.store import orphans
 from memtab.store.files import content_sha256
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
 from memtab.store.paths import PathError, VirtualPath
+
+if TYPE_CHECKING:
+    from memtab.views.scan import HomeScan
 
 logger = logging.getLogger(__name__)
 
@@ -145,6 +148,46 @@ def delete(
         touched.append(physical)
     message = f"Deleted {paths[0]}" if len(paths) == 1 else f"Deleted {len(paths)} items"
     return OpResult(message, touched=tuple(touched))
+
+
+@dataclass(frozen=True)
+class DeletionCount:
+    """What a delete of some items takes with it, for the question asked before it."""
+
+    items: int
+    files: int
+    """Every file that goes, those inside folders included."""
+    hidden: int
+    """Of those, the files the search filter hides (none without a search)."""
+
+
+def count_deletion(
+    scan: HomeScan, roots: Sequence[VirtualPath], shown: Collection[VirtualPath] | None
+) -> DeletionCount:
+    """Count the files deleting `roots` (no one inside another) removes, from the scan's
+    full listings (or a big home's outline): not only the rows a search left in the tree.
+    `shown` are the files the tree shows while a search filters it (None: no search)."""
+    files = 0
+    for root in roots:
+        if root.scope is None:
+            continue
+        scope = scan.scope(root.scope)
+        outline = scope.outline
+        if outline is not None:  # folders and counts only: a root it does not name is a file
+            if root.is_scope_root or root in outline.directories:
+                files += sum(
+                    count
+                    for segments, count in outline.direct_files.items()
+                    if segments[: len(root.segments)] == root.segments
+                )
+            else:
+                files += 1
+        else:
+            files += sum(1 for entry in scope.listing.files if entry.path.is_within(root))
+    if shown is None:
+        return DeletionCount(len(roots), files, 0)
+    visible = sum(1 for path in shown if any(path.is_within(root) for root in roots))
+    return DeletionCount(len(roots), files, max(files - visible, 0))
 
 
 def set_pinned(store: MemoryStore, path: VirtualPath, pinned: bool) -> OpResult:

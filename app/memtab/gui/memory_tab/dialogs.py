@@ -35,6 +35,7 @@ from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
 if TYPE_CHECKING:
     from memtab.gui.sources_copy import CopyChoice
+    from memtab.views.file_ops import DeletionCount
     from memtab.views.source_copy import CopyTarget
 
 DEFAULT_SUFFIX = ".md"
@@ -271,10 +272,16 @@ def _confirm(parent: QWidget | None, title: str, text: str, detail: str, action:
     return box.clickedButton() is confirm
 
 
-def delete_confirmation_text(names: list[str]) -> str:
-    """`notes.md will be deleted.` / `3 items will be deleted.`"""
+def delete_confirmation_text(names: list[str], count: DeletionCount, only_files: bool) -> str:
+    """The question before a delete, counting everything that goes: `Delete notes.md?`,
+    `Delete 3 items — 5 files, 2 of them hidden by the search filter?`."""
     subject = names[0] if len(names) == 1 else f"{len(names)} items"
-    return f"{subject} will be deleted."
+    if only_files and count.files == len(names) and not count.hidden:
+        return f"Delete {subject if len(names) == 1 else humanize.plural(count.files, 'file')}?"
+    if count.files == 0:
+        return f"Delete {subject} — no files inside?"
+    hidden = f", {count.hidden} of them hidden by the search filter" if count.hidden else ""
+    return f"Delete {subject} — {humanize.plural(count.files, 'file')}{hidden}?"
 
 
 def without_copy_label(done: str) -> str:
@@ -314,11 +321,15 @@ class TabDialogs:
 
         return ask_copy_target(self._parent, label, targets, name, topic_type)
 
-    def confirm_delete(self, names: list[str], file_count: int, loses_draft: bool) -> bool:
-        """Ask before deleting; True to go ahead."""
+    def confirm_delete(
+        self, names: list[str], count: DeletionCount, only_files: bool, loses_draft: bool
+    ) -> bool:
+        """Ask before deleting `names` (what `count` says goes with them); True to go ahead."""
         details = []
-        if file_count > len(names) or file_count == 0:
-            details.append(f"Everything inside goes too ({humanize.plural(file_count, 'file')}).")
+        if count.hidden:
+            details.append(
+                "The search filter hides some of the files inside: they are deleted too."
+            )
         if loses_draft:
             details.append("The open file has unsaved changes; they will be lost.")
         details.append(
@@ -328,7 +339,7 @@ class TabDialogs:
         return _confirm(
             self._parent,
             "Delete memory",
-            delete_confirmation_text(names),
+            delete_confirmation_text(names, count, only_files),
             " ".join(details),
             "Delete",
         )

@@ -192,7 +192,7 @@ class MemoryTab(QWidget):
         self._loaded = False
 
         self.model = MemoryTreeModel(self)
-        self.tree_fill = TreeFill(self.model, lambda: self._scan, self._searching)
+        self.tree_fill = TreeFill(self.model, lambda: self._scan, self.is_searching)
         self.tree = MemoryTreeView(self)
         self.tree.setModel(self.model)
         self.tree_merge = SlicedMerge(self.model, self.tree_fill, self._quietly, self)
@@ -248,7 +248,7 @@ class MemoryTab(QWidget):
             self.tree, self.model, self.editor, self, find_source_file=self._find_source_file
         )
         self.sources = SourcesSync(
-            self.tree, self.model, self.editor, self.footer, self._searching, self
+            self.tree, self.model, self.editor, self.footer, self.is_searching, self
         )
         self.search_box = SearchBox(self, self.tree, self.model, self.sync, self)
         self.file_ops = FileOpTasks(self)
@@ -505,7 +505,7 @@ class MemoryTab(QWidget):
             QTimer.singleShot(0, self.assemble)
         return False
 
-    def _searching(self) -> bool:
+    def is_searching(self) -> bool:
         """Whether the tree shows search results (their containers hold only matches)."""
         return self._assembled and self.search_box.query.active
 

@@ -90,6 +90,8 @@ class ActionHost(Protocol):
 
     def focus_search(self) -> None: ...
 
+    def is_searching(self) -> bool: ...
+
     def next_match(self) -> None: ...
 
     def previous_match(self) -> None: ...
@@ -302,16 +304,23 @@ class TabActions(QObject):
         # A folder's contents go with it: don't list them twice.
         paths = [node.path for node in nodes if node.path is not None]
         roots = [p for p in paths if not any(p != q and p.is_within(q) for q in paths)]
-        file_count = sum(
-            1 if node.kind is NodeKind.FILE else node.file_count
-            for node in nodes
-            if node.path in roots
+        scan = self._host.scan
+        if scan is None:
+            return
+        # Counted from the scan, not the rows: a search filter hides files a folder holds.
+        rows = self._tree.memory_model().nodes()
+        shown = (
+            {row.path for row in rows if row.kind is NodeKind.FILE and row.path is not None}
+            if self._host.is_searching()
+            else None
         )
+        count = file_ops.count_deletion(scan, roots, shown)
+        only_files = all(node.kind is NodeKind.FILE for node in nodes if node.path in roots)
         open_path = self._editor.current_path
         affects_open = open_path is not None and any(open_path.is_within(p) for p in roots)
         loses_draft = affects_open and self._editor.is_dirty
         names = [p.name for p in roots]
-        if not self._host.dialogs.confirm_delete(names, file_count, loses_draft):
+        if not self._host.dialogs.confirm_delete(names, count, only_files, loses_draft):
             return
         if affects_open:
             self._editor.close_file()

@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import (
+    QItemSelection,
+    QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
@@ -490,6 +492,23 @@ class MemoryTreeView(QTreeView):
     def current_node(self) -> TreeNode | None:
         """The node of the current row."""
         return self.node_at(self.currentIndex())
+
+    def selectAll(self) -> None:
+        """Ctrl+A: every file and folder row shown (what Delete, a drag or Copy to… act
+        on), never a section header, a message or a search result's line."""
+        model = self.memory_model()
+        selection = QItemSelection()
+        for node in model.nodes():
+            if node.kind not in (NodeKind.FILE, NodeKind.DIRECTORY):
+                continue
+            index = model.index_for_node(node)
+            parent = index.parent()
+            while parent.isValid() and self.isExpanded(parent):
+                parent = parent.parent()
+            if not parent.isValid():  # every row above it is open
+                selection.select(index, index)
+        flags = QItemSelectionModel.SelectionFlag
+        self.selectionModel().select(selection, flags.ClearAndSelect | flags.Rows)
 
     def selected_nodes(self) -> list[TreeNode]:
         """The nodes of the selected rows, in tree order, falling back to the current row."""
