@@ -4,6 +4,7 @@ a focus marker on the tree from the start."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -244,15 +245,106 @@ def test_add_workspace_keeps_the_dialog_open_with_the_reason(
     dialog.accept()
     assert dialog.error_label.isVisibleTo(dialog) and "absolute" in dialog.error_label.text()
     # Someone broke the project's entry by hand meanwhile: the registry says why.
-    broken = '{"projects": [["/src/acme", {"workspaces": 5}]]}'
+    project = tmp_path / "acme"
+    project.mkdir()
+    broken = json.dumps({"projects": [[str(project), {"workspaces": 5}]]})
     home.config_path.write_text(broken)
-    dialog.project_edit.setCurrentText("/src/acme")
+    dialog.project_edit.setCurrentText(str(project))
     dialog.name_edit.setText("x")
     dialog.accept()
     qtbot.waitUntil(lambda: not dialog.busy, timeout=WAIT_MS)
     assert dialog.result() != QDialog.DialogCode.Accepted
     assert "is not a list" in dialog.error_label.text()
     assert home.config_path.read_text() == broken  # never overwritten
+
+
+def _show(qtbot: QtBot, dialog: AddWorkspaceDialog) -> None:
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
+
+
+def test_a_folder_that_does_not_exist_is_said_and_added_only_when_confirmed(
+    qtbot: QtBot, home: Home, tmp_path: Path, runner: TaskRunner
+) -> None:
+    """Issue 19: Add workspace registered a project folder that does not exist."""
+    dialog = AddWorkspaceDialog(home, load_registry(home), runner)
+    _show(qtbot, dialog)
+    missing = tmp_path / "src" / "app"
+    qtbot.keyClicks(dialog.project_edit.lineEdit(), str(missing))
+    before = home.config_path.read_text()
+    dialog.accept()
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=WAIT_MS)
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    assert home.config_path.read_text() == before  # nothing registered
+    assert "does not exist on this machine" in dialog.error_label.text()
+    assert dialog.ok_button.text() == "Add anyway"
+    line = dialog.project_edit.lineEdit()
+    assert line is not None
+    qtbot.keyClick(line, Qt.Key.Key_Backspace)  # typing says it too, once typing pauses
+    qtbot.keyClick(line, Qt.Key.Key_P)
+    assert dialog.ok_button.text() == "Add workspace"  # another path: ask again
+    qtbot.waitUntil(dialog.folder_note.isVisible, timeout=WAIT_MS)
+    assert dialog.folder_note.text() == f"{missing} does not exist on this machine."
+    dialog.accept()
+    qtbot.waitUntil(lambda: dialog.ok_button.text() == "Add anyway", timeout=WAIT_MS)
+    assert not dialog.folder_note.isVisible()  # the error says it
+    dialog.accept()  # the user says so: a mux elsewhere may use this path
+    qtbot.waitUntil(lambda: dialog.result() == QDialog.DialogCode.Accepted, timeout=WAIT_MS)
+    [added] = [ws for ws in load_registry(home).workspaces if ws.id == dialog.workspace_id]
+    assert added.project_path == str(missing)
+
+
+def test_another_path_must_be_confirmed_again(
+    qtbot: QtBot, home: Home, tmp_path: Path, runner: TaskRunner
+) -> None:
+    dialog = AddWorkspaceDialog(home, load_registry(home), runner)
+    _show(qtbot, dialog)
+    dialog.project_edit.setCurrentText(str(tmp_path / "one"))
+    dialog.accept()
+    qtbot.waitUntil(lambda: dialog.ok_button.text() == "Add anyway", timeout=WAIT_MS)
+    dialog.project_edit.setCurrentText(str(tmp_path / "two"))
+    assert dialog.ok_button.text() == "Add workspace" and not dialog.error_label.isVisible()
+    dialog.accept()
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=WAIT_MS)
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    (tmp_path / "file").write_text("not a folder\n")
+    dialog.project_edit.setCurrentText(str(tmp_path / "file"))
+    dialog.accept()
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=WAIT_MS)
+    assert "is not a folder" in dialog.error_label.text()
+    assert dialog.ok_button.text() == "Add workspace"  # no "anyway" for a file
+
+
+def test_completion_never_changes_what_was_typed(
+    qtbot: QtBot, home: Home, runner: TaskRunner
+) -> None:
+    """Issue 19: inline completion turned a typed `/src/ac` into the known `/src/acme`
+    when focus left."""
+    dialog = AddWorkspaceDialog(home, load_registry(home), runner)
+    _show(qtbot, dialog)
+    line = dialog.project_edit.lineEdit()
+    assert line is not None
+    dialog.project_edit.setFocus()
+    qtbot.keyClicks(line, "/src/ac")
+    assert line.text() == "/src/ac" and not line.hasSelectedText()
+    completer = dialog.project_edit.completer()
+    assert completer is not None
+    popup = completer.popup()
+    qtbot.waitUntil(popup.isVisible, timeout=WAIT_MS)  # offered, not filled in
+    assert completer.currentCompletion() == "/src/acme"
+    qtbot.keyClick(popup, Qt.Key.Key_Escape)
+    dialog.name_edit.setFocus()  # focus leaves the field
+    qtbot.waitUntil(dialog.name_edit.hasFocus, timeout=WAIT_MS)
+    assert dialog.project_edit.currentText() == "/src/ac"
+    # Accepting the offer is the user's choice: Down, Enter.
+    dialog.project_edit.setFocus()
+    qtbot.keyClicks(line, "m")
+    qtbot.waitUntil(popup.isVisible, timeout=WAIT_MS)
+    qtbot.keyClick(popup, Qt.Key.Key_Down)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    assert dialog.project_edit.currentText() == "/src/acme"
 
 
 def test_registered_projects_are_offered(home: Home, qtbot: QtBot, runner: TaskRunner) -> None:

@@ -4,8 +4,12 @@
 and a workspace name, then registers them with `store.home.add_workspace` on the
 window's worker thread (the `TaskRunner` it is given) — config.json is read and written
 under its lock there, never on the GUI thread — and stays open with the reason when that
-fails. `describe_home_folder` is what Open home
-checks about a folder before Memtab opens it (also off the GUI thread).
+fails. A folder that does not exist on this machine is said as it is typed (looked at on
+the worker, once typing pauses) and registered only when the user says so again (*Add
+anyway*: mux may run the project on another machine that shares this home). Completion
+offers the registered projects in a popup; it never changes what was typed by itself.
+`describe_home_folder` is what Open home checks about a folder before Memtab opens it
+(also off the GUI thread).
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
+    QCompleter,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -38,17 +43,49 @@ from memtab.store.registry import Registry, add_workspace
 
 logger = logging.getLogger(__name__)
 
+ADD_LABEL = "Add workspace"
+ADD_ANYWAY_LABEL = "Add anyway"
+
+
+CHECK_DELAY_MS = 400  # after the last keystroke, the typed folder is looked at
+
 
 @dataclass(frozen=True)
 class Added:
-    """What registering a workspace did: its id, or why it could not."""
+    """What registering a workspace did: its id, or why it could not (`missing`: the
+    folder does not exist on this machine, which the user may confirm)."""
 
     workspace_id: str | None = None
     error: str | None = None
+    missing: bool = False
 
 
-def register_workspace(home: Home, project: str, name: str, _context: TaskContext) -> Added:
-    """The job: add the project (if new) and the workspace to the home's config.json."""
+@dataclass(frozen=True)
+class FolderCheck:
+    """What is at a typed project path: `problem` None for a folder."""
+
+    path: str
+    problem: str | None
+    missing: bool = False
+
+
+def check_folder(path: str, _context: TaskContext | None = None) -> FolderCheck:
+    """Whether `path` is a folder on this machine (a job: it looks at the disk)."""
+    if os.path.isdir(path):
+        return FolderCheck(path, None)
+    if os.path.lexists(path):
+        return FolderCheck(path, f"{path} is not a folder.")
+    return FolderCheck(path, f"{path} does not exist on this machine.", missing=True)
+
+
+def register_workspace(
+    home: Home, project: str, name: str, allow_missing: bool, _context: TaskContext
+) -> Added:
+    """The job: add the project (if new) and the workspace to the home's config.json —
+    a project folder that does not exist only with `allow_missing` (the user said so)."""
+    found = check_folder(project)
+    if found.problem is not None and not (found.missing and allow_missing):
+        return Added(error=found.problem, missing=found.missing)
     try:
         return Added(workspace_id=add_workspace(home, project, name))
     except (HomeError, OSError, TimeoutError) as error:
@@ -105,6 +142,8 @@ class AddWorkspaceDialog(QDialog):
         self.workspace_id: str | None = None
         self._runner = runner
         self._job: int | None = None
+        self._check_job: int | None = None
+        self._missing_confirmable: str | None = None  # a missing folder "Add anyway" adds
         runner.job_finished.connect(self._on_runner_job_finished)
         runner.job_failed.connect(self._on_runner_job_failed)
 
@@ -123,10 +162,27 @@ class AddWorkspaceDialog(QDialog):
             if not project.path.startswith("_"):  # "_multi", "_scratch": not folders
                 self.project_edit.addItem(project.path)
         self.project_edit.setCurrentText("")
+        # What is typed stays as typed: the registered projects are offered in a popup
+        # (accepted with Enter or a click), never completed inline, never added as items.
+        self.project_edit.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        completer = QCompleter(self.project_edit.model(), self.project_edit)
+        completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseSensitive)
+        self.project_edit.setCompleter(completer)
         line = self.project_edit.lineEdit()
         if line is not None:
             line.setPlaceholderText("/path/to/your/project")
         self.project_edit.currentTextChanged.connect(self._on_project_edit_text_changed)
+        self._check_timer = QTimer(self)
+        self._check_timer.setSingleShot(True)
+        self._check_timer.setInterval(CHECK_DELAY_MS)
+        self._check_timer.timeout.connect(self._on_check_timer_timeout)
+        self.folder_note = QLabel(self)
+        self.folder_note.setObjectName("folderNote")
+        self.folder_note.setWordWrap(True)
+        self.folder_note.setAccessibleName("About the project folder")
+        mute(self.folder_note)
+        self.folder_note.hide()
         browse = QPushButton("Choose…", self)
         browse.setAccessibleName("Choose the project folder")
         browse.clicked.connect(self._on_browse_clicked)
@@ -140,6 +196,7 @@ class AddWorkspaceDialog(QDialog):
         self._name_typed = False
         form = QFormLayout()
         form.addRow("Project folder:", project_row)
+        form.addRow("", self.folder_note)
         form.addRow("Workspace name:", self.name_edit)
         self.error_label = QLabel(self)
         self.error_label.setWordWrap(True)
@@ -149,8 +206,8 @@ class AddWorkspaceDialog(QDialog):
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
-        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        ok.setText("Add workspace")
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(ADD_LABEL)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -169,7 +226,7 @@ class AddWorkspaceDialog(QDialog):
         """Register the workspace off the GUI thread; the dialog closes when it is done."""
         if self.busy:
             return
-        project = os.path.expanduser(self.project_edit.currentText().strip())
+        project = self._typed_project()
         name = self.name_edit.text().strip() or Path(project).name
         if not project or not os.path.isabs(project):
             self._show_error("Choose the project folder (an absolute path).")
@@ -178,12 +235,19 @@ class AddWorkspaceDialog(QDialog):
             self._show_error("Give the workspace a name.")
             return
         self.buttons.setEnabled(False)
+        allow_missing = project == self._missing_confirmable
         self._job = self._runner.submit(
-            functools.partial(register_workspace, self.home, os.path.normpath(project), name)
+            functools.partial(register_workspace, self.home, project, name, allow_missing)
         )
+
+    def _typed_project(self) -> str:
+        """The project path as typed, `~` expanded and normalized ('' when blank)."""
+        typed = os.path.expanduser(self.project_edit.currentText().strip())
+        return os.path.normpath(typed) if typed else ""
 
     def done(self, result: int) -> None:
         """Close; a registration still running finishes, its answer no longer shown."""
+        self._check_timer.stop()
         self._runner.job_finished.disconnect(self._on_runner_job_finished)
         self._runner.job_failed.disconnect(self._on_runner_job_failed)
         super().done(result)
@@ -191,13 +255,38 @@ class AddWorkspaceDialog(QDialog):
     def _show_error(self, text: str) -> None:
         self.error_label.setText(text)
         self.error_label.show()
+        self.folder_note.hide()  # the error says it
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Grow to show a note or an error whole (a shown dialog does not by itself)."""
+        layout = self.layout()
+        if layout is None or not self.isVisible():
+            return
+        layout.activate()
+        needed = layout.totalHeightForWidth(self.width())
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     @Slot(int, object)
     def _on_runner_job_finished(self, job: int, result: object) -> None:
+        if job == self._check_job and isinstance(result, FolderCheck):
+            self._check_job = None
+            if result.path == self._typed_project():  # not typed over since
+                self._show_folder_note(result)
+            return
         if job != self._job or not isinstance(result, Added):
             return
         self._job = None
         self.buttons.setEnabled(True)
+        if result.missing:
+            self._missing_confirmable = self._typed_project()
+            self.ok_button.setText(ADD_ANYWAY_LABEL)
+            self._show_error(
+                f"{result.error} Choose an existing folder, or {ADD_ANYWAY_LABEL} if mux runs "
+                "this project on another machine that shares this home."
+            )
+            return
         if result.workspace_id is None:
             self._show_error(result.error or "The workspace could not be added.")
             return
@@ -223,6 +312,24 @@ class AddWorkspaceDialog(QDialog):
     def _on_project_edit_text_changed(self, text: str) -> None:
         if not self._name_typed:  # the folder's name, until the user types one
             self.name_edit.setText(Path(text.strip().rstrip("/\\")).name if text.strip() else "")
+        # Another path: whatever was said (and confirmed) of the last one no longer holds.
+        self._missing_confirmable = None
+        self.ok_button.setText(ADD_LABEL)
+        self.error_label.hide()
+        self.folder_note.hide()
+        self._check_timer.start()
+
+    @Slot()
+    def _on_check_timer_timeout(self) -> None:
+        project = self._typed_project()
+        if project and os.path.isabs(project):
+            self._check_job = self._runner.submit(functools.partial(check_folder, project))
+
+    def _show_folder_note(self, found: FolderCheck) -> None:
+        shown = found.problem is not None and not self.error_label.isVisible()
+        self.folder_note.setText(found.problem or "")
+        self.folder_note.setVisible(shown)
+        self._fit_height()
 
     @Slot(str)
     def _on_name_edit_text_edited(self, _text: str) -> None:
