@@ -195,18 +195,24 @@ def remove_tree(parent: Directory, name: str) -> None:
         current.close()
 
 
-def _open_path(parent: Directory, parts: Sequence[str]) -> Directory:
-    """The directory `parent/parts…`, never through a symlink (the caller closes it)."""
-    directory = open_subdirectory(parent, parts[0])
+def descend(directory: Directory, parts: Sequence[str], *, create: bool = False) -> Directory:
+    """The directory `directory/parts…`, each opened without following a link (`create`
+    makes missing ones). Takes `directory` over: it is closed on the way down, or on an
+    error; the caller closes the one returned."""
     try:
-        for part in parts[1:]:
-            child = open_subdirectory(directory, part)
+        for part in parts:
+            child = open_subdirectory(directory, part, create=create)
             directory.close()
             directory = child
     except BaseException:
         directory.close()
         raise
     return directory
+
+
+def _open_path(parent: Directory, parts: Sequence[str]) -> Directory:
+    """The directory `parent/parts…`, never through a symlink (the caller closes it)."""
+    return descend(open_subdirectory(parent, parts[0]), parts[1:])
 
 
 def copy_tree(source_parent: Directory, name: str, target_parent: Directory, new_name: str) -> int:

@@ -29,7 +29,12 @@ from typing import TYPE_CHECKING
 
 from memtab.fs.atomic import Directory, encode_utf8
 from memtab.fs.config_dir import config_dir
-from memtab.fs.confined import HardLinkedFileError, LinkInPathError, open_subdirectory, read_prefix
+from memtab.fs.confined import (
+    HardLinkedFileError,
+    LinkInPathError,
+    descend,
+    read_prefix,
+)
 from memtab.fs.locks import LockUnavailableError, interprocess_lock
 from memtab.sources.loki_render import render_loki
 from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceError, SourceFile
@@ -249,12 +254,8 @@ def remove_created_file(
 def _remove_empty_folders(source: Source, folders: list[str], count: int) -> None:
     """Remove the `count` innermost of `folders` (below the source's root) while empty."""
     for depth in range(len(folders), max(len(folders) - count, 0), -1):
-        parent = _open_root(source, writing=True)
+        parent = descend(_open_root(source, writing=True), folders[: depth - 1])
         try:
-            for segment in folders[: depth - 1]:
-                child = open_subdirectory(parent, segment)
-                parent.close()
-                parent = child
             target, at = parent.at(folders[depth - 1])
             try:
                 os.rmdir(target, **at)
@@ -269,16 +270,7 @@ def _open_root(source: Source, *, writing: bool) -> Directory:
     reads it); for a write, from the agent's trusted root down without following a link."""
     if not writing or source.trusted_root is None:
         return Directory.open(source.root)
-    directory = Directory.open(source.trusted_root)
-    try:
-        for segment in source.below_trusted_root:
-            child = open_subdirectory(directory, segment)  # never made: the root exists
-            directory.close()
-            directory = child
-    except BaseException:
-        directory.close()
-        raise
-    return directory
+    return descend(Directory.open(source.trusted_root), source.below_trusted_root)
 
 
 def _directory_of(
@@ -291,16 +283,8 @@ def _directory_of(
     if file.linked and not writing:
         real = os.path.realpath(file.physical)
         return Directory.open(os.path.dirname(real)), os.path.basename(real)
-    directory = _open_root(source, writing=writing)
-    try:
-        for segment in file.relative.split("/")[:-1]:
-            child = open_subdirectory(directory, segment, create=create)
-            directory.close()
-            directory = child
-    except BaseException:
-        directory.close()
-        raise
-    return directory, file.physical.name
+    folders = file.relative.split("/")[:-1]
+    return descend(_open_root(source, writing=writing), folders, create=create), file.physical.name
 
 
 def _reason(error: Exception) -> str:
