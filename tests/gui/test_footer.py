@@ -325,7 +325,9 @@ def test_cancel_stops_the_run(
     assert footer.progress_text.full_text == "Cancelling…"
     facade.run_cancelled.emit(MAIN.id)
     assert not footer.is_running
-    assert footer.status_text.full_text == "Cancelled; nothing was journaled."
+    assert footer.status_text.full_text == (
+        "Cancelled. Changes it made before stopping, if any, are kept: see Runs…"
+    )
     assert footer.consolidate_button.isEnabled()
 
 

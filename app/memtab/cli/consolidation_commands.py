@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
-from memtab.consolidation.errors import ConsolidationError
+from memtab.consolidation.errors import ConsolidationError, RunFailedError
 from memtab.consolidation.guard import DRY_RUN_NOTE
 from memtab.consolidation.plan import ConsolidationPlan, PlannedOp, read_plan, write_plan
 from memtab.consolidation.runner import RunLimits
@@ -205,7 +205,7 @@ def run_consolidate(args: argparse.Namespace) -> int:
                 raise CliError(f"the plan is for workspace {plan.workspace_id}, not {workspace.id}")
             record = service.apply_plan(plan, accepted)
         except ConsolidationError as error:
-            raise CliError(str(error)) from None
+            raise _failed(args, error) from None
         return _print_record(args, record)
     if not args.json:
         print(
@@ -216,8 +216,17 @@ def run_consolidate(args: argparse.Namespace) -> int:
     try:
         record = service.run(workspace.id, trigger=args.trigger, dry_run=args.dry_run)
     except ConsolidationError as error:
-        raise CliError(str(error)) from None
+        raise _failed(args, error) from None
     return _print_record(args, record)
+
+
+def _failed(args: argparse.Namespace, error: ConsolidationError) -> CliError:
+    """The error line of a run that did not go through; a run that changed something
+    first prints what it applied (its journal record) before it."""
+    record = error.record if isinstance(error, RunFailedError) else None
+    if record is not None:
+        _print_record(args, record)
+    return CliError(str(error))
 
 
 def _plan_out(

@@ -5,9 +5,12 @@ Every message is one line meant for the user (CLI error line, GUI status bar).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-FailureKind = Literal["error", "timeout", "cancelled", "config"]
+if TYPE_CHECKING:
+    from memtab.store.journal import ConsolidationRecord
+
+FailureKind = Literal["error", "timeout", "cancelled", "config", "stopped"]
 
 
 class ConsolidationError(Exception):
@@ -38,12 +41,25 @@ class LockHeldError(ConsolidationError):
 class RunFailedError(ConsolidationError):
     """The run started but did not finish: provider error, timeout or cancellation.
 
-    Nothing is journaled for such a run, so it sets no debounce anchor.
+    A run that failed before changing anything is not journaled, so it sets no debounce
+    anchor. One that changed something first is journaled with what it applied: `record`
+    is that record (None: nothing was applied).
     """
 
     def __init__(self, kind: FailureKind, message: str) -> None:
         super().__init__(message)
         self.kind: FailureKind = kind
+        self.record: ConsolidationRecord | None = None
+
+
+class RunStoppedError(RunFailedError):
+    """The run stopped midway, or could not record what it did: a full disk, a scope
+    another program keeps locked, a journal that cannot be written. The message says what
+    was and was not done; `record` is what was applied (also in the runs log)."""
+
+    def __init__(self, message: str, record: ConsolidationRecord | None = None) -> None:
+        super().__init__("stopped", message)
+        self.record = record
 
 
 class RunCancelledError(RunFailedError):

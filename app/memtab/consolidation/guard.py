@@ -18,6 +18,10 @@ Every attempt is journaled as a `JournalOp` whose `applied` is true only when th
 really happened; `note` holds the rejection text, the budget message, "dry-run", or the
 dispatch error.
 
+Before a call it let through is dispatched, the guard tells `before_dispatch` (the run
+records its intent there, `store.history.interrupted`); when that fails (a full disk)
+the call is not made: it is journaled refused with why, and its budget given back.
+
 Refunds: a call the guard accepted but the tool then refused (old_str not found, file
 exists, …) gives its reservation back. The budget bounds how much a run may change, and
 that call changed nothing; the 32-step cap still bounds a model that keeps failing. A
@@ -27,6 +31,7 @@ refund never revives a call that was already turned away for lack of budget.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from memtab.store.journal import JournalOp
@@ -44,6 +49,10 @@ MUTATION_BUDGET = 8
 DRY_RUN_NOTE = "dry-run"
 PROJECT_SCOPE_REJECTION = "project memory is available only for single-project runs"
 PIN_RULE = "pinned files may be edited but never deleted or renamed"
+
+BeforeDispatch = Callable[[str, str, str | None, Mapping[str, Any]], None]
+"""Told (command, path, new path, arguments) right before a mutation is made; raises
+OSError when the run cannot record it."""
 
 
 def budget_exhausted_note(limit: int = MUTATION_BUDGET) -> str:
@@ -100,8 +109,10 @@ class ConsolidationGuard:
         *,
         budget: MutationBudget | None = None,
         dry_run: bool = False,
+        before_dispatch: BeforeDispatch | None = None,
     ) -> None:
         self.store = store
+        self.before_dispatch = before_dispatch
         self.tool = MemoryTool(store)
         self.budget = budget or MutationBudget()
         self.dry_run = dry_run
@@ -126,11 +137,11 @@ class ConsolidationGuard:
             return ToolResult(False, error=str(error))
         if not request.mutating:
             return self.tool.execute_request(request)
-        return self._mutate(request)
+        return self._mutate(request, raw if isinstance(raw, Mapping) else {})
 
     # --- mutations ----------------------------------------------------------------------
 
-    def _mutate(self, request: ToolRequest) -> ToolResult:
+    def _mutate(self, request: ToolRequest, raw: Mapping[str, Any]) -> ToolResult:
         path_text, new_path_text = request.path or "", request.new_path
         try:
             path, new_path = self._parse_paths(request)
@@ -155,6 +166,13 @@ class ConsolidationGuard:
                 output=f"Dry run: {request.command} {path_text} was not applied "
                 f"(change {self.budget.used} of {self.budget.limit}).",
             )
+        if self.before_dispatch is not None:
+            try:
+                self.before_dispatch(request.command, path_text, new_path_text, raw)
+            except OSError as error:
+                self.budget.refund()
+                note = f"not made: the run could not record it first ({error.strerror or error})"
+                return self._journal(request, path_text, new_path_text, False, note)
         result = self.tool.execute_request(request)
         if not result.success:
             self.budget.refund()

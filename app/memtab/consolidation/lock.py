@@ -6,6 +6,10 @@ file lock (`memtab.fs.locks.OwnedLock`) held for the whole run: a crashed or kil
 holder is released by the OS at once, so there is no expiry to wait out, nothing to
 renew and nothing to take over. Beside it a small file names the holder, for the
 message shown to whoever finds the home busy.
+
+A run also needs the scopes it changes: `check_scopes_free` fails it fast, before its
+first change, when another program keeps one of their locks (a stuck `memtab tool`, a
+second Memtab): otherwise each change would wait for the lock and be refused in turn.
 """
 
 from __future__ import annotations
@@ -16,19 +20,23 @@ import time
 from collections.abc import Iterator
 
 from memtab.consolidation.errors import LockHeldError, RunCancelledError
-from memtab.fs.locks import LockUnavailableError, OwnedLock
-from memtab.store.home import Home
+from memtab.fs.locks import LockUnavailableError, OwnedLock, interprocess_lock, lock_holder
+from memtab.store.home import CONSOLIDATION_LOCK, Home
+from memtab.store.paths import SCOPE_ORDER
+from memtab.store.scopes import ScopeStore
 
-LOCK_NAME = "consolidation"
 # While waiting for another process's run, how often to look again (and at `cancel`).
 _WAIT_SLICE_S = 0.25
+SCOPE_WAIT_S = 2.0
+"""How long a run waits for a scope another program holds before failing (an edit holds
+it about a millisecond)."""
 
 
 class ConsolidationLock:
     """The home's consolidation lock: `with lock.hold(workspace_id):` around a run."""
 
     def __init__(self, home: Home) -> None:
-        self._lock = OwnedLock(home.lock_path(LOCK_NAME))
+        self._lock = OwnedLock(home.lock_path(CONSOLIDATION_LOCK))
 
     @property
     def held(self) -> bool:
@@ -69,3 +77,22 @@ class ConsolidationLock:
             who = f"another Memtab process ({holder.describe()})"
             what = f" (workspace {holder.details.get('workspaceId') or '?'})"
         return f"{who} is consolidating this memory home{what}; try again when it has finished"
+
+
+def check_scopes_free(store: ScopeStore, wait_s: float = SCOPE_WAIT_S) -> None:
+    """LockHeldError, naming the holder where the system tells, when another program has
+    kept one of the store's scopes locked for `wait_s` (see the module doc)."""
+    for scope in SCOPE_ORDER:
+        if store.unavailable_reason(scope):
+            continue
+        path = store.scope_lock_path(scope)
+        try:
+            with interprocess_lock(path, timeout_s=wait_s):
+                pass
+        except LockUnavailableError:
+            who = lock_holder(path) or "another program"
+            raise LockHeldError(
+                f"the {scope.value} memory scope is locked by {who}, for over {wait_s:g} s; "
+                "the run did not start and nothing was changed — try again once it lets go "
+                f"(its lock: {path})"
+            ) from None

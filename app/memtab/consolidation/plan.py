@@ -379,12 +379,16 @@ def scratch_home() -> tempfile.TemporaryDirectory[str]:
 
 
 def planned_ops(
-    scratch: Home, run_ops: Sequence[RunOp], calls: Sequence[Mapping[str, Any]]
+    scratch: Home,
+    run_ops: Sequence[RunOp],
+    calls: Sequence[Mapping[str, Any]],
+    read: Callable[[str], str | None] | None = None,
 ) -> tuple[PlannedOp, ...]:
     """The plan's ops from a run on a scratch home: each with its diffs (from the
-    contents the scratch history kept), its words and its unit. The units are the ones
-    the run's ops carry (the engine said), else read from what the ops did."""
-    texts = [op_texts(scratch, op) for op in run_ops]
+    contents the scratch history kept, or `read` gives by sha), its words and its unit.
+    The units are the ones the run's ops carry (the engine said), else read from what the
+    ops did."""
+    texts = [op_texts(scratch, op, read) for op in run_ops]
     units: Sequence[int | None] = [op.unit for op in run_ops]
     if not any(unit is not None for unit in units):
         units = op_units(run_ops, texts)

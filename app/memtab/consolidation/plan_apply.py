@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 
-from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
+from memtab.consolidation.guard import BeforeDispatch, ConsolidationGuard, MutationBudget
 from memtab.consolidation.offline import REASON_ARGUMENT
 from memtab.consolidation.plan import NOT_ACCEPTED_NOTE, ConsolidationPlan, PlannedOp
 from memtab.consolidation.plan_check import (
@@ -47,6 +47,8 @@ class AppliedOps:
     ops: tuple[JournalOp, ...]
     run_ops: tuple[RunOp, ...]
     stopped: str | None = None
+    stopped_at: int | None = None
+    """The op the run stopped at."""
 
     @property
     def applied_count(self) -> int:
@@ -60,14 +62,19 @@ def apply_ops(
     checked: CheckedPlan,
     *,
     budget: int,
+    before_dispatch: BeforeDispatch | None = None,
 ) -> AppliedOps:
-    """Replay the accepted ops on the real scopes, in plan order (see the module doc)."""
-    guard = ConsolidationGuard(store, budget=MutationBudget(budget))
+    """Replay the accepted ops on the real scopes, in plan order (see the module doc);
+    `before_dispatch` is told each change right before it is made."""
+    guard = ConsolidationGuard(
+        store, budget=MutationBudget(budget), before_dispatch=before_dispatch
+    )
     holders = checked.holders.copy()
     failed_units: dict[tuple[int, ...], int] = {}  # unit → the op of it not applied
     ops: list[JournalOp] = []
     run_ops: list[RunOp] = []
     stopped: str | None = None
+    stopped_at: int | None = None
     for planned in plan.ops:
         unit = plan.unit_of(planned.index)
         key = unit.indexes if unit is not None else (planned.index,)
@@ -89,7 +96,8 @@ def apply_ops(
         if not op.applied:  # it did what the plan shows on the check's copy: not here
             failed_units.setdefault(key, planned.index)
             stopped = f"op {planned.index} ({planned.description}) failed: {op.note}"
-    return AppliedOps(tuple(ops), tuple(run_ops), stopped)
+            stopped_at = planned.index
+    return AppliedOps(tuple(ops), tuple(run_ops), stopped, stopped_at)
 
 
 def _not_applied(
@@ -165,15 +173,16 @@ def applied_summary(plan: ConsolidationPlan, applied: AppliedOps) -> str:
             parts.append(unit.description)
             continue
         parts.extend(plan.ops[index - 1].description for index in taken)
-        note = notes[unit.indexes[0]] or ""
+        note = next((notes[i] or "" for i in unit.indexes if i not in done), "")
+        if applied.stopped_at in unit.indexes:
+            continue  # said with the stop
         if note == NOT_ACCEPTED_NOTE:
             left_out += 1
         elif note.startswith("not attempted"):
             unattempted += 1
         else:
             refused += 1
-            refusal = next((notes[i] for i in unit.indexes if i not in done and notes[i]), None)
-            first_refusal = first_refusal or refusal
+            first_refusal = first_refusal or note
     text = "; ".join(_lower_first(part) if n else part for n, part in enumerate(parts))
     text = f"{text}." if text else "Nothing applied."
     if left_out:

@@ -23,7 +23,7 @@ not, whatever the units say.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
@@ -36,11 +36,10 @@ from memtab.consolidation.plan import (
     planned_ops,
     scratch_home,
 )
-from memtab.consolidation.run_store import RunStore
 from memtab.store.content_lines import content_lines
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
-from memtab.store.history.runs import RunOp
+from memtab.store.history.runs import FileVersions, RunOp
 from memtab.store.home import Home
 from memtab.store.journal import JournalOp
 from memtab.store.memory import MemoryStore
@@ -143,11 +142,18 @@ def check_ops(store: MemoryStore, plan: ConsolidationPlan) -> CheckedPlan:
             checked.deleted_lines[path] = frozenset(content_lines(text))
     wanted = frozenset().union(*checked.deleted_lines.values())
     checked.holders = LineHolders(wanted)
-    with scratch_home() as scratch_dir:
-        scratch = Home(Path(scratch_dir) / "home")
-        copy_scopes(store, scratch, lambda path, data: checked.holders.update(str(path), data))
-        replayed = _replay(plan, RunStore(scratch, workspace, run_id=plan.id), checked)
-        rebuilt = planned_ops(scratch, replayed, [op.arguments for op in plan.ops])
+    contents: dict[str, str] = {}  # sha → text of every content the replay saw
+    try:
+        with scratch_home() as scratch_dir:
+            scratch = Home(Path(scratch_dir) / "home")
+            copy_scopes(store, scratch, lambda path, data: checked.holders.update(str(path), data))
+            replay_store = MemoryStore(scratch, workspace, record_history=False)
+            replayed = _replay(plan, replay_store, checked, contents)
+    except OSError as error:  # the scratch copy itself (a full temporary directory)
+        raise PlanError(
+            f"the plan could not be checked ({error.strerror or error}); nothing was applied"
+        ) from None
+    rebuilt = planned_ops(scratch, replayed, [op.arguments for op in plan.ops], contents.get)
     for op in plan.proposed:
         if op.index not in checked.unchecked:
             _compare(op, rebuilt[op.index - 1])
@@ -178,8 +184,13 @@ def _check_call(op: PlannedOp) -> None:
             )
 
 
-def _replay(plan: ConsolidationPlan, store: RunStore, checked: CheckedPlan) -> list[RunOp]:
-    """Every proposed op of the plan on the scratch store, in order (see the module doc)."""
+def _replay(
+    plan: ConsolidationPlan, store: MemoryStore, checked: CheckedPlan, contents: dict[str, str]
+) -> list[RunOp]:
+    """Every proposed op of the plan on the scratch store, in order (see the module doc).
+    What each changed is read from the files it names (the scratch keeps no history: the
+    check must not depend on a temporary directory's room); `contents` gets every content
+    seen, by sha, for the diffs and words."""
     guard = ConsolidationGuard(store, budget=MutationBudget(len(plan.ops)))
     holders = checked.holders.copy()
     replayed: list[RunOp] = []
@@ -195,19 +206,74 @@ def _replay(plan: ConsolidationPlan, store: RunStore, checked: CheckedPlan) -> l
             gone = deleted_paths(op)
             lines = frozenset().union(*(checked.deleted_lines.get(path, ()) for path in gone))
             checked.kept_elsewhere[op.index] = frozenset(holders.elsewhere(lines, excluding=gone))
+        paths = _named_files(store, op)
+        before = {path: _read(store, path) for path in paths}
         attempts = len(guard.ops)
-        with store.collecting_changes() as collected:
-            guard.execute(op.arguments)
-            changes = list(collected)
+        guard.execute(op.arguments)
         done = guard.ops[-1] if len(guard.ops) > attempts else None
         if done is None or not done.applied:
             checked.unchecked[op.index] = (done.note if done else None) or INVALID_CALL_NOTE
             replayed.append(RunOp.from_journal(refused))
             continue
-        for change in changes:
-            holders.read(store, change.path)
-        replayed.append(RunOp.from_journal(done, changes, unit=op.unit))
+        paths += [path for path in _named_files(store, op) if path not in before]
+        files = []
+        for path in paths:
+            after = _read(store, path)
+            if after != before.get(path):
+                files.append(_file_change(path, before.get(path), after, contents))
+                holders.update(path, after)
+        replayed.append(replace(RunOp.from_journal(done, unit=op.unit), files=tuple(files)))
     return replayed
+
+
+def _named_files(store: MemoryStore, op: PlannedOp) -> list[str]:
+    """The files an op's call names: its path and new path, or the files under a
+    directory it names."""
+    found: list[str] = []
+    for name in (op.path, op.new_path):
+        if name is None:
+            continue
+        try:
+            physical = store.physical(parse_virtual_path(name))
+        except PathError:
+            continue
+        if physical.is_dir() and not physical.is_symlink():
+            found += sorted(
+                f"{name}/{file.relative_to(physical).as_posix()}"
+                for file in physical.rglob("*")
+                if file.is_file()
+            )
+        else:
+            found.append(name)
+    return found
+
+
+def _read(store: MemoryStore, path: str) -> bytes | None:
+    try:
+        return store.read_whole(path)
+    except (MemoryStoreError, PathError):
+        return None
+
+
+def _file_change(
+    path: str, before: bytes | None, after: bytes | None, contents: dict[str, str]
+) -> FileVersions:
+    """A file's change as a run's op records it (a deletion keeps what it deleted)."""
+    shas = []
+    for data in (before, after):
+        sha = sha256_of(data) if data is not None else None
+        if sha is not None and data is not None:
+            contents[sha] = data.decode("utf-8", "replace")
+        shas.append(sha)
+    before_sha, after_sha = shas
+    return FileVersions(
+        path=path,
+        before_version=None,
+        before_sha256=before_sha,
+        after_version="replayed",
+        after_sha256=after_sha or before_sha or "",
+        deleted=after is None,
+    )
 
 
 def _shown(file: PlannedFile) -> tuple[str, str | None, str | None, str]:

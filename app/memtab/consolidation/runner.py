@@ -18,6 +18,7 @@ from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFaile
 from memtab.consolidation.guard import (
     DRY_RUN_NOTE,
     MUTATION_BUDGET,
+    BeforeDispatch,
     ConsolidationGuard,
     MutationBudget,
 )
@@ -101,18 +102,25 @@ def run_consolidation(
     on_step: StepCallback | None = None,
     clock: Clock = now_ms,
     prompt_home: Home | None = None,
+    before_dispatch: BeforeDispatch | None = None,
 ) -> RunResult:
     """Run the consolidator over the store's workspace, project (if any) and global scopes.
 
     `prompt_home` is where the prompt override is read (default: the store's home; a
     plan runs on a scratch copy of the scopes but keeps the user's prompt).
+    `before_dispatch` is told each change right before it is made (the guard's).
 
     The record's `lastRunAt` is the time the run ended, after its last write, so the
     run's own writes never count as "writes since coverage" for the launch sweep.
     Token usage is recorded for model providers, not for the offline consolidator.
     """
     limits = limits or RunLimits()
-    guard = ConsolidationGuard(store, budget=MutationBudget(limits.budget), dry_run=dry_run)
+    guard = ConsolidationGuard(
+        store,
+        budget=MutationBudget(limits.budget),
+        dry_run=dry_run,
+        before_dispatch=before_dispatch,
+    )
     system = load_system_prompt(prompt_home or store.home, trigger)
     # The offline consolidator reads the files as data, never this message: listing a big
     # home once more for it took a fifth of a run on 20,000 files.

@@ -52,20 +52,14 @@ from memtab.consolidation.errors import (
     RunFailedError,
     RunInFlightError,
 )
-from memtab.consolidation.lock import ConsolidationLock
+from memtab.consolidation.lock import ConsolidationLock, check_scopes_free
+from memtab.consolidation.run_books import RunBooks, RunIdentity
 from memtab.consolidation.run_store import RunStore
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import absolute_time, relative_time
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
-from memtab.store.history.runs import (
-    RunEntry,
-    RunOp,
-    import_journal_runs,
-    journal_fingerprint,
-    log_run,
-    new_run_id,
-)
+from memtab.store.history.runs import import_journal_runs, new_run_id
 from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS, ConsolidationRecord, Journal, Trigger
 from memtab.store.memory import MemoryStore
@@ -313,6 +307,11 @@ class ConsolidationService:
         with self._turn(workspace_id, trigger, cancel, on_step, reservation):
             provider = self._make_provider(store)
             try:
+                books = None
+                if not dry_run:
+                    check_scopes_free(store)
+                    books = self._books(store, run_id, started_at, workspace, trigger, provider)
+                    books.begin()
                 result = run_consolidation(
                     provider,
                     store,
@@ -322,23 +321,15 @@ class ConsolidationService:
                     cancel=cancel,
                     on_step=on_step,
                     clock=self.clock,
+                    before_dispatch=books.attempt if books is not None else None,
                 )
-                if not dry_run:
-                    self._log(
-                        run_id,
-                        started_at,
-                        workspace,
-                        trigger,
-                        provider=(provider.name, provider.model),
-                        record=result.record,
-                        run_ops=result.run_ops,
-                        failure=result.failure,
-                    )
-                if result.failure is not None:
-                    raise result.failure
-                assert result.record is not None
-                if not dry_run:  # under the lock: the next holder sees this record
-                    self.journal.save_run(workspace.id, store.project_path, result.record)
+                if books is None:
+                    if result.failure is not None:
+                        raise result.failure
+                    assert result.record is not None
+                    record = result.record
+                else:  # under the lock: the next holder sees this record
+                    record = books.finish(result.record, result.run_ops, failure=result.failure)
             finally:
                 store.flush_reads()
                 _close(provider)
@@ -346,11 +337,29 @@ class ConsolidationService:
             "consolidated %s (%s): %d of %d ops applied — %s",
             workspace.id,
             trigger,
-            result.record.applied_count,
-            len(result.record.ops),
-            result.record.summary,
+            record.applied_count,
+            len(record.ops),
+            record.summary,
         )
-        return result.record
+        return record
+
+    def _books(
+        self,
+        store: RunStore,
+        run_id: str,
+        started_at: int,
+        workspace: Workspace,
+        trigger: Trigger,
+        provider: ChatProvider | tuple[str | None, str | None],
+        plan_id: str | None = None,
+        planned: int | None = None,
+    ) -> RunBooks:
+        """The records of a run that changes memory (`run_books`)."""
+        name, model = provider if isinstance(provider, tuple) else (provider.name, provider.model)
+        identity = RunIdentity(
+            run_id, started_at, workspace, trigger, name or "unknown", model or "", plan_id, planned
+        )
+        return RunBooks(self.home, store, identity, self.clock)
 
     @contextlib.contextmanager
     def _turn(
@@ -379,45 +388,8 @@ class ConsolidationService:
             with ConsolidationLock(self.home).hold(workspace_id, wait_s=wait_s, cancel=cancel):
                 # The journal keeps one record per workspace: log the one this run's
                 # record will replace (mux's, say) before it is gone.
-                import_journal_runs(self.home)
+                import_journal_runs(self.home, consolidation_held=True)
                 yield
-
-    def _log(
-        self,
-        run_id: str,
-        started_at: int,
-        workspace: Workspace,
-        trigger: Trigger,
-        *,
-        provider: tuple[str, str],
-        record: ConsolidationRecord | None,
-        run_ops: tuple[RunOp, ...],
-        failure: Exception | None,
-        plan_id: str | None = None,
-    ) -> None:
-        """Add the run to the runs log (a failed one too: it may have changed files)."""
-        log_run(
-            self.home,
-            RunEntry(
-                id=run_id,
-                at=record.last_run_at if record is not None else self.clock(),
-                kind="consolidation",
-                trigger=trigger,
-                workspace_id=workspace.id,
-                project_path=workspace.project_identity,
-                summary=record.summary if record is not None else "",
-                ops=run_ops,
-                provider=provider[0],
-                model=provider[1],
-                status="ok" if failure is None else "failed",
-                error=str(failure) if failure is not None else None,
-                started_at=started_at,
-                journal_fingerprint=journal_fingerprint(record) if record is not None else None,
-                plan_id=plan_id,
-                input_tokens=record.input_tokens if record is not None else None,
-                output_tokens=record.output_tokens if record is not None else None,
-            ),
-        )
 
     # --- review before apply ----------------------------------------------------------------
 
@@ -502,8 +474,28 @@ class ConsolidationService:
         store = RunStore(self.home, workspace, clock=self.clock, run_id=run_id)
         with self._turn(workspace.id, plan.trigger, cancel, on_step, reservation):
             try:
+                provider = (plan.provider, plan.model)
+                books = self._books(
+                    store,
+                    run_id,
+                    started_at,
+                    workspace,
+                    plan.trigger,
+                    provider,
+                    plan.id,
+                    len(chosen),
+                )
                 checked = check_ops(store, plan)  # a plan changed since: nothing applied
-                applied = apply_ops(store, plan, chosen, checked, budget=self.limits.budget)
+                check_scopes_free(store)
+                books.begin()
+                applied = apply_ops(
+                    store,
+                    plan,
+                    chosen,
+                    checked,
+                    budget=self.limits.budget,
+                    before_dispatch=books.attempt,
+                )
                 record = ConsolidationRecord(
                     last_run_at=self.clock(),
                     trigger=plan.trigger,
@@ -512,18 +504,7 @@ class ConsolidationService:
                     input_tokens=plan.input_tokens,
                     output_tokens=plan.output_tokens,
                 )
-                self._log(
-                    run_id,
-                    started_at,
-                    workspace,
-                    plan.trigger,
-                    provider=(plan.provider or "unknown", plan.model or ""),
-                    record=record,
-                    run_ops=applied.run_ops,
-                    failure=None,
-                    plan_id=plan.id,
-                )
-                self.journal.save_run(workspace.id, store.project_path, record)
+                record = books.finish(record, applied.run_ops, stopped=applied.stopped)
             finally:
                 store.flush_reads()
         logger.info("applied plan %s to %s: %s", plan.id, workspace.id, record.summary)

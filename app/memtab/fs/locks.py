@@ -225,3 +225,30 @@ class OwnedLock(InterprocessLock):
             return None
         details = {k: v for k, v in data.items() if k not in ("pid", "host", "since")}
         return LockHolder(pid, host, since, details)
+
+
+def lock_holder(path: Path) -> str | None:
+    """Who holds the OS lock on file `path`, in words (`pid 123: memtab tool view …`), as
+    far as the system tells (Linux lists every lock in /proc/locks); None when it does not
+    say (another system, a holder in another namespace) or nobody holds it. For the
+    message of a lock that has no holder file (`OwnedLock` has one)."""
+    try:
+        info = os.stat(path)
+        with open("/proc/locks", encoding="ascii", errors="replace") as locks:
+            lines = locks.read().splitlines()
+    except OSError:
+        return None
+    where = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    for line in lines:
+        fields = line.split()
+        if "->" in fields or len(fields) < 6 or fields[5] != where:
+            continue  # "->" marks a process waiting for the lock, not holding it
+        pid = fields[4]
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                words = handle.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+        except OSError:
+            words = ""
+        command = " ".join(words.split()[:6])
+        return f"pid {pid}: {command}" if command else f"pid {pid}"
+    return None

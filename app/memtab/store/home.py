@@ -230,6 +230,11 @@ def _history_place(inside: list[str], names: _LayoutNames) -> PathPlace:
     return PathPlace(PathKind.OTHER)
 
 
+CONSOLIDATION_LOCK = "consolidation"
+"""The lock every consolidation run, plan or apply holds for its whole length, in any
+process (`memtab.consolidation.lock`): while it is free, no run is going in this home."""
+
+
 class Home:
     """The layout of one memory home directory (nothing is created until written)."""
 
@@ -321,6 +326,12 @@ class Home:
 
     def lock_path(self, name: str) -> Path:
         return self.memtab_dir / "locks" / f"{name}.lock"
+
+    @property
+    def started_runs_dir(self) -> Path:
+        """Runs in progress, each recording its intent before its changes
+        (`memtab.store.history.interrupted`)."""
+        return self.history_dir / "started"
 
     @property
     def history_dir(self) -> Path:

@@ -107,7 +107,7 @@ def test_server_errors_past_the_retry_bound_fail_the_run_and_journal_nothing(
 @pytest.mark.expect_log(
     "memtab.consolidation.runner", "WARNING", r"run failed: the consolidation run timed out"
 )
-def test_a_timeout_fails_the_run_and_journals_nothing(
+def test_a_timeout_fails_the_run_and_journals_only_what_it_applied(
     wire: Wire, home: Home, store: MemoryStore
 ) -> None:
     put(store, "/memories/workspace/a.md", "a line that stays put\n")
@@ -119,8 +119,14 @@ def test_a_timeout_fails_the_run_and_journals_nothing(
         service.run(WS)
     assert failure.value.kind == "timeout"
     assert time.monotonic() - started < 2.0
-    assert not home.journal_path.exists()
     assert exists(store, "/memories/workspace/b.md")  # what happened, happened
+    # ...and the journal says so (issue 19: whatever stops a run, it tells what applied)
+    record = failure.value.record
+    assert record is not None and [(op.command, op.applied) for op in record.ops] == [
+        ("create", True)
+    ]
+    assert record.summary.startswith("Stopped midway after 1 change of 1 attempted: ")
+    assert Journal(home).load().workspaces[WS] == record
 
 
 def test_malformed_arguments_go_back_to_the_model_and_the_run_continues(

@@ -470,7 +470,9 @@ class ConsolidationFooter(QFrame):
         if self._is_shown(workspace_id):
             self._cancelling = False
             self._refresh_controls()
-            self._set_status_text("Cancelled; nothing was journaled.", None)
+            self._set_status_text(
+                "Cancelled. Changes it made before stopping, if any, are kept: see Runs…", None
+            )
             self._note_timer.start()
 
     @Slot(object)

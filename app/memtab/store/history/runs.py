@@ -325,9 +325,15 @@ def journal_fingerprint(record: ConsolidationRecord) -> str:
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:24]
 
 
-def import_journal_runs(home: Home) -> list[RunEntry]:
-    """Log the runs of mux's journal not logged yet (Memtab's own runs are logged with
-    their fingerprint, so they are not added twice). Returns the runs added."""
+def import_journal_runs(home: Home, *, consolidation_held: bool = False) -> list[RunEntry]:
+    """Catch the log up before it is read or added to: first the runs a kill left
+    unlogged (`interrupted.log_interrupted_runs`; `consolidation_held`: the caller holds
+    the consolidation lock), then the runs of mux's journal not logged yet (Memtab's own
+    runs are logged with their fingerprint, so they are not added twice). Returns the
+    journal's runs added."""
+    from memtab.store.history.interrupted import log_interrupted_runs
+
+    log_interrupted_runs(home, consolidation_held=consolidation_held)
     data = Journal(home).load()
     log = RunsLog(home)
     found: dict[str, RunEntry] = {}

@@ -1,0 +1,503 @@
+"""Runs that stopped midway (killed, closed, the machine stopped) are logged after all.
+
+A consolidation run, or the apply of a plan, records its intent before its first change
+(`StartedRun`): `memtab/history/started/<run id>.jsonl`, one JSON line for the run (id,
+trigger, workspace, provider, plan), then one before each change it makes — the memory
+tool call and what the files it names hold then — appended and fsynced, and a last one
+saying how it ended. Once the run is in the runs log the file goes. If the process dies
+first, the file stays, and `log_interrupted_runs` logs the run the next time the runs log
+catches up (`runs.import_journal_runs`: before every consolidation, plan or apply in any
+process, when the window starts and when Runs… or `memtab runs` read the log), once no
+run holds the home's consolidation lock:
+
+- each change it was about to make is applied when history has versions under the run's
+  id for its files — or, when the kill fell between the change and its record, when the
+  file holds exactly what the call makes of what it held before (the call is replayed on
+  a scratch copy of that content): those versions are recorded now, as the
+  consolidator's under the run's id; the other changes were not made;
+- the run is logged as failed ("interrupted"), with what it applied, and journaled in mux's
+  journal when it applied something and the journal has no newer record for the
+  workspace (docs/formats.md §14.3).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.locks import InterprocessLock, LockUnavailableError
+from memtab.store.errors import MemoryStoreError
+from memtab.store.history.blobs import BlobError, BlobStore
+from memtab.store.history.describe import describe_op, op_texts
+from memtab.store.history.jsonlines import JsonLinesFile
+from memtab.store.history.recorder import FileChange, RecordedChange
+from memtab.store.history.runs import (
+    FileVersions,
+    RunEntry,
+    RunOp,
+    RunsLog,
+    journal_fingerprint,
+)
+from memtab.store.history.versions import ScopeHistory, Version, scope_key
+from memtab.store.home import CONSOLIDATION_LOCK, Home, HomeError
+from memtab.store.journal import ConsolidationRecord, Journal, JournalOp
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import PathError, Scope, parse_file_path, parse_virtual_path
+from memtab.store.registry import load_registry
+
+logger = logging.getLogger(__name__)
+
+INTERRUPTED_ERROR = (
+    "interrupted: the run stopped before it was logged (Memtab was closed or killed, the "
+    "machine stopped, or the disk was full); logged when Memtab next looked"
+)
+NOT_MADE_NOTE = "not made: the run stopped before this change"
+_SUFFIX = ".jsonl"
+
+
+@dataclass(frozen=True)
+class RunHeader:
+    """The run a started-run file is for."""
+
+    id: str
+    trigger: str
+    workspace_id: str
+    project_path: str | None
+    started_at: int
+    provider: str | None = None
+    model: str | None = None
+    plan_id: str | None = None
+    planned: int | None = None
+    """How many changes it set out to make, when known (a plan's accepted ops)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": "consolidation",
+            "trigger": self.trigger,
+            "workspaceId": self.workspace_id,
+            "projectPath": self.project_path,
+            "startedAt": self.started_at,
+            "provider": self.provider,
+            "model": self.model,
+            "planId": self.plan_id,
+            "planned": self.planned,
+        }
+
+
+class StartedRun:
+    """The started-run file of one run in progress (see the module doc). Every write
+    raises OSError: a run that cannot record its intent must not change anything."""
+
+    def __init__(self, home: Home, header: RunHeader) -> None:
+        self.home = home
+        self.header = header
+        self.path = started_dir(home) / f"{header.id}{_SUFFIX}"
+        self._file: JsonLinesFile[dict[str, Any]] = JsonLinesFile(self.path, self.path, dict)
+        self._attempts = 0
+
+    def begin(self) -> None:
+        """Record the run (before its first change)."""
+        self._file.append_locked([{"run": self.header.to_json()}])
+
+    def attempt(
+        self,
+        command: str,
+        path: str,
+        new_path: str | None,
+        arguments: Mapping[str, Any],
+        before: Mapping[str, str | None],
+    ) -> None:
+        """Record the change about to be made: the call and what its files hold now."""
+        self._attempts += 1
+        line = {
+            "attempt": self._attempts,
+            "command": command,
+            "path": path,
+            "newPath": new_path,
+            "arguments": dict(arguments),
+            "before": dict(before),
+        }
+        self._file.append_locked([line])
+
+    def end(self, status: str, summary: str, error: str | None, fingerprint: str | None) -> None:
+        """Record how the run ended (best effort: the runs log is what counts)."""
+        line = {"end": {"status": status, "summary": summary, "error": error,
+                        "journalFingerprint": fingerprint}}  # fmt: skip
+        try:
+            self._file.append_locked([line])
+        except OSError as problem:
+            logger.warning("Could not record the end of run %s: %s", self.header.id, problem)
+
+    def close(self) -> None:
+        """The run is in the runs log: the file goes."""
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+
+def started_dir(home: Home) -> Path:
+    return home.started_runs_dir
+
+
+# --- logging the runs a kill left ---------------------------------------------------------------
+
+
+@dataclass
+class _Started:
+    """A started-run file as read back."""
+
+    header: RunHeader
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+    end: dict[str, Any] | None = None
+
+
+def log_interrupted_runs(home: Home, *, consolidation_held: bool = False) -> list[RunEntry]:
+    """Log the runs a kill left behind (see the module doc); the runs logged. Does
+    nothing while another run holds the consolidation lock (`consolidation_held`: the
+    caller holds it), and never raises: what it cannot log stays for the next time."""
+    directory = started_dir(home)
+    try:
+        names = sorted(name for name in os.listdir(directory) if name.endswith(_SUFFIX))
+    except OSError:
+        return []
+    if not names:
+        return []
+    with _no_run_going(home, consolidation_held) as free:
+        if not free:
+            return []
+        logged = []
+        for name in names:
+            try:
+                entry = _log_one(home, directory / name)
+            except (OSError, LockUnavailableError, MemoryStoreError) as error:
+                logger.warning("Could not log the interrupted run %s: %s", name, error)
+                continue
+            if entry is not None:
+                logged.append(entry)
+        return logged
+
+
+@contextlib.contextmanager
+def _no_run_going(home: Home, held: bool) -> Iterator[bool]:
+    if held:
+        yield True
+        return
+    lock = InterprocessLock(home.lock_path(CONSOLIDATION_LOCK))
+    try:
+        lock.acquire(0)
+    except (LockUnavailableError, OSError):
+        yield False  # a run is going: its file is not a leftover
+        return
+    try:
+        yield True
+    finally:
+        lock.release()
+
+
+def _read(path: Path) -> _Started | None:
+    header: RunHeader | None = None
+    started = None
+    for line in path.read_bytes().splitlines():
+        try:
+            value = parse_json(line)
+        except JsonError:
+            continue  # a line the kill cut short
+        if not isinstance(value, dict):
+            continue
+        if isinstance(value.get("run"), dict) and header is None:
+            header = _header(value["run"])
+            started = _Started(header) if header is not None else None
+        elif started is not None and isinstance(value.get("attempt"), int):
+            started.attempts.append(value)
+        elif started is not None and isinstance(value.get("end"), dict):
+            started.end = value["end"]
+    return started
+
+
+def _header(raw: dict[str, Any]) -> RunHeader | None:
+    run_id, workspace_id, at = raw.get("id"), raw.get("workspaceId"), raw.get("startedAt")
+    if not (isinstance(run_id, str) and isinstance(workspace_id, str) and isinstance(at, int)):
+        return None
+
+    def text(name: str) -> str | None:
+        value = raw.get(name)
+        return value if isinstance(value, str) else None
+
+    return RunHeader(
+        id=run_id,
+        trigger=text("trigger") or "manual",
+        workspace_id=workspace_id,
+        project_path=text("projectPath"),
+        started_at=at,
+        provider=text("provider"),
+        model=text("model"),
+        plan_id=text("planId"),
+        planned=raw["planned"] if isinstance(raw.get("planned"), int) else None,
+    )
+
+
+def _log_one(home: Home, path: Path) -> RunEntry | None:
+    started = _read(path)
+    if started is None:  # killed before its first line was whole: it changed nothing
+        path.unlink(missing_ok=True)
+        return None
+    header = started.header
+    log = RunsLog(home)
+    if log.get(header.id) is not None:  # logged, then killed before the file went
+        path.unlink(missing_ok=True)
+        return None
+    store = _store(home, header)
+    found = _run_versions(home, header)
+    ops = [_op(home, store, header, attempt, found) for attempt in started.attempts]
+    end = started.end or {}
+    status = "failed" if end.get("status") != "ok" else "ok"
+    error = end.get("error") if isinstance(end.get("error"), str) else None
+    summary = end.get("summary") if isinstance(end.get("summary"), str) else None
+    at = max((v.after_version for op in ops for v in op.files), default=None)
+    record = ConsolidationRecord(
+        last_run_at=_time_of(at, header.started_at),
+        trigger=header.trigger,
+        summary=summary or interrupted_summary(home, ops, header.planned),
+        ops=tuple(JournalOp(op.command, op.path, op.applied, op.new_path, op.note) for op in ops),
+    )
+    fingerprint = _journaled(home, header, record) or (
+        end.get("journalFingerprint") if isinstance(end.get("journalFingerprint"), str) else None
+    )
+    if fingerprint is None and started.end is None and record.applied_count:
+        fingerprint = _journal(home, header, record)
+    entry = RunEntry(
+        id=header.id,
+        at=record.last_run_at,
+        kind="consolidation",
+        trigger=header.trigger,
+        workspace_id=header.workspace_id,
+        project_path=header.project_path,
+        summary=record.summary,
+        ops=tuple(ops),
+        provider=header.provider,
+        model=header.model,
+        status=status,  # type: ignore[arg-type]
+        error=error or (INTERRUPTED_ERROR if started.end is None else None),
+        started_at=header.started_at,
+        journal_fingerprint=fingerprint,
+        plan_id=header.plan_id,
+    )
+    log.append(entry)
+    path.unlink(missing_ok=True)
+    logger.info(
+        "Logged the interrupted run %s (%d changes applied)", header.id, record.applied_count
+    )
+    return entry
+
+
+def _time_of(version_id: str | None, default: int) -> int:
+    """A version id begins with its time (11 hex digits of ms)."""
+    if version_id is None:
+        return default
+    try:
+        return max(int(version_id[:11], 16), default)
+    except ValueError:
+        return default
+
+
+def _store(home: Home, header: RunHeader) -> MemoryStore | None:
+    """The run's store (as the consolidator), or None when the workspace is gone."""
+    try:
+        workspace = load_registry(home).require_workspace(header.workspace_id)
+    except HomeError:
+        return None
+    return MemoryStore(home, workspace, actor="consolidator", run_id=header.id)
+
+
+def _run_versions(home: Home, header: RunHeader) -> dict[str, list[tuple[Version | None, Version]]]:
+    """The versions recorded under the run's id, by path, each with the version before it."""
+    found: dict[str, list[tuple[Version | None, Version]]] = {}
+    for scope in Scope:
+        try:
+            key = scope_key(
+                scope, project_path=header.project_path, workspace_id=header.workspace_id
+            )
+        except ValueError:
+            continue
+        previous: dict[str, Version] = {}
+        for version in ScopeHistory(home, key).versions():
+            if version.run_id == header.id:
+                found.setdefault(version.path, []).append((previous.get(version.path), version))
+            previous[version.path] = version
+    return found
+
+
+def _paths(attempt: Mapping[str, Any]) -> list[str]:
+    return [p for p in (attempt.get("path"), attempt.get("newPath")) if isinstance(p, str)]
+
+
+def _op(
+    home: Home,
+    store: MemoryStore | None,
+    header: RunHeader,
+    attempt: Mapping[str, Any],
+    found: dict[str, list[tuple[Version | None, Version]]],
+) -> RunOp:
+    command = attempt.get("command") if isinstance(attempt.get("command"), str) else "?"
+    path, new_path = attempt.get("path"), attempt.get("newPath")
+    path = path if isinstance(path, str) else ""
+    new_path = new_path if isinstance(new_path, str) else None
+    files = _claim(found, path, command == "delete")
+    if new_path is not None:
+        files += _claim(found, new_path, False)
+    if not files and store is not None:
+        files = _made_unrecorded(home, store, attempt)
+    applied = bool(files)
+    return RunOp(
+        command=str(command),
+        path=path,
+        applied=applied,
+        new_path=new_path,
+        note=None if applied else NOT_MADE_NOTE,
+        files=tuple(files),
+    )
+
+
+def _claim(
+    found: dict[str, list[tuple[Version | None, Version]]], path: str, subtree: bool
+) -> list[FileVersions]:
+    """Take the run's versions of `path` (and below it, for a directory's delete)."""
+    claimed = []
+    for name in sorted(found):
+        if name == path or (subtree and name.startswith(path + "/")):
+            for before, after in found.pop(name):
+                claimed.append(
+                    FileVersions(
+                        path=name,
+                        before_version=before.id if before is not None else None,
+                        before_sha256=before.sha256 if before is not None else None,
+                        after_version=after.id,
+                        after_sha256=after.sha256,
+                        deleted=after.deleted,
+                    )
+                )
+    return claimed
+
+
+def _made_unrecorded(
+    home: Home, store: MemoryStore, attempt: Mapping[str, Any]
+) -> list[FileVersions]:
+    """The change a kill left unrecorded: when each file the call names holds exactly what
+    the call makes of what it held before, record it now (see the module doc)."""
+    before = attempt.get("before")
+    arguments = attempt.get("arguments")
+    if not isinstance(before, dict) or not isinstance(arguments, dict):
+        return []
+    paths = _paths(attempt)
+    if not paths:
+        return []
+    blobs = BlobStore(home.history_blobs_dir)
+    contents: dict[str, bytes | None] = {}
+    try:
+        for path in paths:
+            sha = before.get(path)
+            contents[path] = blobs.get(sha) if isinstance(sha, str) else None
+        now = {path: store.read_whole(path) for path in paths}
+    except (BlobError, MemoryStoreError, PathError):
+        return []
+    if all(now[p] == contents[p] for p in paths):
+        return []  # the change was never made
+    expected = replay_call(store, arguments, contents)
+    if expected is None or any(now[p] != expected.get(p) for p in paths):
+        return []  # changed since by someone else: not the run's to claim
+    return _record(store, attempt, paths, contents, now)
+
+
+def replay_call(
+    store: MemoryStore, arguments: Mapping[str, Any], contents: Mapping[str, bytes | None]
+) -> dict[str, bytes | None] | None:
+    """What a memory-tool call makes of these files (path → content, None: no file), on
+    a scratch copy of them alone; None when it cannot be told."""
+    from memtab.store.tool import MemoryTool  # the tool's models load pydantic
+
+    if store.workspace is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="memtab-replay-") as directory:
+        scratch = MemoryStore(Home(Path(directory) / "home"), store.workspace, record_history=False)
+        for path, data in contents.items():
+            if data is not None:
+                target = scratch.physical(parse_file_path(path))
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+        if not MemoryTool(scratch).execute(dict(arguments)).success:
+            return None
+        return {path: scratch.read_whole(path) for path in contents}
+
+
+def _record(
+    store: MemoryStore,
+    attempt: Mapping[str, Any],
+    paths: Sequence[str],
+    contents: Mapping[str, bytes | None],
+    now: Mapping[str, bytes | None],
+) -> list[FileVersions]:
+    """Record the change as the run's (the store's actor and run id)."""
+    moved = attempt.get("command") == "rename" and len(paths) == 2
+    changes: list[FileChange] = []
+    for index, path in enumerate(paths):
+        before, after = contents[path], now[path]
+        if before == after:
+            continue
+        if moved:
+            op = "move"
+            other = paths[1 - index]
+            extra = {"moved_to": other} if index == 0 else {"moved_from": other}
+        else:
+            op = "create" if before is None else "delete" if after is None else "edit"
+            extra = {}
+        changes.append(FileChange(path, before, after, op, **extra))  # type: ignore[arg-type]
+    recorded: list[RecordedChange] = []
+    scope = parse_virtual_path(paths[0]).scope
+    assert scope is not None
+    with store.writing(scope):
+        recorded = store.record_changes(scope, changes, before_kept=True)
+    return [FileVersions.from_change(change) for change in recorded]
+
+
+def _journaled(home: Home, header: RunHeader, record: ConsolidationRecord) -> str | None:
+    """The fingerprint of the journal's record of this run, when the run saved one
+    before it was stopped (its ops are the run's, and it is not older than the run)."""
+    saved = Journal(home).load().workspaces.get(header.workspace_id)
+    if saved is None or saved.last_run_at < header.started_at:
+        return None
+    mine = [(op.command, op.path, op.new_path) for op in record.ops]
+    if [(op.command, op.path, op.new_path) for op in saved.ops] != mine:
+        return None
+    return journal_fingerprint(saved)
+
+
+def _journal(home: Home, header: RunHeader, record: ConsolidationRecord) -> str | None:
+    """Journal a run that changed something, unless the journal has a newer record."""
+    saved = Journal(home).load().workspaces.get(header.workspace_id)
+    if saved is not None and saved.last_run_at >= record.last_run_at:
+        return None
+    try:
+        Journal(home).save_run(header.workspace_id, header.project_path, record)
+    except OSError as error:
+        logger.warning("Could not journal the interrupted run %s: %s", header.id, error)
+        return None
+    return journal_fingerprint(record)
+
+
+def interrupted_summary(home: Home, ops: Sequence[RunOp], planned: int | None = None) -> str:
+    """`Interrupted after 2 of 4 changes: added 1 line to a.md; deleted b.md.`"""
+    made = [op for op in ops if op.applied]
+    total = f" of {planned}" if planned is not None else ""
+    if not made:
+        return f"Interrupted before any{total} change was made."
+    words = [describe_op(op, op_texts(home, op)) for op in made]
+    text = "; ".join(word[:1].lower() + word[1:] for word in words)
+    noun = "change" if len(made) == 1 and not total else "changes"
+    return f"Interrupted after {len(made)}{total} {noun}: {text}."
