@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from memtab.store.history.blobs import BlobError, BlobStore
@@ -50,6 +50,18 @@ class SyncedStore:
     scope: SyncedScope
     store: MemoryStore
     files: ScopeFiles
+    history_at: int | None = None
+    """The time of the scope's newest history version before its files were read: later
+    versions are exported by the next sync (None: it has none)."""
+
+    @classmethod
+    def read(
+        cls, scope: SyncedScope, store: MemoryStore, files: Callable[[], ScopeFiles]
+    ) -> SyncedStore:
+        """The scope read now: history's newest version first, then the files."""
+        versions = ScopeHistory(store.home, store.history_key(scope.scope)).versions()
+        newest = max((version.at for version in versions), default=None)
+        return cls(scope, store, files(), newest)
 
 
 @dataclass
@@ -141,8 +153,7 @@ def export_changes(
     result.commits = len(planned)
     for item in synced:
         key = item.store.history_key(item.scope.scope)
-        versions = ScopeHistory(item.store.home, key).versions()
-        result.history_at[key] = max((v.at for v in versions), default=state.history_at.get(key, 0))
+        result.history_at[key] = item.history_at or state.history_at.get(key, 0)
     return result
 
 

@@ -13,6 +13,7 @@ local commits wait, and the next sync goes on.
 
 from __future__ import annotations
 
+import functools
 import getpass
 import logging
 import re
@@ -380,9 +381,10 @@ class SyncService:
         for scope in target.scopes:
             store = open_scope_store(self.home, scope, run_id=f"sync:{target.name}")
             problems = record_outside_changes(store)
-            files = read_scope(store, scope, git.blob_id)
-            files.problems[:0] = problems
-            synced.append(SyncedStore(scope, store, files))
+            files = functools.partial(read_scope, store, scope, git.blob_id)
+            item = SyncedStore.read(scope, store, files)
+            item.files.problems[:0] = problems
+            synced.append(item)
         return synced
 
     @staticmethod

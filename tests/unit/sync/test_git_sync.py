@@ -346,3 +346,27 @@ def virtual_path(path: str):  # type: ignore[no-untyped-def]
     from memtab.store.paths import parse_file_path
 
     return parse_file_path(path)
+
+
+def test_a_workspace_is_synced_only_when_asked_and_maps_by_name(
+    tmp_path: Path, remote: Path
+) -> None:
+    from memtab.store.memory import MemoryStore
+    from memtab.store.registry import add_workspace, load_registry
+
+    alpha = Machine.create(tmp_path, "alpha")
+    beta = Machine.create(tmp_path, "beta")
+    ids = {}
+    for machine, workspace_id in ((alpha, "aaaa000001"), (beta, "bbbb000002")):
+        ids[machine.name] = add_workspace(machine.home, "/src/app", "fix-cart", workspace_id)
+        machine.connect(remote, f"workspace:{workspace_id}=fix-cart")
+    stores = {
+        m.name: MemoryStore(m.home, load_registry(m.home).require_workspace(ids[m.name]))
+        for m in (alpha, beta)
+    }
+    stores["alpha"].create_file("/memories/workspace/notes.md", "cart total\n")
+    stores["alpha"].set_pinned("/memories/workspace/notes.md", True)
+    alpha.sync()
+    beta.sync()
+    assert stores["beta"].read_text("/memories/workspace/notes.md") == "cart total\n"
+    assert beta.store.meta_entries()["workspace:bbbb000002:notes.md"].pinned
