@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.store.errors import MemoryStoreError, SaveConflictError
+from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.meta import MetaEntry
 from memtab.store.paths import PathError
 from memtab.sync.export import Committer, ExportResult, SyncedStore, export_changes
@@ -48,6 +49,7 @@ from memtab.sync.tree_merge import PathConflict, merge_trees
 logger = logging.getLogger(__name__)
 
 PUSH_ATTEMPTS = 3
+TOO_LARGE = f"larger than {MAX_HISTORY_FILE_BYTES // (1024 * 1024)} MB, which history cannot keep"
 MERGE_REF = "refs/memtab/merge"
 Progress = Callable[[str], None]
 
@@ -332,6 +334,11 @@ class SyncRun:
             assert virtual is not None
             data = contents[want] if want else None
             expected = have.sha256 if have else None
+            if data is not None and len(data) > MAX_HISTORY_FILE_BYTES:
+                # History could not keep it: not brought in (and so never removed either).
+                outcome.problems.append(f"{virtual} was not brought in: {TOO_LARGE}")
+                pending[path] = self._unapplied(have, expected, want)
+                continue
             try:
                 write_file(item.store, virtual, data, expected)
             except SaveConflictError:

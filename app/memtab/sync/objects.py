@@ -260,8 +260,10 @@ class Repository:
         return self.reader.files(commit)
 
     def files(self, commit: str | None) -> dict[str, str]:
-        """Every file of a commit: path → object id."""
-        return {path: entry.oid for path, entry in self.reader.files(commit).items()}
+        """Every regular file of a commit: path → object id. Links and submodules someone
+        else committed are not memory: sync neither brings them in nor removes them."""
+        entries = self.reader.files(commit).items()
+        return {path: entry.oid for path, entry in entries if entry.is_file}
 
     def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
         return self.reader.blobs(oids)

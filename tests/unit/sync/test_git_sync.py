@@ -370,3 +370,27 @@ def test_a_workspace_is_synced_only_when_asked_and_maps_by_name(
     beta.sync()
     assert stores["beta"].read_text("/memories/workspace/notes.md") == "cart total\n"
     assert beta.store.meta_entries()["workspace:bbbb000002:notes.md"].pinned
+
+
+def test_links_someone_committed_are_neither_brought_in_nor_removed(
+    alpha: Machine, beta: Machine, remote: Path, tmp_path: Path
+) -> None:
+    alpha.publish(NOTES, "one\n", beta)
+    clone = tmp_path / "clone"
+    git = ["git", "-c", "user.name=T", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "clone", "--quiet", "-b", "main", str(remote), str(clone)], check=True)
+    (clone / "global" / "link.md").symlink_to("notes.md")
+    subprocess.run([*git, "-C", str(clone), "add", "-A"], check=True)
+    subprocess.run([*git, "-C", str(clone), "commit", "--quiet", "-m", "a link"], check=True)
+    subprocess.run([*git, "-C", str(clone), "push", "--quiet", "origin", "main"], check=True)
+    beta.sync()
+    assert not (beta.home.global_root / "link.md").exists()
+    beta.write(NOTES, "one\ntwo\n")
+    beta.sync()
+    tree = subprocess.run(
+        ["git", "--git-dir", str(remote), "ls-tree", "-r", "main", "global/"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "120000" in tree and "global/link.md" in tree
