@@ -102,7 +102,9 @@ def _add_orphan_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _synced_store(args: argparse.Namespace) -> MemoryStore:
+def _synced_store(args: argparse.Namespace, *, reading: bool = True) -> MemoryStore:
+    """The store of `--workspace` or `--orphan`, history caught up with what changed
+    outside Memtab (`reading`: not waiting on a writer's lock for that)."""
     home = open_home(args)
     if args.orphan is not None:
         if args.workspace is not None:
@@ -110,7 +112,7 @@ def _synced_store(args: argparse.Namespace) -> MemoryStore:
         store: MemoryStore = OrphanProjectStore(home, args.orphan)
     else:
         store, _ = open_store(home, args.workspace)
-    for warning in sync_external(store).warnings():
+    for warning in sync_external(store, wait=not reading).warnings():
         print(f"warning: {warning}", file=sys.stderr)
     maybe_prune(store.home)
     return store
@@ -191,7 +193,7 @@ def run_restore(args: argparse.Namespace) -> int:
         raise CliError("--force is for --to: a restore in place never needs it")
     if _is_file_id(args.path):
         return _restore_source_file(args)
-    store = _synced_store(args)
+    store = _synced_store(args, reading=False)
     result = restore(store, args.path, args.version, to=args.to, replace=args.force)
     if args.json:
         print_json(result.to_json())

@@ -133,7 +133,8 @@ def run_list(args: argparse.Namespace) -> int:
         return run_source_list(args)
     home = open_home(args)
     store, _ = open_store(home, args.workspace)
-    for warning in sync_external(store).warnings():  # history sees what changed outside
+    # History sees what changed outside (unless a writer holds a scope: reads never wait).
+    for warning in sync_external(store, wait=False).warnings():
         print(f"warning: {warning}", file=sys.stderr)
     rows = _file_rows(store)
     if args.json:

@@ -29,7 +29,7 @@ from typing import Any
 
 from memtab.fs.atomic import atomic_write_bytes, atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.locks import DEFAULT_TIMEOUT_S, interprocess_lock
 
 logger = logging.getLogger(__name__)
 
@@ -119,6 +119,7 @@ def edit_sidecar(
     *,
     shape_problem: Callable[[dict[str, Any]], str | None] | None = None,
     mode: int | None = None,
+    lock_timeout_s: float = DEFAULT_TIMEOUT_S,
 ) -> Iterator[dict[str, Any]]:
     """Read-modify-write the JSON object in `path`: change the yielded dict in place.
 
@@ -129,9 +130,15 @@ def edit_sidecar(
     file is kept aside as well, and the caller gets the document to repair. An exception
     inside the block writes nothing, and so does a block that leaves the document as it
     was. An unreadable file raises OSError rather than being replaced by what little
-    could be read.
+    could be read. `lock_timeout_s`: how long to wait for the lock (then
+    LockUnavailableError).
     """
-    with interprocess_lock(lock_path) if lock_path is not None else contextlib.nullcontext():
+    locking = (
+        interprocess_lock(lock_path, timeout_s=lock_timeout_s)
+        if lock_path is not None
+        else contextlib.nullcontext()
+    )
+    with locking:
         try:
             data: bytes | None = path.read_bytes()
         except FileNotFoundError:

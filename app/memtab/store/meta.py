@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
+from memtab.fs.locks import DEFAULT_TIMEOUT_S
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
 
@@ -183,13 +184,14 @@ class MetaStore:
         return parse_meta_document(read_sidecar(self._home.meta_path).document)
 
     @contextmanager
-    def _editing(self) -> Iterator[_Entries]:
+    def _editing(self, lock_timeout_s: float = DEFAULT_TIMEOUT_S) -> Iterator[_Entries]:
         # Re-read under the lock right before writing: mux or another Memtab may have
         # changed the file since we last looked. Every field Memtab does not know stays.
         with edit_sidecar(
             self._home.meta_path,
             self._home.lock_path("memory-meta"),
             shape_problem=_shape_problem,
+            lock_timeout_s=lock_timeout_s,
         ) as document:
             entries = document.get("entries")
             if not isinstance(entries, dict):
@@ -202,10 +204,13 @@ class MetaStore:
         """An agent read the file: one more use."""
         self.record_reads([key])
 
-    def record_reads(self, keys: Iterable[str]) -> None:
-        """Several agent reads in one update of the file: one more use per read."""
+    def record_reads(
+        self, keys: Iterable[str], *, lock_timeout_s: float = DEFAULT_TIMEOUT_S
+    ) -> None:
+        """Several agent reads in one update of the file: one more use per read.
+        LockUnavailableError when the file's lock is not had within `lock_timeout_s`."""
         now = self._clock()
-        with self._editing() as entries:
+        with self._editing(lock_timeout_s) as entries:
             for key in keys:
                 entry = entries.get(key)
                 entries.set(

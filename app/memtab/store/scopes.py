@@ -76,6 +76,10 @@ PROJECT_UNAVAILABLE = (
 NO_WORKSPACE = "Workspace memory is unavailable: no workspace is selected"
 # Scope locks are held for one edit (milliseconds); waiting longer means something is stuck.
 SCOPE_LOCK_TIMEOUT_S = 10.0
+# How long a read waits for a lock it needs only for bookkeeping — counting a use in
+# memory-meta.json, recording what changed outside in history — before going on without
+# it: reads never wait on a writer (the files themselves are replaced by rename).
+READ_LOCK_WAIT_S = 0.25
 
 
 class ScopeStore:
@@ -246,8 +250,9 @@ class ScopeStore:
         return self.home.lock_path(f"memory-{scope.value}-{digest}")
 
     @contextmanager
-    def writing(self, *scopes: Scope) -> Iterator[None]:
-        """Hold these scope roots' cross-process locks (always taken in one order).
+    def writing(self, *scopes: Scope, timeout_s: float = SCOPE_LOCK_TIMEOUT_S) -> Iterator[None]:
+        """Hold these scope roots' cross-process locks (always taken in one order), each
+        waited for up to `timeout_s` (then ScopeBusyError).
 
         One lock per root rather than per file: renames, directory deletes and the
         1000-file cap span many files, and edits take milliseconds, so nothing waits long.
@@ -256,7 +261,7 @@ class ScopeStore:
         with ExitStack() as held:
             for lock_path in lock_paths:
                 try:
-                    held.enter_context(interprocess_lock(lock_path, timeout_s=SCOPE_LOCK_TIMEOUT_S))
+                    held.enter_context(interprocess_lock(lock_path, timeout_s=timeout_s))
                 except LockUnavailableError as error:
                     raise ScopeBusyError(
                         f"The memory scope is busy: {error}. Another program may be stuck "
@@ -392,8 +397,17 @@ class ScopeStore:
     # --- usage (docs/formats.md §7) -------------------------------------------------------
 
     def record_read(self, path: VirtualPath) -> None:
-        """Count an agent read of `path`; best effort (see `_record_usage`)."""
-        self._record_usage(path, self.meta.record_read)
+        """Count an agent read of `path`; best effort (see `_update_meta`), and never a
+        wait: when another process holds memory-meta.json's lock longer than
+        READ_LOCK_WAIT_S, the use goes uncounted rather than keep the read waiting."""
+
+        def count() -> None:
+            try:
+                self.meta.record_reads([self.meta_key(path)], lock_timeout_s=READ_LOCK_WAIT_S)
+            except LockUnavailableError as busy:
+                logger.debug("A read of %s was not counted: %s", path, busy)
+
+        self._update_meta(path, count)
 
     def record_write(self, path: VirtualPath) -> None:
         """Count a write of `path` (agent edit or UI save); best effort."""

@@ -24,7 +24,8 @@ first time a sync meets them, and remembered by stat in the same file, so they a
 read or named again until they change.
 
 It reads the disk: run it off the GUI thread (after each scan), and before the CLI lists
-history, trash or runs.
+history, trash or runs. A read command passes `wait=False`: reads never wait on a
+writer, so a scope whose lock another process holds is left for the next sync.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms
 from memtab.fs.confined import HardLinkedFileError
 from memtab.fs.sidecar import read_sidecar
-from memtab.store.errors import MemoryStoreError, NotFoundError
+from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeBusyError
 from memtab.store.files import is_listable_name
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.capture import (
@@ -55,6 +56,7 @@ from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scope_access import kind_in, open_scope_directory
+from memtab.store.scopes import READ_LOCK_WAIT_S, SCOPE_LOCK_TIMEOUT_S
 
 logger = logging.getLogger(__name__)
 
@@ -101,10 +103,14 @@ class SyncReport:
         )
 
 
-def sync_external(store: MemoryStore, cancel: Callable[[], bool] | None = None) -> SyncReport:
+def sync_external(
+    store: MemoryStore, cancel: Callable[[], bool] | None = None, *, wait: bool = True
+) -> SyncReport:
     """Record every change to the store's scopes that history has not seen (see the
     module doc). Never raises for one file or scope: problems are listed and logged.
-    `cancel` is asked between batches; once it says yes, the report is `cancelled`."""
+    `cancel` is asked between batches; once it says yes, the report is `cancelled`.
+    Without `wait`, a scope whose lock is busy (another process is changing it) is left
+    for the next sync, quietly, after READ_LOCK_WAIT_S: what a read command passes."""
     report = SyncReport()
     stop = cancel or (lambda: False)
     recorder = HistoryRecorder(
@@ -120,8 +126,16 @@ def sync_external(store: MemoryStore, cancel: Callable[[], bool] | None = None) 
         if stop():
             report.cancelled = True
             break
+        lock_wait_s = SCOPE_LOCK_TIMEOUT_S if wait else READ_LOCK_WAIT_S
         try:
-            _sync_scope(store, recorder, scope, report, stop)
+            _sync_scope(store, recorder, scope, report, stop, lock_wait_s)
+        except ScopeBusyError as busy:
+            if wait:
+                problem = f"cannot record external changes of the {scope.value} scope: {busy}"
+                logger.warning("%s", problem)
+                report.problems.append(problem)
+            else:
+                logger.debug("The %s scope is busy; the next sync records it", scope.value)
         except (OSError, TimeoutError, MemoryStoreError) as error:
             problem = f"cannot record external changes of the {scope.value} scope: {error}"
             logger.warning("%s", problem)
@@ -135,6 +149,7 @@ def _sync_scope(
     scope: Scope,
     report: SyncReport,
     stop: Callable[[], bool],
+    lock_wait_s: float,
 ) -> None:
     walked, complete = _stat_walk(scope, store.root(scope))
     report.scanned += len(walked)
@@ -174,7 +189,8 @@ def _sync_scope(
         if start and stop():
             report.cancelled = True
             break
-        _record(store, recorder, scope, key, observed[start : start + INDEX_BATCH], report)
+        batch = observed[start : start + INDEX_BATCH]
+        _record(store, recorder, scope, key, batch, report, lock_wait_s)
     for path_text, _ in report.not_kept[not_kept_before:]:
         still_not_kept[path_text] = walked[path_text]
     _save_stat_cache(cache_path, (cache, not_kept), (kept_cache, still_not_kept))
@@ -247,11 +263,12 @@ def _record(
     key: str,
     seen: list[Observation],
     report: SyncReport,
+    lock_wait_s: float,
 ) -> None:
     if not seen:
         return
     # Under the scope lock: a Memtab change is recorded by its own process first.
-    with store.writing(scope):
+    with store.writing(scope, timeout_s=lock_wait_s):
         still = [o for o in seen if not o.gone or _missing(store, o.path)]
         added = recorder.observe(key, still)
     report.recorded += sum(1 for version in added if not version.deleted)
