@@ -61,6 +61,26 @@ COMMAND_MODULES = {
     "memtab.cli.sync_commands": ("sync", "conflicts"),
 }
 _OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
+# Commands that write to the home (history's record of outside changes counts): each
+# first removes the temp files a killed Memtab left there (`store.leftovers`).
+HOME_WRITING_COMMANDS = frozenset(
+    {
+        "list",
+        "tool",
+        "consolidate",
+        "sweep",
+        "write",
+        "suggestions",
+        "copy",
+        "history",
+        "restore",
+        "runs",
+        "revert-run",
+        "trash",
+        "project",
+        "workspace",
+    }
+)
 
 
 def requested_command(argv: Sequence[str]) -> str | None:
@@ -213,6 +233,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_self_test()
         if args.command is None:
             return run_window(args)
+        if args.command in HOME_WRITING_COMMANDS:
+            _remove_leftovers(args)
         status: int = args.handler(args)
         return status
     except (CliError, HomeError, DemoError, MemoryStoreError, PathError) as error:
@@ -226,6 +248,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         stop_telling()
+
+
+def _remove_leftovers(args: argparse.Namespace) -> None:
+    """What a killed Memtab left in the home this command is about to write to."""
+    from memtab.store.home import Home
+    from memtab.store.leftovers import remove_leftover_temps
+
+    location = home_location(args)
+    if location.path.is_dir():
+        remove_leftover_temps(Home(location.path))
 
 
 def _say_kept_aside(kept: KeptAside) -> None:

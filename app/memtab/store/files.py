@@ -10,7 +10,6 @@ watcher reported and patches a listing with them. Descriptions come from
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import os
@@ -131,13 +130,24 @@ def _read_entry(
     )
 
 
-def _remove_if_stale_temp(entry: os.DirEntry[str], now: float) -> None:
-    """Delete a temp file a killed Memtab process left behind (best effort)."""
-    with contextlib.suppress(OSError):
+def remove_if_stale_temp(
+    entry: os.DirEntry[str], now: float, *, max_age_s: float = STALE_TEMP_AGE_S
+) -> bool:
+    """Delete a temp file a killed Memtab process left behind: named by Memtab's pattern,
+    a regular file, older than `max_age_s` at `now` (a time). Whether it went; best effort.
+    The one rule for the scopes (listings), the home's own files (`store.leftovers`) and
+    history's packs."""
+    if not is_temp_name(entry.name):
+        return False
+    try:
         info = entry.stat(follow_symlinks=False)
-        if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_TEMP_AGE_S:
-            os.unlink(entry.path)
-            logger.info("Removed %s, left behind by an interrupted write", entry.path)
+        if not (stat.S_ISREG(info.st_mode) and now - info.st_mtime > max_age_s):
+            return False
+        os.unlink(entry.path)
+    except OSError:
+        return False
+    logger.info("Removed %s, left behind by an interrupted write", entry.path)
+    return True
 
 
 def is_listable_name(name: str) -> bool:
@@ -177,8 +187,8 @@ class _Walk:
                 continue
             for entry in entries:
                 if not is_listable_name(entry.name):
-                    if self._remove_stale_temps and is_temp_name(entry.name):
-                        _remove_if_stale_temp(entry, now)
+                    if self._remove_stale_temps:
+                        remove_if_stale_temp(entry, now)
                     continue
                 try:
                     if entry.is_file(follow_symlinks=False):

@@ -34,6 +34,7 @@ from memtab.store.history.undo import (
 )
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
+from memtab.store.leftovers import remove_leftover_temps_once
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore, orphans_with_history
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
@@ -389,7 +390,9 @@ def record_external_changes(
 ) -> SyncReport:
     """What the window runs after each scan: record what other programs changed (mux, an
     editor), then prune history if its day has come. `cancel` stops it between batches
-    (the first sync of a big home reads every file: a closing window must not wait)."""
+    (the first sync of a big home reads every file: a closing window must not wait). The
+    first one of a home also removes what a killed Memtab left there (`store.leftovers`)."""
+    remove_leftover_temps_once(store.home)
     report = sync_external(store, cancel)
     if not report.cancelled:
         maybe_prune(store.home)

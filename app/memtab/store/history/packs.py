@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from memtab.fs.atomic import Directory, is_temp_name, make_directory_durably
+from memtab.fs.atomic import Directory, make_directory_durably
+from memtab.store.files import remove_if_stale_temp
 
 logger = logging.getLogger(__name__)
 
@@ -173,12 +174,11 @@ def remove_pack(path: Path) -> None:
 
 
 def remove_stale_temps(directory: Path, older_than: float) -> None:
-    """Temp files of packs a killed process left (older than `older_than`, a time)."""
+    """Temp files of packs a killed process left (last written before `older_than`, a
+    time), by the one rule for leftovers (`files.remove_if_stale_temp`)."""
     try:
-        entries = list(os.scandir(directory))
+        with os.scandir(directory) as entries:
+            for entry in list(entries):
+                remove_if_stale_temp(entry, older_than, max_age_s=0)
     except OSError:
         return
-    for entry in entries:
-        with contextlib.suppress(OSError):
-            if is_temp_name(entry.name) and entry.stat(follow_symlinks=False).st_mtime < older_than:
-                os.unlink(entry.path)
