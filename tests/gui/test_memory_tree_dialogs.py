@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from memtab.gui.memory_tab.dialogs import MoveDialog, NewItemDialog, NewKind, TabDialogs
+from memtab.gui.memory_tab.dialogs import (
+    MoveDialog,
+    NewItemDialog,
+    NewKind,
+    TabDialogs,
+    resolve_move_target,
+    resolve_new_path,
+)
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
@@ -82,3 +91,15 @@ def test_delete_confirmation_says_what_will_be_deleted(qtbot: QtBot) -> None:
     assert dialogs.confirm_delete(["tools"], hidden, False, loses_draft=False) is False
     assert seen[2] == "Delete tools — 2 files, 1 of them hidden by the search filter?"
     assert "search filter hides" in seen[3]
+
+
+def test_hidden_names_are_refused_as_the_user_types(tmp_path: Path) -> None:
+    store = MemoryStore(Home(tmp_path / "home"))
+    location = VirtualPath(Scope.GLOBAL)
+    path, reason = resolve_new_path(store, location, ".md", NewKind.FILE)
+    assert path is None and reason is not None and "no listing would show it" in reason
+    store.create_file("/memories/global/a.md", "")
+    target, reason = resolve_move_target(
+        store, parse_file_path("/memories/global/a.md"), "/memories/global/.a.md"
+    )
+    assert target is None and reason is not None and "hidden names" in reason

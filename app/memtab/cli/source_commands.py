@@ -273,6 +273,7 @@ def file_json(file: SourceFile) -> dict[str, Any]:
         "sizeBytes": file.size_bytes,
         "modifiedAt": file.modified_at_ms,
         "conflictOf": None,  # conflict copies are recognised in mux's scopes only
+        "notEditable": file.read_only_reason,
         "kind": file.kind.value,
         "writable": file.writable,
         "readOnlyReason": file.read_only_reason,

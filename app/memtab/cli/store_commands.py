@@ -24,6 +24,7 @@ from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.conflict_copies import find_copies
+from memtab.store.files import ScopeListing
 from memtab.store.history.sync import sync_external
 from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
@@ -95,10 +96,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 # --- list ---------------------------------------------------------------------------------
 
 
-def _file_rows(store: MemoryStore) -> list[dict[str, Any]]:
+def _file_rows(listings: list[ScopeListing], store: MemoryStore) -> list[dict[str, Any]]:
     entries = store.meta_entries()
     rows = []
-    for listing in store.list_all():
+    for listing in listings:
         copies = find_copies(file.path for file in listing.files)
         for file in listing.files:
             meta = entries.get(store.meta_key(file.path))
@@ -115,6 +116,7 @@ def _file_rows(store: MemoryStore) -> list[dict[str, Any]]:
                     "modifiedAt": file.modified_at_ms,
                     # A file-sync tool's conflict copy names its original (docs/formats.md §18.5).
                     "conflictOf": str(copy.original) if copy else None,
+                    "notEditable": file.not_editable_reason,
                 }
             )
     return rows
@@ -124,6 +126,20 @@ def _described(row: dict[str, Any]) -> str:
     if row["conflictOf"]:
         return f"conflict copy of {row['conflictOf']} (see memtab conflicts)"
     return elide(row["description"], 60)
+
+
+def _unaddressable_rows(listings: list[ScopeListing]) -> list[dict[str, Any]]:
+    """Files and folders no virtual path can name: shown, never addressable."""
+    return [
+        {
+            "path": entry.shown,
+            "scope": listing.scope.value,
+            "kind": "directory" if entry.is_dir else "file",
+            "reason": entry.reason,
+        }
+        for listing in listings
+        for entry in listing.unaddressable
+    ]
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -136,10 +152,18 @@ def run_list(args: argparse.Namespace) -> int:
     # History sees what changed outside (unless a writer holds a scope: reads never wait).
     for warning in sync_external(store, wait=False).warnings():
         print(f"warning: {warning}", file=sys.stderr)
-    rows = _file_rows(store)
+    listings = store.list_all()
+    rows = _file_rows(listings, store)
+    unaddressable = _unaddressable_rows(listings)
     if args.json:
-        print_json({"files": rows})
+        print_json({"files": rows, "unaddressable": unaddressable})
         return 0
+    for row in unaddressable:
+        print(
+            f"warning: {row['path']} is not listed: {row['reason']}; rename it outside "
+            "Memtab to see and edit it",
+            file=sys.stderr,
+        )
     if not rows:
         print(f"No memory files in {home.root}")
     else:

@@ -22,7 +22,13 @@ from pathlib import Path
 from memtab.fs.atomic import Directory, encode_utf8, is_temp_name
 from memtab.fs.confined import read_prefix
 from memtab.store.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix, title_of
-from memtab.store.paths import Scope, VirtualPath, is_addressable_name
+from memtab.store.paths import (
+    Scope,
+    VirtualPath,
+    is_addressable_name,
+    shown_name,
+    unaddressable_reason,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +70,27 @@ class FileEntry:
 
 
 @dataclass(frozen=True)
+class UnaddressableEntry:
+    """A file or folder another program named so that no virtual path can reach it (a
+    line break, a backslash, bytes that are not UTF-8 in its name): listed apart, with a
+    warning, never opened or changed through Memtab (docs/formats.md §4.2)."""
+
+    parent: VirtualPath
+    name: str
+    """As on disk (an undecodable byte is a lone surrogate)."""
+    is_dir: bool
+
+    @property
+    def shown(self) -> str:
+        """Its path as Memtab shows it (`shown_name`: escapes where the name is not text)."""
+        return f"{self.parent}/{shown_name(self.name)}"
+
+    @property
+    def reason(self) -> str:
+        return unaddressable_reason(self.name)
+
+
+@dataclass(frozen=True)
 class ScopeListing:
     """Every visible file and directory of one scope, sorted by path (dirs keyed `name/`)."""
 
@@ -71,6 +98,8 @@ class ScopeListing:
     files: tuple[FileEntry, ...] = ()
     directories: tuple[VirtualPath, ...] = ()
     error: str | None = None
+    unaddressable: tuple[UnaddressableEntry, ...] = ()
+    """Files and folders no virtual path can name, shown apart with a warning."""
 
     @property
     def file_count(self) -> int:
@@ -169,6 +198,9 @@ class _Walk:
         self._root = root
         self._remove_stale_temps = remove_stale_temps
         self.error: str | None = None
+        self.unaddressable: list[tuple[tuple[str, ...], str, bool]] = []
+        """(parent segments, name, is a dir) of entries no virtual path can name (not
+        dotfiles: those are hidden on purpose), not descended into."""
 
     def __iter__(self) -> Iterator[tuple[tuple[str, ...], os.DirEntry[str], bool]]:
         # An explicit stack, not recursion: a deeply nested tree must not overflow it.
@@ -189,6 +221,8 @@ class _Walk:
                 if not is_listable_name(entry.name):
                     if self._remove_stale_temps:
                         remove_if_stale_temp(entry, now)
+                    if not entry.name.startswith("."):
+                        self._note_unaddressable(segments, entry)
                     continue
                 try:
                     if entry.is_file(follow_symlinks=False):
@@ -198,6 +232,15 @@ class _Walk:
                         pending.append((entry.path, (*segments, entry.name)))
                 except OSError:
                     continue  # vanished or unreadable while listing
+
+    def _note_unaddressable(self, segments: tuple[str, ...], entry: os.DirEntry[str]) -> None:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                self.unaddressable.append((segments, entry.name, True))
+            elif entry.is_file(follow_symlinks=False):
+                self.unaddressable.append((segments, entry.name, False))
+        except OSError:
+            pass  # vanished while listing
 
 
 def _stat_entry(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry | None:
@@ -230,7 +273,11 @@ def list_scope(scope: Scope, root: Path | None, *, read_files: bool = True) -> S
             files.append(stated)
     files.sort(key=_file_sort_key)
     directories.sort(key=_directory_sort_key)
-    return ScopeListing(scope, tuple(files), tuple(directories), walk.error)
+    unaddressable = [
+        UnaddressableEntry(VirtualPath(scope, segments), name, is_dir)
+        for segments, name, is_dir in sorted(walk.unaddressable)
+    ]
+    return ScopeListing(scope, tuple(files), tuple(directories), walk.error, tuple(unaddressable))
 
 
 def outline_scope(scope: Scope, root: Path | None) -> ScopeOutline:
@@ -296,7 +343,9 @@ def update_listing(
     files = list(by_path.values())
     if added:
         files.sort(key=_file_sort_key)
-    return ScopeListing(listing.scope, tuple(files), listing.directories, listing.error)
+    return ScopeListing(
+        listing.scope, tuple(files), listing.directories, listing.error, listing.unaddressable
+    )
 
 
 def sort_key(segments: tuple[str, ...], *, is_dir: bool) -> str:

@@ -70,6 +70,7 @@ from memtab.store.meta import sanitize_entry
 from memtab.store.paths import (
     PathError,
     VirtualPath,
+    hidden_name_problem,
     parse_file_path,
     parse_virtual_path,
 )
@@ -202,6 +203,7 @@ class MemoryStore(ScopeStore):
         Raises `conflict` if anything is there, also if it appeared a moment ago."""
         assert path.scope is not None
         self._check_size(len(data))
+        require_listed(path, "create")
         if self.kind_of(path) is not None:
             raise conflict
         self.check_scope_room(path.scope)
@@ -288,6 +290,7 @@ class MemoryStore(ScopeStore):
         path = parse_file_path(raw_path)
         assert path.scope is not None
         exists = AlreadyExistsError(f"Something already exists at {path}")
+        require_listed(path, "create")
         with self.writing(path.scope):
             if self.kind_of(path) is not None:
                 raise exists
@@ -415,6 +418,7 @@ class MemoryStore(ScopeStore):
         assert old.scope is not None and new.scope is not None
         if new.is_within(old):
             raise MemoryStoreError(f"Cannot move {old} into itself ({new})")
+        require_listed(new, f"move {old} to")
         taken = AlreadyExistsError(f"Cannot move {old} to {new}: something already exists there")
         with self.writing(old.scope, new.scope):
             kind = self.kind_of(old)
@@ -519,6 +523,7 @@ class MemoryStore(ScopeStore):
             if kind == "dir":
                 raise AlreadyExistsError(f"{path} is a directory")
             if kind is None and data is not None:
+                require_listed(path, "restore")
                 self.check_scope_room(path.scope)
             try:
                 parent = self._open_parent(path, create=data is not None)
@@ -593,6 +598,14 @@ class MemoryStore(ScopeStore):
             raise NotFoundError(f"Only files can be pinned; no memory file at {path}")
         self.meta.set_pinned(self.meta_key(path), pinned)
         return path
+
+
+def require_listed(path: VirtualPath, doing: str) -> None:
+    """PathError when a file or folder made at `path` would be hidden from every listing
+    (`hidden_name_problem`); `doing` says what was refused (`create`, `move a.md to`)."""
+    problem = hidden_name_problem(path)
+    if problem is not None:
+        raise PathError(f"Cannot {doing} {path}: {problem}; choose another name")
 
 
 def parse_path_argument(raw: object, *, allow_roots: bool = False) -> VirtualPath:

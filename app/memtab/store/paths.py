@@ -141,6 +141,64 @@ def is_addressable_name(name: str) -> bool:
     return segment_problem(name) is None and name.rstrip(_JS_WHITESPACE) == name
 
 
+_NAMED_CONTROLS = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def shown_name(name: str) -> str:
+    """A name no virtual path can address (`is_addressable_name` is false) as Memtab shows
+    it and history records it: one line of valid text in which a control character, a
+    byte that is not UTF-8 (read as a lone surrogate), a backslash and white space at the
+    end are written as escapes (`\\n`, `\\xff`, `\\\\`, `\\x20`). The escapes hold a
+    backslash and the rest a forbidden character or `..`, so no virtual path parses to it
+    (docs/formats.md §4.2)."""
+    kept = name.rstrip(_JS_WHITESPACE)
+    shown = []
+    for index, char in enumerate(name):
+        code = ord(char)
+        if char == "\\":
+            shown.append("\\\\")
+        elif char in _NAMED_CONTROLS:
+            shown.append(_NAMED_CONTROLS[char])
+        elif 0xDC80 <= code <= 0xDCFF:  # an undecodable byte (surrogateescape)
+            shown.append(f"\\x{code - 0xDC00:02x}")
+        elif 0xD800 <= code <= 0xDFFF or code < 0x20 or code == 0x7F or index >= len(kept):
+            shown.append(f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}")
+        else:
+            shown.append(char)
+    return "".join(shown)
+
+
+def unaddressable_reason(name: str) -> str:
+    """Why no virtual path can name `name`, for the warning that shows it."""
+    if _SURROGATES.search(name):
+        return "its name is not valid UTF-8"
+    if _CONTROL_CHARS.search(name):
+        return "its name holds a control character (a line break, a tab…)"
+    if "\\" in name:
+        return "its name holds a backslash"
+    problem = segment_problem(name)
+    if problem is not None:
+        return f"no memory path can name it: {problem}"
+    return "its name ends with white space"
+
+
+def hidden_name_problem(path: VirtualPath) -> str | None:
+    """Why no listing would show a file or folder created at `path`, or None.
+
+    Paths may name dotfiles (mux's tool reads them), but listings skip them, Memtab's and
+    mux's alike (docs/formats.md §4.2): a new file there could never be seen, so creating
+    or renaming to one is refused. `.md` is the likeliest: a name left empty."""
+    for segment in path.segments:
+        if segment.startswith("."):
+            if "." not in segment[1:]:
+                return (
+                    f"{segment!r} has no name before the extension, and a name starting "
+                    "with '.' is hidden: no listing would show it"
+                )
+            return f"{segment!r} starts with '.', and hidden names are never listed"
+    return None
+
+
 def parse_virtual_path(raw: str) -> VirtualPath:
     """Validate `raw` against docs/formats.md §3 and return it parsed, or raise PathError."""
     if not isinstance(raw, str):

@@ -19,10 +19,11 @@ builds the same way with every container unfilled: the first paint of 20,000 fil
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from memtab.store.files import FileEntry, ScopeListing
+from memtab import humanize
+from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaEntry
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
@@ -501,6 +502,27 @@ def _message(section: SectionId, kind: MessageKind, text: str) -> TreeNode:
     return TreeNode(message_key(section), NodeKind.MESSAGE, text, section, message_kind=kind)
 
 
+def unaddressable_key(section: SectionId) -> str:
+    return f"unaddressable:{section.value}"
+
+
+def _unaddressable_row(section: SectionId, entries: Sequence[UnaddressableEntry]) -> TreeNode:
+    """The warning row naming what another program put in a scope under a name no virtual
+    path can reach (docs/formats.md §4.2): seen, though it cannot be opened."""
+    names = ", ".join(entry.shown.rsplit("/", 1)[-1] for entry in entries)
+    reasons = "\n".join(f"{entry.shown}: {entry.reason}" for entry in entries)
+    files = humanize.plural(len(entries), "file or folder", "files or folders")
+    return TreeNode(
+        unaddressable_key(section),
+        NodeKind.MESSAGE,
+        f"⚠ Cannot open {names} — rename outside Memtab",
+        section,
+        message_kind=MessageKind.ERROR,
+        subtitle=f"{files} no memory path can name, so Memtab cannot open, change or search "
+        f"them (history keeps their contents); rename them outside Memtab:\n{reasons}",
+    )
+
+
 def _section_node(section: SectionId, subtitle: str = "") -> TreeNode:
     path = None if section is SectionId.ORPHANS else VirtualPath(Scope(section.value))
     return TreeNode(
@@ -566,6 +588,8 @@ def _build_scope_section(
     finish_counts(node)
     if matches is not None:
         node.total_count = scope_scan.file_count
+    elif scope_scan.listing.unaddressable:
+        node.children.append(_unaddressable_row(section, scope_scan.listing.unaddressable))
     if not node.children and not node.unfilled_files:
         if matches is not None:
             node.adopt([_message(section, MessageKind.NO_MATCHES, "No matches")])

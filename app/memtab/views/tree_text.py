@@ -108,7 +108,7 @@ def row_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) -
         orphaned = node.orphan_dir is not None
         return f"{text}\n{glossary.ORPHANED_PROJECT_MEMORY}" if orphaned else text
     if node.kind is NodeKind.MESSAGE:
-        return node.name
+        return node.subtitle or node.name  # a warning's detail, else its text
     if node.kind is NodeKind.MATCH and node.line_match is not None:
         return f"Line {node.line_match.line + 1}: {node.name}"
     return None

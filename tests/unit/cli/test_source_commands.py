@@ -110,7 +110,7 @@ def test_list_source_table_and_mux(machine: Machine, capsys: pytest.CaptureFixtu
     status, out, _ = run_cli(["list", "--source", "codex:memories"], capsys)
     assert status == 0 and "ro  codex:memories:MEMORY.md" in out and "generated" in out
     status, out, _ = run_cli(["list", "--source", "mux", "--json"], capsys)
-    assert status == 0 and json.loads(out) == {"files": []}
+    assert status == 0 and json.loads(out) == {"files": [], "unaddressable": []}
 
 
 def test_show_prints_text_and_json(machine: Machine, capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,6 +22,7 @@ FILE_FIELDS = {
     "sizeBytes",
     "modifiedAt",
     "conflictOf",
+    "notEditable",
 }
 
 

@@ -31,7 +31,7 @@ from memtab import humanize
 from memtab.gui.style import Accent, accent_text
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, short_name
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.store.paths import PathError, VirtualPath, hidden_name_problem, parse_file_path
 
 if TYPE_CHECKING:
     from memtab.gui.sources_copy import CopyChoice
@@ -67,7 +67,7 @@ def resolve_new_path(
     if kind is NewKind.FILE and "." not in path.name:
         path = path.parent.child(path.name + DEFAULT_SUFFIX)
     assert path.scope is not None
-    reason = store.unavailable_reason(path.scope)
+    reason = store.unavailable_reason(path.scope) or hidden_name_problem(path)
     if reason is not None:
         return None, reason
     return path, None
@@ -86,7 +86,7 @@ def resolve_move_target(
     if target.is_within(source):
         return None, f"Cannot move {source} into itself"
     assert target.scope is not None
-    reason = store.unavailable_reason(target.scope)
+    reason = store.unavailable_reason(target.scope) or hidden_name_problem(target)
     if reason is not None:
         return None, reason
     return target, None

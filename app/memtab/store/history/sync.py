@@ -18,6 +18,11 @@ that batch only (so Memtab's own saves wait at most one batch: milliseconds). It
 between batches when `cancel()` says so (a window closing); the next sync goes on where
 it stopped, and finds the contents it copied already there.
 
+A file another program named so that no virtual path reaches it (a line break, a
+backslash, bytes that are not UTF-8 in its name) is kept too, under its shown name
+(`paths.shown_name`: escapes where the name is not text; no virtual path parses to it),
+so its content is in history though Memtab cannot open it (docs/formats.md §4.2).
+
 History keeps no copy of a file over 16 MB or with other hard links (one may be a file
 outside the home). Such files are named in one notice (`SyncReport.not_kept_notice`) the
 first time a sync meets them, and remembered by stat in the same file, so they are not
@@ -43,7 +48,6 @@ from memtab.fs.clock import now_ms
 from memtab.fs.confined import HardLinkedFileError
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeBusyError
-from memtab.store.files import is_listable_name
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.capture import (
     MAX_HISTORY_FILE_BYTES,
@@ -54,7 +58,15 @@ from memtab.store.history.capture import (
 from memtab.store.history.recorder import HistoryRecorder, Observation
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.paths import (
+    SCOPE_ORDER,
+    PathError,
+    Scope,
+    VirtualPath,
+    is_addressable_name,
+    parse_file_path,
+    shown_name,
+)
 from memtab.store.scope_access import kind_in, open_scope_directory
 from memtab.store.scopes import READ_LOCK_WAIT_S, SCOPE_LOCK_TIMEOUT_S
 
@@ -151,7 +163,7 @@ def _sync_scope(
     stop: Callable[[], bool],
     lock_wait_s: float,
 ) -> None:
-    walked, complete = _stat_walk(scope, store.root(scope))
+    walked, complete, raw = _stat_walk(scope, store.root(scope))
     report.scanned += len(walked)
     key = store.history_key(scope)
     newest = ScopeHistory(store.home, key).newest_by_path()
@@ -177,7 +189,7 @@ def _sync_scope(
                 break
             chunk = candidates[start : start + SYNC_BATCH]
             for observation in _read_changed(
-                store.root(scope), chunk, newest, walked, kept_cache, report
+                store.root(scope), scope, chunk, raw, newest, walked, kept_cache, report
             ):
                 assert observation.data is not None
                 blobs.put(observation.data, observation.sha256)
@@ -198,7 +210,9 @@ def _sync_scope(
 
 def _read_changed(
     root: Path,
+    scope: Scope,
     paths: list[str],
+    raw: dict[str, tuple[str, ...]],
     newest: dict[str, Version],
     walked: dict[str, Stat],
     kept_cache: dict[str, tuple[int, int, str]],
@@ -207,7 +221,7 @@ def _read_changed(
     """What files (of the scope rooted at `root`) whose stat changed hold now, where it
     differs from their newest version (the others are remembered in the stat cache)."""
     seen: list[Observation] = []
-    for path_text, data in _read_files(root, paths, report):
+    for path_text, data in _read_files(root, scope, paths, raw, report):
         report.hashed += 1
         digest = sha256_of(data)
         current = newest.get(path_text)
@@ -218,25 +232,33 @@ def _read_changed(
     return seen
 
 
-def _read_files(root: Path, paths: list[str], report: SyncReport) -> Iterator[tuple[str, bytes]]:
+def _read_files(
+    root: Path,
+    scope: Scope,
+    paths: list[str],
+    raw: dict[str, tuple[str, ...]],
+    report: SyncReport,
+) -> Iterator[tuple[str, bytes]]:
     """(path, whole content) of each file, read through its parent directory opened once
-    per directory (never through a symlink, as the store reads). A file gone since the
-    walk is skipped (the next sync sees it); one history does not keep is in
-    `report.not_kept`, one that cannot be read a problem."""
-    by_parent: dict[VirtualPath, list[VirtualPath]] = {}
+    per directory (never through a symlink, as the store reads). `raw`: the names on disk
+    of paths recorded by their shown name. A file gone since the walk is skipped (the
+    next sync sees it); one history does not keep is in `report.not_kept`, one that
+    cannot be read a problem."""
+    by_parent: dict[VirtualPath, list[tuple[str, VirtualPath]]] = {}
     for path_text in paths:
-        path = parse_file_path(path_text)
-        by_parent.setdefault(path.parent, []).append(path)
+        segments = raw.get(path_text)
+        path = parse_file_path(path_text) if segments is None else VirtualPath(scope, segments)
+        by_parent.setdefault(path.parent, []).append((path_text, path))
     for parent, files in by_parent.items():
         try:
-            directory = open_scope_directory(root, parent, target=files[0], create=False)
+            directory = open_scope_directory(root, parent, target=files[0][1], create=False)
         except NotFoundError:
             continue
         except (MemoryStoreError, PathError) as error:
-            report.problems += [f"{path}: {error}" for path in files]
+            report.problems += [f"{text}: {error}" for text, _ in files]
             continue
         with directory:
-            for path in files:
+            for path_text, path in files:
                 try:
                     data = (
                         read_whole(directory, path.name)
@@ -244,16 +266,18 @@ def _read_files(root: Path, paths: list[str], report: SyncReport) -> Iterator[tu
                         else None
                     )
                 except TooLargeForHistoryError:
-                    report.not_kept.append((str(path), f"over {MAX_HISTORY_FILE_BYTES // MB} MB"))
+                    report.not_kept.append((path_text, f"over {MAX_HISTORY_FILE_BYTES // MB} MB"))
                     continue
                 except HardLinkedFileError:
-                    report.not_kept.append((str(path), "it has other hard links"))
+                    report.not_kept.append((path_text, "it has other hard links"))
                     continue
                 except OSError as error:
-                    report.problems.append(f"{path}: cannot read it: {error.strerror or error}")
+                    report.problems.append(
+                        f"{path_text}: cannot read it: {error.strerror or error}"
+                    )
                     continue
                 if data is not None:
-                    yield str(path), data
+                    yield path_text, data
 
 
 def _record(
@@ -300,14 +324,19 @@ def _meta_key(store: MemoryStore, path_text: str) -> str:
         return ""
 
 
-def _stat_walk(scope: Scope, root: Path) -> tuple[dict[str, Stat], bool]:
-    """(size, mtime_ns) of every listable file of a scope, and whether every directory
-    could be read (if not, missing files may only be unreadable: none count as gone)."""
+def _stat_walk(
+    scope: Scope, root: Path
+) -> tuple[dict[str, Stat], bool, dict[str, tuple[str, ...]]]:
+    """(size, mtime_ns) of every file of a scope but dotfiles, by path; whether every
+    directory could be read (if not, missing files may only be unreadable: none count as
+    gone); and the names on disk of the paths that are shown names (`shown_name`)."""
     found: dict[str, Stat] = {}
+    raw: dict[str, tuple[str, ...]] = {}
     complete = True
-    pending: list[tuple[str, tuple[str, ...]]] = [(str(root), ())]
+    # (directory, its segments on disk, the same as shown)
+    pending: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [(str(root), (), ())]
     while pending:
-        directory, segments = pending.pop()
+        directory, segments, shown = pending.pop()
         try:
             with os.scandir(directory) as iterator:
                 entries = list(iterator)
@@ -317,18 +346,23 @@ def _stat_walk(scope: Scope, root: Path) -> tuple[dict[str, Stat], bool]:
             complete = False
             continue
         for entry in entries:
-            if not is_listable_name(entry.name):
+            if entry.name.startswith("."):  # hidden on purpose (and Memtab's temp files)
                 continue
             try:
                 info = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
             child = (*segments, entry.name)
+            name = entry.name if is_addressable_name(entry.name) else shown_name(entry.name)
+            child_shown = (*shown, name)
             if stat.S_ISDIR(info.st_mode):
-                pending.append((entry.path, child))
+                pending.append((entry.path, child, child_shown))
             elif stat.S_ISREG(info.st_mode):
-                found[str(VirtualPath(scope, child))] = (info.st_size, info.st_mtime_ns)
-    return found, complete
+                path_text = str(VirtualPath(scope, child_shown))
+                found[path_text] = (info.st_size, info.st_mtime_ns)
+                if child_shown != child:
+                    raw[path_text] = child
+    return found, complete, raw
 
 
 StatCache = tuple[dict[str, tuple[int, int, str]], dict[str, Stat]]
