@@ -54,14 +54,18 @@ MEASURED = frozenset(path for path, part in read_split().items() if part == "mea
 
 @dataclass(frozen=True)
 class Expected:
-    """A note worth keeping: every fragment must appear in one note."""
+    """A note worth keeping: every fragment must appear in one note (a fragment `a|b` is met
+    by either spelling: the session's language or English)."""
 
     fragments: tuple[str, ...]
     missed: bool = False  # the offline writer does not find it today (documentation only)
 
     def matches(self, note: Note) -> bool:
         text = note.text.casefold()
-        return all(fragment.casefold() in text for fragment in self.fragments)
+        return all(
+            any(spelling.casefold() in text for spelling in fragment.split("|"))
+            for fragment in self.fragments
+        )
 
 
 def expect(*fragments: str, missed: bool = False) -> Expected:
