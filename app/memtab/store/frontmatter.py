@@ -143,13 +143,20 @@ _HEADING_MARKUP = re.compile(r"[*_`~]+")
 # A template's title heading, filled in below it: Claude Code's session summaries start
 # `# Session Title` / `_A short and distinctive 5-10 word descriptive title…_` / the title.
 _TEMPLATE_TITLE = re.compile(r"^(?:session )?title$", re.IGNORECASE)
-_TEMPLATE_HINT = re.compile(r"^(?:_[^_].*_|\*[^*].*\*)$")
+# Claude Code's own hint under its title heading, left as it is in an unfilled template:
+# "_A short and distinctive 5-10 word descriptive title for the session. Super info dense,
+# no filler_". A filled summary either keeps it and writes the title on a line below, or
+# replaces it with the title in the same italics ("_Compaction任务中断问题 & …_").
+_TEMPLATE_HINT = re.compile(
+    r"^a short and distinctive\b.*\btitle for the session\b", re.IGNORECASE | re.DOTALL
+)
 
 
 def title_of(text: str) -> str:
     """What a file calls itself, cleaned like a description ("" when nothing): its first
     Markdown heading after any frontmatter (outside code fences), or, under a template's
-    title heading ("# Session Title"), the title written below it."""
+    title heading ("# Session Title"), the first line below it that is not the template's
+    own hint, emphasis dropped."""
     start = find_frontmatter(text)
     position = start.end if start is not None else 0
     while True:
@@ -168,9 +175,13 @@ def title_of(text: str) -> str:
         return heading
     for raw in text[match.end() :].splitlines():
         line = raw.strip()
-        if not line or _TEMPLATE_HINT.match(line):
+        if not line:
             continue
-        return "" if line.startswith("#") else heading_text(line)
+        if line.startswith("#"):
+            return ""  # the next section: no title was written
+        title = heading_text(line)
+        if not _TEMPLATE_HINT.match(title):
+            return title
     return ""
 
 

@@ -407,14 +407,34 @@ def test_the_fast_path_never_loads_pyyaml() -> None:
 # --- the title a file gives itself (shown where it has no description) ---------------------
 
 
+_CLAUDE_HINT = (
+    "_A short and distinctive 5-10 word descriptive title for the session. Super info dense, "
+    "no filler_"
+)
+
+
 @pytest.mark.parametrize(
     ("text", "title"),
     [
         ("# Scratch: refresh race repro\n\n- Two tabs.\n", "Scratch: refresh race repro"),
         ("---\nname: x\n---\n\n## **Deploy** [notes](d.md):\n", "Deploy notes"),
         ("```\n# a comment in code\n```\n# Real title\n", "Real title"),
-        ("# Session Title\n_A short title_\n\nAuth refresh race\n", "Auth refresh race"),
-        ("# Session Title\n_A short title_\n\n# Current State\n", ""),
+        # Claude Code's session-memory summary.md, as real ones read: the title in the
+        # hint's italics, or the hint kept and the title on a line of its own below it.
+        (
+            "# Session Title\n_Compaction任务中断问题 & PostCompact hook机制研究_\n\n"
+            "# Current State\n_What is actively being worked on right now?_\n\nDone.\n\n"
+            "# Files and Functions\n_What are the important files? In short, what do they "
+            "contain and why are they relevant?_\n",
+            "Compaction任务中断问题 & PostCompact hook机制研究",
+        ),
+        (
+            f"# Session Title\n{_CLAUDE_HINT}\n\nFixing Redundant URL-Encoded Backslashes in "
+            "Hugo Links\n\n# Current State\n_What is actively being worked on right now?_\n",
+            "Fixing Redundant URL-Encoded Backslashes in Hugo Links",
+        ),
+        (f"# Session Title\n{_CLAUDE_HINT}\n\n# Current State\n", ""),  # unfilled
+        ("# Session Title\n\n# Current State\n_What is happening?_\n", ""),
         ("No heading at all.\n", ""),
     ],
 )
