@@ -29,12 +29,14 @@ def main(argv: list[str] | None = None) -> int:
     cases = WRITER_CASES if args.tune else MEASURE_CASES
     total = Score()
     by_language: dict[str, Score] = defaultdict(Score)
+    sessions: dict[str, int] = defaultdict(int)
     with tempfile.TemporaryDirectory() as scratch:
         for case in cases:
             notes = notes_for_transcript(case.path, Path(scratch))
             score = Score()
             for each in (score, total, by_language[case.language]):
                 each.add(case, notes)
+            sessions[case.language] += 1
             print(
                 f"{case.name[:70]:70} right {score.right}/{score.written}"
                 f"  found {score.found}/{score.expected}"
@@ -46,16 +48,30 @@ def main(argv: list[str] | None = None) -> int:
                 for _, item in score.missing:
                     print(f"    missed: {' … '.join(item.fragments)}")
     part = "tuned-on" if args.tune else "measured"
+    print(f"\n{part} part | language | sessions | labelled items | precision | recall")
     for language, score in sorted(by_language.items()):
-        print(f"{part} part, {language}: {_figures(score)}")
-    print(f"{part} part, all: {_figures(total)}")
+        print(_row(LANGUAGES.get(language, language), sessions[language], score))
+    print(_row("all", sum(sessions.values()), total))
     return 0
 
 
-def _figures(score: Score) -> str:
+LANGUAGES = {
+    "en": "English",
+    "ja": "Japanese",
+    "zh": "Chinese",
+    "ko": "Korean",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "pt": "Portuguese",
+}
+
+
+def _row(language: str, sessions: int, score: Score) -> str:
     return (
-        f"precision {score.precision:.2f} ({score.right}/{score.written}), "
-        f"recall {score.recall:.2f} ({score.found}/{score.expected})"
+        f"| {language} | {sessions} | {score.expected} | "
+        f"{score.precision:.2f} ({score.right}/{score.written}) | "
+        f"{score.recall:.2f} ({score.found}/{score.expected}) |"
     )
 
 
