@@ -159,10 +159,70 @@ SPOTTER_CASES = (
         ),
     ),
 )
+_SHARED = FIXTURES / "claude-code"
+# split.txt's 2026-11-22 block, tune part: labelled by reading them (tuned on, so not blind).
+LANGUAGE_CASES = (
+    WriterCase(
+        "meow: GA4 tag not detected (ja)",
+        _SHARED / "135yshr-meow__entire-checkpoints-v1__1f__8a75bbade8__0__full.jsonl.gz",
+        (
+            expect("G-081QKVSS83"),
+            expect("Consent Mode"),
+            expect("SRI"),
+            expect("HUGO_ENVIRONMENT=production", missed=True),  # piped into tail
+        ),
+        "ja",
+    ),
+    WriterCase(
+        "meow: code signing, open-source files (ja)",
+        _SHARED / "135yshr-meow__entire-checkpoints-v1__7f__050443dfd6__0__full.jsonl.gz",
+        (
+            expect("8G55J44ZTV"),
+            expect("PULL_REQUEST_TEMPLATE", missed=True),
+            expect("cask", missed=True),
+        ),
+        "ja",
+    ),
+    WriterCase(
+        "FitToday: subscription names, Linear MCP (pt)",
+        _SHARED
+        / "Viniciuscarvalho-FitToday__entire-checkpoints-v1__f4__473875393c__4__full.jsonl.gz",
+        (expect("claude mcp add"), expect("com.fittoday.")),
+        "pt",
+    ),
+    WriterCase(
+        "FitToday: exercise order in programs (pt)",
+        _SHARED
+        / "Viniciuscarvalho-FitToday__entire-checkpoints-v1__6e__2a609456c8__0__full.jsonl.gz",
+        (
+            expect("onMove", "List"),
+            expect("XCTest", "SourceKit"),
+            expect("SaveCustomWorkoutUseCase", missed=True),
+            expect(".entire", "gitignore", missed=True),
+        ),
+        "pt",
+    ),
+    WriterCase(
+        "entire: error handling like stripe-cli (en)",
+        _SHARED / "entireio-cli__entire-checkpoints-v1__7e__d4051c8a85__0__full.jsonl.gz",
+        (expect("mise run test"), expect("SilentError", missed=True)),
+    ),
+    WriterCase(
+        "entire: newlines in the last prompt (en)",
+        _SHARED / "entireio-cli__entire-checkpoints-v1__19__1cb6003d79__0__full.jsonl.gz",
+        (expect("mise run test"), expect("Last Prompt", missed=True)),
+    ),
+    WriterCase(
+        "claude-code-viewer: a TODO app by sub-agents (en)",
+        _SHARED / "d-kimuson-claude-code-viewer__mock-global-claude-dir__projects__sample-project__"
+        "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl.gz",
+    ),
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
     *SPOTTER_CASES,
+    *LANGUAGE_CASES,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(

@@ -55,9 +55,9 @@ _FACT_MARKERS = re.compile(
     r"|versão \d)\b"
     # Chinese, Japanese, Korean (no word boundaries in these scripts)
     r"|因为|原因|需要|必须|必須|而不是|不支持|不存在|没有|過時|过时|端口|版本"
-    r"|原因は|ため|必要|代わりに|存在しません|存在しない|ありません|動作しません|古い"
-    r"|ポート|バージョン|サポートされていません"
-    r"|때문에|원인|필요|대신|존재하지 않|없습니다|작동하지 않|오래된|포트|버전",
+    r"|原因は|(?<!念の)ため|必要|代わりに|存在しません|存在しない|ありません|動作しません|古い"
+    r"|(?<![\u30a0-\u30ff])ポート|バージョン|サポートされていません"
+    r"|때문에|원인|필요|대신|존재하지 않|없습니다|작동하지 않|오래된|(?<![가-힣])포트|버전",
     re.IGNORECASE,
 )
 # Something concrete the fact is about: code, a path, a file name, an env var, a port.
@@ -74,22 +74,36 @@ _NOT_A_FACT = re.compile(
     r"|je vais|j'ai|voulez-vous|veux-tu|parfait|ich werde|ich habe|voy a|he |vou |eu )\b"
     r"|\b(?:want me to|let me know|i can|i could|i will|if you'd like|would you like)\b"
     r"|\bI(?:'ll| will| need| should| must| have to| can|'m going to)\b"
-    r"|(?:しましょうか|しますか|しました。?$|します。?$|했습니다|하겠습니다|我将|我会|我已经)",
+    # what the agent did, as a report ("Added `x` import", "Corrigi o script")
+    r"|^(?:added|removed|changed|updated|fixed|created|deleted|renamed|moved|replaced"
+    r"|implemented|refactored|wrote|ran|installed|configured|verified|checked|found)\b"
+    r"|^(?:vou|agora|identifiquei|encontrei|corrigi|adicionei|removi|atualizei|criei|feito"
+    r"|pronto|voy|ahora|listo|encontré|corregí|añadí|voici|maintenant|c'est fait|jetzt"
+    r"|erledigt|hier ist)\b"
+    # advice to the user, or an offer ("To be sure, open … and check", "建议…")
+    r"|\b(?:i recommend|we recommend|recommended|you (?:can|could|should|may|might)"
+    r"|recomendo|recomiendo|je recommande|vous pouvez|você pode|puedes)\b"
+    r"|(?:しましょうか|しますか|しました。?$|します。?$|しましたが|してください|下さい|おすすめ"
+    r"|推奨します|確実です|と良いです|しましょう|했습니다|하겠습니다|하세요|추천"
+    r"|我将|我会|我已经|让我|我来|建议|推荐|你可以|可以用|^已|^好的|^明白|^需要)",
     re.IGNORECASE,
 )
 _STATUS = re.compile(
     r"\b(?:\d+ (?:tests?|passed|failures?|errors?)|tests? pass(?:ing|ed)?|all green"
     r"|pushed|merged|committed|pr #?\d+|commit [0-9a-f]{7,}|tests? (?:fail|failing|failed)"
-    r"|still fail|yet)",
+    r"|still fail|yet)|还没|尚未|没有被|まだ|아직|ainda não|todavía no|pas encore|noch nicht",
     re.IGNORECASE,
 )
 # A line that leans on what came before it names its subject elsewhere: not a note alone.
 _LEANS_ON_CONTEXT = re.compile(
     r"^(?:it|its|this|that|these|those|they|them|which|and|but|or|so|also|then|here"
     r"|il|elle|ils|cela|ça|et|mais|donc|dies|und|aber|esto|eso|y|pero|isso|mas"
-    r"|これ|それ|この|その|そして|しかし|这|那|它|이것|그것|그리고)\b",
+    r"|precisa|necesita|requires?|needs?|このため|そのため|これ|それ|この|その|そして|しかし"
+    r"|这|那|它|이것|그것|그리고)\b",
     re.IGNORECASE,
 )
+# A sentence opening on a quoted string in code is the tail of an example, not a subject.
+_QUOTED_EXAMPLE = re.compile(r"^`[\"'“]")
 _PLACEHOLDER = re.compile(r"<[A-Za-z_ -]+>|\{\{|\bTODO\b|\bXXX\b|\.\.\.$|…$")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _LABEL = re.compile(r"^\*{0,2}[\w ]{2,30}\*{0,2}\s?:\*{0,2}\s+")
@@ -164,6 +178,6 @@ def stands_alone(text: str) -> bool:
     text = text.strip()
     if not text or (text[0].islower() and not text.startswith("`")):
         return False  # a continuation of something cut off before it
-    if _LEANS_ON_CONTEXT.match(text) or _PLACEHOLDER.search(text):
+    if _LEANS_ON_CONTEXT.match(text) or _PLACEHOLDER.search(text) or _QUOTED_EXAMPLE.match(text):
         return False
     return bool(_CONCRETE.search(text))

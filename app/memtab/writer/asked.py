@@ -23,10 +23,24 @@ MAX_ANSWER_CHARS = 160
 MAX_QUESTION_CHARS = 160
 
 _QUESTION_TOOL = re.compile(r"^ask_?user_?questions?$", re.IGNORECASE)
-_ANSWERED = "User has answered your questions:"
+# How Claude Code says the user answered (older and newer wording).
+_ANSWERED = re.compile(r"(?:User has answered your questions|Your questions have been answered):")
+# The answer ends at its closing quote, before the next answer, the end, or what the user
+# added to it (the option's preview, their notes).
+_ANSWER_END = r'(.*?)"(?=,\s"|\.\s|\.?\s*$|\s+(?:selected preview|user notes):)'
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)(?:</command-args>|\Z)", re.DOTALL)
 _NOT_HUMAN = re.compile(r"^\s*(?:<task-notification>|\[Request interrupted)")
 _FIRST_SENTENCE = re.compile(r"^(.+?(?:[.!?](?=\s|$)|[。！？]))")
+# "Additional feedback: …", "Error: …": text pasted in, not the user's own words.
+_PASTED_LABEL = re.compile(r"^[A-Za-z][\w ]{1,30}:\s")
+# A first sentence that says what is wrong ("GA4の設定が間違えているようです。") or what the
+# user is after in general tells why the session started, not what to keep working on.
+_REPORTS_A_PROBLEM = re.compile(
+    r"\b(?:seems?|is broken|doesn't work|does not work|isn't working|not working"
+    r"|what i'm trying|não está|não funciona|no está|no funciona|ne marche pas"
+    r"|ne fonctionne pas|funktioniert nicht)\b|ようです|みたいです|好像|似乎|것 같",
+    re.IGNORECASE,
+)
 _TRIVIAL_ANSWER = re.compile(
     r"^(?:yes|no|ok|okay|sure|y|n|oui|non|ja|nein|sí|si|não|sim|はい|いいえ|是|否|네|아니요)\.?$",
     re.IGNORECASE,
@@ -49,6 +63,8 @@ def goal_in(first_message: str) -> str | None:
         return None
     if not MIN_GOAL_CHARS <= len(paragraph) <= MAX_GOAL_CHARS or paragraph.endswith(("?", "？")):
         return None  # nothing that fits a note, or a question rather than a task
+    if _PASTED_LABEL.match(paragraph) or _REPORTS_A_PROBLEM.search(paragraph):
+        return None  # pasted feedback, or what went wrong: the session's trigger, not a goal
     goal = paragraph[0].upper() + paragraph[1:]
     if goal[-1] not in ".!?。！？)":
         goal += "."
@@ -63,7 +79,7 @@ def is_question(call: TranscriptToolCall) -> bool:
 def decisions_in(call: TranscriptToolCall) -> list[str]:
     """The user's answers to one question call, each as a note naming its question."""
     output = call.output or ""
-    if call.is_error or _ANSWERED not in output or not isinstance(call.input, dict):
+    if call.is_error or not _ANSWERED.search(output) or not isinstance(call.input, dict):
         return []
     questions = call.input.get("questions")
     decisions: list[str] = []
@@ -71,7 +87,7 @@ def decisions_in(call: TranscriptToolCall) -> list[str]:
         question = item.get("question") if isinstance(item, dict) else None
         if not isinstance(question, str) or not question.strip():
             continue
-        match = re.search(re.escape(f'"{question}"="') + r'(.*?)"(?=,\s"|\.\s|\.?\s*$)', output)
+        match = re.search(re.escape(f'"{question}"="') + _ANSWER_END, output)
         if match is None:
             continue
         answer = " ".join(match.group(1).split())

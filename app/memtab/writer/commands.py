@@ -49,6 +49,7 @@ _EXPLORATORY = _word_set(
     "gh curl wget open xdg-open man help history clear nl od xxd hexdump realpath dirname "
     "basename readlink id hostname uptime top htop lsof netstat ss ping test [ command"
 )
+_ASKS_ITS_VERSION = _word_set("version --version -V -v help --help -h")
 # Programs that change files or the shell, not the project's workflow: never a note.
 _SYSTEM = _word_set(
     "mkdir cp mv rm rmdir touch chmod chown ln kill pkill killall sleep export source set "
@@ -70,7 +71,7 @@ PROJECT_TOOLS = _word_set(
     "pytest tox nox ruff mypy pyright black isort flake8 pylint coverage pre-commit "
     "npm pnpm yarn bun deno npx bunx tsc eslint prettier jest vitest playwright biome "
     "cargo go dotnet swift mix rspec rake bundle phpunit composer gleam zig uv poetry "
-    "pipenv pip pip3 hatch pdm docker docker-compose podman nextest"
+    "pipenv pip pip3 hatch pdm docker docker-compose podman nextest hugo xcodebuild"
 )
 # For tools that do many things, the subcommands that build/test/lint/install.
 _PROJECT_SUBCOMMANDS: dict[str, frozenset[str]] = {
@@ -214,6 +215,8 @@ def _segment_is_exploratory(words: list[str]) -> bool:
         return sub in _GIT_READ_ONLY or sub == ""
     if program == "sed":
         return "-n" in words[1:3]
+    if len(words) == 2 and words[1] in _ASKS_ITS_VERSION:
+        return True  # `hugo version`, `node --version`: looks at the tool, runs nothing
     return program in _EXPLORATORY
 
 

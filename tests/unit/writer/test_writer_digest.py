@@ -55,6 +55,16 @@ def test_a_fact_stated_in_any_claimed_language_is_kept(text: str) -> None:
         "Expected — the `AnnotationMessageRef` module doesn't exist yet.",
         "Need to add the handler for `toggle` in both views.",
         "Set `<your-api-key>` in `.env` because the client requires it.",
+        # Lines of real sessions (tests/quality, tuned-on part): a step whose word for
+        # "export" holds the word for "port", advice "just in case", what the agent did,
+        # the tail of an example, a subjectless "needs".
+        "`.p12` ファイルとしてエクスポート（パスワード設定）.",
+        "念のため `meow.oreha.dev` を開いて「Accept」→ GA4 リアルタイムに自分が出るか確認すると"
+        "確実です。",
+        'Added `"strings"` import - Required for `strings.Contains()`.',
+        '`"Fix the bug in the login page"` instead of breaking the terminal output.',
+        "Precisa usar o `SaveCustomWorkoutUseCase`.",
+        "`binary_search.py` 还没有被创建，因为会话被中断了。",
     ],
 )
 def test_plans_reports_and_fragments_are_not_findings(text: str) -> None:
@@ -118,6 +128,21 @@ def test_the_users_answer_to_a_question_is_a_decision_naming_its_question() -> N
     assert decisions_in(refused) == []
 
 
+def test_an_answer_in_the_newer_wording_with_its_preview_is_a_decision() -> None:
+    """Claude Code now says "Your questions have been answered" and adds the chosen
+    option's preview after the answer (a real session of 135yshr/meow)."""
+    question = "GA4のタグ構成をどうしますか？（meow.oreha.dev の website 側）"
+    output = (
+        f'Your questions have been answered: "{question}"="Consent Mode v2 標準に修正（推奨）" '
+        "selected preview:\ngtag('consent','default',{... analytics_storage:'denied'});"
+    )
+    call = tool("AskUserQuestion", {"questions": [{"question": question}]}, output=output)
+    assert decisions_in(call) == [
+        'Asked "GA4のタグ構成をどうしますか？" — the user chose: '
+        "Consent Mode v2 標準に修正（推奨）."
+    ]
+
+
 @pytest.mark.parametrize(
     ("message", "goal"),
     [
@@ -132,6 +157,10 @@ def test_the_users_answer_to_a_question_is_a_decision_naming_its_question() -> N
             "Make the importer skip broken rows.",
         ),
         ("Can you explain how decorators work?", None),
+        # What went wrong, or pasted feedback: why the session began, not a goal to keep.
+        ("GA4の設定が間違えているようです。 G-081QKVSS83 が正しいIDなのですが", None),
+        ("Additional feedback: If the prompt contains newline characters, they break it.", None),
+        ("A ordem dos exercícios em programas não está acontecendo nada.", None),
         ("<task-notification><result>done</result></task-notification>", None),
         ("ok", None),
     ],
@@ -193,6 +222,9 @@ def _claude_bash(n: int, command: str, output: str) -> list[dict[str, object]]:
         ("git push --set-upstream origin main", False),
         ("mkdir -p build", False),
         ("ls -la", False),
+        ("xcodebuild build -scheme FitToday -destination 'platform=iOS Simulator' -quiet", True),
+        ("HUGO_ENVIRONMENT=production hugo --minify", True),
+        ('command -v hugo || echo "NO_HUGO"; hugo version', False),  # only asks its version
     ],
 )
 def test_which_commands_that_worked_are_worth_a_note(command: str, kept: bool) -> None:
