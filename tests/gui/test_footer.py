@@ -608,6 +608,9 @@ def test_review_first_with_the_real_facade_applies_exactly_the_accepted_ops(
     assert proposed
     merge = review.plan.unit_of(proposed[-1])  # the demo's merge: an insert and a delete
     assert merge is not None and len(merge.indexes) == 2
+    review.ops.setCurrentItem(review.ops.topLevelItem(0))  # the merge: why, and its diff
+    assert review.reason.isVisibleTo(review)
+    assert review.reason.text().startswith("Why: Took 1 item it lacked from project/test-tips.md")
     review.set_accepted(proposed[-1], False)  # unticks the merge's edit with its delete
     kept = [index for index in proposed if index not in merge.indexes]
     assert list(review.accepted_ops) == kept

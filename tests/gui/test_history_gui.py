@@ -17,6 +17,7 @@ from memtab.gui.main_window import MainWindow
 from memtab.gui.memory_tab.history_revert import LEFT_ALONE, RESTORED
 from memtab.gui.memory_tab.tab_actions import ASK_CROSS_SCOPE_DROPS
 from memtab.llm.types import ModelReply
+from memtab.store.history.interrupted import RunHeader, StartedRun
 from memtab.store.history.runs import RunsLog
 from memtab.store.history.undo import file_history
 from memtab.store.home import Home
@@ -232,6 +233,27 @@ def test_runs_mux_journals_reach_the_runs_log_while_memtab_watches(
         touch_later(home.journal_path, json.dumps({"workspaces": {MAIN: record}}))
         wait_for(qtbot, lambda count=number: len(RunsLog(home).runs()) == count)
     assert [run.summary for run in RunsLog(home).runs()] == ["mux pruned two", "mux pruned one"]
+
+
+def test_a_run_a_kill_left_unlogged_is_logged_when_the_window_starts(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    # What a consolidation killed after its first change leaves: its started-run file,
+    # and the change recorded as the consolidator's under the run's id.
+    workspace = load_registry(home).require_workspace(MAIN)
+    header = RunHeader("run-killed", "manual", MAIN, workspace.project_identity, 1_700_000_000_000)
+    started = StartedRun(home, header)
+    started.begin()
+    arguments = {"command": "create", "path": "/memories/global/new.md", "file_text": "x\n"}
+    started.attempt("create", "/memories/global/new.md", None, arguments, {})
+    run_store = MemoryStore(home, workspace, actor="consolidator", run_id="run-killed")
+    run_store.create_file("/memories/global/new.md", "x\n")
+    assert RunsLog(home).get("run-killed") is None
+    watched_window(qtbot, make_window, home)
+    wait_for(qtbot, lambda: RunsLog(home).get("run-killed") is not None)
+    run = RunsLog(home).get("run-killed")
+    assert run is not None and run.failed and run.applied_count == 1
+    assert run.summary == "Interrupted after 1 change: created new.md (1 line)."
 
 
 # --- Runs… and Revert this run -------------------------------------------------------------

@@ -41,13 +41,7 @@ from memtab.fs.atomic import atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.store.errors import MemoryStoreError
 from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_optional, cap_text
-from memtab.store.history.describe import (
-    describe_op,
-    merge_targets,
-    op_texts,
-    op_units,
-    unified_diff,
-)
+from memtab.store.history.describe import describe_ops, op_texts, op_units, unified_diff
 from memtab.store.history.runs import RunOp
 from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS, Trigger, is_trigger
@@ -138,7 +132,7 @@ class PlanUnit:
         """What the unit does: its deletes in words (a merge reads "Merged a.md into
         b.md"), else its ops' words."""
         deletes = [op.description for op in self.ops if op.command == "delete"]
-        return "; ".join(deletes or [op.description for op in self.ops])
+        return join_words(deletes or [op.description for op in self.ops])
 
     def numbers(self) -> str:
         """`ops 1 and 4`, `op 2`."""
@@ -392,7 +386,7 @@ def planned_ops(
     units: Sequence[int | None] = [op.unit for op in run_ops]
     if not any(unit is not None for unit in units):
         units = op_units(run_ops, texts)
-    merges = merge_targets(run_ops, texts, units)
+    words = describe_ops(run_ops, texts, units)
     ops = []
     for index, run_op in enumerate(run_ops):
         files = tuple(
@@ -418,9 +412,7 @@ def planned_ops(
                 arguments=dict(calls[index]) if index < len(calls) else {},
                 proposed=run_op.applied,
                 note=run_op.note,
-                description=describe_op(
-                    run_op, texts[index], merged_into=merges.get(index)
-                ).removeprefix("Not applied — "),
+                description=words[index].removeprefix("Not applied — "),
                 files=files,
                 unit=units[index] if run_op.applied else None,
             )
@@ -497,6 +489,14 @@ def check_plan(plan: ConsolidationPlan, home: Home, accepted: Collection[int]) -
                 f"“{unit.description}” ({unit.numbers()}), which is applied whole or not "
                 f"at all: accept {_numbered(left)} too, or leave out {_numbered(taken)}"
             )
+
+
+def join_words(parts: Sequence[str]) -> str:
+    """Ops' words as one phrase: `Merged a.md into b.md; removed 1 line from c.md`."""
+    return "; ".join(
+        part[:1].lower() + part[1:] if n and part[1:2].islower() else part
+        for n, part in enumerate(parts)
+    )
 
 
 def _numbered(indexes: Sequence[int]) -> str:

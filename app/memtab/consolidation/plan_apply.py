@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from memtab.consolidation.guard import BeforeDispatch, ConsolidationGuard, MutationBudget
 from memtab.consolidation.offline import REASON_ARGUMENT
-from memtab.consolidation.plan import NOT_ACCEPTED_NOTE, ConsolidationPlan, PlannedOp
+from memtab.consolidation.plan import NOT_ACCEPTED_NOTE, ConsolidationPlan, PlannedOp, join_words
 from memtab.consolidation.plan_check import (
     INVALID_CALL_NOTE,
     CheckedPlan,
@@ -31,6 +31,7 @@ from memtab.consolidation.plan_check import (
     deleted_paths,
 )
 from memtab.consolidation.run_store import RunStore
+from memtab.consolidation.runner import NO_CHANGES_SUMMARY
 from memtab.humanize import plural
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.runs import RunOp
@@ -183,8 +184,9 @@ def applied_summary(plan: ConsolidationPlan, applied: AppliedOps) -> str:
         else:
             refused += 1
             first_refusal = first_refusal or note
-    text = "; ".join(_lower_first(part) if n else part for n, part in enumerate(parts))
-    text = f"{text}." if text else "Nothing applied."
+    if not plan.proposed:
+        return plan.summary or NO_CHANGES_SUMMARY
+    text = f"{join_words(parts)}." if parts else "Nothing applied."
     if left_out:
         text += f" Not accepted in review: {plural(left_out, 'change')}."
     if refused:
@@ -194,7 +196,3 @@ def applied_summary(plan: ConsolidationPlan, applied: AppliedOps) -> str:
         text += f" Stopped: {applied.stopped}"
         text += f"; {plural(unattempted, 'change')} not attempted." if unattempted else "."
     return text
-
-
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text

@@ -27,7 +27,8 @@ from memtab.consolidation.plan import (
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.llm.settings import ProviderSettings
-from memtab.store.history.runs import RunEntry, RunsLog
+from memtab.store.history.describe import FileTexts, OpTexts, describe_ops
+from memtab.store.history.runs import RunEntry, RunOp, RunsLog
 from memtab.store.home import Home
 from memtab.store.journal import Journal
 
@@ -225,3 +226,27 @@ def test_the_cli_says_what_is_wrong_with_a_plan_file_in_one_line(
     h = ["--home", str(demo.root), "consolidate", "--workspace", MAIN_ID]
     assert main([*h, "--apply-plan", "/dev/zero"]) == 1
     assert capsys.readouterr().err == "memtab: the plan /dev/zero is not a regular file\n"
+
+
+def test_ops_name_the_scope_of_a_path_the_run_names_in_two_scopes() -> None:
+    edit = RunOp("str_replace", "/memories/global/MEMORY.md", True)
+    delete = RunOp("delete", "/memories/project/MEMORY.md", True)
+    other = RunOp("delete", "/memories/project/notes.md", True)
+    texts: list[OpTexts] = [
+        {"/memories/global/MEMORY.md": FileTexts("- a\n", "- a\n- b\n")},
+        {"/memories/project/MEMORY.md": FileTexts("- c\n", None)},
+        {"/memories/project/notes.md": FileTexts("- d\n", None)},
+    ]
+    assert describe_ops([edit, delete, other], texts) == [
+        "Added 1 line to global/MEMORY.md",
+        "Deleted project/MEMORY.md",  # "Deleted MEMORY.md" beside the edit would say neither
+        "Deleted notes.md",
+    ]
+
+
+def test_a_plan_that_proposed_nothing_is_journaled_as_no_changes_needed(tmp_path: Path) -> None:
+    home = create_demo_home(tmp_path / "demo")
+    first = service(home).apply_plan(service(home).plan(MAIN_ID))
+    assert first.applied_count == 4
+    second = service(home).apply_plan(service(home).plan(MAIN_ID))
+    assert second.ops == () and second.summary == "no changes needed"

@@ -17,7 +17,8 @@ details:
   restore from the trash opens the restored file.
 - The watcher's paths are routed by `Home.classify`: a history index that changed
   reloads the panel (for the open file's scope) and the trash, the runs log reloads
-  Runs…, and mux's journal adds its new runs to the log (`import_journal_runs`).
+  Runs…, and mux's journal adds its new runs to the log (`import_journal_runs`, which
+  also logs the runs a kill left unlogged; it runs once when the tab has loaded too).
 """
 
 from __future__ import annotations
@@ -241,6 +242,9 @@ class HistoryHub(QObject):
         # From the next scan on — the one the watcher's start causes, once the loaded tab
         # has painted: recording must not compete with that paint for the interpreter.
         self._loaded = True
+        # The runs log catches up once at start: a run a kill left (the last window's, a
+        # CLI's) is logged with its changes, mux's records since the last look are added.
+        self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
 
     @Slot(object)
     def _on_tab_scan_applied(self, scan: HomeScan) -> None:

@@ -1,7 +1,8 @@
 """Review before apply: the changes "Consolidate now" proposes, accepted one by one.
 
 The plan (`memtab.consolidation.plan.ConsolidationPlan`, made on a scratch copy: nothing
-has changed yet) lists each change in words with its diff. A change is one unit of the
+has changed yet) lists each change in words with its diff and why the consolidator
+proposes it (its note). A change is one unit of the
 plan: ops that go together — a merge's edit and the delete of the merged file — are one
 row with its parts under it, ticked and unticked together, so a delete never goes
 without the edit that keeps its lines. Every proposed change starts accepted; the user
@@ -80,10 +81,19 @@ class ReviewDialog(QDialog):
         self.ops.itemChanged.connect(self._on_ops_item_changed)
         self.diff = DiffPane(self)
         self.diff.show_message("Select a change to see its diff.")
+        self.reason = WrappedLabel("", self)  # why the consolidator proposes the change
+        self.reason.setAccessibleName("Why this change")
+        self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.reason.hide()
+        details = QWidget(self)
+        details_layout = QVBoxLayout(details)
+        details_layout.setContentsMargins(0, 0, 0, 0)
+        details_layout.addWidget(self.reason)
+        details_layout.addWidget(self.diff, 1)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.ops)
-        splitter.addWidget(self.diff)
+        splitter.addWidget(details)
         splitter.setSizes([220, 300])
         self._fill()
 
@@ -221,6 +231,9 @@ class ReviewDialog(QDialog):
         ops = self._selected_ops(current)
         if not ops:
             return
+        reasons = [op.note for op in ops if op.proposed and op.note]
+        self.reason.setText("Why: " + " ".join(dict.fromkeys(reasons)) if reasons else "")
+        self.reason.setVisible(bool(reasons))
         if not ops[0].proposed or not any(op.files for op in ops):
             self.diff.set_sides("", "")
             self.diff.show_message(f"Not proposed: {ops[0].note or 'the rails refused it'}.")

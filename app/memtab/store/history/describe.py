@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from memtab.store.content_lines import content_lines
@@ -78,24 +78,31 @@ def line_changes(before: str, after: str) -> tuple[int, int]:
     return added, removed
 
 
-def describe_op(op: RunOp, texts: OpTexts | None = None, *, merged_into: str | None = None) -> str:
-    """One op in words (see the module doc). `merged_into`: the file its lines went to."""
-    name = display_name(op.path)
+def describe_op(
+    op: RunOp,
+    texts: OpTexts | None = None,
+    *,
+    merged_into: str | None = None,
+    names: Callable[[str], str] = display_name,
+) -> str:
+    """One op in words (see the module doc). `merged_into`: the file its lines went to;
+    `names`: how files are named (`names_for`)."""
+    name = names(op.path)
     if not op.applied:
         verb = _VERBS.get(op.command, op.command)
-        target = f"{name} to {display_name(op.new_path)}" if op.new_path else name
+        target = f"{name} to {names(op.new_path)}" if op.new_path else name
         if op.note == DRY_RUN_NOTE:
             return f"Proposed: {verb} {target}"
         return f"Not applied — {verb} {target}" + (f": {op.note}" if op.note else "")
     if op.command == "rename" and op.new_path:
-        return _describe_move(op.path, op.new_path)
+        return _describe_move(op.path, op.new_path, names)
     if op.command == "delete":
         if merged_into is not None:
             if _scope_of(merged_into) != _scope_of(op.path):
                 scope = _scope_of(merged_into)
                 where = f"{scope.value} memory" if scope is not None else "another scope"
-                return f"Promoted {name} to {where} ({display_name(merged_into)})"
-            return f"Merged {name} into {display_name(merged_into)}"
+                return f"Promoted {name} to {where} ({names(merged_into)})"
+            return f"Merged {name} into {names(merged_into)}"
         return f"Deleted {name}"
     file = (texts or {}).get(op.path)
     if op.command == "create":
@@ -114,11 +121,44 @@ def describe_op(op: RunOp, texts: OpTexts | None = None, *, merged_into: str | N
     return f"Edited {name} (+{added} −{removed} lines)"
 
 
-def _describe_move(old: str, new: str) -> str:
+def _describe_move(old: str, new: str, names: Callable[[str], str]) -> str:
     old_path, new_path = _parse(old), _parse(new)
     if old_path is not None and new_path is not None and old_path.parent == new_path.parent:
-        return f"Renamed {display_name(old)} to {new_path.name}"
-    return f"Moved {display_name(old)} to {display_name(new)}"
+        return f"Renamed {names(old)} to {new_path.name}"
+    return f"Moved {names(old)} to {names(new)}"
+
+
+def names_for(paths: Iterable[str]) -> Callable[[str], str]:
+    """How the ops of one run name files: by their path inside their scope, and with the
+    scope when the run names that path in two scopes (`project/MEMORY.md` beside
+    `global/MEMORY.md`: "Deleted MEMORY.md" would say neither)."""
+    scopes: dict[str, set[Scope | None]] = {}
+    for path in paths:
+        scopes.setdefault(display_name(path), set()).add(_scope_of(path))
+
+    def name(path: str) -> str:
+        relative = display_name(path)
+        scope = _scope_of(path)
+        if scope is not None and len(scopes.get(relative, ())) > 1:
+            return f"{scope.value}/{relative}"
+        return relative
+
+    return name
+
+
+def describe_ops(
+    ops: Sequence[RunOp], texts: Sequence[OpTexts], units: Sequence[int | None] | None = None
+) -> list[str]:
+    """Every op of a run in words (`units`: the run's, by default `op_units`)."""
+    merges = merge_targets(ops, texts, units)
+    names = names_for(
+        [path for op in ops for path in (op.path, op.new_path) if path is not None]
+        + list(merges.values())
+    )
+    return [
+        describe_op(op, texts[index], merged_into=merges.get(index), names=names)
+        for index, op in enumerate(ops)
+    ]
 
 
 def op_units(
@@ -270,11 +310,7 @@ def describe_run(home: Home, run: RunEntry) -> list[str]:
     read = _blob_reader(home)
     texts = [op_texts(home, op, read) for op in run.ops]
     logged = [op.unit for op in run.ops]
-    merges = merge_targets(run.ops, texts, logged if any(logged) else None)
-    return [
-        describe_op(op, texts[index], merged_into=merges.get(index))
-        for index, op in enumerate(run.ops)
-    ]
+    return describe_ops(run.ops, texts, logged if any(logged) else None)
 
 
 def unified_diff(before: str, after: str, *, before_name: str, after_name: str) -> str:
