@@ -78,6 +78,7 @@ class HistoryHub(QObject):
         self._tab = tab = window.memory_tab
         self._home = tab.home
         self._loaded = False
+        self._shut_down = False
         self._runner: TaskRunner | None = None
         self._restores: list[OpFollowUp] = []  # the follow-ups of restores from the trash
         self._panel_back = False  # shown again when the Memory tab comes back
@@ -195,6 +196,7 @@ class HistoryHub(QObject):
 
     def shutdown(self) -> None:
         """Stop every worker (on window close)."""
+        self._shut_down = True
         self._sync_timer.stop()
         self.panel.shutdown()
         for dialog in (self.runs_dialog, self.trash_dialog):
@@ -244,7 +246,9 @@ class HistoryHub(QObject):
         self._loaded = True
         # The runs log catches up once at start: a run a kill left (the last window's, a
         # CLI's) is logged with its changes, mux's records since the last look are added.
-        self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
+        # (Not once the window is closing: its last scan may end after the workers did.)
+        if not self._shut_down:
+            self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
 
     @Slot(object)
     def _on_tab_scan_applied(self, scan: HomeScan) -> None:
