@@ -336,23 +336,26 @@ def _read_capped(path: Path) -> bytes:
 def copy_scopes(
     store: MemoryStore,
     scratch: Home,
-    on_file: Callable[[VirtualPath, bytes], None] | None = None,
+    only: Callable[[VirtualPath], bool] | None = None,
 ) -> None:
-    """Copy what the store sees of its scopes (and the pins) into a scratch home.
+    """Copy what the store sees of its scopes (and the pins) into a scratch home: every
+    file and directory, or those `only` takes.
 
     Only files the store can read are copied (no links, no hard-linked files); an
-    unreadable one is left out of the plan, which then cannot touch it. `on_file` is
-    told each file copied, with its content.
+    unreadable one is left out of the plan, which then cannot touch it.
     """
     target = MemoryStore(scratch, store.workspace, record_history=False)
     for scope in SCOPE_ORDER:
         if store.unavailable_reason(scope):
             continue
-        listing = store.list_scope(scope)
+        listing = store.list_scope(scope, read_files=only is None)
         target.root(scope).mkdir(parents=True, exist_ok=True)
         for directory in listing.directories:
-            (target.root(scope) / Path(*directory.segments)).mkdir(parents=True, exist_ok=True)
+            if only is None or only(directory):
+                (target.root(scope) / Path(*directory.segments)).mkdir(parents=True, exist_ok=True)
         for file in listing.files:
+            if only is not None and not only(file.path):
+                continue
             try:
                 data = store.read_whole(str(file.path))
             except (MemoryStoreError, PathError) as error:
@@ -362,8 +365,6 @@ def copy_scopes(
                 destination = target.root(scope) / Path(*file.path.segments)
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 destination.write_bytes(data)
-                if on_file is not None:
-                    on_file(file.path, data)
     if store.home.meta_path.exists():
         scratch.meta_path.write_bytes(store.home.meta_path.read_bytes())
 

@@ -3,9 +3,9 @@
 A plan file is data anyone can edit: an op shown as "Removed 1 line from gotchas.md"
 whose `arguments` were changed to delete environment.md must not delete it. Before
 anything is applied, `check_ops` replays every proposed op of the plan, in order, on a
-scratch copy of the scopes as they are now — the way the plan was made — and compares
-what each op does with what the plan shows: the files it changes, what each holds
-before and after (`baseSha256`, `resultSha256`), its diff and its words. Any difference
+scratch copy of the files the ops name as they are now — the way the plan was made — and
+compares what each op does with what the plan shows: the files it changes, what each
+holds before and after (`baseSha256`, `resultSha256`), its diff and its words. Any difference
 refuses the whole plan, naming the op. The plan is not signed: there is no key to keep
 or lose, a plan stays a file to read and keep, and the check holds whoever wrote the
 file — what is applied is what the review showed, or nothing (docs/formats.md §9.4).
@@ -38,12 +38,13 @@ from memtab.consolidation.plan import (
 )
 from memtab.store.content_lines import content_lines
 from memtab.store.errors import MemoryStoreError
+from memtab.store.files import FileContent
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.runs import FileVersions, RunOp
 from memtab.store.home import Home
 from memtab.store.journal import JournalOp
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import PathError, parse_virtual_path
+from memtab.store.paths import SCOPE_ORDER, PathError, parse_virtual_path
 from memtab.store.tool import ToolArgumentError, parse_tool_request
 
 INVALID_CALL_NOTE = "invalid call"
@@ -65,7 +66,11 @@ class LineHolders:
 
     def update(self, path: str, data: bytes | None) -> None:
         """File `path` holds `data` now (None: no file)."""
-        held = self.wanted & content_lines(data.decode("utf-8", "replace")) if data else None
+        self.update_text(path, data.decode("utf-8", "replace") if data is not None else None)
+
+    def update_text(self, path: str, text: str | None) -> None:
+        """File `path` holds `text` now (None: no file)."""
+        held = self.wanted & content_lines(text) if text else None
         if held:
             self._held[path] = frozenset(held)
         else:
@@ -142,11 +147,16 @@ def check_ops(store: MemoryStore, plan: ConsolidationPlan) -> CheckedPlan:
             checked.deleted_lines[path] = frozenset(content_lines(text))
     wanted = frozenset().union(*checked.deleted_lines.values())
     checked.holders = LineHolders(wanted)
+    if wanted:
+        _find_holders(store, checked.holders)
+    named = _named_by(plan)
     contents: dict[str, str] = {}  # sha → text of every content the replay saw
     try:
         with scratch_home() as scratch_dir:
             scratch = Home(Path(scratch_dir) / "home")
-            copy_scopes(store, scratch, lambda path, data: checked.holders.update(str(path), data))
+            # Only what the ops name (their paths, and all below one that is a folder):
+            # an op's arguments name its paths (checked above), so nothing else can change.
+            copy_scopes(store, scratch, lambda path: _under(str(path), named))
             replay_store = MemoryStore(scratch, workspace, record_history=False)
             replayed = _replay(plan, replay_store, checked, contents)
     except OSError as error:  # the scratch copy itself (a full temporary directory)
@@ -164,6 +174,27 @@ def check_ops(store: MemoryStore, plan: ConsolidationPlan) -> CheckedPlan:
             if op.description != rebuilt[op.index - 1].description:
                 raise PlanError(_altered(op, f"it does “{rebuilt[op.index - 1].description}”"))
     return checked
+
+
+def _named_by(plan: ConsolidationPlan) -> set[str]:
+    """Every path a proposed op of the plan names."""
+    return {p for op in plan.proposed for p in (op.path, op.new_path) if p is not None}
+
+
+def _under(path: str, named: set[str]) -> bool:
+    """Whether `path` is one of `named`, below one, or a folder holding one."""
+    if path in named:
+        return True
+    return any(path.startswith(name + "/") or name.startswith(path + "/") for name in named)
+
+
+def _find_holders(store: MemoryStore, holders: LineHolders) -> None:
+    """Tell `holders` what every file of the store's scopes holds (read once each)."""
+    for scope in SCOPE_ORDER:
+        listing = store.list_scope(scope, read_files=False)
+        for path, content in store.read_many(file.path for file in listing.files):
+            if isinstance(content, FileContent) and not content.binary:
+                holders.update_text(str(path), content.content)
 
 
 def _check_call(op: PlannedOp) -> None:
