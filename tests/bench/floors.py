@@ -27,7 +27,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from memtab.gui.watch_observer import CHANGE_EVENTS
+from memtab.gui.activity.watch_observer import CHANGE_EVENTS
 
 BARE_WINDOW_ROWS = 3000
 

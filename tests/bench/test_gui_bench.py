@@ -21,18 +21,18 @@ import pytest
 from PySide6.QtCore import QObject, QTimer, Slot
 from pytestqt.qtbot import QtBot
 
-import memtab.gui.app as gui_app
+import memtab.gui.window.app as gui_app
 from bench.floors import inotify_floor
 from bench.homes import HOME_3K, WORKSPACE, note, relative
 from bench.table import Row, p95, record
+from memtab.components.tree.tree import directory_key, file_key
 from memtab.fs.atomic import atomic_write_text
-from memtab.gui.main_window import MainWindow
+from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.memory_tab.tab import MemoryTab
 from memtab.gui.ui_state import UiState
-from memtab.gui.watch import HomeWatcher
+from memtab.gui.window.main_window import MainWindow
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath
-from memtab.views.tree import directory_key, file_key
 
 pytestmark = [
     pytest.mark.bench,

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
+from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace
-from memtab.views.scan import HomeScan, ScanRequest, scan_home
-from memtab.views.search import ContentIndex, SearchQuery, find_matches
 
 pytestmark = pytest.mark.bench
 

@@ -13,7 +13,7 @@ Run: .venv/bin/python -m pytest -q --bench tests/bench/test_startup_bench.py -s
   index warm), with 3000 files (≤ 100 MB; floor: the bare window) and with 20,000
   (≤ 200 MB). The ratio is the settled one.
 
-Memtab prints its own timing lines with MEMTAB_TIMING=1 (see `memtab.gui.app`):
+Memtab prints its own timing lines with MEMTAB_TIMING=1 (see `memtab.gui.window.app`):
 `tree-paint` is the first paint of the tree with the home's folders and counts,
 `loaded-paint` the first paint with every description read.
 """

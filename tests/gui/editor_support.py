@@ -13,11 +13,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.memory_tab.editor import EditorPanel
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.gui.editor.editor import EditorPanel
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath, parse_virtual_path
-from memtab.views.own_writes import OwnWrites
 
 NOTES = parse_virtual_path("/memories/global/notes.md")
 OTHER = parse_virtual_path("/memories/global/other.md")

@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.app import create_main_window
-from memtab.gui.main_window import MainWindow
-from memtab.gui.memory_tab.dialogs import NewKind
-from memtab.gui.sources_copy import CopyChoice
+from memtab.components.files.ops import DeletionCount
+from memtab.components.sources.copy import CopyTarget
+from memtab.components.tree.tree import NodeKind, TreeNode
+from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.files.dialogs import NewKind
+from memtab.gui.sources.copy import CopyChoice
 from memtab.gui.ui_state import UiState
-from memtab.gui.watch import HomeWatcher
+from memtab.gui.window.app import create_main_window
+from memtab.gui.window.main_window import MainWindow
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
-from memtab.views.file_ops import DeletionCount
-from memtab.views.source_copy import CopyTarget
-from memtab.views.tree import NodeKind, TreeNode
 from support import memory_home
 from support.memory_home import MAIN
 

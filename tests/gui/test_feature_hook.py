@@ -30,7 +30,10 @@ def _importer(name: str) -> Any:
 
 
 def test_the_window_process_runs_without_the_hook() -> None:
-    probe = "import builtins, memtab.gui.app; print(getattr(builtins.__import__, '__name__', ''))"
+    probe = (
+        "import builtins, memtab.gui.window.app; "
+        "print(getattr(builtins.__import__, '__name__', ''))"
+    )
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
     )

@@ -12,8 +12,8 @@ from typing import Any
 
 from pytestqt.qtbot import QtBot
 
+from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.tasks.writer import WriterSupervisor
-from memtab.gui.watch import HomeWatcher
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace
 from memtab.writer.state import load_state

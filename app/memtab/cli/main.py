@@ -172,7 +172,7 @@ def run_window(args: argparse.Namespace) -> int:
         location = home_location(args)
         if args.demo:
             location = HomeLocation(location.path, "demo")
-        gui = importlib.import_module("memtab.gui.app")
+        gui = importlib.import_module("memtab.gui.window.app")
         status: int = gui.run_app(location, args.workspace, screenshot=args.screenshot)
         return status
 

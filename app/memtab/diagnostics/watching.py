@@ -5,7 +5,7 @@ macOS, kqueue on the BSDs, ReadDirectoryChangesW on Windows) and polling where n
 works. On Linux each directory of the home takes one inotify watch, out of a per-user
 limit (`fs.inotify.max_user_watches`) shared with every other program (editors, IDEs,
 file sync): when it runs out, the window polls the directories it could not watch
-(`gui/watch.py`), which works but notices changes later. Watches in use are counted from
+(`gui/activity/watch.py`), which works but notices changes later. Watches in use are counted from
 `/proc/<pid>/fdinfo` of this user's processes, where readable.
 """
 

@@ -120,7 +120,8 @@ class UiState:
             files.pop(workspace_id or "", None)
 
     def badges_for(self, home: Path) -> dict[str, Any]:
-        """The "agent edited" badges of `home` as saved (`views.badges.AgentEdits.to_json`)."""
+        """The "agent edited" badges of `home` as saved
+        (`components.activity.badges.AgentEdits.to_json`)."""
         entry = self._homes().get(str(home))
         badges = entry.get("badges") if isinstance(entry, dict) else None
         return badges if isinstance(badges, dict) else {}

@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
+from memtab.components.files import undo
+from memtab.components.files.ops import delete_orphan_project_dir as delete_from_the_tree
+from memtab.components.files.undo import UndoStack, undo_step
+from memtab.components.history.history import load_trash
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.undo import file_history, restore, trash
 from memtab.store.history.versions import ScopeHistory
@@ -24,10 +28,6 @@ from memtab.store.orphans import (
 )
 from memtab.store.paths import parse_file_path, project_dir_name
 from memtab.store.registry import load_registry, orphan_project_dirs
-from memtab.views import undo
-from memtab.views.file_ops import delete_orphan_project_dir as delete_from_the_tree
-from memtab.views.history import load_trash
-from memtab.views.undo import UndoStack, undo_step
 
 from .helpers import PROJECT, new_home, store_for
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from memtab.components.files.undo import UndoStack, undo_step
+from memtab.components.sources import undo as source_undo
 from memtab.sources.content import read_source_file, remove_created_file, save_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.listing import source_file
@@ -14,8 +16,6 @@ from memtab.store.history.prune import HistoryLimits, prune
 from memtab.store.history.undo import HistoryError, content_of
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.memory import SaveConflictError
-from memtab.views import source_undo
-from memtab.views.undo import UndoStack, undo_step
 from support.agent_machine import Machine
 
 from .helpers import file_in

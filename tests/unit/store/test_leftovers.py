@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
+from memtab.components.history.history import record_external_changes
 from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
-from memtab.views.history import record_external_changes
 
 HEX = "0123abcd"
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
+from memtab.components.tree.tree import MessageKind, SectionId, build_tree, unaddressable_key
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.sync import sync_external
 from memtab.store.history.versions import ScopeHistory
@@ -17,7 +18,6 @@ from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, parse_virtual_path
 from memtab.store.tool import MemoryTool
-from memtab.views.tree import MessageKind, SectionId, build_tree, unaddressable_key
 from support.memory_home import scanned, write_registry
 
 from .helpers import WORKSPACE_ID

@@ -23,8 +23,8 @@ from support.trace_dumps import fixture_dump
 
 # Modules loaded before the window's first paint, or by a writer that has not dumped yet.
 EARLY_MODULES = (
-    "memtab.gui.app",
-    "memtab.gui.traces_tab",
+    "memtab.gui.window.app",
+    "memtab.gui.traces",
     "memtab.gui.tasks.writer",
     "memtab.writer.service",
     "memtab.cli.main",

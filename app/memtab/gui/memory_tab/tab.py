@@ -6,7 +6,7 @@ changed paths; `ScanScheduler` turns those that concern the tab into incremental
 off the GUI thread. The scan's tree is merged into the model in slices, so expansion,
 selection and scroll position stay. After each scan the tab feeds the footer
 (`set_context`), the editor (`handle_disk_change`) and the "agent edited" badges
-(`views.badges`).
+(`components.activity.badges`).
 
 The tab is the coordinator of a few collaborators, each with one job: `ScanScheduler`
 (when to rescan), `SlicedMerge` (a tree merged into the model in slices), `SearchBox`
@@ -41,42 +41,42 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 
-from memtab.gui.memory_tab.lazy_consolidation import LazyConsolidationTasks
-from memtab.gui.memory_tab.scan_scheduler import ScanScheduler
-from memtab.gui.memory_tab.tab_layout import TabLayout
-from memtab.gui.memory_tab.tree_fill import TreeFill
-from memtab.gui.memory_tab.tree_merge import SlicedMerge
-from memtab.gui.memory_tab.tree_model import MemoryTreeModel
-from memtab.gui.memory_tab.tree_view import MemoryTreeView
+from memtab.components import glossary
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.tree.scan import HomeScan, ScanOutcome, workspace_identity
+from memtab.components.tree.tree import TreeNode, default_expanded_keys
+from memtab.gui.consolidation.lazy import LazyConsolidationTasks
+from memtab.gui.memory_tab.layout import TabLayout
+from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
+from memtab.gui.tree.fill import TreeFill
+from memtab.gui.tree.merge import SlicedMerge
+from memtab.gui.tree.model import MemoryTreeModel
+from memtab.gui.tree.scan_scheduler import ScanScheduler
+from memtab.gui.tree.view import MemoryTreeView
 from memtab.gui.ui_state import UiState
-from memtab.gui.workspace_picker import WorkspacePicker
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
-from memtab.views import glossary
-from memtab.views.own_writes import OwnWrites
-from memtab.views.scan import HomeScan, ScanOutcome, workspace_identity
-from memtab.views.tree import TreeNode, default_expanded_keys
 
 if TYPE_CHECKING:  # built by `assemble()`, after the first paint
     from PySide6.QtGui import QAction
 
-    from memtab.gui.memory_tab.dialogs import TabDialogs
-    from memtab.gui.memory_tab.edit_marks import EditMarks
-    from memtab.gui.memory_tab.editor import EditorPanel
-    from memtab.gui.memory_tab.editor_bar import MessageBar
-    from memtab.gui.memory_tab.file_op_tasks import FileOpTasks, Operation, OpFollowUp
-    from memtab.gui.memory_tab.footer import ConsolidationFooter
-    from memtab.gui.memory_tab.mux_presence import MuxPresence
-    from memtab.gui.memory_tab.search_box import SearchBox
-    from memtab.gui.memory_tab.suggestions_panel import SuggestionsPanel
+    from memtab.components.sources.scan import ContextLoader
+    from memtab.gui.activity.edit_marks import EditMarks
+    from memtab.gui.activity.mux_presence import MuxPresence
+    from memtab.gui.consolidation.footer import ConsolidationFooter
+    from memtab.gui.editor.bar import MessageBar
+    from memtab.gui.editor.editor import EditorPanel
+    from memtab.gui.files.dialogs import TabDialogs
+    from memtab.gui.files.op_tasks import FileOpTasks, Operation, OpFollowUp
     from memtab.gui.memory_tab.tab_actions import TabActions
     from memtab.gui.memory_tab.tab_files import TabFiles
-    from memtab.gui.memory_tab.tree_sync import TreeEditorSync
-    from memtab.gui.sources_sync import SourcesSync
+    from memtab.gui.search.box import SearchBox
+    from memtab.gui.sources.sync import SourcesSync
+    from memtab.gui.tree.sync import TreeEditorSync
+    from memtab.gui.writer.suggestions_panel import SuggestionsPanel
     from memtab.sources.model import Source, SourceFile
-    from memtab.views.source_scan import ContextLoader
 
 logger = logging.getLogger(__name__)
 
@@ -224,17 +224,17 @@ class MemoryTab(QWidget):
         if self._assembled:
             return
         self._assembled = True
-        from memtab.gui.memory_tab.dialogs import TabDialogs
-        from memtab.gui.memory_tab.edit_marks import EditMarks
-        from memtab.gui.memory_tab.editor_bar import MessageBar
-        from memtab.gui.memory_tab.file_op_tasks import FileOpTasks
-        from memtab.gui.memory_tab.mux_presence import MuxPresence
-        from memtab.gui.memory_tab.search_box import SearchBox
-        from memtab.gui.memory_tab.suggestions_panel import SuggestionsPanel
+        from memtab.gui.activity.edit_marks import EditMarks
+        from memtab.gui.activity.mux_presence import MuxPresence
+        from memtab.gui.editor.bar import MessageBar
+        from memtab.gui.files.dialogs import TabDialogs
+        from memtab.gui.files.op_tasks import FileOpTasks
         from memtab.gui.memory_tab.tab_actions import TabActions
         from memtab.gui.memory_tab.tab_files import TabFiles
-        from memtab.gui.memory_tab.tree_sync import TreeEditorSync
-        from memtab.gui.sources_sync import SourcesSync
+        from memtab.gui.search.box import SearchBox
+        from memtab.gui.sources.sync import SourcesSync
+        from memtab.gui.tree.sync import TreeEditorSync
+        from memtab.gui.writer.suggestions_panel import SuggestionsPanel
 
         parts = self._parts()
         self.editor, self.footer = parts.editor, parts.footer
@@ -466,7 +466,7 @@ class MemoryTab(QWidget):
 
     def show_error(self, text: str) -> None:
         """An error in the tab's bar (and the status bar)."""
-        from memtab.gui.memory_tab.editor_bar import BarKind
+        from memtab.gui.editor.bar import BarKind
 
         self.assemble()
         self.message_bar.show_message(BarKind.ERROR, text)

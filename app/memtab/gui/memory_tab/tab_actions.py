@@ -2,10 +2,10 @@
 does — new file or folder, pin, rename or move (also by drag and drop), delete, undo the
 last of these, copy the path, open the containing folder, a file's history, what a scope
 lost (Recently deleted), delete an orphaned project dir, and Copy to… (a memory into
-another agent's scope, `gui.sources_copy`), also for other agents' files; and the
+another agent's scope, `gui.sources.copy`), also for other agents' files; and the
 search (Ctrl+Shift+F, next and previous result) and Reload (F5) the tab carries out.
 
-Every change runs as a file operation on the tab's worker, through `views.undo`, which
+Every change runs as a file operation on the tab's worker, through `components.files.undo`, which
 pushes how to take it back on the tab's undo stack (Edit → Undo, Ctrl+Z in the tree); the
 rescan it causes shows the result, like any other change on disk. What Memtab is about to
 write is noted in `OwnWrites` first, so it gets no "agent edited" badge. A drop into
@@ -25,20 +25,21 @@ from PySide6.QtCore import QObject, QPoint, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
-from memtab.gui.memory_tab.dialogs import NewKind, TabDialogs
-from memtab.gui.memory_tab.file_op_tasks import Operation, OpFollowUp
-from memtab.gui.memory_tab.tree_model import MemoryTreeModel
-from memtab.gui.memory_tab.tree_view import MemoryTreeView
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.files import ops as file_ops
+from memtab.components.files import undo
+from memtab.components.history.history import SCOPE_TITLES
+from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.text import PIN_NOTE
+from memtab.components.tree.tree import NodeKind, TreeNode
+from memtab.gui.files.dialogs import NewKind, TabDialogs
+from memtab.gui.files.op_tasks import Operation, OpFollowUp
+from memtab.gui.tree.model import MemoryTreeModel
+from memtab.gui.tree.view import MemoryTreeView
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath
-from memtab.views import file_ops, undo
-from memtab.views.history import SCOPE_TITLES
-from memtab.views.own_writes import OwnWrites
-from memtab.views.scan import HomeScan
-from memtab.views.tree import NodeKind, TreeNode
-from memtab.views.tree_text import PIN_NOTE
 
 ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
 """The UI-state flag: ask before a drop moves files into another scope (default yes)."""
@@ -342,7 +343,7 @@ class TabActions(QObject):
 
     def copy_selected_to(self) -> None:
         """Copy the current memory file into another agent's scope (or another mux one)."""
-        from memtab.gui.sources_copy import copy_node
+        from memtab.gui.sources.copy import copy_node
 
         copy_node(self._host, self._tree.current_node(), self._own_writes, self.undo_stack)
 

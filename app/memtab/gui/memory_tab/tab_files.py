@@ -18,22 +18,22 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Slot
 
+from memtab.components.tree.tree import directory_key, file_key
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
-from memtab.views.tree import directory_key, file_key
 
 if TYPE_CHECKING:
-    from memtab.gui.memory_tab.dialogs import TabDialogs
-    from memtab.gui.memory_tab.edit_marks import EditMarks
-    from memtab.gui.memory_tab.editor import EditorPanel
-    from memtab.gui.memory_tab.editor_bar import MessageBar
-    from memtab.gui.memory_tab.file_op_tasks import FileOpTasks, Operation, OpFollowUp
-    from memtab.gui.memory_tab.scan_scheduler import ScanScheduler
-    from memtab.gui.memory_tab.tree_model import MemoryTreeModel
-    from memtab.gui.memory_tab.tree_sync import TreeEditorSync
-    from memtab.gui.sources_sync import SourcesSync
+    from memtab.components.files.ops import OpResult
+    from memtab.gui.activity.edit_marks import EditMarks
+    from memtab.gui.editor.bar import MessageBar
+    from memtab.gui.editor.editor import EditorPanel
+    from memtab.gui.files.dialogs import TabDialogs
+    from memtab.gui.files.op_tasks import FileOpTasks, Operation, OpFollowUp
+    from memtab.gui.sources.sync import SourcesSync
+    from memtab.gui.tree.model import MemoryTreeModel
+    from memtab.gui.tree.scan_scheduler import ScanScheduler
+    from memtab.gui.tree.sync import TreeEditorSync
     from memtab.gui.ui_state import UiState
     from memtab.store.home import Home
-    from memtab.views.file_ops import OpResult
 
 logger = logging.getLogger(__name__)
 

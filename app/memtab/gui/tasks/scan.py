@@ -1,8 +1,8 @@
-"""Scanning the memory home off the GUI thread: the Qt facade over `views.scan`.
+"""Scanning the memory home off the GUI thread: the Qt facade over `components.tree.scan`.
 
 `ScanTasks.scan(request, present)` submits a scan as the latest job of one key, so only the
 newest scan lands; `scan_finished(ScanOutcome)` / `scan_failed(str)` report it.
-`outline(request, present)` runs `views.scan.scan_outline` first (a big home's first
+`outline(request, present)` runs `components.tree.scan.scan_outline` first (a big home's first
 paint); `outline_finished(ScanOutcome)` reports it unless it found the home small.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest, scan_home, scan_outline
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.views.scan import HomeScan, ScanOutcome, ScanRequest, scan_home, scan_outline
 
 logger = logging.getLogger(__name__)
 

@@ -42,10 +42,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from memtab.components.activity.changes import ChangeSummary
+from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.tasks.runner import TaskContext, TaskFunction, TaskRunner
-from memtab.gui.watch import HomeWatcher
 from memtab.store.home import Home, PathKind, PathPlace
-from memtab.views.changes import ChangeSummary
 from memtab.writer.lock import WriterLock
 from memtab.writer.policy import RunTicket
 from memtab.writer.run import WriterRunResult

@@ -1,0 +1,272 @@
+"""The "agent edited" badges: which memory files changed on disk by someone else's hand,
+and whose.
+
+After every scan the tab counts the scan's changes in: a file that changed and that
+Memtab did not just write itself (`OwnWrites`, also for a folder it created or moved
+above the file) gets a badge naming who changed it, a deleted file loses it. The open
+file gets one too (the editor shows it in its header). Opening a file clears its badge; a
+move takes the badges under the old path away. Badges are physical paths, the same
+spelling as `TreeNode.physical`, and survive a restart (`to_json` / `restore`, kept in
+the UI state) until the user opens the file.
+
+Who changed a file, in this order:
+1. Memtab's writer or consolidator, when this window ran them: the window `claim`s the
+   files a run wrote (from the run's result or journal record) — before or after the
+   scan saw the change — and a change seen while this window's consolidation runs on
+   the shown workspace (`consolidating`) is the consolidator's.
+2. mux, when the file's `lastWriteAt` in memory-meta.json is the time the file changed:
+   a write through the memory tool (Memtab's own tool writes are claimed above).
+3. Anyone else: "changed outside Memtab" (a text editor, a script, git).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from memtab import humanize
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.tree.scan import HomeScan
+from memtab.fs.clock import Clock, now_ms
+from memtab.store.errors import ScopeUnavailableError
+from memtab.store.files import FileEntry
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import VirtualPath
+
+CLAIM_TTL_MS = 60_000
+"""How long a claim by one of Memtab's jobs names the actor of a change to its file."""
+META_WRITE_SLACK_MS = 5_000
+"""How close a memory-meta.json `lastWriteAt` must be to the file's time to be that write."""
+
+
+class Actor(enum.StrEnum):
+    """Who changed a badged file."""
+
+    WRITER = "writer"
+    CONSOLIDATOR = "consolidator"
+    MUX = "mux"
+    OUTSIDE = "outside"
+
+
+_SENTENCES = {
+    Actor.WRITER: "Written by Memtab's writer",
+    Actor.CONSOLIDATOR: "Changed by Memtab's consolidator",
+    Actor.MUX: "Changed by mux",
+    Actor.OUTSIDE: "Changed outside Memtab",
+}
+_LABELS = {
+    Actor.WRITER: "writer",
+    Actor.CONSOLIDATOR: "consolidator",
+    Actor.MUX: "mux",
+    Actor.OUTSIDE: "edited outside",
+}
+
+
+@dataclass(frozen=True)
+class Badge:
+    """A file's badge: who changed it, and when the change was seen."""
+
+    actor: Actor
+    at_ms: int
+
+    @property
+    def label(self) -> str:
+        """The short text on the badge."""
+        return _LABELS[self.actor]
+
+    def sentence(self, now: int | None = None) -> str:
+        """The tooltip line: `Changed by mux 5 min ago — open it to clear this mark`."""
+        when = humanize.relative_time(self.at_ms, now)
+        return f"{_SENTENCES[self.actor]} {when}, since you last opened it"
+
+
+class AgentEdits:
+    """The badged files by physical path (see the module docstring)."""
+
+    def __init__(self, own_writes: OwnWrites, clock: Clock = now_ms) -> None:
+        """Changes `own_writes` claims are Memtab's own and get no badge."""
+        self._own_writes = own_writes
+        self._clock = clock
+        self._badges: dict[str, Badge] = {}
+        self._claims: dict[str, tuple[Actor, int]] = {}
+        self.consolidating = False
+        """Whether this window's consolidation runs on the shown workspace right now."""
+
+    @property
+    def paths(self) -> frozenset[str]:
+        """The badged physical paths."""
+        return frozenset(self._badges)
+
+    @property
+    def badges(self) -> Mapping[str, Badge]:
+        """Each badged physical path's badge (a copy)."""
+        return dict(self._badges)
+
+    def badge(self, physical: str | None) -> Badge | None:
+        """The badge of one file, if it has one."""
+        return self._badges.get(physical) if physical is not None else None
+
+    def count_in(self, scan: HomeScan) -> bool:
+        """Count `scan`'s changes in; True when a badge came, went or changed.
+
+        The file open in the editor is badged like any other: the editor shows it.
+        """
+        changes = scan.changes
+        if changes.empty:
+            return False
+        before = dict(self._badges)
+        anything_own = len(self._own_writes) > 0
+        for path in changes.deleted:
+            physical = _physical(scan, path)
+            if physical is not None:
+                self._badges.pop(physical, None)
+        entries = _entries(scan, changes.changed)
+        meta_keys = _MetaKeys(scan)
+        for path in changes.changed:
+            physical = _physical(scan, path)
+            if physical is None:
+                continue
+            if anything_own and self._is_own_change(physical, path, changes.shas.get(path)):
+                self._badges.pop(physical, None)  # the user's own save: nothing to point out
+                continue
+            actor = self._actor(scan, meta_keys, path, physical, entries.get(path))
+            self._badges[physical] = Badge(actor, self._clock())
+        return self._badges != before
+
+    def claim(self, physical: str, actor: Actor) -> bool:
+        """One of Memtab's jobs wrote `physical` (just now, or in a moment): its change is
+        that job's. True when a badge already shown changed its actor."""
+        now = self._clock()
+        self._claims = {p: c for p, c in self._claims.items() if c[1] > now}
+        self._claims[physical] = (actor, now + CLAIM_TTL_MS)
+        badge = self._badges.get(physical)
+        if badge is None or badge.actor is actor or now - badge.at_ms > CLAIM_TTL_MS:
+            return False
+        self._badges[physical] = Badge(actor, badge.at_ms)
+        return True
+
+    def clear(self, scan: HomeScan | None, path: VirtualPath) -> bool:
+        """Drop the badge of `path` (opened); True if it had one."""
+        physical = _physical(scan, path) if scan is not None else None
+        if physical is None or physical not in self._badges:
+            return False
+        del self._badges[physical]
+        return True
+
+    def drop_under(self, scan: HomeScan | None, old: VirtualPath) -> bool:
+        """Drop the badges at or under `old` (moved away); True if any went."""
+        prefix = _physical(scan, old) if scan is not None else None
+        if prefix is None:
+            return False
+        moved = [p for p in self._badges if p == prefix or p.startswith(prefix + "/")]
+        for physical in moved:
+            del self._badges[physical]
+        return bool(moved)
+
+    def forget_missing(self, scan: HomeScan) -> bool:
+        """Drop the badges of files a scan shows are gone (say, deleted while Memtab was
+        closed); badges of other workspaces' files stay. True if any went."""
+        roots = [str(s.root) + "/" for s in scan.scopes if s.root is not None and not s.unavailable]
+        listed = {
+            physical
+            for scope in scan.scopes
+            for entry in scope.listing.files
+            if (physical := scope.physical(entry.path)) is not None
+        }
+        gone = [p for p in self._badges if p not in listed and any(p.startswith(r) for r in roots)]
+        for physical in gone:
+            del self._badges[physical]
+        return bool(gone)
+
+    # -- remembering across restarts -------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The badges as JSON (for the UI state)."""
+        return {p: {"actor": b.actor.value, "at": b.at_ms} for p, b in self._badges.items()}
+
+    def restore(self, data: Any) -> None:
+        """Take back badges saved by `to_json` (entries not understood are skipped)."""
+        if not isinstance(data, dict):
+            return
+        for physical, raw in data.items():
+            if not isinstance(physical, str) or not isinstance(raw, dict):
+                continue
+            at = raw.get("at")
+            try:
+                actor = Actor(str(raw.get("actor")))
+            except ValueError:
+                continue
+            if isinstance(at, int) and not isinstance(at, bool) and at > 0:
+                self._badges.setdefault(physical, Badge(actor, at))
+
+    # -- who changed it ----------------------------------------------------------------------
+
+    def _actor(
+        self,
+        scan: HomeScan,
+        meta_keys: _MetaKeys,
+        path: VirtualPath,
+        physical: str,
+        entry: FileEntry | None,
+    ) -> Actor:
+        claim = self._claims.get(physical)
+        if claim is not None and claim[1] > self._clock():
+            return claim[0]
+        if self.consolidating:
+            return Actor.CONSOLIDATOR
+        key = meta_keys.of(path)
+        meta = scan.meta.get(key) if key is not None else None
+        written = meta.last_write_at if meta is not None else None
+        changed_at = entry.modified_at_ms if entry is not None else None
+        if written is not None and changed_at is not None:
+            return Actor.MUX if abs(written - changed_at) <= META_WRITE_SLACK_MS else Actor.OUTSIDE
+        return Actor.OUTSIDE
+
+    def _is_own_change(self, physical: str, path: VirtualPath, sha: str | None) -> bool:
+        own = self._own_writes
+        if own.is_own(path, sha) or own.is_own(physical, sha):
+            return True
+        ancestor = path.parent
+        while not ancestor.is_root:  # a folder Memtab created or moved
+            if own.is_own(ancestor):
+                return True
+            ancestor = ancestor.parent
+        return False
+
+
+class _MetaKeys:
+    """memory-meta.json keys of a scan's paths, from one store made on first need (a
+    store per changed file made a storm of 1000 outside writes cost 50 ms of GUI time)."""
+
+    def __init__(self, scan: HomeScan) -> None:
+        self._scan = scan
+        self._store: MemoryStore | None = None
+
+    def of(self, path: VirtualPath) -> str | None:
+        if self._store is None:
+            self._store = self._scan.store()
+        try:
+            return self._store.meta_key(path)
+        except ScopeUnavailableError:
+            return None
+
+
+def _entries(scan: HomeScan, paths: Iterable[VirtualPath]) -> dict[VirtualPath, FileEntry]:
+    """The listing entries of `paths` (for their times)."""
+    wanted = set(paths)
+    scopes = {path.scope for path in wanted}
+    return {
+        entry.path: entry
+        for scope in scan.scopes
+        if scope.scope in scopes
+        for entry in scope.listing.files
+        if entry.path in wanted
+    }
+
+
+def _physical(scan: HomeScan, path: VirtualPath) -> str | None:
+    if path.scope is None:
+        return None
+    return scan.scope(path.scope).physical(path)

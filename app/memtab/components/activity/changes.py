@@ -1,0 +1,161 @@
+"""What a file-system event means for Memtab's views.
+
+`memtab.gui.activity.watch` runs a watchdog observer over the memory home and reports changed paths.
+This module holds the rules it applies and what its consumers ask of a batch:
+
+- `changed_paths(event, ...)` turns one watchdog event into the paths worth reporting
+  (reads, attribute changes, editor/atomic-save temp files and parent-directory noise
+  are dropped; both ends of a move count).
+- `is_ignored(rel)` is the temp-name rule on a home-relative path.
+- `ChangeSummary.from_paths(paths, root)` classifies a whole batch with `Home.classify`
+  (the home layout lives only in the store), so a view can ask
+  `summary.affects(PathKind.PROJECT_SCOPE, dir_name)`.
+- `path_affected(path, changed)` says whether a file (or a directory above it) is among
+  the changed paths.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from watchdog.events import (
+    EVENT_TYPE_CLOSED,
+    EVENT_TYPE_CREATED,
+    EVENT_TYPE_DELETED,
+    EVENT_TYPE_MODIFIED,
+    EVENT_TYPE_MOVED,
+    FileSystemEvent,
+)
+
+from memtab.store.home import Home, PathKind, PathPlace
+
+# Only these change what is on disk. `opened`/`closed_no_write` are reads; `attrib` is
+# metadata (reading a file must never trigger a reload).
+_CONTENT_EVENT_TYPES = frozenset(
+    {
+        EVENT_TYPE_CREATED,
+        EVENT_TYPE_DELETED,
+        EVENT_TYPE_MODIFIED,
+        EVENT_TYPE_MOVED,
+        EVENT_TYPE_CLOSED,
+    }
+)
+
+# Vim probes whether a directory is writable by creating and deleting a file named 4913.
+_VIM_PROBE_NAME = "4913"
+_TEMP_SUFFIXES = (".tmp", "~")
+
+
+def is_ignored(rel: str) -> bool:
+    """Whether a home-relative path is an editor or atomic-save temp, or hidden.
+
+    Any component starting with `.` hides the path (dotfiles, vim's `.name.swp`/`.swx`,
+    Memtab's own `.<name>.<random>.tmp`, and everything inside hidden dirs — a scope
+    listing skips those too). The last component is also ignored when it is `4913` or
+    ends in `.tmp` or `~`. The home itself (`rel == ""`) is never ignored.
+    """
+    if not rel:
+        return False
+    parts = rel.split(os.sep)
+    if any(part.startswith(".") for part in parts):
+        return True
+    name = parts[-1]
+    return name == _VIM_PROBE_NAME or name.endswith(_TEMP_SUFFIXES)
+
+
+def relative_to_root(path: str, root: str) -> str | None:
+    """`path` relative to `root` (`""` for the root itself), or None when outside it.
+
+    Both are plain absolute strings; no file-system access.
+    """
+    if path == root:
+        return ""
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    if path.startswith(prefix):
+        return path[len(prefix) :]
+    return None
+
+
+def changed_paths(event: FileSystemEvent, watched_root: str, reported_root: str) -> list[str]:
+    """The paths an event reports, under `reported_root`, after filtering.
+
+    `watched_root` is the directory the observer watches (a realpath); `reported_root` is
+    the home as the caller spelled it (it may be a symlink to `watched_root`), so paths
+    come back in the caller's terms. Directory `modified` events are dropped: they are
+    the side effect of a child being created, deleted or moved, which is reported (or
+    deliberately ignored, for temp files) on its own. For a move, the source and the
+    destination are judged separately: an atomic save (`.a.md.x1.tmp` → `a.md`) reports
+    `a.md` only; moving a real file away reports the source.
+    """
+    if event.event_type not in _CONTENT_EVENT_TYPES:
+        return []
+    if event.is_directory and event.event_type == EVENT_TYPE_MODIFIED:
+        return []
+    candidates = [event.src_path]
+    if event.event_type == EVENT_TYPE_MOVED and event.dest_path:
+        candidates.append(event.dest_path)
+    reported: list[str] = []
+    for raw in candidates:
+        if not raw:
+            continue
+        rel = relative_to_root(os.fsdecode(raw), watched_root)
+        if rel is None or is_ignored(rel):
+            continue
+        reported.append(os.path.join(reported_root, rel) if rel else reported_root)
+    return reported
+
+
+def path_affected(path: str | Path, changed: Iterable[str]) -> bool:
+    """Whether `path` itself, or a directory above it, is among `changed`.
+
+    The open editor calls this with a batch from `HomeWatcher.paths_changed`: a deleted
+    or moved parent directory affects the file as much as a write to it.
+    """
+    target = os.fspath(path)
+    return any(relative_to_root(target, candidate) is not None for candidate in changed)
+
+
+# A change to a container affects everything inside it.
+_CONTAINERS: dict[PathKind, tuple[PathKind, ...]] = {
+    PathKind.GLOBAL_SCOPE: (PathKind.MEMORY_DIR,),
+    PathKind.PROJECT_SCOPE: (PathKind.MEMORY_DIR,),
+    PathKind.WORKSPACE_SCOPE: (PathKind.WORKSPACE_DIR,),
+    PathKind.CHAT_TRANSCRIPT: (PathKind.WORKSPACE_DIR,),
+    PathKind.WRITER_STATE: (PathKind.WORKSPACE_DIR,),
+}
+
+
+@dataclass(frozen=True)
+class ChangeSummary:
+    """A batch of changed paths, classified, for "do I need to rescan X?" questions."""
+
+    places: frozenset[PathPlace]
+
+    @classmethod
+    def from_paths(cls, paths: Iterable[str], root: str | Path) -> ChangeSummary:
+        """Classify every path of a `paths_changed` batch against the home at `root`."""
+        home = Home(Path(root))
+        return cls(frozenset(home.classify(path) for path in paths))
+
+    def affects(self, kind: PathKind, key: str | None = None) -> bool:
+        """Whether the batch may have changed `kind` (for item `key`, or any item if None).
+
+        Containers count: the home affects everything, `memory/` affects every memory
+        scope, `sessions/<id>` affects that workspace's scope, transcript and writer state.
+        """
+        if PathPlace(PathKind.HOME) in self.places:
+            return True
+        kinds = (kind, *_CONTAINERS.get(kind, ()))
+        return any(
+            place.kind in kinds and (key is None or place.key is None or place.key == key)
+            for place in self.places
+        )
+
+    def keys(self, kind: PathKind) -> frozenset[str]:
+        """The explicit item keys (dirNames, workspace ids) seen for `kind`."""
+        return frozenset(
+            place.key for place in self.places if place.kind is kind and place.key is not None
+        )

@@ -1,0 +1,58 @@
+"""A three-way merge of the editor's draft with a file that changed on disk — no Qt.
+
+The editor loaded `base`; the user turned it into `mine` (the draft) while an agent (mux,
+`echo >>`, another editor) turned it into `theirs` (the disk). The merge itself is
+`memtab.store.line_merge` (shared with sync): both sides' changes are kept when they touch
+different lines, and overlapping ones are refused, never guessed. This module adds what
+the editor says about it. It runs on a worker thread (`ctx` is checked between the two
+comparisons).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memtab.components.cancel import CancelToken
+from memtab.humanize import plural
+from memtab.store.line_merge import LineMerge, merge_lines
+
+
+@dataclass(frozen=True)
+class MergeBasis:
+    """What to merge a draft with: the text it was based on, and the disk version by sha
+    (the merge applies only while the disk still holds it)."""
+
+    base: str
+    disk_sha: str
+
+
+@dataclass(frozen=True)
+class MergeResult(LineMerge):
+    """The merged text, or None when the changes overlap (`conflicts` says where), with
+    what the editor says about it."""
+
+    def counts(self) -> str:
+        """`Your 2 changes and 1 change on disk`."""
+        mine, theirs = plural(self.mine_changes, "change"), plural(self.theirs_changes, "change")
+        return f"Your {mine} and {theirs} on disk"
+
+    def describe(self) -> str:
+        """One line for the user: what was merged, or why nothing was."""
+        if self.clean:
+            return f"{self.counts()} touch different lines: Merge both keeps them all."
+        first, last = self.conflicts[0]
+        where = f"line {first}" if first == last else f"lines {first}–{last}"
+        more = len(self.conflicts) - 1
+        also = f" (and {plural(more, 'other place')})" if more else ""
+        return (
+            f"Your draft and the file on disk both changed {where}{also}, so they cannot be "
+            "merged automatically: keep one version, or copy what you need by hand."
+        )
+
+
+def merge_three_way(
+    base: str, mine: str, theirs: str, ctx: CancelToken | None = None
+) -> MergeResult:
+    """Merge the changes `base` → `mine` (the draft) and `base` → `theirs` (the disk)."""
+    merged = merge_lines(base, mine, theirs, check=ctx.raise_if_cancelled if ctx else None)
+    return MergeResult(merged.text, merged.mine_changes, merged.theirs_changes, merged.conflicts)

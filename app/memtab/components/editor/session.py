@@ -1,0 +1,295 @@
+"""The editor's open file and the rules that keep it in step with the disk — no Qt.
+
+`OpenFile` is what the editor knows about the file it shows: its key (a mux file's virtual
+path, another agent's file id — `components.editor.documents`), the sha and
+text it was loaded (or last saved) with, whether it is still on disk, why it is read-only,
+its line endings, a draft kept for "Restore my draft", and why the message bar shows
+(`Situation`). The panel (`gui.editor.editor`) owns the text widget and asks this
+module what to do:
+
+- `OpenFile.decide(disk, buffer)` after each rescan that touched the file (`Decision`);
+- `OpenFile.decide_take(disk)` for Reload / Take theirs (`TakeDecision`);
+- the bar's and the diff dialog's choices for the current situation, and which of them
+  Enter picks: never one that drops the agent's change or the draft (`default_choice`);
+- `OpenFile.base_text`, what a three-way merge (`components.editor.merge`) starts from.
+
+Whether anything changed is decided by sha, so the watcher's echo of our own save is a
+no-op; a dirty buffer is never replaced without asking.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from memtab.components.editor.merge import MergeBasis
+from memtab.components.editor.text_buffer import TextCodec
+from memtab.store.files import MAX_FILE_BYTES, FileContent
+from memtab.store.paths import VirtualPath
+
+# Action ids shared by the bar and the diff dialog.
+RELOAD = "reload"
+SHOW_DIFF = "show_diff"
+OVERWRITE = "overwrite"
+KEEP_MINE = "keep_mine"
+TAKE_THEIRS = "take_theirs"
+RESTORE_DRAFT = "restore_draft"
+CLOSE_FILE = "close_file"
+MERGE = "merge"
+SAVE_WITHOUT_COPY = "save_without_copy"
+
+# What Enter (the default button) may do: look, or keep both sides' changes.
+_SAFE_DEFAULTS = (MERGE, SHOW_DIFF)
+
+Choice = tuple[str, str]
+"""An action id and its button label."""
+
+
+class Situation(enum.Enum):
+    """Why the message bar is showing (decides what its actions mean)."""
+
+    NONE = "none"
+    CONFLICT = "conflict"
+    CHANGED_ON_DISK = "changed_on_disk"
+    DELETED = "deleted"
+    DRAFT_REPLACED = "draft_replaced"
+    ERROR = "error"
+    NOTE = "note"
+
+
+class FileState(enum.Enum):
+    """What the editor's state label says about the open file."""
+
+    CLEAN = ""
+    UNSAVED = "● Unsaved"
+    NOT_ON_DISK = "Not on disk"
+    READ_ONLY = "Read-only"
+
+
+class DiskAbsence(enum.Enum):
+    """What reading the file found instead of its content."""
+
+    MISSING = "missing"
+    UNREADABLE = "unreadable"
+
+
+DiskRead = FileContent | DiskAbsence
+"""The file on disk now, or why there is none."""
+
+
+class Decision(enum.Enum):
+    """What to do with the open file after the disk changed under it."""
+
+    UNREADABLE = "unreadable"
+    """It cannot be read now: leave the buffer (the error is shown)."""
+    MISSING = "missing"
+    """It is gone: keep the text; Save recreates the file."""
+    UNCHANGED = "unchanged"
+    """The disk holds what the buffer is based on (our own save's echo, a touch)."""
+    REOPEN = "reopen"
+    """Load it again: a read-only view follows the disk, and so does a clean buffer of a
+    file that is no longer editable."""
+    ADOPT = "adopt"
+    """The disk caught up with the draft: base the next save on it, mark it clean."""
+    RELOAD = "reload"
+    """A clean buffer: replace it with the disk version (undoably, keeping the cursor)."""
+    ASK = "ask"
+    """A dirty buffer and a different file on disk: the user chooses."""
+
+
+class TakeDecision(enum.Enum):
+    """What Reload / Take theirs does with the disk version."""
+
+    UNREADABLE = "unreadable"
+    MISSING = "missing"
+    REFUSE = "refuse"
+    """Not editable any more (binary, over the cap): loading it would drop the draft."""
+    REPLACE = "replace"
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """What the editor holds: its text (`\\n` line breaks) and its undo-aware modified flag."""
+
+    text: str
+    modified: bool
+
+
+def is_editable(content: FileContent) -> bool:
+    """Whether the editor may edit a file with this content."""
+    return not content.binary and not content.over_cap
+
+
+def not_editable_reason(content: FileContent) -> str:
+    """Why a file opens read-only, as the end of "this file is …"."""
+    if content.binary:
+        return "not a text file (it contains NUL bytes)"
+    return (
+        f"larger than the {MAX_FILE_BYTES // 1024} KiB cap for memory files "
+        f"({content.size_bytes:,} bytes); only the start is shown"
+    )
+
+
+def display_text(content: FileContent) -> str:
+    """What a read-only view shows of a file."""
+    text = content.content
+    if content.over_cap:
+        text = text[:MAX_FILE_BYTES]
+    return text.replace("\x00", "\u2400")  # show NULs as ␀ rather than cutting lines
+
+
+class OpenFile:
+    """The file the editor shows and what it was loaded with (see the module docstring)."""
+
+    def __init__(self, path: VirtualPath | None = None, *, key: str | None = None) -> None:
+        """Nothing loaded yet; `path` names a mux file, `key` any file (the tree key of
+        another agent's); both None: no file, or one shown only to be read."""
+        self.path = path
+        self.key = key if key is not None else (str(path) if path is not None else None)
+        self.loaded_sha: str | None = None
+        """The sha on disk the buffer is based on; None when the file is not on disk."""
+        self.clean_text = ""
+        """The buffer as last loaded or saved."""
+        self.base_text = ""
+        """The disk version the buffer is based on, as the buffer shows it: what a merge
+        of the draft with a newer disk version starts from."""
+        self.exists_on_disk = False
+        self.read_only_reason: str | None = None
+        self.codec = TextCodec()
+        self.draft_backup: str | None = None
+        """The draft a Reload / Take theirs replaced, for "Restore my draft"."""
+        self.situation = Situation.NONE
+
+    # --- questions --------------------------------------------------------------------------
+
+    @property
+    def is_read_only(self) -> bool:
+        return self.read_only_reason is not None
+
+    def is_dirty(self, modified: bool) -> bool:
+        """Unsaved changes: an edited buffer, or a draft whose file is gone from disk."""
+        if self.key is None or self.is_read_only:
+            return False
+        return modified or not self.exists_on_disk
+
+    def state(self, modified: bool) -> FileState:
+        """What the state label says, given the buffer's modified flag."""
+        if self.is_read_only:
+            return FileState.READ_ONLY
+        if self.key is not None and not self.exists_on_disk:
+            return FileState.NOT_ON_DISK
+        return FileState.UNSAVED if self.is_dirty(modified) else FileState.CLEAN
+
+    def save_expectation(self) -> str | None:
+        """The sha a save expects on disk (None: the file must not exist)."""
+        return self.loaded_sha if self.exists_on_disk else None
+
+    def decide(self, disk: DiskRead, buffer: Buffer) -> Decision:
+        """What to do now that the disk holds `disk` and the editor holds `buffer`."""
+        if disk is DiskAbsence.UNREADABLE:
+            return Decision.UNREADABLE
+        if disk is DiskAbsence.MISSING:
+            return Decision.MISSING
+        if disk.sha256 == self.loaded_sha and self.exists_on_disk:
+            return Decision.UNCHANGED
+        dirty = self.is_dirty(buffer.modified)
+        if self.is_read_only or (not is_editable(disk) and not dirty):
+            return Decision.REOPEN
+        if self.codec.to_buffer(disk.content) == buffer.text:
+            return Decision.ADOPT
+        return Decision.ASK if dirty else Decision.RELOAD
+
+    def decide_take(self, disk: DiskRead) -> TakeDecision:
+        """What Reload / Take theirs does with `disk` (the draft is kept restorable)."""
+        if disk is DiskAbsence.UNREADABLE:
+            return TakeDecision.UNREADABLE
+        if disk is DiskAbsence.MISSING:
+            return TakeDecision.MISSING
+        return TakeDecision.REPLACE if is_editable(disk) else TakeDecision.REFUSE
+
+    def changed_on_disk_choices(self) -> list[Choice]:
+        """The bar's choices when the disk changed under a dirty buffer."""
+        return [(SHOW_DIFF, "Show diff"), (KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Take theirs")]
+
+    def conflict_choices(self, kind: str) -> list[Choice]:
+        """The bar's choices after a save was refused (`SaveConflictError.kind`)."""
+        if kind == "missing":
+            return [(SHOW_DIFF, "Show diff"), (OVERWRITE, "Recreate")]
+        return [(SHOW_DIFF, "Show diff"), (RELOAD, "Reload"), (OVERWRITE, "Overwrite")]
+
+    def diff_choices(self, disk_exists: bool) -> list[Choice]:
+        """The diff dialog's choices, by why it was opened and whether the file exists.
+
+        Merge is offered whenever there is a disk version to merge with; the dialog
+        enables it once the merge turned out clean."""
+        if not disk_exists:
+            return [(OVERWRITE, "Recreate from my draft")]
+        merge = (MERGE, "Merge both")
+        if self.situation is Situation.CHANGED_ON_DISK:
+            return [merge, (KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Take theirs")]
+        return [merge, (OVERWRITE, "Overwrite with my draft"), (RELOAD, "Reload from disk")]
+
+    def merge_basis(self, disk: DiskRead) -> MergeBasis | None:
+        """What a three-way merge of the draft with `disk` starts from; None when there is
+        nothing to merge (no disk version, a read-only view, nothing loaded from disk)."""
+        if not isinstance(disk, FileContent) or self.is_read_only or self.loaded_sha is None:
+            return None
+        return MergeBasis(self.base_text, disk.sha256)
+
+    def bar_clears_on_adopt(self) -> bool:
+        """Whether taking the disk version answers what the bar was asking."""
+        return self.situation in (
+            Situation.CHANGED_ON_DISK,
+            Situation.DELETED,
+            Situation.CONFLICT,
+        )
+
+    # --- what happened ----------------------------------------------------------------------
+
+    def loaded(self, content: FileContent, read_only_reason: str | None = None) -> None:
+        """The file was read from disk and shown (read-only when a reason is given)."""
+        if read_only_reason is None:
+            self.codec = TextCodec.detect(content.content)
+        self.loaded_sha = content.sha256
+        self.exists_on_disk = True
+        self.base_text = self.codec.to_buffer(content.content)
+
+    def adopted(self, disk: FileContent, buffer_text: str) -> None:
+        """The buffer now equals `disk`: the next save is based on it."""
+        self.loaded_sha = disk.sha256
+        self.exists_on_disk = True
+        self.codec = TextCodec.detect(disk.content)
+        self.clean_text = buffer_text
+        self.base_text = buffer_text
+
+    def kept_mine(self, disk: FileContent) -> None:
+        """Keep the draft (or a merge of it), and base the next save on what is on disk
+        now."""
+        self.loaded_sha = disk.sha256
+        self.exists_on_disk = True
+        self.base_text = self.codec.to_buffer(disk.content)
+
+    def gone(self) -> None:
+        """The file was deleted on disk (the draft stays; Save recreates it)."""
+        self.exists_on_disk = False
+        self.loaded_sha = None
+
+    def conflicted(self, kind: str) -> None:
+        """A save was refused because the disk changed (`kind` "missing": it is gone)."""
+        if kind == "missing":
+            self.exists_on_disk = False
+
+    def saved(self, sha256: str, buffer_text: str) -> None:
+        """The buffer was written with this sha."""
+        self.loaded_sha = sha256
+        self.exists_on_disk = True
+        self.clean_text = buffer_text
+        self.base_text = buffer_text
+        self.draft_backup = None
+
+
+def default_choice(choices: list[Choice]) -> str | None:
+    """The choice Enter picks: Merge or Show diff when offered, else none. Never Keep
+    mine, Take theirs, Overwrite or Reload: Enter must not drop anyone's change."""
+    offered = [action for action, _label in choices]
+    return next((action for action in _SAFE_DEFAULTS if action in offered), None)

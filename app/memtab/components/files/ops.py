@@ -1,0 +1,232 @@
+"""File operations the tree offers — create, move, delete, pin — as plain, Qt-free jobs.
+
+Each function runs on the file-operations worker (never the GUI thread: the store takes
+cross-process locks that a running mux may hold) and returns an `OpResult` instead of
+raising, so the tab can show a clear message and nothing is ever half-reported. The
+watcher's rescan shows the outcome; `OpResult.touched` lets the tab rescan at once.
+
+An operation refused because history cannot keep a copy of what it would destroy says so
+(`OpResult.unkept`); the tab asks, and makes it again with `allow_unkept=True` only when
+the user chooses to go on without a copy (docs/formats.md §14.2).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memtab.store import orphans
+from memtab.store.files import content_sha256
+from memtab.store.home import Home, HomeError
+from memtab.store.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
+from memtab.store.paths import PathError, VirtualPath
+
+if TYPE_CHECKING:
+    from memtab.components.tree.scan import HomeScan
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class OpResult:
+    """What an operation did: a message for the status bar, or an error for the user."""
+
+    message: str
+    error: str | None = None
+    created: VirtualPath | None = None
+    """A new file or directory to select (and, for a file, open)."""
+    moved: tuple[tuple[VirtualPath, VirtualPath], ...] = ()
+    """(old, new) pairs that were moved."""
+    touched: tuple[str, ...] = ()
+    """Physical paths that changed, for an immediate rescan."""
+    unkept: str | None = None
+    """Refused only because history cannot keep a copy of what it would destroy: what it
+    would have done (`deleted`, `restored`…); the same operation with `allow_unkept` makes
+    it without one."""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @classmethod
+    def failed(cls, message: str, error: Exception, **fields: Any) -> OpResult:
+        """A failure: `message` (`Deleting a.md failed`) and the error in one line."""
+        if isinstance(error, OSError):
+            detail = error.strerror or str(error)
+            if error.filename:
+                detail = f"{detail} ({error.filename})"
+        else:
+            detail = str(error)
+        unkept = error.done if isinstance(error, UnkeptChangeError) else None
+        return cls(message, error=detail, unkept=unkept, **fields)
+
+
+def _failure(action: str, error: Exception) -> OpResult:
+    return OpResult.failed(f"{action} failed", error)
+
+
+def _physical(store: MemoryStore, path: VirtualPath) -> str:
+    try:
+        return str(store.physical(path))
+    except (PathError, MemoryStoreError):
+        return ""
+
+
+def initial_content(description: str) -> str:
+    """A new file's text: frontmatter with the description, or nothing."""
+    description = " ".join(description.split())
+    if not description:
+        return ""
+    # A JSON string is a valid YAML double-quoted scalar: safe for any characters.
+    return f"---\ndescription: {json.dumps(description, ensure_ascii=False)}\n---\n\n"
+
+
+def new_file_sha(content: str) -> str:
+    """The sha the new file will have (noted as Memtab's own write before it is made)."""
+    return content_sha256(content)
+
+
+def create_file(store: MemoryStore, path: VirtualPath, content: str) -> OpResult:
+    """Create a memory file (never overwrites)."""
+    try:
+        store.create_file(str(path), content)
+    except (MemoryStoreError, PathError, OSError) as error:
+        return _failure(f"Creating {path.name}", error)
+    return OpResult(f"Created {path}", created=path, touched=(_physical(store, path),))
+
+
+def create_directory(store: MemoryStore, path: VirtualPath) -> OpResult:
+    """Create a directory (and its parents)."""
+    try:
+        store.create_directory(str(path))
+    except (MemoryStoreError, PathError, OSError) as error:
+        return _failure(f"Creating the folder {path.name}", error)
+    return OpResult(f"Created folder {path}", created=path, touched=(_physical(store, path),))
+
+
+def move(store: MemoryStore, moves: Sequence[tuple[VirtualPath, VirtualPath]]) -> OpResult:
+    """Move or rename each (old, new); stops at the first failure (earlier moves stand)."""
+    done: list[tuple[VirtualPath, VirtualPath]] = []
+    touched: list[str] = []
+    for old, new in moves:
+        old_physical = _physical(store, old)
+        try:
+            store.move(str(old), str(new))
+        except (MemoryStoreError, PathError, OSError) as error:
+            failed = _failure(f"Moving {old.name}", error)
+            return OpResult(failed.message, failed.error, moved=tuple(done), touched=tuple(touched))
+        done.append((old, new))
+        touched.extend((old_physical, _physical(store, new)))
+    if len(done) == 1:
+        old, new = done[0]
+        verb = "Renamed" if old.parent == new.parent else "Moved"
+        message = f"{verb} {old} to {new}"
+    else:
+        message = f"Moved {len(done)} items"
+    return OpResult(message, moved=tuple(done), touched=tuple(touched))
+
+
+def delete(
+    store: MemoryStore, paths: Sequence[VirtualPath], *, allow_unkept: bool = False
+) -> OpResult:
+    """Delete files and directories; stops at the first failure. `allow_unkept`: without
+    a copy in history where it cannot keep one (the user chose to, after a refusal), and
+    a path already gone is skipped (the refused attempt deleted it)."""
+    touched: list[str] = []
+    for path in paths:
+        physical = _physical(store, path)
+        try:
+            if allow_unkept and store.kind_of(path) is None:
+                continue
+            store.delete(str(path), allow_unkept=allow_unkept)
+        except (MemoryStoreError, PathError, OSError) as error:
+            return OpResult.failed(f"Deleting {path.name} failed", error, touched=tuple(touched))
+        touched.append(physical)
+    message = f"Deleted {paths[0]}" if len(paths) == 1 else f"Deleted {len(paths)} items"
+    return OpResult(message, touched=tuple(touched))
+
+
+@dataclass(frozen=True)
+class DeletionCount:
+    """What a delete of some items takes with it, for the question asked before it."""
+
+    items: int
+    files: int
+    """Every file that goes, those inside folders included."""
+    hidden: int
+    """Of those, the files the search filter hides (none without a search)."""
+
+
+def count_deletion(
+    scan: HomeScan, roots: Sequence[VirtualPath], shown: Collection[VirtualPath] | None
+) -> DeletionCount:
+    """Count the files deleting `roots` (no one inside another) removes, from the scan's
+    full listings (or a big home's outline): not only the rows a search left in the tree.
+    `shown` are the files the tree shows while a search filters it (None: no search)."""
+    files = 0
+    for root in roots:
+        if root.scope is None:
+            continue
+        scope = scan.scope(root.scope)
+        outline = scope.outline
+        if outline is not None:  # folders and counts only: a root it does not name is a file
+            if root.is_scope_root or root in outline.directories:
+                files += sum(
+                    count
+                    for segments, count in outline.direct_files.items()
+                    if segments[: len(root.segments)] == root.segments
+                )
+            else:
+                files += 1
+        else:
+            files += sum(1 for entry in scope.listing.files if entry.path.is_within(root))
+    if shown is None:
+        return DeletionCount(len(roots), files, 0)
+    visible = sum(1 for path in shown if any(path.is_within(root) for root in roots))
+    return DeletionCount(len(roots), files, max(files - visible, 0))
+
+
+def set_pinned(store: MemoryStore, path: VirtualPath, pinned: bool) -> OpResult:
+    """Pin or unpin a file (memory-meta.json)."""
+    try:
+        store.set_pinned(str(path), pinned)
+    except (MemoryStoreError, PathError, OSError, TimeoutError) as error:
+        return _failure(f"{'Pinning' if pinned else 'Unpinning'} {path.name}", error)
+    verb = "Pinned" if pinned else "Unpinned"
+    note = " — a running mux may overwrite pin changes" if pinned else ""
+    return OpResult(f"{verb} {path.name}{note}", touched=(str(store.home.meta_path),))
+
+
+def delete_orphan_project_dir(
+    home: Home,
+    dir_name: str,
+    on_deleted: Callable[[orphans.OrphanDeletion], None] | None = None,
+) -> OpResult:
+    """Delete a project dir under `memory/project/` that no registered project owns.
+
+    Every file goes to history first, so it can be restored (`memtab.store.orphans`);
+    `on_deleted` is told which versions recorded them (how Edit → Undo restores them).
+    """
+    action = f"Deleting the orphaned project memory {dir_name}"
+    source = home.projects_root / dir_name
+    try:
+        deleted = orphans.delete_orphan_project_dir(home, dir_name)
+    except (OSError, HomeError, MemoryStoreError, PathError) as error:
+        return _failure(action, error)
+    if on_deleted is not None:
+        on_deleted(deleted)
+    return OpResult(deleted.message, touched=(str(source),))
+
+
+def orphan_file_title(dir_name: str, relative: str) -> str:
+    """How an orphan file is named in the editor (it has no virtual path)."""
+    return f"memory/project/{dir_name}/{relative}"
+
+
+def orphan_physical(home: Home, dir_name: str, relative: str) -> Path:
+    """Where an orphan file lives."""
+    return home.projects_root / dir_name / relative

@@ -1,0 +1,59 @@
+"""Unified diff text (what history, a revert refusal and a plan carry) as a `DiffResult`,
+so the window renders every diff with the one `DiffView`.
+
+The texts come from `memtab.store.history.describe.unified_diff` (difflib): file headers
+(`--- a`, `+++ b`), hunk headers (`@@ -1,3 +1,4 @@`) and lines marked ` `, `+` or `-`,
+perhaps cut short by a last `… (N more lines)`. Line numbers are read off the hunk
+headers; anything else is kept as a header line, never dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+
+from memtab.components.text_diff import DiffLine, DiffResult, LineKind
+
+logger = logging.getLogger(__name__)
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def parse_unified_diff(text: str) -> DiffResult:
+    """The lines of a unified diff, numbered, with how many lines it adds and removes."""
+    return join_diffs([text])
+
+
+def join_diffs(texts: Iterable[str]) -> DiffResult:
+    """Several unified diffs (one per file) as one result, in order."""
+    lines: list[DiffLine] = []
+    added = removed = 0
+    for text in texts:
+        old_number = new_number = 0
+        old_left = new_left = 0  # lines of the current hunk still to come, per side
+        for raw in text.splitlines():
+            hunk = _HUNK.match(raw) if not (old_left or new_left) else None
+            if hunk is not None:
+                old_number, new_number = int(hunk.group(1)), int(hunk.group(3))
+                old_left = int(hunk.group(2)) if hunk.group(2) is not None else 1
+                new_left = int(hunk.group(4)) if hunk.group(4) is not None else 1
+                # `-0,0`: that side is empty; numbering starts at 1 all the same.
+                old_number, new_number = max(old_number, 1), max(new_number, 1)
+                lines.append(DiffLine(LineKind.HUNK, raw))
+            elif old_left and raw.startswith("-"):
+                lines.append(DiffLine(LineKind.REMOVED, raw[1:], old_number, None))
+                old_number, old_left, removed = old_number + 1, old_left - 1, removed + 1
+            elif new_left and raw.startswith("+"):
+                lines.append(DiffLine(LineKind.ADDED, raw[1:], None, new_number))
+                new_number, new_left, added = new_number + 1, new_left - 1, added + 1
+            elif old_left and new_left and (raw.startswith(" ") or raw == ""):
+                lines.append(DiffLine(LineKind.CONTEXT, raw[1:], old_number, new_number))
+                old_number, new_number = old_number + 1, new_number + 1
+                old_left, new_left = old_left - 1, new_left - 1
+            elif raw.startswith("\\"):  # `\ No newline at end of file`
+                lines.append(DiffLine(LineKind.HUNK, raw))
+            else:  # a file's header, `… (12 more lines)`: the hunk is over
+                old_left = new_left = 0
+                lines.append(DiffLine(LineKind.HUNK, raw))
+    return DiffResult(tuple(lines), added, removed)

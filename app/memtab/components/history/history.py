@@ -1,0 +1,399 @@
+"""A file's history and the trash as the window shows them, and restoring from them.
+
+Plain Python over `memtab.store.history`: a file's versions as rows in words (when, who,
+what changed, the size and how it changed), the diff of a version against what the file
+holds now, the deleted files of each scope and of orphaned project dirs, restoring one
+(a recorded change, reported as an `OpResult` like every file operation of the tree),
+and recording what other programs changed after each scan. Every function here reads
+the disk: run it off the GUI thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memtab import humanize
+from memtab.components.cancel import CancelToken
+from memtab.components.files.ops import OpResult
+from memtab.components.text_diff import DiffResult, compute_diff
+from memtab.components.tree.tree import SECTION_TITLES, SectionId
+from memtab.fs.atomic import encode_utf8
+from memtab.store.errors import MemoryStoreError
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.describe import display_name
+from memtab.store.history.prune import maybe_prune
+from memtab.store.history.sync import SyncReport, sync_external
+from memtab.store.history.undo import (
+    HistoryError,
+    TrashItem,
+    content_of,
+    file_history,
+    restore,
+    text_of,
+    trash,
+)
+from memtab.store.history.versions import Version
+from memtab.store.home import Home
+from memtab.store.leftovers import remove_leftover_temps_once
+from memtab.store.memory import MemoryStore
+from memtab.store.orphans import OrphanProjectStore, orphans_with_history
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
+
+if TYPE_CHECKING:  # the sources load with the first file of another agent opened
+    from memtab.sources.history import Commit
+    from memtab.sources.model import Source, SourceFile
+    from memtab.sources.versions import SourceVersions
+
+logger = logging.getLogger(__name__)
+
+_ACTOR_WORDS = {
+    "user": "You",
+    "consolidator": "Consolidator",
+    "writer": "Memory writer",
+    "agent-tool": "Agent (memtab tool)",
+    "external": "Outside Memtab",
+    "sync": "Sync (another machine)",
+}
+
+
+SCOPE_TITLES = {scope: SECTION_TITLES[SectionId(scope.value)] for scope in Scope}
+"""A scope as the tree's section names it."""
+
+
+def actor_words(actor: str) -> str:
+    """Who made a version, in words (`external`: mux, an editor, a script…)."""
+    return _ACTOR_WORDS.get(actor, actor)
+
+
+def _signed_size(delta: int) -> str:
+    if delta == 0:
+        return ""
+    sign = "+" if delta > 0 else "−"
+    return f"{sign}{humanize.size_text(abs(delta))}"
+
+
+def change_words(version: Version) -> str:
+    """What one version did to the file: `Edited`, `Renamed from old.md`, `Restored`…"""
+    if version.op == "move":
+        if version.moved_from:
+            return _moved_words("from", version.moved_from, version.path)
+        if version.moved_to:
+            return _moved_words("to", version.moved_to, version.path)
+    if version.deleted:
+        return "Deleted"
+    words = {
+        "create": "Created",
+        "edit": "Edited",
+        "restore": "Restored an earlier version",
+        "revert": "Reverted with its run",
+        "seen": "First seen by Memtab",
+    }
+    return words.get(version.op, version.op.capitalize())
+
+
+def _moved_words(direction: str, other: str, own: str) -> str:
+    try:
+        same_folder = parse_file_path(other).parent == parse_file_path(own).parent
+    except PathError:
+        same_folder = False
+    if same_folder:
+        return f"Renamed {direction} {parse_file_path(other).name}"
+    return f"Moved {direction} {other}"
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    """One version as the History panel lists it."""
+
+    version: Version
+    when: str
+    when_exact: str
+    who: str
+    change: str
+    size: str
+    size_change: str
+
+    @property
+    def tooltip(self) -> str:
+        lines = [f"{self.when_exact} · {self.who}", self.change]
+        if self.version.run_id:
+            lines.append(f"Run {self.version.run_id}")
+        lines.append(f"Version {self.version.id}")
+        return "\n".join(lines)
+
+
+def version_rows(versions: Sequence[Version], now: int | None = None) -> list[VersionRow]:
+    """Rows for versions listed newest first; each says how the size changed from the
+    version before it (a deletion takes everything away, a re-creation brings it back)."""
+    rows = []
+    for index, version in enumerate(versions):
+        older = versions[index + 1] if index + 1 < len(versions) else None
+        before = 0 if older is None or older.deleted else older.size_bytes
+        if version.op == "seen" and older is None:
+            delta = 0  # a baseline is where history starts, not a change
+        elif version.deleted:
+            delta = 0 if version.moved_to else -version.size_bytes
+        else:
+            delta = version.size_bytes - before
+        rows.append(
+            VersionRow(
+                version=version,
+                when=humanize.relative_time(version.at, now),
+                when_exact=humanize.absolute_time(version.at),
+                who=actor_words(version.actor),
+                change=change_words(version),
+                size="" if version.deleted else humanize.size_text(version.size_bytes),
+                size_change=_signed_size(delta),
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class FileHistory:
+    """A file's versions (newest first, following renames) and what it holds now."""
+
+    path: VirtualPath | str
+    """The file: a virtual path, or another agent's file id."""
+    rows: tuple[VersionRow, ...]
+    current: bytes | None
+    """The file now (None: there is no file)."""
+    commits: tuple[Commit, ...] = ()
+    """The commits of the agent's own repository touching the file (Codex's memories)."""
+
+    @property
+    def versions(self) -> tuple[Version, ...]:
+        return tuple(row.version for row in self.rows)
+
+    def is_current(self, version: Version) -> bool:
+        """Whether the file holds this version's content now."""
+        if version.deleted:
+            return self.current is None
+        return self.current is not None and sha256_of(self.current) == version.sha256
+
+
+def load_file_history(store: MemoryStore, path: VirtualPath) -> FileHistory:
+    """Every version of `path` and its content now. Raises MemoryStoreError/PathError
+    when the file cannot be read."""
+    versions = file_history(store, str(path))
+    return FileHistory(path, tuple(version_rows(versions)), store.read_whole(str(path)))
+
+
+@dataclass(frozen=True)
+class MuxFileSubject:
+    """Whose history the History panel shows: a mux memory file, through its store."""
+
+    store: MemoryStore
+    path: VirtualPath
+
+    @property
+    def key(self) -> VirtualPath | str:
+        return self.path
+
+    @property
+    def home(self) -> Home:
+        return self.store.home
+
+    @property
+    def label(self) -> str:
+        return self.path.relative
+
+    def index_key(self) -> str | None:
+        """The history index whose change means the file's history changed."""
+        try:
+            return self.store.history_key(self.path.scope) if self.path.scope else None
+        except MemoryStoreError:
+            return None
+
+    def load(self) -> FileHistory:
+        return load_file_history(self.store, self.path)
+
+
+@dataclass(frozen=True)
+class SourceFileSubject:
+    """…or another agent's file: the versions Memtab recorded when it wrote it."""
+
+    history: SourceVersions
+    source: Source
+    file: SourceFile
+
+    @property
+    def key(self) -> VirtualPath | str:
+        return self.file.id
+
+    @property
+    def home(self) -> Home:
+        return self.history.home
+
+    @property
+    def label(self) -> str:
+        return self.file.relative
+
+    def index_key(self) -> str | None:
+        from memtab.sources.versions import index_key
+
+        return index_key(self.source.id)
+
+    def load(self) -> FileHistory:
+        from memtab.sources.content import read_source_file
+        from memtab.sources.model import SourceError
+
+        try:
+            current: bytes | None = encode_utf8(read_source_file(self.source, self.file).text)
+        except SourceError:
+            if os.path.lexists(self.file.physical):
+                raise
+            current = None
+        versions = self.history.versions(self.file.id)
+        commits: tuple[Commit, ...] = ()
+        if self.source.has_history:
+            from memtab.sources.history import source_history
+
+            commits = source_history(self.source, self.file.relative).commits
+        return FileHistory(self.file.id, tuple(version_rows(versions)), current, commits)
+
+    def commit_text(self, sha: str) -> str:
+        """The file as of one of its agent's commits (SourceError if it cannot be read)."""
+        from memtab.sources.history import file_at
+
+        return file_at(self.source, sha, self.file.relative)
+
+
+HistorySubject = MuxFileSubject | SourceFileSubject
+
+
+def commit_diff(
+    subject: SourceFileSubject, sha: str, current: bytes | None, ctx: CancelToken | None = None
+) -> DiffResult:
+    """The diff from the file as of one of its agent's commits to the file now."""
+    return compute_diff(subject.commit_text(sha), text_of(current), ctx)
+
+
+def version_diff(
+    home: Home, version: Version, current: bytes | None, ctx: CancelToken | None = None
+) -> DiffResult:
+    """The diff from a version (a deletion: what was deleted) to the file now.
+    HistoryError when history no longer has the version's content."""
+    return compute_diff(text_of(content_of(home, version)), text_of(current), ctx)
+
+
+def restore_file(
+    store: MemoryStore,
+    path: VirtualPath | str,
+    version_id: str,
+    to: VirtualPath | None = None,
+    *,
+    allow_unkept: bool = False,
+) -> OpResult:
+    """Make a file hold one of its versions again (a deleted one comes back with its pins
+    and usage, beside a newer file of the same name; `to`: elsewhere, never over a file).
+    `created` names the file when the restore made one (to select and open it).
+    `allow_unkept`: even when history cannot keep what it replaces (the user chose to)."""
+    name = display_name(str(path))
+    failed = f"Restoring {name} failed"
+    try:
+        target = to if to is not None else parse_file_path(str(path))
+        existed = store.kind_of(target) is not None
+        if to is not None and existed:
+            return OpResult(failed, error=f"Something exists at {to}; choose another path")
+        result = restore(
+            store,
+            str(path),
+            version_id,
+            to=str(to) if to is not None else None,
+            allow_unkept=allow_unkept,
+        )
+    except (HistoryError, MemoryStoreError, PathError, OSError) as error:
+        return OpResult.failed(failed, error)
+    restored = parse_file_path(result.path)
+    touched = _physical(store, restored)
+    if result.unchanged:
+        return OpResult(f"{restored} already holds that version", touched=touched)
+    beside = restored != target
+    if beside:
+        message = f"Restored {name} as {restored.name} ({name} is taken by a newer file)"
+    else:
+        message = f"Restored {restored}"
+    created = restored if beside or not existed else None
+    return OpResult(message, created=created, touched=touched)
+
+
+def _physical(store: MemoryStore, path: VirtualPath) -> tuple[str, ...]:
+    try:
+        return (str(store.physical(path)),)
+    except (PathError, MemoryStoreError):
+        return ()
+
+
+@dataclass(frozen=True)
+class TrashGroup:
+    """The deleted files of one scope, newest first."""
+
+    scope: Scope
+    label: str
+    items: tuple[TrashItem, ...]
+    orphan_dir: str | None = None
+    """An orphaned project dir's group: its files are restored through its own store."""
+
+
+def trash_item_words(item: TrashItem, now: int | None = None) -> str:
+    """`deleted 5 min ago by You`."""
+    who = actor_words(item.version.actor)
+    return f"deleted {humanize.relative_time(item.deleted_at, now)} by {who}"
+
+
+def load_trash(store: MemoryStore, *, sync: bool = True) -> list[TrashGroup]:
+    """The deleted files of every scope of the store (after recording what other programs
+    deleted since the last look, unless not `sync`: history has just changed, so it is
+    up to date), grouped by scope in the tree's order."""
+    if sync:
+        sync_external(store)
+    by_scope: dict[Scope, list[TrashItem]] = {}
+    for item in trash(store):
+        try:
+            scope = parse_file_path(item.path).scope
+        except PathError:
+            continue
+        if scope is not None:
+            by_scope.setdefault(scope, []).append(item)
+    groups = [
+        TrashGroup(scope, SCOPE_TITLES[scope], tuple(by_scope.get(scope, ())))
+        for scope in SCOPE_ORDER
+        if store.unavailable_reason(scope) is None
+    ]
+    return groups + orphan_trash(store.home)
+
+
+def orphan_trash(home: Home) -> list[TrashGroup]:
+    """What orphaned project dirs lost (deleted whole from the tree, most often): a group
+    per dir with deleted files, under the project filter."""
+    groups = []
+    for dir_name in orphans_with_history(home):
+        items = tuple(trash(OrphanProjectStore(home, dir_name)))
+        if items:
+            label = f"Orphaned project memory {dir_name}"
+            groups.append(TrashGroup(Scope.PROJECT, label, items, orphan_dir=dir_name))
+    return groups
+
+
+def deleted_text(home: Home, item: TrashItem) -> str:
+    """What a deleted file held (HistoryError when history lost it)."""
+    return text_of(content_of(home, item.version))
+
+
+def record_external_changes(
+    store: MemoryStore, cancel: Callable[[], bool] | None = None
+) -> SyncReport:
+    """What the window runs after each scan: record what other programs changed (mux, an
+    editor), then prune history if its day has come. `cancel` stops it between batches
+    (the first sync of a big home reads every file: a closing window must not wait). The
+    first one of a home also removes what a killed Memtab left there (`store.leftovers`)."""
+    remove_leftover_temps_once(store.home)
+    report = sync_external(store, cancel)
+    if not report.cancelled:
+        maybe_prune(store.home)
+    return report

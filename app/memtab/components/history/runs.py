@@ -1,0 +1,168 @@
+"""Every consolidation and writer run as the Runs dialog shows it.
+
+The runs come from Memtab's runs log (`memtab.store.history.runs`), after adding the runs
+of mux's journal not logged yet; each op is described in words and carries its diff from
+the contents history kept (`memtab.store.history.describe`). Whether a run can be
+reverted, and reverting it, are `memtab.store.history.undo`'s. Everything here reads the
+disk: run it off the GUI thread.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from dataclasses import dataclass
+
+from memtab import humanize
+from memtab.components.history.diff import parse_unified_diff
+from memtab.components.text_diff import DiffResult
+from memtab.store.errors import MemoryStoreError
+from memtab.store.history.describe import DRY_RUN_NOTE, describe_run, op_diff
+from memtab.store.history.runs import (
+    MUX_SOURCE,
+    RunEntry,
+    RunOp,
+    RunsLog,
+    import_journal_runs,
+    touched_paths,
+)
+from memtab.store.home import Home, HomeError
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import PathError, parse_file_path
+from memtab.store.registry import load_registry
+
+logger = logging.getLogger(__name__)
+
+KIND_WORDS = {"consolidation": "Consolidation", "writer": "Memory writer"}
+
+
+@dataclass(frozen=True)
+class RunFilter:
+    """Which runs to list (None: any)."""
+
+    workspace_id: str | None = None
+    kind: str | None = None
+    trigger: str | None = None
+    failed_only: bool = False
+
+
+def load_runs(home: Home, run_filter: RunFilter) -> list[RunEntry]:
+    """The runs that pass the filter, newest first (mux's journaled runs added first)."""
+    import_journal_runs(home)
+    return RunsLog(home).runs(
+        workspace_id=run_filter.workspace_id,
+        kind=run_filter.kind,
+        trigger=run_filter.trigger,
+        failed_only=run_filter.failed_only,
+    )
+
+
+def run_title(run: RunEntry) -> str:
+    """`Consolidation · manual`, `Memory writer`, `Consolidation by mux · launch`."""
+    kind = KIND_WORDS.get(run.kind, run.kind.capitalize())
+    if run.source == MUX_SOURCE:
+        kind += " by mux"
+    if run.kind == "consolidation" and run.trigger:
+        return f"{kind} · {run.trigger}"
+    return kind
+
+
+def run_outcome(run: RunEntry) -> str:
+    """`2 of 3 changes applied`, `failed: …`, `changed nothing`."""
+    if run.failed:
+        return f"failed: {run.error or 'no reason recorded'}"
+    if not run.ops:
+        return "changed nothing"
+    return f"{run.applied_count} of {humanize.plural(len(run.ops), 'change')} applied"
+
+
+class OpState(enum.StrEnum):
+    """What became of an op, as the dialog names it."""
+
+    APPLIED = "Applied"
+    REJECTED = "Rejected"
+    PROPOSED = "Proposed (dry run)"
+
+
+def op_state(op: RunOp) -> OpState:
+    """Applied; Proposed for a dry run (not applied, note "dry-run"); otherwise Rejected."""
+    if op.applied:
+        return OpState.APPLIED
+    if op.note == DRY_RUN_NOTE:
+        return OpState.PROPOSED
+    return OpState.REJECTED
+
+
+@dataclass(frozen=True)
+class OpView:
+    """One op of a run: in words, its state, its note, its diff and the file to open."""
+
+    op: RunOp
+    words: str
+    state: OpState
+    diff: DiffResult
+    open_path: str | None
+    """The file to open for this op (its new name after a rename); None when it no
+    longer exists."""
+
+
+@dataclass(frozen=True)
+class RunDetail:
+    """A run with its ops in words, and whether it can be reverted (and why not)."""
+
+    run: RunEntry
+    ops: tuple[OpView, ...]
+    revert_refusal: str | None
+
+    @property
+    def revertible(self) -> bool:
+        return self.revert_refusal is None
+
+
+def revert_refusal(run: RunEntry) -> str | None:
+    """Why "Revert this run" cannot help for this run, or None when it can."""
+    if run.source == MUX_SOURCE:
+        return (
+            "mux made this run: Memtab saw its changes as outside changes; restore a file "
+            "from its history instead"
+        )
+    if not touched_paths(run.ops):
+        return "this run changed no file"
+    return None
+
+
+def load_run_detail(home: Home, run: RunEntry) -> RunDetail:
+    """Describe every op of a run and read its diffs (see the module doc)."""
+    words = describe_run(home, run)
+    store = _store_of(home, run)
+    ops = []
+    for op, text in zip(run.ops, words, strict=True):
+        ops.append(
+            OpView(
+                op=op,
+                words=text,
+                state=op_state(op),
+                diff=parse_unified_diff(op_diff(home, op)),
+                open_path=_existing(store, op.new_path or op.path) if store is not None else None,
+            )
+        )
+    return RunDetail(run, tuple(ops), revert_refusal(run))
+
+
+def _store_of(home: Home, run: RunEntry) -> MemoryStore | None:
+    """A store seeing the run's scopes (global only when its workspace is gone)."""
+    try:
+        registry = load_registry(home)
+    except HomeError as error:
+        logger.warning("Cannot read the registry to locate a run's files: %s", error)
+        return None
+    workspace = registry.workspace(run.workspace_id) if run.workspace_id else None
+    return MemoryStore(home, workspace, record_history=False)
+
+
+def _existing(store: MemoryStore, raw_path: str) -> str | None:
+    try:
+        path = parse_file_path(raw_path)
+        return str(path) if store.kind_of(path) == "file" else None
+    except (PathError, MemoryStoreError):
+        return None

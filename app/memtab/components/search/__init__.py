@@ -1,0 +1,1 @@
+"""Searching memories by name, description and content (`search`), off the GUI thread."""

@@ -1,0 +1,308 @@
+"""Searching memories by name, description and content — plain Python, run off the GUI thread.
+
+A query is split into terms; a file matches when every term (case-insensitively) occurs in
+its path inside the scope (or the source), its description or its text. Other agents'
+files are searched with mux's (their keys are `components.sources.tree.source_file_key`); a
+file whose listing refused to read it (other hard links, NUL bytes) is matched by name and
+description only, and loki-mode's JSON is searched as written, not as rendered. Contents come from a
+`ContentIndex`: casefolded file texts, re-read only when a file's size or time changes.
+The index is not thread-safe on purpose: only the search worker's jobs ever touch it.
+
+Each match carries its first matching lines (`LineMatch`, shown under the file's row),
+for the first `MAX_FILES_WITH_LINES` files: lines are found in the folded text (casefold
+never adds or removes a line break) and shown from the file's own text, which the index
+keeps for the files recently shown only.
+
+Searching is incremental: a query that narrows the previous one (every old term is part
+of a new term) only looks at the files the previous one matched (`find_matches`'s
+`candidates`), and a long search checks its cancel token as it goes, so the next
+keystroke never waits for it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memtab.components.cancel import CancelToken
+from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.tree import FileMatch, LineMatch, file_key, orphan_entry_key
+from memtab.store.files import MAX_FILE_BYTES, ScopeListing
+
+if TYPE_CHECKING:
+    from memtab.components.sources.scan import SourcesScan
+
+# Files larger than this are matched by name and description only: reading megabytes on
+# every keystroke is not worth a hit in a file Memtab cannot even edit.
+MAX_INDEXED_BYTES = 4 * MAX_FILE_BYTES
+MAX_LINES_PER_FILE = 20
+MAX_FILES_WITH_LINES = 200
+# How much of a matching line a result row shows, and of it before the first match.
+LINE_SNIPPET_CHARS = 160
+LINE_LEAD_CHARS = 30
+# Original texts kept for showing lines (the folded ones are kept for every file).
+ORIGINAL_CACHE_FILES = 400
+CANCEL_CHECK_EVERY = 256
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """A parsed search: the text as typed and its casefolded terms."""
+
+    text: str
+    terms: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> SearchQuery:
+        """Split on whitespace; duplicate terms count once."""
+        terms = tuple(dict.fromkeys(term.casefold() for term in text.split()))
+        return cls(text, terms)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.terms)
+
+    def narrows(self, earlier: SearchQuery) -> bool:
+        """Whether every file matching this query also matches `earlier` (each earlier
+        term is part of one of these terms), so only its matches need looking at."""
+        return earlier.active and all(
+            any(old in new for new in self.terms) for old in earlier.terms
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Searchable:
+    """A file as the search sees it: its tree key, what its name and description say,
+    where it is and its version (size, mtime); `readable` False: never read."""
+
+    key: str
+    label: str
+    physical: str
+    version: tuple[int, int]
+    readable: bool = True
+
+
+def _searchables(
+    scan: HomeScan, candidates: Collection[str] | None = None
+) -> Iterator[_Searchable]:
+    """Every file of `scan` (only `candidates`, by tree key, when given) with where it is.
+
+    Paths are joined as strings: at 20,000 files `Path.joinpath` alone costs more than
+    looking at the candidates of a narrowing query.
+    """
+    listings: list[tuple[str, ScopeListing, str | None]] = [
+        (os.fspath(item.root), item.listing, None) for item in scan.scopes if item.root is not None
+    ]
+    listings += [(os.fspath(item.root), item.listing, item.dir_name) for item in scan.orphans]
+    for root, listing, orphan_dir in listings:
+        for entry in listing.files:
+            if orphan_dir is None:
+                key = file_key(entry.path)
+            else:
+                key = orphan_entry_key(orphan_dir, entry.path, is_dir=False)
+            if candidates is None or key in candidates:
+                yield _Searchable(
+                    key,
+                    f"{entry.path.relative}\n{entry.description}",
+                    os.path.join(root, *entry.path.segments),
+                    (entry.size_bytes, entry.modified_at_ms),
+                    not entry.binary,
+                )
+    if scan.sources is not None:
+        yield from _source_searchables(scan.sources, candidates)
+
+
+def _source_searchables(
+    sources: SourcesScan, candidates: Collection[str] | None
+) -> Iterator[_Searchable]:
+    from memtab.components.sources.tree import source_file_key
+    from memtab.sources.layouts import classify
+
+    for listing in sources.listings:
+        for file in listing.files:
+            key = source_file_key(file.id)
+            if candidates is not None and key not in candidates:
+                continue
+            # Read only what the listing read: a reason other than the layout's or the
+            # source's own (a file with other hard links, NUL bytes, over the cap) means
+            # it was not.
+            rule = classify(listing.source.layout, tuple(file.relative.split("/")))
+            layout_reason = rule.read_only_reason if rule is not None else None
+            readable = file.linked or file.read_only_reason in (
+                None,
+                layout_reason,
+                listing.source.read_only_reason,
+            )
+            yield _Searchable(
+                key,
+                f"{file.relative}\n{file.description}",
+                os.fspath(file.physical),
+                (file.size_bytes, file.modified_at_ms),
+                readable,
+            )
+
+
+class ContentIndex:
+    """Casefolded file contents by physical path, refreshed when a file changes.
+
+    Use it from one thread only (the search worker).
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[str, tuple[tuple[int, int], str]] = {}
+        self._originals: OrderedDict[str, tuple[tuple[int, int], str]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def text(self, item: _Searchable) -> str:
+        """The casefolded content of a listed file ("" if binary, huge or unreadable)."""
+        if not item.readable or item.version[0] > MAX_INDEXED_BYTES:
+            return ""
+        key, version = item.physical, item.version
+        cached = self._texts.get(key)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        original = self._read(key, version)
+        folded = original.casefold()
+        self._texts[key] = (version, folded if folded != original else original)
+        return folded
+
+    def original(self, item: _Searchable) -> str:
+        """The content of a listed file as written (for showing its matching lines)."""
+        if not item.readable or item.version[0] > MAX_INDEXED_BYTES:
+            return ""
+        key, version = item.physical, item.version
+        cached = self._originals.get(key)
+        if cached is not None and cached[0] == version:
+            self._originals.move_to_end(key)
+            return cached[1]
+        return self._read(key, version)
+
+    def _read(self, key: str, version: tuple[int, int]) -> str:
+        try:
+            with open(key, "rb") as handle:
+                text = handle.read().decode("utf-8", "replace")
+        except OSError:
+            text = ""
+        self._originals[key] = (version, text)
+        self._originals.move_to_end(key)
+        while len(self._originals) > ORIGINAL_CACHE_FILES:
+            self._originals.popitem(last=False)
+        return text
+
+    def refresh(self, scan: HomeScan) -> None:
+        """Index every file of `scan` and forget files it no longer lists."""
+        keep: set[str] = set()
+        for item in _searchables(scan):
+            self.text(item)
+            keep.add(item.physical)
+        for key in [key for key in self._texts if key not in keep]:
+            del self._texts[key]
+        for key in [key for key in self._originals if key not in keep]:
+            del self._originals[key]
+
+
+def find_matches(
+    scan: HomeScan,
+    query: SearchQuery,
+    index: ContentIndex,
+    *,
+    candidates: Collection[str] | None = None,
+    cancel: CancelToken | None = None,
+) -> dict[str, FileMatch]:
+    """Every file of `scan` matching `query`, by tree key, with its content hit count and
+    (for the first `MAX_FILES_WITH_LINES` in tree order) its first matching lines.
+
+    With `candidates` (tree keys), only those files are looked at: the matches of an
+    earlier query this one narrows. `cancel` is checked every few hundred files.
+    """
+    matches: dict[str, FileMatch] = {}
+    if not query.active:
+        return matches
+    with_lines = 0
+    for count, item in enumerate(_searchables(scan, candidates)):
+        if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
+            cancel.raise_if_cancelled()
+        label = item.label.casefold()
+        content = index.text(item)
+        if not all(term in label or term in content for term in query.terms):
+            continue
+        hits = sum(content.count(term) for term in query.terms) if content else 0
+        lines: tuple[LineMatch, ...] = ()
+        if hits and with_lines < MAX_FILES_WITH_LINES:
+            with_lines += 1
+            lines = matching_lines(index.original(item), content, query)
+        matches[item.key] = FileMatch(hits, lines)
+    return matches
+
+
+def matching_lines(
+    text: str, folded: str, query: SearchQuery, limit: int = MAX_LINES_PER_FILE
+) -> tuple[LineMatch, ...]:
+    """The first `limit` lines of `text` holding a term, with the terms' spans.
+
+    `folded` is `text.casefold()` (as the index keeps it): terms are found there, and
+    line numbers are the same in both.
+    """
+    if not query.active or not folded:
+        return ()
+    lines = text.split("\n")
+    folded_lines = folded.split("\n")
+    if len(lines) != len(folded_lines):
+        return ()  # the file changed between the two reads: the next search shows it
+    found: list[LineMatch] = []
+    for number, folded_line in enumerate(folded_lines):
+        if any(term in folded_line for term in query.terms):
+            found.append(_line_match(number, lines[number].rstrip("\r"), query.terms))
+            if len(found) >= limit:
+                break
+    return tuple(found)
+
+
+def _line_match(number: int, line: str, terms: tuple[str, ...]) -> LineMatch:
+    """The part of `line` a result row shows: from shortly before the first match (at a
+    word's start when one is near), leading blanks left out."""
+    spans = highlight_spans(line, terms)
+    column = len(line) - len(line.lstrip())
+    cut = False
+    if spans and spans[0][0] - column > LINE_LEAD_CHARS:
+        start = spans[0][0] - LINE_LEAD_CHARS
+        space = line.find(" ", start, start + LINE_LEAD_CHARS // 2)  # keep some context
+        column, cut = (space + 1 if space != -1 else start), True
+    shown = line[column : column + LINE_SNIPPET_CHARS].rstrip()
+    shifted = tuple(
+        (start - column, min(end - column, len(shown)))
+        for start, end in spans
+        if column <= start < column + len(shown)
+    )
+    return LineMatch(number, shown, column, shifted, cut)
+
+
+def highlight_spans(text: str, terms: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Merged (start, end) spans of `text` where any term occurs, case-insensitively.
+
+    Terms are casefolded; spans are found in `text.casefold()`, which has the same length
+    for the texts shown (names and descriptions) except for rare characters such as `ß`
+    — then highlighting is skipped rather than misplaced.
+    """
+    folded = text.casefold()
+    if len(folded) != len(text) or not terms:
+        return []
+    spans: list[tuple[int, int]] = []
+    for term in terms:
+        start = folded.find(term)
+        while start != -1 and term:
+            spans.append((start, start + len(term)))
+            start = folded.find(term, start + len(term))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged

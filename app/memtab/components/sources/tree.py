@@ -1,0 +1,277 @@
+"""Other agents' memory in the Memory tab's tree: sections below mux's three scopes.
+
+Sources that belong to a project are grouped in one section per project (its CLAUDE.md,
+its Claude Code auto memory, its AGENTS.md and its `.loki` together; the shown
+workspace's project first), the others in one section per agent (Claude Code's user
+instructions, Codex's memories…). Under a section, each source is a row with its agent's
+icon (`NodeKind.SOURCE`), then its folders and files as its listing has them. Every row
+of a source is read-only for the tree (no drag, no move): what can be written is the
+editor's business, by `SourceFile.read_only_reason`.
+
+Keys: `sources:project:<path>` and `sources:agent:<agent>` for the sections,
+`source:<source id>`, `source-dir:<source id>:<relative dir>`, `source-file:<file id>`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
+from memtab import humanize
+from memtab.components import glossary
+from memtab.components.sources.scan import SourcesScan
+from memtab.components.tree.tree import (
+    FileMatch,
+    MessageKind,
+    NodeKind,
+    SectionId,
+    TreeNode,
+    finish_counts,
+    match_key,
+)
+from memtab.humanize import display_path
+from memtab.sources.model import (
+    AGENT_TITLES,
+    OTHER_AGENTS,
+    FileKind,
+    Layout,
+    Source,
+    SourceFile,
+    SourceListing,
+)
+
+_WHAT: dict[Layout, str] = {
+    Layout.CLAUDE_USER: "CLAUDE.md and rules",
+    Layout.CLAUDE_PROJECT: "CLAUDE.md and rules",
+    Layout.CLAUDE_MEMORY: "auto memory",
+    Layout.CODEX_USER: "AGENTS.md",
+    Layout.CODEX_PROJECT: "AGENTS.md",
+    Layout.CODEX_MEMORIES: "memories",
+    Layout.CODEX_EXTENSIONS: "memory extensions",
+    Layout.LOKI: "memory",
+}
+_TAGS: dict[FileKind, str] = {
+    FileKind.RULE: "rule",
+    FileKind.AUTO_MEMORY_INDEX: "index",
+    FileKind.AUTO_MEMORY_TOPIC: "topic",
+    FileKind.SESSION_SUMMARY: "session summary",
+    FileKind.GENERATED: "generated",
+    FileKind.SKILL: "skill",
+    FileKind.EXTENSION: "extension",
+    FileKind.RENDERED: "rendered",
+}
+
+
+def project_group_key(project: str) -> str:
+    return f"sources:project:{project}"
+
+
+def agent_group_key(agent: str) -> str:
+    return f"sources:agent:{agent}"
+
+
+def source_key(source_id: str) -> str:
+    return f"source:{source_id}"
+
+
+def source_dir_key(source_id: str, relative: str) -> str:
+    return f"source-dir:{source_id}:{relative}"
+
+
+def source_file_key(file_id: str) -> str:
+    return f"source-file:{file_id}"
+
+
+def file_id_of(key: str) -> str | None:
+    """The file id a `source_file_key` holds, or None for another key."""
+    prefix = "source-file:"
+    return key[len(prefix) :] if key.startswith(prefix) else None
+
+
+def source_title(source: Source, *, with_agent: bool) -> str:
+    """What a source's row says: what it holds, after its agent's name inside a project's
+    section; a Claude Code directory no project was found for is named by its directory."""
+    what = _WHAT[source.layout]
+    if source.layout is Layout.CLAUDE_MEMORY and source.project is None:
+        what = f"{what} · {source.root.name}"
+    return f"{AGENT_TITLES[source.agent]} · {what}" if with_agent else what
+
+
+def agent_title(agent: str | None) -> str:
+    """ "Claude Code", "Codex", "loki-mode" for an agent id (the id itself when unknown)."""
+    return next((title for key, title in AGENT_TITLES.items() if key == agent), agent or "")
+
+
+def source_tooltip(node: TreeNode) -> str:
+    """The tooltip of another agent's section or source row: where it really is."""
+    count = humanize.plural(node.file_count, "file")
+    if node.kind is NodeKind.SECTION:
+        where = node.physical or agent_title(node.agent)
+        kind = "Project" if node.physical else "Agent"
+        return f"{kind}: {where} — {count}\n{glossary.OTHER_AGENTS}"
+    lines = [f"{node.name}: {node.physical} — {count}"]
+    if node.description:
+        lines.append(node.description)
+    if node.not_editable_reason:
+        lines.append(f"Read-only: {node.not_editable_reason}")
+    return "\n".join(lines)
+
+
+def file_tag(file: SourceFile) -> str:
+    """What a file is to its agent, as the row's small label (a topic's type, if any)."""
+    if file.kind is FileKind.AUTO_MEMORY_TOPIC and file.topic_type:
+        return file.topic_type
+    return _TAGS.get(file.kind, "")
+
+
+class _SourceRows:
+    """Builds the rows of one source's listing under its own row."""
+
+    def __init__(self, listing: SourceListing, *, with_agent: bool) -> None:
+        source = listing.source
+        self.source = source
+        self.listing = listing
+        self.node = TreeNode(
+            source_key(source.id),
+            NodeKind.SOURCE,
+            source_title(source, with_agent=with_agent),
+            SectionId.SOURCES,
+            physical=str(source.root),
+            description=source.note or "",
+            not_editable_reason=source.read_only_reason,
+            read_only=True,
+            agent=source.agent,
+            source_id=source.id,
+            source_relative="",
+        )
+        self.directories: dict[str, TreeNode] = {"": self.node}
+
+    def directory(self, relative: str) -> TreeNode:
+        node = self.directories.get(relative)
+        if node is not None:
+            return node
+        parent, _, name = relative.rpartition("/")
+        node = TreeNode(
+            source_dir_key(self.source.id, relative),
+            NodeKind.DIRECTORY,
+            name,
+            SectionId.SOURCES,
+            physical=os.path.join(self.source.root, *relative.split("/")),
+            read_only=True,
+            agent=self.source.agent,
+            source_id=self.source.id,
+            source_relative=relative,
+        )
+        self.directory(parent).children.append(node)
+        self.directories[relative] = node
+        return node
+
+    def add_files(self, matches: Mapping[str, FileMatch] | None) -> None:
+        for file in self.listing.files:
+            key = source_file_key(file.id)
+            match = matches.get(key) if matches is not None else None
+            if matches is not None and match is None:
+                continue
+            parent = self.directory(str(PurePosixPath(file.relative).parent).strip("."))
+            parent.children.append(self.file_row(file, key, match))
+        if self.listing.error and matches is None:
+            self.node.children.append(
+                TreeNode(
+                    f"source-message:{self.source.id}",
+                    NodeKind.MESSAGE,
+                    self.listing.error,
+                    SectionId.SOURCES,
+                    message_kind=MessageKind.ERROR,
+                )
+            )
+
+    def file_row(self, file: SourceFile, key: str, match: FileMatch | None) -> TreeNode:
+        node = TreeNode(
+            key,
+            NodeKind.FILE,
+            file.name,
+            SectionId.SOURCES,
+            physical=str(file.physical),
+            description=file.description,
+            size_bytes=file.size_bytes,
+            modified_at_ms=file.modified_at_ms,
+            not_editable_reason=file.read_only_reason,
+            content_hits=match.content_hits if match else 0,
+            read_only=True,
+            agent=self.source.agent,
+            source_id=self.source.id,
+            source_relative=file.relative,
+            tag=file_tag(file),
+            warning=file.warning,
+        )
+        if match is not None and match.lines:
+            node.adopt(
+                [
+                    TreeNode(
+                        match_key(key, line.line),
+                        NodeKind.MATCH,
+                        line.text,
+                        SectionId.SOURCES,
+                        physical=node.physical,
+                        line_match=line,
+                        read_only=True,
+                        agent=node.agent,
+                        source_id=node.source_id,
+                        source_relative=file.relative,
+                    )
+                    for line in match.lines
+                ]
+            )
+        return node
+
+
+def _group_order(
+    key: str, listings: list[SourceListing], current_project: str | None
+) -> tuple[int, str, str]:
+    project = listings[0].source.project
+    if project is not None:
+        rank = 0 if project == current_project else 1
+        return (rank, os.path.basename(project).casefold(), project)
+    return (2, f"{OTHER_AGENTS.index(listings[0].source.agent):02d}", key)
+
+
+def build_source_sections(
+    sources: SourcesScan,
+    matches: Mapping[str, FileMatch] | None = None,
+    current_project: str | None = None,
+) -> list[TreeNode]:
+    """The sections of other agents' memory (see the module docstring); with `matches`,
+    only the matching files and what holds them."""
+    groups: dict[str, list[SourceListing]] = {}
+    for listing in sources.listings:
+        source = listing.source
+        key = project_group_key(source.project) if source.project else agent_group_key(source.agent)
+        groups.setdefault(key, []).append(listing)
+    sections = []
+    for key, listings in sorted(
+        groups.items(), key=lambda item: _group_order(item[0], item[1], current_project)
+    ):
+        project, agent = listings[0].source.project, listings[0].source.agent
+        section = TreeNode(
+            key,
+            NodeKind.SECTION,
+            (os.path.basename(project.rstrip("/")) or project) if project else AGENT_TITLES[agent],
+            SectionId.SOURCES,
+            physical=project,
+            subtitle=display_path(project) if project else "",
+            read_only=True,
+            agent=None if project else agent,
+        )
+        for listing in listings:
+            rows = _SourceRows(listing, with_agent=project is not None)
+            rows.add_files(matches)
+            if matches is None or rows.node.children:
+                section.children.append(rows.node)
+        if not section.children:
+            continue
+        finish_counts(section)
+        if matches is not None:
+            section.total_count = sum(listing.file_count for listing in listings)
+        sections.append(section)
+    return sections

@@ -1,0 +1,114 @@
+"""What the Memory tab's tree says about a row besides its name: tooltips and the text a
+screen reader reads after the name (Qt-free; `gui/tree/model` asks for them
+by role).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from memtab import humanize
+from memtab.components import glossary
+from memtab.components.activity.badges import Badge
+from memtab.components.tree.tree import NodeKind, SectionId, TreeNode
+
+logger = logging.getLogger(__name__)
+
+PIN_NOTE = glossary.PINS_WITH_MUX
+"""What a pinned file's tooltip says about mux until the tab knows whether it runs."""
+
+
+def file_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) -> str:
+    """The tooltip of a file row: path, description, size, times, usage and state."""
+    lines = [str(node.path) if node.path is not None else (node.physical or node.name)]
+    if node.description:
+        lines.append(node.description)
+    if node.agent is not None:
+        what = f" · {node.tag}" if node.tag else ""
+        from memtab.components.sources.tree import agent_title  # loaded with the first source
+
+        lines.append(f"{agent_title(node.agent)} memory{what}")
+    modified = node.modified_at_ms
+    lines.append(
+        f"{humanize.size_text(node.size_bytes)} · modified {humanize.relative_time(modified)} "
+        f"({humanize.absolute_time(modified)})"
+    )
+    usage = humanize.usage_text(node.access_count, node.last_accessed_at)
+    if usage:
+        lines.append(usage)
+    if node.pinned:
+        lines.append(f"Pinned. {pin_note}")
+    if badge is not None:
+        lines.append(badge.sentence())
+    if node.not_editable_reason:
+        lines.append(f"Read-only: {node.not_editable_reason}")
+    if node.warning:
+        lines.append(node.warning)
+    if node.orphan_dir is not None:
+        lines.append(glossary.ORPHANED_PROJECT_MEMORY)
+    return "\n".join(lines)
+
+
+def describe_for_accessibility(node: TreeNode, badge: Badge | None) -> str:
+    """What a screen reader says after a row's name."""
+    if node.kind is NodeKind.SECTION:
+        parts = [humanize.plural(node.file_count, "file")]
+        if node.total_count is not None:
+            parts = [f"{node.file_count} of {humanize.plural(node.total_count, 'file')} match"]
+        if node.subtitle:
+            parts.insert(0, node.subtitle)
+        return ", ".join(parts)
+    if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
+        return f"folder, {humanize.plural(node.file_count, 'file')}"
+    if node.kind is NodeKind.SOURCE:
+        from memtab.components.sources.tree import agent_title
+
+        return f"{agent_title(node.agent)} memory, {humanize.plural(node.file_count, 'file')}"
+    if node.kind is NodeKind.FILE:
+        parts = []
+        if node.pinned:
+            parts.append("pinned")
+        if badge is not None:
+            parts.append(f"agent edited: {badge.sentence()}")
+        if node.tag:
+            parts.append(node.tag)
+        if node.warning:
+            parts.append(node.warning)
+        if node.description:
+            parts.append(node.description)
+        usage = humanize.usage_text(node.access_count, node.last_accessed_at)
+        if usage:
+            parts.append(usage)
+        if node.content_hits:
+            parts.append(humanize.plural(node.content_hits, "match") + " in text")
+        return ", ".join(parts)
+    if node.kind is NodeKind.MATCH and node.line_match is not None:
+        return f"matching line {node.line_match.line + 1}"
+    return ""
+
+
+def row_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) -> str | None:
+    """The tooltip of any row: a file's details, a folder's or section's counts."""
+    if node.kind is NodeKind.FILE:
+        return file_tooltip(node, badge, pin_note)
+    if node.kind is NodeKind.SECTION and node.section is SectionId.ORPHANS:
+        return glossary.ORPHANED_PROJECT_MEMORY
+    if node.kind is NodeKind.SOURCE or (
+        node.kind is NodeKind.SECTION and node.section is SectionId.SOURCES
+    ):
+        from memtab.components.sources.tree import source_tooltip
+
+        return source_tooltip(node)
+    if node.kind is NodeKind.SECTION:
+        where = f" · {node.subtitle}" if node.subtitle else ""
+        return f"{node.name} memory{where} — {humanize.plural(node.file_count, 'file')}"
+    if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
+        where = str(node.path) if node.path is not None else (node.physical or node.name)
+        text = f"{where} — {humanize.plural(node.file_count, 'file')}"
+        orphaned = node.orphan_dir is not None
+        return f"{text}\n{glossary.ORPHANED_PROJECT_MEMORY}" if orphaned else text
+    if node.kind is NodeKind.MESSAGE:
+        return node.subtitle or node.name  # a warning's detail, else its text
+    if node.kind is NodeKind.MATCH and node.line_match is not None:
+        return f"Line {node.line_match.line + 1}: {node.name}"
+    return None

@@ -1,0 +1,1 @@
+"""The writer's news in words (`news`): "Recorded 3 notes in notes.md · just now"."""

@@ -1,0 +1,186 @@
+"""The "agent edited" badges on screen: the tree's rows and the editor's header.
+
+`components.activity.badges.AgentEdits` decides which files carry a badge and whose change it names;
+this collaborator of the Memory tab feeds it and shows the result:
+
+- after each scan it counts the changes in and updates the tree and the open file's
+  header;
+- Memtab's own jobs claim what they wrote: a writer run of this window
+  (`claim_writer_run`) and a consolidation run of this window (its journal record, and
+  every change seen while it runs on the shown workspace);
+- a file the *user* opens loses its badge — not one the tab reopens by itself (the file
+  open last time, or a file the editor reloads after a change on disk);
+- the badges are kept in the UI state, so they survive a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Slot
+
+from memtab.components.activity.badges import Actor, AgentEdits, Badge
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.tree.scan import HomeScan
+from memtab.gui.consolidation.lazy import LazyConsolidationTasks
+from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.tree.model import MemoryTreeModel
+from memtab.gui.ui_state import UiState
+from memtab.store.home import Home
+from memtab.store.journal import ConsolidationRecord
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+
+logger = logging.getLogger(__name__)
+
+
+class EditMarks(QObject):
+    """Keeps the tree's and the editor's badges in step (see the module docstring)."""
+
+    def __init__(
+        self,
+        home: Home,
+        model: MemoryTreeModel,
+        editor: EditorPanel,
+        own_writes: OwnWrites,
+        ui_state: UiState | None,
+        parent: QObject | None = None,
+    ) -> None:
+        """Badges remembered in `ui_state` for `home` come back at once."""
+        super().__init__(parent)
+        self._home = home
+        self._model = model
+        self._editor = editor
+        self._ui_state = ui_state
+        self._scan: HomeScan | None = None
+        self._quiet_opens = 0
+        self.edits = AgentEdits(own_writes)
+        if ui_state is not None:
+            self.edits.restore(ui_state.badges_for(home.root))
+        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.file_closed.connect(self._on_editor_file_closed)
+
+    @property
+    def badges(self) -> Mapping[str, Badge]:
+        """The badges by physical path (what the model shows)."""
+        return self.edits.badges
+
+    def scanned(self, scan: HomeScan, *, first: bool) -> None:
+        """Count a scan's changes in (the `first` scan of a workspace also forgets badges
+        of its files that went meanwhile); the tree gets the badges with the scan's tree."""
+        self._scan = scan
+        self.edits.count_in(scan)
+        if first:
+            self.edits.forget_missing(scan)
+        self._show_in_editor()
+
+    def show(self) -> None:
+        """Push the badges to the tree and the editor now."""
+        self._model.set_agent_edited(self.edits.badges)
+        self._show_in_editor()
+
+    @contextmanager
+    def opening_quietly(self) -> Iterator[None]:
+        """Files opened inside the block keep their badge (the tab opens them itself)."""
+        self._quiet_opens += 1
+        try:
+            yield
+        finally:
+            self._quiet_opens -= 1
+
+    def moved_away(self, old: VirtualPath) -> None:
+        """A move took files away from under `old`: their badges go."""
+        if self.edits.drop_under(self._scan, old):
+            self.show()
+
+    def claim_writer_run(self, workspace_id: str, memory_path: str) -> None:
+        """This window's writer wrote `memory_path` of `workspace_id`."""
+        try:
+            path = parse_file_path(memory_path)
+        except PathError:
+            return
+        if path.scope is Scope.WORKSPACE:
+            physical = self._home.workspace_root(workspace_id).joinpath(*path.segments)
+            self._claim(physical, Actor.WRITER)
+
+    def follow(self, consolidation: LazyConsolidationTasks) -> None:
+        """Claim what this window's consolidation runs change."""
+        consolidation.run_started.connect(self._on_consolidation_run_started)
+        consolidation.run_finished.connect(self._on_consolidation_run_finished)
+        consolidation.run_failed.connect(self._on_consolidation_run_ended)
+        consolidation.run_cancelled.connect(self._on_consolidation_run_ended)
+
+    def consolidation_started(self, workspace_id: str) -> None:
+        """This window's consolidation runs on `workspace_id` (changes meanwhile are its)."""
+        scan = self._scan
+        self.edits.consolidating = (
+            scan is not None and scan.workspace is not None and scan.workspace.id == workspace_id
+        )
+
+    def consolidation_ended(self, record: ConsolidationRecord | None = None) -> None:
+        """The run ended; with its record, every file it changed is claimed for it."""
+        self.edits.consolidating = False
+        scan = self._scan
+        if record is None or scan is None:
+            return
+        for op in record.ops:
+            if not op.applied:
+                continue
+            for raw in (op.path, op.new_path):
+                try:
+                    path = parse_file_path(raw) if raw else None
+                except PathError:
+                    continue
+                physical = scan.scope(path.scope).physical(path) if path and path.scope else None
+                if physical is not None:
+                    self._claim(Path(physical), Actor.CONSOLIDATOR)
+
+    def save(self) -> None:
+        """Put the badges in the UI state (the window writes the file)."""
+        if self._ui_state is not None:
+            self._ui_state.set_badges(self._home.root, self.edits.to_json())
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _claim(self, physical: Path, actor: Actor) -> None:
+        if self.edits.claim(str(physical), actor):
+            self.show()
+
+    def _show_in_editor(self) -> None:
+        path = self._editor.current_path
+        scan = self._scan
+        physical = None
+        if path is not None and path.scope is not None and scan is not None:
+            physical = scan.scope(path.scope).physical(path)
+        badge = self.edits.badge(physical)
+        if badge is None:
+            self._editor.set_badge(None)
+        else:
+            self._editor.set_badge(badge.label, badge.sentence())
+
+    @Slot(object)
+    def _on_editor_file_opened(self, path: object) -> None:
+        if not isinstance(path, VirtualPath):
+            self._editor.set_badge(None)  # another agent's file: badges are mux's
+            return
+        if not self._quiet_opens and self.edits.clear(self._scan, path):  # the user looked
+            self._model.set_agent_edited(self.edits.badges)
+        self._show_in_editor()
+
+    @Slot(str)
+    def _on_consolidation_run_started(self, workspace_id: str) -> None:
+        self.consolidation_started(workspace_id)
+
+    @Slot(object)
+    def _on_consolidation_run_finished(self, record: object) -> None:
+        self.consolidation_ended(record if isinstance(record, ConsolidationRecord) else None)
+
+    @Slot()
+    def _on_consolidation_run_ended(self) -> None:
+        self.consolidation_ended()
+
+    @Slot()
+    def _on_editor_file_closed(self) -> None:
+        self._editor.set_badge(None)

@@ -1,0 +1,571 @@
+"""The watchdog → Qt bridge: one GUI-thread object that reports what changed in the home.
+
+`HomeWatcher` runs a watchdog observer over the memory home (recursively). The observer's
+handler runs on the observer thread and does one thing: it turns the event into paths
+(`components.activity.changes.changed_paths`: reads, attribute changes, temp names and
+parent-dir noise are dropped there) and posts them to the watcher through a queued signal.
+On the GUI thread the watcher collects paths in a set and flushes them on a single-shot
+timer: a trailing debounce (150 ms by default) that is capped by a maximum latency (1 s by
+default), so a continuous stream of writes still reaches the views about once a second. A
+settled change (a rename onto the path — an atomic save —, the close after a write, a
+deletion) is reported at once instead, the leading edge, unless changes are coming fast
+(more than one other within the debounce interval) or a batch is already waiting: then it
+joins the batch, so a storm still comes in batches. Each flush emits
+`paths_changed(list[str])`, sorted absolute paths under the root as given to `start()` — or
+under one of the extra directories (`set_extra_targets`: other agents' memory outside the
+home, each watched recursively or not, on the same observer). Consumers classify them with
+`components.activity.changes.ChangeSummary` and rescan the affected scopes off the GUI
+thread; they never replay event semantics.
+
+Backends: the platform's native observer (inotify on Linux) by default; watchdog's
+polling observer when the native one cannot start (inotify watch/instance limits,
+permissions) or when asked (`use_polling=True`, for network file systems and tests).
+`backend` / `backend_detail` say which one runs, for a status line; `backend_changed`
+fires when either changes.
+
+Running out of inotify watches after start-up (a new directory past
+`fs.inotify.max_user_watches`) is silent in watchdog: the new directory is simply not
+watched. So each directory that appears is checked with a probe (`InotifyProbe`: can the
+kernel give one more watch?); when it cannot, that directory is polled (recursively) from
+then on, beside the native watch of everything else, and `backend_detail` says so. A
+native observer whose thread died is replaced by polling of the whole home.
+
+A root that does not exist yet (a new home, before the first write creates it) is not
+created: the watcher waits, checking once a second, starts observing when it appears and
+then reports the root itself (meaning "rescan everything"). If the root is deleted while
+watched, it reports the root and goes back to waiting.
+
+Usage::
+
+    watcher = HomeWatcher(parent=window)
+    watcher.paths_changed.connect(window._on_watcher_paths_changed)
+    watcher.start(home)
+    ...
+    watcher.stop()  # on close; joins the observer thread
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import enum
+import errno
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+
+from memtab.logs import quiet_library_warnings
+
+if TYPE_CHECKING:  # watchdog is imported when watching starts (`gui.activity.watch_observer`)
+    from watchdog.observers.api import BaseObserver, ObservedWatch
+
+    from memtab.gui.activity.watch_observer import EventPoster
+
+logger = logging.getLogger(__name__)
+
+ObserverFactory = Callable[[], "BaseObserver"]
+"""Builds an unstarted watchdog observer; `HomeWatcher` schedules and starts it."""
+
+_OBSERVER_JOIN_TIMEOUT_S = 2.0
+
+
+# Batches larger than this are reported as the root alone ("anything may have changed").
+LARGE_BATCH = 500
+# A settled change is reported at once while at most this many others arrived within the
+# debounce interval; more is a storm, and storms are batched.
+LEADING_EDGE_MAX_RECENT = 1
+
+
+class WatchBackend(enum.StrEnum):
+    """Which machinery is watching the home."""
+
+    STOPPED = "stopped"
+    WAITING = "waiting"
+    """The root does not exist (yet); checking for it periodically."""
+    NATIVE = "native"
+    """The platform observer: inotify, FSEvents, kqueue or ReadDirectoryChangesW."""
+    POLLING = "polling"
+
+
+# How often a native observer's threads are checked for having died.
+_HEALTH_CHECK_MS = 5000
+
+
+class WatchProbe(Protocol):
+    """Says whether the native watcher could watch a directory that just appeared."""
+
+    def check(self, directory: str) -> None:
+        """Raise OSError when one more native watch cannot be had (e.g. ENOSPC)."""
+
+    def close(self) -> None:
+        """Release what the probe holds."""
+
+
+ProbeFactory = Callable[[], WatchProbe | None]
+
+
+class InotifyProbe:
+    """A private inotify instance that asks the kernel for one more watch, and returns it.
+
+    The watch limit (`fs.inotify.max_user_watches`) is per user: when watchdog's watch of
+    a new directory failed with ENOSPC a moment ago, this one fails the same way.
+    """
+
+    _IN_CLOEXEC = 0o2000000
+    _IN_NONBLOCK = 0o4000
+    _MASK = 0x00000400 | 0x01000000 | 0x02000000  # IN_DELETE_SELF | IN_ONLYDIR | DONT_FOLLOW
+    # The directory went away or is unreadable: nothing to watch, nothing to poll either.
+    _IGNORED = (errno.ENOENT, errno.ENOTDIR, errno.EACCES, errno.ELOOP)
+
+    def __init__(self) -> None:
+        """Open the inotify instance; OSError when even that is refused."""
+        import ctypes.util  # here, not at start-up: only a watching window needs it
+
+        self._libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        self._fd = self._libc.inotify_init1(self._IN_CLOEXEC | self._IN_NONBLOCK)
+        if self._fd < 0:
+            code = ctypes.get_errno()
+            raise OSError(code, os.strerror(code))
+
+    @classmethod
+    def open(cls) -> InotifyProbe | None:
+        """A probe, or None where inotify is unavailable (not Linux, no instance left)."""
+        if not sys.platform.startswith("linux"):
+            return None
+        try:
+            return cls()
+        except (OSError, AttributeError) as error:
+            logger.info("No inotify probe: %s", error)
+            return None
+
+    def check(self, directory: str) -> None:
+        import ctypes
+
+        wd = self._libc.inotify_add_watch(
+            self._fd, os.fsencode(directory), ctypes.c_uint32(self._MASK)
+        )
+        if wd < 0:
+            code = ctypes.get_errno()
+            if code in self._IGNORED:
+                return
+            if code == errno.ENOSPC:
+                raise OSError(code, "inotify watch limit reached")
+            raise OSError(code, os.strerror(code))
+        self._libc.inotify_rm_watch(self._fd, wd)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+class HomeWatcher(QObject):
+    """Reports coalesced changes under a directory tree; lives on the GUI thread.
+
+    Signals:
+        paths_changed(list[str]): sorted absolute paths (str) that changed since the
+            last emission, under the root as passed to `start()`. The root itself in
+            the list means "anything may have changed" (it appeared or vanished).
+        backend_changed(str): the new `WatchBackend` value.
+    """
+
+    paths_changed = Signal(object)
+    backend_changed = Signal(str)
+    # Observer thread → GUI thread: "the inbox has paths". Events go into the inbox with
+    # whether they are settled (see the module docstring) and the observer generation, so
+    # paths posted by an observer that has since been stopped or replaced are dropped.
+    # One signal per filling of the inbox, not per event: a storm of thousands of events
+    # reaches the GUI thread as a few drains, not thousands of queued calls.
+    _paths_posted = Signal()
+    # Observer thread → GUI thread: a new directory the native watcher could not watch.
+    _native_gap = Signal(str, str, int)
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        debounce_ms: int = 150,
+        max_latency_ms: int = 1000,
+        use_polling: bool = False,
+        polling_interval_s: float = 1.0,
+        missing_root_retry_ms: int = 1000,
+        observer_factory: ObserverFactory | None = None,
+        probe_factory: ProbeFactory | None = None,
+    ) -> None:
+        """Configure the watcher; nothing is watched until `start()`.
+
+        `observer_factory` builds the native observer (default: watchdog's platform
+        `Observer`, imported when watching starts); if it, or scheduling/starting it,
+        raises OSError, the watcher falls back to polling every `polling_interval_s`
+        seconds. `probe_factory` builds the
+        probe of new directories when the native observer is inotify (default:
+        `InotifyProbe.open`).
+        """
+        super().__init__(parent)
+        if debounce_ms < 0 or max_latency_ms < debounce_ms:
+            raise ValueError("need 0 <= debounce_ms <= max_latency_ms")
+        self._debounce_ms = debounce_ms
+        self._max_latency_ms = max_latency_ms
+        self._use_polling = use_polling
+        self._polling_interval_s = polling_interval_s
+        self._observer_factory = observer_factory
+        self._probe_factory: ProbeFactory = probe_factory or InotifyProbe.open
+        self._probe: WatchProbe | None = None
+        self._native_name = ""
+        # Directories the native watcher could not watch, polled by `_gap_observer`.
+        self._polled_dirs: list[str] = []
+        self._gap_observer: BaseObserver | None = None
+        self._handler: EventPoster | None = None
+        self._extra_targets: tuple[tuple[str, bool], ...] = ()
+        self._extra_watches: list[ObservedWatch] = []
+
+        self._root: Path | None = None
+        self._observer: BaseObserver | None = None
+        self._generation = 0
+        self._backend = WatchBackend.STOPPED
+        self._backend_detail = "not watching"
+
+        self._inbox_lock = threading.Lock()
+        self._inbox: list[tuple[list[str], bool, int]] = []
+        self._pending: set[str] = set()
+        self._batch_started = 0.0  # monotonic time of the oldest pending path
+        self._arrivals: collections.deque[float] = collections.deque()  # within the debounce
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.timeout.connect(self._on_flush_timer_timeout)
+        self._retry_timer = QTimer(self)
+        self._retry_timer.setInterval(missing_root_retry_ms)
+        self._retry_timer.timeout.connect(self._on_retry_timer_timeout)
+        self._health_timer = QTimer(self)
+        self._health_timer.setInterval(_HEALTH_CHECK_MS)
+        self._health_timer.timeout.connect(self._on_health_timer_timeout)
+        self._paths_posted.connect(
+            self._on_observer_paths_posted, Qt.ConnectionType.QueuedConnection
+        )
+        self._native_gap.connect(self._on_native_gap, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def root(self) -> Path | None:
+        """The watched root as given to `start()` (made absolute), or None when stopped."""
+        return self._root
+
+    @property
+    def backend(self) -> WatchBackend:
+        """Which machinery watches the home right now."""
+        return self._backend
+
+    @property
+    def backend_detail(self) -> str:
+        """A short human description of the backend, for a status line."""
+        return self._backend_detail
+
+    @property
+    def polled_dirs(self) -> list[str]:
+        """Directories polled because the native watcher could not watch them."""
+        return list(self._polled_dirs)
+
+    @property
+    def extra_targets(self) -> tuple[tuple[str, bool], ...]:
+        """The directories watched besides the root: (directory, recursive)."""
+        return self._extra_targets
+
+    @Slot(object)
+    def set_extra_targets(self, targets: Sequence[tuple[str, bool]]) -> None:
+        """Also watch these directories (other agents' memory outside the home), each
+        recursively or not; replaces the previous ones. Applied now when watching, else
+        when watching starts. A directory that cannot be watched is left out (logged)."""
+        wanted = tuple(sorted((str(Path(d).absolute()), bool(r)) for d, r in targets))
+        if wanted != self._extra_targets:
+            self._extra_targets = wanted
+            self._schedule_extras()
+
+    def _schedule_extras(self) -> None:
+        """Put the extra watches on the running observer (replacing the old ones)."""
+        observer = self._observer
+        if observer is None:
+            return
+        from memtab.gui.activity import watch_observer as observers
+
+        for watch in self._extra_watches:
+            observers.unwatch(observer, watch)
+        self._extra_watches = []
+        for directory, recursive in self._extra_targets:
+            poster = observers.EventPoster(
+                self._make_poster(self._generation), os.path.realpath(directory), directory
+            )
+            try:
+                watch = observers.watch(observer, poster, directory, recursive=recursive)
+            except OSError as error:
+                logger.warning("Cannot watch %s: %s", directory, error.strerror or error)
+                continue
+            self._extra_watches.append(watch)
+
+    def start(self, root: Path) -> None:
+        """Watch `root` recursively (restarting if already watching something).
+
+        The root is never created; if it does not exist the watcher waits for it.
+        """
+        self.stop()
+        quiet_library_warnings()
+        self._root = Path(root).absolute()
+        if self._root.is_dir():
+            self._start_observer()
+        else:
+            self._wait_for_root()
+
+    def stop(self) -> None:
+        """Stop watching, join the observer thread and drop pending paths."""
+        self._generation += 1
+        self._retry_timer.stop()
+        self._flush_timer.stop()
+        self._pending.clear()
+        self._stop_observer()
+        self._root = None
+        self._set_backend(WatchBackend.STOPPED, "not watching")
+
+    # -- observer lifecycle ------------------------------------------------------------
+
+    def _start_observer(self, *, polling_reason: str | None = None) -> None:
+        from memtab.gui.activity import watch_observer as observers
+
+        assert self._root is not None
+        self._generation += 1
+        watched_root = os.path.realpath(self._root)
+        handler = observers.EventPoster(
+            self._make_poster(self._generation), watched_root, str(self._root)
+        )
+        self._handler = handler
+        fallback_reason = polling_reason or "requested"
+        if not self._use_polling and polling_reason is None:
+            try:
+                observer = (self._observer_factory or observers.native_observer)()
+                observers.launch(observer, handler, watched_root)
+            except OSError as exc:
+                fallback_reason = f"native watcher failed: {exc}"
+                logger.warning("Falling back to polling for %s: %s", self._root, exc)
+            else:
+                self._observer = observer
+                polls = observers.is_polling(observer)
+                self._native_name = observers.observer_name(observer)
+                if polls:
+                    self._schedule_extras()
+                    self._set_backend(WatchBackend.POLLING, self._native_name)
+                    return
+                limit = self._start_probing(handler, watched_root)
+                if limit is None:
+                    self._schedule_extras()
+                    self._set_backend(WatchBackend.NATIVE, self._native_name)
+                    self._health_timer.start()
+                    return
+                # The limit ran out while the tree was being watched: which directories
+                # went unwatched is unknown, so poll everything.
+                fallback_reason = f"native watcher failed: {limit.strerror or limit}"
+                logger.warning("Falling back to polling for %s: %s", self._root, limit)
+                self._stop_observer()
+                self._generation += 1
+                handler = observers.EventPoster(
+                    self._make_poster(self._generation), watched_root, str(self._root)
+                )
+                self._handler = handler
+        try:
+            observer = observers.polling_observer(self._polling_interval_s)
+            observers.launch(observer, handler, watched_root)
+        except OSError as exc:  # the root vanished, or is unreadable
+            logger.warning("Cannot watch %s: %s", self._root, exc)
+            self._wait_for_root()
+            return
+        self._observer = observer
+        self._schedule_extras()
+        interval = f"{self._polling_interval_s:g} s"
+        self._set_backend(WatchBackend.POLLING, f"polling every {interval} ({fallback_reason})")
+
+    def _start_probing(self, handler: EventPoster, watched_root: str) -> OSError | None:
+        """Check new directories from now on; the error if the root already exhausted
+        the watch limit."""
+        if self._native_name != "inotify":
+            return None
+        probe = self._probe_factory()
+        if probe is None:
+            return None
+        try:
+            probe.check(watched_root)
+        except OSError as error:
+            probe.close()
+            return error
+        self._probe = probe
+        gap = self._native_gap
+        generation = self._generation
+
+        def check_new_directory(directory: str) -> None:
+            try:
+                probe.check(directory)
+            except OSError as error:
+                with contextlib.suppress(RuntimeError):  # the watcher is being deleted
+                    gap.emit(directory, error.strerror or str(error), generation)
+
+        handler.on_new_directory = check_new_directory
+        return None
+
+    @Slot(str, str, int)
+    def _on_native_gap(self, directory: str, reason: str, generation: int) -> None:
+        """Poll a directory the native watcher could not watch (GUI thread)."""
+        if generation != self._generation or self._handler is None:
+            return
+        if any(
+            directory == polled or directory.startswith(polled + os.sep)
+            for polled in self._polled_dirs
+        ):
+            return
+        from memtab.gui.activity import watch_observer as observers
+
+        logger.warning("Cannot watch %s natively (%s); polling it", directory, reason)
+        try:
+            if self._gap_observer is None:
+                self._gap_observer = observers.polling_observer(self._polling_interval_s)
+                self._gap_observer.start()
+            observers.watch(self._gap_observer, self._handler, directory)
+        except OSError as error:  # it vanished already: nothing to poll
+            logger.info("Not polling %s: %s", directory, error)
+            return
+        self._polled_dirs.append(directory)
+        # Whatever was written in it before polling began is unknown: report it.
+        self._add_pending([self._reported(directory)])
+        count = len(self._polled_dirs)
+        folders = "1 folder" if count == 1 else f"{count} folders"
+        self._set_backend(
+            WatchBackend.NATIVE, f"{self._native_name} + polling {folders} ({reason})"
+        )
+
+    def _reported(self, real_path: str) -> str:
+        """`real_path` (under the real root) as a path under the root given to `start()`."""
+        assert self._root is not None
+        real_root = os.path.realpath(self._root)
+        return str(self._root) + real_path[len(real_root) :]
+
+    @Slot()
+    def _on_health_timer_timeout(self) -> None:
+        observer = self._observer
+        if observer is None or self._backend is not WatchBackend.NATIVE or self._root is None:
+            return
+        threads = [observer, *observer.emitters]
+        if all(thread.is_alive() for thread in threads) or not self._root.is_dir():
+            return
+        logger.warning("The native file watcher stopped; polling %s instead", self._root)
+        self._stop_observer()
+        self._start_observer(polling_reason="native watcher stopped")
+        self._add_pending([str(self._root)])
+
+    def _make_poster(self, generation: int) -> Callable[[list[str], bool], None]:
+        """The observer-thread callable: put the paths in the inbox (tagged with
+        `generation`) and signal the GUI thread if it was empty."""
+        signal, lock, inbox = self._paths_posted, self._inbox_lock, self._inbox
+
+        def post(paths: list[str], settled: bool) -> None:
+            with lock:
+                was_empty = not inbox
+                inbox.append((paths, settled, generation))
+            if was_empty:
+                # After the watcher is deleted the emit raises; the observer is stopping.
+                with contextlib.suppress(RuntimeError):
+                    signal.emit()
+
+        return post
+
+    def _stop_observer(self) -> None:
+        self._health_timer.stop()
+        gap_observer, self._gap_observer = self._gap_observer, None
+        self._polled_dirs.clear()
+        observer, self._observer = self._observer, None
+        self._extra_watches = []
+        for each in (observer, gap_observer):
+            if each is None:
+                continue
+            each.stop()
+            if each.is_alive():
+                each.join(_OBSERVER_JOIN_TIMEOUT_S)
+                if each.is_alive():
+                    logger.warning(
+                        "The file watcher thread did not stop within %.0f s",
+                        _OBSERVER_JOIN_TIMEOUT_S,
+                    )
+        probe, self._probe = self._probe, None
+        if probe is not None:
+            probe.close()
+
+    def _wait_for_root(self) -> None:
+        self._stop_observer()
+        self._set_backend(WatchBackend.WAITING, f"waiting for {self._root} to exist")
+        self._retry_timer.start()
+
+    def _set_backend(self, backend: WatchBackend, detail: str) -> None:
+        changed = backend is not self._backend or detail != self._backend_detail
+        self._backend, self._backend_detail = backend, detail
+        if changed:
+            logger.info("File watcher: %s (%s)", backend.value, detail)
+            self.backend_changed.emit(backend.value)
+
+    # -- coalescing --------------------------------------------------------------------
+
+    def _add_pending(self, paths: list[str], *, settled: bool = False) -> None:
+        now = time.monotonic()
+        arrivals = self._arrivals
+        while arrivals and (now - arrivals[0]) * 1000.0 > self._debounce_ms:
+            arrivals.popleft()
+        calm = len(arrivals) <= LEADING_EDGE_MAX_RECENT and not self._pending
+        arrivals.append(now)
+        if settled and calm:
+            self._emit(sorted(set(paths)))  # the leading edge
+            return
+        if not self._pending:
+            self._batch_started = now
+        self._pending.update(paths)
+        waited_ms = (now - self._batch_started) * 1000.0
+        remaining_ms = max(0.0, self._max_latency_ms - waited_ms)
+        self._flush_timer.start(int(min(self._debounce_ms, remaining_ms)))
+
+    @Slot()
+    def _on_observer_paths_posted(self) -> None:
+        with self._inbox_lock:
+            posted = [item for item in self._inbox if item[2] == self._generation]
+            self._inbox.clear()
+        if len(posted) == 1:
+            paths, settled, _generation = posted[0]
+            self._add_pending(paths, settled=settled)
+        elif posted:  # several changes at once: a burst, never a lone change
+            self._add_pending([path for paths, _settled, _gen in posted for path in paths])
+
+    @Slot()
+    def _on_flush_timer_timeout(self) -> None:
+        if not self._pending:
+            return
+        batch, self._pending = sorted(self._pending), set()
+        self._emit(batch)
+
+    def _emit(self, batch: list[str]) -> None:
+        root = self._root
+        if root is not None and str(root) in batch and not root.is_dir():
+            logger.info("The watched home %s disappeared; waiting for it", root)
+            self._generation += 1
+            self._wait_for_root()
+        elif root is not None and len(batch) > LARGE_BATCH:
+            # A storm (a checkout, a bulk copy): every consumer would rescan everything
+            # anyway, and classifying thousands of paths on the GUI thread would stall it.
+            batch = [str(root)]
+        self.paths_changed.emit(batch)
+
+    @Slot()
+    def _on_retry_timer_timeout(self) -> None:
+        if self._root is None or not self._root.is_dir():
+            return
+        self._retry_timer.stop()
+        self._start_observer()
+        if self._backend is not WatchBackend.WAITING:
+            # Whatever was written before the watch began is unknown: report the root.
+            self._add_pending([str(self._root)])

@@ -1,0 +1,3 @@
+"""Consolidation in the Memory tab: the footer (`footer`, `footer_lines`), the review of a
+plan (`review_dialog`) and the engine preloaded after the first paint (`lazy`).
+"""

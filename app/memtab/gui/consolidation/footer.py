@@ -1,0 +1,553 @@
+"""The consolidation footer: how recently each scope was consolidated, and Consolidate now.
+
+Compact, under the tree: a header (the "Consolidation" toggle, the runs button and
+**Consolidate now**), one line per scope (`footer_lines.CoverageLines`: `Workspace:`,
+`Project:`, `Global:` and `Harvest:`) which the toggle collapses into the header, and a
+status line of fixed height. The tooltip lists the runs' summaries, each once. The
+footer never reads disk: the tab calls `set_context` after every scan, including the one
+the watcher triggers when a run journals its record, so the lines change because the
+disk changed — never from `run_finished` (which only shows a short "Done: <summary>").
+
+Consolidate now starts the consolidation facade for the selected workspace; while the
+run goes the button reads "Consolidating…", and the status line shows a busy bar, the
+step message and Cancel; a failure (in flight, run by another process, provider error)
+is shown there too. In review-first mode (the `consolidation.review` setting, the
+default) the run makes a plan instead: nothing changes until the user accepts its ops
+in the review dialog (`review_dialog.ReviewDialog`), and applying them is a run of its
+own. The status line never changes height, so a run starting or ending never moves the
+tree above it (a click lands where it was aimed). Every text elides (whole in its
+tooltip): nothing here widens the window. The clock button asks for Runs…
+(`runs_dialog_requested`; the window's history opens it). While another agent's file is
+open, a line says consolidation is mux's only (`set_mux_only_note`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab import humanize
+from memtab.components import glossary
+from memtab.gui.consolidation.footer_lines import CoverageLines, summaries_tooltip
+from memtab.gui.consolidation.review_dialog import ReviewDialog
+from memtab.gui.icons import tinted_icon
+from memtab.gui.style import Accent, accent_text, muted_text
+from memtab.gui.widgets import ElidedLabel
+from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, Trigger
+from memtab.store.registry import Workspace
+
+if TYPE_CHECKING:
+    from memtab.consolidation.plan import ConsolidationPlan
+
+logger = logging.getLogger(__name__)
+
+CONSOLIDATE_NOW = "Consolidate now"
+CONSOLIDATING = "Consolidating…"
+DONE_NOTE_MS = 12_000
+LINES_REFRESH_MS = 60_000  # "5 min ago" must not go stale while nothing changes on disk
+
+
+class ConsolidationFacade(Protocol):
+    """What the footer needs of `memtab.gui.tasks.consolidation.ConsolidationTasks`."""
+
+    @property
+    def run_started(self) -> SignalInstance: ...  # (str workspace_id)
+
+    @property
+    def progress(self) -> SignalInstance: ...  # (int step, str message)
+
+    @property
+    def run_finished(self) -> SignalInstance: ...  # (object record)
+
+    @property
+    def run_failed(self) -> SignalInstance: ...  # (str message)
+
+    @property
+    def run_cancelled(self) -> SignalInstance: ...  # (str workspace_id)
+
+    @property
+    def plan_ready(self) -> SignalInstance: ...  # (ConsolidationPlan)
+
+    def start(
+        self, workspace_id: str, trigger: Trigger = "manual", *, review: bool | None = False
+    ) -> object:
+        """Start a run, or a plan to review (None: as the setting says), in the background."""
+        ...
+
+    def apply(self, plan: ConsolidationPlan, accepted: Sequence[int]) -> object:
+        """Apply the accepted ops of a reviewed plan (a run of its own)."""
+        ...
+
+    def cancel(self) -> object:
+        """Cancel the run in flight."""
+        ...
+
+
+class ConsolidationFooter(QFrame):
+    """Coverage lines, harvest line and the Consolidate now button for one workspace.
+
+    Signals:
+        runs_dialog_requested(): the runs button was clicked (the window opens Runs…).
+    """
+
+    runs_dialog_requested = Signal()
+
+    def __init__(self, consolidation: ConsolidationFacade, parent: QWidget | None = None) -> None:
+        """Listen to the window's consolidation facade; `set_context` fills the lines."""
+        super().__init__(parent)
+        self.setObjectName("consolidationFooter")
+        self._facade = consolidation
+        self._workspace: Workspace | None = None
+        self._status: ConsolidationStatus | None = None
+        # Runs take turns on the facade's one worker: `_requested` is the workspace whose
+        # run this footer asked for and has not seen start (it may be queued), `_active`
+        # the workspace whose run is going (from run_started); an end signal belongs to
+        # `_active`. A refusal comes synchronously from inside `start()`.
+        self._requested: str | None = None
+        self._active: str | None = None
+        self._starting = False
+        self._cancelling = False
+        self._review: ReviewDialog | None = None
+
+        self._build_ui()
+        consolidation.run_started.connect(self._on_consolidation_run_started)
+        consolidation.progress.connect(self._on_consolidation_progress)
+        consolidation.run_finished.connect(self._on_consolidation_run_finished)
+        consolidation.run_failed.connect(self._on_consolidation_run_failed)
+        consolidation.run_cancelled.connect(self._on_consolidation_run_cancelled)
+        consolidation.plan_ready.connect(self._on_consolidation_plan_ready)
+
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(DONE_NOTE_MS)
+        self._note_timer.timeout.connect(self._on_note_timer_timeout)
+        self._lines_timer = QTimer(self)
+        self._lines_timer.setInterval(LINES_REFRESH_MS)
+        self._lines_timer.timeout.connect(self._on_lines_timer_timeout)
+        self._lines_timer.start()
+        self._refresh()
+
+    # --- construction ------------------------------------------------------------------------
+
+    def _build_ui(self) -> None:
+        self._expanded = True
+        self.details_button = QToolButton(self)
+        self.details_button.setText("Consolidation")
+        self.details_button.setAutoRaise(True)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.setAccessibleName("Hide consolidation details")
+        self.details_button.setToolTip("Show or hide the line of each scope")
+        title_font = QFont(self.details_button.font())
+        title_font.setBold(True)
+        self.details_button.setFont(title_font)
+        self.details_button.clicked.connect(self._on_details_button_clicked)
+        self.summary = ElidedLabel("", self, min_width=0)  # the header line, collapsed
+        self.summary.setAccessibleName("Consolidation summary")
+
+        self.runs_button = QToolButton(self)
+        self.runs_button.setAutoRaise(True)
+        self.runs_button.setToolTipDuration(-1)
+        self.runs_button.setToolTip(
+            "Runs… — every consolidation and writer run, its changes, and Revert"
+        )
+        self.runs_button.setAccessibleName("Consolidation runs")
+        self.runs_button.clicked.connect(self._on_runs_button_clicked)
+        self.consolidate_button = QPushButton(CONSOLIDATE_NOW, self)
+        self.consolidate_button.setAccessibleName(CONSOLIDATE_NOW)
+        self.consolidate_button.setIconSize(QSize(16, 16))
+        self.consolidate_button.clicked.connect(self._on_consolidate_button_clicked)
+        self.consolidate_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        header = QHBoxLayout()
+        header.setSpacing(4)
+        header.addWidget(self.details_button)
+        header.addWidget(self.summary, 1)
+        header.addStretch(0)
+        header.addWidget(self.runs_button)
+        header.addWidget(self.consolidate_button)
+
+        self._lines = CoverageLines(self)
+        self.harvest_error = self._lines.harvest_error
+
+        self.hint = ElidedLabel(
+            "Select a workspace to see and run its consolidation.", self, min_width=0
+        )
+        self.mux_only_note = ElidedLabel("", self, min_width=0)
+        self.mux_only_note.setObjectName("muxOnlyNote")
+        self.mux_only_note.setToolTip(glossary.OTHER_AGENTS)
+        self.mux_only_note.hide()
+
+        self.progress_bar = QProgressBar(self)
+        self.progress_bar.setRange(0, 0)  # busy: the number of model steps is not known
+        self.progress_bar.setTextVisible(False)
+        self.progress_bar.setFixedSize(48, 4)
+        self.progress_bar.setAccessibleName("Consolidation progress")
+        self.progress_text = ElidedLabel("", self, min_width=0)
+        self.progress_text.setAccessibleName("Consolidation step")
+        self.status_text = ElidedLabel("", self, min_width=0)
+        self.status_text.setAccessibleName("Consolidation status")
+        self.cancel_button = QToolButton(self)
+        self.cancel_button.setText("Cancel")
+        self.cancel_button.setAutoRaise(True)
+        self.cancel_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.cancel_button.setAccessibleName("Cancel consolidation")
+        self.cancel_button.setToolTip("Stop the run; nothing is journaled for a cancelled run")
+        self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
+        self.status_area = QWidget(self)
+        self.status_area.setObjectName("consolidationStatus")
+        status = QHBoxLayout(self.status_area)
+        status.setContentsMargins(0, 0, 0, 0)
+        status.setSpacing(6)
+        status.addWidget(self.progress_bar, 0, Qt.AlignmentFlag.AlignVCenter)
+        status.addWidget(self.progress_text, 1)
+        status.addWidget(self.status_text, 1)
+        status.addWidget(self.cancel_button)
+        # Fixed: progress, notes and Cancel come and go without moving the tree.
+        line = self.fontMetrics().height() + 4
+        self.status_area.setFixedHeight(max(line, self.cancel_button.sizeHint().height()))
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 8, 4)
+        layout.setSpacing(2)
+        layout.addLayout(header)
+        layout.addWidget(self._lines)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.mux_only_note)
+        layout.addWidget(self.status_area)
+        self._apply_palette()
+
+    # --- the seam ----------------------------------------------------------------------------
+
+    def set_context(self, workspace: Workspace | None, status: ConsolidationStatus | None) -> None:
+        """Show the coverage of `workspace` (called by the tab after every scan). A
+        different workspace clears the last error or note."""
+        if workspace is None or self._workspace is None or workspace.id != self._workspace.id:
+            self._set_status_text("", None)
+        self._workspace = workspace
+        self._status = status if workspace is not None else None
+        self._refresh()
+
+    @property
+    def workspace(self) -> Workspace | None:
+        """The workspace whose coverage is shown."""
+        return self._workspace
+
+    def set_mux_only_note(self, agent: str | None) -> None:
+        """Say that consolidation leaves `agent`'s files alone (None: no such file is open)."""
+        # Short enough for the footer's width; the tooltip says the rest.
+        text = f"Consolidation leaves {agent}'s memory alone (mux only)." if agent else ""
+        self.mux_only_note.set_full_text(text)
+        self.mux_only_note.setVisible(bool(text))
+
+    @property
+    def is_running(self) -> bool:
+        """Whether the shown workspace has a run queued or going."""
+        return self._busy_here()
+
+    def line_text(self, key: str) -> str:
+        """The value shown after `Workspace:`, `Project:`, `Global:` or `Harvest:`."""
+        return self._lines.value(key).full_text
+
+    def is_line_visible(self, key: str) -> bool:
+        """Whether a line is shown (Harvest only when mux wrote harvests)."""
+        return self._lines.value(key).isVisibleTo(self)
+
+    @property
+    def details_expanded(self) -> bool:
+        """Whether the line of each scope is shown (else only the header's summary)."""
+        return self._expanded
+
+    def set_details_expanded(self, expanded: bool) -> None:
+        """Show or hide the lines (the header keeps a one-line summary)."""
+        self._expanded = expanded
+        self.details_button.setAccessibleName(
+            "Hide consolidation details" if expanded else "Show consolidation details"
+        )
+        self._apply_palette()  # the chevron
+        self._refresh_lines()
+
+    @property
+    def review_dialog(self) -> ReviewDialog | None:
+        """The review of the last plan, while it is open."""
+        return self._review
+
+    # --- rendering ---------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        self._refresh_lines()
+        self._refresh_controls()
+
+    def _refresh_lines(self) -> None:
+        status = self._status
+        has_workspace = self._workspace is not None
+        expanded = self.details_expanded
+        self._lines.setVisible(has_workspace and expanded)
+        self.hint.setVisible(not has_workspace and expanded)
+        self.summary.setVisible(not expanded)
+        if not has_workspace:
+            self.setToolTip("")
+            self.summary.set_full_text("no workspace selected")
+            return
+        if status is None:
+            self._lines.show_waiting()
+            self.setToolTip("")
+            self.summary.set_full_text("…")
+            return
+        self._lines.show_status(status)
+        self.setToolTip(summaries_tooltip(status))
+        record = status.workspace_record
+        self.summary.set_full_text(
+            f"ran {humanize.relative_time(record.last_run_at)}" if record else "never run",
+            summaries_tooltip(status),
+        )
+
+    def _busy_here(self) -> bool:
+        workspace_id = self._workspace.id if self._workspace is not None else None
+        return workspace_id is not None and workspace_id in (self._requested, self._active)
+
+    def _refresh_controls(self) -> None:
+        workspace = self._workspace
+        busy = self._busy_here()
+        other_active = self._active is not None and not (
+            workspace is not None and self._active == workspace.id
+        )
+        button = self.consolidate_button
+        button.setText(CONSOLIDATING if busy else CONSOLIDATE_NOW)
+        button.setEnabled(workspace is not None and not busy)
+        if workspace is None:
+            button.setToolTip("Select a workspace first")
+        else:
+            scopes = (
+                "workspace, project and global"
+                if workspace.project_identity
+                else "workspace and global"
+            )
+            button.setToolTip(
+                f"Merge, prune and promote the {scopes} memories of {workspace.display_name} "
+                "now (ignores the 6-hour debounce)"
+            )
+        self.cancel_button.setVisible(busy)
+        self.cancel_button.setEnabled(not self._cancelling)
+        self.cancel_button.setText("Cancelling…" if self._cancelling else "Cancel")
+        self.progress_bar.setVisible(busy)
+        if busy and other_active:
+            self.progress_text.set_full_text("Waiting for another workspace's run to finish…")
+        elif not busy and other_active:
+            self.progress_text.set_full_text("Another workspace is being consolidated.")
+        self.progress_text.setVisible(busy or other_active)
+        self.status_text.setVisible(not (busy or other_active) and bool(self.status_text.full_text))
+        self.runs_button.setEnabled(workspace is not None)
+
+    def _set_status_text(self, text: str, accent: Accent | None) -> None:
+        self._note_timer.stop()
+        self.status_text.set_full_text(text)
+        self.status_text.setVisible(bool(text) and not self.progress_text.isVisibleTo(self))
+        color = accent_text(self.palette(), accent) if accent is not None else None
+        self.status_text.setStyleSheet(f"color: {color.name()}" if color is not None else "")
+
+    def _apply_palette(self) -> None:
+        palette = self.palette()
+        muted = muted_text(palette).name()
+        self._lines.apply_palette()
+        for label in (self.hint, self.mux_only_note, self.progress_text, self.summary):
+            label.setStyleSheet(f"color: {muted}")
+        text = palette.color(QPalette.ColorRole.ButtonText)
+        self.consolidate_button.setIcon(tinted_icon("footer-consolidate", text))
+        self.cancel_button.setIcon(tinted_icon("footer-cancel", text))
+        self.runs_button.setIcon(tinted_icon("footer-runs", muted_text(palette)))
+        chevron = "chevron-down" if self.details_expanded else "chevron-right"
+        self.details_button.setIcon(tinted_icon(chevron, muted_text(palette)))
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """A hairline above the footer separates it from the trees."""
+        super().paintEvent(event)
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Mid))
+        painter.drawLine(0, 0, self.width(), 0)
+        painter.end()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Follow palette changes (light ↔ dark)."""
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_palette()
+            self._refresh_lines()
+        super().changeEvent(event)
+
+    # --- slots -------------------------------------------------------------------------------
+
+    @Slot()
+    def _on_consolidate_button_clicked(self) -> None:
+        workspace = self._workspace
+        if workspace is None or self._busy_here():
+            return
+        self._requested = workspace.id
+        self._cancelling = False
+        self.progress_text.set_full_text("Starting…")
+        self._set_status_text("", None)
+        self._refresh_controls()
+        self._starting = True
+        try:
+            self._facade.start(workspace.id, trigger="manual", review=None)
+        except Exception as error:  # the facade refusing at once (e.g. shut down)
+            logger.warning("Could not start consolidation of %s: %s", workspace.id, error)
+            self._requested = None
+            self._refresh_controls()
+            self._set_status_text(f"Could not start: {error}", Accent.ERROR)
+        finally:
+            self._starting = False
+
+    @Slot()
+    def _on_cancel_button_clicked(self) -> None:
+        if not self._busy_here() or self._cancelling:
+            return
+        self._cancelling = True
+        self.progress_text.set_full_text("Cancelling…")
+        self._refresh_controls()
+        self._facade.cancel()
+
+    @Slot()
+    def _on_details_button_clicked(self) -> None:
+        self.set_details_expanded(not self._expanded)
+
+    @Slot()
+    def _on_runs_button_clicked(self) -> None:
+        self.runs_dialog_requested.emit()
+
+    @Slot(str)
+    def _on_consolidation_run_started(self, workspace_id: str) -> None:
+        self._active = workspace_id
+        if workspace_id == self._requested:
+            self._requested = None
+        if self._is_shown(workspace_id) and not self._cancelling:
+            self.progress_text.set_full_text("Starting…")
+        self._refresh_controls()
+
+    @Slot(int, str)
+    def _on_consolidation_progress(self, step: int, message: str) -> None:
+        if self._cancelling or self._active is None or not self._is_shown(self._active):
+            return
+        self.progress_text.set_full_text(f"Step {step} · {message}" if step > 0 else message)
+
+    @Slot(object)
+    def _on_consolidation_run_finished(self, record: object) -> None:
+        if not self._is_shown(self._end_active()):
+            return
+        summary = record.summary.strip() if isinstance(record, ConsolidationRecord) else ""
+        self._set_status_text(f"Done: {summary}" if summary else "Done.", Accent.SUCCESS)
+        self._note_timer.start()
+
+    @Slot(str)
+    def _on_consolidation_run_failed(self, message: str) -> None:
+        if self._starting:
+            ended = self._requested  # refused at once (e.g. already in flight)
+            self._requested = None
+            self._refresh_controls()
+        else:
+            ended = self._end_active()
+        if self._is_shown(ended):
+            self._set_status_text(f"Consolidation failed: {message}", Accent.ERROR)
+
+    @Slot(str)
+    def _on_consolidation_run_cancelled(self, workspace_id: str) -> None:
+        if workspace_id == self._active:
+            self._end_active()
+        elif workspace_id == self._requested:
+            self._requested = None  # cancelled while queued
+            self._refresh_controls()
+        if self._is_shown(workspace_id):
+            self._cancelling = False
+            self._refresh_controls()
+            self._set_status_text(
+                "Cancelled. Changes it made before stopping, if any, are kept: see Runs…", None
+            )
+            self._note_timer.start()
+
+    @Slot(object)
+    def _on_consolidation_plan_ready(self, plan: ConsolidationPlan) -> None:
+        self._end_active()
+        if not plan.proposed:
+            summary = plan.summary.strip()
+            self._set_status_text(
+                f"Nothing to change: {summary}" if summary else "Nothing to change.", None
+            )
+            self._note_timer.start()
+            return
+        workspace = self._workspace
+        name = (
+            workspace.display_name
+            if workspace is not None and workspace.id == plan.workspace_id
+            else plan.workspace_id
+        )
+        if self._review is not None:
+            self._review.reject()
+        self._set_status_text(
+            f"Review {humanize.plural(len(plan.units), 'proposed change')}…", Accent.INFO
+        )
+        self._review = ReviewDialog(plan, name, self)
+        self._review.apply_requested.connect(self._on_review_apply_requested)
+        self._review.discarded.connect(self._on_review_discarded)
+        self._review.finished.connect(self._on_review_finished)
+        self._review.open()
+
+    @Slot(object, object)
+    def _on_review_apply_requested(
+        self, plan: ConsolidationPlan, accepted: tuple[int, ...]
+    ) -> None:
+        self._requested = plan.workspace_id
+        self._cancelling = False
+        changes = sum(1 for unit in plan.units if set(unit.indexes) & set(accepted))
+        self.progress_text.set_full_text(f"Applying {humanize.plural(changes, 'change')}…")
+        self._set_status_text("", None)
+        self._refresh_controls()
+        self._starting = True
+        try:
+            self._facade.apply(plan, accepted)
+        finally:
+            self._starting = False
+
+    @Slot()
+    def _on_review_discarded(self) -> None:
+        self._set_status_text("Plan discarded; nothing was changed.", None)
+        self._note_timer.start()
+
+    @Slot(int)
+    def _on_review_finished(self, _result: int) -> None:
+        review, self._review = self._review, None
+        if review is not None:
+            review.deleteLater()
+
+    @Slot()
+    def _on_note_timer_timeout(self) -> None:
+        self._set_status_text("", None)
+
+    @Slot()
+    def _on_lines_timer_timeout(self) -> None:
+        self._refresh_lines()
+
+    def _end_active(self) -> str | None:
+        """The run going has ended: back to idle for it; returns its workspace."""
+        ended, self._active = self._active, None
+        if not self._busy_here():
+            self._cancelling = False
+        self._refresh_controls()
+        return ended
+
+    def _is_shown(self, workspace_id: str | None) -> bool:
+        return (
+            workspace_id is not None
+            and self._workspace is not None
+            and workspace_id == self._workspace.id
+        )

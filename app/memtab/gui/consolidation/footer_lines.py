@@ -1,0 +1,138 @@
+"""The consolidation footer's coverage lines: how recently each scope was consolidated.
+
+One line per scope — `Workspace:`, `Project:` (or `unavailable`), `Global:`, each the
+`coverage_text` of its record, counting the changes that run made to that scope — and
+`Harvest:` when mux wrote harvest records, with the last harvest's error on the same line.
+The lines show what the footer is given (`show_status`) and never read disk. Every value
+elides (whole in its tooltip).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QWidget
+
+from memtab import humanize
+from memtab.components import glossary
+from memtab.gui.style import Accent, accent_text, muted_text
+from memtab.gui.widgets import ElidedLabel
+from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
+from memtab.store.paths import Scope
+
+logger = logging.getLogger(__name__)
+
+LINE_KEYS = ("Workspace", "Project", "Global", "Harvest")
+
+
+def summaries_tooltip(status: ConsolidationStatus | None) -> str:
+    """Each distinct run summary once, after the scopes whose last run it was."""
+    if status is None:
+        return ""
+    scopes_of: dict[str, list[str]] = {}
+    for label, record in (
+        ("Workspace", status.workspace_record),
+        ("Project", status.project_record),
+        ("Global", status.global_record),
+    ):
+        if record is None or not record.summary.strip():
+            continue
+        scopes_of.setdefault(record.summary.strip(), []).append(label)
+    if not scopes_of:
+        return "No consolidation runs yet."
+    return "\n".join(f"{', '.join(scopes)}: {summary}" for summary, scopes in scopes_of.items())
+
+
+class CoverageLines(QWidget):
+    """The grid of scope lines under the footer's header (see the module docstring)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """Empty lines; `show_status` or `show_waiting` fills them."""
+        super().__init__(parent)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(22, 0, 0, 0)
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(1)
+        self._keys: dict[str, QLabel] = {}
+        self._values: dict[str, ElidedLabel] = {}
+        for row, key in enumerate(LINE_KEYS):
+            key_label = QLabel(f"{key}:", self)
+            value = ElidedLabel("", self, min_width=0)
+            value.setAccessibleName(f"{key} consolidation")
+            grid.addWidget(key_label, row, 0)
+            grid.addWidget(value, row, 1)
+            self._keys[key] = key_label
+            self._values[key] = value
+        self._keys["Harvest"].setToolTip(glossary.HARVEST)
+        # The last harvest's error, on the Harvest line (whole in its tooltip).
+        self.harvest_error = ElidedLabel("", self, min_width=0)
+        self.harvest_error.setAccessibleName("Harvest error")
+        # In a widget of its own, hidden with the line: a layout whose widgets are all
+        # hidden still counts in the grid, and left no width to the other values.
+        self._harvest_row = QWidget(self)
+        harvest = QHBoxLayout(self._harvest_row)
+        harvest.setContentsMargins(0, 0, 0, 0)
+        harvest.setSpacing(6)
+        harvest.addWidget(self._values["Harvest"], 1)
+        harvest.addWidget(self.harvest_error, 2)
+        grid.addWidget(self._harvest_row, 3, 1)
+        grid.setColumnStretch(1, 1)
+
+    def value(self, key: str) -> ElidedLabel:
+        """The value label after `Workspace:`, `Project:`, `Global:` or `Harvest:`."""
+        return self._values[key]
+
+    def show_waiting(self) -> None:
+        """A workspace whose status is not known yet: "…" on each scope's line."""
+        for key in ("Workspace", "Project", "Global"):
+            self._values[key].set_full_text("…")
+        self._set_harvest(None)
+
+    def show_status(self, status: ConsolidationStatus) -> None:
+        """Each scope's last run, and the last harvest when there is one."""
+        self._set_line("Workspace", status.workspace_record, Scope.WORKSPACE)
+        if status.project_available:
+            self._set_line("Project", status.project_record, Scope.PROJECT)
+        else:
+            self._values["Project"].set_full_text(
+                "unavailable",
+                "Multi-project workspaces have no project identity, so no project memory.",
+            )
+            self._values["Project"].setStyleSheet(f"color: {muted_text(self.palette()).name()}")
+        self._set_line("Global", status.global_record, Scope.GLOBAL)
+        self._set_harvest(status)
+
+    def apply_palette(self) -> None:
+        """Muted keys, the harvest error in the error colour (light ↔ dark)."""
+        palette = self.palette()
+        muted = muted_text(palette).name()
+        for key_label in self._keys.values():
+            key_label.setStyleSheet(f"color: {muted}")
+        self.harvest_error.setStyleSheet(f"color: {accent_text(palette, Accent.ERROR).name()}")
+
+    def _set_line(self, key: str, record: ConsolidationRecord | None, scope: Scope) -> None:
+        self._values[key].setStyleSheet("")
+        self._values[key].set_full_text(
+            humanize.coverage_text(record, scope),
+            humanize.absolute_time(record.last_run_at) if record is not None else "",
+        )
+
+    def _set_harvest(self, status: ConsolidationStatus | None) -> None:
+        harvest = status.latest_harvest if status is not None else None
+        for widget in (self._keys["Harvest"], self._harvest_row, self._values["Harvest"]):
+            widget.setVisible(harvest is not None)
+        failed = harvest is not None and harvest.status == "failed"
+        error = harvest.error if harvest is not None and failed else None
+        self.harvest_error.setVisible(bool(error))
+        self.harvest_error.set_full_text(error or "")
+        if harvest is None:
+            return
+        value = self._values["Harvest"]
+        value.set_full_text(
+            humanize.harvest_text(harvest),
+            f"mux harvest of summary {harvest.summary_message_id}, "
+            f"attempt {harvest.attempt_count}; {humanize.absolute_time(harvest.sort_time or None)}"
+            f"\n{glossary.HARVEST}",
+        )
+        color = accent_text(self.palette(), Accent.ERROR) if failed else None
+        value.setStyleSheet(f"color: {color.name()}" if color is not None else "")

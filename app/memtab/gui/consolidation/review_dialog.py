@@ -1,0 +1,268 @@
+"""Review before apply: the changes "Consolidate now" proposes, accepted one by one.
+
+The plan (`memtab.consolidation.plan.ConsolidationPlan`, made on a scratch copy: nothing
+has changed yet) lists each change in words with its diff and why the consolidator
+proposes it (its note). A change is one unit of the
+plan: ops that go together — a merge's edit and the delete of the merged file — are one
+row with its parts under it, ticked and unticked together, so a delete never goes
+without the edit that keeps its lines. Every proposed change starts accepted; the user
+unticks the ones to leave out (or uses Accept all / Reject all), then **Apply** asks for
+exactly the ticked ones' ops (`apply_requested`) — they go through the same check,
+guard, budget and journal as any run, and an op whose file changed since the plan is
+refused then. Ops the rails refused while planning are listed, greyed, with why. "Always apply
+directly" stores the setting, so the next Consolidate now applies without asking (the
+Settings dialog turns the review back on).
+
+The plan is only read here (no engine import at start-up: the type is for the checker).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QHBoxLayout,
+    QPushButton,
+    QSplitter,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab import humanize
+from memtab.components.history.diff import join_diffs
+from memtab.gui.history.widgets import DiffPane, RowList
+from memtab.gui.style import muted_text
+from memtab.gui.widgets import WrappedLabel, fit_to_title, short_name
+
+if TYPE_CHECKING:
+    from memtab.consolidation.plan import ConsolidationPlan, PlannedOp
+
+logger = logging.getLogger(__name__)
+
+_INDEXES_ROLE = Qt.ItemDataRole.UserRole
+"""The op numbers a row stands for: a unit's (its row), an op's (a part or a refused op)."""
+
+
+class ReviewDialog(QDialog):
+    """A plan's ops to accept or reject (see the module docstring).
+
+    Signals:
+        apply_requested(object, object): (the plan, the tuple of accepted op numbers).
+        discarded(): closed without applying.
+    """
+
+    apply_requested = Signal(object, object)
+    discarded = Signal()
+
+    def __init__(
+        self, plan: ConsolidationPlan, workspace_name: str, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.plan = plan
+        self.setWindowTitle(f"Review consolidation — {short_name(workspace_name)}")
+        self.setAccessibleName("Review consolidation")
+        self.resize(900, 600)
+        proposed = len(plan.units)
+        self.summary = WrappedLabel(
+            f"{plan.summary or 'The consolidator proposes these changes.'}\n"
+            f"Nothing has changed yet: tick the {humanize.plural(proposed, 'change')} to "
+            "apply. Each goes through the same rails as any run.",
+            self,
+        )
+        self.ops = RowList(["Apply", "Change"], "Proposed changes", self)
+        self.ops.setWordWrap(True)
+        self.ops.currentItemChanged.connect(self._on_ops_current_item_changed)
+        self.ops.itemChanged.connect(self._on_ops_item_changed)
+        self.diff = DiffPane(self)
+        self.diff.show_message("Select a change to see its diff.")
+        self.reason = WrappedLabel("", self)  # why the consolidator proposes the change
+        self.reason.setAccessibleName("Why this change")
+        self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.reason.hide()
+        details = QWidget(self)
+        details_layout = QVBoxLayout(details)
+        details_layout.setContentsMargins(0, 0, 0, 0)
+        details_layout.addWidget(self.reason)
+        details_layout.addWidget(self.diff, 1)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(self.ops)
+        splitter.addWidget(details)
+        splitter.setSizes([220, 300])
+        self._fill()
+
+        self.accept_all_button = QPushButton("Accept &all", self)
+        self.accept_all_button.clicked.connect(self._on_accept_all_button_clicked)
+        self.reject_all_button = QPushButton("&Reject all", self)
+        self.reject_all_button.clicked.connect(self._on_reject_all_button_clicked)
+        self.always_direct = QCheckBox("Always apply &directly (no review next time)", self)
+        self.always_direct.setToolTip(
+            "Consolidate now will apply its changes at once; File → Settings turns the "
+            "review back on"
+        )
+        self.apply_button = QPushButton(self)
+        self.apply_button.setDefault(True)
+        self.apply_button.clicked.connect(self._on_apply_button_clicked)
+        self.discard_button = QPushButton("Di&scard", self)
+        self.discard_button.setToolTip("Change nothing")
+        self.discard_button.clicked.connect(self.reject)
+        choices = QHBoxLayout()
+        choices.addWidget(self.accept_all_button)
+        choices.addWidget(self.reject_all_button)
+        choices.addStretch(1)
+        choices.addWidget(self.discard_button)
+        choices.addWidget(self.apply_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.always_direct)
+        layout.addLayout(choices)
+        self.rejected.connect(self._on_rejected)
+        self._update_apply()
+        fit_to_title(self)
+        first = self.ops.topLevelItem(0)
+        if first is not None:
+            self.ops.setCurrentItem(first)
+
+    @property
+    def accepted_ops(self) -> tuple[int, ...]:
+        """The numbers of the ops of the ticked changes, in plan order."""
+        chosen: list[int] = []
+        for item in self._change_rows():
+            if item.checkState(0) == Qt.CheckState.Checked:
+                chosen.extend(item.data(0, _INDEXES_ROLE))
+        return tuple(sorted(chosen))
+
+    @property
+    def accepted_changes(self) -> int:
+        """How many changes (rows) are ticked."""
+        return sum(1 for item in self._change_rows() if item.checkState(0) == Qt.CheckState.Checked)
+
+    def set_accepted(self, index: int, accepted: bool) -> None:
+        """Tick or untick the change op number `index` belongs to (with its other parts)."""
+        for item in self._change_rows():
+            if index in item.data(0, _INDEXES_ROLE):
+                item.setCheckState(
+                    0, Qt.CheckState.Checked if accepted else Qt.CheckState.Unchecked
+                )
+
+    def set_all(self, accepted: bool) -> None:
+        """Tick (or untick) every proposed change."""
+        for op in self.plan.proposed:
+            self.set_accepted(op.index, accepted)
+
+    def _change_rows(self) -> list[QTreeWidgetItem]:
+        """The rows that can be ticked: one per unit of the plan."""
+        rows = []
+        for row in range(self.ops.topLevelItemCount()):
+            item = self.ops.topLevelItem(row)
+            if item is not None and item.flags() & Qt.ItemFlag.ItemIsUserCheckable:
+                rows.append(item)
+        return rows
+
+    def _fill(self) -> None:
+        muted = QBrush(muted_text(self.palette()))
+        units = {unit.indexes[0]: unit for unit in self.plan.units}
+        self.ops.blockSignals(True)
+        for op in self.plan.ops:
+            unit = units.get(op.index)
+            if unit is not None:
+                item = QTreeWidgetItem(["", unit.description])
+                item.setFlags(
+                    Qt.ItemFlag.ItemIsEnabled
+                    | Qt.ItemFlag.ItemIsSelectable
+                    | Qt.ItemFlag.ItemIsUserCheckable
+                )
+                item.setCheckState(0, Qt.CheckState.Checked)
+                item.setData(0, _INDEXES_ROLE, unit.indexes)
+                if len(unit.ops) > 1:
+                    item.setToolTip(0, f"Applied together: {unit.numbers()} of the plan")
+                    for part in unit.ops:
+                        child = QTreeWidgetItem(["", part.description or part.command])
+                        child.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                        child.setData(0, _INDEXES_ROLE, (part.index,))
+                        child.setToolTip(1, child.text(1))
+                        item.addChild(child)
+            elif op.proposed:
+                continue  # a later part of a unit: listed under its row
+            else:
+                words = op.description or f"{op.command} {op.path}"
+                item = QTreeWidgetItem(["refused", f"{words}: {op.note or 'refused'}"])
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                item.setForeground(0, muted)
+                item.setForeground(1, muted)
+                item.setData(0, _INDEXES_ROLE, (op.index,))
+            item.setToolTip(1, item.text(1))
+            self.ops.addTopLevelItem(item)
+            item.setExpanded(True)
+        if any(len(unit.ops) > 1 for unit in self.plan.units):
+            self.ops.setRootIsDecorated(True)
+        self.ops.blockSignals(False)
+
+    def _selected_ops(self, item: QTreeWidgetItem | None) -> list[PlannedOp]:
+        if item is None:
+            return []
+        indexes = item.data(0, _INDEXES_ROLE) or ()
+        return [op for op in self.plan.ops if op.index in indexes]
+
+    def _update_apply(self) -> None:
+        count = self.accepted_changes
+        self.apply_button.setText(f"&Apply {humanize.plural(count, 'change')}")
+        self.apply_button.setEnabled(count > 0)
+
+    def _save_direct_mode(self) -> None:
+        from memtab.consolidation.review_setting import save_review_mode
+
+        try:
+            save_review_mode("apply-directly")
+        except (OSError, ValueError) as error:
+            logger.warning("Could not store the review setting: %s", error)
+
+    @Slot(QTreeWidgetItem, QTreeWidgetItem)
+    def _on_ops_current_item_changed(
+        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
+    ) -> None:
+        ops = self._selected_ops(current)
+        if not ops:
+            return
+        reasons = [op.note for op in ops if op.proposed and op.note]
+        self.reason.setText("Why: " + " ".join(dict.fromkeys(reasons)) if reasons else "")
+        self.reason.setVisible(bool(reasons))
+        if not ops[0].proposed or not any(op.files for op in ops):
+            self.diff.set_sides("", "")
+            self.diff.show_message(f"Not proposed: {ops[0].note or 'the rails refused it'}.")
+            return
+        self.diff.set_sides("before this change", "after it")
+        self.diff.set_diff(join_diffs(file.diff for op in ops for file in op.files))
+
+    @Slot(QTreeWidgetItem, int)
+    def _on_ops_item_changed(self, _item: QTreeWidgetItem, _column: int) -> None:
+        self._update_apply()
+
+    @Slot()
+    def _on_accept_all_button_clicked(self) -> None:
+        self.set_all(True)
+
+    @Slot()
+    def _on_reject_all_button_clicked(self) -> None:
+        self.set_all(False)
+
+    @Slot()
+    def _on_apply_button_clicked(self) -> None:
+        accepted = self.accepted_ops
+        if not accepted:
+            return
+        if self.always_direct.isChecked():
+            self._save_direct_mode()
+        self.apply_requested.emit(self.plan, accepted)
+        self.done(QDialog.DialogCode.Accepted)
+
+    @Slot()
+    def _on_rejected(self) -> None:
+        self.discarded.emit()

@@ -1,0 +1,431 @@
+"""The editor's open document: everything between the buffer and the file on disk.
+
+`OpenDocument` holds what is open (a `components.editor.documents.Document`, its `OpenFile` state
+from `components.editor.session`, where it is on disk) and carries out what those rules
+decide: loading (read-only with a note for binary, over-cap or agent-owned files),
+sha-checked saves, following disk changes (`follow_disk`: reload a clean buffer, adopt
+an equal one, ask about a dirty one, keep a draft whose file is gone), and the bar's
+choices — Show diff, Reload / Take theirs, Keep mine, Overwrite, Merge both, Restore my
+draft, Close. It shows its outcomes in the panel's view and bar; the panel
+(`EditorPanel`, behind `DocumentHost`) owns the widget, its signals and the chrome.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Protocol
+
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.editor.documents import (
+    Document,
+    DocumentError,
+    DocumentMissingError,
+    DocumentUnkeptError,
+    MuxDocument,
+    SourceDocument,
+)
+from memtab.components.editor.session import (
+    CLOSE_FILE,
+    KEEP_MINE,
+    MERGE,
+    OVERWRITE,
+    RELOAD,
+    RESTORE_DRAFT,
+    SAVE_WITHOUT_COPY,
+    SHOW_DIFF,
+    TAKE_THEIRS,
+    Buffer,
+    Choice,
+    Decision,
+    DiskAbsence,
+    DiskRead,
+    OpenFile,
+    Situation,
+    TakeDecision,
+    display_text,
+    is_editable,
+    not_editable_reason,
+)
+from memtab.components.editor.text_buffer import with_final_newline
+from memtab.gui.editor.bar import BarKind
+from memtab.gui.editor.prompts import EditorPrompts
+from memtab.gui.editor.view import EditorView
+from memtab.gui.widgets import short_name
+from memtab.store.files import FileContent
+from memtab.store.memory import SaveConflictError
+from memtab.store.paths import VirtualPath
+
+logger = logging.getLogger(__name__)
+
+
+class DocumentHost(Protocol):
+    """What `OpenDocument` needs of the panel (`EditorPanel`)."""
+
+    def refresh_chrome(self) -> None:
+        """The open file's state changed: update the header, Save and `dirty_changed`."""
+        ...
+
+    def document_opened(self, name: VirtualPath | str) -> None:
+        """A document was opened (or reopened): `file_opened`."""
+        ...
+
+    def document_saved(self, name: VirtualPath | str) -> None:
+        """The document was saved: `saved`."""
+        ...
+
+    def close_after_asking(self) -> None:
+        """Close the file once the user agreed to leave unsaved changes (Close)."""
+        ...
+
+
+class OpenDocument:
+    """The open document and its disk side (see the module docstring)."""
+
+    def __init__(
+        self, host: DocumentHost, view: EditorView, prompts: EditorPrompts, own_writes: OwnWrites
+    ) -> None:
+        """Nothing open; loads into `view`, asks through `prompts`' bar and diff window."""
+        self._host = host
+        self._view = view
+        self._prompts = prompts
+        self._own_writes = own_writes
+        self.document: Document | None = None
+        self.file = OpenFile()
+        self.real_path: Path | None = None
+        """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
+
+    def follow_disk(self) -> None:
+        """The file on disk changed (or went): reload, adopt, ask or keep the draft, as
+        `OpenFile.decide` says."""
+        document = self.document
+        if document is None:
+            return
+        disk = self.read_disk()
+        decision = self.file.decide(disk, self.buffer())
+        if decision is Decision.MISSING:
+            self._on_disk_file_missing()
+        elif decision is Decision.REOPEN:
+            self.open(document)
+        elif isinstance(disk, FileContent) and decision is Decision.ADOPT:
+            self._adopt_disk_version(disk)
+        elif isinstance(disk, FileContent) and decision is Decision.RELOAD:
+            with self._quietly():
+                self._view.replace_text(self.file.codec.to_buffer(disk.content))
+                self._adopt_disk_version(disk)
+        elif decision is Decision.ASK:
+            self.show_bar(
+                Situation.CHANGED_ON_DISK,
+                BarKind.WARNING,
+                f"{document.name} changed on disk while you were editing it. Your draft is kept.",
+                self.file.changed_on_disk_choices(),
+            )
+
+    def show_diff(self) -> None:
+        """Open a window with the differences between the disk version and the draft."""
+        document = self.document
+        if document is None:
+            return
+        disk = self.read_disk()
+        if disk is DiskAbsence.UNREADABLE:
+            return
+        on_disk = isinstance(disk, FileContent)
+        old = self.file.codec.to_buffer(disk.content) if isinstance(disk, FileContent) else ""
+        self._prompts.open_diff(
+            f"Differences — {short_name(document.name)}",
+            "On disk" if on_disk else "On disk (deleted)",
+            old,
+            self._view.buffer_text(),
+            self.file.diff_choices(on_disk),
+            self.file.merge_basis(disk),
+        )
+
+    # --- opening and loading ---------------------------------------------------------------
+
+    def reset(self, document: Document | None = None) -> None:
+        """Make `document` (None: nothing) the open one, before anything is loaded."""
+        path = document.path if isinstance(document, MuxDocument) else None
+        self.document = document
+        self.file = OpenFile(path, key=document.key if document is not None else None)
+        self.real_path = document.physical() if document is not None else None
+        self._prompts.close_diff()
+        self.clear_bar()
+
+    def open(self, document: Document) -> None:
+        """Open and load `document` (`DocumentHost.document_opened`)."""
+        self.reset(document)
+        self._load(document)
+        self._host.document_opened(opened_name(document))
+
+    def _load(self, document: Document) -> None:
+        title = document.title
+        try:
+            content = document.read()
+        except DocumentError as error:
+            self.show_page(title, "", str(error))
+            self.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot open {title}: {error}")
+            return
+        owner = document.read_only_reason
+        if owner is not None or not is_editable(content):
+            reason = owner or not_editable_reason(content)
+            self.file.loaded(content, reason)
+            self.show_page(title, display_text(content), reason)
+            said = f"Read-only: {reason}." if owner else f"Read-only: this file is {reason}."
+            self.show_bar(Situation.NOTE, BarKind.INFO, said)
+            return
+        self.file.loaded(content)
+        codec = self.file.codec
+        self.show_page(title, codec.to_buffer(content.content), None)
+        if document.note:
+            self.show_bar(Situation.NOTE, BarKind.WARNING, document.note)
+        elif not codec.round_trips(content.content):
+            self.show_bar(
+                Situation.NOTE,
+                BarKind.INFO,
+                "This file has mixed or unusual line breaks; saving it writes plain line breaks.",
+            )
+
+    def show_page(self, title: str, text: str, read_only_reason: str | None) -> None:
+        """Show `text` under `title` as loaded, read-only when there is a reason."""
+        self.file.read_only_reason = read_only_reason
+        real = f"\nOn disk: {self.real_path}" if self.real_path is not None else ""
+        self._view.show_file(title, text, read_only_reason is not None, f"{title}{real}")
+        self.file.clean_text = text
+        self._host.refresh_chrome()
+
+    def buffer(self) -> Buffer:
+        """The buffer as the rules see it: its text, and whether it was edited."""
+        return Buffer(self._view.buffer_text(), self._view.is_modified())
+
+    # --- buffer edits -----------------------------------------------------------------------
+
+    @contextmanager
+    def _quietly(self) -> Iterator[None]:
+        """Programmatic edits: refresh the chrome (and `dirty_changed`) once, at the end."""
+        try:
+            with self._view.quietly():
+                yield
+        finally:
+            self._host.refresh_chrome()
+
+    def _adopt_disk_version(self, disk: FileContent) -> None:
+        """The buffer now equals `disk`: base the next save on it and mark it clean."""
+        self.file.adopted(disk, self._view.buffer_text())
+        self._view.set_modified(False)
+        if self.file.bar_clears_on_adopt():
+            self.clear_bar()
+        self._host.refresh_chrome()
+
+    def _take_disk_version(self) -> None:
+        """Reload / Take theirs: load the disk version, keeping the draft restorable."""
+        disk = self.read_disk()
+        decision = self.file.decide_take(disk)
+        if decision is TakeDecision.MISSING:
+            self._on_disk_file_missing()
+        elif isinstance(disk, FileContent) and decision is TakeDecision.REFUSE:
+            # Loading it would make the panel read-only and drop the draft: refuse.
+            self.show_bar(
+                Situation.ERROR,
+                BarKind.ERROR,
+                f"The file on disk is now {not_editable_reason(disk)}, so it cannot be "
+                "loaded for editing. Your draft is kept here; copy what you need, then close "
+                "the file.",
+                [(CLOSE_FILE, "Close")],
+            )
+        elif isinstance(disk, FileContent) and decision is TakeDecision.REPLACE:
+            self._replace_draft(
+                self.file.codec.to_buffer(disk.content),
+                disk,
+                "Loaded the version on disk. Your draft is kept: restore it here or with Undo.",
+            )
+
+    def _replace_draft(self, text: str, disk: FileContent, message: str) -> None:
+        """Put `text` (the disk version, or a merge with it) in place of the draft, based
+        on `disk`; the draft stays restorable (`message` says so)."""
+        draft = self._view.buffer_text()
+        with self._quietly():
+            self._view.replace_text(text)
+            if text == self.file.codec.to_buffer(disk.content):
+                self._adopt_disk_version(disk)
+            else:
+                self.file.kept_mine(disk)
+                self._view.set_modified(True)
+        if draft == self._view.buffer_text():
+            self.clear_bar()
+            return
+        self.file.draft_backup = draft
+        self.show_bar(
+            Situation.DRAFT_REPLACED, BarKind.INFO, message, [(RESTORE_DRAFT, "Restore my draft")]
+        )
+
+    def _restore_draft(self) -> None:
+        if self.file.draft_backup is None:
+            return
+        self._view.replace_text(self.file.draft_backup)
+        self.file.draft_backup = None
+        self.clear_bar()
+        self._host.refresh_chrome()
+
+    def _merge_with_disk(self) -> None:
+        """Merge both: the merged text replaces the draft (restorable), based on the disk
+        version it merged — unless the disk changed again since, then look again."""
+        outcome = self._prompts.merge
+        disk = self.read_disk()
+        if outcome is None or disk is DiskAbsence.UNREADABLE:
+            return
+        if disk is DiskAbsence.MISSING:
+            self._on_disk_file_missing()
+            return
+        assert isinstance(disk, FileContent)
+        if disk.sha256 != outcome.disk_sha:
+            self.show_diff()  # a newer version to compare and merge with
+            return
+        self._replace_draft(
+            outcome.text,
+            disk,
+            f"Merged: {outcome.result.counts().lower()} are all in the text now. Review it, "
+            "then save; your draft is kept: restore it here or with Undo.",
+        )
+
+    def _keep_mine(self) -> None:
+        """Keep the draft and base the next save on what is on disk now."""
+        disk = self.read_disk()
+        if disk is DiskAbsence.MISSING:
+            self._on_disk_file_missing()
+        elif isinstance(disk, FileContent):
+            self.file.kept_mine(disk)
+            self._view.set_modified(True)
+            self.clear_bar()
+            self._host.refresh_chrome()
+
+    def _on_disk_file_missing(self) -> None:
+        document = self.document
+        if document is None:
+            return
+        if self.file.is_read_only:
+            self.show_bar(Situation.DELETED, BarKind.WARNING, f"{document.title} was deleted.")
+            return
+        self.file.gone()
+        self.show_bar(
+            Situation.DELETED,
+            BarKind.WARNING,
+            f"{document.name} was deleted on disk. Your text is kept here; Save recreates "
+            "the file.",
+            [(CLOSE_FILE, "Close")],
+        )
+        self._host.refresh_chrome()
+
+    # --- saving ------------------------------------------------------------------------------
+
+    def save_against(self, expected_sha: str | None, *, allow_unkept: bool = False) -> bool:
+        """Save the buffer if the disk holds `expected_sha` (None: no file); True on
+        success, else the conflict or error is in the bar. A save history cannot keep a
+        copy for is refused, with the choice to save without one (`allow_unkept`)."""
+        document = self.document
+        assert document is not None
+        # Saved files end with a line break, so an agent's `echo >>` starts a new line.
+        content = self.file.codec.from_buffer(with_final_newline(self._view.buffer_text()))
+        try:
+            sha = document.save(content, expected_sha, allow_unkept=allow_unkept)
+        except DocumentUnkeptError as refused:
+            self.show_bar(
+                Situation.ERROR,
+                BarKind.ERROR,
+                f"Not saved: {refused}. Your draft is kept; saving without a copy loses what "
+                "the file holds now for good.",
+                [(SAVE_WITHOUT_COPY, "Save without a copy")],
+            )
+            return False
+        except SaveConflictError as conflict:
+            self.file.conflicted(conflict.kind)
+            self.show_bar(
+                Situation.CONFLICT,
+                BarKind.WARNING,
+                f"Not saved: {conflict}. Your draft is kept.",
+                self.file.conflict_choices(conflict.kind),
+            )
+            return False
+        except DocumentError as error:
+            self.show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {error}")
+            return False
+        if self.file.path is not None:
+            self._own_writes.note(self.file.path, sha)
+        # The virtual path is what counts; the physical one is noted for watcher paths.
+        if self.real_path is not None:
+            self._own_writes.note(self.real_path, sha)
+        with self._view.quietly():
+            self._view.end_with_newline()  # the buffer shows what was written
+        self.file.saved(sha, self._view.buffer_text())
+        self._view.set_modified(False)
+        if self.file.situation is not Situation.NOTE:
+            self.clear_bar()
+        self._host.refresh_chrome()
+        self._host.document_saved(opened_name(document))
+        return True
+
+    def _overwrite(self) -> None:
+        """Save the draft over whatever is on disk now (or recreate it)."""
+        disk = self.read_disk()
+        if disk is not DiskAbsence.UNREADABLE:
+            self.save_against(disk.sha256 if isinstance(disk, FileContent) else None)
+
+    # --- the bar -----------------------------------------------------------------------------
+
+    def show_bar(
+        self,
+        situation: Situation,
+        kind: BarKind,
+        text: str,
+        choices: list[Choice] | None = None,
+    ) -> None:
+        """Show `text` in the bar with `choices`, as the open file's `situation`."""
+        self.file.situation = situation
+        self._prompts.show(kind, text, choices)
+
+    def clear_bar(self) -> None:
+        """Hide the bar: no situation to resolve."""
+        self.file.situation = Situation.NONE
+        self._prompts.clear()
+
+    def read_disk(self) -> DiskRead:
+        """The file on disk now, or why there is none (when unreadable, the bar says why)."""
+        document = self.document
+        if document is None:
+            return DiskAbsence.UNREADABLE
+        try:
+            return document.read()
+        except DocumentMissingError:
+            return DiskAbsence.MISSING
+        except DocumentError as error:
+            self.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {document.title}: {error}")
+            return DiskAbsence.UNREADABLE
+
+    def perform(self, action: str) -> None:
+        """Carry out a choice of the bar or the diff window (`components.editor.session`)."""
+        if action in (RELOAD, TAKE_THEIRS):
+            self._take_disk_version()
+        elif action == SHOW_DIFF:
+            self.show_diff()
+        elif action == OVERWRITE:
+            self._overwrite()
+        elif action == KEEP_MINE:
+            self._keep_mine()
+        elif action == MERGE:
+            self._merge_with_disk()
+        elif action == RESTORE_DRAFT:
+            self._restore_draft()
+        elif action == CLOSE_FILE:
+            self._host.close_after_asking()
+        elif action == SAVE_WITHOUT_COPY:
+            self.save_against(self.file.save_expectation(), allow_unkept=True)
+
+
+def opened_name(document: Document) -> VirtualPath | str:
+    """What `file_opened` and `saved` carry: a virtual path, or another agent's file id."""
+    if isinstance(document, MuxDocument):
+        return document.path
+    if isinstance(document, SourceDocument):
+        return document.file.id
+    return document.title

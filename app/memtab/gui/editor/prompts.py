@@ -1,0 +1,221 @@
+"""Where the editor asks the user: its inline message bar and its diff window.
+
+Conflicts, disk changes, notes and errors are shown here, and the user's choice comes
+from here. `EditorPrompts` shows a message with choices in the `MessageBar` (never a
+modal), opens the diff window, computes the diff on a worker thread (the latest diff job
+wins: a newer one, or closing the window, drops the older result) and reports every
+choice by action id through `action_chosen` — the panel (`editor.EditorPanel`) decides
+what it means, by the rules of `components.editor.session`.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass
+from enum import Enum
+
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from memtab.components import text_diff
+from memtab.components.editor import merge
+from memtab.components.editor.merge import MergeBasis
+from memtab.components.editor.session import Choice, default_choice
+from memtab.gui import diff_view
+from memtab.gui.editor.bar import BarKind, MessageBar
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.widgets import fit_to_title
+
+logger = logging.getLogger(__name__)
+
+DIFF_KEY = "editor-diff"
+
+
+class DiscardChoice(Enum):
+    """The answer to the unsaved-changes question."""
+
+    SAVE = "save"
+    DISCARD = "discard"
+    CANCEL = "cancel"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The worker's answer: the diff, and the merge when one was asked for."""
+
+    diff: text_diff.DiffResult
+    merge: merge.MergeResult | None
+    disk_sha: str | None
+
+
+@dataclass(frozen=True)
+class MergeOutcome:
+    """A clean merge, and the disk version it merged."""
+
+    text: str
+    result: merge.MergeResult
+    disk_sha: str
+
+
+class EditorPrompts(QObject):
+    """The message bar and the diff window of one editor panel.
+
+    Signals:
+        action_chosen(str): an action id, from a bar button or a diff window button.
+        dismissed(): the bar was closed by the user.
+    """
+
+    action_chosen = Signal(str)
+    dismissed = Signal()
+
+    def __init__(self, page: QWidget, tasks: TaskRunner | None = None) -> None:
+        """A hidden bar on `page`; `tasks` runs the diffs (else a worker is started on first
+        use and `shutdown()` stops it)."""
+        super().__init__(page)
+        self._page = page
+        self._tasks = tasks
+        self._owns_tasks = tasks is None
+        self._diff_dialog: diff_view.DiffDialog | None = None
+        self._merge: MergeOutcome | None = None
+        self.bar = MessageBar(page)
+        self.bar.action_triggered.connect(self._on_bar_action_triggered)
+        self.bar.dismissed.connect(self._on_bar_dismissed)
+        if tasks is not None:
+            self._connect_tasks(tasks)
+
+    @property
+    def diff_dialog(self) -> diff_view.DiffDialog | None:
+        """The diff window, while one is open."""
+        return self._diff_dialog
+
+    @property
+    def merge(self) -> MergeOutcome | None:
+        """The clean merge the open diff window offers, if any."""
+        return self._merge
+
+    def show(self, kind: BarKind, text: str, choices: list[Choice] | None = None) -> None:
+        """Show `text` in the bar with a button for each choice (Enter: the safe one)."""
+        choices = choices or []
+        self.bar.show_message(kind, text, choices, default=default_choice(choices))
+
+    def clear(self) -> None:
+        """Hide the bar."""
+        self.bar.clear()
+
+    def open_diff(
+        self,
+        title: str,
+        old_label: str,
+        old: str,
+        new: str,
+        choices: list[Choice],
+        merge_basis: MergeBasis | None = None,
+    ) -> None:
+        """Open a window comparing `old` (red) with the draft `new` (green), offering
+        `choices`; the diff (and, with `merge_basis`, the merge of the draft with `old`)
+        is computed on the worker thread."""
+        self.close_diff()
+        dialog = diff_view.DiffDialog(title, old_label, "Your draft", choices, self._page)
+        dialog.action_triggered.connect(self._on_diff_dialog_action_triggered)
+        dialog.finished.connect(self._on_diff_dialog_finished)
+        self._diff_dialog = dialog
+        self._runner().submit_latest(DIFF_KEY, functools.partial(_diff_job, old, new, merge_basis))
+        dialog.show()
+
+    def close_diff(self) -> None:
+        """Close the diff window, if open, and drop its diff job."""
+        self._merge = None
+        if self._diff_dialog is not None:
+            dialog, self._diff_dialog = self._diff_dialog, None
+            dialog.finished.disconnect(self._on_diff_dialog_finished)
+            dialog.close()
+            dialog.deleteLater()
+        if self._tasks is not None:
+            self._tasks.cancel_latest(DIFF_KEY)
+
+    def ask_unsaved(self, name: str | None) -> DiscardChoice:
+        """Ask Save / Discard / Cancel about unsaved changes to `name` (a modal box)."""
+        box = QMessageBox(self._page)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Unsaved changes")
+        box.setText(f"Save the changes to {name or 'this file'}?")
+        box.setInformativeText("Your changes are lost if you don't save them.")
+        box.setStandardButtons(
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        fit_to_title(box)
+        answer = box.exec()
+        if answer == QMessageBox.StandardButton.Save:
+            return DiscardChoice.SAVE
+        if answer == QMessageBox.StandardButton.Discard:
+            return DiscardChoice.DISCARD
+        return DiscardChoice.CANCEL
+
+    def shutdown(self) -> None:
+        """Stop the diff worker thread, if this started one (call on close)."""
+        if self._owns_tasks and self._tasks is not None:
+            self._tasks.shutdown()
+            self._tasks = None
+
+    def _runner(self) -> TaskRunner:
+        if self._tasks is None:
+            self._tasks = TaskRunner("editor-diff", parent=self)
+            self._owns_tasks = True
+            self._connect_tasks(self._tasks)
+        return self._tasks
+
+    def _connect_tasks(self, tasks: TaskRunner) -> None:
+        tasks.latest_finished.connect(self._on_tasks_latest_finished)
+        tasks.latest_failed.connect(self._on_tasks_latest_failed)
+
+    # --- slots ---------------------------------------------------------------------------
+
+    @Slot(str)
+    def _on_bar_action_triggered(self, action: str) -> None:
+        self.action_chosen.emit(action)
+
+    @Slot()
+    def _on_bar_dismissed(self) -> None:
+        self.dismissed.emit()
+
+    @Slot(str)
+    def _on_diff_dialog_action_triggered(self, action: str) -> None:
+        self.action_chosen.emit(action)
+
+    @Slot(int)
+    def _on_diff_dialog_finished(self, _result: int) -> None:
+        self._merge = None
+        dialog, self._diff_dialog = self._diff_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+        if self._tasks is not None:
+            self._tasks.cancel_latest(DIFF_KEY)
+
+    @Slot(str, object)
+    def _on_tasks_latest_finished(self, key: str, result: object) -> None:
+        dialog = self._diff_dialog
+        if key != DIFF_KEY or dialog is None or not isinstance(result, Comparison):
+            return
+        dialog.set_diff(result.diff)
+        if result.merge is not None and result.merge.text is not None and result.disk_sha:
+            self._merge = MergeOutcome(result.merge.text, result.merge, result.disk_sha)
+        dialog.set_merge(result.merge)
+
+    @Slot(str, str)
+    def _on_tasks_latest_failed(self, key: str, message: str) -> None:
+        if key == DIFF_KEY and self._diff_dialog is not None:
+            self._diff_dialog.show_failure(message)
+
+
+def _diff_job(old: str, new: str, basis: MergeBasis | None, ctx: TaskContext) -> Comparison:
+    """The diff and the merge, on the worker thread (resolved through the modules so
+    tests can watch)."""
+    diff = text_diff.compute_diff(old, new, ctx)
+    if basis is None:
+        return Comparison(diff, None, None)
+    merged = merge.merge_three_way(basis.base, new, old, ctx)
+    return Comparison(diff, merged, basis.disk_sha)

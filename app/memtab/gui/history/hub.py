@@ -1,0 +1,387 @@
+"""Nothing is lost, in the window: the History panel, Runs…, Recently deleted, and the
+recording of what other programs changed.
+
+`HistoryHub` joins them to the window and the Memory tab without either knowing the
+details:
+
+- After the scans (from the one the watcher's start causes, once the loaded tab has
+  painted), `record_external_changes` runs on the hub's worker: what mux, an editor or a
+  script changed is recorded in history as `external`, so a file another program deletes
+  can still be restored. It waits for the changes to settle (`SYNC_QUIET_MS` without a
+  scan, at most `SYNC_MAX_WAIT_MS`): reading the scopes competes with the window for the
+  interpreter, and the first sync of a big home reads every file.
+- The History panel (a dock beside the editor) follows the editor's file; its Restore
+  runs as a file operation of the tab, like every change the tree makes.
+- Runs… (the footer's clock button, View → Runs…) and Recently deleted (View, a scope's
+  context menu) are built on first use; a double-click on a run's op opens its file, a
+  restore from the trash opens the restored file.
+- The watcher's paths are routed by `Home.classify`: a history index that changed
+  reloads the panel (for the open file's scope) and the trash, the runs log reloads
+  Runs…, and mux's journal adds its new runs to the log (`import_journal_runs`, which
+  also logs the runs a kill left unlogged; it runs once when the tab has loaded too).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QElapsedTimer, QObject, Qt, QTimer, Slot
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget
+
+from memtab.components.files import undo
+from memtab.components.files.ops import OpResult
+from memtab.components.history.history import SourceFileSubject, record_external_changes
+from memtab.components.sources import undo as source_undo
+from memtab.components.tree.scan import HomeScan
+from memtab.gui.files.op_tasks import OpFollowUp
+from memtab.gui.history.panel import HistoryPanel
+from memtab.gui.history.runs_dialog import RunsDialog
+from memtab.gui.history.trash_dialog import TrashDialog
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.store.history.runs import import_journal_runs
+from memtab.store.home import Home, PathKind
+from memtab.store.memory import MemoryStore
+from memtab.store.orphans import OrphanProjectStore
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+
+if TYPE_CHECKING:
+    from memtab.gui.window.main_window import MainWindow
+
+logger = logging.getLogger(__name__)
+
+SYNC_KEY = "record-external-changes"
+SYNC_QUIET_MS = 1500
+SYNC_MAX_WAIT_MS = 20_000
+IMPORT_KEY = "import-journal-runs"
+PANEL_FLAG = "history-panel"
+"""The UI-state flag: whether the History panel is shown."""
+
+
+def _sync_job(store: MemoryStore, ctx: TaskContext) -> object:
+    return record_external_changes(store, ctx.is_cancelled)
+
+
+def _import_job(home: Home, _ctx: TaskContext) -> object:
+    return import_journal_runs(home)
+
+
+class HistoryHub(QObject):
+    """The window's history features (see the module docstring)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self._tab = tab = window.memory_tab
+        self._home = tab.home
+        self._loaded = False
+        self._shut_down = False
+        self._runner: TaskRunner | None = None
+        self._restores: list[OpFollowUp] = []  # the follow-ups of restores from the trash
+        self._panel_back = False  # shown again when the Memory tab comes back
+        self._sync_store: MemoryStore | None = None  # the store of the last scan, to sync
+        self._sync_waiting = QElapsedTimer()  # since the first scan not synced yet
+        self._sync_timer = QTimer(self)
+        self._sync_timer.setSingleShot(True)
+        self._sync_timer.timeout.connect(self._on_sync_timer_timeout)
+        self.runs_dialog: RunsDialog | None = None
+        self.trash_dialog: TrashDialog | None = None
+
+        self.panel = HistoryPanel()
+        self.dock = QDockWidget("History", window)
+        self.dock.setObjectName("historyDock")
+        self.dock.setWidget(self.panel)
+        self.dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+        )
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.dock.hide()
+        self.panel_action = self.dock.toggleViewAction()
+        self.panel_action.setText("File &history")
+        self.panel_action.setShortcut(QKeySequence("Ctrl+Shift+H"))
+        self.panel_action.setToolTip("Every version of the open file; compare and restore")
+        self.runs_action = QAction("&Runs…", window)
+        self.runs_action.setShortcut(QKeySequence("Ctrl+Shift+R"))
+        self.runs_action.setToolTip("Every consolidation and writer run: its changes, Revert")
+        self.runs_action.triggered.connect(self._on_runs_action_triggered)
+        self.trash_action = QAction("Recently &deleted…", window)
+        self.trash_action.setToolTip("Deleted memory files, to restore")
+        self.trash_action.triggered.connect(self._on_trash_action_triggered)
+
+        self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
+        tab.loaded.connect(self._on_tab_loaded)
+        tab.scan_applied.connect(self._on_tab_scan_applied)
+        tab.workspace_changed.connect(self._on_tab_workspace_changed)
+        tab.editor.file_opened.connect(self._on_editor_file_opened)
+        tab.editor.file_closed.connect(self._on_editor_file_closed)
+        tab.footer.runs_dialog_requested.connect(self._on_runs_action_triggered)
+        tab.commands.history_requested.connect(self._on_commands_history_requested)
+        tab.commands.trash_requested.connect(self._on_commands_trash_requested)
+        tab.file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        self.panel.restore_requested.connect(self._on_panel_restore_requested)
+        window.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        state = tab.ui_state
+        if state is not None and state.flag(PANEL_FLAG):
+            self.dock.show()
+        if tab.is_loaded:  # the hub is built once the tab is assembled, maybe after
+            self._on_tab_loaded()
+
+    # -- what the window calls ---------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """Whether the hub records (or waits to record) or imports something."""
+        return self._sync_timer.isActive() or (self._runner is not None and self._runner.is_busy())
+
+    def open_runs(self) -> RunsDialog:
+        """Open (or raise) Runs…, listing the runs again."""
+        if self.runs_dialog is None:
+            self.runs_dialog = RunsDialog(self._home, self._window)
+            self.runs_dialog.open_file_requested.connect(self._on_runs_open_file_requested)
+        scan = self._tab.scan
+        workspaces = (
+            [(w.id, w.display_name) for w in scan.registry.workspaces if not w.archived]
+            if scan is not None
+            else []
+        )
+        self.runs_dialog.set_workspaces(workspaces, self._tab.workspace_id)
+        self.runs_dialog.reload()
+        self._raise(self.runs_dialog)
+        return self.runs_dialog
+
+    def open_trash(self, scope: Scope | None = None) -> TrashDialog:
+        """Open (or raise) Recently deleted, for one scope or all."""
+        if self.trash_dialog is None:
+            self.trash_dialog = TrashDialog(self._window)
+            self.trash_dialog.restore_requested.connect(self._on_trash_restore_requested)
+        self.trash_dialog.show_store(self._tab.store(), scope)
+        self._raise(self.trash_dialog)
+        return self.trash_dialog
+
+    def show_history(self, path: VirtualPath | None = None) -> None:
+        """Show the History panel (of `path`, opened in the editor first)."""
+        self._window.show_memory_tab()
+        self.dock.show()
+        self.dock.raise_()
+        if path is not None and path != self._tab.editor.current_path:
+            self._tab.reveal_file(self._tab.workspace_id, path)
+
+    def handle_paths_changed(self, paths: Iterable[str]) -> None:
+        """Route the watcher's paths (see the module docstring)."""
+        kinds: dict[PathKind, set[str | None]] = {}
+        for path in paths:
+            place = self._home.classify(path)
+            kinds.setdefault(place.kind, set()).add(place.key)
+        indexes = kinds.get(PathKind.HISTORY_INDEX, set())
+        if indexes:
+            if self._panel_scope_key() in indexes:
+                self.panel.reload()
+            if self.trash_dialog is not None and self.trash_dialog.isVisible():
+                self.trash_dialog.reload(sync=False)  # history changed: nothing to sync
+        runs = self.runs_dialog
+        if PathKind.RUNS_LOG in kinds and runs is not None and runs.isVisible():
+            runs.reload()
+        if PathKind.CONSOLIDATION_JOURNAL in kinds or PathKind.HOME in kinds:
+            self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
+
+    def save_ui_state(self) -> None:
+        """Remember whether the History panel is shown (the window saves the file)."""
+        state = self._tab.ui_state
+        if state is not None:
+            state.set_flag(PANEL_FLAG, self.dock.isVisible() or self._panel_back)
+
+    def shutdown(self) -> None:
+        """Stop every worker (on window close)."""
+        self._shut_down = True
+        self._sync_timer.stop()
+        self.panel.shutdown()
+        for dialog in (self.runs_dialog, self.trash_dialog):
+            if dialog is not None:
+                dialog.shutdown()
+        if self._runner is not None:
+            self._runner.shutdown()
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _jobs(self) -> TaskRunner:
+        if self._runner is None:
+            self._runner = TaskRunner("history", parent=self)
+            self._runner.latest_failed.connect(self._on_runner_latest_failed)
+        return self._runner
+
+    def _raise(self, dialog: RunsDialog | TrashDialog) -> None:
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+
+    def _panel_scope_key(self) -> str | None:
+        subject = self.panel.subject
+        return subject.index_key() if subject is not None else None
+
+    def _follow_editor(self) -> None:
+        editor, scan = self._tab.editor, self._tab.scan
+        file_id = editor.current_source_file
+        found = scan.sources.find(file_id) if file_id and scan and scan.sources else None
+        if found is not None:
+            from memtab.sources.versions import SourceVersions
+
+            self.panel.show_subject(SourceFileSubject(SourceVersions(self._tab.home), *found))
+        else:
+            self.panel.show_file(self._tab.store(), editor.current_path)
+
+    # -- slots -------------------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_watcher_paths_changed(self, paths: list[str]) -> None:
+        self.handle_paths_changed(paths)
+
+    @Slot()
+    def _on_tab_loaded(self) -> None:
+        # From the next scan on — the one the watcher's start causes, once the loaded tab
+        # has painted: recording must not compete with that paint for the interpreter.
+        self._loaded = True
+        # The runs log catches up once at start: a run a kill left (the last window's, a
+        # CLI's) is logged with its changes, mux's records since the last look are added.
+        # (Not once the window is closing: its last scan may end after the workers did.)
+        if not self._shut_down:
+            self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
+
+    @Slot(object)
+    def _on_tab_scan_applied(self, scan: HomeScan) -> None:
+        subject = self.panel.subject
+        if isinstance(subject, SourceFileSubject) and scan.sources is not None:
+            # Another agent's file: no sync records its changes, so its index says nothing.
+            changes = scan.sources.changes
+            if subject.file.id in changes.changed | changes.deleted:
+                self.panel.reload()
+        if not self._loaded:
+            return
+        self._sync_store = scan.store()
+        if not self._sync_waiting.isValid():
+            self._sync_waiting.start()
+        left = SYNC_MAX_WAIT_MS - self._sync_waiting.elapsed()
+        self._sync_timer.start(max(0, min(SYNC_QUIET_MS, left)))
+
+    @Slot()
+    def _on_sync_timer_timeout(self) -> None:
+        store, self._sync_store = self._sync_store, None
+        self._sync_waiting.invalidate()
+        if store is not None:
+            self._jobs().submit_latest(SYNC_KEY, functools.partial(_sync_job, store))
+
+    @Slot(object)
+    def _on_tab_workspace_changed(self, _workspace: object) -> None:
+        self._follow_editor()
+
+    @Slot(object)
+    def _on_editor_file_opened(self, _path: object) -> None:
+        self._follow_editor()
+
+    @Slot()
+    def _on_editor_file_closed(self) -> None:
+        self.panel.show_file(None, None)
+
+    @Slot(bool)
+    def _on_dock_visibility_changed(self, visible: bool) -> None:
+        self.panel.set_active(visible)
+        if visible:
+            self._follow_editor()
+
+    @Slot(int)
+    def _on_tabs_current_changed(self, _index: int) -> None:
+        # The panel belongs to the Memory tab: hidden elsewhere, back when it returns.
+        on_memory = self._window.tabs.currentWidget() is self._tab
+        if not on_memory and self.dock.isVisible():
+            self._panel_back = True
+            self.dock.hide()
+        elif on_memory and self._panel_back:
+            self._panel_back = False
+            self.dock.show()
+
+    @Slot()
+    def _on_runs_action_triggered(self) -> None:
+        self._window.show_memory_tab()
+        self.open_runs()
+
+    @Slot()
+    def _on_trash_action_triggered(self) -> None:
+        self.open_trash()
+
+    @Slot(object)
+    def _on_commands_history_requested(self, path: VirtualPath) -> None:
+        self.show_history(path)
+
+    @Slot(object)
+    def _on_commands_trash_requested(self, scope: Scope | None) -> None:
+        self.open_trash(scope)
+
+    @Slot(object, str)
+    def _on_runs_open_file_requested(self, workspace_id: str | None, raw_path: str) -> None:
+        try:
+            path = parse_file_path(raw_path)
+        except PathError:
+            return
+        self._window.show_memory_tab()
+        self._window.activateWindow()
+        self._tab.reveal_file(workspace_id or self._tab.workspace_id, path)
+
+    @Slot(object, str)
+    def _on_panel_restore_requested(self, target: object, version_id: str) -> None:
+        stack = self._tab.commands.undo_stack
+        subject = self.panel.subject
+        if isinstance(target, VirtualPath):
+            self._tab.own_writes.note(target)
+            store = self._tab.store()
+            restore = functools.partial(undo.restore, stack, store, target, version_id)
+            self._tab.run_op(restore, _without_copy(restore))
+        elif isinstance(subject, SourceFileSubject) and subject.file.id == target:
+            self._tab.own_writes.note(subject.file.physical)
+            home, source, file_id = self._tab.home, subject.source, subject.file.id
+            restore = functools.partial(
+                source_undo.restore_source, stack, home, source, file_id, version_id
+            )
+            self._tab.run_op(restore, _without_copy(restore))
+
+    @Slot(str, str, object, str)
+    def _on_trash_restore_requested(
+        self, raw_path: str, version_id: str, to: VirtualPath | None, orphan_dir: str
+    ) -> None:
+        store: MemoryStore
+        if orphan_dir:  # back into its dir, which no workspace shows: nothing to open
+            store = OrphanProjectStore(self._tab.home, orphan_dir)
+        else:
+            with contextlib.suppress(PathError):
+                self._tab.own_writes.note(to or parse_file_path(raw_path))
+            store = self._tab.store()
+        stack = self._tab.commands.undo_stack
+        restore = functools.partial(undo.restore, stack, store, raw_path, version_id, to)
+        follow_up = _without_copy(restore, open_created=not orphan_dir)
+        self._restores.append(follow_up)
+        self._tab.run_op(restore, follow_up)
+
+    @Slot(object, object)
+    def _on_file_ops_op_finished(self, result: OpResult, follow_up: OpFollowUp) -> None:
+        # The same object, not an equal one: an undo's follow-up is equal to it.
+        if not any(f is follow_up for f in self._restores):
+            return
+        if result.unkept is None:  # else the user is asked, and it may run again
+            self._restores = [f for f in self._restores if f is not follow_up]
+        if self.trash_dialog is not None:
+            text = result.message if result.ok else f"{result.message}: {result.error}"
+            self.trash_dialog.note.set_full_text(text)
+
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        logger.warning("History: %s failed: %s", key, message)
+
+
+def _without_copy(operation: Callable[..., OpResult], *, open_created: bool = False) -> OpFollowUp:
+    """The follow-up of a restore: made without a copy in history if it was refused for
+    want of one and the user chooses to (`OpFollowUp.without_copy`)."""
+    without_copy = functools.partial(operation, allow_unkept=True)
+    return OpFollowUp(open_created=open_created, without_copy=without_copy)

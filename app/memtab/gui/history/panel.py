@@ -1,0 +1,362 @@
+"""The History panel: every version of the open file, and a diff of one against it now.
+
+It follows the editor's file (`show_file`: a mux file, or another agent's file with the
+versions Memtab recorded when it wrote it — `components.history.history.SourceFileSubject`). Each
+version says when, who (you, the
+consolidator, the memory writer, an agent through `memtab tool`, or a program outside
+Memtab), what it did (edited, renamed from…, restored…) and how the size changed;
+selecting one shows its diff against what the file holds now. "Restore this version"
+asks the tab to make the file hold it again (`restore_requested`): a recorded change,
+so it is one more version on top and can itself be undone from here. A Codex memories
+file also lists the commits of Codex's own repository that touched it, with their diffs
+(they are shown, not restored).
+
+Reading history and diffing run on the panel's own worker, the latest request winning;
+nothing is read while the panel is hidden (`set_active`). The window reloads it when
+the file's history index changes (`reload`), which is how a save, a run or a change by
+another program shows up.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QPushButton,
+    QSplitter,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab import humanize
+from memtab.components.history.history import (
+    FileHistory,
+    HistorySubject,
+    MuxFileSubject,
+    SourceFileSubject,
+    VersionRow,
+    commit_diff,
+    version_diff,
+)
+from memtab.components.text_diff import DiffResult
+from memtab.gui.history.widgets import DiffPane, RowList
+from memtab.gui.style import mute
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.sources.history import Commit
+from memtab.store.history.versions import Version
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import VirtualPath
+
+logger = logging.getLogger(__name__)
+
+HISTORY_KEY = "file-history"
+DIFF_KEY = "version-diff"
+NO_FILE = "Open a file to see its history."
+NO_VERSIONS = (
+    "No history yet: Memtab records a version at every change it makes or sees, from now on."
+)
+PICK_VERSION = "Select a version to compare it with the file now."
+COMMIT_PREFIX = "commit:"
+COMMIT_WHO = "Its agent (git)"
+COMMIT_NOT_RESTORED = (
+    "A commit of the agent's own repository: Memtab shows it, copy what you need from the diff"
+)
+_ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+def _diff_job(home: Home, version: Version, current: bytes | None, ctx: TaskContext) -> object:
+    return version_diff(home, version, current, ctx)
+
+
+def _commit_diff_job(
+    subject: SourceFileSubject, sha: str, current: bytes | None, ctx: TaskContext
+) -> object:
+    return commit_diff(subject, sha, current, ctx)
+
+
+def _history_job(subject: HistorySubject, _ctx: TaskContext) -> object:
+    return subject.load()
+
+
+class HistoryPanel(QWidget):
+    """The open file's versions (see the module docstring).
+
+    Signals:
+        restore_requested(object, str): restore the file (a VirtualPath, or another
+            agent's file id) to version id.
+        loaded(): a history (or its failure) is shown — tests wait for it.
+    """
+
+    restore_requested = Signal(object, str)
+    loaded = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("historyPanel")
+        self.setAccessibleName("File history")
+        self._subject: HistorySubject | None = None
+        self._history: FileHistory | None = None
+        self._active = False
+        self._runner: TaskRunner | None = None
+
+        self.title = ElidedLabel(NO_FILE, self, min_width=0)
+        self.note = WrappedLabel("", self)
+        mute(self.note)
+        self.versions = RowList(["When", "Who", "Change", "Size"], "Versions", self, stretch=2)
+        self.versions.currentItemChanged.connect(self._on_versions_current_item_changed)
+        self.diff = DiffPane(self)
+        self.diff.show_message(PICK_VERSION)
+        self.restore_button = QPushButton("&Restore this version", self)
+        self.restore_button.setToolTip(
+            "Make the file hold this version again (recorded too: it can be undone here)"
+        )
+        self.restore_button.setEnabled(False)
+        self.restore_button.clicked.connect(self._on_restore_button_clicked)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.restore_button)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(self.versions)
+        splitter.addWidget(self.diff)
+        splitter.setSizes([200, 300])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.note)
+        layout.addWidget(splitter, 1)
+        layout.addLayout(buttons)
+        self.setMinimumWidth(240)
+        self._show_state(NO_FILE)
+
+    # -- what the window calls ---------------------------------------------------------------
+
+    @property
+    def path(self) -> VirtualPath | None:
+        """The mux file whose history is shown."""
+        subject = self._subject
+        return subject.path if isinstance(subject, MuxFileSubject) else None
+
+    @property
+    def subject(self) -> HistorySubject | None:
+        """The file whose history is shown (a mux file or another agent's)."""
+        return self._subject
+
+    @property
+    def history(self) -> FileHistory | None:
+        """The history shown (None while none is loaded)."""
+        return self._history
+
+    @property
+    def busy(self) -> bool:
+        """Whether a history or a diff is being read (tests wait for this)."""
+        return self._runner is not None and self._runner.is_busy()
+
+    def show_file(self, store: MemoryStore | None, path: VirtualPath | None) -> None:
+        """Follow the editor: show `path` (None: no file) as `store` sees it."""
+        if store is None or path is None:
+            self.show_subject(None)
+        else:
+            self.show_subject(MuxFileSubject(store, path))
+
+    def show_subject(self, subject: HistorySubject | None) -> None:
+        """Show `subject`'s history (None: no file)."""
+        if subject is not None and self._same_subject(subject):
+            return
+        self._subject = subject
+        self._history = None
+        self.versions.clear()
+        self.reload()
+
+    def set_active(self, active: bool) -> None:
+        """Read history only while shown; showing it reloads it."""
+        was, self._active = self._active, active
+        if active and not was:
+            self.reload()
+
+    def reload(self) -> None:
+        """Read the file's history again (off the GUI thread), keeping the selection."""
+        subject = self._subject
+        if subject is None:
+            self._show_state(NO_FILE)
+            return
+        self.title.set_full_text(f"History of {subject.label}", str(subject.key))
+        if not self._active:
+            return
+        self._jobs().submit_latest(HISTORY_KEY, functools.partial(_history_job, subject))
+
+    def select_version(self, version_id: str) -> bool:
+        """Select the row of a version (False when it is not listed)."""
+        for index in range(self.versions.topLevelItemCount()):
+            item = self.versions.topLevelItem(index)
+            if item is not None and item.data(0, _ID_ROLE) == version_id:
+                self.versions.setCurrentItem(item)
+                return True
+        return False
+
+    def shutdown(self) -> None:
+        """Stop the worker (on window close)."""
+        if self._runner is not None:
+            self._runner.shutdown()
+
+    # -- showing -----------------------------------------------------------------------------
+
+    def _same_subject(self, subject: HistorySubject) -> bool:
+        current = self._subject
+        if current is None or current.key != subject.key:
+            return False
+        if isinstance(subject, MuxFileSubject) and isinstance(current, MuxFileSubject):
+            store, shown = subject.store, current.store
+            ids = (store.workspace.id if store.workspace else None, store.project_path)
+            return ids == (shown.workspace.id if shown.workspace else None, shown.project_path)
+        return current == subject
+
+    def _jobs(self) -> TaskRunner:
+        if self._runner is None:
+            self._runner = TaskRunner("history-panel", parent=self)
+            self._runner.latest_finished.connect(self._on_runner_latest_finished)
+            self._runner.latest_failed.connect(self._on_runner_latest_failed)
+        return self._runner
+
+    def _show_state(self, note: str) -> None:
+        shown = self._subject is not None
+        if not shown:
+            self.title.set_full_text(NO_FILE)
+        self.note.setText(note)
+        self.note.setVisible(bool(note))
+        self.versions.setVisible(shown)
+        self.diff.setVisible(shown)
+        self.restore_button.setVisible(shown)
+        self.restore_button.setEnabled(False)
+
+    def _show_history(self, history: FileHistory) -> None:
+        selected = self._selected_version()
+        self._history = history
+        self.versions.blockSignals(True)
+        self.versions.clear()
+        for row in history.rows:
+            self.versions.addTopLevelItem(self._item(row))
+        for commit in history.commits:
+            self.versions.addTopLevelItem(self._commit_item(commit))
+        self.versions.blockSignals(False)
+        self._show_state("" if history.rows or history.commits else NO_VERSIONS)
+        if selected is None or not self.select_version(selected.id):
+            self.diff.show_message(PICK_VERSION)
+        self.loaded.emit()
+
+    def _item(self, row: VersionRow) -> QTreeWidgetItem:
+        size = row.size
+        if row.size_change:
+            size = f"{size} ({row.size_change})" if size else row.size_change
+        item = QTreeWidgetItem([row.when, row.who, row.change, size])
+        item.setData(0, _ID_ROLE, row.version.id)
+        for column in range(4):
+            item.setToolTip(column, row.tooltip)
+        return item
+
+    def _commit_item(self, commit: Commit) -> QTreeWidgetItem:
+        when = humanize.relative_time(commit.committed_at_ms)
+        item = QTreeWidgetItem([when, COMMIT_WHO, f"Commit: {commit.subject}", ""])
+        item.setData(0, _ID_ROLE, COMMIT_PREFIX + commit.sha)
+        tip = f"{humanize.absolute_time(commit.committed_at_ms)} · commit {commit.sha[:10]}"
+        for column in range(4):
+            item.setToolTip(column, f"{tip}\n{commit.subject}")
+        return item
+
+    def _selected_commit(self) -> Commit | None:
+        item = self.versions.currentItem()
+        history = self._history
+        if item is None or history is None:
+            return None
+        sha = str(item.data(0, _ID_ROLE)).removeprefix(COMMIT_PREFIX)
+        return next((c for c in history.commits if c.sha == sha), None)
+
+    def _show_selected_commit(self, commit: Commit, history: FileHistory) -> None:
+        subject = self._subject
+        assert isinstance(subject, SourceFileSubject)
+        self.restore_button.setEnabled(False)
+        self.restore_button.setToolTip(COMMIT_NOT_RESTORED)
+        self.diff.set_sides(
+            f"commit {commit.sha[:10]} ({humanize.absolute_time(commit.committed_at_ms)})",
+            "the file now" if history.current is not None else "no file now",
+        )
+        self.diff.show_message("Computing the differences…")
+        self._jobs().submit_latest(
+            DIFF_KEY, functools.partial(_commit_diff_job, subject, commit.sha, history.current)
+        )
+
+    def _selected_version(self) -> Version | None:
+        item = self.versions.currentItem()
+        history = self._history
+        if item is None or history is None:
+            return None
+        version_id = item.data(0, _ID_ROLE)
+        return next((v for v in history.versions if v.id == version_id), None)
+
+    def _show_selected(self) -> None:
+        version = self._selected_version()
+        history = self._history
+        commit = self._selected_commit()
+        if commit is not None and history is not None:
+            self._show_selected_commit(commit, history)
+            return
+        if version is None or history is None or self._subject is None:
+            self.restore_button.setEnabled(False)
+            self.diff.show_message(PICK_VERSION)
+            return
+        row = next(row for row in history.rows if row.version.id == version.id)
+        current = history.is_current(version)
+        self.restore_button.setEnabled(not current)
+        self.restore_button.setToolTip(
+            "The file holds this version now"
+            if current
+            else "Make the file hold this version again (recorded too: it can be undone here)"
+        )
+        what = "what was deleted" if version.deleted else "this version"
+        self.diff.set_sides(
+            f"{what} ({row.when_exact})",
+            "the file now" if history.current is not None else "no file now",
+        )
+        self.diff.show_message("Computing the differences…")
+        self._jobs().submit_latest(
+            DIFF_KEY,
+            functools.partial(_diff_job, self._subject.home, version, history.current),
+        )
+
+    # -- slots -------------------------------------------------------------------------------
+
+    @Slot(QTreeWidgetItem, QTreeWidgetItem)
+    def _on_versions_current_item_changed(
+        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
+    ) -> None:
+        self._show_selected()
+
+    @Slot()
+    def _on_restore_button_clicked(self) -> None:
+        version = self._selected_version()
+        if version is not None and self._subject is not None:
+            self.restore_requested.emit(self._subject.key, version.id)
+
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+        shown = self._subject.key if self._subject is not None else None
+        if key == HISTORY_KEY and isinstance(result, FileHistory) and result.path == shown:
+            self._show_history(result)
+        elif key == DIFF_KEY and isinstance(result, DiffResult):
+            self.diff.set_diff(result, "No differences: the file holds this version now.")
+
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        if key == HISTORY_KEY:
+            self._history = None
+            self.versions.clear()
+            self._show_state(f"Cannot read the history: {message}")
+            self.loaded.emit()
+        else:
+            self.diff.show_message(f"Cannot show the differences: {message}")

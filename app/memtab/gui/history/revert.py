@@ -1,0 +1,94 @@
+"""What "Revert this run" did: the files it restored, and the ones it left alone — each
+with the reason (changed after the run, by whom and when) and the diff the revert would
+have applied to the file as it is now, so nothing is overwritten without the user
+seeing it."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from memtab import humanize
+from memtab.components.history.diff import parse_unified_diff
+from memtab.gui.history.widgets import DiffPane, RowList
+from memtab.gui.widgets import WrappedLabel, fit_to_title
+from memtab.store.history.describe import display_name
+from memtab.store.history.undo import RevertResult
+
+logger = logging.getLogger(__name__)
+
+RESTORED = "Restored"
+LEFT_ALONE = "Left alone"
+_INDEX_ROLE = Qt.ItemDataRole.UserRole
+
+
+def revert_summary(result: RevertResult) -> str:
+    """`Restored 2 files; left 1 alone (changed after the run).`"""
+    if not result.restored and not result.refused:
+        return "Nothing to revert: the files already hold what they held before the run."
+    parts = []
+    if result.restored:
+        parts.append(f"Restored {humanize.plural(len(result.restored), 'file')}")
+    if result.refused:
+        parts.append(
+            f"left {humanize.plural(len(result.refused), 'file')} alone — select one to see "
+            "why and the change a revert would make"
+        )
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
+class RevertResultDialog(QDialog):
+    """Lists the files a revert restored and refused; a refused one shows its diff."""
+
+    def __init__(self, result: RevertResult, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Revert this run")
+        self.setAccessibleName("Revert result")
+        self.resize(760, 480)
+        self.revert = result
+        self.summary = WrappedLabel(revert_summary(result), self)
+        self.files = RowList(["Result", "File", "Why"], "Reverted files", self)
+        self.files.currentItemChanged.connect(self._on_files_current_item_changed)
+        for path in result.restored:
+            self.files.addTopLevelItem(QTreeWidgetItem([RESTORED, display_name(path), ""]))
+        for index, refusal in enumerate(result.refused):
+            item = QTreeWidgetItem([LEFT_ALONE, display_name(refusal.path), refusal.reason])
+            item.setData(0, _INDEX_ROLE, index)
+            item.setToolTip(2, refusal.reason)
+            self.files.addTopLevelItem(item)
+        self.diff = DiffPane(self)
+        self.diff.show_message(
+            "Select a file left alone to see what reverting it would change."
+            if result.refused
+            else "Every file is back to what it held before the run."
+        )
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.files, 1)
+        layout.addWidget(self.diff, 2)
+        layout.addWidget(buttons)
+        fit_to_title(self)
+        first_refused = self.files.topLevelItem(len(result.restored))
+        if first_refused is not None:
+            self.files.setCurrentItem(first_refused)
+
+    @Slot(QTreeWidgetItem, QTreeWidgetItem)
+    def _on_files_current_item_changed(
+        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
+    ) -> None:
+        index = current.data(0, _INDEX_ROLE) if current is not None else None
+        if not isinstance(index, int):
+            self.diff.set_sides("", "")
+            self.diff.show_message("This file holds what it held before the run again.")
+            return
+        refusal = self.revert.refused[index]
+        if not refusal.diff:
+            self.diff.show_message(f"{display_name(refusal.path)}: {refusal.reason}")
+            return
+        self.diff.set_sides("the file now", "what it held before the run")
+        self.diff.set_diff(parse_unified_diff(refusal.diff))

@@ -1,0 +1,533 @@
+"""Runs…: every consolidation and writer run Memtab logged or saw in mux's journal.
+
+The list is newest first and filtered by workspace, kind, trigger and "failed only".
+Selecting a run shows when and how it ran, its summary, and each op in words ("Merged
+test-tips.md into testing.md") with its state; selecting an op shows its diff, and a
+double-click opens its file in the Memory tab (`open_file_requested`). "Revert this run"
+restores every file the run touched to what it held before — except a file changed
+after the run, which it leaves alone and shows with the reason and the diff it would
+have applied (`history_revert.RevertResultDialog`).
+
+Reading the log, describing ops and reverting run on the dialog's own worker
+(`components.history.runs`, `store.history.undo.revert_run`); the window calls `reload`
+when the runs log changes on disk.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from PySide6.QtCore import QEvent, Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QFont
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab import humanize
+from memtab.components.history.runs import (
+    KIND_WORDS,
+    OpState,
+    OpView,
+    RunDetail,
+    RunFilter,
+    load_run_detail,
+    load_runs,
+    run_outcome,
+    run_title,
+)
+from memtab.gui.history.revert import RevertResultDialog
+from memtab.gui.history.widgets import DiffPane, RowList
+from memtab.gui.style import Accent, accent_text, muted_text
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
+from memtab.store.history.runs import MUX_SOURCE, RunEntry
+from memtab.store.history.undo import RevertResult, revert_run
+from memtab.store.home import Home
+from memtab.store.journal import TRIGGERS
+
+logger = logging.getLogger(__name__)
+
+LIST_KEY = "runs"
+DETAIL_KEY = "run-detail"
+ALL_WORKSPACES = "All workspaces"
+EMPTY_TEXT = (
+    "No runs yet. Runs appear here after Consolidate now, a launch sweep, an archive, a "
+    "compaction or a memory writer run — and mux's runs once Memtab sees them."
+)
+_RUN_ROLE = Qt.ItemDataRole.UserRole
+
+
+def _list_job(home: Home, run_filter: RunFilter, _ctx: TaskContext) -> object:
+    return load_runs(home, run_filter)
+
+
+def _detail_job(home: Home, run: RunEntry, _ctx: TaskContext) -> object:
+    return load_run_detail(home, run)
+
+
+def _revert_job(home: Home, run_id: str, _ctx: TaskContext) -> object:
+    return revert_run(home, run_id)
+
+
+def usage_line(run: RunEntry) -> str:
+    """`18,240 input · 1,312 output tokens`, or "" when the run recorded no usage."""
+    if run.input_tokens is None and run.output_tokens is None:
+        return ""
+    return f"{run.input_tokens or 0:,} input · {run.output_tokens or 0:,} output tokens"
+
+
+class RunsDialog(QDialog):
+    """Every run, filtered, with its ops and their diffs (see the module docstring).
+
+    Signals:
+        open_file_requested(object, str): (workspace id or None, virtual path) to open.
+        loaded(): a list or a run's details were shown (tests wait for it).
+        reverted(object): a revert ended (its `RevertResult`).
+    """
+
+    open_file_requested = Signal(object, str)
+    loaded = Signal()
+    reverted = Signal(object)
+
+    def __init__(self, home: Home, parent: QWidget | None = None) -> None:
+        """An empty dialog; `set_workspaces` names the workspaces, `reload` lists runs."""
+        super().__init__(parent)
+        self.setWindowTitle("Runs")
+        self.setAccessibleName("Runs")
+        self.resize(980, 580)
+        self._home = home
+        self._runs: list[RunEntry] = []
+        self._detail: RunDetail | None = None
+        self._names: dict[str, str] = {}
+        self._runner: TaskRunner | None = None  # started on first use, stopped on close
+        self._revert_job: int | None = None
+        self.result_dialog: RevertResultDialog | None = None
+        self._build()
+        self._recolor()
+        fit_to_title(self)
+
+    def _build(self) -> None:
+        self.workspace_filter = QComboBox(self)
+        self.workspace_filter.setAccessibleName("Workspace filter")
+        self.workspace_filter.addItem(ALL_WORKSPACES, None)
+        # Workspace names can be long: the combo elides them rather than widen the dialog.
+        self.workspace_filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.workspace_filter.setMinimumContentsLength(18)
+        self.kind_filter = QComboBox(self)
+        self.kind_filter.setAccessibleName("Kind filter")
+        self.kind_filter.addItem("All kinds", None)
+        for kind, words in KIND_WORDS.items():
+            self.kind_filter.addItem(words, kind)
+        self.trigger_filter = QComboBox(self)
+        self.trigger_filter.setAccessibleName("Trigger filter")
+        self.trigger_filter.addItem("Any trigger", None)
+        for trigger in TRIGGERS:
+            self.trigger_filter.addItem(trigger, trigger)
+        self.failed_only = QCheckBox("&Failed only", self)
+        for combo in (self.workspace_filter, self.kind_filter, self.trigger_filter):
+            combo.currentIndexChanged.connect(self._on_filter_changed)
+        self.failed_only.toggled.connect(self._on_filter_changed)
+        filters = QHBoxLayout()
+        filters.addWidget(self.workspace_filter, 2)
+        filters.addWidget(self.kind_filter, 1)
+        filters.addWidget(self.trigger_filter, 1)
+        filters.addWidget(self.failed_only)
+
+        self.run_list = RowList(["When", "Run", "Result", "Workspace"], "Runs", self)
+        self.run_list.currentItemChanged.connect(self._on_run_list_current_item_changed)
+
+        self._detail_pane = QWidget(self)
+        self._heading = ElidedLabel("", self._detail_pane, min_width=0)
+        heading_font = QFont(self._heading.font())
+        heading_font.setBold(True)
+        heading_font.setPointSizeF(heading_font.pointSizeF() * 1.1)
+        self._heading.setFont(heading_font)
+        self._meta = WrappedLabel("", self._detail_pane)
+        self._meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary = WrappedLabel("", self._detail_pane)
+        self.summary.setAccessibleName("Run summary")
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.ops = RowList(["State", "Change"], "Operations", self._detail_pane)
+        self.ops.currentItemChanged.connect(self._on_ops_current_item_changed)
+        self.ops.itemDoubleClicked.connect(self._on_ops_item_double_clicked)
+        self.diff = DiffPane(self._detail_pane)
+        self.diff.show_message("Select a change to see its diff.")
+        ops_split = QSplitter(Qt.Orientation.Vertical, self._detail_pane)
+        ops_split.setChildrenCollapsible(False)
+        ops_split.addWidget(self.ops)
+        ops_split.addWidget(self.diff)
+        ops_split.setSizes([170, 260])
+        self.open_button = QPushButton("&Open file", self._detail_pane)
+        self.open_button.setToolTip("Open the selected change's file (or double-click it)")
+        self.open_button.clicked.connect(self._on_open_button_clicked)
+        self.revert_button = QPushButton("&Revert this run…", self._detail_pane)
+        self.revert_button.clicked.connect(self._on_revert_button_clicked)
+        self.note = ElidedLabel("", self._detail_pane, min_width=0)
+        actions = QHBoxLayout()
+        actions.addWidget(self.note, 1)
+        actions.addWidget(self.open_button)
+        actions.addWidget(self.revert_button)
+        detail = QVBoxLayout(self._detail_pane)
+        detail.setContentsMargins(8, 0, 0, 0)
+        detail.setSpacing(6)
+        detail.addWidget(self._heading)
+        detail.addWidget(self._meta)
+        detail.addWidget(self.summary)
+        detail.addWidget(ops_split, 1)
+        detail.addLayout(actions)
+
+        self._empty = WrappedLabel(EMPTY_TEXT, self)
+        self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(self.run_list)
+        splitter.addWidget(self._detail_pane)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([400, 580])
+        self._body = QStackedWidget(self)
+        self._body.addWidget(splitter)
+        self._body.addWidget(self._empty)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(filters)
+        layout.addWidget(self._body, 1)
+        layout.addWidget(buttons)
+        self._show_detail(None)
+
+    # -- what the window calls ---------------------------------------------------------------
+
+    @property
+    def runs(self) -> list[RunEntry]:
+        """The runs listed, newest first."""
+        return list(self._runs)
+
+    @property
+    def detail(self) -> RunDetail | None:
+        """The selected run's details, once read."""
+        return self._detail
+
+    @property
+    def busy(self) -> bool:
+        """Whether runs are being read or a run reverted."""
+        return self._runner is not None and self._runner.is_busy()
+
+    def set_workspaces(self, workspaces: list[tuple[str, str]], current: str | None) -> None:
+        """The workspaces to filter by, (id, name); `current` is chosen the first time."""
+        self._names = dict(workspaces)
+        first = self.workspace_filter.count() == 1
+        chosen = current if first else self.workspace_filter.currentData()
+        self.workspace_filter.blockSignals(True)
+        while self.workspace_filter.count() > 1:
+            self.workspace_filter.removeItem(1)
+        for workspace_id, name in workspaces:
+            self.workspace_filter.addItem(name, workspace_id)
+        index = self.workspace_filter.findData(chosen) if chosen is not None else 0
+        self.workspace_filter.setCurrentIndex(max(index, 0))
+        self.workspace_filter.blockSignals(False)
+
+    @property
+    def run_filter(self) -> RunFilter:
+        """What the filter row selects."""
+        return RunFilter(
+            workspace_id=self.workspace_filter.currentData(),
+            kind=self.kind_filter.currentData(),
+            trigger=self.trigger_filter.currentData(),
+            failed_only=self.failed_only.isChecked(),
+        )
+
+    def reload(self) -> None:
+        """List the runs again (off the GUI thread), keeping the selected run."""
+        self._jobs().submit_latest(
+            LIST_KEY, functools.partial(_list_job, self._home, self.run_filter)
+        )
+
+    def select_run(self, run_id: str) -> bool:
+        """Select a listed run (False when it is not listed)."""
+        for index in range(self.run_list.topLevelItemCount()):
+            item = self.run_list.topLevelItem(index)
+            if item is not None and item.data(0, _RUN_ROLE) == run_id:
+                self.run_list.setCurrentItem(item)
+                return True
+        return False
+
+    def select_op(self, index: int) -> None:
+        """Select the `index`th op of the shown run."""
+        item = self.ops.topLevelItem(index)
+        if item is not None:
+            self.ops.setCurrentItem(item)
+
+    def confirm_revert(self, run: RunEntry) -> bool:
+        """Ask before reverting (a seam for tests)."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Revert this run", "", parent=self)
+        box.setText("Restore every file this run changed to what it held before?")
+        box.setInformativeText(
+            "A file changed after the run is left alone; you will see which and why. "
+            "The revert is recorded too: each file's history can undo it."
+        )
+        revert = box.addButton("Revert", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is revert
+
+    def revert_selected(self) -> bool:
+        """Revert the selected run after asking; False when nothing was started."""
+        detail = self._detail
+        if detail is None or not detail.revertible or self._revert_job is not None:
+            return False
+        if not self.confirm_revert(detail.run):
+            return False
+        self._revert_job = self._jobs().submit(
+            functools.partial(_revert_job, self._home, detail.run.id)
+        )
+        self.revert_button.setEnabled(False)
+        self.note.set_full_text("Reverting…")
+        return True
+
+    def shutdown(self) -> None:
+        """Stop the worker (on window close)."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            runner.shutdown()
+
+    def done(self, result: int) -> None:
+        """Closing stops the worker — unless a revert is under way (it finishes, and the
+        window stops the worker when it closes)."""
+        if self._revert_job is None:
+            self.shutdown()
+        super().done(result)
+
+    def _jobs(self) -> TaskRunner:
+        if self._runner is None:
+            self._runner = TaskRunner("runs-dialog", parent=self)
+            self._runner.latest_finished.connect(self._on_runner_latest_finished)
+            self._runner.latest_failed.connect(self._on_runner_latest_failed)
+            self._runner.job_finished.connect(self._on_runner_job_finished)
+            self._runner.job_failed.connect(self._on_runner_job_failed)
+        return self._runner
+
+    # -- showing -----------------------------------------------------------------------------
+
+    def _show_runs(self, runs: list[RunEntry]) -> None:
+        selected = self._selected_run_id()
+        self._runs = runs
+        self.run_list.blockSignals(True)
+        self.run_list.clear()
+        palette = self.palette()
+        failed = QBrush(accent_text(palette, Accent.ERROR))
+        for run in runs:
+            workspace = self._names.get(run.workspace_id or "", run.workspace_id or "—")
+            item = QTreeWidgetItem(
+                [humanize.relative_time(run.at), run_title(run), run_outcome(run), workspace]
+            )
+            item.setData(0, _RUN_ROLE, run.id)
+            item.setToolTip(0, humanize.absolute_time(run.at))
+            item.setToolTip(2, run_outcome(run))
+            item.setToolTip(3, workspace)
+            if run.failed:
+                item.setForeground(2, failed)
+            self.run_list.addTopLevelItem(item)
+        self.run_list.blockSignals(False)
+        filtered = self.run_filter != RunFilter()
+        self._empty.setText("No runs match these filters." if filtered else EMPTY_TEXT)
+        self._body.setCurrentIndex(0 if runs else 1)
+        first = self.run_list.topLevelItem(0)
+        if first is not None and not (selected is not None and self.select_run(selected)):
+            self.run_list.setCurrentItem(first)
+        if not runs:
+            self._show_detail(None)
+        self.loaded.emit()
+
+    def _selected_run_id(self) -> str | None:
+        item = self.run_list.currentItem()
+        return str(item.data(0, _RUN_ROLE)) if item is not None else None
+
+    def _selected_run(self) -> RunEntry | None:
+        run_id = self._selected_run_id()
+        return next((run for run in self._runs if run.id == run_id), None)
+
+    def _show_detail(self, detail: RunDetail | None, run: RunEntry | None = None) -> None:
+        self._detail = detail
+        run = detail.run if detail is not None else run
+        self.ops.clear()
+        self.note.set_full_text("")
+        self.diff.set_sides("", "")
+        self.diff.show_message("Select a change to see its diff.")
+        if run is None:
+            self._heading.set_full_text("")
+            self._meta.setText("")
+            self.summary.setText("")
+            self.revert_button.setEnabled(False)
+            self.open_button.setEnabled(False)
+            return
+        self._heading.set_full_text(run_title(run))
+        meta = [f"{humanize.absolute_time(run.at)} ({humanize.relative_time(run.at)})"]
+        if run.workspace_id:
+            meta.append(self._names.get(run.workspace_id, run.workspace_id))
+        if run.provider:
+            meta.append(f"{run.provider} {run.model or ''}".strip())
+        if usage := usage_line(run):
+            meta.append(usage)
+        if run.source == MUX_SOURCE:
+            meta.append("from mux's journal")
+        self._meta.setText(" · ".join(meta))
+        summary = run.summary or "(no summary)"
+        if run.failed:
+            summary += f"\nFailed: {run.error or 'no reason recorded'}"
+        self.summary.setText(summary)
+        if detail is None:
+            self.ops.addTopLevelItem(QTreeWidgetItem(["", "Reading the changes…"]))
+            self.revert_button.setEnabled(False)
+            return
+        self._fill_ops(detail)
+        self.revert_button.setEnabled(detail.revertible and self._revert_job is None)
+        self.revert_button.setToolTip(
+            detail.revert_refusal
+            or "Restore every file this run changed to what it held before the run"
+        )
+        if not detail.ops:
+            self.diff.show_message("This run changed nothing.")
+
+    def _fill_ops(self, detail: RunDetail) -> None:
+        palette = self.palette()
+        colors = {
+            OpState.APPLIED: accent_text(palette, Accent.SUCCESS),
+            OpState.REJECTED: accent_text(palette, Accent.ERROR),
+            OpState.PROPOSED: muted_text(palette),
+        }
+        for index, op in enumerate(detail.ops):
+            item = QTreeWidgetItem([op.state.value, op.words])
+            item.setData(0, _RUN_ROLE, index)
+            item.setForeground(0, QBrush(colors[op.state]))
+            item.setToolTip(1, op.words)
+            self.ops.addTopLevelItem(item)
+        self.open_button.setEnabled(False)
+
+    def _selected_op(self) -> OpView | None:
+        item = self.ops.currentItem()
+        detail = self._detail
+        if item is None or detail is None:
+            return None
+        index = item.data(0, _RUN_ROLE)
+        return detail.ops[index] if isinstance(index, int) else None
+
+    def _open_selected_op(self) -> None:
+        op, detail = self._selected_op(), self._detail
+        if op is None or detail is None:
+            return
+        if op.open_path is None:
+            self.note.set_full_text(
+                f"{op.op.new_path or op.op.path} no longer exists: see Recently deleted"
+            )
+            return
+        self.open_file_requested.emit(detail.run.workspace_id, op.open_path)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Follow palette changes (light ↔ dark)."""
+        if event.type() == QEvent.Type.PaletteChange:
+            self._recolor()
+        super().changeEvent(event)
+
+    def _recolor(self) -> None:
+        muted = muted_text(self.palette()).name()
+        for label in (self._meta, self._empty, self.note):
+            label.setStyleSheet(f"color: {muted}")
+
+    # -- slots -------------------------------------------------------------------------------
+
+    @Slot()
+    def _on_filter_changed(self) -> None:
+        self.reload()
+
+    @Slot(QTreeWidgetItem, QTreeWidgetItem)
+    def _on_run_list_current_item_changed(
+        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
+    ) -> None:
+        run = self._selected_run()
+        if run is None:
+            self._show_detail(None)
+            return
+        if self._detail is not None and self._detail.run == run:
+            return
+        self._show_detail(None, run)
+        self._jobs().submit_latest(DETAIL_KEY, functools.partial(_detail_job, self._home, run))
+
+    @Slot(QTreeWidgetItem, QTreeWidgetItem)
+    def _on_ops_current_item_changed(
+        self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None
+    ) -> None:
+        op = self._selected_op()
+        self.open_button.setEnabled(op is not None and op.open_path is not None)
+        if op is None:
+            return
+        if op.state is not OpState.APPLIED:
+            self.diff.set_sides("", "")
+            self.diff.show_message("This change was not applied: nothing changed on disk.")
+        elif not op.diff.lines:
+            self.diff.show_message("History has no contents for this change (made by mux).")
+        else:
+            self.diff.set_sides("before the run", "after the run")
+            self.diff.set_diff(op.diff)
+
+    @Slot(QTreeWidgetItem, int)
+    def _on_ops_item_double_clicked(self, _item: QTreeWidgetItem, _column: int) -> None:
+        self._open_selected_op()
+
+    @Slot()
+    def _on_open_button_clicked(self) -> None:
+        self._open_selected_op()
+
+    @Slot()
+    def _on_revert_button_clicked(self) -> None:
+        self.revert_selected()
+
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+        if key == LIST_KEY and isinstance(result, list):
+            self._show_runs(result)
+        elif (
+            key == DETAIL_KEY
+            and isinstance(result, RunDetail)
+            and result.run.id == self._selected_run_id()
+        ):
+            self._show_detail(result)
+            self.loaded.emit()
+
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        self.note.set_full_text(f"Cannot read the runs: {message}")
+        self.loaded.emit()
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, job: int, result: object) -> None:
+        if job != self._revert_job or not isinstance(result, RevertResult):
+            return
+        self._revert_job = None
+        self.note.set_full_text("")
+        self.result_dialog = RevertResultDialog(result, self)
+        self.result_dialog.open()
+        self.reverted.emit(result)
+        if self._detail is not None:
+            self._show_detail(self._detail)
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, job: int, message: str) -> None:
+        if job != self._revert_job:
+            return
+        self._revert_job = None
+        self.note.set_full_text(f"Revert failed: {message}")
+        if self._detail is not None:
+            self.revert_button.setEnabled(self._detail.revertible)

@@ -1,0 +1,1 @@
+"""The search box (`box`) and searching on a worker (`tasks`)."""

@@ -1,0 +1,153 @@
+"""The Memory tab's search field and what it does to the tree.
+
+Typing filters the tree to the files whose path, description or text hold every term
+(searched off the GUI thread by `SearchTasks`; a newer query supersedes the older one,
+and an outcome whose scan or query is no longer current is dropped). Matches are
+highlighted, and each file's matching lines are shown under it; the expansion the user
+had while browsing comes back when the field is cleared. Escape clears the field; Down
+or Enter move to the first match.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QLineEdit, QWidget
+
+from memtab.components.search.search import SearchQuery
+from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.tree import NodeKind
+from memtab.gui.icons import tinted_icon
+from memtab.gui.search.tasks import SearchOutcome, SearchTasks
+from memtab.gui.style import muted_text
+from memtab.gui.tree.model import MemoryTreeModel
+from memtab.gui.tree.scan_scheduler import ScanTarget
+from memtab.gui.tree.sync import TreeEditorSync
+from memtab.gui.tree.view import MemoryTreeView
+
+logger = logging.getLogger(__name__)
+
+
+class _SearchField(QLineEdit):
+    """The search line edit: Escape clears it; Down or Enter asks for the first match."""
+
+    first_match_requested = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key == Qt.Key.Key_Escape and self.text():
+            self.clear()
+        elif key in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.first_match_requested.emit()
+        else:
+            super().keyPressEvent(event)
+
+
+class SearchBox(QObject):
+    """The search field, its searches, and the tree's search state.
+
+    Signals:
+        results_found(TreeNode): the tree to show for the current query (the full tree
+            once the query is cleared); call `after_tree_shown` when it is shown.
+    """
+
+    results_found = Signal(object)
+
+    def __init__(
+        self,
+        parent: QWidget,
+        tree: MemoryTreeView,
+        model: MemoryTreeModel,
+        sync: TreeEditorSync,
+        target: ScanTarget,
+    ) -> None:
+        """Build the field (on `parent`, for its layout); searches run over `target.scan`."""
+        super().__init__(parent)
+        self._tree = tree
+        self._model = model
+        self._sync = sync
+        self._target = target
+        self._query = SearchQuery.parse("")
+        self._browse_expanded: set[str] | None = None
+        self._tasks = SearchTasks(self)
+        self._tasks.search_finished.connect(self._on_tasks_search_finished)
+
+        self.edit = _SearchField(parent)
+        self.edit.setObjectName("memorySearch")
+        self.edit.setAccessibleName("Search memories")
+        self.edit.setPlaceholderText("Search memories  (Ctrl+Shift+F)")
+        self.edit.setClearButtonEnabled(True)
+        self.edit.addAction(
+            tinted_icon("search", muted_text(parent.palette())),
+            QLineEdit.ActionPosition.LeadingPosition,
+        )
+        self.edit.textChanged.connect(self._on_edit_text_changed)
+        self.edit.first_match_requested.connect(self._on_edit_first_match_requested)
+
+    @property
+    def query(self) -> SearchQuery:
+        """The query typed (its terms are what the tree is filtered by)."""
+        return self._query
+
+    @property
+    def busy(self) -> bool:
+        """Whether a search is queued or running."""
+        return self._tasks.busy
+
+    def search(self, scan: HomeScan) -> None:
+        """Run the current query over `scan` (a new scan landed while searching)."""
+        self._tasks.search(scan, self._query)
+
+    def warm(self, scan: HomeScan) -> None:
+        """Read `scan`'s file contents in the background, so the first search is quick."""
+        self._tasks.warm(scan)
+
+    def focus(self) -> None:
+        """Ctrl+Shift+F: put the cursor in the field."""
+        self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.edit.selectAll()
+
+    def after_tree_shown(self) -> None:
+        """Expand every match, or bring back the browsing expansion once cleared."""
+        if self._query.active:
+            self._tree.expandAll()
+        elif self._browse_expanded is not None:
+            self._tree.set_expanded_keys(self._browse_expanded, collapse_others=True)
+            self._browse_expanded = None
+
+    def shutdown(self) -> None:
+        """Stop the search worker thread."""
+        self._tasks.shutdown()
+
+    @Slot()
+    def _on_edit_first_match_requested(self) -> None:
+        self._tree.setFocus(Qt.FocusReason.OtherFocusReason)
+        current = self._tree.current_node()
+        if current is not None and current.kind is NodeKind.FILE:
+            return
+        first = next((node for node in self._model.nodes() if node.kind is NodeKind.FILE), None)
+        if first is not None:
+            self._sync.select_key(first.key, open_it=False)
+
+    @Slot(str)
+    def _on_edit_text_changed(self, text: str) -> None:
+        query = SearchQuery.parse(text)
+        if query.terms == self._query.terms:
+            self._query = query
+            return
+        if query.active and not self._query.active:
+            self._browse_expanded = self._tree.expanded_keys()
+        self._query = query
+        self._tree.delegate.highlight_terms = query.terms
+        self._model.refresh_all()
+        scan = self._target.scan
+        if scan is not None:
+            self._tasks.search(scan, query)
+
+    @Slot(object)
+    def _on_tasks_search_finished(self, outcome: SearchOutcome) -> None:
+        if outcome.scan is not self._target.scan or outcome.query.terms != self._query.terms:
+            return  # stale: the home or the query changed since
+        self.results_found.emit(outcome.tree)

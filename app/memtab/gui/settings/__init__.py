@@ -1,0 +1,1 @@
+"""The Settings dialog (`dialog`) and its keys per provider and host (`keys`)."""

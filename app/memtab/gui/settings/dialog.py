@@ -1,0 +1,577 @@
+"""File → Settings: which model consolidates and writes memories, and how the writer runs.
+
+Everything is stored in Memtab's `settings.json` (mode 0600, unknown keys kept), the same
+file the CLI reads; the consolidator and the writer re-read it for every run, so a change
+applies from the next run on. Environment variables still win over the file, and the
+dialog says so when they are set. Under the key field it says which key requests will
+carry and why (never the key): `$ANTHROPIC_API_KEY`/`$OPENAI_API_KEY` only reach their
+official API, so a custom base URL needs a key typed here or `$MEMTAB_API_KEY`.
+
+A key belongs to the provider and host it was typed for (docs/formats.md §12.3): the key
+field shows the chosen provider's own key (typed in this dialog, else "a key is saved" for
+this host, else nothing), so switching provider never carries a key along. A key typed
+with one base URL and then pointed at another host is sent or saved there only after a
+question that names the host.
+
+Other agents' memory (Claude Code, Codex, loki-mode) has its own box
+(`gui.sources.settings`): on/off and a path per agent, and where Memtab looked.
+
+*Test connection* sends one small request with what the form says now (saved or not),
+on a worker thread (`memtab.llm.probe`); the button cancels a test under way, and closing
+the dialog cancels it too. The writer's spin boxes take their ranges from the settings
+model (`memtab.writer.config_model`), so the dialog cannot offer a value the writer
+would refuse.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Mapping
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QCloseEvent, QPalette
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components import glossary
+from memtab.consolidation.review_setting import load_review_mode, save_review_mode
+from memtab.gui.settings.keys import FormKeys, confirm_key_host
+from memtab.gui.sources.settings import SourcesSettingsBox
+from memtab.gui.style import Accent, accent_text, mute
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.widgets import WrappedLabel
+from memtab.llm.endpoints import base_url_problem, key_origin, origin_label
+from memtab.llm.probe import ProbeResult, probe_provider
+from memtab.llm.saved_keys import KeyPlace, SavedKeys
+from memtab.llm.settings import (
+    DEFAULT_BASE_URLS,
+    DEFAULT_MODELS,
+    MEMTAB_KEY_VAR,
+    ProviderName,
+    ProviderSettings,
+    form_settings,
+    load_provider_section,
+    load_settings_file,
+    save_provider_settings,
+    saved_key,
+    settings_path,
+)
+from memtab.llm.types import ProviderError
+from memtab.store.home import Home
+from memtab.writer.config import (
+    OfflineNotes,
+    WriterMode,
+    WriterSettings,
+    memory_path_problem,
+    parse_writer_settings,
+    save_writer_settings,
+)
+from memtab.writer.config_model import number_range
+
+PROVIDER_CHOICES: tuple[tuple[ProviderName, str], ...] = (
+    ("offline", "Offline — Memtab's built-in rules, no model"),
+    ("anthropic", "Anthropic (Claude)"),
+    ("openai", "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM, LM Studio, OpenRouter)"),
+)
+WRITER_MODES: tuple[tuple[WriterMode, str], ...] = (
+    (WriterMode.AUTO, "Automatic — step aside where mux runs its own writer"),
+    (WriterMode.ALWAYS, "Always — also on workspaces mux writes"),
+    (WriterMode.OFF, "Off — only `memtab write` runs it"),
+)
+OFFLINE_NOTES_CHOICES: tuple[tuple[OfflineNotes, str], ...] = (
+    (OfflineNotes.SUGGEST, "Suggest — queue them for review (`memtab suggestions`)"),
+    (OfflineNotes.WRITE, "Write — add them to the memory file directly"),
+)
+PROBE_KEY = "connection-test"
+TEST_LABEL = "&Test connection"
+CANCEL_TEST_LABEL = "Cancel &test"
+_OVERRIDE_VARIABLES = ("MEMTAB_PROVIDER", "MEMTAB_MODEL", "MEMTAB_BASE_URL", MEMTAB_KEY_VAR)
+_STORAGE_NOTE = (
+    "A key typed here is stored in the settings file (readable only by you) and never "
+    "written to logs, dumps or the journal."
+)
+
+
+def run_probe(
+    provider: ProviderName,
+    model: str,
+    base_url: str,
+    typed_key: str,
+    env: Mapping[str, str],
+    ctx: TaskContext,
+) -> ProbeResult:
+    """The connection test (on the worker thread): the form's values, with the key saved
+    for this provider and host read here, off the GUI thread, when none was typed for it."""
+    key = None if typed_key.strip() else saved_key(provider, base_url, env)
+    settings = form_settings(provider, model, base_url, typed_key=typed_key, saved_key=key, env=env)
+    return probe_provider(settings, cancel=ctx.cancel_event)
+
+
+class SettingsDialog(QDialog):
+    """The settings form; `accept()` saves, and stays open with the reason if it cannot."""
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        env: Mapping[str, str] | None = None,
+        *,
+        home: Home | None = None,
+    ):
+        """`home`: the window's, for where other agents' memory was looked for."""
+        super().__init__(parent)
+        self._home = home
+        self.setWindowTitle("Memtab settings")
+        self.setObjectName("settingsDialog")
+        self._env = os.environ if env is None else env
+        self.sources_changed = False
+        """After Save: whether other agents' memory is now looked for elsewhere."""
+        # Filled once in _load: no disk reads while the form is used.
+        self._keys = FormKeys()
+        self._switching = False  # the key field is being filled for another provider
+        # Model and base URL as left for each provider not shown (a switch restores them).
+        self._fields: dict[ProviderName, tuple[str, str]] = {}
+        self._shown: ProviderName | None = None
+        self._probes: TaskRunner | None = None  # its thread starts with the first test
+        self._build()
+        self._load()
+
+    # -- building ------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.provider = QComboBox(self)
+        self.provider.setAccessibleName("Model provider")
+        for name, label in PROVIDER_CHOICES:
+            self.provider.addItem(label, name)
+        self.provider.currentIndexChanged.connect(self._on_provider_current_index_changed)
+        self.model = QLineEdit(self)
+        self.model.setAccessibleName("Model")
+        self.base_url = QLineEdit(self)
+        self.base_url.setAccessibleName("Base URL")
+        self.base_url.textChanged.connect(self._on_key_inputs_changed)
+        self.api_key = QLineEdit(self)
+        self.api_key.setAccessibleName("API key")
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key.textChanged.connect(self._on_api_key_text_changed)
+        self.forget_key = QToolButton(self)
+        self.forget_key.setText("&Forget")
+        self.forget_key.setAutoRaise(True)
+        self.forget_key.setToolTip("Remove the key saved for this provider and host on Save")
+        self.forget_key.clicked.connect(self._on_forget_key_clicked)
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.api_key, 1)
+        key_row.addWidget(self.forget_key)
+        self.key_note = WrappedLabel("", self)
+        self.key_note.setObjectName("keyNote")
+        # Room for the longest note: a shown dialog does not grow when the text does.
+        self.key_note.setMinimumHeight(self.key_note.fontMetrics().lineSpacing() * 4)
+        mute(self.key_note)
+        self.test_button = QPushButton(TEST_LABEL, self)
+        self.test_button.setObjectName("testConnection")
+        self.test_button.setToolTip(
+            "Send one small request with the values above (saved or not) and say how it went"
+        )
+        self.test_button.clicked.connect(self._on_test_button_clicked)
+        self.test_result = QLabel(self)
+        self.test_result.setObjectName("testResult")
+        self.test_result.setWordWrap(True)
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.test_button)
+        test_row.addWidget(self.test_result, 1)
+
+        self.review_first = QCheckBox(
+            "Show Consolidate now's changes for review before applying them", self
+        )
+        self.review_first.setToolTip(
+            "Each proposed change with its diff, to accept or reject; off: applied at once"
+        )
+
+        model_box = QGroupBox("Model for consolidation and the memory writer", self)
+        model_form = QFormLayout(model_box)
+        model_form.addRow("&Provider:", self.provider)
+        model_form.addRow("&Model:", self.model)
+        model_form.addRow("&Base URL:", self.base_url)
+        key_label = QLabel("API &key:", self)
+        key_label.setBuddy(self.api_key)
+        model_form.addRow(key_label, key_row)
+        model_form.addRow("", self.key_note)
+        model_form.addRow("", test_row)
+        model_form.addRow("", self.review_first)
+
+        self.writer_mode = QComboBox(self)
+        self.writer_mode.setAccessibleName("Writer mode")
+        for mode, label in WRITER_MODES:
+            self.writer_mode.addItem(label, mode.value)
+        self.writer_mode.setToolTip(glossary.STEP_ASIDE)
+        self.writer_timeout = QDoubleSpinBox(self)
+        self.writer_timeout.setAccessibleName("Writer timeout")
+        self.writer_timeout.setRange(*number_range("timeout_s"))
+        self.writer_timeout.setDecimals(0)
+        self.writer_timeout.setSuffix(" s")
+        self.memory_path = QLineEdit(self)
+        self.memory_path.setAccessibleName("Writer memory file")
+        self.offline_notes = QComboBox(self)
+        self.offline_notes.setAccessibleName("Offline writer notes")
+        self.offline_notes.setToolTip(
+            "What the writer does with its notes when no model is configured"
+        )
+        for choice, label in OFFLINE_NOTES_CHOICES:
+            self.offline_notes.addItem(label, choice.value)
+        self.dump_successful = QCheckBox("Also keep trace dumps of successful runs", self)
+        self.notify = QCheckBox(
+            "Notify me when it records notes while Memtab is not in front", self
+        )
+        self.max_dumps = QSpinBox(self)
+        self.max_dumps.setAccessibleName("Trace dumps kept per workspace")
+        low, high = number_range("max_dumps")
+        self.max_dumps.setRange(int(low), int(high))
+
+        writer_box = QGroupBox("Background memory writer", self)
+        writer_form = QFormLayout(writer_box)
+        writer_form.addRow("&Runs:", self.writer_mode)
+        writer_form.addRow("&Timeout per run:", self.writer_timeout)
+        writer_form.addRow("Memory &file:", self.memory_path)
+        writer_form.addRow("&Offline notes:", self.offline_notes)
+        writer_form.addRow("Trace dumps &kept:", self.max_dumps)
+        writer_form.addRow("", self.dump_successful)
+        writer_form.addRow("", self.notify)
+
+        self.override_note = QLabel(self)
+        self.override_note.setWordWrap(True)
+        self.error = QLabel(self)
+        self.error.setObjectName("settingsError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c0392b;")
+        self.error.hide()
+        self.location = QLabel(f"Stored in {settings_path(self._env)}", self)
+        mute(self.location)
+
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+
+        self.sources_box = SourcesSettingsBox(self._home, self._env, self)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(model_box)
+        layout.addWidget(writer_box)
+        layout.addWidget(self.sources_box)
+        layout.addWidget(self.override_note)
+        layout.addWidget(self.error)
+        layout.addWidget(self.location)
+        layout.addWidget(buttons)
+
+    # -- reading and writing -------------------------------------------------------------
+
+    def _load(self) -> None:
+        path = settings_path(self._env)
+        problems: list[str] = []
+        try:
+            stored = load_settings_file(path)
+        except ProviderError as error:
+            stored = {}
+            problems.append(f"{error.message}. Saving will not overwrite it until it is fixed.")
+        try:
+            section = load_provider_section(path) if stored else {}
+        except ProviderError as error:
+            section = {}
+            problems.append(f"{error.message}. Saving replaces it with the values below.")
+        provider = section.get("provider")
+        saved = SavedKeys.from_document(section)
+        self._keys = FormKeys.from_saved(saved, list(DEFAULT_MODELS))
+        index = self.provider.findData((provider or "offline").strip().lower())
+        self.provider.setCurrentIndex(max(index, 0))
+        self._on_provider_current_index_changed()  # shown: the fields are its own
+        self.model.setText(section.get("model") or "")
+        self.base_url.setText(section.get("base_url") or "")
+        writer = parse_writer_settings(stored.get("writer"))
+        self.writer_mode.setCurrentIndex(self.writer_mode.findData(writer.mode.value))
+        self.writer_timeout.setValue(writer.timeout_s)
+        self.memory_path.setText(writer.memory_path)
+        self.offline_notes.setCurrentIndex(self.offline_notes.findData(writer.offline_notes.value))
+        self.dump_successful.setChecked(writer.dump_successful_runs)
+        self.notify.setChecked(writer.notify)
+        self.max_dumps.setValue(writer.max_dumps)
+        self.review_first.setChecked(load_review_mode(self._env) == "review-first")
+        overrides = [name for name in _OVERRIDE_VARIABLES if self._env.get(name, "").strip()]
+        self.override_note.setVisible(bool(overrides))
+        self.override_note.setText(
+            f"Set in the environment, {', '.join(overrides)} override these settings."
+        )
+        self._show_error(" ".join(problems))
+
+    @property
+    def chosen_provider(self) -> ProviderName:
+        name: ProviderName = self.provider.currentData()
+        return name
+
+    @Slot()
+    def _on_provider_current_index_changed(self) -> None:
+        provider = self.chosen_provider
+        offline = provider == "offline"
+        for field in (self.model, self.base_url, self.api_key):
+            field.setEnabled(not offline)
+        self.test_button.setEnabled(not offline or self._testing())
+        self.model.setPlaceholderText(DEFAULT_MODELS[provider])
+        self.base_url.setPlaceholderText(DEFAULT_BASE_URLS.get(provider, ""))
+        if provider != self._shown:
+            # Model, base URL and key are this provider's own: none follows a switch (a
+            # local server's URL must not become Anthropic's, a key typed for Anthropic
+            # must not go to it).
+            if self._shown is not None:
+                self._fields[self._shown] = (self.model.text(), self.base_url.text())
+            model, base_url = self._fields.pop(provider, ("", ""))
+            self._switching = True
+            try:
+                self.model.setText(model)
+                self.base_url.setText(base_url)
+                self.api_key.setText(self._keys.shown(provider))
+            finally:
+                self._switching = False
+            self._shown = provider
+        self._on_key_inputs_changed()
+
+    @Slot(str)
+    def _on_api_key_text_changed(self, text: str) -> None:
+        """A key typed belongs to the chosen provider at the base URL's host now."""
+        if not self._switching:
+            self._keys.type(self.chosen_provider, self._origin(), text)
+        self._on_key_inputs_changed()
+
+    @Slot()
+    def _on_forget_key_clicked(self) -> None:
+        place = self._place()
+        if place is not None:
+            self._keys.forget.add(place)
+        self._on_key_inputs_changed()
+
+    def _origin(self) -> str:
+        """The origin requests go to with the form as it is ('' offline or unparsable)."""
+        provider = self.chosen_provider
+        if provider == "offline":
+            return ""
+        return key_origin(self.base_url.text().strip() or DEFAULT_BASE_URLS[provider])
+
+    def _place(self) -> KeyPlace | None:
+        origin = self._origin()
+        return (self.chosen_provider, origin) if origin else None
+
+    def _typed_here(self) -> str:
+        """The key typed for the chosen provider with this base URL's host ('' if none)."""
+        return self._keys.here(self.chosen_provider, self._origin())
+
+    def _kept_key(self) -> bool:
+        """Whether the settings file holds a key for the chosen provider and host."""
+        return self._keys.is_saved(self._place())
+
+    def _preview(self) -> ProviderSettings:
+        """What the form would resolve to, key included, without reading the disk."""
+        # The saved key itself is not read back: a stand-in says "there is one", which is
+        # all the note needs (it never shows a key).
+        return form_settings(
+            self.chosen_provider,
+            self.model.text(),
+            self.base_url.text(),
+            typed_key=self._typed_here(),
+            saved_key="saved key" if self._kept_key() else None,
+            env=self._env,
+        )
+
+    @Slot()
+    def _on_key_inputs_changed(self) -> None:
+        provider = self.chosen_provider
+        preview = self._preview()
+        self.forget_key.setVisible(self._kept_key())
+        if provider == "offline":
+            self.api_key.setPlaceholderText("")
+            self.key_note.setText(preview.key_note())
+            return
+        if self._kept_key():
+            self.api_key.setPlaceholderText("unchanged (a key is saved for this host)")
+        elif preview.api_key_env:
+            self.api_key.setPlaceholderText(f"from ${preview.api_key_env}")
+        else:
+            self.api_key.setPlaceholderText("not set")
+        problem = base_url_problem(preview.base_url)
+        note = f"{problem[0].upper()}{problem[1:]}." if problem else preview.key_note()
+        elsewhere = self._keys.elsewhere(provider, self._origin())
+        if elsewhere is not None and not problem:
+            note = (
+                f"The key above was typed for {origin_label(elsewhere.origin)}: Memtab asks "
+                f"before it goes to {origin_label(self._origin()) or 'another host'}."
+            )
+        local = " Local servers such as Ollama need no key." if provider == "openai" else ""
+        self.key_note.setText(f"{note}{local} {_STORAGE_NOTE}")
+
+    def _key_may_go_here(self, action: str) -> bool:
+        """Whether the typed key may be used with the base URL as it is now: it was typed
+        for this host, or the user says it may go there (then it belongs to it)."""
+        here = self._origin()
+        elsewhere = self._keys.elsewhere(self.chosen_provider, here)
+        if elsewhere is None:
+            return True
+        if not here or not confirm_key_host(self, elsewhere.origin, here, action):
+            return False
+        self._keys.move(self.chosen_provider, here)
+        self._on_key_inputs_changed()
+        return True
+
+    def _show_error(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+
+    # -- testing the connection ----------------------------------------------------------
+
+    def _testing(self) -> bool:
+        return self._probes is not None and self._probes.is_busy(PROBE_KEY)
+
+    @Slot()
+    def _on_test_button_clicked(self) -> None:
+        if self._probes is None:
+            self._probes = TaskRunner("connection-test", parent=self)
+            self._probes.latest_finished.connect(self._on_probes_latest_finished)
+            self._probes.latest_failed.connect(self._on_probes_latest_failed)
+            self._probes.job_cancelled.connect(self._on_probes_job_cancelled)
+            self._probes.idle.connect(self._on_probes_idle)
+        elif self._probes.is_busy(PROBE_KEY):
+            self._probes.cancel_latest(PROBE_KEY)
+            return
+        if not self._key_may_go_here("Send"):
+            self._show_test_result(
+                f"Not tested: the key was not sent to {origin_label(self._origin())}.", None
+            )
+            return
+        preview = self._preview()
+        self._probes.submit_latest(
+            PROBE_KEY,
+            functools.partial(
+                run_probe,
+                self.chosen_provider,
+                self.model.text(),
+                self.base_url.text(),
+                self._typed_here(),
+                dict(self._env),
+            ),
+        )
+        self.test_button.setText(CANCEL_TEST_LABEL)
+        self._show_test_result(f"Testing {preview.describe()}…", None)
+
+    @Slot(str, object)
+    def _on_probes_latest_finished(self, key: str, result: object) -> None:
+        assert isinstance(result, ProbeResult)
+        self._show_test_result(result.summary, Accent.SUCCESS if result.ok else Accent.ERROR)
+        self.test_result.setToolTip(result.detail or "")
+
+    @Slot(str, str)
+    def _on_probes_latest_failed(self, key: str, message: str) -> None:
+        self._show_test_result(f"The test failed: {message}", Accent.ERROR)
+
+    @Slot(int)
+    def _on_probes_job_cancelled(self, job_id: int) -> None:
+        self._show_test_result("Test cancelled.", None)
+
+    @Slot()
+    def _on_probes_idle(self) -> None:
+        """The test has ended (its outcome shown): its thread is not kept around."""
+        self._stop_testing()
+        self.test_button.setText(TEST_LABEL)
+        self.test_button.setEnabled(self.chosen_provider != "offline")
+
+    def _show_test_result(self, text: str, accent: Accent | None) -> None:
+        self.test_result.setText(text)
+        palette = self.test_result.palette()
+        color = (
+            accent_text(palette, accent)
+            if accent is not None
+            else self.palette().color(QPalette.ColorRole.WindowText)
+        )
+        palette.setColor(QPalette.ColorRole.WindowText, color)
+        self.test_result.setPalette(palette)
+
+    def _stop_testing(self) -> None:
+        """Cancel a test under way and stop its thread (a probe ends within ~50 ms of
+        being cancelled, so this does not keep the GUI waiting)."""
+        if self._probes is not None:
+            self._probes.shutdown(timeout_ms=2000)
+            self._probes.deleteLater()
+            self._probes = None
+
+    def done(self, result: int) -> None:
+        """Closing the dialog (Save, Cancel, Esc) cancels a test under way."""
+        self._stop_testing()
+        self.sources_box.shutdown()
+        super().done(result)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._stop_testing()
+        super().closeEvent(event)
+
+    def accept(self) -> None:
+        """Validate and save; on a problem say why and stay open (nothing is written)."""
+        problem = memory_path_problem(self.memory_path.text().strip())
+        if problem:
+            self._show_error(problem)
+            self.memory_path.setFocus()
+            return
+        provider = self.chosen_provider
+        base_url = self.base_url.text().strip().rstrip("/")
+        url_problem = base_url_problem(base_url) if base_url and provider != "offline" else None
+        if url_problem:
+            self._show_error(f"Not saved: {url_problem}.")
+            self.base_url.setFocus()
+            return
+        if provider != "offline" and not self._key_may_go_here("Save"):
+            self._show_error("Not saved: say where the key you typed may go, or clear it.")
+            self.api_key.setFocus()
+            return
+        writer = WriterSettings(
+            mode=WriterMode(self.writer_mode.currentData()),
+            timeout_s=self.writer_timeout.value(),
+            memory_path=self.memory_path.text().strip(),
+            dump_successful_runs=self.dump_successful.isChecked(),
+            max_dumps=self.max_dumps.value(),
+            offline_notes=OfflineNotes(self.offline_notes.currentData()),
+            notify=self.notify.isChecked(),
+        )
+        model = ProviderSettings(
+            provider=provider,
+            model=self.model.text().strip() or DEFAULT_MODELS[provider],
+            base_url=base_url,
+            api_key=self._typed_here() or None,
+        )
+        try:
+            save_provider_settings(  # keys typed for other providers are saved for them
+                model,
+                env=self._env,
+                other_keys=self._keys.others(provider),
+                forget=frozenset(self._keys.forget),
+            )
+            save_writer_settings(writer, env=self._env)
+            save_review_mode(
+                "review-first" if self.review_first.isChecked() else "apply-directly",
+                env=self._env,
+            )
+            self.sources_changed = self.sources_box.save()
+        except (ProviderError, OSError) as error:
+            message = error.message if isinstance(error, ProviderError) else str(error)
+            self._show_error(f"Could not save the settings: {message}")
+            return
+        super().accept()

@@ -1,0 +1,3 @@
+"""Other agents' memory in the window: following their scans (`sync`), Copy to…
+(`copy`), their Settings box (`settings`).
+"""

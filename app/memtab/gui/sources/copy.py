@@ -1,0 +1,226 @@
+"""Copy to…: the dialog choosing where a memory goes, and the command behind the action.
+
+The dialog lists `components.sources.copy.copy_targets` (mux's scopes, other agents' sources
+that take new files) with their agents' icons, asks for the new file's name (its
+origin's by default) and, for Claude Code's auto memory, its type; it shows where the
+file will be created and why it cannot be, as the user types. `copy_node` runs the
+copy on the tab's file-operations worker (`components.sources.undo.copy_to`, so Edit → Undo
+takes it back); the rescan it causes shows the new file, which is then opened.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from PySide6.QtCore import Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.files import undo
+from memtab.components.sources import undo as source_undo
+from memtab.components.sources.copy import (
+    CopyFrom,
+    CopyTarget,
+    copy_targets,
+    default_name,
+    origin_label,
+    topic_type_choices,
+)
+from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.tree import NodeKind, TreeNode
+from memtab.gui.files.op_tasks import Operation, OpFollowUp
+from memtab.gui.icons import tinted_icon
+from memtab.gui.style import Accent, accent_text, muted_text
+from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
+from memtab.store.memory import MemoryStore
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CopyChoice:
+    """Where the user chose to copy to, as what, and (Claude Code topics) of which type."""
+
+    target: CopyTarget
+    name: str
+    topic_type: str | None = None
+
+
+class CopyToDialog(QDialog):
+    """Choose a target and a name (see the module docstring)."""
+
+    def __init__(
+        self,
+        label: str,
+        targets: Sequence[CopyTarget],
+        name: str,
+        topic_type: str | None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Copy to…")
+        self.setMinimumWidth(520)
+        self._targets = list(targets)
+        muted = muted_text(self.palette())
+        self.target_combo = QComboBox(self)
+        self.target_combo.setAccessibleName("Copy to")
+        for target in self._targets:
+            icon = "folder" if target.agent == "mux" else f"agent-{target.agent}"
+            self.target_combo.addItem(tinted_icon(icon, muted), target.label)
+        self.name_edit = QLineEdit(name, self)
+        self.name_edit.setAccessibleName("Name")
+        self.type_combo = QComboBox(self)
+        self.type_combo.setAccessibleName("Claude Code memory type")
+        self.type_combo.addItems(list(topic_type_choices(topic_type)))
+        self.type_label = QLabel("&Type", self)
+        self.type_label.setBuddy(self.type_combo)
+        self.where = ElidedLabel("", self)
+        self.error = WrappedLabel("", self)
+        palette = self.error.palette()
+        palette.setColor(self.error.foregroundRole(), accent_text(palette, Accent.ERROR))
+        self.error.setPalette(palette)
+        form = QFormLayout()
+        form.addRow("Copy", ElidedLabel(label, self))
+        form.addRow("&To", self.target_combo)
+        form.addRow("&Name", self.name_edit)
+        form.addRow(self.type_label, self.type_combo)
+        form.addRow("Creates", self.where)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Copy")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self.target_combo.currentIndexChanged.connect(self._on_inputs_changed)
+        self.name_edit.textChanged.connect(self._on_inputs_changed)
+        self._on_inputs_changed()
+        fit_to_title(self)
+
+    @property
+    def choice(self) -> CopyChoice | None:
+        """What the form says, or None while it cannot be copied there."""
+        index = self.target_combo.currentIndex()
+        if not 0 <= index < len(self._targets):
+            return None
+        target, name = self._targets[index], self.name_edit.text().strip()
+        if target.problem(name) is not None:
+            return None
+        kind = self.type_combo.currentText() if target.asks_topic_type else None
+        return CopyChoice(target, name, kind)
+
+    @Slot()
+    def _on_inputs_changed(self) -> None:
+        index = self.target_combo.currentIndex()
+        target = self._targets[index] if 0 <= index < len(self._targets) else None
+        name = self.name_edit.text()
+        problem = target.problem(name) if target is not None else "Nowhere to copy to"
+        self.where.set_full_text(target.target_for(name) if target and not problem else "—")
+        self.error.setText(problem or "")
+        self.error.setVisible(bool(problem))
+        asks = target is not None and target.asks_topic_type
+        self.type_label.setVisible(asks)
+        self.type_combo.setVisible(asks)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(problem is None)
+
+    def accept(self) -> None:
+        """Close only with a target that takes the name."""
+        if self.choice is not None:
+            super().accept()
+
+
+def ask_copy_target(
+    parent: QWidget,
+    label: str,
+    targets: Sequence[CopyTarget],
+    name: str,
+    topic_type: str | None,
+) -> CopyChoice | None:
+    """Run the dialog; None when cancelled."""
+    dialog = CopyToDialog(label, targets, name, topic_type, parent)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return None
+    return dialog.choice
+
+
+class CopyDialogs(Protocol):
+    """The question the command asks (`dialogs.TabDialogs`; a fake in tests)."""
+
+    def ask_copy_target(
+        self, label: str, targets: Sequence[CopyTarget], name: str, topic_type: str | None
+    ) -> CopyChoice | None: ...
+
+
+class CopyHost(Protocol):
+    """What the command needs of the tab (`tab.MemoryTab`)."""
+
+    @property
+    def scan(self) -> HomeScan | None: ...
+
+    @property
+    def dialogs(self) -> CopyDialogs: ...
+
+    def store(self) -> MemoryStore: ...
+
+    def run_op(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None: ...
+
+    def show_status(self, text: str) -> None: ...
+
+
+def copy_origin(scan: HomeScan | None, node: TreeNode | None) -> CopyFrom | None:
+    """What a row holds to copy: a mux file of the workspace, another agent's listed file."""
+    if scan is None or node is None or node.kind is not NodeKind.FILE:
+        return None
+    if node.source_id is not None and node.source_relative:
+        if scan.sources is None:
+            return None
+        return scan.sources.find(f"{node.source_id}:{node.source_relative}")
+    if node.read_only or node.path is None:
+        return None
+    return node.path
+
+
+def copy_node(
+    host: CopyHost, node: TreeNode | None, own_writes: OwnWrites, stack: undo.UndoStack
+) -> None:
+    """Copy to…: ask where, then copy off the GUI thread (Edit → Undo takes it back, from
+    `stack`) and open the copy."""
+    scan = host.scan
+    origin = copy_origin(scan, node)
+    if origin is None or scan is None:
+        host.show_status("Select a memory file to copy")
+        return
+    source_id = origin[0].id if isinstance(origin, tuple) else None
+    targets = copy_targets(scan, source_id)
+    kind = origin[1].topic_type if isinstance(origin, tuple) else None
+    choice = host.dialogs.ask_copy_target(origin_label(origin), targets, default_name(origin), kind)
+    if choice is None:
+        return
+    target = choice.target
+    where = target.target_for(choice.name)
+    if target.source is not None:
+        own_writes.note(target.source.root.joinpath(*where.split("/")))
+    else:
+        own_writes.note(where)  # no "edited outside" badge on the copy
+    store = host.store()
+    operation = functools.partial(
+        source_undo.copy_to, stack, store, origin, target, choice.name, choice.topic_type
+    )
+    follow_up = OpFollowUp(open_created=True, open_key=target.open_key(choice.name))
+    host.run_op(operation, follow_up)

@@ -1,0 +1,145 @@
+"""Other agents' memory in the Memory tab: what follows each scan of the sources.
+
+The tab's scans include the sources once its first scan is shown (`ScanScheduler.
+enable_sources`); `SourcesSync` then keeps the rest of the window in step with them:
+
+- the open file, when it is another agent's, follows the disk like a mux file
+  (`EditorPanel.handle_source_change`);
+- the watcher is given the sources' directories (`watch_targets_changed`, connected to
+  `HomeWatcher.set_extra_targets` by the window) whenever they change;
+- a section that appears for the first time is expanded once (with all its folders too
+  while there are few files), after the tree has merged it; never while searching;
+- settings Memtab could not use are said once in the status bar;
+- the footer says consolidation is mux's only while another agent's file is open.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.tree import SectionId
+from memtab.gui.tree.model import MemoryTreeModel
+from memtab.gui.tree.view import MemoryTreeView
+from memtab.store.paths import VirtualPath
+
+if TYPE_CHECKING:  # `sources` is loaded by the first scan with sources, on its worker
+    from memtab.components.sources.scan import SourcesScan, WatchTarget
+
+logger = logging.getLogger(__name__)
+
+# While other agents' memory holds at most this many files, a new section opens with its
+# sources expanded too; above it, only the section.
+EXPAND_SOURCES_MAX_FILES = 60
+
+
+class SourceEditor(Protocol):
+    """What this needs of the editor (`editor.EditorPanel`)."""
+
+    def handle_source_change(self, sources: SourcesScan) -> None: ...
+
+
+class MuxOnlyNote(Protocol):
+    """What this needs of the footer (`footer.ConsolidationFooter`)."""
+
+    def set_mux_only_note(self, agent: str | None) -> None: ...
+
+
+class SourcesSync(QObject):
+    """See the module docstring.
+
+    Signals:
+        watch_targets_changed(list[tuple[str, bool]]): the sources' directories to watch
+            (directory, recursive), outside the home.
+        status_message(str): a note for the status bar.
+        shown(): the tree first shows other agents' memory (after the first scan with
+            sources merged; also when none was found).
+    """
+
+    watch_targets_changed = Signal(object)
+    status_message = Signal(str)
+    shown = Signal()
+
+    def __init__(
+        self,
+        tree: MemoryTreeView,
+        model: MemoryTreeModel,
+        editor: SourceEditor,
+        footer: MuxOnlyNote,
+        searching: Callable[[], bool],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._tree = tree
+        self._model = model
+        self._editor = editor
+        self._footer = footer
+        self._searching = searching
+        self._targets: tuple[WatchTarget, ...] = ()
+        self._problems: tuple[str, ...] = ()
+        self._seen_sections: set[str] = set()
+        self._sources: SourcesScan | None = None
+        self._shown = False
+
+    @property
+    def is_shown(self) -> bool:
+        """Whether the tree has shown other agents' memory (see `shown`)."""
+        return self._shown
+
+    @property
+    def watch_targets(self) -> tuple[WatchTarget, ...]:
+        """The directories last handed to the watcher."""
+        return self._targets
+
+    def scanned(self, scan: HomeScan) -> None:
+        """A scan landed (its tree may still be merging)."""
+        sources = scan.sources
+        if sources is None or sources is self._sources:
+            return
+        self._sources = sources
+        self._editor.handle_source_change(sources)
+        if sources.watch != self._targets:
+            self._targets = sources.watch
+            self.watch_targets_changed.emit(list(sources.watch))
+        if sources.problems and sources.problems != self._problems:
+            self.status_message.emit("; ".join(sources.problems))
+        self._problems = sources.problems
+
+    @Slot()
+    def tree_shown(self) -> None:
+        """The tree finished showing a scan: open the sections seen for the first time."""
+        if self._sources is not None and not self._shown:
+            self._shown = True
+            self.shown.emit()
+        if self._searching():
+            return
+        sections = [
+            node
+            for node in self._model.root.children
+            if node.section is SectionId.SOURCES and node.key not in self._seen_sections
+        ]
+        if not sections:
+            return
+        few = self._sources is not None and self._sources.file_count <= EXPAND_SOURCES_MAX_FILES
+        for section in sections:
+            self._seen_sections.add(section.key)
+            opened = section.walk() if few else iter([section])
+            for node in opened:
+                if node.is_container and node.children:
+                    self._tree.setExpanded(self._model.index_for_node(node), True)
+
+    def file_opened(self, opened: object) -> None:
+        """The editor opened a file: a mux one (VirtualPath) or another agent's (file id)."""
+        if isinstance(opened, VirtualPath) or not isinstance(opened, str):
+            self._footer.set_mux_only_note(None)
+            return
+        from memtab.components.sources.tree import agent_title
+
+        self._footer.set_mux_only_note(agent_title(opened.split(":", 1)[0]))
+
+    def file_closed(self) -> None:
+        self._footer.set_mux_only_note(None)

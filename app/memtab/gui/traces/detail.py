@@ -1,0 +1,410 @@
+"""The detail pane of the Traces tab: one dump's header, attempts, memory, events and raw JSON.
+
+Everything here is filled from a `TraceDump` parsed off the GUI thread. Nothing big is put
+into a widget at once: tables are lazy models, long texts show their start with "Show
+all", and the raw JSON is only loaded when its tab is first opened.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Slot
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components import glossary
+from memtab.gui.style import Accent, mute
+from memtab.gui.traces.models import (
+    Preview,
+    cell_text,
+    duration_text,
+    outcome_icon,
+    outcome_label,
+)
+from memtab.gui.traces.pages import AttemptPage, Inspector, RawJsonView, Styled
+from memtab.gui.traces.text_view import LongTextView
+from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.humanize import absolute_time, plural, relative_time, size_text
+from memtab.store.registry import MULTI_PROJECT_KEY
+from memtab.traces.describe import describe_event, format_json
+from memtab.traces.reader import TraceDump
+
+MAX_LISTED_PROBLEMS = 6
+LOADING_DELAY_MS = 150
+
+
+_FIELDS = (
+    ("workspace", "Workspace"),
+    ("model", "Model"),
+    ("timeout", "Timeout"),
+    ("trigger", "Trigger message"),
+    ("timed_out", "Timed out"),
+    ("wrote_memory", "Wrote memory"),
+    ("policy", "Policy satisfied"),
+    ("attempts", "Attempts"),
+)
+_FIELD_TIPS = {"policy": glossary.POLICY_SATISFIED}
+_WIDE_FIELDS = (
+    ("project", "Project"),
+    ("workspace_path", "Workspace path"),
+    ("memory_path", "Memory path"),
+    ("file", "File"),
+)
+
+
+class TraceDetailView(QWidget):
+    """The right-hand pane: a placeholder, or one dump in full."""
+
+    PLACEHOLDER, LOADING, CONTENT = range(3)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """Starts on the placeholder."""
+        super().__init__(parent)
+        self._styled = Styled()
+        self._dump: TraceDump | None = None
+        self._raw_loaded = False
+        self.attempt_pages: list[AttemptPage] = []
+        self._dump_pages: list[QWidget] = []  # the pages made for the dump shown
+
+        self.stack = QStackedWidget(self)
+        self.placeholder = QLabel("Select a trace dump to see why the run failed.", self)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        mute(self.placeholder)
+        self.loading = QLabel("Opening…", self)
+        self.loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        mute(self.loading)
+        self._loading_timer = QTimer(self)
+        self._loading_timer.setSingleShot(True)
+        self._loading_timer.setInterval(LOADING_DELAY_MS)
+        self._loading_timer.timeout.connect(self._on_loading_timer_timeout)
+
+        content = QWidget(self)
+        self._build_header(content)
+        self.tabs = QTabWidget(content)
+        self.tabs.setAccessibleName("Trace dump sections")
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        self.memory_view = LongTextView("Existing memory", content, monospace=False)
+        self.memory_view.set_placeholder("The memory file was empty when the run started.")
+        self.events_summary = ElidedLabel("", content)
+        mute(self.events_summary)
+        self.events = Inspector("Events", content)
+        events_page = QWidget(content)
+        events_layout = QVBoxLayout(events_page)
+        events_layout.setContentsMargins(8, 8, 8, 8)
+        events_layout.addWidget(self.events_summary)
+        events_layout.addWidget(self.events, 1)
+        self.prompt = Inspector("Prompt and context", content, monospace=False)
+        prompt_page = QWidget(content)
+        prompt_layout = QVBoxLayout(prompt_page)
+        prompt_layout.setContentsMargins(8, 8, 8, 8)
+        prompt_layout.addWidget(self.prompt)
+        memory_page = QWidget(content)
+        memory_layout = QVBoxLayout(memory_page)
+        memory_layout.setContentsMargins(8, 8, 8, 8)
+        memory_layout.addWidget(self.memory_view)
+        self.raw_view = RawJsonView(content)
+        self._fixed_pages = (
+            (memory_page, "Memory"),
+            (events_page, "Events"),
+            (prompt_page, "Prompt"),
+            (self.raw_view, "Raw JSON"),
+        )
+        self._events_page = events_page
+
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.setSpacing(6)
+        content_layout.addWidget(self.header)
+        content_layout.addWidget(self.tabs, 1)
+
+        self.stack.addWidget(self.placeholder)
+        self.stack.addWidget(self.loading)
+        self.stack.addWidget(content)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+
+    # -- building ------------------------------------------------------------------------
+
+    def _build_header(self, parent: QWidget) -> None:
+        self.header = QWidget(parent)
+        # Paths, names and messages elide or wrap: none may widen the window.
+        self.title = ElidedLabel("", self.header)
+        title_font = QFont(self.title.font())
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.25)
+        title_font.setWeight(QFont.Weight.DemiBold)
+        self.title.setFont(title_font)
+        self.outcome_dot = QLabel(self.header)
+        self.subtitle = ElidedLabel("", self.header)
+        mute(self.subtitle)
+        self.error_label = WrappedLabel("", self.header)
+        self.error_label.setObjectName("traceError")
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._styled.text(self.error_label, Accent.ERROR)
+        self.problem_banner = QFrame(self.header)
+        self.problem_label = WrappedLabel("", self.problem_banner)
+        self.problem_label.setObjectName("traceProblem")
+        self.problem_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        banner_layout = QHBoxLayout(self.problem_banner)
+        banner_layout.setContentsMargins(8, 6, 8, 6)
+        banner_layout.addWidget(self.problem_label)
+        self._styled.banner(self.problem_banner, Accent.WARNING)
+
+        title_row = QHBoxLayout()
+        title_row.setSpacing(8)
+        title_row.addWidget(self.outcome_dot)
+        title_row.addWidget(self.title, 1)
+
+        self.fields: dict[str, ElidedLabel] = {}
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(12)
+        grid.setVerticalSpacing(3)
+        for position, (key, label) in enumerate(_FIELDS):
+            row, column = divmod(position, 2)
+            name = self._field_name(label)
+            name.setToolTip(_FIELD_TIPS.get(key, ""))  # the value's tooltip is its whole text
+            grid.addWidget(name, row, column * 2)
+            value = ElidedLabel("", self.header)
+            value.setObjectName(f"field:{key}")
+            self.fields[key] = value
+            grid.addWidget(value, row, column * 2 + 1)
+        first_wide = (len(_FIELDS) + 1) // 2
+        for offset, (key, label) in enumerate(_WIDE_FIELDS):
+            grid.addWidget(self._field_name(label), first_wide + offset, 0)
+            # Spanning the value columns: it takes their room, not decides it.
+            wide = ElidedLabel("", self.header, max_hint=120)
+            wide.setObjectName(f"field:{key}")
+            self.fields[key] = wide
+            grid.addWidget(wide, first_wide + offset, 1, 1, 3)
+        # The left values as wide as they ask (a stretch would split the room evenly and
+        # elide them); the right ones take what is left.
+        grid.setColumnStretch(3, 1)
+
+        layout = QVBoxLayout(self.header)
+        layout.setContentsMargins(10, 10, 10, 4)
+        layout.setSpacing(6)
+        layout.addLayout(title_row)
+        layout.addWidget(self.subtitle)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.problem_banner)
+        layout.addSpacing(4)
+        layout.addLayout(grid)
+
+    def _field_name(self, text: str) -> QLabel:
+        label = QLabel(text, self.header)
+        mute(label)
+        return label
+
+    # -- states --------------------------------------------------------------------------
+
+    @property
+    def dump(self) -> TraceDump | None:
+        """The dump shown (None on the placeholder)."""
+        return self._dump
+
+    def show_placeholder(self, text: str) -> None:
+        """No dump: say why (nothing selected, the dump was deleted...)."""
+        self._loading_timer.stop()
+        self._dump = None
+        self.placeholder.setText(text)
+        self.stack.setCurrentIndex(self.PLACEHOLDER)
+
+    def show_loading(self, name: str) -> None:
+        """A dump is being parsed; say so if it takes more than a moment."""
+        self.loading.setText(f"Opening {name}…")
+        self._loading_timer.start()
+
+    def show_dump(self, dump: TraceDump, workspace_label: str) -> None:
+        """Fill every section from `dump` (`workspace_label`: how to name its workspace)."""
+        self._loading_timer.stop()
+        self._dump = dump
+        self._fill_header(dump, workspace_label)
+        self._fill_tabs(dump)
+        self.stack.setCurrentIndex(self.CONTENT)
+
+    @Slot()
+    def _on_loading_timer_timeout(self) -> None:
+        self.stack.setCurrentIndex(self.LOADING)
+
+    def _fill_header(self, dump: TraceDump, workspace_label: str) -> None:
+        header = dump.record
+        self.outcome_dot.setPixmap(outcome_icon(dump.outcome).pixmap(12, 12))
+        self.title.set_full_text(f"{outcome_label(dump.outcome)} · {workspace_label}")
+        when = header.run_started_at
+        facts = [f"{relative_time(when)} ({absolute_time(when)})"] if when else []
+        facts.append(size_text(dump.size_bytes))
+        if header.schema_version is not None:
+            facts.append(f"schema {header.schema_version}")
+        self.subtitle.set_full_text(" · ".join(facts))
+        self.error_label.setText(dump.error_line)
+        self.error_label.setVisible(bool(dump.error_line))
+        notes = [dump.file_problem] if dump.file_problem else []
+        if dump.problems:
+            listed = [f"• {problem}" for problem in dump.problems[:MAX_LISTED_PROBLEMS]]
+            hidden = len(dump.problems) - len(listed)
+            if hidden > 0:
+                listed.append(f"• …and {hidden} more")
+            notes.append(f"{plural(len(dump.problems), 'field')} had unexpected values:")
+            notes.extend(listed)
+        self.problem_label.setText("\n".join(notes))
+        self.problem_banner.setVisible(bool(notes))
+
+        self._set_field("workspace", f"{workspace_label} ({dump.workspace_id})")
+        self._set_field("model", header.model_string or "—")
+        self._set_field("timeout", _timeout_text(header.timeout_ms))
+        self._set_field("trigger", header.trigger_message_id or "—")
+        self._set_flag("timed_out", header.timed_out, bad=True)
+        self._set_flag("wrote_memory", header.did_write_memory, bad=None)
+        self._set_flag(
+            "policy",
+            header.satisfied_memory_tool_policy,
+            bad=False,
+            unknown="not recorded (older dump)",
+        )
+        calls = dump.tool_executions
+        failed_calls = sum(1 for call in calls if call.failed)
+        attempts = f"{len(dump.attempts)} · {plural(len(calls), 'tool call')}"
+        if failed_calls:
+            attempts += f" ({failed_calls} failed)"
+        self._set_field("attempts", attempts)
+        project = header.project_path or "—"
+        if project == MULTI_PROJECT_KEY:
+            project = "several projects (multi-project workspace)"
+        self._set_field("project", project)
+        self._set_field("workspace_path", header.workspace_path or "—")
+        self._set_field("memory_path", header.memory_path or "—")
+        self._set_field("file", str(dump.path))
+
+    def _set_field(self, key: str, text: str, accent: Accent | None = None) -> None:
+        label = self.fields[key]
+        label.set_full_text(text)
+        self._styled.text(label, accent)
+
+    def _set_flag(
+        self, key: str, value: bool | None, *, bad: bool | None, unknown: str = "—"
+    ) -> None:
+        text = unknown if value is None else ("Yes" if value else "No")
+        self._set_field(key, text, Accent.ERROR if value is not None and value == bad else None)
+
+    def _fill_tabs(self, dump: TraceDump) -> None:
+        current = self.tabs.tabText(self.tabs.currentIndex()) if self.tabs.count() else ""
+        self.tabs.blockSignals(True)
+        self.tabs.clear()
+        for page in self._dump_pages:
+            page.deleteLater()
+        self.attempt_pages = [
+            AttemptPage(attempt, dump.record.run_started_at) for attempt in dump.attempts
+        ]
+        self._dump_pages = list(self.attempt_pages)
+        for page in self.attempt_pages:
+            title = f"Attempt {page.attempt.number}"
+            if page.attempt.failed:
+                self.tabs.addTab(page, outcome_icon(dump.outcome), title)
+            else:
+                self.tabs.addTab(page, title)
+        if not self.attempt_pages:
+            empty = QLabel("No attempts were recorded in this dump.")
+            empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            mute(empty)
+            self._dump_pages.append(empty)
+            self.tabs.addTab(empty, "Attempts")
+        for page, title in self._fixed_pages:
+            self.tabs.addTab(page, title)
+        events_title = f"Events ({len(dump.record.events)})"
+        self.tabs.setTabText(self.tabs.indexOf(self._events_page), events_title)
+        self.tabs.blockSignals(False)
+
+        self.memory_view.set_text(dump.record.existing_memory or "")
+        self.events_summary.set_full_text(_events_summary_text(dump))
+        self.events.set_items(
+            ("#", "Role", "Text", "Tools"),
+            dump.record.events,
+            _describe_event_row,
+            format_json,
+            widths=(5, 9, 60),
+        )
+        sections = _prompt_sections(dump)
+        self.prompt.set_items(
+            ("Section", "Size", "Start"),
+            sections,
+            lambda _row, section: Preview(
+                (section[0], size_text(len(section[1])), cell_text(section[1]))
+            ),
+            lambda section: section[1],
+            widths=(20, 9),
+        )
+        self._raw_loaded = False
+        self.raw_view.clear()
+        # Keep the section the reader was looking at when moving between dumps.
+        same = next((i for i in range(self.tabs.count()) if self.tabs.tabText(i) == current), 0)
+        self.tabs.setCurrentIndex(same)
+        self._on_tabs_current_changed(same)
+
+    @Slot(int)
+    def _on_tabs_current_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self.raw_view and self._dump and not self._raw_loaded:
+            self._raw_loaded = True
+            self.raw_view.load(self._dump)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # the app palette, propagated
+            self._styled.reapply()
+
+
+# --- text for the sections ----------------------------------------------------------------
+
+
+def _timeout_text(timeout_ms: int | None) -> str:
+    if timeout_ms is None:
+        return "—"
+    return f"{duration_text(timeout_ms)} ({timeout_ms:,} ms)"
+
+
+def _describe_event_row(row: int, event: Any) -> Preview:
+    view = describe_event(event)
+    number = str(view.sequence) if view.sequence is not None else str(row + 1)
+    tools = ""
+    if view.tool_names:
+        counts: dict[str, int] = {}
+        for name in view.tool_names:
+            counts[name] = counts.get(name, 0) + 1
+        tools = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items())
+        if view.failed_tools:
+            tools += f" ({view.failed_tools} failed)"
+    text = cell_text(view.text) or ("(tool calls only)" if view.tool_names else "(no text)")
+    return Preview((number, view.role, text, tools), failed=view.failed_tools > 0)
+
+
+def _events_summary_text(dump: TraceDump) -> str:
+    summary = dump.record.events_summary
+    sent = plural(len(dump.record.events), "event")
+    if summary is None:
+        return f"{sent} in this dump."
+    facts = [f"{sent} sent to the model"]
+    if summary.original_count is not None:
+        facts[0] += f", of {summary.original_count:,} in the transcript"
+    if summary.max_json_chars is not None:
+        facts.append(f"budget {summary.max_json_chars:,} characters of JSON")
+    return " · ".join(facts) + "."
+
+
+def _prompt_sections(dump: TraceDump) -> list[tuple[str, str]]:
+    sections = [
+        ("System prompt", dump.record.system_prompt or ""),
+        ("User message", dump.record.user_message or ""),
+    ]
+    for key, value in dump.other_fields.items():
+        sections.append((key, "" if value is None else format_json(value)))
+    return sections

@@ -1,0 +1,364 @@
+"""The pages of a dump's detail view: one attempt, the raw JSON, and their shared parts.
+
+An `Inspector` is a lazy table of items above a viewer of the selected one; `AttemptPage`
+shows an attempt's tool executions, messages and step results; `RawJsonView` the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Slot
+from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.gui.style import Accent, accent_text, mute, tint
+from memtab.gui.traces.models import (
+    Preview,
+    PreviewTableModel,
+    ToolExecutionModel,
+    cell_text,
+    duration_text,
+)
+from memtab.gui.traces.text_view import LongTextView
+from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.humanize import absolute_time, size_text
+from memtab.traces.describe import describe_step, format_json
+from memtab.traces.reader import TraceAttempt, TraceDump, TraceMessage
+
+if TYPE_CHECKING:
+    from memtab.traces.schema import ToolExecutionRecord
+
+RAW_LIMIT_CHARS = 256 * 1024
+
+
+def make_table(accessible_name: str, parent: QWidget) -> QTreeView:
+    """A flat, row-selecting, keyboard-navigable table (a QTreeView without branches)."""
+    view = QTreeView(parent)
+    view.setAccessibleName(accessible_name)
+    view.setRootIsDecorated(False)
+    view.setUniformRowHeights(True)
+    view.setAlternatingRowColors(True)
+    view.setAllColumnsShowFocus(True)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setTextElideMode(Qt.TextElideMode.ElideRight)
+    view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    view.header().setStretchLastSection(True)
+    return view
+
+
+def set_column_widths(view: QTreeView, chars: Sequence[int]) -> None:
+    """Size leading columns to a number of average characters (cheap on huge models)."""
+    metrics = view.fontMetrics()
+    for column, count in enumerate(chars):
+        view.header().resizeSection(column, metrics.averageCharWidth() * count + 24)
+        view.header().setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+
+
+class Styled:
+    """Remembers which widgets carry an accent, to repaint them when the palette changes."""
+
+    def __init__(self) -> None:
+        self._texts: list[tuple[QWidget, Accent]] = []
+        self._banners: list[tuple[QWidget, Accent]] = []
+
+    def text(self, widget: QWidget, accent: Accent | None) -> None:
+        """Draw `widget`'s text in `accent` (None: the normal text colour)."""
+        self._texts = [(w, a) for w, a in self._texts if w is not widget]
+        if accent is None:
+            widget.setPalette(QPalette())
+            return
+        self._texts.append((widget, accent))
+        self._apply_text(widget, accent)
+
+    def banner(self, widget: QWidget, accent: Accent) -> None:
+        """Give `widget` a background tinted with `accent`."""
+        widget.setAutoFillBackground(True)
+        self._banners.append((widget, accent))
+        self._apply_banner(widget, accent)
+
+    def reapply(self) -> None:
+        for widget, accent in self._texts:
+            self._apply_text(widget, accent)
+        for widget, accent in self._banners:
+            self._apply_banner(widget, accent)
+
+    # Only the one role is set, so every other colour still follows the application palette.
+    @staticmethod
+    def _apply_text(widget: QWidget, accent: Accent) -> None:
+        palette = widget.palette()
+        palette.setColor(
+            QPalette.ColorRole.WindowText, accent_text(QGuiApplication.palette(), accent)
+        )
+        widget.setPalette(palette)
+
+    @staticmethod
+    def _apply_banner(widget: QWidget, accent: Accent) -> None:
+        palette = widget.palette()
+        app_palette = QGuiApplication.palette()
+        palette.setColor(
+            QPalette.ColorRole.Window, tint(app_palette, accent, QPalette.ColorRole.Window, 0.16)
+        )
+        widget.setPalette(palette)
+
+
+class Inspector(QWidget):
+    """A table of items above a viewer that shows the selected item in full."""
+
+    def __init__(self, name: str, parent: QWidget | None = None, *, monospace: bool = True) -> None:
+        """`name` is the table's accessible name; the viewer is "`name` detail"."""
+        super().__init__(parent)
+        self.table = make_table(name, self)
+        self.viewer = LongTextView(f"{name} detail", self, monospace=monospace)
+        self._detail: Callable[[Any], str] = format_json
+        self._model: PreviewTableModel | None = None
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.viewer)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+    @property
+    def model(self) -> PreviewTableModel | None:
+        """The current model (None before `set_items`)."""
+        return self._model
+
+    def set_items(
+        self,
+        headers: Sequence[str],
+        items: Sequence[Any],
+        describe: Callable[[int, Any], Preview],
+        detail: Callable[[Any], str],
+        widths: Sequence[int] = (),
+    ) -> None:
+        """Show `items` (described lazily) and the first one in the viewer."""
+        old = self._model
+        self._model = PreviewTableModel(headers, items, describe, self)
+        self._detail = detail
+        self.table.setModel(self._model)
+        self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
+        set_column_widths(self.table, widths)
+        if old is not None:
+            old.deleteLater()
+        if items:
+            self.table.setCurrentIndex(self._model.index(0, 0))
+        else:
+            self.viewer.set_text("")
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_table_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._model is None or not current.isValid():
+            return
+        self.viewer.set_text(self._detail(self._model.item(current.row())))
+
+
+class AttemptPage(QWidget):
+    """One attempt: its status, the tool executions table, and the selected call in full."""
+
+    def __init__(self, attempt: TraceAttempt, run_started_at: int | None) -> None:
+        """Build the page for `attempt` (tool start times relative to `run_started_at`)."""
+        super().__init__()
+        self.attempt = attempt
+        styled = self._styled = Styled()
+        number = QLabel(f"<b>Attempt {attempt.number}</b>", self)
+        facts = _attempt_status(attempt)  # may hold a model's finish reason: elided
+        self.status = ElidedLabel(f"· {facts}" if facts else "", self)
+        status = QHBoxLayout()
+        status.addWidget(number)
+        status.addWidget(self.status, 1)
+        record = attempt.record
+        self.error_label = WrappedLabel(record.error or "", self)
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.setVisible(bool(record.error))
+        styled.text(self.error_label, Accent.ERROR)
+
+        calls = record.tool_executions
+        calls_title = QLabel(f"<b>Tool executions</b> ({len(calls)})", self)
+        self.tool_model = ToolExecutionModel(calls, run_started_at, self)
+        self.tool_table = make_table("Tool executions", self)
+        self.tool_table.setModel(self.tool_model)
+        header = self.tool_table.header()
+        header.setStretchLastSection(False)
+        set_column_widths(self.tool_table, (16, 30))
+        header.setSectionResizeMode(ToolExecutionModel.RESULT, QHeaderView.ResizeMode.Stretch)
+        for column in (ToolExecutionModel.DURATION, ToolExecutionModel.STARTED):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.tool_table.selectionModel().currentRowChanged.connect(
+            self._on_tool_table_current_row_changed
+        )
+        self.tool_table.setVisible(bool(calls))
+        no_calls = QLabel("No tool calls in this attempt.", self)
+        mute(no_calls)
+        no_calls.setVisible(not calls)
+
+        self.call_view = LongTextView("Selected tool call", self)
+        self.messages = Inspector("Messages", self, monospace=False)
+        self.messages.set_items(
+            ("#", "Role", "Text"),
+            attempt.messages,
+            _describe_message,
+            _message_detail,
+            widths=(4, 10),
+        )
+        self.steps = Inspector("Step results", self)
+        self.steps.set_items(
+            ("#", "Summary"),
+            record.step_results,
+            lambda row, step: Preview((str(row + 1), describe_step(step))),
+            format_json,
+            widths=(4,),
+        )
+        self.inner_tabs = QTabWidget(self)
+        self.inner_tabs.setDocumentMode(True)
+        self.inner_tabs.addTab(self.call_view, "Selected call")
+        self.inner_tabs.addTab(self.messages, f"Messages ({len(attempt.messages)})")
+        self.inner_tabs.addTab(self.steps, f"Step results ({len(record.step_results)})")
+
+        top = QWidget(self)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(calls_title)
+        top_layout.addWidget(self.tool_table, 1)
+        top_layout.addWidget(no_calls)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(top)
+        splitter.addWidget(self.inner_tabs)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 3)
+        # Room for the calls there are (up to a dozen), the rest for the selected one.
+        row_height = self.fontMetrics().height() + 6
+        table_height = row_height * (min(max(len(calls), 2), 12) + 2) + 30
+        splitter.setSizes([table_height, 3 * table_height])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(status)
+        layout.addWidget(self.error_label)
+        layout.addWidget(splitter, 1)
+
+        if calls:
+            first = next((row for row, call in enumerate(calls) if call.failed), 0)
+            self.tool_table.setCurrentIndex(self.tool_model.index(first, 0))
+        else:
+            self.call_view.set_placeholder("No tool calls in this attempt.")
+            self.inner_tabs.setCurrentWidget(self.messages)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # the app palette, propagated
+            self._styled.reapply()
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_tool_table_current_row_changed(self, current: QModelIndex, _prev: QModelIndex) -> None:
+        execution = self.tool_model.execution(current.row())
+        if execution is not None:
+            self.call_view.set_text(_execution_detail(execution))
+            self.inner_tabs.setCurrentWidget(self.call_view)
+
+
+class RawJsonView(QWidget):
+    """The dump file as it is on disk, read-only, with a Copy button."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """Empty until `load`."""
+        super().__init__(parent)
+        self._text = ""
+        self.info = ElidedLabel("", self)  # the dump's path: as long as the home's
+        mute(self.info)
+        self.copy_button = QPushButton("Copy", self)
+        self.copy_button.setAccessibleName("Copy raw JSON")
+        self.copy_button.setToolTip("Copy the whole file to the clipboard")
+        self.copy_button.clicked.connect(self._on_copy_button_clicked)
+        self.text_view = LongTextView("Raw JSON", self, limit=RAW_LIMIT_CHARS)
+        self._reset_timer = QTimer(self)
+        self._reset_timer.setSingleShot(True)
+        self._reset_timer.setInterval(1500)
+        self._reset_timer.timeout.connect(self._on_reset_timer_timeout)
+        bar = QHBoxLayout()
+        bar.addWidget(self.info, 1)
+        bar.addWidget(self.copy_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(bar)
+        layout.addWidget(self.text_view, 1)
+
+    def load(self, dump: TraceDump) -> None:
+        """Show the dump's text (its start, if it is large)."""
+        self._text = dump.raw_text
+        self.info.set_full_text(f"{size_text(dump.size_bytes)} · {dump.path}")
+        self.text_view.set_text(dump.raw_text)
+        self.copy_button.setEnabled(bool(dump.raw_text))
+
+    def clear(self) -> None:
+        """Forget the text (a new dump is being shown)."""
+        self._text = ""
+        self.text_view.set_text("")
+
+    @Slot()
+    def _on_copy_button_clicked(self) -> None:
+        QGuiApplication.clipboard().setText(self._text)
+        self.copy_button.setText("Copied")
+        self._reset_timer.start()
+
+    @Slot()
+    def _on_reset_timer_timeout(self) -> None:
+        self.copy_button.setText("Copy")
+
+
+# --- text for an attempt ------------------------------------------------------------------
+
+
+def _attempt_status(attempt: TraceAttempt) -> str:
+    parts: list[str] = []
+    record = attempt.record
+    if record.finish_reason:
+        parts.append(f"finish reason: {record.finish_reason}")
+    if record.wrote:
+        parts.append("wrote memory")
+    if record.no_new_memories:
+        parts.append("no new memories")
+    if record.aborted and record.finish_reason != "aborted":
+        parts.append("aborted")
+    return " · ".join(parts)
+
+
+def _execution_detail(execution: ToolExecutionRecord) -> str:
+    facts = [execution.name]
+    if execution.tool_call_id:
+        facts.append(f"call {execution.tool_call_id}")
+    if execution.duration_ms is not None:
+        facts.append(f"took {duration_text(execution.duration_ms)}")
+    if execution.started_at is not None:
+        facts.append(f"started {absolute_time(execution.started_at)}")
+    sections = [" · ".join(facts), "", "Input", format_json(execution.input)]
+    if execution.error is not None:
+        sections += ["", "Error", execution.error]
+    if execution.has_output:
+        sections += ["", "Output", format_json(execution.output)]
+    return "\n".join(sections)
+
+
+def _describe_message(row: int, message: TraceMessage) -> Preview:
+    return Preview((str(row + 1), message.role, cell_text(message.text) or "(empty)"))
+
+
+def _message_detail(message: TraceMessage) -> str:
+    return message.text

@@ -1,0 +1,373 @@
+"""The Traces tab: every writer trace dump of the home, and one of them in full.
+
+Scans and parses run on the tab's own `TaskRunner` (never the GUI thread): a rescan when
+the watcher reports a change under `debug_obj/` (or the registry, for names), and a parse
+each time the selection moves — keyed, so only the newest selection lands. The list is
+swapped in whole and the selection restored by path; the disk is the only truth.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components.activity.changes import ChangeSummary
+from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.style import mute
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.traces.detail import TraceDetailView
+from memtab.gui.traces.models import (
+    SUMMARY_ROLE,
+    TraceFilterProxy,
+    TraceListModel,
+    outcome_icon,
+    outcome_label,
+)
+from memtab.gui.traces.pages import make_table
+from memtab.humanize import plural
+from memtab.store.home import Home, PathKind
+from memtab.traces.catalog import TraceCatalog
+from memtab.traces.outcome import Outcome
+from memtab.traces.reader import TraceDump, TraceSummary, parse_trace
+
+logger = logging.getLogger(__name__)
+
+EMPTY_TEXT = "No writer trace dumps yet — the writer saves one when a run fails"
+TIME_REFRESH_MS = 60_000
+SPLIT_UNIT = 1000  # the list gets 2/5 of the width, the detail 3/5
+_SCAN_KEY = "traces:scan"
+_OPEN_KEY = "traces:open"
+
+
+def _scan(catalog: TraceCatalog, _context: TaskContext) -> list[TraceSummary]:
+    return catalog.scan()
+
+
+def _parse(path: Path, _context: TaskContext) -> TraceDump:
+    return parse_trace(path)
+
+
+def _same_path(first: Path | str, second: Path | str) -> bool:
+    return os.path.abspath(first) == os.path.abspath(second)
+
+
+class TracesTab(QWidget):
+    """The list of dumps (filterable, live) beside the selected dump in full.
+
+    Signals:
+        scan_finished(): a rescan landed and the list shows it.
+        trace_shown(object): a dump (`TraceDump`) is now displayed in the detail pane.
+    """
+
+    scan_finished = Signal()
+    trace_shown = Signal(object)
+
+    def __init__(
+        self, home: Home, watcher: HomeWatcher | None, parent: QWidget | None = None
+    ) -> None:
+        """Build the tab over `home` and start the first scan; `watcher` keeps it live."""
+        super().__init__(parent)
+        self._home = home
+        self._watcher = watcher
+        self._catalog = TraceCatalog(home)
+        self._runner = TaskRunner("traces", parent=self)
+        self._scan_job: int | None = None
+        self._open_job: int | None = None
+        self._opening: Path | None = None
+        self._pending_show: Path | None = None
+        self._shown: TraceSummary | None = None  # what the detail pane was filled from
+        self._closed = False
+
+        self.model = TraceListModel(self)
+        self.proxy = TraceFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self._build()
+
+        self._runner.job_finished.connect(self._on_runner_job_finished)
+        self._runner.job_failed.connect(self._on_runner_job_failed)
+        if watcher is not None:
+            watcher.paths_changed.connect(self._on_watcher_paths_changed)
+        self._time_timer = QTimer(self)
+        self._time_timer.setInterval(TIME_REFRESH_MS)
+        self._time_timer.timeout.connect(self._on_time_timer_timeout)
+        self._time_timer.start()
+        self.refresh()
+
+    # -- building --------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.workspace_filter = QComboBox(self)
+        self.workspace_filter.setAccessibleName("Filter by workspace")
+        # A long workspace name must not widen the window: the popup shows it whole.
+        self.workspace_filter.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.workspace_filter.setMinimumContentsLength(18)
+        self.workspace_filter.addItem("All workspaces", None)
+        self.workspace_filter.currentIndexChanged.connect(self._on_filter_changed)
+        self.outcome_filter = QComboBox(self)
+        self.outcome_filter.setAccessibleName("Filter by outcome")
+        self.outcome_filter.addItem("All outcomes", None)
+        for outcome in Outcome:
+            self.outcome_filter.addItem(
+                outcome_icon(outcome), outcome_label(outcome), outcome.value
+            )
+        self.outcome_filter.currentIndexChanged.connect(self._on_filter_changed)
+        self.count_label = QLabel(self)
+        mute(self.count_label)
+        workspace_label = QLabel("&Workspace:", self)
+        workspace_label.setBuddy(self.workspace_filter)
+        outcome_label_widget = QLabel("&Outcome:", self)
+        outcome_label_widget.setBuddy(self.outcome_filter)
+        filters = QHBoxLayout()
+        filters.setContentsMargins(0, 8, 0, 4)
+        filters.addWidget(workspace_label)
+        filters.addWidget(self.workspace_filter)
+        filters.addSpacing(12)
+        filters.addWidget(outcome_label_widget)
+        filters.addWidget(self.outcome_filter)
+        filters.addStretch(1)
+        filters.addWidget(self.count_label)
+
+        self.list_view = make_table("Trace dumps", self)
+        self.list_view.setModel(self.proxy)
+        header = self.list_view.header()
+        header.setSectionResizeMode(TraceListModel.TIME, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(TraceListModel.OUTCOME, QHeaderView.ResizeMode.ResizeToContents)
+        header.resizeSection(TraceListModel.WORKSPACE, self.fontMetrics().averageCharWidth() * 22)
+        self.list_view.selectionModel().currentRowChanged.connect(self._on_list_current_row_changed)
+        self.no_match = QLabel("No dumps match these filters.", self)
+        self.no_match.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        mute(self.no_match)
+        self.no_match.hide()
+        list_pane = QWidget(self)
+        list_layout = QVBoxLayout(list_pane)
+        list_layout.setContentsMargins(0, 0, 0, 8)
+        list_layout.addLayout(filters)
+        list_layout.addWidget(self.list_view, 1)
+        list_layout.addWidget(self.no_match)
+
+        self.detail = TraceDetailView(self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(list_pane)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setSizes([2 * SPLIT_UNIT, 3 * SPLIT_UNIT])
+
+        self.empty_label = QLabel(EMPTY_TEXT, self)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        mute(self.empty_label)
+        self.loading_label = QLabel("Looking for trace dumps…", self)
+        self.loading_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        mute(self.loading_label)
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.loading_label)
+        self.stack.addWidget(self.empty_label)
+        self.stack.addWidget(self.splitter)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 0, 8, 0)
+        layout.addWidget(self.stack)
+        self.setFocusProxy(self.list_view)
+
+    # -- public ----------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Rescan the home's dumps (off the GUI thread); `scan_finished` when it lands."""
+        if self._closed:
+            return
+        self._scan_job = self._runner.submit(functools.partial(_scan, self._catalog), key=_SCAN_KEY)
+
+    def show_trace(self, path: Path) -> None:
+        """Select and open the dump at `path` (clearing filters that would hide it).
+
+        A dump the last scan has not seen yet (just written) is opened at once and
+        selected when the rescan this triggers lands.
+        """
+        path = Path(os.path.abspath(path))
+        if self._select_path(path, clear_filters=True):
+            return
+        self._pending_show = path
+        self._open(path)
+        self.refresh()
+
+    def selected_path(self) -> Path | None:
+        """The dump selected in the list, or None."""
+        summary = self.proxy.data(self.list_view.currentIndex(), SUMMARY_ROLE)
+        return summary.path if isinstance(summary, TraceSummary) else None
+
+    def shutdown(self) -> None:
+        """Stop the background work (call on window close); the tab stays as it is."""
+        self._closed = True
+        self._time_timer.stop()
+        if self._watcher is not None:
+            self._watcher.paths_changed.disconnect(self._on_watcher_paths_changed)
+            self._watcher = None
+        self._runner.shutdown()
+
+    # -- scanning --------------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_watcher_paths_changed(self, paths: list[str]) -> None:
+        root = self._watcher.root if self._watcher and self._watcher.root else self._home.root
+        summary = ChangeSummary.from_paths(paths, root)
+        if summary.affects(PathKind.WRITER_TRACES) or summary.affects(PathKind.CONFIG):
+            self.refresh()
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, job: int, result: object) -> None:
+        if job == self._scan_job and isinstance(result, list):
+            self._scan_job = None
+            self._apply_scan(result)
+        elif job == self._open_job and isinstance(result, TraceDump):
+            self._open_job = None
+            self._show_dump(result)
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, job: int, message: str) -> None:
+        # The reader never raises on bad files; this is a bug, shown rather than hidden.
+        logger.error("Traces tab job %d failed: %s", job, message)
+        if job == self._open_job:
+            self._open_job = None
+            self.detail.show_placeholder(f"Could not open this dump: {message}")
+        elif job == self._scan_job:
+            self._scan_job = None
+            self.empty_label.setText(f"Could not list the trace dumps: {message}")
+            self.stack.setCurrentWidget(self.empty_label)
+
+    def _apply_scan(self, summaries: list[TraceSummary]) -> None:
+        selected = self.selected_path()
+        self.model.set_summaries(summaries)
+        self._update_workspace_filter(summaries)
+        self.stack.setCurrentWidget(self.splitter if summaries else self.empty_label)
+
+        pending, self._pending_show = self._pending_show, None
+        if pending is not None:
+            # Opened directly already; select it if it is among the home's dumps.
+            self._select_path(pending, clear_filters=True)
+        elif selected is not None:
+            if not self._select_path(selected, clear_filters=False):
+                self._shown = None
+                self.detail.show_placeholder(
+                    "The dump you were looking at was deleted (the writer prunes old dumps)."
+                )
+        elif self.proxy.rowCount() and self._shown is None and self._opening is None:
+            self.list_view.setCurrentIndex(self.proxy.index(0, 0))  # the newest, to start
+        self._update_counts()
+        self.scan_finished.emit()
+
+    def _update_workspace_filter(self, summaries: list[TraceSummary]) -> None:
+        names: dict[str, str] = {}
+        for summary in summaries:
+            names.setdefault(summary.workspace_id, summary.display_workspace)
+        current = self.workspace_filter.currentData()
+        self.workspace_filter.blockSignals(True)
+        self.workspace_filter.clear()
+        self.workspace_filter.addItem("All workspaces", None)
+        for workspace_id, name in sorted(names.items(), key=lambda item: item[1].lower()):
+            self.workspace_filter.addItem(name, workspace_id)
+            self.workspace_filter.setItemData(
+                self.workspace_filter.count() - 1, workspace_id, Qt.ItemDataRole.ToolTipRole
+            )
+        if current is not None and current not in names:
+            # Keep a filter the user chose even if its dumps were all pruned.
+            self.workspace_filter.addItem(current, current)
+        self.workspace_filter.setCurrentIndex(max(0, self.workspace_filter.findData(current)))
+        self.workspace_filter.blockSignals(False)
+
+    def _update_counts(self) -> None:
+        total, shown = self.model.rowCount(), self.proxy.rowCount()
+        text = plural(total, "dump")
+        self.count_label.setText(text if shown == total else f"{shown} of {text}")
+        self.no_match.setVisible(total > 0 and shown == 0)
+
+    # -- selection and opening -------------------------------------------------------------
+
+    def _select_path(self, path: Path, *, clear_filters: bool) -> bool:
+        row = self.model.row_of(path)
+        if row is None:
+            return False
+        proxy_index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if not proxy_index.isValid():
+            if not clear_filters:
+                return False
+            self.workspace_filter.setCurrentIndex(0)
+            self.outcome_filter.setCurrentIndex(0)
+            proxy_index = self.proxy.mapFromSource(self.model.index(row, 0))
+        self.list_view.selectionModel().setCurrentIndex(
+            proxy_index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.list_view.scrollTo(proxy_index)
+        # The same row as before: reopen only if the file changed on disk.
+        summary = self.model.summaries()[row]
+        shown = self._shown
+        if shown is not None and _same_path(shown.path, summary.path):
+            if shown.modified_at_ms is None and shown.size_bytes == summary.size_bytes:
+                self._shown = summary  # opened before the scan saw it: the same file
+            elif (shown.size_bytes, shown.modified_at_ms) != (
+                summary.size_bytes,
+                summary.modified_at_ms,
+            ):
+                self._open(summary.path)  # rewritten on disk since it was opened
+        return True
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_list_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        summary = self.proxy.data(current, SUMMARY_ROLE)
+        if not isinstance(summary, TraceSummary):
+            return
+        if self._shown is not None and _same_path(self._shown.path, summary.path):
+            return
+        if self._opening is not None and _same_path(self._opening, summary.path):
+            return
+        self._open(summary.path)
+
+    def _open(self, path: Path) -> None:
+        if self._closed:
+            return
+        self._opening = path
+        self.detail.show_loading(path.name)
+        self._open_job = self._runner.submit(functools.partial(_parse, path), key=_OPEN_KEY)
+
+    def _show_dump(self, dump: TraceDump) -> None:
+        self._opening = None
+        row = self.model.row_of(dump.path)
+        summary = self.model.summaries()[row] if row is not None else None
+        self._shown = summary or dump.summary()
+        label = self._shown.display_workspace
+        self.detail.show_dump(dump, label)
+        self.trace_shown.emit(dump)
+
+    # -- filters and time ------------------------------------------------------------------
+
+    @Slot(int)
+    def _on_filter_changed(self, _index: int) -> None:
+        outcome = self.outcome_filter.currentData()
+        self.proxy.set_filters(
+            self.workspace_filter.currentData(), Outcome(outcome) if outcome else None
+        )
+        self._update_counts()
+        if not self.list_view.currentIndex().isValid() and self.proxy.rowCount():
+            self.list_view.setCurrentIndex(self.proxy.index(0, 0))
+
+    @Slot()
+    def _on_time_timer_timeout(self) -> None:
+        self.model.refresh_times()

@@ -1,5 +1,0 @@
-"""The Traces tab: the background writer's trace dumps, listed and opened in full."""
-
-from memtab.gui.traces_tab.tab import TracesTab
-
-__all__ = ["TracesTab"]

@@ -1,0 +1,202 @@
+"""When the Memory tab rescans, and what: one scan at a time, changes folded into the next.
+
+The watcher (and the tab's own file operations) report changed paths; `ScanScheduler`
+keeps those that concern the tab (scopes, pins and usage, the journal, the registry —
+not transcripts, writer state or traces) and asks `ScanTasks` for an incremental rescan
+off the GUI thread. Only one scan runs at a time: paths arriving meanwhile are collected
+and covered by the next scan, submitted as soon as the running one lands. A workspace
+switch supersedes the scan in flight (what it covered is covered again).
+
+The first scan (`start`) is preceded by an outline, so a big home paints its folders and
+counts before any file is read (`outline_finished`). Each scan's tree is built on the
+worker with the file rows of the target's open containers (`components.tree.tree.build_tree`).
+Other agents' memory joins the scans once `enable_sources()` is called (the tab does when
+its first scan is shown): from then on a change inside a source also concerns the tab.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest
+from memtab.components.tree.tree import build_tree
+from memtab.gui.tasks.scan import ScanTasks
+from memtab.store.home import Home, PathKind
+
+if TYPE_CHECKING:
+    from memtab.sources.config import SourceContext
+
+logger = logging.getLogger(__name__)
+
+# Changes that can alter what the tab shows (the scopes, pins/usage, the journal, the
+# registry); others (transcripts, writer state and traces, Memtab's locks) are ignored.
+RESCAN_KINDS = frozenset(
+    {
+        PathKind.HOME,
+        PathKind.MEMORY_DIR,
+        PathKind.GLOBAL_SCOPE,
+        PathKind.PROJECT_SCOPE,
+        PathKind.WORKSPACE_DIR,
+        PathKind.WORKSPACE_SCOPE,
+        PathKind.MEMORY_META,
+        PathKind.CONSOLIDATION_JOURNAL,
+        PathKind.CONFIG,
+    }
+)
+
+
+class ScanTarget(Protocol):
+    """What a scan is for, asked when it is submitted (the tab)."""
+
+    @property
+    def workspace_id(self) -> str | None:
+        """The workspace to scan (None: the default one)."""
+        ...
+
+    @property
+    def scan(self) -> HomeScan | None:
+        """The scan shown now, which the next one updates incrementally."""
+        ...
+
+    @property
+    def open_containers(self) -> Collection[str]:
+        """The containers whose file rows the tree builds (a big home builds no others)."""
+        ...
+
+
+ContextLoader = Callable[[Home], "SourceContext"]
+"""How discovery reads its settings (tests inject an agent machine's)."""
+
+
+class ScanScheduler(QObject):
+    """Collects changed paths and runs one rescan at a time (see the module docstring).
+
+    Signals (GUI thread):
+        scan_finished(ScanOutcome): a scan landed (its `presented` is the built tree).
+        outline_finished(ScanOutcome): the outline before the first scan of a big home.
+        scan_failed(str): a message for the user.
+    """
+
+    scan_finished = Signal(object)
+    outline_finished = Signal(object)
+    scan_failed = Signal(str)
+
+    def __init__(
+        self,
+        home: Home,
+        target: ScanTarget,
+        parent: QObject | None = None,
+        *,
+        source_context: ContextLoader | None = None,
+    ) -> None:
+        """Scan `home` for `target`; nothing runs until `request`. `source_context` reads
+        the sources' settings (default: `SourceContext.load`)."""
+        super().__init__(parent)
+        self._home = home
+        self._target = target
+        self._source_context = source_context
+        self._with_sources = False
+        self._pending: set[str] | None = set()  # None: everything
+        self._inflight: frozenset[str] | None = frozenset()  # None: everything
+        self._due = False
+        self._tasks = ScanTasks(parent=self)
+        self._tasks.scan_finished.connect(self._on_tasks_scan_finished)
+        self._tasks.outline_finished.connect(self._on_tasks_outline_finished)
+        self._tasks.scan_failed.connect(self._on_tasks_scan_failed)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a scan is queued or running, or another one is due after it."""
+        return self._tasks.busy or self._due
+
+    @property
+    def with_sources(self) -> bool:
+        """Whether scans include other agents' memory (`enable_sources`)."""
+        return self._with_sources
+
+    def concerns(self, path: str) -> bool:
+        """Whether a change of `path` can alter what the tab shows."""
+        if self._home.classify(path).kind in RESCAN_KINDS:
+            return True
+        scan = self._target.scan
+        return (
+            scan is not None and scan.sources is not None and bool(scan.sources.affected_by(path))
+        )
+
+    def enable_sources(self) -> None:
+        """Scan other agents' memory from now on, starting now (once)."""
+        if not self._with_sources:
+            self._with_sources = True
+            self.request(())
+
+    def start(self) -> None:
+        """The first scan of the home, after an outline of it."""
+        self._tasks.outline(self._request(None), build_tree)
+        self._pending = None
+        self._submit()  # queued behind the outline on the same worker
+
+    def request(self, paths: Iterable[str] | None, *, supersede: bool = False) -> None:
+        """Rescan `paths` (None: everything) — now, or right after the scan in flight;
+        `supersede` cancels the scan in flight instead (a workspace switch)."""
+        if paths is None:
+            self._pending = None
+        elif self._pending is not None:
+            self._pending.update(paths)
+        if supersede:
+            # The scan in flight is cancelled; whatever it covered must be covered again.
+            if self._inflight is None or self._pending is None:
+                self._pending = None
+            else:
+                self._pending.update(self._inflight)
+            self._submit()
+        elif self._tasks.busy:
+            self._due = True
+        else:
+            self._submit()
+
+    def shutdown(self) -> None:
+        """Cancel scans and stop the worker thread (on window close)."""
+        self._tasks.shutdown()
+
+    def _submit(self) -> None:
+        pending, self._pending = self._pending, set()
+        self._due = False
+        self._inflight = frozenset(pending) if pending is not None else None
+        opened = frozenset(self._target.open_containers)
+        self._tasks.scan(
+            self._request(self._inflight), functools.partial(build_tree, open_containers=opened)
+        )
+
+    def _request(self, changed_paths: frozenset[str] | None) -> ScanRequest:
+        return ScanRequest(
+            home=self._home,
+            workspace_id=self._target.workspace_id,
+            choose_default=True,
+            previous=self._target.scan,
+            changed_paths=changed_paths,
+            with_sources=self._with_sources,
+            source_context=self._source_context,
+        )
+
+    @Slot(object)
+    def _on_tasks_outline_finished(self, outcome: ScanOutcome) -> None:
+        self.outline_finished.emit(outcome)
+
+    @Slot(object)
+    def _on_tasks_scan_finished(self, outcome: ScanOutcome) -> None:
+        self._inflight = frozenset()
+        self.scan_finished.emit(outcome)
+        if self._due:
+            self._submit()
+
+    @Slot(str)
+    def _on_tasks_scan_failed(self, message: str) -> None:
+        self._inflight = frozenset()
+        self.scan_failed.emit(message)
+        if self._due:
+            self._submit()

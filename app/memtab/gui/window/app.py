@@ -1,0 +1,431 @@
+"""Starting the GUI: the QApplication, the main window, and `--screenshot`.
+
+`create_main_window(home, workspace_id)` is the one way to build the window (the entry
+point and the tests use it). `run_app(location, workspace_id, screenshot)` is what
+`memtab` calls without a sub-command: it checks that Qt's platform plugin can load (and
+names the missing library when it cannot), and installs the crash dialog.
+
+Set `MEMTAB_TIMING=1` to print, on stderr, when the Memory tab's tree was first painted
+showing the home (`memtab-timing: tree-paint at <epoch s> scan-ms <ms> files <n>
+peak-rss-mb <MiB>`) and first painted with every description read (`loaded-paint`, same
+fields), and first painted with other agents' memory (`sources-paint`); the benchmarks
+(tests/bench/test_startup_bench.py) time process start with them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import (
+    QEvent,
+    QEventLoop,
+    QLibraryInfo,
+    QMessageLogContext,
+    QObject,
+    QTimer,
+    QtMsgType,
+    Slot,
+    qInstallMessageHandler,
+)
+from PySide6.QtWidgets import QApplication, QWidget
+
+from memtab import __version__
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
+from memtab.gui.icons import app_icon
+from memtab.gui.memory_tab.tab import MemoryTab, TabParts
+from memtab.gui.ui_state import UiState
+from memtab.gui.window.crash_dialog import CrashReporter
+from memtab.gui.window.main_window import MainWindow
+from memtab.resources import resource_path
+from memtab.store.home import Home, HomeLocation
+
+if TYPE_CHECKING:
+    from memtab.components.sources.scan import ContextLoader
+    from memtab.gui.tasks.writer import WriterSupervisor
+    from memtab.gui.traces import TracesTab
+
+logger = logging.getLogger(__name__)
+
+SCREENSHOT_TIMEOUT_MS = 30_000
+TIMING_VARIABLE = "MEMTAB_TIMING"
+GC_THRESHOLD_YOUNG = 10_000
+# How long a busy worker thread may keep the interpreter while the GUI thread waits for it.
+GIL_SWITCH_INTERVAL_S = 0.001
+
+
+def application() -> QApplication:
+    """The process's QApplication, created (and named) on first use."""
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    app = QApplication([sys.argv[0] if sys.argv else "memtab"])
+    app.setApplicationName("memtab")
+    app.setApplicationDisplayName("Memtab")
+    app.setDesktopFileName("memtab")
+    app.setWindowIcon(app_icon())
+    return app
+
+
+def build_traces_tab(home: Home, watcher: HomeWatcher) -> TracesTab:
+    """The Traces tab (imported on demand: the window paints before it is needed)."""
+    from memtab.gui.traces import TracesTab
+
+    return TracesTab(home, watcher)
+
+
+def build_tab_parts(own_writes: OwnWrites, consolidation: LazyConsolidationTasks) -> TabParts:
+    """The Memory tab's editor and footer (imported on demand: the tree paints first)."""
+    from memtab.gui.consolidation.footer import ConsolidationFooter
+    from memtab.gui.editor.editor import EditorPanel
+
+    return TabParts(EditorPanel(own_writes), ConsolidationFooter(consolidation))
+
+
+def build_writer(home: Home) -> WriterSupervisor:
+    """The background memory writer of `home` (imported on demand, like the Traces tab)."""
+    from memtab.gui.tasks.writer import WriterSupervisor
+
+    return WriterSupervisor(home)
+
+
+def create_main_window(
+    home: Home,
+    workspace_id: str | None,
+    *,
+    home_source: str | None = None,
+    ui_state: UiState | None = None,
+    watcher: HomeWatcher | None = None,
+    service_factory: ServiceFactory | None = None,
+    start_writer: bool = True,
+    source_context: ContextLoader | None = None,
+) -> MainWindow:
+    """Build the main window for `home` and start watching and scanning it.
+
+    `workspace_id` (e.g. `--workspace`) wins over the workspace remembered for this home.
+    `home_source` is how the home was found (`HomeLocation.source`, for the status bar).
+    `ui_state` defaults to the remembered state in the config dir; `watcher` and
+    `service_factory` (builds the `ConsolidationService` on the first Consolidate now)
+    can be replaced (tests: polling, a scripted provider). The background memory writer
+    follows the home's transcripts unless `start_writer` is False; `source_context` reads
+    the settings of other agents' memory (tests: an agent machine's). The window is not
+    shown.
+    """
+    application()
+    prefer_the_gui_thread()
+    state = ui_state if ui_state is not None else UiState.load()
+    own_writes = OwnWrites()
+    consolidation = LazyConsolidationTasks(home, service_factory)
+    tab = MemoryTab(
+        home,
+        parts=functools.partial(build_tab_parts, own_writes, consolidation),
+        own_writes=own_writes,
+        consolidation=consolidation,
+        ui_state=state,
+        workspace_id=workspace_id,
+        source_context=source_context,
+    )
+    watcher = watcher or HomeWatcher()
+    window = MainWindow(
+        home,
+        tab,
+        watcher,
+        home_source=home_source,
+        ui_state=state,
+        traces_tab_factory=functools.partial(build_traces_tab, home, watcher),
+        writer_factory=functools.partial(build_writer, home) if start_writer else None,
+    )
+    window.start()
+    tab.loaded.connect(consolidation.preload)
+    return window
+
+
+class _PaintTimer(QObject):
+    """Prints when the tree is first painted after each start-up milestone (MEMTAB_TIMING=1):
+    `tree-paint` once it shows the home, `loaded-paint` once every description is in."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self._armed: list[str] = []
+        self._reported: set[str] = set()
+        window.memory_tab.tree_ready.connect(self._on_memory_tab_tree_ready)
+        window.memory_tab.loaded.connect(self._on_memory_tab_loaded)
+        window.memory_tab.sources_loaded.connect(self._on_memory_tab_sources_loaded)
+
+    def _arm(self, *events: str) -> None:
+        self._armed += [event for event in events if event not in self._reported]
+        viewport = self._window.memory_tab.tree.viewport()
+        viewport.installEventFilter(self)
+        viewport.update()
+
+    @Slot()
+    def _on_memory_tab_tree_ready(self) -> None:
+        self._arm("tree-paint")
+
+    @Slot()
+    def _on_memory_tab_loaded(self) -> None:
+        self._arm("tree-paint", "loaded-paint")
+
+    @Slot()
+    def _on_memory_tab_sources_loaded(self) -> None:
+        self._arm("tree-paint", "loaded-paint", "sources-paint")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Report the first paint after each milestone, then stop listening."""
+        if self._armed and event.type() == QEvent.Type.Paint:
+            armed, self._armed = self._armed, []
+            if isinstance(watched, QWidget):
+                watched.removeEventFilter(self)
+            for name in armed:
+                self._report(name)
+        return False
+
+    def _report(self, name: str) -> None:
+        self._reported.add(name)
+        tab = self._window.memory_tab
+        scan_ms = tab.scan.duration_ms if tab.scan is not None else 0.0
+        files = sum(section.file_count for section in tab.model.root.children)
+        print(
+            f"memtab-timing: {name} at {time.time():.6f} scan-ms {scan_ms:.1f} "
+            f"files {files} peak-rss-mb {_peak_rss_mb():.0f}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def _peak_rss_mb() -> float:
+    """The process's peak resident memory in MiB (0 where the platform cannot say).
+
+    Linux: VmHWM, which (unlike `ru_maxrss`) does not count the pages of the process
+    this one was forked from.
+    """
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        status = Path("/proc/self/status").read_text(encoding="ascii", errors="replace")
+        return int(status.split("VmHWM:")[1].split()[0]) / 1024
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 1024 / (1024 if sys.platform == "darwin" else 1)
+
+
+def prefer_the_gui_thread() -> None:
+    """Let the GUI thread have the interpreter within 1 ms, not CPython's default 5.
+
+    Scans, searches and the writer run Python on worker threads; each time the GUI
+    thread needs the interpreter (a paint, a timer, a key press) it waits for the switch
+    interval, and with two busy workers it may wait twice. At 5 ms that alone breaks a
+    16 ms frame; the cost is more frequent hand-overs while several threads are busy.
+    """
+    sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
+
+
+def tune_garbage_collection() -> None:
+    """Keep Python's cycle collector from freezing the GUI.
+
+    A full collection walks every tracked object: with Qt's wrappers and a few thousand
+    memory files that is 100 ms or more on the GUI thread. Once the window has loaded,
+    `gc.freeze()` moves everything alive (modules, widgets, the shown tree) out of the
+    collector's sight, and a higher first threshold makes collections rarer. Reference
+    counting still frees everything as usual; the tree breaks its own cycles.
+    """
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD_YOUNG, 20, 20)
+
+
+def _wait_until_loaded(window: MainWindow, timeout_ms: int) -> bool:
+    """Wait for the first scan shown, then (at most as long again) for other agents'
+    memory, so a screenshot shows them too."""
+    tab = window.memory_tab
+    for milestone, done in (
+        (tab.loaded, lambda: tab.is_loaded),
+        (tab.sources_loaded, lambda: tab.is_sources_loaded),
+    ):
+        if not done():
+            loop = QEventLoop()
+            milestone.connect(loop.quit)
+            QTimer.singleShot(timeout_ms, loop.quit)
+            loop.exec()
+    return tab.is_loaded
+
+
+def take_screenshot(
+    window: MainWindow, target: Path, timeout_ms: int = SCREENSHOT_TIMEOUT_MS
+) -> bool:
+    """Show the window, wait for the Memory tab's first scan, and save it as a PNG."""
+    window.show()
+    if not _wait_until_loaded(window, timeout_ms):
+        print(
+            f"memtab: the Memory tab did not load within {timeout_ms / 1000:.0f} s; "
+            "no screenshot taken",
+            file=sys.stderr,
+        )
+        return False
+    # One more turn of the loop: layouts and the merged tree settle and paint.
+    QApplication.processEvents()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(target), "PNG"):
+        print(f"memtab: could not write the screenshot {target}", file=sys.stderr)
+        return False
+    return True
+
+
+# Qt messages that say nothing about Memtab: a platform plugin that cannot do something
+# (the offscreen one, used by --screenshot, cannot honour size hints, raise or grab).
+_IGNORED_QT_MESSAGES = ("This plugin does not support ",)
+
+
+def _log_qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Route Qt's own messages to logging, dropping known noise.
+
+    A fatal message (Qt aborts right after it) and the platform plugin's diagnostics also
+    go to stderr: they are why the window did not open, and the log alone would hide them.
+    """
+    if message.startswith(_IGNORED_QT_MESSAGES):
+        return
+    level = {
+        QtMsgType.QtDebugMsg: logging.DEBUG,
+        QtMsgType.QtInfoMsg: logging.INFO,
+        QtMsgType.QtWarningMsg: logging.WARNING,
+    }.get(mode, logging.ERROR)
+    logging.getLogger("qt").log(level, "%s", message)
+    category = context.category or ""
+    if mode == QtMsgType.QtFatalMsg or (
+        category.startswith("qt.qpa.plugin") and level >= logging.WARNING
+    ):
+        print(f"Qt: {message}", file=sys.stderr, flush=True)
+    if mode == QtMsgType.QtFatalMsg:
+        print(
+            "memtab: Qt could not start. Run with QT_DEBUG_PLUGINS=1 to see every library "
+            "the platform plugin tried to load; README.md → Troubleshooting.",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def _platform_will_be_xcb(environ: Mapping[str, str]) -> bool:
+    """Whether Qt is about to use its xcb (X11) platform plugin."""
+    chosen = environ.get("QT_QPA_PLATFORM", "").strip()
+    if chosen:
+        return chosen.split(":")[0].split(";")[0] == "xcb"
+    wayland = environ.get("WAYLAND_DISPLAY") and environ.get("XDG_SESSION_TYPE") == "wayland"
+    return sys.platform.startswith("linux") and not wayland
+
+
+def platform_plugin_problem(
+    plugin: Path | None = None, environ: Mapping[str, str] | None = None
+) -> str | None:
+    """Why Qt's xcb platform plugin cannot load, in the dynamic loader's words, or None.
+
+    Qt itself only says "could not load the Qt platform plugin" (naming xcb-cursor0 even
+    when another library is missing) and aborts; loading the plugin first names the
+    missing library. `plugin` defaults to the installed `platforms/libqxcb.so`.
+    """
+    if plugin is None:
+        if not _platform_will_be_xcb(os.environ if environ is None else environ):
+            return None
+        plugins = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath))
+        plugin = plugins / "platforms" / "libqxcb.so"
+        if not plugin.is_file():
+            return None
+    import ctypes  # only where Qt is about to load xcb
+
+    try:
+        ctypes.CDLL(str(plugin))
+    except OSError as error:
+        reason = str(error)
+        missing = reason.split(":", 1)[0].strip()
+        package = system_packages().get(missing)
+        hint = (
+            f" On Debian/Ubuntu: apt-get install {package}."
+            if package
+            else " Install the package that provides it."
+        )
+        return (
+            f"Qt's xcb platform plugin cannot be loaded: {reason}.{hint} From Memtab's "
+            "source, scripts/install-system-deps installs everything Qt needs."
+        )
+    return None
+
+
+def system_packages() -> dict[str, str]:
+    """The Debian/Ubuntu package of each library Qt's platform plugins load."""
+    table = resource_path("linux", "qt-libraries.tsv")
+    packages: dict[str, str] = {}
+    try:
+        lines = table.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return packages
+    for line in lines:
+        library, _, package = line.partition("\t")
+        if package and not line.startswith("#"):
+            packages[library.strip()] = package.strip()
+    return packages
+
+
+def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | None = None) -> int:
+    """Open the window on `location` (and, with `screenshot`, save a PNG and exit)."""
+    problem = platform_plugin_problem()
+    if problem is not None:
+        print(f"memtab: {problem}", file=sys.stderr)
+        return 1
+    # Installed here, not in `application()`; tests install it too (tests/support/logfail.py).
+    qInstallMessageHandler(_log_qt_message)
+    app = application()
+    crashes = CrashReporter(app, show_dialogs=not screenshot)
+    crashes.install()
+    logger.info("Memtab %s opens %s (%s)", __version__, location.path, location.source)
+    window = create_main_window(Home(location.path), workspace_id, home_source=location.source)
+    window.memory_tab.loaded.connect(tune_garbage_collection)
+    if os.environ.get(TIMING_VARIABLE, "").strip() not in ("", "0"):
+        _PaintTimer(window)
+    if screenshot:
+        ok = take_screenshot(window, Path(screenshot))
+        window.close_without_asking()
+        destroy_window(window)
+        return 0 if ok and not crashes.errors_seen else 1
+    # Ctrl+C in the terminal closes the window (asking about unsaved changes).
+    signal.signal(signal.SIGINT, lambda *_: window.close())
+    wakeup = QTimer(window)
+    wakeup.timeout.connect(_let_python_handle_signals)
+    wakeup.start(250)
+    window.show()
+    status = int(app.exec())
+    destroy_window(window)
+    return status
+
+
+def destroy_window(window: MainWindow) -> None:
+    """Destroy the closed window's Qt objects now, while the application exists.
+
+    Left to the interpreter's last garbage collection, the wrappers of the Traces tab's
+    objects were freed in no particular order after Qt had torn down, and the process
+    crashed on exit (SIGSEGV) once that tab had been opened. Qt deletes a widget's
+    children in its own order; Python then only drops wrappers whose objects are gone.
+    """
+    import shiboken6
+
+    windows: list[MainWindow] = []
+    current: MainWindow | None = window
+    while current is not None and shiboken6.isValid(current):
+        windows.append(current)  # and the windows Open home put in its place
+        current = current.successor
+    for each in reversed(windows):
+        shiboken6.delete(each)
+
+
+def _let_python_handle_signals() -> None:
+    """Qt's loop never runs Python code on its own; this timer tick lets signals in."""

@@ -1,0 +1,95 @@
+"""What the window does with the background writer's news.
+
+- A run of this window's writer that wrote a file claims it: its badge says "written by
+  Memtab's writer", not "changed outside Memtab".
+- Clicking "Recorded 3 notes in notes.md" opens the file in the Memory tab with the new
+  lines highlighted; clicking "Suggested 2 notes — review" shows the Suggested memories
+  of that workspace.
+- With the writer setting `notify` on, news that arrives while the window is not the
+  active one becomes a desktop notification.
+- "Suggested 2 notes — review" goes once that workspace has no suggestion left to review.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Slot
+
+from memtab.components.writer.news import NewsKind, WriterNews
+from memtab.gui.notifications import DesktopNotifier
+from memtab.store.paths import PathError, parse_file_path
+from memtab.writer.config import load_writer_settings
+from memtab.writer.run import WriterRunResult
+
+if TYPE_CHECKING:
+    from memtab.gui.tasks.writer import WriterSupervisor
+    from memtab.gui.window.main_window import MainWindow
+    from memtab.gui.writer.status import WriterStatusWidget
+
+logger = logging.getLogger(__name__)
+
+
+class WriterFeedback(QObject):
+    """Connects the writer and its status widget to the window (see the module docstring)."""
+
+    def __init__(
+        self,
+        window: MainWindow,
+        writer: WriterSupervisor,
+        status: WriterStatusWidget,
+        notifier: DesktopNotifier | None = None,
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self.notifier = notifier or DesktopNotifier(self)
+        self.notify = load_writer_settings().notify
+        """Whether news becomes a desktop notification (the writer setting `notify`)."""
+        writer.run_finished.connect(self._on_writer_run_finished)
+        status.news_opened.connect(self._on_status_news_opened)
+        status.news_arrived.connect(self._on_status_news_arrived)
+        window.memory_tab.suggestions.count_changed.connect(self._on_suggestions_count_changed)
+        self._status = status
+
+    def reload_settings(self) -> None:
+        """Read the `notify` setting again (after the Settings dialog saved)."""
+        self.notify = load_writer_settings().notify
+
+    def open_news(self, news: WriterNews) -> None:
+        """Show what the news is about in the Memory tab."""
+        window = self._window
+        window.show_memory_tab()
+        tab = window.memory_tab
+        if news.kind is NewsKind.SUGGESTED:
+            tab.show_suggestions(news.workspace_id)
+            return
+        try:
+            path = parse_file_path(news.memory_path)
+        except PathError:
+            return
+        tab.reveal_file(news.workspace_id, path, news.lines)
+
+    @Slot(object)
+    def _on_writer_run_finished(self, result: object) -> None:
+        if isinstance(result, WriterRunResult) and result.outcome == "wrote":
+            self._window.memory_tab.marks.claim_writer_run(result.workspace_id, result.memory_path)
+
+    @Slot(object)
+    def _on_status_news_opened(self, news: object) -> None:
+        if isinstance(news, WriterNews):
+            self.open_news(news)
+
+    @Slot(int)
+    def _on_suggestions_count_changed(self, count: int) -> None:
+        news = self._status.news
+        workspace = self._window.memory_tab.workspace
+        if count or news is None or workspace is None or news.kind is not NewsKind.SUGGESTED:
+            return
+        if news.workspace_id == workspace.id:
+            self._status.clear_news()
+
+    @Slot(object)
+    def _on_status_news_arrived(self, news: object) -> None:
+        if isinstance(news, WriterNews) and self.notify and not self._window.isActiveWindow():
+            self.notifier.notify(*news.notification())

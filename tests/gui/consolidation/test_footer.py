@@ -1,0 +1,642 @@
+"""ConsolidationFooter: coverage lines, harvest line, tooltip, Consolidate now (reviewed
+first, or applied directly), the runs button."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtWidgets import QApplication, QTreeView, QVBoxLayout, QWidget
+from pytestqt.qtbot import QtBot
+
+from memtab import humanize
+from memtab.consolidation.review_setting import save_review_mode
+from memtab.fs.clock import now_ms
+from memtab.gui.consolidation.footer import CONSOLIDATE_NOW, ConsolidationFooter
+from memtab.store.journal import (
+    ConsolidationRecord,
+    ConsolidationStatus,
+    HarvestRecord,
+    JournalOp,
+)
+from memtab.store.paths import Scope
+from memtab.store.registry import Workspace
+
+HOUR = 3_600_000
+MAIN = Workspace(
+    id="a1b2c3d4e5",
+    name="fix-token-refresh",
+    path="/src/acme/.worktrees/fix",
+    project_path="/src/acme",
+    project_name="acme",
+)
+OTHER = Workspace(
+    id="d4e5f6a7b8",
+    name="dark-mode",
+    path="/src/web/dm",
+    project_path="/src/web",
+    project_name="web",
+)
+MULTI = Workspace(
+    id="5a6b7c8d9e",
+    name="both",
+    path="/src/both",
+    project_path="/src/acme",
+    project_name="acme",
+    projects=("/src/acme", "/src/web"),
+)
+
+
+def record(hours_ago: float, trigger: str, summary: str, applied: int = 1) -> ConsolidationRecord:
+    edits = [JournalOp("str_replace", f"/memories/workspace/n{i}.md", True) for i in range(applied)]
+    ops = (*edits, JournalOp("delete", "/memories/project/a.md", False, note="pinned"))
+    # Stamped when made: a run made "0 h ago" in a test reads "just now" however long
+    # after this module was imported the test runs.
+    return ConsolidationRecord(int(now_ms() - hours_ago * HOUR), trigger, summary, ops, 100, 20)
+
+
+WORKSPACE_RUN = record(3, "manual", "Merged the testing notes.", applied=2)
+GLOBAL_RUN = record(1, "launch", "Promoted the git habits to global.")
+
+
+def harvest(status: str, error: str | None = None) -> HarvestRecord:
+    now = now_ms()
+    return HarvestRecord("msg-1", status, now - 3 * HOUR, now - 2 * HOUR - 60_000, 1, error)
+
+
+def make_status(
+    *,
+    workspace: ConsolidationRecord | None = WORKSPACE_RUN,
+    project: ConsolidationRecord | None = WORKSPACE_RUN,
+    global_record: ConsolidationRecord | None = GLOBAL_RUN,
+    project_available: bool = True,
+    latest_harvest: HarvestRecord | None = None,
+) -> ConsolidationStatus:
+    return ConsolidationStatus(workspace, project, global_record, project_available, latest_harvest)
+
+
+class FakeConsolidation(QObject):
+    """A test double with the facade's signals and its synchronous in-flight refusal."""
+
+    run_started = Signal(str)
+    progress = Signal(int, str)
+    run_finished = Signal(object)
+    run_failed = Signal(str)
+    run_cancelled = Signal(str)
+    plan_ready = Signal(object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.starts: list[tuple[str, str]] = []
+        self.reviews: list[bool | None] = []
+        self.applied: list[tuple[object, tuple[int, ...]]] = []
+        self.cancels = 0
+        self.busy: set[str] = set()
+
+    def start(
+        self, workspace_id: str, trigger: str = "manual", review: bool | None = False
+    ) -> bool:
+        self.starts.append((workspace_id, trigger))
+        self.reviews.append(review)
+        if workspace_id in self.busy:
+            self.run_failed.emit(
+                f"a consolidation run is already in flight for workspace {workspace_id}"
+            )
+            return False
+        self.busy.add(workspace_id)
+        return True
+
+    def apply(self, plan: object, accepted: tuple[int, ...]) -> bool:
+        self.applied.append((plan, tuple(accepted)))
+        return True
+
+    def cancel(self) -> None:
+        self.cancels += 1
+
+
+@pytest.fixture
+def facade() -> FakeConsolidation:
+    return FakeConsolidation()
+
+
+@pytest.fixture
+def footer(qtbot: QtBot, facade: FakeConsolidation) -> ConsolidationFooter:
+    widget = ConsolidationFooter(facade)
+    qtbot.addWidget(widget)
+    widget.resize(360, 260)
+    return widget
+
+
+# --- lines -------------------------------------------------------------------------------------
+
+
+def test_no_workspace_disables_the_button_with_a_hint(footer: ConsolidationFooter) -> None:
+    footer.set_context(None, None)
+    assert footer.consolidate_button.accessibleName() == CONSOLIDATE_NOW == "Consolidate now"
+    assert not footer.consolidate_button.isEnabled()
+    assert footer.hint.isVisibleTo(footer)
+    assert "Select a workspace" in footer.hint.full_text
+    assert not footer.is_line_visible("Workspace")
+    assert not footer.runs_button.isEnabled()
+
+
+def test_no_records_reads_never(footer: ConsolidationFooter) -> None:
+    footer.set_context(MAIN, make_status(workspace=None, project=None, global_record=None))
+    for key in ("Workspace", "Project", "Global"):
+        assert footer.line_text(key) == "never"
+        assert footer.is_line_visible(key)
+    assert not footer.is_line_visible("Harvest")
+    assert footer.consolidate_button.isEnabled()
+    assert not footer.hint.isVisibleTo(footer)
+    assert footer.toolTip() == "No consolidation runs yet."
+
+
+def test_all_records_show_their_coverage_text(footer: ConsolidationFooter) -> None:
+    footer.set_context(MAIN, make_status())
+    assert footer.line_text("Workspace") == humanize.coverage_text(WORKSPACE_RUN, Scope.WORKSPACE)
+    assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"
+    # The same run: its two changes were to workspace files, none to the project's.
+    assert footer.line_text("Project") == "3 h ago · manual · 0 changes"
+    assert footer.line_text("Global") == "1 h ago · launch · 0 changes"
+
+
+def test_each_line_counts_its_own_scopes_changes(footer: ConsolidationFooter) -> None:
+    """Issue 19: every line showed the run's total change count."""
+    ops = (
+        JournalOp("str_replace", "/memories/workspace/notes.md", True),
+        JournalOp("insert", "/memories/workspace/todo.md", True),
+        JournalOp("delete", "/memories/project/old.md", True),
+        JournalOp("rename", "/memories/workspace/git.md", True, "/memories/global/git.md"),
+        JournalOp("delete", "/memories/global/prefs.md", False, note="pinned"),
+        JournalOp("create", "not a path", True),
+    )
+    run = ConsolidationRecord(int(now_ms() - 2 * HOUR), "manual", "Merged.", ops)
+    footer.set_context(MAIN, make_status(workspace=run, project=run, global_record=run))
+    assert footer.line_text("Workspace") == "2 h ago · manual · 3 changes"
+    assert footer.line_text("Project") == "2 h ago · manual · 1 change"
+    assert footer.line_text("Global") == "2 h ago · manual · 1 change"
+
+
+@pytest.mark.parametrize("workspace", [MAIN, MULTI])
+def test_every_value_has_room_without_a_harvest_record(
+    qtbot: QtBot, facade: FakeConsolidation, workspace: Workspace
+) -> None:
+    """Issue 19: a workspace mux never harvested (and the demo's multi-project one) showed
+    blank values: the empty Harvest row left them no width."""
+    footer = ConsolidationFooter(facade)
+    qtbot.addWidget(footer)
+    footer.resize(420, 160)
+    footer.show()
+    qtbot.waitExposed(footer)
+    for latest_harvest in (None, harvest("completed"), None):
+        footer.set_context(
+            workspace,
+            make_status(project_available=workspace is MAIN, latest_harvest=latest_harvest),
+        )
+        footer.layout().activate()
+        QApplication.processEvents()
+        for key in ("Workspace", "Project", "Global"):
+            value = footer._lines.value(key)
+            assert value.width() >= value.fontMetrics().horizontalAdvance(value.full_text)
+            assert value.text() == value.full_text  # shown whole, not elided to "…"
+
+
+def test_tooltip_lists_each_summary_once(footer: ConsolidationFooter) -> None:
+    footer.set_context(MAIN, make_status())
+    assert footer.toolTip() == (
+        "Workspace, Project: Merged the testing notes.\nGlobal: Promoted the git habits to global."
+    )
+    footer.set_context(MAIN, make_status(global_record=WORKSPACE_RUN))
+    assert footer.toolTip() == "Workspace, Project, Global: Merged the testing notes."
+
+
+def test_multi_project_workspace_reads_unavailable(footer: ConsolidationFooter) -> None:
+    footer.set_context(MULTI, make_status(project=None, project_available=False))
+    assert footer.line_text("Project") == "unavailable"
+    assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"
+
+
+def test_harvest_line_when_the_last_harvest_completed(footer: ConsolidationFooter) -> None:
+    footer.set_context(MAIN, make_status(latest_harvest=harvest("completed")))
+    assert footer.is_line_visible("Harvest")
+    assert footer.line_text("Harvest") == "completed 2 h ago"
+    assert not footer.harvest_error.isVisibleTo(footer)
+
+
+def test_harvest_line_with_the_error_when_the_last_harvest_failed(
+    footer: ConsolidationFooter,
+) -> None:
+    footer.set_context(MAIN, make_status(latest_harvest=harvest("failed", "Provider 529")))
+    assert footer.line_text("Harvest") == "failed 2 h ago"
+    assert footer.harvest_error.isVisibleTo(footer)
+    assert footer.harvest_error.full_text == "Provider 529"
+    footer.set_context(MAIN, make_status())  # no harvest records any more
+    assert not footer.is_line_visible("Harvest")
+    assert not footer.harvest_error.isVisibleTo(footer)
+
+
+def test_unknown_status_shows_placeholders(footer: ConsolidationFooter) -> None:
+    footer.set_context(MAIN, None)
+    assert footer.line_text("Workspace") == "…"
+
+
+# --- Consolidate now ---------------------------------------------------------------------------
+
+
+def start_run(footer: ConsolidationFooter, qtbot: QtBot) -> None:
+    footer.set_context(MAIN, make_status())
+    qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
+
+
+def test_consolidate_now_starts_a_manual_run_and_shows_progress(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    footer.show()
+    start_run(footer, qtbot)
+    assert facade.starts == [(MAIN.id, "manual")]
+    assert facade.reviews == [None]  # as the review setting says
+    assert footer.is_running
+    assert footer.consolidate_button.text() == "Consolidating…"
+    assert footer.consolidate_button.accessibleName() == "Consolidate now"
+    assert not footer.consolidate_button.isEnabled()
+    assert footer.cancel_button.isVisible()
+    assert footer.progress_bar.isVisible()
+    facade.run_started.emit(MAIN.id)
+    facade.progress.emit(3, "reading /memories/project/testing.md")
+    assert footer.progress_text.full_text == "Step 3 · reading /memories/project/testing.md"
+    facade.progress.emit(0, "waiting for another Memtab to finish")
+    assert footer.progress_text.full_text == "waiting for another Memtab to finish"
+
+
+def test_finished_run_shows_done_but_lines_wait_for_the_rescan(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    new_run = record(0, "manual", "Pruned two stale notes.")
+    facade.run_finished.emit(new_run)
+    assert not footer.is_running
+    assert footer.consolidate_button.text() == "Consolidate now"
+    assert footer.consolidate_button.isEnabled()
+    assert not footer.cancel_button.isVisibleTo(footer)
+    assert footer.status_text.full_text == "Done: Pruned two stale notes."
+    assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"  # not from the signal
+    footer.set_context(MAIN, make_status(workspace=new_run))  # the tab's rescan
+    assert footer.line_text("Workspace") == "just now · manual · 1 change"
+
+
+def test_failed_run_shows_the_error_inline(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    facade.run_failed.emit("anthropic: 529 overloaded")
+    assert not footer.is_running
+    assert footer.status_text.isVisibleTo(footer)
+    assert footer.status_text.full_text == "Consolidation failed: anthropic: 529 overloaded"
+    assert footer.consolidate_button.isEnabled()
+    footer.set_context(OTHER, make_status())  # another workspace: the error is not its
+    assert footer.status_text.full_text == ""
+
+
+def test_run_refused_as_in_flight_shows_the_message(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    facade.busy.add(MAIN.id)  # e.g. started from the CLI in this process
+    start_run(footer, qtbot)
+    assert not footer.is_running
+    assert "already in flight" in footer.status_text.full_text
+
+
+def test_cancel_stops_the_run(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    footer.show()
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    assert footer.cancel_button.accessibleName() == "Cancel consolidation"
+    qtbot.mouseClick(footer.cancel_button, Qt.MouseButton.LeftButton)
+    assert facade.cancels == 1
+    assert footer.cancel_button.text() == "Cancelling…"
+    assert not footer.cancel_button.isEnabled()
+    facade.progress.emit(4, "late step")  # the worker may report once more
+    assert footer.progress_text.full_text == "Cancelling…"
+    facade.run_cancelled.emit(MAIN.id)
+    assert not footer.is_running
+    assert footer.status_text.full_text == (
+        "Cancelled. Changes it made before stopping, if any, are kept: see Runs…"
+    )
+    assert footer.consolidate_button.isEnabled()
+
+
+def test_cancel_while_queued(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    facade.run_started.emit(OTHER.id)  # another workspace's run is going
+    start_run(footer, qtbot)
+    assert footer.progress_text.full_text == "Waiting for another workspace's run to finish…"
+    footer.cancel_button.click()
+    facade.run_cancelled.emit(OTHER.id)
+    assert footer.is_running  # ours is still queued until it reports
+    facade.run_cancelled.emit(MAIN.id)
+    assert not footer.is_running
+    assert "Cancelled" in footer.status_text.full_text
+
+
+def test_another_workspaces_run_does_not_end_up_in_this_footer(
+    footer: ConsolidationFooter, facade: FakeConsolidation
+) -> None:
+    footer.show()
+    footer.set_context(MAIN, make_status())
+    facade.run_started.emit(OTHER.id)
+    assert not footer.is_running
+    assert footer.consolidate_button.isEnabled()  # the facade queues a second run
+    assert footer.progress_text.full_text == "Another workspace is being consolidated."
+    facade.progress.emit(2, "their step")
+    assert footer.progress_text.full_text == "Another workspace is being consolidated."
+    facade.run_failed.emit("their failure")
+    assert footer.status_text.full_text == ""
+    assert not footer.progress_text.isVisible()
+
+
+def test_a_queued_run_starts_after_the_other_finishes(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    facade.run_started.emit(OTHER.id)
+    start_run(footer, qtbot)
+    facade.run_finished.emit(record(0, "launch", "their run"))
+    assert footer.is_running
+    assert footer.status_text.full_text == ""
+    facade.run_started.emit(MAIN.id)
+    facade.run_finished.emit(record(0, "manual", "our run"))
+    assert not footer.is_running
+    assert footer.status_text.full_text == "Done: our run"
+
+
+# --- layout ------------------------------------------------------------------------------------
+
+
+def settle() -> None:
+    """Let layout requests climb to the top (one level per pass)."""
+    for _ in range(8):
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QApplication.processEvents()
+
+
+def test_a_run_starting_and_ending_never_moves_the_tree(
+    facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    """The tree sits above the footer as in the Memory tab: progress, Done and errors come
+    and go in a status line of fixed height, so a click lands on the row it aimed at."""
+    pane = QWidget()
+    qtbot.addWidget(pane)
+    tree = QTreeView(pane)
+    footer = ConsolidationFooter(facade, pane)
+    layout = QVBoxLayout(pane)
+    layout.addWidget(tree, 1)
+    layout.addWidget(footer)
+    pane.resize(380, 600)
+    footer.set_context(MAIN, make_status())
+    pane.show()
+    qtbot.waitExposed(pane)
+    settle()
+    settled = tree.geometry()
+    long_text = "reading /memories/project/" + "a-very-long-folder-name/" * 12 + "notes.md"
+
+    def unmoved() -> None:
+        settle()
+        assert tree.geometry() == settled
+
+    steps = [
+        lambda: qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton),
+        lambda: facade.run_started.emit(MAIN.id),
+        lambda: facade.progress.emit(3, long_text),
+        lambda: facade.run_finished.emit(record(0, "manual", "Done it all. " * 30)),
+        lambda: qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton),
+        lambda: facade.run_started.emit(MAIN.id),
+        lambda: facade.run_failed.emit("anthropic: 529 overloaded " + long_text),
+    ]
+    for step in steps:
+        step()
+        unmoved()
+    assert footer.status_text.isVisible()
+    assert footer.status_text.full_text.startswith("Consolidation failed: anthropic: 529")
+    assert footer.status_text.toolTip() == footer.status_text.full_text
+
+
+def test_details_collapse_to_a_one_line_summary(footer: ConsolidationFooter, qtbot: QtBot) -> None:
+    footer.set_context(MAIN, make_status(latest_harvest=harvest("failed", "Provider 529")))
+    footer.show()
+    assert footer.details_expanded and footer.is_line_visible("Workspace")
+    assert not footer.summary.isVisible()
+    expanded = footer.sizeHint().height()
+    qtbot.mouseClick(footer.details_button, Qt.MouseButton.LeftButton)
+    assert not footer.details_expanded
+    assert not footer.is_line_visible("Workspace")
+    assert footer.summary.isVisible()
+    assert footer.summary.full_text == "ran 3 h ago"  # the workspace's last run
+    assert "Merged the testing notes." in footer.summary.toolTip()
+    assert footer.sizeHint().height() < expanded - 40
+    qtbot.mouseClick(footer.details_button, Qt.MouseButton.LeftButton)
+    assert footer.is_line_visible("Harvest") and footer.harvest_error.isVisible()
+
+
+# --- review before apply, the runs button ---------------------------------------------------
+
+
+def a_plan(*proposed: bool, summary: str = "Merged the test tips.") -> object:
+    from memtab.consolidation.plan import ConsolidationPlan, PlannedFile, PlannedOp
+
+    diff = "--- /memories/workspace/a.md\n+++ /memories/workspace/a.md\n@@ -1,1 +1,1 @@\n-a\n+b"
+    ops = tuple(
+        PlannedOp(
+            index=number,
+            command="str_replace",
+            path="/memories/workspace/a.md",
+            arguments={},
+            proposed=ok,
+            note=None if ok else "pinned",
+            description=f"Edited a.md ({number})",
+            files=(PlannedFile("/memories/workspace/a.md", "0" * 64, "1" * 64, diff),),
+        )
+        for number, ok in enumerate(proposed, 1)
+    )
+    return ConsolidationPlan("plan-x", 1, "/home", MAIN.id, "manual", summary, ops)
+
+
+def test_a_plan_opens_the_review_and_applies_only_the_accepted_ops(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    plan = a_plan(True, False, True)
+    facade.plan_ready.emit(plan)
+    assert not footer.is_running
+    review = footer.review_dialog
+    assert review is not None and review.isVisible()
+    assert footer.status_text.full_text == "Review 2 proposed changes…"
+    assert review.accepted_ops == (1, 3)  # the refused op cannot be ticked
+    assert review.ops.topLevelItem(1).text(1) == "Edited a.md (2): pinned"  # type: ignore[union-attr]
+    review.reject_all_button.click()
+    assert review.accepted_ops == () and not review.apply_button.isEnabled()
+    review.set_accepted(3, True)
+    assert review.apply_button.text() == "&Apply 1 change"
+    review.ops.setCurrentItem(review.ops.topLevelItem(2))
+    assert review.diff.result is not None and review.diff.result.added == 1
+    review.apply_button.click()
+    assert facade.applied == [(plan, (3,))]
+    assert footer.is_running and footer.progress_text.full_text == "Applying 1 change…"
+    assert footer.review_dialog is None
+
+
+def test_discarding_a_plan_changes_nothing_and_says_so(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    facade.plan_ready.emit(a_plan(True))
+    review = footer.review_dialog
+    assert review is not None
+    review.discard_button.click()
+    assert facade.applied == []
+    assert footer.status_text.full_text == "Plan discarded; nothing was changed."
+    assert footer.consolidate_button.isEnabled()
+
+
+def test_a_plan_proposing_nothing_needs_no_review(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    facade.plan_ready.emit(a_plan(False, summary="Nothing worth merging."))
+    assert footer.review_dialog is None
+    assert footer.status_text.full_text == "Nothing to change: Nothing worth merging."
+
+
+def test_always_apply_directly_is_stored(
+    footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
+) -> None:
+    from memtab.consolidation.review_setting import load_review_mode
+
+    start_run(footer, qtbot)
+    facade.run_started.emit(MAIN.id)
+    facade.plan_ready.emit(a_plan(True))
+    review = footer.review_dialog
+    assert review is not None and load_review_mode() == "review-first"
+    review.always_direct.setChecked(True)
+    review.apply_button.click()
+    assert load_review_mode() == "apply-directly"
+
+
+def test_runs_button_asks_for_runs(footer: ConsolidationFooter, qtbot: QtBot) -> None:
+    footer.set_context(MAIN, make_status())
+    assert footer.runs_button.accessibleName() == "Consolidation runs"
+    with qtbot.waitSignal(footer.runs_dialog_requested):
+        footer.runs_button.click()
+
+
+# --- the real facade ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def demo_tasks(tmp_path: Path) -> Iterator[tuple[object, object]]:
+    from memtab.consolidation.service import ConsolidationService
+    from memtab.demo import create_demo_home
+    from memtab.gui.tasks.consolidation import ConsolidationTasks
+
+    home = create_demo_home(tmp_path / "demo")
+    tasks = ConsolidationTasks(ConsolidationService(home))
+    yield home, tasks
+    tasks.shutdown()
+
+
+def test_consolidate_now_with_the_real_facade_and_the_offline_provider(
+    qtbot: QtBot, demo_tasks: tuple[object, object]
+) -> None:
+    from memtab.demo import MAIN_ID
+    from memtab.gui.tasks.consolidation import ConsolidationTasks
+    from memtab.store.home import Home
+    from memtab.store.journal import Journal
+    from memtab.store.registry import load_registry
+
+    home, tasks = demo_tasks
+    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    journal = Journal(home)
+    footer = ConsolidationFooter(tasks)
+    qtbot.addWidget(footer)
+    footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
+    before = footer.line_text("Workspace")
+    assert before == "3 h ago · manual · 2 changes"
+    save_review_mode("apply-directly")
+    with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
+        qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
+        assert footer.consolidate_button.text() == "Consolidating…"
+    assert not footer.is_running
+    assert footer.status_text.full_text.startswith("Done")
+    # What the tab does after the watcher reports the journal write:
+    footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
+    after = footer.line_text("Workspace")
+    assert after != before
+    assert after.startswith("just now · manual")
+
+
+def test_review_first_with_the_real_facade_applies_exactly_the_accepted_ops(
+    qtbot: QtBot, demo_tasks: tuple[object, object]
+) -> None:
+    from memtab.demo import MAIN_ID
+    from memtab.gui.tasks.consolidation import ConsolidationTasks
+    from memtab.store.home import Home
+    from memtab.store.journal import Journal
+    from memtab.store.registry import load_registry
+
+    home, tasks = demo_tasks
+    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    footer = ConsolidationFooter(tasks)
+    qtbot.addWidget(footer)
+    footer.set_context(workspace, None)
+    journal_before = home.journal_path.read_bytes()
+    with qtbot.waitSignal(tasks.plan_ready, timeout=30_000):
+        qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
+    assert home.journal_path.read_bytes() == journal_before  # a plan changes nothing
+    review = footer.review_dialog
+    assert review is not None
+    proposed = [op.index for op in review.plan.proposed]
+    assert proposed
+    merge = review.plan.unit_of(proposed[-1])  # the demo's merge: an insert and a delete
+    assert merge is not None and len(merge.indexes) == 2
+    review.ops.setCurrentItem(review.ops.topLevelItem(0))  # the merge: why, and its diff
+    assert review.reason.isVisibleTo(review)
+    assert review.reason.text().startswith("Why: Took 1 item it lacked from project/test-tips.md")
+    review.set_accepted(proposed[-1], False)  # unticks the merge's edit with its delete
+    kept = [index for index in proposed if index not in merge.indexes]
+    assert list(review.accepted_ops) == kept
+    with qtbot.waitSignal(tasks.run_finished, timeout=30_000) as finished:
+        review.apply_button.click()
+    record = finished.args[0]
+    applied = [number for number, op in enumerate(record.ops, 1) if op.applied]
+    assert applied == kept
+    assert Journal(home).load().workspaces[MAIN_ID] == record
+
+
+def test_real_facade_refuses_a_second_run_in_flight(
+    qtbot: QtBot, demo_tasks: tuple[object, object]
+) -> None:
+    from memtab.demo import MAIN_ID
+    from memtab.gui.tasks.consolidation import ConsolidationTasks
+    from memtab.store.home import Home
+    from memtab.store.registry import load_registry
+
+    home, tasks = demo_tasks
+    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    footer = ConsolidationFooter(tasks)
+    qtbot.addWidget(footer)
+    footer.set_context(workspace, None)
+    with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
+        assert tasks.start(MAIN_ID)  # e.g. started elsewhere in the window
+        footer.consolidate_button.click()  # the footer did not start it: not busy here
+        assert "already in flight" in footer.status_text.full_text

@@ -1,0 +1,735 @@
+"""EditorPanel: sha-checked saves, conflicts, disk changes, description field, preview, guard."""
+
+from __future__ import annotations
+
+import errno
+import threading
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QLabel, QMessageBox, QToolButton
+from pytestqt.qtbot import QtBot
+
+from gui import editor_support
+from gui.editor_support import (
+    NOTES,
+    ORIGINAL,
+    OTHER,
+    disk_text,
+    replace_in_buffer,
+    show_and_focus,
+    type_at_end,
+    write_disk,
+)
+from memtab.components import text_diff
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.text_diff import DiffResult, LineKind
+from memtab.gui.editor.bar import BarKind
+from memtab.gui.editor.editor import DiscardChoice, EditorPanel
+from memtab.gui.editor.view import EDITOR_ACCESSIBLE_NAME, ViewMode
+from memtab.gui.tasks.runner import TaskContext
+from memtab.store.files import MAX_FILE_BYTES, content_sha256
+from memtab.store.history.blobs import BlobStore
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import parse_virtual_path
+
+# Showing a top-level window on the offscreen platform logs this harmless warning.
+
+store = editor_support.store
+own_writes = editor_support.own_writes
+panel = editor_support.panel
+
+
+# --- opening -------------------------------------------------------------------------------
+
+
+def test_open_file_shows_path_text_and_accessible_names(
+    panel: EditorPanel, qtbot: QtBot, store: MemoryStore
+) -> None:
+    with qtbot.waitSignal(panel.file_opened) as opened:
+        assert panel.open_file(NOTES)
+    assert opened.args == [NOTES]
+    assert panel.current_path == NOTES
+    assert panel.buffer_text() == ORIGINAL
+    assert not panel.is_dirty
+    assert panel.text_edit.accessibleName() == EDITOR_ACCESSIBLE_NAME == "Memory file content"
+    assert panel.description_edit.accessibleName() == "Description"
+    assert panel.save_button.accessibleName() == "Save"
+    assert panel.preview.accessibleName() == "Markdown preview"
+    path_labels = [
+        w for w in panel.findChildren(QLabel) if w.accessibleName() == "Memory file path"
+    ]
+    assert len(path_labels) == 1
+    # The tooltip also says where the file really is.
+    real = panel.real_path
+    assert real == store.physical(NOTES)
+    assert path_labels[0].toolTip() == f"/memories/global/notes.md\nOn disk: {real}"
+    assert not panel.save_button.isEnabled()
+
+
+def test_close_file_goes_back_to_the_empty_state(panel: EditorPanel, qtbot: QtBot) -> None:
+    panel.open_file(NOTES)
+    with qtbot.waitSignal(panel.file_closed):
+        panel.close_file()
+    assert panel.current_path is None
+    assert panel.buffer_text() == ""
+    assert not panel.is_dirty
+
+
+def test_set_store_for_another_workspace_closes_the_file(
+    panel: EditorPanel, store: MemoryStore, tmp_path: Path
+) -> None:
+    panel.open_file(NOTES)
+    panel.set_store(MemoryStore(store.home))  # same home, same (no) workspace: stays open
+    assert panel.current_path == NOTES
+    panel.set_store(MemoryStore(Home(tmp_path / "elsewhere")))
+    assert panel.current_path is None
+
+
+def test_unreadable_path_opens_with_an_error_in_the_bar(panel: EditorPanel) -> None:
+    missing = parse_virtual_path("/memories/global/missing.md")
+    assert panel.open_file(missing)
+    assert panel.message_bar.isVisibleTo(panel)
+    assert panel.message_bar.kind is BarKind.ERROR
+    assert "No memory file" in panel.message_bar.text
+    assert panel.is_read_only
+
+
+# --- saving ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "modifiers"),
+    [
+        (Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier),
+        (Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier),
+        (
+            Qt.Key.Key_Enter,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.KeypadModifier,
+        ),
+    ],
+    ids=["ctrl+s", "ctrl+return", "ctrl+keypad-enter"],
+)
+def test_keyboard_save_writes_the_file_and_notes_the_own_write(
+    panel: EditorPanel,
+    store: MemoryStore,
+    own_writes: OwnWrites,
+    qtbot: QtBot,
+    key: Qt.Key,
+    modifiers: Qt.KeyboardModifier,
+) -> None:
+    panel.open_file(NOTES)
+    show_and_focus(qtbot, panel)
+    type_at_end(qtbot, panel, "- third")
+    assert panel.is_dirty and panel.save_button.isEnabled()
+    with qtbot.waitSignal(panel.saved) as saved:
+        qtbot.keyClick(panel.text_edit, key, modifiers)
+    assert saved.args == [NOTES]
+    # The file ends with a line break, so a line an agent appends starts on its own.
+    assert disk_text(store) == ORIGINAL + "- third\n"
+    assert panel.buffer_text() == ORIGINAL + "- third\n"
+    assert not panel.is_dirty
+    assert not panel.save_button.isEnabled()
+    sha = content_sha256(ORIGINAL + "- third\n")
+    assert own_writes.is_own(NOTES, sha)
+    assert own_writes.is_own(store.physical(NOTES), sha)
+    assert not own_writes.is_own(NOTES, content_sha256("someone else's text"))
+
+
+def test_a_line_an_agent_appends_after_a_save_starts_on_its_own_line(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "- my last line")  # no line break typed after it
+    assert panel.save()
+    with store.physical(NOTES).open("a", encoding="utf-8") as notes:
+        notes.write("- the agent's line\n")  # echo "- the agent's line" >> notes.md
+    assert disk_text(store).endswith("\n- my last line\n- the agent's line\n")
+
+
+def test_save_button_saves_and_a_second_save_is_checked_against_the_new_sha(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "one")
+    qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
+    assert disk_text(store) == ORIGINAL + "one\n"
+    qtbot.keyClicks(panel.text_edit, " two")  # the cursor stayed where it was typing
+    assert panel.save()
+    assert disk_text(store) == ORIGINAL + "one two\n"
+    assert not panel.message_bar.isVisibleTo(panel)
+
+
+def test_dirty_changed_is_emitted_on_edit_and_save(panel: EditorPanel, qtbot: QtBot) -> None:
+    panel.open_file(NOTES)
+    with qtbot.waitSignal(panel.dirty_changed) as became_dirty:
+        type_at_end(qtbot, panel, "x")
+    assert became_dirty.args == [True]
+    with qtbot.waitSignal(panel.dirty_changed) as became_clean:
+        panel.save()
+    assert became_clean.args == [False]
+
+
+def test_cap_error_is_shown_inline_and_keeps_the_draft(
+    panel: EditorPanel, store: MemoryStore
+) -> None:
+    panel.open_file(NOTES)
+    panel.text_edit.moveCursor(QTextCursor.MoveOperation.End)
+    panel.text_edit.insertPlainText("x" * MAX_FILE_BYTES)
+    big = ORIGINAL + "x" * MAX_FILE_BYTES
+    assert not panel.save()
+    assert panel.message_bar.kind is BarKind.ERROR
+    assert panel.message_bar.isVisibleTo(panel)
+    assert f"limited to {MAX_FILE_BYTES} bytes" in panel.message_bar.text
+    assert disk_text(store) == ORIGINAL
+    assert panel.is_dirty
+    assert panel.buffer_text() == big
+
+
+def test_crlf_files_stay_crlf_and_bom_is_kept(panel: EditorPanel, store: MemoryStore) -> None:
+    store.physical(NOTES).write_bytes("\ufeff# Title\r\n\r\nline\r\n".encode())
+    panel.open_file(NOTES)
+    assert panel.buffer_text() == "# Title\n\nline\n"
+    panel.text_edit.appendPlainText("more")
+    assert panel.save()
+    expected = "\ufeff# Title\r\n\r\nline\r\n\r\nmore\r\n"
+    assert store.physical(NOTES).read_bytes() == expected.encode()
+
+
+def test_non_breaking_spaces_survive_a_save(panel: EditorPanel, store: MemoryStore) -> None:
+    write_disk(store, "a\u00a0b\n")
+    panel.open_file(NOTES)
+    panel.text_edit.moveCursor(QTextCursor.MoveOperation.End)
+    panel.text_edit.insertPlainText("c")
+    assert panel.save()
+    assert disk_text(store) == "a\u00a0b\nc\n"
+
+
+# --- conflicts on save -------------------------------------------------------------------------
+
+DRAFT_LINE = "- my draft line\n"
+THEIRS = ORIGINAL + "- their line\n"
+
+
+def make_conflict(panel: EditorPanel, store: MemoryStore, qtbot: QtBot, kind: str) -> str:
+    """Bring the panel into a save conflict of `kind`; return the draft."""
+    panel.open_file(NOTES)
+    if kind == "changed":
+        write_disk(store, THEIRS)
+    elif kind == "missing":
+        store.physical(NOTES).unlink()
+    elif kind == "exists":
+        store.physical(NOTES).unlink()
+        panel.handle_disk_change(set(), {NOTES})  # now a draft of a deleted file
+        write_disk(store, THEIRS)  # ... recreated by someone else, unseen yet
+    type_at_end(qtbot, panel, DRAFT_LINE)
+    draft = panel.buffer_text()
+    assert not panel.save()
+    assert panel.message_bar.kind is BarKind.WARNING
+    assert "Your draft is kept" in panel.message_bar.text
+    assert panel.buffer_text() == draft
+    assert panel.is_dirty
+    return draft
+
+
+CONFLICT_MESSAGES = {
+    "changed": "changed since it was loaded",
+    "missing": "no longer exists",
+    "exists": "already exists",
+}
+
+
+@pytest.mark.parametrize("kind", ["changed", "missing", "exists"])
+def test_conflict_bar_offers_the_right_actions_and_never_touches_the_file(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, kind: str
+) -> None:
+    make_conflict(panel, store, qtbot, kind)
+    assert CONFLICT_MESSAGES[kind] in panel.message_bar.text
+    if kind == "missing":
+        # Nothing on disk to reload: Recreate (an overwrite against nothing) instead.
+        assert panel.message_bar.action_ids() == ["show_diff", "overwrite"]
+        assert panel.message_bar.button("overwrite").text() == "Recreate"
+        assert not store.physical(NOTES).exists()
+    else:
+        assert panel.message_bar.action_ids() == ["show_diff", "reload", "overwrite"]
+        assert disk_text(store) == THEIRS
+
+
+@pytest.mark.parametrize("kind", ["changed", "exists"])
+def test_conflict_reload_takes_the_disk_version_and_the_draft_can_be_restored(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, kind: str
+) -> None:
+    draft = make_conflict(panel, store, qtbot, kind)
+    panel.message_bar.button("reload").click()
+    assert panel.buffer_text() == THEIRS
+    assert not panel.is_dirty
+    assert panel.message_bar.action_ids() == ["restore_draft"]
+    panel.message_bar.button("restore_draft").click()
+    assert panel.buffer_text() == draft
+    assert panel.is_dirty
+    assert panel.save()  # now based on their version: saves without a conflict
+    assert disk_text(store) == draft
+
+
+def test_reload_is_undoable_too(panel: EditorPanel, store: MemoryStore, qtbot: QtBot) -> None:
+    draft = make_conflict(panel, store, qtbot, "changed")
+    panel.message_bar.button("reload").click()
+    panel.text_edit.undo()
+    assert panel.buffer_text() == draft
+    assert panel.is_dirty
+
+
+@pytest.mark.parametrize("kind", ["changed", "missing", "exists"])
+def test_conflict_overwrite_saves_the_draft_over_the_disk(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, kind: str
+) -> None:
+    draft = make_conflict(panel, store, qtbot, kind)
+    with qtbot.waitSignal(panel.saved):
+        panel.message_bar.button("overwrite").click()
+    assert disk_text(store) == draft
+    assert not panel.is_dirty
+    assert not panel.message_bar.isVisibleTo(panel)
+
+
+@pytest.mark.parametrize("kind", ["changed", "missing", "exists"])
+def test_conflict_show_diff_compares_disk_with_the_draft(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, kind: str
+) -> None:
+    draft = make_conflict(panel, store, qtbot, kind)
+    panel.message_bar.button("show_diff").click()
+    dialog = panel.diff_dialog
+    assert dialog is not None and dialog.isVisible()
+    qtbot.waitUntil(lambda: dialog.view.result is not None)
+    result = dialog.view.result
+    assert result is not None
+    added = [line.text for line in result.lines if line.kind is LineKind.ADDED]
+    removed = [line.text for line in result.lines if line.kind is LineKind.REMOVED]
+    if kind == "missing":
+        assert added == draft.splitlines() and removed == []
+    else:
+        assert "- my draft line" in added and "- their line" in removed
+    assert "+" in dialog.view.toPlainText()
+    # The draft survives looking at the diff, and the dialog offers the bar's choice.
+    assert panel.buffer_text() == draft
+    with qtbot.waitSignal(panel.saved):
+        dialog.button("overwrite").click()
+    assert disk_text(store) == draft
+
+
+def test_diff_is_computed_on_the_worker_thread(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[threading.Thread] = []
+    real = text_diff.compute_diff
+
+    def watched(old: str, new: str, ctx: TaskContext | None = None) -> DiffResult:
+        threads.append(threading.current_thread())
+        return real(old, new, ctx)
+
+    monkeypatch.setattr(text_diff, "compute_diff", watched)
+    make_conflict(panel, store, qtbot, "changed")
+    panel.show_diff()
+    dialog = panel.diff_dialog
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.view.result is not None)
+    assert len(threads) == 1
+    assert threads[0] is not threading.main_thread()
+
+
+# --- disk changes --------------------------------------------------------------------------
+
+
+def test_clean_buffer_reloads_silently_keeping_the_cursor(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    cursor = panel.text_edit.textCursor()
+    cursor.setPosition(ORIGINAL.index("# Notes") + 3)
+    panel.text_edit.setTextCursor(cursor)
+    write_disk(store, THEIRS)
+    with qtbot.assertNotEmitted(panel.dirty_changed):
+        panel.handle_disk_change({NOTES}, set())
+    assert panel.buffer_text() == THEIRS
+    assert not panel.is_dirty
+    assert not panel.message_bar.isVisibleTo(panel)
+    assert panel.text_edit.textCursor().position() == ORIGINAL.index("# Notes") + 3
+    # ... and the next save is checked against the reloaded version.
+    type_at_end(qtbot, panel, "x")
+    assert panel.save()
+
+
+def test_unrelated_changes_and_own_save_echoes_are_ignored(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "mine")
+    panel.handle_disk_change({OTHER}, set())
+    assert panel.is_dirty
+    assert panel.save()
+    panel.handle_disk_change({NOTES}, set())  # the watcher's echo of our save
+    assert not panel.message_bar.isVisibleTo(panel)
+    assert panel.buffer_text() == ORIGINAL + "mine\n"
+
+
+def make_dirty_disk_change(panel: EditorPanel, store: MemoryStore, qtbot: QtBot) -> str:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, DRAFT_LINE)
+    draft = panel.buffer_text()
+    write_disk(store, THEIRS)
+    panel.handle_disk_change({NOTES}, set())
+    assert panel.message_bar.isVisibleTo(panel)
+    assert "changed on disk" in panel.message_bar.text
+    assert panel.message_bar.action_ids() == ["show_diff", "keep_mine", "take_theirs"]
+    assert panel.buffer_text() == draft
+    return draft
+
+
+def test_dirty_buffer_changed_on_disk_keep_mine(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    draft = make_dirty_disk_change(panel, store, qtbot)
+    panel.message_bar.button("keep_mine").click()
+    assert panel.buffer_text() == draft
+    assert panel.is_dirty
+    assert not panel.message_bar.isVisibleTo(panel)
+    assert disk_text(store) == THEIRS  # nothing written until Save
+    assert panel.save()  # no conflict: the draft is now based on their version
+    assert disk_text(store) == draft
+
+
+def test_dirty_buffer_changed_on_disk_take_theirs(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    draft = make_dirty_disk_change(panel, store, qtbot)
+    panel.message_bar.button("take_theirs").click()
+    assert panel.buffer_text() == THEIRS
+    assert not panel.is_dirty
+    assert panel.message_bar.action_ids() == ["restore_draft"]
+    panel.message_bar.button("restore_draft").click()
+    assert panel.buffer_text() == draft
+
+
+def test_dirty_buffer_changed_on_disk_show_diff_offers_keep_and_take(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    make_dirty_disk_change(panel, store, qtbot)
+    panel.message_bar.button("show_diff").click()
+    dialog = panel.diff_dialog
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.view.result is not None)
+    dialog.button("take_theirs").click()
+    assert panel.buffer_text() == THEIRS
+    assert panel.diff_dialog is None
+
+
+def test_disk_catching_up_with_the_draft_makes_it_clean(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "same")
+    write_disk(store, ORIGINAL + "same")
+    panel.handle_disk_change({NOTES}, set())
+    assert not panel.is_dirty
+    assert not panel.message_bar.isVisibleTo(panel)
+
+
+def test_deleted_file_keeps_the_draft_and_save_recreates_it(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, DRAFT_LINE)
+    draft = panel.buffer_text()
+    store.physical(NOTES).unlink()
+    panel.handle_disk_change(set(), {NOTES})
+    assert "deleted" in panel.message_bar.text
+    assert panel.buffer_text() == draft
+    assert panel.is_dirty
+    assert panel.save()
+    assert disk_text(store) == draft
+    assert not panel.message_bar.isVisibleTo(panel)
+
+
+def test_deleted_clean_file_still_counts_as_unsaved_and_can_be_closed(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    panel.open_file(NOTES)
+    store.physical(NOTES).unlink()
+    with qtbot.waitSignal(panel.dirty_changed) as dirty:
+        panel.handle_disk_change(set(), {NOTES})
+    assert dirty.args == [True]
+    asked = patch_choice(monkeypatch, panel, DiscardChoice.DISCARD)
+    panel.message_bar.button("close_file").click()
+    assert asked == [1]
+    assert panel.current_path is None
+
+
+def test_file_turning_binary_under_a_draft_never_drops_the_draft(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, DRAFT_LINE)
+    draft = panel.buffer_text()
+    store.physical(NOTES).write_bytes(b"now\x00binary")
+    panel.handle_disk_change({NOTES}, set())
+    assert "changed on disk" in panel.message_bar.text
+    panel.message_bar.button("take_theirs").click()
+    assert panel.message_bar.kind is BarKind.ERROR
+    assert "cannot be loaded for editing" in panel.message_bar.text
+    assert panel.buffer_text() == draft
+    assert not panel.is_read_only
+
+
+def test_clean_buffer_of_a_file_turning_binary_follows_read_only(
+    panel: EditorPanel, store: MemoryStore
+) -> None:
+    panel.open_file(NOTES)
+    store.physical(NOTES).write_bytes(b"now\x00binary")
+    panel.handle_disk_change({NOTES}, set())
+    assert panel.is_read_only
+    assert "NUL" in panel.message_bar.text
+
+
+# --- read-only files ---------------------------------------------------------------------------
+
+
+def test_binary_file_opens_read_only(panel: EditorPanel, store: MemoryStore) -> None:
+    store.physical(NOTES).write_bytes(b"abc\x00def")
+    panel.open_file(NOTES)
+    assert panel.is_read_only
+    assert panel.text_edit.isReadOnly()
+    assert panel.description_edit.isReadOnly()
+    assert "NUL" in panel.message_bar.text
+    assert not panel.save_button.isEnabled()
+    assert not panel.save()
+    assert "\u2400" in panel.buffer_text()
+
+
+def test_over_cap_file_opens_read_only_showing_its_start(
+    panel: EditorPanel, store: MemoryStore
+) -> None:
+    write_disk(store, "y" * (MAX_FILE_BYTES + 10))
+    panel.open_file(NOTES)
+    assert panel.is_read_only
+    assert "cap" in panel.message_bar.text
+    assert len(panel.buffer_text()) == MAX_FILE_BYTES
+
+
+def test_open_read_only_shows_an_orphan_file(panel: EditorPanel, tmp_path: Path) -> None:
+    orphan = tmp_path / "orphan.md"
+    orphan.write_text("# Old project\n", encoding="utf-8")
+    assert panel.open_read_only(orphan, "Orphan: old-prototype/orphan.md", "An orphan dir")
+    assert panel.is_read_only
+    assert panel.current_path is None
+    assert panel.buffer_text() == "# Old project\n"
+    assert panel.message_bar.text == "An orphan dir"
+
+
+# --- description field ---------------------------------------------------------------------
+
+
+def test_description_field_shows_the_frontmatter_description(panel: EditorPanel) -> None:
+    panel.open_file(NOTES)
+    assert panel.description_edit.text() == "Build notes"
+
+
+def test_typing_in_the_description_field_rewrites_the_frontmatter(
+    panel: EditorPanel, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    field = panel.description_edit
+    field.selectAll()
+    qtbot.keyClicks(field, "Notes: how to build")
+    assert panel.buffer_text() == ORIGINAL.replace(
+        "description: Build notes", "description: 'Notes: how to build'"
+    )
+    assert panel.is_dirty
+    panel.text_edit.undo()  # one keystroke back
+    assert "description: 'Notes: how to buil'\n" in panel.buffer_text()
+
+
+def test_description_field_creates_and_removes_frontmatter(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(OTHER)
+    assert panel.description_edit.text() == ""
+    qtbot.keyClicks(panel.description_edit, "Other things")
+    assert panel.buffer_text() == "---\ndescription: Other things\n---\n# Other\n"
+    panel.description_edit.selectAll()
+    qtbot.keyClick(panel.description_edit, Qt.Key.Key_Backspace)
+    assert panel.buffer_text() == "# Other\n"
+    assert not panel.is_dirty  # back to what was loaded
+
+
+def test_editing_the_frontmatter_updates_the_field(panel: EditorPanel, qtbot: QtBot) -> None:
+    panel.open_file(NOTES)
+    cursor = panel.text_edit.textCursor()
+    cursor.setPosition(ORIGINAL.index("Build notes") + len("Build notes"))
+    panel.text_edit.setTextCursor(cursor)
+    qtbot.keyClicks(panel.text_edit, " and tips")
+    qtbot.waitUntil(lambda: panel.description_edit.text() == "Build notes and tips")
+    assert "name: notes" in panel.buffer_text()
+
+
+# --- preview -------------------------------------------------------------------------------------
+
+
+def test_preview_renders_the_markdown_without_frontmatter(panel: EditorPanel, qtbot: QtBot) -> None:
+    panel.open_file(NOTES)
+    panel.show()
+    panel.set_view_mode(ViewMode.SPLIT)
+    assert panel.preview.isVisibleTo(panel) and panel.text_edit.isVisibleTo(panel)
+    rendered = panel.preview.toPlainText()
+    assert "Notes" in rendered and "second" in rendered
+    assert "description" not in rendered and "#" not in rendered
+    heading = panel.preview.document().firstBlock()
+    assert heading.blockFormat().headingLevel() == 1
+    type_at_end(qtbot, panel, "\n## Later")
+    qtbot.waitUntil(lambda: "Later" in panel.preview.toPlainText())
+    panel.set_view_mode(ViewMode.PREVIEW)
+    assert not panel.text_edit.isVisibleTo(panel)
+    panel.set_view_mode(ViewMode.SOURCE)
+    assert not panel.preview.isVisibleTo(panel)
+
+
+def test_mode_buttons_switch_the_view(panel: EditorPanel, qtbot: QtBot) -> None:
+    panel.open_file(NOTES)
+    modes = {b.accessibleName(): b for b in panel.findChildren(QToolButton)}
+    qtbot.mouseClick(modes["Preview view"], Qt.MouseButton.LeftButton)
+    assert panel.view_mode is ViewMode.PREVIEW
+    qtbot.mouseClick(modes["Split view"], Qt.MouseButton.LeftButton)
+    assert panel.view_mode is ViewMode.SPLIT
+
+
+# --- unsaved-changes guard ----------------------------------------------------------------------
+
+
+def patch_choice(
+    monkeypatch: pytest.MonkeyPatch, panel: EditorPanel, choice: DiscardChoice
+) -> list[int]:
+    asked: list[int] = []
+
+    def ask() -> DiscardChoice:
+        asked.append(1)
+        return choice
+
+    monkeypatch.setattr(panel, "_ask_unsaved_choice", ask)
+    return asked
+
+
+def test_guard_does_not_ask_when_clean(panel: EditorPanel, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = patch_choice(monkeypatch, panel, DiscardChoice.CANCEL)
+    panel.open_file(NOTES)
+    assert panel.open_file(OTHER)
+    assert asked == []
+
+
+def test_guard_cancel_keeps_the_file_and_the_draft(
+    panel: EditorPanel, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    asked = patch_choice(monkeypatch, panel, DiscardChoice.CANCEL)
+    assert not panel.open_file(OTHER)
+    assert asked == [1]
+    assert panel.current_path == NOTES
+    assert panel.buffer_text().endswith("draft")
+    assert not panel.confirm_discard()
+
+
+def test_guard_discard_leaves_without_saving(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    patch_choice(monkeypatch, panel, DiscardChoice.DISCARD)
+    assert panel.open_file(OTHER)
+    assert panel.current_path == OTHER
+    assert disk_text(store) == ORIGINAL
+
+
+def test_guard_save_saves_then_leaves(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    patch_choice(monkeypatch, panel, DiscardChoice.SAVE)
+    assert panel.open_file(OTHER)
+    assert disk_text(store) == ORIGINAL + "draft\n"
+
+
+def test_guard_save_that_conflicts_stays(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    write_disk(store, THEIRS)
+    patch_choice(monkeypatch, panel, DiscardChoice.SAVE)
+    assert not panel.confirm_discard()
+    assert panel.current_path == NOTES
+    assert "changed since it was loaded" in panel.message_bar.text
+
+
+@pytest.mark.parametrize(
+    ("button", "expected"),
+    [
+        (QMessageBox.StandardButton.Save, DiscardChoice.SAVE),
+        (QMessageBox.StandardButton.Discard, DiscardChoice.DISCARD),
+        (QMessageBox.StandardButton.Cancel, DiscardChoice.CANCEL),
+    ],
+)
+def test_guard_dialog_maps_its_buttons(
+    panel: EditorPanel,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+    button: QMessageBox.StandardButton,
+    expected: DiscardChoice,
+) -> None:
+    shown: list[QMessageBox] = []
+
+    def fake_exec(box: QMessageBox) -> int:
+        shown.append(box)
+        return int(button.value)
+
+    monkeypatch.setattr(QMessageBox, "exec", fake_exec)
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    assert panel._ask_unsaved_choice() is expected
+    box = shown[0]
+    assert "notes.md" in box.text()
+    assert box.standardButtons() == (
+        QMessageBox.StandardButton.Save
+        | QMessageBox.StandardButton.Discard
+        | QMessageBox.StandardButton.Cancel
+    )
+
+
+def _disk_full(*_args: object, **_kwargs: object) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.expect_log("memtab.store.history.recorder", "WARNING", r"saved without a copy")
+@pytest.mark.expect_log("memtab.store.history.recorder", "WARNING", r"Could not record")
+def test_a_save_history_cannot_keep_a_copy_for_is_refused_until_chosen(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_disk(store, "their rewrite, not in history\n")
+    panel.open_file(NOTES)
+    replace_in_buffer(panel, "their rewrite", "mine")
+    monkeypatch.setattr(BlobStore, "put", _disk_full)
+    assert not panel.save()
+    assert panel.message_bar.kind is BarKind.ERROR
+    assert panel.message_bar.text.startswith(
+        f"Not saved: {NOTES} was not saved: history cannot keep a copy of what it holds "
+        f"(the disk holding {store.home.history_dir} is full). Your draft is kept"
+    )
+    assert panel.message_bar.action_ids() == ["save_without_copy"]
+    assert disk_text(store) == "their rewrite, not in history\n"
+    assert panel.is_dirty
+
+    with qtbot.waitSignal(panel.saved):
+        panel.message_bar.button("save_without_copy").click()
+    assert disk_text(store) == "mine, not in history\n"
+    assert not panel.is_dirty

@@ -1,0 +1,183 @@
+"""The editor's conflict choices: Enter shows the diff, and "Merge both" keeps the draft's
+and the disk's changes when they touch different lines."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from gui import editor_support
+from gui.editor_support import (
+    NOTES,
+    ORIGINAL,
+    disk_text,
+    replace_in_buffer,
+    show_and_focus,
+    type_at_end,
+    write_disk,
+)
+from memtab.components.editor import merge
+from memtab.components.editor.merge import MergeResult
+from memtab.gui.diff_view import DiffDialog
+from memtab.gui.editor.bar import BarKind
+from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.tasks.runner import TaskContext
+from memtab.store.memory import MemoryStore
+
+store = editor_support.store
+own_writes = editor_support.own_writes
+panel = editor_support.panel
+
+MINE = ORIGINAL.replace("- first", "- first, edited by me")
+THEIRS = ORIGINAL + "- appended by the agent\n"  # `echo … >> notes.md`
+MERGED = MINE + "- appended by the agent\n"
+
+
+def edit_then_agent_appends(panel: EditorPanel, store: MemoryStore, theirs: str = THEIRS) -> None:
+    panel.open_file(NOTES)
+    replace_in_buffer(panel, "- first", "- first, edited by me")
+    assert panel.buffer_text() == MINE and panel.is_dirty
+    write_disk(store, theirs)
+    panel.handle_disk_change({NOTES}, set())
+
+
+def open_diff_with_enter(qtbot: QtBot, panel: EditorPanel) -> DiffDialog:
+    """Press Enter on the bar (on a button that is not the default one, even)."""
+    bar = panel.message_bar
+    keep = bar.button(bar.action_ids()[-1])
+    keep.setFocus()
+    qtbot.keyClick(keep, Qt.Key.Key_Return)
+    dialog = panel.diff_dialog
+    assert dialog is not None and dialog.isVisible()
+    qtbot.waitUntil(lambda: dialog.view.result is not None)
+    return dialog
+
+
+def test_enter_on_the_changed_on_disk_bar_shows_the_diff(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    edit_then_agent_appends(panel, store)
+    show_and_focus(qtbot, panel)
+    bar = panel.message_bar
+    assert bar.action_ids() == ["show_diff", "keep_mine", "take_theirs"]
+    assert bar.default_action == "show_diff"
+    assert bar.button("show_diff").isDefault()
+    assert not bar.button("keep_mine").isDefault()
+    open_diff_with_enter(qtbot, panel)
+    # Nothing was decided: the draft and the agent's change are both still there.
+    assert panel.buffer_text() == MINE and panel.is_dirty
+    assert disk_text(store) == THEIRS
+
+
+def test_enter_on_the_save_conflict_bar_shows_the_diff_and_never_overwrites(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    show_and_focus(qtbot, panel)
+    type_at_end(qtbot, panel, "- mine\n")
+    write_disk(store, THEIRS)
+    assert not panel.save()
+    assert panel.message_bar.action_ids() == ["show_diff", "reload", "overwrite"]
+    assert panel.message_bar.default_action == "show_diff"
+    open_diff_with_enter(qtbot, panel)
+    assert disk_text(store) == THEIRS
+
+
+def test_merge_both_keeps_the_draft_and_the_agents_change(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    edit_then_agent_appends(panel, store)
+    show_and_focus(qtbot, panel)
+    dialog = open_diff_with_enter(qtbot, panel)
+    merge_button = dialog.button("merge")
+    qtbot.waitUntil(merge_button.isEnabled)
+    assert merge_button.isDefault()
+    assert not dialog.button("keep_mine").isDefault()
+    assert not dialog.button("keep_mine").autoDefault()
+    assert dialog.merge_note.text() == (
+        "Your 1 change and 1 change on disk touch different lines: Merge both keeps them all."
+    )
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)  # Enter merges
+    assert panel.diff_dialog is None
+    assert panel.buffer_text() == MERGED
+    assert panel.is_dirty  # the user reviews, then saves
+    assert panel.message_bar.kind is BarKind.INFO
+    assert panel.message_bar.text.startswith(
+        "Merged: your 1 change and 1 change on disk are all in the text now. Review it"
+    )
+    assert disk_text(store) == THEIRS  # nothing written yet
+    assert panel.save()  # based on the agent's version: no conflict
+    assert disk_text(store) == MERGED
+
+
+def test_merge_can_be_undone_to_the_draft(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    edit_then_agent_appends(panel, store)
+    panel.show_diff()
+    dialog = panel.diff_dialog
+    assert dialog is not None
+    qtbot.waitUntil(dialog.button("merge").isEnabled)
+    dialog.button("merge").click()
+    assert panel.buffer_text() == MERGED
+    panel.message_bar.button("restore_draft").click()
+    assert panel.buffer_text() == MINE
+    assert panel.is_dirty
+
+
+def test_overlapping_changes_are_not_merged_and_the_dialog_says_where(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    edit_then_agent_appends(panel, store, ORIGINAL.replace("- first", "- first, per the agent"))
+    show_and_focus(qtbot, panel)
+    dialog = open_diff_with_enter(qtbot, panel)
+    qtbot.waitUntil(dialog.merge_note.isVisible)
+    assert not dialog.button("merge").isEnabled()
+    assert "both changed line 7" in dialog.merge_note.text()
+    assert "cannot be merged automatically" in dialog.merge_note.text()
+    assert dialog.close_button.isDefault()
+    with qtbot.waitSignal(dialog.finished):
+        qtbot.keyClick(dialog, Qt.Key.Key_Return)  # Enter only closes
+    assert panel.buffer_text() == MINE and panel.is_dirty
+    assert disk_text(store) == ORIGINAL.replace("- first", "- first, per the agent")
+
+
+def test_a_merge_of_a_version_that_changed_again_looks_again(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    edit_then_agent_appends(panel, store)
+    panel.show_diff()
+    first = panel.diff_dialog
+    assert first is not None
+    qtbot.waitUntil(first.button("merge").isEnabled)
+    newer = THEIRS + "- and another line\n"
+    write_disk(store, newer)  # before the watcher told the editor
+    first.button("merge").click()
+    assert panel.buffer_text() == MINE  # nothing merged with a version not shown
+    second = panel.diff_dialog
+    assert second is not None and second is not first
+    qtbot.waitUntil(second.button("merge").isEnabled)
+    second.button("merge").click()
+    assert panel.buffer_text() == MINE + "- appended by the agent\n- and another line\n"
+
+
+def test_the_merge_is_computed_on_the_worker_thread(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[threading.Thread] = []
+    real = merge.merge_three_way
+
+    def watched(base: str, mine: str, theirs: str, ctx: TaskContext | None = None) -> MergeResult:
+        threads.append(threading.current_thread())
+        return real(base, mine, theirs, ctx)
+
+    monkeypatch.setattr(merge, "merge_three_way", watched)
+    edit_then_agent_appends(panel, store)
+    panel.show_diff()
+    dialog = panel.diff_dialog
+    assert dialog is not None
+    qtbot.waitUntil(dialog.button("merge").isEnabled)
+    assert len(threads) == 1 and threads[0] is not threading.main_thread()

@@ -1,0 +1,125 @@
+"""RunsDialog on its own: every run from the log, newest first, each op with its state,
+a failed run's error, mux's runs (not revertible, and why), the empty states."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from memtab.components.history.runs import OpState
+from memtab.fs.clock import now_ms
+from memtab.gui.history.runs_dialog import EMPTY_TEXT, RunsDialog, usage_line
+from memtab.store.history.runs import MUX_SOURCE, RunEntry, RunOp, RunsLog
+from memtab.store.home import Home
+
+HOUR = 3_600_000
+NOW = now_ms()
+WS = "a1a1a1a1a1"
+
+APPLIED = RunOp("str_replace", "/memories/workspace/notes.md", True)
+REJECTED = RunOp("delete", "/memories/project/a.md", False, note="pinned files may not be deleted")
+PROPOSED = RunOp("create", "/memories/global/git.md", False, note="dry-run")
+
+
+def run(
+    run_id: str, hours_ago: float, *ops: RunOp, kind: str = "consolidation", **fields: object
+) -> RunEntry:
+    defaults: dict[str, object] = {
+        "trigger": "manual",
+        "workspace_id": WS,
+        "summary": f"summary of {run_id}",
+    }
+    defaults.update(fields)
+    return RunEntry(run_id, int(NOW - hours_ago * HOUR), kind, ops=ops, **defaults)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    return Home(tmp_path / "home")
+
+
+@pytest.fixture
+def dialog(qtbot: QtBot, home: Home) -> Iterator[RunsDialog]:
+    widget = RunsDialog(home)
+    qtbot.addWidget(widget)
+    widget.set_workspaces([(WS, "fix-token-refresh")], None)
+    yield widget
+    widget.shutdown()
+
+
+def show(qtbot: QtBot, dialog: RunsDialog) -> None:
+    with qtbot.waitSignal(dialog.loaded, timeout=5000):
+        dialog.reload()
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=5000)
+
+
+def op_rows(dialog: RunsDialog) -> list[tuple[str, str]]:
+    rows = []
+    for index in range(dialog.ops.topLevelItemCount()):
+        item = dialog.ops.topLevelItem(index)
+        assert item is not None
+        rows.append((item.text(0), item.text(1)))
+    return rows
+
+
+def test_every_run_newest_first_with_its_ops(
+    qtbot: QtBot, dialog: RunsDialog, home: Home, qtmodeltester: object
+) -> None:
+    log = RunsLog(home)
+    log.append(run("run-old", 30, PROPOSED, summary="Would add git notes."))
+    log.append(run("run-main", 3, APPLIED, REJECTED, input_tokens=18240, output_tokens=1312))
+    log.append(run("run-writer", 1, APPLIED, kind="writer", trigger="msg-7"))
+    show(qtbot, dialog)
+    assert [r.id for r in dialog.runs] == ["run-writer", "run-main", "run-old"]
+    first = dialog.run_list.topLevelItem(0)
+    assert first is not None and first.text(1) == "Memory writer"
+    assert (first.text(2), first.text(3)) == ("1 of 1 change applied", "fix-token-refresh")
+    assert dialog.select_run("run-main")
+    qtbot.waitUntil(lambda: dialog.detail is not None and dialog.detail.run.id == "run-main")
+    assert op_rows(dialog) == [
+        (OpState.APPLIED.value, "Edited notes.md"),
+        (OpState.REJECTED.value, "Not applied — delete a.md: pinned files may not be deleted"),
+    ]
+    assert "18,240 input · 1,312 output tokens" in dialog._meta.text()
+    dialog.select_op(1)
+    assert "not applied" in dialog.diff.text
+    assert dialog.select_run("run-old")
+    qtbot.waitUntil(lambda: dialog.detail is not None and dialog.detail.run.id == "run-old")
+    assert op_rows(dialog)[0][0] == OpState.PROPOSED.value
+
+
+def test_a_failed_run_and_a_mux_run(qtbot: QtBot, dialog: RunsDialog, home: Home) -> None:
+    log = RunsLog(home)
+    log.append(run("run-mux", 2, APPLIED, source=MUX_SOURCE, trigger="launch"))
+    log.append(run("run-failed", 1, status="failed", error="anthropic: 529 overloaded"))
+    show(qtbot, dialog)
+    qtbot.waitUntil(lambda: dialog.detail is not None)
+    assert dialog.detail is not None and dialog.detail.run.id == "run-failed"
+    assert "Failed: anthropic: 529 overloaded" in dialog.summary.text()
+    assert "this run changed no file" in dialog.revert_button.toolTip()
+    assert not dialog.revert_button.isEnabled()
+    assert dialog.select_run("run-mux")
+    qtbot.waitUntil(lambda: dialog.detail is not None and dialog.detail.run.id == "run-mux")
+    assert dialog.run_list.currentItem().text(1) == "Consolidation by mux · launch"  # type: ignore[union-attr]
+    assert "from mux's journal" in dialog._meta.text()
+    assert not dialog.revert_button.isEnabled()
+    assert "mux made this run" in dialog.revert_button.toolTip()
+    dialog.failed_only.setChecked(True)
+    qtbot.waitUntil(lambda: [r.id for r in dialog.runs] == ["run-failed"], timeout=5000)
+
+
+def test_empty_states(qtbot: QtBot, dialog: RunsDialog, home: Home) -> None:
+    show(qtbot, dialog)
+    assert dialog.runs == [] and dialog._empty.text() == EMPTY_TEXT
+    RunsLog(home).append(run("run-x", 1, APPLIED))
+    dialog.trigger_filter.setCurrentIndex(dialog.trigger_filter.findData("launch"))
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=5000)
+    assert dialog._empty.text() == "No runs match these filters."
+
+
+def test_usage_line() -> None:
+    assert usage_line(run("r", 1)) == ""
+    assert usage_line(run("r", 1, input_tokens=5)) == "5 input · 0 output tokens"

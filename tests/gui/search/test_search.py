@@ -1,0 +1,204 @@
+"""The search box in the Memory tab: filtering off the GUI thread, keys, restoring."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
+from memtab.components.tree.tree import NodeKind, SectionId, directory_key, file_key, section_key
+from memtab.gui.search import tasks as search_tasks
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+
+home = support.home
+make_window = support.make_window
+
+
+def key(raw: str) -> str:
+    return file_key(parse_file_path(raw))
+
+
+def search_box(window: object) -> QLineEdit:
+    box = window.memory_tab.search_edit  # type: ignore[attr-defined]
+    assert box.accessibleName() == "Search memories"
+    return box
+
+
+def test_typing_filters_every_scope_off_the_gui_thread(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[threading.Thread] = []
+    real = search_tasks.find_matches
+
+    def recording(*args: object, **options: object) -> object:
+        threads.append(threading.current_thread())
+        return real(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search_tasks, "find_matches", recording)
+    window = make_window(home)
+    tab = window.memory_tab
+    qtbot.keyClicks(search_box(window), "ruff")
+    qtbot.waitUntil(lambda: file_names(window) == ["global:python.md"], timeout=WAIT_MS)
+    assert threads and all(thread is not threading.main_thread() for thread in threads)
+    python = tab.model.node_for_key(key("/memories/global/tools/python.md"))
+    assert python is not None and python.content_hits == 2
+    global_section = tab.model.node_for_key(section_key(SectionId.GLOBAL))
+    assert global_section is not None
+    assert (global_section.file_count, global_section.total_count) == (1, 4)
+    assert tab.tree.delegate.highlight_terms == ("ruff",)
+    tools = tab.model.index_for_key(directory_key(parse_file_path("/memories/global/tools")))
+    assert tab.tree.isExpanded(tools)  # results are shown expanded
+
+
+def test_clearing_the_search_restores_the_tree_and_its_expansion(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    tab = window.memory_tab
+    everything = file_names(window)
+    tools_key = directory_key(parse_file_path("/memories/global/tools"))
+    tab.tree.setExpanded(tab.model.index_for_key(tools_key), False)
+    box = search_box(window)
+    box.setText("postgres")
+    qtbot.waitUntil(lambda: file_names(window) == ["project:db.md"], timeout=WAIT_MS)
+    box.setFocus()
+    qtbot.keyClick(box, Qt.Key.Key_Escape)
+    assert box.text() == ""
+    qtbot.waitUntil(lambda: file_names(window) == everything, timeout=WAIT_MS)
+    assert not tab.tree.isExpanded(tab.model.index_for_key(tools_key))
+    assert tab.tree.delegate.highlight_terms == ()
+
+
+def test_ctrl_f_focuses_the_search_box_and_down_goes_to_the_results(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+    tab = window.memory_tab
+    tab.tree.setFocus()
+    qtbot.keyClick(tab.tree, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert search_box(window).hasFocus()
+    qtbot.keyClicks(search_box(window), "zeta")
+    qtbot.waitUntil(lambda: file_names(window) == ["global:Zeta.md"], timeout=WAIT_MS)
+    qtbot.keyClick(search_box(window), Qt.Key.Key_Down)
+    assert tab.tree.hasFocus()
+    current = tab.tree.current_node()
+    assert current is not None and current.name == "Zeta.md"
+
+
+def test_no_matches_says_so_in_each_section(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    search_box(window).setText("xyzzy")
+    qtbot.waitUntil(lambda: file_names(window) == [], timeout=WAIT_MS)
+    tab = window.memory_tab
+    for section in (SectionId.GLOBAL, SectionId.PROJECT, SectionId.WORKSPACE):
+        node = tab.model.node_for_key(section_key(section))
+        assert node is not None and node.children[0].name == "No matches"
+
+
+def match_rows(window: object) -> list[tuple[str, int, str]]:
+    """(file, line number, matched text) of every matching-line row."""
+    model = window.memory_tab.model  # type: ignore[attr-defined]
+    rows = []
+    for node in model.nodes():
+        if node.kind is NodeKind.MATCH and node.line_match is not None:
+            match = node.line_match
+            first = match.text[match.spans[0][0] : match.spans[0][1]] if match.spans else ""
+            rows.append((node.parent.name, match.line + 1, first))
+    return rows
+
+
+def test_results_show_the_matching_lines_with_the_match_highlighted(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    tab = window.memory_tab
+    search_box(window).setText("RUFF")
+    qtbot.waitUntil(lambda: match_rows(window) == [("python.md", 5, "ruff")], timeout=WAIT_MS)
+    python = tab.model.index_for_key(key("/memories/global/tools/python.md"))
+    assert tab.tree.isExpanded(python)  # the lines show without a click
+    line = tab.model.index(0, 0, python)
+    assert line.data(Qt.ItemDataRole.ToolTipRole) == "Line 5: Use ruff. ruff!"
+    assert not line.flags() & Qt.ItemFlag.ItemIsDragEnabled
+    # The row paints its matches on the highlight fill: the pixels differ from a row
+    # painted without the spans.
+    node = tab.tree.node_at(line)
+    assert node is not None and node.line_match is not None
+    with_spans = paint_row(tab.tree, line)
+    node.line_match = replace(node.line_match, spans=())
+    assert paint_row(tab.tree, line) != with_spans
+
+
+def paint_row(tree: object, index: object) -> bytes:
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    view = tree  # a MemoryTreeView
+    option = QStyleOptionViewItem()
+    option.initFrom(view.viewport())  # type: ignore[attr-defined]
+    option.rect = QRect(0, 0, 400, 24)
+    option.font = view.font()  # type: ignore[attr-defined]
+    image = QImage(option.rect.size(), QImage.Format.Format_ARGB32)
+    image.fill(0)
+    painter = QPainter(image)
+    view.delegate.paint(painter, option, index)  # type: ignore[attr-defined]
+    painter.end()
+    return bytes(image.constBits())
+
+
+def test_opening_a_result_selects_its_first_match_in_the_editor(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    tab = window.memory_tab
+    search_box(window).setText("ruff")
+    qtbot.waitUntil(lambda: bool(match_rows(window)), timeout=WAIT_MS)
+    tab.sync.select_key(key("/memories/global/tools/python.md"), open_it=True)
+    cursor = tab.editor.text_edit.textCursor()
+    assert cursor.selectedText() == "ruff"
+    assert cursor.blockNumber() == 4 and cursor.selectionStart() == cursor.block().position() + 4
+
+
+def test_next_and_previous_match_go_through_the_lines_file_after_file(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    (home.global_root / "tools" / "git.md").write_text("Rebase often.\nmerge? no: rebase\n")
+    window = make_window(home)
+    tab = window.memory_tab
+    search_box(window).setText("rebase")
+    qtbot.waitUntil(lambda: len(match_rows(window)) == 2, timeout=WAIT_MS)
+    editor = tab.editor.text_edit
+    tab.next_match_action.trigger()
+    assert tab.editor.current_path == parse_file_path("/memories/global/tools/git.md")
+    assert (editor.textCursor().blockNumber(), editor.textCursor().selectedText()) == (
+        0,
+        "Rebase",
+    )
+    tab.next_match_action.trigger()
+    assert editor.textCursor().blockNumber() == 1
+    assert editor.textCursor().selectedText() == "rebase"
+    tab.next_match_action.trigger()  # wraps around
+    assert editor.textCursor().blockNumber() == 0
+    tab.previous_match_action.trigger()
+    assert editor.textCursor().blockNumber() == 1
+
+
+def test_next_match_without_results_says_what_to_do(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    with qtbot.waitSignal(window.memory_tab.status_message) as message:
+        window.memory_tab.next_match_action.trigger()
+    assert "search box" in message.args[0]

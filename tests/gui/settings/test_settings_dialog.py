@@ -1,0 +1,371 @@
+"""File → Settings: what users set here is what the CLI and the background jobs read."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from memtab.gui.settings.dialog import CANCEL_TEST_LABEL, TEST_LABEL, SettingsDialog
+from memtab.llm.settings import (
+    ProviderSettings,
+    resolve_provider_settings,
+    save_provider_settings,
+    settings_path,
+)
+from memtab.writer.config import OfflineNotes, WriterMode, load_writer_settings
+from memtab.writer.config_model import number_range
+from support.fake_model_server import FakeModelServer
+
+
+def settings_file() -> Path:
+    return settings_path()
+
+
+def make_dialog(qtbot: QtBot) -> SettingsDialog:
+    dialog = SettingsDialog()
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_defaults_are_offline_and_nothing_is_written_until_saved(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    assert dialog.chosen_provider == "offline"
+    assert not dialog.model.isEnabled() and not dialog.api_key.isEnabled()
+    dialog.reject()
+    assert not settings_file().exists()
+
+
+def test_saving_a_model_is_what_the_engines_resolve(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.model.setText("llama3.1:8b")
+    dialog.base_url.setText("http://localhost:11434/v1/")
+    dialog.writer_mode.setCurrentIndex(dialog.writer_mode.findData("always"))
+    dialog.writer_timeout.setValue(120)
+    dialog.accept()
+    assert dialog.result() == dialog.DialogCode.Accepted
+
+    resolved = resolve_provider_settings()
+    assert (resolved.provider, resolved.model, resolved.base_url) == (
+        "openai",
+        "llama3.1:8b",
+        "http://localhost:11434/v1",
+    )
+    writer = load_writer_settings()
+    assert writer.mode is WriterMode.ALWAYS and writer.timeout_s == 120
+    assert stat.S_IMODE(os.stat(settings_file()).st_mode) == 0o600
+
+
+def test_a_typed_key_is_stored_privately_and_never_shown_again(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("anthropic"))
+    dialog.api_key.setText("sk-ant-test-0123456789abcdef")
+    dialog.accept()
+    assert resolve_provider_settings().api_key == "sk-ant-test-0123456789abcdef"
+
+    reopened = make_dialog(qtbot)
+    assert reopened.api_key.text() == ""
+    assert reopened.api_key.echoMode() == reopened.api_key.EchoMode.Password
+    assert "unchanged" in reopened.api_key.placeholderText()
+    reopened.accept()  # saving again without typing keeps the stored key
+    assert resolve_provider_settings().api_key == "sk-ant-test-0123456789abcdef"
+
+
+def test_unknown_keys_in_the_file_survive(qtbot: QtBot) -> None:
+    settings_file().parent.mkdir(parents=True, exist_ok=True)
+    settings_file().write_text(json.dumps({"theme": "dark", "writer": {"max_dumps": 7}}))
+    dialog = make_dialog(qtbot)
+    assert dialog.max_dumps.value() == 7
+    dialog.accept()
+    stored = json.loads(settings_file().read_text())
+    assert stored["theme"] == "dark" and stored["writer"]["max_dumps"] == 7
+
+
+def test_a_memory_path_outside_the_workspace_scope_is_refused(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    dialog.memory_path.setText("/memories/global/notes.md")
+    dialog.accept()
+    assert dialog.result() != dialog.DialogCode.Accepted
+    assert dialog.error.isVisibleTo(dialog) and "workspace scope" in dialog.error.text()
+    assert not settings_file().exists()
+
+
+@pytest.mark.expect_log(
+    "memtab.consolidation.review_setting",
+    "WARNING",
+    r"settings.json is not valid JSON .*; consolidation reviews its plan first",
+)
+def test_a_corrupt_settings_file_is_reported_and_not_overwritten(qtbot: QtBot) -> None:
+    settings_file().parent.mkdir(parents=True, exist_ok=True)
+    settings_file().write_text("{broken")
+    dialog = make_dialog(qtbot)
+    assert "not valid JSON" in dialog.error.text()
+    dialog.accept()
+    assert settings_file().read_text() == "{broken"
+    assert "Could not save" in dialog.error.text()
+
+
+def test_environment_overrides_are_pointed_out(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMTAB_PROVIDER", "anthropic")
+    dialog = make_dialog(qtbot)
+    assert dialog.override_note.isVisibleTo(dialog)
+    assert "MEMTAB_PROVIDER" in dialog.override_note.text()
+
+
+def test_the_key_note_says_which_key_is_used_and_why(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "sk-envOPENAI0123456789abcdefghijkl"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    assert "Uses $OPENAI_API_KEY" in dialog.key_note.text()
+    assert dialog.api_key.placeholderText() == "from $OPENAI_API_KEY"
+
+    dialog.base_url.setText("http://localhost:11434/v1")
+    note = dialog.key_note.text()
+    assert "No key is sent: $OPENAI_API_KEY goes only to api.openai.com, not to localhost" in note
+    assert dialog.api_key.placeholderText() == "not set"
+
+    dialog.api_key.setText("typed-key-for-this-server")
+    assert "Uses the key saved in the settings file" in dialog.key_note.text()
+    assert secret not in dialog.key_note.text() and "typed-key" not in dialog.key_note.text()
+
+
+def test_plain_http_to_another_machine_is_not_saved(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.base_url.setText("http://192.168.1.20:11434/v1")
+    assert "plain http://" in dialog.key_note.text()
+    dialog.accept()
+    assert dialog.result() != dialog.DialogCode.Accepted
+    assert "plain http://" in dialog.error.text() and "192.168.1.20:11434" in dialog.error.text()
+    assert not settings_file().exists()
+
+
+def test_the_writer_ranges_come_from_the_settings_model(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    assert (dialog.writer_timeout.minimum(), dialog.writer_timeout.maximum()) == number_range(
+        "timeout_s"
+    )
+    assert (dialog.max_dumps.minimum(), dialog.max_dumps.maximum()) == number_range("max_dumps")
+
+
+def test_offline_notes_can_be_chosen(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    assert dialog.offline_notes.currentData() == "suggest"
+    dialog.offline_notes.setCurrentIndex(dialog.offline_notes.findData("write"))
+    dialog.accept()
+    assert load_writer_settings().offline_notes is OfflineNotes.WRITE
+    assert make_dialog(qtbot).offline_notes.currentData() == "write"
+
+
+def test_desktop_notifications_are_off_until_ticked(qtbot: QtBot) -> None:
+    dialog = make_dialog(qtbot)
+    assert not dialog.notify.isChecked()
+    dialog.notify.setChecked(True)
+    dialog.accept()
+    assert load_writer_settings().notify is True
+    assert make_dialog(qtbot).notify.isChecked()
+
+
+def test_consolidate_now_reviews_first_until_unticked(qtbot: QtBot) -> None:
+    from memtab.consolidation.review_setting import load_review_mode
+
+    dialog = make_dialog(qtbot)
+    assert dialog.review_first.isChecked()
+    dialog.review_first.setChecked(False)
+    dialog.accept()
+    assert load_review_mode() == "apply-directly"
+    again = make_dialog(qtbot)
+    assert not again.review_first.isChecked()
+    again.review_first.setChecked(True)
+    again.accept()
+    assert load_review_mode() == "review-first"
+
+
+def _test_connection(qtbot: QtBot, dialog: SettingsDialog) -> str:
+    dialog.test_button.click()
+    assert dialog.test_button.text() == CANCEL_TEST_LABEL
+    qtbot.waitUntil(lambda: dialog.test_button.text() == TEST_LABEL, timeout=10_000)
+    return dialog.test_result.text()
+
+
+def test_test_connection_uses_the_form_as_it_is_and_saves_nothing(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    fake_model_server.add_openai_reply(text="OK")
+    dialog = make_dialog(qtbot)
+    assert not dialog.test_button.isEnabled()  # offline: nothing to test
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.model.setText("llama3.1:8b")
+    dialog.base_url.setText(fake_model_server.openai_base_url)
+    dialog.api_key.setText("typed-not-saved")
+    assert dialog.test_button.isEnabled()
+    result = _test_connection(qtbot, dialog)
+    assert result.startswith("Connected: fake-model answered in ") and result.endswith(" ms")
+    [request] = fake_model_server.requests
+    assert request.body["model"] == "llama3.1:8b"
+    assert request.headers["authorization"] == "Bearer typed-not-saved"
+    assert not settings_file().exists()
+    dialog.reject()
+
+
+def test_test_connection_uses_the_saved_key_and_says_when_it_is_refused(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    save_provider_settings(
+        ProviderSettings(
+            "anthropic", "claude-x", fake_model_server.anthropic_base_url, "sk-ant-saved-key"
+        )
+    )
+    fake_model_server.add_error(401, {"error": {"message": "invalid x-api-key"}})
+    dialog = make_dialog(qtbot)
+    result = _test_connection(qtbot, dialog)
+    assert result.startswith("The API key was refused: the server refused the credentials")
+    assert "invalid x-api-key" in result and "sk-ant-saved-key" not in result
+    assert fake_model_server.requests[0].headers["x-api-key"] == "sk-ant-saved-key"
+    assert "anthropic claude-x at" in dialog.test_result.toolTip()
+
+
+def test_a_test_under_way_can_be_cancelled_and_closing_cancels_it(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    fake_model_server.add_openai_reply(text="late", delay=30.0)
+    fake_model_server.add_openai_reply(text="late", delay=30.0)
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.base_url.setText(fake_model_server.openai_base_url)
+    dialog.test_button.click()
+    assert dialog.test_result.text().startswith("Testing openai · gpt-4o-mini · http://127.0.0.1")
+    qtbot.waitUntil(lambda: len(fake_model_server.requests) == 1, timeout=10_000)
+    dialog.test_button.click()  # now "Cancel test"
+    qtbot.waitUntil(lambda: dialog.test_button.text() == TEST_LABEL, timeout=5_000)
+    assert dialog.test_result.text() == "Test cancelled."
+
+    dialog.test_button.click()
+    qtbot.waitUntil(lambda: len(fake_model_server.requests) == 2, timeout=10_000)
+    started = time.monotonic()
+    dialog.reject()
+    assert time.monotonic() - started < 2.0
+    assert not settings_file().exists()
+
+
+def test_a_malformed_provider_value_is_reported_and_replaced_on_save(qtbot: QtBot) -> None:
+    settings_file().parent.mkdir(parents=True, exist_ok=True)
+    settings_file().write_text(json.dumps({"provider": "openai", "model": 42, "theme": "dark"}))
+    dialog = make_dialog(qtbot)
+    assert "'model' must be a string, not 42" in dialog.error.text()
+    assert dialog.chosen_provider == "offline" and dialog.model.text() == ""
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.model.setText("gpt-x")
+    dialog.accept()
+    stored = json.loads(settings_file().read_text())
+    assert (stored["model"], stored["theme"]) == ("gpt-x", "dark")
+
+
+def _answer_key_question(button_prefix: str, seen: list[str]) -> None:
+    """Click the button starting with `button_prefix` on the key question once it shows."""
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        seen.append(box.text())
+        next(b for b in box.buttons() if b.text().startswith(button_prefix)).click()
+
+    QTimer.singleShot(0, answer)
+
+
+def test_a_key_typed_for_anthropic_never_reaches_an_openai_compatible_server(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    """Issue 19: a key typed for Anthropic (not saved), the provider switched to an
+    OpenAI-compatible server on this machine, Test connection: the key stays home."""
+    anthropic_key = "sk-ant-typed-0123456789abcdefghij"
+    fake_model_server.add_openai_reply(text="OK")
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("anthropic"))
+    qtbot.keyClicks(dialog.api_key, anthropic_key)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.base_url.setText(fake_model_server.openai_base_url)
+    assert _test_connection(qtbot, dialog).startswith("Connected")
+    [request] = fake_model_server.requests
+    assert "authorization" not in request.headers
+    assert anthropic_key not in json.dumps(request.headers) + request.raw_body.decode()
+    assert dialog.api_key.text() == ""  # OpenAI's own key: none yet
+
+    dialog.provider.setCurrentIndex(dialog.provider.findData("anthropic"))
+    assert dialog.api_key.text() == anthropic_key  # still Anthropic's
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.accept()
+    stored = json.loads(settings_file().read_text())
+    assert "api_key" not in stored
+    assert stored["api_keys"] == {"anthropic": {"https://api.anthropic.com": anthropic_key}}
+    assert resolve_provider_settings().api_key is None
+    assert resolve_provider_settings("anthropic").api_key == anthropic_key
+
+    reopened = make_dialog(qtbot)
+    assert reopened.api_key.placeholderText() == "not set"
+    reopened.provider.setCurrentIndex(reopened.provider.findData("anthropic"))
+    assert "a key is saved for this host" in reopened.api_key.placeholderText()
+    reopened.reject()
+
+
+def test_a_key_goes_to_another_host_only_after_a_question_that_names_it(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    typed = "sk-typed-for-the-official-api-0123456789"
+    fake_model_server.add_openai_reply(text="OK")
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    qtbot.keyClicks(dialog.api_key, typed)  # typed for api.openai.com
+    dialog.base_url.setText(fake_model_server.openai_base_url)
+    host = fake_model_server.openai_base_url.removesuffix("/v1")
+    assert f"typed for api.openai.com: Memtab asks before it goes to {host}" in (
+        dialog.key_note.text()
+    )
+
+    seen: list[str] = []
+    _answer_key_question("Cancel", seen)
+    dialog.test_button.click()
+    assert seen == [f"The API key was typed for api.openai.com. Send it for {host}?"]
+    assert dialog.test_result.text() == f"Not tested: the key was not sent to {host}."
+    assert fake_model_server.requests == []
+    _answer_key_question("Cancel", seen)
+    dialog.accept()  # nor saved there
+    assert dialog.result() != dialog.DialogCode.Accepted and not settings_file().exists()
+
+    _answer_key_question(f"Send to {host}", seen)
+    assert _test_connection(qtbot, dialog).startswith("Connected")
+    assert fake_model_server.requests[0].headers["authorization"] == f"Bearer {typed}"
+    dialog.accept()  # the key now belongs to this host: no second question
+    assert len(seen) == 3
+    assert resolve_provider_settings().api_key == typed
+    assert json.loads(settings_file().read_text())["api_key"] == typed
+
+
+def test_a_saved_key_can_be_forgotten_for_its_provider_and_host_only(qtbot: QtBot) -> None:
+    save_provider_settings(
+        ProviderSettings("anthropic", "claude-x", "https://api.anthropic.com", "sk-ant-kept-0123")
+    )
+    save_provider_settings(
+        ProviderSettings("openai", "llama", "http://localhost:11434/v1", "local-key-0123")
+    )
+    dialog = make_dialog(qtbot)
+    assert dialog.forget_key.isVisibleTo(dialog)  # a key is saved for the local server
+    dialog.forget_key.click()
+    assert not dialog.forget_key.isVisibleTo(dialog)
+    assert dialog.api_key.placeholderText() == "not set"
+    dialog.accept()
+    assert resolve_provider_settings().api_key is None
+    assert resolve_provider_settings("anthropic").api_key == "sk-ant-kept-0123"

@@ -1,0 +1,408 @@
+"""The menus and the keyboard: File, Edit, View, Help; shortcuts for what the window does;
+Help → Keyboard shortcuts made from the actions; Add workspace and Open home in the GUI;
+a focus marker on the tree from the start."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QAction, QImage, QKeySequence, QPainter
+from PySide6.QtWidgets import QDialog, QStyle, QStyleOptionViewItem
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
+from memtab.components.tree.tree import file_key
+from memtab.gui.editor.view import ViewMode
+from memtab.gui.tasks.runner import TaskRunner
+from memtab.gui.window import home_dialogs
+from memtab.gui.window.home_dialogs import AddWorkspaceDialog
+from memtab.gui.window.menus import action_title, shortcut_rows
+from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+from memtab.store.registry import load_registry
+from support.memory_home import MAIN
+
+home = support.home
+make_window = support.make_window
+
+
+def titles(actions: list[QAction]) -> list[str]:
+    return [action_title(action) for action in actions if not action.isSeparator()]
+
+
+def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) -> None:
+    window = make_window(home)
+    menus = window.menus
+    assert [menu.title() for menu in menus.menus] == ["&File", "&Edit", "&View", "&Help"]
+    assert titles(menus.file_menu.actions()) == [
+        "New memory file",
+        "New folder",
+        "Save",
+        "Open home",
+        "Add workspace",
+        "Reload from disk",
+        "Settings",
+        "Quit",
+    ]
+    edit = titles(menus.edit_menu.actions())
+    for wanted in ("Undo last change", "Find", "Rename or move", "Delete", "Pin"):
+        assert wanted in edit
+    assert titles(menus.view_menu.actions()) == [
+        "Source",
+        "Split",
+        "Preview",
+        "Memory",
+        "Traces",
+        "Switch workspace",
+        "File history",
+        "Recently deleted",
+        "Runs",
+    ]
+    assert titles(menus.help_menu.actions()) == ["Keyboard shortcuts", "About Memtab"]
+
+
+def test_help_shortcuts_is_made_from_the_actions(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    shown: list[QDialog] = []
+    window.exec_dialog = lambda dialog: shown.append(dialog) or 0  # type: ignore[method-assign]
+    window.menus.shortcuts_action.trigger()
+    [dialog] = shown
+    assert isinstance(dialog, ShortcutsDialog)
+    rows = {(menu, action): keys for menu, action, keys in dialog.rows}
+    native = QKeySequence.SequenceFormat.NativeText
+    assert rows[("File", "Save")] == "Ctrl+S"  # the editor's own keys, as the menu shows them
+    assert rows[("Edit", "Consolidate now")] == QKeySequence("Ctrl+Shift+D").toString(native)
+    assert rows[("View", "Runs")] == QKeySequence("Ctrl+Shift+R").toString(native)
+    assert rows[("View", "File history")] == QKeySequence("Ctrl+Shift+H").toString(native)
+    assert rows[("Edit", "Undo last change")] == "Ctrl+Z"  # the tree's keys, as shown
+    assert rows[("View", "Split")] == QKeySequence("Ctrl+2").toString(native)
+    assert rows[("Edit", "Search memories")] == QKeySequence("Ctrl+Shift+F").toString(native)
+    assert "Copy path" in dialog.table.toPlainText()
+    # A new action with keys shows up without anyone editing a table.
+    extra = QAction("Do something new", window)
+    extra.setShortcut(QKeySequence("Ctrl+Alt+J"))
+    window.menus.view_menu.addAction(extra)
+    assert ("View", "Do something new", extra.shortcut().toString(native)) in shortcut_rows(
+        window.menus.menus
+    )
+
+
+def test_shortcuts_for_view_modes_tabs_runs_and_consolidation(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    activate(qtbot, window)
+    tab = window.memory_tab
+    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    assert tab.editor.view_mode is ViewMode.SPLIT
+    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    assert tab.editor.view_mode is ViewMode.PREVIEW
+    qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    assert tab.editor.view_mode is ViewMode.SOURCE
+    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.AltModifier)
+    assert window.tabs.currentIndex() == 1  # Traces
+    qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)
+    assert window.tabs.currentWidget() is tab
+    ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(window, Qt.Key.Key_R, ctrl_shift)
+    runs = window.history.runs_dialog
+    assert runs is not None and runs.isVisible()
+    runs.close()
+    qtbot.keyClick(window, Qt.Key.Key_H, ctrl_shift)
+    assert window.history.dock.isVisible()
+    started: list[tuple[str, object]] = []
+    tab.consolidation.start = lambda workspace_id, trigger="manual", review=False: started.append(  # type: ignore[method-assign,union-attr]
+        (workspace_id, review)
+    )
+    qtbot.keyClick(window, Qt.Key.Key_D, ctrl_shift)
+    assert started == [(MAIN, None)]  # as the review setting says
+
+
+def test_switch_workspace_opens_the_picker(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    activate(qtbot, window)
+    combo = window.memory_tab.picker.combo
+    ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(window, Qt.Key.Key_W, ctrl_shift)
+    qtbot.waitUntil(lambda: combo.view().isVisible(), timeout=WAIT_MS)
+    combo.hidePopup()
+    assert combo.hasFocus()
+
+
+def test_undo_waits_for_the_history_behind_a_clear_seam(
+    make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    undo = window.menus.undo_action
+    assert not undo.isEnabled() and "Nothing to undo" in undo.toolTip()
+    done: list[bool] = []
+    window.menus.set_undo(lambda: done.append(True), "Undo delete of notes.md")
+    assert undo.isEnabled() and undo.text() == "Undo delete of notes.md"
+    undo.trigger()
+    assert done == [True]
+    window.menus.set_undo(None)
+    assert not undo.isEnabled()
+
+
+def test_the_tree_shows_where_the_keyboard_is_from_the_start(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    activate(qtbot, window)
+    tab = window.memory_tab
+    qtbot.waitUntil(tab.tree.hasFocus, timeout=WAIT_MS)
+    current = tab.tree.currentIndex()
+    assert current.isValid()
+    assert tab.tree.selectionModel().selectedRows() == []  # nothing selected or opened
+
+    def paint(focus: bool) -> bytes:
+        option = QStyleOptionViewItem()
+        option.initFrom(tab.tree.viewport())
+        option.rect = QRect(0, 0, 300, 28)
+        option.font = tab.tree.font()
+        if focus:
+            option.state |= QStyle.StateFlag.State_HasFocus
+        else:
+            option.state &= ~QStyle.StateFlag.State_HasFocus
+        image = QImage(option.rect.size(), QImage.Format.Format_ARGB32)
+        image.fill(0)
+        painter = QPainter(image)
+        tab.tree.delegate.paint(painter, option, current)
+        painter.end()
+        return bytes(image.constBits())
+
+    assert paint(True) != paint(False)
+
+
+# -- Add workspace, Open home ---------------------------------------------------------
+
+
+def test_add_workspace_registers_it_off_the_gui_thread_and_shows_it(
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    home: Home,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    window = make_window(home)
+    project = tmp_path / "projects" / "shop"
+    project.mkdir(parents=True)
+    threads: list[threading.Thread] = []
+    real = home_dialogs.add_workspace
+
+    def recording(*args: object) -> str:
+        threads.append(threading.current_thread())
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(home_dialogs, "add_workspace", recording)
+
+    def answer(dialog: QDialog) -> int:
+        assert isinstance(dialog, AddWorkspaceDialog)
+        dialog.project_edit.setCurrentText(str(project))
+        assert dialog.name_edit.text() == "shop"  # the folder's name, until one is typed
+        dialog.name_edit.setText("checkout")
+        dialog.name_edit.textEdited.emit("checkout")
+        dialog.accept()
+        qtbot.waitUntil(lambda: dialog.result() == QDialog.DialogCode.Accepted, timeout=WAIT_MS)
+        return int(dialog.result())
+
+    window.exec_dialog = answer  # type: ignore[method-assign]
+    window.menus.add_workspace_action.trigger()
+    assert threads and threads[0] is not threading.main_thread()
+    [added] = [ws for ws in load_registry(home).workspaces if ws.name == "checkout"]
+    assert added.project_path == str(project)
+    tab = window.memory_tab
+    qtbot.waitUntil(
+        lambda: tab.workspace is not None and tab.workspace.id == added.id, timeout=WAIT_MS
+    )
+    assert tab.picker.current_workspace_id == added.id
+
+
+@pytest.fixture
+def runner(qtbot: QtBot) -> Iterator[TaskRunner]:
+    tasks = TaskRunner("test-home")
+    yield tasks
+    tasks.shutdown()
+
+
+def test_add_workspace_keeps_the_dialog_open_with_the_reason(
+    qtbot: QtBot, home: Home, tmp_path: Path, runner: TaskRunner
+) -> None:
+    dialog = AddWorkspaceDialog(home, load_registry(home), runner)
+    qtbot.addWidget(dialog)
+    dialog.project_edit.setCurrentText("relative/path")
+    dialog.accept()
+    assert dialog.error_label.isVisibleTo(dialog) and "absolute" in dialog.error_label.text()
+    # Someone broke the project's entry by hand meanwhile: the registry says why.
+    project = tmp_path / "acme"
+    project.mkdir()
+    broken = json.dumps({"projects": [[str(project), {"workspaces": 5}]]})
+    home.config_path.write_text(broken)
+    dialog.project_edit.setCurrentText(str(project))
+    dialog.name_edit.setText("x")
+    dialog.accept()
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=WAIT_MS)
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    assert "is not a list" in dialog.error_label.text()
+    assert home.config_path.read_text() == broken  # never overwritten
+
+
+def _show(qtbot: QtBot, dialog: AddWorkspaceDialog) -> None:
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
+
+
+def test_a_folder_that_does_not_exist_is_said_and_added_only_when_confirmed(
+    qtbot: QtBot, home: Home, tmp_path: Path, runner: TaskRunner
+) -> None:
+    """Issue 19: Add workspace registered a project folder that does not exist."""
+    dialog = AddWorkspaceDialog(home, load_registry(home), runner)
+    _show(qtbot, dialog)
+    missing = tmp_path / "src" / "app"
+    qtbot.keyClicks(dialog.project_edit.lineEdit(), str(missing))
+    before = home.config_path.read_text()
+    dialog.accept()
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=WAIT_MS)
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    assert home.config_path.read_text() == before  # nothing registered
+    assert "does not exist on this machine" in dialog.error_label.text()
+    assert dialog.ok_button.text() == "Add anyway"
+    line = dialog.project_edit.lineEdit()
+    assert line is not None
+    qtbot.keyClick(line, Qt.Key.Key_Backspace)  # typing says it too, once typing pauses
+    qtbot.keyClick(line, Qt.Key.Key_P)
+    assert dialog.ok_button.text() == "Add workspace"  # another path: ask again
+    qtbot.waitUntil(dialog.folder_note.isVisible, timeout=WAIT_MS)
+    assert dialog.folder_note.text() == f"{missing} does not exist on this machine."
+    dialog.accept()
+    qtbot.waitUntil(lambda: dialog.ok_button.text() == "Add anyway", timeout=WAIT_MS)
+    assert not dialog.folder_note.isVisible()  # the error says it
+    dialog.accept()  # the user says so: a mux elsewhere may use this path
+    qtbot.waitUntil(lambda: dialog.result() == QDialog.DialogCode.Accepted, timeout=WAIT_MS)
+    [added] = [ws for ws in load_registry(home).workspaces if ws.id == dialog.workspace_id]
+    assert added.project_path == str(missing)
+
+
+def test_another_path_must_be_confirmed_again(
+    qtbot: QtBot, home: Home, tmp_path: Path, runner: TaskRunner
+) -> None:
+    dialog = AddWorkspaceDialog(home, load_registry(home), runner)
+    _show(qtbot, dialog)
+    dialog.project_edit.setCurrentText(str(tmp_path / "one"))
+    dialog.accept()
+    qtbot.waitUntil(lambda: dialog.ok_button.text() == "Add anyway", timeout=WAIT_MS)
+    dialog.project_edit.setCurrentText(str(tmp_path / "two"))
+    assert dialog.ok_button.text() == "Add workspace" and not dialog.error_label.isVisible()
+    dialog.accept()
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=WAIT_MS)
+    assert dialog.result() != QDialog.DialogCode.Accepted
+    (tmp_path / "file").write_text("not a folder\n")
+    dialog.project_edit.setCurrentText(str(tmp_path / "file"))
+    dialog.accept()
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=WAIT_MS)
+    assert "is not a folder" in dialog.error_label.text()
+    assert dialog.ok_button.text() == "Add workspace"  # no "anyway" for a file
+
+
+def test_completion_never_changes_what_was_typed(
+    qtbot: QtBot, home: Home, runner: TaskRunner
+) -> None:
+    """Issue 19: inline completion turned a typed `/src/ac` into the known `/src/acme`
+    when focus left."""
+    dialog = AddWorkspaceDialog(home, load_registry(home), runner)
+    _show(qtbot, dialog)
+    line = dialog.project_edit.lineEdit()
+    assert line is not None
+    dialog.project_edit.setFocus()
+    qtbot.keyClicks(line, "/src/ac")
+    assert line.text() == "/src/ac" and not line.hasSelectedText()
+    completer = dialog.project_edit.completer()
+    assert completer is not None
+    popup = completer.popup()
+    qtbot.waitUntil(popup.isVisible, timeout=WAIT_MS)  # offered, not filled in
+    assert completer.currentCompletion() == "/src/acme"
+    qtbot.keyClick(popup, Qt.Key.Key_Escape)
+    dialog.name_edit.setFocus()  # focus leaves the field
+    qtbot.waitUntil(dialog.name_edit.hasFocus, timeout=WAIT_MS)
+    assert dialog.project_edit.currentText() == "/src/ac"
+    # Accepting the offer is the user's choice: Down, Enter.
+    dialog.project_edit.setFocus()
+    qtbot.keyClicks(line, "m")
+    qtbot.waitUntil(popup.isVisible, timeout=WAIT_MS)
+    qtbot.keyClick(popup, Qt.Key.Key_Down)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    assert dialog.project_edit.currentText() == "/src/acme"
+
+
+def test_registered_projects_are_offered(home: Home, qtbot: QtBot, runner: TaskRunner) -> None:
+    dialog = AddWorkspaceDialog(home, load_registry(home), runner)
+    qtbot.addWidget(dialog)
+    offered = [dialog.project_edit.itemText(i) for i in range(dialog.project_edit.count())]
+    assert offered == ["/src/acme", "/src/web"]
+
+
+def test_open_home_opens_the_chosen_home_in_a_new_window(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
+) -> None:
+    window = make_window(home)
+    other = tmp_path / "other-home"
+    other.mkdir()
+    asked: list[str] = []
+    window.choose_folder = lambda title, start: other  # type: ignore[method-assign]
+    window.confirm = lambda title, text: asked.append(text) or True  # type: ignore[method-assign]
+    window.menus.open_home_action.trigger()
+    qtbot.waitUntil(lambda: window.successor is not None, timeout=WAIT_MS)
+    successor = window.successor
+    assert successor is not None
+    try:
+        assert asked and "not a memory home yet" in asked[0]
+        assert successor.home.root == other
+        qtbot.waitUntil(lambda: successor.memory_tab.is_loaded, timeout=WAIT_MS)
+        assert not window.isVisible() and successor.isVisible()
+        window.close()  # what Ctrl+C in the terminal does: it reaches the new window
+        assert not successor.isVisible()
+    finally:
+        successor.close_without_asking()
+
+
+def test_open_home_of_a_missing_folder_says_so(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
+) -> None:
+    window = make_window(home)
+    window.choose_folder = lambda title, start: tmp_path / "nowhere"  # type: ignore[method-assign]
+    window.menus.open_home_action.trigger()
+    qtbot.waitUntil(
+        lambda: "is not a folder" in window.statusBar().currentMessage(), timeout=WAIT_MS
+    )
+    assert window.successor is None
+
+
+def test_find_finds_in_the_open_file_else_searches_memories(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    activate(qtbot, window)
+    wait_idle(qtbot, window)
+    tab = window.memory_tab
+    window.menus.find_action.trigger()  # no file open
+    assert tab.search_edit.hasFocus()
+    tab.sync.select_key(file_key(parse_file_path("/memories/global/tools/git.md")), open_it=True)
+    tab.tree.setFocus()
+    qtbot.keyClick(tab.tree, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert tab.editor.find_bar.isVisible()
+    ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(tab.tree, Qt.Key.Key_F, ctrl_shift)
+    assert tab.search_edit.hasFocus()

@@ -1,0 +1,161 @@
+"""components.activity.changes: event filtering and change summaries, without Qt."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from watchdog.events import (
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirModifiedEvent,
+    DirMovedEvent,
+    FileAttribEvent,
+    FileClosedEvent,
+    FileClosedNoWriteEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileOpenedEvent,
+    FileSystemEvent,
+)
+
+from memtab.components.activity.changes import (
+    ChangeSummary,
+    changed_paths,
+    is_ignored,
+    path_affected,
+)
+from memtab.store.home import PathKind
+
+HOME = "/home/alice/.mux"
+REAL = "/home/alice/.xum"  # what the ~/.mux symlink points at
+SCOPE = f"{REAL}/memory/global"
+
+
+def test_the_components_do_not_import_qt() -> None:
+    probe = (
+        "import sys, pkgutil, importlib, memtab.components as components\n"
+        "names = [m.name for m in pkgutil.walk_packages(\n"
+        "    components.__path__, 'memtab.components.')]\n"
+        "assert len(names) > 20, names\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "sys.exit('PySide6' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", probe], check=False).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "memory/global/x.tmp",
+        "memory/global/.notes.md.a1b2c3.tmp",
+        "memory/global/.notes.md.swp",
+        "memory/global/.notes.md.swx",
+        "memory/global/notes.md~",
+        "memory/global/4913",
+        ".memory-meta.json.k2.tmp",
+        "memory/global/.obsidian/workspace.json",
+        ".git/index",
+    ],
+)
+def test_temp_and_hidden_names_are_ignored(rel: str) -> None:
+    assert is_ignored(rel.replace("/", os.sep))
+
+
+@pytest.mark.parametrize(
+    "rel",
+    ["", "memory/global/notes.md", "memory/global/4913.md", "config.json", "tmp/notes.md"],
+)
+def test_real_names_are_not_ignored(rel: str) -> None:
+    assert not is_ignored(rel.replace("/", os.sep))
+
+
+def paths(event: FileSystemEvent) -> list[str]:
+    return changed_paths(event, REAL, HOME)
+
+
+def test_content_events_report_the_path_under_the_root_as_given() -> None:
+    for event_class in (FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileClosedEvent):
+        assert paths(event_class(f"{SCOPE}/a.md")) == [f"{HOME}/memory/global/a.md"]
+
+
+def test_reads_and_attribute_changes_report_nothing() -> None:
+    for event_class in (FileOpenedEvent, FileClosedNoWriteEvent, FileAttribEvent):
+        assert paths(event_class(f"{SCOPE}/a.md")) == []
+
+
+def test_directory_modified_is_parent_noise_but_other_directory_events_count() -> None:
+    assert paths(DirModifiedEvent(SCOPE)) == []
+    assert paths(DirCreatedEvent(f"{SCOPE}/sub")) == [f"{HOME}/memory/global/sub"]
+    assert paths(DirDeletedEvent(f"{SCOPE}/sub")) == [f"{HOME}/memory/global/sub"]
+    assert paths(DirMovedEvent(f"{SCOPE}/a", f"{SCOPE}/b")) == [
+        f"{HOME}/memory/global/a",
+        f"{HOME}/memory/global/b",
+    ]
+
+
+def test_an_atomic_save_reports_the_destination_only() -> None:
+    event = FileMovedEvent(f"{SCOPE}/.a.md.x1y2.tmp", f"{SCOPE}/a.md")
+    assert paths(event) == [f"{HOME}/memory/global/a.md"]
+
+
+def test_a_move_to_a_temp_name_reports_the_source() -> None:
+    event = FileMovedEvent(f"{SCOPE}/a.md", f"{SCOPE}/a.md~")
+    assert paths(event) == [f"{HOME}/memory/global/a.md"]
+
+
+def test_temp_files_bytes_paths_and_outside_paths() -> None:
+    assert paths(FileCreatedEvent(f"{SCOPE}/.a.md.swp")) == []
+    assert paths(FileModifiedEvent(os.fsencode(f"{SCOPE}/a.md"))) == [f"{HOME}/memory/global/a.md"]
+    assert paths(FileModifiedEvent("/elsewhere/a.md")) == []
+    assert paths(DirDeletedEvent(REAL)) == [HOME]
+    assert paths(FileModifiedEvent(f"{REAL}-other/a.md")) == [], "a sibling is not inside"
+
+
+def summary(*rels: str) -> ChangeSummary:
+    return ChangeSummary.from_paths(
+        [os.path.join(HOME, rel) if rel else HOME for rel in rels], HOME
+    )
+
+
+def test_summary_answers_per_scope_and_per_item() -> None:
+    batch = summary(
+        "memory/project/mux-0123456789ab/a.md", "sessions/a1b2c3d4e5/chat.jsonl", "config.json"
+    )
+    assert batch.affects(PathKind.PROJECT_SCOPE, "mux-0123456789ab")
+    assert batch.affects(PathKind.PROJECT_SCOPE)
+    assert not batch.affects(PathKind.PROJECT_SCOPE, "other-ffffffffffff")
+    assert not batch.affects(PathKind.GLOBAL_SCOPE)
+    assert batch.affects(PathKind.CHAT_TRANSCRIPT, "a1b2c3d4e5")
+    assert not batch.affects(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5")
+    assert batch.affects(PathKind.CONFIG)
+    assert not batch.affects(PathKind.CONSOLIDATION_JOURNAL)
+    assert batch.keys(PathKind.PROJECT_SCOPE) == {"mux-0123456789ab"}
+
+
+def test_summary_containers_affect_what_they_hold() -> None:
+    assert summary("memory").affects(PathKind.GLOBAL_SCOPE)
+    assert summary("memory").affects(PathKind.PROJECT_SCOPE, "any-0123456789ab")
+    assert summary("memory/project").affects(PathKind.PROJECT_SCOPE, "any-0123456789ab")
+    assert not summary("memory/project").affects(PathKind.GLOBAL_SCOPE)
+    deleted_workspace = summary("sessions/a1b2c3d4e5")
+    assert deleted_workspace.affects(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5")
+    assert deleted_workspace.affects(PathKind.WRITER_STATE, "a1b2c3d4e5")
+    assert not deleted_workspace.affects(PathKind.WORKSPACE_SCOPE, "ffffffffff")
+    assert summary("").affects(PathKind.MEMORY_META), "the home itself means everything"
+    assert not summary().affects(PathKind.GLOBAL_SCOPE)
+
+
+def test_path_affected_by_the_file_or_a_parent_directory() -> None:
+    note = f"{HOME}/memory/global/topics/a.md"
+    assert path_affected(note, [note])
+    assert path_affected(note, [f"{HOME}/memory/global/topics"])
+    assert path_affected(note, [HOME])
+    assert not path_affected(note, [f"{HOME}/memory/global/topics/a.md.bak"])
+    assert not path_affected(note, [f"{HOME}/memory/global/top"])
+    assert not path_affected(note, [])

@@ -1,0 +1,146 @@
+"""Searching memories: the matching rules and the content index (no Qt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtab.components.search.search import (
+    LINE_SNIPPET_CHARS,
+    MAX_LINES_PER_FILE,
+    ContentIndex,
+    SearchQuery,
+    find_matches,
+    highlight_spans,
+    matching_lines,
+)
+from memtab.components.tree.scan import ScanRequest, scan_home
+from memtab.components.tree.tree import file_key, orphan_entry_key
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+from support import memory_home
+from support.memory_home import MAIN, touch_later
+
+home = memory_home.home
+
+
+def key(raw: str) -> str:
+    return file_key(parse_file_path(raw))
+
+
+def matches(home: Home, text: str) -> dict[str, int]:
+    scan = scan_home(ScanRequest(home, MAIN))
+    found = find_matches(scan, SearchQuery.parse(text), ContentIndex())
+    return {k: match.content_hits for k, match in found.items()}
+
+
+def test_query_terms_are_casefolded_and_unique() -> None:
+    query = SearchQuery.parse("  Git  git RUFF ")
+    assert query.terms == ("git", "ruff") and query.active
+    assert not SearchQuery.parse("   ").active
+
+
+def test_matches_by_name_description_and_content(home: Home) -> None:
+    assert set(matches(home, "zeta")) == {key("/memories/global/Zeta.md")}  # name
+    assert set(matches(home, "postgres")) == {key("/memories/project/decisions/db.md")}
+    found = matches(home, "RUFF")  # content, counted
+    assert found == {key("/memories/global/tools/python.md"): 2}
+    assert set(matches(home, "tools git")) == {key("/memories/global/tools/git.md")}  # path
+    assert matches(home, "rebase postgres") == {}  # every term must match
+
+
+def test_orphaned_files_are_searched_too(home: Home) -> None:
+    orphan = orphan_entry_key(
+        "gone-0123456789ab", parse_file_path("/memories/project/old.md"), is_dir=False
+    )
+    assert set(matches(home, "orphaned")) == {orphan}
+
+
+def test_content_index_rereads_changed_files_and_forgets_removed(home: Home) -> None:
+    index = ContentIndex()
+    scan = scan_home(ScanRequest(home, MAIN))
+    index.refresh(scan)
+    size = len(index)
+    assert size == scan.file_count + 1  # and the orphan
+    touch_later(home.global_root / "Zeta.md", "now about kubernetes")
+    (home.global_root / "preferences.md").unlink()
+    rescanned = scan_home(ScanRequest(home, MAIN))
+    assert set(find_matches(rescanned, SearchQuery.parse("kubernetes"), index)) == {
+        key("/memories/global/Zeta.md")
+    }
+    index.refresh(rescanned)
+    assert len(index) == size - 1
+
+
+def test_highlight_spans_are_merged_and_case_insensitive() -> None:
+    assert highlight_spans("Git and GITHUB", ("git", "hub")) == [(0, 3), (8, 14)]
+    assert highlight_spans("straße", ("ss",)) == []  # casefold changes the length: skip
+    assert highlight_spans("anything", ()) == []
+
+
+# --- matching lines ----------------------------------------------------------------------
+
+
+def test_matches_carry_their_matching_lines_with_the_terms_spans(home: Home) -> None:
+    scan = scan_home(ScanRequest(home, MAIN))
+    found = find_matches(scan, SearchQuery.parse("RUFF"), ContentIndex())
+    [line] = found[key("/memories/global/tools/python.md")].lines
+    # Line 5 of the file (the frontmatter comes first), shown as written.
+    assert (line.line, line.text, line.column) == (4, "Use ruff. ruff!", 0)
+    assert [line.text[a:b] for a, b in line.spans] == ["ruff", "ruff"]
+    # A file found by its name only has no lines to show.
+    assert found_by_name(home, "zeta") == ()
+
+
+def found_by_name(home: Home, text: str) -> tuple[object, ...]:
+    scan = scan_home(ScanRequest(home, MAIN))
+    [match] = find_matches(scan, SearchQuery.parse(text), ContentIndex()).values()
+    return match.lines
+
+
+def test_matching_lines_are_capped_and_long_lines_show_the_match() -> None:
+    text = "\n".join(f"line {n} has Needle" for n in range(50)) + "\n" + "x" * 500 + " needle end"
+    query = SearchQuery.parse("needle")
+    lines = matching_lines(text, text.casefold(), query)
+    assert len(lines) == MAX_LINES_PER_FILE and [m.line for m in lines[:2]] == [0, 1]
+    [far] = matching_lines(text.split("\n")[-1], text.split("\n")[-1].casefold(), query)
+    assert far.column > 0 and far.cut and far.text.startswith("x")
+    assert far.text.endswith("needle end")
+    assert len(far.text) <= LINE_SNIPPET_CHARS
+    assert [far.text[a:b] for a, b in far.spans] == ["needle"]
+    # Leading blanks are not shown; the column says where the shown text starts.
+    [indented] = matching_lines("    - a needle\n", "    - a needle\n", query)
+    assert (indented.text, indented.column, indented.cut) == ("- a needle", 4, False)
+    # A cut falls at the start of a word.
+    [worded] = matching_lines(
+        "words " * 20 + "the needle", ("words " * 20 + "the needle").casefold(), query
+    )
+    assert worded.cut and worded.text.startswith("words ") and worded.column % 6 == 0
+
+
+def test_a_narrowing_query_only_looks_at_the_earlier_matches(home: Home) -> None:
+    assert SearchQuery.parse("ruff check").narrows(SearchQuery.parse("ruf"))
+    assert not SearchQuery.parse("ruff").narrows(SearchQuery.parse("ruff git"))
+    assert not SearchQuery.parse("ruff").narrows(SearchQuery.parse(""))
+    scan = scan_home(ScanRequest(home, MAIN))
+    index = ContentIndex()
+    earlier = find_matches(scan, SearchQuery.parse("o"), index)
+    python = key("/memories/global/tools/python.md")
+    # The candidates decide which files are read at all: one left out is not found.
+    narrowed = find_matches(
+        scan, SearchQuery.parse("ruff"), index, candidates=set(earlier) - {python}
+    )
+    assert narrowed == {}
+    assert set(find_matches(scan, SearchQuery.parse("ruff"), index, candidates=earlier)) == {python}
+
+
+def test_a_cancelled_search_stops(home: Home) -> None:
+    class CancelledError(Exception):
+        pass
+
+    class Token:
+        def raise_if_cancelled(self) -> None:
+            raise CancelledError
+
+    scan = scan_home(ScanRequest(home, MAIN))
+    with pytest.raises(CancelledError):
+        find_matches(scan, SearchQuery.parse("ruff"), ContentIndex(), cancel=Token())

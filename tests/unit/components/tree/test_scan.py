@@ -1,0 +1,125 @@
+"""Scanning the home: what a scan holds, incremental rescans, what changed (no Qt)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from memtab.components.tree.scan import HomeScan, ScanRequest, choose_workspace, scan_home
+from memtab.fs.atomic import atomic_write_text
+from memtab.store.home import Home
+from memtab.store.journal import ConsolidationRecord, Journal
+from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.store.registry import load_registry
+from support import memory_home
+from support.memory_home import ARCHIVED, CHILD, MAIN, MULTI, PROJECT, memory, touch_later
+
+home = memory_home.home
+
+
+def rescan(previous: HomeScan, *paths: Path | str, workspace_id: str | None = MAIN) -> HomeScan:
+    return scan_home(
+        ScanRequest(
+            previous.home,
+            workspace_id,
+            previous=previous,
+            changed_paths=frozenset(str(p) for p in paths),
+        )
+    )
+
+
+def test_a_scan_holds_every_scope_meta_journal_and_orphans(home: Home) -> None:
+    scan = scan_home(ScanRequest(home, MAIN))
+    assert scan.workspace is not None and scan.workspace.id == MAIN
+    assert [item.scope for item in scan.scopes] == [Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE]
+    global_files = [str(entry.path) for entry in scan.scope(Scope.GLOBAL).listing.files]
+    assert "/memories/global/tools/git.md" in global_files
+    assert scan.file_count == 7
+    assert [orphan.dir_name for orphan in scan.orphans] == ["gone-0123456789ab"]
+    assert any(entry.pinned for entry in scan.meta.values())
+    assert scan.status is not None and scan.status.workspace_record is None
+    assert scan.changes.empty
+
+
+def test_multi_project_workspace_has_no_project_scope(home: Home) -> None:
+    scan = scan_home(ScanRequest(home, MULTI))
+    project = scan.scope(Scope.PROJECT)
+    assert project.root is None and project.unavailable is not None
+    assert "multi-project" in project.unavailable
+
+
+def test_default_workspace_is_the_most_recent_active_top_level_one(home: Home) -> None:
+    registry = load_registry(home)
+    chosen, note = choose_workspace(registry, None, {ARCHIVED: 99, CHILD: 98, MAIN: 1}, True)
+    assert chosen is not None and chosen.id == MAIN and note is None
+    chosen, note = choose_workspace(registry, "missing", {}, True)
+    assert chosen is not None and note is not None and "missing" in note
+    assert choose_workspace(registry, None, {}, False) == (None, None)
+
+
+def test_no_workspaces_means_global_only(tmp_path: Path) -> None:
+    home = Home(tmp_path / "fresh")
+    scan = scan_home(ScanRequest(home, None))
+    assert scan.workspace is None
+    assert scan.scope(Scope.GLOBAL).listing.files == ()
+    assert scan.scope(Scope.WORKSPACE).unavailable is not None
+
+
+def test_untouched_scopes_are_reused_and_touched_ones_relisted(home: Home) -> None:
+    first = scan_home(ScanRequest(home, MAIN))
+    new_file = home.workspace_root(MAIN) / "fresh.md"
+    atomic_write_text(new_file, memory("Fresh"))
+    second = rescan(first, new_file)
+    assert second.scope(Scope.GLOBAL) is first.scope(Scope.GLOBAL)
+    assert second.scope(Scope.PROJECT) is first.scope(Scope.PROJECT)
+    assert second.scope(Scope.WORKSPACE) is not first.scope(Scope.WORKSPACE)
+    assert VirtualPath(Scope.WORKSPACE, ("fresh.md",)) in second.changes.changed
+
+
+def test_changes_report_modified_created_and_deleted_files_with_shas(home: Home) -> None:
+    first = scan_home(ScanRequest(home, MAIN))
+    git = home.global_root / "tools" / "git.md"
+    touch_later(git, memory("Git conventions", "Changed by an agent.\n"))
+    (home.global_root / "Zeta.md").unlink()
+    second = rescan(first, git, home.global_root / "Zeta.md")
+    git_path = parse_file_path("/memories/global/tools/git.md")
+    assert second.changes.changed == {git_path}
+    assert second.changes.deleted == {parse_file_path("/memories/global/Zeta.md")}
+    from memtab.store.files import read_file_content
+
+    assert second.changes.shas[git_path] == read_file_content(git).sha256
+
+
+def test_an_ancestor_change_relists_the_scope(home: Home) -> None:
+    first = scan_home(ScanRequest(home, MAIN))
+    shutil.rmtree(home.global_root / "tools")
+    second = rescan(first, home.root / "memory")
+    names = [entry.path.name for entry in second.scope(Scope.GLOBAL).listing.files]
+    assert "git.md" not in names
+    assert len(second.changes.deleted) == 2
+
+
+def test_a_workspace_switch_reports_no_changes_for_the_new_scopes(home: Home) -> None:
+    first = scan_home(ScanRequest(home, MAIN))
+    second = scan_home(ScanRequest(home, MULTI, previous=first, changed_paths=None))
+    assert second.workspace is not None and second.workspace.id == MULTI
+    assert second.changes.empty
+
+
+def test_agent_task_runs_are_offered_to_the_footer(home: Home) -> None:
+    record = ConsolidationRecord(1_700_000_000_000, "manual", "child run")
+    Journal(home).save_run(CHILD, PROJECT, record)
+    scan = scan_home(ScanRequest(home, MAIN))
+    assert [(label, run.summary) for label, run in scan.recent_runs] == [
+        ("Agent task · subtask", "child run")
+    ]
+
+
+def test_orphans_are_rescanned_only_when_touched(home: Home) -> None:
+    first = scan_home(ScanRequest(home, MAIN))
+    second = rescan(first, home.global_root / "preferences.md")
+    assert second.orphans[0] is first.orphans[0]
+    orphan_file = home.projects_root / "gone-0123456789ab" / "more.md"
+    atomic_write_text(orphan_file, "x")
+    third = rescan(second, orphan_file)
+    assert len(third.orphans[0].listing.files) == 2
