@@ -9,7 +9,7 @@ One `ProviderHttpClient` (one `httpx.Client`) per provider. Each request:
   event being set even while a server is still thinking (a sync httpx call cannot be
   interrupted; the abandoned request finishes or times out on its own, off to the side);
 - fails with `ProviderError(kind, message)` whose message names provider, model and URL and
-  never the API key (any echo of it by the server is hidden too, by `llm.key_scrub`).
+  never the API key (any echo of it by the server is hidden too, by `memtab.redact`).
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ import httpx
 
 from memtab.fs.jsonfile import MAX_DEPTH, JsonError, parse_json
 from memtab.llm.endpoints import base_url_problem, is_loopback_host
-from memtab.llm.key_scrub import KeyScrubber
 from memtab.llm.types import Message, ModelReply, ProviderError, ProviderErrorKind, ToolSpec
 from memtab.llm.wire import snippet
+from memtab.redact import KeyScrubber
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
-"""Transcript readers for mux, Claude Code and Codex, the writer's event budget (also
-over a stream, in bounded memory) and secret redaction.
+"""Transcript readers for mux, Claude Code and Codex and the writer's event budget (also
+over a stream, in bounded memory), redacted by `memtab.redact` when asked.
 
-Stands alone: imports nothing else from memtab, no Qt, no httpx.
+Stands alone: imports nothing else from memtab but `fs` and `redact`, no Qt, no httpx.
 """
 
 from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget, select_event_budget
@@ -16,12 +16,10 @@ from memtab.transcripts.events import (
     json_len,
 )
 from memtab.transcripts.reader import SkippedLine, Transcript, TranscriptTail, read_transcript
-from memtab.transcripts.redact import REDACTED, redact_json, redact_secrets
 from memtab.transcripts.window import NewestEvents, read_newest_events
 
 __all__ = [
     "DEFAULT_MAX_JSON_CHARS",
-    "REDACTED",
     "TRANSCRIPT_FORMATS",
     "EventBudget",
     "EventRole",
@@ -37,7 +35,5 @@ __all__ = [
     "json_len",
     "read_newest_events",
     "read_transcript",
-    "redact_json",
-    "redact_secrets",
     "select_event_budget",
 ]

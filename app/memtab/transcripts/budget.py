@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memtab.redact import redact_json
 from memtab.transcripts.events import TranscriptEvent, compact_json, json_len
-from memtab.transcripts.redact import redact_json
 
 DEFAULT_MAX_JSON_CHARS = 80_000
 TRUNCATION_MARK = "… [{} chars truncated for memory-writer budget] …"

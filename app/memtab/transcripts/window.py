@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from memtab.redact import redact_json
 from memtab.transcripts.budget import (
     DEFAULT_MAX_JSON_CHARS,
     EventBudget,
@@ -45,7 +46,6 @@ from memtab.transcripts.events import (
     json_len,
 )
 from memtab.transcripts.reader import TranscriptTail
-from memtab.transcripts.redact import redact_json
 
 logger = logging.getLogger(__name__)
 

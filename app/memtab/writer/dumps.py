@@ -7,7 +7,7 @@ and Memtab's alike, plus Memtab's own `outcome`, `error`, `memoryFile` and `memt
 
 Before a dump reaches the disk, every string in it goes through the secret redaction of
 docs/formats.md §12, and every API key Memtab holds (passed as `known_secrets`) is hidden by the
-one rule for keys (`memtab.llm.key_scrub`), as in provider errors. It is written
+rule for keys (`memtab.redact.KeyScrubber`), as in provider errors. It is written
 atomically; the oldest dumps of the workspace beyond `max_dumps` are then deleted.
 """
 
@@ -24,12 +24,11 @@ from typing import TYPE_CHECKING, Any
 from memtab import __version__
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.llm.key_scrub import KeyScrubber
 from memtab.llm.loop import ToolExecution
 from memtab.llm.types import Message, ModelReply, message_to_json, reply_to_json
+from memtab.redact import KeyScrubber, redact_json
 from memtab.store.home import Home
 from memtab.traces.names import parse_trace_file_name, trace_file_name
-from memtab.transcripts import REDACTED, redact_json
 
 if TYPE_CHECKING:
     from memtab.traces.schema import AttemptRecord, DumpRecord, ToolExecutionRecord
@@ -159,7 +158,7 @@ def write_trace_dump(
     """Redact and write the dump atomically, prune old dumps; return the dump's path."""
     # The keys Memtab holds are hidden by the same rule as in provider errors, marked as
     # the transcript rules mark a secret.
-    keys = KeyScrubber(known_secrets, replacement=REDACTED)
+    keys = KeyScrubber(known_secrets)
     document = keys.json(redact_json(trace.to_record().to_document()))
     directory = home.trace_dir(trace.workspace_id)
     path = directory / trace_file_name(trace.run_started_at, trace.trigger_message_id)

@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memtab.transcripts import redact_secrets
+from memtab.redact import redact_secrets
 from memtab.writer.extract import Findings, Fix, WorkflowTool, WorkingCommand
 
 GOAL = "Goal"

@@ -20,7 +20,7 @@ Every run — also one that found nothing new or failed — is added to Memtab's
 (`memtab.store.history.runs`, kind `writer`); its writes are recorded in history as the
 `writer`'s, under the run's id, so the run can be reverted.
 
-Secrets (docs/formats.md §12): the transcript events are redacted (`memtab.transcripts.redact`)
+Secrets (docs/formats.md §12): the transcript events are redacted (`memtab.redact`)
 before they are sized and sent, so the request, the offline writer's notes, the dump and
 the log only ever see redacted events; lines a model writes are redacted again as they
 land (`tools.redact_added_lines`), and the dump is redacted whole. The current memory file

@@ -39,10 +39,10 @@ from typing import Any, Literal
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
+from memtab.redact import redact_secrets
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, NotFoundError, SaveConflictError
 from memtab.store.registry import Workspace
-from memtab.transcripts import redact_secrets
 from memtab.writer.config import memory_path_problem
 from memtab.writer.notes import SECTION_ORDER, Note, apply_notes, notes_missing_from
 

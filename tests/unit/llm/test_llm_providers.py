@@ -136,7 +136,7 @@ def test_auth_error_names_endpoint_not_key(case: ProviderCase, provider: HttpCha
 
     assert error.kind == "auth"
     assert "HTTP 401" in error.message
-    assert "[REDACTED]" in error.message
+    assert "[REDACTED_SECRET]" in error.message
     assert len(case.server.requests) == 1
     _assert_names_endpoint(error, case)
 
@@ -296,10 +296,10 @@ def test_a_short_key_is_hidden_where_it_stands_not_inside_words() -> None:
     )
     try:
         assert client.redact("fake error; check the key k (Bearer k)") == (
-            "fake error; check the key [REDACTED] (Bearer [REDACTED])"
+            "fake error; check the key [REDACTED_SECRET] (Bearer [REDACTED_SECRET])"
         )
         assert client.redact("is ollama running? key=ollama") == (
-            "is [REDACTED] running? key=[REDACTED]"
+            "is [REDACTED_SECRET] running? key=[REDACTED_SECRET]"
         )
     finally:
         client.close()

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from memtab.llm.types import ChatProvider, Message, ModelReply, ToolCall, ToolSpec, message_to_json
+from memtab.redact import REDACTED
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
-from memtab.transcripts import REDACTED, NewestEvents
+from memtab.transcripts import NewestEvents
 from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.providers import bind_to_run

@@ -12,11 +12,12 @@ import pytest
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import ProviderHttpClient
 from memtab.llm.openai import OpenAIProvider
+from memtab.redact import REDACTED
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
 from memtab.traces.names import trace_file_name
-from memtab.transcripts import REDACTED, TranscriptEvent
+from memtab.transcripts import TranscriptEvent
 from memtab.writer.config import DEFAULT_MEMORY_PATH, WriterSettings
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.prompts import reminder_prompt, system_prompt
@@ -442,7 +443,7 @@ def test_a_dump_hides_the_keys_memtab_holds_by_the_same_rule_as_provider_errors(
     client = ProviderHttpClient(
         provider="openai", model="m", url="http://localhost:1/v1", headers={}, secrets=keys
     )
-    try:  # the same rule (each with its own mark)
-        assert client.redact(said) == hidden.format("[REDACTED]")
+    try:  # the same rule, the same token
+        assert client.redact(said) == hidden.format(REDACTED)
     finally:
         client.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.transcripts import REDACTED, redact_json, redact_secrets
+from memtab.redact import REDACTED, redact_json, redact_secrets
 
 _PEM_BODY = "MIIEowIBAAKCAQEA7bq\nZ2VuZXJhdGVkIGtleQ==\n"
 _RSA_BLOCK = f"-----BEGIN RSA PRIVATE KEY-----\n{_PEM_BODY}-----END RSA PRIVATE KEY-----"

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from memtab.transcripts import REDACTED, redact_json, redact_secrets
+from memtab.redact import REDACTED, redact_json, redact_secrets
 from support.leaks import B64, LEAKS, LOOK_ALIKES
 
 

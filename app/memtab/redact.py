@@ -1,13 +1,21 @@
-"""Secret redaction (docs/formats.md §12.1) — the one implementation in Memtab; import it from here.
+"""Redaction (docs/formats.md §12) — the one module, with one token, `[REDACTED_SECRET]`.
 
-Everything derived from a transcript that Memtab stores (writer notes, trace dumps, logs)
-or sends to a model (the writer's request) passes through `redact_secrets` /
-`redact_json`, which replace each secret with `[REDACTED_SECRET]` and keep the context
-around it (`Bearer `, `password: "`, `postgres://user:`…@host). Memory files sent to a
-model (writer and consolidation requests) are not redacted, since the model must quote them
-exactly to edit them; see `memtab.writer.run`.
+Two rules hide secrets, and both replace what they hide with `REDACTED`:
 
-The rules, in the order they run (`RULES`):
+- `redact_secrets` / `redact_json`: secrets recognised by their shape. Everything derived
+  from a transcript that Memtab stores (writer notes, trace dumps, logs) or sends to a
+  model (the writer's request) passes through them; they keep the context around each
+  secret (`Bearer `, `password: "`, `postgres://user:`…@host). Memory files sent to a model
+  (writer and consolidation requests) are not redacted, since the model must quote them
+  exactly to edit them; see `memtab.writer.run`.
+- `KeyScrubber`: the API keys Memtab holds, whatever their shape. Servers echo a key back
+  in error messages (`memtab.llm.http`), and a writer's trace dump copies requests,
+  replies and errors (`memtab.writer.dumps`).
+
+This module stands alone (an import contract): `llm`, `transcripts` and the writer all
+import it, and it imports nothing of Memtab.
+
+The shape rules, in the order they run (`RULES`):
 - private keys: PEM blocks of every kind (RSA, EC, DSA, OPENSSH, ENCRYPTED, PGP … BLOCK),
   BEGIN to END or, cut off before END (a truncated tool output), to the end of the text;
   SSH2 `---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----` blocks; PuTTY's `Private-Lines`;
@@ -52,7 +60,7 @@ checked by that table.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -261,3 +269,55 @@ def _is_secret_member(key: str, value: str) -> bool:
         and _SECRET_KEY_NAME.fullmatch(key) is not None
         and _REFERENCE_VALUE.match(stripped) is None
     )
+
+
+# --- the keys Memtab holds -------------------------------------------------------------------
+
+ALWAYS_HIDDEN_KEY_CHARS = 16
+
+
+class KeyScrubber:
+    """Replaces each of `keys` (blank ones ignored) by `REDACTED` in text and JSON.
+
+    A key of 16 characters or more is hidden wherever it appears. A shorter one (Ollama and
+    other local servers take any key, and users give them "x" or "ollama") is hidden only
+    where it stands alone — not touching a letter or digit — so the words around it stay
+    readable: the key "k" hides "key=k", never the k of "fake".
+    """
+
+    def __init__(self, keys: Iterable[str | None]) -> None:
+        self._pattern = _keys_pattern({key for key in keys if key and key.strip()})
+
+    def __bool__(self) -> bool:
+        return self._pattern is not None
+
+    def text(self, text: str) -> str:
+        """`text` with every key hidden."""
+        return self._pattern.sub(REDACTED, text) if self._pattern is not None else text
+
+    def json(self, value: Any) -> Any:
+        """A copy of a JSON-like value with every key hidden in its strings (member names
+        too)."""
+        if self._pattern is None:
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.json(key): self.json(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.json(item) for item in value]
+        return value
+
+
+def _keys_pattern(keys: set[str]) -> re.Pattern[str] | None:
+    """One alternation of every key, the longest first (a key inside another is not cut
+    out of it first)."""
+    if not keys:
+        return None
+    alternatives = [
+        re.escape(key)
+        if len(key) >= ALWAYS_HIDDEN_KEY_CHARS
+        else rf"(?<![A-Za-z0-9]){re.escape(key)}(?![A-Za-z0-9])"
+        for key in sorted(keys, key=len, reverse=True)
+    ]
+    return re.compile("|".join(alternatives))

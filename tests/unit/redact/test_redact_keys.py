@@ -1,8 +1,9 @@
-"""The one rule that hides the API keys Memtab holds (provider errors and trace dumps)."""
+"""The rule that hides the API keys Memtab holds (provider errors and trace dumps), with
+the one token every redaction uses."""
 
 from __future__ import annotations
 
-from memtab.llm.key_scrub import REDACTED, KeyScrubber
+from memtab.redact import REDACTED, KeyScrubber
 
 LONG = "sk-local-0123456789abcdef"  # 25 characters: hidden anywhere
 
@@ -19,8 +20,8 @@ def test_a_long_key_is_hidden_anywhere_a_short_one_only_where_it_stands_alone() 
 
 
 def test_the_longest_key_wins_and_blank_keys_are_no_keys() -> None:
-    keys = KeyScrubber(["abc", "abc-def", None, "", "  "], replacement="[K]")
-    assert keys.text("abc-def and abc and a  b") == "[K] and [K] and a  b"
+    keys = KeyScrubber(["abc", "abc-def", None, "", "  "])
+    assert keys.text("abc-def and abc and a  b") == f"{REDACTED} and {REDACTED} and a  b"
     assert not KeyScrubber([None, "", " "])
     assert KeyScrubber([]).text("unchanged") == "unchanged"
 

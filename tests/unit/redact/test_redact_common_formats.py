@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.transcripts import REDACTED, redact_json, redact_secrets
+from memtab.redact import REDACTED, redact_json, redact_secrets
 
 
 @pytest.mark.parametrize(
