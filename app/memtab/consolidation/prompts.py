@@ -1,8 +1,9 @@
 """What a consolidation run tells the model: the system prompt and the run context.
 
 The prompt is Markdown in `resources/prompts/` (`dream.md`, plus `dream-archive.md` for
-archive runs). Like mux, a user may replace it with `agents/dream.md` in the memory home:
-YAML frontmatter is optional and only the body is used. A broken override (unreadable,
+archive runs). Like mux, a user may replace it with `agents/dream.md` in the memory home,
+an agent definition (read by `store.frontmatter.read_agent_definition`): YAML frontmatter
+is optional and only the body is used. A broken override (unreadable,
 invalid frontmatter, empty body) falls back to the bundled prompt with a logged warning,
 so a typo never stops consolidation. The archive addendum is appended either way: it is
 about the trigger, not the house style.
@@ -11,16 +12,14 @@ about the trigger, not the house style.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
-
-import yaml
 
 from memtab.consolidation.errors import ConsolidationError
 from memtab.humanize import size_text
 from memtab.resources import resource_path
 from memtab.store.conflict_copies import find_copies
+from memtab.store.frontmatter import FrontmatterError, read_agent_definition
 from memtab.store.home import Home
 from memtab.store.journal import Trigger
 from memtab.store.memory import MemoryStore
@@ -32,9 +31,6 @@ DREAM_PROMPT = "dream.md"
 ARCHIVE_ADDENDUM = "dream-archive.md"
 MAX_OVERRIDE_BYTES = 100 * 1024
 BUNDLED = "bundled"
-
-_FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
-_OPENING_LINE = re.compile(r"\A---[ \t]*\r?\n")
 
 
 class PromptOverrideError(ValueError):
@@ -67,25 +63,17 @@ def bundled_prompt(name: str) -> str:
 
 
 def prompt_body(text: str) -> str:
-    """The body of a prompt file: frontmatter (optional) removed, trimmed.
+    """The body of a prompt file (an agent definition: its frontmatter is optional and
+    dropped), trimmed.
 
     PromptOverrideError when the frontmatter is not closed, is not valid YAML, is not a
     mapping, or when the body is empty.
     """
-    text = text.removeprefix("\ufeff")
-    if _OPENING_LINE.match(text):
-        match = _FRONTMATTER.match(text)
-        if match is None:
-            raise PromptOverrideError("the frontmatter is not closed by a `---` line")
-        try:
-            data = yaml.safe_load(match.group(1))
-        except (yaml.YAMLError, RecursionError) as error:
-            first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
-            raise PromptOverrideError(f"the frontmatter is not valid YAML ({first_line})") from None
-        if data is not None and not isinstance(data, dict):
-            raise PromptOverrideError("the frontmatter is not a YAML mapping")
-        text = text[match.end() :]
-    body = text.strip()
+    try:
+        definition = read_agent_definition(text)
+    except FrontmatterError as error:
+        raise PromptOverrideError(str(error)) from None
+    body = definition.body.strip()
     if not body:
         raise PromptOverrideError("the prompt body is empty")
     return body

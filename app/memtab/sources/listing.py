@@ -15,9 +15,13 @@ from pathlib import Path
 
 from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, classify
 from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
-from memtab.sources.notes import first_heading, frontmatter_fields
 from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
-from memtab.store.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix
+from memtab.store.frontmatter import (
+    DESCRIPTION_PREFIX_BYTES,
+    description_from_prefix,
+    frontmatter_strings,
+    title_of,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -107,7 +111,7 @@ def _file_entry(
     except OSError:
         return None  # vanished, unreadable, or a dangling link
     relative = "/".join(segments)
-    fields = frontmatter_fields(prefix) if rule.kind is FileKind.AUTO_MEMORY_TOPIC else {}
+    fields = frontmatter_strings(prefix) if rule.kind is FileKind.AUTO_MEMORY_TOPIC else {}
     if "\x00" in prefix:
         reason = reason or "not a text file (it contains NUL bytes)"
     elif info.st_size > MAX_FILE_BYTES:
@@ -149,7 +153,7 @@ def _description(layout: Layout, segments: tuple[str, ...], prefix: str) -> str:
         return ""
     # The store's reader for `description:`, then the first heading (most agents' files
     # have no frontmatter but start with a title).
-    return description_from_prefix(prefix.encode("utf-8")) or first_heading(prefix)
+    return description_from_prefix(prefix.encode("utf-8")) or title_of(prefix)
 
 
 def loki_description(segments: tuple[str, ...]) -> str:

@@ -13,32 +13,11 @@ from dataclasses import dataclass
 
 import yaml
 
-from memtab.store.frontmatter import (
-    find_frontmatter,
-    frontmatter_strings,
-    title_of,
-)
+from memtab.store.frontmatter import find_frontmatter, frontmatter_strings, title_of
 
 logger = logging.getLogger(__name__)
 
 CLAUDE_TOPIC_TYPES = ("user", "feedback", "project", "reference")
-
-
-def frontmatter_fields(text: str) -> dict[str, str]:
-    """The top-level string fields of the frontmatter ({} when absent or malformed)."""
-    return frontmatter_strings(text)
-
-
-def body_start(text: str) -> int:
-    """Where the text after the frontmatter starts (0 without frontmatter)."""
-    span = find_frontmatter(text)
-    return span.end if span is not None else 0
-
-
-def first_heading(text: str) -> str:
-    """What the file calls itself: its first heading, or the title a template's title
-    heading holds (`store.frontmatter.title_of`; "" when none)."""
-    return title_of(text)
 
 
 @dataclass(frozen=True)
@@ -52,8 +31,9 @@ class Note:
 
     @classmethod
     def from_text(cls, text: str, *, fallback_name: str) -> Note:
-        fields = frontmatter_fields(text)
-        body = text[body_start(text) :]
+        fields = frontmatter_strings(text)
+        span = find_frontmatter(text)
+        body = text[span.end if span is not None else 0 :]
         topic_type = fields.get("type")
         # Whitespace runs collapsed but never cut: a copy keeps the whole description.
         return cls(
@@ -71,7 +51,7 @@ class Note:
 
     def as_mux(self) -> str:
         """A mux memory file: only `description:` in the frontmatter (all mux reads)."""
-        description = self.description or first_heading(self.body) or self.name
+        description = self.description or title_of(self.body) or self.name
         header = f"---\ndescription: {_yaml_string(description)}\n---\n\n" if description else ""
         return header + self._body_with_title()
 

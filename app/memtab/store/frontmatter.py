@@ -1,7 +1,8 @@
 """The one frontmatter reader: where a memory file's frontmatter is, and its description.
 
-Every reader — the tree and listings, the editor's description field, the prompts and the
-offline engines — goes through this module, and it follows mux exactly
+Every reader — the tree and listings, the editor's description field, other agents'
+notes, the prompts, the offline engines, and the consolidation prompt's override (an agent
+definition, `read_agent_definition`) — goes through this module, and it follows mux exactly
 (src/node/services/memoryService.ts extractMemoryDescription, docs/formats.md §4.1):
 
 - Frontmatter is `/^---\\r?\\n([\\s\\S]*?)\\r?\\n---(?:\\r?\\n|$)/` on the file's first 4 KiB:
@@ -132,6 +133,48 @@ def description_value(prefix: str) -> str | None:
     if not block or "description" not in block:
         return None
     return _yaml_description(block)
+
+
+# --- agent definitions ----------------------------------------------------------------------
+
+# mux's agent definitions (`agents/<name>.md`, parseAgentDefinitionMarkdown.ts) fence their
+# frontmatter with `---` lines that may carry trailing blanks, unlike memory files.
+_AGENT_OPENING = re.compile(r"\A---[ \t]*\r?\n")
+_AGENT_FRONTMATTER = re.compile(
+    r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE
+)
+
+
+class FrontmatterError(ValueError):
+    """Why a file's frontmatter cannot be read, in words."""
+
+
+@dataclass(frozen=True)
+class AgentDefinition:
+    """An agent definition file: its frontmatter (a mapping, {} without one) and its body."""
+
+    frontmatter: dict[Any, Any]
+    body: str
+
+
+def read_agent_definition(text: str) -> AgentDefinition:
+    """An agent definition (a leading BOM dropped): frontmatter is optional, and when
+    present it must be closed by a `---` line and be a YAML mapping (read as mux reads
+    frontmatter: the core schema, no repeated key). FrontmatterError says why not."""
+    text = text.removeprefix("\ufeff")
+    if not _AGENT_OPENING.match(text):
+        return AgentDefinition({}, text)
+    match = _AGENT_FRONTMATTER.match(text)
+    if match is None:
+        raise FrontmatterError("the frontmatter is not closed by a `---` line")
+    try:
+        data = _yaml_load(match.group(1))
+    except _yaml_errors() as error:
+        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise FrontmatterError(f"the frontmatter is not valid YAML ({first_line})") from None
+    if data is not None and not isinstance(data, dict):
+        raise FrontmatterError("the frontmatter is not a YAML mapping")
+    return AgentDefinition(data or {}, text[match.end() :])
 
 
 # --- the title a file gives itself ---------------------------------------------------------
@@ -302,16 +345,27 @@ def _core_schema_loader() -> Any:
     return CoreSchemaLoader
 
 
+def _yaml_load(block: str) -> Any:
+    """A frontmatter block read by the full YAML parser; raises one of `_yaml_errors()`."""
+    import yaml
+
+    return yaml.load(block, Loader=_core_schema_loader())  # a safe loader
+
+
+def _yaml_errors() -> tuple[type[Exception], ...]:
+    """What the parser raises on a malformed block. RecursionError: without libyaml, 4 KiB
+    of `[[[[...` nests deeper than the pure-Python parser can recurse."""
+    import yaml
+
+    return (yaml.YAMLError, ValueError, RecursionError)
+
+
 def _yaml_mapping(block: str) -> dict[Any, Any] | None:
     """A frontmatter block read by the full YAML parser; None when it is malformed or
     not a mapping."""
-    import yaml
-
     try:
-        data: Any = yaml.load(block, Loader=_core_schema_loader())  # a safe loader
-    except (yaml.YAMLError, ValueError, RecursionError):
-        # RecursionError: without libyaml, 4 KiB of `[[[[...` nests deeper than the
-        # pure-Python parser can recurse.
+        data = _yaml_load(block)
+    except _yaml_errors():
         return None
     return data if isinstance(data, dict) else None
 

@@ -75,6 +75,10 @@ def test_the_user_override_replaces_the_prompt_and_its_frontmatter_is_dropped(
     assert load_system_prompt(home, "archive").text.startswith("Be terse.\n\n## This is an")
     write_override(home, b"No frontmatter at all.\n")
     assert load_system_prompt(home, "manual").text == "No frontmatter at all."
+    # An agent definition's fences may carry trailing blanks (mux trims them), and a BOM
+    # before the first is dropped.
+    write_override(home, "\ufeff---  \r\nname: dream\r\n--- \t\r\nBe brief.\r\n".encode())
+    assert load_system_prompt(home, "manual").text == "Be brief."
 
 
 @pytest.mark.parametrize(
@@ -83,6 +87,8 @@ def test_the_user_override_replaces_the_prompt_and_its_frontmatter_is_dropped(
         (b"---\nname: [unclosed\n---\nBody\n", "not valid YAML"),
         (b"---\nname: dream\nBody without a closing line\n", "not closed"),
         (b"---\n- a\n- b\n---\nBody\n", "not a YAML mapping"),
+        # Read as mux reads frontmatter: a repeated key is an error.
+        (b"---\nname: a\nname: b\n---\nBody\n", "not valid YAML .*duplicate key"),
         (b"---\nname: dream\n---\n   \n", "body is empty"),
         (b"\xff\xfe not utf-8", "not UTF-8"),
     ],

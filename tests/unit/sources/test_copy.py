@@ -12,8 +12,8 @@ from memtab.sources.copy import CopyOrigin, CopyResult, copy_note
 from memtab.sources.discovery import discover
 from memtab.sources.listing import source_file
 from memtab.sources.model import ReadOnlyError, Source, SourceError
-from memtab.sources.notes import Note, frontmatter_fields
-from memtab.store.frontmatter import description_from_text
+from memtab.sources.notes import Note
+from memtab.store.frontmatter import description_from_text, frontmatter_strings
 from memtab.store.memory import AlreadyExistsError, MemoryStore
 from memtab.store.paths import Scope
 from memtab.store.registry import load_registry
@@ -50,7 +50,7 @@ def test_a_claude_feedback_memory_copied_into_mux_global(machine: Machine) -> No
     assert description_from_text(text) == (
         "vercel env add 시 heredoc(<<<) 사용하면 \\n 붙어 UUID 등 값이 깨짐"
     )
-    assert set(frontmatter_fields(text)) == {"description"}
+    assert set(frontmatter_strings(text)) == {"description"}
     assert "\n# Vercel env add 개행문자 버그\n" in text
     assert "printf '값' | vercel env add KEY environment" in text
     listed = {f.path.relative for f in store.list_scope(Scope.GLOBAL).files}
@@ -72,7 +72,7 @@ def test_a_mux_memory_becomes_a_claude_topic_file(machine: Machine) -> None:
     mux_note = CopyOrigin.from_mux(store, "/memories/project/testing.md")
     copy_note(mux_note, "memory/project_testing.md", source=memory, topic_type="project")
     text = (machine.claude_memory / "project_testing.md").read_text(encoding="utf-8")
-    assert frontmatter_fields(text) == {
+    assert frontmatter_strings(text) == {
         "name": "testing",
         "description": "Tests: run them with make check",
         "type": "project",
@@ -89,7 +89,7 @@ def test_a_claude_topic_keeps_its_type_when_copied_between_projects(machine: Mac
     feedback = origin(machine, own, "memory/feedback_verify-before-asserting.md")
     target = source_of(machine, "claude-code:memory--srv-other")
     copy_note(feedback, "memory/feedback_verify.md", source=target)
-    fields = frontmatter_fields((other / "feedback_verify.md").read_text(encoding="utf-8"))
+    fields = frontmatter_strings((other / "feedback_verify.md").read_text(encoding="utf-8"))
     assert fields["type"] == "feedback" and fields["name"] == "정규식·도구 출력 단정 전 재검증"
 
 
@@ -97,7 +97,7 @@ def test_a_memory_becomes_a_codex_skill(machine: Machine) -> None:
     feedback = origin(machine, "claude-code:memory-", "memory/reference_vercel-cli-rest-api.md")
     copy_note(feedback, "skills/vercel-rest/SKILL.md", source=source_of(machine, "codex:memories"))
     text = (machine.codex / "memories" / "skills" / "vercel-rest" / "SKILL.md").read_text()
-    fields = frontmatter_fields(text)
+    fields = frontmatter_strings(text)
     assert fields["name"] == "vercel-cli-oauth-rest-api"  # Codex: lowercase and hyphens
     assert fields["description"].startswith("vercel CLI는")
 
@@ -158,7 +158,7 @@ def test_a_rendered_loki_pattern_can_be_copied_into_mux(machine: Machine) -> Non
 def test_descriptions_survive_the_conversion(description: str) -> None:
     note = Note("n", description, "body\n")
     assert description_from_text(note.as_mux()) == description
-    assert frontmatter_fields(note.as_claude_topic("user"))["description"] == description
+    assert frontmatter_strings(note.as_claude_topic("user"))["description"] == description
 
 
 @pytest.mark.parametrize(
@@ -175,7 +175,7 @@ def test_descriptions_survive_the_conversion(description: str) -> None:
 def test_frontmatter_strings_are_read_by_the_stores_rules(
     text: str, fields: dict[str, str]
 ) -> None:
-    assert frontmatter_fields(text) == fields
+    assert frontmatter_strings(text) == fields
 
 
 def test_a_copy_into_a_linked_agent_folder_is_refused(machine: Machine, tmp_path: Path) -> None:
