@@ -33,12 +33,19 @@ from typing import Annotated, Any, Literal
 
 from annotated_types import Ge, Le
 from pydantic import (
+    AfterValidator,
     AliasChoices,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
     TypeAdapter,
     ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
     field_validator,
 )
 from pydantic.alias_generators import to_camel
@@ -103,13 +110,18 @@ def _warm_up() -> None:
         kind: Kind = Kind.ONE
         items: list[str] = Field(default_factory=list)
         extra: dict[str, Any] = Field(default_factory=dict)
+        strict: StrictStr | None = None
+        healed: Annotated[int, BeforeValidator(lambda value: 0)] = 0
+        capped: Annotated[str, AfterValidator(lambda value: value[:8])] = ""
+        lenient: Annotated[StrictInt | None, WrapValidator(lambda value, handler: None)] = None
 
         @field_validator("text")
         @classmethod
         def _stripped(cls, value: str) -> str:
             return value.strip()
 
-    Probe.model_validate({"text": " x ", "count": 1, "items": ["a"], "extraField": 1})
+    probe = Probe.model_validate({"text": " x ", "count": 1, "items": ["a"], "extraField": 1})
+    probe.model_dump(mode="json", by_alias=True, exclude_none=True)
     Probe.model_json_schema()
     TypeAdapter(list[Probe]).validate_python([{"choice": "b"}])
 
@@ -118,15 +130,22 @@ def _warm_up() -> None:
 load_pydantic()
 
 __all__ = [
+    "AfterValidator",
     "AliasChoices",
     "BaseModel",
+    "BeforeValidator",
     "ConfigDict",
     "Field",
     "FieldInfo",
     "Ge",
     "Le",
+    "StrictBool",
+    "StrictInt",
+    "StrictStr",
     "TypeAdapter",
     "ValidationError",
+    "ValidatorFunctionWrapHandler",
+    "WrapValidator",
     "field_validator",
     "load_pydantic",
     "to_camel",

@@ -20,7 +20,7 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from memtab.fs.pydantic_once import FieldInfo
 from memtab.traces.describe import compact_json, describe_value, error_text
@@ -148,7 +148,8 @@ def read_record(model: type[RecordT], raw: Mapping[str, Any], notes: Notes) -> R
     for field in record_fields(model):
         if field.alias in raw:
             values[field.name] = _read_field(field, raw[field.alias], notes)
-    return model.model_construct(**values)
+    # cast: pydantic's mypy plugin types model_construct on a TypeVar as the bound class
+    return cast(RecordT, model.model_construct(**values))
 
 
 def _read_field(field: _Field, value: Any, notes: Notes) -> Any:

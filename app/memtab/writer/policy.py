@@ -25,19 +25,16 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.store.home import Home
 from memtab.store.registry import MAX_WRITER_INTERVAL, MIN_WRITER_INTERVAL
-from memtab.writer.state import (
-    WriterState,
-    load_state,
-    read_state_document,
-    sanitize_state,
-    save_state,
-)
+from memtab.writer.state import load_state, read_state_document, sanitize_state, save_state
+
+if TYPE_CHECKING:  # the record is loaded by the first state read (writer.state)
+    from memtab.writer.records import WriterState
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +87,7 @@ class WriterScheduler:
                 self._save(workspace_id, state)
                 return None
             started_at = self._clock()
-            state = WriterState(
+            state = state.replaced(
                 turns_since_last_run=0,
                 last_run_started_at=started_at,
                 last_run_completed_at=None,
@@ -109,7 +106,7 @@ class WriterScheduler:
             if state.last_run_started_at != ticket.run_started_at:
                 return  # a newer run started (or the file was reset): not ours to complete
             completed_at = max(self._clock(), ticket.run_started_at)
-            self._save(ticket.workspace_id, replace(state, last_run_completed_at=completed_at))
+            self._save(ticket.workspace_id, state.replaced(last_run_completed_at=completed_at))
 
     def abandon_run(self, ticket: RunTicket) -> None:
         """The run never ran (the app closed first): forget it without completing it, so

@@ -23,8 +23,9 @@ from memtab.store.home import Home
 from memtab.store.registry import add_workspace, read_registry_document
 from memtab.writer.config import OfflineNotes, WriterSettings, save_writer_settings
 from memtab.writer.offline import OfflineWriterProvider
+from memtab.writer.records import WriterState
 from memtab.writer.service import WriterProviderFactory, WriterService
-from memtab.writer.state import WriterState, load_state, save_state
+from memtab.writer.state import load_state, save_state
 from support.fake_model_server import FakeModelServer
 
 WS = "a1b2c3d4e5"

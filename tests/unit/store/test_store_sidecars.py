@@ -23,7 +23,8 @@ from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.store.meta import MetaStore, global_key, parse_meta_document
 from memtab.store.registry import add_project, add_workspace, load_recency, load_registry
-from memtab.writer.state import WriterState, load_state, save_state
+from memtab.writer.records import WriterState
+from memtab.writer.state import load_state, save_state
 
 from .helpers import FakeClock
 

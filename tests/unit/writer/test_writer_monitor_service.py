@@ -17,8 +17,9 @@ from memtab.writer.config import OfflineNotes, WriterMode, WriterSettings
 from memtab.writer.monitor import TranscriptMonitor, end_of_last_line
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.policy import RunTicket
+from memtab.writer.records import WriterState
 from memtab.writer.service import WriterService, WriterServiceError
-from memtab.writer.state import WriterState, load_state, save_state
+from memtab.writer.state import load_state, save_state
 from memtab.writer.suggestions import SuggestionQueue
 
 from .helpers import PROJECT, WORKSPACE_ID, bash_part, conversation, mux_message, write_chat

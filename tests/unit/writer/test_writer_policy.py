@@ -10,7 +10,8 @@ import pytest
 
 from memtab.store.home import Home
 from memtab.writer.policy import RunTicket, WriterScheduler
-from memtab.writer.state import WriterState, load_state, sanitize_state, save_state
+from memtab.writer.records import WriterState
+from memtab.writer.state import load_state, sanitize_state, save_state
 
 from .helpers import WORKSPACE_ID as WS
 
