@@ -19,8 +19,8 @@ from memtab.cli.common import CliError, add_home_option, format_table, open_home
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
 from memtab.store.registry import load_registry
+from memtab.writer.records import Suggestion
 from memtab.writer.suggestions import (
-    Suggestion,
     SuggestionError,
     SuggestionQueue,
     queued_workspaces,

@@ -15,6 +15,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memtab.cli.common import CliError, add_home_option, open_home, print_json
 from memtab.humanize import plural
@@ -39,7 +40,9 @@ from memtab.writer.providers import (
     read_for_run,
 )
 from memtab.writer.run import WriterRunResult, run_writer
-from memtab.writer.suggestions import Suggestion
+
+if TYPE_CHECKING:
+    from memtab.writer.records import Suggestion
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import plural
@@ -46,8 +46,11 @@ from memtab.llm.types import (
 from memtab.transcripts import EventBudget, TranscriptEvent, select_event_budget
 from memtab.writer.extract import Findings, extract_findings
 from memtab.writer.notes import apply_notes, plan_notes
-from memtab.writer.suggestions import Suggestion, SuggestionError, SuggestionQueue
+from memtab.writer.suggestions import SuggestionError, SuggestionQueue
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
+
+if TYPE_CHECKING:
+    from memtab.writer.records import Suggestion
 
 logger = logging.getLogger(__name__)
 

@@ -1,17 +1,32 @@
 """The writer's records (pydantic, `memtab.fs.records`): the files it reads and writes.
 
-Imported by the functions that read or write them (`writer.state`), never at the top of a
-module the window imports: a settled window does not load pydantic.
+Imported by the functions that read or write them (`writer.state`, `writer.suggestions`),
+never at the top of a module the window imports: a settled window does not load pydantic.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
-from memtab.fs.pydantic_once import BeforeValidator
-from memtab.fs.records import Count, FiniteNumber, OmitNone, Record, TrimmedText
+from memtab.fs.pydantic_once import AfterValidator, BeforeValidator, ConfigDict, Field
+from memtab.fs.records import (
+    Count,
+    FiniteNumber,
+    Lenient,
+    OmitNone,
+    OrNone,
+    Record,
+    StrictInt,
+    StrictStr,
+    TrimmedText,
+)
+from memtab.writer.config import memory_path_problem
+from memtab.writer.notes import Note
 
 STATE_SCHEMA_VERSION = 1
+SUGGESTIONS_VERSION = 1
+SOURCE_OFFLINE_WRITER = "offline-writer"
+SuggestionStatus = Literal["pending", "accepted", "dismissed"]
 
 
 class WriterState(Record):
@@ -43,3 +58,52 @@ class WriterState(Record):
     def with_turns(self, turns: int) -> WriterState:
         """A copy with another turn count."""
         return self.replaced(turns_since_last_run=turns)
+
+
+# --- suggested memories (writer.suggestions) --------------------------------------------
+
+
+def _workspace_file(path: str) -> str:
+    problem = memory_path_problem(path)
+    if problem is not None:
+        raise ValueError(problem)  # suggestions only ever go to a workspace file
+    return path
+
+
+Text = Annotated[StrictStr, Field(min_length=1)]
+
+
+class Suggestion(Record):
+    """One suggested memory: a bullet for a section of the workspace's notes file
+    (docs/formats.md §10.4). An entry without a non-empty `id`, `section`, `text` and
+    workspace-file `memoryPath`, an integer `createdAt` and a known `status` is not one."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: Text
+    section: Text
+    text: Text
+    memory_path: Annotated[Text, AfterValidator(_workspace_file)]
+    source: Annotated[StrictStr, Lenient(SOURCE_OFFLINE_WRITER)] = SOURCE_OFFLINE_WRITER
+    created_at: StrictInt
+    status: SuggestionStatus = "pending"
+    decided_at: Annotated[OrNone[StrictInt], OmitNone] = None
+    replaces: Annotated[OrNone[tuple[StrictStr, StrictStr]], OmitNone] = None
+
+    @property
+    def note(self) -> Note:
+        return Note(self.section, self.text, self.replaces)
+
+
+class SuggestionFile(Record):
+    """A workspace's queue, `<home>/memtab/suggestions/<workspaceId>.json` (docs/formats.md
+    §10.4): the entries this version understands are `Suggestion`s, any other is kept as
+    it is; unknown top-level fields are kept too."""
+
+    model_config = ConfigDict(extra="allow")
+
+    version: Annotated[int, BeforeValidator(lambda _: SUGGESTIONS_VERSION)] = SUGGESTIONS_VERSION
+    workspace_id: str
+    suggestions: Annotated[
+        tuple[Annotated[Suggestion | Any, Field(union_mode="left_to_right")], ...], Lenient(())
+    ] = ()

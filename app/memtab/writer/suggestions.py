@@ -8,7 +8,8 @@ dismisses the rest. A dismissed suggestion is remembered, so the next run over t
 transcript does not propose it again; so is an accepted one.
 
 The queue lives in Memtab's own folder, never inside a memory scope:
-`<home>/memtab/suggestions/<workspace id>.json`::
+`<home>/memtab/suggestions/<workspace id>.json`, the records `SuggestionFile` and
+`Suggestion` (`writer.records`, docs/formats.md §10.4)::
 
     {"version": 1, "workspaceId": "a1b2c3d4e5", "suggestions": [
       {"id": "5f0c2a9e1b", "section": "Directives", "text": "Always use pnpm, never npm.",
@@ -20,7 +21,11 @@ sidecar (`memtab.fs.sidecar`): every change is a read-modify-write under a cross
 lock, written atomically, keeping fields it does not know; a file Memtab cannot parse is
 kept aside by the one rule for sidecars (`<id>.json.corrupt-<UTC time>`, said once on
 stderr or in the status bar) before a new one is written, never overwritten in place; an
-entry it does not understand is skipped and kept.
+entry it does not understand is skipped and kept, and so are the fields of an entry it
+does not know.
+
+The records (and pydantic with them) are loaded by the first queue read or written, on
+the writer's or the Suggested memories panel's worker thread.
 
 For a GUI: `SuggestionQueue(home, workspace_id)` — `pending()` to list (cheap, but it is
 disk: call it off the GUI thread), `accept([id], text=…)` for accept or edit-then-accept,
@@ -33,9 +38,9 @@ import hashlib
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
@@ -43,19 +48,17 @@ from memtab.redact import redact_secrets
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, NotFoundError, SaveConflictError
 from memtab.store.registry import Workspace
-from memtab.writer.config import memory_path_problem
 from memtab.writer.notes import SECTION_ORDER, Note, apply_notes, notes_missing_from
+
+if TYPE_CHECKING:
+    from memtab.writer.records import Suggestion
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-SOURCE_OFFLINE_WRITER = "offline-writer"
 MAX_PENDING = 200
 MAX_DECIDED = 500  # remembered so they are not proposed again; the oldest are forgotten
 MAX_TEXT_CHARS = 500
 SAVE_TRIES = 3
-Status = Literal["pending", "accepted", "dismissed"]
-_STATUSES: tuple[Status, ...] = ("pending", "accepted", "dismissed")
 _BULLET = re.compile(r"^[-*+•]\s*")
 
 
@@ -63,81 +66,11 @@ class SuggestionError(Exception):
     """A request the queue refuses (unknown id, empty text…); the message is for the user."""
 
 
-@dataclass(frozen=True)
-class Suggestion:
-    """One suggested memory: a bullet for a section of the workspace's notes file."""
-
-    id: str
-    section: str
-    text: str
-    memory_path: str
-    created_at: int
-    source: str = SOURCE_OFFLINE_WRITER
-    status: Status = "pending"
-    decided_at: int | None = None
-    replaces: tuple[str, str] | None = None
-
-    @property
-    def note(self) -> Note:
-        return Note(self.section, self.text, self.replaces)
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "id": self.id,
-            "section": self.section,
-            "text": self.text,
-            "memoryPath": self.memory_path,
-            "source": self.source,
-            "createdAt": self.created_at,
-            "status": self.status,
-        }
-        if self.decided_at is not None:
-            data["decidedAt"] = self.decided_at
-        if self.replaces is not None:
-            data["replaces"] = list(self.replaces)
-        return data
-
-
 def suggestion_id(section: str, text: str) -> str:
     """A stable id: the same note proposed again gets the same id."""
     key = " ".join(text.split()).casefold()
     digest = hashlib.blake2b(f"{section}\n{key}".encode(), digest_size=5)
     return digest.hexdigest()
-
-
-def _parse(raw: Any) -> Suggestion | None:
-    """One entry as stored, or None when it is not one this version understands."""
-    if not isinstance(raw, dict):
-        return None
-    fields = (raw.get("id"), raw.get("section"), raw.get("text"), raw.get("memoryPath"))
-    created, status = raw.get("createdAt"), raw.get("status", "pending")
-    if not all(isinstance(value, str) and value for value in fields):
-        return None
-    if isinstance(created, bool) or not isinstance(created, int) or status not in _STATUSES:
-        return None
-    if memory_path_problem(str(fields[3])) is not None:
-        return None  # suggestions only ever go to a workspace file
-    decided = raw.get("decidedAt")
-    replaces = raw.get("replaces")
-    pair = (
-        (replaces[0], replaces[1])
-        if isinstance(replaces, list)
-        and len(replaces) == 2
-        and all(isinstance(item, str) for item in replaces)
-        else None
-    )
-    source = raw.get("source")
-    return Suggestion(
-        id=str(fields[0]),
-        section=str(fields[1]),
-        text=str(fields[2]),
-        memory_path=str(fields[3]),
-        created_at=created,
-        source=source if isinstance(source, str) else SOURCE_OFFLINE_WRITER,
-        status=status,
-        decided_at=decided if isinstance(decided, int) and not isinstance(decided, bool) else None,
-        replaces=pair,
-    )
 
 
 @dataclass
@@ -148,23 +81,22 @@ class _Document:
     unknown: list[Any]
 
     @classmethod
-    def of(cls, raw: dict[str, Any]) -> _Document:
-        parsed: list[Suggestion] = []
-        unknown: list[Any] = []
-        entries = raw.get("suggestions")
-        for entry in entries if isinstance(entries, list) else []:
-            suggestion = _parse(entry)
-            if suggestion is None:
-                unknown.append(entry)
-            else:
-                parsed.append(suggestion)
+    def of(cls, raw: dict[str, Any], workspace_id: str) -> _Document:
+        from memtab.writer.records import Suggestion, SuggestionFile
+
+        read = SuggestionFile.model_validate({**raw, "workspaceId": workspace_id})
+        parsed = [entry for entry in read.suggestions if isinstance(entry, Suggestion)]
+        unknown = [entry for entry in read.suggestions if not isinstance(entry, Suggestion)]
         return cls(parsed, unknown)
 
     def write_into(self, raw: dict[str, Any], workspace_id: str) -> None:
         """Update the file's object in place: fields this version does not know stay."""
-        raw["version"] = SCHEMA_VERSION
-        raw["workspaceId"] = workspace_id
-        raw["suggestions"] = [s.to_json() for s in self.suggestions] + self.unknown
+        from memtab.writer.records import SuggestionFile
+
+        queue = SuggestionFile(
+            workspace_id=workspace_id, suggestions=(*self.suggestions, *self.unknown)
+        )
+        raw.update(queue.to_json())
 
 
 def _shape_problem(raw: dict[str, Any]) -> str | None:
@@ -232,7 +164,9 @@ class SuggestionQueue:
         if problem is not None:
             logger.warning("Suggested memories: cannot use %s: %s", self.path, problem)
             return _Document([], [])
-        return _Document.of(read.document)
+        if not read.exists:
+            return _Document([], [])  # no queue: nothing to read (nor records to load)
+        return _Document.of(read.document, self.workspace_id)
 
     # --- changing ---------------------------------------------------------------------------
 
@@ -241,7 +175,7 @@ class SuggestionQueue:
         cannot be used is kept aside first, by the sidecar rule)."""
         lock = self.home.lock_path(f"suggestions-{self.workspace_id}")
         with edit_sidecar(self.path, lock, shape_problem=_shape_problem) as raw:
-            document = _Document.of(raw)
+            document = _Document.of(raw, self.workspace_id)
             change(document)
             _prune(document)
             document.write_into(raw, self.workspace_id)
@@ -255,16 +189,18 @@ class SuggestionQueue:
             return added
 
         def change(document: _Document) -> None:
+            from memtab.writer.records import Suggestion
+
             known = {s.id for s in document.suggestions}
             now = self._clock()
             for note in wanted:
                 text = redact_secrets(" ".join(note.text.split()))
                 suggestion = Suggestion(
-                    suggestion_id(note.section, text),
-                    note.section,
-                    text,
-                    memory_path,
-                    now,
+                    id=suggestion_id(note.section, text),
+                    section=note.section,
+                    text=text,
+                    memory_path=memory_path,
+                    created_at=now,
                     replaces=note.replaces,
                 )
                 if suggestion.id not in known:
@@ -282,7 +218,7 @@ class SuggestionQueue:
         def change(document: _Document) -> None:
             now = self._clock()
             for index in _pending_indexes(document, ids):
-                decided = replace(document.suggestions[index], status="dismissed", decided_at=now)
+                decided = document.suggestions[index].replaced(status="dismissed", decided_at=now)
                 document.suggestions[index] = decided
                 dismissed.append(decided)
 
@@ -316,13 +252,13 @@ class SuggestionQueue:
         def change(document: _Document) -> None:
             indexes = _pending_indexes(document, ids)
             chosen = [document.suggestions[i] for i in indexes]
-            chosen = [replace(s, text=edits.get(s.id, s.text)) for s in chosen]
+            chosen = [s.replaced(text=edits.get(s.id, s.text)) for s in chosen]
             paths = {s.memory_path for s in chosen}
             for path in sorted(paths):
                 _write_notes(store, path, [s.note for s in chosen if s.memory_path == path])
             now = self._clock()
             for index, suggestion in zip(indexes, chosen, strict=True):
-                decided = replace(suggestion, status="accepted", decided_at=now)
+                decided = suggestion.replaced(status="accepted", decided_at=now)
                 document.suggestions[index] = decided
                 accepted.append(decided)
 

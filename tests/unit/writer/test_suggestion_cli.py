@@ -11,7 +11,8 @@ from memtab.store.home import Home
 from memtab.store.registry import Workspace, add_workspace, load_registry
 from memtab.writer.config import DEFAULT_MEMORY_PATH
 from memtab.writer.notes import COMMANDS, DIRECTIVES, Note
-from memtab.writer.suggestions import Suggestion, SuggestionQueue
+from memtab.writer.records import Suggestion
+from memtab.writer.suggestions import SuggestionQueue
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

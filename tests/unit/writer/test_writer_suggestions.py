@@ -157,6 +157,16 @@ def test_a_corrupt_queue_is_kept_aside_and_unknown_entries_are_kept(
     assert any(entry.get("id") == "g1" for entry in kept)  # a global target is never used
 
 
+def test_an_entry_keeps_the_fields_this_version_does_not_know(queue: SuggestionQueue) -> None:
+    [suggestion] = queue.propose(NOTES[:1], memory_path=DEFAULT_MEMORY_PATH)
+    document = json.loads(queue.path.read_text())
+    document["suggestions"][0]["future"] = {"kept": True}
+    queue.path.write_text(json.dumps(document))
+    queue.dismiss([suggestion.id])
+    [entry] = json.loads(queue.path.read_text())["suggestions"]
+    assert entry["status"] == "dismissed" and entry["future"] == {"kept": True}
+
+
 @pytest.mark.expect_log(
     "memtab.fs.sidecar", "WARNING", r"^a1b2c3d4e5\.json could not be used \(not valid JSON"
 )

@@ -16,6 +16,7 @@ import functools
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -43,12 +44,14 @@ from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
 from memtab.store.registry import Workspace
 from memtab.writer.suggestions import (
-    Suggestion,
     SuggestionError,
     SuggestionQueue,
     queue_path,
     sections_order,
 )
+
+if TYPE_CHECKING:  # the records load pydantic: on the panel's worker thread, with the queue
+    from memtab.writer.records import Suggestion
 
 logger = logging.getLogger(__name__)
 
