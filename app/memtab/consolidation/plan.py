@@ -42,7 +42,7 @@ from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.store.errors import MemoryStoreError
 from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_optional, cap_text
 from memtab.store.history.describe import describe_ops, op_texts, op_units, unified_diff
-from memtab.store.history.runs import RunOp
+from memtab.store.history.records import RunOp
 from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS, Trigger, is_trigger
 from memtab.store.memory import MemoryStore

@@ -34,7 +34,7 @@ from memtab.consolidation.run_store import RunStore
 from memtab.consolidation.runner import NO_CHANGES_SUMMARY
 from memtab.humanize import plural
 from memtab.store.history.recorder import RecordedChange
-from memtab.store.history.runs import RunOp
+from memtab.store.history.records import RunOp
 from memtab.store.journal import JournalOp
 
 REFUSED_WHEN_PLANNED_NOTE = "refused when the plan was made"

@@ -23,7 +23,7 @@ not, whatever the units say.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
@@ -40,7 +40,7 @@ from memtab.store.content_lines import content_lines
 from memtab.store.errors import MemoryStoreError
 from memtab.store.files import FileContent
 from memtab.store.history.blobs import sha256_of
-from memtab.store.history.runs import FileVersions, RunOp
+from memtab.store.history.records import FileVersions, RunOp
 from memtab.store.home import Home
 from memtab.store.journal import JournalOp
 from memtab.store.memory import MemoryStore
@@ -253,7 +253,7 @@ def _replay(
             if after != before.get(path):
                 files.append(_file_change(path, before.get(path), after, contents))
                 holders.update(path, after)
-        replayed.append(replace(RunOp.from_journal(done, unit=op.unit), files=tuple(files)))
+        replayed.append(RunOp.from_journal(done, unit=op.unit).replaced(files=tuple(files)))
     return replayed
 
 

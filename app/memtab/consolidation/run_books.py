@@ -19,20 +19,23 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memtab.consolidation.errors import RunFailedError, RunStoppedError
 from memtab.fs.clock import Clock
 from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
-from memtab.store.history.interrupted import RunHeader, StartedRun
-from memtab.store.history.runs import RunEntry, RunOp, RunsLog, journal_fingerprint
+from memtab.store.history.runs import RunsLog, journal_fingerprint
+from memtab.store.history.started import StartedRun
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, Journal, JournalOp, Trigger
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError
 from memtab.store.registry import Workspace
+
+if TYPE_CHECKING:  # records load pydantic: built when a run ends (the engine preloads this)
+    from memtab.store.history.records import RunOp
 
 logger = logging.getLogger(__name__)
 
@@ -62,17 +65,15 @@ class RunBooks:
         self.clock = clock
         self.started = StartedRun(
             home,
-            RunHeader(
-                id=run.run_id,
-                trigger=run.trigger,
-                workspace_id=run.workspace.id,
-                project_path=run.workspace.project_identity,
-                started_at=run.started_at,
-                provider=run.provider,
-                model=run.model,
-                plan_id=run.plan_id,
-                planned=run.planned,
-            ),
+            run_id=run.run_id,
+            trigger=run.trigger,
+            workspace_id=run.workspace.id,
+            project_path=run.workspace.project_identity,
+            started_at=run.started_at,
+            provider=run.provider,
+            model=run.model,
+            plan_id=run.plan_id,
+            planned=run.planned,
         )
 
     def begin(self) -> None:
@@ -170,6 +171,8 @@ class RunBooks:
     ) -> bool:
         """Add the run to the runs log, then drop its started-run file; when the log
         cannot take it, the file stays and the next start logs the run (False)."""
+        from memtab.store.history.records import RunEntry, TokenUsage
+
         entry = RunEntry(
             id=self.run.run_id,
             at=record.last_run_at if record is not None else self.clock(),
@@ -186,8 +189,7 @@ class RunBooks:
             started_at=self.run.started_at,
             journal_fingerprint=fingerprint,
             plan_id=self.run.plan_id,
-            input_tokens=record.input_tokens if record is not None else None,
-            output_tokens=record.output_tokens if record is not None else None,
+            usage=TokenUsage.of(record.input_tokens, record.output_tokens) if record else None,
         )
         try:
             RunsLog(self.home).append(entry)

@@ -36,7 +36,7 @@ from memtab.llm.loop import (
 from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
 from memtab.store.history.describe import op_units
 from memtab.store.history.recorder import RecordedChange
-from memtab.store.history.runs import RunOp
+from memtab.store.history.records import RunOp
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, JournalOp, Trigger
 from memtab.store.memory import MemoryStore
@@ -212,7 +212,7 @@ def _with_units(
         return run_ops
     keys = provider.unit_keys(calls)
     units = op_units(run_ops, [{} for _ in run_ops], keys)
-    return tuple(replace(op, unit=unit) for op, unit in zip(run_ops, units, strict=True))
+    return tuple(op.replaced(unit=unit) for op, unit in zip(run_ops, units, strict=True))
 
 
 def _failure(loop: LoopResult) -> RunFailedError | None:

@@ -164,6 +164,10 @@ TrimmedText = Annotated[str | None, _healed(_trimmed_text)]
 def _valid_items(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     if not isinstance(value, list | tuple):
         return handler([])
+    try:
+        return handler(value)  # usually every item is good: validated once
+    except ValidationError:
+        pass
     kept = []
     for item in value:
         try:

@@ -53,7 +53,7 @@ from memtab.llm.types import (
     UserMessage,
 )
 from memtab.store.history.recorder import RecordedChange
-from memtab.store.history.runs import FileVersions, RunEntry, RunOp, log_run, new_run_id
+from memtab.store.history.runs import log_run, new_run_id
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, MemoryStoreError
 from memtab.store.paths import PathError
@@ -423,8 +423,15 @@ def _log(
     clock: Clock,
 ) -> None:
     """Add the run to the runs log, each write an op with its history versions."""
+    from memtab.store.history.records import FileVersions, RunEntry, RunOp, TokenUsage
+
     ops = tuple(
-        RunOp("memory_write", change.path, True, files=(FileVersions.from_change(change),))
+        RunOp(
+            command="memory_write",
+            path=change.path,
+            applied=True,
+            files=(FileVersions.from_change(change),),
+        )
         for change in written
     )
     log_run(
@@ -443,8 +450,7 @@ def _log(
             status="failed" if result.outcome == "failed" else "ok",
             error=result.error,
             started_at=result.run_started_at,
-            input_tokens=result.usage.input_tokens,
-            output_tokens=result.usage.output_tokens,
+            usage=TokenUsage.of(result.usage.input_tokens, result.usage.output_tokens),
         ),
     )
 

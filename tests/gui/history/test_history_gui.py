@@ -18,8 +18,8 @@ from memtab.gui.history.revert import LEFT_ALONE, RESTORED
 from memtab.gui.memory_tab.tab_actions import ASK_CROSS_SCOPE_DROPS
 from memtab.gui.window.main_window import MainWindow
 from memtab.llm.types import ModelReply
-from memtab.store.history.interrupted import RunHeader, StartedRun
 from memtab.store.history.runs import RunsLog
+from memtab.store.history.started import StartedRun
 from memtab.store.history.undo import file_history
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -241,8 +241,14 @@ def test_a_run_a_kill_left_unlogged_is_logged_when_the_window_starts(
     # What a consolidation killed after its first change leaves: its started-run file,
     # and the change recorded as the consolidator's under the run's id.
     workspace = load_registry(home).require_workspace(MAIN)
-    header = RunHeader("run-killed", "manual", MAIN, workspace.project_identity, 1_700_000_000_000)
-    started = StartedRun(home, header)
+    started = StartedRun(
+        home,
+        run_id="run-killed",
+        trigger="manual",
+        workspace_id=MAIN,
+        project_path=workspace.project_identity,
+        started_at=1_700_000_000_000,
+    )
     started.begin()
     arguments = {"command": "create", "path": "/memories/global/new.md", "file_text": "x\n"}
     started.attempt("create", "/memories/global/new.md", None, arguments, {})

@@ -12,16 +12,22 @@ from pytestqt.qtbot import QtBot
 from memtab.components.history.runs import OpState
 from memtab.fs.clock import now_ms
 from memtab.gui.history.runs_dialog import EMPTY_TEXT, RunsDialog, usage_line
-from memtab.store.history.runs import MUX_SOURCE, RunEntry, RunOp, RunsLog
+from memtab.store.history.records import RunEntry, RunOp, TokenUsage
+from memtab.store.history.runs import MUX_SOURCE, RunsLog
 from memtab.store.home import Home
 
 HOUR = 3_600_000
 NOW = now_ms()
 WS = "a1a1a1a1a1"
 
-APPLIED = RunOp("str_replace", "/memories/workspace/notes.md", True)
-REJECTED = RunOp("delete", "/memories/project/a.md", False, note="pinned files may not be deleted")
-PROPOSED = RunOp("create", "/memories/global/git.md", False, note="dry-run")
+APPLIED = RunOp(command="str_replace", path="/memories/workspace/notes.md", applied=True)
+REJECTED = RunOp(
+    command="delete",
+    path="/memories/project/a.md",
+    applied=False,
+    note="pinned files may not be deleted",
+)
+PROPOSED = RunOp(command="create", path="/memories/global/git.md", applied=False, note="dry-run")
 
 
 def run(
@@ -33,7 +39,8 @@ def run(
         "summary": f"summary of {run_id}",
     }
     defaults.update(fields)
-    return RunEntry(run_id, int(NOW - hours_ago * HOUR), kind, ops=ops, **defaults)  # type: ignore[arg-type]
+    at = int(NOW - hours_ago * HOUR)
+    return RunEntry.model_validate({"id": run_id, "at": at, "kind": kind, "ops": ops, **defaults})
 
 
 @pytest.fixture
@@ -70,7 +77,7 @@ def test_every_run_newest_first_with_its_ops(
 ) -> None:
     log = RunsLog(home)
     log.append(run("run-old", 30, PROPOSED, summary="Would add git notes."))
-    log.append(run("run-main", 3, APPLIED, REJECTED, input_tokens=18240, output_tokens=1312))
+    log.append(run("run-main", 3, APPLIED, REJECTED, usage=TokenUsage.of(18240, 1312)))
     log.append(run("run-writer", 1, APPLIED, kind="writer", trigger="msg-7"))
     show(qtbot, dialog)
     assert [r.id for r in dialog.runs] == ["run-writer", "run-main", "run-old"]
@@ -122,4 +129,4 @@ def test_empty_states(qtbot: QtBot, dialog: RunsDialog, home: Home) -> None:
 
 def test_usage_line() -> None:
     assert usage_line(run("r", 1)) == ""
-    assert usage_line(run("r", 1, input_tokens=5)) == "5 input · 0 output tokens"
+    assert usage_line(run("r", 1, usage=TokenUsage.of(5, None))) == "5 input · 0 output tokens"

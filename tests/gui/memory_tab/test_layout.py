@@ -25,7 +25,8 @@ from memtab.gui.ui_state import UiState
 from memtab.gui.widgets import short_name, title_width
 from memtab.gui.window.geometry import fitted_geometry
 from memtab.gui.window.main_window import MainWindow
-from memtab.store.history.runs import RunEntry, RunOp, RunsLog
+from memtab.store.history.records import RunEntry, RunOp
+from memtab.store.history.runs import RunsLog
 from memtab.store.history.undo import Refusal, RevertResult
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationStatus, HarvestRecord
@@ -199,13 +200,13 @@ def test_dialogs_show_their_titles_and_elide_long_paths(
     check_dialog(qtbot, diff)
     summary = f"Moved {LONG_FILE} to {long_home.root}{LONG_FILE}."
     run = RunEntry(
-        "run-long",
-        1,
-        "consolidation",
-        "manual",
-        MAIN_ID,
-        summary,
-        (RunOp("delete", LONG_FILE, True),),
+        id="run-long",
+        at=1,
+        kind="consolidation",
+        trigger="manual",
+        workspace_id=MAIN_ID,
+        summary=summary,
+        ops=(RunOp(command="delete", path=LONG_FILE, applied=True),),
     )
     RunsLog(long_home).append(run)
     runs = RunsDialog(long_home)

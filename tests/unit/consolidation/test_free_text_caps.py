@@ -7,7 +7,8 @@ import json
 
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply, ToolCall
-from memtab.store.history.runs import RunEntry, RunOp, RunsLog
+from memtab.store.history.records import RunEntry, RunOp
+from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.journal import JournalOp
 from memtab.store.memory import MemoryStore
@@ -56,8 +57,17 @@ def test_every_record_caps_its_free_text_wherever_it_comes_from() -> None:
     assert len(JournalOp("delete", "/memories/global/a.md", False, note=huge).note or "") <= (
         MAX_NOTE_BYTES
     )
-    op = RunOp("delete", "/memories/global/a.md", True, note=huge)
+    op = RunOp(command="delete", path="/memories/global/a.md", applied=True, note=huge)
     assert len((op.note or "").encode()) <= MAX_NOTE_BYTES
-    run = RunEntry("run-1", 1, "consolidation", "manual", WS, huge, (op,), error=huge)
+    run = RunEntry(
+        id="run-1",
+        at=1,
+        kind="consolidation",
+        trigger="manual",
+        workspace_id=WS,
+        summary=huge,
+        ops=(op,),
+        error=huge,
+    )
     assert len(run.summary.encode()) <= MAX_SUMMARY_BYTES
     assert len((run.error or "").encode()) <= MAX_ERROR_BYTES

@@ -28,7 +28,8 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.llm.settings import ProviderSettings
 from memtab.store.history.describe import FileTexts, OpTexts, describe_ops
-from memtab.store.history.runs import RunEntry, RunOp, RunsLog
+from memtab.store.history.records import RunEntry, RunOp
+from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.journal import Journal
 
@@ -229,9 +230,9 @@ def test_the_cli_says_what_is_wrong_with_a_plan_file_in_one_line(
 
 
 def test_ops_name_the_scope_of_a_path_the_run_names_in_two_scopes() -> None:
-    edit = RunOp("str_replace", "/memories/global/MEMORY.md", True)
-    delete = RunOp("delete", "/memories/project/MEMORY.md", True)
-    other = RunOp("delete", "/memories/project/notes.md", True)
+    edit = RunOp(command="str_replace", path="/memories/global/MEMORY.md", applied=True)
+    delete = RunOp(command="delete", path="/memories/project/MEMORY.md", applied=True)
+    other = RunOp(command="delete", path="/memories/project/notes.md", applied=True)
     texts: list[OpTexts] = [
         {"/memories/global/MEMORY.md": FileTexts("- a\n", "- a\n- b\n")},
         {"/memories/project/MEMORY.md": FileTexts("- c\n", None)},

@@ -29,7 +29,8 @@ from memtab.demo import MAIN_ID, create_demo_home
 from memtab.fs import atomic
 from memtab.llm.settings import ProviderSettings
 from memtab.store.history import jsonlines
-from memtab.store.history.runs import RunEntry, RunsLog
+from memtab.store.history.records import RunEntry
+from memtab.store.history.runs import RunsLog
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
 from memtab.store.journal import Journal
@@ -109,7 +110,7 @@ class FullDisk:
 
 
 @pytest.mark.expect_log("memtab.store.history.recorder", "WARNING", "Could not record the history")
-@pytest.mark.expect_log("memtab.store.history.interrupted", "WARNING", "end of run")
+@pytest.mark.expect_log("memtab.store.history.started", "WARNING", "end of run")
 @pytest.mark.expect_log("memtab.consolidation.run_books", "WARNING", "Could not add run")
 @pytest.mark.expect_log("memtab.store.scopes", "WARNING", "Could not update memory-meta")
 def test_an_apply_on_a_disk_that_fills_says_what_was_done_and_is_logged_later(

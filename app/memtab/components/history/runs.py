@@ -12,24 +12,21 @@ from __future__ import annotations
 import enum
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memtab import humanize
 from memtab.components.history.diff import parse_unified_diff
 from memtab.components.text_diff import DiffResult
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import DRY_RUN_NOTE, describe_run, op_diff
-from memtab.store.history.runs import (
-    MUX_SOURCE,
-    RunEntry,
-    RunOp,
-    RunsLog,
-    import_journal_runs,
-    touched_paths,
-)
+from memtab.store.history.runs import MUX_SOURCE, RunsLog, import_journal_runs, touched_paths
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_file_path
 from memtab.store.registry import load_registry
+
+if TYPE_CHECKING:  # records load pydantic: with the first run read, on a worker
+    from memtab.store.history.records import RunEntry, RunOp
 
 logger = logging.getLogger(__name__)
 

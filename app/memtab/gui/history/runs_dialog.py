@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QFont
@@ -52,10 +53,13 @@ from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
-from memtab.store.history.runs import MUX_SOURCE, RunEntry
+from memtab.store.history.runs import MUX_SOURCE
 from memtab.store.history.undo import RevertResult, revert_run
 from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS
+
+if TYPE_CHECKING:  # records load pydantic: with the first run read, on a worker
+    from memtab.store.history.records import RunEntry
 
 logger = logging.getLogger(__name__)
 

@@ -1,11 +1,9 @@
 """Runs that stopped midway (killed, closed, the machine stopped) are logged after all.
 
 A consolidation run, or the apply of a plan, records its intent before its first change
-(`StartedRun`): `memtab/history/started/<run id>.jsonl`, one JSON line for the run (id,
-trigger, workspace, provider, plan), then one before each change it makes — the memory
-tool call and what the files it names hold then — appended and fsynced, and a last one
-saying how it ended. Once the run is in the runs log the file goes. If the process dies
-first, the file stays, and `log_interrupted_runs` logs the run the next time the runs log
+(`started.StartedRun`): `memtab/history/started/<run id>.jsonl`. Once the run is in the
+runs log the file goes. If the process dies first, the file stays, and
+`log_interrupted_runs` logs the run the next time the runs log
 catches up (`runs.import_journal_runs`: before every consolidation, plan or apply in any
 process, when the window starts and when Runs… or `memtab runs` read the log), once no
 run holds the home's consolidation lock:
@@ -18,33 +16,37 @@ run holds the home's consolidation lock:
 - the run is logged as failed ("interrupted"), with what it applied, and journaled in mux's
   journal when it applied something and the journal has no newer record for the
   workspace (docs/formats.md §14.3).
+
+This module reads and builds records (`store.history.records`): the runs log's catch-up
+imports it when a started-run file is there to log.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.locks import InterprocessLock, LockUnavailableError
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.describe import describe_op, op_texts
-from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.history.recorder import FileChange, RecordedChange
-from memtab.store.history.runs import (
+from memtab.store.history.records import (
     FileVersions,
     RunEntry,
+    RunHeader,
     RunOp,
-    RunsLog,
-    journal_fingerprint,
+    StartedAttempt,
+    StartedEnd,
 )
+from memtab.store.history.runs import RunsLog, journal_fingerprint
+from memtab.store.history.started import started_dir, started_run_names
 from memtab.store.history.versions import ScopeHistory, Version, scope_key
 from memtab.store.home import CONSOLIDATION_LOCK, Home, HomeError
 from memtab.store.journal import ConsolidationRecord, Journal, JournalOp
@@ -59,91 +61,6 @@ INTERRUPTED_ERROR = (
     "machine stopped, or the disk was full); logged when Memtab next looked"
 )
 NOT_MADE_NOTE = "not made: the run stopped before this change"
-_SUFFIX = ".jsonl"
-
-
-@dataclass(frozen=True)
-class RunHeader:
-    """The run a started-run file is for."""
-
-    id: str
-    trigger: str
-    workspace_id: str
-    project_path: str | None
-    started_at: int
-    provider: str | None = None
-    model: str | None = None
-    plan_id: str | None = None
-    planned: int | None = None
-    """How many changes it set out to make, when known (a plan's accepted ops)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": "consolidation",
-            "trigger": self.trigger,
-            "workspaceId": self.workspace_id,
-            "projectPath": self.project_path,
-            "startedAt": self.started_at,
-            "provider": self.provider,
-            "model": self.model,
-            "planId": self.plan_id,
-            "planned": self.planned,
-        }
-
-
-class StartedRun:
-    """The started-run file of one run in progress (see the module doc). Every write
-    raises OSError: a run that cannot record its intent must not change anything."""
-
-    def __init__(self, home: Home, header: RunHeader) -> None:
-        self.home = home
-        self.header = header
-        self.path = started_dir(home) / f"{header.id}{_SUFFIX}"
-        self._file: JsonLinesFile[dict[str, Any]] = JsonLinesFile(self.path, self.path, dict)
-        self._attempts = 0
-
-    def begin(self) -> None:
-        """Record the run (before its first change)."""
-        self._file.append_locked([{"run": self.header.to_json()}])
-
-    def attempt(
-        self,
-        command: str,
-        path: str,
-        new_path: str | None,
-        arguments: Mapping[str, Any],
-        before: Mapping[str, str | None],
-    ) -> None:
-        """Record the change about to be made: the call and what its files hold now."""
-        self._attempts += 1
-        line = {
-            "attempt": self._attempts,
-            "command": command,
-            "path": path,
-            "newPath": new_path,
-            "arguments": dict(arguments),
-            "before": dict(before),
-        }
-        self._file.append_locked([line])
-
-    def end(self, status: str, summary: str, error: str | None, fingerprint: str | None) -> None:
-        """Record how the run ended (best effort: the runs log is what counts)."""
-        line = {"end": {"status": status, "summary": summary, "error": error,
-                        "journalFingerprint": fingerprint}}  # fmt: skip
-        try:
-            self._file.append_locked([line])
-        except OSError as problem:
-            logger.warning("Could not record the end of run %s: %s", self.header.id, problem)
-
-    def close(self) -> None:
-        """The run is in the runs log: the file goes."""
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
-
-
-def started_dir(home: Home) -> Path:
-    return home.started_runs_dir
 
 
 # --- logging the runs a kill left ---------------------------------------------------------------
@@ -154,8 +71,8 @@ class _Started:
     """A started-run file as read back."""
 
     header: RunHeader
-    attempts: list[dict[str, Any]] = field(default_factory=list)
-    end: dict[str, Any] | None = None
+    attempts: list[StartedAttempt] = field(default_factory=list)
+    end: StartedEnd | None = None
 
 
 def log_interrupted_runs(home: Home, *, consolidation_held: bool = False) -> list[RunEntry]:
@@ -163,10 +80,7 @@ def log_interrupted_runs(home: Home, *, consolidation_held: bool = False) -> lis
     nothing while another run holds the consolidation lock (`consolidation_held`: the
     caller holds it), and never raises: what it cannot log stays for the next time."""
     directory = started_dir(home)
-    try:
-        names = sorted(name for name in os.listdir(directory) if name.endswith(_SUFFIX))
-    except OSError:
-        return []
+    names = started_run_names(home)
     if not names:
         return []
     with _no_run_going(home, consolidation_held) as free:
@@ -202,7 +116,6 @@ def _no_run_going(home: Home, held: bool) -> Iterator[bool]:
 
 
 def _read(path: Path) -> _Started | None:
-    header: RunHeader | None = None
     started = None
     for line in path.read_bytes().splitlines():
         try:
@@ -211,36 +124,14 @@ def _read(path: Path) -> _Started | None:
             continue  # a line the kill cut short
         if not isinstance(value, dict):
             continue
-        if isinstance(value.get("run"), dict) and header is None:
-            header = _header(value["run"])
+        if started is None:
+            header = RunHeader.read(value.get("run"))
             started = _Started(header) if header is not None else None
-        elif started is not None and isinstance(value.get("attempt"), int):
-            started.attempts.append(value)
-        elif started is not None and isinstance(value.get("end"), dict):
-            started.end = value["end"]
+        elif (attempt := StartedAttempt.read(value)) is not None:
+            started.attempts.append(attempt)
+        elif isinstance(value.get("end"), dict):
+            started.end = StartedEnd.read(value["end"])
     return started
-
-
-def _header(raw: dict[str, Any]) -> RunHeader | None:
-    run_id, workspace_id, at = raw.get("id"), raw.get("workspaceId"), raw.get("startedAt")
-    if not (isinstance(run_id, str) and isinstance(workspace_id, str) and isinstance(at, int)):
-        return None
-
-    def text(name: str) -> str | None:
-        value = raw.get(name)
-        return value if isinstance(value, str) else None
-
-    return RunHeader(
-        id=run_id,
-        trigger=text("trigger") or "manual",
-        workspace_id=workspace_id,
-        project_path=text("projectPath"),
-        started_at=at,
-        provider=text("provider"),
-        model=text("model"),
-        plan_id=text("planId"),
-        planned=raw["planned"] if isinstance(raw.get("planned"), int) else None,
-    )
 
 
 def _log_one(home: Home, path: Path) -> RunEntry | None:
@@ -256,10 +147,9 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
     store = _store(home, header)
     found = _run_versions(home, header)
     ops = [_op(home, store, header, attempt, found) for attempt in started.attempts]
-    end = started.end or {}
-    status = "failed" if end.get("status") != "ok" else "ok"
-    error = end.get("error") if isinstance(end.get("error"), str) else None
-    summary = end.get("summary") if isinstance(end.get("summary"), str) else None
+    end = started.end or StartedEnd()
+    status: Literal["ok", "failed"] = "failed" if end.status != "ok" else "ok"
+    error, summary = end.error, end.summary
     at = max((v.after_version for op in ops for v in op.files), default=None)
     record = ConsolidationRecord(
         last_run_at=_time_of(at, header.started_at),
@@ -267,9 +157,7 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
         summary=summary or interrupted_summary(home, ops, header.planned),
         ops=tuple(JournalOp(op.command, op.path, op.applied, op.new_path, op.note) for op in ops),
     )
-    fingerprint = _journaled(home, header, record) or (
-        end.get("journalFingerprint") if isinstance(end.get("journalFingerprint"), str) else None
-    )
+    fingerprint = _journaled(home, header, record) or end.journal_fingerprint
     if fingerprint is None and started.end is None and record.applied_count:
         fingerprint = _journal(home, header, record)
     entry = RunEntry(
@@ -283,7 +171,7 @@ def _log_one(home: Home, path: Path) -> RunEntry | None:
         ops=tuple(ops),
         provider=header.provider,
         model=header.model,
-        status=status,  # type: ignore[arg-type]
+        status=status,
         error=error or (INTERRUPTED_ERROR if started.end is None else None),
         started_at=header.started_at,
         journal_fingerprint=fingerprint,
@@ -334,21 +222,14 @@ def _run_versions(home: Home, header: RunHeader) -> dict[str, list[tuple[Version
     return found
 
 
-def _paths(attempt: Mapping[str, Any]) -> list[str]:
-    return [p for p in (attempt.get("path"), attempt.get("newPath")) if isinstance(p, str)]
-
-
 def _op(
     home: Home,
     store: MemoryStore | None,
     header: RunHeader,
-    attempt: Mapping[str, Any],
+    attempt: StartedAttempt,
     found: dict[str, list[tuple[Version | None, Version]]],
 ) -> RunOp:
-    command = attempt.get("command") if isinstance(attempt.get("command"), str) else "?"
-    path, new_path = attempt.get("path"), attempt.get("newPath")
-    path = path if isinstance(path, str) else ""
-    new_path = new_path if isinstance(new_path, str) else None
+    command, path, new_path = attempt.command, attempt.path or "", attempt.new_path
     files = _claim(found, path, command == "delete")
     if new_path is not None:
         files += _claim(found, new_path, False)
@@ -356,7 +237,7 @@ def _op(
         files = _made_unrecorded(home, store, attempt)
     applied = bool(files)
     return RunOp(
-        command=str(command),
+        command=command,
         path=path,
         applied=applied,
         new_path=new_path,
@@ -386,16 +267,13 @@ def _claim(
     return claimed
 
 
-def _made_unrecorded(
-    home: Home, store: MemoryStore, attempt: Mapping[str, Any]
-) -> list[FileVersions]:
+def _made_unrecorded(home: Home, store: MemoryStore, attempt: StartedAttempt) -> list[FileVersions]:
     """The change a kill left unrecorded: when each file the call names holds exactly what
     the call makes of what it held before, record it now (see the module doc)."""
-    before = attempt.get("before")
-    arguments = attempt.get("arguments")
-    if not isinstance(before, dict) or not isinstance(arguments, dict):
+    before, arguments = attempt.before, attempt.arguments
+    if before is None or arguments is None:
         return []
-    paths = _paths(attempt)
+    paths = attempt.paths
     if not paths:
         return []
     blobs = BlobStore(home.history_blobs_dir)
@@ -438,13 +316,13 @@ def replay_call(
 
 def _record(
     store: MemoryStore,
-    attempt: Mapping[str, Any],
+    attempt: StartedAttempt,
     paths: Sequence[str],
     contents: Mapping[str, bytes | None],
     now: Mapping[str, bytes | None],
 ) -> list[FileVersions]:
     """Record the change as the run's (the store's actor and run id)."""
-    moved = attempt.get("command") == "rename" and len(paths) == 2
+    moved = attempt.command == "rename" and len(paths) == 2
     changes: list[FileChange] = []
     for index, path in enumerate(paths):
         before, after = contents[path], now[path]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from memtab.store.errors import (
     AlreadyExistsError,
@@ -21,13 +21,16 @@ from memtab.store.errors import (
 )
 from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.describe import unified_diff
-from memtab.store.history.runs import MUX_SOURCE, RunEntry, RunsLog, touched_paths
+from memtab.store.history.runs import MUX_SOURCE, RunsLog, touched_paths
 from memtab.store.history.sync import sync_external
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError, VirtualPath, parse_file_path
 from memtab.store.registry import load_registry
+
+if TYPE_CHECKING:
+    from memtab.store.history.records import RunEntry
 
 logger = logging.getLogger(__name__)
 

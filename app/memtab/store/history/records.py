@@ -1,0 +1,222 @@
+"""History's records (pydantic, `memtab.fs.records`): the runs log and the started-run files
+(docs/formats.md §14.3).
+
+- `RunEntry`: one line of `memtab/history/runs.jsonl`, with its `RunOp`s and the
+  `FileVersions` each op made; also the CLI's `--json` shape of a run (fields are added,
+  never renamed).
+- `RunHeader`, `StartedAttempt`, `StartedEnd`: the lines of
+  `memtab/history/started/<run id>.jsonl`, a run in progress (`started.py`) or one a kill
+  left (`interrupted.py`).
+
+Imported by the functions that read, write or build these records, never at the top of a
+module the window imports (runs.py, started.py, describe.py): a settled window does not
+load pydantic. The consolidation engine and the writer's run build them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from memtab.fs.pydantic_once import AfterValidator, BeforeValidator, ConfigDict, Field
+from memtab.fs.records import (
+    Lenient,
+    OmitNone,
+    OrNone,
+    Record,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TrueOnly,
+    ValidItems,
+)
+from memtab.store.free_text import MAX_ERROR_BYTES, MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
+from memtab.store.history.runs import MEMTAB_SOURCE
+
+if TYPE_CHECKING:
+    from memtab.store.history.recorder import RecordedChange
+    from memtab.store.journal import JournalOp
+
+
+def _capped(max_bytes: int) -> AfterValidator:
+    return AfterValidator(lambda text: cap_text(text, max_bytes) if text is not None else None)
+
+
+Positive = Annotated[StrictInt, Field(gt=0)]
+
+
+def _ok_unless_failed(value: Any) -> str:
+    return "failed" if value == "failed" else "ok"
+
+
+class FileVersions(Record):
+    """One file an op changed: the versions before (None: no file) and after."""
+
+    model_config = ConfigDict(extra="allow")
+
+    path: StrictStr
+    before_version: OrNone[StrictStr] = None
+    before_sha256: OrNone[StrictStr] = None
+    after_version: StrictStr
+    after_sha256: StrictStr
+    deleted: TrueOnly = False
+
+    @classmethod
+    def from_change(cls, change: RecordedChange) -> FileVersions:
+        before = change.before
+        return cls(
+            path=change.path,
+            before_version=before.id if before is not None else None,
+            before_sha256=before.sha256 if before is not None else None,
+            after_version=change.after.id,
+            after_sha256=change.after.sha256,
+            deleted=change.after.deleted,
+        )
+
+
+class RunOp(Record):
+    """One op of a run: the journal's op (docs/formats.md §8: `command`, `path`, `applied`
+    required, the rest read leniently) and the versions it made, and the unit it belongs
+    to when the engine that made it said (ops of one unit are taken or left together: a
+    merge's edit and delete; None: not said)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    command: StrictStr
+    path: StrictStr
+    new_path: Annotated[OrNone[StrictStr], OmitNone] = None
+    applied: StrictBool
+    note: Annotated[OrNone[StrictStr], _capped(MAX_NOTE_BYTES), OmitNone] = None
+    files: Annotated[ValidItems[tuple[FileVersions, ...]], Field(alias="versions")] = ()
+    unit: Annotated[OrNone[Positive], OmitNone] = None
+
+    @classmethod
+    def from_journal(
+        cls, op: JournalOp, changes: Sequence[RecordedChange] = (), *, unit: int | None = None
+    ) -> RunOp:
+        return cls(
+            command=op.command,
+            path=op.path,
+            applied=op.applied,
+            new_path=op.new_path,
+            note=op.note,
+            files=tuple(FileVersions.from_change(change) for change in changes),
+            unit=unit,
+        )
+
+
+class TokenUsage(Record):
+    """What a run's model calls cost (only runs of a model provider have one): both
+    counts, an unknown one as 0."""
+
+    input_tokens: StrictInt = 0
+    output_tokens: StrictInt = 0
+
+    @classmethod
+    def of(cls, input_tokens: int | None, output_tokens: int | None) -> TokenUsage | None:
+        """The usage to log: None when neither is known."""
+        if input_tokens is None and output_tokens is None:
+            return None
+        return cls(input_tokens=input_tokens or 0, output_tokens=output_tokens or 0)
+
+
+def _usage(value: Any) -> Any:
+    """A usage as read: its integer counts (None when it has neither)."""
+    if value is None or isinstance(value, TokenUsage):
+        return value
+    if not isinstance(value, dict):
+        return None
+    counts = [value.get(name) for name in ("inputTokens", "outputTokens")]
+    known = [n if isinstance(n, int) and not isinstance(n, bool) else None for n in counts]
+    return TokenUsage.of(*known)
+
+
+class RunEntry(Record):
+    """One run of the runs log (docs/formats.md §14.3). A line without a non-empty `id`, a
+    positive integer `at` and a `kind` is not a run; anything else heals: a bad op or
+    version is dropped, a bad optional field reads as absent."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: Annotated[StrictStr, Field(min_length=1)]
+    at: Positive
+    kind: StrictStr
+    trigger: Annotated[StrictStr, Lenient("")] = ""
+    """A consolidation's `Trigger`; for a writer run, the id of the message that started it
+    (kept as written)."""
+    workspace_id: OrNone[StrictStr] = None
+    project_path: OrNone[StrictStr] = None
+    summary: Annotated[StrictStr, Lenient(""), _capped(MAX_SUMMARY_BYTES)] = ""
+    status: Annotated[Literal["ok", "failed"], BeforeValidator(_ok_unless_failed)] = "ok"
+    error: Annotated[OrNone[StrictStr], _capped(MAX_ERROR_BYTES)] = None
+    source: Annotated[StrictStr, Lenient(MEMTAB_SOURCE)] = MEMTAB_SOURCE
+    provider: OrNone[StrictStr] = None
+    model: OrNone[StrictStr] = None
+    started_at: OrNone[StrictInt] = None
+    journal_fingerprint: OrNone[StrictStr] = None
+    plan_id: OrNone[StrictStr] = None
+    usage: Annotated[TokenUsage | None, BeforeValidator(_usage)] = None
+    ops: ValidItems[tuple[RunOp, ...]] = ()
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "failed"
+
+    @property
+    def applied_count(self) -> int:
+        return sum(1 for op in self.ops if op.applied)
+
+    @property
+    def input_tokens(self) -> int | None:
+        return self.usage.input_tokens if self.usage is not None else None
+
+    @property
+    def output_tokens(self) -> int | None:
+        return self.usage.output_tokens if self.usage is not None else None
+
+
+# --- the started-run file (started.py, interrupted.py) -----------------------------------------
+
+
+class RunHeader(Record):
+    """`{"run": …}`, the first line of a started-run file: the run it is for."""
+
+    id: StrictStr
+    kind: Annotated[str, BeforeValidator(lambda _: "consolidation")] = "consolidation"
+    trigger: Annotated[StrictStr, Lenient(""), AfterValidator(lambda text: text or "manual")] = (
+        "manual"
+    )
+    workspace_id: StrictStr
+    project_path: OrNone[StrictStr] = None
+    started_at: StrictInt
+    provider: OrNone[StrictStr] = None
+    model: OrNone[StrictStr] = None
+    plan_id: OrNone[StrictStr] = None
+    planned: OrNone[StrictInt] = None
+    """How many changes it set out to make, when known (a plan's accepted ops)."""
+
+
+class StartedAttempt(Record):
+    """`{"attempt": n, …}`: a change about to be made — the memory-tool call and what the
+    files it names held then (path → sha256, None: no file)."""
+
+    attempt: StrictInt
+    command: Annotated[StrictStr, Lenient("?")] = "?"
+    path: OrNone[StrictStr] = None
+    new_path: OrNone[StrictStr] = None
+    arguments: OrNone[dict[str, Any]] = None
+    before: OrNone[dict[str, Any]] = None
+
+    @property
+    def paths(self) -> list[str]:
+        """The files the call names."""
+        return [path for path in (self.path, self.new_path) if path is not None]
+
+
+class StartedEnd(Record):
+    """`{"end": …}`, the last line: how the run ended."""
+
+    status: OrNone[StrictStr] = None
+    summary: OrNone[StrictStr] = None
+    error: OrNone[StrictStr] = None
+    journal_fingerprint: OrNone[StrictStr] = None
