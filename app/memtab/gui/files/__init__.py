@@ -1,3 +1,4 @@
-"""File operations from the window: run on a worker (`op_tasks`), asked for in dialogs
-(`dialogs`).
+"""File operations from the window: the tree's commands (`commands`: new, rename, move,
+delete, pin, Copy to…, undo) and the dialogs that ask for them (`dialogs`); they run on
+the file-operation worker (`gui/tasks/file_ops.py`).
 """

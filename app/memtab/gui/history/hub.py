@@ -38,10 +38,10 @@ from memtab.components.files.ops import OpResult
 from memtab.components.history.history import SourceFileSubject, record_external_changes
 from memtab.components.sources import undo as source_undo
 from memtab.components.tree.scan import HomeScan
-from memtab.gui.files.op_tasks import OpFollowUp
 from memtab.gui.history.panel import HistoryPanel
 from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
+from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.history.runs import import_journal_runs
 from memtab.store.home import Home, PathKind

@@ -68,12 +68,12 @@ if TYPE_CHECKING:  # built by `assemble()`, after the first paint
     from memtab.gui.consolidation.footer import ConsolidationFooter
     from memtab.gui.editor.bar import MessageBar
     from memtab.gui.editor.editor import EditorPanel
+    from memtab.gui.files.commands import TabActions
     from memtab.gui.files.dialogs import TabDialogs
-    from memtab.gui.files.op_tasks import FileOpTasks, Operation, OpFollowUp
-    from memtab.gui.memory_tab.tab_actions import TabActions
     from memtab.gui.memory_tab.tab_files import TabFiles
     from memtab.gui.search.box import SearchBox
     from memtab.gui.sources.sync import SourcesSync
+    from memtab.gui.tasks.file_ops import FileOpTasks, Operation, OpFollowUp
     from memtab.gui.tree.sync import TreeEditorSync
     from memtab.gui.writer.suggestions_panel import SuggestionsPanel
     from memtab.sources.model import Source, SourceFile
@@ -227,12 +227,12 @@ class MemoryTab(QWidget):
         from memtab.gui.activity.edit_marks import EditMarks
         from memtab.gui.activity.mux_presence import MuxPresence
         from memtab.gui.editor.bar import MessageBar
+        from memtab.gui.files.commands import TabActions
         from memtab.gui.files.dialogs import TabDialogs
-        from memtab.gui.files.op_tasks import FileOpTasks
-        from memtab.gui.memory_tab.tab_actions import TabActions
         from memtab.gui.memory_tab.tab_files import TabFiles
         from memtab.gui.search.box import SearchBox
         from memtab.gui.sources.sync import SourcesSync
+        from memtab.gui.tasks.file_ops import FileOpTasks
         from memtab.gui.tree.sync import TreeEditorSync
         from memtab.gui.writer.suggestions_panel import SuggestionsPanel
 

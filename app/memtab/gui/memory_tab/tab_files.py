@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from memtab.gui.editor.bar import MessageBar
     from memtab.gui.editor.editor import EditorPanel
     from memtab.gui.files.dialogs import TabDialogs
-    from memtab.gui.files.op_tasks import FileOpTasks, Operation, OpFollowUp
     from memtab.gui.sources.sync import SourcesSync
+    from memtab.gui.tasks.file_ops import FileOpTasks, Operation, OpFollowUp
     from memtab.gui.tree.model import MemoryTreeModel
     from memtab.gui.tree.scan_scheduler import ScanScheduler
     from memtab.gui.tree.sync import TreeEditorSync

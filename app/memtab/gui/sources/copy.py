@@ -41,9 +41,9 @@ from memtab.components.sources.copy import (
 )
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.tree import NodeKind, TreeNode
-from memtab.gui.files.op_tasks import Operation, OpFollowUp
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
+from memtab.gui.tasks.file_ops import Operation, OpFollowUp
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
 from memtab.store.memory import MemoryStore
 

@@ -80,7 +80,7 @@ from PySide6.QtCore import (
     Slot,
 )
 
-from memtab.gui.window.crash_dialog import is_defect, report_exception
+from memtab.gui.crash_dialog import is_defect, report_exception
 
 logger = logging.getLogger(__name__)
 

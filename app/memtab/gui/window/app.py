@@ -43,10 +43,10 @@ from memtab import __version__
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
+from memtab.gui.crash_dialog import CrashReporter
 from memtab.gui.icons import app_icon
 from memtab.gui.memory_tab.tab import MemoryTab, TabParts
 from memtab.gui.ui_state import UiState
-from memtab.gui.window.crash_dialog import CrashReporter
 from memtab.gui.window.main_window import MainWindow
 from memtab.resources import resource_path
 from memtab.store.home import Home, HomeLocation

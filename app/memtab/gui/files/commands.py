@@ -33,7 +33,7 @@ from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.text import PIN_NOTE
 from memtab.components.tree.tree import NodeKind, TreeNode
 from memtab.gui.files.dialogs import NewKind, TabDialogs
-from memtab.gui.files.op_tasks import Operation, OpFollowUp
+from memtab.gui.tasks.file_ops import Operation, OpFollowUp
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.gui.ui_state import UiState
