@@ -14,6 +14,7 @@ from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from memtab.components.activity.own_writes import OwnWrites
+from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -39,7 +40,7 @@ def own_writes() -> OwnWrites:
 
 @pytest.fixture
 def panel(qtbot: QtBot, store: MemoryStore, own_writes: OwnWrites) -> Iterator[EditorPanel]:
-    editor = EditorPanel(own_writes)
+    editor = EditorPanel(WindowContext(store.home, own_writes=own_writes))
     qtbot.addWidget(editor)
     editor.resize(900, 600)
     editor.set_store(store)

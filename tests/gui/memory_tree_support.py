@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from PySide6.QtGui import QAction
 from pytestqt.qtbot import QtBot
 
 from memtab.components.files.ops import DeletionCount
@@ -127,6 +128,11 @@ def wait_idle(qtbot: QtBot, window: MainWindow) -> None:
     """Wait until the Memory tab has nothing left to scan, search, run or merge (instead
     of sleeping before asserting that something did not happen)."""
     qtbot.waitUntil(lambda: window.memory_tab.is_idle, timeout=WAIT_MS)
+
+
+def action(window: MainWindow, action_id: str) -> QAction:
+    """The window's action registered as `action_id` ("files.undo", "tree.delete")."""
+    return window.context.actions.action(action_id)
 
 
 def node(window: MainWindow, key: str) -> TreeNode | None:

@@ -69,7 +69,7 @@ def test_new_file_with_description_is_created_shown_and_opened(
     target = parse_file_path("/memories/workspace/ideas/new.md")
     dialogs.new_item = (target, 'Ideas: "quoted" and more')
     select(window, section_key(SectionId.WORKSPACE))
-    tab.new_file_action.trigger()
+    tab.commands.new_file_action.trigger()
     assert dialogs.asked[0][1] == VirtualPath(Scope.WORKSPACE)
     wait_for(qtbot, lambda: tab.editor.current_path == target)
     text = (home.workspace_root(MAIN) / "ideas" / "new.md").read_text()
@@ -85,7 +85,7 @@ def test_new_folder_in_the_selected_scope(
     window, dialogs = open_window(make_window, home)
     select(window, path_key("/memories/project/architecture.md"))
     dialogs.new_item = (parse_file_path("/memories/project/runbooks"), "")
-    window.memory_tab.new_folder_action.trigger()
+    window.memory_tab.commands.new_folder_action.trigger()
     assert dialogs.asked[0][1] == VirtualPath(Scope.PROJECT)  # the file's folder
     key = directory_key(parse_file_path("/memories/project/runbooks"))
     wait_for(qtbot, lambda: window.memory_tab.model.node_for_key(key))
@@ -98,7 +98,7 @@ def test_creating_over_an_existing_file_shows_the_error_and_changes_nothing(
     window, dialogs = open_window(make_window, home)
     before = (home.global_root / "Zeta.md").read_text()
     dialogs.new_item = (parse_file_path("/memories/global/Zeta.md"), "")
-    window.memory_tab.new_file_action.trigger()
+    window.memory_tab.commands.new_file_action.trigger()
     bar = window.memory_tab.message_bar
     wait_for(qtbot, lambda: "already exists" in bar.text)
     assert (home.global_root / "Zeta.md").read_text() == before
@@ -146,7 +146,7 @@ def test_a_move_onto_an_existing_name_is_refused_with_a_clear_message(
     (home.workspace_root(MAIN) / "Zeta.md").write_text("other")
     select(window, path_key("/memories/global/Zeta.md"))
     dialogs.move_target = parse_file_path("/memories/workspace/Zeta.md")
-    window.memory_tab.rename_action.trigger()
+    window.memory_tab.commands.rename_action.trigger()
     bar = window.memory_tab.message_bar
     wait_for(qtbot, lambda: "already exists" in bar.text)
     assert (home.global_root / "Zeta.md").is_file()
@@ -176,7 +176,7 @@ def test_cancelled_delete_keeps_everything(
     window, dialogs = open_window(make_window, home)
     dialogs.confirm = False
     select(window, directory_key(parse_file_path("/memories/global/tools")))
-    window.memory_tab.delete_action.trigger()
+    window.memory_tab.commands.delete_action.trigger()
     assert dialogs.asked == [("delete", ("tools",), 2, False)]
     wait_idle(qtbot, window)
     assert (home.global_root / "tools" / "git.md").is_file()
@@ -249,13 +249,13 @@ def test_ctrl_d_toggles_the_pin_and_mentions_mux(
     key = path_key("/memories/global/Zeta.md")
     select(window, key)
     messages: list[str] = []
-    tab.status_message.connect(messages.append)
+    tab.context.status.shown.connect(lambda text, _ms: messages.append(text))
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
     wait_for(qtbot, lambda: (node := tab.model.node_for_key(key)) is not None and node.pinned)
     assert MetaStore(home).load()[global_key("Zeta.md")].pinned
     assert any("mux may overwrite" in message for message in messages)
-    assert "mux may overwrite" in tab.pin_action.toolTip()
+    assert "mux may overwrite" in tab.commands.pin_action.toolTip()
     tab.commands.toggle_pin()
     wait_for(qtbot, lambda: (node := tab.model.node_for_key(key)) is not None and not node.pinned)
 
@@ -302,7 +302,7 @@ def test_orphan_files_open_read_only_and_orphan_dirs_can_be_deleted(
     assert tab.editor.is_read_only
     assert "Orphaned note" in tab.editor.buffer_text()
     select(window, orphan_key("gone-0123456789ab"))
-    tab.delete_orphan_action.trigger()
+    tab.commands.delete_orphan_action.trigger()
     assert dialogs.asked == [("delete-orphan", "gone-0123456789ab", 1)]
     wait_for(qtbot, lambda: tab.model.node_for_key(section_key(SectionId.ORPHANS)) is None)
     assert not (home.projects_root / "gone-0123456789ab").exists()
@@ -383,7 +383,7 @@ def test_memtabs_own_saves_get_no_badge(
     select(window, file_key(zeta))
     select(window, path_key("/memories/global/preferences.md"))  # Zeta is no longer open
     scans: list[object] = []
-    tab.scan_applied.connect(scans.append)
+    tab.context.shown.scan_applied.connect(scans.append)
     physical = home.global_root / "Zeta.md"
     sha = read_file_content(physical).sha256
     result = tab.store().save(str(zeta), memory("Saved by Memtab"), sha)
@@ -486,11 +486,11 @@ def test_transcript_and_lock_writes_do_not_cause_rescans(
     window, _dialogs = open_window(make_window, home)
     wait_watching(qtbot, window)
     tab = window.memory_tab
-    with qtbot.assertNotEmitted(tab.scan_applied, wait=600):
+    with qtbot.assertNotEmitted(tab.context.shown.scan_applied, wait=600):
         (home.workspace_dir(MAIN) / "chat.jsonl").write_text("{}\n")
         (home.memtab_dir / "locks").mkdir(parents=True, exist_ok=True)
         (home.memtab_dir / "locks" / "x.lock").write_text("")
-    with qtbot.waitSignal(tab.scan_applied, timeout=WAIT_MS):
+    with qtbot.waitSignal(tab.context.shown.scan_applied, timeout=WAIT_MS):
         touch_later(home.global_root / "Zeta.md", memory("Changed"))
 
 
@@ -517,7 +517,7 @@ def test_a_delete_history_cannot_keep_asks_before_deleting_without_a_copy(
         expect_log("memtab.store.history.recorder", "WARNING", r"deleted without a copy")
         expect_log("memtab.store.history.recorder", "WARNING", r"Could not record")
     select(window, file_key(notes))
-    window.memory_tab.delete_action.trigger()
+    window.memory_tab.commands.delete_action.trigger()
     wait_for(qtbot, lambda: len(dialogs.asked) == 2)
     (_, refusal, done) = dialogs.asked[1]
     assert dialogs.asked[1][0] == "without-copy" and done == "deleted"

@@ -99,7 +99,7 @@ def test_restore_to_another_path_and_scopes_filter(
     window = watched_window(qtbot, make_window, home)
     tab = window.memory_tab
     assert tab.tree.select_key(file_key(PREFERENCES))
-    tab.delete_action.trigger()
+    tab.commands.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, PREFERENCES))
     trash = window.history.open_trash()
     wait_for(qtbot, lambda: trash.select_path(str(PREFERENCES)))
@@ -117,13 +117,13 @@ def test_restore_to_another_path_and_scopes_filter(
     wait_for(qtbot, lambda: tab.editor.current_path == elsewhere)  # opened
     # Edit → Undo takes the restore back (not the delete before it): the file goes again.
     window.menus.refresh()
-    assert window.menus.undo_action.text() == "&Undo restore of preferences.md\tCtrl+Z"
-    window.menus.undo_action.trigger()
+    assert window.context.actions.action("files.undo").text() == "&Undo restore of preferences.md"
+    window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: not shown(window, elsewhere))
     assert tab.editor.current_path is None
     assert store_of(home).kind_of(elsewhere) is None
     window.menus.refresh()
-    assert window.menus.undo_action.text() == "&Undo delete of preferences.md\tCtrl+Z"
+    assert window.context.actions.action("files.undo").text() == "&Undo delete of preferences.md"
 
 
 def test_a_scope_sections_menu_opens_its_recently_deleted(
@@ -176,8 +176,8 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     assert panel.select_version(older.id) and not panel.restore_button.isEnabled()  # now
     # Edit → Undo takes the restore back: the saved line is there again.
     window.menus.refresh()
-    assert window.menus.undo_action.text() == "&Undo restore of Zeta.md\tCtrl+Z"
-    window.menus.undo_action.trigger()
+    assert window.context.actions.action("files.undo").text() == "&Undo restore of Zeta.md"
+    window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: physical.read_text() == first + "A new line.\n")
     wait_for(qtbot, lambda: tab.editor.buffer_text() == first + "A new line.\n")
     assert str(physical) not in tab.agent_edited  # Memtab's own write
@@ -379,11 +379,11 @@ def test_undo_a_delete_with_ctrl_z_in_the_tree_brings_the_file_and_its_pin_back(
     window.activateWindow()
     wait_for(qtbot, window.isActiveWindow)
     assert tab.tree.select_key(file_key(PREFERENCES))
-    tab.delete_action.trigger()
+    tab.commands.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, PREFERENCES))
     window.menus.refresh()
-    assert window.menus.undo_action.isEnabled()
-    assert window.menus.undo_action.text() == "&Undo delete of preferences.md\tCtrl+Z"
+    assert window.context.actions.action("files.undo").isEnabled()
+    assert window.context.actions.action("files.undo").text() == "&Undo delete of preferences.md"
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
 
@@ -395,12 +395,13 @@ def test_undo_a_delete_with_ctrl_z_in_the_tree_brings_the_file_and_its_pin_back(
     assert not tab.agent_edited  # Memtab brought it back: no "edited outside" badge
     assert MetaStore(home).load()[global_key("preferences.md")].access_count == 4
     window.menus.refresh()
-    assert not window.menus.undo_action.isEnabled()
+    assert not window.context.actions.action("files.undo").isEnabled()
+    window.context.actions.release()  # the menu closed: Ctrl+Z works again
     # A folder: every file comes back, none opened, none badged as changed outside.
     tools = parse_file_path("/memories/global/tools")
     git = parse_file_path("/memories/global/tools/git.md")
     assert tab.tree.select_key(directory_key(tools))
-    tab.delete_action.trigger()
+    tab.commands.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, git))
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -420,11 +421,11 @@ def test_edit_undo_takes_back_a_rename_and_reopens_the_file(
     assert tab.editor.open_file(ZETA)
     assert tab.tree.select_key(file_key(ZETA))
     dialogs.move_target = renamed
-    tab.rename_action.trigger()
+    tab.commands.rename_action.trigger()
     wait_for(qtbot, lambda: tab.editor.current_path == renamed)
     window.menus.refresh()
-    assert window.menus.undo_action.text() == "&Undo rename of Zeta.md\tCtrl+Z"
-    window.menus.undo_action.trigger()
+    assert window.context.actions.action("files.undo").text() == "&Undo rename of Zeta.md"
+    window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: shown(window, ZETA) and not shown(window, renamed))
     wait_for(qtbot, lambda: tab.editor.current_path == ZETA)
 
@@ -471,14 +472,14 @@ def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
 
     def delete_orphan() -> None:
         assert tab.tree.select_key(orphan_key(ORPHAN))
-        tab.delete_orphan_action.trigger()
+        tab.commands.delete_orphan_action.trigger()
         wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is None)
         assert not orphan.exists()
 
     delete_orphan()
     window.menus.refresh()
-    assert window.menus.undo_action.text() == f"&Undo delete of {ORPHAN}\tCtrl+Z"
-    window.menus.undo_action.trigger()
+    assert window.context.actions.action("files.undo").text() == f"&Undo delete of {ORPHAN}"
+    window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is not None)
     assert orphan.read_bytes() == content
 
@@ -497,7 +498,7 @@ def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
     assert store_of(home).kind_of(parse_file_path(OLD)) is None  # not the workspace's
     wait_for(qtbot, lambda: trash.note.full_text == f"Restored memory/project/{ORPHAN}/old.md")
     window.menus.refresh()
-    assert window.menus.undo_action.text() == "&Undo restore of old.md\tCtrl+Z"
-    window.menus.undo_action.trigger()
+    assert window.context.actions.action("files.undo").text() == "&Undo restore of old.md"
+    window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: not orphan.exists())
     wait_for(qtbot, lambda: trash.select_path(OLD, ORPHAN))  # in Recently deleted again

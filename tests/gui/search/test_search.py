@@ -180,18 +180,18 @@ def test_next_and_previous_match_go_through_the_lines_file_after_file(
     search_box(window).setText("rebase")
     qtbot.waitUntil(lambda: len(match_rows(window)) == 2, timeout=WAIT_MS)
     editor = tab.editor.text_edit
-    tab.next_match_action.trigger()
+    tab.context.actions.action("search.next_result").trigger()
     assert tab.editor.current_path == parse_file_path("/memories/global/tools/git.md")
     assert (editor.textCursor().blockNumber(), editor.textCursor().selectedText()) == (
         0,
         "Rebase",
     )
-    tab.next_match_action.trigger()
+    tab.context.actions.action("search.next_result").trigger()
     assert editor.textCursor().blockNumber() == 1
     assert editor.textCursor().selectedText() == "rebase"
-    tab.next_match_action.trigger()  # wraps around
+    tab.context.actions.action("search.next_result").trigger()  # wraps around
     assert editor.textCursor().blockNumber() == 0
-    tab.previous_match_action.trigger()
+    tab.context.actions.action("search.previous_result").trigger()
     assert editor.textCursor().blockNumber() == 1
 
 
@@ -199,6 +199,6 @@ def test_next_match_without_results_says_what_to_do(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     window = make_window(home)
-    with qtbot.waitSignal(window.memory_tab.status_message) as message:
-        window.memory_tab.next_match_action.trigger()
+    with qtbot.waitSignal(window.context.status.shown) as message:
+        window.memory_tab.context.actions.action("search.next_result").trigger()
     assert "search box" in message.args[0]

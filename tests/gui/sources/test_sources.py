@@ -210,8 +210,10 @@ def test_the_history_panel_shows_and_restores_what_memtab_wrote_over(
     )
     assert [row.version.actor for row in panel.history.rows][:2] == ["user", "external"]
     window.menus.refresh()
-    assert window.menus.undo_action.text() == "&Undo restore of CLAUDE.md\tCtrl+Z"
-    window.menus.undo_action.trigger()  # back to what the restore wrote over: Claude's
+    assert window.context.actions.action("files.undo").text() == "&Undo restore of CLAUDE.md"
+    window.context.actions.action(
+        "files.undo"
+    ).trigger()  # back to what the restore wrote over: Claude's
     qtbot.waitUntil(
         lambda: claude_md.read_text(encoding="utf-8") == "# Claude's\n", timeout=WAIT_MS
     )
@@ -327,14 +329,14 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     assert "type: user" in (machine.claude_memory / "user_vercel.md").read_text(encoding="utf-8")
     # Edit → Undo takes back the last copy, then the one before it.
     window.menus.refresh()
-    assert window.menus.undo_action.text() == "&Undo copy to user_vercel.md\tCtrl+Z"
-    window.menus.undo_action.trigger()
+    assert window.context.actions.action("files.undo").text() == "&Undo copy to user_vercel.md"
+    window.context.actions.action("files.undo").trigger()
     qtbot.waitUntil(lambda: tab.model.node_for_key(copied) is None, timeout=WAIT_MS)
     assert not (machine.claude_memory / "user_vercel.md").exists()
     assert tab.editor.current_key is None  # the removed copy is closed, not "deleted on disk"
     window.menus.refresh()
-    assert window.menus.undo_action.text() == "&Undo copy to vercel.md\tCtrl+Z"
-    window.menus.undo_action.trigger()
+    assert window.context.actions.action("files.undo").text() == "&Undo copy to vercel.md"
+    window.context.actions.action("files.undo").trigger()
     qtbot.waitUntil(lambda: tab.model.node_for_key(file_key(target)) is None, timeout=WAIT_MS)
     assert [i.path for i in trash(tab.store())] == [str(target)]  # in Recently deleted
 

@@ -22,7 +22,7 @@ from memtab.gui.editor.view import ViewMode
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.window import home_dialogs
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
-from memtab.gui.window.menus import action_title, shortcut_rows
+from memtab.gui.window.menus import ShortcutRow, action_title, shortcut_rows
 from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -72,28 +72,67 @@ def test_help_shortcuts_is_made_from_the_actions(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     window = make_window(home)
+    actions = window.context.actions
     shown: list[QDialog] = []
     window.exec_dialog = lambda dialog: shown.append(dialog) or 0  # type: ignore[method-assign]
-    window.menus.shortcuts_action.trigger()
+    actions.action("window.shortcuts").trigger()
     [dialog] = shown
     assert isinstance(dialog, ShortcutsDialog)
-    rows = {(menu, action): keys for menu, action, keys in dialog.rows}
+    rows = {(row.section, row.name): row.keys for row in dialog.rows}
     native = QKeySequence.SequenceFormat.NativeText
-    assert rows[("File", "Save")] == "Ctrl+S"  # the editor's own keys, as the menu shows them
+    # Save's keys are the editor's, all listed (the menu shows the first).
+    assert rows[("File", "Save")].startswith(QKeySequence("Ctrl+S").toString(native))
+    assert QKeySequence("Ctrl+Return").toString(native) in rows[("File", "Save")]
     assert rows[("Edit", "Consolidate now")] == QKeySequence("Ctrl+Shift+D").toString(native)
     assert rows[("View", "Runs")] == QKeySequence("Ctrl+Shift+R").toString(native)
     assert rows[("View", "File history")] == QKeySequence("Ctrl+Shift+H").toString(native)
-    assert rows[("Edit", "Undo last change")] == "Ctrl+Z"  # the tree's keys, as shown
+    # A standard key lists the platform's bindings, its first as menus show it.
+    assert rows[("Edit", "Undo last change")].startswith(QKeySequence("Ctrl+Z").toString(native))
     assert rows[("View", "Split")] == QKeySequence("Ctrl+2").toString(native)
     assert rows[("Edit", "Search memories")] == QKeySequence("Ctrl+Shift+F").toString(native)
+    assert rows[("Editor", "Find in file")].startswith(QKeySequence("Ctrl+F").toString(native))
     assert "Copy path" in dialog.table.toPlainText()
-    # A new action with keys shows up without anyone editing a table.
-    extra = QAction("Do something new", window)
-    extra.setShortcut(QKeySequence("Ctrl+Alt+J"))
-    window.menus.view_menu.addAction(extra)
-    assert ("View", "Do something new", extra.shortcut().toString(native)) in shortcut_rows(
-        window.menus.menus
-    )
+    # A new action with keys shows up, in its menu too, without anyone editing a table.
+    actions.add("test.something", "Do something new", lambda: None, keys=["Ctrl+Alt+J"],
+                menu="view")  # fmt: skip
+    assert ShortcutRow(
+        "test.something", "View", "Do something new", QKeySequence("Ctrl+Alt+J").toString(native)
+    ) in shortcut_rows(actions)
+    window.menus.refresh()
+    assert titles(window.menus.view_menu.actions())[-1] == "Do something new"
+
+
+def test_every_action_is_listed_once_by_a_stable_name_and_no_keys_collide(
+    make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    window.writer_status is not None or window.show()  # the window's own part is built
+    actions = window.context.actions
+    rows = shortcut_rows(actions)
+    ids = [row.id for row in rows]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == {entry.id for entry in actions.entries() if entry.keys}
+    names = [(row.section, row.name) for row in rows]
+    assert len(names) == len(set(names))
+    # The names do not follow what an action says now ("Undo delete of notes.md", "Unpin").
+    window.menus.refresh()
+    assert ("Edit", "Undo last change") in names and ("Edit", "Pin") in names
+    assert all(entry.id.count(".") == 1 for entry in actions.entries())
+    assert actions.conflicts() == []
+    # Every action placed in a menu is in it.
+    for entry in actions.entries():
+        if entry.menu is not None:
+            assert entry.action in window.menus.menu(entry.menu).actions(), entry.id
+
+
+def test_two_window_wide_actions_with_one_key_are_a_conflict(
+    make_window: WindowFactory, home: Home
+) -> None:
+    actions = make_window(home).context.actions
+    actions.add("test.first", "First", lambda: None, keys=["Ctrl+Alt+K"])
+    actions.add("test.second", "Second", lambda: None, keys=["Ctrl+Alt+K"])
+    [conflict] = actions.conflicts()
+    assert (conflict.first, conflict.second) == ("test.first", "test.second")
 
 
 def test_shortcuts_for_view_modes_tabs_runs_and_consolidation(
@@ -140,19 +179,20 @@ def test_switch_workspace_opens_the_picker(
     assert combo.hasFocus()
 
 
-def test_undo_waits_for_the_history_behind_a_clear_seam(
+def test_undo_says_what_it_takes_back_and_its_key_works_after_the_menu(
     make_window: WindowFactory, home: Home
 ) -> None:
     window = make_window(home)
-    undo = window.menus.undo_action
+    undo = window.context.actions.action("files.undo")
+    window.menus.edit_menu.aboutToShow.emit()
     assert not undo.isEnabled() and "Nothing to undo" in undo.toolTip()
-    done: list[bool] = []
-    window.menus.set_undo(lambda: done.append(True), "Undo delete of notes.md")
-    assert undo.isEnabled() and undo.text() == "Undo delete of notes.md"
+    assert undo.text() == "&Undo last change"
+    window.menus.edit_menu.aboutToHide.emit()
+    assert undo.isEnabled()  # Ctrl+Z in the tree says "Nothing to undo" itself
+    said: list[str] = []
+    window.context.status.shown.connect(lambda text, _ms: said.append(text))
     undo.trigger()
-    assert done == [True]
-    window.menus.set_undo(None)
-    assert not undo.isEnabled()
+    assert said == ["Nothing to undo"]
 
 
 def test_the_tree_shows_where_the_keyboard_is_from_the_start(
@@ -218,7 +258,7 @@ def test_add_workspace_registers_it_off_the_gui_thread_and_shows_it(
         return int(dialog.result())
 
     window.exec_dialog = answer  # type: ignore[method-assign]
-    window.menus.add_workspace_action.trigger()
+    window.context.actions.action("window.add_workspace").trigger()
     assert threads and threads[0] is not threading.main_thread()
     [added] = [ws for ws in load_registry(home).workspaces if ws.name == "checkout"]
     assert added.project_path == str(project)
@@ -363,7 +403,7 @@ def test_open_home_opens_the_chosen_home_in_a_new_window(
     asked: list[str] = []
     window.choose_folder = lambda title, start: other  # type: ignore[method-assign]
     window.confirm = lambda title, text: asked.append(text) or True  # type: ignore[method-assign]
-    window.menus.open_home_action.trigger()
+    window.context.actions.action("window.open_home").trigger()
     qtbot.waitUntil(lambda: window.successor is not None, timeout=WAIT_MS)
     successor = window.successor
     assert successor is not None
@@ -383,7 +423,7 @@ def test_open_home_of_a_missing_folder_says_so(
 ) -> None:
     window = make_window(home)
     window.choose_folder = lambda title, start: tmp_path / "nowhere"  # type: ignore[method-assign]
-    window.menus.open_home_action.trigger()
+    window.context.actions.action("window.open_home").trigger()
     qtbot.waitUntil(
         lambda: "is not a folder" in window.statusBar().currentMessage(), timeout=WAIT_MS
     )
@@ -397,7 +437,7 @@ def test_find_finds_in_the_open_file_else_searches_memories(
     activate(qtbot, window)
     wait_idle(qtbot, window)
     tab = window.memory_tab
-    window.menus.find_action.trigger()  # no file open
+    window.context.actions.action("window.find").trigger()  # no file open
     assert tab.search_edit.hasFocus()
     tab.sync.select_key(file_key(parse_file_path("/memories/global/tools/git.md")), open_it=True)
     tab.tree.setFocus()

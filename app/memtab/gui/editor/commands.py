@@ -1,32 +1,48 @@
-"""The editor's commands beside editing: find, replace, find next/previous, open in an
-external editor, copy the real path — as actions and as methods.
+"""The editor's commands: save, find, replace, find next/previous, open in an external
+editor, copy the real path — registered as actions (`gui/actions.py`, ids `editor.*`) and
+callable as methods.
 
 The window's menus and the editor's "more" menu show the same `QAction`s. Their keys
 work while the focus is anywhere in the editor, even when a window-wide shortcut uses
-the same key (the Memory tab's Ctrl+F searches the tree): the editor claims its own keys
-before shortcuts are looked up (an event filter accepting the `ShortcutOverride`), so
-Ctrl+F in the editor always finds in the file.
+the same key (the window's Ctrl+F searches memories): the editor claims its own keys
+(`claim=True`), so Ctrl+F in the editor always finds in the file. Save's keys (Ctrl+S,
+Ctrl+Enter) work anywhere in the editor too.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QWidget
 
+from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.external import ExternalOpener
 from memtab.gui.editor.view import EditorView, ViewMode
 
-if TYPE_CHECKING:
-    from memtab.gui.editor.editor import EditorPanel
-
 logger = logging.getLogger(__name__)
 
 StandardKey = QKeySequence.StandardKey
+
+
+class CommandedEditor(Protocol):
+    """What the commands act on (`editor.EditorPanel`)."""
+
+    @property
+    def is_dirty(self) -> bool: ...
+
+    @property
+    def is_read_only(self) -> bool: ...
+
+    @property
+    def real_path(self) -> Path | None: ...
+
+    def save(self) -> bool: ...
 
 
 class EditorCommands(QObject):
@@ -38,34 +54,68 @@ class EditorCommands(QObject):
 
     notice = Signal(object, str)
 
-    def __init__(self, panel: EditorPanel, view: EditorView) -> None:
-        """Actions on `panel` (shortcuts while the focus is in it) acting on `view`."""
-        super().__init__(panel)
+    def __init__(
+        self,
+        actions: ActionRegistry,
+        widget: QWidget,
+        panel: CommandedEditor,
+        view: EditorView,
+    ) -> None:
+        """Register the editor's actions on `widget` (keys while the focus is in it),
+        acting on `panel` and `view`."""
+        super().__init__(widget)
+        self._actions = actions
+        self._widget = widget
         self._panel = panel
         self._view = view
+        self.save_action = actions.add(
+            "editor.save",
+            "&Save",
+            panel.save,
+            keys=[StandardKey.Save, "Ctrl+Return", "Ctrl+Enter"],
+            focus=Focus.WITHIN,
+            on=widget,
+            menu="file",
+            tip="Save the open file",
+            enabled_when=lambda: panel.is_dirty,
+        )
         self.find_action = self._action(
-            "&Find in file…", [StandardKey.Find], "Find in the open file", self._find_selection
+            "editor.find",
+            "&Find in file…",
+            [StandardKey.Find],
+            "Find in the open file",
+            self._find_selection,
         )
         self.replace_action = self._action(
+            "editor.replace",
             "&Replace in file…",
             [StandardKey.Replace],
             "Find and replace in the open file",
             self.replace_in_file,
         )
         self.find_next_action = self._action(
-            "Find &next", [StandardKey.FindNext], "Next match", self.find_next
+            "editor.find_next", "Find &next", [StandardKey.FindNext], "Next match", self.find_next
         )
         self.find_previous_action = self._action(
-            "Find &previous", [StandardKey.FindPrevious], "Previous match", self.find_previous
+            "editor.find_previous",
+            "Find &previous",
+            [StandardKey.FindPrevious],
+            "Previous match",
+            self.find_previous,
         )
         self.open_external_action = self._action(
+            "editor.open_external",
             "Open in &external editor",
             ["Ctrl+Shift+E"],
             "Open the file on disk in $VISUAL, $EDITOR or the desktop's default application",
             self.open_in_external_editor,
         )
         self.copy_real_path_action = self._action(
-            "Copy &real path", [], "Copy where the file is on disk", self.copy_real_path
+            "editor.copy_real_path",
+            "Copy &real path",
+            [],
+            "Copy where the file is on disk",
+            self.copy_real_path,
         )
         self._opener = ExternalOpener(self)
         self._opener.opened.connect(self._on_opener_opened)
@@ -80,25 +130,17 @@ class EditorCommands(QObject):
             ]
         )
         view.set_path_actions([self.copy_real_path_action, self.open_external_action])
-        panel.installEventFilter(self)
 
     def _action(
-        self, text: str, keys: list[StandardKey | str], tip: str, slot: Callable[[], None]
+        self, action_id: str, text: str, keys: list[Key], tip: str, slot: Callable[[], None]
     ) -> QAction:
-        action = QAction(text, self._panel)
-        shortcuts: list[QKeySequence] = []
-        for key in keys:
-            if isinstance(key, str):
-                shortcuts.append(QKeySequence(key))
-            else:
-                shortcuts.extend(QKeySequence.keyBindings(key))
-        action.setShortcuts(shortcuts)
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.setToolTip(tip)
-        action.setStatusTip(tip)
-        action.triggered.connect(slot)
-        self._panel.addAction(action)
-        return action
+        """An editor command whose keys win while the focus is in the editor (claimed);
+        `update()` keeps it enabled only when it applies, so that a claimed key of a
+        command that does not apply reaches the window's shortcut instead."""
+        return self._actions.add(
+            action_id, text, slot, keys=keys, focus=Focus.WITHIN, on=self._widget, tip=tip,
+            claim=True,
+        )  # fmt: skip
 
     @property
     def actions(self) -> list[QAction]:
@@ -182,31 +224,6 @@ class EditorCommands(QObject):
         if self._view.view_mode is ViewMode.PREVIEW:
             self._view.set_view_mode(ViewMode.SPLIT)
         return True
-
-    # --- keys --------------------------------------------------------------------------------
-
-    def claims(self, event: QKeyEvent) -> QAction | None:
-        """The enabled action whose shortcut `event` is, if any."""
-        pressed = QKeySequence(event.keyCombination())
-        for action in self.actions:
-            if action.isEnabled() and any(
-                shortcut.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch
-                for shortcut in action.shortcuts()
-            ):
-                return action
-        return None
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Claim the editor's keys (`ShortcutOverride`), then carry them out when the key
-        press arrives unhandled by the focused widget."""
-        if watched is self._panel and isinstance(event, QKeyEvent):
-            if event.type() == QEvent.Type.ShortcutOverride and self.claims(event):
-                event.accept()
-                return True
-            if event.type() == QEvent.Type.KeyPress and (action := self.claims(event)):
-                action.trigger()
-                return True
-        return super().eventFilter(watched, event)
 
     # --- slots -------------------------------------------------------------------------------
 

@@ -44,9 +44,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.documents import MuxDocument, SourceDocument
 from memtab.components.editor.session import Situation, display_text
+from memtab.gui.context import WindowContext
 from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import BarKind, MessageBar
 from memtab.gui.editor.commands import EditorCommands
@@ -88,21 +88,23 @@ class EditorPanel(QWidget):
 
     def __init__(
         self,
-        own_writes: OwnWrites,
+        context: WindowContext,
         parent: QWidget | None = None,
         *,
         tasks: TaskRunner | None = None,
     ) -> None:
-        """`tasks` runs the diffs; without one the panel starts its own worker thread on
-        first use, and `shutdown()` must be called on close (the tab does)."""
+        """An empty editor; its commands are registered in `context.actions`. `tasks`
+        runs the diffs; without one the panel starts its own worker thread on first use,
+        and `shutdown()` must be called on close (the tab does)."""
         super().__init__(parent)
+        self._context = context  # its registry claims the editor's keys: keep it alive
         self._store: MemoryStore | None = None
         self._last_dirty = False
 
         self._view = EditorView(self)
         self._prompts = EditorPrompts(self._view.page, tasks)
         self._view.set_bar(self._prompts.bar)
-        self._doc = OpenDocument(self, self._view, self._prompts, own_writes)
+        self._doc = OpenDocument(self, self._view, self._prompts, context.own_writes)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._view)
@@ -111,7 +113,7 @@ class EditorPanel(QWidget):
         self._view.description_edited.connect(self._on_view_description_edited)
         self._prompts.action_chosen.connect(self._on_prompts_action_chosen)
         self._prompts.dismissed.connect(self._on_prompts_dismissed)
-        self.commands = EditorCommands(self, self._view)
+        self.commands = EditorCommands(context.actions, self, self, self._view)
         self.commands.notice.connect(self._on_commands_notice)
         self.refresh_chrome()
 

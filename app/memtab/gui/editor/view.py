@@ -25,8 +25,6 @@ from PySide6.QtGui import (
     QAction,
     QFontDatabase,
     QFontMetricsF,
-    QKeySequence,
-    QShortcut,
     QTextCursor,
 )
 from PySide6.QtWidgets import (
@@ -110,7 +108,7 @@ class EditorView(QWidget):
     """The editor's widgets and text mechanics (see the module docstring).
 
     Signals:
-        save_requested(): Save was clicked, or Ctrl+S / Ctrl+Enter pressed.
+        save_requested(): Save was clicked (its keys are the `editor.save` action's).
         modified_changed(bool): the buffer's modified flag changed (not during `quietly`).
         description_edited(str): the user typed in the description field.
     """
@@ -137,7 +135,6 @@ class EditorView(QWidget):
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(_PREVIEW_DELAY_MS)
         self._preview_timer.timeout.connect(self._on_preview_timer_timeout)
-        self._install_shortcuts()
 
     # --- construction -------------------------------------------------------------------
 
@@ -248,17 +245,6 @@ class EditorView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self._stack)
-
-    def _install_shortcuts(self) -> None:
-        context = Qt.ShortcutContext.WidgetWithChildrenShortcut
-        for sequence in (
-            QKeySequence(QKeySequence.StandardKey.Save),
-            QKeySequence("Ctrl+Return"),
-            QKeySequence("Ctrl+Enter"),
-        ):
-            shortcut = QShortcut(sequence, self)
-            shortcut.setContext(context)
-            shortcut.activated.connect(self._on_save_shortcut_activated)
 
     def set_bar(self, bar: QWidget) -> None:
         """Place the message bar between the description field and the text."""
@@ -475,10 +461,6 @@ class EditorView(QWidget):
         super().changeEvent(event)
 
     # --- slots ---------------------------------------------------------------------------
-
-    @Slot()
-    def _on_save_shortcut_activated(self) -> None:
-        self.save_requested.emit()
 
     @Slot()
     def _on_save_button_clicked(self) -> None:

@@ -1,15 +1,16 @@
-"""The Memory tab's commands: actions with shortcuts, the row context menu, and what each
-does — new file or folder, pin, rename or move (also by drag and drop), delete, undo the
-last of these, copy the path, open the containing folder, a file's history, what a scope
-lost (Recently deleted), delete an orphaned project dir, and Copy to… (a memory into
-another agent's scope, `gui.sources.copy`), also for other agents' files; and the
-search (Ctrl+Shift+F, next and previous result) and Reload (F5) the tab carries out.
+"""The tree's file commands: new file or folder, pin, rename or move (also by drag and
+drop), delete, undo the last of these, copy the path, open the containing folder, a
+file's history, what a scope lost (Recently deleted), delete an orphaned project dir, and
+Copy to… (a memory into another agent's scope, `gui.sources.copy`), also for other agents'
+files — registered as actions (`gui/actions.py`, ids `tree.*` and `files.undo`) and
+offered in the row's context menu.
 
-Every change runs as a file operation on the tab's worker, through `components.files.undo`, which
-pushes how to take it back on the tab's undo stack (Edit → Undo, Ctrl+Z in the tree); the
-rescan it causes shows the result, like any other change on disk. What Memtab is about to
-write is noted in `OwnWrites` first, so it gets no "agent edited" badge. A drop into
-another scope asks first, unless the user said not to (remembered in the UI state).
+Every change runs as a file operation on the window's worker (`WindowContext.file_ops`),
+through `components.files.undo`, which pushes how to take it back on the window's undo
+stack (Edit → Undo, Ctrl+Z in the tree); the rescan it causes shows the result, like any
+other change on disk. What Memtab is about to write is noted in `OwnWrites` first, so it
+gets no "agent edited" badge. A drop into another scope asks first, unless the user said
+not to (remembered in the UI state).
 """
 
 from __future__ import annotations
@@ -21,23 +22,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QPoint, Qt, QUrl, Signal, Slot
-from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtCore import QObject, QPoint, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
-from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.files import ops as file_ops
 from memtab.components.files import undo
 from memtab.components.history.history import SCOPE_TITLES
-from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.text import PIN_NOTE
 from memtab.components.tree.tree import NodeKind, TreeNode
+from memtab.gui.actions import ActionRegistry, Focus
+from memtab.gui.context import WindowContext
 from memtab.gui.files.dialogs import NewKind, TabDialogs
-from memtab.gui.tasks.file_ops import Operation, OpFollowUp
+from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.gui.ui_state import UiState
-from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath
 
@@ -45,6 +44,9 @@ ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
 """The UI-state flag: ask before a drop moves files into another scope (default yes)."""
 
 logger = logging.getLogger(__name__)
+
+UNDO_TEXT = "&Undo last change"
+UNDO_UNAVAILABLE = "Nothing to undo: no file was created, moved, deleted or pinned here yet"
 
 
 class ActionEditor(Protocol):
@@ -64,44 +66,21 @@ class ActionEditor(Protocol):
     def close_file(self) -> None: ...
 
 
-class ActionHost(Protocol):
-    """What the commands need of the tab (`tab.MemoryTab`)."""
-
-    @property
-    def home(self) -> Home: ...
+class CommandsHost(Protocol):
+    """What the commands ask of the tab that shows the tree (`tab.MemoryTab`)."""
 
     @property
     def dialogs(self) -> TabDialogs: ...
 
-    @property
-    def ui_state(self) -> UiState | None: ...
-
-    @property
-    def scan(self) -> HomeScan | None: ...
-
-    def store(self) -> MemoryStore: ...
-
-    def run_op(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None: ...
+    def is_searching(self) -> bool: ...
 
     def show_menu(self, menu: QMenu, where: QPoint) -> None: ...
 
-    def show_status(self, text: str) -> None: ...
-
     def show_error(self, text: str) -> None: ...
 
-    def focus_search(self) -> None: ...
 
-    def is_searching(self) -> bool: ...
-
-    def next_match(self) -> None: ...
-
-    def previous_match(self) -> None: ...
-
-    def rescan_all(self) -> None: ...
-
-
-class TabActions(QObject):
-    """The tab's actions and the commands behind them (see the module docstring).
+class FileCommands(QObject):
+    """The tree's file commands and their actions (see the module docstring).
 
     Signals:
         history_requested(VirtualPath): show the History panel for this file.
@@ -113,93 +92,135 @@ class TabActions(QObject):
 
     def __init__(
         self,
+        context: WindowContext,
         widget: QWidget,
         tree: MemoryTreeView,
         model: MemoryTreeModel,
         editor: ActionEditor,
-        own_writes: OwnWrites,
-        host: ActionHost,
+        host: CommandsHost,
     ) -> None:
-        """Actions on `widget` (the tab) and `tree`; commands run through `host`."""
+        """Register the actions on `widget` (the tab) and `tree`; commands run through
+        the context's file-operation worker and ask through `host`."""
         super().__init__(widget)
+        self._context = context
         self._widget = widget
         self._tree = tree
         self._editor = editor
-        self._own_writes = own_writes
+        self._own_writes = context.own_writes
         self._host = host
-        self.undo_stack = undo.UndoStack()
-        self._build(tree)
+        self.undo_stack = context.undo_stack
+        self._register(context.actions, widget, tree)
         tree.context_menu_requested.connect(self._on_tree_context_menu_requested)
         model.move_requested.connect(self._on_model_move_requested)
 
-    def add_action(
-        self,
-        text: str,
-        slot: Callable[[], None],
-        shortcut: str | QKeySequence.StandardKey | None = None,
-        *,
-        on: QWidget | None = None,
-        context: Qt.ShortcutContext = Qt.ShortcutContext.WidgetWithChildrenShortcut,
-        tip: str | None = None,
-    ) -> QAction:
-        """An action on the tab (or `on`) running `slot`, with its shortcut and tip."""
-        action = QAction(text, self._widget)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-            action.setShortcutContext(context)
-        if tip:
-            action.setToolTip(tip)
-            action.setStatusTip(tip)
-        action.triggered.connect(slot)
-        (on or self._widget).addAction(action)
-        return action
-
-    def _build(self, tree: MemoryTreeView) -> None:
-        tree_only = Qt.ShortcutContext.WidgetShortcut
-        self.new_file_action = self.add_action("New memory file…", self.new_file, "Ctrl+N")
-        self.new_folder_action = self.add_action("New folder…", self.new_folder, "Ctrl+Shift+N")
-        self.pin_action = self.add_action(
-            "Pin", self.toggle_pin, "Ctrl+D", on=tree, context=tree_only, tip=PIN_NOTE
+    def _register(self, actions: ActionRegistry, tab: QWidget, tree: MemoryTreeView) -> None:
+        tree_only, in_tab = Focus.WIDGET, Focus.WITHIN  # tree_only: while the tree has focus
+        editable_row = self._selected_is(NodeKind.FILE, NodeKind.DIRECTORY)
+        self.new_file_action = actions.add(
+            "tree.new_file",
+            "New memory file…",
+            self.new_file,
+            keys=["Ctrl+N"],
+            focus=in_tab,
+            on=tab,
+            menu="file",
         )
-        self.rename_action = self.add_action(
-            "Rename or move…", self.rename_selected, "F2", on=tree, context=tree_only
+        self.new_folder_action = actions.add(
+            "tree.new_folder",
+            "New folder…",
+            self.new_folder,
+            keys=["Ctrl+Shift+N"],
+            focus=in_tab,
+            on=tab,
+            menu="file",
         )
-        self.delete_action = self.add_action(
+        self.pin_action = actions.add(
+            "tree.pin",
+            "Pin",
+            self.toggle_pin,
+            keys=["Ctrl+D"],
+            focus=tree_only,
+            on=tree,
+            menu="edit",
+            tip=PIN_NOTE,
+            enabled_when=self._selected_is(NodeKind.FILE),
+            text_when=self._pin_text,
+        )
+        self.rename_action = actions.add(
+            "tree.rename",
+            "Rename or move…",
+            self.rename_selected,
+            keys=["F2"],
+            focus=tree_only,
+            on=tree,
+            menu="edit",
+            enabled_when=editable_row,
+        )
+        self.delete_action = actions.add(
+            "tree.delete",
             "Delete…",
             self.delete_selected,
-            QKeySequence.StandardKey.Delete,
+            keys=[QKeySequence.StandardKey.Delete],
+            focus=tree_only,
             on=tree,
-            context=tree_only,
+            menu="edit",
+            enabled_when=editable_row,
         )
-        self.copy_path_action = self.add_action(
-            "Copy path", self.copy_selected_path, "Ctrl+Shift+C", on=tree, context=tree_only
-        )
-        self.reveal_action = self.add_action("Open containing folder", self.reveal_selected)
-        self.undo_action = self.add_action(
-            "Undo", self.undo_last, QKeySequence.StandardKey.Undo, on=tree, context=tree_only
-        )
-        self.history_action = self.add_action("History", self.show_selected_history)
-        self.trash_action = self.add_action("Recently deleted…", self.show_selected_trash)
-        self.delete_orphan_action = self.add_action(
-            "Delete orphaned project memory…", self.delete_selected_orphan
-        )
-        self.copy_to_action = self.add_action(
+        self.copy_to_action = actions.add(
+            "tree.copy_to",
             "Copy to…",
             self.copy_selected_to,
+            focus=tree_only,
             on=tree,
-            context=tree_only,
+            menu="edit",
             tip="Copy this memory into another agent's memory (or another mux scope)",
+            enabled_when=self._copyable,
         )
-        host = self._host
-        self.find_action = self.add_action("Search memories", host.focus_search, "Ctrl+Shift+F")
-        # F3 in the tree; in the editor its own F3 (find next in the file) wins.
-        self.next_match_action = self.add_action(
-            "Next search result", host.next_match, QKeySequence.StandardKey.FindNext
+        self.copy_path_action = actions.add(
+            "tree.copy_path",
+            "Copy path",
+            self.copy_selected_path,
+            keys=["Ctrl+Shift+C"],
+            focus=tree_only,
+            on=tree,
+            menu="edit",
+            enabled_when=editable_row,
         )
-        self.previous_match_action = self.add_action(
-            "Previous search result", host.previous_match, QKeySequence.StandardKey.FindPrevious
+        self.reveal_action = actions.add(
+            "tree.reveal",
+            "Open containing folder",
+            self.reveal_selected,
+            focus=in_tab,
+            on=tab,
+            menu="edit",
+            enabled_when=self._on_disk,
         )
-        self.reload_action = self.add_action("Reload from disk", host.rescan_all, "F5")
+        # Ctrl+Z in the tree (in the editor, the text's own undo takes it).
+        self.undo_action = actions.add(
+            "files.undo",
+            UNDO_TEXT,
+            self.undo_last,
+            keys=[QKeySequence.StandardKey.Undo],
+            focus=tree_only,
+            on=tree,
+            menu="edit",
+            tip=UNDO_UNAVAILABLE,
+            enabled_when=lambda: self.undo_stack.peek() is not None,
+            text_when=self._undo_text,
+        )
+        self.history_action = actions.add(
+            "tree.history", "History", self.show_selected_history, focus=in_tab, on=tab
+        )
+        self.trash_action = actions.add(
+            "tree.trash", "Recently deleted…", self.show_selected_trash, focus=in_tab, on=tab
+        )
+        self.delete_orphan_action = actions.add(
+            "tree.delete_orphan",
+            "Delete orphaned project memory…",
+            self.delete_selected_orphan,
+            focus=in_tab,
+            on=tab,
+        )
 
     def set_pin_note(self, note: str) -> None:
         """What the pin action's tooltip says about mux (it depends on mux running)."""
@@ -248,6 +269,37 @@ class TabActions(QObject):
             menu.addAction(self.delete_action)
         return menu
 
+    # --- what the menus ask ---------------------------------------------------------------
+
+    def _selected_is(self, *kinds: NodeKind) -> Callable[[], bool]:
+        def applies() -> bool:
+            node = self._tree.current_node()
+            return (
+                node is not None
+                and node.kind in kinds
+                and not node.read_only
+                and node.path is not None
+            )
+
+        return applies
+
+    def _pin_text(self) -> str:
+        node = self._tree.current_node()
+        return "Unpin" if node is not None and node.pinned else "Pin"
+
+    def _copyable(self) -> bool:
+        node = self._tree.current_node()
+        return node is not None and node.kind is NodeKind.FILE and node.orphan_dir is None
+
+    def _on_disk(self) -> bool:
+        node = self._tree.current_node()
+        return node is not None and bool(node.physical)
+
+    def _undo_text(self) -> str:
+        step = self.undo_stack.peek()
+        self.undo_action.setToolTip(step.description if step is not None else UNDO_UNAVAILABLE)
+        return UNDO_TEXT if step is None else f"&Undo {step.description.replace('&', '&&')}"
+
     # --- the commands ---------------------------------------------------------------------
 
     def new_file(self) -> None:
@@ -263,9 +315,13 @@ class TabActions(QObject):
         node = self._tree.current_node()
         if node is None or node.kind is not NodeKind.FILE or node.read_only or node.path is None:
             return
-        self._host.run_op(
+        self._context.file_ops.run(
             functools.partial(
-                undo.set_pinned, self.undo_stack, self._host.store(), node.path, not node.pinned
+                undo.set_pinned,
+                self.undo_stack,
+                self._context.shown.store(),
+                node.path,
+                not node.pinned,
             )
         )
 
@@ -276,7 +332,7 @@ class TabActions(QObject):
             return
         if node.read_only or node.path is None:
             return
-        target = self._host.dialogs.ask_move_target(self._host.store(), node.path)
+        target = self._host.dialogs.ask_move_target(self._context.shown.store(), node.path)
         if target is not None:
             self.move_paths([(node.path, target)])
 
@@ -292,8 +348,8 @@ class TabActions(QObject):
                     new.scope, new.segments + open_path.segments[len(old.segments) :]
                 )
             self._own_writes.note(new)
-        self._host.run_op(
-            functools.partial(undo.move, self.undo_stack, self._host.store(), moves),
+        self._context.file_ops.run(
+            functools.partial(undo.move, self.undo_stack, self._context.shown.store(), moves),
             OpFollowUp(reopen=reopen),
         )
 
@@ -305,7 +361,7 @@ class TabActions(QObject):
         # A folder's contents go with it: don't list them twice.
         paths = [node.path for node in nodes if node.path is not None]
         roots = [p for p in paths if not any(p != q and p.is_within(q) for q in paths)]
-        scan = self._host.scan
+        scan = self._context.shown.scan
         if scan is None:
             return
         # Counted from the scan, not the rows: a search filter hides files a folder holds.
@@ -325,8 +381,8 @@ class TabActions(QObject):
             return
         if affects_open:
             self._editor.close_file()
-        delete = functools.partial(undo.delete, self.undo_stack, self._host.store(), roots)
-        self._host.run_op(
+        delete = functools.partial(undo.delete, self.undo_stack, self._context.shown.store(), roots)
+        self._context.file_ops.run(
             delete, OpFollowUp(without_copy=functools.partial(delete, allow_unkept=True))
         )
 
@@ -337,22 +393,24 @@ class TabActions(QObject):
             return
         if not self._host.dialogs.confirm_delete_orphan(node.orphan_dir, node.file_count):
             return
-        self._host.run_op(
-            functools.partial(undo.delete_orphan, self.undo_stack, self._host.home, node.orphan_dir)
+        self._context.file_ops.run(
+            functools.partial(
+                undo.delete_orphan, self.undo_stack, self._context.home, node.orphan_dir
+            )
         )
 
     def copy_selected_to(self) -> None:
         """Copy the current memory file into another agent's scope (or another mux one)."""
         from memtab.gui.sources.copy import copy_node
 
-        copy_node(self._host, self._tree.current_node(), self._own_writes, self.undo_stack)
+        copy_node(self._context, self._host.dialogs, self._tree.current_node())
 
     def copy_selected_path(self) -> None:
         """Copy the virtual paths of the selection (Ctrl+Shift+C)."""
         paths = [str(node.path) for node in self._selected_scope_nodes() if node.path is not None]
         if paths:
             QGuiApplication.clipboard().setText("\n".join(paths))
-            self._host.show_status(
+            self._context.status.show(
                 f"Copied {paths[0]}" if len(paths) == 1 else f"Copied {len(paths)} paths"
             )
 
@@ -373,17 +431,11 @@ class TabActions(QObject):
 
     # --- undo, history, trash -------------------------------------------------------------
 
-    @property
-    def undo_description(self) -> str | None:
-        """What Edit → Undo would take back (`delete of notes.md`), or None."""
-        step = self.undo_stack.peek()
-        return step.description if step is not None else None
-
     def undo_last(self) -> None:
         """Take the last file operation back (Edit → Undo; Ctrl+Z in the tree)."""
         step = self.undo_stack.peek()
         if step is None:
-            self._host.show_status("Nothing to undo")
+            self._context.status.show("Nothing to undo")
             return
         open_path = self._editor.current_path
         affects_open = (
@@ -401,9 +453,11 @@ class TabActions(QObject):
                 follow_up = OpFollowUp(open_created=True, reopen={open_path: moved_to})
         for path in step.written:
             self._own_writes.note(path)
-        take_back = functools.partial(undo.undo_step, self._host.home, step)
+        take_back = functools.partial(undo.undo_step, self._context.home, step)
         without_copy = functools.partial(take_back, allow_unkept=True)
-        self._host.run_op(take_back, dataclasses.replace(follow_up, without_copy=without_copy))
+        self._context.file_ops.run(
+            take_back, dataclasses.replace(follow_up, without_copy=without_copy)
+        )
 
     def show_selected_history(self) -> None:
         """Open the selected file and show its History panel."""
@@ -424,7 +478,7 @@ class TabActions(QObject):
     # --- helpers --------------------------------------------------------------------------
 
     def _new_item(self, kind: NewKind) -> None:
-        store = self._host.store()
+        store = self._context.shown.store()
         answer = self._host.dialogs.ask_new_item(store, self._target_location(store), kind)
         if answer is None:
             return
@@ -432,13 +486,13 @@ class TabActions(QObject):
         if kind is NewKind.FILE:
             content = file_ops.initial_content(description)
             self._own_writes.note(path, file_ops.new_file_sha(content))
-            self._host.run_op(
+            self._context.file_ops.run(
                 functools.partial(undo.create_file, self.undo_stack, store, path, content),
                 OpFollowUp(open_created=True),
             )
         else:
             self._own_writes.note(path)
-            self._host.run_op(
+            self._context.file_ops.run(
                 functools.partial(undo.create_directory, self.undo_stack, store, path)
             )
 
@@ -481,7 +535,7 @@ class TabActions(QObject):
         another scope, unless the user said not to ask again)."""
         if all(source.scope == target_dir.scope for source in sources):
             return True
-        state = self._host.ui_state
+        state = self._context.ui_state
         if state is not None and not state.flag(ASK_CROSS_SCOPE_DROPS, default=True):
             return True
         assert target_dir.scope is not None

@@ -1,8 +1,9 @@
 """Nothing is lost, in the window: the History panel, Runs…, Recently deleted, and the
 recording of what other programs changed.
 
-`HistoryHub` joins them to the window and the Memory tab without either knowing the
-details:
+`HistoryHub` joins them to the window (through `WindowShell`) and to what the Memory
+tab shows (through the `WindowContext`), without either knowing the details; it registers
+its actions (`history.panel`, `history.trash`, `history.runs`):
 
 - After the scans (from the one the watcher's start causes, once the loaded tab has
   painted), `record_external_changes` runs on the hub's worker: what mux, an editor or a
@@ -27,10 +28,8 @@ import contextlib
 import functools
 import logging
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QElapsedTimer, QObject, Qt, QTimer, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QElapsedTimer, QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
 
 from memtab.components.files import undo
@@ -38,6 +37,8 @@ from memtab.components.files.ops import OpResult
 from memtab.components.history.history import SourceFileSubject, record_external_changes
 from memtab.components.sources import undo as source_undo
 from memtab.components.tree.scan import HomeScan
+from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.history.panel import HistoryPanel
 from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
@@ -48,9 +49,6 @@ from memtab.store.home import Home, PathKind
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
-
-if TYPE_CHECKING:
-    from memtab.gui.window.main_window import MainWindow
 
 logger = logging.getLogger(__name__)
 
@@ -73,11 +71,16 @@ def _import_job(home: Home, _ctx: TaskContext) -> object:
 class HistoryHub(QObject):
     """The window's history features (see the module docstring)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self._window = window
-        self._tab = tab = window.memory_tab
-        self._home = tab.home
+    def __init__(
+        self, context: WindowContext, shell: WindowShell, editor: EditorPanel, parent: QObject
+    ) -> None:
+        """Dock the History panel in `shell`, follow `editor`'s open file, register the
+        actions; `tab_loaded()` once the Memory tab has loaded."""
+        super().__init__(parent)
+        self._context = context
+        self._shell = shell
+        self._editor = editor
+        self._home = context.home
         self._loaded = False
         self._shut_down = False
         self._runner: TaskRunner | None = None
@@ -92,44 +95,51 @@ class HistoryHub(QObject):
         self.trash_dialog: TrashDialog | None = None
 
         self.panel = HistoryPanel()
-        self.dock = QDockWidget("History", window)
+        self.dock = QDockWidget("History")
         self.dock.setObjectName("historyDock")
         self.dock.setWidget(self.panel)
         self.dock.setFeatures(
             QDockWidget.DockWidgetFeature.DockWidgetClosable
             | QDockWidget.DockWidgetFeature.DockWidgetMovable
         )
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        shell.add_dock(self.dock)
         self.dock.hide()
-        self.panel_action = self.dock.toggleViewAction()
-        self.panel_action.setText("File &history")
-        self.panel_action.setShortcut(QKeySequence("Ctrl+Shift+H"))
-        self.panel_action.setToolTip("Every version of the open file; compare and restore")
-        self.runs_action = QAction("&Runs…", window)
-        self.runs_action.setShortcut(QKeySequence("Ctrl+Shift+R"))
-        self.runs_action.setToolTip("Every consolidation and writer run: its changes, Revert")
-        self.runs_action.triggered.connect(self._on_runs_action_triggered)
-        self.trash_action = QAction("Recently &deleted…", window)
-        self.trash_action.setToolTip("Deleted memory files, to restore")
-        self.trash_action.triggered.connect(self._on_trash_action_triggered)
+        actions = context.actions
+        self.panel_action = actions.adopt(
+            "history.panel",
+            self.dock.toggleViewAction(),
+            text="File &history",
+            keys=["Ctrl+Shift+H"],
+            menu="view",
+            tip="Every version of the open file; compare and restore",
+        )
+        self.trash_action = actions.add(
+            "history.trash",
+            "Recently &deleted…",
+            self.open_trash,
+            menu="view",
+            tip="Deleted memory files, to restore",
+        )
+        self.runs_action = actions.add(
+            "history.runs",
+            "&Runs…",
+            self.show_runs,
+            keys=["Ctrl+Shift+R"],
+            menu="view",
+            tip="Every consolidation and writer run: its changes, Revert",
+        )
 
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
-        tab.loaded.connect(self._on_tab_loaded)
-        tab.scan_applied.connect(self._on_tab_scan_applied)
-        tab.workspace_changed.connect(self._on_tab_workspace_changed)
-        tab.editor.file_opened.connect(self._on_editor_file_opened)
-        tab.editor.file_closed.connect(self._on_editor_file_closed)
-        tab.footer.runs_dialog_requested.connect(self._on_runs_action_triggered)
-        tab.commands.history_requested.connect(self._on_commands_history_requested)
-        tab.commands.trash_requested.connect(self._on_commands_trash_requested)
-        tab.file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        context.shown.scan_applied.connect(self._on_shown_scan_applied)
+        context.shown.workspace_changed.connect(self._on_shown_workspace_changed)
+        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.file_closed.connect(self._on_editor_file_closed)
+        context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         self.panel.restore_requested.connect(self._on_panel_restore_requested)
-        window.tabs.currentChanged.connect(self._on_tabs_current_changed)
-        state = tab.ui_state
+        shell.memory_tab_current.connect(self._on_shell_memory_tab_current)
+        state = context.ui_state
         if state is not None and state.flag(PANEL_FLAG):
             self.dock.show()
-        if tab.is_loaded:  # the hub is built once the tab is assembled, maybe after
-            self._on_tab_loaded()
 
     # -- what the window calls ---------------------------------------------------------------
 
@@ -138,18 +148,24 @@ class HistoryHub(QObject):
         """Whether the hub records (or waits to record) or imports something."""
         return self._sync_timer.isActive() or (self._runner is not None and self._runner.is_busy())
 
+    @Slot()
+    def show_runs(self) -> None:
+        """View → Runs… (and the footer's clock button): Runs…, over the Memory tab."""
+        self._shell.show_memory_tab()
+        self.open_runs()
+
     def open_runs(self) -> RunsDialog:
         """Open (or raise) Runs…, listing the runs again."""
         if self.runs_dialog is None:
-            self.runs_dialog = RunsDialog(self._home, self._window)
+            self.runs_dialog = RunsDialog(self._home, self._shell.as_widget())
             self.runs_dialog.open_file_requested.connect(self._on_runs_open_file_requested)
-        scan = self._tab.scan
+        scan = self._context.shown.scan
         workspaces = (
             [(w.id, w.display_name) for w in scan.registry.workspaces if not w.archived]
             if scan is not None
             else []
         )
-        self.runs_dialog.set_workspaces(workspaces, self._tab.workspace_id)
+        self.runs_dialog.set_workspaces(workspaces, self._context.shown.workspace_id)
         self.runs_dialog.reload()
         self._raise(self.runs_dialog)
         return self.runs_dialog
@@ -157,19 +173,19 @@ class HistoryHub(QObject):
     def open_trash(self, scope: Scope | None = None) -> TrashDialog:
         """Open (or raise) Recently deleted, for one scope or all."""
         if self.trash_dialog is None:
-            self.trash_dialog = TrashDialog(self._window)
+            self.trash_dialog = TrashDialog(self._shell.as_widget())
             self.trash_dialog.restore_requested.connect(self._on_trash_restore_requested)
-        self.trash_dialog.show_store(self._tab.store(), scope)
+        self.trash_dialog.show_store(self._context.shown.store(), scope)
         self._raise(self.trash_dialog)
         return self.trash_dialog
 
     def show_history(self, path: VirtualPath | None = None) -> None:
         """Show the History panel (of `path`, opened in the editor first)."""
-        self._window.show_memory_tab()
+        self._shell.show_memory_tab()
         self.dock.show()
         self.dock.raise_()
-        if path is not None and path != self._tab.editor.current_path:
-            self._tab.reveal_file(self._tab.workspace_id, path)
+        if path is not None and path != self._editor.current_path:
+            self._shell.reveal_file(self._context.shown.workspace_id, path)
 
     def handle_paths_changed(self, paths: Iterable[str]) -> None:
         """Route the watcher's paths (see the module docstring)."""
@@ -191,7 +207,7 @@ class HistoryHub(QObject):
 
     def save_ui_state(self) -> None:
         """Remember whether the History panel is shown (the window saves the file)."""
-        state = self._tab.ui_state
+        state = self._context.ui_state
         if state is not None:
             state.set_flag(PANEL_FLAG, self.dock.isVisible() or self._panel_back)
 
@@ -224,15 +240,15 @@ class HistoryHub(QObject):
         return subject.index_key() if subject is not None else None
 
     def _follow_editor(self) -> None:
-        editor, scan = self._tab.editor, self._tab.scan
+        editor, scan = self._editor, self._context.shown.scan
         file_id = editor.current_source_file
         found = scan.sources.find(file_id) if file_id and scan and scan.sources else None
         if found is not None:
             from memtab.sources.versions import SourceVersions
 
-            self.panel.show_subject(SourceFileSubject(SourceVersions(self._tab.home), *found))
+            self.panel.show_subject(SourceFileSubject(SourceVersions(self._home), *found))
         else:
-            self.panel.show_file(self._tab.store(), editor.current_path)
+            self.panel.show_file(self._context.shown.store(), editor.current_path)
 
     # -- slots -------------------------------------------------------------------------------
 
@@ -240,8 +256,8 @@ class HistoryHub(QObject):
     def _on_watcher_paths_changed(self, paths: list[str]) -> None:
         self.handle_paths_changed(paths)
 
-    @Slot()
-    def _on_tab_loaded(self) -> None:
+    def tab_loaded(self) -> None:
+        """The Memory tab has loaded: record what changed from the next scan on."""
         # From the next scan on — the one the watcher's start causes, once the loaded tab
         # has painted: recording must not compete with that paint for the interpreter.
         self._loaded = True
@@ -252,7 +268,7 @@ class HistoryHub(QObject):
             self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
 
     @Slot(object)
-    def _on_tab_scan_applied(self, scan: HomeScan) -> None:
+    def _on_shown_scan_applied(self, scan: HomeScan) -> None:
         subject = self.panel.subject
         if isinstance(subject, SourceFileSubject) and scan.sources is not None:
             # Another agent's file: no sync records its changes, so its index says nothing.
@@ -275,7 +291,7 @@ class HistoryHub(QObject):
             self._jobs().submit_latest(SYNC_KEY, functools.partial(_sync_job, store))
 
     @Slot(object)
-    def _on_tab_workspace_changed(self, _workspace: object) -> None:
+    def _on_shown_workspace_changed(self, _workspace: object) -> None:
         self._follow_editor()
 
     @Slot(object)
@@ -292,10 +308,9 @@ class HistoryHub(QObject):
         if visible:
             self._follow_editor()
 
-    @Slot(int)
-    def _on_tabs_current_changed(self, _index: int) -> None:
+    @Slot(bool)
+    def _on_shell_memory_tab_current(self, on_memory: bool) -> None:
         # The panel belongs to the Memory tab: hidden elsewhere, back when it returns.
-        on_memory = self._window.tabs.currentWidget() is self._tab
         if not on_memory and self.dock.isVisible():
             self._panel_back = True
             self.dock.hide()
@@ -303,66 +318,52 @@ class HistoryHub(QObject):
             self._panel_back = False
             self.dock.show()
 
-    @Slot()
-    def _on_runs_action_triggered(self) -> None:
-        self._window.show_memory_tab()
-        self.open_runs()
-
-    @Slot()
-    def _on_trash_action_triggered(self) -> None:
-        self.open_trash()
-
-    @Slot(object)
-    def _on_commands_history_requested(self, path: VirtualPath) -> None:
-        self.show_history(path)
-
-    @Slot(object)
-    def _on_commands_trash_requested(self, scope: Scope | None) -> None:
-        self.open_trash(scope)
-
     @Slot(object, str)
     def _on_runs_open_file_requested(self, workspace_id: str | None, raw_path: str) -> None:
         try:
             path = parse_file_path(raw_path)
         except PathError:
             return
-        self._window.show_memory_tab()
-        self._window.activateWindow()
-        self._tab.reveal_file(workspace_id or self._tab.workspace_id, path)
+        self._shell.show_memory_tab()
+        self._shell.activateWindow()
+        self._shell.reveal_file(workspace_id or self._context.shown.workspace_id, path)
 
     @Slot(object, str)
     def _on_panel_restore_requested(self, target: object, version_id: str) -> None:
-        stack = self._tab.commands.undo_stack
+        context = self._context
+        stack = context.undo_stack
         subject = self.panel.subject
         if isinstance(target, VirtualPath):
-            self._tab.own_writes.note(target)
-            store = self._tab.store()
+            context.own_writes.note(target)
+            store = context.shown.store()
             restore = functools.partial(undo.restore, stack, store, target, version_id)
-            self._tab.run_op(restore, _without_copy(restore))
+            context.file_ops.run(restore, _without_copy(restore))
         elif isinstance(subject, SourceFileSubject) and subject.file.id == target:
-            self._tab.own_writes.note(subject.file.physical)
-            home, source, file_id = self._tab.home, subject.source, subject.file.id
+            context.own_writes.note(subject.file.physical)
+            home, source, file_id = self._home, subject.source, subject.file.id
             restore = functools.partial(
                 source_undo.restore_source, stack, home, source, file_id, version_id
             )
-            self._tab.run_op(restore, _without_copy(restore))
+            context.file_ops.run(restore, _without_copy(restore))
 
     @Slot(str, str, object, str)
     def _on_trash_restore_requested(
         self, raw_path: str, version_id: str, to: VirtualPath | None, orphan_dir: str
     ) -> None:
+        context = self._context
         store: MemoryStore
         if orphan_dir:  # back into its dir, which no workspace shows: nothing to open
-            store = OrphanProjectStore(self._tab.home, orphan_dir)
+            store = OrphanProjectStore(self._home, orphan_dir)
         else:
             with contextlib.suppress(PathError):
-                self._tab.own_writes.note(to or parse_file_path(raw_path))
-            store = self._tab.store()
-        stack = self._tab.commands.undo_stack
-        restore = functools.partial(undo.restore, stack, store, raw_path, version_id, to)
+                context.own_writes.note(to or parse_file_path(raw_path))
+            store = context.shown.store()
+        restore = functools.partial(
+            undo.restore, context.undo_stack, store, raw_path, version_id, to
+        )
         follow_up = _without_copy(restore, open_created=not orphan_dir)
         self._restores.append(follow_up)
-        self._tab.run_op(restore, follow_up)
+        context.file_ops.run(restore, follow_up)
 
     @Slot(object, object)
     def _on_file_ops_op_finished(self, result: OpResult, follow_up: OpFollowUp) -> None:

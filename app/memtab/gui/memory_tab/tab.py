@@ -8,17 +8,18 @@ selection and scroll position stay. After each scan the tab feeds the footer
 (`set_context`), the editor (`handle_disk_change`) and the "agent edited" badges
 (`components.activity.badges`).
 
-The tab is the coordinator of a few collaborators, each with one job: `ScanScheduler`
-(when to rescan), `SlicedMerge` (a tree merged into the model in slices), `SearchBox`
-(the search field and its searches), `TreeEditorSync` (tree ↔ editor), `TabActions`
-(commands and menus), `FileOpTasks` (file operations off the GUI thread; the rescan they
-cause shows their result, like any other change on disk), `TabFiles` (the open file
-remembered and reopened, the row a file operation selects after its rescan),
-`EditMarks` (the "agent edited" badges, naming who changed a file), `SuggestionsPanel`
-(the offline writer's suggested memories), `MuxPresence` (whether mux runs, for the
-warnings that only matter then) and `SourcesSync` (other agents' memory, scanned from
-the first scan shown on). They reach the tab through small Protocols (`ScanTarget`,
-`ActionHost`, `FilesHost`).
+The tab composes the features it shows, each with one job: `ScanScheduler` (when to
+rescan), `SlicedMerge` (a tree merged into the model in slices), `SearchBox` (the search
+field and its searches), `TreeEditorSync` (tree ↔ editor), `FileCommands` (the tree's
+file commands, run on the window's file-operation worker; the rescan they cause shows
+their result, like any other change on disk), `TabFiles` (the open file remembered and
+reopened, the row a file operation selects after its rescan), `EditMarks` (the "agent
+edited" badges, naming who changed a file), `SuggestionsPanel` (the offline writer's
+suggested memories), `MuxPresence` (whether mux runs, for the warnings that only matter
+then) and `SourcesSync` (other agents' memory, scanned from the first scan shown on).
+What they share comes from the `WindowContext` (home, UI state, own writes, actions,
+status bar, the file-operation worker); what the tab shows it publishes there
+(`context.shown`: the scan, its workspace), for the features outside the tab too.
 
 Paint first, build the rest after: the constructor makes only what the first paint shows
 (the picker, the tree, its scans and merges, `TabLayout`'s stand-ins); the editor, footer
@@ -42,10 +43,11 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 
 from memtab.components import glossary
-from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan, ScanOutcome, workspace_identity
 from memtab.components.tree.tree import TreeNode, default_expanded_keys
+from memtab.gui.actions import Focus
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
+from memtab.gui.context import WindowContext
 from memtab.gui.memory_tab.layout import TabLayout
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.tree.fill import TreeFill
@@ -53,27 +55,23 @@ from memtab.gui.tree.merge import SlicedMerge
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.gui.ui_state import UiState
-from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
 
 if TYPE_CHECKING:  # built by `assemble()`, after the first paint
-    from PySide6.QtGui import QAction
-
     from memtab.components.sources.scan import ContextLoader
     from memtab.gui.activity.edit_marks import EditMarks
     from memtab.gui.activity.mux_presence import MuxPresence
     from memtab.gui.consolidation.footer import ConsolidationFooter
     from memtab.gui.editor.bar import MessageBar
     from memtab.gui.editor.editor import EditorPanel
-    from memtab.gui.files.commands import TabActions
+    from memtab.gui.files.commands import FileCommands
     from memtab.gui.files.dialogs import TabDialogs
     from memtab.gui.memory_tab.tab_files import TabFiles
     from memtab.gui.search.box import SearchBox
     from memtab.gui.sources.sync import SourcesSync
-    from memtab.gui.tasks.file_ops import FileOpTasks, Operation, OpFollowUp
+    from memtab.gui.tasks.file_ops import FileOpTasks
     from memtab.gui.tree.sync import TreeEditorSync
     from memtab.gui.writer.suggestions_panel import SuggestionsPanel
     from memtab.sources.model import Source, SourceFile
@@ -109,10 +107,7 @@ class MemoryTab(QWidget):
         assembled(): the editor, footer, search and commands exist (see the module
             docstring); menus that use the tab's actions are built on it.
         loaded(): the first scan is shown (used by `--screenshot` and the benchmarks).
-        scan_applied(HomeScan): after every scan (the tree may still be merging it).
         tree_updated(): the tree finished showing a scan or search result.
-        status_message(str): a short note for the window's status bar.
-        workspace_changed(object): the shown Workspace (or None) changed.
         watch_targets_changed(object): other agents' directories to watch, as
             (directory, recursive) pairs (`HomeWatcher.set_extra_targets`).
         sources_loaded(): the tree first shows other agents' memory (`SourcesSync`).
@@ -121,10 +116,7 @@ class MemoryTab(QWidget):
     tree_ready = Signal()
     assembled = Signal()
     loaded = Signal()
-    scan_applied = Signal(object)
     tree_updated = Signal()
-    status_message = Signal(str)
-    workspace_changed = Signal(object)
     watch_targets_changed = Signal(object)
     sources_loaded = Signal()
 
@@ -141,27 +133,15 @@ class MemoryTab(QWidget):
     search_edit: QLineEdit
     file_ops: FileOpTasks
     files: TabFiles
-    commands: TabActions
+    commands: FileCommands
     message_bar: MessageBar
-    find_action: QAction
-    next_match_action: QAction
-    previous_match_action: QAction
-    reload_action: QAction
-    new_file_action: QAction
-    new_folder_action: QAction
-    pin_action: QAction
-    rename_action: QAction
-    delete_action: QAction
-    delete_orphan_action: QAction
 
     def __init__(
         self,
-        home: Home,
+        context: WindowContext,
         *,
         parts: Callable[[], TabParts],
-        own_writes: OwnWrites,
         consolidation: Stoppable | None = None,
-        ui_state: UiState | None = None,
         workspace_id: str | None = None,
         source_context: ContextLoader | None = None,
         parent: QWidget | None = None,
@@ -170,29 +150,30 @@ class MemoryTab(QWidget):
 
         `parts` builds the editor and footer when the tab is assembled (see the module
         docstring). `workspace_id` (e.g. `--workspace`) wins over the one remembered in
-        `ui_state`. The tab takes ownership of the parts and of `consolidation`.
+        the UI state. The tab takes ownership of the parts and of `consolidation`.
         `source_context` reads the settings of other agents' memory (tests inject one).
         """
         super().__init__(parent)
         self.setObjectName("memoryTab")
-        self.home = home
+        self.context = context
+        self.home = home = context.home
         self._parts = parts
-        self.own_writes = own_writes
+        self.own_writes = context.own_writes
         self.consolidation = consolidation
         owned: object = consolidation  # a QObject in the app: its lifetime is the tab's
         if isinstance(owned, QObject):
             owned.setParent(self)
-        self.ui_state = ui_state
+        self.ui_state = ui_state = context.ui_state
+        self._shown = context.shown
         self._explicit_workspace = workspace_id is not None
         remembered = ui_state.workspace_for(home.root) if ui_state is not None else None
-        self._workspace_id: str | None = workspace_id or remembered
-        self._scan: HomeScan | None = None
+        self._shown.workspace_id = workspace_id or remembered
         self._tree_ready = False
         self._assembled = False
         self._loaded = False
 
         self.model = MemoryTreeModel(self)
-        self.tree_fill = TreeFill(self.model, lambda: self._scan, self.is_searching)
+        self.tree_fill = TreeFill(self.model, lambda: self._shown.scan, self.is_searching)
         self.tree = MemoryTreeView(self)
         self.tree.setModel(self.model)
         self.tree_merge = SlicedMerge(self.model, self.tree_fill, self._quietly, self)
@@ -227,12 +208,11 @@ class MemoryTab(QWidget):
         from memtab.gui.activity.edit_marks import EditMarks
         from memtab.gui.activity.mux_presence import MuxPresence
         from memtab.gui.editor.bar import MessageBar
-        from memtab.gui.files.commands import TabActions
+        from memtab.gui.files.commands import FileCommands
         from memtab.gui.files.dialogs import TabDialogs
         from memtab.gui.memory_tab.tab_files import TabFiles
         from memtab.gui.search.box import SearchBox
         from memtab.gui.sources.sync import SourcesSync
-        from memtab.gui.tasks.file_ops import FileOpTasks
         from memtab.gui.tree.sync import TreeEditorSync
         from memtab.gui.writer.suggestions_panel import SuggestionsPanel
 
@@ -250,33 +230,23 @@ class MemoryTab(QWidget):
         self.sources = SourcesSync(
             self.tree, self.model, self.editor, self.footer, self.is_searching, self
         )
-        self.search_box = SearchBox(self, self.tree, self.model, self.sync, self)
-        self.file_ops = FileOpTasks(self)
-        self.commands = TabActions(self, self.tree, self.model, self.editor, self.own_writes, self)
+        self.search_box = SearchBox(self.context, self, self.tree, self.model, self.sync, self)
+        self.file_ops = self.context.file_ops
+        self.commands = FileCommands(self.context, self, self.tree, self.model, self.editor, self)
+        self._register_actions()
         self.search_edit = self.search_box.edit
         self.commands.fill_new_menu(self.new_button)
         self.message_bar = MessageBar(self)
         self._layout.place(
             self.search_edit, [self.message_bar, self.suggestions], self.footer, self.editor
         )
-
-        commands = self.commands
-        self.find_action = commands.find_action
-        self.next_match_action = commands.next_match_action
-        self.previous_match_action = commands.previous_match_action
-        self.reload_action = commands.reload_action
-        self.new_file_action = commands.new_file_action
-        self.new_folder_action = commands.new_folder_action
-        self.pin_action = commands.pin_action
-        self.rename_action = commands.rename_action
-        self.delete_action = commands.delete_action
-        self.delete_orphan_action = commands.delete_orphan_action
         self._layout.set_tab_order(
             [self.picker.combo, self.search_edit, self.new_button, self.tree],
             [self.editor, self.footer],
         )
         self.search_box.results_found.connect(self._on_search_box_results_found)
         self.files = TabFiles(
+            self.context,
             self,
             model=self.model,
             sync=self.sync,
@@ -284,38 +254,49 @@ class MemoryTab(QWidget):
             marks=self.marks,
             sources=self.sources,
             scans=self.scans,
-            file_ops=self.file_ops,
             message_bar=self.message_bar,
             parent=self,
         )
-        self.suggestions.status_message.connect(self.status_message)
-        self.sources.status_message.connect(self.status_message)
+        self.suggestions.status_message.connect(self.context.status.show)
+        self.sources.status_message.connect(self.context.status.show)
         self.sources.watch_targets_changed.connect(self.watch_targets_changed)
         self.sources.shown.connect(self.sources_loaded)
         self.tree_updated.connect(self.sources.tree_shown)
         self.mux.changed.connect(self._on_mux_changed)
         if isinstance(self.consolidation, LazyConsolidationTasks):
             self.marks.follow(self.consolidation)
-        if self._scan is not None:
-            self.editor.set_store(self._scan.store())
+        if self._shown.scan is not None:
+            self.editor.set_store(self._shown.scan.store())
         self.assembled.emit()
+
+    def _register_actions(self) -> None:
+        """The tab's own command: Reload (F5)."""
+        self.context.actions.add(
+            "tree.reload",
+            "Reload from disk",
+            self.rescan_all,
+            keys=["F5"],
+            focus=Focus.WITHIN,
+            on=self,
+            menu="file",
+        )
 
     # -- public API ------------------------------------------------------------------------
 
     @property
     def scan(self) -> HomeScan | None:
         """The scan the tree shows (None before the first one lands)."""
-        return self._scan
+        return self._shown.scan
 
     @property
     def workspace_id(self) -> str | None:
         """The workspace asked for (the scan may show another when it is unknown)."""
-        return self._workspace_id
+        return self._shown.workspace_id
 
     @property
     def workspace(self) -> Workspace | None:
         """The workspace shown."""
-        return self._scan.workspace if self._scan is not None else None
+        return self._shown.workspace
 
     @property
     def is_loaded(self) -> bool:
@@ -333,7 +314,8 @@ class MemoryTab(QWidget):
         (tests wait for this instead of sleeping)."""
         return not (
             self.scans.busy
-            or (self._assembled and (self.search_box.busy or self.file_ops.busy))
+            or (self._assembled and self.search_box.busy)
+            or self.context.file_ops_busy
             or self.tree_merge.busy
         )
 
@@ -349,7 +331,7 @@ class MemoryTab(QWidget):
 
     def store(self) -> MemoryStore:
         """A store for the shown workspace."""
-        return MemoryStore(self.home, self.workspace)
+        return self._shown.store()
 
     def start(self) -> None:
         """Read the home for the first time (off the GUI thread; a big home's outline
@@ -391,7 +373,6 @@ class MemoryTab(QWidget):
         self.scans.shutdown()
         if self._assembled:
             self.search_box.shutdown()
-            self.file_ops.shutdown()
             self.suggestions.shutdown()
             self.mux.shutdown()
             self.editor.shutdown()
@@ -400,19 +381,18 @@ class MemoryTab(QWidget):
 
     def switch_workspace(self, workspace_id: str | None) -> bool:
         """Show another workspace; False if the user kept unsaved changes instead."""
-        if workspace_id == self._workspace_id and self._scan is not None:
+        scan = self._shown.scan
+        if workspace_id == self._shown.workspace_id and scan is not None:
             return True
         self.assemble()
         if not self.editor.confirm_discard():
             return False
-        self._workspace_id = workspace_id
+        self._shown.workspace_id = workspace_id
         self._explicit_workspace = False
         if self.ui_state is not None:
             self.ui_state.set_workspace(self.home.root, workspace_id)
             self.ui_state.save()
-        workspace = (
-            self._scan.registry.workspace(workspace_id) if self._scan and workspace_id else None
-        )
+        workspace = scan.registry.workspace(workspace_id) if scan and workspace_id else None
         self.editor.set_store(MemoryStore(self.home, workspace))
         self.picker.select_workspace(workspace_id)
         self.scans.request(None, supersede=True)
@@ -429,7 +409,7 @@ class MemoryTab(QWidget):
         """Open `path` of `workspace_id` (switching to it) with `lines` highlighted, as
         soon as the tree shows it (e.g. the notes the writer just recorded)."""
         self.assemble()
-        switching = workspace_id != self._workspace_id
+        switching = workspace_id != self._shown.workspace_id
         if switching and not self.switch_workspace(workspace_id):
             return
         self.sync.reveal(path, lines, now=not switching)  # else once its tree is shown
@@ -437,32 +417,14 @@ class MemoryTab(QWidget):
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the suggested memories of `workspace_id` (switching to it)."""
         self.assemble()
-        if workspace_id == self._workspace_id or self.switch_workspace(workspace_id):
+        if workspace_id == self._shown.workspace_id or self.switch_workspace(workspace_id):
             self.suggestions.reveal()
 
-    def next_match(self) -> None:
-        """F3: the next matching line of the search results, in the editor."""
-        if not self.sync.step_match(forward=True):
-            self.show_status("No matching lines: type in the search box first")
-
-    def previous_match(self) -> None:
-        """Shift+F3: the previous matching line of the search results."""
-        if not self.sync.step_match(forward=False):
-            self.show_status("No matching lines: type in the search box first")
-
-    # -- what the collaborators ask of the tab (ActionHost, FilesHost) ---------------------
-
-    def run_op(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None:
-        """Run a file operation off the GUI thread; its rescan shows the result."""
-        self.file_ops.run(operation, follow_up)
+    # -- what the collaborators ask of the tab (CommandsHost, FilesHost) -------------------
 
     def show_menu(self, menu: QMenu, where: QPoint) -> None:
         """Run a context menu (modal); a seam for tests."""
         menu.exec(where)
-
-    def show_status(self, text: str) -> None:
-        """A short note for the window's status bar."""
-        self.status_message.emit(text)
 
     def show_error(self, text: str) -> None:
         """An error in the tab's bar (and the status bar)."""
@@ -470,17 +432,17 @@ class MemoryTab(QWidget):
 
         self.assemble()
         self.message_bar.show_message(BarKind.ERROR, text)
-        self.status_message.emit(text)
+        self.context.status.show(text)
 
     # -- scans -------------------------------------------------------------------------------
 
     @Slot(object)
     def _on_scans_outline_finished(self, outcome: ScanOutcome) -> None:
-        if self._tree_ready or self._scan is not None:
+        if self._tree_ready or self._shown.scan is not None:
             return  # the scan it stood in for is already shown
         scan = outcome.scan
         self.picker.set_registry(
-            scan.registry, self._workspace_id, readable=scan.registry_error is None
+            scan.registry, self._shown.workspace_id, readable=scan.registry_error is None
         )
         tree = outcome.presented
         assert isinstance(tree, TreeNode)
@@ -512,16 +474,16 @@ class MemoryTab(QWidget):
     @Slot(object)
     def _on_scans_scan_finished(self, outcome: ScanOutcome) -> None:
         self.assemble()
-        previous = self._scan
+        previous = self._shown.scan
         scan = outcome.scan
-        self._scan = scan
+        self._shown.scan = scan
         same_workspace = previous is not None and workspace_identity(
             previous.workspace
         ) == workspace_identity(scan.workspace)
         if not same_workspace:
             self._on_workspace_shown(scan)
         self.picker.set_registry(
-            scan.registry, self._workspace_id, readable=scan.registry_error is None
+            scan.registry, self._shown.workspace_id, readable=scan.registry_error is None
         )
         self.marks.scanned(scan, first=not same_workspace)
         self.sources.scanned(scan)  # before the tree: a small one is shown at once
@@ -538,17 +500,17 @@ class MemoryTab(QWidget):
                 self.editor.handle_disk_change(set(scan.changes.changed), set(scan.changes.deleted))
         if scan.registry_error:
             self.show_error(scan.registry_error)
-        self.scan_applied.emit(scan)
+        self._shown.scan_applied.emit(scan)
 
     def _on_workspace_shown(self, scan: HomeScan) -> None:
         if scan.workspace_note and self._explicit_workspace:
             self.show_error(scan.workspace_note + "; showing another workspace instead.")
-        self._workspace_id = scan.workspace.id if scan.workspace is not None else None
+        self._shown.workspace_id = scan.workspace.id if scan.workspace is not None else None
         self.files.workspace_shown()
         # Keeps the open file when only the scan caught up with a switch already made.
         self.editor.set_store(scan.store())
         self.suggestions.set_workspace(scan.workspace)
-        self.workspace_changed.emit(scan.workspace)
+        self._shown.workspace_changed.emit(scan.workspace)
 
     @Slot(str)
     def _on_scans_scan_failed(self, message: str) -> None:
@@ -579,8 +541,8 @@ class MemoryTab(QWidget):
         self.sync.mark_keyboard_row()
         self.mux.check()
         self.scans.enable_sources()  # other agents' memory: after the mux scopes are shown
-        if self._scan is not None:
-            self.search_box.warm(self._scan)
+        if self._shown.scan is not None:
+            self.search_box.warm(self._shown.scan)
         self.loaded.emit()
 
     def _expand_defaults(self) -> None:
@@ -599,7 +561,8 @@ class MemoryTab(QWidget):
     # -- other agents' files, mux, the picker, the clock -------------------------------------
 
     def _find_source_file(self, file_id: str) -> tuple[Source, SourceFile] | None:
-        sources = self._scan.sources if self._scan is not None else None
+        scan = self._shown.scan
+        sources = scan.sources if scan is not None else None
         return sources.find(file_id) if sources is not None else None
 
     @Slot(object)
@@ -611,7 +574,7 @@ class MemoryTab(QWidget):
     @Slot(str)
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:
         if not self.switch_workspace(workspace_id):
-            self.picker.select_workspace(self._workspace_id)
+            self.picker.select_workspace(self._shown.workspace_id)
 
     @Slot()
     def _on_time_refresh_timeout(self) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.tree.tree import directory_key, file_key
+from memtab.gui.context import WindowContext
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
 if TYPE_CHECKING:
@@ -28,12 +29,10 @@ if TYPE_CHECKING:
     from memtab.gui.editor.editor import EditorPanel
     from memtab.gui.files.dialogs import TabDialogs
     from memtab.gui.sources.sync import SourcesSync
-    from memtab.gui.tasks.file_ops import FileOpTasks, Operation, OpFollowUp
+    from memtab.gui.tasks.file_ops import OpFollowUp
     from memtab.gui.tree.model import MemoryTreeModel
     from memtab.gui.tree.scan_scheduler import ScanScheduler
     from memtab.gui.tree.sync import TreeEditorSync
-    from memtab.gui.ui_state import UiState
-    from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
@@ -42,23 +41,10 @@ class FilesHost(Protocol):
     """What `TabFiles` needs of the tab (`MemoryTab`)."""
 
     @property
-    def home(self) -> Home: ...
-
-    @property
-    def ui_state(self) -> UiState | None: ...
-
-    @property
-    def workspace_id(self) -> str | None: ...
-
-    @property
     def is_loaded(self) -> bool: ...
 
     @property
     def dialogs(self) -> TabDialogs: ...
-
-    def run_op(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None: ...
-
-    def show_status(self, text: str) -> None: ...
 
     def show_error(self, text: str) -> None: ...
 
@@ -68,6 +54,7 @@ class TabFiles(QObject):
 
     def __init__(
         self,
+        context: WindowContext,
         host: FilesHost,
         *,
         model: MemoryTreeModel,
@@ -76,12 +63,12 @@ class TabFiles(QObject):
         marks: EditMarks,
         sources: SourcesSync,
         scans: ScanScheduler,
-        file_ops: FileOpTasks,
         message_bar: MessageBar,
         parent: QObject | None = None,
     ) -> None:
-        """Listen to `editor`'s opened and closed files and `file_ops`' results."""
+        """Listen to `editor`'s opened and closed files and the file operations' results."""
         super().__init__(parent)
+        self._context = context
         self._host = host
         self._model = model
         self._sync = sync
@@ -92,8 +79,8 @@ class TabFiles(QObject):
         self._message_bar = message_bar
         self._select_after_scan: tuple[str, bool] | None = None
         self._reopen_pending = False
-        file_ops.op_finished.connect(self._on_file_ops_op_finished)
-        file_ops.op_failed.connect(self._on_file_ops_op_failed)
+        context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        context.file_ops.op_failed.connect(self._on_file_ops_op_failed)
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.file_closed.connect(self._on_editor_file_closed)
 
@@ -116,10 +103,10 @@ class TabFiles(QObject):
 
     def reopen_remembered_file(self) -> None:
         """Open the file that was open last time in this workspace, if it still exists."""
-        ui_state = self._host.ui_state
+        ui_state, shown = self._context.ui_state, self._context.shown
         if ui_state is None or self._editor.current_path is not None:
             return
-        remembered = ui_state.open_file_for(self._host.home.root, self._host.workspace_id)
+        remembered = ui_state.open_file_for(self._context.home.root, shown.workspace_id)
         if remembered is None:
             return
         try:
@@ -148,9 +135,9 @@ class TabFiles(QObject):
 
     def _remember_open_file(self, path: str) -> None:
         # Only opening is remembered: a file closed or deleted since is skipped on reopen.
-        ui_state = self._host.ui_state
+        ui_state, shown = self._context.ui_state, self._context.shown
         if ui_state is not None and self._host.is_loaded:
-            ui_state.set_open_file(self._host.home.root, self._host.workspace_id, path)
+            ui_state.set_open_file(self._context.home.root, shown.workspace_id, path)
 
     # -- file-operation follow-ups -----------------------------------------------------------
 
@@ -158,7 +145,7 @@ class TabFiles(QObject):
     def _on_file_ops_op_finished(self, result: OpResult, follow_up: OpFollowUp) -> None:
         if result.ok:
             self._message_bar.clear()
-            self._host.show_status(result.message)
+            self._context.status.show(result.message)
         elif result.unkept is not None and follow_up.without_copy is not None:
             self._offer_without_copy(result, follow_up)
         else:
@@ -183,9 +170,9 @@ class TabFiles(QObject):
         make it without one only if the user chooses to (docs/formats.md §14.2)."""
         assert result.unkept is not None and follow_up.without_copy is not None
         if self._host.dialogs.confirm_without_copy(result.error or result.message, result.unkept):
-            self._host.run_op(follow_up.without_copy, follow_up)
+            self._context.file_ops.run(follow_up.without_copy, follow_up)
         else:
-            self._host.show_status(f"{result.message}: nothing was {result.unkept}")
+            self._context.status.show(f"{result.message}: nothing was {result.unkept}")
 
     @Slot(str)
     def _on_file_ops_op_failed(self, message: str) -> None:

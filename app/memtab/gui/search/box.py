@@ -6,6 +6,10 @@ and an outcome whose scan or query is no longer current is dropped). Matches are
 highlighted, and each file's matching lines are shown under it; the expansion the user
 had while browsing comes back when the field is cleared. Escape clears the field; Down
 or Enter move to the first match.
+
+Its actions: `search.focus` (Ctrl+Shift+F) puts the cursor in the field,
+`search.next_result` and `search.previous_result` (F3, Shift+F3) step through the
+matching lines in the editor (in the editor itself, its own F3 finds in the file).
 """
 
 from __future__ import annotations
@@ -13,12 +17,14 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 from memtab.components.search.search import SearchQuery
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.tree import NodeKind
+from memtab.gui.actions import Focus
+from memtab.gui.context import WindowContext
 from memtab.gui.icons import tinted_icon
 from memtab.gui.search.tasks import SearchOutcome, SearchTasks
 from memtab.gui.style import muted_text
@@ -28,6 +34,8 @@ from memtab.gui.tree.sync import TreeEditorSync
 from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)
+
+NO_MATCHING_LINES = "No matching lines: type in the search box first"
 
 
 class _SearchField(QLineEdit):
@@ -57,14 +65,17 @@ class SearchBox(QObject):
 
     def __init__(
         self,
+        context: WindowContext,
         parent: QWidget,
         tree: MemoryTreeView,
         model: MemoryTreeModel,
         sync: TreeEditorSync,
         target: ScanTarget,
     ) -> None:
-        """Build the field (on `parent`, for its layout); searches run over `target.scan`."""
+        """Build the field (on `parent`, for its layout, and the actions' keys: they work
+        within it); searches run over `target.scan`."""
         super().__init__(parent)
+        self._context = context
         self._tree = tree
         self._model = model
         self._sync = sync
@@ -85,6 +96,37 @@ class SearchBox(QObject):
         )
         self.edit.textChanged.connect(self._on_edit_text_changed)
         self.edit.first_match_requested.connect(self._on_edit_first_match_requested)
+        self._register(parent)
+
+    def _register(self, parent: QWidget) -> None:
+        add, within = self._context.actions.add, Focus.WITHIN
+        add(
+            "search.focus",
+            "Search memories",
+            self.focus,
+            keys=["Ctrl+Shift+F"],
+            focus=within,
+            on=parent,
+            menu="edit",
+        )
+        add(
+            "search.next_result",
+            "Next search result",
+            self.next_result,
+            keys=[QKeySequence.StandardKey.FindNext],
+            focus=within,
+            on=parent,
+            menu="edit",
+        )
+        add(
+            "search.previous_result",
+            "Previous search result",
+            self.previous_result,
+            keys=[QKeySequence.StandardKey.FindPrevious],
+            focus=within,
+            on=parent,
+            menu="edit",
+        )
 
     @property
     def query(self) -> SearchQuery:
@@ -108,6 +150,16 @@ class SearchBox(QObject):
         """Ctrl+Shift+F: put the cursor in the field."""
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.edit.selectAll()
+
+    def next_result(self) -> None:
+        """F3: the next matching line of the search results, in the editor."""
+        if not self._sync.step_match(forward=True):
+            self._context.status.show(NO_MATCHING_LINES)
+
+    def previous_result(self) -> None:
+        """Shift+F3: the previous matching line of the search results."""
+        if not self._sync.step_match(forward=False):
+            self._context.status.show(NO_MATCHING_LINES)
 
     def after_tree_shown(self) -> None:
         """Expand every match, or bring back the browsing expansion once cleared."""

@@ -4,7 +4,7 @@ The dialog lists `components.sources.copy.copy_targets` (mux's scopes, other age
 that take new files) with their agents' icons, asks for the new file's name (its
 origin's by default) and, for Claude Code's auto memory, its type; it shows where the
 file will be created and why it cannot be, as the user types. `copy_node` runs the
-copy on the tab's file-operations worker (`components.sources.undo.copy_to`, so Edit → Undo
+copy on the window's file-operations worker (`components.sources.undo.copy_to`, so Edit → Undo
 takes it back); the rescan it causes shows the new file, which is then opened.
 """
 
@@ -28,8 +28,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.activity.own_writes import OwnWrites
-from memtab.components.files import undo
 from memtab.components.sources import undo as source_undo
 from memtab.components.sources.copy import (
     CopyFrom,
@@ -41,11 +39,11 @@ from memtab.components.sources.copy import (
 )
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.tree import NodeKind, TreeNode
+from memtab.gui.context import WindowContext
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
-from memtab.gui.tasks.file_ops import Operation, OpFollowUp
+from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
-from memtab.store.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 
@@ -167,22 +165,6 @@ class CopyDialogs(Protocol):
     ) -> CopyChoice | None: ...
 
 
-class CopyHost(Protocol):
-    """What the command needs of the tab (`tab.MemoryTab`)."""
-
-    @property
-    def scan(self) -> HomeScan | None: ...
-
-    @property
-    def dialogs(self) -> CopyDialogs: ...
-
-    def store(self) -> MemoryStore: ...
-
-    def run_op(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None: ...
-
-    def show_status(self, text: str) -> None: ...
-
-
 def copy_origin(scan: HomeScan | None, node: TreeNode | None) -> CopyFrom | None:
     """What a row holds to copy: a mux file of the workspace, another agent's listed file."""
     if scan is None or node is None or node.kind is not NodeKind.FILE:
@@ -196,31 +178,35 @@ def copy_origin(scan: HomeScan | None, node: TreeNode | None) -> CopyFrom | None
     return node.path
 
 
-def copy_node(
-    host: CopyHost, node: TreeNode | None, own_writes: OwnWrites, stack: undo.UndoStack
-) -> None:
-    """Copy to…: ask where, then copy off the GUI thread (Edit → Undo takes it back, from
-    `stack`) and open the copy."""
-    scan = host.scan
+def copy_node(context: WindowContext, dialogs: CopyDialogs, node: TreeNode | None) -> None:
+    """Copy to…: ask where, then copy off the GUI thread (Edit → Undo takes it back) and
+    open the copy."""
+    scan = context.shown.scan
     origin = copy_origin(scan, node)
     if origin is None or scan is None:
-        host.show_status("Select a memory file to copy")
+        context.status.show("Select a memory file to copy")
         return
     source_id = origin[0].id if isinstance(origin, tuple) else None
     targets = copy_targets(scan, source_id)
     kind = origin[1].topic_type if isinstance(origin, tuple) else None
-    choice = host.dialogs.ask_copy_target(origin_label(origin), targets, default_name(origin), kind)
+    choice = dialogs.ask_copy_target(origin_label(origin), targets, default_name(origin), kind)
     if choice is None:
         return
     target = choice.target
     where = target.target_for(choice.name)
+    own_writes = context.own_writes
     if target.source is not None:
         own_writes.note(target.source.root.joinpath(*where.split("/")))
     else:
         own_writes.note(where)  # no "edited outside" badge on the copy
-    store = host.store()
     operation = functools.partial(
-        source_undo.copy_to, stack, store, origin, target, choice.name, choice.topic_type
+        source_undo.copy_to,
+        context.undo_stack,
+        context.shown.store(),
+        origin,
+        target,
+        choice.name,
+        choice.topic_type,
     )
     follow_up = OpFollowUp(open_created=True, open_key=target.open_key(choice.name))
-    host.run_op(operation, follow_up)
+    context.file_ops.run(operation, follow_up)

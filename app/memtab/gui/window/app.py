@@ -40,9 +40,9 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication, QWidget
 
 from memtab import __version__
-from memtab.components.activity.own_writes import OwnWrites
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
+from memtab.gui.context import WindowContext
 from memtab.gui.crash_dialog import CrashReporter
 from memtab.gui.icons import app_icon
 from memtab.gui.memory_tab.tab import MemoryTab, TabParts
@@ -85,12 +85,12 @@ def build_traces_tab(home: Home, watcher: HomeWatcher) -> TracesTab:
     return TracesTab(home, watcher)
 
 
-def build_tab_parts(own_writes: OwnWrites, consolidation: LazyConsolidationTasks) -> TabParts:
+def build_tab_parts(context: WindowContext, consolidation: LazyConsolidationTasks) -> TabParts:
     """The Memory tab's editor and footer (imported on demand: the tree paints first)."""
     from memtab.gui.consolidation.footer import ConsolidationFooter
     from memtab.gui.editor.editor import EditorPanel
 
-    return TabParts(EditorPanel(own_writes), ConsolidationFooter(consolidation))
+    return TabParts(EditorPanel(context), ConsolidationFooter(consolidation))
 
 
 def build_writer(home: Home) -> WriterSupervisor:
@@ -125,30 +125,33 @@ def create_main_window(
     application()
     prefer_the_gui_thread()
     state = ui_state if ui_state is not None else UiState.load()
-    own_writes = OwnWrites()
+    context = WindowContext(home, ui_state=state)
     consolidation = LazyConsolidationTasks(home, service_factory)
     tab = MemoryTab(
-        home,
-        parts=functools.partial(build_tab_parts, own_writes, consolidation),
-        own_writes=own_writes,
+        context,
+        parts=functools.partial(build_tab_parts, context, consolidation),
         consolidation=consolidation,
-        ui_state=state,
         workspace_id=workspace_id,
         source_context=source_context,
     )
     watcher = watcher or HomeWatcher()
     window = MainWindow(
-        home,
+        context,
         tab,
         watcher,
         home_source=home_source,
-        ui_state=state,
         traces_tab_factory=functools.partial(build_traces_tab, home, watcher),
         writer_factory=functools.partial(build_writer, home) if start_writer else None,
+        window_factory=functools.partial(another_home_window, ui_state=state),
     )
     window.start()
     tab.loaded.connect(consolidation.preload)
     return window
+
+
+def another_home_window(home: Home, *, ui_state: UiState) -> MainWindow:
+    """The window of another home, opened by File → Open home (same UI state)."""
+    return create_main_window(home, None, ui_state=ui_state)
 
 
 class _PaintTimer(QObject):

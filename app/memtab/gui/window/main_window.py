@@ -5,22 +5,27 @@ sidecar Memtab could not parse was kept aside (`memtab.fs.sidecar.on_kept_aside`
 Other tabs are added with `add_tab(widget, title)`; status bar widgets with
 `add_status_widget(widget)`. The window owns the one `HomeWatcher` of the home; tabs
 connect to `watcher.paths_changed` (the Memory tab is connected here).
+
+The window is the `WindowShell` its features ask (bring the Memory tab to the front, open
+a file in it, dock a panel); they get everything else from the `WindowContext` it is
+built with. Its own commands (`window.*`, Consolidate now, pausing the writer) are
+registered with the features' once the Memory tab is assembled, and the menus are made
+from the registry then (`gui/window/menus.py`).
 """
 
 from __future__ import annotations
 
-import functools
-import html
 import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDialog,
+    QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
@@ -31,22 +36,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab import __version__
 from memtab.components import glossary
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
+from memtab.gui.context import WindowContext
 from memtab.gui.memory_tab.tab import MemoryTab
-from memtab.gui.tasks.runner import TaskRunner
-from memtab.gui.ui_state import UiState
 from memtab.gui.window.geometry import place_window, remember_splitter, restore_splitter
 from memtab.humanize import display_path
-from memtab.logs import log_file
 from memtab.store.home import Home
+from memtab.store.paths import VirtualPath
 
 if TYPE_CHECKING:  # built after the first paint: importing them costs start-up time
     from memtab.gui.history.hub import HistoryHub
     from memtab.gui.tasks.writer import WriterSupervisor
     from memtab.gui.traces import TracesTab
+    from memtab.gui.window.commands import WindowCommands
     from memtab.gui.window.menus import WindowMenus
     from memtab.gui.writer.feedback import WriterFeedback
     from memtab.gui.writer.status import WriterStatusWidget
@@ -58,7 +62,8 @@ WATCH_START_DELAY_MS = 150
 KEPT_ASIDE_MESSAGE_MS = 30_000
 # `WindowMenus`' menus, shown (empty) from the first paint until it is built.
 MENU_TITLES = ("&File", "&Edit", "&View", "&Help")
-OPEN_HOME_KEY = "open-home"
+WindowFactory = Callable[[Home], "MainWindow"]
+"""Builds the window of another home (File → Open home): `app.create_main_window`'s."""
 
 _SOURCE_TEXT = {
     "--home": "set with --home",
@@ -99,23 +104,32 @@ class KeptAsideNotices(QObject):
 
 
 class MainWindow(QMainWindow):
-    """Memtab's window (build it with `memtab.gui.window.app.create_main_window`)."""
+    """Memtab's window (build it with `memtab.gui.window.app.create_main_window`).
+
+    Signals:
+        memory_tab_current(bool): whether the Memory tab is the one in front, when the
+            current tab changes.
+    """
+
+    memory_tab_current = Signal(bool)
 
     menus: WindowMenus
     """Built once the Memory tab is assembled (see `_build_menus`)."""
+    commands: WindowCommands | None = None
+    """The window's own commands; built with the menus."""
     history: HistoryHub | None = None
     """The History panel, Runs…, Recently deleted; built with the menus."""
 
     def __init__(
         self,
-        home: Home,
+        context: WindowContext,
         memory_tab: MemoryTab,
         watcher: HomeWatcher,
         *,
         home_source: str | None = None,
-        ui_state: UiState | None = None,
         traces_tab_factory: Callable[[], TracesTab] | None = None,
         writer_factory: Callable[[], WriterSupervisor] | None = None,
+        window_factory: WindowFactory | None = None,
     ) -> None:
         """Lay out the window around `memory_tab`; `start()` begins watching and scanning.
 
@@ -125,12 +139,14 @@ class MainWindow(QMainWindow):
         """
         super().__init__()
         self.setObjectName("mainWindow")
-        self.home = home
+        self.context = context
+        self.home = home = context.home
         self.home_source = home_source
         self.memory_tab = memory_tab
         self.watcher = watcher
         watcher.setParent(self)
-        self.ui_state = ui_state
+        self.ui_state = context.ui_state
+        self._window_factory = window_factory
         self._closing = False
         self._closed = False
         self.setWindowTitle(display_path(home.root))
@@ -140,6 +156,7 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
         self.add_tab(memory_tab, "Memory")
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self._traces_tab: TracesTab | None = None
         self._traces_tab_factory = traces_tab_factory
         self._traces_container: QWidget | None = None
@@ -147,7 +164,6 @@ class MainWindow(QMainWindow):
             self._traces_container = QWidget(self)
             QVBoxLayout(self._traces_container).setContentsMargins(0, 0, 0, 0)
             self.add_tab(self._traces_container, "Traces")
-            self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self.writer: WriterSupervisor | None = None
         self.writer_status: WriterStatusWidget | None = None
         self.writer_feedback: WriterFeedback | None = None
@@ -177,12 +193,13 @@ class MainWindow(QMainWindow):
             memory_tab.assembled.connect(self._build_menus)
         self.successor: MainWindow | None = None
         """The window of the home opened with File → Open home (this one then closes)."""
-        self._home_runner: TaskRunner | None = None
         memory_tab.picker.add_workspace_requested.connect(self.add_workspace)
         watcher.backend_changed.connect(self._on_watcher_backend_changed)
         watcher.paths_changed.connect(memory_tab._on_watcher_paths_changed)
         memory_tab.watch_targets_changed.connect(watcher.set_extra_targets)
-        memory_tab.status_message.connect(self._on_memory_tab_status_message)
+        context.owned_by(self)
+        context.actions.attach(self)
+        context.status.shown.connect(self._on_status_shown)
         self.kept_aside_notices = KeptAsideNotices(self)
         self.kept_aside_notices.kept_aside.connect(self._on_kept_aside_notices_kept_aside)
         self._restore_geometry()
@@ -241,7 +258,9 @@ class MainWindow(QMainWindow):
         self.writer_status = WriterStatusWidget(self)
         self.writer_status.attach(self.writer)
         self.writer_status.trace_requested.connect(self.show_trace)
-        self.writer_feedback = WriterFeedback(self, self.writer, self.writer_status)
+        self.writer_feedback = WriterFeedback(
+            self.context, self, self.writer, self.writer_status, self.memory_tab, self
+        )
         self.statusBar().insertWidget(0, self.writer_status)
         self.writer.start()  # follows transcripts from their current end
 
@@ -272,12 +291,22 @@ class MainWindow(QMainWindow):
     @Slot()
     def _build_menus(self) -> None:
         from memtab.gui.history.hub import HistoryHub  # the tab's parts exist now
-        from memtab.gui.window.menus import WindowMenus  # it imports the editor's view modes
+        from memtab.gui.window.commands import WindowCommands
+        from memtab.gui.window.menus import WindowMenus
 
-        self.history = HistoryHub(self)
-        self.watcher.paths_changed.connect(self.history._on_watcher_paths_changed)
+        tab = self.memory_tab
+        self.history = history = HistoryHub(self.context, self, tab.editor, self)
+        self.watcher.paths_changed.connect(history._on_watcher_paths_changed)
+        tab.footer.runs_dialog_requested.connect(history.show_runs)
+        tab.commands.history_requested.connect(history.show_history)
+        tab.commands.trash_requested.connect(history.open_trash)
+        if tab.is_loaded:  # the hub is built once the tab is assembled, maybe after
+            history.tab_loaded()
+        else:
+            tab.loaded.connect(history.tab_loaded)
+        self.commands = WindowCommands(self.context, self, self)
         self.menuBar().clear()  # the titles shown until now
-        self.menus = WindowMenus(self)
+        self.menus = WindowMenus(self.context.actions, self.menuBar(), self)
 
     def _restore_geometry(self) -> None:
         """As the user left it; on first start, fitted to the screen (a 1366×768 laptop)."""
@@ -306,22 +335,28 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _on_tabs_current_changed(self, index: int) -> None:
-        if self.tabs.widget(index) is self._traces_container:
+        if self._traces_container is not None and self.tabs.widget(index) is self._traces_container:
             self._build_traces_tab()  # on first view
+        self.memory_tab_current.emit(self.tabs.widget(index) is self.memory_tab)
 
     @Slot(str)
     def _on_watcher_backend_changed(self, backend: str) -> None:
         self._update_watch_label()
 
-    @Slot(str)
-    def _on_memory_tab_status_message(self, text: str) -> None:
-        self.statusBar().showMessage(text, 8000)
+    @Slot(str, int)
+    def _on_status_shown(self, text: str, timeout_ms: int) -> None:
+        self.statusBar().showMessage(text, timeout_ms)
 
     @Slot(object)
     def _on_kept_aside_notices_kept_aside(self, kept: KeptAside) -> None:
         self.statusBar().showMessage(kept.message, KEPT_ASIDE_MESSAGE_MS)
 
     # -- commands (the menus' actions) --------------------------------------------------------
+
+    @property
+    def is_closing(self) -> bool:
+        """Whether the window is closing (its workers are stopping)."""
+        return self._closing
 
     @property
     def has_traces_tab(self) -> bool:
@@ -337,40 +372,29 @@ class MainWindow(QMainWindow):
         if self.traces_tab is not None and self._traces_container is not None:
             self.tabs.setCurrentWidget(self._traces_container)
 
-    def find_text(self) -> None:
-        """Edit → Find (Ctrl+F): find in the open file, or search memories when no file
-        is open (in the editor, its own Ctrl+F wins)."""
-        self.show_memory_tab()
-        editor = self.memory_tab.editor
-        editor.commands.update()
-        if editor.commands.find_action.isEnabled():
-            editor.find_in_file()
-        else:
-            self.memory_tab.focus_search()
+    def reveal_file(
+        self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...] = ()
+    ) -> None:
+        """Open `path` of `workspace_id` in the Memory tab, `lines` highlighted."""
+        self.memory_tab.reveal_file(workspace_id, path, lines)
 
-    def open_settings(self) -> None:
-        """File → Settings."""
-        from memtab.gui.settings.dialog import SettingsDialog  # loads the engines' settings
+    def show_suggestions(self, workspace_id: str | None) -> None:
+        """Show the suggested memories of `workspace_id` in the Memory tab."""
+        self.memory_tab.show_suggestions(workspace_id)
 
-        dialog = SettingsDialog(self, home=self.home)
-        if self.exec_dialog(dialog):
-            self.statusBar().showMessage("Settings saved; they apply from the next run.", 8000)
-            if dialog.sources_changed:  # other agents' memory is looked for elsewhere now
-                self.memory_tab.rescan_all()
-            if self.writer_feedback is not None:
-                self.writer_feedback.reload_settings()
+    def add_dock(self, dock: QDockWidget) -> None:
+        """Dock a panel at the right, beside the editor."""
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
 
-    def show_shortcuts(self) -> None:
-        """Help → Keyboard shortcuts: the table made from the menus' actions."""
-        from memtab.gui.window.menus import shortcut_rows
-        from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
+    def as_widget(self) -> QWidget:
+        """The window, as the parent of a feature's dialogs."""
+        return self
 
-        dialog = ShortcutsDialog(shortcut_rows(self.menus.menus), self)
-        self.exec_dialog(dialog)
-
-    def show_about(self) -> None:
-        """Help → About."""
-        QMessageBox.about(self, "About Memtab", self.about_text())
+    def add_workspace(self) -> None:
+        """File → Add workspace (also the picker's link)."""
+        self.memory_tab.assemble()  # the commands are built with the menus, on `assembled`
+        assert self.commands is not None
+        self.commands.add_workspace()
 
     def exec_dialog(self, dialog: QDialog) -> int:
         """Run a modal dialog (a seam for tests, which answer it instead)."""
@@ -386,75 +410,15 @@ class MainWindow(QMainWindow):
         answer = QMessageBox.question(self, title, text)
         return answer == QMessageBox.StandardButton.Yes
 
-    def add_workspace(self) -> None:
-        """File → Add workspace: register a project and workspace, then show it."""
-        from memtab.gui.window.home_dialogs import AddWorkspaceDialog
-
-        scan = self.memory_tab.scan
-        dialog = AddWorkspaceDialog(
-            self.home, scan.registry if scan else None, self._home_jobs(), self
-        )
-        if self.exec_dialog(dialog) and dialog.workspace_id is not None:
-            self.show_memory_tab()
-            if self.memory_tab.switch_workspace(dialog.workspace_id):
-                self.statusBar().showMessage(f"Added workspace {dialog.name_edit.text()}", 8000)
-
-    def open_home(self) -> None:
-        """File → Open home: choose a folder; it opens in a new window, this one closes."""
-        from memtab.gui.window.home_dialogs import describe_home_folder
-
-        folder = self.choose_folder("Open a memory home", str(self.home.root.parent))
-        if folder is None:
-            return
-        self._home_jobs().submit_latest(
-            OPEN_HOME_KEY, functools.partial(describe_home_folder, folder.absolute())
-        )
-
-    def _home_jobs(self) -> TaskRunner:
-        """The worker of File → Open home and Add workspace (started on first use)."""
-        if self._home_runner is None:
-            self._home_runner = TaskRunner("home", parent=self)
-            self._home_runner.latest_finished.connect(self._on_home_runner_latest_finished)
-        return self._home_runner
-
-    @Slot(str, object)
-    def _on_home_runner_latest_finished(self, key: str, result: object) -> None:
-        from memtab.gui.window.home_dialogs import HomeFolder
-
-        if key != OPEN_HOME_KEY or not isinstance(result, HomeFolder) or self._closing:
-            return
-        if not result.can_open:
-            self.statusBar().showMessage(result.note or f"Cannot open {result.path}", 8000)
-            return
-        if result.note is not None and not self.confirm("Open this folder?", result.note):
-            return
-        if self.memory_tab.confirm_close():
-            self.open_home_window(result.path)
-
     def open_home_window(self, folder: Path) -> MainWindow:
         """Open `folder` as the home of a new window, and close this one."""
-        from memtab.gui.window.app import create_main_window  # app builds windows like this one
-
-        window = create_main_window(Home(folder), None, ui_state=self.ui_state)
+        assert self._window_factory is not None, "this window opens no other home"
+        window = self._window_factory(Home(folder))
         window.restoreGeometry(self.saveGeometry())
         window.show()
         self.successor = window
         self.close_without_asking()
         return window
-
-    def about_text(self) -> str:
-        """Help → About: the version, the home and where the log is."""
-        log = log_file()
-        log_line = (
-            f"Log: <code>{html.escape(str(log))}</code>"
-            if log is not None
-            else "Log: not written (run with --verbose to log to the terminal)"
-        )
-        return (
-            f"<b>Memtab {__version__}</b><p>Browse, edit and consolidate the memories your "
-            f"coding agents keep.</p><p>Home: <code>{html.escape(str(self.home.root))}</code>"
-            f"</p><p>{log_line}</p>"
-        )
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Ask about unsaved changes, remember the layout, stop the workers."""
@@ -483,11 +447,12 @@ class MainWindow(QMainWindow):
             self.writer_status.shutdown()
         if self._traces_tab is not None:
             self._traces_tab.shutdown()
-        if self._home_runner is not None:
-            self._home_runner.shutdown()
+        if self.commands is not None:
+            self.commands.shutdown()
         if self.history is not None:
             self.history.shutdown()
         self.memory_tab.shutdown()
+        self.context.shutdown()
         self._closed = True
         event.accept()
 

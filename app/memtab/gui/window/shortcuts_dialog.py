@@ -1,4 +1,5 @@
-"""Help → Keyboard shortcuts: a table made from the menus' actions (never hand-kept)."""
+"""Help → Keyboard shortcuts: a table made from the registered actions (never hand-kept:
+`gui.window.menus.shortcut_rows`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import logging
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from memtab.gui.style import mute
+from memtab.gui.window.menus import ShortcutRow
 
 logger = logging.getLogger(__name__)
 
@@ -18,17 +20,17 @@ FIELD_NOTES = (
 )
 
 
-def shortcuts_html(rows: list[tuple[str, str, str]]) -> str:
-    """The table of (menu, action, keys) rows, grouped by menu."""
+def shortcuts_html(rows: list[ShortcutRow]) -> str:
+    """The table of rows, grouped by section (a menu, or a feature)."""
     parts = ['<table cellspacing="0" cellpadding="3">']
-    menu = None
-    for row_menu, action, keys in rows:
-        if row_menu != menu:
-            menu = row_menu
-            parts.append(f'<tr><td colspan="2"><br><b>{html.escape(menu)}</b></td></tr>')
+    section = None
+    for row in rows:
+        if row.section != section:
+            section = row.section
+            parts.append(f'<tr><td colspan="2"><br><b>{html.escape(section)}</b></td></tr>')
         parts.append(
-            f"<tr><td><code>{html.escape(keys)}</code>&nbsp;&nbsp;</td>"
-            f"<td>{html.escape(action)}</td></tr>"
+            f"<tr><td><code>{html.escape(row.keys)}</code>&nbsp;&nbsp;</td>"
+            f"<td>{html.escape(row.name)}</td></tr>"
         )
     parts.append("</table>")
     return "".join(parts)
@@ -37,8 +39,8 @@ def shortcuts_html(rows: list[tuple[str, str, str]]) -> str:
 class ShortcutsDialog(QDialog):
     """The keyboard shortcuts of the window's actions."""
 
-    def __init__(self, rows: list[tuple[str, str, str]], parent: QWidget | None = None) -> None:
-        """Show `rows` (see `window_menus.shortcut_rows`)."""
+    def __init__(self, rows: list[ShortcutRow], parent: QWidget | None = None) -> None:
+        """Show `rows` (see `menus.shortcut_rows`)."""
         super().__init__(parent)
         self.setObjectName("shortcutsDialog")
         self.setWindowTitle("Keyboard shortcuts — Memtab")

@@ -13,22 +13,34 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.writer.news import NewsKind, WriterNews
+from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.notifications import DesktopNotifier
 from memtab.store.paths import PathError, parse_file_path
 from memtab.writer.config import load_writer_settings
 from memtab.writer.run import WriterRunResult
 
 if TYPE_CHECKING:
+    from memtab.gui.activity.edit_marks import EditMarks
     from memtab.gui.tasks.writer import WriterSupervisor
-    from memtab.gui.window.main_window import MainWindow
     from memtab.gui.writer.status import WriterStatusWidget
+    from memtab.gui.writer.suggestions_panel import SuggestionsPanel
 
 logger = logging.getLogger(__name__)
+
+
+class FeedbackTab(Protocol):
+    """The Memory tab's parts the feedback follows (`MemoryTab`, once assembled)."""
+
+    @property
+    def marks(self) -> EditMarks: ...
+
+    @property
+    def suggestions(self) -> SuggestionsPanel: ...
 
 
 class WriterFeedback(QObject):
@@ -36,20 +48,26 @@ class WriterFeedback(QObject):
 
     def __init__(
         self,
-        window: MainWindow,
+        context: WindowContext,
+        shell: WindowShell,
         writer: WriterSupervisor,
         status: WriterStatusWidget,
+        tab: FeedbackTab,
+        parent: QObject,
         notifier: DesktopNotifier | None = None,
     ) -> None:
-        super().__init__(window)
-        self._window = window
+        """Follow `writer`'s runs and `status`' news; claim writes in `tab`'s badges."""
+        super().__init__(parent)
+        self._context = context
+        self._shell = shell
+        self._marks = tab.marks
         self.notifier = notifier or DesktopNotifier(self)
         self.notify = load_writer_settings().notify
         """Whether news becomes a desktop notification (the writer setting `notify`)."""
         writer.run_finished.connect(self._on_writer_run_finished)
         status.news_opened.connect(self._on_status_news_opened)
         status.news_arrived.connect(self._on_status_news_arrived)
-        window.memory_tab.suggestions.count_changed.connect(self._on_suggestions_count_changed)
+        tab.suggestions.count_changed.connect(self._on_suggestions_count_changed)
         self._status = status
 
     def reload_settings(self) -> None:
@@ -58,22 +76,21 @@ class WriterFeedback(QObject):
 
     def open_news(self, news: WriterNews) -> None:
         """Show what the news is about in the Memory tab."""
-        window = self._window
-        window.show_memory_tab()
-        tab = window.memory_tab
+        shell = self._shell
+        shell.show_memory_tab()
         if news.kind is NewsKind.SUGGESTED:
-            tab.show_suggestions(news.workspace_id)
+            shell.show_suggestions(news.workspace_id)
             return
         try:
             path = parse_file_path(news.memory_path)
         except PathError:
             return
-        tab.reveal_file(news.workspace_id, path, news.lines)
+        shell.reveal_file(news.workspace_id, path, news.lines)
 
     @Slot(object)
     def _on_writer_run_finished(self, result: object) -> None:
         if isinstance(result, WriterRunResult) and result.outcome == "wrote":
-            self._window.memory_tab.marks.claim_writer_run(result.workspace_id, result.memory_path)
+            self._marks.claim_writer_run(result.workspace_id, result.memory_path)
 
     @Slot(object)
     def _on_status_news_opened(self, news: object) -> None:
@@ -83,7 +100,7 @@ class WriterFeedback(QObject):
     @Slot(int)
     def _on_suggestions_count_changed(self, count: int) -> None:
         news = self._status.news
-        workspace = self._window.memory_tab.workspace
+        workspace = self._context.shown.workspace
         if count or news is None or workspace is None or news.kind is not NewsKind.SUGGESTED:
             return
         if news.workspace_id == workspace.id:
@@ -91,5 +108,5 @@ class WriterFeedback(QObject):
 
     @Slot(object)
     def _on_status_news_arrived(self, news: object) -> None:
-        if isinstance(news, WriterNews) and self.notify and not self._window.isActiveWindow():
+        if isinstance(news, WriterNews) and self.notify and not self._shell.isActiveWindow():
             self.notifier.notify(*news.notification())

@@ -1,0 +1,316 @@
+"""The window's actions: one registry every feature adds its commands to, from which the
+menus, the keyboard shortcuts and Help → Keyboard shortcuts are made.
+
+A command is registered once, under a stable id `<feature>.<command>` ("tree.rename",
+"editor.save", "window.quit"), with its text, its keys, what it runs, where its keys work,
+when a menu shows it enabled and which menu shows it:
+
+    actions.add(
+        "tree.rename", "Rename or move…", commands.rename_selected,
+        keys=["F2"], focus=Focus.WIDGET, on=tree, menu="edit",
+    )
+
+Keys (`keys`): an explicit list, each a portable string ("Ctrl+Shift+F", "F2") or a
+`QKeySequence.StandardKey`, which stands for the platform's own bindings. Write the string
+when the key must be the same everywhere: StandardKey.Replace, for one, is Ctrl+H only on
+GNOME and XFCE. The first key is the one menus show; Help → Keyboard shortcuts lists all.
+
+Where the keys work (`focus`): `Focus.WINDOW` anywhere in the window, `Focus.WITHIN` while
+the focus is in `on` or inside it, `Focus.WIDGET` only while `on` itself has it. A key
+may belong to two actions only when they are never live at once, or when the inner one
+claims it (`claim=True`: while the focus is inside `on`, its enabled action wins over any
+shortcut of the window — the editor's Ctrl+F finds in the file, the window's searches
+memories). `conflicts()` finds any other overlap; a test keeps the window free of them.
+
+Menus: `menu` names the menu that shows the action ("file", "edit", "view", "help"); its
+place there is the window's menu layout (`gui/window/menus.py`), which lists ids.
+
+Enabled state and text: `enabled_when`, `text_when` and `checked_when` are asked by
+`refresh()`, which the menus call before they show. When a menu hides, `release()`
+enables again every action that has an `enabled_when`, so its keys keep working for
+whatever is selected next: such handlers check what applies themselves. An action whose
+enabled state matters to its keys (the editor's find while no file is open) manages it
+itself and has no `enabled_when`.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+logger = logging.getLogger(__name__)
+
+Key = str | QKeySequence.StandardKey
+"""A key: a portable string ("Ctrl+Shift+F") or the platform's standard binding(s)."""
+
+
+class Focus(enum.Enum):
+    """Where an action's keys work."""
+
+    WINDOW = "window"
+    """Anywhere in the window."""
+    WITHIN = "within"
+    """While the focus is in the action's widget or a widget inside it."""
+    WIDGET = "widget"
+    """Only while the action's widget itself has the focus."""
+
+
+_QT_CONTEXT = {
+    Focus.WINDOW: Qt.ShortcutContext.WindowShortcut,
+    Focus.WITHIN: Qt.ShortcutContext.WidgetWithChildrenShortcut,
+    Focus.WIDGET: Qt.ShortcutContext.WidgetShortcut,
+}
+
+
+def key_sequences(keys: Iterable[Key]) -> list[QKeySequence]:
+    """The key sequences `keys` stand for on this platform, in order, each once."""
+    sequences: list[QKeySequence] = []
+    for key in keys:
+        found = [QKeySequence(key)] if isinstance(key, str) else QKeySequence.keyBindings(key)
+        sequences += [s for s in found if not s.isEmpty() and s not in sequences]
+    return sequences
+
+
+def plain_title(text: str) -> str:
+    """An action's text without `&` mnemonics or a trailing "…": "Rename or move"."""
+    text = text.split("\t", 1)[0].replace("&&", "\0").replace("&", "")
+    return text.replace("\0", "&").rstrip("…").strip()
+
+
+@dataclass(frozen=True)
+class Registered:
+    """One registered command: its id, its action and how the registry keeps it current."""
+
+    id: str
+    name: str
+    """What the action is called, as registered, in plain words ("Undo last change")."""
+    action: QAction
+    focus: Focus
+    on: QWidget | None
+    menu: str | None
+    claim: bool
+    enabled_when: Callable[[], bool] | None
+    text_when: Callable[[], str] | None
+    checked_when: Callable[[], bool] | None
+
+    @property
+    def keys(self) -> list[QKeySequence]:
+        """The action's key sequences, in order."""
+        return [key for key in self.action.shortcuts() if not key.isEmpty()]
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two actions live at once with the same key, neither claiming it."""
+
+    key: str
+    first: str
+    second: str
+
+
+class ActionRegistry(QObject):
+    """Every command of a window, by id (see the module docstring)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        """An empty registry; `attach(window)` puts window-wide actions on the window."""
+        super().__init__(parent)
+        self._entries: dict[str, Registered] = {}
+        self._window: QWidget | None = None
+        self._claimers: dict[QWidget, list[Registered]] = {}
+
+    # -- registering -------------------------------------------------------------------------
+
+    def add(
+        self,
+        action_id: str,
+        text: str,
+        handler: Callable[[], object],
+        *,
+        keys: Sequence[Key] = (),
+        focus: Focus = Focus.WINDOW,
+        on: QWidget | None = None,
+        menu: str | None = None,
+        tip: str = "",
+        claim: bool = False,
+        enabled_when: Callable[[], bool] | None = None,
+        text_when: Callable[[], str] | None = None,
+        checked_when: Callable[[], bool] | None = None,
+        checkable: bool = False,
+        role: QAction.MenuRole | None = None,
+    ) -> QAction:
+        """Make and register the action `action_id` (see the module docstring)."""
+        action = QAction(text, on if on is not None else self)
+        action.setCheckable(checkable)
+        if role is not None:
+            action.setMenuRole(role)
+        action.triggered.connect(lambda _checked=False: handler())
+        return self.adopt(
+            action_id,
+            action,
+            keys=keys,
+            focus=focus,
+            on=on,
+            menu=menu,
+            tip=tip,
+            claim=claim,
+            enabled_when=enabled_when,
+            text_when=text_when,
+            checked_when=checked_when,
+        )
+
+    def adopt(
+        self,
+        action_id: str,
+        action: QAction,
+        *,
+        text: str | None = None,
+        keys: Sequence[Key] = (),
+        focus: Focus = Focus.WINDOW,
+        on: QWidget | None = None,
+        menu: str | None = None,
+        tip: str = "",
+        claim: bool = False,
+        enabled_when: Callable[[], bool] | None = None,
+        text_when: Callable[[], str] | None = None,
+        checked_when: Callable[[], bool] | None = None,
+    ) -> QAction:
+        """Register an action made elsewhere (a dock's toggle action, say), with its text
+        (when given), keys, tip and the rest as for `add`."""
+        if action_id in self._entries:
+            raise ValueError(f"The action {action_id!r} is registered already")
+        if (focus is Focus.WINDOW) != (on is None):
+            raise ValueError(f"{action_id}: window-wide actions have no widget, others one")
+        if claim and focus is not Focus.WITHIN:
+            raise ValueError(f"{action_id}: only keys that work within a widget are claimed")
+        if text is not None:
+            action.setText(text)
+        if keys:
+            action.setShortcuts(key_sequences(keys))
+        action.setShortcutContext(_QT_CONTEXT[focus])
+        if tip:
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+        name = plain_title(action.text())
+        entry = Registered(
+            action_id, name, action, focus, on, menu, claim, enabled_when, text_when, checked_when
+        )
+        self._entries[action_id] = entry
+        if on is not None:
+            on.addAction(action)
+        elif self._window is not None:
+            self._window.addAction(action)
+        if claim and on is not None:
+            if on not in self._claimers:
+                on.installEventFilter(self)
+            self._claimers.setdefault(on, []).append(entry)
+        return action
+
+    def attach(self, window: QWidget) -> None:
+        """Put the window-wide actions (those registered and those to come) on `window`."""
+        self._window = window
+        for entry in self._entries.values():
+            if entry.focus is Focus.WINDOW:
+                window.addAction(entry.action)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def action(self, action_id: str) -> QAction:
+        """The action registered as `action_id` (KeyError if none is)."""
+        return self._entries[action_id].action
+
+    def __contains__(self, action_id: object) -> bool:
+        return action_id in self._entries
+
+    def entries(self) -> list[Registered]:
+        """Every registered command, in the order they were registered."""
+        return list(self._entries.values())
+
+    def entry(self, action_id: str) -> Registered:
+        """The registration of `action_id` (KeyError if none)."""
+        return self._entries[action_id]
+
+    # -- keeping actions current -------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Ask every action's `enabled_when`, `text_when` and `checked_when` (before a menu
+        shows)."""
+        for entry in self._entries.values():
+            if entry.text_when is not None:
+                entry.action.setText(entry.text_when())
+            if entry.enabled_when is not None:
+                entry.action.setEnabled(entry.enabled_when())
+            if entry.checked_when is not None:
+                entry.action.setChecked(entry.checked_when())
+
+    def release(self) -> None:
+        """Enable again every action with an `enabled_when` (after a menu hid), so its
+        keys work for whatever is selected next."""
+        for entry in self._entries.values():
+            if entry.enabled_when is not None:
+                entry.action.setEnabled(True)
+
+    # -- keys --------------------------------------------------------------------------------
+
+    def conflicts(self) -> list[Conflict]:
+        """Pairs of actions live at once with the same key, neither claiming it."""
+        found: list[Conflict] = []
+        entries = [entry for entry in self._entries.values() if entry.keys]
+        for index, first in enumerate(entries):
+            for second in entries[index + 1 :]:
+                shared = [key for key in first.keys if key in second.keys]
+                if shared and _overlap(first, second) and not _claimed(first, second):
+                    native = shared[0].toString(QKeySequence.SequenceFormat.PortableText)
+                    found.append(Conflict(native, first.id, second.id))
+        return found
+
+    def claiming(self, widget: QWidget, event: QKeyEvent) -> QAction | None:
+        """The enabled action claimed within `widget` whose key `event` is, if any."""
+        pressed = QKeySequence(event.keyCombination())
+        for entry in self._claimers.get(widget, []):
+            action = entry.action
+            if action.isEnabled() and any(
+                key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch for key in entry.keys
+            ):
+                return action
+        return None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Claimed keys: take them before shortcuts are looked up (`ShortcutOverride`),
+        then carry them out when the key press comes unhandled by the focused widget."""
+        if isinstance(watched, QWidget) and isinstance(event, QKeyEvent):
+            if event.type() == QEvent.Type.ShortcutOverride and self.claiming(watched, event):
+                event.accept()
+                return True
+            if event.type() == QEvent.Type.KeyPress and (action := self.claiming(watched, event)):
+                action.trigger()
+                return True
+        return super().eventFilter(watched, event)
+
+
+def _contains(outer: QWidget, inner: QWidget) -> bool:
+    return outer is inner or outer.isAncestorOf(inner)
+
+
+def _overlap(first: Registered, second: Registered) -> bool:
+    """Whether the two actions' keys can be live at the same time."""
+    if first.on is None or second.on is None:
+        return True
+    if first.focus is Focus.WIDGET and second.focus is Focus.WIDGET:
+        return first.on is second.on
+    if first.focus is Focus.WITHIN and _contains(first.on, second.on):
+        return True
+    return second.focus is Focus.WITHIN and _contains(second.on, first.on)
+
+
+def _claimed(first: Registered, second: Registered) -> bool:
+    """Whether one of the two claims the key inside the other's reach."""
+    return any(
+        inner.claim and inner.on is not None and (outer.on is None or _contains(outer.on, inner.on))
+        for inner, outer in ((first, second), (second, first))
+    )

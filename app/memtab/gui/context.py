@@ -1,0 +1,178 @@
+"""What every feature of a window needs, handed to it explicitly: the window context.
+
+One `WindowContext` is made per window (`gui/window/app.create_main_window`) and given to
+each feature as it is built; a feature never reaches into the window or the Memory tab
+for these:
+
+- `home`, `ui_state` (None in tests that keep no state), `own_writes` (what Memtab is
+  about to write, so it earns no "agent edited" badge);
+- `actions`: the registry of commands the feature registers its own in (`gui/actions.py`);
+  the menus, the keys and Help → Keyboard shortcuts are made from it;
+- `status`: short notes for the window's status bar (`status.show(text)`);
+- `shown`: what the Memory tab shows — the scan, its workspace, a store for it — and
+  signals when either changes (the tab publishes, features follow);
+- `file_ops`: the file-operation worker every write of the tree, history and Copy to…
+  goes through (started on first use), and `undo_stack`, how to take each back.
+
+`WindowShell` is what a feature may ask of the window itself (bring the Memory tab to
+the front, open a file in it, dock a panel); the window provides it, features name only
+the protocol, so nothing below `gui/window/` imports the window.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, Signal, SignalInstance
+from PySide6.QtWidgets import QDockWidget, QWidget
+
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.tree.scan import HomeScan
+from memtab.gui.actions import ActionRegistry
+from memtab.gui.ui_state import UiState
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import VirtualPath
+from memtab.store.registry import Workspace
+
+if TYPE_CHECKING:  # built on first use, after the first paint
+    from memtab.components.files.undo import UndoStack
+    from memtab.gui.tasks.file_ops import FileOpTasks
+
+logger = logging.getLogger(__name__)
+
+STATUS_MS = 8000
+"""How long a status-bar note stays."""
+
+
+class StatusNotices(QObject):
+    """Short notes for the window's status bar, from any feature.
+
+    Signals:
+        shown(str, int): a note and how long it stays (ms); the window shows it.
+    """
+
+    shown = Signal(str, int)
+
+    def show(self, text: str, timeout_ms: int = STATUS_MS) -> None:
+        """Put `text` in the status bar for `timeout_ms`."""
+        self.shown.emit(text, timeout_ms)
+
+
+class Shown(QObject):
+    """What the Memory tab shows, for the features that follow it: the tab sets `scan`
+    and `workspace_id` and emits the signals; the others only read.
+
+    Signals:
+        scan_applied(HomeScan): after every scan shown (the tree may still be merging).
+        workspace_changed(object): the shown `Workspace` (or None) changed.
+    """
+
+    scan_applied = Signal(object)
+    workspace_changed = Signal(object)
+
+    def __init__(self, home: Home, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._home = home
+        self.scan: HomeScan | None = None
+        """The scan the tree shows (None before the first one lands)."""
+        self.workspace_id: str | None = None
+        """The workspace asked for (the scan may show another when it is unknown)."""
+
+    @property
+    def workspace(self) -> Workspace | None:
+        """The workspace shown."""
+        return self.scan.workspace if self.scan is not None else None
+
+    def store(self) -> MemoryStore:
+        """A store for the shown workspace."""
+        return MemoryStore(self._home, self.workspace)
+
+
+class WindowShell(Protocol):
+    """What a feature may ask of the window (`MainWindow` provides it)."""
+
+    @property
+    def memory_tab_current(self) -> SignalInstance:
+        """Signal(bool): whether the Memory tab is the one in front, when that changes."""
+        ...
+
+    def show_memory_tab(self) -> None:
+        """Bring the Memory tab to the front."""
+
+    def reveal_file(
+        self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...] = ()
+    ) -> None:
+        """Open `path` of `workspace_id` in the Memory tab, `lines` highlighted."""
+
+    def show_suggestions(self, workspace_id: str | None) -> None:
+        """Show the suggested memories of `workspace_id` in the Memory tab."""
+
+    def add_dock(self, dock: QDockWidget) -> None:
+        """Dock a panel beside the editor."""
+
+    def as_widget(self) -> QWidget:
+        """The window as a widget: the parent of a feature's dialogs."""
+        ...
+
+    def isActiveWindow(self) -> bool:
+        """Whether the window is the active one (QWidget's)."""
+        ...
+
+    def activateWindow(self) -> None:
+        """Make the window the active one (QWidget's)."""
+
+
+class WindowContext:
+    """What every feature of one window needs (see the module docstring)."""
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        ui_state: UiState | None = None,
+        own_writes: OwnWrites | None = None,
+    ) -> None:
+        """A context for a window on `home` (`owned_by(window)` once there is one)."""
+        self.home = home
+        self.ui_state = ui_state
+        self.own_writes = own_writes if own_writes is not None else OwnWrites()
+        self._owner = QObject()  # parent of the context's QObjects
+        self.actions = ActionRegistry(self._owner)
+        self.status = StatusNotices(self._owner)
+        self.shown = Shown(home, self._owner)
+        self._file_ops: FileOpTasks | None = None
+        self._undo_stack: UndoStack | None = None
+
+    @property
+    def file_ops(self) -> FileOpTasks:
+        """The file-operation worker (started on first use; `shutdown()` stops it)."""
+        if self._file_ops is None:
+            from memtab.gui.tasks.file_ops import FileOpTasks
+
+            self._file_ops = FileOpTasks(self._owner)
+        return self._file_ops
+
+    @property
+    def file_ops_busy(self) -> bool:
+        """Whether a file operation is queued or running (False before the first)."""
+        return self._file_ops is not None and self._file_ops.busy
+
+    @property
+    def undo_stack(self) -> UndoStack:
+        """How to take back each file operation (Edit → Undo)."""
+        if self._undo_stack is None:
+            from memtab.components.files.undo import UndoStack
+
+            self._undo_stack = UndoStack()
+        return self._undo_stack
+
+    def owned_by(self, owner: QObject) -> None:
+        """Let `owner` (the window) own the context's QObjects."""
+        self._owner.setParent(owner)
+
+    def shutdown(self) -> None:
+        """Stop the workers the context started (on window close)."""
+        if self._file_ops is not None:
+            self._file_ops.shutdown()

@@ -1,0 +1,336 @@
+"""The window's own commands, registered as actions once the Memory tab is assembled:
+Open home, Add workspace, Settings, Quit, Find, Consolidate now, pausing the writer, the
+editor's view modes, the tabs, Switch workspace, Keyboard shortcuts, About (ids
+`window.*`, `consolidation.run_now`, `writer.pause`).
+
+They act on the window through `CommandWindow` (what `MainWindow` provides) and on the
+Memory tab it shows; dialogs run through the window's seams (`exec_dialog`,
+`choose_folder`, `confirm`), which tests answer instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from memtab import __version__
+from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.editor.view import ViewMode
+from memtab.gui.memory_tab.tab import MemoryTab
+from memtab.gui.tasks.runner import TaskRunner
+from memtab.logs import log_file
+
+if TYPE_CHECKING:
+    from memtab.gui.writer.feedback import WriterFeedback
+    from memtab.gui.writer.status import WriterStatusWidget
+
+logger = logging.getLogger(__name__)
+
+OPEN_HOME_KEY = "open-home"
+_VIEW_MODE_KEYS = ("Ctrl+1", "Ctrl+2", "Ctrl+3")
+
+
+def _shows(editor: EditorPanel, mode: ViewMode) -> bool:
+    return editor.view_mode is mode
+
+
+class CommandWindow(WindowShell, Protocol):
+    """What the commands need of the window (`MainWindow`)."""
+
+    @property
+    def memory_tab(self) -> MemoryTab: ...
+
+    @property
+    def writer_status(self) -> WriterStatusWidget | None: ...
+
+    @property
+    def writer_feedback(self) -> WriterFeedback | None: ...
+
+    @property
+    def has_traces_tab(self) -> bool: ...
+
+    @property
+    def is_closing(self) -> bool: ...
+
+    def show_traces_tab(self) -> None: ...
+
+    def exec_dialog(self, dialog: QDialog) -> int: ...
+
+    def choose_folder(self, title: str, start: str) -> Path | None: ...
+
+    def confirm(self, title: str, text: str) -> bool: ...
+
+    def open_home_window(self, folder: Path) -> object: ...
+
+    def close(self) -> bool: ...
+
+
+class WindowCommands(QObject):
+    """The window's commands and their actions (see the module docstring)."""
+
+    def __init__(self, context: WindowContext, window: CommandWindow, parent: QObject) -> None:
+        """Register the commands in `context.actions`."""
+        super().__init__(parent)
+        self._context = context
+        self._window = window
+        self._home_runner: TaskRunner | None = None
+        self._register()
+
+    def _register(self) -> None:
+        add = self._context.actions.add
+        window = self._window
+        tab = window.memory_tab
+        standard = QKeySequence.StandardKey
+        add(
+            "window.open_home",
+            "&Open home…",
+            self.open_home,
+            keys=[standard.Open],
+            menu="file",
+            tip="Open another memory home (a mux/xum home, or a folder for Memtab's own)",
+        )
+        add(
+            "window.add_workspace",
+            "&Add workspace…",
+            self.add_workspace,
+            menu="file",
+            tip="Register a project folder and a workspace in this home",
+        )
+        add(
+            "window.settings",
+            "&Settings…",
+            self.open_settings,
+            keys=[standard.Preferences],
+            menu="file",
+            role=QAction.MenuRole.PreferencesRole,
+        )
+        add(
+            "window.quit",
+            "&Quit",
+            window.close,
+            keys=[standard.Quit],
+            menu="file",
+            role=QAction.MenuRole.QuitRole,
+        )
+        add(
+            "window.find",
+            "&Find…",
+            self.find_text,
+            keys=[standard.Find],
+            menu="edit",
+            tip="Find in the open file (no file open: search memories)",
+        )
+        add(
+            "consolidation.run_now",
+            "&Consolidate now",
+            self.consolidate_now,
+            keys=["Ctrl+Shift+D"],
+            menu="edit",
+            tip="Run the consolidator on this workspace's memory now",
+            enabled_when=tab.footer.consolidate_button.isEnabled,
+        )
+        add(
+            "writer.pause",
+            "Pause the memory &writer",
+            self.toggle_writer_pause,
+            keys=["Ctrl+Shift+P"],
+            menu="edit",
+            enabled_when=lambda: window.writer_status is not None,
+            text_when=self._writer_pause_text,
+        )
+        modes = QActionGroup(self)
+        modes.setExclusive(True)
+        editor = tab.editor
+        for mode, key in zip(ViewMode, _VIEW_MODE_KEYS, strict=True):
+            modes.addAction(
+                add(
+                    f"window.view_{mode.name.lower()}",
+                    mode.value,
+                    functools.partial(self.set_view_mode, mode),
+                    keys=[key],
+                    menu="view",
+                    checkable=True,
+                    checked_when=functools.partial(_shows, editor, mode),
+                )
+            )
+        modes.actions()[0].setChecked(True)
+        add("window.show_memory", "&Memory", window.show_memory_tab, keys=["Alt+1"], menu="view")
+        add(
+            "window.show_traces",
+            "&Traces",
+            window.show_traces_tab,
+            keys=["Alt+2"],
+            menu="view",
+            enabled_when=lambda: window.has_traces_tab,
+        )
+        add(
+            "window.switch_workspace",
+            "Switch &workspace…",
+            self.open_workspace_picker,
+            keys=["Ctrl+Shift+W"],
+            menu="view",
+        )
+        add(
+            "window.shortcuts",
+            "&Keyboard shortcuts",
+            self.show_shortcuts,
+            keys=[standard.HelpContents],
+            menu="help",
+        )
+        add(
+            "window.about",
+            "&About Memtab",
+            self.show_about,
+            menu="help",
+            role=QAction.MenuRole.AboutRole,
+        )
+
+    def shutdown(self) -> None:
+        """Stop the worker of Open home and Add workspace (on window close)."""
+        if self._home_runner is not None:
+            self._home_runner.shutdown()
+
+    # -- the commands ------------------------------------------------------------------------
+
+    def find_text(self) -> None:
+        """Edit → Find (Ctrl+F): find in the open file, or search memories when no file
+        is open (in the editor, its own Ctrl+F wins)."""
+        self._window.show_memory_tab()
+        tab = self._window.memory_tab
+        editor = tab.editor
+        editor.commands.update()
+        if editor.commands.find_action.isEnabled():
+            editor.find_in_file()
+        else:
+            tab.focus_search()
+
+    def consolidate_now(self) -> None:
+        """Edit → Consolidate now: the footer's button, or why it cannot start."""
+        button = self._window.memory_tab.footer.consolidate_button
+        if button.isEnabled():
+            button.click()
+        else:
+            self._context.status.show(button.toolTip() or "Consolidation cannot start now")
+
+    def toggle_writer_pause(self) -> None:
+        """Edit → Pause (Resume) the memory writer."""
+        status = self._window.writer_status
+        if status is not None:
+            status.setPaused(not status.isPaused())
+
+    def _writer_pause_text(self) -> str:
+        status = self._window.writer_status
+        paused = status is not None and status.isPaused()
+        return "Resume the memory &writer" if paused else "Pause the memory &writer"
+
+    def set_view_mode(self, mode: ViewMode) -> None:
+        """View → Source, Split, Preview: the editor's view, in front."""
+        self._window.show_memory_tab()
+        self._window.memory_tab.editor.set_view_mode(mode)
+
+    def open_workspace_picker(self) -> None:
+        """View → Switch workspace: the picker, open."""
+        self._window.show_memory_tab()
+        combo = self._window.memory_tab.picker.combo
+        combo.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if combo.isEnabled():
+            combo.showPopup()
+
+    def open_settings(self) -> None:
+        """File → Settings."""
+        from memtab.gui.settings.dialog import SettingsDialog  # loads the engines' settings
+
+        window = self._window
+        dialog = SettingsDialog(window.as_widget(), home=self._context.home)
+        if window.exec_dialog(dialog):
+            self._context.status.show("Settings saved; they apply from the next run.")
+            if dialog.sources_changed:  # other agents' memory is looked for elsewhere now
+                window.memory_tab.rescan_all()
+            if window.writer_feedback is not None:
+                window.writer_feedback.reload_settings()
+
+    def show_shortcuts(self) -> None:
+        """Help → Keyboard shortcuts: the table made from the registered actions."""
+        from memtab.gui.window.menus import shortcut_rows
+        from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
+
+        rows = shortcut_rows(self._context.actions)
+        self._window.exec_dialog(ShortcutsDialog(rows, self._window.as_widget()))
+
+    def show_about(self) -> None:
+        """Help → About."""
+        QMessageBox.about(self._window.as_widget(), "About Memtab", self.about_text())
+
+    def about_text(self) -> str:
+        """Help → About: the version, the home and where the log is."""
+        log = log_file()
+        log_line = (
+            f"Log: <code>{html.escape(str(log))}</code>"
+            if log is not None
+            else "Log: not written (run with --verbose to log to the terminal)"
+        )
+        root = html.escape(str(self._context.home.root))
+        return (
+            f"<b>Memtab {__version__}</b><p>Browse, edit and consolidate the memories your "
+            f"coding agents keep.</p><p>Home: <code>{root}</code></p><p>{log_line}</p>"
+        )
+
+    def add_workspace(self) -> None:
+        """File → Add workspace: register a project and workspace, then show it."""
+        from memtab.gui.window.home_dialogs import AddWorkspaceDialog
+
+        window = self._window
+        tab = window.memory_tab
+        scan = tab.scan
+        dialog = AddWorkspaceDialog(
+            self._context.home,
+            scan.registry if scan else None,
+            self._home_jobs(),
+            window.as_widget(),
+        )
+        if window.exec_dialog(dialog) and dialog.workspace_id is not None:
+            window.show_memory_tab()
+            if tab.switch_workspace(dialog.workspace_id):
+                self._context.status.show(f"Added workspace {dialog.name_edit.text()}")
+
+    def open_home(self) -> None:
+        """File → Open home: choose a folder; it opens in a new window, this one closes."""
+        from memtab.gui.window.home_dialogs import describe_home_folder
+
+        start = str(self._context.home.root.parent)
+        folder = self._window.choose_folder("Open a memory home", start)
+        if folder is None:
+            return
+        self._home_jobs().submit_latest(
+            OPEN_HOME_KEY, functools.partial(describe_home_folder, folder.absolute())
+        )
+
+    def _home_jobs(self) -> TaskRunner:
+        """The worker of File → Open home and Add workspace (started on first use)."""
+        if self._home_runner is None:
+            self._home_runner = TaskRunner("home", parent=self)
+            self._home_runner.latest_finished.connect(self._on_home_runner_latest_finished)
+        return self._home_runner
+
+    @Slot(str, object)
+    def _on_home_runner_latest_finished(self, key: str, result: object) -> None:
+        from memtab.gui.window.home_dialogs import HomeFolder
+
+        window = self._window
+        if key != OPEN_HOME_KEY or not isinstance(result, HomeFolder) or window.is_closing:
+            return
+        if not result.can_open:
+            self._context.status.show(result.note or f"Cannot open {result.path}")
+            return
+        if result.note is not None and not window.confirm("Open this folder?", result.note):
+            return
+        if window.memory_tab.confirm_close():
+            window.open_home_window(result.path)
