@@ -28,10 +28,9 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
-
-from memtab.sync.objects import Identity
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +63,14 @@ _OFFLINE = re.compile(
     r"|The remote end hung up|Could not read from remote repository|Name or service not known",
     re.IGNORECASE,
 )
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who commits."""
+
+    name: str
+    email: str
 
 
 class GitError(Exception):

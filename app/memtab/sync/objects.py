@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from memtab.sync.git import Identity
+
 if TYPE_CHECKING:
     from memtab.sync.git import Git
 
@@ -56,14 +58,6 @@ class NewCommit:
     changes: Mapping[str, Change]
     message: str
     merge: Sequence[str] = ()
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Who commits."""
-
-    name: str
-    email: str
 
 
 class ObjectMissingError(Exception):

@@ -28,7 +28,7 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError
 from memtab.sync.engine import RunOutcome, SyncCancelledError, SyncRun
 from memtab.sync.export import Committer, SyncedStore
-from memtab.sync.git import Git, GitError, find_git
+from memtab.sync.git import Git, GitError, Identity, find_git
 from memtab.sync.layout import (
     DEFAULT_BRANCH,
     DEFAULT_TARGET,
@@ -42,7 +42,7 @@ from memtab.sync.layout import (
     remove_target,
     save_target,
 )
-from memtab.sync.objects import Identity, ObjectMissingError, Repository
+from memtab.sync.objects import ObjectMissingError, Repository
 from memtab.sync.scopes import open_scope_store, read_scope, record_outside_changes
 from memtab.sync.state import SyncState, load_state, save_state
 

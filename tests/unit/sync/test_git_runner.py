@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.filesystems import filesystem_of, parse_mountinfo, probe_locks
-from memtab.sync.git import Git, classify_network_error
-from memtab.sync.objects import Identity, NewCommit, Repository
+from memtab.sync.git import Git, Identity, classify_network_error
+from memtab.sync.objects import NewCommit, Repository
 
 from .machines import bare_repository
 

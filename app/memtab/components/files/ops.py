@@ -1,4 +1,5 @@
-"""File operations the tree offers — create, move, delete, pin — as plain, Qt-free jobs.
+"""File operations the tree offers — create, move, delete, pin, restore a version — as
+plain, Qt-free jobs.
 
 Each function runs on the file-operations worker (never the GUI thread: the store takes
 cross-process locks that a running mux may hold) and returns an `OpResult` instead of
@@ -21,9 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from memtab.store import orphans
 from memtab.store.files import content_sha256
+from memtab.store.history.describe import display_name
+from memtab.store.history.undo import HistoryError, restore
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
-from memtab.store.paths import PathError, VirtualPath
+from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
 if TYPE_CHECKING:
     from memtab.components.tree.scan import HomeScan
@@ -230,3 +233,44 @@ def orphan_file_title(dir_name: str, relative: str) -> str:
 def orphan_physical(home: Home, dir_name: str, relative: str) -> Path:
     """Where an orphan file lives."""
     return home.projects_root / dir_name / relative
+
+
+def restore_file(
+    store: MemoryStore,
+    path: VirtualPath | str,
+    version_id: str,
+    to: VirtualPath | None = None,
+    *,
+    allow_unkept: bool = False,
+) -> OpResult:
+    """Make a file hold one of its versions again (a deleted one comes back with its pins
+    and usage, beside a newer file of the same name; `to`: elsewhere, never over a file).
+    `created` names the file when the restore made one (to select and open it).
+    `allow_unkept`: even when history cannot keep what it replaces (the user chose to)."""
+    name = display_name(str(path))
+    failed = f"Restoring {name} failed"
+    try:
+        target = to if to is not None else parse_file_path(str(path))
+        existed = store.kind_of(target) is not None
+        if to is not None and existed:
+            return OpResult(failed, error=f"Something exists at {to}; choose another path")
+        result = restore(
+            store,
+            str(path),
+            version_id,
+            to=str(to) if to is not None else None,
+            allow_unkept=allow_unkept,
+        )
+    except (HistoryError, MemoryStoreError, PathError, OSError) as error:
+        return OpResult.failed(failed, error)
+    restored = parse_file_path(result.path)
+    touched = tuple(filter(None, [_physical(store, restored)]))
+    if result.unchanged:
+        return OpResult(f"{restored} already holds that version", touched=touched)
+    beside = restored != target
+    if beside:
+        message = f"Restored {name} as {restored.name} ({name} is taken by a newer file)"
+    else:
+        message = f"Restored {restored}"
+    created = restored if beside or not existed else None
+    return OpResult(message, created=created, touched=touched)

@@ -26,8 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from memtab.components.files import ops as file_ops
-from memtab.components.files.ops import OpResult
-from memtab.components.history.history import restore_file
+from memtab.components.files.ops import OpResult, restore_file
 from memtab.humanize import plural
 from memtab.store.files import content_sha256
 from memtab.store.history.undo import HistoryError, content_of
@@ -427,7 +426,7 @@ def restore(
     *,
     allow_unkept: bool = False,
 ) -> OpResult:
-    """`components.history.history.restore_file`, remembering what the file held before: a file the
+    """`ops.restore_file`, remembering what the file held before: a file the
     restore brought back goes again (to Recently deleted), a file it gave an older
     content gets the newer one back."""
     with store.collecting_changes() as changes:

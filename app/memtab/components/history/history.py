@@ -18,21 +18,17 @@ from typing import TYPE_CHECKING
 
 from memtab import humanize
 from memtab.components.cancel import CancelToken
-from memtab.components.files.ops import OpResult
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.tree import SECTION_TITLES, SectionId
 from memtab.fs.atomic import encode_utf8
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
-from memtab.store.history.describe import display_name
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.sync import SyncReport, sync_external
 from memtab.store.history.undo import (
-    HistoryError,
     TrashItem,
     content_of,
     file_history,
-    restore,
     text_of,
     trash,
 )
@@ -279,54 +275,6 @@ def version_diff(
     """The diff from a version (a deletion: what was deleted) to the file now.
     HistoryError when history no longer has the version's content."""
     return compute_diff(text_of(content_of(home, version)), text_of(current), ctx)
-
-
-def restore_file(
-    store: MemoryStore,
-    path: VirtualPath | str,
-    version_id: str,
-    to: VirtualPath | None = None,
-    *,
-    allow_unkept: bool = False,
-) -> OpResult:
-    """Make a file hold one of its versions again (a deleted one comes back with its pins
-    and usage, beside a newer file of the same name; `to`: elsewhere, never over a file).
-    `created` names the file when the restore made one (to select and open it).
-    `allow_unkept`: even when history cannot keep what it replaces (the user chose to)."""
-    name = display_name(str(path))
-    failed = f"Restoring {name} failed"
-    try:
-        target = to if to is not None else parse_file_path(str(path))
-        existed = store.kind_of(target) is not None
-        if to is not None and existed:
-            return OpResult(failed, error=f"Something exists at {to}; choose another path")
-        result = restore(
-            store,
-            str(path),
-            version_id,
-            to=str(to) if to is not None else None,
-            allow_unkept=allow_unkept,
-        )
-    except (HistoryError, MemoryStoreError, PathError, OSError) as error:
-        return OpResult.failed(failed, error)
-    restored = parse_file_path(result.path)
-    touched = _physical(store, restored)
-    if result.unchanged:
-        return OpResult(f"{restored} already holds that version", touched=touched)
-    beside = restored != target
-    if beside:
-        message = f"Restored {name} as {restored.name} ({name} is taken by a newer file)"
-    else:
-        message = f"Restored {restored}"
-    created = restored if beside or not existed else None
-    return OpResult(message, created=created, touched=touched)
-
-
-def _physical(store: MemoryStore, path: VirtualPath) -> tuple[str, ...]:
-    try:
-        return (str(store.physical(path)),)
-    except (PathError, MemoryStoreError):
-        return ()
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,14 @@
 """What the Memory tab's tree says about a row besides its name: tooltips and the text a
-screen reader reads after the name (Qt-free; `gui/tree/model` asks for them
-by role).
+screen reader reads after the name (Qt-free; `gui/tree/model` asks for them by role).
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 from memtab import humanize
 from memtab.components import glossary
-from memtab.components.activity.badges import Badge
 from memtab.components.tree.tree import NodeKind, SectionId, TreeNode
 
 logger = logging.getLogger(__name__)
@@ -18,7 +17,13 @@ PIN_NOTE = glossary.PINS_WITH_MUX
 """What a pinned file's tooltip says about mux until the tab knows whether it runs."""
 
 
-def file_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) -> str:
+class BadgeSentence(Protocol):
+    """A row's "agent edited" badge, as its tooltip says it (`activity.badges.Badge`)."""
+
+    def sentence(self, now: int | None = None) -> str: ...
+
+
+def file_tooltip(node: TreeNode, badge: BadgeSentence | None, pin_note: str = PIN_NOTE) -> str:
     """The tooltip of a file row: path, description, size, times, usage and state."""
     lines = [str(node.path) if node.path is not None else (node.physical or node.name)]
     if node.description:
@@ -49,7 +54,7 @@ def file_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) 
     return "\n".join(lines)
 
 
-def describe_for_accessibility(node: TreeNode, badge: Badge | None) -> str:
+def describe_for_accessibility(node: TreeNode, badge: BadgeSentence | None) -> str:
     """What a screen reader says after a row's name."""
     if node.kind is NodeKind.SECTION:
         parts = [humanize.plural(node.file_count, "file")]
@@ -87,7 +92,9 @@ def describe_for_accessibility(node: TreeNode, badge: Badge | None) -> str:
     return ""
 
 
-def row_tooltip(node: TreeNode, badge: Badge | None, pin_note: str = PIN_NOTE) -> str | None:
+def row_tooltip(
+    node: TreeNode, badge: BadgeSentence | None, pin_note: str = PIN_NOTE
+) -> str | None:
     """The tooltip of any row: a file's details, a folder's or section's counts."""
     if node.kind is NodeKind.FILE:
         return file_tooltip(node, badge, pin_note)

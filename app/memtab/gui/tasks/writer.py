@@ -39,11 +39,11 @@ import functools
 import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
 from memtab.components.activity.changes import ChangeSummary
-from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.tasks.runner import TaskContext, TaskFunction, TaskRunner
 from memtab.store.home import Home, PathKind, PathPlace
 from memtab.writer.lock import WriterLock
@@ -52,6 +52,15 @@ from memtab.writer.run import WriterRunResult
 from memtab.writer.service import PollResult, WriterService
 
 logger = logging.getLogger(__name__)
+
+
+class PathsReporter(Protocol):
+    """What reports changed paths of the home (`gui.activity.watch.HomeWatcher`)."""
+
+    @property
+    def paths_changed(self) -> SignalInstance:
+        """Signal(list[str]): the paths that changed."""
+        ...
 
 
 class WriterActivity(enum.StrEnum):
@@ -160,8 +169,8 @@ class WriterSupervisor(QObject):
         """The Qt-free service the worker jobs call."""
         return self._service
 
-    def attach(self, watcher: HomeWatcher) -> None:
-        """Listen to a home watcher (it must watch this supervisor's home)."""
+    def attach(self, watcher: PathsReporter) -> None:
+        """Listen to a home watcher (`HomeWatcher`; it must watch this supervisor's home)."""
         watcher.paths_changed.connect(self._on_watcher_paths_changed)
 
     def start(self) -> None:

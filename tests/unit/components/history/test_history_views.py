@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from memtab.components.files.ops import restore_file
 from memtab.components.history.diff import join_diffs, parse_unified_diff
 from memtab.components.history.history import (
     load_file_history,
     load_trash,
     record_external_changes,
-    restore_file,
     version_diff,
 )
 from memtab.components.history.runs import (
