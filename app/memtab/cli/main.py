@@ -59,6 +59,7 @@ COMMAND_MODULES = {
     "memtab.cli.doctor_commands": ("doctor",),
     "memtab.cli.model_commands": ("models", "settings"),
     "memtab.cli.sync_commands": ("sync", "conflicts"),
+    "memtab.cli.check_commands": ("check",),
 }
 _OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
 # Commands that write to the home (history's record of outside changes counts): each

@@ -22,9 +22,10 @@ not, whatever the units say.
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
 from memtab.consolidation.plan import (
@@ -42,7 +43,7 @@ from memtab.store.files import FileContent
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.records import FileVersions, RunOp
 from memtab.store.home import Home
-from memtab.store.journal import JournalOp
+from memtab.store.journal import JournalOp, Trigger
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError, parse_virtual_path
 from memtab.store.tool import ToolArgumentError, parse_tool_request
@@ -195,6 +196,63 @@ def _find_holders(store: MemoryStore, holders: LineHolders) -> None:
         for path, content in store.read_many(file.path for file in listing.files):
             if isinstance(content, FileContent) and not content.binary:
                 holders.update_text(str(path), content.content)
+
+
+def plan_from_calls(
+    store: MemoryStore,
+    calls: Sequence[Mapping[str, Any]],
+    *,
+    plan_id: str,
+    created_at: int,
+    summary: str,
+    provider: str,
+    model: str | None = None,
+    trigger: Trigger = "manual",
+) -> ConsolidationPlan:
+    """A plan of given tool calls (a check's fixes), made as a run's plan is checked: each
+    call replayed in order on a scratch copy of the workspace's scopes, its files, diff
+    and words taken from what it did there. A call that does nothing there (its text is
+    gone) is a refused op. The plan is reviewed and applied like any other."""
+    workspace = store.workspace
+    if workspace is None:
+        raise PlanError("a plan changes a workspace's scopes; none was given")
+    draft = ConsolidationPlan(
+        id=plan_id,
+        created_at=created_at,
+        home=str(store.home.root),
+        workspace_id=workspace.id,
+        trigger=trigger,
+        summary=summary,
+        ops=tuple(
+            PlannedOp(
+                index=number,
+                command=str(call.get("command", "")),
+                path=str(call.get("path", "")),
+                arguments=dict(call),
+                proposed=True,
+            )
+            for number, call in enumerate(calls, 1)
+        ),
+        provider=provider,
+        model=model,
+    )
+    contents: dict[str, str] = {}
+    refused = CheckedPlan()
+    try:
+        with scratch_home() as scratch_dir:
+            scratch = Home(Path(scratch_dir) / "home")
+            named = _named_by(draft)  # as check_ops will copy them
+            copy_scopes(store, scratch, lambda path: _under(str(path), named))
+            replay_store = MemoryStore(scratch, workspace, record_history=False)
+            replayed = _replay(draft, replay_store, refused, contents)
+    except OSError as error:
+        raise PlanError(f"the plan could not be made ({error.strerror or error})") from None
+    ops = planned_ops(scratch, replayed, calls, contents.get)
+    ops = tuple(
+        replace(op, note=refused.unchecked[op.index]) if op.index in refused.unchecked else op
+        for op in ops
+    )
+    return replace(draft, ops=ops)
 
 
 def _check_call(op: PlannedOp) -> None:

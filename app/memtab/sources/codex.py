@@ -3,9 +3,12 @@ projects it has been trusted in (`config.toml`). The layout is in `layouts.py`."
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
+import re
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 
 from memtab.sources.model import Layout, Source, linked_root_reason, source_id
@@ -76,3 +79,24 @@ def codex_projects(root: Path) -> list[str]:
     if not isinstance(projects, dict):
         return []
     return sorted(p for p in projects if isinstance(p, str) and os.path.isabs(p))
+
+
+_BUCKET = re.compile(r"^[0-9a-f]{16}$")
+
+
+def bucket_name(cwd: str) -> str:
+    """The per-directory bucket an older Codex kept a working directory's memory in:
+    the first 16 hex digits of the sha256 of the directory, canonical when it exists
+    (openai/codex `memory_bucket_for_cwd`: `normalize_for_path_comparison`, else as given)."""
+    normalized = os.path.realpath(cwd) if os.path.exists(cwd) else cwd
+    return hashlib.sha256(normalized.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def bucket_project(relative: str, known: Iterable[str]) -> str | None:
+    """The directory of the bucket a file of Codex's `memories/` is in (`<bucket>/memory/…`),
+    found among the `known` project paths; None for a file outside a bucket, or a bucket
+    of a directory Memtab does not know."""
+    bucket = relative.split("/", 1)[0]
+    if "/" not in relative or not _BUCKET.match(bucket):
+        return None
+    return next((path for path in known if bucket_name(path) == bucket), None)

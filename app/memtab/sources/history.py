@@ -72,8 +72,12 @@ def file_at(source: Source, sha: str, relative: str) -> str:
     return output[:MAX_FILE_BYTES]
 
 
-def run_git(root: Path, arguments: list[str]) -> str:
-    """git's output (UTF-8, errors replaced); SourceError with a one-line reason."""
+def run_git(
+    root: Path, arguments: list[str], *, stdin: bytes | None = None, accept: tuple[int, ...] = (0,)
+) -> str:
+    """git's output (UTF-8, errors replaced); SourceError with a one-line reason. `stdin`
+    is given to git (none otherwise); `accept`: the exit statuses that are not a failure
+    (`check-ignore` exits 1 when nothing is ignored)."""
     git = shutil.which("git")
     if git is None:
         raise SourceError("git is not installed")
@@ -86,14 +90,14 @@ def run_git(root: Path, arguments: list[str]) -> str:
             capture_output=True,
             timeout=GIT_TIMEOUT_S,
             env=environment,
-            stdin=subprocess.DEVNULL,
+            input=stdin if stdin is not None else b"",
             check=False,
         )
     except subprocess.TimeoutExpired:
         raise SourceError(f"git took longer than {GIT_TIMEOUT_S:.0f} s in {root}") from None
     except OSError as error:
         raise SourceError(f"cannot run git: {error.strerror or error}") from None
-    if completed.returncode != 0:
+    if completed.returncode not in accept:
         message = completed.stderr.decode("utf-8", "replace").strip().splitlines()
         reason = message[-1] if message else f"git exited with status {completed.returncode}"
         raise SourceError(reason.removeprefix("fatal: "))

@@ -1,0 +1,140 @@
+"""Command lines in a memory's code: which are commands, and what each one runs.
+
+Only well-formed command lines count: a code span or a line of a shell block that a POSIX
+shell would split without error, whose first word is a program name. Inline code is a
+command only when its program is a well-known developer tool (`known_programs.py`): a
+span like `about get` is a sub-command quoted in prose, not a program named `about`. A
+line of a block marked as shell (```bash, ```sh…) is a command whatever its program; a
+`$ ` prompt marks one in any block. Chains (`&&`, `||`, `;`, `|`) are split; `cd DIR &&`
+sets the directory of what follows; `sudo`, `env`, `time`, assignments (`FOO=1 make`)
+are looked through.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from memtab.check.known_programs import KNOWN_PROGRAMS, SHELL_BUILTINS
+from memtab.check.markdown import Line
+
+SHELL_BLOCKS = frozenset(
+    {"sh", "bash", "shell", "zsh", "ksh", "fish", "console", "shell-session", "terminal", "cmd"}
+)
+# Blocks whose lines are a session: commands after a prompt, output otherwise.
+SESSION_BLOCKS = frozenset({"console", "shell-session", "terminal"})
+_PROMPT = re.compile(r"^\s*(?:\(\S+\)\s*)?[$%❯›]\s+")
+_PROGRAM = re.compile(r"^[A-Za-z0-9][\w.+-]*$")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", ";;"})
+_WRAPPERS = frozenset({"sudo", "doas", "env", "time", "nohup", "nice", "command", "exec"})
+_MAX_COMMAND_CHARS = 500
+
+
+@dataclass(frozen=True)
+class Command:
+    """One simple command of a chain: its words (the program first), the directory a
+    `cd` before it in the chain moved to (None: where the chain started), and whether
+    it came from a shell block or prompt (True) or from inline code (False)."""
+
+    words: tuple[str, ...]
+    directory: str | None
+    in_shell_block: bool
+
+    @property
+    def program(self) -> str:
+        return self.words[0]
+
+    @property
+    def arguments(self) -> tuple[str, ...]:
+        return self.words[1:]
+
+
+def commands_of(line: Line) -> Iterator[Command]:
+    """The commands a line's code holds (see the module doc)."""
+    if line.block is not None:
+        text = line.text
+        prompted = _PROMPT.match(text)
+        if prompted is not None:
+            yield from _chain(text[prompted.end() :], shell=True)
+        elif line.block in SHELL_BLOCKS and line.block not in SESSION_BLOCKS:
+            yield from _chain(text, shell=True)
+        return
+    for span in line.spans:
+        prompted = _PROMPT.match(span)
+        if prompted is not None:
+            yield from _chain(span[prompted.end() :], shell=True)
+        else:  # a command line of a well-known tool, not a name quoted in prose
+            yield from (
+                c
+                for c in _chain(span, shell=False)
+                if c.program in KNOWN_PROGRAMS and len(c.words) > 1
+            )
+
+
+def _chain(text: str, *, shell: bool) -> Iterator[Command]:
+    text = text.strip()
+    if not text or text.startswith("#") or len(text) > _MAX_COMMAND_CHARS:
+        return
+    if text.endswith("\\"):  # a continued line: the rest is on the next one
+        text = text[:-1]
+    try:
+        lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        lexer.commenters = "#"
+        tokens = list(lexer)
+    except ValueError:  # unbalanced quotes: not a command line
+        return
+    directory: str | None = None
+    for words in _split(tokens):
+        command = _simple(words)
+        if command is None:
+            return  # a subshell, a redirection-only part: not a plain command line
+        if command[0] == "cd":
+            directory = command[1] if len(command) == 2 else None
+            if directory is None:
+                return
+            continue
+        if command[0] in SHELL_BUILTINS:
+            continue
+        if not _PROGRAM.match(command[0]):
+            if "/" in command[0]:  # ./scripts/x.sh: a path, checked as one
+                continue
+            return
+        yield Command(tuple(command), directory, shell)
+
+
+def _split(tokens: list[str]) -> Iterator[list[str]]:
+    words: list[str] = []
+    for token in tokens:
+        if token in _SEPARATORS:
+            if words:
+                yield words
+            words = []
+        else:
+            words.append(token)
+    if words:
+        yield words
+
+
+def _simple(words: list[str]) -> list[str] | None:
+    """The words from the program on: assignments and wrappers dropped, redirections
+    cut. None when this is not a simple command (a subshell, a function)."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if _ASSIGNMENT.match(word):
+            index += 1
+        elif word in _WRAPPERS:
+            index += 1
+            while index < len(words) and words[index].startswith("-"):
+                index += 2 if words[index] in ("-u", "-g", "-n") else 1
+        else:
+            break
+    rest = words[index:]
+    if not rest or any(w in ("(", ")", "{", "}") for w in rest[:1]):
+        return None
+    cut = next((i for i, w in enumerate(rest) if w[:1] in "<>" or w in ("(", ")")), len(rest))
+    return rest[:cut] or None

@@ -1,0 +1,330 @@
+"""What a check reads: every memory file, with the project it belongs to and the checkout
+it is checked against (docs/formats.md §19.1).
+
+mux's files: the global scope once, each registered project's project scope once, each
+workspace's workspace scope once (`--workspace`: that workspace's three). A project file
+is checked against the project's path in the registry; a workspace file against the
+workspace's own checkout (its registered path: mux's worktree), else its project's.
+Other agents' files (`memtab.sources`) know their project: Claude Code's project memory
+directory decodes to one, a project's instruction files and `.loki/memory` sit in it,
+and an older Codex's per-directory bucket is named by a hash of its directory
+(`sources.codex.bucket_project`). Files of no project (user-level memory, Codex's
+`memories/`) are global: they are checked for links, disagreements and use, not
+against any code.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memtab.check.model import Agent, FindingScope
+from memtab.sources.codex import bucket_project
+from memtab.sources.config import SourceContext
+from memtab.sources.content import read_source_file
+from memtab.sources.discovery import scan
+from memtab.sources.listing import source_file
+from memtab.sources.model import (
+    FileKind,
+    Layout,
+    Source,
+    SourceError,
+    SourceFile,
+    SourceListing,
+)
+from memtab.store.errors import MemoryStoreError
+from memtab.store.files import FileContent
+from memtab.store.home import Home
+from memtab.store.meta import MetaEntry
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath
+from memtab.store.registry import MULTI_PROJECT_KEY, Registry, Workspace
+from memtab.store.scopes import ScopeStore
+
+logger = logging.getLogger(__name__)
+
+GLOBAL_GROUP = ""
+
+
+@dataclass(frozen=True)
+class Document:
+    """One memory file to check (see the module doc).
+
+    `group`: whose facts it is compared with — `GLOBAL_GROUP` for memory of no project,
+    else a project's (or an unknown project's) key; a workspace file is also compared
+    only within its `workspace`. `link_root`: relative links must stay inside it.
+    `scope_roots`: where `/memories/<scope>/…` links of a mux file resolve.
+    `last_used_ms`: when an agent last read or wrote it (None: unknown, not checked for
+    staleness: other agents' files).
+    """
+
+    key: str
+    path: str
+    agent: Agent
+    scope: FindingScope
+    text: str
+    project: str | None = None
+    workspace: str | None = None
+    checkout: Path | None = None
+    group: str = GLOBAL_GROUP
+    physical: Path | None = None
+    link_root: Path | None = None
+    scope_roots: dict[str, Path] = field(default_factory=dict, compare=False)
+    modified_ms: int = 0
+    last_used_ms: int | None = None
+    plannable: bool = False
+    record: bool = False
+    """A record of what happened (a session summary, an episode, a handoff): what it
+    names is history, not a claim about the code now; only its links are checked."""
+    history_key: str | None = None
+    reread: Callable[[], Document | None] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Collected:
+    """Every document of a check, the projects they belong to, and what could not be read."""
+
+    documents: tuple[Document, ...]
+    projects: tuple[str, ...]
+    problems: tuple[str, ...]
+
+
+def collect(
+    home: Home,
+    registry: Registry,
+    workspace_id: str | None = None,
+    *,
+    sources: SourceContext | None = None,
+) -> Collected:
+    """The documents of a check of the whole home, or of one workspace's view of it."""
+    problems: list[str] = []
+    documents = list(_mux_documents(home, registry, workspace_id, problems))
+    if sources is not None:
+        chosen = registry.require_workspace(workspace_id) if workspace_id else None
+        documents += _source_documents(sources, registry, chosen, problems)
+    projects = sorted({d.project for d in documents if d.project is not None})
+    return Collected(tuple(documents), tuple(projects), tuple(problems))
+
+
+def checkout_of(path: str | None) -> Path | None:
+    """The directory a project or workspace path names, if it is one on this disk."""
+    if not path or path == MULTI_PROJECT_KEY or not os.path.isabs(path):
+        return None
+    return Path(path) if os.path.isdir(path) else None
+
+
+# --- mux ------------------------------------------------------------------------------
+
+
+def _mux_documents(
+    home: Home, registry: Registry, workspace_id: str | None, problems: list[str]
+) -> Iterator[Document]:
+    if workspace_id is not None:
+        workspace = registry.require_workspace(workspace_id)
+        store = ScopeStore(home, workspace, record_history=False)
+        for scope in SCOPE_ORDER:
+            if store.unavailable_reason(scope) is None:
+                yield from _scope_documents(store, scope, problems)
+        return
+    yield from _scope_documents(ScopeStore(home, record_history=False), Scope.GLOBAL, problems)
+    for workspace in _projects(registry).values():
+        store = ScopeStore(home, workspace, record_history=False)
+        yield from _scope_documents(store, Scope.PROJECT, problems)
+    for workspace in registry.workspaces:
+        store = ScopeStore(home, workspace, record_history=False)
+        yield from _scope_documents(store, Scope.WORKSPACE, problems)
+
+
+def _projects(registry: Registry) -> dict[str, Workspace]:
+    """Each project with project memory, and a workspace that sees it (a stand-in for a
+    project without workspaces: project memory is the project's, whoever looks)."""
+    found: dict[str, Workspace] = {}
+    for workspace in registry.workspaces:
+        identity = workspace.project_identity
+        if identity is not None:
+            found.setdefault(identity, workspace)
+    for project in registry.projects:
+        if project.path != MULTI_PROJECT_KEY and project.path not in found:
+            found[project.path] = Workspace(
+                id="",
+                name=project.display_name,
+                path=project.path,
+                project_path=project.path,
+                project_name=project.display_name,
+            )
+    return found
+
+
+def _scope_documents(store: ScopeStore, scope: Scope, problems: list[str]) -> Iterator[Document]:
+    listing = store.list_scope(scope, read_files=False)
+    if listing.error:
+        problems.append(listing.error)
+    if not listing.files:
+        return
+    meta = store.meta_entries()
+    paths = [entry.path for entry in listing.files if not entry.binary]
+    modified = {entry.path: entry.modified_at_ms for entry in listing.files}
+    for path, content in store.read_many(paths):
+        if isinstance(content, Exception):
+            problems.append(f"{path}: {content}")
+            continue
+        yield _mux_document(store, scope, path, content, modified[path], meta)
+
+
+def _mux_document(
+    store: ScopeStore,
+    scope: Scope,
+    path: VirtualPath,
+    content: FileContent,
+    modified_ms: int,
+    meta: dict[str, MetaEntry],
+) -> Document:
+    workspace = store.workspace
+    project = store.project_path
+    if scope is Scope.GLOBAL:
+        checkout, group, project, workspace_id = None, GLOBAL_GROUP, None, None
+    elif scope is Scope.PROJECT:
+        checkout, group, workspace_id = checkout_of(project), f"project:{project}", None
+    else:
+        assert workspace is not None
+        workspace_id = workspace.id
+        checkout = checkout_of(workspace.path) or checkout_of(project)
+        group = f"project:{project}" if project else f"workspace:{workspace.id}"
+    entry = meta.get(store.meta_key(path))
+    used = [entry.last_accessed_at, entry.last_write_at] if entry is not None else []
+    last_used = max([modified_ms, *(t for t in used if t is not None)])
+    roots = {s.value: store.root(s) for s in SCOPE_ORDER if store.unavailable_reason(s) is None}
+
+    def reread() -> Document | None:
+        try:
+            fresh = store.read(str(path))
+        except (MemoryStoreError, PathError, OSError):
+            return None
+        try:
+            changed = int(store.physical(path).stat().st_mtime * 1000)
+        except (OSError, PathError):
+            changed = modified_ms
+        return _mux_document(store, scope, path, fresh, changed, store.meta_entries())
+
+    return Document(
+        key=f"mux:{scope.value}:{workspace_id or project or ''}:{path}",
+        path=str(path),
+        agent="mux",
+        scope=scope.value,
+        text=content.content,
+        project=project,
+        workspace=workspace_id,
+        checkout=checkout,
+        group=group,
+        physical=store.root(scope).joinpath(*path.segments),
+        link_root=store.root(scope),
+        scope_roots=roots,
+        modified_ms=modified_ms,
+        last_used_ms=last_used,
+        plannable=not content.over_cap,
+        history_key=store.history_key(scope),
+        reread=reread,
+    )
+
+
+_RECORD_FOLDERS = {
+    Layout.CODEX_MEMORIES: ("rollout_summaries", "raw_memories"),
+    Layout.LOKI: ("episodic", "handoffs", "ledgers"),
+}
+_RECORD_NAMES = {Layout.CODEX_MEMORIES: ("raw_memories.md",), Layout.LOKI: ("failures.jsonl",)}
+
+
+def is_record(source: Source, file: SourceFile) -> bool:
+    """Whether a file records what happened rather than what holds (see `Document`):
+    Claude Code's session summaries, Codex's rollout summaries and raw memories,
+    loki-mode's episodes, handoffs, ledgers and failures."""
+    if file.kind is FileKind.SESSION_SUMMARY:
+        return True
+    parts = file.relative.split("/")
+    if source.layout is Layout.CODEX_MEMORIES and len(parts) > 2 and parts[1] == "memory":
+        parts = parts[2:]  # an older Codex's per-directory bucket
+    return parts[0] in _RECORD_FOLDERS.get(source.layout, ()) or (
+        len(parts) == 1 and parts[0] in _RECORD_NAMES.get(source.layout, ())
+    )
+
+
+# --- other agents -----------------------------------------------------------------------
+
+
+def _source_documents(
+    context: SourceContext,
+    registry: Registry,
+    workspace: Workspace | None,
+    problems: list[str],
+) -> Iterator[Document]:
+    discovery, listings = scan(context)
+    known = [
+        *(p.path for p in registry.projects),
+        *(ws.path for ws in registry.workspaces if ws.path),
+        *(s.project for s in discovery.sources if s.project),
+    ]
+    wanted = None
+    if workspace is not None:
+        wanted = {p for p in (workspace.project_identity, workspace.path) if p}
+    for listing in listings:
+        if listing.error:
+            problems.append(listing.error)
+        for file in listing.files:
+            project = _project_of(listing, file, known)
+            of_project = project is not None or listing.source.layout in _PROJECT_LAYOUTS
+            if wanted is not None and of_project and project not in wanted:
+                continue
+            document = _source_document(listing.source, file, project)
+            if document is not None:
+                yield document
+
+
+def _project_of(listing: SourceListing, file: SourceFile, known: list[str]) -> str | None:
+    source = listing.source
+    if source.layout is Layout.CODEX_MEMORIES:
+        return bucket_project(file.relative, known)
+    return source.project
+
+
+_PROJECT_LAYOUTS = frozenset(
+    {Layout.CLAUDE_MEMORY, Layout.CLAUDE_PROJECT, Layout.CODEX_PROJECT, Layout.LOKI}
+)
+
+
+def _source_document(source: Source, file: SourceFile, project: str | None) -> Document | None:
+    try:
+        content = read_source_file(source, file)
+    except SourceError as error:
+        logger.info("Check: %s", error)
+        return None
+    if content.binary:
+        return None
+    of_project = project is not None or source.layout in _PROJECT_LAYOUTS
+    if project is not None:
+        group = f"project:{project}"
+    elif of_project:
+        group = f"source:{source.id}"
+    else:
+        group = GLOBAL_GROUP
+
+    def reread() -> Document | None:
+        fresh = source_file(source, file.relative)
+        return _source_document(source, fresh, project) if fresh is not None else None
+
+    return Document(
+        key=file.id,
+        path=file.id,
+        agent=source.agent,
+        scope="project" if of_project else "global",
+        text=content.text,
+        project=project,
+        checkout=checkout_of(project),
+        group=group,
+        physical=None if content.rendered else file.physical,
+        link_root=source.root,
+        modified_ms=file.modified_at_ms,
+        record=is_record(source, file),
+        reread=reread,
+    )

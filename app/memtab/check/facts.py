@@ -1,0 +1,185 @@
+"""Two memories that disagree on one fact: a service's port, a product's version, a
+setting's value (docs/formats.md §19.3).
+
+Precision over recall. A fact is read only from a line that states it plainly — no
+"instead of", "was", "e.g.", "upgrade", "or", no second value of the same kind on the
+line — in one of three forms:
+
+- a port: "<service> runs|listens|is served… on (port) N", "<service> port: N",
+  "<service> at localhost:N"; the service is the words right before (at most four:
+  "Redis in docker-compose"), so two services are never one;
+- a version of a well-known product: "Postgres 16", "Python 3.12", "Node 20" (not
+  "Node 18+", not "Python >= 3.11"); versions are compared as far as both are precise
+  (16 and 16.2 agree);
+- a setting in code: `MAX_WORKERS=8` (an upper-case name with an underscore), not a
+  secret, nor one that names the environment it is for (`NODE_ENV`).
+
+Facts are compared between different files only (one file giving two versions is
+telling a story), within what one workspace sees: global memory with everything, a
+project's memory with its workspaces'.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memtab.check.markdown import ScannedText
+from memtab.check.wording import is_example, says_gone
+
+_HEDGES = re.compile(
+    r"\b(?:or|upgrade|upgraded|upgrading|downgrade|bump|bumped|from|until|before|after|"
+    r"default|defaults|usually|typically|either|vs|versus|compatible|support|supports|"
+    r"supported|require|requires|required|minimum|min|max|maximum|at least|older|newer|"
+    r"later|earlier|prod|production|staging|dev|development|local|locally|test|tests|"
+    r"ci|if|when|unless)\b|[<>=~^]=?\s*\d",
+    re.IGNORECASE,
+)
+_SUBJECT_WORD = r"[A-Za-z][\w.+-]*"
+_SUBJECT = rf"(?P<subject>{_SUBJECT_WORD}(?:\s+(?:in|on|for|of)?\s*{_SUBJECT_WORD}){{0,3}})"
+_PORT_FORMS = (
+    re.compile(
+        _SUBJECT
+        + r"\s+(?:runs|listens|is\s+served|serves|is\s+running|is\s+exposed|is\s+available|"
+        r"binds|is\s+reachable|is\s+up)\s+(?:locally\s+)?on\s+(?:port\s+|:)?(?P<value>\d{2,5})\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        _SUBJECT + r"(?:'s)?\s+port(?:\s+is|\s*[:=])?\s+(?P<value>\d{2,5})\b", re.IGNORECASE
+    ),
+    re.compile(
+        _SUBJECT
+        + r"\s+(?:at|on)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(?P<value>\d{2,5})\b",
+        re.IGNORECASE,
+    ),
+)
+_PORT_NUMBER = re.compile(r"(?<![\w.])(?::)?(\d{2,5})\b")
+_NOT_A_SUBJECT = frozenset(
+    {"it", "this", "that", "which", "what", "everything", "something", "nothing", "also",
+     "and", "then", "now", "still", "always", "must", "should", "will", "can", "the", "a"}
+)  # fmt: skip
+# A subject starts after the last of these ("make sure the API runs on…" is the API's).
+_BEFORE_SUBJECT = frozenset(
+    {"the", "a", "an", "our", "your", "my", "its", "their", "that", "which", "make", "sure",
+     "ensure", "check", "verify", "and", "so", "then", "now", "note", "remember", "here",
+     "there", "where", "is", "are", "be", "to", "of"}
+)  # fmt: skip
+
+_PRODUCTS = {
+    "postgres": "postgres", "postgresql": "postgres", "mysql": "mysql", "mariadb": "mariadb",
+    "redis": "redis", "mongodb": "mongodb", "python": "python", "node": "node",
+    "node.js": "node", "nodejs": "node", "react": "react", "vue": "vue", "angular": "angular",
+    "django": "django", "rails": "rails", "ruby": "ruby", "golang": "go", "java": "java",
+    "typescript": "typescript", "next.js": "next.js", "nextjs": "next.js", "nuxt": "nuxt",
+    "svelte": "svelte", "flask": "flask", "fastapi": "fastapi", "kotlin": "kotlin",
+    "swift": "swift", "php": "php", "laravel": "laravel", "elixir": "elixir",
+    "erlang": "erlang", "rust": "rust", "deno": "deno", "tailwind": "tailwind",
+    "tailwindcss": "tailwind", "vite": "vite", "webpack": "webpack", "jest": "jest",
+    "vitest": "vitest", "pytest": "pytest", "sqlalchemy": "sqlalchemy", "pydantic": "pydantic",
+    "kubernetes": "kubernetes", "terraform": "terraform", "ubuntu": "ubuntu",
+    "debian": "debian", "alpine": "alpine", "nginx": "nginx", "elasticsearch": "elasticsearch",
+    "kafka": "kafka", "rabbitmq": "rabbitmq", "sqlite": "sqlite", "dotnet": ".net",
+    ".net": ".net", "gradle": "gradle", "spring": "spring",
+}  # fmt: skip
+_VERSION = re.compile(
+    r"(?<![\w.@/-])(?P<product>"
+    + "|".join(re.escape(p) for p in sorted(_PRODUCTS, key=len, reverse=True))
+    + r")\s+v?(?P<value>\d+(?:\.\d+){0,2})(?![\w+*/-]|\.[\dxX*]|\s*(?:\+|x\b|-\s*\d|–))",
+    re.IGNORECASE,
+)
+_ANY_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
+_SETTING = re.compile(r"(?<![\w$])(?P<key>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=(?P<value>[^\s`'\";,&|]+)")
+_ENVIRONMENT_SETTINGS = re.compile(
+    r"(?:^|_)(?:ENV|ENVIRONMENT|DEBUG|LOG|LEVEL|MODE|PATH|HOME|DIR|TOKEN|KEY|SECRET|PASSWORD|"
+    r"PASS|PWD|AUTH|CREDENTIALS?|URL|URI|DSN|HOST|USER|NAME|ID)(?:_|$)"
+)
+_PLACEHOLDER_VALUE = re.compile(
+    r"^(?:<.*>|x+|\.{2,}|…|changeme|your.*|\$.*|\{.*\})$", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact a line states: its kind, what it is about (`key`), its value."""
+
+    line: int
+    kind: str  # "port" | "version" | "setting"
+    key: str
+    value: str
+    shown: str  # the key as written (for the message)
+
+
+def facts_of(scanned: ScannedText) -> list[Fact]:
+    """Every fact the text states plainly (see the module doc)."""
+    found: list[Fact] = []
+    for line in scanned.lines:
+        if line.fence or line.block is not None:
+            continue
+        text = line.text
+        if says_gone(line.words) or is_example(line.words) or _HEDGES.search(line.words):
+            continue
+        found += _ports(line.number, line.prose + " " + " ".join(line.spans))
+        found += _versions(line.number, text)
+        found += _settings(line.number, line.spans)
+    return found
+
+
+def _ports(number: int, text: str) -> list[Fact]:
+    if len({m.group(1) for m in _PORT_NUMBER.finditer(text)}) > 1:
+        return []  # two numbers that may be ports: a comparison, not a fact
+    for form in _PORT_FORMS:
+        match = form.search(text)
+        if match is None:
+            continue
+        written = match.group("subject").split()
+        cut = max((i + 1 for i, w in enumerate(written) if w.lower() in _BEFORE_SUBJECT), default=0)
+        written = written[cut:]
+        words = [word.lower() for word in written]
+        if not words or words[0] in _NOT_A_SUBJECT or words[-1] in _NOT_A_SUBJECT:
+            continue
+        return [Fact(number, "port", " ".join(words), match.group("value"), " ".join(written))]
+    return []
+
+
+def _versions(number: int, text: str) -> list[Fact]:
+    if len(_ANY_VERSION.findall(text)) > 1:
+        return []
+    facts: dict[str, Fact] = {}
+    for match in _VERSION.finditer(text):
+        product = _PRODUCTS[match.group("product").lower()]
+        if product in facts:
+            return []  # two versions of one product on a line
+        facts[product] = Fact(number, "version", product, match.group("value"), match["product"])
+    return list(facts.values())
+
+
+def _settings(number: int, spans: tuple[str, ...]) -> list[Fact]:
+    facts = []
+    for span in spans:
+        for match in _SETTING.finditer(span):
+            key, value = match.group("key"), match.group("value")
+            if _ENVIRONMENT_SETTINGS.search(key) or _PLACEHOLDER_VALUE.match(value):
+                continue
+            facts.append(Fact(number, "setting", key, value, key))
+    return facts
+
+
+def disagree(one: Fact, other: Fact) -> bool:
+    """Whether two facts about the same thing give different values (versions compared
+    as far as both are precise)."""
+    if one.kind != other.kind or one.key != other.key:
+        return False
+    if one.kind != "version":
+        return one.value != other.value
+    left, right = one.value.split("."), other.value.split(".")
+    shared = min(len(left), len(right))
+    return left[:shared] != right[:shared]
+
+
+def what(fact: Fact) -> str:
+    """The fact's subject in words: "the port of redis", "the version of postgres"."""
+    if fact.kind == "port":
+        return f"the port of {fact.shown}"
+    if fact.kind == "version":
+        return f"the version of {fact.shown}"
+    return f"the setting {fact.shown}"

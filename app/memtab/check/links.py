@@ -1,0 +1,172 @@
+"""Links between memory files that lead nowhere (docs/formats.md §19.3).
+
+A relative Markdown link (`[topic.md](topic.md)`, Claude Code's MEMORY.md index) is
+resolved against the file's folder and must stay inside its root (the scope, or the
+agent's memory folder); a mux file's `/memories/<scope>/…` link is resolved in the
+scopes of its workspace. URLs, anchors, absolute paths of the machine, home-relative and
+templated targets are not links between memory files. A broken link to a file that was
+renamed (the home's history says to what) or whose name is the name of exactly one other
+file under the root gets a fix: the link to where the file is now.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+from memtab.check.documents import Document
+from memtab.check.markdown import ScannedText
+from memtab.check.wording import is_example, says_gone
+
+_SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
+_VIRTUAL = re.compile(r"^/memories/(global|project|workspace)(?:/(.*))?$")
+_MAX_ROOT_FILES = 5000
+
+Renamed = Callable[[Document, str], str | None]
+"""The virtual path a mux file's virtual path was renamed to (following renames), if any."""
+
+
+@dataclass(frozen=True)
+class BrokenLink:
+    line: int
+    target: str
+    resolved: str
+    fix: tuple[str, str] | None
+
+
+def broken_links(
+    document: Document, scanned: ScannedText, renamed: Renamed
+) -> Iterator[BrokenLink]:
+    """Every link of `document` to a memory file that is not there (see the module doc)."""
+    lines = scanned.lines
+    root_files: list[Path] | None = None
+    for link in scanned.links:
+        line = lines[link.line - 1]
+        text = line.text
+        written = link.target.strip()
+        if says_gone(line.words) or is_example(line.words):
+            continue
+        target = _usable(written)
+        if target is None:
+            continue
+        virtual = _VIRTUAL.match(target)
+        if virtual is not None:
+            physical = _virtual_physical(document, virtual)
+        elif target.startswith(("/", "~", "\\")) or re.match(r"^[A-Za-z]:[\\/]", target):
+            continue
+        else:
+            physical = _relative_physical(document, target)
+        if physical is None or os.path.lexists(physical):
+            continue
+        if root_files is None:
+            root_files = _files_under(document.link_root)
+        new = _fixed_target(document, target, physical, virtual is not None, renamed, root_files)
+        fix = None
+        if new is not None:
+            fixed_line = _relinked(text, written, new, link.label)
+            if fixed_line != text:
+                fix = (f"Link to {new}, where the file is now", fixed_line)
+        shown = target if virtual is not None else _shown(document, physical)
+        yield BrokenLink(link.line, written, shown, fix)
+
+
+def _usable(written: str) -> str | None:
+    """The path part of a link target, or None when it is not a link to a file."""
+    if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
+        return None
+    if any(char in written for char in "<>{}$*") or " " in written.strip():
+        return None
+    path = unquote(written.split("#", 1)[0].split("?", 1)[0])
+    if not path or "path/to" in path.lower():
+        return None
+    return path
+
+
+def _virtual_physical(document: Document, match: re.Match[str]) -> Path | None:
+    root = document.scope_roots.get(match.group(1))
+    if root is None:
+        return None
+    rest = (match.group(2) or "").strip("/")
+    parts = rest.split("/") if rest else []
+    if any(part in ("", ".", "..") for part in parts):
+        return None
+    return root.joinpath(*parts)
+
+
+def _relative_physical(document: Document, target: str) -> Path | None:
+    if document.physical is None or document.link_root is None:
+        return None  # a rendered file: its links are not a file's
+    resolved = Path(os.path.normpath(document.physical.parent / target))
+    root = Path(os.path.normpath(document.link_root))
+    if resolved != root and root not in resolved.parents:
+        return None  # outside the memory: not a link between memory files
+    return resolved
+
+
+def _files_under(root: Path | None) -> list[Path]:
+    if root is None:
+        return []
+    found: list[Path] = []
+    for folder, directories, files in os.walk(root):
+        directories[:] = [d for d in directories if not d.startswith(".")]
+        found += [Path(folder) / name for name in files if not name.startswith(".")]
+        if len(found) > _MAX_ROOT_FILES:
+            break
+    return found
+
+
+def _fixed_target(
+    document: Document,
+    target: str,
+    physical: Path,
+    virtual: bool,
+    renamed: Renamed,
+    root_files: list[Path],
+) -> str | None:
+    """Where the link should lead now, written as the link was (virtual or relative)."""
+    if document.agent == "mux":
+        old_virtual = target if virtual else _as_virtual(document, physical)
+        new_virtual = renamed(document, old_virtual) if old_virtual else None
+        if new_virtual is not None:
+            if virtual:
+                return new_virtual
+            new_physical = _virtual_physical(document, _VIRTUAL.match(new_virtual))  # type: ignore[arg-type]
+            if new_physical is not None and document.physical is not None:
+                return os.path.relpath(new_physical, document.physical.parent)
+    same_name = [path for path in root_files if path.name == physical.name]
+    if len(same_name) != 1 or document.physical is None:
+        return None
+    if virtual:
+        return _as_virtual(document, same_name[0])
+    return Path(os.path.relpath(same_name[0], document.physical.parent)).as_posix()
+
+
+def _as_virtual(document: Document, physical: Path) -> str | None:
+    for scope, root in document.scope_roots.items():
+        if physical == root or root in physical.parents:
+            relative = physical.relative_to(root).as_posix()
+            return f"/memories/{scope}/{relative}" if relative != "." else f"/memories/{scope}"
+    return None
+
+
+def _relinked(line: str, written: str, new: str, label: str) -> str:
+    fixed = line
+    for before, after in ((f"]({written}", f"]({new}"), (f"](<{written}>", f"](<{new}>")):
+        fixed = fixed.replace(before, after, 1)
+    if fixed == line:
+        fixed = re.sub(
+            rf"(\]:\s*<?){re.escape(written)}", lambda m: m.group(1) + new, line, count=1
+        )
+    if label == written:
+        fixed = fixed.replace(f"[{written}]", f"[{new}]", 1)
+    return fixed
+
+
+def _shown(document: Document, physical: Path) -> str:
+    if document.link_root is None:
+        return str(physical)
+    return os.path.relpath(physical, document.link_root)

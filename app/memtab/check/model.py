@@ -1,0 +1,113 @@
+"""What a check finds, as records (docs/formats.md §19.2): pydantic models with camelCase
+names, defined once — the CLI prints them (`memtab check --json`), the window will show them.
+
+A `Finding` names the memory file (a virtual path, or another agent's file id), the line
+(None: the whole file, or a project), its kind, what is wrong (`message`) and why Memtab
+thinks so (`why`), and where the fix is obvious, the `fix`: the line as it should read.
+A fix of a mux file becomes a plan op the user reviews (`check.fixes`).
+
+This module imports pydantic (about 0.1 s): a check imports it, the window's start never.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+from memtab.fs.pydantic_once import BaseModel, ConfigDict, to_camel
+
+FindingKind = Literal[
+    "missing-path",
+    "missing-script",
+    "missing-program",
+    "broken-link",
+    "disagreement",
+    "stale",
+    "project-missing",
+]
+FINDING_KINDS: Final[tuple[FindingKind, ...]] = (
+    "missing-path",
+    "missing-script",
+    "missing-program",
+    "broken-link",
+    "disagreement",
+    "stale",
+    "project-missing",
+)
+FindingScope = Literal["global", "project", "workspace"]
+Agent = Literal["mux", "claude-code", "codex", "loki"]
+
+
+class CheckRecord(BaseModel):
+    """A part of a check's report: camelCase in JSON, snake_case in Python, immutable."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class Place(CheckRecord):
+    """A line of a memory file (another memory a finding points at)."""
+
+    path: str
+    line: int | None = None
+    text: str = ""
+    workspace: str | None = None
+    project: str | None = None
+
+
+class Fix(CheckRecord):
+    """The obvious repair of a finding's line: `old_str` becomes `new_str` (the whole
+    line, so a fix of one line never touches another). `plannable`: the file is mux's,
+    so the fix can be a plan op (`memtab check --plan-out`); another agent's file is
+    fixed by hand or by its agent."""
+
+    description: str
+    old_str: str
+    new_str: str
+    plannable: bool = False
+
+
+class Finding(CheckRecord):
+    """One thing a memory says that is not true of the code (see the module doc)."""
+
+    path: str
+    line: int | None
+    kind: FindingKind
+    message: str
+    why: str
+    scope: FindingScope
+    agent: Agent = "mux"
+    subject: str = ""
+    """What the finding is about: the path, script, program, link target, fact, or
+    project named."""
+    text: str = ""
+    """The line as the file holds it ("" for a finding about a whole file or project)."""
+    workspace: str | None = None
+    project: str | None = None
+    checkout: str | None = None
+    """The directory the memory was checked against (None: none is known or on disk)."""
+    fix: Fix | None = None
+    related: tuple[Place, ...] = ()
+
+    @property
+    def sort_key(self) -> tuple[str, str, int, str, str]:
+        return (self.project or "", self.path, self.line or 0, self.kind, self.subject)
+
+
+class CheckReport(CheckRecord):
+    """What one check found, and over what."""
+
+    findings: tuple[Finding, ...] = ()
+    files_checked: int = 0
+    projects: tuple[str, ...] = ()
+    """The projects whose memory was checked (on this disk or not)."""
+    problems: tuple[str, ...] = ()
+    """What could not be read (a scope, a source, a checkout), one line each."""
+    cancelled: bool = False
+    stale_days: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        document = super().to_json()
+        # The contract's order: the findings first.
+        return {"findings": document.pop("findings"), **document}

@@ -1,0 +1,168 @@
+"""Paths a memory names that are not in its checkout (moved or deleted files).
+
+Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
+
+- a relative path of at least two parts (`src/auth/refresh.py`, `docs/adr/`) whose
+  first part is in the checkout (so `origin/main`, `owner/repo`, `application/json` and
+  a path in another repository are not), or an absolute path inside the checkout;
+- in a code span, a shell line, or prose — in prose only with a file extension, a
+  trailing `/` or three parts (`and/or`, `client/server` are words);
+- never a URL, a glob or variable (`*`, `{…}`, `$X`, `<name>`), a placeholder
+  (`path/to/x`, `foo/bar`, `YOUR_NAME`), a home-relative path (`~/…`: another machine's
+  home), a scoped package (`@types/node`), build output or dependencies (`dist/`,
+  `node_modules/`, anything the repository ignores);
+- never on a line that says the path is gone, moved or renamed, gives it as an example,
+  or speaks of it as not there yet (`check.wording`).
+
+A missing file whose name is the name of exactly one other file in the checkout was
+probably moved there: the fix replaces the path on that line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from memtab.check.checkout import SKIPPED_DIRS, Checkout
+from memtab.check.commands import SESSION_BLOCKS, SHELL_BLOCKS
+from memtab.check.markdown import Line, ScannedText
+from memtab.check.wording import names_paths_as_they_are
+
+_URL = re.compile(r"[A-Za-z][\w+.-]*://\S*|\bwww\.\S+|mailto:\S+")
+_RELATIVE = re.compile(r"(?<![\w/.~$@:%\\-])(?:\./)?\.?[\w@+-][\w@.+-]*(?:/[\w@.+-]+)+/?")
+_ABSOLUTE = re.compile(r"(?<![\w/.~$@:%\\-])/[\w@.+-]+(?:/[\w@.+-]+)+/?")
+_TRAILING = re.compile(r"(?::\d+(?::\d+)?|#L?\d+(?:-L?\d+)?|[.,;:!?)\]}'\"]+)+$")
+_PLACEHOLDER_SEGMENTS = frozenset(
+    {"foo", "bar", "baz", "qux", "xxx", "yyy", "zzz", "your", "some", "something", "..."}
+)
+_SHOUTED_PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+_MEDIA_TYPES = frozenset({"application", "text", "image", "audio", "video", "multipart", "font"})
+# A path followed by one of these goes on as a template (`.entire/metadata/<id>/`).
+_TEMPLATE_CONTINUES = frozenset("<{$*[%")
+_NUMBERS = re.compile(r"^[\d.]+$")
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,8}$")
+
+
+@dataclass(frozen=True)
+class NamedPath:
+    """A path a line names: as written, and inside the checkout (`relative`)."""
+
+    line: int
+    written: str
+    relative: str
+    directory: bool
+
+
+def named_paths(scanned: ScannedText, checkout: Checkout) -> Iterator[NamedPath]:
+    """Every path of the checkout the text names on a line that states it as it is."""
+    link_targets: dict[int, set[str]] = {}
+    for link in scanned.links:
+        link_targets.setdefault(link.line, set()).add(link.target.strip().removeprefix("./"))
+    for line in scanned.lines:
+        if line.fence or not names_paths_as_they_are(line.words):
+            continue
+        seen: set[str] = set()
+        for written, strict in _candidates(line):
+            named = _inside(written, checkout, strict=strict)
+            if named is None or named[0] in seen or named[0] in link_targets.get(line.number, ()):
+                continue
+            seen.add(named[0])
+            yield NamedPath(line.number, written, named[0], named[1])
+
+
+def _candidates(line: Line) -> Iterator[tuple[str, bool]]:
+    """(token as written, whether it needs the stricter prose rule)."""
+    if line.block is not None:
+        if line.block in SHELL_BLOCKS or line.block in SESSION_BLOCKS or line.block == "":
+            yield from ((token, False) for token in _tokens(line.text))
+        return
+    for span in line.spans:
+        yield from ((token, False) for token in _tokens(span))
+    yield from ((token, True) for token in _tokens(line.prose))
+
+
+def _tokens(text: str) -> Iterator[str]:
+    text = _URL.sub(" ", text)
+    for pattern in (_ABSOLUTE, _RELATIVE):
+        for match in pattern.finditer(text):
+            if text[match.end() : match.end() + 1] not in _TEMPLATE_CONTINUES:
+                yield match.group(0)
+
+
+def _inside(written: str, checkout: Checkout, *, strict: bool) -> tuple[str, bool] | None:
+    """The path inside the checkout a token names, and whether it names a folder; None
+    when it is not clearly a path of this checkout (see the module doc)."""
+    token = _TRAILING.sub("", written)
+    directory = token.endswith("/")
+    token = token.rstrip("/")
+    if token.startswith("/"):
+        root = str(checkout.root).rstrip("/") + "/"
+        real_root = os.path.realpath(checkout.root).rstrip("/") + "/"
+        prefix = next((r for r in (root, real_root) if token.startswith(r)), None)
+        if prefix is None:
+            return None
+        token, anchored = token[len(prefix) :], True
+    else:
+        anchored = False
+        token = token.removeprefix("./")
+    parts = token.split("/")
+    if len(parts) < 2 or not _plausible(parts):
+        return None
+    if strict and not (directory or len(parts) >= 3 or _EXTENSION.search(parts[-1])):
+        return None
+    if parts[0] in SKIPPED_DIRS or any(part in SKIPPED_DIRS for part in parts[:-1]):
+        return None
+    if not anchored and not checkout.exists(parts[0]):
+        return None
+    return token, directory
+
+
+def _plausible(parts: list[str]) -> bool:
+    """Not a placeholder, number, version, media type or scoped package."""
+    if parts[0].startswith(("@", "-")) or (len(parts) == 2 and parts[0] in _MEDIA_TYPES):
+        return False
+    lowered = [part.lower() for part in parts]
+    if any(p in ("", ".", "..") or p in _PLACEHOLDER_SEGMENTS for p in lowered):
+        return False
+    if any(a == "path" and b == "to" for a, b in itertools.pairwise(lowered)):
+        return False
+    if any(_NUMBERS.match(part) or _SHOUTED_PLACEHOLDER.match(part) for part in parts):
+        return False
+    return not any(part.startswith("your") or part.startswith("my-") for part in lowered)
+
+
+def is_missing(checkout: Checkout, named: NamedPath) -> bool:
+    """Whether nothing is at the path — nor, for a name without an extension, a file of
+    that name with one (`src/lib/api` for `src/lib/api.ts`, as imports name modules)."""
+    if checkout.exists(named.relative):
+        return False
+    if named.directory or _EXTENSION.search(named.relative.rsplit("/", 1)[-1]):
+        return True
+    parent, _, name = named.relative.rpartition("/")
+    try:
+        with os.scandir(checkout.root / parent) as entries:
+            return not any(entry.name.startswith(name + ".") for entry in entries)
+    except OSError:
+        return True
+
+
+def moved_to(checkout: Checkout, named: NamedPath) -> str | None:
+    """Where a missing path probably went: the only file (or folder) of the checkout with
+    its name, outside build output and dependencies; None when there is not exactly one."""
+    name = named.relative.rsplit("/", 1)[-1]
+    candidates = [
+        path
+        for path in checkout.named(name)
+        if (path in checkout.directories) == named.directory
+        and not any(part in SKIPPED_DIRS for part in path.split("/"))
+        and checkout.exists(path)
+    ]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def rewritten(written: str, relative: str, new_relative: str) -> str:
+    """`written` (as the memory spells the path) naming `new_relative` instead."""
+    return written.replace(relative, new_relative, 1)

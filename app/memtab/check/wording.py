@@ -1,0 +1,90 @@
+"""What a line says about what it names: gone, an example, not there yet, or changing.
+
+A check must not report what the memory itself already says: a path in "`src/old.py` was
+removed", "e.g. `path/to/file`", "create `docs/setup.md` next", or "if `vercel` is not
+installed". These are read from the line's words, in the languages memories are written
+in (English first; Korean, Chinese and Japanese for the words that matter most). Every
+list errs on the side of silence: a line that might say so is not checked.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _words(*words: str) -> re.Pattern[str]:
+    """Whole English words or phrases (any case), or CJK words anywhere."""
+    latin = [w for w in words if w.isascii()]
+    other = [w for w in words if not w.isascii()]
+    parts = [r"\b(?:" + "|".join(re.escape(w) for w in latin) + r")\b"] if latin else []
+    parts += [re.escape(w) for w in other]
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+# The line says what it names is no longer there (or was changed): it knows.
+_GONE = _words(
+    "removed", "remove", "deleted", "delete", "moved", "move", "renamed", "rename",
+    "no longer", "gone", "dropped", "replaced", "replace", "deprecated", "obsolete",
+    "legacy", "formerly", "used to", "previously", "old", "older", "was", "were",
+    "instead of", "rather than", "migrated", "migrate", "migration", "archived", "retired",
+    "superseded", "missing", "not found", "no such", "does not exist", "doesn't exist",
+    "don't exist", "not exist", "nonexistent", "non-existent", "stale", "outdated",
+    "not installed", "isn't installed", "not available", "unavailable", "uninstalled",
+    "without", "fails", "failed", "broken", "error", "errors",
+    "삭제", "제거", "이동", "폐기", "대신", "없음", "없는", "없다",
+    "删除", "移除", "移动", "迁移", "废弃", "替换", "改名", "重命名", "不存在", "没有",
+    "削除", "移動", "廃止", "置き換え", "名前変更", "存在しない",
+)  # fmt: skip
+_ARROW = re.compile(r"->|→|=>|⇒")
+
+# The line gives an example or a pattern, not a fact.
+_EXAMPLE = _words(
+    "e.g", "eg", "for example", "for instance", "example", "examples", "such as",
+    "placeholder", "template", "sample", "like this", "something like", "pattern",
+    "예", "예시", "예를 들어", "例如", "比如", "示例", "例えば", "例",
+)  # fmt: skip
+
+# The line speaks of what is not there yet, may be, or is being planned.
+_NOT_YET = _words(
+    "create", "creates", "creating", "will", "would", "could", "might", "may",
+    "todo", "to-do", "to do", "plan", "planned", "planning", "proposed", "propose",
+    "next", "future", "later", "eventually", "someday", "new file", "generate",
+    "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
+    "emits", "if", "unless", "whether", "optional", "optionally", "consider",
+    "maybe", "perhaps", "wip", "draft", "idea", "tbd",
+    "생성", "예정", "계획", "할 것", "만들", "创建", "将", "计划", "待办", "作成", "予定",
+)  # fmt: skip
+
+
+# The line speaks of a command or target still to be made.
+_PLANNED = _words(
+    "create", "creating", "will", "would", "todo", "to-do", "plan",
+    "planned", "planning", "proposed", "propose", "future", "later", "eventually", "tbd",
+    "wip", "not yet", "to be", "once",
+    "예정", "계획", "计划", "待办", "予定",
+)  # fmt: skip
+
+
+def says_gone(text: str) -> bool:
+    """Whether the line says something it names was removed, moved, changed or is missing."""
+    return _GONE.search(text) is not None or _ARROW.search(text) is not None
+
+
+def is_example(text: str) -> bool:
+    return _EXAMPLE.search(text) is not None
+
+
+def not_yet(text: str) -> bool:
+    return _NOT_YET.search(text) is not None
+
+
+def names_paths_as_they_are(text: str) -> bool:
+    """Whether the paths a line names are stated as they are now: not gone, not an
+    example, not yet or maybe there. Only such lines' paths are checked."""
+    return not (says_gone(text) or is_example(text) or not_yet(text))
+
+
+def names_commands_as_they_are(text: str) -> bool:
+    """Whether the commands a line names are stated as they work now: not gone, not an
+    example, not planned. Only such lines' commands are checked."""
+    return not (says_gone(text) or is_example(text) or _PLANNED.search(text) is not None)

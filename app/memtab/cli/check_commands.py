@@ -1,0 +1,160 @@
+"""`memtab check`: is what the memory says still true of the code? (docs/formats.md §19)
+
+Without `--workspace`, every memory file of the home: the global scope, each project's
+memory, each workspace's, and the other agents' memory Memtab finds — each file once.
+With it, what that workspace sees. Exit status: 0 when nothing was found, 1 when
+something was, 2 when the check could not be made. `--json` prints the report
+(`{"findings": […], …}`, a stable contract). `--plan-out FILE` (with `--workspace`)
+writes the obvious fixes as a plan to review and apply like a consolidation's:
+`memtab consolidate --workspace ID --apply-plan FILE`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from memtab.check.engine import CheckEngine
+from memtab.check.model import CheckReport, Finding
+from memtab.check.settings import MAX_STALE_DAYS
+from memtab.cli.common import CliError, add_home_option, open_home, print_json
+from memtab.humanize import plural
+from memtab.store.home import Home, HomeError
+from memtab.store.memory import MemoryStoreError
+from memtab.store.paths import PathError
+
+COULD_NOT_CHECK = 2
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    check = commands.add_parser(
+        "check",
+        help="check the memory against the code: missing files, scripts and programs, "
+        "broken links, disagreeing facts, stale memory",
+        description="Check what the memory says against each project's checkout: paths "
+        "that do not exist, make/just/npm/pnpm/yarn/uv targets that are not defined, "
+        "programs that are not installed, links between memory files that lead nowhere, "
+        "two memories that disagree on a port, version or setting, and memory no agent "
+        "used for a while. A project that is not on this disk is one finding. Exits 1 "
+        "when something was found, 0 when not, 2 when the check could not be made.",
+    )
+    add_home_option(check)
+    check.add_argument(
+        "--workspace",
+        metavar="ID",
+        help="check what this workspace sees (global, its project's and its own memory); "
+        "default: every memory file of the home, each once",
+    )
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument(
+        "--plan-out",
+        metavar="FILE",
+        help="with --workspace: write the obvious fixes as a plan to review and apply "
+        "with `memtab consolidate --apply-plan FILE`",
+    )
+    check.add_argument(
+        "--stale-days",
+        type=int,
+        metavar="N",
+        help="memory unused for N days is stale (default: settings.json check.stale_days, "
+        "else 90; 0: never)",
+    )
+    check.add_argument(
+        "--no-sources",
+        action="store_true",
+        help="check mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)",
+    )
+    check.set_defaults(handler=run_check)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    if args.plan_out and not args.workspace:
+        raise CliError("--plan-out needs --workspace ID: a plan changes one workspace's scopes")
+    if args.stale_days is not None and not 0 <= args.stale_days <= MAX_STALE_DAYS:
+        raise CliError(f"--stale-days must be from 0 to {MAX_STALE_DAYS}")
+    home = open_home(args)
+    engine = CheckEngine(home, stale_days=args.stale_days, sources=not args.no_sources)
+    try:
+        report = engine.check(args.workspace)
+    except (HomeError, MemoryStoreError, PathError, OSError) as error:
+        print(f"memtab: cannot check: {error}", file=sys.stderr)
+        return COULD_NOT_CHECK
+    plan_note = (
+        _write_plan(home, args.workspace, report, Path(args.plan_out)) if args.plan_out else None
+    )
+    if args.json:
+        print_json(report.to_json())
+    else:
+        _print_report(report)
+    if plan_note:
+        print(plan_note, file=sys.stderr if args.json else sys.stdout)
+    for problem in report.problems:
+        print(f"memtab: not checked: {problem}", file=sys.stderr)
+    return 1 if report.findings else 0
+
+
+def _write_plan(home: Home, workspace_id: str, report: CheckReport, path: Path) -> str:
+    """Write the plan of the report's fixes; what was written, in words."""
+    from memtab.check.fixes import fix_calls, plannable_count
+    from memtab.consolidation.errors import ConsolidationError
+    from memtab.consolidation.guard import MUTATION_BUDGET
+    from memtab.consolidation.plan import write_plan
+    from memtab.consolidation.plan_check import plan_from_calls
+    from memtab.fs.clock import now_ms
+    from memtab.store.history.runs import new_run_id
+    from memtab.store.memory import MemoryStore
+    from memtab.store.registry import load_registry
+
+    workspace = load_registry(home).require_workspace(workspace_id)
+    calls = fix_calls(report.findings, limit=MUTATION_BUDGET)
+    fixable = plannable_count(report.findings)
+    created = now_ms()
+    summary = f"Fixes of what `memtab check` found: {plural(len(calls), 'change')}."
+    try:
+        plan = plan_from_calls(
+            MemoryStore(home, workspace, record_history=False),
+            calls,
+            plan_id=new_run_id(created).replace("run-", "plan-", 1),
+            created_at=created,
+            summary=summary,
+            provider="check",
+            model="memtab check",
+        )
+    except ConsolidationError as error:
+        raise CliError(str(error)) from None
+    write_plan(path, plan)
+    later = fixable - len(calls)
+    more = f"; {plural(later, 'more fix', 'more fixes')} after these are applied" if later else ""
+    return (
+        f"(plan of {plural(len(plan.proposed), 'fix', 'fixes')} written to {path}{more}. "
+        f"Review and apply it with: memtab consolidate --workspace {workspace.id} "
+        f"--apply-plan {path})"
+    )
+
+
+def _print_report(report: CheckReport) -> None:
+    for finding in report.findings:
+        _print_finding(finding)
+    files = plural(report.files_checked, "memory file")
+    if not report.findings:
+        print(f"No findings in {files}.")
+    else:
+        print(f"{plural(len(report.findings), 'finding')} in {files}.")
+    if report.cancelled:
+        print("(cancelled before every file was checked)")
+
+
+def _print_finding(finding: Finding) -> None:
+    where = finding.path + (f":{finding.line}" if finding.line is not None else "")
+    context = ""
+    if finding.workspace:
+        context = f" (workspace {finding.workspace})"
+    elif finding.project and finding.kind != "project-missing":
+        context = f" (project {finding.project})"
+    print(f"{where}{context}: [{finding.kind}] {finding.message}")
+    print(f"    {finding.why}")
+    if finding.fix is not None:
+        print(f"    fix: {finding.fix.description}")
+    for related in finding.related:
+        print(f"    see {related.path}:{related.line}: {related.text.strip()}")

@@ -1,0 +1,142 @@
+"""Paths a memory names that are not in its checkout: what is reported, what never is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtab.check.checkout import build_checkout
+from memtab.check.markdown import scan_markdown
+from memtab.check.paths import is_missing, moved_to, named_paths
+
+from .helpers import check, home_with_project, make_checkout, of_kind
+
+CHECKOUT_FILES = {
+    "src/acme/api/routes.py": "",
+    "src/acme/config/settings_local.py": "",
+    "src/lib/api.ts": "",
+    "docs/setup.md": "",
+    "Makefile": "test:\n\tpytest\n",
+    ".gitignore": "dist/\nlogs/\n",
+    ".github/workflows/ci.yml": "",
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_checkout(tmp_path / "acme", CHECKOUT_FILES)
+
+
+def missing(repo: Path, text: str) -> list[str]:
+    checkout = build_checkout(repo)
+    return [
+        named.relative
+        for named in named_paths(scan_markdown(text), checkout)
+        if is_missing(checkout, named)
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Persistence: models in `src/acme/db/models.py`.",  # the demo's architecture.md
+        "- Routers live in src/acme/routers/users.py",  # prose, with an extension
+        "- CI runs `.github/workflows/release.yml` on tags",  # a dot-folder
+        "See `docs/adr/` for the decisions.",  # a folder, with its slash
+    ],
+)
+def test_a_path_of_the_checkout_that_is_not_there_is_reported(repo: Path, line: str) -> None:
+    assert len(missing(repo, line + "\n")) == 1
+
+
+def test_an_absolute_path_inside_the_checkout_is_checked(repo: Path) -> None:
+    assert missing(repo, f"- Settings: `{repo}/src/acme/settings.py`\n") == ["src/acme/settings.py"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # From the real stores (tests/fixtures/shared/memory-stores):
+        "- 스킬 디렉토리: `~/.claude/skills\\` (Claude가 인식하는 경로 + git 리포)",
+        "- GitHub 리포: `1000ssam/claude-skills` (비공개, default branch: main)",
+        "- The local layout already used per-version directories under "
+        "`/public3/home/scg6928/mysoft/tools/codex/<version>/`",
+        "- `rust-v0.131.0/codex-x86_64-unknown-linux-musl.tar.gz` and more",
+        "- 리다이렉트 와일드카드 문법: `From: /old/*` → `To: /new/:splat`",
+        '  "https://api.vercel.com/v9/projects/<projId>/domains/<domain>?teamId=<teamId>" \\',
+        "cat .vercel/project.json",
+        # The traps the issue names:
+        "- Put the file at `path/to/your/file.py`.",
+        "- e.g. `src/acme/example/thing.py`",
+        "- `src/acme/old_auth.py` was removed in the rewrite.",
+        "- `src/acme/legacy.py` → `src/acme/api/routes.py`",
+        "- Templates: `src/{name}/index.ts`, `src/*/mod.rs`, `src/$APP/main.go`",
+        "- Install `@types/node` and send `application/json`",
+        "- Branch `feature/auth-timeout` is merged into `origin/main`.",
+        "- The build writes `dist/app.js`; logs go to `logs/app.log`.",
+        "- and/or client/server trade-offs",
+        "- Migrations in `migrations/`; routers under `routers/`.",  # one part: relative
+        "- Create `docs/guide/next.md` next.",
+        "- Dates like 2026/05/19 and ratios like 1/2",
+        "- Metadata in `.entire/metadata/<session-id>/`",
+        "- Import it from `src/lib/api` (the module).",
+    ],
+)
+def test_what_is_not_clearly_a_missing_path_of_the_checkout_is_never_reported(
+    repo: Path, line: str
+) -> None:
+    assert missing(repo, line + "\n") == []
+
+
+def test_paths_in_a_shell_block_are_checked_and_in_other_code_not(repo: Path) -> None:
+    text = "```bash\npython src/acme/tool.py\n```\n```python\nopen('src/acme/gone.py')\n```\n"
+    assert missing(repo, text) == ["src/acme/tool.py"]
+
+
+def test_a_moved_file_is_found_by_its_name(repo: Path) -> None:
+    checkout = build_checkout(repo)
+    named = next(named_paths(scan_markdown("`src/acme/settings_local.py`\n"), checkout))
+    assert is_missing(checkout, named)
+    assert moved_to(checkout, named) == "src/acme/config/settings_local.py"
+
+
+def test_a_name_found_twice_proposes_no_move(tmp_path: Path) -> None:
+    repo = make_checkout(tmp_path / "r", {"a/util.py": "", "b/util.py": "", "src/x.py": ""})
+    checkout = build_checkout(repo)
+    named = next(named_paths(scan_markdown("`src/util.py`\n"), checkout))
+    assert moved_to(checkout, named) is None
+
+
+def test_a_finding_names_the_line_and_proposes_the_move_as_the_line_fixed(
+    tmp_path: Path, repo: Path
+) -> None:
+    home, _ = home_with_project(
+        tmp_path,
+        repo,
+        {"notes.md": "# Notes\n\n- Local settings live in `src/acme/settings_local.py`.\n"},
+    )
+    [found] = of_kind(check(home, tmp_path), "missing-path")
+    assert (found.path, found.line, found.subject) == (
+        "/memories/project/notes.md",
+        3,
+        "src/acme/settings_local.py",
+    )
+    assert found.checkout == str(repo)
+    assert found.fix is not None and found.fix.plannable
+    assert found.fix.old_str == "- Local settings live in `src/acme/settings_local.py`."
+    assert found.fix.new_str == "- Local settings live in `src/acme/config/settings_local.py`."
+
+
+def test_a_file_git_ignores_is_not_missing_even_named_plainly(tmp_path: Path, repo: Path) -> None:
+    home, _ = home_with_project(tmp_path, repo, {"n.md": "- Bundle at `dist/js/app.js`.\n"})
+    (repo / "dist").mkdir()  # the folder exists (a build ran); the file does not
+    assert of_kind(check(home, tmp_path), "missing-path") == []
+
+
+def test_a_checkout_that_is_not_a_repository_is_walked(tmp_path: Path) -> None:
+    repo = make_checkout(tmp_path / "plain", {"src/a.py": "", "node_modules/x/y.js": ""}, git=False)
+    checkout = build_checkout(repo)
+    assert not checkout.git
+    assert "src/a.py" in checkout.files and "node_modules/x/y.js" not in checkout.files
+    assert missing(repo, "- `src/b.py` holds it\n") == ["src/b.py"]

@@ -1,0 +1,203 @@
+"""Commands a memory names that would not run: undefined targets, missing programs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtab.check.checkout import build_checkout
+from memtab.check.markdown import scan_markdown
+from memtab.check.programs import which_in
+from memtab.check.runs import RunProblem, run_problems
+from memtab.check.scripts import just_recipes, make_targets, mise_tasks
+
+from .helpers import check, home_with_project, make_checkout, of_kind, programs
+
+MAKEFILE = """\
+include common.mk
+-include .env.mk
+.PHONY: test check lint-all
+test:
+\tpytest
+check: test \\
+\tlint-all
+\truff check .
+db-%:
+\tdocker compose up -d $*
+$(BUILD)/app: main.o
+\tcc -o $@ $^
+define HELP
+notatarget:
+endef
+"""
+PACKAGE = (
+    '{"name": "@acme/web", "scripts": {"dev": "vite", "gen:api": "orval"}, '
+    '"bin": {"acme": "bin/acme.js"}, "devDependencies": {"vitest": "1", "@biomejs/biome": "1"}}'
+)
+PYPROJECT = """\
+[project]
+name = "acme"
+dependencies = ["fastapi"]
+[project.scripts]
+acme-admin = "acme.admin:main"
+[dependency-groups]
+dev = ["pytest", "ruff"]
+[tool.poe.tasks]
+serve = "uvicorn acme:app"
+"""
+JUSTFILE = """\
+set dotenv-load
+alias t := test
+# run the tests
+test *args:
+    pytest {{args}}
+@fmt:
+    ruff format
+[private]
+_helper:
+    echo
+"""
+MISE = '[tasks.fmt]\nrun = "gofmt"\n[tasks."test:ci"]\nrun = "go test"\nalias = "ci"\n'
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_checkout(
+        tmp_path / "acme",
+        {
+            "Makefile": MAKEFILE,
+            "common.mk": "deploy:\n\t./deploy.sh\n",
+            "package.json": PACKAGE,
+            "packages/ui/package.json": '{"scripts": {"storybook": "storybook dev"}}',
+            "pyproject.toml": PYPROJECT,
+            "justfile": JUSTFILE,
+            "mise.toml": MISE,
+            "mise-tasks/lint/_default": "",
+            "mise-tasks/lint/go": "",
+            "cmd/acmectl/main.go": "",
+            "frontend/package.json": '{"scripts": {"build": "vite build"}}',
+        },
+    )
+
+
+def problems(repo: Path, text: str, *installed: str) -> list[RunProblem]:
+    search = programs(repo.parent / "machine", *installed)
+    return list(
+        run_problems(scan_markdown(text), build_checkout(repo), find_program=which_in(search))
+    )
+
+
+def subjects(repo: Path, text: str, *installed: str) -> list[str]:
+    return [p.subject for p in problems(repo, text, *installed)]
+
+
+ALL = ("make", "npm", "pnpm", "yarn", "uv", "just", "mise", "poe", "pytest", "docker", "bun")
+
+
+def test_makefile_targets_are_read_with_includes_phony_and_patterns(repo: Path) -> None:
+    targets = make_targets(repo / "Makefile")
+    assert {"test", "check", "lint-all", "deploy"} <= targets.names
+    assert "notatarget" not in targets.names and not targets.open
+    assert targets.defines("db-up") and targets.defines("build/app")
+
+
+def test_a_makefile_including_what_it_cannot_read_may_define_anything(tmp_path: Path) -> None:
+    (tmp_path / "Makefile").write_text("include $(ROOT)/rules.mk\ntest:\n\ttrue\n")
+    assert make_targets(tmp_path / "Makefile").defines("anything")
+
+
+def test_justfile_recipes_and_aliases(repo: Path) -> None:
+    recipes = just_recipes(repo / "justfile")
+    assert recipes.names == {"t", "test", "fmt", "_helper"}
+
+
+def test_mise_tasks_from_config_and_task_files(repo: Path) -> None:
+    tasks = mise_tasks(repo, ["mise-tasks/lint/_default", "mise-tasks/lint/go"])
+    assert {"fmt", "test:ci", "ci", "lint", "lint:go"} <= tasks.names
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("- `make lint` before pushing\n", ["make lint"]),
+        ("- `make test check db-up deploy` all pass\n", []),
+        ("- `npm run storybook` and `npm run dev`\n", []),  # a package of the monorepo
+        ("- `npm run typecheck`\n", ["npm run typecheck"]),
+        ("- `npm test` and `npm install` are npm's own\n", []),
+        ("- `pnpm run gen:api` then `pnpm gen:api`\n", []),
+        ("- `pnpm run lint`\n", ["pnpm run lint"]),
+        ("- `just test` and `just t` and `just fmt`\n", []),
+        ("- `just deploy`\n", ["just deploy"]),
+        ("- `just --list`\n", []),
+        ("- `uv run pytest -x` and `uv run acme-admin`\n", []),
+        ("- `uv run acme-server`\n", ["uv run acme-server"]),
+        ("- `uv run python -m acme` and `uv run scripts/x.py`\n", []),
+        ("- `mise run fmt && mise run lint:go && mise run ci`\n", []),
+        ("- `mise run lint:full`\n", ["mise run lint:full"]),
+        ("- `poe serve` and `poe deploy`\n", ["poe deploy"]),
+        ("- `cd frontend && npm run build`\n", []),
+        ("- `cd frontend && npm run dev`\n", ["npm run dev"]),
+        ("- `cd ../other && make release`\n", []),
+        ("- `make -C docs html`\n", []),  # a folder the checkout does not have
+        ("- `make -f other.mk thing`\n", []),
+        ("- `npm run build --workspace web`\n", []),
+        ("- `make lint` was removed; use `make check`\n", []),
+        ("- e.g. `make whatever`\n", []),
+        ("- We plan to add `make release`\n", []),
+    ],
+)
+def test_script_targets(repo: Path, text: str, expected: list[str]) -> None:
+    assert subjects(repo, text, *ALL) == expected
+
+
+def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None:
+    repo = make_checkout(tmp_path / "r", {"src/a.py": ""})
+    [problem] = problems(repo, "- `make test` runs everything\n", "make")
+    assert problem.message == "`make test`: there is no Makefile in the checkout"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The real Claude Code store: `vercel` is not installed on this machine.
+        (
+            "**How to apply:** 항상 `printf '값' | vercel env add KEY environment` "
+            "방식으로 추가.\n",
+            ["vercel"],
+        ),
+        ("```bash\nterraform plan\nkubectl get pods\n```\n", ["terraform", "kubectl"]),
+        ("```console\n$ terraform plan\nPlan: 3 to add\n```\n", ["terraform"]),
+        ("- `about get`으로 실제 주체 확인 필수\n", []),  # a sub-command, not a program
+        ("- `vercel` CLI로만 작업할 것\n", []),  # a name, not a command line
+        ("- Install it: `npm i -g vercel`, then `vercel deploy`\n", []),
+        ("- `docker compose up -d` (Docker Desktop is not installed here)\n", []),
+        ("- `acme --help` and `acmectl status` and `vitest run` and `biome check`\n", []),
+        ("- `ruff check .` then `pytest -x`\n", []),  # the project's dev dependencies
+        ("- Run `./scripts/deploy.sh prod`\n", []),  # a path, not a program
+        ("```bash\nexport FOO=1\ncd src\nsource .env\n```\n", []),
+        ("- `make test`\n", []),
+    ],
+)
+def test_programs_that_are_not_installed(repo: Path, text: str, expected: list[str]) -> None:
+    found = [p.subject for p in problems(repo, text, "make", "npm", "printf", "pytest")]
+    assert [s for s in found if not s.startswith(("make ", "npm "))] == expected
+
+
+def test_an_alias_a_memory_defines_makes_a_program_available(tmp_path: Path, repo: Path) -> None:
+    home, _ = home_with_project(
+        tmp_path,
+        repo,
+        {"notes.md": "- `docker compose up -d` starts the database\n"},
+        global_memory={"environment.md": "- Use podman (`alias docker=podman`).\n"},
+    )
+    assert of_kind(check(home, tmp_path, installed=("podman",)), "missing-program") == []
+
+
+def test_a_program_named_on_many_lines_is_one_finding(tmp_path: Path, repo: Path) -> None:
+    text = "```bash\nbun install\nbun run test\nbun run build\n```\n"
+    home, _ = home_with_project(tmp_path, repo, {"notes.md": text})
+    [found] = of_kind(check(home, tmp_path), "missing-program")
+    assert (found.line, found.subject) == (2, "bun")
+    assert [place.line for place in found.related] == [3, 4]
+    assert found.message == "`bun` is not installed (and on 2 more lines)"
