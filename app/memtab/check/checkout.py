@@ -61,6 +61,12 @@ class Checkout:
     truncated: bool = False
     by_name: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     _read: dict[str, tuple[object, object]] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[tuple[str, str], bool] = field(default_factory=dict, compare=False, repr=False)
+    """What one check learnt about programs here (`check.runs`); cleared by each check."""
+    definitions: dict[tuple[str, str], str | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Which definition file (a Makefile…) each folder has, as one check found."""
 
     def exists(self, relative: str) -> bool:
         """Whether `relative` is on disk (never answered from the index alone)."""
@@ -123,12 +129,14 @@ class Checkout:
         return found
 
     def _cached(self, relative: str, read: Callable[[Path], object]) -> object:
+        """What `read` makes of a file, read again only when the file changed."""
         key = _stat_key(self.root / relative)
-        cached = self._read.get(relative)
+        slot = f"{read.__name__}:{relative}"
+        cached = self._read.get(slot)
         if cached is not None and cached[0] == key:
             return cached[1]
         value = read(self.root / relative)
-        self._read[relative] = (key, value)
+        self._read[slot] = (key, value)
         return value
 
     def project_program(self, program: str, directory: str = "") -> str | None:
@@ -136,12 +144,27 @@ class Checkout:
         in `directory` or the checkout's root; None when it did not."""
         for base in dict.fromkeys((directory, "")):
             for bin_dir in PROJECT_BIN_DIRS:
-                relative = f"{base}/{bin_dir}/{program}" if base else f"{bin_dir}/{program}"
-                if os.access(self.root / relative, os.X_OK) or os.path.isfile(
-                    self.root / (relative + ".exe")
-                ):
-                    return relative
+                relative = f"{base}/{bin_dir}" if base else bin_dir
+                names = self._listed(relative)
+                if program in names or f"{program}.exe" in names:
+                    return f"{relative}/{program}"
         return None
+
+    def _listed(self, relative: str) -> frozenset[str]:
+        """The names in a folder of the checkout (none when it is not one), listed again
+        only when it changed."""
+        path = os.path.join(self.root, relative)
+        key = _stat_key(path)
+        cached = self._read.get(f"listed:{relative}")
+        if cached is not None and cached[0] == key:
+            assert isinstance(cached[1], frozenset)
+            return cached[1]
+        try:
+            names = frozenset(os.listdir(path)) if key is not None else frozenset()
+        except OSError:
+            names = frozenset()
+        self._read[f"listed:{relative}"] = (key, names)
+        return names
 
 
 def _read_targets(path: Path) -> Targets:
@@ -239,7 +262,7 @@ def _worktree_keys(pointer: Path) -> list[object]:
     return [_stat_key(git_dir / "index"), _stat_key(git_dir / "HEAD")]
 
 
-def _stat_key(path: Path) -> tuple[int, int, int] | None:
+def _stat_key(path: Path | str) -> tuple[int, int, int] | None:
     try:
         info = os.stat(path)
     except OSError:
@@ -255,6 +278,10 @@ class CheckoutCache:
         self._build = build
         self._lock = threading.Lock()
         self._entries: dict[Path, tuple[tuple[object, ...], Checkout]] = {}
+
+    def all(self) -> list[Checkout]:
+        with self._lock:
+            return [checkout for _, checkout in self._entries.values()]
 
     def get(self, root: Path) -> Checkout:
         with self._lock:

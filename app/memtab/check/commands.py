@@ -31,6 +31,10 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", ";;"})
 _WRAPPERS = frozenset({"sudo", "doas", "env", "time", "nohup", "nice", "command", "exec"})
 _MAX_COMMAND_CHARS = 500
+# A line without quotes, escapes, substitutions or groups is split by these alone.
+_NEEDS_SHELL_RULES = re.compile(r"['\"\\`$(){}]|^#")
+_PLAIN_TOKEN = re.compile(r"&&|\|\||;;|\|&|\d*[<>]+&?|&>+|[;|&]|[^\s;|&<>]+")
+_REDIRECTION = re.compile(r"^(?:\d*[<>]|&>)")
 
 
 @dataclass(frozen=True)
@@ -66,12 +70,18 @@ def commands_of(line: Line) -> Iterator[Command]:
         prompted = _PROMPT.match(span)
         if prompted is not None:
             yield from _chain(span[prompted.end() :], shell=True)
-        else:  # a command line of a well-known tool, not a name quoted in prose
+        elif _may_be_a_command(span):  # a well-known tool's command, not a quoted name
             yield from (
                 c
                 for c in _chain(span, shell=False)
                 if c.program in KNOWN_PROGRAMS and len(c.words) > 1
             )
+
+
+def _may_be_a_command(span: str) -> bool:
+    """Whether inline code may name a well-known tool (cheap, before the shell split)."""
+    words = span.split()
+    return len(words) > 1 and not KNOWN_PROGRAMS.isdisjoint(words)
 
 
 def _chain(text: str, *, shell: bool) -> Iterator[Command]:
@@ -80,13 +90,16 @@ def _chain(text: str, *, shell: bool) -> Iterator[Command]:
         return
     if text.endswith("\\"):  # a continued line: the rest is on the next one
         text = text[:-1]
-    try:
-        lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
-        lexer.commenters = "#"
-        tokens = list(lexer)
-    except ValueError:  # unbalanced quotes: not a command line
-        return
+    if _NEEDS_SHELL_RULES.search(text) is None:  # no quotes: split as the shell would
+        tokens = _PLAIN_TOKEN.findall(text.split(" #", 1)[0])
+    else:
+        try:
+            lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+            lexer.whitespace_split = True
+            lexer.commenters = "#"
+            tokens = list(lexer)
+        except ValueError:  # unbalanced quotes: not a command line
+            return
     directory: str | None = None
     for words in _split(tokens):
         command = _simple(words)
@@ -136,5 +149,5 @@ def _simple(words: list[str]) -> list[str] | None:
     rest = words[index:]
     if not rest or any(w in ("(", ")", "{", "}") for w in rest[:1]):
         return None
-    cut = next((i for i, w in enumerate(rest) if w[:1] in "<>" or w in ("(", ")")), len(rest))
+    cut = next((i for i, w in enumerate(rest) if _REDIRECTION.match(w) or w in "()"), len(rest))
     return rest[:cut] or None

@@ -166,36 +166,65 @@ def _scope_documents(store: ScopeStore, scope: Scope, problems: list[str]) -> It
     meta = store.meta_entries()
     paths = [entry.path for entry in listing.files if not entry.binary]
     modified = {entry.path: entry.modified_at_ms for entry in listing.files}
+    where = _Where.of(store, scope)
     for path, content in store.read_many(paths):
         if isinstance(content, Exception):
             problems.append(f"{path}: {content}")
             continue
-        yield _mux_document(store, scope, path, content, modified[path], meta)
+        yield _mux_document(store, where, path, content, modified[path], meta)
+
+
+@dataclass(frozen=True)
+class _Where:
+    """What every file of one scope of one store shares (worked out once per scope)."""
+
+    scope: Scope
+    root: Path
+    roots: dict[str, Path]
+    history_key: str
+    project: str | None
+    workspace: str | None
+    checkout: Path | None
+    group: str
+
+    @classmethod
+    def of(cls, store: ScopeStore, scope: Scope) -> _Where:
+        workspace = store.workspace
+        project = store.project_path
+        workspace_id: str | None = None
+        if scope is Scope.GLOBAL:
+            checkout, group, project = None, GLOBAL_GROUP, None
+        elif scope is Scope.PROJECT:
+            checkout, group = checkout_of(project), f"project:{project}"
+        else:
+            assert workspace is not None
+            workspace_id = workspace.id
+            checkout = checkout_of(workspace.path) or checkout_of(project)
+            group = f"project:{project}" if project else f"workspace:{workspace.id}"
+        roots = {s.value: store.root(s) for s in SCOPE_ORDER if store.unavailable_reason(s) is None}
+        return cls(
+            scope,
+            store.root(scope),
+            roots,
+            store.history_key(scope),
+            project,
+            workspace_id,
+            checkout,
+            group,
+        )
 
 
 def _mux_document(
     store: ScopeStore,
-    scope: Scope,
+    where: _Where,
     path: VirtualPath,
     content: FileContent,
     modified_ms: int,
     meta: dict[str, MetaEntry],
 ) -> Document:
-    workspace = store.workspace
-    project = store.project_path
-    if scope is Scope.GLOBAL:
-        checkout, group, project, workspace_id = None, GLOBAL_GROUP, None, None
-    elif scope is Scope.PROJECT:
-        checkout, group, workspace_id = checkout_of(project), f"project:{project}", None
-    else:
-        assert workspace is not None
-        workspace_id = workspace.id
-        checkout = checkout_of(workspace.path) or checkout_of(project)
-        group = f"project:{project}" if project else f"workspace:{workspace.id}"
     entry = meta.get(store.meta_key(path))
     used = [entry.last_accessed_at, entry.last_write_at] if entry is not None else []
     last_used = max([modified_ms, *(t for t in used if t is not None)])
-    roots = {s.value: store.root(s) for s in SCOPE_ORDER if store.unavailable_reason(s) is None}
 
     def reread() -> Document | None:
         try:
@@ -206,25 +235,25 @@ def _mux_document(
             changed = int(store.physical(path).stat().st_mtime * 1000)
         except (OSError, PathError):
             changed = modified_ms
-        return _mux_document(store, scope, path, fresh, changed, store.meta_entries())
+        return _mux_document(store, where, path, fresh, changed, store.meta_entries())
 
     return Document(
-        key=f"mux:{scope.value}:{workspace_id or project or ''}:{path}",
+        key=f"mux:{where.scope.value}:{where.workspace or where.project or ''}:{path}",
         path=str(path),
         agent="mux",
-        scope=scope.value,
+        scope=where.scope.value,
         text=content.content,
-        project=project,
-        workspace=workspace_id,
-        checkout=checkout,
-        group=group,
-        physical=store.root(scope).joinpath(*path.segments),
-        link_root=store.root(scope),
-        scope_roots=roots,
+        project=where.project,
+        workspace=where.workspace,
+        checkout=where.checkout,
+        group=where.group,
+        physical=Path(os.path.join(where.root, *path.segments)),
+        link_root=where.root,
+        scope_roots=where.roots,
         modified_ms=modified_ms,
         last_used_ms=last_used,
         plannable=not content.over_cap,
-        history_key=store.history_key(scope),
+        history_key=where.history_key,
         reread=reread,
     )
 

@@ -78,6 +78,7 @@ class CheckEngine:
         self.home = home
         self._env = dict(os.environ if env is None else env)
         self._clock = clock
+        self._given_finder = find_program
         self._find_program = find_program or program_finder(self._env)
         self.stale_days = load_stale_days(self._env) if stale_days is None else stale_days
         self._sources = sources
@@ -159,6 +160,11 @@ class CheckEngine:
         results: list[tuple[Document, _Checked]] = []
         cancelled = False
         aliases = self._aliases(documents)
+        # What is installed is looked up again by each check (the user may install it).
+        self._find_program = self._given_finder or program_finder(self._env)
+        for checkout in self._checkouts.all():
+            checkout.memo.clear()
+            checkout.definitions.clear()
         for done, document in enumerate(documents):
             if cancel is not None and cancel.is_set():
                 cancelled = True
@@ -244,6 +250,8 @@ class CheckEngine:
         user has them (remembered per text)."""
         found: set[str] = set()
         for document in documents:
+            if "alias " not in document.text:
+                continue
             known = self._alias_cache.get(document.key)
             if known is None or known[0] != document.text:
                 known = (document.text, frozenset(aliases_in(scan_markdown(document.text))))
@@ -329,9 +337,13 @@ class CheckEngine:
             tuple[str, int, str], tuple[Document, Fact, list[tuple[Document, Fact]]]
         ] = {}
         for occurrences in by_key.values():
+            if len({fact.value for _, fact in occurrences}) < 2:
+                continue  # every memory says the same
             for index, (one_doc, one) in enumerate(occurrences):
                 for other_doc, other in occurrences[index + 1 :]:
-                    if not _comparable(one_doc, other_doc) or not disagree(one, other):
+                    if one.value == other.value or not disagree(one, other):
+                        continue
+                    if not _comparable(one_doc, other_doc):
                         continue
                     (anchor_doc, anchor), partner = _older_first((one_doc, one), (other_doc, other))
                     slot = (anchor_doc.key, anchor.line, f"{anchor.kind}:{anchor.key}")

@@ -35,7 +35,7 @@ _HEDGES = re.compile(
     r"ci|if|when|unless)\b|[<>=~^]=?\s*\d",
     re.IGNORECASE,
 )
-_SUBJECT_WORD = r"[A-Za-z][\w.+-]*"
+_SUBJECT_WORD = r"(?<![\w.+-])(?!(?:is|are|was|were|be|on|at)\b)[A-Za-z][\w.+-]*"
 _SUBJECT = rf"(?P<subject>{_SUBJECT_WORD}(?:\s+(?:in|on|for|of)?\s*{_SUBJECT_WORD}){{0,3}})"
 _PORT_FORMS = (
     re.compile(
@@ -48,11 +48,13 @@ _PORT_FORMS = (
         _SUBJECT + r"(?:'s)?\s+port(?:\s+is|\s*[:=])?\s+(?P<value>\d{2,5})\b", re.IGNORECASE
     ),
     re.compile(
-        _SUBJECT
-        + r"\s+(?:at|on)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(?P<value>\d{2,5})\b",
+        _SUBJECT + r"(?:\s+(?:is\s+)?(?:served|running|available|reachable|up|exposed))?"
+        r"\s+(?:at|on)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(?P<value>\d{2,5})\b",
         re.IGNORECASE,
     ),
 )
+_DIGIT = re.compile(r"\d")
+_PORT_WORDS = re.compile(r"port|localhost|127\.0\.0\.1|0\.0\.0\.0|\bon\b", re.IGNORECASE)
 _PORT_NUMBER = re.compile(r"(?<![\w.])(?::)?(\d{2,5})\b")
 _NOT_A_SUBJECT = frozenset(
     {"it", "this", "that", "which", "what", "everything", "something", "nothing", "also",
@@ -113,18 +115,21 @@ def facts_of(scanned: ScannedText) -> list[Fact]:
     """Every fact the text states plainly (see the module doc)."""
     found: list[Fact] = []
     for line in scanned.lines:
-        if line.fence or line.block is not None:
-            continue
+        if line.fence or line.block is not None or not _DIGIT.search(line.text):
+            continue  # every fact has a number in it
         text = line.text
-        if says_gone(line.words) or is_example(line.words) or _HEDGES.search(line.words):
-            continue
-        found += _ports(line.number, line.prose + " " + " ".join(line.spans))
-        found += _versions(line.number, text)
-        found += _settings(line.number, line.spans)
+        candidates = _ports(line.number, line.prose + " " + " ".join(line.spans))
+        candidates += _versions(line.number, text)
+        candidates += _settings(line.number, line.spans)
+        words = line.words
+        if candidates and not (says_gone(words) or is_example(words) or _HEDGES.search(words)):
+            found += candidates
     return found
 
 
 def _ports(number: int, text: str) -> list[Fact]:
+    if _PORT_WORDS.search(text) is None:
+        return []
     if len({m.group(1) for m in _PORT_NUMBER.finditer(text)}) > 1:
         return []  # two numbers that may be ports: a comparison, not a fact
     for form in _PORT_FORMS:

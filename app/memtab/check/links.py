@@ -22,6 +22,7 @@ from memtab.check.documents import Document
 from memtab.check.markdown import ScannedText
 from memtab.check.wording import is_example, says_gone
 
+_HOOK = re.compile(r"\s[—–-]\s")
 _SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
 _VIRTUAL = re.compile(r"^/memories/(global|project|workspace)(?:/(.*))?$")
 _MAX_ROOT_FILES = 5000
@@ -48,7 +49,9 @@ def broken_links(
         line = lines[link.line - 1]
         text = line.text
         written = link.target.strip()
-        if says_gone(line.words) or is_example(line.words):
+        # An index line's hook after its dash describes the topic, not the link.
+        about_link = _HOOK.split(line.words, maxsplit=1)[0]
+        if says_gone(about_link) or is_example(about_link):
             continue
         target = _usable(written)
         if target is None:

@@ -8,6 +8,7 @@ run of backticks closes only at a run of the same length) and its links taken ou
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -25,7 +26,7 @@ _NOT_WORDS = re.compile(r"\S*[/\\]\S*|\S*\w\.\w{2,}\S*")
 _REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(?P<target>[^\s>]+)>?")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Line:
     """One line of a memory file (`number` from 1).
 
@@ -46,7 +47,7 @@ class Line:
     def in_block(self) -> bool:
         return self.block is not None
 
-    @property
+    @functools.cached_property
     def words(self) -> str:
         """What the line says in words: its prose without paths, names with dots and
         URLs (a path `src/old/x.py` says nothing about being old); in a block, its

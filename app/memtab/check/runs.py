@@ -73,12 +73,8 @@ def run_problems(
                 _script_problem(checkout, command, directory, line.number, find_program)
             )
             program = command.program
-            if not (
-                program in aliases
-                or program in installed_here
-                or find_program(program) is not None
-                or checkout.project_program(program, directory) is not None
-                or checkout.provides(program)
+            if program not in installed_here and not _available(
+                checkout, program, directory, find_program, aliases
             ):
                 problems.append(
                     RunProblem(
@@ -99,6 +95,27 @@ def run_problems(
     for key, problem in found.items():
         also = tuple(lines[key][1:])
         yield replace(problem, also=also) if also else problem
+
+
+def _available(
+    checkout: Checkout,
+    program: str,
+    directory: str,
+    find_program: Callable[[str], str | None],
+    aliases: Collection[str],
+) -> bool:
+    """Whether `program` runs here: an alias, installed, or the project's own."""
+    key = (program, directory)
+    known = checkout.memo.get(key)
+    if known is None:
+        known = (
+            program in aliases
+            or find_program(program) is not None
+            or checkout.project_program(program, directory) is not None
+            or checkout.provides(program)
+        )
+        checkout.memo[key] = known
+    return known
 
 
 def _installs(scanned: ScannedText) -> set[str]:
@@ -203,11 +220,18 @@ def _in(directory: str, sub: str | None) -> str | None:
 
 
 def _definition(checkout: Checkout, directory: str, names: Sequence[str]) -> str | None:
-    for name in names:
-        relative = f"{directory}/{name}" if directory else name
-        if os.path.isfile(checkout.root / relative):
-            return relative
-    return None
+    """The first of `names` that is a file in `directory` (asked once per check)."""
+    key = (directory, ",".join(names))
+    if key not in checkout.definitions:
+        checkout.definitions[key] = next(
+            (
+                relative
+                for relative in (f"{directory}/{n}" if directory else n for n in names)
+                if os.path.isfile(os.path.join(checkout.root, relative))
+            ),
+            None,
+        )
+    return checkout.definitions[key]
 
 
 @dataclass(frozen=True)

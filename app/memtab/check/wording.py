@@ -9,20 +9,48 @@ list errs on the side of silence: a line that might say so is not checked.
 
 from __future__ import annotations
 
+import functools
 import re
 
+_WORD = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
 
-def _words(*words: str) -> re.Pattern[str]:
-    """Whole English words or phrases (any case), or CJK words anywhere."""
-    latin = [w for w in words if w.isascii()]
-    other = [w for w in words if not w.isascii()]
-    parts = [r"\b(?:" + "|".join(re.escape(w) for w in latin) + r")\b"] if latin else []
-    parts += [re.escape(w) for w in other]
-    return re.compile("|".join(parts), re.IGNORECASE)
+
+class _Words:
+    """A list of English words and phrases, found whole in any case, and of CJK words
+    found anywhere. Faster than one regex of alternatives: a line is split into its words
+    once, and single words are looked up in a set."""
+
+    def __init__(self, *words: str) -> None:
+        latin = [w for w in words if w.isascii()]
+        self.single = frozenset(w for w in latin if " " not in w and "." not in w)
+        # Phrases by their first word: only those whose first word is on the line are tried.
+        self.phrases: dict[str, list[str]] = {}
+        for phrase in (w for w in latin if " " in w):
+            self.phrases.setdefault(phrase.split()[0], []).append(f" {phrase} ")
+        self.dotted = tuple(w for w in latin if "." in w)  # "e.g": found anywhere
+        self.anywhere = tuple(w for w in words if not w.isascii())
+
+    def search(self, text: str) -> bool:
+        lowered, words, spaced = _split(text)
+        if not self.single.isdisjoint(words):
+            return True
+        for first in self.phrases.keys() & words:
+            if any(phrase in spaced for phrase in self.phrases[first]):
+                return True
+        return any(w in lowered for w in self.dotted) or any(w in text for w in self.anywhere)
+
+
+@functools.lru_cache(maxsize=4096)
+def _split(text: str) -> tuple[str, frozenset[str], str]:
+    """A line lowered, its words, and its words joined by single spaces (kept for the
+    few lists each line is read against)."""
+    lowered = text.lower()
+    words = _WORD.findall(lowered)
+    return lowered, frozenset(words), " " + " ".join(words) + " "
 
 
 # The line says what it names is no longer there (or was changed): it knows.
-_GONE = _words(
+_GONE = _Words(
     "removed", "remove", "deleted", "delete", "moved", "move", "renamed", "rename",
     "no longer", "gone", "dropped", "replaced", "replace", "deprecated", "obsolete",
     "legacy", "formerly", "used to", "previously", "old", "older", "was", "were",
@@ -38,14 +66,14 @@ _GONE = _words(
 _ARROW = re.compile(r"->|→|=>|⇒")
 
 # The line gives an example or a pattern, not a fact.
-_EXAMPLE = _words(
+_EXAMPLE = _Words(
     "e.g", "eg", "for example", "for instance", "example", "examples", "such as",
     "placeholder", "template", "sample", "like this", "something like", "pattern",
     "예", "예시", "예를 들어", "例如", "比如", "示例", "例えば", "例",
 )  # fmt: skip
 
 # The line speaks of what is not there yet, may be, or is being planned.
-_NOT_YET = _words(
+_NOT_YET = _Words(
     "create", "creates", "creating", "will", "would", "could", "might", "may",
     "todo", "to-do", "to do", "plan", "planned", "planning", "proposed", "propose",
     "next", "future", "later", "eventually", "someday", "new file", "generate",
@@ -57,7 +85,7 @@ _NOT_YET = _words(
 
 
 # The line speaks of a command or target still to be made.
-_PLANNED = _words(
+_PLANNED = _Words(
     "create", "creating", "will", "would", "todo", "to-do", "plan",
     "planned", "planning", "proposed", "propose", "future", "later", "eventually", "tbd",
     "wip", "not yet", "to be", "once",
@@ -65,26 +93,35 @@ _PLANNED = _words(
 )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=4096)
+def _read(text: str) -> tuple[bool, bool, bool, bool]:
+    """What a line says (gone, an example, not there yet, planned), worked out once."""
+    return (
+        _GONE.search(text) or _ARROW.search(text) is not None,
+        _EXAMPLE.search(text),
+        _NOT_YET.search(text),
+        _PLANNED.search(text),
+    )
+
+
 def says_gone(text: str) -> bool:
     """Whether the line says something it names was removed, moved, changed or is missing."""
-    return _GONE.search(text) is not None or _ARROW.search(text) is not None
+    return _read(text)[0]
 
 
 def is_example(text: str) -> bool:
-    return _EXAMPLE.search(text) is not None
-
-
-def not_yet(text: str) -> bool:
-    return _NOT_YET.search(text) is not None
+    return _read(text)[1]
 
 
 def names_paths_as_they_are(text: str) -> bool:
     """Whether the paths a line names are stated as they are now: not gone, not an
     example, not yet or maybe there. Only such lines' paths are checked."""
-    return not (says_gone(text) or is_example(text) or not_yet(text))
+    gone, example, not_yet, _ = _read(text)
+    return not (gone or example or not_yet)
 
 
 def names_commands_as_they_are(text: str) -> bool:
     """Whether the commands a line names are stated as they work now: not gone, not an
     example, not planned. Only such lines' commands are checked."""
-    return not (says_gone(text) or is_example(text) or _PLANNED.search(text) is not None)
+    gone, example, _, planned = _read(text)
+    return not (gone or example or planned)

@@ -1,0 +1,110 @@
+"""`memtab check`: the JSON contract, the exit status, and fixes as a plan to apply."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.unit.check.helpers import home_with_project, make_checkout
+
+from memtab.cli.main import main
+from memtab.demo import ACME, MAIN_ID, WEBAPP, create_demo_home
+
+FINDING_FIELDS = {
+    "path", "line", "kind", "message", "why", "scope", "agent", "subject", "text",
+    "workspace", "project", "checkout", "fix", "related",
+}  # fmt: skip
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(args)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_the_demo_shows_each_project_not_on_this_disk_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = create_demo_home(tmp_path / "demo")
+    status, out, _ = run_cli(["--home", str(home.root), "check", "--json"], capsys)
+    assert status == 1
+    document = json.loads(out)
+    assert all(set(f) == FINDING_FIELDS for f in document["findings"])
+    missing = [f for f in document["findings"] if f["kind"] == "project-missing"]
+    assert [(f["subject"], f["path"], f["line"]) for f in missing] == [
+        (ACME, "/memories/project", None),
+        (WEBAPP, "/memories/project", None),
+    ]
+
+
+def test_no_findings_exit_0_and_say_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_checkout(tmp_path / "acme", {"src/app.py": ""})
+    home, _ = home_with_project(tmp_path, repo, {"notes.md": "- App in `src/app.py`\n"})
+    status, out, _ = run_cli(["--home", str(home.root), "check"], capsys)
+    assert (status, out) == (0, "No findings in 1 memory file.\n")
+
+
+def test_a_check_that_cannot_be_made_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = create_demo_home(tmp_path / "demo")
+    status, _, err = run_cli(["--home", str(home.root), "check", "--workspace", "nope"], capsys)
+    assert status == 2 and "Unknown workspace 'nope'" in err
+
+
+def test_plan_out_needs_a_workspace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_cli(
+        ["--home", str(tmp_path), "check", "--plan-out", str(tmp_path / "p.json")], capsys
+    )
+    assert status == 1 and "--plan-out needs --workspace" in err
+
+
+def test_the_fixes_are_a_plan_that_consolidate_applies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_checkout(tmp_path / "acme", {"src/acme/config/settings_local.py": ""})
+    home, workspace = home_with_project(
+        tmp_path,
+        repo,
+        {
+            "notes.md": "# Notes\n\n- Local settings: `src/acme/settings_local.py`.\n",
+            "MEMORY.md": "- [Testing](testing.md)\n",
+            "guides/testing.md": "x\n",
+        },
+    )
+    plan = tmp_path / "fixes.json"
+    root = ["--home", str(home.root)]
+    status, out, _ = run_cli(
+        [*root, "check", "--workspace", workspace, "--plan-out", str(plan)], capsys
+    )
+    assert status == 1
+    assert "plan of 2 fixes written to" in out
+    assert (
+        "fix: Name src/acme/config/settings_local.py instead of src/acme/settings_local.py" in out
+    )
+    written = json.loads(plan.read_text())
+    assert [op["proposed"] for op in written["ops"]] == [True, True]
+    status, out, _ = run_cli(
+        [*root, "consolidate", "--workspace", workspace, "--apply-plan", str(plan)], capsys
+    )
+    assert status == 0, out
+    notes = (home.project_root(str(repo)) / "notes.md").read_text()
+    assert "`src/acme/config/settings_local.py`" in notes
+    assert (home.project_root(str(repo)) / "MEMORY.md").read_text() == (
+        "- [Testing](guides/testing.md)\n"
+    )
+    status, out, _ = run_cli([*root, "check", "--workspace", workspace], capsys)
+    assert status == 0, out
+
+
+def test_a_workspace_check_reads_what_it_sees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = create_demo_home(tmp_path / "demo")
+    status, out, _ = run_cli(
+        ["--home", str(home.root), "check", "--workspace", MAIN_ID, "--no-sources"], capsys
+    )
+    assert status == 1
+    assert f"/memories/project: [project-missing] The project {ACME} is not on this disk" in out
+    assert WEBAPP not in out
