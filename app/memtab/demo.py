@@ -4,7 +4,10 @@ Two projects, three workspaces (one spanning both projects, one archived), memor
 scope (with nested dirs, pins, usage, duplicates worth consolidating and an orphan project
 dir), a consolidation journal (with a rejected op, a legacy workspace-only record and mux
 harvests), a mux `chat.jsonl` transcript, writer state and a writer trace dump. Times are
-relative to now, so the demo always reads "3 h ago" rather than a fixed date.
+relative to now, so the demo always reads "3 h ago" rather than a fixed date. The projects'
+own folders are on no disk, but the main workspace's worktree is (`src/acme-api/…` in the
+demo home, as mux keeps worktrees): `memtab check` finds what its memory says that the
+code no longer bears out.
 
 `open_fresh_demo(dir)` is what `memtab --demo` uses: every run starts from a new demo home
 (a marker file says a directory is one Memtab may replace), unless another Memtab has it
@@ -82,6 +85,7 @@ def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
     _write_transcript_and_writer_state(home, now)
     _write_trace_dump(home, now)
     _write_agent_sources(home, now)
+    _write_worktree(home, now)
     return home
 
 
@@ -93,7 +97,7 @@ def _write_registry(home: Home, now: int) -> None:
                 {
                     "workspaces": [
                         {
-                            "path": f"{ACME}/.worktrees/fix-token-refresh",
+                            "path": str(demo_worktree(home)),
                             "id": MAIN_ID,
                             "name": "fix-token-refresh",
                             "title": "Fix the token refresh race",
@@ -508,6 +512,22 @@ def _write_agent_sources(home: Home, now: int) -> None:
     for agent, folder in DEMO_AGENT_DIRS.items():
         overrides[agent] = {"enabled": True, "path": f"{DEMO_AGENTS_DIR}/{folder}"}
     atomic_write_json(home.memtab_dir / "sources.json", overrides)
+
+
+def demo_worktree(home: Home) -> Path:
+    """The main workspace's checkout: mux keeps a workspace's worktree in its home's
+    `src/<project>/<workspace>`. Unlike the projects' own folders (on no disk), it is
+    there, so `memtab check` has code to check the workspace's memory against."""
+    return home.root / "src" / "acme-api" / "fix-token-refresh"
+
+
+def _write_worktree(home: Home, now: int) -> None:
+    seed = resource_path("demo", "worktree")
+    for index, file in enumerate(sorted(p for p in seed.rglob("*") if p.is_file())):
+        target = demo_worktree(home) / file.relative_to(seed)
+        atomic_write_text(target, file.read_text(encoding="utf-8"))
+        modified = (now - 3 * DAY + index * 11 * MINUTE) / 1000
+        os.utime(target, (modified, modified))
 
 
 def demo_config_dir(home: Home) -> Path:

@@ -144,11 +144,21 @@ def checkout_case(fixture: str) -> Callable[[Path], tuple[Home, str | None]]:
 
 def rebuild_checkout(fixture: Path, target: Path) -> None:
     """The checkout a fixture describes: every listed file (empty unless the fixture has
-    its content), added to a fresh git repository."""
+    its content; a link where `links.txt` names one), added to a fresh git repository."""
     listed = (fixture / "files.txt").read_text(encoding="utf-8").splitlines()
+    links_file = fixture / "links.txt"
+    links = dict(
+        line.split(" -> ", 1)
+        for line in (
+            links_file.read_text(encoding="utf-8").splitlines() if links_file.is_file() else ()
+        )
+    )
     for relative in listed:
         path = target / relative
         path.parent.mkdir(parents=True, exist_ok=True)
+        if relative in links:
+            path.symlink_to(links[relative])
+            continue
         real = fixture / "tree" / relative
         path.write_bytes(real.read_bytes() if real.is_file() else b"")
     environment = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}

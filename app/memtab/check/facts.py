@@ -182,9 +182,9 @@ def disagree(one: Fact, other: Fact) -> bool:
 
 
 def what(fact: Fact) -> str:
-    """The fact's subject in words: "the port of redis", "the version of postgres"."""
+    """The fact's subject in words: "API's port", "the Postgres version", "MAX_WORKERS"."""
     if fact.kind == "port":
-        return f"the port of {fact.shown}"
+        return f"{fact.shown}'s port"
     if fact.kind == "version":
-        return f"the version of {fact.shown}"
-    return f"the setting {fact.shown}"
+        return f"the {fact.shown} version"
+    return fact.shown

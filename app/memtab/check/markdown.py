@@ -23,6 +23,9 @@ _INLINE_LINK = re.compile(
 )
 _SHELL_COMMENT = re.compile(r"(?:^|\s)#\s*(.*)$")
 _NOT_WORDS = re.compile(r"\S*[/\\]\S*|\S*\w\.\w{2,}\S*")
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+# A line that is only a bold label, `**Still open:**` or `**Next steps**:`.
+_LABEL = re.compile(r"^\s{0,3}(?:\*\*|__)([^*_]{1,80}?):?(?:\*\*|__):?\s*$")
 _REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(?P<target>[^\s>]+)>?")
 
 
@@ -42,6 +45,9 @@ class Line:
     block: str | None = None
     fence: bool = False
     """The line opens or closes a fenced block."""
+    section: str = ""
+    """The heading the line is under, or the bold label (`**Still open:**`) that leads
+    its list: what the line is part of."""
 
     @property
     def in_block(self) -> bool:
@@ -97,6 +103,7 @@ def scan_markdown(text: str) -> ScannedText:
     links: list[Link] = []
     fence: tuple[str, int] | None = None  # the open fence's character and length
     info = ""
+    heading = label = ""
     for index, raw in enumerate(raw_lines):
         number = index + 1
         if index < body_from:
@@ -113,17 +120,22 @@ def scan_markdown(text: str) -> ScannedText:
                 fence = None
                 lines.append(Line(number, raw, "", fence=True))
                 continue
-            lines.append(Line(number, raw, "", block=info))
+            lines.append(Line(number, raw, "", block=info, section=label or heading))
             continue
         if opening is not None:
             fence = (opening.group(1)[0], len(opening.group(1)))
             info = opening.group(2).lower()
             lines.append(Line(number, raw, "", fence=True))
             continue
+        title = _HEADING.match(raw)
+        if title is not None:
+            heading, label = title.group(1), ""
+        elif (lead := _LABEL.match(raw)) is not None:
+            label = lead.group(1)
         prose, spans = _take_code_spans(raw)
         prose, line_links = _take_links(prose, number)
         links.extend(line_links)
-        lines.append(Line(number, raw, prose, tuple(spans)))
+        lines.append(Line(number, raw, prose, tuple(spans), section=label or heading))
     return ScannedText(tuple(lines), tuple(links))
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from memtab.check.checkout import SKIPPED_DIRS, Checkout
 from memtab.check.commands import SESSION_BLOCKS, SHELL_BLOCKS
 from memtab.check.markdown import Line, ScannedText
-from memtab.check.wording import names_paths_as_they_are
+from memtab.check.wording import is_open_section, names_paths_as_they_are
 
 _URL = re.compile(r"[A-Za-z][\w+.-]*://\S*|\bwww\.\S+|mailto:\S+")
 _RELATIVE = re.compile(r"(?<![\w/.~$@:%\\-])(?:\./)?\.?[\w@+-][\w@.+-]*(?:/[\w@.+-]+)+/?")
@@ -62,7 +62,7 @@ def named_paths(scanned: ScannedText, checkout: Checkout) -> Iterator[NamedPath]
     for link in scanned.links:
         link_targets.setdefault(link.line, set()).add(link.target.strip().removeprefix("./"))
     for line in scanned.lines:
-        if line.fence or not names_paths_as_they_are(line.words):
+        if line.fence or not names_paths_as_they_are(line.words) or is_open_section(line.section):
             continue
         seen: set[str] = set()
         for written, strict in _candidates(line):

@@ -25,7 +25,7 @@ from memtab.check.commands import Command, commands_of
 from memtab.check.known_programs import BUN_COMMANDS, NPM_COMMANDS, PNPM_COMMANDS, YARN_COMMANDS
 from memtab.check.markdown import ScannedText
 from memtab.check.scripts import JUSTFILE_NAMES, MAKEFILE_NAMES, Targets
-from memtab.check.wording import names_commands_as_they_are
+from memtab.check.wording import is_open_section, names_commands_as_they_are
 
 # "install X", "npm i -g X", "brew install X", "pip install X": the words after the verb.
 _INSTALLS = re.compile(
@@ -63,7 +63,11 @@ def run_problems(
     found: dict[tuple[str, str], RunProblem] = {}
     lines: dict[tuple[str, str], list[int]] = {}
     for line in scanned.lines:
-        if line.fence or not names_commands_as_they_are(line.words):
+        if (
+            line.fence
+            or not names_commands_as_they_are(line.words)
+            or is_open_section(line.section)
+        ):
             continue
         for command in commands_of(line):
             directory = _directory(checkout, command)

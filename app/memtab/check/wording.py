@@ -93,6 +93,20 @@ _PLANNED = _Words(
 )  # fmt: skip
 
 
+# A heading or label over lines that are not done yet: "Still open:", "## Next steps".
+_OPEN_SECTION = _Words(
+    "open", "todo", "to-do", "to do", "next", "next steps", "plan", "plans", "planned",
+    "ideas", "idea", "backlog", "later", "future", "roadmap", "pending", "wip", "unresolved",
+    "not yet", "proposal", "proposed", "draft", "follow-up", "follow-ups", "followups",
+    "할 일", "예정", "계획", "待办", "计划", "予定", "未完了",
+)  # fmt: skip
+
+
+def is_open_section(section: str) -> bool:
+    """Whether a heading or label says the lines under it are not done yet."""
+    return bool(section) and _OPEN_SECTION.search(section)
+
+
 @functools.lru_cache(maxsize=4096)
 def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""

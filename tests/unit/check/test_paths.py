@@ -140,3 +140,17 @@ def test_a_checkout_that_is_not_a_repository_is_walked(tmp_path: Path) -> None:
     assert not checkout.git
     assert "src/a.py" in checkout.files and "node_modules/x/y.js" not in checkout.files
     assert missing(repo, "- `src/b.py` holds it\n") == ["src/b.py"]
+
+
+def test_paths_under_a_heading_or_label_of_what_is_still_open_are_not_checked(
+    repo: Path,
+) -> None:
+    # The demo's Claude Code memory: the regression test it names is still to be written.
+    text = (
+        "**Still open:**\n"
+        "- A regression test that fires two refreshes concurrently "
+        "(`src/acme/test_refresh_race.py`).\n"
+        "\n## Next steps\n- Split `src/acme/api/big.py`\n"
+        "\n## Layout\n- Handlers in `src/acme/api/handlers.py`\n"
+    )
+    assert missing(repo, text) == ["src/acme/api/handlers.py"]

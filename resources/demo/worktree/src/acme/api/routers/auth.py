@@ -1,0 +1,1 @@
+"""POST /auth/refresh: rotates the refresh token under a row lock."""

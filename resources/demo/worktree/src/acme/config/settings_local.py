@@ -1,0 +1,1 @@
+"""Settings for local runs (copy to .env to override)."""

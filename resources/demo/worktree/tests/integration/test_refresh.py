@@ -1,0 +1,2 @@
+def test_refresh() -> None:
+    """Two refreshes at once: one rotation, no 401."""
