@@ -144,7 +144,7 @@ def test_a_check_of_1000_files_against_a_repository_of_10000(tmp_path: Path) -> 
     engine = fresh()
     engine.check(workspace)
     warm = _best(lambda: engine.check(workspace))
-    key = engine.key_of("/memories/project/note7.md")
+    key = engine.key_of("/memories/project/note7.md", project=str(repo))
     assert key is not None
     changed = home.project_root(str(repo)) / "note7.md"
 

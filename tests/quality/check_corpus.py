@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.check.engine import CheckEngine
-from memtab.check.model import Finding
 from memtab.check.programs import which_in
+from memtab.check.records import Finding
 from memtab.demo import create_demo_home
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memtab.check.model import Agent, FindingScope
+from memtab.check.records import Agent, FindingScope
 from memtab.sources.codex import bucket_project
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file

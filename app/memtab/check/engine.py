@@ -10,8 +10,10 @@ It blocks on disk and runs git: the CLI calls it, the window will call it from a
 thread. `cancel` (a threading.Event) stops it between files (the report says
 `cancelled`); `progress(done, total)` is told as files are checked. An engine keeps what
 it learnt: each checkout's index until it changes (`CheckoutCache`), and each file's
-findings until its text or checkout changes, so `recheck(keys)` after an edit reads and
-checks only the files named and then redoes the cheap cross-file rules.
+findings until its text or checkout changes: a second check reads every file but checks
+only those that changed, and `recheck(keys)` after an edit reads and checks only the
+files named (a new file: a whole check), then redoes the cheap cross-file rules. One
+check runs at a time per engine; the window keeps one engine per home.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ from memtab.check.facts import Fact, disagree, facts_of, what
 from memtab.check.findings import finding, place
 from memtab.check.links import broken_links
 from memtab.check.markdown import scan_markdown
-from memtab.check.model import CheckReport, Finding, FindingKind
 from memtab.check.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
 from memtab.check.programs import program_finder
+from memtab.check.records import CheckReport, Finding, FindingKind
 from memtab.check.runs import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
 from memtab.fs.clock import Clock, now_ms
@@ -89,7 +91,9 @@ class CheckEngine:
         self._alias_cache: dict[str, tuple[str, frozenset[str]]] = {}
         self._documents: dict[str, Document] = {}
         self._collected: Collected | None = None
-        self._lock = threading.Lock()
+        self._workspace: str | None = None
+        self._lock = threading.Lock()  # the engine's state, between threads
+        self._running = threading.Lock()  # one check at a time
 
     # --- what the window and the CLI call ---------------------------------------------
 
@@ -101,17 +105,20 @@ class CheckEngine:
         progress: Progress | None = None,
     ) -> CheckReport:
         """Check every memory file of the home, or those `workspace_id` sees. Raises
-        HomeError for an unusable registry or an unknown workspace."""
-        registry = load_registry(self.home)
-        context = SourceContext.load(self.home, env=self._env, registry=registry)
-        collected = collect(
-            self.home, registry, workspace_id, sources=context if self._sources else None
-        )
-        with self._lock:
-            self._collected = collected
-            self._documents = {d.key: d for d in collected.documents}
-            self._checked = {k: v for k, v in self._checked.items() if k in self._documents}
-        return self._report(collected.documents, cancel, progress)
+        HomeError for an unusable registry or an unknown workspace. One check at a time
+        per engine (a second call waits for the first)."""
+        with self._running:
+            registry = load_registry(self.home)
+            context = SourceContext.load(self.home, env=self._env, registry=registry)
+            collected = collect(
+                self.home, registry, workspace_id, sources=context if self._sources else None
+            )
+            with self._lock:
+                self._workspace = workspace_id
+                self._collected = collected
+                self._documents = {d.key: d for d in collected.documents}
+                self._checked = {k: v for k, v in self._checked.items() if k in self._documents}
+            return self._report(collected.documents, cancel, progress)
 
     def recheck(
         self,
@@ -120,30 +127,39 @@ class CheckEngine:
         cancel: threading.Event | None = None,
         progress: Progress | None = None,
     ) -> CheckReport:
-        """The last check's report again, with the files `keys` names (a document key,
-        see `Finding.path` and `Document.key`) read and checked again; the others are
-        not read. A file that is gone is left out."""
+        """The last check's report again, with the files `keys` names (`key_of`) read and
+        checked again and the others not read; a file that is gone is left out. A key
+        the last check did not read (a new file) makes it a whole check again."""
         with self._lock:
             documents = dict(self._documents)
-        for key in keys:
-            document = documents.get(key)
-            fresh = document.reread() if document is not None and document.reread else None
-            if fresh is None:
-                documents.pop(key, None)
-            else:
-                documents[key] = fresh
-        with self._lock:
-            self._documents = documents
-        return self._report(tuple(documents.values()), cancel, progress)
+            workspace = self._workspace
+        if any(key not in documents for key in keys):
+            return self.check(workspace, cancel=cancel, progress=progress)
+        with self._running:
+            for key in keys:
+                reread = documents[key].reread
+                fresh = reread() if reread is not None else None
+                if fresh is None:
+                    documents.pop(key, None)
+                else:
+                    documents[key] = fresh
+            with self._lock:
+                self._documents = documents
+            return self._report(tuple(documents.values()), cancel, progress)
 
-    def key_of(self, path: str, workspace_id: str | None = None) -> str | None:
-        """The document key of a file the last check read (its virtual path, with the
-        workspace whose scope it is in; or another agent's file id)."""
+    def key_of(
+        self, path: str, *, workspace: str | None = None, project: str | None = None
+    ) -> str | None:
+        """The key of a file the last check read: another agent's file id, or a virtual
+        path with the workspace (for workspace memory) and project (for project memory)
+        whose scope it is in. None when the last check did not read it."""
         with self._lock:
             documents = list(self._documents.values())
         for document in documents:
-            if document.path == path and (
-                document.workspace in (None, workspace_id) or workspace_id is None
+            if (
+                document.path == path
+                and document.workspace in (None, workspace)
+                and (document.project is None or project is None or document.project == project)
             ):
                 return document.key
         return None
@@ -417,9 +433,7 @@ class CheckEngine:
                 "commands can only be checked against its checkout: it may have moved "
                 "(register where it is now), or live on another machine.",
             )
-            findings.append(
-                missing.model_copy(update={"path": path, "workspace": None, "scope": "project"})
-            )
+            findings.append(missing.replaced(path=path, workspace=None, scope="project"))
         return findings
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from memtab.check.documents import Document
 from memtab.check.markdown import text_lines
-from memtab.check.model import Finding, FindingKind, Fix, Place
+from memtab.check.records import Finding, FindingKind, Fix, Place
 
 
 def finding(

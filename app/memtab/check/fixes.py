@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from memtab.check.model import Finding
+from memtab.check.records import Finding
 
 REASON_ARGUMENT = "reason"
 """The call's argument a plan shows as why the change is proposed (as a consolidator's)."""

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from memtab.check.engine import CheckEngine
-from memtab.check.model import CheckReport, Finding
+from memtab.check.records import CheckReport, Finding
 from memtab.check.settings import MAX_STALE_DAYS
 from memtab.cli.common import CliError, add_home_option, open_home, print_json
 from memtab.humanize import plural

@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 from memtab.check.engine import CheckEngine
-from memtab.check.model import CheckReport, Finding
 from memtab.check.programs import which_in
+from memtab.check.records import CheckReport, Finding
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace
 

@@ -96,11 +96,15 @@ def test_recheck_reads_only_the_changed_file(tmp_path: Path) -> None:
     first = engine.check()
     assert [f.path for f in first.findings] == ["/memories/project/b.md"]
     (home.project_root(str(repo)) / "a.md").write_text("- `src/other.py`\n")
-    key_a = engine.key_of("/memories/project/a.md")
+    key_a = engine.key_of("/memories/project/a.md", project=str(repo))
     assert key_a is not None
     again = engine.recheck([key_a])
     assert [f.path for f in again.findings] == ["/memories/project/a.md", "/memories/project/b.md"]
     assert again.files_checked == 2
+    (home.project_root(str(repo)) / "c.md").write_text("- `src/third.py`\n")
+    assert engine.key_of("/memories/project/c.md") is None
+    grown = engine.recheck(["mux:project::/memories/project/c.md"])  # new: a whole check
+    assert grown.files_checked == 3 and len(grown.findings) == 3
 
 
 def test_a_check_stops_between_files_when_cancelled(tmp_path: Path) -> None:

@@ -1,19 +1,20 @@
-"""What a check finds, as records (docs/formats.md §19.2): pydantic models with camelCase
-names, defined once — the CLI prints them (`memtab check --json`), the window will show them.
+"""What a check finds, as records (docs/formats.md §19.2): `Record`s (`fs/records.py`),
+defined once — the CLI prints them (`memtab check --json`), the window will show them.
 
 A `Finding` names the memory file (a virtual path, or another agent's file id), the line
 (None: the whole file, or a project), its kind, what is wrong (`message`) and why Memtab
 thinks so (`why`), and where the fix is obvious, the `fix`: the line as it should read.
 A fix of a mux file becomes a plan op the user reviews (`check.fixes`).
 
-This module imports pydantic (about 0.1 s): a check imports it, the window's start never.
+This module imports pydantic (about 0.1 s): the engine imports it, on the CLI's thread or
+a window's worker, never on the way to a first paint.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final, Literal
 
-from memtab.fs.pydantic_once import BaseModel, ConfigDict, to_camel
+from memtab.fs.records import Record
 
 FindingKind = Literal[
     "missing-path",
@@ -37,16 +38,7 @@ FindingScope = Literal["global", "project", "workspace"]
 Agent = Literal["mux", "claude-code", "codex", "loki"]
 
 
-class CheckRecord(BaseModel):
-    """A part of a check's report: camelCase in JSON, snake_case in Python, immutable."""
-
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
-
-    def to_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True)
-
-
-class Place(CheckRecord):
+class Place(Record):
     """A line of a memory file (another memory a finding points at)."""
 
     path: str
@@ -56,7 +48,7 @@ class Place(CheckRecord):
     project: str | None = None
 
 
-class Fix(CheckRecord):
+class Fix(Record):
     """The obvious repair of a finding's line: `old_str` becomes `new_str` (the whole
     line, so a fix of one line never touches another). `plannable`: the file is mux's,
     so the fix can be a plan op (`memtab check --plan-out`); another agent's file is
@@ -68,7 +60,7 @@ class Fix(CheckRecord):
     plannable: bool = False
 
 
-class Finding(CheckRecord):
+class Finding(Record):
     """One thing a memory says that is not true of the code (see the module doc)."""
 
     path: str
@@ -95,7 +87,7 @@ class Finding(CheckRecord):
         return (self.project or "", self.path, self.line or 0, self.kind, self.subject)
 
 
-class CheckReport(CheckRecord):
+class CheckReport(Record):
     """What one check found, and over what."""
 
     findings: tuple[Finding, ...] = ()
