@@ -523,7 +523,10 @@ def demo_worktree(home: Home) -> Path:
 
 def _write_worktree(home: Home, now: int) -> None:
     seed = resource_path("demo", "worktree")
-    for index, file in enumerate(sorted(p for p in seed.rglob("*") if p.is_file())):
+    # An installed Memtab's resources may hold the bytecode pip compiled from the seed's
+    # Python sources: not part of the worktree.
+    files = [p for p in seed.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    for index, file in enumerate(sorted(files)):
         target = demo_worktree(home) / file.relative_to(seed)
         atomic_write_text(target, file.read_text(encoding="utf-8"))
         modified = (now - 3 * DAY + index * 11 * MINUTE) / 1000

@@ -14,7 +14,6 @@ Reported, never asserted (target: well under 2 s for the fresh check).
 
 from __future__ import annotations
 
-import os
 import subprocess
 import time
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.registry import add_workspace, load_registry
 from memtab.store.scopes import ScopeStore
+from support.checkouts import add_to_git, stand_in_programs
 
 pytestmark = pytest.mark.bench
 
@@ -69,9 +69,7 @@ def _repository(root: Path) -> None:
     (root / "src" / "config" / "settings7.py").write_bytes(b"")
     (root / "Makefile").write_text("test:\n\tpytest\nlint:\n\truff .\ndb-%:\n\ttrue\n")
     (root / "package.json").write_text('{"scripts": {"build": "vite build"}}')
-    environment = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
-    for command in (["init", "-q"], ["add", "-A"]):
-        subprocess.run(["git", "-C", str(root), *command], check=True, env=environment)
+    add_to_git(root)
 
 
 def _home(root: Path, repo: Path) -> tuple[Home, str]:
@@ -103,11 +101,7 @@ def test_a_check_of_1000_files_against_a_repository_of_10000(tmp_path: Path) -> 
     repo = tmp_path / "repo"
     _repository(repo)
     home, workspace = _home(tmp_path, repo)
-    path = str(tmp_path / "bin")
-    (tmp_path / "bin").mkdir()
-    for program in ("make", "npm", "git", "pytest"):
-        (tmp_path / "bin" / program).write_text("#!/bin/sh\n")
-        (tmp_path / "bin" / program).chmod(0o755)
+    path = stand_in_programs(tmp_path / "bin", ("make", "npm", "git", "pytest"))
 
     def fresh() -> CheckEngine:
         return CheckEngine(home, env={"PATH": path}, find_program=which_in(path), stale_days=90)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from memtab.check.records import Finding
 from memtab.demo import create_demo_home
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace
+from support.checkouts import add_to_git, stand_in_programs
 
 from .stores import CLAUDE, CODEX, LOKI, real_files
 
@@ -161,9 +161,7 @@ def rebuild_checkout(fixture: Path, target: Path) -> None:
             continue
         real = fixture / "tree" / relative
         path.write_bytes(real.read_bytes() if real.is_file() else b"")
-    environment = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
-    for command in (["init", "-q"], ["add", "-A"]):
-        subprocess.run(["git", "-C", str(target), *command], check=True, env=environment)
+    add_to_git(target)
 
 
 CASES = (
@@ -179,23 +177,13 @@ CASES = (
 )
 
 
-def installed_programs(folder: Path) -> str:
-    """A folder of stand-ins for `INSTALLED`: the machine the corpus runs on."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in INSTALLED:
-        stub = folder / name
-        stub.write_text("#!/bin/sh\n", encoding="utf-8")
-        stub.chmod(0o755)
-    return str(folder)
-
-
 def run_case(case: Case, scratch: Path) -> list[Finding]:
     folder = scratch / case.name.replace(":", "-").replace("@", "-")
     folder.mkdir(parents=True)
     home, workspace = case.build(folder)
     env = {
         "HOME": str(folder / "user-home"),
-        "PATH": installed_programs(folder / "bin"),
+        "PATH": stand_in_programs(folder / "bin", INSTALLED),
         "MEMTAB_CONFIG_DIR": str(folder / "config"),
     }
     engine = CheckEngine(

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: import the corpus as the tests do
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).parents[1])]
     __package__ = "tests.quality"
 
 from tests.quality.check_corpus import CASES, JUDGEMENTS, Key, finding_key, run_case

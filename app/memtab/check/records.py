@@ -12,7 +12,7 @@ a window's worker, never on the way to a first paint.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from memtab.fs.records import Record
 
@@ -25,15 +25,7 @@ FindingKind = Literal[
     "stale",
     "project-missing",
 ]
-FINDING_KINDS: Final[tuple[FindingKind, ...]] = (
-    "missing-path",
-    "missing-script",
-    "missing-program",
-    "broken-link",
-    "disagreement",
-    "stale",
-    "project-missing",
-)
+FINDING_KINDS: Final[tuple[FindingKind, ...]] = get_args(FindingKind)
 FindingScope = Literal["global", "project", "workspace"]
 Agent = Literal["mux", "claude-code", "codex", "loki"]
 

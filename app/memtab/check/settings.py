@@ -47,11 +47,4 @@ def save_stale_days(days: int, env: Mapping[str, str] | None = None) -> Path:
     """Store `check.stale_days` (the section's other keys are kept)."""
     if isinstance(days, bool) or not 0 <= days <= MAX_STALE_DAYS:
         raise ValueError(f"stale_days must be from 0 to {MAX_STALE_DAYS}, not {days!r}")
-    try:
-        data = load_settings_file(settings_path(env))
-    except ProviderError:
-        data = {}
-    section = data.get(SETTINGS_SECTION)
-    values = dict(section) if isinstance(section, dict) else {}
-    values["stale_days"] = days
-    return save_settings_section(SETTINGS_SECTION, values, env=env)
+    return save_settings_section(SETTINGS_SECTION, {"stale_days": days}, env=env)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 from memtab.check.engine import CheckEngine
@@ -11,6 +9,7 @@ from memtab.check.programs import which_in
 from memtab.check.records import CheckReport, Finding
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace
+from support.checkouts import add_to_git, stand_in_programs
 
 NOW = 1_900_000_000_000
 DAY = 24 * 60 * 60 * 1000
@@ -25,13 +24,7 @@ def make_checkout(root: Path, files: dict[str, str], *, git: bool = True) -> Pat
         path.write_text(text, encoding="utf-8")
     root.mkdir(parents=True, exist_ok=True)
     if git:
-        environment = {
-            **os.environ,
-            "GIT_CONFIG_GLOBAL": os.devnull,
-            "GIT_CONFIG_SYSTEM": os.devnull,
-        }
-        for command in (["init", "-q"], ["add", "-A"]):
-            subprocess.run(["git", "-C", str(root), *command], check=True, env=environment)
+        add_to_git(root)
     return root
 
 
@@ -69,13 +62,7 @@ def isolate(home: Home) -> None:
 
 def programs(tmp: Path, *names: str) -> str:
     """A search path holding stand-ins for `names` (the only installed programs)."""
-    folder = tmp / "bin"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in names:
-        stub = folder / name
-        stub.write_text("#!/bin/sh\n", encoding="utf-8")
-        stub.chmod(0o755)
-    return str(folder)
+    return stand_in_programs(tmp / "bin", names)
 
 
 def check(
