@@ -16,12 +16,20 @@ from pytestqt.qtbot import QtBot
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
+from memtab.sources.model import MemoryFileRef
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath, parse_virtual_path
 
 NOTES = parse_virtual_path("/memories/global/notes.md")
 OTHER = parse_virtual_path("/memories/global/other.md")
+
+
+def ref(path: VirtualPath) -> MemoryFileRef:
+    """The file reference of a mux file (what the panel's signals carry)."""
+    return MemoryFileRef.of_mux(path)
+
+
 ORIGINAL = "---\ndescription: Build notes\nname: notes\n---\n# Notes\n\n- first\n- second\n"
 
 

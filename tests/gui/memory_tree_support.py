@@ -13,8 +13,8 @@ import pytest
 from PySide6.QtGui import QAction
 from pytestqt.qtbot import QtBot
 
+from memtab.components.files.copy import CopyTarget
 from memtab.components.files.ops import DeletionCount
-from memtab.components.sources.copy import CopyTarget
 from memtab.components.tree.tree import NodeKind, TreeNode
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.files.dialogs import NewKind

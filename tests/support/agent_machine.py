@@ -8,6 +8,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home
 from memtab.sources.claude import encode_project_path
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
@@ -101,3 +102,17 @@ def build_machine(root: Path) -> Machine:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
     return Machine(user, home, project, claude, codex, env={})
+
+
+def scan_machine(machine: Machine, previous: HomeScan | None = None, **request: object) -> HomeScan:
+    """The Memory tab's scan of `machine`'s workspace, other agents' memory included."""
+    return scan_home(
+        ScanRequest(
+            machine.home,
+            WORKSPACE_ID,
+            previous=previous,
+            with_sources=True,
+            source_context=lambda _home: machine.context(),
+            **request,  # type: ignore[arg-type]
+        )
+    )

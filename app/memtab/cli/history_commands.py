@@ -3,7 +3,7 @@
 Each first records what changed outside Memtab since it last looked (`sync_external`)
 and adds mux's new journal records to the runs log, so what they show is current.
 `history` and `restore` also take another agent's file by file id: the versions Memtab
-recorded when it wrote the file (`memtab.sources.versions`).
+recorded when it wrote the file (`memtab.sources.agent_file`).
 JSON output (`--json`) is a stable contract: fields are added, never renamed or removed.
 """
 
@@ -23,6 +23,7 @@ from memtab.cli.common import (
     print_json,
 )
 from memtab.humanize import absolute_time, relative_time, size_text
+from memtab.sources.model import is_virtual_path
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.runs import RunsLog, import_journal_runs
@@ -31,10 +32,9 @@ from memtab.store.history.undo import file_history, restore, revert_run, trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore
-from memtab.store.paths import VIRTUAL_ROOT
 
 if TYPE_CHECKING:  # the sources load only for a file id
-    from memtab.sources.versions import SourceVersions
+    from memtab.sources.agent_file import SourceVersions
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -118,12 +118,8 @@ def _synced_store(args: argparse.Namespace, *, reading: bool = True) -> MemorySt
     return store
 
 
-def _is_file_id(raw: str) -> bool:
-    return not raw.strip().startswith(VIRTUAL_ROOT)
-
-
 def _source_versions(args: argparse.Namespace) -> SourceVersions:
-    from memtab.sources.versions import SourceVersions
+    from memtab.sources.agent_file import SourceVersions
 
     if args.workspace is not None or args.orphan is not None:
         raise CliError("A file id needs no --workspace or --orphan")
@@ -133,10 +129,10 @@ def _source_versions(args: argparse.Namespace) -> SourceVersions:
 def _restore_source_file(args: argparse.Namespace) -> int:
     if args.to is not None:
         raise CliError("--to is for mux memory files; another agent's file is restored in place")
+    from memtab.sources.agent_file import restore_version
     from memtab.sources.config import SourceContext
     from memtab.sources.discovery import discover
     from memtab.sources.model import SourceError, parse_file_id
-    from memtab.sources.versions import restore_version
 
     history = _source_versions(args)
     file_id = args.path.strip()
@@ -158,7 +154,7 @@ def _restore_source_file(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    if _is_file_id(args.path):
+    if not is_virtual_path(args.path):
         from memtab.sources.model import SourceError
 
         try:
@@ -191,7 +187,7 @@ def run_history(args: argparse.Namespace) -> int:
 def run_restore(args: argparse.Namespace) -> int:
     if args.force and args.to is None:
         raise CliError("--force is for --to: a restore in place never needs it")
-    if _is_file_id(args.path):
+    if not is_virtual_path(args.path):
         return _restore_source_file(args)
     store = _synced_store(args, reading=False)
     result = restore(store, args.path, args.version, to=args.to, replace=args.force)

@@ -27,28 +27,32 @@ from memtab.cli.common import (
 )
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.llm.types import ProviderError
+from memtab.sources.agent_file import SourceVersions
 from memtab.sources.config import AgentSettings, SourceContext, save_agent_settings
 from memtab.sources.content import read_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.discovery import discover, scan
 from memtab.sources.history import source_history
 from memtab.sources.listing import list_source, source_file
+from memtab.sources.memory_file import MemoryFile, MemoryFileError
 from memtab.sources.model import (
     AGENT_TITLES,
     MUX_SOURCE_ID,
     OTHER_AGENTS,
     Agent,
     Discovery,
+    MemoryFileRef,
     Source,
     SourceError,
     SourceFile,
     SourceListing,
+    is_virtual_path,
     parse_file_id,
+    parse_file_ref,
 )
-from memtab.sources.versions import SourceVersions
+from memtab.sources.open_file import open_memory_file
 from memtab.store.files import count_files
 from memtab.store.home import Home
-from memtab.store.paths import VIRTUAL_ROOT
 
 logger = logging.getLogger(__name__)
 
@@ -56,13 +60,13 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _one_line_errors(handler: Handler) -> Handler:
-    """SourceError and settings errors as the CLI's one-line errors."""
+    """SourceError, MemoryFileError and settings errors as the CLI's one-line errors."""
 
     @functools.wraps(handler)
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
-        except SourceError as error:
+        except (SourceError, MemoryFileError) as error:
             raise CliError(str(error)) from None
         except ProviderError as error:
             raise CliError(error.message) from None
@@ -322,18 +326,33 @@ def run_source_list(args: argparse.Namespace) -> int:
 def _find_file(discovery: Discovery, raw: str) -> tuple[Source, SourceFile]:
     file_id = parse_file_id(raw)
     source = discovery.source(file_id.source_id)
-    found = source_file(source, file_id.relative)
+    found = source_file(source, file_id.path)
     if found is None:
         raise CliError(
-            f"No file {file_id.relative!r} in {source.id} (see `memtab list --source {source.id}`)"
+            f"No file {file_id.path!r} in {source.id} (see `memtab list --source {source.id}`)"
         )
     return source, found
+
+
+def _open_file(home: Home, args: argparse.Namespace, raw: str) -> MemoryFile:
+    """The memory file an argument names, by virtual path (in `--workspace`'s scopes) or
+    file id (`parse_file_ref`, the one parser); CliError when there is none."""
+    ref = parse_file_ref(raw)
+    store = open_store(home, args.workspace)[0] if is_virtual_path(raw) else None
+
+    def find(wanted: MemoryFileRef) -> tuple[Source, SourceFile]:
+        return _find_file(discover(_context(home)), wanted.key)
+
+    file = open_memory_file(ref, home, store=store, find_agent_file=find)
+    if file is None:
+        raise CliError(f"No memory file {raw.strip()!r}")
+    return file
 
 
 @_one_line_errors
 def run_show(args: argparse.Namespace) -> int:
     home = open_home(args)
-    if args.file.strip().startswith(VIRTUAL_ROOT):
+    if is_virtual_path(args.file):
         store, _ = open_store(home, args.workspace)
         content = store.read(args.file)
         if args.json:
@@ -370,26 +389,17 @@ def run_show(args: argparse.Namespace) -> int:
 @_one_line_errors
 def run_copy(args: argparse.Namespace) -> int:
     home = open_home(args)
-    from_mux = args.file.strip().startswith(VIRTUAL_ROOT)
-    to_mux = args.to.strip().startswith(VIRTUAL_ROOT)
-    store = open_store(home, args.workspace)[0] if from_mux or to_mux else None
-    discovery: Discovery | None = None
-    if from_mux:
-        assert store is not None
-        origin = CopyOrigin.from_mux(store, args.file.strip())
-    else:
-        discovery = discover(_context(home))
-        origin = CopyOrigin.from_source_file(*_find_file(discovery, args.file))
+    origin = CopyOrigin.of(_open_file(home, args, args.file))
     target = args.to.strip()
-    if to_mux:
+    if is_virtual_path(target):
+        store = open_store(home, args.workspace)[0]
         result = copy_note(origin, target, store=store, topic_type=args.topic_type)
     else:
         target_id = parse_file_id(target)
-        discovery = discovery or discover(_context(home))
         result = copy_note(
             origin,
-            target_id.relative,
-            source=discovery.source(target_id.source_id),
+            target_id.path,
+            source=discover(_context(home)).source(target_id.source_id),
             topic_type=args.topic_type,
             history=SourceVersions(home),
         )

@@ -25,7 +25,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from memtab.fs.atomic import Directory, encode_utf8
 from memtab.fs.config_dir import config_dir
@@ -44,12 +44,32 @@ from memtab.store.history.capture import removes_nothing
 from memtab.store.memory import missing_conflict, replace_loaded_in
 
 if TYPE_CHECKING:
-    from memtab.sources.versions import SourceVersions
     from memtab.store.history.versions import Op
 
 logger = logging.getLogger(__name__)
 
 LOCK_TIMEOUT_S = 10.0
+
+
+class ChangeRecorder(Protocol):
+    """Where a change of a source's file is kept (`agent_file.SourceVersions`: the home's
+    history), written ahead: `keep_before` under the file's lock before it is replaced or
+    removed, `record` once it is."""
+
+    def keep_before(
+        self, file: SourceFile, before: bytes, *, done: str, destroys: bool, allow_unkept: bool
+    ) -> bool: ...
+
+    def record(
+        self,
+        file: SourceFile,
+        before: bytes | None,
+        after: bytes | None,
+        op: Op,
+        *,
+        restored_from: str | None = None,
+        before_kept: bool = False,
+    ) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -119,7 +139,7 @@ def save_source_file(
     expected_sha256: str | None,
     *,
     env: Mapping[str, str] | None = None,
-    history: SourceVersions | None = None,
+    history: ChangeRecorder | None = None,
     restored_from: str | None = None,
     allow_unkept: bool = False,
 ) -> str:
@@ -210,7 +230,7 @@ def remove_created_file(
     *,
     created_folders: int = 0,
     env: Mapping[str, str] | None = None,
-    history: SourceVersions | None = None,
+    history: ChangeRecorder | None = None,
     allow_unkept: bool = False,
 ) -> None:
     """Take back a file Memtab created in a source (Edit → Undo of Copy to…): remove it

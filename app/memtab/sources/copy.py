@@ -8,36 +8,36 @@ targets go through the store (`MemoryStore.create_file`), other agents' through 
 sources' own save, which refuses an existing file and read-only places alike.
 
 A copy into mux is recorded in history by the store; a copy into another agent's memory
-by `history` (`memtab.sources.versions`) when the caller gives one. `on_copied` tells the
+by `history` (`memtab.sources.agent_file`) when the caller gives one. `on_copied` tells the
 caller what was written (how Edit → Undo takes it back).
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
-from memtab.sources.content import read_source_file, save_source_file
-from memtab.sources.layouts import classify
+from memtab.sources.content import ChangeRecorder, save_source_file
+from memtab.sources.listing import target_file
 from memtab.sources.model import (
     FileKind,
-    ReadOnlyError,
+    MemoryFileRef,
     Source,
     SourceError,
-    SourceFile,
 )
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES, Note
-from memtab.sources.versions import SourceVersions
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VIRTUAL_ROOT
+
+if TYPE_CHECKING:
+    from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_TOPIC_TYPE = "project"
-_UNSAFE_SEGMENT = re.compile(r'[\x00-\x1f\x7f\\<>":|?*~]')
 
 
 @dataclass(frozen=True)
@@ -49,18 +49,13 @@ class CopyOrigin:
     stem: str
 
     @classmethod
-    def from_source_file(cls, source: Source, file: SourceFile) -> CopyOrigin:
-        content = read_source_file(source, file)
+    def of(cls, file: MemoryFile) -> CopyOrigin:
+        """What `file` holds, to copy: only a whole text file (SourceError otherwise;
+        the protocol's errors when it cannot be read)."""
+        content = file.read()
         if content.binary or content.over_cap:
-            raise SourceError(f"{file.id} cannot be copied: only whole text files can")
-        return cls(file.id, content.text, _stem(file.relative))
-
-    @classmethod
-    def from_mux(cls, store: MemoryStore, virtual_path: str) -> CopyOrigin:
-        content = store.read(virtual_path)
-        if content.binary or content.over_cap:
-            raise SourceError(f"{virtual_path} cannot be copied: only whole text files can")
-        return cls(virtual_path, content.content, _stem(virtual_path.rsplit("/", 1)[-1]))
+            raise SourceError(f"{file.ref.key} cannot be copied: only whole text files can")
+        return cls(file.ref.key, content.content, default_name(file.ref))
 
 
 @dataclass(frozen=True)
@@ -80,7 +75,7 @@ def copy_note(
     topic_type: str | None = None,
     env: Mapping[str, str] | None = None,
     on_copied: Callable[[CopyResult], None] | None = None,
-    history: SourceVersions | None = None,
+    history: ChangeRecorder | None = None,
 ) -> CopyResult:
     """Copy `origin` to `target`: a virtual path (`/memories/…`, through `store`) or a
     relative path inside `source`. Never overwrites; raises SourceError, ReadOnlyError
@@ -121,43 +116,10 @@ def convert_for(kind: FileKind, note: Note, topic_type: str | None, name: str) -
     return note.as_mux() if note.description else note.as_plain()
 
 
-def target_file(source: Source, relative: str) -> SourceFile:
-    """A new file at `relative` in `source`, if its layout lets Memtab write one there."""
-    segments = tuple(relative.strip().strip("/").split("/"))
-    bad = next(
-        (
-            s
-            for s in segments
-            if not s or s in (".", "..") or _UNSAFE_SEGMENT.search(s) or "%2" in s.lower()
-        ),
-        None,
-    )
-    if bad is not None:
-        raise SourceError(f"Invalid path {relative!r} in {source.id}: bad segment {bad!r}")
-    if any(s.startswith(".") and s != ".claude" for s in segments):
-        raise SourceError(f"Invalid path {relative!r} in {source.id}: hidden names are not used")
-    rule = classify(source.layout, segments)
-    if rule is None:
-        raise SourceError(
-            f"{source.id} has no place for {relative!r} (see `memtab list --source {source.id}`)"
-        )
-    if rule.read_only_reason is not None or source.read_only_reason is not None:
-        reason = rule.read_only_reason or source.read_only_reason
-        raise ReadOnlyError(f"Cannot write {source.file_id(relative)}: {reason}")
-    return SourceFile(
-        source_id=source.id,
-        relative="/".join(segments),
-        physical=source.root.joinpath(*segments),
-        kind=rule.kind,
-        description="",
-        size_bytes=0,
-        modified_at_ms=0,
-    )
-
-
-def _stem(relative: str) -> str:
-    """The name a note is known by: the file's stem, a skill's directory name."""
-    path = Path(relative)
+def default_name(ref: MemoryFileRef) -> str:
+    """The name a copy of a file gets unless the user says otherwise: the file's name
+    without `.md`, a Codex skill's folder's name."""
+    path = PurePosixPath(ref.path)
     if path.name == "SKILL.md" and path.parent.name:
         return path.parent.name
     return path.stem or path.name

@@ -10,11 +10,20 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import stat
 from pathlib import Path
 
 from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, classify
-from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
+from memtab.sources.model import (
+    FileKind,
+    Layout,
+    ReadOnlyError,
+    Source,
+    SourceError,
+    SourceFile,
+    SourceListing,
+)
 from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
 from memtab.store.frontmatter import (
     DESCRIPTION_PREFIX_BYTES,
@@ -74,6 +83,45 @@ def source_file(source: Source, relative: str) -> SourceFile | None:
     found: dict[str, SourceFile] = {}
     _add(found, source, segments)
     return found.get(relative)
+
+
+# Characters no file name Memtab creates in another agent's memory may hold.
+_UNSAFE_SEGMENT = re.compile(r'[\x00-\x1f\x7f\\<>":|?*~]')
+
+
+def target_file(source: Source, relative: str) -> SourceFile:
+    """A new file at `relative` in `source`, if its layout lets Memtab write one there
+    (SourceError: a name no listing would show; ReadOnlyError: a place its agent owns)."""
+    segments = tuple(relative.strip().strip("/").split("/"))
+    bad = next(
+        (
+            s
+            for s in segments
+            if not s or s in (".", "..") or _UNSAFE_SEGMENT.search(s) or "%2" in s.lower()
+        ),
+        None,
+    )
+    if bad is not None:
+        raise SourceError(f"Invalid path {relative!r} in {source.id}: bad segment {bad!r}")
+    if any(s.startswith(".") and s != ".claude" for s in segments):
+        raise SourceError(f"Invalid path {relative!r} in {source.id}: hidden names are not used")
+    rule = classify(source.layout, segments)
+    if rule is None:
+        raise SourceError(
+            f"{source.id} has no place for {relative!r} (see `memtab list --source {source.id}`)"
+        )
+    if rule.read_only_reason is not None or source.read_only_reason is not None:
+        reason = rule.read_only_reason or source.read_only_reason
+        raise ReadOnlyError(f"Cannot write {source.file_id(relative)}: {reason}")
+    return SourceFile(
+        source_id=source.id,
+        relative="/".join(segments),
+        physical=source.root.joinpath(*segments),
+        kind=rule.kind,
+        description="",
+        size_bytes=0,
+        modified_at_ms=0,
+    )
 
 
 def _add(found: dict[str, SourceFile], source: Source, segments: tuple[str, ...]) -> None:

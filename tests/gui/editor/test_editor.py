@@ -18,6 +18,7 @@ from gui.editor_support import (
     ORIGINAL,
     OTHER,
     disk_text,
+    ref,
     replace_in_buffer,
     show_and_focus,
     type_at_end,
@@ -51,7 +52,7 @@ def test_open_file_shows_path_text_and_accessible_names(
 ) -> None:
     with qtbot.waitSignal(panel.file_opened) as opened:
         assert panel.open_file(NOTES)
-    assert opened.args == [NOTES]
+    assert opened.args == [ref(NOTES)]
     assert panel.current_path == NOTES
     assert panel.buffer_text() == ORIGINAL
     assert not panel.is_dirty
@@ -127,7 +128,7 @@ def test_keyboard_save_writes_the_file_and_notes_the_own_write(
     assert panel.is_dirty and panel.save_button.isEnabled()
     with qtbot.waitSignal(panel.saved) as saved:
         qtbot.keyClick(panel.text_edit, key, modifiers)
-    assert saved.args == [NOTES]
+    assert saved.args == [ref(NOTES)]
     # The file ends with a line break, so a line an agent appends starts on its own.
     assert disk_text(store) == ORIGINAL + "- third\n"
     assert panel.buffer_text() == ORIGINAL + "- third\n"
@@ -223,7 +224,7 @@ def make_conflict(panel: EditorPanel, store: MemoryStore, qtbot: QtBot, kind: st
         store.physical(NOTES).unlink()
     elif kind == "exists":
         store.physical(NOTES).unlink()
-        panel.handle_disk_change(set(), {NOTES})  # now a draft of a deleted file
+        panel.follow_changes({ref(NOTES)})  # now a draft of a deleted file
         write_disk(store, THEIRS)  # ... recreated by someone else, unseen yet
     type_at_end(qtbot, panel, DRAFT_LINE)
     draft = panel.buffer_text()
@@ -351,7 +352,7 @@ def test_clean_buffer_reloads_silently_keeping_the_cursor(
     panel.text_edit.setTextCursor(cursor)
     write_disk(store, THEIRS)
     with qtbot.assertNotEmitted(panel.dirty_changed):
-        panel.handle_disk_change({NOTES}, set())
+        panel.follow_changes({ref(NOTES)})
     assert panel.buffer_text() == THEIRS
     assert not panel.is_dirty
     assert not panel.message_bar.isVisibleTo(panel)
@@ -366,10 +367,10 @@ def test_unrelated_changes_and_own_save_echoes_are_ignored(
 ) -> None:
     panel.open_file(NOTES)
     type_at_end(qtbot, panel, "mine")
-    panel.handle_disk_change({OTHER}, set())
+    panel.follow_changes({ref(OTHER)})
     assert panel.is_dirty
     assert panel.save()
-    panel.handle_disk_change({NOTES}, set())  # the watcher's echo of our save
+    panel.follow_changes({ref(NOTES)})  # the watcher's echo of our save
     assert not panel.message_bar.isVisibleTo(panel)
     assert panel.buffer_text() == ORIGINAL + "mine\n"
 
@@ -379,7 +380,7 @@ def make_dirty_disk_change(panel: EditorPanel, store: MemoryStore, qtbot: QtBot)
     type_at_end(qtbot, panel, DRAFT_LINE)
     draft = panel.buffer_text()
     write_disk(store, THEIRS)
-    panel.handle_disk_change({NOTES}, set())
+    panel.follow_changes({ref(NOTES)})
     assert panel.message_bar.isVisibleTo(panel)
     assert "changed on disk" in panel.message_bar.text
     assert panel.message_bar.action_ids() == ["show_diff", "keep_mine", "take_theirs"]
@@ -431,7 +432,7 @@ def test_disk_catching_up_with_the_draft_makes_it_clean(
     panel.open_file(NOTES)
     type_at_end(qtbot, panel, "same")
     write_disk(store, ORIGINAL + "same")
-    panel.handle_disk_change({NOTES}, set())
+    panel.follow_changes({ref(NOTES)})
     assert not panel.is_dirty
     assert not panel.message_bar.isVisibleTo(panel)
 
@@ -443,7 +444,7 @@ def test_deleted_file_keeps_the_draft_and_save_recreates_it(
     type_at_end(qtbot, panel, DRAFT_LINE)
     draft = panel.buffer_text()
     store.physical(NOTES).unlink()
-    panel.handle_disk_change(set(), {NOTES})
+    panel.follow_changes({ref(NOTES)})
     assert "deleted" in panel.message_bar.text
     assert panel.buffer_text() == draft
     assert panel.is_dirty
@@ -458,7 +459,7 @@ def test_deleted_clean_file_still_counts_as_unsaved_and_can_be_closed(
     panel.open_file(NOTES)
     store.physical(NOTES).unlink()
     with qtbot.waitSignal(panel.dirty_changed) as dirty:
-        panel.handle_disk_change(set(), {NOTES})
+        panel.follow_changes({ref(NOTES)})
     assert dirty.args == [True]
     asked = patch_choice(monkeypatch, panel, DiscardChoice.DISCARD)
     panel.message_bar.button("close_file").click()
@@ -473,7 +474,7 @@ def test_file_turning_binary_under_a_draft_never_drops_the_draft(
     type_at_end(qtbot, panel, DRAFT_LINE)
     draft = panel.buffer_text()
     store.physical(NOTES).write_bytes(b"now\x00binary")
-    panel.handle_disk_change({NOTES}, set())
+    panel.follow_changes({ref(NOTES)})
     assert "changed on disk" in panel.message_bar.text
     panel.message_bar.button("take_theirs").click()
     assert panel.message_bar.kind is BarKind.ERROR
@@ -487,7 +488,7 @@ def test_clean_buffer_of_a_file_turning_binary_follows_read_only(
 ) -> None:
     panel.open_file(NOTES)
     store.physical(NOTES).write_bytes(b"now\x00binary")
-    panel.handle_disk_change({NOTES}, set())
+    panel.follow_changes({ref(NOTES)})
     assert panel.is_read_only
     assert "NUL" in panel.message_bar.text
 

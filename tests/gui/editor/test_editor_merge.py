@@ -14,6 +14,7 @@ from gui.editor_support import (
     NOTES,
     ORIGINAL,
     disk_text,
+    ref,
     replace_in_buffer,
     show_and_focus,
     type_at_end,
@@ -41,7 +42,7 @@ def edit_then_agent_appends(panel: EditorPanel, store: MemoryStore, theirs: str 
     replace_in_buffer(panel, "- first", "- first, edited by me")
     assert panel.buffer_text() == MINE and panel.is_dirty
     write_disk(store, theirs)
-    panel.handle_disk_change({NOTES}, set())
+    panel.follow_changes({ref(NOTES)})
 
 
 def open_diff_with_enter(qtbot: QtBot, panel: EditorPanel) -> DiffDialog:

@@ -154,7 +154,14 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     tab.commands.history_action.trigger()
     assert window.history.dock.isVisible()
     wait_for(qtbot, lambda: tab.editor.current_path == ZETA)
-    wait_for(qtbot, lambda: panel.path == ZETA and panel.history is not None)
+    wait_for(
+        qtbot,
+        lambda: (
+            panel.subject is not None
+            and panel.subject.ref.key == str(ZETA)
+            and panel.history is not None
+        ),
+    )
     tab.editor.text_edit.moveCursor(QTextCursor.MoveOperation.End)
     tab.editor.text_edit.insertPlainText("A new line.\n")
     assert tab.editor.save()

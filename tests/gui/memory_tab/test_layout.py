@@ -98,7 +98,7 @@ def test_long_paths_in_every_tab_never_widen_the_window(
     assert window.size() == WINDOW
     # The History panel beside the editor, following the long-named file.
     window.history.show_history()
-    qtbot.waitUntil(lambda: window.history.panel.path is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.history.panel.subject is not None, timeout=WAIT_MS)
     settle()
     fits_the_laptop(window)
     assert window.size() == WINDOW

@@ -16,25 +16,25 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.editor_support import replace_in_buffer, type_at_end
 from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_idle, wait_watching
-from memtab.components.sources.copy import CopyTarget
+from memtab.components.files.copy import CopyTarget
 from memtab.components.sources.tree import (
     agent_group_key,
     project_group_key,
-    source_file_key,
     source_key,
 )
-from memtab.components.tree.tree import NodeKind, SectionId, TreeNode, file_key
+from memtab.components.tree.tree import NodeKind, SectionId, TreeNode, file_key, ref_key
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.settings.dialog import SettingsDialog
 from memtab.gui.sources.copy import CopyChoice
 from memtab.gui.tree.model import KEY_ROLE
 from memtab.gui.window.main_window import MainWindow
+from memtab.sources.agent_file import SourceVersions
 from memtab.sources.config import load_sources_settings
 from memtab.sources.content import read_source_file, save_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.layouts import GENERATED_BY_CODEX, WRITTEN_BY_LOKI
 from memtab.sources.listing import source_file
-from memtab.sources.versions import SourceVersions
+from memtab.sources.model import MemoryFileRef, parse_file_ref
 from memtab.store.history.undo import trash
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import parse_file_path
@@ -130,7 +130,7 @@ def test_sources_come_after_the_mux_scopes_painted_grouped_by_project(
         # A new section opens once, with its folders (few files).
         assert tab.tree.isExpanded(tab.model.index_for_key(group.key))
         assert tab.tree.isExpanded(tab.model.index_for_key(memory.key))
-        topic = node(window, source_file_key(f"{memory.source_id}:memory/MEMORY.md"))
+        topic = node(window, ref_key(MemoryFileRef(memory.ref.source_id, "memory/MEMORY.md")))
         assert topic.warning is not None and topic.tag == "index"
     finally:
         window.close_without_asking()
@@ -141,9 +141,9 @@ def test_a_writable_file_of_another_agent_is_edited_and_saved_sha_checked(
 ) -> None:
     window = open_window(make_window, machine, qtbot)
     editor = window.memory_tab.editor
-    key = source_file_key("claude-code:user:CLAUDE.md")
+    key = ref_key(parse_file_ref("claude-code:user:CLAUDE.md"))
     open_key(qtbot, window, key)
-    assert editor.current_source_file == "claude-code:user:CLAUDE.md"
+    assert editor.current_ref == parse_file_ref("claude-code:user:CLAUDE.md")
     assert editor.current_path is None and not editor.is_read_only
     assert editor.real_path == machine.claude / "CLAUDE.md"
     type_at_end(qtbot, editor, "- Be brief.")
@@ -185,11 +185,11 @@ def test_the_history_panel_shows_and_restores_what_memtab_wrote_over(
     wait_watching(qtbot, window)  # a save reloads the panel through the watcher
     hub, tab = window.history, window.memory_tab
     assert hub is not None
-    open_key(qtbot, window, source_file_key(file_id))
+    open_key(qtbot, window, ref_key(parse_file_ref(file_id)))
     hub.show_history()
     panel = hub.panel
     qtbot.waitUntil(
-        lambda: panel.history is not None and panel.history.path == file_id, timeout=WAIT_MS
+        lambda: panel.history is not None and panel.history.ref.key == file_id, timeout=WAIT_MS
     )
     assert panel.history is not None
     assert [row.change for row in panel.history.rows][-1] == "First seen by Memtab"
@@ -235,7 +235,7 @@ def test_the_history_panel_lists_codexs_own_commits_of_a_memories_file(
     window.show()
     hub = window.history
     assert hub is not None
-    open_key(qtbot, window, source_file_key("codex:memories:MEMORY.md"))
+    open_key(qtbot, window, ref_key(parse_file_ref("codex:memories:MEMORY.md")))
     hub.show_history()
     panel = hub.panel
     qtbot.waitUntil(lambda: bool(panel.history and panel.history.commits), timeout=WAIT_MS)
@@ -255,13 +255,13 @@ def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(
 ) -> None:
     window = open_window(make_window, machine, qtbot)
     editor = window.memory_tab.editor
-    open_key(qtbot, window, source_file_key("codex:memories:MEMORY.md"))
+    open_key(qtbot, window, ref_key(parse_file_ref("codex:memories:MEMORY.md")))
     assert editor.is_read_only and not editor.save_button.isEnabled()
     assert editor.message_bar.text == f"Read-only: {GENERATED_BY_CODEX}."
     episode = next(
         n
         for n in window.memory_tab.model.nodes()
-        if n.source_id and "episodic/" in (n.source_relative or "") and n.kind is NodeKind.FILE
+        if n.agent and n.ref and "episodic/" in n.ref.path and n.kind is NodeKind.FILE
     )
     open_key(qtbot, window, episode.key)
     assert editor.is_read_only and editor.buffer_text().startswith("# Episode ")
@@ -296,7 +296,7 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     window = open_window(make_window, machine, qtbot)
     tab = window.memory_tab
     fake = dialogs(window)
-    topic_key = source_file_key(f"{memory_id(window)}:memory/feedback_vercel-env-newline.md")
+    topic_key = ref_key(MemoryFileRef(memory_id(window), "memory/feedback_vercel-env-newline.md"))
     menu = tab.commands.context_menu(node(window, topic_key))
     assert [a.text() for a in menu.actions() if not a.isSeparator()] == [
         "Copy to…",
@@ -323,7 +323,7 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     assert tab.tree.select_key(file_key(target))
     fake.copy_to = choose(f"source:{memory_id(window)}", "user_vercel", "user")
     tab.commands.copy_to_action.trigger()
-    copied = source_file_key(f"{memory_id(window)}:memory/user_vercel.md")
+    copied = ref_key(MemoryFileRef(memory_id(window), "memory/user_vercel.md"))
     qtbot.waitUntil(lambda: tab.editor.current_key == copied, timeout=WAIT_MS)
     assert node(window, copied).tag == "user"
     assert "type: user" in (machine.claude_memory / "user_vercel.md").read_text(encoding="utf-8")
@@ -347,7 +347,7 @@ def test_search_finds_memory_of_every_agent(
     window = open_window(make_window, machine, qtbot)
     tab = window.memory_tab
     tab.search_edit.setText("heredoc")
-    key = source_file_key(f"{memory_id(window)}:memory/feedback_vercel-env-newline.md")
+    key = ref_key(MemoryFileRef(memory_id(window), "memory/feedback_vercel-env-newline.md"))
     qtbot.waitUntil(
         lambda: (hit := tab.model.node_for_key(key)) is not None and hit.content_hits > 0,
         timeout=WAIT_MS,
@@ -362,7 +362,9 @@ def test_search_finds_memory_of_every_agent(
     assert "heredoc" in tab.editor.text_edit.textCursor().selectedText().casefold()
     tab.search_edit.setText("")
     qtbot.waitUntil(
-        lambda: tab.model.node_for_key(source_file_key("codex:memories:MEMORY.md")) is not None,
+        lambda: (
+            tab.model.node_for_key(ref_key(parse_file_ref("codex:memories:MEMORY.md"))) is not None
+        ),
         timeout=WAIT_MS,
     )
 
@@ -374,7 +376,7 @@ def test_a_claude_auto_memory_file_written_by_claude_reaches_the_tree(
     wait_watching(qtbot, window)
     memory_dir = str(machine.claude_memory)
     qtbot.waitUntil(lambda: (memory_dir, True) in window.watcher.extra_targets, timeout=WAIT_MS)
-    key = source_file_key(f"{memory_id(window)}:memory/feedback_new-rule.md")
+    key = ref_key(MemoryFileRef(memory_id(window), "memory/feedback_new-rule.md"))
     atomic_write_text(
         machine.claude_memory / "feedback_new-rule.md",
         "---\nname: New rule\ndescription: Prefer podman\ntype: feedback\n---\n\nUse podman.\n",
@@ -423,7 +425,7 @@ def test_tree_rows_of_other_agents_cannot_be_dragged_or_dropped_on(
     window = open_window(make_window, machine, qtbot)
     model = window.memory_tab.model
     for each in model.nodes():
-        if each.source_id is None:
+        if each.agent is None:
             continue
         flags = model.flags(model.index_for_node(each))
         assert not flags & Qt.ItemFlag.ItemIsDragEnabled

@@ -7,15 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.claude import encode_project_path
 from memtab.sources.copy import CopyOrigin, CopyResult, copy_note
 from memtab.sources.discovery import discover
 from memtab.sources.listing import source_file
+from memtab.sources.memory_file import MuxFile
 from memtab.sources.model import ReadOnlyError, Source, SourceError
 from memtab.sources.notes import Note
 from memtab.store.frontmatter import description_from_text, frontmatter_strings
 from memtab.store.memory import AlreadyExistsError, MemoryStore
-from memtab.store.paths import Scope
+from memtab.store.paths import Scope, parse_file_path
 from memtab.store.registry import load_registry
 from support.agent_machine import WORKSPACE_ID, Machine
 
@@ -33,7 +35,11 @@ def origin(machine: Machine, prefix: str, relative: str) -> CopyOrigin:
     source = source_of(machine, prefix)
     file = source_file(source, relative)
     assert file is not None
-    return CopyOrigin.from_source_file(source, file)
+    return CopyOrigin.of(AgentFile(source, file, SourceVersions(machine.home)))
+
+
+def mux_origin(store: MemoryStore, raw: str) -> CopyOrigin:
+    return CopyOrigin.of(MuxFile(store, parse_file_path(raw)))
 
 
 def test_a_claude_feedback_memory_copied_into_mux_global(machine: Machine) -> None:
@@ -69,7 +75,7 @@ def test_a_mux_memory_becomes_a_claude_topic_file(machine: Machine) -> None:
         '---\ndescription: "Tests: run them with make check"\n---\n\n# Testing\n\n- make check\n',
     )
     memory = source_of(machine, "claude-code:memory-")
-    mux_note = CopyOrigin.from_mux(store, "/memories/project/testing.md")
+    mux_note = mux_origin(store, "/memories/project/testing.md")
     copy_note(mux_note, "memory/project_testing.md", source=memory, topic_type="project")
     text = (machine.claude_memory / "project_testing.md").read_text(encoding="utf-8")
     assert frontmatter_strings(text) == {
@@ -186,7 +192,7 @@ def test_a_copy_into_a_linked_agent_folder_is_refused(machine: Machine, tmp_path
     folder.symlink_to(outside)
     store = store_of(machine)
     store.create_file("/memories/global/tips.md", "---\ndescription: Tips\n---\n\n- one\n")
-    note = CopyOrigin.from_mux(store, "/memories/global/tips.md")
+    note = mux_origin(store, "/memories/global/tips.md")
     memory = source_of(machine, "claude-code:memory-")
     with pytest.raises(ReadOnlyError, match="is a link to"):
         copy_note(note, "memory/project_tips.md", source=memory, topic_type="project")

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.components.files.undo import UndoStack, undo_step
-from memtab.components.sources import undo as source_undo
+from memtab.components.files.undo import UndoStack, restore_version, undo_step
+from memtab.sources.agent_file import AgentFile, SourceVersions, index_key
+from memtab.sources.agent_file import restore_version as restore_agent_version
 from memtab.sources.content import read_source_file, remove_created_file, save_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.listing import source_file
 from memtab.sources.model import ReadOnlyError
-from memtab.sources.versions import SourceVersions, index_key, restore_version
 from memtab.store.history.prune import HistoryLimits, prune
 from memtab.store.history.undo import HistoryError, content_of
 from memtab.store.history.versions import ScopeHistory
@@ -52,13 +52,13 @@ def test_a_version_comes_back_only_over_what_was_loaded(machine: Machine) -> Non
     original = file.physical.read_bytes()
     save_source_file(source, file, "mine\n", read_source_file(source, file).sha256, history=history)
     first = history.versions(file.id)[-1]
-    assert restore_version(history, source, file.id, first.id)
+    assert restore_agent_version(history, source, file.id, first.id)
     assert file.physical.read_bytes() == original
     assert history.versions(file.id)[0].op == "restore"
     assert history.versions(file.id)[0].restored_from == first.id
-    assert not restore_version(history, source, file.id, first.id)  # already holds it
+    assert not restore_agent_version(history, source, file.id, first.id)  # already holds it
     with pytest.raises(HistoryError, match="No version 'nope'"):
-        restore_version(history, source, file.id, "nope")
+        restore_agent_version(history, source, file.id, "nope")
 
 
 def test_a_copy_and_its_removal_are_recorded_and_the_copy_can_come_back(
@@ -74,7 +74,7 @@ def test_a_copy_and_its_removal_are_recorded_and_the_copy_can_come_back(
     assert not file.physical.exists()
     versions = history.versions(file.id)
     assert [(v.op, v.deleted) for v in versions] == [("delete", True), ("create", False)]
-    assert restore_version(history, source, file.id, versions[0].id)  # the deleted content
+    assert restore_agent_version(history, source, file.id, versions[0].id)  # the deleted content
     assert file.physical.read_text(encoding="utf-8") == copied.content
 
 
@@ -92,7 +92,7 @@ def test_read_only_files_are_not_restored_and_pruning_keeps_the_newest(
     history.record(file, None, file.physical.read_bytes(), "seen")  # as if once written
     (seen,) = history.versions(file.id)
     with pytest.raises(ReadOnlyError):
-        restore_version(history, source, file.id, seen.id)
+        restore_agent_version(history, source, file.id, seen.id)
     prune(machine.home, HistoryLimits(max_bytes=1, max_age_days=0))
     assert history.versions(writable.id)  # the newest version of each file stays
     with pytest.raises(SaveConflictError):
@@ -108,13 +108,14 @@ def test_undoing_a_restore_brings_back_what_it_replaced_unless_changed_since(
     save_source_file(source, file, "mine\n", read_source_file(source, file).sha256, history=history)
     first = history.versions(file.id)[-1]
     stack = UndoStack()
-    assert source_undo.restore_source(stack, machine.home, source, file.id, first.id).ok
+    agent_file = AgentFile(source, file, history)
+    assert restore_version(stack, agent_file, first.id).ok
     assert file.physical.read_text(encoding="utf-8") == original
     step = stack.pop()
     assert step is not None and step.description == "restore of CLAUDE.md"
     assert undo_step(machine.home, step).ok
     assert file.physical.read_text(encoding="utf-8") == "mine\n"
-    source_undo.restore_source(stack, machine.home, source, file.id, first.id)
+    restore_version(stack, agent_file, first.id)
     file.physical.write_text("Claude Code's rewrite\n", encoding="utf-8")
     step = stack.pop()
     assert step is not None

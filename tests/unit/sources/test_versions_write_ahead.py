@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from memtab.sources.agent_file import SourceVersions, restore_version
 from memtab.sources.content import read_source_file, remove_created_file, save_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.listing import source_file
-from memtab.sources.versions import SourceVersions, restore_version
 from memtab.store.errors import UnkeptChangeError
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.jsonlines import JsonLinesFile

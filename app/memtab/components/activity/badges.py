@@ -147,9 +147,8 @@ class AgentEdits:
         self._badges[physical] = Badge(actor, badge.at_ms)
         return True
 
-    def clear(self, scan: HomeScan | None, path: VirtualPath) -> bool:
-        """Drop the badge of `path` (opened); True if it had one."""
-        physical = _physical(scan, path) if scan is not None else None
+    def clear(self, physical: str | None) -> bool:
+        """Drop the badge of the file at `physical` (opened); True if it had one."""
         if physical is None or physical not in self._badges:
             return False
         del self._badges[physical]

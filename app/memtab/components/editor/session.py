@@ -1,7 +1,7 @@
 """The editor's open file and the rules that keep it in step with the disk — no Qt.
 
-`OpenFile` is what the editor knows about the file it shows: its key (a mux file's virtual
-path, another agent's file id — `components.editor.documents`), the sha and
+`OpenFile` is what the editor knows about the file it shows: its reference (a mux file's
+or another agent's — `memtab.sources.model.MemoryFileRef`), the sha and
 text it was loaded (or last saved) with, whether it is still on disk, why it is read-only,
 its line endings, a draft kept for "Restore my draft", and why the message bar shows
 (`Situation`). The panel (`gui.editor.editor`) owns the text widget and asks this
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.text_buffer import TextCodec
+from memtab.sources.model import MemoryFileRef
 from memtab.store.files import MAX_FILE_BYTES, FileContent
-from memtab.store.paths import VirtualPath
 
 # Action ids shared by the bar and the diff dialog.
 RELOAD = "reload"
@@ -141,11 +141,10 @@ def display_text(content: FileContent) -> str:
 class OpenFile:
     """The file the editor shows and what it was loaded with (see the module docstring)."""
 
-    def __init__(self, path: VirtualPath | None = None, *, key: str | None = None) -> None:
-        """Nothing loaded yet; `path` names a mux file, `key` any file (the tree key of
-        another agent's); both None: no file, or one shown only to be read."""
-        self.path = path
-        self.key = key if key is not None else (str(path) if path is not None else None)
+    def __init__(self, ref: MemoryFileRef | None = None) -> None:
+        """Nothing loaded yet; `ref` names the file (None: no file, or one shown only to
+        be read)."""
+        self.ref = ref
         self.loaded_sha: str | None = None
         """The sha on disk the buffer is based on; None when the file is not on disk."""
         self.clean_text = ""
@@ -168,7 +167,7 @@ class OpenFile:
 
     def is_dirty(self, modified: bool) -> bool:
         """Unsaved changes: an edited buffer, or a draft whose file is gone from disk."""
-        if self.key is None or self.is_read_only:
+        if self.ref is None or self.is_read_only:
             return False
         return modified or not self.exists_on_disk
 
@@ -176,7 +175,7 @@ class OpenFile:
         """What the state label says, given the buffer's modified flag."""
         if self.is_read_only:
             return FileState.READ_ONLY
-        if self.key is not None and not self.exists_on_disk:
+        if self.ref is not None and not self.exists_on_disk:
             return FileState.NOT_ON_DISK
         return FileState.UNSAVED if self.is_dirty(modified) else FileState.CLEAN
 

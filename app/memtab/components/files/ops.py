@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memtab.sources.model import MemoryFileRef
 from memtab.store import orphans
 from memtab.store.files import content_sha256
 from memtab.store.history.describe import display_name
@@ -40,8 +41,8 @@ class OpResult:
 
     message: str
     error: str | None = None
-    created: VirtualPath | None = None
-    """A new file or directory to select (and, for a file, open)."""
+    created: MemoryFileRef | None = None
+    """A new file or folder to select (and, for a file, open): mux's or another agent's."""
     moved: tuple[tuple[VirtualPath, VirtualPath], ...] = ()
     """(old, new) pairs that were moved."""
     touched: tuple[str, ...] = ()
@@ -99,7 +100,8 @@ def create_file(store: MemoryStore, path: VirtualPath, content: str) -> OpResult
         store.create_file(str(path), content)
     except (MemoryStoreError, PathError, OSError) as error:
         return _failure(f"Creating {path.name}", error)
-    return OpResult(f"Created {path}", created=path, touched=(_physical(store, path),))
+    created = MemoryFileRef.of_mux(path)
+    return OpResult(f"Created {path}", created=created, touched=(_physical(store, path),))
 
 
 def create_directory(store: MemoryStore, path: VirtualPath) -> OpResult:
@@ -108,7 +110,8 @@ def create_directory(store: MemoryStore, path: VirtualPath) -> OpResult:
         store.create_directory(str(path))
     except (MemoryStoreError, PathError, OSError) as error:
         return _failure(f"Creating the folder {path.name}", error)
-    return OpResult(f"Created folder {path}", created=path, touched=(_physical(store, path),))
+    created = MemoryFileRef.of_mux(path)
+    return OpResult(f"Created folder {path}", created=created, touched=(_physical(store, path),))
 
 
 def move(store: MemoryStore, moves: Sequence[tuple[VirtualPath, VirtualPath]]) -> OpResult:
@@ -237,7 +240,7 @@ def orphan_physical(home: Home, dir_name: str, relative: str) -> Path:
 
 def restore_file(
     store: MemoryStore,
-    path: VirtualPath | str,
+    path: str,
     version_id: str,
     to: VirtualPath | None = None,
     *,
@@ -245,18 +248,19 @@ def restore_file(
 ) -> OpResult:
     """Make a file hold one of its versions again (a deleted one comes back with its pins
     and usage, beside a newer file of the same name; `to`: elsewhere, never over a file).
-    `created` names the file when the restore made one (to select and open it).
+    `path` is the file as history names it; `created` names the file when the restore
+    made one (to select and open it).
     `allow_unkept`: even when history cannot keep what it replaces (the user chose to)."""
-    name = display_name(str(path))
+    name = display_name(path)
     failed = f"Restoring {name} failed"
     try:
-        target = to if to is not None else parse_file_path(str(path))
+        target = to if to is not None else parse_file_path(path)
         existed = store.kind_of(target) is not None
         if to is not None and existed:
             return OpResult(failed, error=f"Something exists at {to}; choose another path")
         result = restore(
             store,
-            str(path),
+            path,
             version_id,
             to=str(to) if to is not None else None,
             allow_unkept=allow_unkept,
@@ -264,13 +268,32 @@ def restore_file(
     except (HistoryError, MemoryStoreError, PathError, OSError) as error:
         return OpResult.failed(failed, error)
     restored = parse_file_path(result.path)
-    touched = tuple(filter(None, [_physical(store, restored)]))
-    if result.unchanged:
-        return OpResult(f"{restored} already holds that version", touched=touched)
-    beside = restored != target
+    return restored_result(
+        MemoryFileRef.of_mux(target),
+        MemoryFileRef.of_mux(restored),
+        unchanged=result.unchanged,
+        created=not existed,
+        touched=tuple(filter(None, [_physical(store, restored)])),
+    )
+
+
+def restored_result(
+    requested: MemoryFileRef,
+    restored: MemoryFileRef,
+    *,
+    unchanged: bool,
+    created: bool,
+    touched: tuple[str, ...],
+) -> OpResult:
+    """What a restore of `requested` says, once it made `restored` hold the version (a
+    deleted mux file whose name a newer file took comes back beside it); `created`:
+    there was no file. The result's `created` names a file the restore made."""
+    if unchanged:
+        return OpResult(f"{restored.key} already holds that version", touched=touched)
+    beside = restored != requested
     if beside:
+        name = requested.relative
         message = f"Restored {name} as {restored.name} ({name} is taken by a newer file)"
     else:
-        message = f"Restored {restored}"
-    created = restored if beside or not existed else None
-    return OpResult(message, created=created, touched=touched)
+        message = f"Restored {restored.key}"
+    return OpResult(message, created=restored if beside or created else None, touched=touched)

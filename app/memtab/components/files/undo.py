@@ -1,11 +1,12 @@
 """Edit → Undo: the window's last file operations, and how to take each one back.
 
-Every operation of the tree — create, rename or move, delete, pin — and every restore
-from history runs through a function here (what Memtab does to other agents' files —
-Copy to…, a restore — through `components.sources.undo`), which does it (`components.files.ops`,
-`components.history.history`) and pushes an `UndoStep` saying how to take it
-back, built from what actually happened (the moves that were made, the versions history
-recorded, what a copy wrote), never from a guess. `UndoStep.undo` takes it back as a
+Every operation of the tree — create, rename or move, delete, pin — every restore from
+history and every Copy to… runs through a function here (a restore or a copy of any
+memory file, mux's or another agent's, through its `MemoryFile`), which does it
+(`components.files.ops`, `components.history.history`, `components.files.copy`) and
+pushes an `UndoStep` saying how to take it back, built from what actually happened (the
+moves that were made, the versions history recorded, what a copy wrote), never from a
+guess. `UndoStep.undo` takes it back as a
 change of its own, recorded in history like any other, and only where nothing changed
 since: a deleted file comes back beside a newer file of the same name, a created,
 restored or copied file that was edited since is left alone, a move back never replaces
@@ -26,13 +27,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from memtab.components.files import ops as file_ops
-from memtab.components.files.ops import OpResult, restore_file
+from memtab.components.files.ops import OpResult, restore_file, restored_result
 from memtab.humanize import plural
+from memtab.sources.memory_file import MemoryFile, MemoryFileError, MuxFile
+from memtab.sources.model import MemoryFileRef
 from memtab.store.files import content_sha256
-from memtab.store.history.undo import HistoryError, content_of
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore, MemoryStoreError, SaveConflictError
+from memtab.store.memory import (
+    MemoryStore,
+    MemoryStoreError,
+    SaveConflictError,
+    UnkeptChangeError,
+)
 from memtab.store.orphans import OrphanDeletion, OrphanProjectStore
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.store.registry import Workspace
@@ -63,23 +70,19 @@ class UndoStep:
         return MemoryStore(home, self.workspace)
 
     @property
-    def affected(self) -> tuple[VirtualPath, ...]:
-        """The paths undoing this removes or moves away (an open file there is closed)."""
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        """The files and folders undoing this removes or moves away (an open file there
+        is closed)."""
         return ()
 
     @property
-    def written(self) -> tuple[VirtualPath, ...]:
-        """The paths undoing this writes (Memtab's own writes: no "agent edited" badge)."""
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        """The files undoing this writes (Memtab's own writes: no "agent edited" badge)."""
         return ()
 
-    @property
-    def removed_source_files(self) -> tuple[str, ...]:
-        """The other agents' files (file ids) undoing this removes (closed if open)."""
-        return ()
-
-    def relocated(self, path: VirtualPath) -> VirtualPath | None:
-        """Where the file at `path` is once this is undone (None: it goes away)."""
-        return None if any(path.is_within(gone) for gone in self.affected) else path
+    def relocated(self, ref: MemoryFileRef) -> MemoryFileRef | None:
+        """Where the file `ref` names is once this is undone (None: it goes away)."""
+        return None if any(ref.is_within(gone) for gone in self.affected) else ref
 
 
 @dataclass(frozen=True)
@@ -92,11 +95,12 @@ class DeleteStep(UndoStep):
     folders: tuple[VirtualPath, ...]
 
     @property
-    def written(self) -> tuple[VirtualPath, ...]:
-        return (*(parse_file_path(path) for path, _version in self.files), *self.folders)
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        paths = (*(parse_file_path(path) for path, _version in self.files), *self.folders)
+        return tuple(MemoryFileRef.of_mux(path) for path in paths)
 
     def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
-        restored: list[VirtualPath] = []
+        restored: list[MemoryFileRef] = []
         notes: list[str] = []
         touched: list[str] = []
         for path, version_id in self.files:
@@ -105,7 +109,7 @@ class DeleteStep(UndoStep):
                 return replace(result, message=f"Undo of {self.description} failed")
             if result.created is not None:
                 restored.append(result.created)
-                if str(result.created) != path:
+                if result.created.key != path:
                     notes.append(result.message)
             touched.extend(result.touched)
         for folder in self.folders:
@@ -115,7 +119,7 @@ class DeleteStep(UndoStep):
                     touched.append(str(store.physical(folder)))
             except (MemoryStoreError, PathError, OSError) as error:
                 return OpResult(f"Undo of {self.description} failed", error=str(error))
-        what = restored[0] if len(restored) == 1 else f"{len(restored)} files"
+        what = restored[0].key if len(restored) == 1 else f"{len(restored)} files"
         message = f"Restored {what}" if restored else f"Restored {_items(self.folders)}"
         if notes:
             message += " — " + "; ".join(notes)
@@ -132,7 +136,7 @@ class OrphanDeleteStep(DeleteStep):
     dir_name: str = ""
 
     @property
-    def written(self) -> tuple[VirtualPath, ...]:
+    def written(self) -> tuple[MemoryFileRef, ...]:
         return ()
 
     def store_for(self, home: Home) -> MemoryStore:
@@ -152,18 +156,19 @@ class MoveStep(UndoStep):
     moves: tuple[tuple[VirtualPath, VirtualPath], ...]
 
     @property
-    def affected(self) -> tuple[VirtualPath, ...]:
-        return tuple(new for _old, new in self.moves)
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        return tuple(MemoryFileRef.of_mux(new) for _old, new in self.moves)
 
     @property
-    def written(self) -> tuple[VirtualPath, ...]:
-        return tuple(old for old, _new in self.moves)
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        return tuple(MemoryFileRef.of_mux(old) for old, _new in self.moves)
 
-    def relocated(self, path: VirtualPath) -> VirtualPath | None:
+    def relocated(self, ref: MemoryFileRef) -> MemoryFileRef | None:
         for old, new in reversed(self.moves):
-            if path.is_within(new):
-                return VirtualPath(old.scope, old.segments + path.segments[len(new.segments) :])
-        return path
+            moved = MemoryFileRef.of_mux(new)
+            if ref.is_within(moved):
+                return MemoryFileRef(ref.source_id, str(old) + ref.path[len(moved.path) :])
+        return ref
 
     def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
         backwards = [(new, old) for old, new in reversed(self.moves)]  # never refused
@@ -188,8 +193,8 @@ class CreateStep(UndoStep):
     """The created file's content (None: a folder)."""
 
     @property
-    def affected(self) -> tuple[VirtualPath, ...]:
-        return (self.path,)
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        return (MemoryFileRef.of_mux(self.path),)
 
     def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
         failed = f"Undo of {self.description} failed"
@@ -219,37 +224,69 @@ class CreateStep(UndoStep):
 
 
 @dataclass(frozen=True)
-class ContentStep(UndoStep):
-    """A file a restore gave other content holds what it held before, if it still holds
-    what the restore wrote."""
+class RestoreStep(UndoStep):
+    """A file a restore gave other content — any memory file, mux's or another agent's —
+    holds what it held before, if it still holds what the restore wrote."""
 
-    path: VirtualPath
+    file: MemoryFile
     before: Version
     sha256: str
     """What the operation left in the file."""
 
     @property
-    def written(self) -> tuple[VirtualPath, ...]:
-        return (self.path,)
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        return (self.file.ref,)
 
     def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
+        key = self.file.ref.key
         failed = f"Undo of {self.description} failed"
         try:
-            data = content_of(store.home, self.before)
-            store.restore_content(
-                str(self.path),
-                data,
-                expected_sha256=self.sha256,
-                op="restore",
-                restored_from=self.before.id,
-                allow_unkept=allow_unkept,
+            restored = self.file.restore(
+                self.before.id, expected_sha256=self.sha256, allow_unkept=allow_unkept
             )
         except SaveConflictError:
-            return OpResult(failed, error=f"{self.path} changed since; kept")
-        except (HistoryError, MemoryStoreError, PathError, OSError) as error:
+            return OpResult(failed, error=f"{key} changed since; kept")
+        except (UnkeptChangeError, MemoryFileError) as error:
             return OpResult.failed(failed, error)
-        touched = (str(store.physical(self.path)),)
-        return OpResult(f"{self.path} holds what it held before", touched=touched)
+        return OpResult(f"{key} holds what it held before", touched=_physical(restored.file))
+
+
+@dataclass(frozen=True)
+class RemoveStep(UndoStep):
+    """A file an operation made — a copy, a restore that brought a file back; any memory
+    file, mux's or another agent's — is removed if it still holds what was written (so a
+    mux file goes to Recently deleted), with the folders made for it while empty."""
+
+    file: MemoryFile
+    sha256: str
+    created_folders: int = 0
+    noun: str = "new file"
+    """How the message names it (`Removed the copy …`)."""
+    made: str = "created"
+    """How the operation made it (`… changed since it was copied; kept`)."""
+
+    @property
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        return (self.file.ref,)
+
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
+        key = self.file.ref.key
+        failed = f"Undo of {self.description} failed"
+        touched = _physical(self.file)
+        try:
+            self.file.remove_created(
+                self.sha256, created_folders=self.created_folders, allow_unkept=allow_unkept
+            )
+        except SaveConflictError:
+            return OpResult(failed, error=f"{key} changed since it was {self.made}; kept")
+        except (UnkeptChangeError, MemoryFileError) as error:
+            return OpResult.failed(failed, error)
+        return OpResult(f"Removed the {self.noun} {key}", touched=touched)
+
+
+def _physical(file: MemoryFile) -> tuple[str, ...]:
+    physical = file.physical()
+    return (str(physical),) if physical is not None else ()
 
 
 @dataclass(frozen=True)
@@ -260,7 +297,7 @@ class OrphanCreateStep(CreateStep):
     dir_name: str = ""
 
     @property
-    def affected(self) -> tuple[VirtualPath, ...]:
+    def affected(self) -> tuple[MemoryFileRef, ...]:
         return ()
 
     def store_for(self, home: Home) -> MemoryStore:
@@ -420,15 +457,17 @@ def _kind(store: MemoryStore, path: VirtualPath) -> str | None:
 def restore(
     stack: UndoStack,
     store: MemoryStore,
-    path: VirtualPath | str,
+    path: str,
     version_id: str,
     to: VirtualPath | None = None,
     *,
     allow_unkept: bool = False,
 ) -> OpResult:
-    """`ops.restore_file`, remembering what the file held before: a file the
-    restore brought back goes again (to Recently deleted), a file it gave an older
-    content gets the newer one back."""
+    """Recently deleted's restore of a mux file (`path` as history names it; `to`:
+    elsewhere; an orphaned project dir's file through its store):
+    `ops.restore_file`, remembering what the file held before —
+    a file the restore brought back goes again (to Recently deleted), a file it gave an
+    older content gets the newer one back."""
     with store.collecting_changes() as changes:
         result = restore_file(store, path, version_id, to, allow_unkept=allow_unkept)
     change = next((c for c in reversed(changes) if c.after.op == "restore"), None)
@@ -440,9 +479,10 @@ def restore(
         if isinstance(store, OrphanProjectStore):  # only deleted files are restored there
             stack.push(OrphanCreateStep(None, description, target, sha, store.dir_name))
         elif before is None or before.deleted:
-            stack.push(CreateStep(store.workspace, description, target, sha))
+            stack.push(RemoveStep(store.workspace, description, MuxFile(store, target), sha))
         else:
-            stack.push(ContentStep(store.workspace, description, target, before, sha))
+            file = MuxFile(store, target)
+            stack.push(RestoreStep(store.workspace, description, file, before, sha))
     if isinstance(store, OrphanProjectStore):  # not a path of the workspace's to select
         message = result.message
         if result.ok and result.created is not None:
@@ -450,3 +490,29 @@ def restore(
             message = f"Restored {title}"
         return OpResult(message, error=result.error, touched=result.touched, unkept=result.unkept)
     return result
+
+
+def restore_version(
+    stack: UndoStack, file: MemoryFile, version_id: str, *, allow_unkept: bool = False
+) -> OpResult:
+    """The History panel's restore of any memory file (`MemoryFile.restore`),
+    remembering what it held before, as `restore` does."""
+    try:
+        restored = file.restore(version_id, allow_unkept=allow_unkept)
+    except (SaveConflictError, UnkeptChangeError, MemoryFileError) as error:
+        return OpResult.failed(f"Restoring {file.label} failed", error)
+    target = restored.file
+    if not restored.unchanged:
+        description = f"restore of {target.name}"
+        before = restored.before
+        if before is None or before.deleted:
+            stack.push(RemoveStep(None, description, target, restored.sha256))
+        else:
+            stack.push(RestoreStep(None, description, target, before, restored.sha256))
+    return restored_result(
+        file.ref,
+        target.ref,
+        unchanged=restored.unchanged,
+        created=restored.created,
+        touched=_physical(target),
+    )

@@ -1,17 +1,17 @@
 """A file's history and the trash as the window shows them, and restoring from them.
 
 Plain Python over `memtab.store.history`: a file's versions as rows in words (when, who,
-what changed, the size and how it changed), the diff of a version against what the file
-holds now, the deleted files of each scope and of orphaned project dirs, restoring one
-(a recorded change, reported as an `OpResult` like every file operation of the tree),
-and recording what other programs changed after each scan. Every function here reads
-the disk: run it off the GUI thread.
+what changed, the size and how it changed) — any memory file's, mux's or another agent's,
+through its `MemoryFile` — the diff of a version against what the file holds now, the
+deleted files of each scope and of orphaned project dirs, restoring one (a recorded
+change, reported as an `OpResult` like every file operation of the tree), and recording
+what other programs changed after each scan. Every function here reads the disk: run it
+off the GUI thread.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,15 +20,14 @@ from memtab import humanize
 from memtab.components.cancel import CancelToken
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.tree import SECTION_TITLES, SectionId
-from memtab.fs.atomic import encode_utf8
-from memtab.store.errors import MemoryStoreError
+from memtab.sources.memory_file import MemoryFile
+from memtab.sources.model import MemoryFileRef
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.sync import SyncReport, sync_external
 from memtab.store.history.undo import (
     TrashItem,
     content_of,
-    file_history,
     text_of,
     trash,
 )
@@ -37,12 +36,10 @@ from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps_once
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore, orphans_with_history
-from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_file_path
 
-if TYPE_CHECKING:  # the sources load with the first file of another agent opened
+if TYPE_CHECKING:  # git's log is read only for an agent that keeps one
     from memtab.sources.history import Commit
-    from memtab.sources.model import Source, SourceFile
-    from memtab.sources.versions import SourceVersions
 
 logger = logging.getLogger(__name__)
 
@@ -153,8 +150,8 @@ def version_rows(versions: Sequence[Version], now: int | None = None) -> list[Ve
 class FileHistory:
     """A file's versions (newest first, following renames) and what it holds now."""
 
-    path: VirtualPath | str
-    """The file: a virtual path, or another agent's file id."""
+    ref: MemoryFileRef
+    """The file, mux's or another agent's."""
     rows: tuple[VersionRow, ...]
     current: bytes | None
     """The file now (None: there is no file)."""
@@ -172,101 +169,18 @@ class FileHistory:
         return self.current is not None and sha256_of(self.current) == version.sha256
 
 
-def load_file_history(store: MemoryStore, path: VirtualPath) -> FileHistory:
-    """Every version of `path` and its content now. Raises MemoryStoreError/PathError
-    when the file cannot be read."""
-    versions = file_history(store, str(path))
-    return FileHistory(path, tuple(version_rows(versions)), store.read_whole(str(path)))
-
-
-@dataclass(frozen=True)
-class MuxFileSubject:
-    """Whose history the History panel shows: a mux memory file, through its store."""
-
-    store: MemoryStore
-    path: VirtualPath
-
-    @property
-    def key(self) -> VirtualPath | str:
-        return self.path
-
-    @property
-    def home(self) -> Home:
-        return self.store.home
-
-    @property
-    def label(self) -> str:
-        return self.path.relative
-
-    def index_key(self) -> str | None:
-        """The history index whose change means the file's history changed."""
-        try:
-            return self.store.history_key(self.path.scope) if self.path.scope else None
-        except MemoryStoreError:
-            return None
-
-    def load(self) -> FileHistory:
-        return load_file_history(self.store, self.path)
-
-
-@dataclass(frozen=True)
-class SourceFileSubject:
-    """…or another agent's file: the versions Memtab recorded when it wrote it."""
-
-    history: SourceVersions
-    source: Source
-    file: SourceFile
-
-    @property
-    def key(self) -> VirtualPath | str:
-        return self.file.id
-
-    @property
-    def home(self) -> Home:
-        return self.history.home
-
-    @property
-    def label(self) -> str:
-        return self.file.relative
-
-    def index_key(self) -> str | None:
-        from memtab.sources.versions import index_key
-
-        return index_key(self.source.id)
-
-    def load(self) -> FileHistory:
-        from memtab.sources.content import read_source_file
-        from memtab.sources.model import SourceError
-
-        try:
-            current: bytes | None = encode_utf8(read_source_file(self.source, self.file).text)
-        except SourceError:
-            if os.path.lexists(self.file.physical):
-                raise
-            current = None
-        versions = self.history.versions(self.file.id)
-        commits: tuple[Commit, ...] = ()
-        if self.source.has_history:
-            from memtab.sources.history import source_history
-
-            commits = source_history(self.source, self.file.relative).commits
-        return FileHistory(self.file.id, tuple(version_rows(versions)), current, commits)
-
-    def commit_text(self, sha: str) -> str:
-        """The file as of one of its agent's commits (SourceError if it cannot be read)."""
-        from memtab.sources.history import file_at
-
-        return file_at(self.source, sha, self.file.relative)
-
-
-HistorySubject = MuxFileSubject | SourceFileSubject
+def load_file_history(file: MemoryFile) -> FileHistory:
+    """Every version of `file`, its content now and its agent's commits touching it.
+    Raises the protocol's MemoryFileError when the file cannot be read."""
+    versions = file.versions()
+    return FileHistory(file.ref, tuple(version_rows(versions)), file.read_whole(), file.commits())
 
 
 def commit_diff(
-    subject: SourceFileSubject, sha: str, current: bytes | None, ctx: CancelToken | None = None
+    file: MemoryFile, sha: str, current: bytes | None, ctx: CancelToken | None = None
 ) -> DiffResult:
     """The diff from the file as of one of its agent's commits to the file now."""
-    return compute_diff(subject.commit_text(sha), text_of(current), ctx)
+    return compute_diff(file.commit_text(sha), text_of(current), ctx)
 
 
 def version_diff(

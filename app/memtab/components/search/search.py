@@ -2,7 +2,7 @@
 
 A query is split into terms; a file matches when every term (case-insensitively) occurs in
 its path inside the scope (or the source), its description or its text. Other agents'
-files are searched with mux's (their keys are `components.sources.tree.source_file_key`); a
+files are searched with mux's (their keys are their refs' tree keys, `tree.ref_key`); a
 file whose listing refused to read it (other hard links, NUL bytes) is matched by name and
 description only, and loki-mode's JSON is searched as written, not as rendered. Contents come from a
 `ContentIndex`: casefolded file texts, re-read only when a file's size or time changes.
@@ -29,7 +29,13 @@ from typing import TYPE_CHECKING
 
 from memtab.components.cancel import CancelToken
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.tree import FileMatch, LineMatch, file_key, orphan_entry_key
+from memtab.components.tree.tree import (
+    FileMatch,
+    LineMatch,
+    file_key,
+    orphan_entry_key,
+    ref_key,
+)
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing
 
 if TYPE_CHECKING:
@@ -118,12 +124,11 @@ def _searchables(
 def _source_searchables(
     sources: SourcesScan, candidates: Collection[str] | None
 ) -> Iterator[_Searchable]:
-    from memtab.components.sources.tree import source_file_key
     from memtab.sources.layouts import classify
 
     for listing in sources.listings:
         for file in listing.files:
-            key = source_file_key(file.id)
+            key = ref_key(file.ref)
             if candidates is not None and key not in candidates:
                 continue
             # Read only what the listing read: a reason other than the layout's or the

@@ -5,8 +5,9 @@ before the first paint (the scheduler asks for sources once the mux scopes are s
 first time, or when anything may have changed (F5, a storm reported as the home), every
 source is discovered and listed again (`memtab.sources.discovery.scan`); a watcher batch
 relists only the sources whose files it touched (`SourcesScan.affected_by`), keeping the
-others as they were. Each scan says which files changed since the previous one, by id,
-so the open editor can follow them, and which directories the watcher should watch.
+others as they were. Each scan says which files changed since the previous one (their
+`MemoryFileRef`s), so the open editor can follow them, and which directories the watcher
+should watch.
 """
 
 from __future__ import annotations
@@ -25,11 +26,10 @@ from memtab.sources.listing import list_source
 from memtab.sources.model import (
     Discovery,
     Layout,
+    MemoryFileRef,
     Source,
-    SourceError,
     SourceFile,
     SourceListing,
-    parse_file_id,
 )
 from memtab.store.home import Home
 
@@ -44,10 +44,10 @@ WatchTarget = tuple[str, bool]
 
 @dataclass(frozen=True)
 class SourceChanges:
-    """Files (by id) created, modified or gone since the previous scan of the sources."""
+    """Files created, modified or gone since the previous scan of the sources."""
 
-    changed: frozenset[str] = frozenset()
-    deleted: frozenset[str] = frozenset()
+    changed: frozenset[MemoryFileRef] = frozenset()
+    deleted: frozenset[MemoryFileRef] = frozenset()
 
     @property
     def empty(self) -> bool:
@@ -74,14 +74,11 @@ class SourcesScan:
     def listing(self, source_id: str) -> SourceListing | None:
         return next((item for item in self.listings if item.source.id == source_id), None)
 
-    def find(self, file_id: str) -> tuple[Source, SourceFile] | None:
-        """The source and listed file a file id names, or None."""
-        try:
-            parsed = parse_file_id(file_id)
-        except SourceError:
-            return None
-        listing = self.listing(parsed.source_id)
-        found = listing.file(parsed.relative) if listing is not None else None
+    def find(self, ref: MemoryFileRef) -> tuple[Source, SourceFile] | None:
+        """The source and listed file `ref` names, or None (none listed: another
+        agent's file gone since, or a mux file)."""
+        listing = self.listing(ref.source_id)
+        found = listing.file(ref.path) if listing is not None else None
         return (listing.source, found) if listing is not None and found is not None else None
 
     def affected_by(self, path: str) -> Source | None:
@@ -114,9 +111,9 @@ def _concerns(layout: Layout, segments: tuple[str, ...]) -> bool:
     )
 
 
-def _stamps(listings: Collection[SourceListing]) -> dict[str, tuple[int, int]]:
+def _stamps(listings: Collection[SourceListing]) -> dict[MemoryFileRef, tuple[int, int]]:
     return {
-        file.id: (file.size_bytes, file.modified_at_ms)
+        file.ref: (file.size_bytes, file.modified_at_ms)
         for listing in listings
         for file in listing.files
     }

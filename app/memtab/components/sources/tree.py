@@ -9,7 +9,8 @@ of a source is read-only for the tree (no drag, no move): what can be written is
 editor's business, by `SourceFile.read_only_reason`.
 
 Keys: `sources:project:<path>` and `sources:agent:<agent>` for the sections,
-`source:<source id>`, `source-dir:<source id>:<relative dir>`, `source-file:<file id>`.
+`source:<source id>` for a source, and as for mux's rows `dir:` and `file:` with the
+row's `MemoryFileRef` key (`file:claude-code:user:rules/testing.md`: `ref_key`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from memtab.components.tree.tree import (
     SectionId,
     TreeNode,
     finish_counts,
-    match_key,
+    match_node,
+    ref_key,
 )
 from memtab.humanize import display_path
 from memtab.sources.model import (
@@ -36,6 +38,7 @@ from memtab.sources.model import (
     OTHER_AGENTS,
     FileKind,
     Layout,
+    MemoryFileRef,
     Source,
     SourceFile,
     SourceListing,
@@ -73,20 +76,6 @@ def agent_group_key(agent: str) -> str:
 
 def source_key(source_id: str) -> str:
     return f"source:{source_id}"
-
-
-def source_dir_key(source_id: str, relative: str) -> str:
-    return f"source-dir:{source_id}:{relative}"
-
-
-def source_file_key(file_id: str) -> str:
-    return f"source-file:{file_id}"
-
-
-def file_id_of(key: str) -> str | None:
-    """The file id a `source_file_key` holds, or None for another key."""
-    prefix = "source-file:"
-    return key[len(prefix) :] if key.startswith(prefix) else None
 
 
 def source_title(source: Source, *, with_agent: bool) -> str:
@@ -142,8 +131,7 @@ class _SourceRows:
             not_editable_reason=source.read_only_reason,
             read_only=True,
             agent=source.agent,
-            source_id=source.id,
-            source_relative="",
+            ref=MemoryFileRef(source.id, ""),
         )
         self.directories: dict[str, TreeNode] = {"": self.node}
 
@@ -152,16 +140,16 @@ class _SourceRows:
         if node is not None:
             return node
         parent, _, name = relative.rpartition("/")
+        ref = MemoryFileRef(self.source.id, relative)
         node = TreeNode(
-            source_dir_key(self.source.id, relative),
+            ref_key(ref, folder=True),
             NodeKind.DIRECTORY,
             name,
             SectionId.SOURCES,
             physical=os.path.join(self.source.root, *relative.split("/")),
             read_only=True,
             agent=self.source.agent,
-            source_id=self.source.id,
-            source_relative=relative,
+            ref=ref,
         )
         self.directory(parent).children.append(node)
         self.directories[relative] = node
@@ -169,7 +157,7 @@ class _SourceRows:
 
     def add_files(self, matches: Mapping[str, FileMatch] | None) -> None:
         for file in self.listing.files:
-            key = source_file_key(file.id)
+            key = ref_key(file.ref)
             match = matches.get(key) if matches is not None else None
             if matches is not None and match is None:
                 continue
@@ -200,29 +188,12 @@ class _SourceRows:
             content_hits=match.content_hits if match else 0,
             read_only=True,
             agent=self.source.agent,
-            source_id=self.source.id,
-            source_relative=file.relative,
+            ref=file.ref,
             tag=file_tag(file),
             warning=file.warning,
         )
         if match is not None and match.lines:
-            node.adopt(
-                [
-                    TreeNode(
-                        match_key(key, line.line),
-                        NodeKind.MATCH,
-                        line.text,
-                        SectionId.SOURCES,
-                        physical=node.physical,
-                        line_match=line,
-                        read_only=True,
-                        agent=node.agent,
-                        source_id=node.source_id,
-                        source_relative=file.relative,
-                    )
-                    for line in match.lines
-                ]
-            )
+            node.adopt([match_node(node, line) for line in match.lines])
         return node
 
 

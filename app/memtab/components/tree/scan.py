@@ -35,6 +35,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memtab.components.cancel import CancelToken
+from memtab.sources.memory_file import MemoryFile
+from memtab.sources.model import MemoryFileRef
+from memtab.sources.open_file import open_memory_file
 from memtab.store.files import (
     FileEntry,
     ScopeListing,
@@ -175,6 +178,18 @@ class HomeScan:
     def store(self) -> MemoryStore:
         """A store for the scanned workspace (constructing it touches no disk)."""
         return MemoryStore(self.home, self.workspace)
+
+    def open_file(self, ref: MemoryFileRef) -> MemoryFile | None:
+        """The memory file `ref` names as this scan shows it — a mux file of the
+        scanned workspace, another agent's file as its source is listed — or None
+        (`memtab.sources.memory_file.open_memory_file`; touches no disk)."""
+        sources = self.sources
+        return open_memory_file(
+            ref,
+            self.home,
+            store=self.store(),
+            find_agent_file=sources.find if sources is not None else None,
+        )
 
     @property
     def file_count(self) -> int:

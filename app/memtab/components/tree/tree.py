@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from memtab import humanize
 from memtab.components.tree.scan import HomeScan, OrphanScan, ScopeScan
+from memtab.sources.model import MUX_SOURCE_ID, MemoryFileRef
 from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaEntry
@@ -99,6 +100,12 @@ def message_key(section: SectionId) -> str:
 
 def file_key(path: VirtualPath) -> str:
     return f"file:{path}"
+
+
+def ref_key(ref: MemoryFileRef, *, folder: bool = False) -> str:
+    """The row key of a memory file (or folder), mux's or another agent's: `file:` (or
+    `dir:`) and the ref's key — for a mux file, `file_key` of its path."""
+    return f"{'dir' if folder else 'file'}:{ref.key}"
 
 
 def directory_key(path: VirtualPath) -> str:
@@ -179,10 +186,9 @@ class TreeNode:
     """Containers of a large home: files directly inside whose rows are not built yet."""
     agent: str | None = None
     """Other agents' rows: whose memory it is (`sources.model.Agent`), for the icon."""
-    source_id: str | None = None
-    """Other agents' rows: the source they belong to."""
-    source_relative: str | None = None
-    """Other agents' rows: the path inside the source's root ("" for the source itself)."""
+    ref: MemoryFileRef | None = None
+    """The memory file or folder the row names, mux's or another agent's (another agent's
+    source row: its root, path ""); None for sections, messages and orphans."""
     tag: str = ""
     """Other agents' files: what the file is to its agent (`feedback`, `generated`…)."""
     warning: str | None = None
@@ -217,8 +223,7 @@ class TreeNode:
             self.accepts_drops,
             self.unfilled_files,
             self.agent,
-            self.source_id,
-            self.source_relative,
+            self.ref,
             self.tag,
             self.warning,
         )
@@ -293,8 +298,7 @@ _DATA_FIELDS = (
     "accepts_drops",
     "unfilled_files",
     "agent",
-    "source_id",
-    "source_relative",
+    "ref",
     "tag",
     "warning",
 )
@@ -369,6 +373,7 @@ class _ListingTree:
         return node
 
     def _new_directory(self, path: VirtualPath) -> TreeNode:
+        text = str(path)
         if self.orphan_dir is not None:
             return TreeNode(
                 orphan_entry_key(self.orphan_dir, path, is_dir=True),
@@ -380,13 +385,14 @@ class _ListingTree:
                 read_only=True,
             )
         return TreeNode(
-            directory_key(path),
+            f"dir:{text}",
             NodeKind.DIRECTORY,
             path.name,
             section=self.container.section,
             path=path,
             physical=self.physical(path.segments),
             accepts_drops=True,
+            ref=MemoryFileRef(MUX_SOURCE_ID, text),
         )
 
     def container_key(self, segments: tuple[str, ...]) -> str:
@@ -417,12 +423,13 @@ class _ListingTree:
         self, entry: FileEntry, meta: MetaEntry | None, match: FileMatch | None
     ) -> TreeNode:
         path = entry.path
+        orphan = self.orphan_dir is not None
         file_node = TreeNode(
             self.file_node_key(path),
             NodeKind.FILE,
             path.name,
             section=self.container.section,
-            path=None if self.orphan_dir is not None else path,
+            path=None if orphan else path,
             physical=self.physical(path.segments),
             orphan_dir=self.orphan_dir,
             description=entry.description or entry.heading,  # the title when undescribed
@@ -433,10 +440,11 @@ class _ListingTree:
             access_count=meta.access_count if meta else 0,
             last_accessed_at=meta.last_accessed_at if meta else None,
             content_hits=match.content_hits if match else 0,
-            read_only=self.orphan_dir is not None,
+            read_only=orphan,
+            ref=None if orphan else MemoryFileRef(MUX_SOURCE_ID, str(path)),
         )
         if match is not None and match.lines:
-            file_node.adopt([_match_node(file_node, line) for line in match.lines])
+            file_node.adopt([match_node(file_node, line) for line in match.lines])
         return file_node
 
     def add_files(
@@ -484,7 +492,8 @@ class _ListingTree:
         return file_key(path)
 
 
-def _match_node(file_node: TreeNode, line: LineMatch) -> TreeNode:
+def match_node(file_node: TreeNode, line: LineMatch) -> TreeNode:
+    """A row under a file's row: one of its lines that matches the search."""
     return TreeNode(
         match_key(file_node.key, line.line),
         NodeKind.MATCH,
@@ -495,6 +504,8 @@ def _match_node(file_node: TreeNode, line: LineMatch) -> TreeNode:
         orphan_dir=file_node.orphan_dir,
         line_match=line,
         read_only=file_node.read_only,
+        agent=file_node.agent,
+        ref=file_node.ref,
     )
 
 

@@ -148,24 +148,22 @@ class EditMarks(QObject):
         if self.edits.claim(str(physical), actor):
             self.show()
 
+    def _open_physical(self) -> str | None:
+        """Where the open file is, spelled as badges (and the tree's rows) spell it."""
+        real = self._editor.real_path
+        return str(real) if real is not None else None
+
     def _show_in_editor(self) -> None:
-        path = self._editor.current_path
-        scan = self._scan
-        physical = None
-        if path is not None and path.scope is not None and scan is not None:
-            physical = scan.scope(path.scope).physical(path)
-        badge = self.edits.badge(physical)
+        badge = self.edits.badge(self._open_physical())
         if badge is None:
             self._editor.set_badge(None)
         else:
             self._editor.set_badge(badge.label, badge.sentence())
 
     @Slot(object)
-    def _on_editor_file_opened(self, path: object) -> None:
-        if not isinstance(path, VirtualPath):
-            self._editor.set_badge(None)  # another agent's file: badges are mux's
-            return
-        if not self._quiet_opens and self.edits.clear(self._scan, path):  # the user looked
+    def _on_editor_file_opened(self, _ref: object) -> None:
+        opened = self._open_physical()
+        if not self._quiet_opens and self.edits.clear(opened):  # the user looked
             self._model.set_agent_edited(self.edits.badges)
         self._show_in_editor()
 

@@ -1,6 +1,6 @@
 """The editor's open document: everything between the buffer and the file on disk.
 
-`OpenDocument` holds what is open (a `components.editor.documents.Document`, its `OpenFile` state
+`OpenDocument` holds what is open (a `memtab.sources.memory_file.MemoryFile`, its `OpenFile` state
 from `components.editor.session`, where it is on disk) and carries out what those rules
 decide: loading (read-only with a note for binary, over-cap or agent-owned files),
 sha-checked saves, following disk changes (`follow_disk`: reload a clean buffer, adopt
@@ -19,14 +19,6 @@ from pathlib import Path
 from typing import Protocol
 
 from memtab.components.activity.own_writes import OwnWrites
-from memtab.components.editor.documents import (
-    Document,
-    DocumentError,
-    DocumentMissingError,
-    DocumentUnkeptError,
-    MuxDocument,
-    SourceDocument,
-)
 from memtab.components.editor.session import (
     CLOSE_FILE,
     KEEP_MINE,
@@ -54,9 +46,10 @@ from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.prompts import EditorPrompts
 from memtab.gui.editor.view import EditorView
 from memtab.gui.widgets import short_name
+from memtab.sources.memory_file import MemoryFile, MemoryFileError, MemoryFileMissingError
+from memtab.sources.model import MemoryFileRef
+from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent
-from memtab.store.memory import SaveConflictError
-from memtab.store.paths import VirtualPath
 
 logger = logging.getLogger(__name__)
 
@@ -68,11 +61,11 @@ class DocumentHost(Protocol):
         """The open file's state changed: update the header, Save and `dirty_changed`."""
         ...
 
-    def document_opened(self, name: VirtualPath | str) -> None:
+    def document_opened(self, ref: MemoryFileRef) -> None:
         """A document was opened (or reopened): `file_opened`."""
         ...
 
-    def document_saved(self, name: VirtualPath | str) -> None:
+    def document_saved(self, ref: MemoryFileRef) -> None:
         """The document was saved: `saved`."""
         ...
 
@@ -92,7 +85,7 @@ class OpenDocument:
         self._view = view
         self._prompts = prompts
         self._own_writes = own_writes
-        self.document: Document | None = None
+        self.document: MemoryFile | None = None
         self.file = OpenFile()
         self.real_path: Path | None = None
         """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
@@ -144,26 +137,25 @@ class OpenDocument:
 
     # --- opening and loading ---------------------------------------------------------------
 
-    def reset(self, document: Document | None = None) -> None:
+    def reset(self, document: MemoryFile | None = None) -> None:
         """Make `document` (None: nothing) the open one, before anything is loaded."""
-        path = document.path if isinstance(document, MuxDocument) else None
         self.document = document
-        self.file = OpenFile(path, key=document.key if document is not None else None)
+        self.file = OpenFile(document.ref if document is not None else None)
         self.real_path = document.physical() if document is not None else None
         self._prompts.close_diff()
         self.clear_bar()
 
-    def open(self, document: Document) -> None:
+    def open(self, document: MemoryFile) -> None:
         """Open and load `document` (`DocumentHost.document_opened`)."""
         self.reset(document)
         self._load(document)
-        self._host.document_opened(opened_name(document))
+        self._host.document_opened(document.ref)
 
-    def _load(self, document: Document) -> None:
+    def _load(self, document: MemoryFile) -> None:
         title = document.title
         try:
             content = document.read()
-        except DocumentError as error:
+        except MemoryFileError as error:
             self.show_page(title, "", str(error))
             self.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot open {title}: {error}")
             return
@@ -329,7 +321,7 @@ class OpenDocument:
         content = self.file.codec.from_buffer(with_final_newline(self._view.buffer_text()))
         try:
             sha = document.save(content, expected_sha, allow_unkept=allow_unkept)
-        except DocumentUnkeptError as refused:
+        except UnkeptChangeError as refused:
             self.show_bar(
                 Situation.ERROR,
                 BarKind.ERROR,
@@ -347,12 +339,12 @@ class OpenDocument:
                 self.file.conflict_choices(conflict.kind),
             )
             return False
-        except DocumentError as error:
+        except MemoryFileError as error:
             self.show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {error}")
             return False
-        if self.file.path is not None:
-            self._own_writes.note(self.file.path, sha)
-        # The virtual path is what counts; the physical one is noted for watcher paths.
+        self._own_writes.note(document.ref.key, sha)
+        # The ref's key (a virtual path) is what counts; the physical one is noted for
+        # watcher paths.
         if self.real_path is not None:
             self._own_writes.note(self.real_path, sha)
         with self._view.quietly():
@@ -362,7 +354,7 @@ class OpenDocument:
         if self.file.situation is not Situation.NOTE:
             self.clear_bar()
         self._host.refresh_chrome()
-        self._host.document_saved(opened_name(document))
+        self._host.document_saved(document.ref)
         return True
 
     def _overwrite(self) -> None:
@@ -396,9 +388,9 @@ class OpenDocument:
             return DiskAbsence.UNREADABLE
         try:
             return document.read()
-        except DocumentMissingError:
+        except MemoryFileMissingError:
             return DiskAbsence.MISSING
-        except DocumentError as error:
+        except MemoryFileError as error:
             self.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {document.title}: {error}")
             return DiskAbsence.UNREADABLE
 
@@ -420,12 +412,3 @@ class OpenDocument:
             self._host.close_after_asking()
         elif action == SAVE_WITHOUT_COPY:
             self.save_against(self.file.save_expectation(), allow_unkept=True)
-
-
-def opened_name(document: Document) -> VirtualPath | str:
-    """What `file_opened` and `saved` carry: a virtual path, or another agent's file id."""
-    if isinstance(document, MuxDocument):
-        return document.path
-    if isinstance(document, SourceDocument):
-        return document.file.id
-    return document.title

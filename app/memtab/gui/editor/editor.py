@@ -6,7 +6,7 @@ What it guarantees:
   with a line break (the buffer gets it too, as an undoable edit; the cursor stays). A
   conflict never loses the draft: the bar (not a modal) offers Show diff (Enter) /
   Reload / Overwrite; the 100 KiB cap and other save errors show there too.
-- Disk changes (`handle_disk_change`, after each rescan): a clean buffer reloads silently,
+- Disk changes (`follow_changes`, after each rescan): a clean buffer reloads silently,
   keeping cursor and scroll; a dirty one gets a "changed on disk" bar (Show diff / Keep
   mine / Take theirs); a deleted file keeps the draft and Save recreates it. Whether
   anything changed is decided by sha, so the echo of our own save is a no-op.
@@ -18,8 +18,9 @@ What it guarantees:
   file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
 - Diffs and merges are computed on a worker thread (`TaskRunner`), never blocking.
 
-What is open is a `components.editor.documents.Document`: a mux file through the workspace's store,
-or another agent's file through `memtab.sources` — read, saved and followed alike.
+What is open is a `memtab.sources.memory_file.MemoryFile`: a mux file through the
+workspace's store, or another agent's file through `memtab.sources` — read, saved and
+followed alike, never asked which kind it is.
 
 The rules (what a disk change means, which choices to offer) are the Qt-free
 `components.editor.session`; `editor_document.OpenDocument` carries out what they decide
@@ -44,8 +45,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.editor.documents import MuxDocument, SourceDocument
 from memtab.components.editor.session import Situation, display_text
+from memtab.components.tree.tree import ref_key
 from memtab.gui.context import WindowContext
 from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import BarKind, MessageBar
@@ -57,13 +58,14 @@ from memtab.gui.editor.preview import MarkdownPreview
 from memtab.gui.editor.prompts import DiscardChoice, EditorPrompts
 from memtab.gui.editor.view import EditorView, ViewMode
 from memtab.gui.tasks.runner import TaskRunner
+from memtab.sources.memory_file import MemoryFile, MuxFile
+from memtab.sources.model import MemoryFileRef
 from memtab.store.files import read_file_content
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 
 if TYPE_CHECKING:
-    from memtab.components.sources.scan import SourcesScan
-    from memtab.sources.model import Source, SourceFile
+    from collections.abc import Callable, Collection
 
 logger = logging.getLogger(__name__)
 
@@ -74,10 +76,9 @@ class EditorPanel(QWidget):
     """Shows and edits one memory file of the selected workspace, or of another agent.
 
     Signals:
-        saved(object): a VirtualPath (another agent's file: its file id), after a save.
+        saved(object): the file's MemoryFileRef, after a save.
         dirty_changed(bool): whether there are unsaved changes.
-        file_opened(object): a VirtualPath (another agent's file: its file id), after a
-            file was opened (or reopened).
+        file_opened(object): the file's MemoryFileRef, after it was opened (or reopened).
         file_closed(): the panel went back to its empty state.
     """
 
@@ -120,21 +121,27 @@ class EditorPanel(QWidget):
     # --- the seam ----------------------------------------------------------------------------
 
     @property
+    def current_file(self) -> MemoryFile | None:
+        """The open memory file (None: no file, or one opened by physical path)."""
+        return self._doc.document
+
+    @property
+    def current_ref(self) -> MemoryFileRef | None:
+        """Which memory file is open, mux's or another agent's (None: none)."""
+        return self._doc.file.ref
+
+    @property
     def current_path(self) -> VirtualPath | None:
-        """The open mux file, or None (also for another agent's file, and a read-only file
-        opened by physical path)."""
-        return self._doc.file.path
+        """The open file's virtual path, for mux's own operations (None: no file, or
+        another agent's, which has none)."""
+        ref = self._doc.file.ref
+        return ref.virtual_path if ref is not None else None
 
     @property
     def current_key(self) -> str | None:
-        """The tree key of the open file (a mux or another agent's file), or None."""
-        return self._doc.document.key if self._doc.document is not None else None
-
-    @property
-    def current_source_file(self) -> str | None:
-        """The file id of another agent's open file, or None."""
-        document = self._doc.document
-        return document.file.id if isinstance(document, SourceDocument) else None
+        """The tree key of the open file, or None."""
+        ref = self._doc.file.ref
+        return ref_key(ref) if ref is not None else None
 
     @property
     def is_dirty(self) -> bool:
@@ -196,47 +203,40 @@ class EditorPanel(QWidget):
         return self._view.buffer_text()
 
     def set_store(self, store: MemoryStore | None) -> None:
-        """Use another workspace's store. Closes the open file unless the store is for the
-        same workspace of the same home, or the file is another agent's (then it stays
-        open). Call `confirm_discard` first."""
-        same_place = (
-            store is not None
-            and self._store is not None
-            and store.home.root == self._store.home.root
-            and _workspace_id(store) == _workspace_id(self._store)
-        )
+        """Use another workspace's store. Closes the open file unless it is still there
+        (`MemoryFile.in_store`: the same workspace of the same home, or another agent's
+        file). Call `confirm_discard` first."""
         self._store = store
-        if not same_place and not isinstance(self._doc.document, SourceDocument):
+        document = self._doc.document
+        kept = document.in_store(store) if document is not None else None
+        if kept is None:
             self.close_file()
+        else:
+            self._doc.document = kept
 
     def open_file(self, path: VirtualPath) -> bool:
-        """Open `path`; False if the user cancelled at the unsaved-changes prompt.
+        """Open the mux file at `path` through the workspace's store (see `open`)."""
+        if self._store is None:
+            if not self.confirm_discard():
+                return False
+            self._doc.reset()
+            self._doc.show_page(str(path), "", "no workspace is selected")
+            return True
+        return self.open(MuxFile(self._store, path))
+
+    def open(self, file: MemoryFile) -> bool:
+        """Open `file` (read-only when its agent writes it); False if the user cancelled
+        at the unsaved-changes prompt.
 
         Reopening the open file keeps the buffer as it is. A file that cannot be read
         opens with the error in the bar.
         """
-        if path == self._doc.file.path:
-            self.file_opened.emit(path)
+        if file.ref == self._doc.file.ref:
+            self.file_opened.emit(file.ref)
             return True
         if not self.confirm_discard():
             return False
-        if self._store is None:
-            self._doc.reset()
-            self._doc.show_page(str(path), "", "no workspace is selected")
-            return True
-        self._doc.open(MuxDocument(self._store, path))
-        return True
-
-    def open_source_file(self, source: Source, file: SourceFile) -> bool:
-        """Open another agent's file (read-only when that agent writes it); False if the
-        user cancelled at the unsaved-changes prompt."""
-        document = self._source_document(source, file)
-        if document.key == self.current_key:
-            self.file_opened.emit(file.id)
-            return True
-        if not self.confirm_discard():
-            return False
-        self._doc.open(document)
+        self._doc.open(file)
         return True
 
     def open_read_only(self, physical: Path, title: str, note: str) -> bool:
@@ -276,31 +276,21 @@ class EditorPanel(QWidget):
             return self.save()
         return choice is DiscardChoice.DISCARD
 
-    def _source_document(self, source: Source, file: SourceFile) -> SourceDocument:
-        """Another agent's file, its saves recorded in the home's history."""
-        from memtab.sources.versions import SourceVersions
-
-        home = self._store.home if self._store is not None else None
-        return SourceDocument(source, file, SourceVersions(home) if home is not None else None)
-
-    def handle_disk_change(self, changed: set[VirtualPath], deleted: set[VirtualPath]) -> None:
-        """Apply what a rescan found on disk to the open file (see the module docstring)."""
-        path = self._doc.file.path
-        if path is None or self._store is None or (path not in changed and path not in deleted):
-            return
-        self._doc.follow_disk()
-
-    def handle_source_change(self, sources: SourcesScan) -> None:
-        """The same for another agent's open file, after a scan of the sources: follow
-        the file if it changed, and its listing (who may write it) in any case."""
+    def follow_changes(
+        self,
+        changed: Collection[MemoryFileRef],
+        listed: Callable[[MemoryFileRef], MemoryFile | None] | None = None,
+    ) -> None:
+        """A rescan saw the files `changed` (created, modified or gone): the open file
+        follows the disk when it is one of them (see the module docstring), and takes
+        what `listed` says of it now (who may write it) in any case."""
         document = self._doc.document
-        if not isinstance(document, SourceDocument):
+        if document is None:
             return
-        listed = sources.find(document.file.id)
-        if listed is not None:
-            self._doc.document = self._source_document(*listed)
-        changes = sources.changes
-        if document.file.id in changes.changed or document.file.id in changes.deleted:
+        now = listed(document.ref) if listed is not None else None
+        if now is not None and now != document and now.ref == document.ref:
+            self._doc.document = now
+        if document.ref in changed:
             self._doc.follow_disk()
 
     def save(self) -> bool:
@@ -357,13 +347,13 @@ class EditorPanel(QWidget):
             self._last_dirty = dirty
             self.dirty_changed.emit(dirty)
 
-    def document_opened(self, name: VirtualPath | str) -> None:
+    def document_opened(self, ref: MemoryFileRef) -> None:
         """`file_opened` for the document just opened (`DocumentHost`)."""
-        self.file_opened.emit(name)
+        self.file_opened.emit(ref)
 
-    def document_saved(self, name: VirtualPath | str) -> None:
+    def document_saved(self, ref: MemoryFileRef) -> None:
         """`saved` for the document just saved (`DocumentHost`)."""
-        self.saved.emit(name)
+        self.saved.emit(ref)
 
     def close_after_asking(self) -> None:
         """The bar's Close: close the file if the user agrees to leave unsaved changes."""
@@ -405,7 +395,3 @@ class EditorPanel(QWidget):
     @Slot(object, str)
     def _on_commands_notice(self, kind: BarKind, text: str) -> None:
         self._doc.show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
-
-
-def _workspace_id(store: MemoryStore) -> str | None:
-    return store.workspace.id if store.workspace is not None else None

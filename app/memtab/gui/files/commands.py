@@ -37,6 +37,7 @@ from memtab.gui.files.dialogs import NewKind, TabDialogs
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
+from memtab.sources.model import MemoryFileRef
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath
 
@@ -56,7 +57,7 @@ class ActionEditor(Protocol):
     def current_path(self) -> VirtualPath | None: ...
 
     @property
-    def current_source_file(self) -> str | None: ...
+    def current_ref(self) -> MemoryFileRef | None: ...
 
     @property
     def is_dirty(self) -> bool: ...
@@ -238,7 +239,7 @@ class FileCommands(QObject):
         """The actions offered for a row (also what tests inspect)."""
         menu = QMenu(self._widget)
         menu.setToolTipsVisible(True)  # the pin action's note about mux
-        if node.source_id is not None:  # another agent's
+        if node.read_only and node.ref is not None:  # another agent's: nothing to change
             if node.kind is NodeKind.FILE:
                 menu.addAction(self.copy_to_action)
             if node.physical:
@@ -339,14 +340,15 @@ class FileCommands(QObject):
     def move_paths(self, moves: list[tuple[VirtualPath, VirtualPath]]) -> None:
         """Move files/folders (across scopes too); an open file follows if it is clean."""
         open_path = self._editor.current_path
-        reopen: dict[VirtualPath, VirtualPath] = {}
+        reopen: dict[MemoryFileRef, MemoryFileRef] = {}
         for old, new in moves:
             if open_path is not None and open_path.is_within(old):
                 if not self._editor.confirm_discard():
                     return
-                reopen[open_path] = VirtualPath(
+                moved = VirtualPath(
                     new.scope, new.segments + open_path.segments[len(old.segments) :]
                 )
+                reopen[MemoryFileRef.of_mux(open_path)] = MemoryFileRef.of_mux(moved)
             self._own_writes.note(new)
         self._context.file_ops.run(
             functools.partial(undo.move, self.undo_stack, self._context.shown.store(), moves),
@@ -437,22 +439,22 @@ class FileCommands(QObject):
         if step is None:
             self._context.status.show("Nothing to undo")
             return
-        open_path = self._editor.current_path
-        affects_open = (
-            open_path is not None and any(open_path.is_within(path) for path in step.affected)
-        ) or self._editor.current_source_file in step.removed_source_files
+        open_ref = self._editor.current_ref
+        affects_open = open_ref is not None and any(
+            open_ref.is_within(ref) for ref in step.affected
+        )
         if affects_open and not self._editor.confirm_discard():
             return
         if not self.undo_stack.take(step):  # a worker may have pushed a newer one meanwhile
             return
         follow_up = OpFollowUp(open_created=True)
         if affects_open:
-            moved_to = step.relocated(open_path) if open_path is not None else None
+            moved_to = step.relocated(open_ref) if open_ref is not None else None
             self._editor.close_file()
-            if open_path is not None and moved_to is not None:
-                follow_up = OpFollowUp(open_created=True, reopen={open_path: moved_to})
-        for path in step.written:
-            self._own_writes.note(path)
+            if open_ref is not None and moved_to is not None:
+                follow_up = OpFollowUp(open_created=True, reopen={open_ref: moved_to})
+        for ref in step.written:
+            self._own_writes.note(ref.key)
         take_back = functools.partial(undo.undo_step, self._context.home, step)
         without_copy = functools.partial(take_back, allow_unkept=True)
         self._context.file_ops.run(

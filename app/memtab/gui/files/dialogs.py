@@ -34,8 +34,8 @@ from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, VirtualPath, hidden_name_problem, parse_file_path
 
 if TYPE_CHECKING:
+    from memtab.components.files.copy import CopyTarget
     from memtab.components.files.ops import DeletionCount
-    from memtab.components.sources.copy import CopyTarget
     from memtab.gui.sources.copy import CopyChoice
 
 DEFAULT_SUFFIX = ".md"

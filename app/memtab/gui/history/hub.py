@@ -34,8 +34,7 @@ from PySide6.QtWidgets import QDockWidget
 
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
-from memtab.components.history.history import SourceFileSubject, record_external_changes
-from memtab.components.sources import undo as source_undo
+from memtab.components.history.history import record_external_changes
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
@@ -44,6 +43,7 @@ from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.sources.memory_file import MemoryFile
 from memtab.store.history.runs import import_journal_runs
 from memtab.store.home import Home, PathKind
 from memtab.store.memory import MemoryStore
@@ -237,18 +237,10 @@ class HistoryHub(QObject):
 
     def _panel_scope_key(self) -> str | None:
         subject = self.panel.subject
-        return subject.index_key() if subject is not None else None
+        return subject.history_index() if subject is not None else None
 
     def _follow_editor(self) -> None:
-        editor, scan = self._editor, self._context.shown.scan
-        file_id = editor.current_source_file
-        found = scan.sources.find(file_id) if file_id and scan and scan.sources else None
-        if found is not None:
-            from memtab.sources.versions import SourceVersions
-
-            self.panel.show_subject(SourceFileSubject(SourceVersions(self._home), *found))
-        else:
-            self.panel.show_file(self._context.shown.store(), editor.current_path)
+        self.panel.show_file(self._editor.current_file)
 
     # -- slots -------------------------------------------------------------------------------
 
@@ -270,10 +262,10 @@ class HistoryHub(QObject):
     @Slot(object)
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:
         subject = self.panel.subject
-        if isinstance(subject, SourceFileSubject) and scan.sources is not None:
+        if subject is not None and scan.sources is not None:
             # Another agent's file: no sync records its changes, so its index says nothing.
             changes = scan.sources.changes
-            if subject.file.id in changes.changed | changes.deleted:
+            if subject.ref in changes.changed | changes.deleted:
                 self.panel.reload()
         if not self._loaded:
             return
@@ -300,7 +292,7 @@ class HistoryHub(QObject):
 
     @Slot()
     def _on_editor_file_closed(self) -> None:
-        self.panel.show_file(None, None)
+        self.panel.show_file(None)
 
     @Slot(bool)
     def _on_dock_visibility_changed(self, visible: bool) -> None:
@@ -329,22 +321,11 @@ class HistoryHub(QObject):
         self._shell.reveal_file(workspace_id or self._context.shown.workspace_id, path)
 
     @Slot(object, str)
-    def _on_panel_restore_requested(self, target: object, version_id: str) -> None:
+    def _on_panel_restore_requested(self, file: MemoryFile, version_id: str) -> None:
         context = self._context
-        stack = context.undo_stack
-        subject = self.panel.subject
-        if isinstance(target, VirtualPath):
-            context.own_writes.note(target)
-            store = context.shown.store()
-            restore = functools.partial(undo.restore, stack, store, target, version_id)
-            context.file_ops.run(restore, _without_copy(restore))
-        elif isinstance(subject, SourceFileSubject) and subject.file.id == target:
-            context.own_writes.note(subject.file.physical)
-            home, source, file_id = self._home, subject.source, subject.file.id
-            restore = functools.partial(
-                source_undo.restore_source, stack, home, source, file_id, version_id
-            )
-            context.file_ops.run(restore, _without_copy(restore))
+        context.own_writes.note(file.ref.key)  # no "edited outside" badge on a restore
+        restore = functools.partial(undo.restore_version, context.undo_stack, file, version_id)
+        context.file_ops.run(restore, _without_copy(restore))
 
     @Slot(str, str, object, str)
     def _on_trash_restore_requested(

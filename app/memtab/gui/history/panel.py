@@ -1,8 +1,8 @@
 """The History panel: every version of the open file, and a diff of one against it now.
 
-It follows the editor's file (`show_file`: a mux file, or another agent's file with the
-versions Memtab recorded when it wrote it — `components.history.history.SourceFileSubject`). Each
-version says when, who (you, the
+It follows the editor's file (`show_file`: any `MemoryFile` — a mux file, or another
+agent's file with the versions Memtab recorded when it wrote it). Each version says
+when, who (you, the
 consolidator, the memory writer, an agent through `memtab tool`, or a program outside
 Memtab), what it did (edited, renamed from…, restored…) and how the size changed;
 selecting one shows its diff against what the file holds now. "Restore this version"
@@ -35,11 +35,9 @@ from PySide6.QtWidgets import (
 from memtab import humanize
 from memtab.components.history.history import (
     FileHistory,
-    HistorySubject,
-    MuxFileSubject,
-    SourceFileSubject,
     VersionRow,
     commit_diff,
+    load_file_history,
     version_diff,
 )
 from memtab.components.text_diff import DiffResult
@@ -48,10 +46,9 @@ from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.sources.history import Commit
+from memtab.sources.memory_file import MemoryFile
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.paths import VirtualPath
 
 logger = logging.getLogger(__name__)
 
@@ -74,22 +71,19 @@ def _diff_job(home: Home, version: Version, current: bytes | None, ctx: TaskCont
     return version_diff(home, version, current, ctx)
 
 
-def _commit_diff_job(
-    subject: SourceFileSubject, sha: str, current: bytes | None, ctx: TaskContext
-) -> object:
-    return commit_diff(subject, sha, current, ctx)
+def _commit_diff_job(file: MemoryFile, sha: str, current: bytes | None, ctx: TaskContext) -> object:
+    return commit_diff(file, sha, current, ctx)
 
 
-def _history_job(subject: HistorySubject, _ctx: TaskContext) -> object:
-    return subject.load()
+def _history_job(file: MemoryFile, _ctx: TaskContext) -> object:
+    return load_file_history(file)
 
 
 class HistoryPanel(QWidget):
     """The open file's versions (see the module docstring).
 
     Signals:
-        restore_requested(object, str): restore the file (a VirtualPath, or another
-            agent's file id) to version id.
+        restore_requested(object, str): restore the file (its MemoryFile) to version id.
         loaded(): a history (or its failure) is shown — tests wait for it.
     """
 
@@ -100,7 +94,7 @@ class HistoryPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("historyPanel")
         self.setAccessibleName("File history")
-        self._subject: HistorySubject | None = None
+        self._subject: MemoryFile | None = None
         self._history: FileHistory | None = None
         self._active = False
         self._runner: TaskRunner | None = None
@@ -138,13 +132,7 @@ class HistoryPanel(QWidget):
     # -- what the window calls ---------------------------------------------------------------
 
     @property
-    def path(self) -> VirtualPath | None:
-        """The mux file whose history is shown."""
-        subject = self._subject
-        return subject.path if isinstance(subject, MuxFileSubject) else None
-
-    @property
-    def subject(self) -> HistorySubject | None:
+    def subject(self) -> MemoryFile | None:
         """The file whose history is shown (a mux file or another agent's)."""
         return self._subject
 
@@ -158,18 +146,11 @@ class HistoryPanel(QWidget):
         """Whether a history or a diff is being read (tests wait for this)."""
         return self._runner is not None and self._runner.is_busy()
 
-    def show_file(self, store: MemoryStore | None, path: VirtualPath | None) -> None:
-        """Follow the editor: show `path` (None: no file) as `store` sees it."""
-        if store is None or path is None:
-            self.show_subject(None)
-        else:
-            self.show_subject(MuxFileSubject(store, path))
-
-    def show_subject(self, subject: HistorySubject | None) -> None:
-        """Show `subject`'s history (None: no file)."""
-        if subject is not None and self._same_subject(subject):
+    def show_file(self, file: MemoryFile | None) -> None:
+        """Follow the editor: show `file`'s history (None: no file)."""
+        if file is not None and file == self._subject:
             return
-        self._subject = subject
+        self._subject = file
         self._history = None
         self.versions.clear()
         self.reload()
@@ -186,7 +167,7 @@ class HistoryPanel(QWidget):
         if subject is None:
             self._show_state(NO_FILE)
             return
-        self.title.set_full_text(f"History of {subject.label}", str(subject.key))
+        self.title.set_full_text(f"History of {subject.label}", subject.ref.key)
         if not self._active:
             return
         self._jobs().submit_latest(HISTORY_KEY, functools.partial(_history_job, subject))
@@ -206,16 +187,6 @@ class HistoryPanel(QWidget):
             self._runner.shutdown()
 
     # -- showing -----------------------------------------------------------------------------
-
-    def _same_subject(self, subject: HistorySubject) -> bool:
-        current = self._subject
-        if current is None or current.key != subject.key:
-            return False
-        if isinstance(subject, MuxFileSubject) and isinstance(current, MuxFileSubject):
-            store, shown = subject.store, current.store
-            ids = (store.workspace.id if store.workspace else None, store.project_path)
-            return ids == (shown.workspace.id if shown.workspace else None, shown.project_path)
-        return current == subject
 
     def _jobs(self) -> TaskRunner:
         if self._runner is None:
@@ -279,7 +250,7 @@ class HistoryPanel(QWidget):
 
     def _show_selected_commit(self, commit: Commit, history: FileHistory) -> None:
         subject = self._subject
-        assert isinstance(subject, SourceFileSubject)
+        assert subject is not None
         self.restore_button.setEnabled(False)
         self.restore_button.setToolTip(COMMIT_NOT_RESTORED)
         self.diff.set_sides(
@@ -341,12 +312,12 @@ class HistoryPanel(QWidget):
     def _on_restore_button_clicked(self) -> None:
         version = self._selected_version()
         if version is not None and self._subject is not None:
-            self.restore_requested.emit(self._subject.key, version.id)
+            self.restore_requested.emit(self._subject, version.id)
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, result: object) -> None:
-        shown = self._subject.key if self._subject is not None else None
-        if key == HISTORY_KEY and isinstance(result, FileHistory) and result.path == shown:
+        shown = self._subject.ref if self._subject is not None else None
+        if key == HISTORY_KEY and isinstance(result, FileHistory) and result.ref == shown:
             self._show_history(result)
         elif key == DIFF_KEY and isinstance(result, DiffResult):
             self.diff.set_diff(result, "No differences: the file holds this version now.")

@@ -5,7 +5,7 @@ Data flow (ARCHITECTURE "Threads and the watcher"): the window's `HomeWatcher` r
 changed paths; `ScanScheduler` turns those that concern the tab into incremental rescans
 off the GUI thread. The scan's tree is merged into the model in slices, so expansion,
 selection and scroll position stay. After each scan the tab feeds the footer
-(`set_context`), the editor (`handle_disk_change`) and the "agent edited" badges
+(`set_context`), the editor (`follow_changes`) and the "agent edited" badges
 (`components.activity.badges`).
 
 The tab composes the features it shows, each with one job: `ScanScheduler` (when to
@@ -55,6 +55,7 @@ from memtab.gui.tree.merge import SlicedMerge
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
+from memtab.sources.model import MemoryFileRef
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
@@ -74,7 +75,7 @@ if TYPE_CHECKING:  # built by `assemble()`, after the first paint
     from memtab.gui.tasks.file_ops import FileOpTasks
     from memtab.gui.tree.sync import TreeEditorSync
     from memtab.gui.writer.suggestions_panel import SuggestionsPanel
-    from memtab.sources.model import Source, SourceFile
+    from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 
@@ -225,7 +226,7 @@ class MemoryTab(QWidget):
         self.suggestions = SuggestionsPanel(self.home, self.own_writes, self)
         self.mux = MuxPresence(self.home, self)
         self.sync = TreeEditorSync(
-            self.tree, self.model, self.editor, self, find_source_file=self._find_source_file
+            self.tree, self.model, self.editor, self, open_file=self.open_file
         )
         self.sources = SourcesSync(
             self.tree, self.model, self.editor, self.footer, self.is_searching, self
@@ -496,8 +497,9 @@ class MemoryTab(QWidget):
             self._show_tree(tree, None if self._loaded else self._on_first_tree_shown)
         self.footer.set_context(scan.workspace, scan.status)
         if same_workspace and not scan.changes.empty:
+            changed = {MemoryFileRef.of_mux(p) for p in scan.changes.changed | scan.changes.deleted}
             with self.marks.opening_quietly():  # a reload is not the user opening it
-                self.editor.handle_disk_change(set(scan.changes.changed), set(scan.changes.deleted))
+                self.editor.follow_changes(changed)
         if scan.registry_error:
             self.show_error(scan.registry_error)
         self._shown.scan_applied.emit(scan)
@@ -560,10 +562,10 @@ class MemoryTab(QWidget):
 
     # -- other agents' files, mux, the picker, the clock -------------------------------------
 
-    def _find_source_file(self, file_id: str) -> tuple[Source, SourceFile] | None:
+    def open_file(self, ref: MemoryFileRef) -> MemoryFile | None:
+        """The memory file `ref` names as the tree shows it (`HomeScan.open_file`)."""
         scan = self._shown.scan
-        sources = scan.sources if scan is not None else None
-        return sources.find(file_id) if sources is not None else None
+        return scan.open_file(ref) if scan is not None else None
 
     @Slot(object)
     def _on_mux_changed(self, may_run: bool) -> None:

@@ -1,8 +1,9 @@
 """The Memory tab's open file and file operations, followed through the rescans.
 
-- The file the user opens is remembered per workspace (`UiState.set_open_file`) and
-  reopened when the tab next shows that workspace, if it still exists. Only opening is
-  remembered: a file closed or deleted since is skipped on reopen.
+- The file the user opens — mux's or another agent's, by its ref's key — is remembered
+  per workspace (`UiState.set_open_file`) and reopened when the tab next shows that
+  workspace, once the tree shows it (other agents' rows come after the first scan), if it
+  still exists. Only opening is remembered: a file closed or deleted since is skipped.
 - A file operation's result (`FileOpTasks.op_finished`) shows in the tab's bar and the
   status bar; the row it created, the new place of a moved open file, or the row asked
   for is selected (and opened) once the rescan the operation causes shows it
@@ -18,9 +19,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Slot
 
-from memtab.components.tree.tree import directory_key, file_key
+from memtab.components.tree.tree import ref_key
 from memtab.gui.context import WindowContext
-from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.sources.model import MemoryFileRef, SourceError, parse_file_ref
+from memtab.store.paths import PathError
 
 if TYPE_CHECKING:
     from memtab.components.files.ops import OpResult
@@ -79,6 +81,7 @@ class TabFiles(QObject):
         self._message_bar = message_bar
         self._select_after_scan: tuple[str, bool] | None = None
         self._reopen_pending = False
+        self._reopen_waits = False  # for the remembered file's row, until the sources show
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         context.file_ops.op_failed.connect(self._on_file_ops_op_failed)
         editor.file_opened.connect(self._on_editor_file_opened)
@@ -93,6 +96,10 @@ class TabFiles(QObject):
         if self._reopen_pending and self._host.is_loaded:
             self._reopen_pending = False
             self.reopen_remembered_file()
+        elif self._reopen_waits:
+            self._reopen_waits = False
+            if self._editor.current_ref is None:  # nothing opened meanwhile
+                self.reopen_remembered_file()
         self._sync.show_open_file()
         self._sync.reveal_if_shown()
         if self._select_after_scan is not None:
@@ -102,7 +109,8 @@ class TabFiles(QObject):
                 self._sync.select_key(key, open_it)
 
     def reopen_remembered_file(self) -> None:
-        """Open the file that was open last time in this workspace, if it still exists."""
+        """Open the file that was open last time in this workspace, if it still exists;
+        one the tree does not show yet is looked for again until the sources show."""
         ui_state, shown = self._context.ui_state, self._context.shown
         if ui_state is None or self._editor.current_path is not None:
             return
@@ -110,22 +118,23 @@ class TabFiles(QObject):
         if remembered is None:
             return
         try:
-            key = file_key(parse_file_path(remembered))
-        except PathError:
+            key = ref_key(parse_file_ref(remembered))
+        except (PathError, SourceError):
             return
         if self._model.reveal(key) is not None:
             with self._marks.opening_quietly():  # the user has not looked at it yet
                 self._sync.select_key(key, open_it=True)
+        else:
+            self._reopen_waits = not self._sources.is_shown
 
     # -- the open file -----------------------------------------------------------------------
 
     @Slot(object)
-    def _on_editor_file_opened(self, path: object) -> None:
-        self._sources.file_opened(path)
+    def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
+        self._sources.file_opened(ref)
         self._sync.clear_line_highlight()
         self._sync.show_open_file()
-        if isinstance(path, VirtualPath):
-            self._remember_open_file(str(path))
+        self._remember_open_file(ref.key)
 
     @Slot()
     def _on_editor_file_closed(self) -> None:
@@ -153,16 +162,12 @@ class TabFiles(QObject):
         for old, _new in result.moved:
             self._marks.moved_away(old)
         if result.created is not None:
-            created = result.created
             is_file = follow_up.open_created
-            key = file_key(created) if is_file else directory_key(created)
-            self._select_after_scan = (key, is_file)
+            self._select_after_scan = (ref_key(result.created, folder=not is_file), is_file)
         for old_open, new_open in (follow_up.reopen or {}).items():
-            if any(old_open.is_within(old) for old, _new in result.moved):
+            if any(old_open.is_within(MemoryFileRef.of_mux(old)) for old, _new in result.moved):
                 self._editor.close_file()
-                self._select_after_scan = (file_key(new_open), True)
-        if result.ok and follow_up.open_key is not None:
-            self._select_after_scan = (follow_up.open_key, True)
+                self._select_after_scan = (ref_key(new_open), True)
         self._scans.request([path for path in result.touched if path])
 
     def _offer_without_copy(self, result: OpResult, follow_up: OpFollowUp) -> None:

@@ -1,11 +1,12 @@
 """Copy to…: the dialog choosing where a memory goes, and the command behind the action.
 
-The dialog lists `components.sources.copy.copy_targets` (mux's scopes, other agents' sources
-that take new files) with their agents' icons, asks for the new file's name (its
+The dialog lists `components.files.copy.copy_targets` (mux's scopes, other agents'
+sources that take new files) with their agents' icons, asks for the new file's name (its
 origin's by default) and, for Claude Code's auto memory, its type; it shows where the
 file will be created and why it cannot be, as the user types. `copy_node` runs the
-copy on the window's file-operations worker (`components.sources.undo.copy_to`, so Edit → Undo
-takes it back); the rescan it causes shows the new file, which is then opened.
+copy of the row's memory file, whichever agent's, on the window's file-operations worker
+(`components.files.copy.copy_to`, so Edit → Undo takes it back); the rescan it causes
+shows the new file, which is then opened.
 """
 
 from __future__ import annotations
@@ -28,15 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.sources import undo as source_undo
-from memtab.components.sources.copy import (
-    CopyFrom,
-    CopyTarget,
-    copy_targets,
-    default_name,
-    origin_label,
-    topic_type_choices,
-)
+from memtab.components.files.copy import CopyTarget, copy_targets, copy_to, topic_type_choices
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.tree import NodeKind, TreeNode
 from memtab.gui.context import WindowContext
@@ -44,6 +37,8 @@ from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
+from memtab.sources.copy import default_name
+from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 
@@ -165,17 +160,12 @@ class CopyDialogs(Protocol):
     ) -> CopyChoice | None: ...
 
 
-def copy_origin(scan: HomeScan | None, node: TreeNode | None) -> CopyFrom | None:
-    """What a row holds to copy: a mux file of the workspace, another agent's listed file."""
-    if scan is None or node is None or node.kind is not NodeKind.FILE:
+def copy_origin(scan: HomeScan | None, node: TreeNode | None) -> MemoryFile | None:
+    """What a row holds to copy: its memory file (a mux file of the workspace, another
+    agent's listed file; an orphaned project dir's has none)."""
+    if scan is None or node is None or node.kind is not NodeKind.FILE or node.ref is None:
         return None
-    if node.source_id is not None and node.source_relative:
-        if scan.sources is None:
-            return None
-        return scan.sources.find(f"{node.source_id}:{node.source_relative}")
-    if node.read_only or node.path is None:
-        return None
-    return node.path
+    return scan.open_file(node.ref)
 
 
 def copy_node(context: WindowContext, dialogs: CopyDialogs, node: TreeNode | None) -> None:
@@ -186,21 +176,16 @@ def copy_node(context: WindowContext, dialogs: CopyDialogs, node: TreeNode | Non
     if origin is None or scan is None:
         context.status.show("Select a memory file to copy")
         return
-    source_id = origin[0].id if isinstance(origin, tuple) else None
-    targets = copy_targets(scan, source_id)
-    kind = origin[1].topic_type if isinstance(origin, tuple) else None
-    choice = dialogs.ask_copy_target(origin_label(origin), targets, default_name(origin), kind)
+    targets = copy_targets(scan, origin.ref)
+    name = default_name(origin.ref)
+    choice = dialogs.ask_copy_target(origin.ref.shown, targets, name, origin.memory_type)
     if choice is None:
         return
     target = choice.target
-    where = target.target_for(choice.name)
-    own_writes = context.own_writes
-    if target.source is not None:
-        own_writes.note(target.source.root.joinpath(*where.split("/")))
-    else:
-        own_writes.note(where)  # no "edited outside" badge on the copy
+    # No "edited outside" badge on the copy.
+    context.own_writes.note(target.ref_for(choice.name).key)
     operation = functools.partial(
-        source_undo.copy_to,
+        copy_to,
         context.undo_stack,
         context.shown.store(),
         origin,
@@ -208,5 +193,4 @@ def copy_node(context: WindowContext, dialogs: CopyDialogs, node: TreeNode | Non
         choice.name,
         choice.topic_type,
     )
-    follow_up = OpFollowUp(open_created=True, open_key=target.open_key(choice.name))
-    context.file_ops.run(operation, follow_up)
+    context.file_ops.run(operation, OpFollowUp(open_created=True))

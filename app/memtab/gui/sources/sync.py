@@ -4,7 +4,7 @@ The tab's scans include the sources once its first scan is shown (`ScanScheduler
 enable_sources`); `SourcesSync` then keeps the rest of the window in step with them:
 
 - the open file, when it is another agent's, follows the disk like a mux file
-  (`EditorPanel.handle_source_change`);
+  (`EditorPanel.follow_changes`);
 - the watcher is given the sources' directories (`watch_targets_changed`, connected to
   `HomeWatcher.set_extra_targets` by the window) whenever they change;
 - a section that appears for the first time is expanded once (with all its folders too
@@ -25,10 +25,13 @@ from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.tree import SectionId
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.store.paths import VirtualPath
+from memtab.sources.model import MUX_SOURCE_ID, MemoryFileRef
 
 if TYPE_CHECKING:  # `sources` is loaded by the first scan with sources, on its worker
+    from collections.abc import Collection
+
     from memtab.components.sources.scan import SourcesScan, WatchTarget
+    from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +43,11 @@ EXPAND_SOURCES_MAX_FILES = 60
 class SourceEditor(Protocol):
     """What this needs of the editor (`editor.EditorPanel`)."""
 
-    def handle_source_change(self, sources: SourcesScan) -> None: ...
+    def follow_changes(
+        self,
+        changed: Collection[MemoryFileRef],
+        listed: Callable[[MemoryFileRef], MemoryFile | None] | None = None,
+    ) -> None: ...
 
 
 class MuxOnlyNote(Protocol):
@@ -101,7 +108,9 @@ class SourcesSync(QObject):
         if sources is None or sources is self._sources:
             return
         self._sources = sources
-        self._editor.handle_source_change(sources)
+        self._editor.follow_changes(
+            sources.changes.changed | sources.changes.deleted, scan.open_file
+        )
         if sources.watch != self._targets:
             self._targets = sources.watch
             self.watch_targets_changed.emit(list(sources.watch))
@@ -132,14 +141,13 @@ class SourcesSync(QObject):
                 if node.is_container and node.children:
                     self._tree.setExpanded(self._model.index_for_node(node), True)
 
-    def file_opened(self, opened: object) -> None:
-        """The editor opened a file: a mux one (VirtualPath) or another agent's (file id)."""
-        if isinstance(opened, VirtualPath) or not isinstance(opened, str):
-            self._footer.set_mux_only_note(None)
-            return
+    def file_opened(self, ref: MemoryFileRef) -> None:
+        """The editor opened a file: consolidation is mux's only, which the footer says
+        while another agent's file is open."""
         from memtab.components.sources.tree import agent_title
 
-        self._footer.set_mux_only_note(agent_title(opened.split(":", 1)[0]))
+        consolidated = ref.source_id == MUX_SOURCE_ID
+        self._footer.set_mux_only_note(None if consolidated else agent_title(ref.agent))
 
     def file_closed(self) -> None:
         self._footer.set_mux_only_note(None)

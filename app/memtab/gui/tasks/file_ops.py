@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.files.ops import OpResult
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.paths import VirtualPath
+from memtab.sources.model import MemoryFileRef
 
 logger = logging.getLogger(__name__)
 
@@ -28,10 +28,8 @@ class OpFollowUp:
     """What to do in the tree once a file operation has finished."""
 
     open_created: bool = False
-    reopen: dict[VirtualPath, VirtualPath] | None = None
-    """Open files (old path → new path) to reopen where a move put them."""
-    open_key: str | None = None
-    """A row to select and open once the operation succeeded (another agent's new file)."""
+    reopen: dict[MemoryFileRef, MemoryFileRef] | None = None
+    """Open files (old → new) to reopen where a move put them."""
     without_copy: Operation | None = None
     """The same operation made even where history cannot keep a copy (`allow_unkept`):
     run when it was refused for that (`OpResult.unkept`) and the user chooses to."""

@@ -1,7 +1,8 @@
 """The tree and the editor in step: choosing a file opens it, the open file stays current.
 
-Selecting a file row opens it in the editor (read-only for a file of an orphaned project
-dir; another agent's file as its listing says); activating it (Enter, double click) also
+Selecting a file row opens its memory file in the editor — mux's or another agent's
+alike, by the row's `MemoryFileRef` (read-only for a file of an orphaned project dir;
+another agent's as its listing says); activating it (Enter, double click) also
 moves the keyboard into the text. When the user keeps unsaved changes instead, the tree
 points back at the open file. Rows the code
 selects — after a rescan, or to show the open file — never reopen anything.
@@ -30,7 +31,8 @@ from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath
 
 if TYPE_CHECKING:
-    from memtab.sources.model import Source, SourceFile
+    from memtab.sources.memory_file import MemoryFile
+    from memtab.sources.model import MemoryFileRef
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +43,7 @@ class FileEditor(Protocol):
     """What the tree needs of the editor (`editor.EditorPanel`)."""
 
     @property
-    def current_path(self) -> VirtualPath | None: ...
+    def current_ref(self) -> MemoryFileRef | None: ...
 
     @property
     def current_key(self) -> str | None: ...
@@ -49,17 +51,15 @@ class FileEditor(Protocol):
     @property
     def text_edit(self) -> QPlainTextEdit: ...
 
-    def open_file(self, path: VirtualPath) -> bool: ...
-
-    def open_source_file(self, source: Source, file: SourceFile) -> bool: ...
+    def open(self, file: MemoryFile) -> bool: ...
 
     def open_read_only(self, physical: Path, title: str, note: str) -> bool: ...
 
     def setFocus(self, reason: Qt.FocusReason) -> None: ...
 
 
-SourceFinder = Callable[[str], "tuple[Source, SourceFile] | None"]
-"""Another agent's listed file by id (from the scan shown), or None."""
+FileOpener = Callable[["MemoryFileRef"], "MemoryFile | None"]
+"""The memory file a row's ref names, as the scan shown has it (`HomeScan.open_file`)."""
 
 
 class TreeEditorSync(QObject):
@@ -72,15 +72,15 @@ class TreeEditorSync(QObject):
         editor: FileEditor,
         parent: QObject | None = None,
         *,
-        find_source_file: SourceFinder | None = None,
+        open_file: FileOpener,
     ) -> None:
-        """Follow `tree`'s current row; open files in `editor` (other agents' files as
-        `find_source_file` lists them)."""
+        """Follow `tree`'s current row; open in `editor` the files `open_file` gives
+        for the rows' refs."""
         super().__init__(parent)
         self._tree = tree
         self._model = model
         self._editor = editor
-        self._find_source_file = find_source_file
+        self._open_file = open_file
         self._quiet = False
         self.highlighted_lines: tuple[int, ...] = ()
         """The lines of the open file highlighted by `highlight_lines`."""
@@ -139,7 +139,8 @@ class TreeEditorSync(QObject):
             return
         self._reveal = None
         self.select_key(key, open_it=True)
-        if self._editor.current_path == path and lines:
+        ref = self._editor.current_ref
+        if ref is not None and ref.key == str(path) and lines:
             self.highlight_lines(lines)
 
     def clear_selection(self) -> None:
@@ -200,19 +201,15 @@ class TreeEditorSync(QObject):
                 file_ops.orphan_file_title(node.orphan_dir, relative),
                 ORPHAN_NOTE,
             )
-        elif node.source_id is not None and node.source_relative:
-            listed = None
-            if self._find_source_file is not None:
-                listed = self._find_source_file(f"{node.source_id}:{node.source_relative}")
-            if listed is None:
-                return  # gone since the tree was built: the next scan removes the row
-            if not (opened := self._editor.open_source_file(*listed)):
-                self.show_open_file()
-        elif node.path is None:
+        elif node.ref is None:
             return
-        elif not (opened := self._editor.open_file(node.path)):
-            # The user kept their unsaved changes: point the tree back at that file.
-            self.show_open_file()
+        else:
+            file = self._open_file(node.ref)
+            if file is None:
+                return  # gone since the tree was built: the next scan removes the row
+            if not (opened := self._editor.open(file)):
+                # The user kept their unsaved changes: point the tree back at that file.
+                self.show_open_file()
         if opened:
             self._select_match(node)
 
@@ -256,7 +253,7 @@ class TreeEditorSync(QObject):
         if node is None:
             return
         if node.kind in (NodeKind.FILE, NodeKind.MATCH):
-            if node.path is None or self._editor.current_path != node.path:
+            if node.ref is None or self._editor.current_ref != node.ref:
                 self.open_node(node)
             self._editor.setFocus(Qt.FocusReason.OtherFocusReason)
             self._editor.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)

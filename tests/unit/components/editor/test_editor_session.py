@@ -26,6 +26,7 @@ from memtab.components.editor.session import (
     display_text,
     not_editable_reason,
 )
+from memtab.sources.model import MemoryFileRef
 from memtab.store.files import MAX_FILE_BYTES, FileContent, content_sha256
 from memtab.store.paths import parse_virtual_path
 
@@ -50,7 +51,7 @@ def open_file(
 ) -> OpenFile:
     """NOTES as the editor has it after loading `text` (then deleted if not `on_disk`, or
     found missing by a save)."""
-    file = OpenFile(NOTES)
+    file = OpenFile(MemoryFileRef.of_mux(NOTES))
     file.loaded(disk(text), read_only)
     file.read_only_reason = read_only
     file.clean_text = text
@@ -176,7 +177,9 @@ def test_the_merge_starts_from_the_version_the_draft_is_based_on() -> None:
     # Nothing to merge with, or nothing to merge.
     assert file.merge_basis(DiskAbsence.MISSING) is None
     assert open_file(read_only="binary").merge_basis(disk(THEIRS)) is None
-    assert OpenFile(NOTES).merge_basis(disk(THEIRS)) is None  # never loaded from disk
+    assert (
+        OpenFile(MemoryFileRef.of_mux(NOTES)).merge_basis(disk(THEIRS)) is None
+    )  # never loaded from disk
 
 
 @pytest.mark.parametrize(
@@ -235,7 +238,7 @@ def test_what_happened_moves_the_sha_the_next_save_expects() -> None:
 
 def test_read_only_files_keep_plain_line_endings_and_show_nuls() -> None:
     binary = disk("a\r\n\x00b", binary=True)
-    file = OpenFile(NOTES)
+    file = OpenFile(MemoryFileRef.of_mux(NOTES))
     file.loaded(binary, not_editable_reason(binary))
     assert not file.codec.crlf  # a read-only view is never saved
     assert display_text(binary) == "a\r\n\u2400b"

@@ -10,6 +10,7 @@ import pytest
 
 from memtab.components.files import undo
 from memtab.components.files.undo import MAX_STEPS, PinStep, UndoStack, undo_step
+from memtab.sources.model import MemoryFileRef
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.undo import file_history, trash
 from memtab.store.home import Home
@@ -84,7 +85,7 @@ def test_undoing_a_move_across_scopes_moves_it_back_with_its_pin(
     undo.move(stack, store, [(p("/memories/global/a.md"), p("/memories/project/a.md"))])
     step = stack.peek()
     assert step is not None and step.description == "move of a.md"
-    assert step.affected == (p("/memories/project/a.md"),)
+    assert step.affected == (MemoryFileRef.of_mux(p("/memories/project/a.md")),)
     assert undo_last(home, stack).startswith("Undid move of a.md: Moved")
     assert disk(store, "/memories/global/a.md") == b"a\n"
     assert disk(store, "/memories/project/a.md") is None
@@ -239,11 +240,11 @@ def test_a_restore_history_cannot_keep_says_so_and_goes_on_only_when_allowed(
     monkeypatch.setattr(BlobStore, "put", _disk_full)
     stack = UndoStack()
 
-    refused = undo.restore(stack, store, path, first.id)
+    refused = undo.restore(stack, store, str(path), first.id)
     assert refused.unkept == "restored" and refused.error is not None
     assert refused.error.startswith(f"{path} was not restored: history cannot keep a copy")
     assert disk(store, str(path)) == b"their rewrite\n"
 
-    done = undo.restore(stack, store, path, first.id, allow_unkept=True)
+    done = undo.restore(stack, store, str(path), first.id, allow_unkept=True)
     assert done.ok and done.unkept is None
     assert disk(store, str(path)) == b"first\n"

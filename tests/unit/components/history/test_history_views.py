@@ -27,6 +27,8 @@ from memtab.components.history.runs import (
 from memtab.components.text_diff import LineKind
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply
+from memtab.sources.memory_file import MuxFile
+from memtab.sources.model import MemoryFileRef, parse_file_ref
 from memtab.store.history.describe import unified_diff
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
@@ -46,7 +48,7 @@ def test_a_files_versions_in_words_with_size_changes(home: Home) -> None:
     loaded = store.read("/memories/workspace/old.md")
     store.save("/memories/workspace/old.md", "one\ntwo\n", loaded.sha256)
     store.move("/memories/workspace/old.md", "/memories/workspace/new.md")
-    history = load_file_history(store, parse_file_path("/memories/workspace/new.md"))
+    history = load_file_history(MuxFile(store, parse_file_path("/memories/workspace/new.md")))
     assert [(row.change, row.who, row.size, row.size_change) for row in history.rows] == [
         ("Renamed from old.md", "You", "8 B", ""),
         ("Edited", "You", "8 B", "+4 B"),
@@ -65,7 +67,7 @@ def test_outside_changes_and_deletions_read_as_such(home: Home) -> None:
     report = record_external_changes(store)
     assert report.recorded == 1
     store.delete("/memories/global/a.md")
-    rows = load_file_history(store, parse_file_path("/memories/global/a.md")).rows
+    rows = load_file_history(MuxFile(store, parse_file_path("/memories/global/a.md"))).rows
     assert [(row.change, row.who, row.size_change) for row in rows] == [
         ("Deleted", "You", "−9 B"),
         ("Edited", "Outside Memtab", "+5 B"),
@@ -101,7 +103,7 @@ def test_a_version_diffs_against_the_file_now(home: Home) -> None:
     store.create_file("/memories/global/a.md", "keep\nold\n")
     loaded = store.read("/memories/global/a.md")
     store.save("/memories/global/a.md", "keep\nnew\n", loaded.sha256)
-    history = load_file_history(store, parse_file_path("/memories/global/a.md"))
+    history = load_file_history(MuxFile(store, parse_file_path("/memories/global/a.md")))
     diff = version_diff(home, history.versions[1], history.current)
     assert (diff.added, diff.removed) == (1, 1)
     assert [line.text for line in diff.lines if line.kind is LineKind.REMOVED] == ["old"]
@@ -113,23 +115,24 @@ def test_restoring_a_version_and_a_deleted_file_whose_name_is_taken(home: Home) 
     path = parse_file_path("/memories/global/a.md")
     store.create_file(str(path), "v1\n")
     store.save(str(path), "v2\n", store.read(str(path)).sha256)
-    first = load_file_history(store, path).versions[-1]
-    result = restore_file(store, path, first.id)
+    first = load_file_history(MuxFile(store, path)).versions[-1]
+    result = restore_file(store, str(path), first.id)
     assert result.ok and result.message == "Restored /memories/global/a.md"
     assert result.created is None and disk(store, str(path)) == b"v1\n"  # not a new file
-    assert restore_file(store, path, first.id).message.endswith("already holds that version")
+    assert restore_file(store, str(path), first.id).message.endswith("already holds that version")
     store.delete(str(path))
-    deleted = load_file_history(store, path).versions[0]
+    deleted = load_file_history(MuxFile(store, path)).versions[0]
     store.create_file(str(path), "newer\n")
-    beside = restore_file(store, path, deleted.id)
+    beside = restore_file(store, str(path), deleted.id)
     assert beside.message == "Restored a.md as a-restored.md (a.md is taken by a newer file)"
-    assert beside.created == parse_file_path("/memories/global/a-restored.md")
+    assert beside.created == parse_file_ref("/memories/global/a-restored.md")
     elsewhere = parse_file_path("/memories/project/moved.md")
-    assert restore_file(store, path, deleted.id, to=elsewhere).created == elsewhere
-    refused = restore_file(store, path, deleted.id, to=elsewhere)
+    restored_elsewhere = restore_file(store, str(path), deleted.id, to=elsewhere)
+    assert restored_elsewhere.created == MemoryFileRef.of_mux(elsewhere)
+    refused = restore_file(store, str(path), deleted.id, to=elsewhere)
     assert refused.error == "Something exists at /memories/project/moved.md; choose another path"
     assert disk(store, "/memories/global/a-restored.md") == b"v1\n"
-    unknown = restore_file(store, path, "nope")
+    unknown = restore_file(store, str(path), "nope")
     assert not unknown.ok and "No version 'nope'" in (unknown.error or "")
 
 

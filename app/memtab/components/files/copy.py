@@ -1,32 +1,38 @@
-"""Copy to…: where a memory can be copied from the Memory tab, and the copy itself.
+"""Copy to…: where a memory file can be copied from the Memory tab, and the copy itself.
 
-`copy_targets(scan, origin_source_id)` lists the places a new file can go: the shown
-workspace's mux scopes that are available, and the other agents' sources that take new
-memory files (Claude Code's rules and auto memory, Codex's skills), except the origin's
-own. Each target says where a file of a given name lands (`CopyTarget.target_for`) and
-whether Claude Code's memory type must be chosen. `copy_to` runs on the file-operations
-worker: it reads the origin, converts its frontmatter for the target's agent and creates
-the file (`memtab.sources.copy.copy_note`: never overwrites, read-only places refused).
-A copy into mux goes through the store, so it is recorded in history like any new file;
-a copy into another agent's memory is recorded in the home's history of that source
-(`memtab.sources.versions`).
+`copy_targets(scan, origin)` lists the places a new file can go: the shown workspace's
+mux scopes that are available, and the other agents' sources that take new memory files
+(Claude Code's rules and auto memory, Codex's skills), except the origin's own. Each
+target says where a file of a given name lands (`CopyTarget.target_for`) and whether
+Claude Code's memory type must be chosen. `copy_to` runs on the file-operations worker:
+it reads the origin — any memory file, mux's or another agent's, through its
+`MemoryFile` — converts its frontmatter for the target's agent and creates the file
+(`memtab.sources.copy.copy_note`: never overwrites, read-only places refused), then
+pushes how Edit → Undo takes it back (the copy is removed while it holds what was
+written). A copy into mux goes through the store, so it is recorded in history like any
+new file; a copy into another agent's memory is recorded in the home's history of that
+source (`memtab.sources.agent_file`).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from memtab.components.files.ops import OpResult
-from memtab.components.sources.tree import source_file_key, source_title
+from memtab.components.files.undo import RemoveStep, UndoStack
+from memtab.components.sources.tree import source_title
 from memtab.components.tree.scan import HomeScan
-from memtab.sources.copy import CopyOrigin, CopyResult, copy_note, target_file
-from memtab.sources.model import AGENT_TITLES, Layout, Source, SourceError, SourceFile
+from memtab.sources.agent_file import AgentFile, SourceVersions
+from memtab.sources.content import missing_folders
+from memtab.sources.copy import CopyOrigin, CopyResult, copy_note
+from memtab.sources.listing import target_file
+from memtab.sources.memory_file import MemoryFile, MemoryFileError, MuxFile
+from memtab.sources.model import Layout, MemoryFileRef, Source, SourceError
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES
-from memtab.sources.versions import SourceVersions
 from memtab.store.errors import MemoryStoreError
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
@@ -43,9 +49,6 @@ _NEW_FILE = {
     Layout.CODEX_MEMORIES: "skills/{}/SKILL.md",
 }
 _UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f\\<>:\"|?*]")
-
-CopyFrom = VirtualPath | tuple[Source, SourceFile]
-"""What is copied: a mux file of the shown workspace, or another agent's listed file."""
 
 
 @dataclass(frozen=True)
@@ -90,15 +93,24 @@ class CopyTarget:
             return str(error)
         return None
 
-    def open_key(self, name: str) -> str | None:
-        """The tree key of the new file of another agent (a mux one is opened by path)."""
+    def ref_for(self, name: str) -> MemoryFileRef:
+        """The new file a copy called `name` makes here."""
+        where = self.target_for(name)
         if self.source is None:
-            return None
-        return source_file_key(self.source.file_id(self.target_for(name)))
+            return MemoryFileRef.of_mux(parse_file_path(where))
+        return MemoryFileRef(self.source.id, where)
+
+    def file_for(self, name: str, store: MemoryStore) -> MemoryFile:
+        """The new file a copy called `name` makes here, as a `MemoryFile` (how its undo
+        removes it)."""
+        where = self.target_for(name)
+        if self.source is None:
+            return MuxFile(store, parse_file_path(where))
+        return AgentFile(self.source, target_file(self.source, where), SourceVersions(store.home))
 
 
-def copy_targets(scan: HomeScan, origin_source_id: str | None = None) -> list[CopyTarget]:
-    """The places a copy can go (see the module docstring)."""
+def copy_targets(scan: HomeScan, origin: MemoryFileRef | None = None) -> list[CopyTarget]:
+    """The places a copy of `origin` can go (see the module docstring)."""
     targets = [
         CopyTarget(
             f"mux:{item.scope.value}", f"mux · {_SCOPE_TITLES[item.scope]}", "mux", item.scope
@@ -110,9 +122,9 @@ def copy_targets(scan: HomeScan, origin_source_id: str | None = None) -> list[Co
         return targets
     for listing in scan.sources.listings:
         source = listing.source
-        if source.id == origin_source_id or source.layout not in _NEW_FILE:
+        if origin is not None and source.id == origin.source_id:
             continue
-        if not source.writable:
+        if source.layout not in _NEW_FILE or not source.writable:
             continue
         label = source_title(source, with_agent=True)
         if source.project:
@@ -121,63 +133,54 @@ def copy_targets(scan: HomeScan, origin_source_id: str | None = None) -> list[Co
     return targets
 
 
-def default_name(origin: CopyFrom) -> str:
-    """The name a copy gets unless the user changes it: the origin's file name without
-    `.md` (a Codex skill: its folder's name), as `sources.copy` names a note."""
-    relative = str(origin) if isinstance(origin, VirtualPath) else origin[1].relative
-    path = PurePosixPath(relative)
-    if path.name == "SKILL.md" and path.parent.name:
-        return path.parent.name
-    return path.stem or path.name
-
-
-def origin_label(origin: CopyFrom) -> str:
-    """How the dialog names what is copied."""
-    if isinstance(origin, VirtualPath):
-        return str(origin)
-    source, file = origin
-    return f"{AGENT_TITLES[source.agent]} · {file.relative}"
-
-
 def copy_to(
+    stack: UndoStack,
     store: MemoryStore,
-    origin: CopyFrom,
+    origin: MemoryFile,
     target: CopyTarget,
     name: str,
     topic_type: str | None = None,
-    on_copied: Callable[[CopyResult], None] | None = None,
 ) -> OpResult:
-    """Copy `origin` to `target` as `name` (on the file-operations worker); `on_copied`
-    is told what was written (how Edit → Undo takes the copy back)."""
+    """Copy `origin` to `target` as `name` (on the file-operations worker), remembering
+    the copy it made (Edit → Undo removes it while it holds what was written)."""
     action = f"Copy to {target.label}"
+    where = target.target_for(name)
     try:
-        if isinstance(origin, VirtualPath):
-            note = CopyOrigin.from_mux(store, str(origin))
-        else:
-            note = CopyOrigin.from_source_file(*origin)
-        where = target.target_for(name)
-        if target.scope is not None:
-            result = copy_note(note, where, store=store, on_copied=on_copied)
-            created = parse_file_path(result.target)
-            touched = (str(store.physical(created)),)
-            return OpResult(
-                f"Copied {note.label} to {result.target}", created=created, touched=touched
-            )
-        assert target.source is not None
+        created_folders = missing_folders(target.source, where) if target.source else 0
+        note = CopyOrigin.of(origin)
+        copies: list[CopyResult] = []
+        history = SourceVersions(store.home)
         result = copy_note(
             note,
             where,
+            store=store,
             source=target.source,
             topic_type=topic_type,
-            on_copied=on_copied,
-            history=SourceVersions(store.home),
+            on_copied=copies.append,
+            history=history,
         )
-        physical = str(target.source.root.joinpath(*where.split("/")))
-        return OpResult(f"Copied {note.label} to {result.target}", touched=(physical,))
-    except (SourceError, MemoryStoreError, PathError) as error:
+        copy = target.file_for(name, store)
+    except (SourceError, MemoryStoreError, PathError, MemoryFileError) as error:
         return OpResult(f"{action} failed", error=str(error))
     except OSError as error:
         return OpResult(f"{action} failed", error=error.strerror or str(error))
+    stack.push(
+        RemoveStep(
+            store.workspace,
+            f"copy to {PurePosixPath(where).name}",
+            copy,
+            result.sha256,
+            created_folders,
+            noun="copy",
+            made="copied",
+        )
+    )
+    physical = copy.physical()
+    return OpResult(
+        f"Copied {note.label} to {result.target}",
+        created=copy.ref,
+        touched=(str(physical),) if physical is not None else (),
+    )
 
 
 def topic_type_choices(default: str | None) -> Sequence[str]:
