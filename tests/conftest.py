@@ -68,6 +68,23 @@ def _isolated_environment(
     yield
 
 
+@pytest.fixture(autouse=True)
+def _qt_objects_die_with_their_test() -> Iterator[None]:
+    """Delete now what the test (or pytest-qt, closing its widgets) asked Qt to delete later.
+
+    `deleteLater` waits for an event loop to come back to its level; after a test none
+    does, so a window would live on into the next test (its slots running there) or to
+    the end of the process, where Qt destroys it after Python has torn its wrappers down
+    (a slot then finds no attributes).
+    """
+    yield
+    if "PySide6.QtCore" in sys.modules:
+        from PySide6.QtCore import QCoreApplication, QEvent
+
+        if QCoreApplication.instance() is not None:
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 @pytest.fixture
 def fixtures_dir() -> Path:
     """The shared real-world transcripts (read-only)."""

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -19,6 +17,7 @@ from memtab.gui.ui_state import UiState
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings, save_provider_settings
 from memtab.store.journal import Journal
 from memtab.store.registry import load_recency, load_registry
+from support.processes import python_child
 
 
 def demo_args(screenshot: str | None = None) -> argparse.Namespace:
@@ -80,27 +79,17 @@ def test_the_platform_demo_directory_from_before_the_marker_is_replaced(tmp_path
 
 def test_a_demo_open_in_another_memtab_is_shown_as_it_is(tmp_path: Path) -> None:
     target = tmp_path / "demo"
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            textwrap.dedent(
-                f"""
-                import sys
-                from pathlib import Path
-                from memtab.demo import open_fresh_demo
-                session = open_fresh_demo(Path({str(target)!r}))
-                print("ready", flush=True)
-                sys.stdin.readline()
-                """
-            ),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
+    holder = textwrap.dedent(
+        """
+        import sys
+        from pathlib import Path
+        from memtab.demo import open_fresh_demo
+        session = open_fresh_demo(Path(sys.argv[1]))
+        print("ready", flush=True)
+        sys.stdin.readline()
+        """
     )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+    with python_child(holder, str(target), ready="ready"):
         edited = target / "memory" / "global" / "preferences.md"
         edited.write_text("edited in the other window\n")
 
@@ -108,10 +97,6 @@ def test_a_demo_open_in_another_memtab_is_shown_as_it_is(tmp_path: Path) -> None
         session.release()
         assert not session.fresh
         assert edited.read_text() == "edited in the other window\n"
-    finally:
-        assert holder.stdin is not None
-        holder.stdin.close()
-        holder.wait(30)
 
 
 def test_the_demo_has_settings_and_window_state_of_its_own_gone_with_it(

@@ -86,6 +86,8 @@ def test_visual_opens_the_real_path(
     assert opened.args == [f"{editor.name} (from $VISUAL)"]
     qtbot.waitUntil(received.exists, timeout=WAIT_MS)
     assert received.read_text(encoding="utf-8") == str(store.physical(NOTES))
+    # The editor exited at once with status 0: the watch ends without a complaint.
+    qtbot.waitUntil(lambda: not panel.commands._opener._watched, timeout=WAIT_MS)
     assert not panel.message_bar.isVisibleTo(panel)
 
 

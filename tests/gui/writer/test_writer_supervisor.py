@@ -4,8 +4,6 @@ appends, runs at the interval off the GUI thread, status signals, failures, paus
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ from memtab.writer.records import WriterState
 from memtab.writer.service import WriterProviderFactory, WriterService
 from memtab.writer.state import load_state, save_state
 from support.fake_model_server import FakeModelServer
+from support.processes import python_child
 
 WS = "a1b2c3d4e5"
 WAIT_MS = 10_000
@@ -224,34 +223,25 @@ sys.stdin.read()
 def test_a_second_memtab_stands_by_and_takes_over_when_the_first_exits(
     qtbot: QtBot, home: Home
 ) -> None:
-    other = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(home.root)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
     watcher = HomeWatcher(debounce_ms=50, max_latency_ms=300)
     service = WriterService(home, provider_factory=offline)
     supervisor = WriterSupervisor(home, service=service)
     supervisor.attach(watcher)
     watcher.start(home.root)
     try:
-        assert other.stdout is not None and other.stdout.readline().strip() == "held"
-        supervisor.start()
-        assert supervisor.status.standby
-        append_turn(home, "1")  # handled by the other process, not this one
-        assert other.stdin is not None
-        other.stdin.close()
-        assert other.wait(timeout=10) == 0
-        with qtbot.waitSignal(supervisor.monitoring_started, timeout=WAIT_MS):
-            append_turn(home, "2")  # the next change: the lock is free, take over
-        assert not supervisor.status.standby
-        with qtbot.waitSignal(supervisor.run_finished, timeout=WAIT_MS):
-            append_turn(home, "3")
-            append_turn(home, "4")
+        with python_child(HOLDER, str(home.root)) as other:
+            supervisor.start()
+            assert supervisor.status.standby
+            append_turn(home, "1")  # handled by the other process, not this one
+            assert other.stdin is not None
+            other.stdin.close()
+            assert other.wait(timeout=10) == 0
+            with qtbot.waitSignal(supervisor.monitoring_started, timeout=WAIT_MS):
+                append_turn(home, "2")  # the next change: the lock is free, take over
+            assert not supervisor.status.standby
+            with qtbot.waitSignal(supervisor.run_finished, timeout=WAIT_MS):
+                append_turn(home, "3")
+                append_turn(home, "4")
     finally:
-        if other.poll() is None:
-            other.kill()
-            other.wait()
         watcher.stop()
         supervisor.shutdown()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ import pytest
 from memtab.consolidation.errors import LockHeldError, RunCancelledError
 from memtab.consolidation.lock import ConsolidationLock
 from memtab.store.home import Home
+from support.processes import python_child
 
 HOLDER = r"""
 import sys
@@ -30,17 +30,8 @@ with ConsolidationLock(Home(Path(sys.argv[1]))).hold("elsewhere"):
 @pytest.fixture
 def holder(home: Home) -> Iterator[subprocess.Popen[str]]:
     """Another process holding the home's consolidation lock until its stdin closes."""
-    process = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(home.root)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None and process.stdout.readline().strip() == "held"
-    yield process
-    if process.poll() is None:
-        process.kill()
-        process.wait()
+    with python_child(HOLDER, str(home.root)) as process:
+        yield process
 
 
 def test_another_process_holding_it_is_named_in_the_refusal(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +27,7 @@ from memtab.llm.types import ModelReply, ProviderError
 from memtab.store.home import Home, HomeError
 from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
+from support.processes import python_child
 
 from .helpers import (
     HOUR,
@@ -129,7 +130,7 @@ def test_runs_of_different_workspaces_take_turns(
     assert waits[0] == f"waiting for the consolidation of {WS}"
 
 
-def lock_holder(home: Home) -> subprocess.Popen[str]:
+def lock_holder(home: Home) -> contextlib.AbstractContextManager[subprocess.Popen[str]]:
     """Another process holding the home's consolidation lock until its stdin closes."""
     script = (
         "import sys\n"
@@ -140,32 +141,19 @@ def lock_holder(home: Home) -> subprocess.Popen[str]:
         "    print('held', flush=True)\n"
         "    sys.stdin.readline()\n"
     )
-    process = subprocess.Popen(
-        [sys.executable, "-c", script, str(home.root)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None
-    assert process.stdout.readline().strip() == "held"
-    return process
+    return python_child(script, str(home.root))
 
 
 def test_a_second_process_is_refused_while_another_holds_the_lock(
     home: Home, clock: FakeClock
 ) -> None:
     service = offline_service(home, clock)
-    holder = lock_holder(home)
-    try:
+    with lock_holder(home) as holder:
         with pytest.raises(LockHeldError) as refused:
             service.run(WS)
         assert f"pid {holder.pid}" in str(refused.value)
         assert "workspace elsewhere" in str(refused.value)
         assert not home.journal_path.exists()
-    finally:
-        assert holder.stdin is not None
-        holder.stdin.close()
-        holder.wait(WAIT_S)
     assert service.run(WS).summary == "no changes needed"
 
 
@@ -174,14 +162,9 @@ def test_an_archive_run_waits_for_another_process_run(
 ) -> None:
     provider = ScriptedProvider([ModelReply("promoted before archiving")])
     service = ConsolidationService(home, provider_factory=Providers(provider), clock=clock)
-    holder = lock_holder(home)
-    try:
+    with lock_holder(home):
         archive = in_thread(threads, service.run, WS, trigger="archive")
         assert not provider.started.wait(0.3)  # waiting for the other process
-    finally:
-        assert holder.stdin is not None
-        holder.stdin.close()
-        holder.wait(WAIT_S)
     for thread in threads:
         thread.join(WAIT_S)
     assert "error" not in archive

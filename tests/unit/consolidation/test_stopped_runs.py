@@ -37,6 +37,7 @@ from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
 from memtab.store.registry import load_registry
+from support.processes import python_child
 
 OFFLINE = ProviderSettings("offline", "offline", "")
 LF_LINE = "Use `pytest --lf` to rerun only the last failures."
@@ -289,14 +290,7 @@ with store.writing(Scope.PROJECT):
 def test_a_run_whose_scope_another_process_holds_fails_fast_naming_it(
     demo: Home, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    holder = subprocess.Popen(
-        [sys.executable, "-c", SCOPE_HOLDER, str(demo.root), MAIN_ID],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    with python_child(SCOPE_HOLDER, str(demo.root), MAIN_ID) as holder:
         journal_before = demo.journal_path.read_bytes()
         started = time.monotonic()
         assert main(cli(demo, "--provider", "offline")) == 1
@@ -307,6 +301,3 @@ def test_a_run_whose_scope_another_process_holds_fails_fast_naming_it(
         ), err
         assert "the run did not start and nothing was changed" in err
         assert demo.journal_path.read_bytes() == journal_before and memtab_runs(demo) == []
-    finally:
-        holder.kill()
-        holder.wait()

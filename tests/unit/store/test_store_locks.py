@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.locks import InterprocessLock, LockUnavailableError, OwnedLock, interprocess_lock
+from support.processes import python_child
 
 HOLDER = r"""
 import sys
@@ -22,17 +23,6 @@ lock.acquire(5, purpose="test")
 print("held", flush=True)
 sys.stdin.readline()
 """
-
-
-def hold_in_other_process(path: Path) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None and process.stdout.readline().strip() == "held"
-    return process
 
 
 def test_a_thread_asking_again_for_a_lock_it_holds_is_refused_at_once(tmp_path: Path) -> None:
@@ -87,15 +77,13 @@ def test_threads_take_turns(tmp_path: Path) -> None:
 
 def test_another_process_holding_it_is_named_and_its_death_releases_it(tmp_path: Path) -> None:
     path = tmp_path / "locks" / "work.lock"
-    holder = hold_in_other_process(path)
-    try:
+    with python_child(HOLDER, str(path)) as holder:
         lock = OwnedLock(path)
         with pytest.raises(LockUnavailableError):
             lock.acquire(0.2)
         owner = lock.holder()
         assert owner is not None and owner.pid == holder.pid
         assert owner.details == {"purpose": "test"} and f"pid {holder.pid}" in owner.describe()
-    finally:
         holder.send_signal(signal.SIGKILL)
         holder.wait(10)
     lock.acquire(5)  # no expiry to wait out: the OS dropped the dead holder's lock

@@ -9,9 +9,8 @@ not timed.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.registry import Workspace
 from memtab.store.scopes import READ_LOCK_WAIT_S
+from support.processes import python_child
 
 from .helpers import WORKSPACE_ID
 
@@ -48,23 +48,12 @@ def store(home: Home, workspace: Workspace) -> MemoryStore:
 @pytest.fixture
 def held(tmp_path: Path) -> Iterator[Callable[[Path], None]]:
     """Call it with a lock file: another process takes that lock and keeps it."""
-    holders: list[subprocess.Popen[str]] = []
+    with contextlib.ExitStack() as holders:
 
-    def hold(lock_path: Path) -> None:
-        holder = subprocess.Popen(
-            [sys.executable, "-c", HOLD, str(lock_path)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        holders.append(holder)
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        def hold(lock_path: Path) -> None:
+            holders.enter_context(python_child(HOLD, str(lock_path)))
 
-    yield hold
-    for holder in holders:
-        assert holder.stdin is not None
-        holder.stdin.close()
-        holder.wait(timeout=10)
+        yield hold
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 
@@ -11,6 +10,7 @@ import pytest
 
 from memtab.store.home import Home
 from memtab.writer.lock import WriterLock
+from support.processes import python_child
 
 HOLDER = r"""
 import sys
@@ -25,17 +25,8 @@ sys.stdin.read()
 @pytest.fixture
 def other_process(home: Home) -> Iterator[subprocess.Popen[str]]:
     """Another process holding the home's writer lock until its stdin closes."""
-    process = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(home.root)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None and process.stdout.readline().strip() == "held"
-    yield process
-    if process.poll() is None:
-        process.kill()
-        process.wait()
+    with python_child(HOLDER, str(home.root)) as process:
+        yield process
 
 
 def test_the_lock_is_refused_while_another_process_holds_it(
