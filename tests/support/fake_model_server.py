@@ -14,7 +14,9 @@ order the client will ask for them, run the code under test, then assert on
 A request the script does not cover gets HTTP 500 "no scripted reply" so the test fails loudly.
 A scripted reply for one wire format answered to the other format's path is a 500 too.
 `delay=` holds a reply back; closing the server releases every held request at once, so
-teardown never hangs on a client that gave up waiting.
+teardown never hangs on a client that gave up waiting. A test of a cancel or a timeout
+waits for the request to arrive (`wait_for_requests`) instead of sleeping, and checks that
+the client gave up before the reply went out (`replies_sent`) instead of timing it.
 
 Also usable without pytest: `with FakeModelServer() as server: ...`. Loaded by tests/conftest.py
 as a plugin, which provides the `fake_model_server` fixture.
@@ -197,8 +199,10 @@ class FakeModelServer:
         self.requests: list[RecordedRequest] = []
         self._script: deque[ScriptedResponse] = deque()
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)  # notified on each request
         self._closing = threading.Event()
         self._counter = 0
+        self._replies_sent = 0
         self._server = _Server(self)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
@@ -332,6 +336,17 @@ class FakeModelServer:
         with self._lock:
             return len(self._script)
 
+    @property
+    def replies_sent(self) -> int:
+        """Replies the server has started to send (a held one counts once its delay is over)."""
+        with self._lock:
+            return self._replies_sent
+
+    def wait_for_requests(self, count: int, timeout_s: float = 10.0) -> bool:
+        """Block until `count` requests have arrived (True) or `timeout_s` passed (False)."""
+        with self._arrived:
+            return self._arrived.wait_for(lambda: len(self.requests) >= count, timeout_s)
+
     def assert_all_used(self) -> None:
         """Fail when some scripted responses were never requested."""
         remaining = self.pending
@@ -376,6 +391,8 @@ class FakeModelServer:
         response = self._resolve(scripted, request, number)
         if response.delay_s and self._closing.wait(response.delay_s):
             return  # closing: drop the connection unanswered
+        with self._lock:
+            self._replies_sent += 1
         try:
             handler.send_response(response.status)
             handler.send_header("Content-Type", response.content_type)
@@ -401,8 +418,9 @@ class FakeModelServer:
             body=body,
             raw_body=raw,
         )
-        with self._lock:
+        with self._arrived:
             self.requests.append(request)
+            self._arrived.notify_all()
         return request
 
     @staticmethod
@@ -421,6 +439,19 @@ class FakeModelServer:
                 f"but the client sent {where}"
             )
         return scripted
+
+
+def cancel_once_asked(server: FakeModelServer, requests: int = 1) -> threading.Event:
+    """A cancel event that is set once the server has received `requests` requests: the
+    client is then waiting for the reply (a held one, `delay=`), which it must give up."""
+    cancel = threading.Event()
+
+    def set_when_asked() -> None:
+        if server.wait_for_requests(requests):
+            cancel.set()
+
+    threading.Thread(target=set_when_asked, name="cancel-once-asked", daemon=True).start()
+    return cancel
 
 
 def _fake_failure(message: str) -> ScriptedResponse:

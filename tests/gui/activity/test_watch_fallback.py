@@ -171,18 +171,22 @@ def test_new_directories_do_not_print_watchdog_warnings(tmp_path: Path) -> None:
     # In a child process: pytest's own warning filters must not hide the terminal noise.
     code = textwrap.dedent(
         f"""
-        import os, time
-        from PySide6.QtCore import QCoreApplication
+        import os
+        from PySide6.QtCore import QCoreApplication, QEventLoop
         from memtab.gui.activity.watch import HomeWatcher
         app = QCoreApplication([])
         watcher = HomeWatcher()
+        seen = set()
+        watcher.paths_changed.connect(seen.update)
         watcher.start({str(tmp_path)!r})
-        for index in range(30):
+        for index in range(150):
             os.makedirs(os.path.join({str(tmp_path)!r}, f"a{{index}}", "b", "c"))
-        end = time.monotonic() + 1.0
-        while time.monotonic() < end:
-            app.processEvents()
-            time.sleep(0.01)
+        # Events come in order: once a file made last is reported, every directory was
+        # walked (a batch that large may be reported as the root).
+        done = os.path.join({str(tmp_path)!r}, "done.md")
+        open(done, "w").close()
+        while done not in seen and {str(tmp_path)!r} not in seen:
+            app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
         watcher.stop()
         """
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -147,7 +146,7 @@ def test_a_second_start_is_refused_while_archive_queues(
     assert summaries == ["first", "archived"]
 
 
-def test_cancel_stops_a_run_within_a_second(
+def test_cancel_stops_a_run_waiting_for_the_model(
     qtbot: QtBot,
     home: Home,
     tasks: ConsolidationTasks,
@@ -158,10 +157,9 @@ def test_cancel_stops_a_run_within_a_second(
     with qtbot.waitSignal(tasks.progress, timeout=SIGNAL_TIMEOUT_MS):
         tasks.start(WS)
     qtbot.waitUntil(lambda: len(fake_model_server.requests) == 1, timeout=SIGNAL_TIMEOUT_MS)
-    started = time.monotonic()
-    with qtbot.waitSignal(tasks.run_cancelled, timeout=1000) as cancelled:
+    with qtbot.waitSignal(tasks.run_cancelled, timeout=SIGNAL_TIMEOUT_MS) as cancelled:
         tasks.cancel()
-    assert time.monotonic() - started < 1.0
+    assert fake_model_server.replies_sent == 0, "the reply (due in 10 s) was not waited for"
     assert cancelled.args == [WS]
     assert signals.kinds() == ["started", "cancelled"]
     assert not home.journal_path.exists()

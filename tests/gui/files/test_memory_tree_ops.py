@@ -481,17 +481,26 @@ def test_a_rescan_keeps_expansion_selection_and_scroll_position(
 
 
 def test_transcript_and_lock_writes_do_not_cause_rescans(
-    qtbot: QtBot, make_window: WindowFactory, home: Home
+    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     window, _dialogs = open_window(make_window, home)
     wait_watching(qtbot, window)
     tab = window.memory_tab
-    with qtbot.assertNotEmitted(tab.context.shown.scan_applied, wait=600):
-        (home.workspace_dir(MAIN) / "chat.jsonl").write_text("{}\n")
-        (home.memtab_dir / "locks").mkdir(parents=True, exist_ok=True)
-        (home.memtab_dir / "locks" / "x.lock").write_text("")
+    requested: list[list[str] | None] = []
+    request = tab.scans.request
+    monkeypatch.setattr(
+        tab.scans, "request", lambda paths, **kw: (requested.append(paths), request(paths, **kw))
+    )
+    transcript = home.workspace_dir(MAIN) / "chat.jsonl"
+    transcript.write_text("{}\n")
+    (home.memtab_dir / "locks").mkdir(parents=True, exist_ok=True)
+    (home.memtab_dir / "locks" / "x.lock").write_text("")
+    # Written last, so seen last: by the time its scan lands the others were seen too.
+    zeta = home.global_root / "Zeta.md"
     with qtbot.waitSignal(tab.context.shown.scan_applied, timeout=WAIT_MS):
-        touch_later(home.global_root / "Zeta.md", memory("Changed"))
+        touch_later(zeta, memory("Changed"))
+    # Rescans of the memory file alone: the transcript and the lock were left out.
+    assert requested and all(paths == [str(zeta)] for paths in requested), requested
 
 
 def _disk_full(*_args: object, **_kwargs: object) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,6 +11,7 @@ from typing import Any
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import Clock
+from memtab.fs.locks import LockUnavailableError, OwnedLock
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import Message, ModelReply, ProviderError, ToolSpec
@@ -224,3 +225,20 @@ class Wire:
             (m["content"].removeprefix("Error: "), m["content"].startswith("Error: "))
             for m in tool_messages(body)
         ]
+
+
+def when_a_lock_is_refused(monkeypatch: Any, action: Callable[[], None]) -> None:
+    """Call `action` once, when an owned lock (the consolidation lock, say) is first refused:
+    its waiter is waiting for it then — instead of sleeping until it probably is."""
+    acquire = OwnedLock.acquire
+    pending = [action]
+
+    def acquire_then_act(lock: OwnedLock, timeout_s: float = 30.0, **details: Any) -> None:
+        try:
+            acquire(lock, timeout_s, **details)
+        except LockUnavailableError:
+            while pending:
+                pending.pop()()
+            raise
+
+    monkeypatch.setattr(OwnedLock, "acquire", acquire_then_act)

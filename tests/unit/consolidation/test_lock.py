@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -15,6 +14,8 @@ from memtab.consolidation.errors import LockHeldError, RunCancelledError
 from memtab.consolidation.lock import ConsolidationLock
 from memtab.store.home import Home
 from support.processes import python_child
+
+from .helpers import when_a_lock_is_refused
 
 HOLDER = r"""
 import sys
@@ -54,25 +55,24 @@ def test_a_killed_holder_is_released_by_the_os_at_once(
 
 
 def test_waiting_gets_the_lock_when_the_holder_finishes(
-    home: Home, holder: subprocess.Popen[str]
+    home: Home, holder: subprocess.Popen[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def finish_soon() -> None:
-        time.sleep(0.3)
-        assert holder.stdin is not None
-        holder.stdin.close()
-
-    threading.Thread(target=finish_soon).start()
+    assert holder.stdin is not None
+    # Once this process waits, the holder exits; the OS releases its lock.
+    when_a_lock_is_refused(monkeypatch, holder.stdin.close)
     lock = ConsolidationLock(home)
     with lock.hold("mine", wait_s=30):
         assert lock.held
     assert holder.wait(10) == 0
 
 
-def test_a_cancelled_wait_stops_waiting(home: Home, holder: subprocess.Popen[str]) -> None:
+def test_a_cancelled_wait_stops_waiting(
+    home: Home, holder: subprocess.Popen[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     cancel = threading.Event()
-    threading.Timer(0.3, cancel.set).start()
+    when_a_lock_is_refused(monkeypatch, cancel.set)
     with (
-        pytest.raises(RunCancelledError),
+        pytest.raises(RunCancelledError),  # not LockHeldError after 60 s
         ConsolidationLock(home).hold("mine", wait_s=60, cancel=cancel),
     ):
         pass

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import time
 
 import pytest
 
@@ -114,11 +113,10 @@ def test_a_timeout_fails_the_run_and_journals_only_what_it_applied(
     wire.memory({"command": "create", "path": "/memories/workspace/b.md", "file_text": "b\n"})
     wire.reply("too late", delay=5.0)
     service = wire.service(home, limits=RunLimits(timeout_s=0.5))
-    started = time.monotonic()
     with pytest.raises(RunFailedError) as failure:
         service.run(WS)
     assert failure.value.kind == "timeout"
-    assert time.monotonic() - started < 2.0
+    assert wire.server.replies_sent == 1, "the late reply was not waited for"
     assert exists(store, "/memories/workspace/b.md")  # what happened, happened
     # ...and the journal says so (issue 19: whatever stops a run, it tells what applied)
     record = failure.value.record

@@ -22,6 +22,7 @@ from memtab.consolidation.guard import DRY_RUN_NOTE
 from memtab.consolidation.lock import ConsolidationLock
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import DARK_MODE_ID, create_demo_home
+from memtab.llm.loop import StepCallback
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ModelReply, ProviderError
 from memtab.store.home import Home, HomeError
@@ -39,6 +40,7 @@ from .helpers import (
     ScriptedProvider,
     put,
     snapshot,
+    when_a_lock_is_refused,
 )
 
 OFFLINE = ProviderSettings("offline", "offline", "")
@@ -67,6 +69,18 @@ def threads() -> Iterator[list[threading.Thread]]:
     yield started
     for thread in started:
         thread.join(WAIT_S)
+
+
+def on_wait(waiting: threading.Event, messages: list[str] | None = None) -> StepCallback:
+    """A run's `on_step` that sets `waiting` when the run says it waits for its turn."""
+
+    def on_step(_step: int, message: str) -> None:
+        if messages is not None:
+            messages.append(message)
+        if message.startswith("waiting for"):
+            waiting.set()
+
+    return on_step
 
 
 def in_thread(
@@ -100,8 +114,10 @@ def test_a_second_trigger_is_refused_while_archive_queues(
     assert service.is_running(WS) and service.running_workspace() == WS
     with pytest.raises(RunInFlightError, match="already in flight"):
         service.run(WS)
-    archive = in_thread(threads, service.run, WS, trigger="archive")
-    assert not queued.started.wait(0.2)  # waits behind the running run
+    waiting = threading.Event()
+    archive = in_thread(threads, service.run, WS, trigger="archive", on_step=on_wait(waiting))
+    assert waiting.wait(WAIT_S)
+    assert not queued.started.is_set()  # waits behind the running run
     gate.set()
     for thread in threads:
         thread.join(WAIT_S)
@@ -119,10 +135,12 @@ def test_runs_of_different_workspaces_take_turns(
     second = ScriptedProvider([ModelReply("two")])
     service = ConsolidationService(home, provider_factory=Providers(first, second), clock=clock)
     waits: list[str] = []
+    waiting = threading.Event()
     in_thread(threads, service.run, WS)
     assert first.started.wait(WAIT_S)
-    other = in_thread(threads, service.run, SIBLING, on_step=lambda _, m: waits.append(m))
-    assert not second.started.wait(0.2)
+    other = in_thread(threads, service.run, SIBLING, on_step=on_wait(waiting, waits))
+    assert waiting.wait(WAIT_S)
+    assert not second.started.is_set()
     gate.set()
     for thread in threads:
         thread.join(WAIT_S)
@@ -158,13 +176,16 @@ def test_a_second_process_is_refused_while_another_holds_the_lock(
 
 
 def test_an_archive_run_waits_for_another_process_run(
-    home: Home, clock: FakeClock, threads: list[threading.Thread]
+    home: Home, clock: FakeClock, threads: list[threading.Thread], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     provider = ScriptedProvider([ModelReply("promoted before archiving")])
     service = ConsolidationService(home, provider_factory=Providers(provider), clock=clock)
+    refused = threading.Event()
+    when_a_lock_is_refused(monkeypatch, refused.set)
     with lock_holder(home):
         archive = in_thread(threads, service.run, WS, trigger="archive")
-        assert not provider.started.wait(0.3)  # waiting for the other process
+        assert refused.wait(WAIT_S)
+        assert not provider.started.is_set()  # waiting for the other process
     for thread in threads:
         thread.join(WAIT_S)
     assert "error" not in archive

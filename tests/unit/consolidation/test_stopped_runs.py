@@ -16,17 +16,18 @@ import errno
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from memtab.cli.main import main
+from memtab.consolidation.lock import SCOPE_WAIT_S
 from memtab.consolidation.plan import write_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.fs import atomic
+from memtab.fs.locks import InterprocessLock, LockUnavailableError
 from memtab.llm.settings import ProviderSettings
 from memtab.store.history import jsonlines
 from memtab.store.history.records import RunEntry
@@ -288,13 +289,24 @@ with store.writing(Scope.PROJECT):
 
 
 def test_a_run_whose_scope_another_process_holds_fails_fast_naming_it(
-    demo: Home, capsys: pytest.CaptureFixture[str]
+    demo: Home, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    refused: list[tuple[str, float]] = []  # (lock file, how long it was waited for)
+    acquire = InterprocessLock.acquire
+
+    def recording(lock: InterprocessLock, timeout_s: float = 30.0) -> None:
+        try:
+            acquire(lock, timeout_s)
+        except LockUnavailableError:
+            refused.append((lock.path.name, timeout_s))
+            raise
+
+    monkeypatch.setattr(InterprocessLock, "acquire", recording)
     with python_child(SCOPE_HOLDER, str(demo.root), MAIN_ID) as holder:
         journal_before = demo.journal_path.read_bytes()
-        started = time.monotonic()
         assert main(cli(demo, "--provider", "offline")) == 1
-        assert time.monotonic() - started < 10  # was 20 s and more: 10 s per change
+        # One wait of SCOPE_WAIT_S for the held scope (it was 10 s per change, 20 s and more).
+        assert [timeout for _name, timeout in refused] == [SCOPE_WAIT_S], refused
         err = capsys.readouterr().err.splitlines()[-1]
         assert err.startswith(
             f"memtab: the project memory scope is locked by pid {holder.pid}: "

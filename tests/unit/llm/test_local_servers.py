@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
@@ -25,12 +24,16 @@ from memtab.llm.local_servers import (
 from memtab.llm.settings import resolve_provider_settings, settings_path
 
 
+def _at_once() -> None:
+    """Answer at once (the default of `_serve`)."""
+
+
 class _Handler(BaseHTTPRequestHandler):
     routes: ClassVar[dict[str, object]] = {}
-    delay = 0.0
+    before_reply: ClassVar[Callable[[], None]] = staticmethod(_at_once)
 
     def do_GET(self) -> None:
-        time.sleep(self.delay)
+        self.before_reply()
         if self.path not in self.routes:
             self.send_error(404)
             return
@@ -45,10 +48,15 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-def _serve(routes: dict[str, object], delay: float = 0.0) -> Iterator[int]:
-    handler = type("Handler", (_Handler,), {"routes": routes, "delay": delay})
+def _serve(routes: dict[str, object], before_reply: Callable[[], None] = _at_once) -> Iterator[int]:
+    """A server on a free loopback port answering `routes`; each request first calls
+    `before_reply` (on the server's thread for that request)."""
+    handler = type(
+        "Handler", (_Handler,), {"routes": routes, "before_reply": staticmethod(before_reply)}
+    )
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # A short poll, so shutdown() (at the end of each test) returns at once.
+    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     try:
         yield server.server_address[1]
@@ -99,22 +107,42 @@ def test_servers_answering_like_model_servers_are_found_in_order(
     assert find_server("vllm", servers) is None
 
 
-def test_ports_are_asked_at_once_and_a_cancel_stops_the_wait() -> None:
-    slow = _serve({"/v1/models": {"data": [{"id": "m"}]}}, delay=0.5)
-    ports = [next(slow)]
-    slow_again = _serve({"/v1/models": {"data": [{"id": "m"}]}}, delay=0.5)
-    ports.append(next(slow_again))
+def test_ports_are_asked_at_once() -> None:
+    # Each server answers only once both were asked: one after the other, neither would.
+    both_asked = threading.Barrier(2, timeout=10)
+    servers = [_serve({"/v1/models": {"data": [{"id": "m"}]}}, both_asked.wait) for _ in "ab"]
     try:
-        kinds = [ServerKind(f"k{n}", f"K{n}", port) for n, port in enumerate(ports)]
-        started = time.monotonic()
-        assert len(find_local_servers(kinds, timeout=2)) == 2
-        assert time.monotonic() - started < 0.95  # not one after the other
-        cancel = threading.Event()
-        threading.Timer(0.1, cancel.set).start()
-        assert find_local_servers(kinds, timeout=2, cancel=cancel) == []
+        kinds = [ServerKind(f"k{n}", f"K{n}", next(server)) for n, server in enumerate(servers)]
+        assert len(find_local_servers(kinds, timeout=20)) == 2
     finally:
-        for generator in (slow, slow_again):
-            generator.close()
+        for server in servers:
+            server.close()
+
+
+def test_a_cancel_stops_the_wait() -> None:
+    asked = threading.Semaphore(0)
+    answer = threading.Event()  # the servers answer only at the end of the test
+
+    def hold() -> None:
+        asked.release()
+        answer.wait(10)
+
+    servers = [_serve({"/v1/models": {"data": [{"id": "m"}]}}, hold) for _ in "ab"]
+    try:
+        kinds = [ServerKind(f"k{n}", f"K{n}", next(server)) for n, server in enumerate(servers)]
+        cancel = threading.Event()
+
+        def cancel_once_both_asked() -> None:
+            if asked.acquire(timeout=10) and asked.acquire(timeout=10):
+                cancel.set()
+
+        threading.Thread(target=cancel_once_both_asked, daemon=True).start()
+        # Waiting for the answers would find both servers (within 10 s).
+        assert find_local_servers(kinds, timeout=20, cancel=cancel) == []
+    finally:
+        answer.set()
+        for server in servers:
+            server.close()
 
 
 def test_only_this_machine_is_ever_asked() -> None:

@@ -54,13 +54,13 @@ import logging
 import os
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 
+from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.logs import quiet_library_warnings
 
 if TYPE_CHECKING:  # watchdog is imported when watching starts (`gui.activity.watch_observer`)
@@ -198,6 +198,7 @@ class HomeWatcher(QObject):
         missing_root_retry_ms: int = 1000,
         observer_factory: ObserverFactory | None = None,
         probe_factory: ProbeFactory | None = None,
+        clock: GuiClock = QT_CLOCK,
     ) -> None:
         """Configure the watcher; nothing is watched until `start()`.
 
@@ -206,13 +207,16 @@ class HomeWatcher(QObject):
         raises OSError, the watcher falls back to polling every `polling_interval_s`
         seconds. `probe_factory` builds the
         probe of new directories when the native observer is inotify (default:
-        `InotifyProbe.open`).
+        `InotifyProbe.open`). `clock` times the debounce, the latency cap and the
+        checks (tests pass one they advance by hand).
         """
         super().__init__(parent)
         if debounce_ms < 0 or max_latency_ms < debounce_ms:
             raise ValueError("need 0 <= debounce_ms <= max_latency_ms")
         self._debounce_ms = debounce_ms
         self._max_latency_ms = max_latency_ms
+        self._missing_root_retry_ms = missing_root_retry_ms
+        self._clock = clock
         self._use_polling = use_polling
         self._polling_interval_s = polling_interval_s
         self._observer_factory = observer_factory
@@ -235,17 +239,11 @@ class HomeWatcher(QObject):
         self._inbox_lock = threading.Lock()
         self._inbox: list[tuple[list[str], bool, int]] = []
         self._pending: set[str] = set()
-        self._batch_started = 0.0  # monotonic time of the oldest pending path
-        self._arrivals: collections.deque[float] = collections.deque()  # within the debounce
-        self._flush_timer = QTimer(self)
-        self._flush_timer.setSingleShot(True)
-        self._flush_timer.timeout.connect(self._on_flush_timer_timeout)
-        self._retry_timer = QTimer(self)
-        self._retry_timer.setInterval(missing_root_retry_ms)
-        self._retry_timer.timeout.connect(self._on_retry_timer_timeout)
-        self._health_timer = QTimer(self)
-        self._health_timer.setInterval(_HEALTH_CHECK_MS)
-        self._health_timer.timeout.connect(self._on_health_timer_timeout)
+        self._batch_started = 0.0  # monotonic ms of the oldest pending path
+        self._arrivals: collections.deque[float] = collections.deque()  # ms, within the debounce
+        self._flush_timer = clock.timer(self, self._on_flush_timer_timeout, single_shot=True)
+        self._retry_timer = clock.timer(self, self._on_retry_timer_timeout, single_shot=False)
+        self._health_timer = clock.timer(self, self._on_health_timer_timeout, single_shot=False)
         self._paths_posted.connect(
             self._on_observer_paths_posted, Qt.ConnectionType.QueuedConnection
         )
@@ -362,7 +360,7 @@ class HomeWatcher(QObject):
                 if limit is None:
                     self._schedule_extras()
                     self._set_backend(WatchBackend.NATIVE, self._native_name)
-                    self._health_timer.start()
+                    self._health_timer.start(_HEALTH_CHECK_MS)
                     return
                 # The limit ran out while the tree was being watched: which directories
                 # went unwatched is unknown, so poll everything.
@@ -502,7 +500,7 @@ class HomeWatcher(QObject):
     def _wait_for_root(self) -> None:
         self._stop_observer()
         self._set_backend(WatchBackend.WAITING, f"waiting for {self._root} to exist")
-        self._retry_timer.start()
+        self._retry_timer.start(self._missing_root_retry_ms)
 
     def _set_backend(self, backend: WatchBackend, detail: str) -> None:
         changed = backend is not self._backend or detail != self._backend_detail
@@ -514,9 +512,9 @@ class HomeWatcher(QObject):
     # -- coalescing --------------------------------------------------------------------
 
     def _add_pending(self, paths: list[str], *, settled: bool = False) -> None:
-        now = time.monotonic()
+        now = self._clock.monotonic_ms()
         arrivals = self._arrivals
-        while arrivals and (now - arrivals[0]) * 1000.0 > self._debounce_ms:
+        while arrivals and now - arrivals[0] > self._debounce_ms:
             arrivals.popleft()
         calm = len(arrivals) <= LEADING_EDGE_MAX_RECENT and not self._pending
         arrivals.append(now)
@@ -526,7 +524,7 @@ class HomeWatcher(QObject):
         if not self._pending:
             self._batch_started = now
         self._pending.update(paths)
-        waited_ms = (now - self._batch_started) * 1000.0
+        waited_ms = now - self._batch_started
         remaining_ms = max(0.0, self._max_latency_ms - waited_ms)
         self._flush_timer.start(int(min(self._debounce_ms, remaining_ms)))
 

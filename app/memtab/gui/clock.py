@@ -1,0 +1,65 @@
+"""Time for the window's debounces and retries: Qt's timers in the app, a hand-driven clock
+in tests.
+
+An object whose behaviour depends on how much time passed (the file watcher's debounce,
+latency cap and retries) takes a `GuiClock` and asks it for the time and for its timers.
+The app passes `QT_CLOCK` (time.monotonic and QTimer, exactly as before); a test passes
+`tests/support/gui_clock.FakeGuiClock` and advances it, so it states "nothing is reported
+149 ms after the last write, the batch at 150 ms" instead of sleeping and bounding
+wall-clock time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QTimer
+
+
+class GuiTimer(Protocol):
+    """The part of QTimer a debounce uses."""
+
+    def start(self, msec: int, /) -> None:
+        """(Re)start: time out `msec` ms from now (and every `msec` ms unless single-shot)."""
+
+    def stop(self) -> None:
+        """Do not time out (again)."""
+
+    def isActive(self) -> bool:
+        """Whether it will time out."""
+        ...
+
+
+class GuiClock(Protocol):
+    """Where the time and the timers come from (see the module docstring)."""
+
+    def monotonic_ms(self) -> float:
+        """Milliseconds on a clock that never goes back (`time.monotonic`)."""
+        ...
+
+    def timer(
+        self, parent: QObject, on_timeout: Callable[[], None], *, single_shot: bool
+    ) -> GuiTimer:
+        """A stopped timer owned by `parent` calling `on_timeout` on the GUI thread."""
+        ...
+
+
+class QtClock:
+    """The real clock: `time.monotonic` and `QTimer`."""
+
+    def monotonic_ms(self) -> float:
+        return time.monotonic() * 1000.0
+
+    def timer(
+        self, parent: QObject, on_timeout: Callable[[], None], *, single_shot: bool
+    ) -> QTimer:
+        timer = QTimer(parent)
+        timer.setSingleShot(single_shot)
+        timer.timeout.connect(on_timeout)
+        return timer
+
+
+QT_CLOCK = QtClock()
+"""The clock every window object uses unless a test passes its own."""
