@@ -17,7 +17,12 @@ os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # `support` helpers
 
-pytest_plugins = ["pytester", "support.fake_model_server", "support.logfail"]
+pytest_plugins = [
+    "pytester",
+    "support.fake_model_server",
+    "support.gui_thread_io",
+    "support.logfail",
+]
 
 # A byte-for-byte copy of ../shared/fixtures, so a clean clone tests against the same data.
 FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures" / "shared"

@@ -11,8 +11,10 @@ for these:
 - `status`: short notes for the window's status bar (`status.show(text)`);
 - `shown`: what the Memory tab shows — the scan, its workspace, a store for it — and
   signals when either changes (the tab publishes, features follow);
-- `file_ops`: the file-operation worker every write of the tree, history and Copy to…
-  goes through (started on first use), and `undo_stack`, how to take each back.
+- `files`: the one channel of the window's reads and writes of memory files
+  (`gui/tasks/file_channel.py`); `file_ops`, the file operations every write of the tree,
+  history and Copy to… goes through (on `files`, started on first use), and
+  `undo_stack`, how to take each back.
 
 `WindowShell` is what a feature may ask of the window itself (bring the Memory tab to
 the front, open a file in it, dock a panel); the window provides it, features name only
@@ -38,6 +40,7 @@ from memtab.store.registry import Workspace
 
 if TYPE_CHECKING:  # built on first use, after the first paint
     from memtab.components.files.undo import UndoStack
+    from memtab.gui.tasks.file_channel import FileChannel
     from memtab.gui.tasks.file_ops import FileOpTasks
 
 logger = logging.getLogger(__name__)
@@ -142,8 +145,19 @@ class WindowContext:
         self.actions = ActionRegistry(self._owner)
         self.status = StatusNotices(self._owner)
         self.shown = Shown(home, self._owner)
+        self._files: FileChannel | None = None
         self._file_ops: FileOpTasks | None = None
         self._undo_stack: UndoStack | None = None
+
+    @property
+    def files(self) -> FileChannel:
+        """The channel of the window's reads and writes of memory files (its workers start
+        with their first job; `shutdown()` lets the writes asked for finish)."""
+        if self._files is None:
+            from memtab.gui.tasks.file_channel import FileChannel
+
+            self._files = FileChannel(self._owner)
+        return self._files
 
     @property
     def file_ops(self) -> FileOpTasks:
@@ -151,7 +165,7 @@ class WindowContext:
         if self._file_ops is None:
             from memtab.gui.tasks.file_ops import FileOpTasks
 
-            self._file_ops = FileOpTasks(self._owner)
+            self._file_ops = FileOpTasks(self._owner, self.files)
         return self._file_ops
 
     @property
@@ -176,3 +190,5 @@ class WindowContext:
         """Stop the workers the context started (on window close)."""
         if self._file_ops is not None:
             self._file_ops.shutdown()
+        if self._files is not None:
+            self._files.shutdown()

@@ -1,21 +1,24 @@
-"""The tree's file operations on their own worker thread, each with what to do after it.
+"""The tree's file operations off the GUI thread, each with what to do after it.
 
 Create, move, delete and pin (`components.files.ops`) take the store's cross-process locks,
-which a running mux may hold, so they never run on the GUI thread. Each operation is
-submitted with an `OpFollowUp` — what the tree does once it is done (open the created
-file, reopen a moved one) — and reported back with it.
+which a running mux may hold, so they never run on the GUI thread: they are writes of the
+window's `FileChannel`, in order with the editor's saves. Each operation is submitted with
+an `OpFollowUp` — what the tree does once it is done (open the created file, reopen a
+moved one) — and reported back with it.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Signal
 
 from memtab.components.files.ops import OpResult
-from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.tasks.file_channel import FileChannel
+from memtab.gui.tasks.runner import TaskContext
 from memtab.sources.model import MemoryFileRef
 
 logger = logging.getLogger(__name__)
@@ -57,35 +60,38 @@ class FileOpTasks(QObject):
     op_finished = Signal(object, object)
     op_failed = Signal(str)
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        """Start the file-operations worker thread."""
+    def __init__(self, parent: QObject | None = None, channel: FileChannel | None = None) -> None:
+        """Operations go through `channel` (else a channel of their own, which `shutdown`
+        stops)."""
         super().__init__(parent)
-        self._follow_ups: dict[int, OpFollowUp] = {}
-        self._runner = TaskRunner("file-ops", parent=self)
-        self._runner.job_finished.connect(self._on_runner_job_finished)
-        self._runner.job_failed.connect(self._on_runner_job_failed)
+        self._owns_channel = channel is None
+        self._channel = channel if channel is not None else FileChannel(self)
+        self._pending = 0
 
     @property
     def busy(self) -> bool:
         """Whether an operation is queued or running."""
-        return self._runner.is_busy()
+        return self._pending > 0
 
     def run(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None:
         """Queue `operation`; `op_finished` brings its result and `follow_up` back."""
-        job = self._runner.submit(_OpJob(operation))
-        self._follow_ups[job] = follow_up or OpFollowUp()
+        self._pending += 1
+        self._channel.write(
+            _OpJob(operation),
+            functools.partial(self._finished, follow_up=follow_up or OpFollowUp()),
+            self._failed,
+        )
 
     def shutdown(self) -> None:
-        """Stop the worker thread (on window close)."""
-        self._runner.shutdown()
+        """Stop the worker thread (on window close), once the operations asked for ran."""
+        if self._owns_channel:
+            self._channel.shutdown()
 
-    @Slot(int, object)
-    def _on_runner_job_finished(self, job: int, result: object) -> None:
-        follow_up = self._follow_ups.pop(job, OpFollowUp())
+    def _finished(self, result: object, follow_up: OpFollowUp) -> None:
+        self._pending -= 1
         assert isinstance(result, OpResult)
         self.op_finished.emit(result, follow_up)
 
-    @Slot(int, str)
-    def _on_runner_job_failed(self, job: int, message: str) -> None:
-        self._follow_ups.pop(job, None)
+    def _failed(self, message: str) -> None:
+        self._pending -= 1
         self.op_failed.emit(message)

@@ -30,6 +30,8 @@ The pattern (ARCHITECTURE "Threads and the watcher"):
   to the crash dialog, so a bug in a job never just vanishes into the log.
 - `shutdown(timeout_ms)` on app close: cancels everything, stops the thread and waits for
   it, at most `timeout_ms` — a job that ignores cancellation cannot hang the GUI.
+  `drain(timeout_ms)` first lets the jobs already queued run (writes that must not be
+  dropped), waiting at most `timeout_ms`.
 - Cross-thread signals connect only to bound `@Slot` methods of GUI-thread objects, never
   to lambdas (a lambda connected to a worker signal runs on the worker thread).
 
@@ -325,6 +327,19 @@ class TaskRunner(QObject):
     def is_busy(self, key: str | None = None) -> bool:
         """Whether any job (with `key`, if given) is queued or running."""
         return any(key is None or job.key == key for job in self._jobs.values())
+
+    def drain(self, timeout_ms: int) -> bool:
+        """Wait (blocking, at most `timeout_ms`) until every job queued now has run, and
+        deliver their results; True if they all ran. For a close that must not drop
+        queued writes: call it before `shutdown`, which cancels what is left."""
+        if self._closed or not self._jobs:
+            return True
+        reached = threading.Event()
+        self.submit(lambda _context: reached.set())
+        ran = reached.wait(max(timeout_ms, 0) / 1000)
+        # Deliver what the worker reported meanwhile (queued to this object).
+        QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
+        return ran
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel everything, stop the worker thread and wait for it (at most `timeout_ms`).
