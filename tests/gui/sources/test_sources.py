@@ -17,7 +17,7 @@ from gui import memory_tree_support as support
 from gui.editor_support import replace_in_buffer, type_at_end
 from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_idle, wait_watching
 from memtab.components.files.copy import CopyTarget
-from memtab.components.sources.tree import (
+from memtab.components.tree.sources import (
     agent_group_key,
     project_group_key,
     source_key,

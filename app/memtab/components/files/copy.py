@@ -24,8 +24,8 @@ from pathlib import PurePosixPath
 
 from memtab.components.files.ops import OpResult
 from memtab.components.files.undo import RemoveStep, UndoStack
-from memtab.components.sources.tree import source_title
 from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.sources import source_title
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.content import missing_folders
 from memtab.sources.copy import CopyOrigin, CopyResult, copy_note

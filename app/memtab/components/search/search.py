@@ -39,7 +39,7 @@ from memtab.components.tree.tree import (
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing
 
 if TYPE_CHECKING:
-    from memtab.components.sources.scan import SourcesScan
+    from memtab.components.tree.sources_scan import SourcesScan
 
 # Files larger than this are matched by name and description only: reading megabytes on
 # every keystroke is not worth a hit in a file Memtab cannot even edit.

@@ -14,7 +14,7 @@ disk since the previous one (`DiskChanges`, by size and mtime), with the sha of 
 changed file, so the tab can tell its own writes from an agent's and keep the open
 editor in step.
 
-Other agents' memory (`components.sources.scan`) is scanned too once the request asks for it
+Other agents' memory (`components.tree.sources_scan`) is scanned too once the request asks for it
 (`with_sources`): the tab asks only after the mux scopes are shown, so it never delays
 the first paint; later scans relist just the sources the watcher's paths touch.
 
@@ -67,7 +67,7 @@ from memtab.store.registry import (
 )
 
 if TYPE_CHECKING:  # imported by the first scan with sources, never before the first paint
-    from memtab.components.sources.scan import ContextLoader, SourcesScan
+    from memtab.components.tree.sources_scan import ContextLoader, SourcesScan
 
 logger = logging.getLogger(__name__)
 
@@ -469,7 +469,7 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
     scope_tuple = tuple(scopes)
     sources = None
     if request.with_sources:
-        from memtab.components.sources.scan import scan_sources
+        from memtab.components.tree.sources_scan import scan_sources
 
         shown = previous.sources if previous is not None else None
         sources = scan_sources(home, shown, request.changed_paths, request.source_context)

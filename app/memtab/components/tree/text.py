@@ -30,7 +30,7 @@ def file_tooltip(node: TreeNode, badge: BadgeSentence | None, pin_note: str = PI
         lines.append(node.description)
     if node.agent is not None:
         what = f" · {node.tag}" if node.tag else ""
-        from memtab.components.sources.tree import agent_title  # loaded with the first source
+        from memtab.components.tree.sources import agent_title  # loaded with the first source
 
         lines.append(f"{agent_title(node.agent)} memory{what}")
     modified = node.modified_at_ms
@@ -66,7 +66,7 @@ def describe_for_accessibility(node: TreeNode, badge: BadgeSentence | None) -> s
     if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
         return f"folder, {humanize.plural(node.file_count, 'file')}"
     if node.kind is NodeKind.SOURCE:
-        from memtab.components.sources.tree import agent_title
+        from memtab.components.tree.sources import agent_title
 
         return f"{agent_title(node.agent)} memory, {humanize.plural(node.file_count, 'file')}"
     if node.kind is NodeKind.FILE:
@@ -103,7 +103,7 @@ def row_tooltip(
     if node.kind is NodeKind.SOURCE or (
         node.kind is NodeKind.SECTION and node.section is SectionId.SOURCES
     ):
-        from memtab.components.sources.tree import source_tooltip
+        from memtab.components.tree.sources import source_tooltip
 
         return source_tooltip(node)
     if node.kind is NodeKind.SECTION:

@@ -48,7 +48,7 @@ class NodeKind(enum.IntEnum):
     """A line of a file that matches the search (a child of the file's row)."""
     SOURCE = 7
     """One other agent's source (Claude Code auto memory, Codex memories…), under its
-    project's or agent's section (`components.sources.tree`)."""
+    project's or agent's section (`components.tree.sources`)."""
 
 
 class SectionId(enum.StrEnum):
@@ -689,7 +689,7 @@ def build_tree(
     if orphans is not None:
         sections.append(orphans)
     if scan.sources is not None:
-        from memtab.components.sources.tree import build_source_sections
+        from memtab.components.tree.sources import build_source_sections
 
         project = scan.workspace.project_identity if scan.workspace is not None else None
         sections.extend(build_source_sections(scan.sources, matches, project))

@@ -61,7 +61,7 @@ from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
 
 if TYPE_CHECKING:  # built by `assemble()`, after the first paint
-    from memtab.components.sources.scan import ContextLoader
+    from memtab.components.tree.sources_scan import ContextLoader
     from memtab.gui.activity.edit_marks import EditMarks
     from memtab.gui.activity.mux_presence import MuxPresence
     from memtab.gui.consolidation.footer import ConsolidationFooter

@@ -30,7 +30,7 @@ from memtab.sources.model import MUX_SOURCE_ID, MemoryFileRef
 if TYPE_CHECKING:  # `sources` is loaded by the first scan with sources, on its worker
     from collections.abc import Collection
 
-    from memtab.components.sources.scan import SourcesScan, WatchTarget
+    from memtab.components.tree.sources_scan import SourcesScan, WatchTarget
     from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
@@ -144,7 +144,7 @@ class SourcesSync(QObject):
     def file_opened(self, ref: MemoryFileRef) -> None:
         """The editor opened a file: consolidation is mux's only, which the footer says
         while another agent's file is open."""
-        from memtab.components.sources.tree import agent_title
+        from memtab.components.tree.sources import agent_title
 
         consolidated = ref.source_id == MUX_SOURCE_ID
         self._footer.set_mux_only_note(None if consolidated else agent_title(ref.agent))

@@ -52,7 +52,7 @@ from memtab.resources import resource_path
 from memtab.store.home import Home, HomeLocation
 
 if TYPE_CHECKING:
-    from memtab.components.sources.scan import ContextLoader
+    from memtab.components.tree.sources_scan import ContextLoader
     from memtab.gui.tasks.writer import WriterSupervisor
     from memtab.gui.traces import TracesTab
 

@@ -21,7 +21,7 @@ from pathlib import PurePosixPath
 
 from memtab import humanize
 from memtab.components import glossary
-from memtab.components.sources.scan import SourcesScan
+from memtab.components.tree.sources_scan import SourcesScan
 from memtab.components.tree.tree import (
     FileMatch,
     MessageKind,

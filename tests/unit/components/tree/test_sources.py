@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
-from memtab.components.sources.scan import scan_sources
-from memtab.components.sources.tree import agent_group_key, project_group_key
 from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home
+from memtab.components.tree.sources import agent_group_key, project_group_key
+from memtab.components.tree.sources_scan import scan_sources
 from memtab.components.tree.tree import NodeKind, SectionId, build_tree, ref_key
 from memtab.fs.atomic import atomic_write_text
 from memtab.sources.config import SourceContext
