@@ -25,7 +25,7 @@ import memtab.gui.window.app as gui_app
 from bench.floors import inotify_floor
 from bench.homes import HOME_3K, WORKSPACE, note, relative
 from bench.table import Row, p95, record
-from memtab.components.tree.tree import directory_key, file_key
+from memtab.components.tree.nodes import directory_key, file_key
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.memory_tab.tab import MemoryTab

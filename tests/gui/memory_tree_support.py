@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 
 from memtab.components.files.copy import CopyTarget
 from memtab.components.files.ops import DeletionCount
-from memtab.components.tree.tree import NodeKind, TreeNode
+from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.files.dialogs import NewKind
 from memtab.gui.sources.copy import CopyChoice

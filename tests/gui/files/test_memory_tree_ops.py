@@ -23,7 +23,7 @@ from gui.memory_tree_support import (
     wait_watching,
 )
 from memtab.components.files.ops import DeletionCount
-from memtab.components.tree.tree import (
+from memtab.components.tree.nodes import (
     NodeKind,
     SectionId,
     directory_key,

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_for, wait_idle
-from memtab.components.tree.tree import SectionId, directory_key, file_key, orphan_key, section_key
+from memtab.components.tree.nodes import SectionId, directory_key, file_key, orphan_key, section_key
 from memtab.consolidation.service import ConsolidationService
 from memtab.gui.files.commands import ASK_CROSS_SCOPE_DROPS
 from memtab.gui.history.revert import LEFT_ALONE, RESTORED

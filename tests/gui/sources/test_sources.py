@@ -17,12 +17,12 @@ from gui import memory_tree_support as support
 from gui.editor_support import replace_in_buffer, type_at_end
 from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_idle, wait_watching
 from memtab.components.files.copy import CopyTarget
+from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode, file_key, ref_key
 from memtab.components.tree.sources import (
     agent_group_key,
     project_group_key,
     source_key,
 )
-from memtab.components.tree.tree import NodeKind, SectionId, TreeNode, file_key, ref_key
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.settings.dialog import SettingsDialog
 from memtab.gui.sources.copy import CopyChoice

@@ -10,16 +10,16 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from memtab.components.activity.badges import Actor, Badge
-from memtab.components.tree.tree import (
+from memtab.components.tree.nodes import (
     SectionId,
     TreeNode,
-    build_tree,
     directory_key,
     file_key,
     message_key,
     orphan_key,
     section_key,
 )
+from memtab.components.tree.tree import build_tree
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.tree.model import (
     AGENT_EDITED_ROLE,

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory
-from memtab.components.tree.tree import SectionId, section_key
+from memtab.components.tree.nodes import SectionId, section_key
 from memtab.gui.ui_state import UiState
 from memtab.gui.window.main_window import MENU_TITLES, display_path, source_text
 from memtab.store.home import Home
@@ -184,7 +184,7 @@ def test_consolidate_now_on_the_demo_home_reviews_then_updates_the_workspace_lin
 def test_the_open_file_is_reopened_next_time(
     qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
 ) -> None:
-    from memtab.components.tree.tree import file_key
+    from memtab.components.tree.nodes import file_key
     from memtab.store.paths import parse_file_path
 
     state_path = tmp_path / "state.json"

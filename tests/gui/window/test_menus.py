@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
-from memtab.components.tree.tree import file_key
+from memtab.components.tree.nodes import file_key
 from memtab.gui.editor.view import ViewMode
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.window import home_dialogs

@@ -18,7 +18,7 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle, wait_watc
 from memtab.components import glossary
 from memtab.components.activity.badges import Actor
 from memtab.components.activity.mux_activity import MuxActivity
-from memtab.components.tree.tree import NodeKind, file_key
+from memtab.components.tree.nodes import NodeKind, file_key
 from memtab.gui.tree.model import AGENT_EDITED_ROLE, KEY_ROLE
 from memtab.gui.ui_state import UiState
 from memtab.gui.window.main_window import MainWindow

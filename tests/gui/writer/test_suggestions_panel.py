@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
-from memtab.components.tree.tree import file_key
+from memtab.components.tree.nodes import file_key
 from memtab.gui.window.main_window import MainWindow
 from memtab.gui.writer import suggestions_panel
 from memtab.gui.writer.suggestions_panel import EditSuggestionDialog, SuggestionsPanel

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.components.tree.tree import MessageKind, SectionId, build_tree, unaddressable_key
+from memtab.components.tree.nodes import MessageKind, SectionId, unaddressable_key
+from memtab.components.tree.tree import build_tree
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.sync import sync_external
 from memtab.store.history.versions import ScopeHistory

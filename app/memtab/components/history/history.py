@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from memtab import humanize
 from memtab.components.cancel import CancelToken
 from memtab.components.text_diff import DiffResult, compute_diff
-from memtab.components.tree.tree import SECTION_TITLES, SectionId
+from memtab.components.tree.nodes import SECTION_TITLES, SectionId
 from memtab.sources.memory_file import MemoryFile
 from memtab.sources.model import MemoryFileRef
 from memtab.store.history.blobs import sha256_of

@@ -28,14 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memtab.components.cancel import CancelToken
+from memtab.components.tree.nodes import FileMatch, LineMatch, file_key, orphan_entry_key, ref_key
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.tree import (
-    FileMatch,
-    LineMatch,
-    file_key,
-    orphan_entry_key,
-    ref_key,
-)
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing
 
 if TYPE_CHECKING:

@@ -21,8 +21,7 @@ from pathlib import PurePosixPath
 
 from memtab import humanize
 from memtab.components import glossary
-from memtab.components.tree.sources_scan import SourcesScan
-from memtab.components.tree.tree import (
+from memtab.components.tree.nodes import (
     FileMatch,
     MessageKind,
     NodeKind,
@@ -32,6 +31,7 @@ from memtab.components.tree.tree import (
     match_node,
     ref_key,
 )
+from memtab.components.tree.sources_scan import SourcesScan
 from memtab.humanize import display_path
 from memtab.sources.model import (
     AGENT_TITLES,

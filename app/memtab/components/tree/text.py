@@ -9,7 +9,7 @@ from typing import Protocol
 
 from memtab import humanize
 from memtab.components import glossary
-from memtab.components.tree.tree import NodeKind, SectionId, TreeNode
+from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode
 
 logger = logging.getLogger(__name__)
 

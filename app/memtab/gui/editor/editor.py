@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.editor.session import Situation, display_text
-from memtab.components.tree.tree import ref_key
+from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext
 from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import BarKind, MessageBar

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 from memtab.components.files import ops as file_ops
 from memtab.components.files import undo
 from memtab.components.history.history import SCOPE_TITLES
+from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.text import PIN_NOTE
-from memtab.components.tree.tree import NodeKind, TreeNode
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.files.dialogs import NewKind, TabDialogs

@@ -43,8 +43,9 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 
 from memtab.components import glossary
+from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan, ScanOutcome, workspace_identity
-from memtab.components.tree.tree import TreeNode, default_expanded_keys
+from memtab.components.tree.tree import default_expanded_keys
 from memtab.gui.actions import Focus
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext

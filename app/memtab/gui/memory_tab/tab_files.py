@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Slot
 
-from memtab.components.tree.tree import ref_key
+from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext
 from memtab.sources.model import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.paths import PathError

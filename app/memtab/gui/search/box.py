@@ -21,8 +21,8 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 from memtab.components.search.search import SearchQuery
+from memtab.components.tree.nodes import NodeKind
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.tree import NodeKind
 from memtab.gui.actions import Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.icons import tinted_icon

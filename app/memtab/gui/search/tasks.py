@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
+from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.tree import TreeNode, build_tree
+from memtab.components.tree.tree import build_tree
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 
 logger = logging.getLogger(__name__)

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.files.copy import CopyTarget, copy_targets, copy_to, topic_type_choices
+from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.tree import NodeKind, TreeNode
 from memtab.gui.context import WindowContext
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text

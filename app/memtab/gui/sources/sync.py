@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from memtab.components.tree.nodes import SectionId
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.tree import SectionId
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.sources.model import MUX_SOURCE_ID, MemoryFileRef

@@ -12,8 +12,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection
 
+from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.tree import TreeNode, default_open_containers, fill_rows
+from memtab.components.tree.tree import default_open_containers, fill_rows
 from memtab.gui.tree.model import MemoryTreeModel
 
 logger = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from memtab.components.activity.badges import Badge
-from memtab.components.tree.tree import TreeNode
+from memtab.components.tree.nodes import TreeNode
 from memtab.gui.tree.fill import TreeFill
 from memtab.gui.tree.model import MemoryTreeModel
 

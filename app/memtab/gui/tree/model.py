@@ -35,8 +35,9 @@ from PySide6.QtCore import (
 )
 
 from memtab.components.activity.badges import Badge
+from memtab.components.tree.nodes import NodeKind, TreeNode, file_container_key
 from memtab.components.tree.text import PIN_NOTE, describe_for_accessibility, row_tooltip
-from memtab.components.tree.tree import NodeKind, TreeNode, file_container_key, loading_tree
+from memtab.components.tree.tree import loading_tree
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
 logger = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit
 
 from memtab.components.files import ops as file_ops
-from memtab.components.tree.tree import LineMatch, NodeKind, TreeNode, file_key
+from memtab.components.tree.nodes import LineMatch, NodeKind, TreeNode, file_key
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath

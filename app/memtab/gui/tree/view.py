@@ -55,7 +55,7 @@ from PySide6.QtWidgets import (
 from memtab import humanize
 from memtab.components.activity.badges import Badge
 from memtab.components.search.search import highlight_spans
-from memtab.components.tree.tree import MessageKind, NodeKind, TreeNode
+from memtab.components.tree.nodes import MessageKind, NodeKind, TreeNode
 from memtab.gui.icons import tinted_pixmap
 from memtab.gui.style import Accent, accent_text, blend, muted
 from memtab.gui.tree.model import BADGE_ROLE, NODE_ROLE, MemoryTreeModel

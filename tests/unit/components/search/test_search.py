@@ -13,8 +13,8 @@ from memtab.components.search.search import (
     highlight_spans,
     matching_lines,
 )
+from memtab.components.tree.nodes import file_key, orphan_entry_key
 from memtab.components.tree.scan import ScanRequest, scan_home
-from memtab.components.tree.tree import file_key, orphan_entry_key
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support import memory_home

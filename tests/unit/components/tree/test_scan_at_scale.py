@@ -10,21 +10,20 @@ import pytest
 import memtab.store.files as store_files
 from memtab.components.tree import scan as views_scan
 from memtab.components.tree import tree as views_tree
-from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home, scan_outline
-from memtab.components.tree.tree import (
+from memtab.components.tree.nodes import (
+    FileMatch,
     NodeKind,
     SectionId,
     TreeNode,
-    build_tree,
-    default_open_containers,
     directory_key,
     file_container_key,
     file_key,
-    fill_rows,
     orphan_entry_key,
     orphan_key,
     section_key,
 )
+from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home, scan_outline
+from memtab.components.tree.tree import build_tree, default_open_containers, fill_rows
 from memtab.fs.atomic import atomic_write_text
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath
@@ -151,7 +150,7 @@ def test_a_large_home_builds_only_the_open_containers(
         directory_key(VirtualPath(Scope.PROJECT, ("decisions",)))
     }
     # Searching builds every match, open or not.
-    match = views_tree.FileMatch(1)
+    match = FileMatch(1)
     searched = build_tree(scan, {git: match})
     assert list(files(searched)) == [git]
 

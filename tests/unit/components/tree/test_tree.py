@@ -6,15 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.components.tree.tree import (
-    PROJECT_UNAVAILABLE_TEXT,
-    FileMatch,
-    MessageKind,
-    NodeKind,
-    TreeNode,
-    build_tree,
-    file_key,
-)
+from memtab.components.tree.nodes import FileMatch, MessageKind, NodeKind, TreeNode, file_key
+from memtab.components.tree.tree import PROJECT_UNAVAILABLE_TEXT, build_tree
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from support import memory_home

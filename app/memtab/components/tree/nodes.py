@@ -1,0 +1,355 @@
+"""The rows of the Memory tab's tree as plain Python nodes, and their keys.
+
+Every node has a stable `key` (its kind and path, `file:/memories/global/notes.md`, or for
+any memory file, mux's or another agent's, `ref_key` of its `MemoryFileRef`), which is how
+the Qt model (`gui.tree.model.MemoryTreeModel`) matches old and new nodes and how the view
+restores expansion and selection. `tree.py` builds mux's sections of them, `sources.py`
+other agents' sections.
+
+Order inside a directory: directories first, then files, each alphabetical.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from memtab.sources.model import MemoryFileRef
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
+
+
+class NodeKind(enum.IntEnum):
+    """What a row is."""
+
+    ROOT = 0
+    SECTION = 1
+    DIRECTORY = 2
+    FILE = 3
+    MESSAGE = 4
+    ORPHAN_DIR = 5
+    MATCH = 6
+    """A line of a file that matches the search (a child of the file's row)."""
+    SOURCE = 7
+    """One other agent's source (Claude Code auto memory, Codex memories…), under its
+    project's or agent's section (`components.tree.sources`)."""
+
+
+class SectionId(enum.StrEnum):
+    """The fixed top-level rows, in display order."""
+
+    GLOBAL = "global"
+    PROJECT = "project"
+    WORKSPACE = "workspace"
+    ORPHANS = "orphans"
+    SOURCES = "sources"
+    """Every section of other agents' memory (one per project, or per agent)."""
+
+
+SECTION_TITLES = {
+    SectionId.GLOBAL: "Global",
+    SectionId.PROJECT: "Project",
+    SectionId.WORKSPACE: "Workspace",
+    SectionId.ORPHANS: "Orphaned project memory",
+}
+
+
+class MessageKind(enum.StrEnum):
+    """Why a section shows a line of text instead of files."""
+
+    LOADING = "loading"
+    EMPTY = "empty"
+    NO_MATCHES = "no_matches"
+    UNAVAILABLE = "unavailable"
+    ERROR = "error"
+
+
+def section_key(section: SectionId) -> str:
+    return f"section:{section.value}"
+
+
+def message_key(section: SectionId) -> str:
+    return f"message:{section.value}"
+
+
+def file_key(path: VirtualPath) -> str:
+    return f"file:{path}"
+
+
+def ref_key(ref: MemoryFileRef, *, folder: bool = False) -> str:
+    """The row key of a memory file (or folder), mux's or another agent's: `file:` (or
+    `dir:`) and the ref's key — for a mux file, `file_key` of its path."""
+    return f"{'dir' if folder else 'file'}:{ref.key}"
+
+
+def directory_key(path: VirtualPath) -> str:
+    return f"dir:{path}"
+
+
+def orphan_key(dir_name: str) -> str:
+    return f"orphan:{dir_name}"
+
+
+def orphan_entry_key(dir_name: str, path: VirtualPath, *, is_dir: bool) -> str:
+    kind = "orphan-dir" if is_dir else "orphan-file"
+    return f"{kind}:{dir_name}/{path.relative}"
+
+
+def match_key(file_row_key: str, line: int) -> str:
+    return f"match:{line}:{file_row_key}"
+
+
+@dataclass(frozen=True)
+class LineMatch:
+    """A line of a file holding a search term, as shown under the file's row.
+
+    `line` counts from 0; `text` is the part of the line shown (it starts `column`
+    characters into the line, leading blanks and far-away text left out), and `spans`
+    are where the terms are in `text`.
+    """
+
+    line: int
+    text: str
+    column: int = 0
+    spans: tuple[tuple[int, int], ...] = ()
+    cut: bool = False
+    """Whether text before `column` (other than indentation) was left out."""
+
+
+@dataclass(frozen=True)
+class FileMatch:
+    """How a file matched the search: by name/description, how often in its text, and
+    the first matching lines."""
+
+    content_hits: int = 0
+    lines: tuple[LineMatch, ...] = ()
+
+
+@dataclass(eq=False, slots=True)
+class TreeNode:
+    """One row of the tree. Plain data; `children` is owned by the node."""
+
+    key: str
+    kind: NodeKind
+    name: str
+    section: SectionId | None = None
+    path: VirtualPath | None = None
+    """Scope items and scope sections: the virtual path (None for orphans and messages)."""
+    physical: str | None = None
+    """Files and directories: where they are on disk."""
+    orphan_dir: str | None = None
+    subtitle: str = ""
+    description: str = ""
+    file_count: int = 0
+    """Sections and directories: files below (those matching, while searching)."""
+    total_count: int | None = None
+    """Sections while searching: all files, for "3 of 12"."""
+    size_bytes: int = 0
+    modified_at_ms: int = 0
+    not_editable_reason: str | None = None
+    pinned: bool = False
+    access_count: int = 0
+    last_accessed_at: int | None = None
+    message_kind: MessageKind | None = None
+    content_hits: int = 0
+    line_match: LineMatch | None = None
+    """Search-result lines: where the match is in the file."""
+    read_only: bool = False
+    accepts_drops: bool = False
+    unfilled_files: int = 0
+    """Containers of a large home: files directly inside whose rows are not built yet."""
+    agent: str | None = None
+    """Other agents' rows: whose memory it is (`sources.model.Agent`), for the icon."""
+    ref: MemoryFileRef | None = None
+    """The memory file or folder the row names, mux's or another agent's (another agent's
+    source row: its root, path ""); None for sections, messages and orphans."""
+    tag: str = ""
+    """Other agents' files: what the file is to its agent (`feedback`, `generated`…)."""
+    warning: str | None = None
+    """Something wrong the row shows (a MEMORY.md over Claude Code's load limit)."""
+    fingerprint: int = 0
+    """A hash of everything shown by this node and its subtree (see `fingerprint_tree`)."""
+    parent: TreeNode | None = field(default=None, repr=False)
+    children: list[TreeNode] = field(default_factory=list, repr=False)
+    row: int = 0
+
+    def signature(self) -> tuple[object, ...]:
+        """Everything a row shows, to tell whether an updated node needs repainting."""
+        return (
+            self.kind,
+            self.name,
+            self.path,
+            self.physical,
+            self.subtitle,
+            self.description,
+            self.file_count,
+            self.total_count,
+            self.size_bytes,
+            self.modified_at_ms,
+            self.not_editable_reason,
+            self.pinned,
+            self.access_count,
+            self.last_accessed_at,
+            self.message_kind,
+            self.content_hits,
+            self.line_match,
+            self.read_only,
+            self.accepts_drops,
+            self.unfilled_files,
+            self.agent,
+            self.ref,
+            self.tag,
+            self.warning,
+        )
+
+    def copy_fields_from(self, other: TreeNode) -> None:
+        """Take every shown field of `other` (same key), keeping this node's place."""
+        for name in _DATA_FIELDS:
+            setattr(self, name, getattr(other, name))
+
+    def adopt(self, children: list[TreeNode]) -> None:
+        """Make `children` this node's children, fixing their parent and row."""
+        self.children = children
+        self.renumber()
+
+    def renumber(self, start: int = 0) -> None:
+        """Fix `parent` and `row` of the children from `start` on."""
+        for row in range(start, len(self.children)):
+            child = self.children[row]
+            child.parent = self
+            child.row = row
+
+    def walk(self) -> Iterator[TreeNode]:
+        """This node and everything below it, depth first."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+    @property
+    def is_file(self) -> bool:
+        return self.kind is NodeKind.FILE
+
+    @property
+    def is_container(self) -> bool:
+        """Sections and directories (things files live in)."""
+        return self.kind in (
+            NodeKind.SECTION,
+            NodeKind.DIRECTORY,
+            NodeKind.ORPHAN_DIR,
+            NodeKind.SOURCE,
+        )
+
+    @property
+    def scope(self) -> Scope | None:
+        """The memory scope of a scope item (None for orphans and the orphans section)."""
+        if self.read_only or self.path is None:
+            return None
+        return self.path.scope
+
+
+_DATA_FIELDS = (
+    "name",
+    "section",
+    "path",
+    "physical",
+    "orphan_dir",
+    "subtitle",
+    "description",
+    "file_count",
+    "total_count",
+    "size_bytes",
+    "modified_at_ms",
+    "not_editable_reason",
+    "pinned",
+    "access_count",
+    "last_accessed_at",
+    "message_kind",
+    "content_hits",
+    "line_match",
+    "read_only",
+    "accepts_drops",
+    "unfilled_files",
+    "agent",
+    "ref",
+    "tag",
+    "warning",
+)
+
+
+def fingerprint_tree(root: TreeNode) -> TreeNode:
+    """Give every node a hash of its subtree, so a merge can skip what did not change."""
+    for node in reversed(list(root.walk())):
+        node.fingerprint = hash(
+            (node.key, node.signature(), tuple(child.fingerprint for child in node.children))
+        )
+    return root
+
+
+def child_order(child: TreeNode) -> tuple[int, str, str]:
+    rank = 0 if child.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR, NodeKind.SOURCE) else 1
+    return (rank, child.name.casefold(), child.name)
+
+
+def finish_counts(container: TreeNode) -> None:
+    """Sort every level below `container` and count the files under each container.
+
+    Iterative (parents before children, then in reverse), so deep trees cannot overflow
+    the stack.
+    """
+    nodes = list(container.walk())
+    for node in nodes:
+        if node.children and node.kind is not NodeKind.FILE:  # a file's matches: line order
+            node.children.sort(key=child_order)
+            node.renumber()
+    for node in reversed(nodes):
+        if node.is_container:
+            node.file_count = node.unfilled_files + sum(
+                1 if child.kind is NodeKind.FILE else child.file_count for child in node.children
+            )
+
+
+def unaddressable_key(section: SectionId) -> str:
+    return f"unaddressable:{section.value}"
+
+
+def match_node(file_node: TreeNode, line: LineMatch) -> TreeNode:
+    """A row under a file's row: one of its lines that matches the search."""
+    return TreeNode(
+        match_key(file_node.key, line.line),
+        NodeKind.MATCH,
+        line.text,
+        section=file_node.section,
+        path=file_node.path,
+        physical=file_node.physical,
+        orphan_dir=file_node.orphan_dir,
+        line_match=line,
+        read_only=file_node.read_only,
+        agent=file_node.agent,
+        ref=file_node.ref,
+    )
+
+
+def file_container_key(key: str) -> str | None:
+    """The key of the container (section, directory or orphan dir) a file key's row is
+    in; None for a key that is not a file's."""
+    kind, _, rest = key.partition(":")
+    if kind == "file":
+        try:
+            path = parse_virtual_path(rest)
+        except PathError:
+            return None
+        if path.scope is None or not path.segments:
+            return None
+        parent = path.segments[:-1]
+        if not parent:
+            return section_key(SectionId(path.scope.value))
+        return directory_key(VirtualPath(path.scope, parent))
+    if kind == "orphan-file":
+        dir_name, _, relative = rest.partition("/")
+        parent = tuple(relative.split("/")[:-1])
+        if not parent:
+            return orphan_key(dir_name)
+        return orphan_entry_key(dir_name, VirtualPath(Scope.PROJECT, parent), is_dir=True)
+    return None
