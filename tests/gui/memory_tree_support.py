@@ -17,8 +17,8 @@ from memtab.components.files.copy import CopyTarget
 from memtab.components.files.ops import DeletionCount
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.files.copy import CopyChoice
 from memtab.gui.files.dialogs import NewKind
-from memtab.gui.sources.copy import CopyChoice
 from memtab.gui.ui_state import UiState
 from memtab.gui.window.app import create_main_window
 from memtab.gui.window.main_window import MainWindow

@@ -1,7 +1,7 @@
 """The tree's file commands: new file or folder, pin, rename or move (also by drag and
 drop), delete, undo the last of these, copy the path, open the containing folder, a
 file's history, what a scope lost (Recently deleted), delete an orphaned project dir, and
-Copy to… (a memory into another agent's scope, `gui.sources.copy`), also for other agents'
+Copy to… (a memory into another agent's scope, `gui.files.copy`), also for other agents'
 files — registered as actions (`gui/actions.py`, ids `tree.*` and `files.undo`) and
 offered in the row's context menu.
 
@@ -403,7 +403,7 @@ class FileCommands(QObject):
 
     def copy_selected_to(self) -> None:
         """Copy the current memory file into another agent's scope (or another mux one)."""
-        from memtab.gui.sources.copy import copy_node
+        from memtab.gui.files.copy import copy_node
 
         copy_node(self._context, self._host.dialogs, self._tree.current_node())
 

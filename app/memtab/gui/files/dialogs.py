@@ -36,7 +36,7 @@ from memtab.store.paths import PathError, VirtualPath, hidden_name_problem, pars
 if TYPE_CHECKING:
     from memtab.components.files.copy import CopyTarget
     from memtab.components.files.ops import DeletionCount
-    from memtab.gui.sources.copy import CopyChoice
+    from memtab.gui.files.copy import CopyChoice
 
 DEFAULT_SUFFIX = ".md"
 
@@ -317,7 +317,7 @@ class TabDialogs:
         self, label: str, targets: Sequence[CopyTarget], name: str, topic_type: str | None
     ) -> CopyChoice | None:
         """Where to copy a memory (`label`) and as what; None when cancelled."""
-        from memtab.gui.sources.copy import ask_copy_target
+        from memtab.gui.files.copy import ask_copy_target
 
         return ask_copy_target(self._parent, label, targets, name, topic_type)
 

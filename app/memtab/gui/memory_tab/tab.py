@@ -72,8 +72,8 @@ if TYPE_CHECKING:  # built by `assemble()`, after the first paint
     from memtab.gui.files.dialogs import TabDialogs
     from memtab.gui.memory_tab.tab_files import TabFiles
     from memtab.gui.search.box import SearchBox
-    from memtab.gui.sources.sync import SourcesSync
     from memtab.gui.tasks.file_ops import FileOpTasks
+    from memtab.gui.tree.sources import SourcesSync
     from memtab.gui.tree.sync import TreeEditorSync
     from memtab.gui.writer.suggestions_panel import SuggestionsPanel
     from memtab.sources.memory_file import MemoryFile
@@ -214,7 +214,7 @@ class MemoryTab(QWidget):
         from memtab.gui.files.dialogs import TabDialogs
         from memtab.gui.memory_tab.tab_files import TabFiles
         from memtab.gui.search.box import SearchBox
-        from memtab.gui.sources.sync import SourcesSync
+        from memtab.gui.tree.sources import SourcesSync
         from memtab.gui.tree.sync import TreeEditorSync
         from memtab.gui.writer.suggestions_panel import SuggestionsPanel
 

@@ -30,10 +30,10 @@ if TYPE_CHECKING:
     from memtab.gui.editor.bar import MessageBar
     from memtab.gui.editor.editor import EditorPanel
     from memtab.gui.files.dialogs import TabDialogs
-    from memtab.gui.sources.sync import SourcesSync
     from memtab.gui.tasks.file_ops import OpFollowUp
     from memtab.gui.tree.model import MemoryTreeModel
     from memtab.gui.tree.scan_scheduler import ScanScheduler
+    from memtab.gui.tree.sources import SourcesSync
     from memtab.gui.tree.sync import TreeEditorSync
 
 logger = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ with one base URL and then pointed at another host is sent or saved there only a
 question that names the host.
 
 Other agents' memory (Claude Code, Codex, loki-mode) has its own box
-(`gui.sources.settings`): on/off and a path per agent, and where Memtab looked.
+(`gui.settings.sources`): on/off and a path per agent, and where Memtab looked.
 
 *Test connection* sends one small request with what the form says now (saved or not),
 on a worker thread (`memtab.llm.probe`); the button cancels a test under way, and closing
@@ -52,7 +52,7 @@ from PySide6.QtWidgets import (
 from memtab.components import glossary
 from memtab.consolidation.review_setting import load_review_mode, save_review_mode
 from memtab.gui.settings.keys import FormKeys, confirm_key_host
-from memtab.gui.sources.settings import SourcesSettingsBox
+from memtab.gui.settings.sources import SourcesSettingsBox
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import WrappedLabel

@@ -24,8 +24,8 @@ from memtab.components.tree.sources import (
     source_key,
 )
 from memtab.fs.atomic import atomic_write_text
+from memtab.gui.files.copy import CopyChoice
 from memtab.gui.settings.dialog import SettingsDialog
-from memtab.gui.sources.copy import CopyChoice
 from memtab.gui.tree.model import KEY_ROLE
 from memtab.gui.window.main_window import MainWindow
 from memtab.sources.agent_file import SourceVersions

@@ -1,3 +1,0 @@
-"""Other agents' memory in the window: following their scans (`sync`), Copy to…
-(`copy`), their Settings box (`settings`).
-"""
