@@ -487,8 +487,9 @@ def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
     window.menus.refresh()
     assert window.context.actions.action("files.undo").text() == f"&Undo delete of {ORPHAN}"
     window.context.actions.action("files.undo").trigger()
+    # The dir may be back (and shown) a moment before its file is.
+    wait_for(qtbot, lambda: orphan.exists() and orphan.read_bytes() == content)
     wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is not None)
-    assert orphan.read_bytes() == content
 
     delete_orphan()  # …and later, from Recently deleted, under the dir's own group
     trash = window.history.open_trash()
@@ -500,8 +501,8 @@ def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
     assert not trash.restore_to_button.isEnabled()  # it goes back into its dir
     wait_for(qtbot, lambda: trash.preview.toPlainText() == content.decode())
     trash.restore_button.click()
+    wait_for(qtbot, lambda: orphan.exists() and orphan.read_bytes() == content)
     wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is not None)
-    assert orphan.read_bytes() == content
     assert store_of(home).kind_of(parse_file_path(OLD)) is None  # not the workspace's
     wait_for(qtbot, lambda: trash.note.full_text == f"Restored memory/project/{ORPHAN}/old.md")
     window.menus.refresh()
