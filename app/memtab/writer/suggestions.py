@@ -245,7 +245,7 @@ class SuggestionQueue:
             if len(ids) != 1:
                 raise SuggestionError("Edited text can be given for one suggestion at a time")
             edits = {ids[0]: text}
-        edits = {key: _clean_text(value) for key, value in (edits or {}).items()}
+        edits = {key: clean_note_text(value) for key, value in (edits or {}).items()}
         accepted: list[Suggestion] = []
         store = MemoryStore(self.home, workspace)
 
@@ -255,7 +255,7 @@ class SuggestionQueue:
             chosen = [s.replaced(text=edits.get(s.id, s.text)) for s in chosen]
             paths = {s.memory_path for s in chosen}
             for path in sorted(paths):
-                _write_notes(store, path, [s.note for s in chosen if s.memory_path == path])
+                write_notes(store, path, [s.note for s in chosen if s.memory_path == path])
             now = self._clock()
             for index, suggestion in zip(indexes, chosen, strict=True):
                 decided = suggestion.replaced(status="accepted", decided_at=now)
@@ -267,12 +267,14 @@ class SuggestionQueue:
         return Accepted(tuple(accepted), path)
 
 
-def _clean_text(text: str) -> str:
+def clean_note_text(text: str, *, limit: int = MAX_TEXT_CHARS) -> str:
+    """Text for one bullet: one line, no bullet mark of its own, redacted, at most
+    `limit` characters (SuggestionError otherwise)."""
     cleaned = _BULLET.sub("", " ".join(text.split())).strip()
     if not cleaned:
         raise SuggestionError("The edited text is empty")
-    if len(cleaned) > MAX_TEXT_CHARS:
-        raise SuggestionError(f"The edited text is longer than {MAX_TEXT_CHARS} characters")
+    if len(cleaned) > limit:
+        raise SuggestionError(f"The edited text is longer than {limit} characters")
     return redact_secrets(cleaned)
 
 
@@ -286,8 +288,9 @@ def _pending_indexes(document: _Document, ids: Sequence[str]) -> list[int]:
     return [by_id[i] for i in dict.fromkeys(ids)]
 
 
-def _write_notes(store: MemoryStore, path: str, notes: Sequence[Note]) -> None:
-    """Add notes to a memory file, re-reading and retrying if it changes meanwhile."""
+def write_notes(store: MemoryStore, path: str, notes: Sequence[Note]) -> None:
+    """Add notes to a memory file (those it does not already say), re-reading and
+    retrying if it changes meanwhile; recorded as `store`'s actor and run."""
     for attempt in range(SAVE_TRIES):
         try:
             current = store.read(path)

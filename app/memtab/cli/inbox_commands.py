@@ -1,0 +1,178 @@
+"""`memtab inbox`: every memory an agent proposed — mux's harvest and Memtab's writer.
+
+    memtab inbox [--workspace ID] [--json]                    list what waits for review
+    memtab inbox accept ID… [--workspace ID] [--text TEXT] [--json]
+    memtab inbox reject ID… [--workspace ID] [--json]
+
+Without `--workspace`, listing covers every workspace with a harvest inbox or suggested
+memories, and accept / reject find each id in whichever workspace holds it. `--text`
+edits the one item being accepted. Accepted text goes to the workspace's notes file; a
+harvest candidate leaves its harvest file (docs/formats.md §10.5). `--json` prints
+`{"items": [...]}`, `{"accepted": [...]}` or `{"rejected": [...]}`, each item with `id`,
+`kind` ("harvest" or "suggestion"), `workspaceId`, `text`, `section`, `memoryPath`,
+`source`, `category`, `evidence` ([{"id", "role", "text"}]), `confidence`, `rationale`,
+`createdAt`; an accepted item's `text` is the text written.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.store.home import Home, HomeError
+from memtab.store.memory import MemoryStoreError
+from memtab.store.paths import PathError
+from memtab.store.registry import Registry, Workspace, load_registry
+from memtab.writer.harvest import HARVEST_DIR
+from memtab.writer.inbox import Inbox, InboxError, InboxItem
+from memtab.writer.suggestions import queued_workspaces
+
+_ERRORS = (InboxError, HomeError, MemoryStoreError, PathError, TimeoutError)
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `memtab inbox` (list, accept, reject) to the `memtab` parser."""
+    parser = commands.add_parser(
+        "inbox",
+        help="review the memories agents proposed (mux's harvest, Memtab's writer)",
+        description="List the memories waiting for review — mux's harvest candidates with "
+        "their evidence, confidence and rationale, and the offline writer's suggestions; "
+        "accept (optionally with edited text) or reject them.",
+    )
+    add_home_option(parser)
+    parser.add_argument("--workspace", metavar="ID", help="only this workspace")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(handler=run_list)
+    actions = parser.add_subparsers(dest="inbox_action", metavar="ACTION")
+    accept = actions.add_parser("accept", help="write items into the workspace's notes file")
+    accept.add_argument("ids", metavar="ID", nargs="+")
+    accept.add_argument("--text", help="the edited text to accept (one ID only)")
+    reject = actions.add_parser("reject", help="drop items from the inbox")
+    reject.add_argument("ids", metavar="ID", nargs="+")
+    for sub in (accept, reject):
+        add_home_option(sub)
+        sub.add_argument("--workspace", metavar="ID", default=argparse.SUPPRESS)
+        sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    accept.set_defaults(handler=run_accept)
+    reject.set_defaults(handler=run_reject)
+
+
+def _workspaces(home: Home, workspace_id: str | None) -> list[Workspace]:
+    """The workspace asked for, or every one with something in its inbox."""
+    try:
+        registry = load_registry(home)
+        if workspace_id is not None:
+            return [registry.require_workspace(workspace_id)]
+    except _ERRORS as error:
+        raise CliError(str(error)) from None
+    return _with_inbox(home, registry)
+
+
+def _with_inbox(home: Home, registry: Registry) -> list[Workspace]:
+    queued = set(queued_workspaces(home))
+    harvest_dir = HARVEST_DIR.removeprefix("/memories/workspace/")
+    return [
+        workspace
+        for workspace in registry.workspaces
+        if workspace.id in queued or (home.workspace_root(workspace.id) / harvest_dir).is_dir()
+    ]
+
+
+def _items(home: Home, workspaces: Sequence[Workspace], *, evidence: bool) -> list[InboxItem]:
+    try:
+        return [
+            item
+            for workspace in workspaces
+            for item in Inbox(home, workspace).items(with_evidence=evidence)
+        ]
+    except _ERRORS as error:
+        raise CliError(str(error)) from None
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print what waits in the inbox (of one workspace, or of all)."""
+    home = open_home(args)
+    items = _items(home, _workspaces(home, args.workspace), evidence=args.json)
+    if args.json:
+        print_json({"items": [item.to_json() for item in items]})
+        return 0
+    if not items:
+        print("Nothing in the inbox.")
+        return 0
+    rows = [("ID", "WORKSPACE", "FROM", "CONFIDENCE", "TEXT")]
+    for item in items:
+        origin = "mux harvest" if item.kind == "harvest" else "memtab writer"
+        confidence = "" if item.confidence is None else f"{item.confidence:.2f}"
+        rows.append((item.id, item.workspace_id, origin, confidence, _one_line(item.text)))
+    print(format_table(rows))
+    print("\nmemtab inbox accept ID… [--text TEXT]  ·  memtab inbox reject ID…")
+    return 0
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _by_workspace(home: Home, args: argparse.Namespace) -> list[tuple[Inbox, list[str]]]:
+    """The inbox holding each id (CliError for an unknown or ambiguous id)."""
+    workspaces = _workspaces(home, getattr(args, "workspace", None))
+    holders: dict[str, list[Workspace]] = {}
+    for item in _items(home, workspaces, evidence=False):
+        holders.setdefault(item.id, []).append(
+            next(w for w in workspaces if w.id == item.workspace_id)
+        )
+    grouped: dict[str, tuple[Workspace, list[str]]] = {}
+    for item_id in args.ids:
+        found = holders.get(item_id, [])
+        if not found:
+            raise CliError(f"Nothing in the inbox with id {item_id}")
+        if len(found) > 1:
+            names = ", ".join(w.id for w in found)
+            raise CliError(
+                f"{item_id} is in several workspaces' inboxes ({names}); give --workspace"
+            )
+        grouped.setdefault(found[0].id, (found[0], []))[1].append(item_id)
+    return [(Inbox(home, workspace), ids) for workspace, ids in grouped.values()]
+
+
+def run_accept(args: argparse.Namespace) -> int:
+    """Write the items into the notes file and take them out of the inbox."""
+    home = open_home(args)
+    if args.text is not None and len(args.ids) != 1:
+        raise CliError("--text edits one item: give exactly one ID")
+    accepted: list[dict[str, object]] = []
+    for inbox, ids in _by_workspace(home, args):
+        try:
+            decision = inbox.accept(ids, text=args.text)
+        except _ERRORS as error:
+            raise CliError(str(error)) from None
+        for item in decision.items:
+            accepted.append({**item.to_json(), "text": decision.texts[item.id]})
+    _report(args, "accepted", accepted)
+    return 0
+
+
+def run_reject(args: argparse.Namespace) -> int:
+    """Take the items out of the inbox (a harvest candidate leaves its file)."""
+    home = open_home(args)
+    rejected: list[dict[str, object]] = []
+    for inbox, ids in _by_workspace(home, args):
+        try:
+            decision = inbox.reject(ids)
+        except _ERRORS as error:
+            raise CliError(str(error)) from None
+        rejected += [item.to_json() for item in decision.items]
+    _report(args, "rejected", rejected)
+    return 0
+
+
+def _report(args: argparse.Namespace, what: str, done: list[dict[str, object]]) -> None:
+    if getattr(args, "json", False):
+        print_json({what: done})
+        return
+    for entry in done:
+        where = f" → {entry['memoryPath']}" if what == "accepted" else ""
+        print(
+            f"{what} {entry['id']} ({entry['workspaceId']}){where}: {_one_line(str(entry['text']))}"
+        )

@@ -1,0 +1,285 @@
+"""The Inbox: every memory an agent proposed for one workspace, to accept, edit or reject.
+
+Two proposers, one list (docs/formats.md §10.5):
+
+- mux's harvest: candidates it drew from the transcript at compaction, in
+  `/memories/workspace/harvest/<summaryMessageId>.md` (`writer.harvest`), each with the
+  transcript messages it rests on (evidence), a confidence and a rationale;
+- Memtab's offline writer: its suggested memories (`writer.suggestions`).
+
+Accepting writes the text (edited or not) as a bullet into the workspace's notes file,
+under the section its kind belongs to, through the store — so history records it. A
+harvest candidate is written by a store whose run id names the harvest file it came from
+(`harvest:/memories/workspace/harvest/<id>.md`), and then taken out of that file; the
+file's removal carries the same run id. Rejecting a harvest candidate takes it out of its
+file; rejecting a suggestion dismisses it (it is not proposed again). The note is written
+before the candidate leaves its file, so a failure between the two loses nothing (a
+second accept finds the note already there and adds nothing).
+
+Everything here is disk: call it off the GUI thread.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from memtab.redact import redact_secrets
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.registry import Workspace
+from memtab.writer.config import DEFAULT_MEMORY_PATH
+from memtab.writer.harvest import MAX_TEXT_CHARS, Candidate, HarvestError, HarvestInbox
+from memtab.writer.notes import DIRECTIVES, FINDINGS, Note
+from memtab.writer.suggestions import (
+    SuggestionError,
+    SuggestionQueue,
+    clean_note_text,
+    sections_order,
+    write_notes,
+)
+
+logger = logging.getLogger(__name__)
+
+Kind = Literal["harvest", "suggestion"]
+SOURCE_HARVEST_PREFIX = "harvest:"
+# Which section of the notes file each of mux's categories goes under.
+CATEGORY_SECTIONS = {
+    "preference": DIRECTIVES,
+    "workflow": DIRECTIVES,
+    "project": FINDINGS,
+    "environment": FINDINGS,
+    "other": FINDINGS,
+}
+MAX_EVIDENCE_CHARS = 2000  # of one message's text, as shown
+_TRANSCRIPT_CHUNK = 1 << 20
+
+
+class InboxError(Exception):
+    """A decision the inbox refuses; the message is for the user."""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A transcript message a candidate rests on; `role`/`text` None when the message is
+    not (or no longer) in the workspace's transcript."""
+
+    id: str
+    role: str | None = None
+    text: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "role": self.role, "text": self.text}
+
+
+@dataclass(frozen=True)
+class InboxItem:
+    """One proposed memory (`memtab inbox --json` prints `to_json()`: a stable contract)."""
+
+    id: str
+    kind: Kind
+    workspace_id: str
+    text: str
+    section: str  # of the notes file, where accepting puts it
+    memory_path: str  # the file accepting writes
+    source: str  # the harvest file's virtual path, or the suggestion's source
+    category: str | None = None  # mux's category (harvest)
+    evidence: tuple[Evidence, ...] = ()
+    confidence: float | None = None
+    rationale: str | None = None
+    created_at: int | None = None  # ms (suggestions)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "workspaceId": self.workspace_id,
+            "text": self.text,
+            "section": self.section,
+            "memoryPath": self.memory_path,
+            "source": self.source,
+            "category": self.category,
+            "evidence": [item.to_json() for item in self.evidence],
+            "confidence": self.confidence,
+            "rationale": self.rationale,
+            "createdAt": self.created_at,
+        }
+
+    def with_evidence(self, evidence: tuple[Evidence, ...]) -> InboxItem:
+        return replace(self, evidence=evidence)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What accept or reject did: the items decided and the notes file written (accept)."""
+
+    items: tuple[InboxItem, ...]
+    memory_path: str | None = None
+    texts: dict[str, str] = field(default_factory=dict)  # id → the text written
+
+
+def harvest_run_id(path: str) -> str:
+    """The run id history records for a change a harvest decision made."""
+    return f"{SOURCE_HARVEST_PREFIX}{path}"
+
+
+def _from_candidate(workspace_id: str, candidate: Candidate) -> InboxItem:
+    return InboxItem(
+        id=candidate.id,
+        kind="harvest",
+        workspace_id=workspace_id,
+        text=candidate.text,
+        section=CATEGORY_SECTIONS.get(candidate.category, FINDINGS),
+        memory_path=DEFAULT_MEMORY_PATH,
+        source=candidate.path,
+        category=candidate.category,
+        evidence=tuple(Evidence(i) for i in candidate.evidence),
+        confidence=candidate.confidence,
+        rationale=candidate.rationale,
+    )
+
+
+class Inbox:
+    """The proposed memories of one workspace (see the module docstring)."""
+
+    def __init__(self, home: Home, workspace: Workspace) -> None:
+        self.home = home
+        self.workspace = workspace
+
+    def _harvest(self, run_id: str | None = None) -> HarvestInbox:
+        return HarvestInbox(MemoryStore(self.home, self.workspace, run_id=run_id))
+
+    def items(self, *, with_evidence: bool = False) -> list[InboxItem]:
+        """Harvest candidates (by file), then suggestions (in the notes' section order).
+        `with_evidence` reads the transcript for the evidence messages' text."""
+        workspace_id = self.workspace.id
+        items = [_from_candidate(workspace_id, c) for c in self._harvest().candidates()]
+        items += [
+            InboxItem(
+                id=s.id,
+                kind="suggestion",
+                workspace_id=workspace_id,
+                text=s.text,
+                section=s.section,
+                memory_path=s.memory_path,
+                source=s.source,
+                created_at=s.created_at,
+            )
+            for s in sections_order(SuggestionQueue(self.home, workspace_id).pending())
+        ]
+        if with_evidence:
+            items = with_transcript_evidence(self.home, workspace_id, items)
+        return items
+
+    def _find(self, ids: Sequence[str]) -> list[InboxItem]:
+        if not ids:
+            raise InboxError("No inbox ids given")
+        by_id = {item.id: item for item in self.items()}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise InboxError(f"Nothing in the inbox with id {', '.join(missing)}")
+        return [by_id[i] for i in dict.fromkeys(ids)]
+
+    def accept(self, ids: Sequence[str], *, text: str | None = None) -> Decision:
+        """Write these items into the notes file (`text`: the edited text of the one
+        item given), then take them out of the inbox. InboxError, or the store's errors."""
+        if text is not None and len(ids) != 1:
+            raise InboxError("Edited text can be given for one item at a time")
+        chosen = self._find(ids)
+        written: dict[str, str] = {}
+        try:
+            for item in chosen:
+                if item.kind == "suggestion":
+                    done = SuggestionQueue(self.home, self.workspace.id).accept(
+                        [item.id], workspace=self.workspace, text=text
+                    )
+                    written[item.id] = done.suggestions[0].text
+                    continue
+                final = clean_note_text(item.text if text is None else text, limit=MAX_TEXT_CHARS)
+                harvest = self._harvest(harvest_run_id(item.source))
+                write_notes(harvest.store, item.memory_path, [Note(item.section, final)])
+                harvest.remove(item.source, [item.id])
+                written[item.id] = final
+        except (SuggestionError, HarvestError) as error:
+            raise InboxError(str(error)) from None
+        paths = {item.memory_path for item in chosen}
+        return Decision(tuple(chosen), paths.pop() if len(paths) == 1 else None, written)
+
+    def reject(self, ids: Sequence[str]) -> Decision:
+        """Take these items out of the inbox: a harvest candidate leaves its file, a
+        suggestion is dismissed (never proposed again)."""
+        chosen = self._find(ids)
+        try:
+            suggestions = [item.id for item in chosen if item.kind == "suggestion"]
+            if suggestions:
+                SuggestionQueue(self.home, self.workspace.id).dismiss(suggestions)
+            by_file: dict[str, list[str]] = {}
+            for item in chosen:
+                if item.kind == "harvest":
+                    by_file.setdefault(item.source, []).append(item.id)
+            for path, file_ids in by_file.items():
+                self._harvest(harvest_run_id(path)).remove(path, file_ids)
+        except (SuggestionError, HarvestError) as error:
+            raise InboxError(str(error)) from None
+        return Decision(tuple(chosen))
+
+
+def with_transcript_evidence(
+    home: Home, workspace_id: str, items: Iterable[InboxItem]
+) -> list[InboxItem]:
+    """The items with their evidence messages read from the workspace's transcript."""
+    items = list(items)
+    wanted = {e.id for item in items for e in item.evidence}
+    found = transcript_messages(home, workspace_id, wanted) if wanted else {}
+    return [
+        item.with_evidence(tuple(found.get(e.id, e) for e in item.evidence))
+        if item.evidence
+        else item
+        for item in items
+    ]
+
+
+def transcript_messages(home: Home, workspace_id: str, ids: set[str]) -> dict[str, Evidence]:
+    """The messages of mux's `chat.jsonl` with these ids (docs/formats.md §11.2): a line
+    is parsed only when it holds one of the ids; a broken line is skipped."""
+    needles = {json.dumps(i, ensure_ascii=False).encode(): i for i in ids}
+    found: dict[str, Evidence] = {}
+    try:
+        with home.transcript_path(workspace_id).open("rb") as transcript:
+            for line in transcript:
+                if not any(needle in line for needle in needles):
+                    continue
+                message = _message(line)
+                if message is not None and message.id in ids:
+                    found[message.id] = message
+                    if len(found) == len(ids):
+                        break
+    except OSError as error:
+        logger.info("Inbox: cannot read the transcript of %s: %s", workspace_id, error)
+    return found
+
+
+def _message(line: bytes) -> Evidence | None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+        return None
+    parts = record.get("parts")
+    texts: list[str] = []
+    for part in parts if isinstance(parts, list) else ():
+        if not isinstance(part, dict):
+            continue
+        if part.get("type") == "text" and isinstance(part.get("text"), str):
+            texts.append(part["text"])
+        elif part.get("type") == "dynamic-tool":
+            texts.append(f"[tool:{part.get('toolName')}]")
+    text = redact_secrets("\n".join(texts).strip())
+    if len(text) > MAX_EVIDENCE_CHARS:
+        text = text[:MAX_EVIDENCE_CHARS] + "…"
+    role = record.get("role")
+    return Evidence(record["id"], role if isinstance(role, str) else None, text)
