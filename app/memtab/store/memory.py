@@ -68,11 +68,9 @@ from memtab.store.history.recorder import FileChange
 from memtab.store.history.versions import Op
 from memtab.store.meta import sanitize_entry
 from memtab.store.paths import (
-    PathError,
     VirtualPath,
-    hidden_name_problem,
     parse_file_path,
-    parse_virtual_path,
+    require_listed,
 )
 from memtab.store.scope_access import (
     kind_in,
@@ -110,7 +108,6 @@ __all__ = [  # the errors live in memtab.store.errors; importers of this module 
     "ScopeUnavailableError",
     "UnkeptChangeError",
     "missing_conflict",
-    "parse_path_argument",
     "replace_loaded_in",
     "require_editable",
 ]
@@ -598,18 +595,3 @@ class MemoryStore(ScopeStore):
             raise NotFoundError(f"Only files can be pinned; no memory file at {path}")
         self.meta.set_pinned(self.meta_key(path), pinned)
         return path
-
-
-def require_listed(path: VirtualPath, doing: str) -> None:
-    """PathError when a file or folder made at `path` would be hidden from every listing
-    (`hidden_name_problem`); `doing` says what was refused (`create`, `move a.md to`)."""
-    problem = hidden_name_problem(path)
-    if problem is not None:
-        raise PathError(f"Cannot {doing} {path}: {problem}; choose another name")
-
-
-def parse_path_argument(raw: object, *, allow_roots: bool = False) -> VirtualPath:
-    """Validate a path given by a user or a model (PathError with a clear message)."""
-    if not isinstance(raw, str):
-        raise PathError("A memory path (string) is required")
-    return parse_virtual_path(raw) if allow_roots else parse_file_path(raw)

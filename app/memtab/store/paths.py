@@ -199,6 +199,14 @@ def hidden_name_problem(path: VirtualPath) -> str | None:
     return None
 
 
+def require_listed(path: VirtualPath, doing: str) -> None:
+    """PathError when a file or folder made at `path` would be hidden from every listing
+    (`hidden_name_problem`); `doing` says what was refused (`create`, `move a.md to`)."""
+    problem = hidden_name_problem(path)
+    if problem is not None:
+        raise PathError(f"Cannot {doing} {path}: {problem}; choose another name")
+
+
 def parse_virtual_path(raw: str) -> VirtualPath:
     """Validate `raw` against docs/formats.md §3 and return it parsed, or raise PathError."""
     if not isinstance(raw, str):
