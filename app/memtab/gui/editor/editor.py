@@ -23,11 +23,11 @@ workspace's store, or another agent's file through `memtab.sources` — read, sa
 followed alike, never asked which kind it is.
 
 The rules (what a disk change means, which choices to offer) are the Qt-free
-`components.editor.session`; `editor_document.OpenDocument` carries out what they decide
+`components.editor.session`; `document.OpenDocument` carries out what they decide
 (loading, saving, following the disk, the bar's choices); the bar, the diff window and
-the unsaved-changes question are `editor_prompts`; widgets and text mechanics
-`editor_view`; find, external editor and real path `editor_commands`. This module is the
-widget: what other code opens, saves and asks, its signals and its chrome.
+the unsaved-changes question are `prompts`; widgets and text mechanics `view`; Save, find,
+external editor and real path `commands` (registered as `editor.*` actions). This module
+is the widget: what other code opens, saves and asks, its signals and its chrome.
 """
 
 from __future__ import annotations

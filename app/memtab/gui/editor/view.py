@@ -4,7 +4,7 @@
 the state ("● Unsaved"), the Source / Split / Preview buttons, Save, a "more" menu (the
 panel's actions: find, open in an external editor, copy the real path), the description
 field, a slot for the message bar, the Markdown source (highlighted), the rendered
-preview and the find bar (`editor_find`). It also does what any text editor must do with
+preview and the find bar (`find`). It also does what any text editor must do with
 its buffer: load text with a fresh undo history, replace it with one undoable edit that
 keeps the cursor and scroll position, end it with a line break before a save, keep the
 description field in step with the frontmatter, and re-render the preview when typing

@@ -20,7 +20,7 @@ from memtab.gui.style import muted_text
 
 logger = logging.getLogger(__name__)
 
-# The search field's own (`search_box`); a test keeps the two alike.
+# The search field's own (`gui.search.box`); a test keeps the two alike.
 SEARCH_PLACEHOLDER = "Search memories  (Ctrl+Shift+F)"
 DEFAULT_SPLITTER_SIZES = [430, 850]
 
