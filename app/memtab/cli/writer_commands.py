@@ -114,6 +114,7 @@ def run_write(args: argparse.Namespace) -> int:
             bound,
             settings=settings,
             known_secrets=known_secrets(provider_settings),
+            transcript_path=transcript,
         )
     finally:
         close_provider(provider)

@@ -230,6 +230,9 @@ def _history_place(inside: list[str], names: _LayoutNames) -> PathPlace:
     return PathPlace(PathKind.OTHER)
 
 
+PROVENANCE_LOCK = "history-provenance"
+"""The lock appends to the provenance log hold (`memtab.store.history.provenance`)."""
+
 CONSOLIDATION_LOCK = "consolidation"
 """The lock every consolidation run, plan or apply holds for its whole length, in any
 process (`memtab.consolidation.lock`): while it is free, no run is going in this home."""
@@ -352,6 +355,11 @@ class Home:
     def runs_log_path(self) -> Path:
         """Memtab's log of every consolidation and writer run (JSON lines)."""
         return self.history_dir / "runs.jsonl"
+
+    @property
+    def provenance_log_path(self) -> Path:
+        """Where the lines writers added came from (JSON lines, `history.provenance`)."""
+        return self.history_dir / "provenance.jsonl"
 
     def project_root(self, project_path: str) -> Path:
         return self.projects_root / project_dir_name(project_path)

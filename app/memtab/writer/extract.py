@@ -35,6 +35,7 @@ import re
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from memtab.transcripts import TranscriptEvent, TranscriptToolCall
 from memtab.writer.answers import facts_in_reports, facts_in_text, is_agent_report
@@ -143,6 +144,15 @@ class WorkflowTool:
     examples: tuple[str, ...]
 
 
+OriginKind = Literal["goal", "directive", "decision", "finding", "command", "tool", "fix"]
+MAX_ORIGINS = 4  # message ids kept per finding: where it was first said, a fix's two ends
+
+
+def fix_key(fix: Fix) -> str:
+    """A fix's key among `Findings.origins`."""
+    return f"{fix.action}\n{fix.signature}"
+
+
 @dataclass
 class Findings:
     """Everything the offline writer would record from one transcript."""
@@ -157,6 +167,12 @@ class Findings:
     decisions: list[str] = field(default_factory=list)
     """The user's answers to the agent's questions, each with its question."""
     tools: list[WorkflowTool] = field(default_factory=list)
+    origins: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, compare=False)
+    """The message ids each finding was drawn from, by kind and key (docs/formats.md §20.1)."""
+
+    def origin_of(self, kind: OriginKind, key: str) -> tuple[str, ...]:
+        """The ids of the messages a finding came from (none known: empty)."""
+        return self.origins.get((kind, key), ())
 
     @property
     def empty(self) -> bool:
@@ -184,6 +200,7 @@ class _Step:
     target: str  # the file a non-shell call works on
     signature: str  # what went wrong, for a failed call
     deleted: frozenset[str]  # base names of files this call deletes
+    origin: str  # the id of the message the call is in
 
 
 # --- entry point ----------------------------------------------------------------------
@@ -221,21 +238,25 @@ class TranscriptDigest:
         self._fixes: list[tuple[Fix, frozenset[str]]] = []
         self._fix_keys: set[tuple[str, str]] = set()
         self._throwaway: set[str] = set()
-        # Workflow tools: program → subcommand → the shortest invocation that worked.
-        self._tools: dict[str, dict[str, str]] = {}
+        # Workflow tools: program → subcommand → the shortest invocation that worked, and
+        # the message it is in.
+        self._tools: dict[str, dict[str, tuple[str, str]]] = {}
         self._tool_uses: dict[str, int] = {}
         # The newest steps: a failure is judged once the calls that may fix it are seen.
         self._recent: deque[_Step] = deque()
+        # Where each kept finding was said: (kind, key) → message ids (docs/formats.md §20.1).
+        self._origins: dict[tuple[str, str], tuple[str, ...]] = {}
 
     def add(self, event: TranscriptEvent) -> None:
         if event.sidechain:
             return
+        origin = event.message_id or event.id
         if event.role == "user" and event.text:
-            self._user_text(event.text)
+            self._user_text(event.text, origin)
         elif event.role == "assistant":
-            _add_unique(self._facts, facts_in_text(event.text), MAX_KEPT)
+            self._keep(self._facts, facts_in_text(event.text), "finding", origin)
             for call in event.tool_calls:
-                self._call(call)
+                self._call(call, origin)
 
     def findings(self) -> Findings:
         """What was found in the events added so far (the digest can go on after)."""
@@ -246,6 +267,14 @@ class TranscriptDigest:
             fix = self._judge(step, pending[index + 1 :])
             if fix is not None and not fix[1] & throwaway and fix[0] not in fixes:
                 fixes.append(fix[0])
+        origins = dict(self._origins)
+        tools: list[WorkflowTool] = []
+        for program, examples in self._tools.items():
+            if len(examples) < MIN_TOOL_SUBCOMMANDS or self._tool_uses[program] < MIN_TOOL_USES:
+                continue
+            kept = list(examples.values())[:MAX_TOOL_EXAMPLES]
+            tools.append(WorkflowTool(program, tuple(shown for shown, _ in kept)))
+            origins[("tool", program)] = _origin_ids(origin for _, origin in kept)
         return Findings(
             directives=list(self._directives),
             commands=[cmd for cmd, files in self._commands.values() if not files & throwaway],
@@ -253,31 +282,34 @@ class TranscriptDigest:
             findings=list(self._facts),
             goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
             decisions=list(self._decisions),
-            tools=[
-                WorkflowTool(program, tuple(list(examples.values())[:MAX_TOOL_EXAMPLES]))
-                for program, examples in self._tools.items()
-                if len(examples) >= MIN_TOOL_SUBCOMMANDS
-                and self._tool_uses[program] >= MIN_TOOL_USES
-            ],
+            tools=tools,
+            origins=origins,
         )
+
+    def _keep(self, kept: list[str], found: Iterable[str], kind: OriginKind, origin: str) -> None:
+        """Keep new findings of one kind (`_add_unique`), each with the message it came from."""
+        for item in _add_unique(kept, found, MAX_KEPT):
+            self._origins.setdefault((kind, item), (origin,))
 
     # --- reading ---------------------------------------------------------------------
 
-    def _user_text(self, text: str) -> None:
+    def _user_text(self, text: str, origin: str) -> None:
         if not self._saw_user:
             self._goal = goal_in(text)
             self._saw_user = self._goal is not None or bool(human_text(text).strip())
-        _add_unique(self._directives, directives_in(text), MAX_KEPT)
-        _add_unique(self._facts, facts_in_reports(text), MAX_KEPT)
+            if self._goal is not None:
+                self._origins[("goal", self._goal)] = (origin,)
+        self._keep(self._directives, directives_in(text), "directive", origin)
+        self._keep(self._facts, facts_in_reports(text), "finding", origin)
 
-    def _call(self, call: TranscriptToolCall) -> None:
+    def _call(self, call: TranscriptToolCall, origin: str) -> None:
         if is_question(call):
-            _add_unique(self._decisions, decisions_in(call), MAX_KEPT)
+            self._keep(self._decisions, decisions_in(call), "decision", origin)
             return
         if is_agent_report(call):
-            _add_unique(self._facts, facts_in_text(call.output or ""), MAX_KEPT)
+            self._keep(self._facts, facts_in_text(call.output or ""), "finding", origin)
             return
-        step = _step(call)
+        step = _step(call, origin)
         self._steps += 1
         self._throwaway |= step.deleted
         if len(self._throwaway) > MAX_KEPT_FILES:
@@ -308,25 +340,28 @@ class TranscriptDigest:
             return
         program = tool_program(command)
         if program is not None:
-            self._note_tool(program, step.family, shown)
+            self._note_tool(program, step.family, shown, step.origin)
             return
         known = self._commands.get(step.family)
         if known is None and len(self._commands) >= MAX_KEPT:
             return
         if known is None or len(shown) < len(known[0].command):
+            if known is not None:
+                self._origins.pop(("command", known[0].command), None)
             self._commands[step.family] = (
                 WorkingCommand(shown, command_kind(command)),
                 frozenset(mentioned_files(command)),
             )
+            self._origins[("command", shown)] = (step.origin,)
 
-    def _note_tool(self, program: str, family: str, shown: str) -> None:
+    def _note_tool(self, program: str, family: str, shown: str, origin: str) -> None:
         if program not in self._tools and len(self._tools) >= MAX_KEPT:
             return
         examples = self._tools.setdefault(program, {})
         self._tool_uses[program] = self._tool_uses.get(program, 0) + 1
         known = examples.get(family)
-        if (known is None and len(examples) < MAX_KEPT) or (known and len(shown) < len(known)):
-            examples[family] = shown
+        if (known is None and len(examples) < MAX_KEPT) or (known and len(known[0]) > len(shown)):
+            examples[family] = (shown, origin)
 
     def _judge(self, step: _Step, later: Sequence[_Step]) -> tuple[Fix, frozenset[str]] | None:
         """The fix of a failed step, from the steps after it; None when it teaches nothing."""
@@ -338,23 +373,34 @@ class TranscriptDigest:
         key = (step.family, signature.lower())
         if key in self._fix_keys:
             return None
-        fix = _fix(step, signature, later, self._throwaway)
-        if fix is None:
+        found = _fix(step, signature, later, self._throwaway)
+        if found is None:
             return None
+        fix, worked = found
         self._fix_keys.add(key)
+        self._origins[("fix", fix_key(fix))] = _origin_ids([step.origin, worked.origin])
         assert step.command is not None
         return fix, frozenset(mentioned_files(step.command))
 
 
-def _add_unique(kept: list[str], found: Iterable[str], limit: int) -> None:
+def _add_unique(kept: list[str], found: Iterable[str], limit: int) -> list[str]:
+    """Append the items not kept yet, up to `limit` in all; the ones appended."""
+    added: list[str] = []
     for item in found:
         if len(kept) >= limit:
-            return
+            break
         if item not in kept:
             kept.append(item)
+            added.append(item)
+    return added
 
 
-def _step(call: TranscriptToolCall) -> _Step:
+def _origin_ids(ids: Iterable[str]) -> tuple[str, ...]:
+    """Message ids once each, in order, at most `MAX_ORIGINS`."""
+    return tuple(dict.fromkeys(ids))[:MAX_ORIGINS]
+
+
+def _step(call: TranscriptToolCall, origin: str) -> _Step:
     failed = call.is_error or (call.exit_code is not None and call.exit_code != 0)
     command = call.command if _SHELL_TOOL_NAME.search(call.name) else None
     command = command.strip() if command else None
@@ -379,6 +425,7 @@ def _step(call: TranscriptToolCall) -> _Step:
         target,
         signature,
         frozenset(deleted),
+        origin,
     )
 
 
@@ -411,7 +458,10 @@ def _can_teach(step: _Step, throwaway: set[str]) -> bool:
     return is_project_command(command) or step.family == "git commit"
 
 
-def _fix(failed: _Step, signature: str, later: Sequence[_Step], throwaway: set[str]) -> Fix | None:
+def _fix(
+    failed: _Step, signature: str, later: Sequence[_Step], throwaway: set[str]
+) -> tuple[Fix, _Step] | None:
+    """The fix of a failed step and the step that then worked, or None."""
     assert failed.command is not None
     action = command_label(failed.command)
     between: list[_Step] = []
@@ -430,7 +480,7 @@ def _fix(failed: _Step, signature: str, later: Sequence[_Step], throwaway: set[s
                 # The same command ran again, perhaps after edits: that is the work
                 # itself (code fixed until the tests pass), not a lesson to keep.
                 return None
-            return Fix(action, signature, steps, worked, failed.family)
+            return Fix(action, signature, steps, worked, failed.family), step
         between.append(step)
     return None
 

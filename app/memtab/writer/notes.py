@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from memtab.redact import redact_secrets
-from memtab.writer.extract import Findings, Fix, WorkflowTool, WorkingCommand
+from memtab.writer.extract import Findings, Fix, WorkflowTool, WorkingCommand, fix_key
 
 GOAL = "Goal"
 DIRECTIVES = "Directives"
@@ -68,11 +68,13 @@ _FIXED_WORDS = re.compile(r"\bfixed\b|\bworked\b", re.IGNORECASE)
 @dataclass(frozen=True)
 class Note:
     """One bullet for a section (its text, without the `- `). `replaces` is the key of a
-    `## Known failures` bullet this fix supersedes."""
+    `## Known failures` bullet this fix supersedes; `message_ids` are the transcript
+    messages it was drawn from (docs/formats.md §20.1), not part of what the note says."""
 
     section: str
     text: str
     replaces: tuple[str, str] | None = None
+    message_ids: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def bullet(self) -> str:
@@ -152,28 +154,31 @@ def plan_notes(existing: str, findings: Findings) -> list[Note]:
         if all(note.text != other.text for other in notes):
             notes.append(note)
 
+    origin = findings.origin_of
     if findings.goal and not known.has_words(findings.goal):
-        add(Note(GOAL, findings.goal))
+        add(Note(GOAL, findings.goal, message_ids=origin("goal", findings.goal)))
     for directive in findings.directives:
         if not known.has_words(directive):
-            add(Note(DIRECTIVES, directive))
+            add(Note(DIRECTIVES, directive, message_ids=origin("directive", directive)))
     for decision in findings.decisions:
         if not known.has_words(decision):
-            add(Note(DECISIONS, decision))
+            add(Note(DECISIONS, decision, message_ids=origin("decision", decision)))
     for command in findings.commands:
         if not known.has_command(command.command):
-            add(Note(COMMANDS, render_command(command)))
+            ids = origin("command", command.command)
+            add(Note(COMMANDS, render_command(command), message_ids=ids))
     for tool in findings.tools:
         if not all(known.has_command(example) for example in tool.examples):
-            add(Note(COMMANDS, render_tool(tool)))
+            add(Note(COMMANDS, render_tool(tool), message_ids=origin("tool", tool.program)))
     for fix in findings.fixes:
         if not known.has_fix(fix):
-            add(Note(FIXES, render_fix(fix), (fix.action, fix.signature)))
+            ids = origin("fix", fix_key(fix))
+            add(Note(FIXES, render_fix(fix), (fix.action, fix.signature), message_ids=ids))
     for finding in findings.findings:
         if not known.has_words(finding):
-            add(Note(FINDINGS, finding))
+            add(Note(FINDINGS, finding, message_ids=origin("finding", finding)))
     return [
-        Note(note.section, redact_secrets(note.text), note.replaces)
+        replace(note, text=redact_secrets(note.text))
         for section in SECTION_ORDER
         for note in notes
         if note.section == section and is_one_line_note(note.text)

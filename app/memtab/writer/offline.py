@@ -45,8 +45,8 @@ from memtab.llm.types import (
 )
 from memtab.transcripts import EventBudget, TranscriptEvent, select_event_budget
 from memtab.writer.extract import Findings, extract_findings
-from memtab.writer.notes import apply_notes, plan_notes
-from memtab.writer.suggestions import SuggestionError, SuggestionQueue
+from memtab.writer.notes import Note, apply_notes, plan_notes
+from memtab.writer.suggestions import RunOrigin, SuggestionError, SuggestionQueue
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
 
 if TYPE_CHECKING:
@@ -68,14 +68,20 @@ class OfflineWriterProvider:
         queue: SuggestionQueue | None = None,
         memory_path: str = "",
         whole: Findings | None = None,
+        origin: RunOrigin | None = None,
     ) -> None:
         self.events = tuple(events)
         self.whole = whole
         """What a digest of the whole transcript found (used instead of `events`)."""
         self.queue = queue
         self.memory_path = memory_path
+        self.origin = origin or RunOrigin()
+        """The run and transcript its notes are drawn from: `writer.run` sets it when the
+        run starts, and each note carries it (docs/formats.md §20.1)."""
         self.proposed: list[Suggestion] = []
         """The suggestions this run added to the review queue."""
+        self.written_notes: tuple[Note, ...] = ()
+        """The notes of its last `memory_write` (with the messages each came from)."""
 
     def for_run(
         self,
@@ -150,7 +156,9 @@ class OfflineWriterProvider:
             return _call(NO_NEW_MEMORIES, {}, step)
         if self.queue is not None:
             try:
-                self.proposed += self.queue.propose(notes, memory_path=self.memory_path)
+                self.proposed += self.queue.propose(
+                    notes, memory_path=self.memory_path, origin=self.origin
+                )
             except (OSError, TimeoutError, SuggestionError) as error:
                 raise ProviderError(
                     "config", f"offline writer: cannot save suggested memories: {error}"
@@ -159,6 +167,7 @@ class OfflineWriterProvider:
             return _call(NO_NEW_MEMORIES, {}, step)
         old_string = current if current.strip() else ""
         new_string = apply_notes(current, notes)
+        self.written_notes = tuple(notes)
         return _call(MEMORY_WRITE, {"old_string": old_string, "new_string": new_string}, step)
 
 

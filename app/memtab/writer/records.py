@@ -19,6 +19,7 @@ from memtab.fs.records import (
     StrictInt,
     StrictStr,
     TrimmedText,
+    ValidItems,
 )
 from memtab.writer.config import memory_path_problem
 from memtab.writer.notes import Note
@@ -73,6 +74,18 @@ def _workspace_file(path: str) -> str:
 Text = Annotated[StrictStr, Field(min_length=1)]
 
 
+class SuggestionOrigin(Record):
+    """Where a suggestion was drawn from: the transcript messages of its note, the run
+    that proposed it and the transcript it read (docs/formats.md §10.4, §20.1)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    message_ids: ValidItems[tuple[StrictStr, ...]] = ()
+    workspace_id: Annotated[OrNone[StrictStr], OmitNone] = None
+    transcript_path: Annotated[OrNone[StrictStr], OmitNone] = None
+    run_id: Annotated[OrNone[StrictStr], OmitNone] = None
+
+
 class Suggestion(Record):
     """One suggested memory: a bullet for a section of the workspace's notes file
     (docs/formats.md §10.4). An entry without a non-empty `id`, `section`, `text` and
@@ -89,6 +102,8 @@ class Suggestion(Record):
     status: SuggestionStatus = "pending"
     decided_at: Annotated[OrNone[StrictInt], OmitNone] = None
     replaces: Annotated[OrNone[tuple[StrictStr, StrictStr]], OmitNone] = None
+    origin: Annotated[OrNone[SuggestionOrigin], OmitNone] = None
+    """Where it was drawn from (docs/formats.md §20.1); None: not known."""
 
     @property
     def note(self) -> Note:

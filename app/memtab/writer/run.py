@@ -71,6 +71,7 @@ from memtab.writer.config import WriterSettings
 from memtab.writer.dumps import AttemptTrace, RunTrace, write_trace_dump
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.prompts import build_user_message, reminder_prompt, system_prompt
+from memtab.writer.suggestions import RunOrigin
 from memtab.writer.tools import WriterTools
 
 logger = logging.getLogger(__name__)
@@ -246,10 +247,12 @@ def run_writer(
     known_secrets: Iterable[str] = (),
     max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
     clock: Clock = now_ms,
+    transcript_path: Path | None = None,
 ) -> WriterRunResult:
     """Run the writer once for `workspace` over `events` (see the module docstring): a
     transcript's events, or what `load_writer_events` read of one (with the same
-    `max_json_chars`).
+    `max_json_chars`). `transcript_path`: the file they were read from, named with the
+    lines the run writes or suggests (docs/formats.md §20.1).
 
     `known_secrets` are API keys Memtab holds: they never reach a dump. Never raises for
     a failed run; raises only for programming errors.
@@ -263,6 +266,9 @@ def run_writer(
     trigger = trigger_message_id or default_trigger_id(events)
     run_started_at = clock()
     run_id = new_run_id(run_started_at)
+    transcript = str(transcript_path) if transcript_path is not None else None
+    if isinstance(provider, OfflineWriterProvider):
+        provider.origin = RunOrigin(run_id, workspace.id, transcript)
     store = MemoryStore(home, workspace, actor="writer", run_id=run_id)
     tools = WriterTools(store, settings.memory_path)
     with store.collecting_changes() as written:
@@ -280,6 +286,7 @@ def run_writer(
             run_id,
         )
     _log(home, workspace, result, provider, written, clock)
+    _log_provenance(home, workspace, result, provider, budget, written, transcript, clock)
     return result
 
 
@@ -453,6 +460,55 @@ def _log(
             usage=TokenUsage.of(result.usage.input_tokens, result.usage.output_tokens),
         ),
     )
+
+
+def _log_provenance(
+    home: Home,
+    workspace: Workspace,
+    result: WriterRunResult,
+    provider: ChatProvider,
+    budget: EventBudget,
+    written: list[RecordedChange],
+    transcript: str | None,
+    clock: Clock,
+) -> None:
+    """Where the lines the run wrote came from (docs/formats.md §20.1): the transcript
+    window it was shown and its dump; the offline writer also says it note by note."""
+    if not written:
+        return
+    from memtab.store.history.provenance import log_provenance
+    from memtab.store.history.records import NoteOrigin, ProvenanceRecord, TranscriptWindow
+
+    events = budget.events
+    window = TranscriptWindow(
+        first_message_id=(events[0].message_id or events[0].id) if events else None,
+        last_message_id=(events[-1].message_id or events[-1].id) if events else None,
+        message_count=len(events),
+        transcript_path=transcript,
+    )
+    notes = provider.written_notes if isinstance(provider, OfflineWriterProvider) else ()
+    record = ProvenanceRecord(
+        at=clock(),
+        kind="writer-run",
+        versions=tuple(change.after.id for change in written),
+        run_id=result.run_id,
+        workspace_id=workspace.id,
+        memory_path=result.memory_path,
+        window=window,
+        trace_dump=result.trace_path.name if result.trace_path is not None else None,
+        notes=tuple(
+            NoteOrigin(
+                line=note.bullet,
+                message_ids=note.message_ids,
+                workspace_id=workspace.id,
+                transcript_path=transcript,
+                run_id=result.run_id,
+                section=note.section,
+            )
+            for note in notes
+        ),
+    )
+    log_provenance(home, record)
 
 
 def _suggested_count(provider: ChatProvider) -> int:

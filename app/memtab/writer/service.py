@@ -205,6 +205,7 @@ class WriterService:
                 settings=settings,
                 cancel=cancel,
                 known_secrets=secrets,
+                transcript_path=path,
             )
         finally:
             close_provider(provider)

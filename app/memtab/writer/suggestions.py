@@ -14,9 +14,14 @@ The queue lives in Memtab's own folder, never inside a memory scope:
     {"version": 1, "workspaceId": "a1b2c3d4e5", "suggestions": [
       {"id": "5f0c2a9e1b", "section": "Directives", "text": "Always use pnpm, never npm.",
        "memoryPath": "/memories/workspace/notes.md", "source": "offline-writer",
-       "createdAt": 1767225600000, "status": "pending"}]}
+       "createdAt": 1767225600000, "status": "pending",
+       "origin": {"messageIds": ["user-0001"], "workspaceId": "a1b2c3d4e5",
+                  "transcriptPath": "…/chat.jsonl", "runId": "run-…"}}]}
 
-`status` is "pending", "accepted" or "dismissed" (then with `decidedAt`). The queue is a
+`status` is "pending", "accepted" or "dismissed" (then with `decidedAt`). `origin` says
+where the note was drawn from; accepting it adds that to the provenance log under the
+versions the acceptance wrote, so blame can say which messages an accepted line came from
+(docs/formats.md §20.1). The queue is a
 sidecar (`memtab.fs.sidecar`): every change is a read-modify-write under a cross-process
 lock, written atomically, keeping fields it does not know; a file Memtab cannot parse is
 kept aside by the one rule for sidecars (`<id>.json.corrupt-<UTC time>`, said once on
@@ -45,13 +50,14 @@ from typing import TYPE_CHECKING, Any
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.redact import redact_secrets
+from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, NotFoundError, SaveConflictError
 from memtab.store.registry import Workspace
 from memtab.writer.notes import SECTION_ORDER, Note, apply_notes, notes_missing_from
 
 if TYPE_CHECKING:
-    from memtab.writer.records import Suggestion
+    from memtab.writer.records import Suggestion, SuggestionOrigin
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +66,27 @@ MAX_DECIDED = 500  # remembered so they are not proposed again; the oldest are f
 MAX_TEXT_CHARS = 500
 SAVE_TRIES = 3
 _BULLET = re.compile(r"^[-*+•]\s*")
+
+
+@dataclass(frozen=True)
+class RunOrigin:
+    """The writer run notes are drawn in and the transcript it read: with each note's
+    message ids, where a suggested line comes from (docs/formats.md §20.1)."""
+
+    run_id: str | None = None
+    workspace_id: str | None = None
+    transcript_path: str | None = None
+
+    def of_note(self, note: Note) -> SuggestionOrigin:
+        """A suggestion's `origin`: the note's message ids and this run."""
+        from memtab.writer.records import SuggestionOrigin
+
+        return SuggestionOrigin(
+            message_ids=note.message_ids,
+            workspace_id=self.workspace_id,
+            transcript_path=self.transcript_path,
+            run_id=self.run_id,
+        )
 
 
 class SuggestionError(Exception):
@@ -180,8 +207,11 @@ class SuggestionQueue:
             _prune(document)
             document.write_into(raw, self.workspace_id)
 
-    def propose(self, notes: Iterable[Note], *, memory_path: str) -> list[Suggestion]:
-        """Queue these notes; returns the ones that are new (a note already pending,
+    def propose(
+        self, notes: Iterable[Note], *, memory_path: str, origin: RunOrigin | None = None
+    ) -> list[Suggestion]:
+        """Queue these notes, each with where it was drawn from (`origin`, the run, and the
+        note's message ids); returns the ones that are new (a note already pending,
         accepted or dismissed is not proposed again)."""
         added: list[Suggestion] = []
         wanted = [note for note in notes if note.text.strip()]
@@ -202,6 +232,7 @@ class SuggestionQueue:
                     memory_path=memory_path,
                     created_at=now,
                     replaces=note.replaces,
+                    origin=origin.of_note(note) if origin is not None else None,
                 )
                 if suggestion.id not in known:
                     known.add(suggestion.id)
@@ -239,7 +270,8 @@ class SuggestionQueue:
         `edits` maps ids to edited text for several. The notes file is saved through the
         store with a content check (retried when mux or an editor wrote meanwhile), and
         counts as a write. Raises SuggestionError, or the store's errors when the file
-        cannot be written; nothing is marked accepted unless it was written.
+        cannot be written; nothing is marked accepted unless it was written. Where each
+        accepted line came from is added to the provenance log (docs/formats.md §20.1).
         """
         if text is not None:
             if len(ids) != 1:
@@ -249,13 +281,19 @@ class SuggestionQueue:
         accepted: list[Suggestion] = []
         store = MemoryStore(self.home, workspace)
 
+        written: list[RecordedChange] = []
+        originals: dict[str, str] = {}
+
         def change(document: _Document) -> None:
             indexes = _pending_indexes(document, ids)
             chosen = [document.suggestions[i] for i in indexes]
+            originals.update((s.id, s.text) for s in chosen)
             chosen = [s.replaced(text=edits.get(s.id, s.text)) for s in chosen]
             paths = {s.memory_path for s in chosen}
-            for path in sorted(paths):
-                write_notes(store, path, [s.note for s in chosen if s.memory_path == path])
+            with store.collecting_changes() as recorded:
+                for path in sorted(paths):
+                    write_notes(store, path, [s.note for s in chosen if s.memory_path == path])
+            written.extend(recorded)
             now = self._clock()
             for index, suggestion in zip(indexes, chosen, strict=True):
                 decided = suggestion.replaced(status="accepted", decided_at=now)
@@ -263,8 +301,48 @@ class SuggestionQueue:
                 accepted.append(decided)
 
         self._edit(change)
+        _log_accepted(self.home, self.workspace_id, accepted, originals, written, self._clock())
         path = accepted[0].memory_path if accepted else ""
         return Accepted(tuple(accepted), path)
+
+
+def _log_accepted(
+    home: Home,
+    workspace_id: str,
+    accepted: Sequence[Suggestion],
+    originals: Mapping[str, str],
+    written: Sequence[RecordedChange],
+    at: int,
+) -> None:
+    """Add where the accepted lines came from to the provenance log: each suggestion's
+    origin, under the versions its acceptance wrote."""
+    if not written or not accepted:
+        return
+    from memtab.store.history.provenance import log_provenance
+    from memtab.store.history.records import NoteOrigin, ProvenanceRecord
+
+    notes = [
+        NoteOrigin(
+            line=suggestion.note.bullet,
+            message_ids=suggestion.origin.message_ids if suggestion.origin else (),
+            workspace_id=(suggestion.origin and suggestion.origin.workspace_id) or workspace_id,
+            transcript_path=suggestion.origin.transcript_path if suggestion.origin else None,
+            run_id=suggestion.origin.run_id if suggestion.origin else None,
+            section=suggestion.section,
+            suggestion_id=suggestion.id,
+            edited=suggestion.text != originals.get(suggestion.id, suggestion.text),
+        )
+        for suggestion in accepted
+    ]
+    record = ProvenanceRecord(
+        at=at,
+        kind="accepted-suggestions",
+        versions=tuple(change.after.id for change in written),
+        workspace_id=workspace_id,
+        memory_path=accepted[0].memory_path,
+        notes=tuple(notes),
+    )
+    log_provenance(home, record)
 
 
 def clean_note_text(text: str, *, limit: int = MAX_TEXT_CHARS) -> str:

@@ -9,7 +9,8 @@ A bad value falls back to its default with a warning. Pruning drops versions old
 the age bound, then the oldest versions until the blobs they keep fit the size bound —
 except the newest version of every file (a deleted file's deletion too: it holds the
 content). Then it removes blobs no version refers to any more (not ones written in the
-last minutes: a version may be being recorded for them) and runs older than the age bound.
+last minutes: a version may be being recorded for them), and runs and provenance records
+older than the age bound.
 
 `maybe_prune` runs it at most once a day (a stamp file's mtime); `sync_external`'s
 callers call it off the GUI thread.
@@ -117,6 +118,7 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
         blobs_removed += 1
     blobs_removed += blobs.dissolve_packs(referenced, started - BLOB_GRACE_S)
     runs_removed = _prune_runs(home, now - int(limits.max_age_days * DAY_MS))
+    _prune_provenance(home, now - int(limits.max_age_days * DAY_MS))
     kept_bytes = sum(size for sha, size in sizes.items() if sha in referenced)
     if removed or blobs_removed or runs_removed:
         logger.info(
@@ -170,6 +172,17 @@ def _prune_runs(home: Home, oldest_kept: int) -> int:
         kept = [run for run in runs if run.at >= oldest_kept]
         log.file.rewrite_locked([run.to_json() for run in kept])
     return len(runs) - len(kept)
+
+
+def _prune_provenance(home: Home, oldest_kept: int) -> None:
+    """Provenance records of the same age as the runs dropped (docs/formats.md §19.1)."""
+    if not home.provenance_log_path.exists():
+        return  # nothing to prune: pydantic, which the log's records need, stays unloaded
+    from memtab.store.history.provenance import prune_provenance
+
+    removed = prune_provenance(home, oldest_kept)
+    if removed:
+        logger.info("history pruned: %d provenance records removed", removed)
 
 
 def _stamp_path(home: Home) -> Path:

@@ -1,5 +1,5 @@
 """History's records (pydantic, `memtab.fs.records`): the runs log and the started-run files
-(docs/formats.md §14.3).
+(docs/formats.md §14.3), and the provenance log (§20.1).
 
 - `RunEntry`: one line of `memtab/history/runs.jsonl`, with its `RunOp`s and the
   `FileVersions` each op made; also the CLI's `--json` shape of a run (fields are added,
@@ -7,6 +7,11 @@
 - `RunHeader`, `StartedAttempt`, `StartedEnd`: the lines of
   `memtab/history/started/<run id>.jsonl`, a run in progress (`started.py`) or one a kill
   left (`interrupted.py`).
+- `ProvenanceRecord`: one line of `memtab/history/provenance.jsonl` (`provenance.py`),
+  with a `NoteOrigin` per note and the `TranscriptWindow` a run was shown. A record is
+  bounded whatever a run brings: so many notes, message ids per note and versions, so many
+  characters per text (`MAX_*`); anything longer is cut when the record is built and again
+  when it is read, so a hand-edited log cannot grow it.
 
 Imported by the functions that read, write or build these records, never at the top of a
 module the window imports (runs.py, started.py, describe.py): a settled window does not
@@ -20,6 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from memtab.fs.pydantic_once import AfterValidator, BeforeValidator, ConfigDict, Field
 from memtab.fs.records import (
+    Count,
     Lenient,
     OmitNone,
     OrNone,
@@ -220,3 +226,117 @@ class StartedEnd(Record):
     summary: OrNone[StrictStr] = None
     error: OrNone[StrictStr] = None
     journal_fingerprint: OrNone[StrictStr] = None
+
+
+# --- the provenance log (docs/formats.md §20.1) ------------------------------------------
+
+MAX_NOTES = 100
+"""Notes per record (the offline writer keeps at most 50 findings of each kind)."""
+MAX_MESSAGE_IDS = 8
+"""Message ids per note: the ones it was first drawn from (a fix: the failure, the fix)."""
+MAX_VERSIONS = 64
+"""History versions one record explains (a run writes one file, a few times at most)."""
+MAX_ID_CHARS = 200
+MAX_LINE_CHARS = 600
+"""A note's line as written: a bullet of at most 500 characters, with room to spare."""
+MAX_PATH_CHARS = 4096
+
+
+def cut(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters, `…` marking a cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _ids(most: int) -> BeforeValidator:
+    """Distinct, non-empty ids in order, each cut, at most `most` (not a list: none)."""
+
+    def bounded(values: Any) -> tuple[str, ...]:
+        if not isinstance(values, list | tuple):
+            return ()
+        kept: dict[str, None] = {}
+        for value in values:
+            if isinstance(value, str) and value and len(kept) < most:
+                kept[cut(value, MAX_ID_CHARS)] = None
+        return tuple(kept)
+
+    return BeforeValidator(bounded)
+
+
+def _text(limit: int) -> BeforeValidator:
+    """A string cut to `limit` characters; anything else is not one (None)."""
+    return BeforeValidator(lambda value: cut(value, limit) if isinstance(value, str) else None)
+
+
+def _first(most: int) -> BeforeValidator:
+    """The first `most` items of a list (not a list: none)."""
+    return BeforeValidator(
+        lambda value: list(value)[:most] if isinstance(value, list | tuple) else []
+    )
+
+
+Id = Annotated[str | None, _text(MAX_ID_CHARS), OmitNone]
+Path = Annotated[str | None, _text(MAX_PATH_CHARS), OmitNone]
+
+
+class NoteOrigin(Record):
+    """Where one line came from: the transcript messages a note was drawn from
+    (docs/formats.md §20.1)."""
+
+    model_config = ConfigDict(extra="allow")  # fields of a newer Memtab survive a prune
+
+    line: Annotated[str, _text(MAX_LINE_CHARS)]
+    """The line as it was written into the file (`- ` and the note's text)."""
+    message_ids: Annotated[tuple[str, ...], _ids(MAX_MESSAGE_IDS)] = ()
+    workspace_id: Id = None
+    transcript_path: Path = None
+    run_id: Id = None
+    """The writer run that drew the note (an accepted suggestion: the run that proposed it)."""
+    section: Id = None
+    suggestion_id: Id = None
+    """Set when the line is an accepted suggestion."""
+    edited: Annotated[OrNone[StrictBool], OmitNone] = None
+    """An accepted suggestion whose text the user changed before accepting it."""
+
+
+class TranscriptWindow(Record):
+    """The part of a transcript a run was shown: its first and last message
+    (docs/formats.md §20.1)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    first_message_id: Id = None
+    last_message_id: Id = None
+    message_count: Count = 0
+    transcript_path: Path = None
+
+    @property
+    def message_ids(self) -> tuple[str, ...]:
+        """The window's bounds, once each."""
+        return tuple(dict.fromkeys(i for i in (self.first_message_id, self.last_message_id) if i))
+
+
+class ProvenanceRecord(Record):
+    """One line of the provenance log: where the lines some history versions added came
+    from (docs/formats.md §20.1)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    at: StrictInt
+    kind: Literal["writer-run", "accepted-suggestions"]
+    versions: Annotated[tuple[str, ...], _ids(MAX_VERSIONS)]
+    """The history versions whose added lines this record explains."""
+    run_id: Id = None
+    """The writer run that made the versions (None: the user accepted suggestions)."""
+    workspace_id: Id = None
+    memory_path: Path = None
+    window: Annotated[TranscriptWindow | None, OmitNone] = None
+    """A run's transcript window: the source of its lines no note names (a model's)."""
+    trace_dump: Id = None
+    """The file name of the run's trace dump, when it wrote one (docs/formats.md §10.3)."""
+    notes: Annotated[ValidItems[tuple[NoteOrigin, ...]], _first(MAX_NOTES)] = ()
+    """A note that is not one is dropped, the others kept."""
+
+    @property
+    def usable(self) -> bool:
+        """Whether it says something: a time, and versions to explain."""
+        return self.at > 0 and bool(self.versions)
