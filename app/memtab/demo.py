@@ -3,7 +3,9 @@
 Two projects, three workspaces (one spanning both projects, one archived), memories in every
 scope (with nested dirs, pins, usage, duplicates worth consolidating and an orphan project
 dir), a consolidation journal (with a rejected op, a legacy workspace-only record and mux
-harvests), a mux `chat.jsonl` transcript, writer state and a writer trace dump. Times are
+harvests), a mux `chat.jsonl` transcript, writer state, a writer trace dump of a failed run,
+and history: some memories' versions with who made each, a consolidation and a writer run
+in the runs log and where the writer's lines came from (`memtab.demo_history`). Times are
 relative to now, so the demo always reads "3 h ago" rather than a fixed date. The projects'
 own folders are on no disk, but the main workspace's worktree is (`src/acme-api/…` in the
 demo home, as mux keeps worktrees): `memtab check` finds what its memory says that the
@@ -55,6 +57,8 @@ DEMO_MARKER = ".memtab-demo"
 MINUTE = 60_000
 HOUR = 60 * MINUTE
 DAY = 24 * HOUR
+# mux's archive run (two days ago, in the journal) created the webapp's styling notes.
+STYLING_CREATED_AGO = 2 * DAY + 2 * MINUTE
 
 
 class DemoError(Exception):
@@ -79,8 +83,9 @@ def create_demo_home(target: Path, now_ms: int | None = None) -> Home:
     atomic_write_text(target / DEMO_MARKER, "A Memtab demo home: memtab --demo replaces it.\n")
     _write_registry(home, now)
     _copy_memories(home, now)
-    _write_meta(home, now)
     _write_journal(home, now)
+    _write_history(home, now)
+    _write_meta(home, now)
     _write_extension_metadata(home, now)
     _write_transcript_and_writer_state(home, now)
     _write_trace_dump(home, now)
@@ -173,6 +178,19 @@ def _copy_memories(home: Home, now: int) -> None:
             os.utime(target, (modified, modified))
 
 
+def _write_history(home: Home, now: int) -> None:
+    """How some memories got there (`memtab.demo_history`), and the time mux's run in the
+    journal created the webapp's styling notes (so blame can tell it was mux's)."""
+    from memtab.demo_history import Branch, SeedChangedError, write_demo_history
+
+    try:
+        write_demo_history(home, now, Branch(MAIN_ID, demo_transcript(now)[:2]))
+    except SeedChangedError as error:
+        raise DemoError(str(error)) from None
+    created = (now - STYLING_CREATED_AGO) / 1000
+    os.utime(home.project_root(WEBAPP) / "styling.md", (created, created))
+
+
 def _write_meta(home: Home, now: int) -> None:
     def entry(pinned: bool, uses: int, read_ago: int, write_ago: int | None) -> dict[str, Any]:
         return {
@@ -189,8 +207,8 @@ def _write_meta(home: Home, now: int) -> None:
         project_key(ACME, "architecture.md"): entry(True, 31, 40 * MINUTE, 5 * DAY),
         project_key(ACME, "testing.md"): entry(False, 12, 3 * HOUR, 5 * DAY),
         project_key(ACME, "gotchas.md"): entry(False, 6, 2 * DAY, 30 * HOUR),
-        project_key(WEBAPP, "styling.md"): entry(False, 4, 3 * DAY, 20 * DAY),
-        workspace_key(MAIN_ID, "notes.md"): entry(False, 8, 25 * MINUTE, 2 * HOUR),
+        project_key(WEBAPP, "styling.md"): entry(False, 4, 3 * DAY, STYLING_CREATED_AGO),
+        workspace_key(MAIN_ID, "notes.md"): entry(False, 8, 25 * MINUTE, 66 * MINUTE),
         workspace_key(MAIN_ID, "todo.md"): entry(True, 3, 5 * HOUR, 5 * HOUR),
         workspace_key(MULTI_ID, "contract.md"): entry(False, 2, 1 * DAY, 1 * DAY),
     }
@@ -204,8 +222,19 @@ def _write_journal(home: Home, now: int) -> None:
         "summary": "Merged the duplicate refresh-race notes into notes.md and removed a stale "
         "TODO; kept the pinned architecture notes.",
         "ops": [
-            {"command": "str_replace", "path": "/memories/workspace/notes.md", "applied": True},
-            {"command": "delete", "path": "/memories/workspace/refresh-race.md", "applied": True},
+            {
+                "command": "str_replace",
+                "path": "/memories/workspace/notes.md",
+                "applied": True,
+                "note": "refresh-race.md holds the fix for the race notes.md describes: "
+                "merged into notes.md",
+            },
+            {
+                "command": "delete",
+                "path": "/memories/workspace/refresh-race.md",
+                "applied": True,
+                "note": "everything refresh-race.md says is in notes.md now",
+            },
             {
                 "command": "delete",
                 "path": "/memories/project/architecture.md",
@@ -217,7 +246,7 @@ def _write_journal(home: Home, now: int) -> None:
         "usage": {"inputTokens": 18240, "outputTokens": 1312},
     }
     dark_mode_run = {
-        "lastRunAt": now - 2 * DAY,
+        "lastRunAt": now - 2 * DAY,  # created styling.md: STYLING_CREATED_AGO
         "trigger": "archive",
         "summary": "Promoted the contrast-check rule to project memory before archiving.",
         "ops": [

@@ -6,6 +6,10 @@ import json
 from pathlib import Path
 
 from memtab.demo import DARK_MODE_ID, DELETED_ID, MAIN_ID, MULTI_ID, create_demo_home
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.records import ProvenanceRecord, RunEntry
+from memtab.store.history.runs import RunsLog, import_journal_runs
+from memtab.store.history.undo import file_history, trash
 from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
@@ -48,7 +52,41 @@ def test_demo_transcript_and_trace_dump_are_valid_json(tmp_path: Path) -> None:
     lines = home.transcript_path(MAIN_ID).read_text().splitlines()
     messages = [json.loads(line) for line in lines]
     assert {m["role"] for m in messages} == {"user", "assistant"}
-    dumps = list(home.trace_dir(MAIN_ID).glob("*.json"))
-    assert len(dumps) == 1
-    dump = json.loads(dumps[0].read_text())
-    assert dump["workspaceId"] == MAIN_ID and dump["timedOut"] is True
+    dumps = [json.loads(path.read_text()) for path in home.trace_dir(MAIN_ID).glob("*.json")]
+    assert all(dump["workspaceId"] == MAIN_ID for dump in dumps)
+    # A run that timed out, and the run that wrote the notes' two lines from the transcript.
+    assert sorted((dump["timedOut"], dump["didWriteMemory"]) for dump in dumps) == [
+        (False, True),
+        (True, False),
+    ]
+
+
+def test_demo_history_was_made_through_the_store_and_its_logs_are_the_schemas(
+    tmp_path: Path,
+) -> None:
+    home = create_demo_home(tmp_path / "demo")
+    store = MemoryStore(home, load_registry(home).require_workspace(MAIN_ID))
+    notes = file_history(store, "/memories/workspace/notes.md")
+    assert [(v.actor, v.op) for v in notes] == [
+        ("writer", "edit"),
+        ("consolidator", "edit"),
+        ("external", "seen"),
+    ]
+    assert notes[0].sha256 == sha256_of(store.read_whole("/memories/workspace/notes.md") or b"")
+    assert [item.path for item in trash(store)] == ["/memories/workspace/refresh-race.md"]
+    # The journal's record for the workspace is Memtab's run: it is not imported again.
+    added = import_journal_runs(home)
+    assert {run.source for run in added} == {"mux"} and len(added) == 3
+    runs = {run.kind: run for run in RunsLog(home).runs() if run.source == "memtab"}
+    assert runs["consolidation"].journal_fingerprint is not None
+    assert [op.note is not None for op in runs["consolidation"].ops] == [True, True, True]
+    assert runs["writer"].ops[0].files[0].after_version == notes[0].id
+    for run_line in home.runs_log_path.read_text().splitlines():  # written without pydantic
+        run_document = json.loads(run_line)
+        written = RunEntry.read(run_document)
+        assert written is not None and written.to_json() == run_document
+    (line,) = home.provenance_log_path.read_text().splitlines()
+    document = json.loads(line)
+    assert ProvenanceRecord.model_validate(document).to_json() == document
+    assert document["versions"] == [notes[0].id]
+    assert (home.trace_dir(MAIN_ID) / document["traceDump"]).is_file()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -91,7 +92,8 @@ def test_history_or_locks_unusable_exit_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     home = create_demo_home(tmp_path / "demo")
-    home.memtab_dir.mkdir(exist_ok=True)
+    shutil.rmtree(home.history_dir)  # the demo's own history
+    shutil.rmtree(home.memtab_dir / "locks")  # and the locks it took
     home.history_dir.write_text("not a directory\n")
     (home.memtab_dir / "locks").write_text("nor this\n")
     status, out = run(["--home", str(home.root), "doctor"], capsys)

@@ -49,8 +49,9 @@ def test_json_lists_every_dump_newest_first(
     assert status == 0 and err == ""
     rows = json.loads(out)["traces"]
     assert all(set(row) == TRACE_FIELDS for row in rows)
-    assert [row["workspaceId"] for row in rows] == [MAIN_ID, MAIN_ID, DARK_MODE_ID]
-    newest, truncated, old = rows
+    assert [row["workspaceId"] for row in rows] == [MAIN_ID, MAIN_ID, MAIN_ID, DARK_MODE_ID]
+    newest, wrote, truncated, old = rows
+    assert wrote["outcome"] == "wrote memory" and wrote["failed"] is False
     assert newest["outcome"] == "timed out" and newest["failed"] is True
     assert newest["error"] == "Timed out after 10000 ms"
     assert newest["workspaceName"] == "Fix the token refresh race"
@@ -69,13 +70,15 @@ def test_human_output_is_an_aligned_table_with_relative_times(
     assert status == 0
     header, *lines = out.splitlines()
     assert header.split() == ["TIME", "WORKSPACE", "TRIGGER", "OUTCOME", "ERROR", "PATH"]
-    assert len(lines) == 3
+    assert len(lines) == 4
     assert lines[0].startswith("54 min ago  Fix the token refresh race")
+    assert lines[1].startswith("1 h ago     Fix the token refresh race")
     assert "timed out" in lines[0] and "Timed out after 10000 ms" in lines[0]
-    assert re.match(r"\d{4}-\d{2}-\d{2}  Dark mode ", lines[2])  # over a month old: a date
+    assert re.match(r"\d{4}-\d{2}-\d{2}  Dark mode ", lines[3])  # over a month old: a date
     outcome_column = header.index("OUTCOME")
     assert [line[outcome_column:].split("  ")[0] for line in lines] == [
         "timed out",
+        "wrote memory",
         "timed out",
         "policy not satisfied",
     ]

@@ -24,7 +24,7 @@ from support.trace_dumps import (
 
 @pytest.fixture
 def home(tmp_path: Path) -> Home:
-    """The demo home (its own dump, 54 min old) plus three fixture dumps."""
+    """The demo home (its own dumps, 54 and 66 min old) plus three fixture dumps."""
     demo = create_demo_home(tmp_path / "home")
     install_dump(demo, DARK_MODE_ID, fixture_dump("old-format"), f"{OLD_FORMAT_STARTED}_m.json")
     install_dump(demo, MULTI_ID, fixture_dump("odd-types"), f"{ODD_TYPES_STARTED}_1234567.json")
@@ -34,12 +34,19 @@ def home(tmp_path: Path) -> Home:
 
 def test_dumps_of_every_workspace_newest_first(home: Home) -> None:
     summaries = list_traces(home)
-    assert [s.workspace_id for s in summaries] == [MAIN_ID, MULTI_ID, MAIN_ID, DARK_MODE_ID]
+    assert [s.workspace_id for s in summaries] == [
+        MAIN_ID,
+        MAIN_ID,
+        MULTI_ID,
+        MAIN_ID,
+        DARK_MODE_ID,
+    ]
     times = [s.run_started_at or 0 for s in summaries]
     assert times == sorted(times, reverse=True)
-    assert summaries[1].run_started_at == ODD_TYPES_STARTED
+    assert summaries[2].run_started_at == ODD_TYPES_STARTED
     assert [s.outcome for s in summaries] == [
         Outcome.TIMED_OUT,
+        Outcome.WROTE_MEMORY,
         Outcome.PROVIDER_ERROR,
         Outcome.TIMED_OUT,
         Outcome.POLICY_NOT_SATISFIED,
@@ -63,7 +70,7 @@ def test_a_deleted_workspace_keeps_its_dumps_with_the_dumps_own_name(home: Home)
 
 
 def test_filter_by_workspace(home: Home) -> None:
-    assert [s.workspace_id for s in list_traces(home, MAIN_ID)] == [MAIN_ID, MAIN_ID]
+    assert [s.workspace_id for s in list_traces(home, MAIN_ID)] == [MAIN_ID] * 3
     assert list_traces(home, "nonexistent") == []
 
 
@@ -76,7 +83,7 @@ def test_other_files_are_ignored(home: Home) -> None:
     (home.debug_dir / MAIN_ID / "other_tool").mkdir()
     (home.debug_dir / MAIN_ID / "other_tool" / "1_x.json").write_text("{}")
     (home.debug_dir / "stray.json").write_text("{}")
-    assert len(list_traces(home)) == 4
+    assert len(list_traces(home)) == 5
 
 
 def test_unreadable_and_garbage_files_are_entries_with_an_error(home: Home) -> None:

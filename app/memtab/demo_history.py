@@ -1,0 +1,342 @@
+"""The demo home's history: who wrote each line of its memories, made through the store.
+
+`memtab.demo` writes the memory files as they are now; this module replays how a few of
+them got there, through the store with the actors, runs and times of a real history, so
+blame and the History panel have something true to show (docs/formats.md §14.2, §19):
+
+- two days ago Memtab first saw the branch's notes, its TODO list and a separate note on
+  the refresh race (`external`, `seen`);
+- five hours ago the user added a line to the TODO list in Memtab (`user`);
+- three hours ago a consolidation run (the journal's record for the workspace) merged
+  the refresh-race note into the notes and deleted it, each op with its reason;
+- 66 minutes ago a writer run (a model's) wrote two lines from the transcript, with its
+  trace dump and the provenance of what it wrote (§19.1).
+
+mux's run in the journal that created the webapp project's `styling.md` needs nothing
+here: the file's time says the run left it as it is, which blame tells once Memtab sees it.
+
+Plain documents, not records (`store.history.records`, `traces.schema`), are written for
+the runs, the provenance and the dump (the demo is made before the window's first paint,
+which must not wait for pydantic); tests check they are exactly what the records write.
+`memtab.demo` gives what it needs of the demo (`Branch`): this module does not import it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memtab import __version__
+from memtab.fs.atomic import atomic_write_json, atomic_write_text
+from memtab.store.history.jsonlines import JsonLinesFile
+from memtab.store.history.recorder import HistoryRecorder, Observation, RecordedChange
+from memtab.store.history.runs import RunsLog, journal_fingerprint, new_run_id
+from memtab.store.history.versions import scope_key
+from memtab.store.home import PROVENANCE_LOCK, Home
+from memtab.store.journal import Journal
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import Scope
+from memtab.store.registry import Workspace, load_registry
+from memtab.traces.names import trace_file_name
+
+NOTES = "/memories/workspace/notes.md"
+TODO = "/memories/workspace/todo.md"
+REFRESH_RACE = "/memories/workspace/refresh-race.md"
+
+# The lines each change brought, as the seed files hold them now.
+WRITER_LINES = (
+    "- Always run `make check` before pushing (user directive).\n"
+    "- `pytest tests/integration -k refresh` needs `make db-up`; it failed with "
+    '"connection refused" until the container ran.\n'
+)
+MERGED_LINE = (
+    "- Token refresh race: fixed by locking the refresh-token row `SELECT … FOR UPDATE`.\n"
+)
+FIRST_RACE_LINE = "- Token refresh race: two tabs refreshing at once rotate the same token.\n"
+USER_TODO_LINE = "- Ask security to review the family-revocation log message.\n"
+REFRESH_RACE_NOTE = (
+    "# Refresh race\n\n"
+    "- Two tabs refreshing at once get 401: both rotate the same refresh token.\n" + MERGED_LINE
+)
+
+MINUTE = 60_000
+HOUR = 60 * MINUTE
+DAY = 24 * HOUR
+WRITER_TRIGGER = "assistant-0001"
+WRITER_MODEL = ("anthropic", "claude-haiku-4-5")
+CONSOLIDATION_MODEL = ("anthropic", "claude-sonnet-4-5")
+
+
+@dataclass(frozen=True)
+class Branch:
+    """The demo workspace whose history is replayed, and the session its writer read."""
+
+    workspace_id: str
+    first_turn: list[dict[str, Any]]
+    """The session's first two messages (mux's `chat.jsonl` lines): the writer's window."""
+
+
+class SeedChangedError(Exception):
+    """The seed no longer holds the lines the history replays (the demo says so)."""
+
+
+def write_demo_history(home: Home, now: int, branch: Branch) -> None:
+    """Replay the changes the module doc lists (the memory files are already written as
+    they are now; the journal too). SeedChangedError when the seed no longer fits them."""
+    _Replay(home, now, branch).run()
+
+
+class _Replay:
+    """One replay of the demo's history into a home."""
+
+    def __init__(self, home: Home, now: int, branch: Branch) -> None:
+        self.home = home
+        self.now = now
+        self.branch = branch
+        self.workspace: Workspace = load_registry(home).require_workspace(branch.workspace_id)
+
+    def run(self) -> None:
+        notes_now, todo_now = self._read(NOTES), self._read(TODO)
+        if (
+            WRITER_LINES not in notes_now
+            or MERGED_LINE not in notes_now
+            or USER_TODO_LINE not in todo_now
+        ):
+            raise SeedChangedError("The demo seed no longer holds the lines its history replays")
+        before_writer = notes_now.replace(WRITER_LINES, "")
+        first_notes = before_writer.replace(MERGED_LINE, FIRST_RACE_LINE)
+        first_todo = todo_now.replace(USER_TODO_LINE, "")
+
+        seen_at = self.now - 2 * DAY
+        files = {NOTES: first_notes, TODO: first_todo, REFRESH_RACE: REFRESH_RACE_NOTE}
+        for path, text in files.items():
+            atomic_write_text(self._physical(path), text)
+        key = scope_key(Scope.WORKSPACE, project_path=None, workspace_id=self.workspace.id)
+        HistoryRecorder(
+            self.home,
+            actor="external",
+            run_id=None,
+            workspace_id=self.workspace.id,
+            clock=lambda: seen_at,
+        ).observe(key, [Observation(path, text.encode()) for path, text in files.items()])
+
+        user_at = self.now - 5 * HOUR
+        user = MemoryStore(self.home, self.workspace, clock=lambda: user_at)
+        user.save(TODO, todo_now, user.read(TODO).sha256)
+        os.utime(self._physical(TODO), (user_at / 1000, user_at / 1000))
+
+        self._consolidate(before_writer)
+        self._write(before_writer, notes_now)
+
+    def _consolidate(self, merged: str) -> None:
+        """The journal's run for the workspace, made by Memtab: merge, then delete; each
+        op's reason is its note in the journal (docs/formats.md §8)."""
+        record = Journal(self.home).load().workspaces[self.workspace.id]
+        started = record.last_run_at - 70_000
+        run_id = new_run_id(started)
+        store = MemoryStore(
+            self.home,
+            self.workspace,
+            actor="consolidator",
+            run_id=run_id,
+            clock=lambda: record.last_run_at - 20_000,
+        )
+        with store.collecting_changes() as merging:
+            store.save(NOTES, merged, store.read(NOTES).sha256)
+        with store.collecting_changes() as deleting:
+            store.delete(REFRESH_RACE)
+        changes = {NOTES: merging, REFRESH_RACE: deleting}
+        ops = [
+            _op(op.command, op.path, op.applied, changes.get(op.path, []) if op.applied else [])
+            | ({"newPath": op.new_path} if op.new_path is not None else {})
+            | ({"note": op.note} if op.note is not None else {})
+            for op in record.ops
+        ]
+        run = self._run(run_id, record.last_run_at, "consolidation", record.trigger, record.summary)
+        provider, model = CONSOLIDATION_MODEL
+        run |= {
+            "provider": provider,
+            "model": model,
+            "startedAt": started,
+            "journalFingerprint": journal_fingerprint(record),
+            "usage": {"inputTokens": record.input_tokens, "outputTokens": record.output_tokens},
+            "ops": ops,
+        }
+        RunsLog(self.home).file.append([run])
+
+    def _write(self, before: str, after: str) -> None:
+        """A model's writer run over the session's first turn: two lines, a dump, and
+        where they came from."""
+        started = self.now - 66 * MINUTE
+        wrote_at = started + 7_000
+        run_id = new_run_id(started)
+        store = MemoryStore(
+            self.home, self.workspace, actor="writer", run_id=run_id, clock=lambda: wrote_at
+        )
+        with store.collecting_changes() as written:
+            store.save(NOTES, after, store.read(NOTES).sha256)
+        os.utime(self._physical(NOTES), (wrote_at / 1000, wrote_at / 1000))
+        dump_name = trace_file_name(started, WRITER_TRIGGER)
+        atomic_write_json(
+            self.home.trace_dir(self.workspace.id) / dump_name,
+            self._dump(started, before, after),
+        )
+        provider, model = WRITER_MODEL
+        run = self._run(
+            run_id, started + 9_000, "writer", WRITER_TRIGGER, f"Updated {NOTES} (+2 −0 lines)"
+        )
+        run |= {
+            "provider": provider,
+            "model": model,
+            "startedAt": started,
+            "usage": {"inputTokens": 4210, "outputTokens": 188},
+            "ops": [_op("memory_write", change.path, True, [change]) for change in written],
+        }
+        RunsLog(self.home).file.append([run])
+        events = self.branch.first_turn
+        record = {
+            "at": started + 9_000,
+            "kind": "writer-run",
+            "versions": [change.after.id for change in written],
+            "runId": run_id,
+            "workspaceId": self.workspace.id,
+            "memoryPath": NOTES,
+            "window": {
+                "firstMessageId": events[0]["id"],
+                "lastMessageId": events[-1]["id"],
+                "messageCount": len(events),
+                "transcriptPath": str(self.home.transcript_path(self.workspace.id)),
+            },
+            "traceDump": dump_name,
+            "notes": [],  # a model's run: its lines are drawn from the window
+        }
+        provenance = JsonLinesFile(
+            self.home.provenance_log_path, self.home.lock_path(PROVENANCE_LOCK), dict
+        )
+        provenance.append([record])
+
+    def _run(self, run_id: str, at: int, kind: str, trigger: str, summary: str) -> dict[str, Any]:
+        """A line of the runs log, as `RunEntry` writes it (docs/formats.md §14.3)."""
+        return {
+            "id": run_id,
+            "at": at,
+            "kind": kind,
+            "trigger": trigger,
+            "workspaceId": self.workspace.id,
+            "projectPath": self.workspace.project_identity,
+            "summary": summary,
+            "status": "ok",
+            "error": None,
+            "source": "memtab",
+            "provider": None,
+            "model": None,
+            "startedAt": None,
+            "journalFingerprint": None,
+            "planId": None,
+            "usage": None,
+            "ops": [],
+        }
+
+    def _dump(self, started: int, before: str, after: str) -> dict[str, Any]:
+        """The run's trace dump, as Memtab writes one for a successful run (§10.3)."""
+        events = self.branch.first_turn
+        user_message = "Update the memory file from the transcript events above."
+        return {
+            "schemaVersion": 1,
+            "runStartedAt": started,
+            "workspaceId": self.workspace.id,
+            "workspaceName": self.workspace.name,
+            "triggerMessageId": WRITER_TRIGGER,
+            "modelString": ":".join(WRITER_MODEL),
+            "timeoutMs": 120_000,
+            "timedOut": False,
+            "didWriteMemory": True,
+            "satisfiedMemoryToolPolicy": True,
+            "projectPath": self.workspace.project_identity,
+            "workspacePath": self.workspace.path,
+            "memoryPath": NOTES,
+            "systemPrompt": "You maintain the workspace memory file. Record durable facts.",
+            "existingMemory": before,
+            "eventsSummary": {"originalCount": 2, "trimmedCount": 2, "maxJsonChars": 80_000},
+            "events": events,
+            "userMessage": user_message,
+            "attempts": [
+                {
+                    "attemptIndex": 1,
+                    "messages": [{"role": "user", "text": user_message}],
+                    "stepResults": [
+                        {
+                            "text": "",
+                            "toolCalls": [
+                                {"id": "toolu_11", "name": "memory_read", "arguments": {}}
+                            ],
+                            "stopReason": "tool_use",
+                            "usage": {"inputTokens": 3980, "outputTokens": 40},
+                        },
+                        {
+                            "text": "",
+                            "toolCalls": [
+                                {
+                                    "id": "toolu_12",
+                                    "name": "memory_write",
+                                    "arguments": {"old_string": before, "new_string": after},
+                                }
+                            ],
+                            "stopReason": "tool_use",
+                            "usage": {"inputTokens": 230, "outputTokens": 148},
+                        },
+                    ],
+                    "toolExecutions": [
+                        {
+                            "toolName": "memory_read",
+                            "toolCallId": "toolu_11",
+                            "input": {},
+                            "output": {"exists": True, "content": before},
+                            "startedAt": started + 2_100,
+                            "durationMs": 2,
+                        },
+                        {
+                            "toolName": "memory_write",
+                            "toolCallId": "toolu_12",
+                            "input": {"old_string": before, "new_string": after},
+                            "output": {"success": True},
+                            "startedAt": started + 6_900,
+                            "durationMs": 4,
+                        },
+                    ],
+                    "finishReason": "tool_use",
+                    "wrote": True,
+                    "noNewMemories": False,
+                    "aborted": False,
+                }
+            ],
+            "outcome": "wrote",
+            "memoryFile": str(self._physical(NOTES)),
+            "memtab": {"version": __version__},
+        }
+
+    def _physical(self, path: str) -> Path:
+        return self.home.workspace_root(self.workspace.id) / path.removeprefix(
+            "/memories/workspace/"
+        )
+
+    def _read(self, path: str) -> str:
+        return self._physical(path).read_text(encoding="utf-8")
+
+
+def _op(command: str, path: str, applied: bool, changes: list[RecordedChange]) -> dict[str, Any]:
+    """An op of a run, with the versions it made, as `RunOp` writes it."""
+    versions = [
+        {
+            "path": change.path,
+            "beforeVersion": change.before.id if change.before else None,
+            "beforeSha256": change.before.sha256 if change.before else None,
+            "afterVersion": change.after.id,
+            "afterSha256": change.after.sha256,
+            "deleted": change.after.deleted,
+        }
+        for change in changes
+    ]
+    return {"command": command, "path": path, "applied": applied, "versions": versions}
