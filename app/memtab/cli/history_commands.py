@@ -1,9 +1,9 @@
-"""Headless history: `memtab history`, `restore`, `runs`, `revert-run` and `trash`.
+"""Headless history: `memtab history`, `blame`, `restore`, `runs`, `revert-run` and `trash`.
 
 Each first records what changed outside Memtab since it last looked (`sync_external`)
 and adds mux's new journal records to the runs log, so what they show is current.
-`history` and `restore` also take another agent's file by file id: the versions Memtab
-recorded when it wrote the file (`memtab.sources.agent_file`).
+`history`, `blame` and `restore` also take another agent's file by file id: the versions
+Memtab recorded when it wrote the file (`memtab.sources.agent_file`).
 JSON output (`--json`) is a stable contract: fields are added, never renamed or removed.
 """
 
@@ -50,6 +50,20 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     _add_orphan_option(history)
     history.add_argument("--json", action="store_true")
     history.set_defaults(handler=run_history)
+
+    blame = commands.add_parser(
+        "blame", help="who introduced each line of a memory file, when, and from what"
+    )
+    add_home_option(blame)
+    blame.add_argument(
+        "path",
+        metavar="PATH",
+        help="virtual path, e.g. /memories/global/a.md, or another agent's file id",
+    )
+    blame.add_argument("--workspace", metavar="ID", help="for project and workspace files")
+    _add_orphan_option(blame)
+    blame.add_argument("--json", action="store_true")
+    blame.set_defaults(handler=run_blame)
 
     restore_parser = commands.add_parser(
         "restore", help="make a file hold one of its versions again (a deleted file too)"
@@ -181,6 +195,44 @@ def run_history(args: argparse.Namespace) -> int:
             [version.id, relative_time(version.at), who, what, size_text(version.size_bytes)]
         )
     print(format_table(rows))
+    return 0
+
+
+# --- blame ----------------------------------------------------------------------------------
+
+
+def run_blame(args: argparse.Namespace) -> int:
+    """`memtab blame PATH`: each line, who introduced it (docs/formats.md §19.2)."""
+    from memtab.blame.service import blame_file_id, blame_memory_file
+
+    if not is_virtual_path(args.path):
+        from memtab.sources.model import SourceError
+
+        try:
+            blame = blame_file_id(_source_versions(args).home, args.path.strip())
+        except SourceError as error:
+            raise CliError(str(error)) from None
+    else:
+        store = _synced_store(args)
+        import_journal_runs(store.home)
+        blame = blame_memory_file(store, args.path)
+    if args.json:
+        print_json(blame.to_json())
+        return 0
+    rows = [
+        [
+            line.version or "-",
+            line.actor,
+            absolute_time(line.at)[:16],
+            f"{line.line})",
+            line.text,
+        ]
+        for line in blame.lines
+    ]
+    if rows:
+        print(format_table(rows, right_aligned=(3,)))
+    else:
+        print(f"{blame.path} is empty", file=sys.stderr)
     return 0
 
 

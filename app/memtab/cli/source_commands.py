@@ -33,7 +33,7 @@ from memtab.sources.content import read_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.discovery import discover, scan
 from memtab.sources.history import source_history
-from memtab.sources.listing import list_source, source_file
+from memtab.sources.listing import find_file, list_source
 from memtab.sources.memory_file import MemoryFile, MemoryFileError
 from memtab.sources.model import (
     AGENT_TITLES,
@@ -323,17 +323,6 @@ def run_source_list(args: argparse.Namespace) -> int:
 # --- show ---------------------------------------------------------------------------------
 
 
-def _find_file(discovery: Discovery, raw: str) -> tuple[Source, SourceFile]:
-    file_id = parse_file_id(raw)
-    source = discovery.source(file_id.source_id)
-    found = source_file(source, file_id.path)
-    if found is None:
-        raise CliError(
-            f"No file {file_id.path!r} in {source.id} (see `memtab list --source {source.id}`)"
-        )
-    return source, found
-
-
 def _open_file(home: Home, args: argparse.Namespace, raw: str) -> MemoryFile:
     """The memory file an argument names, by virtual path (in `--workspace`'s scopes) or
     file id (`parse_file_ref`, the one parser); CliError when there is none."""
@@ -341,7 +330,7 @@ def _open_file(home: Home, args: argparse.Namespace, raw: str) -> MemoryFile:
     store = open_store(home, args.workspace)[0] if is_virtual_path(raw) else None
 
     def find(wanted: MemoryFileRef) -> tuple[Source, SourceFile]:
-        return _find_file(discover(_context(home)), wanted.key)
+        return find_file(discover(_context(home)), wanted.key)
 
     file = open_memory_file(ref, home, store=store, find_agent_file=find)
     if file is None:
@@ -360,7 +349,7 @@ def run_show(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(content.content)
         return 0
-    source, file = _find_file(discover(_context(home)), args.file)
+    source, file = find_file(discover(_context(home)), args.file)
     shown = read_source_file(source, file)
     if args.json:
         print_json(

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, classify
 from memtab.sources.model import (
+    Discovery,
     FileKind,
     Layout,
     ReadOnlyError,
@@ -23,6 +24,7 @@ from memtab.sources.model import (
     SourceError,
     SourceFile,
     SourceListing,
+    parse_file_id,
 )
 from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
 from memtab.store.frontmatter import (
@@ -122,6 +124,18 @@ def target_file(source: Source, relative: str) -> SourceFile:
         size_bytes=0,
         modified_at_ms=0,
     )
+
+
+def find_file(discovery: Discovery, raw_id: str) -> tuple[Source, SourceFile]:
+    """The source and file a file id names; SourceError (one line) when there is none."""
+    file_id = parse_file_id(raw_id)
+    source = discovery.source(file_id.source_id)
+    found = source_file(source, file_id.path)
+    if found is None:
+        raise SourceError(
+            f"No file {file_id.path!r} in {source.id} (see `memtab list --source {source.id}`)"
+        )
+    return source, found
 
 
 def _add(found: dict[str, SourceFile], source: Source, segments: tuple[str, ...]) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import errno
 import logging
-from typing import AnyStr
+from collections.abc import Sequence
+from typing import TypeVar
 
 from memtab.fs.atomic import Directory
 from memtab.fs.confined import HardLinkedFileError, entries_of, open_subdirectory, read_prefix
@@ -18,6 +19,7 @@ from memtab.store.files import is_listable_name
 from memtab.store.paths import VirtualPath
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # mux's cap is 100 KiB; files above it exist (written by hand) and are kept up to this.
 MB = 1024 * 1024
@@ -125,9 +127,9 @@ def removes_nothing(before: bytes, after: bytes) -> bool:
     return after.endswith(before[common_prefix_length(before, after) :])
 
 
-def common_prefix_length(first: AnyStr, second: AnyStr) -> int:
-    """How many leading characters (or bytes) `first` and `second` share. A binary search
-    over slice comparisons: they run in C, so 100 KiB stays well under 1 ms."""
+def common_prefix_length(first: Sequence[T], second: Sequence[T]) -> int:
+    """How many leading characters (bytes, items) `first` and `second` share. A binary
+    search over slice comparisons: they run in C, so 100 KiB stays well under 1 ms."""
     low, high = 0, min(len(first), len(second))
     while low < high:
         middle = (low + high + 1) // 2

@@ -1,0 +1,338 @@
+"""Who a version is, in blame's words: the actor, the run, and where its lines came from.
+
+A line's owner is a version of the file (`walk.owners_of`); this module says what that
+version was (docs/formats.md §19.2):
+
+- Memtab's own changes say who made them (`user`, `writer`, `consolidator`, `agent-tool`,
+  `sync`) and their run. A consolidator's version names the run's op that made it and the
+  op's reason (its note in the runs log). A writer's version, or a user's acceptance of
+  suggested memories, looks its lines up in the provenance log (§19.1): a line one of its
+  notes wrote says the messages it was drawn from; an accepted suggestion's line is the
+  writer's (its run) unless the user edited it first; any other line of a model's run
+  says the transcript window it was shown. A writer run logged before provenance was
+  recorded says the message that started it. A run's trace dump is named while it exists.
+- A change another program made (`external`) is `mux` when it matches a consolidation run
+  of mux's journal (imported into the runs log): the run touched that file, ended after
+  the version before and no later than this one, and the file's time is within the run
+  (`MAX_RUN_MS` before its end, `CLOCK_SLACK_MS` after). What the file held when Memtab
+  first saw it is `before-memtab`, unless mux's run created it then; other changes are
+  `external`.
+- Another agent's file: what Memtab did not write is the agent's (`claude-code`, `codex`,
+  `loki`), at the version's time or, for what no version holds yet, the file's mtime.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from memtab.blame.records import (
+    BEFORE_MEMTAB,
+    EXTERNAL,
+    MUX,
+    UNKNOWN,
+    BlameLine,
+    ConsolidationSource,
+    Source,
+    TranscriptSource,
+)
+from memtab.blame.walk import OLDER, Owners
+from memtab.fs.clock import now_ms
+from memtab.store.history.provenance import ProvenanceLog
+from memtab.store.history.records import NoteOrigin, ProvenanceRecord, RunEntry
+from memtab.store.history.runs import MUX_SOURCE, RunsLog
+from memtab.store.history.versions import Version
+from memtab.store.home import Home
+from memtab.store.paths import PathError, Scope, parse_file_path
+from memtab.traces.names import parse_trace_file_name, trace_file_name
+
+MAX_RUN_MS = 60 * 60 * 1000
+"""The longest a consolidation run of mux's is taken to last (its changes fall within)."""
+CLOCK_SLACK_MS = 5_000
+"""How far a file's time may be past its run's end (clocks, the journal written last)."""
+_MANUAL_TRIGGER = "manual"
+
+
+@dataclass(frozen=True)
+class FileContext:
+    """What attribution knows of the file besides its versions."""
+
+    agent: str | None = None
+    """The agent that owns another agent's file (None: a mux memory file)."""
+    workspace_id: str | None = None
+    project_path: str | None = None
+    mtime_ms: int | None = None
+    """The file's modification time now."""
+
+
+@dataclass(frozen=True)
+class _Origin:
+    """What one owner (a version, `OLDER` or pending) says about the lines it owns."""
+
+    actor: str
+    at: int
+    run_id: str | None = None
+    version: str | None = None
+    source: Source | None = None
+    notes: dict[str, _Noted] = field(default_factory=dict)
+    """Lines a note wrote, by their text: each line's own attribution."""
+
+
+@dataclass(frozen=True)
+class _Noted:
+    actor: str
+    run_id: str | None
+    source: TranscriptSource
+
+
+class Attributor:
+    """Says who each owner of a file's lines is (see the module doc)."""
+
+    def __init__(self, home: Home, chain: Sequence[Version], context: FileContext) -> None:
+        self.home = home
+        self.chain = chain
+        self.context = context
+        self._origins: dict[int, _Origin] = {}
+        self._dumps: dict[tuple[str | None, str | None, str | None], str | None] = {}
+
+    def lines(self, owned: Owners) -> list[BlameLine]:
+        """Every line with who introduced it."""
+        result: list[BlameLine] = []
+        for number, (text, owner) in enumerate(zip(owned.lines, owned.owners, strict=True), 1):
+            origin = self._origin(owner, owned.pending)
+            noted = origin.notes.get(text)
+            result.append(
+                BlameLine.model_construct(  # every field built here: nothing to validate
+                    line=number,
+                    text=text,
+                    actor=noted.actor if noted else origin.actor,
+                    at=origin.at,
+                    run_id=noted.run_id if noted else origin.run_id,
+                    version=origin.version,
+                    source=noted.source if noted else origin.source,
+                )
+            )
+        return result
+
+    # --- owners -------------------------------------------------------------------------
+
+    def _origin(self, owner: int, pending: int) -> _Origin:
+        known = self._origins.get(owner)
+        if known is None:
+            known = self._origins[owner] = self._describe(owner, pending)
+        return known
+
+    def _describe(self, owner: int, pending: int) -> _Origin:
+        agent = self.context.agent
+        if owner == OLDER:
+            return _Origin(UNKNOWN, self.chain[0].at if self.chain else self._file_time())
+        if owner == pending:
+            return _Origin(agent or EXTERNAL, self._file_time())
+        version = self.chain[owner]
+        if version.actor == EXTERNAL:
+            if agent is not None:
+                return _Origin(agent, version.at, version=version.id)
+            return self._external(owner)
+        if version.actor == "consolidator":
+            source = self._consolidation(version)
+            return _Origin(version.actor, version.at, version.run_id, version.id, source)
+        return self._with_provenance(version)
+
+    def _file_time(self) -> int:
+        return self.context.mtime_ms if self.context.mtime_ms is not None else now_ms()
+
+    # --- consolidation ------------------------------------------------------------------
+
+    @functools.cached_property
+    def _runs(self) -> dict[str, RunEntry]:
+        return {run.id: run for run in RunsLog(self.home).file.records()}
+
+    def _consolidation(self, version: Version) -> ConsolidationSource | None:
+        if version.run_id is None:
+            return None
+        run = self._runs.get(version.run_id)
+        for index, op in enumerate(run.ops if run is not None else ()):
+            if any(file.after_version == version.id for file in op.files):
+                return ConsolidationSource(
+                    run_id=version.run_id,
+                    op=op.command,
+                    op_index=index,
+                    path=op.path,
+                    reason=op.note,
+                )
+        return ConsolidationSource(run_id=version.run_id)
+
+    def _external(self, owner: int) -> _Origin:
+        version = self.chain[owner]
+        first_sight = version.op == "seen" or (owner == 0 and version.prev_sha256 is None)
+        found = self._mux_run(owner, first_sight=first_sight)
+        if found is not None:
+            run, index = found
+            op = run.ops[index]
+            source = ConsolidationSource(
+                run_id=run.id,
+                by="mux",
+                op=op.command,
+                op_index=index,
+                path=op.path,
+                reason=op.note,
+            )
+            return _Origin(MUX, run.at, run.id, version.id, source)
+        return _Origin(BEFORE_MEMTAB if first_sight else EXTERNAL, version.at, version=version.id)
+
+    @functools.cached_property
+    def _mux_runs(self) -> tuple[list[int], list[RunEntry]]:
+        """mux's consolidation runs, oldest first, and their times (to bisect)."""
+        runs = sorted(
+            (
+                r
+                for r in self._runs.values()
+                if r.source == MUX_SOURCE and r.kind == "consolidation"
+            ),
+            key=lambda run: run.at,
+        )
+        return [run.at for run in runs], runs
+
+    def _mux_run(self, owner: int, *, first_sight: bool) -> tuple[RunEntry, int] | None:
+        """mux's consolidation run (and the index of its op) that made this version."""
+        version = self.chain[owner]
+        after = self.chain[owner - 1].at if owner > 0 else None
+        mtime = version.stat[1] // 1_000_000 if version.stat is not None else None
+        times, runs = self._mux_runs
+        start = bisect.bisect_right(times, after) if after is not None else 0
+        best: tuple[RunEntry, int] | None = None
+        for run in runs[start : bisect.bisect_right(times, version.at)]:
+            if mtime is not None and not run.at - MAX_RUN_MS <= mtime <= run.at + CLOCK_SLACK_MS:
+                continue
+            if first_sight and mtime is None:
+                continue  # nothing says the file is as the run left it
+            index = self._op_on(run, version.path, creating=first_sight)
+            newer = best is None or run.at > best[0].at
+            if index is not None and newer and self._concerns(run, version.path):
+                best = (run, index)
+        return best
+
+    @staticmethod
+    def _op_on(run: RunEntry, path: str, *, creating: bool) -> int | None:
+        for index, op in enumerate(run.ops):
+            if not op.applied:
+                continue
+            if creating and (
+                (op.command == "create" and op.path == path)
+                or (op.command == "rename" and op.new_path == path)
+            ):
+                return index
+            if not creating and path in (op.path, op.new_path):
+                return index
+        return None
+
+    def _concerns(self, run: RunEntry, path: str) -> bool:
+        """Whether a run's paths are this file's: its workspace's, or its project's."""
+        try:
+            scope = parse_file_path(path).scope
+        except PathError:
+            return False
+        if scope is Scope.GLOBAL:
+            return True
+        same_workspace = (
+            run.workspace_id is not None and run.workspace_id == self.context.workspace_id
+        )
+        if scope is Scope.WORKSPACE:
+            return same_workspace
+        project = self.context.project_path
+        return same_workspace or (project is not None and run.project_path == project)
+
+    # --- provenance ---------------------------------------------------------------------
+
+    @functools.cached_property
+    def _provenance(self) -> dict[str, list[ProvenanceRecord]]:
+        if not self.home.provenance_log_path.exists():
+            return {}
+        return ProvenanceLog(self.home).by_version()
+
+    def _with_provenance(self, version: Version) -> _Origin:
+        records = self._provenance.get(version.id, [])
+        notes: dict[str, _Noted] = {}
+        source: Source | None = None
+        for record in records:
+            for note in record.notes:
+                notes[note.line] = self._noted(version, record, note)
+            if record.window is not None and not record.notes:
+                source = TranscriptSource(
+                    workspace_id=record.workspace_id,
+                    message_ids=record.window.message_ids,
+                    drawn_from="window",
+                    transcript_path=record.window.transcript_path,
+                    run_id=record.run_id,
+                    trace_dump=self._dump(record.run_id, record.workspace_id, record.trace_dump),
+                )
+        if source is None and not records and version.actor == "writer":
+            source = self._trigger(version)
+        return _Origin(version.actor, version.at, version.run_id, version.id, source, notes)
+
+    def _noted(self, version: Version, record: ProvenanceRecord, note: NoteOrigin) -> _Noted:
+        run_id = note.run_id or record.run_id
+        workspace_id = note.workspace_id or record.workspace_id
+        named = record.trace_dump if run_id == record.run_id else None
+        source = TranscriptSource(
+            workspace_id=workspace_id,
+            message_ids=note.message_ids,
+            drawn_from="note",
+            transcript_path=note.transcript_path,
+            run_id=run_id,
+            trace_dump=self._dump(run_id, workspace_id, named),
+            suggestion_id=note.suggestion_id,
+            edited=note.edited,
+        )
+        if note.suggestion_id is None:
+            return _Noted(version.actor, version.run_id, source)
+        # An accepted suggestion: the writer's words, unless the user changed them.
+        return _Noted("user" if note.edited else "writer", run_id, source)
+
+    def _trigger(self, version: Version) -> TranscriptSource | None:
+        """A writer run without provenance: the message that started it, if known."""
+        run = self._runs.get(version.run_id) if version.run_id else None
+        if run is None or run.kind != "writer":
+            return None
+        trigger = () if run.trigger in ("", _MANUAL_TRIGGER) else (run.trigger,)
+        return TranscriptSource(
+            workspace_id=run.workspace_id,
+            message_ids=trigger,
+            drawn_from="trigger",
+            run_id=run.id,
+            trace_dump=self._dump(run.id, run.workspace_id, None),
+        )
+
+    def _dump(self, run_id: str | None, workspace_id: str | None, named: str | None) -> str | None:
+        """The file name of a writer run's trace dump while it exists: the one the
+        provenance names, else the one the run's start and trigger name."""
+        key = (run_id, workspace_id, named)
+        if key not in self._dumps:
+            self._dumps[key] = self._find_dump(run_id, workspace_id, named)
+        return self._dumps[key]
+
+    def _find_dump(
+        self, run_id: str | None, workspace_id: str | None, named: str | None
+    ) -> str | None:
+        run = self._runs.get(run_id) if run_id else None
+        workspace_id = workspace_id or (run.workspace_id if run is not None else None)
+        if workspace_id is None:
+            return None
+        candidates = [named] if named else []
+        if run is not None and run.kind == "writer" and run.started_at is not None:
+            candidates.append(trace_file_name(run.started_at, run.trigger))
+        if not _plain_name(workspace_id):
+            return None
+        folder = self.home.trace_dir(workspace_id)
+        for name in candidates:
+            if _plain_name(name) and parse_trace_file_name(name) and os.path.isfile(folder / name):
+                return name
+        return None
+
+
+def _plain_name(name: str) -> bool:
+    """A name that stays in its folder (the log is a file anyone may have edited)."""
+    return bool(name) and name not in (".", "..") and "/" not in name and "\\" not in name

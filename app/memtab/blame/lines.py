@@ -1,0 +1,127 @@
+"""Lines and how they carry from one text to the next (the core of blame, no I/O).
+
+A text's lines are what the editor shows as lines: a BOM is no line's text, `\\r\\n`, a
+lone `\\r`, `\\n` and U+2029 each end one (Qt makes each a block break), and a final break
+ends the last line rather than starting an empty one (as `git blame` counts). `normalized`
+spells every break `\\n`, so a text is split once and compared as a string.
+
+`carry` says, for each line of a new text, which line of an older text it is, if any:
+the longest common subsequence of the two, found by `difflib` on what is left once the
+lines both share at the start and the end are set aside. `step` does the same from one
+version of a file to the next without splitting what they share: most changes are a few
+lines in one place, so comparing the two texts as strings (in C) finds nearly everything.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+
+from memtab.store.history.capture import common_prefix_length
+
+BOM = "\ufeff"
+_OTHER_BREAKS = re.compile("\r\n|\r|\u2029")
+
+
+def normalized(text: str) -> str:
+    """`text` without a BOM and with every line break spelled `\\n`."""
+    body = text.removeprefix(BOM)
+    if "\r" in body or "\u2029" in body:
+        body = _OTHER_BREAKS.sub("\n", body)
+    return body
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of a `normalized` text (see the module doc)."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the final break ends the last line
+    return lines
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of any text as the editor shows them."""
+    return lines_of(normalized(text))
+
+
+def matched_lines(old: Sequence[str], new: Sequence[str]) -> list[int | None]:
+    """For each line of `new`, the index of the line of `old` it is (None: a new line)."""
+    if old == new:
+        return list(range(len(new)))
+    start = common_prefix_length(old, new)
+    old_rest, new_rest = old[start:], new[start:]
+    end = common_prefix_length(old_rest[::-1], new_rest[::-1])
+    old_middle = old_rest[: len(old_rest) - end]
+    new_middle = new_rest[: len(new_rest) - end]
+    found: list[int | None] = list(range(start))
+    middle: list[int | None] = [None] * len(new_middle)
+    if old_middle and new_middle:
+        matcher = difflib.SequenceMatcher(None, old_middle, new_middle)
+        for old_at, new_at, size in matcher.get_matching_blocks():
+            for offset in range(size):
+                middle[new_at + offset] = start + old_at + offset
+    found += middle
+    found += range(len(old) - end, len(old))
+    return found
+
+
+def carry(
+    old: Sequence[str], old_owners: Sequence[int], new: Sequence[str], owner: int
+) -> list[int]:
+    """The owners of `new`'s lines: a line that is a line of `old` keeps that line's owner;
+    every other line is `owner`'s."""
+    return [owner if index is None else old_owners[index] for index in matched_lines(old, new)]
+
+
+def carry_from(
+    first: tuple[Sequence[str], Sequence[int]],
+    then: tuple[Sequence[str], Sequence[int]],
+    new: Sequence[str],
+    owner: int,
+) -> list[int]:
+    """`carry` from two older texts, each (lines, owners): a line of `first` keeps its
+    owner there, else a line of `then` its owner there, else it is `owner`'s."""
+    from_first = matched_lines(first[0], new)
+    from_then = matched_lines(then[0], new)
+    owners: list[int] = []
+    for in_first, in_then in zip(from_first, from_then, strict=True):
+        if in_first is not None:
+            owners.append(first[1][in_first])
+        elif in_then is not None:
+            owners.append(then[1][in_then])
+        else:
+            owners.append(owner)
+    return owners
+
+
+def step(
+    old_text: str, old_lines: list[str], old_owners: list[int], new_text: str, owner: int
+) -> tuple[list[str], list[int]]:
+    """`carry` from one `normalized` text to the next, and the new text's lines: the lines
+    both texts start and end with are found by comparing the texts as strings, and only
+    the lines between are split and compared one by one."""
+    if old_text == new_text:
+        return old_lines, old_owners
+    head = old_text.rfind("\n", 0, common_prefix_length(old_text, new_text)) + 1
+    head_lines = old_text.count("\n", 0, head)
+    old_rest, new_rest = old_text[head:], new_text[head:]
+    same_end = common_prefix_length(old_rest[::-1], new_rest[::-1])
+    # The shared end's whole lines: what follows its first break (a break inside the
+    # shared end is one in both texts, so a line starts there in both).
+    first_break = old_rest.find("\n", len(old_rest) - same_end)
+    end = 0 if first_break < 0 else len(old_rest) - first_break - 1
+    tail_lines = len(lines_of(old_rest[len(old_rest) - end :]))
+    kept_end = len(old_lines) - tail_lines
+    middle_new = lines_of(new_rest[: len(new_rest) - end])
+    middle_old = old_lines[head_lines:kept_end]
+    middle_owners = old_owners[head_lines:kept_end]
+    lines = old_lines[:head_lines] + middle_new + old_lines[kept_end:]
+    owners = (
+        old_owners[:head_lines]
+        + carry(middle_old, middle_owners, middle_new, owner)
+        + old_owners[kept_end:]
+    )
+    return lines, owners

@@ -1,0 +1,86 @@
+"""Blame's records (pydantic, `memtab.fs.records`): what it says about each line.
+
+`memtab blame PATH --json` prints `Blame.to_json()` (docs/formats.md §19.2); a window
+renders the same records. Fields are added, never renamed or removed. Blame runs off the
+GUI thread, and only it imports this module.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from memtab.fs.records import OmitNone, Record
+
+Actor = str
+"""Who introduced a line (docs/formats.md §19.2): `user`, `writer`, `consolidator`,
+`agent-tool`, `sync`, `external`, `mux`, `before-memtab`, `unknown`, or the agent that
+owns another agent's file (`claude-code`, `codex`, `loki`)."""
+
+BEFORE_MEMTAB = "before-memtab"
+"""Lines the file held when Memtab first saw it."""
+UNKNOWN = "unknown"
+"""Lines older than the history Memtab still keeps."""
+EXTERNAL = "external"
+"""Another program, after Memtab first saw the file."""
+MUX = "mux"
+
+
+class TranscriptSource(Record):
+    """A line drawn from a transcript: by a writer run, or an accepted suggestion
+    (docs/formats.md §19.2)."""
+
+    kind: Literal["transcript"] = "transcript"
+    workspace_id: str | None = None
+    message_ids: tuple[str, ...] = ()
+    drawn_from: Literal["note", "window", "trigger"] = "note"
+    """`note`: the messages this line's note came from; `window`: the first and last
+    message of what a model's run was shown; `trigger`: only the message that started the
+    run is known (a run logged before Memtab recorded provenance)."""
+    transcript_path: Annotated[str | None, OmitNone] = None
+    run_id: Annotated[str | None, OmitNone] = None
+    trace_dump: Annotated[str | None, OmitNone] = None
+    """The file name of the run's trace dump (`debug_obj/<workspaceId>/…`), while it exists."""
+    suggestion_id: Annotated[str | None, OmitNone] = None
+    edited: Annotated[bool | None, OmitNone] = None
+
+
+class ConsolidationSource(Record):
+    """A line a consolidation run wrote: the run, the op and the op's reason
+    (docs/formats.md §19.2)."""
+
+    kind: Literal["consolidation"] = "consolidation"
+    run_id: str
+    by: Literal["memtab", "mux"] = "memtab"
+    op: Annotated[str | None, OmitNone] = None
+    """The op's command (`str_replace`, `create`, `insert`…)."""
+    op_index: Annotated[int | None, OmitNone] = None
+    """Its place among the run's ops (`memtab runs --json`), from 0."""
+    path: Annotated[str | None, OmitNone] = None
+    reason: Annotated[str | None, OmitNone] = None
+
+
+Source = TranscriptSource | ConsolidationSource
+
+
+class BlameLine(Record):
+    """One line of the file: its text and who introduced it, when, in which run and
+    version, and from what (docs/formats.md §19.2)."""
+
+    line: int
+    """1-based."""
+    text: str
+    actor: Actor
+    at: int
+    """ms since the epoch."""
+    run_id: Annotated[str | None, OmitNone] = None
+    version: Annotated[str | None, OmitNone] = None
+    """The history version that introduced it."""
+    source: Annotated[Source | None, OmitNone] = None
+
+
+class Blame(Record):
+    """Every line of one file, a virtual path or another agent's file id: what `memtab
+    blame --json` prints (docs/formats.md §19.2)."""
+
+    path: str
+    lines: tuple[BlameLine, ...]
