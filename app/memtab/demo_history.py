@@ -10,7 +10,7 @@ blame and the History panel have something true to show (docs/formats.md §14.2,
 - three hours ago a consolidation run (the journal's record for the workspace) merged
   the refresh-race note into the notes and deleted it, each op with its reason;
 - 66 minutes ago a writer run (a model's) wrote two lines from the transcript, with its
-  trace dump and the provenance of what it wrote (§19.1).
+  trace dump and the provenance of what it wrote (§20.1).
 
 mux's run in the journal that created the webapp project's `styling.md` needs nothing
 here: the file's time says the run left it as it is, which blame tells once Memtab sees it.

@@ -1,7 +1,7 @@
 """Blame: which change introduced each line of a memory file, and where it came from.
 
 No Qt: the CLI (`memtab blame`) calls it, and a window calls it from a worker thread and
-renders the records (docs/formats.md §19.2).
+renders the records (docs/formats.md §20.2).
 
 - `lines.py`        a text's lines as the editor counts them; which lines carry over
 - `walk.py`         the version that introduced each line, over a file's versions

@@ -1,12 +1,12 @@
 """Who a version is, in blame's words: the actor, the run, and where its lines came from.
 
 A line's owner is a version of the file (`walk.owners_of`); this module says what that
-version was (docs/formats.md §19.2):
+version was (docs/formats.md §20.2):
 
 - Memtab's own changes say who made them (`user`, `writer`, `consolidator`, `agent-tool`,
   `sync`) and their run. A consolidator's version names the run's op that made it and the
   op's reason (its note in the runs log). A writer's version, or a user's acceptance of
-  suggested memories, looks its lines up in the provenance log (§19.1): a line one of its
+  suggested memories, looks its lines up in the provenance log (§20.1): a line one of its
   notes wrote says the messages it was drawn from; an accepted suggestion's line is the
   writer's (its run) unless the user edited it first; any other line of a model's run
   says the transcript window it was shown. A writer run logged before provenance was

@@ -1,6 +1,6 @@
 """Blame's records (pydantic, `memtab.fs.records`): what it says about each line.
 
-`memtab blame PATH --json` prints `Blame.to_json()` (docs/formats.md §19.2); a window
+`memtab blame PATH --json` prints `Blame.to_json()` (docs/formats.md §20.2); a window
 renders the same records. Fields are added, never renamed or removed. Blame runs off the
 GUI thread, and only it imports this module.
 """
@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from memtab.fs.records import OmitNone, Record
 
 Actor = str
-"""Who introduced a line (docs/formats.md §19.2): `user`, `writer`, `consolidator`,
+"""Who introduced a line (docs/formats.md §20.2): `user`, `writer`, `consolidator`,
 `agent-tool`, `sync`, `external`, `mux`, `before-memtab`, `unknown`, or the agent that
 owns another agent's file (`claude-code`, `codex`, `loki`)."""
 
@@ -27,7 +27,7 @@ MUX = "mux"
 
 class TranscriptSource(Record):
     """A line drawn from a transcript: by a writer run, or an accepted suggestion
-    (docs/formats.md §19.2)."""
+    (docs/formats.md §20.2)."""
 
     kind: Literal["transcript"] = "transcript"
     workspace_id: str | None = None
@@ -46,7 +46,7 @@ class TranscriptSource(Record):
 
 class ConsolidationSource(Record):
     """A line a consolidation run wrote: the run, the op and the op's reason
-    (docs/formats.md §19.2)."""
+    (docs/formats.md §20.2)."""
 
     kind: Literal["consolidation"] = "consolidation"
     run_id: str
@@ -64,7 +64,7 @@ Source = TranscriptSource | ConsolidationSource
 
 class BlameLine(Record):
     """One line of the file: its text and who introduced it, when, in which run and
-    version, and from what (docs/formats.md §19.2)."""
+    version, and from what (docs/formats.md §20.2)."""
 
     line: int
     """1-based."""
@@ -80,7 +80,7 @@ class BlameLine(Record):
 
 class Blame(Record):
     """Every line of one file, a virtual path or another agent's file id: what `memtab
-    blame --json` prints (docs/formats.md §19.2)."""
+    blame --json` prints (docs/formats.md §20.2)."""
 
     path: str
     lines: tuple[BlameLine, ...]

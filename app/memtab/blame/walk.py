@@ -3,7 +3,7 @@
 `owners_of(chain, load, current)` goes through a file's versions oldest first (the
 chain follows renames back to older names: `store.history.undo.file_history`) and keeps,
 for every line of the text so far, the index in the chain of the version that brought it
-(docs/formats.md §19.2):
+(docs/formats.md §20.2):
 
 - A version carries the lines of the one before it it still has (`lines.carry`); its
   other lines are its own.

@@ -202,7 +202,7 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_blame(args: argparse.Namespace) -> int:
-    """`memtab blame PATH`: each line, who introduced it (docs/formats.md §19.2)."""
+    """`memtab blame PATH`: each line, who introduced it (docs/formats.md §20.2)."""
     from memtab.blame.service import blame_file_id, blame_memory_file
 
     if not is_virtual_path(args.path):

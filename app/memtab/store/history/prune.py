@@ -175,7 +175,7 @@ def _prune_runs(home: Home, oldest_kept: int) -> int:
 
 
 def _prune_provenance(home: Home, oldest_kept: int) -> None:
-    """Provenance records of the same age as the runs dropped (docs/formats.md §19.1)."""
+    """Provenance records of the same age as the runs dropped (docs/formats.md §20.1)."""
     if not home.provenance_log_path.exists():
         return  # nothing to prune: pydantic, which the log's records need, stays unloaded
     from memtab.store.history.provenance import prune_provenance
