@@ -39,7 +39,6 @@ from memtab.resources import resource_path
 from memtab.store.home import Home
 from memtab.store.meta import global_key, project_key, workspace_key
 from memtab.store.paths import project_dir_name
-from memtab.traces.names import trace_file_name
 
 ACME = "/home/dev/src/acme-api"
 WEBAPP = "/home/dev/src/webapp"
@@ -176,6 +175,13 @@ def _copy_memories(home: Home, now: int) -> None:
             atomic_write_text(target, file.read_text(encoding="utf-8"))
             modified = (now - age + index * 7 * MINUTE) / 1000
             os.utime(target, (modified, modified))
+
+
+def _write_trace_dump(home: Home, now: int) -> None:
+    from memtab.demo_history import Branch, write_failed_trace_dump
+
+    branch = Branch(MAIN_ID, demo_transcript(now)[:2])
+    write_failed_trace_dump(home, now, branch, "fix-token-refresh", ACME)
 
 
 def _write_history(home: Home, now: int) -> None:
@@ -455,69 +461,6 @@ def _write_transcript_and_writer_state(home: Home, now: int) -> None:
             "lastRunMessageId": "assistant-0001",
         },
     )
-
-
-def _write_trace_dump(home: Home, now: int) -> None:
-    # A plain document, not `memtab.traces.schema` records: every `--demo` run writes it
-    # before the window's first paint, which must not wait for pydantic. A test checks it
-    # is exactly what the schema would write.
-    started = now - 54 * MINUTE
-    memory_path = "/memories/workspace/notes.md"
-    notes = (resource_path("demo") / "workspace/main/notes.md").read_text(encoding="utf-8")
-    dump = {
-        "schemaVersion": 1,
-        "runStartedAt": started,
-        "workspaceId": MAIN_ID,
-        "workspaceName": "fix-token-refresh",
-        "triggerMessageId": "assistant-0001",
-        "modelString": "anthropic:claude-haiku-4-5",
-        "timeoutMs": 10_000,
-        "timedOut": True,
-        "didWriteMemory": False,
-        "satisfiedMemoryToolPolicy": False,
-        "projectPath": ACME,
-        "workspacePath": f"{ACME}/.worktrees/fix-token-refresh",
-        "memoryPath": memory_path,
-        "systemPrompt": "You maintain the workspace memory file. Record durable facts.",
-        "existingMemory": notes,
-        "eventsSummary": {"originalCount": 2, "trimmedCount": 2, "maxJsonChars": 80_000},
-        "events": demo_transcript(now)[:2],
-        "userMessage": "Update the memory file from the transcript events above.",
-        "attempts": [
-            {
-                "attemptIndex": 0,
-                "messages": [
-                    {"role": "user", "content": "Update the memory file from the events."}
-                ],
-                "stepResults": [{"finishReason": "tool-calls", "text": ""}],
-                "toolExecutions": [
-                    {
-                        "toolName": "memory_read",
-                        "toolCallId": "toolu_01",
-                        "input": {},
-                        "output": {"exists": True, "content": notes},
-                        "startedAt": started + 1_200,
-                        "durationMs": 3,
-                    },
-                    {
-                        "toolName": "memory_write",
-                        "toolCallId": "toolu_02",
-                        "input": {"old_string": "- Always run", "new_string": "- Always run"},
-                        "error": "old_string matched 0 times (expected 1)",
-                        "startedAt": started + 6_900,
-                        "durationMs": 2,
-                    },
-                ],
-                "finishReason": "aborted",
-                "wrote": False,
-                "noNewMemories": False,
-                "aborted": True,
-                "error": "Timed out after 10000 ms",
-            }
-        ],
-    }
-    path = home.trace_dir(MAIN_ID) / trace_file_name(started, "assistant-0001")
-    atomic_write_json(path, dump)
 
 
 # The demo's other agents: the seed in resources/demo/other-agents/, copied into the same

@@ -2,7 +2,7 @@
 
 `memtab.demo` writes the memory files as they are now; this module replays how a few of
 them got there, through the store with the actors, runs and times of a real history, so
-blame and the History panel have something true to show (docs/formats.md §14.2, §19):
+blame and the History panel have something true to show (docs/formats.md §14.2, §20):
 
 - two days ago Memtab first saw the branch's notes, its TODO list and a separate note on
   the refresh race (`external`, `seen`);
@@ -14,6 +14,8 @@ blame and the History panel have something true to show (docs/formats.md §14.2,
 
 mux's run in the journal that created the webapp project's `styling.md` needs nothing
 here: the file's time says the run left it as it is, which blame tells once Memtab sees it.
+The writer's other run, 54 minutes ago, timed out without writing: its trace dump is
+`write_failed_trace_dump`'s.
 
 Plain documents, not records (`store.history.records`, `traces.schema`), are written for
 the runs, the provenance and the dump (the demo is made before the window's first paint,
@@ -30,6 +32,7 @@ from typing import Any
 
 from memtab import __version__
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
+from memtab.resources import resource_path
 from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.history.recorder import HistoryRecorder, Observation, RecordedChange
 from memtab.store.history.runs import RunsLog, journal_fingerprint, new_run_id
@@ -340,3 +343,70 @@ def _op(command: str, path: str, applied: bool, changes: list[RecordedChange]) -
         for change in changes
     ]
     return {"command": command, "path": path, "applied": applied, "versions": versions}
+
+
+def write_failed_trace_dump(
+    home: Home, now: int, branch: Branch, workspace_name: str, project_path: str
+) -> None:
+    """The dump of a writer run on `branch` that timed out 54 minutes ago, its write
+    refused (the Traces tab's failed run)."""
+    # A plain document, not `memtab.traces.schema` records: every `--demo` run writes it
+    # before the window's first paint, which must not wait for pydantic. A test checks it
+    # is exactly what the schema would write.
+    started = now - 54 * MINUTE
+    memory_path = "/memories/workspace/notes.md"
+    notes = (resource_path("demo") / "workspace/main/notes.md").read_text(encoding="utf-8")
+    dump = {
+        "schemaVersion": 1,
+        "runStartedAt": started,
+        "workspaceId": branch.workspace_id,
+        "workspaceName": workspace_name,
+        "triggerMessageId": "assistant-0001",
+        "modelString": "anthropic:claude-haiku-4-5",
+        "timeoutMs": 10_000,
+        "timedOut": True,
+        "didWriteMemory": False,
+        "satisfiedMemoryToolPolicy": False,
+        "projectPath": project_path,
+        "workspacePath": f"{project_path}/.worktrees/{workspace_name}",
+        "memoryPath": memory_path,
+        "systemPrompt": "You maintain the workspace memory file. Record durable facts.",
+        "existingMemory": notes,
+        "eventsSummary": {"originalCount": 2, "trimmedCount": 2, "maxJsonChars": 80_000},
+        "events": branch.first_turn,
+        "userMessage": "Update the memory file from the transcript events above.",
+        "attempts": [
+            {
+                "attemptIndex": 0,
+                "messages": [
+                    {"role": "user", "content": "Update the memory file from the events."}
+                ],
+                "stepResults": [{"finishReason": "tool-calls", "text": ""}],
+                "toolExecutions": [
+                    {
+                        "toolName": "memory_read",
+                        "toolCallId": "toolu_01",
+                        "input": {},
+                        "output": {"exists": True, "content": notes},
+                        "startedAt": started + 1_200,
+                        "durationMs": 3,
+                    },
+                    {
+                        "toolName": "memory_write",
+                        "toolCallId": "toolu_02",
+                        "input": {"old_string": "- Always run", "new_string": "- Always run"},
+                        "error": "old_string matched 0 times (expected 1)",
+                        "startedAt": started + 6_900,
+                        "durationMs": 2,
+                    },
+                ],
+                "finishReason": "aborted",
+                "wrote": False,
+                "noNewMemories": False,
+                "aborted": True,
+                "error": "Timed out after 10000 ms",
+            }
+        ],
+    }
+    path = home.trace_dir(branch.workspace_id) / trace_file_name(started, "assistant-0001")
+    atomic_write_json(path, dump)
