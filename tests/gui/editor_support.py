@@ -48,7 +48,9 @@ def own_writes() -> OwnWrites:
 
 @pytest.fixture
 def panel(qtbot: QtBot, store: MemoryStore, own_writes: OwnWrites) -> Iterator[EditorPanel]:
-    editor = EditorPanel(WindowContext(store.home, own_writes=own_writes))
+    context = WindowContext(store.home, own_writes=own_writes)
+    editor = EditorPanel(context)
+    context.actions.attach(editor)  # the panel is the window here: Save's keys live on it
     qtbot.addWidget(editor)
     editor.resize(900, 600)
     editor.set_store(store)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -60,6 +60,27 @@ def test_ctrl_f_in_the_text_opens_the_find_bar_and_finds_from_the_cursor(
     qtbot.keyClick(bar.query_edit, Qt.Key.Key_Escape)
     assert not bar.isVisible()
     assert opened.text_edit.hasFocus()
+    assert opened.text_edit.extraSelections() == []
+
+
+def test_the_highlights_go_with_the_bar_however_it_closes(
+    opened: EditorPanel, qtbot: QtBot
+) -> None:
+    bar = opened.find_bar
+    opened.find_in_file("token")
+    assert len(opened.text_edit.extraSelections()) == 6
+    opened.text_edit.setFocus()
+    qtbot.keyClick(opened.text_edit, Qt.Key.Key_Escape)  # Esc in the text, as in VS Code
+    assert bar.isHidden() and opened.text_edit.extraSelections() == []
+    assert opened.text_edit.hasFocus()
+    opened.find_in_file("token")
+    opened.text_edit.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(opened.text_edit, "token ")  # matches follow typing while open
+    qtbot.waitUntil(lambda: len(opened.text_edit.extraSelections()) == 7)
+    opened.hide()  # another tab in front: the bar is open, not visible
+    opened.close_file()
+    assert bar.isHidden() and opened.text_edit.extraSelections() == []
+    qtbot.wait(200)  # the re-find after typing, had it been left pending
     assert opened.text_edit.extraSelections() == []
 
 

@@ -6,7 +6,12 @@ The window's menus and the editor's "more" menu show the same `QAction`s. Their 
 work while the focus is anywhere in the editor, even when a window-wide shortcut uses
 the same key (the window's Ctrl+F searches memories): the editor claims its own keys
 (`claim=True`), so Ctrl+F in the editor always finds in the file. Save's keys (Ctrl+S,
-Ctrl+Enter) work anywhere in the editor too.
+Ctrl+Enter) work anywhere in the window: in the tree, the footer, the search box, after
+Merge both moved the focus to its bar.
+
+Keys are written out where Qt's standard key is not the same on every desktop:
+`StandardKey.Replace` is Ctrl+H only on GNOME and XFCE, so Replace is "Ctrl+H" and the
+platform's own key besides.
 """
 
 from __future__ import annotations
@@ -72,9 +77,7 @@ class EditorCommands(QObject):
             "editor.save",
             "&Save",
             panel.save,
-            keys=[StandardKey.Save, "Ctrl+Return", "Ctrl+Enter"],
-            focus=Focus.WITHIN,
-            on=widget,
+            keys=["Ctrl+S", StandardKey.Save, "Ctrl+Return", "Ctrl+Enter"],
             menu="file",
             tip="Save the open file",
             enabled_when=lambda: panel.is_dirty,
@@ -82,24 +85,28 @@ class EditorCommands(QObject):
         self.find_action = self._action(
             "editor.find",
             "&Find in file…",
-            [StandardKey.Find],
+            ["Ctrl+F", StandardKey.Find],
             "Find in the open file",
             self._find_selection,
         )
         self.replace_action = self._action(
             "editor.replace",
             "&Replace in file…",
-            [StandardKey.Replace],
+            ["Ctrl+H", StandardKey.Replace],
             "Find and replace in the open file",
             self.replace_in_file,
         )
         self.find_next_action = self._action(
-            "editor.find_next", "Find &next", [StandardKey.FindNext], "Next match", self.find_next
+            "editor.find_next",
+            "Find &next",
+            ["F3", StandardKey.FindNext],
+            "Next match",
+            self.find_next,
         )
         self.find_previous_action = self._action(
             "editor.find_previous",
             "Find &previous",
-            [StandardKey.FindPrevious],
+            ["Shift+F3", StandardKey.FindPrevious],
             "Previous match",
             self.find_previous,
         )

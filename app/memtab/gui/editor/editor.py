@@ -52,11 +52,11 @@ from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import BarKind, MessageBar
 from memtab.gui.editor.commands import EditorCommands
 from memtab.gui.editor.document import OpenDocument
-from memtab.gui.editor.find import FindBar
 from memtab.gui.editor.frontmatter import with_description
 from memtab.gui.editor.preview import MarkdownPreview
 from memtab.gui.editor.prompts import DiscardChoice, EditorPrompts
 from memtab.gui.editor.view import EditorView, ViewMode
+from memtab.gui.find_bar import FindBar
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.sources.memory_file import MemoryFile, MuxFile
 from memtab.sources.model import MemoryFileRef

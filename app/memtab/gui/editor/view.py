@@ -4,7 +4,7 @@
 the state ("● Unsaved"), the Source / Split / Preview buttons, Save, a "more" menu (the
 panel's actions: find, open in an external editor, copy the real path), the description
 field, a slot for the message bar, the Markdown source (highlighted), the rendered
-preview and the find bar (`find`). It also does what any text editor must do with
+preview and the find bar (`gui.find_bar`). It also does what any text editor must do with
 its buffer: load text with a fresh undo history, replace it with one undoable edit that
 keeps the cursor and scroll position, end it with a line break before a save, keep the
 description field in step with the frontmatter, and re-render the preview when typing
@@ -50,10 +50,10 @@ from memtab.components.editor.text_buffer import (
     utf16_offset,
     with_final_newline,
 )
-from memtab.gui.editor.find import FindBar
 from memtab.gui.editor.frontmatter import read_description
 from memtab.gui.editor.highlighter import MarkdownHighlighter
 from memtab.gui.editor.preview import MarkdownPreview
+from memtab.gui.find_bar import FindBar
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel

@@ -161,7 +161,7 @@ class FileCommands(QObject):
             "tree.delete",
             "Delete…",
             self.delete_selected,
-            keys=[QKeySequence.StandardKey.Delete],
+            keys=["Del"],  # not StandardKey.Delete: on X11 it is Ctrl+D too, which pins
             focus=tree_only,
             on=tree,
             menu="edit",
@@ -201,7 +201,7 @@ class FileCommands(QObject):
             "files.undo",
             UNDO_TEXT,
             self.undo_last,
-            keys=[QKeySequence.StandardKey.Undo],
+            keys=["Ctrl+Z", QKeySequence.StandardKey.Undo],
             focus=tree_only,
             on=tree,
             menu="edit",

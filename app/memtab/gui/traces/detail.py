@@ -351,6 +351,15 @@ class TraceDetailView(QWidget):
         self.tabs.setCurrentIndex(same)
         self._on_tabs_current_changed(same)
 
+    def find_in_dump(self) -> bool:
+        """Show the dump's raw JSON with its find bar open (Ctrl+F); False when no dump
+        is shown."""
+        if self._dump is None or self.stack.currentIndex() != self.CONTENT:
+            return False
+        self.tabs.setCurrentWidget(self.raw_view)
+        self.raw_view.open_find()
+        return True
+
     @Slot(int)
     def _on_tabs_current_changed(self, index: int) -> None:
         if self.tabs.widget(index) is self.raw_view and self._dump and not self._raw_loaded:

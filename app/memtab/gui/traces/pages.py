@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.gui.find_bar import FindBar
 from memtab.gui.style import Accent, accent_text, mute, tint
 from memtab.gui.traces.models import (
     Preview,
@@ -275,7 +276,8 @@ class AttemptPage(QWidget):
 
 
 class RawJsonView(QWidget):
-    """The dump file as it is on disk, read-only, with a Copy button."""
+    """The dump file as it is on disk, read-only, with a Copy button and a find bar
+    (Ctrl+F on the Traces tab: `open_find`)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """Empty until `load`."""
@@ -288,6 +290,7 @@ class RawJsonView(QWidget):
         self.copy_button.setToolTip("Copy the whole file to the clipboard")
         self.copy_button.clicked.connect(self._on_copy_button_clicked)
         self.text_view = LongTextView("Raw JSON", self, limit=RAW_LIMIT_CHARS)
+        self.find_bar = FindBar(self.text_view.editor, parent=self)
         self._reset_timer = QTimer(self)
         self._reset_timer.setSingleShot(True)
         self._reset_timer.setInterval(1500)
@@ -299,6 +302,13 @@ class RawJsonView(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(bar)
         layout.addWidget(self.text_view, 1)
+        layout.addWidget(self.find_bar)
+
+    def open_find(self) -> None:
+        """Open the find bar over the whole file (the rest of a long one streams in and
+        is searched as it comes)."""
+        self.text_view.show_all()
+        self.find_bar.open()
 
     def load(self, dump: TraceDump) -> None:
         """Show the dump's text (its start, if it is large)."""

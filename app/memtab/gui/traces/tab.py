@@ -207,6 +207,12 @@ class TracesTab(QWidget):
         self._open(path)
         self.refresh()
 
+    def find_in_trace(self) -> None:
+        """Ctrl+F here: find in the dump being read (its raw JSON), else filter the list's
+        focus."""
+        if not self.detail.find_in_dump():
+            self.list_view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def selected_path(self) -> Path | None:
         """The dump selected in the list, or None."""
         summary = self.proxy.data(self.list_view.currentIndex(), SUMMARY_ROLE)

@@ -29,6 +29,7 @@ from memtab.gui.tasks.runner import TaskRunner
 from memtab.logs import log_file
 
 if TYPE_CHECKING:
+    from memtab.gui.traces import TracesTab
     from memtab.gui.writer.feedback import WriterFeedback
     from memtab.gui.writer.status import WriterStatusWidget
 
@@ -56,6 +57,9 @@ class CommandWindow(WindowShell, Protocol):
 
     @property
     def has_traces_tab(self) -> bool: ...
+
+    @property
+    def shown_traces_tab(self) -> TracesTab | None: ...
 
     @property
     def is_closing(self) -> bool: ...
@@ -93,7 +97,7 @@ class WindowCommands(QObject):
             "window.open_home",
             "&Open home…",
             self.open_home,
-            keys=[standard.Open],
+            keys=["Ctrl+O", standard.Open],
             menu="file",
             tip="Open another memory home (a mux/xum home, or a folder for Memtab's own)",
         )
@@ -108,7 +112,7 @@ class WindowCommands(QObject):
             "window.settings",
             "&Settings…",
             self.open_settings,
-            keys=[standard.Preferences],
+            keys=["Ctrl+,", standard.Preferences],
             menu="file",
             role=QAction.MenuRole.PreferencesRole,
         )
@@ -116,7 +120,7 @@ class WindowCommands(QObject):
             "window.quit",
             "&Quit",
             window.close,
-            keys=[standard.Quit],
+            keys=["Ctrl+Q", standard.Quit],
             menu="file",
             role=QAction.MenuRole.QuitRole,
         )
@@ -124,9 +128,10 @@ class WindowCommands(QObject):
             "window.find",
             "&Find…",
             self.find_text,
-            keys=[standard.Find],
+            keys=["Ctrl+F", standard.Find],
             menu="edit",
-            tip="Find in the open file (no file open: search memories)",
+            tip="Find in the open file (no file open: search memories; on the Traces tab: "
+            "in the dump being read)",
         )
         add(
             "consolidation.run_now",
@@ -182,7 +187,7 @@ class WindowCommands(QObject):
             "window.shortcuts",
             "&Keyboard shortcuts",
             self.show_shortcuts,
-            keys=[standard.HelpContents],
+            keys=["F1", standard.HelpContents],
             menu="help",
         )
         add(
@@ -201,8 +206,13 @@ class WindowCommands(QObject):
     # -- the commands ------------------------------------------------------------------------
 
     def find_text(self) -> None:
-        """Edit → Find (Ctrl+F): find in the open file, or search memories when no file
-        is open (in the editor, its own Ctrl+F wins)."""
+        """Edit → Find (Ctrl+F): on the Traces tab, find in the dump being read; else
+        find in the open file, or search memories when no file is open (in the editor,
+        its own Ctrl+F wins)."""
+        traces = self._window.shown_traces_tab
+        if traces is not None:
+            traces.find_in_trace()
+            return
         self._window.show_memory_tab()
         tab = self._window.memory_tab
         editor = tab.editor

@@ -228,6 +228,14 @@ class MainWindow(QMainWindow):
         self._build_traces_tab()
         return self._traces_tab
 
+    @property
+    def shown_traces_tab(self) -> TracesTab | None:
+        """The Traces tab when it is the one shown, else None."""
+        container = self._traces_container
+        if container is None or self.tabs.currentWidget() is not container:
+            return None
+        return self.traces_tab
+
     def _build_traces_tab(self) -> None:
         if self._traces_tab is None and self._traces_tab_factory is not None:
             assert self._traces_container is not None

@@ -1,11 +1,13 @@
-"""The editor's find bar: find, find next/previous and replace in the open file's source.
+"""A find bar: find, find next/previous and replace in a `QPlainTextEdit` — the editor's
+source, a trace dump's raw JSON (read-only: no replace).
 
 `open()` (Ctrl+F) shows it with the selected text (or the last query) and selects the
 first match from the cursor; Enter and F3 go to the next match, Shift+Enter and Shift+F3
 to the previous one, wrapping around; every match is highlighted and the bar says
 "3 of 12". `open(replace=True)` (Ctrl+H) also shows the replace row: Replace changes
 the selected match (one undoable edit) and moves on, Replace all changes every match in
-one undoable edit. Esc closes the bar and gives the text back the focus.
+one undoable edit. Esc — in the bar or in the text — closes the bar, takes its
+highlights away and gives the text back the focus.
 
 Where a query matches is `components.editor.find` (Qt-free); this maps its string indices to the
 document's positions (`components.editor.text_buffer.DocumentPositions`).
@@ -62,11 +64,11 @@ class FindBar(QFrame):
     def __init__(
         self,
         text_edit: QPlainTextEdit,
-        replace_text: Callable[[str], None],
+        replace_text: Callable[[str], None] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         """A hidden bar for `text_edit`; `replace_text(new)` replaces the whole buffer with
-        one undoable edit (Replace all)."""
+        one undoable edit (Replace all; None: the text is only read, never replaced)."""
         super().__init__(parent)
         self.setObjectName("findBar")
         self._text_edit = text_edit
@@ -75,13 +77,14 @@ class FindBar(QFrame):
         self._positions = DocumentPositions("")
         self._matches: list[Span] = []
         self._stale = True
-        self._read_only = False
+        self._read_only = replace_text is None
         self._build()
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(_REFRESH_DELAY_MS)
         self._refresh_timer.timeout.connect(self._on_refresh_timer_timeout)
         text_edit.document().contentsChanged.connect(self._on_document_contents_changed)
+        text_edit.installEventFilter(self)  # Esc in the text closes the bar too
         self.hide()
 
     def _build(self) -> None:
@@ -175,9 +178,10 @@ class FindBar(QFrame):
         return self._replace_row.isVisibleTo(self)
 
     def set_read_only(self, read_only: bool) -> None:
-        """A read-only file can be searched, not changed."""
-        self._read_only = read_only
-        self._replace_row.setEnabled(not read_only)
+        """A read-only file can be searched, not changed (a bar made without
+        `replace_text` never replaces)."""
+        self._read_only = read_only or self._replace_text is None
+        self._replace_row.setEnabled(not self._read_only)
 
     def open(self, query: str | None = None, *, replace: bool = False) -> None:
         """Show the bar with `query` (else the selected text, else the last query), and
@@ -196,11 +200,13 @@ class FindBar(QFrame):
         self.query_edit.selectAll()
 
     def close_bar(self) -> None:
-        """Hide the bar and its highlights; the text gets the focus back."""
-        if not self.isVisible():
+        """Hide the bar and its highlights; the text gets the focus back. (Open is "not
+        hidden": a bar on a tab not shown now is open, and closes all the same.)"""
+        self._refresh_timer.stop()
+        self._text_edit.setExtraSelections([])
+        if self.isHidden():
             return
         self.hide()
-        self._text_edit.setExtraSelections([])
         self._text_edit.setFocus(Qt.FocusReason.OtherFocusReason)
         self.closed.emit()
 
@@ -239,7 +245,7 @@ class FindBar(QFrame):
         self._refresh_if_stale()
         replacement = self.replace_edit.text()
         new_text, count = replace_all(self._text, self.query, replacement, self.options)
-        if count:
+        if count and self._replace_text is not None:
             self._replace_text(new_text)
             self._refresh()
         self.count_label.setText(f"Replaced {count:,}" if count else "No matches")
@@ -340,8 +346,12 @@ class FindBar(QFrame):
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             key = event.key()
             if key == Qt.Key.Key_Escape:
+                if watched is self._text_edit and self.isHidden():
+                    return False
                 self.close_bar()
                 return True
+            if watched is self._text_edit:
+                return False
             if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
                 if watched is self.replace_edit:
                     self.replace_current()
@@ -356,27 +366,31 @@ class FindBar(QFrame):
         """Follow palette changes (light ↔ dark)."""
         if event.type() == QEvent.Type.PaletteChange:
             self._recolor()
-            if self.isVisible():
+            if not self.isHidden():
                 self._refresh()
         super().changeEvent(event)
 
     @Slot(str)
     def _on_query_edit_text_changed(self, _text: str) -> None:
+        if self.isHidden():  # the query is kept for the next open, not shown now
+            return
         self._refresh()
         self._go(backwards=False, from_start_of_selection=True)
 
     @Slot(bool)
     def _on_option_toggled(self, _checked: bool) -> None:
+        if self.isHidden():
+            return
         self._refresh()
         self._go(backwards=False, from_start_of_selection=True)
 
     @Slot()
     def _on_document_contents_changed(self) -> None:
         self._stale = True
-        if self.isVisible():
+        if not self.isHidden():
             self._refresh_timer.start()
 
     @Slot()
     def _on_refresh_timer_timeout(self) -> None:
-        if self.isVisible():
+        if not self.isHidden():
             self._refresh()

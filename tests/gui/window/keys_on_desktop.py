@@ -1,0 +1,66 @@
+"""Run as a program by test_keys.py: a window on a real X display (xcb) under the desktop
+XDG_CURRENT_DESKTOP names, printing every action's keys and any conflict as JSON.
+
+Qt's standard keys come from the desktop's theme, which only the xcb platform asks (the
+offscreen one tests use has one scheme for every desktop), so this runs in a process of
+its own, on Xvfb.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: the support package
+
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QApplication
+
+from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.ui_state import UiState
+from memtab.gui.window.app import create_main_window
+from support.memory_home import MAIN, make_home
+
+DEADLINE_S = 60
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        home = make_home(root / "home")
+        window = create_main_window(
+            home,
+            MAIN,
+            ui_state=UiState(root / "ui.json"),
+            watcher=HomeWatcher(debounce_ms=30, max_latency_ms=300),
+            start_writer=False,
+        )
+        window.show()
+        deadline = time.monotonic() + DEADLINE_S
+        while not window.memory_tab.is_idle and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.01)
+        actions = window.context.actions
+        portable = QKeySequence.SequenceFormat.PortableText
+        print(
+            json.dumps(
+                {
+                    "keys": {
+                        entry.id: [key.toString(portable) for key in entry.keys]
+                        for entry in actions.entries()
+                    },
+                    "conflicts": [
+                        [conflict.key, conflict.first, conflict.second]
+                        for conflict in actions.conflicts()
+                    ],
+                }
+            )
+        )
+        window.close_without_asking()
+
+
+if __name__ == "__main__":
+    main()

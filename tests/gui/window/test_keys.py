@@ -1,0 +1,178 @@
+"""Keys that work wherever the focus is: Save from the tree, Find on the Traces tab,
+Settings on Ctrl+,, and the same keys on every Linux desktop (a real X display)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
+from memtab.components.tree.tree import file_key
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+from support.memory_home import MAIN
+from support.trace_dumps import DEMO_STARTED, fixture_dump, install_dump
+
+home = support.home
+make_window = support.make_window
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+GIT = "/memories/global/tools/git.md"
+DESKTOPS = (None, "KDE", "GNOME", "XFCE")
+CHILD = Path(__file__).with_name("keys_on_desktop.py")
+
+
+def open_file(window_tab: object, path: str) -> None:
+    window_tab.sync.select_key(file_key(parse_file_path(path)), open_it=True)  # type: ignore[attr-defined]
+
+
+def test_ctrl_s_saves_the_open_file_from_the_tree(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    activate(qtbot, window)
+    wait_idle(qtbot, window)
+    tab = window.memory_tab
+    open_file(tab, GIT)
+    editor = tab.editor
+    qtbot.waitUntil(lambda: editor.current_path == parse_file_path(GIT), timeout=WAIT_MS)
+    editor.text_edit.setFocus()
+    qtbot.keyClicks(editor.text_edit, "Squash first. ")
+    assert editor.is_dirty
+    tab.tree.setFocus()
+    qtbot.keyClick(tab.tree, Qt.Key.Key_S, CTRL)
+    qtbot.waitUntil(lambda: not editor.is_dirty, timeout=WAIT_MS)
+    assert "Squash first. " in (home.global_root / "tools" / "git.md").read_text()
+
+
+def test_ctrl_f_on_the_traces_tab_finds_in_the_dump_being_read(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    install_dump(home, MAIN, fixture_dump("demo"), f"{DEMO_STARTED}_assistant-0001.json")
+    window = make_window(home)
+    activate(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_2, Qt.KeyboardModifier.AltModifier)
+    traces = window.traces_tab
+    assert traces is not None
+    qtbot.waitUntil(lambda: traces.detail.dump is not None, timeout=WAIT_MS)
+    traces.list_view.setFocus()
+    qtbot.keyClick(traces.list_view, Qt.Key.Key_F, CTRL)
+    raw = traces.detail.raw_view
+    assert window.tabs.currentWidget() is not window.memory_tab
+    assert traces.detail.tabs.currentWidget() is raw and raw.find_bar.isVisible()
+    qtbot.keyClicks(raw.find_bar.query_edit, "toolName")
+    qtbot.waitUntil(lambda: raw.find_bar.match_count > 0, timeout=WAIT_MS)
+    assert raw.text_view.editor.textCursor().selectedText() == "toolName"
+    assert not window.memory_tab.editor.find_bar.isVisible()
+
+
+def test_ctrl_comma_opens_settings(qtbot: QtBot, make_window: WindowFactory, home: Home) -> None:
+    window = make_window(home)
+    activate(qtbot, window)
+    shown: list[QDialog] = []
+    window.exec_dialog = lambda dialog: shown.append(dialog) or 0  # type: ignore[method-assign]
+    qtbot.keyClick(window.memory_tab.tree, Qt.Key.Key_Comma, CTRL)
+    assert [type(dialog).__name__ for dialog in shown] == ["SettingsDialog"]
+    shown[0].reject()  # its workers stop with it
+
+
+# --- the same keys on every desktop ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def x_display() -> Iterator[str]:
+    """A display of a fresh Xvfb (the xcb platform asks the desktop's theme for keys)."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        pytest.skip("needs Xvfb (make test installs it: scripts/install-system-deps --test)")
+    read, write = os.pipe()
+    with subprocess.Popen(
+        [xvfb, "-displayfd", str(write), "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    ) as server:
+        os.close(write)
+        with os.fdopen(read) as said:
+            number = said.readline().strip()
+        try:
+            assert number.isdigit(), "Xvfb did not say which display it opened"
+            yield f":{number}"
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+@pytest.fixture(scope="module")
+def keys_by_desktop(x_display: str) -> dict[str | None, dict[str, object]]:
+    """Each desktop's window: every action's keys and the conflicts among them."""
+    children = {}
+    for desktop in DESKTOPS:
+        env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "DISPLAY": x_display}
+        env.pop("XDG_CURRENT_DESKTOP", None)
+        env.pop("QT_QPA_PLATFORMTHEME", None)
+        if desktop is not None:
+            env["XDG_CURRENT_DESKTOP"] = desktop
+        children[desktop] = subprocess.Popen(
+            [sys.executable, str(CHILD)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    found = {}
+    for desktop, child in children.items():
+        out, err = child.communicate(timeout=120)
+        assert child.returncode == 0, err
+        found[desktop] = json.loads(out.strip().splitlines()[-1])
+    return found
+
+
+@pytest.mark.parametrize("desktop", DESKTOPS)
+def test_the_keys_are_the_same_on_every_desktop(
+    keys_by_desktop: dict[str | None, dict[str, object]], desktop: str | None
+) -> None:
+    found = keys_by_desktop[desktop]
+    keys = found["keys"]
+    assert isinstance(keys, dict)
+    assert "Ctrl+H" in keys["editor.replace"]  # StandardKey.Replace has none on X11 and KDE
+    assert keys["editor.save"][0] == "Ctrl+S"
+    assert "Ctrl+," in keys["window.settings"]
+    assert "Ctrl+Q" in keys["window.quit"]
+    assert keys["tree.delete"] == ["Del"]  # X11's Delete is Ctrl+D too: Pin's key
+    assert keys["editor.find"][0] == keys["window.find"][0] == "Ctrl+F"
+    assert keys["editor.find_next"][0] == keys["search.next_result"][0] == "F3"
+    assert keys["files.undo"][0] == "Ctrl+Z"
+    # Every key written as a standard one is bound, whatever the desktop.
+    assert all(bound for action, bound in keys.items() if action in KEYED), keys
+    assert found["conflicts"] == []
+
+
+KEYED = {
+    "editor.save",
+    "editor.find",
+    "editor.replace",
+    "editor.find_next",
+    "editor.find_previous",
+    "search.next_result",
+    "search.previous_result",
+    "tree.delete",
+    "files.undo",
+    "window.open_home",
+    "window.settings",
+    "window.quit",
+    "window.find",
+    "window.shortcuts",
+}
+"""The actions whose keys were (or are, besides a written one) Qt's standard keys."""
