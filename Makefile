@@ -44,8 +44,11 @@ types: $(STAMP)
 contracts: $(STAMP)
 	$(BIN)/lint-imports
 
+# One worker per core (pytest-xdist); a test file's tests stay together on one worker, so a
+# module's fixtures (the wheel, a seeded home) are built once. Each worker is its own process
+# with its own QApplication; every test has its own HOME, config and XDG dirs (conftest.py).
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --numprocesses auto --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest -q --bench tests/bench -s

@@ -22,6 +22,7 @@ pytest_plugins = [
     "support.fake_model_server",
     "support.gui_thread_io",
     "support.logfail",
+    "support.model_tester",
 ]
 
 # A byte-for-byte copy of ../shared/fixtures, so a clean clone tests against the same data.
@@ -58,18 +59,56 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
-@pytest.fixture(autouse=True)
-def _isolated_environment(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[None]:
+def _machine_pip_settings() -> dict[str, str]:
+    """pip's cache and index settings as this machine has them, read before HOME is faked.
+
+    The wheel test installs PySide6 into a new venv from them (a cache or a local index,
+    not the network); they name packages, none of a user's data.
+    """
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    settings = {"PIP_CACHE_DIR": os.environ.get("PIP_CACHE_DIR") or f"{cache}/pip"}
+    for candidate in (os.environ.get("PIP_CONFIG_FILE"), f"{config}/pip/pip.conf"):
+        if candidate and Path(candidate).is_file():
+            settings["PIP_CONFIG_FILE"] = candidate
+            break
+    return settings
+
+
+_PIP_SETTINGS = _machine_pip_settings()
+
+
+def _as_fake_user(monkeypatch: pytest.MonkeyPatch, fake_user: Path) -> None:
+    """HOME, Memtab's config and the XDG dirs inside `fake_user`; no home or key from outside."""
     for name in _ISOLATED_ENV:
         monkeypatch.delenv(name, raising=False)
-    fake_user = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("HOME", str(fake_user))
     monkeypatch.setenv("MEMTAB_CONFIG_DIR", str(fake_user / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(fake_user / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(fake_user / "xdg-config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(fake_user / "state"))  # the log
+    monkeypatch.setenv("XDG_CACHE_HOME", str(fake_user / "cache"))
+    for name, value in _PIP_SETTINGS.items():
+        monkeypatch.setenv(name, value)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A fake user for what runs before a test's own (module and session fixtures).
+
+    Under pytest-xdist each worker is its own session, with its own temp dir.
+    """
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _as_fake_user(monkeypatch, tmp_path_factory.mktemp("session-user"))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """Each test its own fake user: no test writes where another reads."""
+    _as_fake_user(monkeypatch, tmp_path_factory.mktemp("user"))
     yield
 
 

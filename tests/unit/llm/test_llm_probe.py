@@ -14,6 +14,7 @@ from memtab.llm.http import HttpOptions
 from memtab.llm.probe import PROBE_MAX_TOKENS, PROBE_PROMPT, probe_options, probe_provider
 from memtab.llm.settings import ProviderSettings
 from support.fake_model_server import FakeModelServer, cancel_once_asked
+from support.ports import refused_port
 
 KEY = "sk-ant-probe-0123456789abcdef"
 
@@ -28,11 +29,9 @@ def openai_at(url: str, key: str | None = None) -> ProviderSettings:
 
 @pytest.fixture
 def closed_port() -> Iterator[int]:
-    """A port on 127.0.0.1 nothing listens on (taken from the OS, then released)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    yield port
+    """A port on 127.0.0.1 nothing listens on."""
+    with refused_port() as port:
+        yield port
 
 
 def test_success_names_the_model_that_answered_and_the_latency(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import socket
 import threading
 from collections.abc import Iterator
 
@@ -13,6 +12,7 @@ import pytest
 from memtab.llm.http import HttpChatProvider, ProviderHttpClient
 from memtab.llm.types import Message, ProviderError, UserMessage
 from support.fake_model_server import FakeModelServer, cancel_once_asked
+from support.ports import refused_port
 
 from .cases import ProviderCase
 
@@ -225,13 +225,10 @@ def test_wrong_shaped_reply_is_protocol_error(
 
 @pytest.mark.expect_log("memtab.llm.http", "WARNING", r"connection refused by .*; retrying in")
 def test_connection_refused(case: ProviderCase) -> None:
-    with socket.socket() as probe:  # a port nobody listens on once the probe is closed
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    base_url = f"http://127.0.0.1:{port}" + ("/v1" if case.wire == "openai" else "")
-
-    with case.make(base_url) as provider:
-        error = _fail(provider)
+    with refused_port() as port:
+        base_url = f"http://127.0.0.1:{port}" + ("/v1" if case.wire == "openai" else "")
+        with case.make(base_url) as provider:
+            error = _fail(provider)
 
     assert error.kind == "connection"
     assert "3 attempts" in error.message

@@ -1,0 +1,39 @@
+"""Every memtab item model runs under Qt's model tester in every test (support/model_tester)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtTest import QAbstractItemModelTester
+from pytestqt.qtbot import QtBot
+
+from memtab.gui.memory_tab.workspace_picker import WorkspaceListModel, WorkspacePicker
+from memtab.gui.tree.model import MemoryTreeModel
+from support.model_tester import attach_tester
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+def test_the_tree_and_the_workspace_pickers_models_are_checked(qtbot: QtBot) -> None:
+    picker = WorkspacePicker()
+    qtbot.addWidget(picker)
+    for model in (MemoryTreeModel(), picker.model):
+        assert isinstance(model, MemoryTreeModel | WorkspaceListModel)
+        assert model.findChildren(QAbstractItemModelTester), type(model).__name__
+
+
+class _NegativeRows(QAbstractListModel):
+    """A model that breaks the tester's first rule: a row count below zero."""
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return -1
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        return None
+
+
+@pytest.mark.expect_log("qt", "WARNING", r"^FAIL! ")  # rowCount() >= 0, then what follows
+def test_a_broken_model_fails_the_test_that_builds_it() -> None:
+    attach_tester(_NegativeRows())
