@@ -28,7 +28,9 @@ from memtab.store.paths import VirtualPath
 from support import memory_home
 from support.memory_home import MAIN
 
-WAIT_MS = 5000
+# Only bounds a broken run: a passing test goes on as soon as its condition holds. Two test
+# workers on a loaded 2-core machine can take several seconds to show a search or a rescan.
+WAIT_MS = 20_000
 
 home = memory_home.home  # the fixture, for `home = support.home` in the tests
 

@@ -483,9 +483,13 @@ def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
         wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is None)
         assert not orphan.exists()
 
+    def undo_text() -> str:
+        window.menus.refresh()
+        return window.context.actions.action("files.undo").text()
+
     delete_orphan()
-    window.menus.refresh()
-    assert window.context.actions.action("files.undo").text() == f"&Undo delete of {ORPHAN}"
+    # The watcher's rescan may show the dir gone before the operation's result arrives.
+    wait_for(qtbot, lambda: undo_text() == f"&Undo delete of {ORPHAN}")
     window.context.actions.action("files.undo").trigger()
     # The dir may be back (and shown) a moment before its file is.
     wait_for(qtbot, lambda: orphan.exists() and orphan.read_bytes() == content)

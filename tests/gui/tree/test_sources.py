@@ -333,12 +333,19 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     window.context.actions.action("files.undo").trigger()
     qtbot.waitUntil(lambda: tab.model.node_for_key(copied) is None, timeout=WAIT_MS)
     assert not (machine.claude_memory / "user_vercel.md").exists()
+
+    def undo_text() -> str:
+        window.menus.refresh()
+        return window.context.actions.action("files.undo").text()
+
+    # The watcher's rescan may show the copy gone before the undo's own result arrives.
+    qtbot.waitUntil(lambda: undo_text() == "&Undo copy to vercel.md", timeout=WAIT_MS)
     assert tab.editor.current_key is None  # the removed copy is closed, not "deleted on disk"
-    window.menus.refresh()
-    assert window.context.actions.action("files.undo").text() == "&Undo copy to vercel.md"
     window.context.actions.action("files.undo").trigger()
+    qtbot.waitUntil(  # in Recently deleted
+        lambda: [i.path for i in trash(tab.store())] == [str(target)], timeout=WAIT_MS
+    )
     qtbot.waitUntil(lambda: tab.model.node_for_key(file_key(target)) is None, timeout=WAIT_MS)
-    assert [i.path for i in trash(tab.store())] == [str(target)]  # in Recently deleted
 
 
 def test_search_finds_memory_of_every_agent(
