@@ -4,10 +4,15 @@
 the begin/end pairs of inserts, removes, moves and resets, data roles) after every change
 the model announces. pytest-qt's `qtmodeltester` attaches it where a test asks; this
 plugin attaches it to each instance of every `QAbstractItemModel` subclass under
-`memtab.` the moment it is built — the Memory tree as its scans merge, search filters and
-files move, the workspace picker as the registry changes, the Traces tables as dumps
-arrive — so every GUI test is also a model test. The tester reports through Qt warnings,
-which fail the test (tests/support/logfail.py).
+`memtab.` the moment it is built — the workspace picker as the registry changes, the
+Traces tables as dumps arrive — so every GUI test is also a model test. The tester
+reports through Qt warnings, which fail the test (tests/support/logfail.py).
+
+A lazy model (one that fetches rows as they are opened: the Memory tree) is left to its
+own tests (tests/gui/tree/test_memory_tree_model.py, through pytest-qt's tester): Qt's
+tester fetches every row it can, so attached everywhere it would fill the folders the
+window keeps unfilled, from inside the model's own signals, and change what each test
+sees.
 
 A model class is found once its module is imported (before the test that builds it, or
 by the time the next test starts).
@@ -38,63 +43,17 @@ def _memtab_model_classes() -> list[type]:
     return found
 
 
-# Every signal Qt's tester re-checks the model on.
-_SIGNALS = (
-    "rowsAboutToBeInserted",
-    "rowsInserted",
-    "rowsAboutToBeRemoved",
-    "rowsRemoved",
-    "rowsAboutToBeMoved",
-    "rowsMoved",
-    "columnsAboutToBeInserted",
-    "columnsInserted",
-    "columnsAboutToBeRemoved",
-    "columnsRemoved",
-    "columnsAboutToBeMoved",
-    "columnsMoved",
-    "modelAboutToBeReset",
-    "modelReset",
-    "layoutAboutToBeChanged",
-    "layoutChanged",
-    "dataChanged",
-    "headerDataChanged",
-)
+def _is_lazy(cls: type) -> bool:
+    return any(
+        "fetchMore" in vars(base) for base in cls.__mro__ if base.__module__.startswith("memtab.")
+    )
 
 
 def attach_tester(model: Any) -> None:
-    """Qt's tester on `model` for as long as it lives, never fetching for it.
-
-    Qt's tester asks a lazy model for every row it can fetch (`fetchMore`): the Memory
-    tree would fill the folders the window keeps unfilled until they are opened, and fill
-    them from inside its own insert's signals, which the tester then reports as a nested
-    change. So a lazy model does not fetch while the tester checks it (`_fetch_more_
-    unless_checked`): slots connected just before and just after the tester's own, on each
-    signal it listens to, mark when it runs. The checks cover the rows the app loaded.
-    """
+    """Qt's tester on `model` for as long as it lives (its child)."""
     from PySide6.QtTest import QAbstractItemModelTester
 
-    def enter(*_args: Any) -> None:
-        model._memtab_checking += 1
-
-    def leave(*_args: Any) -> None:
-        model._memtab_checking -= 1
-
-    for name in _SIGNALS:
-        getattr(model, name).connect(enter)
-    model._memtab_checking = 1  # its first checks run as it is built
     QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Warning, model)
-    model._memtab_checking = 0
-    for name in _SIGNALS:
-        getattr(model, name).connect(leave)
-
-
-def _fetch_more_unless_checked(fetch_more: Callable[[Any, Any], None]) -> Callable[..., None]:
-    @functools.wraps(fetch_more)
-    def fetch_more_unless_checked(self: Any, parent: Any) -> None:
-        if not getattr(self, "_memtab_checking", 0):
-            fetch_more(self, parent)
-
-    return fetch_more_unless_checked
 
 
 def _checking(cls: type, init: Callable[..., None]) -> Callable[..., None]:
@@ -112,9 +71,7 @@ def _memtab_item_models_are_checked() -> Iterator[None]:
     if "PySide6.QtCore" in sys.modules:
         for cls in _memtab_model_classes():
             if cls not in _checked:  # its own __init__, or the one it inherits
-                cls.__init__ = _checking(cls, cls.__init__)  # type: ignore[misc]
-                if "fetchMore" in vars(cls):
-                    lazy = vars(cls)["fetchMore"]
-                    cls.fetchMore = _fetch_more_unless_checked(lazy)  # type: ignore[attr-defined]
+                if not _is_lazy(cls):
+                    cls.__init__ = _checking(cls, cls.__init__)  # type: ignore[misc]
                 _checked.add(cls)
     yield
