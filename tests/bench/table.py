@@ -33,6 +33,7 @@ PLACEHOLDERS = {
 
 ORDER = (
     "first-paint",
+    "every-description",
     "paint-with-sources",
     "write-visible",
     "paint-20k",

@@ -2,8 +2,9 @@
 
 Run: .venv/bin/python -m pytest -q --bench tests/bench/test_startup_bench.py -s
 
-- process start → the Memory tab painted on 3 × 1000 files, against the bare window's
-  start → first paint (`floors.BARE_WINDOW`), runs interleaved (target ≤ 2×);
+- process start → the Memory tab painted on 3 × 1000 files, and → every description
+  shown, against the bare window's start → first paint (`floors.BARE_WINDOW`), runs
+  interleaved (targets ≤ 1.8× and ≤ 2.5×);
 - the same on a home of 20,000 files (target ≤ 1 s to a usable first paint);
 - the 3 × 1000 home's first paint with every other agent's memory present (a busy
   machine, `bench.agents`) against the same start without any, runs interleaved (issue
@@ -115,9 +116,19 @@ def test_first_paint_against_a_bare_window(home_3k: Home, tmp_path: Path) -> Non
         Row(
             "process start → Memory tab painted, 3 × 1000 files",
             ms(painted),
-            "≤ 2× the floor",
+            "≤ 1.8× the floor",
             floor=f"bare window, 3000-row QTreeWidget: {ms(floor)}",
             ratio=painted / floor,
+        ),
+    )
+    record(
+        "every-description",
+        Row(
+            "process start → every description shown, 3 × 1000 files",
+            ms(loaded),
+            "≤ 2.5× the floor",
+            floor=f"bare window, 3000-row QTreeWidget: {ms(floor)}",
+            ratio=loaded / floor,
         ),
     )
 

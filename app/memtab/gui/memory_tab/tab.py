@@ -21,13 +21,18 @@ What they share comes from the `WindowContext` (home, UI state, own writes, acti
 status bar, the file-operation worker); what the tab shows it publishes there
 (`context.shown`: the scan, its workspace), for the features outside the tab too.
 
-Paint first, build the rest after: the constructor makes only what the first paint shows
-(the picker, the tree, its scans and merges, `TabLayout`'s stand-ins); the editor, footer
-and every other collaborator above are imported and built by `assemble()` right after
-the tree first paints (or when something needs them first), then `assembled` fires. A
-big home paints its outline (folders and counts) before any file is read; `loaded` fires
-once the first full scan is shown. `TreeFill` builds a big home's folders as they are
-opened.
+Start-up, in three steps (the window's side is in `gui/window/app.py`):
+1. first paint — the constructor makes only what it shows (the picker, the tree, its scans
+   and merges, `TabLayout`'s stand-ins); a big home paints its outline (folders and
+   counts) before any file is read (`tree_ready`);
+2. every description — the first full scan is merged into the tree and painted before
+   anything else is built (`descriptions_shown`);
+3. loaded — after that paint, `assemble()` imports and builds the editor, footer and
+   every other collaborator above (`assembled`; the window builds its menus on it), they
+   catch up with the scan the tree shows, and `loaded` fires (the window then starts its
+   watcher, writer and preloads). Something that needs the parts sooner (an error to
+   show, a search, a file to reveal) calls `assemble()` itself.
+`TreeFill` builds a big home's folders as they are opened.
 """
 
 from __future__ import annotations
@@ -106,9 +111,12 @@ class MemoryTab(QWidget):
     Signals:
         tree_ready(): the tree first shows the home (a big home's outline: folders and
             counts; descriptions follow).
+        descriptions_shown(): the tree first shows the first full scan (every
+            description); the parts are built once it has painted.
         assembled(): the editor, footer, search and commands exist (see the module
             docstring); menus that use the tab's actions are built on it.
-        loaded(): the first scan is shown (used by `--screenshot` and the benchmarks).
+        loaded(): the first scan is shown and the parts have caught up with it (used by
+            `--screenshot`, the window's deferred starts and the tests).
         tree_updated(): the tree finished showing a scan or search result.
         watch_targets_changed(object): other agents' directories to watch, as
             (directory, recursive) pairs (`HomeWatcher.set_extra_targets`).
@@ -116,6 +124,7 @@ class MemoryTab(QWidget):
     """
 
     tree_ready = Signal()
+    descriptions_shown = Signal()
     assembled = Signal()
     loaded = Signal()
     tree_updated = Signal()
@@ -171,6 +180,7 @@ class MemoryTab(QWidget):
         remembered = ui_state.workspace_for(home.root) if ui_state is not None else None
         self._shown.workspace_id = workspace_id or remembered
         self._tree_ready = False
+        self._first_scan_shown = False
         self._assembled = False
         self._loaded = False
 
@@ -267,9 +277,14 @@ class MemoryTab(QWidget):
         self.mux.changed.connect(self._on_mux_changed)
         if isinstance(self.consolidation, LazyConsolidationTasks):
             self.marks.follow(self.consolidation)
-        if self._shown.scan is not None:
-            self.editor.set_store(self._shown.scan.store())
         self.assembled.emit()
+        scan = self._shown.scan
+        if scan is not None:  # the tree shows a scan the parts have not seen
+            self._apply_scan_to_parts(scan, None)
+            self.marks.show()
+            self._shown.scan_applied.emit(scan)
+            if self._first_scan_shown:
+                self._finish_loading()
 
     def _register_actions(self) -> None:
         """The tab's own command: Reload (F5)."""
@@ -455,15 +470,12 @@ class MemoryTab(QWidget):
         self._mark_tree_ready()
 
     def _mark_tree_ready(self) -> None:
-        """The tree shows the home: once it has painted, build the rest (`assemble`)."""
-        if self._tree_ready:
-            return
-        self._tree_ready = True
-        self.tree.viewport().installEventFilter(self)
-        self.tree_ready.emit()
+        if not self._tree_ready:
+            self._tree_ready = True
+            self.tree_ready.emit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Assemble the tab right after the tree's first paint showing the home."""
+        """Assemble the tab right after the tree's first paint with every description."""
         if event.type() == QEvent.Type.Paint and watched is self.tree.viewport():
             watched.removeEventFilter(self)
             QTimer.singleShot(0, self.assemble)
@@ -475,28 +487,25 @@ class MemoryTab(QWidget):
 
     @Slot(object)
     def _on_scans_scan_finished(self, outcome: ScanOutcome) -> None:
-        self.assemble()
         previous = self._shown.scan
         scan = outcome.scan
         self._shown.scan = scan
-        same_workspace = previous is not None and workspace_identity(
-            previous.workspace
-        ) == workspace_identity(scan.workspace)
-        if not same_workspace:
-            self._on_workspace_shown(scan)
         self.picker.set_registry(
             scan.registry, self._shown.workspace_id, readable=scan.registry_error is None
         )
-        self.marks.scanned(scan, first=not same_workspace)
-        self.sources.scanned(scan)  # before the tree: a small one is shown at once
+        tree = outcome.presented
+        assert isinstance(tree, TreeNode)
+        if not self._assembled:  # the first scan: the tree alone, the parts after its paint
+            self._show_tree(tree, self._on_first_scan_shown)
+            if scan.registry_error:
+                self.show_error(scan.registry_error)
+            return
+        same_workspace = self._apply_scan_to_parts(scan, previous)
         if self.search_box.query.active:
             self.model.set_agent_edited(self.marks.badges)
             self.search_box.search(scan)
         else:
-            tree = outcome.presented
-            assert isinstance(tree, TreeNode)
-            self._show_tree(tree, None if self._loaded else self._on_first_tree_shown)
-        self.footer.set_context(scan.workspace, scan.status)
+            self._show_tree(tree, None if self._first_scan_shown else self._on_first_scan_shown)
         if same_workspace and not scan.changes.empty:
             changed = {MemoryFileRef.of_mux(p) for p in scan.changes.changed | scan.changes.deleted}
             with self.marks.opening_quietly():  # a reload is not the user opening it
@@ -504,6 +513,19 @@ class MemoryTab(QWidget):
         if scan.registry_error:
             self.show_error(scan.registry_error)
         self._shown.scan_applied.emit(scan)
+
+    def _apply_scan_to_parts(self, scan: HomeScan, previous: HomeScan | None) -> bool:
+        """Feed a scan to the parts before its tree is shown; whether it shows the same
+        workspace as `previous`."""
+        same_workspace = previous is not None and workspace_identity(
+            previous.workspace
+        ) == workspace_identity(scan.workspace)
+        if not same_workspace:
+            self._on_workspace_shown(scan)
+        self.marks.scanned(scan, first=not same_workspace)
+        self.sources.scanned(scan)  # before the tree: a small one is shown at once
+        self.footer.set_context(scan.workspace, scan.status)
+        return same_workspace
 
     def _on_workspace_shown(self, scan: HomeScan) -> None:
         if scan.workspace_note and self._explicit_workspace:
@@ -536,9 +558,25 @@ class MemoryTab(QWidget):
         self.files.after_tree_shown()
         self.tree_updated.emit()
 
-    def _on_first_tree_shown(self) -> None:
+    def _on_first_scan_shown(self) -> None:
+        """The tree shows every description: build the parts after it paints (at once
+        when it cannot paint: a window not shown), or finish loading if they exist."""
         self._expand_defaults()
         self._mark_tree_ready()
+        self._first_scan_shown = True
+        self.descriptions_shown.emit()
+        if self._assembled:
+            self._finish_loading()
+        elif self.tree.isVisible():
+            self.tree.viewport().installEventFilter(self)
+            self.tree.viewport().update()
+        else:
+            self.assemble()
+
+    def _finish_loading(self) -> None:
+        """The parts have caught up with the first scan: what follows it, then `loaded`."""
+        if self._loaded:
+            return
         self._loaded = True
         self.files.reopen_remembered_file()
         self.sync.mark_keyboard_row()
@@ -558,8 +596,8 @@ class MemoryTab(QWidget):
 
     def _on_search_tree_shown(self) -> None:
         self.search_box.after_tree_shown()
-        if not self._loaded:
-            self._on_first_tree_shown()
+        if not self._first_scan_shown:
+            self._on_first_scan_shown()
 
     # -- other agents' files, mux, the picker, the clock -------------------------------------
 

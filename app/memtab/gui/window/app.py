@@ -164,7 +164,7 @@ class _PaintTimer(QObject):
         self._armed: list[str] = []
         self._reported: set[str] = set()
         window.memory_tab.tree_ready.connect(self._on_memory_tab_tree_ready)
-        window.memory_tab.loaded.connect(self._on_memory_tab_loaded)
+        window.memory_tab.descriptions_shown.connect(self._on_memory_tab_descriptions_shown)
         window.memory_tab.sources_loaded.connect(self._on_memory_tab_sources_loaded)
 
     def _arm(self, *events: str) -> None:
@@ -178,7 +178,7 @@ class _PaintTimer(QObject):
         self._arm("tree-paint")
 
     @Slot()
-    def _on_memory_tab_loaded(self) -> None:
+    def _on_memory_tab_descriptions_shown(self) -> None:
         self._arm("tree-paint", "loaded-paint")
 
     @Slot()
