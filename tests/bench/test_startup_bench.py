@@ -236,6 +236,8 @@ def settled_memory(home: Home, env: dict[str, str]) -> dict[str, float]:
             process.kill()
             process.wait()
         reader.join(5)
+        if process.stderr is not None:
+            process.stderr.close()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
