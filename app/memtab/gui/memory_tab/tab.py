@@ -21,17 +21,13 @@ What they share comes from the `WindowContext` (home, UI state, own writes, acti
 status bar, the file-operation worker); what the tab shows it publishes there
 (`context.shown`: the scan, its workspace), for the features outside the tab too.
 
-Start-up, in three steps (the window's side is in `gui/window/app.py`):
-1. first paint — the constructor makes only what it shows (the picker, the tree, its scans
-   and merges, `TabLayout`'s stand-ins); a big home paints its outline (folders and
-   counts) before any file is read (`tree_ready`);
-2. every description — the first full scan is merged into the tree and painted before
-   anything else is built (`descriptions_shown`);
-3. loaded — after that paint, `assemble()` imports and builds the editor, footer and
-   every other collaborator above (`assembled`; the window builds its menus on it), they
-   catch up with the scan the tree shows, and `loaded` fires (the window then starts its
-   watcher, writer and preloads). Something that needs the parts sooner (an error to
-   show, a search, a file to reveal) calls `assemble()` itself.
+Start-up, in three steps: (1) the first paint shows what the constructor made (picker,
+tree, scans, `TabLayout`'s stand-ins): a big home's outline, before any file is read
+(`tree_ready`); (2) the first full scan is merged and painted, nothing else built yet
+(`descriptions_shown`); (3) after that paint `assemble()` builds the parts (`TabParts`)
+and every collaborator above (`assembled`: the window's menus follow), they catch up with
+the shown scan, and `loaded` fires (the window then starts its watcher, writer and
+preloads). What needs the parts sooner (an error, a search, a reveal) calls `assemble()`.
 `TreeFill` builds a big home's folders as they are opened.
 """
 
@@ -41,8 +37,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Collection, Iterable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
@@ -55,6 +50,7 @@ from memtab.gui.actions import Focus
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
 from memtab.gui.memory_tab.layout import TabLayout
+from memtab.gui.memory_tab.parts import Stoppable, TabParts
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.tree.fill import TreeFill
 from memtab.gui.tree.merge import SlicedMerge
@@ -91,32 +87,16 @@ EXPAND_ALL_MAX_FILES = 150
 _RELATIVE_TIME_REFRESH_MS = 60_000
 
 
-class Stoppable(Protocol):
-    """A collaborator with a worker thread to stop when the window closes."""
-
-    def shutdown(self, timeout_ms: int = ...) -> bool: ...
-
-
-@dataclass(frozen=True)
-class TabParts:
-    """The tab's parts that the first paint does not show (built by `assemble()`)."""
-
-    editor: EditorPanel
-    footer: ConsolidationFooter
-
-
 class MemoryTab(QWidget):
     """The Memory tab (see the module docstring).
 
     Signals:
         tree_ready(): the tree first shows the home (a big home's outline: folders and
             counts; descriptions follow).
-        descriptions_shown(): the tree first shows the first full scan (every
-            description); the parts are built once it has painted.
+        descriptions_shown(): the tree first shows every description (the first scan).
         assembled(): the editor, footer, search and commands exist (see the module
             docstring); menus that use the tab's actions are built on it.
-        loaded(): the first scan is shown and the parts have caught up with it (used by
-            `--screenshot`, the window's deferred starts and the tests).
+        loaded(): the first scan is shown, the parts caught up (`--screenshot`, tests).
         tree_updated(): the tree finished showing a scan or search result.
         watch_targets_changed(object): other agents' directories to watch, as
             (directory, recursive) pairs (`HomeWatcher.set_extra_targets`).
@@ -327,10 +307,10 @@ class MemoryTab(QWidget):
 
     @property
     def is_idle(self) -> bool:
-        """Whether nothing is scanning, searching, running a file operation or merging
-        (tests wait for this instead of sleeping)."""
+        """Whether nothing is scanning, building, searching, running or merging (tests)."""
         return not (
             self.scans.busy
+            or (self._first_scan_shown and not self._loaded)  # the parts are still to build
             or (self._assembled and self.search_box.busy)
             or self.context.file_ops_busy
             or self.tree_merge.busy
@@ -515,8 +495,7 @@ class MemoryTab(QWidget):
         self._shown.scan_applied.emit(scan)
 
     def _apply_scan_to_parts(self, scan: HomeScan, previous: HomeScan | None) -> bool:
-        """Feed a scan to the parts before its tree is shown; whether it shows the same
-        workspace as `previous`."""
+        """Feed a scan to the parts; whether its workspace is `previous`'s."""
         same_workspace = previous is not None and workspace_identity(
             previous.workspace
         ) == workspace_identity(scan.workspace)
@@ -559,8 +538,7 @@ class MemoryTab(QWidget):
         self.tree_updated.emit()
 
     def _on_first_scan_shown(self) -> None:
-        """The tree shows every description: build the parts after it paints (at once
-        when it cannot paint: a window not shown), or finish loading if they exist."""
+        """Build the parts once the tree has painted (at once if it cannot: not shown)."""
         self._expand_defaults()
         self._mark_tree_ready()
         self._first_scan_shown = True

@@ -45,7 +45,8 @@ from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
 from memtab.gui.context import WindowContext
 from memtab.gui.crash_dialog import CrashReporter
 from memtab.gui.icons import app_icon
-from memtab.gui.memory_tab.tab import MemoryTab, TabParts
+from memtab.gui.memory_tab.parts import TabParts
+from memtab.gui.memory_tab.tab import MemoryTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.window.main_window import MainWindow
 from memtab.resources import resource_path
