@@ -5,7 +5,7 @@ Import the fixtures into a test module (`store = editor_support.store`, …) to 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ from pytestqt.qtbot import QtBot
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.sources.model import MemoryFileRef
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -92,3 +93,18 @@ def show_and_focus(qtbot: QtBot, panel: EditorPanel) -> None:
     panel.activateWindow()
     panel.text_edit.setFocus()
     qtbot.waitUntil(panel.text_edit.hasFocus)
+
+
+def patch_choice(
+    monkeypatch: pytest.MonkeyPatch, panel: EditorPanel, choice: DiscardChoice
+) -> list[list[str]]:
+    """Answer the unsaved-changes question with `choice`; returns the names asked about,
+    one list per question."""
+    asked: list[list[str]] = []
+
+    def ask(names: list[str], answer: Callable[[DiscardChoice], None]) -> None:
+        asked.append(list(names))
+        answer(choice)
+
+    monkeypatch.setattr(panel, "_ask_unsaved", ask)
+    return asked

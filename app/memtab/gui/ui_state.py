@@ -119,6 +119,29 @@ class UiState:
         else:
             files.pop(workspace_id or "", None)
 
+    def open_tabs_for(self, home: Path, workspace_id: str | None) -> list[str]:
+        """The files open in the editor's tabs for this home and workspace, in order
+        (file refs' keys: virtual paths, or other agents' file ids)."""
+        entry = self._homes().get(str(home))
+        tabs = entry.get("open_tabs") if isinstance(entry, dict) else None
+        value = tabs.get(workspace_id or "") if isinstance(tabs, dict) else None
+        if not isinstance(value, list):
+            return []
+        return [key for key in value if isinstance(key, str) and key]
+
+    def set_open_tabs(self, home: Path, workspace_id: str | None, keys: list[str]) -> None:
+        """Remember the files open in the editor's tabs, in order."""
+        entry = self._homes().setdefault(str(home), {})
+        if not isinstance(entry, dict):
+            entry = self._homes()[str(home)] = {}
+        tabs = entry.get("open_tabs")
+        if not isinstance(tabs, dict):
+            tabs = entry["open_tabs"] = {}
+        if keys:
+            tabs[workspace_id or ""] = list(keys)
+        else:
+            tabs.pop(workspace_id or "", None)
+
     def badges_for(self, home: Path) -> dict[str, Any]:
         """The "agent edited" badges of `home` as saved
         (`components.activity.badges.AgentEdits.to_json`)."""

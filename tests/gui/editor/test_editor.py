@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QLabel, QMessageBox, QToolButton
+from PySide6.QtWidgets import QLabel, QToolButton
 from pytestqt.qtbot import QtBot
 
 from gui import editor_support
@@ -18,6 +18,7 @@ from gui.editor_support import (
     ORIGINAL,
     OTHER,
     disk_text,
+    patch_choice,
     ref,
     replace_in_buffer,
     show_and_focus,
@@ -51,7 +52,7 @@ def test_open_file_shows_path_text_and_accessible_names(
     panel: EditorPanel, qtbot: QtBot, store: MemoryStore
 ) -> None:
     with qtbot.waitSignal(panel.file_opened) as opened:
-        assert panel.open_file(NOTES)
+        panel.open_file(NOTES)
     assert opened.args == [ref(NOTES)]
     assert panel.current_path == NOTES
     assert panel.buffer_text() == ORIGINAL
@@ -61,7 +62,9 @@ def test_open_file_shows_path_text_and_accessible_names(
     assert panel.save_button.accessibleName() == "Save"
     assert panel.preview.accessibleName() == "Markdown preview"
     path_labels = [
-        w for w in panel.findChildren(QLabel) if w.accessibleName() == "Memory file path"
+        w
+        for w in panel.findChildren(QLabel)
+        if w.accessibleName() == "Memory file path" and w.isVisibleTo(panel)
     ]
     assert len(path_labels) == 1
     # The tooltip also says where the file really is.
@@ -92,7 +95,7 @@ def test_set_store_for_another_workspace_closes_the_file(
 
 def test_unreadable_path_opens_with_an_error_in_the_bar(panel: EditorPanel) -> None:
     missing = parse_virtual_path("/memories/global/missing.md")
-    assert panel.open_file(missing)
+    panel.open_file(missing)
     assert panel.message_bar.isVisibleTo(panel)
     assert panel.message_bar.kind is BarKind.ERROR
     assert "No memory file" in panel.message_bar.text
@@ -463,7 +466,7 @@ def test_deleted_clean_file_still_counts_as_unsaved_and_can_be_closed(
     assert dirty.args == [True]
     asked = patch_choice(monkeypatch, panel, DiscardChoice.DISCARD)
     panel.message_bar.button("close_file").click()
-    assert asked == [1]
+    assert asked == [["notes.md"]]
     assert panel.current_path is None
 
 
@@ -521,7 +524,7 @@ def test_over_cap_file_opens_read_only_showing_its_start(
 def test_open_read_only_shows_an_orphan_file(panel: EditorPanel, tmp_path: Path) -> None:
     orphan = tmp_path / "orphan.md"
     orphan.write_text("# Old project\n", encoding="utf-8")
-    assert panel.open_read_only(orphan, "Orphan: old-prototype/orphan.md", "An orphan dir")
+    panel.open_read_only(orphan, "Orphan: old-prototype/orphan.md", "An orphan dir")
     assert panel.is_read_only
     assert panel.current_path is None
     assert panel.buffer_text() == "# Old project\n"
@@ -602,109 +605,6 @@ def test_mode_buttons_switch_the_view(panel: EditorPanel, qtbot: QtBot) -> None:
     assert panel.view_mode is ViewMode.PREVIEW
     qtbot.mouseClick(modes["Split view"], Qt.MouseButton.LeftButton)
     assert panel.view_mode is ViewMode.SPLIT
-
-
-# --- unsaved-changes guard ----------------------------------------------------------------------
-
-
-def patch_choice(
-    monkeypatch: pytest.MonkeyPatch, panel: EditorPanel, choice: DiscardChoice
-) -> list[int]:
-    asked: list[int] = []
-
-    def ask() -> DiscardChoice:
-        asked.append(1)
-        return choice
-
-    monkeypatch.setattr(panel, "_ask_unsaved_choice", ask)
-    return asked
-
-
-def test_guard_does_not_ask_when_clean(panel: EditorPanel, monkeypatch: pytest.MonkeyPatch) -> None:
-    asked = patch_choice(monkeypatch, panel, DiscardChoice.CANCEL)
-    panel.open_file(NOTES)
-    assert panel.open_file(OTHER)
-    assert asked == []
-
-
-def test_guard_cancel_keeps_the_file_and_the_draft(
-    panel: EditorPanel, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    panel.open_file(NOTES)
-    type_at_end(qtbot, panel, "draft")
-    asked = patch_choice(monkeypatch, panel, DiscardChoice.CANCEL)
-    assert not panel.open_file(OTHER)
-    assert asked == [1]
-    assert panel.current_path == NOTES
-    assert panel.buffer_text().endswith("draft")
-    assert not panel.confirm_discard()
-
-
-def test_guard_discard_leaves_without_saving(
-    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    panel.open_file(NOTES)
-    type_at_end(qtbot, panel, "draft")
-    patch_choice(monkeypatch, panel, DiscardChoice.DISCARD)
-    assert panel.open_file(OTHER)
-    assert panel.current_path == OTHER
-    assert disk_text(store) == ORIGINAL
-
-
-def test_guard_save_saves_then_leaves(
-    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    panel.open_file(NOTES)
-    type_at_end(qtbot, panel, "draft")
-    patch_choice(monkeypatch, panel, DiscardChoice.SAVE)
-    assert panel.open_file(OTHER)
-    assert disk_text(store) == ORIGINAL + "draft\n"
-
-
-def test_guard_save_that_conflicts_stays(
-    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    panel.open_file(NOTES)
-    type_at_end(qtbot, panel, "draft")
-    write_disk(store, THEIRS)
-    patch_choice(monkeypatch, panel, DiscardChoice.SAVE)
-    assert not panel.confirm_discard()
-    assert panel.current_path == NOTES
-    assert "changed since it was loaded" in panel.message_bar.text
-
-
-@pytest.mark.parametrize(
-    ("button", "expected"),
-    [
-        (QMessageBox.StandardButton.Save, DiscardChoice.SAVE),
-        (QMessageBox.StandardButton.Discard, DiscardChoice.DISCARD),
-        (QMessageBox.StandardButton.Cancel, DiscardChoice.CANCEL),
-    ],
-)
-def test_guard_dialog_maps_its_buttons(
-    panel: EditorPanel,
-    qtbot: QtBot,
-    monkeypatch: pytest.MonkeyPatch,
-    button: QMessageBox.StandardButton,
-    expected: DiscardChoice,
-) -> None:
-    shown: list[QMessageBox] = []
-
-    def fake_exec(box: QMessageBox) -> int:
-        shown.append(box)
-        return int(button.value)
-
-    monkeypatch.setattr(QMessageBox, "exec", fake_exec)
-    panel.open_file(NOTES)
-    type_at_end(qtbot, panel, "draft")
-    assert panel._ask_unsaved_choice() is expected
-    box = shown[0]
-    assert "notes.md" in box.text()
-    assert box.standardButtons() == (
-        QMessageBox.StandardButton.Save
-        | QMessageBox.StandardButton.Discard
-        | QMessageBox.StandardButton.Cancel
-    )
 
 
 def _disk_full(*_args: object, **_kwargs: object) -> None:

@@ -307,8 +307,8 @@ def test_orphan_files_open_read_only_and_orphan_dirs_can_be_deleted(
     assert not (home.projects_root / "gone-0123456789ab").exists()
 
 
-def test_the_unsaved_guard_keeps_the_tree_on_the_open_file(
-    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+def test_a_draft_stays_in_its_tab_when_another_file_opens(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     window, _dialogs = open_window(make_window, home)
     tab = window.memory_tab
@@ -317,9 +317,15 @@ def test_the_unsaved_guard_keeps_the_tree_on_the_open_file(
     assert tab.editor.current_path == notes
     tab.editor.text_edit.insertPlainText("draft ")
     assert tab.editor.is_dirty
-    monkeypatch.setattr(tab.editor, "confirm_discard", lambda: False)
-    select(window, path_key("/memories/global/Zeta.md"))
+    select(window, path_key("/memories/global/Zeta.md"))  # no question: a tab each
+    assert str(tab.editor.current_path) == "/memories/global/Zeta.md"
+    assert [str(ref.key) for ref in tab.editor.open_refs] == [
+        str(notes),
+        "/memories/global/Zeta.md",
+    ]
+    select(window, file_key(notes))
     assert tab.editor.current_path == notes
+    assert tab.editor.buffer_text().startswith("draft ")
     current = tab.tree.current_node()
     assert current is not None and current.path == notes
 

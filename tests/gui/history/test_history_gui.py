@@ -67,7 +67,7 @@ def test_a_file_deleted_outside_is_restored_from_recently_deleted_through_the_wa
     tab = window.memory_tab
     physical = home.workspace_root(MAIN) / "notes.md"
     content = physical.read_text()
-    assert tab.editor.open_file(NOTES)
+    tab.editor.open_file(NOTES)
     # Memtab has seen it (the scan after the watch began is recorded) before mux deletes it.
     wait_for(qtbot, lambda: file_history(store_of(home), str(NOTES)))
     physical.unlink()  # mux, a shell: not Memtab
@@ -425,7 +425,7 @@ def test_edit_undo_takes_back_a_rename_and_reopens_the_file(
     dialogs = tab.dialogs
     assert isinstance(dialogs, FakeDialogs)
     renamed = parse_file_path("/memories/global/Omega.md")
-    assert tab.editor.open_file(ZETA)
+    tab.editor.open_file(ZETA)
     assert tab.tree.select_key(file_key(ZETA))
     dialogs.move_target = renamed
     tab.commands.rename_action.trigger()

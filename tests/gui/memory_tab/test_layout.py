@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QRect, QSize
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui.memory_tree_support import WAIT_MS, WindowFactory, make_window
@@ -16,7 +16,7 @@ from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import BarKind
-from memtab.gui.editor.prompts import DiscardChoice, EditorPrompts
+from memtab.gui.editor.unsaved import DiscardChoice, ask_unsaved
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.history.runs_dialog import RunsDialog
@@ -82,7 +82,7 @@ def test_long_paths_in_every_tab_never_widen_the_window(
     qtbot.waitExposed(window)
     tab = window.memory_tab
     # The editor with a long path, and a long message in its bar.
-    assert tab.editor.open_file(parse_virtual_path(LONG_FILE))
+    tab.editor.open_file(parse_virtual_path(LONG_FILE))
     tab.editor.message_bar.show_message(BarKind.ERROR, f"Cannot save {long_home.root}{LONG_FILE}")
     # The footer with a long harvest error.
     status = ConsolidationStatus(
@@ -245,23 +245,12 @@ def long_plan(home: Home) -> object:
     return ConsolidationPlan("plan-1", 1, str(home.root), MAIN_ID, "manual", LONG_FILE, (op,))
 
 
-def test_the_unsaved_changes_question_shows_its_title(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_unsaved_changes_question_shows_its_title(qtbot: QtBot) -> None:
     page = QWidget()
     qtbot.addWidget(page)
-    prompts = EditorPrompts(page)
-    widths: list[tuple[int, int]] = []
-
-    def exec_box(box: QMessageBox) -> int:
-        box.show()
-        QApplication.processEvents()
-        widths.append((box.width(), title_width(box)))
-        box.close()
-        return QMessageBox.StandardButton.Cancel.value
-
-    monkeypatch.setattr(QMessageBox, "exec", exec_box)
-    assert prompts.ask_unsaved("notes.md") is DiscardChoice.CANCEL
-    ((width, needed),) = widths
-    assert width >= needed
-    prompts.shutdown()
+    answers: list[DiscardChoice] = []
+    box = ask_unsaved(page, ["notes.md"], answers.append)
+    qtbot.waitExposed(box)
+    assert box.width() >= title_width(box)
+    box.reject()
+    assert answers == [DiscardChoice.CANCEL]

@@ -10,9 +10,11 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import patch_choice
 from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names, wait_idle, wait_watching
 from memtab.components.tree.nodes import SectionId, message_key
 from memtab.components.tree.tree import PROJECT_UNAVAILABLE_TEXT
+from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.gui.memory_tab.workspace_picker import (
     MULTI_PROJECT_TITLE,
     NO_WORKSPACE_TEXT,
@@ -24,6 +26,7 @@ from memtab.gui.memory_tab.workspace_picker import (
 )
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
 from memtab.store.registry import Registry, add_workspace, load_registry
 from support.memory_home import ARCHIVED, CHILD, MAIN, MULTI
 
@@ -111,14 +114,24 @@ def test_unsaved_changes_can_keep_the_current_workspace(
 ) -> None:
     window = make_window(home)
     tab = window.memory_tab
-    monkeypatch.setattr(tab.editor, "confirm_discard", lambda: False)
+    tab.assemble()
+    tab.editor.open_file(parse_file_path("/memories/workspace/notes.md"))
+    tab.editor.text_edit.insertPlainText("draft ")
+    asked = patch_choice(monkeypatch, tab.editor, DiscardChoice.CANCEL)
     row = tab.picker.model.row_of(MULTI)
     tab.picker.combo.setCurrentIndex(row)
     tab.picker.combo.activated.emit(row)
+    assert asked == [["notes.md"]]
     assert tab.picker.current_workspace_id == MAIN
     assert tab.picker.combo.currentIndex() == tab.picker.model.row_of(MAIN)
     wait_idle(qtbot, window)
     assert tab.workspace is not None and tab.workspace.id == MAIN
+    assert tab.editor.buffer_text().startswith("draft ")
+    # Discarding switches: the workspace's tab closes with the draft.
+    patch_choice(monkeypatch, tab.editor, DiscardChoice.DISCARD)
+    tab.picker.combo.activated.emit(row)
+    assert tab.picker.current_workspace_id == MULTI
+    assert tab.editor.current_ref is None
 
 
 def test_a_home_without_workspaces_shows_global_only_and_a_hint(

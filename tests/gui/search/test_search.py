@@ -179,9 +179,9 @@ def test_next_and_previous_match_go_through_the_lines_file_after_file(
     tab = window.memory_tab
     search_box(window).setText("rebase")
     qtbot.waitUntil(lambda: len(match_rows(window)) == 2, timeout=WAIT_MS)
-    editor = tab.editor.text_edit
     tab.context.actions.action("search.next_result").trigger()
     assert tab.editor.current_path == parse_file_path("/memories/global/tools/git.md")
+    editor = tab.editor.text_edit  # the file's tab's
     assert (editor.textCursor().blockNumber(), editor.textCursor().selectedText()) == (
         0,
         "Rebase",

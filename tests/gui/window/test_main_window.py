@@ -15,11 +15,14 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import patch_choice
 from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.components.tree.nodes import SectionId, section_key
+from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.gui.ui_state import UiState
 from memtab.gui.window.main_window import MENU_TITLES, display_path, source_text
 from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN
 
 # The offscreen platform cannot resize to size hints; real platforms can.
@@ -70,22 +73,23 @@ def test_three_scope_sections_in_order_with_accessible_names(
     assert accessible[:3] == ["Global", "Project", "Workspace"]
 
 
-def test_closing_with_unsaved_changes_asks_and_can_be_refused(
+def test_closing_with_unsaved_changes_asks_once_without_blocking(
     qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     window = make_window(home)
     window.show()
-    asked: list[bool] = []
-
-    def refuse() -> bool:
-        asked.append(True)
-        return False
-
-    monkeypatch.setattr(window.memory_tab.editor, "confirm_discard", refuse)
+    editor = window.memory_tab.editor
+    window.memory_tab.assemble()
+    for path in ("/memories/global/Zeta.md", "/memories/workspace/notes.md"):
+        editor.open_file(parse_file_path(path), keep=True)
+        editor.text_edit.insertPlainText("draft ")
+    asked = patch_choice(monkeypatch, editor, DiscardChoice.CANCEL)
     assert window.close() is False
-    assert asked and window.isVisible()
-    monkeypatch.setattr(window.memory_tab.editor, "confirm_discard", lambda: True)
-    assert window.close() is True
+    assert asked == [["Zeta.md", "notes.md"]]
+    assert window.isVisible()
+    patch_choice(monkeypatch, editor, DiscardChoice.DISCARD)
+    window.close()
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=WAIT_MS)
 
 
 def test_closing_remembers_geometry_and_splitter(
@@ -197,6 +201,26 @@ def test_the_open_file_is_reopened_next_time(
     qtbot.waitUntil(lambda: again.memory_tab.editor.current_path == zeta, timeout=WAIT_MS)
     current = again.memory_tab.tree.current_node()
     assert current is not None and current.path == zeta
+
+
+def test_the_open_tabs_are_reopened_next_time(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
+) -> None:
+    from memtab.components.tree.nodes import file_key
+
+    state_path = tmp_path / "state.json"
+    window = make_window(home, ui_state=UiState(state_path))
+    editor = window.memory_tab.editor
+    notes = parse_file_path("/memories/workspace/notes.md")
+    zeta = parse_file_path("/memories/global/Zeta.md")
+    editor.open_file(notes, keep=True)
+    assert window.memory_tab.tree.select_key(file_key(zeta))
+    assert [ref.key for ref in editor.open_refs] == [str(notes), str(zeta)]
+    window.close()
+    again = make_window(home, ui_state=UiState.load(state_path))
+    reopened = again.memory_tab.editor
+    qtbot.waitUntil(lambda: reopened.current_path == zeta, timeout=WAIT_MS)
+    assert [ref.key for ref in reopened.open_refs] == [str(notes), str(zeta)]
 
 
 def test_menus_are_filled_once_the_memory_tab_is_assembled(

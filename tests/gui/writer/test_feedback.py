@@ -342,7 +342,7 @@ def test_after_switching_workspace_nothing_stays_selected_for_a_closed_file(
     git = file_key(parse_file_path("/memories/global/tools/git.md"))
     tab.sync.select_key(git, open_it=True)
     assert tab.editor.current_path is not None and tab.tree.selectionModel().selectedRows()
-    assert tab.switch_workspace(ARCHIVED)
+    tab.switch_workspace(ARCHIVED)
     qtbot.waitUntil(
         lambda: tab.workspace is not None and tab.workspace.id == ARCHIVED, timeout=WAIT_MS
     )

@@ -72,7 +72,7 @@ def test_the_panel_lists_the_workspaces_suggestions_read_off_the_gui_thread(
     assert threads and all(t is not threading.main_thread() for t in threads)
     assert panel.isVisibleTo(window.memory_tab)
     assert panel.toggle.text() == "Suggested memories (2)"
-    assert window.memory_tab.switch_workspace(ARCHIVED)
+    window.memory_tab.switch_workspace(ARCHIVED)
     qtbot.waitUntil(lambda: shown(window) == ["Only in the old workspace."], timeout=WAIT_MS)
 
 

@@ -49,6 +49,12 @@ class CommandedEditor(Protocol):
 
     def save(self) -> bool: ...
 
+    def close_current_tab(self) -> None: ...
+
+    def next_tab(self) -> None: ...
+
+    def previous_tab(self) -> None: ...
+
 
 class EditorCommands(QObject):
     """The editor panel's find / external editor / real path commands and actions.
@@ -64,15 +70,15 @@ class EditorCommands(QObject):
         actions: ActionRegistry,
         widget: QWidget,
         panel: CommandedEditor,
-        view: EditorView,
+        view: Callable[[], EditorView],
     ) -> None:
         """Register the editor's actions on `widget` (keys while the focus is in it),
-        acting on `panel` and `view`."""
+        acting on `panel` and the view `view()` gives (the current tab's)."""
         super().__init__(widget)
         self._actions = actions
         self._widget = widget
         self._panel = panel
-        self._view = view
+        self._current_view = view
         self.save_action = actions.add(
             "editor.save",
             "&Save",
@@ -124,29 +130,69 @@ class EditorCommands(QObject):
             "Copy where the file is on disk",
             self.copy_real_path,
         )
+        self.close_tab_action = self._action(
+            "editor.close_tab",
+            "&Close tab",
+            ["Ctrl+W", StandardKey.Close],
+            "Close the current tab (asks first if it has unsaved changes)",
+            panel.close_current_tab,
+            menu="file",
+        )
+        self.next_tab_action = self._action(
+            "editor.next_tab",
+            "Next tab",
+            ["Ctrl+Tab", "Ctrl+PgDown"],
+            "Show the next open file",
+            panel.next_tab,
+            menu="view",
+        )
+        self.previous_tab_action = self._action(
+            "editor.previous_tab",
+            "Previous tab",
+            ["Ctrl+Shift+Tab", "Ctrl+Shift+Backtab", "Ctrl+PgUp"],
+            "Show the previous open file",
+            panel.previous_tab,
+            menu="view",
+        )
         self._opener = ExternalOpener(self)
         self._opener.opened.connect(self._on_opener_opened)
         self._opener.failed.connect(self._on_opener_failed)
-        view.set_file_actions(
-            [
-                self.find_action,
-                self.replace_action,
-                None,
-                self.open_external_action,
-                self.copy_real_path_action,
-            ]
-        )
-        view.set_path_actions([self.copy_real_path_action, self.open_external_action])
+
+    @property
+    def file_actions(self) -> list[QAction | None]:
+        """A tab's "more" menu (None: a separator)."""
+        return [
+            self.find_action,
+            self.replace_action,
+            None,
+            self.open_external_action,
+            self.copy_real_path_action,
+        ]
+
+    @property
+    def path_actions(self) -> list[QAction]:
+        """A tab's path label's context menu."""
+        return [self.copy_real_path_action, self.open_external_action]
+
+    @property
+    def _view(self) -> EditorView:
+        return self._current_view()
 
     def _action(
-        self, action_id: str, text: str, keys: list[Key], tip: str, slot: Callable[[], None]
+        self,
+        action_id: str,
+        text: str,
+        keys: list[Key],
+        tip: str,
+        slot: Callable[[], None],
+        menu: str | None = None,
     ) -> QAction:
         """An editor command whose keys win while the focus is in the editor (claimed);
         `update()` keeps it enabled only when it applies, so that a claimed key of a
         command that does not apply reaches the window's shortcut instead."""
         return self._actions.add(
             action_id, text, slot, keys=keys, focus=Focus.WITHIN, on=self._widget, tip=tip,
-            claim=True,
+            claim=True, menu=menu,
         )  # fmt: skip
 
     @property
@@ -159,6 +205,9 @@ class EditorCommands(QObject):
             self.find_previous_action,
             self.open_external_action,
             self.copy_real_path_action,
+            self.close_tab_action,
+            self.next_tab_action,
+            self.previous_tab_action,
         ]
 
     def update(self) -> None:
@@ -171,6 +220,7 @@ class EditorCommands(QObject):
         on_disk = panel.real_path is not None
         self.open_external_action.setEnabled(on_disk)
         self.copy_real_path_action.setEnabled(on_disk)
+        self.close_tab_action.setEnabled(has_file)
 
     def stop(self) -> None:
         """Stop watching the editors started (they keep running)."""

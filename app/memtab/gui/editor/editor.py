@@ -1,91 +1,79 @@
-"""The editor panel: one memory file, saved only if the disk still holds what was loaded.
+"""The editor panel: the open memory files as tabs, VS Code's way.
 
-What it guarantees:
+- Each open file is a `file_tab.FileTab` with its own buffer, undo history, unsaved
+  state, bar and conflict: switching tabs never asks anything.
+- Opening a file from the tree (one click, or arrowing through it) shows it in the
+  *preview* tab — its title in italics — which the next file opened replaces. Editing it,
+  double-clicking its tab, or opening the file for good (Enter or a double click in the
+  tree: `open(file, keep=True)`) keeps it: a kept tab stays until it is closed.
+- Closing a tab with unsaved changes asks Save / Discard / Cancel without blocking
+  (`unsaved.ask_unsaved`); so does `leave` (closing the window, switching workspace) for
+  every tab with unsaved changes at once.
+- A file moved by Memtab is followed by its tab (`follow_moves`), draft and all.
 
-- Saves are sha-checked (`MemoryStore.save(path, text, loaded_sha)`) and end the file
-  with a line break (the buffer gets it too, as an undoable edit; the cursor stays). A
-  conflict never loses the draft: the bar (not a modal) offers Show diff (Enter) /
-  Reload / Overwrite; the 100 KiB cap and other save errors show there too.
-- Disk changes (`follow_changes`, after each rescan): a clean buffer reloads silently,
-  keeping cursor and scroll; a dirty one gets a "changed on disk" bar (Show diff / Keep
-  mine / Take theirs); a deleted file keeps the draft and Save recreates it. Whether
-  anything changed is decided by sha, so the echo of our own save is a no-op.
-- Reload, Take theirs and the diff window's "Merge both" (`components.editor.merge`, when the two
-  sides changed different lines) replace the buffer with one undoable edit and offer
-  "Restore my draft", so they need not ask first.
-- The description field edits the frontmatter `description:` line and follows it.
-- Binary (NUL) and over-cap files open read-only with a note; so does another agent's
-  file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
-- Diffs and merges are computed on a worker thread (`TaskRunner`), never blocking.
-
-What is open is a `memtab.sources.memory_file.MemoryFile`: a mux file through the
-workspace's store, or another agent's file through `memtab.sources` — read, saved and
-followed alike, never asked which kind it is.
-
-The rules (what a disk change means, which choices to offer) are the Qt-free
-`components.editor.session`; `document.OpenDocument` carries out what they decide
-(loading, saving, following the disk, the bar's choices); the bar, the diff window and
-the unsaved-changes question are `prompts`; widgets and text mechanics `view`; Save, find,
-external editor and real path `commands` (registered as `editor.*` actions). This module
-is the widget: what other code opens, saves and asks, its signals and its chrome.
+What the rest of the window asks of "the editor" — `current_file`, `text_edit`, `save`,
+`set_badge`… — is the current tab's. The commands (`commands.EditorCommands`: save, find,
+close tab, next and previous tab, …) are registered once and act on the current tab.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from memtab.components.editor.session import Situation, display_text
-from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext
 from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import BarKind, MessageBar
 from memtab.gui.editor.commands import EditorCommands
-from memtab.gui.editor.document import OpenDocument
-from memtab.gui.editor.frontmatter import with_description
+from memtab.gui.editor.file_tab import FileTab
+from memtab.gui.editor.find import FindBar
 from memtab.gui.editor.preview import MarkdownPreview
-from memtab.gui.editor.prompts import DiscardChoice, EditorPrompts
+from memtab.gui.editor.tab_bar import EditorTabBar
+from memtab.gui.editor.unsaved import DiscardChoice, ask_unsaved
 from memtab.gui.editor.view import EditorView, ViewMode
-from memtab.gui.find_bar import FindBar
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.sources.memory_file import MemoryFile, MuxFile
 from memtab.sources.model import MemoryFileRef
-from memtab.store.files import read_file_content
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
-
-if TYPE_CHECKING:
-    from collections.abc import Callable, Collection
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["DiscardChoice", "EditorPanel"]
 
+NO_WORKSPACE_NOTE = "no workspace is selected"
+_FOCUS_CHAIN_LIMIT = 5000  # widgets: a window's chain is far shorter
+
 
 class EditorPanel(QWidget):
-    """Shows and edits one memory file of the selected workspace, or of another agent.
+    """The open memory files of the selected workspace, or of other agents, as tabs.
 
     Signals:
-        saved(object): the file's MemoryFileRef, after a save.
-        dirty_changed(bool): whether there are unsaved changes.
-        file_opened(object): the file's MemoryFileRef, after it was opened (or reopened).
-        file_closed(): the panel went back to its empty state.
+        saved(object): a file's MemoryFileRef, after a save (of any tab).
+        dirty_changed(bool): whether the current tab has unsaved changes.
+        file_opened(object): the current tab's MemoryFileRef, after it was opened, reopened
+            or made current.
+        file_closed(): the last tab was closed (the panel shows its empty state).
+        tabs_changed(): a tab was opened, closed or kept (the UI state remembers them).
     """
 
     saved = Signal(object)
     dirty_changed = Signal(bool)
     file_opened = Signal(object)
     file_closed = Signal()
+    tabs_changed = Signal()
 
     def __init__(
         self,
@@ -94,232 +82,379 @@ class EditorPanel(QWidget):
         *,
         tasks: TaskRunner | None = None,
     ) -> None:
-        """An empty editor; its commands are registered in `context.actions`. `tasks`
-        runs the diffs; without one the panel starts its own worker thread on first use,
-        and `shutdown()` must be called on close (the tab does)."""
+        """No tab open; its commands are registered in `context.actions`. `tasks` runs the
+        diffs; without one the panel starts its own worker thread on first use, and
+        `shutdown()` must be called on close (the tab does)."""
         super().__init__(parent)
         self._context = context  # its registry claims the editor's keys: keep it alive
         self._store: MemoryStore | None = None
+        self._tasks = tasks
+        self._owns_tasks = tasks is None
         self._last_dirty = False
+        self._quiet_switch = False
+        self._tabs: list[FileTab] = []  # in the tab bar's order
 
-        self._view = EditorView(self)
-        self._prompts = EditorPrompts(self._view.page, tasks)
-        self._view.set_bar(self._prompts.bar)
-        self._doc = OpenDocument(self, self._view, self._prompts, context.own_writes)
+        self.tab_bar = EditorTabBar(self)
+        self.tab_bar.currentChanged.connect(self._on_tab_bar_current_changed)
+        self.tab_bar.tabCloseRequested.connect(self._on_tab_bar_tab_close_requested)
+        self.tab_bar.keep_requested.connect(self._on_tab_bar_keep_requested)
+        self.tab_bar.hide()
+        self._stack = QStackedWidget(self)
+        self._empty = self._new_tab()  # shown with no tab open; never in the bar
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self._view)
-        self._view.save_requested.connect(self._on_view_save_requested)
-        self._view.modified_changed.connect(self._on_view_modified_changed)
-        self._view.description_edited.connect(self._on_view_description_edited)
-        self._prompts.action_chosen.connect(self._on_prompts_action_chosen)
-        self._prompts.dismissed.connect(self._on_prompts_dismissed)
-        self.commands = EditorCommands(context.actions, self, self, self._view)
+        layout.setSpacing(0)
+        layout.addWidget(self.tab_bar)
+        layout.addWidget(self._stack, 1)
+        self.commands = EditorCommands(context.actions, self, self, self._current_view)
         self.commands.notice.connect(self._on_commands_notice)
+        self._empty.view.set_file_actions(self.commands.file_actions)
+        self._empty.view.set_path_actions(self.commands.path_actions)
         self.refresh_chrome()
 
-    # --- the seam ----------------------------------------------------------------------------
+    # --- the tabs ----------------------------------------------------------------------------
+
+    @property
+    def tabs(self) -> list[FileTab]:
+        """The open tabs, in the tab bar's order."""
+        return list(self._tabs)
+
+    @property
+    def current_tab(self) -> FileTab | None:
+        """The tab shown (None: no tab is open)."""
+        index = self.tab_bar.currentIndex()
+        return self._tabs[index] if 0 <= index < len(self._tabs) else None
+
+    @property
+    def _current(self) -> FileTab:
+        return self.current_tab or self._empty
+
+    def _current_view(self) -> EditorView:
+        """What the commands act on: the current tab's view (the empty page's: none)."""
+        return self._current.view
+
+    def tab_for(self, ref: MemoryFileRef) -> FileTab | None:
+        """The tab showing `ref`, if one does."""
+        return next((tab for tab in self._tabs if tab.ref == ref), None)
+
+    def set_current_tab(self, tab: FileTab) -> None:
+        """Show `tab`."""
+        self.tab_bar.setCurrentIndex(self._tabs.index(tab))
+
+    def keep(self, tab: FileTab) -> None:
+        """Make `tab` a kept tab (a preview tab is replaced by the next file opened)."""
+        if not tab.kept:
+            tab.kept = True
+            self._retitle(tab)
+            self.tabs_changed.emit()
+
+    def next_tab(self) -> None:
+        """Show the tab after the current one (the first after the last)."""
+        self._step_tab(1)
+
+    def previous_tab(self) -> None:
+        """Show the tab before the current one (the last before the first)."""
+        self._step_tab(-1)
+
+    def close_current_tab(self) -> None:
+        """Close the current tab, asking first if it has unsaved changes (Ctrl+W)."""
+        tab = self.current_tab
+        if tab is not None:
+            self.close_tab_asking(tab)
+
+    def close_tab_asking(self, tab: FileTab) -> None:
+        """Close `tab`; with unsaved changes ask Save / Discard / Cancel first (a save
+        that fails keeps it open, the bar saying why)."""
+        if not tab.is_dirty:
+            self.close_tab(tab)
+            return
+
+        def answered(choice: DiscardChoice) -> None:
+            if tab not in self._tabs:
+                return  # closed meanwhile
+            if choice is DiscardChoice.DISCARD or (choice is DiscardChoice.SAVE and tab.save()):
+                self.close_tab(tab)
+            elif choice is DiscardChoice.SAVE:
+                self.set_current_tab(tab)  # its bar says why it was not saved
+
+        self.set_current_tab(tab)
+        self._ask_unsaved([tab.title], answered)
+
+    def close_tab(self, tab: FileTab, *, remembered: bool = True) -> None:
+        """Close `tab`, dropping its buffer (ask first: `close_tab_asking`);
+        `remembered=False` leaves the open tabs remembered as they were (`tabs_changed` is
+        not emitted: the tab closes because another workspace is shown)."""
+        if tab not in self._tabs:
+            return
+        index = self._tabs.index(tab)
+        was_current = tab is self.current_tab
+        self._tabs.pop(index)
+        with self._switching_quietly():
+            self.tab_bar.removeTab(index)
+        self._stack.removeWidget(tab)
+        tab.shutdown()
+        tab.deleteLater()
+        self.tab_bar.setVisible(bool(self._tabs))
+        if not self._tabs:
+            self._stack.setCurrentWidget(self._empty)
+            self.refresh_chrome()
+            self.file_closed.emit()
+        elif was_current:
+            self._show_current()
+        if remembered:
+            self.tabs_changed.emit()
+
+    def leave(self, then: Callable[[], object], tabs: Collection[FileTab] | None = None) -> None:
+        """Run `then` once the unsaved changes of `tabs` (all tabs: None) are saved or
+        the user chose to discard them; Cancel, or a save that fails (the tab shown, its
+        bar saying why), runs nothing. Asks once for all of them, without blocking."""
+        dirty = [tab for tab in (self._tabs if tabs is None else tabs) if tab.is_dirty]
+        if not dirty:
+            then()
+            return
+
+        def answered(choice: DiscardChoice) -> None:
+            if choice is DiscardChoice.DISCARD:
+                then()
+            elif choice is DiscardChoice.SAVE:
+                failed = [tab for tab in dirty if tab in self._tabs and not tab.save()]
+                if failed:
+                    self.set_current_tab(failed[0])
+                else:
+                    then()
+
+        if self.current_tab not in dirty:
+            self.set_current_tab(dirty[0])
+        self._ask_unsaved([tab.title for tab in dirty], answered)
+
+    @property
+    def open_refs(self) -> list[MemoryFileRef]:
+        """The memory files open in tabs, in the tab bar's order."""
+        return [tab.ref for tab in self._tabs if tab.ref is not None]
+
+    def close_files_asking(
+        self, refs: Collection[MemoryFileRef], then: Callable[[], object]
+    ) -> None:
+        """Close the tabs of `refs` and run `then`, once their unsaved changes are saved
+        or discarded (`leave`; Cancel closes nothing and runs nothing)."""
+        tabs = [tab for tab in self._tabs if tab.ref in refs]
+
+        def close_then() -> None:
+            for tab in tabs:
+                self.close_tab(tab)
+            then()
+
+        self.leave(close_then, tabs)
+
+    def tabs_leaving(self, store: MemoryStore | None) -> list[FileTab]:
+        """The tabs `set_store(store)` would close (their files are not in its workspace)."""
+        return [tab for tab in self._tabs if tab.file is None or tab.file.in_store(store) is None]
+
+    def tabs_within(self, paths: Collection[VirtualPath]) -> list[FileTab]:
+        """The tabs of mux files at or under `paths`."""
+        return [
+            tab
+            for tab in self._tabs
+            if tab.path is not None and any(tab.path.is_within(path) for path in paths)
+        ]
+
+    def unsaved_within(self, paths: Collection[VirtualPath]) -> bool:
+        """Whether a tab of a mux file at or under `paths` has unsaved changes."""
+        return any(tab.is_dirty for tab in self.tabs_within(paths))
+
+    def close_tabs_within(self, paths: Collection[VirtualPath]) -> None:
+        """Close the tabs of mux files at or under `paths` (deleted: the caller asked)."""
+        for tab in self.tabs_within(paths):
+            self.close_tab(tab)
+
+    def follow_moves(self, moves: Collection[tuple[VirtualPath, VirtualPath]]) -> None:
+        """Files were moved (renamed) by Memtab: their tabs follow, buffers and all."""
+        if self._store is None:
+            return
+        for old, new in moves:
+            for tab in self.tabs_within([old]):
+                assert tab.path is not None
+                moved = VirtualPath(
+                    new.scope, new.segments + tab.path.segments[len(old.segments) :]
+                )
+                tab.retarget(MuxFile(self._store, moved))
+                self._retitle(tab)
+        self.tabs_changed.emit()
+
+    # --- the seam (the current tab's) --------------------------------------------------------
 
     @property
     def current_file(self) -> MemoryFile | None:
-        """The open memory file (None: no file, or one opened by physical path)."""
-        return self._doc.document
+        """The current tab's memory file (None: no file, or one opened by physical path)."""
+        return self._current.file
 
     @property
     def current_ref(self) -> MemoryFileRef | None:
-        """Which memory file is open, mux's or another agent's (None: none)."""
-        return self._doc.file.ref
+        """Which memory file the current tab shows (None: none)."""
+        return self._current.ref
 
     @property
     def current_path(self) -> VirtualPath | None:
-        """The open file's virtual path, for mux's own operations (None: no file, or
+        """The current file's virtual path, for mux's own operations (None: no file, or
         another agent's, which has none)."""
-        ref = self._doc.file.ref
-        return ref.virtual_path if ref is not None else None
+        return self._current.path
 
     @property
     def current_key(self) -> str | None:
-        """The tree key of the open file, or None."""
-        ref = self._doc.file.ref
-        return ref_key(ref) if ref is not None else None
+        """The tree key of the current file, or None."""
+        return self._current.key
 
     @property
     def is_dirty(self) -> bool:
-        """Unsaved changes: an edited buffer, or a draft whose file is gone from disk."""
-        return self._doc.file.is_dirty(self._view.is_modified())
+        """Whether the current tab has unsaved changes."""
+        return self._current.is_dirty
+
+    @property
+    def has_unsaved_tabs(self) -> bool:
+        """Whether any tab has unsaved changes."""
+        return any(tab.is_dirty for tab in self._tabs)
 
     @property
     def is_read_only(self) -> bool:
-        """Whether the open file cannot be edited here (binary, over the cap, orphan)."""
-        return self._doc.file.is_read_only
+        """Whether the current file cannot be edited here (binary, over the cap, orphan)."""
+        return self._current.is_read_only
 
     @property
     def view_mode(self) -> ViewMode:
-        """Source, split or preview."""
-        return self._view.view_mode
+        """Source, split or preview (of the current tab)."""
+        return self._current.view.view_mode
 
     @property
     def text_edit(self) -> QPlainTextEdit:
-        """The source editor widget (for focus handling and tests)."""
-        return self._view.text_edit
+        """The current tab's source editor widget (for focus handling and tests)."""
+        return self._current.view.text_edit
 
     @property
     def description_edit(self) -> QLineEdit:
-        """The description field."""
-        return self._view.description_edit
+        """The current tab's description field."""
+        return self._current.view.description_edit
 
     @property
     def message_bar(self) -> MessageBar:
-        """The inline bar for conflicts, disk changes, notes and errors."""
-        return self._prompts.bar
+        """The current tab's bar for conflicts, disk changes, notes and errors."""
+        return self._current.prompts.bar
 
     @property
     def preview(self) -> MarkdownPreview:
-        """The rendered Markdown preview."""
-        return self._view.preview
+        """The current tab's rendered Markdown preview."""
+        return self._current.view.preview
 
     @property
     def save_button(self) -> QPushButton:
-        """The Save button."""
-        return self._view.save_button
+        """The current tab's Save button."""
+        return self._current.view.save_button
 
     @property
     def diff_dialog(self) -> DiffDialog | None:
-        """The diff window, while one is open."""
-        return self._prompts.diff_dialog
+        """The current tab's diff window, while one is open."""
+        return self._current.prompts.diff_dialog
 
     @property
     def find_bar(self) -> FindBar:
-        """The find / replace bar under the text."""
-        return self._view.find_bar
+        """The current tab's find / replace bar."""
+        return self._current.view.find_bar
 
     @property
     def real_path(self) -> Path | None:
-        """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
-        return self._doc.real_path
+        """Where the current file is on disk (None: no file, or one Memtab cannot place)."""
+        return self._current.real_path
 
     def buffer_text(self) -> str:
-        """What the editor holds, with `\\n` line breaks (exactly, unlike toPlainText)."""
-        return self._view.buffer_text()
+        """What the current tab holds, with `\\n` line breaks."""
+        return self._current.view.buffer_text()
 
     def set_store(self, store: MemoryStore | None) -> None:
-        """Use another workspace's store. Closes the open file unless it is still there
+        """Use another workspace's store. Closes the tabs whose files are not there
         (`MemoryFile.in_store`: the same workspace of the same home, or another agent's
-        file). Call `confirm_discard` first."""
+        file) — `leave` first."""
         self._store = store
-        document = self._doc.document
-        kept = document.in_store(store) if document is not None else None
-        if kept is None:
-            self.close_file()
-        else:
-            self._doc.document = kept
+        for tab in list(self._tabs):
+            if not tab.keep_in(store):
+                self.close_tab(tab, remembered=False)
 
-    def open_file(self, path: VirtualPath) -> bool:
+    def open_file(self, path: VirtualPath, *, keep: bool = False) -> None:
         """Open the mux file at `path` through the workspace's store (see `open`)."""
         if self._store is None:
-            if not self.confirm_discard():
-                return False
-            self._doc.reset()
-            self._doc.show_page(str(path), "", "no workspace is selected")
-            return True
-        return self.open(MuxFile(self._store, path))
+            tab = self._tab_to_open(keep, identity=None)
+            tab.show_unavailable(str(path), NO_WORKSPACE_NOTE)
+            self._retitle(tab)
+            return
+        self.open(MuxFile(self._store, path), keep=keep)
 
-    def open(self, file: MemoryFile) -> bool:
-        """Open `file` (read-only when its agent writes it); False if the user cancelled
-        at the unsaved-changes prompt.
+    def open(self, file: MemoryFile, *, keep: bool = False, show: bool = True) -> None:
+        """Show `file` in its tab, or open it: in the preview tab, or (`keep`) a kept one.
 
-        Reopening the open file keeps the buffer as it is. A file that cannot be read
-        opens with the error in the bar.
-        """
-        if file.ref == self._doc.file.ref:
-            self.file_opened.emit(file.ref)
-            return True
-        if not self.confirm_discard():
-            return False
-        self._doc.open(file)
-        return True
+        Reopening an open file keeps its buffer as it is. A file that cannot be read opens
+        with the error in the bar. `show=False` opens it behind the current tab."""
+        tab = self.tab_for(file.ref)
+        if tab is not None:
+            if keep:
+                self.keep(tab)
+            if show and tab is not self.current_tab:
+                self.set_current_tab(tab)
+            elif show:
+                self.file_opened.emit(file.ref)
+            return
+        tab = self._tab_to_open(keep, identity=file.ref.key, show=show)
+        tab.open(file)
+        self._retitle(tab)
+        self.tabs_changed.emit()
 
-    def open_read_only(self, physical: Path, title: str, note: str) -> bool:
+    def open_read_only(self, physical: Path, title: str, note: str) -> None:
         """Show a file that is not in a scope of this workspace (e.g. an orphan project
-        dir), read-only with `note`; `title` takes the place of the virtual path."""
-        if not self.confirm_discard():
-            return False
-        self._doc.reset()
-        self._doc.real_path = physical
-        try:
-            content = read_file_content(physical)
-        except OSError as error:
-            self._doc.show_page(title, "", f"Cannot read {title}: {error.strerror or error}")
-            self._doc.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {title}: {error}")
-            return True
-        self._doc.show_page(title, display_text(content), note)
-        self._doc.show_bar(Situation.NOTE, BarKind.INFO, note)
-        return True
+        dir), read-only with `note`, in the preview tab."""
+        identity = f"physical:{physical}"
+        tab = next((tab for tab in self._tabs if tab.identity == identity), None)
+        if tab is None:
+            tab = self._tab_to_open(False, identity=identity)
+            tab.open_read_only(physical, title, note)
+            self._retitle(tab)
+        else:
+            self.set_current_tab(tab)
 
     def close_file(self) -> None:
-        """Go back to the empty state, dropping the buffer (the caller asked first)."""
-        self._doc.reset()
-        self._view.show_empty()
-        self.refresh_chrome()
-        self.file_closed.emit()
-
-    def confirm_discard(self) -> bool:
-        """The unsaved-changes guard: True when it is fine to leave the file.
-
-        Asks Save / Discard / Cancel when there are unsaved changes; Save that fails
-        (conflict, cap) keeps the user here.
-        """
-        if not self.is_dirty:
-            return True
-        choice = self._ask_unsaved_choice()
-        if choice is DiscardChoice.SAVE:
-            return self.save()
-        return choice is DiscardChoice.DISCARD
+        """Close the current tab, dropping its buffer (the caller asked first)."""
+        tab = self.current_tab
+        if tab is not None:
+            self.close_tab(tab)
 
     def follow_changes(
         self,
         changed: Collection[MemoryFileRef],
         listed: Callable[[MemoryFileRef], MemoryFile | None] | None = None,
     ) -> None:
-        """A rescan saw the files `changed` (created, modified or gone): the open file
-        follows the disk when it is one of them (see the module docstring), and takes
-        what `listed` says of it now (who may write it) in any case."""
-        document = self._doc.document
-        if document is None:
-            return
-        now = listed(document.ref) if listed is not None else None
-        if now is not None and now != document and now.ref == document.ref:
-            self._doc.document = now
-        if document.ref in changed:
-            self._doc.follow_disk()
+        """A rescan saw the files `changed` (created, modified or gone): each tab follows
+        the disk when its file is one of them (`FileTab.follow_changes`)."""
+        for tab in list(self._tabs):
+            tab.follow_changes(changed, listed)
 
     def save(self) -> bool:
-        """Save the buffer if the file on disk is still the one loaded; True on success.
-
-        Nothing to save counts as success. Conflicts and errors go to the bar.
-        """
-        if self._doc.document is None or self._doc.file.is_read_only:
-            return False
-        if not self.is_dirty:
-            return True
-        return self._doc.save_against(self._doc.file.save_expectation())
+        """Save the current tab if the file on disk is still the one loaded; True on
+        success (nothing to save counts). Conflicts and errors go to its bar."""
+        return self._current.save()
 
     def set_view_mode(self, mode: ViewMode) -> None:
-        """Show the source, the preview, or both."""
-        self._view.set_view_mode(mode)
+        """Show the source, the preview, or both (in the current tab)."""
+        self._current.view.set_view_mode(mode)
 
     def set_badge(self, text: str | None, tooltip: str = "") -> None:
-        """Show who changed the open file since it was opened (the tab decides), or not."""
-        self._view.set_badge(text, tooltip)
+        """Show who changed the current file since it was opened (the tab decides), or not."""
+        self._current.view.set_badge(text, tooltip)
 
     @property
     def badge_text(self) -> str:
-        """The badge shown in the header ("" when none)."""
-        return self._view.badge_label.text() if self._view.badge_label.isVisibleTo(self) else ""
+        """The badge shown in the current tab's header ("" when none)."""
+        label = self._current.view.badge_label
+        return label.text() if label.isVisibleTo(self._current) else ""
 
     def show_diff(self) -> None:
         """Open a window with the differences between the disk version and the draft."""
-        self._doc.show_diff()
+        self._current.doc.show_diff()
 
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match
@@ -327,71 +462,165 @@ class EditorPanel(QWidget):
         self.commands.find_in_file(query)
 
     def select_lines(self, first: int, last: int) -> None:
-        """Select lines `first` to `last` of the text (1-based) and scroll to them."""
-        self._view.select_lines(first, last)
+        """Select lines `first` to `last` of the current text (1-based) and scroll to them."""
+        self._current.view.select_lines(first, last)
 
     def shutdown(self) -> None:
         """Stop the diff worker thread the panel started (call on close)."""
         self.commands.stop()
-        self._prompts.shutdown()
-
-    # --- chrome (DocumentHost) -------------------------------------------------------------
+        for tab in [*self._tabs, self._empty]:
+            tab.shutdown()
+        if self._owns_tasks and self._tasks is not None:
+            self._tasks.shutdown()
+            self._tasks = None
 
     def refresh_chrome(self) -> None:
-        """Show the open file's state (header, Save, commands); `dirty_changed` on a change."""
-        dirty = self.is_dirty
-        state = self._doc.file.state(self._view.is_modified())
-        self._view.show_state(state, can_save=not self._doc.file.is_read_only and dirty)
+        """Follow the current tab's state: commands, `dirty_changed`."""
         self.commands.update()
+        dirty = self.is_dirty
         if dirty != self._last_dirty:
             self._last_dirty = dirty
             self.dirty_changed.emit(dirty)
 
-    def document_opened(self, ref: MemoryFileRef) -> None:
-        """`file_opened` for the document just opened (`DocumentHost`)."""
-        self.file_opened.emit(ref)
+    def _ask_unsaved(self, names: list[str], answer: Callable[[DiscardChoice], None]) -> None:
+        """Ask Save / Discard / Cancel about unsaved changes to `names` (patched in tests)."""
+        ask_unsaved(self, names, answer)
 
-    def document_saved(self, ref: MemoryFileRef) -> None:
-        """`saved` for the document just saved (`DocumentHost`)."""
-        self.saved.emit(ref)
+    # --- building tabs -----------------------------------------------------------------------
 
-    def close_after_asking(self) -> None:
-        """The bar's Close: close the file if the user agrees to leave unsaved changes."""
-        if self.confirm_discard():
-            self.close_file()
+    def _task_runner(self) -> TaskRunner:
+        if self._tasks is None:
+            self._tasks = TaskRunner("editor-diff", parent=self)
+            self._owns_tasks = True
+        return self._tasks
 
-    def _ask_unsaved_choice(self) -> DiscardChoice:
-        """Ask Save / Discard / Cancel about the unsaved changes (patched in tests)."""
-        document = self._doc.document
-        return self._prompts.ask_unsaved(document.name if document is not None else None)
+    def _new_tab(self) -> FileTab:
+        tab = FileTab(self._context.own_writes, self._task_runner, self)
+        tab.saved.connect(self._on_tab_saved)
+        tab.opened.connect(self._on_tab_opened)
+        tab.state_changed.connect(self._on_tab_state_changed)
+        tab.close_requested.connect(self._on_tab_close_requested)
+        self._stack.addWidget(tab)
+        return tab
+
+    def _tab_to_open(self, keep: bool, identity: str | None, *, show: bool = True) -> FileTab:
+        """The tab a new file opens in: the preview tab (replaced) unless `keep`, else a new
+        tab after the current one; made current when `show`."""
+        preview = next((tab for tab in self._tabs if not tab.kept and not tab.is_dirty), None)
+        if preview is not None and not keep and identity != preview.identity:
+            tab = preview
+        else:
+            tab = self._new_tab()
+            view = tab.view
+            view.set_file_actions(self.commands.file_actions)
+            view.set_path_actions(self.commands.path_actions)
+            view.set_view_mode(self._current.view.view_mode)
+            self._place_in_focus_chain(tab)
+            # After the current tab; one opened behind it goes last (restoring tabs).
+            index = self.tab_bar.currentIndex() + 1 if self._tabs and show else len(self._tabs)
+            self._tabs.insert(index, tab)
+            with self._switching_quietly():
+                self.tab_bar.insertTab(index, "")
+            self.tab_bar.show()
+        tab.kept = keep
+        if show and tab is not self.current_tab:
+            with self._switching_quietly():
+                self.set_current_tab(tab)
+        if tab is self.current_tab:  # shown, or the first tab (which a bar makes current)
+            self._stack.setCurrentWidget(tab)
+        return tab
+
+    def _place_in_focus_chain(self, tab: FileTab) -> None:
+        """Tab reaches a new tab's widgets where it reaches the empty page's, which the
+        window chained in place (a new tab's were made later: at the end of the chain)."""
+        chain: list[QWidget] = []
+        widget = self._empty.nextInFocusChain()
+        while widget is not None and widget is not self._empty and len(chain) < _FOCUS_CHAIN_LIMIT:
+            chain.append(widget)
+            widget = widget.nextInFocusChain()
+        anchors = [w for w in chain if self._empty.isAncestorOf(w)]
+        anchor: QWidget = anchors[-1] if anchors else self._empty
+        tabbing = Qt.FocusPolicy.TabFocus
+        for widget in [w for w in chain if tab.isAncestorOf(w) and w.focusPolicy() & tabbing]:
+            QWidget.setTabOrder(anchor, widget)
+            anchor = widget
+
+    def _retitle(self, tab: FileTab) -> None:
+        """Say in the bar what `tab` is: its name, unsaved (●), preview (italics)."""
+        if tab not in self._tabs:
+            return
+        index = self._tabs.index(tab)
+        self.tab_bar.setTabText(index, f"● {tab.title}" if tab.is_dirty else tab.title)
+        self.tab_bar.setTabToolTip(index, tab.tooltip)
+        self.tab_bar.set_preview(index, not tab.kept)
+
+    def _step_tab(self, step: int) -> None:
+        if len(self._tabs) > 1:
+            index = (self.tab_bar.currentIndex() + step) % len(self._tabs)
+            self.tab_bar.setCurrentIndex(index)
+
+    @contextmanager
+    def _switching_quietly(self) -> Iterator[None]:
+        """Tab bar changes made by code inside the block say nothing (the caller does)."""
+        quiet, self._quiet_switch = self._quiet_switch, True
+        try:
+            yield
+        finally:
+            self._quiet_switch = quiet
+
+    def _show_current(self) -> None:
+        """The tab bar's current tab changed: show it, say which file is current."""
+        tab = self._current
+        self._stack.setCurrentWidget(tab)
+        self.refresh_chrome()
+        if tab.ref is not None:
+            self.file_opened.emit(tab.ref)
 
     # --- slots -------------------------------------------------------------------------------
 
+    @Slot(int)
+    def _on_tab_bar_current_changed(self, _index: int) -> None:
+        if not self._quiet_switch:
+            self._show_current()
+
+    @Slot(int)
+    def _on_tab_bar_tab_close_requested(self, index: int) -> None:
+        if 0 <= index < len(self._tabs):
+            self.close_tab_asking(self._tabs[index])
+
+    @Slot(int)
+    def _on_tab_bar_keep_requested(self, index: int) -> None:
+        if 0 <= index < len(self._tabs):
+            self.keep(self._tabs[index])
+
+    @Slot(object)
+    def _on_tab_saved(self, ref: MemoryFileRef) -> None:
+        self.saved.emit(ref)
+
+    @Slot(object)
+    def _on_tab_opened(self, ref: MemoryFileRef) -> None:
+        tab = self.sender()
+        if isinstance(tab, FileTab):
+            self._retitle(tab)
+        if tab is self._current:
+            self._stack.setCurrentWidget(tab)
+            self.refresh_chrome()
+            self.file_opened.emit(ref)
+
     @Slot()
-    def _on_view_save_requested(self) -> None:
-        self.save()
-
-    @Slot(bool)
-    def _on_view_modified_changed(self, _modified: bool) -> None:
-        self.refresh_chrome()
-
-    @Slot(str)
-    def _on_view_description_edited(self, text: str) -> None:
-        if self._doc.file.is_read_only or self._doc.document is None:
-            return
-        new_text = with_description(self.buffer_text(), text)
-        # Typed and then cleared again: nothing to save.
-        clean = new_text == self._doc.file.clean_text and self._doc.file.exists_on_disk
-        self._view.apply_description(new_text, clean=clean)
-
-    @Slot(str)
-    def _on_prompts_action_chosen(self, action: str) -> None:
-        self._doc.perform(action)
+    def _on_tab_state_changed(self) -> None:
+        tab = self.sender()
+        if isinstance(tab, FileTab):
+            self._retitle(tab)
+            if tab is self._current:
+                self.refresh_chrome()
 
     @Slot()
-    def _on_prompts_dismissed(self) -> None:
-        self._doc.file.situation = Situation.NONE
+    def _on_tab_close_requested(self) -> None:
+        tab = self.sender()
+        if isinstance(tab, FileTab):
+            self.close_tab_asking(tab)
 
     @Slot(object, str)
     def _on_commands_notice(self, kind: BarKind, text: str) -> None:
-        self._doc.show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
+        self._current.show_notice(kind, text)

@@ -11,12 +11,13 @@ what it means, by the rules of `components.editor.session`.
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 
 from PySide6.QtCore import QObject, Signal, Slot
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QWidget
 
 from memtab.components import text_diff
 from memtab.components.editor import merge
@@ -25,19 +26,13 @@ from memtab.components.editor.session import Choice, default_choice
 from memtab.gui import diff_view
 from memtab.gui.editor.bar import BarKind, MessageBar
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import fit_to_title
 
 logger = logging.getLogger(__name__)
 
-DIFF_KEY = "editor-diff"
+TaskSource = Callable[[], TaskRunner]
+"""Gives the worker the diffs run on (one for every tab, started on first use)."""
 
-
-class DiscardChoice(Enum):
-    """The answer to the unsaved-changes question."""
-
-    SAVE = "save"
-    DISCARD = "discard"
-    CANCEL = "cancel"
+_diff_keys = itertools.count(1)
 
 
 @dataclass(frozen=True)
@@ -69,20 +64,19 @@ class EditorPrompts(QObject):
     action_chosen = Signal(str)
     dismissed = Signal()
 
-    def __init__(self, page: QWidget, tasks: TaskRunner | None = None) -> None:
-        """A hidden bar on `page`; `tasks` runs the diffs (else a worker is started on first
-        use and `shutdown()` stops it)."""
+    def __init__(self, page: QWidget, tasks: TaskSource) -> None:
+        """A hidden bar on `page`; `tasks()` gives the worker the diffs run on (shared by
+        every tab: each tab's diff has its own key, the latest of which wins)."""
         super().__init__(page)
         self._page = page
-        self._tasks = tasks
-        self._owns_tasks = tasks is None
+        self._task_source = tasks
+        self._tasks: TaskRunner | None = None
+        self._diff_key = f"editor-diff-{next(_diff_keys)}"
         self._diff_dialog: diff_view.DiffDialog | None = None
         self._merge: MergeOutcome | None = None
         self.bar = MessageBar(page)
         self.bar.action_triggered.connect(self._on_bar_action_triggered)
         self.bar.dismissed.connect(self._on_bar_dismissed)
-        if tasks is not None:
-            self._connect_tasks(tasks)
 
     @property
     def diff_dialog(self) -> diff_view.DiffDialog | None:
@@ -120,7 +114,9 @@ class EditorPrompts(QObject):
         dialog.action_triggered.connect(self._on_diff_dialog_action_triggered)
         dialog.finished.connect(self._on_diff_dialog_finished)
         self._diff_dialog = dialog
-        self._runner().submit_latest(DIFF_KEY, functools.partial(_diff_job, old, new, merge_basis))
+        self._runner().submit_latest(
+            self._diff_key, functools.partial(_diff_job, old, new, merge_basis)
+        )
         dialog.show()
 
     def close_diff(self) -> None:
@@ -132,45 +128,14 @@ class EditorPrompts(QObject):
             dialog.close()
             dialog.deleteLater()
         if self._tasks is not None:
-            self._tasks.cancel_latest(DIFF_KEY)
-
-    def ask_unsaved(self, name: str | None) -> DiscardChoice:
-        """Ask Save / Discard / Cancel about unsaved changes to `name` (a modal box)."""
-        box = QMessageBox(self._page)
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Unsaved changes")
-        box.setText(f"Save the changes to {name or 'this file'}?")
-        box.setInformativeText("Your changes are lost if you don't save them.")
-        box.setStandardButtons(
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel
-        )
-        box.setDefaultButton(QMessageBox.StandardButton.Save)
-        fit_to_title(box)
-        answer = box.exec()
-        if answer == QMessageBox.StandardButton.Save:
-            return DiscardChoice.SAVE
-        if answer == QMessageBox.StandardButton.Discard:
-            return DiscardChoice.DISCARD
-        return DiscardChoice.CANCEL
-
-    def shutdown(self) -> None:
-        """Stop the diff worker thread, if this started one (call on close)."""
-        if self._owns_tasks and self._tasks is not None:
-            self._tasks.shutdown()
-            self._tasks = None
+            self._tasks.cancel_latest(self._diff_key)
 
     def _runner(self) -> TaskRunner:
         if self._tasks is None:
-            self._tasks = TaskRunner("editor-diff", parent=self)
-            self._owns_tasks = True
-            self._connect_tasks(self._tasks)
+            self._tasks = self._task_source()
+            self._tasks.latest_finished.connect(self._on_tasks_latest_finished)
+            self._tasks.latest_failed.connect(self._on_tasks_latest_failed)
         return self._tasks
-
-    def _connect_tasks(self, tasks: TaskRunner) -> None:
-        tasks.latest_finished.connect(self._on_tasks_latest_finished)
-        tasks.latest_failed.connect(self._on_tasks_latest_failed)
 
     # --- slots ---------------------------------------------------------------------------
 
@@ -193,12 +158,12 @@ class EditorPrompts(QObject):
         if dialog is not None:
             dialog.deleteLater()
         if self._tasks is not None:
-            self._tasks.cancel_latest(DIFF_KEY)
+            self._tasks.cancel_latest(self._diff_key)
 
     @Slot(str, object)
     def _on_tasks_latest_finished(self, key: str, result: object) -> None:
         dialog = self._diff_dialog
-        if key != DIFF_KEY or dialog is None or not isinstance(result, Comparison):
+        if key != self._diff_key or dialog is None or not isinstance(result, Comparison):
             return
         dialog.set_diff(result.diff)
         if result.merge is not None and result.merge.text is not None and result.disk_sha:
@@ -207,7 +172,7 @@ class EditorPrompts(QObject):
 
     @Slot(str, str)
     def _on_tasks_latest_failed(self, key: str, message: str) -> None:
-        if key == DIFF_KEY and self._diff_dialog is not None:
+        if key == self._diff_key and self._diff_dialog is not None:
             self._diff_dialog.show_failure(message)
 
 

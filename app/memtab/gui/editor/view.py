@@ -298,6 +298,10 @@ class EditorView(QWidget):
         if self._view_mode is not ViewMode.SOURCE:
             self.preview.set_markdown_source(text)
 
+    def set_title(self, title: str, tooltip: str) -> None:
+        """Name another file in the path label (the open one was moved), text unchanged."""
+        self._path_label.set_full_text(title, tooltip)
+
     def show_empty(self) -> None:
         """Drop the text and show the empty state."""
         self.load_text("")

@@ -15,10 +15,9 @@ not to (remembered in the UI state).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Protocol
 
@@ -60,11 +59,15 @@ class ActionEditor(Protocol):
     def current_ref(self) -> MemoryFileRef | None: ...
 
     @property
-    def is_dirty(self) -> bool: ...
+    def open_refs(self) -> list[MemoryFileRef]: ...
 
-    def confirm_discard(self) -> bool: ...
+    def close_files_asking(
+        self, refs: Collection[MemoryFileRef], then: Callable[[], object]
+    ) -> None: ...
 
-    def close_file(self) -> None: ...
+    def unsaved_within(self, paths: Collection[VirtualPath]) -> bool: ...
+
+    def close_tabs_within(self, paths: Collection[VirtualPath]) -> None: ...
 
 
 class CommandsHost(Protocol):
@@ -338,21 +341,11 @@ class FileCommands(QObject):
             self.move_paths([(node.path, target)])
 
     def move_paths(self, moves: list[tuple[VirtualPath, VirtualPath]]) -> None:
-        """Move files/folders (across scopes too); an open file follows if it is clean."""
-        open_path = self._editor.current_path
-        reopen: dict[MemoryFileRef, MemoryFileRef] = {}
-        for old, new in moves:
-            if open_path is not None and open_path.is_within(old):
-                if not self._editor.confirm_discard():
-                    return
-                moved = VirtualPath(
-                    new.scope, new.segments + open_path.segments[len(old.segments) :]
-                )
-                reopen[MemoryFileRef.of_mux(open_path)] = MemoryFileRef.of_mux(moved)
+        """Move files/folders (across scopes too); open tabs follow, drafts and all."""
+        for _old, new in moves:
             self._own_writes.note(new)
         self._context.file_ops.run(
-            functools.partial(undo.move, self.undo_stack, self._context.shown.store(), moves),
-            OpFollowUp(reopen=reopen),
+            functools.partial(undo.move, self.undo_stack, self._context.shown.store(), moves)
         )
 
     def delete_selected(self) -> None:
@@ -375,14 +368,11 @@ class FileCommands(QObject):
         )
         count = file_ops.count_deletion(scan, roots, shown)
         only_files = all(node.kind is NodeKind.FILE for node in nodes if node.path in roots)
-        open_path = self._editor.current_path
-        affects_open = open_path is not None and any(open_path.is_within(p) for p in roots)
-        loses_draft = affects_open and self._editor.is_dirty
+        loses_draft = self._editor.unsaved_within(roots)
         names = [p.name for p in roots]
         if not self._host.dialogs.confirm_delete(names, count, only_files, loses_draft):
             return
-        if affects_open:
-            self._editor.close_file()
+        self._editor.close_tabs_within(roots)
         delete = functools.partial(undo.delete, self.undo_stack, self._context.shown.store(), roots)
         self._context.file_ops.run(
             delete, OpFollowUp(without_copy=functools.partial(delete, allow_unkept=True))
@@ -439,26 +429,20 @@ class FileCommands(QObject):
         if step is None:
             self._context.status.show("Nothing to undo")
             return
-        open_ref = self._editor.current_ref
-        affects_open = open_ref is not None and any(
-            open_ref.is_within(ref) for ref in step.affected
-        )
-        if affects_open and not self._editor.confirm_discard():
-            return
+        # The tabs of files it takes away close (asking about their drafts first); the
+        # others follow what it writes: moved back (`follow_moves`), or changed on disk.
+        going = [ref for ref in self._editor.open_refs if step.relocated(ref) is None]
+        self._editor.close_files_asking(going, functools.partial(self._take_back, step))
+
+    def _take_back(self, step: undo.UndoStep) -> None:
         if not self.undo_stack.take(step):  # a worker may have pushed a newer one meanwhile
             return
-        follow_up = OpFollowUp(open_created=True)
-        if affects_open:
-            moved_to = step.relocated(open_ref) if open_ref is not None else None
-            self._editor.close_file()
-            if open_ref is not None and moved_to is not None:
-                follow_up = OpFollowUp(open_created=True, reopen={open_ref: moved_to})
         for ref in step.written:
             self._own_writes.note(ref.key)
         take_back = functools.partial(undo.undo_step, self._context.home, step)
         without_copy = functools.partial(take_back, allow_unkept=True)
         self._context.file_ops.run(
-            take_back, dataclasses.replace(follow_up, without_copy=without_copy)
+            take_back, OpFollowUp(open_created=True, without_copy=without_copy)
         )
 
     def show_selected_history(self) -> None:

@@ -34,6 +34,7 @@ preloads). What needs the parts sooner (an error, a search, a reveal) calls `ass
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from collections.abc import Callable, Collection, Iterable
 from contextlib import AbstractContextManager
@@ -352,9 +353,18 @@ class MemoryTab(QWidget):
         """Reread everything (F5)."""
         self.scans.request(None)
 
-    def confirm_close(self) -> bool:
-        """The unsaved-changes guard for closing the window."""
-        return not self._assembled or self.editor.confirm_discard()
+    @property
+    def has_unsaved_changes(self) -> bool:
+        """Whether a tab of the editor has unsaved changes."""
+        return self._assembled and self.editor.has_unsaved_tabs
+
+    def leave(self, then: Callable[[], object]) -> None:
+        """Run `then` once every tab's unsaved changes are saved or discarded (the user is
+        asked without blocking; Cancel runs nothing): closing the window, another home."""
+        if self._assembled:
+            self.editor.leave(then)
+        else:
+            then()
 
     def save_ui_state(self) -> None:
         """Remember splitter sizes and badges (the window saves the file)."""
@@ -376,24 +386,37 @@ class MemoryTab(QWidget):
         if self.consolidation is not None:
             self.consolidation.shutdown()
 
-    def switch_workspace(self, workspace_id: str | None) -> bool:
-        """Show another workspace; False if the user kept unsaved changes instead."""
+    def switch_workspace(
+        self, workspace_id: str | None, then: Callable[[], None] | None = None
+    ) -> None:
+        """Show another workspace, once the tabs it closes (files of the workspace shown)
+        have their unsaved changes saved or discarded; `then` runs after the switch, not
+        when the user keeps their changes instead."""
         scan = self._shown.scan
         if workspace_id == self._shown.workspace_id and scan is not None:
-            return True
+            if then is not None:
+                then()
+            return
         self.assemble()
-        if not self.editor.confirm_discard():
-            return False
+        workspace = scan.registry.workspace(workspace_id) if scan and workspace_id else None
+        store = MemoryStore(self.home, workspace)
+
+        def switch() -> None:
+            self._show_workspace(workspace_id, store)
+            if then is not None:
+                then()
+
+        self.editor.leave(switch, self.editor.tabs_leaving(store))
+
+    def _show_workspace(self, workspace_id: str | None, store: MemoryStore) -> None:
         self._shown.workspace_id = workspace_id
         self._explicit_workspace = False
         if self.ui_state is not None:
             self.ui_state.set_workspace(self.home.root, workspace_id)
             self.ui_state.save()
-        workspace = scan.registry.workspace(workspace_id) if scan and workspace_id else None
-        self.editor.set_store(MemoryStore(self.home, workspace))
+        self.editor.set_store(store)
         self.picker.select_workspace(workspace_id)
         self.scans.request(None, supersede=True)
-        return True
 
     def focus_search(self) -> None:
         """Ctrl+Shift+F: put the cursor in the search box."""
@@ -406,16 +429,17 @@ class MemoryTab(QWidget):
         """Open `path` of `workspace_id` (switching to it) with `lines` highlighted, as
         soon as the tree shows it (e.g. the notes the writer just recorded)."""
         self.assemble()
-        switching = workspace_id != self._shown.workspace_id
-        if switching and not self.switch_workspace(workspace_id):
-            return
-        self.sync.reveal(path, lines, now=not switching)  # else once its tree is shown
+        if workspace_id == self._shown.workspace_id:
+            self.sync.reveal(path, lines)
+        else:  # once its tree is shown
+            self.switch_workspace(
+                workspace_id, functools.partial(self.sync.reveal, path, lines, now=False)
+            )
 
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the suggested memories of `workspace_id` (switching to it)."""
         self.assemble()
-        if workspace_id == self._shown.workspace_id or self.switch_workspace(workspace_id):
-            self.suggestions.reveal()
+        self.switch_workspace(workspace_id, self.suggestions.reveal)
 
     # -- what the collaborators ask of the tab (CommandsHost, FilesHost) -------------------
 
@@ -592,8 +616,10 @@ class MemoryTab(QWidget):
 
     @Slot(str)
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:
-        if not self.switch_workspace(workspace_id):
-            self.picker.select_workspace(self._shown.workspace_id)
+        # The picker shows the workspace shown until the switch is made (the user may keep
+        # their unsaved changes instead).
+        self.picker.select_workspace(self._shown.workspace_id)
+        self.switch_workspace(workspace_id)
 
     @Slot()
     def _on_time_refresh_timeout(self) -> None:

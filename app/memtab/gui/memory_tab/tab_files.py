@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from memtab.gui.tree.scan_scheduler import ScanScheduler
     from memtab.gui.tree.sources import SourcesSync
     from memtab.gui.tree.sync import TreeEditorSync
+    from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +50,8 @@ class FilesHost(Protocol):
     def dialogs(self) -> TabDialogs: ...
 
     def show_error(self, text: str) -> None: ...
+
+    def open_file(self, ref: MemoryFileRef) -> MemoryFile | None: ...
 
 
 class TabFiles(QObject):
@@ -86,6 +89,7 @@ class TabFiles(QObject):
         context.file_ops.op_failed.connect(self._on_file_ops_op_failed)
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.file_closed.connect(self._on_editor_file_closed)
+        editor.tabs_changed.connect(self._on_editor_tabs_changed)
 
     def workspace_shown(self) -> None:
         """Another workspace is shown: reopen its remembered file once its tree is."""
@@ -123,9 +127,24 @@ class TabFiles(QObject):
             return
         if self._model.reveal(key) is not None:
             with self._marks.opening_quietly():  # the user has not looked at it yet
+                self._reopen_remembered_tabs()
                 self._sync.select_key(key, open_it=True)
         else:
             self._reopen_waits = not self._sources.is_shown
+
+    def _reopen_remembered_tabs(self) -> None:
+        """Open behind the current one the other tabs that were open, if still there."""
+        ui_state, shown = self._context.ui_state, self._context.shown
+        if ui_state is None:
+            return
+        for key in ui_state.open_tabs_for(self._context.home.root, shown.workspace_id):
+            try:
+                ref = parse_file_ref(key)
+            except (PathError, SourceError):
+                continue
+            file = self._host.open_file(ref)
+            if file is not None and self._editor.tab_for(ref) is None:
+                self._editor.open(file, keep=True, show=False)
 
     # -- the open file -----------------------------------------------------------------------
 
@@ -141,6 +160,13 @@ class TabFiles(QObject):
         # Nothing in the tree stays selected for a file the editor no longer shows.
         self._sync.clear_selection()
         self._sources.file_closed()
+
+    @Slot()
+    def _on_editor_tabs_changed(self) -> None:
+        ui_state, shown = self._context.ui_state, self._context.shown
+        if ui_state is not None and self._host.is_loaded:
+            keys = [ref.key for ref in self._editor.open_refs]
+            ui_state.set_open_tabs(self._context.home.root, shown.workspace_id, keys)
 
     def _remember_open_file(self, path: str) -> None:
         # Only opening is remembered: a file closed or deleted since is skipped on reopen.
@@ -161,13 +187,10 @@ class TabFiles(QObject):
             self._host.show_error(f"{result.message}: {result.error}")
         for old, _new in result.moved:
             self._marks.moved_away(old)
+        self._editor.follow_moves(result.moved)
         if result.created is not None:
             is_file = follow_up.open_created
             self._select_after_scan = (ref_key(result.created, folder=not is_file), is_file)
-        for old_open, new_open in (follow_up.reopen or {}).items():
-            if any(old_open.is_within(MemoryFileRef.of_mux(old)) for old, _new in result.moved):
-                self._editor.close_file()
-                self._select_after_scan = (ref_key(new_open), True)
         self._scans.request([path for path in result.touched if path])
 
     def _offer_without_copy(self, result: OpResult, follow_up: OpFollowUp) -> None:

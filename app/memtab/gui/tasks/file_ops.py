@@ -3,8 +3,8 @@
 Create, move, delete and pin (`components.files.ops`) take the store's cross-process locks,
 which a running mux may hold, so they never run on the GUI thread: they are writes of the
 window's `FileChannel`, in order with the editor's saves. Each operation is submitted with
-an `OpFollowUp` — what the tree does once it is done (open the created file, reopen a
-moved one) — and reported back with it.
+an `OpFollowUp` — what the tree does once it is done (open the created file) — and
+reported back with it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from PySide6.QtCore import QObject, Signal
 from memtab.components.files.ops import OpResult
 from memtab.gui.tasks.file_channel import FileChannel
 from memtab.gui.tasks.runner import TaskContext
-from memtab.sources.model import MemoryFileRef
 
 logger = logging.getLogger(__name__)
 
@@ -31,8 +30,6 @@ class OpFollowUp:
     """What to do in the tree once a file operation has finished."""
 
     open_created: bool = False
-    reopen: dict[MemoryFileRef, MemoryFileRef] | None = None
-    """Open files (old → new) to reopen where a move put them."""
     without_copy: Operation | None = None
     """The same operation made even where history cannot keep a copy (`allow_unkept`):
     run when it was refused for that (`OpResult.unkept`) and the user chooses to."""

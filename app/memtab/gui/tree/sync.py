@@ -1,11 +1,10 @@
 """The tree and the editor in step: choosing a file opens it, the open file stays current.
 
-Selecting a file row opens its memory file in the editor — mux's or another agent's
-alike, by the row's `MemoryFileRef` (read-only for a file of an orphaned project dir;
-another agent's as its listing says); activating it (Enter, double click) also
-moves the keyboard into the text. When the user keeps unsaved changes instead, the tree
-points back at the open file. Rows the code
-selects — after a rescan, or to show the open file — never reopen anything.
+Selecting a file row opens its memory file in the editor's preview tab — mux's or
+another agent's alike, by the row's `MemoryFileRef` (read-only for a file of an orphaned
+project dir; another agent's as its listing says); activating it (Enter, double click)
+keeps its tab and moves the keyboard into the text. Rows the code selects — after a
+rescan, or to show the open file — never reopen anything.
 
 While searching, a file's matching lines are rows under it: opening a result selects its
 first match in the editor, a line row selects that match, and `step_match` goes to the
@@ -51,9 +50,9 @@ class FileEditor(Protocol):
     @property
     def text_edit(self) -> QPlainTextEdit: ...
 
-    def open(self, file: MemoryFile) -> bool: ...
+    def open(self, file: MemoryFile, *, keep: bool = False) -> None: ...
 
-    def open_read_only(self, physical: Path, title: str, note: str) -> bool: ...
+    def open_read_only(self, physical: Path, title: str, note: str) -> None: ...
 
     def setFocus(self, reason: Qt.FocusReason) -> None: ...
 
@@ -191,12 +190,12 @@ class TreeEditorSync(QObject):
         if self._model.node_for_key(key) is not None:
             self.select_key(key, open_it=False)
 
-    def open_node(self, node: TreeNode) -> None:
-        """Open a file row in the editor (a search result: at its first match; a matching
-        line: at that match)."""
+    def open_node(self, node: TreeNode, *, keep: bool = False) -> None:
+        """Open a file row in the editor — in the preview tab, or (`keep`) a kept one (a
+        search result: at its first match; a matching line: at that match)."""
         if node.read_only and node.orphan_dir is not None and node.physical is not None:
             relative = node.physical.split(f"/{node.orphan_dir}/", 1)[-1]
-            opened = self._editor.open_read_only(
+            self._editor.open_read_only(
                 Path(node.physical),
                 file_ops.orphan_file_title(node.orphan_dir, relative),
                 ORPHAN_NOTE,
@@ -207,11 +206,8 @@ class TreeEditorSync(QObject):
             file = self._open_file(node.ref)
             if file is None:
                 return  # gone since the tree was built: the next scan removes the row
-            if not (opened := self._editor.open(file)):
-                # The user kept their unsaved changes: point the tree back at that file.
-                self.show_open_file()
-        if opened:
-            self._select_match(node)
+            self._editor.open(file, keep=keep)
+        self._select_match(node)
 
     def step_match(self, forward: bool) -> bool:
         """Go to the next (or previous) matching line of the search results, opening its
@@ -254,7 +250,9 @@ class TreeEditorSync(QObject):
             return
         if node.kind in (NodeKind.FILE, NodeKind.MATCH):
             if node.ref is None or self._editor.current_ref != node.ref:
-                self.open_node(node)
+                self.open_node(node, keep=True)
+            elif (file := self._open_file(node.ref)) is not None:
+                self._editor.open(file, keep=True)  # opened for good: no longer a preview
             self._editor.setFocus(Qt.FocusReason.OtherFocusReason)
             self._editor.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)
         elif node.children:

@@ -308,8 +308,10 @@ class WindowCommands(QObject):
         )
         if window.exec_dialog(dialog) and dialog.workspace_id is not None:
             window.show_memory_tab()
-            if tab.switch_workspace(dialog.workspace_id):
-                self._context.status.show(f"Added workspace {dialog.name_edit.text()}")
+            added = f"Added workspace {dialog.name_edit.text()}"
+            tab.switch_workspace(
+                dialog.workspace_id, functools.partial(self._context.status.show, added)
+            )
 
     def open_home(self) -> None:
         """File → Open home: choose a folder; it opens in a new window, this one closes."""
@@ -342,5 +344,4 @@ class WindowCommands(QObject):
             return
         if result.note is not None and not window.confirm("Open this folder?", result.note):
             return
-        if window.memory_tab.confirm_close():
-            window.open_home_window(result.path)
+        window.memory_tab.leave(functools.partial(window.open_home_window, result.path))

@@ -435,8 +435,10 @@ class MainWindow(QMainWindow):
                 self.successor.close()
             event.accept()
             return
-        if not self._closing and not self.memory_tab.confirm_close():
+        if not self._closing and self.memory_tab.has_unsaved_changes:
+            # Ask about every tab with unsaved changes, without blocking; close after.
             event.ignore()
+            self.memory_tab.leave(self._close_after_leaving)
             return
         self._closing = True
         self.kept_aside_notices.stop()
@@ -463,6 +465,10 @@ class MainWindow(QMainWindow):
         self.context.shutdown()
         self._closed = True
         event.accept()
+
+    def _close_after_leaving(self) -> None:
+        # Later: an answer given inside this close event cannot close the window from it.
+        QTimer.singleShot(0, self.close_without_asking)
 
     def close_without_asking(self) -> None:
         """Close even with unsaved changes (used by `--screenshot`)."""

@@ -1,0 +1,314 @@
+"""One open memory file of the editor: a tab, saved only if the disk still holds what
+was loaded.
+
+What it guarantees:
+
+- Saves are sha-checked (`MemoryFile.save(content, loaded_sha)`) and end the file with a
+  line break (the buffer gets it too, as an undoable edit; the cursor stays). A conflict
+  never loses the draft: the bar (not a modal) offers Show diff (Enter) / Reload /
+  Overwrite; the 100 KiB cap and other save errors show there too.
+- Disk changes (`follow_changes`, after each rescan): a clean buffer reloads silently,
+  keeping cursor and scroll; a dirty one gets a "changed on disk" bar (Show diff / Keep
+  mine / Take theirs); a deleted file keeps the draft and Save recreates it. Whether
+  anything changed is decided by sha, so the echo of our own save is a no-op.
+- Reload, Take theirs and the diff window's "Merge both" (`components.editor.merge`, when the two
+  sides changed different lines) replace the buffer with one undoable edit and offer
+  "Restore my draft", so they need not ask first.
+- The description field edits the frontmatter `description:` line and follows it.
+- Binary (NUL) and over-cap files open read-only with a note; so does another agent's
+  file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
+- Diffs and merges are computed on a worker thread (`TaskRunner`), never blocking.
+
+What is open is a `memtab.sources.memory_file.MemoryFile`: a mux file through the
+workspace's store, or another agent's file through `memtab.sources` — read, saved and
+followed alike, never asked which kind it is.
+
+The rules (what a disk change means, which choices to offer) are the Qt-free
+`components.editor.session`; `document.OpenDocument` carries out what they decide
+(loading, saving, following the disk, the bar's choices); the bar and the diff window are
+`prompts`; widgets and text mechanics `view`. The tabs around it, and the commands that
+act on the current one, are `editor.EditorPanel`'s.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.editor.session import Situation, display_text
+from memtab.components.tree.nodes import ref_key
+from memtab.gui.editor.bar import BarKind
+from memtab.gui.editor.document import OpenDocument
+from memtab.gui.editor.frontmatter import with_description
+from memtab.gui.editor.prompts import EditorPrompts, TaskSource
+from memtab.gui.editor.view import EditorView
+from memtab.gui.widgets import short_name
+from memtab.sources.memory_file import MemoryFile
+from memtab.sources.model import MemoryFileRef
+from memtab.store.files import read_file_content
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import VirtualPath
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection
+
+logger = logging.getLogger(__name__)
+
+
+class FileTab(QWidget):
+    """One open memory file (or, as the panel's empty page, none).
+
+    Signals:
+        saved(object): the file's MemoryFileRef, after a save.
+        opened(object): the file's MemoryFileRef, after it was opened or reloaded whole.
+        state_changed(): its title, unsaved state or read-only state changed (the tab bar
+            follows).
+        close_requested(): the bar's Close was chosen (the panel asks, then closes).
+    """
+
+    saved = Signal(object)
+    opened = Signal(object)
+    state_changed = Signal()
+    close_requested = Signal()
+
+    def __init__(
+        self, own_writes: OwnWrites, tasks: TaskSource, parent: QWidget | None = None
+    ) -> None:
+        """Nothing open; `tasks` gives the worker the diffs run on."""
+        super().__init__(parent)
+        self.kept = False
+        """A kept tab stays when another file opens; a preview tab (False) is replaced."""
+        self._last_dirty = False
+        self._title = ""
+        self._physical_only: Path | None = None  # an orphan's file, shown read-only
+        self.view = EditorView(self)
+        self.prompts = EditorPrompts(self.view.page, tasks)
+        self.view.set_bar(self.prompts.bar)
+        self.doc = OpenDocument(self, self.view, self.prompts, own_writes)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view)
+        self.view.save_requested.connect(self._on_view_save_requested)
+        self.view.modified_changed.connect(self._on_view_modified_changed)
+        self.view.description_edited.connect(self._on_view_description_edited)
+        self.prompts.action_chosen.connect(self._on_prompts_action_chosen)
+        self.prompts.dismissed.connect(self._on_prompts_dismissed)
+
+    # --- what is open ------------------------------------------------------------------------
+
+    @property
+    def file(self) -> MemoryFile | None:
+        """The open memory file (None: no file, or one opened by physical path)."""
+        return self.doc.document
+
+    @property
+    def ref(self) -> MemoryFileRef | None:
+        """Which memory file is open (None: none, or one opened by physical path)."""
+        return self.doc.file.ref
+
+    @property
+    def path(self) -> VirtualPath | None:
+        """The open file's virtual path, for mux's own operations (None: none, or another
+        agent's file, which has none)."""
+        ref = self.doc.file.ref
+        return ref.virtual_path if ref is not None else None
+
+    @property
+    def key(self) -> str | None:
+        """The tree key of the open file, or None."""
+        ref = self.doc.file.ref
+        return ref_key(ref) if ref is not None else None
+
+    @property
+    def identity(self) -> str | None:
+        """What tells two tabs apart: the ref's key, or the physical path of a file shown
+        only to be read (None: nothing is shown)."""
+        if self.doc.file.ref is not None:
+            return self.doc.file.ref.key
+        return f"physical:{self._physical_only}" if self._physical_only is not None else None
+
+    @property
+    def title(self) -> str:
+        """What the tab says: the file's name."""
+        return self._title
+
+    @property
+    def tooltip(self) -> str:
+        """The tab's tooltip: the whole title and where the file is on disk."""
+        return self.view.path_tooltip
+
+    @property
+    def is_dirty(self) -> bool:
+        """Unsaved changes: an edited buffer, or a draft whose file is gone from disk."""
+        return self.doc.file.is_dirty(self.view.is_modified())
+
+    @property
+    def is_read_only(self) -> bool:
+        """Whether the open file cannot be edited here (binary, over the cap, orphan)."""
+        return self.doc.file.is_read_only
+
+    @property
+    def has_conflict(self) -> bool:
+        """Whether the bar is asking about a conflict or a change on disk."""
+        return self.doc.file.situation in (Situation.CONFLICT, Situation.CHANGED_ON_DISK)
+
+    @property
+    def real_path(self) -> Path | None:
+        """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
+        return self.doc.real_path
+
+    # --- opening -----------------------------------------------------------------------------
+
+    def open(self, file: MemoryFile) -> None:
+        """Open and load `file` (read-only when its agent writes it; an unreadable one
+        with the error in the bar)."""
+        self._physical_only = None
+        self._title = short_name(file.name)
+        self.doc.open(file)
+
+    def open_read_only(self, physical: Path, title: str, note: str) -> None:
+        """Show a file that is not in a scope of this workspace (e.g. an orphan project
+        dir), read-only with `note`; `title` takes the place of the virtual path."""
+        self.doc.reset()
+        self._physical_only = physical
+        self._title = short_name(physical.name)
+        self.doc.real_path = physical
+        try:
+            content = read_file_content(physical)
+        except OSError as error:
+            self.doc.show_page(title, "", f"Cannot read {title}: {error.strerror or error}")
+            self.doc.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {title}: {error}")
+            return
+        self.doc.show_page(title, display_text(content), note)
+        self.doc.show_bar(Situation.NOTE, BarKind.INFO, note)
+
+    def show_unavailable(self, title: str, note: str) -> None:
+        """Show `title` with nothing to edit and why (e.g. no workspace is selected)."""
+        self.doc.reset()
+        self._physical_only = None
+        self._title = short_name(title)
+        self.doc.show_page(title, "", note)
+
+    def close_file(self) -> None:
+        """Drop the buffer and show the empty state."""
+        self.doc.reset()
+        self._physical_only = None
+        self._title = ""
+        self.view.show_empty()
+        self.refresh_chrome()
+
+    def keep_in(self, store: MemoryStore | None) -> bool:
+        """Another workspace's store is used: keep the file if it is still there
+        (`MemoryFile.in_store`); False when it is not (the panel closes the tab)."""
+        document = self.doc.document
+        kept = document.in_store(store) if document is not None else None
+        if kept is None:
+            return False
+        self.doc.document = kept
+        return True
+
+    def retarget(self, file: MemoryFile) -> None:
+        """The open file was moved to `file`'s place (its content with it): follow it,
+        keeping the buffer and what the next save expects on disk."""
+        self.doc.document = file
+        self.doc.file.ref = file.ref
+        self.doc.real_path = file.physical()
+        self._title = short_name(file.name)
+        real = f"\nOn disk: {self.doc.real_path}" if self.doc.real_path is not None else ""
+        self.view.set_title(file.title, f"{file.title}{real}")
+        self.refresh_chrome()
+        self.opened.emit(file.ref)
+
+    # --- the disk ----------------------------------------------------------------------------
+
+    def follow_changes(
+        self,
+        changed: Collection[MemoryFileRef],
+        listed: Callable[[MemoryFileRef], MemoryFile | None] | None = None,
+    ) -> None:
+        """A rescan saw the files `changed` (created, modified or gone): the open file
+        follows the disk when it is one of them (see the module docstring), and takes
+        what `listed` says of it now (who may write it) in any case."""
+        document = self.doc.document
+        if document is None:
+            return
+        now = listed(document.ref) if listed is not None else None
+        if now is not None and now != document and now.ref == document.ref:
+            self.doc.document = now
+        if document.ref in changed:
+            self.doc.follow_disk()
+
+    def save(self) -> bool:
+        """Save the buffer if the file on disk is still the one loaded; True on success.
+
+        Nothing to save counts as success. Conflicts and errors go to the bar.
+        """
+        if self.doc.document is None or self.doc.file.is_read_only:
+            return False
+        if not self.is_dirty:
+            return True
+        return self.doc.save_against(self.doc.file.save_expectation())
+
+    def show_notice(self, kind: BarKind, text: str) -> None:
+        """Show a note or an error of a command in the bar."""
+        self.doc.show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
+
+    def shutdown(self) -> None:
+        """Close the diff window, if one is open."""
+        self.prompts.close_diff()
+
+    # --- DocumentHost ------------------------------------------------------------------------
+
+    def refresh_chrome(self) -> None:
+        """Show the open file's state (header, Save); `state_changed` for the tab bar."""
+        dirty = self.is_dirty
+        state = self.doc.file.state(self.view.is_modified())
+        self.view.show_state(state, can_save=not self.doc.file.is_read_only and dirty)
+        if dirty and not self._last_dirty:
+            self.kept = True  # an edited preview is kept, as in VS Code
+        self._last_dirty = dirty
+        self.state_changed.emit()
+
+    def document_opened(self, ref: MemoryFileRef) -> None:
+        """`opened` for the document just opened (`DocumentHost`)."""
+        self.opened.emit(ref)
+
+    def document_saved(self, ref: MemoryFileRef) -> None:
+        """`saved` for the document just saved (`DocumentHost`)."""
+        self.saved.emit(ref)
+
+    def close_after_asking(self) -> None:
+        """The bar's Close: the panel asks about unsaved changes, then closes the tab."""
+        self.close_requested.emit()
+
+    # --- slots -------------------------------------------------------------------------------
+
+    @Slot()
+    def _on_view_save_requested(self) -> None:
+        self.save()
+
+    @Slot(bool)
+    def _on_view_modified_changed(self, _modified: bool) -> None:
+        self.refresh_chrome()
+
+    @Slot(str)
+    def _on_view_description_edited(self, text: str) -> None:
+        if self.doc.file.is_read_only or self.doc.document is None:
+            return
+        new_text = with_description(self.view.buffer_text(), text)
+        # Typed and then cleared again: nothing to save.
+        clean = new_text == self.doc.file.clean_text and self.doc.file.exists_on_disk
+        self.view.apply_description(new_text, clean=clean)
+
+    @Slot(str)
+    def _on_prompts_action_chosen(self, action: str) -> None:
+        self.doc.perform(action)
+
+    @Slot()
+    def _on_prompts_dismissed(self) -> None:
+        self.doc.file.situation = Situation.NONE

@@ -1,0 +1,88 @@
+"""The unsaved-changes question, asked without blocking: closing a tab or the window.
+
+`ask_unsaved` opens a window-modal box (`QMessageBox.open()`, never `exec()`) and calls
+back with the answer, so nothing waits in a nested event loop — a worker's callback that
+arrives meanwhile runs as usual. Switching tabs never asks: each tab keeps its draft.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from enum import Enum
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from memtab.gui.widgets import fit_to_title, short_name
+
+_LISTED_NAMES = 8  # a longer list says how many more
+
+
+class DiscardChoice(Enum):
+    """The answer to the unsaved-changes question."""
+
+    SAVE = "save"
+    DISCARD = "discard"
+    CANCEL = "cancel"
+
+
+_ANSWERS = {
+    QMessageBox.StandardButton.Save: DiscardChoice.SAVE,
+    QMessageBox.StandardButton.Discard: DiscardChoice.DISCARD,
+}
+
+
+def unsaved_question(names: Sequence[str]) -> tuple[str, str]:
+    """The question and its detail for unsaved changes to the files `names`."""
+    if len(names) == 1:
+        return (
+            f"Save the changes to {short_name(names[0])}?",
+            "Your changes are lost if you don't save them.",
+        )
+    listed = "\n".join(f"• {short_name(name)}" for name in names[:_LISTED_NAMES])
+    more = len(names) - _LISTED_NAMES
+    if more > 0:
+        listed += f"\n… and {more} more"
+    return (
+        f"Save the changes to {len(names)} files?",
+        f"{listed}\n\nYour changes are lost if you don't save them.",
+    )
+
+
+def ask_unsaved(
+    parent: QWidget, names: Sequence[str], answer: Callable[[DiscardChoice], None]
+) -> QMessageBox:
+    """Ask Save / Discard / Cancel about unsaved changes to `names`; `answer` is called
+    once with the choice (closing the box is Cancel). Returns the open box."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Unsaved changes")
+    box.setWindowModality(Qt.WindowModality.WindowModal)
+    text, detail = unsaved_question(names)
+    box.setText(text)
+    box.setInformativeText(detail)
+    box.setStandardButtons(
+        QMessageBox.StandardButton.Save
+        | QMessageBox.StandardButton.Discard
+        | QMessageBox.StandardButton.Cancel
+    )
+    for button, label in (
+        (QMessageBox.StandardButton.Save, "&Save" if len(names) == 1 else "&Save all"),
+        (QMessageBox.StandardButton.Discard, "&Discard"),
+        (QMessageBox.StandardButton.Cancel, "Cancel"),
+    ):
+        widget = box.button(button)
+        if widget is not None:
+            widget.setText(label)
+    box.setDefaultButton(QMessageBox.StandardButton.Save)
+    box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+    fit_to_title(box)
+
+    def finished(_result: int) -> None:
+        clicked = box.standardButton(box.clickedButton())
+        box.deleteLater()
+        answer(_ANSWERS.get(clicked, DiscardChoice.CANCEL))
+
+    box.finished.connect(finished)
+    box.open()
+    return box

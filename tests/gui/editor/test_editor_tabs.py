@@ -1,0 +1,224 @@
+"""The editor's tabs: VS Code's preview tab, a draft per tab, closing that asks without
+blocking, the tab keys, and tabs that follow their files."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from gui import editor_support
+from gui.editor_support import (
+    NOTES,
+    ORIGINAL,
+    OTHER,
+    disk_text,
+    patch_choice,
+    show_and_focus,
+    type_at_end,
+    write_disk,
+)
+from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.editor.unsaved import DiscardChoice
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import parse_virtual_path
+
+store = editor_support.store
+own_writes = editor_support.own_writes
+panel = editor_support.panel
+
+THIRD = parse_virtual_path("/memories/global/third.md")
+
+
+def tab_names(panel: EditorPanel) -> list[str]:
+    return [panel.tab_bar.tabText(index) for index in range(panel.tab_bar.count())]
+
+
+# --- the preview tab ---------------------------------------------------------------------------
+
+
+def test_a_preview_tab_is_replaced_by_the_next_file(panel: EditorPanel) -> None:
+    assert not panel.tab_bar.isVisibleTo(panel)  # no tab: the empty state only
+    panel.open_file(NOTES)
+    assert tab_names(panel) == ["notes.md"]
+    assert panel.tab_bar.is_preview(0)
+    panel.open_file(OTHER)
+    assert tab_names(panel) == ["other.md"]
+    assert panel.current_path == OTHER
+    assert panel.tab_bar.is_preview(0)
+
+
+def test_editing_a_preview_keeps_it_and_its_draft(panel: EditorPanel, qtbot: QtBot) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    assert not panel.tab_bar.is_preview(0)
+    assert tab_names(panel) == ["● notes.md"]
+    panel.open_file(OTHER)  # no question: the draft stays in its tab
+    assert tab_names(panel) == ["● notes.md", "other.md"]
+    assert panel.current_path == OTHER and not panel.is_dirty
+    panel.open_file(NOTES)
+    assert panel.current_path == NOTES
+    assert panel.buffer_text() == ORIGINAL + "draft"
+    assert panel.is_dirty
+
+
+def test_double_clicking_a_tab_or_opening_for_good_keeps_it(
+    panel: EditorPanel, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    panel.show()
+    qtbot.waitExposed(panel)
+    centre = panel.tab_bar.tabRect(0).center()
+    qtbot.mouseDClick(panel.tab_bar, Qt.MouseButton.LeftButton, pos=centre)
+    assert not panel.tab_bar.is_preview(0)
+    panel.open_file(OTHER)
+    assert tab_names(panel) == ["notes.md", "other.md"]
+    assert panel.tab_bar.is_preview(1)
+    panel.open_file(OTHER, keep=True)
+    assert not panel.tab_bar.is_preview(1)
+    panel.open_file(THIRD)  # not on disk: opens with the error, in a new preview tab
+    assert len(panel.tabs) == 3
+
+
+def test_switching_tabs_keeps_each_tabs_buffer_and_bar(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "mine")
+    write_disk(store, "# Theirs\n")
+    assert not panel.save()  # a conflict, in this tab
+    assert "changed since it was loaded" in panel.message_bar.text
+    panel.open_file(OTHER)
+    assert not panel.message_bar.isVisibleTo(panel)
+    assert panel.buffer_text() == "# Other\n"
+    panel.previous_tab()
+    assert panel.current_path == NOTES
+    assert panel.message_bar.isVisibleTo(panel)
+    assert panel.buffer_text().endswith("mine")
+
+
+# --- closing -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("choice", "closed", "saved"),
+    [
+        (DiscardChoice.CANCEL, False, False),
+        (DiscardChoice.DISCARD, True, False),
+        (DiscardChoice.SAVE, True, True),
+    ],
+)
+def test_closing_a_tab_with_a_draft_asks(
+    panel: EditorPanel,
+    store: MemoryStore,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+    choice: DiscardChoice,
+    closed: bool,
+    saved: bool,
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    panel.open_file(OTHER)
+    asked = patch_choice(monkeypatch, panel, choice)
+    panel.close_current_tab()  # other.md: clean, closes without asking
+    assert asked == []
+    assert panel.current_path == NOTES
+    panel.close_current_tab()
+    assert asked == [["notes.md"]]
+    assert (panel.current_path is None) is closed
+    assert disk_text(store) == (ORIGINAL + "draft\n" if saved else ORIGINAL)
+
+
+def test_a_save_that_conflicts_keeps_the_tab_open(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    write_disk(store, "# Theirs\n")
+    patch_choice(monkeypatch, panel, DiscardChoice.SAVE)
+    panel.close_current_tab()
+    assert panel.current_path == NOTES
+    assert "changed since it was loaded" in panel.message_bar.text
+
+
+def test_the_question_does_not_block_and_names_the_file(panel: EditorPanel, qtbot: QtBot) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.close_current_tab()  # returns at once: the box is open, not exec()'d
+    box = panel.findChild(QMessageBox)
+    assert box is not None and box.isVisible()
+    assert box.text() == "Save the changes to notes.md?"
+    discard = box.button(QMessageBox.StandardButton.Discard)
+    assert discard is not None and discard.text() == "&Discard"  # Alt+D
+    assert panel.current_path == NOTES
+    discard.click()
+    qtbot.waitUntil(lambda: panel.current_path is None)
+
+
+def test_leave_asks_once_for_every_draft(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "one")
+    panel.open_file(OTHER)
+    type_at_end(qtbot, panel, "two")
+    asked = patch_choice(monkeypatch, panel, DiscardChoice.SAVE)
+    left: list[bool] = []
+    panel.leave(lambda: left.append(True))
+    assert asked == [["notes.md", "other.md"]]
+    assert left == [True]
+    assert disk_text(store) == ORIGINAL + "one\n"
+    assert disk_text(store, OTHER) == "# Other\ntwo\n"
+
+
+# --- keys --------------------------------------------------------------------------------------
+
+
+def test_tab_keys_cycle_and_close(panel: EditorPanel, qtbot: QtBot) -> None:
+    for path in (NOTES, OTHER):
+        panel.open_file(path, keep=True)
+    show_and_focus(qtbot, panel)
+    qtbot.keyClick(panel.text_edit, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    assert panel.current_path == NOTES
+    qtbot.keyClick(panel.text_edit, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    assert panel.current_path == OTHER
+    qtbot.keyClick(panel.text_edit, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
+    assert panel.current_path == NOTES
+    backtab = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(panel.text_edit, Qt.Key.Key_Backtab, backtab)
+    assert panel.current_path == OTHER
+    qtbot.keyClick(panel.text_edit, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+    assert [str(ref.key) for ref in panel.open_refs] == [str(NOTES)]
+
+
+def test_a_middle_click_closes_a_tab(panel: EditorPanel, qtbot: QtBot) -> None:
+    panel.open_file(NOTES, keep=True)
+    panel.open_file(OTHER, keep=True)
+    panel.show()
+    qtbot.waitExposed(panel)
+    centre: QPoint = panel.tab_bar.tabRect(0).center()
+    qtbot.mouseClick(panel.tab_bar, Qt.MouseButton.MiddleButton, pos=centre)
+    assert [str(ref.key) for ref in panel.open_refs] == [str(OTHER)]
+    QApplication.processEvents()
+
+
+# --- following the files -----------------------------------------------------------------------
+
+
+def test_a_moved_file_takes_its_tab_and_draft_along(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    moved = parse_virtual_path("/memories/global/renamed.md")
+    store.move(str(NOTES), str(moved))
+    panel.follow_moves([(NOTES, moved)])
+    assert panel.current_path == moved
+    assert tab_names(panel) == ["● renamed.md"]
+    assert panel.save()
+    assert disk_text(store, moved) == ORIGINAL + "draft\n"
+    assert not store.physical(NOTES).exists()
