@@ -53,7 +53,7 @@ def broken_links(
         about_link = _HOOK.split(line.words, maxsplit=1)[0]
         if says_gone(about_link) or is_example(about_link):
             continue
-        target = _usable(written)
+        target = link_path(written)
         if target is None:
             continue
         virtual = _VIRTUAL.match(target)
@@ -77,8 +77,9 @@ def broken_links(
         yield BrokenLink(link.line, written, shown, fix)
 
 
-def _usable(written: str) -> str | None:
-    """The path part of a link target, or None when it is not a link to a file."""
+def link_path(written: str) -> str | None:
+    """The path part of a link target, or None when it is not a link to a file (a URL, an
+    anchor, a template); the editor's preview follows the same links."""
     if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
         return None
     if any(char in written for char in "<>{}$*") or " " in written.strip():

@@ -67,6 +67,8 @@ class EditorPanel(QWidget):
             or made current.
         file_closed(): the last tab was closed (the panel shows its empty state).
         tabs_changed(): a tab was opened, closed or kept (the UI state remembers them).
+        link_opened(object): a link in the current tab's preview leads to this memory file
+            (a MemoryFileRef); the tab opens it where the tree shows it.
     """
 
     saved = Signal(object)
@@ -74,6 +76,7 @@ class EditorPanel(QWidget):
     file_opened = Signal(object)
     file_closed = Signal()
     tabs_changed = Signal()
+    link_opened = Signal(object)
 
     def __init__(
         self,
@@ -500,6 +503,7 @@ class EditorPanel(QWidget):
         tab.opened.connect(self._on_tab_opened)
         tab.state_changed.connect(self._on_tab_state_changed)
         tab.close_requested.connect(self._on_tab_close_requested)
+        tab.link_opened.connect(self._on_tab_link_opened)
         self._stack.addWidget(tab)
         return tab
 
@@ -620,6 +624,19 @@ class EditorPanel(QWidget):
         tab = self.sender()
         if isinstance(tab, FileTab):
             self.close_tab_asking(tab)
+
+    @Slot(object)
+    def _on_tab_link_opened(self, ref: MemoryFileRef) -> None:
+        tab = self.sender()
+        if isinstance(tab, FileTab):
+            self.keep(tab)  # followed a link: the page it came from stays
+        self.link_opened.emit(ref)
+
+    def link_missing(self, ref: MemoryFileRef) -> None:
+        """Say in the current tab that the file a link leads to does not exist."""
+        self._current.show_notice(
+            BarKind.WARNING, f"{ref.name} does not exist: the link leads to {ref.shown}."
+        )
 
     @Slot(object, str)
     def _on_commands_notice(self, kind: BarKind, text: str) -> None:

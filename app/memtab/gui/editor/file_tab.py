@@ -36,10 +36,12 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.editor.links import resolve_link
 from memtab.components.editor.session import Situation, display_text
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.editor.bar import BarKind
@@ -69,12 +71,15 @@ class FileTab(QWidget):
         state_changed(): its title, unsaved state or read-only state changed (the tab bar
             follows).
         close_requested(): the bar's Close was chosen (the panel asks, then closes).
+        link_opened(object): a link of the preview to a memory file (its MemoryFileRef)
+            was clicked.
     """
 
     saved = Signal(object)
     opened = Signal(object)
     state_changed = Signal()
     close_requested = Signal()
+    link_opened = Signal(object)
 
     def __init__(
         self, own_writes: OwnWrites, tasks: TaskSource, parent: QWidget | None = None
@@ -98,6 +103,7 @@ class FileTab(QWidget):
         self.view.description_edited.connect(self._on_view_description_edited)
         self.prompts.action_chosen.connect(self._on_prompts_action_chosen)
         self.prompts.dismissed.connect(self._on_prompts_dismissed)
+        self.view.preview.link_clicked.connect(self._on_preview_link_clicked)
 
     # --- what is open ------------------------------------------------------------------------
 
@@ -308,6 +314,18 @@ class FileTab(QWidget):
     @Slot(str)
     def _on_prompts_action_chosen(self, action: str) -> None:
         self.doc.perform(action)
+
+    @Slot(str)
+    def _on_preview_link_clicked(self, href: str) -> None:
+        target = resolve_link(self.ref, href)
+        if target.ref is not None:
+            self.link_opened.emit(target.ref)
+        elif target.anchor is not None:
+            self.view.preview.scrollToAnchor(target.anchor)
+        elif target.web is not None:
+            QDesktopServices.openUrl(QUrl(target.web))
+        else:
+            self.show_notice(BarKind.INFO, target.why)
 
     @Slot()
     def _on_prompts_dismissed(self) -> None:

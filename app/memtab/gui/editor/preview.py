@@ -2,23 +2,28 @@
 
 Qt's own Markdown reader (`QTextDocument.setMarkdown`, CommonMark with GitHub extensions)
 renders the body; the frontmatter is left out (the description has its own field above the
-editor). Links open in the system browser only when they are web links: memory files are
-untrusted text, so `file:` and other schemes are never followed.
+editor). A click on a link is reported (`link_clicked`): the tab decides where it leads
+(`components.editor.links` — a memory file opens in Memtab, a web link in the browser,
+`file:` and other schemes never: memory files are untrusted text).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QUrl, Slot
-from PySide6.QtGui import QDesktopServices, QTextDocument
+from PySide6.QtCore import QUrl, Signal, Slot
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from memtab.gui.editor.frontmatter import body_without_frontmatter
 
-_WEB_SCHEMES = ("http", "https")
-
 
 class MarkdownPreview(QTextBrowser):
-    """A read-only view of a Markdown buffer, rendered; accessible name "Markdown preview"."""
+    """A read-only view of a Markdown buffer, rendered; accessible name "Markdown preview".
+
+    Signals:
+        link_clicked(str): the target of a link clicked, as written.
+    """
+
+    link_clicked = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """An empty preview."""
@@ -49,5 +54,4 @@ class MarkdownPreview(QTextBrowser):
 
     @Slot(QUrl)
     def _on_anchor_clicked(self, url: QUrl) -> None:
-        if url.scheme() in _WEB_SCHEMES:
-            QDesktopServices.openUrl(url)
+        self.link_clicked.emit(url.toString())

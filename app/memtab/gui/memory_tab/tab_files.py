@@ -90,6 +90,7 @@ class TabFiles(QObject):
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.file_closed.connect(self._on_editor_file_closed)
         editor.tabs_changed.connect(self._on_editor_tabs_changed)
+        editor.link_opened.connect(self._on_editor_link_opened)
 
     def workspace_shown(self) -> None:
         """Another workspace is shown: reopen its remembered file once its tree is."""
@@ -160,6 +161,14 @@ class TabFiles(QObject):
         # Nothing in the tree stays selected for a file the editor no longer shows.
         self._sync.clear_selection()
         self._sources.file_closed()
+
+    @Slot(object)
+    def _on_editor_link_opened(self, ref: MemoryFileRef) -> None:
+        key = ref_key(ref)
+        if self._model.reveal(key) is not None:
+            self._sync.select_key(key, open_it=True)
+        else:
+            self._editor.link_missing(ref)
 
     @Slot()
     def _on_editor_tabs_changed(self) -> None:

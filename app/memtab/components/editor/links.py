@@ -1,0 +1,75 @@
+"""Where a link in a memory file's preview leads — no Qt.
+
+Claude Code's MEMORY.md is an index of `[topic.md](topic.md)` links, and mux's files link
+`/memories/<scope>/…` paths: the preview opens the memory file a link names, in Memtab.
+A relative link is resolved against the linking file's folder and must stay inside its
+scope (or the agent's memory folder), as `memtab check` resolves links
+(`check.links.link_path` says which targets are links to files); a `/memories/…` link of a
+mux file names a file of its workspace. `#anchor` links stay in the page; web links go to
+the browser; anything else is not followed (memory files are untrusted text).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+from memtab.check.links import link_path
+from memtab.sources.model import MUX_SOURCE_ID, MemoryFileRef
+from memtab.store.paths import PathError, parse_file_path
+
+WEB_SCHEMES = ("http", "https")
+
+
+@dataclass(frozen=True)
+class LinkTarget:
+    """Where a link leads: a memory file (`ref`), a place in the page (`anchor`), a web
+    page (`web`), or nowhere Memtab follows (all None; `why` says so)."""
+
+    ref: MemoryFileRef | None = None
+    anchor: str | None = None
+    web: str | None = None
+    why: str = ""
+
+
+def resolve_link(source: MemoryFileRef | None, href: str) -> LinkTarget:
+    """Where `href`, a link in the file `source` (None: a file shown only to be read),
+    leads."""
+    written = href.strip()
+    scheme = written.split(":", 1)[0].lower() if ":" in written else ""
+    if scheme in WEB_SCHEMES:
+        return LinkTarget(web=written)
+    if written.startswith("#"):
+        return LinkTarget(anchor=written[1:])
+    path = link_path(written)
+    if path is None:
+        return LinkTarget(why=f"Memtab does not follow this link: {written}")
+    if source is None:
+        return LinkTarget(why=f"This file's links are not followed: {written}")
+    if source.source_id == MUX_SOURCE_ID:
+        return _mux_target(source, path, written)
+    return _agent_target(source, path, written)
+
+
+def _mux_target(source: MemoryFileRef, path: str, written: str) -> LinkTarget:
+    if path.startswith("/"):
+        resolved = posixpath.normpath(path)
+    else:
+        here = posixpath.dirname(source.path)
+        resolved = posixpath.normpath(posixpath.join(here, path))
+        scope_root = "/".join(source.path.split("/")[:3])  # /memories/<scope>
+        if not resolved.startswith(f"{scope_root}/"):
+            return LinkTarget(why=f"The link leads out of its scope: {written}")
+    try:
+        return LinkTarget(ref=MemoryFileRef.of_mux(parse_file_path(resolved)))
+    except PathError as error:
+        return LinkTarget(why=f"The link does not name a memory file ({error}): {written}")
+
+
+def _agent_target(source: MemoryFileRef, path: str, written: str) -> LinkTarget:
+    if path.startswith("/"):
+        return LinkTarget(why=f"The link names a path outside the memory: {written}")
+    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(source.path), path))
+    if resolved == "." or resolved.startswith("../") or resolved == "..":
+        return LinkTarget(why=f"The link leads out of the memory folder: {written}")
+    return LinkTarget(ref=MemoryFileRef(source.source_id, resolved))

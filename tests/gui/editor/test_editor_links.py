@@ -1,0 +1,70 @@
+"""Links in the preview open memory files in Memtab (Claude Code's MEMORY.md index)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QTextCursor
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory
+from memtab.gui.editor.bar import BarKind
+from memtab.gui.editor.preview import MarkdownPreview
+from memtab.gui.editor.view import ViewMode
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+
+home = support.home
+make_window = support.make_window
+
+INDEX = (
+    "# Memory index\n\n"
+    "- [Zeta](Zeta.md) — last by name\n"
+    "- [Git](/memories/global/tools/git.md) — conventions\n"
+    "- [Gone](gone.md) — removed\n"
+)
+
+
+def click_link(qtbot: QtBot, preview: MarkdownPreview, label: str) -> None:
+    """Click the link whose text is `label`, where the preview shows it."""
+    found = preview.document().find(label)
+    assert not found.isNull(), label
+    middle = QTextCursor(found)
+    middle.setPosition((found.selectionStart() + found.selectionEnd()) // 2)
+    where: QPoint = preview.cursorRect(middle).center()
+    qtbot.mouseClick(preview.viewport(), Qt.MouseButton.LeftButton, pos=where)
+
+
+def test_a_preview_link_opens_the_linked_memory_file(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    (home.global_root / "MEMORY.md").write_text(INDEX, encoding="utf-8")
+    window = make_window(home)
+    window.show()
+    qtbot.waitExposed(window)
+    editor = window.memory_tab.editor
+    index = parse_file_path("/memories/global/MEMORY.md")
+    editor.open_file(index)
+    editor.set_view_mode(ViewMode.PREVIEW)
+    click_link(qtbot, editor.preview, "Zeta")
+    zeta = parse_file_path("/memories/global/Zeta.md")
+    qtbot.waitUntil(lambda: editor.current_path == zeta, timeout=WAIT_MS)
+    current = window.memory_tab.tree.current_node()
+    assert current is not None and current.path == zeta
+    # The index it came from stays open beside it.
+    assert [ref.key for ref in editor.open_refs] == [str(index), str(zeta)]
+
+    editor.open_file(index)
+    editor.set_view_mode(ViewMode.PREVIEW)
+    click_link(qtbot, editor.preview, "Git")
+    git = parse_file_path("/memories/global/tools/git.md")
+    qtbot.waitUntil(lambda: editor.current_path == git, timeout=WAIT_MS)
+
+    editor.open_file(index)
+    editor.set_view_mode(ViewMode.PREVIEW)
+    click_link(qtbot, editor.preview, "Gone")
+    assert editor.current_path == index
+    assert editor.message_bar.kind is BarKind.WARNING
+    assert editor.message_bar.text == (
+        "gone.md does not exist: the link leads to /memories/global/gone.md."
+    )
