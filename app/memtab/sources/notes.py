@@ -11,9 +11,7 @@ import logging
 import re
 from dataclasses import dataclass
 
-import yaml
-
-from memtab.store.frontmatter import find_frontmatter, frontmatter_strings, title_of
+from memtab.store.frontmatter import find_frontmatter, frontmatter_strings, title_of, yaml_scalar
 
 logger = logging.getLogger(__name__)
 
@@ -52,15 +50,15 @@ class Note:
     def as_mux(self) -> str:
         """A mux memory file: only `description:` in the frontmatter (all mux reads)."""
         description = self.description or title_of(self.body) or self.name
-        header = f"---\ndescription: {_yaml_string(description)}\n---\n\n" if description else ""
+        header = f"---\ndescription: {yaml_scalar(description)}\n---\n\n" if description else ""
         return header + self._body_with_title()
 
     def as_claude_topic(self, topic_type: str) -> str:
         """A Claude Code auto-memory topic file (`name`/`description`/`type`)."""
         return (
             "---\n"
-            f"name: {_yaml_string(self.name)}\n"
-            f"description: {_yaml_string(self.description or self.name)}\n"
+            f"name: {yaml_scalar(self.name)}\n"
+            f"description: {yaml_scalar(self.description or self.name)}\n"
             f"type: {topic_type}\n"
             "---\n\n" + self.body
         )
@@ -71,19 +69,10 @@ class Note:
         return (
             "---\n"
             f"name: {slug}\n"
-            f"description: {_yaml_string(self.description or self.name)}\n"
+            f"description: {yaml_scalar(self.description or self.name)}\n"
             "---\n\n" + self._body_with_title()
         )
 
     def as_plain(self) -> str:
         """Markdown without frontmatter (Claude Code rules, instruction files)."""
         return self._body_with_title()
-
-
-def _yaml_string(value: str) -> str:
-    """`value` as a one-line YAML scalar that reads back as the same string."""
-    dumped = yaml.safe_dump(value, allow_unicode=True, width=10_000, default_style=None)
-    text = dumped.removesuffix("\n...\n").rstrip("\n")
-    if "\n" in text:  # the dumper folded it after all: use a quoted scalar
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return text

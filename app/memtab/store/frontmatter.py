@@ -20,6 +20,7 @@ definition, `read_agent_definition`) — goes through this module, and it follow
 from __future__ import annotations
 
 import functools
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -343,6 +344,20 @@ def _core_schema_loader() -> Any:
     for tag, pattern, first in _CORE_SCHEMA_SCALARS:
         CoreSchemaLoader.add_implicit_resolver(tag, pattern, first)
     return CoreSchemaLoader
+
+
+def yaml_scalar(value: str) -> str:
+    """`value` as a one-line YAML scalar that reads back as the same string: plain where
+    YAML allows it (`description: Build notes`, as agents and people write it), quoted only
+    where it needs to be (`description: 'yes'`, `"a: b"`). Every writer of a frontmatter
+    value uses it."""
+    import yaml
+
+    dumped = yaml.safe_dump(value, allow_unicode=True, width=1_000_000, default_style=None)
+    text = dumped.removesuffix("\n...\n").rstrip("\n")
+    if "\n" in text:  # folded after all: a JSON string is a valid double-quoted scalar
+        return json.dumps(value, ensure_ascii=False)
+    return text
 
 
 def _yaml_load(block: str) -> Any:

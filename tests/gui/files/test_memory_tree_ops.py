@@ -73,7 +73,7 @@ def test_new_file_with_description_is_created_shown_and_opened(
     assert dialogs.asked[0][1] == VirtualPath(Scope.WORKSPACE)
     wait_for(qtbot, lambda: tab.editor.current_path == target)
     text = (home.workspace_root(MAIN) / "ideas" / "new.md").read_text()
-    assert text.startswith('---\ndescription: "Ideas: \\"quoted\\" and more"\n---')
+    assert text.startswith("---\ndescription: 'Ideas: \"quoted\" and more'\n---")
     node = tab.model.node_for_key(file_key(target))
     assert node is not None and node.description == 'Ideas: "quoted" and more'
     assert not tab.agent_edited  # Memtab made it

@@ -22,6 +22,7 @@ from memtab.store.frontmatter import (
     frontmatter_block,
     full_description,
     title_of,
+    yaml_scalar,
 )
 
 # --- descriptions ---------------------------------------------------------------------
@@ -459,3 +460,31 @@ def test_an_undescribed_file_is_listed_with_its_title(tmp_path: Path) -> None:
         "Scratch: refresh race repro",
     )
     assert (entries["kept.md"].description, entries["kept.md"].heading) == ("Why", "")
+
+
+# --- writing a value ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("Build notes", "Build notes"),
+        ("Rebase, never merge.", "Rebase, never merge."),
+        ("Ideas: with a colon", "'Ideas: with a colon'"),
+        ("yes", "'yes'"),
+        ("42", "'42'"),
+        ("# not a comment", "'# not a comment'"),
+        ('it\'s "quoted"', 'it\'s "quoted"'),
+    ],
+)
+def test_a_value_is_written_plain_unless_yaml_needs_quotes(value: str, written: str) -> None:
+    assert yaml_scalar(value) == written
+    assert description_from_text(f"---\ndescription: {written}\n---\n") == value
+
+
+@settings(max_examples=200)
+@given(st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=80))
+def test_every_value_written_reads_back_the_same(value: str) -> None:
+    value = " ".join(value.split())
+    if value:
+        assert full_description(f"---\ndescription: {yaml_scalar(value)}\n---\n") == value

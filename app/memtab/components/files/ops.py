@@ -13,7 +13,6 @@ the user chooses to go on without a copy (docs/formats.md §14.2).
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from memtab.sources.model import MemoryFileRef
 from memtab.store import orphans
 from memtab.store.files import content_sha256
+from memtab.store.frontmatter import yaml_scalar
 from memtab.store.history.describe import display_name
 from memtab.store.history.undo import HistoryError, restore
 from memtab.store.home import Home, HomeError
@@ -85,8 +85,7 @@ def initial_content(description: str) -> str:
     description = " ".join(description.split())
     if not description:
         return ""
-    # A JSON string is a valid YAML double-quoted scalar: safe for any characters.
-    return f"---\ndescription: {json.dumps(description, ensure_ascii=False)}\n---\n\n"
+    return f"---\ndescription: {yaml_scalar(description)}\n---\n\n"
 
 
 def new_file_sha(content: str) -> str:

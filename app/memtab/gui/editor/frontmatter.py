@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import re
 
-import yaml
-
-from memtab.store.frontmatter import find_frontmatter, full_description
+from memtab.store.frontmatter import find_frontmatter, full_description, yaml_scalar
 
 _DESCRIPTION_KEY = re.compile(r"^description[ \t]*:")
 _CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
@@ -43,11 +41,7 @@ def read_description(text: str) -> str:
 
 def description_line(description: str) -> str:
     """`description: <value>` as one YAML line, quoted only when the value needs it."""
-    value = _CONTROL_CHARS.sub("", description)
-    dumped = yaml.safe_dump(
-        {"description": value}, allow_unicode=True, width=1_000_000, default_flow_style=False
-    )
-    return dumped.rstrip("\n")
+    return f"description: {yaml_scalar(_CONTROL_CHARS.sub('', description))}"
 
 
 def with_description(text: str, description: str) -> str:
