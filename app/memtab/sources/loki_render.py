@@ -143,15 +143,17 @@ def _patterns(relative: str, value: Any) -> str:
             " · ",
             _labelled("category", pattern.get("category")),
             _labelled("confidence", _rounded(pattern.get("confidence"))),
-            _labelled("used", pattern.get("usage_count"), suffix=" times"),
+            _used(pattern.get("usage_count")),
         )
         if facts:
             lines += [facts, ""]
         conditions = _list(pattern.get("conditions"))
         if conditions:
             lines += ["When:", *[f"- {_text(c)}" for c in conditions], ""]
+        # A blank line after each: lines of one paragraph would run together.
         lines += [
             f"Correct approach: {_text(pattern.get('correct_approach')) or _NONE}",
+            "",
             f"Incorrect approach: {_text(pattern.get('incorrect_approach')) or _NONE}",
             "",
         ]
@@ -185,8 +187,7 @@ def _anti_patterns(relative: str, value: Any) -> str:
         ):
             text = _text(item.get(key))
             if text:
-                lines.append(f"{label}: {text}")
-        lines.append("")
+                lines += [f"{label}: {text}", ""]  # each its own paragraph
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -357,6 +358,14 @@ def _rounded(value: Any) -> Any:
 def _labelled(label: str, value: Any, *, suffix: str = "", separator: str = " ") -> str:
     text = _text(value)
     return f"{label}{separator}{text}{suffix}" if text else ""
+
+
+def _used(count: Any) -> str:
+    """ "used 1 time", "used 3 times" ("" when no count is recorded)."""
+    text = _text(count)
+    if not text:
+        return ""
+    return f"used {text} time" if text == "1" else f"used {text} times"
 
 
 def _join(separator: str, *parts: str) -> str:

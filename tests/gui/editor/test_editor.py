@@ -505,6 +505,9 @@ def test_binary_file_opens_read_only(panel: EditorPanel, store: MemoryStore) -> 
     assert panel.is_read_only
     assert panel.text_edit.isReadOnly()
     assert panel.description_edit.isReadOnly()
+    # No field that looks editable: no hint to fill it in, no stop for Tab.
+    assert panel.description_edit.placeholderText() == ""
+    assert panel.description_edit.focusPolicy() == Qt.FocusPolicy.NoFocus
     assert "NUL" in panel.message_bar.text
     assert not panel.save_button.isEnabled()
     assert not panel.save()

@@ -74,21 +74,27 @@ def test_a_pattern_reads_as_correct_vs_incorrect_approach() -> None:
                 "correct_approach": "Add `: void`",
                 "incorrect_approach": "Omitting the annotation",
                 "confidence": 0.9500001,
-            }
+                "usage_count": 1,
+            },
+            {"pattern": "Retry flaky fetches", "usage_count": 3},
         ]
     }
     text = render_loki("semantic/patterns.json", json.dumps(patterns).encode())
     assert "## Express handlers need return types (sem-001)" in text
-    assert "Correct approach: Add `: void`" in text
-    assert "Incorrect approach: Omitting the annotation" in text
-    assert "confidence 0.95" in text
+    # Paragraphs apart: Markdown runs lines without a blank one between them together.
+    assert (
+        "Correct approach: Add `: void`\n\nIncorrect approach: Omitting the annotation\n"
+    ) in text
+    assert "confidence 0.95 · used 1 time\n" in text
+    assert "used 3 times" in text
     anti = {
         "anti_patterns": [
             {"what_fails": "localStorage tokens", "why": "XSS", "prevention": "httpOnly cookie"}
         ]
     }
     text = render_loki("semantic/anti-patterns.json", json.dumps(anti).encode())
-    assert "## localStorage tokens" in text and "Instead: httpOnly cookie" in text
+    assert "## localStorage tokens" in text
+    assert "Why: XSS\n\nInstead: httpOnly cookie\n" in text
 
 
 def test_a_handoff_lists_questions_decisions_and_blockers() -> None:

@@ -23,26 +23,21 @@ from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import (
-    QLineEdit,
-    QPlainTextEdit,
-    QPushButton,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from memtab.gui.context import WindowContext
-from memtab.gui.diff_view import DiffDialog
-from memtab.gui.editor.bar import BarKind, MessageBar
+from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.commands import EditorCommands
+from memtab.gui.editor.current import CurrentTab
 from memtab.gui.editor.file_tab import FileTab
-from memtab.gui.editor.find import FindBar
-from memtab.gui.editor.preview import MarkdownPreview
-from memtab.gui.editor.tab_bar import EditorTabBar
+from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
 from memtab.gui.editor.unsaved import DiscardChoice, ask_unsaved
-from memtab.gui.editor.view import EditorView, ViewMode
+from memtab.gui.editor.view import EditorView
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.sources.memory_file import MemoryFile, MuxFile
 from memtab.sources.model import MemoryFileRef
@@ -54,10 +49,9 @@ logger = logging.getLogger(__name__)
 __all__ = ["DiscardChoice", "EditorPanel"]
 
 NO_WORKSPACE_NOTE = "no workspace is selected"
-_FOCUS_CHAIN_LIMIT = 5000  # widgets: a window's chain is far shorter
 
 
-class EditorPanel(QWidget):
+class EditorPanel(CurrentTab, QWidget):
     """The open memory files of the selected workspace, or of other agents, as tabs.
 
     Signals:
@@ -284,92 +278,10 @@ class EditorPanel(QWidget):
                 self._retitle(tab)
         self.tabs_changed.emit()
 
-    # --- the seam (the current tab's) --------------------------------------------------------
-
-    @property
-    def current_file(self) -> MemoryFile | None:
-        """The current tab's memory file (None: no file, or one opened by physical path)."""
-        return self._current.file
-
-    @property
-    def current_ref(self) -> MemoryFileRef | None:
-        """Which memory file the current tab shows (None: none)."""
-        return self._current.ref
-
-    @property
-    def current_path(self) -> VirtualPath | None:
-        """The current file's virtual path, for mux's own operations (None: no file, or
-        another agent's, which has none)."""
-        return self._current.path
-
-    @property
-    def current_key(self) -> str | None:
-        """The tree key of the current file, or None."""
-        return self._current.key
-
-    @property
-    def is_dirty(self) -> bool:
-        """Whether the current tab has unsaved changes."""
-        return self._current.is_dirty
-
     @property
     def has_unsaved_tabs(self) -> bool:
         """Whether any tab has unsaved changes."""
         return any(tab.is_dirty for tab in self._tabs)
-
-    @property
-    def is_read_only(self) -> bool:
-        """Whether the current file cannot be edited here (binary, over the cap, orphan)."""
-        return self._current.is_read_only
-
-    @property
-    def view_mode(self) -> ViewMode:
-        """Source, split or preview (of the current tab)."""
-        return self._current.view.view_mode
-
-    @property
-    def text_edit(self) -> QPlainTextEdit:
-        """The current tab's source editor widget (for focus handling and tests)."""
-        return self._current.view.text_edit
-
-    @property
-    def description_edit(self) -> QLineEdit:
-        """The current tab's description field."""
-        return self._current.view.description_edit
-
-    @property
-    def message_bar(self) -> MessageBar:
-        """The current tab's bar for conflicts, disk changes, notes and errors."""
-        return self._current.prompts.bar
-
-    @property
-    def preview(self) -> MarkdownPreview:
-        """The current tab's rendered Markdown preview."""
-        return self._current.view.preview
-
-    @property
-    def save_button(self) -> QPushButton:
-        """The current tab's Save button."""
-        return self._current.view.save_button
-
-    @property
-    def diff_dialog(self) -> DiffDialog | None:
-        """The current tab's diff window, while one is open."""
-        return self._current.prompts.diff_dialog
-
-    @property
-    def find_bar(self) -> FindBar:
-        """The current tab's find / replace bar."""
-        return self._current.view.find_bar
-
-    @property
-    def real_path(self) -> Path | None:
-        """Where the current file is on disk (None: no file, or one Memtab cannot place)."""
-        return self._current.real_path
-
-    def buffer_text(self) -> str:
-        """What the current tab holds, with `\\n` line breaks."""
-        return self._current.view.buffer_text()
 
     def set_store(self, store: MemoryStore | None) -> None:
         """Use another workspace's store. Closes the tabs whose files are not there
@@ -441,32 +353,10 @@ class EditorPanel(QWidget):
         success (nothing to save counts). Conflicts and errors go to its bar."""
         return self._current.save()
 
-    def set_view_mode(self, mode: ViewMode) -> None:
-        """Show the source, the preview, or both (in the current tab)."""
-        self._current.view.set_view_mode(mode)
-
-    def set_badge(self, text: str | None, tooltip: str = "") -> None:
-        """Show who changed the current file since it was opened (the tab decides), or not."""
-        self._current.view.set_badge(text, tooltip)
-
-    @property
-    def badge_text(self) -> str:
-        """The badge shown in the current tab's header ("" when none)."""
-        label = self._current.view.badge_label
-        return label.text() if label.isVisibleTo(self._current) else ""
-
-    def show_diff(self) -> None:
-        """Open a window with the differences between the disk version and the draft."""
-        self._current.doc.show_diff()
-
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match
         from the cursor (the window's Edit → Find; also Ctrl+F in the editor)."""
         self.commands.find_in_file(query)
-
-    def select_lines(self, first: int, last: int) -> None:
-        """Select lines `first` to `last` of the current text (1-based) and scroll to them."""
-        self._current.view.select_lines(first, last)
 
     def shutdown(self) -> None:
         """Stop the diff worker thread the panel started (call on close)."""
@@ -519,7 +409,7 @@ class EditorPanel(QWidget):
             view.set_file_actions(self.commands.file_actions)
             view.set_path_actions(self.commands.path_actions)
             view.set_view_mode(self._current.view.view_mode)
-            self._place_in_focus_chain(tab)
+            chain_like(self._empty, tab)
             # After the current tab; one opened behind it goes last (restoring tabs).
             index = self.tab_bar.currentIndex() + 1 if self._tabs and show else len(self._tabs)
             self._tabs.insert(index, tab)
@@ -533,21 +423,6 @@ class EditorPanel(QWidget):
         if tab is self.current_tab:  # shown, or the first tab (which a bar makes current)
             self._stack.setCurrentWidget(tab)
         return tab
-
-    def _place_in_focus_chain(self, tab: FileTab) -> None:
-        """Tab reaches a new tab's widgets where it reaches the empty page's, which the
-        window chained in place (a new tab's were made later: at the end of the chain)."""
-        chain: list[QWidget] = []
-        widget = self._empty.nextInFocusChain()
-        while widget is not None and widget is not self._empty and len(chain) < _FOCUS_CHAIN_LIMIT:
-            chain.append(widget)
-            widget = widget.nextInFocusChain()
-        anchors = [w for w in chain if self._empty.isAncestorOf(w)]
-        anchor: QWidget = anchors[-1] if anchors else self._empty
-        tabbing = Qt.FocusPolicy.TabFocus
-        for widget in [w for w in chain if tab.isAncestorOf(w) and w.focusPolicy() & tabbing]:
-            QWidget.setTabOrder(anchor, widget)
-            anchor = widget
 
     def _retitle(self, tab: FileTab) -> None:
         """Say in the bar what `tab` is: its name, unsaved (●), preview (italics)."""

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+_FOCUS_CHAIN_LIMIT = 5000  # widgets: a window's chain is far shorter
+
 
 class EditorTabBar(QTabBar):
     """Tabs of the open files (see the module docstring).
@@ -100,3 +102,19 @@ class EditorTabBar(QTabBar):
             event.accept()
             return
         super().mouseReleaseEvent(event)
+
+
+def chain_like(model: QWidget, widget: QWidget) -> None:
+    """Put `widget`'s focusable children in the focus chain where `model`'s are (a new tab
+    is made after the window chained its parts: Tab would reach it last)."""
+    chain: list[QWidget] = []
+    step = model.nextInFocusChain()
+    while step is not None and step is not model and len(chain) < _FOCUS_CHAIN_LIMIT:
+        chain.append(step)
+        step = step.nextInFocusChain()
+    inside_model = [w for w in chain if model.isAncestorOf(w)]
+    anchor = inside_model[-1] if inside_model else model
+    tabbing = Qt.FocusPolicy.TabFocus
+    for child in [w for w in chain if widget.isAncestorOf(w) and w.focusPolicy() & tabbing]:
+        QWidget.setTabOrder(anchor, child)
+        anchor = child

@@ -63,6 +63,7 @@ logger = logging.getLogger(__name__)
 EDITOR_ACCESSIBLE_NAME = "Memory file content"
 _SYNC_DELAY_MS = 120  # description field ← frontmatter, after typing pauses
 _PREVIEW_DELAY_MS = 250
+_DESCRIPTION_HINT = "What this file is for — shown in the tree"
 _PREVIEW_MAX_DELAY_MS = 2000
 
 
@@ -203,7 +204,7 @@ class EditorView(QWidget):
         self._description_label = QLabel("Description", self.page)
         self.description_edit = QLineEdit(self.page)
         self.description_edit.setAccessibleName("Description")
-        self.description_edit.setPlaceholderText("What this file is for — shown in the tree")
+        self.description_edit.setPlaceholderText(_DESCRIPTION_HINT)
         self.description_edit.setToolTip(
             "The frontmatter description: line of this file. Agents and the tree show it."
         )
@@ -292,6 +293,11 @@ class EditorView(QWidget):
         self.load_text(text)
         self.text_edit.setReadOnly(read_only)
         self.description_edit.setReadOnly(read_only)
+        # A read-only file's field invites no typing: no hint to fill it, no Tab stop.
+        self.description_edit.setPlaceholderText("" if read_only else _DESCRIPTION_HINT)
+        self.description_edit.setFocusPolicy(
+            Qt.FocusPolicy.NoFocus if read_only else Qt.FocusPolicy.StrongFocus
+        )
         self.find_bar.set_read_only(read_only)
         self._sync_description_field()
         self._stack.setCurrentWidget(self.page)

@@ -1,0 +1,128 @@
+"""What the rest of the window reads of the editor: the current tab's file, widgets and
+state (`EditorPanel` inherits it; the empty page stands in when no tab is open)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QPushButton
+
+from memtab.gui.diff_view import DiffDialog
+from memtab.gui.editor.bar import MessageBar
+from memtab.gui.editor.file_tab import FileTab
+from memtab.gui.editor.find import FindBar
+from memtab.gui.editor.preview import MarkdownPreview
+from memtab.gui.editor.view import ViewMode
+from memtab.sources.memory_file import MemoryFile
+from memtab.sources.model import MemoryFileRef
+from memtab.store.paths import VirtualPath
+
+
+class CurrentTab:
+    """The current tab's side of `EditorPanel` (a mixin: `_current` is the panel's)."""
+
+    @property
+    def _current(self) -> FileTab:
+        raise NotImplementedError
+
+    @property
+    def current_file(self) -> MemoryFile | None:
+        """The current tab's memory file (None: no file, or one opened by physical path)."""
+        return self._current.file
+
+    @property
+    def current_ref(self) -> MemoryFileRef | None:
+        """Which memory file the current tab shows (None: none)."""
+        return self._current.ref
+
+    @property
+    def current_path(self) -> VirtualPath | None:
+        """The current file's virtual path, for mux's own operations (None: no file, or
+        another agent's, which has none)."""
+        return self._current.path
+
+    @property
+    def current_key(self) -> str | None:
+        """The tree key of the current file, or None."""
+        return self._current.key
+
+    @property
+    def is_dirty(self) -> bool:
+        """Whether the current tab has unsaved changes."""
+        return self._current.is_dirty
+
+    @property
+    def is_read_only(self) -> bool:
+        """Whether the current file cannot be edited here (binary, over the cap, orphan)."""
+        return self._current.is_read_only
+
+    @property
+    def view_mode(self) -> ViewMode:
+        """Source, split or preview (of the current tab)."""
+        return self._current.view.view_mode
+
+    @property
+    def text_edit(self) -> QPlainTextEdit:
+        """The current tab's source editor widget (for focus handling and tests)."""
+        return self._current.view.text_edit
+
+    @property
+    def description_edit(self) -> QLineEdit:
+        """The current tab's description field."""
+        return self._current.view.description_edit
+
+    @property
+    def message_bar(self) -> MessageBar:
+        """The current tab's bar for conflicts, disk changes, notes and errors."""
+        return self._current.prompts.bar
+
+    @property
+    def preview(self) -> MarkdownPreview:
+        """The current tab's rendered Markdown preview."""
+        return self._current.view.preview
+
+    @property
+    def save_button(self) -> QPushButton:
+        """The current tab's Save button."""
+        return self._current.view.save_button
+
+    @property
+    def diff_dialog(self) -> DiffDialog | None:
+        """The current tab's diff window, while one is open."""
+        return self._current.prompts.diff_dialog
+
+    @property
+    def find_bar(self) -> FindBar:
+        """The current tab's find / replace bar."""
+        return self._current.view.find_bar
+
+    @property
+    def real_path(self) -> Path | None:
+        """Where the current file is on disk (None: no file, or one Memtab cannot place)."""
+        return self._current.real_path
+
+    def buffer_text(self) -> str:
+        """What the current tab holds, with `\\n` line breaks."""
+        return self._current.view.buffer_text()
+
+    def set_view_mode(self, mode: ViewMode) -> None:
+        """Show the source, the preview, or both (in the current tab)."""
+        self._current.view.set_view_mode(mode)
+
+    def set_badge(self, text: str | None, tooltip: str = "") -> None:
+        """Show who changed the current file since it was opened (the tab decides), or not."""
+        self._current.view.set_badge(text, tooltip)
+
+    @property
+    def badge_text(self) -> str:
+        """The badge shown in the current tab's header ("" when none)."""
+        label = self._current.view.badge_label
+        return label.text() if label.isVisibleTo(self._current) else ""
+
+    def show_diff(self) -> None:
+        """Open a window with the differences between the disk version and the draft."""
+        self._current.doc.show_diff()
+
+    def select_lines(self, first: int, last: int) -> None:
+        """Select lines `first` to `last` of the current text (1-based) and scroll to them."""
+        self._current.view.select_lines(first, last)
