@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from gui import editor_support
@@ -222,3 +222,61 @@ def test_a_moved_file_takes_its_tab_and_draft_along(
     assert panel.save()
     assert disk_text(store, moved) == ORIGINAL + "draft\n"
     assert not store.physical(NOTES).exists()
+
+
+# --- auto save ---------------------------------------------------------------------------------
+
+
+def test_auto_save_is_off_until_turned_on(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    assert not panel.autosave.enabled
+    assert not panel.commands.autosave_action.isChecked()
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    assert not panel.autosave.timer.isActive()
+    panel.commands.autosave_action.trigger()  # File → Auto save: saves what waits
+    assert panel.autosave.enabled
+    assert disk_text(store) == ORIGINAL + "draft\n"
+
+
+def test_auto_save_saves_after_a_pause_and_on_focus_loss(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.autosave.set_enabled(True)
+    panel.autosave.timer.setInterval(10)
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "one")
+    qtbot.waitUntil(lambda: disk_text(store) == ORIGINAL + "one\n")
+    assert not panel.is_dirty
+    panel.autosave.timer.setInterval(60_000)
+    show_and_focus(qtbot, panel)
+    type_at_end(qtbot, panel, "two")
+    assert disk_text(store) == ORIGINAL + "one\n"
+    panel.tab_bar.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    panel.tab_bar.setFocus()  # still in the editor: nothing yet
+    assert disk_text(store) == ORIGINAL + "one\n"
+    panel.text_edit.setFocus()
+    outside = QLineEdit()
+    qtbot.addWidget(outside)
+    outside.show()
+    outside.activateWindow()
+    outside.setFocus()
+    qtbot.waitUntil(lambda: disk_text(store) == ORIGINAL + "one\ntwo\n")
+
+
+def test_auto_save_never_overwrites_a_change_on_disk(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.autosave.set_enabled(True)
+    panel.open_file(NOTES)
+    write_disk(store, "# Theirs\n")
+    type_at_end(qtbot, panel, "mine")
+    panel.autosave.save_now()
+    assert disk_text(store) == "# Theirs\n"
+    assert "changed since it was loaded" in panel.message_bar.text
+    assert panel.current_tab is not None and not panel.current_tab.may_autosave
+    type_at_end(qtbot, panel, " more")
+    panel.autosave.save_now()
+    assert disk_text(store) == "# Theirs\n"
+    assert panel.buffer_text().endswith("mine more")

@@ -45,6 +45,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "New memory file",
         "New folder",
         "Save",
+        "Auto save",
         "Close tab",
         "Open home",
         "Add workspace",

@@ -26,6 +26,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QWidget
 
 from memtab.gui.actions import ActionRegistry, Focus, Key
+from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.external import ExternalOpener
 from memtab.gui.editor.view import EditorView, ViewMode
@@ -50,6 +51,9 @@ class CommandedEditor(Protocol):
     def save(self) -> bool: ...
 
     def close_current_tab(self) -> None: ...
+
+    @property
+    def autosave(self) -> AutoSave: ...
 
     def next_tab(self) -> None: ...
 
@@ -154,6 +158,17 @@ class EditorCommands(QObject):
             panel.previous_tab,
             menu="view",
         )
+        self.autosave_action = actions.add(
+            "editor.autosave",
+            "Auto sa&ve",
+            self._on_autosave_toggled,
+            menu="file",
+            checkable=True,
+            checked_when=lambda: panel.autosave.enabled,
+            tip="Save files a moment after you stop typing, and when you leave the editor "
+            "(never over a change made on disk meanwhile)",
+        )
+        self.autosave_action.setChecked(panel.autosave.enabled)
         self._opener = ExternalOpener(self)
         self._opener.opened.connect(self._on_opener_opened)
         self._opener.failed.connect(self._on_opener_failed)
@@ -270,6 +285,9 @@ class EditorCommands(QObject):
         path = self._panel.real_path
         if path is not None:
             QGuiApplication.clipboard().setText(str(path))
+
+    def _on_autosave_toggled(self) -> None:
+        self._panel.autosave.set_enabled(self.autosave_action.isChecked())
 
     @Slot()
     def _find_selection(self) -> None:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.gui.context import WindowContext
+from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.commands import EditorCommands
 from memtab.gui.editor.current import CurrentTab
@@ -103,6 +104,7 @@ class EditorPanel(CurrentTab, QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.tab_bar)
         layout.addWidget(self._stack, 1)
+        self.autosave = AutoSave(self, self.tabs_for_autosave, context.ui_state)
         self.commands = EditorCommands(context.actions, self, self, self._current_view)
         self.commands.notice.connect(self._on_commands_notice)
         self._empty.view.set_file_actions(self.commands.file_actions)
@@ -114,6 +116,10 @@ class EditorPanel(CurrentTab, QWidget):
     @property
     def tabs(self) -> list[FileTab]:
         """The open tabs, in the tab bar's order."""
+        return list(self._tabs)
+
+    def tabs_for_autosave(self) -> list[FileTab]:
+        """The open tabs, for auto save to save."""
         return list(self._tabs)
 
     @property
@@ -394,6 +400,7 @@ class EditorPanel(CurrentTab, QWidget):
         tab.state_changed.connect(self._on_tab_state_changed)
         tab.close_requested.connect(self._on_tab_close_requested)
         tab.link_opened.connect(self._on_tab_link_opened)
+        tab.view.text_edit.textChanged.connect(self._on_tab_text_changed)
         self._stack.addWidget(tab)
         return tab
 
@@ -499,6 +506,10 @@ class EditorPanel(CurrentTab, QWidget):
         tab = self.sender()
         if isinstance(tab, FileTab):
             self.close_tab_asking(tab)
+
+    @Slot()
+    def _on_tab_text_changed(self) -> None:
+        self.autosave.edited()
 
     @Slot(object)
     def _on_tab_link_opened(self, ref: MemoryFileRef) -> None:

@@ -164,6 +164,17 @@ class FileTab(QWidget):
         return self.doc.file.situation in (Situation.CONFLICT, Situation.CHANGED_ON_DISK)
 
     @property
+    def may_autosave(self) -> bool:
+        """Whether auto save may save it now: unsaved changes to a file on disk, and no
+        question of the bar (a conflict, a change on disk, a deletion) left to answer."""
+        waiting = (Situation.CONFLICT, Situation.CHANGED_ON_DISK, Situation.DELETED)
+        return (
+            self.is_dirty
+            and self.doc.file.exists_on_disk
+            and self.doc.file.situation not in waiting
+        )
+
+    @property
     def real_path(self) -> Path | None:
         """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
         return self.doc.real_path

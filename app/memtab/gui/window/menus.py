@@ -34,6 +34,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "tree.new_file",
         "tree.new_folder",
         "editor.save",
+        "editor.autosave",
         "editor.close_tab",
         None,
         "window.open_home",
