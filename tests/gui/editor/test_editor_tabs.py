@@ -280,3 +280,28 @@ def test_auto_save_never_overwrites_a_change_on_disk(
     panel.autosave.save_now()
     assert disk_text(store) == "# Theirs\n"
     assert panel.buffer_text().endswith("mine more")
+
+
+def test_a_conflict_arriving_while_typing_does_not_move_the_text(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    show_and_focus(qtbot, panel)
+    type_at_end(qtbot, panel, "typing")
+    page = panel.text_edit.parentWidget()
+    assert page is not None
+    before = panel.text_edit.mapTo(panel, QPoint(0, 0))
+    height = panel.text_edit.height()
+    write_disk(store, "# Theirs\n")
+    panel.follow_changes({editor_support.ref(NOTES)})
+    bar = panel.message_bar
+    assert bar.isVisible() and "changed on disk" in bar.text
+    qtbot.waitUntil(lambda: panel.text_edit.viewportMargins().bottom() > 0)
+    assert panel.text_edit.mapTo(panel, QPoint(0, 0)) == before
+    assert panel.text_edit.height() == height
+    # The bar lies over the foot of the text, which keeps room for it.
+    text_bottom = panel.text_edit.mapTo(panel, QPoint(0, panel.text_edit.height()))
+    assert bar.mapTo(panel, QPoint(0, bar.height())).y() == text_bottom.y()
+    assert panel.text_edit.viewportMargins().bottom() == bar.height()
+    bar.button("keep_mine").click()
+    qtbot.waitUntil(lambda: panel.text_edit.viewportMargins().bottom() == 0)

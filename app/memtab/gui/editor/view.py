@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QFontDatabase,
@@ -127,6 +127,7 @@ class EditorView(QWidget):
         self._loading = False
         self._applying_description = False
         self._quiet = False
+        self._bar: QWidget | None = None
         self._build()
         self._sync_timer = QTimer(self)
         self._sync_timer.setSingleShot(True)
@@ -248,8 +249,50 @@ class EditorView(QWidget):
         layout.addWidget(self._stack)
 
     def set_bar(self, bar: QWidget) -> None:
-        """Place the message bar between the description field and the text."""
-        self._page_layout.insertWidget(2, bar)
+        """Lay the message bar over the foot of the text, not in the page's layout: a
+        conflict that arrives while the user types must not push the text down. The
+        text keeps room below for it (a viewport margin), so no line hides under it."""
+        self._bar = bar
+        bar.setParent(self.page)
+        bar.hide()
+        bar.installEventFilter(self)
+        self._splitter.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Keep the bar over the foot of the text as either changes size or shows."""
+        kinds = (
+            QEvent.Type.Show,
+            QEvent.Type.Hide,
+            QEvent.Type.Resize,
+            QEvent.Type.Move,
+            QEvent.Type.LayoutRequest,
+        )
+        if watched in (self._bar, self._splitter) and event.type() in kinds:
+            self._place_bar()
+        return super().eventFilter(watched, event)
+
+    def _place_bar(self) -> None:
+        bar = self._bar
+        if bar is None:
+            return
+        area = self._splitter.geometry()
+        if not bar.isVisibleTo(self.page):
+            self._reserve_below_text(0)
+            return
+        height = bar.heightForWidth(area.width()) if bar.hasHeightForWidth() else -1
+        height = max(height, bar.sizeHint().height())
+        top = area.bottom() + 1 - height
+        if bar.geometry() != QRect(area.left(), top, area.width(), height):
+            bar.setGeometry(area.left(), top, area.width(), height)
+        bar.raise_()
+        self._reserve_below_text(height)
+
+    def _reserve_below_text(self, height: int) -> None:
+        margins = self.text_edit.viewportMargins()
+        if margins.bottom() != height:
+            self.text_edit.setViewportMargins(
+                margins.left(), margins.top(), margins.right(), height
+            )
 
     def set_file_actions(self, actions: list[QAction | None]) -> None:
         """The "more" menu's actions (None: a separator); the ones without a shortcut
