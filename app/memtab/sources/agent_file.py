@@ -32,11 +32,17 @@ from pathlib import Path
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import now_ms
 from memtab.humanize import display_path
-from memtab.sources.content import read_source_file, remove_created_file, save_source_file
+from memtab.sources.content import (
+    read_raw_source_text,
+    read_source_file,
+    remove_created_file,
+    save_source_file,
+)
 from memtab.sources.history import Commit, file_at, source_history
 from memtab.sources.listing import source_file, target_file
 from memtab.sources.memory_file import MemoryFileError, MemoryFileMissingError, Restored
 from memtab.sources.model import (
+    FileKind,
     MemoryFileRef,
     ReadOnlyError,
     Source,
@@ -227,6 +233,14 @@ class AgentFile:
             return encode_utf8(self.read().content)
         except MemoryFileMissingError:
             return None
+
+    def source_text(self) -> str | None:
+        if self.file.kind is not FileKind.RENDERED:
+            return None
+        try:
+            return read_raw_source_text(self.source, self.file)
+        except SourceError as error:
+            raise MemoryFileError(str(error)) from None
 
     def save(self, content: str, expected_sha256: str | None, *, allow_unkept: bool = False) -> str:
         try:

@@ -111,6 +111,20 @@ def read_source_file(source: Source, file: SourceFile) -> SourceContent:
     )
 
 
+def read_raw_source_text(source: Source, file: SourceFile) -> str:
+    """The file's own text, not rendered (loki-mode's JSON as it is), at most the cap
+    (a log's newest part). SourceError (one line) when it cannot be read."""
+    tail = file.relative.endswith(".jsonl")
+    try:
+        directory, name = _directory_of(source, file, create=False)
+        with directory:
+            data, _size = _read(directory, name, from_end=tail)
+    except (OSError, SourceError) as error:
+        raise SourceError(f"Cannot read {file.id}: {_reason(error)}") from None
+    data = data[-MAX_FILE_BYTES:] if tail else data[:MAX_FILE_BYTES]
+    return data.decode("utf-8", "replace")
+
+
 def _read(directory: Directory, name: str, *, from_end: bool) -> tuple[bytes, int]:
     """At most the cap plus one byte (the last cap bytes of a log) and the full size."""
     if not from_end:

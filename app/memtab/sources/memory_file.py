@@ -137,6 +137,11 @@ class MemoryFile(Protocol):
         MemoryFileError when it is there but cannot be read."""
         ...
 
+    def source_text(self) -> str | None:
+        """The file's own text when what `read` gives is rendered from it (loki-mode's
+        JSON, shown as Markdown), else None. MemoryFileError when it cannot be read."""
+        ...
+
     def save(self, content: str, expected_sha256: str | None, *, allow_unkept: bool = False) -> str:
         """Write `content` if the disk holds `expected_sha256` (None: nothing yet);
         returns the sha written. SaveConflictError, UnkeptChangeError (unless
@@ -266,6 +271,9 @@ class MuxFile:
     def read_whole(self) -> bytes | None:
         with store_errors():
             return self.store.read_whole(str(self.path))
+
+    def source_text(self) -> str | None:
+        return None  # mux's files are shown as they are
 
     def save(self, content: str, expected_sha256: str | None, *, allow_unkept: bool = False) -> str:
         with store_errors():

@@ -4,6 +4,7 @@ machine built from real stores (support.agent_machine)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
@@ -24,6 +25,7 @@ from memtab.components.tree.sources import (
     source_key,
 )
 from memtab.fs.atomic import atomic_write_text
+from memtab.gui.editor.view import ViewMode
 from memtab.gui.files.copy import CopyChoice
 from memtab.gui.settings.dialog import SettingsDialog
 from memtab.gui.tree.model import KEY_ROLE
@@ -264,7 +266,10 @@ def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(
         if n.agent and n.ref and "episodic/" in n.ref.path and n.kind is NodeKind.FILE
     )
     open_key(qtbot, window, episode.key)
-    assert editor.is_read_only and editor.buffer_text().startswith("# Episode ")
+    # Source shows loki-mode's JSON as it is; Preview (shown first) what Memtab reads in it.
+    assert editor.is_read_only and isinstance(json.loads(editor.buffer_text()), dict)
+    assert editor.view_mode is ViewMode.PREVIEW
+    assert editor.preview.source_text.startswith("# Episode ")
     assert WRITTEN_BY_LOKI in editor.message_bar.text
     assert "loki-mode" in window.memory_tab.footer.mux_only_note.full_text
     summary = next(n for n in window.memory_tab.model.nodes() if n.tag == "session summary")

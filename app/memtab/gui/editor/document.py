@@ -163,7 +163,12 @@ class OpenDocument:
         if owner is not None or not is_editable(content):
             reason = owner or not_editable_reason(content)
             self.file.loaded(content, reason)
-            self.show_page(title, display_text(content), reason)
+            source = self._source_text(document)
+            if source is None:
+                self.show_page(title, display_text(content), reason)
+            else:  # rendered (loki-mode's JSON): Source shows the JSON, Preview the reading
+                self.show_page(title, source, reason)
+                self._view.show_rendered(display_text(content))
             said = f"Read-only: {reason}." if owner else f"Read-only: this file is {reason}."
             self.show_bar(Situation.NOTE, BarKind.INFO, said)
             return
@@ -178,6 +183,14 @@ class OpenDocument:
                 BarKind.INFO,
                 "This file has mixed or unusual line breaks; saving it writes plain line breaks.",
             )
+
+    @staticmethod
+    def _source_text(document: MemoryFile) -> str | None:
+        try:
+            return document.source_text()
+        except MemoryFileError as error:
+            logger.info("The source text of %s is not shown: %s", document.title, error)
+            return None
 
     def show_page(self, title: str, text: str, read_only_reason: str | None) -> None:
         """Show `text` under `title` as loaded, read-only when there is a reason."""

@@ -128,6 +128,7 @@ class EditorView(QWidget):
         self._applying_description = False
         self._quiet = False
         self._bar: QWidget | None = None
+        self._rendered: str | None = None  # what Preview shows instead of the buffer
         self._build()
         self._sync_timer = QTimer(self)
         self._sync_timer.setSingleShot(True)
@@ -332,6 +333,7 @@ class EditorView(QWidget):
     def show_file(self, title: str, text: str, read_only: bool, tooltip: str | None = None) -> None:
         """Show a file: `title` in the path label (`tooltip` over it), `text` with a fresh
         undo history."""
+        self._rendered = None
         self._path_label.set_full_text(title, tooltip)
         self.load_text(text)
         self.text_edit.setReadOnly(read_only)
@@ -346,6 +348,13 @@ class EditorView(QWidget):
         self._stack.setCurrentWidget(self.page)
         if self._view_mode is not ViewMode.SOURCE:
             self.preview.set_markdown_source(text)
+
+    def show_rendered(self, markdown: str) -> None:
+        """Preview `markdown` — what Memtab renders of a file shown as its own text in
+        Source (loki-mode's JSON) — and show the preview."""
+        self._rendered = markdown
+        self.set_view_mode(ViewMode.PREVIEW)
+        self._render_preview()
 
     def set_title(self, title: str, tooltip: str) -> None:
         """Name another file in the path label (the open one was moved), text unchanged."""
@@ -499,7 +508,8 @@ class EditorView(QWidget):
     def _render_preview(self) -> None:
         """Render now; a slow render (a big file) waits for longer typing pauses next time."""
         started = time.perf_counter()
-        self.preview.set_markdown_source(self.buffer_text())
+        shown = self._rendered if self._rendered is not None else self.buffer_text()
+        self.preview.set_markdown_source(shown)
         elapsed_ms = (time.perf_counter() - started) * 1000
         self._preview_timer.setInterval(
             int(min(_PREVIEW_MAX_DELAY_MS, max(_PREVIEW_DELAY_MS, elapsed_ms * 4)))
