@@ -57,6 +57,20 @@ def panel(qtbot: QtBot, store: MemoryStore, own_writes: OwnWrites) -> Iterator[E
     editor.set_store(store)
     yield editor
     editor.shutdown()
+    context.shutdown()
+
+
+def saved(qtbot: QtBot, panel: EditorPanel) -> bool:
+    """Save the current tab and wait for the outcome (saves run on the file channel)."""
+    outcome: list[bool] = []
+    panel.save(outcome.append)
+    qtbot.waitUntil(lambda: bool(outcome))
+    return outcome[0]
+
+
+def wait_saved(qtbot: QtBot, panel: EditorPanel) -> None:
+    """Wait until no tab's save is on its way to disk (one a button or key asked for)."""
+    qtbot.waitUntil(lambda: not panel.saving)
 
 
 def disk_text(store: MemoryStore, path: VirtualPath = NOTES) -> str:

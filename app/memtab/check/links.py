@@ -16,14 +16,12 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote
 
 from memtab.check.documents import Document
-from memtab.check.markdown import ScannedText
+from memtab.check.markdown import ScannedText, link_path
 from memtab.check.wording import is_example, says_gone
 
 _HOOK = re.compile(r"\s[—–-]\s")
-_SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
 _VIRTUAL = re.compile(r"^/memories/(global|project|workspace)(?:/(.*))?$")
 _MAX_ROOT_FILES = 5000
 
@@ -75,19 +73,6 @@ def broken_links(
                 fix = (f"Link to {new}, where the file is now", fixed_line)
         shown = target if virtual is not None else _shown(document, physical)
         yield BrokenLink(link.line, written, shown, fix)
-
-
-def link_path(written: str) -> str | None:
-    """The path part of a link target, or None when it is not a link to a file (a URL, an
-    anchor, a template); the editor's preview follows the same links."""
-    if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
-        return None
-    if any(char in written for char in "<>{}$*") or " " in written.strip():
-        return None
-    path = unquote(written.split("#", 1)[0].split("?", 1)[0])
-    if not path or "path/to" in path.lower():
-        return None
-    return path
 
 
 def _virtual_physical(document: Document, match: re.Match[str]) -> Path | None:

@@ -11,8 +11,11 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from memtab.store.frontmatter import find_frontmatter
+
+_SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
@@ -168,3 +171,16 @@ def _take_links(prose: str, number: int) -> tuple[str, list[Link]]:
         return " " + label + " " * (len(match.group(0)) - len(label) - 1)
 
     return _INLINE_LINK.sub(blank, prose), found
+
+
+def link_path(written: str) -> str | None:
+    """The path part of a link target, or None when it is not a link to a file (a URL, an
+    anchor, a template); the editor's preview follows the same links."""
+    if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
+        return None
+    if any(char in written for char in "<>{}$*") or " " in written.strip():
+        return None
+    path = unquote(written.split("#", 1)[0].split("?", 1)[0])
+    if not path or "path/to" in path.lower():
+        return None
+    return path

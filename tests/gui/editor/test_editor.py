@@ -21,8 +21,10 @@ from gui.editor_support import (
     patch_choice,
     ref,
     replace_in_buffer,
+    saved,
     show_and_focus,
     type_at_end,
+    wait_saved,
     write_disk,
 )
 from memtab.components import text_diff
@@ -148,7 +150,7 @@ def test_a_line_an_agent_appends_after_a_save_starts_on_its_own_line(
 ) -> None:
     panel.open_file(NOTES)
     type_at_end(qtbot, panel, "- my last line")  # no line break typed after it
-    assert panel.save()
+    assert saved(qtbot, panel)
     with store.physical(NOTES).open("a", encoding="utf-8") as notes:
         notes.write("- the agent's line\n")  # echo "- the agent's line" >> notes.md
     assert disk_text(store).endswith("\n- my last line\n- the agent's line\n")
@@ -160,9 +162,10 @@ def test_save_button_saves_and_a_second_save_is_checked_against_the_new_sha(
     panel.open_file(NOTES)
     type_at_end(qtbot, panel, "one")
     qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
+    wait_saved(qtbot, panel)
     assert disk_text(store) == ORIGINAL + "one\n"
     qtbot.keyClicks(panel.text_edit, " two")  # the cursor stayed where it was typing
-    assert panel.save()
+    assert saved(qtbot, panel)
     assert disk_text(store) == ORIGINAL + "one two\n"
     assert not panel.message_bar.isVisibleTo(panel)
 
@@ -173,18 +176,18 @@ def test_dirty_changed_is_emitted_on_edit_and_save(panel: EditorPanel, qtbot: Qt
         type_at_end(qtbot, panel, "x")
     assert became_dirty.args == [True]
     with qtbot.waitSignal(panel.dirty_changed) as became_clean:
-        panel.save()
+        saved(qtbot, panel)
     assert became_clean.args == [False]
 
 
 def test_cap_error_is_shown_inline_and_keeps_the_draft(
-    panel: EditorPanel, store: MemoryStore
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
     panel.open_file(NOTES)
     panel.text_edit.moveCursor(QTextCursor.MoveOperation.End)
     panel.text_edit.insertPlainText("x" * MAX_FILE_BYTES)
     big = ORIGINAL + "x" * MAX_FILE_BYTES
-    assert not panel.save()
+    assert not saved(qtbot, panel)
     assert panel.message_bar.kind is BarKind.ERROR
     assert panel.message_bar.isVisibleTo(panel)
     assert f"limited to {MAX_FILE_BYTES} bytes" in panel.message_bar.text
@@ -193,22 +196,26 @@ def test_cap_error_is_shown_inline_and_keeps_the_draft(
     assert panel.buffer_text() == big
 
 
-def test_crlf_files_stay_crlf_and_bom_is_kept(panel: EditorPanel, store: MemoryStore) -> None:
+def test_crlf_files_stay_crlf_and_bom_is_kept(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
     store.physical(NOTES).write_bytes("\ufeff# Title\r\n\r\nline\r\n".encode())
     panel.open_file(NOTES)
     assert panel.buffer_text() == "# Title\n\nline\n"
     panel.text_edit.appendPlainText("more")
-    assert panel.save()
+    assert saved(qtbot, panel)
     expected = "\ufeff# Title\r\n\r\nline\r\n\r\nmore\r\n"
     assert store.physical(NOTES).read_bytes() == expected.encode()
 
 
-def test_non_breaking_spaces_survive_a_save(panel: EditorPanel, store: MemoryStore) -> None:
+def test_non_breaking_spaces_survive_a_save(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
     write_disk(store, "a\u00a0b\n")
     panel.open_file(NOTES)
     panel.text_edit.moveCursor(QTextCursor.MoveOperation.End)
     panel.text_edit.insertPlainText("c")
-    assert panel.save()
+    assert saved(qtbot, panel)
     assert disk_text(store) == "a\u00a0b\nc\n"
 
 
@@ -231,7 +238,7 @@ def make_conflict(panel: EditorPanel, store: MemoryStore, qtbot: QtBot, kind: st
         write_disk(store, THEIRS)  # ... recreated by someone else, unseen yet
     type_at_end(qtbot, panel, DRAFT_LINE)
     draft = panel.buffer_text()
-    assert not panel.save()
+    assert not saved(qtbot, panel)
     assert panel.message_bar.kind is BarKind.WARNING
     assert "Your draft is kept" in panel.message_bar.text
     assert panel.buffer_text() == draft
@@ -274,7 +281,7 @@ def test_conflict_reload_takes_the_disk_version_and_the_draft_can_be_restored(
     panel.message_bar.button("restore_draft").click()
     assert panel.buffer_text() == draft
     assert panel.is_dirty
-    assert panel.save()  # now based on their version: saves without a conflict
+    assert saved(qtbot, panel)  # now based on their version: saves without a conflict
     assert disk_text(store) == draft
 
 
@@ -362,7 +369,7 @@ def test_clean_buffer_reloads_silently_keeping_the_cursor(
     assert panel.text_edit.textCursor().position() == ORIGINAL.index("# Notes") + 3
     # ... and the next save is checked against the reloaded version.
     type_at_end(qtbot, panel, "x")
-    assert panel.save()
+    assert saved(qtbot, panel)
 
 
 def test_unrelated_changes_and_own_save_echoes_are_ignored(
@@ -372,7 +379,7 @@ def test_unrelated_changes_and_own_save_echoes_are_ignored(
     type_at_end(qtbot, panel, "mine")
     panel.follow_changes({ref(OTHER)})
     assert panel.is_dirty
-    assert panel.save()
+    assert saved(qtbot, panel)
     panel.follow_changes({ref(NOTES)})  # the watcher's echo of our save
     assert not panel.message_bar.isVisibleTo(panel)
     assert panel.buffer_text() == ORIGINAL + "mine\n"
@@ -400,7 +407,7 @@ def test_dirty_buffer_changed_on_disk_keep_mine(
     assert panel.is_dirty
     assert not panel.message_bar.isVisibleTo(panel)
     assert disk_text(store) == THEIRS  # nothing written until Save
-    assert panel.save()  # no conflict: the draft is now based on their version
+    assert saved(qtbot, panel)  # no conflict: the draft is now based on their version
     assert disk_text(store) == draft
 
 
@@ -451,7 +458,7 @@ def test_deleted_file_keeps_the_draft_and_save_recreates_it(
     assert "deleted" in panel.message_bar.text
     assert panel.buffer_text() == draft
     assert panel.is_dirty
-    assert panel.save()
+    assert saved(qtbot, panel)
     assert disk_text(store) == draft
     assert not panel.message_bar.isVisibleTo(panel)
 
@@ -499,7 +506,7 @@ def test_clean_buffer_of_a_file_turning_binary_follows_read_only(
 # --- read-only files ---------------------------------------------------------------------------
 
 
-def test_binary_file_opens_read_only(panel: EditorPanel, store: MemoryStore) -> None:
+def test_binary_file_opens_read_only(panel: EditorPanel, store: MemoryStore, qtbot: QtBot) -> None:
     store.physical(NOTES).write_bytes(b"abc\x00def")
     panel.open_file(NOTES)
     assert panel.is_read_only
@@ -510,7 +517,7 @@ def test_binary_file_opens_read_only(panel: EditorPanel, store: MemoryStore) -> 
     assert panel.description_edit.focusPolicy() == Qt.FocusPolicy.NoFocus
     assert "NUL" in panel.message_bar.text
     assert not panel.save_button.isEnabled()
-    assert not panel.save()
+    assert not saved(qtbot, panel)
     assert "\u2400" in panel.buffer_text()
 
 
@@ -623,7 +630,7 @@ def test_a_save_history_cannot_keep_a_copy_for_is_refused_until_chosen(
     panel.open_file(NOTES)
     replace_in_buffer(panel, "their rewrite", "mine")
     monkeypatch.setattr(BlobStore, "put", _disk_full)
-    assert not panel.save()
+    assert not saved(qtbot, panel)
     assert panel.message_bar.kind is BarKind.ERROR
     assert panel.message_bar.text.startswith(
         f"Not saved: {NOTES} was not saved: history cannot keep a copy of what it holds "

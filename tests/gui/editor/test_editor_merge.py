@@ -16,6 +16,7 @@ from gui.editor_support import (
     disk_text,
     ref,
     replace_in_buffer,
+    saved,
     show_and_focus,
     type_at_end,
     write_disk,
@@ -80,7 +81,7 @@ def test_enter_on_the_save_conflict_bar_shows_the_diff_and_never_overwrites(
     show_and_focus(qtbot, panel)
     type_at_end(qtbot, panel, "- mine\n")
     write_disk(store, THEIRS)
-    assert not panel.save()
+    assert not saved(qtbot, panel)
     assert panel.message_bar.action_ids() == ["show_diff", "reload", "overwrite"]
     assert panel.message_bar.default_action == "show_diff"
     open_diff_with_enter(qtbot, panel)
@@ -110,7 +111,7 @@ def test_merge_both_keeps_the_draft_and_the_agents_change(
         "Merged: your 1 change and 1 change on disk are all in the text now. Review it"
     )
     assert disk_text(store) == THEIRS  # nothing written yet
-    assert panel.save()  # based on the agent's version: no conflict
+    assert saved(qtbot, panel)  # based on the agent's version: no conflict
     assert disk_text(store) == MERGED
 
 

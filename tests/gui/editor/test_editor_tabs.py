@@ -15,14 +15,17 @@ from gui.editor_support import (
     OTHER,
     disk_text,
     patch_choice,
+    saved,
     show_and_focus,
     type_at_end,
+    wait_saved,
     write_disk,
 )
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
+from support.gui_thread_io import GuiThreadIo
 
 store = editor_support.store
 own_writes = editor_support.own_writes
@@ -87,7 +90,7 @@ def test_switching_tabs_keeps_each_tabs_buffer_and_bar(
     panel.open_file(NOTES)
     type_at_end(qtbot, panel, "mine")
     write_disk(store, "# Theirs\n")
-    assert not panel.save()  # a conflict, in this tab
+    assert not saved(qtbot, panel)  # a conflict, in this tab
     assert "changed since it was loaded" in panel.message_bar.text
     panel.open_file(OTHER)
     assert not panel.message_bar.isVisibleTo(panel)
@@ -127,6 +130,7 @@ def test_closing_a_tab_with_a_draft_asks(
     assert panel.current_path == NOTES
     panel.close_current_tab()
     assert asked == [["notes.md"]]
+    wait_saved(qtbot, panel)
     assert (panel.current_path is None) is closed
     assert disk_text(store) == (ORIGINAL + "draft\n" if saved else ORIGINAL)
 
@@ -139,8 +143,8 @@ def test_a_save_that_conflicts_keeps_the_tab_open(
     write_disk(store, "# Theirs\n")
     patch_choice(monkeypatch, panel, DiscardChoice.SAVE)
     panel.close_current_tab()
+    qtbot.waitUntil(lambda: "changed since it was loaded" in panel.message_bar.text)
     assert panel.current_path == NOTES
-    assert "changed since it was loaded" in panel.message_bar.text
 
 
 def test_the_question_does_not_block_and_names_the_file(panel: EditorPanel, qtbot: QtBot) -> None:
@@ -170,7 +174,7 @@ def test_leave_asks_once_for_every_draft(
     left: list[bool] = []
     panel.leave(lambda: left.append(True))
     assert asked == [["notes.md", "other.md"]]
-    assert left == [True]
+    qtbot.waitUntil(lambda: left == [True])
     assert disk_text(store) == ORIGINAL + "one\n"
     assert disk_text(store, OTHER) == "# Other\ntwo\n"
 
@@ -219,7 +223,7 @@ def test_a_moved_file_takes_its_tab_and_draft_along(
     panel.follow_moves([(NOTES, moved)])
     assert panel.current_path == moved
     assert tab_names(panel) == ["● renamed.md"]
-    assert panel.save()
+    assert saved(qtbot, panel)
     assert disk_text(store, moved) == ORIGINAL + "draft\n"
     assert not store.physical(NOTES).exists()
 
@@ -237,6 +241,7 @@ def test_auto_save_is_off_until_turned_on(
     assert not panel.autosave.timer.isActive()
     panel.commands.autosave_action.trigger()  # File → Auto save: saves what waits
     assert panel.autosave.enabled
+    wait_saved(qtbot, panel)
     assert disk_text(store) == ORIGINAL + "draft\n"
 
 
@@ -248,10 +253,12 @@ def test_auto_save_saves_after_a_pause_and_on_focus_loss(
     panel.open_file(NOTES)
     type_at_end(qtbot, panel, "one")
     qtbot.waitUntil(lambda: disk_text(store) == ORIGINAL + "one\n")
+    wait_saved(qtbot, panel)
     assert not panel.is_dirty
     panel.autosave.timer.setInterval(60_000)
     show_and_focus(qtbot, panel)
     type_at_end(qtbot, panel, "two")
+    wait_saved(qtbot, panel)
     assert disk_text(store) == ORIGINAL + "one\n"
     panel.tab_bar.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     panel.tab_bar.setFocus()  # still in the editor: nothing yet
@@ -273,11 +280,13 @@ def test_auto_save_never_overwrites_a_change_on_disk(
     write_disk(store, "# Theirs\n")
     type_at_end(qtbot, panel, "mine")
     panel.autosave.save_now()
+    wait_saved(qtbot, panel)
     assert disk_text(store) == "# Theirs\n"
     assert "changed since it was loaded" in panel.message_bar.text
     assert panel.current_tab is not None and not panel.current_tab.may_autosave
     type_at_end(qtbot, panel, " more")
     panel.autosave.save_now()
+    assert not panel.saving  # nothing asked: it waits for the user's choice
     assert disk_text(store) == "# Theirs\n"
     assert panel.buffer_text().endswith("mine more")
 
@@ -305,3 +314,36 @@ def test_a_conflict_arriving_while_typing_does_not_move_the_text(
     assert panel.text_edit.viewportMargins().bottom() == bar.height()
     bar.button("keep_mine").click()
     qtbot.waitUntil(lambda: panel.text_edit.viewportMargins().bottom() == 0)
+
+
+# --- off the GUI thread ------------------------------------------------------------------------
+
+
+def test_saves_run_on_the_file_channel_not_the_gui_thread(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot, gui_thread_io: GuiThreadIo
+) -> None:
+    panel.open_file(NOTES)
+    panel.open_file(OTHER, keep=True)
+    type_at_end(qtbot, panel, "two")
+    panel.previous_tab()
+    type_at_end(qtbot, panel, "one")
+    with gui_thread_io.watching(store.home.root):
+        assert saved(qtbot, panel)  # the lock, the write and its fsync: on the worker
+        panel.autosave.set_enabled(True)  # saves other.md too
+        wait_saved(qtbot, panel)
+    assert disk_text(store) == ORIGINAL + "one\n"
+    assert disk_text(store, OTHER) == "# Other\ntwo\n"
+
+
+def test_typing_on_while_a_save_is_written_stays_unsaved(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "one")
+    panel.save()
+    type_at_end(qtbot, panel, " two")  # before the worker reports back
+    panel.save()  # waits for the first, then saves from what it wrote
+    wait_saved(qtbot, panel)
+    assert disk_text(store) == ORIGINAL + "one two\n"
+    assert not panel.is_dirty
+    assert not panel.message_bar.isVisibleTo(panel)

@@ -11,6 +11,7 @@ from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import saved
 from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_for, wait_idle
 from memtab.components.tree.nodes import SectionId, directory_key, file_key, orphan_key, section_key
 from memtab.consolidation.service import ConsolidationService
@@ -164,7 +165,7 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     )
     tab.editor.text_edit.moveCursor(QTextCursor.MoveOperation.End)
     tab.editor.text_edit.insertPlainText("A new line.\n")
-    assert tab.editor.save()
+    assert saved(qtbot, tab.editor)
     assert physical.read_text() == first + "A new line.\n"
     wait_for(qtbot, lambda: panel.history is not None and len(panel.history.rows) >= 2)
     rows = panel.history.rows  # type: ignore[union-attr]

@@ -15,7 +15,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.editor_support import replace_in_buffer, type_at_end
+from gui.editor_support import replace_in_buffer, saved, type_at_end
 from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_idle, wait_watching
 from memtab.components.files.copy import CopyTarget
 from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode, file_key, ref_key
@@ -149,7 +149,7 @@ def test_a_writable_file_of_another_agent_is_edited_and_saved_sha_checked(
     assert editor.current_path is None and not editor.is_read_only
     assert editor.real_path == machine.claude / "CLAUDE.md"
     type_at_end(qtbot, editor, "- Be brief.")
-    assert editor.is_dirty and editor.save()
+    assert editor.is_dirty and saved(qtbot, editor)
     claude_md = machine.claude / "CLAUDE.md"
     assert claude_md.read_text(encoding="utf-8").endswith("- Be brief.\n")
     # What the save wrote over is kept in the home's history.
@@ -158,7 +158,7 @@ def test_a_writable_file_of_another_agent_is_edited_and_saved_sha_checked(
     # Claude Code (or an editor) changes it; the draft is never lost, the disk never overwritten.
     replace_in_buffer(editor, "Be brief.", "my draft")
     claude_md.write_text("# Written by Claude Code\n", encoding="utf-8")
-    assert not editor.save()
+    assert not saved(qtbot, editor)
     assert claude_md.read_text(encoding="utf-8") == "# Written by Claude Code\n"
     assert editor.buffer_text().endswith("- my draft\n")
     assert "Not saved" in editor.message_bar.text

@@ -12,8 +12,9 @@ draft, Close. It shows its outcomes in the panel's view and bar; the panel
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
@@ -45,11 +46,12 @@ from memtab.components.editor.text_buffer import with_final_newline
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.prompts import EditorPrompts
 from memtab.gui.editor.view import EditorView
+from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.widgets import short_name
 from memtab.sources.memory_file import MemoryFile, MemoryFileError, MemoryFileMissingError
 from memtab.sources.model import MemoryFileRef
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
-from memtab.store.files import FileContent
+from memtab.store.files import FileContent, content_sha256
 
 logger = logging.getLogger(__name__)
 
@@ -78,9 +80,15 @@ class OpenDocument:
     """The open document and its disk side (see the module docstring)."""
 
     def __init__(
-        self, host: DocumentHost, view: EditorView, prompts: EditorPrompts, own_writes: OwnWrites
+        self,
+        host: DocumentHost,
+        view: EditorView,
+        prompts: EditorPrompts,
+        own_writes: OwnWrites,
+        files: Writes,
     ) -> None:
-        """Nothing open; loads into `view`, asks through `prompts`' bar and diff window."""
+        """Nothing open; loads into `view`, asks through `prompts`' bar and diff window,
+        saves through `files` (the window's file channel)."""
         self._host = host
         self._view = view
         self._prompts = prompts
@@ -89,12 +97,18 @@ class OpenDocument:
         self.file = OpenFile()
         self.real_path: Path | None = None
         """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
+        self._files = files
+        self._saving: list[Callable[[bool], None] | None] | None = None  # who waits
+        self._follow_after_save = False
 
     def follow_disk(self) -> None:
         """The file on disk changed (or went): reload, adopt, ask or keep the draft, as
-        `OpenFile.decide` says."""
+        `OpenFile.decide` says — once a save on its way has landed (it may be the change)."""
         document = self.document
         if document is None:
+            return
+        if self._saving is not None:
+            self._follow_after_save = True
             return
         disk = self.read_disk()
         decision = self.file.decide(disk, self.buffer())
@@ -324,51 +338,108 @@ class OpenDocument:
 
     # --- saving ------------------------------------------------------------------------------
 
-    def save_against(self, expected_sha: str | None, *, allow_unkept: bool = False) -> bool:
-        """Save the buffer if the disk holds `expected_sha` (None: no file); True on
-        success, else the conflict or error is in the bar. A save history cannot keep a
-        copy for is refused, with the choice to save without one (`allow_unkept`)."""
+    @property
+    def saving(self) -> bool:
+        """Whether a save is on its way to disk (on the window's file channel)."""
+        return self._saving is not None
+
+    def save_against(
+        self,
+        expected_sha: str | None,
+        *,
+        allow_unkept: bool = False,
+        then: Callable[[bool], None] | None = None,
+    ) -> None:
+        """Save the buffer if the disk holds `expected_sha` (None: no file), on the file
+        channel's worker; `then(True)` once written, `then(False)` when the conflict or
+        error is in the bar. A save history cannot keep a copy for is refused, with the
+        choice to save without one (`allow_unkept`). One save at a time: one asked
+        meanwhile runs after it, from what it wrote."""
+        if self._saving is not None:
+            self._saving.append(then)
+            return
         document = self.document
         assert document is not None
         # Saved files end with a line break, so an agent's `echo >>` starts a new line.
-        content = self.file.codec.from_buffer(with_final_newline(self._view.buffer_text()))
-        try:
-            sha = document.save(content, expected_sha, allow_unkept=allow_unkept)
-        except UnkeptChangeError as refused:
+        text = with_final_newline(self._view.buffer_text())
+        content = self.file.codec.from_buffer(text)
+        # Noted before it is written: the watcher may see the write before we hear of it.
+        self._own_writes.note(document.ref.key, content_sha256(content))
+        self._saving = [then]
+        self._files.write(
+            functools.partial(_save_job, document, content, expected_sha, allow_unkept),
+            functools.partial(self._on_save_done, document, text),
+            functools.partial(self._on_save_failed, document),
+        )
+
+    def _on_save_done(self, document: MemoryFile, text: str, outcome: object) -> None:
+        waiting, self._saving = self._saving or [], None
+        saved = False
+        if document is not self.document:
+            pass  # the tab went on to another file (or closed): what was written stands
+        elif isinstance(outcome, UnkeptChangeError):
             self.show_bar(
                 Situation.ERROR,
                 BarKind.ERROR,
-                f"Not saved: {refused}. Your draft is kept; saving without a copy loses what "
+                f"Not saved: {outcome}. Your draft is kept; saving without a copy loses what "
                 "the file holds now for good.",
                 [(SAVE_WITHOUT_COPY, "Save without a copy")],
             )
-            return False
-        except SaveConflictError as conflict:
-            self.file.conflicted(conflict.kind)
+        elif isinstance(outcome, SaveConflictError):
+            self.file.conflicted(outcome.kind)
             self.show_bar(
                 Situation.CONFLICT,
                 BarKind.WARNING,
-                f"Not saved: {conflict}. Your draft is kept.",
-                self.file.conflict_choices(conflict.kind),
+                f"Not saved: {outcome}. Your draft is kept.",
+                self.file.conflict_choices(outcome.kind),
             )
-            return False
-        except MemoryFileError as error:
-            self.show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {error}")
-            return False
+        elif isinstance(outcome, MemoryFileError):
+            self.show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {outcome}")
+        elif isinstance(outcome, str):
+            saved = True
+            self._saved(document, text, outcome)
+        self._after_save(saved, waiting)
+
+    def _on_save_failed(self, document: MemoryFile, message: str) -> None:
+        waiting, self._saving = self._saving or [], None
+        if document is self.document:
+            self.show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {message}")
+        self._after_save(False, waiting)
+
+    def _saved(self, document: MemoryFile, text: str, sha: str) -> None:
         self._own_writes.note(document.ref.key, sha)
         # The ref's key (a virtual path) is what counts; the physical one is noted for
         # watcher paths.
         if self.real_path is not None:
             self._own_writes.note(self.real_path, sha)
-        with self._view.quietly():
-            self._view.end_with_newline()  # the buffer shows what was written
-        self.file.saved(sha, self._view.buffer_text())
-        self._view.set_modified(False)
+        self.file.saved(sha, text)
+        if with_final_newline(self._view.buffer_text()) == text:
+            with self._view.quietly():
+                self._view.end_with_newline()  # the buffer shows what was written
+            self._view.set_modified(False)
+        # else: typed on while it was written: the rest is unsaved, based on this save.
         if self.file.situation is not Situation.NOTE:
             self.clear_bar()
         self._host.refresh_chrome()
         self._host.document_saved(document.ref)
-        return True
+
+    def _after_save(self, saved: bool, waiting: list[Callable[[bool], None] | None]) -> None:
+        """Tell who waited for the save; a save asked meanwhile runs now, from this one."""
+        first, later = waiting[0], [then for then in waiting[1:]]
+        if first is not None:
+            first(saved)
+        if later and saved and self.document is not None and self._host_dirty():
+            self.save_against(self.file.save_expectation(), then=_all(later))
+        else:
+            for then in later:
+                if then is not None:
+                    then(saved)
+        if self._follow_after_save and self._saving is None:
+            self._follow_after_save = False
+            self.follow_disk()
+
+    def _host_dirty(self) -> bool:
+        return self.file.is_dirty(self._view.is_modified())
 
     def _overwrite(self) -> None:
         """Save the draft over whatever is on disk now (or recreate it)."""
@@ -425,3 +496,37 @@ class OpenDocument:
             self._host.close_after_asking()
         elif action == SAVE_WITHOUT_COPY:
             self.save_against(self.file.save_expectation(), allow_unkept=True)
+
+
+class Writes(Protocol):
+    """Where saves run (`gui.tasks.file_channel.FileChannel.write`)."""
+
+    def write(
+        self,
+        job: Callable[[TaskContext], object],
+        done: Callable[[object], None] | None = None,
+        failed: Callable[[str], None] | None = None,
+    ) -> int: ...
+
+
+def _save_job(
+    document: MemoryFile,
+    content: str,
+    expected_sha: str | None,
+    allow_unkept: bool,
+    _ctx: TaskContext,
+) -> str | SaveConflictError | UnkeptChangeError | MemoryFileError:
+    """Write on the channel's worker; what the user is told about is the result."""
+    try:
+        return document.save(content, expected_sha, allow_unkept=allow_unkept)
+    except (SaveConflictError, UnkeptChangeError, MemoryFileError) as outcome:
+        return outcome
+
+
+def _all(waiting: list[Callable[[bool], None] | None]) -> Callable[[bool], None]:
+    def tell(saved: bool) -> None:
+        for then in waiting:
+            if then is not None:
+                then(saved)
+
+    return tell

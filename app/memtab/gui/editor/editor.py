@@ -18,6 +18,7 @@ close tab, next and previous tab, …) are registered once and act on the curren
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
@@ -172,13 +173,21 @@ class EditorPanel(CurrentTab, QWidget):
             self.close_tab(tab)
             return
 
+        def saved(ok: bool) -> None:
+            if tab not in self._tabs:
+                return
+            if ok:
+                self.close_tab(tab)
+            else:
+                self.set_current_tab(tab)  # its bar says why it was not saved
+
         def answered(choice: DiscardChoice) -> None:
             if tab not in self._tabs:
                 return  # closed meanwhile
-            if choice is DiscardChoice.DISCARD or (choice is DiscardChoice.SAVE and tab.save()):
+            if choice is DiscardChoice.DISCARD:
                 self.close_tab(tab)
             elif choice is DiscardChoice.SAVE:
-                self.set_current_tab(tab)  # its bar says why it was not saved
+                tab.save(saved)
 
         self.set_current_tab(tab)
         self._ask_unsaved([tab.title], answered)
@@ -220,11 +229,7 @@ class EditorPanel(CurrentTab, QWidget):
             if choice is DiscardChoice.DISCARD:
                 then()
             elif choice is DiscardChoice.SAVE:
-                failed = [tab for tab in dirty if tab in self._tabs and not tab.save()]
-                if failed:
-                    self.set_current_tab(failed[0])
-                else:
-                    then()
+                self._save_all([tab for tab in dirty if tab in self._tabs], then)
 
         if self.current_tab not in dirty:
             self.set_current_tab(dirty[0])
@@ -252,6 +257,26 @@ class EditorPanel(CurrentTab, QWidget):
     def tabs_leaving(self, store: MemoryStore | None) -> list[FileTab]:
         """The tabs `set_store(store)` would close (their files are not in its workspace)."""
         return [tab for tab in self._tabs if tab.file is None or tab.file.in_store(store) is None]
+
+    def _save_all(self, tabs: list[FileTab], then: Callable[[], object]) -> None:
+        """Save `tabs`; `then` once every one is saved, else show the first that was not
+        (its bar says why)."""
+        outcomes: dict[int, bool] = {}
+
+        def saved(index: int, ok: bool) -> None:
+            outcomes[index] = ok
+            if len(outcomes) < len(tabs):
+                return
+            failed = [tab for i, tab in enumerate(tabs) if not outcomes[i] and tab in self._tabs]
+            if failed:
+                self.set_current_tab(failed[0])
+            else:
+                then()
+
+        if not tabs:
+            then()
+        for index, tab in enumerate(tabs):
+            tab.save(functools.partial(saved, index))
 
     def tabs_within(self, paths: Collection[VirtualPath]) -> list[FileTab]:
         """The tabs of mux files at or under `paths`."""
@@ -354,10 +379,16 @@ class EditorPanel(CurrentTab, QWidget):
         for tab in list(self._tabs):
             tab.follow_changes(changed, listed)
 
-    def save(self) -> bool:
-        """Save the current tab if the file on disk is still the one loaded; True on
-        success (nothing to save counts). Conflicts and errors go to its bar."""
-        return self._current.save()
+    def save(self, then: Callable[[bool], None] | None = None) -> None:
+        """Save the current tab if the file on disk is still the one loaded, on the
+        window's file channel; `then(True)` once saved (nothing to save counts),
+        `then(False)` when its bar says why not."""
+        self._current.save(then)
+
+    @property
+    def saving(self) -> bool:
+        """Whether a tab's save is on its way to disk."""
+        return any(tab.saving for tab in self._tabs)
 
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match
@@ -394,7 +425,7 @@ class EditorPanel(CurrentTab, QWidget):
         return self._tasks
 
     def _new_tab(self) -> FileTab:
-        tab = FileTab(self._context.own_writes, self._task_runner, self)
+        tab = FileTab(self._context.own_writes, self._context.files, self._task_runner, self)
         tab.saved.connect(self._on_tab_saved)
         tab.opened.connect(self._on_tab_opened)
         tab.state_changed.connect(self._on_tab_state_changed)

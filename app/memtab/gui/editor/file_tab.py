@@ -45,7 +45,7 @@ from memtab.components.editor.links import resolve_link
 from memtab.components.editor.session import Situation, display_text
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.editor.bar import BarKind
-from memtab.gui.editor.document import OpenDocument
+from memtab.gui.editor.document import OpenDocument, Writes
 from memtab.gui.editor.frontmatter import with_description
 from memtab.gui.editor.prompts import EditorPrompts, TaskSource
 from memtab.gui.editor.view import EditorView
@@ -82,9 +82,14 @@ class FileTab(QWidget):
     link_opened = Signal(object)
 
     def __init__(
-        self, own_writes: OwnWrites, tasks: TaskSource, parent: QWidget | None = None
+        self,
+        own_writes: OwnWrites,
+        files: Writes,
+        tasks: TaskSource,
+        parent: QWidget | None = None,
     ) -> None:
-        """Nothing open; `tasks` gives the worker the diffs run on."""
+        """Nothing open; saves go through `files` (the window's file channel), diffs run
+        on the worker `tasks` gives."""
         super().__init__(parent)
         self.kept = False
         """A kept tab stays when another file opens; a preview tab (False) is replaced."""
@@ -94,7 +99,7 @@ class FileTab(QWidget):
         self.view = EditorView(self)
         self.prompts = EditorPrompts(self.view.page, tasks)
         self.view.set_bar(self.prompts.bar)
-        self.doc = OpenDocument(self, self.view, self.prompts, own_writes)
+        self.doc = OpenDocument(self, self.view, self.prompts, own_writes, files)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
@@ -260,16 +265,23 @@ class FileTab(QWidget):
         if document.ref in changed:
             self.doc.follow_disk()
 
-    def save(self) -> bool:
-        """Save the buffer if the file on disk is still the one loaded; True on success.
-
-        Nothing to save counts as success. Conflicts and errors go to the bar.
-        """
+    def save(self, then: Callable[[bool], None] | None = None) -> None:
+        """Save the buffer if the file on disk is still the one loaded (on the file
+        channel); `then(True)` once saved — nothing to save counts — or `then(False)`:
+        nothing to save here, or the conflict or error is in the bar."""
         if self.doc.document is None or self.doc.file.is_read_only:
-            return False
-        if not self.is_dirty:
-            return True
-        return self.doc.save_against(self.doc.file.save_expectation())
+            if then is not None:
+                then(False)
+        elif not self.is_dirty and not self.doc.saving:
+            if then is not None:
+                then(True)
+        else:
+            self.doc.save_against(self.doc.file.save_expectation(), then=then)
+
+    @property
+    def saving(self) -> bool:
+        """Whether a save is on its way to disk."""
+        return self.doc.saving
 
     def show_notice(self, kind: BarKind, text: str) -> None:
         """Show a note or an error of a command in the bar."""

@@ -353,14 +353,9 @@ class MemoryTab(QWidget):
         """Reread everything (F5)."""
         self.scans.request(None)
 
-    @property
-    def has_unsaved_changes(self) -> bool:
-        """Whether a tab of the editor has unsaved changes."""
-        return self._assembled and self.editor.has_unsaved_tabs
-
     def leave(self, then: Callable[[], object]) -> None:
-        """Run `then` once every tab's unsaved changes are saved or discarded (the user is
-        asked without blocking; Cancel runs nothing): closing the window, another home."""
+        """Run `then` once every tab's drafts are saved or discarded (asked without
+        blocking; Cancel runs nothing): closing the window, another home."""
         if self._assembled:
             self.editor.leave(then)
         else:
@@ -387,11 +382,10 @@ class MemoryTab(QWidget):
             self.consolidation.shutdown()
 
     def switch_workspace(
-        self, workspace_id: str | None, then: Callable[[], None] | None = None
+        self, workspace_id: str | None, then: Callable[[], object] | None = None
     ) -> None:
-        """Show another workspace, once the tabs it closes (files of the workspace shown)
-        have their unsaved changes saved or discarded; `then` runs after the switch, not
-        when the user keeps their changes instead."""
+        """Show another workspace once the tabs it closes (the shown workspace's files)
+        have their drafts saved or discarded; then `then` (not if the user kept them)."""
         scan = self._shown.scan
         if workspace_id == self._shown.workspace_id and scan is not None:
             if then is not None:
@@ -400,15 +394,12 @@ class MemoryTab(QWidget):
         self.assemble()
         workspace = scan.registry.workspace(workspace_id) if scan and workspace_id else None
         store = MemoryStore(self.home, workspace)
-
-        def switch() -> None:
-            self._show_workspace(workspace_id, store)
-            if then is not None:
-                then()
-
+        switch = functools.partial(self._show_workspace, workspace_id, store, then)
         self.editor.leave(switch, self.editor.tabs_leaving(store))
 
-    def _show_workspace(self, workspace_id: str | None, store: MemoryStore) -> None:
+    def _show_workspace(
+        self, workspace_id: str | None, store: MemoryStore, then: Callable[[], object] | None
+    ) -> None:
         self._shown.workspace_id = workspace_id
         self._explicit_workspace = False
         if self.ui_state is not None:
@@ -417,6 +408,8 @@ class MemoryTab(QWidget):
         self.editor.set_store(store)
         self.picker.select_workspace(workspace_id)
         self.scans.request(None, supersede=True)
+        if then is not None:
+            then()
 
     def focus_search(self) -> None:
         """Ctrl+Shift+F: put the cursor in the search box."""
@@ -429,12 +422,9 @@ class MemoryTab(QWidget):
         """Open `path` of `workspace_id` (switching to it) with `lines` highlighted, as
         soon as the tree shows it (e.g. the notes the writer just recorded)."""
         self.assemble()
-        if workspace_id == self._shown.workspace_id:
-            self.sync.reveal(path, lines)
-        else:  # once its tree is shown
-            self.switch_workspace(
-                workspace_id, functools.partial(self.sync.reveal, path, lines, now=False)
-            )
+        now = workspace_id == self._shown.workspace_id  # else: once its tree is shown
+        reveal = functools.partial(self.sync.reveal, path, lines, now=now)
+        self.switch_workspace(workspace_id, reveal)
 
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the suggested memories of `workspace_id` (switching to it)."""
@@ -616,8 +606,7 @@ class MemoryTab(QWidget):
 
     @Slot(str)
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:
-        # The picker shows the workspace shown until the switch is made (the user may keep
-        # their unsaved changes instead).
+        # It shows the workspace shown until the switch is made (the user may keep drafts).
         self.picker.select_workspace(self._shown.workspace_id)
         self.switch_workspace(workspace_id)
 

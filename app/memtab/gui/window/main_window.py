@@ -435,7 +435,8 @@ class MainWindow(QMainWindow):
                 self.successor.close()
             event.accept()
             return
-        if not self._closing and self.memory_tab.has_unsaved_changes:
+        tab = self.memory_tab
+        if not self._closing and tab.is_assembled and tab.editor.has_unsaved_tabs:
             # Ask about every tab with unsaved changes, without blocking; close after.
             event.ignore()
             self.memory_tab.leave(self._close_after_leaving)
