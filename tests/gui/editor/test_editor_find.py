@@ -78,10 +78,11 @@ def test_the_highlights_go_with_the_bar_however_it_closes(
     qtbot.keyClicks(opened.text_edit, "token ")  # matches follow typing while open
     qtbot.waitUntil(lambda: len(opened.text_edit.extraSelections()) == 7)
     opened.hide()  # another tab in front: the bar is open, not visible
-    opened.close_file()
-    assert bar.isHidden() and opened.text_edit.extraSelections() == []
-    qtbot.wait(200)  # the re-find after typing, had it been left pending
-    assert opened.text_edit.extraSelections() == []
+    text = opened.text_edit
+    refresh = bar._refresh_timer
+    opened.close_file()  # its tab closes
+    assert bar.isHidden() and text.extraSelections() == []
+    assert not refresh.isActive()  # no re-find after typing left pending
 
 
 def test_matches_after_wide_characters_select_the_right_text(

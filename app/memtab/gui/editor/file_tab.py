@@ -288,7 +288,9 @@ class FileTab(QWidget):
         self.doc.show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
 
     def shutdown(self) -> None:
-        """Close the diff window, if one is open."""
+        """The tab closes: close its find bar (a re-find may be pending) and its diff
+        window, if open."""
+        self.view.find_bar.close_bar()
         self.prompts.close_diff()
 
     # --- DocumentHost ------------------------------------------------------------------------
