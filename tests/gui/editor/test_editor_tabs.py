@@ -23,6 +23,7 @@ from gui.editor_support import (
 )
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.unsaved import DiscardChoice
+from memtab.sources.memory_file import MuxFile
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
 from support.gui_thread_io import GuiThreadIo
@@ -347,3 +348,36 @@ def test_typing_on_while_a_save_is_written_stays_unsaved(
     assert disk_text(store) == ORIGINAL + "one two\n"
     assert not panel.is_dirty
     assert not panel.message_bar.isVisibleTo(panel)
+
+
+def test_a_file_renamed_outside_memtab_takes_its_tab_along(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "draft")
+    renamed = parse_virtual_path("/memories/global/renamed.md")
+    store.physical(NOTES).rename(store.physical(renamed))  # an agent's `mv`
+    panel.follow_changes(
+        {editor_support.ref(NOTES), editor_support.ref(renamed), editor_support.ref(OTHER)},
+        lambda ref: MuxFile(store, parse_virtual_path(ref.path)),
+    )
+    assert panel.current_path == renamed
+    assert tab_names(panel) == ["● renamed.md"]
+    assert panel.message_bar.text == "notes.md was renamed on disk: this is it now."
+    assert saved(qtbot, panel)
+    assert disk_text(store, renamed) == ORIGINAL + "draft\n"
+    assert not store.physical(NOTES).exists()
+
+
+def test_a_file_deleted_outside_memtab_says_so_in_its_tab(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    panel.open_file(OTHER, keep=True)
+    store.physical(NOTES).unlink()
+    panel.follow_changes(
+        {editor_support.ref(NOTES)}, lambda ref: MuxFile(store, parse_virtual_path(ref.path))
+    )
+    assert panel.current_path == OTHER and not panel.message_bar.isVisibleTo(panel)
+    panel.previous_tab()
+    assert "notes.md was deleted on disk" in panel.message_bar.text

@@ -50,7 +50,7 @@ from memtab.gui.editor.frontmatter import with_description
 from memtab.gui.editor.prompts import EditorPrompts, TaskSource
 from memtab.gui.editor.view import EditorView
 from memtab.gui.widgets import short_name
-from memtab.sources.memory_file import MemoryFile
+from memtab.sources.memory_file import MemoryFile, MemoryFileError
 from memtab.sources.model import MemoryFileRef
 from memtab.store.files import read_file_content
 from memtab.store.memory import MemoryStore
@@ -60,6 +60,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection
 
 logger = logging.getLogger(__name__)
+
+_RENAME_CANDIDATES = 20  # files read to find where a renamed open file went
 
 
 class FileTab(QWidget):
@@ -262,8 +264,39 @@ class FileTab(QWidget):
         now = listed(document.ref) if listed is not None else None
         if now is not None and now != document and now.ref == document.ref:
             self.doc.document = now
-        if document.ref in changed:
+        renamed = listed is not None and self._follow_rename(document, changed, listed)
+        if document.ref in changed and not renamed:
             self.doc.follow_disk()
+
+    def _follow_rename(
+        self,
+        document: MemoryFile,
+        changed: Collection[MemoryFileRef],
+        listed: Callable[[MemoryFileRef], MemoryFile | None],
+    ) -> bool:
+        """The open file is gone and a file that appeared holds what it held: it was
+        renamed or moved outside Memtab, and the tab follows it (True)."""
+        physical = document.physical()
+        loaded = self.doc.file.loaded_sha
+        if document.ref not in changed or loaded is None or physical is None or physical.exists():
+            return False
+        others = [
+            ref
+            for ref in changed
+            if ref != document.ref and ref.source_id == document.ref.source_id
+        ]
+        for ref in others[:_RENAME_CANDIDATES]:
+            candidate = listed(ref)
+            try:
+                found = candidate is not None and candidate.read().sha256 == loaded
+            except MemoryFileError:
+                continue
+            if found and candidate is not None:
+                old_name = document.name
+                self.retarget(candidate)
+                self.show_notice(BarKind.INFO, f"{old_name} was renamed on disk: this is it now.")
+                return True
+        return False
 
     def save(self, then: Callable[[bool], None] | None = None) -> None:
         """Save the buffer if the file on disk is still the one loaded (on the file

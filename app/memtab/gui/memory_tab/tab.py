@@ -503,7 +503,7 @@ class MemoryTab(QWidget):
         if same_workspace and not scan.changes.empty:
             changed = {MemoryFileRef.of_mux(p) for p in scan.changes.changed | scan.changes.deleted}
             with self.marks.opening_quietly():  # a reload is not the user opening it
-                self.editor.follow_changes(changed)
+                self.editor.follow_changes(changed, scan.open_file)
         if scan.registry_error:
             self.show_error(scan.registry_error)
         self._shown.scan_applied.emit(scan)
