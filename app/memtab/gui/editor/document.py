@@ -436,7 +436,9 @@ class OpenDocument:
                     then(saved)
         if self._follow_after_save and self._saving is None:
             self._follow_after_save = False
-            self.follow_disk()
+            # A conflict's bar already says the disk changed, and offers what to do.
+            if self.file.situation is not Situation.CONFLICT:
+                self.follow_disk()
 
     def _host_dirty(self) -> bool:
         return self.file.is_dirty(self._view.is_modified())
