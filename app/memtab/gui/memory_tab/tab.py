@@ -86,6 +86,7 @@ SPLITTER_NAME = "memory"
 # Small homes open fully expanded; big ones show their top-level folders only.
 EXPAND_ALL_MAX_FILES = 150
 _RELATIVE_TIME_REFRESH_MS = 60_000
+Thunk = Callable[[], object]  # what runs once a workspace switch is made
 
 
 class MemoryTab(QWidget):
@@ -353,14 +354,6 @@ class MemoryTab(QWidget):
         """Reread everything (F5)."""
         self.scans.request(None)
 
-    def leave(self, then: Callable[[], object]) -> None:
-        """Run `then` once every tab's drafts are saved or discarded (asked without
-        blocking; Cancel runs nothing): closing the window, another home."""
-        if self._assembled:
-            self.editor.leave(then)
-        else:
-            then()
-
     def save_ui_state(self) -> None:
         """Remember splitter sizes and badges (the window saves the file)."""
         if self.ui_state is not None:
@@ -381,15 +374,11 @@ class MemoryTab(QWidget):
         if self.consolidation is not None:
             self.consolidation.shutdown()
 
-    def switch_workspace(
-        self, workspace_id: str | None, then: Callable[[], object] | None = None
-    ) -> None:
-        """Show another workspace once the tabs it closes (the shown workspace's files)
-        have their drafts saved or discarded; then `then` (not if the user kept them)."""
-        scan = self._shown.scan
-        if workspace_id == self._shown.workspace_id and scan is not None:
-            if then is not None:
-                then()
+    def switch_workspace(self, workspace_id: str | None, then: Thunk = lambda: None) -> None:
+        """Show another workspace once the drafts of the tabs it closes are saved or
+        discarded (asked without blocking), then run `then` (not if drafts are kept)."""
+        if (scan := self._shown.scan) is not None and workspace_id == self._shown.workspace_id:
+            then()
             return
         self.assemble()
         workspace = scan.registry.workspace(workspace_id) if scan and workspace_id else None
@@ -397,9 +386,7 @@ class MemoryTab(QWidget):
         switch = functools.partial(self._show_workspace, workspace_id, store, then)
         self.editor.leave(switch, self.editor.tabs_leaving(store))
 
-    def _show_workspace(
-        self, workspace_id: str | None, store: MemoryStore, then: Callable[[], object] | None
-    ) -> None:
+    def _show_workspace(self, workspace_id: str | None, store: MemoryStore, then: Thunk) -> None:
         self._shown.workspace_id = workspace_id
         self._explicit_workspace = False
         if self.ui_state is not None:
@@ -408,8 +395,7 @@ class MemoryTab(QWidget):
         self.editor.set_store(store)
         self.picker.select_workspace(workspace_id)
         self.scans.request(None, supersede=True)
-        if then is not None:
-            then()
+        then()
 
     def focus_search(self) -> None:
         """Ctrl+Shift+F: put the cursor in the search box."""
@@ -606,8 +592,7 @@ class MemoryTab(QWidget):
 
     @Slot(str)
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:
-        # It shows the workspace shown until the switch is made (the user may keep drafts).
-        self.picker.select_workspace(self._shown.workspace_id)
+        self.picker.select_workspace(self._shown.workspace_id)  # until the switch is made
         self.switch_workspace(workspace_id)
 
     @Slot()

@@ -344,4 +344,5 @@ class WindowCommands(QObject):
             return
         if result.note is not None and not window.confirm("Open this folder?", result.note):
             return
-        window.memory_tab.leave(functools.partial(window.open_home_window, result.path))
+        tab, open_home = window.memory_tab, functools.partial(window.open_home_window, result.path)
+        tab.editor.leave(open_home) if tab.is_assembled else open_home()

@@ -439,7 +439,7 @@ class MainWindow(QMainWindow):
         if not self._closing and tab.is_assembled and tab.editor.has_unsaved_tabs:
             # Ask about every tab with unsaved changes, without blocking; close after.
             event.ignore()
-            self.memory_tab.leave(self._close_after_leaving)
+            tab.editor.leave(self._close_after_leaving)
             return
         self._closing = True
         self.kept_aside_notices.stop()
