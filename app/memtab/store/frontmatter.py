@@ -355,7 +355,10 @@ def yaml_scalar(value: str) -> str:
 
     dumped = yaml.safe_dump(value, allow_unicode=True, width=1_000_000, default_style=None)
     text = dumped.removesuffix("\n...\n").rstrip("\n")
-    if "\n" in text:  # folded after all: a JSON string is a valid double-quoted scalar
+    # PyYAML writes YAML 1.1; mux reads 1.2, where a plain `0E0` is a number: a value that
+    # does not read back the same by mux's rules (or was folded) is double-quoted (JSON).
+    read_back = _yaml_mapping(f"value: {text}") if "\n" not in text else None
+    if read_back is None or read_back.get("value") != value:
         return json.dumps(value, ensure_ascii=False)
     return text
 

@@ -473,6 +473,7 @@ def test_an_undescribed_file_is_listed_with_its_title(tmp_path: Path) -> None:
         ("Ideas: with a colon", "'Ideas: with a colon'"),
         ("yes", "'yes'"),
         ("42", "'42'"),
+        ("0E0", '"0E0"'),  # plain in YAML 1.1, a number in mux's 1.2
         ("# not a comment", "'# not a comment'"),
         ('it\'s "quoted"', 'it\'s "quoted"'),
     ],
