@@ -25,6 +25,7 @@ from memtab.writer.records import WriterState
 from memtab.writer.service import WriterProviderFactory, WriterService
 from memtab.writer.state import load_state, save_state
 from support.fake_model_server import FakeModelServer
+from support.gui_thread_io import GuiThreadIo
 from support.processes import python_child
 
 WS = "a1b2c3d4e5"
@@ -231,7 +232,7 @@ def test_a_second_memtab_stands_by_and_takes_over_when_the_first_exits(
     try:
         with python_child(HOLDER, str(home.root)) as other:
             supervisor.start()
-            assert supervisor.status.standby
+            qtbot.waitUntil(lambda: supervisor.status.standby, timeout=WAIT_MS)
             append_turn(home, "1")  # handled by the other process, not this one
             assert other.stdin is not None
             other.stdin.close()
@@ -244,4 +245,21 @@ def test_a_second_memtab_stands_by_and_takes_over_when_the_first_exits(
                 append_turn(home, "4")
     finally:
         watcher.stop()
+        supervisor.shutdown()
+
+
+def test_the_writer_lock_is_taken_off_the_gui_thread(
+    qtbot: QtBot, home: Home, gui_thread_io: GuiThreadIo
+) -> None:
+    """Starting the writer takes a cross-process lock (a file, created and flocked, its
+    holder written down): on a slow or network disk that must not freeze the window."""
+    supervisor = WriterSupervisor(home, service=WriterService(home, provider_factory=offline))
+    try:
+        with (
+            gui_thread_io.watching(home.root),
+            qtbot.waitSignal(supervisor.monitoring_started, timeout=WAIT_MS),
+        ):
+            supervisor.start()
+        assert not supervisor.status.standby
+    finally:
         supervisor.shutdown()

@@ -87,13 +87,18 @@ class WriterStatus:
 
 
 class _WatchJob(enum.Enum):
-    PRIME = enum.auto()
+    BEGIN = enum.auto()
     POLL = enum.auto()
     CHECK = enum.auto()
 
 
-def _prime(service: WriterService, ctx: TaskContext) -> None:
+def _begin(lock: WriterLock, service: WriterService, ctx: TaskContext) -> bool:
+    """Take the writer lock (never waits) and, when taken, follow every transcript from its
+    end. On the worker: the lock is a file (created, flocked, its holder written down)."""
+    if not lock.acquire():
+        return False
     service.prime()
+    return True
 
 
 def _poll(
@@ -142,6 +147,8 @@ class WriterSupervisor(QObject):
         self._writer_lock = WriterLock(home)
         self._started = False
         self._active = False  # holds the lock and follows transcripts
+        self._beginning = False  # a BEGIN job is queued or running
+        self._changed_while_beginning = False
         self._closed = False
 
         self._watch_runner.job_finished.connect(self._on_watch_runner_job_finished)
@@ -182,7 +189,17 @@ class WriterSupervisor(QObject):
         self._try_to_begin()
 
     def _try_to_begin(self) -> None:
-        if not self._writer_lock.acquire():
+        if self._beginning:
+            return
+        self._beginning = True
+        self._changed_while_beginning = False
+        self._submit_watch(
+            _WatchJob.BEGIN, functools.partial(_begin, self._writer_lock, self._service)
+        )
+
+    def _began(self, took_lock: bool) -> None:
+        self._beginning = False
+        if not took_lock:
             self._set_status(
                 replace(
                     self._status,
@@ -194,7 +211,13 @@ class WriterSupervisor(QObject):
         self._active = True
         if self._status.standby:
             self._set_status(replace(self._status, standby=False, message=""))
-        self._submit_watch(_WatchJob.PRIME, functools.partial(_prime, self._service))
+        self.monitoring_started.emit()
+        if self._changed_while_beginning:
+            # A change reported while the lock was being taken may postdate the ends the
+            # prime read: look at every transcript once more.
+            self._submit_watch(
+                _WatchJob.POLL, functools.partial(_poll, self._service, None, self.paused)
+            )
 
     @Slot(bool)
     def set_paused(self, paused: bool) -> None:
@@ -222,7 +245,10 @@ class WriterSupervisor(QObject):
         if not self._started or self._closed:
             return
         if not self._active:
-            self._try_to_begin()  # this batch is history to a newcomer: it starts at the end
+            if self._beginning:
+                self._changed_while_beginning = True
+            else:
+                self._try_to_begin()  # this batch is history to a newcomer: it starts at the end
             return
         summary = ChangeSummary.from_paths(paths, self._home.root)
         # A changed state file is checked before the transcripts are polled: when mux
@@ -250,8 +276,8 @@ class WriterSupervisor(QObject):
     @Slot(int, object)
     def _on_watch_runner_job_finished(self, job: int, result: object) -> None:
         kind = self._watch_jobs.pop(job, None)
-        if kind is _WatchJob.PRIME:
-            self.monitoring_started.emit()
+        if kind is _WatchJob.BEGIN:
+            self._began(result is True)
         elif kind is _WatchJob.POLL and isinstance(result, PollResult):
             self._start_runs(result)
             self.transcripts_checked.emit(result.polled)
@@ -263,10 +289,13 @@ class WriterSupervisor(QObject):
     def _on_watch_runner_job_failed(self, job: int, message: str) -> None:
         kind = self._watch_jobs.pop(job, None)
         logger.warning("Memory writer: %s job failed: %s", kind.name if kind else "?", message)
+        if kind is _WatchJob.BEGIN:
+            self._beginning = False  # the next change tries again
 
     @Slot(int)
     def _on_watch_runner_job_cancelled(self, job: int) -> None:
-        self._watch_jobs.pop(job, None)
+        if self._watch_jobs.pop(job, None) is _WatchJob.BEGIN:
+            self._beginning = False
 
     def _start_runs(self, result: PollResult) -> None:
         self._names.update(result.names)
