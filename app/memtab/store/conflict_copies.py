@@ -71,6 +71,15 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 TOOLS: tuple[str, ...] = tuple(tool for tool, _ in _PATTERNS)
+TOOL_NAMES = {
+    "syncthing": "Syncthing",
+    "owncloud": "ownCloud",
+    "nextcloud": "Nextcloud",
+    "dropbox": "Dropbox",
+    "onedrive": "OneDrive",
+    "google-drive": "Google Drive",
+}
+"""Each tool as people write it."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,11 @@ class CopyName:
     tool: str
     when: str | None = None
     by: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How the window marks the copy: "conflict copy (Syncthing)"."""
+        return f"conflict copy ({TOOL_NAMES.get(self.tool, self.tool)})"
 
     def to_json(self, path: str, original: str) -> dict[str, str | None]:
         """A copy as the CLI and the doctor show it (stable JSON)."""

@@ -153,6 +153,12 @@ class PathKind(enum.StrEnum):
     `workspace-<id>`): a version of one of that scope's files was recorded."""
     RUNS_LOG = "runs_log"
     """Memtab's log of every consolidation and writer run."""
+    SYNC = "sync"
+    """Sync's set-up (`memtab/sync/config.json`, key None) or a target's state
+    (`memtab/sync/<target>/state.json`, key = the target's name)."""
+    SYNC_REPOSITORY = "sync_repository"
+    """Anything in a sync target's git repository (git's own files: never a view's
+    concern, so the watcher does not report them)."""
     OTHER = "other"
     """Anything else, including Memtab's own dir and paths outside the home."""
 
@@ -185,6 +191,7 @@ class _LayoutNames:
     history: tuple[str, ...]
     history_index: str
     runs_log: str
+    sync: tuple[str, ...]
 
 
 @functools.cache
@@ -212,6 +219,7 @@ def _layout_names() -> _LayoutNames:
         history=home.history_dir.relative_to(home.root).parts,
         history_index=home.history_index_dir.name,
         runs_log=home.runs_log_path.name,
+        sync=home.sync_dir.relative_to(home.root).parts,
     )
 
 
@@ -232,6 +240,33 @@ def _history_place(inside: list[str], names: _LayoutNames) -> PathPlace:
 
 PROVENANCE_LOCK = "history-provenance"
 """The lock appends to the provenance log hold (`memtab.store.history.provenance`)."""
+
+
+SYNC_CONFIG_NAME = "config.json"
+SYNC_STATE_NAME = "state.json"
+SYNC_REPOSITORY_NAME = "repo.git"
+
+
+def _sync_place(inside: list[str]) -> PathPlace:
+    """A path inside `memtab/sync/` (docs/formats.md §18.2, §18.4)."""
+    if inside == [SYNC_CONFIG_NAME]:
+        return PathPlace(PathKind.SYNC)
+    if len(inside) >= 2 and inside[1] == SYNC_REPOSITORY_NAME:
+        return PathPlace(PathKind.SYNC_REPOSITORY, inside[0])
+    if len(inside) == 2 and inside[1] == SYNC_STATE_NAME:
+        return PathPlace(PathKind.SYNC, inside[0])
+    return PathPlace(PathKind.OTHER)
+
+
+def is_sync_repository(rel: str) -> bool:
+    """Whether a home-relative path is inside a sync target's git repository."""
+    names = _layout_names()
+    parts = rel.split(os.sep)
+    return (
+        tuple(parts[: len(names.sync)]) == names.sync
+        and _sync_place(parts[len(names.sync) :]).kind is PathKind.SYNC_REPOSITORY
+    )
+
 
 CONSOLIDATION_LOCK = "consolidation"
 """The lock every consolidation run, plan or apply holds for its whole length, in any
@@ -288,6 +323,8 @@ class Home:
                 return PathPlace(PathKind.WRITER_TRACES, rest[0])
         elif tuple(parts[: len(names.history)]) == names.history:
             return _history_place(parts[len(names.history) :], names)
+        elif tuple(parts[: len(names.sync)]) == names.sync:
+            return _sync_place(parts[len(names.sync) :])
         return PathPlace(PathKind.OTHER)
 
     @property
@@ -340,6 +377,11 @@ class Home:
     def history_dir(self) -> Path:
         """Every version of every memory file Memtab has seen (`memtab.store.history`)."""
         return self.memtab_dir / "history"
+
+    @property
+    def sync_dir(self) -> Path:
+        """Sync's set-up, each target's state and git repository (docs/formats.md §18)."""
+        return self.memtab_dir / "sync"
 
     @property
     def history_blobs_dir(self) -> Path:

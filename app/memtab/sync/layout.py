@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
-from memtab.store.home import Home
+from memtab.store.home import SYNC_CONFIG_NAME, SYNC_REPOSITORY_NAME, SYNC_STATE_NAME, Home
 from memtab.store.meta import global_key, project_key, workspace_key
 from memtab.store.paths import (
     Scope,
@@ -210,17 +210,17 @@ class SyncPaths:
 
     def __init__(self, home: Home) -> None:
         self.home = home
-        self.root = home.memtab_dir / "sync"
-        self.config = self.root / "config.json"
+        self.root = home.sync_dir
+        self.config = self.root / SYNC_CONFIG_NAME
 
     def target_dir(self, name: str) -> Path:
         return self.root / name
 
     def repository(self, name: str) -> Path:
-        return self.target_dir(name) / "repo.git"
+        return self.target_dir(name) / SYNC_REPOSITORY_NAME
 
     def state(self, name: str) -> Path:
-        return self.target_dir(name) / "state.json"
+        return self.target_dir(name) / SYNC_STATE_NAME
 
     def lock(self, name: str) -> Path:
         return self.home.lock_path(f"sync-{name}")

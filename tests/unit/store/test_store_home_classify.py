@@ -62,6 +62,15 @@ HOME = "/home/alice/.mux"
         ("memtab/history/blobs/ab/cdef.z", PathPlace(PathKind.OTHER)),
         ("memtab/history/index", PathPlace(PathKind.OTHER)),
         ("memtab/locks/history-global.lock", PathPlace(PathKind.OTHER)),
+        ("memtab/sync/config.json", PathPlace(PathKind.SYNC)),
+        ("memtab/sync/memory/state.json", PathPlace(PathKind.SYNC, "memory")),
+        ("memtab/sync/memory/repo.git", PathPlace(PathKind.SYNC_REPOSITORY, "memory")),
+        (
+            "memtab/sync/memory/repo.git/objects/pack/x.pack",
+            PathPlace(PathKind.SYNC_REPOSITORY, "memory"),
+        ),
+        ("memtab/sync/memory", PathPlace(PathKind.OTHER)),
+        ("memtab/sync/memory/state.json.bak", PathPlace(PathKind.OTHER)),
         ("config.json.bak", PathPlace(PathKind.OTHER)),
     ],
 )

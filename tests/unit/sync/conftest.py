@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .machines import GIT, Machine, bare_repository
+from support.sync_machines import GIT, Machine, bare_repository
 
 
 @pytest.fixture

@@ -9,8 +9,7 @@ import pytest
 from memtab.diagnostics.sync import check_sync
 from memtab.fs.filesystems import LockProbe
 from memtab.store.home import Home
-
-from .machines import Machine
+from support.sync_machines import Machine
 
 
 def test_a_plain_home_has_nothing_to_say(tmp_path: Path) -> None:

@@ -9,8 +9,7 @@ import pytest
 from memtab.fs.filesystems import filesystem_of, parse_mountinfo, probe_locks
 from memtab.sync.git import Git, Identity, classify_network_error
 from memtab.sync.objects import NewCommit, Repository
-
-from .machines import bare_repository
+from support.sync_machines import bare_repository
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,7 @@ from memtab.store.history.undo import file_history
 from memtab.store.history.versions import ScopeHistory
 from memtab.sync import engine
 from memtab.sync.resolve import conflict_texts, find_conflict
-
-from .machines import Machine
+from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"
 

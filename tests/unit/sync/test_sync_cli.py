@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-
-from .machines import bare_repository
+from support.sync_machines import bare_repository
 
 NOTES = "/memories/global/notes.md"
 REPORT_FIELDS = {"pushed", "pulled", "conflicts", "offline", "errors", "targets"}

@@ -23,8 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memtab.store.errors import MemoryStoreError
-
-from .machines import Machine, bare_repository
+from support.sync_machines import Machine, bare_repository
 
 FILES = ("a.md", "b.md", "c.md")
 MACHINES = st.sampled_from(("alpha", "beta"))

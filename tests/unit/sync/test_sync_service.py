@@ -6,8 +6,7 @@ import threading
 
 from memtab.fs.locks import interprocess_lock
 from memtab.store.tool import MemoryTool
-
-from .machines import Machine
+from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"
 

@@ -30,7 +30,7 @@ from watchdog.events import (
     FileSystemEvent,
 )
 
-from memtab.store.home import Home, PathKind, PathPlace
+from memtab.store.home import Home, PathKind, PathPlace, is_sync_repository
 
 # Only these change what is on disk. `opened`/`closed_no_write` are reads; `attrib` is
 # metadata (reading a file must never trigger a reload).
@@ -55,10 +55,14 @@ def is_ignored(rel: str) -> bool:
     Any component starting with `.` hides the path (dotfiles, vim's `.name.swp`/`.swx`,
     Memtab's own `.<name>.<random>.tmp`, and everything inside hidden dirs — a scope
     listing skips those too). The last component is also ignored when it is `4913` or
-    ends in `.tmp` or `~`. The home itself (`rel == ""`) is never ignored.
+    ends in `.tmp` or `~`. So is everything in a sync target's git repository (a fetch
+    writes hundreds of files no view shows). The home itself (`rel == ""`) is never
+    ignored.
     """
     if not rel:
         return False
+    if is_sync_repository(rel):
+        return True
     parts = rel.split(os.sep)
     if any(part.startswith(".") for part in parts):
         return True

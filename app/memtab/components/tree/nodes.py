@@ -164,7 +164,8 @@ class TreeNode:
     """The memory file or folder the row names, mux's or another agent's (another agent's
     source row: its root, path ""); None for sections, messages and orphans."""
     tag: str = ""
-    """Other agents' files: what the file is to its agent (`feedback`, `generated`…)."""
+    """Other agents' files: what the file is to its agent (`feedback`, `generated`…); a
+    file-sync tool's copy beside its original: `conflict copy (Syncthing)`."""
     warning: str | None = None
     """Something wrong the row shows (a MEMORY.md over Claude Code's load limit)."""
     fingerprint: int = 0

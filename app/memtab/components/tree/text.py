@@ -33,6 +33,11 @@ def file_tooltip(node: TreeNode, badge: BadgeSentence | None, pin_note: str = PI
         from memtab.components.tree.sources import agent_title  # loaded with the first source
 
         lines.append(f"{agent_title(node.agent)} memory{what}")
+    elif node.tag:  # a file-sync tool's conflict copy (the only tag of Memtab's own rows)
+        lines.append(
+            f"{node.tag[:1].upper()}{node.tag[1:]}: agents and consolidation do not see it "
+            "until you decide (File → Resolve conflicts…)"
+        )
     modified = node.modified_at_ms
     lines.append(
         f"{humanize.size_text(node.size_bytes)} · modified {humanize.relative_time(modified)} "

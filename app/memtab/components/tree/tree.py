@@ -39,6 +39,7 @@ from memtab.components.tree.nodes import (
 )
 from memtab.components.tree.scan import HomeScan, OrphanScan, ScopeScan
 from memtab.sources.model import MUX_SOURCE_ID, MemoryFileRef
+from memtab.store.conflict_copies import ConflictCopy, find_copies
 from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaEntry
@@ -75,6 +76,15 @@ class _ListingTree:
         self.root_physical = root_physical
         self.orphan_dir = orphan_dir
         self.directories: dict[tuple[str, ...], TreeNode] = {(): container}
+        self._copies: dict[VirtualPath, ConflictCopy] | None = None
+
+    def copy_label(self, path: VirtualPath) -> str:
+        """ "conflict copy (Syncthing)" for a file-sync tool's copy beside its original
+        (docs/formats.md §18.5), else ""."""
+        if self._copies is None:
+            self._copies = find_copies(entry.path for entry in self.listing.files)
+        copy = self._copies.get(path)
+        return copy.name.label if copy is not None else ""
 
     def physical(self, segments: tuple[str, ...]) -> str | None:
         if self.root_physical is None:
@@ -165,6 +175,7 @@ class _ListingTree:
             content_hits=match.content_hits if match else 0,
             read_only=orphan,
             ref=None if orphan else MemoryFileRef(MUX_SOURCE_ID, str(path)),
+            tag="" if orphan else self.copy_label(path),
         )
         if match is not None and match.lines:
             file_node.adopt([match_node(file_node, line) for line in match.lines])

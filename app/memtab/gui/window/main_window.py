@@ -48,6 +48,7 @@ from memtab.store.paths import VirtualPath
 
 if TYPE_CHECKING:  # built after the first paint: importing them costs start-up time
     from memtab.gui.history.hub import HistoryHub
+    from memtab.gui.sync.feature import SyncFeature
     from memtab.gui.tasks.writer import WriterSupervisor
     from memtab.gui.traces import TracesTab
     from memtab.gui.window.commands import WindowCommands
@@ -168,6 +169,8 @@ class MainWindow(QMainWindow):
         self.writer_status: WriterStatusWidget | None = None
         self.writer_feedback: WriterFeedback | None = None
         self._writer_factory = writer_factory
+        self.sync: SyncFeature | None = None
+        """Sync over git and the conflicts; built once the watcher starts."""
 
         self._home_label = QLabel(self)
         self._home_label.setObjectName("homeStatus")
@@ -293,6 +296,8 @@ class MainWindow(QMainWindow):
             self.watcher.start(self.home.root)
             self.memory_tab.rescan_all()
             self._start_writer()
+            if self.sync is not None:
+                self.sync.start()
 
     # -- construction ------------------------------------------------------------------------
 
@@ -313,8 +318,18 @@ class MainWindow(QMainWindow):
         else:
             tab.loaded.connect(history.tab_loaded)
         self.commands = WindowCommands(self.context, self, self)
+        self._build_sync()
         self.menuBar().clear()  # the titles shown until now
         self.menus = WindowMenus(self.context.actions, self.menuBar(), self)
+
+    def _build_sync(self) -> None:
+        from memtab.gui.sync.feature import SyncFeature
+
+        self.sync = SyncFeature(self.context, self, parent=self)
+        self.watcher.paths_changed.connect(self.sync.sync.follow_changes)
+        self.statusBar().insertWidget(0, self.sync.status)
+        if self.watcher.root is not None:  # the menus were built after watching began
+            self.sync.start()
 
     def _restore_geometry(self) -> None:
         """As the user left it; on first start, fitted to the screen (a 1366×768 laptop)."""
@@ -454,6 +469,8 @@ class MainWindow(QMainWindow):
         self.watcher.stop()
         if self.writer is not None:
             self.writer.shutdown()
+        if self.sync is not None:
+            self.sync.shutdown()
         if self.writer_status is not None:
             self.writer_status.shutdown()
         if self._traces_tab is not None:

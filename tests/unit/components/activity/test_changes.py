@@ -61,6 +61,8 @@ def test_the_components_do_not_import_qt() -> None:
         ".memory-meta.json.k2.tmp",
         "memory/global/.obsidian/workspace.json",
         ".git/index",
+        "memtab/sync/memory/repo.git/objects/pack/pack-1.pack",
+        "memtab/sync/memory/repo.git/FETCH_HEAD",
     ],
 )
 def test_temp_and_hidden_names_are_ignored(rel: str) -> None:
@@ -69,7 +71,15 @@ def test_temp_and_hidden_names_are_ignored(rel: str) -> None:
 
 @pytest.mark.parametrize(
     "rel",
-    ["", "memory/global/notes.md", "memory/global/4913.md", "config.json", "tmp/notes.md"],
+    [
+        "",
+        "memory/global/notes.md",
+        "memory/global/4913.md",
+        "config.json",
+        "tmp/notes.md",
+        "memtab/sync/memory/state.json",  # the window follows a sync of the CLI
+        "memtab/sync/config.json",
+    ],
 )
 def test_real_names_are_not_ignored(rel: str) -> None:
     assert not is_ignored(rel.replace("/", os.sep))

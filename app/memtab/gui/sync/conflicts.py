@@ -1,0 +1,211 @@
+"""The conflicts the window resolves, read and decided on a worker: plain functions, no Qt.
+
+Three kinds (docs/formats.md §18.4, §18.5):
+
+- `sync`: a file two machines changed on the same lines; mine is the live file, theirs
+  is in the sync repository, the common version too (`memtab.sync.resolve`);
+- `copy`: a file-sync tool's conflict copy beside its original in a scope the window
+  shows (`memtab.sync.copies.resolve_memory_copy`);
+- `sidecar`: a conflict copy of `memory-meta.json`, `memory-consolidation.json` or
+  `config.json` in the home's top directory (`resolve_sidecar_copy`).
+
+Every decision goes through the engine that owns it: nothing here writes a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
+from memtab.store.conflict_copies import ConflictCopy, CopyName
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.registry import Workspace
+
+if TYPE_CHECKING:
+    from memtab.sync.copies import SidecarCopy
+    from memtab.sync.service import SyncConflict
+
+ConflictKind = Literal["sync", "copy", "sidecar"]
+Decision = Literal["mine", "theirs", "both", "merged"]
+"""Keep mine, keep theirs (the other machine's text, or the copy's), both (every line of
+each, the shared ones once), or the text the person wrote."""
+
+
+@dataclass(frozen=True)
+class ConflictItem:
+    """One conflict to resolve, as the dialog lists it."""
+
+    kind: ConflictKind
+    key: str
+    """Unique among the listed conflicts (a virtual path, or a sidecar copy's name)."""
+    title: str
+    detail: str
+    subject: SyncConflict | ConflictCopy | SidecarCopy
+
+    @property
+    def mergeable(self) -> bool:
+        """Whether "both" and a written text are possible (a sidecar: memory-meta only,
+        merged by sync's rules, never by lines)."""
+        if self.kind == "sidecar":
+            return bool(getattr(self.subject, "mergeable", False))
+        return True
+
+    @property
+    def editable(self) -> bool:
+        """Whether a text the person wrote can be kept."""
+        return self.kind != "sidecar"
+
+
+def list_conflicts(
+    home: Home, workspace: Workspace | None, git_program: str | None = None
+) -> list[ConflictItem]:
+    """Every conflict of the home the window shows: sync's, then the copies."""
+    from memtab.sync.copies import memory_copies, sidecar_copies
+    from memtab.sync.layout import load_config
+
+    items: list[ConflictItem] = []
+    if load_config(home).targets:
+        from memtab.gui.sync.jobs import service_for
+
+        for conflict in service_for(home, git_program).conflicts():
+            items.append(
+                ConflictItem(
+                    "sync",
+                    conflict.path,
+                    conflict.path,
+                    f"Edited on two machines ({conflict.target}): {conflict.reason}",
+                    conflict,
+                )
+            )
+    for copy in memory_copies(MemoryStore(home, workspace)):
+        items.append(
+            ConflictItem(
+                "copy",
+                str(copy.path),
+                str(copy.path),
+                _copy_detail(copy.name, str(copy.original)),
+                copy,
+            )
+        )
+    for sidecar in sidecar_copies(home):
+        items.append(
+            ConflictItem(
+                "sidecar",
+                str(sidecar.path),
+                sidecar.path.name,
+                _copy_detail(sidecar.name, sidecar.original.name),
+                sidecar,
+            )
+        )
+    return items
+
+
+def _copy_detail(name: CopyName, original: str) -> str:
+    made = "".join((f", {name.when}" if name.when else "", f", by {name.by}" if name.by else ""))
+    return f"{name.label[:1].upper()}{name.label[1:]} of {original}{made}"
+
+
+def load_texts(
+    home: Home, workspace: Workspace | None, item: ConflictItem, git_program: str | None = None
+) -> ThreeWayTexts:
+    """The conflict's texts for the three-way view."""
+    if item.kind == "sync":
+        from memtab.gui.sync.jobs import service_for
+        from memtab.sync.resolve import conflict_texts
+        from memtab.sync.service import SyncConflict
+
+        assert isinstance(item.subject, SyncConflict)
+        texts = conflict_texts(service_for(home, git_program), item.subject)
+        return three_way_texts(
+            texts.base,
+            texts.local,
+            texts.remote,
+            labels=("Common version", "Mine (this machine)", "Theirs (the other machine)"),
+        )
+    if item.kind == "copy":
+        assert isinstance(item.subject, ConflictCopy)
+        store = MemoryStore(home, workspace)
+        return three_way_texts(
+            None,
+            store.read_whole(str(item.subject.original)),
+            store.read_whole(str(item.subject.path)),
+            labels=(
+                "Common version",
+                f"Mine ({item.subject.original.name})",
+                f"This {item.subject.name.label}",
+            ),
+        )
+    from memtab.sync.copies import SidecarCopy
+
+    assert isinstance(item.subject, SidecarCopy)
+    return three_way_texts(
+        None,
+        _read(item.subject.original),
+        _read(item.subject.path),
+        labels=("Common version", f"Mine ({item.subject.original.name})", "This copy"),
+    )
+
+
+def _read(path: object) -> bytes | None:
+    from pathlib import Path
+
+    try:
+        return Path(str(path)).read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def resolve(
+    home: Home,
+    workspace: Workspace | None,
+    item: ConflictItem,
+    decision: Decision,
+    merged: str | None = None,
+    git_program: str | None = None,
+) -> str:
+    """Decide a conflict through its engine; what was done, in words. Raises the
+    engine's error (one line) when it cannot (the file changed meanwhile, a sync runs)."""
+    if item.kind == "sync":
+        from memtab.gui.sync.jobs import service_for
+        from memtab.sync.resolve import resolve_conflict
+        from memtab.sync.service import SyncConflict
+
+        assert isinstance(item.subject, SyncConflict)
+        keep = {"mine": "local", "theirs": "remote", "both": "both"}.get(decision)
+        resolve_conflict(
+            service_for(home, git_program),
+            item.subject,
+            keep=keep,  # type: ignore[arg-type]
+            merged=merged.encode("utf-8") if decision == "merged" and merged is not None else None,
+        )
+        return f"Resolved {item.title}: {_DONE[decision]}; the next sync sends it"
+    copy_keep = {"mine": "mine", "theirs": "this", "both": "both"}.get(decision)
+    if item.kind == "copy":
+        from memtab.sync.copies import resolve_memory_copy
+
+        assert isinstance(item.subject, ConflictCopy)
+        resolve_memory_copy(
+            MemoryStore(home, workspace),
+            str(item.subject.path),
+            keep=copy_keep,  # type: ignore[arg-type]
+            merged=merged.encode("utf-8") if decision == "merged" and merged is not None else None,
+        )
+        return (
+            f"Resolved {item.subject.original.name}: {_DONE[decision]}; the copy is in "
+            "Recently deleted"
+        )
+    from memtab.sync.copies import SidecarCopy, resolve_sidecar_copy
+
+    assert isinstance(item.subject, SidecarCopy) and copy_keep is not None
+    aside = resolve_sidecar_copy(home, item.subject, copy_keep)  # type: ignore[arg-type]
+    return f"Resolved {item.subject.original.name}: {_DONE[decision]}; set aside in {aside}"
+
+
+_DONE: dict[Decision, str] = {
+    "mine": "kept mine",
+    "theirs": "kept theirs",
+    "both": "kept both",
+    "merged": "kept the merged text",
+}

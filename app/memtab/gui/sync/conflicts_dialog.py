@@ -1,0 +1,273 @@
+"""Resolve conflicts…: every conflict of the home, each opened in the three-way view.
+
+The list holds the files two machines changed on the same lines (sync), then the
+conflict copies a file-sync tool left beside their originals in the scopes the window
+shows, then copies of the home's sidecars (`gui.sync.conflicts`). Choosing one shows its
+texts (`gui.merge.three_way.ThreeWayView`) and the decisions it allows:
+
+- **Keep mine** — this machine's text, or the original beside the copy;
+- **Keep theirs** / **Keep this copy** — the other machine's text, or the copy's;
+- **Keep both** / **Merge** — every line of each, the shared ones once (memory-meta.json:
+  merged by sync's rules);
+- **Keep the text below** — the text as edited in the view.
+
+Listing, reading and deciding run on the dialog's own worker; the engine decides
+(nothing is lost: the text not kept stays in history, or in the sync repository's). A
+decision refused (the file changed meanwhile, a sync is running) is said in the dialog,
+and the list is read again.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components.merge.three_way import ThreeWayTexts
+from memtab.gui.context import WindowContext
+from memtab.gui.merge.three_way import ThreeWayView
+from memtab.gui.sync.conflicts import ConflictItem, Decision, list_conflicts, load_texts, resolve
+from memtab.gui.sync.service import WindowSync
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.widgets import WrappedLabel
+from memtab.store.home import Home
+from memtab.store.registry import Workspace
+
+logger = logging.getLogger(__name__)
+
+LIST_KEY = "conflicts"
+TEXTS_KEY = "conflict-texts"
+_ITEM_ROLE = Qt.ItemDataRole.UserRole
+
+
+class ConflictsDialog(QDialog):
+    """The conflicts of one window's home (see the module docstring)."""
+
+    def __init__(
+        self, context: WindowContext, sync: WindowSync, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("conflictsDialog")
+        self.setWindowTitle("Resolve conflicts")
+        self.resize(1000, 640)
+        self._context = context
+        self._sync = sync
+        self._runner = TaskRunner("conflicts", self)
+        self._runner.latest_finished.connect(self._on_runner_latest_finished)
+        self._runner.latest_failed.connect(self._on_runner_latest_failed)
+        self._runner.job_finished.connect(self._on_runner_job_finished)
+        self._runner.job_failed.connect(self._on_runner_job_failed)
+        self._deciding: int | None = None
+        self.items: list[ConflictItem] = []
+
+        self.list = QListWidget(self)
+        self.list.setObjectName("conflictList")
+        self.list.setAccessibleName("Conflicts")
+        self.list.currentItemChanged.connect(self._on_list_current_item_changed)
+        self.empty = WrappedLabel("No conflicts: every file is as both sides agree.", self)
+        self.detail = WrappedLabel("", self)
+        self.view = ThreeWayView(self)
+        self.message = WrappedLabel("", self)
+        self.message.setObjectName("conflictMessage")
+        self.buttons: dict[Decision, QPushButton] = {}
+        row = QHBoxLayout()
+        choices: tuple[tuple[Decision, str], ...] = (
+            ("mine", "Keep &mine"),
+            ("theirs", "Keep &theirs"),
+            ("both", "Keep &both"),
+            ("merged", "Keep the text &below"),
+        )
+        for decision, text in choices:
+            button = QPushButton(text, self)
+            button.setObjectName(f"conflict_{decision}")
+            button.setAutoDefault(False)
+            button.clicked.connect(functools.partial(self.decide, decision))
+            self.buttons[decision] = button
+            row.addWidget(button)
+        row.addStretch(1)
+        close = QPushButton("Close", self)
+        close.setAutoDefault(False)
+        close.clicked.connect(self.close)
+        row.addWidget(close)
+
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.detail)
+        right_layout.addWidget(self.view, 1)
+        right_layout.addWidget(self.message)
+        right_layout.addLayout(row)
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(QLabel("Conflicts", left))
+        left_layout.addWidget(self.list, 1)
+        left_layout.addWidget(self.empty)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 3)
+        splitter.setSizes([260, 740])
+        QVBoxLayout(self).addWidget(splitter)
+        self._show_item(None)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self._runner.is_busy()
+
+    def reload(self) -> None:
+        """Read the conflicts again (the selection stays when it is still there)."""
+        home, workspace = self._context.home, self._context.shown.workspace
+        job = functools.partial(_list_job, home, workspace, self._sync.git_program)
+        self._runner.submit_latest(LIST_KEY, job)
+
+    def select(self, key: str) -> bool:
+        """Select the conflict `key` names (a virtual path, a sidecar copy's path)."""
+        for row in range(self.list.count()):
+            if self.list.item(row).data(_ITEM_ROLE) == key:
+                self.list.setCurrentRow(row)
+                return True
+        return False
+
+    def current(self) -> ConflictItem | None:
+        item = self.list.currentItem()
+        key = item.data(_ITEM_ROLE) if item is not None else None
+        return next((found for found in self.items if found.key == key), None)
+
+    def _show_list(self, items: list[ConflictItem]) -> None:
+        selected = self.current()
+        self.items = items
+        self.list.blockSignals(True)
+        self.list.clear()
+        for found in items:
+            row = QListWidgetItem(found.title, self.list)
+            row.setData(_ITEM_ROLE, found.key)
+            row.setToolTip(found.detail)
+        self.list.blockSignals(False)
+        self.empty.setVisible(not items)
+        if not items:
+            self._show_item(None)
+        elif selected is None or not self.select(selected.key):
+            self.list.setCurrentRow(0)
+
+    def _show_item(self, item: ConflictItem | None) -> None:
+        self.view.clear()
+        self.view.setEnabled(item is not None)
+        self.detail.setText(item.detail if item is not None else "")
+        for button in self.buttons.values():
+            button.setEnabled(False)
+        if item is None:
+            return
+        copy = item.kind != "sync"
+        self.buttons["theirs"].setText("Keep this &copy" if copy else "Keep &theirs")
+        self.buttons["both"].setText("&Merge" if copy else "Keep &both")
+        self.buttons["merged"].setVisible(item.editable)
+        home, workspace = self._context.home, self._context.shown.workspace
+        job = functools.partial(_texts_job, home, workspace, item, self._sync.git_program)
+        self._runner.submit_latest(TEXTS_KEY, job)
+
+    def _enable(self, item: ConflictItem, texts: ThreeWayTexts) -> None:
+        self.view.set_texts(texts)
+        self.view.merged.setReadOnly(texts.binary or not item.editable)
+        self.buttons["mine"].setEnabled(True)
+        self.buttons["theirs"].setEnabled(True)
+        self.buttons["both"].setEnabled(item.mergeable and not texts.binary)
+        self.buttons["merged"].setEnabled(item.editable and not texts.binary)
+
+    # --- deciding --------------------------------------------------------------------------
+
+    def decide(self, decision: Decision) -> None:
+        """Resolve the selected conflict as `decision` says (on the worker)."""
+        item = self.current()
+        if item is None or self._deciding is not None:
+            return
+        merged = self.view.merged_text() if decision == "merged" else None
+        home, workspace = self._context.home, self._context.shown.workspace
+        job = functools.partial(
+            _resolve_job, home, workspace, item, decision, merged, self._sync.git_program
+        )
+        for button in self.buttons.values():
+            button.setEnabled(False)
+        self.message.setText("Resolving…")
+        self._deciding = self._runner.submit(job)
+
+    def shutdown(self) -> None:
+        self._runner.shutdown()
+
+    # --- slots -----------------------------------------------------------------------------
+
+    @Slot(object, object)
+    def _on_list_current_item_changed(
+        self, current: QListWidgetItem | None, _previous: QListWidgetItem | None
+    ) -> None:
+        self.message.clear()
+        self._show_item(self.current() if current is not None else None)
+
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+        if key == LIST_KEY and isinstance(result, list):
+            self._show_list(result)
+        elif key == TEXTS_KEY and isinstance(result, tuple):
+            item, texts = result
+            if item == self.current():
+                self._enable(item, texts)
+
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        self.message.setText(f"Cannot read the conflicts: {message}")
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, job_id: int, result: object) -> None:
+        if job_id != self._deciding:
+            return
+        self._deciding = None
+        self.message.setText(str(result))
+        self._context.status.show(str(result))
+        self._sync.look_again()
+        self.reload()
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
+        if job_id != self._deciding:
+            return
+        self._deciding = None
+        self.message.setText(message.split(": ", 1)[-1])
+        self.reload()
+
+
+def _list_job(
+    home: Home, workspace: Workspace | None, git: str | None, _ctx: TaskContext
+) -> object:
+    return list_conflicts(home, workspace, git)
+
+
+def _texts_job(
+    home: Home, workspace: Workspace | None, item: ConflictItem, git: str | None, _ctx: TaskContext
+) -> object:
+    return item, load_texts(home, workspace, item, git)
+
+
+def _resolve_job(
+    home: Home,
+    workspace: Workspace | None,
+    item: ConflictItem,
+    decision: Decision,
+    merged: str | None,
+    git: str | None,
+    _ctx: TaskContext,
+) -> object:
+    return resolve(home, workspace, item, decision, merged, git)

@@ -1,0 +1,125 @@
+"""Sync in the window: the background sync, its status-bar corner and its commands.
+
+Built by the window once its watcher starts (`MainWindow._start_watching`): it follows
+the watcher's batches, puts `SyncStatusWidget` in the status bar, and registers File →
+Sync now (F9) and File → Resolve conflicts…. The conflicts are counted from the sync
+targets' states and from the conflict copies a file-sync tool left in the scopes the
+Memory tab shows (`memtab.store.conflict_copies`).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Slot
+
+from memtab.components.tree.scan import HomeScan
+from memtab.gui.actions import Focus
+from memtab.gui.clock import QT_CLOCK, GuiClock
+from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.sync.service import WindowSync
+from memtab.gui.sync.status import SyncStatusWidget
+from memtab.store.conflict_copies import find_copies
+
+if TYPE_CHECKING:
+    from memtab.gui.sync.conflicts_dialog import ConflictsDialog
+
+logger = logging.getLogger(__name__)
+
+NOT_SET_UP = (
+    "Sync is not set up for this home: run memtab sync init --remote URL "
+    "(README → One memory on every machine)"
+)
+
+
+def count_copies(scan: HomeScan) -> int:
+    """The file-sync conflict copies among the scan's files."""
+    return sum(
+        len(find_copies(entry.path for entry in scope.listing.files)) for scope in scan.scopes
+    )
+
+
+class SyncFeature(QObject):
+    """Sync of one window (see the module docstring)."""
+
+    def __init__(
+        self,
+        context: WindowContext,
+        shell: WindowShell,
+        *,
+        clock: GuiClock = QT_CLOCK,
+        git_program: str | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._shell = shell
+        self.sync = WindowSync(context.home, clock=clock, git_program=git_program, parent=self)
+        self.status = SyncStatusWidget()
+        self.sync.changed.connect(self.status.show_look)
+        self.sync.busy_changed.connect(self.status.set_syncing)
+        self.sync.progress.connect(self._on_sync_progress)
+        self.status.conflicts_requested.connect(self.open_conflicts)
+        self.status.sync_requested.connect(self.sync_now)
+        self.dialog: ConflictsDialog | None = None
+        actions = context.actions
+        actions.add(
+            "sync.now",
+            "S&ync now",
+            self.sync_now,
+            keys=["F9"],
+            focus=Focus.WINDOW,
+            menu="file",
+            tip="Send this machine's memory changes and bring in the others'",
+            enabled_when=lambda: not self.sync.syncing,
+        )
+        actions.add(
+            "sync.conflicts",
+            "Resolve &conflicts…",
+            self.open_conflicts,
+            menu="file",
+            tip="Files two machines changed on the same lines, and file-sync conflict copies",
+        )
+        context.shown.scan_applied.connect(self._on_shown_scan_applied)
+        if context.shown.scan is not None:
+            self.status.set_copies(count_copies(context.shown.scan))
+
+    def start(self) -> None:
+        self.sync.start()
+
+    @Slot()
+    def sync_now(self) -> None:
+        """Sync now; without a target, say how to set one up."""
+        if self.sync.configured:
+            self._context.status.show("Syncing memory…")
+        else:
+            self._context.status.show(NOT_SET_UP)
+        self.sync.sync_now()
+
+    @Slot()
+    def open_conflicts(self) -> None:
+        """Open the conflicts: sync's and file-sync copies', each to resolve."""
+        from memtab.gui.sync.conflicts_dialog import ConflictsDialog
+
+        if self.dialog is None:
+            self.dialog = ConflictsDialog(self._context, self.sync, self._shell.as_widget())
+        self.dialog.reload()
+        self.dialog.show()
+        self.dialog.raise_()
+        self.dialog.activateWindow()
+
+    def shutdown(self) -> None:
+        if self.dialog is not None:
+            self.dialog.shutdown()
+        self.sync.shutdown()
+
+    @Slot(object)
+    def _on_shown_scan_applied(self, scan: HomeScan) -> None:
+        self.status.set_copies(count_copies(scan))
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.reload()
+
+    @Slot(str)
+    def _on_sync_progress(self, line: str) -> None:
+        self._context.status.show(line)

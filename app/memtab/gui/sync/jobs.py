@@ -1,0 +1,108 @@
+"""What the window's sync does on its worker thread: plain functions, no Qt.
+
+Each returns a `SyncLook` — where sync stands for the status bar — and never raises for
+what a sync meets (the engine reports offline, conflicts and failures in its report).
+
+`memtab.sync.service` is imported here, inside the functions, and only once the home has
+a target: its records load pydantic, which a window on a home without sync never
+needs (tests/gui/window/test_settled_window.py). `memtab.sync.layout` reads the set-up
+without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from memtab.store.home import Home
+
+if TYPE_CHECKING:
+    from memtab.sync.service import SyncConflict, SyncReport, SyncService
+
+SyncKind = Literal["look", "changes", "full"]
+"""`look`: read where sync stands (no git, no network); `changes`: sync only when this
+machine has changes to send (after an edit); `full`: sync every target (Sync now, the
+schedule)."""
+
+
+@dataclass(frozen=True)
+class SyncLook:
+    """Where sync stands after a job."""
+
+    targets: tuple[str, ...] = ()
+    """The home's sync targets (none: sync is not set up)."""
+    conflicts: tuple[SyncConflict, ...] = ()
+    report: SyncReport | None = None
+    """What the last sync did (None: none yet in this window)."""
+    synced: bool = False
+    """Whether this job synced (False: it only looked, or had nothing to send; `report`
+    is then the one before, kept by `WindowSync`)."""
+    error: str | None = None
+    """Why the job could not sync at all (git missing, a broken set-up)."""
+    last_sync_at: int | None = None
+    offline_since: int | None = None
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.targets)
+
+
+def service_for(home: Home, git_program: str | None = None) -> SyncService:
+    """The engine's service for `home` (imported now: see the module doc)."""
+    from memtab.sync.service import SyncService
+
+    return SyncService(home, git_program=git_program)
+
+
+def run_sync(
+    home: Home,
+    kind: SyncKind,
+    *,
+    git_program: str | None = None,
+    progress: Callable[[str], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+) -> SyncLook:
+    """Look at, or sync, the home's targets (see `SyncKind`)."""
+    from memtab.sync.layout import load_config
+
+    config = load_config(home)
+    names = tuple(target.name for target in config.targets)
+    if not names:
+        return SyncLook()
+    from memtab.sync.service import SyncError
+
+    service = service_for(home, git_program)
+    report = None
+    error = None
+    try:
+        if kind == "full" or (kind == "changes" and _has_changes(service, cancel)):
+            report = service.sync(progress=progress, cancel=cancel)
+    except SyncError as failure:
+        error = str(failure)
+    return _look(service, names, report, error)
+
+
+def _has_changes(service: SyncService, cancel: Callable[[], bool] | None) -> bool:
+    """Whether this machine has changes no sync sent yet (no network)."""
+    status = service.status(cancel=cancel)
+    return any(target.local_changes or target.ahead for target in status.targets)
+
+
+def _look(
+    service: SyncService, names: tuple[str, ...], report: SyncReport | None, error: str | None
+) -> SyncLook:
+    from memtab.sync.state import load_state
+
+    states = [load_state(service.paths.state(name)) for name in names]
+    synced = [state.last_sync_at for state in states if state.last_sync_at is not None]
+    offline = [state.offline_since for state in states if state.offline_since is not None]
+    return SyncLook(
+        names,
+        tuple(service.conflicts()),
+        report,
+        report is not None,
+        error,
+        last_sync_at=min(synced) if len(synced) == len(states) else None,
+        offline_since=min(offline) if offline else None,
+    )

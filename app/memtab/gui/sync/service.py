@@ -1,0 +1,232 @@
+"""The window's sync: git sync in the background, never on the GUI thread.
+
+    sync = WindowSync(home, parent=window)
+    watcher.paths_changed.connect(sync.follow_changes)
+    sync.changed.connect(status_widget.show_look)       # SyncLook
+    sync.start()                                         # looks once, then follows
+
+When the home has a sync target (`memtab sync init`, docs/formats.md §18) it syncs:
+
+- **on change**: a memory file changed (the watcher's batches) → once the changes have
+  settled for `debounce_ms`, a sync that only goes out when this machine has something
+  to send (so the files a sync itself brought in do not start another);
+- **on a schedule**: every `interval_ms`, a full sync (what the others sent comes in,
+  what waited while offline goes out); the first one soon after `start()`;
+- **Sync now** (`sync_now()`, File → Sync now).
+
+One sync at a time on the `sync` worker; a request while one runs is kept and runs
+after it (a full sync wins over a sync of changes). A change to sync's set-up or a
+target's state (the CLI synced or resolved) is looked at again. Offline is normal: the
+look says so and the schedule retries.
+
+Signals: `changed(SyncLook)` after every job; `busy_changed(bool)` when a sync starts or
+ends; `progress(str)` a line of what the running sync does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+from collections.abc import Sequence
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from memtab.components.activity.changes import ChangeSummary
+from memtab.gui.clock import QT_CLOCK, GuiClock
+from memtab.gui.sync.jobs import SyncKind, SyncLook, run_sync
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.store.home import Home, PathKind
+
+logger = logging.getLogger(__name__)
+
+DEBOUNCE_MS = 20_000
+"""How long edits must have settled before they are sent (a burst of saves is one sync)."""
+INTERVAL_MS = 5 * 60_000
+"""How often every target is synced (what the others sent comes in)."""
+FIRST_SYNC_MS = 3_000
+"""The first full sync after `start()`, once the window has settled."""
+_MEMORY_KINDS = (PathKind.GLOBAL_SCOPE, PathKind.PROJECT_SCOPE, PathKind.WORKSPACE_SCOPE)
+_RANK: dict[SyncKind, int] = {"look": 0, "changes": 1, "full": 2}
+
+
+class WindowSync(QObject):
+    """Sync of one window's home in the background (see the module docstring)."""
+
+    changed = Signal(object)
+    busy_changed = Signal(bool)
+    progress = Signal(str)
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        clock: GuiClock = QT_CLOCK,
+        debounce_ms: int = DEBOUNCE_MS,
+        interval_ms: int = INTERVAL_MS,
+        first_sync_ms: int = FIRST_SYNC_MS,
+        git_program: str | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.home = home
+        self.git_program = git_program
+        """The git program to run (None: `git` on PATH)."""
+        self._debounce_ms = debounce_ms
+        self._interval_ms = interval_ms
+        self._first_sync_ms = first_sync_ms
+        self._runner: TaskRunner | None = None  # its thread starts with the first job
+        self._debounce = clock.timer(self, self._on_debounce_timeout, single_shot=True)
+        self._schedule = clock.timer(self, self._on_schedule_timeout, single_shot=True)
+        self._running: tuple[int, SyncKind] | None = None
+        self._waiting: SyncKind | None = None
+        self._started = False
+        self._closed = False
+        self.look = SyncLook()
+        """Where sync stood after the last job (not set up until the first look)."""
+
+    # --- what the window asks ----------------------------------------------------------------
+
+    @property
+    def configured(self) -> bool:
+        """Whether the home has a sync target (as of the last job)."""
+        return self.look.configured
+
+    @property
+    def busy(self) -> bool:
+        """Whether a sync (or a look) is running or waiting."""
+        return self._running is not None or self._waiting is not None
+
+    @property
+    def syncing(self) -> bool:
+        """Whether a sync that talks to the remote is running."""
+        return self._running is not None and self._running[1] != "look"
+
+    def start(self) -> None:
+        """Look at where sync stands; sync soon when it is set up."""
+        if self._started:
+            return
+        self._started = True
+        self._request("look")
+
+    def sync_now(self) -> None:
+        """Sync every target now (File → Sync now)."""
+        self._request("full")
+
+    def look_again(self) -> None:
+        """Read where sync stands (after a conflict was resolved)."""
+        self._request("look")
+
+    @Slot(object)
+    def follow_changes(self, paths: Sequence[str]) -> None:
+        """A watcher batch: a memory file changed → sync once the changes settle; sync's
+        set-up or a target's state changed (the CLI) → look again."""
+        if not self._started or self._closed:
+            return
+        summary = ChangeSummary.from_paths(paths, self.home.root)
+        if summary.affects(PathKind.SYNC):
+            self._request("look")
+        if self.configured and any(summary.affects(kind) for kind in _MEMORY_KINDS):
+            self._debounce.start(self._debounce_ms)
+
+    def shutdown(self) -> None:
+        """Stop: a running sync is cancelled (git is stopped; what it did is kept)."""
+        self._closed = True
+        self._debounce.stop()
+        self._schedule.stop()
+        if self._runner is not None:
+            self._runner.shutdown()
+
+    # --- running one job at a time -------------------------------------------------------------
+
+    def _request(self, kind: SyncKind) -> None:
+        if self._closed:
+            return
+        if self._running is not None:
+            if self._waiting is None or _RANK[kind] > _RANK[self._waiting]:
+                self._waiting = kind
+            return
+        self._submit(kind)
+
+    def _submit(self, kind: SyncKind) -> None:
+        job = functools.partial(_job, self.home, kind, self.git_program)
+        was_syncing = self.syncing
+        self._running = (self._jobs().submit(job), kind)
+        if self.syncing != was_syncing:
+            self.busy_changed.emit(True)
+
+    def _jobs(self) -> TaskRunner:
+        if self._runner is None:
+            self._runner = TaskRunner("sync", self)
+            self._runner.job_finished.connect(self._on_runner_job_finished)
+            self._runner.job_failed.connect(self._on_runner_job_failed)
+            self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
+            self._runner.job_progress.connect(self._on_runner_job_progress)
+        return self._runner
+
+    def _ended(self, job_id: int) -> SyncKind | None:
+        if self._running is None or self._running[0] != job_id:
+            return None
+        kind = self._running[1]
+        self._running = None
+        if kind != "look":
+            self.busy_changed.emit(False)
+        if self._waiting is not None and not self._closed:
+            waiting, self._waiting = self._waiting, None
+            self._submit(waiting)
+        return kind
+
+    def _plan_next(self, kind: SyncKind) -> None:
+        """Keep the schedule: the first sync soon after the first look, then every
+        `interval_ms` after each full sync."""
+        if self._closed or not self.configured:
+            self._schedule.stop()
+            return
+        if kind == "full":
+            self._schedule.start(self._interval_ms)
+        elif not self._schedule.isActive():  # sync was just found set up
+            self._schedule.start(self._first_sync_ms)
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, job_id: int, result: object) -> None:
+        kind = self._ended(job_id)
+        if kind is None or not isinstance(result, SyncLook):
+            return
+        if not result.synced and result.configured:  # what the last sync did still stands
+            result = dataclasses.replace(result, report=self.look.report)
+        self.look = result
+        self._plan_next(kind)
+        self.changed.emit(result)
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
+        kind = self._ended(job_id)
+        if kind is None:
+            return
+        self.look = dataclasses.replace(self.look, synced=False, error=message)
+        self._plan_next(kind)
+        self.changed.emit(self.look)
+
+    @Slot(int)
+    def _on_runner_job_cancelled(self, job_id: int) -> None:
+        self._ended(job_id)
+
+    @Slot(int, int, str)
+    def _on_runner_job_progress(self, job_id: int, step: int, message: str) -> None:
+        self.progress.emit(message)
+
+    def _on_debounce_timeout(self) -> None:
+        self._request("changes")
+
+    def _on_schedule_timeout(self) -> None:
+        self._request("full")
+
+
+def _job(home: Home, kind: SyncKind, git_program: str | None, ctx: TaskContext) -> SyncLook:
+    return run_sync(
+        home,
+        kind,
+        git_program=git_program,
+        progress=functools.partial(ctx.report_progress, 0),
+        cancel=ctx.is_cancelled,
+    )

@@ -1,0 +1,160 @@
+"""Sync's corner of the status bar: in sync / syncing / offline (changes wait) / N conflicts.
+
+    widget = SyncStatusWidget()
+    window.add_status_widget(widget)
+    sync.changed.connect(widget.show_look)            # SyncLook
+    sync.busy_changed.connect(widget.set_syncing)
+    widget.set_copies(3)                              # file-sync conflict copies shown
+    widget.conflicts_requested.connect(open_conflicts)
+    widget.sync_requested.connect(sync.sync_now)
+
+A click opens the conflicts when there are any, else syncs now. Hidden while the home
+has no sync target and no conflict copies. Offline is a plain state, never a dialog: the
+changes wait and the schedule retries (the tooltip says since when and git's words).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import QToolButton, QWidget
+
+from memtab.fs.clock import now_ms
+from memtab.gui.sync.jobs import SyncLook
+from memtab.humanize import plural, relative_time
+
+
+@dataclass(frozen=True)
+class SyncLine:
+    """What the widget shows: its text, tooltip, and whether a click opens conflicts."""
+
+    text: str
+    tooltip: str
+    conflicts: int = 0
+    visible: bool = True
+
+
+def sync_line(look: SyncLook, *, syncing: bool, copies: int, now_ms: int) -> SyncLine:
+    """The status line for where sync stands (pure: the tests read it)."""
+    conflicts = len(look.conflicts) + copies
+    if not look.configured:
+        if not copies:
+            return SyncLine("", "", visible=False)
+        return SyncLine(
+            _conflicts_text(conflicts),
+            "Conflict copies a file-sync tool made beside their originals; click to resolve.",
+            conflicts,
+        )
+    remotes = ", ".join(look.targets)
+    if syncing:
+        return SyncLine("Syncing…", f"Syncing memory with {remotes}", conflicts)
+    if conflicts:
+        parts = []
+        if look.conflicts:
+            parts.append(f"{len(look.conflicts)} edited on two machines")
+        if copies:
+            parts.append(f"{copies} conflict copies of a file-sync tool")
+        return SyncLine(
+            _conflicts_text(conflicts),
+            f"{'; '.join(parts)}. Click to resolve them; neither side's text is lost.",
+            conflicts,
+        )
+    failure = look.error or _failure(look)
+    if failure:
+        return SyncLine("Sync failed", f"{failure}\nClick to sync again.")
+    offline = _offline(look)
+    if offline is not None or look.offline_since is not None:
+        since = (
+            f" since {relative_time(look.offline_since, now_ms)}"
+            if look.offline_since is not None
+            else ""
+        )
+        words = f"\n{offline}" if offline else ""
+        return SyncLine(
+            "Offline · changes wait",
+            f"The remote cannot be reached{since}; changes wait here and go out at the "
+            f"next sync.{words}\nClick to try now.",
+        )
+    when = (
+        f"last synced {relative_time(look.last_sync_at, now_ms)}"
+        if look.last_sync_at is not None
+        else "not synced yet"
+    )
+    return SyncLine("In sync", f"Memory synced with {remotes}: {when}. Click to sync now.")
+
+
+def _conflicts_text(count: int) -> str:
+    return plural(count, "conflict")
+
+
+def _failure(look: SyncLook) -> str | None:
+    if look.report is None:
+        return None
+    errors = [f"{t.target}: {t.error}" for t in look.report.targets if t.status == "failed"]
+    return "\n".join(errors) or None
+
+
+def _offline(look: SyncLook) -> str | None:
+    if look.report is None:
+        return None
+    words = [t.offline for t in look.report.targets if t.status == "offline" and t.offline]
+    offline = any(t.status == "offline" for t in look.report.targets)
+    return "\n".join(words) if offline else None
+
+
+class SyncStatusWidget(QToolButton):
+    """The status-bar button (see the module docstring).
+
+    Signals:
+        conflicts_requested(): open the conflicts (there are some).
+        sync_requested(): sync now.
+    """
+
+    conflicts_requested = Signal()
+    sync_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("syncStatus")
+        self.setAutoRaise(True)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.setAccessibleName("Sync")
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._look = SyncLook()
+        self._syncing = False
+        self._copies = 0
+        self.line = SyncLine("", "", visible=False)
+        self.clicked.connect(self._on_clicked)
+        self.setVisible(False)
+
+    @Slot(object)
+    def show_look(self, look: SyncLook) -> None:
+        self._look = look
+        self._update()
+
+    @Slot(bool)
+    def set_syncing(self, syncing: bool) -> None:
+        self._syncing = syncing
+        self._update()
+
+    def set_copies(self, copies: int) -> None:
+        """How many file-sync conflict copies the Memory tab shows."""
+        if copies != self._copies:
+            self._copies = copies
+            self._update()
+
+    def _update(self) -> None:
+        self.line = line = sync_line(
+            self._look, syncing=self._syncing, copies=self._copies, now_ms=now_ms()
+        )
+        self.setText(line.text)
+        self.setToolTip(line.tooltip)
+        self.setVisible(line.visible)
+
+    @Slot()
+    def _on_clicked(self) -> None:
+        if self.line.conflicts:
+            self.conflicts_requested.emit()
+        else:
+            self.sync_requested.emit()

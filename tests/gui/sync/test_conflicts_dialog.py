@@ -1,0 +1,127 @@
+"""Resolve conflicts…: a sync conflict and file-sync conflict copies, each opened in the
+three-way view and decided through the engine."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from memtab.gui.context import WindowContext
+from memtab.gui.sync.conflicts_dialog import ConflictsDialog
+from memtab.gui.sync.service import WindowSync
+from support.gui_clock import FakeGuiClock
+from support.sync_machines import Machine
+
+NOTES = "/memories/global/notes.md"
+
+
+@pytest.fixture
+def dialog_on(qtbot: QtBot) -> Iterator[object]:
+    made: list[tuple[ConflictsDialog, WindowSync]] = []
+
+    def open_on(machine: Machine) -> ConflictsDialog:
+        sync = WindowSync(machine.home, clock=FakeGuiClock())
+        dialog = ConflictsDialog(WindowContext(machine.home), sync)
+        qtbot.addWidget(dialog)
+        made.append((dialog, sync))
+        dialog.reload()
+        qtbot.waitUntil(lambda: not dialog.busy, timeout=30_000)
+        return dialog
+
+    yield open_on
+    for dialog, sync in made:
+        dialog.shutdown()
+        sync.shutdown()
+
+
+def wait(qtbot: QtBot, dialog: ConflictsDialog) -> None:
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=30_000)
+
+
+def test_a_sync_conflict_opens_three_ways_and_the_merged_text_is_kept(
+    qtbot: QtBot, dialog_on: object, alpha: Machine, beta: Machine
+) -> None:
+    alpha.publish(NOTES, "one\ntwo\nthree\n", beta)
+    beta.write(NOTES, "one\ntwo from beta\nthree\n")
+    beta.sync()
+    alpha.write(NOTES, "one\ntwo from alpha\nthree\n")
+    alpha.sync()
+    assert alpha.conflicts() == [NOTES]
+
+    dialog = dialog_on(alpha)  # type: ignore[operator]
+    assert [item.key for item in dialog.items] == [NOTES]
+    wait(qtbot, dialog)
+    view = dialog.view
+    assert view.base.text.toPlainText() == "one\ntwo\nthree\n"
+    assert view.mine.text.toPlainText() == "one\ntwo from alpha\nthree\n"
+    assert view.theirs.text.toPlainText() == "one\ntwo from beta\nthree\n"
+    assert view.merged_text() == "one\ntwo from alpha\nthree\n"  # mine, to edit
+    assert view.texts is not None and view.texts.mine_changed == {1}
+    assert dialog.buttons["merged"].isEnabled()
+
+    view.use_side("theirs")
+    view.merged.setPlainText("one\ntwo from both\nthree\n")
+    dialog.decide("merged")
+    wait(qtbot, dialog)
+    assert alpha.text(NOTES) == "one\ntwo from both\nthree\n"
+    assert alpha.conflicts() == [] and dialog.items == []
+    alpha.sync()
+    beta.sync()
+    assert beta.text(NOTES) == "one\ntwo from both\nthree\n"
+
+
+def test_keep_theirs_takes_the_other_machines_text(
+    qtbot: QtBot, dialog_on: object, alpha: Machine, beta: Machine
+) -> None:
+    alpha.publish(NOTES, "one\n", beta)
+    beta.write(NOTES, "beta\n")
+    beta.sync()
+    alpha.write(NOTES, "alpha\n")
+    alpha.sync()
+    dialog = dialog_on(alpha)  # type: ignore[operator]
+    wait(qtbot, dialog)
+    dialog.decide("theirs")
+    wait(qtbot, dialog)
+    assert alpha.text(NOTES) == "beta\n"
+    assert "kept theirs" in dialog.message.text()
+
+
+def test_a_conflict_copy_is_listed_beside_its_original_and_merged(
+    qtbot: QtBot, dialog_on: object, alpha: Machine
+) -> None:
+    alpha.write(NOTES, "shared\nmine only\n")
+    copy = alpha.home.global_root / "notes.sync-conflict-20261122-143000-ABCDEF7.md"
+    copy.write_text("shared\ntheirs only\n")
+    dialog = dialog_on(alpha)  # type: ignore[operator]
+    copy_path = "/memories/global/notes.sync-conflict-20261122-143000-ABCDEF7.md"
+    assert [item.key for item in dialog.items] == [copy_path]
+    assert dialog.items[0].detail.startswith(
+        "Conflict copy (Syncthing) of /memories/global/notes.md"
+    )
+    wait(qtbot, dialog)
+    assert dialog.view.texts is not None and dialog.view.texts.base is None
+    assert dialog.buttons["theirs"].text() == "Keep this &copy"
+    dialog.decide("both")
+    wait(qtbot, dialog)
+    assert alpha.text(NOTES) == "shared\nmine only\ntheirs only\n"
+    assert not copy.exists() and dialog.items == []
+
+
+def test_a_copy_of_memory_meta_is_merged_by_rule(
+    qtbot: QtBot, dialog_on: object, alpha: Machine
+) -> None:
+    alpha.write(NOTES, "x\n")
+    copy = alpha.home.root / "memory-meta.json.sync-conflict-20261122-143000-ABCDEF7"
+    copy.write_text(json.dumps({"version": 1, "files": {}}))
+    dialog = dialog_on(alpha)  # type: ignore[operator]
+    keys = [item.kind for item in dialog.items]
+    assert keys == ["sidecar"]
+    wait(qtbot, dialog)
+    assert not dialog.buttons["merged"].isVisibleTo(dialog)
+    dialog.decide("both")
+    wait(qtbot, dialog)
+    assert not copy.exists()
+    assert list((alpha.home.memtab_dir / "conflict-copies").iterdir())

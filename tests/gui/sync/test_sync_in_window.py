@@ -1,0 +1,80 @@
+"""Sync in the window: built with the menus, started with the watcher; File → Sync now
+sends through the window's sync service; the status bar follows; a file-sync tool's
+conflict copy is marked beside its original in the tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WindowFactory, action, node, wait_for, wait_watching
+from memtab.components.tree.text import file_tooltip
+from memtab.components.tree.nodes import file_key
+from memtab.gui.sync.feature import NOT_SET_UP
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+from support.sync_machines import Machine
+
+make_window = support.make_window
+NOTES = "/memories/global/notes.md"
+
+
+def test_sync_now_in_the_window_sends_and_says_so(
+    qtbot: QtBot, make_window: WindowFactory, alpha: Machine, beta: Machine
+) -> None:
+    alpha.write(NOTES, "# Notes\n\n- from the window\n")
+    window = make_window(alpha.home, None, start_writer=False)
+    wait_watching(qtbot, window)
+    feature = window.sync
+    assert feature is not None
+    wait_for(qtbot, lambda: feature.sync.configured and not feature.sync.busy, 60_000)
+    action(window, "sync.now").trigger()
+    wait_for(qtbot, lambda: feature.sync.look.report is not None and not feature.sync.busy, 60_000)
+    assert feature.status.isVisibleTo(window) and feature.status.text() == "In sync"
+    beta.sync()
+    assert beta.text(NOTES) == "# Notes\n\n- from the window\n"
+
+
+def test_without_sync_the_status_is_hidden_and_sync_now_says_how(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    home = Home(tmp_path / "plain")
+    home.global_root.mkdir(parents=True)
+    (home.global_root / "a.md").write_text("a\n")
+    window = make_window(home, None, start_writer=False)
+    wait_watching(qtbot, window)
+    feature = window.sync
+    assert feature is not None
+    wait_for(qtbot, lambda: not feature.sync.busy)
+    assert not feature.status.isVisibleTo(window)
+    action(window, "sync.now").trigger()
+    assert window.statusBar().currentMessage() == NOT_SET_UP
+
+
+def test_a_conflict_copy_is_marked_beside_its_original(
+    qtbot: QtBot, make_window: WindowFactory, alpha: Machine
+) -> None:
+    alpha.write(NOTES, "mine\n")
+    copy = alpha.home.global_root / "notes (conflicted copy 2026-11-22).md"
+    copy.write_text("theirs\n")
+    window = make_window(alpha.home, None, start_writer=False)
+    wait_watching(qtbot, window)
+    key = file_key(parse_file_path("/memories/global/notes (conflicted copy 2026-11-22).md"))
+    wait_for(qtbot, lambda: node(window, key) is not None)
+    row = node(window, key)
+    assert row is not None and row.tag == "conflict copy (Dropbox)"
+    assert "File → Resolve conflicts" in file_tooltip(row, None)
+    original = node(window, file_key(parse_file_path(NOTES)))
+    assert original is not None and original.tag == ""
+    feature = window.sync
+    assert feature is not None
+    wait_for(qtbot, lambda: feature.status.text() == "1 conflict")
+    feature.status.click()
+    dialog = feature.dialog
+    assert dialog is not None
+    wait_for(qtbot, lambda: not dialog.busy and dialog.view.texts is not None)
+    assert [item.title for item in dialog.items] == [
+        "/memories/global/notes (conflicted copy 2026-11-22).md"
+    ]
