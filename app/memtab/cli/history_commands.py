@@ -26,7 +26,7 @@ from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.model import is_virtual_path
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
-from memtab.store.history.runs import RunsLog, import_journal_runs
+from memtab.store.history.runs import RUN_KINDS, RunsLog, import_journal_runs
 from memtab.store.history.sync import sync_external
 from memtab.store.history.undo import file_history, restore, revert_run, trash
 from memtab.store.home import Home
@@ -85,7 +85,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     runs = commands.add_parser("runs", help="every consolidation and writer run, newest first")
     add_home_option(runs)
     runs.add_argument("--workspace", metavar="ID", help="only this workspace's runs")
-    runs.add_argument("--kind", choices=("consolidation", "writer"))
+    runs.add_argument("--kind", choices=RUN_KINDS)
     runs.add_argument("--failed", action="store_true", help="only failed runs")
     runs.add_argument("--diff", action="store_true", help="show each applied op's diff")
     runs.add_argument("--json", action="store_true")

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from memtab.fs.clock import Clock, now_ms
 from memtab.store.errors import MemoryStoreError, SaveConflictError
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
+from memtab.store.history.recorder import RecordedChange
 from memtab.store.meta import MetaEntry
 from memtab.store.paths import PathError
 from memtab.sync.export import Committer, ExportResult, SyncedStore, export_changes
@@ -35,6 +36,7 @@ from memtab.sync.git import Git, GitError
 from memtab.sync.layout import META_DIR, Target
 from memtab.sync.meta_merge import (
     MetaRecord,
+    follow_renames,
     import_entry,
     merge_records,
     parse_records,
@@ -44,7 +46,7 @@ from memtab.sync.meta_merge import (
 from memtab.sync.objects import Change, Existing, NewCommit, Repository, TreeEntry
 from memtab.sync.scopes import LocalFile, write_file
 from memtab.sync.state import Pending, SyncState
-from memtab.sync.tree_merge import PathConflict, merge_trees
+from memtab.sync.tree_merge import PathConflict, find_renames, merge_trees
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +67,8 @@ class RunOutcome:
     commits: int = 0
     pushed: int = 0
     pulled: list[str] = field(default_factory=list)
+    imported: list[RecordedChange] = field(default_factory=list)
+    """The versions the files brought in were recorded as (the runs log's sync run)."""
     new_conflicts: list[PathConflict] = field(default_factory=list)
     notes: list[tuple[str, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -238,13 +242,17 @@ class SyncRun:
             return {p: entry.oid for p, entry in tree.items() if not p.startswith(".memtab/")}
 
         files = merge_trees(content(base), content(ours), content(theirs), self.repo.blobs)
+        renames = {
+            **find_renames(content(base), content(ours)),
+            **find_renames(content(base), content(theirs)),
+        }
         merged: dict[str, str] = dict(files.tree)
         new_contents: dict[str, bytes] = dict(files.merged)
         sidecars = {p for tree in (base, ours, theirs) for p in tree if p.startswith(".memtab/")}
         for path in sorted(sidecars):
             before, one, other = (_oid(tree.get(path)) for tree in (base, ours, theirs))
             if path.startswith(META_DIR + "/") and path.endswith(".json") and one != other:
-                data = self._merged_meta(path, before, one, other, files.paths(), has_base)
+                data = self._merged_meta(path, before, one, other, files.paths(), has_base, renames)
                 if data is not None:
                     new_contents[path] = data
                 continue
@@ -263,10 +271,20 @@ class SyncRun:
         other: str | None,
         files: set[str],
         has_base: bool,
+        renames: Mapping[str, str],
     ) -> bytes | None:
         prefix = path[len(META_DIR) + 1 : -len(".json")]
+        head = prefix + "/"
+        moved = {
+            old[len(head) :]: new[len(head) :]
+            for old, new in renames.items()
+            if old.startswith(head) and new.startswith(head)
+        }
         contents = self.repo.blobs(oid for oid in (before, one, other) if oid)
-        records = [parse_records(contents.get(oid)) if oid else {} for oid in (before, one, other)]
+        records = [
+            follow_renames(parse_records(contents.get(oid)) if oid else {}, moved)
+            for oid in (before, one, other)
+        ]
         rels = [p[len(prefix) + 1 :] for p in files if p.startswith(prefix + "/")]
         merged = merge_records(records[0] if has_base else None, records[1], records[2], rels)
         return render_records(merged) if merged else None
@@ -340,7 +358,8 @@ class SyncRun:
                 pending[path] = self._unapplied(have, expected, want)
                 continue
             try:
-                write_file(item.store, virtual, data, expected)
+                with item.store.collecting_changes() as recorded:
+                    write_file(item.store, virtual, data, expected)
             except SaveConflictError:
                 # Changed since the export: merged again from what it held then.
                 pending[path] = self._unapplied(have, expected, want)
@@ -351,6 +370,7 @@ class SyncRun:
                 continue
             pending.pop(path, None)
             outcome.pulled.append(str(virtual))
+            outcome.imported += recorded
 
     def _unapplied(self, have: LocalFile | None, expected: str | None, want: str | None) -> Pending:
         """A merge that could not be written: merged again next time from what the file

@@ -12,6 +12,8 @@ count, and a pin is a choice. The rules:
 - **Pins are a union**: a side that changed the pin since the common state wins; without
   one, pinned wins unless the unpin is known to be newer (`pinChangedAt`, the time a sync
   first saw the pin as it is).
+- **Renames carry them**: a file one side moved keeps, at its new path, what the other
+  side changed under the old one (`follow_renames`).
 
 The repository keeps each scope's entries in `.memtab/meta/<scope dir>.json`, keyed by the
 file's path inside the scope, so no machine's project path is in it.
@@ -145,6 +147,17 @@ def export_entries(
         if not record.is_default:
             exported[rel] = record
     return exported
+
+
+def follow_renames(records: Mapping[str, MetaRecord], renames: Mapping[str, str]) -> Records:
+    """`records` with a moved file's entry at its new path (a side that moved the file
+    has it there already), so pins and uses made under the old name on the other side
+    merge into the file's entry instead of being dropped with the old path."""
+    moved = dict(records)
+    for old, new in renames.items():
+        if old in moved and new not in moved:
+            moved[new] = moved.pop(old)
+    return moved
 
 
 def merge_records(

@@ -29,6 +29,7 @@ from memtab.store.paths import PathError
 from memtab.sync.engine import RunOutcome, SyncCancelledError, SyncRun
 from memtab.sync.export import Committer, SyncedStore
 from memtab.sync.git import Git, GitError, Identity, find_git
+from memtab.sync.imports import log_imports
 from memtab.sync.layout import (
     DEFAULT_BRANCH,
     DEFAULT_TARGET,
@@ -374,6 +375,7 @@ class SyncService:
             last_error=outcome.error or outcome.offline,
         )
         save_state(state_path, final)
+        log_imports(self.home, target, outcome.imported, self.clock())
         return self._report(target, outcome, final)
 
     def _read_scopes(self, target: Target, git: Git) -> list[SyncedStore]:

@@ -55,20 +55,28 @@ class TreeMerge:
         return set(self.tree) | set(self.merged)
 
 
+def find_renames(base: Tree, side: Tree) -> dict[str, str]:
+    """The files `side` moved (old path → new): a path of `base` gone from `side` whose
+    content `side` has at a path `base` did not have (the first such path, by name)."""
+    added: dict[str, list[str]] = {}
+    for path, oid in sorted(side.items()):
+        if path not in base:
+            added.setdefault(oid, []).append(path)
+    renames: dict[str, str] = {}
+    for old, oid in sorted(base.items()):
+        if old not in side and added.get(oid):
+            renames[old] = added[oid].pop(0)
+    return renames
+
+
 def carry_renames(
     base: Tree, renamed: Tree, edited: Tree
 ) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """Where `renamed` moved a file `edited` changed, move `edited`'s change along (and
     give the new path the old one's base); the three trees to merge then."""
     base_out, edited_out = dict(base), dict(edited)
-    added = {path: oid for path, oid in renamed.items() if path not in base}
-    by_content: dict[str, list[str]] = {}
-    for path, oid in sorted(added.items()):
-        by_content.setdefault(oid, []).append(path)
-    for old, oid in sorted(base.items()):
-        if old in renamed or not by_content.get(oid):
-            continue
-        new = by_content[oid].pop(0)
+    for old, new in find_renames(base, renamed).items():
+        oid = base[old]
         if new in edited or edited.get(old) in (None, oid):
             continue  # the other side did not edit it, or has the new path already
         edited_out[new] = edited_out.pop(old)

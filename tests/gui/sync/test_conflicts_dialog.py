@@ -98,8 +98,10 @@ def test_a_conflict_copy_is_listed_beside_its_original_and_merged(
     dialog = dialog_on(alpha)  # type: ignore[operator]
     copy_path = "/memories/global/notes.sync-conflict-20261122-143000-ABCDEF7.md"
     assert [item.key for item in dialog.items] == [copy_path]
-    assert dialog.items[0].detail.startswith(
-        "Conflict copy (Syncthing) of /memories/global/notes.md"
+    assert dialog.items[0].title == "notes.md\nconflict copy (Syncthing)"
+    assert dialog.items[0].detail == (
+        f"{copy_path}: conflict copy (Syncthing) of /memories/global/notes.md, "
+        "20261122-143000, by ABCDEF7"
     )
     wait(qtbot, dialog)
     assert dialog.view.texts is not None and dialog.view.texts.base is None

@@ -75,6 +75,4 @@ def test_a_conflict_copy_is_marked_beside_its_original(
     dialog = feature.dialog
     assert dialog is not None
     wait_for(qtbot, lambda: not dialog.busy and dialog.view.texts is not None)
-    assert [item.title for item in dialog.items] == [
-        "/memories/global/notes (conflicted copy 2026-11-22).md"
-    ]
+    assert [item.title for item in dialog.items] == ["notes.md\nconflict copy (Dropbox)"]

@@ -172,6 +172,20 @@ def test_an_edit_follows_a_rename_made_on_the_other_machine(alpha: Machine, beta
         assert machine.files() == {"/memories/global/b.md": "one\ntwo\n"}
 
 
+def test_a_pin_made_under_the_old_name_follows_a_rename_of_the_other_machine(
+    alpha: Machine, beta: Machine
+) -> None:
+    alpha.publish("/memories/global/a.md", "one\n", beta)
+    alpha.store.move("/memories/global/a.md", "/memories/global/b.md")
+    beta.store.set_pinned("/memories/global/a.md", True)
+    alpha.sync()
+    beta.sync()
+    alpha.sync()
+    for machine in (alpha, beta):
+        assert machine.files() == {"/memories/global/b.md": "one\n"}
+        assert machine.pinned("/memories/global/b.md"), machine.name
+
+
 def test_an_edit_wins_over_a_delete_on_the_other_machine(alpha: Machine, beta: Machine) -> None:
     alpha.publish(NOTES, "one\n", beta)
     alpha.store.delete(NOTES)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # records load pydantic: with the first run read, on a worker
 
 logger = logging.getLogger(__name__)
 
-KIND_WORDS = {"consolidation": "Consolidation", "writer": "Memory writer"}
+KIND_WORDS = {"consolidation": "Consolidation", "writer": "Memory writer", "sync": "Sync"}
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def run_title(run: RunEntry) -> str:
     kind = KIND_WORDS.get(run.kind, run.kind.capitalize())
     if run.source == MUX_SOURCE:
         kind += " by mux"
-    if run.kind == "consolidation" and run.trigger:
+    if run.kind in ("consolidation", "sync") and run.trigger:
         return f"{kind} · {run.trigger}"
     return kind
 

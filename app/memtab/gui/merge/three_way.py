@@ -28,7 +28,6 @@ from memtab.gui.style import Accent, mute, tint
 
 Pane = Literal["base", "mine", "theirs"]
 _NO_FILE = "(no file on this side: it was deleted or never made)"
-_NO_BASE = "(no common version: both sides made the file, or a file-sync tool copied it)"
 
 
 class _TextPane(QWidget):
@@ -124,8 +123,8 @@ class ThreeWayView(QWidget):
         self.base.title.setText(base_label)
         self.mine.title.setText(mine_label)
         self.theirs.title.setText(theirs_label)
-        self.base.setVisible(texts.base is not None or not texts.binary)
-        self.base.show_text(texts.base, _NO_BASE, frozenset(), Accent.INFO)
+        self.base.setVisible(texts.base is not None)
+        self.base.show_text(texts.base, "", frozenset(), Accent.INFO)
         self.mine.show_text(texts.mine, _NO_FILE, texts.mine_changed, Accent.ADDED)
         self.theirs.show_text(texts.theirs, _NO_FILE, texts.theirs_changed, Accent.INFO)
         self.merged.setReadOnly(texts.binary)
@@ -134,6 +133,11 @@ class ThreeWayView(QWidget):
             self.note.setText("A side is not text: keep one of them whole.")
         elif texts.clean:
             self.note.setText("Both sides' changes merged: check the text, edit it if needed.")
+        elif texts.base is None:
+            self.note.setText(
+                f"No common version to merge from: this starts as {mine_label.lower()}; edit "
+                "it, or start from a side with its button."
+            )
         else:
             self.note.setText(
                 f"Both changed the same lines: this starts as {mine_label.lower()}; edit it, "

@@ -41,6 +41,7 @@ class ConflictItem:
     key: str
     """Unique among the listed conflicts (a virtual path, or a sidecar copy's name)."""
     title: str
+    """The file's name and what the conflict is, on two lines."""
     detail: str
     subject: SyncConflict | ConflictCopy | SidecarCopy
 
@@ -74,8 +75,9 @@ def list_conflicts(
                 ConflictItem(
                     "sync",
                     conflict.path,
-                    conflict.path,
-                    f"Edited on two machines ({conflict.target}): {conflict.reason}",
+                    f"{_name(conflict.path)}\nedited on two machines",
+                    f"{conflict.path}: edited on two machines ({conflict.target}), "
+                    f"{conflict.reason}",
                     conflict,
                 )
             )
@@ -84,8 +86,8 @@ def list_conflicts(
             ConflictItem(
                 "copy",
                 str(copy.path),
-                str(copy.path),
-                _copy_detail(copy.name, str(copy.original)),
+                f"{copy.original.name}\n{copy.name.label}",
+                _copy_detail(copy.name, str(copy.path), str(copy.original)),
                 copy,
             )
         )
@@ -94,17 +96,21 @@ def list_conflicts(
             ConflictItem(
                 "sidecar",
                 str(sidecar.path),
-                sidecar.path.name,
-                _copy_detail(sidecar.name, sidecar.original.name),
+                f"{sidecar.original.name}\n{sidecar.name.label}",
+                _copy_detail(sidecar.name, sidecar.path.name, sidecar.original.name),
                 sidecar,
             )
         )
     return items
 
 
-def _copy_detail(name: CopyName, original: str) -> str:
+def _copy_detail(name: CopyName, path: str, original: str) -> str:
     made = "".join((f", {name.when}" if name.when else "", f", by {name.by}" if name.by else ""))
-    return f"{name.label[:1].upper()}{name.label[1:]} of {original}{made}"
+    return f"{path}: {name.label} of {original}{made}"
+
+
+def _name(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
 
 
 def load_texts(

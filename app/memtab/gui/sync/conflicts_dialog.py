@@ -75,6 +75,7 @@ class ConflictsDialog(QDialog):
         self.list = QListWidget(self)
         self.list.setObjectName("conflictList")
         self.list.setAccessibleName("Conflicts")
+        self.list.setSpacing(3)
         self.list.currentItemChanged.connect(self._on_list_current_item_changed)
         self.empty = WrappedLabel("No conflicts: every file is as both sides agree.", self)
         self.detail = WrappedLabel("", self)
@@ -228,6 +229,8 @@ class ConflictsDialog(QDialog):
 
     @Slot(str, str)
     def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        if key == LIST_KEY:
+            self.empty.setVisible(False)
         self.message.setText(f"Cannot read the conflicts: {message}")
 
     @Slot(int, object)

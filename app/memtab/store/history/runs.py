@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-RunKind = Literal["consolidation", "writer"]
-RUN_KINDS: tuple[str, ...] = ("consolidation", "writer")
+RunKind = Literal["consolidation", "writer", "sync"]
+RUN_KINDS: tuple[str, ...] = ("consolidation", "writer", "sync")
 MUX_SOURCE = "mux"
 MEMTAB_SOURCE = "memtab"
 
