@@ -10,8 +10,8 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, node, wait_for, wait_watching
-from memtab.components.tree.text import file_tooltip
 from memtab.components.tree.nodes import file_key
+from memtab.components.tree.text import file_tooltip
 from memtab.gui.sync.feature import NOT_SET_UP
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
