@@ -61,6 +61,7 @@ def test_sync_now_sends_and_the_schedule_brings_in(
     sync = started(alpha.home, clock)
     assert sync.configured and sync.look.targets == ("memory",)
     assert clock.next_deadline_ms() == FIRST_SYNC_MS  # the first sync, soon
+    assert sync_line(sync.look, syncing=False, copies=0, now_ms=0).text == "Not synced yet"
     alpha.write(NOTES, "# Notes\n\n- from alpha\n")
     sync.sync_now()
     assert sync.syncing

@@ -59,7 +59,7 @@ class SyncFeature(QObject):
         self.status = SyncStatusWidget()
         self.sync.changed.connect(self.status.show_look)
         self.sync.busy_changed.connect(self.status.set_syncing)
-        self.sync.progress.connect(self._on_sync_progress)
+        self.sync.progress.connect(self.status.set_progress)
         self.status.conflicts_requested.connect(self.open_conflicts)
         self.status.sync_requested.connect(self.sync_now)
         self.dialog: ConflictsDialog | None = None
@@ -119,7 +119,3 @@ class SyncFeature(QObject):
         self.status.set_copies(count_copies(scan))
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.reload()
-
-    @Slot(str)
-    def _on_sync_progress(self, line: str) -> None:
-        self._context.status.show(line)

@@ -35,7 +35,9 @@ class SyncLine:
     visible: bool = True
 
 
-def sync_line(look: SyncLook, *, syncing: bool, copies: int, now_ms: int) -> SyncLine:
+def sync_line(
+    look: SyncLook, *, syncing: bool, copies: int, now_ms: int, progress: str = ""
+) -> SyncLine:
     """The status line for where sync stands (pure: the tests read it)."""
     conflicts = len(look.conflicts) + copies
     if not look.configured:
@@ -48,13 +50,15 @@ def sync_line(look: SyncLook, *, syncing: bool, copies: int, now_ms: int) -> Syn
         )
     remotes = ", ".join(look.targets)
     if syncing:
-        return SyncLine("Syncing…", f"Syncing memory with {remotes}", conflicts)
+        return SyncLine("Syncing…", progress or f"Syncing memory with {remotes}", conflicts)
     if conflicts:
         parts = []
         if look.conflicts:
-            parts.append(f"{len(look.conflicts)} edited on two machines")
+            parts.append(f"{plural(len(look.conflicts), 'file')} edited on two machines")
         if copies:
-            parts.append(f"{copies} conflict copies of a file-sync tool")
+            parts.append(
+                f"{plural(copies, 'conflict copy', 'conflict copies')} of a file-sync tool"
+            )
         return SyncLine(
             _conflicts_text(conflicts),
             f"{'; '.join(parts)}. Click to resolve them; neither side's text is lost.",
@@ -76,12 +80,10 @@ def sync_line(look: SyncLook, *, syncing: bool, copies: int, now_ms: int) -> Syn
             f"The remote cannot be reached{since}; changes wait here and go out at the "
             f"next sync.{words}\nClick to try now.",
         )
-    when = (
-        f"last synced {relative_time(look.last_sync_at, now_ms)}"
-        if look.last_sync_at is not None
-        else "not synced yet"
-    )
-    return SyncLine("In sync", f"Memory synced with {remotes}: {when}. Click to sync now.")
+    if look.last_sync_at is None:
+        return SyncLine("Not synced yet", f"Memory syncs with {remotes}. Click to sync now.")
+    when = relative_time(look.last_sync_at, now_ms)
+    return SyncLine("In sync", f"Memory synced with {remotes} {when}. Click to sync now.")
 
 
 def _conflicts_text(count: int) -> str:
@@ -124,6 +126,7 @@ class SyncStatusWidget(QToolButton):
         self._look = SyncLook()
         self._syncing = False
         self._copies = 0
+        self._progress = ""
         self.line = SyncLine("", "", visible=False)
         self.clicked.connect(self._on_clicked)
         self.setVisible(False)
@@ -136,6 +139,13 @@ class SyncStatusWidget(QToolButton):
     @Slot(bool)
     def set_syncing(self, syncing: bool) -> None:
         self._syncing = syncing
+        self._progress = ""
+        self._update()
+
+    @Slot(str)
+    def set_progress(self, line: str) -> None:
+        """What the running sync does now (its tooltip, not the window's messages)."""
+        self._progress = line
         self._update()
 
     def set_copies(self, copies: int) -> None:
@@ -146,7 +156,11 @@ class SyncStatusWidget(QToolButton):
 
     def _update(self) -> None:
         self.line = line = sync_line(
-            self._look, syncing=self._syncing, copies=self._copies, now_ms=now_ms()
+            self._look,
+            syncing=self._syncing,
+            copies=self._copies,
+            now_ms=now_ms(),
+            progress=self._progress,
         )
         self.setText(line.text)
         self.setToolTip(line.tooltip)

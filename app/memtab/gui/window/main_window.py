@@ -327,7 +327,7 @@ class MainWindow(QMainWindow):
 
         self.sync = SyncFeature(self.context, self, parent=self)
         self.watcher.paths_changed.connect(self.sync.sync.follow_changes)
-        self.statusBar().insertWidget(0, self.sync.status)
+        self.statusBar().insertPermanentWidget(0, self.sync.status)  # messages never cover it
         if self.watcher.root is not None:  # the menus were built after watching began
             self.sync.start()
 
