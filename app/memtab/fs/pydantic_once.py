@@ -47,6 +47,7 @@ from pydantic import (
     ValidatorFunctionWrapHandler,
     WrapValidator,
     field_validator,
+    model_validator,
 )
 from pydantic.alias_generators import to_camel
 from pydantic.fields import FieldInfo
@@ -148,5 +149,6 @@ __all__ = [
     "WrapValidator",
     "field_validator",
     "load_pydantic",
+    "model_validator",
     "to_camel",
 ]

@@ -14,8 +14,8 @@ the field it applies to:
 - `OrNone`: the same with None, for optional fields (`OrNone[StrictStr]`);
 - `FiniteNumber`, `PositiveTime`, `Count`, `TrueOnly`, `TrimmedText`: the self-healing
   values of mux's files (a count floored, a time > 0, `true` and nothing else…);
-- `ValidItems`: a list whose items are read one by one, a bad one dropped without
-  hiding the others.
+- `ValidItems`, `ValidEntries`: a list (an object) whose items (values) are read one by
+  one, a bad one dropped without hiding the others.
 
 `OmitNone` marks a field written only when it has a value (mux leaves such fields out).
 
@@ -68,6 +68,7 @@ __all__ = [
     "StrictStr",
     "TrimmedText",
     "TrueOnly",
+    "ValidEntries",
     "ValidItems",
 ]
 
@@ -181,3 +182,25 @@ def _valid_items(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 ValidItems = Annotated[T, WrapValidator(_valid_items)]
 """`ValidItems[tuple[X, ...]]`: a list whose items that are not an `X` are dropped (a value
 that is not a list reads as empty)."""
+
+
+def _valid_entries(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    if not isinstance(value, dict):
+        return handler({})
+    try:
+        return handler(value)  # usually every entry is good: validated once
+    except ValidationError:
+        pass
+    kept = {}
+    for key, item in value.items():
+        try:
+            handler({key: item})
+        except ValidationError:
+            continue
+        kept[key] = item
+    return handler(kept)
+
+
+ValidEntries = Annotated[T, WrapValidator(_valid_entries)]
+"""`ValidEntries[dict[str, X]]`: an object whose entries that are not an `X` are dropped (a
+value that is not an object reads as empty)."""

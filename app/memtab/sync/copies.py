@@ -39,7 +39,8 @@ from memtab.store.line_merge import merge_union
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaEntry, MetaStore, parse_meta_document
 from memtab.store.paths import parse_file_path
-from memtab.sync.meta_merge import MetaRecord, merge_record
+from memtab.sync.meta_merge import merge_record
+from memtab.sync.records import MetaRecord
 
 Keep = Literal["this", "mine", "both"]
 # The sidecars a file-sync tool may copy, and the lock each is changed under (§14.1).

@@ -23,7 +23,7 @@ import functools
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.store.errors import MemoryStoreError, SaveConflictError
@@ -35,7 +35,6 @@ from memtab.sync.export import Committer, ExportResult, SyncedStore, export_chan
 from memtab.sync.git import Git, GitError
 from memtab.sync.layout import META_DIR, Target
 from memtab.sync.meta_merge import (
-    MetaRecord,
     follow_renames,
     import_entry,
     merge_records,
@@ -44,8 +43,8 @@ from memtab.sync.meta_merge import (
     render_records,
 )
 from memtab.sync.objects import Change, Existing, NewCommit, Repository, TreeEntry
+from memtab.sync.records import MetaRecord, Pending, SyncState
 from memtab.sync.scopes import LocalFile, write_file
-from memtab.sync.state import Pending, SyncState
 from memtab.sync.tree_merge import PathConflict, find_renames, merge_trees
 
 logger = logging.getLogger(__name__)
@@ -304,13 +303,13 @@ class SyncRun:
         for conflict in conflicts:
             local = self._local(conflict.path)
             pending[conflict.path] = Pending(
-                "conflict",
-                conflict.base,
-                local.sha256 if local else None,
-                tree.get(conflict.path),
-                self.clock(),
-                remote,
-                conflict.reason,
+                kind="conflict",
+                base=conflict.base,
+                local=local.sha256 if local else None,
+                remote=tree.get(conflict.path),
+                since=self.clock(),
+                remote_commit=remote,
+                reason=conflict.reason,
             )
         outcome.new_conflicts.extend(conflicts)
         self._import_files(tree, pending, outcome)
@@ -341,7 +340,7 @@ class SyncRun:
                 record = pending.get(path)
                 if path in item.files.left_out or (record and record.kind == "conflict"):
                     if record is not None and tree.get(path) != record.remote:
-                        pending[path] = replace(record, remote=tree.get(path))
+                        pending[path] = record.replaced(remote=tree.get(path))
                     continue
                 have, want = item.files.files.get(path), tree.get(path)
                 if (have.blob if have else None) != want:
@@ -377,7 +376,13 @@ class SyncRun:
         held when it was made (kept in the repository as the base)."""
         if have is not None:
             self.repo.store_blob(have.data)
-        return Pending("unapplied", have.blob if have else None, expected, want, self.clock())
+        return Pending(
+            kind="unapplied",
+            base=have.blob if have else None,
+            local=expected,
+            remote=want,
+            since=self.clock(),
+        )
 
     def _import_meta(
         self, tree: Mapping[str, str], read: Mapping[str, dict[str, MetaEntry]]

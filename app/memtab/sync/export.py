@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.versions import ScopeHistory, Version
@@ -33,8 +33,8 @@ from memtab.sync.meta_merge import (
     render_records,
 )
 from memtab.sync.objects import Change, Existing, NewCommit, ObjectMissingError, Repository
+from memtab.sync.records import Pending, SyncState
 from memtab.sync.scopes import SYNC_ACTOR, LocalFile, ScopeFiles
-from memtab.sync.state import Pending, SyncState
 from memtab.sync.tree_merge import merge_trees
 
 logger = logging.getLogger(__name__)
@@ -212,8 +212,7 @@ def _merge_pending(
     merged = merge_trees(base, ours, theirs, read)
     if merged.conflicts:
         reason = merged.conflicts[0].reason
-        return replace(
-            record,
+        return record.replaced(
             kind="conflict",
             local=disk_sha,
             remote=held,

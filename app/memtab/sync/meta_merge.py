@@ -23,62 +23,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
 from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.store.meta import MetaEntry, sanitize_entry
-
-
-@dataclass(frozen=True)
-class MetaRecord:
-    """One file's pins and usage as the repository keeps them."""
-
-    pinned: bool = False
-    pin_changed_at: int | None = None
-    access_count: int = 0
-    last_accessed_at: int | None = None
-    last_write_at: int | None = None
-
-    @property
-    def is_default(self) -> bool:
-        return (
-            not self.pinned
-            and not self.access_count
-            and not (self.last_accessed_at or self.last_write_at)
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "pinned": self.pinned,
-            "accessCount": self.access_count,
-            "lastAccessedAt": self.last_accessed_at,
-            "lastWriteAt": self.last_write_at,
-        }
-        if self.pin_changed_at is not None:
-            data["pinChangedAt"] = self.pin_changed_at
-        return data
-
-    @classmethod
-    def from_json(cls, raw: Any) -> MetaRecord:
-        entry = sanitize_entry(raw)
-        changed = raw.get("pinChangedAt") if isinstance(raw, dict) else None
-        valid_time = isinstance(changed, int) and not isinstance(changed, bool) and changed > 0
-        return cls.from_entry(entry, changed if valid_time else None)
-
-    @classmethod
-    def from_entry(cls, entry: MetaEntry, pin_changed_at: int | None = None) -> MetaRecord:
-        return cls(
-            entry.pinned,
-            pin_changed_at,
-            entry.access_count,
-            entry.last_accessed_at,
-            entry.last_write_at,
-        )
-
-    def to_entry(self) -> MetaEntry:
-        return MetaEntry(self.pinned, self.access_count, self.last_accessed_at, self.last_write_at)
-
+from memtab.store.meta import MetaEntry
+from memtab.sync.records import MetaRecord, RepoMetaFile
 
 _DEFAULT = MetaRecord()
 Records = dict[str, MetaRecord]
@@ -92,20 +41,15 @@ def parse_records(data: bytes | None) -> Records:
         document = parse_json(data)
     except JsonError:
         return {}
-    entries = document.get("entries") if isinstance(document, dict) else None
-    if not isinstance(entries, dict):
-        return {}
-    return {
-        rel: record
-        for rel, raw in entries.items()
-        if isinstance(rel, str) and not (record := MetaRecord.from_json(raw)).is_default
-    }
+    read = RepoMetaFile.read(document)
+    entries = read.entries if read is not None else {}
+    return {rel: record for rel, record in entries.items() if not record.is_default}
 
 
 def render_records(records: Mapping[str, MetaRecord]) -> bytes:
     """The meta file's bytes: sorted, so equal entries are equal blobs."""
-    entries = {rel: records[rel].to_json() for rel in sorted(records)}
-    return (json.dumps({"entries": entries}, indent=2, ensure_ascii=False) + "\n").encode()
+    document = RepoMetaFile(entries={rel: records[rel] for rel in sorted(records)}).to_json()
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
 
 
 def records_to_json(records: Mapping[str, MetaRecord]) -> dict[str, dict[str, Any]]:
@@ -113,7 +57,7 @@ def records_to_json(records: Mapping[str, MetaRecord]) -> dict[str, dict[str, An
 
 
 def records_from_json(raw: Mapping[str, Any]) -> Records:
-    return {rel: MetaRecord.from_json(value) for rel, value in raw.items()}
+    return {rel: MetaRecord.model_validate(value) for rel, value in raw.items()}
 
 
 def _latest(one: int | None, other: int | None) -> int | None:
@@ -136,14 +80,13 @@ def export_entries(
         held = tree.get(rel, _DEFAULT)
         mine = local.get(rel, MetaEntry())
         before = baseline.get(rel, _DEFAULT)
-        record = replace(
-            held,
+        record = held.replaced(
             access_count=max(0, held.access_count + mine.access_count - before.access_count),
             last_accessed_at=_latest(held.last_accessed_at, mine.last_accessed_at),
             last_write_at=_latest(held.last_write_at, mine.last_write_at),
         )
         if mine.pinned != before.pinned:
-            record = replace(record, pinned=mine.pinned, pin_changed_at=now)
+            record = record.replaced(pinned=mine.pinned, pin_changed_at=now)
         if not record.is_default:
             exported[rel] = record
     return exported
@@ -186,11 +129,11 @@ def merge_record(base: MetaRecord | None, ours: MetaRecord, theirs: MetaRecord) 
         count = max(0, ours.access_count + theirs.access_count - base.access_count)
     pinned, changed_at = _merged_pin(base, ours, theirs)
     return MetaRecord(
-        pinned,
-        changed_at,
-        count,
-        _latest(ours.last_accessed_at, theirs.last_accessed_at),
-        _latest(ours.last_write_at, theirs.last_write_at),
+        pinned=pinned,
+        pin_changed_at=changed_at,
+        access_count=count,
+        last_accessed_at=_latest(ours.last_accessed_at, theirs.last_accessed_at),
+        last_write_at=_latest(ours.last_write_at, theirs.last_write_at),
     )
 
 

@@ -44,8 +44,9 @@ from memtab.sync.layout import (
     save_target,
 )
 from memtab.sync.objects import ObjectMissingError, Repository
+from memtab.sync.records import SyncState
 from memtab.sync.scopes import open_scope_store, read_scope, record_outside_changes
-from memtab.sync.state import SyncState, load_state, save_state
+from memtab.sync.state import load_state, save_state
 
 logger = logging.getLogger(__name__)
 

@@ -1,0 +1,144 @@
+"""Sync's records (pydantic, `memtab.fs.records`): a target's state and the repository's
+pins and usage (docs/formats.md §18.3, §18.4).
+
+- `SyncState` (with its `Pending` files): `<home>/memtab/sync/<target>/state.json`.
+- `MetaRecord`: one file's pins and usage in the repository's `.memtab/meta/<scope>.json`
+  (`{"entries": {path: MetaRecord}}`, `meta_merge.parse_records`/`render_records`): the
+  entry of memory-meta.json (§7, healed by the same rules as `store.meta.sanitize_entry`,
+  which a test holds them to) plus `pinChangedAt`.
+
+The sync machine (engine, export, merges) imports them with its modules: a window that
+syncs does so on a worker thread. `sync.state` loads them with the first state read.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from memtab.fs.pydantic_once import AfterValidator, BeforeValidator, Field, model_validator
+from memtab.fs.records import (
+    Count,
+    Lenient,
+    OmitNone,
+    OrNone,
+    PositiveTime,
+    Record,
+    StrictInt,
+    StrictStr,
+    TrueOnly,
+    ValidEntries,
+)
+from memtab.store.meta import MetaEntry
+
+PendingKind = Literal["conflict", "unapplied"]
+STATE_VERSION = 1
+
+
+def _non_empty(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+Text = Annotated[str | None, BeforeValidator(_non_empty)]
+"""A non-empty string, else None."""
+
+
+_ScopeMeta = Annotated[
+    dict[str, Any], AfterValidator(lambda entries: {
+        rel: entry for rel, entry in entries.items() if isinstance(entry, dict)
+    })
+]  # fmt: skip
+"""A scope folder's entries in `meta` (an entry that is no object is dropped)."""
+
+
+class Pending(Record):
+    """A file whose live content is not the repository's (docs/formats.md §18.4): a
+    `conflict` keeps this machine's text in the file (`local`, a sha256) and the other
+    side's in the repository (`remote`, a blob id); an `unapplied` merge could not be
+    written and is merged again from `base`."""
+
+    kind: PendingKind
+    base: Text = None
+    local: Text = None
+    """sha256 of the live content the record was made for (None: no file)."""
+    remote: Text = None
+    """The blob id the repository holds (None: no file there)."""
+    since: Annotated[StrictInt, Lenient(0)] = 0
+    remote_commit: Text = None
+    reason: Text = None
+    """Why it could not be merged, in words (`both sides changed line 3`)."""
+
+
+class SyncState(Record):
+    """A target's state, `<home>/memtab/sync/<target>/state.json` (docs/formats.md §18.4):
+    where the last sync left off and what waits for the user. Read leniently: a bad
+    pending file, meta entry or history time is dropped, a bad value reads as absent."""
+
+    version: Annotated[int, BeforeValidator(lambda _: STATE_VERSION)] = STATE_VERSION
+    head: Text = None
+    pending: ValidEntries[dict[str, Pending]] = Field(default_factory=dict)
+    meta: ValidEntries[dict[str, _ScopeMeta]] = Field(default_factory=dict)
+    history_at: ValidEntries[dict[str, StrictInt]] = Field(default_factory=dict)
+    last_sync_at: OrNone[StrictInt] = None
+    last_attempt_at: OrNone[StrictInt] = None
+    offline_since: OrNone[StrictInt] = None
+    last_error: OrNone[StrictStr] = None
+    unpushed: Annotated[StrictInt, Lenient(0)] = 0
+    """Commits made here that no push has taken yet (what the next push sends)."""
+
+    @property
+    def conflicts(self) -> dict[str, Pending]:
+        return {path: p for path, p in self.pending.items() if p.kind == "conflict"}
+
+    def with_changes(self, **changes: Any) -> SyncState:
+        return self.replaced(**changes)
+
+    def to_json(self) -> dict[str, Any]:
+        """The file: pending files sorted by path."""
+        return {**super().to_json(), "pending": {
+            path: self.pending[path].to_json() for path in sorted(self.pending)
+        }}  # fmt: skip
+
+
+class MetaRecord(Record):
+    """One file's pins and usage as the repository keeps them (see the module doc): any
+    value heals — pinned only when exactly true, a count floored (else 0), times finite
+    and positive, `pinChangedAt` a positive integer — and a value that is no object is
+    the default entry."""
+
+    pinned: TrueOnly = False
+    access_count: Count = 0
+    last_accessed_at: PositiveTime = None
+    last_write_at: PositiveTime = None
+    pin_changed_at: Annotated[OrNone[Annotated[StrictInt, Field(gt=0)]], OmitNone] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, value: Any) -> Any:
+        return value if isinstance(value, dict | MetaRecord) else {}
+
+    @property
+    def is_default(self) -> bool:
+        return (
+            not self.pinned
+            and not self.access_count
+            and not (self.last_accessed_at or self.last_write_at)
+        )
+
+    @classmethod
+    def from_entry(cls, entry: MetaEntry, pin_changed_at: int | None = None) -> MetaRecord:
+        return cls(
+            pinned=entry.pinned,
+            pin_changed_at=pin_changed_at,
+            access_count=entry.access_count,
+            last_accessed_at=entry.last_accessed_at,
+            last_write_at=entry.last_write_at,
+        )
+
+    def to_entry(self) -> MetaEntry:
+        return MetaEntry(self.pinned, self.access_count, self.last_accessed_at, self.last_write_at)
+
+
+class RepoMetaFile(Record):
+    """`.memtab/meta/<scope>.json` in the repository: every file's `MetaRecord`."""
+
+    entries: Annotated[dict[str, MetaRecord], Lenient({})] = Field(default_factory=dict)
