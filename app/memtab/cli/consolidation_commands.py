@@ -19,7 +19,8 @@ from pathlib import Path
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
 from memtab.consolidation.errors import ConsolidationError, RunFailedError
 from memtab.consolidation.guard import DRY_RUN_NOTE
-from memtab.consolidation.plan import ConsolidationPlan, PlannedOp, read_plan, write_plan
+from memtab.consolidation.plan import read_plan, write_plan
+from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 from memtab.consolidation.runner import RunLimits
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep

@@ -67,3 +67,7 @@ class RunCancelledError(RunFailedError):
 
     def __init__(self, message: str = "the consolidation run was cancelled") -> None:
         super().__init__("cancelled", message)
+
+
+class PlanError(ConsolidationError):
+    """A plan file that cannot be used (unreadable, another home, malformed, altered)."""

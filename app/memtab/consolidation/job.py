@@ -36,7 +36,7 @@ from memtab.store.journal import ConsolidationRecord, Trigger
 from memtab.store.memory import MemoryStoreError
 
 if TYPE_CHECKING:  # the window imports this module; plans load with the engine
-    from memtab.consolidation.plan import ConsolidationPlan
+    from memtab.consolidation.records import ConsolidationPlan
     from memtab.consolidation.service import RunReservation
     from memtab.llm.loop import StepCallback
 

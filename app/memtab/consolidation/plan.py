@@ -17,8 +17,9 @@ Applying (`plan_apply.apply_ops`) first checks that every op does what the plan 
 (`ConsolidationService.apply_plan`) holds the run lock and journals the result like any
 run.
 
-A plan is JSON (`memtab consolidate --plan-out FILE`, `--apply-plan FILE`), read only
-from a regular file of at most `MAX_PLAN_BYTES` holding at most `MAX_PLAN_OPS` ops.
+A plan is JSON (`memtab consolidate --plan-out FILE`, `--apply-plan FILE`), the record
+`consolidation.records.ConsolidationPlan`, read only from a regular file of at most
+`MAX_PLAN_BYTES` holding at most `MAX_PLAN_OPS` ops.
 
 The setting `consolidation.review` in Memtab's settings.json chooses what "Consolidate
 now" does: `review-first` (the default) or `apply-directly`.
@@ -31,257 +32,36 @@ import os
 import stat
 import tempfile
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from memtab.consolidation.errors import ConsolidationError
+from memtab.consolidation.errors import PlanError
+from memtab.consolidation.records import (
+    MAX_PLAN_OPS,
+    ConsolidationPlan,
+    PlannedFile,
+    PlannedOp,
+    PlanUsage,
+    numbered,
+)
 from memtab.consolidation.runner import RunResult
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.store.errors import MemoryStoreError
-from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_optional, cap_text
 from memtab.store.history.describe import describe_ops, op_texts, op_units, unified_diff
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
-from memtab.store.journal import TRIGGERS, Trigger, is_trigger
+from memtab.store.journal import Trigger
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError, VirtualPath
 from memtab.store.registry import Workspace
 
 logger = logging.getLogger(__name__)
 
-PLAN_KIND = "memtab-consolidation-plan"
-PLAN_VERSION = 1
 NOT_ACCEPTED_NOTE = "not accepted in review"
 MAX_PLAN_BYTES = 32 * 1024 * 1024
 """A plan file bigger than this is refused unread (a real one is a few MB at most: eight
 changed files of at most 100 KiB, their diffs, and the refused attempts)."""
-MAX_PLAN_OPS = 1000
-"""A plan holds at most this many ops (eight applied ones, the rest refused attempts)."""
-
-
-class PlanError(ConsolidationError):
-    """A plan file that cannot be used (unreadable, another home, malformed, altered)."""
-
-
-# --- the plan ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlannedFile:
-    """A file an op changes: what it must hold first (None: no file), and the change."""
-
-    path: str
-    base_sha256: str | None
-    result_sha256: str | None
-    diff: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "baseSha256": self.base_sha256,
-            "resultSha256": self.result_sha256,
-            "diff": self.diff,
-        }
-
-
-@dataclass(frozen=True)
-class PlannedOp:
-    """One mutation attempt of the plan (`index` from 1, as the user accepts them).
-    `unit`: the unit a proposed op belongs to (None: it stands alone)."""
-
-    index: int
-    command: str
-    path: str
-    arguments: dict[str, Any]
-    proposed: bool
-    new_path: str | None = None
-    note: str | None = None
-    description: str = ""
-    files: tuple[PlannedFile, ...] = ()
-    unit: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "command": self.command,
-            "path": self.path,
-            "newPath": self.new_path,
-            "proposed": self.proposed,
-            "unit": self.unit,
-            "note": self.note,
-            "description": self.description,
-            "arguments": self.arguments,
-            "files": [file.to_json() for file in self.files],
-        }
-
-
-@dataclass(frozen=True)
-class PlanUnit:
-    """Proposed ops taken or left together (see the module doc), in plan order."""
-
-    ops: tuple[PlannedOp, ...]
-
-    @property
-    def indexes(self) -> tuple[int, ...]:
-        return tuple(op.index for op in self.ops)
-
-    @property
-    def description(self) -> str:
-        """What the unit does: its deletes in words (a merge reads "Merged a.md into
-        b.md"), else its ops' words."""
-        deletes = [op.description for op in self.ops if op.command == "delete"]
-        return join_words(deletes or [op.description for op in self.ops])
-
-    def numbers(self) -> str:
-        """`ops 1 and 4`, `op 2`."""
-        return _numbered(self.indexes)
-
-
-@dataclass(frozen=True)
-class ConsolidationPlan:
-    """What a consolidation would do, op by op (see the module doc)."""
-
-    id: str
-    created_at: int
-    home: str
-    workspace_id: str
-    trigger: Trigger
-    summary: str
-    ops: tuple[PlannedOp, ...] = ()
-    provider: str | None = None
-    model: str | None = None
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
-
-    @property
-    def proposed(self) -> tuple[PlannedOp, ...]:
-        """The ops the guard let through: the ones a user may accept."""
-        return tuple(op for op in self.ops if op.proposed)
-
-    @property
-    def units(self) -> tuple[PlanUnit, ...]:
-        """The proposed ops in units, in the order of each unit's first op."""
-        grouped: dict[object, list[PlannedOp]] = {}
-        for op in self.proposed:
-            key: object = op.unit if op.unit is not None else ("alone", op.index)
-            grouped.setdefault(key, []).append(op)
-        return tuple(PlanUnit(tuple(ops)) for ops in grouped.values())
-
-    def unit_of(self, index: int) -> PlanUnit | None:
-        """The unit of proposed op number `index` (None: not a proposed op)."""
-        return next((unit for unit in self.units if index in unit.indexes), None)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **self.extra,
-            "kind": PLAN_KIND,
-            "version": PLAN_VERSION,
-            "id": self.id,
-            "createdAt": self.created_at,
-            "home": self.home,
-            "workspaceId": self.workspace_id,
-            "trigger": self.trigger,
-            "provider": self.provider,
-            "model": self.model,
-            "summary": self.summary,
-            "usage": {"inputTokens": self.input_tokens, "outputTokens": self.output_tokens},
-            "ops": [op.to_json() for op in self.ops],
-        }
-
-
-def _text(raw: Mapping[str, Any], name: str, *, optional: bool = False) -> Any:
-    value = raw.get(name)
-    if value is None and optional:
-        return None
-    if not isinstance(value, str):
-        raise PlanError(f"the plan's `{name}` is missing or not text")
-    return value
-
-
-def _trigger(raw: Mapping[str, Any]) -> Trigger:
-    value = _text(raw, "trigger")
-    if not is_trigger(value):  # it would be journaled: mux's journal takes only these
-        raise PlanError(f"the plan's trigger {value!r} is not one of {', '.join(TRIGGERS)}")
-    return value
-
-
-def plan_from_json(raw: Any) -> ConsolidationPlan:
-    """A plan from its JSON; PlanError saying what is wrong."""
-    if not isinstance(raw, dict) or raw.get("kind") != PLAN_KIND:
-        raise PlanError("this is not a Memtab consolidation plan")
-    if raw.get("version") != PLAN_VERSION:
-        raise PlanError(f"plan version {raw.get('version')!r} is not supported")
-    raw_ops = raw.get("ops")
-    if not isinstance(raw_ops, list):
-        raise PlanError("the plan has no list of ops")
-    if len(raw_ops) > MAX_PLAN_OPS:
-        raise PlanError(
-            f"the plan holds {len(raw_ops):,} ops; a plan holds at most {MAX_PLAN_OPS:,}"
-        )
-    ops = [_op_from_json(op, number) for number, op in enumerate(raw_ops, 1)]
-    created, usage = raw.get("createdAt"), raw.get("usage")
-    usage = usage if isinstance(usage, dict) else {}
-    known = {"kind", "version", "id", "createdAt", "home", "workspaceId", "trigger"}
-    known |= {"provider", "model", "summary", "usage", "ops"}
-    return ConsolidationPlan(
-        id=_text(raw, "id"),
-        created_at=created if isinstance(created, int) and not isinstance(created, bool) else 0,
-        home=_text(raw, "home"),
-        workspace_id=_text(raw, "workspaceId"),
-        trigger=_trigger(raw),
-        summary=cap_text(_text(raw, "summary", optional=True) or "", MAX_SUMMARY_BYTES),
-        ops=tuple(ops),
-        provider=_text(raw, "provider", optional=True),
-        model=_text(raw, "model", optional=True),
-        input_tokens=_count(usage.get("inputTokens")),
-        output_tokens=_count(usage.get("outputTokens")),
-        extra={key: value for key, value in raw.items() if key not in known},
-    )
-
-
-def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _op_from_json(raw: Any, number: int) -> PlannedOp:
-    if not isinstance(raw, dict):
-        raise PlanError(f"op {number} of the plan is not an object")
-    arguments, files = raw.get("arguments"), raw.get("files")
-    if not isinstance(arguments, dict) or not isinstance(files, list):
-        raise PlanError(f"op {number} of the plan has no arguments or files")
-    index = raw.get("index")
-    if index != number:
-        raise PlanError(f"op {number} of the plan is numbered {index!r}")
-    unit = raw.get("unit")
-    if unit is not None and (isinstance(unit, bool) or not isinstance(unit, int) or unit < 1):
-        raise PlanError(f"op {number} of the plan has a malformed unit {unit!r}")
-    planned_files = []
-    for item in files:
-        if not isinstance(item, dict):
-            raise PlanError(f"op {number} of the plan has a malformed file")
-        planned_files.append(
-            PlannedFile(
-                path=_text(item, "path"),
-                base_sha256=_text(item, "baseSha256", optional=True),
-                result_sha256=_text(item, "resultSha256", optional=True),
-                diff=_text(item, "diff", optional=True) or "",
-            )
-        )
-    return PlannedOp(
-        index=number,
-        command=_text(raw, "command"),
-        path=_text(raw, "path"),
-        arguments=arguments,
-        proposed=raw.get("proposed") is True,
-        new_path=_text(raw, "newPath", optional=True),
-        note=cap_optional(_text(raw, "note", optional=True), MAX_NOTE_BYTES),
-        description=cap_text(_text(raw, "description", optional=True) or "", MAX_NOTE_BYTES),
-        files=tuple(planned_files),
-        unit=unit if raw.get("proposed") is True else None,
-    )
 
 
 def write_plan(path: Path, plan: ConsolidationPlan) -> None:
@@ -297,7 +77,7 @@ def read_plan(path: Path) -> ConsolidationPlan:
     except OSError as error:
         raise PlanError(f"cannot read the plan {path}: {error.strerror or error}") from None
     try:
-        return plan_from_json(parse_json(data))
+        return ConsolidationPlan.from_json(parse_json(data))
     except JsonError as error:
         raise PlanError(f"the plan {path} is {error}") from None
 
@@ -445,8 +225,10 @@ def plan_from_run(
         ops=_within_cap(planned_ops(scratch, result.run_ops, result.calls)),
         provider=provider,
         model=model,
-        input_tokens=record.input_tokens if record is not None else None,
-        output_tokens=record.output_tokens if record is not None else None,
+        usage=PlanUsage(
+            input_tokens=record.input_tokens if record is not None else None,
+            output_tokens=record.output_tokens if record is not None else None,
+        ),
     )
 
 
@@ -462,7 +244,7 @@ def _within_cap(ops: tuple[PlannedOp, ...]) -> tuple[PlannedOp, ...]:
             room -= 0 if op.proposed else 1
             kept.append(op)
     logger.warning("The plan keeps %d of %d refused attempts", MAX_PLAN_OPS, len(ops))
-    return tuple(replace(op, index=number) for number, op in enumerate(kept, 1))
+    return tuple(op.replaced(index=number) for number, op in enumerate(kept, 1))
 
 
 # --- checking what is accepted ---------------------------------------------------------------
@@ -486,23 +268,7 @@ def check_plan(plan: ConsolidationPlan, home: Home, accepted: Collection[int]) -
         if taken and len(taken) < len(unit.indexes):
             left = [index for index in unit.indexes if index not in accepted]
             raise PlanError(
-                f"{_numbered(taken)} {'is' if len(taken) == 1 else 'are'} part of "
+                f"{numbered(taken)} {'is' if len(taken) == 1 else 'are'} part of "
                 f"“{unit.description}” ({unit.numbers()}), which is applied whole or not "
-                f"at all: accept {_numbered(left)} too, or leave out {_numbered(taken)}"
+                f"at all: accept {numbered(left)} too, or leave out {numbered(taken)}"
             )
-
-
-def join_words(parts: Sequence[str]) -> str:
-    """Ops' words as one phrase: `Merged a.md into b.md; removed 1 line from c.md`."""
-    return "; ".join(
-        part[:1].lower() + part[1:] if n and part[1:2].islower() else part
-        for n, part in enumerate(parts)
-    )
-
-
-def _numbered(indexes: Sequence[int]) -> str:
-    """`op 1`, `ops 1 and 4`."""
-    listed = [str(index) for index in indexes]
-    if len(listed) == 1:
-        return f"op {listed[0]}"
-    return f"ops {', '.join(listed[:-1])} and {listed[-1]}"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from memtab.consolidation.guard import BeforeDispatch, ConsolidationGuard, MutationBudget
 from memtab.consolidation.offline import REASON_ARGUMENT
-from memtab.consolidation.plan import NOT_ACCEPTED_NOTE, ConsolidationPlan, PlannedOp, join_words
+from memtab.consolidation.plan import NOT_ACCEPTED_NOTE
 from memtab.consolidation.plan_check import (
     INVALID_CALL_NOTE,
     CheckedPlan,
@@ -30,6 +30,7 @@ from memtab.consolidation.plan_check import (
     base_problem,
     deleted_paths,
 )
+from memtab.consolidation.records import ConsolidationPlan, PlannedOp, join_words
 from memtab.consolidation.run_store import RunStore
 from memtab.consolidation.runner import NO_CHANGES_SUMMARY
 from memtab.humanize import plural

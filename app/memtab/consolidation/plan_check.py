@@ -27,16 +27,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from memtab.consolidation.errors import PlanError
 from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
-from memtab.consolidation.plan import (
-    ConsolidationPlan,
-    PlanError,
-    PlannedFile,
-    PlannedOp,
-    copy_scopes,
-    planned_ops,
-    scratch_home,
-)
+from memtab.consolidation.plan import copy_scopes, planned_ops, scratch_home
+from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.store.content_lines import content_lines
 from memtab.store.errors import MemoryStoreError
 from memtab.store.files import FileContent

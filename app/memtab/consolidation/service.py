@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     # The engine (the runner, the offline consolidator, plans) and the HTTP client are
     # imported by the first run in this process: the window only reserves runs here, and
     # runs them in a child process (`job.py`), so it never loads them.
-    from memtab.consolidation.plan import ConsolidationPlan
+    from memtab.consolidation.records import ConsolidationPlan
     from memtab.consolidation.runner import RunLimits
     from memtab.llm.http import HttpOptions
     from memtab.llm.loop import StepCallback

@@ -447,7 +447,7 @@ def test_details_collapse_to_a_one_line_summary(footer: ConsolidationFooter, qtb
 
 
 def a_plan(*proposed: bool, summary: str = "Merged the test tips.") -> object:
-    from memtab.consolidation.plan import ConsolidationPlan, PlannedFile, PlannedOp
+    from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 
     diff = "--- /memories/workspace/a.md\n+++ /memories/workspace/a.md\n@@ -1,1 +1,1 @@\n-a\n+b"
     ops = tuple(
@@ -459,11 +459,26 @@ def a_plan(*proposed: bool, summary: str = "Merged the test tips.") -> object:
             proposed=ok,
             note=None if ok else "pinned",
             description=f"Edited a.md ({number})",
-            files=(PlannedFile("/memories/workspace/a.md", "0" * 64, "1" * 64, diff),),
+            files=(
+                PlannedFile(
+                    path="/memories/workspace/a.md",
+                    base_sha256="0" * 64,
+                    result_sha256="1" * 64,
+                    diff=diff,
+                ),
+            ),
         )
         for number, ok in enumerate(proposed, 1)
     )
-    return ConsolidationPlan("plan-x", 1, "/home", MAIN.id, "manual", summary, ops)
+    return ConsolidationPlan(
+        id="plan-x",
+        created_at=1,
+        home="/home",
+        workspace_id=MAIN.id,
+        trigger="manual",
+        summary=summary,
+        ops=ops,
+    )
 
 
 def test_a_plan_opens_the_review_and_applies_only_the_accepted_ops(

@@ -230,7 +230,7 @@ def test_dialogs_show_their_titles_and_elide_long_paths(
 
 
 def long_plan(home: Home) -> object:
-    from memtab.consolidation.plan import ConsolidationPlan, PlannedFile, PlannedOp
+    from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 
     diff = f"--- {LONG_FILE}\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-gone"
     op = PlannedOp(
@@ -240,9 +240,17 @@ def long_plan(home: Home) -> object:
         arguments={"command": "delete", "path": LONG_FILE},
         proposed=True,
         description=f"Deleted {LONG_FILE}",
-        files=(PlannedFile(LONG_FILE, "0" * 64, None, diff),),
+        files=(PlannedFile(path=LONG_FILE, base_sha256="0" * 64, diff=diff),),
     )
-    return ConsolidationPlan("plan-1", 1, str(home.root), MAIN_ID, "manual", LONG_FILE, (op,))
+    return ConsolidationPlan(
+        id="plan-1",
+        created_at=1,
+        home=str(home.root),
+        workspace_id=MAIN_ID,
+        trigger="manual",
+        summary=LONG_FILE,
+        ops=(op,),
+    )
 
 
 def test_the_unsaved_changes_question_shows_its_title(qtbot: QtBot) -> None:

@@ -22,7 +22,6 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -135,7 +134,7 @@ def test_no_subset_of_a_plans_units_loses_a_line(name: str, tmp_path: Path) -> N
         home = Home(tmp_path / f"apply-{number}")
         shutil.copytree(original.root, home.root)
         accepted = [index for unit in chosen for index in unit]
-        moved = replace(plan, home=str(home.root))
+        moved = plan.replaced(home=str(home.root))
         record = ConsolidationService(home, settings=OFFLINE).apply_plan(moved, accepted)
         assert sum(op.applied for op in record.ops) == len(accepted), record.summary
         lost = before - scope_lines(workspace_store(home, workspace_id))

@@ -17,13 +17,9 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import main
-from memtab.consolidation.plan import (
-    MAX_PLAN_BYTES,
-    ConsolidationPlan,
-    PlanError,
-    read_plan,
-    write_plan,
-)
+from memtab.consolidation.errors import PlanError
+from memtab.consolidation.plan import MAX_PLAN_BYTES, read_plan, write_plan
+from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.fs.clock import now_ms

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.consolidation.plan import PlanError, read_plan, write_plan
+from memtab.consolidation.errors import PlanError
+from memtab.consolidation.plan import read_plan, write_plan
 from memtab.consolidation.review_setting import load_review_mode, save_review_mode
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json

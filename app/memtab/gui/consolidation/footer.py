@@ -51,7 +51,7 @@ from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, Trigg
 from memtab.store.registry import Workspace
 
 if TYPE_CHECKING:
-    from memtab.consolidation.plan import ConsolidationPlan
+    from memtab.consolidation.records import ConsolidationPlan
 
 logger = logging.getLogger(__name__)
 

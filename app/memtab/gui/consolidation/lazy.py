@@ -27,7 +27,7 @@ from memtab.store.home import Home
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from memtab.consolidation.plan import ConsolidationPlan
+    from memtab.consolidation.records import ConsolidationPlan
     from memtab.consolidation.service import ConsolidationService
     from memtab.gui.tasks.consolidation import ConsolidationTasks
     from memtab.store.journal import Trigger

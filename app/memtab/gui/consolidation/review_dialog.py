@@ -1,6 +1,6 @@
 """Review before apply: the changes "Consolidate now" proposes, accepted one by one.
 
-The plan (`memtab.consolidation.plan.ConsolidationPlan`, made on a scratch copy: nothing
+The plan (`memtab.consolidation.records.ConsolidationPlan`, made on a scratch copy: nothing
 has changed yet) lists each change in words with its diff and why the consolidator
 proposes it (its note). A change is one unit of the
 plan: ops that go together — a merge's edit and the delete of the merged file — are one
@@ -41,7 +41,7 @@ from memtab.gui.style import muted_text
 from memtab.gui.widgets import WrappedLabel, fit_to_title, short_name
 
 if TYPE_CHECKING:
-    from memtab.consolidation.plan import ConsolidationPlan, PlannedOp
+    from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 
 logger = logging.getLogger(__name__)
 

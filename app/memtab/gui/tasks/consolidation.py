@@ -51,7 +51,7 @@ from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.journal import Trigger
 
 if TYPE_CHECKING:  # plans load the engine: a plan arrives from the child process with it
-    from memtab.consolidation.plan import ConsolidationPlan
+    from memtab.consolidation.records import ConsolidationPlan
 
 logger = logging.getLogger(__name__)
 

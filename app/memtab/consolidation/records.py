@@ -1,0 +1,249 @@
+"""Consolidation's records (pydantic, `memtab.fs.records`): the plan file (docs/formats.md §9.4).
+
+`ConsolidationPlan` is the file `memtab consolidate --plan-out` writes and `--apply-plan`
+reads (`plan.read_plan`/`write_plan`), with its `PlannedOp`s and each op's `PlannedFile`s.
+Unlike mux's files a plan is read strictly: anything malformed refuses the whole plan,
+with a `PlanError` naming what (`ConsolidationPlan.from_json`). Free text is capped as in
+the journal (`store.free_text`); unknown top-level fields are kept.
+
+A proposed op's `unit` groups the ops taken or left together (`PlanUnit`).
+
+Imported by the engine's plan modules and by the functions that read a plan; the window
+gets plans from its consolidation job and loads these records with the first one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from memtab.consolidation.errors import PlanError
+from memtab.fs.pydantic_once import (
+    AfterValidator,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from memtab.fs.records import Lenient, Record, StrictInt, StrictStr, TrueOnly
+from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
+from memtab.store.journal import TRIGGERS, Trigger
+
+PLAN_KIND = "memtab-consolidation-plan"
+PLAN_VERSION = 1
+MAX_PLAN_OPS = 1000
+"""A plan holds at most this many ops (eight applied ones, the rest refused attempts)."""
+
+
+def _capped(max_bytes: int) -> AfterValidator:
+    return AfterValidator(lambda text: cap_text(text, max_bytes) if text is not None else None)
+
+
+def _or_empty(value: Any) -> Any:
+    return "" if value is None else value
+
+
+Text = StrictStr
+"""Text a plan must hold (PlanError: "the plan's `name` is missing or not text")."""
+OptionalText = StrictStr | None
+Words = Annotated[StrictStr, BeforeValidator(_or_empty)]
+"""Text that may be absent (then "")."""
+
+
+class PlannedFile(Record):
+    """A file an op changes: what it must hold first (None: no file), after (None:
+    deleted), and the change as a unified diff."""
+
+    path: Text
+    base_sha256: OptionalText = None
+    result_sha256: OptionalText = None
+    diff: Words = ""
+
+
+class PlannedOp(Record):
+    """One mutation attempt of the plan (`index` from 1, as the user accepts them).
+    `unit`: the unit a proposed op belongs to (None: it stands alone)."""
+
+    index: StrictInt
+    command: Text
+    path: Text
+    new_path: OptionalText = None
+    proposed: TrueOnly = False
+    unit: Annotated[StrictInt, Field(ge=1)] | None = None
+    note: Annotated[OptionalText, _capped(MAX_NOTE_BYTES)] = None
+    description: Annotated[Words, _capped(MAX_NOTE_BYTES)] = ""
+    arguments: dict[str, Any]
+    files: tuple[PlannedFile, ...]
+
+    @field_validator("unit")
+    @classmethod
+    def _of_a_proposed_op(cls, unit: int | None, info: ValidationInfo) -> int | None:
+        return unit if info.data.get("proposed") else None  # a refused op stands alone
+
+
+class PlanUsage(Record):
+    """What the run a plan was made by cost (unknown: null)."""
+
+    input_tokens: Annotated[StrictInt | None, Lenient(None)] = None
+    output_tokens: Annotated[StrictInt | None, Lenient(None)] = None
+
+
+def _usage(value: Any) -> Any:
+    return value if isinstance(value, dict | PlanUsage) else {}
+
+
+@dataclass(frozen=True)
+class PlanUnit:
+    """Proposed ops taken or left together (a merge's edit and delete), in plan order."""
+
+    ops: tuple[PlannedOp, ...]
+
+    @property
+    def indexes(self) -> tuple[int, ...]:
+        return tuple(op.index for op in self.ops)
+
+    @property
+    def description(self) -> str:
+        """What the unit does: its deletes in words (a merge reads "Merged a.md into
+        b.md"), else its ops' words."""
+        deletes = [op.description for op in self.ops if op.command == "delete"]
+        return join_words(deletes or [op.description for op in self.ops])
+
+    def numbers(self) -> str:
+        """`ops 1 and 4`, `op 2`."""
+        return numbered(self.indexes)
+
+
+class ConsolidationPlan(Record):
+    """What a consolidation would do, op by op: the plan file (docs/formats.md §9.4)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: Annotated[str, BeforeValidator(lambda _: PLAN_KIND)] = PLAN_KIND
+    version: Annotated[int, BeforeValidator(lambda _: PLAN_VERSION)] = PLAN_VERSION
+    id: Text
+    created_at: Annotated[StrictInt, Lenient(0)] = 0
+    home: Text
+    workspace_id: Text
+    trigger: Trigger
+    provider: OptionalText = None
+    model: OptionalText = None
+    summary: Annotated[Words, _capped(MAX_SUMMARY_BYTES)] = ""
+    usage: Annotated[PlanUsage, BeforeValidator(_usage)] = Field(default_factory=PlanUsage)
+    ops: tuple[PlannedOp, ...] = ()
+
+    @model_validator(mode="after")
+    def _numbered_in_order(self) -> ConsolidationPlan:
+        for number, op in enumerate(self.ops, 1):
+            if op.index != number:
+                raise ValueError(f"op {number} of the plan is numbered {op.index!r}")
+        return self
+
+    @property
+    def input_tokens(self) -> int | None:
+        return self.usage.input_tokens
+
+    @property
+    def output_tokens(self) -> int | None:
+        return self.usage.output_tokens
+
+    @property
+    def proposed(self) -> tuple[PlannedOp, ...]:
+        """The ops the guard let through: the ones a user may accept."""
+        return tuple(op for op in self.ops if op.proposed)
+
+    @property
+    def units(self) -> tuple[PlanUnit, ...]:
+        """The proposed ops in units, in the order of each unit's first op."""
+        grouped: dict[object, list[PlannedOp]] = {}
+        for op in self.proposed:
+            key: object = op.unit if op.unit is not None else ("alone", op.index)
+            grouped.setdefault(key, []).append(op)
+        return tuple(PlanUnit(tuple(ops)) for ops in grouped.values())
+
+    def unit_of(self, index: int) -> PlanUnit | None:
+        """The unit of proposed op number `index` (None: not a proposed op)."""
+        return next((unit for unit in self.units if index in unit.indexes), None)
+
+    @classmethod
+    def from_json(cls, raw: Any) -> ConsolidationPlan:
+        """A plan from its JSON; PlanError saying what is wrong (the first thing, in the
+        order: kind, version, the ops one by one, the plan's own fields)."""
+        if not isinstance(raw, dict) or raw.get("kind") != PLAN_KIND:
+            raise PlanError("this is not a Memtab consolidation plan")
+        if raw.get("version") != PLAN_VERSION:
+            raise PlanError(f"plan version {raw.get('version')!r} is not supported")
+        ops = raw.get("ops")
+        if not isinstance(ops, list):
+            raise PlanError("the plan has no list of ops")
+        if len(ops) > MAX_PLAN_OPS:
+            raise PlanError(
+                f"the plan holds {len(ops):,} ops; a plan holds at most {MAX_PLAN_OPS:,}"
+            )
+        try:
+            return cls.model_validate(raw)
+        except ValidationError as error:
+            raise PlanError(_first_problem(error)) from None
+
+
+# What an op's reader checks first: its shape, then its number and unit, then its text.
+_OP_ORDER = ("arguments", "files", "index", "unit", "command", "path", "newPath", "note")
+
+
+def _first_problem(error: ValidationError) -> str:
+    """The message of the problem the plan's reader meets first: the ops one by one, then
+    the plan's own fields."""
+
+    def rank(problem: Any) -> tuple[int, ...]:
+        where = problem["loc"]
+        if len(where) < 2 or where[0] != "ops":
+            return (1,)  # the plan's own fields, in the order they are declared
+        field = where[2] if len(where) > 2 else ""
+        order = _OP_ORDER.index(field) if field in _OP_ORDER else len(_OP_ORDER)
+        return (0, int(where[1]), order)
+
+    return _message(min(error.errors(), key=rank))
+
+
+def _message(problem: Any) -> str:
+    where = problem["loc"]
+    value = None if problem["type"] == "missing" else problem["input"]
+    if not where:  # the plan as a whole
+        return str(problem["ctx"]["error"])
+    if where[0] == "ops" and len(where) >= 2:
+        number = int(where[1]) + 1
+        if len(where) == 2:
+            return f"op {number} of the plan is not an object"
+        field = where[2]
+        if field in ("arguments", "files") and len(where) == 3:
+            return f"op {number} of the plan has no arguments or files"
+        if field == "files" and len(where) == 4:
+            return f"op {number} of the plan has a malformed file"
+        if field == "index":
+            return f"op {number} of the plan is numbered {value!r}"
+        if field == "unit":
+            return f"op {number} of the plan has a malformed unit {value!r}"
+        return f"the plan's `{where[-1]}` is missing or not text"
+    if where[0] == "trigger" and isinstance(value, str):
+        return f"the plan's trigger {value!r} is not one of {', '.join(TRIGGERS)}"
+    return f"the plan's `{where[0]}` is missing or not text"
+
+
+def join_words(parts: Sequence[str]) -> str:
+    """Ops' words as one phrase: `Merged a.md into b.md; removed 1 line from c.md`."""
+    return "; ".join(
+        part[:1].lower() + part[1:] if n and part[1:2].islower() else part
+        for n, part in enumerate(parts)
+    )
+
+
+def numbered(indexes: Sequence[int]) -> str:
+    """`op 1`, `ops 1 and 4`."""
+    listed = [str(index) for index in indexes]
+    if len(listed) == 1:
+        return f"op {listed[0]}"
+    return f"ops {', '.join(listed[:-1])} and {listed[-1]}"
