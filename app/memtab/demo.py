@@ -18,6 +18,13 @@ open.
 Other agents' memory (Claude Code, Codex, loki-mode) sits in `other-agents/` inside the
 demo home, and the home's own source settings (`memtab/sources.json`, isolated) point only
 there: the demo never shows or touches the user's real `~/.claude` or `~/.codex`.
+
+Every file Memtab writes is written here through the record or codec Memtab writes it
+with (the writer state and the trace dump are pydantic records, so `--demo` loads pydantic
+before its first paint; pins and usage, the journal's runs and the source settings are
+their hand-written codecs). mux's own files — config.json, extensionMetadata.json, the
+journal's harvests, chat.jsonl — which Memtab reads but never writes, are written as mux
+writes them.
 """
 
 from __future__ import annotations
@@ -36,8 +43,10 @@ from memtab.fs import clock
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.fs.locks import interprocess_lock
 from memtab.resources import resource_path
+from memtab.sources.config import HOME_OVERRIDES_NAME, AgentSettings
 from memtab.store.home import Home
-from memtab.store.meta import global_key, project_key, workspace_key
+from memtab.store.journal import ConsolidationRecord, JournalOp
+from memtab.store.meta import MetaEntry, global_key, project_key, workspace_key
 from memtab.store.paths import project_dir_name
 
 ACME = "/home/dev/src/acme-api"
@@ -199,12 +208,8 @@ def _write_history(home: Home, now: int) -> None:
 
 def _write_meta(home: Home, now: int) -> None:
     def entry(pinned: bool, uses: int, read_ago: int, write_ago: int | None) -> dict[str, Any]:
-        return {
-            "pinned": pinned,
-            "accessCount": uses,
-            "lastAccessedAt": now - read_ago,
-            "lastWriteAt": None if write_ago is None else now - write_ago,
-        }
+        written = None if write_ago is None else now - write_ago
+        return MetaEntry(pinned, uses, now - read_ago, written).to_json()
 
     entries = {
         global_key("preferences.md"): entry(True, 42, 20 * MINUTE, 12 * DAY),
@@ -222,68 +227,64 @@ def _write_meta(home: Home, now: int) -> None:
 
 
 def _write_journal(home: Home, now: int) -> None:
-    main_run = {
-        "lastRunAt": now - 3 * HOUR,
-        "trigger": "manual",
-        "summary": "Merged the duplicate refresh-race notes into notes.md and removed a stale "
+    main_run = ConsolidationRecord(
+        last_run_at=now - 3 * HOUR,
+        trigger="manual",
+        summary="Merged the duplicate refresh-race notes into notes.md and removed a stale "
         "TODO; kept the pinned architecture notes.",
-        "ops": [
-            {
-                "command": "str_replace",
-                "path": "/memories/workspace/notes.md",
-                "applied": True,
-                "note": "refresh-race.md holds the fix for the race notes.md describes: "
+        ops=(
+            JournalOp(
+                "str_replace",
+                "/memories/workspace/notes.md",
+                True,
+                note="refresh-race.md holds the fix for the race notes.md describes: "
                 "merged into notes.md",
-            },
-            {
-                "command": "delete",
-                "path": "/memories/workspace/refresh-race.md",
-                "applied": True,
-                "note": "everything refresh-race.md says is in notes.md now",
-            },
-            {
-                "command": "delete",
-                "path": "/memories/project/architecture.md",
-                "applied": False,
-                "note": "/memories/project/architecture.md is pinned: pinned files may be "
+            ),
+            JournalOp(
+                "delete",
+                "/memories/workspace/refresh-race.md",
+                True,
+                note="everything refresh-race.md says is in notes.md now",
+            ),
+            JournalOp(
+                "delete",
+                "/memories/project/architecture.md",
+                False,
+                note="/memories/project/architecture.md is pinned: pinned files may be "
                 "edited but never deleted or renamed",
-            },
-        ],
-        "usage": {"inputTokens": 18240, "outputTokens": 1312},
-    }
-    dark_mode_run = {
-        "lastRunAt": now - 2 * DAY,  # created styling.md: STYLING_CREATED_AGO
-        "trigger": "archive",
-        "summary": "Promoted the contrast-check rule to project memory before archiving.",
-        "ops": [
-            {
-                "command": "create",
-                "path": "/memories/project/styling.md",
-                "applied": True,
-            },
-            {
-                "command": "rename",
-                "path": "/memories/workspace/a11y.md",
-                "newPath": "/memories/workspace/notes.md",
-                "applied": False,
-                "note": "A file already exists at /memories/workspace/notes.md",
-            },
-        ],
-        "usage": {"inputTokens": 9120, "outputTokens": 640},
-    }
-    multi_run = {
-        "lastRunAt": now - 20 * HOUR,
-        "trigger": "launch",
-        "summary": "no changes needed",
-        "ops": [],
-    }
+            ),
+        ),
+        input_tokens=18240,
+        output_tokens=1312,
+    ).to_json()
+    dark_mode_run = ConsolidationRecord(
+        last_run_at=now - 2 * DAY,  # created styling.md: STYLING_CREATED_AGO
+        trigger="archive",
+        summary="Promoted the contrast-check rule to project memory before archiving.",
+        ops=(
+            JournalOp("create", "/memories/project/styling.md", True),
+            JournalOp(
+                "rename",
+                "/memories/workspace/a11y.md",
+                False,
+                new_path="/memories/workspace/notes.md",
+                note="A file already exists at /memories/workspace/notes.md",
+            ),
+        ),
+        input_tokens=9120,
+        output_tokens=640,
+    ).to_json()
+    multi_run = ConsolidationRecord(
+        last_run_at=now - 20 * HOUR, trigger="launch", summary="no changes needed"
+    ).to_json()
     # Written by an old mux before projects were journaled: never project coverage.
-    legacy_run = {
-        "lastRunAt": now - 40 * DAY,
-        "trigger": "compaction",
-        "summary": "Pruned one-off debugging notes.",
-        "ops": [{"command": "delete", "path": "/memories/workspace/debug.md", "applied": True}],
-    }
+    legacy_run = ConsolidationRecord(
+        last_run_at=now - 40 * DAY,
+        trigger="compaction",
+        summary="Pruned one-off debugging notes.",
+        ops=(JournalOp("delete", "/memories/workspace/debug.md", True),),
+    ).to_json()
+    # mux's harvests, which Memtab only reads: as mux writes them.
     # The main workspace (shown first) retried a failed harvest successfully; the dark-mode
     # workspace's last harvest failed before it was archived.
     harvests = {
@@ -449,18 +450,17 @@ def demo_transcript(now: int) -> list[dict[str, Any]]:
 
 
 def _write_transcript_and_writer_state(home: Home, now: int) -> None:
+    from memtab.writer.records import WriterState  # the demo loads pydantic (see above)
+
     lines = "".join(json.dumps(message) + "\n" for message in demo_transcript(now))
     atomic_write_text(home.transcript_path(MAIN_ID), lines)
-    atomic_write_json(
-        home.writer_state_path(MAIN_ID),
-        {
-            "schemaVersion": 1,
-            "turnsSinceLastRun": 1,
-            "lastRunStartedAt": now - 54 * MINUTE,
-            "lastRunCompletedAt": now - 54 * MINUTE + 10_000,
-            "lastRunMessageId": "assistant-0001",
-        },
+    state = WriterState(
+        turns_since_last_run=1,
+        last_run_started_at=now - 54 * MINUTE,
+        last_run_completed_at=now - 54 * MINUTE + 10_000,
+        last_run_message_id="assistant-0001",
     )
+    atomic_write_json(home.writer_state_path(MAIN_ID), state.to_json())
 
 
 # The demo's other agents: the seed in resources/demo/other-agents/, copied into the same
@@ -482,8 +482,8 @@ def _write_agent_sources(home: Home, now: int) -> None:
             os.utime(target, (modified, modified))
     overrides: dict[str, Any] = {"isolated": True}
     for agent, folder in DEMO_AGENT_DIRS.items():
-        overrides[agent] = {"enabled": True, "path": f"{DEMO_AGENTS_DIR}/{folder}"}
-    atomic_write_json(home.memtab_dir / "sources.json", overrides)
+        overrides[agent] = AgentSettings(path=f"{DEMO_AGENTS_DIR}/{folder}").to_json()
+    atomic_write_json(home.memtab_dir / HOME_OVERRIDES_NAME, overrides)
 
 
 def demo_worktree(home: Home) -> Path:

@@ -349,64 +349,68 @@ def write_failed_trace_dump(
     home: Home, now: int, branch: Branch, workspace_name: str, project_path: str
 ) -> None:
     """The dump of a writer run on `branch` that timed out 54 minutes ago, its write
-    refused (the Traces tab's failed run)."""
-    # A plain document, not `memtab.traces.schema` records: every `--demo` run writes it
-    # before the window's first paint, which must not wait for pydantic. A test checks it
-    # is exactly what the schema would write.
+    refused (the Traces tab's failed run), written through the dump's records as the
+    writer writes one (the demo loads pydantic: see `memtab.demo`)."""
+    from memtab.traces.schema import (
+        AttemptRecord,
+        DumpRecord,
+        EventsSummaryRecord,
+        ToolExecutionRecord,
+    )
+
     started = now - 54 * MINUTE
     memory_path = "/memories/workspace/notes.md"
     notes = (resource_path("demo") / "workspace/main/notes.md").read_text(encoding="utf-8")
-    dump = {
-        "schemaVersion": 1,
-        "runStartedAt": started,
-        "workspaceId": branch.workspace_id,
-        "workspaceName": workspace_name,
-        "triggerMessageId": "assistant-0001",
-        "modelString": "anthropic:claude-haiku-4-5",
-        "timeoutMs": 10_000,
-        "timedOut": True,
-        "didWriteMemory": False,
-        "satisfiedMemoryToolPolicy": False,
-        "projectPath": project_path,
-        "workspacePath": f"{project_path}/.worktrees/{workspace_name}",
-        "memoryPath": memory_path,
-        "systemPrompt": "You maintain the workspace memory file. Record durable facts.",
-        "existingMemory": notes,
-        "eventsSummary": {"originalCount": 2, "trimmedCount": 2, "maxJsonChars": 80_000},
-        "events": branch.first_turn,
-        "userMessage": "Update the memory file from the transcript events above.",
-        "attempts": [
-            {
-                "attemptIndex": 0,
-                "messages": [
-                    {"role": "user", "content": "Update the memory file from the events."}
-                ],
-                "stepResults": [{"finishReason": "tool-calls", "text": ""}],
-                "toolExecutions": [
-                    {
-                        "toolName": "memory_read",
-                        "toolCallId": "toolu_01",
-                        "input": {},
-                        "output": {"exists": True, "content": notes},
-                        "startedAt": started + 1_200,
-                        "durationMs": 3,
-                    },
-                    {
-                        "toolName": "memory_write",
-                        "toolCallId": "toolu_02",
-                        "input": {"old_string": "- Always run", "new_string": "- Always run"},
-                        "error": "old_string matched 0 times (expected 1)",
-                        "startedAt": started + 6_900,
-                        "durationMs": 2,
-                    },
-                ],
-                "finishReason": "aborted",
-                "wrote": False,
-                "noNewMemories": False,
-                "aborted": True,
-                "error": "Timed out after 10000 ms",
-            }
-        ],
-    }
+    attempt = AttemptRecord(
+        attempt_index=0,
+        messages=({"role": "user", "content": "Update the memory file from the events."},),
+        step_results=({"finishReason": "tool-calls", "text": ""},),
+        tool_executions=(
+            ToolExecutionRecord(
+                tool_name="memory_read",
+                tool_call_id="toolu_01",
+                input={},
+                output={"exists": True, "content": notes},
+                started_at=started + 1_200,
+                duration_ms=3,
+            ),
+            ToolExecutionRecord(
+                tool_name="memory_write",
+                tool_call_id="toolu_02",
+                input={"old_string": "- Always run", "new_string": "- Always run"},
+                error="old_string matched 0 times (expected 1)",
+                started_at=started + 6_900,
+                duration_ms=2,
+            ),
+        ),
+        finish_reason="aborted",
+        wrote=False,
+        no_new_memories=False,
+        aborted=True,
+        error="Timed out after 10000 ms",
+    )
+    dump = DumpRecord(
+        schema_version=1,
+        run_started_at=started,
+        workspace_id=branch.workspace_id,
+        workspace_name=workspace_name,
+        trigger_message_id="assistant-0001",
+        model_string="anthropic:claude-haiku-4-5",
+        timeout_ms=10_000,
+        timed_out=True,
+        did_write_memory=False,
+        satisfied_memory_tool_policy=False,
+        project_path=project_path,
+        workspace_path=f"{project_path}/.worktrees/{workspace_name}",
+        memory_path=memory_path,
+        system_prompt="You maintain the workspace memory file. Record durable facts.",
+        existing_memory=notes,
+        events_summary=EventsSummaryRecord(
+            original_count=2, trimmed_count=2, max_json_chars=80_000
+        ),
+        events=tuple(branch.first_turn),
+        user_message="Update the memory file from the transcript events above.",
+        attempts=(attempt,),
+    )
     path = home.trace_dir(branch.workspace_id) / trace_file_name(started, "assistant-0001")
-    atomic_write_json(path, dump)
+    atomic_write_json(path, dump.to_document())

@@ -164,8 +164,8 @@ def test_file_names_round_trip_and_name_their_workspace(tmp_path: Path) -> None:
 def test_the_demo_dump_and_memtabs_own_dumps_are_exactly_what_the_schema_writes(
     tmp_path: Path,
 ) -> None:
-    # The demo spells its dump out (it is written before the first paint, without
-    # pydantic): any key the schema does not know would be dropped here and fail.
+    # Read back through the schema, a dump is what was written: any key the schema does
+    # not know would be dropped here and fail.
     home = create_demo_home(tmp_path / "home")
     for path in [*home.trace_dir(MAIN_ID).glob("*.json"), fixture_dump("memtab-policy")]:
         document = json.loads(path.read_text(encoding="utf-8"))
