@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 from typing import Annotated, Any, Final
 
-from memtab.fs.pydantic_once import BaseModel, ConfigDict, to_camel
+from memtab.fs.records import Record
 from memtab.traces.describe import reported_failure
 
 DUMP_SCHEMA_VERSION: Final = 1
@@ -41,16 +41,9 @@ ErrorText = Annotated[str | None, Lenient.ERROR_TEXT]
 Timestamp = Annotated[int | None, Lenient.TIMESTAMP]
 
 
-class DumpModel(BaseModel):
-    """A part of a dump: camelCase in the file, snake_case in Python, immutable."""
-
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        populate_by_name=True,
-        frozen=True,
-        defer_build=True,  # the serializer is built by the first dump written, not at import
-        protected_namespaces=(),  # `model_string` is a field, not pydantic's
-    )
+class DumpModel(Record):
+    """A part of a dump: a record (camelCase in the file, snake_case in Python, immutable,
+    built by the first dump read or written)."""
 
     def to_document(self) -> dict[str, Any]:
         """The JSON document: camelCase names, exactly the fields that were set."""
