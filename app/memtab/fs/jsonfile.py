@@ -9,11 +9,14 @@ Nesting is capped at `MAX_DEPTH` levels, far below the recursion limit: a value 
 `json.loads` can still build (a few hundred levels) would otherwise raise RecursionError
 later, in whatever walks it (redaction, `json.dumps(indent=…)`, a GUI model). Real files
 nest a dozen levels at most.
+
+`finite_number` is the one rule for a number read from such a file.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +26,17 @@ MAX_DEPTH = 128
 
 class JsonError(ValueError):
     """Text that is not usable JSON; the message is one line meant for the user."""
+
+
+def finite_number(value: Any) -> int | float | None:
+    """`value` when it is a finite JSON number, else None. `true` is no number, and an
+    integer past a float's range is not finite, as mux's JavaScript reads it (Infinity)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        return value if math.isfinite(value) else None
+    except OverflowError:  # an integer of hundreds of digits
+        return None
 
 
 def _constant_as_null(name: str) -> None:

@@ -39,6 +39,7 @@ import math
 from collections.abc import Callable
 from typing import Annotated, Any, Self, TypeVar
 
+from memtab.fs.jsonfile import finite_number
 from memtab.fs.pydantic_once import (
     BaseModel,
     BeforeValidator,
@@ -127,9 +128,8 @@ OrNone = Annotated[T | None, Lenient(None)]
 
 
 def _finite_number(value: Any) -> int | float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return None
-    return int(value) if float(value).is_integer() else value
+    number = finite_number(value)
+    return int(number) if isinstance(number, float) and number.is_integer() else number
 
 
 def _positive_time(value: Any) -> int | None:

@@ -11,10 +11,10 @@ megabytes, and mux reads this file at every start.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard, get_args
 
+from memtab.fs.jsonfile import finite_number
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_optional, cap_text
 from memtab.store.home import Home
@@ -32,12 +32,8 @@ def is_trigger(value: object) -> TypeGuard[Trigger]:
 
 
 def _is_time(value: Any) -> bool:
-    return (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and value > 0
-    )
+    number = finite_number(value)
+    return number is not None and number > 0
 
 
 @dataclass(frozen=True)
@@ -176,9 +172,8 @@ def _time_or_none(value: Any) -> int | None:
 
 
 def _count(value: Any) -> int | None:
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-        return max(0, int(value))
-    return None
+    number = finite_number(value)
+    return max(0, int(number)) if number is not None else None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
+from memtab.fs.jsonfile import finite_number
 from memtab.fs.locks import DEFAULT_TIMEOUT_S
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
@@ -76,11 +77,8 @@ _DEFAULT_ENTRY = MetaEntry()
 
 
 def _positive_time(value: Any) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if not math.isfinite(value) or value <= 0:
-        return None
-    return int(value)
+    number = finite_number(value)
+    return int(number) if number is not None and number > 0 else None
 
 
 def sanitize_entry(raw: Any) -> MetaEntry:
@@ -88,15 +86,8 @@ def sanitize_entry(raw: Any) -> MetaEntry:
     ...)."""
     if not isinstance(raw, dict):
         return _DEFAULT_ENTRY
-    count = raw.get("accessCount")
-    access_count = (
-        math.floor(count)
-        if isinstance(count, int | float)
-        and not isinstance(count, bool)
-        and math.isfinite(count)
-        and count > 0
-        else 0
-    )
+    count = finite_number(raw.get("accessCount"))
+    access_count = math.floor(count) if count is not None and count > 0 else 0
     return MetaEntry(
         pinned=raw.get("pinned") is True,
         access_count=access_count,

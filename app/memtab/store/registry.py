@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from memtab.fs.jsonfile import finite_number
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import normalize_project_path, project_basename, project_dir_name
@@ -257,9 +258,10 @@ def _writer_interval(document: dict[str, Any]) -> int:
     """
     settings = document.get("taskSettings")
     value = settings.get("memoryWriterIntervalMessages") if isinstance(settings, dict) else None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    number = finite_number(value)
+    if number is None:
         return DEFAULT_WRITER_INTERVAL
-    return max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, math.floor(value)))
+    return max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, math.floor(number)))
 
 
 def _iter_workspaces(
@@ -441,8 +443,8 @@ def load_recency(home: Home) -> dict[str, int]:
     for workspace_id, info in workspaces.items():
         if not isinstance(info, dict) or not isinstance(info.get("streaming"), bool):
             continue
-        value = info.get("recency")
-        if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        value = finite_number(info.get("recency"))
+        if value is not None:
             recency[workspace_id] = int(value)
     return recency
 

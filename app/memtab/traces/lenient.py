@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
+from memtab.fs.jsonfile import finite_number
 from memtab.fs.pydantic_once import FieldInfo
 from memtab.traces.describe import compact_json, describe_value, error_text
 from memtab.traces.schema import DumpModel, Lenient
@@ -62,7 +63,7 @@ class Notes:
         if value is None:
             return None
         if isinstance(value, int | float) and not isinstance(value, bool):
-            if math.isfinite(value):
+            if finite_number(value) is not None:
                 return value
         elif isinstance(value, str):
             try:

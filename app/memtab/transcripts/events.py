@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
+
+from memtab.fs.jsonfile import finite_number
 
 TranscriptFormat = Literal["mux", "claude", "codex"]
 EventRole = Literal["user", "assistant", "system", "summary"]
@@ -55,9 +56,10 @@ def parse_timestamp(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        if not math.isfinite(value) or value <= 0:
+        number = finite_number(value)
+        if number is None or number <= 0:
             return None
-        return int(value) if value >= _SECONDS_CUTOFF else int(value * 1000)
+        return int(number) if number >= _SECONDS_CUTOFF else int(number * 1000)
     if isinstance(value, str) and value:
         try:
             moment = datetime.fromisoformat(value)

@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 from memtab.store.history.records import RunOp
 from memtab.store.journal import parse_op
 
-_VALUES = st.none() | st.booleans() | st.integers(-3, 3) | st.floats() | st.text(max_size=4)
+_VALUES = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.just(10**400)
+    | st.floats()
+    | st.text(max_size=4)
+)
 _OP_FIELDS = ("command", "path", "newPath", "applied", "note")
 
 

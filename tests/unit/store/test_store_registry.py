@@ -489,6 +489,8 @@ def test_recency_is_read_as_mux_reads_it(home: Home) -> None:
         '{"workspaces": []}',
         "{bad",
         '{"workspaces": {"a": {"recency": 1, "streaming": false}}}',  # no version 1
+        # Infinity to mux's JavaScript: no time (and never a crash)
+        '{"version": 1, "workspaces": {"a": {"recency": 1' + "0" * 400 + ', "streaming": false}}}',
         '{"version": 1, "workspaces": ' + "[" * 100_000 + "]" * 100_000 + "}",
     ],
 )

@@ -294,6 +294,9 @@ def test_malformed_meta_file_is_empty(home: Home, text: str) -> None:
         ({"accessCount": -4}, None),
         ({"accessCount": float("nan")}, None),
         ({"accessCount": float("inf")}, None),
+        # An integer past a float's range is Infinity to mux's JavaScript: not a count.
+        ({"accessCount": 10**400}, None),
+        ({"lastWriteAt": 10**400}, None),
         ({"accessCount": "5"}, None),
         ({"accessCount": True}, None),
         ({"lastAccessedAt": 1_700_000_000_000}, MetaEntry(last_accessed_at=1_700_000_000_000)),

@@ -104,6 +104,7 @@ _JSON_VALUES = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(-(2**60), 2**60)
+    | st.just(10**400)
     | st.floats(allow_nan=True, allow_infinity=True)
     | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),

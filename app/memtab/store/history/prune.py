@@ -19,7 +19,6 @@ callers call it off the GUI thread.
 from __future__ import annotations
 
 import logging
-import math
 import os
 import time
 from collections.abc import Mapping
@@ -29,6 +28,7 @@ from typing import Any
 
 from memtab.fs import clock
 from memtab.fs.config_dir import config_dir
+from memtab.fs.jsonfile import finite_number
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.runs import RunsLog
@@ -56,13 +56,8 @@ class HistoryLimits:
 
 
 def _setting(section: Mapping[str, Any], name: str, default: float, minimum: float) -> float:
-    value = section.get(name, default)
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value < minimum
-    ):
+    value = finite_number(section.get(name, default))
+    if value is None or value < minimum:
         logger.warning(
             "settings.json: history.%s must be a number ≥ %g; using %g", name, minimum, default
         )
