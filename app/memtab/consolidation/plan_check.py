@@ -23,7 +23,7 @@ not, whatever the units say.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -243,10 +243,10 @@ def plan_from_calls(
         raise PlanError(f"the plan could not be made ({error.strerror or error})") from None
     ops = planned_ops(scratch, replayed, calls, contents.get)
     ops = tuple(
-        replace(op, note=refused.unchecked[op.index]) if op.index in refused.unchecked else op
+        op.replaced(note=refused.unchecked[op.index]) if op.index in refused.unchecked else op
         for op in ops
     )
-    return replace(draft, ops=ops)
+    return draft.replaced(ops=ops)
 
 
 def _check_call(op: PlannedOp) -> None:

@@ -47,6 +47,9 @@ def _or_empty(value: Any) -> Any:
     return "" if value is None else value
 
 
+_READING_A_PLAN = object()
+"""The validation context of a plan read from its file (`ConsolidationPlan.from_json`)."""
+
 Text = StrictStr
 """Text a plan must hold (PlanError: "the plan's `name` is missing or not text")."""
 OptionalText = StrictStr | None
@@ -77,7 +80,16 @@ class PlannedOp(Record):
     note: Annotated[OptionalText, _capped(MAX_NOTE_BYTES)] = None
     description: Annotated[Words, _capped(MAX_NOTE_BYTES)] = ""
     arguments: dict[str, Any]
-    files: tuple[PlannedFile, ...]
+    files: tuple[PlannedFile, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _files_listed_in_a_plan_file(cls, value: Any, info: ValidationInfo) -> Any:
+        """An op built in memory may leave out its files (none); one read from a plan
+        file must list them."""
+        if info.context is _READING_A_PLAN and isinstance(value, dict) and "files" not in value:
+            return {**value, "files": None}  # refused as missing ("no arguments or files")
+        return value
 
     @field_validator("unit")
     @classmethod
@@ -185,7 +197,7 @@ class ConsolidationPlan(Record):
                 f"the plan holds {len(ops):,} ops; a plan holds at most {MAX_PLAN_OPS:,}"
             )
         try:
-            return cls.model_validate(raw)
+            return cls.model_validate(raw, context=_READING_A_PLAN)
         except ValidationError as error:
             raise PlanError(_first_problem(error)) from None
 
