@@ -17,9 +17,10 @@ here: the file's time says the run left it as it is, which blame tells once Memt
 The writer's other run, 54 minutes ago, timed out without writing: its trace dump is
 `write_failed_trace_dump`'s.
 
-Plain documents, not records (`store.history.records`, `traces.schema`), are written for
-the runs, the provenance and the dump (the demo is made before the window's first paint,
-which must not wait for pydantic); tests check they are exactly what the records write.
+The failed run's dump is written through `traces.schema`'s records, as `memtab.demo`
+writes its other files (so `--demo` loads pydantic). The runs-log and provenance lines
+and the successful run's dump are still spelled out as plain documents; tests check they
+are exactly what the records (`store.history.records`, `traces.schema`) write.
 `memtab.demo` gives what it needs of the demo (`Branch`): this module does not import it.
 """
 
