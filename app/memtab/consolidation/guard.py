@@ -34,12 +34,12 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from memtab.store.errors import ToolArgumentError
 from memtab.store.journal import JournalOp
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
 from memtab.store.tool import (
     MemoryTool,
-    ToolArgumentError,
     ToolRequest,
     ToolResult,
     parse_tool_request,

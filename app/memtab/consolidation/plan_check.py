@@ -32,7 +32,7 @@ from memtab.consolidation.guard import ConsolidationGuard, MutationBudget
 from memtab.consolidation.plan import copy_scopes, planned_ops, scratch_home
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
 from memtab.store.content_lines import content_lines
-from memtab.store.errors import MemoryStoreError
+from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.files import FileContent
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.records import FileVersions, RunOp
@@ -40,7 +40,7 @@ from memtab.store.home import Home
 from memtab.store.journal import JournalOp, Trigger
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError, parse_virtual_path
-from memtab.store.tool import ToolArgumentError, parse_tool_request
+from memtab.store.tool import parse_tool_request
 
 INVALID_CALL_NOTE = "invalid call"
 

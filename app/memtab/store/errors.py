@@ -35,6 +35,10 @@ class NotEditableError(MemoryStoreError):
     """The file is binary or over the size cap, so it cannot be changed through Memtab."""
 
 
+class ToolArgumentError(Exception):
+    """A memory-tool call whose arguments are missing or of the wrong type."""
+
+
 class ScopeBusyError(MemoryStoreError):
     """Another process held the scope's lock for longer than an edit takes."""
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memtab.store.conflict_copies import copy_names
+from memtab.store.errors import ToolArgumentError
 from memtab.store.files import sort_key
 from memtab.store.memory import (
     MemoryStore,
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename")
 MUTATING_COMMANDS = ("create", "str_replace", "insert", "delete", "rename")
 
 TOOL_NAME = "memory"
@@ -74,10 +74,6 @@ class ToolResult:
     @property
     def text(self) -> str:
         return self.output if self.success else self.error
-
-
-class ToolArgumentError(Exception):
-    """A tool call whose arguments are missing or of the wrong type."""
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from memtab.fs.pydantic_once import (
     TypeAdapter,
     ValidationError,
 )
-from memtab.store.tool import COMMANDS, ToolArgumentError
+from memtab.store.errors import ToolArgumentError
 
 _PATH_ALIASES = ("path", "file_path", "filePath")
 # A hint added when a required argument is missing, where the name alone does not say it.
@@ -163,6 +163,7 @@ _MODELS: Final[tuple[type[CommandArgs], ...]] = (
     DeleteArgs,
     RenameArgs,
 )
+COMMANDS: Final = ("view", "create", "str_replace", "insert", "delete", "rename")
 _BY_COMMAND: Final = {
     get_args(model.model_fields["command"].annotation)[0]: model for model in _MODELS
 }

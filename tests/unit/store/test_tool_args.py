@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memtab.store.tool import COMMANDS, MemoryTool, ToolArgumentError, parse_tool_request
-from memtab.store.tool_args import input_schema
+from memtab.store.errors import ToolArgumentError
+from memtab.store.tool import MemoryTool, parse_tool_request
+from memtab.store.tool_args import COMMANDS, input_schema
 
 from .helpers import err, ok
 

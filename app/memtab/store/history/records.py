@@ -37,11 +37,13 @@ from memtab.fs.records import (
     ValidItems,
 )
 from memtab.store.free_text import MAX_ERROR_BYTES, MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
-from memtab.store.history.runs import MEMTAB_SOURCE
 
 if TYPE_CHECKING:
     from memtab.store.history.recorder import RecordedChange
     from memtab.store.journal import JournalOp
+
+MEMTAB_SOURCE = "memtab"
+"""The `source` of a run Memtab logged (mux's journal runs are `runs.MUX_SOURCE`)."""
 
 
 def _capped(max_bytes: int) -> AfterValidator:

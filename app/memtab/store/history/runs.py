@@ -35,7 +35,6 @@ logger = logging.getLogger(__name__)
 RunKind = Literal["consolidation", "writer", "sync"]
 RUN_KINDS: tuple[str, ...] = ("consolidation", "writer", "sync")
 MUX_SOURCE = "mux"
-MEMTAB_SOURCE = "memtab"
 
 
 def new_run_id(at_ms: int) -> str:
