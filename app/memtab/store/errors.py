@@ -99,5 +99,6 @@ def over_cap_message(path: VirtualPath) -> str:
     )
 
 
-def not_text_message(path: VirtualPath | str) -> str:
-    return f"{path} is not a text file (it contains NUL bytes)"
+def not_text_message(label: str) -> str:
+    """Refusing to edit a binary file; `label` names it (a virtual path, a file id)."""
+    return f"{label} is not a text file (it contains NUL bytes)"

@@ -381,7 +381,7 @@ class ScopeStore:
         if current.over_cap:
             raise CapError(over_cap_message(path))
         if current.binary:
-            raise NotEditableError(not_text_message(path))
+            raise NotEditableError(not_text_message(str(path)))
         return current.content
 
     def is_pinned(self, path: VirtualPath, entries: dict[str, MetaEntry] | None = None) -> bool:
