@@ -22,7 +22,8 @@ from memtab.components.tree.nodes import file_key
 from memtab.gui.tasks.writer import WriterActivity
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.writer.config import OfflineNotes, WriterSettings, save_writer_settings
+from memtab.writer.config import WriterSettings, save_writer_settings
+from memtab.writer.config_values import OfflineNotes
 from support.memory_home import MAIN
 
 home = support.home

@@ -23,12 +23,11 @@ from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.store.registry import load_registry
 from memtab.transcripts import TRANSCRIPT_FORMATS
-from memtab.writer.config import (
+from memtab.writer.config import WriterSettings, load_writer_settings
+from memtab.writer.config_values import (
     MAX_TIMEOUT_S,
     MIN_TIMEOUT_S,
     OfflineNotes,
-    WriterSettings,
-    load_writer_settings,
     memory_path_problem,
 )
 from memtab.writer.offline import OfflineWriterProvider

@@ -34,7 +34,6 @@ suggested notes while its window was not in front.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,33 +42,17 @@ from typing import Any
 
 from memtab.llm.settings import load_settings_file, save_settings_section, settings_path
 from memtab.llm.types import ProviderError
-from memtab.store.paths import PathError, Scope, parse_file_path
+from memtab.writer.config_values import (
+    DEFAULT_MAX_DUMPS,
+    DEFAULT_MEMORY_PATH,
+    DEFAULT_TIMEOUT_S,
+    OfflineNotes,
+    WriterMode,
+)
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MEMORY_PATH = "/memories/workspace/notes.md"
-# mux gives its (small, fast) model 10 s; real models behind a busy API need more.
-DEFAULT_TIMEOUT_S = 60.0
-MIN_TIMEOUT_S = 1.0
-MAX_TIMEOUT_S = 900.0
-DEFAULT_MAX_DUMPS = 50
-MOST_DUMPS_KEPT = 10_000
 SETTINGS_KEY = "writer"
-
-
-class OfflineNotes(enum.StrEnum):
-    """What the offline writer does with its notes (see the module docstring)."""
-
-    SUGGEST = "suggest"
-    WRITE = "write"
-
-
-class WriterMode(enum.StrEnum):
-    """Whether the app runs the writer (see the module docstring)."""
-
-    AUTO = "auto"
-    ALWAYS = "always"
-    OFF = "off"
 
 
 @dataclass(frozen=True)
@@ -100,17 +83,6 @@ class WriterSettings:
     def to_json(self) -> dict[str, Any]:
         """The settings as the `"writer"` object of settings.json holds them."""
         return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
-
-
-def memory_path_problem(raw: str) -> str | None:
-    """Why `raw` cannot be the writer's target, or None: it must be a workspace-scope file."""
-    try:
-        path = parse_file_path(raw)
-    except PathError as error:
-        return str(error)
-    if path.scope is not Scope.WORKSPACE:
-        return f"The writer's memory file must be in the workspace scope, not {raw!r}"
-    return None
 
 
 def load_writer_settings(env: Mapping[str, str] | None = None) -> WriterSettings:

@@ -24,7 +24,7 @@ from memtab.fs.pydantic_once import (
     ValidationError,
     field_validator,
 )
-from memtab.writer.config import (
+from memtab.writer.config_values import (
     DEFAULT_MAX_DUMPS,
     DEFAULT_MEMORY_PATH,
     DEFAULT_TIMEOUT_S,

@@ -31,7 +31,7 @@ from memtab.redact import redact_secrets
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
-from memtab.writer.config import DEFAULT_MEMORY_PATH
+from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.harvest import MAX_TEXT_CHARS, Candidate, HarvestError, HarvestInbox
 from memtab.writer.notes import DIRECTIVES, FINDINGS, Note
 from memtab.writer.suggestions import (

@@ -9,7 +9,8 @@ from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
 from memtab.store.registry import Workspace
 from memtab.transcripts import DEFAULT_MAX_JSON_CHARS, EventBudget, NewestEvents, TranscriptFormat
-from memtab.writer.config import OfflineNotes, WriterSettings
+from memtab.writer.config import WriterSettings
+from memtab.writer.config_values import OfflineNotes
 from memtab.writer.extract import Findings, TranscriptDigest
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.run import load_writer_events

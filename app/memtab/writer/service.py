@@ -28,7 +28,8 @@ from memtab.llm.settings import resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home, HomeError
 from memtab.store.registry import Registry, load_registry
-from memtab.writer.config import WriterMode, WriterSettings, load_writer_settings
+from memtab.writer.config import WriterSettings, load_writer_settings
+from memtab.writer.config_values import WriterMode
 from memtab.writer.monitor import TranscriptMonitor
 from memtab.writer.policy import RunTicket, WriterScheduler
 from memtab.writer.providers import (

@@ -19,8 +19,9 @@ from memtab.llm.settings import (
     save_provider_settings,
     settings_path,
 )
-from memtab.writer.config import OfflineNotes, WriterMode, load_writer_settings
+from memtab.writer.config import load_writer_settings
 from memtab.writer.config_model import number_range
+from memtab.writer.config_values import OfflineNotes, WriterMode
 from support.fake_model_server import FakeModelServer
 
 

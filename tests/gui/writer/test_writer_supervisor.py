@@ -19,7 +19,8 @@ from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace, read_registry_document
-from memtab.writer.config import OfflineNotes, WriterSettings, save_writer_settings
+from memtab.writer.config import WriterSettings, save_writer_settings
+from memtab.writer.config_values import OfflineNotes
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.records import WriterState
 from memtab.writer.service import WriterProviderFactory, WriterService

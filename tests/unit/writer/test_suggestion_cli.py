@@ -9,7 +9,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.store.home import Home
 from memtab.store.registry import Workspace, add_workspace, load_registry
-from memtab.writer.config import DEFAULT_MEMORY_PATH
+from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.notes import COMMANDS, DIRECTIVES, Note
 from memtab.writer.records import Suggestion
 from memtab.writer.suggestions import SuggestionQueue

@@ -10,11 +10,6 @@ from pathlib import Path
 import pytest
 
 from memtab.writer.config import (
-    DEFAULT_MEMORY_PATH,
-    MAX_TIMEOUT_S,
-    MIN_TIMEOUT_S,
-    OfflineNotes,
-    WriterMode,
     WriterSettings,
     check_writer_settings,
     load_writer_settings,
@@ -22,6 +17,13 @@ from memtab.writer.config import (
     save_writer_settings,
 )
 from memtab.writer.config_model import number_range, problems_of
+from memtab.writer.config_values import (
+    DEFAULT_MEMORY_PATH,
+    MAX_TIMEOUT_S,
+    MIN_TIMEOUT_S,
+    OfflineNotes,
+    WriterMode,
+)
 from support.logfail import ExpectLog
 
 

@@ -13,7 +13,8 @@ from memtab.fs.atomic import atomic_write_json
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home
 from memtab.store.registry import Workspace, add_workspace, load_registry, read_registry_document
-from memtab.writer.config import OfflineNotes, WriterMode, WriterSettings
+from memtab.writer.config import WriterSettings
+from memtab.writer.config_values import OfflineNotes, WriterMode
 from memtab.writer.monitor import TranscriptMonitor, end_of_last_line
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.policy import RunTicket

@@ -21,7 +21,8 @@ from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
 from memtab.transcripts import NewestEvents
-from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
+from memtab.writer.config import WriterSettings
+from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.prompts import build_user_message, tool_specs
 from memtab.writer.providers import bind_to_run

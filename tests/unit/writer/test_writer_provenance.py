@@ -13,7 +13,8 @@ from memtab.store.history.undo import file_history
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
-from memtab.writer.config import DEFAULT_MEMORY_PATH, OfflineNotes, WriterSettings
+from memtab.writer.config import WriterSettings
+from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
 from memtab.writer.extract import extract_findings
 from memtab.writer.run import load_transcript_events
 from memtab.writer.suggestions import SuggestionQueue

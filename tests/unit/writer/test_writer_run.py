@@ -18,7 +18,8 @@ from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
 from memtab.traces.names import trace_file_name
 from memtab.transcripts import TranscriptEvent
-from memtab.writer.config import DEFAULT_MEMORY_PATH, WriterSettings
+from memtab.writer.config import WriterSettings
+from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.prompts import reminder_prompt, system_prompt
 from memtab.writer.run import load_transcript_events, run_writer

@@ -12,7 +12,8 @@ from memtab.llm.types import ChatProvider, Message, ModelReply, ToolSpec, UserMe
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace, load_registry
 from memtab.transcripts import DEFAULT_MAX_JSON_CHARS, NewestEvents, TranscriptEvent
-from memtab.writer.config import OfflineNotes, WriterSettings
+from memtab.writer.config import WriterSettings
+from memtab.writer.config_values import OfflineNotes
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.providers import bind_to_run
 from memtab.writer.run import (

@@ -17,7 +17,7 @@ from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, SaveConflictError
 from memtab.store.meta import MetaStore
 from memtab.store.registry import Workspace
-from memtab.writer.config import DEFAULT_MEMORY_PATH
+from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.notes import COMMANDS, DIRECTIVES, Note
 from memtab.writer.suggestions import (
     SuggestionError,

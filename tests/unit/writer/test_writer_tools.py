@@ -13,7 +13,7 @@ from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, SaveResult
 from memtab.store.meta import workspace_key
 from memtab.store.registry import Workspace
-from memtab.writer.config import DEFAULT_MEMORY_PATH
+from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.tools import (
     EMPTY_OLD_STRING,
     STALE_CHANGED,

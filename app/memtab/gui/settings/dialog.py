@@ -74,15 +74,9 @@ from memtab.llm.settings import (
 )
 from memtab.llm.types import ProviderError
 from memtab.store.home import Home
-from memtab.writer.config import (
-    OfflineNotes,
-    WriterMode,
-    WriterSettings,
-    memory_path_problem,
-    parse_writer_settings,
-    save_writer_settings,
-)
+from memtab.writer.config import WriterSettings, parse_writer_settings, save_writer_settings
 from memtab.writer.config_model import number_range
+from memtab.writer.config_values import OfflineNotes, WriterMode, memory_path_problem
 
 PROVIDER_CHOICES: tuple[tuple[ProviderName, str], ...] = (
     ("offline", "Offline — Memtab's built-in rules, no model"),
