@@ -223,6 +223,13 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
                         break
                     close += 1
             key, label = _LINE_MEMO.get(stripped) or _remember_line(stripped)
+            if label and close - index > 1:
+                # A label names what follows it: the lines indented under it are content,
+                # not part of the label (as structure they could be merged away unseen).
+                block = len(units)
+                units.append(new(Unit, (index, index + 1, "label", key, "", section, block, "")))
+                index += 1
+                continue
             head = ""
             if close - index > 1:
                 head = key

@@ -198,3 +198,22 @@ def test_words_are_the_lowercased_word_runs_of_any_text(text: str) -> None:
     """Shingles read a note's words by a byte table when it is ASCII: the same words the
     `\\w+` pattern finds in the lowercased text, for any text."""
     assert lowered_words(text) == _WORD_RUNS.findall(text.lower())
+
+
+def test_lines_indented_under_a_label_are_content_a_merge_keeps() -> None:
+    """Found by the property above: a line indented under a label (`Preference signals:`)
+    was read as part of the label — structure — so a file alike to another but for that
+    line was merged away and the line lost."""
+    with tempfile.TemporaryDirectory() as root:
+        home = new_home(Path(root) / "home")
+        store = store_for(home, WS)
+        store.create_file("/memories/project/a.md", "- Run make check before every push.\n")
+        store.create_file(
+            "/memories/project/b.md",
+            "- Run make check before every push.\n"
+            "Preference signals:\n"
+            "  continued detail of the item above\n",
+        )
+        consolidate(home)
+        kept = "\n".join(data.decode() for data in files_of(home).values())
+        assert "continued detail of the item above" in kept
