@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -182,10 +183,14 @@ class DiffDialog(QDialog):
         self.close_button.clicked.connect(self.reject)
         self.close_button.setDefault(True)
 
+        self.views = QTabWidget(self)  # a caller may put a view of its own before the diff
+        self.views.setDocumentMode(True)
+        self.views.addTab(self.view, "Unified diff")
+        self.views.tabBar().hide()  # one view: no tabs to choose from
         layout = QVBoxLayout(self)
         layout.addLayout(header)
         layout.addWidget(self.merge_note)
-        layout.addWidget(self.view, 1)
+        layout.addWidget(self.views, 1)
         layout.addWidget(buttons)
         self.view.show_computing()
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
@@ -194,6 +199,13 @@ class DiffDialog(QDialog):
     def button(self, action_id: str) -> QPushButton:
         """The button of a choice (KeyError when not offered)."""
         return self._buttons[action_id]
+
+    def add_first_view(self, widget: QWidget, title: str) -> None:
+        """Show `widget` first, the unified diff one tab away (e.g. the three-way view of
+        a conflict; the legend then speaks of the diff's tab)."""
+        self.views.insertTab(0, widget, title)
+        self.views.setCurrentIndex(0)
+        self.views.tabBar().show()
 
     def set_diff(self, result: DiffResult) -> None:
         """Show the computed diff and its counts."""

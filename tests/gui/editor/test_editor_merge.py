@@ -26,6 +26,7 @@ from memtab.components.editor.merge import MergeResult
 from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.tasks.runner import TaskContext
 from memtab.store.memory import MemoryStore
 
@@ -183,3 +184,57 @@ def test_the_merge_is_computed_on_the_worker_thread(
     assert dialog is not None
     qtbot.waitUntil(dialog.button("merge").isEnabled)
     assert len(threads) == 1 and threads[0] is not threading.main_thread()
+
+
+# --- three ways --------------------------------------------------------------------------------
+
+
+def three_way_of(dialog: DiffDialog) -> ThreeWayView:
+    view = dialog.views.widget(0)
+    assert isinstance(view, ThreeWayView) and dialog.views.tabText(0) == "Three ways"
+    return view
+
+
+def test_the_conflict_shows_three_ways_each_side_tinted_by_who_changed_it(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    edit_then_agent_appends(panel, store)
+    dialog = open_diff_with_enter(qtbot, panel)
+    view = three_way_of(dialog)
+    assert dialog.views.currentIndex() == 0  # shown first; the unified diff a tab away
+    qtbot.waitUntil(lambda: view.texts is not None)
+    texts = view.texts
+    assert texts is not None
+    assert (texts.base, texts.mine, texts.theirs) == (ORIGINAL, MINE, THEIRS)
+    assert [pane.title.text() for pane in (view.base, view.mine, view.theirs)] == [
+        "When you opened it",
+        "Your draft",
+        "On disk now",
+    ]
+    # The agent's added line is the agent's change (theirs, tinted), not a red "−".
+    agents_line = THEIRS.splitlines().index("- appended by the agent")
+    my_line = MINE.splitlines().index("- first, edited by me")
+    assert texts.theirs_changed == {agents_line}
+    assert texts.mine_changed == {my_line}
+    assert view.merged_text() == MERGED
+    dialog.button("merge").click()
+    assert panel.buffer_text() == MERGED
+
+
+def test_a_text_made_by_hand_in_the_three_way_view_can_be_kept(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    edit_then_agent_appends(panel, store, ORIGINAL.replace("- first", "- first, agent's way"))
+    dialog = open_diff_with_enter(qtbot, panel)
+    view = three_way_of(dialog)
+    qtbot.waitUntil(lambda: view.texts is not None)
+    assert not dialog.button("merge").isEnabled()  # both changed the same line
+    assert view.merged_text() == MINE  # it starts as the draft
+    resolved = ORIGINAL.replace("- first", "- first, both ways")
+    view.merged.setPlainText(resolved)
+    assert dialog.button("merge").isEnabled()
+    dialog.button("merge").click()
+    assert panel.buffer_text() == resolved
+    assert "The text you kept in the three-way view" in panel.message_bar.text
+    panel.message_bar.button("restore_draft").click()
+    assert panel.buffer_text() == MINE

@@ -301,11 +301,15 @@ class OpenDocument:
         if disk.sha256 != outcome.disk_sha:
             self.show_diff()  # a newer version to compare and merge with
             return
+        said = (
+            "The text you kept in the three-way view is in place of your draft."
+            if outcome.edited
+            else f"Merged: {outcome.result.counts().lower()} are all in the text now."
+        )
         self._replace_draft(
             outcome.text,
             disk,
-            f"Merged: {outcome.result.counts().lower()} are all in the text now. Review it, "
-            "then save; your draft is kept: restore it here or with Undo.",
+            f"{said} Review it, then save; your draft is kept: restore it here or with Undo.",
         )
 
     def _keep_mine(self) -> None:
