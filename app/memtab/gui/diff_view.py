@@ -206,6 +206,15 @@ class DiffDialog(QDialog):
         self.views.insertTab(0, widget, title)
         self.views.setCurrentIndex(0)
         self.views.tabBar().show()
+        self.views.currentChanged.connect(self._on_views_current_changed)
+        self._on_views_current_changed(0)
+
+    @Slot(int)
+    def _on_views_current_changed(self, _index: int) -> None:
+        # The − / + legend and counts are the unified diff's: shown with it only.
+        on_diff = self.views.currentWidget() is self.view
+        self._legend.setVisible(on_diff)
+        self._stats.setVisible(on_diff)
 
     def set_diff(self, result: DiffResult) -> None:
         """Show the computed diff and its counts."""

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from gui import editor_support
@@ -202,6 +203,11 @@ def test_the_conflict_shows_three_ways_each_side_tinted_by_who_changed_it(
     dialog = open_diff_with_enter(qtbot, panel)
     view = three_way_of(dialog)
     assert dialog.views.currentIndex() == 0  # shown first; the unified diff a tab away
+    legend = dialog.findChildren(QLabel)[0]
+    assert "On disk" in legend.text() and not legend.isVisibleTo(dialog)  # the diff's − / +
+    dialog.views.setCurrentIndex(1)
+    assert legend.isVisibleTo(dialog)
+    dialog.views.setCurrentIndex(0)
     qtbot.waitUntil(lambda: view.texts is not None)
     texts = view.texts
     assert texts is not None
