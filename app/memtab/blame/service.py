@@ -1,13 +1,14 @@
 """Blame a file: each of its lines, who introduced it, when, in which run, from what.
 
-What the CLI calls and the window will call from a QThread worker (it reads history and
-blocks; nothing here touches Qt):
+What the CLI calls, and the window from a QThread worker (it reads history and blocks;
+nothing here touches Qt):
 
 - `blame_memory_file(store, path)`: a mux memory file by virtual path. Call
   `sync_external` first so history holds what other programs changed (the CLI does);
   lines of the file history has not recorded yet are still shown, as `external`.
 - `blame_source_file(home, source, file)` / `blame_file_id(home, file_id)`: another
   agent's file, from what Memtab wrote over (`sources.agent_file`) and the file now.
+- `blame_file(file)`: either, as a `MemoryFile` the window opened (the editor's gutter).
 
 The walk over versions (`walk.owners_of`: contents read and compared) is the costly part:
 it is cached per file and newest version (and the text now), so blaming a file again
@@ -27,11 +28,12 @@ from memtab.blame.attribution import Attributor, FileContext
 from memtab.blame.lines import normalized
 from memtab.blame.records import Blame
 from memtab.blame.walk import Owners, owners_of
-from memtab.sources.agent_file import SourceVersions
+from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.listing import find_file
+from memtab.sources.memory_file import MemoryFile, MuxFile
 from memtab.sources.model import Source, SourceFile
 from memtab.store.errors import NotFoundError
 from memtab.store.history.blobs import BlobError, BlobStore
@@ -74,6 +76,16 @@ def blame_source_file(home: Home, source: Source, file: SourceFile) -> Blame:
     owners = _owners(home, file.id, chain, normalized(shown.text))
     context = FileContext(agent=source.agent, mtime_ms=file.modified_at_ms)
     return Blame(path=file.id, lines=tuple(Attributor(home, chain, context).lines(owners)))
+
+
+def blame_file(file: MemoryFile) -> Blame:
+    """Blame a memory file as the window opened it: a mux file through its store, another
+    agent's through its source (what the editor's blame gutter asks, on a worker)."""
+    if isinstance(file, MuxFile):
+        return blame_memory_file(file.store, str(file.path))
+    if isinstance(file, AgentFile):
+        return blame_source_file(file.home, file.source, file.file)
+    raise TypeError(f"Cannot blame {type(file).__name__}")
 
 
 def blame_file_id(home: Home, file_id: str) -> Blame:

@@ -62,6 +62,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Source",
         "Split",
         "Preview",
+        "Blame: who wrote each line",
         "Memory",
         "Traces",
         "Next tab",

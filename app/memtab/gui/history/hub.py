@@ -170,6 +170,12 @@ class HistoryHub(QObject):
         self._raise(self.runs_dialog)
         return self.runs_dialog
 
+    def show_run(self, run_id: str, op_index: int | None = None) -> None:
+        """Runs… on the run `run_id`, its `op_index`th op selected (blame's card)."""
+        self.show_runs()
+        assert self.runs_dialog is not None
+        self.runs_dialog.show_run(run_id, op_index)
+
     def open_trash(self, scope: Scope | None = None) -> TrashDialog:
         """Open (or raise) Recently deleted, for one scope or all."""
         if self.trash_dialog is None:

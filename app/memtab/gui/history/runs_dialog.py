@@ -117,6 +117,7 @@ class RunsDialog(QDialog):
         self._names: dict[str, str] = {}
         self._runner: TaskRunner | None = None  # started on first use, stopped on close
         self._revert_job: int | None = None
+        self._wanted: tuple[str, int | None] | None = None  # `show_run`'s, until listed
         self.result_dialog: RevertResultDialog | None = None
         self._build()
         self._recolor()
@@ -268,11 +269,29 @@ class RunsDialog(QDialog):
                 return True
         return False
 
+    def show_run(self, run_id: str, op_index: int | None = None) -> None:
+        """List every run again and select `run_id` (and its `op_index`th op) once listed
+        (blame's card: the run that wrote a line)."""
+        self._wanted = (run_id, op_index)
+        for combo in (self.workspace_filter, self.kind_filter, self.trigger_filter):
+            combo.blockSignals(True)
+            combo.setCurrentIndex(0)
+            combo.blockSignals(False)
+        self.failed_only.blockSignals(True)
+        self.failed_only.setChecked(False)
+        self.failed_only.blockSignals(False)
+        self.reload()
+
     def select_op(self, index: int) -> None:
         """Select the `index`th op of the shown run."""
         item = self.ops.topLevelItem(index)
         if item is not None:
             self.ops.setCurrentItem(item)
+
+    def _select_wanted_op(self) -> None:
+        wanted, self._wanted = self._wanted, None
+        if wanted is not None and wanted[1] is not None:
+            self.select_op(wanted[1])
 
     def confirm_revert(self, run: RunEntry) -> bool:
         """Ask before reverting (a seam for tests)."""
@@ -349,6 +368,13 @@ class RunsDialog(QDialog):
         self._empty.setText("No runs match these filters." if filtered else EMPTY_TEXT)
         self._body.setCurrentIndex(0 if runs else 1)
         first = self.run_list.topLevelItem(0)
+        if self._wanted is not None:
+            selected = self._wanted[0]
+            if not self.select_run(selected):
+                self.note.set_full_text(f"The run {selected} is no longer in the runs log")
+                self._wanted = None
+            elif self._detail is not None and self._detail.run.id == selected:
+                self._select_wanted_op()  # its details are shown already
         if first is not None and not (selected is not None and self.select_run(selected)):
             self.run_list.setCurrentItem(first)
         if not runs:
@@ -508,6 +534,8 @@ class RunsDialog(QDialog):
             and result.run.id == self._selected_run_id()
         ):
             self._show_detail(result)
+            if self._wanted is not None and self._wanted[0] == result.run.id:
+                self._select_wanted_op()
             self.loaded.emit()
 
     @Slot(str, str)

@@ -47,6 +47,7 @@ from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
 
 if TYPE_CHECKING:  # built after the first paint: importing them costs start-up time
+    from memtab.gui.blame.feature import BlameFeature
     from memtab.gui.history.hub import HistoryHub
     from memtab.gui.sync.feature import SyncFeature
     from memtab.gui.tasks.writer import WriterSupervisor
@@ -120,6 +121,8 @@ class MainWindow(QMainWindow):
     """The window's own commands; built with the menus."""
     history: HistoryHub | None = None
     """The History panel, Runs…, Recently deleted; built with the menus."""
+    blame: BlameFeature | None = None
+    """View → Blame: the editor's blame gutter and its cards; built with the menus."""
 
     def __init__(
         self,
@@ -303,6 +306,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _build_menus(self) -> None:
+        from memtab.gui.blame.feature import BlameFeature
         from memtab.gui.history.hub import HistoryHub  # the tab's parts exist now
         from memtab.gui.window.commands import WindowCommands
         from memtab.gui.window.menus import WindowMenus
@@ -317,6 +321,13 @@ class MainWindow(QMainWindow):
             history.tab_loaded()
         else:
             tab.loaded.connect(history.tab_loaded)
+        self.blame = BlameFeature(
+            self.context,
+            tab.editor,
+            open_trace=self.show_trace,
+            open_run=history.show_run,
+            parent=self,
+        )
         self.commands = WindowCommands(self.context, self, self)
         self._build_sync()
         self.menuBar().clear()  # the titles shown until now
@@ -465,6 +476,8 @@ class MainWindow(QMainWindow):
             self.memory_tab.save_ui_state()
             if self.history is not None:
                 self.history.save_ui_state()
+            if self.blame is not None:
+                self.blame.save_ui_state()
             self.ui_state.save()
         self.watcher.stop()
         if self.writer is not None:
@@ -479,6 +492,8 @@ class MainWindow(QMainWindow):
             self.commands.shutdown()
         if self.history is not None:
             self.history.shutdown()
+        if self.blame is not None:
+            self.blame.shutdown()
         self.memory_tab.shutdown()
         self.context.shutdown()
         self._closed = True

@@ -74,6 +74,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "window.view_source",
         "window.view_split",
         "window.view_preview",
+        "blame.toggle",
         None,
         "window.show_memory",
         "window.show_traces",
@@ -97,6 +98,7 @@ FEATURE_TITLES = {
     "files": "Tree",
     "search": "Search",
     "history": "History",
+    "blame": "Editor",
     "window": "Window",
 }
 """Where Help → Keyboard shortcuts lists an action no menu shows, by its id's feature."""

@@ -1,0 +1,166 @@
+"""What the editor's blame gutter shows: one entry per line of the buffer, and its card.
+
+Blame is computed on the file as it is on disk (`memtab.blame`, on a worker). The buffer
+may differ (the user is typing, or the blame is a moment old): the buffer's lines are
+matched to the blamed ones as blame matches versions (`blame.lines.matched_lines`), so a
+line keeps its author while lines are added above it, and a line the disk does not hold
+yet is "not saved". Everything here is plain data the gutter paints and the card shows
+(docs/formats.md §20.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memtab.blame.lines import matched_lines, split_lines
+from memtab.humanize import absolute_time, relative_time
+from memtab.sources.model import AGENT_TITLES
+
+if TYPE_CHECKING:  # blame's records are pydantic: the window reads them, never imports them
+    from memtab.blame.records import Blame, BlameLine
+
+UNSAVED = "unsaved"
+"""The actor of a buffer line the file on disk does not hold (yet)."""
+
+ACTOR_WORDS: dict[str, str] = {
+    "user": "You, in Memtab",
+    "writer": "The writer",
+    "consolidator": "A consolidation run",
+    "agent-tool": "The agent's memory tool",
+    "sync": "Sync (another machine)",
+    "external": "Another program",
+    "mux": "mux's consolidation",
+    "before-memtab": "There before Memtab",
+    "unknown": "Older than the history kept",
+    UNSAVED: "Not saved yet",
+    **{agent: title for agent, title in AGENT_TITLES.items() if agent != "mux"},
+}
+"""Who, in the card's words, by blame's actor (docs/formats.md §20.2)."""
+
+ACTOR_SHORT: dict[str, str] = {
+    "user": "you",
+    "writer": "writer",
+    "consolidator": "dream",
+    "agent-tool": "agent",
+    "sync": "sync",
+    "external": "other",
+    "mux": "mux",
+    "before-memtab": "before",
+    "unknown": "old",
+    UNSAVED: "unsaved",
+    "claude-code": "claude",
+    "codex": "codex",
+    "loki": "loki",
+}
+"""Who, in the gutter's few letters."""
+
+
+def actor_words(actor: str) -> str:
+    """The card's words for `actor` (an unknown one as it is)."""
+    return ACTOR_WORDS.get(actor, actor)
+
+
+@dataclass(frozen=True)
+class Link:
+    """Something the card can open: a trace dump (`trace`, target: its file name, with the
+    workspace), a run (`run`, target: its id, with the op's index)."""
+
+    kind: str
+    text: str
+    target: str
+    workspace_id: str | None = None
+    op_index: int | None = None
+
+
+@dataclass(frozen=True)
+class GutterEntry:
+    """One buffer line's blame: the gutter's label and the card's content."""
+
+    actor: str
+    label: str
+    """What the gutter paints: who, in a few letters, and how long ago."""
+    owner: str
+    """Same owner, same shade: the version that introduced it (or the actor)."""
+    title: str
+    """The card's first line: who."""
+    details: tuple[str, ...]
+    """The card's other lines: when, which run and op, why, which messages."""
+    links: tuple[Link, ...] = ()
+
+
+def entries(blame: Blame, buffer_text: str, now: int) -> list[GutterEntry]:
+    """The gutter's entries for the lines of `buffer_text`, from `blame` of the file on
+    disk: a buffer line that is a blamed line (`matched_lines`) is that line's."""
+    described = [describe(line, now) for line in blame.lines]
+    unsaved = GutterEntry(UNSAVED, ACTOR_SHORT[UNSAVED], UNSAVED, ACTOR_WORDS[UNSAVED], ())
+    return [
+        described[index] if index is not None else unsaved
+        for index in matched_lines([line.text for line in blame.lines], split_lines(buffer_text))
+    ]
+
+
+def describe(line: BlameLine, now: int) -> GutterEntry:
+    """What the gutter and the card say of one blamed line."""
+    details = [f"{absolute_time(line.at)} ({relative_time(line.at, now)})"]
+    links: list[Link] = []
+    source = line.source
+    if source is not None and source.kind == "consolidation":
+        by = "mux's" if source.by == "mux" else "Memtab's"
+        op = f"op {source.op_index + 1}" if source.op_index is not None else "an op"
+        details.append(f"{by} consolidation run {source.run_id}, {op}: {source.op or 'change'}")
+        if source.reason:
+            details.append(f"Why: {source.reason}")
+        links.append(Link("run", "Open the run in Runs…", source.run_id, op_index=source.op_index))
+    elif source is not None and source.kind == "transcript":
+        if source.run_id:
+            details.append(f"Writer run {source.run_id}")
+        if source.suggestion_id:
+            edited = " (edited before it was accepted)" if source.edited else ""
+            details.append(f"Accepted suggestion {source.suggestion_id}{edited}")
+        details.append(_messages_text(source.drawn_from, source.message_ids))
+        if source.transcript_path:
+            details.append(f"Transcript: {source.transcript_path}")
+        if source.trace_dump:
+            links.append(
+                Link(
+                    "trace",
+                    "Open its trace dump in Traces",
+                    source.trace_dump,
+                    workspace_id=source.workspace_id,
+                )
+            )
+        if source.run_id:
+            links.append(Link("run", "Open the run in Runs…", source.run_id))
+    elif line.run_id:
+        details.append(f"Run {line.run_id}")
+        links.append(Link("run", "Open the run in Runs…", line.run_id))
+    if line.version:
+        details.append(f"Version {line.version}")
+    return GutterEntry(
+        actor=line.actor,
+        label=f"{ACTOR_SHORT.get(line.actor, line.actor[:7])} {_age(line.at, now)}",
+        owner=line.version or line.run_id or line.actor,
+        title=actor_words(line.actor),
+        details=tuple(details),
+        links=tuple(links),
+    )
+
+
+def _messages_text(drawn_from: str, message_ids: Sequence[str]) -> str:
+    ids = ", ".join(message_ids) if message_ids else "none recorded"
+    if drawn_from == "window" and message_ids:
+        return f"Shown the transcript from message {message_ids[0]} to {message_ids[-1]}"
+    if drawn_from == "trigger":
+        return f"From the run started at message {ids}"
+    return f"Drawn from transcript messages {ids}"
+
+
+def _age(at: int, now: int) -> str:
+    """A short age for the gutter: `now`, `5m`, `3h`, `4d`, `7w`, `2y`."""
+    seconds = max(0, now - at) // 1000
+    for unit, size in (("y", 365 * 86400), ("w", 7 * 86400), ("d", 86400), ("h", 3600)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{seconds // 60}m" if seconds >= 60 else "now"

@@ -1,0 +1,1 @@
+"""View → Blame: the editor's blame gutter and its cards (`feature.BlameFeature`)."""

@@ -1,0 +1,266 @@
+"""Blame in the window: View → Blame toggles the gutter beside the editor's text.
+
+`BlameFeature` follows the editor: each file opened or saved, and each scan shown (the
+file may have changed on disk), is blamed on the feature's worker (`blame.service.
+blame_file`: history read and compared; cached per file and newest version, so a rescan
+costs little), and the gutter shows the result. Typing realigns the lines on the worker
+after a pause (`components.blame.gutter.entries`), so a line keeps its author while lines
+are added above it. A click on the gutter opens the line's card (`BlameCard`): a writer
+line's trace dump opens in the Traces tab, a consolidation line's run in Runs… on its op.
+
+Nothing is read while the gutter is hidden; whether it shows is remembered (UI state).
+The editor is whatever provides `BlameEditor` (today's `EditorPanel`, one per tab later):
+the gutter attaches to its text widget and knows nothing else of it.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, QPoint, QTimer, Slot
+from PySide6.QtWidgets import QPlainTextEdit
+
+from memtab.components.blame.gutter import GutterEntry, Link
+from memtab.fs.clock import now_ms
+from memtab.gui.blame.card import BlameCard
+from memtab.gui.blame.gutter import BlameGutter
+from memtab.gui.context import WindowContext
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    from memtab.blame.records import Blame
+    from memtab.sources.memory_file import MemoryFile
+    from memtab.sources.model import MemoryFileRef
+
+logger = logging.getLogger(__name__)
+
+SHOWN_FLAG = "blame-gutter"
+"""The UI-state flag: whether the gutter shows."""
+BLAME_KEY = "blame"
+ALIGN_KEY = "blame-align"
+REALIGN_DELAY_MS = 300
+"""How long typing pauses before the lines are matched again."""
+
+
+class BlameEditor(Protocol):
+    """What the feature needs of an editor."""
+
+    @property
+    def file_opened(self) -> SignalInstance: ...
+    @property
+    def saved(self) -> SignalInstance: ...
+    @property
+    def file_closed(self) -> SignalInstance: ...
+    @property
+    def current_file(self) -> MemoryFile | None: ...
+    @property
+    def text_edit(self) -> QPlainTextEdit: ...
+    def buffer_text(self) -> str: ...
+
+
+def _blame_job(
+    file: MemoryFile, text: str, _ctx: TaskContext
+) -> tuple[MemoryFileRef, Blame, list[GutterEntry]]:
+    from memtab.blame.service import blame_file
+    from memtab.components.blame.gutter import entries
+
+    blame = blame_file(file)
+    return file.ref, blame, entries(blame, text, now_ms())
+
+
+def _align_job(
+    ref: MemoryFileRef, blame: Blame, text: str, _ctx: TaskContext
+) -> tuple[MemoryFileRef, Blame, list[GutterEntry]]:
+    from memtab.components.blame.gutter import entries
+
+    return ref, blame, entries(blame, text, now_ms())
+
+
+class BlameFeature(QObject):
+    """The blame gutter of one editor (see the module docstring)."""
+
+    def __init__(
+        self,
+        context: WindowContext,
+        editor: BlameEditor,
+        *,
+        open_trace: Callable[[Path], None],
+        open_run: Callable[[str, int | None], None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._editor = editor
+        self._open_trace = open_trace
+        self._open_run = open_run
+        self._runner: TaskRunner | None = None
+        self._blame: Blame | None = None
+        self._blamed: MemoryFileRef | None = None
+        self.card: BlameCard | None = None
+        self.gutter = BlameGutter(editor.text_edit)
+        self.gutter.card_requested.connect(self._on_gutter_card_requested)
+        self._realign = QTimer(self)
+        self._realign.setSingleShot(True)
+        self._realign.setInterval(REALIGN_DELAY_MS)
+        self._realign.timeout.connect(self._on_realign_timeout)
+        self.action = context.actions.add(
+            "blame.toggle",
+            "&Blame: who wrote each line",
+            self._on_action_toggled,
+            keys=["Ctrl+Alt+B"],
+            menu="view",
+            checkable=True,
+            checked_when=lambda: self.shown,
+            tip="Beside each line: who wrote it, when and in which run; click for more",
+        )
+        editor.file_opened.connect(self._on_editor_file_changed)
+        editor.saved.connect(self._on_editor_file_changed)
+        editor.file_closed.connect(self._on_editor_file_closed)
+        editor.text_edit.document().contentsChanged.connect(self._on_text_changed)
+        context.shown.scan_applied.connect(self._on_shown_scan_applied)
+        state = context.ui_state
+        if state is not None and state.flag(SHOWN_FLAG):
+            self.set_shown(True)
+
+    # -- the seam ----------------------------------------------------------------------------
+
+    @property
+    def shown(self) -> bool:
+        """Whether the gutter shows."""
+        return not self.gutter.isHidden()
+
+    @property
+    def blame(self) -> Blame | None:
+        """The last blame shown (of the open file), or None."""
+        return self._blame
+
+    @property
+    def busy(self) -> bool:
+        """Whether a blame or realignment is running (tests wait for it to end)."""
+        return self._runner is not None and self._runner.is_busy()
+
+    def set_shown(self, shown: bool) -> None:
+        """Show the gutter (blaming the open file) or hide it."""
+        self.action.setChecked(shown)
+        self.gutter.set_shown(shown)
+        if shown:
+            self.refresh()
+        else:
+            self._realign.stop()
+            if self._runner is not None:
+                self._runner.cancel_latest(BLAME_KEY)
+                self._runner.cancel_latest(ALIGN_KEY)
+
+    def refresh(self) -> None:
+        """Blame the open file again (on the worker)."""
+        if not self.shown:
+            return
+        file = self._editor.current_file
+        if file is None:
+            self._blame, self._blamed = None, None
+            self.gutter.set_status("No history")
+            return
+        if file.ref != self._blamed:
+            self._blame, self._blamed = None, file.ref
+            self.gutter.set_status("Reading history…")
+        job = functools.partial(_blame_job, file, self._editor.buffer_text())
+        self._jobs().submit_latest(BLAME_KEY, job)
+
+    def open_link(self, link: Link) -> None:
+        """Follow one of a card's links."""
+        if link.kind == "run":
+            self._open_run(link.target, link.op_index)
+            return
+        if link.kind == "trace" and link.workspace_id:
+            path = self._context.home.trace_dir(link.workspace_id) / link.target
+            if path.is_file():
+                self._open_trace(path)
+            else:
+                self._context.status.show(f"The trace dump {link.target} is gone (pruned)")
+
+    def save_ui_state(self) -> None:
+        """Remember whether the gutter shows."""
+        if self._context.ui_state is not None:
+            self._context.ui_state.set_flag(SHOWN_FLAG, self.shown)
+
+    def shutdown(self) -> None:
+        """Stop the worker (on window close)."""
+        if self._runner is not None:
+            self._runner.shutdown()
+
+    # -- the worker --------------------------------------------------------------------------
+
+    def _jobs(self) -> TaskRunner:
+        if self._runner is None:
+            self._runner = TaskRunner("blame", parent=self)
+            self._runner.latest_finished.connect(self._on_runner_latest_finished)
+            self._runner.latest_failed.connect(self._on_runner_latest_failed)
+        return self._runner
+
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, _key: str, result: object) -> None:
+        if not isinstance(result, tuple) or not self.shown:
+            return
+        ref, blame, lines = result
+        current = self._editor.current_file
+        if current is None or current.ref != ref:
+            return  # a file opened since: its own blame is on its way
+        self._blame, self._blamed = blame, ref
+        self.gutter.set_entries(lines)
+
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, _key: str, message: str) -> None:
+        self.gutter.set_status("No blame")
+        self._context.status.show(f"Cannot blame this file: {message}")
+
+    # -- slots -------------------------------------------------------------------------------
+
+    def _on_action_toggled(self) -> None:
+        self.set_shown(self.action.isChecked())
+
+    @Slot(object)
+    def _on_editor_file_changed(self, _ref: object) -> None:
+        self.refresh()
+
+    @Slot()
+    def _on_editor_file_closed(self) -> None:
+        self._blame, self._blamed = None, None
+        self.gutter.set_entries([])
+
+    @Slot(object)
+    def _on_shown_scan_applied(self, _scan: object) -> None:
+        self.refresh()
+
+    @Slot()
+    def _on_text_changed(self) -> None:
+        if self.shown and self._blame is not None:
+            self._realign.start()
+
+    @Slot()
+    def _on_realign_timeout(self) -> None:
+        if self._blame is None or self._blamed is None:
+            return
+        job = functools.partial(_align_job, self._blamed, self._blame, self._editor.buffer_text())
+        self._jobs().submit_latest(ALIGN_KEY, job)
+
+    @Slot(int, QPoint)
+    def _on_gutter_card_requested(self, line: int, point: QPoint) -> None:
+        entry = self.gutter.entry_at(line)
+        if entry is None:
+            return
+        if self.card is not None:
+            self.card.close()
+            self.card.deleteLater()
+        self.card = BlameCard(entry, self.gutter)
+        self.card.link_activated.connect(self._on_card_link_activated)
+        self.card.show_at(point)
+
+    @Slot(object)
+    def _on_card_link_activated(self, link: Link) -> None:
+        self.open_link(link)

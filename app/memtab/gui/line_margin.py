@@ -1,0 +1,104 @@
+"""A strip beside a text widget's lines, for features that say something per line.
+
+`LineMargin(text_edit, side)` attaches itself to any `QPlainTextEdit`: while shown it
+takes its width of the text viewport's margin on its side (left or right; two margins on
+two sides live together) and follows the text's scrolling and size. A subclass paints
+the lines `visible_lines()` gives and finds the line under the mouse with `line_at(y)`;
+the blame gutter and the check's marks are two.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from PySide6.QtCore import QEvent, QObject, QRect, Slot
+from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
+
+from memtab.gui.style import blend
+
+
+class Side(enum.Enum):
+    LEFT = "left"
+    RIGHT = "right"
+
+
+class LineMargin(QWidget):
+    """A strip on one side of `text_edit`'s lines (see the module docstring)."""
+
+    def __init__(self, text_edit: QPlainTextEdit, side: Side) -> None:
+        super().__init__(text_edit)
+        self.setMouseTracking(True)
+        self.text_edit = text_edit
+        self.side = side
+        text_edit.updateRequest.connect(self._on_text_update_request)
+        text_edit.installEventFilter(self)
+        self.hide()
+
+    def margin_width(self) -> int:
+        """How wide the strip is (subclasses say)."""
+        return self.sizeHint().width()
+
+    def set_shown(self, shown: bool) -> None:
+        """Show the strip (taking its margin of the text's viewport) or hide it."""
+        self.setVisible(shown)
+        margins = self.text_edit.viewportMargins()
+        width = self.margin_width() if shown else 0
+        if self.side is Side.LEFT:
+            margins.setLeft(width)
+        else:
+            margins.setRight(width)
+        self.text_edit.setViewportMargins(margins)
+        self._place()
+
+    def fill_background(self, painter: QPainter, rect: QRect) -> None:
+        """Paint the strip's background: between the window's and the text's colours."""
+        palette = self.palette()
+        window = palette.color(QPalette.ColorRole.Window)
+        painter.fillRect(rect, blend(window, palette.color(QPalette.ColorRole.Base), 0.5))
+
+    def visible_lines(self) -> list[tuple[int, int, int]]:
+        """(line, top, height) of each line that shows (0-based), in the strip's
+        coordinates."""
+        text = self.text_edit
+        block = text.firstVisibleBlock()
+        offset = text.contentOffset()
+        found: list[tuple[int, int, int]] = []
+        bottom_limit = self.height()
+        shift = text.viewport().y() - self.y()
+        while block.isValid():
+            geometry = text.blockBoundingGeometry(block).translated(offset)
+            top = round(geometry.top()) + shift
+            if top > bottom_limit:
+                break
+            if block.isVisible():
+                found.append((block.blockNumber(), top, max(1, round(geometry.height()))))
+            block = block.next()
+        return found
+
+    def line_at(self, y: int) -> int | None:
+        """The line (0-based) at height `y` of the strip, or None."""
+        for line, top, height in self.visible_lines():
+            if top <= y < top + height:
+                return line
+        return None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.text_edit and event.type() == QEvent.Type.Resize:
+            self._place()
+        return False
+
+    def _place(self) -> None:
+        contents = self.text_edit.contentsRect()
+        width = self.margin_width()
+        left = contents.left() if self.side is Side.LEFT else contents.right() + 1 - width
+        self.setGeometry(left, contents.top(), width, contents.height())
+
+    @Slot(QRect, int)
+    def _on_text_update_request(self, rect: QRect, dy: int) -> None:
+        if not self.isVisible():
+            return
+        if dy:
+            self.scroll(0, dy)
+        else:
+            self.update(0, rect.y(), self.width(), rect.height())
