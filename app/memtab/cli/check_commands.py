@@ -96,35 +96,18 @@ def run_check(args: argparse.Namespace) -> int:
 
 def _write_plan(home: Home, workspace_id: str, report: CheckReport, path: Path) -> str:
     """Write the plan of the report's fixes; what was written, in words."""
-    from memtab.check.fixes import fix_calls, plannable_count
+    from memtab.consolidation.check_fixes import plan_fixes
     from memtab.consolidation.errors import ConsolidationError
-    from memtab.consolidation.guard import MUTATION_BUDGET
     from memtab.consolidation.plan import write_plan
-    from memtab.consolidation.plan_check import plan_from_calls
-    from memtab.fs.clock import now_ms
-    from memtab.store.history.runs import new_run_id
-    from memtab.store.memory import MemoryStore
     from memtab.store.registry import load_registry
 
     workspace = load_registry(home).require_workspace(workspace_id)
-    calls = fix_calls(report.findings, limit=MUTATION_BUDGET)
-    fixable = plannable_count(report.findings)
-    created = now_ms()
-    summary = f"Fixes of what `memtab check` found: {plural(len(calls), 'change')}."
     try:
-        plan = plan_from_calls(
-            MemoryStore(home, workspace, record_history=False),
-            calls,
-            plan_id=new_run_id(created).replace("run-", "plan-", 1),
-            created_at=created,
-            summary=summary,
-            provider="check",
-            model="memtab check",
-        )
+        fixes = plan_fixes(home, workspace, report.findings)
     except ConsolidationError as error:
         raise CliError(str(error)) from None
+    plan, later = fixes.plan, fixes.later
     write_plan(path, plan)
-    later = fixable - len(calls)
     more = f"; {plural(later, 'more fix', 'more fixes')} after these are applied" if later else ""
     return (
         f"(plan of {plural(len(plan.proposed), 'fix', 'fixes')} written to {path}{more}. "

@@ -71,6 +71,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "File history",
         "Recently deleted",
         "Runs",
+        "Check: still true of the code?",
     ]
     assert titles(menus.help_menu.actions()) == ["Keyboard shortcuts", "About Memtab"]
 

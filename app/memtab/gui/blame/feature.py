@@ -100,6 +100,7 @@ class BlameFeature(QObject):
         self._open_trace = open_trace
         self._open_run = open_run
         self._runner: TaskRunner | None = None
+        self._shut_down = False  # no worker is started after the window closed
         self._blame: Blame | None = None
         self._blamed: MemoryFileRef | None = None
         self.card: BlameCard | None = None
@@ -159,7 +160,7 @@ class BlameFeature(QObject):
 
     def refresh(self) -> None:
         """Blame the open file again (on the worker)."""
-        if not self.shown:
+        if not self.shown or self._shut_down:
             return
         file = self._editor.current_file
         if file is None:
@@ -190,7 +191,8 @@ class BlameFeature(QObject):
             self._context.ui_state.set_flag(SHOWN_FLAG, self.shown)
 
     def shutdown(self) -> None:
-        """Stop the worker (on window close)."""
+        """Stop the worker (on window close); nothing is checked after it."""
+        self._shut_down = True
         if self._runner is not None:
             self._runner.shutdown()
 
@@ -244,7 +246,7 @@ class BlameFeature(QObject):
 
     @Slot()
     def _on_realign_timeout(self) -> None:
-        if self._blame is None or self._blamed is None:
+        if self._blame is None or self._blamed is None or self._shut_down:
             return
         job = functools.partial(_align_job, self._blamed, self._blame, self._editor.buffer_text())
         self._jobs().submit_latest(ALIGN_KEY, job)

@@ -138,6 +138,12 @@ class LazyConsolidationTasks(QObject):
             return False
         return self.tasks().apply(plan, accepted)
 
+    def review(self, plan: ConsolidationPlan) -> None:
+        """Review a plan made elsewhere (the check's fixes) as a run's: `plan_ready`, so the
+        footer opens the same review, and Apply goes through `apply` like any plan."""
+        if not self._closed:
+            self.plan_ready.emit(plan)
+
     def cancel(self) -> None:
         """Cancel the running run, if any."""
         if self._tasks is not None:

@@ -52,6 +52,8 @@ AGENT_EDITED_ROLE = Qt.ItemDataRole.UserRole + 2
 """True for files changed by something other than Memtab and not opened since."""
 BADGE_ROLE = Qt.ItemDataRole.UserRole + 4
 """The `components.activity.badges.Badge` of such a file (who changed it, when), else None."""
+CHECK_ROLE = Qt.ItemDataRole.UserRole + 5
+"""What the check found in a file row's file, in a few words ("2 to check"), or None."""
 KEY_ROLE = Qt.ItemDataRole.UserRole + 3
 """The node's stable key (str)."""
 
@@ -98,6 +100,7 @@ class MemoryTreeModel(QAbstractItemModel):
         self._by_key: dict[str, TreeNode] = {}
         self._by_physical: dict[str, TreeNode] = {}
         self._badges: Mapping[str, Badge] = {}
+        self._check_marks: dict[str, str] = {}
         self.pin_note = PIN_NOTE
         """What a pinned file's tooltip says about mux (the tab knows whether it runs)."""
         self._merge: _Merge | None = None
@@ -272,6 +275,8 @@ class MemoryTreeModel(QAbstractItemModel):
             return self.is_agent_edited(node)
         if role == BADGE_ROLE:
             return self.badge_for(node)
+        if role == CHECK_ROLE:
+            return self._check_marks.get(node.key) if node.kind is NodeKind.FILE else None
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:
             return describe_for_accessibility(node, self.badge_for(node))
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -459,6 +464,14 @@ class MemoryTreeModel(QAbstractItemModel):
         changed = _changed_keys(self._badges, badges)
         self._badges = dict(badges)
         self._emit_badges_changed(changed, set())
+
+    def set_check_marks(self, marks: Mapping[str, str]) -> None:
+        """Show exactly these marks of the check (by row key: what it found, in words)."""
+        old, self._check_marks = self._check_marks, dict(marks)
+        for key in set(old) | set(marks):
+            index = self.index_for_key(key) if old.get(key) != marks.get(key) else None
+            if index is not None and index.isValid():
+                self.dataChanged.emit(index, index, [CHECK_ROLE])
 
     def refresh_all(self) -> None:
         """Repaint every row (e.g. search highlighting or relative times changed)."""

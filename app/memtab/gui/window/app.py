@@ -110,6 +110,7 @@ def create_main_window(
     watcher: HomeWatcher | None = None,
     service_factory: ServiceFactory | None = None,
     start_writer: bool = True,
+    start_check: bool = True,
     source_context: ContextLoader | None = None,
 ) -> MainWindow:
     """Build the main window for `home` and start watching and scanning it.
@@ -119,7 +120,8 @@ def create_main_window(
     `ui_state` defaults to the remembered state in the config dir; `watcher` and
     `service_factory` (builds the `ConsolidationService` on the first Consolidate now)
     can be replaced (tests: polling, a scripted provider). The background memory writer
-    follows the home's transcripts unless `start_writer` is False; `source_context` reads
+    follows the home's transcripts unless `start_writer` is False, and the memory is
+    checked against the code in the background unless `start_check` is False; `source_context` reads
     the settings of other agents' memory (tests: an agent machine's). The window is not
     shown.
     """
@@ -144,6 +146,7 @@ def create_main_window(
         traces_tab_factory=functools.partial(build_traces_tab, home, watcher),
         writer_factory=functools.partial(build_writer, home) if start_writer else None,
         window_factory=functools.partial(another_home_window, ui_state=state),
+        start_check=start_check,
     )
     window.start()
     tab.loaded.connect(consolidation.preload)

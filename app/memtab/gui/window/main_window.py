@@ -48,6 +48,7 @@ from memtab.store.paths import VirtualPath
 
 if TYPE_CHECKING:  # built after the first paint: importing them costs start-up time
     from memtab.gui.blame.feature import BlameFeature
+    from memtab.gui.check.feature import CheckFeature
     from memtab.gui.history.hub import HistoryHub
     from memtab.gui.sync.feature import SyncFeature
     from memtab.gui.tasks.writer import WriterSupervisor
@@ -123,6 +124,8 @@ class MainWindow(QMainWindow):
     """The History panel, Runs…, Recently deleted; built with the menus."""
     blame: BlameFeature | None = None
     """View → Blame: the editor's blame gutter and its cards; built with the menus."""
+    check: CheckFeature | None = None
+    """View → Check: the Check panel, the marks of what it found; built with the menus."""
 
     def __init__(
         self,
@@ -134,8 +137,11 @@ class MainWindow(QMainWindow):
         traces_tab_factory: Callable[[], TracesTab] | None = None,
         writer_factory: Callable[[], WriterSupervisor] | None = None,
         window_factory: WindowFactory | None = None,
+        start_check: bool = True,
     ) -> None:
         """Lay out the window around `memory_tab`; `start()` begins watching and scanning.
+        The memory is checked against the code in the background unless `start_check` is
+        False (then only when the user asks: Check now).
 
         The menus are filled once the Memory tab is assembled (right after its first
         paint); the background writer is built once it has loaded, the Traces tab when
@@ -151,6 +157,7 @@ class MainWindow(QMainWindow):
         watcher.setParent(self)
         self.ui_state = context.ui_state
         self._window_factory = window_factory
+        self._start_check = start_check
         self._closing = False
         self._closed = False
         self.setWindowTitle(display_path(home.root))
@@ -328,10 +335,32 @@ class MainWindow(QMainWindow):
             open_run=history.show_run,
             parent=self,
         )
+        self.check = self._build_check()
         self.commands = WindowCommands(self.context, self, self)
         self._build_sync()
         self.menuBar().clear()  # the titles shown until now
         self.menus = WindowMenus(self.context.actions, self.menuBar(), self)
+
+    def _build_check(self) -> CheckFeature | None:
+        """The Check panel, marks and fixes (reviewed like Consolidate now's plans)."""
+        from memtab.gui.check.feature import CheckFeature
+        from memtab.gui.consolidation.lazy import LazyConsolidationTasks
+
+        tab = self.memory_tab
+        consolidation = tab.consolidation
+        if not isinstance(consolidation, LazyConsolidationTasks):
+            return None  # a window without consolidation has no review to send fixes to
+        check = CheckFeature(
+            self.context,
+            self,
+            tab.editor,
+            tab.model,
+            review=consolidation.review,
+            in_background=self._start_check,
+            parent=self,
+        )
+        self.watcher.paths_changed.connect(check.paths_changed)
+        return check
 
     def _build_sync(self) -> None:
         from memtab.gui.sync.feature import SyncFeature
@@ -478,6 +507,8 @@ class MainWindow(QMainWindow):
                 self.history.save_ui_state()
             if self.blame is not None:
                 self.blame.save_ui_state()
+            if self.check is not None:
+                self.check.save_ui_state()
             self.ui_state.save()
         self.watcher.stop()
         if self.writer is not None:
@@ -494,6 +525,8 @@ class MainWindow(QMainWindow):
             self.history.shutdown()
         if self.blame is not None:
             self.blame.shutdown()
+        if self.check is not None:
+            self.check.shutdown()
         self.memory_tab.shutdown()
         self.context.shutdown()
         self._closed = True

@@ -87,6 +87,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "history.panel",
         "history.trash",
         "history.runs",
+        "check.panel",
     ),
     "help": ("window.shortcuts", "window.about"),
 }

@@ -1,0 +1,1 @@
+"""The check in the window, without Qt: what the panel lists and what rows and lines say."""

@@ -1,0 +1,117 @@
+"""What the check's findings say in the window: on tree rows, on the open file's lines,
+and as the panel's rows (docs/formats.md §19.2).
+
+A finding names its file as the CLI does (a virtual path, or another agent's file id),
+which is also its row's key in the tree (`components.tree.nodes.ref_key`). A finding
+about a whole project (`project-missing`) or file (`stale`) has no line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memtab.components.tree.nodes import ref_key
+from memtab.humanize import plural
+from memtab.sources.model import MemoryFileRef, SourceError, parse_file_ref
+from memtab.store.paths import PathError
+
+if TYPE_CHECKING:  # the check's records are pydantic: the window reads them, never imports them
+    from memtab.check.records import Finding
+
+KIND_WORDS: dict[str, str] = {
+    "missing-path": "Path not found",
+    "missing-script": "Script not defined",
+    "missing-program": "Program not installed",
+    "broken-link": "Broken link",
+    "disagreement": "Memories disagree",
+    "stale": "Stale",
+    "project-missing": "Project not on this disk",
+}
+"""A finding's kind in the panel's words (docs/formats.md §19.3)."""
+
+
+def finding_ref(finding: Finding) -> MemoryFileRef | None:
+    """The memory file a finding is in (None: a project, not a file)."""
+    try:
+        return parse_file_ref(finding.path)
+    except (PathError, SourceError):
+        return None
+
+
+def shown_in(
+    findings: Iterable[Finding], workspace_id: str | None, project_path: str | None
+) -> list[Finding]:
+    """The findings in files the tree shows for a workspace: another agent's (its file id
+    names one file), the global scope's, the workspace's project's and its own."""
+    return [
+        finding
+        for finding in findings
+        if finding.agent != "mux"
+        or (
+            finding.workspace in (None, workspace_id)
+            and (finding.scope != "project" or finding.project == project_path)
+        )
+    ]
+
+
+def row_marks(findings: Iterable[Finding]) -> dict[str, str]:
+    """What each file row with findings says ("2 to check"), by row key."""
+    counts: dict[str, int] = {}
+    for finding in findings:
+        ref = finding_ref(finding)
+        if ref is not None:
+            key = ref_key(ref)
+            counts[key] = counts.get(key, 0) + 1
+    return {key: f"{count} to check" for key, count in counts.items()}
+
+
+def line_notes(findings: Iterable[Finding], ref: MemoryFileRef) -> dict[int, list[str]]:
+    """The open file's findings by line (0-based), each in one line of words."""
+    notes: dict[int, list[str]] = {}
+    for finding in findings:
+        if finding.line is not None and finding_ref(finding) == ref:
+            notes.setdefault(finding.line - 1, []).append(finding.message)
+    return notes
+
+
+@dataclass(frozen=True)
+class PanelRow:
+    """One row of the Check panel."""
+
+    file: str
+    name: str
+    """The file's name — or the project's, for a finding about a project."""
+    line: str
+    kind: str
+    message: str
+    why: str
+    fix: str
+    """The obvious fix in words, "" when there is none."""
+    fixable: bool
+    """Whether the fix can be a plan op (a mux file's line)."""
+
+
+def panel_row(finding: Finding) -> PanelRow:
+    """What the panel shows of `finding`."""
+    fix = finding.fix
+    about_project = finding.kind == "project-missing" and finding.project
+    shown = finding.project if about_project else finding.path
+    return PanelRow(
+        file=finding.path,
+        name=(shown or finding.path).rstrip("/").rsplit("/", 1)[-1],
+        line=str(finding.line) if finding.line is not None else "",
+        kind=KIND_WORDS.get(finding.kind, finding.kind),
+        message=finding.message,
+        why=finding.why,
+        fix=fix.description if fix is not None else "",
+        fixable=fix is not None and fix.plannable and finding.agent == "mux",
+    )
+
+
+def summary(count: int, files_checked: int, problems: int) -> str:
+    """The panel's status line after a check."""
+    found = plural(count, "finding") if count else "Nothing to check"
+    text = f"{found} · {plural(files_checked, 'memory file')} checked"
+    return f"{text} · {plural(problems, 'part')} not read" if problems else text

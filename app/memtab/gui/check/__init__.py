@@ -1,0 +1,1 @@
+"""The Check panel: is the memory still true of the code? (`feature.CheckFeature`)."""

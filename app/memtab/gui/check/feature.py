@@ -1,0 +1,322 @@
+"""The check in the window: is what the memory says still true of the code?
+
+`CheckFeature` checks the home's memory, as `memtab check` does, (`memtab.check.engine.CheckEngine`,
+one per window: it keeps each checkout's index and each file's findings, so a check after
+a change checks only what changed) on its own worker: once the Memory tab shows its first
+scan, and after every change the watcher reports (debounced: `RECHECK_DELAY_MS` after
+the last). What it found shows in three places: the Check panel
+(a dock, View → Check: every finding), a mark on the tree row of each file with findings
+and bars beside the open file's lines (`CheckLineMarks`) — for the files the shown
+workspace sees. "Apply fix" makes a plan of the selected
+findings' fixes on the worker (`consolidation.check_fixes.plan_fixes`) and hands it to
+`review` — the same review dialog and apply as Consolidate now.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtWidgets import QDockWidget, QPlainTextEdit
+
+from memtab.components.check.marks import (
+    finding_ref,
+    line_notes,
+    row_marks,
+    shown_in,
+    summary,
+)
+from memtab.gui.check.line_marks import CheckLineMarks
+from memtab.gui.check.panel import CheckPanel
+from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.store.home import PathKind
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    from memtab.check.engine import CheckEngine
+    from memtab.check.records import CheckReport, Finding
+    from memtab.consolidation.plan import ConsolidationPlan
+    from memtab.sources.memory_file import MemoryFile
+    from memtab.store.registry import Workspace
+
+logger = logging.getLogger(__name__)
+
+CHECK_KEY = "check"
+FIX_KEY = "check-fix"
+RECHECK_DELAY_MS = 2000
+"""How long the disk stays quiet before the memory is checked again."""
+_NOT_CHECKED = frozenset(
+    {
+        PathKind.WORKSPACE_DIR,
+        PathKind.CHAT_TRANSCRIPT,
+        PathKind.WRITER_STATE,
+        PathKind.WRITER_TRACES,
+        PathKind.MEMORY_META,
+        PathKind.CONSOLIDATION_JOURNAL,
+        PathKind.EXTENSION_METADATA,
+        PathKind.HISTORY_INDEX,
+        PathKind.RUNS_LOG,
+    }
+)
+"""Paths whose changes change nothing the check reads."""
+PANEL_FLAG = "check-panel"
+"""The UI-state flag: whether the Check panel is shown."""
+
+
+class CheckEditor(Protocol):
+    """What the feature needs of an editor."""
+
+    @property
+    def file_opened(self) -> SignalInstance: ...
+    @property
+    def file_closed(self) -> SignalInstance: ...
+    @property
+    def current_file(self) -> MemoryFile | None: ...
+    @property
+    def text_edit(self) -> QPlainTextEdit: ...
+
+
+class CheckMarkedRows(Protocol):
+    """The tree's model: its rows' marks."""
+
+    def set_check_marks(self, marks: Mapping[str, str]) -> None: ...
+
+
+class _Engine:
+    """The window's one check engine, built on the worker on first use (it loads pydantic)."""
+
+    def __init__(self, context: WindowContext) -> None:
+        self._home = context.home
+        self._engine: CheckEngine | None = None
+        self._lock = threading.Lock()
+
+    def check(self, workspace_id: str | None, ctx: TaskContext) -> CheckReport:
+        with self._lock:
+            if self._engine is None:
+                from memtab.check.engine import CheckEngine
+
+                self._engine = CheckEngine(self._home)
+            engine = self._engine
+        return engine.check(workspace_id, cancel=ctx.cancel_event)
+
+
+def _fix_job(
+    context: WindowContext, workspace: Workspace, findings: tuple[Finding, ...], _ctx: TaskContext
+) -> object:
+    from memtab.consolidation.check_fixes import plan_fixes
+
+    return plan_fixes(context.home, workspace, findings)
+
+
+class CheckFeature(QObject):
+    """The check's panel, row marks and line marks (see the module docstring)."""
+
+    def __init__(
+        self,
+        context: WindowContext,
+        shell: WindowShell,
+        editor: CheckEditor,
+        rows: CheckMarkedRows,
+        *,
+        review: Callable[[ConsolidationPlan], None],
+        in_background: bool = True,
+        parent: QObject | None = None,
+    ) -> None:
+        """Dock the panel in `shell`, mark `editor`'s lines and `rows`, send fixes to
+        `review`; check once the tab shows its first scan, unless not `in_background`
+        (then when the user asks, and after changes from then on)."""
+        super().__init__(parent)
+        self._in_background = in_background
+        self._context = context
+        self._shell = shell
+        self._editor = editor
+        self._rows = rows
+        self._review = review
+        self._engine = _Engine(context)
+        self._runner: TaskRunner | None = None
+        self._shut_down = False  # no worker is started after the window closed
+        self._started = False
+        self.report: CheckReport | None = None
+        self.panel = CheckPanel()
+        self.dock = QDockWidget("Check")
+        self.dock.setObjectName("checkDock")
+        self.dock.setWidget(self.panel)
+        self.dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+        )
+        shell.add_dock(self.dock)
+        self.dock.hide()
+        self.line_marks = CheckLineMarks(editor.text_edit)
+        self.action = context.actions.adopt(
+            "check.panel",
+            self.dock.toggleViewAction(),
+            text="&Check: still true of the code?",
+            keys=["Ctrl+Shift+K"],
+            menu="view",
+            tip="What the memory says that its project's code no longer bears out",
+        )
+        self._recheck = QTimer(self)
+        self._recheck.setSingleShot(True)
+        self._recheck.setInterval(RECHECK_DELAY_MS)
+        self._recheck.timeout.connect(self._on_recheck_timeout)
+        self.panel.check_requested.connect(self.check_now)
+        self.panel.open_requested.connect(self._on_panel_open_requested)
+        self.panel.fix_requested.connect(self._on_panel_fix_requested)
+        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.file_closed.connect(self._on_editor_file_closed)
+        context.shown.scan_applied.connect(self._on_shown_scan_applied)
+        context.shown.workspace_changed.connect(self._on_shown_workspace_changed)
+        state = context.ui_state
+        if state is not None and state.flag(PANEL_FLAG):
+            self.dock.show()
+
+    # -- the seam ----------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """Whether a check or a plan of fixes is being made (tests wait for it to end)."""
+        return self._runner is not None and self._runner.is_busy()
+
+    def check_now(self) -> None:
+        """Check the home's memory (on the worker; a newer check supersedes)."""
+        if self._shut_down:
+            return
+        self._started = True
+        self._recheck.stop()
+        self.panel.set_status("Checking…")
+        job = functools.partial(self._engine.check, None)  # the home: as `memtab check`
+        self._jobs().submit_latest(CHECK_KEY, job)
+
+    @Slot(object)
+    def paths_changed(self, paths: Iterable[str]) -> None:
+        """The watcher saw changes: check again once the disk is quiet, when one may
+        change what the check finds (memory, the registry, a checkout, another agent's
+        memory — not Memtab's own files, transcripts or dumps)."""
+        if self._started and any(self._concerns(path) for path in paths):
+            self._recheck.start()
+
+    def _concerns(self, path: str) -> bool:
+        home = self._context.home
+        if Path(path).is_relative_to(home.memtab_dir):
+            return False
+        return home.classify(path).kind not in _NOT_CHECKED
+
+    def save_ui_state(self) -> None:
+        """Remember whether the panel shows."""
+        if self._context.ui_state is not None:
+            self._context.ui_state.set_flag(PANEL_FLAG, self.dock.isVisible())
+
+    def shutdown(self) -> None:
+        """Stop the worker (on window close); nothing is checked after it."""
+        self._shut_down = True
+        self._recheck.stop()
+        if self._runner is not None:
+            self._runner.shutdown()
+
+    # -- showing -----------------------------------------------------------------------------
+
+    def _show(self, report: CheckReport) -> None:
+        self.report = report
+        self.panel.set_findings(report.findings)
+        status = summary(len(report.findings), report.files_checked, len(report.problems))
+        if report.problems:
+            status += "\n" + "\n".join(f"Not checked: {p}" for p in report.problems)
+        self.panel.set_status(status)
+        self._rows.set_check_marks(row_marks(self._shown_findings()))
+        self._mark_lines()
+
+    def _shown_findings(self) -> list[Finding]:
+        """The findings in files the tree shows (the shown workspace's scopes, other agents')."""
+        if self.report is None:
+            return []
+        shown = self._context.shown
+        project = shown.store().project_path if shown.workspace is not None else None
+        return shown_in(self.report.findings, shown.workspace_id, project)
+
+    def _mark_lines(self) -> None:
+        file = self._editor.current_file
+        if self.report is None or file is None:
+            self.line_marks.set_notes({})
+            return
+        self.line_marks.set_notes(line_notes(self._shown_findings(), file.ref))
+
+    def _jobs(self) -> TaskRunner:
+        if self._runner is None:
+            self._runner = TaskRunner("check", parent=self)
+            self._runner.latest_finished.connect(self._on_runner_latest_finished)
+            self._runner.latest_failed.connect(self._on_runner_latest_failed)
+        return self._runner
+
+    # -- slots -------------------------------------------------------------------------------
+
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, key: str, result: object) -> None:
+        if key == CHECK_KEY:
+            self._show(result)  # type: ignore[arg-type]
+            return
+        from memtab.consolidation.check_fixes import FixPlan
+
+        if isinstance(result, FixPlan):
+            later = f" ({result.later} more after these)" if result.later else ""
+            self._context.status.show(f"Review the fixes{later}")
+            self._review(result.plan)
+
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, key: str, message: str) -> None:
+        if key == CHECK_KEY:
+            self.panel.set_status(f"Could not check: {message}")
+        else:
+            self._context.status.show(f"Could not make the fixes' plan: {message}")
+
+    @Slot(object)
+    def _on_shown_scan_applied(self, _scan: object) -> None:
+        if not self._started and self._in_background:
+            self.check_now()  # the first scan shown: check in the background
+
+    @Slot(object)
+    def _on_shown_workspace_changed(self, _workspace: object) -> None:
+        if self.report is not None:
+            self._show(self.report)  # the same findings, marked for what is shown now
+
+    @Slot()
+    def _on_recheck_timeout(self) -> None:
+        self.check_now()
+
+    @Slot(object)
+    def _on_editor_file_opened(self, _ref: object) -> None:
+        self._mark_lines()
+
+    @Slot()
+    def _on_editor_file_closed(self) -> None:
+        self.line_marks.set_notes({})
+
+    @Slot(object)
+    def _on_panel_open_requested(self, finding: Finding) -> None:
+        ref = finding_ref(finding)
+        path = ref.virtual_path if ref is not None else None
+        if path is None:  # a project, or another agent's file: the tree shows where
+            self._context.status.show(f"{finding.message} ({finding.project or finding.path})")
+            return
+        lines = (finding.line,) if finding.line is not None else ()
+        self._shell.reveal_file(finding.workspace or self._context.shown.workspace_id, path, lines)
+
+    @Slot(object)
+    def _on_panel_fix_requested(self, findings: tuple[Finding, ...]) -> None:
+        workspace = self._context.shown.workspace
+        if self._shut_down:
+            return
+        if workspace is None:
+            self._context.status.show("Fixes change a workspace's memory: none is shown")
+            return
+        self._context.status.show("Making the fixes' plan…")
+        self._jobs().submit_latest(
+            FIX_KEY, functools.partial(_fix_job, self._context, workspace, findings)
+        )

@@ -1,0 +1,171 @@
+"""The Check panel: what the check found — file, line, kind, message — and why.
+
+A list of findings (each row: file, line, kind, message; its tooltip and the box under
+the list say why, and the obvious fix); a status line (checking, or what the last check
+found over how many files); buttons: Check now, Open (the file at the line; also a
+double-click), Apply fix (the selected findings' fixes, as a plan reviewed like
+Consolidate now's — only a mux file's line can be fixed so). It shows what
+`CheckFeature` gives it and asks through its signals; it reads nothing itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSize, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components.check.marks import panel_row
+from memtab.gui.widgets import WrappedLabel
+
+if TYPE_CHECKING:
+    from memtab.check.records import Finding
+
+_INDEX_ROLE = Qt.ItemDataRole.UserRole
+COLUMNS = ("File", "Line", "Kind", "Message")
+"""The list's columns; File shows the file's name (its tooltip the whole path or id)."""
+
+
+class CheckPanel(QWidget):
+    """The findings of the last check (see the module docstring).
+
+    Signals:
+        check_requested(): Check now.
+        open_requested(object): open a finding's file at its line (the Finding).
+        fix_requested(object): apply these findings' fixes (a tuple of Findings).
+    """
+
+    check_requested = Signal()
+    open_requested = Signal(object)
+    fix_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("checkPanel")
+        self._findings: list[Finding] = []
+        self.status = WrappedLabel("Not checked yet.", self)
+        self.status.setAccessibleName("Check status")
+        self.list = QTreeWidget(self)
+        self.list.setAccessibleName("Findings")
+        self.list.setHeaderLabels(list(COLUMNS))
+        self.list.setRootIsDecorated(False)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setColumnWidth(0, 120)
+        self.list.setColumnWidth(1, 36)
+        self.list.setColumnWidth(2, 120)
+        self.why = WrappedLabel("", self)
+        self.why.setAccessibleName("Why")
+        self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.check_button = QPushButton("Check &now", self)
+        self.open_button = QPushButton("&Open", self)
+        self.fix_button = QPushButton("Apply &fix…", self)
+        self.fix_button.setToolTip(
+            "Review the selected findings' fixes as a plan, like Consolidate now's"
+        )
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.check_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.open_button)
+        buttons.addWidget(self.fix_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.status)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.why)
+        layout.addLayout(buttons)
+        self.check_button.clicked.connect(self._on_check_button_clicked)
+        self.open_button.clicked.connect(self._on_open_button_clicked)
+        self.fix_button.clicked.connect(self._on_fix_button_clicked)
+        self.list.itemSelectionChanged.connect(self._on_list_selection_changed)
+        self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
+        self._on_list_selection_changed()
+
+    def sizeHint(self) -> QSize:
+        return QSize(520, 320)  # room for the message beside the file, line and kind
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The findings listed, in order."""
+        return list(self._findings)
+
+    def set_status(self, text: str) -> None:
+        """The line over the list ("Checking…", what the last check found)."""
+        self.status.setText(text)
+
+    def set_findings(self, findings: Sequence[Finding]) -> None:
+        """List `findings`, keeping the selection of those still listed."""
+        selected = {(f.path, f.line, f.kind, f.subject) for f in self.selected()}
+        self._findings = list(findings)
+        self.list.clear()
+        for index, finding in enumerate(self._findings):
+            row = panel_row(finding)
+            item = QTreeWidgetItem([row.name, row.line, row.kind, row.message])
+            item.setData(0, _INDEX_ROLE, index)
+            tip = f"{row.file}\n{row.message}\nWhy: {row.why}"
+            tip += f"\nFix: {row.fix}" if row.fix else ""
+            for column in range(len(COLUMNS)):
+                item.setToolTip(column, tip)
+            self.list.addTopLevelItem(item)
+            if (finding.path, finding.line, finding.kind, finding.subject) in selected:
+                item.setSelected(True)
+        self._on_list_selection_changed()
+
+    def selected(self) -> list[Finding]:
+        """The selected findings, in list order."""
+        indexes = sorted(
+            int(item.data(0, _INDEX_ROLE))
+            for item in self.list.selectedItems()
+            if item.data(0, _INDEX_ROLE) is not None
+        )
+        return [self._findings[i] for i in indexes if i < len(self._findings)]
+
+    def select(self, index: int) -> None:
+        """Select the `index`th finding only."""
+        item = self.list.topLevelItem(index)
+        if item is not None:
+            self.list.setCurrentItem(item)
+
+    @Slot()
+    def _on_list_selection_changed(self) -> None:
+        chosen = self.selected()
+        rows = [panel_row(f) for f in chosen]
+        self.open_button.setEnabled(len(chosen) == 1)
+        self.fix_button.setEnabled(any(row.fixable for row in rows))
+        if len(rows) == 1:
+            row = rows[0]
+            fix = f"\nFix: {row.fix}" if row.fix else ""
+            hand = "" if row.fixable or not row.fix else " (by hand or by its agent)"
+            self.why.setText(f"Why: {row.why}{fix}{hand}")
+        else:
+            self.why.setText("")
+
+    @Slot()
+    def _on_check_button_clicked(self) -> None:
+        self.check_requested.emit()
+
+    @Slot()
+    def _on_open_button_clicked(self) -> None:
+        chosen = self.selected()
+        if len(chosen) == 1:
+            self.open_requested.emit(chosen[0])
+
+    @Slot(QTreeWidgetItem, int)
+    def _on_list_item_double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+        index = item.data(0, _INDEX_ROLE)
+        if index is not None:
+            self.open_requested.emit(self._findings[int(index)])
+
+    @Slot()
+    def _on_fix_button_clicked(self) -> None:
+        fixable = tuple(f for f in self.selected() if panel_row(f).fixable)
+        if fixable:
+            self.fix_requested.emit(fixable)

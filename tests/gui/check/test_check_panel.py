@@ -1,0 +1,140 @@
+"""The check in the window, on the demo: the Check panel lists what `memtab check` finds
+(the demo's projects not on this disk once each), file rows and the open file's lines are
+marked, Apply fix goes through Consolidate now's review, and a change is checked again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WindowFactory, action, wait_for
+from memtab.check.records import Finding
+from memtab.components.check.marks import row_marks, shown_in
+from memtab.demo import MAIN_ID, create_demo_home
+from memtab.gui.check.feature import CheckFeature
+from memtab.gui.tree.model import CHECK_ROLE
+from memtab.gui.window.main_window import MainWindow
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+
+make_window = support.make_window
+
+DEV_SETUP = parse_file_path("/memories/workspace/dev-setup.md")
+DEV_SETUP_KEY = f"file:{DEV_SETUP}"
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Home:
+    return create_demo_home(tmp_path / "demo")
+
+
+def checked(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> tuple[MainWindow, CheckFeature]:
+    window = make_window(demo, MAIN_ID)
+    window.show()
+    check = window.check
+    assert check is not None
+    wait_for(qtbot, lambda: check.report is not None and not check.busy)
+    return window, check
+
+
+def kinds(findings: list[Finding]) -> list[tuple[str, str | None]]:
+    return [(f.kind, f.project) for f in findings]
+
+
+def test_the_panel_lists_the_findings_and_each_missing_project_once(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    window, check = checked(qtbot, make_window, demo)
+    action(window, "check.panel").trigger()
+    assert check.dock.isVisible()
+    listed = check.panel.findings
+    missing = [f.project for f in listed if f.kind == "project-missing"]
+    assert sorted(missing) == ["/home/dev/src/acme-api", "/home/dev/src/webapp"]
+    assert {"missing-path", "missing-script", "missing-program", "disagreement"} <= {
+        f.kind for f in listed
+    }
+    assert check.panel.list.topLevelItemCount() == len(listed)
+    item = check.panel.list.topLevelItem(0)
+    assert item is not None and item.text(3) == listed[0].message
+    assert "memory files checked" in check.panel.status.text()
+
+    model = window.memory_tab.model
+    index = model.index_for_key(DEV_SETUP_KEY)
+    assert index.isValid() and model.data(index, CHECK_ROLE) == "2 to check"
+
+
+def test_the_open_file_s_lines_are_marked(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    window, check = checked(qtbot, make_window, demo)
+    assert window.memory_tab.editor.open_file(DEV_SETUP)
+    wait_for(qtbot, lambda: check.line_marks.notes)
+    notes = check.line_marks.notes
+    assert sorted(notes) == [5, 6]  # lines 6 and 7
+    assert "settings_local.py" in notes[5][0]
+    assert check.line_marks.isVisible()
+    assert window.memory_tab.editor.text_edit.viewportMargins().right() > 0
+
+
+def test_apply_fix_is_reviewed_like_consolidate_now_then_checked_again(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    window, check = checked(qtbot, make_window, demo)
+    support.wait_watching(qtbot, window)
+    action(window, "check.panel").trigger()
+    (index,) = [i for i, f in enumerate(check.panel.findings) if f.kind == "missing-path"]
+    check.panel.select(index)
+    assert check.panel.fix_button.isEnabled()
+    assert "Fix:" in check.panel.why.text()
+    check.panel.fix_button.click()
+    footer = window.memory_tab.footer
+    wait_for(qtbot, lambda: footer.review_dialog is not None, timeout=20_000)  # type: ignore[attr-defined]
+    review = footer.review_dialog  # type: ignore[attr-defined]
+    assert len(review.plan.proposed) == 1
+    review.apply_button.click()
+    physical = demo.workspace_root(MAIN_ID) / "dev-setup.md"
+    wait_for(qtbot, lambda: "config/settings_local.py" in physical.read_text(), timeout=20_000)
+    wait_for(
+        qtbot,
+        lambda: (
+            check.report is not None
+            and not any(f.kind == "missing-path" for f in check.report.findings)
+        ),
+        timeout=20_000,
+    )
+
+
+def test_a_change_on_disk_is_checked_again(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    window, check = checked(qtbot, make_window, demo)
+    support.wait_watching(qtbot, window)
+    physical = demo.workspace_root(MAIN_ID) / "dev-setup.md"
+    text = physical.read_text().replace("make serve", "make run-it-all")
+    physical.write_text(text)
+    wait_for(
+        qtbot,
+        lambda: (
+            check.report is not None
+            and any("run-it-all" in f.message for f in check.report.findings)
+        ),
+        timeout=20_000,
+    )
+
+
+def test_marks_are_for_what_the_shown_workspace_sees(demo: Home) -> None:
+    from memtab.check.engine import CheckEngine
+
+    report = CheckEngine(demo).check()
+    shown = shown_in(report.findings, MAIN_ID, "/home/dev/src/acme-api")
+    assert all(f.workspace in (None, MAIN_ID) for f in shown)
+    elsewhere = shown_in(report.findings, "nobody", None)
+    assert not any(f.scope == "workspace" and f.agent == "mux" for f in elsewhere)
+    marks = row_marks(shown)
+    assert marks[DEV_SETUP_KEY] == "2 to check"
+    assert not any(key.startswith("file:/memories/project") for key in marks)
