@@ -112,8 +112,8 @@ class WindowShell(Protocol):
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the suggested memories of `workspace_id` in the Memory tab."""
 
-    def add_dock(self, dock: QDockWidget) -> None:
-        """Dock a panel beside the editor."""
+    def add_dock(self, dock: QDockWidget, *, below: bool = False) -> None:
+        """Dock a panel beside the editor (or below the tabs: a list of rows)."""
 
     def as_widget(self) -> QWidget:
         """The window as a widget: the parent of a feature's dialogs."""

@@ -152,7 +152,7 @@ class CheckFeature(QObject):
             QDockWidget.DockWidgetFeature.DockWidgetClosable
             | QDockWidget.DockWidgetFeature.DockWidgetMovable
         )
-        shell.add_dock(self.dock)
+        shell.add_dock(self.dock, below=True)  # a list: its rows want the window's width
         self.dock.hide()
         self.line_marks = CheckLineMarks(editor.text_edit)
         self.action = context.actions.adopt(

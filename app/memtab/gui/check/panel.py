@@ -61,7 +61,7 @@ class CheckPanel(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.list.setColumnWidth(0, 120)
         self.list.setColumnWidth(1, 36)
-        self.list.setColumnWidth(2, 120)
+        self.list.setColumnWidth(2, 175)
         self.why = WrappedLabel("", self)
         self.why.setAccessibleName("Why")
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -90,7 +90,7 @@ class CheckPanel(QWidget):
         self._on_list_selection_changed()
 
     def sizeHint(self) -> QSize:
-        return QSize(520, 320)  # room for the message beside the file, line and kind
+        return QSize(640, 220)  # below the tabs: a few rows, the message beside the rest
 
     @property
     def findings(self) -> list[Finding]:

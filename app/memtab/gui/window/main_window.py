@@ -445,9 +445,14 @@ class MainWindow(QMainWindow):
         """Show the suggested memories of `workspace_id` in the Memory tab."""
         self.memory_tab.show_suggestions(workspace_id)
 
-    def add_dock(self, dock: QDockWidget) -> None:
-        """Dock a panel at the right, beside the editor."""
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    def add_dock(self, dock: QDockWidget, *, below: bool = False) -> None:
+        """Dock a panel at the right, beside the editor (or below the tabs: a list)."""
+        area = (
+            Qt.DockWidgetArea.BottomDockWidgetArea
+            if below
+            else Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self.addDockWidget(area, dock)
 
     def as_widget(self) -> QWidget:
         """The window, as the parent of a feature's dialogs."""
