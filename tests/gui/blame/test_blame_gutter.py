@@ -34,7 +34,9 @@ def demo(tmp_path: Path) -> Home:
 def blamed_window(qtbot: QtBot, make_window: WindowFactory, demo: Home) -> MainWindow:
     window = make_window(demo, MAIN_ID)
     window.show()
-    assert window.memory_tab.editor.open_file(NOTES)
+    editor = window.memory_tab.editor
+    editor.open_file(NOTES)
+    wait_for(qtbot, lambda: editor.current_path == NOTES)
     action(window, "blame.toggle").trigger()
     feature = feature_of(window)
     wait_for(qtbot, lambda: feature.gutter.entries and not feature.busy)

@@ -72,7 +72,9 @@ def test_the_open_file_s_lines_are_marked(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> None:
     window, check = checked(qtbot, make_window, demo)
-    assert window.memory_tab.editor.open_file(DEV_SETUP)
+    editor = window.memory_tab.editor
+    editor.open_file(DEV_SETUP)
+    wait_for(qtbot, lambda: editor.current_path == DEV_SETUP)
     wait_for(qtbot, lambda: check.line_marks.notes)
     notes = check.line_marks.notes
     assert sorted(notes) == [5, 6]  # lines 6 and 7

@@ -9,8 +9,9 @@ are added above it. A click on the gutter opens the line's card (`BlameCard`): a
 line's trace dump opens in the Traces tab, a consolidation line's run in Runs… on its op.
 
 Nothing is read while the gutter is hidden; whether it shows is remembered (UI state).
-The editor is whatever provides `BlameEditor` (today's `EditorPanel`, one per tab later):
-the gutter attaches to its text widget and knows nothing else of it.
+The editor is whatever provides `BlameEditor` (`EditorPanel`): the gutter attaches to its
+text widget now — each editor tab's its own, made when that tab is first shown — and
+knows nothing else of it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QPoint, QTimer, Slot
 from PySide6.QtWidgets import QPlainTextEdit
+from shiboken6 import isValid
 
 from memtab.components.blame.gutter import GutterEntry, Link
 from memtab.fs.clock import now_ms
@@ -104,8 +106,8 @@ class BlameFeature(QObject):
         self._blame: Blame | None = None
         self._blamed: MemoryFileRef | None = None
         self.card: BlameCard | None = None
-        self.gutter = BlameGutter(editor.text_edit)
-        self.gutter.card_requested.connect(self._on_gutter_card_requested)
+        self._shown = False
+        self._gutters: list[BlameGutter] = []  # one per text widget it was shown on
         self._realign = QTimer(self)
         self._realign.setSingleShot(True)
         self._realign.setInterval(REALIGN_DELAY_MS)
@@ -123,7 +125,6 @@ class BlameFeature(QObject):
         editor.file_opened.connect(self._on_editor_file_changed)
         editor.saved.connect(self._on_editor_file_changed)
         editor.file_closed.connect(self._on_editor_file_closed)
-        editor.text_edit.document().contentsChanged.connect(self._on_text_changed)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         state = context.ui_state
         if state is not None and state.flag(SHOWN_FLAG):
@@ -134,7 +135,21 @@ class BlameFeature(QObject):
     @property
     def shown(self) -> bool:
         """Whether the gutter shows."""
-        return not self.gutter.isHidden()
+        return self._shown
+
+    @property
+    def gutter(self) -> BlameGutter:
+        """The gutter of the editor's text widget now (each editor tab has its own: made
+        on first use, a child of its text widget)."""
+        text = self._editor.text_edit
+        found = next((c for c in text.children() if isinstance(c, BlameGutter)), None)
+        if found is None:
+            found = BlameGutter(text)
+            found.card_requested.connect(self._on_gutter_card_requested)
+            text.document().contentsChanged.connect(self._on_text_changed)
+            found.set_shown(self._shown)
+            self._gutters = [g for g in self._gutters if isValid(g)] + [found]
+        return found
 
     @property
     def blame(self) -> Blame | None:
@@ -148,8 +163,10 @@ class BlameFeature(QObject):
 
     def set_shown(self, shown: bool) -> None:
         """Show the gutter (blaming the open file) or hide it."""
+        self._shown = shown
         self.action.setChecked(shown)
-        self.gutter.set_shown(shown)
+        for gutter in [g for g in self._gutters if isValid(g)] + [self.gutter]:
+            gutter.set_shown(shown)
         if shown:
             self.refresh()
         else:
@@ -228,6 +245,7 @@ class BlameFeature(QObject):
 
     @Slot(object)
     def _on_editor_file_changed(self, _ref: object) -> None:
+        self.gutter.set_shown(self._shown)  # another tab's text widget, maybe
         self.refresh()
 
     @Slot()

@@ -154,7 +154,6 @@ class CheckFeature(QObject):
         )
         shell.add_dock(self.dock, below=True)  # a list: its rows want the window's width
         self.dock.hide()
-        self.line_marks = CheckLineMarks(editor.text_edit)
         self.action = context.actions.adopt(
             "check.panel",
             self.dock.toggleViewAction(),
@@ -179,6 +178,13 @@ class CheckFeature(QObject):
             self.dock.show()
 
     # -- the seam ----------------------------------------------------------------------------
+
+    @property
+    def line_marks(self) -> CheckLineMarks:
+        """The marks of the editor's text widget now (each editor tab has its own)."""
+        text = self._editor.text_edit
+        found = next((c for c in text.children() if isinstance(c, CheckLineMarks)), None)
+        return found if found is not None else CheckLineMarks(text)
 
     @property
     def busy(self) -> bool:
