@@ -68,11 +68,17 @@ class BlameEditor(Protocol):
 
 def _blame_job(
     file: MemoryFile, text: str, _ctx: TaskContext
-) -> tuple[MemoryFileRef, Blame, list[GutterEntry]]:
+) -> tuple[MemoryFileRef, Blame, list[GutterEntry]] | str:
     from memtab.blame.service import blame_file
     from memtab.components.blame.gutter import entries
+    from memtab.sources.model import SourceError
+    from memtab.store.errors import MemoryStoreError
+    from memtab.store.paths import PathError
 
-    blame = blame_file(file)
+    try:
+        blame = blame_file(file)
+    except (MemoryStoreError, PathError, SourceError, OSError) as error:
+        return str(error)  # gone or unreadable now: the gutter says so, not a defect
     return file.ref, blame, entries(blame, text, now_ms())
 
 
@@ -224,6 +230,9 @@ class BlameFeature(QObject):
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, _key: str, result: object) -> None:
+        if isinstance(result, str):
+            self._on_runner_latest_failed(_key, result)
+            return
         if not isinstance(result, tuple) or not self.shown:
             return
         ref, blame, lines = result

@@ -18,6 +18,7 @@ import functools
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -89,6 +90,13 @@ class CheckMarkedRows(Protocol):
     def set_check_marks(self, marks: Mapping[str, str]) -> None: ...
 
 
+@dataclass(frozen=True)
+class NotChecked:
+    """Why the home could not be checked (the registry cannot be read)."""
+
+    message: str
+
+
 class _Engine:
     """The window's one check engine, built on the worker on first use (it loads pydantic)."""
 
@@ -97,7 +105,15 @@ class _Engine:
         self._engine: CheckEngine | None = None
         self._lock = threading.Lock()
 
-    def check(self, workspace_id: str | None, ctx: TaskContext) -> CheckReport:
+    def check(self, workspace_id: str | None, ctx: TaskContext) -> CheckReport | NotChecked:
+        from memtab.store.home import HomeError
+
+        try:
+            return self._check(workspace_id, ctx)
+        except HomeError as error:  # an unreadable registry: said in the panel, not a defect
+            return NotChecked(str(error))
+
+    def _check(self, workspace_id: str | None, ctx: TaskContext) -> CheckReport:
         with self._lock:
             if self._engine is None:
                 from memtab.check.engine import CheckEngine
@@ -265,6 +281,9 @@ class CheckFeature(QObject):
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, result: object) -> None:
+        if isinstance(result, NotChecked):
+            self.panel.set_status(f"Could not check: {result.message}")
+            return
         if key == CHECK_KEY:
             self._show(result)  # type: ignore[arg-type]
             return
