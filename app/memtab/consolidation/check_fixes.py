@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from memtab.check.fixes import fix_calls, plannable_count
 from memtab.check.records import Finding
 from memtab.consolidation.guard import MUTATION_BUDGET
-from memtab.consolidation.plan import ConsolidationPlan
 from memtab.consolidation.plan_check import plan_from_calls
+from memtab.consolidation.records import ConsolidationPlan
 from memtab.fs.clock import now_ms
 from memtab.humanize import plural
 from memtab.store.history.runs import new_run_id

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from memtab.check.engine import CheckEngine
     from memtab.check.records import CheckReport, Finding
-    from memtab.consolidation.plan import ConsolidationPlan
+    from memtab.consolidation.records import ConsolidationPlan
     from memtab.sources.memory_file import MemoryFile
     from memtab.store.registry import Workspace
 
