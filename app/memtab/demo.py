@@ -3,13 +3,14 @@
 Two projects, three workspaces (one spanning both projects, one archived), memories in every
 scope (with nested dirs, pins, usage, duplicates worth consolidating and an orphan project
 dir), a consolidation journal (with a rejected op, a legacy workspace-only record and mux
-harvests), a mux `chat.jsonl` transcript, writer state, a writer trace dump of a failed run,
-and history: some memories' versions with who made each, a consolidation and a writer run
-in the runs log and where the writer's lines came from (`memtab.demo_history`). Times are
-relative to now, so the demo always reads "3 h ago" rather than a fixed date. The projects'
-own folders are on no disk, but the main workspace's worktree is (`src/acme-api/…` in the
-demo home, as mux keeps worktrees): `memtab check` finds what its memory says that the
-code no longer bears out.
+harvests, the last one's candidates waiting in `/memories/workspace/harvest/` for the
+Inbox), a mux `chat.jsonl` transcript holding their evidence, writer state, a writer
+trace dump of a failed run, and history: some memories' versions with who made each, a
+consolidation and a writer run in the runs log and where the writer's lines came from
+(`memtab.demo_history`). Times are relative to now, so the demo always reads "3 h ago"
+rather than a fixed date. The projects' own folders are on no disk, but the main
+workspace's worktree is (`src/acme-api/…` in the demo home, as mux keeps worktrees):
+`memtab check` finds what its memory says that the code no longer bears out.
 
 `open_fresh_demo(dir)` is what `memtab --demo` uses: every run starts from a new demo home
 (a marker file says a directory is one Memtab may replace), unless another Memtab has it

@@ -90,3 +90,16 @@ def test_demo_history_was_made_through_the_store_and_its_logs_are_the_schemas(
     assert ProvenanceRecord.model_validate(document).to_json() == document
     assert document["versions"] == [notes[0].id]
     assert (home.trace_dir(MAIN_ID) / document["traceDump"]).is_file()
+
+
+def test_demo_inbox_holds_the_completed_harvest_with_its_evidence(tmp_path: Path) -> None:
+    from memtab.writer.inbox import Inbox
+
+    home = create_demo_home(tmp_path / "demo")
+    completed = [
+        key for key, h in Journal(home).load().harvests[MAIN_ID].items() if h.status == "completed"
+    ]
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    items = Inbox(home, workspace).items(with_evidence=True)
+    assert [i.source for i in items] == [f"/memories/workspace/harvest/{completed[0]}.md"] * 3
+    assert all(e.text for item in items for e in item.evidence)  # in the demo transcript

@@ -230,7 +230,7 @@ LATER = ["memtab.gui.editor.editor", "memtab.gui.consolidation.footer",
          "memtab.gui.search.box", "memtab.gui.files.dialogs",
          "memtab.gui.diff_view", "memtab.gui.editor.highlighter",
          "memtab.gui.settings.dialog", "memtab.gui.window.menus",
-         "memtab.gui.writer.suggestions_panel", "memtab.gui.activity.edit_marks",
+         "memtab.gui.writer.inbox_panel", "memtab.gui.activity.edit_marks",
          "yaml", "watchdog"]
 seen = {{}}
 app = application()

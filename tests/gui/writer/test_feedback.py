@@ -128,14 +128,14 @@ def test_a_suggest_only_run_says_review_and_shows_the_suggestions(
     status.show_run(run_result("suggested", suggested=3, after=BEFORE))
     assert status.text() == "Suggested 3 notes — review"
     revealed: list[bool] = []
-    window.memory_tab.suggestions.reveal = lambda: revealed.append(True)  # type: ignore[method-assign]
+    window.memory_tab.inbox.reveal = lambda: revealed.append(True)  # type: ignore[method-assign]
     writer_label(status).linkActivated.emit(NEWS_LINK)
     assert revealed == [True]
     # A run that found nothing keeps the last news.
     status.show_run(run_result("no_new_memories", after=BEFORE))
     assert status.text() == "Suggested 3 notes — review"
     # Once the workspace has nothing left to review, the news goes.
-    window.memory_tab.suggestions.count_changed.emit(0)
+    window.memory_tab.inbox.count_changed.emit(0)
     assert status.text() == "Memory writer idle"
 
 

@@ -3,7 +3,7 @@
 The tab paints before its editor, footer and search field exist (`MemoryTab.assemble`):
 `TabLayout` lays out the picker and the tree with a disabled search field and an empty
 editor pane in their places, and `place` puts the real parts there once they are built
-(the message bar and the suggestions above the tree, the footer below it), keeping the
+(the message bar and the Inbox above the tree, the footer below it), keeping the
 splitter's sizes, and `set_tab_order` chains the keyboard through them.
 """
 
@@ -77,7 +77,7 @@ class TabLayout:
         editor: QWidget,
     ) -> None:
         """Put the assembled parts where their stand-ins (or gaps) are: `above_tree`
-        (the message bar, the suggestions) between the search row and the tree."""
+        (the message bar, the Inbox) between the search row and the tree."""
         self._search_row.replaceWidget(self._search_stand_in, search_field)
         self._search_stand_in.deleteLater()
         for offset, widget in enumerate(above_tree):

@@ -14,9 +14,10 @@ field and its searches), `TreeEditorSync` (tree ↔ editor), `FileCommands` (the
 file commands, run on the window's file-operation worker; the rescan they cause shows
 their result, like any other change on disk), `TabFiles` (the open file remembered and
 reopened, the row a file operation selects after its rescan), `EditMarks` (the "agent
-edited" badges, naming who changed a file), `SuggestionsPanel` (the offline writer's
-suggested memories), `MuxPresence` (whether mux runs, for the warnings that only matter
-then) and `SourcesSync` (other agents' memory, scanned from the first scan shown on).
+edited" badges, naming who changed a file), `InboxPanel` (what agents proposed: mux's
+harvest and the offline writer's suggestions), `MuxPresence` (whether mux runs, for the
+warnings that only matter then) and `SourcesSync` (other agents' memory, scanned from
+the first scan shown on).
 What they share comes from the `WindowContext` (home, UI state, own writes, actions,
 status bar, the file-operation worker); what the tab shows it publishes there
 (`context.shown`: the scan, its workspace), for the features outside the tab too.
@@ -77,7 +78,7 @@ if TYPE_CHECKING:  # built by `assemble()`, after the first paint
     from memtab.gui.tasks.file_ops import FileOpTasks
     from memtab.gui.tree.sources import SourcesSync
     from memtab.gui.tree.sync import TreeEditorSync
-    from memtab.gui.writer.suggestions_panel import SuggestionsPanel
+    from memtab.gui.writer.inbox_panel import InboxPanel
     from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
@@ -118,7 +119,7 @@ class MemoryTab(QWidget):
     footer: ConsolidationFooter
     dialogs: TabDialogs
     marks: EditMarks
-    suggestions: SuggestionsPanel
+    inbox: InboxPanel
     mux: MuxPresence
     sources: SourcesSync
     sync: TreeEditorSync
@@ -208,7 +209,7 @@ class MemoryTab(QWidget):
         from memtab.gui.search.box import SearchBox
         from memtab.gui.tree.sources import SourcesSync
         from memtab.gui.tree.sync import TreeEditorSync
-        from memtab.gui.writer.suggestions_panel import SuggestionsPanel
+        from memtab.gui.writer.inbox_panel import InboxPanel
 
         parts = self._parts()
         self.editor, self.footer = parts.editor, parts.footer
@@ -216,7 +217,7 @@ class MemoryTab(QWidget):
         self.marks = EditMarks(
             self.home, self.model, self.editor, self.own_writes, self.ui_state, self
         )
-        self.suggestions = SuggestionsPanel(self.home, self.own_writes, self)
+        self.inbox = InboxPanel(self.context, self)
         self.mux = MuxPresence(self.home, self)
         self.sync = TreeEditorSync(
             self.tree, self.model, self.editor, self, open_file=self.open_file
@@ -232,7 +233,7 @@ class MemoryTab(QWidget):
         self.commands.fill_new_menu(self.new_button)
         self.message_bar = MessageBar(self)
         self._layout.place(
-            self.search_edit, [self.message_bar, self.suggestions], self.footer, self.editor
+            self.search_edit, [self.message_bar, self.inbox], self.footer, self.editor
         )
         self._layout.set_tab_order(
             [self.picker.combo, self.search_edit, self.new_button, self.tree],
@@ -251,7 +252,7 @@ class MemoryTab(QWidget):
             message_bar=self.message_bar,
             parent=self,
         )
-        self.suggestions.status_message.connect(self.context.status.show)
+        self.inbox.status_message.connect(self.context.status.show)
         self.sources.status_message.connect(self.context.status.show)
         self.sources.watch_targets_changed.connect(self.watch_targets_changed)
         self.sources.shown.connect(self.sources_loaded)
@@ -344,7 +345,7 @@ class MemoryTab(QWidget):
         if relevant:
             self.scans.request(relevant)
         if self._assembled:
-            self.suggestions.handle_paths_changed(paths)
+            self.inbox.handle_paths_changed(paths)
 
     @Slot(object)
     def _on_watcher_paths_changed(self, paths: list[str]) -> None:
@@ -368,7 +369,6 @@ class MemoryTab(QWidget):
         self.scans.shutdown()
         if self._assembled:
             self.search_box.shutdown()
-            self.suggestions.shutdown()
             self.mux.shutdown()
             self.editor.shutdown()
         if self.consolidation is not None:
@@ -413,9 +413,9 @@ class MemoryTab(QWidget):
         self.switch_workspace(workspace_id, reveal)
 
     def show_suggestions(self, workspace_id: str | None) -> None:
-        """Show the suggested memories of `workspace_id` (switching to it)."""
+        """Show the Inbox of `workspace_id` (switching to it)."""
         self.assemble()
-        self.switch_workspace(workspace_id, self.suggestions.reveal)
+        self.switch_workspace(workspace_id, self.inbox.reveal)
 
     # -- what the collaborators ask of the tab (CommandsHost, FilesHost) -------------------
 
@@ -513,7 +513,7 @@ class MemoryTab(QWidget):
         self.files.workspace_shown()
         # Keeps the open file when only the scan caught up with a switch already made.
         self.editor.set_store(scan.store())
-        self.suggestions.set_workspace(scan.workspace)
+        self.inbox.set_workspace(scan.workspace)
         self._shown.workspace_changed.emit(scan.workspace)
 
     @Slot(str)

@@ -27,8 +27,8 @@ from memtab.writer.run import WriterRunResult
 if TYPE_CHECKING:
     from memtab.gui.activity.edit_marks import EditMarks
     from memtab.gui.tasks.writer import WriterSupervisor
+    from memtab.gui.writer.inbox_panel import InboxPanel
     from memtab.gui.writer.status import WriterStatusWidget
-    from memtab.gui.writer.suggestions_panel import SuggestionsPanel
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class FeedbackTab(Protocol):
     def marks(self) -> EditMarks: ...
 
     @property
-    def suggestions(self) -> SuggestionsPanel: ...
+    def inbox(self) -> InboxPanel: ...
 
 
 class WriterFeedback(QObject):
@@ -67,7 +67,7 @@ class WriterFeedback(QObject):
         writer.run_finished.connect(self._on_writer_run_finished)
         status.news_opened.connect(self._on_status_news_opened)
         status.news_arrived.connect(self._on_status_news_arrived)
-        tab.suggestions.count_changed.connect(self._on_suggestions_count_changed)
+        tab.inbox.count_changed.connect(self._on_suggestions_count_changed)
         self._status = status
 
     def reload_settings(self) -> None:

@@ -1,11 +1,15 @@
-"""Suggested memories in the Memory tab: the offline writer's proposals for the shown
-workspace, accepted (as they are or edited), dismissed, and kept live by the watcher."""
+"""The Inbox in the Memory tab: mux's harvest candidates and the offline writer's
+suggestions for the shown workspace, accepted (as they are or edited), rejected, and kept
+live by the watcher."""
 
 from __future__ import annotations
 
+import shutil
 import threading
+from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
@@ -13,8 +17,8 @@ from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
 from memtab.components.tree.nodes import file_key
 from memtab.gui.window.main_window import MainWindow
-from memtab.gui.writer import suggestions_panel
-from memtab.gui.writer.suggestions_panel import EditSuggestionDialog, SuggestionsPanel
+from memtab.gui.writer import inbox_panel
+from memtab.gui.writer.inbox_panel import EditProposalDialog, InboxPanel
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.writer.notes import Note
@@ -33,19 +37,20 @@ def propose(home: Home, workspace_id: str, *texts: str) -> None:
     )
 
 
-def panel_of(window: MainWindow) -> SuggestionsPanel:
-    return window.memory_tab.suggestions
+def panel_of(window: MainWindow) -> InboxPanel:
+    return window.memory_tab.inbox
 
 
 def shown(window: MainWindow) -> list[str]:
-    return [s.text for s in panel_of(window).suggestions]
+    return [i.text for i in panel_of(window).items]
 
 
-def select(panel: SuggestionsPanel, *texts: str) -> None:
+def select(panel: InboxPanel, *texts: str) -> None:
+    ids = {i.id for i in panel.items if i.text in texts}
     panel.list.clearSelection()
     for row in range(panel.list.count()):
         item = panel.list.item(row)
-        if item is not None and item.text() in texts:
+        if item is not None and item.data(Qt.ItemDataRole.UserRole + 1) in ids:
             item.setSelected(True)
 
 
@@ -59,19 +64,19 @@ def test_the_panel_lists_the_workspaces_suggestions_read_off_the_gui_thread(
     propose(home, MAIN, "Always use pnpm.", "Never push to main.")
     propose(home, ARCHIVED, "Only in the old workspace.")
     threads: list[threading.Thread] = []
-    real = suggestions_panel.load_pending
+    real = inbox_panel.load_pending
 
     def recording(*args: object) -> object:
         threads.append(threading.current_thread())
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(suggestions_panel, "load_pending", recording)
+    monkeypatch.setattr(inbox_panel, "load_pending", recording)
     window = make_window(home)
     panel = panel_of(window)
     qtbot.waitUntil(lambda: shown(window) == ["Always use pnpm.", "Never push to main."])
     assert threads and all(t is not threading.main_thread() for t in threads)
     assert panel.isVisibleTo(window.memory_tab)
-    assert panel.toggle.text() == "Suggested memories (2)"
+    assert panel.toggle.text() == "Inbox (2)"
     window.memory_tab.switch_workspace(ARCHIVED)
     qtbot.waitUntil(lambda: shown(window) == ["Only in the old workspace."], timeout=WAIT_MS)
 
@@ -98,7 +103,7 @@ def test_accepting_writes_the_notes_file_and_the_tree_shows_it(
     select(panel, "Always use pnpm.")
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
         panel.accept_button.click()
-    assert said.args[0] == f"Accepted 1 suggestion into {NOTES}"
+    assert said.args[0] == f"Accepted 1 memory into {NOTES}"
     assert "- Always use pnpm." in notes_text(home)
     assert "Never push" not in notes_text(home)
     qtbot.waitUntil(lambda: shown(window) == ["Never push to main."], timeout=WAIT_MS)
@@ -118,7 +123,7 @@ def test_edit_then_accept_writes_the_edited_text(
     qtbot.waitUntil(lambda: len(shown(window)) == 1, timeout=WAIT_MS)
 
     def answer(dialog: QDialog) -> int:
-        assert isinstance(dialog, EditSuggestionDialog)
+        assert isinstance(dialog, EditProposalDialog)
         assert dialog.text == "Always use pnpm."
         dialog.text_edit.setPlainText("Always use pnpm 9, never npm.")
         return 1
@@ -141,7 +146,7 @@ def test_dismissed_suggestions_go_and_are_not_written(
     qtbot.waitUntil(lambda: len(shown(window)) == 2, timeout=WAIT_MS)
     select(panel, "Always use pnpm.", "Never push to main.")
     assert not panel.edit_button.isEnabled()  # one at a time
-    panel.dismiss_button.click()
+    panel.reject_button.click()
     qtbot.waitUntil(lambda: shown(window) == [], timeout=WAIT_MS)
     assert "pnpm" not in notes_text(home)
     statuses = {s.status for s in SuggestionQueue(home, MAIN).all()}
@@ -156,7 +161,7 @@ def test_suggestions_made_elsewhere_show_up_live(
     assert shown(window) == []
     propose(home, MAIN, "Run `make test` before pushing.")  # the writer, the CLI…
     qtbot.waitUntil(lambda: shown(window) == ["Run `make test` before pushing."], timeout=WAIT_MS)
-    SuggestionQueue(home, MAIN).dismiss([panel_of(window).suggestions[0].id])
+    SuggestionQueue(home, MAIN).dismiss([panel_of(window).items[0].id])
     qtbot.waitUntil(lambda: shown(window) == [], timeout=WAIT_MS)
 
 
@@ -167,10 +172,72 @@ def test_a_failed_accept_says_why_and_keeps_the_suggestion(
     window = make_window(home)
     panel = panel_of(window)
     qtbot.waitUntil(lambda: len(shown(window)) == 1, timeout=WAIT_MS)
-    SuggestionQueue(home, MAIN).dismiss([panel.suggestions[0].id])  # decided meanwhile
+    SuggestionQueue(home, MAIN).dismiss([panel.items[0].id])  # decided meanwhile
     select(panel, "Always use pnpm.")
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
         panel.accept_button.click()
-    assert said.args[0].startswith("Could not accept: No pending suggestion")
+    assert said.args[0].startswith("Could not accept: Nothing in the inbox")
     assert panel.error_label.isVisibleTo(panel)
     assert "pnpm" not in notes_text(home)
+
+
+# --- mux's harvest ---------------------------------------------------------------------
+
+HARVEST_FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
+HARVEST_NAME = "summary-9f2c1e.md"
+
+
+def harvest(home: Home) -> Path:
+    """mux's harvest file in the main workspace, and the transcript its evidence names."""
+    folder = home.workspace_root(MAIN) / "harvest"
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(HARVEST_FIXTURES / HARVEST_NAME, folder / HARVEST_NAME)
+    shutil.copyfile(HARVEST_FIXTURES / "chat.jsonl", home.transcript_path(MAIN))
+    return folder / HARVEST_NAME
+
+
+def test_harvest_candidates_show_their_evidence_and_are_accepted_or_rejected(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    inbox_file = harvest(home)
+    propose(home, MAIN, "Always use pnpm.")
+    window = make_window(home)
+    panel = panel_of(window)
+    qtbot.waitUntil(lambda: len(shown(window)) == 4, timeout=WAIT_MS)
+    assert [i.kind for i in panel.items] == ["harvest"] * 3 + ["suggestion"]
+    assert panel.toggle.text() == "Inbox (4)"
+    assert panel.list.item(0).text().startswith("mux 0.95 · The user prefers pytest")  # type: ignore[union-attr]
+    assert panel.list.item(3).text() == "writer · Always use pnpm."  # type: ignore[union-attr]
+    migrations = panel.items[1]
+    panel.list.setCurrentRow(1)
+    assert panel.details.isVisibleTo(panel)
+    assert "mux harvest · project · confidence 1.00" in panel.details.toPlainText()
+    qtbot.waitUntil(
+        lambda: "Added 0008_fix_index.py and ran make migrate." in panel.details.toPlainText(),
+        timeout=WAIT_MS,
+    )
+    assert "the user corrected an edit to an applied migration." in panel.details.toPlainText()
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
+        panel.accept_button.click()
+    assert said.args[0] == f"Accepted 1 memory into {NOTES}"
+    assert "make migrate`; never edit an applied migration" in notes_text(home)
+    qtbot.waitUntil(lambda: migrations.id not in {i.id for i in panel.items}, timeout=WAIT_MS)
+    assert "Database migrations" not in inbox_file.read_text(encoding="utf-8")
+    ids = [i.id for i in panel.items if i.kind == "harvest"]
+    panel.list.clearSelection()
+    for row in range(2):
+        panel.list.item(row).setSelected(True)  # type: ignore[union-attr]
+    assert panel.selected_ids() == ids
+    panel.reject_button.click()
+    qtbot.waitUntil(lambda: shown(window) == ["Always use pnpm."], timeout=WAIT_MS)
+    assert not inbox_file.exists()  # mux keeps no inbox without candidates
+
+
+def test_a_harvest_mux_writes_shows_up_live(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    wait_watching(qtbot, window)
+    assert shown(window) == []
+    harvest(home)
+    qtbot.waitUntil(lambda: len(shown(window)) == 3, timeout=WAIT_MS)

@@ -1,0 +1,501 @@
+"""The Inbox: what agents proposed for the shown workspace — mux's harvest candidates and
+the offline writer's suggestions — to accept (as it is, or edited first) or reject.
+
+Built on `memtab.writer.inbox.Inbox` (docs/formats.md §10.5); every read and decision
+goes through the window's file channel (`gui/tasks/file_channel.py`): decisions are its
+ordered writes (the suggestion queue is a file under a cross-process lock, a harvest file
+is changed under the scope's lock, accepting writes the notes file through the store),
+the inbox is read on its files lane after them, and the evidence — the transcript, not a
+memory file — on its listings lane. The panel shows itself only
+while something waits. Selecting an item shows where it came from, its confidence and
+rationale, and the transcript messages it rests on (read for that item alone).
+
+It follows the queue file and the workspace's harvest folder through the window's
+watcher (`handle_paths_changed`): what mux harvests, what the writer suggests and what
+the CLI (`memtab inbox`) or another Memtab decides shows here at once. Accepted lines land
+in the notes file; the watcher's rescan then shows them in the tree, like any change.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import logging
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.gui.context import WindowContext
+from memtab.gui.style import Accent, accent_text, mute
+from memtab.gui.tasks.runner import TaskContext
+from memtab.humanize import plural
+from memtab.store.home import Home, HomeError
+from memtab.store.memory import MemoryStoreError
+from memtab.store.paths import PathError
+from memtab.store.registry import Workspace
+from memtab.writer.harvest import HARVEST_DIR
+from memtab.writer.inbox import Inbox, InboxError, InboxItem, with_transcript_evidence
+from memtab.writer.suggestions import queue_path
+
+logger = logging.getLogger(__name__)
+
+LOAD_KEY = "inbox"
+EVIDENCE_KEY = "inbox-evidence"
+LIST_ROWS = 5  # the list's height in rows; more scroll
+_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+_DECIDE_ERRORS = (InboxError, MemoryStoreError, PathError, HomeError, OSError, TimeoutError)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What waits in one workspace's inbox (a load job's result)."""
+
+    workspace_id: str
+    items: tuple[InboxItem, ...]
+
+
+@dataclass(frozen=True)
+class WithEvidence:
+    """One item with its evidence messages read from the transcript."""
+
+    workspace_id: str
+    item: InboxItem
+
+
+@dataclass(frozen=True)
+class Decided:
+    """What an accept or reject job did: a note for the status bar, or why it failed."""
+
+    message: str
+    error: bool = False
+    memory_path: str | None = None
+
+
+def load_pending(home: Home, workspace: Workspace, _context: TaskContext) -> Pending:
+    """The job: read the inbox (unreadable files read as empty, and are logged)."""
+    return Pending(workspace.id, tuple(Inbox(home, workspace).items()))
+
+
+def load_evidence(
+    home: Home, workspace_id: str, item: InboxItem, _context: TaskContext
+) -> WithEvidence:
+    """The job: the item's evidence messages, from the workspace's transcript."""
+    return WithEvidence(workspace_id, with_transcript_evidence(home, workspace_id, [item])[0])
+
+
+def accept(
+    home: Home, workspace: Workspace, ids: Sequence[str], text: str | None, _context: TaskContext
+) -> Decided:
+    """The job: write the items into the notes file and take them out of the inbox."""
+    try:
+        done = Inbox(home, workspace).accept(ids, text=text)
+    except _DECIDE_ERRORS as e:
+        return Decided(f"Could not accept: {e}", error=True)
+    where = done.memory_path or "the notes files"
+    return Decided(
+        f"Accepted {plural(len(done.items), 'memory', 'memories')} into {where}",
+        memory_path=done.memory_path,
+    )
+
+
+def reject(home: Home, workspace: Workspace, ids: Sequence[str], _context: TaskContext) -> Decided:
+    """The job: take the items out of the inbox (a harvest candidate leaves its file)."""
+    try:
+        done = Inbox(home, workspace).reject(ids)
+    except _DECIDE_ERRORS as e:
+        return Decided(f"Could not reject: {e}", error=True)
+    return Decided(f"Rejected {plural(len(done.items), 'proposed memory', 'proposed memories')}")
+
+
+def origin_text(item: InboxItem) -> str:
+    """Who proposed an item, in a few words."""
+    if item.kind == "harvest":
+        confidence = "" if item.confidence is None else f" · confidence {item.confidence:.2f}"
+        return f"mux harvest · {item.category}{confidence}"
+    return "Memtab's offline writer"
+
+
+def row_tag(item: InboxItem) -> str:
+    """Who proposed an item, as its row's first words."""
+    if item.kind == "harvest":
+        return "mux" if item.confidence is None else f"mux {item.confidence:.2f}"
+    return "writer"
+
+
+def details_html(item: InboxItem) -> str:
+    """The item's provenance and evidence, for the details pane."""
+    escape = html.escape
+    parts = [
+        f"<p><b>{escape(origin_text(item))}</b><br>"
+        f"From {escape(item.source)} · goes to {escape(item.memory_path)}, "
+        f"under “{escape(item.section)}”</p>"
+    ]
+    if item.rationale:
+        parts.append(f"<p><i>Why:</i> {escape(item.rationale)}</p>")
+    if item.evidence:
+        rows = []
+        for evidence in item.evidence:
+            if evidence.text is None:
+                rows.append(f"<li><code>{escape(evidence.id)}</code> — not in the transcript</li>")
+            else:
+                text = escape(evidence.text).replace("\n", "<br>")
+                rows.append(
+                    f"<li><code>{escape(evidence.id)}</code> ({escape(evidence.role or '?')}): "
+                    f"{text}</li>"
+                )
+        parts.append("<p><i>Evidence:</i></p><ul>" + "".join(rows) + "</ul>")
+    return "".join(parts)
+
+
+class EditProposalDialog(QDialog):
+    """Edit a proposed memory's text before accepting it."""
+
+    def __init__(self, item: InboxItem, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Edit, then accept — Memtab")
+        where = QLabel(f"Goes to {item.memory_path}, under “{item.section}”.", self)
+        mute(where)
+        self.text_edit = QPlainTextEdit(item.text, self)
+        self.text_edit.setAccessibleName("Proposed memory")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Accept")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(where)
+        layout.addWidget(self.text_edit, 1)
+        layout.addWidget(buttons)
+        self.resize(480, 200)
+
+    @property
+    def text(self) -> str:
+        return self.text_edit.toPlainText()
+
+
+class InboxPanel(QFrame):
+    """The Inbox of the shown workspace (see the module docstring).
+
+    Signals:
+        status_message(str): what an accept or reject did (or why it failed).
+        count_changed(int): how many proposed memories wait for review.
+    """
+
+    status_message = Signal(str)
+    count_changed = Signal(int)
+
+    def __init__(self, context: WindowContext, parent: QWidget | None = None) -> None:
+        """A hidden panel; `set_workspace` fills it."""
+        super().__init__(parent)
+        self.setObjectName("inboxPanel")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self._context = context
+        self.home = context.home
+        self._workspace: Workspace | None = None
+        self._watched: tuple[str, str] | None = None  # the queue file, the harvest folder
+        self._items: tuple[InboxItem, ...] = ()
+        self._loading: int | None = None  # the latest read asked for
+        self._decisions: set[object] = set()  # one token per accept or reject under way
+        self._evidence: int | None = None
+        self._build()
+        self.hide()
+
+    def _build(self) -> None:
+        self.toggle = QToolButton(self)
+        self.toggle.setObjectName("inboxToggle")
+        self.toggle.setCheckable(True)
+        self.toggle.setChecked(True)
+        self.toggle.setAutoRaise(True)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setToolTip(
+            "Memories agents proposed for this workspace — mux's harvest at compaction and "
+            "Memtab's offline writer: accept them into the notes file, edit them first, or "
+            "reject them."
+        )
+        self.toggle.toggled.connect(self._on_toggle_toggled)
+        self.list = QListWidget(self)
+        self.list.setObjectName("inboxList")
+        self.list.setAccessibleName("Inbox")
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.list.setWordWrap(True)
+        self.list.setAlternatingRowColors(True)
+        self.list.itemSelectionChanged.connect(self._on_list_item_selection_changed)
+        self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
+        self.details = QTextBrowser(self)
+        self.details.setObjectName("inboxDetails")
+        self.details.setAccessibleName("Where the proposed memory came from")
+        self.details.setOpenLinks(False)
+        self.details.setMaximumHeight(150)
+        self.details.hide()
+        self.accept_button = QPushButton("Accept", self)
+        self.accept_button.setToolTip("Write the selected memories into the notes file")
+        self.edit_button = QPushButton("Edit…", self)
+        self.edit_button.setToolTip("Edit the selected memory, then accept it")
+        self.reject_button = QPushButton("Reject", self)
+        self.reject_button.setToolTip(
+            "Drop the selected memories (a harvest candidate leaves its harvest file; a "
+            "suggestion is not proposed again)"
+        )
+        self.accept_button.clicked.connect(self._on_accept_button_clicked)
+        self.edit_button.clicked.connect(self._on_edit_button_clicked)
+        self.reject_button.clicked.connect(self._on_reject_button_clicked)
+        self.error_label = QLabel(self)
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet(f"color: {accent_text(self.palette(), Accent.ERROR).name()}")
+        self.error_label.hide()
+        self._body = QWidget(self)
+        body = QVBoxLayout(self._body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(4)
+        body.addWidget(self.list)
+        body.addWidget(self.details)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(4)
+        buttons.addWidget(self.accept_button)
+        buttons.addWidget(self.edit_button)
+        buttons.addWidget(self.reject_button)
+        buttons.addStretch(1)
+        body.addLayout(buttons)
+        body.addWidget(self.error_label)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 6)
+        layout.setSpacing(4)
+        layout.addWidget(self.toggle)
+        layout.addWidget(self._body)
+        self._update_buttons()
+
+    # -- public API ----------------------------------------------------------------------
+
+    @property
+    def items(self) -> tuple[InboxItem, ...]:
+        """The proposed memories shown: harvest candidates, then suggestions."""
+        return self._items
+
+    @property
+    def busy(self) -> bool:
+        """Whether a read of the inbox, an accept or a reject is still to come back."""
+        return self._loading is not None or bool(self._decisions)
+
+    def set_workspace(self, workspace: Workspace | None) -> None:
+        """Show the inbox of `workspace` (none for no workspace)."""
+        self._workspace = workspace
+        self._watched = None
+        if workspace is not None:
+            harvest = HARVEST_DIR.removeprefix("/memories/workspace/")
+            self._watched = (
+                str(queue_path(self.home, workspace.id)),
+                str(self.home.workspace_root(workspace.id) / harvest),
+            )
+        self._show(())
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the inbox again (off the GUI thread, after the writes asked before)."""
+        if self._loading is not None:
+            self._context.files.cancel(self._loading)
+            self._loading = None
+        if self._workspace is None:
+            return
+        self._loading = self._context.files.read(
+            LOAD_KEY,
+            functools.partial(load_pending, self.home, self._workspace),
+            self._loaded,
+            self._load_failed,
+        )
+
+    def handle_paths_changed(self, paths: Iterable[str]) -> None:
+        """What the window's watcher reported: reload when the queue file or a harvest
+        file changed."""
+        if self._watched is None:
+            return
+        queue, harvest = self._watched
+        for path in map(str, paths):
+            if path in (queue, harvest) or path.startswith(harvest + os.sep):
+                self.reload()
+                return
+
+    def reveal(self) -> None:
+        """Open the list and put the keyboard in it (from "Suggested N notes — review")."""
+        self.toggle.setChecked(True)
+        self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+        if self.list.count() and not self.list.selectedItems():
+            self.list.setCurrentRow(0)
+
+    def accept_selected(self, text: str | None = None) -> None:
+        """Accept the selected items (`text`: the edited text of the one selected)."""
+        ids = self.selected_ids()
+        if ids and self._workspace is not None:
+            for path in {i.memory_path for i in self._items if i.id in ids}:
+                self._context.own_writes.note(path)  # the user's own: no "agent edited" badge
+            self._decide(functools.partial(accept, self.home, self._workspace, ids, text))
+
+    def reject_selected(self) -> None:
+        """Reject the selected items."""
+        ids = self.selected_ids()
+        if ids and self._workspace is not None:
+            self._decide(functools.partial(reject, self.home, self._workspace, ids))
+
+    def edit_selected(self) -> None:
+        """Edit the selected item in a dialog, then accept it."""
+        ids = self.selected_ids()
+        chosen = [i for i in self._items if i.id in ids]
+        if len(chosen) != 1:
+            return
+        dialog = EditProposalDialog(chosen[0], self)
+        if self.exec_dialog(dialog):
+            self.accept_selected(dialog.text)
+
+    def exec_dialog(self, dialog: QDialog) -> int:
+        """Run a modal dialog (a seam for tests)."""
+        return dialog.exec()
+
+    def selected_ids(self) -> list[str]:
+        """The ids of the selected items, in list order."""
+        return [
+            str(item.data(_ID_ROLE))
+            for item in (self.list.item(row) for row in range(self.list.count()))
+            if item is not None and item.isSelected()
+        ]
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _decide(self, job: functools.partial[Decided]) -> None:
+        self.error_label.hide()
+        token = object()
+        self._decisions.add(token)
+
+        def done(result: Decided) -> None:
+            self._decisions.discard(token)
+            self._decided(result)
+
+        def failed(message: str) -> None:
+            self._decisions.discard(token)
+            self._show_error(message)
+            self._update_buttons()
+
+        self._context.files.write(job, done, failed)
+        self._update_buttons()
+
+    def _decided(self, result: Decided) -> None:
+        if result.error:
+            self._show_error(result.message)
+        self.status_message.emit(result.message)
+        self._update_buttons()
+        self.reload()  # the watcher would too; this is sooner
+
+    def _show_error(self, message: str) -> None:
+        self.error_label.setText(message)
+        self.error_label.show()
+
+    def _loaded(self, result: Pending) -> None:
+        self._loading = None
+        current = self._workspace.id if self._workspace is not None else None
+        if result.workspace_id == current:
+            self._show(result.items)
+
+    def _load_failed(self, message: str) -> None:
+        self._loading = None
+        self._show_error(f"Could not read the inbox: {message}")
+
+    def _evidence_read(self, result: WithEvidence) -> None:
+        self._evidence = None
+        current = self._workspace.id if self._workspace is not None else None
+        if result.workspace_id == current and self.selected_ids() == [result.item.id]:
+            self.details.setHtml(details_html(result.item))
+
+    def _cancel_evidence(self) -> None:
+        if self._evidence is not None:
+            self._context.files.cancel(self._evidence)
+            self._evidence = None
+
+    def _show(self, items: tuple[InboxItem, ...]) -> None:
+        selected = set(self.selected_ids())
+        self._items = items
+        self.list.blockSignals(True)
+        self.list.clear()
+        for entry in items:
+            row = QListWidgetItem(f"{row_tag(entry)} · {' '.join(entry.text.split())}")
+            row.setData(_ID_ROLE, entry.id)
+            row.setToolTip(f"{origin_text(entry)}\n{entry.text}")
+            self.list.addItem(row)
+            row.setSelected(entry.id in selected)
+        self.list.blockSignals(False)
+        count = len(items)
+        self.toggle.setText(f"Inbox ({count})")
+        self.list.setFixedHeight(
+            max(1, min(count, LIST_ROWS)) * (self.list.fontMetrics().height() + 8) + 6
+        )
+        self.setVisible(count > 0)
+        self._show_details()
+        self._update_buttons()
+        self.count_changed.emit(count)
+
+    def _show_details(self) -> None:
+        """The details of the one item selected (its evidence read off the GUI thread)."""
+        ids = self.selected_ids()
+        chosen = [i for i in self._items if i.id in ids]
+        self._cancel_evidence()
+        if len(chosen) != 1 or self._workspace is None:
+            self.details.hide()
+            return
+        self.details.setHtml(details_html(chosen[0]))
+        self.details.show()
+        if chosen[0].evidence:
+            self._evidence = self._context.files.listing(
+                EVIDENCE_KEY,
+                functools.partial(load_evidence, self.home, self._workspace.id, chosen[0]),
+                self._evidence_read,
+            )
+
+    def _update_buttons(self) -> None:
+        selected = len(self.selected_ids())
+        deciding = bool(self._decisions)
+        self.accept_button.setEnabled(selected > 0 and not deciding)
+        self.reject_button.setEnabled(selected > 0 and not deciding)
+        self.edit_button.setEnabled(selected == 1 and not deciding)
+
+    @Slot(bool)
+    def _on_toggle_toggled(self, expanded: bool) -> None:
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        self._body.setVisible(expanded)
+
+    @Slot()
+    def _on_list_item_selection_changed(self) -> None:
+        self._show_details()
+        self._update_buttons()
+
+    @Slot(QListWidgetItem)
+    def _on_list_item_double_clicked(self, _item: QListWidgetItem) -> None:
+        self.edit_selected()
+
+    @Slot()
+    def _on_accept_button_clicked(self) -> None:
+        self.accept_selected()
+
+    @Slot()
+    def _on_edit_button_clicked(self) -> None:
+        self.edit_selected()
+
+    @Slot()
+    def _on_reject_button_clicked(self) -> None:
+        self.reject_selected()
