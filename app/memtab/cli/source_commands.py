@@ -229,6 +229,7 @@ def _mux_row(home: Home) -> dict[str, Any]:
         "hasHistory": False,
         "note": None,
         "error": None,
+        "lastConsolidatedAt": None,  # mux's consolidation: `memtab status`
     }
 
 
@@ -246,6 +247,7 @@ def _source_row(listing: SourceListing) -> dict[str, Any]:
         "hasHistory": source.has_history,
         "note": source.note,
         "error": listing.error,
+        "lastConsolidatedAt": listing.last_consolidated_ms,
     }
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.sources.claude_settings import user_auto_memory_directory
 from memtab.sources.model import (
     Layout,
     Source,
@@ -217,13 +218,20 @@ def _is_directory(entry: os.DirEntry[str]) -> bool:
 
 
 def claude_sources(
-    root: Path, known: Sequence[str], project_of: dict[str, str], *, probe: bool = True
+    root: Path,
+    known: Sequence[str],
+    project_of: dict[str, str],
+    *,
+    probe: bool = True,
+    managed_settings: Sequence[Path] = (),
 ) -> tuple[list[Source], list[str]]:
     """Claude Code's sources under its config dir `root`, and the projects it knows.
 
     `known` are the project (and workspace) paths to match names against first;
     `project_of` maps a workspace path to its project, so a worktree's auto memory is
     grouped with its project. `probe` False never looks outside `root` to decode a name.
+    `managed_settings`: the policy settings files to read `autoMemoryDirectory` from
+    before the user's (`claude_settings`).
     """
     sources = [
         Source(
@@ -234,6 +242,31 @@ def claude_sources(
             label="Claude Code (user)",
         )
     ]
+    moved = user_auto_memory_directory(root, managed_settings)
+    if moved is not None:
+        sources.append(
+            Source(
+                id=source_id("claude-code", "auto-memory"),
+                agent="claude-code",
+                layout=Layout.CLAUDE_AUTO_MEMORY,
+                root=moved.path,
+                label="Claude Code auto memory",
+                note=f"Every project's auto memory: {moved.how}",
+            )
+        )
+    agent_memory = root / "agent-memory"
+    if agent_memory.is_dir():
+        sources.append(
+            Source(
+                id=source_id("claude-code", "agent-memory"),
+                agent="claude-code",
+                layout=Layout.CLAUDE_AGENT_MEMORY,
+                root=agent_memory,
+                label="Claude Code subagent memory",
+                read_only_reason=linked_root_reason(root, agent_memory),
+                trusted_root=root,
+            )
+        )
     projects: list[str] = []
     index = KnownPaths(known)
     try:
@@ -241,6 +274,11 @@ def claude_sources(
             names = sorted(e.name for e in iterator if _is_directory(e))
     except OSError:
         return sources, projects
+    not_read = (
+        f"Claude Code reads auto memory from {moved.path} ({moved.how}), not from memory/ here"
+        if moved is not None
+        else None
+    )
     for name in names:
         if name.startswith(".") or not is_valid_source_name(name):
             logger.info("Claude Code: skipped the project directory %r", name)
@@ -250,6 +288,7 @@ def claude_sources(
         if project is not None:
             projects.append(project)
         memory_root = root / "projects" / name
+        notes = [note for note in (decoded.note, not_read) if note]
         sources.append(
             Source(
                 id=source_id("claude-code", f"memory-{name}"),
@@ -258,7 +297,7 @@ def claude_sources(
                 root=memory_root,
                 label="Claude Code memory",
                 project=project,
-                note=decoded.note,
+                note="; ".join(notes) or None,
                 read_only_reason=linked_root_reason(root, memory_root),
                 trusted_root=root,
             )

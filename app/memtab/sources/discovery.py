@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtab.sources.claude import claude_sources
+from memtab.sources.claude_settings import local_auto_memory_directory, managed_settings_files
 from memtab.sources.codex import codex_projects, codex_sources
 from memtab.sources.config import SourceContext
 from memtab.sources.layouts import WRITTEN_BY_LOKI
@@ -38,7 +39,14 @@ from memtab.store.registry import MULTI_PROJECT_KEY, Registry
 
 logger = logging.getLogger(__name__)
 
-_CLAUDE_PROJECT_MARKERS = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", ".claude/rules")
+_CLAUDE_PROJECT_MARKERS = (
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    "CLAUDE.local.md",
+    ".claude/rules",
+    ".claude/agent-memory",
+    ".claude/agent-memory-local",
+)
 _CODEX_PROJECT_MARKERS = ("AGENTS.md", "AGENTS.override.md")
 
 
@@ -79,6 +87,8 @@ def discover(context: SourceContext) -> Discovery:
             [*known.project_of, *codex_known],
             known.project_of,
             probe=not context.isolated,
+            # An isolated home (the demo, tests) reads nothing of this system's policies.
+            managed_settings=() if context.isolated else managed_settings_files(),
         )
         sources.extend(found)
     if codex_root is not None:
@@ -150,6 +160,17 @@ def _project_sources(
             root=root,
             label="Claude Code instructions",
             project=project,
+        )
+    moved = local_auto_memory_directory(project) if enabled["claude-code"] else None
+    if moved is not None:
+        yield Source(
+            id=source_id("claude-code", f"auto-memory-project-{slug}"),
+            agent="claude-code",
+            layout=Layout.CLAUDE_AUTO_MEMORY,
+            root=moved.path,
+            label="Claude Code auto memory",
+            project=project,
+            note=f"This project's auto memory: {moved.how}",
         )
     if enabled["codex"] and _any_exists(project, _CODEX_PROJECT_MARKERS):
         yield Source(

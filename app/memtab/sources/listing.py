@@ -14,7 +14,8 @@ import re
 import stat
 from pathlib import Path
 
-from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, classify
+from memtab.sources.claude_settings import last_consolidated_ms
+from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify
 from memtab.sources.model import (
     Discovery,
     FileKind,
@@ -75,7 +76,9 @@ def list_source(source: Source) -> SourceListing:
     if truncated:
         error = f"Only the first {MAX_FILES_PER_SOURCE} files of {source.root} are shown"
         files = files[:MAX_FILES_PER_SOURCE]
-    return SourceListing(source, tuple(files), error, truncated)
+    memory_dir = auto_memory_dir(source)
+    consolidated = last_consolidated_ms(memory_dir) if memory_dir is not None else None
+    return SourceListing(source, tuple(files), error, truncated, consolidated)
 
 
 def source_file(source: Source, relative: str) -> SourceFile | None:

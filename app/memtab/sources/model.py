@@ -60,6 +60,8 @@ class Layout(StrEnum):
     CLAUDE_USER = "claude-user"  # <config>/CLAUDE.md, rules/**
     CLAUDE_PROJECT = "claude-project"  # <project>/CLAUDE.md, .claude/…, CLAUDE.local.md
     CLAUDE_MEMORY = "claude-memory"  # <config>/projects/<encoded>/memory/**, session summaries
+    CLAUDE_AUTO_MEMORY = "claude-auto-memory"  # an autoMemoryDirectory's files
+    CLAUDE_AGENT_MEMORY = "claude-agent-memory"  # <config>/agent-memory/<subagent>/**
     CODEX_USER = "codex-user"  # <codex home>/AGENTS.md
     CODEX_PROJECT = "codex-project"  # <project>/AGENTS.md
     CODEX_MEMORIES = "codex-memories"  # <codex home>/memories/**
@@ -291,12 +293,15 @@ class SourceFile:
 
 @dataclass(frozen=True)
 class SourceListing:
-    """A source and its files, sorted by relative path; `error` when its root is unreadable."""
+    """A source and its files, sorted by relative path; `error` when its root is unreadable.
+    `last_consolidated_ms`: when its agent last consolidated it (Claude Code's auto
+    memory), None when never or not known."""
 
     source: Source
     files: tuple[SourceFile, ...] = ()
     error: str | None = None
     truncated: bool = False
+    last_consolidated_ms: int | None = None
 
     @property
     def file_count(self) -> int:

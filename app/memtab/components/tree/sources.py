@@ -48,6 +48,8 @@ _WHAT: dict[Layout, str] = {
     Layout.CLAUDE_USER: "CLAUDE.md and rules",
     Layout.CLAUDE_PROJECT: "CLAUDE.md and rules",
     Layout.CLAUDE_MEMORY: "auto memory",
+    Layout.CLAUDE_AUTO_MEMORY: "auto memory",
+    Layout.CLAUDE_AGENT_MEMORY: "subagent memory",
     Layout.CODEX_USER: "AGENTS.md",
     Layout.CODEX_PROJECT: "AGENTS.md",
     Layout.CODEX_MEMORIES: "memories",
@@ -72,6 +74,26 @@ def project_group_key(project: str) -> str:
 
 def agent_group_key(agent: str) -> str:
     return f"sources:agent:{agent}"
+
+
+# Claude Code's subagents keep their own memory, shown in a section of its own.
+SUBAGENTS_GROUP_KEY = f"{agent_group_key('claude-code')}:subagents"
+SUBAGENTS_TITLE = "Claude Code subagents"
+
+
+def _group_key(source: Source) -> str:
+    if source.project:
+        return project_group_key(source.project)
+    if source.layout is Layout.CLAUDE_AGENT_MEMORY:
+        return SUBAGENTS_GROUP_KEY
+    return agent_group_key(source.agent)
+
+
+def consolidated_text(listing: SourceListing, now: int | None = None) -> str:
+    """ "Last consolidated 3 h ago" for Claude Code's auto memory ("" when it never was)."""
+    if listing.last_consolidated_ms is None:
+        return ""
+    return f"Last consolidated {humanize.relative_time(listing.last_consolidated_ms, now)}"
 
 
 def source_key(source_id: str) -> str:
@@ -127,7 +149,7 @@ class _SourceRows:
             source_title(source, with_agent=with_agent),
             SectionId.SOURCES,
             physical=str(source.root),
-            description=source.note or "",
+            description=" · ".join(t for t in (consolidated_text(listing), source.note) if t),
             not_editable_reason=source.read_only_reason,
             read_only=True,
             agent=source.agent,
@@ -204,7 +226,11 @@ def _group_order(
     if project is not None:
         rank = 0 if project == current_project else 1
         return (rank, os.path.basename(project).casefold(), project)
-    return (2, f"{OTHER_AGENTS.index(listings[0].source.agent):02d}", key)
+    return (
+        2,
+        f"{OTHER_AGENTS.index(listings[0].source.agent):02d}",
+        key,
+    )  # a subagents section after its agent's
 
 
 def build_source_sections(
@@ -217,17 +243,17 @@ def build_source_sections(
     groups: dict[str, list[SourceListing]] = {}
     for listing in sources.listings:
         source = listing.source
-        key = project_group_key(source.project) if source.project else agent_group_key(source.agent)
-        groups.setdefault(key, []).append(listing)
+        groups.setdefault(_group_key(source), []).append(listing)
     sections = []
     for key, listings in sorted(
         groups.items(), key=lambda item: _group_order(item[0], item[1], current_project)
     ):
         project, agent = listings[0].source.project, listings[0].source.agent
+        title = SUBAGENTS_TITLE if key == SUBAGENTS_GROUP_KEY else AGENT_TITLES[agent]
         section = TreeNode(
             key,
             NodeKind.SECTION,
-            (os.path.basename(project.rstrip("/")) or project) if project else AGENT_TITLES[agent],
+            (os.path.basename(project.rstrip("/")) or project) if project else title,
             SectionId.SOURCES,
             physical=project,
             subtitle=display_path(project) if project else "",

@@ -1,0 +1,126 @@
+"""Where Claude Code keeps its auto memory: its `autoMemoryDirectory` setting, read as
+Claude Code reads it, and the `.consolidate-lock` whose mtime is its last consolidation.
+
+By default a project's auto memory is `<config>/projects/<encoded>/memory/`. The setting
+`autoMemoryDirectory` replaces that whole directory (every project's, when it comes from
+the user's settings). Claude Code takes it from, first set wins: the managed (policy)
+settings, the command line's `--settings` (which Memtab cannot see), the project's local
+settings (`<project>/.claude/settings.local.json`, not committed), then the user's
+(`<config>/settings.json`) — never from the project's shared `.claude/settings.json`, so a
+repository cannot point memory writes somewhere else. A value starting with `~/` is under
+the home directory; anything not absolute after that (or a drive, a UNC path, a NUL) is
+ignored, as Claude Code ignores it. (Claude Code's settings and memory documentation, and
+its `memdir/paths.ts`: `getAutoMemPathSetting`, `validateMemoryPath`.)
+
+Claude Code's background consolidation ("auto-dream") keeps `.consolidate-lock` in the
+auto memory directory: its modification time is when the last consolidation finished
+(`readLastConsolidatedAt`), its body the PID of a run in progress. docs/formats.md §17.2.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.fs.jsonfile import JsonError, parse_json
+
+logger = logging.getLogger(__name__)
+
+SETTING = "autoMemoryDirectory"
+CONSOLIDATE_LOCK = ".consolidate-lock"
+_SETTINGS_MAX_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class AutoMemoryDirectory:
+    """An `autoMemoryDirectory` in effect, and which settings file set it."""
+
+    path: Path
+    settings_file: Path
+
+    @property
+    def how(self) -> str:
+        return f"autoMemoryDirectory in {self.settings_file}"
+
+
+def managed_settings_files() -> tuple[Path, ...]:
+    """Claude Code's managed (policy) settings file on this system."""
+    if sys.platform == "darwin":
+        return (Path("/Library/Application Support/ClaudeCode/managed-settings.json"),)
+    if sys.platform == "win32":
+        return (Path(r"C:\Program Files\ClaudeCode\managed-settings.json"),)
+    return (Path("/etc/claude-code/managed-settings.json"),)
+
+
+def user_auto_memory_directory(
+    config_root: Path, managed: Sequence[Path] = ()
+) -> AutoMemoryDirectory | None:
+    """The directory every project's auto memory goes to, when the managed or the user's
+    settings set one (a project's local settings may still choose its own)."""
+    for settings_file in (*managed, config_root / "settings.json"):
+        found = _setting_in(settings_file)
+        if found is not None:
+            return found
+    return None
+
+
+def local_auto_memory_directory(project: str) -> AutoMemoryDirectory | None:
+    """The directory a project's local settings choose for its auto memory."""
+    return _setting_in(Path(project) / ".claude" / "settings.local.json")
+
+
+def _setting_in(settings_file: Path) -> AutoMemoryDirectory | None:
+    try:
+        with open(settings_file, "rb") as handle:
+            data = handle.read(_SETTINGS_MAX_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > _SETTINGS_MAX_BYTES:
+        logger.info("Claude Code: %s is over 1 MiB; not read", settings_file)
+        return None
+    try:
+        settings = parse_json(data)
+    except JsonError as error:
+        logger.info("Claude Code: cannot read %s: %s", settings_file, error)
+        return None
+    raw = settings.get(SETTING) if isinstance(settings, dict) else None
+    path = memory_path(raw)
+    if raw is not None and path is None:
+        logger.info(
+            "Claude Code: %s in %s is not a usable directory: %r", SETTING, settings_file, raw
+        )
+    return AutoMemoryDirectory(path, settings_file) if path is not None else None
+
+
+def memory_path(raw: object, home: str | None = None) -> Path | None:
+    """A setting's value as Claude Code takes it (`~/` expanded), or None when it would
+    ignore it: not a string, relative, too short, a bare drive, a UNC path, a NUL."""
+    if not isinstance(raw, str) or not raw.strip():
+        return None
+    value = raw
+    if value.startswith(("~/", "~\\")):
+        value = os.path.join(home or os.path.expanduser("~"), value[2:])
+    normalized = os.path.normpath(value).rstrip("/\\")
+    if (
+        not os.path.isabs(normalized)
+        or len(normalized) < 3
+        or (len(normalized) == 2 and normalized[1] == ":")
+        or normalized.startswith(("\\\\", "//"))
+        or "\0" in normalized
+    ):
+        return None
+    return Path(normalized)
+
+
+def last_consolidated_ms(memory_dir: Path) -> int | None:
+    """When Claude Code last consolidated the auto memory in `memory_dir` (its lock's
+    mtime, in ms), or None when it never has (no lock file; a link is not followed)."""
+    try:
+        info = os.stat(memory_dir / CONSOLIDATE_LOCK, follow_symlinks=False)
+    except OSError:
+        return None
+    return info.st_mtime_ns // 1_000_000
