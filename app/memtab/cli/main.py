@@ -55,7 +55,7 @@ COMMAND_MODULES = {
     "memtab.cli.suggestion_commands": ("suggestions",),
     "memtab.cli.inbox_commands": ("inbox",),
     "memtab.cli.traces_commands": ("traces",),
-    "memtab.cli.source_commands": ("sources", "show", "copy", "source-log"),
+    "memtab.cli.source_commands": ("sources", "show", "copy", "source-log", "codex-note"),
     "memtab.cli.history_commands": (
         "history",
         "blame",
@@ -82,6 +82,7 @@ HOME_WRITING_COMMANDS = frozenset(
         "suggestions",
         "inbox",
         "copy",
+        "codex-note",
         "history",
         "blame",
         "restore",

@@ -1,5 +1,5 @@
 """Headless commands over every agent's memory: sources, list --source, show, copy,
-source-log.
+source-log, codex-note.
 
 Files of other agents are named by file id (`claude-code:user:CLAUDE.md`), mux files by
 virtual path (`/memories/global/x.md`). JSON output is a stable contract (fields are
@@ -28,6 +28,7 @@ from memtab.cli.common import (
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.llm.types import ProviderError
 from memtab.sources.agent_file import SourceVersions
+from memtab.sources.codex_notes import add_codex_note, codex_memories
 from memtab.sources.config import AgentSettings, SourceContext, save_agent_settings
 from memtab.sources.content import read_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
@@ -128,6 +129,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     log.add_argument("--limit", type=int, default=50)
     log.add_argument("--json", action="store_true")
     log.set_defaults(handler=run_source_log)
+
+    note = commands.add_parser(
+        "codex-note",
+        help="add a note to Codex's memory (its extensions/ad_hoc/notes/)",
+        description="Codex rewrites its memory files from its own records; the way to add "
+        "to its memory is a note, which its next consolidation reads. This writes one.",
+    )
+    add_home_option(note)
+    note.add_argument("text", metavar="TEXT", help="the note ('-': read it from stdin)")
+    note.add_argument("--json", action="store_true")
+    note.set_defaults(handler=run_codex_note)
 
 
 def _context(home: Home) -> SourceContext:
@@ -434,4 +446,22 @@ def run_source_log(args: argparse.Namespace) -> int:
         for c in history.commits
     ]
     print(format_table(rows) if rows else f"No commits in {source.root}")
+    return 0
+
+
+# --- codex-note ---------------------------------------------------------------------------
+
+
+@_one_line_errors
+def run_codex_note(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    source = codex_memories(discover(_context(home)))
+    if source is None:
+        raise CliError("Codex's memories folder was not found (see `memtab sources`)")
+    text = sys.stdin.read() if args.text == "-" else args.text
+    file = add_codex_note(home, source, text)
+    if args.json:
+        print_json({"id": file.id, "path": str(file.physical)})
+    else:
+        print(f"Added {file.id}")
     return 0

@@ -32,6 +32,7 @@ from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.text import PIN_NOTE
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
+from memtab.gui.files.codex_note import CodexNoteCommand
 from memtab.gui.files.dialogs import NewKind, TabDialogs
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tree.model import MemoryTreeModel
@@ -114,6 +115,7 @@ class FileCommands(QObject):
         self._host = host
         self.undo_stack = context.undo_stack
         self._register(context.actions, widget, tree)
+        self.codex_note = CodexNoteCommand(context, widget)  # File → Add a note to Codex…
         tree.context_menu_requested.connect(self._on_tree_context_menu_requested)
         model.move_requested.connect(self._on_model_move_requested)
 

@@ -14,10 +14,9 @@ field and its searches), `TreeEditorSync` (tree ↔ editor), `FileCommands` (the
 file commands, run on the window's file-operation worker; the rescan they cause shows
 their result, like any other change on disk), `TabFiles` (the open file remembered and
 reopened, the row a file operation selects after its rescan), `EditMarks` (the "agent
-edited" badges, naming who changed a file), `InboxPanel` (what agents proposed: mux's
-harvest and the offline writer's suggestions), `MuxPresence` (whether mux runs, for the
-warnings that only matter then) and `SourcesSync` (other agents' memory, scanned from
-the first scan shown on).
+edited" badges, naming who changed a file), `InboxPanel` (what agents proposed),
+`MuxPresence` (whether mux runs, for the warnings that only matter then) and `SourcesSync`
+(other agents' memory, scanned from the first scan shown on).
 What they share comes from the `WindowContext` (home, UI state, own writes, actions,
 status bar, the file-operation worker); what the tab shows it publishes there
 (`context.shown`: the scan, its workspace), for the features outside the tab too.

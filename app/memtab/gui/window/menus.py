@@ -33,6 +33,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
     "file": (
         "tree.new_file",
         "tree.new_folder",
+        "files.codex_note",
         "editor.save",
         "editor.autosave",
         "editor.close_tab",
