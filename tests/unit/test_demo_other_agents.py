@@ -55,3 +55,22 @@ def test_the_demo_keeps_every_kind_of_file_the_agents_write() -> None:
     loki = seed / "loki" / "memory"
     for part in ("episodic", "semantic", "handoffs", "ledgers"):
         assert any((loki / part).rglob("*")), part
+
+
+def test_the_demo_shows_claudes_last_consolidation_its_subagents_and_a_codex_note(
+    tmp_path: Path,
+) -> None:
+    from memtab.demo import create_demo_home
+    from memtab.sources.config import SourceContext
+    from memtab.sources.discovery import scan
+
+    home = create_demo_home(tmp_path / "demo")
+    listings = {listing.source.id: listing for listing in scan(SourceContext.load(home))[1]}
+    auto = listings["claude-code:memory--home-dev-src-acme-api"]
+    assert auto.last_consolidated_ms is not None
+    assert [f.relative for f in listings["claude-code:agent-memory"].files] == [
+        "code-reviewer/MEMORY.md",
+        "code-reviewer/house-style.md",
+    ]
+    notes = [f for f in listings["codex:memories"].files if "ad_hoc/notes/" in f.relative]
+    assert len(notes) == 1 and notes[0].writable
