@@ -149,6 +149,7 @@ class _SourceRows:
             source_title(source, with_agent=with_agent),
             SectionId.SOURCES,
             physical=str(source.root),
+            subtitle=consolidated_text(listing).lower(),
             description=" · ".join(t for t in (consolidated_text(listing), source.note) if t),
             not_editable_reason=source.read_only_reason,
             read_only=True,

@@ -251,6 +251,21 @@ class MemoryItemDelegate(QStyledItemDelegate):
         painter.drawText(
             text_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name
         )
+        if node.subtitle:  # a source's "consolidated 5 d ago", after its name
+            shift = QFontMetrics(font).horizontalAdvance(name) + 2 * _GAP
+            room = text_rect.width() - shift
+            if room > 0:
+                small_metrics = QFontMetrics(small)
+                subtitle = small_metrics.elidedText(
+                    node.subtitle, Qt.TextElideMode.ElideRight, room
+                )
+                painter.setFont(small)
+                painter.setPen(colors.muted)
+                painter.drawText(
+                    text_rect.adjusted(shift, 0, 0, 0),
+                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                    subtitle,
+                )
 
     def _paint_message(
         self, painter: QPainter, rect: QRect, node: TreeNode, font: QFont, colors: _Colors
