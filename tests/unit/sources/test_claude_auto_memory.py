@@ -117,6 +117,7 @@ def test_the_consolidate_lock_says_when_it_was_last_consolidated(machine: Machin
     rows = [row for section in sections_of(machine) for row in section.children]
     row = next(r for r in rows if r.key == f"source:{auto.source.id}")
     assert row.description.startswith("Last consolidated ")
+    assert row.subtitle == row.description.lower()  # drawn after the row's name
     assert source_row(auto)["lastConsolidatedAt"] == LOCK_AT_MS  # `memtab sources --json`
 
 
