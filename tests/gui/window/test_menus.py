@@ -44,6 +44,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
     assert titles(menus.file_menu.actions()) == [
         "New memory file",
         "New folder",
+        "Add a note to Codex memory",
         "Save",
         "Auto save",
         "Close tab",
