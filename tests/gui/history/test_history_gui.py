@@ -17,6 +17,7 @@ from memtab.components.tree.nodes import SectionId, directory_key, file_key, orp
 from memtab.consolidation.service import ConsolidationService
 from memtab.gui.files.commands import ASK_CROSS_SCOPE_DROPS
 from memtab.gui.history.revert import LEFT_ALONE, RESTORED
+from memtab.gui.history.trash_dialog import SELECT_PROMPT
 from memtab.gui.window.main_window import MainWindow
 from memtab.llm.types import ModelReply
 from memtab.store.history.runs import RunsLog
@@ -91,6 +92,8 @@ def test_a_file_deleted_outside_is_restored_from_recently_deleted_through_the_wa
     assert str(physical) not in tab.agent_edited  # Memtab's own restore
     wait_for(qtbot, lambda: trash.note.full_text == f"Restored {NOTES}")
     wait_for(qtbot, lambda: not [i for g in trash.groups for i in g.items])  # reloaded
+    # The restored file is gone from the list: nothing is being read (not "Reading…").
+    assert trash.preview.toPlainText() == "" and trash.preview.placeholderText() == SELECT_PROMPT
     assert MetaStore(home).load()  # pins and usage: see the unit tests
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from memtab.components.history.runs import OpState
@@ -130,3 +131,31 @@ def test_empty_states(qtbot: QtBot, dialog: RunsDialog, home: Home) -> None:
 def test_usage_line() -> None:
     assert usage_line(run("r", 1)) == ""
     assert usage_line(run("r", 1, usage=TokenUsage.of(5, None))) == "5 input · 0 output tokens"
+
+
+def test_a_writer_run_that_suggested_says_so(qtbot: QtBot, dialog: RunsDialog, home: Home) -> None:
+    log = RunsLog(home)
+    log.append(run("run-quiet", 2, kind="writer", summary="No new memories"))
+    log.append(run("run-suggested", 1, kind="writer", summary="Suggested 5 memories for review"))
+    show(qtbot, dialog)
+    rows = [dialog.run_list.topLevelItem(i) for i in range(2)]
+    assert [row.text(2) for row in rows if row is not None] == [
+        "suggested 5 memories for review",
+        "no new memories",
+    ]
+    qtbot.waitUntil(lambda: dialog.detail is not None)
+    assert dialog.diff.text == "This run changed no file: it suggested 5 memories for review."
+
+
+def test_reopened_it_selects_the_newest_run(qtbot: QtBot, dialog: RunsDialog, home: Home) -> None:
+    log = RunsLog(home)
+    log.append(run("run-old", 3, APPLIED))
+    log.append(run("run-new", 2, APPLIED))
+    show(qtbot, dialog)
+    assert dialog.select_run("run-old")
+    log.append(run("run-newest", 1, APPLIED))
+    show(qtbot, dialog)  # a reload while it is open keeps the user's choice
+    assert dialog.run_list.currentItem().data(0, Qt.ItemDataRole.UserRole) == "run-old"  # type: ignore[union-attr]
+    with qtbot.waitSignal(dialog.loaded, timeout=5000):
+        dialog.reload(newest=True)  # opened again
+    assert dialog.run_list.currentItem().data(0, Qt.ItemDataRole.UserRole) == "run-newest"  # type: ignore[union-attr]

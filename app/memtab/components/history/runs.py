@@ -65,10 +65,13 @@ def run_title(run: RunEntry) -> str:
 
 
 def run_outcome(run: RunEntry) -> str:
-    """`2 of 3 changes applied`, `failed: …`, `changed nothing`."""
+    """`2 of 3 changes applied`, `failed: …`, `changed nothing`; a writer run that changed
+    no file says what it did instead (`suggested 5 memories for review`, its summary)."""
     if run.failed:
         return f"failed: {run.error or 'no reason recorded'}"
     if not run.ops:
+        if run.kind == "writer" and run.summary:
+            return run.summary[:1].lower() + run.summary[1:]
         return "changed nothing"
     return f"{run.applied_count} of {humanize.plural(len(run.ops), 'change')} applied"
 

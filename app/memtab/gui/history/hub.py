@@ -166,7 +166,8 @@ class HistoryHub(QObject):
             else []
         )
         self.runs_dialog.set_workspaces(workspaces, self._context.shown.workspace_id)
-        self.runs_dialog.reload()
+        # Opened again: on the newest run, not the one left selected last time.
+        self.runs_dialog.reload(newest=not self.runs_dialog.isVisible())
         self._raise(self.runs_dialog)
         return self.runs_dialog
 

@@ -85,6 +85,14 @@ def _revert_job(home: Home, run_id: str, _ctx: TaskContext) -> object:
     return revert_run(home, run_id)
 
 
+def no_change_message(run: RunEntry) -> str:
+    """What the diff pane says for a run that changed no file: what it did instead."""
+    outcome = run_outcome(run)
+    if outcome == "changed nothing":
+        return "This run changed nothing."
+    return f"This run changed no file: it {outcome}."
+
+
 def usage_line(run: RunEntry) -> str:
     """`18,240 input · 1,312 output tokens`, or "" when the run recorded no usage."""
     if run.input_tokens is None and run.output_tokens is None:
@@ -118,6 +126,7 @@ class RunsDialog(QDialog):
         self._runner: TaskRunner | None = None  # started on first use, stopped on close
         self._revert_job: int | None = None
         self._wanted: tuple[str, int | None] | None = None  # `show_run`'s, until listed
+        self._select_newest = False  # the next list shown selects its newest run
         self.result_dialog: RevertResultDialog | None = None
         self._build()
         self._recolor()
@@ -254,8 +263,10 @@ class RunsDialog(QDialog):
             failed_only=self.failed_only.isChecked(),
         )
 
-    def reload(self) -> None:
-        """List the runs again (off the GUI thread), keeping the selected run."""
+    def reload(self, *, newest: bool = False) -> None:
+        """List the runs again (off the GUI thread), keeping the selected run; `newest`:
+        select the newest run instead (the dialog is opened again)."""
+        self._select_newest = self._select_newest or newest
         self._jobs().submit_latest(
             LIST_KEY, functools.partial(_list_job, self._home, self.run_filter)
         )
@@ -345,7 +356,8 @@ class RunsDialog(QDialog):
     # -- showing -----------------------------------------------------------------------------
 
     def _show_runs(self, runs: list[RunEntry]) -> None:
-        selected = self._selected_run_id()
+        selected = None if self._select_newest else self._selected_run_id()
+        self._select_newest = False
         self._runs = runs
         self.run_list.blockSignals(True)
         self.run_list.clear()
@@ -429,7 +441,7 @@ class RunsDialog(QDialog):
             or "Restore every file this run changed to what it held before the run"
         )
         if not detail.ops:
-            self.diff.show_message("This run changed nothing.")
+            self.diff.show_message(no_change_message(run))
 
     def _fill_ops(self, detail: RunDetail) -> None:
         palette = self.palette()

@@ -62,6 +62,8 @@ _PATH_ROLE = Qt.ItemDataRole.UserRole
 _SCOPE_ROLE = Qt.ItemDataRole.UserRole + 1
 _ORPHAN_ROLE = Qt.ItemDataRole.UserRole + 2
 NOTHING = "Nothing was deleted here (that Memtab saw)."
+SELECT_PROMPT = "Select a file to see what it held."
+READING = "Reading…"
 
 
 def _list_job(store: MemoryStore, sync: bool, _ctx: TaskContext) -> object:
@@ -111,7 +113,7 @@ class TrashDialog(QDialog):
         self.preview.setReadOnly(True)
         self.preview.setAccessibleName("Deleted content")
         self.preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.preview.setPlaceholderText("Select a file to see what it held.")
+        self.preview.setPlaceholderText(SELECT_PROMPT)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.files)
@@ -256,7 +258,9 @@ class TrashDialog(QDialog):
             header.setExpanded(True)
         self.files.blockSignals(False)
         if selected is None or not self.select_path(selected[1].path, selected[0].orphan_dir):
+            # The file shown was restored (or the filter hides it): nothing is being read.
             self.preview.clear()
+            self.preview.setPlaceholderText(SELECT_PROMPT)
         self._update_buttons()
         self.loaded.emit()
 
@@ -325,9 +329,10 @@ class TrashDialog(QDialog):
         self._update_buttons()
         selected = self._selected()
         self.preview.clear()
+        self.preview.setPlaceholderText(SELECT_PROMPT)
         if selected is not None and self._store is not None:
             item = selected[1]
-            self.preview.setPlaceholderText("Reading…")
+            self.preview.setPlaceholderText(READING)
             self._jobs().submit_latest(
                 PREVIEW_KEY, functools.partial(_preview_job, self._store.home, item)
             )
