@@ -43,5 +43,10 @@ STEP_ASIDE = (
     "workspace, so notes are not written twice and mux's counts are not overwritten."
 )
 
+USAGE = (
+    "Uses count, as mux counts them: an agent reading the file, every save (an agent's, "
+    "the writer's or yours) and each pin. Opening it in Memtab is not a use."
+)
+
 PINS_WITH_MUX = "Pins live in memory-meta.json; a running mux may overwrite pin changes."
 PINS_WITHOUT_MUX = "Pins live in memory-meta.json, which mux reads too."

@@ -12,7 +12,13 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.settings.dialog import CANCEL_TEST_LABEL, TEST_LABEL, SettingsDialog
+from memtab.gui.settings.dialog import (
+    CANCEL_TEST_LABEL,
+    NO_KEY_NOTE,
+    TEST_LABEL,
+    UNTESTED_NO_KEY,
+    SettingsDialog,
+)
 from memtab.llm.settings import (
     ProviderSettings,
     resolve_provider_settings,
@@ -140,6 +146,26 @@ def test_the_key_note_says_which_key_is_used_and_why(
     dialog.api_key.setText("typed-key-for-this-server")
     assert "Uses the key saved in the settings file" in dialog.key_note.text()
     assert secret not in dialog.key_note.text() and "typed-key" not in dialog.key_note.text()
+
+
+def test_without_a_key_the_note_says_to_enter_one_above(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for variable in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "MEMTAB_API_KEY"):
+        monkeypatch.delenv(variable, raising=False)
+    dialog = make_dialog(qtbot)
+    dialog.provider.setCurrentIndex(dialog.provider.findData("anthropic"))
+    note = dialog.key_note.text()
+    assert note.startswith(NO_KEY_NOTE)
+    assert "$" not in note and "API_KEY" not in note and "settings file" not in note.split(".")[0]
+    dialog.test_button.click()  # nothing to send: it says so, right there
+    assert dialog.test_result.text() == UNTESTED_NO_KEY
+    dialog.api_key.setText("sk-ant-typed")
+    assert not dialog.key_note.text().startswith(NO_KEY_NOTE)
+    # A test's outcome is about the provider it tested: switching clears it.
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    assert dialog.test_result.text() == ""
+    dialog.reject()
 
 
 def test_plain_http_to_another_machine_is_not_saved(qtbot: QtBot) -> None:

@@ -64,6 +64,7 @@ def test_model_passes_the_model_tester_and_exposes_roles(
     assert "B ·" in tooltip or "KiB ·" in tooltip  # the size
     assert "mux may overwrite" in tooltip  # pinned: the docs/formats.md §7 note
     assert "Used 4×" in tooltip
+    assert "every save" in tooltip and "each pin" in tooltip  # what a use is (mux's rule)
     description = preferences.data(Qt.ItemDataRole.AccessibleDescriptionRole)
     assert description.startswith("pinned")
     assert not model.flags(global_index) & Qt.ItemFlag.ItemIsDragEnabled

@@ -45,7 +45,7 @@ def file_tooltip(node: TreeNode, badge: BadgeSentence | None, pin_note: str = PI
     )
     usage = humanize.usage_text(node.access_count, node.last_accessed_at)
     if usage:
-        lines.append(usage)
+        lines += [usage, glossary.USAGE]
     if node.pinned:
         lines.append(f"Pinned. {pin_note}")
     if badge is not None:

@@ -96,6 +96,8 @@ PROBE_KEY = "connection-test"
 TEST_LABEL = "&Test connection"
 CANCEL_TEST_LABEL = "Cancel &test"
 _OVERRIDE_VARIABLES = ("MEMTAB_PROVIDER", "MEMTAB_MODEL", "MEMTAB_BASE_URL", MEMTAB_KEY_VAR)
+NO_KEY_NOTE = "No key yet: enter a key above."
+UNTESTED_NO_KEY = "Not tested: there is no API key yet — enter one above."
 _STORAGE_NOTE = (
     "A key typed here is stored in the settings file (readable only by you) and never "
     "written to logs, dumps or the journal."
@@ -332,6 +334,7 @@ class SettingsDialog(QDialog):
             # must not go to it).
             if self._shown is not None:
                 self._fields[self._shown] = (self.model.text(), self.base_url.text())
+                self._forget_test_result()  # it was about the provider left
             model, base_url = self._fields.pop(provider, ("", ""))
             self._switching = True
             try:
@@ -406,14 +409,22 @@ class SettingsDialog(QDialog):
             self.api_key.setPlaceholderText("not set")
         problem = base_url_problem(preview.base_url)
         note = f"{problem[0].upper()}{problem[1:]}." if problem else preview.key_note()
+        if not problem and self._lacks_key(preview):
+            note = NO_KEY_NOTE
         elsewhere = self._keys.elsewhere(provider, self._origin())
         if elsewhere is not None and not problem:
             note = (
                 f"The key above was typed for {origin_label(elsewhere.origin)}: Memtab asks "
                 f"before it goes to {origin_label(self._origin()) or 'another host'}."
             )
-        local = " Local servers such as Ollama need no key." if provider == "openai" else ""
+        local = " Local servers such as Ollama need none." if provider == "openai" else ""
         self.key_note.setText(f"{note}{local} {_STORAGE_NOTE}")
+
+    @staticmethod
+    def _lacks_key(preview: ProviderSettings) -> bool:
+        """No key at all for the form as it is: none typed, saved or in the environment
+        (not one held back for another host: the note says why)."""
+        return not (preview.api_key or preview.withheld_key_env or preview.saved_key_origins)
 
     def _key_may_go_here(self, action: str) -> bool:
         """Whether the typed key may be used with the base URL as it is now: it was typed
@@ -454,6 +465,9 @@ class SettingsDialog(QDialog):
             )
             return
         preview = self._preview()
+        if preview.provider == "anthropic" and self._lacks_key(preview):
+            self._show_test_result(UNTESTED_NO_KEY, None)
+            return
         self._probes.submit_latest(
             PROBE_KEY,
             functools.partial(
@@ -488,6 +502,15 @@ class SettingsDialog(QDialog):
         self._stop_testing()
         self.test_button.setText(TEST_LABEL)
         self.test_button.setEnabled(self.chosen_provider != "offline")
+
+    def _forget_test_result(self) -> None:
+        """Clear the last test's outcome (a test under way is cancelled: it tests a form
+        that is no longer shown)."""
+        if self._testing():
+            assert self._probes is not None
+            self._probes.cancel_latest(PROBE_KEY)
+        self._show_test_result("", None)
+        self.test_result.setToolTip("")
 
     def _show_test_result(self, text: str, accent: Accent | None) -> None:
         self.test_result.setText(text)
