@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import stat
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from memtab.gui.settings.dialog import (
     UNTESTED_NO_KEY,
     SettingsDialog,
 )
+from memtab.gui.settings.local_servers import FINDING_LABEL
+from memtab.llm.local_servers import ServerKind
 from memtab.llm.settings import (
     ProviderSettings,
     resolve_provider_settings,
@@ -54,8 +57,8 @@ def test_saving_a_model_is_what_the_engines_resolve(qtbot: QtBot) -> None:
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
     dialog.model.setText("llama3.1:8b")
     dialog.base_url.setText("http://localhost:11434/v1/")
-    dialog.writer_mode.setCurrentIndex(dialog.writer_mode.findData("always"))
-    dialog.writer_timeout.setValue(120)
+    dialog.writer.writer_mode.setCurrentIndex(dialog.writer.writer_mode.findData("always"))
+    dialog.writer.writer_timeout.setValue(120)
     dialog.accept()
     assert dialog.result() == dialog.DialogCode.Accepted
 
@@ -89,7 +92,7 @@ def test_unknown_keys_in_the_file_survive(qtbot: QtBot) -> None:
     settings_file().parent.mkdir(parents=True, exist_ok=True)
     settings_file().write_text(json.dumps({"theme": "dark", "writer": {"max_dumps": 7}}))
     dialog = make_dialog(qtbot)
-    assert dialog.max_dumps.value() == 7
+    assert dialog.writer.max_dumps.value() == 7
     dialog.accept()
     stored = json.loads(settings_file().read_text())
     assert stored["theme"] == "dark" and stored["writer"]["max_dumps"] == 7
@@ -97,7 +100,7 @@ def test_unknown_keys_in_the_file_survive(qtbot: QtBot) -> None:
 
 def test_a_memory_path_outside_the_workspace_scope_is_refused(qtbot: QtBot) -> None:
     dialog = make_dialog(qtbot)
-    dialog.memory_path.setText("/memories/global/notes.md")
+    dialog.writer.memory_path.setText("/memories/global/notes.md")
     dialog.accept()
     assert dialog.result() != dialog.DialogCode.Accepted
     assert dialog.error.isVisibleTo(dialog) and "workspace scope" in dialog.error.text()
@@ -181,28 +184,31 @@ def test_plain_http_to_another_machine_is_not_saved(qtbot: QtBot) -> None:
 
 def test_the_writer_ranges_come_from_the_settings_model(qtbot: QtBot) -> None:
     dialog = make_dialog(qtbot)
-    assert (dialog.writer_timeout.minimum(), dialog.writer_timeout.maximum()) == number_range(
-        "timeout_s"
+    assert (
+        dialog.writer.writer_timeout.minimum(),
+        dialog.writer.writer_timeout.maximum(),
+    ) == number_range("timeout_s")
+    assert (dialog.writer.max_dumps.minimum(), dialog.writer.max_dumps.maximum()) == number_range(
+        "max_dumps"
     )
-    assert (dialog.max_dumps.minimum(), dialog.max_dumps.maximum()) == number_range("max_dumps")
 
 
 def test_offline_notes_can_be_chosen(qtbot: QtBot) -> None:
     dialog = make_dialog(qtbot)
-    assert dialog.offline_notes.currentData() == "suggest"
-    dialog.offline_notes.setCurrentIndex(dialog.offline_notes.findData("write"))
+    assert dialog.writer.offline_notes.currentData() == "suggest"
+    dialog.writer.offline_notes.setCurrentIndex(dialog.writer.offline_notes.findData("write"))
     dialog.accept()
     assert load_writer_settings().offline_notes is OfflineNotes.WRITE
-    assert make_dialog(qtbot).offline_notes.currentData() == "write"
+    assert make_dialog(qtbot).writer.offline_notes.currentData() == "write"
 
 
 def test_desktop_notifications_are_off_until_ticked(qtbot: QtBot) -> None:
     dialog = make_dialog(qtbot)
-    assert not dialog.notify.isChecked()
-    dialog.notify.setChecked(True)
+    assert not dialog.writer.notify.isChecked()
+    dialog.writer.notify.setChecked(True)
     dialog.accept()
     assert load_writer_settings().notify is True
-    assert make_dialog(qtbot).notify.isChecked()
+    assert make_dialog(qtbot).writer.notify.isChecked()
 
 
 def test_consolidate_now_reviews_first_until_unticked(qtbot: QtBot) -> None:
@@ -394,3 +400,71 @@ def test_a_saved_key_can_be_forgotten_for_its_provider_and_host_only(qtbot: QtBo
     dialog.accept()
     assert resolve_provider_settings().api_key is None
     assert resolve_provider_settings("anthropic").api_key == "sk-ant-kept-0123"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])  # closed again: nothing listens there
+
+
+def test_local_servers_are_found_off_the_gui_thread_and_used_in_one_click(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    port = int(fake_model_server.base_url.rsplit(":", 1)[1])
+    fake_model_server.add_json({"object": "list", "data": [{"id": "qwen2.5-coder:7b"}]})
+    kinds = [ServerKind("ollama", "Ollama", _free_port()), ServerKind("vllm", "vLLM", port)]
+    dialog = SettingsDialog(local_server_kinds=kinds)
+    qtbot.addWidget(dialog)
+    box = dialog.local_servers
+    assert "Ollama" in box.status.text() and "vLLM" in box.status.text()
+    with qtbot.waitSignal(box.searched, timeout=10_000):
+        box.find_button.click()
+        assert box.find_button.text() == FINDING_LABEL  # the dialog did not wait for it
+    [server] = box.servers
+    assert (server.title, server.models) == ("vLLM", ("qwen2.5-coder:7b",))
+    assert fake_model_server.requests[0].path == "/v1/models"
+    use = box.use_button(server)
+    assert use is not None
+    use.click()  # one click: provider, base URL and model are the server's
+    assert dialog.chosen_provider == "openai"
+    assert dialog.base_url.text() == f"http://127.0.0.1:{port}/v1"
+    assert dialog.model.text() == "qwen2.5-coder:7b"
+    assert "qwen2.5-coder:7b on vLLM" in dialog.test_result.text()
+    fake_model_server.add_openai_reply(text="OK")
+    assert _test_connection(qtbot, dialog).startswith("Connected: ")
+    assert fake_model_server.requests[-1].body["model"] == "qwen2.5-coder:7b"
+    assert "authorization" not in fake_model_server.requests[-1].headers  # no key needed
+    dialog.accept()
+    assert resolve_provider_settings().base_url == f"http://127.0.0.1:{port}/v1"
+
+
+def test_when_no_local_server_answers_it_says_what_to_do(qtbot: QtBot) -> None:
+    dialog = SettingsDialog(local_server_kinds=[ServerKind("ollama", "Ollama", _free_port())])
+    qtbot.addWidget(dialog)
+    with qtbot.waitSignal(dialog.local_servers.searched, timeout=10_000):
+        dialog.local_servers.search()
+    assert dialog.local_servers.servers == []
+    assert "None of Ollama" in dialog.local_servers.status.text()
+    dialog.reject()
+
+
+def test_the_dialog_fits_a_laptop_screen_and_results_wrap(
+    qtbot: QtBot, fake_model_server: FakeModelServer
+) -> None:
+    dialog = make_dialog(qtbot)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.minimumSizeHint().height() <= 700
+    assert dialog.sizeHint().height() <= 700
+    dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
+    dialog.base_url.setText(fake_model_server.openai_base_url)
+    fake_model_server.add_error(500, {"error": {"message": "overloaded " * 60}})
+    _test_connection(qtbot, dialog)
+    QApplication.processEvents()
+    result = dialog.test_result
+    assert "overloaded" in result.text() and result.wordWrap()
+    assert result.width() <= dialog.width()  # wrapped inside the form, not cut off
+    assert result.height() >= result.heightForWidth(result.width())  # every line shows
+    assert dialog.minimumSizeHint().height() <= 700
+    dialog.reject()

@@ -299,7 +299,7 @@ def test_the_jargon_is_explained_where_it_appears(
     from memtab.gui.settings.dialog import SettingsDialog
 
     dialog = SettingsDialog(window)
-    assert dialog.writer_mode.toolTip() == glossary.STEP_ASIDE
+    assert dialog.writer.writer_mode.toolTip() == glossary.STEP_ASIDE
     dialog.deleteLater()
     traces = window.traces_tab
     assert traces is not None

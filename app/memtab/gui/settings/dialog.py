@@ -16,18 +16,20 @@ question that names the host.
 Other agents' memory (Claude Code, Codex, loki-mode) has its own box
 (`gui.settings.sources`): on/off and a path per agent, and where Memtab looked.
 
+The form is three pages (Model, Memory writer, Other agents), each scrolling, so the
+dialog fits a 1366×768 screen. *Local model servers* (`gui.settings.local_servers`) finds
+Ollama, LM Studio, llama.cpp or vLLM on this machine and fills the form with one.
+
 *Test connection* sends one small request with what the form says now (saved or not),
 on a worker thread (`memtab.llm.probe`); the button cancels a test under way, and closing
-the dialog cancels it too. The writer's spin boxes take their ranges from the settings
-model (`memtab.writer.config_model`), so the dialog cannot offer a value the writer
-would refuse.
+the dialog cancels it too. The writer's page is `gui.settings.writer_page`.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QCloseEvent, QPalette
@@ -36,27 +38,29 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
+    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from memtab.components import glossary
 from memtab.consolidation.review_setting import load_review_mode, save_review_mode
 from memtab.gui.settings.keys import FormKeys, confirm_key_host
+from memtab.gui.settings.local_servers import LocalServersBox
+from memtab.gui.settings.page import ScrollingPage
 from memtab.gui.settings.sources import SourcesSettingsBox
+from memtab.gui.settings.writer_page import WriterSettingsBox
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import WrappedLabel
+from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.llm.endpoints import base_url_problem, key_origin, origin_label
+from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 from memtab.llm.probe import ProbeResult, probe_provider
 from memtab.llm.saved_keys import KeyPlace, SavedKeys
 from memtab.llm.settings import (
@@ -74,24 +78,15 @@ from memtab.llm.settings import (
 )
 from memtab.llm.types import ProviderError
 from memtab.store.home import Home
-from memtab.writer.config import WriterSettings, parse_writer_settings, save_writer_settings
-from memtab.writer.config_model import number_range
-from memtab.writer.config_values import OfflineNotes, WriterMode, memory_path_problem
+from memtab.writer.config import parse_writer_settings, save_writer_settings
+from memtab.writer.config_values import memory_path_problem
 
 PROVIDER_CHOICES: tuple[tuple[ProviderName, str], ...] = (
     ("offline", "Offline — Memtab's built-in rules, no model"),
     ("anthropic", "Anthropic (Claude)"),
     ("openai", "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM, LM Studio, OpenRouter)"),
 )
-WRITER_MODES: tuple[tuple[WriterMode, str], ...] = (
-    (WriterMode.AUTO, "Automatic — step aside where mux runs its own writer"),
-    (WriterMode.ALWAYS, "Always — also on workspaces mux writes"),
-    (WriterMode.OFF, "Off — only `memtab write` runs it"),
-)
-OFFLINE_NOTES_CHOICES: tuple[tuple[OfflineNotes, str], ...] = (
-    (OfflineNotes.SUGGEST, "Suggest — queue them for review (`memtab suggestions`)"),
-    (OfflineNotes.WRITE, "Write — add them to the memory file directly"),
-)
+WRITER_PAGE = 1  # the pages' order: Model, Memory writer, Other agents
 PROBE_KEY = "connection-test"
 TEST_LABEL = "&Test connection"
 CANCEL_TEST_LABEL = "Cancel &test"
@@ -128,10 +123,13 @@ class SettingsDialog(QDialog):
         env: Mapping[str, str] | None = None,
         *,
         home: Home | None = None,
+        local_server_kinds: Sequence[ServerKind] = KNOWN_SERVERS,
     ):
-        """`home`: the window's, for where other agents' memory was looked for."""
+        """`home`: the window's, for where other agents' memory was looked for;
+        `local_server_kinds`: the local model servers *Find local servers* asks for."""
         super().__init__(parent)
         self._home = home
+        self._local_server_kinds = local_server_kinds
         self.setWindowTitle("Memtab settings")
         self.setObjectName("settingsDialog")
         self._env = os.environ if env is None else env
@@ -183,13 +181,14 @@ class SettingsDialog(QDialog):
             "Send one small request with the values above (saved or not) and say how it went"
         )
         self.test_button.clicked.connect(self._on_test_button_clicked)
-        self.test_result = QLabel(self)
+        # Its own row, wrapping across the form's width: a long error is read whole.
+        self.test_result = WrappedLabel("", self)
         self.test_result.setObjectName("testResult")
-        self.test_result.setWordWrap(True)
+        self.test_result.setTextFormat(Qt.TextFormat.PlainText)
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         test_row = QHBoxLayout()
         test_row.addWidget(self.test_button)
-        test_row.addWidget(self.test_result, 1)
+        test_row.addStretch(1)
 
         self.review_first = QCheckBox(
             "Show Consolidate now's changes for review before applying them", self
@@ -208,54 +207,19 @@ class SettingsDialog(QDialog):
         model_form.addRow(key_label, key_row)
         model_form.addRow("", self.key_note)
         model_form.addRow("", test_row)
+        model_form.addRow("", self.test_result)
         model_form.addRow("", self.review_first)
+        self.local_servers = LocalServersBox(self._local_server_kinds, self)
+        self.local_servers.use_requested.connect(self._on_local_servers_use_requested)
 
-        self.writer_mode = QComboBox(self)
-        self.writer_mode.setAccessibleName("Writer mode")
-        for mode, label in WRITER_MODES:
-            self.writer_mode.addItem(label, mode.value)
-        self.writer_mode.setToolTip(glossary.STEP_ASIDE)
-        self.writer_timeout = QDoubleSpinBox(self)
-        self.writer_timeout.setAccessibleName("Writer timeout")
-        self.writer_timeout.setRange(*number_range("timeout_s"))
-        self.writer_timeout.setDecimals(0)
-        self.writer_timeout.setSuffix(" s")
-        self.memory_path = QLineEdit(self)
-        self.memory_path.setAccessibleName("Writer memory file")
-        self.offline_notes = QComboBox(self)
-        self.offline_notes.setAccessibleName("Offline writer notes")
-        self.offline_notes.setToolTip(
-            "What the writer does with its notes when no model is configured"
-        )
-        for choice, label in OFFLINE_NOTES_CHOICES:
-            self.offline_notes.addItem(label, choice.value)
-        self.dump_successful = QCheckBox("Also keep trace dumps of successful runs", self)
-        self.notify = QCheckBox(
-            "Notify me when it records notes while Memtab is not in front", self
-        )
-        self.max_dumps = QSpinBox(self)
-        self.max_dumps.setAccessibleName("Trace dumps kept per workspace")
-        low, high = number_range("max_dumps")
-        self.max_dumps.setRange(int(low), int(high))
+        self.writer = WriterSettingsBox(self)
 
-        writer_box = QGroupBox("Background memory writer", self)
-        writer_form = QFormLayout(writer_box)
-        writer_form.addRow("&Runs:", self.writer_mode)
-        writer_form.addRow("&Timeout per run:", self.writer_timeout)
-        writer_form.addRow("Memory &file:", self.memory_path)
-        writer_form.addRow("&Offline notes:", self.offline_notes)
-        writer_form.addRow("Trace dumps &kept:", self.max_dumps)
-        writer_form.addRow("", self.dump_successful)
-        writer_form.addRow("", self.notify)
-
-        self.override_note = QLabel(self)
-        self.override_note.setWordWrap(True)
-        self.error = QLabel(self)
+        self.override_note = WrappedLabel("", self)
+        self.error = WrappedLabel("", self)
         self.error.setObjectName("settingsError")
-        self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c0392b;")
         self.error.hide()
-        self.location = QLabel(f"Stored in {settings_path(self._env)}", self)
+        self.location = ElidedLabel(f"Stored in {settings_path(self._env)}", self)
         mute(self.location)
 
         buttons = QDialogButtonBox(
@@ -266,10 +230,14 @@ class SettingsDialog(QDialog):
 
         self.sources_box = SourcesSettingsBox(self._home, self._env, self)
 
+        # Three pages, each scrolling: the dialog fits a 768-px screen whatever the texts.
+        self.pages = QTabWidget(self)
+        self.pages.setObjectName("settingsPages")
+        self.pages.addTab(ScrollingPage([model_box, self.local_servers], self), "Model")
+        self.pages.addTab(ScrollingPage([self.writer], self), "Memory writer")
+        self.pages.addTab(ScrollingPage([self.sources_box], self), "Other agents")
         layout = QVBoxLayout(self)
-        layout.addWidget(model_box)
-        layout.addWidget(writer_box)
-        layout.addWidget(self.sources_box)
+        layout.addWidget(self.pages, 1)
         layout.addWidget(self.override_note)
         layout.addWidget(self.error)
         layout.addWidget(self.location)
@@ -298,14 +266,7 @@ class SettingsDialog(QDialog):
         self._on_provider_current_index_changed()  # shown: the fields are its own
         self.model.setText(section.get("model") or "")
         self.base_url.setText(section.get("base_url") or "")
-        writer = parse_writer_settings(stored.get("writer"))
-        self.writer_mode.setCurrentIndex(self.writer_mode.findData(writer.mode.value))
-        self.writer_timeout.setValue(writer.timeout_s)
-        self.memory_path.setText(writer.memory_path)
-        self.offline_notes.setCurrentIndex(self.offline_notes.findData(writer.offline_notes.value))
-        self.dump_successful.setChecked(writer.dump_successful_runs)
-        self.notify.setChecked(writer.notify)
-        self.max_dumps.setValue(writer.max_dumps)
+        self.writer.load(parse_writer_settings(stored.get("writer")))
         self.review_first.setChecked(load_review_mode(self._env) == "review-first")
         overrides = [name for name in _OVERRIDE_VARIABLES if self._env.get(name, "").strip()]
         self.override_note.setVisible(bool(overrides))
@@ -439,6 +400,18 @@ class SettingsDialog(QDialog):
         self._on_key_inputs_changed()
         return True
 
+    @Slot(object, str)
+    def _on_local_servers_use_requested(self, server: LocalServer, model: str) -> None:
+        """Fill the form with a local server: its OpenAI-compatible API, the model."""
+        self.provider.setCurrentIndex(self.provider.findData("openai"))
+        self.base_url.setText(server.base_url)
+        self.model.setText(model)
+        self._show_test_result(
+            f"The form now uses {model} on {server.title} (no key needed): Test connection "
+            "tries it, Save keeps it.",
+            None,
+        )
+
     def _show_error(self, message: str) -> None:
         self.error.setText(message)
         self.error.setVisible(bool(message))
@@ -534,6 +507,7 @@ class SettingsDialog(QDialog):
     def done(self, result: int) -> None:
         """Closing the dialog (Save, Cancel, Esc) cancels a test under way."""
         self._stop_testing()
+        self.local_servers.shutdown()
         self.sources_box.shutdown()
         super().done(result)
 
@@ -543,10 +517,11 @@ class SettingsDialog(QDialog):
 
     def accept(self) -> None:
         """Validate and save; on a problem say why and stay open (nothing is written)."""
-        problem = memory_path_problem(self.memory_path.text().strip())
+        problem = memory_path_problem(self.writer.memory_path.text().strip())
         if problem:
             self._show_error(problem)
-            self.memory_path.setFocus()
+            self.pages.setCurrentIndex(WRITER_PAGE)
+            self.writer.memory_path.setFocus()
             return
         provider = self.chosen_provider
         base_url = self.base_url.text().strip().rstrip("/")
@@ -559,15 +534,7 @@ class SettingsDialog(QDialog):
             self._show_error("Not saved: say where the key you typed may go, or clear it.")
             self.api_key.setFocus()
             return
-        writer = WriterSettings(
-            mode=WriterMode(self.writer_mode.currentData()),
-            timeout_s=self.writer_timeout.value(),
-            memory_path=self.memory_path.text().strip(),
-            dump_successful_runs=self.dump_successful.isChecked(),
-            max_dumps=self.max_dumps.value(),
-            offline_notes=OfflineNotes(self.offline_notes.currentData()),
-            notify=self.notify.isChecked(),
-        )
+        writer = self.writer.settings()
         model = ProviderSettings(
             provider=provider,
             model=self.model.text().strip() or DEFAULT_MODELS[provider],

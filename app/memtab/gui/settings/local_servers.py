@@ -1,0 +1,191 @@
+"""Settings → Model → Local model servers: find the servers running here, use one.
+
+People run Ollama (port 11434), LM Studio (1234), a llama.cpp server (8080) or vLLM
+(8000) on their own machine. *Find local servers* asks each of those ports on the
+loopback address which models it serves (`memtab.llm.local_servers.find_local_servers`,
+what `memtab models --local` runs) on a worker thread — the dialog never waits — and
+lists each server that answered with its models; *Use* fills the form with it (the
+OpenAI-compatible provider, the server's base URL, the model chosen, no key needed).
+Nothing is saved until the dialog's Save. Only this machine is ever asked.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Sequence
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.gui.style import mute
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.widgets import WrappedLabel
+from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind, find_local_servers
+
+logger = logging.getLogger(__name__)
+
+FIND_KEY = "local-servers"
+FIND_LABEL = "&Find local servers"
+FINDING_LABEL = "Looking…"
+
+
+def kinds_named(kinds: Sequence[ServerKind]) -> str:
+    """`Ollama (11434), LM Studio (1234) or vLLM (8000)`."""
+    names = [f"{kind.title} ({kind.port})" for kind in kinds]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _find_job(kinds: Sequence[ServerKind], ctx: TaskContext) -> object:
+    return find_local_servers(kinds, cancel=ctx.cancel_event)
+
+
+class LocalServersBox(QGroupBox):
+    """The local model servers found, each with its models and a Use button.
+
+    Signals:
+        use_requested(object, str): use this `LocalServer` with this model.
+        searched(): a search ended (its servers, or why it failed, are shown).
+    """
+
+    use_requested = Signal(object, str)
+    searched = Signal()
+
+    def __init__(
+        self, kinds: Sequence[ServerKind] = KNOWN_SERVERS, parent: QWidget | None = None
+    ) -> None:
+        """An empty box; `search()` (or its button) looks for `kinds` on this machine."""
+        super().__init__("Local model servers", parent)
+        self._kinds = tuple(kinds)
+        self._servers: list[LocalServer] = []
+        self._runner: TaskRunner | None = None
+        self.find_button = QPushButton(FIND_LABEL, self)
+        self.find_button.setToolTip(
+            "Ask the usual ports on this machine (never another one) which models they serve"
+        )
+        self.find_button.clicked.connect(self.search)
+        self.status = WrappedLabel(
+            f"Running {kinds_named(self._kinds)} here? Find it, then use one of its "
+            "models: no key needed.",
+            self,
+        )
+        self.status.setObjectName("localServersStatus")
+        mute(self.status)
+        self._rows = QGridLayout()
+        self._rows.setContentsMargins(0, 0, 0, 0)
+        self._rows.setColumnStretch(1, 1)
+        self._row_widgets: list[QWidget] = []
+        top = QHBoxLayout()
+        top.addWidget(self.status, 1)
+        top.addWidget(self.find_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(self._rows)
+
+    @property
+    def servers(self) -> list[LocalServer]:
+        """The servers the last search found."""
+        return list(self._servers)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a search is under way."""
+        return self._runner is not None and self._runner.is_busy(FIND_KEY)
+
+    @Slot()
+    def search(self) -> None:
+        """Look for the servers (off the GUI thread); the list follows when it ends."""
+        if self._runner is None:
+            self._runner = TaskRunner("local-servers", parent=self)
+            self._runner.latest_finished.connect(self._on_runner_latest_finished)
+            self._runner.latest_failed.connect(self._on_runner_latest_failed)
+        self.find_button.setEnabled(False)
+        self.find_button.setText(FINDING_LABEL)
+        self.status.setText(f"Asking {kinds_named(self._kinds)} on this machine…")
+        self._runner.submit_latest(FIND_KEY, functools.partial(_find_job, self._kinds))
+
+    def use_button(self, server: LocalServer) -> QPushButton | None:
+        """The Use button of a server listed (for tests and screen readers)."""
+        for widget in self._row_widgets:
+            if isinstance(widget, QPushButton) and widget.property("serverPort") == server.port:
+                return widget
+        return None
+
+    def model_choice(self, server: LocalServer) -> QComboBox | None:
+        """The model choice of a server listed."""
+        for widget in self._row_widgets:
+            if isinstance(widget, QComboBox) and widget.property("serverPort") == server.port:
+                return widget
+        return None
+
+    def shutdown(self) -> None:
+        """Stop a search under way (the dialog closes; a search ends within ~50 ms)."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            runner.shutdown(timeout_ms=2000)
+
+    # -- showing ------------------------------------------------------------------------------
+
+    def _show(self, servers: list[LocalServer]) -> None:
+        self._servers = servers
+        for widget in self._row_widgets:
+            self._rows.removeWidget(widget)
+            widget.deleteLater()
+        self._row_widgets = []
+        if not servers:
+            self.status.setText(
+                f"None of {kinds_named(self._kinds)} answered on this machine. Start one, "
+                "then look again."
+            )
+        else:
+            self.status.setText("Use a model: Save keeps it for the writer and Consolidate now.")
+        for row, server in enumerate(servers):
+            name = QLabel(f"{server.title} · port {server.port}", self)
+            name.setToolTip(server.base_url)
+            models = QComboBox(self)
+            models.setAccessibleName(f"{server.title} models")
+            models.addItems(list(server.models))
+            models.setEnabled(bool(server.models))
+            if not server.models:
+                models.addItem("no model loaded")
+            use = QPushButton("Use", self)
+            use.setAccessibleName(f"Use {server.title}")
+            use.setToolTip(f"Use this model at {server.base_url} (OpenAI-compatible, no key)")
+            use.setEnabled(bool(server.models))
+            use.clicked.connect(functools.partial(self._on_use_clicked, server, models))
+            for column, widget in enumerate((name, models, use)):
+                widget.setProperty("serverPort", server.port)
+                self._rows.addWidget(widget, row, column)
+                self._row_widgets.append(widget)
+
+    def _searched(self) -> None:
+        self.find_button.setEnabled(True)
+        self.find_button.setText(FIND_LABEL)
+        self.searched.emit()
+
+    # -- slots --------------------------------------------------------------------------------
+
+    def _on_use_clicked(
+        self, server: LocalServer, models: QComboBox, _checked: bool = False
+    ) -> None:
+        self.use_requested.emit(server, models.currentText())
+
+    @Slot(str, object)
+    def _on_runner_latest_finished(self, _key: str, result: object) -> None:
+        assert isinstance(result, list)
+        self._show(result)
+        self._searched()
+
+    @Slot(str, str)
+    def _on_runner_latest_failed(self, _key: str, message: str) -> None:
+        self.status.setText(f"Could not look for local servers: {message}")
+        self._searched()
