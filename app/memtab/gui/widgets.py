@@ -111,6 +111,15 @@ class WrappedLabel(QLabel):
         self.setSizePolicy(policy)
         self.setMinimumWidth(_MIN_WIDTH)
 
+    def minimumSizeHint(self) -> QSize:
+        """One line: QLabel's is the text wrapped at its narrowest (a word a line), which
+        a form row kept as its least height however wide it was — gaps above and below.
+        Layouts give it the height its width needs (height-for-width)."""
+        hint = super().minimumSizeHint()
+        line = self.fontMetrics().lineSpacing() + 2 * self.margin()
+        margins = self.contentsMargins()
+        return QSize(hint.width(), min(hint.height(), line + margins.top() + margins.bottom()))
+
 
 TITLE_NAME_CHARS = 40
 

@@ -205,10 +205,16 @@ class SettingsDialog(QDialog):
         key_label = QLabel("API &key:", self)
         key_label.setBuddy(self.api_key)
         model_form.addRow(key_label, key_row)
-        model_form.addRow("", self.key_note)
-        model_form.addRow("", test_row)
-        model_form.addRow("", self.test_result)
-        model_form.addRow("", self.review_first)
+        # One field-column widget for the texts under the key: a form sizes a wrapped text
+        # in a row of its own as if at its narrowest (a word a line), leaving gaps.
+        below = QWidget(model_box)
+        column = QVBoxLayout(below)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.key_note)
+        column.addLayout(test_row)
+        column.addWidget(self.test_result)
+        column.addWidget(self.review_first)
+        model_form.addRow("", below)
         self.local_servers = LocalServersBox(self._local_server_kinds, self)
         self.local_servers.use_requested.connect(self._on_local_servers_use_requested)
 

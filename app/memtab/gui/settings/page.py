@@ -5,6 +5,11 @@ A dialog laid out from its content grows with every help text and result: Settin
 were cut. A `ScrollingPage` asks for its content's width but at most `MAX_HEIGHT` px of
 height, scrolls vertically beyond (never sideways), and can be as short as a few lines,
 so the dialog around it fits any laptop screen.
+
+The content is sized here, not by QScrollArea's `widgetResizable`: wrapped texts (the key
+note, a test's result) are as tall as their width makes them (height-for-width), which
+a resizable scroll area does not ask — it gave them the height they would need at their
+narrowest, leaving gaps in the form.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 logger = logging.getLogger(__name__)
@@ -28,26 +34,52 @@ class ScrollingPage(QScrollArea):
     def __init__(self, widgets: Sequence[QWidget], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setWidgetResizable(True)
+        self.setWidgetResizable(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._content = QWidget(self)
-        column = QVBoxLayout(self._content)
+        self._column = QVBoxLayout(self._content)
         for widget in widgets:
-            column.addWidget(widget)
-        column.addStretch(1)
+            self._column.addWidget(widget)
+        self._column.addStretch(1)
         self.setWidget(self._content)
+        self._content.installEventFilter(self)
 
     def _extra_width(self) -> int:
         bar = self.verticalScrollBar().sizeHint().width()
         margins = self.contentsMargins()
         return bar + margins.left() + margins.right()
 
+    def _content_height(self, width: int) -> int:
+        column = self._column
+        if column.hasHeightForWidth():
+            return column.heightForWidth(width)
+        return column.sizeHint().height()
+
     def sizeHint(self) -> QSize:
         """The content's width (and room for the scroll bar), its height up to MAX_HEIGHT."""
-        content = self._content.sizeHint()
-        return QSize(content.width() + self._extra_width(), min(content.height(), MAX_HEIGHT))
+        width = self._content.sizeHint().width()
+        height = self._content_height(width)
+        return QSize(width + self._extra_width(), min(height, MAX_HEIGHT))
 
     def minimumSizeHint(self) -> QSize:
         """The content's least width (it never scrolls sideways), a few lines of height."""
         content = self._content.minimumSizeHint()
         return QSize(content.width() + self._extra_width(), MIN_HEIGHT)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_content()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The content's layout changed (a text, a row shown): fit it again."""
+        if watched is self._content and event.type() == QEvent.Type.LayoutRequest:
+            self._fit_content()
+        return False
+
+    def _fit_content(self) -> None:
+        """As wide as the viewport, as tall as that width makes the content (at least the
+        viewport's height, so its stretch takes the rest)."""
+        width = self.viewport().width()
+        height = max(self._content_height(width), self.viewport().height())
+        if self._content.size() != QSize(width, height):
+            self._content.resize(width, height)
