@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
 
 from memtab.components import glossary
 from memtab.writer.config import WriterSettings
-from memtab.writer.config_values import OfflineNotes, WriterMode
 from memtab.writer.config_model import number_range
+from memtab.writer.config_values import OfflineNotes, WriterMode
 
 WRITER_MODES: tuple[tuple[WriterMode, str], ...] = (
     (WriterMode.AUTO, "Automatic — step aside where mux runs its own writer"),
