@@ -22,6 +22,7 @@ pytest_plugins = [
     "support.fake_model_server",
     "support.gui_thread_io",
     "support.logfail",
+    "support.sync_fixtures",
     "support.model_tester",
 ]
 

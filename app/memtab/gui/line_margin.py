@@ -10,12 +10,30 @@ the blame gutter and the check's marks are two.
 from __future__ import annotations
 
 import enum
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, QObject, QRect, Slot
+from PySide6.QtCore import QEvent, QObject, QRect, SignalInstance, Slot
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.gui.style import blend
+
+if TYPE_CHECKING:
+    from memtab.sources.memory_file import MemoryFile
+
+
+class MarginEditor(Protocol):
+    """What a per-line feature (blame, the check's marks) needs of an editor (`EditorPanel`):
+    the current tab's text widget to attach its margin to, and when files come and go."""
+
+    @property
+    def file_opened(self) -> SignalInstance: ...
+    @property
+    def file_closed(self) -> SignalInstance: ...
+    @property
+    def current_file(self) -> MemoryFile | None: ...
+    @property
+    def text_edit(self) -> QPlainTextEdit: ...
 
 
 class Side(enum.Enum):

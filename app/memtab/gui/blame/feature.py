@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QPoint, QTimer, Slot
-from PySide6.QtWidgets import QPlainTextEdit
 from shiboken6 import isValid
 
 from memtab.components.blame.gutter import GutterEntry, Link
@@ -31,6 +30,7 @@ from memtab.fs.clock import now_ms
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext
+from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 
 if TYPE_CHECKING:
@@ -50,19 +50,11 @@ REALIGN_DELAY_MS = 300
 """How long typing pauses before the lines are matched again."""
 
 
-class BlameEditor(Protocol):
-    """What the feature needs of an editor."""
+class BlameEditor(MarginEditor, Protocol):
+    """What the feature needs of an editor beyond a margin's: its saves and its buffer."""
 
     @property
-    def file_opened(self) -> SignalInstance: ...
-    @property
     def saved(self) -> SignalInstance: ...
-    @property
-    def file_closed(self) -> SignalInstance: ...
-    @property
-    def current_file(self) -> MemoryFile | None: ...
-    @property
-    def text_edit(self) -> QPlainTextEdit: ...
     def buffer_text(self) -> str: ...
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Slot
-from PySide6.QtWidgets import QDockWidget, QPlainTextEdit
+from PySide6.QtWidgets import QDockWidget
 
 from memtab.components.check.marks import (
     finding_ref,
@@ -35,16 +35,14 @@ from memtab.components.check.marks import (
 from memtab.gui.check.line_marks import CheckLineMarks
 from memtab.gui.check.panel import CheckPanel
 from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.home import PathKind
 
 if TYPE_CHECKING:
-    from PySide6.QtCore import SignalInstance
-
     from memtab.check.engine import CheckEngine
     from memtab.check.records import CheckReport, Finding
     from memtab.consolidation.records import ConsolidationPlan
-    from memtab.sources.memory_file import MemoryFile
     from memtab.store.registry import Workspace
 
 logger = logging.getLogger(__name__)
@@ -69,19 +67,6 @@ _NOT_CHECKED = frozenset(
 """Paths whose changes change nothing the check reads."""
 PANEL_FLAG = "check-panel"
 """The UI-state flag: whether the Check panel is shown."""
-
-
-class CheckEditor(Protocol):
-    """What the feature needs of an editor."""
-
-    @property
-    def file_opened(self) -> SignalInstance: ...
-    @property
-    def file_closed(self) -> SignalInstance: ...
-    @property
-    def current_file(self) -> MemoryFile | None: ...
-    @property
-    def text_edit(self) -> QPlainTextEdit: ...
 
 
 class CheckMarkedRows(Protocol):
@@ -138,7 +123,7 @@ class CheckFeature(QObject):
         self,
         context: WindowContext,
         shell: WindowShell,
-        editor: CheckEditor,
+        editor: MarginEditor,
         rows: CheckMarkedRows,
         *,
         review: Callable[[ConsolidationPlan], None],

@@ -1,4 +1,5 @@
-"""Two homes and a local bare repository (`git init --bare` in tmp)."""
+"""Two homes and a local bare repository (`git init --bare` in tmp): the fixtures `remote`,
+`alpha` and `beta` of the sync tests, the engine's and the window's alike."""
 
 from __future__ import annotations
 
