@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from memtab.store.external import sync_external
 from memtab.store.history import jsonlines
-from memtab.store.history.sync import sync_external
-from memtab.store.history.undo import file_history
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER
 from memtab.store.registry import add_workspace, load_registry
+from memtab.store.undo import file_history
 
 SAVE_ROUNDS = 300
 VERSIONS = 1000

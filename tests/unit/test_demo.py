@@ -6,14 +6,15 @@ import json
 from pathlib import Path
 
 from memtab.demo import DARK_MODE_ID, DELETED_ID, MAIN_ID, MULTI_ID, create_demo_home
+from memtab.store.catch_up import catch_up_runs
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.records import ProvenanceRecord, RunEntry
-from memtab.store.history.runs import RunsLog, import_journal_runs
-from memtab.store.history.undo import file_history, trash
+from memtab.store.history.runs import RunsLog
 from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
 from memtab.store.registry import load_registry, orphan_project_dirs
+from memtab.store.undo import file_history, trash
 
 
 def test_demo_home_has_projects_workspaces_and_memories(tmp_path: Path) -> None:
@@ -75,7 +76,7 @@ def test_demo_history_was_made_through_the_store_and_its_logs_are_the_schemas(
     assert notes[0].sha256 == sha256_of(store.read_whole("/memories/workspace/notes.md") or b"")
     assert [item.path for item in trash(store)] == ["/memories/workspace/refresh-race.md"]
     # The journal's record for the workspace is Memtab's run: it is not imported again.
-    added = import_journal_runs(home)
+    added = catch_up_runs(home)
     assert {run.source for run in added} == {"mux"} and len(added) == 3
     runs = {run.kind: run for run in RunsLog(home).runs() if run.source == "memtab"}
     assert runs["consolidation"].journal_fingerprint is not None

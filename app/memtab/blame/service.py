@@ -37,11 +37,11 @@ from memtab.sources.memory_file import MemoryFile, MuxFile
 from memtab.sources.model import Source, SourceFile
 from memtab.store.errors import NotFoundError
 from memtab.store.history.blobs import BlobError, BlobStore
-from memtab.store.history.undo import file_history, text_of
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_file_path
+from memtab.store.undo import file_history, text_of
 
 CACHE_SIZE = 32
 """Files whose owners are kept (a window blames the open file, and a few before it)."""

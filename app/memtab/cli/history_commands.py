@@ -24,14 +24,15 @@ from memtab.cli.common import (
 )
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.model import is_virtual_path
+from memtab.store.catch_up import catch_up_runs
+from memtab.store.external import sync_external
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
-from memtab.store.history.runs import RUN_KINDS, RunsLog, import_journal_runs
-from memtab.store.history.sync import sync_external
-from memtab.store.history.undo import file_history, restore, revert_run, trash
+from memtab.store.history.runs import RUN_KINDS, RunsLog
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore
+from memtab.store.undo import file_history, restore, revert_run, trash
 
 if TYPE_CHECKING:  # the sources load only for a file id
     from memtab.sources.agent_file import SourceVersions
@@ -214,7 +215,7 @@ def run_blame(args: argparse.Namespace) -> int:
             raise CliError(str(error)) from None
     else:
         store = _synced_store(args)
-        import_journal_runs(store.home)
+        catch_up_runs(store.home)
         blame = blame_memory_file(store, args.path)
     if args.json:
         print_json(blame.to_json())
@@ -256,7 +257,7 @@ def run_restore(args: argparse.Namespace) -> int:
 
 
 def _runs_of(home: Home) -> RunsLog:
-    import_journal_runs(home)
+    catch_up_runs(home)
     maybe_prune(home)
     return RunsLog(home)
 
@@ -289,7 +290,7 @@ def run_runs(args: argparse.Namespace) -> int:
 
 def run_revert(args: argparse.Namespace) -> int:
     home = open_home(args)
-    import_journal_runs(home)
+    catch_up_runs(home)
     result = revert_run(home, args.run_id)
     if args.json:
         print_json(result.to_json())

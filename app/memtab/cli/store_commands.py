@@ -24,8 +24,8 @@ from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.conflict_copies import find_copies
+from memtab.store.external import sync_external
 from memtab.store.files import ScopeListing
-from memtab.store.history.sync import sync_external
 from memtab.store.journal import Journal
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, Scope, normalize_project_path

@@ -59,7 +59,8 @@ from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import absolute_time, relative_time
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
 from memtab.llm.types import ChatProvider, ProviderError
-from memtab.store.history.runs import import_journal_runs, new_run_id
+from memtab.store.catch_up import catch_up_runs
+from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS, ConsolidationRecord, Journal, Trigger
 from memtab.store.memory import MemoryStore
@@ -388,7 +389,7 @@ class ConsolidationService:
             with ConsolidationLock(self.home).hold(workspace_id, wait_s=wait_s, cancel=cancel):
                 # The journal keeps one record per workspace: log the one this run's
                 # record will replace (mux's, say) before it is gone.
-                import_journal_runs(self.home, consolidation_held=True)
+                catch_up_runs(self.home, consolidation_held=True)
                 yield
 
     # --- review before apply ----------------------------------------------------------------

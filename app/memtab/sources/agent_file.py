@@ -53,10 +53,10 @@ from memtab.sources.model import (
 from memtab.store.errors import MemoryStoreError, SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, content_sha256
 from memtab.store.history.recorder import FileChange, HistoryRecorder
-from memtab.store.history.undo import HistoryError, content_of, text_of
 from memtab.store.history.versions import Op, ScopeHistory, Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.undo import HistoryError, content_of, text_of
 
 logger = logging.getLogger(__name__)
 

@@ -289,7 +289,7 @@ class MuxFile:
             return None
 
     def versions(self) -> list[Version]:
-        from memtab.store.history.undo import file_history
+        from memtab.store.undo import file_history
 
         with store_errors():
             return file_history(self.store, str(self.path))
@@ -303,10 +303,10 @@ class MuxFile:
     def restore(
         self, version_id: str, *, expected_sha256: str | None = None, allow_unkept: bool = False
     ) -> Restored:
-        """`store.history.undo.restore` (a deleted file may come back beside a newer one
+        """`store.undo.restore` (a deleted file may come back beside a newer one
         of the same name), or — `expected_sha256` — the version's content in place, only
         over that content."""
-        from memtab.store.history.undo import content_of, find_version, restore
+        from memtab.store.undo import content_of, find_version, restore
 
         path = str(self.path)
         with store_errors(), self.store.collecting_changes() as changes:

@@ -370,7 +370,7 @@ class Home:
     @property
     def started_runs_dir(self) -> Path:
         """Runs in progress, each recording its intent before its changes
-        (`memtab.store.history.interrupted`)."""
+        (`memtab.store.interrupted`)."""
         return self.history_dir / "started"
 
     @property

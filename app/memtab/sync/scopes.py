@@ -21,7 +21,7 @@ from pathlib import Path
 
 from memtab.store.conflict_copies import find_copies
 from memtab.store.errors import MemoryStoreError, ScopeUnavailableError
-from memtab.store.history.sync import sync_external
+from memtab.store.external import sync_external
 from memtab.store.history.versions import Op
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore

@@ -34,9 +34,9 @@ from memtab.components.tree.nodes import (
 )
 from memtab.gui.history import hub as history_hub
 from memtab.gui.window.main_window import MainWindow
+from memtab.store.external import SyncReport
 from memtab.store.files import read_file_content
 from memtab.store.history.blobs import BlobStore
-from memtab.store.history.sync import SyncReport
 from memtab.store.home import Home
 from memtab.store.meta import MetaStore, global_key, project_key
 from memtab.store.paths import Scope, VirtualPath, parse_file_path

@@ -22,12 +22,12 @@ from memtab.gui.window.main_window import MainWindow
 from memtab.llm.types import ModelReply
 from memtab.store.history.runs import RunsLog
 from memtab.store.history.started import StartedRun
-from memtab.store.history.undo import file_history
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaStore, global_key
 from memtab.store.paths import VirtualPath, parse_file_path
 from memtab.store.registry import load_registry
+from memtab.store.undo import file_history
 from support.memory_home import MAIN, touch_later
 from unit.history.helpers import Scripted, memory_call
 

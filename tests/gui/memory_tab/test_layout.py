@@ -27,11 +27,11 @@ from memtab.gui.window.geometry import fitted_geometry
 from memtab.gui.window.main_window import MainWindow
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
-from memtab.store.history.undo import Refusal, RevertResult
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationStatus, HarvestRecord
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
+from memtab.store.undo import Refusal, RevertResult
 
 __all__ = ["make_window"]  # the fixture
 

@@ -37,9 +37,9 @@ from memtab.sources.discovery import discover
 from memtab.sources.layouts import GENERATED_BY_CODEX, WRITTEN_BY_LOKI
 from memtab.sources.listing import source_file
 from memtab.sources.model import MemoryFileRef, parse_file_ref
-from memtab.store.history.undo import trash
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import parse_file_path
+from memtab.store.undo import trash
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
 make_window = support.make_window

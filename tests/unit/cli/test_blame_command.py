@@ -18,8 +18,8 @@ from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file, save_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.listing import find_file
+from memtab.store.external import sync_external
 from memtab.store.history.runs import RunsLog
-from memtab.store.history.sync import sync_external
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope

@@ -14,13 +14,13 @@ from memtab.blame.records import Blame
 from memtab.blame.service import blame_memory_file
 from memtab.fs.clock import now_ms
 from memtab.store.errors import NotFoundError
+from memtab.store.external import sync_external
 from memtab.store.history.records import FileVersions, RunEntry, RunOp
 from memtab.store.history.runs import log_run, new_run_id
-from memtab.store.history.sync import sync_external
-from memtab.store.history.undo import restore, revert_run, trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
+from memtab.store.undo import restore, revert_run, trash
 
 from .helpers import PROJECT, WS, new_home, store_for
 

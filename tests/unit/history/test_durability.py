@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from memtab.fs import atomic
+from memtab.store import external
+from memtab.store.external import sync_external
 from memtab.store.history import blobs as blobs_module
-from memtab.store.history import sync
 from memtab.store.history.blobs import BlobStore
-from memtab.store.history.sync import sync_external
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
@@ -72,7 +72,7 @@ def outside_files(store: MemoryStore, count: int) -> None:
 def test_external_copies_are_indexed_only_after_one_sync_of_the_file_system(
     home: Home, monkeypatch: pytest.MonkeyPatch, fsynced: list[int], read_at_a_time: int
 ) -> None:
-    monkeypatch.setattr(sync, "SYNC_BATCH", read_at_a_time)
+    monkeypatch.setattr(external, "SYNC_BATCH", read_at_a_time)
     store = store_for(home)
     outside_files(store, 5)
     indexed_during_sync: list[int] = []
@@ -86,7 +86,7 @@ def test_external_copies_are_indexed_only_after_one_sync_of_the_file_system(
     assert len(blob_inodes) == 5 and not blob_inodes & set(fsynced)  # no blob fsynced alone
 
 
-@pytest.mark.expect_log("memtab.store.history.sync", "WARNING", r"Input/output error")
+@pytest.mark.expect_log("memtab.store.external", "WARNING", r"Input/output error")
 def test_when_the_sync_fails_nothing_is_indexed_and_the_next_sync_records_it(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,7 +16,6 @@ from memtab.components.files.ops import delete_orphan_project_dir as delete_from
 from memtab.components.files.undo import UndoStack, undo_step
 from memtab.components.history.history import load_trash
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
-from memtab.store.history.undo import file_history, restore, trash
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
 from memtab.store.meta import MetaStore, project_key
@@ -28,6 +27,7 @@ from memtab.store.orphans import (
 )
 from memtab.store.paths import parse_file_path, project_dir_name
 from memtab.store.registry import load_registry, orphan_project_dirs
+from memtab.store.undo import file_history, restore, trash
 
 from .helpers import PROJECT, new_home, store_for
 

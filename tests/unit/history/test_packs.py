@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from memtab.store.external import sync_external
 from memtab.store.history import packs
 from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.prune import BLOB_GRACE_S, HistoryLimits, prune
-from memtab.store.history.sync import sync_external
-from memtab.store.history.undo import content_of
 from memtab.store.home import Home
 from memtab.store.paths import Scope
+from memtab.store.undo import content_of
 
 from .helpers import new_home, store_for, versions
 

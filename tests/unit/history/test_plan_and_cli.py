@@ -14,8 +14,9 @@ from memtab.consolidation.review_setting import load_review_mode, save_review_mo
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json
 from memtab.llm.types import ModelReply
+from memtab.store.catch_up import catch_up_runs
 from memtab.store.history.describe import describe_run
-from memtab.store.history.runs import RunsLog, import_journal_runs
+from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 
@@ -139,7 +140,7 @@ def test_mux_runs_are_added_once_and_memtabs_own_are_not_duplicated(home: Home) 
         {"workspaces": {WS: mux_record}, "projects": {"/home/dev/src/app": mux_record}},
     )
     service(home).run(WS)  # logs mux's record before replacing it, then its own
-    assert import_journal_runs(home) == []
+    assert catch_up_runs(home) == []
     runs = RunsLog(home).runs()
     assert [(run.source, run.summary) for run in runs] == [
         ("memtab", "merged test tips; pruned gotchas"),

@@ -8,9 +8,9 @@ import pytest
 
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply, ToolCall
+from memtab.store.external import sync_external
 from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.history.runs import RunsLog
-from memtab.store.history.sync import sync_external
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.registry import load_registry

@@ -14,11 +14,11 @@ import pytest
 from memtab.store.history import jsonlines
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.prune import HistoryLimits, load_history_limits, prune
-from memtab.store.history.undo import file_history
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import load_registry
+from memtab.store.undo import file_history
 
 from .helpers import WS, new_home, store_for, versions
 

@@ -12,18 +12,18 @@ import pytest
 from memtab.cli.main import main
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply
+from memtab.store.external import sync_external
 from memtab.store.history.runs import RunsLog
-from memtab.store.history.sync import sync_external
-from memtab.store.history.undo import (
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import parse_file_path
+from memtab.store.undo import (
     HistoryError,
     file_history,
     restore,
     revert_run,
     trash,
 )
-from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.paths import parse_file_path
 
 from .helpers import WS, Scripted, disk, memory_call, new_home, store_for
 

@@ -18,15 +18,15 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import main
+from memtab.store.external import sync_external
 from memtab.store.history import capture
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.jsonlines import JsonLinesFile
-from memtab.store.history.sync import sync_external
-from memtab.store.history.undo import file_history, restore, trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, UnkeptChangeError
 from memtab.store.paths import parse_file_path
 from memtab.store.tool import MemoryTool
+from memtab.store.undo import file_history, restore, trash
 
 from .helpers import WS, disk, new_home, store_for, versions
 
@@ -128,7 +128,7 @@ def test_an_editor_save_over_unkept_content_is_refused_unless_chosen(
     assert disk(store, A) == b"mine\n"
 
 
-@pytest.mark.expect_log("memtab.store.history.sync", "WARNING", r"cannot record external")
+@pytest.mark.expect_log("memtab.store.external", "WARNING", r"cannot record external")
 def test_a_restore_over_unkept_content_is_refused_by_the_cli(
     home: Home, read_only_history: Callable[[], None], capsys: pytest.CaptureFixture[str]
 ) -> None:

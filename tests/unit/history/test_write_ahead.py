@@ -19,10 +19,10 @@ import pytest
 from memtab.cli.main import main
 from memtab.fs.atomic import Directory
 from memtab.store.history.blobs import BlobStore, sha256_of
-from memtab.store.history.undo import file_history, restore, trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.undo import file_history, restore, trash
 
 from .helpers import WS, disk, new_home, store_for, versions
 

@@ -13,9 +13,9 @@ from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.listing import source_file
 from memtab.sources.model import ReadOnlyError
 from memtab.store.history.prune import HistoryLimits, prune
-from memtab.store.history.undo import HistoryError, content_of
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.memory import SaveConflictError
+from memtab.store.undo import HistoryError, content_of
 from support.agent_machine import Machine
 
 from .helpers import file_in

@@ -12,11 +12,11 @@ from memtab.consolidation.offline_inputs import collect_memory_files
 from memtab.consolidation.prompts import run_message
 from memtab.fs.atomic import atomic_write_json
 from memtab.store.conflict_copies import find_copies, parse_copy_name
-from memtab.store.history.undo import trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
 from memtab.store.tool import MemoryTool
+from memtab.store.undo import trash
 from memtab.sync.copies import (
     memory_copies,
     resolve_memory_copy,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store.history.undo import file_history
 from memtab.store.history.versions import ScopeHistory
+from memtab.store.undo import file_history
 from memtab.sync import engine
 from memtab.sync.resolve import conflict_texts, find_conflict
 from support.sync_machines import Machine

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from memtab.store.history.provenance import ProvenanceLog
-from memtab.store.history.undo import file_history
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
+from memtab.store.undo import file_history
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
 from memtab.writer.extract import extract_findings

@@ -24,10 +24,10 @@ from memtab.store import orphans
 from memtab.store.files import content_sha256
 from memtab.store.frontmatter import yaml_scalar
 from memtab.store.history.describe import display_name
-from memtab.store.history.undo import HistoryError, restore
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.store.undo import HistoryError, restore
 
 if TYPE_CHECKING:
     from memtab.components.tree.scan import HomeScan

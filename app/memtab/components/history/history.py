@@ -22,21 +22,21 @@ from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.nodes import SECTION_TITLES, SectionId
 from memtab.sources.memory_file import MemoryFile
 from memtab.sources.model import MemoryFileRef
+from memtab.store.external import SyncReport, sync_external
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.prune import maybe_prune
-from memtab.store.history.sync import SyncReport, sync_external
-from memtab.store.history.undo import (
-    TrashItem,
-    content_of,
-    text_of,
-    trash,
-)
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps_once
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore, orphans_with_history
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_file_path
+from memtab.store.undo import (
+    TrashItem,
+    content_of,
+    text_of,
+    trash,
+)
 
 if TYPE_CHECKING:  # git's log is read only for an agent that keeps one
     from memtab.sources.history import Commit

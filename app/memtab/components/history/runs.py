@@ -3,7 +3,7 @@
 The runs come from Memtab's runs log (`memtab.store.history.runs`), after adding the runs
 of mux's journal not logged yet; each op is described in words and carries its diff from
 the contents history kept (`memtab.store.history.describe`). Whether a run can be
-reverted, and reverting it, are `memtab.store.history.undo`'s. Everything here reads the
+reverted, and reverting it, are `memtab.store.undo`'s. Everything here reads the
 disk: run it off the GUI thread.
 """
 
@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 from memtab import humanize
 from memtab.components.history.diff import parse_unified_diff
 from memtab.components.text_diff import DiffResult
+from memtab.store.catch_up import catch_up_runs
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import DRY_RUN_NOTE, describe_run, op_diff
-from memtab.store.history.runs import MUX_SOURCE, RunsLog, import_journal_runs, touched_paths
+from memtab.store.history.runs import MUX_SOURCE, RunsLog, touched_paths
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_file_path
@@ -45,7 +46,7 @@ class RunFilter:
 
 def load_runs(home: Home, run_filter: RunFilter) -> list[RunEntry]:
     """The runs that pass the filter, newest first (mux's journaled runs added first)."""
-    import_journal_runs(home)
+    catch_up_runs(home)
     return RunsLog(home).runs(
         workspace_id=run_filter.workspace_id,
         kind=run_filter.kind,

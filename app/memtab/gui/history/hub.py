@@ -18,7 +18,7 @@ its actions (`history.panel`, `history.trash`, `history.runs`):
   restore from the trash opens the restored file.
 - The watcher's paths are routed by `Home.classify`: a history index that changed
   reloads the panel (for the open file's scope) and the trash, the runs log reloads
-  Runs…, and mux's journal adds its new runs to the log (`import_journal_runs`, which
+  Runs…, and mux's journal adds its new runs to the log (`catch_up_runs`, which
   also logs the runs a kill left unlogged; it runs once when the tab has loaded too).
 """
 
@@ -44,7 +44,7 @@ from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.sources.memory_file import MemoryFile
-from memtab.store.history.runs import import_journal_runs
+from memtab.store.catch_up import catch_up_runs
 from memtab.store.home import Home, PathKind
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore
@@ -65,7 +65,7 @@ def _sync_job(store: MemoryStore, ctx: TaskContext) -> object:
 
 
 def _import_job(home: Home, _ctx: TaskContext) -> object:
-    return import_journal_runs(home)
+    return catch_up_runs(home)
 
 
 class HistoryHub(QObject):

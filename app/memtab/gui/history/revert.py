@@ -15,7 +15,7 @@ from memtab.components.history.diff import parse_unified_diff
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.widgets import WrappedLabel, fit_to_title
 from memtab.store.history.describe import display_name
-from memtab.store.history.undo import RevertResult
+from memtab.store.undo import RevertResult
 
 logger = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ after the run, which it leaves alone and shows with the reason and the diff it w
 have applied (`revert.RevertResultDialog`).
 
 Reading the log, describing ops and reverting run on the dialog's own worker
-(`components.history.runs`, `store.history.undo.revert_run`); the window calls `reload`
+(`components.history.runs`, `store.undo.revert_run`); the window calls `reload`
 when the runs log changes on disk.
 """
 
@@ -54,9 +54,9 @@ from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
 from memtab.store.history.runs import MUX_SOURCE
-from memtab.store.history.undo import RevertResult, revert_run
 from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS
+from memtab.store.undo import RevertResult, revert_run
 
 if TYPE_CHECKING:  # records load pydantic: with the first run read, on a worker
     from memtab.store.history.records import RunEntry

@@ -49,10 +49,10 @@ from memtab.gui.style import muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import ElidedLabel, fit_to_title
 from memtab.store.history.describe import display_name
-from memtab.store.history.undo import TrashItem
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.undo import TrashItem
 
 logger = logging.getLogger(__name__)
 

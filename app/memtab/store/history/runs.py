@@ -6,7 +6,7 @@ to `memtab/history/runs.jsonl` instead, one JSON line each: id, time, kind, trig
 provider and model, workspace, summary, and each op with its guard verdict, its note and
 — for an applied op — the history versions before and after (so its diff can be shown
 and the run reverted). Its free text is capped (`store.free_text`). Runs mux made are
-added when Memtab sees a journal record it has not logged yet (`import_journal_runs`);
+added when Memtab sees a journal record it has not logged yet (`import_mux_journal`);
 their ops have no versions (Memtab saw their changes as `external` ones).
 
 A line is the record `RunEntry` (`store.history.records`), loaded with the first run read
@@ -22,7 +22,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 from memtab.store.history.jsonlines import JsonLinesFile
-from memtab.store.history.started import started_run_names
 from memtab.store.history.versions import new_version_id
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, Journal
@@ -110,16 +109,10 @@ def journal_fingerprint(record: ConsolidationRecord) -> str:
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:24]
 
 
-def import_journal_runs(home: Home, *, consolidation_held: bool = False) -> list[RunEntry]:
-    """Catch the log up before it is read or added to: first the runs a kill left
-    unlogged (`interrupted.log_interrupted_runs`; `consolidation_held`: the caller holds
-    the consolidation lock), then the runs of mux's journal not logged yet (Memtab's own
-    runs are logged with their fingerprint, so they are not added twice). Returns the
-    journal's runs added."""
-    if started_run_names(home):  # a kill's leftover to log (which loads the records)
-        from memtab.store.history.interrupted import log_interrupted_runs
-
-        log_interrupted_runs(home, consolidation_held=consolidation_held)
+def import_mux_journal(home: Home) -> list[RunEntry]:
+    """Add the runs of mux's journal not logged yet (Memtab's own runs are logged with
+    their fingerprint, so they are not added twice). Returns the runs added. Readers
+    catch the whole log up first (`store.catch_up.catch_up_runs`)."""
     data = Journal(home).load()
     log = RunsLog(home)
     found: dict[str, RunEntry] = {}

@@ -16,10 +16,10 @@ from memtab.fs.atomic import atomic_write_text
 from memtab.sources.copy import default_name
 from memtab.sources.memory_file import MemoryFile, MuxFile
 from memtab.sources.model import MemoryFileRef, parse_file_ref
-from memtab.store.history.undo import trash
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.undo import trash
 from support.agent_machine import Machine, build_machine, scan_machine
 
 

@@ -12,10 +12,10 @@ from memtab.components.files import undo
 from memtab.components.files.undo import MAX_STEPS, PinStep, UndoStack, undo_step
 from memtab.sources.model import MemoryFileRef
 from memtab.store.history.blobs import BlobStore
-from memtab.store.history.undo import file_history, trash
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath, parse_file_path
+from memtab.store.undo import file_history, trash
 from unit.history.helpers import disk, new_home, store_for
 
 

@@ -78,9 +78,9 @@ def test_outside_changes_and_deletions_read_as_such(home: Home) -> None:
 def test_recording_a_big_scope_stops_between_batches_and_goes_on_later(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memtab.store.history import sync
+    from memtab.store import external
 
-    monkeypatch.setattr(sync, "SYNC_BATCH", 2)
+    monkeypatch.setattr(external, "SYNC_BATCH", 2)
     store = store_for(home)
     for number in range(5):
         (home.global_root / f"n{number}.md").parent.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,7 @@ A consolidation run, or the apply of a plan, records its intent before its first
 (`started.StartedRun`): `memtab/history/started/<run id>.jsonl`. Once the run is in the
 runs log the file goes. If the process dies first, the file stays, and
 `log_interrupted_runs` logs the run the next time the runs log
-catches up (`runs.import_journal_runs`: before every consolidation, plan or apply in any
+catches up (`store.catch_up.catch_up_runs`: before every consolidation, plan or apply in any
 process, when the window starts and when Runs… or `memtab runs` read the log), once no
 run holds the home's consolidation lock:
 
@@ -17,8 +17,10 @@ run holds the home's consolidation lock:
   journal when it applied something and the journal has no newer record for the
   workspace (docs/formats.md §14.3).
 
-This module reads and builds records (`store.history.records`): the runs log's catch-up
-imports it when a started-run file is there to log.
+It acts on the memory files through `MemoryStore` and the memory tool, which record into
+history: so it sits above `store.history`, which never imports it. It reads and builds
+records (`store.history.records`, which load pydantic): the runs log's catch-up imports
+it only when a started-run file is there to log.
 """
 
 from __future__ import annotations

@@ -19,10 +19,10 @@ from memtab.store.errors import (
     SaveConflictError,
     UnkeptChangeError,
 )
+from memtab.store.external import sync_external
 from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.describe import unified_diff
 from memtab.store.history.runs import MUX_SOURCE, RunsLog, touched_paths
-from memtab.store.history.sync import sync_external
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore

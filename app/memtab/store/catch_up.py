@@ -1,0 +1,34 @@
+"""The runs log caught up before it is read or added to.
+
+Before every consolidation, plan or apply (in any process), when the window starts and
+when Runs… or `memtab runs` read the log: first the runs a kill left unlogged
+(`store.interrupted`), then the runs of mux's journal not logged yet
+(`store.history.runs.import_mux_journal`).
+
+This sits above both: logging an interrupted run replays its last call through the
+memory tool and `MemoryStore`, which record into history, so history itself (the
+recorder) never reaches up for it. The window imports this module at start-up; the
+interrupted runs' module (which loads the records, and so pydantic) only when a
+started-run file is there to log.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memtab.store.history.runs import import_mux_journal
+from memtab.store.history.started import started_run_names
+from memtab.store.home import Home
+
+if TYPE_CHECKING:
+    from memtab.store.history.records import RunEntry
+
+
+def catch_up_runs(home: Home, *, consolidation_held: bool = False) -> list[RunEntry]:
+    """Log the runs a kill left unlogged (`consolidation_held`: the caller holds the
+    consolidation lock), then import mux's journal. Returns the journal's runs added."""
+    if started_run_names(home):  # a kill's leftover to log (which loads the records)
+        from memtab.store.interrupted import log_interrupted_runs
+
+        log_interrupted_runs(home, consolidation_held=consolidation_held)
+    return import_mux_journal(home)
