@@ -48,14 +48,17 @@ class ElidedLabel(QLabel):
         *,
         min_width: int = _MIN_WIDTH,
         max_hint: int = MAX_HINT_WIDTH,
+        elide: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle,
     ) -> None:
         """A selectable label that may shrink to `min_width` (0: it may be squeezed away,
         eliding to a stub) and asks for at most `max_hint` (less: it takes what the
-        layout has left rather than claiming it)."""
+        layout has left rather than claiming it); `elide`: where the text is cut (a
+        sentence reads better cut at its end)."""
         super().__init__(parent)
         self._full_text = ""
         self._min_width = min_width
         self._max_hint = max_hint
+        self._elide_mode = elide
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -92,9 +95,7 @@ class ElidedLabel(QLabel):
 
     def _elide(self) -> None:
         width = max(self.width() - 2, _MIN_WIDTH // 2)
-        self.setText(
-            self.fontMetrics().elidedText(self._full_text, Qt.TextElideMode.ElideMiddle, width)
-        )
+        self.setText(self.fontMetrics().elidedText(self._full_text, self._elide_mode, width))
 
 
 class WrappedLabel(QLabel):

@@ -20,6 +20,7 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.components.tree.nodes import SectionId, section_key
 from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.gui.ui_state import UiState
+from memtab.gui.widgets import ElidedLabel
 from memtab.gui.window.main_window import MENU_TITLES, display_path, source_text
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -33,8 +34,10 @@ make_window = support.make_window
 def test_window_shows_the_home_and_how_it_was_found(make_window: WindowFactory, home: Home) -> None:
     window = make_window(home, home_source="MEMTAB_HOME")
     assert display_path(home.root) in window.windowTitle()
-    labels = {label.objectName(): label.text() for label in window.findChildren(QLabel)}
-    assert labels["homeStatus"] == f"{display_path(home.root)} · set by $MEMTAB_HOME"
+    label = window.findChild(ElidedLabel, "homeStatus")
+    assert label is not None  # elided to the room there is; whole in full_text, tooltip
+    assert label.full_text == f"{display_path(home.root)} · set by $MEMTAB_HOME"
+    assert str(home.root) in label.toolTip()
     assert window.tabs.tabText(0) == "Memory"
     assert source_text("--home") == "set with --home"
     assert source_text("~/.xum") == "the xum home"

@@ -66,6 +66,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Blame: who wrote each line",
         "Memory",
         "Traces",
+        "Files",
         "Next tab",
         "Previous tab",
         "Switch workspace",

@@ -18,7 +18,8 @@ own. The status line never changes height, so a run starting or ending never mov
 tree above it (a click lands where it was aimed). Every text elides (whole in its
 tooltip): nothing here widens the window. The clock button asks for Runs…
 (`runs_dialog_requested`; the window's history opens it). While another agent's file is
-open, a line says consolidation is mux's only (`set_mux_only_note`).
+open, the status line says consolidation is mux's only (`set_mux_only_note`) when it has
+nothing else to say.
 """
 
 from __future__ import annotations
@@ -214,6 +215,7 @@ class ConsolidationFooter(QFrame):
         status.addWidget(self.progress_bar, 0, Qt.AlignmentFlag.AlignVCenter)
         status.addWidget(self.progress_text, 1)
         status.addWidget(self.status_text, 1)
+        status.addWidget(self.mux_only_note, 1)  # when nothing else is said there
         status.addWidget(self.cancel_button)
         # Fixed: progress, notes and Cancel come and go without moving the tree.
         line = self.fontMetrics().height() + 4
@@ -225,7 +227,6 @@ class ConsolidationFooter(QFrame):
         layout.addLayout(header)
         layout.addWidget(self._lines)
         layout.addWidget(self.hint)
-        layout.addWidget(self.mux_only_note)
         layout.addWidget(self.status_area)
         self._apply_palette()
 
@@ -250,7 +251,13 @@ class ConsolidationFooter(QFrame):
         # Short enough for the footer's width; the tooltip says the rest.
         text = f"Consolidation leaves {agent}'s memory alone (mux only)." if agent else ""
         self.mux_only_note.set_full_text(text)
-        self.mux_only_note.setVisible(bool(text))
+        self._show_mux_only_note()
+
+    def _show_mux_only_note(self) -> None:
+        """The note takes the status line when no run, error or result needs it (the
+        line's height is fixed: the tree above never moves)."""
+        said = self.progress_text.isVisibleTo(self) or self.status_text.isVisibleTo(self)
+        self.mux_only_note.setVisible(bool(self.mux_only_note.full_text) and not said)
 
     @property
     def is_running(self) -> bool:
@@ -349,12 +356,14 @@ class ConsolidationFooter(QFrame):
             self.progress_text.set_full_text("Another workspace is being consolidated.")
         self.progress_text.setVisible(busy or other_active)
         self.status_text.setVisible(not (busy or other_active) and bool(self.status_text.full_text))
+        self._show_mux_only_note()
         self.runs_button.setEnabled(workspace is not None)
 
     def _set_status_text(self, text: str, accent: Accent | None) -> None:
         self._note_timer.stop()
         self.status_text.set_full_text(text)
         self.status_text.setVisible(bool(text) and not self.progress_text.isVisibleTo(self))
+        self._show_mux_only_note()
         color = accent_text(self.palette(), accent) if accent is not None else None
         self.status_text.setStyleSheet(f"color: {color.name()}" if color is not None else "")
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from memtab.components.text_diff import DiffResult
 from memtab.gui.diff_view import DiffView
 from memtab.gui.style import Accent, accent_text, muted_text
+from memtab.gui.widgets import WrappedLabel
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +38,9 @@ class DiffPane(QWidget):
         super().__init__(parent)
         self._old_label = ""
         self._new_label = ""
-        self.legend = QLabel(self)
+        # Wraps: a long side ("version of 12:03 by the consolidator") never widens the
+        # pane — the History panel's dock grew when a version was picked.
+        self.legend = WrappedLabel("", self)
         self.stats = QLabel(self)
         self.view = DiffView(self)
         header = QHBoxLayout()

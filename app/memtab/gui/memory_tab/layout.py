@@ -3,8 +3,9 @@
 The tab paints before its editor, footer and search field exist (`MemoryTab.assemble`):
 `TabLayout` lays out the picker and the tree with a disabled search field and an empty
 editor pane in their places, and `place` puts the real parts there once they are built
-(the message bar and the Inbox above the tree, the footer below it), keeping the
-splitter's sizes, and `set_tab_order` chains the keyboard through them.
+(the message bar and the Inbox over the bottom of the tree, the footer below it),
+and `set_tab_order` chains the keyboard through them. `panes` shows one pane at a time
+when the tab is narrow (`panes.PaneSwitch`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QSplitter, QToolButton, QVBoxLayout, QWidget
 
 from memtab.gui.icons import tinted_icon
+from memtab.gui.memory_tab.overlay import TreeOverlay
+from memtab.gui.memory_tab.panes import PaneSwitch
 from memtab.gui.style import muted_text
+from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +34,7 @@ class TabLayout:
     on the left of a splitter, the editor on the right."""
 
     def __init__(
-        self, tab: QWidget, picker: QWidget, tree: QWidget, sizes: list[int] | None
+        self, tab: QWidget, picker: QWidget, tree: MemoryTreeView, sizes: list[int] | None
     ) -> None:
         """Lay out `tab`; `sizes` are the splitter's remembered sizes, if any."""
         self._search_stand_in = QLineEdit(tab)
@@ -56,40 +60,55 @@ class TabLayout:
         self._left.addLayout(self._search_row)
         self._left.addWidget(tree, 1)
 
+        # The editor's pane: the Files button (shown while narrow) above the editor.
+        self.editor_pane = QWidget(tab)
+        self.editor_pane.setObjectName("memoryEditorPane")
+        self._editor_column = QVBoxLayout(self.editor_pane)
+        self._editor_column.setContentsMargins(0, 0, 0, 0)
+        self._editor_column.setSpacing(0)
+        back = QToolButton(self.editor_pane)
+        back.setObjectName("backToFiles")
+        back_row = QHBoxLayout()
+        back_row.setContentsMargins(4, 4, 4, 0)
+        back_row.addWidget(back)
+        back_row.addStretch(1)
+        self._editor_column.addLayout(back_row)
+        self._editor_stand_in = QWidget(self.editor_pane)
+        self._editor_column.addWidget(self._editor_stand_in, 1)
+
         self.splitter = QSplitter(Qt.Orientation.Horizontal, tab)
         self.splitter.setObjectName("memorySplitter")
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(left)
-        self.splitter.addWidget(QWidget(tab))  # the editor's place
+        self.splitter.addWidget(self.editor_pane)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
-        self._sizes = sizes if sizes and len(sizes) == 2 else DEFAULT_SPLITTER_SIZES
-        self.splitter.setSizes(self._sizes)
+        usable = sizes is not None and len(sizes) == 2 and min(sizes) > 0
+        self.splitter.setSizes(sizes if sizes is not None and usable else DEFAULT_SPLITTER_SIZES)
         layout = QVBoxLayout(tab)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
+        self.tree_pane = left
+        self.panes = PaneSwitch(self.splitter, left, self.editor_pane, back, tab)
+        self.overlay = TreeOverlay(tree, left)
 
     def place(
         self,
         search_field: QWidget,
-        above_tree: list[QWidget],
+        over_tree: list[QWidget],
         footer: QWidget,
         editor: QWidget,
     ) -> None:
-        """Put the assembled parts where their stand-ins (or gaps) are: `above_tree`
-        (the message bar, the Inbox) between the search row and the tree."""
+        """Put the assembled parts where their stand-ins (or gaps) are: `over_tree` (the
+        message bar, the Inbox) over the bottom of the tree, where they come and
+        go without moving it (`TreeOverlay`)."""
         self._search_row.replaceWidget(self._search_stand_in, search_field)
         self._search_stand_in.deleteLater()
-        for offset, widget in enumerate(above_tree):
-            self._left.insertWidget(2 + offset, widget)
+        for widget in over_tree:
+            self.overlay.add(widget)
         self._left.addWidget(footer)
-        # Shown, the editor takes the stand-in's size; not yet laid out, the sizes asked for.
-        sizes = self.splitter.sizes() if self.splitter.isVisible() else self._sizes
-        stand_in = self.splitter.replaceWidget(1, editor)
-        if stand_in is not None:
-            stand_in.deleteLater()
-        self.splitter.setStretchFactor(1, 1)  # a stretch factor is the widget's, not the slot's
-        self.splitter.setSizes(sizes)
+        self._editor_column.replaceWidget(self._editor_stand_in, editor)
+        self._editor_stand_in.deleteLater()
 
     @staticmethod
     def set_tab_order(widgets: list[QWidget], containers: list[QWidget]) -> None:

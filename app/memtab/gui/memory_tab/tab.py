@@ -40,7 +40,8 @@ from collections.abc import Callable, Collection, Iterable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QPoint, QSize, QTimer, Signal, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 
 from memtab.components import glossary
@@ -51,6 +52,7 @@ from memtab.gui.actions import Focus
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
 from memtab.gui.memory_tab.layout import TabLayout
+from memtab.gui.memory_tab.panes import SHOW_FILES_KEY, Pane
 from memtab.gui.memory_tab.parts import Stoppable, TabParts
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.tree.fill import TreeFill
@@ -176,6 +178,7 @@ class MemoryTab(QWidget):
         sizes = ui_state.splitter_sizes(SPLITTER_NAME) if ui_state is not None else None
         self._layout = TabLayout(self, self.picker, self.tree, sizes)
         self.splitter, self.new_button = self._layout.splitter, self._layout.new_button
+        self.panes = self._layout.panes
         self.scans.scan_finished.connect(self._on_scans_scan_finished)
         self.scans.outline_finished.connect(self._on_scans_outline_finished)
         self.scans.scan_failed.connect(self._on_scans_scan_failed)
@@ -238,6 +241,14 @@ class MemoryTab(QWidget):
             [self.picker.combo, self.search_edit, self.new_button, self.tree],
             [self.editor, self.footer],
         )
+        self.panes.follow(
+            self.tree.is_file_row,
+            self.tree.clicked,
+            self.tree.activated,
+            self.editor.file_opened,
+            focus_files=self.tree.setFocus,
+            focus_editor=self.editor.text_edit.setFocus,
+        )
         self.search_box.results_found.connect(self._on_search_box_results_found)
         self.files = TabFiles(
             self.context,
@@ -269,7 +280,8 @@ class MemoryTab(QWidget):
                 self._finish_loading()
 
     def _register_actions(self) -> None:
-        """The tab's own command: Reload (F5)."""
+        """The tab's own commands: Reload (F5), Files (Ctrl+0: back from the editor when
+        narrow, the tree focused)."""
         self.context.actions.add(
             "tree.reload",
             "Reload from disk",
@@ -278,6 +290,16 @@ class MemoryTab(QWidget):
             focus=Focus.WITHIN,
             on=self,
             menu="file",
+        )
+        self.context.actions.add(
+            "memory.show_files",
+            "&Files",
+            self.show_files,
+            keys=[SHOW_FILES_KEY],
+            focus=Focus.WITHIN,
+            on=self,
+            menu="view",
+            tip="Show the memory files and put the keyboard in the tree",
         )
 
     # -- public API ------------------------------------------------------------------------
@@ -357,7 +379,7 @@ class MemoryTab(QWidget):
     def save_ui_state(self) -> None:
         """Remember splitter sizes and badges (the window saves the file)."""
         if self.ui_state is not None:
-            self.ui_state.set_splitter_sizes(SPLITTER_NAME, self.splitter.sizes())
+            self.ui_state.set_splitter_sizes(SPLITTER_NAME, self.panes.wide_sizes())
             if self._assembled:
                 self.marks.save()
 
@@ -399,7 +421,12 @@ class MemoryTab(QWidget):
     def focus_search(self) -> None:
         """Ctrl+Shift+F: put the cursor in the search box."""
         self.assemble()
+        self.panes.show_pane(Pane.FILES, focus=False)
         self.search_box.focus()
+
+    def show_files(self) -> None:
+        """View → Files: the files pane (narrow: instead of the editor), tree focused."""
+        self.panes.show_pane(Pane.FILES)
 
     def reveal_file(
         self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...] = ()
@@ -414,7 +441,19 @@ class MemoryTab(QWidget):
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the Inbox of `workspace_id` (switching to it)."""
         self.assemble()
+        self.panes.show_pane(Pane.FILES, focus=False)
         self.switch_workspace(workspace_id, self.inbox.reveal)
+
+    def minimumSizeHint(self) -> QSize:
+        """One pane's width: narrower than both side by side, the tab shows one at a time
+        (`panes`)."""
+        hint = super().minimumSizeHint()
+        return QSize(self.panes.one_pane_width(), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Go narrow (one pane) or wide (both) for the new width."""
+        self.panes.fit(event.size().width())
+        super().resizeEvent(event)
 
     # -- what the collaborators ask of the tab (CommandsHost, FilesHost) -------------------
 

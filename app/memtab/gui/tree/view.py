@@ -448,6 +448,7 @@ class MemoryTreeView(QTreeView):
     """
 
     context_menu_requested = Signal(QPoint)
+    _bottom_reserve = 0  # `reserve_bottom` (a class default: Qt asks before __init__ ends)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         """Configure the view (the model is set by the tab)."""
@@ -474,6 +475,20 @@ class MemoryTreeView(QTreeView):
         # Qt fetches a container's rows on expanding only while the view is laid out on
         # screen; a fill on `expanded` also covers a hidden or not yet painted view.
         self.expanded.connect(self._on_expanded)
+
+    def reserve_bottom(self, height: int) -> None:
+        """Keep the bottom `height` pixels free of rows: panels lie over them
+        (`memory_tab.overlay`); the last rows scroll up above them."""
+        if height != self._bottom_reserve:
+            self._bottom_reserve = height
+            self.updateGeometries()
+
+    def updateGeometries(self) -> None:
+        """Qt's (which sets the viewport's margins for the hidden header), then the
+        bottom margin `reserve_bottom` asked for."""
+        super().updateGeometries()
+        if self._bottom_reserve:
+            self.setViewportMargins(0, 0, 0, self._bottom_reserve)
 
     def _on_expanded(self, index: QModelIndex) -> None:
         node = self.node_at(index)
@@ -502,6 +517,11 @@ class MemoryTreeView(QTreeView):
         model = self.model()
         assert isinstance(model, MemoryTreeModel)
         return model
+
+    def is_file_row(self, index: ModelIndex) -> bool:
+        """Whether the row at `index` is a file (or a search match in one)."""
+        node = self.node_at(index)
+        return node is not None and node.kind in (NodeKind.FILE, NodeKind.MATCH)
 
     def node_at(self, index: ModelIndex) -> TreeNode | None:
         """The node of an index of this view's model."""

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
-    QStatusBar,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -42,6 +41,7 @@ from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.context import WindowContext
 from memtab.gui.memory_tab.tab import MemoryTab
 from memtab.gui.window.geometry import place_window, remember_splitter, restore_splitter
+from memtab.gui.window.status_bar import WindowStatusBar
 from memtab.humanize import display_path
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
@@ -182,17 +182,16 @@ class MainWindow(QMainWindow):
         self.sync: SyncFeature | None = None
         """Sync over git and the conflicts; built once the watcher starts."""
 
-        self._home_label = QLabel(self)
-        self._home_label.setObjectName("homeStatus")
-        self._home_label.setText(f"{display_path(home.root)} · {source_text(home_source)}")
-        self._home_label.setToolTip(
-            f"Memory home: {home.root}\nChosen because it was {source_text(home_source)}."
+        self.setStatusBar(WindowStatusBar(self))
+        self._home_label = self.status_bar.home_label(
+            f"{display_path(home.root)} · {source_text(home_source)}",
+            f"Memory home: {home.root}\nChosen because it was {source_text(home_source)}.",
         )
+        self._home_label.setObjectName("homeStatus")
         self._home_label.setAccessibleName("Memory home")
         self._watch_label = QLabel(self)
         self._watch_label.setObjectName("watcherStatus")
         self._watch_label.setAccessibleName("File watcher")
-        self.add_status_widget(self._home_label)
         self.add_status_widget(self._watch_label)
         self._update_watch_label()
 
@@ -224,9 +223,11 @@ class MainWindow(QMainWindow):
         return self.tabs.addTab(widget, title)
 
     @property
-    def status_bar(self) -> QStatusBar:
-        """The window's status bar (`showMessage` for transient notes)."""
-        return self.statusBar()
+    def status_bar(self) -> WindowStatusBar:
+        """The window's status bar (`showMessage` for transient notes, elided)."""
+        bar = self.statusBar()
+        assert isinstance(bar, WindowStatusBar)
+        return bar
 
     def add_status_widget(self, widget: QWidget, *, permanent: bool = True) -> None:
         """Add a widget to the status bar (permanent ones sit on the right)."""

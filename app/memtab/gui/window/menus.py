@@ -79,6 +79,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         None,
         "window.show_memory",
         "window.show_traces",
+        "memory.show_files",
         None,
         "editor.next_tab",
         "editor.previous_tab",

@@ -1,0 +1,120 @@
+"""Panels that come and go over the bottom of the tree, never moving it.
+
+The tab's message bar (an error, a file operation's result) and the Inbox (the writer's suggestions, mux's harvest candidates)
+appear and disappear while the user works in the tree. Laid out above it, each one
+pushed every row down under the pointer — a click landed on another file. Here they lie
+over the bottom of the tree instead, like a notification: the tree keeps its place and
+size, and `MemoryTreeView.reserve_bottom` keeps its last rows reachable by scrolling
+(its viewport ends above the panels).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from PySide6.QtCore import QEvent, QObject, QRect, QTimer
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+logger = logging.getLogger(__name__)
+
+
+class ReservingView(Protocol):
+    """The tree, as the overlay needs it (`MemoryTreeView`)."""
+
+    def geometry(self) -> QRect: ...
+
+    def installEventFilter(self, watcher: QObject) -> None: ...
+
+    def reserve_bottom(self, height: int) -> None: ...
+
+
+class TreeOverlay(QWidget):
+    """The panels over the bottom of the tree (see the module docstring): shown while one
+    of them is, as tall as they need (at most the tree's height)."""
+
+    def __init__(self, tree: ReservingView, parent: QWidget) -> None:
+        """An empty overlay over `tree`, a child of `parent` (the tree's pane) outside
+        its layout."""
+        super().__init__(parent)
+        self.setObjectName("treeOverlay")
+        self._tree = tree
+        self._panels: list[QWidget] = []
+        self._column = QVBoxLayout(self)
+        self._column.setContentsMargins(0, 1, 0, 0)  # the line above the panels
+        self._column.setSpacing(2)
+        self._pending = False
+        tree.installEventFilter(self)
+        self.hide()
+
+    @property
+    def panels(self) -> list[QWidget]:
+        """The panels, top to bottom."""
+        return list(self._panels)
+
+    def add(self, panel: QWidget) -> None:
+        """Lay `panel` over the tree (below the ones added before); it shows and hides
+        itself as before."""
+        self._column.addWidget(panel)
+        panel.installEventFilter(self)
+        self._panels.append(panel)
+        self._schedule()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Follow the tree's geometry and the panels' showing, hiding and size."""
+        if event.type() in _REPLACING_EVENTS:
+            self._schedule()
+        return False
+
+    def event(self, event: QEvent) -> bool:
+        """A panel's size hint changed (its text, its rows): place the overlay again."""
+        if event.type() == QEvent.Type.LayoutRequest:
+            self._schedule()
+        return super().event(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """The window's background, a line along the top (the tree goes on beneath)."""
+        painter = QPainter(self)
+        palette = self.palette()
+        painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Window))
+        painter.setPen(palette.color(QPalette.ColorRole.Mid))
+        painter.drawLine(0, 0, self.width(), 0)
+
+    def place(self) -> None:
+        """Cover the bottom of the tree with the shown panels (or nothing)."""
+        self._pending = False
+        tree = self._tree.geometry()
+        if not any(not panel.isHidden() for panel in self._panels) or tree.height() <= 0:
+            self.hide()
+            self._tree.reserve_bottom(0)
+            return
+        width = tree.width()
+        column = self._column
+        wanted = (
+            column.heightForWidth(width)
+            if column.hasHeightForWidth()
+            else column.sizeHint().height()
+        )
+        height = max(0, min(wanted, tree.height()))
+        self.setGeometry(tree.x(), tree.y() + tree.height() - height, width, height)
+        self.show()
+        self.raise_()
+        self._tree.reserve_bottom(height)
+
+    def _schedule(self) -> None:
+        """Place once the events of this turn are handled (several may ask at once)."""
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self, self.place)
+
+
+_REPLACING_EVENTS = frozenset(
+    {
+        QEvent.Type.Resize,
+        QEvent.Type.Move,
+        QEvent.Type.ShowToParent,
+        QEvent.Type.HideToParent,
+        QEvent.Type.LayoutRequest,
+    }
+)

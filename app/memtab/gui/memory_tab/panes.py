@@ -1,0 +1,191 @@
+"""One pane at a time when the Memory tab is narrow (half a laptop screen, beside a
+terminal), as VS Code's and Obsidian's narrow layouts do.
+
+Wide, the tab shows the files (picker, search, tree, footer) and the editor side by side.
+Below `NARROW_WIDTH` — or below what the two panes need side by side, whichever is more —
+it shows one of them: the files, or the editor with a "Files" button above it to go back
+(View → Files, Ctrl+0, works anywhere in the window). The tab then asks only for the
+wider pane's minimum width, so the window can be as narrow as one pane.
+
+What moves between the panes, narrow:
+- clicking a file in the tree, or Enter on it, shows the editor with the cursor in the
+  text; walking the tree with the arrow keys opens files without leaving it;
+- a file opened from elsewhere (Runs…, the History panel, a search hit, a link) while
+  the keyboard is not in the files pane shows the editor;
+- Files / Ctrl+0, and the search key, show the files with the tree (or the search
+  field) focused.
+
+Going from narrow to wide shows both panes at the sizes they had (`wide_sizes` is what
+the tab remembers, never a one-pane layout).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable
+
+from PySide6.QtCore import QModelIndex, QObject, Qt, Signal, SignalInstance, Slot
+from PySide6.QtWidgets import QApplication, QSplitter, QStyle, QToolButton, QWidget
+
+logger = logging.getLogger(__name__)
+
+NARROW_WIDTH = 760
+"""Below this width (the tab's), one pane shows at a time."""
+SHOW_FILES_KEY = "Ctrl+0"
+
+
+class Pane(enum.Enum):
+    """The tab's two panes."""
+
+    FILES = "files"
+    EDITOR = "editor"
+
+
+class PaneSwitch(QObject):
+    """Shows both panes, or one at a time when narrow (see the module docstring).
+
+    Signals:
+        narrow_changed(bool): the tab went narrow (one pane) or wide (both).
+    """
+
+    narrow_changed = Signal(bool)
+
+    def __init__(
+        self,
+        splitter: QSplitter,
+        files_pane: QWidget,
+        editor_pane: QWidget,
+        back_button: QToolButton,
+        parent: QObject | None = None,
+    ) -> None:
+        """Switch between `files_pane` and `editor_pane`, the two widgets of `splitter`
+        (whose sizes are set: they are the wide layout's until the user moves them);
+        `back_button` (in the editor pane) shows only while narrow."""
+        super().__init__(parent)
+        self._splitter = splitter
+        self._panes = {Pane.FILES: files_pane, Pane.EDITOR: editor_pane}
+        self._back = back_button
+        self._narrow = False
+        self._shown = Pane.FILES
+        # What both panes had, wide: by the time the tab hears of a resize that makes it
+        # narrow, the splitter has already squeezed them.
+        self._wide_sizes = splitter.sizes()
+        splitter.splitterMoved.connect(self._on_splitter_moved)
+        self._focus: dict[Pane, Callable[[], None]] = {}
+        self._is_file_row: Callable[[QModelIndex], bool] = lambda _index: False
+        back_button.setText("Files")
+        back_button.setIcon(back_button.style().standardIcon(QStyle.StandardPixmap.SP_ArrowBack))
+        back_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        back_button.setAutoRaise(True)
+        back_button.setAccessibleName("Back to the files")
+        back_button.setToolTip(f"Back to the files ({SHOW_FILES_KEY})")
+        back_button.hide()
+        back_button.clicked.connect(self._on_back_button_clicked)
+
+    # -- state --------------------------------------------------------------------------------
+
+    @property
+    def narrow(self) -> bool:
+        """Whether one pane shows at a time."""
+        return self._narrow
+
+    @property
+    def shown(self) -> Pane | None:
+        """The pane shown while narrow (None: both show)."""
+        return self._shown if self._narrow else None
+
+    def wide_sizes(self) -> list[int]:
+        """The splitter's sizes with both panes shown (what the tab remembers)."""
+        return self._splitter.sizes() if not self._narrow else list(self._wide_sizes)
+
+    def one_pane_width(self) -> int:
+        """The least width the tab needs: one pane's."""
+        return max(pane.minimumSizeHint().width() for pane in self._panes.values())
+
+    def two_pane_width(self) -> int:
+        """The least width of both panes side by side."""
+        panes = sum(pane.minimumSizeHint().width() for pane in self._panes.values())
+        return panes + self._splitter.handleWidth()
+
+    # -- switching ----------------------------------------------------------------------------
+
+    def follow(
+        self,
+        is_file_row: Callable[[QModelIndex], bool],
+        tree_clicked: SignalInstance,
+        tree_activated: SignalInstance,
+        file_opened: SignalInstance,
+        focus_files: Callable[[], None],
+        focus_editor: Callable[[], None],
+    ) -> None:
+        """Switch panes as the user picks files (see the module docstring): a click or
+        Enter on a row `is_file_row` accepts, a file opened (`file_opened`) while the
+        keyboard is elsewhere; `focus_files` / `focus_editor` put the keyboard in a pane."""
+        self._is_file_row = is_file_row
+        self._focus = {Pane.FILES: focus_files, Pane.EDITOR: focus_editor}
+        tree_clicked.connect(self._on_tree_row_chosen)
+        tree_activated.connect(self._on_tree_row_chosen)
+        file_opened.connect(self._on_file_opened)
+
+    def fit(self, width: int) -> None:
+        """Go narrow or wide for a tab `width` pixels wide (the tab's resize)."""
+        narrow = width < max(NARROW_WIDTH, self.two_pane_width())
+        if narrow == self._narrow:
+            if not narrow and self._splitter.isVisible():
+                self._wide_sizes = self._splitter.sizes()
+            return
+        if narrow:
+            focus = QApplication.focusWidget()
+            editor = self._panes[Pane.EDITOR]
+            in_editor = focus is not None and (focus is editor or editor.isAncestorOf(focus))
+            self._narrow = True
+            self._apply(Pane.EDITOR if in_editor else Pane.FILES)
+        else:
+            self._narrow = False
+            for pane in self._panes.values():
+                pane.show()
+            self._back.hide()
+            self._splitter.setSizes(self._wide_sizes)
+        logger.debug("Memory tab %s at %d px", "narrow" if narrow else "wide", width)
+        self.narrow_changed.emit(narrow)
+
+    def show_pane(self, pane: Pane, *, focus: bool = True) -> None:
+        """Show `pane` (narrow: instead of the other) and, with `focus`, put the keyboard
+        in it."""
+        if self._narrow and pane is not self._shown:
+            self._apply(pane)
+        if focus and pane in self._focus:
+            self._focus[pane]()
+
+    def _apply(self, pane: Pane) -> None:
+        self._shown = pane
+        for each, widget in self._panes.items():
+            widget.setVisible(each is pane)
+        self._back.setVisible(pane is Pane.EDITOR)
+
+    # -- slots --------------------------------------------------------------------------------
+
+    @Slot(int, int)
+    def _on_splitter_moved(self, _position: int, _index: int) -> None:
+        if not self._narrow:
+            self._wide_sizes = self._splitter.sizes()
+
+    @Slot()
+    def _on_back_button_clicked(self) -> None:
+        self.show_pane(Pane.FILES)
+
+    @Slot(QModelIndex)
+    def _on_tree_row_chosen(self, index: QModelIndex) -> None:
+        if self._narrow and self._is_file_row(index):
+            self.show_pane(Pane.EDITOR)
+
+    @Slot(object)
+    def _on_file_opened(self, _ref: object) -> None:
+        if not self._narrow or self._shown is Pane.EDITOR:
+            return
+        focus = QApplication.focusWidget()
+        files = self._panes[Pane.FILES]
+        if focus is not None and (focus is files or files.isAncestorOf(focus)):
+            return  # walking the tree, or searching: the user stays in the files
+        self.show_pane(Pane.EDITOR, focus=False)

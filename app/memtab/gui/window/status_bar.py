@@ -1,0 +1,74 @@
+"""The window's status bar: notes that elide in their own place, never over the rest.
+
+Qt's status bar paints a note (`showMessage`) over its left part, hiding the widgets
+there (the writer's status), and cuts it where the first permanent widget begins — a
+long note ran into the home's label. `WindowStatusBar` shows a note in a label of its
+own after the normal widgets instead: it elides at its end (whole in its tooltip), the
+writer's status stays in view, and the bar never asks for the note's width. The home's
+label elides too (`home_label`), so half a laptop screen shows the bar whole.
+
+`showMessage`, `currentMessage` and `clearMessage` keep QStatusBar's meaning (a timeout
+in milliseconds, 0: until replaced), so callers and tests use it as they would Qt's.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtWidgets import QStatusBar, QWidget
+
+from memtab.gui.widgets import ElidedLabel
+
+logger = logging.getLogger(__name__)
+
+HOME_LABEL_MIN_WIDTH = 80
+
+
+class WindowStatusBar(QStatusBar):
+    """A status bar whose notes elide beside the normal widgets (see the module
+    docstring)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """An empty bar with the note's label (normal widgets go before it)."""
+        super().__init__(parent)
+        self.setObjectName("windowStatusBar")
+        self.note = ElidedLabel("", self, min_width=0, elide=Qt.TextElideMode.ElideRight)
+        self.note.setObjectName("statusNote")
+        self.note.setAccessibleName("Status")
+        self.addWidget(self.note, 1)
+        self._expiry = QTimer(self)
+        self._expiry.setSingleShot(True)
+        self._expiry.timeout.connect(self._on_expiry_timeout)
+
+    def home_label(self, text: str, tooltip: str) -> ElidedLabel:
+        """A permanent label for the home (right of the notes), eliding in the middle."""
+        label = ElidedLabel(text, self, min_width=HOME_LABEL_MIN_WIDTH)
+        label.set_full_text(text, tooltip)
+        self.addPermanentWidget(label)
+        return label
+
+    def showMessage(self, text: str, timeout: int | None = 0) -> None:
+        """Show `text` (elided to the room there is) for `timeout` ms (0: until
+        replaced or cleared)."""
+        self.note.set_full_text(text)
+        if timeout:
+            self._expiry.start(timeout)
+        else:
+            self._expiry.stop()
+        self.messageChanged.emit(text)
+
+    def currentMessage(self) -> str:
+        """The note shown, whole ("" when none)."""
+        return self.note.full_text
+
+    def clearMessage(self) -> None:
+        """Remove the note."""
+        self._expiry.stop()
+        if self.note.full_text:
+            self.note.set_full_text("")
+            self.messageChanged.emit("")
+
+    @Slot()
+    def _on_expiry_timeout(self) -> None:
+        self.clearMessage()

@@ -1,0 +1,190 @@
+"""Room (issue 21): half a laptop screen holds the window with a file open, one pane at a
+time; panels that come and go never move the tree; the status bar's notes elide."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtWidgets import QApplication, QWidget
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
+from memtab.components.tree.tree import file_key
+from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
+from memtab.gui.window.main_window import MainWindow
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+from memtab.writer.notes import Note
+from memtab.writer.suggestions import SuggestionQueue
+from support.memory_home import MAIN
+
+home = support.home
+make_window = support.make_window
+
+HALF_LAPTOP = 683  # half a 1366-px screen: beside a terminal
+PREFERENCES = parse_file_path("/memories/global/preferences.md")
+
+
+def settle() -> None:
+    for _ in range(6):
+        QApplication.processEvents()
+
+
+def place_of(widget: QWidget, window: MainWindow) -> QRect:
+    """Where `widget` is in the window."""
+    return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+
+
+def click_row(qtbot: QtBot, window: MainWindow, key: str) -> None:
+    tree = window.memory_tab.tree
+    index = window.memory_tab.model.index_for_key(key)
+    assert index.isValid()
+    tree.scrollTo(index)
+    qtbot.mouseClick(
+        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualRect(index).center()
+    )
+
+
+def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    window.resize(1280, 712)
+    activate(qtbot, window)
+    tab = window.memory_tab
+    panes = tab.panes
+    assert tab.editor.open_file(PREFERENCES)
+    window.history.show_history()  # the History dock beside the editor, too
+    qtbot.waitUntil(lambda: window.history.panel.subject is not None, timeout=WAIT_MS)
+    settle()
+    assert not panes.narrow and tab.tree.isVisible() and tab.editor.isVisible()
+    wide_sizes = tab.splitter.sizes()
+
+    assert window.minimumSizeHint().width() <= HALF_LAPTOP
+    window.resize(HALF_LAPTOP, 700)
+    settle()
+    assert window.width() == HALF_LAPTOP
+    assert tab.width() < NARROW_WIDTH and panes.narrow
+    assert panes.shown is Pane.FILES and tab.tree.isVisible() and not tab.editor.isVisible()
+    assert window.history.dock.isVisible()
+
+    # A click on a file shows the editor, the cursor in the text; Files goes back.
+    key = file_key(PREFERENCES)
+    click_row(qtbot, window, key)
+    qtbot.waitUntil(lambda: panes.shown is Pane.EDITOR, timeout=WAIT_MS)
+    assert tab.editor.isVisible() and not tab.tree.isVisible()
+    assert tab.editor.current_path == PREFERENCES
+    qtbot.waitUntil(lambda: tab.editor.text_edit.hasFocus(), timeout=WAIT_MS)
+    back = tab.findChild(QWidget, "backToFiles")
+    assert back is not None and back.isVisible()
+    qtbot.mouseClick(back, Qt.MouseButton.LeftButton)
+    assert panes.shown is Pane.FILES and tab.tree.hasFocus()
+
+    # Enter on a file goes to the editor; Ctrl+0 (View → Files) comes back.
+    tab.tree.setFocus()
+    qtbot.keyClick(tab.tree, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panes.shown is Pane.EDITOR, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: tab.editor.text_edit.hasFocus(), timeout=WAIT_MS)
+    qtbot.keyClick(tab.editor.text_edit, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert panes.shown is Pane.FILES and tab.tree.hasFocus()
+
+    # Arrow keys walk the tree, opening files, without leaving it.
+    qtbot.keyClick(tab.tree, Qt.Key.Key_Down)
+    settle()
+    assert panes.shown is Pane.FILES
+
+    # Wide again: both panes, at the sizes they had; those are what is remembered.
+    window.resize(1280, 712)
+    settle()
+    assert not panes.narrow and tab.tree.isVisible() and tab.editor.isVisible()
+    assert not back.isVisible()
+    assert tab.splitter.sizes() == wide_sizes
+    window.resize(HALF_LAPTOP, 700)
+    settle()
+    assert panes.narrow and panes.wide_sizes() == wide_sizes
+
+
+def test_panels_that_come_and_go_never_move_the_tree(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    window.resize(1280, 712)
+    activate(qtbot, window)
+    wait_watching(qtbot, window)
+    tab = window.memory_tab
+    settle()
+    where = place_of(tab.tree, window)
+
+    # An error banner lies over the bottom of the tree; the rows under it scroll up.
+    tab.show_error("Cannot move notes.md: the target exists. " * 4)
+    qtbot.waitUntil(lambda: tab.message_bar.isVisible(), timeout=WAIT_MS)
+    settle()
+    assert place_of(tab.tree, window) == where
+    overlay = tab.findChild(QWidget, "treeOverlay")
+    assert overlay is not None and overlay.isVisible()
+    covered = place_of(overlay, window)
+    assert covered.bottom() == where.bottom() and covered.height() > 0
+    assert tab.tree.viewport().height() <= where.height() - covered.height()
+
+    # The writer's suggestions, shown by the watcher.
+    SuggestionQueue(home, MAIN).propose(
+        [Note("Directives", "Always use pnpm.")], memory_path="/memories/workspace/notes.md"
+    )
+    qtbot.waitUntil(lambda: tab.suggestions.isVisible(), timeout=WAIT_MS)
+    settle()
+    assert place_of(tab.tree, window) == where
+
+    # The footer's line about another agent's file takes the status line, not a new one.
+    tab.footer.set_mux_only_note("Claude Code")
+    settle()
+    assert tab.footer.mux_only_note.isVisible()
+    assert place_of(tab.tree, window) == where
+
+    tab.message_bar.clear()
+    tab.footer.set_mux_only_note(None)
+    settle()
+    assert place_of(tab.tree, window) == where
+    assert tab.tree.viewport().height() < where.height()  # the suggestions are still over it
+
+
+def test_picking_a_version_in_history_never_widens_its_dock(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    window.resize(1280, 712)
+    activate(qtbot, window)
+    tab = window.memory_tab
+    tab.store().edit_text(str(PREFERENCES), lambda text: text + "- another line\n")
+    assert tab.editor.open_file(PREFERENCES)
+    window.history.show_history()
+    panel = window.history.panel
+    qtbot.waitUntil(lambda: panel.versions.topLevelItemCount() > 0, timeout=WAIT_MS)
+    settle()
+    width, tree_place = window.history.dock.width(), place_of(tab.tree, window)
+    for row in range(panel.versions.topLevelItemCount()):
+        panel.versions.setCurrentItem(panel.versions.topLevelItem(row))
+        qtbot.waitUntil(lambda: panel.diff.result is not None, timeout=WAIT_MS)
+        settle()
+        assert window.history.dock.width() == width
+        assert place_of(tab.tree, window) == tree_place
+
+
+def test_a_long_status_note_elides_beside_the_writer_and_the_home(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    window.resize(HALF_LAPTOP, 700)
+    activate(qtbot, window)
+    bar = window.status_bar
+    home_label = window.findChild(QWidget, "homeStatus")
+    assert home_label is not None
+    text = "Moved /memories/global/a-very-long-name.md to /memories/project/elsewhere.md. " * 3
+    window.context.status.show(text)
+    settle()
+    assert bar.currentMessage() == text  # whole, for whoever asks
+    note = bar.note
+    assert note.text() != text and note.text().endswith("…")
+    assert note.toolTip() == text
+    assert place_of(note, window).right() < place_of(home_label, window).left()
+    assert bar.minimumSizeHint().width() <= HALF_LAPTOP
+    assert window.minimumSizeHint().width() <= HALF_LAPTOP
