@@ -3,17 +3,28 @@ time; panels that come and go never move the tree; the status bar's notes elide.
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
-from memtab.components.tree.tree import file_key
+from memtab.components.files.copy import CopyTarget
+from memtab.components.tree.nodes import file_key
+from memtab.consolidation.plan import ConsolidationPlan, PlannedFile, PlannedOp
+from memtab.gui.consolidation.review_dialog import ReviewDialog
+from memtab.gui.crash_dialog import CrashDialog
+from memtab.gui.diff_view import DiffDialog
+from memtab.gui.files.copy import CopyToDialog
+from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind
+from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.window.main_window import MainWindow
+from memtab.store.history.records import RunEntry
+from memtab.store.history.undo import RevertResult
 from memtab.store.home import Home
-from memtab.store.paths import parse_file_path
+from memtab.store.paths import Scope, parse_file_path
 from memtab.writer.notes import Note
 from memtab.writer.suggestions import SuggestionQueue
 from support.memory_home import MAIN
@@ -188,3 +199,72 @@ def test_a_long_status_note_elides_beside_the_writer_and_the_home(
     assert place_of(note, window).right() < place_of(home_label, window).left()
     assert bar.minimumSizeHint().width() <= HALF_LAPTOP
     assert window.minimumSizeHint().width() <= HALF_LAPTOP
+
+
+def test_every_dialog_fits_a_laptop_screen(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each dialog of the app needs at most 700 px of height (a 768-px screen less its
+    panel and title bar) and opens no taller."""
+    window = make_window(home)
+    window.resize(1280, 712)
+    activate(qtbot, window)
+    tab = window.memory_tab
+    asked: list[QDialog] = []
+
+    def capture(dialog: QDialog) -> int:
+        asked.append(dialog)
+        return QDialog.DialogCode.Rejected.value
+
+    monkeypatch.setattr(window, "exec_dialog", capture)
+    for command in ("window.settings", "window.shortcuts", "window.add_workspace"):
+        window.context.actions.action(command).trigger()
+    store = tab.store()
+    plan = ConsolidationPlan(
+        "plan-1", 1, str(home.root), MAIN, "manual", "tidy up",
+        (
+            PlannedOp(
+                index=1, command="delete", path=str(PREFERENCES),
+                arguments={"command": "delete", "path": str(PREFERENCES)}, proposed=True,
+                description="Deleted preferences.md",
+                files=(PlannedFile(str(PREFERENCES), "0" * 64, None, "-gone"),),
+            ),
+        ),
+    )  # fmt: skip
+    run = RunEntry(id="run-1", at=1, kind="consolidation", trigger="manual", workspace_id=MAIN)
+    targets = [CopyTarget("scope:global", "Global", "mux", Scope.GLOBAL)]
+    asked += [
+        window.history.open_runs(),
+        window.history.open_trash(),
+        ReviewDialog(plan, "main"),  # type: ignore[arg-type]
+        CopyToDialog("Copy preferences.md to", targets, "preferences.md", None),
+        NewItemDialog(store, PREFERENCES.parent, NewKind.FILE),
+        MoveDialog(store, PREFERENCES),
+        DiffDialog("Differences — preferences.md", "On disk", "Your draft", [("merge", "Merge")]),
+        RevertResultDialog(RevertResult(run, [str(PREFERENCES)], [])),
+        CrashDialog(),
+        about_box(window),
+    ]
+    assert len(asked) == 13
+    for dialog in asked:
+        if dialog.parent() is None and not dialog.testAttribute(
+            Qt.WidgetAttribute.WA_DeleteOnClose
+        ):
+            qtbot.addWidget(dialog)
+        name = dialog.windowTitle()
+        assert dialog.minimumSizeHint().height() <= 700, name
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        settle()
+        assert dialog.height() <= 700, name
+        dialog.reject()  # as closing it does: workers it started stop
+    window.history.show_history()
+    assert window.history.dock.minimumSizeHint().height() <= 700
+
+
+def about_box(window: MainWindow) -> QMessageBox:
+    """Help → About's box, as `QMessageBox.about` makes it."""
+    assert window.commands is not None
+    box = QMessageBox(QMessageBox.Icon.Information, "About Memtab", window.commands.about_text())
+    box.setParent(window, box.windowFlags())
+    return box

@@ -64,6 +64,8 @@ class TreeOverlay(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Follow the tree's geometry and the panels' showing, hiding and size."""
         if event.type() in _REPLACING_EVENTS:
+            if watched in self._panels:  # a panel shown or hidden: the overlay at once
+                self.setVisible(self._showing())
             self._schedule()
         return False
 
@@ -85,7 +87,7 @@ class TreeOverlay(QWidget):
         """Cover the bottom of the tree with the shown panels (or nothing)."""
         self._pending = False
         tree = self._tree.geometry()
-        if not any(not panel.isHidden() for panel in self._panels) or tree.height() <= 0:
+        if not self._showing():
             self.hide()
             self._tree.reserve_bottom(0)
             return
@@ -101,6 +103,10 @@ class TreeOverlay(QWidget):
         self.show()
         self.raise_()
         self._tree.reserve_bottom(height)
+
+    def _showing(self) -> bool:
+        """Whether a panel is shown (or would be, in a window not shown yet)."""
+        return any(not panel.isHidden() for panel in self._panels)
 
     def _schedule(self) -> None:
         """Place once the events of this turn are handled (several may ask at once)."""
