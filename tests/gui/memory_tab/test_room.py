@@ -71,6 +71,8 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     assert not panes.narrow and tab.tree.isVisible() and tab.editor.isVisible()
     wide_sizes = tab.splitter.sizes()
 
+    assert window.traces_tab is not None  # built: its page counts in the window's width too
+    settle()
     assert window.minimumSizeHint().width() <= HALF_LAPTOP
     window.resize(HALF_LAPTOP, 700)
     settle()
@@ -189,9 +191,12 @@ def test_a_long_status_note_elides_beside_the_writer_and_the_home(
     bar = window.status_bar
     home_label = window.findChild(QWidget, "homeStatus")
     assert home_label is not None
+    settle()
+    height, tree_place = bar.height(), place_of(window.memory_tab.tree, window)
     text = "Moved /memories/global/a-very-long-name.md to /memories/project/elsewhere.md. " * 3
     window.context.status.show(text)
     settle()
+    assert bar.height() == height and place_of(window.memory_tab.tree, window) == tree_place
     assert bar.currentMessage() == text  # whole, for whoever asks
     note = bar.note
     assert note.text() != text and note.text().endswith("…")

@@ -16,7 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QSplitter,
@@ -116,7 +116,7 @@ class TracesTab(QWidget):
         self.workspace_filter.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
-        self.workspace_filter.setMinimumContentsLength(18)
+        self.workspace_filter.setMinimumContentsLength(14)
         self.workspace_filter.addItem("All workspaces", None)
         self.workspace_filter.currentIndexChanged.connect(self._on_filter_changed)
         self.outcome_filter = QComboBox(self)
@@ -133,15 +133,16 @@ class TracesTab(QWidget):
         workspace_label.setBuddy(self.workspace_filter)
         outcome_label_widget = QLabel("&Outcome:", self)
         outcome_label_widget.setBuddy(self.outcome_filter)
-        filters = QHBoxLayout()
+        # Two rows: in one, the filters made the list ~570 px wide at the least, and the
+        # window could not go narrower than 923 px (half a laptop screen is 683).
+        filters = QGridLayout()
         filters.setContentsMargins(0, 8, 0, 4)
-        filters.addWidget(workspace_label)
-        filters.addWidget(self.workspace_filter)
-        filters.addSpacing(12)
-        filters.addWidget(outcome_label_widget)
-        filters.addWidget(self.outcome_filter)
-        filters.addStretch(1)
-        filters.addWidget(self.count_label)
+        filters.addWidget(workspace_label, 0, 0)
+        filters.addWidget(self.workspace_filter, 0, 1)
+        filters.addWidget(self.count_label, 0, 3)
+        filters.addWidget(outcome_label_widget, 1, 0)
+        filters.addWidget(self.outcome_filter, 1, 1)
+        filters.setColumnStretch(2, 1)
 
         self.list_view = make_table("Trace dumps", self)
         self.list_view.setModel(self.proxy)

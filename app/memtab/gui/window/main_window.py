@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
+    QSizePolicy,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -220,7 +221,20 @@ class MainWindow(QMainWindow):
 
     def add_tab(self, widget: QWidget, title: str) -> int:
         """Add a tab (after the existing ones); returns its index."""
-        return self.tabs.addTab(widget, title)
+        index = self.tabs.addTab(widget, title)
+        self._size_by_current_tab()
+        return index
+
+    def _size_by_current_tab(self) -> None:
+        """Only the tab in front sets the window's least size: a tab stack asks for the
+        widest of its pages, and the Traces tab's two panes kept the window 923 px wide
+        behind a Memory tab that fits half a laptop screen."""
+        current = self.tabs.currentWidget()
+        for index in range(self.tabs.count()):
+            page = self.tabs.widget(index)
+            policy = QSizePolicy.Policy.Preferred if page is current else QSizePolicy.Policy.Ignored
+            if page is not None:
+                page.setSizePolicy(policy, policy)
 
     @property
     def status_bar(self) -> WindowStatusBar:
@@ -401,6 +415,7 @@ class MainWindow(QMainWindow):
     def _on_tabs_current_changed(self, index: int) -> None:
         if self._traces_container is not None and self.tabs.widget(index) is self._traces_container:
             self._build_traces_tab()  # on first view
+        self._size_by_current_tab()
         self.memory_tab_current.emit(self.tabs.widget(index) is self.memory_tab)
 
     @Slot(str)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtWidgets import QStatusBar, QWidget
+from PySide6.QtWidgets import QStatusBar, QToolButton, QWidget
 
 from memtab.gui.widgets import ElidedLabel
 
@@ -36,6 +36,14 @@ class WindowStatusBar(QStatusBar):
         self.note = ElidedLabel("", self, min_width=0, elide=Qt.TextElideMode.ElideRight)
         self.note.setObjectName("statusNote")
         self.note.setAccessibleName("Status")
+        # As tall from the start as a tool button (the writer's Pause comes a moment after
+        # the window shows) and empty as with a note: nothing arriving in the bar later
+        # moves the tab above it.
+        button = QToolButton(self)
+        button.setAutoRaise(True)
+        button.setText("Pause")
+        self.note.setMinimumHeight(button.sizeHint().height())
+        button.deleteLater()
         self.addWidget(self.note, 1)
         self._expiry = QTimer(self)
         self._expiry.setSingleShot(True)
