@@ -26,7 +26,10 @@ import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, QObject, Qt, Signal, SignalInstance, Slot
-from PySide6.QtWidgets import QApplication, QSplitter, QStyle, QToolButton, QWidget
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication, QSplitter, QToolButton, QWidget
+
+from memtab.gui.icons import tinted_icon
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +78,9 @@ class PaneSwitch(QObject):
         self._focus: dict[Pane, Callable[[], None]] = {}
         self._is_file_row: Callable[[QModelIndex], bool] = lambda _index: False
         back_button.setText("Files")
-        back_button.setIcon(back_button.style().standardIcon(QStyle.StandardPixmap.SP_ArrowBack))
+        back_button.setIcon(
+            tinted_icon("chevron-left", back_button.palette().color(QPalette.ColorRole.ButtonText))
+        )
         back_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         back_button.setAutoRaise(True)
         back_button.setAccessibleName("Back to the files")

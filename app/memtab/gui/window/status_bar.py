@@ -39,11 +39,10 @@ class WindowStatusBar(QStatusBar):
         # As tall from the start as a tool button (the writer's Pause comes a moment after
         # the window shows) and empty as with a note: nothing arriving in the bar later
         # moves the tab above it.
-        button = QToolButton(self)
+        button = QToolButton()  # never shown; gone with this function
         button.setAutoRaise(True)
         button.setText("Pause")
         self.note.setMinimumHeight(button.sizeHint().height())
-        button.deleteLater()
         self.addWidget(self.note, 1)
         self._expiry = QTimer(self)
         self._expiry.setSingleShot(True)
