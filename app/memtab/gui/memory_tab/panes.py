@@ -22,13 +22,16 @@ the tab remembers, never a one-pane layout).
 from __future__ import annotations
 
 import enum
+import functools
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
-from PySide6.QtCore import QModelIndex, QObject, Qt, Signal, SignalInstance, Slot
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication, QSplitter, QToolButton, QWidget
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal, SignalInstance, Slot
+from PySide6.QtGui import QPalette, QResizeEvent
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QSplitter, QToolButton, QWidget
 
+from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.icons import tinted_icon
 
 logger = logging.getLogger(__name__)
@@ -43,6 +46,30 @@ class Pane(enum.Enum):
 
     FILES = "files"
     EDITOR = "editor"
+
+
+class FileTree(Protocol):
+    """The tree, as the switch needs it (`MemoryTreeView`)."""
+
+    @property
+    def clicked(self) -> SignalInstance: ...
+
+    @property
+    def activated(self) -> SignalInstance: ...
+
+    def is_file_row(self, index: QModelIndex) -> bool: ...
+
+    def setFocus(self) -> None: ...
+
+
+class PaneEditor(Protocol):
+    """The editor, as the switch needs it (`EditorPanel`)."""
+
+    @property
+    def file_opened(self) -> SignalInstance: ...
+
+    @property
+    def text_edit(self) -> QPlainTextEdit: ...
 
 
 class PaneSwitch(QObject):
@@ -75,6 +102,9 @@ class PaneSwitch(QObject):
         # narrow, the splitter has already squeezed them.
         self._wide_sizes = splitter.sizes()
         splitter.splitterMoved.connect(self._on_splitter_moved)
+        tab = splitter.parentWidget()
+        if tab is not None:
+            tab.installEventFilter(self)  # its resizes
         self._focus: dict[Pane, Callable[[], None]] = {}
         self._is_file_row: Callable[[QModelIndex], bool] = lambda _index: False
         back_button.setText("Files")
@@ -115,23 +145,33 @@ class PaneSwitch(QObject):
 
     # -- switching ----------------------------------------------------------------------------
 
-    def follow(
-        self,
-        is_file_row: Callable[[QModelIndex], bool],
-        tree_clicked: SignalInstance,
-        tree_activated: SignalInstance,
-        file_opened: SignalInstance,
-        focus_files: Callable[[], None],
-        focus_editor: Callable[[], None],
-    ) -> None:
+    def follow(self, actions: ActionRegistry, tree: FileTree, editor: PaneEditor) -> None:
         """Switch panes as the user picks files (see the module docstring): a click or
-        Enter on a row `is_file_row` accepts, a file opened (`file_opened`) while the
-        keyboard is elsewhere; `focus_files` / `focus_editor` put the keyboard in a pane."""
-        self._is_file_row = is_file_row
-        self._focus = {Pane.FILES: focus_files, Pane.EDITOR: focus_editor}
-        tree_clicked.connect(self._on_tree_row_chosen)
-        tree_activated.connect(self._on_tree_row_chosen)
-        file_opened.connect(self._on_file_opened)
+        Enter on a file row of `tree`, a file `editor` opened while the keyboard is
+        elsewhere; register View → Files in `actions`; follow the tab's width."""
+        self._is_file_row = tree.is_file_row
+        self._focus = {Pane.FILES: tree.setFocus, Pane.EDITOR: editor.text_edit.setFocus}
+        tree.clicked.connect(self._on_tree_row_chosen)
+        tree.activated.connect(self._on_tree_row_chosen)
+        editor.file_opened.connect(self._on_file_opened)
+        tab = self._splitter.parentWidget()
+        actions.add(
+            "memory.show_files",
+            "&Files",
+            functools.partial(self.show_pane, Pane.FILES),
+            keys=[SHOW_FILES_KEY],
+            focus=Focus.WITHIN,
+            on=tab,
+            menu="view",
+            tip="Show the memory files and put the keyboard in the tree",
+        )
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The tab was resized (its layout already was): go narrow or wide."""
+        if event.type() == QEvent.Type.Resize and watched is self._splitter.parentWidget():
+            assert isinstance(event, QResizeEvent)
+            self.fit(event.size().width())
+        return False
 
     def fit(self, width: int) -> None:
         """Go narrow or wide for a tab `width` pixels wide (the tab's resize)."""

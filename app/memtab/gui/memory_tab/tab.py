@@ -41,7 +41,6 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QSize, QTimer, Signal, Slot
-from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 
 from memtab.components import glossary
@@ -52,7 +51,7 @@ from memtab.gui.actions import Focus
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
 from memtab.gui.memory_tab.layout import TabLayout
-from memtab.gui.memory_tab.panes import SHOW_FILES_KEY, Pane
+from memtab.gui.memory_tab.panes import Pane
 from memtab.gui.memory_tab.parts import Stoppable, TabParts
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
 from memtab.gui.tree.fill import TreeFill
@@ -241,14 +240,7 @@ class MemoryTab(QWidget):
             [self.picker.combo, self.search_edit, self.new_button, self.tree],
             [self.editor, self.footer],
         )
-        self.panes.follow(
-            self.tree.is_file_row,
-            self.tree.clicked,
-            self.tree.activated,
-            self.editor.file_opened,
-            focus_files=self.tree.setFocus,
-            focus_editor=self.editor.text_edit.setFocus,
-        )
+        self.panes.follow(self.context.actions, self.tree, self.editor)
         self.search_box.results_found.connect(self._on_search_box_results_found)
         self.files = TabFiles(
             self.context,
@@ -280,8 +272,7 @@ class MemoryTab(QWidget):
                 self._finish_loading()
 
     def _register_actions(self) -> None:
-        """The tab's own commands: Reload (F5), Files (Ctrl+0: back from the editor when
-        narrow, the tree focused)."""
+        """The tab's own command: Reload (F5)."""
         self.context.actions.add(
             "tree.reload",
             "Reload from disk",
@@ -290,16 +281,6 @@ class MemoryTab(QWidget):
             focus=Focus.WITHIN,
             on=self,
             menu="file",
-        )
-        self.context.actions.add(
-            "memory.show_files",
-            "&Files",
-            self.show_files,
-            keys=[SHOW_FILES_KEY],
-            focus=Focus.WITHIN,
-            on=self,
-            menu="view",
-            tip="Show the memory files and put the keyboard in the tree",
         )
 
     # -- public API ------------------------------------------------------------------------
@@ -424,10 +405,6 @@ class MemoryTab(QWidget):
         self.panes.show_pane(Pane.FILES, focus=False)
         self.search_box.focus()
 
-    def show_files(self) -> None:
-        """View → Files: the files pane (narrow: instead of the editor), tree focused."""
-        self.panes.show_pane(Pane.FILES)
-
     def reveal_file(
         self, workspace_id: str | None, path: VirtualPath, lines: tuple[int, ...] = ()
     ) -> None:
@@ -445,15 +422,8 @@ class MemoryTab(QWidget):
         self.switch_workspace(workspace_id, self.inbox.reveal)
 
     def minimumSizeHint(self) -> QSize:
-        """One pane's width: narrower than both side by side, the tab shows one at a time
-        (`panes`)."""
-        hint = super().minimumSizeHint()
-        return QSize(self.panes.one_pane_width(), hint.height())
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        """Go narrow (one pane) or wide (both) for the new width."""
-        self.panes.fit(event.size().width())
-        super().resizeEvent(event)
+        """One pane's width: narrower than both, the tab shows one at a time (`panes`)."""
+        return QSize(self.panes.one_pane_width(), super().minimumSizeHint().height())
 
     # -- what the collaborators ask of the tab (CommandsHost, FilesHost) -------------------
 
