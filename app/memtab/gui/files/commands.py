@@ -83,6 +83,8 @@ class CommandsHost(Protocol):
 
     def show_error(self, text: str) -> None: ...
 
+    def rescan_all(self) -> None: ...
+
 
 class FileCommands(QObject):
     """The tree's file commands and their actions (see the module docstring).
@@ -122,6 +124,10 @@ class FileCommands(QObject):
     def _register(self, actions: ActionRegistry, tab: QWidget, tree: MemoryTreeView) -> None:
         tree_only, in_tab = Focus.WIDGET, Focus.WITHIN  # tree_only: while the tree has focus
         editable_row = self._selected_is(NodeKind.FILE, NodeKind.DIRECTORY)
+        actions.add(
+            "tree.reload", "Reload from disk", self._host.rescan_all,
+            keys=["F5"], focus=in_tab, on=tab, menu="file",
+        )  # fmt: skip
         self.new_file_action = actions.add(
             "tree.new_file",
             "New memory file…",

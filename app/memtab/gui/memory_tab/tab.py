@@ -47,7 +47,6 @@ from memtab.components import glossary
 from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan, ScanOutcome, workspace_identity
 from memtab.components.tree.tree import default_expanded_keys
-from memtab.gui.actions import Focus
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
 from memtab.gui.memory_tab.layout import TabLayout
@@ -229,7 +228,6 @@ class MemoryTab(QWidget):
         self.search_box = SearchBox(self.context, self, self.tree, self.model, self.sync, self)
         self.file_ops = self.context.file_ops
         self.commands = FileCommands(self.context, self, self.tree, self.model, self.editor, self)
-        self._register_actions()
         self.search_edit = self.search_box.edit
         self.commands.fill_new_menu(self.new_button)
         self.message_bar = MessageBar(self)
@@ -270,18 +268,6 @@ class MemoryTab(QWidget):
             self._shown.scan_applied.emit(scan)
             if self._first_scan_shown:
                 self._finish_loading()
-
-    def _register_actions(self) -> None:
-        """The tab's own command: Reload (F5)."""
-        self.context.actions.add(
-            "tree.reload",
-            "Reload from disk",
-            self.rescan_all,
-            keys=["F5"],
-            focus=Focus.WITHIN,
-            on=self,
-            menu="file",
-        )
 
     # -- public API ------------------------------------------------------------------------
 
