@@ -150,7 +150,8 @@ class PaneSwitch(QObject):
         Enter on a file row of `tree`, a file `editor` opened while the keyboard is
         elsewhere; register View → Files in `actions`; follow the tab's width."""
         self._is_file_row = tree.is_file_row
-        self._focus = {Pane.FILES: tree.setFocus, Pane.EDITOR: editor.text_edit.setFocus}
+        # The editor's text is the current tab's: asked for when it is needed.
+        self._focus = {Pane.FILES: tree.setFocus, Pane.EDITOR: lambda: editor.text_edit.setFocus()}
         tree.clicked.connect(self._on_tree_row_chosen)
         tree.activated.connect(self._on_tree_row_chosen)
         editor.file_opened.connect(self._on_file_opened)
