@@ -64,7 +64,7 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     activate(qtbot, window)
     tab = window.memory_tab
     panes = tab.panes
-    assert tab.editor.open_file(PREFERENCES)
+    tab.editor.open_file(PREFERENCES)
     window.history.show_history()  # the History dock beside the editor, too
     qtbot.waitUntil(lambda: window.history.panel.subject is not None, timeout=WAIT_MS)
     settle()
@@ -168,7 +168,7 @@ def test_picking_a_version_in_history_never_widens_its_dock(
     activate(qtbot, window)
     tab = window.memory_tab
     tab.store().edit_text(str(PREFERENCES), lambda text: text + "- another line\n")
-    assert tab.editor.open_file(PREFERENCES)
+    tab.editor.open_file(PREFERENCES)
     window.history.show_history()
     panel = window.history.panel
     qtbot.waitUntil(lambda: panel.versions.topLevelItemCount() > 0, timeout=WAIT_MS)

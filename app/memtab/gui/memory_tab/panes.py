@@ -107,6 +107,7 @@ class PaneSwitch(QObject):
             tab.installEventFilter(self)  # its resizes
         self._focus: dict[Pane, Callable[[], None]] = {}
         self._is_file_row: Callable[[QModelIndex], bool] = lambda _index: False
+        self._editor: PaneEditor | None = None
         back_button.setText("Files")
         back_button.setIcon(
             tinted_icon("chevron-left", back_button.palette().color(QPalette.ColorRole.ButtonText))
@@ -150,8 +151,8 @@ class PaneSwitch(QObject):
         Enter on a file row of `tree`, a file `editor` opened while the keyboard is
         elsewhere; register View → Files in `actions`; follow the tab's width."""
         self._is_file_row = tree.is_file_row
-        # The editor's text is the current tab's: asked for when it is needed.
-        self._focus = {Pane.FILES: tree.setFocus, Pane.EDITOR: lambda: editor.text_edit.setFocus()}
+        self._focus = {Pane.FILES: tree.setFocus, Pane.EDITOR: self._focus_text}
+        self._editor = editor
         tree.clicked.connect(self._on_tree_row_chosen)
         tree.activated.connect(self._on_tree_row_chosen)
         editor.file_opened.connect(self._on_file_opened)
@@ -166,6 +167,11 @@ class PaneSwitch(QObject):
             menu="view",
             tip="Show the memory files and put the keyboard in the tree",
         )
+
+    def _focus_text(self) -> None:
+        """The keyboard in the editor's text: the current tab's (asked for now)."""
+        if self._editor is not None:
+            self._editor.text_edit.setFocus()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The tab was resized (its layout already was): go narrow or wide."""
