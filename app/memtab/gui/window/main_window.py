@@ -382,7 +382,7 @@ class MainWindow(QMainWindow):
 
         self.sync = SyncFeature(self.context, self, parent=self)
         self.watcher.paths_changed.connect(self.sync.sync.follow_changes)
-        self.statusBar().insertPermanentWidget(0, self.sync.status)  # messages never cover it
+        self.status_bar.insert_permanent_first(self.sync.status)
         if self.watcher.root is not None:  # the menus were built after watching began
             self.sync.start()
 

@@ -33,6 +33,7 @@ class WindowStatusBar(QStatusBar):
         """An empty bar with the note's label (normal widgets go before it)."""
         super().__init__(parent)
         self.setObjectName("windowStatusBar")
+        self._normal = 0  # normal widgets: a permanent one's index counts them
         self.note = ElidedLabel("", self, min_width=0, elide=Qt.TextElideMode.ElideRight)
         self.note.setObjectName("statusNote")
         self.note.setAccessibleName("Status")
@@ -47,6 +48,21 @@ class WindowStatusBar(QStatusBar):
         self._expiry = QTimer(self)
         self._expiry.setSingleShot(True)
         self._expiry.timeout.connect(self._on_expiry_timeout)
+
+    def addWidget(self, widget: QWidget, stretch: int | None = 0) -> None:
+        """A normal widget, on the left (counted: permanent ones are placed after)."""
+        self._normal += 1
+        super().addWidget(widget, stretch)
+
+    def insertWidget(self, index: int, widget: QWidget, stretch: int | None = 0) -> int:
+        """A normal widget at `index` among the normal ones."""
+        self._normal += 1
+        return super().insertWidget(index, widget, stretch)
+
+    def insert_permanent_first(self, widget: QWidget) -> None:
+        """A permanent widget left of the other permanent ones (the notes never cover
+        it)."""
+        self.insertPermanentWidget(self._normal, widget)
 
     def home_label(self, text: str, tooltip: str) -> ElidedLabel:
         """A permanent label for the home (right of the notes), eliding in the middle."""
