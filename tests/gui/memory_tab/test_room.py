@@ -143,7 +143,7 @@ def test_panels_that_come_and_go_never_move_the_tree(
     SuggestionQueue(home, MAIN).propose(
         [Note("Directives", "Always use pnpm.")], memory_path="/memories/workspace/notes.md"
     )
-    qtbot.waitUntil(lambda: tab.suggestions.isVisible(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: tab.inbox.isVisible(), timeout=WAIT_MS)
     settle()
     assert place_of(tab.tree, window) == where
 

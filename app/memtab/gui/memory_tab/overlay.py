@@ -1,8 +1,9 @@
 """Panels that come and go over the bottom of the tree, never moving it.
 
-The tab's message bar (an error, a file operation's result) and the Inbox (the writer's suggestions, mux's harvest candidates)
-appear and disappear while the user works in the tree. Laid out above it, each one
-pushed every row down under the pointer — a click landed on another file. Here they lie
+The tab's message bar (an error, a file operation's result) and the Inbox (mux's harvest
+candidates, the offline writer's suggestions) appear and disappear while the user works in
+the tree. Laid out above it, each one pushed every row down under the pointer — a click
+landed on another file. Here they lie
 over the bottom of the tree instead, like a notification: the tree keeps its place and
 size, and `MemoryTreeView.reserve_bottom` keeps its last rows reachable by scrolling
 (its viewport ends above the panels).
