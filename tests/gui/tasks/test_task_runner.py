@@ -378,3 +378,27 @@ def test_shutdown_gives_up_on_a_job_that_ignores_cancel(
         timeout=5000,
     )
     assert recorder.kinds(stubborn) == ["started", "cancelled"], "late results stay dropped"
+
+
+def test_a_runner_destroyed_with_its_owner_stops_its_thread(qtbot: QtBot) -> None:
+    """An owner deleted before it shut its runner down (a dialog destroyed unclosed): the
+    running job is cancelled, the queued one never runs and the thread ends, instead of a
+    QThread destroyed while running aborting the process."""
+    from PySide6.QtCore import QObject
+
+    owner = QObject()
+    runner = TaskRunner("orphan", parent=owner)
+    thread = runner._thread
+    saw_cancel = threading.Event()
+    ran: list[str] = []
+
+    def waits_for_cancel(ctx: TaskContext) -> None:
+        if ctx.cancel_event.wait(GATE_TIMEOUT_S):
+            saw_cancel.set()
+
+    with qtbot.waitSignal(runner.job_started, timeout=5000):
+        runner.submit(waits_for_cancel)
+    runner.submit(lambda ctx: ran.append("queued"))
+    owner.deleteLater()
+    qtbot.waitUntil(lambda: thread.isFinished(), timeout=5000)
+    assert saw_cancel.is_set() and ran == []

@@ -66,11 +66,13 @@ refused (by whoever owns that rule: `ConsolidationService`), never cancel the ru
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import logging
 import threading
 from collections.abc import Callable
 
+import shiboken6
 from PySide6.QtCore import (
     QCoreApplication,
     QEvent,
@@ -96,6 +98,26 @@ _job_ids = itertools.count(1)
 # Threads whose job ignored cancellation past shutdown's timeout. A QThread destroyed
 # while running aborts the process, so they are kept alive here until they end.
 _abandoned_threads: list[tuple[QThread, QObject]] = []
+# How long a runner destroyed before its shutdown waits for its job to see the cancel.
+ORPHAN_STOP_MS = 2000
+
+
+def _stop_orphaned_thread(
+    thread: QThread, worker: QObject, jobs: dict[int, _Job], name: str, *_destroyed: object
+) -> None:
+    """A runner was destroyed: cancel its jobs and stop its thread, as `shutdown` does
+    (nothing is reported: there is no one left to tell)."""
+    if not shiboken6.isValid(thread) or thread.isFinished():
+        return  # shut down before (or the interpreter's exit deleted it first)
+    for job in list(jobs.values()):
+        job.cancel()
+    jobs.clear()
+    thread.quit()
+    if not thread.wait(ORPHAN_STOP_MS):
+        logger.error(
+            "The %s worker did not stop within %d ms; leaving it to finish", name, ORPHAN_STOP_MS
+        )
+        _abandoned_threads.append((thread, worker))
 
 
 class TaskCancelledError(Exception):
@@ -268,6 +290,11 @@ class TaskRunner(QObject):
         if app is not None:
             # A safety net: the owner should call shutdown() itself on close.
             app.aboutToQuit.connect(self._on_application_about_to_quit)
+        # Another: deleted with its owner before shutdown() (a dialog destroyed unclosed),
+        # the runner still stops its thread — one destroyed while running aborts.
+        self.destroyed.connect(
+            functools.partial(_stop_orphaned_thread, self._thread, self._worker, self._jobs, name)
+        )
         self._thread.start()
 
     @property
