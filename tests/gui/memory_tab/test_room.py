@@ -3,28 +3,40 @@ time; panels that come and go never move the tree; the status bar's notes elide.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
+import memtab
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
+from memtab.components.blame.gutter import GutterEntry
 from memtab.components.files.copy import CopyTarget
 from memtab.components.tree.nodes import file_key
-from memtab.consolidation.plan import ConsolidationPlan, PlannedFile, PlannedOp
+from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
+from memtab.gui.blame.card import BlameCard
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.crash_dialog import CrashDialog
 from memtab.gui.diff_view import DiffDialog
+from memtab.gui.editor.unsaved import ask_unsaved
+from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.files.copy import CopyToDialog
-from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind
+from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
+from memtab.gui.merge.three_way import ThreeWayView
+from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.window.main_window import MainWindow
+from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry
 from memtab.store.history.undo import RevertResult
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
+from memtab.writer.inbox import InboxItem
 from memtab.writer.notes import Note
 from memtab.writer.suggestions import SuggestionQueue
 from support.memory_home import MAIN
@@ -33,6 +45,7 @@ home = support.home
 make_window = support.make_window
 
 HALF_LAPTOP = 683  # half a 1366-px screen: beside a terminal
+LAPTOP_HEIGHT = 700  # a 768-px screen less its panel and a title bar
 PREFERENCES = parse_file_path("/memories/global/preferences.md")
 
 
@@ -209,62 +222,111 @@ def test_a_long_status_note_elides_beside_the_writer_and_the_home(
 def test_every_dialog_fits_a_laptop_screen(
     qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each dialog of the app needs at most 700 px of height (a 768-px screen less its
-    panel and title bar) and opens no taller."""
+    """Each dialog and message box of the app needs at most 700 px of height (a 768-px
+    screen less its panel and title bar) and opens no taller, and at most half a laptop's
+    width (a window beside a terminal opens them too). Where a command opens a dialog, the
+    test runs the command (the dialog's `exec` recorded instead of run)."""
     window = make_window(home)
     window.resize(1280, 712)
     activate(qtbot, window)
     tab = window.memory_tab
-    asked: list[QDialog] = []
+    opened: list[QWidget] = []
 
-    def capture(dialog: QDialog) -> int:
-        asked.append(dialog)
+    def record(dialog: QDialog) -> int:
+        opened.append(dialog)
         return QDialog.DialogCode.Rejected.value
 
-    monkeypatch.setattr(window, "exec_dialog", capture)
+    monkeypatch.setattr(QDialog, "exec", record)
+    monkeypatch.setattr(QMessageBox, "exec", record)
     for command in ("window.settings", "window.shortcuts", "window.add_workspace"):
         window.context.actions.action(command).trigger()
+    made = ["SettingsDialog", "ShortcutsDialog", "AddWorkspaceDialog"]
+    assert [type(dialog).__name__ for dialog in opened] == made
+    runs = window.history.open_runs()
+    run = RunEntry(id="run-1", at=1, kind="consolidation", trigger="manual", workspace_id=MAIN)
+    runs.confirm_revert(run)
+    assert window.sync is not None
+    window.sync.open_conflicts()
+    confirm_key_host(window, "https://api.anthropic.com", "http://localhost:11434", "Send")
+    assert [type(dialog).__name__ for dialog in opened[3:]] == ["QMessageBox"] * 2
+    opened += [runs, window.history.open_trash(), window.sync.dialog]
     store = tab.store()
     plan = ConsolidationPlan(
-        "plan-1", 1, str(home.root), MAIN, "manual", "tidy up",
-        (
+        id="plan-1", created_at=1, home=str(home.root), workspace_id=MAIN, trigger="manual",
+        summary="tidy up",
+        ops=(
             PlannedOp(
                 index=1, command="delete", path=str(PREFERENCES),
                 arguments={"command": "delete", "path": str(PREFERENCES)}, proposed=True,
                 description="Deleted preferences.md",
-                files=(PlannedFile(str(PREFERENCES), "0" * 64, None, "-gone"),),
+                files=(PlannedFile(path=str(PREFERENCES), base_sha256="0" * 64, diff="-gone"),),
             ),
         ),
     )  # fmt: skip
-    run = RunEntry(id="run-1", at=1, kind="consolidation", trigger="manual", workspace_id=MAIN)
-    targets = [CopyTarget("scope:global", "Global", "mux", Scope.GLOBAL)]
-    asked += [
-        window.history.open_runs(),
-        window.history.open_trash(),
-        ReviewDialog(plan, "main"),  # type: ignore[arg-type]
-        CopyToDialog("Copy preferences.md to", targets, "preferences.md", None),
+    conflict = DiffDialog(
+        "Differences — preferences.md", "On disk", "Your draft", [("merge", "Merge")]
+    )
+    conflict.add_first_view(ThreeWayView(conflict), "Three ways")  # as the editor's conflict
+    proposal = InboxItem(
+        id="s-1", kind="suggestion", workspace_id=MAIN, text="Always use pnpm.",
+        section="Directives", memory_path="/memories/workspace/notes.md", source="writer",
+    )  # fmt: skip
+    opened += [
+        ReviewDialog(plan, "main"),
+        CopyToDialog(
+            "Copy preferences.md to",
+            [CopyTarget("scope:global", "Global", "mux", Scope.GLOBAL)],
+            "preferences.md",
+            None,
+        ),
         NewItemDialog(store, PREFERENCES.parent, NewKind.FILE),
+        NewItemDialog(store, PREFERENCES.parent, NewKind.FOLDER),
         MoveDialog(store, PREFERENCES),
-        DiffDialog("Differences — preferences.md", "On disk", "Your draft", [("merge", "Merge")]),
+        conflict,
         RevertResultDialog(RevertResult(run, [str(PREFERENCES)], [])),
         CrashDialog(),
+        CodexNoteDialog(window),
+        EditProposalDialog(proposal, window),
+        ask_unsaved(window, ["preferences.md", "notes.md"], lambda _choice: None),
+        confirmation_box(
+            window, "Delete memory", "Delete preferences.md?", "Undo restores it.", "Delete"
+        )[0],
         about_box(window),
     ]
-    assert len(asked) == 13
-    for dialog in asked:
+    made = {type(dialog).__name__ for dialog in opened}
+    assert dialog_classes() <= made, "a dialog this test does not open"
+    for dialog in opened:
+        assert isinstance(dialog, QDialog)
         if dialog.parent() is None and not dialog.testAttribute(
             Qt.WidgetAttribute.WA_DeleteOnClose
         ):
             qtbot.addWidget(dialog)
         name = dialog.windowTitle()
-        assert dialog.minimumSizeHint().height() <= 700, name
+        least = dialog.minimumSizeHint()
+        assert least.height() <= LAPTOP_HEIGHT, name
+        assert least.width() <= HALF_LAPTOP, name
         dialog.show()
         qtbot.waitExposed(dialog)
         settle()
-        assert dialog.height() <= 700, name
+        assert dialog.height() <= LAPTOP_HEIGHT, name
         dialog.reject()  # as closing it does: workers it started stop
     window.history.show_history()
-    assert window.history.dock.minimumSizeHint().height() <= 700
+    assert window.history.dock.minimumSizeHint().height() <= LAPTOP_HEIGHT
+    card = BlameCard(GutterEntry("you", "you 1 h", "you", "You", ("1 hour ago",) * 12), window)
+    assert card.sizeHint().height() <= LAPTOP_HEIGHT and card.width() <= HALF_LAPTOP
+
+
+def dialog_classes() -> set[str]:
+    """The names of the app's dialog classes (a QDialog's subclasses), read from its source."""
+    names: set[str] = set()
+    for path in Path(memtab.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(
+                isinstance(base, ast.Name) and base.id in ("QDialog", "QMessageBox")
+                for base in node.bases
+            ):
+                names.add(node.name)
+    return names
 
 
 def about_box(window: MainWindow) -> QMessageBox:
