@@ -170,7 +170,27 @@ def test_panels_that_come_and_go_never_move_the_tree(
     tab.footer.set_mux_only_note(None)
     settle()
     assert place_of(tab.tree, window) == where
-    assert tab.tree.viewport().height() < where.height()  # the suggestions are still over it
+    assert tab.tree.viewport().height() < where.height()  # the Inbox is still over it
+
+    # The Inbox is whole over the tree, and the keyboard reaches it: Tab from the tree,
+    # or "review" (show_suggestions) puts it in the list; a selected item's details grow
+    # the Inbox upwards, over the tree, which stays put.
+    inbox = tab.inbox
+    assert place_of(inbox, window).top() >= place_of(overlay, window).top()
+    assert inbox.height() >= inbox.minimumSizeHint().height()
+    tab.tree.setFocus()
+    qtbot.keyClick(tab.tree, Qt.Key.Key_Tab)
+    assert inbox.isAncestorOf(QApplication.focusWidget())
+    tab.show_suggestions(MAIN)
+    qtbot.waitUntil(lambda: inbox.list.hasFocus(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: inbox.details.isVisible(), timeout=WAIT_MS)
+    settle()
+    assert place_of(tab.tree, window) == where
+    assert place_of(inbox.details, window).bottom() <= where.bottom()
+    qtbot.keyClick(inbox.list, Qt.Key.Key_Tab)  # on to the details, then the buttons
+    assert QApplication.focusWidget() is inbox.details
+    qtbot.keyClick(inbox.details, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is inbox.accept_button
 
 
 def test_picking_a_version_in_history_never_widens_its_dock(

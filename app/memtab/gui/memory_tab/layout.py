@@ -113,7 +113,8 @@ class TabLayout:
     @staticmethod
     def set_tab_order(widgets: list[QWidget], containers: list[QWidget]) -> None:
         """Tab through `widgets`, then the focusable widgets inside each of `containers`
-        in turn: picker → search → tree → editor → footer (the editor sits right of the
+        in turn: picker → search → tree → the panels over its bottom (message bar,
+        Inbox; skipped while hidden) → editor → footer (the editor sits right of the
         footer on screen, but is where the keyboard goes after choosing a file)."""
         start = widgets[0]
         chain: list[QWidget] = []

@@ -236,7 +236,7 @@ class MemoryTab(QWidget):
         )
         self._layout.set_tab_order(
             [self.picker.combo, self.search_edit, self.new_button, self.tree],
-            [self.editor, self.footer],
+            [self.message_bar, self.inbox, self.editor, self.footer],
         )
         self.panes.follow(self.context.actions, self.tree, self.editor)
         self.search_box.results_found.connect(self._on_search_box_results_found)
