@@ -45,6 +45,7 @@ home = support.home
 make_window = support.make_window
 
 HALF_LAPTOP = 683  # half a 1366-px screen: beside a terminal
+LAPTOP_WINDOW = (1280, 712)
 LAPTOP_HEIGHT = 700  # a 768-px screen less its panel and a title bar
 PREFERENCES = parse_file_path("/memories/global/preferences.md")
 
@@ -57,6 +58,14 @@ def settle() -> None:
 def place_of(widget: QWidget, window: MainWindow) -> QRect:
     """Where `widget` is in the window."""
     return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+
+
+def laptop_window(qtbot: QtBot, make_window: WindowFactory, home: Home) -> MainWindow:
+    """A window as a laptop's screen holds it (1366×768 less the panels), shown."""
+    window = make_window(home)
+    window.resize(*LAPTOP_WINDOW)
+    activate(qtbot, window)
+    return window
 
 
 def click_row(qtbot: QtBot, window: MainWindow, key: str) -> None:
@@ -72,9 +81,7 @@ def click_row(qtbot: QtBot, window: MainWindow, key: str) -> None:
 def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
-    window = make_window(home)
-    window.resize(1280, 712)
-    activate(qtbot, window)
+    window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
     panes = tab.panes
     tab.editor.open_file(PREFERENCES)
@@ -120,7 +127,7 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     assert panes.shown is Pane.FILES
 
     # Wide again: both panes, at the sizes they had; those are what is remembered.
-    window.resize(1280, 712)
+    window.resize(*LAPTOP_WINDOW)
     settle()
     assert not panes.narrow and tab.tree.isVisible() and tab.editor.isVisible()
     assert not back.isVisible()
@@ -133,9 +140,7 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
 def test_panels_that_come_and_go_never_move_the_tree(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
-    window = make_window(home)
-    window.resize(1280, 712)
-    activate(qtbot, window)
+    window = laptop_window(qtbot, make_window, home)
     wait_watching(qtbot, window)
     tab = window.memory_tab
     settle()
@@ -196,9 +201,7 @@ def test_panels_that_come_and_go_never_move_the_tree(
 def test_picking_a_version_in_history_never_widens_its_dock(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
-    window = make_window(home)
-    window.resize(1280, 712)
-    activate(qtbot, window)
+    window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
     tab.store().edit_text(str(PREFERENCES), lambda text: text + "- another line\n")
     tab.editor.open_file(PREFERENCES)
@@ -246,9 +249,7 @@ def test_every_dialog_fits_a_laptop_screen(
     screen less its panel and title bar) and opens no taller, and at most half a laptop's
     width (a window beside a terminal opens them too). Where a command opens a dialog, the
     test runs the command (the dialog's `exec` recorded instead of run)."""
-    window = make_window(home)
-    window.resize(1280, 712)
-    activate(qtbot, window)
+    window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
     opened: list[QWidget] = []
 
