@@ -241,3 +241,28 @@ def test_a_harvest_mux_writes_shows_up_live(
     assert shown(window) == []
     harvest(home)
     qtbot.waitUntil(lambda: len(shown(window)) == 3, timeout=WAIT_MS)
+
+
+def test_the_lists_rows_show_whole_however_they_wrap(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """Rows wrap at the tree's width: the list is as tall as its rows, not as a line per
+    row (a long proposal was cut mid-sentence), and fits them again when it narrows."""
+    long = "The staging database is read-only for this team: fix concurrency bugs with row locks."
+    propose(home, MAIN, "Always use pnpm.", long, long.replace("staging", "test"))
+    window = make_window(home)
+    window.resize(1280, 712)
+    window.show()
+    panel = panel_of(window)
+    qtbot.waitUntil(lambda: len(shown(window)) == 3 and panel.isVisible(), timeout=WAIT_MS)
+
+    def rows_whole() -> bool:
+        view = panel.list.viewport().rect()
+        rows = [panel.list.visualRect(panel.list.model().index(r, 0)) for r in range(3)]
+        return all(view.contains(row) for row in rows) and rows[1].height() > rows[0].height()
+
+    qtbot.waitUntil(rows_whole, timeout=WAIT_MS)
+    splitter = window.memory_tab.splitter
+    total = sum(splitter.sizes())
+    splitter.setSizes([260, total - 260])  # a narrower tree: the rows wrap more
+    qtbot.waitUntil(rows_whole, timeout=WAIT_MS)

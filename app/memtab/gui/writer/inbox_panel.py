@@ -24,8 +24,10 @@ import logging
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -59,7 +61,8 @@ logger = logging.getLogger(__name__)
 
 LOAD_KEY = "inbox"
 EVIDENCE_KEY = "inbox-evidence"
-LIST_ROWS = 5  # the list's height in rows; more scroll
+LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
+LIST_LINES = 8
 _ID_ROLE = Qt.ItemDataRole.UserRole + 1
 _DECIDE_ERRORS = (InboxError, MemoryStoreError, PathError, HomeError, OSError, TimeoutError)
 
@@ -241,6 +244,8 @@ class InboxPanel(QFrame):
         self.list.setAlternatingRowColors(True)
         self.list.itemSelectionChanged.connect(self._on_list_item_selection_changed)
         self.list.itemDoubleClicked.connect(self._on_list_item_double_clicked)
+        self._fitting = False  # a fit of the list's height is scheduled
+        self.list.installEventFilter(self)
         self.details = QTextBrowser(self)
         self.details.setObjectName("inboxDetails")
         self.details.setAccessibleName("Where the proposed memory came from")
@@ -442,13 +447,33 @@ class InboxPanel(QFrame):
         self.list.blockSignals(False)
         count = len(items)
         self.toggle.setText(f"Inbox ({count})")
-        self.list.setFixedHeight(
-            max(1, min(count, LIST_ROWS)) * (self.list.fontMetrics().height() + 8) + 6
-        )
+        self._fit_list()
         self.setVisible(count > 0)
         self._show_details()
         self._update_buttons()
         self.count_changed.emit(count)
+
+    def _fit_list(self) -> None:
+        """As tall as its first rows, wrapped at the list's width (each row whole), at most
+        LIST_ROWS of them and LIST_LINES lines of text; more scroll."""
+        self._fitting = False
+        lines = self.list.fontMetrics().lineSpacing()
+        self.list.doItemsLayout()  # rows wrapped at the width the list has now
+        wanted = 0
+        for row in range(min(self.list.count(), LIST_ROWS)):
+            wanted += self.list.visualRect(self.list.model().index(row, 0)).height()
+        frame = 2 * self.list.frameWidth()
+        self.list.setFixedHeight(min(max(wanted, lines), LIST_LINES * lines) + frame)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The list got wider or narrower: its rows wrap anew, so fit it again (once this
+        turn's events are handled)."""
+        if watched is self.list and event.type() == QEvent.Type.Resize and not self._fitting:
+            resize = cast(QResizeEvent, event)
+            if resize.oldSize().width() != resize.size().width():
+                self._fitting = True
+                QTimer.singleShot(0, self, self._fit_list)
+        return False
 
     def _show_details(self) -> None:
         """The details of the one item selected (its evidence read off the GUI thread)."""
