@@ -33,9 +33,9 @@ from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.window.main_window import MainWindow
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry
-from memtab.store.history.undo import RevertResult
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.undo import RevertResult
 from memtab.writer.inbox import InboxItem
 from memtab.writer.notes import Note
 from memtab.writer.suggestions import SuggestionQueue
