@@ -13,6 +13,19 @@ about something concrete (a file, a command, a `code` name, a port):
   "I'll read the worker service first.", "Parfait !" — a report of what was done, a
   status, an offer, a plan: not kept.
 
+A guess ("might", "かもしれません", "可能"), a check of the moment ("no problem",
+"問題ありません", "没问题"), a plan ("we need to update `x`", "(if needed)"), how a change
+just made went ("now works", "after the fix"), a code review's item ("Optional: consider
+…") or a fragment (it opens on a verb, or is code with a remark) is not a fact, whatever it
+names; a Japanese line must be a sentence (it ends on a predicate). A diagnosis ("the
+problem was …") counts once the agent has finished: in its final answer or a report.
+
+How sure a finding is decides what is kept: outside English (`is_english`) only firm
+statements — what does not work or exist, what is required or out of date, what to use
+instead, a port or a version (`_FIRM`) — or a final diagnosis; of a sub-agent's report
+(which mostly describes the code it read) only firm ones; and of a whole session the
+`MAX_FINDINGS_PER_SESSION` surest (`best_facts`).
+
 Each note must stand on its own: a line that leans on what came before ("It requires
 `x`.", "and `y` instead") or names nothing concrete is not kept. Each kept line is one
 sentence, at most `MAX_FINDING_CHARS` long (a longer one is skipped, never cut), and at
@@ -29,6 +42,9 @@ from memtab.transcripts import TranscriptEvent, TranscriptToolCall
 MAX_FINDING_CHARS = 240
 MIN_FINDING_CHARS = 20
 MAX_FINDINGS_PER_ANSWER = 3
+# A session's findings are the few it is surest of: a run that suggests many facts drawn
+# from prose teaches the user to ignore them all.
+MAX_FINDINGS_PER_SESSION = 3
 
 # What makes a line a lasting fact rather than a report, by language.
 _FACT_MARKERS = re.compile(
@@ -39,7 +55,7 @@ _FACT_MARKERS = re.compile(
     r"|workaround|gotcha|is not supported|isn't supported|has to|have to|otherwise"
     r"|(?:runs?|listens?|served|serves) on port|default port|port \d{2,5}\b|version \d"
     r"|no such|is (?:outdated|out of date|stale)|not (?:installed|available)|there is no"
-    r"|there's no)\b"
+    r"|there's no)\b|\bneeds? (?=`)"
     # French
     r"|\b(?:parce que|car\b|à cause de|la cause|nécessite|nécessaire|il faut|doit (?:être|"
     r"utiliser|tourner)|au lieu de|ne fonctionne pas|n'existe pas|n'est pas (?:supporté|"
@@ -58,6 +74,17 @@ _FACT_MARKERS = re.compile(
     r"|原因は|(?<!念の)ため|必要|代わりに|存在しません|存在しない|ありません|動作しません|古い"
     r"|(?<![\u30a0-\u30ff])ポート|バージョン|サポートされていません"
     r"|때문에|원인|필요|대신|존재하지 않|없습니다|작동하지 않|오래된|(?<![가-힣])포트|버전",
+    re.IGNORECASE,
+)
+# A diagnosis ("The problem was that …", "A solução foi …") is a fact once the agent has
+# finished — in its final answer or a sub-agent's report; said mid-work it is a hypothesis.
+_CONCLUSION_MARKERS = re.compile(
+    r"\b(?:the (?:problem|issue|bug) (?:was|is)|the solution (?:was|is)|cause racine"
+    r"|le problème (?:était|est|venait)|la solution (?:était|est)|ursache"
+    r"|das problem (?:war|ist|lag)|die lösung (?:war|ist)|causa raíz"
+    r"|el problema (?:era|es|fue|estaba)|la solución (?:fue|es)"
+    r"|causa raiz|o problema (?:era|é|foi|estava)|a solução (?:foi|é))\b"
+    r"|问题是|问题在于|解决方法是|問題は|解決策は|문제는|해결책은",
     re.IGNORECASE,
 )
 # Something concrete the fact is about: code, a path, a file name, an env var, a port.
@@ -91,7 +118,10 @@ _NOT_A_FACT = re.compile(
 _STATUS = re.compile(
     r"\b(?:\d+ (?:tests?|passed|failures?|errors?)|tests? pass(?:ing|ed)?|all green"
     r"|pushed|merged|committed|pr #?\d+|commit [0-9a-f]{7,}|tests? (?:fail|failing|failed)"
-    r"|still fail|yet)|还没|尚未|没有被|まだ|아직|ainda não|todavía no|pas encore|noch nicht",
+    r"|still fail|yet|already)|还没|尚未|没有被|まだ|아직"
+    r"|ainda não|todavía no|pas encore|noch nicht"
+    r"|テスト(?:は|が)?(?:通|パス)|测试(?:已|都)?通过|테스트(?:가|는)? 통과"
+    r"|既に|すでに|已经|已經|이미|\bdéjà\b|\bbereits\b|\bjá (?:está|foi|é)\b|\bya (?:está|es|se)\b",
     re.IGNORECASE,
 )
 # A line that leans on what came before it names its subject elsewhere: not a note alone.
@@ -102,11 +132,83 @@ _LEANS_ON_CONTEXT = re.compile(
     r"|这|那|它|이것|그것|그리고)\b",
     re.IGNORECASE,
 )
+# A guess is not a fact: a line that hedges ("might", "かもしれません", "可能") is never kept.
+_HEDGED = re.compile(
+    r"\b(?:might|maybe|perhaps|probably|possibly|likely|unlikely|i think|i believe|i suspect"
+    r"|seems?|appears? to|could be|may (?:be|need|have|not)|suggests?|would"
+    r"|peut-être|probablement|sans doute|semble|il se peut|pourrait|vielleicht|wahrscheinlich"
+    r"|vermutlich|scheint|könnte|möglicherweise|quizás?|tal vez|probablemente|parece|podría"
+    r"|posiblemente|talvez|provavelmente|pode ser|poderia|possivelmente)\b"
+    r"|かもしれ|可能性|おそらく|恐らく|たぶん|多分|と思います|と思われ|ようです|みたい|らしい"
+    r"|可能|也许|或许|大概|似乎|好像|应该是|估计|猜测|아마|것 같|수도 있",
+    re.IGNORECASE,
+)
+# "It is fine", "no problem", "nothing broke": a check of the moment, not a lasting fact.
+_ALL_IS_WELL = re.compile(
+    r"\b(?:no (?:problem|issue)s?|not a problem|nothing to worry|works fine|is fine"
+    r"|pas de problème|kein problem|sin problemas?|sem problemas?|não há problema)\b"
+    r"|問題(?:は|が)?(?:ありません|ない|なし)|(?:崩れ|エラー|差分)なし"
+    r"|没(?:有)?问题|문제(?:없|가 없)",
+    re.IGNORECASE,
+)
+# What the agent is about to do or offers to do: a plan, not a fact ("X にも Y を追加する必要が
+# あります", "We need to update `x`", "(if needed)").
+_PLAN = re.compile(
+    r"\b(?:we|you) (?:need|have) to\b|\bneeds? to be (?:added|updated|changed|fixed|removed)"
+    r"|\bif (?:needed|necessary)\b|(?:追加|修正|更新|変更|削除|実装)する必要|必要であれば|必要なら"
+    r"|我们需要|我们要|需要(?:修改|添加|更新|删除|实现)|si (?:besoin|nécessaire)|se necessário"
+    r"|si es necesario|falls nötig",
+    re.IGNORECASE,
+)
+_KANA = re.compile(r"[\u3040-\u30ff]")
+# A Japanese fact is a sentence: it ends on a predicate, not on a noun or a parenthesis (a
+# list item or a status line: "レイアウト崩れなし", "PR 作成（必要であれば）").
+_JAPANESE_SENTENCE_END = re.compile(r"(?:[。！]|です|ます|ません|した|ある|いる|ない|だ)\s*$")
 # A sentence opening on a quoted string in code is the tail of an example, not a subject.
 _QUOTED_EXAMPLE = re.compile(r"^`[\"'“]")
 _PLACEHOLDER = re.compile(r"<[A-Za-z_ -]+>|\{\{|\bTODO\b|\bXXX\b|\.\.\.$|…$")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
-_LABEL = re.compile(r"^\*{0,2}[\w ]{2,30}\*{0,2}\s?:\*{0,2}\s+")
+_LABEL = re.compile(r"^\*{0,2}[\w /-]{2,30}\*{0,2}\s?:\*{0,2}\s+")
+# A code review's item: something to fix or to weigh, not a fact about the project.
+_REVIEW_ITEM = re.compile(
+    r"^\*{0,2}(?:optional|future|nit|nitpick|minor|major|suggestion|issue|warning|critical"
+    r"|high|medium|low|p[0-3])\b|\((?:from )?(?:previous|earlier) review\)|\bconsider(?:ing)?\b"
+    r"|\bshould (?:use|be|call|have|check)\b|\bno (?:immediate )?action\b"
+    r"|^no (?:spec(?:ification)?|tests?|docs?|documentation|validation|handling|check)s?\b",
+    re.IGNORECASE,
+)
+# How a change went, said once it is made ("now works", "after the fix"): the session's
+# news, not the project's facts.
+_AFTER_THE_CHANGE = re.compile(
+    r"\bnow\b|\bstill\b|\b(?:after|with) (?:the|this|that|my|our) (?:fix|change)\b|\bagora\b"
+    r"|\bmaintenant\b|\bahora\b|\bjetzt\b|修正後|修正により|修复后|수정 후",
+    re.IGNORECASE,
+)
+# A line that opens on a verb has no subject ("Uses `X` instead of `Y`", "Extract only
+# `Z`"): the fragment of a list whose heading named what it is about.
+_OPENS_ON_A_VERB = re.compile(
+    r"^(?:uses|used|calls|returns|determines|extracts?|adds|removes|keeps|makes|ensures"
+    r"|checks|handles|creates|updates|replaces|moves|runs|reads|writes|sets|gets|takes|avoids"
+    r"|prevents|allows|supports|requires|needs|consider|use|add|remove|keep|make|ensure"
+    r"|check|verify|update|create|move|replace|call|extract|avoid|prefer|skip|drop|bump|wrap"
+    r"|pass|return|rename|split|merge|store|load|fix|change)\b",
+    re.IGNORECASE,
+)
+# A fact is said in words around the code it names: this many words outside code spans
+# (CJK: characters), so "`x: "yes"` (string instead of bool)" is not a note.
+MIN_PROSE_WORDS = 5
+MIN_PROSE_CJK_CHARS = 10
+_CODE_SPAN = re.compile(r"`[^`]*`")
+_OTHER_SMALL_WORDS = re.compile(  # French, German, Spanish, Portuguese
+    r"\b(?:le|la|les|des|du|une|et|est|der|die|das|und|ist|nicht|el|los|las|es|y|que|de|em"
+    r"|um|uma|os|com|para|não|no|na|dessa|desta)\b",
+    re.IGNORECASE,
+)
+_ENGLISH_WORDS = re.compile(
+    r"\b(?:the|is|are|was|were|to|of|and|in|for|with|that|this|it|on|by|not|only|when)\b",
+    re.IGNORECASE,
+)
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])|(?<=[。！？])")
 _FENCED_CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _TASK_RESULT = re.compile(r"<task-notification>.*?<result>(.*?)(?:</result>|\Z)", re.DOTALL)
@@ -119,7 +221,7 @@ def findings_in_answers(events: Sequence[TranscriptEvent]) -> list[str]:
     for event in events:
         if event.sidechain or event.role != "assistant" or not event.completed_turn:
             continue
-        for finding in facts_in_text(event.text):
+        for finding in facts_in_text(event.text, concluded=True):
             if finding not in found:
                 found.append(finding)
     return found
@@ -135,16 +237,17 @@ def facts_in_reports(user_text: str) -> list[str]:
     `<task-notification>` message."""
     found: list[str] = []
     for report in _TASK_RESULT.findall(user_text):
-        found += [fact for fact in facts_in_text(report) if fact not in found]
+        found += [fact for fact in facts_in_text(report, concluded=True) if fact not in found]
     return found
 
 
-def facts_in_text(text: str) -> list[str]:
-    """The facts of one answer or report, at most `MAX_FINDINGS_PER_ANSWER`."""
-    return facts_in(text)[:MAX_FINDINGS_PER_ANSWER] if text else []
+def facts_in_text(text: str, *, concluded: bool = False) -> list[str]:
+    """The facts of one answer or report, at most `MAX_FINDINGS_PER_ANSWER`; `concluded`:
+    the agent has finished (a final answer, a sub-agent's report), so its diagnosis counts."""
+    return facts_in(text, concluded=concluded)[:MAX_FINDINGS_PER_ANSWER] if text else []
 
 
-def facts_in(answer: str) -> list[str]:
+def facts_in(answer: str, *, concluded: bool = False) -> list[str]:
     """The lines of one answer that state a lasting fact (see the module doc)."""
     facts: list[str] = []
     for raw_line in _FENCED_CODE.sub("\n", answer).splitlines():
@@ -153,23 +256,90 @@ def facts_in(answer: str) -> list[str]:
             continue
         line = line.replace("**", "")
         for sentence in _SENTENCE_END.split(line):
-            fact = _fact(sentence)
+            fact = _fact(sentence, concluded)
             if fact is not None and fact not in facts:
                 facts.append(fact)
     return facts
 
 
-def _fact(sentence: str) -> str | None:
+def _fact(sentence: str, concluded: bool) -> str | None:
     text = " ".join(sentence.split())
     if not MIN_FINDING_CHARS <= len(text) <= MAX_FINDING_CHARS or text.endswith(("?", "？")):
         return None
-    if not _FACT_MARKERS.search(text) or not _CONCRETE.search(text):
+    # "Key fix in this session: …" keeps what follows, which must say why on its own
+    body = _LABEL.sub("", text)
+    marked = _FACT_MARKERS.search(body) or (concluded and _CONCLUSION_MARKERS.search(body))
+    if not marked or not _CONCRETE.search(body):
         return None
-    body = _LABEL.sub("", text)  # "Key fix in this session: …" keeps what follows
     if _NOT_A_FACT.search(body) or _STATUS.search(body) or not stands_alone(body):
+        return None
+    if _HEDGED.search(body) or _ALL_IS_WELL.search(body) or _PLAN.search(body):
+        return None  # a guess, a check of the moment, or a plan
+    if _REVIEW_ITEM.search(text) or _REVIEW_ITEM.search(body) or _AFTER_THE_CHANGE.search(body):
+        return None  # a review's to-do, or how the change just made went
+    if _OPENS_ON_A_VERB.match(body) or not _has_prose(body):
+        return None  # a fragment: no subject, or code with a remark
+    diagnosis = concluded and _CONCLUSION_MARKERS.search(body)
+    if not is_english(body) and not (_FIRM.search(body) or diagnosis):
+        return None  # outside English, only what is said firmly, or the final diagnosis
+    if _KANA.search(body) and not _JAPANESE_SENTENCE_END.search(body):
         return None
     body = body[0].upper() + body[1:]
     return body if body.endswith((".", "!", "。", "！")) else body + "."
+
+
+# What a fact says most firmly: what does not work or exist, what is required, what to use
+# instead — in the eight languages.
+_FIRM = re.compile(
+    r"\b(?:not supported|does(?:n't| not) (?:support|exist|work)|won't work|no such|only works"
+    r"|must|requires?|instead of|false positive|the fix is|ne supporte pas|n'existe pas"
+    r"|ne fonctionne pas|au lieu de|uniquement|nicht unterstützt|existiert nicht"
+    r"|funktioniert nicht|statt|nur|no soporta|no existe|no funciona|en lugar de|solo funciona"
+    r"|não suporta|não existe|não funciona|em vez de|só funciona|apenas|falso positivo"
+    r"|devem? ser|precisam? (?:ser|estar)|deben? ser|doit être|doivent être|muss|müssen"
+    r"|outdated|out of date|stale|obsolète|veraltet|desactualizado|obsoleto|desatualizado"
+    r"|nécessite|requiert|erfordert|benötigt|braucht|requiere|requer"
+    r"|(?:runs?|listens?|served|serves) on port|port \d+|porta \d+|puerto \d+|version \d[\w.]*"
+    r"|versão \d[\w.]*|versión \d[\w.]*)\b"
+    r"|不支持|不存在|只能|必须|而不是|サポートされていません|存在しません|動作しません|のみ|代わりに"
+    r"|非対応|対応していません|古い|过时|過時|오래된"
+    r"|지원하지 않|존재하지 않|작동하지 않|대신|(?:ポート|端口|포트|バージョン|版本|버전)\s*v?\d",
+    re.IGNORECASE,
+)
+
+
+FIRM_WEIGHT = 2
+
+
+def is_english(text: str) -> bool:
+    """Whether a line's prose (outside code) is English: no CJK, no letters outside ASCII,
+    and English's own small words. The rules read English best; in the other languages a
+    finding must be firm (`_FIRM`) to be kept — the writer says less where it is less sure."""
+    prose = _CODE_SPAN.sub(" ", text)
+    if _CJK_CHAR.search(prose) or re.search(r"[^\x00-\x7f“”‘’—–…→]", prose):
+        return False
+    return bool(_ENGLISH_WORDS.search(prose)) or not _OTHER_SMALL_WORDS.search(prose)
+
+
+def fact_weight(fact: str, *, told_the_user: bool) -> int:
+    """How sure a finding is, to keep a session's surest (`best_facts`): a firm statement
+    weighs more, and so does what the agent told the user in its final answer."""
+    return (FIRM_WEIGHT if _FIRM.search(fact) else 1) + (1 if told_the_user else 0)
+
+
+def best_facts(facts: Sequence[str], weights: dict[str, int]) -> list[str]:
+    """The `MAX_FINDINGS_PER_SESSION` weightiest facts (the earlier of equal ones), in the
+    order they were said."""
+    ranked = sorted(range(len(facts)), key=lambda index: (-weights.get(facts[index], 1), index))
+    return [facts[index] for index in sorted(ranked[:MAX_FINDINGS_PER_SESSION])]
+
+
+def _has_prose(text: str) -> bool:
+    """Whether a line says something in words, not only names code."""
+    prose = _CODE_SPAN.sub(" ", text)
+    if len(_CJK_CHAR.findall(prose)) >= MIN_PROSE_CJK_CHARS:
+        return True
+    return len(re.findall(r"[^\W\d_]{2,}", prose)) >= MIN_PROSE_WORDS
 
 
 def stands_alone(text: str) -> bool:

@@ -1,13 +1,17 @@
 """What the user asked for and what they answered: the session's goal and their decisions.
 
 - The goal is what the user's first message asks the agent to do ("Implement
-  spotter-gqc", "Ajoute un mode sombre à la page des réglages."), or the arguments of the
-  slash command it opens with. Only its first sentence is kept, and only when that is one
-  sentence that fits a note (never cut in the middle).
+  spotter-gqc"), or the arguments of the slash command it opens with. Only its first
+  sentence is kept, only when that is one sentence that fits a note (never cut in the
+  middle), asks for something (an imperative or a request opens it, `_REQUEST`) and is
+  English: in the sessions tuned on, every goal typed in another language was a problem
+  report, a role, a link or a chore. A plan made in plan mode and handed over ("Implement
+  the following plan: # <title>") gives its title as the goal, in any language.
 - A decision is the user's answer to a question the agent asked through its question tool
   (Claude Code's `AskUserQuestion`): the note names the question and the choice, so it
   reads alone ("Asked "Which rig do these beads belong to?" — the user chose: No rig.").
-  Yes/no answers to a question that is only about this moment are not decisions.
+  Yes/no answers to a question that is only about this moment are not decisions, nor is
+  a remark typed in instead of choosing (it names none of the options offered).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import re
 
 from memtab.transcripts import TranscriptToolCall
+from memtab.writer.answers import is_english
 from memtab.writer.directives import human_text
 
 MAX_GOAL_CHARS = 200
@@ -37,8 +42,36 @@ _PASTED_LABEL = re.compile(r"^[A-Za-z][\w ]{1,30}:\s")
 # user is after in general tells why the session started, not what to keep working on.
 _REPORTS_A_PROBLEM = re.compile(
     r"\b(?:seems?|is broken|doesn't work|does not work|isn't working|not working"
-    r"|what i'm trying|não está|não funciona|no está|no funciona|ne marche pas"
+    r"|what i'm trying|não est(?:á|ão)|não funciona|no está|no funciona|ne marche pas"
     r"|ne fonctionne pas|funktioniert nicht)\b|ようです|みたいです|好像|似乎|것 같",
+    re.IGNORECASE,
+)
+# Claude Code hands a plan made in plan mode to the session that carries it out as
+# "Implement the following plan:" and the plan, whose first heading is its title.
+_PLAN_HANDOFF = re.compile(r"^\s*Implement the following plan:\s*#{1,6}\s*([^\n]+)")
+# A first sentence that is not a task of its own: a role given to the agent ("You are an
+# expert in Hugo."), a link the message is about, a heading, or one that points at what
+# follows it ("Add the following meta tag:", "以下のメタタグを追加してください").
+_NOT_A_TASK = re.compile(
+    r"^(?:you are|you're|あなたは|你是|您是|tu es|vous êtes|você é|eres|du bist|당신은|너는)\b"
+    r"|^(?:https?://|#|/[\w:-]+$)|:$|：$"
+    r"|\b(?:the following|below|ci-dessous|suivant(?:e|s)?|folgende[nrs]?|unten|siguiente"
+    r"|abaixo|seguinte)\b|以下|下面|下記|次の|아래|다음",
+    re.IGNORECASE,
+)
+# A goal is asked for: an imperative or a request opens it. A first sentence that only
+# describes ("Right now, we display a warning…", "I'm rebasing my commit onto…") is the
+# context of the ask. A goal typed in another language is not kept (`goal_in`).
+_REQUEST = re.compile(
+    r"^(?:please |pls |ok,? |so,? |now,? )?(?:can you|could you|would you|let'?s|let us|help me"
+    r"|i (?:want|need|would like|'d like) (?:you )?to|we (?:need|want) to|go ahead"
+    r"|implement|add|fix|make|create|build|write|update|refactor|remove|delete|migrate|port"
+    r"|convert|rename|move|support|work|set ?up|configure|investigate|debug|review|document"
+    r"|improve|optimi[sz]e|clean|replace|change|upgrade|bump|introduce|extract|split|merge"
+    r"|integrate|enable|disable|allow|prevent|ensure|handle|finish|continue|complete|look"
+    r"|check|find|run|test|deploy|release|publish|prepare|design|draft|plan|analy[sz]e|explore"
+    r"|research|generate|translate|adjust|tweak|rewrite|redesign|resolve|address|commit|push"
+    r"|open|start|get|use|show|sync|install|upload|download|verify|audit|polish|clarify)\b",
     re.IGNORECASE,
 )
 _TRIVIAL_ANSWER = re.compile(
@@ -51,6 +84,12 @@ def goal_in(first_message: str) -> str | None:
     """The goal a user's first message states, as a note; None when it states none that
     fits one sentence."""
     if _NOT_HUMAN.match(first_message):
+        return None
+    plan = _PLAN_HANDOFF.match(first_message)
+    if plan is not None:
+        title = " ".join(plan.group(1).split()).rstrip(".")
+        if MIN_GOAL_CHARS <= len(title) <= MAX_GOAL_CHARS:
+            return f"Goal of this session: carry out the plan “{title}”."
         return None
     arguments = _COMMAND_ARGS.search(first_message)
     text = arguments.group(1) if arguments else human_text(first_message)
@@ -65,6 +104,12 @@ def goal_in(first_message: str) -> str | None:
         return None  # nothing that fits a note, or a question rather than a task
     if _PASTED_LABEL.match(paragraph) or _REPORTS_A_PROBLEM.search(paragraph):
         return None  # pasted feedback, or what went wrong: the session's trigger, not a goal
+    if _NOT_A_TASK.search(paragraph) or not _REQUEST.match(paragraph):
+        return None  # not a task of its own, or not asked for
+    if not is_english(paragraph):
+        # Every goal typed in another language that the tuned-on sessions held was a
+        # problem report, a role, a link or a chore: the rules cannot tell them apart there.
+        return None
     goal = paragraph[0].upper() + paragraph[1:]
     if goal[-1] not in ".!?。！？)":
         goal += "."
@@ -93,10 +138,25 @@ def decisions_in(call: TranscriptToolCall) -> list[str]:
         answer = " ".join(match.group(1).split())
         if not answer or len(answer) > MAX_ANSWER_CHARS or _TRIVIAL_ANSWER.match(answer):
             continue
+        if not _is_offered(answer, item):
+            continue  # typed in instead of chosen: a remark, not a decision between options
         asked = _short_question(question)
         if asked is not None:
             decisions.append(f'Asked "{asked}" — the user chose: {answer.rstrip(".")}.')
     return decisions
+
+
+def _is_offered(answer: str, question: dict[str, object]) -> bool:
+    """Whether an answer chooses among the options the question offered: one of them, or
+    words the user typed that name one ("pnpm, never npm")."""
+    options = question.get("options")
+    labels = [
+        " ".join(option["label"].split()).casefold()
+        for option in (options if isinstance(options, list) else [])
+        if isinstance(option, dict) and isinstance(option.get("label"), str)
+    ]
+    chosen = answer.casefold()
+    return any(re.search(rf"(?<!\w){re.escape(label)}(?!\w)", chosen) for label in labels if label)
 
 
 def _short_question(question: str) -> str | None:

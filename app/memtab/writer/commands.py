@@ -22,6 +22,9 @@ _TRAILING_NOISE = re.compile(r"\s*(?:2>&1|>\s*/dev/null)\s*$")
 MASKED = re.compile(r"\|\|\s*(?:true|:)\s*$|;\s*(?:true|exit 0)\s*$")
 # A pipe into these hides the command's own exit status (and shows only part of it).
 FILTER_PIPE = re.compile(r"\|\s*(?:head|tail|grep|less|more|tee|wc|sort|uniq|cut|awk|sed|jq)\b")
+# Output cut to its end (the summary a test run or build ends with) — nothing else.
+_TAIL_CUT = re.compile(r"\s*(?:2>&1\s*)?(?:\|\s*(?:tail|tee)\b[^|&;<>]*)+$")
+_PIPE = re.compile(r"(?<!\|)\|(?!\|)")
 # Code given inline or fed to an interpreter by a heredoc, or a script in a temp dir: a
 # one-off, never a project command. (A heredoc that feeds `git commit -m` is just data.)
 _INLINE_CODE = re.compile(
@@ -168,12 +171,59 @@ def main_words(command: str) -> list[str]:
 
 def display_command(command: str) -> str | None:
     """How a command is written into memory: its one line without trailing output
-    redirection, or None when it spans lines or is too long to write whole."""
+    redirection and without the looking around chained to it (`hugo --minify && echo done
+    && cat public/sitemap.xml` → `hugo --minify`), or None when it spans lines or is too
+    long to write whole."""
     text = command.strip()
     if "\n" in text:
         return None
-    text = _TRAILING_NOISE.sub("", text)
+    text = _without_exploration(_TRAILING_NOISE.sub("", text))
     return text if 0 < len(text) <= MAX_COMMAND_CHARS else None
+
+
+def _without_exploration(text: str) -> str:
+    """A `&&` / `;` chain without its exploratory parts (`cd` is kept: it says where the
+    rest runs); the text unchanged when it has none, or is not such a chain."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        return text
+    parts: list[list[str]] = [[]]
+    for token in tokens:
+        if token in ("&&", ";"):
+            parts.append([])
+        elif token in _SEPARATORS or token == "|" or token.startswith("<"):
+            return text  # `||`, `&`, a pipe or input: its parts depend on each other
+        else:
+            parts[-1].append(token)
+    kept = [
+        words
+        for words in parts
+        if words and (words[0] == "cd" or not _segment_is_exploratory(_without_redirects(words)))
+    ]
+    tidy = len(kept) < len([words for words in parts if words]) or any(
+        _REDIRECT.match(token) for token in tokens
+    )
+    if not kept or not tidy:
+        return text
+    return " && ".join(shlex.join(_without_redirects(words)) for words in kept)
+
+
+def _without_redirects(words: list[str]) -> list[str]:
+    """Words of a simple command without output redirections (`2>&1`, `> out.txt`)."""
+    kept: list[str] = []
+    skip_next = False
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if skip_next:
+            skip_next = False
+        elif _REDIRECT.match(word):
+            skip_next = True
+        elif not (word.isdigit() and _REDIRECT.match(following)):
+            kept.append(word)
+    return kept
 
 
 def command_label(command: str) -> str | None:
@@ -318,6 +368,31 @@ def command_kind(command: str) -> str | None:
         if pattern.search(lowered):
             return kind
     return None
+
+
+# Options that pick a few tests by name: such a run is that moment's check, not how the
+# project runs its tests.
+_NARROWING = re.compile(
+    r"(?:^|\s)(?:-run|-k|-t|--filter|--grep|--testNamePattern|--test-name-pattern|--only"
+    r"|-testNamePattern|--tests?)(?:[=\s]|$)|\S::\S"
+)
+
+
+def is_narrowed(command: str) -> bool:
+    """Whether a command runs only tests picked by name (`go test ./x -run TestY`,
+    `pytest -k slow`, `pytest tests/a.py::test_b`)."""
+    return bool(_NARROWING.search(command.split("\n", 1)[0]))
+
+
+def unfiltered(command: str) -> str | None:
+    """A command whose output was only cut to its end (`go test ./... 2>&1 | tail -30`)
+    without that cut, or None for any other command. Its status is tail's, but its output
+    still shows how it ended (`outcomes.output_shows_success`)."""
+    match = _TAIL_CUT.search(command)
+    if match is None or MASKED.search(command):
+        return None
+    rest = command[: match.start()].strip()
+    return rest if rest and not _PIPE.search(rest) else None
 
 
 def status_is_known(command: str) -> bool:

@@ -9,7 +9,10 @@ recognized by its structure rather than by one phrase:
   "항상 …", "常に …", "总是 …");
 - or it is an imperative (it opens with a verb such as use, run, utilise, verwende, usa,
   use, or ends as a request in Korean, Japanese or Chinese) that carries a rule word
-  ("Utilise toujours pnpm, jamais npm.", "항상 pnpm을 사용하세요.");
+  ("Utilise toujours pnpm, jamais npm.", "항상 pnpm을 사용하세요."); a prohibition opens
+  the sentence ("Don't push to main.", "不要提交到 main 分支。") or ends it as a request
+  ("…しないでください", "…하지 마세요") — 不要 and 别 inside a word ("不要求", "区别") are
+  not one;
 - or the user says what they prefer ("I prefer …", "je préfère …", "ich bevorzuge …",
   "prefiero …", "prefiro …", "我更喜欢 …", "…の方が好き", "…을 선호") or corrects the agent
   ("No, use pnpm.", "Non, utilise pnpm.", "아니, pnpm 써.").
@@ -71,10 +74,19 @@ _RULE_WORDS = _alternation(
     "sempre|nunca|jamais|a partir de agora|daqui em diante|no futuro|lembre-se|lembra-te|"
     "prefira|evite"
 )
+# CJK rule words that say "from now on" or "every time". Bare prohibitions (不要, 别) are
+# also parts of common words (不要求 "does not require", 区别 "difference", 特别): they
+# make a rule only where they open the sentence (`_CJK_PROHIBITION`).
 _RULE_WORDS_CJK = (
-    "总是|總是|始终|始終|永远不要|永遠不要|从不|從不|绝不|絕不|不要|别再|别|以后|今后|从现在开始|记住|务必|必须|"
-    "常に|いつも|必ず|絶対に|決して|今後|これから|覚えておいて|しないで|禁止|"
-    "항상|언제나|절대|반드시|꼭|앞으로|이제부터|기억해|하지 마|금지"
+    "总是|總是|始终|始終|永远|永遠|从不|從不|绝不|絕不|以后都|以後都|今后|今後|从现在开始|從現在開始|"
+    "记住|記住|务必|務必|每次|"
+    "常に|いつも|必ず|絶対に|決して|これから|覚えておいて|禁止|"
+    "항상|언제나|절대|반드시|앞으로|이제부터|기억해|금지"
+)
+_CJK_PROHIBITION = re.compile(
+    r"^(?:请|請|你)?(?:不要|別|别|不准|禁止)(?!的|人)"
+    r"|(?:しないで|ないで)(?:ください|下さい)?[。！!.\s]*$"
+    r"|(?:하지 ?마(?:세요|십시오)?|말아 ?(?:줘|주세요))[.!\s]*$"
 )
 # Imperative openings (Latin scripts): a verb in the imperative, with "please" forms.
 _IMPERATIVE_VERBS = _alternation(
@@ -92,7 +104,7 @@ _KO_JA_REQUEST_END = re.compile(
     r"(?:하세요|하십시오|해라|해 줘|해줘|해 주세요|해주세요|세요|써|쓰세요|마세요|마|말아 줘|"
     r"ください|下さい|しないで|使って|使え|すること|して)[。！!.\s]*$"
 )
-_ZH_REQUEST = re.compile(r"请|請|不要|别|別|务必|務必")
+_ZH_REQUEST = re.compile(r"^(?:请|請)|[，,、]\s*(?:请|請)|务必|務必")
 _NEGATED_IMPERATIVE = re.compile(
     r"^(?:don't|do not)\s+(?:use|run|push|commit|add|put|write|edit|touch|change|modify|"
     r"delete|remove|install|call|import|create|rename|merge|force|skip|disable|mock|hardcode)\b"
@@ -183,6 +195,8 @@ def is_directive(sentence: str) -> bool:
     request = bool(_KO_JA_REQUEST_END.search(core) or _ZH_REQUEST.search(core))
     if _CJK_CORRECTION.match(core):
         return request
+    if _CJK_PROHIBITION.search(core):
+        return True
     cjk_rule = _CJK_RULE.search(core)
     return bool(cjk_rule and (cjk_rule.start() == 0 or request))
 

@@ -6,8 +6,9 @@ The whole transcript is read once, oldest event first, keeping bounded state
 left out; a sub-agent's report is read where the parent receives it. All rules are
 conservative — a memory file full of noise is worse than a short one:
 
-- Goal: what the user's first message asks for (`asked.goal_in`), kept only when the
-  session then changed the project (edited a file or ran a project command).
+- Goal: what the user's first message asks for, in English, or the title of the plan
+  Claude Code hands over (`asked.goal_in`), kept only when the session then changed the
+  project (edited a file or ran a project command).
 - Directives: the human's standing rules, in any of eight languages (`directives`); a
   pasted document is not the human's voice.
 - Decisions: the user's answer to a question the agent asked (`AskUserQuestion`), with
@@ -16,9 +17,11 @@ conservative — a memory file full of noise is worse than a short one:
   pipe's — and build, test, lint, type-check, format or install the project (`make check`,
   `pytest -q`, `bun run docs:build`), or run one of the project's own tools or scripts
   (`mix ecto.migrate`, `./scripts/seed.sh`, `claude mcp add …`), written whole, one per
-  family (the shortest). Exploration (`ls`, `cat`, `git status`) and throwaways never
-  count: a script the session deleted, code given inline (`python -c`), anything under
-  /tmp, an install of one named package.
+  family (the shortest), without the looking around chained to them (`&& cat out.txt`).
+  A command whose output was cut to its end (`go test ./... | tail -30`) counts when that
+  end says it passed. Exploration (`ls`, `cat`, `git status`) and throwaways never count:
+  a script the session deleted, code given inline (`python -c`), anything under /tmp, an
+  install of one named package, a run of tests picked by name (`-run X`, `-k x`).
 - Fixes: a failed project command (or `git commit`, whose hooks are project rules) is a
   lesson only when a later step in the transcript fixed the same problem soon after, and
   the note says what fixed it: the commands (and edits) in between, or the other
@@ -26,7 +29,8 @@ conservative — a memory file full of noise is worse than a short one:
   code until it passes (that is the work, not a lesson); a failed guess (a file or path
   that does not exist) is not a lesson, and neither is an agent fumbling its own tools.
 - Findings: facts about the project the agent stated — in its answers or a sub-agent's
-  report — in any of the eight languages (`answers`).
+  report — in any of the eight languages (`answers`); the session's surest few
+  (`answers.best_facts`), and of a report only firm ones.
 """
 
 from __future__ import annotations
@@ -38,7 +42,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from memtab.transcripts import TranscriptEvent, TranscriptToolCall
-from memtab.writer.answers import facts_in_reports, facts_in_text, is_agent_report
+from memtab.writer.answers import (
+    FIRM_WEIGHT,
+    best_facts,
+    fact_weight,
+    facts_in_reports,
+    facts_in_text,
+    is_agent_report,
+)
 from memtab.writer.asked import decisions_in, goal_in, is_question
 from memtab.writer.commands import (
     command_family,
@@ -46,6 +57,7 @@ from memtab.writer.commands import (
     command_label,
     display_command,
     is_exploratory,
+    is_narrowed,
     is_one_off,
     is_project_command,
     is_worth_keeping,
@@ -53,8 +65,10 @@ from memtab.writer.commands import (
     removed_files,
     status_is_known,
     tool_program,
+    unfiltered,
 )
 from memtab.writer.directives import directives_in, human_text
+from memtab.writer.outcomes import error_signature, output_shows_success
 
 # Bounds on what a digest keeps, so memory stays flat on a transcript of any length.
 MAX_KEPT = 50  # of each kind: a run that suggests hundreds of notes teaches nothing
@@ -66,7 +80,6 @@ MIN_TOOL_USES = 3
 MIN_GOAL_STEPS = 10
 MIN_TOOL_SUBCOMMANDS = 2
 MAX_TOOL_EXAMPLES = 4
-MAX_SIGNATURE_CHARS = 160
 MAX_FIX_STEPS = 3
 # A fix must follow its failure closely: after this many tool calls, what made the command
 # work can no longer be told apart from everything else the agent did meanwhile.
@@ -82,35 +95,6 @@ _MISSING_PATH = re.compile(
     r"|can't open file|cannot access|not a directory|path not found",
     re.IGNORECASE,
 )
-
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_GENERIC_ERROR_LINE = re.compile(
-    r"^(?:command exited with code -?\d+|exit code:? -?\d+|process exited with code -?\d+"
-    r"|traceback \(most recent call last\):|error:?|failed:?)$",
-    re.IGNORECASE,
-)
-_NOISE_LINE = re.compile(
-    r"^(?:\s*>?\s*\d+\s*\|)|^\s*at\s+\S.*[:(]\d+|^\s*File \".*\", line \d+|^[\s^~|_=*#-]*$"
-)
-_EXCEPTION_LINE = re.compile(
-    r"^(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Failure|Fault|Interrupt)\b:?(?:\s|$)"
-)
-_ERROR_PREFIX_LINE = re.compile(
-    r"^(?:(?:error|fatal|panic|uncaught|unhandled)(?:\[[^\]]*\])?:\s*\S|npm err!\s)", re.I
-)
-_STRONG_PHRASES = re.compile(
-    r"command not found|no such file or directory|permission denied|connection refused"
-    r"|module not found|cannot find module|segmentation fault",
-    re.IGNORECASE,
-)
-_WEAK_PHRASES = re.compile(
-    r"fail|error|cannot|can't|could not|couldn't|unable|not found|denied|refused|missing"
-    r"|requires?\b|invalid|timed? ?out|permission|not allowed|❌|✗|✘",
-    re.IGNORECASE,
-)
-_JEST_HEADER = re.compile(r"^●\s.*fail", re.IGNORECASE)
-# pytest's `E   ` assertion prefix, or a quoting `> `.
-_SIGNATURE_PREFIX = re.compile(r"^(?:E\s{2,}|>\s+)")
 
 
 @dataclass(frozen=True)
@@ -201,6 +185,7 @@ class _Step:
     signature: str  # what went wrong, for a failed call
     deleted: frozenset[str]  # base names of files this call deletes
     origin: str  # the id of the message the call is in
+    ended_well: bool = False  # its output, cut to its end, shows it passed (`unfiltered`)
 
 
 # --- entry point ----------------------------------------------------------------------
@@ -230,6 +215,7 @@ class TranscriptDigest:
         self._directives: list[str] = []
         self._decisions: list[str] = []
         self._facts: list[str] = []
+        self._fact_weights: dict[str, int] = {}
         self._goal: str | None = None
         self._saw_user = False
         self._changed_project = False
@@ -254,7 +240,8 @@ class TranscriptDigest:
         if event.role == "user" and event.text:
             self._user_text(event.text, origin)
         elif event.role == "assistant":
-            self._keep(self._facts, facts_in_text(event.text), "finding", origin)
+            found = facts_in_text(event.text, concluded=event.completed_turn)
+            self._keep_facts(found, origin, told_the_user=event.completed_turn)
             for call in event.tool_calls:
                 self._call(call, origin)
 
@@ -279,7 +266,7 @@ class TranscriptDigest:
             directives=list(self._directives),
             commands=[cmd for cmd, files in self._commands.values() if not files & throwaway],
             fixes=fixes,
-            findings=list(self._facts),
+            findings=best_facts(self._facts, self._fact_weights),
             goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
             decisions=list(self._decisions),
             tools=tools,
@@ -291,6 +278,18 @@ class TranscriptDigest:
         for item in _add_unique(kept, found, MAX_KEPT):
             self._origins.setdefault((kind, item), (origin,))
 
+    def _keep_facts(
+        self, found: Iterable[str], origin: str, *, told_the_user: bool, report: bool = False
+    ) -> None:
+        """Keep new findings with how sure each is (`answers.best_facts` keeps the surest);
+        of a sub-agent's report, which mostly describes the code it read, only firm ones."""
+        weights = {fact: fact_weight(fact, told_the_user=told_the_user) for fact in found}
+        found = [fact for fact, weight in weights.items() if not report or weight >= FIRM_WEIGHT]
+        self._keep(self._facts, found, "finding", origin)
+        for fact in found:
+            if fact in self._facts:
+                self._fact_weights[fact] = max(weights[fact], self._fact_weights.get(fact, 0))
+
     # --- reading ---------------------------------------------------------------------
 
     def _user_text(self, text: str, origin: str) -> None:
@@ -300,14 +299,15 @@ class TranscriptDigest:
             if self._goal is not None:
                 self._origins[("goal", self._goal)] = (origin,)
         self._keep(self._directives, directives_in(text), "directive", origin)
-        self._keep(self._facts, facts_in_reports(text), "finding", origin)
+        self._keep_facts(facts_in_reports(text), origin, told_the_user=False, report=True)
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
         if is_question(call):
             self._keep(self._decisions, decisions_in(call), "decision", origin)
             return
         if is_agent_report(call):
-            self._keep(self._facts, facts_in_text(call.output or ""), "finding", origin)
+            found = facts_in_text(call.output or "", concluded=True)
+            self._keep_facts(found, origin, told_the_user=False, report=True)
             return
         step = _step(call, origin)
         self._steps += 1
@@ -329,10 +329,14 @@ class TranscriptDigest:
 
     def _note_command(self, step: _Step) -> None:
         command = step.command
-        if command is None or not step.succeeded or not status_is_known(command):
+        if command is None or not step.succeeded:
             return
+        if not status_is_known(command):
+            command = unfiltered(command) if step.ended_well else None
+            if command is None:
+                return
         shown = display_command(command)
-        if shown is None or is_one_off(command):
+        if shown is None or is_one_off(command) or is_narrowed(command):
             return
         if not is_worth_keeping(command) and tool_program(command) is None:
             return
@@ -416,6 +420,12 @@ def _step(call: TranscriptToolCall, origin: str) -> _Step:
             if verb == "Delete"
         }
     signature = error_signature(_failure_text(call)) if failed else ""
+    ended_well = (
+        not failed
+        and command is not None
+        and unfiltered(command) is not None
+        and output_shows_success(call.output or "")
+    )
     return _Step(
         call.name,
         command,
@@ -426,6 +436,7 @@ def _step(call: TranscriptToolCall, origin: str) -> _Step:
         signature,
         frozenset(deleted),
         origin,
+        ended_well,
     )
 
 
@@ -510,50 +521,3 @@ def _fix_steps(between: Sequence[_Step], throwaway: set[str]) -> tuple[str, ...]
 def _failure_text(call: TranscriptToolCall) -> str:
     parts = [call.output or "", call.error if call.error != call.output else ""]
     return "\n".join(part for part in parts if part)
-
-
-def error_signature(text: str) -> str:
-    """The line that says what went wrong: an exception or `error:` line first, then a
-    line with a failure word; generic "exit code" lines, code frames and stack lines are
-    skipped. Cut to a readable length; "" when nothing fits."""
-    best: tuple[int, str] | None = None
-    previous_was_jest_header = False
-    if text.count("\\n") > text.count("\n"):
-        text = text.replace("\\n", "\n")  # output that reached us JSON-escaped, on one line
-    for raw in _ANSI.sub("", text).splitlines():
-        line = " ".join(raw.split())
-        if not line:
-            continue
-        if _JEST_HEADER.match(line):
-            previous_was_jest_header = True
-            continue
-        if _GENERIC_ERROR_LINE.match(line) or _NOISE_LINE.match(raw):
-            continue
-        score = _line_score(line, previous_was_jest_header)
-        previous_was_jest_header = False
-        if score and (best is None or score > best[0]):
-            best = (score, raw)
-            if score >= 3:
-                break
-    if best is None:
-        return ""
-    return _clean_signature(best[1])
-
-
-def _line_score(line: str, after_jest_header: bool) -> int:
-    if after_jest_header or _EXCEPTION_LINE.match(line) or _ERROR_PREFIX_LINE.match(line):
-        return 3
-    if _STRONG_PHRASES.search(line):
-        return 3
-    if _WEAK_PHRASES.search(line):
-        return 2
-    return 0
-
-
-def _clean_signature(raw: str) -> str:
-    line = _SIGNATURE_PREFIX.sub("", raw.strip())
-    for marker in ("❌", "✗", "✘"):
-        if marker in line:
-            line = line.rsplit(marker, 1)[1]
-    line = " ".join(line.split()).rstrip(":").strip()
-    return line if len(line) <= MAX_SIGNATURE_CHARS else line[: MAX_SIGNATURE_CHARS - 1] + "…"

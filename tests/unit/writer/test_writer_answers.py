@@ -40,14 +40,61 @@ def test_facts_of_a_final_answer(text: str, facts: list[str]) -> None:
     assert facts_in(text) == facts
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Lines from real sessions (135yshr/meow, Viniciuscarvalho/FitToday, the tune part):
+        # a guess,
+        "Hugo のデフォルト sitemap テンプレートは `where .Data.Pages` を使いますが、ホームページが"
+        "含まれない場合は `.Site.AllPages` を使う必要があるかもしれません。",
+        "つまり、Search Console で「読み込めない」と表示されている場合の原因は"
+        " Content-Type ではなく別要因（`enableGitInfo` の lastmod 形式など）の可能性が高いです。",
+        "The worker probably fails because `REDIS_URL` is not set.",
+        # a check of the moment,
+        "なお、`gh` の警告「2 uncommitted changes」は未追跡の `meow-design-talk.md` を意図的に"
+        "含めていないためで、問題ありません。",
+        "`meow-design-talk.md` は既に新しい名前で書かれているので、"
+        "リネームの取りこぼしでもありません。",
+        "テストは通る（値が違えばよいだけ）ので機能上の問題はないのですが、"
+        "旧名 `Mike` が残っています。",
+        # a plan, a list item, a status line.
+        "`genCall` にも `to_bytes` を追加する必要があります。",
+        "- `gh pr create` で PR 作成（必要であれば）",
+        "- `.footer-about` カラムが `grid-template-columns: 1.5fr` で幅に余裕があるため、"
+        "レイアウト崩れなし",
+        "We need to update `config.py` because the key changed.",
+    ],
+)
+def test_guesses_checks_of_the_moment_and_plans_are_not_facts(text: str) -> None:
+    assert facts_in(text, concluded=True) == []
+
+
+def test_a_diagnosis_is_a_fact_once_the_agent_has_finished() -> None:
+    """A real answer of Viniciuscarvalho/FitToday: "the problem was …" in the final answer;
+    the same words mid-work are a hypothesis, and a label alone ("Causa raiz:") says
+    nothing about the line it heads."""
+    diagnosis = (
+        "O problema era que `fitPrimaryStyle()` é uma extensão definida especificamente em "
+        "`Button`, não em `View`."
+    )
+    assert facts_in(diagnosis, concluded=True) == [diagnosis]
+    assert facts_in(diagnosis) == []
+    labelled = (
+        "**Causa raiz**: A nova lógica via `listAll()` tinha um cache negativo (`failedKeys`)."
+    )
+    assert facts_in(labelled, concluded=True) == []
+
+
 def test_only_final_answers_count_and_at_most_three_each() -> None:
-    many = "\n".join(f"- `step{n}.sh` must run before `deploy.sh`." for n in range(5))
+    many = "\n".join(
+        f"- `step{n}.sh` must run before `deploy.sh` or the release fails." for n in range(5)
+    )
     events = [
         user("`x` requires `y` because reasons."),  # the user's words: not the agent's finding
         answer(many),
     ]
     assert findings_in_answers(events) == [
-        "`step0.sh` must run before `deploy.sh`.",
-        "`step1.sh` must run before `deploy.sh`.",
-        "`step2.sh` must run before `deploy.sh`.",
+        "`step0.sh` must run before `deploy.sh` or the release fails.",
+        "`step1.sh` must run before `deploy.sh` or the release fails.",
+        "`step2.sh` must run before `deploy.sh` or the release fails.",
     ]

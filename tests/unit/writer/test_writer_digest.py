@@ -136,10 +136,36 @@ def test_an_answer_in_the_newer_wording_with_its_preview_is_a_decision() -> None
         f'Your questions have been answered: "{question}"="Consent Mode v2 標準に修正（推奨）" '
         "selected preview:\ngtag('consent','default',{... analytics_storage:'denied'});"
     )
-    call = tool("AskUserQuestion", {"questions": [{"question": question}]}, output=output)
+    options = [{"label": "Consent Mode v2 標準に修正（推奨）"}, {"label": "現状のまま"}]
+    call = tool(
+        "AskUserQuestion",
+        {"questions": [{"question": question, "options": options}]},
+        output=output,
+    )
     assert decisions_in(call) == [
         'Asked "GA4のタグ構成をどうしますか？" — the user chose: '
         "Consent Mode v2 標準に修正（推奨）."
+    ]
+
+
+def test_a_typed_answer_that_names_no_option_is_not_a_decision() -> None:
+    """A real session of Viniciuscarvalho/FitToday: asked for an execution mode, the user
+    typed a remark about their tests instead of choosing one."""
+    question = "Select the execution mode for the workout CRUD feature:"
+    options = [{"label": "Full Workflow"}, {"label": "Tasks Only"}, {"label": "Spec-Driven"}]
+    output = (
+        f'User has answered your questions: "{question}"="Após a execução das tarefas, criei os '
+        "testes unitários.\". You can now continue with the user's answers in mind."
+    )
+    call = tool(
+        "AskUserQuestion",
+        {"questions": [{"question": question, "options": options}]},
+        output=output,
+    )
+    assert decisions_in(call) == []
+    chosen = output.replace("Após a execução das tarefas, criei os testes unitários.", "Tasks Only")
+    assert decisions_in(tool("AskUserQuestion", call.input, output=chosen)) == [
+        f'Asked "{question}" — the user chose: Tasks Only.'
     ]
 
 
@@ -147,10 +173,9 @@ def test_an_answer_in_the_newer_wording_with_its_preview_is_a_decision() -> None
     ("message", "goal"),
     [
         ("Implement spotter-gqc", "Implement spotter-gqc."),
-        (
-            "Ajoute un mode sombre à la page des réglages. Utilise les variables CSS.",
-            "Ajoute un mode sombre à la page des réglages.",
-        ),
+        # A goal typed in another language is not kept: in the sessions tuned on, every
+        # one was a problem report, a role, a link or a chore (a plan's title still is).
+        ("Ajoute un mode sombre à la page des réglages. Utilise les variables CSS.", None),
         (
             "<command-message>fix</command-message><command-name>/fix</command-name>"
             "<command-args>make the importer skip broken rows</command-args>",
@@ -162,6 +187,31 @@ def test_an_answer_in_the_newer_wording_with_its_preview_is_a_decision() -> None
         ("Additional feedback: If the prompt contains newline characters, they break it.", None),
         ("A ordem dos exercícios em programas não está acontecendo nada.", None),
         ("<task-notification><result>done</result></task-notification>", None),
+        # Not a task of its own: a role, a link, a heading, or what follows it (real
+        # sessions of 135yshr/meow).
+        ("あなたは Hugo / SEO / 静的サイト生成に詳しいエンジニアです。 目的は…", None),
+        ("https://github.com/135yshr/meow/pull/64 コードレビューで指摘がありました。", None),
+        ("## 追加対応: GitHub Pages の sitemap.xml Content-Type 問題への対策", None),
+        ("所有権確認のためにサイトに以下のメタタグを追加してください。 <meta …>", None),
+        ("Implement the following plan:", None),
+        # A first sentence that describes rather than asks, or a bare slash command (real
+        # sessions of entireio/cli).
+        ("Right now, if we detect a session conflict, we display a warning at hook level.", None),
+        ("I'm rebasing my single commit onto another branch.", None),
+        ("When I'm in a fork branch, and I do git push then refs are put to the fork.", None),
+        ("/workflows:review", None),
+        ("設定画面にダークモードを追加してください。", None),
+        ("Faça a sincronia dessa branch com a main.", None),
+        (
+            "Implement the following plan:\n\n# Plano: Adaptar telas do FitToday\n\n## Context",
+            "carry out the plan “Plano: Adaptar telas do FitToday”.",
+        ),
+        # Claude Code's hand-over of a plan made in plan mode: the plan's title is the goal.
+        (
+            "Implement the following plan:\n\n# Plan: Add `to_bytes` built-in function\n\n"
+            "## Files to modify\n- runtime/meowrt/builtins.go",
+            "carry out the plan “Plan: Add `to_bytes` built-in function”.",
+        ),
         ("ok", None),
     ],
 )
@@ -257,7 +307,8 @@ def test_a_pasted_document_is_not_the_users_directive() -> None:
 
 def test_decisions_and_goals_reach_the_notes() -> None:
     output = 'User has answered your questions: "Which port should the API use?"="8080".'
-    question = {"questions": [{"question": "Which port should the API use?"}]}
+    options = [{"label": "8080"}, {"label": "3000"}]
+    question = {"questions": [{"question": "Which port should the API use?", "options": options}]}
     events = [
         user("Add a health endpoint to the API."),
         calls(tool("AskUserQuestion", question, output=output)),

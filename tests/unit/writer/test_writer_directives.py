@@ -45,6 +45,12 @@ RULES = [
     ("总是使用 pnpm，不要用 npm。", "总是使用 pnpm，不要用 npm。"),
     ("请始终使用 pnpm。", "请始终使用 pnpm。"),
     ("以后都用 pnpm", "以后都用 pnpm。"),
+    ("不要提交到 main 分支。", "不要提交到 main 分支。"),
+    (
+        "main ブランチに直接プッシュしないでください。",
+        "main ブランチに直接プッシュしないでください。",
+    ),
+    ("main 브랜치에 직접 푸시하지 마세요.", "main 브랜치에 직접 푸시하지 마세요."),
     # Japanese
     ("常に pnpm を使ってください。", "常に pnpm を使ってください。"),
     ("npm は絶対に使わないでください。", "npm は絶対に使わないでください。"),
@@ -75,6 +81,12 @@ def test_directives_in_eight_languages(text: str, directive: str) -> None:
         "这个测试总是失败。",
         "テストはいつも失敗する。",
         "이 테스트는 항상 실패해요.",
+        # Chinese words that hold 不要 or 别 without being a rule ("does not require",
+        # "difference", "especially"), and "after" (以后) inside a sentence
+        "它不要求 API key。",
+        "这两个有什么区别，请解释一下。",
+        "请特别注意这个文件。",
+        "安装以后运行测试。",
         "Work on bead spotter-4te. Run bd show spotter-4te to see the issue details.",
         "lets remove overflow: hidden from table",
         "```\nalways run this in the snippet\n```",

@@ -10,7 +10,8 @@ from memtab.writer.commands import (
     display_command,
     is_project_command,
 )
-from memtab.writer.extract import Fix, WorkingCommand, error_signature, extract_findings
+from memtab.writer.extract import Fix, WorkingCommand, extract_findings
+from memtab.writer.outcomes import error_signature
 
 from .events import answer, bash, calls, shell, tool, user
 
@@ -45,11 +46,48 @@ def test_exploration_and_commands_of_unknown_status_are_never_commands() -> None
             bash("ls -la && cat README.md"),
             bash("git status"),
             bash("npm test || true", output="1 failed"),
-            bash("pytest -q 2>&1 | tail -5", output="3 passed"),
+            bash("pytest -q 2>&1 | tail -5", output="collected 3 items"),  # no end shown
+            bash("go test ./... | tail -3", output="ok  pkg/a\nFAIL pkg/b"),
+            bash("mix test | grep -v warning", output="3 tests, 0 failures"),  # lines hidden
             bash("make check", ok=False, output="error: lint"),
         ]
     )
     assert findings.commands == []
+
+
+def test_a_command_cut_to_its_end_counts_when_that_end_says_it_passed() -> None:
+    """`go test ./... 2>&1 | tail -30` reports tail's status, but what tail shows is how the
+    run ended (real sessions of 135yshr/meow and marot/spotter)."""
+    findings = extract_findings(
+        [
+            bash("go test ./... 2>&1 | tail -30", output="ok  \tgithub.com/x/meow/pkg/a\t0.4s"),
+            bash(
+                "mix test 2>&1 | tail -5", output="Finished in 2.1 seconds\n297 tests, 0 failures"
+            ),
+        ]
+    )
+    assert findings.commands == [
+        WorkingCommand("go test ./...", "tests"),
+        WorkingCommand("mix test", "tests"),
+    ]
+
+
+def test_a_run_of_tests_picked_by_name_is_that_moments_check() -> None:
+    findings = extract_findings(
+        [
+            bash('go test ./cmd/entire/cli/ -run "Shell|Stanza" -count=1'),  # entireio/cli
+            bash("pytest -k slow"),
+            bash("pytest tests/test_api.py::test_health -q"),
+            bash("mise run test:integration -- -run TestConcurrentSession"),
+            bash("mise run test"),
+            bash("mise run lint"),
+            bash("mise run fmt"),
+        ]
+    )
+    assert findings.commands == []
+    assert [tool.examples for tool in findings.tools] == [
+        ("mise run test", "mise run lint", "mise run fmt")
+    ]
 
 
 def test_a_command_too_long_to_write_whole_is_never_written_cut() -> None:
@@ -57,6 +95,28 @@ def test_a_command_too_long_to_write_whole_is_never_written_cut() -> None:
     findings = extract_findings([bash(long), bash("pytest tests/unit -q")])
     assert findings.commands == [WorkingCommand("pytest tests/unit -q", "tests")]
     assert display_command(long) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "shown"),
+    [
+        # a real session of 135yshr/meow: the build, then a look at what it built
+        (
+            'hugo --gc --minify 2>&1 && echo "---SITEMAP---" && cat public/sitemap.xml',
+            "hugo --gc --minify",
+        ),
+        ("cd assets && npm run build && ls dist", "cd assets && npm run build"),
+        ("pytest -q > out.txt; cat out.txt", "pytest -q"),
+        ("mise run fmt && mise run lint", "mise run fmt && mise run lint"),
+        ("mise run lint 2>&1 && mise run fmt", "mise run lint && mise run fmt"),
+        ("MIX_ENV=test mix ecto.migrate", "MIX_ENV=test mix ecto.migrate"),
+        ("make test || echo failed", "make test || echo failed"),
+    ],
+)
+def test_a_command_is_written_without_the_looking_around_chained_to_it(
+    command: str, shown: str
+) -> None:
+    assert display_command(command) == shown
 
 
 def test_one_command_per_family_the_shortest() -> None:

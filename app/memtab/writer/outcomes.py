@@ -1,0 +1,103 @@
+"""How a command ended, read from its output: the line that says what went wrong
+(`error_signature`, a fix's key and what its note quotes), and whether the end of an
+output cut by `| tail` says it passed (`output_shows_success`)."""
+
+from __future__ import annotations
+
+import re
+
+MAX_SIGNATURE_CHARS = 160
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_GENERIC_ERROR_LINE = re.compile(
+    r"^(?:command exited with code -?\d+|exit code:? -?\d+|process exited with code -?\d+"
+    r"|traceback \(most recent call last\):|error:?|failed:?)$",
+    re.IGNORECASE,
+)
+_NOISE_LINE = re.compile(
+    r"^(?:\s*>?\s*\d+\s*\|)|^\s*at\s+\S.*[:(]\d+|^\s*File \".*\", line \d+|^[\s^~|_=*#-]*$"
+)
+_EXCEPTION_LINE = re.compile(
+    r"^(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Failure|Fault|Interrupt)\b:?(?:\s|$)"
+)
+_ERROR_PREFIX_LINE = re.compile(
+    r"^(?:(?:error|fatal|panic|uncaught|unhandled)(?:\[[^\]]*\])?:\s*\S|npm err!\s)", re.I
+)
+_STRONG_PHRASES = re.compile(
+    r"command not found|no such file or directory|permission denied|connection refused"
+    r"|module not found|cannot find module|segmentation fault",
+    re.IGNORECASE,
+)
+_WEAK_PHRASES = re.compile(
+    r"fail|error|cannot|can't|could not|couldn't|unable|not found|denied|refused|missing"
+    r"|requires?\b|invalid|timed? ?out|permission|not allowed|❌|✗|✘",
+    re.IGNORECASE,
+)
+_JEST_HEADER = re.compile(r"^●\s.*fail", re.IGNORECASE)
+# pytest's `E   ` assertion prefix, or a quoting `> `.
+_SIGNATURE_PREFIX = re.compile(r"^(?:E\s{2,}|>\s+)")
+
+
+# How a test run or build says it passed, and the counts that say nothing failed.
+_PASSED = re.compile(
+    r"\b(?:\d+ passed|passed|pass|ok|success(?:ful(?:ly)?)?|succeeded|finished|compiled)\b|[✓✔]",
+    re.IGNORECASE,
+)
+_NONE_FAILED = re.compile(r"\b(?:0|no) (?:failures?|failed|errors?|warnings?)\b", re.IGNORECASE)
+_FAILED_MARK = re.compile(r"\bFAIL(?:ED|URES?)?\b|\bpanic:|✗|✘|❌")
+
+
+def output_shows_success(output: str) -> bool:
+    """Whether the end of a command's output says it passed: a pass mark, and no failure
+    or error line anywhere in what is shown."""
+    shown = _NONE_FAILED.sub("", output)
+    if _FAILED_MARK.search(shown) or error_signature(shown):
+        return False
+    return bool(_PASSED.search(shown))
+
+
+def error_signature(text: str) -> str:
+    """The line that says what went wrong: an exception or `error:` line first, then a
+    line with a failure word; generic "exit code" lines, code frames and stack lines are
+    skipped. Cut to a readable length; "" when nothing fits."""
+    best: tuple[int, str] | None = None
+    previous_was_jest_header = False
+    if text.count("\\n") > text.count("\n"):
+        text = text.replace("\\n", "\n")  # output that reached us JSON-escaped, on one line
+    for raw in _ANSI.sub("", text).splitlines():
+        line = " ".join(raw.split())
+        if not line:
+            continue
+        if _JEST_HEADER.match(line):
+            previous_was_jest_header = True
+            continue
+        if _GENERIC_ERROR_LINE.match(line) or _NOISE_LINE.match(raw):
+            continue
+        score = _line_score(line, previous_was_jest_header)
+        previous_was_jest_header = False
+        if score and (best is None or score > best[0]):
+            best = (score, raw)
+            if score >= 3:
+                break
+    if best is None:
+        return ""
+    return _clean_signature(best[1])
+
+
+def _line_score(line: str, after_jest_header: bool) -> int:
+    if after_jest_header or _EXCEPTION_LINE.match(line) or _ERROR_PREFIX_LINE.match(line):
+        return 3
+    if _STRONG_PHRASES.search(line):
+        return 3
+    if _WEAK_PHRASES.search(line):
+        return 2
+    return 0
+
+
+def _clean_signature(raw: str) -> str:
+    line = _SIGNATURE_PREFIX.sub("", raw.strip())
+    for marker in ("❌", "✗", "✘"):
+        if marker in line:
+            line = line.rsplit(marker, 1)[1]
+    line = " ".join(line.split()).rstrip(":").strip()
+    return line if len(line) <= MAX_SIGNATURE_CHARS else line[: MAX_SIGNATURE_CHARS - 1] + "…"
