@@ -218,11 +218,95 @@ LANGUAGE_CASES = (
         "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl.gz",
     ),
 )
+_MEOW = _SHARED / "135yshr-meow__entire-checkpoints-v1__"
+_FIT = _SHARED / "Viniciuscarvalho-FitToday__entire-checkpoints-v1__"
+# split.txt's second 2026-11-22 block (tuned on): labelled after the writer ran on them.
+MORE_LANGUAGE_CASES = (
+    WriterCase(
+        "meow: a to_bytes built-in from a plan (ja)",
+        Path(f"{_MEOW}7c__25dbb846ec__0__full.jsonl.gz"),
+        (
+            expect("goal", "to_bytes"),
+            expect("go test ./..."),
+            expect("go test ./compiler/ -update", missed=True),  # one command per family
+        ),
+        "ja",
+    ),
+    WriterCase(
+        "meow: type aliases in string iteration (ja)",
+        Path(f"{_MEOW}2e__746e8d4e5a__0__full.jsonl.gz"),
+        (expect("go test ./..."), expect("go vet"), expect("types.Unwrap", missed=True)),
+        "ja",
+    ),
+    WriterCase(
+        "meow: an SEO plan for the site (ja)",
+        Path(f"{_MEOW}24__c6e56fcaa1__0__full.jsonl.gz"),
+        (expect("goal", "SEO"), expect("hugo --gc --minify")),
+        "ja",
+    ),
+    WriterCase(
+        "meow: SEO wording and a review fix (ja)",
+        Path(f"{_MEOW}9b__21926f697e__0__full.jsonl.gz"),
+        (expect("hugo --gc --minify", missed=True),),  # only ever run with absolute paths
+        "ja",
+    ),
+    WriterCase(
+        "meow: an HTML sitemap (ja)",
+        Path(f"{_MEOW}a0__849fc981e9__0__full.jsonl.gz"),
+        (
+            expect("hugo --minify", missed=True),  # cut by tail; Hugo prints no pass mark
+            expect("sitemap.xml", "application/xml", missed=True),
+        ),
+        "ja",
+    ),
+    WriterCase(
+        "meow: a page missing from GitHub Pages (ja)",
+        Path(f"{_MEOW}43__b89df0028d__0__full.jsonl.gz"),
+        (expect("GitHub Pages", "main", missed=True),),
+        "ja",
+    ),
+    WriterCase(
+        "meow: a site-verification tag (ja)",
+        Path(f"{_MEOW}4c__8159ada8fc__0__full.jsonl.gz"),
+        (expect("baseof.html", missed=True),),  # the template every page's <head> is in
+        "ja",
+    ),
+    WriterCase(
+        "meow: placeholder names unified (ja)",
+        Path(f"{_MEOW}5e__da0c86b979__0__full.jsonl.gz"),
+        (expect("go test ./..."), expect("pre-commit", "golangci-lint", missed=True)),
+        "ja",
+    ),
+    WriterCase(
+        "FitToday: an exercise image cache, task by task (pt)",
+        Path(f"{_FIT}0c__d9c6b71332__0__full.jsonl.gz"),
+        (expect("exercises/{", missed=True),),  # where the images are in Firebase Storage
+        "pt",
+    ),
+    WriterCase(
+        "FitToday: images and the invite flow fixed (pt)",
+        Path(f"{_FIT}4d__ae7bf07b83__0__full.jsonl.gz"),
+        (expect("fitPrimaryStyle", "Button"), expect("buttonStyle(FitPrimaryButtonStyle())")),
+        "pt",
+    ),
+    WriterCase(
+        "FitToday: the branch merged with main (pt)",
+        Path(f"{_FIT}4d__ae7bf07b83__1__full.jsonl.gz"),
+        language="pt",
+    ),
+    WriterCase(
+        "FitToday: screens redrawn with the Pencil MCP (pt)",
+        Path(f"{_FIT}96__ecaabb0621__0__full.jsonl.gz"),
+        (expect("goal", "Pencil"),),
+        "pt",
+    ),
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
     *SPOTTER_CASES,
     *LANGUAGE_CASES,
+    *MORE_LANGUAGE_CASES,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(
