@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import __version__
+from memtab.gui.widgets import give_mnemonics
 from memtab.logs import log_file
 
 logger = logging.getLogger(__name__)
@@ -115,6 +116,7 @@ class CrashDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.copy_button = QPushButton("&Copy details", self)
         buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
+        give_mnemonics(buttons)
         buttons.rejected.connect(self.reject)
         self.copy_button.clicked.connect(self._on_copy_button_clicked)
         layout = QVBoxLayout(self)

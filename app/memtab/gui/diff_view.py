@@ -35,7 +35,7 @@ from memtab.components.editor.merge import MergeResult
 from memtab.components.editor.session import MERGE
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
 from memtab.gui.style import Accent, accent_text, muted_text, tint
-from memtab.gui.widgets import WrappedLabel, fit_to_title
+from memtab.gui.widgets import WrappedLabel, fit_to_title, give_mnemonics
 
 MAX_RENDERED_LINES = 20_000
 
@@ -182,6 +182,7 @@ class DiffDialog(QDialog):
         self.close_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.close_button.clicked.connect(self.reject)
         self.close_button.setDefault(True)
+        give_mnemonics(buttons)
 
         self.views = QTabWidget(self)  # a caller may put a view of its own before the diff
         self.views.setDocumentMode(True)

@@ -5,19 +5,26 @@ asks for its whole text (a wrapped one for its longest word, e.g. a path), and a
 passes that up until the window grows past the screen. `ElidedLabel` (one line, elided
 in the middle, whole text in the tooltip) and `WrappedLabel` (wraps, cuts a long word at
 the edge) ask for nothing. `fit_to_title` makes a dialog wide enough for the window
-manager to show its whole title.
+manager to show its whole title. `give_mnemonics` gives a dialog's buttons their Alt+
+letters (Qt's standard ones have none outside GNOME); `focused_text_field` is the text
+field Edit → Undo and Redo act on.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
+    QApplication,
+    QDialogButtonBox,
     QGridLayout,
     QLabel,
+    QLineEdit,
     QMessageBox,
+    QPlainTextEdit,
     QSizePolicy,
     QSpacerItem,
     QWidget,
@@ -173,3 +180,57 @@ def fit_to_title(window: QWidget) -> int:
         return needed
     window.setMinimumWidth(max(window.minimumWidth(), needed))
     return needed
+
+
+def focused_text_field() -> QPlainTextEdit | QLineEdit | None:
+    """The editable text field that has the keyboard focus (Edit → Undo acts on its
+    typing), or None."""
+    widget = QApplication.focusWidget()
+    if isinstance(widget, (QPlainTextEdit, QLineEdit)) and not widget.isReadOnly():
+        return widget
+    return None
+
+
+def field_can(field: QPlainTextEdit | QLineEdit, *, redo: bool) -> bool:
+    """Whether the field has typing to undo (or redo)."""
+    if isinstance(field, QLineEdit):
+        return field.isRedoAvailable() if redo else field.isUndoAvailable()
+    document = field.document()
+    return document.isRedoAvailable() if redo else document.isUndoAvailable()
+
+
+# --- dialog buttons ---------------------------------------------------------------------
+
+_MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")
+
+
+def mnemonic(text: str) -> str | None:
+    """The letter `&` marks in `text` (lower case), or None."""
+    found = _MNEMONIC.search(text)
+    return found.group(1).lower() if found else None
+
+
+def with_mnemonic(text: str, taken: set[str]) -> str:
+    """`text` with a `&` before a letter not in `taken` — a word's first letter if one is
+    free, else any other — or unchanged when every letter is taken."""
+    firsts = [match.start() for match in re.finditer(r"\b\w", text)]
+    others = [index for index, char in enumerate(text) if char.isalnum()]
+    for index in [*firsts, *others]:
+        if text[index].lower() not in taken:
+            return f"{text[:index]}&{text[index:]}"
+    return text
+
+
+def give_mnemonics(box: QDialogButtonBox | QMessageBox) -> None:
+    """Give each button of a dialog's button box a mnemonic no other of its buttons has
+    (Alt+D: Discard): Qt's standard buttons have none outside GNOME. Call it once the
+    buttons have their texts."""
+    buttons = box.buttons()
+    taken = {letter for button in buttons if (letter := mnemonic(button.text()))}
+    for button in buttons:
+        text = button.text()
+        if text and mnemonic(text) is None:
+            marked = with_mnemonic(text, taken)
+            button.setText(marked)
+            if (letter := mnemonic(marked)) is not None:
+                taken.add(letter)

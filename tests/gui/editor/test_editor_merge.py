@@ -244,3 +244,18 @@ def test_a_text_made_by_hand_in_the_three_way_view_can_be_kept(
     assert "The text you kept in the three-way view" in panel.message_bar.text
     panel.message_bar.button("restore_draft").click()
     assert panel.buffer_text() == MINE
+
+
+def test_after_merge_both_the_text_has_the_focus_to_review_it(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    edit_then_agent_appends(panel, store)
+    show_and_focus(qtbot, panel)
+    panel.show_diff()
+    dialog = panel.diff_dialog
+    assert dialog is not None
+    qtbot.waitUntil(dialog.button("merge").isEnabled)
+    panel.save_button.setFocus()  # the keyboard was on the bar or elsewhere
+    dialog.button("merge").click()
+    assert panel.buffer_text() == MERGED
+    assert panel.window().focusWidget() is panel.text_edit

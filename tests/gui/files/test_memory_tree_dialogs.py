@@ -59,11 +59,11 @@ def test_move_dialog_preselects_the_name_and_says_rename_or_move(qtbot: QtBot, h
     ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
     assert not ok.isEnabled()  # unchanged
     dialog.path_edit.setText("/memories/global/tools/vcs.md")
-    assert ok.text() == "Rename" and dialog.target == parse_file_path(
+    assert ok.text() == "&Rename" and dialog.target == parse_file_path(
         "/memories/global/tools/vcs.md"
     )
     dialog.path_edit.setText("/memories/workspace/git.md")
-    assert ok.text() == "Move" and ok.isEnabled()
+    assert ok.text() == "&Move" and ok.isEnabled()
 
 
 def test_delete_confirmation_says_what_will_be_deleted(qtbot: QtBot) -> None:

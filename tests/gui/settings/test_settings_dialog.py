@@ -312,7 +312,9 @@ def _answer_key_question(button_prefix: str, seen: list[str]) -> None:
         box = QApplication.activeModalWidget()
         assert isinstance(box, QMessageBox)
         seen.append(box.text())
-        next(b for b in box.buttons() if b.text().startswith(button_prefix)).click()
+        next(
+            b for b in box.buttons() if b.text().replace("&", "").startswith(button_prefix)
+        ).click()
 
     QTimer.singleShot(0, answer)
 

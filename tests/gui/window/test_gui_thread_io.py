@@ -78,7 +78,7 @@ def _delete_then_undo(until: Until, window: MainWindow, dialogs: FakeDialogs) ->
     key = _select(window, GLOBAL_FILE)
     window.memory_tab.commands.delete_selected()
     until(lambda: window.memory_tab.model.node_for_key(key) is None)
-    window.memory_tab.commands.undo_last()
+    window.memory_tab.commands.turns.undo_last()
     until(lambda: window.memory_tab.model.node_for_key(key) is not None)
 
 

@@ -23,7 +23,7 @@ from memtab.gui.tasks.runner import TaskRunner
 from memtab.gui.window import home_dialogs
 from memtab.gui.window.home_dialogs import AddWorkspaceDialog
 from memtab.gui.window.menus import ShortcutRow, action_title, shortcut_rows
-from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
+from memtab.gui.window.shortcuts_dialog import FIELD_KEYS, ShortcutsDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.registry import load_registry
@@ -57,7 +57,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Quit",
     ]
     edit = titles(menus.edit_menu.actions())
-    for wanted in ("Undo last change", "Find", "Rename or move", "Delete", "Pin"):
+    for wanted in ("Undo", "Redo", "Find", "Rename or move", "Delete", "Pin"):
         assert wanted in edit
     assert titles(menus.view_menu.actions()) == [
         "Source",
@@ -97,11 +97,41 @@ def test_help_shortcuts_is_made_from_the_actions(
     assert rows[("View", "Runs")] == QKeySequence("Ctrl+Shift+R").toString(native)
     assert rows[("View", "File history")] == QKeySequence("Ctrl+Shift+H").toString(native)
     # A standard key lists the platform's bindings, its first as menus show it.
-    assert rows[("Edit", "Undo last change")].startswith(QKeySequence("Ctrl+Z").toString(native))
+    assert rows[("Edit", "Undo")].startswith(QKeySequence("Ctrl+Z").toString(native))
+    redo = (
+        QKeySequence("Ctrl+Shift+Z").toString(native)
+        + ", "
+        + QKeySequence("Ctrl+Y").toString(native)
+    )
+    assert rows[("Edit", "Redo")].startswith(redo)
+    # Keys only special keyboards have are bound, not listed ("Ctrl+S, Save").
+    assert "Save" not in rows[("File", "Save")].replace("Ctrl+S", "")
     assert rows[("View", "Split")] == QKeySequence("Ctrl+2").toString(native)
     assert rows[("Edit", "Search memories")] == QKeySequence("Ctrl+Shift+F").toString(native)
-    assert rows[("Editor", "Find in file")].startswith(QKeySequence("Ctrl+F").toString(native))
+    # One row for the keys two actions share, by where the focus is (no "F3" twice).
+    assert rows[("Edit", "Find · Find in file")].startswith(QKeySequence("Ctrl+F").toString(native))
+    assert rows[("Edit", "Find next · Next search result")].startswith("F3")
+    keys = [row.keys for row in dialog.rows if row not in FIELD_KEYS]
+    assert len(keys) == len(set(keys))
+    # Complete: Ctrl+Enter, Ctrl+Shift+E, Ctrl+M and the fields' own keys are there.
+    assert QKeySequence("Ctrl+Enter").toString(native) in rows[("File", "Save")]
+    assert ("Editor", "Open in external editor") in rows
+    assert rows[("Edit", "Tab moves focus")] == QKeySequence("Ctrl+M").toString(native)
+    assert ("In the editor's text", "Close the find bar") in rows
+    # A field's own keys never repeat what an action lists (Ctrl+Tab is next tab's).
+    listed = {key for row in dialog.rows if row not in FIELD_KEYS for key in row.keys.split(", ")}
+    assert not [row for row in FIELD_KEYS if set(row.keys.split(", ")) & listed]
     assert "Copy path" in dialog.table.toPlainText()
+    # The filter box keeps the rows that hold every word typed: a name or a key.
+    qtbot.keyClicks(dialog.filter_edit, "redo")
+    assert [row.name for row in dialog.shown_rows] == ["Redo"]
+    assert "Ctrl+Y" in dialog.table.toPlainText() and "Copy path" not in dialog.table.toPlainText()
+    dialog.filter_edit.setText("ctrl+m")
+    assert [row.id for row in dialog.shown_rows] == ["editor.tab_moves_focus", "field.tab"]
+    dialog.filter_edit.setText("no such key")
+    assert dialog.shown_rows == [] and "No shortcut matches" in dialog.table.toPlainText()
+    dialog.filter_edit.clear()
+    assert dialog.shown_rows == dialog.rows
     # A new action with keys shows up, in its menu too, without anyone editing a table.
     actions.add("test.something", "Do something new", lambda: None, keys=["Ctrl+Alt+J"],
                 menu="view")  # fmt: skip
@@ -119,14 +149,14 @@ def test_every_action_is_listed_once_by_a_stable_name_and_no_keys_collide(
     window.writer_status is not None or window.show()  # the window's own part is built
     actions = window.context.actions
     rows = shortcut_rows(actions)
-    ids = [row.id for row in rows]
+    ids = [row.id for row in rows] + [also for row in rows for also in row.also]
     assert len(ids) == len(set(ids))
     assert set(ids) == {entry.id for entry in actions.entries() if entry.keys}
     names = [(row.section, row.name) for row in rows]
     assert len(names) == len(set(names))
     # The names do not follow what an action says now ("Undo delete of notes.md", "Unpin").
     window.menus.refresh()
-    assert ("Edit", "Undo last change") in names and ("Edit", "Pin") in names
+    assert ("Edit", "Undo") in names and ("Edit", "Pin") in names
     assert all(entry.id.count(".") == 1 for entry in actions.entries())
     assert actions.conflicts() == []
     # Every action placed in a menu is in it.
@@ -196,7 +226,7 @@ def test_undo_says_what_it_takes_back_and_its_key_works_after_the_menu(
     undo = window.context.actions.action("files.undo")
     window.menus.edit_menu.aboutToShow.emit()
     assert not undo.isEnabled() and "Nothing to undo" in undo.toolTip()
-    assert undo.text() == "&Undo last change"
+    assert undo.text() == "&Undo"
     window.menus.edit_menu.aboutToHide.emit()
     assert undo.isEnabled()  # Ctrl+Z in the tree says "Nothing to undo" itself
     said: list[str] = []
@@ -329,16 +359,16 @@ def test_a_folder_that_does_not_exist_is_said_and_added_only_when_confirmed(
     assert dialog.result() != QDialog.DialogCode.Accepted
     assert home.config_path.read_text() == before  # nothing registered
     assert "does not exist on this machine" in dialog.error_label.text()
-    assert dialog.ok_button.text() == "Add anyway"
+    assert dialog.ok_button.text() == "&Add anyway"
     line = dialog.project_edit.lineEdit()
     assert line is not None
     qtbot.keyClick(line, Qt.Key.Key_Backspace)  # typing says it too, once typing pauses
     qtbot.keyClick(line, Qt.Key.Key_P)
-    assert dialog.ok_button.text() == "Add workspace"  # another path: ask again
+    assert dialog.ok_button.text() == "&Add workspace"  # another path: ask again
     qtbot.waitUntil(dialog.folder_note.isVisible, timeout=WAIT_MS)
     assert dialog.folder_note.text() == f"{missing} does not exist on this machine."
     dialog.accept()
-    qtbot.waitUntil(lambda: dialog.ok_button.text() == "Add anyway", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: dialog.ok_button.text() == "&Add anyway", timeout=WAIT_MS)
     assert not dialog.folder_note.isVisible()  # the error says it
     dialog.accept()  # the user says so: a mux elsewhere may use this path
     qtbot.waitUntil(lambda: dialog.result() == QDialog.DialogCode.Accepted, timeout=WAIT_MS)
@@ -353,9 +383,9 @@ def test_another_path_must_be_confirmed_again(
     _show(qtbot, dialog)
     dialog.project_edit.setCurrentText(str(tmp_path / "one"))
     dialog.accept()
-    qtbot.waitUntil(lambda: dialog.ok_button.text() == "Add anyway", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: dialog.ok_button.text() == "&Add anyway", timeout=WAIT_MS)
     dialog.project_edit.setCurrentText(str(tmp_path / "two"))
-    assert dialog.ok_button.text() == "Add workspace" and not dialog.error_label.isVisible()
+    assert dialog.ok_button.text() == "&Add workspace" and not dialog.error_label.isVisible()
     dialog.accept()
     qtbot.waitUntil(lambda: not dialog.busy, timeout=WAIT_MS)
     assert dialog.result() != QDialog.DialogCode.Accepted
@@ -364,7 +394,7 @@ def test_another_path_must_be_confirmed_again(
     dialog.accept()
     qtbot.waitUntil(lambda: not dialog.busy, timeout=WAIT_MS)
     assert "is not a folder" in dialog.error_label.text()
-    assert dialog.ok_button.text() == "Add workspace"  # no "anyway" for a file
+    assert dialog.ok_button.text() == "&Add workspace"  # no "anyway" for a file
 
 
 def test_completion_never_changes_what_was_typed(

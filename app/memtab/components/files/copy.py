@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from memtab.components.files.ops import OpResult
-from memtab.components.files.undo import RemoveStep, UndoStack
+from memtab.components.files.steps import RemoveStep
+from memtab.components.files.undo import UndoStack
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.sources import source_title
 from memtab.sources.agent_file import AgentFile, SourceVersions

@@ -1,21 +1,23 @@
-"""Edit → Undo: the window's last file operations, and how to take each one back.
+"""Edit → Undo and Edit → Redo: the window's last file operations, how to take each one
+back, and how to make again what was taken back.
 
 Every operation of the tree — create, rename or move, delete, pin — every restore from
 history and every Copy to… runs through a function here (a restore or a copy of any
 memory file, mux's or another agent's, through its `MemoryFile`), which does it
 (`components.files.ops`, `components.history.history`, `components.files.copy`) and
-pushes an `UndoStep` saying how to take it back, built from what actually happened (the
-moves that were made, the versions history recorded, what a copy wrote), never from a
-guess. `UndoStep.undo` takes it back as a
-change of its own, recorded in history like any other, and only where nothing changed
-since: a deleted file comes back beside a newer file of the same name, a created,
-restored or copied file that was edited since is left alone, a move back never replaces
-what appeared at the old name. An undo refused because history cannot keep a copy of what
-it would replace says so (`OpResult.unkept`), and is made without one only when asked
-(`allow_unkept`).
+pushes a step saying how to take it back (`components.files.steps`: built from what
+actually happened, applied only where nothing changed since). An undo refused because
+history cannot keep a copy of what it would replace says so (`OpResult.unkept`), and is
+made without one only when asked (`allow_unkept`).
 
-Operations run on the file-operations worker, so the stack is shared between that
-thread (pushing) and the GUI thread (peeking, popping): it takes a lock.
+Redo is the same mechanism turned around: taking a step back returns the step that makes
+it again, built from what the undo did (the versions it recorded, the moves it made) —
+`undo_step` puts it on the redo stack, `redo_step` applies it and puts the step that takes
+it back on the undo stack again; every change either way is recorded in history. A new
+operation empties the redo stack, as in every editor.
+
+Operations run on the file-operations worker, so the stacks are shared between that
+thread (pushing) and the GUI thread (peeking, taking): they take a lock.
 """
 
 from __future__ import annotations
@@ -24,15 +26,24 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files.ops import OpResult, restore_file, restored_result
+from memtab.components.files.steps import (
+    DeleteStep,
+    MoveStep,
+    PinStep,
+    RemoveFilesStep,
+    RemoveStep,
+    RestoreStep,
+    UndoStep,
+    items_text,
+    physical_paths,
+)
 from memtab.humanize import plural
 from memtab.sources.memory_file import MemoryFile, MemoryFileError, MuxFile
-from memtab.sources.model import MemoryFileRef
 from memtab.store.files import content_sha256
-from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.memory import (
     MemoryStore,
@@ -42,289 +53,26 @@ from memtab.store.memory import (
 )
 from memtab.store.orphans import OrphanDeletion, OrphanProjectStore
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
-from memtab.store.registry import Workspace
 
 logger = logging.getLogger(__name__)
 
 MAX_STEPS = 100
 
 
-def _items(paths: Sequence[VirtualPath]) -> str:
-    return paths[0].name if len(paths) == 1 else f"{len(paths)} items"
-
-
-@dataclass(frozen=True)
-class UndoStep:
-    """How to take one operation back; `description` names it (`delete of notes.md`)."""
-
-    workspace: Workspace | None
-    description: str
-
-    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
-        """Take the operation back through `store` (`store_for`'s); `allow_unkept`: even
-        where history cannot keep a copy of what it replaces (the user chose to)."""
-        raise NotImplementedError
-
-    def store_for(self, home: Home) -> MemoryStore:
-        """The store the operation was made through: of `workspace`."""
-        return MemoryStore(home, self.workspace)
-
-    @property
-    def affected(self) -> tuple[MemoryFileRef, ...]:
-        """The files and folders undoing this removes or moves away (an open file there
-        is closed)."""
-        return ()
-
-    @property
-    def written(self) -> tuple[MemoryFileRef, ...]:
-        """The files undoing this writes (Memtab's own writes: no "agent edited" badge)."""
-        return ()
-
-    def relocated(self, ref: MemoryFileRef) -> MemoryFileRef | None:
-        """Where the file `ref` names is once this is undone (None: it goes away)."""
-        return None if any(ref.is_within(gone) for gone in self.affected) else ref
-
-
-@dataclass(frozen=True)
-class DeleteStep(UndoStep):
-    """Deleted files come back from the versions history kept of them (with their pins
-    and usage); deleted folders that held no file come back empty."""
-
-    files: tuple[tuple[str, str], ...]
-    """(path, version id of its deletion)."""
-    folders: tuple[VirtualPath, ...]
-
-    @property
-    def written(self) -> tuple[MemoryFileRef, ...]:
-        paths = (*(parse_file_path(path) for path, _version in self.files), *self.folders)
-        return tuple(MemoryFileRef.of_mux(path) for path in paths)
-
-    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
-        restored: list[MemoryFileRef] = []
-        notes: list[str] = []
-        touched: list[str] = []
-        for path, version_id in self.files:
-            result = restore_file(store, path, version_id, allow_unkept=allow_unkept)
-            if not result.ok:
-                return replace(result, message=f"Undo of {self.description} failed")
-            if result.created is not None:
-                restored.append(result.created)
-                if result.created.key != path:
-                    notes.append(result.message)
-            touched.extend(result.touched)
-        for folder in self.folders:
-            try:
-                if store.kind_of(folder) is None:
-                    store.create_directory(str(folder))
-                    touched.append(str(store.physical(folder)))
-            except (MemoryStoreError, PathError, OSError) as error:
-                return OpResult(f"Undo of {self.description} failed", error=str(error))
-        what = restored[0].key if len(restored) == 1 else f"{len(restored)} files"
-        message = f"Restored {what}" if restored else f"Restored {_items(self.folders)}"
-        if notes:
-            message += " — " + "; ".join(notes)
-        created = restored[0] if len(restored) == 1 and not self.folders else None
-        return OpResult(message, created=created, touched=tuple(touched))
-
-
-@dataclass(frozen=True)
-class OrphanDeleteStep(DeleteStep):
-    """The files of a deleted orphaned project dir come back into that dir (its own
-    store: it belongs to no workspace), none of them opened: their virtual paths are
-    not the workspace's."""
-
-    dir_name: str = ""
-
-    @property
-    def written(self) -> tuple[MemoryFileRef, ...]:
-        return ()
-
-    def store_for(self, home: Home) -> MemoryStore:
-        return OrphanProjectStore(home, self.dir_name)
-
-    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
-        result = super().undo(store, allow_unkept=allow_unkept)
-        return OpResult(
-            result.message, error=result.error, touched=result.touched, unkept=result.unkept
-        )
-
-
-@dataclass(frozen=True)
-class MoveStep(UndoStep):
-    """Each move is made backwards, last first."""
-
-    moves: tuple[tuple[VirtualPath, VirtualPath], ...]
-
-    @property
-    def affected(self) -> tuple[MemoryFileRef, ...]:
-        return tuple(MemoryFileRef.of_mux(new) for _old, new in self.moves)
-
-    @property
-    def written(self) -> tuple[MemoryFileRef, ...]:
-        return tuple(MemoryFileRef.of_mux(old) for old, _new in self.moves)
-
-    def relocated(self, ref: MemoryFileRef) -> MemoryFileRef | None:
-        for old, new in reversed(self.moves):
-            moved = MemoryFileRef.of_mux(new)
-            if ref.is_within(moved):
-                return MemoryFileRef(ref.source_id, str(old) + ref.path[len(moved.path) :])
-        return ref
-
-    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
-        backwards = [(new, old) for old, new in reversed(self.moves)]  # never refused
-        result = file_ops.move(store, backwards)
-        if not result.ok:
-            return OpResult(
-                f"Undo of {self.description} failed",
-                error=result.error,
-                moved=result.moved,
-                touched=result.touched,
-            )
-        return result
-
-
-@dataclass(frozen=True)
-class CreateStep(UndoStep):
-    """A created file is deleted if it still holds what it was created with (so it goes
-    to Recently deleted); a created folder if it is still empty."""
-
-    path: VirtualPath
-    sha256: str | None
-    """The created file's content (None: a folder)."""
-
-    @property
-    def affected(self) -> tuple[MemoryFileRef, ...]:
-        return (MemoryFileRef.of_mux(self.path),)
-
-    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
-        failed = f"Undo of {self.description} failed"
-        try:
-            kind = store.kind_of(self.path)
-            if kind is None:
-                return OpResult(failed, error=f"{self.path} no longer exists")
-            if self.sha256 is None:
-                if kind != "dir" or store.entries(self.path):
-                    return OpResult(failed, error=f"{self.path} is not empty any more")
-                physical = str(store.physical(self.path))
-                store.delete(str(self.path))
-                return OpResult(f"Removed the new folder {self.path}", touched=(physical,))
-            physical = str(store.physical(self.path))
-            store.restore_content(
-                str(self.path),
-                None,
-                expected_sha256=self.sha256,
-                op="delete",
-                allow_unkept=allow_unkept,
-            )
-        except SaveConflictError:
-            return OpResult(failed, error=f"{self.path} changed since it was created; kept")
-        except (MemoryStoreError, PathError, OSError) as error:
-            return OpResult.failed(failed, error)
-        return OpResult(f"Removed the new file {self.path}", touched=(physical,))
-
-
-@dataclass(frozen=True)
-class RestoreStep(UndoStep):
-    """A file a restore gave other content — any memory file, mux's or another agent's —
-    holds what it held before, if it still holds what the restore wrote."""
-
-    file: MemoryFile
-    before: Version
-    sha256: str
-    """What the operation left in the file."""
-
-    @property
-    def written(self) -> tuple[MemoryFileRef, ...]:
-        return (self.file.ref,)
-
-    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
-        key = self.file.ref.key
-        failed = f"Undo of {self.description} failed"
-        try:
-            restored = self.file.restore(
-                self.before.id, expected_sha256=self.sha256, allow_unkept=allow_unkept
-            )
-        except SaveConflictError:
-            return OpResult(failed, error=f"{key} changed since; kept")
-        except (UnkeptChangeError, MemoryFileError) as error:
-            return OpResult.failed(failed, error)
-        return OpResult(f"{key} holds what it held before", touched=_physical(restored.file))
-
-
-@dataclass(frozen=True)
-class RemoveStep(UndoStep):
-    """A file an operation made — a copy, a restore that brought a file back; any memory
-    file, mux's or another agent's — is removed if it still holds what was written (so a
-    mux file goes to Recently deleted), with the folders made for it while empty."""
-
-    file: MemoryFile
-    sha256: str
-    created_folders: int = 0
-    noun: str = "new file"
-    """How the message names it (`Removed the copy …`)."""
-    made: str = "created"
-    """How the operation made it (`… changed since it was copied; kept`)."""
-
-    @property
-    def affected(self) -> tuple[MemoryFileRef, ...]:
-        return (self.file.ref,)
-
-    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
-        key = self.file.ref.key
-        failed = f"Undo of {self.description} failed"
-        touched = _physical(self.file)
-        try:
-            self.file.remove_created(
-                self.sha256, created_folders=self.created_folders, allow_unkept=allow_unkept
-            )
-        except SaveConflictError:
-            return OpResult(failed, error=f"{key} changed since it was {self.made}; kept")
-        except (UnkeptChangeError, MemoryFileError) as error:
-            return OpResult.failed(failed, error)
-        return OpResult(f"Removed the {self.noun} {key}", touched=touched)
-
-
-def _physical(file: MemoryFile) -> tuple[str, ...]:
-    physical = file.physical()
-    return (str(physical),) if physical is not None else ()
-
-
-@dataclass(frozen=True)
-class OrphanCreateStep(CreateStep):
-    """A file restored into an orphaned project dir goes again (through that dir's
-    store; its virtual path is not the workspace's)."""
-
-    dir_name: str = ""
-
-    @property
-    def affected(self) -> tuple[MemoryFileRef, ...]:
-        return ()
-
-    def store_for(self, home: Home) -> MemoryStore:
-        return OrphanProjectStore(home, self.dir_name)
-
-
-@dataclass(frozen=True)
-class PinStep(UndoStep):
-    """The pin goes back to what it was."""
-
-    path: VirtualPath
-    pinned_before: bool
-
-    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
-        return file_ops.set_pinned(store, self.path, self.pinned_before)
-
-
 class UndoStack:
-    """The last operations, newest on top (at most MAX_STEPS); thread-safe."""
+    """The last operations, newest on top (at most MAX_STEPS), and the ones taken back,
+    to make again (Redo); thread-safe."""
 
     def __init__(self) -> None:
         self._steps: deque[UndoStep] = deque(maxlen=MAX_STEPS)
+        self._undone: deque[UndoStep] = deque(maxlen=MAX_STEPS)
         self._lock = threading.Lock()
 
     def push(self, step: UndoStep) -> None:
+        """A new operation: what was taken back cannot be made again after it."""
         with self._lock:
             self._steps.append(step)
+            self._undone.clear()
 
     def peek(self) -> UndoStep | None:
         with self._lock:
@@ -338,29 +86,69 @@ class UndoStack:
         """Remove this very step (a newer one may have been pushed since it was peeked at);
         False when it is no longer on the stack."""
         with self._lock:
-            for index in range(len(self._steps) - 1, -1, -1):
-                if self._steps[index] is step:
-                    del self._steps[index]
-                    return True
-            return False
+            return _take(self._steps, step)
+
+    def peek_redo(self) -> UndoStep | None:
+        """What Redo makes again (the last step taken back), or None."""
+        with self._lock:
+            return self._undone[-1] if self._undone else None
+
+    def take_redo(self, step: UndoStep) -> bool:
+        """Remove this very step from the redo stack; False when it is not there."""
+        with self._lock:
+            return _take(self._undone, step)
+
+    def _turned(self, step: UndoStep, *, redo: bool) -> None:
+        with self._lock:
+            (self._undone if redo else self._steps).append(step)
 
     def __len__(self) -> int:
         with self._lock:
             return len(self._steps)
 
 
-def undo_step(home: Home, step: UndoStep, *, allow_unkept: bool = False) -> OpResult:
+def _take(steps: deque[UndoStep], step: UndoStep) -> bool:
+    for index in range(len(steps) - 1, -1, -1):
+        if steps[index] is step:
+            del steps[index]
+            return True
+    return False
+
+
+def undo_step(
+    home: Home, step: UndoStep, *, stack: UndoStack | None = None, allow_unkept: bool = False
+) -> OpResult:
     """Take `step` back through a store of the workspace it was made in (`allow_unkept`:
-    see `UndoStep.undo`)."""
-    result = step.undo(step.store_for(home), allow_unkept=allow_unkept)
-    if result.ok:
-        return OpResult(
-            f"Undid {step.description}: {result.message}",
-            created=result.created,
-            moved=result.moved,
-            touched=result.touched,
-        )
-    return result
+    see `UndoStep.apply`); what makes it again goes on `stack`'s redo stack."""
+    applied = step.apply(step.store_for(home), allow_unkept=allow_unkept)
+    if stack is not None and applied.inverse is not None:
+        stack._turned(applied.inverse, redo=True)
+    return _said("Undid", step, applied.result)
+
+
+def redo_step(
+    home: Home, step: UndoStep, *, stack: UndoStack | None = None, allow_unkept: bool = False
+) -> OpResult:
+    """Make again what `step` (from the redo stack) takes back; what takes it back once
+    more goes on `stack`'s undo stack (without emptying the redo stack)."""
+    applied = step.apply(step.store_for(home), allow_unkept=allow_unkept)
+    if stack is not None and applied.inverse is not None:
+        stack._turned(applied.inverse, redo=False)
+    result = applied.result
+    if not result.ok and result.message.startswith("Undo of "):
+        result = replace(result, message=f"Redo of {step.description} failed")
+    return _said("Redid", step, result)
+
+
+def _said(verb: str, step: UndoStep, result: OpResult) -> OpResult:
+    if not result.ok:
+        return result
+    return OpResult(
+        f"{verb} {step.description}: {result.message}",
+        created=result.created,
+        moved=result.moved,
+        touched=result.touched,
+    )
 
 
 # --- the operations, each pushing how to take it back ----------------------------------------
@@ -384,7 +172,9 @@ def delete(
     )
     gone_folders = tuple(folder for folder in folders if _kind(store, folder) is None)
     if files or gone_folders:
-        stack.push(DeleteStep(store.workspace, f"delete of {_items(paths)}", files, gone_folders))
+        stack.push(
+            DeleteStep(store.workspace, f"delete of {items_text(paths)}", files, gone_folders)
+        )
     return result
 
 
@@ -397,7 +187,9 @@ def delete_orphan(stack: UndoStack, home: Home, dir_name: str) -> OpResult:
     (deleted,) = deletions
     message = f"Deleted the orphaned project memory {dir_name}"
     if deleted.versions:
-        stack.push(OrphanDeleteStep(None, f"delete of {dir_name}", deleted.versions, (), dir_name))
+        stack.push(
+            DeleteStep(None, f"delete of {dir_name}", deleted.versions, (), orphan_dir=dir_name)
+        )
         count = len(deleted.versions)
         message += (
             f"; its {plural(count, 'file')} can be restored from Recently deleted (or Edit → Undo)"
@@ -426,7 +218,11 @@ def create_file(stack: UndoStack, store: MemoryStore, path: VirtualPath, content
     result = file_ops.create_file(store, path, content)
     if result.ok:
         sha = content_sha256(content)
-        stack.push(CreateStep(store.workspace, f"new file {path.name}", path, sha))
+        stack.push(
+            RemoveFilesStep(
+                store.workspace, f"new file {path.name}", files=((path, sha),), noun="the new file"
+            )
+        )
     return result
 
 
@@ -434,7 +230,11 @@ def create_directory(stack: UndoStack, store: MemoryStore, path: VirtualPath) ->
     """`file_ops.create_directory`, remembering the new folder."""
     result = file_ops.create_directory(store, path)
     if result.ok:
-        stack.push(CreateStep(store.workspace, f"new folder {path.name}", path, None))
+        stack.push(
+            RemoveFilesStep(
+                store.workspace, f"new folder {path.name}", folders=(path,), noun="the new folder"
+            )
+        )
     return result
 
 
@@ -477,7 +277,15 @@ def restore(
         before = change.before
         sha = change.after.sha256
         if isinstance(store, OrphanProjectStore):  # only deleted files are restored there
-            stack.push(OrphanCreateStep(None, description, target, sha, store.dir_name))
+            stack.push(
+                RemoveFilesStep(
+                    None,
+                    description,
+                    files=((target, sha),),
+                    noun="the new file",
+                    orphan_dir=store.dir_name,
+                )
+            )
         elif before is None or before.deleted:
             stack.push(RemoveStep(store.workspace, description, MuxFile(store, target), sha))
         else:
@@ -514,5 +322,5 @@ def restore_version(
         target.ref,
         unchanged=restored.unchanged,
         created=restored.created,
-        touched=_physical(target),
+        touched=physical_paths(target),
     )

@@ -29,6 +29,7 @@ from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.external import ExternalOpener
+from memtab.gui.editor.source_edit import SourceEdit
 from memtab.gui.editor.view import EditorView, ViewMode
 
 logger = logging.getLogger(__name__)
@@ -65,9 +66,11 @@ class EditorCommands(QObject):
 
     Signals:
         notice(object, str): a `BarKind` and a message for the editor's bar.
+        said(str): a passing note for the status bar.
     """
 
     notice = Signal(object, str)
+    said = Signal(str)
 
     def __init__(
         self,
@@ -126,6 +129,19 @@ class EditorCommands(QObject):
             ["Ctrl+Shift+E"],
             "Open the file on disk in $VISUAL, $EDITOR or the desktop's default application",
             self.open_in_external_editor,
+        )
+        self.tab_moves_focus_action = actions.add(
+            "editor.tab_moves_focus",
+            "&Tab moves focus",
+            self.toggle_tab_moves_focus,
+            keys=["Ctrl+M"],
+            focus=Focus.WITHIN,
+            on=widget,
+            menu="edit",
+            tip="Tab and Shift+Tab move the focus instead of indenting (in the frontmatter "
+            "they always do)",
+            checkable=True,
+            checked_when=lambda: SourceEdit.tab_moves_focus,
         )
         self.copy_real_path_action = self._action(
             "editor.copy_real_path",
@@ -270,6 +286,18 @@ class EditorCommands(QObject):
             self._view.find_bar.find_previous()
         else:
             self.find_in_file()
+
+    @Slot()
+    def toggle_tab_moves_focus(self) -> None:
+        """Ctrl+M: Tab moves the focus (or indents again), as in VS Code."""
+        on = not SourceEdit.tab_moves_focus
+        SourceEdit.set_tab_moves_focus(on)
+        self.tab_moves_focus_action.setChecked(on)
+        self.said.emit(
+            "Tab moves the focus now (Ctrl+M: Tab indents again)"
+            if on
+            else "Tab indents again (Ctrl+M: Tab moves the focus)"
+        )
 
     @Slot()
     def open_in_external_editor(self) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QPushButton
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QLineEdit, QPushButton
 
 from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import MessageBar
 from memtab.gui.editor.file_tab import FileTab
 from memtab.gui.editor.preview import MarkdownPreview
+from memtab.gui.editor.source_edit import SourceEdit
 from memtab.gui.editor.view import ViewMode
 from memtab.gui.find_bar import FindBar
 from memtab.sources.memory_file import MemoryFile
@@ -62,7 +65,7 @@ class CurrentTab:
         return self._current.view.view_mode
 
     @property
-    def text_edit(self) -> QPlainTextEdit:
+    def text_edit(self) -> SourceEdit:
         """The current tab's source editor widget (for focus handling and tests)."""
         return self._current.view.text_edit
 
@@ -126,3 +129,11 @@ class CurrentTab:
     def select_lines(self, first: int, last: int) -> None:
         """Select lines `first` to `last` of the current text (1-based) and scroll to them."""
         self._current.view.select_lines(first, last)
+
+    def edit_at_end(self) -> None:
+        """Put the cursor at the end of the current text, with the focus (a new file's
+        body: what the user types next goes there)."""
+        view = self._current.view
+        if view.has_file and not self.is_read_only:
+            view.text_edit.moveCursor(QTextCursor.MoveOperation.End)
+            view.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
+from PySide6.QtCore import Qt
+
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.session import (
     CLOSE_FILE,
@@ -311,6 +313,7 @@ class OpenDocument:
             disk,
             f"{said} Review it, then save; your draft is kept: restore it here or with Undo.",
         )
+        self._view.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)  # to review and save
 
     def _keep_mine(self) -> None:
         """Keep the draft and base the next save on what is on disk now."""

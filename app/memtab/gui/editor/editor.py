@@ -110,6 +110,7 @@ class EditorPanel(CurrentTab, QWidget):
         self.commands.notice.connect(self._on_commands_notice)
         self._empty.view.set_file_actions(self.commands.file_actions)
         self._empty.view.set_path_actions(self.commands.path_actions)
+        self.commands.said.connect(context.status.show)
         self.refresh_chrome()
 
     # --- the tabs ----------------------------------------------------------------------------

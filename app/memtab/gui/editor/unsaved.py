@@ -13,7 +13,7 @@ from enum import Enum
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from memtab.gui.widgets import fit_to_title, short_name
+from memtab.gui.widgets import fit_to_title, give_mnemonics, short_name
 
 _LISTED_NAMES = 8  # a longer list says how many more
 
@@ -69,11 +69,12 @@ def ask_unsaved(
     for button, label in (
         (QMessageBox.StandardButton.Save, "&Save" if len(names) == 1 else "&Save all"),
         (QMessageBox.StandardButton.Discard, "&Discard"),
-        (QMessageBox.StandardButton.Cancel, "Cancel"),
+        (QMessageBox.StandardButton.Cancel, "Cancel"),  # give_mnemonics: Alt+C
     ):
         widget = box.button(button)
         if widget is not None:
             widget.setText(label)
+    give_mnemonics(box)
     box.setDefaultButton(QMessageBox.StandardButton.Save)
     box.setEscapeButton(QMessageBox.StandardButton.Cancel)
     fit_to_title(box)

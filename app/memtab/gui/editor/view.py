@@ -8,7 +8,8 @@ preview and the find bar (`gui.find_bar`). It also does what any text editor mus
 its buffer: load text with a fresh undo history, replace it with one undoable edit that
 keeps the cursor and scroll position, end it with a line break before a save, keep the
 description field in step with the frontmatter, and re-render the preview when typing
-pauses. Which file is shown, and when it is saved or reloaded, is
+pauses. The text widget is `source_edit.SourceEdit` (Tab never traps the keyboard, Redo
+on Ctrl+Y too). Which file is shown, and when it is saved or reloaded, is
 `editor.EditorPanel`'s business.
 """
 
@@ -53,6 +54,7 @@ from memtab.components.editor.text_buffer import (
 from memtab.gui.editor.frontmatter import read_description
 from memtab.gui.editor.highlighter import MarkdownHighlighter
 from memtab.gui.editor.preview import MarkdownPreview
+from memtab.gui.editor.source_edit import SourceEdit
 from memtab.gui.find_bar import FindBar
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
@@ -217,7 +219,7 @@ class EditorView(QWidget):
         description_row.addWidget(self._description_label)
         description_row.addWidget(self.description_edit, 1)
 
-        self.text_edit = QPlainTextEdit(self.page)
+        self.text_edit = SourceEdit(self.page)
         self.text_edit.setAccessibleName(EDITOR_ACCESSIBLE_NAME)
         editor_font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.text_edit.setFont(editor_font)

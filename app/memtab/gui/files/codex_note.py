@@ -25,6 +25,7 @@ from memtab.components.files.ops import OpResult
 from memtab.gui.context import WindowContext
 from memtab.gui.style import mute
 from memtab.gui.tasks.file_ops import OpFollowUp
+from memtab.gui.widgets import give_mnemonics
 from memtab.sources.codex_notes import add_codex_note, codex_memories
 from memtab.sources.layouts import CODEX_NOTES_DIR
 from memtab.sources.model import Source, SourceError
@@ -65,7 +66,8 @@ class CodexNoteDialog(QDialog):
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Add note")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Add note")
+        give_mnemonics(buttons)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

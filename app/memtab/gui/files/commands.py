@@ -1,17 +1,16 @@
 """The tree's file commands: new file or folder, pin, rename or move (also by drag and
-drop), delete, undo the last of these, copy the path, open the containing folder, a
-file's history, what a scope lost (Recently deleted), delete an orphaned project dir, and
-Copy to… (a memory into another agent's scope, `gui.files.copy`), also for other agents'
-files — registered as actions (`gui/actions.py`, ids `tree.*` and `files.undo`) and
-offered in the row's context menu.
+drop), delete, copy the path, open the containing folder, a file's history, what a scope
+lost (Recently deleted), delete an orphaned project dir, and Copy to… (a memory into
+another agent's scope, `gui.files.copy`), also for other agents' files — registered as
+actions (`gui/actions.py`, ids `tree.*`) and offered in the row's context menu; Edit →
+Undo and Redo of these are `gui.files.turns`'.
 
 Every change runs as a file operation on the window's worker (`WindowContext.file_ops`),
 through `components.files.undo`, which pushes how to take it back on the window's undo
-stack (Edit → Undo, Ctrl+Z in the tree); the rescan it causes shows the result, like any
-other change on disk. What Memtab is about to write is noted in `OwnWrites` first, so it
-gets no "agent edited" badge. A drop into another scope asks first, unless the user said
-not to (remembered in the UI state).
-"""
+stack; the rescan it causes shows the result, like any other change on disk. What Memtab
+is about to write is noted in `OwnWrites` first, so it gets no "agent edited" badge. A
+drop into another scope asks first, unless the user said not to (remembered in the UI
+state)."""
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from memtab.components.files import ops as file_ops
@@ -34,6 +33,7 @@ from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.files.codex_note import CodexNoteCommand
 from memtab.gui.files.dialogs import NewKind, TabDialogs
+from memtab.gui.files.turns import UndoRedoCommands
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
@@ -45,9 +45,6 @@ ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
 """The UI-state flag: ask before a drop moves files into another scope (default yes)."""
 
 logger = logging.getLogger(__name__)
-
-UNDO_TEXT = "&Undo last change"
-UNDO_UNAVAILABLE = "Nothing to undo: no file was created, moved, deleted or pinned here yet"
 
 
 class ActionEditor(Protocol):
@@ -117,6 +114,7 @@ class FileCommands(QObject):
         self._host = host
         self.undo_stack = context.undo_stack
         self._register(context.actions, widget, tree)
+        self.turns = UndoRedoCommands(context, context.actions, tree, editor)  # Edit → Undo…
         self.codex_note = CodexNoteCommand(context, widget)  # File → Add a note to Codex…
         tree.context_menu_requested.connect(self._on_tree_context_menu_requested)
         model.move_requested.connect(self._on_model_move_requested)
@@ -207,19 +205,6 @@ class FileCommands(QObject):
             menu="edit",
             enabled_when=self._on_disk,
         )
-        # Ctrl+Z in the tree (in the editor, the text's own undo takes it).
-        self.undo_action = actions.add(
-            "files.undo",
-            UNDO_TEXT,
-            self.undo_last,
-            keys=["Ctrl+Z", QKeySequence.StandardKey.Undo],
-            focus=tree_only,
-            on=tree,
-            menu="edit",
-            tip=UNDO_UNAVAILABLE,
-            enabled_when=lambda: self.undo_stack.peek() is not None,
-            text_when=self._undo_text,
-        )
         self.history_action = actions.add(
             "tree.history", "History", self.show_selected_history, focus=in_tab, on=tab
         )
@@ -306,11 +291,6 @@ class FileCommands(QObject):
     def _on_disk(self) -> bool:
         node = self._tree.current_node()
         return node is not None and bool(node.physical)
-
-    def _undo_text(self) -> str:
-        step = self.undo_stack.peek()
-        self.undo_action.setToolTip(step.description if step is not None else UNDO_UNAVAILABLE)
-        return UNDO_TEXT if step is None else f"&Undo {step.description.replace('&', '&&')}"
 
     # --- the commands ---------------------------------------------------------------------
 
@@ -429,29 +409,7 @@ class FileCommands(QObject):
                 "its path is on the clipboard."
             )
 
-    # --- undo, history, trash -------------------------------------------------------------
-
-    def undo_last(self) -> None:
-        """Take the last file operation back (Edit → Undo; Ctrl+Z in the tree)."""
-        step = self.undo_stack.peek()
-        if step is None:
-            self._context.status.show("Nothing to undo")
-            return
-        # The tabs of files it takes away close (asking about their drafts first); the
-        # others follow what it writes: moved back (`follow_moves`), or changed on disk.
-        going = [ref for ref in self._editor.open_refs if step.relocated(ref) is None]
-        self._editor.close_files_asking(going, functools.partial(self._take_back, step))
-
-    def _take_back(self, step: undo.UndoStep) -> None:
-        if not self.undo_stack.take(step):  # a worker may have pushed a newer one meanwhile
-            return
-        for ref in step.written:
-            self._own_writes.note(ref.key)
-        take_back = functools.partial(undo.undo_step, self._context.home, step)
-        without_copy = functools.partial(take_back, allow_unkept=True)
-        self._context.file_ops.run(
-            take_back, OpFollowUp(open_created=True, without_copy=without_copy)
-        )
+    # --- history, trash -------------------------------------------------------------
 
     def show_selected_history(self) -> None:
         """Open the selected file and show its History panel."""
@@ -482,7 +440,7 @@ class FileCommands(QObject):
             self._own_writes.note(path, file_ops.new_file_sha(content))
             self._context.file_ops.run(
                 functools.partial(undo.create_file, self.undo_stack, store, path, content),
-                OpFollowUp(open_created=True),
+                OpFollowUp(open_created=True, edit_created=True),
             )
         else:
             self._own_writes.note(path)

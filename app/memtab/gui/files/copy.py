@@ -36,7 +36,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.file_ops import OpFollowUp
-from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
+from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, give_mnemonics
 from memtab.sources.copy import default_name
 from memtab.sources.memory_file import MemoryFile
 
@@ -94,7 +94,8 @@ class CopyToDialog(QDialog):
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Copy")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Copy")
+        give_mnemonics(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from memtab import humanize
 from memtab.gui.style import Accent, accent_text
-from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, short_name
+from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, give_mnemonics, short_name
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, VirtualPath, hidden_name_problem, parse_file_path
 
@@ -148,7 +148,8 @@ class NewItemDialog(QDialog):
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        ok.setText("Create")
+        ok.setText("C&reate")
+        give_mnemonics(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -221,6 +222,7 @@ class MoveDialog(QDialog):
         layout.addWidget(self.buttons)
         self.path_edit.textChanged.connect(self._on_path_edit_text_changed)
         self._on_path_edit_text_changed(self.path_edit.text())
+        give_mnemonics(self.buttons)  # after OK's text: Rename or Move
         name_start = len(str(source)) - len(source.name)
         stem = source.name.rsplit(".", 1)[0] if "." in source.name[1:] else source.name
         self.path_edit.setSelection(name_start, len(stem))
@@ -240,7 +242,7 @@ class MoveDialog(QDialog):
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(self._target is not None)
         same_folder = self._target is not None and self._target.parent == self._source.parent
-        ok.setText("Rename" if same_folder or self._target is None else "Move")
+        ok.setText("&Rename" if same_folder or self._target is None else "&Move")
 
     def accept(self) -> None:
         """Close only with a valid destination."""
@@ -262,6 +264,7 @@ def confirmation_box(
     cancel = box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(cancel)
     box.setEscapeButton(cancel)
+    give_mnemonics(box)
     fit_to_title(box)
     return box, confirm
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTreeWidgetItem, QVBoxL
 from memtab import humanize
 from memtab.components.history.diff import parse_unified_diff
 from memtab.gui.history.widgets import DiffPane, RowList
-from memtab.gui.widgets import WrappedLabel, fit_to_title
+from memtab.gui.widgets import WrappedLabel, fit_to_title, give_mnemonics
 from memtab.store.history.describe import display_name
 from memtab.store.undo import RevertResult
 
@@ -66,6 +66,7 @@ class RevertResultDialog(QDialog):
             else "Every file is back to what it held before the run."
         )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        give_mnemonics(buttons)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)

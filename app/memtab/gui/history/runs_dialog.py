@@ -52,7 +52,7 @@ from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title
+from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, give_mnemonics
 from memtab.store.history.runs import MUX_SOURCE
 from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS
@@ -215,6 +215,7 @@ class RunsDialog(QDialog):
         self._body.addWidget(splitter)
         self._body.addWidget(self._empty)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        give_mnemonics(buttons)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(filters)
@@ -314,6 +315,7 @@ class RunsDialog(QDialog):
         )
         revert = box.addButton("Revert", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
+        give_mnemonics(box)
         box.exec()
         return box.clickedButton() is revert
 

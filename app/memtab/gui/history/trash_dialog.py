@@ -47,7 +47,7 @@ from memtab.components.history.history import (
 from memtab.gui.history.widgets import fit_columns
 from memtab.gui.style import muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import ElidedLabel, fit_to_title
+from memtab.gui.widgets import ElidedLabel, fit_to_title, give_mnemonics
 from memtab.store.history.describe import display_name
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -134,6 +134,7 @@ class TrashDialog(QDialog):
         actions.addWidget(self.restore_to_button)
         actions.addWidget(self.restore_button)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        give_mnemonics(buttons)
         buttons.rejected.connect(self.reject)
         top = QHBoxLayout()
         top.addWidget(self.scope_filter)

@@ -83,6 +83,7 @@ class TabFiles(QObject):
         self._scans = scans
         self._message_bar = message_bar
         self._select_after_scan: tuple[str, bool] | None = None
+        self._edit_after_open: MemoryFileRef | None = None
         self._reopen_pending = False
         self._reopen_waits = False  # for the remembered file's row, until the sources show
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
@@ -155,6 +156,9 @@ class TabFiles(QObject):
         self._sync.clear_line_highlight()
         self._sync.show_open_file()
         self._remember_open_file(ref.key)
+        if ref == self._edit_after_open:  # a new file: the cursor goes to its body
+            self._edit_after_open = None
+            self._editor.edit_at_end()
 
     @Slot()
     def _on_editor_file_closed(self) -> None:
@@ -200,6 +204,7 @@ class TabFiles(QObject):
         if result.created is not None:
             is_file = follow_up.open_created
             self._select_after_scan = (ref_key(result.created, folder=not is_file), is_file)
+            self._edit_after_open = result.created if follow_up.edit_created else None
         self._scans.request([path for path in result.touched if path])
 
     def _offer_without_copy(self, result: OpResult, follow_up: OpFollowUp) -> None:

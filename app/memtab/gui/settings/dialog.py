@@ -58,7 +58,7 @@ from memtab.gui.settings.sources import SourcesSettingsBox
 from memtab.gui.settings.writer_page import WriterSettingsBox
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.gui.widgets import ElidedLabel, WrappedLabel, give_mnemonics
 from memtab.llm.endpoints import base_url_problem, key_origin, origin_label
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 from memtab.llm.probe import ProbeResult, probe_provider
@@ -231,6 +231,7 @@ class SettingsDialog(QDialog):
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
         )
+        give_mnemonics(buttons)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from memtab.gui.widgets import fit_to_title
+from memtab.gui.widgets import fit_to_title, give_mnemonics
 from memtab.llm.endpoints import origin_label
 from memtab.llm.saved_keys import KeyPlace, SavedKeys
 
@@ -100,6 +100,7 @@ def confirm_key_host(parent: QWidget, typed_for: str, host: str, action: str) ->
     cancel = box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(cancel)
     box.setEscapeButton(cancel)
+    give_mnemonics(box)
     fit_to_title(box)
     box.exec()
     return box.clickedButton() is confirm

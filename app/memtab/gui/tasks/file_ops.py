@@ -30,6 +30,9 @@ class OpFollowUp:
     """What to do in the tree once a file operation has finished."""
 
     open_created: bool = False
+    edit_created: bool = False
+    """Once the created file is open, put the cursor in its text (a new file: its body),
+    so what the user types next goes there, not to the tree's type-ahead."""
     without_copy: Operation | None = None
     """The same operation made even where history cannot keep a copy (`allow_unkept`):
     run when it was refused for that (`OpResult.unkept`) and the user chooses to."""

@@ -38,13 +38,14 @@ from PySide6.QtWidgets import (
 
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.widgets import give_mnemonics
 from memtab.store.home import Home, HomeError
 from memtab.store.registry import Registry, add_workspace
 
 logger = logging.getLogger(__name__)
 
-ADD_LABEL = "Add workspace"
-ADD_ANYWAY_LABEL = "Add anyway"
+ADD_LABEL = "&Add workspace"
+ADD_ANYWAY_LABEL = "&Add anyway"
 
 
 CHECK_DELAY_MS = 400  # after the last keystroke, the typed folder is looked at
@@ -208,6 +209,7 @@ class AddWorkspaceDialog(QDialog):
         )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText(ADD_LABEL)
+        give_mnemonics(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -11,14 +11,18 @@ what it disabled work again for whatever is selected next.
 Help → Keyboard shortcuts lists `shortcut_rows(actions)`: every action with keys, under
 its menu in menu order, the others under their feature — each once, by its registered
 name (a text that changes, like "Undo delete of notes.md", is listed as registered).
+Actions with the very same keys (F3: the file's next match, or the next search result,
+by where the focus is) share one row; keys only special keyboards have (Save, Undo,
+F13 and up) are bound but not listed.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QKeyCombination, QObject, Qt, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar
 
@@ -51,6 +55,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
     ),
     "edit": (
         "files.undo",
+        "files.redo",
         None,
         "window.find",
         "editor.replace",
@@ -70,6 +75,8 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         None,
         "consolidation.run_now",
         "writer.pause",
+        None,
+        "editor.tab_moves_focus",
     ),
     "view": (
         "window.view_source",
@@ -116,12 +123,23 @@ class ShortcutRow:
     """The menu that shows the action ("Edit"), else its feature ("Editor")."""
     name: str
     keys: str
+    also: tuple[str, ...] = ()
+    """The ids of other actions with the same keys, named in this row too."""
+
+
+def listed_key(key: QKeySequence) -> bool:
+    """Whether a key is one every keyboard has (not Save, Undo, Help, F13…): only those
+    are listed."""
+    if key.count() == 0:
+        return False
+    first: QKeyCombination = cast("Any", key)[0]  # PySide's stubs lack __getitem__
+    return first.key().value < Qt.Key.Key_F13.value
 
 
 def keys_text(entry: Registered) -> str:
     """An action's keys as this platform writes them, the menus' first: "Ctrl+S, Ctrl+Return"."""
     native = QKeySequence.SequenceFormat.NativeText
-    return ", ".join(key.toString(native) for key in entry.keys)
+    return ", ".join(key.toString(native) for key in entry.keys if listed_key(key))
 
 
 def menu_plan(actions: ActionRegistry, menu: str) -> list[Registered | None]:
@@ -145,20 +163,34 @@ def menu_plan(actions: ActionRegistry, menu: str) -> list[Registered | None]:
 
 
 def shortcut_rows(actions: ActionRegistry) -> list[ShortcutRow]:
-    """Every action with keys, each once (see the module docstring)."""
+    """Every action with keys, each once, actions with the same keys in one row (see the
+    module docstring)."""
     rows: list[ShortcutRow] = []
     listed: set[str] = set()
+    placed: list[tuple[Registered, str]] = []
     for menu, title in MENUS:
         section = title.replace("&", "")
         for entry in menu_plan(actions, menu):
             if entry is not None and entry.keys and entry.id not in listed:
                 listed.add(entry.id)
-                rows.append(ShortcutRow(entry.id, section, entry.name, keys_text(entry)))
+                placed.append((entry, section))
     for entry in actions.entries():
         if entry.keys and entry.id not in listed:
             feature = entry.id.split(".", 1)[0]
-            section = FEATURE_TITLES.get(feature, feature.title())
-            rows.append(ShortcutRow(entry.id, section, entry.name, keys_text(entry)))
+            placed.append((entry, FEATURE_TITLES.get(feature, feature.title())))
+    by_keys: dict[str, int] = {}
+    for entry, section in placed:
+        keys = keys_text(entry)
+        if not keys:
+            continue
+        if keys in by_keys:
+            first = rows[by_keys[keys]]
+            rows[by_keys[keys]] = replace(
+                first, name=f"{first.name} · {entry.name}", also=(*first.also, entry.id)
+            )
+            continue
+        by_keys[keys] = len(rows)
+        rows.append(ShortcutRow(entry.id, section, entry.name, keys))
     return rows
 
 

@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 from memtab.gui.context import WindowContext
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext
+from memtab.gui.widgets import give_mnemonics
 from memtab.humanize import plural
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
@@ -181,7 +182,8 @@ class EditProposalDialog(QDialog):
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Accept")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Accept")
+        give_mnemonics(buttons)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

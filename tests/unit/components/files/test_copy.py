@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.components.files.copy import copy_targets, copy_to
-from memtab.components.files.undo import UndoStack, undo_step
+from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.components.tree.scan import HomeScan
 from memtab.fs.atomic import atomic_write_text
 from memtab.sources.copy import default_name
@@ -167,3 +167,27 @@ def test_copy_to_refuses_a_name_that_leaves_its_place(machine: Machine) -> None:
     result = copy_to(UndoStack(), store, mux_file(store, "/memories/global/x.md"), skill, "../../x")
     assert not result.ok and "Invalid path" in (result.error or "")
     assert not (machine.codex / "x").exists()
+
+
+def test_a_copy_taken_back_is_made_again_by_redo(machine: Machine) -> None:
+    scan = scan_machine(machine)
+    origin = topic(scan)
+    store = MemoryStore(machine.home, scan.workspace)
+    targets = {target.key: target for target in copy_targets(scan, origin.ref)}
+    stack = UndoStack()
+    assert copy_to(stack, store, origin, targets["source:claude-code:user"], "vercel").ok
+    rule = machine.claude / "rules" / "vercel.md"
+    copied = rule.read_text(encoding="utf-8")
+    step = stack.peek()
+    assert step is not None and stack.take(step)
+    assert undo_step(machine.home, step, stack=stack).ok
+    assert not rule.exists()
+    again = stack.peek_redo()
+    assert again is not None and stack.take_redo(again)
+    result = redo_step(machine.home, again, stack=stack)
+    assert result.ok, result.error
+    assert result.message.startswith("Redid copy to vercel.md: Restored")
+    assert rule.read_text(encoding="utf-8") == copied
+    back = stack.peek()  # and Undo removes it once more
+    assert back is not None and stack.take(back)
+    assert undo_step(machine.home, back, stack=stack).ok and not rule.exists()

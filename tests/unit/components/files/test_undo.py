@@ -4,7 +4,6 @@ back never overwrites what changed since."""
 from __future__ import annotations
 
 import errno
-from pathlib import Path
 
 import pytest
 
@@ -14,23 +13,9 @@ from memtab.sources.model import MemoryFileRef
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import VirtualPath, parse_file_path
+from memtab.store.paths import parse_file_path as p
 from memtab.store.undo import file_history, trash
-from unit.history.helpers import disk, new_home, store_for
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Home:
-    return new_home(tmp_path / "home")
-
-
-@pytest.fixture
-def store(home: Home) -> MemoryStore:
-    return store_for(home)
-
-
-def p(raw: str) -> VirtualPath:
-    return parse_file_path(raw)
+from unit.history.helpers import disk
 
 
 def undo_last(home: Home, stack: UndoStack) -> str:
@@ -233,7 +218,7 @@ def _disk_full(*_args: object, **_kwargs: object) -> None:
 def test_a_restore_history_cannot_keep_says_so_and_goes_on_only_when_allowed(
     home: Home, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = parse_file_path("/memories/global/a.md")
+    path = p("/memories/global/a.md")
     store.create_file(str(path), "first\n")
     (first,) = file_history(store, str(path))
     store.physical(path).write_text("their rewrite\n")  # history has not seen it

@@ -1,0 +1,443 @@
+"""How each file operation is turned around: the steps of Edit → Undo and Edit → Redo
+(`components.files.undo` keeps them and runs them).
+
+A step is built from what actually happened (the moves that were made, the versions
+history recorded, what a copy wrote), never from a guess. `UndoStep.apply` turns its
+operation around as a change of its own, recorded in history like any other, and only
+where nothing changed since: a deleted file comes back beside a newer file of the same
+name, a created, restored or copied file that was edited since is left alone, a move back
+never replaces what appeared at the old name. Applying a step returns the step that turns
+it around again (`Applied.inverse`), built from what applying it did — so Redo makes
+again exactly what Undo took back, and Undo after Redo takes it back again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TypeVar
+
+from memtab.components.files import ops as file_ops
+from memtab.components.files.ops import OpResult, restore_file
+from memtab.sources.memory_file import MemoryFile, MemoryFileError
+from memtab.sources.model import MemoryFileRef
+from memtab.store.history.versions import Version
+from memtab.store.home import Home
+from memtab.store.memory import (
+    MemoryStore,
+    MemoryStoreError,
+    SaveConflictError,
+    UnkeptChangeError,
+)
+from memtab.store.orphans import OrphanProjectStore
+from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.store.registry import Workspace
+
+logger = logging.getLogger(__name__)
+
+
+def items_text(paths: Sequence[VirtualPath]) -> str:
+    return paths[0].name if len(paths) == 1 else f"{len(paths)} items"
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What applying a step did, and the step that turns it around (None: nothing to)."""
+
+    result: OpResult
+    inverse: UndoStep | None = None
+
+
+@dataclass(frozen=True)
+class UndoStep:
+    """How to turn one operation around; `description` names the operation (`delete of
+    notes.md`) whichever way it is turned."""
+
+    workspace: Workspace | None
+    description: str
+    orphan_dir: str | None = field(default=None, kw_only=True)
+    """Made in an orphaned project dir (through its own store: its files are no
+    workspace's, so none is opened or selected)."""
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        """Turn the operation around through `store` (`store_for`'s); `allow_unkept`: even
+        where history cannot keep a copy of what it replaces (the user chose to)."""
+        raise NotImplementedError
+
+    def undo(self, store: MemoryStore, *, allow_unkept: bool = False) -> OpResult:
+        """`apply`, without the step that would turn it around again."""
+        return self.apply(store, allow_unkept=allow_unkept).result
+
+    def store_for(self, home: Home) -> MemoryStore:
+        """The store the operation was made through: of `workspace` (or the orphaned
+        project dir's)."""
+        if self.orphan_dir is not None:
+            return OrphanProjectStore(home, self.orphan_dir)
+        return MemoryStore(home, self.workspace)
+
+    @property
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        """The files and folders applying this removes or moves away (an open file there
+        is closed)."""
+        return ()
+
+    @property
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        """The files applying this writes (Memtab's own writes: no "agent edited" badge)."""
+        return ()
+
+    def relocated(self, ref: MemoryFileRef) -> MemoryFileRef | None:
+        """Where the file `ref` names is once this is applied (None: it goes away)."""
+        return None if any(ref.is_within(gone) for gone in self.affected) else ref
+
+
+def physical_paths(file: MemoryFile) -> tuple[str, ...]:
+    """Where `file` is on disk, for an immediate rescan (none when that cannot be said)."""
+    physical = file.physical()
+    return (str(physical),) if physical is not None else ()
+
+
+def _refs(paths: Sequence[VirtualPath], orphan_dir: str | None) -> tuple[MemoryFileRef, ...]:
+    return () if orphan_dir is not None else tuple(MemoryFileRef.of_mux(p) for p in paths)
+
+
+@dataclass(frozen=True)
+class DeleteStep(UndoStep):
+    """Deleted files come back from the versions history kept of them (with their pins
+    and usage); deleted folders that held no file come back empty. Turned around: what
+    came back goes again while it holds what came back (`RemoveFilesStep`)."""
+
+    files: tuple[tuple[str, str], ...]
+    """(path, version id of its deletion)."""
+    folders: tuple[VirtualPath, ...]
+
+    @property
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        paths = (*(parse_file_path(path) for path, _version in self.files), *self.folders)
+        return _refs(paths, self.orphan_dir)
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        restored: list[MemoryFileRef] = []
+        brought: list[tuple[VirtualPath, str]] = []
+        made: list[VirtualPath] = []
+        notes: list[str] = []
+        touched: list[str] = []
+        failure: OpResult | None = None
+        for path, version_id in self.files:
+            with store.collecting_changes() as changes:
+                result = restore_file(store, path, version_id, allow_unkept=allow_unkept)
+            if not result.ok:
+                failure = replace(result, message=f"Undo of {self.description} failed")
+                break
+            change = next((c for c in reversed(changes) if c.after.op == "restore"), None)
+            if change is not None:
+                brought.append((parse_file_path(change.path), change.after.sha256))
+            if result.created is not None:
+                restored.append(result.created)
+                if result.created.key != path:
+                    notes.append(result.message)
+            touched.extend(result.touched)
+        for folder in () if failure else self.folders:
+            try:
+                if store.kind_of(folder) is None:
+                    store.create_directory(str(folder))
+                    made.append(folder)
+                    touched.append(str(store.physical(folder)))
+            except (MemoryStoreError, PathError, OSError) as error:
+                failure = OpResult(f"Undo of {self.description} failed", error=str(error))
+                break
+        inverse = (
+            RemoveFilesStep(
+                self.workspace,
+                self.description,
+                orphan_dir=self.orphan_dir,
+                files=tuple(brought),
+                folders=tuple(made),
+            )
+            if brought or made
+            else None
+        )
+        if failure is not None:
+            return Applied(failure, inverse)
+        what = restored[0].key if len(restored) == 1 else f"{len(restored)} files"
+        message = f"Restored {what}" if restored else f"Restored {items_text(self.folders)}"
+        if notes:
+            message += " — " + "; ".join(notes)
+        created = restored[0] if len(restored) == 1 and not self.folders else None
+        if self.orphan_dir is not None:  # not a path of the workspace's to select
+            created = None
+        return Applied(OpResult(message, created=created, touched=tuple(touched)), inverse)
+
+
+@dataclass(frozen=True)
+class RemoveFilesStep(UndoStep):
+    """Files an operation made or brought back go again, each only if it still holds what
+    was written (so it goes to Recently deleted); folders it made, each only while empty.
+    Turned around: they come back from the versions history kept (`DeleteStep`)."""
+
+    files: tuple[tuple[VirtualPath, str], ...] = ()
+    """(path, the content it was given)."""
+    folders: tuple[VirtualPath, ...] = ()
+    noun: str = ""
+    """How the message names a single item (`the new file`); none: by its path alone."""
+    made: str = "created"
+    """How the operation made it (`… changed since it was created; kept`)."""
+
+    @property
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        return _refs([path for path, _sha in self.files] + list(self.folders), self.orphan_dir)
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        failed = f"Undo of {self.description} failed"
+        touched: list[str] = []
+        removed_folders: list[VirtualPath] = []
+        failure: OpResult | None = None
+        with store.collecting_changes() as changes:
+            for path, sha in self.files:
+                try:
+                    if store.kind_of(path) is None:
+                        failure = OpResult(failed, error=f"{path} no longer exists")
+                        break
+                    physical = str(store.physical(path))
+                    store.restore_content(
+                        str(path),
+                        None,
+                        expected_sha256=sha,
+                        op="delete",
+                        allow_unkept=allow_unkept,
+                    )
+                    touched.append(physical)
+                except SaveConflictError:
+                    error = f"{path} changed since it was {self.made}; kept"
+                    failure = OpResult(failed, error=error)
+                    break
+                except (MemoryStoreError, PathError, OSError) as error:
+                    failure = OpResult.failed(failed, error)
+                    break
+            # Innermost first: a folder made inside another goes before it.
+            for folder in () if failure else sorted(self.folders, key=lambda f: -len(f.segments)):
+                try:
+                    if store.kind_of(folder) != "dir" or store.entries(folder):
+                        failure = OpResult(failed, error=f"{folder} is not empty any more")
+                        break
+                    physical = str(store.physical(folder))
+                    store.delete(str(folder))
+                    removed_folders.append(folder)
+                    touched.append(physical)
+                except (MemoryStoreError, PathError, OSError) as error:
+                    failure = OpResult.failed(failed, error)
+                    break
+        deleted = tuple(
+            (change.path, change.after.id)
+            for change in changes
+            if change.after.deleted and change.after.op == "delete"
+        )
+        inverse = (
+            DeleteStep(
+                self.workspace,
+                self.description,
+                orphan_dir=self.orphan_dir,
+                files=deleted,
+                folders=tuple(removed_folders),
+            )
+            if deleted or removed_folders
+            else None
+        )
+        if failure is not None:
+            return Applied(failure, inverse)
+        items = [path for path, _sha in self.files] + list(self.folders)
+        if len(items) == 1:
+            message = f"Removed {self.noun} {items[0]}" if self.noun else f"Removed {items[0]}"
+        else:
+            message = f"Removed {len(items)} items"
+        return Applied(OpResult(message, touched=tuple(touched)), inverse)
+
+
+@dataclass(frozen=True)
+class MoveStep(UndoStep):
+    """Each move is made backwards, last first. Turned around: the moves that were made
+    backwards, made backwards again."""
+
+    moves: tuple[tuple[VirtualPath, VirtualPath], ...]
+
+    @property
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        return tuple(MemoryFileRef.of_mux(new) for _old, new in self.moves)
+
+    @property
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        return tuple(MemoryFileRef.of_mux(old) for old, _new in self.moves)
+
+    def relocated(self, ref: MemoryFileRef) -> MemoryFileRef | None:
+        for old, new in reversed(self.moves):
+            moved = MemoryFileRef.of_mux(new)
+            if ref.is_within(moved):
+                return MemoryFileRef(ref.source_id, str(old) + ref.path[len(moved.path) :])
+        return ref
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        backwards = [(new, old) for old, new in reversed(self.moves)]  # never refused
+        result = file_ops.move(store, backwards)
+        inverse = (
+            MoveStep(
+                self.workspace, self.description, orphan_dir=self.orphan_dir, moves=result.moved
+            )
+            if result.moved
+            else None
+        )
+        if not result.ok:
+            failed = OpResult(
+                f"Undo of {self.description} failed",
+                error=result.error,
+                moved=result.moved,
+                touched=result.touched,
+            )
+            return Applied(failed, inverse)
+        return Applied(result, inverse)
+
+
+@dataclass(frozen=True)
+class RestoreStep(UndoStep):
+    """A file a restore gave other content — any memory file, mux's or another agent's —
+    holds what it held before, if it still holds what the restore wrote. Turned around:
+    the content the restore gave it, on the same terms."""
+
+    file: MemoryFile
+    before: Version
+    sha256: str
+    """What the operation left in the file."""
+
+    @property
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        return (self.file.ref,)
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        key = self.file.ref.key
+        failed = f"Undo of {self.description} failed"
+        try:
+            restored = self.file.restore(
+                self.before.id, expected_sha256=self.sha256, allow_unkept=allow_unkept
+            )
+        except SaveConflictError:
+            return Applied(OpResult(failed, error=f"{key} changed since; kept"))
+        except (UnkeptChangeError, MemoryFileError) as error:
+            return Applied(OpResult.failed(failed, error))
+        before = restored.before
+        inverse = (
+            RestoreStep(
+                self.workspace,
+                self.description,
+                orphan_dir=self.orphan_dir,
+                file=restored.file,
+                before=before,
+                sha256=restored.sha256,
+            )
+            if before is not None and not before.deleted and not restored.unchanged
+            else None
+        )
+        result = OpResult(f"{key} holds what it held before", touched=physical_paths(restored.file))
+        return Applied(result, inverse)
+
+
+@dataclass(frozen=True)
+class MadeFileStep(UndoStep):
+    """A file an operation made (`RemoveStep` removes it, `BringBackStep` brings it back)."""
+
+    file: MemoryFile
+    sha256: str
+    """What the operation wrote."""
+    created_folders: int = 0
+    """The folders made for it (removed with it while empty)."""
+    noun: str = "new file"
+    """How the message names it (`Removed the copy …`)."""
+    made: str = "created"
+    """How the operation made it (`… changed since it was copied; kept`)."""
+
+    def turned(self, kind: type[MadeStepT], **changes: Any) -> MadeStepT:
+        """The step of `kind` about the same file (`changes`: what differs)."""
+        values = {item.name: getattr(self, item.name) for item in fields(self)}
+        return kind(**{**values, **changes})
+
+
+MadeStepT = TypeVar("MadeStepT", bound=MadeFileStep)
+
+
+@dataclass(frozen=True)
+class RemoveStep(MadeFileStep):
+    """A file an operation made — a copy, a restore that brought a file back; any memory
+    file, mux's or another agent's — is removed if it still holds what was written (so a
+    mux file goes to Recently deleted), with the folders made for it while empty. Turned
+    around: it comes back from history while nothing took its place (`BringBackStep`)."""
+
+    @property
+    def affected(self) -> tuple[MemoryFileRef, ...]:
+        return (self.file.ref,)
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        key = self.file.ref.key
+        failed = f"Undo of {self.description} failed"
+        touched = physical_paths(self.file)
+        try:
+            self.file.remove_created(
+                self.sha256, created_folders=self.created_folders, allow_unkept=allow_unkept
+            )
+        except SaveConflictError:
+            return Applied(OpResult(failed, error=f"{key} changed since it was {self.made}; kept"))
+        except (UnkeptChangeError, MemoryFileError) as error:
+            return Applied(OpResult.failed(failed, error))
+        inverse = self.turned(BringBackStep)
+        return Applied(OpResult(f"Removed the {self.noun} {key}", touched=touched), inverse)
+
+
+@dataclass(frozen=True)
+class BringBackStep(MadeFileStep):
+    """A file `RemoveStep` removed comes back from history — the newest version that
+    held what it was removed with — only while no file took its place. Turned around:
+    removed again (`RemoveStep`)."""
+
+    @property
+    def written(self) -> tuple[MemoryFileRef, ...]:
+        return (self.file.ref,)
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        key = self.file.ref.key
+        failed = f"Redo of {self.description} failed"
+        try:
+            if self.file.read_whole() is not None:
+                return Applied(OpResult(failed, error=f"{key} exists again; kept"))
+            version = next(
+                (v for v in self.file.versions() if not v.deleted and v.sha256 == self.sha256),
+                None,
+            )
+            if version is None:
+                return Applied(OpResult(failed, error=f"History keeps no copy of {key}"))
+            restored = self.file.restore(version.id, allow_unkept=allow_unkept)
+        except (SaveConflictError, UnkeptChangeError, MemoryFileError) as error:
+            return Applied(OpResult.failed(failed, error))
+        inverse = self.turned(RemoveStep, file=restored.file, sha256=restored.sha256)
+        result = OpResult(
+            f"Restored {restored.file.ref.key}",
+            created=restored.file.ref,
+            touched=physical_paths(restored.file),
+        )
+        return Applied(result, inverse)
+
+
+@dataclass(frozen=True)
+class PinStep(UndoStep):
+    """The pin goes back to what it was. Turned around: to what the operation made it."""
+
+    path: VirtualPath
+    pinned_before: bool
+
+    def apply(self, store: MemoryStore, *, allow_unkept: bool = False) -> Applied:
+        result = file_ops.set_pinned(store, self.path, self.pinned_before)
+        inverse = PinStep(
+            self.workspace,
+            self.description,
+            orphan_dir=self.orphan_dir,
+            path=self.path,
+            pinned_before=not self.pinned_before,
+        )
+        return Applied(result, inverse if result.ok else None)

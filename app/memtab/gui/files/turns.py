@@ -1,0 +1,151 @@
+"""Edit → Undo and Edit → Redo: take back the last file operation of the tree, or make
+again the last one taken back (actions `files.undo`, `files.redo`).
+
+The steps are `components.files.undo`'s, on the window's undo stack: applying one runs
+on the file-operation worker (`WindowContext.file_ops`), records in history like any
+change, and pushes the step that turns it around again. The tabs of files a step takes
+away close first (asking about their drafts); the others follow what it writes. In a text
+field with the focus (the editor's text, its description, a search box) Undo and Redo act
+on its typing instead, as their keys do there.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Collection
+from typing import Protocol
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QKeySequence
+
+from memtab.components.files import undo
+from memtab.components.files.steps import UndoStep
+from memtab.gui.actions import ActionRegistry, Focus
+from memtab.gui.context import WindowContext
+from memtab.gui.tasks.file_ops import OpFollowUp
+from memtab.gui.tree.view import MemoryTreeView
+from memtab.gui.widgets import field_can, focused_text_field
+from memtab.sources.model import MemoryFileRef
+
+logger = logging.getLogger(__name__)
+
+UNDO_TEXT = "&Undo"
+UNDO_UNAVAILABLE = "Nothing to undo: no file was created, moved, deleted or pinned here yet"
+REDO_TEXT = "&Redo"
+REDO_UNAVAILABLE = "Nothing to redo: no change to the files was undone since the last one"
+
+
+class TabsToClose(Protocol):
+    """What undo and redo need of the editor (`editor.EditorPanel`): its open files."""
+
+    @property
+    def open_refs(self) -> list[MemoryFileRef]: ...
+
+    def close_files_asking(
+        self, refs: Collection[MemoryFileRef], then: Callable[[], object]
+    ) -> None: ...
+
+
+class UndoRedoCommands(QObject):
+    """Edit → Undo and Edit → Redo (see the module docstring)."""
+
+    def __init__(
+        self,
+        context: WindowContext,
+        actions: ActionRegistry,
+        tree: MemoryTreeView,
+        editor: TabsToClose,
+    ) -> None:
+        """Register the actions; their keys work while `tree` has the focus (in a text
+        field the field's own keys do the same)."""
+        super().__init__(tree)
+        self._context = context
+        self._editor = editor
+        self.undo_stack = context.undo_stack
+        self.undo_action = actions.add(
+            "files.undo",
+            UNDO_TEXT,
+            self.undo_last,
+            keys=["Ctrl+Z", QKeySequence.StandardKey.Undo],
+            focus=Focus.WIDGET,
+            on=tree,
+            menu="edit",
+            tip=UNDO_UNAVAILABLE,
+            enabled_when=lambda: self._can_turn(redo=False),
+            text_when=lambda: self._turn_text(redo=False),
+        )
+        self.redo_action = actions.add(
+            "files.redo",
+            REDO_TEXT,
+            self.redo_last,
+            keys=["Ctrl+Shift+Z", "Ctrl+Y", QKeySequence.StandardKey.Redo],
+            focus=Focus.WIDGET,
+            on=tree,
+            menu="edit",
+            tip=REDO_UNAVAILABLE,
+            enabled_when=lambda: self._can_turn(redo=True),
+            text_when=lambda: self._turn_text(redo=True),
+        )
+
+    def undo_last(self) -> None:
+        """Take the last file operation back (Edit → Undo; Ctrl+Z in the tree) — in a
+        text field with the focus, its last edit."""
+        self._turn(redo=False)
+
+    def redo_last(self) -> None:
+        """Make again the last file operation taken back (Edit → Redo; Ctrl+Shift+Z or
+        Ctrl+Y in the tree) — in a text field with the focus, its last undone edit."""
+        self._turn(redo=True)
+
+    # --- what the menus ask ---------------------------------------------------------------
+
+    def _can_turn(self, *, redo: bool) -> bool:
+        field = focused_text_field()
+        if field is not None:
+            return field_can(field, redo=redo)
+        stack = self.undo_stack
+        return (stack.peek_redo() if redo else stack.peek()) is not None
+
+    def _turn_text(self, *, redo: bool) -> str:
+        """ "Undo delete of notes.md", "Redo typing"… (the menus' text; the name stays)."""
+        verb, action = ("&Redo", self.redo_action) if redo else ("&Undo", self.undo_action)
+        if focused_text_field() is not None:
+            action.setToolTip("")
+            return f"{verb} typing"
+        step = self.undo_stack.peek_redo() if redo else self.undo_stack.peek()
+        unavailable = REDO_UNAVAILABLE if redo else UNDO_UNAVAILABLE
+        action.setToolTip(step.description if step is not None else unavailable)
+        return verb if step is None else f"{verb} {step.description.replace('&', '&&')}"
+
+    # --- turning a step -------------------------------------------------------------------
+
+    def _turn(self, *, redo: bool) -> None:
+        field = focused_text_field()
+        if field is not None:
+            if redo:
+                field.redo()
+            else:
+                field.undo()
+            return
+        stack = self.undo_stack
+        step = stack.peek_redo() if redo else stack.peek()
+        if step is None:
+            self._context.status.show("Nothing to redo" if redo else "Nothing to undo")
+            return
+        # The tabs of files it takes away close (asking about their drafts first); the
+        # others follow what it writes: moved back (`follow_moves`), or changed on disk.
+        going = [ref for ref in self._editor.open_refs if step.relocated(ref) is None]
+        self._editor.close_files_asking(going, functools.partial(self._apply, step, redo=redo))
+
+    def _apply(self, step: UndoStep, *, redo: bool) -> None:
+        stack = self.undo_stack
+        taken = stack.take_redo(step) if redo else stack.take(step)
+        if not taken:  # a worker may have pushed a newer one meanwhile
+            return
+        for ref in step.written:
+            self._context.own_writes.note(ref.key)
+        turn = undo.redo_step if redo else undo.undo_step
+        apply = functools.partial(turn, self._context.home, step, stack=stack)
+        without_copy = functools.partial(apply, allow_unkept=True)
+        self._context.file_ops.run(apply, OpFollowUp(open_created=True, without_copy=without_copy))
