@@ -301,12 +301,79 @@ MORE_LANGUAGE_CASES = (
         "pt",
     ),
 )
+_ENTIRE = _SHARED / "entireio-cli__entire-checkpoints-v1__"
+# split.txt's third 2026-11-22 block (tuned on): English sessions labelled after the writer
+# ran on them — what a careful developer keeps, found or not.
+ENTIRE_CASES = (
+    WriterCase(
+        "entire: a rebase's conflicts resolved (en)",
+        Path(f"{_ENTIRE}0f__8a8e9ee9a2__0__full.jsonl.gz"),
+        (expect("go build"),),
+    ),
+    WriterCase(
+        "entire: a plan to turn the multi-session warning off (en)",
+        Path(f"{_ENTIRE}25__9e16a0e452__0__full.jsonl.gz"),
+        (expect("mise run fmt", missed=True),),
+    ),
+    WriterCase(
+        "entire: `entire session show` removed (en)",
+        Path(f"{_ENTIRE}33__bdd525bfa3__0__full.jsonl.gz"),
+        (expect("mise run test", missed=True),),  # two mise tasks, twice: not yet a tool
+    ),
+    WriterCase(
+        "entire: test failures after a go-git update (en)",
+        Path(f"{_ENTIRE}3b__ff9e85c79b__0__full.jsonl.gz"),
+        (
+            expect(".git/info/exclude"),
+            expect("go test -tags=integration"),
+            expect("go-git", "v5.16.5", missed=True),  # the root cause, in a heading's list
+        ),
+    ),
+    WriterCase(
+        "entire: e2e tests for the checkpoint scenarios (en)",
+        Path(f"{_ENTIRE}40__80b6c2257f__0__full.jsonl.gz"),
+        (
+            expect("mise run test"),
+            expect("go test -tags e2e -c"),
+            expect("assert.False", "format", missed=True),  # a review item, left out
+        ),
+    ),
+    WriterCase(
+        "entire: a review of the gitignore refactoring (en)",
+        Path(f"{_ENTIRE}51__0c10bf7b7a__0__full.jsonl.gz"),
+    ),
+    WriterCase(
+        "entire: checkpoints of a fork's pull request (en)",
+        Path(f"{_ENTIRE}61__a440d894cc__0__full.jsonl.gz"),
+        (
+            expect("origin", "fork"),
+            expect("push_sessions_remote"),
+            expect("pull_request_target", missed=True),
+        ),
+    ),
+    WriterCase(
+        "entire: lint errors fixed (en)",
+        Path(f"{_ENTIRE}7f__fca5503682__0__full.jsonl.gz"),
+        (expect("mise run lint", missed=True),),  # cut by head: its status is not its own
+    ),
+    WriterCase(
+        "entire: the Gemini hooks' wrapper script (en)",
+        Path(f"{_ENTIRE}89__7eb280e769__20__full.jsonl.gz"),
+        (expect("goal", "gemini"), expect("mise run test:integration", missed=True)),
+    ),
+    WriterCase(
+        "entire: hooks skip a folder without git (en)",
+        Path(f"{_ENTIRE}bc__b1ad8ffbac__0__full.jsonl.gz"),
+        (expect("go build"), expect("mise run test", missed=True)),
+    ),
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
     *SPOTTER_CASES,
     *LANGUAGE_CASES,
     *MORE_LANGUAGE_CASES,
+    *ENTIRE_CASES,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(
