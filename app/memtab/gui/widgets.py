@@ -7,7 +7,8 @@ in the middle, whole text in the tooltip) and `WrappedLabel` (wraps, cuts a long
 the edge) ask for nothing. `fit_to_title` makes a dialog wide enough for the window
 manager to show its whole title. `give_mnemonics` gives a dialog's buttons their Alt+
 letters (Qt's standard ones have none outside GNOME); `focused_text_field` is the text
-field Edit → Undo and Redo act on.
+field Edit → Undo and Redo act on, `REDO_KEYS` redo in it on every desktop
+(`give_redo_keys` for a line edit).
 """
 
 from __future__ import annotations
@@ -15,8 +16,15 @@ from __future__ import annotations
 import logging
 import re
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QResizeEvent
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import (
+    QFont,
+    QFontMetrics,
+    QGuiApplication,
+    QKeyEvent,
+    QKeySequence,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QDialogButtonBox,
@@ -189,6 +197,39 @@ def focused_text_field() -> QPlainTextEdit | QLineEdit | None:
     if isinstance(widget, (QPlainTextEdit, QLineEdit)) and not widget.isReadOnly():
         return widget
     return None
+
+
+REDO_KEYS = (QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y"))
+"""Redo in a text field, both on every desktop (Qt's own Redo is one of them, by desktop)."""
+
+
+def is_redo_key(event: QKeyEvent) -> bool:
+    """Whether `event` is one of `REDO_KEYS`."""
+    pressed = QKeySequence(event.keyCombination())
+    return any(pressed.matches(key) == QKeySequence.SequenceMatch.ExactMatch for key in REDO_KEYS)
+
+
+class _LineRedoKeys(QObject):
+    """`give_redo_keys`' event filter."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not (isinstance(event, QKeyEvent) and is_redo_key(event)):
+            return False
+        if not isinstance(watched, QLineEdit):
+            return False
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()  # the field's key, not a window shortcut's
+            return True
+        if event.type() == QEvent.Type.KeyPress:
+            if not watched.isReadOnly():
+                watched.redo()
+            return True
+        return False
+
+
+def give_redo_keys(field: QLineEdit) -> None:
+    """Make both `REDO_KEYS` redo in `field` (a QLineEdit takes only its desktop's one)."""
+    field.installEventFilter(_LineRedoKeys(field))
 
 
 def field_can(field: QPlainTextEdit | QLineEdit, *, redo: bool) -> bool:

@@ -16,15 +16,39 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: the support package
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
 
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.ui_state import UiState
 from memtab.gui.window.app import create_main_window
+from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN, make_home
 
+GIT = "/memories/global/tools/git.md"
+CTRL = Qt.KeyboardModifier.ControlModifier
+
 DEADLINE_S = 60
+
+
+def redone_by(field: QLineEdit | QPlainTextEdit) -> list[str]:
+    """Which of Ctrl+Shift+Z and Ctrl+Y redo what Ctrl+Z took back in `field`."""
+    text = field.text if isinstance(field, QLineEdit) else field.toPlainText
+    field.setFocus()
+    redone = []
+    for name, key, modifiers in (
+        ("Ctrl+Shift+Z", Qt.Key.Key_Z, CTRL | Qt.KeyboardModifier.ShiftModifier),
+        ("Ctrl+Y", Qt.Key.Key_Y, CTRL),
+    ):
+        QTest.keyClicks(field, "typed")
+        typed = text()
+        QTest.keyClick(field, Qt.Key.Key_Z, CTRL)
+        QTest.keyClick(field, key, modifiers)
+        if text() == typed:
+            redone.append(name)
+    return redone
 
 
 def main() -> None:
@@ -45,12 +69,24 @@ def main() -> None:
             time.sleep(0.01)
         actions = window.context.actions
         portable = QKeySequence.SequenceFormat.PortableText
+        editor = window.memory_tab.editor
+        editor.open_file(parse_file_path(GIT))
+        while editor.current_path is None and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.01)
         print(
             json.dumps(
                 {
                     "keys": {
                         entry.id: [key.toString(portable) for key in entry.keys]
                         for entry in actions.entries()
+                    },
+                    "redone": {
+                        field: redone_by(widget)
+                        for field, widget in (
+                            ("text", editor.text_edit),
+                            ("description", editor.description_edit),
+                        )
                     },
                     "conflicts": [
                         [conflict.key, conflict.first, conflict.second]

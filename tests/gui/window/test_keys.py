@@ -154,6 +154,9 @@ def test_the_keys_are_the_same_on_every_desktop(
     assert keys["editor.find"][0] == keys["window.find"][0] == "Ctrl+F"
     assert keys["editor.find_next"][0] == keys["search.next_result"][0] == "F3"
     assert keys["files.undo"][0] == "Ctrl+Z"
+    assert keys["files.redo"][:2] == ["Ctrl+Shift+Z", "Ctrl+Y"]
+    # In the text and the description both redo, though the desktop's Redo is one of them.
+    assert found["redone"] == {key: ["Ctrl+Shift+Z", "Ctrl+Y"] for key in ("text", "description")}
     # Every key written as a standard one is bound, whatever the desktop.
     assert all(bound for action, bound in keys.items() if action in KEYED), keys
     assert found["conflicts"] == []
@@ -169,6 +172,7 @@ KEYED = {
     "search.previous_result",
     "tree.delete",
     "files.undo",
+    "files.redo",
     "window.open_home",
     "window.settings",
     "window.quit",

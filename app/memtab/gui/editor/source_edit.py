@@ -1,7 +1,7 @@
 """The Markdown source's text widget: a `QPlainTextEdit` with the keys of a code editor.
 
-- Redo is Ctrl+Shift+Z and Ctrl+Y on every desktop (Qt's own Redo is Ctrl+Shift+Z only
-  on X11 and KDE).
+- Redo is Ctrl+Shift+Z and Ctrl+Y on every desktop (`widgets.REDO_KEYS`: on X11 Qt's
+  own Redo is Ctrl+Shift+Z only; the description field gets both by `give_redo_keys`).
 - Tab never traps the keyboard. In the frontmatter, where a tab character is invalid YAML,
   Tab and Shift+Tab move the focus on (and back); elsewhere they indent, unless "Tab moves
   focus" is on (Ctrl+M, as in VS Code), which makes them move the focus everywhere.
@@ -14,15 +14,15 @@ import logging
 from typing import ClassVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components.editor.text_buffer import buffer_from_raw
+from memtab.gui.widgets import is_redo_key
 from memtab.store.frontmatter import find_frontmatter
 
 logger = logging.getLogger(__name__)
 
-_REDO_KEYS = (QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y"))
 _CHORD_MODIFIERS = (
     Qt.KeyboardModifier.ControlModifier
     | Qt.KeyboardModifier.AltModifier
@@ -66,8 +66,7 @@ class SourceEdit(QPlainTextEdit):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Tab and Shift+Tab (see the module docstring), and Redo's keys."""
-        pressed = QKeySequence(event.keyCombination())
-        if any(pressed.matches(key) == QKeySequence.SequenceMatch.ExactMatch for key in _REDO_KEYS):
+        if is_redo_key(event):
             if not self.isReadOnly():
                 self.redo()
             event.accept()

@@ -58,7 +58,7 @@ from memtab.gui.editor.source_edit import SourceEdit
 from memtab.gui.find_bar import FindBar
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
-from memtab.gui.widgets import ElidedLabel
+from memtab.gui.widgets import ElidedLabel, give_redo_keys
 
 logger = logging.getLogger(__name__)
 
@@ -208,6 +208,7 @@ class EditorView(QWidget):
         self._description_label = QLabel("Description", self.page)
         self.description_edit = QLineEdit(self.page)
         self.description_edit.setAccessibleName("Description")
+        give_redo_keys(self.description_edit)  # Ctrl+Y too, as in the text
         self.description_edit.setPlaceholderText(_DESCRIPTION_HINT)
         self.description_edit.setToolTip(
             "The frontmatter description: line of this file. Agents and the tree show it."
