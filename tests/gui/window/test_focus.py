@@ -145,12 +145,15 @@ def test_every_tab_has_the_source_text_with_its_keys_and_margins(
     action(window, "blame.toggle").trigger()
 
 
+@pytest.mark.parametrize("width", [1280, 683], ids=["wide", "half a laptop"])
 def test_after_new_file_the_typing_goes_into_its_body(
-    qtbot: QtBot, windows: WindowFactory, home: Home
+    qtbot: QtBot, windows: WindowFactory, home: Home, width: int
 ) -> None:
     window = windows(home)
+    window.resize(width, 700)
     activate(qtbot, window)
     wait_idle(qtbot, window)
+    assert window.memory_tab.panes.narrow == (width == 683)  # one pane at a time: the tree
     dialogs = FakeDialogs()
     tab = window.memory_tab
     tab.dialogs = dialogs  # type: ignore[assignment]
@@ -158,7 +161,8 @@ def test_after_new_file_the_typing_goes_into_its_body(
     tab.tree.setFocus()
     qtbot.keyClick(tab.tree, Qt.Key.Key_N, CTRL)
     wait_for(qtbot, lambda: tab.editor.current_path == parse_file_path("/memories/global/fresh.md"))
-    wait_for(qtbot, lambda: tab.editor.text_edit.hasFocus())
+    text = tab.editor.text_edit
+    wait_for(qtbot, lambda: text.hasFocus() and text.isVisible())  # narrow: the editor's pane
     qtbot.keyClicks(focused(), "first words")  # where the keyboard is: not the tree's search
     assert tab.editor.buffer_text().endswith("first words")
     assert tab.editor.buffer_text().startswith("---\ndescription:")

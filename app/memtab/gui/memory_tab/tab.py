@@ -250,6 +250,7 @@ class MemoryTab(QWidget):
             sources=self.sources,
             scans=self.scans,
             message_bar=self.message_bar,
+            panes=self.panes,
             parent=self,
         )
         self.inbox.status_message.connect(self.context.status.show)

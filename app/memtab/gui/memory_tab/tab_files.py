@@ -7,7 +7,8 @@
 - A file operation's result (`FileOpTasks.op_finished`) shows in the tab's bar and the
   status bar; the row it created, the new place of a moved open file, or the row asked
   for is selected (and opened) once the rescan the operation causes shows it
-  (`after_tree_shown`).
+  (`after_tree_shown`); a new file then takes the typing in its body (beside a terminal,
+  on one pane at a time, the editor is shown for it).
 - Opening or closing a file keeps the tree's selection, the line highlight and other
   agents' sections in step (`TreeEditorSync`, `SourcesSync`).
 """
@@ -21,6 +22,7 @@ from PySide6.QtCore import QObject, Slot
 
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext
+from memtab.gui.memory_tab.panes import Pane, PaneSwitch
 from memtab.sources.model import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.paths import PathError
 
@@ -69,6 +71,7 @@ class TabFiles(QObject):
         sources: SourcesSync,
         scans: ScanScheduler,
         message_bar: MessageBar,
+        panes: PaneSwitch,
         parent: QObject | None = None,
     ) -> None:
         """Listen to `editor`'s opened and closed files and the file operations' results."""
@@ -82,6 +85,7 @@ class TabFiles(QObject):
         self._sources = sources
         self._scans = scans
         self._message_bar = message_bar
+        self._panes = panes
         self._select_after_scan: tuple[str, bool] | None = None
         self._edit_after_open: MemoryFileRef | None = None
         self._reopen_pending = False
@@ -158,6 +162,7 @@ class TabFiles(QObject):
         self._remember_open_file(ref.key)
         if ref == self._edit_after_open:  # a new file: the cursor goes to its body
             self._edit_after_open = None
+            self._panes.show_pane(Pane.EDITOR, focus=False)  # narrow: the text, not the tree
             self._editor.edit_at_end()
 
     @Slot()
