@@ -28,7 +28,7 @@ from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
 from memtab.transcripts import TranscriptEvent, read_transcript
 from memtab.writer.extract import TranscriptDigest, extract_findings
-from memtab.writer.notes import Note, plan_notes
+from memtab.writer.notes import Note, plan_notes, surest_notes
 from memtab.writer.run import load_writer_events
 from quality.gold import GOLD
 from quality.stores import CLAUDE, CODEX, LOKI, RealStore, install, real_files
@@ -412,7 +412,7 @@ def notes_for_transcript(path: Path, scratch: Path) -> list[Note]:
         path = target
     digest = TranscriptDigest()
     load_writer_events(path, observe=digest.add)
-    return plan_notes("", digest.findings())
+    return surest_notes(plan_notes("", digest.findings()))[0]
 
 
 @dataclass

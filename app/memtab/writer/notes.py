@@ -36,6 +36,11 @@ FINDINGS = "Findings"
 KNOWN_FAILURES = "Known failures"  # written by older versions; fixes replace its bullets
 SECTION_ORDER = (GOAL, DIRECTIVES, DECISIONS, COMMANDS, FIXES, FINDINGS)
 MAX_NOTE_CHARS = 500  # a suggestion's limit too (`suggestions.MAX_TEXT_CHARS`)
+# What one person reviews from one run: past this, a run keeps its surest notes (mux's
+# harvest has no count limit, only a confidence floor; a 200 MB session found ~100).
+MAX_NOTES_PER_RUN = 20
+# Surest first: what the user said, then what a command proved, then what the agent said.
+_SUREST_FIRST = (DIRECTIVES, DECISIONS, GOAL, FIXES, COMMANDS, FINDINGS)
 
 NEW_FILE_HEADER = (
     "---\n"
@@ -183,6 +188,15 @@ def plan_notes(existing: str, findings: Findings) -> list[Note]:
         for note in notes
         if note.section == section and is_one_line_note(note.text)
     ]
+
+
+def surest_notes(notes: Sequence[Note], limit: int = MAX_NOTES_PER_RUN) -> tuple[list[Note], int]:
+    """At most `limit` of `notes` — the surest sections first (`_SUREST_FIRST`), each
+    section's own order kept (findings come ranked) — in section order, and how many
+    were left out."""
+    ranked = sorted(notes, key=lambda note: _SUREST_FIRST.index(note.section))
+    kept = {id(note) for note in ranked[:limit]}
+    return [note for note in notes if id(note) in kept], max(0, len(notes) - limit)
 
 
 def is_one_line_note(text: str) -> bool:

@@ -45,7 +45,7 @@ from memtab.llm.types import (
 )
 from memtab.transcripts import EventBudget, TranscriptEvent, select_event_budget
 from memtab.writer.extract import Findings, extract_findings
-from memtab.writer.notes import Note, apply_notes, plan_notes
+from memtab.writer.notes import MAX_NOTES_PER_RUN, Note, apply_notes, plan_notes, surest_notes
 from memtab.writer.suggestions import RunOrigin, SuggestionError, SuggestionQueue
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
 
@@ -82,6 +82,8 @@ class OfflineWriterProvider:
         """The suggestions this run added to the review queue."""
         self.written_notes: tuple[Note, ...] = ()
         """The notes of its last `memory_write` (with the messages each came from)."""
+        self.left_out = 0
+        """How many notes the run found past `notes.MAX_NOTES_PER_RUN` and left out."""
 
     def for_run(
         self,
@@ -151,7 +153,13 @@ class OfflineWriterProvider:
 
     def _update(self, current: str, step: int) -> ModelReply:
         findings = self.whole if self.whole is not None else extract_findings(self.events)
-        notes = plan_notes(current, findings)
+        notes, self.left_out = surest_notes(plan_notes(current, findings))
+        if self.left_out:
+            logger.info(
+                "offline writer left out %d less sure notes (a run keeps at most %d)",
+                self.left_out,
+                MAX_NOTES_PER_RUN,
+            )
         if not notes:
             return _call(NO_NEW_MEMORIES, {}, step)
         if self.queue is not None:

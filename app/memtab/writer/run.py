@@ -109,6 +109,8 @@ class WriterRunResult:
     run_id: str | None = None
     suggested_count: int = 0
     """How many new suggestions the run added to the workspace's review queue."""
+    left_out_count: int = 0
+    """How many notes the offline writer found past its per-run limit and left out."""
 
     @property
     def ok(self) -> bool:
@@ -128,12 +130,20 @@ class WriterRunResult:
             lines = self.diff_lines()
             added = sum(1 for line in lines if line.startswith("+"))
             removed = sum(1 for line in lines if line.startswith("-"))
-            return f"Updated {self.memory_path} (+{added} −{removed} lines)"
+            return (
+                f"Updated {self.memory_path} (+{added} −{removed} lines){self._left_out_clause()}"
+            )
         if self.outcome == "suggested":
-            return f"Suggested {plural(self.suggested_count, 'memory', 'memories')} for review"
+            suggested = plural(self.suggested_count, "memory", "memories")
+            return f"Suggested {suggested} for review{self._left_out_clause()}"
         if self.outcome == "no_new_memories":
             return "No new memories"
         return f"Memory writer failed: {self.error or 'unknown error'}"
+
+    def _left_out_clause(self) -> str:
+        if not self.left_out_count:
+            return ""
+        return f" ({self.left_out_count} less sure left out)"
 
     def to_json(self) -> dict[str, Any]:
         """A JSON view (for `memtab write --json`)."""
@@ -158,6 +168,7 @@ class WriterRunResult:
             "diff": self.diff_lines(),
             "summary": self.summary(),
             "runId": self.run_id,
+            "leftOut": self.left_out_count,
         }
 
 
@@ -415,6 +426,7 @@ def _run(
         usage=usage,
         run_id=run_id,
         suggested_count=suggested,
+        left_out_count=provider.left_out if isinstance(provider, OfflineWriterProvider) else 0,
     )
     log = logger.info if result.ok else logger.warning
     log("Memory writer for %s: %s", workspace.id, result.summary())

@@ -5,13 +5,17 @@ from __future__ import annotations
 from memtab.store.frontmatter import description_from_text
 from memtab.writer.extract import Findings, Fix, WorkingCommand
 from memtab.writer.notes import (
+    COMMANDS,
+    DIRECTIVES,
     FINDINGS,
+    FIXES,
     NEW_FILE_HEADER,
     Note,
     apply_notes,
     merge_findings,
     notes_missing_from,
     plan_notes,
+    surest_notes,
 )
 
 FINDINGS_OF_A_RUN = Findings(
@@ -128,3 +132,16 @@ def test_accepted_notes_already_in_the_file_are_not_written_twice() -> None:
     text = apply_notes("# Notes\n", [note])
     assert notes_missing_from(text, [note]) == []
     assert notes_missing_from("# Notes\n", [note]) == [note]
+
+
+def test_past_the_limit_the_surest_sections_are_kept_in_section_order() -> None:
+    notes = [
+        Note(COMMANDS, "`make build` (build)"),
+        Note(FINDINGS, "The API listens on port 8080."),
+        Note(DIRECTIVES, "Never push to main."),
+        Note(FIXES, "`make` failed: `missing go.sum` — fixed by `go mod tidy`."),
+    ]
+    kept, left_out = surest_notes(notes, limit=3)
+    assert [note.section for note in kept] == [COMMANDS, DIRECTIVES, FIXES]
+    assert left_out == 1
+    assert surest_notes(notes, limit=10) == (notes, 0)

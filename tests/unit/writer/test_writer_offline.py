@@ -23,6 +23,7 @@ from memtab.store.registry import Workspace
 from memtab.transcripts import NewestEvents
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
+from memtab.writer.notes import MAX_NOTES_PER_RUN
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.prompts import build_user_message, tool_specs
 from memtab.writer.providers import bind_to_run
@@ -231,6 +232,25 @@ def test_the_run_says_what_it_suggested(home: Home, workspace: Workspace) -> Non
     assert result.outcome == "suggested" and result.suggested_count == 2
     assert result.to_json()["outcome"] == "suggested"
     assert [s.text for s in provider.proposed] == ["항상 pnpm을 사용하세요.", "`pnpm test` (tests)"]
+
+
+def test_a_run_suggests_what_a_person_reviews_keeping_the_surest(
+    home: Home, workspace: Workspace
+) -> None:
+    # A long session: the user's rule, then thirty project commands that worked.
+    commands = [bash(f"make target-{n}") for n in range(30)]
+    events = NewestEvents.of([user("Always use pnpm, never npm."), *commands], redact=True)
+    provider = bind_to_run(
+        OfflineWriterProvider(), home, workspace, events.budget, WriterSettings()
+    )
+    assert isinstance(provider, OfflineWriterProvider)
+    result = run_writer(home, workspace, events, provider, settings=WriterSettings())
+    assert result.suggested_count == MAX_NOTES_PER_RUN == 20
+    assert result.left_out_count == 11 and result.to_json()["leftOut"] == 11
+    assert result.summary() == "Suggested 20 memories for review (11 less sure left out)"
+    texts = [s.text for s in provider.proposed]
+    assert texts[0] == "Always use pnpm, never npm."  # the user's own words are surest
+    assert texts[1:] == [f"`make target-{n}`" for n in range(19)]  # the first found
 
 
 def test_the_offline_writer_sees_the_runs_own_budget_not_the_default(
