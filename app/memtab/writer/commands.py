@@ -211,6 +211,33 @@ def _without_exploration(text: str) -> str:
     return " && ".join(shlex.join(_without_redirects(words)) for words in kept)
 
 
+def chained_commands(command: str) -> list[str]:
+    """The commands of a plain `&&` chain, each alone and without output redirections
+    (`mise run fmt && mise run lint` → both: the chain succeeding means each did); the
+    command itself when it is one command, or its parts depend on each other (`cd`, `||`,
+    `;`, a pipe, a heredoc)."""
+    first_line = command.split("\n", 1)[0]
+    lexer = shlex.shlex(first_line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        return [command]
+    if "&&" not in tokens or "\n" in command:
+        return [command]
+    parts: list[list[str]] = [[]]
+    for token in tokens:
+        if token == "&&":
+            parts.append([])
+        elif token in _SEPARATORS or token == "|" or token.startswith("<"):
+            return [command]
+        else:
+            parts[-1].append(token)
+    if any(not words or words[0] == "cd" or _ENV_ASSIGNMENT.match(words[0]) for words in parts):
+        return [command]
+    return [shlex.join(_without_redirects(words)) for words in parts]
+
+
 def _without_redirects(words: list[str]) -> list[str]:
     """Words of a simple command without output redirections (`2>&1`, `> out.txt`)."""
     kept: list[str] = []
@@ -378,6 +405,25 @@ _NARROWING = re.compile(
 )
 
 
+# A task runner's subcommands that run a task, to which `--` hands the words after it
+# (`mise run test:integration -- -run TestX`, `npm test -- -t login`).
+_TASK_SUBCOMMANDS = _word_set("run r test t x exec task")
+
+
+def without_passthrough(command: str) -> str:
+    """A task runner's call without the arguments handed through `--` to its task: they
+    pick that moment's tests (`mise run test:integration -- -run TestX` → `mise run
+    test:integration`, the task the project runs); any other command unchanged."""
+    words = command.strip().split(" ")
+    if "\n" in command.strip() or "--" not in words or MASKED.search(command):
+        return command
+    head = words[: words.index("--")]
+    plain = all(not _PIPE.search(w) and w not in _SEPARATORS and "&&" not in w for w in head)
+    if len(head) < 2 or head[1] not in _TASK_SUBCOMMANDS or not plain:
+        return command
+    return " ".join(head)
+
+
 def is_narrowed(command: str) -> bool:
     """Whether a command runs only tests picked by name (`go test ./x -run TestY`,
     `pytest -k slow`, `pytest tests/a.py::test_b`)."""
@@ -393,6 +439,29 @@ def unfiltered(command: str) -> str | None:
         return None
     rest = command[: match.start()].strip()
     return rest if rest and not _PIPE.search(rest) else None
+
+
+# `| head`, `| head -20`, `| head -n 20`: the output's first lines (10 by default).
+_HEAD_CUT = re.compile(r"\s*(?:2>&1\s*)?\|\s*head(?:\s+-n\s*(\d+)|\s+-(\d+))?\s*$")
+_HEAD_DEFAULT_LINES = 10
+
+
+def uncut(command: str, output: str) -> str | None:
+    """A command without the pipe that cut its output, when its output still shows how it
+    ended: cut to its end (`unfiltered`), or piped into `| head -N` that cut nothing (the
+    output is shorter than N lines: `mise run lint 2>&1 | head -50` printing two lines).
+    None for any other command."""
+    kept = unfiltered(command)
+    if kept is not None:
+        return kept
+    match = _HEAD_CUT.search(command)
+    if match is None or MASKED.search(command):
+        return None
+    lines = int(match.group(1) or match.group(2) or _HEAD_DEFAULT_LINES)
+    rest = command[: match.start()].strip()
+    if not rest or _PIPE.search(rest) or len(output.splitlines()) >= lines:
+        return None
+    return rest
 
 
 def status_is_known(command: str) -> bool:

@@ -52,6 +52,7 @@ from memtab.writer.answers import (
 )
 from memtab.writer.asked import decisions_in, goal_in, is_question
 from memtab.writer.commands import (
+    chained_commands,
     command_family,
     command_kind,
     command_label,
@@ -65,7 +66,8 @@ from memtab.writer.commands import (
     removed_files,
     status_is_known,
     tool_program,
-    unfiltered,
+    uncut,
+    without_passthrough,
 )
 from memtab.writer.directives import directives_in, human_text
 from memtab.writer.outcomes import error_signature, output_shows_success
@@ -185,7 +187,9 @@ class _Step:
     signature: str  # what went wrong, for a failed call
     deleted: frozenset[str]  # base names of files this call deletes
     origin: str  # the id of the message the call is in
-    ended_well: bool = False  # its output, cut to its end, shows it passed (`unfiltered`)
+    # The command without the pipe that cut its output, when what is shown of it says it
+    # passed (`commands.uncut`): its exit status is the pipe's, its output still tells.
+    passed_as: str | None = None
 
 
 # --- entry point ----------------------------------------------------------------------
@@ -332,9 +336,15 @@ class TranscriptDigest:
         if command is None or not step.succeeded:
             return
         if not status_is_known(command):
-            command = unfiltered(command) if step.ended_well else None
+            command = step.passed_as
             if command is None:
                 return
+        for part in chained_commands(command):
+            self._note_working(part, step.origin)
+
+    def _note_working(self, command: str, origin: str) -> None:
+        """Keep a command that worked, when it is worth a note (its family's shortest)."""
+        command = without_passthrough(command)
         shown = display_command(command)
         if shown is None or is_one_off(command) or is_narrowed(command):
             return
@@ -342,21 +352,22 @@ class TranscriptDigest:
             return
         if mentioned_files(command) & self._throwaway:
             return
+        family = command_family(command)
         program = tool_program(command)
         if program is not None:
-            self._note_tool(program, step.family, shown, step.origin)
+            self._note_tool(program, family, shown, origin)
             return
-        known = self._commands.get(step.family)
+        known = self._commands.get(family)
         if known is None and len(self._commands) >= MAX_KEPT:
             return
         if known is None or len(shown) < len(known[0].command):
             if known is not None:
                 self._origins.pop(("command", known[0].command), None)
-            self._commands[step.family] = (
+            self._commands[family] = (
                 WorkingCommand(shown, command_kind(command)),
                 frozenset(mentioned_files(command)),
             )
-            self._origins[("command", shown)] = (step.origin,)
+            self._origins[("command", shown)] = (origin,)
 
     def _note_tool(self, program: str, family: str, shown: str, origin: str) -> None:
         if program not in self._tools and len(self._tools) >= MAX_KEPT:
@@ -420,12 +431,10 @@ def _step(call: TranscriptToolCall, origin: str) -> _Step:
             if verb == "Delete"
         }
     signature = error_signature(_failure_text(call)) if failed else ""
-    ended_well = (
-        not failed
-        and command is not None
-        and unfiltered(command) is not None
-        and output_shows_success(call.output or "")
-    )
+    output = call.output or ""
+    passed_as = uncut(command, output) if command is not None and not failed else None
+    if passed_as is not None and not output_shows_success(output):
+        passed_as = None
     return _Step(
         call.name,
         command,
@@ -436,7 +445,7 @@ def _step(call: TranscriptToolCall, origin: str) -> _Step:
         signature,
         frozenset(deleted),
         origin,
-        ended_well,
+        passed_as,
     )
 
 

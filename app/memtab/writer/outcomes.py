@@ -44,6 +44,14 @@ _PASSED = re.compile(
     re.IGNORECASE,
 )
 _NONE_FAILED = re.compile(r"\b(?:0|no) (?:failures?|failed|errors?|warnings?)\b", re.IGNORECASE)
+# A linter's all-clear (`0 issues.`, golangci-lint; `No problems found`) and a build's
+# closing time (`Total in 325 ms`, Hugo; `Done in 1.2s`, Yarn; `built in 812ms`, Vite):
+# how these tools say they passed, when no failure line is shown beside them.
+_ALL_CLEAR = re.compile(
+    r"^\W*(?:0|no) (?:issues?|problems?)(?: found)?\W*$"
+    r"|^\W*(?:total|done|built) in \d+(?:\.\d+)?\s?(?:ms|s)\W*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 _FAILED_MARK = re.compile(r"\bFAIL(?:ED|URES?)?\b|\bpanic:|✗|✘|❌")
 
 
@@ -53,7 +61,7 @@ def output_shows_success(output: str) -> bool:
     shown = _NONE_FAILED.sub("", output)
     if _FAILED_MARK.search(shown) or error_signature(shown):
         return False
-    return bool(_PASSED.search(shown))
+    return bool(_PASSED.search(shown) or _ALL_CLEAR.search(output))
 
 
 def error_signature(text: str) -> str:
