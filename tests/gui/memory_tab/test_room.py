@@ -27,6 +27,7 @@ from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.files.copy import CopyToDialog
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
 from memtab.gui.history.revert import RevertResultDialog
+from memtab.gui.memory_tab.overlay import MOST_OF_THE_TREE
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.settings.keys import confirm_key_host
@@ -196,6 +197,35 @@ def test_panels_that_come_and_go_never_move_the_tree(
     assert QApplication.focusWidget() is inbox.details
     qtbot.keyClick(inbox.details, Qt.Key.Key_Tab)
     assert QApplication.focusWidget() is inbox.accept_button
+
+
+def test_over_a_short_tree_the_inbox_gives_way_and_leaves_rows_to_click(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """A short tree (a low window, the Check panel docked below): the Inbox covers at
+    most MOST_OF_THE_TREE of it — its list and details scroll in less room — and its
+    buttons stay whole."""
+    long = "The staging database is read-only for this team: fix concurrency bugs with row locks."
+    SuggestionQueue(home, MAIN).propose(
+        [Note("Directives", text) for text in (long, long + " Really.", "Use pnpm.")],
+        memory_path="/memories/workspace/notes.md",
+    )
+    window = make_window(home)
+    window.resize(LAPTOP_WINDOW[0], 480)
+    activate(qtbot, window)
+    tab = window.memory_tab
+    inbox = tab.inbox
+    qtbot.waitUntil(lambda: inbox.isVisible() and len(inbox.items) == 3, timeout=WAIT_MS)
+    inbox.list.setCurrentRow(0)
+    qtbot.waitUntil(inbox.details.isVisible, timeout=WAIT_MS)
+    settle()
+    overlay = tab.findChild(QWidget, "treeOverlay")
+    assert overlay is not None
+    tree, covered = place_of(tab.tree, window), place_of(overlay, window)
+    assert covered.height() <= tree.height() * MOST_OF_THE_TREE + 1
+    assert tab.tree.viewport().height() >= tree.height() - covered.height() - 1
+    buttons = place_of(inbox.accept_button, window)
+    assert covered.contains(buttons) and inbox.accept_button.isVisible()
 
 
 def test_picking_a_version_in_history_never_widens_its_dock(

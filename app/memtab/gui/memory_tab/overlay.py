@@ -6,7 +6,8 @@ the tree. Laid out above it, each one pushed every row down under the pointer â€
 landed on another file. Here they lie
 over the bottom of the tree instead, like a notification: the tree keeps its place and
 size, and `MemoryTreeView.reserve_bottom` keeps its last rows reachable by scrolling
-(its viewport ends above the panels).
+(its viewport ends above the panels). Over a short tree they cover at most
+`MOST_OF_THE_TREE` of it, squeezed to what they need at least (their lists scroll).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 logger = logging.getLogger(__name__)
+
+MOST_OF_THE_TREE = 0.6  # the share of the tree's height the panels cover at most
 
 
 class ReservingView(Protocol):
@@ -99,7 +102,10 @@ class TreeOverlay(QWidget):
             if column.hasHeightForWidth()
             else column.sizeHint().height()
         )
-        height = max(0, min(wanted, tree.height()))
+        # Leave the tree some rows: the panels squeeze (their lists scroll) down to the
+        # least they need, and only then cover more of it.
+        room = max(int(tree.height() * MOST_OF_THE_TREE), column.minimumSize().height())
+        height = max(0, min(wanted, room, tree.height()))
         self.setGeometry(tree.x(), tree.y() + tree.height() - height, width, height)
         self.show()
         self.raise_()

@@ -253,6 +253,8 @@ class InboxPanel(QFrame):
         self.details.setAccessibleName("Where the proposed memory came from")
         self.details.setOpenLinks(False)
         self.details.setMaximumHeight(150)
+        lines = self.details.fontMetrics().lineSpacing()
+        self.details.setMinimumHeight(2 * lines + 2 * self.details.frameWidth())  # scrolls
         self.details.hide()
         self.accept_button = QPushButton("Accept", self)
         self.accept_button.setToolTip("Write the selected memories into the notes file")
@@ -457,7 +459,8 @@ class InboxPanel(QFrame):
 
     def _fit_list(self) -> None:
         """As tall as its first rows, wrapped at the list's width (each row whole), at most
-        LIST_ROWS of them and LIST_LINES lines of text; more scroll."""
+        LIST_ROWS of them and LIST_LINES lines of text; more scroll. Short of room (the
+        tree it lies over is short) it gives way down to two lines."""
         self._fitting = False
         lines = self.list.fontMetrics().lineSpacing()
         self.list.doItemsLayout()  # rows wrapped at the width the list has now
@@ -465,7 +468,9 @@ class InboxPanel(QFrame):
         for row in range(min(self.list.count(), LIST_ROWS)):
             wanted += self.list.visualRect(self.list.model().index(row, 0)).height()
         frame = 2 * self.list.frameWidth()
-        self.list.setFixedHeight(min(max(wanted, lines), LIST_LINES * lines) + frame)
+        fitted = min(max(wanted, lines), LIST_LINES * lines) + frame
+        self.list.setMinimumHeight(min(fitted, 2 * lines + frame))
+        self.list.setMaximumHeight(fitted)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The list got wider or narrower: its rows wrap anew, so fit it again (once this
