@@ -186,7 +186,7 @@ class ConsolidationFooter(QFrame):
         self.hint = ElidedLabel(
             "Select a workspace to see and run its consolidation.", self, min_width=0
         )
-        self.mux_only_note = ElidedLabel("", self, min_width=0)
+        self.mux_only_note = ElidedLabel("", self, min_width=0, elide=Qt.TextElideMode.ElideRight)
         self.mux_only_note.setObjectName("muxOnlyNote")
         self.mux_only_note.setToolTip(glossary.OTHER_AGENTS)
         self.mux_only_note.hide()
@@ -249,7 +249,7 @@ class ConsolidationFooter(QFrame):
     def set_mux_only_note(self, agent: str | None) -> None:
         """Say that consolidation leaves `agent`'s files alone (None: no such file is open)."""
         # Short enough for the footer's width; the tooltip says the rest.
-        text = f"Consolidation leaves {agent}'s memory alone (mux only)." if agent else ""
+        text = f"Consolidation skips {agent}'s memory" if agent else ""
         self.mux_only_note.set_full_text(text)
         self._show_mux_only_note()
 
