@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QApplication, QInputDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -113,8 +114,18 @@ def test_restore_to_another_path_and_scopes_filter(
     trash.scope_filter.setCurrentIndex(trash.scope_filter.findData("global"))
     assert trash.select_path(str(PREFERENCES))
     elsewhere = parse_file_path("/memories/project/preferences.md")
-    trash.ask_target = lambda item: elsewhere  # type: ignore[method-assign]
+    buttons: list[str] = []
+
+    def answer() -> None:  # the real question, answered (never left open: exec waits)
+        ask = QApplication.activeModalWidget()
+        assert isinstance(ask, QInputDialog)
+        buttons.extend(sorted(button.text() for button in ask.findChildren(QPushButton)))
+        ask.setTextValue(str(elsewhere))
+        ask.accept()
+
+    QTimer.singleShot(0, answer)
     trash.restore_to_button.click()
+    assert buttons == ["&Cancel", "&Restore"]  # Alt+R, Alt+C
     wait_for(qtbot, lambda: shown(window, elsewhere))
     node = tab.model.node_for_key(file_key(elsewhere))
     assert node is not None and node.pinned  # the pin came back with it

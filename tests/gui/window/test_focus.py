@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -26,10 +26,13 @@ from gui.memory_tree_support import (
 from memtab.components.tree.tree import file_key
 from memtab.gui.editor.source_edit import SourceEdit
 from memtab.gui.editor.unsaved import DiscardChoice
+from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.widgets import give_mnemonics, with_mnemonic
 from memtab.gui.window.main_window import MainWindow
+from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from memtab.writer.inbox import InboxItem
 
 home = support.home
 make_window = support.make_window
@@ -238,6 +241,22 @@ def test_redo_of_typing_on_every_key_and_from_the_menu(
     assert editor.buffer_text() == before + "more"
 
 
+def test_tab_leaves_the_prose_of_a_dialog_for_its_buttons(qtbot: QtBot) -> None:
+    item = InboxItem(
+        id="s-1", kind="suggestion", workspace_id="main", text="Always use pnpm.",
+        section="Directives", memory_path="/memories/workspace/notes.md", source="writer",
+    )  # fmt: skip
+    for dialog in (CodexNoteDialog(), EditProposalDialog(item)):
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        before = dialog.text
+        dialog.text_edit.setFocus()
+        qtbot.keyClick(dialog.text_edit, Qt.Key.Key_Tab)
+        assert dialog.text == before and isinstance(dialog.focusWidget(), QPushButton)
+        dialog.reject()
+
+
 def test_a_box_of_standard_buttons_gets_a_letter_for_each(qtbot: QtBot) -> None:
     box = QMessageBox()
     qtbot.addWidget(box)
@@ -254,7 +273,8 @@ def test_a_box_of_standard_buttons_gets_a_letter_for_each(qtbot: QtBot) -> None:
 def test_every_dialog_button_box_the_app_makes_gets_mnemonics() -> None:
     """Each module that makes a QMessageBox or a QDialogButtonBox gives its buttons
     Alt+letters (`widgets.give_mnemonics`) — the static QMessageBox helpers, which cannot,
-    only for Yes/No (Qt's own have them) and About (one button)."""
+    only for Yes/No (Qt's own have them) and About (one button); a QInputDialog is made
+    whole, its buttons named with their letters."""
     missing = []
     for path in APP.rglob("*.py"):
         source = path.read_text(encoding="utf-8")
@@ -267,4 +287,14 @@ def test_every_dialog_button_box_the_app_makes_gets_mnemonics() -> None:
         )
         if makes and "give_mnemonics(" not in source:
             missing.append(str(path.relative_to(APP)))
+        asks = [  # QInputDialog.getText & co.: their OK and Cancel cannot get letters
+            node.func.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "QInputDialog"
+        ]
+        if asks:
+            missing.append(f"{path.relative_to(APP)}: QInputDialog.{asks[0]}")
     assert missing == []

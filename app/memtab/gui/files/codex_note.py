@@ -62,6 +62,7 @@ class CodexNoteDialog(QDialog):
         mute(about)
         self.text_edit = QPlainTextEdit(self)
         self.text_edit.setAccessibleName("Note for Codex")
+        self.text_edit.setTabChangesFocus(True)  # prose: Tab goes on to the buttons
         self.text_edit.setPlaceholderText("What Codex should remember…")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHBoxLayout,
     QInputDialog,
-    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -193,14 +192,16 @@ class TrashDialog(QDialog):
 
     def ask_target(self, item: TrashItem) -> VirtualPath | None:
         """Where "Restore to…" puts a file (a seam for tests); None when cancelled."""
-        text, ok = QInputDialog.getText(
-            self,
-            "Restore to",
-            "Restore it at this path (a new name, another folder or scope):",
-            QLineEdit.EchoMode.Normal,
-            item.path,
-        )
-        if not ok:
+        ask = QInputDialog(self)
+        ask.setWindowTitle("Restore to")
+        ask.setLabelText("Restore it at this path (a new name, another folder or scope):")
+        ask.setTextValue(item.path)
+        ask.setOkButtonText("&Restore")
+        ask.setCancelButtonText("&Cancel")
+        answered = ask.exec() == QDialog.DialogCode.Accepted
+        text = ask.textValue()
+        ask.deleteLater()
+        if not answered:
             return None
         try:
             target = parse_file_path(text.strip())

@@ -179,6 +179,7 @@ class EditProposalDialog(QDialog):
         mute(where)
         self.text_edit = QPlainTextEdit(item.text, self)
         self.text_edit.setAccessibleName("Proposed memory")
+        self.text_edit.setTabChangesFocus(True)  # prose: Tab goes on to the buttons
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
