@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
@@ -283,29 +284,47 @@ def test_every_dialog_fits_a_laptop_screen(
     """Each dialog and message box of the app needs at most 700 px of height (a 768-px
     screen less its panel and title bar) and opens no taller, and at most half a laptop's
     width (a window beside a terminal opens them too). Where a command opens a dialog, the
-    test runs the command (the dialog's `exec` recorded instead of run)."""
+    test runs the command (the dialog is checked in place of its `exec`)."""
     window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
-    opened: list[QWidget] = []
+    checked: list[str] = []  # the class of each dialog checked, in order
+
+    def fits(dialog: QWidget) -> None:
+        assert isinstance(dialog, QDialog)
+        if dialog.parent() is None and not dialog.testAttribute(
+            Qt.WidgetAttribute.WA_DeleteOnClose
+        ):
+            qtbot.addWidget(dialog)
+        name = dialog.windowTitle()
+        least = dialog.minimumSizeHint()
+        assert least.height() <= LAPTOP_HEIGHT, name
+        assert least.width() <= HALF_LAPTOP, name
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        settle()
+        assert dialog.height() <= LAPTOP_HEIGHT, name
+        dialog.reject()  # as closing it does: workers it started stop
+        checked.append(type(dialog).__name__)
 
     def record(dialog: QDialog) -> int:
-        opened.append(dialog)
+        fits(dialog)  # now: some are deleted once their exec returns
         return QDialog.DialogCode.Rejected.value
 
     monkeypatch.setattr(QDialog, "exec", record)
     monkeypatch.setattr(QMessageBox, "exec", record)
     for command in ("window.settings", "window.shortcuts", "window.add_workspace"):
         window.context.actions.action(command).trigger()
-    made = ["SettingsDialog", "ShortcutsDialog", "AddWorkspaceDialog"]
-    assert [type(dialog).__name__ for dialog in opened] == made
+    assert checked == ["SettingsDialog", "ShortcutsDialog", "AddWorkspaceDialog"]
     runs = window.history.open_runs()
     run = RunEntry(id="run-1", at=1, kind="consolidation", trigger="manual", workspace_id=MAIN)
     runs.confirm_revert(run)
+    trash = window.history.open_trash()
+    trash.ask_target(SimpleNamespace(path=str(PREFERENCES)))  # Restore to…
     assert window.sync is not None
     window.sync.open_conflicts()
     confirm_key_host(window, "https://api.anthropic.com", "http://localhost:11434", "Send")
-    assert [type(dialog).__name__ for dialog in opened[3:]] == ["QMessageBox"] * 2
-    opened += [runs, window.history.open_trash(), window.sync.dialog]
+    assert checked[3:] == ["QMessageBox", "QInputDialog", "QMessageBox"]
+    opened: list[QWidget] = [runs, trash, window.sync.dialog]
     store = tab.store()
     plan = ConsolidationPlan(
         id="plan-1", created_at=1, home=str(home.root), workspace_id=MAIN, trigger="manual",
@@ -349,23 +368,9 @@ def test_every_dialog_fits_a_laptop_screen(
         )[0],
         about_box(window),
     ]
-    made = {type(dialog).__name__ for dialog in opened}
-    assert dialog_classes() <= made, "a dialog this test does not open"
     for dialog in opened:
-        assert isinstance(dialog, QDialog)
-        if dialog.parent() is None and not dialog.testAttribute(
-            Qt.WidgetAttribute.WA_DeleteOnClose
-        ):
-            qtbot.addWidget(dialog)
-        name = dialog.windowTitle()
-        least = dialog.minimumSizeHint()
-        assert least.height() <= LAPTOP_HEIGHT, name
-        assert least.width() <= HALF_LAPTOP, name
-        dialog.show()
-        qtbot.waitExposed(dialog)
-        settle()
-        assert dialog.height() <= LAPTOP_HEIGHT, name
-        dialog.reject()  # as closing it does: workers it started stop
+        fits(dialog)
+    assert dialog_classes() <= set(checked), "a dialog this test does not open"
     window.history.show_history()
     assert window.history.dock.minimumSizeHint().height() <= LAPTOP_HEIGHT
     card = BlameCard(GutterEntry("you", "you 1 h", "you", "You", ("1 hour ago",) * 12), window)
