@@ -34,6 +34,7 @@ from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.editor import DiscardChoice, EditorPanel
 from memtab.gui.editor.view import EDITOR_ACCESSIBLE_NAME, ViewMode
 from memtab.gui.tasks.runner import TaskContext
+from memtab.sources.memory_file import MuxFile
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
@@ -267,6 +268,43 @@ def test_conflict_bar_offers_the_right_actions_and_never_touches_the_file(
     else:
         assert panel.message_bar.action_ids() == ["show_diff", "reload", "overwrite"]
         assert disk_text(store) == THEIRS
+
+
+def test_the_watcher_seeing_the_change_keeps_the_save_conflict_bar(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    """The save found the disk changed and said so; the watcher's later news of that same
+    change does not replace "Not saved" and its choices with a vaguer question."""
+    make_conflict(panel, store, qtbot, "changed")
+    panel.follow_changes({ref(NOTES)})
+    assert CONFLICT_MESSAGES["changed"] in panel.message_bar.text
+    assert panel.message_bar.action_ids() == ["show_diff", "reload", "overwrite"]
+
+
+class _Relisted(MuxFile):
+    """The same file as a rescan lists it again: equal in ref, a new object unequal to the
+    one the tab holds (as another agent's file is when its writability is read again)."""
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    __hash__ = MuxFile.__hash__
+
+
+def test_a_save_counts_when_a_rescan_hands_the_tab_its_file_anew_meanwhile(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    panel.open_file(NOTES)
+    type_at_end(qtbot, panel, "mine")
+    outcome: list[bool] = []
+    panel.save(outcome.append)  # on the file channel: lands after the rescan below
+    relisted = _Relisted(store, NOTES)
+    panel.follow_changes(set(), lambda found: relisted if found == ref(NOTES) else None)
+    qtbot.waitUntil(lambda: bool(outcome))
+    assert outcome == [True] and not panel.is_dirty
+    panel.follow_changes({ref(NOTES)})  # the watcher's echo of the save
+    assert not panel.message_bar.isVisibleTo(panel)
+    assert disk_text(store) == ORIGINAL + "mine\n"
 
 
 @pytest.mark.parametrize("kind", ["changed", "exists"])

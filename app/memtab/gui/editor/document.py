@@ -124,7 +124,8 @@ class OpenDocument:
             with self._quietly():
                 self._view.replace_text(self.file.codec.to_buffer(disk.content))
                 self._adopt_disk_version(disk)
-        elif decision is Decision.ASK:
+        elif decision is Decision.ASK and self.file.situation is not Situation.CONFLICT:
+            # (A save's conflict bar already says the disk changed and offers what to do.)
             self.show_bar(
                 Situation.CHANGED_ON_DISK,
                 BarKind.WARNING,
@@ -382,7 +383,7 @@ class OpenDocument:
     def _on_save_done(self, document: MemoryFile, text: str, outcome: object) -> None:
         waiting, self._saving = self._saving or [], None
         saved = False
-        if document is not self.document:
+        if not self._still_open(document):
             pass  # the tab went on to another file (or closed): what was written stands
         elif isinstance(outcome, UnkeptChangeError):
             self.show_bar(
@@ -409,9 +410,14 @@ class OpenDocument:
 
     def _on_save_failed(self, document: MemoryFile, message: str) -> None:
         waiting, self._saving = self._saving or [], None
-        if document is self.document:
+        if self._still_open(document):
             self.show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {message}")
         self._after_save(False, waiting)
+
+    def _still_open(self, document: MemoryFile) -> bool:
+        """Whether the tab still shows the file `document` was saved as. By its ref: a rescan
+        hands the tab a fresh `MemoryFile` for the same file (`FileTab.follow_changes`)."""
+        return self.document is not None and self.document.ref == document.ref
 
     def _saved(self, document: MemoryFile, text: str, sha: str) -> None:
         self._own_writes.note(document.ref.key, sha)
