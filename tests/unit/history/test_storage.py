@@ -14,7 +14,7 @@ import pytest
 from memtab.store.history import jsonlines
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.prune import HistoryLimits, load_history_limits, prune
-from memtab.store.history.versions import ScopeHistory, Version
+from memtab.store.history.versions import ScopeHistory, Version, parse_version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import load_registry
@@ -62,6 +62,26 @@ def _reread(home: Home) -> list[Version]:
     """The index parsed from scratch (another process's view)."""
     jsonlines._caches.clear()
     return ScopeHistory(home, "global").versions()
+
+
+def test_an_index_line_is_written_back_as_it_was_read() -> None:
+    """A version keeps only what its fields cannot say (to stay small: every version of a
+    read index stays in memory), and writes a line back whole: fields Memtab does not
+    know, and optional ones it could not read, as they were."""
+    sha = "ab" * 32
+    written = Version("v1", 1, "/memories/global/a.md", "user", "edit", sha, 3, stat=(3, 9))
+    again = parse_version(written.to_record())
+    assert again == written and again.raw is None
+    foreign = {
+        **written.to_record(),
+        "futureField": {"kept": [1, 2]},
+        "movedFrom": 5,  # not a path: not read, but kept
+        "revertOf": None,
+    }
+    read = parse_version(foreign)
+    assert read is not None and read.moved_from is None and read.stat == (3, 9)
+    assert read.raw == {"futureField": {"kept": [1, 2]}, "movedFrom": 5, "revertOf": None}
+    assert read.to_record() == foreign
 
 
 def test_a_damaged_blob_is_reported_not_returned(home: Home) -> None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
+import sys
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -46,9 +47,14 @@ def scope_key(scope: Scope, *, project_path: str | None, workspace_id: str | Non
     raise ValueError(f"the {scope.value} scope is not available here")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Version:
-    """One recorded state of a file (see the module doc)."""
+    """One recorded state of a file (see the module doc).
+
+    Every version of every index read is kept in memory (`jsonlines` caches them per
+    process): so slots, and `raw` holds only what `to_record` would not write back by
+    itself (fields Memtab does not know, optional ones it could not read), usually
+    nothing (None)."""
 
     id: str
     at: int
@@ -67,7 +73,7 @@ class Version:
     revert_of: str | None = None
     stat: tuple[int, int] | None = None
     meta: dict[str, Any] | None = None
-    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    raw: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def to_record(self) -> dict[str, Any]:
         """The index line (unknown fields of a line read from disk are kept)."""
@@ -93,7 +99,7 @@ class Version:
             "meta": self.meta,
         }
         data.update({key: value for key, value in optional.items() if value is not None})
-        return {**self.raw, **data}
+        return {**self.raw, **data} if self.raw else data
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's `--json` shape (a stable contract: fields are added, never renamed)."""
@@ -116,7 +122,7 @@ class Version:
 
 
 def _optional_str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
+    return sys.intern(value) if isinstance(value, str) else None
 
 
 def parse_version(raw: dict[str, Any]) -> Version | None:
@@ -136,12 +142,12 @@ def parse_version(raw: dict[str, Any]) -> Version | None:
     prev = raw.get("prevSha256")
     stat = raw.get("stat")
     meta = raw.get("meta")
-    return Version(
+    version = Version(
         id=vid,
         at=at,
-        path=path,
-        actor=actor,
-        op=op,
+        path=sys.intern(path),
+        actor=_SHARED.get(actor, actor),
+        op=_SHARED.get(op, op),
         sha256=sha,
         size_bytes=size,
         deleted=raw.get("deleted") is True,
@@ -160,8 +166,40 @@ def parse_version(raw: dict[str, Any]) -> Version | None:
             else None
         ),
         meta=meta if isinstance(meta, dict) else None,
-        raw=raw,
     )
+    unwritten = _unwritten(raw, version)
+    return replace(version, raw=unwritten) if unwritten else version
+
+
+# What `to_record` always writes, and the optional fields it writes when they hold a value.
+_ALWAYS_WRITTEN = frozenset(
+    (
+        *("id", "at", "path", "actor", "op", "sha256", "sizeBytes", "deleted"),
+        *("prevSha256", "runId", "workspaceId"),
+    )
+)
+_OPTIONAL_FIELDS = {
+    "movedFrom": "moved_from",
+    "movedTo": "moved_to",
+    "restoredFrom": "restored_from",
+    "revertOf": "revert_of",
+    "stat": "stat",
+    "meta": "meta",
+}
+# Values most lines repeat, kept once: an index of thousands of lines holds a few actors
+# and ops (paths, runs and workspaces repeat too: `sys.intern`).
+_SHARED = {value: value for value in (*ACTORS, *OPS)}
+
+
+def _unwritten(raw: dict[str, Any], version: Version) -> dict[str, Any]:
+    """What of a line `to_record` would not write back: unknown fields, and optional
+    ones it did not read (kept as they are). Lines Memtab writes have none."""
+    return {
+        key: value
+        for key, value in raw.items()
+        if key not in _ALWAYS_WRITTEN
+        and (key not in _OPTIONAL_FIELDS or getattr(version, _OPTIONAL_FIELDS[key]) is None)
+    }
 
 
 class ScopeHistory:
