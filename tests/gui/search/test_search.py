@@ -202,3 +202,34 @@ def test_next_match_without_results_says_what_to_do(
     with qtbot.waitSignal(window.context.status.shown) as message:
         window.memory_tab.context.actions.action("search.next_result").trigger()
     assert "search box" in message.args[0]
+
+
+def test_the_files_are_read_for_search_once_the_field_takes_the_focus(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window nobody searches in holds no file's text: the index is filled when the
+    field first takes the focus (so the first query is quick), once."""
+    indexed: list[int] = []
+    real = search_tasks.ContentIndex.refresh
+
+    def recording(index: search_tasks.ContentIndex, scan: object) -> None:
+        real(index, scan)  # type: ignore[arg-type]
+        indexed.append(len(index))
+
+    monkeypatch.setattr(search_tasks.ContentIndex, "refresh", recording)
+    window = make_window(home)
+    tab = window.memory_tab
+    qtbot.wait(200)
+    assert indexed == [] and not tab.search_box.busy
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+    search_box(window).setFocus()
+    qtbot.waitUntil(lambda: bool(indexed), timeout=WAIT_MS)
+    scan = window.context.shown.scan
+    assert scan is not None and indexed[0] >= scan.file_count
+    tab.tree.setFocus()
+    search_box(window).setFocus()
+    qtbot.keyClicks(search_box(window), "ruff")
+    qtbot.waitUntil(lambda: file_names(window) == ["global:python.md"], timeout=WAIT_MS)
+    assert len(indexed) == 1

@@ -7,6 +7,11 @@ file whose listing refused to read it (other hard links, NUL bytes) is matched b
 description only, and loki-mode's JSON is searched as written, not as rendered. Contents come from a
 `ContentIndex`: casefolded file texts, re-read only when a file's size or time changes.
 The index is not thread-safe on purpose: only the search worker's jobs ever touch it.
+It keeps each folded text as UTF-8 (terms are matched as UTF-8 too, which finds exactly
+what matching the text finds): a text with one character beyond Latin-1 would take 2 or 4
+bytes per character as a Python string, and half of real memory files have one (`—`, `→`,
+an emoji). The window fills it when the search field first takes the focus, not at
+start-up: a window nobody searches in holds no file's text.
 
 Each match carries its first matching lines (`LineMatch`, shown under the file's row),
 for the first `MAX_FILES_WITH_LINES` files: lines are found in the folded text (casefold
@@ -151,23 +156,23 @@ class ContentIndex:
     """
 
     def __init__(self) -> None:
-        self._texts: dict[str, tuple[tuple[int, int], str]] = {}
+        self._texts: dict[str, tuple[tuple[int, int], bytes]] = {}
         self._originals: OrderedDict[str, tuple[tuple[int, int], str]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._texts)
 
-    def text(self, item: _Searchable) -> str:
-        """The casefolded content of a listed file ("" if binary, huge or unreadable)."""
+    def folded(self, item: _Searchable) -> bytes:
+        """The casefolded content of a listed file, as UTF-8 (b"" if binary, huge or
+        unreadable)."""
         if not item.readable or item.version[0] > MAX_INDEXED_BYTES:
-            return ""
+            return b""
         key, version = item.physical, item.version
         cached = self._texts.get(key)
         if cached is not None and cached[0] == version:
             return cached[1]
-        original = self._read(key, version)
-        folded = original.casefold()
-        self._texts[key] = (version, folded if folded != original else original)
+        folded = self._read(key, version).casefold().encode("utf-8", "surrogatepass")
+        self._texts[key] = (version, folded)
         return folded
 
     def original(self, item: _Searchable) -> str:
@@ -197,7 +202,7 @@ class ContentIndex:
         """Index every file of `scan` and forget files it no longer lists."""
         keep: set[str] = set()
         for item in _searchables(scan):
-            self.text(item)
+            self.folded(item)
             keep.add(item.physical)
         for key in [key for key in self._texts if key not in keep]:
             del self._texts[key]
@@ -223,18 +228,20 @@ def find_matches(
     if not query.active:
         return matches
     with_lines = 0
+    encoded = [(term, term.encode("utf-8", "surrogatepass")) for term in query.terms]
     for count, item in enumerate(_searchables(scan, candidates)):
         if cancel is not None and count % CANCEL_CHECK_EVERY == 0:
             cancel.raise_if_cancelled()
         label = item.label.casefold()
-        content = index.text(item)
-        if not all(term in label or term in content for term in query.terms):
+        content = index.folded(item)
+        if not all(term in label or data in content for term, data in encoded):
             continue
-        hits = sum(content.count(term) for term in query.terms) if content else 0
+        hits = sum(content.count(data) for _, data in encoded) if content else 0
         lines: tuple[LineMatch, ...] = ()
         if hits and with_lines < MAX_FILES_WITH_LINES:
             with_lines += 1
-            lines = matching_lines(index.original(item), content, query)
+            folded = content.decode("utf-8", "surrogatepass")
+            lines = matching_lines(index.original(item), folded, query)
         matches[item.key] = FileMatch(hits, lines)
     return matches
 

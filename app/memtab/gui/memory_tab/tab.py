@@ -555,8 +555,6 @@ class MemoryTab(QWidget):
         self.sync.mark_keyboard_row()
         self.mux.check()
         self.scans.enable_sources()  # other agents' memory: after the mux scopes are shown
-        if self._shown.scan is not None:
-            self.search_box.warm(self._shown.scan)
         self.loaded.emit()
 
     def _expand_defaults(self) -> None:

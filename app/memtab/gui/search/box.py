@@ -5,7 +5,8 @@ Typing filters the tree to the files whose path, description or text hold every 
 and an outcome whose scan or query is no longer current is dropped). Matches are
 highlighted, and each file's matching lines are shown under it; the expansion the user
 had while browsing comes back when the field is cleared. Escape clears the field; Down
-or Enter move to the first match.
+or Enter move to the first match. The files' contents are read into the search's index
+when the field first takes the focus (so the first query is quick), not at start-up.
 
 Its actions: `search.focus` (Ctrl+Shift+F) puts the cursor in the field,
 `search.next_result` and `search.previous_result` (F3, Shift+F3) step through the
@@ -17,7 +18,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
-from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QLineEdit, QWidget
 
 from memtab.components.search.search import SearchQuery
@@ -42,6 +43,11 @@ class _SearchField(QLineEdit):
     """The search line edit: Escape clears it; Down or Enter asks for the first match."""
 
     first_match_requested = Signal()
+    focused = Signal()
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.focused.emit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
@@ -82,6 +88,7 @@ class SearchBox(QObject):
         self._target = target
         self._query = SearchQuery.parse("")
         self._browse_expanded: set[str] | None = None
+        self._warmed = False
         self._tasks = SearchTasks(self)
         self._tasks.search_finished.connect(self._on_tasks_search_finished)
 
@@ -96,6 +103,7 @@ class SearchBox(QObject):
         )
         self.edit.textChanged.connect(self._on_edit_text_changed)
         self.edit.first_match_requested.connect(self._on_edit_first_match_requested)
+        self.edit.focused.connect(self._on_edit_focused)
         self._register(parent)
 
     def _register(self, parent: QWidget) -> None:
@@ -142,10 +150,6 @@ class SearchBox(QObject):
         """Run the current query over `scan` (a new scan landed while searching)."""
         self._tasks.search(scan, self._query)
 
-    def warm(self, scan: HomeScan) -> None:
-        """Read `scan`'s file contents in the background, so the first search is quick."""
-        self._tasks.warm(scan)
-
     def focus(self) -> None:
         """Ctrl+Shift+F: put the cursor in the field."""
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -172,6 +176,15 @@ class SearchBox(QObject):
     def shutdown(self) -> None:
         """Stop the search worker thread."""
         self._tasks.shutdown()
+
+    @Slot()
+    def _on_edit_focused(self) -> None:
+        """Read the files' contents in the background, so the first search is quick (once:
+        from then on each search reads what changed by itself)."""
+        scan = self._target.scan
+        if scan is not None and not self._warmed:
+            self._warmed = True
+            self._tasks.warm(scan)
 
     @Slot()
     def _on_edit_first_match_requested(self) -> None:

@@ -71,6 +71,24 @@ def test_content_index_rereads_changed_files_and_forgets_removed(home: Home) -> 
     assert len(index) == size - 1
 
 
+def test_text_beyond_ascii_is_found_and_counted_as_typed(home: Home) -> None:
+    """The index keeps folded texts as UTF-8 (a string with one `—` or emoji would take
+    2 or 4 bytes a character); what a query finds, and where, is the text's."""
+    path = home.global_root / "Unicode.md"
+    path.write_text("# Notes\nStraße → naïve — 🙂 build\nno match here\n🙂 again\n", "utf-8")
+    assert matches(home, "STRASSE") == {key("/memories/global/Unicode.md"): 1}
+    assert matches(home, "naïve 🙂") == {key("/memories/global/Unicode.md"): 3}
+    scan = scan_home(ScanRequest(home, MAIN))
+    index = ContentIndex()
+    found = find_matches(scan, SearchQuery.parse("🙂"), index)
+    lines = found[key("/memories/global/Unicode.md")].lines
+    assert [(line.line, line.text) for line in lines] == [
+        (1, "Straße → naïve — 🙂 build"),
+        (3, "🙂 again"),
+    ]
+    assert [lines[1].text[a:b] for a, b in lines[1].spans] == ["🙂"]
+
+
 def test_highlight_spans_are_merged_and_case_insensitive() -> None:
     assert highlight_spans("Git and GITHUB", ("git", "hub")) == [(0, 3), (8, 14)]
     assert highlight_spans("straße", ("ss",)) == []  # casefold changes the length: skip
