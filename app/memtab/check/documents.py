@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,14 +58,15 @@ class Document:
     only within its `workspace`. `link_root`: relative links must stay inside it.
     `scope_roots`: where `/memories/<scope>/…` links of a mux file resolve.
     `last_used_ms`: when an agent last read or wrote it (None: unknown, not checked for
-    staleness: other agents' files).
+    staleness: other agents' files). `packed`: its text, compressed (`pack_text`): an
+    engine keeps every document of its last check, and Markdown shrinks 4-10×.
     """
 
     key: str
     path: str
     agent: Agent
     scope: FindingScope
-    text: str
+    packed: bytes
     project: str | None = None
     workspace: str | None = None
     checkout: Path | None = None
@@ -80,6 +82,17 @@ class Document:
     names is history, not a claim about the code now; only its links are checked."""
     history_key: str | None = None
     reread: Callable[[], Document | None] | None = field(default=None, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The file's text as it was read."""
+        return zlib.decompress(self.packed).decode("utf-8", "surrogatepass")
+
+
+def pack_text(text: str) -> bytes:
+    """A document's text as `Document.packed` holds it (the same text packs to the same
+    bytes: a document whose bytes did not change did not change)."""
+    return zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
 
 
 @dataclass(frozen=True)
@@ -242,7 +255,7 @@ def _mux_document(
         path=str(path),
         agent="mux",
         scope=where.scope.value,
-        text=content.content,
+        packed=pack_text(content.content),
         project=where.project,
         workspace=where.workspace,
         checkout=where.checkout,
@@ -347,7 +360,7 @@ def _source_document(source: Source, file: SourceFile, project: str | None) -> D
         path=file.id,
         agent=source.agent,
         scope="project" if of_project else "global",
-        text=content.text,
+        packed=pack_text(content.text),
         project=project,
         checkout=checkout_of(project),
         group=group,

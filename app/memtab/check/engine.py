@@ -49,19 +49,22 @@ from memtab.store.registry import load_registry
 logger = logging.getLogger(__name__)
 
 DAY_MS = 24 * 60 * 60 * 1000
+_NONE: frozenset[str] = frozenset()  # one empty set for the many files that define no alias
 Progress = Callable[[int, int], None]
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class _Checked:
-    """What the rules of one file found, and what it was checked as."""
+    """What the rules of one file found, and what it was checked as (`packed`: its
+    text, `Document.packed`). Kept for every file: tuples (most are empty, and an empty
+    tuple is one object)."""
 
-    text: str
+    packed: bytes
     checkout: Checkout | None
     aliases: frozenset[str]
-    findings: list[Finding]
-    missing: list[tuple[NamedPath, str | None]]
-    facts: list[Fact]
+    findings: tuple[Finding, ...]
+    missing: tuple[tuple[NamedPath, str | None], ...]
+    facts: tuple[Fact, ...]
 
 
 class CheckEngine:
@@ -88,7 +91,7 @@ class CheckEngine:
         self._checked: dict[str, _Checked] = {}
         self._renames: dict[str, tuple[object, dict[str, str]]] = {}
         self._ignored: dict[tuple[Path, object, frozenset[str]], frozenset[str]] = {}
-        self._alias_cache: dict[str, tuple[str, frozenset[str]]] = {}
+        self._alias_cache: dict[str, tuple[bytes, frozenset[str]]] = {}
         self._documents: dict[str, Document] = {}
         self._collected: Collected | None = None
         self._workspace: str | None = None
@@ -209,7 +212,7 @@ class CheckEngine:
         cached = self._checked.get(document.key)
         if (
             cached is not None
-            and cached.text == document.text
+            and cached.packed == document.packed
             and cached.checkout is checkout
             and cached.aliases == aliases
         ):
@@ -248,7 +251,14 @@ class CheckEngine:
                     fix=link.fix,
                 )
             )
-        checked = _Checked(document.text, checkout, aliases, findings, missing, facts_of(scanned))
+        checked = _Checked(
+            document.packed,
+            checkout,
+            aliases,
+            tuple(findings),
+            tuple(missing),
+            tuple(facts_of(scanned)),
+        )
         self._checked[document.key] = checked
         return checked
 
@@ -266,11 +276,11 @@ class CheckEngine:
         user has them (remembered per text)."""
         found: set[str] = set()
         for document in documents:
-            if "alias " not in document.text:
-                continue
             known = self._alias_cache.get(document.key)
-            if known is None or known[0] != document.text:
-                known = (document.text, frozenset(aliases_in(scan_markdown(document.text))))
+            if known is None or known[0] != document.packed:
+                text = document.text
+                aliases = frozenset(aliases_in(scan_markdown(text))) if "alias " in text else _NONE
+                known = (document.packed, aliases)
                 self._alias_cache[document.key] = known
             found |= known[1]
         return frozenset(found)
