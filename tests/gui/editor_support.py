@@ -17,6 +17,7 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.unsaved import DiscardChoice
+from memtab.sources.memory_file import MemoryFile
 from memtab.sources.model import MemoryFileRef
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -58,6 +59,24 @@ def panel(qtbot: QtBot, store: MemoryStore, own_writes: OwnWrites) -> Iterator[E
     yield editor
     editor.shutdown()
     context.shutdown()
+
+
+def open_loaded(
+    qtbot: QtBot, panel: EditorPanel, target: VirtualPath | MemoryFile, *, keep: bool = False
+) -> None:
+    """Open `target` (a mux file's path, or any memory file) and wait until its text is
+    shown: the panel reads it on the file channel."""
+    if isinstance(target, VirtualPath):
+        panel.open_file(target, keep=keep)
+    else:
+        panel.open(target, keep=keep)
+    settle(qtbot, panel)
+
+
+def settle(qtbot: QtBot, panel: EditorPanel) -> None:
+    """Wait until no tab's read or save is on its way: what opening, following the disk,
+    a choice of the bar or a save asked for is shown."""
+    qtbot.waitUntil(lambda: not panel.reading and not panel.saving)
 
 
 def saved(qtbot: QtBot, panel: EditorPanel) -> bool:

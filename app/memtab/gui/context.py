@@ -159,6 +159,13 @@ class WindowContext:
             self._files = FileChannel(self._owner)
         return self._files
 
+    def save_ui_state(self) -> None:
+        """Write the UI state as it is now, on the file channel (the GUI thread never
+        fsyncs; closing the window lets the write finish)."""
+        if self.ui_state is not None:
+            save = self.ui_state.save_job()
+            self.files.write(lambda _ctx: save())
+
     @property
     def file_ops(self) -> FileOpTasks:
         """The file-operation worker (started on first use; `shutdown()` stops it)."""

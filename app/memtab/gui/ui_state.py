@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import copy
+import functools
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +64,15 @@ class UiState:
 
         A file that could not be read at load time is kept aside first, never overwritten.
         """
+        return self.save_job()()
+
+    def save_job(self) -> Callable[[], bool]:
+        """`save` of the state as it is now, to run later on another thread (the window
+        saves on its file channel: the GUI thread never fsyncs)."""
         self._document["version"] = _VERSION
+        return functools.partial(self._write, copy.deepcopy(self._document))
+
+    def _write(self, document: dict[str, Any]) -> bool:
         if self._unreadable is not None:  # replacing it would lose what we could not read
             logger.warning("Not saving the UI state to %s: %s", self.path, self._unreadable)
             return False
@@ -69,7 +80,7 @@ class UiState:
             if self._unusable is not None:
                 keep_aside(self.path, *self._unusable)
                 self._unusable = None
-            atomic_write_json(self.path, self._document)
+            atomic_write_json(self.path, document)
         except OSError as error:
             logger.warning("Could not save the UI state to %s: %s", self.path, error)
             return False

@@ -18,10 +18,12 @@ from gui.editor_support import (
     ORIGINAL,
     OTHER,
     disk_text,
+    open_loaded,
     patch_choice,
     ref,
     replace_in_buffer,
     saved,
+    settle,
     show_and_focus,
     type_at_end,
     wait_saved,
@@ -55,7 +57,7 @@ def test_open_file_shows_path_text_and_accessible_names(
     panel: EditorPanel, qtbot: QtBot, store: MemoryStore
 ) -> None:
     with qtbot.waitSignal(panel.file_opened) as opened:
-        panel.open_file(NOTES)
+        open_loaded(qtbot, panel, NOTES)
     assert opened.args == [ref(NOTES)]
     assert panel.current_path == NOTES
     assert panel.buffer_text() == ORIGINAL
@@ -78,7 +80,7 @@ def test_open_file_shows_path_text_and_accessible_names(
 
 
 def test_close_file_goes_back_to_the_empty_state(panel: EditorPanel, qtbot: QtBot) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     with qtbot.waitSignal(panel.file_closed):
         panel.close_file()
     assert panel.current_path is None
@@ -87,18 +89,18 @@ def test_close_file_goes_back_to_the_empty_state(panel: EditorPanel, qtbot: QtBo
 
 
 def test_set_store_for_another_workspace_closes_the_file(
-    panel: EditorPanel, store: MemoryStore, tmp_path: Path
+    qtbot: QtBot, panel: EditorPanel, store: MemoryStore, tmp_path: Path
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     panel.set_store(MemoryStore(store.home))  # same home, same (no) workspace: stays open
     assert panel.current_path == NOTES
     panel.set_store(MemoryStore(Home(tmp_path / "elsewhere")))
     assert panel.current_path is None
 
 
-def test_unreadable_path_opens_with_an_error_in_the_bar(panel: EditorPanel) -> None:
+def test_unreadable_path_opens_with_an_error_in_the_bar(qtbot: QtBot, panel: EditorPanel) -> None:
     missing = parse_virtual_path("/memories/global/missing.md")
-    panel.open_file(missing)
+    open_loaded(qtbot, panel, missing)
     assert panel.message_bar.isVisibleTo(panel)
     assert panel.message_bar.kind is BarKind.ERROR
     assert "No memory file" in panel.message_bar.text
@@ -128,7 +130,7 @@ def test_keyboard_save_writes_the_file_and_notes_the_own_write(
     key: Qt.Key,
     modifiers: Qt.KeyboardModifier,
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     show_and_focus(qtbot, panel)
     type_at_end(qtbot, panel, "- third")
     assert panel.is_dirty and panel.save_button.isEnabled()
@@ -149,7 +151,7 @@ def test_keyboard_save_writes_the_file_and_notes_the_own_write(
 def test_a_line_an_agent_appends_after_a_save_starts_on_its_own_line(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "- my last line")  # no line break typed after it
     assert saved(qtbot, panel)
     with store.physical(NOTES).open("a", encoding="utf-8") as notes:
@@ -160,7 +162,7 @@ def test_a_line_an_agent_appends_after_a_save_starts_on_its_own_line(
 def test_save_button_saves_and_a_second_save_is_checked_against_the_new_sha(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "one")
     qtbot.mouseClick(panel.save_button, Qt.MouseButton.LeftButton)
     wait_saved(qtbot, panel)
@@ -172,7 +174,7 @@ def test_save_button_saves_and_a_second_save_is_checked_against_the_new_sha(
 
 
 def test_dirty_changed_is_emitted_on_edit_and_save(panel: EditorPanel, qtbot: QtBot) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     with qtbot.waitSignal(panel.dirty_changed) as became_dirty:
         type_at_end(qtbot, panel, "x")
     assert became_dirty.args == [True]
@@ -184,7 +186,7 @@ def test_dirty_changed_is_emitted_on_edit_and_save(panel: EditorPanel, qtbot: Qt
 def test_cap_error_is_shown_inline_and_keeps_the_draft(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     panel.text_edit.moveCursor(QTextCursor.MoveOperation.End)
     panel.text_edit.insertPlainText("x" * MAX_FILE_BYTES)
     big = ORIGINAL + "x" * MAX_FILE_BYTES
@@ -201,7 +203,7 @@ def test_crlf_files_stay_crlf_and_bom_is_kept(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
     store.physical(NOTES).write_bytes("\ufeff# Title\r\n\r\nline\r\n".encode())
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     assert panel.buffer_text() == "# Title\n\nline\n"
     panel.text_edit.appendPlainText("more")
     assert saved(qtbot, panel)
@@ -213,7 +215,7 @@ def test_non_breaking_spaces_survive_a_save(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
     write_disk(store, "a\u00a0b\n")
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     panel.text_edit.moveCursor(QTextCursor.MoveOperation.End)
     panel.text_edit.insertPlainText("c")
     assert saved(qtbot, panel)
@@ -228,7 +230,7 @@ THEIRS = ORIGINAL + "- their line\n"
 
 def make_conflict(panel: EditorPanel, store: MemoryStore, qtbot: QtBot, kind: str) -> str:
     """Bring the panel into a save conflict of `kind`; return the draft."""
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     if kind == "changed":
         write_disk(store, THEIRS)
     elif kind == "missing":
@@ -236,6 +238,7 @@ def make_conflict(panel: EditorPanel, store: MemoryStore, qtbot: QtBot, kind: st
     elif kind == "exists":
         store.physical(NOTES).unlink()
         panel.follow_changes({ref(NOTES)})  # now a draft of a deleted file
+        settle(qtbot, panel)
         write_disk(store, THEIRS)  # ... recreated by someone else, unseen yet
     type_at_end(qtbot, panel, DRAFT_LINE)
     draft = panel.buffer_text()
@@ -313,6 +316,7 @@ def test_conflict_reload_takes_the_disk_version_and_the_draft_can_be_restored(
 ) -> None:
     draft = make_conflict(panel, store, qtbot, kind)
     panel.message_bar.button("reload").click()
+    settle(qtbot, panel)
     assert panel.buffer_text() == THEIRS
     assert not panel.is_dirty
     assert panel.message_bar.action_ids() == ["restore_draft"]
@@ -326,6 +330,7 @@ def test_conflict_reload_takes_the_disk_version_and_the_draft_can_be_restored(
 def test_reload_is_undoable_too(panel: EditorPanel, store: MemoryStore, qtbot: QtBot) -> None:
     draft = make_conflict(panel, store, qtbot, "changed")
     panel.message_bar.button("reload").click()
+    settle(qtbot, panel)
     panel.text_edit.undo()
     assert panel.buffer_text() == draft
     assert panel.is_dirty
@@ -338,6 +343,7 @@ def test_conflict_overwrite_saves_the_draft_over_the_disk(
     draft = make_conflict(panel, store, qtbot, kind)
     with qtbot.waitSignal(panel.saved):
         panel.message_bar.button("overwrite").click()
+        settle(qtbot, panel)
     assert disk_text(store) == draft
     assert not panel.is_dirty
     assert not panel.message_bar.isVisibleTo(panel)
@@ -349,6 +355,7 @@ def test_conflict_show_diff_compares_disk_with_the_draft(
 ) -> None:
     draft = make_conflict(panel, store, qtbot, kind)
     panel.message_bar.button("show_diff").click()
+    settle(qtbot, panel)
     dialog = panel.diff_dialog
     assert dialog is not None and dialog.isVisible()
     qtbot.waitUntil(lambda: dialog.view.result is not None)
@@ -365,6 +372,7 @@ def test_conflict_show_diff_compares_disk_with_the_draft(
     assert panel.buffer_text() == draft
     with qtbot.waitSignal(panel.saved):
         dialog.button("overwrite").click()
+        settle(qtbot, panel)
     assert disk_text(store) == draft
 
 
@@ -381,6 +389,7 @@ def test_diff_is_computed_on_the_worker_thread(
     monkeypatch.setattr(text_diff, "compute_diff", watched)
     make_conflict(panel, store, qtbot, "changed")
     panel.show_diff()
+    settle(qtbot, panel)
     dialog = panel.diff_dialog
     assert dialog is not None
     qtbot.waitUntil(lambda: dialog.view.result is not None)
@@ -394,13 +403,14 @@ def test_diff_is_computed_on_the_worker_thread(
 def test_clean_buffer_reloads_silently_keeping_the_cursor(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     cursor = panel.text_edit.textCursor()
     cursor.setPosition(ORIGINAL.index("# Notes") + 3)
     panel.text_edit.setTextCursor(cursor)
     write_disk(store, THEIRS)
     with qtbot.assertNotEmitted(panel.dirty_changed):
         panel.follow_changes({ref(NOTES)})
+        settle(qtbot, panel)
     assert panel.buffer_text() == THEIRS
     assert not panel.is_dirty
     assert not panel.message_bar.isVisibleTo(panel)
@@ -413,22 +423,25 @@ def test_clean_buffer_reloads_silently_keeping_the_cursor(
 def test_unrelated_changes_and_own_save_echoes_are_ignored(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "mine")
     panel.follow_changes({ref(OTHER)})
+    settle(qtbot, panel)
     assert panel.is_dirty
     assert saved(qtbot, panel)
     panel.follow_changes({ref(NOTES)})  # the watcher's echo of our save
+    settle(qtbot, panel)
     assert not panel.message_bar.isVisibleTo(panel)
     assert panel.buffer_text() == ORIGINAL + "mine\n"
 
 
 def make_dirty_disk_change(panel: EditorPanel, store: MemoryStore, qtbot: QtBot) -> str:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, DRAFT_LINE)
     draft = panel.buffer_text()
     write_disk(store, THEIRS)
     panel.follow_changes({ref(NOTES)})
+    settle(qtbot, panel)
     assert panel.message_bar.isVisibleTo(panel)
     assert "changed on disk" in panel.message_bar.text
     assert panel.message_bar.action_ids() == ["show_diff", "keep_mine", "take_theirs"]
@@ -441,6 +454,7 @@ def test_dirty_buffer_changed_on_disk_keep_mine(
 ) -> None:
     draft = make_dirty_disk_change(panel, store, qtbot)
     panel.message_bar.button("keep_mine").click()
+    settle(qtbot, panel)
     assert panel.buffer_text() == draft
     assert panel.is_dirty
     assert not panel.message_bar.isVisibleTo(panel)
@@ -454,6 +468,7 @@ def test_dirty_buffer_changed_on_disk_take_theirs(
 ) -> None:
     draft = make_dirty_disk_change(panel, store, qtbot)
     panel.message_bar.button("take_theirs").click()
+    settle(qtbot, panel)
     assert panel.buffer_text() == THEIRS
     assert not panel.is_dirty
     assert panel.message_bar.action_ids() == ["restore_draft"]
@@ -466,10 +481,12 @@ def test_dirty_buffer_changed_on_disk_show_diff_offers_keep_and_take(
 ) -> None:
     make_dirty_disk_change(panel, store, qtbot)
     panel.message_bar.button("show_diff").click()
+    settle(qtbot, panel)
     dialog = panel.diff_dialog
     assert dialog is not None
     qtbot.waitUntil(lambda: dialog.view.result is not None)
     dialog.button("take_theirs").click()
+    settle(qtbot, panel)
     assert panel.buffer_text() == THEIRS
     assert panel.diff_dialog is None
 
@@ -477,10 +494,11 @@ def test_dirty_buffer_changed_on_disk_show_diff_offers_keep_and_take(
 def test_disk_catching_up_with_the_draft_makes_it_clean(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "same")
     write_disk(store, ORIGINAL + "same")
     panel.follow_changes({ref(NOTES)})
+    settle(qtbot, panel)
     assert not panel.is_dirty
     assert not panel.message_bar.isVisibleTo(panel)
 
@@ -488,11 +506,12 @@ def test_disk_catching_up_with_the_draft_makes_it_clean(
 def test_deleted_file_keeps_the_draft_and_save_recreates_it(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, DRAFT_LINE)
     draft = panel.buffer_text()
     store.physical(NOTES).unlink()
     panel.follow_changes({ref(NOTES)})
+    settle(qtbot, panel)
     assert "deleted" in panel.message_bar.text
     assert panel.buffer_text() == draft
     assert panel.is_dirty
@@ -504,10 +523,11 @@ def test_deleted_file_keeps_the_draft_and_save_recreates_it(
 def test_deleted_clean_file_still_counts_as_unsaved_and_can_be_closed(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     store.physical(NOTES).unlink()
     with qtbot.waitSignal(panel.dirty_changed) as dirty:
         panel.follow_changes({ref(NOTES)})
+        settle(qtbot, panel)
     assert dirty.args == [True]
     asked = patch_choice(monkeypatch, panel, DiscardChoice.DISCARD)
     panel.message_bar.button("close_file").click()
@@ -518,13 +538,15 @@ def test_deleted_clean_file_still_counts_as_unsaved_and_can_be_closed(
 def test_file_turning_binary_under_a_draft_never_drops_the_draft(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, DRAFT_LINE)
     draft = panel.buffer_text()
     store.physical(NOTES).write_bytes(b"now\x00binary")
     panel.follow_changes({ref(NOTES)})
+    settle(qtbot, panel)
     assert "changed on disk" in panel.message_bar.text
     panel.message_bar.button("take_theirs").click()
+    settle(qtbot, panel)
     assert panel.message_bar.kind is BarKind.ERROR
     assert "cannot be loaded for editing" in panel.message_bar.text
     assert panel.buffer_text() == draft
@@ -532,11 +554,12 @@ def test_file_turning_binary_under_a_draft_never_drops_the_draft(
 
 
 def test_clean_buffer_of_a_file_turning_binary_follows_read_only(
-    panel: EditorPanel, store: MemoryStore
+    qtbot: QtBot, panel: EditorPanel, store: MemoryStore
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     store.physical(NOTES).write_bytes(b"now\x00binary")
     panel.follow_changes({ref(NOTES)})
+    settle(qtbot, panel)
     assert panel.is_read_only
     assert "NUL" in panel.message_bar.text
 
@@ -546,7 +569,7 @@ def test_clean_buffer_of_a_file_turning_binary_follows_read_only(
 
 def test_binary_file_opens_read_only(panel: EditorPanel, store: MemoryStore, qtbot: QtBot) -> None:
     store.physical(NOTES).write_bytes(b"abc\x00def")
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     assert panel.is_read_only
     assert panel.text_edit.isReadOnly()
     assert panel.description_edit.isReadOnly()
@@ -560,19 +583,22 @@ def test_binary_file_opens_read_only(panel: EditorPanel, store: MemoryStore, qtb
 
 
 def test_over_cap_file_opens_read_only_showing_its_start(
-    panel: EditorPanel, store: MemoryStore
+    qtbot: QtBot, panel: EditorPanel, store: MemoryStore
 ) -> None:
     write_disk(store, "y" * (MAX_FILE_BYTES + 10))
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     assert panel.is_read_only
     assert "cap" in panel.message_bar.text
     assert len(panel.buffer_text()) == MAX_FILE_BYTES
 
 
-def test_open_read_only_shows_an_orphan_file(panel: EditorPanel, tmp_path: Path) -> None:
+def test_open_read_only_shows_an_orphan_file(
+    qtbot: QtBot, panel: EditorPanel, tmp_path: Path
+) -> None:
     orphan = tmp_path / "orphan.md"
     orphan.write_text("# Old project\n", encoding="utf-8")
     panel.open_read_only(orphan, "Orphan: old-prototype/orphan.md", "An orphan dir")
+    settle(qtbot, panel)
     assert panel.is_read_only
     assert panel.current_path is None
     assert panel.buffer_text() == "# Old project\n"
@@ -582,15 +608,17 @@ def test_open_read_only_shows_an_orphan_file(panel: EditorPanel, tmp_path: Path)
 # --- description field ---------------------------------------------------------------------
 
 
-def test_description_field_shows_the_frontmatter_description(panel: EditorPanel) -> None:
-    panel.open_file(NOTES)
+def test_description_field_shows_the_frontmatter_description(
+    qtbot: QtBot, panel: EditorPanel
+) -> None:
+    open_loaded(qtbot, panel, NOTES)
     assert panel.description_edit.text() == "Build notes"
 
 
 def test_typing_in_the_description_field_rewrites_the_frontmatter(
     panel: EditorPanel, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     field = panel.description_edit
     field.selectAll()
     qtbot.keyClicks(field, "Notes: how to build")
@@ -605,7 +633,7 @@ def test_typing_in_the_description_field_rewrites_the_frontmatter(
 def test_description_field_creates_and_removes_frontmatter(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(OTHER)
+    open_loaded(qtbot, panel, OTHER)
     assert panel.description_edit.text() == ""
     qtbot.keyClicks(panel.description_edit, "Other things")
     assert panel.buffer_text() == "---\ndescription: Other things\n---\n# Other\n"
@@ -616,7 +644,7 @@ def test_description_field_creates_and_removes_frontmatter(
 
 
 def test_editing_the_frontmatter_updates_the_field(panel: EditorPanel, qtbot: QtBot) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     cursor = panel.text_edit.textCursor()
     cursor.setPosition(ORIGINAL.index("Build notes") + len("Build notes"))
     panel.text_edit.setTextCursor(cursor)
@@ -629,7 +657,7 @@ def test_editing_the_frontmatter_updates_the_field(panel: EditorPanel, qtbot: Qt
 
 
 def test_preview_renders_the_markdown_without_frontmatter(panel: EditorPanel, qtbot: QtBot) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     panel.show()
     panel.set_view_mode(ViewMode.SPLIT)
     assert panel.preview.isVisibleTo(panel) and panel.text_edit.isVisibleTo(panel)
@@ -647,7 +675,7 @@ def test_preview_renders_the_markdown_without_frontmatter(panel: EditorPanel, qt
 
 
 def test_mode_buttons_switch_the_view(panel: EditorPanel, qtbot: QtBot) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     modes = {b.accessibleName(): b for b in panel.findChildren(QToolButton)}
     qtbot.mouseClick(modes["Preview view"], Qt.MouseButton.LeftButton)
     assert panel.view_mode is ViewMode.PREVIEW
@@ -665,7 +693,7 @@ def test_a_save_history_cannot_keep_a_copy_for_is_refused_until_chosen(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write_disk(store, "their rewrite, not in history\n")
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     replace_in_buffer(panel, "their rewrite", "mine")
     monkeypatch.setattr(BlobStore, "put", _disk_full)
     assert not saved(qtbot, panel)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel, QToolButton
 from pytestqt.qtbot import QtBot
 
 from gui import editor_support
-from gui.editor_support import NOTES, type_at_end
+from gui.editor_support import NOTES, open_loaded, type_at_end
 from memtab.components.editor.external import EditorLaunch
 from memtab.gui.editor import external as editor_external
 from memtab.gui.editor.bar import BarKind
@@ -41,9 +41,11 @@ def no_editor_variables(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-def test_the_real_path_is_shown_and_copied(panel: EditorPanel, store: MemoryStore) -> None:
+def test_the_real_path_is_shown_and_copied(
+    qtbot: QtBot, panel: EditorPanel, store: MemoryStore
+) -> None:
     assert not panel.commands.copy_real_path_action.isEnabled()
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     real = store.physical(NOTES)
     assert panel.real_path == real
     assert panel.commands.copy_real_path_action.isEnabled()
@@ -80,7 +82,7 @@ def test_visual_opens_the_real_path(
     editor = script(tmp_path, f'printf "%s" "$1" > "{received}"')
     monkeypatch.setenv("VISUAL", f"'{editor}'")
     monkeypatch.setenv("EDITOR", "definitely-not-an-editor")  # $VISUAL comes first
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     with qtbot.waitSignal(panel.commands._opener.opened, timeout=WAIT_MS) as opened:
         panel.commands.open_external_action.trigger()
     assert opened.args == [f"{editor.name} (from $VISUAL)"]
@@ -99,7 +101,7 @@ def test_an_editor_failing_at_once_says_so(
     no_editor_variables: None,
 ) -> None:
     monkeypatch.setenv("EDITOR", f"'{script(tmp_path, 'exit 3')}'")  # quoted: it has a space
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     panel.commands.open_in_external_editor()
     qtbot.waitUntil(lambda: panel.message_bar.isVisibleTo(panel), timeout=WAIT_MS)
     assert panel.message_bar.kind is BarKind.ERROR
@@ -107,23 +109,27 @@ def test_an_editor_failing_at_once_says_so(
 
 
 def test_an_editor_that_is_not_installed_says_so(
-    panel: EditorPanel, monkeypatch: pytest.MonkeyPatch, no_editor_variables: None
+    qtbot: QtBot, panel: EditorPanel, monkeypatch: pytest.MonkeyPatch, no_editor_variables: None
 ) -> None:
     monkeypatch.setenv("VISUAL", "no-such-editor --wait")
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     panel.commands.open_in_external_editor()
     assert panel.message_bar.kind is BarKind.ERROR
     assert "$VISUAL names no-such-editor, which is not installed" in panel.message_bar.text
 
 
 def test_a_program_that_cannot_start_says_so(
-    panel: EditorPanel, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_editor_variables: None
+    qtbot: QtBot,
+    panel: EditorPanel,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    no_editor_variables: None,
 ) -> None:
     not_executable = tmp_path / "editor.txt"
     not_executable.write_text("not a program", encoding="utf-8")
     monkeypatch.setenv("EDITOR", str(not_executable))
     monkeypatch.setattr(editor_external, "editor_launch", _launch_of(not_executable))
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     panel.commands.open_in_external_editor()
     assert panel.message_bar.kind is BarKind.ERROR
     assert panel.message_bar.text.startswith("Could not start editor.txt: Permission denied")
@@ -138,6 +144,7 @@ def _launch_of(program: Path) -> Callable[..., EditorLaunch]:
 
 @pytest.mark.parametrize("opens", [True, False])
 def test_without_an_editor_the_desktop_default_opens_it(
+    qtbot: QtBot,
     panel: EditorPanel,
     store: MemoryStore,
     monkeypatch: pytest.MonkeyPatch,
@@ -151,7 +158,7 @@ def test_without_an_editor_the_desktop_default_opens_it(
         return opens
 
     monkeypatch.setattr(QDesktopServices, "openUrl", open_url)
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     panel.commands.open_in_external_editor()
     assert [url.toLocalFile() for url in asked] == [str(store.physical(NOTES))]
     if opens:
@@ -168,7 +175,7 @@ def test_opening_a_draft_externally_says_the_draft_is_not_in_it(
     no_editor_variables: None,
 ) -> None:
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda _url: True)
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
     panel.commands.open_in_external_editor()
     assert panel.message_bar.kind is BarKind.INFO
@@ -184,7 +191,7 @@ def test_an_editor_that_keeps_running_is_left_alone(
 ) -> None:
     monkeypatch.setattr(editor_external, "WATCH_EXIT_MS", 400)
     monkeypatch.setenv("EDITOR", f"'{script(tmp_path, 'exec sleep 30')}'")
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     panel.commands.open_in_external_editor()
     opener = panel.commands._opener
     qtbot.waitUntil(lambda: not opener._watched, timeout=WAIT_MS)

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import editor_support
-from gui.editor_support import NOTES, disk_text, show_and_focus, write_disk
+from gui.editor_support import NOTES, disk_text, open_loaded, show_and_focus, write_disk
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.view import ViewMode
 from memtab.store.memory import MemoryStore
@@ -26,7 +26,7 @@ SHIFT = Qt.KeyboardModifier.ShiftModifier
 @pytest.fixture
 def opened(panel: EditorPanel, store: MemoryStore, qtbot: QtBot) -> EditorPanel:
     write_disk(store, TEXT)
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     show_and_focus(qtbot, panel)
     return panel
 
@@ -152,7 +152,7 @@ def test_read_only_files_can_be_searched_not_changed(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
     store.physical(NOTES).write_bytes(b"token\x00token\n")
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     assert panel.is_read_only
     assert not panel.commands.replace_action.isEnabled()
     panel.commands.replace_in_file()

@@ -7,6 +7,7 @@ from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.preview import MarkdownPreview
@@ -44,7 +45,7 @@ def test_a_preview_link_opens_the_linked_memory_file(
     qtbot.waitExposed(window)
     editor = window.memory_tab.editor
     index = parse_file_path("/memories/global/MEMORY.md")
-    editor.open_file(index)
+    open_loaded(qtbot, editor, index)
     editor.set_view_mode(ViewMode.PREVIEW)
     click_link(qtbot, editor.preview, "Zeta")
     zeta = parse_file_path("/memories/global/Zeta.md")
@@ -54,13 +55,13 @@ def test_a_preview_link_opens_the_linked_memory_file(
     # The index it came from stays open beside it.
     assert [ref.key for ref in editor.open_refs] == [str(index), str(zeta)]
 
-    editor.open_file(index)
+    open_loaded(qtbot, editor, index)
     editor.set_view_mode(ViewMode.PREVIEW)
     click_link(qtbot, editor.preview, "Git")
     git = parse_file_path("/memories/global/tools/git.md")
     qtbot.waitUntil(lambda: editor.current_path == git, timeout=WAIT_MS)
 
-    editor.open_file(index)
+    open_loaded(qtbot, editor, index)
     editor.set_view_mode(ViewMode.PREVIEW)
     click_link(qtbot, editor.preview, "Gone")
     assert editor.current_path == index

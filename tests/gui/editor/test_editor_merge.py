@@ -15,9 +15,11 @@ from gui.editor_support import (
     NOTES,
     ORIGINAL,
     disk_text,
+    open_loaded,
     ref,
     replace_in_buffer,
     saved,
+    settle,
     show_and_focus,
     type_at_end,
     write_disk,
@@ -40,12 +42,15 @@ THEIRS = ORIGINAL + "- appended by the agent\n"  # `echo … >> notes.md`
 MERGED = MINE + "- appended by the agent\n"
 
 
-def edit_then_agent_appends(panel: EditorPanel, store: MemoryStore, theirs: str = THEIRS) -> None:
-    panel.open_file(NOTES)
+def edit_then_agent_appends(
+    qtbot: QtBot, panel: EditorPanel, store: MemoryStore, theirs: str = THEIRS
+) -> None:
+    open_loaded(qtbot, panel, NOTES)
     replace_in_buffer(panel, "- first", "- first, edited by me")
     assert panel.buffer_text() == MINE and panel.is_dirty
     write_disk(store, theirs)
     panel.follow_changes({ref(NOTES)})
+    settle(qtbot, panel)
 
 
 def open_diff_with_enter(qtbot: QtBot, panel: EditorPanel) -> DiffDialog:
@@ -54,6 +59,7 @@ def open_diff_with_enter(qtbot: QtBot, panel: EditorPanel) -> DiffDialog:
     keep = bar.button(bar.action_ids()[-1])
     keep.setFocus()
     qtbot.keyClick(keep, Qt.Key.Key_Return)
+    settle(qtbot, panel)
     dialog = panel.diff_dialog
     assert dialog is not None and dialog.isVisible()
     qtbot.waitUntil(lambda: dialog.view.result is not None)
@@ -63,7 +69,7 @@ def open_diff_with_enter(qtbot: QtBot, panel: EditorPanel) -> DiffDialog:
 def test_enter_on_the_changed_on_disk_bar_shows_the_diff(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    edit_then_agent_appends(panel, store)
+    edit_then_agent_appends(qtbot, panel, store)
     show_and_focus(qtbot, panel)
     bar = panel.message_bar
     assert bar.action_ids() == ["show_diff", "keep_mine", "take_theirs"]
@@ -79,7 +85,7 @@ def test_enter_on_the_changed_on_disk_bar_shows_the_diff(
 def test_enter_on_the_save_conflict_bar_shows_the_diff_and_never_overwrites(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     show_and_focus(qtbot, panel)
     type_at_end(qtbot, panel, "- mine\n")
     write_disk(store, THEIRS)
@@ -93,7 +99,7 @@ def test_enter_on_the_save_conflict_bar_shows_the_diff_and_never_overwrites(
 def test_merge_both_keeps_the_draft_and_the_agents_change(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    edit_then_agent_appends(panel, store)
+    edit_then_agent_appends(qtbot, panel, store)
     show_and_focus(qtbot, panel)
     dialog = open_diff_with_enter(qtbot, panel)
     merge_button = dialog.button("merge")
@@ -106,6 +112,7 @@ def test_merge_both_keeps_the_draft_and_the_agents_change(
     )
     qtbot.keyClick(dialog, Qt.Key.Key_Return)  # Enter merges
     assert panel.diff_dialog is None
+    settle(qtbot, panel)
     assert panel.buffer_text() == MERGED
     assert panel.is_dirty  # the user reviews, then saves
     assert panel.message_bar.kind is BarKind.INFO
@@ -120,12 +127,14 @@ def test_merge_both_keeps_the_draft_and_the_agents_change(
 def test_merge_can_be_undone_to_the_draft(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    edit_then_agent_appends(panel, store)
+    edit_then_agent_appends(qtbot, panel, store)
     panel.show_diff()
+    settle(qtbot, panel)
     dialog = panel.diff_dialog
     assert dialog is not None
     qtbot.waitUntil(dialog.button("merge").isEnabled)
     dialog.button("merge").click()
+    settle(qtbot, panel)
     assert panel.buffer_text() == MERGED
     panel.message_bar.button("restore_draft").click()
     assert panel.buffer_text() == MINE
@@ -135,7 +144,9 @@ def test_merge_can_be_undone_to_the_draft(
 def test_overlapping_changes_are_not_merged_and_the_dialog_says_where(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    edit_then_agent_appends(panel, store, ORIGINAL.replace("- first", "- first, per the agent"))
+    edit_then_agent_appends(
+        qtbot, panel, store, ORIGINAL.replace("- first", "- first, per the agent")
+    )
     show_and_focus(qtbot, panel)
     dialog = open_diff_with_enter(qtbot, panel)
     qtbot.waitUntil(dialog.merge_note.isVisible)
@@ -152,19 +163,22 @@ def test_overlapping_changes_are_not_merged_and_the_dialog_says_where(
 def test_a_merge_of_a_version_that_changed_again_looks_again(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    edit_then_agent_appends(panel, store)
+    edit_then_agent_appends(qtbot, panel, store)
     panel.show_diff()
+    settle(qtbot, panel)
     first = panel.diff_dialog
     assert first is not None
     qtbot.waitUntil(first.button("merge").isEnabled)
     newer = THEIRS + "- and another line\n"
     write_disk(store, newer)  # before the watcher told the editor
     first.button("merge").click()
+    settle(qtbot, panel)
     assert panel.buffer_text() == MINE  # nothing merged with a version not shown
     second = panel.diff_dialog
     assert second is not None and second is not first
     qtbot.waitUntil(second.button("merge").isEnabled)
     second.button("merge").click()
+    settle(qtbot, panel)
     assert panel.buffer_text() == MINE + "- appended by the agent\n- and another line\n"
 
 
@@ -179,8 +193,9 @@ def test_the_merge_is_computed_on_the_worker_thread(
         return real(base, mine, theirs, ctx)
 
     monkeypatch.setattr(merge, "merge_three_way", watched)
-    edit_then_agent_appends(panel, store)
+    edit_then_agent_appends(qtbot, panel, store)
     panel.show_diff()
+    settle(qtbot, panel)
     dialog = panel.diff_dialog
     assert dialog is not None
     qtbot.waitUntil(dialog.button("merge").isEnabled)
@@ -199,7 +214,7 @@ def three_way_of(dialog: DiffDialog) -> ThreeWayView:
 def test_the_conflict_shows_three_ways_each_side_tinted_by_who_changed_it(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    edit_then_agent_appends(panel, store)
+    edit_then_agent_appends(qtbot, panel, store)
     dialog = open_diff_with_enter(qtbot, panel)
     view = three_way_of(dialog)
     assert dialog.views.currentIndex() == 0  # shown first; the unified diff a tab away
@@ -224,13 +239,16 @@ def test_the_conflict_shows_three_ways_each_side_tinted_by_who_changed_it(
     assert texts.mine_changed == {my_line}
     assert view.merged_text() == MERGED
     dialog.button("merge").click()
+    settle(qtbot, panel)
     assert panel.buffer_text() == MERGED
 
 
 def test_a_text_made_by_hand_in_the_three_way_view_can_be_kept(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    edit_then_agent_appends(panel, store, ORIGINAL.replace("- first", "- first, agent's way"))
+    edit_then_agent_appends(
+        qtbot, panel, store, ORIGINAL.replace("- first", "- first, agent's way")
+    )
     dialog = open_diff_with_enter(qtbot, panel)
     view = three_way_of(dialog)
     qtbot.waitUntil(lambda: view.texts is not None)
@@ -240,6 +258,7 @@ def test_a_text_made_by_hand_in_the_three_way_view_can_be_kept(
     view.merged.setPlainText(resolved)
     assert dialog.button("merge").isEnabled()
     dialog.button("merge").click()
+    settle(qtbot, panel)
     assert panel.buffer_text() == resolved
     assert "The text you kept in the three-way view" in panel.message_bar.text
     panel.message_bar.button("restore_draft").click()

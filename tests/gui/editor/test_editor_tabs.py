@@ -14,8 +14,10 @@ from gui.editor_support import (
     ORIGINAL,
     OTHER,
     disk_text,
+    open_loaded,
     patch_choice,
     saved,
+    settle,
     show_and_focus,
     type_at_end,
     wait_saved,
@@ -42,26 +44,26 @@ def tab_names(panel: EditorPanel) -> list[str]:
 # --- the preview tab ---------------------------------------------------------------------------
 
 
-def test_a_preview_tab_is_replaced_by_the_next_file(panel: EditorPanel) -> None:
+def test_a_preview_tab_is_replaced_by_the_next_file(qtbot: QtBot, panel: EditorPanel) -> None:
     assert not panel.tab_bar.isVisibleTo(panel)  # no tab: the empty state only
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     assert tab_names(panel) == ["notes.md"]
     assert panel.tab_bar.is_preview(0)
-    panel.open_file(OTHER)
+    open_loaded(qtbot, panel, OTHER)
     assert tab_names(panel) == ["other.md"]
     assert panel.current_path == OTHER
     assert panel.tab_bar.is_preview(0)
 
 
 def test_editing_a_preview_keeps_it_and_its_draft(panel: EditorPanel, qtbot: QtBot) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
     assert not panel.tab_bar.is_preview(0)
     assert tab_names(panel) == ["● notes.md"]
-    panel.open_file(OTHER)  # no question: the draft stays in its tab
+    open_loaded(qtbot, panel, OTHER)  # no question: the draft stays in its tab
     assert tab_names(panel) == ["● notes.md", "other.md"]
     assert panel.current_path == OTHER and not panel.is_dirty
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     assert panel.current_path == NOTES
     assert panel.buffer_text() == ORIGINAL + "draft"
     assert panel.is_dirty
@@ -70,30 +72,30 @@ def test_editing_a_preview_keeps_it_and_its_draft(panel: EditorPanel, qtbot: QtB
 def test_double_clicking_a_tab_or_opening_for_good_keeps_it(
     panel: EditorPanel, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     panel.show()
     qtbot.waitExposed(panel)
     centre = panel.tab_bar.tabRect(0).center()
     qtbot.mouseDClick(panel.tab_bar, Qt.MouseButton.LeftButton, pos=centre)
     assert not panel.tab_bar.is_preview(0)
-    panel.open_file(OTHER)
+    open_loaded(qtbot, panel, OTHER)
     assert tab_names(panel) == ["notes.md", "other.md"]
     assert panel.tab_bar.is_preview(1)
-    panel.open_file(OTHER, keep=True)
+    open_loaded(qtbot, panel, OTHER, keep=True)
     assert not panel.tab_bar.is_preview(1)
-    panel.open_file(THIRD)  # not on disk: opens with the error, in a new preview tab
+    open_loaded(qtbot, panel, THIRD)  # not on disk: opens with the error, in a new preview tab
     assert len(panel.tabs) == 3
 
 
 def test_switching_tabs_keeps_each_tabs_buffer_and_bar(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "mine")
     write_disk(store, "# Theirs\n")
     assert not saved(qtbot, panel)  # a conflict, in this tab
     assert "changed since it was loaded" in panel.message_bar.text
-    panel.open_file(OTHER)
+    open_loaded(qtbot, panel, OTHER)
     assert not panel.message_bar.isVisibleTo(panel)
     assert panel.buffer_text() == "# Other\n"
     panel.previous_tab()
@@ -122,9 +124,9 @@ def test_closing_a_tab_with_a_draft_asks(
     closed: bool,
     saved: bool,
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
-    panel.open_file(OTHER)
+    open_loaded(qtbot, panel, OTHER)
     asked = patch_choice(monkeypatch, panel, choice)
     panel.close_current_tab()  # other.md: clean, closes without asking
     assert asked == []
@@ -139,7 +141,7 @@ def test_closing_a_tab_with_a_draft_asks(
 def test_a_save_that_conflicts_keeps_the_tab_open(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
     write_disk(store, "# Theirs\n")
     patch_choice(monkeypatch, panel, DiscardChoice.SAVE)
@@ -149,7 +151,7 @@ def test_a_save_that_conflicts_keeps_the_tab_open(
 
 
 def test_the_question_does_not_block_and_names_the_file(panel: EditorPanel, qtbot: QtBot) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
     panel.show()
     qtbot.waitExposed(panel)
@@ -167,9 +169,9 @@ def test_the_question_does_not_block_and_names_the_file(panel: EditorPanel, qtbo
 def test_leave_asks_once_for_every_draft(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "one")
-    panel.open_file(OTHER)
+    open_loaded(qtbot, panel, OTHER)
     type_at_end(qtbot, panel, "two")
     asked = patch_choice(monkeypatch, panel, DiscardChoice.SAVE)
     left: list[bool] = []
@@ -185,7 +187,7 @@ def test_leave_asks_once_for_every_draft(
 
 def test_tab_keys_cycle_and_close(panel: EditorPanel, qtbot: QtBot) -> None:
     for path in (NOTES, OTHER):
-        panel.open_file(path, keep=True)
+        open_loaded(qtbot, panel, path, keep=True)
     show_and_focus(qtbot, panel)
     qtbot.keyClick(panel.text_edit, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
     assert panel.current_path == NOTES
@@ -201,8 +203,8 @@ def test_tab_keys_cycle_and_close(panel: EditorPanel, qtbot: QtBot) -> None:
 
 
 def test_a_middle_click_closes_a_tab(panel: EditorPanel, qtbot: QtBot) -> None:
-    panel.open_file(NOTES, keep=True)
-    panel.open_file(OTHER, keep=True)
+    open_loaded(qtbot, panel, NOTES, keep=True)
+    open_loaded(qtbot, panel, OTHER, keep=True)
     panel.show()
     qtbot.waitExposed(panel)
     centre: QPoint = panel.tab_bar.tabRect(0).center()
@@ -217,7 +219,7 @@ def test_a_middle_click_closes_a_tab(panel: EditorPanel, qtbot: QtBot) -> None:
 def test_a_moved_file_takes_its_tab_and_draft_along(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
     moved = parse_virtual_path("/memories/global/renamed.md")
     store.move(str(NOTES), str(moved))
@@ -237,7 +239,7 @@ def test_auto_save_is_off_until_turned_on(
 ) -> None:
     assert not panel.autosave.enabled
     assert not panel.commands.autosave_action.isChecked()
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
     assert not panel.autosave.timer.isActive()
     panel.commands.autosave_action.trigger()  # File → Auto save: saves what waits
@@ -251,7 +253,7 @@ def test_auto_save_saves_after_a_pause_and_on_focus_loss(
 ) -> None:
     panel.autosave.set_enabled(True)
     panel.autosave.timer.setInterval(10)
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "one")
     qtbot.waitUntil(lambda: disk_text(store) == ORIGINAL + "one\n")
     wait_saved(qtbot, panel)
@@ -277,7 +279,7 @@ def test_auto_save_never_overwrites_a_change_on_disk(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
     panel.autosave.set_enabled(True)
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     write_disk(store, "# Theirs\n")
     type_at_end(qtbot, panel, "mine")
     panel.autosave.save_now()
@@ -295,7 +297,7 @@ def test_auto_save_never_overwrites_a_change_on_disk(
 def test_a_conflict_arriving_while_typing_does_not_move_the_text(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     show_and_focus(qtbot, panel)
     type_at_end(qtbot, panel, "typing")
     page = panel.text_edit.parentWidget()
@@ -304,6 +306,7 @@ def test_a_conflict_arriving_while_typing_does_not_move_the_text(
     height = panel.text_edit.height()
     write_disk(store, "# Theirs\n")
     panel.follow_changes({editor_support.ref(NOTES)})
+    settle(qtbot, panel)
     bar = panel.message_bar
     assert bar.isVisible() and "changed on disk" in bar.text
     qtbot.waitUntil(lambda: panel.text_edit.viewportMargins().bottom() > 0)
@@ -314,6 +317,7 @@ def test_a_conflict_arriving_while_typing_does_not_move_the_text(
     assert bar.mapTo(panel, QPoint(0, bar.height())).y() == text_bottom.y()
     assert panel.text_edit.viewportMargins().bottom() == bar.height()
     bar.button("keep_mine").click()
+    settle(qtbot, panel)
     qtbot.waitUntil(lambda: panel.text_edit.viewportMargins().bottom() == 0)
 
 
@@ -323,8 +327,8 @@ def test_a_conflict_arriving_while_typing_does_not_move_the_text(
 def test_saves_run_on_the_file_channel_not_the_gui_thread(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot, gui_thread_io: GuiThreadIo
 ) -> None:
-    panel.open_file(NOTES)
-    panel.open_file(OTHER, keep=True)
+    open_loaded(qtbot, panel, NOTES)
+    open_loaded(qtbot, panel, OTHER, keep=True)
     type_at_end(qtbot, panel, "two")
     panel.previous_tab()
     type_at_end(qtbot, panel, "one")
@@ -339,7 +343,7 @@ def test_saves_run_on_the_file_channel_not_the_gui_thread(
 def test_typing_on_while_a_save_is_written_stays_unsaved(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "one")
     panel.save()
     type_at_end(qtbot, panel, " two")  # before the worker reports back
@@ -353,7 +357,7 @@ def test_typing_on_while_a_save_is_written_stays_unsaved(
 def test_a_file_renamed_outside_memtab_takes_its_tab_along(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "draft")
     renamed = parse_virtual_path("/memories/global/renamed.md")
     store.physical(NOTES).rename(store.physical(renamed))  # an agent's `mv`
@@ -361,6 +365,7 @@ def test_a_file_renamed_outside_memtab_takes_its_tab_along(
         {editor_support.ref(NOTES), editor_support.ref(renamed), editor_support.ref(OTHER)},
         lambda ref: MuxFile(store, parse_virtual_path(ref.path)),
     )
+    settle(qtbot, panel)
     assert panel.current_path == renamed
     assert tab_names(panel) == ["● renamed.md"]
     assert panel.message_bar.text == "notes.md was renamed on disk: this is it now."
@@ -372,12 +377,13 @@ def test_a_file_renamed_outside_memtab_takes_its_tab_along(
 def test_a_file_deleted_outside_memtab_says_so_in_its_tab(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
-    panel.open_file(OTHER, keep=True)
+    open_loaded(qtbot, panel, NOTES)
+    open_loaded(qtbot, panel, OTHER, keep=True)
     store.physical(NOTES).unlink()
     panel.follow_changes(
         {editor_support.ref(NOTES)}, lambda ref: MuxFile(store, parse_virtual_path(ref.path))
     )
+    settle(qtbot, panel)
     assert panel.current_path == OTHER and not panel.message_bar.isVisibleTo(panel)
     panel.previous_tab()
     assert "notes.md was deleted on disk" in panel.message_bar.text

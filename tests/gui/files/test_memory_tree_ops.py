@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import settle
 from gui.memory_tree_support import (
     WAIT_MS,
     FakeDialogs,
@@ -298,6 +299,7 @@ def test_orphan_files_open_read_only_and_orphan_dirs_can_be_deleted(
         "gone-0123456789ab", parse_file_path("/memories/project/old.md"), is_dir=False
     )
     select(window, old)
+    settle(qtbot, window.memory_tab.editor)
     assert tab.editor.is_read_only
     assert "Orphaned note" in tab.editor.buffer_text()
     select(window, orphan_key("gone-0123456789ab"))
@@ -314,6 +316,7 @@ def test_a_draft_stays_in_its_tab_when_another_file_opens(
     tab = window.memory_tab
     notes = parse_file_path("/memories/workspace/notes.md")
     select(window, file_key(notes))
+    settle(qtbot, window.memory_tab.editor)
     assert tab.editor.current_path == notes
     tab.editor.text_edit.insertPlainText("draft ")
     assert tab.editor.is_dirty
@@ -324,6 +327,7 @@ def test_a_draft_stays_in_its_tab_when_another_file_opens(
         "/memories/global/Zeta.md",
     ]
     select(window, file_key(notes))
+    settle(qtbot, window.memory_tab.editor)
     assert tab.editor.current_path == notes
     assert tab.editor.buffer_text().startswith("draft ")
     current = tab.tree.current_node()
@@ -375,6 +379,7 @@ def test_an_outside_change_gets_the_agent_edited_badge_until_opened(
     index = tab.model.index_for_key(path_key("/memories/global/tools/git.md"))
     assert "agent edited" in index.data(Qt.ItemDataRole.AccessibleDescriptionRole)
     select(window, path_key("/memories/global/tools/git.md"))
+    settle(qtbot, window.memory_tab.editor)
     assert str(git) not in tab.agent_edited
 
 

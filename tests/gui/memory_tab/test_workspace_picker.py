@@ -10,7 +10,7 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.editor_support import patch_choice
+from gui.editor_support import open_loaded, patch_choice
 from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names, wait_idle, wait_watching
 from memtab.components.tree.nodes import SectionId, message_key
 from memtab.components.tree.tree import PROJECT_UNAVAILABLE_TEXT
@@ -102,6 +102,7 @@ def test_choosing_a_workspace_switches_scopes_and_is_remembered(
     message = tab.model.node_for_key(message_key(SectionId.PROJECT))
     assert message is not None and message.name == PROJECT_UNAVAILABLE_TEXT
     assert "project:architecture.md" not in file_names(window)
+    qtbot.waitUntil(lambda: not window.context.files.busy)  # the UI state is written there
     assert UiState.load(state_path).workspace_for(home.root) == MULTI
     window.close_without_asking()
     again = make_window(home, None, ui_state=UiState.load(state_path))
@@ -115,7 +116,7 @@ def test_unsaved_changes_can_keep_the_current_workspace(
     window = make_window(home)
     tab = window.memory_tab
     tab.assemble()
-    tab.editor.open_file(parse_file_path("/memories/workspace/notes.md"))
+    open_loaded(qtbot, tab.editor, parse_file_path("/memories/workspace/notes.md"))
     tab.editor.text_edit.insertPlainText("draft ")
     asked = patch_choice(monkeypatch, tab.editor, DiscardChoice.CANCEL)
     row = tab.picker.model.row_of(MULTI)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
 from memtab.components.tree.nodes import NodeKind, SectionId, directory_key, file_key, section_key
 from memtab.gui.search import tasks as search_tasks
@@ -166,6 +167,7 @@ def test_opening_a_result_selects_its_first_match_in_the_editor(
     search_box(window).setText("ruff")
     qtbot.waitUntil(lambda: bool(match_rows(window)), timeout=WAIT_MS)
     tab.sync.select_key(key("/memories/global/tools/python.md"), open_it=True)
+    settle(qtbot, tab.editor)
     cursor = tab.editor.text_edit.textCursor()
     assert cursor.selectedText() == "ruff"
     assert cursor.blockNumber() == 4 and cursor.selectionStart() == cursor.block().position() + 4
@@ -181,6 +183,7 @@ def test_next_and_previous_match_go_through_the_lines_file_after_file(
     qtbot.waitUntil(lambda: len(match_rows(window)) == 2, timeout=WAIT_MS)
     tab.context.actions.action("search.next_result").trigger()
     assert tab.editor.current_path == parse_file_path("/memories/global/tools/git.md")
+    settle(qtbot, tab.editor)
     editor = tab.editor.text_edit  # the file's tab's
     assert (editor.textCursor().blockNumber(), editor.textCursor().selectedText()) == (
         0,

@@ -15,7 +15,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.editor_support import replace_in_buffer, saved, type_at_end
+from gui.editor_support import replace_in_buffer, saved, settle, type_at_end
 from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_idle, wait_watching
 from memtab.components.files.copy import CopyTarget
 from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode, file_key, ref_key
@@ -83,6 +83,7 @@ def memory_id(window: MainWindow) -> str:
 def open_key(qtbot: QtBot, window: MainWindow, key: str) -> None:
     window.memory_tab.sync.select_key(key, open_it=True)
     qtbot.waitUntil(lambda: window.memory_tab.editor.current_key == key, timeout=WAIT_MS)
+    settle(qtbot, window.memory_tab.editor)
 
 
 def test_sources_come_after_the_mux_scopes_painted_grouped_by_project(
@@ -371,6 +372,7 @@ def test_search_finds_memory_of_every_agent(
     assert found.children[0].kind is NodeKind.MATCH
     tab.sync.select_key(found.children[0].key, open_it=True)
     qtbot.waitUntil(lambda: tab.editor.current_key == key, timeout=WAIT_MS)
+    settle(qtbot, tab.editor)
     assert "heredoc" in tab.editor.text_edit.textCursor().selectedText().casefold()
     tab.search_edit.setText("")
     qtbot.waitUntil(

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.tree.tree import file_key
 from memtab.store.home import Home
@@ -47,6 +48,7 @@ def test_ctrl_s_saves_the_open_file_from_the_tree(
     open_file(tab, GIT)
     editor = tab.editor
     qtbot.waitUntil(lambda: editor.current_path == parse_file_path(GIT), timeout=WAIT_MS)
+    settle(qtbot, editor)
     editor.text_edit.setFocus()
     qtbot.keyClicks(editor.text_edit, "Squash first. ")
     assert editor.is_dirty

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.editor_support import patch_choice
+from gui.editor_support import open_loaded, patch_choice
 from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.components.tree.nodes import SectionId, section_key
 from memtab.gui.editor.unsaved import DiscardChoice
@@ -84,7 +84,7 @@ def test_closing_with_unsaved_changes_asks_once_without_blocking(
     editor = window.memory_tab.editor
     window.memory_tab.assemble()
     for path in ("/memories/global/Zeta.md", "/memories/workspace/notes.md"):
-        editor.open_file(parse_file_path(path), keep=True)
+        open_loaded(qtbot, editor, parse_file_path(path), keep=True)
         editor.text_edit.insertPlainText("draft ")
     asked = patch_choice(monkeypatch, editor, DiscardChoice.CANCEL)
     assert window.close() is False
@@ -216,7 +216,7 @@ def test_the_open_tabs_are_reopened_next_time(
     editor = window.memory_tab.editor
     notes = parse_file_path("/memories/workspace/notes.md")
     zeta = parse_file_path("/memories/global/Zeta.md")
-    editor.open_file(notes, keep=True)
+    open_loaded(qtbot, editor, notes, keep=True)
     assert window.memory_tab.tree.select_key(file_key(zeta))
     assert [ref.key for ref in editor.open_refs] == [str(notes), str(zeta)]
     window.close()

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QToolButton
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle, wait_watching
 from memtab.components import glossary
 from memtab.components.activity.badges import Actor
@@ -201,6 +202,7 @@ def test_badges_name_the_actor_in_the_tree_and_on_the_open_file(
     tab = window.memory_tab
     notes = home.workspace_root(MAIN) / "notes.md"
     tab.sync.select_key(file_key(NOTES), open_it=True)
+    settle(qtbot, tab.editor)
     assert tab.editor.badge_text == ""
     # The writer of this window writes the open file: claimed as it finishes.
     tab.marks.claim_writer_run(MAIN, str(NOTES))
@@ -211,7 +213,9 @@ def test_badges_name_the_actor_in_the_tree_and_on_the_open_file(
     row = tab.model.index_for_key(file_key(NOTES))
     assert "Written by Memtab's writer just now" in row.data(Qt.ItemDataRole.ToolTipRole)
     assert tab.editor.badge_text == "writer"  # the editor's header says it too
-    assert "Never push to main." in tab.editor.buffer_text()  # reloaded, still badged
+    # Reloaded (read on the file channel), still badged.
+    qtbot.waitUntil(lambda: "Never push to main." in tab.editor.buffer_text(), timeout=WAIT_MS)
+    assert tab.editor.badge_text == "writer"
     # Someone else changes another file.
     git = home.global_root / "tools" / "git.md"
     touch_later(git, memory("Git conventions", "Squash merges only.\n"))
@@ -220,6 +224,7 @@ def test_badges_name_the_actor_in_the_tree_and_on_the_open_file(
     assert "Changed outside Memtab" in git_row.data(Qt.ItemDataRole.ToolTipRole)
     # The user opens it: its badge goes; the header shows none.
     tab.sync.select_key(git_row.data(KEY_ROLE), open_it=True)
+    settle(qtbot, tab.editor)
     assert str(git) not in tab.agent_edited and tab.editor.badge_text == ""
 
 
@@ -239,6 +244,7 @@ def test_badges_survive_a_restart_until_the_file_is_opened(
     key = file_key(parse_file_path("/memories/global/tools/git.md"))
     assert tab.model.index_for_key(key).data(AGENT_EDITED_ROLE) is True
     tab.sync.select_key(key, open_it=True)
+    settle(qtbot, tab.editor)
     assert str(git) not in tab.agent_edited
     second.close_without_asking()
     assert UiState.load(state_path).badges_for(home.root) == {}  # opened: nothing to keep
@@ -341,6 +347,7 @@ def test_after_switching_workspace_nothing_stays_selected_for_a_closed_file(
     tab = window.memory_tab
     git = file_key(parse_file_path("/memories/global/tools/git.md"))
     tab.sync.select_key(git, open_it=True)
+    settle(qtbot, tab.editor)
     assert tab.editor.current_path is not None and tab.tree.selectionModel().selectedRows()
     tab.switch_workspace(ARCHIVED)
     qtbot.waitUntil(

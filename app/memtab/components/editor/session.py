@@ -61,6 +61,7 @@ class FileState(enum.Enum):
     """What the editor's state label says about the open file."""
 
     CLEAN = ""
+    READING = "Reading…"
     UNSAVED = "● Unsaved"
     NOT_ON_DISK = "Not on disk"
     READ_ONLY = "Read-only"
@@ -158,6 +159,8 @@ class OpenFile:
         self.draft_backup: str | None = None
         """The draft a Reload / Take theirs replaced, for "Restore my draft"."""
         self.situation = Situation.NONE
+        self.reading = False
+        """Its content is on its way from disk: nothing is shown to edit yet."""
 
     # --- questions --------------------------------------------------------------------------
 
@@ -167,12 +170,14 @@ class OpenFile:
 
     def is_dirty(self, modified: bool) -> bool:
         """Unsaved changes: an edited buffer, or a draft whose file is gone from disk."""
-        if self.ref is None or self.is_read_only:
+        if self.ref is None or self.is_read_only or self.reading:
             return False
         return modified or not self.exists_on_disk
 
     def state(self, modified: bool) -> FileState:
         """What the state label says, given the buffer's modified flag."""
+        if self.reading:
+            return FileState.READING
         if self.is_read_only:
             return FileState.READ_ONLY
         if self.ref is not None and not self.exists_on_disk:
@@ -249,6 +254,7 @@ class OpenFile:
         """The file was read from disk and shown (read-only when a reason is given)."""
         if read_only_reason is None:
             self.codec = TextCodec.detect(content.content)
+        self.reading = False
         self.loaded_sha = content.sha256
         self.exists_on_disk = True
         self.base_text = self.codec.to_buffer(content.content)

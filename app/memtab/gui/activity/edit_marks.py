@@ -29,6 +29,7 @@ from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.ui_state import UiState
+from memtab.sources.model import MemoryFileRef
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
@@ -56,6 +57,7 @@ class EditMarks(QObject):
         self._ui_state = ui_state
         self._scan: HomeScan | None = None
         self._quiet_opens = 0
+        self._quiet_refs: set[MemoryFileRef] = set()  # opened quietly, text on its way
         self.edits = AgentEdits(own_writes)
         if ui_state is not None:
             self.edits.restore(ui_state.badges_for(home.root))
@@ -83,12 +85,15 @@ class EditMarks(QObject):
 
     @contextmanager
     def opening_quietly(self) -> Iterator[None]:
-        """Files opened inside the block keep their badge (the tab opens them itself)."""
+        """Files opened inside the block keep their badge (the tab opens them itself),
+        also once their text arrives after it."""
+        reading = set(self._editor.reading_refs)
         self._quiet_opens += 1
         try:
             yield
         finally:
             self._quiet_opens -= 1
+            self._quiet_refs |= set(self._editor.reading_refs) - reading
 
     def moved_away(self, old: VirtualPath) -> None:
         """A move took files away from under `old`: their badges go."""
@@ -161,9 +166,11 @@ class EditMarks(QObject):
             self._editor.set_badge(badge.label, badge.sentence())
 
     @Slot(object)
-    def _on_editor_file_opened(self, _ref: object) -> None:
+    def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
         opened = self._open_physical()
-        if not self._quiet_opens and self.edits.clear(opened):  # the user looked
+        quiet = self._quiet_opens > 0 or ref in self._quiet_refs
+        self._quiet_refs &= set(self._editor.reading_refs)  # closed before it loaded: gone
+        if not quiet and self.edits.clear(opened):  # the user looked
             self._model.set_agent_edited(self.edits.badges)
         self._show_in_editor()
 

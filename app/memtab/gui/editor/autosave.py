@@ -40,12 +40,15 @@ class AutoSave(QObject):
         editor: QWidget,
         tabs: Callable[[], Sequence[SavableTab]],
         ui_state: UiState | None,
+        save_state: Callable[[], None],
     ) -> None:
-        """Off, or as `ui_state` remembers it; `tabs()` gives the tabs to save."""
+        """Off, or as `ui_state` remembers it (`save_state()` writes it off the GUI
+        thread); `tabs()` gives the tabs to save."""
         super().__init__(editor)
         self._editor = editor
         self._tabs = tabs
         self._ui_state = ui_state
+        self._save_state = save_state
         self.enabled = ui_state.flag(AUTOSAVE_FLAG) if ui_state is not None else False
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -60,7 +63,7 @@ class AutoSave(QObject):
         self.enabled = enabled
         if self._ui_state is not None:
             self._ui_state.set_flag(AUTOSAVE_FLAG, enabled)
-            self._ui_state.save()
+            self._save_state()
         if enabled:
             self.save_now()
         else:

@@ -55,6 +55,11 @@ class CurrentTab:
         return self._current.is_dirty
 
     @property
+    def is_reading(self) -> bool:
+        """Whether the current tab's file is still being read ("Reading…")."""
+        return self._current.reading
+
+    @property
     def is_read_only(self) -> bool:
         """Whether the current file cannot be edited here (binary, over the cap, orphan)."""
         return self._current.is_read_only

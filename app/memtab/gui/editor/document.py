@@ -8,6 +8,12 @@ an equal one, ask about a dirty one, keep a draft whose file is gone), and the b
 choices — Show diff, Reload / Take theirs, Keep mine, Overwrite, Merge both, Restore my
 draft, Close. It shows its outcomes in the panel's view and bar; the panel
 (`EditorPanel`, behind `DocumentHost`) owns the widget, its signals and the chrome.
+
+Nothing here touches the disk on the GUI thread: every read and save is a job of
+`disk_jobs` on the window's file channel, and what it found is acted on when it arrives,
+if the document it was read for is still the one open (a newer open or follow of the file
+supersedes an older read). While a file's content is on its way the page says "Reading…"
+and the keys typed into it are held (`held_keys`), then typed into the text it loads.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from PySide6.QtCore import Qt
 
@@ -40,22 +46,37 @@ from memtab.components.editor.session import (
     OpenFile,
     Situation,
     TakeDecision,
-    display_text,
-    is_editable,
     not_editable_reason,
 )
 from memtab.components.editor.text_buffer import with_final_newline
 from memtab.gui.editor.bar import BarKind
-from memtab.gui.editor.prompts import EditorPrompts
+from memtab.gui.editor.disk_jobs import (
+    DocumentReads,
+    FileJobs,
+    Page,
+    all_of,
+    load_job,
+    load_physical_job,
+    read_disk_job,
+    save_job,
+)
+from memtab.gui.editor.held_keys import HeldKeys
+from memtab.gui.editor.prompts import EditorPrompts, MergeOutcome
 from memtab.gui.editor.view import EditorView
 from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.widgets import short_name
-from memtab.sources.memory_file import MemoryFile, MemoryFileError, MemoryFileMissingError
+from memtab.sources.memory_file import MemoryFile, MemoryFileError
 from memtab.sources.model import MemoryFileRef
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, content_sha256
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# What a read is for: a newer read for the same thing supersedes an older one.
+DISK = "disk"  # opening the file, following its changes on disk
+CHOICE = "choice"  # a choice of the bar or the diff window that looks at the disk
 
 
 class DocumentHost(Protocol):
@@ -66,7 +87,7 @@ class DocumentHost(Protocol):
         ...
 
     def document_opened(self, ref: MemoryFileRef) -> None:
-        """A document was opened (or reopened): `file_opened`."""
+        """A document was opened (or reopened) and its text is shown: `file_opened`."""
         ...
 
     def document_saved(self, ref: MemoryFileRef) -> None:
@@ -87,10 +108,10 @@ class OpenDocument:
         view: EditorView,
         prompts: EditorPrompts,
         own_writes: OwnWrites,
-        files: Writes,
+        files: FileJobs,
     ) -> None:
         """Nothing open; loads into `view`, asks through `prompts`' bar and diff window,
-        saves through `files` (the window's file channel)."""
+        reads and saves through `files` (the window's file channel)."""
         self._host = host
         self._view = view
         self._prompts = prompts
@@ -102,6 +123,10 @@ class OpenDocument:
         self._files = files
         self._saving: list[Callable[[bool], None] | None] | None = None  # who waits
         self._follow_after_save = False
+        self._reads = DocumentReads(files, f"editor:{id(self)}")
+        self._keys = HeldKeys(
+            [view.text_edit, view.description_edit], lambda: [view.text_edit.viewport()], view
+        )
 
     def follow_disk(self) -> None:
         """The file on disk changed (or went): reload, adopt, ask or keep the draft, as
@@ -109,10 +134,28 @@ class OpenDocument:
         document = self.document
         if document is None:
             return
+        if self.file.reading:
+            self._load(document)  # read it again: what is on its way may be the old one
+            return
         if self._saving is not None:
             self._follow_after_save = True
             return
-        disk = self.read_disk()
+        self.read_disk(self._follow, DISK)
+
+    @property
+    def reading(self) -> bool:
+        """Whether the open file's content is on its way from disk ("Reading…")."""
+        return self.file.reading
+
+    @property
+    def reads_pending(self) -> bool:
+        """Whether a read of this document is on its way (to open or follow it, for a
+        choice of the bar)."""
+        return self._reads.pending
+
+    def _follow(self, disk: DiskRead) -> None:
+        document = self.document
+        assert document is not None
         decision = self.file.decide(disk, self.buffer())
         if decision is Decision.MISSING:
             self._on_disk_file_missing()
@@ -135,10 +178,12 @@ class OpenDocument:
 
     def show_diff(self) -> None:
         """Open a window with the differences between the disk version and the draft."""
+        if self.document is not None and not self.file.reading:
+            self.read_disk(self._show_diff_with, CHOICE)
+
+    def _show_diff_with(self, disk: DiskRead) -> None:
         document = self.document
-        if document is None:
-            return
-        disk = self.read_disk()
+        assert document is not None
         if disk is DiskAbsence.UNREADABLE:
             return
         on_disk = isinstance(disk, FileContent)
@@ -155,7 +200,10 @@ class OpenDocument:
     # --- opening and loading ---------------------------------------------------------------
 
     def reset(self, document: MemoryFile | None = None) -> None:
-        """Make `document` (None: nothing) the open one, before anything is loaded."""
+        """Make `document` (None: nothing) the open one, before anything is loaded; what
+        was on its way for the one before is dropped (reads, held keys)."""
+        self.cancel_reads()
+        self._keys.drop()
         self.document = document
         self.file = OpenFile(document.ref if document is not None else None)
         self.real_path = document.physical() if document is not None else None
@@ -163,57 +211,54 @@ class OpenDocument:
         self.clear_bar()
 
     def open(self, document: MemoryFile) -> None:
-        """Open and load `document` (`DocumentHost.document_opened`)."""
+        """Open `document`: "Reading…" at once, its text once read on the file channel
+        (then `DocumentHost.document_opened`)."""
         self.reset(document)
         self._load(document)
-        self._host.document_opened(document.ref)
+
+    def open_physical(self, physical: Path, title: str, note: str) -> None:
+        """Show a file that is no memory file of the workspace (an orphan's) read-only,
+        with `note`, once read on the file channel."""
+        self.reset()
+        self.real_path = physical
+        self._show_reading(title)
+        self.read(DISK, functools.partial(load_physical_job, physical, title, note), self._shown)
+
+    def _show_reading(self, title: str) -> None:
+        """The page of a file whose content is on its way: its title, no text to edit
+        yet ("Reading…"); what is typed meanwhile is held."""
+        self.file.reading = True
+        self._view.show_reading(title, self._tooltip(title))
+        self._keys.hold()
+        self._host.refresh_chrome()
 
     def _load(self, document: MemoryFile) -> None:
-        title = document.title
-        try:
-            content = document.read()
-        except MemoryFileError as error:
-            self.show_page(title, "", str(error))
-            self.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot open {title}: {error}")
-            return
-        owner = document.read_only_reason
-        if owner is not None or not is_editable(content):
-            reason = owner or not_editable_reason(content)
-            self.file.loaded(content, reason)
-            source = self._source_text(document)
-            if source is None:
-                self.show_page(title, display_text(content), reason)
-            else:  # rendered (loki-mode's JSON): Source shows the JSON, Preview the reading
-                self.show_page(title, source, reason)
-                self._view.show_rendered(display_text(content))
-            said = f"Read-only: {reason}." if owner else f"Read-only: this file is {reason}."
-            self.show_bar(Situation.NOTE, BarKind.INFO, said)
-            return
-        self.file.loaded(content)
-        codec = self.file.codec
-        self.show_page(title, codec.to_buffer(content.content), None)
-        if document.note:
-            self.show_bar(Situation.NOTE, BarKind.WARNING, document.note)
-        elif not codec.round_trips(content.content):
-            self.show_bar(
-                Situation.NOTE,
-                BarKind.INFO,
-                "This file has mixed or unusual line breaks; saving it writes plain line breaks.",
-            )
+        self._show_reading(document.title)
+        self.read(DISK, functools.partial(load_job, document), self._shown)
 
-    @staticmethod
-    def _source_text(document: MemoryFile) -> str | None:
-        try:
-            return document.source_text()
-        except MemoryFileError as error:
-            logger.info("The source text of %s is not shown: %s", document.title, error)
-            return None
+    def _shown(self, page: Page) -> None:
+        """What opening the file read arrived: show it (`document_opened`), then type
+        what was typed while it was read into it."""
+        if page.content is not None:
+            self.file.loaded(page.content, page.read_only_reason)
+        self.show_page(page.title, page.text, page.read_only_reason)
+        if page.rendered is not None:  # Source shows the file's JSON, Preview the reading
+            self._view.show_rendered(page.rendered)
+        if page.bar is not None:
+            self.show_bar(*page.bar)
+        if self.document is not None:
+            self._host.document_opened(self.document.ref)
+        self._keys.release()
+
+    def _tooltip(self, title: str) -> str:
+        real = f"\nOn disk: {self.real_path}" if self.real_path is not None else ""
+        return f"{title}{real}"
 
     def show_page(self, title: str, text: str, read_only_reason: str | None) -> None:
         """Show `text` under `title` as loaded, read-only when there is a reason."""
+        self.file.reading = False
         self.file.read_only_reason = read_only_reason
-        real = f"\nOn disk: {self.real_path}" if self.real_path is not None else ""
-        self._view.show_file(title, text, read_only_reason is not None, f"{title}{real}")
+        self._view.show_file(title, text, read_only_reason is not None, self._tooltip(title))
         self.file.clean_text = text
         self._host.refresh_chrome()
 
@@ -242,7 +287,9 @@ class OpenDocument:
 
     def _take_disk_version(self) -> None:
         """Reload / Take theirs: load the disk version, keeping the draft restorable."""
-        disk = self.read_disk()
+        self.read_disk(self._take, CHOICE)
+
+    def _take(self, disk: DiskRead) -> None:
         decision = self.file.decide_take(disk)
         if decision is TakeDecision.MISSING:
             self._on_disk_file_missing()
@@ -294,8 +341,11 @@ class OpenDocument:
         """Merge both: the merged text replaces the draft (restorable), based on the disk
         version it merged — unless the disk changed again since, then look again."""
         outcome = self._prompts.merge
-        disk = self.read_disk()
-        if outcome is None or disk is DiskAbsence.UNREADABLE:
+        if outcome is not None:
+            self.read_disk(functools.partial(self._merge_with, outcome), CHOICE)
+
+    def _merge_with(self, outcome: MergeOutcome, disk: DiskRead) -> None:
+        if disk is DiskAbsence.UNREADABLE:
             return
         if disk is DiskAbsence.MISSING:
             self._on_disk_file_missing()
@@ -318,7 +368,9 @@ class OpenDocument:
 
     def _keep_mine(self) -> None:
         """Keep the draft and base the next save on what is on disk now."""
-        disk = self.read_disk()
+        self.read_disk(self._keep_mine_over, CHOICE)
+
+    def _keep_mine_over(self, disk: DiskRead) -> None:
         if disk is DiskAbsence.MISSING:
             self._on_disk_file_missing()
         elif isinstance(disk, FileContent):
@@ -375,7 +427,7 @@ class OpenDocument:
         self._own_writes.note(document.ref.key, content_sha256(content))
         self._saving = [then]
         self._files.write(
-            functools.partial(_save_job, document, content, expected_sha, allow_unkept),
+            functools.partial(save_job, document, content, expected_sha, allow_unkept),
             functools.partial(self._on_save_done, document, text),
             functools.partial(self._on_save_failed, document),
         )
@@ -442,7 +494,7 @@ class OpenDocument:
         if first is not None:
             first(saved)
         if later and saved and self.document is not None and self._host_dirty():
-            self.save_against(self.file.save_expectation(), then=_all(later))
+            self.save_against(self.file.save_expectation(), then=all_of(later))
         else:
             for then in later:
                 if then is not None:
@@ -458,7 +510,9 @@ class OpenDocument:
 
     def _overwrite(self) -> None:
         """Save the draft over whatever is on disk now (or recreate it)."""
-        disk = self.read_disk()
+        self.read_disk(self._overwrite_over, CHOICE)
+
+    def _overwrite_over(self, disk: DiskRead) -> None:
         if disk is not DiskAbsence.UNREADABLE:
             self.save_against(disk.sha256 if isinstance(disk, FileContent) else None)
 
@@ -480,18 +534,40 @@ class OpenDocument:
         self.file.situation = Situation.NONE
         self._prompts.clear()
 
-    def read_disk(self) -> DiskRead:
-        """The file on disk now, or why there is none (when unreadable, the bar says why)."""
+    def read_disk(self, then: Callable[[DiskRead], None], purpose: str) -> None:
+        """Read the file on disk on the file channel, then `then(what is there now, or
+        why there is none)` — unreadable: the bar says why. Nothing when the document
+        changed meanwhile, or a newer read for the same `purpose` was asked."""
         document = self.document
         if document is None:
-            return DiskAbsence.UNREADABLE
-        try:
-            return document.read()
-        except MemoryFileMissingError:
-            return DiskAbsence.MISSING
-        except MemoryFileError as error:
-            self.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {document.title}: {error}")
-            return DiskAbsence.UNREADABLE
+            return
+
+        def found(disk: DiskRead | MemoryFileError) -> None:
+            if isinstance(disk, MemoryFileError):
+                self._cannot_read(str(disk))
+                disk = DiskAbsence.UNREADABLE
+            then(disk)
+
+        self.read(purpose, functools.partial(read_disk_job, document), found, self._cannot_read)
+
+    def _cannot_read(self, why: str) -> None:
+        title = self.document.title if self.document is not None else "the file"
+        self.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {title}: {why}")
+
+    def read(
+        self,
+        purpose: str,
+        job: Callable[[TaskContext], T],
+        then: Callable[[T], None],
+        failed: Callable[[str], None] | None = None,
+    ) -> None:
+        """`DocumentReads.run` for the open document: `then(result)` only if it is still
+        the one open; if the job raised, `failed(message)`, else the bar says why."""
+        self._reads.run(purpose, job, then, failed or self._cannot_read)
+
+    def cancel_reads(self) -> None:
+        """Drop the reads on their way (the tab closes, or opens another file)."""
+        self._reads.cancel_all()
 
     def perform(self, action: str) -> None:
         """Carry out a choice of the bar or the diff window (`components.editor.session`)."""
@@ -511,37 +587,3 @@ class OpenDocument:
             self._host.close_after_asking()
         elif action == SAVE_WITHOUT_COPY:
             self.save_against(self.file.save_expectation(), allow_unkept=True)
-
-
-class Writes(Protocol):
-    """Where saves run (`gui.tasks.file_channel.FileChannel.write`)."""
-
-    def write(
-        self,
-        job: Callable[[TaskContext], object],
-        done: Callable[[object], None] | None = None,
-        failed: Callable[[str], None] | None = None,
-    ) -> int: ...
-
-
-def _save_job(
-    document: MemoryFile,
-    content: str,
-    expected_sha: str | None,
-    allow_unkept: bool,
-    _ctx: TaskContext,
-) -> str | SaveConflictError | UnkeptChangeError | MemoryFileError:
-    """Write on the channel's worker; what the user is told about is the result."""
-    try:
-        return document.save(content, expected_sha, allow_unkept=allow_unkept)
-    except (SaveConflictError, UnkeptChangeError, MemoryFileError) as outcome:
-        return outcome
-
-
-def _all(waiting: list[Callable[[bool], None] | None]) -> Callable[[bool], None]:
-    def tell(saved: bool) -> None:
-        for then in waiting:
-            if then is not None:
-                then(saved)
-
-    return tell

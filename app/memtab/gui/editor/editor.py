@@ -10,6 +10,9 @@
   (`unsaved.ask_unsaved`); so does `leave` (closing the window, switching workspace) for
   every tab with unsaved changes at once.
 - A file moved by Memtab is followed by its tab (`follow_moves`), draft and all.
+- A file opens at once; its text follows from the window's file channel (the tab says
+  "Reading…" meanwhile, and keeps what is typed for the text). `file_opened` says the
+  text is shown; `when_loaded` runs what needs the text (a selection) once it is.
 
 What the rest of the window asks of "the editor" — `current_file`, `text_edit`, `save`,
 `set_badge`… — is the current tab's. The commands (`commands.EditorCommands`: save, find,
@@ -59,8 +62,8 @@ class EditorPanel(CurrentTab, QWidget):
     Signals:
         saved(object): a file's MemoryFileRef, after a save (of any tab).
         dirty_changed(bool): whether the current tab has unsaved changes.
-        file_opened(object): the current tab's MemoryFileRef, after it was opened, reopened
-            or made current.
+        file_opened(object): the current tab's MemoryFileRef, once it was opened or
+            reopened and its text is shown, or made current.
         file_closed(): the last tab was closed (the panel shows its empty state).
         tabs_changed(): a tab was opened, closed or kept (the UI state remembers them).
         link_opened(object): a link in the current tab's preview leads to this memory file
@@ -105,7 +108,9 @@ class EditorPanel(CurrentTab, QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.tab_bar)
         layout.addWidget(self._stack, 1)
-        self.autosave = AutoSave(self, self.tabs_for_autosave, context.ui_state)
+        self.autosave = AutoSave(
+            self, self.tabs_for_autosave, context.ui_state, context.save_ui_state
+        )
         self.commands = EditorCommands(context.actions, self, self, self._current_view)
         self.commands.notice.connect(self._on_commands_notice)
         self._empty.view.set_file_actions(self.commands.file_actions)
@@ -344,13 +349,20 @@ class EditorPanel(CurrentTab, QWidget):
                 self.keep(tab)
             if show and tab is not self.current_tab:
                 self.set_current_tab(tab)
-            elif show:
+            elif show and not tab.reading:
                 self.file_opened.emit(file.ref)
             return
         tab = self._tab_to_open(keep, identity=file.ref.key, show=show)
         tab.open(file)
         self._retitle(tab)
         self.tabs_changed.emit()
+
+    def when_loaded(self, ref: MemoryFileRef, then: Callable[[], None]) -> None:
+        """Run `then` once the text of `ref`'s tab is shown (now if it is), if that tab is
+        the current one then (a match selected, lines highlighted in the text)."""
+        tab = self.tab_for(ref)
+        if tab is not None:
+            tab.after_load(lambda: then() if tab is self.current_tab else None)
 
     def open_read_only(self, physical: Path, title: str, note: str) -> None:
         """Show a file that is not in a scope of this workspace (e.g. an orphan project
@@ -390,6 +402,17 @@ class EditorPanel(CurrentTab, QWidget):
     def saving(self) -> bool:
         """Whether a tab's save is on its way to disk."""
         return any(tab.saving for tab in self._tabs)
+
+    @property
+    def reading_refs(self) -> list[MemoryFileRef]:
+        """The files of the tabs whose text is still on its way ("Reading…")."""
+        return [tab.ref for tab in self._tabs if tab.reading and tab.ref is not None]
+
+    @property
+    def reading(self) -> bool:
+        """Whether a tab's read is on its way (opening or following its file, a choice of
+        its bar that looks at the disk)."""
+        return any(tab.doc.reads_pending for tab in [*self._tabs, self._empty])
 
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match
@@ -491,7 +514,7 @@ class EditorPanel(CurrentTab, QWidget):
         tab = self._current
         self._stack.setCurrentWidget(tab)
         self.refresh_chrome()
-        if tab.ref is not None:
+        if tab.ref is not None and not tab.reading:  # else once its text is shown
             self.file_opened.emit(tab.ref)
 
     # --- slots -------------------------------------------------------------------------------

@@ -17,7 +17,9 @@ What it guarantees:
 - The description field edits the frontmatter `description:` line and follows it.
 - Binary (NUL) and over-cap files open read-only with a note; so does another agent's
   file that agent writes itself (Codex's generated files, loki-mode's), the bar saying who.
-- Diffs and merges are computed on a worker thread (`TaskRunner`), never blocking.
+- Diffs and merges are computed on a worker thread (`TaskRunner`), never blocking; the
+  file is read and saved on the window's file channel (`disk_jobs`): a file opens at once
+  saying "Reading…", and its text follows (`opened` then, `after_load` for what needs it).
 
 What is open is a `memtab.sources.memory_file.MemoryFile`: a mux file through the
 workspace's store, or another agent's file through `memtab.sources` — read, saved and
@@ -32,27 +34,28 @@ act on the current one, are `editor.EditorPanel`'s.
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QUrl, Signal, Slot
+from PySide6.QtCore import QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.links import resolve_link
-from memtab.components.editor.session import Situation, display_text
+from memtab.components.editor.session import Situation
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.editor.bar import BarKind
-from memtab.gui.editor.document import OpenDocument, Writes
+from memtab.gui.editor.disk_jobs import FileJobs, renamed_job
+from memtab.gui.editor.document import OpenDocument
 from memtab.gui.editor.frontmatter import with_description
 from memtab.gui.editor.prompts import EditorPrompts, TaskSource
 from memtab.gui.editor.view import EditorView
 from memtab.gui.widgets import short_name
-from memtab.sources.memory_file import MemoryFile, MemoryFileError
+from memtab.sources.memory_file import MemoryFile
 from memtab.sources.model import MemoryFileRef
-from memtab.store.files import read_file_content
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 
@@ -62,6 +65,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _RENAME_CANDIDATES = 20  # files read to find where a renamed open file went
+_RENAME = "rename"  # the read that looks for where the open file went
 
 
 class FileTab(QWidget):
@@ -69,7 +73,8 @@ class FileTab(QWidget):
 
     Signals:
         saved(object): the file's MemoryFileRef, after a save.
-        opened(object): the file's MemoryFileRef, after it was opened or reloaded whole.
+        opened(object): the file's MemoryFileRef, once it was opened or reloaded whole and
+            its text is shown.
         state_changed(): its title, unsaved state or read-only state changed (the tab bar
             follows).
         close_requested(): the bar's Close was chosen (the panel asks, then closes).
@@ -86,18 +91,19 @@ class FileTab(QWidget):
     def __init__(
         self,
         own_writes: OwnWrites,
-        files: Writes,
+        files: FileJobs,
         tasks: TaskSource,
         parent: QWidget | None = None,
     ) -> None:
-        """Nothing open; saves go through `files` (the window's file channel), diffs run
-        on the worker `tasks` gives."""
+        """Nothing open; reads and saves go through `files` (the window's file channel),
+        diffs run on the worker `tasks` gives."""
         super().__init__(parent)
         self.kept = False
         """A kept tab stays when another file opens; a preview tab (False) is replaced."""
         self._last_dirty = False
         self._title = ""
         self._physical_only: Path | None = None  # an orphan's file, shown read-only
+        self._after_load: list[Callable[[], None]] = []  # once the text is shown
         self.view = EditorView(self)
         self.prompts = EditorPrompts(self.view.page, tasks)
         self.view.set_bar(self.prompts.bar)
@@ -156,6 +162,19 @@ class FileTab(QWidget):
         return self.view.path_tooltip
 
     @property
+    def reading(self) -> bool:
+        """Whether the file's content is on its way from disk (the page says "Reading…")."""
+        return self.doc.reading
+
+    def after_load(self, then: Callable[[], None]) -> None:
+        """Run `then` once the open file's text is shown: now if it is (a selection, a
+        highlight of its lines); dropped if another file opens first."""
+        if self.doc.reading:
+            self._after_load.append(then)
+        else:
+            then()
+
+    @property
     def is_dirty(self) -> bool:
         """Unsaved changes: an edited buffer, or a draft whose file is gone from disk."""
         return self.doc.file.is_dirty(self.view.is_modified())
@@ -192,28 +211,22 @@ class FileTab(QWidget):
         """Open and load `file` (read-only when its agent writes it; an unreadable one
         with the error in the bar)."""
         self._physical_only = None
+        self._after_load.clear()
         self._title = short_name(file.name)
         self.doc.open(file)
 
     def open_read_only(self, physical: Path, title: str, note: str) -> None:
         """Show a file that is not in a scope of this workspace (e.g. an orphan project
         dir), read-only with `note`; `title` takes the place of the virtual path."""
-        self.doc.reset()
+        self._after_load.clear()
         self._physical_only = physical
         self._title = short_name(physical.name)
-        self.doc.real_path = physical
-        try:
-            content = read_file_content(physical)
-        except OSError as error:
-            self.doc.show_page(title, "", f"Cannot read {title}: {error.strerror or error}")
-            self.doc.show_bar(Situation.ERROR, BarKind.ERROR, f"Cannot read {title}: {error}")
-            return
-        self.doc.show_page(title, display_text(content), note)
-        self.doc.show_bar(Situation.NOTE, BarKind.INFO, note)
+        self.doc.open_physical(physical, title, note)
 
     def show_unavailable(self, title: str, note: str) -> None:
         """Show `title` with nothing to edit and why (e.g. no workspace is selected)."""
         self.doc.reset()
+        self._after_load.clear()
         self._physical_only = None
         self._title = short_name(title)
         self.doc.show_page(title, "", note)
@@ -221,6 +234,7 @@ class FileTab(QWidget):
     def close_file(self) -> None:
         """Drop the buffer and show the empty state."""
         self.doc.reset()
+        self._after_load.clear()
         self._physical_only = None
         self._title = ""
         self.view.show_empty()
@@ -264,45 +278,58 @@ class FileTab(QWidget):
         now = listed(document.ref) if listed is not None else None
         if now is not None and now != document and now.ref == document.ref:
             self.doc.document = now
-        renamed = listed is not None and self._follow_rename(document, changed, listed)
-        if document.ref in changed and not renamed:
+        if document.ref not in changed:
+            return
+        candidates = self._rename_candidates(document, changed, listed)
+        loaded = self.doc.file.loaded_sha
+        if candidates and loaded is not None:
+            found = functools.partial(self._on_rename_found, document.ref)
+            self.doc.read(_RENAME, functools.partial(renamed_job, candidates, loaded), found)
+        else:
             self.doc.follow_disk()
 
-    def _follow_rename(
+    def _rename_candidates(
         self,
         document: MemoryFile,
         changed: Collection[MemoryFileRef],
-        listed: Callable[[MemoryFileRef], MemoryFile | None],
-    ) -> bool:
-        """The open file is gone and a file that appeared holds what it held: it was
-        renamed or moved outside Memtab, and the tab follows it (True)."""
+        listed: Callable[[MemoryFileRef], MemoryFile | None] | None,
+    ) -> list[MemoryFile]:
+        """The files that appeared which the open file may have been renamed to — if it
+        is gone (an outside rename or move) and what it held is known."""
         physical = document.physical()
-        loaded = self.doc.file.loaded_sha
-        if document.ref not in changed or loaded is None or physical is None or physical.exists():
-            return False
+        if listed is None or self.doc.file.loaded_sha is None or physical is None:
+            return []
+        if physical.exists():
+            return []
         others = [
             ref
             for ref in changed
             if ref != document.ref and ref.source_id == document.ref.source_id
         ]
-        for ref in others[:_RENAME_CANDIDATES]:
-            candidate = listed(ref)
-            try:
-                found = candidate is not None and candidate.read().sha256 == loaded
-            except MemoryFileError:
-                continue
-            if found and candidate is not None:
-                old_name = document.name
-                self.retarget(candidate)
-                self.show_notice(BarKind.INFO, f"{old_name} was renamed on disk: this is it now.")
-                return True
-        return False
+        found = (listed(ref) for ref in others[:_RENAME_CANDIDATES])
+        return [candidate for candidate in found if candidate is not None]
+
+    def _on_rename_found(self, ref: MemoryFileRef, renamed: MemoryFile | None) -> None:
+        """A file that appeared holds what the open one held: it was renamed, and the tab
+        follows it; else the open file follows the disk (it was deleted)."""
+        document = self.doc.document
+        if document is None or document.ref != ref:
+            return
+        if renamed is None:
+            self.doc.follow_disk()
+            return
+        old_name = document.name
+        self.retarget(renamed)
+        self.show_notice(BarKind.INFO, f"{old_name} was renamed on disk: this is it now.")
 
     def save(self, then: Callable[[bool], None] | None = None) -> None:
         """Save the buffer if the file on disk is still the one loaded (on the file
         channel); `then(True)` once saved — nothing to save counts — or `then(False)`:
-        nothing to save here, or the conflict or error is in the bar."""
-        if self.doc.document is None or self.doc.file.is_read_only:
+        nothing to save here, or the conflict or error is in the bar. Asked while the file
+        is read, it saves once the text (and what was typed meanwhile) is in."""
+        if self.doc.reading:  # after its text, and what was typed while it was read
+            self.after_load(lambda: QTimer.singleShot(0, self, functools.partial(self.save, then)))
+        elif self.doc.document is None or self.doc.file.is_read_only:
             if then is not None:
                 then(False)
         elif not self.is_dirty and not self.doc.saving:
@@ -321,8 +348,10 @@ class FileTab(QWidget):
         self.doc.show_bar(Situation.ERROR if kind is BarKind.ERROR else Situation.NOTE, kind, text)
 
     def shutdown(self) -> None:
-        """The tab closes: close its find bar (a re-find may be pending) and its diff
-        window, if open."""
+        """The tab closes: drop the reads on their way, close its find bar (a re-find may
+        be pending) and its diff window, if open."""
+        self.doc.cancel_reads()
+        self._after_load.clear()
         self.view.find_bar.close_bar()
         self.prompts.close_diff()
 
@@ -339,8 +368,12 @@ class FileTab(QWidget):
         self.state_changed.emit()
 
     def document_opened(self, ref: MemoryFileRef) -> None:
-        """`opened` for the document just opened (`DocumentHost`)."""
+        """`opened` for the document just opened and shown (`DocumentHost`), then what
+        waited for its text (`after_load`)."""
         self.opened.emit(ref)
+        waiting, self._after_load = self._after_load, []
+        for then in waiting:
+            then()
 
     def document_saved(self, ref: MemoryFileRef) -> None:
         """`saved` for the document just saved (`DocumentHost`)."""

@@ -66,6 +66,8 @@ EDITOR_ACCESSIBLE_NAME = "Memory file content"
 _SYNC_DELAY_MS = 120  # description field ← frontmatter, after typing pauses
 _PREVIEW_DELAY_MS = 250
 _DESCRIPTION_HINT = "What this file is for — shown in the tree"
+READING = "Reading…"
+"""What the text of a file whose content is on its way from disk says."""
 _PREVIEW_MAX_DELAY_MS = 2000
 
 
@@ -324,6 +326,11 @@ class EditorView(QWidget):
         return self._view_mode
 
     @property
+    def state(self) -> FileState:
+        """What the state label says of the file (e.g. `FileState.READING`)."""
+        return self._state
+
+    @property
     def has_file(self) -> bool:
         """Whether a file page (not the empty state) is shown."""
         return self._stack.currentWidget() is self.page
@@ -338,6 +345,7 @@ class EditorView(QWidget):
         undo history."""
         self._rendered = None
         self._path_label.set_full_text(title, tooltip)
+        self.text_edit.setPlaceholderText("")
         self.load_text(text)
         self.text_edit.setReadOnly(read_only)
         self.description_edit.setReadOnly(read_only)
@@ -351,6 +359,12 @@ class EditorView(QWidget):
         self._stack.setCurrentWidget(self.page)
         if self._view_mode is not ViewMode.SOURCE:
             self.preview.set_markdown_source(text)
+
+    def show_reading(self, title: str, tooltip: str) -> None:
+        """Show `title` whose text is on its way from disk: an empty page that says so
+        (`show_file` then shows the text)."""
+        self.show_file(title, "", False, tooltip)
+        self.text_edit.setPlaceholderText(READING)
 
     def show_rendered(self, markdown: str) -> None:
         """Preview `markdown` — what Memtab renders of a file shown as its own text in

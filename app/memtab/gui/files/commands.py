@@ -497,7 +497,7 @@ class FileCommands(QObject):
         )
         if dont_ask and state is not None:
             state.set_flag(ASK_CROSS_SCOPE_DROPS, False)
-            state.save()
+            self._context.save_ui_state()
         return moved
 
     @Slot(object, object)

@@ -306,6 +306,7 @@ class MemoryTab(QWidget):
             or (self._assembled and self.search_box.busy)
             or self.context.file_ops_busy
             or self.tree_merge.busy
+            or (self._assembled and self.editor.reading)
         )
 
     @property
@@ -380,7 +381,7 @@ class MemoryTab(QWidget):
         self._explicit_workspace = False
         if self.ui_state is not None:
             self.ui_state.set_workspace(self.home.root, workspace_id)
-            self.ui_state.save()
+            self.context.save_ui_state()
         self.editor.set_store(store)
         self.picker.select_workspace(workspace_id)
         self.scans.request(None, supersede=True)

@@ -185,6 +185,8 @@ class TabFiles(QObject):
         if ui_state is not None and self._host.is_loaded:
             keys = [ref.key for ref in self._editor.open_refs]
             ui_state.set_open_tabs(self._context.home.root, shown.workspace_id, keys)
+        if (current := self._editor.current_ref) is not None:  # opened, its text may follow
+            self._remember_open_file(current.key)
 
     def _remember_open_file(self, path: str) -> None:
         # Only opening is remembered: a file closed or deleted since is skipped on reopen.

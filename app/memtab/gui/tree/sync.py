@@ -54,6 +54,8 @@ class FileEditor(Protocol):
 
     def open_read_only(self, physical: Path, title: str, note: str) -> None: ...
 
+    def when_loaded(self, ref: MemoryFileRef, then: Callable[[], None]) -> None: ...
+
     def setFocus(self, reason: Qt.FocusReason) -> None: ...
 
 
@@ -140,7 +142,7 @@ class TreeEditorSync(QObject):
         self.select_key(key, open_it=True)
         ref = self._editor.current_ref
         if ref is not None and ref.key == str(path) and lines:
-            self.highlight_lines(lines)
+            self._editor.when_loaded(ref, lambda: self.highlight_lines(lines))
 
     def clear_selection(self) -> None:
         """Select nothing (e.g. the editor closed its file); the keyboard row stays."""
@@ -207,7 +209,7 @@ class TreeEditorSync(QObject):
             if file is None:
                 return  # gone since the tree was built: the next scan removes the row
             self._editor.open(file, keep=keep)
-        self._select_match(node)
+            self._editor.when_loaded(file.ref, lambda: self._select_match(node))
 
     def step_match(self, forward: bool) -> bool:
         """Go to the next (or previous) matching line of the search results, opening its

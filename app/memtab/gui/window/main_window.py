@@ -530,7 +530,7 @@ class MainWindow(QMainWindow):
                 self.blame.save_ui_state()
             if self.check is not None:
                 self.check.save_ui_state()
-            self.ui_state.save()
+            self.context.save_ui_state()
         self.watcher.stop()
         if self.writer is not None:
             self.writer.shutdown()

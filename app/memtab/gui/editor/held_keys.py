@@ -1,0 +1,123 @@
+"""Keys typed into a tab whose file is still being read, held until its text is there.
+
+A file opens at once and its content arrives from the file channel a moment later
+("Reading…"). What the user types meanwhile must neither be lost nor land in the empty
+placeholder text that the content then replaces: `HeldKeys` takes the key presses meant
+for the tab's text and description fields while it holds them, and sends them again, in
+order, to the widget each was meant for once the text is loaded (`release`). Keys that are
+shortcuts never reach a widget, so they are not held: Ctrl+S, Ctrl+W… act as ever.
+Pasting with the mouse, dropping and the context menu are refused while holding (there is
+no text to put them in yet). Opening another file instead drops what was held (`drop`):
+those keys were meant for a text that is not shown any more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QApplication, QWidget
+from shiboken6 import isValid
+
+_REFUSED = (
+    QEvent.Type.ContextMenu,
+    QEvent.Type.DragEnter,
+    QEvent.Type.DragMove,
+    QEvent.Type.Drop,
+    QEvent.Type.InputMethod,
+)
+"""What would put text into a field other than a key press (refused while holding)."""
+
+
+class HeldKeys(QObject):
+    """Holds the key presses meant for `fields` while `holding` (see the module docstring);
+    `surfaces()` (a text field's viewport, asked for anew each time: Qt may replace it)
+    take the mouse and drops for a field."""
+
+    def __init__(
+        self,
+        fields: list[QWidget],
+        surfaces: Callable[[], list[QWidget]],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._fields = list(fields)
+        self._surfaces = surfaces
+        self._watched: list[QWidget] = []
+        self._held: list[tuple[QWidget, QKeyEvent]] = []
+        self._holding = False
+
+    @property
+    def holding(self) -> bool:
+        """Whether key presses are being held."""
+        return self._holding
+
+    @property
+    def held(self) -> int:
+        """How many key presses are held."""
+        return len(self._held)
+
+    def hold(self) -> None:
+        """Hold the key presses from now on (what was held before is dropped)."""
+        self._held.clear()
+        if not self._holding:
+            self._holding = True
+            self._watched = [*self._fields, *self._surfaces()]
+            for widget in self._watched:
+                widget.installEventFilter(self)
+
+    def release(self) -> None:
+        """Stop holding and send the held key presses again, in order, to their widgets."""
+        held, self._held = self._held, []
+        self._stop()
+        for widget, event in held:
+            QApplication.sendEvent(widget, event)
+
+    def drop(self) -> None:
+        """Stop holding; what was held is dropped."""
+        self._held.clear()
+        self._stop()
+
+    def _stop(self) -> None:
+        if self._holding:
+            self._holding = False
+            watched, self._watched = self._watched, []
+            for widget in watched:
+                if isValid(widget):  # a viewport Qt replaced is gone, and its filter
+                    widget.removeEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if not self._holding:
+            return False
+        kind = event.type()
+        if kind == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            target = next((field for field in self._fields if field is watched), None)
+            if target is not None:
+                self._held.append((target, _copy(event)))
+                return True
+        elif kind in _REFUSED:
+            event.ignore()
+            return True
+        elif (
+            kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease)
+            and isinstance(event, QMouseEvent)
+            and event.button() == Qt.MouseButton.MiddleButton  # X11's paste of the selection
+        ):
+            return True
+        return False
+
+
+def _copy(event: QKeyEvent) -> QKeyEvent:
+    """A key press to send again later (Qt reuses the event it delivers)."""
+    return QKeyEvent(
+        QEvent.Type.KeyPress,
+        event.key(),
+        event.modifiers(),
+        event.nativeScanCode(),
+        event.nativeVirtualKey(),
+        event.nativeModifiers(),
+        event.text(),
+        event.isAutoRepeat(),
+        event.count(),
+    )
