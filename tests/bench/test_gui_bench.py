@@ -4,7 +4,9 @@ Reported, never asserted:
 - an external write → the tree showing it, p95 (issue 15: ≤ 150 ms), against the
   watcher's floor measured on the same home in the same run (`floors.inotify_floor`);
 - the longest GUI-thread stall during a full rescan and during a consolidation run,
-  measured with a 5 ms QTimer heartbeat (target ≤ 16 ms: not one dropped frame).
+  measured with a 5 ms QTimer heartbeat (target ≤ 16 ms: not one dropped frame);
+- a file row selected → its text shown in the editor (read on the file channel), p95,
+  against reading the same file and showing it in a bare text widget on the GUI thread.
 
 Start-up and memory are in test_startup_bench.py (separate processes, as users start it).
 """
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 import memtab.gui.window.app as gui_app
@@ -43,6 +46,7 @@ WRITE_SAMPLES = 40
 # Each write is a lone change, as an agent's are: past the watcher's debounce from the last
 # (a burst of writes is batched on purpose; the rewrite below measures one).
 QUIET_BETWEEN_WRITES_MS = 250
+OPEN_SAMPLES = 40
 CONSOLIDATION_CAP_S = 20.0  # the stall is measured over at most this long
 
 
@@ -169,6 +173,45 @@ def test_external_write_to_visible_update(
             f"{value:.0f} ms",
             "≤ 150 ms",
             floor=f"inotify → watchdog handler: {floor:.1f} ms",
+            ratio=value / floor,
+        ),
+    )
+
+
+def test_opening_a_file_to_its_text_shown(qtbot: QtBot, window: MainWindow) -> None:
+    tab = window.memory_tab
+    editor = tab.editor
+    store = tab.store()
+    bare = QPlainTextEdit()
+    shown_at: list[float] = []
+    editor.file_opened.connect(lambda _ref: shown_at.append(time.perf_counter()))
+    latencies: list[float] = []
+    floors: list[float] = []
+    for sample in range(OPEN_SAMPLES):
+        path = VirtualPath(Scope.WORKSPACE, relative(sample * 53 % FILES_PER_SCOPE))
+        expand_to(tab, path)
+        qtbot.waitUntil(lambda: tab.is_idle, timeout=10_000)
+        shown_at.clear()
+        started = time.perf_counter()
+        assert tab.tree.select_key(file_key(path))
+        qtbot.waitUntil(lambda: bool(shown_at), timeout=10_000)
+        latencies.append((shown_at[0] - started) * 1000.0)
+        started = time.perf_counter()  # the floor: the same read, shown, on this thread
+        bare.setPlainText(store.read(str(path)).content)
+        floors.append((time.perf_counter() - started) * 1000.0)
+        assert editor.buffer_text() == bare.toPlainText()
+    floor, value = p95(floors), p95(latencies)
+    print(
+        f"\nrow selected → text shown: p50 {statistics.median(latencies):.1f} ms, "
+        f"p95 {value:.1f} ms; read + shown on the GUI thread p95 {floor:.1f} ms"
+    )
+    record(
+        "open-file",
+        Row(
+            "file row selected → its text shown, p95",
+            f"{value:.1f} ms",
+            "≤ 50 ms",
+            floor=f"read + setPlainText on the GUI thread: {floor:.1f} ms",
             ratio=value / floor,
         ),
     )

@@ -48,19 +48,9 @@ class HeldKeys(QObject):
         self._held: list[tuple[QWidget, QKeyEvent]] = []
         self._holding = False
 
-    @property
-    def holding(self) -> bool:
-        """Whether key presses are being held."""
-        return self._holding
-
-    @property
-    def held(self) -> int:
-        """How many key presses are held."""
-        return len(self._held)
-
     def hold(self) -> None:
-        """Hold the key presses from now on (what was held before is dropped)."""
-        self._held.clear()
+        """Hold the key presses from now on (what is held already stays: the same file
+        is read again)."""
         if not self._holding:
             self._holding = True
             self._watched = [*self._fields, *self._surfaces()]
