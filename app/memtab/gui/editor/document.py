@@ -216,6 +216,15 @@ class OpenDocument:
         self.reset(document)
         self._load(document)
 
+    def retarget(self, document: MemoryFile) -> None:
+        """The open file was moved to `document`'s place: follow it, keeping the buffer
+        and what the next save expects (its text still on its way: read it there)."""
+        self.document = document
+        self.file.ref = document.ref
+        self.real_path = document.physical()
+        if self.file.reading:
+            self._load(document)
+
     def open_physical(self, physical: Path, title: str, note: str) -> None:
         """Show a file that is no memory file of the workspace (an orphan's) read-only,
         with `note`, once read on the file channel."""

@@ -253,14 +253,13 @@ class FileTab(QWidget):
     def retarget(self, file: MemoryFile) -> None:
         """The open file was moved to `file`'s place (its content with it): follow it,
         keeping the buffer and what the next save expects on disk."""
-        self.doc.document = file
-        self.doc.file.ref = file.ref
-        self.doc.real_path = file.physical()
+        self.doc.retarget(file)
         self._title = short_name(file.name)
         real = f"\nOn disk: {self.doc.real_path}" if self.doc.real_path is not None else ""
         self.view.set_title(file.title, f"{file.title}{real}")
         self.refresh_chrome()
-        self.opened.emit(file.ref)
+        if not self.doc.reading:  # else once its text is shown
+            self.opened.emit(file.ref)
 
     # --- the disk ----------------------------------------------------------------------------
 
