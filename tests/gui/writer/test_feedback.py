@@ -117,6 +117,7 @@ def test_news_of_another_workspace_switches_to_it_first(
         lambda: tab.workspace is not None and tab.workspace.id == ARCHIVED, timeout=WAIT_MS
     )
     qtbot.waitUntil(lambda: tab.editor.current_path == NOTES, timeout=WAIT_MS)
+    settle(qtbot, tab.editor)
     assert "Never push to main." in tab.editor.buffer_text()
 
 
@@ -264,6 +265,7 @@ def test_the_file_reopened_at_start_keeps_its_badge(
     second = make_window(home, ui_state=UiState.load(state_path))
     tab = second.memory_tab
     qtbot.waitUntil(lambda: tab.editor.current_path == NOTES, timeout=WAIT_MS)
+    settle(qtbot, tab.editor)  # its text shown: the user would have looked now
     assert str(notes) in tab.agent_edited  # reopened by Memtab, not by the user
     assert tab.editor.badge_text == "edited outside"
 

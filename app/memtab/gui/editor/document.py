@@ -578,6 +578,13 @@ class OpenDocument:
         """Drop the reads on their way (the tab closes, or opens another file)."""
         self._reads.cancel_all()
 
+    def close(self) -> None:
+        """The tab closes: drop the reads on their way and what was typed for them; a
+        save on its way is written, and tells who waited, but shows nothing here."""
+        self.cancel_reads()
+        self._keys.drop()
+        self.document = None
+
     def perform(self, action: str) -> None:
         """Carry out a choice of the bar or the diff window (`components.editor.session`)."""
         if action in (RELOAD, TAKE_THEIRS):

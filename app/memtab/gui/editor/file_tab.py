@@ -349,7 +349,7 @@ class FileTab(QWidget):
     def shutdown(self) -> None:
         """The tab closes: drop the reads on their way, close its find bar (a re-find may
         be pending) and its diff window, if open."""
-        self.doc.cancel_reads()
+        self.doc.close()
         self._after_load.clear()
         self.view.find_bar.close_bar()
         self.prompts.close_diff()
