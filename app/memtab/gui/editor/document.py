@@ -123,7 +123,8 @@ class OpenDocument:
         self._files = files
         self._saving: list[Callable[[bool], None] | None] | None = None  # who waits
         self._follow_after_save = False
-        self._reads = DocumentReads(files, f"editor:{id(self)}")
+        self.reads = DocumentReads(files, f"editor:{id(self)}")
+        """The reads of the open document on their way (dropped when another opens)."""
         self._keys = HeldKeys(
             [view.text_edit, view.description_edit], lambda: [view.text_edit.viewport()], view
         )
@@ -146,12 +147,6 @@ class OpenDocument:
     def reading(self) -> bool:
         """Whether the open file's content is on its way from disk ("Reading…")."""
         return self.file.reading
-
-    @property
-    def reads_pending(self) -> bool:
-        """Whether a read of this document is on its way (to open or follow it, for a
-        choice of the bar)."""
-        return self._reads.pending
 
     def _follow(self, disk: DiskRead) -> None:
         document = self.document
@@ -202,7 +197,7 @@ class OpenDocument:
     def reset(self, document: MemoryFile | None = None) -> None:
         """Make `document` (None: nothing) the open one, before anything is loaded; what
         was on its way for the one before is dropped (reads, held keys)."""
-        self.cancel_reads()
+        self.reads.cancel_all()
         self._keys.drop()
         self.document = document
         self.file = OpenFile(document.ref if document is not None else None)
@@ -572,16 +567,12 @@ class OpenDocument:
     ) -> None:
         """`DocumentReads.run` for the open document: `then(result)` only if it is still
         the one open; if the job raised, `failed(message)`, else the bar says why."""
-        self._reads.run(purpose, job, then, failed or self._cannot_read)
-
-    def cancel_reads(self) -> None:
-        """Drop the reads on their way (the tab closes, or opens another file)."""
-        self._reads.cancel_all()
+        self.reads.run(purpose, job, then, failed or self._cannot_read)
 
     def close(self) -> None:
         """The tab closes: drop the reads on their way and what was typed for them; a
         save on its way is written, and tells who waited, but shows nothing here."""
-        self.cancel_reads()
+        self.reads.cancel_all()
         self._keys.drop()
         self.document = None
 

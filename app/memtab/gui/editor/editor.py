@@ -412,7 +412,7 @@ class EditorPanel(CurrentTab, QWidget):
     def reading(self) -> bool:
         """Whether a tab's read is on its way (opening or following its file, a choice of
         its bar that looks at the disk)."""
-        return any(tab.doc.reads_pending for tab in [*self._tabs, self._empty])
+        return any(tab.doc.reads.pending for tab in [*self._tabs, self._empty])
 
     def find_in_file(self, query: str | None = None) -> None:
         """Open the find bar (with `query`, else the selection) and select the first match
