@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import open_loaded
 from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.components.blame.gutter import GutterEntry
 from memtab.demo import MAIN_ID, create_demo_home
@@ -35,7 +36,7 @@ def blamed_window(qtbot: QtBot, make_window: WindowFactory, demo: Home) -> MainW
     window = make_window(demo, MAIN_ID)
     window.show()
     editor = window.memory_tab.editor
-    editor.open_file(NOTES)
+    open_loaded(qtbot, editor, NOTES)
     wait_for(qtbot, lambda: editor.current_path == NOTES)
     action(window, "blame.toggle").trigger()
     feature = feature_of(window)

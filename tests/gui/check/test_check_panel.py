@@ -10,6 +10,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import open_loaded
 from gui.memory_tree_support import WindowFactory, action, wait_for
 from memtab.check.records import Finding
 from memtab.components.check.marks import row_marks, shown_in
@@ -73,7 +74,7 @@ def test_the_open_file_s_lines_are_marked(
 ) -> None:
     window, check = checked(qtbot, make_window, demo)
     editor = window.memory_tab.editor
-    editor.open_file(DEV_SETUP)
+    open_loaded(qtbot, editor, DEV_SETUP)
     wait_for(qtbot, lambda: editor.current_path == DEV_SETUP)
     wait_for(qtbot, lambda: check.line_marks.notes)
     notes = check.line_marks.notes

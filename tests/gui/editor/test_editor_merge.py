@@ -268,13 +268,15 @@ def test_a_text_made_by_hand_in_the_three_way_view_can_be_kept(
 def test_after_merge_both_the_text_has_the_focus_to_review_it(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    edit_then_agent_appends(panel, store)
+    edit_then_agent_appends(qtbot, panel, store)
     show_and_focus(qtbot, panel)
     panel.show_diff()
+    settle(qtbot, panel)
     dialog = panel.diff_dialog
     assert dialog is not None
     qtbot.waitUntil(dialog.button("merge").isEnabled)
     panel.save_button.setFocus()  # the keyboard was on the bar or elsewhere
     dialog.button("merge").click()
+    settle(qtbot, panel)
     assert panel.buffer_text() == MERGED
     assert panel.window().focusWidget() is panel.text_edit

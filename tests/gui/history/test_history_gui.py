@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.editor_support import saved
+from gui.editor_support import open_loaded, saved
 from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_for, wait_idle
 from memtab.components.tree.nodes import SectionId, directory_key, file_key, orphan_key, section_key
 from memtab.consolidation.service import ConsolidationService
@@ -70,7 +70,7 @@ def test_a_file_deleted_outside_is_restored_from_recently_deleted_through_the_wa
     tab = window.memory_tab
     physical = home.workspace_root(MAIN) / "notes.md"
     content = physical.read_text()
-    tab.editor.open_file(NOTES)
+    open_loaded(qtbot, tab.editor, NOTES)
     # Memtab has seen it (the scan after the watch began is recorded) before mux deletes it.
     wait_for(qtbot, lambda: file_history(store_of(home), str(NOTES)))
     physical.unlink()  # mux, a shell: not Memtab
@@ -440,7 +440,7 @@ def test_edit_undo_takes_back_a_rename_and_reopens_the_file(
     dialogs = tab.dialogs
     assert isinstance(dialogs, FakeDialogs)
     renamed = parse_file_path("/memories/global/Omega.md")
-    tab.editor.open_file(ZETA)
+    open_loaded(qtbot, tab.editor, ZETA)
     assert tab.tree.select_key(file_key(ZETA))
     dialogs.move_target = renamed
     tab.commands.rename_action.trigger()

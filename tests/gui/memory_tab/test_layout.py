@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, QRect, QSize
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
+from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, make_window
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.review_dialog import ReviewDialog
@@ -82,7 +83,7 @@ def test_long_paths_in_every_tab_never_widen_the_window(
     qtbot.waitExposed(window)
     tab = window.memory_tab
     # The editor with a long path, and a long message in its bar.
-    tab.editor.open_file(parse_virtual_path(LONG_FILE))
+    open_loaded(qtbot, tab.editor, parse_virtual_path(LONG_FILE))
     tab.editor.message_bar.show_message(BarKind.ERROR, f"Cannot save {long_home.root}{LONG_FILE}")
     # The footer with a long harvest error.
     status = ConsolidationStatus(

@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 
 import memtab
 from gui import memory_tree_support as support
+from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_watching
 from memtab.components.blame.gutter import GutterEntry
 from memtab.components.files.copy import CopyTarget
@@ -86,7 +87,7 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
     panes = tab.panes
-    tab.editor.open_file(PREFERENCES)
+    open_loaded(qtbot, tab.editor, PREFERENCES)
     window.history.show_history()  # the History dock beside the editor, too
     qtbot.waitUntil(lambda: window.history.panel.subject is not None, timeout=WAIT_MS)
     settle()
@@ -240,7 +241,7 @@ def test_picking_a_version_in_history_never_widens_its_dock(
     window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
     tab.store().edit_text(str(PREFERENCES), lambda text: text + "- another line\n")
-    tab.editor.open_file(PREFERENCES)
+    open_loaded(qtbot, tab.editor, PREFERENCES)
     window.history.show_history()
     panel = window.history.panel
     qtbot.waitUntil(lambda: panel.versions.topLevelItemCount() > 0, timeout=WAIT_MS)

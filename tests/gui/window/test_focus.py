@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import open_loaded, settle
 from gui.memory_tree_support import (
     FakeDialogs,
     WindowFactory,
@@ -74,6 +75,7 @@ def opened(qtbot: QtBot, windows: WindowFactory, home: Home) -> MainWindow:
     tab = window.memory_tab
     tab.sync.select_key(file_key(parse_file_path(GIT)), open_it=True)
     wait_for(qtbot, lambda: tab.editor.current_path == parse_file_path(GIT))
+    settle(qtbot, tab.editor)
     return window
 
 
@@ -132,7 +134,7 @@ def test_every_tab_has_the_source_text_with_its_keys_and_margins(
     window = opened(qtbot, windows, home)
     editor = window.memory_tab.editor
     python = parse_file_path("/memories/global/tools/python.md")
-    editor.open_file(python, keep=True)
+    open_loaded(qtbot, editor, python, keep=True)
     wait_for(qtbot, lambda: editor.current_path == python and len(editor.tabs) == 2)
     texts = [tab.view.text_edit for tab in editor.tabs]
     assert all(isinstance(text, SourceEdit) for text in texts) and texts[0] is not texts[1]
