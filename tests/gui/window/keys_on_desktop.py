@@ -71,7 +71,8 @@ def main() -> None:
         portable = QKeySequence.SequenceFormat.PortableText
         editor = window.memory_tab.editor
         editor.open_file(parse_file_path(GIT))
-        while editor.current_path is None and time.monotonic() < deadline:
+        # Open, and its text shown (it is read on the file channel).
+        while (editor.current_path is None or editor.is_reading) and time.monotonic() < deadline:
             QApplication.processEvents()
             time.sleep(0.01)
         print(
