@@ -280,6 +280,7 @@ def test_the_watcher_seeing_the_change_keeps_the_save_conflict_bar(
     change does not replace "Not saved" and its choices with a vaguer question."""
     make_conflict(panel, store, qtbot, "changed")
     panel.follow_changes({ref(NOTES)})
+    settle(qtbot, panel)
     assert CONFLICT_MESSAGES["changed"] in panel.message_bar.text
     assert panel.message_bar.action_ids() == ["show_diff", "reload", "overwrite"]
 
@@ -297,7 +298,7 @@ class _Relisted(MuxFile):
 def test_a_save_counts_when_a_rescan_hands_the_tab_its_file_anew_meanwhile(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    panel.open_file(NOTES)
+    open_loaded(qtbot, panel, NOTES)
     type_at_end(qtbot, panel, "mine")
     outcome: list[bool] = []
     panel.save(outcome.append)  # on the file channel: lands after the rescan below
@@ -306,6 +307,7 @@ def test_a_save_counts_when_a_rescan_hands_the_tab_its_file_anew_meanwhile(
     qtbot.waitUntil(lambda: bool(outcome))
     assert outcome == [True] and not panel.is_dirty
     panel.follow_changes({ref(NOTES)})  # the watcher's echo of the save
+    settle(qtbot, panel)
     assert not panel.message_bar.isVisibleTo(panel)
     assert disk_text(store) == ORIGINAL + "mine\n"
 
