@@ -6,6 +6,9 @@
   Tab and Shift+Tab move the focus on (and back); elsewhere they indent, unless "Tab moves
   focus" is on (Ctrl+M, as in VS Code), which makes them move the focus everywhere.
   The mode is one for the whole application, as VS Code's is.
+- Indenting is a code editor's: Tab on a selection over several lines indents each of
+  them (Qt's would replace the selection by a tab), Shift+Tab outdents the lines it
+  touches (Qt's does nothing) — each one undo step.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import logging
 from typing import ClassVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components.editor.text_buffer import buffer_from_raw
@@ -28,6 +31,8 @@ _CHORD_MODIFIERS = (
     | Qt.KeyboardModifier.AltModifier
     | Qt.KeyboardModifier.MetaModifier
 )
+_INDENT_SPACES = 4
+"""The spaces Shift+Tab takes away at most from a line indented with spaces."""
 _FRONTMATTER_SCAN_BLOCKS = 200
 """How far down a closing fence is looked for (a frontmatter is a few lines)."""
 
@@ -74,15 +79,64 @@ class SourceEdit(QPlainTextEdit):
         plain_tab = event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and not (
             event.modifiers() & _CHORD_MODIFIERS
         )  # Ctrl+Tab, Ctrl+Shift+Tab: the editor's tabs, not the focus
-        if plain_tab and self._tab_moves_focus():
-            forward = event.key() == Qt.Key.Key_Tab and not (
-                event.modifiers() & Qt.KeyboardModifier.ShiftModifier
-            )
+        if not plain_tab:
+            super().keyPressEvent(event)
+            return
+        forward = event.key() == Qt.Key.Key_Tab and not (
+            event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        )
+        if self._tab_moves_focus():
             # QPlainTextEdit's own focusNextPrevChild refuses while it takes Tab: QWidget's.
             QWidget.focusNextPrevChild(self, forward)
-            event.accept()
-            return
-        super().keyPressEvent(event)
+        elif not forward or self._selects_lines():
+            self.shift_lines(indent=forward)
+        else:
+            super().keyPressEvent(event)  # a tab character, in place of what is selected
+        event.accept()
+
+    def shift_lines(self, *, indent: bool) -> None:
+        """Indent every line the selection touches (the cursor's line without one) by a
+        tab, or outdent it by a tab or up to four spaces — one undo step, the lines then
+        selected whole (Tab on several lines, Shift+Tab, as code editors do)."""
+        cursor = self.textCursor()
+        document = self.document()
+        first = document.findBlock(cursor.selectionStart())
+        last = document.findBlock(cursor.selectionEnd())
+        if last != first and cursor.selectionEnd() == last.position():
+            last = last.previous()  # the selection ends at a line's start: not that line
+        edit = QTextCursor(document)
+        edit.beginEditBlock()
+        block = first
+        while True:
+            edit.setPosition(block.position())
+            if indent:
+                edit.insertText("\t")
+            elif width := _indent_width(block.text()):
+                edit.setPosition(block.position() + width, QTextCursor.MoveMode.KeepAnchor)
+                edit.removeSelectedText()
+            if block == last:
+                break
+            block = block.next()
+        edit.endEditBlock()
+        if cursor.hasSelection():
+            cursor.setPosition(first.position())
+            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+            self.setTextCursor(cursor)
+
+    def _selects_lines(self) -> bool:
+        """Whether the selection reaches over a line break."""
+        cursor = self.textCursor()
+        document = self.document()
+        return document.findBlock(cursor.selectionStart()) != document.findBlock(
+            cursor.selectionEnd()
+        )
 
     def _tab_moves_focus(self) -> bool:
         return self.tab_moves_focus or self.isReadOnly() or self.in_frontmatter()
+
+
+def _indent_width(line: str) -> int:
+    """How much one outdent takes from the start of `line`: a tab, or up to four spaces."""
+    if line.startswith("\t"):
+        return 1
+    return min(len(line) - len(line.lstrip(" ")), _INDENT_SPACES)

@@ -29,7 +29,8 @@ FIELD_KEYS = (
     ShortcutRow(
         "field.tab",
         "In the editor's text",
-        "Indent; in the frontmatter, or while Tab moves focus is on (Ctrl+M), move the focus",
+        "Indent (the selected lines) · outdent; in the frontmatter, or while Tab moves "
+        "focus is on (Ctrl+M), move the focus",
         "Tab, Shift+Tab",
     ),
     ShortcutRow("field.escape", "In the editor's text", "Close the find bar", "Esc"),
