@@ -278,6 +278,19 @@ def program_name(word: str) -> str:
     return name.removesuffix(".exe")
 
 
+def is_git_commit(command: str | None) -> bool:
+    """Whether a shell command makes a git commit (`git add x && git commit -m …`,
+    `git -C repo commit`)."""
+    if command is None:
+        return False
+    for words in command_segments(command):
+        if words and program_name(words[0]) == "git":
+            rest = [word for word in words[1:] if not word.startswith("-")]
+            if "commit" in rest[:2]:
+                return True
+    return False
+
+
 def is_exploratory(command: str) -> bool:
     """Whether every part of a command only looks around (`ls`, `cat`, `git status`)."""
     return all(_segment_is_exploratory(words) for words in command_segments(command))

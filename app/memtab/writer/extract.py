@@ -41,6 +41,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from memtab.humanize import plural
 from memtab.transcripts import TranscriptEvent, TranscriptToolCall
 from memtab.writer.answers import (
     FIRM_WEIGHT,
@@ -58,6 +59,7 @@ from memtab.writer.commands import (
     command_label,
     display_command,
     is_exploratory,
+    is_git_commit,
     is_narrowed,
     is_one_off,
     is_project_command,
@@ -70,7 +72,12 @@ from memtab.writer.commands import (
     without_passthrough,
 )
 from memtab.writer.directives import directives_in, human_text
-from memtab.writer.outcomes import error_signature, output_shows_success
+from memtab.writer.outcomes import (
+    MAX_HOOKS_NAMED,
+    error_signature,
+    hooks_that_passed,
+    output_shows_success,
+)
 
 # Bounds on what a digest keeps, so memory stays flat on a transcript of any length.
 MAX_KEPT = 50  # of each kind: a run that suggests hundreds of notes teaches nothing
@@ -221,6 +228,7 @@ class TranscriptDigest:
         self._facts: list[str] = []
         self._fact_weights: dict[str, int] = {}
         self._goal: str | None = None
+        self._hooks: str | None = None  # the note on the pre-commit hooks, once seen
         self._saw_user = False
         self._changed_project = False
         self._steps = 0
@@ -270,7 +278,10 @@ class TranscriptDigest:
             directives=list(self._directives),
             commands=[cmd for cmd, files in self._commands.values() if not files & throwaway],
             fixes=fixes,
-            findings=best_facts(self._facts, self._fact_weights),
+            findings=[
+                *best_facts(self._facts, self._fact_weights),
+                *([self._hooks] if self._hooks else []),
+            ],
             goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
             decisions=list(self._decisions),
             tools=tools,
@@ -324,6 +335,8 @@ class TranscriptDigest:
         ):
             self._changed_project = True
         self._note_command(step)
+        if step.succeeded and self._hooks is None and is_git_commit(step.command):
+            self._note_hooks(hooks_that_passed(call.output or ""), origin)
         self._recent.append(step)
         if len(self._recent) > MAX_CALLS_TO_FIX:
             oldest = self._recent.popleft()
@@ -368,6 +381,18 @@ class TranscriptDigest:
                 frozenset(mentioned_files(command)),
             )
             self._origins[("command", shown)] = (origin,)
+
+    def _note_hooks(self, hooks: list[str], origin: str) -> None:
+        """The pre-commit hooks the first commit that ran them passed: the checks every
+        commit of the project must pass (`git commit`'s output, pre-commit's report)."""
+        if not hooks:
+            return
+        named = ", ".join(hooks[:MAX_HOOKS_NAMED])
+        more = len(hooks) - MAX_HOOKS_NAMED
+        if more > 0:
+            named += f" and {plural(more, 'other')}"
+        self._hooks = f"`git commit` runs the project's pre-commit hooks: {named}."
+        self._origins[("finding", self._hooks)] = (origin,)
 
     def _note_tool(self, program: str, family: str, shown: str, origin: str) -> None:
         if program not in self._tools and len(self._tools) >= MAX_KEPT:

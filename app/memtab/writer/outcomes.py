@@ -43,7 +43,13 @@ _PASSED = re.compile(
     r"\b(?:\d+ passed|passed|pass|ok|success(?:ful(?:ly)?)?|succeeded|finished|compiled)\b|[✓✔]",
     re.IGNORECASE,
 )
-_NONE_FAILED = re.compile(r"\b(?:0|no) (?:failures?|failed|errors?|warnings?)\b", re.IGNORECASE)
+# Counts that say nothing failed: `0 failures`, `no errors`, and a count given after its
+# name (`Total errors: 0`, Dialyzer; `Failures: 0, Errors: 0`, Maven/JUnit).
+_NONE_FAILED = re.compile(
+    r"\b(?:0|no) (?:failures?|failed|errors?|warnings?)\b"
+    r"|\b(?:failures?|failed|errors?|warnings?)\s*[:=]\s*0\b(?![.\d])",
+    re.IGNORECASE,
+)
 # A linter's all-clear (`0 issues.`, golangci-lint; `No problems found`) and a build's
 # closing time (`Total in 325 ms`, Hugo; `Done in 1.2s`, Yarn; `built in 812ms`, Vite):
 # how these tools say they passed, when no failure line is shown beside them.
@@ -109,3 +115,19 @@ def _clean_signature(raw: str) -> str:
             line = line.rsplit(marker, 1)[1]
     line = " ".join(line.split()).rstrip(":").strip()
     return line if len(line) <= MAX_SIGNATURE_CHARS else line[: MAX_SIGNATURE_CHARS - 1] + "…"
+
+
+# pre-commit's report of each hook a commit ran: `golangci-lint.......Passed`.
+_HOOK_PASSED = re.compile(r"^([^\s.][^\n]*?)\.{3,}Passed\s*$", re.MULTILINE)
+MAX_HOOKS_NAMED = 6
+
+
+def hooks_that_passed(output: str) -> list[str]:
+    """The pre-commit hooks a commit's output says passed, in order (`go fmt`, `go vet`,
+    `golangci-lint`, …); empty when it shows none."""
+    names: list[str] = []
+    for match in _HOOK_PASSED.finditer(_ANSI.sub("", output)):
+        name = " ".join(match.group(1).split())
+        if name not in names:
+            names.append(name)
+    return names

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from memtab.writer.commands import chained_commands, uncut, without_passthrough
 from memtab.writer.extract import extract_findings
-from memtab.writer.outcomes import output_shows_success
+from memtab.writer.outcomes import hooks_that_passed, output_shows_success
 
 from .events import bash
 
@@ -91,3 +91,45 @@ def test_a_task_runner_the_session_leaned_on_is_one_note_with_each_task() -> Non
         )
     ]
     assert findings.commands == []
+
+
+DIALYZER_PASSED = (
+    "Total errors: 0, Skipped: 0, Unnecessary Skips: 0\n"
+    "done in 0m12.94s\n"
+    "done (passed successfully)\n"
+)
+# 135yshr/meow, "placeholder names unified": pre-commit's report in the commit's output.
+PRE_COMMIT_PASSED = (
+    "go fmt...................................................................Passed\n"
+    "go vet...................................................................Passed\n"
+    "golangci-lint............................................................Passed\n"
+    "go test..................................................................Passed\n"
+    "[chore/unify-placeholder-names 402f9b1] 📝 docs: unify example placeholder names\n"
+    " 22 files changed, 92 insertions(+), 92 deletions(-)\n"
+)
+PRE_COMMIT_FAILED = PRE_COMMIT_PASSED.replace("fmt.....Passed", "fmt.....Failed")
+
+
+def test_a_count_of_zero_errors_is_not_an_error() -> None:
+    # marot/spotter: `mix dialyzer 2>&1 | tail -5`
+    assert output_shows_success(DIALYZER_PASSED)
+    assert output_shows_success("Tests run: 12, Failures: 0, Errors: 0, Skipped: 1\nBUILD SUCCESS")
+    assert not output_shows_success("Total errors: 3, Skipped: 0\ndone (warnings were emitted)")
+    findings = extract_findings([bash("mix dialyzer 2>&1 | tail -5", output=DIALYZER_PASSED)])
+    assert [command.command for command in findings.commands] == ["mix dialyzer"]
+
+
+def test_the_hooks_a_commit_passed_are_the_projects_checks() -> None:
+    findings = extract_findings(
+        [
+            bash('git commit -m "docs: unify names"', ok=False, output=PRE_COMMIT_FAILED),
+            bash('git add -A && git commit -m "docs: unify names"', output=PRE_COMMIT_PASSED),
+        ]
+    )
+    assert findings.findings == [
+        "`git commit` runs the project's pre-commit hooks: go fmt, go vet, golangci-lint, go test."
+    ]
+    assert hooks_that_passed(" 1 file changed, 6 insertions(+)\n") == []
+    # A commit with no hook report, or hooks only skipped, says nothing.
+    skipped = "go fmt...........................(no files to check)Skipped\n[main 1a2b3c4] x\n"
+    assert extract_findings([bash('git commit -m "x"', output=skipped)]).findings == []
