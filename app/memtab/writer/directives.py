@@ -10,9 +10,10 @@ recognized by its structure rather than by one phrase:
 - or it is an imperative (it opens with a verb such as use, run, utilise, verwende, usa,
   use, or ends as a request in Korean, Japanese or Chinese) that carries a rule word
   ("Utilise toujours pnpm, jamais npm.", "항상 pnpm을 사용하세요."); a prohibition opens
-  the sentence ("Don't push to main.", "不要提交到 main 分支。") or ends it as a request
-  ("…しないでください", "…하지 마세요") — 不要 and 别 inside a word ("不要求", "区别") are
-  not one;
+  the sentence ("Don't amend commits.", whatever the verb, but not "Don't worry";
+  "不要提交到 main 分支。", "请勿…") or ends it as a request or a written rule
+  ("…しないでください", "…しないこと", "…하지 마세요") — 不要 and 别 inside a word ("不要求",
+  "区别") are not one;
 - or the user says what they prefer ("I prefer …", "je préfère …", "ich bevorzuge …",
   "prefiero …", "prefiro …", "我更喜欢 …", "…の方が好き", "…을 선호") or corrects the agent
   ("No, use pnpm.", "Non, utilise pnpm.", "아니, pnpm 써.").
@@ -84,8 +85,8 @@ _RULE_WORDS_CJK = (
     "항상|언제나|절대|반드시|앞으로|이제부터|기억해|금지"
 )
 _CJK_PROHIBITION = re.compile(
-    r"^(?:请|請|你)?(?:不要|別|别|不准|禁止)(?!的|人)"
-    r"|(?:しないで|ないで)(?:ください|下さい)?[。！!.\s]*$"
+    r"^(?:请|請|你)?(?:不要|別|别|不准|禁止|勿)(?!的|人)"
+    r"|(?:しないで|ないで)(?:ください|下さい)?[。！!.\s]*$|ないこと[。！!.\s]*$"
     r"|(?:하지 ?마(?:세요|십시오)?|말아 ?(?:줘|주세요))[.!\s]*$"
 )
 # Imperative openings (Latin scripts): a verb in the imperative, with "please" forms.
@@ -105,9 +106,11 @@ _KO_JA_REQUEST_END = re.compile(
     r"ください|下さい|しないで|使って|使え|すること|して)[。！!.\s]*$"
 )
 _ZH_REQUEST = re.compile(r"^(?:请|請)|[，,、]\s*(?:请|請)|务必|務必")
+# "Don't <verb> …" is a prohibition, whatever the verb — but not the remarks that open the
+# same way ("Don't worry", "Don't know why it fails": I don't know).
 _NEGATED_IMPERATIVE = re.compile(
-    r"^(?:don't|do not)\s+(?:use|run|push|commit|add|put|write|edit|touch|change|modify|"
-    r"delete|remove|install|call|import|create|rename|merge|force|skip|disable|mock|hardcode)\b"
+    r"^(?:don't|do not|dont)\s+(?!worry|bother|mind|know|think|understand|see|get\b|care"
+    r"|remember|recall|have|need|want|like|seem|believe|expect|blame|panic|be sorry)[a-z]{2,}\b"
     r"|^n'utilise(?:z)? pas\b|^ne (?:fais|faites|mets|mettez|touche|touchez|lance|lancez) pas\b"
     r"|^(?:benutze|verwende|nutze)\b.{0,30}\b(?:kein|keine|keinen|nicht)\b"
     r"|^no (?:uses|hagas|toques|pongas|ejecutes)\b|^não (?:use|faça|mexa|coloque|rode)\b",

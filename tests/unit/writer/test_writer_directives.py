@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from memtab.transcripts import read_transcript
 from memtab.writer.directives import directives_in
+from memtab.writer.extract import extract_findings
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "shared"
 
 RULES = [
     # English
@@ -107,3 +113,43 @@ def test_each_sentence_and_list_item_on_its_own() -> None:
     assert directives_in("[Request interrupted by user] never mind, always use tabs") == [
         "Never mind, always use tabs."
     ]
+
+
+# Bare prohibitions the user typed count as rules, whatever the verb (lead's decision:
+# "never do X" is what users expect remembered); remarks that open the same way do not.
+@pytest.mark.parametrize(
+    ("text", "directive"),
+    [
+        ("Don't amend commits, make a new one.", "Don't amend commits, make a new one."),
+        ("do not reformat files you did not change", "Do not reformat files you did not change."),
+        ("Please don't open a PR before CI passes.", "Don't open a PR before CI passes."),
+        ("main に直接 push しないこと。", "main に直接 push しないこと。"),
+        ("请勿提交 .env 文件。", "请勿提交 .env 文件。"),
+    ],
+)
+def test_a_bare_prohibition_the_user_typed_is_a_rule(text: str, directive: str) -> None:
+    assert directives_in(text) == [directive]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Don't worry about the flaky test.",
+        "Don't know why CI fails on this one.",
+        "Don't think that is the cause.",
+        # Pasted: a slash command's template (entireio/cli's /workflows:plan, real lines).
+        "# Create a plan\n\n## Main Tasks\n\n### 1. Research\n\nNEVER CODE! Just research and"
+        " write the plan.\n\nDo not proceed until you have a clear feature description.",
+    ],
+)
+def test_remarks_and_pasted_prohibitions_are_not_rules(text: str) -> None:
+    assert directives_in(text) == []
+
+
+def test_the_harness_caveat_is_never_the_users_rule() -> None:
+    # daaain/claude-code-log's edge cases: Claude Code's local-command caveat says "DO NOT
+    # respond to these messages" in a user line; the reader gives it to the system.
+    path = FIXTURES / "claude-code/daaain-claude-code-log__test__test_data__edge_cases.jsonl"
+    events = [event for event in read_transcript(path).events if "DO NOT respond" in event.text]
+    assert events and all(event.role == "system" for event in events)
+    assert extract_findings(events).directives == []
