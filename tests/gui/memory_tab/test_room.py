@@ -29,6 +29,7 @@ from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.files.copy import CopyToDialog
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
 from memtab.gui.history.revert import RevertResultDialog
+from memtab.gui.memory_tab.layout import DEFAULT_SPLITTER_SIZES
 from memtab.gui.memory_tab.overlay import MOST_OF_THE_TREE
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.merge.three_way import ThreeWayView
@@ -130,7 +131,8 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     assert panes.shown is Pane.FILES
 
     # Wide again: both panes, the tree as wide as it was, the editor taking the rest (the
-    # History dock beside it may have settled at another width); what is remembered.
+    # History dock beside it may have settled at another width); what is remembered is
+    # what the user left, not what the narrow window squeezed.
     window.resize(*LAPTOP_WINDOW)
     settle()
     assert not panes.narrow and tab.tree.isVisible() and tab.editor.isVisible()
@@ -142,7 +144,31 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     )
     window.resize(HALF_LAPTOP, 700)
     settle()
-    assert panes.narrow and panes.wide_sizes() == again
+    assert panes.narrow and panes.wide_sizes() == DEFAULT_SPLITTER_SIZES
+
+
+@pytest.mark.parametrize("width", [1366, LAPTOP_WINDOW[0]])
+def test_the_files_pane_opens_as_wide_as_asked_and_keeps_the_users_split(
+    qtbot: QtBot, make_window: WindowFactory, home: Home, width: int
+) -> None:
+    """A first start (nothing remembered) on a laptop: the files pane gets its default
+    width, though the tab is first laid out narrow (the tree was left 321 px of 1366);
+    a drag is what the tab remembers, and it survives going narrow and wide."""
+    window = make_window(home)
+    window.resize(width, 740)
+    activate(qtbot, window)
+    tab = window.memory_tab
+    settle()
+    assert tab.splitter.sizes()[0] == DEFAULT_SPLITTER_SIZES[0]
+    assert tab.panes.wide_sizes() == DEFAULT_SPLITTER_SIZES
+    tab.splitter.moveSplitter(520, 1)  # the user's drag
+    dragged = tab.panes.wide_sizes()
+    assert dragged[0] == tab.splitter.sizes()[0] > DEFAULT_SPLITTER_SIZES[0]
+    window.resize(HALF_LAPTOP, 740)
+    settle()
+    window.resize(width - 200, 740)  # a resize is not a drag
+    settle()
+    assert tab.splitter.sizes()[0] == dragged[0] and tab.panes.wide_sizes() == dragged
 
 
 def test_panels_that_come_and_go_never_move_the_tree(

@@ -103,7 +103,7 @@ def test_closing_remembers_geometry_and_splitter(
     window.resize(1000, 700)
     window.show()
     qtbot.waitExposed(window)
-    window.memory_tab.splitter.setSizes([333, 600])
+    window.memory_tab.splitter.moveSplitter(333, 1)  # as the user's drag does
     window.close()
     state = UiState.load(state_path)
     assert state.geometry() is not None

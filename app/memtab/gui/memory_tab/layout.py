@@ -84,12 +84,13 @@ class TabLayout:
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         usable = sizes is not None and len(sizes) == 2 and min(sizes) > 0
-        self.splitter.setSizes(sizes if sizes is not None and usable else DEFAULT_SPLITTER_SIZES)
+        wide_sizes = sizes if sizes is not None and usable else DEFAULT_SPLITTER_SIZES
+        self.splitter.setSizes(wide_sizes)
         layout = QVBoxLayout(tab)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
         self.tree_pane = left
-        self.panes = PaneSwitch(self.splitter, left, self.editor_pane, back, tab)
+        self.panes = PaneSwitch(self.splitter, left, self.editor_pane, back, wide_sizes, tab)
         self.overlay = TreeOverlay(tree, left)
 
     def place(

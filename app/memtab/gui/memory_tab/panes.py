@@ -15,8 +15,9 @@ What moves between the panes, narrow:
 - Files / Ctrl+0, and the search key, show the files with the tree (or the search
   field) focused.
 
-Going from narrow to wide shows both panes at the sizes they had (`wide_sizes` is what
-the tab remembers, never a one-pane layout).
+Going from narrow to wide shows both panes at the sizes the user gave them (`wide_sizes`,
+what the tab remembers: the last drag of the splitter, or the remembered or default
+sizes — never what a resize squeezed them to, nor a one-pane layout).
 """
 
 from __future__ import annotations
@@ -87,20 +88,23 @@ class PaneSwitch(QObject):
         files_pane: QWidget,
         editor_pane: QWidget,
         back_button: QToolButton,
+        wide_sizes: list[int],
         parent: QObject | None = None,
     ) -> None:
-        """Switch between `files_pane` and `editor_pane`, the two widgets of `splitter`
-        (whose sizes are set: they are the wide layout's until the user moves them);
-        `back_button` (in the editor pane) shows only while narrow."""
+        """Switch between `files_pane` and `editor_pane`, the two widgets of `splitter`;
+        `wide_sizes` are both panes' sizes, wide (remembered, or the default) until the
+        user drags the splitter; `back_button` (in the editor pane) shows only while
+        narrow."""
         super().__init__(parent)
         self._splitter = splitter
         self._panes = {Pane.FILES: files_pane, Pane.EDITOR: editor_pane}
         self._back = back_button
         self._narrow = False
         self._shown = Pane.FILES
-        # What both panes had, wide: by the time the tab hears of a resize that makes it
-        # narrow, the splitter has already squeezed them.
-        self._wide_sizes = splitter.sizes()
+        # Both panes' sizes, wide: the user's (a drag), never what a resize squeezed them
+        # to — nor a splitter's not laid out yet (64 + 32 px, which left the files 321 px
+        # of a 1366-px window once the tab, first laid out narrow, went wide).
+        self._wide_sizes = list(wide_sizes)
         splitter.splitterMoved.connect(self._on_splitter_moved)
         tab = splitter.parentWidget()
         if tab is not None:
@@ -132,8 +136,8 @@ class PaneSwitch(QObject):
         return self._shown if self._narrow else None
 
     def wide_sizes(self) -> list[int]:
-        """The splitter's sizes with both panes shown (what the tab remembers)."""
-        return self._splitter.sizes() if not self._narrow else list(self._wide_sizes)
+        """Both panes' sizes, wide, as the user left them (what the tab remembers)."""
+        return list(self._wide_sizes)
 
     def one_pane_width(self) -> int:
         """The least width the tab needs: one pane's."""
@@ -184,8 +188,6 @@ class PaneSwitch(QObject):
         """Go narrow or wide for a tab `width` pixels wide (the tab's resize)."""
         narrow = width < max(NARROW_WIDTH, self.two_pane_width())
         if narrow == self._narrow:
-            if not narrow and self._splitter.isVisible():
-                self._wide_sizes = self._splitter.sizes()
             return
         if narrow:
             focus = QApplication.focusWidget()
