@@ -158,16 +158,27 @@ def test_memtab_tool_from_stdin_is_one_clean_line(
 # --- descriptors -------------------------------------------------------------------------------
 
 
-def _open_descriptors() -> int:
-    return len(os.listdir("/proc/self/fd"))
+def _descriptors_into(root: Path) -> list[str]:
+    """What this process holds open under `root`. Only there: another test's threads, still
+    winding down in this worker (pytest-xdist), open and close descriptors of their own."""
+    held = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue  # closed since it was listed (the listing's own descriptor, say)
+        if target == str(root) or target.startswith(f"{root}/"):
+            held.append(target)
+    return sorted(held)
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc/self/fd")
 def test_store_operations_close_every_directory_they_open(store: MemoryStore) -> None:
     tool = MemoryTool(store)
     W = "/memories/workspace"
+    root = store.home.root.resolve()
     ok(tool.execute({"command": "create", "path": f"{G}/d/e/a.md", "file_text": "a\n"}))
-    before = _open_descriptors()
+    before = _descriptors_into(root)
     for _ in range(20):
         ok(tool.execute({"command": "view", "path": G}))
         ok(tool.execute({"command": "view", "path": f"{G}/d/e/a.md"}))
@@ -181,4 +192,4 @@ def test_store_operations_close_every_directory_they_open(store: MemoryStore) ->
         store.move(f"{W}/f", f"{G}/d")
         store.create_directory(f"{G}/tmp/sub")
         store.delete(f"{G}/tmp")
-    assert _open_descriptors() == before
+    assert _descriptors_into(root) == before
