@@ -27,6 +27,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QDialogButtonBox,
     QGridLayout,
     QLabel,
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSizePolicy,
     QSpacerItem,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -275,3 +277,24 @@ def give_mnemonics(box: QDialogButtonBox | QMessageBox) -> None:
             button.setText(marked)
             if (letter := mnemonic(marked)) is not None:
                 taken.add(letter)
+
+
+def lay_out_prose_dialog(
+    dialog: QDialog, above: QLabel, text_edit: QPlainTextEdit, accept_text: str, height: int
+) -> None:
+    """Lay out a dialog that asks for a short prose text: `above` says where it goes,
+    `text_edit` takes it — Tab goes on to the buttons, as prose has no use for a tab — and
+    the buttons are `accept_text` (with its Alt+letter) and Cancel."""
+    text_edit.setTabChangesFocus(True)
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dialog
+    )
+    buttons.button(QDialogButtonBox.StandardButton.Ok).setText(accept_text)
+    give_mnemonics(buttons)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(above)
+    layout.addWidget(text_edit, 1)
+    layout.addWidget(buttons)
+    dialog.resize(480, height)

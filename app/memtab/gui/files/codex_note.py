@@ -12,20 +12,13 @@ from __future__ import annotations
 import functools
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QLabel,
-    QPlainTextEdit,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDialog, QLabel, QPlainTextEdit, QWidget
 
 from memtab.components.files.ops import OpResult
 from memtab.gui.context import WindowContext
 from memtab.gui.style import mute
 from memtab.gui.tasks.file_ops import OpFollowUp
-from memtab.gui.widgets import give_mnemonics
+from memtab.gui.widgets import lay_out_prose_dialog
 from memtab.sources.codex_notes import add_codex_note, codex_memories
 from memtab.sources.layouts import CODEX_NOTES_DIR
 from memtab.sources.model import Source, SourceError
@@ -62,20 +55,8 @@ class CodexNoteDialog(QDialog):
         mute(about)
         self.text_edit = QPlainTextEdit(self)
         self.text_edit.setAccessibleName("Note for Codex")
-        self.text_edit.setTabChangesFocus(True)  # prose: Tab goes on to the buttons
         self.text_edit.setPlaceholderText("What Codex should remember…")
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Add note")
-        give_mnemonics(buttons)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(about)
-        layout.addWidget(self.text_edit, 1)
-        layout.addWidget(buttons)
-        self.resize(480, 220)
+        lay_out_prose_dialog(self, about, self.text_edit, "&Add note", height=220)
 
     @property
     def text(self) -> str:

@@ -31,7 +31,6 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QDialogButtonBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -48,7 +47,7 @@ from PySide6.QtWidgets import (
 from memtab.gui.context import WindowContext
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext
-from memtab.gui.widgets import give_mnemonics
+from memtab.gui.widgets import lay_out_prose_dialog
 from memtab.humanize import plural
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
@@ -179,19 +178,7 @@ class EditProposalDialog(QDialog):
         mute(where)
         self.text_edit = QPlainTextEdit(item.text, self)
         self.text_edit.setAccessibleName("Proposed memory")
-        self.text_edit.setTabChangesFocus(True)  # prose: Tab goes on to the buttons
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("&Accept")
-        give_mnemonics(buttons)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(where)
-        layout.addWidget(self.text_edit, 1)
-        layout.addWidget(buttons)
-        self.resize(480, 200)
+        lay_out_prose_dialog(self, where, self.text_edit, "&Accept", height=200)
 
     @property
     def text(self) -> str:
