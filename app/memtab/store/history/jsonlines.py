@@ -157,6 +157,18 @@ class JsonLinesFile(Generic[T]):
         """Replace the whole file atomically (pruning); the caller holds `locked()`."""
         atomic_write_bytes(self.path, b"".join(dump_line(record) for record in records))
 
+    def drop(self, goes: Callable[[T], bool], to_json: Callable[[T], dict[str, Any]]) -> int:
+        """Rewrite the file without the records `goes` picks (pruning), under the lock, so a
+        line another process appends meanwhile is kept; how many went. A file with none to
+        drop is not rewritten."""
+        if not any(goes(record) for record in self.records()):
+            return 0
+        with self.locked():
+            records = self.records()
+            kept = [record for record in records if not goes(record)]
+            self.rewrite_locked([to_json(record) for record in kept])
+        return len(records) - len(kept)
+
 
 def _read_all(fd: int, size: int) -> bytes:
     chunks: list[bytes] = []

@@ -69,11 +69,6 @@ def log_provenance(home: Home, record: ProvenanceRecord) -> None:
 
 def prune_provenance(home: Home, oldest_kept: int) -> int:
     """Drop records older than `oldest_kept` (ms), with the runs of the same age; how many."""
-    log = ProvenanceLog(home)
-    if not any(record.at < oldest_kept for record in log.file.records()):
-        return 0
-    with log.file.locked():
-        records = log.file.records()
-        kept = [record for record in records if record.at >= oldest_kept]
-        log.file.rewrite_locked([record.to_json() for record in kept])
-    return len(records) - len(kept)
+    return ProvenanceLog(home).file.drop(
+        lambda record: record.at < oldest_kept, lambda record: record.to_json()
+    )

@@ -159,14 +159,7 @@ def _versions_to_drop(
 
 
 def _prune_runs(home: Home, oldest_kept: int) -> int:
-    log = RunsLog(home)
-    if not any(run.at < oldest_kept for run in log.file.records()):
-        return 0
-    with log.file.locked():
-        runs = log.file.records()
-        kept = [run for run in runs if run.at >= oldest_kept]
-        log.file.rewrite_locked([run.to_json() for run in kept])
-    return len(runs) - len(kept)
+    return RunsLog(home).file.drop(lambda run: run.at < oldest_kept, lambda run: run.to_json())
 
 
 def _prune_provenance(home: Home, oldest_kept: int) -> None:
