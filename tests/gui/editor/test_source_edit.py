@@ -98,3 +98,25 @@ def test_in_the_frontmatter_tab_leaves_and_read_only_text_never_takes_it(
     text.setReadOnly(True)
     qtbot.keyClick(text, Qt.Key.Key_Tab)
     assert not text.hasFocus() and text.toPlainText().endswith(BODY)
+
+
+@pytest.mark.parametrize(
+    ("content", "start", "expected"),
+    [
+        ("---\ndescription: d\n---\n# Notes\n", 0, len("---\ndescription: d\n---\n")),
+        ("---\ndescription: d\n---", 0, len("---\ndescription: d\n---")),  # no body yet
+        ("---\ndescription: d\n---\n# Notes\n", 5, 5),  # the user's place is kept
+        (BODY, 0, 0),  # no frontmatter: the top is the body
+        ("---\nnot closed\n# Notes\n", 0, 0),  # no frontmatter either
+    ],
+)
+def test_taking_the_keyboard_from_elsewhere_starts_past_the_frontmatter(
+    text: SourceEdit, content: str, start: int, expected: int
+) -> None:
+    text.setPlainText(content)
+    cursor = text.textCursor()
+    cursor.setPosition(start)
+    text.setTextCursor(cursor)
+    text.clearFocus()
+    text.take_keyboard()
+    assert text.hasFocus() and text.textCursor().position() == expected

@@ -112,6 +112,10 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     assert tab.editor.isVisible() and not tab.tree.isVisible()
     assert tab.editor.current_path == PREFERENCES
     qtbot.waitUntil(lambda: tab.editor.text_edit.hasFocus(), timeout=WAIT_MS)
+    # ... past the frontmatter: the first key typed goes to the body, not into the YAML.
+    text = tab.editor.text_edit
+    assert text.toPlainText().startswith("---\n") and not text.in_frontmatter()
+    assert text.textCursor().block().previous().text() == "---"  # the closing fence
     back = tab.findChild(QWidget, "backToFiles")
     assert back is not None and back.isVisible()
     qtbot.mouseClick(back, Qt.MouseButton.LeftButton)

@@ -53,10 +53,29 @@ class SourceEdit(QPlainTextEdit):
 
     def in_frontmatter(self) -> bool:
         """Whether the cursor is inside the frontmatter (between its fences, or on one)."""
-        document = self.document()
-        first = document.firstBlock()
+        lines = self._frontmatter_lines()
+        return lines is not None and self.textCursor().blockNumber() < lines
+
+    def take_keyboard(self) -> None:
+        """Take the focus handed from elsewhere (not a click in the text). A cursor at the
+        very top of a file with a frontmatter goes to the start of its body first: there
+        the next key typed would break the YAML that holds the file's description."""
+        lines = self._frontmatter_lines()
+        if lines is not None and self.textCursor().position() == 0:
+            body = self.document().findBlockByNumber(lines)
+            cursor = self.textCursor()
+            if body.isValid():
+                cursor.setPosition(body.position())
+            else:
+                cursor.movePosition(QTextCursor.MoveOperation.End)
+            self.setTextCursor(cursor)
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _frontmatter_lines(self) -> int | None:
+        """How many lines the frontmatter takes, its fences included (None: it has none)."""
+        first = self.document().firstBlock()
         if first.text().rstrip("\r") != "---":
-            return False
+            return None
         block = first.next()
         lines = [first.text()]
         while block.isValid() and len(lines) < _FRONTMATTER_SCAN_BLOCKS:
@@ -65,9 +84,7 @@ class SourceEdit(QPlainTextEdit):
                 break
             block = block.next()
         head = buffer_from_raw("\n".join(lines) + "\n")
-        if find_frontmatter(head) is None:
-            return False
-        return self.textCursor().blockNumber() < len(lines)
+        return len(lines) if find_frontmatter(head) is not None else None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Tab and Shift+Tab (see the module docstring), and Redo's keys."""

@@ -30,9 +30,10 @@ from typing import Protocol
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QPalette, QResizeEvent
-from PySide6.QtWidgets import QApplication, QPlainTextEdit, QSplitter, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QSplitter, QToolButton, QWidget
 
 from memtab.gui.actions import ActionRegistry, Focus
+from memtab.gui.editor.source_edit import SourceEdit
 from memtab.gui.icons import tinted_icon
 
 logger = logging.getLogger(__name__)
@@ -70,7 +71,7 @@ class PaneEditor(Protocol):
     def file_opened(self) -> SignalInstance: ...
 
     @property
-    def text_edit(self) -> QPlainTextEdit: ...
+    def text_edit(self) -> SourceEdit: ...
 
 
 class PaneSwitch(QObject):
@@ -173,9 +174,10 @@ class PaneSwitch(QObject):
         )
 
     def _focus_text(self) -> None:
-        """The keyboard in the editor's text: the current tab's (asked for now)."""
+        """The keyboard in the editor's text: the current tab's (asked for now), past the
+        frontmatter when the file was just opened (`SourceEdit.take_keyboard`)."""
         if self._editor is not None:
-            self._editor.text_edit.setFocus()
+            self._editor.text_edit.take_keyboard()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The tab was resized (its layout already was): go narrow or wide."""
