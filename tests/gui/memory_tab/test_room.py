@@ -151,6 +151,24 @@ def test_with_a_file_open_the_window_fits_half_a_laptop_one_pane_at_a_time(
     assert panes.narrow and panes.wide_sizes() == DEFAULT_SPLITTER_SIZES
 
 
+def test_beside_a_terminal_typing_at_once_goes_to_the_body_of_the_file_clicked(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """The click hands the text the keyboard while the file is still read: what is typed
+    lands past the frontmatter, whichever comes first, the keys or the text."""
+    window = laptop_window(qtbot, make_window, home)
+    tab = window.memory_tab
+    window.resize(HALF_LAPTOP, 700)
+    settle()
+    assert tab.panes.narrow
+    click_row(qtbot, window, file_key(PREFERENCES))
+    text = tab.editor.text_edit
+    qtbot.waitUntil(text.hasFocus, timeout=WAIT_MS)
+    qtbot.keyClicks(text, "zz")
+    qtbot.waitUntil(lambda: "zz" in tab.editor.buffer_text(), timeout=WAIT_MS)
+    assert tab.editor.buffer_text().startswith("---\ndescription: How I like code written\n---\nzz")
+
+
 @pytest.mark.parametrize("width", [1366, LAPTOP_WINDOW[0]])
 def test_the_files_pane_opens_as_wide_as_asked_and_keeps_the_users_split(
     qtbot: QtBot, make_window: WindowFactory, home: Home, width: int

@@ -252,6 +252,8 @@ class OpenDocument:
             self.show_bar(*page.bar)
         if self.document is not None:
             self._host.document_opened(self.document.ref)
+        if self._view.text_edit.hasFocus():  # given while it was read: typing starts here
+            self._view.text_edit.start_past_frontmatter()
         self._keys.release()
 
     def _tooltip(self, title: str) -> str:

@@ -57,19 +57,25 @@ class SourceEdit(QPlainTextEdit):
         return lines is not None and self.textCursor().blockNumber() < lines
 
     def take_keyboard(self) -> None:
-        """Take the focus handed from elsewhere (not a click in the text). A cursor at the
-        very top of a file with a frontmatter goes to the start of its body first: there
-        the next key typed would break the YAML that holds the file's description."""
-        lines = self._frontmatter_lines()
-        if lines is not None and self.textCursor().position() == 0:
-            body = self.document().findBlockByNumber(lines)
-            cursor = self.textCursor()
-            if body.isValid():
-                cursor.setPosition(body.position())
-            else:
-                cursor.movePosition(QTextCursor.MoveOperation.End)
-            self.setTextCursor(cursor)
+        """Take the focus handed from elsewhere (not a click in the text), at the start of
+        the body when the cursor is at the very top (`start_past_frontmatter`)."""
+        self.start_past_frontmatter()
         self.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def start_past_frontmatter(self) -> None:
+        """A cursor at the very top of a file with a frontmatter goes to the start of its
+        body: there the next key typed would break the YAML that holds the file's
+        description. A cursor anywhere else is where the user left it."""
+        lines = self._frontmatter_lines()
+        if lines is None or self.textCursor().position() != 0:
+            return
+        body = self.document().findBlockByNumber(lines)
+        cursor = self.textCursor()
+        if body.isValid():
+            cursor.setPosition(body.position())
+        else:
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+        self.setTextCursor(cursor)
 
     def _frontmatter_lines(self) -> int | None:
         """How many lines the frontmatter takes, its fences included (None: it has none)."""
