@@ -67,6 +67,13 @@ def slow_disk(context: WindowContext) -> Iterator[threading.Event]:
     gate.set()
 
 
+def in_body(typed: str, text: str) -> str:
+    """`text` with `typed` at the start of its body, after the frontmatter's closing fence."""
+    fence = "\n---\n"
+    body = text.index(fence) + len(fence)
+    return text[:body] + typed + text[body:]
+
+
 def test_a_file_opens_at_once_reading_and_keys_typed_meanwhile_land_in_its_text(
     qtbot: QtBot, panel: EditorPanel, slow_disk: threading.Event
 ) -> None:
@@ -80,7 +87,9 @@ def test_a_file_opens_at_once_reading_and_keys_typed_meanwhile_land_in_its_text(
     assert not panel.save_button.isEnabled()
     slow_disk.set()
     settle(qtbot, panel)
-    assert panel.buffer_text() == "Hi " + ORIGINAL  # where the cursor is when it loads
+    # At the start of the body: typed at the cursor's place, the first line, they would
+    # have broken the frontmatter's fence.
+    assert panel.buffer_text() == in_body("Hi ", ORIGINAL)
     assert panel.is_dirty and panel.text_edit.placeholderText() == ""
     assert panel.current_tab is not None and panel.current_tab.view.state is FileState.UNSAVED
 
@@ -113,7 +122,7 @@ def test_a_change_on_disk_while_reading_shows_the_newer_text(
     slow_disk.set()
     settle(qtbot, panel)
     assert opened == [newer]  # `file_opened` once, with its text shown…
-    assert panel.buffer_text() == "Hi " + newer  # …then what was typed, kept meanwhile
+    assert panel.buffer_text() == in_body("Hi ", newer)  # …then what was typed, kept meanwhile
 
 
 def test_a_save_asked_while_reading_saves_what_was_typed_once_it_is_in(
@@ -127,7 +136,7 @@ def test_a_save_asked_while_reading_saves_what_was_typed_once_it_is_in(
     assert outcome == []
     slow_disk.set()
     qtbot.waitUntil(lambda: outcome == [True])
-    assert disk_text(store, NOTES) == "Hi " + ORIGINAL and not panel.is_dirty
+    assert disk_text(store, NOTES) == in_body("Hi ", ORIGINAL) and not panel.is_dirty
 
 
 def test_a_tab_closed_while_reading_drops_its_read(
