@@ -367,6 +367,109 @@ ENTIRE_CASES = (
         (expect("go build"), expect("mise run test", missed=True)),
     ),
 )
+_OMP = _SHARED / "JanDeDobbeleer-oh-my-posh__entire-checkpoints-v1__"
+_CE = _SHARED / "PackmindHub-context-evaluator__entire-checkpoints-v1__"
+_AGENTV = _SHARED / "EntityProcess-agentv__entire-checkpoints-v1__"
+# split.txt's 2026-11-23 block (h24en, tuned on): English sessions of three other projects,
+# labelled BLIND — by reading each whole, the labels committed before the writer ran on them.
+BLIND_EN_CASES = (
+    WriterCase(
+        "omp: new languages go to the generic segment's docs (en)",
+        Path(f"{_OMP}87__3295b4d85e__0__full.jsonl.gz"),
+        (expect("language", "example"),),  # the user's decision: examples, not new segments
+    ),
+    WriterCase(
+        "omp: the deps tarball missing from releases (en)",
+        Path(f"{_OMP}d7__ecded13dbf__0__full.jsonl.gz"),
+        (expect("--clean", "dist"),),  # GoReleaser's --clean wipes dist: package after it
+    ),
+    WriterCase(
+        "omp: how to support the yash shell (en)",
+        Path(f"{_OMP}a1__5c30369ec4__0__full.jsonl.gz"),
+        (expect("yash", "bash"),),  # the analysis' answer: bash's integration is the template
+    ),
+    WriterCase(
+        "omp: NewLanguage takes the segment type's string (en)",
+        Path(f"{_OMP}9c__fbeb544e7f__0__full.jsonl.gz"),
+        (expect("go build ./..."), expect("NewLanguage", "string(")),
+    ),
+    WriterCase(
+        "omp: posh-git docs after ANSI stripping (en)",
+        Path(f"{_OMP}63__1ff72e482a__0__full.jsonl.gz"),
+        (
+            expect("posh-git|POSH_GIT_STRING", "pwsh"),  # steer users to source: "pwsh"
+            expect("go.mod", "src"),  # the Go module is src/ (and e2e/), not the root
+            expect("markdownlint-cli2"),  # the docs' linter (old errors in the files already)
+        ),
+    ),
+    WriterCase(
+        "context-evaluator: Cursor CLI needs --trust (en)",
+        Path(f"{_CE}1b__0a9a02ca76__0__full.jsonl.gz"),
+        (
+            expect("bun run test"),
+            expect("bun run lint"),
+            expect("--trust", "cursor"),
+            expect("RemediateTab"),  # the frontend shows each provider's command: keep in step
+            expect("rtk", "bun"),  # rtk has no bun subcommand: every `rtk bun …` failed
+        ),
+    ),
+    WriterCase(
+        "context-evaluator: release 0.3.0 (en)",
+        Path(f"{_CE}17__252607bde7__1__full.jsonl.gz"),
+        (
+            expect("release/", "changelog"),  # tag release/X.Y.Z after CHANGELOG.md's section
+            expect("tmp/clones"),  # cloned repos' tests break `bun run test` and the hook
+            expect("rtk", "bun"),
+        ),
+    ),
+    WriterCase(
+        "context-evaluator: evaluate as the default subcommand (en)",
+        Path(f"{_CE}1e__bff44644f8__0__full.jsonl.gz"),
+        (
+            expect("bun run test"),
+            expect("bun run lint"),
+            expect("cli --url"),  # what the change gives users: no `evaluate` needed
+            expect("bun run src/index.ts"),  # the CLI run from source
+            expect("pre-commit", "test"),
+            expect("rtk", "bun"),
+        ),
+    ),
+    WriterCase(
+        "context-evaluator: Codex's sandbox modes (en)",
+        Path(f"{_CE}6b__7fad164b2b__0__full.jsonl.gz"),
+        (
+            expect("--sandbox", "workspace-write"),  # network-only is not a Codex sandbox
+            expect("bun run test"),
+            expect("rtk", "bun"),
+        ),
+    ),
+    WriterCase(
+        "context-evaluator: Cursor CLI failures logged (en)",
+        Path(f"{_CE}92__f5148183c0__0__full.jsonl.gz"),
+        (
+            expect("base-provider", "retry"),  # a sub-agent's map: retries in invokeWithRetry
+            expect("bun run test"),
+            expect("bun run lint"),
+        ),
+    ),
+    WriterCase(
+        "agentv: Entire enabled, pushed and merged (en)",
+        Path(f"{_AGENTV}7a__d2528cc37f__0__full.jsonl.gz"),
+        (
+            expect("typecheck", "validate eval yaml"),  # the pre-push hooks
+            expect("biome", ".claude"),  # tool folders left out of biome's lint
+            expect("gh pr merge", "--squash"),
+        ),
+    ),
+    WriterCase(
+        "agentv: AGENTS.md's dropped sections restored (en)",
+        Path(f"{_AGENTV}1e__d266d094ed__1__full.jsonl.gz"),
+        (
+            expect("AGENTS.md", "CLAUDE.md"),  # AGENTS.md is the canonical instructions file
+            expect("typecheck", "validate eval yaml"),
+        ),
+    ),
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
@@ -374,6 +477,7 @@ WRITER_CASES = (  # the part tuned on
     *LANGUAGE_CASES,
     *MORE_LANGUAGE_CASES,
     *ENTIRE_CASES,
+    *BLIND_EN_CASES,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(
