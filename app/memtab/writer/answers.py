@@ -87,6 +87,9 @@ _CONCLUSION_MARKERS = re.compile(
     r"|问题是|问题在于|解决方法是|問題は|解決策は|문제는|해결책은",
     re.IGNORECASE,
 )
+# Why something failed, said while the agent works ("The pre-push hook failed because of lint
+# errors in `x`"): that moment's diagnosis, kept only once the agent has finished.
+_FAILED_BECAUSE = re.compile(r"\bfail(?:s|ed|ing)? (?:because|due to)\b", re.IGNORECASE)
 # Something concrete the fact is about: code, a path, a file name, an env var, a port.
 _CONCRETE = re.compile(
     r"`[^`]+`|\b[\w.-]+/[\w./-]+|\b[\w-]+\.(?:py|ts|tsx|js|json|md|toml|ya?ml|sh|rs|go|ex|exs"
@@ -154,7 +157,7 @@ _ALL_IS_WELL = re.compile(
 # What the agent is about to do or offers to do: a plan, not a fact ("X にも Y を追加する必要が
 # あります", "We need to update `x`", "(if needed)").
 _PLAN = re.compile(
-    r"\b(?:we|you) (?:need|have) to\b|\bneeds? to be (?:added|updated|changed|fixed|removed)"
+    r"\b(?:we|you) (?:need|have) to\b|\bneeds? to (?:be )?(?:add|updat|chang|fix|remov|touch)\w*"
     r"|\bif (?:needed|necessary)\b|(?:追加|修正|更新|変更|削除|実装)する必要|必要であれば|必要なら"
     r"|我们需要|我们要|需要(?:修改|添加|更新|删除|实现)|si (?:besoin|nécessaire)|se necessário"
     r"|si es necesario|falls nötig",
@@ -268,8 +271,9 @@ def _fact(sentence: str, concluded: bool) -> str | None:
         return None
     # "Key fix in this session: …" keeps what follows, which must say why on its own
     body = _LABEL.sub("", text)
-    marked = _FACT_MARKERS.search(body) or (concluded and _CONCLUSION_MARKERS.search(body))
-    if not marked or not _CONCRETE.search(body):
+    said = _unquoted(body)
+    marked = _FACT_MARKERS.search(said) or (concluded and _CONCLUSION_MARKERS.search(said))
+    if not marked or not _CONCRETE.search(body) or (not concluded and _FAILED_BECAUSE.search(body)):
         return None
     if _NOT_A_FACT.search(body) or _STATUS.search(body) or not stands_alone(body):
         return None
@@ -280,7 +284,7 @@ def _fact(sentence: str, concluded: bool) -> str | None:
     if _OPENS_ON_A_VERB.match(body) or not _has_prose(body):
         return None  # a fragment: no subject, or code with a remark
     diagnosis = concluded and _CONCLUSION_MARKERS.search(body)
-    if not is_english(body) and not (_FIRM.search(body) or diagnosis):
+    if not is_english(body) and not (_FIRM.search(said) or diagnosis):
         return None  # outside English, only what is said firmly, or the final diagnosis
     if _KANA.search(body) and not _JAPANESE_SENTENCE_END.search(body):
         return None
@@ -324,7 +328,7 @@ def is_english(text: str) -> bool:
 def fact_weight(fact: str, *, told_the_user: bool) -> int:
     """How sure a finding is, to keep a session's surest (`best_facts`): a firm statement
     weighs more, and so does what the agent told the user in its final answer."""
-    return (FIRM_WEIGHT if _FIRM.search(fact) else 1) + (1 if told_the_user else 0)
+    return (FIRM_WEIGHT if _FIRM.search(_unquoted(fact)) else 1) + (1 if told_the_user else 0)
 
 
 def best_facts(facts: Sequence[str], weights: dict[str, int]) -> list[str]:
@@ -332,6 +336,16 @@ def best_facts(facts: Sequence[str], weights: dict[str, int]) -> list[str]:
     order they were said."""
     ranked = sorted(range(len(facts)), key=lambda index: (-weights.get(facts[index], 1), index))
     return [facts[index] for index in sorted(ranked[:MAX_FINDINGS_PER_SESSION])]
+
+
+# A word in double quotes is named, not said: the "stale/error" symbol is no claim that
+# anything is stale.
+_DOUBLE_QUOTED = re.compile(r'"[^"\n]{1,80}"|“[^”\n]{1,80}”')
+
+
+def _unquoted(text: str) -> str:
+    """A line without what it quotes in double quotes, where its markers are looked for."""
+    return _DOUBLE_QUOTED.sub(" ", text)
 
 
 def _has_prose(text: str) -> bool:

@@ -105,6 +105,8 @@ _PROJECT_SUBCOMMANDS: dict[str, frozenset[str]] = {
         "zig": "build test",
     }.items()
 }
+# Every program of a known kind: any other is a workflow tool or a wrapper.
+_KNOWN_PROGRAMS = _SYSTEM | _INTERPRETERS | PROJECT_TOOLS | _AGENT_CLIS | _EXPLORATORY
 # Runners whose next word names the real tool, for families (`bun x jest`, `npm run lint`).
 _RUNNERS = _word_set("run x exec dlx compose -m")
 _SCRIPT_WORDS = re.compile(r"test|build|lint|check|ci|setup|bootstrap|install|format|fmt", re.I)
@@ -281,14 +283,21 @@ def program_name(word: str) -> str:
 def is_git_commit(command: str | None) -> bool:
     """Whether a shell command makes a git commit (`git add x && git commit -m …`,
     `git -C repo commit`)."""
+    return git_hook_stage(command) == "commit"
+
+
+def git_hook_stage(command: str | None) -> str | None:
+    """ "commit" or "push" when a shell command makes a git commit or pushes (`git add x &&
+    git commit -m …`, `git -C repo push`): the two steps a project's git hooks check."""
     if command is None:
-        return False
+        return None
     for words in command_segments(command):
         if words and program_name(words[0]) == "git":
             rest = [word for word in words[1:] if not word.startswith("-")]
-            if "commit" in rest[:2]:
-                return True
-    return False
+            for stage in ("commit", "push"):
+                if stage in rest[:2]:
+                    return stage
+    return None
 
 
 def is_exploratory(command: str) -> bool:
@@ -376,10 +385,22 @@ def tool_program(command: str) -> str | None:
     if len(words) < 2 or words[0].startswith((".", "/", "~")) or "=" in words[0]:
         return None
     program = program_name(words[0])
-    known = _SYSTEM | _INTERPRETERS | PROJECT_TOOLS | _AGENT_CLIS | _EXPLORATORY
-    if program in known or not _TOOL_NAME.match(program) or words[1].startswith("-"):
+    if program in _KNOWN_PROGRAMS or not _TOOL_NAME.match(program) or words[1].startswith("-"):
         return None
     return program
+
+
+def unwrapped(command: str) -> str | None:
+    """The project command a wrapper runs (`rtk bun run test` → `bun run test`): the words
+    after a first one that is a program of no known kind; None for anything else. When the
+    wrapped call fails and the bare command then works, the wrapper is the lesson."""
+    words = main_words(command)
+    if len(words) < 3 or words[1].startswith("-") or "=" in words[0]:
+        return None
+    if program_name(words[0]) in _KNOWN_PROGRAMS or not _TOOL_NAME.match(program_name(words[0])):
+        return None
+    inner = shlex.join(words[1:])
+    return inner if is_project_command(inner) else None
 
 
 def is_one_off(command: str) -> bool:

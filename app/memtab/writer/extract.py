@@ -58,8 +58,8 @@ from memtab.writer.commands import (
     command_kind,
     command_label,
     display_command,
+    git_hook_stage,
     is_exploratory,
-    is_git_commit,
     is_narrowed,
     is_one_off,
     is_project_command,
@@ -69,6 +69,7 @@ from memtab.writer.commands import (
     status_is_known,
     tool_program,
     uncut,
+    unwrapped,
     without_passthrough,
 )
 from memtab.writer.directives import directives_in, human_text
@@ -77,6 +78,7 @@ from memtab.writer.outcomes import (
     error_signature,
     hooks_that_passed,
     output_shows_success,
+    says_nothing,
 )
 
 # Bounds on what a digest keeps, so memory stays flat on a transcript of any length.
@@ -104,6 +106,8 @@ _MISSING_PATH = re.compile(
     r"|can't open file|cannot access|not a directory|path not found",
     re.IGNORECASE,
 )
+# A call Claude Code never ran because another call of the same turn failed first.
+_NEVER_RAN = re.compile(r"^\s*<tool_use_error>Sibling tool call errored</tool_use_error>\s*$")
 
 
 @dataclass(frozen=True)
@@ -228,7 +232,7 @@ class TranscriptDigest:
         self._facts: list[str] = []
         self._fact_weights: dict[str, int] = {}
         self._goal: str | None = None
-        self._hooks: str | None = None  # the note on the pre-commit hooks, once seen
+        self._hooks: dict[str, str] = {}  # the note on the hooks of a commit, of a push
         self._saw_user = False
         self._changed_project = False
         self._steps = 0
@@ -280,7 +284,7 @@ class TranscriptDigest:
             fixes=fixes,
             findings=[
                 *best_facts(self._facts, self._fact_weights),
-                *([self._hooks] if self._hooks else []),
+                *self._hooks.values(),
             ],
             goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
             decisions=list(self._decisions),
@@ -324,6 +328,8 @@ class TranscriptDigest:
             found = facts_in_text(call.output or "", concluded=True)
             self._keep_facts(found, origin, told_the_user=False, report=True)
             return
+        if _NEVER_RAN.match(call.output or ""):
+            return  # it did nothing: neither a failure nor a success
         step = _step(call, origin)
         self._steps += 1
         self._throwaway |= step.deleted
@@ -335,8 +341,9 @@ class TranscriptDigest:
         ):
             self._changed_project = True
         self._note_command(step)
-        if step.succeeded and self._hooks is None and is_git_commit(step.command):
-            self._note_hooks(hooks_that_passed(call.output or ""), origin)
+        stage = git_hook_stage(step.command)
+        if step.succeeded and stage is not None and stage not in self._hooks:
+            self._note_hooks(stage, hooks_that_passed(call.output or ""), origin)
         self._recent.append(step)
         if len(self._recent) > MAX_CALLS_TO_FIX:
             oldest = self._recent.popleft()
@@ -382,17 +389,19 @@ class TranscriptDigest:
             )
             self._origins[("command", shown)] = (origin,)
 
-    def _note_hooks(self, hooks: list[str], origin: str) -> None:
-        """The pre-commit hooks the first commit that ran them passed: the checks every
-        commit of the project must pass (`git commit`'s output, pre-commit's report)."""
+    def _note_hooks(self, stage: str, hooks: list[str], origin: str) -> None:
+        """The hooks the first commit (or push) that ran them passed: the checks every
+        commit (push) of the project must pass (its output: pre-commit's report, or the
+        package scripts a hook manager ran)."""
         if not hooks:
             return
         named = ", ".join(hooks[:MAX_HOOKS_NAMED])
         more = len(hooks) - MAX_HOOKS_NAMED
         if more > 0:
             named += f" and {plural(more, 'other')}"
-        self._hooks = f"`git commit` runs the project's pre-commit hooks: {named}."
-        self._origins[("finding", self._hooks)] = (origin,)
+        note = f"`git {stage}` runs the project's pre-{stage} hooks: {named}."
+        self._hooks[stage] = note
+        self._origins[("finding", note)] = (origin,)
 
     def _note_tool(self, program: str, family: str, shown: str, origin: str) -> None:
         if program not in self._tools and len(self._tools) >= MAX_KEPT:
@@ -458,7 +467,7 @@ def _step(call: TranscriptToolCall, origin: str) -> _Step:
     signature = error_signature(_failure_text(call)) if failed else ""
     output = call.output or ""
     passed_as = uncut(command, output) if command is not None and not failed else None
-    if passed_as is not None and not output_shows_success(output):
+    if passed_as is not None and not (output_shows_success(output) or says_nothing(output)):
         passed_as = None
     return _Step(
         call.name,
@@ -496,11 +505,12 @@ def _is_throwaway(command: str, throwaway: set[str]) -> bool:
 
 def _can_teach(step: _Step, throwaway: set[str]) -> bool:
     """A failure worth a lesson: a project command (or a commit, whose hooks are the
-    project's rules) with its own exit status, not a one-off."""
+    project's rules, or a project command run through a wrapper) with its own exit status,
+    not a one-off."""
     command = step.command
     if command is None or not status_is_known(command) or _is_throwaway(command, throwaway):
         return False
-    return is_project_command(command) or step.family == "git commit"
+    return is_project_command(command) or step.family == "git commit" or bool(unwrapped(command))
 
 
 def _fix(
@@ -509,9 +519,16 @@ def _fix(
     """The fix of a failed step and the step that then worked, or None."""
     assert failed.command is not None
     action = command_label(failed.command)
+    inner = unwrapped(failed.command)  # `rtk bun run test` failed: did `bun run test` work?
+    inner_family = command_family(inner) if inner else None
     between: list[_Step] = []
     for step in later:
         command = step.command
+        if step.family == inner_family and command is not None and step.succeeded:
+            worked = command_label(command) if status_is_known(command) else None
+            if action is None or worked is None:
+                return None
+            return Fix(action, signature, (), worked, failed.family), step
         if step.family == failed.family and command is not None:
             if step.failed:
                 between = []  # failed again: what came before did not fix it

@@ -1,6 +1,7 @@
 """How a command ended, read from its output: the line that says what went wrong
-(`error_signature`, a fix's key and what its note quotes), and whether the end of an
-output cut by `| tail` says it passed (`output_shows_success`)."""
+(`error_signature`, a fix's key and what its note quotes), whether the end of an output
+cut by `| tail` says it passed (`output_shows_success`) or there was none (`says_nothing`),
+and the hooks a `git commit` or `git push` ran (`hooks_that_passed`)."""
 
 from __future__ import annotations
 
@@ -70,6 +71,17 @@ def output_shows_success(output: str) -> bool:
     return bool(_PASSED.search(shown) or _ALL_CLEAR.search(output))
 
 
+# Claude Code's stand-in for a command that printed nothing.
+_NO_OUTPUT = re.compile(r"^\s*(?:\(Bash completed with no output\))?\s*$")
+
+
+def says_nothing(output: str) -> bool:
+    """Whether a command printed nothing at all (`go build ./...`, `gofmt -l`, `tsc
+    --noEmit` when all is well): silence is how these tools pass, and a failure always
+    prints — so an output cut by `| head` or `| tail` that is empty passed."""
+    return bool(_NO_OUTPUT.match(output))
+
+
 def error_signature(text: str) -> str:
     """The line that says what went wrong: an exception or `error:` line first, then a
     line with a failure word; generic "exit code" lines, code frames and stack lines are
@@ -117,17 +129,21 @@ def _clean_signature(raw: str) -> str:
     return line if len(line) <= MAX_SIGNATURE_CHARS else line[: MAX_SIGNATURE_CHARS - 1] + "…"
 
 
-# pre-commit's report of each hook a commit ran: `golangci-lint.......Passed`.
+# pre-commit's report of each hook a commit (or a push) ran: `golangci-lint.......Passed`.
 _HOOK_PASSED = re.compile(r"^([^\s.][^\n]*?)\.{3,}Passed\s*$", re.MULTILINE)
+# A package script a hook ran, as the package manager echoes it before running it: bun's
+# and yarn's `$ bun test src/`, npm's and pnpm's `> acme@1.0.0 lint` then `> eslint .`.
+_SCRIPT_ECHO = re.compile(r"^\$ (\S.*?)\s*$|^> \S+@\S+ \S+\s*\n> (\S.*?)\s*$", re.MULTILINE)
 MAX_HOOKS_NAMED = 6
 
 
 def hooks_that_passed(output: str) -> list[str]:
-    """The pre-commit hooks a commit's output says passed, in order (`go fmt`, `go vet`,
-    `golangci-lint`, …); empty when it shows none."""
-    names: list[str] = []
-    for match in _HOOK_PASSED.finditer(_ANSI.sub("", output)):
-        name = " ".join(match.group(1).split())
-        if name not in names:
-            names.append(name)
-    return names
+    """The hooks a successful `git commit`'s or `git push`'s output says ran, in order:
+    pre-commit's report of those that passed (`go fmt`, `go vet`, `golangci-lint`, …), or
+    else the package scripts a hook manager such as husky ran, in code (`` `bun test src/` ``,
+    `` `tsc --noEmit` ``); empty when it shows none."""
+    plain = _ANSI.sub("", output)
+    names = [" ".join(match.group(1).split()) for match in _HOOK_PASSED.finditer(plain)]
+    if not names:
+        names = [f"`{script}`" for pair in _SCRIPT_ECHO.findall(plain) for script in pair if script]
+    return list(dict.fromkeys(names))
