@@ -1,20 +1,23 @@
-"""What a check finds, as records (docs/formats.md §19.2): `Record`s (`fs/records.py`),
-defined once — the CLI prints them (`memtab check --json`), the window will show them.
+"""What a check finds, as records (docs/formats.md §19.2), defined once — the CLI prints
+them (`memtab check --json`), the window shows them.
 
 A `Finding` names the memory file (a virtual path, or another agent's file id), the line
 (None: the whole file, or a project), its kind, what is wrong (`message`) and why Memtab
 thinks so (`why`), and where the fix is obvious, the `fix`: the line as it should read.
 A fix of a mux file becomes a plan op the user reviews (`check.fixes`).
 
-This module imports pydantic (about 0.1 s): the engine imports it, on the CLI's thread or
-a window's worker, never on the way to a first paint.
+They are plain records (`fs/plain_records.py`): frozen, slotted stdlib dataclasses, which
+the window builds on its check's worker and keeps (every finding of the home) without
+importing pydantic; `CheckReport.to_json()` is the one record codec's dump, loaded by the
+call (the CLI's `--json`). Fields are declared in the contract's order.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, get_args
+from dataclasses import dataclass
+from typing import Final, Literal, get_args
 
-from memtab.fs.records import Record
+from memtab.fs.plain_records import PlainRecord
 
 FindingKind = Literal[
     "missing-path",
@@ -30,7 +33,8 @@ FindingScope = Literal["global", "project", "workspace"]
 Agent = Literal["mux", "claude-code", "codex", "loki"]
 
 
-class Place(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Place(PlainRecord):
     """A line of a memory file (another memory a finding points at)."""
 
     path: str
@@ -40,7 +44,8 @@ class Place(Record):
     project: str | None = None
 
 
-class Fix(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fix(PlainRecord):
     """The obvious repair of a finding's line: `old_str` becomes `new_str` (the whole
     line, so a fix of one line never touches another). `plannable`: the file is mux's,
     so the fix can be a plan op (`memtab check --plan-out`); another agent's file is
@@ -52,7 +57,8 @@ class Fix(Record):
     plannable: bool = False
 
 
-class Finding(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding(PlainRecord):
     """One thing a memory says that is not true of the code (see the module doc)."""
 
     path: str
@@ -79,7 +85,8 @@ class Finding(Record):
         return (self.project or "", self.path, self.line or 0, self.kind, self.subject)
 
 
-class CheckReport(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckReport(PlainRecord):
     """What one check found, and over what."""
 
     findings: tuple[Finding, ...] = ()
@@ -90,8 +97,3 @@ class CheckReport(Record):
     """What could not be read (a scope, a source, a checkout), one line each."""
     cancelled: bool = False
     stale_days: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        document = super().to_json()
-        # The contract's order: the findings first.
-        return {"findings": document.pop("findings"), **document}

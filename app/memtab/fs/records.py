@@ -17,6 +17,10 @@ the field it applies to:
 - `ValidItems`, `ValidEntries`: a list (an object) whose items (values) are read one by
   one, a bad one dropped without hiding the others.
 
+A record the window keeps in memory is a plain record instead (`fs/plain_records.py`): a
+stdlib dataclass with the same configuration (`RECORD_CONFIG`) that pydantic reads and
+writes alike, and holding one never imports pydantic.
+
 `OmitNone` marks a field written only when it has a value (mux leaves such fields out).
 
 Required fields use pydantic's strict types (`StrictStr`, `StrictInt` — never a bool —,
@@ -40,6 +44,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Self, TypeVar
 
 from memtab.fs.jsonfile import finite_number
+from memtab.fs.plain_records import RECORD_CONFIG
 from memtab.fs.pydantic_once import (
     BaseModel,
     BeforeValidator,
@@ -51,7 +56,6 @@ from memtab.fs.pydantic_once import (
     ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
-    to_camel,
 )
 
 T = TypeVar("T")
@@ -79,8 +83,7 @@ class Record(BaseModel):
     immutable. Subclasses cite their docs/formats.md section."""
 
     model_config = ConfigDict(
-        alias_generator=to_camel,
-        populate_by_name=True,
+        **RECORD_CONFIG,  # type: ignore[typeddict-item]
         frozen=True,
         defer_build=True,  # built by the first record read or written, not at import
         protected_namespaces=(),  # `model` is a field of some records, not pydantic's

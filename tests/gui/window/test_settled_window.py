@@ -1,11 +1,10 @@
 """What a window settled on a home has loaded: never pydantic (docs/ARCHITECTURE.md,
-"Records": about 0.1 s and 11 MB), which only a record read or written brings in.
+"Records": about 0.1 s and 20 MB), which only a record read or written brings in.
 
 Settled: the tab loaded, the consolidation engine preloaded, the first recording of what
-changed outside Memtab done (it reads the history indexes and the runs log's catch-up).
-The background check (issue 22: the Check panel, the marks) reads its findings as records
-on its worker once the tab has loaded, so it brings pydantic in: it is left off here
-(`start_check=False`), and this test keeps everything else from loading it."""
+changed outside Memtab done (it reads the history indexes and the runs log's catch-up),
+and the first background check made — its findings are plain records
+(`fs/plain_records.py`), built and kept without pydantic."""
 
 from __future__ import annotations
 
@@ -14,17 +13,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memtab.store.home import Home
-from memtab.store.registry import add_workspace
+from tests.unit.check.helpers import home_with_project, make_checkout
 
 
 def test_a_settled_window_has_not_imported_pydantic(tmp_path: Path) -> None:
-    home = Home(tmp_path / "home")
-    add_workspace(home, str(tmp_path / "project"), "main")
-    for number in range(20):
-        note = home.root / "memory" / f"note{number}.md"
-        note.parent.mkdir(parents=True, exist_ok=True)
-        note.write_text(f"---\ndescription: note {number}\n---\n# Note {number}\n")
+    project = make_checkout(tmp_path / "project", {"src/app.py": ""})
+    notes = {f"note{number}.md": f"---\ndescription: note {number}\n---\n# Note {number}\n"
+             for number in range(20)}  # fmt: skip
+    notes["setup.md"] = "# Setup\n- Settings live in `src/settings_local.py`\n"
+    home, _ = home_with_project(tmp_path, project, notes)
     probe = f"""
 import json, sys
 from pathlib import Path
@@ -35,21 +32,27 @@ from memtab.store.home import Home
 
 app = application()
 window = create_main_window(Home(Path({str(home.root)!r})), None,
-                            ui_state=UiState(Path({str(tmp_path / "ui.json")!r})),
-                            start_check=False)
+                            ui_state=UiState(Path({str(tmp_path / "ui.json")!r})))
 consolidation = window.memory_tab.consolidation  # preloaded once the tab has loaded
 synced = []
 window.show()
 def busy():  # recording what changed outside Memtab, once the tab has loaded
     return window.history is not None and window.history.busy
-while not (synced and not busy() and consolidation.loaded):
+def checked():  # the check is built, and checks, once the tab has loaded
+    check = window.check
+    return check is not None and check.report is not None and not check.busy
+while not (synced and not busy() and consolidation.loaded and checked()):
     app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
     if busy():
         synced.append(True)
+findings = [(f.kind, f.subject) for f in window.check.report.findings]
 window.close_without_asking()
-print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] == "pydantic")))
+print(json.dumps({{"findings": findings,
+                  "pydantic": sorted(name for name in sys.modules
+                                     if name.split(".")[0] in ("pydantic", "pydantic_core"))}}))
 """
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
     )
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == []
+    settled = json.loads(result.stdout.strip().splitlines()[-1])
+    assert settled == {"findings": [["missing-path", "src/settings_local.py"]], "pydantic": []}
