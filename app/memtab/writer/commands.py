@@ -390,6 +390,14 @@ def tool_program(command: str) -> str | None:
     return program
 
 
+def runs_a_task(command: str) -> bool:
+    """Whether a command has a task runner's shape: `<program> run <task>` (`mise run
+    lint`). One such run that worked says how the project runs that task; another
+    unknown program is part of the workflow only once the session leaned on it."""
+    words = main_words(command)
+    return len(words) >= 3 and words[1] == "run" and not words[2].startswith("-")
+
+
 def unwrapped(command: str) -> str | None:
     """The project command a wrapper runs (`rtk bun run test` → `bun run test`): the words
     after a first one that is a program of no known kind; None for anything else. When the

@@ -66,6 +66,7 @@ from memtab.writer.commands import (
     is_worth_keeping,
     mentioned_files,
     removed_files,
+    runs_a_task,
     status_is_known,
     tool_program,
     uncut,
@@ -273,7 +274,9 @@ class TranscriptDigest:
         origins = dict(self._origins)
         tools: list[WorkflowTool] = []
         for program, examples in self._tools.items():
-            if len(examples) < MIN_TOOL_SUBCOMMANDS or self._tool_uses[program] < MIN_TOOL_USES:
+            leaned_on = len(examples) >= MIN_TOOL_SUBCOMMANDS
+            leaned_on = leaned_on and self._tool_uses[program] >= MIN_TOOL_USES
+            if not leaned_on and not any(runs_a_task(shown) for shown, _ in examples.values()):
                 continue
             kept = list(examples.values())[:MAX_TOOL_EXAMPLES]
             tools.append(WorkflowTool(program, tuple(shown for shown, _ in kept)))

@@ -166,3 +166,19 @@ def test_a_word_in_double_quotes_is_named_not_said() -> None:
     assert fact_weight("The `dist/` folder is stale after a release.", told_the_user=False) == 2
     report = tool("Agent", {"prompt": "Research posh-git"}, output=line)
     assert extract_findings([calls(report)]).findings == []
+
+
+def test_one_task_a_task_runner_ran_says_how_the_project_runs_it() -> None:
+    """entireio/cli, "lint errors fixed": the session's only run of the linter went through
+    mise; `<program> run <task>` is a task runner's shape, and its success proves the task.
+    Another program Memtab does not know needs the session to lean on it (`bd`)."""
+    lint_clean = "[lint] $ golangci-lint run ./...\n0 issues.\n"
+    findings = extract_findings(
+        [
+            bash("mise run lint 2>&1 | head -50", output=lint_clean),
+            bash("bd show spotter-4te", output="spotter-4te: OpenTelemetry tracing"),
+        ]
+    )
+    assert [(tool.program, tool.examples) for tool in findings.tools] == [
+        ("mise", ("mise run lint",))
+    ]
