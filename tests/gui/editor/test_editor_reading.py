@@ -1,6 +1,6 @@
 """The editor reads its files on the window's file channel, never on the GUI thread: a
-file opens at once saying "Reading…", its text follows, and what the user types or asks
-for meanwhile is neither lost nor applied to the wrong text."""
+file opens at once, its text follows (a slow read says "Reading…"), and what the user
+types or asks for meanwhile is neither lost nor applied to the wrong text."""
 
 from __future__ import annotations
 
@@ -25,10 +25,12 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.session import FileState
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.editor.reading import READING_SHOWN_AFTER_MS
 from memtab.gui.editor.view import READING
 from memtab.gui.tasks.runner import TaskContext
 from memtab.sources.model import MemoryFileRef
 from memtab.store.memory import MemoryStore
+from support.gui_clock import FakeGuiClock
 from support.gui_thread_io import GuiThreadIo
 
 store = editor_support.store
@@ -54,15 +56,40 @@ def panel(qtbot: QtBot, store: MemoryStore, context: WindowContext) -> Iterator[
 
 
 @pytest.fixture
-def slow_disk(context: WindowContext) -> Iterator[threading.Event]:
-    """The files lane is busy (a save waiting for a lock, say) until the event is set:
-    every read asked meanwhile waits behind it."""
+def clock() -> FakeGuiClock:
+    return FakeGuiClock()
+
+
+@pytest.fixture
+def clocked_panel(
+    qtbot: QtBot, store: MemoryStore, context: WindowContext, clock: FakeGuiClock
+) -> Iterator[EditorPanel]:
+    """A panel whose "Reading…" delay runs on `clock`."""
+    editor = EditorPanel(context, clock=clock)
+    context.actions.attach(editor)
+    qtbot.addWidget(editor)
+    editor.resize(900, 600)
+    editor.set_store(store)
+    yield editor
+    editor.shutdown()
+
+
+def busy_disk(context: WindowContext) -> threading.Event:
+    """Make the files lane busy (a save waiting for a lock, say) until the event is set."""
     gate = threading.Event()
 
     def busy(_ctx: TaskContext) -> None:
         assert gate.wait(10), "the test never let the disk go on"
 
     context.files.write(busy)
+    return gate
+
+
+@pytest.fixture
+def slow_disk(context: WindowContext) -> Iterator[threading.Event]:
+    """The files lane is busy (a save waiting for a lock, say) until the event is set:
+    every read asked meanwhile waits behind it."""
+    gate = busy_disk(context)
     yield gate
     gate.set()
 
@@ -92,6 +119,48 @@ def test_a_file_opens_at_once_reading_and_keys_typed_meanwhile_land_in_its_text(
     assert panel.buffer_text() == in_body("Hi ", ORIGINAL)
     assert panel.is_dirty and panel.text_edit.placeholderText() == ""
     assert panel.current_tab is not None and panel.current_tab.view.state is FileState.UNSAVED
+
+
+def test_the_file_shown_before_stays_until_a_slow_read_says_reading(
+    qtbot: QtBot, clocked_panel: EditorPanel, context: WindowContext, clock: FakeGuiClock
+) -> None:
+    panel = clocked_panel
+    editor_support.open_loaded(qtbot, panel, NOTES)
+    show_and_focus(qtbot, panel)
+    gate = busy_disk(context)
+    try:
+        panel.open_file(OTHER)  # in the preview tab, while the disk is slow
+        assert panel.current_path == OTHER and panel.is_reading
+        # A fast read would show its text next: nothing is painted in between.
+        assert panel.buffer_text() == ORIGINAL
+        assert panel.text_edit.placeholderText() != READING
+        qtbot.keyClicks(panel.text_edit, "Hi ")
+        assert panel.buffer_text() == ORIGINAL and not panel.is_dirty  # held for OTHER
+        clock.advance(READING_SHOWN_AFTER_MS - 1)
+        assert panel.buffer_text() == ORIGINAL
+        clock.advance(1)  # overdue: the page says so
+        assert panel.buffer_text() == "" and panel.text_edit.placeholderText() == READING
+        assert panel.current_tab is not None
+        assert panel.current_tab.view.state is FileState.READING
+    finally:
+        gate.set()
+    settle(qtbot, panel)
+    assert panel.buffer_text() == "Hi # Other\n" and panel.is_dirty
+    assert panel.text_edit.placeholderText() == ""
+
+
+def test_a_read_in_time_shows_its_text_without_the_reading_page(
+    qtbot: QtBot, clocked_panel: EditorPanel, clock: FakeGuiClock
+) -> None:
+    panel = clocked_panel
+    editor_support.open_loaded(qtbot, panel, NOTES)
+    pages: list[str] = []
+    panel.text_edit.textChanged.connect(lambda: pages.append(panel.buffer_text()))
+    panel.open_file(OTHER)
+    settle(qtbot, panel)
+    assert pages == ["# Other\n"]  # from one text straight to the next
+    clock.advance(READING_SHOWN_AFTER_MS)  # the delay ended with the read: nothing more
+    assert panel.buffer_text() == "# Other\n" and panel.text_edit.placeholderText() == ""
 
 
 def test_keys_typed_for_a_file_another_replaced_are_dropped(

@@ -171,3 +171,32 @@ def test_closing_waits_for_writes_only_so_long(qtbot: QtBot) -> None:
     release.start()
     assert not channel.shutdown(timeout_ms=50)
     release.join()
+
+
+def test_a_read_waited_for_with_nothing_ahead_is_delivered_before_read_returns(
+    qtbot: QtBot, channel: FileChannel
+) -> None:
+    # Opening a file: a small read is shown in the frame of the click, as if read in place.
+    shown: list[str] = []
+    channel.read("open", lambda _context: "text", shown.append, wait_ms=GATE_TIMEOUT_S * 1000)
+    assert shown == ["text"]
+    assert not channel.busy
+
+
+def test_a_read_waited_for_is_not_waited_for_behind_a_write_nor_past_its_wait(
+    qtbot: QtBot, channel: FileChannel
+) -> None:
+    gate = threading.Event()
+    shown: list[str] = []
+    channel.write(gate_job(gate, "saved"))  # a save waiting for the scope's lock, say
+    channel.read("open", lambda _context: "text", shown.append, wait_ms=GATE_TIMEOUT_S * 1000)
+    assert shown == []  # returned at once: the read is behind the write
+    gate.set()
+    qtbot.waitUntil(lambda: shown == ["text"])
+
+    slow = threading.Event()
+    channel.read("open", gate_job(slow, "slow"), shown.append, wait_ms=1)
+    assert shown == ["text"]  # the wait ended; the read goes on
+    slow.set()
+    qtbot.waitUntil(lambda: shown == ["text", "slow"])
+    qtbot.waitUntil(lambda: not channel.busy)

@@ -140,7 +140,7 @@ class BlameFeature(QObject):
         """The gutter of the editor's text widget now (each editor tab has its own: made
         on first use, a child of its text widget)."""
         text = self._editor.text_edit
-        found = next((c for c in text.children() if isinstance(c, BlameGutter)), None)
+        found = BlameGutter.attached_to(text)
         if found is None:
             found = BlameGutter(text)
             found.card_requested.connect(self._on_gutter_card_requested)

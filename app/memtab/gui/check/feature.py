@@ -184,8 +184,7 @@ class CheckFeature(QObject):
     def line_marks(self) -> CheckLineMarks:
         """The marks of the editor's text widget now (each editor tab has its own)."""
         text = self._editor.text_edit
-        found = next((c for c in text.children() if isinstance(c, CheckLineMarks)), None)
-        return found if found is not None else CheckLineMarks(text)
+        return CheckLineMarks.attached_to(text) or CheckLineMarks(text)
 
     @property
     def busy(self) -> bool:

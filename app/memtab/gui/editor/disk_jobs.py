@@ -56,9 +56,18 @@ class FileJobs(Protocol):
         job: Callable[[TaskContext], T],
         done: Callable[[T], None] | None = None,
         failed: Callable[[str], None] | None = None,
+        *,
+        wait_ms: float = 0,
     ) -> int: ...
 
     def cancel(self, job_id: int) -> None: ...
+
+
+@dataclass
+class _Pending:
+    """A read on its way (its job id is known once it is queued)."""
+
+    job_id: int = 0
 
 
 class DocumentReads:
@@ -70,7 +79,7 @@ class DocumentReads:
         """Reads go on `files` under keys starting with `key` (one per document)."""
         self._files = files
         self._key = key
-        self._jobs: dict[str, int] = {}  # the job on its way, by what it is for
+        self._jobs: dict[str, _Pending] = {}  # the job on its way, by what it is for
         self._generation = 0  # bumped by cancel_all: an older read's result is dropped
 
     @property
@@ -84,35 +93,41 @@ class DocumentReads:
         job: Callable[[TaskContext], T],
         then: Callable[[T], None],
         failed: Callable[[str], None],
+        *,
+        wait_ms: float = 0,
     ) -> None:
         """Run `job` on the files lane (after the saves asked before it), then `then(its
         result)` on the GUI thread, or `failed(message)` if it raised — unless
-        `cancel_all` or a newer read for `purpose` came first."""
+        `cancel_all` or a newer read for `purpose` came first. With `wait_ms`, a read
+        that ends within that many milliseconds is delivered before this returns
+        (`FileChannel.read`)."""
         generation = self._generation
+        pending = _Pending()
 
         def ended(deliver: Callable[[], None]) -> None:
-            if self._jobs.get(purpose) == job_id:
+            if self._jobs.get(purpose) is pending:
                 del self._jobs[purpose]
             if generation == self._generation:
                 deliver()
 
         previous = self._jobs.pop(purpose, None)
         if previous is not None:
-            self._files.cancel(previous)
-        job_id = self._files.read(
+            self._files.cancel(previous.job_id)
+        self._jobs[purpose] = pending  # before the read: it may be delivered at once
+        pending.job_id = self._files.read(
             f"{self._key}:{purpose}",
             job,
             lambda result: ended(lambda: then(result)),
             lambda message: ended(lambda: failed(message)),
+            wait_ms=wait_ms,
         )
-        self._jobs[purpose] = job_id
 
     def cancel_all(self) -> None:
         """Drop every read on its way."""
         self._generation += 1
         jobs, self._jobs = self._jobs, {}
-        for job_id in jobs.values():
-            self._files.cancel(job_id)
+        for pending in jobs.values():
+            self._files.cancel(pending.job_id)
 
 
 @dataclass(frozen=True)
@@ -128,11 +143,18 @@ class Page:
     rendered: str | None = None
     """The Preview of a file shown in Source as its own text (loki-mode's JSON)."""
     bar: tuple[Situation, BarKind, str] | None = None
+    real_path: Path | None = None
+    """Where the file is on disk (None: Memtab cannot place it) — found here, not on the
+    GUI thread: resolving it stats each folder on the way."""
 
 
 def load_job(document: MemoryFile, _ctx: TaskContext) -> Page:
     """Read `document` to open it: editable, or read-only with a note for a binary or
     over-cap file and for one its agent writes (whose own text shows in Source)."""
+    return replace(_page(document), real_path=document.physical())
+
+
+def _page(document: MemoryFile) -> Page:
     title = document.title
     try:
         content = document.read()
@@ -174,9 +196,8 @@ def load_physical_job(physical: Path, title: str, note: str, _ctx: TaskContext) 
     except OSError as error:
         said = f"Cannot read {title}: {error.strerror or error}"
         return Page(title, "", said, bar=(Situation.ERROR, BarKind.ERROR, said))
-    return Page(
-        title, display_text(content), note, content, bar=(Situation.NOTE, BarKind.INFO, note)
-    )
+    note_bar = (Situation.NOTE, BarKind.INFO, note)
+    return Page(title, display_text(content), note, content, bar=note_bar, real_path=physical)
 
 
 def read_disk_job(document: MemoryFile, _ctx: TaskContext) -> DiskRead | MemoryFileError:

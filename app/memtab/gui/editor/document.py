@@ -12,8 +12,8 @@ draft, Close. It shows its outcomes in the panel's view and bar; the panel
 Nothing here touches the disk on the GUI thread: every read and save is a job of
 `disk_jobs` on the window's file channel, and what it found is acted on when it arrives,
 if the document it was read for is still the one open (a newer open or follow of the file
-supersedes an older read). While a file's content is on its way the page says "Reading…"
-and the keys typed into it are held (`held_keys`), then typed into the text it loads.
+supersedes an older read). While a file's text is on its way what is typed is held, and
+a slow read says "Reading…" (`reading`).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from memtab.components.editor.session import (
     not_editable_reason,
 )
 from memtab.components.editor.text_buffer import with_final_newline
+from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.disk_jobs import (
     DocumentReads,
@@ -60,8 +61,8 @@ from memtab.gui.editor.disk_jobs import (
     read_disk_job,
     save_job,
 )
-from memtab.gui.editor.held_keys import HeldKeys
 from memtab.gui.editor.prompts import EditorPrompts, MergeOutcome
+from memtab.gui.editor.reading import OPEN_WAIT_MS, WhileReading
 from memtab.gui.editor.view import EditorView
 from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.widgets import short_name
@@ -109,9 +110,10 @@ class OpenDocument:
         prompts: EditorPrompts,
         own_writes: OwnWrites,
         files: FileJobs,
+        clock: GuiClock = QT_CLOCK,
     ) -> None:
         """Nothing open; loads into `view`, asks through `prompts`' bar and diff window,
-        reads and saves through `files` (the window's file channel)."""
+        reads and saves through `files` (the window's file channel), on `clock`'s time."""
         self._host = host
         self._view = view
         self._prompts = prompts
@@ -125,9 +127,8 @@ class OpenDocument:
         self._follow_after_save = False
         self.reads = DocumentReads(files, f"editor:{id(self)}")
         """The reads of the open document on their way (dropped when another opens)."""
-        self._keys = HeldKeys(
-            [view.text_edit, view.description_edit], lambda: [view.text_edit.viewport()], view
-        )
+        self.while_reading = WhileReading(view, clock, host.refresh_chrome)
+        """The "Reading…" page and the keys held while the text is on its way."""
 
     def follow_disk(self) -> None:
         """The file on disk changed (or went): reload, adopt, ask or keep the draft, as
@@ -135,8 +136,8 @@ class OpenDocument:
         document = self.document
         if document is None:
             return
-        if self.file.reading:
-            self._load(document)  # read it again: what is on its way may be the old one
+        if self.file.reading:  # read it again: what is on its way may be the old one
+            self._load(document.title, functools.partial(load_job, document))
             return
         if self._saving is not None:
             self._follow_after_save = True
@@ -198,10 +199,10 @@ class OpenDocument:
         """Make `document` (None: nothing) the open one, before anything is loaded; what
         was on its way for the one before is dropped (reads, held keys)."""
         self.reads.cancel_all()
-        self._keys.drop()
+        self.while_reading.drop()
         self.document = document
         self.file = OpenFile(document.ref if document is not None else None)
-        self.real_path = document.physical() if document is not None else None
+        self.real_path = None  # found with the text (`Page.real_path`)
         self._prompts.close_diff()
         self.clear_bar()
 
@@ -209,7 +210,7 @@ class OpenDocument:
         """Open `document`: "Reading…" at once, its text once read on the file channel
         (then `DocumentHost.document_opened`)."""
         self.reset(document)
-        self._load(document)
+        self._load(document.title, functools.partial(load_job, document))
 
     def retarget(self, document: MemoryFile) -> None:
         """The open file was moved to `document`'s place: follow it, keeping the buffer
@@ -218,31 +219,27 @@ class OpenDocument:
         self.file.ref = document.ref
         self.real_path = document.physical()
         if self.file.reading:
-            self._load(document)
+            self._load(document.title, functools.partial(load_job, document))
 
     def open_physical(self, physical: Path, title: str, note: str) -> None:
         """Show a file that is no memory file of the workspace (an orphan's) read-only,
         with `note`, once read on the file channel."""
         self.reset()
-        self.real_path = physical
-        self._show_reading(title)
-        self.read(DISK, functools.partial(load_physical_job, physical, title, note), self._shown)
+        self._load(title, functools.partial(load_physical_job, physical, title, note))
 
-    def _show_reading(self, title: str) -> None:
-        """The page of a file whose content is on its way: its title, no text to edit
-        yet ("Reading…"); what is typed meanwhile is held."""
+    def _load(self, title: str, job: Callable[[TaskContext], Page]) -> None:
+        """Read what opening shows (`_shown`), waiting `OPEN_WAIT_MS` for it at most."""
         self.file.reading = True
-        self._view.show_reading(title, self._tooltip(title))
-        self._keys.hold()
-        self._host.refresh_chrome()
-
-    def _load(self, document: MemoryFile) -> None:
-        self._show_reading(document.title)
-        self.read(DISK, functools.partial(load_job, document), self._shown)
+        self.while_reading.hold_keys()
+        self.read(DISK, job, self._shown, wait_ms=OPEN_WAIT_MS)
+        if self.file.reading:  # else read and shown already
+            self.while_reading.say(title, self._tooltip(title))
+            self._host.refresh_chrome()
 
     def _shown(self, page: Page) -> None:
         """What opening the file read arrived: show it (`document_opened`), then type
         what was typed while it was read into it."""
+        self.real_path = page.real_path
         if page.content is not None:
             self.file.loaded(page.content, page.read_only_reason)
         self.show_page(page.title, page.text, page.read_only_reason)
@@ -254,7 +251,7 @@ class OpenDocument:
             self._host.document_opened(self.document.ref)
         if self._view.text_edit.hasFocus():  # given while it was read: typing starts here
             self._view.text_edit.start_past_frontmatter()
-        self._keys.release()
+        self.while_reading.release_keys()
 
     def _tooltip(self, title: str) -> str:
         real = f"\nOn disk: {self.real_path}" if self.real_path is not None else ""
@@ -263,6 +260,7 @@ class OpenDocument:
     def show_page(self, title: str, text: str, read_only_reason: str | None) -> None:
         """Show `text` under `title` as loaded, read-only when there is a reason."""
         self.file.reading = False
+        self.while_reading.ended()
         self.file.read_only_reason = read_only_reason
         self._view.show_file(title, text, read_only_reason is not None, self._tooltip(title))
         self.file.clean_text = text
@@ -566,16 +564,17 @@ class OpenDocument:
         job: Callable[[TaskContext], T],
         then: Callable[[T], None],
         failed: Callable[[str], None] | None = None,
+        wait_ms: float = 0,
     ) -> None:
         """`DocumentReads.run` for the open document: `then(result)` only if it is still
         the one open; if the job raised, `failed(message)`, else the bar says why."""
-        self.reads.run(purpose, job, then, failed or self._cannot_read)
+        self.reads.run(purpose, job, then, failed or self._cannot_read, wait_ms=wait_ms)
 
     def close(self) -> None:
         """The tab closes: drop the reads on their way and what was typed for them; a
         save on its way is written, and tells who waited, but shows nothing here."""
         self.reads.cancel_all()
-        self._keys.drop()
+        self.while_reading.drop()
         self.document = None
 
     def perform(self, action: str) -> None:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.bar import BarKind
@@ -83,12 +84,15 @@ class EditorPanel(CurrentTab, QWidget):
         parent: QWidget | None = None,
         *,
         tasks: TaskRunner | None = None,
+        clock: GuiClock = QT_CLOCK,
     ) -> None:
         """No tab open; its commands are registered in `context.actions`. `tasks` runs the
         diffs; without one the panel starts its own worker thread on first use, and
-        `shutdown()` must be called on close (the tab does)."""
+        `shutdown()` must be called on close (the tab does). `clock` times when a slow
+        read says "Reading…"."""
         super().__init__(parent)
         self._context = context  # its registry claims the editor's keys: keep it alive
+        self._clock = clock
         self._store: MemoryStore | None = None
         self._tasks = tasks
         self._owns_tasks = tasks is None
@@ -449,7 +453,13 @@ class EditorPanel(CurrentTab, QWidget):
         return self._tasks
 
     def _new_tab(self) -> FileTab:
-        tab = FileTab(self._context.own_writes, self._context.files, self._task_runner, self)
+        tab = FileTab(
+            self._context.own_writes,
+            self._context.files,
+            self._task_runner,
+            self,
+            clock=self._clock,
+        )
         tab.saved.connect(self._on_tab_saved)
         tab.opened.connect(self._on_tab_opened)
         tab.state_changed.connect(self._on_tab_state_changed)

@@ -47,6 +47,7 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.links import resolve_link
 from memtab.components.editor.session import Situation
 from memtab.components.tree.nodes import ref_key
+from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.disk_jobs import FileJobs, renamed_job
 from memtab.gui.editor.document import OpenDocument
@@ -94,9 +95,11 @@ class FileTab(QWidget):
         files: FileJobs,
         tasks: TaskSource,
         parent: QWidget | None = None,
+        *,
+        clock: GuiClock = QT_CLOCK,
     ) -> None:
         """Nothing open; reads and saves go through `files` (the window's file channel),
-        diffs run on the worker `tasks` gives."""
+        diffs run on the worker `tasks` gives; `clock` times a slow read's "Reading…"."""
         super().__init__(parent)
         self.kept = False
         """A kept tab stays when another file opens; a preview tab (False) is replaced."""
@@ -107,7 +110,7 @@ class FileTab(QWidget):
         self.view = EditorView(self)
         self.prompts = EditorPrompts(self.view.page, tasks)
         self.view.set_bar(self.prompts.bar)
-        self.doc = OpenDocument(self, self.view, self.prompts, own_writes, files)
+        self.doc = OpenDocument(self, self.view, self.prompts, own_writes, files, clock)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
@@ -359,8 +362,9 @@ class FileTab(QWidget):
     def refresh_chrome(self) -> None:
         """Show the open file's state (header, Save); `state_changed` for the tab bar."""
         dirty = self.is_dirty
-        state = self.doc.file.state(self.view.is_modified())
-        self.view.show_state(state, can_save=not self.doc.file.is_read_only and dirty)
+        if self.doc.while_reading.page or not self.doc.reading:  # else: the file before
+            state = self.doc.file.state(self.view.is_modified())
+            self.view.show_state(state, can_save=not self.doc.file.is_read_only and dirty)
         if dirty and not self._last_dirty:
             self.kept = True  # an edited preview is kept, as in VS Code
         self._last_dirty = dirty

@@ -13,7 +13,10 @@ Two workers (`TaskRunner`s, each started on first use):
   never superseded or dropped: closing the window lets the writes already asked for run
   (`shutdown`, bounded by `DRAIN_MS`; what they report then is not delivered).
   `read(key, job, …)` is "the latest job wins" per key: arrowing through the tree reads
-  only the file the user stops on.
+  only the file the user stops on. A read the user waits for (opening a file) may ask to
+  be waited for a moment (`wait_ms`) when nothing is ahead of it on the lane: a small
+  file is read in well under a millisecond, and its text then shows in the frame the
+  click paints, as if read in place; a slower read arrives as ever.
 - The **listings** lane runs what only shows history — versions, diffs, runs, the trash:
   `listing(key, job, …)`, the latest job of a key wins. Listings never wait behind a
   save, nor a save behind a long listing; what they show follows writes through the
@@ -99,11 +102,19 @@ class FileChannel(QObject):
         job: Callable[[TaskContext], T],
         done: Callable[[T], None] | None = None,
         failed: Failed | None = None,
+        *,
+        wait_ms: float = 0,
     ) -> int:
         """Queue a read on the files lane (it sees every write asked before it); a newer
-        read of `key` supersedes it. Returns its job id."""
-        job_id = self._submit(self._lane_files(), key, job, done, failed)
+        read of `key` supersedes it. Returns its job id. With `wait_ms`, when the lane has
+        nothing else to do, wait that long at most for the read: if it ends meanwhile,
+        `done` (or `failed`) runs before this returns."""
+        lane = self._lane_files()
+        ahead = lane.is_busy()
+        job_id = self._submit(lane, key, job, done, failed)
         self._reads.add(job_id)
+        if wait_ms > 0 and not ahead:
+            lane.wait_briefly(job_id, wait_ms)
         return job_id
 
     def listing(

@@ -24,6 +24,10 @@ The pattern (ARCHITECTURE "Threads and the watcher"):
   job-id bookkeeping of its own. `cancel_latest(key)` withdraws it.
 - `idle()` is emitted when the last queued or running job has ended (after its final
   signal); tests wait for it (or `is_busy()` turning False) instead of sleeping.
+- `wait_briefly(job_id, timeout_ms)` gives a job that is usually fast (a small file read
+  for the user) a few milliseconds: if it ends meanwhile, its outcome is delivered before
+  this returns, so the window shows it in the same frame; else it arrives as ever. The
+  wait is bounded, so a slow disk costs the window that much once, never a freeze.
 - An exception in `fn` becomes `job_failed(id, "<Type>: <message>")`, logged with its
   traceback; the worker thread carries on with the next job. A defect (an exception type
   Memtab does not define, other than OSError: `crash_dialog.is_defect`) is also reported
@@ -167,6 +171,8 @@ class _Job:
         self.context = context
         self._lock = threading.Lock()
         self._state = _JobState.QUEUED
+        self.reported = threading.Event()
+        """Set by the worker once the job's final signal is on its way (or it never ran)."""
 
     @property
     def job_id(self) -> int:
@@ -206,6 +212,12 @@ class _Worker(QObject):
 
     @Slot(object)
     def _on_runner_job_submitted(self, job: _Job) -> None:
+        try:
+            self._run(job)
+        finally:
+            job.reported.set()
+
+    def _run(self, job: _Job) -> None:
         if not job.claim():
             return  # withdrawn while queued; the runner already reported it
         job_id, context = job.job_id, job.context
@@ -367,6 +379,19 @@ class TaskRunner(QObject):
         # Deliver what the worker reported meanwhile (queued to this object).
         QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
         return ran
+
+    def wait_briefly(self, job_id: int, timeout_ms: float) -> bool:
+        """Wait (blocking, at most `timeout_ms`) for a job to end, and deliver its outcome
+        (and what the worker reported before it) before returning; True if it ended.
+        Only for a job that is usually done in a moment with nothing queued before it: the
+        window shows its outcome in the same frame (see the module docstring)."""
+        job = self._jobs.get(job_id)
+        if job is None:
+            return True
+        if not job.reported.wait(max(timeout_ms, 0) / 1000):
+            return False
+        QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)
+        return job_id not in self._jobs
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Cancel everything, stop the worker thread and wait for it (at most `timeout_ms`).
