@@ -31,6 +31,7 @@ from memtab.writer.extract import TranscriptDigest, extract_findings
 from memtab.writer.notes import Note, plan_notes, surest_notes
 from memtab.writer.run import load_writer_events
 from quality.gold import GOLD
+from quality.intl_cases import INTL_LABELS
 from quality.stores import CLAUDE, CODEX, LOKI, RealStore, install, real_files
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -470,6 +471,11 @@ BLIND_EN_CASES = (
         ),
     ),
 )
+# split.txt's 2026-11-23 block (h24intl, tuned on): labelled before the writer ran on them.
+INTL_CASES = tuple(
+    WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
+    for name, file, items, language in INTL_LABELS
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
@@ -478,6 +484,7 @@ WRITER_CASES = (  # the part tuned on
     *MORE_LANGUAGE_CASES,
     *ENTIRE_CASES,
     *BLIND_EN_CASES,
+    *INTL_CASES,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(
