@@ -9,8 +9,12 @@ conservative — a memory file full of noise is worse than a short one:
 - Goal: what the user's first message asks for, in English, or the title of the plan
   Claude Code hands over (`asked.goal_in`), kept only when the session then changed the
   project (edited a file or ran a project command).
-- Directives: the human's standing rules, in any of eight languages (`directives`); a
-  pasted document is not the human's voice.
+- Directives: the human's standing rules (`directives`); a pasted document is not the
+  human's voice.
+- Directives and findings are read in eight languages but written only in those the rules
+  were checked in on real sessions — English, Japanese, Portuguese (`language`); in any
+  other, the notes are what the transcript's structure shows (commands, fixes, decisions,
+  a plan's title).
 - Decisions: the user's answer to a question the agent asked (`AskUserQuestion`), with
   the question (`asked.decisions_in`).
 - Commands that work: shell commands that succeeded — with their own exit status, not a
@@ -74,6 +78,7 @@ from memtab.writer.commands import (
     without_passthrough,
 )
 from memtab.writer.directives import directives_in, human_text
+from memtab.writer.language import is_claimed
 from memtab.writer.outcomes import (
     MAX_HOOKS_NAMED,
     error_signature,
@@ -305,6 +310,7 @@ class TranscriptDigest:
     ) -> None:
         """Keep new findings with how sure each is (`answers.best_facts` keeps the surest);
         of a sub-agent's report, which mostly describes the code it read, only firm ones."""
+        found = [fact for fact in found if is_claimed(fact)]  # `language`: checked languages
         weights = {fact: fact_weight(fact, told_the_user=told_the_user) for fact in found}
         found = [fact for fact, weight in weights.items() if not report or weight >= FIRM_WEIGHT]
         self._keep(self._facts, found, "finding", origin)
@@ -320,7 +326,8 @@ class TranscriptDigest:
             self._saw_user = self._goal is not None or bool(human_text(text).strip())
             if self._goal is not None:
                 self._origins[("goal", self._goal)] = (origin,)
-        self._keep(self._directives, directives_in(text), "directive", origin)
+        directives = [rule for rule in directives_in(text) if is_claimed(rule)]
+        self._keep(self._directives, directives, "directive", origin)
         self._keep_facts(facts_in_reports(text), origin, told_the_user=False, report=True)
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:

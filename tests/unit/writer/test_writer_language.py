@@ -1,0 +1,76 @@
+"""Which language a line is in, and the writer's claim: prose rules are written only in the
+languages they were checked in on real sessions (English, Japanese, Portuguese)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtab.writer.extract import extract_findings
+from memtab.writer.language import CLAIMED_LANGUAGES, is_claimed, language_of
+
+from .events import answer, bash, user
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        # real lines of the tuned-on sessions (tests/quality/split.txt)
+        (
+            "Toda essa feature do pro-89 tem que estar em volta de uma feature flag que eu "
+            "controle através de remote config do Firebase.",
+            "pt",
+        ),
+        (
+            "O `.onMove` no `LazyVStack` não funciona - o `LazyVStack` não suporta `onMove`, "
+            "isso funciona apenas dentro de um `List`.",
+            "pt",
+        ),
+        ("G-081QKVSS83 が正しい測定IDです", "ja"),
+        ("The `No such module 'XCTest'` diagnostic is a normal SourceKit false positive.", "en"),
+        ("Don't amend commits.", "en"),
+        ("Use pnpm.", "en"),
+        # the other languages the rules read (unit-test lines)
+        ("不要提交到 main 分支。", "zh"),
+        ("项目使用 `pnpm` 而不是 `npm`，因为 `pnpm-lock.yaml` 存在。", "zh"),
+        ("항상 pnpm을 사용하세요.", "ko"),
+        ("Utilise toujours pnpm, jamais npm.", "fr"),
+        ("Verwende immer pnpm, nie npm.", "de"),
+        ("Usa siempre pnpm, nunca npm.", "es"),
+    ],
+)
+def test_the_language_of_a_line(text: str, language: str) -> None:
+    assert language_of(text) == language
+    assert is_claimed(text) == (language in CLAIMED_LANGUAGES)
+
+
+def test_code_paths_and_links_do_not_tell_the_language() -> None:
+    assert language_of("Run `pnpm install --frozen-lockfile` in apps/web/src.") == "en"
+    assert language_of("Rode `npm run build` em apps/web.") == "pt"
+
+
+def test_in_a_language_no_session_checked_only_structure_is_written() -> None:
+    found = extract_findings(
+        [
+            user("不要提交到 main 分支。"),
+            answer("项目使用 `pnpm` 而不是 `npm`，因为 `pnpm-lock.yaml` 存在。"),
+            bash("pnpm test", output="Tests: 12 passed"),
+            user("Utilise toujours pnpm, jamais npm."),
+        ]
+    )
+    assert found.directives == [] and found.findings == []
+    assert [command.command for command in found.commands] == ["pnpm test"]
+
+
+def test_in_a_claimed_language_the_prose_rules_are_written() -> None:
+    found = extract_findings(
+        [
+            user("Utilize sempre pnpm, nunca npm."),
+            answer("O script `scripts/deploy.sh` não existe neste repositório."),
+            user("`main` ブランチには直接コミットしないでください。"),
+        ]
+    )
+    assert found.directives == [
+        "Utilize sempre pnpm, nunca npm.",
+        "`main` ブランチには直接コミットしないでください。",
+    ]
+    assert found.findings == ["O script `scripts/deploy.sh` não existe neste repositório."]
