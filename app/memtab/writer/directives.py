@@ -16,7 +16,11 @@ recognized by its structure rather than by one phrase:
   "区别") are not one;
 - or the user says what they prefer ("I prefer …", "je préfère …", "ich bevorzuge …",
   "prefiero …", "prefiro …", "我更喜欢 …", "…の方が好き", "…을 선호") or corrects the agent
-  ("No, use pnpm.", "Non, utilise pnpm.", "아니, pnpm 써.").
+  ("No, use pnpm.", "Non, utilise pnpm.", "아니, pnpm 써.");
+- or, in Portuguese, it says what must be with a modal ("… tem que estar atrás de uma
+  feature flag …", "deve existir o paywall …"): the clause that carries it;
+- or the user names the value that is the correct one ("G-081QKVSS83 が正しい測定IDです",
+  "The correct port is 4001", "O bundle ID correto é …") — even inside a question.
 
 Questions are never directives, nor is a statement about something ("It always fails on
 CI.", "Ça échoue toujours."): the rule word must belong to an instruction. A pasted
@@ -29,6 +33,8 @@ Word lists cover English, French, German, Spanish, Portuguese, Chinese, Japanese
 from __future__ import annotations
 
 import re
+
+from memtab.writer.language import language_of
 
 MAX_DIRECTIVE_CHARS = 300
 MIN_DIRECTIVE_CHARS = 8
@@ -177,8 +183,9 @@ def directives_in(text: str) -> list[str]:
         if not line or line.startswith((">", "$", "#", "|")) or raw_line.startswith("    "):
             continue
         line = _LIST_MARKER.sub("", line)
-        for sentence in _SENTENCE_END.split(line):
-            directive = _directive(sentence.strip())
+        for raw_sentence in _SENTENCE_END.split(line):
+            sentence = raw_sentence.strip()
+            directive = _directive(sentence) or _obligation(sentence) or _correct_value(sentence)
             if directive and directive not in found:
                 found.append(directive)
     return found
@@ -213,11 +220,90 @@ def _directive(sentence: str) -> str | None:
     rewritten = _REWRITE_PREFIXES.sub("", core).strip() or core
     if len(rewritten) < MIN_DIRECTIVE_CHARS // 2:
         return None
-    if not any(_is_cjk(char) for char in rewritten):
-        rewritten = rewritten[0].upper() + rewritten[1:]
-    if rewritten[-1] not in ".!。！":
-        rewritten += "。" if any(_is_cjk(char) for char in rewritten) else "."
-    return " ".join(rewritten.split())
+    return _as_note(rewritten)
+
+
+# Portuguese says a rule with a modal as often as with an imperative: "Toda essa feature do
+# pro-89 tem que estar em volta de uma feature flag…", "…deve existir o paywall…". The
+# clause that carries it is the rule (a sentence often opens on the bug that prompted it);
+# a clause that opens on the modal borrows its subject from the clause before, and one that
+# opens on a pronoun ("isso tem que ser possível…") leans on what came before: not a rule.
+_PT_OBLIGATION = re.compile(
+    r"\b(?:tem que|têm que|tem de|têm de|deve|devem|precisa (?:ser|estar)|precisam (?:ser|estar)"
+    r"|não pode|não podem)\b",
+    re.IGNORECASE,
+)
+_OPENS_ON_MODAL = re.compile(r"^(?:tem|têm|deve|devem|precisa|precisam|não pode)\b", re.I)
+_PT_LEANS_ON_CONTEXT = re.compile(
+    r"^(?:isso|isto|aquilo|ele|ela|eles|elas|que|e|mas|ou|então)\b", re.IGNORECASE
+)
+MIN_OBLIGATION_WORDS = 8
+_CLAUSE_END = re.compile(r"[,;]\s+")
+
+
+def _obligation(sentence: str) -> str | None:
+    """A Portuguese rule said with a modal ("tem que", "deve"), as its clause (with the
+    clause before when it opens on the modal), or None."""
+    if _QUESTION.search(sentence) or language_of(sentence) != "pt":
+        return None
+    clauses = _CLAUSE_END.split(sentence.rstrip(".!"))
+    for index, clause in enumerate(clauses):
+        if not _PT_OBLIGATION.search(clause):
+            continue
+        rule = clause
+        if _OPENS_ON_MODAL.match(clause) and index > 0:
+            rule = f"{clauses[index - 1]}, {clause}"
+        if _PT_LEANS_ON_CONTEXT.match(rule) or len(rule.split()) < MIN_OBLIGATION_WORDS:
+            continue
+        return _as_note(rule)
+    return None
+
+
+# A value the user says is the right one ("G-081QKVSS83 が正しい測定IDです", "The correct
+# ID is `G-081QKVSS83`"): a correction of the agent, kept even inside a question ("X が正しい
+# IDなのですが、正しく設定されていますか？"). The value must look like one — code, or a token
+# with a digit or a separator — not "this is the correct approach".
+_VALUE = r"(?P<value>`[^`]+`|[A-Za-z0-9_.:/@+-]*(?:\d|[.:/@_-][A-Za-z0-9])[A-Za-z0-9_.:/@+-]*)"
+_CORRECT_VALUE = (
+    re.compile(
+        _VALUE
+        + r"\s*(?:が|こそが?)\s*正しい(?P<what>[^\s、。,.!?！？]{0,12}?)(?=です|なの|だ|で|。|$)"
+    ),
+    re.compile(r"\bthe (?:correct|right) (?P<what>[\w -]{1,24}?) is " + _VALUE, re.IGNORECASE),
+    re.compile(_VALUE + r" is the (?:correct|right) (?P<what>[\w -]{1,24})\b", re.IGNORECASE),
+    re.compile(r"\b[oa] (?P<what>[\w -]{1,24}?) corret[oa] é " + _VALUE, re.IGNORECASE),
+    re.compile(_VALUE + r" é [oa] (?P<what>[\w -]{1,24}?) corret[oa]\b", re.IGNORECASE),
+)
+
+
+def _correct_value(sentence: str) -> str | None:
+    """The value the user calls the correct one, as a note naming what it is, or None."""
+    for index, pattern in enumerate(_CORRECT_VALUE):
+        found = pattern.search(sentence)
+        if found is None or (index > 0 and _QUESTION.search(sentence)):
+            continue  # asked in English or Portuguese, it is a question, not a correction
+        value, what = found["value"].rstrip(".:/,-"), found["what"].strip()
+        if len(value) < MIN_VALUE_CHARS:
+            continue
+        if index == 0:
+            return f"{value} が正しい{what}です。"
+        if index in (1, 2):
+            return f"The correct {what} is {value}."
+        return f"O {what} correto é {value}."
+    return None
+
+
+MIN_VALUE_CHARS = 4
+
+
+def _as_note(text: str) -> str:
+    """A sentence as a directive note: one line, its first letter up (outside CJK), ended."""
+    text = " ".join(text.split())
+    if not any(_is_cjk(char) for char in text):
+        text = text[0].upper() + text[1:]
+    if text[-1] not in ".!。！":
+        text += "。" if any(_is_cjk(char) for char in text) else "."
+    return text
 
 
 def _is_cjk(char: str) -> bool:

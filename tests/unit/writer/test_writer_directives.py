@@ -153,3 +153,76 @@ def test_the_harness_caveat_is_never_the_users_rule() -> None:
     events = [event for event in read_transcript(path).events if "DO NOT respond" in event.text]
     assert events and all(event.role == "system" for event in events)
     assert extract_findings(events).directives == []
+
+
+# Real lines of the tuned-on sessions (tests/quality/split.txt): 135yshr/meow (Japanese),
+# Viniciuscarvalho/FitToday (Portuguese).
+@pytest.mark.parametrize(
+    ("text", "directive"),
+    [
+        (
+            "Toda essa feature do pro-89 tem que estar em volta de uma feature flag que eu "
+            "controle através de remote config do Firebase.",
+            "Toda essa feature do pro-89 tem que estar em volta de uma feature flag que eu "
+            "controle através de remote config do Firebase.",
+        ),
+        (  # the modal opens its clause: the clause before gives it its subject
+            "Só mais uma verificação deve ter, hoje no FitOrb qualquer usuário pode fazer mais "
+            "de uma pergunta, deve existir o paywall no caso que  usuário queira realizar mais "
+            "iterações ou clicar em mais de uma sugestão de chat.",
+            "Hoje no FitOrb qualquer usuário pode fazer mais de uma pergunta, deve existir o "
+            "paywall no caso que usuário queira realizar mais iterações ou clicar em mais de "
+            "uma sugestão de chat.",
+        ),
+        (  # the bug report that prompted the rule is left out
+            "Foram encontrados dois erros de compilação na classe ChallengesView, o build da "
+            "aplicação tem que estar funcionando ao finalizar a task",
+            "O build da aplicação tem que estar funcionando ao finalizar a task.",
+        ),
+    ],
+)
+def test_a_portuguese_rule_said_with_a_modal(text: str, directive: str) -> None:
+    assert directives_in(text) == [directive]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the rule's clause leans on the one before ("isso …")
+        "Ao clicar para salvar o workout gerado ele não fez a ação, isso tem que ser possível "
+        "realizar no CRUD completo do treino.",
+        "A tela deve mostrar o nome do treino?",  # a question
+        "Isso deve funcionar agora.",  # too short to be a rule, and leans on context
+        "Everything must be green before you push, the team said.",  # not Portuguese
+    ],
+)
+def test_modals_that_are_not_a_portuguese_rule(text: str) -> None:
+    assert directives_in(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "directive"),
+    [
+        ("G-081QKVSS83 が正しい測定IDです", "G-081QKVSS83 が正しい測定IDです。"),
+        (  # inside a question: the value is still the user's correction
+            "G-081QKVSS83 が正しいIDなのですが正しく設定されているでしょうか？",
+            "G-081QKVSS83 が正しいIDです。",
+        ),
+        ("The correct port is 4001, not 4000.", "The correct port is 4001."),
+        ("O bundle ID correto é br.com.FitToday.", "O bundle ID correto é br.com.FitToday."),
+    ],
+)
+def test_a_value_the_user_calls_correct(text: str, directive: str) -> None:
+    assert directives_in(text) == [directive]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This is the correct approach, thanks.",
+        "それが正しいやり方です。",
+        "Is 3.12.1 the correct version?",
+    ],
+)
+def test_no_value_no_correction(text: str) -> None:
+    assert directives_in(text) == []
