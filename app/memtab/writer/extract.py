@@ -34,7 +34,8 @@ conservative — a memory file full of noise is worse than a short one:
   that does not exist) is not a lesson, and neither is an agent fumbling its own tools.
 - Findings: facts about the project the agent stated — in its answers or a sub-agent's
   report — in any of the eight languages (`answers`); the session's surest few
-  (`answers.best_facts`), and of a report only firm ones.
+  (`answers.best_facts`), and of a report only firm ones. Surest of all: a memory the agent
+  saved itself (Claude Code's auto-memory file, `agent_memory`), in any language.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from typing import Literal
 
 from memtab.humanize import plural
 from memtab.transcripts import TranscriptEvent, TranscriptToolCall
+from memtab.writer.agent_memory import memory_saved
 from memtab.writer.answers import (
     FIRM_WEIGHT,
     best_facts,
@@ -87,6 +89,9 @@ from memtab.writer.outcomes import (
     says_nothing,
 )
 
+# A memory the agent saved itself outweighs any fact read in its prose (at most
+# FIRM_WEIGHT + 1, `answers.fact_weight`).
+SAVED_MEMORY_WEIGHT = FIRM_WEIGHT + 2
 # Bounds on what a digest keeps, so memory stays flat on a transcript of any length.
 MAX_KEPT = 50  # of each kind: a run that suggests hundreds of notes teaches nothing
 MAX_KEPT_FILES = 2000
@@ -337,6 +342,11 @@ class TranscriptDigest:
         if is_agent_report(call):
             found = facts_in_text(call.output or "", concluded=True)
             self._keep_facts(found, origin, told_the_user=False, report=True)
+            return
+        saved = memory_saved(call)
+        if saved is not None:  # the agent's own memory: surer than any fact read in prose
+            self._keep(self._facts, [saved], "finding", origin)
+            self._fact_weights[saved] = SAVED_MEMORY_WEIGHT
             return
         if _NEVER_RAN.match(call.output or ""):
             return  # it did nothing: neither a failure nor a success

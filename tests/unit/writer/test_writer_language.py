@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from memtab.writer.agent_memory import memory_saved
 from memtab.writer.extract import extract_findings
 from memtab.writer.language import CLAIMED_LANGUAGES, is_claimed, language_of
 
-from .events import answer, bash, user
+from .events import answer, bash, calls, tool, user
 
 
 @pytest.mark.parametrize(
@@ -74,3 +75,54 @@ def test_in_a_claimed_language_the_prose_rules_are_written() -> None:
         "`main` ブランチには直接コミットしないでください。",
     ]
     assert found.findings == ["O script `scripts/deploy.sh` não existe neste repositório."]
+
+
+# --- what the agent saved to its own memory (a real write: 135yshr/meow's session 21/108c718e58)
+
+_MEOW_MEMORY = (
+    "/Users/135yshr/.claude/projects/-Users-135yshr-go-src-github-com-135yshr-meow/memory/"
+)
+_SAVED = (
+    "---\nname: feedback-meow-type-annotations\ndescription: Meow functions require explicit "
+    "type annotations on parameters and return type — type inference is not implemented\n"
+    "metadata:\n  type: feedback\n---\n\nMeowの関数定義では、引数と戻り値の型注釈が**必須**。\n"
+)
+
+
+def test_a_memory_the_agent_saved_is_the_surest_finding() -> None:
+    found = extract_findings(
+        [
+            answer("O script `scripts/deploy.sh` não existe neste repositório."),
+            answer("The dev server runs on port 1100 (`config/dev.exs`)."),
+            answer("There is no `lint` script in `package.json`."),
+            calls(
+                tool(
+                    "Write",
+                    {
+                        "file_path": f"{_MEOW_MEMORY}feedback_meow_type_annotations.md",
+                        "content": _SAVED,
+                    },
+                    output="File created successfully",
+                )
+            ),
+        ]
+    )
+    assert (
+        "Meow functions require explicit type annotations on parameters and return type — "
+        "type inference is not implemented."
+    ) in found.findings
+    assert len(found.findings) == 3  # the session's surest three: the memory among them
+
+
+@pytest.mark.parametrize(
+    ("path", "content", "ok"),
+    [
+        (f"{_MEOW_MEMORY}MEMORY.md", _SAVED, True),  # the index is not a memory
+        (f"{_MEOW_MEMORY}notes.md", "No frontmatter, no description.\n", True),
+        ("/repo/docs/memory/feedback.md", _SAVED, True),  # not Claude Code's memory folder
+        (f"{_MEOW_MEMORY}feedback.md", _SAVED, False),  # the write failed
+    ],
+)
+def test_what_is_not_a_saved_memory(path: str, content: str, ok: bool) -> None:
+    write = tool("Write", {"file_path": path, "content": content}, ok=ok)
+    assert memory_saved(write) is None

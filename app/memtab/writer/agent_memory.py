@@ -1,0 +1,45 @@
+"""What the agent saved to its own memory during the session: Claude Code writes each of its
+auto-memories as a Markdown file under `~/.claude/projects/<project>/memory/`, with a
+frontmatter `description:` that says in one line what to remember ("Meow functions require
+explicit type annotations on parameters and return type — type inference is not
+implemented"). The transcript's structure says this was judged worth keeping, in whatever
+language the session is in; the description is written to be read alone.
+
+The index (`MEMORY.md`) is not a memory, and an edit of a memory file is not taken (its
+description may be the old one).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memtab.transcripts import TranscriptToolCall
+
+MIN_MEMORY_CHARS = 20
+MAX_MEMORY_CHARS = 240
+
+_MEMORY_FILE = re.compile(r"/\.claude/projects/[^/]+/memory/(?!MEMORY\.md$)[^/]+\.md$")
+_WRITE_TOOL = re.compile(r"^(?:write|create_file)$", re.IGNORECASE)
+_FRONTMATTER = re.compile(r"\A---\s*\n(?P<head>.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
+_DESCRIPTION = re.compile(r"^description:\s*(?P<text>.+?)\s*$", re.MULTILINE)
+_PLACEHOLDER = re.compile(r"<[A-Za-z_ -]+>|\{\{|\bTODO\b")
+
+
+def memory_saved(call: TranscriptToolCall) -> str | None:
+    """The note an agent's own memory write holds: the memory file's description, one
+    sentence; None for any other call, a failed write, or a file with no usable one."""
+    if not _WRITE_TOOL.match(call.name) or call.is_error or not isinstance(call.input, dict):
+        return None
+    path, content = call.input.get("file_path"), call.input.get("content")
+    if not isinstance(path, str) or not isinstance(content, str):
+        return None
+    if not _MEMORY_FILE.search(path.replace("\\", "/")):
+        return None
+    head = _FRONTMATTER.match(content)
+    described = _DESCRIPTION.search(head["head"]) if head else None
+    if described is None:
+        return None
+    text = " ".join(described["text"].strip("\"'").split())
+    if not MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS or _PLACEHOLDER.search(text):
+        return None
+    return text if text.endswith((".", "!", "。", "！")) else text + "."
