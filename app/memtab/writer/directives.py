@@ -79,7 +79,11 @@ _RULE_WORDS = _alternation(
     "prefiere|evita|"
     # Portuguese
     "sempre|nunca|jamais|a partir de agora|daqui em diante|no futuro|lembre-se|lembra-te|"
-    "prefira|evite"
+    "prefira|evite|"
+    # What to use instead of what, in each: "Use pnpm instead of npm", "Instead of adding
+    # yet another …, add …", "Use o pnpm em vez do npm"
+    "instead of|rather than|au lieu de|au lieu d'|statt|anstatt|en lugar de|en vez de|"
+    "em vez de|em vez do|em vez da|ao invés de|ao invés do|ao invés da"
 )
 # CJK rule words that say "from now on" or "every time". Bare prohibitions (不要, 别) are
 # also parts of common words (不要求 "does not require", 区别 "difference", 特别): they
@@ -142,9 +146,11 @@ _ANYWHERE = re.compile(
     re.IGNORECASE,
 )
 _CJK_RULE = re.compile(_RULE_WORDS_CJK)
+# Words that open a sentence without being its rule, and a link the rule is about
+# ("https://…/pull/7697 Instead of adding …, add …").
 _LEADING_FILLER = re.compile(
     r"^(?:(?:please|also|and|but|so|ok|okay|oh|note|btw|et|aussi|und|auch|y|también|e|também)"
-    r"\b[,:]?\s+)+",
+    r"\b[,:]?\s+|https?://\S+\s+)+",
     re.IGNORECASE,
 )
 _REWRITE_PREFIXES = re.compile(

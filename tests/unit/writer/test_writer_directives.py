@@ -226,3 +226,25 @@ def test_a_value_the_user_calls_correct(text: str, directive: str) -> None:
 )
 def test_no_value_no_correction(text: str) -> None:
     assert directives_in(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "directive"),
+    [
+        (  # a real line (JanDeDobbeleer/oh-my-posh, tuned-on): the link it is about first
+            "https://github.com/JanDeDobbeleer/oh-my-posh/pull/7697 Instead of adding yet another "
+            "language configuration, add this to the documentation of the generic language "
+            "segment as Examples.",
+            "Instead of adding yet another language configuration, add this to the documentation "
+            "of the generic language segment as Examples.",
+        ),
+        ("Use pnpm instead of npm.", "Use pnpm instead of npm."),
+        ("Use o pnpm em vez do npm.", "Use o pnpm em vez do npm."),
+    ],
+)
+def test_what_to_use_instead_of_what_is_a_rule(text: str, directive: str) -> None:
+    assert directives_in(text) == [directive]
+
+
+def test_a_statement_of_what_is_used_instead_is_not_a_rule() -> None:
+    assert directives_in("It uses pnpm instead of npm.") == []
