@@ -5,7 +5,8 @@
   sentence is kept, only when that is one sentence that fits a note (never cut in the
   middle), asks for something (an imperative or a request opens it, `_REQUEST`) and is
   English: in the sessions tuned on, every goal typed in another language was a problem
-  report, a role, a link or a chore. A plan made in plan mode and handed over ("Implement
+  report, a role, a link or a chore. Under three words it must name what it is about
+  ("Implement spotter-gqc"; not "create pr"). A plan made in plan mode and handed over ("Implement
   the following plan: # <title>") gives its title as the goal, in any language.
 - A decision is the user's answer to a question the agent asked through its question tool
   (Claude Code's `AskUserQuestion`): the note names the question and the choice, so it
@@ -24,6 +25,9 @@ from memtab.writer.directives import human_text
 
 MAX_GOAL_CHARS = 200
 MIN_GOAL_CHARS = 8
+# A goal this short must name what it is about ("Implement spotter-gqc"), not only a chore.
+MIN_GOAL_WORDS = 3
+_NAMES_SOMETHING = re.compile(r"\w[-_/.#]\w|\d|`")
 MAX_ANSWER_CHARS = 160
 MAX_QUESTION_CHARS = 160
 
@@ -106,6 +110,8 @@ def goal_in(first_message: str) -> str | None:
         return None  # pasted feedback, or what went wrong: the session's trigger, not a goal
     if _NOT_A_TASK.search(paragraph) or not _REQUEST.match(paragraph):
         return None  # not a task of its own, or not asked for
+    if len(paragraph.split()) < MIN_GOAL_WORDS and not _NAMES_SOMETHING.search(paragraph):
+        return None  # "Create pr.", "Commit this": a chore, naming nothing to keep working on
     if not is_english(paragraph):
         # Every goal typed in another language that the tuned-on sessions held was a
         # problem report, a role, a link or a chore: the rules cannot tell them apart there.

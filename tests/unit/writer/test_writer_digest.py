@@ -213,6 +213,9 @@ def test_a_typed_answer_that_names_no_option_is_not_a_decision() -> None:
             "carry out the plan “Plan: Add `to_bytes` built-in function”.",
         ),
         ("ok", None),
+        # A chore that names nothing (135yshr/meow, tuned-on: the first words after /commit).
+        ("create pr", None),
+        ("Implement spotter-gqc", "Implement spotter-gqc."),
     ],
 )
 def test_the_goal_is_the_first_sentence_of_the_first_message(
