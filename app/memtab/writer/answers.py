@@ -103,7 +103,8 @@ _NOT_A_FACT = re.compile(
     r"|need to|needs to|going to|time to"
     r"|je vais|j'ai|voulez-vous|veux-tu|parfait|ich werde|ich habe|voy a|he |vou |eu )\b"
     r"|\b(?:want me to|let me know|i can|i could|i will|if you'd like|would you like)\b"
-    r"|\bI(?:'ll| will| need| should| must| have to| can|'m going to)\b"
+    r"|\bI(?:'ll| will| need| should| must| have to| can|'m going to"
+    r"|(?: just)? (?:added|changed|fixed|updated|removed|made|wrote|created|moved|renamed))\b"
     # what the agent did, as a report ("Added `x` import", "Corrigi o script")
     r"|^(?:added|removed|changed|updated|fixed|created|deleted|renamed|moved|replaced"
     r"|implemented|refactored|wrote|ran|installed|configured|verified|checked|found)\b"
@@ -149,6 +150,7 @@ _HEDGED = re.compile(
 # "It is fine", "no problem", "nothing broke": a check of the moment, not a lasting fact.
 _ALL_IS_WELL = re.compile(
     r"\b(?:no (?:problem|issue)s?|not a problem|nothing to worry|works fine|is fine"
+    r"|(?:that's|that is|which is) correct"
     r"|pas de problème|kein problem|sin problemas?|sem problemas?|não há problema)\b"
     r"|問題(?:は|が)?(?:ありません|ない|なし)|(?:崩れ|エラー|差分)なし"
     r"|没(?:有)?问题|문제(?:없|가 없)",

@@ -65,6 +65,10 @@ def test_a_fact_stated_in_any_claimed_language_is_kept(text: str) -> None:
         '`"Fix the bug in the login page"` instead of breaking the terminal output.',
         "Precisa usar o `SaveCustomWorkoutUseCase`.",
         "`binary_search.py` 还没有被创建，因为会话被中断了。",
+        # what the agent just did, and a check of the moment (FitToday, tuned-on)
+        "The `displayName` switch needs the new case - which I just added.",
+        "GroupsView has its own separate `NavigationStack` because it's not in the tab bar — "
+        "that's correct.",
     ],
 )
 def test_plans_reports_and_fragments_are_not_findings(text: str) -> None:
