@@ -5,15 +5,20 @@ explicit type annotations on parameters and return type — type inference is no
 implemented"). The transcript's structure says this was judged worth keeping, in whatever
 language the session is in; the description is written to be read alone.
 
-The index (`MEMORY.md`) is not a memory, and an edit of a memory file is not taken (its
-description may be the old one).
+Claude Code types each memory: a `feedback` one is the user's guidance distilled (what to
+do, what not to) — a directive; any other (`project`, `reference`, `user`) is a fact, kept
+like one only when it names something concrete (`answers.stands_alone`). The index
+(`MEMORY.md`) is not a memory, and an edit of a memory file is not taken (its description
+may be the old one).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal, NamedTuple
 
 from memtab.transcripts import TranscriptToolCall
+from memtab.writer.answers import stands_alone
 
 MIN_MEMORY_CHARS = 20
 MAX_MEMORY_CHARS = 240
@@ -22,10 +27,20 @@ _MEMORY_FILE = re.compile(r"/\.claude/projects/[^/]+/memory/(?!MEMORY\.md$)[^/]+
 _WRITE_TOOL = re.compile(r"^(?:write|create_file)$", re.IGNORECASE)
 _FRONTMATTER = re.compile(r"\A---\s*\n(?P<head>.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
 _DESCRIPTION = re.compile(r"^description:\s*(?P<text>.+?)\s*$", re.MULTILINE)
+_TYPE = re.compile(r"^\s*type:\s*[\"']?(?P<type>\w+)", re.MULTILINE)
+
+
+class SavedMemory(NamedTuple):
+    """A memory the agent saved: a directive (its `feedback` type) or a finding."""
+
+    kind: Literal["directive", "finding"]
+    text: str
+
+
 _PLACEHOLDER = re.compile(r"<[A-Za-z_ -]+>|\{\{|\bTODO\b")
 
 
-def memory_saved(call: TranscriptToolCall) -> str | None:
+def memory_saved(call: TranscriptToolCall) -> SavedMemory | None:
     """The note an agent's own memory write holds: the memory file's description, one
     sentence; None for any other call, a failed write, or a file with no usable one."""
     if not _WRITE_TOOL.match(call.name) or call.is_error or not isinstance(call.input, dict):
@@ -42,4 +57,8 @@ def memory_saved(call: TranscriptToolCall) -> str | None:
     text = " ".join(described["text"].strip("\"'").split())
     if not MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS or _PLACEHOLDER.search(text):
         return None
-    return text if text.endswith((".", "!", "。", "！")) else text + "."
+    text = text if text.endswith((".", "!", "。", "！")) else text + "."
+    typed = _TYPE.search(head["head"]) if head else None
+    if typed is not None and typed["type"].casefold() == "feedback":
+        return SavedMemory("directive", text)
+    return SavedMemory("finding", text) if stands_alone(text) else None

@@ -35,7 +35,8 @@ conservative — a memory file full of noise is worse than a short one:
 - Findings: facts about the project the agent stated — in its answers or a sub-agent's
   report — in any of the eight languages (`answers`); the session's surest few
   (`answers.best_facts`), and of a report only firm ones. Surest of all: a memory the agent
-  saved itself (Claude Code's auto-memory file, `agent_memory`), in any language.
+  saved itself (Claude Code's auto-memory file, `agent_memory`), in any language — a
+  directive when its type is `feedback`.
 """
 
 from __future__ import annotations
@@ -344,9 +345,12 @@ class TranscriptDigest:
             self._keep_facts(found, origin, told_the_user=False, report=True)
             return
         saved = memory_saved(call)
+        if saved is not None and saved.kind == "directive":  # the user's guidance, distilled
+            self._keep(self._directives, [saved.text], "directive", origin)
+            return
         if saved is not None:  # the agent's own memory: surer than any fact read in prose
-            self._keep(self._facts, [saved], "finding", origin)
-            self._fact_weights[saved] = SAVED_MEMORY_WEIGHT
+            self._keep(self._facts, [saved.text], "finding", origin)
+            self._fact_weights[saved.text] = SAVED_MEMORY_WEIGHT
             return
         if _NEVER_RAN.match(call.output or ""):
             return  # it did nothing: neither a failure nor a success

@@ -89,12 +89,9 @@ _SAVED = (
 )
 
 
-def test_a_memory_the_agent_saved_is_the_surest_finding() -> None:
+def test_a_feedback_memory_the_agent_saved_is_a_directive() -> None:
     found = extract_findings(
         [
-            answer("O script `scripts/deploy.sh` não existe neste repositório."),
-            answer("The dev server runs on port 1100 (`config/dev.exs`)."),
-            answer("There is no `lint` script in `package.json`."),
             calls(
                 tool(
                     "Write",
@@ -104,13 +101,32 @@ def test_a_memory_the_agent_saved_is_the_surest_finding() -> None:
                     },
                     output="File created successfully",
                 )
+            )
+        ]
+    )
+    assert found.directives == [
+        "Meow functions require explicit type annotations on parameters and return type — "
+        "type inference is not implemented."
+    ]
+
+
+def test_a_project_memory_the_agent_saved_is_the_surest_finding() -> None:
+    project = _SAVED.replace(
+        "description: Meow functions require explicit type annotations on parameters and "
+        "return type — type inference is not implemented",
+        "description: The site is built with `hugo --gc --minify` from website/",
+    ).replace("type: feedback", "type: project")
+    found = extract_findings(
+        [
+            answer("O script `scripts/deploy.sh` não existe neste repositório."),
+            answer("The dev server runs on port 1100 (`config/dev.exs`)."),
+            answer("There is no `lint` script in `package.json`."),
+            calls(
+                tool("Write", {"file_path": f"{_MEOW_MEMORY}project_site.md", "content": project})
             ),
         ]
     )
-    assert (
-        "Meow functions require explicit type annotations on parameters and return type — "
-        "type inference is not implemented."
-    ) in found.findings
+    assert "The site is built with `hugo --gc --minify` from website/." in found.findings
     assert len(found.findings) == 3  # the session's surest three: the memory among them
 
 
@@ -121,6 +137,11 @@ def test_a_memory_the_agent_saved_is_the_surest_finding() -> None:
         (f"{_MEOW_MEMORY}notes.md", "No frontmatter, no description.\n", True),
         ("/repo/docs/memory/feedback.md", _SAVED, True),  # not Claude Code's memory folder
         (f"{_MEOW_MEMORY}feedback.md", _SAVED, False),  # the write failed
+        (  # a fact that names nothing concrete
+            f"{_MEOW_MEMORY}project.md",
+            _SAVED.replace("type: feedback", "type: project"),
+            True,
+        ),
     ],
 )
 def test_what_is_not_a_saved_memory(path: str, content: str, ok: bool) -> None:
