@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QToolButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -117,6 +117,8 @@ def test_tab_leaves_the_frontmatter_and_ctrl_m_lets_it_leave_the_text(
     qtbot.keyClick(text, Qt.Key.Key_M, CTRL)
     assert window.context.actions.action("editor.tab_moves_focus").isChecked()
     assert "Tab moves the focus" in window.statusBar().currentMessage()
+    indicator = mode_indicator(window, "Tab moves focus")
+    assert not indicator.isHidden()  # the mode stays in view after the note has gone
     footer = window.memory_tab.footer
     seen = tab_through(qtbot, 6)
     for button in (footer.details_button, footer.runs_button, footer.consolidate_button):
@@ -124,8 +126,26 @@ def test_tab_leaves_the_frontmatter_and_ctrl_m_lets_it_leave_the_text(
     assert editor.buffer_text().endswith("\t")  # nothing more typed
     text.setFocus()
     qtbot.keyClick(text, Qt.Key.Key_M, CTRL)
+    assert indicator.isHidden()
     qtbot.keyClick(text, Qt.Key.Key_Tab)
     assert editor.buffer_text().endswith("\t\t")
+    # A click on the indicator turns the mode off, as Ctrl+M does.
+    qtbot.keyClick(text, Qt.Key.Key_M, CTRL)
+    assert not indicator.isHidden()
+    qtbot.mouseClick(indicator, Qt.MouseButton.LeftButton)
+    assert indicator.isHidden()
+    assert not window.context.actions.action("editor.tab_moves_focus").isChecked()
+
+
+def mode_indicator(window: MainWindow, text: str) -> QToolButton:
+    """The status bar's button that says a mode is on."""
+    found = [
+        button
+        for button in window.statusBar().findChildren(QToolButton)
+        if button.accessibleName() == text
+    ]
+    assert len(found) == 1
+    return found[0]
 
 
 def test_every_tab_has_the_source_text_with_its_keys_and_margins(

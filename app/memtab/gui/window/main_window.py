@@ -355,6 +355,9 @@ class MainWindow(QMainWindow):
         self._build_sync()
         self.menuBar().clear()  # the titles shown until now
         self.menus = WindowMenus(self.context.actions, self.menuBar(), self)
+        self.status_bar.mode_indicator(
+            self.context.actions.action("editor.tab_moves_focus"), "Tab moves focus"
+        )
 
     def _build_check(self) -> CheckFeature | None:
         """The Check panel, marks and fixes (reviewed like Consolidate now's plans)."""

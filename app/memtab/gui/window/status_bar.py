@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QStatusBar, QToolButton, QWidget
 
 from memtab.gui.widgets import ElidedLabel
@@ -63,6 +64,23 @@ class WindowStatusBar(QStatusBar):
         """A permanent widget left of the other permanent ones (the notes never cover
         it)."""
         self.insertPermanentWidget(self._normal, widget)
+
+    def mode_indicator(self, action: QAction, text: str) -> QToolButton:
+        """A permanent button saying `text` while the checkable `action` is on (a mode
+        the keys change, as VS Code shows "Tab Moves Focus"); a click turns it off."""
+        button = QToolButton(self)
+        button.setAutoRaise(True)
+        button.setText(text)
+        keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        how = f"Click or press {keys}" if keys else "Click"
+        button.setToolTip(f"{action.toolTip()}. {how} to turn it off.")
+        button.setAccessibleName(text)
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab never stops on a status note
+        button.clicked.connect(action.trigger)
+        action.toggled.connect(button.setVisible)
+        self.insert_permanent_first(button)
+        button.setVisible(action.isChecked())
+        return button
 
     def home_label(self, text: str, tooltip: str) -> ElidedLabel:
         """A permanent label for the home (right of the notes), eliding in the middle."""
