@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
@@ -263,6 +264,29 @@ def test_a_text_made_by_hand_in_the_three_way_view_can_be_kept(
     assert "The text you kept in the three-way view" in panel.message_bar.text
     panel.message_bar.button("restore_draft").click()
     assert panel.buffer_text() == MINE
+
+
+def test_tab_in_the_text_to_keep_goes_on_to_the_buttons_and_ctrl_y_redoes(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    edit_then_agent_appends(
+        qtbot, panel, store, ORIGINAL.replace("- first", "- first, agent's way")
+    )
+    dialog = open_diff_with_enter(qtbot, panel)
+    view = three_way_of(dialog)
+    qtbot.waitUntil(lambda: view.texts is not None)
+    dialog.activateWindow()
+    view.merged.setFocus()
+    qtbot.waitUntil(view.merged.hasFocus)
+    view.merged.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClick(view.merged, Qt.Key.Key_Tab)
+    assert view.merged_text() == MINE  # no tab typed: the keyboard is not held there
+    assert not view.merged.hasFocus()
+    view.merged.setFocus()
+    qtbot.keyClicks(view.merged, "x")
+    view.merged.undo()
+    qtbot.keyClick(view.merged, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert view.merged_text() == MINE + "x"
 
 
 def test_after_merge_both_the_text_has_the_focus_to_review_it(

@@ -29,8 +29,8 @@ from memtab.gui.actions import ActionRegistry, Focus, Key
 from memtab.gui.editor.autosave import AutoSave
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.external import ExternalOpener
-from memtab.gui.editor.source_edit import SourceEdit
 from memtab.gui.editor.view import EditorView, ViewMode
+from memtab.gui.source_edit import SourceEdit
 
 logger = logging.getLogger(__name__)
 

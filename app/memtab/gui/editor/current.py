@@ -13,9 +13,9 @@ from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import MessageBar
 from memtab.gui.editor.file_tab import FileTab
 from memtab.gui.editor.preview import MarkdownPreview
-from memtab.gui.editor.source_edit import SourceEdit
 from memtab.gui.editor.view import ViewMode
 from memtab.gui.find_bar import FindBar
+from memtab.gui.source_edit import SourceEdit
 from memtab.sources.memory_file import MemoryFile
 from memtab.sources.model import MemoryFileRef
 from memtab.store.paths import VirtualPath

@@ -54,9 +54,9 @@ from memtab.components.editor.text_buffer import (
 from memtab.gui.editor.frontmatter import read_description
 from memtab.gui.editor.highlighter import MarkdownHighlighter
 from memtab.gui.editor.preview import MarkdownPreview
-from memtab.gui.editor.source_edit import SourceEdit
 from memtab.gui.find_bar import FindBar
 from memtab.gui.icons import tinted_icon
+from memtab.gui.source_edit import SourceEdit
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel, give_redo_keys
 

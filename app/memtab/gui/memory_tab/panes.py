@@ -33,8 +33,8 @@ from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import QApplication, QSplitter, QToolButton, QWidget
 
 from memtab.gui.actions import ActionRegistry, Focus
-from memtab.gui.editor.source_edit import SourceEdit
 from memtab.gui.icons import tinted_icon
+from memtab.gui.source_edit import SourceEdit
 
 logger = logging.getLogger(__name__)
 

@@ -24,6 +24,7 @@ from PySide6.QtGui import QBrush, QColor, QFontDatabase, QPalette, QTextBlockFor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from memtab.components.merge.three_way import ThreeWayTexts
+from memtab.gui.source_edit import SourceEdit
 from memtab.gui.style import Accent, mute, tint
 
 Pane = Literal["base", "mine", "theirs"]
@@ -95,7 +96,8 @@ class ThreeWayView(QWidget):
         merged_layout.setContentsMargins(0, 0, 0, 0)
         merged_layout.setSpacing(2)
         self.merged_title = QLabel("Text to keep", merged)
-        self.merged = QPlainTextEdit(merged)
+        self.merged = SourceEdit(merged)  # the editor's keys (Ctrl+Y redoes)
+        self.merged.setTabChangesFocus(True)  # …but Tab goes on to the window's buttons
         self.merged.setObjectName("threeWayMerged")
         self.merged.setAccessibleName("Text to keep")
         self.merged.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)

@@ -5,7 +5,8 @@
 - Tab never traps the keyboard. In the frontmatter, where a tab character is invalid YAML,
   Tab and Shift+Tab move the focus on (and back); elsewhere they indent, unless "Tab moves
   focus" is on (Ctrl+M, as in VS Code), which makes them move the focus everywhere.
-  The mode is one for the whole application, as VS Code's is.
+  The mode is one for the whole application, as VS Code's is. A text with Qt's
+  `tabChangesFocus` (in a dialog) always moves the focus.
 - Indenting is a code editor's: Tab on a selection over several lines indents each of
   them (Qt's would replace the selection by a tab), Shift+Tab outdents the lines it
   touches (Qt's does nothing) — each one undo step.
@@ -155,7 +156,14 @@ class SourceEdit(QPlainTextEdit):
         )
 
     def _tab_moves_focus(self) -> bool:
-        return self.tab_moves_focus or self.isReadOnly() or self.in_frontmatter()
+        # tabChangesFocus: a text in a dialog (the three-way merge's), where Ctrl+M's
+        # editor action does not reach and Tab must get to the buttons.
+        return (
+            self.tab_moves_focus
+            or self.tabChangesFocus()
+            or self.isReadOnly()
+            or self.in_frontmatter()
+        )
 
 
 def _indent_width(line: str) -> int:
