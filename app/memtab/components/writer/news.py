@@ -68,24 +68,37 @@ class WriterNews:
     count: int
     at_ms: int
     lines: tuple[int, ...] = ()
+    left_out: int = 0
+    """Notes past the offline writer's per-run limit, not kept (the less sure ones)."""
 
     def text(self, now: int | None = None) -> str:
         """The status bar's line."""
-        notes = humanize.plural(self.count, "note")
+        notes = humanize.plural(self.count, "note") + self._left_out_clause()
         if self.kind is NewsKind.RECORDED:
             when = humanize.relative_time(self.at_ms, now)
             return f"Recorded {notes} in {file_name(self.memory_path)} · {when}"
         return f"Suggested {notes} — review"
 
+    def _left_out_clause(self) -> str:
+        # The words of the run's summary in the runs log and the CLI (writer/run.py).
+        return f" ({self.left_out} less sure left out)" if self.left_out else ""
+
     def details(self) -> str:
         """A tooltip: where, for which workspace, and what clicking does."""
         where = f"{self.memory_path} of workspace {self.workspace_name}"
         when = humanize.absolute_time(self.at_ms)
+        left_out = (
+            f" It found {humanize.plural(self.left_out, 'more note')} and left "
+            f"{'them' if self.left_out > 1 else 'it'} out: a run keeps only its surest, so "
+            "that a review stays short."
+            if self.left_out
+            else ""
+        )
         if self.kind is NewsKind.RECORDED:
-            return f"The memory writer added to {where} at {when}. Click to open it."
+            return f"The memory writer added to {where} at {when}.{left_out} Click to open it."
         return (
-            f"The offline memory writer suggested notes for {where} at {when}. Click to "
-            "review them: accept, edit then accept, or dismiss each."
+            f"The offline memory writer suggested notes for {where} at {when}.{left_out} "
+            "Click to review them: accept, edit then accept, or dismiss each."
         )
 
     def notification(self) -> tuple[str, str]:
@@ -109,6 +122,7 @@ def news_from_run(
     after: str,
     suggested: int,
     at_ms: int,
+    left_out: int = 0,
 ) -> WriterNews | None:
     """The news of a finished run (None when it found nothing new, or failed)."""
     if outcome == "wrote":
@@ -117,10 +131,23 @@ def news_from_run(
         if count <= 0:
             return None  # it only removed or reworded: nothing recorded
         return WriterNews(
-            NewsKind.RECORDED, workspace_id, workspace_name, memory_path, count, at_ms, lines
+            NewsKind.RECORDED,
+            workspace_id,
+            workspace_name,
+            memory_path,
+            count,
+            at_ms,
+            lines,
+            left_out,
         )
     if outcome == "suggested" and suggested > 0:
         return WriterNews(
-            NewsKind.SUGGESTED, workspace_id, workspace_name, memory_path, suggested, at_ms
+            NewsKind.SUGGESTED,
+            workspace_id,
+            workspace_name,
+            memory_path,
+            suggested,
+            at_ms,
+            left_out=left_out,
         )
     return None

@@ -70,6 +70,7 @@ def run_news(result: WriterRunResult) -> WriterNews | None:
         after=result.after,
         suggested=result.suggested_count,
         at_ms=now_ms(),
+        left_out=result.left_out_count,
     )
 
 

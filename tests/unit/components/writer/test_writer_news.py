@@ -11,7 +11,9 @@ AFTER = (
 NOW = 1_800_000_000_000
 
 
-def news(outcome: str, before: str = BEFORE, after: str = AFTER, suggested: int = 0) -> object:
+def news(
+    outcome: str, before: str = BEFORE, after: str = AFTER, suggested: int = 0, left_out: int = 0
+) -> object:
     return news_from_run(
         outcome=outcome,
         workspace_id="a1b2c3d4e5",
@@ -21,6 +23,7 @@ def news(outcome: str, before: str = BEFORE, after: str = AFTER, suggested: int 
         after=after,
         suggested=suggested,
         at_ms=NOW,
+        left_out=left_out,
     )
 
 
@@ -40,6 +43,17 @@ def test_a_suggest_only_run_says_review() -> None:
     assert suggested is not None
     assert suggested.text() == "Suggested 1 note — review"  # type: ignore[attr-defined]
     assert "review" in suggested.details()  # type: ignore[attr-defined]
+
+
+def test_notes_left_out_past_a_runs_limit_are_said() -> None:
+    suggested = news("suggested", after=BEFORE, suggested=20, left_out=8)
+    assert suggested is not None
+    assert suggested.text() == "Suggested 20 notes (8 less sure left out) — review"  # type: ignore[attr-defined]
+    assert "found 8 more notes and left them out" in suggested.details()  # type: ignore[attr-defined]
+    recorded = news("wrote", left_out=1)
+    assert recorded is not None
+    assert recorded.text(now=NOW).startswith("Recorded 2 notes (1 less sure left out) in notes.md")  # type: ignore[attr-defined]
+    assert "found 1 more note and left it out" in recorded.details()  # type: ignore[attr-defined]
 
 
 def test_nothing_new_failed_or_only_removed_is_no_news() -> None:
