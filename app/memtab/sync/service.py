@@ -73,6 +73,8 @@ class SyncConflict:
     repo_path: str
     reason: str
     since: int
+    scope: SyncedScope | None = None
+    """The scope of this home the file is in (None: the repository path is none of them)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,6 +83,7 @@ class SyncConflict:
             "repoPath": self.repo_path,
             "reason": self.reason,
             "since": self.since,
+            "scope": self.scope.label if self.scope is not None else None,
         }
 
 
@@ -435,6 +438,7 @@ class SyncService:
                 path,
                 record.reason or "both sides changed it",
                 record.since,
+                _scope_of(target, path),
             )
             for path, record in sorted(state.conflicts.items())
         ]
@@ -519,11 +523,14 @@ def _distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]
 
 
 def _shown(target: Target, repo_path: str) -> str:
-    for scope in target.scopes:
-        virtual = scope.virtual_path(repo_path)
-        if virtual is not None:
-            return str(virtual)
-    return repo_path
+    scope = _scope_of(target, repo_path)
+    virtual = scope.virtual_path(repo_path) if scope is not None else None
+    return str(virtual) if virtual is not None else repo_path
+
+
+def _scope_of(target: Target, repo_path: str) -> SyncedScope | None:
+    """The target's scope a repository path is a memory file of."""
+    return next((s for s in target.scopes if s.virtual_path(repo_path) is not None), None)
 
 
 def _remove_tree(path: Any) -> None:

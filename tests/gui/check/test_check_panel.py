@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -16,7 +17,7 @@ from memtab.check.records import Finding
 from memtab.components.check.marks import row_marks, shown_in
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.check.feature import CheckFeature
-from memtab.gui.tree.model import CHECK_ROLE
+from memtab.gui.tree.model import MARKS_ROLE
 from memtab.gui.window.main_window import MainWindow
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -66,7 +67,9 @@ def test_the_panel_lists_the_findings_and_each_missing_project_once(
 
     model = window.memory_tab.model
     index = model.index_for_key(DEV_SETUP_KEY)
-    assert index.isValid() and model.data(index, CHECK_ROLE) == "2 to check"
+    assert index.isValid()
+    assert [mark.text for mark in model.data(index, MARKS_ROLE)] == ["2 to check"]
+    assert "The check found lines to look at" in model.data(index, Qt.ItemDataRole.ToolTipRole)
 
 
 def test_the_open_file_s_lines_are_marked(

@@ -6,15 +6,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WindowFactory, action, node, wait_for, wait_watching
 from memtab.components.tree.nodes import file_key
 from memtab.components.tree.text import file_tooltip
+from memtab.gui.sync.conflicts import SYNC_CONFLICT_DETAIL, SYNC_CONFLICT_MARK, conflict_marks
 from memtab.gui.sync.feature import NOT_SET_UP
+from memtab.gui.tree.model import MARKS_ROLE
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from memtab.store.registry import Workspace
+from memtab.sync.layout import SyncedScope
+from memtab.sync.service import SyncConflict
 from support.sync_machines import Machine
 
 make_window = support.make_window
@@ -76,3 +82,59 @@ def test_a_conflict_copy_is_marked_beside_its_original(
     assert dialog is not None
     wait_for(qtbot, lambda: not dialog.busy and dialog.view.texts is not None)
     assert [item.title for item in dialog.items] == ["notes.md\nconflict copy (Dropbox)"]
+
+
+def test_a_file_in_sync_conflict_is_marked_in_the_tree_until_it_is_resolved(
+    qtbot: QtBot, make_window: WindowFactory, alpha: Machine, beta: Machine
+) -> None:
+    alpha.publish(NOTES, "one\ntwo\nthree\n", beta)
+    beta.write(NOTES, "one\ntwo from beta\nthree\n")
+    beta.sync()
+    alpha.write(NOTES, "one\ntwo from alpha\nthree\n")
+    alpha.sync()
+    assert alpha.conflicts() == [NOTES]
+    window = make_window(alpha.home, None, start_writer=False)
+    wait_watching(qtbot, window)
+    model = window.memory_tab.model
+    key = file_key(parse_file_path(NOTES))
+
+    def marks() -> list[str]:
+        index = model.index_for_key(key)
+        return [mark.text for mark in model.data(index, MARKS_ROLE)] if index.isValid() else []
+
+    wait_for(qtbot, lambda: marks() == [SYNC_CONFLICT_MARK], 60_000)
+    index = model.index_for_key(key)
+    assert SYNC_CONFLICT_DETAIL in model.data(index, Qt.ItemDataRole.ToolTipRole)
+    assert SYNC_CONFLICT_MARK in model.data(index, Qt.ItemDataRole.AccessibleDescriptionRole)
+    feature = window.sync
+    assert feature is not None
+    feature.open_conflicts()
+    dialog = feature.dialog
+    assert dialog is not None
+    wait_for(qtbot, lambda: not dialog.busy and dialog.view.texts is not None, 30_000)
+    dialog.decide("mine")
+    wait_for(qtbot, lambda: not dialog.busy and marks() == [], 60_000)
+    assert alpha.conflicts() == []
+
+
+def test_only_conflicts_in_the_scopes_the_tree_shows_are_marked() -> None:
+    workspace = Workspace("ws1", "main", "/src/app", "/src/app", "app", ("/src/app",))
+
+    def conflict(scope: SyncedScope | None, repo_path: str) -> SyncConflict:
+        return SyncConflict("memory", "?", repo_path, "both sides changed it", 0, scope)
+
+    conflicts = [
+        conflict(SyncedScope("global", "global"), "global/a.md"),
+        conflict(SyncedScope("project", "app", "/src/app"), "projects/app/b.md"),
+        conflict(SyncedScope("project", "other", "/src/other"), "projects/other/c.md"),
+        conflict(SyncedScope("workspace", "main", "ws1"), "workspaces/main/d.md"),
+        conflict(SyncedScope("workspace", "old", "ws0"), "workspaces/old/e.md"),
+        conflict(None, "stray.md"),
+    ]
+    shown = sorted(conflict_marks(conflicts, workspace))
+    assert shown == [
+        "file:/memories/global/a.md",
+        "file:/memories/project/b.md",
+        "file:/memories/workspace/d.md",
+    ]
+    assert sorted(conflict_marks(conflicts, None)) == ["file:/memories/global/a.md"]

@@ -4,7 +4,10 @@ screen reader reads after the name (Qt-free; `gui/tree/model` asks for them by r
 
 from __future__ import annotations
 
+import enum
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from memtab import humanize
@@ -23,7 +26,29 @@ class BadgeSentence(Protocol):
     def sentence(self, now: int | None = None) -> str: ...
 
 
-def file_tooltip(node: TreeNode, badge: BadgeSentence | None, pin_note: str = PIN_NOTE) -> str:
+class MarkTone(enum.Enum):
+    """What a row's mark is about, for its colour."""
+
+    CHECK = "check"  # the check found something to look at
+    CONFLICT = "conflict"  # something the user must decide before it is settled
+
+
+@dataclass(frozen=True)
+class RowMark:
+    """A mark a feature puts on a file row: a few words on the row ("2 to check",
+    "sync conflict") and the sentence its tooltip says."""
+
+    text: str
+    tone: MarkTone
+    detail: str
+
+
+def file_tooltip(
+    node: TreeNode,
+    badge: BadgeSentence | None,
+    pin_note: str = PIN_NOTE,
+    marks: Sequence[RowMark] = (),
+) -> str:
     """The tooltip of a file row: path, description, size, times, usage and state."""
     lines = [str(node.path) if node.path is not None else (node.physical or node.name)]
     if node.description:
@@ -54,12 +79,15 @@ def file_tooltip(node: TreeNode, badge: BadgeSentence | None, pin_note: str = PI
         lines.append(f"Read-only: {node.not_editable_reason}")
     if node.warning:
         lines.append(node.warning)
+    lines += [mark.detail for mark in marks]
     if node.orphan_dir is not None:
         lines.append(glossary.ORPHANED_PROJECT_MEMORY)
     return "\n".join(lines)
 
 
-def describe_for_accessibility(node: TreeNode, badge: BadgeSentence | None) -> str:
+def describe_for_accessibility(
+    node: TreeNode, badge: BadgeSentence | None, marks: Sequence[RowMark] = ()
+) -> str:
     """What a screen reader says after a row's name."""
     if node.kind is NodeKind.SECTION:
         parts = [humanize.plural(node.file_count, "file")]
@@ -84,6 +112,7 @@ def describe_for_accessibility(node: TreeNode, badge: BadgeSentence | None) -> s
             parts.append(node.tag)
         if node.warning:
             parts.append(node.warning)
+        parts += [mark.text for mark in marks]
         if node.description:
             parts.append(node.description)
         usage = humanize.usage_text(node.access_count, node.last_accessed_at)
@@ -98,11 +127,14 @@ def describe_for_accessibility(node: TreeNode, badge: BadgeSentence | None) -> s
 
 
 def row_tooltip(
-    node: TreeNode, badge: BadgeSentence | None, pin_note: str = PIN_NOTE
+    node: TreeNode,
+    badge: BadgeSentence | None,
+    pin_note: str = PIN_NOTE,
+    marks: Sequence[RowMark] = (),
 ) -> str | None:
     """The tooltip of any row: a file's details, a folder's or section's counts."""
     if node.kind is NodeKind.FILE:
-        return file_tooltip(node, badge, pin_note)
+        return file_tooltip(node, badge, pin_note, marks)
     if node.kind is NodeKind.SECTION and node.section is SectionId.ORPHANS:
         return glossary.ORPHANED_PROJECT_MEMORY
     if node.kind is NodeKind.SOURCE or (

@@ -14,10 +14,13 @@ Every decision goes through the engine that owns it: nothing here writes a file.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
+from memtab.components.tree.nodes import file_key
+from memtab.components.tree.text import MarkTone, RowMark
 from memtab.store.conflict_copies import ConflictCopy, CopyName
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -102,6 +105,37 @@ def list_conflicts(
             )
         )
     return items
+
+
+SYNC_CONFLICT_MARK = "sync conflict"
+SYNC_CONFLICT_DETAIL = (
+    "Edited on two machines, on the same lines: this machine's text is the one here until "
+    "you decide (File → Resolve conflicts…)"
+)
+
+
+def conflict_marks(
+    conflicts: Iterable[SyncConflict], workspace: Workspace | None
+) -> dict[str, RowMark]:
+    """The tree's "sync conflict" marks (by row key) of the conflicts in the scopes the
+    Memory tab shows for `workspace`: global's always, a project's or workspace's when it
+    is the shown workspace's own."""
+    marks: dict[str, RowMark] = {}
+    for conflict in conflicts:
+        scope = conflict.scope
+        path = scope.virtual_path(conflict.repo_path) if scope is not None else None
+        if scope is None or path is None:
+            continue
+        shown = scope.kind == "global" or (
+            workspace is not None
+            and scope.key
+            == (workspace.project_identity if scope.kind == "project" else workspace.id)
+        )
+        if shown:
+            marks[file_key(path)] = RowMark(
+                SYNC_CONFLICT_MARK, MarkTone.CONFLICT, SYNC_CONFLICT_DETAIL
+            )
+    return marks
 
 
 def _copy_detail(name: CopyName, path: str, original: str) -> str:

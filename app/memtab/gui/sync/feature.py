@@ -10,14 +10,18 @@ Memory tab shows (`memtab.store.conflict_copies`).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.text import RowMark
 from memtab.gui.actions import Focus
 from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.sync.conflicts import conflict_marks
+from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.status import SyncStatusWidget
 from memtab.store.conflict_copies import find_copies
@@ -40,6 +44,12 @@ def count_copies(scan: HomeScan) -> int:
     )
 
 
+class MarkedRows(Protocol):
+    """The tree's model: the marks features put on its file rows."""
+
+    def set_marks(self, feature: str, marks: Mapping[str, RowMark]) -> None: ...
+
+
 class SyncFeature(QObject):
     """Sync of one window (see the module docstring)."""
 
@@ -50,14 +60,18 @@ class SyncFeature(QObject):
         *,
         clock: GuiClock = QT_CLOCK,
         git_program: str | None = None,
+        rows: MarkedRows | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._context = context
         self._shell = shell
+        self._rows = rows
         self.sync = WindowSync(context.home, clock=clock, git_program=git_program, parent=self)
         self.status = SyncStatusWidget()
         self.sync.changed.connect(self.status.show_look)
+        self.sync.changed.connect(self._mark_conflicts)
+        context.shown.workspace_changed.connect(self._mark_conflicts)
         self.sync.busy_changed.connect(self.status.set_syncing)
         self.sync.progress.connect(self.status.set_progress)
         self.status.conflicts_requested.connect(self.open_conflicts)
@@ -113,6 +127,16 @@ class SyncFeature(QObject):
         if self.dialog is not None:
             self.dialog.shutdown()
         self.sync.shutdown()
+
+    @Slot()
+    def _mark_conflicts(self) -> None:
+        """Mark the rows of the files in sync conflict that the tree shows (after every
+        look, and when the shown workspace changes)."""
+        if self._rows is not None:
+            look: SyncLook = self.sync.look
+            self._rows.set_marks(
+                "sync", conflict_marks(look.conflicts, self._context.shown.workspace)
+            )
 
     @Slot(object)
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:

@@ -36,7 +36,13 @@ from PySide6.QtCore import (
 
 from memtab.components.activity.badges import Badge
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_container_key
-from memtab.components.tree.text import PIN_NOTE, describe_for_accessibility, row_tooltip
+from memtab.components.tree.text import (
+    PIN_NOTE,
+    MarkTone,
+    RowMark,
+    describe_for_accessibility,
+    row_tooltip,
+)
 from memtab.components.tree.tree import loading_tree
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
@@ -52,8 +58,10 @@ AGENT_EDITED_ROLE = Qt.ItemDataRole.UserRole + 2
 """True for files changed by something other than Memtab and not opened since."""
 BADGE_ROLE = Qt.ItemDataRole.UserRole + 4
 """The `components.activity.badges.Badge` of such a file (who changed it, when), else None."""
-CHECK_ROLE = Qt.ItemDataRole.UserRole + 5
-"""What the check found in a file row's file, in a few words ("2 to check"), or None."""
+MARKS_ROLE = Qt.ItemDataRole.UserRole + 5
+"""The features' marks on a file row (`components.tree.text.RowMark`s: "2 to check", "sync
+conflict"), a tuple, empty for none."""
+CHECK_MARK_DETAIL = "The check found lines to look at: open the file to see them (View → Check)"
 KEY_ROLE = Qt.ItemDataRole.UserRole + 3
 """The node's stable key (str)."""
 
@@ -100,7 +108,8 @@ class MemoryTreeModel(QAbstractItemModel):
         self._by_key: dict[str, TreeNode] = {}
         self._by_physical: dict[str, TreeNode] = {}
         self._badges: Mapping[str, Badge] = {}
-        self._check_marks: dict[str, str] = {}
+        self._marks: dict[str, dict[str, RowMark]] = {}
+        """By the feature that marks (`set_marks`), each file row's mark by row key."""
         self.pin_note = PIN_NOTE
         """What a pinned file's tooltip says about mux (the tab knows whether it runs)."""
         self._merge: _Merge | None = None
@@ -275,12 +284,12 @@ class MemoryTreeModel(QAbstractItemModel):
             return self.is_agent_edited(node)
         if role == BADGE_ROLE:
             return self.badge_for(node)
-        if role == CHECK_ROLE:
-            return self._check_marks.get(node.key) if node.kind is NodeKind.FILE else None
+        if role == MARKS_ROLE:
+            return self.marks_for(node)
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:
-            return describe_for_accessibility(node, self.badge_for(node))
+            return describe_for_accessibility(node, self.badge_for(node), self.marks_for(node))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return row_tooltip(node, self.badge_for(node), self.pin_note)
+            return row_tooltip(node, self.badge_for(node), self.pin_note, self.marks_for(node))
         return None
 
     # -- updates -------------------------------------------------------------------------
@@ -465,13 +474,37 @@ class MemoryTreeModel(QAbstractItemModel):
         self._badges = dict(badges)
         self._emit_badges_changed(changed, set())
 
-    def set_check_marks(self, marks: Mapping[str, str]) -> None:
-        """Show exactly these marks of the check (by row key: what it found, in words)."""
-        old, self._check_marks = self._check_marks, dict(marks)
+    def marks_for(self, node: TreeNode) -> tuple[RowMark, ...]:
+        """The marks on a file row, in the order the features first marked."""
+        if node.kind is not NodeKind.FILE or not self._marks:
+            return ()
+        return tuple(
+            mark for by_key in self._marks.values() if (mark := by_key.get(node.key)) is not None
+        )
+
+    def set_marks(self, feature: str, marks: Mapping[str, RowMark]) -> None:
+        """Show exactly these marks of `feature` (by row key), in place of its last ones."""
+        old = self._marks.get(feature, {})
+        self._marks[feature] = dict(marks)
         for key in set(old) | set(marks):
             index = self.index_for_key(key) if old.get(key) != marks.get(key) else None
             if index is not None and index.isValid():
-                self.dataChanged.emit(index, index, [CHECK_ROLE])
+                self.dataChanged.emit(
+                    index,
+                    index,
+                    [
+                        MARKS_ROLE,
+                        Qt.ItemDataRole.ToolTipRole,
+                        Qt.ItemDataRole.AccessibleDescriptionRole,
+                    ],
+                )
+
+    def set_check_marks(self, marks: Mapping[str, str]) -> None:
+        """Show exactly these marks of the check (by row key: what it found, in words)."""
+        self.set_marks(
+            "check",
+            {key: RowMark(text, MarkTone.CHECK, CHECK_MARK_DETAIL) for key, text in marks.items()},
+        )
 
     def refresh_all(self) -> None:
         """Repaint every row (e.g. search highlighting or relative times changed)."""

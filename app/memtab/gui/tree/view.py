@@ -56,9 +56,10 @@ from memtab import humanize
 from memtab.components.activity.badges import Badge
 from memtab.components.search.search import highlight_spans
 from memtab.components.tree.nodes import MessageKind, NodeKind, TreeNode
+from memtab.components.tree.text import MarkTone, RowMark
 from memtab.gui.icons import tinted_pixmap
 from memtab.gui.style import Accent, accent_text, blend, muted
-from memtab.gui.tree.model import BADGE_ROLE, CHECK_ROLE, NODE_ROLE, MemoryTreeModel
+from memtab.gui.tree.model import BADGE_ROLE, MARKS_ROLE, NODE_ROLE, MemoryTreeModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -172,8 +173,8 @@ class MemoryItemDelegate(QStyledItemDelegate):
         elif node.kind is NodeKind.FILE:
             badge = index.data(BADGE_ROLE)
             label = badge.label if isinstance(badge, Badge) else None
-            check = index.data(CHECK_ROLE)
-            self._paint_file(painter, rect, node, font, colors, label, dpr, check)
+            marks = index.data(MARKS_ROLE)
+            self._paint_file(painter, rect, node, font, colors, label, dpr, marks or ())
         elif node.kind is NodeKind.MESSAGE:
             self._paint_message(painter, rect, node, font, colors)
         elif node.kind is NodeKind.MATCH:
@@ -317,7 +318,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
         colors: _Colors,
         badge_label: str | None,
         dpr: float,
-        check_label: str | None = None,
+        marks: Sequence[RowMark] = (),
     ) -> None:
         metrics = QFontMetrics(font)
         small = self._small_font(font)
@@ -345,8 +346,9 @@ class MemoryItemDelegate(QStyledItemDelegate):
             )
         if node.warning:
             right = self._paint_pill(painter, WARNING_PILL, line1, right, colors.error, None)
-        if isinstance(check_label, str):
-            right = self._paint_pill(painter, check_label, line1, right, colors.pin, None)
+        for mark in marks:
+            color = colors.error if mark.tone is MarkTone.CONFLICT else colors.pin
+            right = self._paint_pill(painter, mark.text, line1, right, color, None)
         if node.tag:
             right = self._paint_pill(painter, node.tag, line1, right, colors.faint, None)
         pin_room = _ICON - 2 + _GAP if node.pinned else 0

@@ -383,7 +383,7 @@ class MainWindow(QMainWindow):
     def _build_sync(self) -> None:
         from memtab.gui.sync.feature import SyncFeature
 
-        self.sync = SyncFeature(self.context, self, parent=self)
+        self.sync = SyncFeature(self.context, self, rows=self.memory_tab.model, parent=self)
         self.watcher.paths_changed.connect(self.sync.sync.follow_changes)
         self.status_bar.insert_permanent_first(self.sync.status)
         if self.watcher.root is not None:  # the menus were built after watching began
