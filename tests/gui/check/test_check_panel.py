@@ -142,5 +142,5 @@ def test_marks_are_for_what_the_shown_workspace_sees(demo: Home) -> None:
     elsewhere = shown_in(report.findings, "nobody", None)
     assert not any(f.scope == "workspace" and f.agent == "mux" for f in elsewhere)
     marks = row_marks(shown)
-    assert marks[DEV_SETUP_KEY] == "2 to check"
+    assert marks[DEV_SETUP_KEY].text == "2 to check"
     assert not any(key.startswith("file:/memories/project") for key in marks)

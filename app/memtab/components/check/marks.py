@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import ref_key
 from memtab.humanize import plural
 from memtab.sources.model import MemoryFileRef, SourceError, parse_file_ref
@@ -56,15 +57,21 @@ def shown_in(
     ]
 
 
-def row_marks(findings: Iterable[Finding]) -> dict[str, str]:
-    """What each file row with findings says ("2 to check"), by row key."""
+ROW_MARK_DETAIL = "The check found lines to look at: open the file to see them (View → Check)"
+
+
+def row_marks(findings: Iterable[Finding]) -> dict[str, RowMark]:
+    """The mark of each file row with findings ("2 to check"), by row key."""
     counts: dict[str, int] = {}
     for finding in findings:
         ref = finding_ref(finding)
         if ref is not None:
             key = ref_key(ref)
             counts[key] = counts.get(key, 0) + 1
-    return {key: f"{count} to check" for key, count in counts.items()}
+    return {
+        key: RowMark(f"{count} to check", MarkTone.CHECK, ROW_MARK_DETAIL)
+        for key, count in counts.items()
+    }
 
 
 def line_notes(findings: Iterable[Finding], ref: MemoryFileRef) -> dict[int, list[str]]:

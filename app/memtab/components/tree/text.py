@@ -4,14 +4,13 @@ screen reader reads after the name (Qt-free; `gui/tree/model` asks for them by r
 
 from __future__ import annotations
 
-import enum
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from memtab import humanize
 from memtab.components import glossary
+from memtab.components.tree.marks import RowMark
 from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode
 
 logger = logging.getLogger(__name__)
@@ -24,23 +23,6 @@ class BadgeSentence(Protocol):
     """A row's "agent edited" badge, as its tooltip says it (`activity.badges.Badge`)."""
 
     def sentence(self, now: int | None = None) -> str: ...
-
-
-class MarkTone(enum.Enum):
-    """What a row's mark is about, for its colour."""
-
-    CHECK = "check"  # the check found something to look at
-    CONFLICT = "conflict"  # something the user must decide before it is settled
-
-
-@dataclass(frozen=True)
-class RowMark:
-    """A mark a feature puts on a file row: a few words on the row ("2 to check",
-    "sync conflict") and the sentence its tooltip says."""
-
-    text: str
-    tone: MarkTone
-    detail: str
 
 
 def file_tooltip(

@@ -17,10 +17,10 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
@@ -32,6 +32,7 @@ from memtab.components.check.marks import (
     shown_in,
     summary,
 )
+from memtab.components.tree.marks import MarkedRows
 from memtab.gui.check.line_marks import CheckLineMarks
 from memtab.gui.check.panel import CheckPanel
 from memtab.gui.context import WindowContext, WindowShell
@@ -67,12 +68,6 @@ _NOT_CHECKED = frozenset(
 """Paths whose changes change nothing the check reads."""
 PANEL_FLAG = "check-panel"
 """The UI-state flag: whether the Check panel is shown."""
-
-
-class CheckMarkedRows(Protocol):
-    """The tree's model: its rows' marks."""
-
-    def set_check_marks(self, marks: Mapping[str, str]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -124,7 +119,7 @@ class CheckFeature(QObject):
         context: WindowContext,
         shell: WindowShell,
         editor: MarginEditor,
-        rows: CheckMarkedRows,
+        rows: MarkedRows,
         *,
         review: Callable[[ConsolidationPlan], None],
         in_background: bool = True,
@@ -236,7 +231,7 @@ class CheckFeature(QObject):
         if report.problems:
             status += "\n" + "\n".join(f"Not checked: {p}" for p in report.problems)
         self.panel.set_status(status)
-        self._rows.set_check_marks(row_marks(self._shown_findings()))
+        self._rows.set_marks("check", row_marks(self._shown_findings()))
         self._mark_lines()
 
     def _shown_findings(self) -> list[Finding]:

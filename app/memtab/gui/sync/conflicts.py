@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
+from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import file_key
-from memtab.components.tree.text import MarkTone, RowMark
 from memtab.store.conflict_copies import ConflictCopy, CopyName
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore

@@ -10,13 +10,12 @@ Memory tab shows (`memtab.store.conflict_copies`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
+from memtab.components.tree.marks import MarkedRows
 from memtab.components.tree.scan import HomeScan
-from memtab.components.tree.text import RowMark
 from memtab.gui.actions import Focus
 from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext, WindowShell
@@ -42,12 +41,6 @@ def count_copies(scan: HomeScan) -> int:
     return sum(
         len(find_copies(entry.path for entry in scope.listing.files)) for scope in scan.scopes
     )
-
-
-class MarkedRows(Protocol):
-    """The tree's model: the marks features put on its file rows."""
-
-    def set_marks(self, feature: str, marks: Mapping[str, RowMark]) -> None: ...
 
 
 class SyncFeature(QObject):

@@ -35,14 +35,9 @@ from PySide6.QtCore import (
 )
 
 from memtab.components.activity.badges import Badge
+from memtab.components.tree.marks import RowMark, RowMarks
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_container_key
-from memtab.components.tree.text import (
-    PIN_NOTE,
-    MarkTone,
-    RowMark,
-    describe_for_accessibility,
-    row_tooltip,
-)
+from memtab.components.tree.text import PIN_NOTE, describe_for_accessibility, row_tooltip
 from memtab.components.tree.tree import loading_tree
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
@@ -59,9 +54,8 @@ AGENT_EDITED_ROLE = Qt.ItemDataRole.UserRole + 2
 BADGE_ROLE = Qt.ItemDataRole.UserRole + 4
 """The `components.activity.badges.Badge` of such a file (who changed it, when), else None."""
 MARKS_ROLE = Qt.ItemDataRole.UserRole + 5
-"""The features' marks on a file row (`components.tree.text.RowMark`s: "2 to check", "sync
-conflict"), a tuple, empty for none."""
-CHECK_MARK_DETAIL = "The check found lines to look at: open the file to see them (View → Check)"
+"""The features' marks on a file row (`components.tree.marks.RowMark`s), a tuple."""
+_MARK_ROLES = [MARKS_ROLE, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleDescriptionRole]
 KEY_ROLE = Qt.ItemDataRole.UserRole + 3
 """The node's stable key (str)."""
 
@@ -108,8 +102,7 @@ class MemoryTreeModel(QAbstractItemModel):
         self._by_key: dict[str, TreeNode] = {}
         self._by_physical: dict[str, TreeNode] = {}
         self._badges: Mapping[str, Badge] = {}
-        self._marks: dict[str, dict[str, RowMark]] = {}
-        """By the feature that marks (`set_marks`), each file row's mark by row key."""
+        self._marks = RowMarks()
         self.pin_note = PIN_NOTE
         """What a pinned file's tooltip says about mux (the tab knows whether it runs)."""
         self._merge: _Merge | None = None
@@ -475,36 +468,15 @@ class MemoryTreeModel(QAbstractItemModel):
         self._emit_badges_changed(changed, set())
 
     def marks_for(self, node: TreeNode) -> tuple[RowMark, ...]:
-        """The marks on a file row, in the order the features first marked."""
-        if node.kind is not NodeKind.FILE or not self._marks:
-            return ()
-        return tuple(
-            mark for by_key in self._marks.values() if (mark := by_key.get(node.key)) is not None
-        )
+        """The features' marks on a file row."""
+        return self._marks.on(node.key) if node.kind is NodeKind.FILE else ()
 
     def set_marks(self, feature: str, marks: Mapping[str, RowMark]) -> None:
         """Show exactly these marks of `feature` (by row key), in place of its last ones."""
-        old = self._marks.get(feature, {})
-        self._marks[feature] = dict(marks)
-        for key in set(old) | set(marks):
-            index = self.index_for_key(key) if old.get(key) != marks.get(key) else None
-            if index is not None and index.isValid():
-                self.dataChanged.emit(
-                    index,
-                    index,
-                    [
-                        MARKS_ROLE,
-                        Qt.ItemDataRole.ToolTipRole,
-                        Qt.ItemDataRole.AccessibleDescriptionRole,
-                    ],
-                )
-
-    def set_check_marks(self, marks: Mapping[str, str]) -> None:
-        """Show exactly these marks of the check (by row key: what it found, in words)."""
-        self.set_marks(
-            "check",
-            {key: RowMark(text, MarkTone.CHECK, CHECK_MARK_DETAIL) for key, text in marks.items()},
-        )
+        for key in self._marks.replace(feature, marks):
+            index = self.index_for_key(key)
+            if index.isValid():
+                self.dataChanged.emit(index, index, _MARK_ROLES)
 
     def refresh_all(self) -> None:
         """Repaint every row (e.g. search highlighting or relative times changed)."""

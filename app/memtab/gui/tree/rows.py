@@ -1,0 +1,435 @@
+"""The tree's row painter: how each row of the scope tree looks.
+
+Rows, by kind:
+- section: small-caps title, the project/workspace it belongs to (muted), file count;
+- directory: folder icon, name, recursive file count (muted);
+- another agent's source: that agent's icon, what it holds, file count;
+- file: icon, name (search terms in bold), pin icon, the "agent edited" badge (naming who
+  changed it: writer, consolidator, mux, edited outside), what another agent's file is
+  to it (`feedback`, `generated`…), a warning (`over limit`), the features' marks
+  (`2 to check`, `sync conflict`: `components.tree.marks`) and search hit count on the
+  first line; the description (muted, elided) and `Used N× · <when>` below;
+- message: one italic line (empty scope, unavailable project memory, listing errors);
+- match (under a file, while searching): the line number and the matching line, the
+  matches highlighted.
+
+Colours come from the palette (muted text is a blend of text and base), so the tree
+looks right in light and dark themes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import (
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QPen,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
+
+from memtab import humanize
+from memtab.components.activity.badges import Badge
+from memtab.components.search.search import highlight_spans
+from memtab.components.tree.marks import MarkTone, RowMark
+from memtab.components.tree.nodes import MessageKind, NodeKind, TreeNode
+from memtab.gui.icons import tinted_pixmap
+from memtab.gui.style import Accent, accent_text, blend, muted
+from memtab.gui.tree.model import BADGE_ROLE, MARKS_ROLE, NODE_ROLE
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+_PAD_X = 6
+_ICON = 16
+_GAP = 6
+WARNING_PILL = "over limit"
+"""What a file row with a warning says (the tooltip says what the limit is)."""
+
+
+class _Colors:
+    """The colours of one row, from the palette and selection state."""
+
+    def __init__(self, palette: QPalette, selected: bool) -> None:
+        group = QPalette.ColorGroup.Normal
+        if selected:
+            self.text = palette.color(group, QPalette.ColorRole.HighlightedText)
+            background = palette.color(group, QPalette.ColorRole.Highlight)
+        else:
+            self.text = palette.color(group, QPalette.ColorRole.Text)
+            background = palette.color(group, QPalette.ColorRole.Base)
+        self.muted = muted(self.text, background)
+        self.faint = blend(self.text, background, 0.6)
+        self.accent = self.text if selected else accent_text(palette, Accent.INFO)
+        self.badge_fill = QColor(self.accent)
+        self.badge_fill.setAlphaF(0.3 if selected else 0.16)
+        self.error = self.text if selected else accent_text(palette, Accent.ERROR)
+        self.pin = self.text if selected else accent_text(palette, Accent.WARNING)
+
+
+class MemoryItemDelegate(QStyledItemDelegate):
+    """Paints the tree's rows (see the module docstring); read-only, no editors."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        """A delegate for `MemoryTreeView`."""
+        super().__init__(parent)
+        self.highlight_terms: tuple[str, ...] = ()
+        # Row heights by (font, kind, two lines): sizeHint runs for every row on layout.
+        self._heights: dict[tuple[str, NodeKind, bool], int] = {}
+
+    # -- fonts and sizes ----------------------------------------------------------------
+
+    @staticmethod
+    def _small_font(font: QFont) -> QFont:
+        small = QFont(font)
+        small.setPointSizeF(max(6.0, font.pointSizeF() * 0.9))
+        return small
+
+    @staticmethod
+    def _section_font(font: QFont) -> QFont:
+        section = QFont(font)
+        section.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
+        section.setBold(True)
+        section.setCapitalization(QFont.Capitalization.AllUppercase)
+        section.setLetterSpacing(QFont.SpacingType.PercentageSpacing, 106)
+        return section
+
+    @staticmethod
+    def _has_second_line(node: TreeNode) -> bool:
+        return bool(node.description or node.access_count > 0)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
+        """Row heights by kind: files with a description or usage get two lines."""
+        node = index.data(NODE_ROLE)
+        if not isinstance(node, TreeNode):
+            kind, two_lines = NodeKind.DIRECTORY, False
+        else:
+            kind, two_lines = node.kind, node.kind is NodeKind.FILE and self._has_second_line(node)
+        font: QFont = option.font
+        cache_key = (font.key(), kind, two_lines)
+        height = self._heights.get(cache_key)
+        if height is None:
+            line = QFontMetrics(font).height()
+            if kind is NodeKind.SECTION:
+                height = line + 16
+            elif two_lines:
+                height = line + QFontMetrics(self._small_font(font)).height() + 12
+            elif kind is NodeKind.MESSAGE:
+                height = line + 12
+            else:
+                height = line + 10
+            self._heights[cache_key] = height
+        return QSize(200, height)
+
+    # -- painting -----------------------------------------------------------------------
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
+        """Draw one row."""
+        node = index.data(NODE_ROLE)
+        if not isinstance(node, TreeNode):
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        # The native selection/hover background, without the default text and icon.
+        opt.text = ""
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        colors = _Colors(opt.palette, selected)
+        rect: QRect = opt.rect.adjusted(_PAD_X, 0, -_PAD_X, 0)
+        dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
+        painter.save()
+        painter.setClipRect(opt.rect)
+        if opt.state & QStyle.StateFlag.State_HasFocus:
+            self._paint_focus(painter, opt.rect, colors)
+        font = QFont(opt.font)
+        if node.kind is NodeKind.SECTION:
+            self._paint_section(painter, rect, node, font, colors)
+        elif node.kind is NodeKind.FILE:
+            badge = index.data(BADGE_ROLE)
+            label = badge.label if isinstance(badge, Badge) else None
+            marks = index.data(MARKS_ROLE)
+            self._paint_file(painter, rect, node, font, colors, label, dpr, marks or ())
+        elif node.kind is NodeKind.MESSAGE:
+            self._paint_message(painter, rect, node, font, colors)
+        elif node.kind is NodeKind.MATCH:
+            self._paint_match(painter, rect, node, font, colors)
+        else:
+            self._paint_directory(painter, rect, node, font, colors, dpr)
+        painter.restore()
+
+    @staticmethod
+    def _paint_focus(painter: QPainter, rect: QRect, colors: _Colors) -> None:
+        """The keyboard's row: an outline, so the tree shows where the keys act from the
+        start (the native focus frame is not drawn by this delegate)."""
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(colors.accent, 1.2))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(QRectF(rect).adjusted(1.5, 1.5, -1.5, -1.5), 3.0, 3.0)
+        painter.restore()
+
+    def _paint_section(
+        self, painter: QPainter, rect: QRect, node: TreeNode, font: QFont, colors: _Colors
+    ) -> None:
+        title_font = self._section_font(font)
+        metrics = QFontMetrics(title_font)
+        count = str(node.file_count)
+        if node.total_count is not None:
+            count = f"{node.file_count} of {node.total_count}"
+        small = self._small_font(font)
+        small_metrics = QFontMetrics(small)
+        count_width = small_metrics.horizontalAdvance(count)
+        painter.setFont(small)
+        painter.setPen(colors.muted)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, count)
+        painter.setFont(title_font)
+        painter.setPen(blend(colors.text, colors.muted, 0.35))
+        title_width = metrics.horizontalAdvance(node.name)
+        painter.drawText(
+            rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, node.name
+        )
+        if node.subtitle:
+            room = rect.width() - title_width - count_width - 3 * _GAP
+            subtitle = small_metrics.elidedText(node.subtitle, Qt.TextElideMode.ElideRight, room)
+            painter.setFont(small)
+            painter.setPen(colors.muted)
+            sub_rect = rect.adjusted(title_width + 2 * _GAP, 0, 0, 0)
+            painter.drawText(
+                sub_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, subtitle
+            )
+
+    def _paint_directory(
+        self,
+        painter: QPainter,
+        rect: QRect,
+        node: TreeNode,
+        font: QFont,
+        colors: _Colors,
+        dpr: float,
+    ) -> None:
+        name = f"agent-{node.agent}" if node.kind is NodeKind.SOURCE else "folder"
+        icon = tinted_pixmap(name, colors.muted, _ICON, dpr)
+        top = rect.top() + (rect.height() - _ICON) // 2
+        painter.drawPixmap(rect.left(), top, icon)
+        small = self._small_font(font)
+        count = str(node.file_count)
+        count_width = QFontMetrics(small).horizontalAdvance(count)
+        painter.setFont(small)
+        painter.setPen(colors.faint)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, count)
+        text_rect = rect.adjusted(_ICON + _GAP, 0, -(count_width + _GAP), 0)
+        painter.setFont(font)
+        painter.setPen(colors.text)
+        name = QFontMetrics(font).elidedText(
+            node.name, Qt.TextElideMode.ElideMiddle, text_rect.width()
+        )
+        painter.drawText(
+            text_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name
+        )
+        if node.subtitle:  # a source's "consolidated 5 d ago", after its name
+            shift = QFontMetrics(font).horizontalAdvance(name) + 2 * _GAP
+            room = text_rect.width() - shift
+            if room > 0:
+                small_metrics = QFontMetrics(small)
+                subtitle = small_metrics.elidedText(
+                    node.subtitle, Qt.TextElideMode.ElideRight, room
+                )
+                painter.setFont(small)
+                painter.setPen(colors.muted)
+                painter.drawText(
+                    text_rect.adjusted(shift, 0, 0, 0),
+                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                    subtitle,
+                )
+
+    def _paint_message(
+        self, painter: QPainter, rect: QRect, node: TreeNode, font: QFont, colors: _Colors
+    ) -> None:
+        italic = QFont(font)
+        italic.setItalic(node.message_kind is not MessageKind.ERROR)
+        painter.setFont(italic)
+        painter.setPen(colors.error if node.message_kind is MessageKind.ERROR else colors.muted)
+        text = QFontMetrics(italic).elidedText(node.name, Qt.TextElideMode.ElideRight, rect.width())
+        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _paint_match(
+        self, painter: QPainter, rect: QRect, node: TreeNode, font: QFont, colors: _Colors
+    ) -> None:
+        match = node.line_match
+        if match is None:
+            return
+        small = self._small_font(font)
+        small_metrics = QFontMetrics(small)
+        number = str(match.line + 1)
+        number_width = max(
+            small_metrics.horizontalAdvance("0000"), small_metrics.horizontalAdvance(number)
+        )
+        painter.setFont(small)
+        painter.setPen(colors.faint)
+        painter.drawText(
+            QRect(rect.left(), rect.top(), number_width, rect.height()),
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+            number,
+        )
+        left = rect.left() + number_width + _GAP
+        room = max(0, rect.right() - left)
+        lead = "…" if match.cut else ""  # the line starts further left
+        text = small_metrics.elidedText(lead + node.name, Qt.TextElideMode.ElideRight, room)
+        shift = len(lead)
+        spans = [
+            (start + shift, min(end + shift, len(text)))
+            for start, end in match.spans
+            if start + shift < len(text)
+        ]
+        self._paint_spans(painter, text, spans, small, rect, left, colors.text, colors.badge_fill)
+
+    def _paint_file(
+        self,
+        painter: QPainter,
+        rect: QRect,
+        node: TreeNode,
+        font: QFont,
+        colors: _Colors,
+        badge_label: str | None,
+        dpr: float,
+        marks: Sequence[RowMark] = (),
+    ) -> None:
+        metrics = QFontMetrics(font)
+        small = self._small_font(font)
+        small_metrics = QFontMetrics(small)
+        two_lines = self._has_second_line(node)
+        if two_lines:
+            line1 = QRect(rect.left(), rect.top() + 5, rect.width(), metrics.height())
+            line2 = QRect(rect.left(), line1.bottom() + 2, rect.width(), small_metrics.height())
+        else:
+            line1 = QRect(rect.left(), rect.top(), rect.width(), rect.height())
+            line2 = QRect()
+        icon_top = line1.top() + (line1.height() - _ICON) // 2
+        painter.drawPixmap(rect.left(), icon_top, tinted_pixmap("file", colors.muted, _ICON, dpr))
+        left = rect.left() + _ICON + _GAP
+        right = rect.right()
+
+        # First line, right to left: hit count, agent-edited badge; then name and pin.
+        painter.setFont(small)
+        if node.content_hits:
+            hits = humanize.plural(node.content_hits, "hit")
+            right = self._paint_pill(painter, hits, line1, right, colors.muted, None)
+        if badge_label is not None:
+            right = self._paint_pill(
+                painter, badge_label, line1, right, colors.accent, colors.badge_fill
+            )
+        if node.warning:
+            right = self._paint_pill(painter, WARNING_PILL, line1, right, colors.error, None)
+        for mark in marks:
+            color = colors.error if mark.tone is MarkTone.CONFLICT else colors.pin
+            right = self._paint_pill(painter, mark.text, line1, right, color, None)
+        if node.tag:
+            right = self._paint_pill(painter, node.tag, line1, right, colors.faint, None)
+        pin_room = _ICON - 2 + _GAP if node.pinned else 0
+        name_room = max(0, right - left - pin_room - _GAP)
+        name = metrics.elidedText(node.name, Qt.TextElideMode.ElideMiddle, name_room)
+        name_end = self._paint_highlighted(painter, name, font, line1, left, colors.text)
+        if node.pinned:
+            size = _ICON - 2
+            pin = tinted_pixmap("pin", colors.pin, size, dpr)
+            painter.drawPixmap(name_end + 4, line1.top() + (line1.height() - size) // 2, pin)
+        if not two_lines:
+            return
+
+        usage = humanize.usage_text(node.access_count, node.last_accessed_at)
+        usage_width = small_metrics.horizontalAdvance(usage) if usage else 0
+        painter.setFont(small)
+        if usage:
+            painter.setPen(colors.faint)
+            painter.drawText(
+                line2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, usage
+            )
+        if node.description:
+            room = line2.width() - (_ICON + _GAP) - (usage_width + 2 * _GAP if usage else 0)
+            text = small_metrics.elidedText(node.description, Qt.TextElideMode.ElideRight, room)
+            self._paint_highlighted(painter, text, small, line2, left, colors.muted)
+
+    def _paint_highlighted(
+        self, painter: QPainter, text: str, font: QFont, line: QRect, left: int, color: QColor
+    ) -> int:
+        """Draw `text` with the search terms in bold; return where it ends."""
+        spans = highlight_spans(text, self.highlight_terms) if self.highlight_terms else []
+        return self._paint_spans(painter, text, spans, font, line, left, color, None)
+
+    @staticmethod
+    def _paint_spans(
+        painter: QPainter,
+        text: str,
+        spans: Sequence[tuple[int, int]],
+        font: QFont,
+        line: QRect,
+        left: int,
+        color: QColor,
+        fill: QColor | None,
+    ) -> int:
+        """Draw `text` with `spans` in bold (on `fill`, if given); return where it ends."""
+        bold = QFont(font)
+        bold.setBold(True)
+        x = left
+        position = 0
+        pieces: list[tuple[str, QFont]] = []
+        for start, end in spans:
+            if start > position:
+                pieces.append((text[position:start], font))
+            pieces.append((text[start:end], bold))
+            position = end
+        if position < len(text):
+            pieces.append((text[position:], font))
+        for piece, piece_font in pieces:
+            painter.setFont(piece_font)
+            width = QFontMetrics(piece_font).horizontalAdvance(piece)
+            if fill is not None and piece_font is bold:
+                height = QFontMetrics(piece_font).height()
+                box = QRect(x - 1, line.top() + (line.height() - height) // 2, width + 2, height)
+                painter.fillRect(box, fill)
+            painter.setPen(color)
+            painter.drawText(
+                QRect(x, line.top(), width + 2, line.height()),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                piece,
+            )
+            x += width
+        return x
+
+    @staticmethod
+    def _paint_pill(
+        painter: QPainter, text: str, line: QRect, right: int, color: QColor, fill: QColor | None
+    ) -> int:
+        """A small rounded label ending at `right`; returns where the next one may end."""
+        metrics = QFontMetrics(painter.font())
+        width = metrics.horizontalAdvance(text) + 10
+        height = min(line.height(), metrics.height() + 2)
+        box = QRect(right - width, line.top() + (line.height() - height) // 2, width, height)
+        if fill is not None:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(fill)
+            painter.drawRoundedRect(box, height / 2, height / 2)
+        painter.setPen(color)
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        return box.left() - _GAP
