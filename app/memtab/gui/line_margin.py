@@ -5,6 +5,12 @@ takes its width of the text viewport's margin on its side (left or right; two ma
 two sides live together) and follows the text's scrolling and size. A subclass paints
 the lines `visible_lines()` gives and finds the line under the mouse with `line_at(y)`;
 the blame gutter and the check's marks are two.
+
+What a margin says is about the lines as they were when it was told (`follow_lines`):
+while the user types, the lines a margin shows follow the text — a line added above a
+marked one moves the mark down, a line added by the user has no mark, a line removed
+takes its mark with it — so nothing is said of the wrong line before the next check or
+blame catches up.
 """
 
 from __future__ import annotations
@@ -55,6 +61,10 @@ class LineMargin(QWidget):
         self.setMouseTracking(True)
         self.text_edit = text_edit
         self.side = side
+        self._told_lines: list[int | None] | None = None
+        """Each line of the text now → its line when the margin was told; None: the same."""
+        self._line_count = text_edit.document().blockCount()
+        text_edit.document().contentsChange.connect(self._on_contents_change)
         text_edit.updateRequest.connect(self._on_text_update_request)
         text_edit.installEventFilter(self)
         self.hide()
@@ -94,9 +104,15 @@ class LineMargin(QWidget):
         window = palette.color(QPalette.ColorRole.Window)
         painter.fillRect(rect, blend(window, palette.color(QPalette.ColorRole.Base), 0.5))
 
+    def follow_lines(self) -> None:
+        """What the margin says from now on is about the text as it is now (a subclass
+        calls this when it is told what to paint)."""
+        self._told_lines = None
+        self._line_count = self.text_edit.document().blockCount()
+
     def visible_lines(self) -> list[tuple[int, int, int]]:
-        """(line, top, height) of each line that shows (0-based), in the strip's
-        coordinates."""
+        """(line, top, height) of each line that shows and was there when the margin was
+        told (its number then, 0-based), in the strip's coordinates."""
         text = self.text_edit
         block = text.firstVisibleBlock()
         offset = text.contentOffset()
@@ -108,10 +124,16 @@ class LineMargin(QWidget):
             top = round(geometry.top()) + shift
             if top > bottom_limit:
                 break
-            if block.isVisible():
-                found.append((block.blockNumber(), top, max(1, round(geometry.height()))))
+            line = self._told_line(block.blockNumber())
+            if block.isVisible() and line is not None:
+                found.append((line, top, max(1, round(geometry.height()))))
             block = block.next()
         return found
+
+    def _told_line(self, line: int) -> int | None:
+        if self._told_lines is None:
+            return line
+        return self._told_lines[line] if line < len(self._told_lines) else None
 
     def line_at(self, y: int) -> int | None:
         """The line (0-based) at height `y` of the strip, or None."""
@@ -130,6 +152,27 @@ class LineMargin(QWidget):
         width = self.margin_width()
         left = contents.left() if self.side is Side.LEFT else contents.right() + 1 - width
         self.setGeometry(left, contents.top(), width, contents.height())
+
+    @Slot(int, int, int)
+    def _on_contents_change(self, position: int, _removed: int, _added: int) -> None:
+        """Lines added or removed: where each told line is now. Typing within a line
+        (most keys) changes no line number and costs nothing here."""
+        document = self.text_edit.document()
+        count = document.blockCount()
+        delta, self._line_count = count - self._line_count, count
+        if delta == 0:
+            return
+        lines = self._told_lines
+        if lines is None:
+            lines = self._told_lines = list(range(count - delta))
+        block = document.findBlock(position)
+        # At a line's start, lines typed come before it and lines removed end in it (what
+        # stays of it is the last one's end); elsewhere the line keeps its start.
+        at = block.blockNumber() + (0 if position == block.position() else 1)
+        if delta > 0:
+            lines[at:at] = [None] * delta
+        else:
+            del lines[at : at - delta]
 
     @Slot(QRect, int)
     def _on_text_update_request(self, rect: QRect, dy: int) -> None:

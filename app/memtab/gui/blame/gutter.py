@@ -71,6 +71,7 @@ class BlameGutter(LineMargin):
     def set_entries(self, entries: Sequence[GutterEntry]) -> None:
         """Paint `entries` (one per line of the text)."""
         self._entries = list(entries)
+        self.follow_lines()
         self._status = ""
         self.update()
 

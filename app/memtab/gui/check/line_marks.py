@@ -35,6 +35,7 @@ class CheckLineMarks(LineMargin):
     def set_notes(self, notes: Mapping[int, list[str]]) -> None:
         """Mark these lines (0-based) with these messages; none: the strip hides."""
         self._notes = dict(notes)
+        self.follow_lines()
         self.set_shown(bool(self._notes))
         self.update()
 
