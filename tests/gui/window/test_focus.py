@@ -193,6 +193,31 @@ def test_after_new_file_the_typing_goes_into_its_body(
     assert tab.editor.buffer_text().startswith("---\ndescription:")
 
 
+def test_keys_typed_while_a_new_file_is_made_go_into_its_body(
+    qtbot: QtBot, windows: WindowFactory, home: Home
+) -> None:
+    window = windows(home)
+    activate(qtbot, window)
+    wait_idle(qtbot, window)
+    dialogs = FakeDialogs()
+    tab = window.memory_tab
+    tab.dialogs = dialogs  # type: ignore[assignment]
+    fresh = parse_file_path("/memories/global/fresh.md")
+    dialogs.new_item = (fresh, "Fresh notes")
+    preferences = file_key(parse_file_path("/memories/global/preferences.md"))
+    assert tab.tree.select_key(preferences)
+    tab.tree.setFocus()
+    # The dialog closes and the user types on at once, before the file exists: in the
+    # tree, "p" would have jumped to preferences.md and opened it.
+    qtbot.keyClick(tab.tree, Qt.Key.Key_N, CTRL)
+    qtbot.keyClicks(tab.tree, "plan")
+    wait_for(qtbot, lambda: tab.editor.current_path == fresh)
+    wait_for(qtbot, lambda: tab.editor.buffer_text().endswith("plan"))
+    assert tab.editor.text_edit.hasFocus()
+    qtbot.keyClicks(tab.editor.text_edit, " ahead")
+    assert tab.editor.buffer_text().endswith("plan ahead")
+
+
 def test_redo_from_the_tree_with_either_key_and_from_the_menu(
     qtbot: QtBot, windows: WindowFactory, home: Home
 ) -> None:

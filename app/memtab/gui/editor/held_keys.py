@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 from shiboken6 import isValid
@@ -111,3 +111,72 @@ def _copy(event: QKeyEvent) -> QKeyEvent:
         event.isAutoRepeat(),
         event.count(),
     )
+
+
+class TypedAhead(QObject):
+    """Keys typed in a window while a new file is made, for that file's text.
+
+    After New file's dialog closes, the file is created on the file channel, the tree
+    rescanned and the file read before its text can take the keyboard; meanwhile the keys
+    went to the tree, whose type-ahead jumped to other files. `hold` takes every key press
+    sent to a widget of the window (shortcuts never reach a widget: they act as ever),
+    `send_to` types them into the new text once it is there, and `drop` forgets them (the
+    file was not made). A hold ends by itself after `timeout_ms` (what was held is dropped).
+    """
+
+    def __init__(self, parent: QObject | None = None, timeout_ms: int = 5_000) -> None:
+        super().__init__(parent)
+        self._window: QWidget | None = None
+        self._held: list[QKeyEvent] = []
+        self._holding = False
+        self._timeout = QTimer(self)
+        self._timeout.setSingleShot(True)
+        self._timeout.setInterval(timeout_ms)
+        self._timeout.timeout.connect(self.drop)
+
+    @property
+    def holding(self) -> bool:
+        return self._holding
+
+    def hold(self, window: QWidget) -> None:
+        """Hold the key presses `window`'s widgets get from now on."""
+        self._window = window
+        if not self._holding:
+            self._holding = True
+            app = QApplication.instance()
+            if app is not None:
+                app.installEventFilter(self)
+        self._timeout.start()
+
+    def send_to(self, widget: QWidget) -> None:
+        """Stop holding and type what was held into `widget`, in order."""
+        held, self._held = self._held, []
+        self._stop()
+        for event in held:
+            QApplication.sendEvent(widget, event)
+
+    def drop(self) -> None:
+        """Stop holding; what was held is dropped."""
+        self._held.clear()
+        self._stop()
+
+    def _stop(self) -> None:
+        self._timeout.stop()
+        if self._holding:
+            self._holding = False
+            app = QApplication.instance()
+            if app is not None:
+                app.removeEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            self._holding
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and isinstance(watched, QWidget)
+            and watched.window() is self._window
+            and self._window is not None
+        ):
+            self._held.append(_copy(event))
+            return True
+        return False

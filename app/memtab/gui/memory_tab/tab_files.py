@@ -8,7 +8,8 @@
   status bar; the row it created, the new place of a moved open file, or the row asked
   for is selected (and opened) once the rescan the operation causes shows it
   (`after_tree_shown`); a new file then takes the typing in its body (beside a terminal,
-  on one pane at a time, the editor is shown for it).
+  on one pane at a time, the editor is shown for it), and what was typed while it was
+  made goes there too (`TypedAhead`), not to the tree's type-ahead.
 - Opening or closing a file keeps the tree's selection, the line highlight and other
   agents' sections in step (`TreeEditorSync`, `SourcesSync`).
 """
@@ -22,6 +23,7 @@ from PySide6.QtCore import QObject, Slot
 
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext
+from memtab.gui.editor.held_keys import TypedAhead
 from memtab.gui.memory_tab.panes import Pane, PaneSwitch
 from memtab.sources.model import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.paths import PathError
@@ -88,8 +90,10 @@ class TabFiles(QObject):
         self._panes = panes
         self._select_after_scan: tuple[str, bool] | None = None
         self._edit_after_open: MemoryFileRef | None = None
+        self._typed_ahead = TypedAhead(self)
         self._reopen_pending = False
         self._reopen_waits = False  # for the remembered file's row, until the sources show
+        context.file_ops.op_queued.connect(self._on_file_ops_op_queued)
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         context.file_ops.op_failed.connect(self._on_file_ops_op_failed)
         editor.file_opened.connect(self._on_editor_file_opened)
@@ -164,6 +168,7 @@ class TabFiles(QObject):
             self._edit_after_open = None
             self._panes.show_pane(Pane.EDITOR, focus=False)  # narrow: the text, not the tree
             self._editor.edit_at_end()
+            self._typed_ahead.send_to(self._editor.text_edit)
 
     @Slot()
     def _on_editor_file_closed(self) -> None:
@@ -196,8 +201,15 @@ class TabFiles(QObject):
 
     # -- file-operation follow-ups -----------------------------------------------------------
 
+    @Slot(object)
+    def _on_file_ops_op_queued(self, follow_up: OpFollowUp) -> None:
+        if follow_up.edit_created:  # New file: the user types on, into the file to come
+            self._typed_ahead.hold(self._editor.window())
+
     @Slot(object, object)
     def _on_file_ops_op_finished(self, result: OpResult, follow_up: OpFollowUp) -> None:
+        if follow_up.edit_created and result.created is None:
+            self._typed_ahead.drop()  # no file was made: nothing to type into
         if result.ok:
             self._message_bar.clear()
             self._context.status.show(result.message)
@@ -225,4 +237,5 @@ class TabFiles(QObject):
 
     @Slot(str)
     def _on_file_ops_op_failed(self, message: str) -> None:
+        self._typed_ahead.drop()
         self._host.show_error(message)

@@ -52,11 +52,13 @@ class FileOpTasks(QObject):
     """Runs file operations one at a time, in order, off the GUI thread.
 
     Signals (GUI thread):
+        op_queued(OpFollowUp): an operation was asked for (it runs after those before it).
         op_finished(OpResult, OpFollowUp): an operation ended (its result says whether
             it succeeded).
         op_failed(str): an operation raised unexpectedly.
     """
 
+    op_queued = Signal(object)
     op_finished = Signal(object, object)
     op_failed = Signal(str)
 
@@ -75,12 +77,12 @@ class FileOpTasks(QObject):
 
     def run(self, operation: Operation, follow_up: OpFollowUp | None = None) -> None:
         """Queue `operation`; `op_finished` brings its result and `follow_up` back."""
+        follow_up = follow_up or OpFollowUp()
         self._pending += 1
         self._channel.write(
-            _OpJob(operation),
-            functools.partial(self._finished, follow_up=follow_up or OpFollowUp()),
-            self._failed,
+            _OpJob(operation), functools.partial(self._finished, follow_up=follow_up), self._failed
         )
+        self.op_queued.emit(follow_up)
 
     def shutdown(self) -> None:
         """Stop the worker thread (on window close), once the operations asked for ran."""
