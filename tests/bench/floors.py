@@ -62,10 +62,13 @@ app.exec()
 
 def child_environment(pycache: Path) -> dict[str, str]:
     """The environment of every timed child: offscreen Qt, compiled bytecode kept in
-    `pycache` (as an installed app has it), Memtab's timing lines on."""
+    `pycache` (as an installed app has it), Memtab's timing lines on, and a config dir
+    of the run's own beside it (the window state and description cache a user's earlier
+    start left, never the machine's)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MEMTAB_TIMING="1")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    env["MEMTAB_CONFIG_DIR"] = str(pycache.parent / "memtab-config")
     return env
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from memtab.fs.atomic import Directory, encode_utf8, is_temp_name
 from memtab.fs.confined import read_prefix
+from memtab.store.description_cache import KnownFile, KnownFiles, identity_of
 from memtab.store.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix, title_of
 from memtab.store.paths import (
     Scope,
@@ -127,6 +128,13 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW
 def _read_entry(
     physical: str, path: VirtualPath, known: os.DirEntry[str] | os.stat_result
 ) -> FileEntry:
+    return _read_entry_stat(physical, path, known)[0]
+
+
+def _read_entry_stat(
+    physical: str, path: VirtualPath, known: os.DirEntry[str] | os.stat_result
+) -> tuple[FileEntry, os.stat_result]:
+    """The file read, and its stat as read."""
     # os.open + fstat + read: one open for both the size/mtime and the 4 KiB prefix, and
     # none of the buffering layers of `open()` (listing speed is dominated by this).
     try:
@@ -149,7 +157,7 @@ def _read_entry(
     heading = ""
     if not description and not binary and b"#" in prefix:
         heading = title_of(prefix.decode("utf-8", "replace"))
-    return FileEntry(
+    entry = FileEntry(
         path=path,
         description=description,
         size_bytes=stat_result.st_size,
@@ -157,6 +165,36 @@ def _read_entry(
         binary=binary,
         heading=heading,
     )
+    return entry, stat_result
+
+
+def _described_entry(
+    entry: os.DirEntry[str], path: VirtualPath, known: KnownFiles | None
+) -> FileEntry:
+    """A listed file with its description: as remembered in `known` when the file is
+    still as it was then (`store.description_cache`), else read (and learnt)."""
+    if known is None:
+        return _read_entry(entry.path, path, entry)
+    relative = "/".join(path.segments)
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        info = None
+    remembered = known.recall(relative, info) if info is not None else None
+    if remembered is not None:
+        return FileEntry(
+            path,
+            remembered.description,
+            remembered.identity[0],
+            remembered.identity[1] // 1_000_000,
+            remembered.binary,
+            remembered.heading,
+        )
+    fresh, read = _read_entry_stat(entry.path, path, entry)
+    known.learn(
+        relative, read, KnownFile(identity_of(read), fresh.description, fresh.heading, fresh.binary)
+    )
+    return fresh
 
 
 def remove_if_stale_temp(
@@ -253,11 +291,14 @@ def _stat_entry(path: VirtualPath, entry: os.DirEntry[str]) -> FileEntry | None:
     return FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
 
 
-def list_scope(scope: Scope, root: Path | None, *, read_files: bool = True) -> ScopeListing:
+def list_scope(
+    scope: Scope, root: Path | None, *, read_files: bool = True, known: KnownFiles | None = None
+) -> ScopeListing:
     """List a scope recursively by the rules of docs/formats.md §4 (see `_Walk`), reading each
     file's size, time and description. A missing root is an empty scope. Without `read_files`,
     no file is opened: no descriptions, and `binary` is not known (for a caller that reads
-    every file next anyway)."""
+    every file next anyway). With `known` (the window's scans), a file still as it was when
+    last read is not read again (`store.description_cache`)."""
     if root is None:
         return ScopeListing(scope)
     files: list[FileEntry] = []
@@ -268,7 +309,7 @@ def list_scope(scope: Scope, root: Path | None, *, read_files: bool = True) -> S
         if is_dir:
             directories.append(path)
         elif read_files:
-            files.append(_read_entry(entry.path, path, entry))
+            files.append(_described_entry(entry, path, known))
         elif (stated := _stat_entry(path, entry)) is not None:
             files.append(stated)
     files.sort(key=_file_sort_key)

@@ -38,6 +38,7 @@ from memtab.components.cancel import CancelToken
 from memtab.sources.memory_file import MemoryFile
 from memtab.sources.model import MemoryFileRef
 from memtab.sources.open_file import open_memory_file
+from memtab.store.description_cache import DescriptionCache
 from memtab.store.files import (
     FileEntry,
     ScopeListing,
@@ -227,6 +228,9 @@ class ScanRequest:
     """Scan other agents' memory too (see the module docstring)."""
     source_context: ContextLoader | None = None
     """How discovery reads its settings (default: `SourceContext.load`)."""
+    remember_descriptions: bool = False
+    """List scopes with the home's description cache (`store.description_cache`): the
+    window's scans, so a start reads only the files changed since the last."""
 
 
 @dataclass(frozen=True)
@@ -294,8 +298,12 @@ def agent_task_runs(
 # -- listing scopes --------------------------------------------------------------------------
 
 
-def _full_scope_scan(scope: Scope, root: Path) -> ScopeScan:
-    return ScopeScan(scope, root, None, list_scope(scope, root))
+def _full_scope_scan(scope: Scope, root: Path, cache: DescriptionCache | None) -> ScopeScan:
+    return ScopeScan(scope, root, None, _list(scope, root, cache))
+
+
+def _list(scope: Scope, root: Path, cache: DescriptionCache | None) -> ScopeListing:
+    return list_scope(scope, root, known=cache.for_root(root) if cache is not None else None)
 
 
 def _relative_segments(path: str, root: str) -> tuple[str, ...] | None:
@@ -331,16 +339,17 @@ def _scan_scope(
     store: MemoryStore,
     previous: ScopeScan | None,
     changed_paths: frozenset[str] | None,
+    cache: DescriptionCache | None,
 ) -> ScopeScan:
     reason = store.unavailable_reason(scope)
     if reason is not None:
         return ScopeScan(scope, None, reason, ScopeListing(scope))
     root = store.root(scope)
     if previous is None or previous.root != root or previous.outline is not None:
-        return _full_scope_scan(scope, root)
+        return _full_scope_scan(scope, root, cache)
     listing = _changed_listing(previous.listing, root, changed_paths)
     if listing is None:
-        return _full_scope_scan(scope, root)
+        return _full_scope_scan(scope, root, cache)
     return previous if listing is previous.listing else ScopeScan(scope, root, None, listing)
 
 
@@ -349,6 +358,7 @@ def _scan_orphans(
     registry: Registry,
     previous: HomeScan | None,
     changed_paths: frozenset[str] | None,
+    cache: DescriptionCache | None,
 ) -> tuple[OrphanScan, ...]:
     earlier = {orphan.dir_name: orphan for orphan in previous.orphans} if previous else {}
     orphans: list[OrphanScan] = []
@@ -361,7 +371,7 @@ def _scan_orphans(
         if reuse is not None and listing is reuse.listing:
             orphans.append(reuse)
         else:
-            fresh = listing if listing is not None else list_scope(Scope.PROJECT, root)
+            fresh = listing if listing is not None else _list(Scope.PROJECT, root, cache)
             orphans.append(OrphanScan(name, root, fresh))
     return tuple(orphans)
 
@@ -456,16 +466,20 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
     previous = request.previous
     if previous is not None and (previous.home.root != home.root or previous.is_outline):
         previous = None
+    # Loaded only if a scope is listed in full (the first scan, a directory come or gone).
+    cache = DescriptionCache.of_home(home.root) if request.remember_descriptions else None
     scopes: list[ScopeScan] = []
     for scope in SCOPE_ORDER:
         earlier = previous.scope(scope) if previous is not None else None
-        scopes.append(_scan_scope(scope, store, earlier, request.changed_paths))
+        scopes.append(_scan_scope(scope, store, earlier, request.changed_paths, cache))
         if context is not None:
             context.raise_if_cancelled()
     meta = MetaStore(home).load()
     journal = Journal(home).load()
     status = status_from(journal, workspace.id, workspace.project_identity) if workspace else None
-    orphans = _scan_orphans(home, registry, previous, request.changed_paths)
+    orphans = _scan_orphans(home, registry, previous, request.changed_paths, cache)
+    if cache is not None:
+        cache.save()
     scope_tuple = tuple(scopes)
     sources = None
     if request.with_sources:

@@ -181,6 +181,7 @@ class ScanScheduler(QObject):
             changed_paths=changed_paths,
             with_sources=self._with_sources,
             source_context=self._source_context,
+            remember_descriptions=True,
         )
 
     @Slot(object)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from memtab.components.tree.scan import HomeScan, ScanRequest, choose_workspace, scan_home
 from memtab.fs.atomic import atomic_write_text
+from memtab.store import description_cache, files
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, Journal
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
@@ -123,3 +126,43 @@ def test_orphans_are_rescanned_only_when_touched(home: Home) -> None:
     atomic_write_text(orphan_file, "x")
     third = rescan(second, orphan_file)
     assert len(third.orphans[0].listing.files) == 2
+
+
+def test_a_start_shows_what_changed_on_disk_since_the_last_one(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window's scans remember descriptions between starts (`store.description_cache`);
+    a file mux or an editor changed in between is read again, the others are not."""
+    # Every file here is a moment old: remember them all the same (no racy margin).
+    monkeypatch.setattr(description_cache, "RACY_MARGIN_NS", -3600 * 10**9)
+    window_scan = ScanRequest(home, MAIN, remember_descriptions=True)
+    first = scan_home(window_scan)
+    git, notes = home.global_root / "tools" / "git.md", home.workspace_root(MAIN) / "notes.md"
+    atomic_write_text(git, memory("Git conventions, by mux"))  # renamed over: a new inode
+    with notes.open("r+", encoding="utf-8") as editor:  # written in place, same size
+        editor.write(memory("Notes of this BRANCH"))
+    atomic_write_text(home.projects_root / "gone-0123456789ab" / "new.md", memory("Orphan 2"))
+    read: list[str] = []
+    real_read = files._read_entry_stat
+    monkeypatch.setattr(
+        files, "_read_entry_stat", lambda path, *args: read.append(path) or real_read(path, *args)
+    )
+    second = scan_home(window_scan)
+    assert sorted(Path(path).name for path in read) == ["git.md", "new.md", "notes.md"]
+
+    def described(scan: HomeScan) -> dict[str, str]:
+        listings = [item.listing for item in scan.scopes] + [o.listing for o in scan.orphans]
+        return {str(e.path): e.description for listing in listings for e in listing.files}
+
+    assert described(second) == described(scan_home(ScanRequest(home, MAIN)))
+    assert described(second)["/memories/global/tools/git.md"] == "Git conventions, by mux"
+    assert described(second)["/memories/workspace/notes.md"] == "Notes of this BRANCH"
+    assert described(first)["/memories/workspace/notes.md"] == "Notes of this branch"
+
+
+def test_only_the_windows_scans_keep_a_description_cache(home: Home, tmp_path: Path) -> None:
+    scan_home(ScanRequest(home, MAIN))
+    cache = description_cache.cache_file_for(home.root)
+    assert not cache.exists()
+    scan_home(ScanRequest(home, MAIN, remember_descriptions=True))
+    assert cache.is_file()

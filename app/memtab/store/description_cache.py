@@ -1,0 +1,207 @@
+"""What each memory file said when last read, so a start shows every description without
+reading 3,000 files again (docs/formats.md §15.4).
+
+The window's scans list each scope with a `KnownFiles` (`store.files.list_scope`): a file
+whose size, mtime, ctime and inode are what they were when it was last read gives its
+description, heading and binary flag from here, with no open; any other is read as
+always and learnt. `DescriptionCache` keeps them in one small JSON file per home in
+Memtab's config dir, loaded by a scan that lists scopes and written (atomically, only when
+it learnt something) by that scan, on the scan's worker thread.
+
+Never trusted blindly: every entry is checked against a fresh `lstat` of its file, so a
+file mux, an agent or an editor changed between two starts is read again (a write changes
+the mtime or the ctime, and a rename over it the inode); a file modified within
+`RACY_MARGIN_NS` of its reading is not remembered, as its next write could keep the same
+mtime on a coarse clock (git's "racily clean" entries). A file that cannot be parsed, or
+an entry of the wrong shape, is ignored, and the next save replaces the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.fs.atomic import Directory
+from memtab.fs.config_dir import config_dir
+
+logger = logging.getLogger(__name__)
+
+CACHE_VERSION = 1
+# A file modified this close to its reading may change again with the same mtime.
+RACY_MARGIN_NS = 2_000_000_000
+# The scope roots one cache remembers (a workspace switch lists other roots): the most
+# recently listed are kept.
+MAX_ROOTS = 16
+# Bigger than any real cache (20,000 files take ~2.5 MB): not read.
+MAX_CACHE_BYTES = 64 * 1024 * 1024
+
+Identity = tuple[int, int, int, int]
+"""(size, mtime ns, ctime ns, inode) of a file: what any write to it or over it changes."""
+
+
+def identity_of(info: os.stat_result) -> Identity:
+    """The identity of a file as stat'ed (never through a link)."""
+    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+
+
+@dataclass(frozen=True, slots=True)
+class KnownFile:
+    """What a file said when it was read at `identity`."""
+
+    identity: Identity
+    description: str
+    heading: str
+    binary: bool
+
+
+class KnownFiles:
+    """One scope root's files as last read, by relative path (`/`-joined), and what a
+    listing learns reading the others."""
+
+    def __init__(self, known: Mapping[str, KnownFile], *, read_at_ns: int | None = None) -> None:
+        """`read_at_ns`: when the listing started (`time.time_ns()` by default)."""
+        self._known = known
+        self._racy_after_ns = (read_at_ns or time.time_ns()) - RACY_MARGIN_NS
+        self.seen: dict[str, KnownFile] = {}
+        """Every file listed so far, remembered or read (the next cache of this root)."""
+        self.read_again = 0
+        """Files the listing had to read (not remembered, or changed since)."""
+
+    def recall(self, relative: str, info: os.stat_result) -> KnownFile | None:
+        """The file at `relative` as last read, if it is still as it was (`info`)."""
+        known = self._known.get(relative)
+        if known is None or known.identity != identity_of(info):
+            return None
+        self.seen[relative] = known
+        return known
+
+    def learn(self, relative: str, info: os.stat_result, known: KnownFile) -> None:
+        """Remember a file just read (unless it changed too recently to be sure)."""
+        self.read_again += 1
+        if max(info.st_mtime_ns, info.st_ctime_ns) < self._racy_after_ns:
+            self.seen[relative] = known
+
+    @property
+    def changed(self) -> bool:
+        """Whether the files seen differ from those remembered."""
+        return self.read_again > 0 or len(self.seen) != len(self._known)
+
+
+def cache_file_for(home_root: Path, env: Mapping[str, str] | None = None) -> Path:
+    """Where the cache of the home at `home_root` lives (in Memtab's config dir)."""
+    digest = hashlib.sha256(os.fsencode(str(home_root))).hexdigest()[:20]
+    return config_dir(env) / "cache" / f"descriptions-{digest}.json"
+
+
+class DescriptionCache:
+    """The cache of one home: its roots' `KnownFiles`, loaded from and saved to `path`."""
+
+    def __init__(
+        self, home_root: Path, path: Path, *, now_ns: Callable[[], int] = time.time_ns
+    ) -> None:
+        """`now_ns` tells when a listing starts (tests: a later or an earlier moment)."""
+        self._home = str(home_root)
+        self._path = path
+        self._now_ns = now_ns
+        self._roots: dict[str, dict[str, KnownFile]] | None = None
+        self._listed: dict[str, KnownFiles] = {}
+
+    @classmethod
+    def of_home(cls, home_root: Path) -> DescriptionCache:
+        return cls(home_root, cache_file_for(home_root))
+
+    def for_root(self, root: Path) -> KnownFiles:
+        """The known files of `root` for one listing (loads the cache file on first use)."""
+        if self._roots is None:
+            self._roots = self._load()
+        known = KnownFiles(self._roots.get(str(root), {}), read_at_ns=self._now_ns())
+        self._listed[str(root)] = known
+        return known
+
+    def save(self) -> None:
+        """Write what the listings saw, when it differs from what was loaded (atomically,
+        not durably; a failure is logged: the next start only reads more files)."""
+        if self._roots is None or not any(known.changed for known in self._listed.values()):
+            return
+        roots = {root: known.seen for root, known in self._listed.items()}
+        for root, files in self._roots.items():
+            if root not in roots and len(roots) < MAX_ROOTS:
+                roots[root] = files
+        document = {
+            "version": CACHE_VERSION,
+            "home": self._home,
+            "roots": {root: _files_json(files) for root, files in roots.items()},
+        }
+        data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+        try:  # atomic, not durable: a cache lost with a crash is only read again
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            with Directory.open(self._path.parent) as directory:
+                directory.replace(self._path.name, data, durable=False)
+        except OSError as error:
+            logger.warning("Could not write the description cache %s: %s", self._path, error)
+            return
+        self._roots = roots
+        self._listed = {}
+
+    def _load(self) -> dict[str, dict[str, KnownFile]]:
+        try:
+            with open(self._path, "rb") as handle:
+                data = handle.read(MAX_CACHE_BYTES + 1)
+        except FileNotFoundError:
+            return {}
+        except OSError as error:
+            logger.info("Description cache %s not read: %s", self._path, error)
+            return {}
+        if len(data) > MAX_CACHE_BYTES:
+            return {}
+        try:
+            document = json.loads(data)
+        except (ValueError, RecursionError):
+            logger.info("Description cache %s is not JSON: ignored", self._path)
+            return {}
+        if (
+            not isinstance(document, dict)
+            or document.get("version") != CACHE_VERSION
+            or document.get("home") != self._home
+            or not isinstance(document.get("roots"), dict)
+        ):
+            return {}
+        return {
+            root: dict(_files_from_json(files))
+            for root, files in document["roots"].items()
+            if isinstance(files, dict)
+        }
+
+
+def _files_json(files: Mapping[str, KnownFile]) -> dict[str, list[object]]:
+    return {
+        relative: [*known.identity, known.description, known.heading, known.binary]
+        for relative, known in files.items()
+    }
+
+
+def _files_from_json(files: dict[object, object]) -> Iterator[tuple[str, KnownFile]]:
+    """The well-formed entries of one root (`[size, mtime_ns, ctime_ns, inode,
+    description, heading, binary]`); any other is skipped."""
+    for relative, entry in files.items():
+        if not isinstance(entry, list) or len(entry) != 7:
+            continue
+        size, mtime_ns, ctime_ns, inode, description, heading, binary = entry
+        numbers = (size, mtime_ns, ctime_ns, inode)
+        if (
+            isinstance(relative, str)
+            and all(type(number) is int for number in numbers)
+            and isinstance(description, str)
+            and isinstance(heading, str)
+            and type(binary) is bool
+        ):
+            yield (
+                relative,
+                KnownFile((size, mtime_ns, ctime_ns, inode), description, heading, binary),
+            )

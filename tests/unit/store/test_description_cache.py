@@ -1,0 +1,200 @@
+"""The description cache (docs/formats.md §15.4): a start reads only the files changed since
+the last one, and never shows what a file said before mux, an agent or an editor changed it."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from memtab.store.description_cache import DescriptionCache, KnownFiles, cache_file_for
+from memtab.store.files import ScopeListing, list_scope
+from memtab.store.paths import Scope
+
+from .helpers import write
+
+LATER_NS = time.time_ns() + 3600 * 10**9  # a reading long after every file's last change
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    scope_root = tmp_path / "home" / "memory" / "global"
+    write(scope_root / "git.md", "---\ndescription: Git habits\n---\nbody")
+    write(scope_root / "tools" / "make.md", "---\ndescription: >\n  Make,\n  folded\n---\n")
+    write(scope_root / "heading.md", "# What it calls itself\n")
+    write(scope_root / "blob.bin", "a\x00b")
+    return scope_root
+
+
+@pytest.fixture
+def cache_file(tmp_path: Path) -> Path:
+    return tmp_path / "config" / "cache" / "descriptions.json"
+
+
+def listed(root: Path, cache_file: Path, *, read_at_ns: int = LATER_NS) -> tuple[ScopeListing, int]:
+    """One start's listing of `root` with the cache, and how many files it read."""
+    cache = DescriptionCache(root.parent.parent, cache_file, now_ns=lambda: read_at_ns)
+    known = cache.for_root(root)
+    listing = list_scope(Scope.GLOBAL, root, known=known)
+    cache.save()
+    return listing, known.read_again
+
+
+def shown(listing: ScopeListing) -> dict[str, tuple[str, str, bool, int]]:
+    return {
+        entry.path.relative: (entry.description, entry.heading, entry.binary, entry.size_bytes)
+        for entry in listing.files
+    }
+
+
+def test_a_second_start_reads_no_file_and_lists_the_same(root: Path, cache_file: Path) -> None:
+    first, read = listed(root, cache_file)
+    assert read == 4 and cache_file.is_file()
+    second, read_again = listed(root, cache_file)
+    assert read_again == 0
+    assert second == first == list_scope(Scope.GLOBAL, root)
+    assert shown(second)["tools/make.md"][0] == "Make, folded"
+    assert shown(second)["heading.md"][1] == "What it calls itself"
+    assert shown(second)["blob.bin"][2] is True
+
+
+def test_a_remembered_file_is_not_opened(
+    root: Path, cache_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listed(root, cache_file)
+    opened: list[str] = []
+    real_open = os.open
+
+    def open_spy(path: str, *args: object, **kwargs: object) -> int:
+        if str(path).startswith(str(root)):
+            opened.append(path)
+        return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", open_spy)
+    listed(root, cache_file)
+    assert opened == []
+
+
+def test_a_file_rewritten_with_its_old_size_and_mtime_is_read_again(
+    root: Path, cache_file: Path
+) -> None:
+    """An editor (or mux) that keeps the size and puts the mtime back still changes the
+    ctime: the cache is not fooled."""
+    listed(root, cache_file)
+    target = root / "git.md"
+    before = target.stat()
+    target.write_text("---\ndescription: Git HABITS\n---\nbody", encoding="utf-8")
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert target.stat().st_size == before.st_size
+    assert target.stat().st_mtime_ns == before.st_mtime_ns
+    listing, read = listed(root, cache_file)
+    assert read == 1
+    assert shown(listing)["git.md"][0] == "Git HABITS"
+
+
+def test_a_file_renamed_over_or_deleted_or_added_is_seen(root: Path, cache_file: Path) -> None:
+    listed(root, cache_file)
+    write(root / "new.md", "---\ndescription: Was written later\n---\n")
+    replacement = root.parent / "replacement.md"
+    write(replacement, "---\ndescription: Renamed in\n---\n")
+    os.replace(replacement, root / "git.md")  # as mux's atomic writes do
+    (root / "heading.md").unlink()
+    listing, read = listed(root, cache_file)
+    assert read == 2
+    assert shown(listing)["git.md"][0] == "Renamed in"
+    assert shown(listing)["new.md"][0] == "Was written later"
+    assert "heading.md" not in shown(listing)
+    again, read = listed(root, cache_file)
+    assert read == 0 and again == listing
+
+
+def test_a_file_changed_just_before_its_reading_is_not_remembered(
+    root: Path, cache_file: Path
+) -> None:
+    """Its next write could keep the same mtime (a coarse clock): read again next time."""
+    listed(root, cache_file, read_at_ns=time.time_ns())  # every file is a moment old
+    _listing, read = listed(root, cache_file)
+    assert read == 4
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json {",
+        "[]",
+        '{"version": 99, "home": "HOME", "roots": {}}',
+        '{"version": 1, "home": "/another/home", "roots": {}}',
+        '{"version": 1, "home": "HOME", "roots": []}',
+    ],
+)
+def test_a_cache_that_cannot_be_read_is_ignored_and_rewritten(
+    root: Path, cache_file: Path, text: str
+) -> None:
+    home = root.parent.parent
+    cache_file.parent.mkdir(parents=True)
+    cache_file.write_text(text.replace("HOME", str(home)), encoding="utf-8")
+    listing, read = listed(root, cache_file)
+    assert read == 4 and listing == list_scope(Scope.GLOBAL, root)
+    document = json.loads(cache_file.read_text(encoding="utf-8"))
+    assert document["version"] == 1 and document["home"] == str(home)
+    assert listed(root, cache_file)[1] == 0
+
+
+def test_entries_of_the_wrong_shape_are_read_again(root: Path, cache_file: Path) -> None:
+    listed(root, cache_file)
+    document = json.loads(cache_file.read_text(encoding="utf-8"))
+    entries = document["roots"][str(root)]
+    entries["git.md"][4] = 42  # a description that is not text
+    entries["heading.md"] = entries["heading.md"][:3]
+    entries["blob.bin"][6] = "yes"
+    cache_file.write_text(json.dumps(document), encoding="utf-8")
+    listing, read = listed(root, cache_file)
+    assert read == 3 and listing == list_scope(Scope.GLOBAL, root)
+
+
+def test_a_trusted_but_wrong_entry_would_show_so_the_identity_is_all_of_it(
+    root: Path, cache_file: Path
+) -> None:
+    """What the cache says is used only for the exact size, mtime, ctime and inode."""
+    listed(root, cache_file)
+    document = json.loads(cache_file.read_text(encoding="utf-8"))
+    entry = document["roots"][str(root)]["git.md"]
+    entry[4] = "From the cache"
+    cache_file.write_text(json.dumps(document), encoding="utf-8")
+    assert shown(listed(root, cache_file)[0])["git.md"][0] == "From the cache"
+    for field in range(4):  # any part of the identity off: read from the file
+        document["roots"][str(root)]["git.md"] = [*entry]
+        document["roots"][str(root)]["git.md"][field] += 1
+        cache_file.write_text(json.dumps(document), encoding="utf-8")
+        assert shown(listed(root, cache_file)[0])["git.md"][0] == "Git habits"
+
+
+def test_nothing_is_written_when_nothing_changed(root: Path, cache_file: Path) -> None:
+    listed(root, cache_file)
+    before = cache_file.stat()
+    listed(root, cache_file)
+    assert cache_file.stat().st_mtime_ns == before.st_mtime_ns
+    assert cache_file.stat().st_ino == before.st_ino
+
+
+@pytest.mark.expect_log("memtab.store.description_cache", "WARNING", r"Could not write")
+def test_an_unwritable_cache_is_logged_and_the_listing_is_whole(root: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("", encoding="utf-8")
+    listing, read = listed(root, blocker / "cache.json")
+    assert read == 4 and listing == list_scope(Scope.GLOBAL, root)
+
+
+def test_each_home_has_its_own_cache_file_in_the_config_dir(tmp_path: Path) -> None:
+    env = {"MEMTAB_CONFIG_DIR": str(tmp_path / "config")}
+    one, two = cache_file_for(Path("/a/home"), env), cache_file_for(Path("/b/home"), env)
+    assert one != two and one.parent == two.parent == tmp_path / "config" / "cache"
+
+
+def test_known_files_remember_only_what_was_seen() -> None:
+    known = KnownFiles({}, read_at_ns=LATER_NS)
+    assert not known.changed
+    assert known.recall("x.md", os.stat(__file__)) is None
