@@ -45,7 +45,7 @@ from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.fs.locks import interprocess_lock
 from memtab.resources import resource_path
 from memtab.sources.config import HOME_OVERRIDES_NAME, AgentSettings
-from memtab.store.home import Home
+from memtab.store.home import Home, HomeError
 from memtab.store.journal import ConsolidationRecord, JournalOp
 from memtab.store.meta import MetaEntry, global_key, project_key, workspace_key
 from memtab.store.paths import project_dir_name
@@ -70,8 +70,8 @@ DAY = 24 * HOUR
 STYLING_CREATED_AGO = 2 * DAY + 2 * MINUTE
 
 
-class DemoError(Exception):
-    """The demo home cannot be written where asked."""
+class DemoError(HomeError):
+    """The demo home cannot be written where asked (a home error: said as one)."""
 
 
 def _iso(ms: int) -> str:

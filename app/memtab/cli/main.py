@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import logging
 import os
@@ -11,6 +12,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memtab import __version__
 from memtab.cli.common import (
@@ -22,19 +24,15 @@ from memtab.cli.common import (
     home_location,
     verbosity,
 )
-from memtab.demo import (
-    DemoError,
-    DemoSession,
-    create_demo_home,
-    demo_config_dir,
-    open_fresh_demo,
-)
 from memtab.fs.config_dir import config_dir_at
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.logs import setup_logging
 from memtab.store.home import HomeError, HomeLocation
 from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
+
+if TYPE_CHECKING:
+    from memtab.demo import DemoSession
 
 logger = logging.getLogger(__name__)
 
@@ -184,6 +182,10 @@ def run_window(args: argparse.Namespace) -> int:
         location = home_location(args)
         if args.demo:
             location = HomeLocation(location.path, "demo")
+        # Start-up makes objects that live as long as the window (modules, widgets): the
+        # cycle collector would walk them again and again for nothing. It is held off until
+        # the window has loaded (`gui.window.app.tune_garbage_collection`).
+        gc.disable()
         gui = importlib.import_module("memtab.gui.window.app")
         status: int = gui.run_app(location, args.workspace, screenshot=args.screenshot)
         return status
@@ -198,6 +200,9 @@ def _demo_home(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> Path:
     edits of) a demo window that is open; the window recreates the shared demo home. When
     another Memtab has the demo open, it is shown as it is, its settings and state too.
     """
+    # Only `--demo` writes a demo home: the window's start does not import how.
+    from memtab.demo import create_demo_home, demo_config_dir, open_fresh_demo
+
     if args.screenshot:
         scratch = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="memtab-demo-")))
         home = create_demo_home(scratch / "demo")
@@ -249,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _remove_leftovers(args)
         status: int = args.handler(args)
         return status
-    except (CliError, HomeError, DemoError, MemoryStoreError, PathError) as error:
+    except (CliError, HomeError, MemoryStoreError, PathError) as error:  # DemoError too
         print(f"memtab: {error}", file=sys.stderr)
         return 1
     except OSError as error:
