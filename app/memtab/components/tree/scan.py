@@ -303,7 +303,9 @@ def _full_scope_scan(scope: Scope, root: Path, cache: DescriptionCache | None) -
 
 
 def _list(scope: Scope, root: Path, cache: DescriptionCache | None) -> ScopeListing:
-    return list_scope(scope, root, known=cache.for_root(root) if cache is not None else None)
+    if cache is None:
+        return list_scope(scope, root)
+    return list_scope(scope, root, known=cache.for_root(root))
 
 
 def _relative_segments(path: str, root: str) -> tuple[str, ...] | None:
