@@ -188,17 +188,19 @@ def _files_json(files: Mapping[str, KnownFile]) -> dict[str, list[object]]:
 
 def _files_from_json(files: dict[object, object]) -> Iterator[tuple[str, KnownFile]]:
     """The well-formed entries of one root (`[size, mtime_ns, ctime_ns, inode,
-    description, heading, binary]`); any other is skipped."""
+    description, heading, binary]`); any other is skipped. (Spelled out: this runs for
+    every file of the home at each start.)"""
     for relative, entry in files.items():
-        if not isinstance(entry, list) or len(entry) != 7:
+        if type(relative) is not str or type(entry) is not list or len(entry) != 7:
             continue
         size, mtime_ns, ctime_ns, inode, description, heading, binary = entry
-        numbers = (size, mtime_ns, ctime_ns, inode)
         if (
-            isinstance(relative, str)
-            and all(type(number) is int for number in numbers)
-            and isinstance(description, str)
-            and isinstance(heading, str)
+            type(size) is int
+            and type(mtime_ns) is int
+            and type(ctime_ns) is int
+            and type(inode) is int
+            and type(description) is str
+            and type(heading) is str
             and type(binary) is bool
         ):
             yield (
