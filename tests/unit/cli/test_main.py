@@ -39,10 +39,12 @@ def test_modules_for_each_kind_of_invocation() -> None:
 
 
 def test_the_window_path_does_not_import_the_engines() -> None:
+    """Nor the demo (only `--demo` writes one) nor the model settings."""
     code = (
         "import sys; from memtab.cli.main import build_parser; "
         "build_parser(['--demo']).parse_args(['--demo']); "
-        "heavy = [m for m in ('httpx', 'memtab.consolidation', 'memtab.writer') "
+        "heavy = [m for m in ('httpx', 'memtab.consolidation', 'memtab.writer', "
+        "'memtab.demo', 'memtab.llm.settings') "
         "if m in sys.modules]; assert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
