@@ -23,8 +23,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from memtab.fs.atomic import Directory
@@ -41,51 +40,63 @@ MAX_ROOTS = 16
 # Bigger than any real cache (20,000 files take ~2.5 MB): not read.
 MAX_CACHE_BYTES = 64 * 1024 * 1024
 
-Identity = tuple[int, int, int, int]
-"""(size, mtime ns, ctime ns, inode) of a file: what any write to it or over it changes."""
+Described = tuple[str, str, bool]
+"""What a listing shows of a file it did not read: (description, heading, binary)."""
 
-
-def identity_of(info: os.stat_result) -> Identity:
-    """The identity of a file as stat'ed (never through a link)."""
-    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
-
-
-@dataclass(frozen=True, slots=True)
-class KnownFile:
-    """What a file said when it was read at `identity`."""
-
-    identity: Identity
-    description: str
-    heading: str
-    binary: bool
+# One file as the cache file holds it, kept in memory as parsed (no copy: 20,000 files
+# parse into ~8 MB of objects): [size, mtime_ns, ctime_ns, inode, description, heading,
+# binary], the first four what any write to the file or over it changes.
 
 
 class KnownFiles:
     """One scope root's files as last read, by relative path (`/`-joined), and what a
     listing learns reading the others."""
 
-    def __init__(self, known: Mapping[str, KnownFile], *, read_at_ns: int | None = None) -> None:
-        """`read_at_ns`: when the listing started (`time.time_ns()` by default)."""
+    def __init__(self, known: Mapping[str, object], *, read_at_ns: int | None = None) -> None:
+        """`known`: the root's entries as parsed (any of another shape is not used);
+        `read_at_ns`: when the listing started (`time.time_ns()` by default)."""
         self._known = known
         self._racy_after_ns = (read_at_ns or time.time_ns()) - RACY_MARGIN_NS
-        self.seen: dict[str, KnownFile] = {}
+        self.seen: dict[str, object] = {}
         """Every file listed so far, remembered or read (the next cache of this root)."""
         self.read_again = 0
         """Files the listing had to read (not remembered, or changed since)."""
 
-    def recall(self, relative: str, info: os.stat_result) -> KnownFile | None:
-        """The file at `relative` as last read, if it is still as it was (`info`)."""
-        known = self._known.get(relative)
-        if known is None or known.identity != identity_of(info):
+    def recall(self, relative: str, info: os.stat_result) -> Described | None:
+        """The file at `relative` as last read, if it is still as it was (`info`, never
+        through a link) and its entry has the cache's shape."""
+        entry = self._known.get(relative)
+        if type(entry) is not list or len(entry) != 7:
             return None
-        self.seen[relative] = known
-        return known
+        size, mtime_ns, ctime_ns, inode, description, heading, binary = entry
+        if not (
+            type(size) is int
+            and type(mtime_ns) is int
+            and type(ctime_ns) is int
+            and type(inode) is int
+            and size == info.st_size
+            and mtime_ns == info.st_mtime_ns
+            and ctime_ns == info.st_ctime_ns
+            and inode == info.st_ino
+            and type(description) is str
+            and type(heading) is str
+            and type(binary) is bool
+        ):
+            return None
+        self.seen[relative] = entry
+        return description, heading, binary
 
-    def learn(self, relative: str, info: os.stat_result, known: KnownFile) -> None:
+    def learn(self, relative: str, info: os.stat_result, described: Described) -> None:
         """Remember a file just read (unless it changed too recently to be sure)."""
         self.read_again += 1
         if max(info.st_mtime_ns, info.st_ctime_ns) < self._racy_after_ns:
-            self.seen[relative] = known
+            self.seen[relative] = [
+                info.st_size,
+                info.st_mtime_ns,
+                info.st_ctime_ns,
+                info.st_ino,
+                *described,
+            ]
 
     @property
     def changed(self) -> bool:
@@ -109,7 +120,7 @@ class DescriptionCache:
         self._home = str(home_root)
         self._path = path
         self._now_ns = now_ns
-        self._roots: dict[str, dict[str, KnownFile]] | None = None
+        self._roots: dict[str, dict[str, object]] | None = None
         self._listed: dict[str, KnownFiles] = {}
 
     @classmethod
@@ -129,14 +140,16 @@ class DescriptionCache:
         not durably; a failure is logged: the next start only reads more files)."""
         if self._roots is None or not any(known.changed for known in self._listed.values()):
             return
-        roots = {root: known.seen for root, known in self._listed.items()}
+        roots: dict[str, dict[str, object]] = {
+            root: known.seen for root, known in self._listed.items()
+        }
         for root, files in self._roots.items():
             if root not in roots and len(roots) < MAX_ROOTS:
                 roots[root] = files
         document = {
             "version": CACHE_VERSION,
             "home": self._home,
-            "roots": {root: _files_json(files) for root, files in roots.items()},
+            "roots": roots,
         }
         data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
         try:  # atomic, not durable: a cache lost with a crash is only read again
@@ -149,7 +162,7 @@ class DescriptionCache:
         self._roots = roots
         self._listed = {}
 
-    def _load(self) -> dict[str, dict[str, KnownFile]]:
+    def _load(self) -> dict[str, dict[str, object]]:
         try:
             with open(self._path, "rb") as handle:
                 data = handle.read(MAX_CACHE_BYTES + 1)
@@ -172,38 +185,4 @@ class DescriptionCache:
             or not isinstance(document.get("roots"), dict)
         ):
             return {}
-        return {
-            root: dict(_files_from_json(files))
-            for root, files in document["roots"].items()
-            if isinstance(files, dict)
-        }
-
-
-def _files_json(files: Mapping[str, KnownFile]) -> dict[str, list[object]]:
-    return {
-        relative: [*known.identity, known.description, known.heading, known.binary]
-        for relative, known in files.items()
-    }
-
-
-def _files_from_json(files: dict[object, object]) -> Iterator[tuple[str, KnownFile]]:
-    """The well-formed entries of one root (`[size, mtime_ns, ctime_ns, inode,
-    description, heading, binary]`); any other is skipped. (Spelled out: this runs for
-    every file of the home at each start.)"""
-    for relative, entry in files.items():
-        if type(relative) is not str or type(entry) is not list or len(entry) != 7:
-            continue
-        size, mtime_ns, ctime_ns, inode, description, heading, binary = entry
-        if (
-            type(size) is int
-            and type(mtime_ns) is int
-            and type(ctime_ns) is int
-            and type(inode) is int
-            and type(description) is str
-            and type(heading) is str
-            and type(binary) is bool
-        ):
-            yield (
-                relative,
-                KnownFile((size, mtime_ns, ctime_ns, inode), description, heading, binary),
-            )
+        return {root: files for root, files in document["roots"].items() if isinstance(files, dict)}

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from memtab.fs.atomic import Directory, encode_utf8, is_temp_name
 from memtab.fs.confined import read_prefix
-from memtab.store.description_cache import KnownFile, KnownFiles, identity_of
+from memtab.store.description_cache import KnownFiles
 from memtab.store.frontmatter import DESCRIPTION_PREFIX_BYTES, description_from_prefix, title_of
 from memtab.store.paths import (
     Scope,
@@ -181,19 +181,13 @@ def _described_entry(
     except OSError:
         info = None
     remembered = known.recall(relative, info) if info is not None else None
-    if remembered is not None:
+    if remembered is not None and info is not None:
+        description, heading, binary = remembered
         return FileEntry(
-            path,
-            remembered.description,
-            remembered.identity[0],
-            remembered.identity[1] // 1_000_000,
-            remembered.binary,
-            remembered.heading,
+            path, description, info.st_size, info.st_mtime_ns // 1_000_000, binary, heading
         )
     fresh, read = _read_entry_stat(entry.path, path, entry)
-    known.learn(
-        relative, read, KnownFile(identity_of(read), fresh.description, fresh.heading, fresh.binary)
-    )
+    known.learn(relative, read, (fresh.description, fresh.heading, fresh.binary))
     return fresh
 
 
