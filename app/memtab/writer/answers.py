@@ -27,7 +27,8 @@ instead, a port or a version (`_FIRM`) — or a final diagnosis; of a sub-agent'
 `MAX_FINDINGS_PER_SESSION` surest (`best_facts`).
 
 Each note must stand on its own: a line that leans on what came before ("It requires
-`x`.", "and `y` instead") or names nothing concrete is not kept. Each kept line is one
+`x`.", "and `y` instead", "これは…") or names nothing concrete is not kept; a Japanese
+connective opening a whole sentence ("これにより、…", "ご質問の件ですが、…") is left out of it. Each kept line is one
 sentence, at most `MAX_FINDING_CHARS` long (a longer one is skipped, never cut), and at
 most `MAX_FINDINGS_PER_ANSWER` come from one answer or report.
 """
@@ -132,9 +133,16 @@ _STATUS = re.compile(
 _LEANS_ON_CONTEXT = re.compile(
     r"^(?:it|its|this|that|these|those|they|them|which|and|but|or|so|also|then|here"
     r"|il|elle|ils|cela|ça|et|mais|donc|dies|und|aber|esto|eso|y|pero|isso|mas"
-    r"|precisa|necesita|requires?|needs?|このため|そのため|これ|それ|この|その|そして|しかし"
-    r"|这|那|它|이것|그것|그리고)\b",
+    r"|precisa|necesita|requires?|needs?)\b"
+    # no word boundary in these scripts: a line that opens on "this", "that", "and", "but"
+    r"|^(?:このため|そのため|これ|それ|この|その|そして|しかし|这|那|它|이것|그것|그리고)",
     re.IGNORECASE,
+)
+# A Japanese connective that opens an otherwise whole sentence ("これにより、`go.mod` で指定
+# された…", "ご質問の件ですが、`types.ByteType` は…"): the fact is what follows it.
+_JA_CONNECTIVE = re.compile(
+    r"^(?:これにより|それにより|このため|そのため|つまり|なお|ただし|ご質問の件ですが"
+    r"|結論として|結論から言うと)[、,]\s*"
 )
 # A guess is not a fact: a line that hedges ("might", "かもしれません", "可能") is never kept.
 _HEDGED = re.compile(
@@ -272,7 +280,7 @@ def _fact(sentence: str, concluded: bool) -> str | None:
     if not MIN_FINDING_CHARS <= len(text) <= MAX_FINDING_CHARS or text.endswith(("?", "？")):
         return None
     # "Key fix in this session: …" keeps what follows, which must say why on its own
-    body = _LABEL.sub("", text)
+    body = _LABEL.sub("", _JA_CONNECTIVE.sub("", text))
     said = _unquoted(body)
     marked = _FACT_MARKERS.search(said) or (concluded and _CONCLUSION_MARKERS.search(said))
     if not marked or not _CONCRETE.search(body) or (not concluded and _FAILED_BECAUSE.search(body)):

@@ -79,6 +79,23 @@ def test_a_note_stands_alone_only_when_it_names_its_subject() -> None:
     assert stands_alone("`mix ecto.migrate` must run before the tests.")
     assert not stands_alone("This must run before the tests.")
     assert not stands_alone("must run before `mix test`.")
+    # no word boundary in Japanese: a line opening on "this" leans on the one before
+    assert not stands_alone("これは `go.mod` の設定が原因です。")
+
+
+def test_a_japanese_connective_is_not_part_of_the_fact() -> None:
+    # real lines of 135yshr/meow (tuned-on): "As a result of this, …", "As for your question, …"
+    assert facts_in(
+        "これにより、`go.mod` で指定された `go 1.26.0` より古い Go 1.25 ではビルドできなくなって"
+        "います（v5 では `GOTOOLCHAIN=auto` がデフォルトで、自動的に必要なバージョンをダウンロード"
+        "していた）。",
+        concluded=True,
+    ) == [
+        "`go.mod` で指定された `go 1.26.0` より古い Go 1.25 ではビルドできなくなっています（v5 では"
+        " `GOTOOLCHAIN=auto` がデフォルトで、自動的に必要なバージョンをダウンロードしていた）。"
+    ]
+    # what is left is code with a remark: not a note alone
+    assert facts_in("ご質問の件ですが、`types.ByteType` は存在しません。", concluded=True) == []
 
 
 # --- sub-agent reports ----------------------------------------------------------------
