@@ -28,9 +28,9 @@ instead, a port or a version (`_FIRM`) — or a final diagnosis; of a sub-agent'
 
 Each note must stand on its own: a line that leans on what came before ("It requires
 `x`.", "and `y` instead", "これは…") or names nothing concrete is not kept; a Japanese
-connective opening a whole sentence ("これにより、…", "ご質問の件ですが、…") is left out of it. Each kept line is one
-sentence, at most `MAX_FINDING_CHARS` long (a longer one is skipped, never cut), and at
-most `MAX_FINDINGS_PER_ANSWER` come from one answer or report.
+connective opening a whole sentence ("これにより、…", "ご質問の件ですが、…") is left out
+of it. Each kept line is one sentence, at most `MAX_FINDING_CHARS` long (a longer one is
+skipped, never cut), and at most `MAX_FINDINGS_PER_ANSWER` come from one answer or report.
 """
 
 from __future__ import annotations

@@ -260,9 +260,16 @@ def command_label(command: str) -> str | None:
     return display_command(command) or command_family(command) or None
 
 
+# A flag that makes a test run rewrite what it checks against (golden files, snapshots):
+# another task than checking, written as a command of its own (`go test ./compiler/
+# -update` beside `go test ./...`).
+_UPDATE_FLAGS = _word_set("-update --update -update-golden --update-golden --update-snapshots")
+
+
 def command_family(command: str) -> str:
     """A key shared by retries of one command: program plus subcommand (plus the tool a
-    runner runs), so `pytest tests -x` and `pytest tests -x -q` are one family."""
+    runner runs), so `pytest tests -x` and `pytest tests -x -q` are one family; a run that
+    updates golden files or snapshots is a family of its own (`go test -update`)."""
     words = main_words(command)
     key: list[str] = []
     for word in words:
@@ -272,7 +279,8 @@ def command_family(command: str) -> str:
         wanted = 3 if len(key) >= 2 and key[1] in _RUNNERS else 2
         if len(key) >= wanted:
             break
-    return " ".join(key)
+    updates = sorted(_UPDATE_FLAGS.intersection(words))
+    return " ".join(key + updates[:1])
 
 
 def program_name(word: str) -> str:

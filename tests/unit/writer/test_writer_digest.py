@@ -305,6 +305,21 @@ def test_which_commands_that_worked_are_worth_a_note(command: str, kept: bool) -
     assert is_worth_keeping(command) is kept
 
 
+def test_a_test_run_that_updates_golden_files_is_a_command_of_its_own() -> None:
+    # 135yshr/meow (tuned-on, twice): the golden files are regenerated with `-update`
+    found = extract_findings(
+        [
+            bash("go test ./...", output="ok  \tgithub.com/135yshr/meow/compiler\t24.126s"),
+            bash("go test ./compiler/ -update", output="ok  \tgithub.com/135yshr/meow/compiler"),
+            bash("go test ./compiler/ -v", output="ok  \tgithub.com/135yshr/meow/compiler"),
+        ]
+    )
+    assert [command.command for command in found.commands] == [
+        "go test ./...",
+        "go test ./compiler/ -update",
+    ]
+
+
 def test_a_workflow_tool_used_often_is_one_note_with_its_subcommands() -> None:
     assert tool_program("bd ready") == "bd"
     assert tool_program("ls -la") is None
