@@ -38,6 +38,17 @@ def config_dir(env: Mapping[str, str] | None = None) -> Path:
     return Path(platformdirs.user_config_dir("memtab"))
 
 
+def cache_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Memtab's cache dir: what it can always build again, kept out of the config dir so
+    that a user who keeps ~/.config in git or a dotfiles sync does not carry it —
+    `cache/` in the config dir when one was chosen (`$MEMTAB_CONFIG_DIR`: the demo's, a
+    test's, kept apart as the rest of their state), else the platform's user cache dir."""
+    env = os.environ if env is None else env
+    if env.get(CONFIG_DIR_VARIABLE, "").strip():
+        return config_dir(env) / "cache"
+    return Path(platformdirs.user_cache_dir("memtab"))
+
+
 @contextlib.contextmanager
 def config_dir_at(path: Path, env: MutableMapping[str, str] | None = None) -> Iterator[Path]:
     """Make `path` Memtab's config dir until the block ends (the demo's own), through

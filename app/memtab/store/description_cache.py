@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from memtab.fs.atomic import Directory
-from memtab.fs.config_dir import config_dir
+from memtab.fs.config_dir import cache_dir
 
 logger = logging.getLogger(__name__)
 
@@ -105,9 +105,9 @@ class KnownFiles:
 
 
 def cache_file_for(home_root: Path, env: Mapping[str, str] | None = None) -> Path:
-    """Where the cache of the home at `home_root` lives (in Memtab's config dir)."""
+    """Where the cache of the home at `home_root` lives (in Memtab's cache dir)."""
     digest = hashlib.sha256(os.fsencode(str(home_root))).hexdigest()[:20]
-    return config_dir(env) / "cache" / f"descriptions-{digest}.json"
+    return cache_dir(env) / f"descriptions-{digest}.json"
 
 
 class DescriptionCache:

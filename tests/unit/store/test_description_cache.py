@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -192,6 +193,16 @@ def test_each_home_has_its_own_cache_file_in_the_config_dir(tmp_path: Path) -> N
     env = {"MEMTAB_CONFIG_DIR": str(tmp_path / "config")}
     one, two = cache_file_for(Path("/a/home"), env), cache_file_for(Path("/b/home"), env)
     assert one != two and one.parent == two.parent == tmp_path / "config" / "cache"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="XDG's cache dir")
+def test_without_a_chosen_config_dir_the_cache_is_the_users_cache_not_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MEMTAB_CONFIG_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = cache_file_for(Path("/a/home"))
+    assert path.parent == tmp_path / "cache" / "memtab"  # a dotfiles repo of ~/.config: not here
 
 
 def test_known_files_remember_only_what_was_seen() -> None:
