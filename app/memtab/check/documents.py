@@ -18,9 +18,10 @@ from __future__ import annotations
 import logging
 import os
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from memtab.check.records import Agent, FindingScope
 from memtab.sources.codex import bucket_project
@@ -49,7 +50,20 @@ logger = logging.getLogger(__name__)
 GLOBAL_GROUP = ""
 
 
-@dataclass(frozen=True)
+class Origin(Protocol):
+    """Where documents were read from — a scope of mux's, another agent's file: reads one
+    again, says where it is on disk. A scope's documents share theirs."""
+
+    def reread(self, document: Document) -> Document | None:
+        """The document read again now; None when it is gone or unreadable."""
+        ...
+
+    def physical(self, document: Document) -> Path | None:
+        """The file on disk (None: what was checked is not the file's text, or no file)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
 class Document:
     """One memory file to check (see the module doc).
 
@@ -59,7 +73,9 @@ class Document:
     `scope_roots`: where `/memories/<scope>/…` links of a mux file resolve.
     `last_used_ms`: when an agent last read or wrote it (None: unknown, not checked for
     staleness: other agents' files). `packed`: its text, compressed (`pack_text`): an
-    engine keeps every document of its last check, and Markdown shrinks 4-10×.
+    engine keeps every document of its last check, and Markdown shrinks 4-10×; so a
+    document has slots, and what its scope shares (where it was read from: `origin`, the
+    roots, the checkout) is shared, not copied.
     """
 
     key: str
@@ -71,7 +87,6 @@ class Document:
     workspace: str | None = None
     checkout: Path | None = None
     group: str = GLOBAL_GROUP
-    physical: Path | None = None
     link_root: Path | None = None
     scope_roots: dict[str, Path] = field(default_factory=dict, compare=False)
     modified_ms: int = 0
@@ -81,12 +96,21 @@ class Document:
     """A record of what happened (a session summary, an episode, a handoff): what it
     names is history, not a claim about the code now; only its links are checked."""
     history_key: str | None = None
-    reread: Callable[[], Document | None] | None = field(default=None, compare=False)
+    origin: Origin | None = field(default=None, compare=False)
 
     @property
     def text(self) -> str:
         """The file's text as it was read."""
         return zlib.decompress(self.packed).decode("utf-8", "surrogatepass")
+
+    @property
+    def physical(self) -> Path | None:
+        """The file on disk (None: not a file's own text, or no origin)."""
+        return self.origin.physical(self) if self.origin is not None else None
+
+    def reread(self) -> Document | None:
+        """This file read again now (None: gone, unreadable, or no origin)."""
+        return self.origin.reread(self) if self.origin is not None else None
 
 
 def pack_text(text: str) -> bytes:
@@ -184,13 +208,15 @@ def _scope_documents(store: ScopeStore, scope: Scope, problems: list[str]) -> It
         if isinstance(content, Exception):
             problems.append(f"{path}: {content}")
             continue
-        yield _mux_document(store, where, path, content, modified[path], meta)
+        yield _mux_document(where, path, content, modified[path], meta)
 
 
 @dataclass(frozen=True)
 class _Where:
-    """What every file of one scope of one store shares (worked out once per scope)."""
+    """What every file of one scope of one store shares (worked out once per scope), and
+    where its documents come from (`Origin`)."""
 
+    store: ScopeStore = field(compare=False)
     scope: Scope
     root: Path
     roots: dict[str, Path]
@@ -216,6 +242,7 @@ class _Where:
             group = f"project:{project}" if project else f"workspace:{workspace.id}"
         roots = {s.value: store.root(s) for s in SCOPE_ORDER if store.unavailable_reason(s) is None}
         return cls(
+            store,
             scope,
             store.root(scope),
             roots,
@@ -226,30 +253,36 @@ class _Where:
             group,
         )
 
+    def _virtual(self, document: Document) -> VirtualPath:
+        relative = document.path[len(self.scope.virtual_root) + 1 :]
+        return VirtualPath(self.scope, tuple(relative.split("/")))
+
+    def reread(self, document: Document) -> Document | None:
+        path = self._virtual(document)
+        try:
+            fresh = self.store.read(document.path)
+        except (MemoryStoreError, PathError, OSError):
+            return None
+        try:
+            changed = int(self.store.physical(path).stat().st_mtime * 1000)
+        except (OSError, PathError):
+            changed = document.modified_ms
+        return _mux_document(self, path, fresh, changed, self.store.meta_entries())
+
+    def physical(self, document: Document) -> Path | None:
+        return Path(os.path.join(self.root, *self._virtual(document).segments))
+
 
 def _mux_document(
-    store: ScopeStore,
     where: _Where,
     path: VirtualPath,
     content: FileContent,
     modified_ms: int,
     meta: dict[str, MetaEntry],
 ) -> Document:
-    entry = meta.get(store.meta_key(path))
+    entry = meta.get(where.store.meta_key(path))
     used = [entry.last_accessed_at, entry.last_write_at] if entry is not None else []
     last_used = max([modified_ms, *(t for t in used if t is not None)])
-
-    def reread() -> Document | None:
-        try:
-            fresh = store.read(str(path))
-        except (MemoryStoreError, PathError, OSError):
-            return None
-        try:
-            changed = int(store.physical(path).stat().st_mtime * 1000)
-        except (OSError, PathError):
-            changed = modified_ms
-        return _mux_document(store, where, path, fresh, changed, store.meta_entries())
-
     return Document(
         key=f"mux:{where.scope.value}:{where.workspace or where.project or ''}:{path}",
         path=str(path),
@@ -260,14 +293,13 @@ def _mux_document(
         workspace=where.workspace,
         checkout=where.checkout,
         group=where.group,
-        physical=Path(os.path.join(where.root, *path.segments)),
         link_root=where.root,
         scope_roots=where.roots,
         modified_ms=modified_ms,
         last_used_ms=last_used,
         plannable=not content.over_cap,
         history_key=where.history_key,
-        reread=reread,
+        origin=where,
     )
 
 
@@ -351,10 +383,6 @@ def _source_document(source: Source, file: SourceFile, project: str | None) -> D
     else:
         group = GLOBAL_GROUP
 
-    def reread() -> Document | None:
-        fresh = source_file(source, file.relative)
-        return _source_document(source, fresh, project) if fresh is not None else None
-
     return Document(
         key=file.id,
         path=file.id,
@@ -364,9 +392,25 @@ def _source_document(source: Source, file: SourceFile, project: str | None) -> D
         project=project,
         checkout=checkout_of(project),
         group=group,
-        physical=None if content.rendered else file.physical,
         link_root=source.root,
         modified_ms=file.modified_at_ms,
         record=is_record(source, file),
-        reread=reread,
+        origin=_SourceOrigin(source, file, project, content.rendered),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _SourceOrigin:
+    """Where another agent's document comes from (`Origin`)."""
+
+    source: Source
+    file: SourceFile
+    project: str | None
+    rendered: bool
+
+    def reread(self, document: Document) -> Document | None:
+        fresh = source_file(self.source, self.file.relative)
+        return _source_document(self.source, fresh, self.project) if fresh is not None else None
+
+    def physical(self, document: Document) -> Path | None:
+        return None if self.rendered else self.file.physical

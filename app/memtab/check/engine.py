@@ -140,8 +140,7 @@ class CheckEngine:
             return self.check(workspace, cancel=cancel, progress=progress)
         with self._running:
             for key in keys:
-                reread = documents[key].reread
-                fresh = reread() if reread is not None else None
+                fresh = documents[key].reread()
                 if fresh is None:
                     documents.pop(key, None)
                 else:
