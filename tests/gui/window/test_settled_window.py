@@ -2,18 +2,23 @@
 "Records": about 0.1 s and 20 MB), which only a record read or written brings in.
 
 Settled: the tab loaded, the consolidation engine preloaded, the first recording of what
-changed outside Memtab done (it reads the history indexes and the runs log's catch-up),
-and the first background check made — its findings are plain records
-(`fs/plain_records.py`), built and kept without pydantic."""
+changed outside Memtab done (it reads the history indexes and the runs log's catch-up of
+mux's journal — logged by an earlier start, as on a home mux consolidates), and the first
+background check made — its findings are plain records (`fs/plain_records.py`), built and
+kept without pydantic."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tests.unit.check.helpers import home_with_project, make_checkout
+
+from memtab.fs.atomic import atomic_write_json
+from memtab.store.catch_up import catch_up_runs
 
 
 def test_a_settled_window_has_not_imported_pydantic(tmp_path: Path) -> None:
@@ -21,7 +26,14 @@ def test_a_settled_window_has_not_imported_pydantic(tmp_path: Path) -> None:
     notes = {f"note{number}.md": f"---\ndescription: note {number}\n---\n# Note {number}\n"
              for number in range(20)}  # fmt: skip
     notes["setup.md"] = "# Setup\n- Settings live in `src/settings_local.py`\n"
-    home, _ = home_with_project(tmp_path, project, notes)
+    home, workspace = home_with_project(tmp_path, project, notes)
+    yesterday = int(time.time() * 1000) - 24 * 60 * 60 * 1000  # younger than history keeps
+    op = {"command": "delete", "path": "/memories/project/x.md", "applied": True}
+    mux_run = {"lastRunAt": yesterday, "trigger": "compaction", "summary": "merged", "ops": [op]}
+    atomic_write_json(
+        home.journal_path, {"workspaces": {workspace: mux_run}, "projects": {str(project): mux_run}}
+    )
+    assert [run.summary for run in catch_up_runs(home)] == ["merged"]  # an earlier start
     probe = f"""
 import json, sys
 from pathlib import Path

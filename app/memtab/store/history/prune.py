@@ -159,7 +159,10 @@ def _versions_to_drop(
 
 
 def _prune_runs(home: Home, oldest_kept: int) -> int:
-    return RunsLog(home).file.drop(lambda run: run.at < oldest_kept, lambda run: run.to_json())
+    log = RunsLog(home)
+    if not any(0 < line.at < oldest_kept for line in log.logged()):
+        return 0  # none to drop: no run built, so pydantic stays unloaded
+    return log.file.drop(lambda run: run.at < oldest_kept, lambda run: run.to_json())
 
 
 def _prune_provenance(home: Home, oldest_kept: int) -> None:

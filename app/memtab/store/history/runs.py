@@ -10,7 +10,10 @@ added when Memtab sees a journal record it has not logged yet (`import_mux_journ
 their ops have no versions (Memtab saw their changes as `external` ones).
 
 A line is the record `RunEntry` (`store.history.records`), loaded with the first run read
-or logged: this module is imported by the window, which never loads pydantic for it.
+or logged: this module is imported by the window, which never loads pydantic for it —
+the window's catch-up at start (`import_mux_journal`) and the day's prune read each line's
+time and fingerprint (`RunsLog.logged`), and build runs only when there is one to add or
+to drop.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from memtab.store.history.jsonlines import JsonLinesFile
@@ -48,6 +52,24 @@ def parse_run(raw: dict[str, Any]) -> RunEntry | None:
     return RunEntry.read(raw)
 
 
+@dataclass(frozen=True, slots=True)
+class LoggedLine:
+    """A line of the runs log as read without building its run (no pydantic): its time
+    (0: not a run's, which is an integer > 0) and the journal fingerprint it names ("")."""
+
+    at: int
+    journal_fingerprint: str
+
+
+def _logged_line(raw: dict[str, Any]) -> LoggedLine:
+    at = raw.get("at")
+    fingerprint = raw.get("journalFingerprint", raw.get("journal_fingerprint"))
+    return LoggedLine(
+        at if type(at) is int and at > 0 else 0,
+        fingerprint if isinstance(fingerprint, str) else "",
+    )
+
+
 class RunsLog:
     """The runs log of one home."""
 
@@ -56,6 +78,10 @@ class RunsLog:
         self.file: JsonLinesFile[RunEntry] = JsonLinesFile(
             home.runs_log_path, home.lock_path("history-runs"), parse_run
         )
+
+    def logged(self) -> list[LoggedLine]:
+        """Every line's time and fingerprint, in order: a valid run's are among them."""
+        return JsonLinesFile(self.file.path, self.file.lock_path, _logged_line).records()
 
     def append(self, run: RunEntry) -> None:
         """Log a run. Raises OSError (callers log it: a run is never failed by its log)."""
@@ -112,25 +138,30 @@ def journal_fingerprint(record: ConsolidationRecord) -> str:
 def import_mux_journal(home: Home) -> list[RunEntry]:
     """Add the runs of mux's journal not logged yet (Memtab's own runs are logged with
     their fingerprint, so they are not added twice). Returns the runs added. Readers
-    catch the whole log up first (`store.catch_up.catch_up_runs`)."""
+    catch the whole log up first (`store.catch_up.catch_up_runs`).
+
+    Usually every record is logged already (a window's every start catches up): the
+    fingerprints the log's lines name say so without building a run (a line naming one
+    counts, readable as a run or not); only then the log is read as runs, under its lock."""
     data = Journal(home).load()
     log = RunsLog(home)
-    found: dict[str, RunEntry] = {}
+    found: dict[str, tuple[ConsolidationRecord, str | None, str | None]] = {}
     for workspace_id, record in data.workspaces.items():
-        found.setdefault(journal_fingerprint(record), _imported(record, workspace_id, None))
+        found.setdefault(journal_fingerprint(record), (record, workspace_id, None))
     for project_path, record in data.projects.items():
         fingerprint = journal_fingerprint(record)
-        if fingerprint in found:
-            found[fingerprint] = _with_project(found[fingerprint], project_path)
+        if fingerprint in found:  # the same record in a workspace's and a project's bucket
+            first, in_workspace, _ = found[fingerprint]
+            found[fingerprint] = (first, in_workspace, project_path)
         else:
-            found[fingerprint] = _imported(record, None, project_path)
-    if not found:
+            found[fingerprint] = (record, None, project_path)
+    if found.keys() <= {line.journal_fingerprint for line in log.logged()}:
         return []
     added: list[RunEntry] = []
     try:
         with log.file.locked():
             known = {run.journal_fingerprint for run in log.file.records()}
-            added = [run for key, run in found.items() if key not in known]
+            added = [_imported(key, *new) for key, new in found.items() if key not in known]
             added.sort(key=lambda run: run.at)
             log.file.append_locked([run.to_json() for run in added])
     except (OSError, TimeoutError) as error:
@@ -140,11 +171,13 @@ def import_mux_journal(home: Home) -> list[RunEntry]:
 
 
 def _imported(
-    record: ConsolidationRecord, workspace_id: str | None, project_path: str | None
+    fingerprint: str,
+    record: ConsolidationRecord,
+    workspace_id: str | None,
+    project_path: str | None,
 ) -> RunEntry:
     from memtab.store.history.records import RunEntry, RunOp, TokenUsage
 
-    fingerprint = journal_fingerprint(record)
     return RunEntry(
         id=f"mux-{fingerprint[:16]}",
         at=record.last_run_at,
@@ -158,10 +191,6 @@ def _imported(
         journal_fingerprint=fingerprint,
         usage=TokenUsage.of(record.input_tokens, record.output_tokens),
     )
-
-
-def _with_project(run: RunEntry, project_path: str) -> RunEntry:
-    return run.replaced(project_path=project_path)
 
 
 def touched_paths(ops: Iterable[RunOp]) -> list[str]:
