@@ -39,9 +39,10 @@ class PathError(ValueError):
     """A virtual path that breaks a rule; the message names the path and the rule."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class VirtualPath:
-    """A validated virtual path: `/memories`, a scope root, or an entry inside a scope."""
+    """A validated virtual path: `/memories`, a scope root, or an entry inside a scope.
+    Slots: the tree keeps one a file (no `__dict__` each: ~0.5 MB with 3,000 files)."""
 
     scope: Scope | None
     segments: tuple[str, ...] = ()
