@@ -70,6 +70,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 
+_MAYBE_A_COPY = re.compile(r" \(|conflict-|-[A-Z]")
+"""What every tool's copy name holds (a tool's " (…)", "conflict-", OneDrive's "-NAME"):
+a name without any is ordinary, known at the cost of one search — the window counts the
+copies among every file of a scan on each scan, and most names are not copies."""
+
 TOOLS: tuple[str, ...] = tuple(tool for tool, _ in _PATTERNS)
 TOOL_NAMES = {
     "syncthing": "Syncthing",
@@ -111,6 +116,8 @@ class CopyName:
 def parse_copy_name(name: str) -> CopyName | None:
     """The original a name is a conflict copy of, by the first tool's pattern it matches;
     None for an ordinary name. The name alone does not make a copy: see `find_copies`."""
+    if _MAYBE_A_COPY.search(name) is None:
+        return None
     for tool, pattern in _PATTERNS:
         match = pattern.match(name)
         if match is None:
@@ -138,10 +145,14 @@ class ConflictCopy:
 def find_copies(files: Iterable[VirtualPath]) -> dict[VirtualPath, ConflictCopy]:
     """The conflict copies among a listing's files (those whose original is listed too),
     by path."""
-    listed = set(files)
+    listed = tuple(files)
+    named = [path for path in listed if path.segments and _MAYBE_A_COPY.search(path.name)]
+    if not named:
+        return {}  # (the usual case: no set of every path to build)
+    present = set(listed)
     copies: dict[VirtualPath, ConflictCopy] = {}
-    for path in listed:
-        copy = copy_of(path, listed)
+    for path in named:
+        copy = copy_of(path, present)
         if copy is not None:
             copies[path] = copy
     return copies

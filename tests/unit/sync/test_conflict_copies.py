@@ -11,6 +11,7 @@ from memtab.cli.main import main
 from memtab.consolidation.offline_inputs import collect_memory_files
 from memtab.consolidation.prompts import run_message
 from memtab.fs.atomic import atomic_write_json
+from memtab.store import conflict_copies
 from memtab.store.conflict_copies import find_copies, parse_copy_name
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -51,6 +52,13 @@ def test_each_tools_copy_names_its_original(name: str, tool: str) -> None:
 )
 def test_ordinary_names_are_not_copies(name: str) -> None:
     assert parse_copy_name(name) is None
+
+
+@pytest.mark.parametrize(("name", "_tool"), COPY_NAMES)
+def test_the_quick_look_for_a_copy_name_passes_every_tools_copies(name: str, _tool: str) -> None:
+    # `parse_copy_name` looks at a name with the tools' patterns only when it holds one of
+    # their marks; a pattern added without its mark would never match.
+    assert conflict_copies._MAYBE_A_COPY.search(name) is not None
 
 
 def test_a_copy_counts_only_beside_its_original() -> None:
