@@ -222,7 +222,8 @@ def find_matches(
     (for the first `MAX_FILES_WITH_LINES` in tree order) its first matching lines.
 
     With `candidates` (tree keys), only those files are looked at: the matches of an
-    earlier query this one narrows. `cancel` is checked every few hundred files.
+    earlier query this one narrows. `cancel` is checked every few hundred files, and
+    before each file's lines are found.
     """
     matches: dict[str, FileMatch] = {}
     if not query.active:
@@ -239,6 +240,8 @@ def find_matches(
         hits = sum(content.count(data) for _, data in encoded) if content else 0
         lines: tuple[LineMatch, ...] = ()
         if hits and with_lines < MAX_FILES_WITH_LINES:
+            if cancel is not None:  # each file's lines may read its text from disk
+                cancel.raise_if_cancelled()
             with_lines += 1
             folded = content.decode("utf-8", "surrogatepass")
             lines = matching_lines(index.original(item), folded, query)
