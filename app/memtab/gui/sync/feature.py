@@ -24,6 +24,8 @@ from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.status import SyncStatusWidget
 from memtab.store.conflict_copies import find_copies
+from memtab.store.files import ScopeListing
+from memtab.store.paths import Scope
 
 if TYPE_CHECKING:
     from memtab.gui.sync.conflicts_dialog import ConflictsDialog
@@ -36,11 +38,23 @@ NOT_SET_UP = (
 )
 
 
-def count_copies(scan: HomeScan) -> int:
-    """The file-sync conflict copies among the scan's files."""
-    return sum(
-        len(find_copies(entry.path for entry in scope.listing.files)) for scope in scan.scopes
-    )
+class CopyCounts:
+    """How many file-sync conflict copies a scan's files hold, counted on the GUI thread at
+    each scan applied — once per scope listing: a scan keeps the listing of a scope nothing
+    changed in, and most scans change one scope or none."""
+
+    def __init__(self) -> None:
+        self._counted: dict[Scope, tuple[ScopeListing, int]] = {}
+
+    def __call__(self, scan: HomeScan) -> int:
+        total = 0
+        for scope in scan.scopes:
+            known = self._counted.get(scope.scope)
+            if known is None or known[0] is not scope.listing:
+                copies = find_copies(entry.path for entry in scope.listing.files)
+                known = self._counted[scope.scope] = (scope.listing, len(copies))
+            total += known[1]
+        return total
 
 
 class SyncFeature(QObject):
@@ -70,6 +84,7 @@ class SyncFeature(QObject):
         self.status.conflicts_requested.connect(self.open_conflicts)
         self.status.sync_requested.connect(self.sync_now)
         self.dialog: ConflictsDialog | None = None
+        self._count_copies = CopyCounts()
         actions = context.actions
         actions.add(
             "sync.now",
@@ -90,7 +105,7 @@ class SyncFeature(QObject):
         )
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         if context.shown.scan is not None:
-            self.status.set_copies(count_copies(context.shown.scan))
+            self.status.set_copies(self._count_copies(context.shown.scan))
 
     def start(self) -> None:
         self.sync.start()
@@ -133,6 +148,6 @@ class SyncFeature(QObject):
 
     @Slot(object)
     def _on_shown_scan_applied(self, scan: HomeScan) -> None:
-        self.status.set_copies(count_copies(scan))
+        self.status.set_copies(self._count_copies(scan))
         if self.dialog is not None and self.dialog.isVisible():
             self.dialog.reload()
