@@ -91,6 +91,13 @@ _CONCLUSION_MARKERS = re.compile(
 # Why something failed, said while the agent works ("The pre-push hook failed because of lint
 # errors in `x`"): that moment's diagnosis, kept only once the agent has finished.
 _FAILED_BECAUSE = re.compile(r"\bfail(?:s|ed|ing)? (?:because|due to)\b", re.IGNORECASE)
+# A pointer to a line of a file (`remediation.ts:613`, `[omp.zsh:426](…)`): the code as it
+# is this moment — what was changed there, or a review's pointer — for line numbers move.
+_LINE_POINTER = re.compile(
+    r"\b[\w.-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|json|mdx?|toml|ya?ml|sh|bash|zsh|fish|ps1|rs|go"
+    r"|ex|exs|rb|java|kt|swift|c|h|cc|cpp|hpp|cs|php|vue|svelte|css|scss|html|sql|lua|nu)"
+    r":\d+(?:-\d+)?\b"
+)
 # Something concrete the fact is about: code, a path, a file name, an env var, a port.
 _CONCRETE = re.compile(
     r"`[^`]+`|\b[\w.-]+/[\w./-]+|\b[\w-]+\.(?:py|ts|tsx|js|json|md|toml|ya?ml|sh|rs|go|ex|exs"
@@ -293,6 +300,8 @@ def _fact(sentence: str, concluded: bool) -> str | None:
         return None  # a review's to-do, or how the change just made went
     if _OPENS_ON_A_VERB.match(body) or not _has_prose(body):
         return None  # a fragment: no subject, or code with a remark
+    if _LINE_POINTER.search(body):
+        return None  # about a line of the code as it is now
     diagnosis = concluded and _CONCLUSION_MARKERS.search(body)
     if not is_english(body) and not (_FIRM.search(said) or diagnosis):
         return None  # outside English, only what is said firmly, or the final diagnosis

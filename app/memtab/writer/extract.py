@@ -549,7 +549,7 @@ def _fix(
     for step in later:
         command = step.command
         if step.family == inner_family and command is not None and step.succeeded:
-            worked = command_label(command) if status_is_known(command) else None
+            worked = command_label(command) if status_is_known(command) else step.passed_as
             if action is None or worked is None:
                 return None
             return Fix(action, signature, (), worked, failed.family), step

@@ -47,24 +47,49 @@ _PASSED = re.compile(
 # Counts that say nothing failed: `0 failures`, `no errors`, and a count given after its
 # name (`Total errors: 0`, Dialyzer; `Failures: 0, Errors: 0`, Maven/JUnit).
 _NONE_FAILED = re.compile(
-    r"\b(?:0|no) (?:failures?|failed|errors?|warnings?)\b"
+    r"\b(?:0|no) (?:fail(?:ures?|ed)?|errors?|warnings?)\b"
     r"|\b(?:failures?|failed|errors?|warnings?)\s*[:=]\s*0\b(?![.\d])",
     re.IGNORECASE,
 )
 # A linter's all-clear (`0 issues.`, golangci-lint; `No problems found`) and a build's
-# closing time (`Total in 325 ms`, Hugo; `Done in 1.2s`, Yarn; `built in 812ms`, Vite):
-# how these tools say they passed, when no failure line is shown beside them.
+# closing time (`Total in 325 ms`, Hugo; `Done in 1.2s`, Yarn; `built in 812ms`, Vite;
+# `Checked 286 files in 128ms.`, Biome): how these tools say they passed, when no failure
+# line is shown beside them.
 _ALL_CLEAR = re.compile(
     r"^\W*(?:0|no) (?:issues?|problems?)(?: found)?\W*$"
-    r"|^\W*(?:total|done|built) in \d+(?:\.\d+)?\s?(?:ms|s)\W*$",
+    r"|^\W*(?:total|done|built|checked \d+ files?) in \d+(?:\.\d+)?\s?(?:ms|s)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _FAILED_MARK = re.compile(r"\bFAIL(?:ED|URES?)?\b|\bpanic:|✗|✘|❌")
 
 
+# A test runner's closing counts (`1290 pass` / `0 fail`, bun; `297 tests, 0 failures`,
+# ExUnit; `5 passed; 0 failed`, cargo; `2 failed, 10 passed`, pytest): its verdict, which
+# outweighs the errors its tests logged on the way (a test of error handling prints them).
+_FAILURE_COUNT = re.compile(r"\b(\d+) fail(?:ed|ures?|ing)?\b", re.IGNORECASE)
+_PASS_COUNT = re.compile(r"\b(\d+) (?:pass(?:ed|es|ing)?|tests?)\b", re.IGNORECASE)
+VERDICT_LINES = 4
+
+
+def closing_verdict(output: str) -> bool | None:
+    """What a test runner's closing counts say (its last lines): True when tests passed
+    and none failed, False when some failed, None when the output does not end on counts."""
+    lines = [line for line in _ANSI.sub("", output).splitlines() if line.strip()]
+    tail = "\n".join(lines[-VERDICT_LINES:])
+    failures = [int(count) for count in _FAILURE_COUNT.findall(tail)]
+    passes = [int(count) for count in _PASS_COUNT.findall(tail)]
+    if not failures or not passes:
+        return None
+    return not any(failures) and any(passes)
+
+
 def output_shows_success(output: str) -> bool:
-    """Whether the end of a command's output says it passed: a pass mark, and no failure
-    or error line anywhere in what is shown."""
+    """Whether the end of a command's output says it passed: a test runner's closing
+    counts (`closing_verdict`), or else a pass mark and no failure or error line anywhere
+    in what is shown."""
+    verdict = closing_verdict(output)
+    if verdict is not None:
+        return verdict
     shown = _NONE_FAILED.sub("", output)
     if _FAILED_MARK.search(shown) or error_signature(shown):
         return False

@@ -2,8 +2,9 @@
 of the sessions tuned on (tests/fixtures/shared/claude-code: EntityProcess/agentv,
 PackmindHub/context-evaluator, JanDeDobbeleer/oh-my-posh, marot/spotter): the hooks a push
 ran, the package scripts a commit's hooks ran, a wrapper the project's command failed
-under, a command whose cut output was silent; and what is not a finding: the plan of a
-change, a failure's cause said mid-work, a word in quotes."""
+under, a command whose cut output was silent or ended on a test runner's counts; and what
+is not a finding: the plan of a change, a failure's cause said mid-work, a word in quotes,
+a line of a file."""
 
 from __future__ import annotations
 
@@ -11,7 +12,12 @@ from memtab.writer.answers import fact_weight, facts_in
 from memtab.writer.commands import git_hook_stage, unwrapped
 from memtab.writer.extract import extract_findings
 from memtab.writer.notes import render_fix
-from memtab.writer.outcomes import hooks_that_passed, says_nothing
+from memtab.writer.outcomes import (
+    closing_verdict,
+    hooks_that_passed,
+    output_shows_success,
+    says_nothing,
+)
 
 from .events import bash, calls, shell, tool
 
@@ -182,3 +188,52 @@ def test_one_task_a_task_runner_ran_says_how_the_project_runs_it() -> None:
     assert [(tool.program, tool.examples) for tool in findings.tools] == [
         ("mise", ("mise run lint",))
     ]
+
+
+# context-evaluator, "action summary grouped by file": `bun run test 2>&1 | tail -20`, whose
+# tests of error handling log errors on the way; bun's closing counts are the verdict.
+BUN_TAIL = (
+    '315 |         submitJobError: new Error("Database connection failed"),\n'
+    "                              ^\n"
+    "error: Database connection failed\n"
+    "      at <anonymous> (/src/api/routes/evaluation.test.ts:315:25)\n\n"
+    "[EvaluationRepository] Deleted all evaluations (2 records)\n\n"
+    " 1290 pass\n 0 fail\n 2795 expect() calls\n"
+    "Ran 1290 tests across 58 files. [982.00ms]"
+)
+
+
+def test_a_test_runners_closing_counts_are_its_verdict() -> None:
+    assert closing_verdict(BUN_TAIL) is True
+    assert output_shows_success(BUN_TAIL)
+    assert closing_verdict(" 1288 pass\n 2 fail\nRan 1290 tests across 58 files.") is False
+    assert closing_verdict("===== 2 failed, 10 passed in 1.20s =====") is False
+    assert closing_verdict("Finished in 0.4 seconds\n297 tests, 0 failures") is True
+    assert closing_verdict("error: Database connection failed\nat x.ts:3") is None
+    # Biome's closing line is its all-clear, unless it found something.
+    assert output_shows_success("$ biome check --write\nChecked 286 files in 128ms. Fixed 1 file.")
+    assert not output_shows_success("Checked 286 files in 106ms.\nFound 2 errors.")
+    findings = extract_findings(
+        [
+            bash("rtk bun run test 2>&1", ok=False, output=UNRECOGNIZED),
+            bash("bun run test 2>&1 | tail -20", output=BUN_TAIL),
+        ]
+    )
+    assert [command.command for command in findings.commands] == ["bun run test"]
+    assert [render_fix(fix) for fix in findings.fixes] == [
+        "`rtk bun run test` failed: `error: unrecognized subcommand 'bun'` — "
+        "`bun run test` worked instead."
+    ]
+
+
+def test_a_line_of_a_file_is_the_code_of_the_moment() -> None:
+    """context-evaluator and oh-my-posh: what was changed at `file:line`, or a pointer a
+    review or an analysis gives, is no lasting fact — line numbers move. A host's port is
+    not a line."""
+    changed = (
+        "The fix is a single-line removal from `src/api/routes/remediation.ts:613` — dropping "
+        "`repositoryUrl: repoUrl` from the `submitJob` call in `evaluateImpact`."
+    )
+    assert facts_in(changed, concluded=True) == []
+    port = "The API requires `api.example.com:443` because the proxy only forwards TLS."
+    assert facts_in(port, concluded=True) == [port]
