@@ -33,8 +33,8 @@ MIN_RECALL = 0.6  # on the part tuned on; the cases marked `missed` are what it 
 # precision 0.8 and recall 0.4 there; the writer is at 0.70 and 0.27 (README: precision
 # bought with recall, the aim not met), so this guards those figures until the rules reach
 # the aim: a change that loses ground on sessions it never saw fails.
-MIN_MEASURED_PRECISION = 0.69
-MIN_MEASURED_RECALL = 0.26
+MIN_MEASURED_PRECISION = 0.74
+MIN_MEASURED_RECALL = 0.27
 _PLACEHOLDER = re.compile(r"<[a-z_ -]+>|\{\{|\bTODO\b|\bXXX\b|\[…\]|\.\.\.$")
 
 
