@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from memtab.fs import clock
+from memtab.store.history.prune import load_history_limits
 from memtab.store.history.runs import import_mux_journal
 from memtab.store.history.started import started_run_names
 from memtab.store.home import Home
@@ -24,11 +26,16 @@ if TYPE_CHECKING:
     from memtab.store.history.records import RunEntry
 
 
-def catch_up_runs(home: Home, *, consolidation_held: bool = False) -> list[RunEntry]:
+def catch_up_runs(
+    home: Home, *, consolidation_held: bool = False, now_ms: int | None = None
+) -> list[RunEntry]:
     """Log the runs a kill left unlogged (`consolidation_held`: the caller holds the
-    consolidation lock), then import mux's journal. Returns the journal's runs added."""
+    consolidation lock), then import mux's journal — its runs history keeps, not those
+    older than its prune keeps (added back each day after the prune dropped them, they
+    rewrote the log and loaded pydantic at every start). Returns the journal's runs added."""
     if started_run_names(home):  # a kill's leftover to log (which loads the records)
         from memtab.store.interrupted import log_interrupted_runs
 
         log_interrupted_runs(home, consolidation_held=consolidation_held)
-    return import_mux_journal(home)
+    now = clock.now_ms() if now_ms is None else now_ms
+    return import_mux_journal(home, oldest=load_history_limits().oldest_kept(now))

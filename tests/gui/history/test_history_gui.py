@@ -16,6 +16,7 @@ from gui.editor_support import open_loaded, saved
 from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_for, wait_idle
 from memtab.components.tree.nodes import SectionId, directory_key, file_key, orphan_key, section_key
 from memtab.consolidation.service import ConsolidationService
+from memtab.fs.clock import now_ms
 from memtab.gui.files.commands import ASK_CROSS_SCOPE_DROPS
 from memtab.gui.history.revert import LEFT_ALONE, RESTORED
 from memtab.gui.history.trash_dialog import SELECT_PROMPT
@@ -245,9 +246,10 @@ def test_runs_mux_journals_reach_the_runs_log_while_memtab_watches(
     """mux keeps one record per workspace: each new one is logged as soon as it is seen,
     before a later run replaces it."""
     watched_window(qtbot, make_window, home)
+    an_hour_ago = now_ms() - 3_600_000  # within what history keeps
     for number, summary in enumerate(("mux pruned one", "mux pruned two"), 1):
         record = {
-            "lastRunAt": 1_700_000_000_000 + number,
+            "lastRunAt": an_hour_ago + number,
             "trigger": "launch",
             "summary": summary,
             "ops": [],

@@ -70,3 +70,19 @@ def test_a_logged_journal_record_is_not_added_again(tmp_path: Path) -> None:
     assert catch_up_runs(home) == [] and home.runs_log_path.read_bytes() == logged
     (entry,) = Journal(home).load().workspaces.values()
     assert RunsLog(home).logged() == [LoggedLine(NOW, journal_fingerprint(entry))]
+
+
+def test_a_journal_run_older_than_history_keeps_is_not_added_back_after_the_prune(
+    tmp_path: Path,
+) -> None:
+    home = new_home(tmp_path / "home")
+    old = {"lastRunAt": NOW - 200 * DAY, "trigger": "idle", "summary": "old", "ops": []}
+    young = {"lastRunAt": NOW - DAY, "trigger": "idle", "summary": "young", "ops": []}
+    atomic_write_json(home.journal_path, {"workspaces": {WS: young}, "projects": {"/p": old}})
+    (added,) = catch_up_runs(home, now_ms=NOW)  # the default keeps 180 days
+    assert added.summary == "young"
+    prune(home, HistoryLimits(), now_ms=NOW)
+    logged = home.runs_log_path.read_bytes()
+    # The next start (another day): nothing to add, nothing rewritten.
+    assert catch_up_runs(home, now_ms=NOW + DAY) == []
+    assert home.runs_log_path.read_bytes() == logged

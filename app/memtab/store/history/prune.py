@@ -54,6 +54,10 @@ class HistoryLimits:
     max_bytes: int = DEFAULT_MAX_MB * MB
     max_age_days: float = DEFAULT_MAX_AGE_DAYS
 
+    def oldest_kept(self, now_ms: int) -> int:
+        """The time (ms) before which versions, runs and provenance are pruned."""
+        return now_ms - int(self.max_age_days * DAY_MS)
+
 
 def _setting(section: Mapping[str, Any], name: str, default: float, minimum: float) -> float:
     value = finite_number(section.get(name, default))
@@ -112,8 +116,8 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
         blobs.remove(blob.sha256)
         blobs_removed += 1
     blobs_removed += blobs.dissolve_packs(referenced, started - BLOB_GRACE_S)
-    runs_removed = _prune_runs(home, now - int(limits.max_age_days * DAY_MS))
-    _prune_provenance(home, now - int(limits.max_age_days * DAY_MS))
+    runs_removed = _prune_runs(home, limits.oldest_kept(now))
+    _prune_provenance(home, limits.oldest_kept(now))
     kept_bytes = sum(size for sha, size in sizes.items() if sha in referenced)
     if removed or blobs_removed or runs_removed:
         logger.info(
@@ -146,7 +150,7 @@ def _versions_to_drop(
         for version in versions:
             references[version.sha256] = references.get(version.sha256, 0) + 1
     total = sum(sizes.get(sha, 0) for sha in references)
-    oldest_kept = now - int(limits.max_age_days * DAY_MS)
+    oldest_kept = limits.oldest_kept(now)
     drop: dict[str, set[str]] = {}
     for at, key, version in candidates:
         if at >= oldest_kept and total <= limits.max_bytes:

@@ -135,10 +135,11 @@ def journal_fingerprint(record: ConsolidationRecord) -> str:
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:24]
 
 
-def import_mux_journal(home: Home) -> list[RunEntry]:
+def import_mux_journal(home: Home, oldest: int = 0) -> list[RunEntry]:
     """Add the runs of mux's journal not logged yet (Memtab's own runs are logged with
-    their fingerprint, so they are not added twice). Returns the runs added. Readers
-    catch the whole log up first (`store.catch_up.catch_up_runs`).
+    their fingerprint, so they are not added twice), leaving out a run before `oldest`
+    (ms; history's prune would drop it again). Returns the runs added. Readers catch the
+    whole log up first (`store.catch_up.catch_up_runs`).
 
     Usually every record is logged already (a window's every start catches up): the
     fingerprints the log's lines name say so without building a run (a line naming one
@@ -147,8 +148,11 @@ def import_mux_journal(home: Home) -> list[RunEntry]:
     log = RunsLog(home)
     found: dict[str, tuple[ConsolidationRecord, str | None, str | None]] = {}
     for workspace_id, record in data.workspaces.items():
-        found.setdefault(journal_fingerprint(record), (record, workspace_id, None))
+        if not 0 < record.last_run_at < oldest:
+            found.setdefault(journal_fingerprint(record), (record, workspace_id, None))
     for project_path, record in data.projects.items():
+        if 0 < record.last_run_at < oldest:
+            continue
         fingerprint = journal_fingerprint(record)
         if fingerprint in found:  # the same record in a workspace's and a project's bucket
             first, in_workspace, _ = found[fingerprint]

@@ -26,6 +26,7 @@ from memtab.components.history.runs import (
 )
 from memtab.components.text_diff import LineKind
 from memtab.consolidation.service import ConsolidationService
+from memtab.fs.clock import now_ms
 from memtab.llm.types import ModelReply
 from memtab.sources.memory_file import MuxFile
 from memtab.sources.model import MemoryFileRef, parse_file_ref
@@ -206,7 +207,7 @@ def test_runs_are_listed_filtered_and_described(home: Home) -> None:
     store.set_pinned("/memories/global/pinned.md", True)
     ConsolidationService(home, provider_factory=lambda _: Scripted(merge_replies())).run(WS)
     mux = {
-        "lastRunAt": 1_700_000_000_000,
+        "lastRunAt": now_ms() - 86_400_000,  # a day before the run above: listed after it
         "trigger": "launch",
         "summary": "mux pruned",
         "ops": [{"command": "delete", "path": "/memories/global/x.md", "applied": True}],
