@@ -62,6 +62,16 @@ class Machine:
         for machine in receivers:
             machine.sync()
 
+    def conflict_with(self, other: Machine, path: str) -> None:
+        """Make `path` a sync conflict here: both machines change its second line, `other`
+        syncs first ("two from beta" there, "two from alpha" here, for those names)."""
+        self.publish(path, "one\ntwo\nthree\n", other)
+        other.write(path, f"one\ntwo from {other.name}\nthree\n")
+        other.sync()
+        self.write(path, f"one\ntwo from {self.name}\nthree\n")
+        self.sync()
+        assert self.conflicts() == [path]
+
     def text(self, path: str) -> str | None:
         data = self.store.read_whole(path)
         return None if data is None else data.decode("utf-8")

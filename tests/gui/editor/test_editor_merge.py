@@ -244,15 +244,23 @@ def test_the_conflict_shows_three_ways_each_side_tinted_by_who_changed_it(
     assert panel.buffer_text() == MERGED
 
 
-def test_a_text_made_by_hand_in_the_three_way_view_can_be_kept(
-    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
-) -> None:
+def both_change_the_first_line(
+    qtbot: QtBot, panel: EditorPanel, store: MemoryStore
+) -> tuple[DiffDialog, ThreeWayView]:
+    """The draft and the agent changed the same line: the diff window's three ways."""
     edit_then_agent_appends(
         qtbot, panel, store, ORIGINAL.replace("- first", "- first, agent's way")
     )
     dialog = open_diff_with_enter(qtbot, panel)
     view = three_way_of(dialog)
     qtbot.waitUntil(lambda: view.texts is not None)
+    return dialog, view
+
+
+def test_a_text_made_by_hand_in_the_three_way_view_can_be_kept(
+    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
+) -> None:
+    dialog, view = both_change_the_first_line(qtbot, panel, store)
     assert not dialog.button("merge").isEnabled()  # both changed the same line
     assert view.merged_text() == MINE  # it starts as the draft
     resolved = ORIGINAL.replace("- first", "- first, both ways")
@@ -269,12 +277,7 @@ def test_a_text_made_by_hand_in_the_three_way_view_can_be_kept(
 def test_tab_in_the_text_to_keep_goes_on_to_the_buttons_and_ctrl_y_redoes(
     panel: EditorPanel, store: MemoryStore, qtbot: QtBot
 ) -> None:
-    edit_then_agent_appends(
-        qtbot, panel, store, ORIGINAL.replace("- first", "- first, agent's way")
-    )
-    dialog = open_diff_with_enter(qtbot, panel)
-    view = three_way_of(dialog)
-    qtbot.waitUntil(lambda: view.texts is not None)
+    dialog, view = both_change_the_first_line(qtbot, panel, store)
     dialog.activateWindow()
     view.merged.setFocus()
     qtbot.waitUntil(view.merged.hasFocus)

@@ -44,12 +44,7 @@ def wait(qtbot: QtBot, dialog: ConflictsDialog) -> None:
 def test_a_sync_conflict_opens_three_ways_and_the_merged_text_is_kept(
     qtbot: QtBot, dialog_on: object, alpha: Machine, beta: Machine
 ) -> None:
-    alpha.publish(NOTES, "one\ntwo\nthree\n", beta)
-    beta.write(NOTES, "one\ntwo from beta\nthree\n")
-    beta.sync()
-    alpha.write(NOTES, "one\ntwo from alpha\nthree\n")
-    alpha.sync()
-    assert alpha.conflicts() == [NOTES]
+    alpha.conflict_with(beta, NOTES)
 
     dialog = dialog_on(alpha)  # type: ignore[operator]
     assert [item.key for item in dialog.items] == [NOTES]

@@ -87,12 +87,7 @@ def test_a_conflict_copy_is_marked_beside_its_original(
 def test_a_file_in_sync_conflict_is_marked_in_the_tree_until_it_is_resolved(
     qtbot: QtBot, make_window: WindowFactory, alpha: Machine, beta: Machine
 ) -> None:
-    alpha.publish(NOTES, "one\ntwo\nthree\n", beta)
-    beta.write(NOTES, "one\ntwo from beta\nthree\n")
-    beta.sync()
-    alpha.write(NOTES, "one\ntwo from alpha\nthree\n")
-    alpha.sync()
-    assert alpha.conflicts() == [NOTES]
+    alpha.conflict_with(beta, NOTES)
     window = make_window(alpha.home, None, start_writer=False)
     wait_watching(qtbot, window)
     model = window.memory_tab.model
