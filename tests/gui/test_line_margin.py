@@ -70,3 +70,15 @@ def _top_of(marks: CheckLineMarks, line: int) -> int:
     block = edit.document().findBlockByNumber(line)
     top = edit.blockBoundingGeometry(block).translated(edit.contentOffset()).top()
     return round(top) + edit.viewport().y() - marks.y() + 1
+
+
+def test_a_text_replaced_whole_keeps_no_mark(qtbot: QtBot) -> None:
+    marks = marked(qtbot, "a\nb\nc\nd\n", {2: ["c"], 3: ["d"]})
+    cursor = marks.text_edit.textCursor()
+    cursor.select(QTextCursor.SelectionType.Document)
+    cursor.insertText("q\nr\n")  # a merge taken, a draft restored
+    assert shown(marks) == {}
+    marks.text_edit.setPlainText("x\ny\nz\nw\nv\n")  # a reload from disk
+    assert shown(marks) == {}
+    marks.set_notes({1: ["y"]})
+    assert shown(marks) == {0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5}

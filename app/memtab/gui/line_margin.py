@@ -154,12 +154,17 @@ class LineMargin(QWidget):
         self.setGeometry(left, contents.top(), width, contents.height())
 
     @Slot(int, int, int)
-    def _on_contents_change(self, position: int, _removed: int, _added: int) -> None:
+    def _on_contents_change(self, position: int, removed: int, added: int) -> None:
         """Lines added or removed: where each told line is now. Typing within a line
-        (most keys) changes no line number and costs nothing here."""
+        (most keys) changes no line number and costs nothing here. A text replaced whole
+        (a reload, a merge taken) keeps no line the margin was told of."""
         document = self.text_edit.document()
         count = document.blockCount()
         delta, self._line_count = count - self._line_count, count
+        chars_before = document.characterCount() - added + removed
+        if position == 0 and removed >= chars_before - 1:
+            self._told_lines = [None] * count
+            return
         if delta == 0:
             return
         lines = self._told_lines
