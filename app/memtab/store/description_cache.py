@@ -5,7 +5,7 @@ The window's scans list each scope with a `KnownFiles` (`store.files.list_scope`
 whose size, mtime, ctime and inode are what they were when it was last read gives its
 description, heading and binary flag from here, with no open; any other is read as
 always and learnt. `DescriptionCache` keeps them in one small JSON file per home in
-Memtab's config dir, loaded by a scan that lists scopes and written (atomically, only when
+Memtab's cache dir, loaded by a scan that lists scopes and written (atomically, only when
 it learnt something) by that scan, on the scan's worker thread.
 
 Never trusted blindly: every entry is checked against a fresh `lstat` of its file, so a
