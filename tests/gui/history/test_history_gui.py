@@ -434,6 +434,31 @@ def test_undo_a_delete_with_ctrl_z_in_the_tree_brings_the_file_and_its_pin_back(
     assert not tab.agent_edited
 
 
+def test_ctrl_z_pressed_while_the_delete_still_runs_waits_for_it_and_takes_it_back(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    # Delete, then Ctrl+Z at once: the delete's step is not on the undo stack yet (it runs
+    # on the file worker). The key is meant for it: it must not say "Nothing to undo".
+    window = watched_window(qtbot, make_window, home)
+    tab = window.memory_tab
+    tools = parse_file_path("/memories/global/tools")
+    git = parse_file_path("/memories/global/tools/git.md")
+    assert tab.tree.select_key(directory_key(tools))
+    tab.commands.delete_action.trigger()
+    assert window.context.file_ops.busy
+    window.menus.refresh()
+    assert window.context.actions.action("files.undo").isEnabled()
+    window.context.actions.release()
+    tab.tree.setFocus()
+    qtbot.keyClick(tab.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert "once the file operation in progress has ended" in window.statusBar().currentMessage()
+    wait_for(qtbot, lambda: not window.context.file_ops.busy and shown(window, git))
+    wait_idle(qtbot, window)
+    assert shown(window, git)
+    assert window.context.undo_stack.peek() is None  # the delete was taken back, not kept
+    assert window.context.undo_stack.peek_redo() is not None
+
+
 def test_edit_undo_takes_back_a_rename_and_reopens_the_file(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:

@@ -7,6 +7,10 @@ change, and pushes the step that turns it around again. The tabs of files a step
 away close first (asking about their drafts); the others follow what it writes. In a text
 field with the focus (the editor's text, its description, a search box) Undo and Redo act
 on its typing instead, as their keys do there.
+
+Undo pressed while a file operation is still running (Delete, then Ctrl+Z at once, on a
+busy machine or a big folder) is meant for that operation, whose step is not on the stack
+yet: it waits until the operations asked for have ended, then takes back the newest.
 """
 
 from __future__ import annotations
@@ -63,6 +67,8 @@ class UndoRedoCommands(QObject):
         self._context = context
         self._editor = editor
         self.undo_stack = context.undo_stack
+        self._waiting: bool | None = None
+        """A turn asked for while file operations ran (True: a redo), made once they end."""
         self.undo_action = actions.add(
             "files.undo",
             UNDO_TEXT,
@@ -105,7 +111,8 @@ class UndoRedoCommands(QObject):
         if field is not None:
             return field_can(field, redo=redo)
         stack = self.undo_stack
-        return (stack.peek_redo() if redo else stack.peek()) is not None
+        step = stack.peek_redo() if redo else stack.peek()
+        return step is not None or self._context.file_ops.busy
 
     def _turn_text(self, *, redo: bool) -> str:
         """ "Undo delete of notes.md", "Redo typing"… (the menus' text; the name stays)."""
@@ -113,6 +120,9 @@ class UndoRedoCommands(QObject):
         if focused_text_field() is not None:
             action.setToolTip("")
             return f"{verb} typing"
+        if self._context.file_ops.busy:
+            action.setToolTip("Once the file operation in progress has ended")
+            return verb
         step = self.undo_stack.peek_redo() if redo else self.undo_stack.peek()
         unavailable = REDO_UNAVAILABLE if redo else UNDO_UNAVAILABLE
         action.setToolTip(step.description if step is not None else unavailable)
@@ -128,6 +138,18 @@ class UndoRedoCommands(QObject):
             else:
                 field.undo()
             return
+        self._turn_files(redo=redo)
+
+    def _turn_files(self, *, redo: bool) -> None:
+        file_ops = self._context.file_ops
+        if file_ops.busy:
+            if self._waiting is None:
+                file_ops.op_finished.connect(self._ops_ended)
+                file_ops.op_failed.connect(self._ops_ended)
+            self._waiting = redo  # pressed again while waiting: still one turn, the last asked
+            verb = "Redo" if redo else "Undo"
+            self._context.status.show(f"{verb} once the file operation in progress has ended…")
+            return
         stack = self.undo_stack
         step = stack.peek_redo() if redo else stack.peek()
         if step is None:
@@ -137,6 +159,15 @@ class UndoRedoCommands(QObject):
         # others follow what it writes: moved back (`follow_moves`), or changed on disk.
         going = [ref for ref in self._editor.open_refs if step.relocated(ref) is None]
         self._editor.close_files_asking(going, functools.partial(self._apply, step, redo=redo))
+
+    def _ops_ended(self, *_result: object) -> None:
+        file_ops = self._context.file_ops
+        if file_ops.busy or self._waiting is None:
+            return
+        redo, self._waiting = self._waiting, None
+        file_ops.op_finished.disconnect(self._ops_ended)
+        file_ops.op_failed.disconnect(self._ops_ended)
+        self._turn_files(redo=redo)  # a file's turn, wherever the focus went meanwhile
 
     def _apply(self, step: UndoStep, *, redo: bool) -> None:
         stack = self.undo_stack
