@@ -31,7 +31,7 @@ from memtab.writer.extract import TranscriptDigest, extract_findings
 from memtab.writer.notes import Note, plan_notes, surest_notes
 from memtab.writer.run import load_writer_events
 from quality.gold import GOLD
-from quality.intl_cases import INTL_LABELS
+from quality.intl_cases import INTL_LABELS, INTL_LABELS_2
 from quality.stores import CLAUDE, CODEX, LOKI, RealStore, install, real_files
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -514,6 +514,12 @@ BLIND_EN_CASES_2 = (
         (expect("bun run test"), expect("bun run lint")),
     ),
 )
+# split.txt's "2026-11-23 (h25intl)" block (tuned on): three other projects' Japanese and
+# Portuguese sessions, labelled BLIND, the labels committed before the writer ran on them.
+INTL_CASES_2 = tuple(
+    WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
+    for name, file, items, language in INTL_LABELS_2
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
@@ -524,6 +530,7 @@ WRITER_CASES = (  # the part tuned on
     *BLIND_EN_CASES,
     *INTL_CASES,
     *BLIND_EN_CASES_2,
+    *INTL_CASES_2,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(

@@ -121,3 +121,109 @@ INTL_LABELS: tuple[Label, ...] = (
         "pt",
     ),
 )
+
+# split.txt's "2026-11-23 (h25intl)" block (tuned on): sessions of three OTHER projects,
+# labelled by reading each transcript whole, the labels committed before the writer ran on them.
+_REPIQ = "yutakobayashidev-repiq__entire-checkpoints-v1__"
+_EXVS = "dOwOd-exvs2-cost-calculator__entire-checkpoints-v1__"
+_REEF = "matthsena-reef-coder__entire-checkpoints-v1__"
+
+INTL_LABELS_2: tuple[Label, ...] = (
+    (
+        "repiq: the commit convention moves to the account's rules (ja)",
+        f"{_REPIQ}f4__784ee5a009__2__full.jsonl.gz",
+        (
+            ("dotnix/claude/rules",),  # the user's correction: account rules live there
+            ("--no-verify|pre-commit install -f",),  # the commit-msg hook fails (migration mode)
+        ),
+        "ja",
+    ),
+    (
+        "repiq: license and monthly downloads, a release, a fields spec (ja)",
+        f"{_REPIQ}f4__784ee5a009__0__full.jsonl.gz",
+        (
+            ("go test ./...",),
+            ("golangci-lint run",),
+            ("goreleaser",),  # a tag push releases through CI; never `gh release create`
+            ("no-verify",),  # the user's instruction while the commit-msg hook is broken
+            ("--fields",),  # the user's answers: output filter only, unknown fields ignored
+            ("tasks/lessons.md",),  # tracked in git; tasks/todo.md stays ignored
+        ),
+        "ja",
+    ),
+    (
+        "repiq: the mcp epic dropped, the commit-msg hook repaired (ja)",
+        f"{_REPIQ}24__723c7a3c59__1__full.jsonl.gz",
+        (
+            ("pre-commit install -f",),  # with core.hooksPath unset, then `entire enable`
+            ("commitizen",),  # the commit-msg hook checks conventional commits
+        ),
+        "ja",
+    ),
+    (
+        "exvs2: a PR's CI type check fixed (ja)",
+        f"{_EXVS}fb__7a8e8e2164__0__full.jsonl.gz",
+        (
+            ("tsc --noEmit",),  # CI's type check
+            ("pnpm test",),
+            ("pnpm", "lint"),
+        ),
+        "ja",
+    ),
+    (
+        "exvs2: the cookie banner's flicker on reload (ja)",
+        f"{_EXVS}f3__88b8c2c65c__0__full.jsonl.gz",
+        (
+            ("pnpm test",),
+            ("pnpm lint",),
+            ("@testing-library/preact",),  # render runs effects in act(): mock the hook
+        ),
+        "ja",
+    ),
+    (
+        "exvs2: PR summaries on push, a hamburger menu, one name (ja)",
+        f"{_EXVS}1e__932214440b__0__full.jsonl.gz",
+        (
+            ("PR概要|PR summary|PR body", "push|Push|プッシュ"),  # updated on push, not commit
+            ("claude-shared",),  # the commit/pr skills are symlinks into that repository
+            ("pnpm test",),
+            ("pnpm lint",),
+            ("ハンバーガー|hamburger",),  # the user's answer for the mobile navigation
+            ("計算ツール", "計算機"),  # one name: 計算機, not 計算ツール
+        ),
+        "ja",
+    ),
+    (
+        "reef-coder: a slash-command preview (pt)",
+        f"{_REEF}d1__d4d909c0de__0__full.jsonl.gz",
+        (
+            ("bunx tsc --noEmit",),  # the type check (a sub-agent ran it)
+            ("bun run index.ts",),  # how the app is started
+            ("commands.ts",),  # the slash commands and their descriptions
+        ),
+        "pt",
+    ),
+    (
+        "reef-coder: persistent sessions across engines (pt)",
+        f"{_REEF}f9__72c79dc2f8__4__full.jsonl.gz",
+        (
+            ("bunx tsc --noEmit",),
+            (".data",),  # the user's choice: sessions in .data/, not data/
+            ("mcp__acp__Bash",),  # cannot run a command with arguments: a Bash sub-agent does
+            ("co-author|coauthor",),  # the user's rule: commits without Claude as co-author
+        ),
+        "pt",
+    ),
+    (
+        "reef-coder: renamed, English UI, engines checked at start (pt)",
+        f"{_REEF}f9__72c79dc2f8__7__full.jsonl.gz",
+        (
+            (".reef",),  # sessions now live in .reef/
+            ("produto global|global product|English|inglês",),  # UI text in English
+            ("co-author|coauthor",),  # semantic commits, one a file, no co-author
+            ("mcp__acp__Bash",),
+            ("codex-acp|claude-code-acp",),  # each engine's executable must be installed
+        ),
+        "pt",
+    ),
+)
