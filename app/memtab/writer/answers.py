@@ -131,7 +131,7 @@ _STATUS = re.compile(
     r"\b(?:\d+ (?:tests?|passed|failures?|errors?)|tests? pass(?:ing|ed)?|all green"
     r"|pushed|merged|committed|pr #?\d+|commit [0-9a-f]{7,}|tests? (?:fail|failing|failed)"
     r"|still fail|yet|already)|还没|尚未|没有被|まだ|아직"
-    r"|ainda não|todavía no|pas encore|noch nicht"
+    r"|\bainda\b|\btodavía\b|pas encore|noch nicht"  # pt, es: "yet" or "still": the moment
     r"|テスト(?:は|が)?(?:通|パス)|测试(?:已|都)?通过|테스트(?:가|는)? 통과"
     r"|既に|すでに|已经|已經|이미|\bdéjà\b|\bbereits\b|\bjá (?:está|foi|é)\b|\bya (?:está|es|se)\b",
     re.IGNORECASE,

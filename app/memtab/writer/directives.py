@@ -233,7 +233,10 @@ def _directive(sentence: str) -> str | None:
 # pro-89 tem que estar em volta de uma feature flag…", "…deve existir o paywall…". The
 # clause that carries it is the rule (a sentence often opens on the bug that prompted it);
 # a clause that opens on the modal borrows its subject from the clause before, and one that
-# opens on a pronoun ("isso tem que ser possível…") leans on what came before: not a rule.
+# opens on a pronoun or a demonstrative ("isso tem que ser possível…", "Aquela conversa deve
+# …") leans on what came before: not a rule. Nor is what the user wants done now ("Agora quero
+# aprimorar … tem que considerar …", "Eu quero que você pense em um novo nome …, tem que ser
+# um nome vendável"): the modal says what this piece of work must do, not a standing rule.
 _PT_OBLIGATION = re.compile(
     r"\b(?:tem que|têm que|tem de|têm de|deve|devem|precisa (?:ser|estar)|precisam (?:ser|estar)"
     r"|não pode|não podem)\b",
@@ -241,7 +244,12 @@ _PT_OBLIGATION = re.compile(
 )
 _OPENS_ON_MODAL = re.compile(r"^(?:tem|têm|deve|devem|precisa|precisam|não pode)\b", re.I)
 _PT_LEANS_ON_CONTEXT = re.compile(
-    r"^(?:isso|isto|aquilo|ele|ela|eles|elas|que|e|mas|ou|então)\b", re.IGNORECASE
+    r"^(?:isso|isto|aquilo|ele|ela|eles|elas|que|e|mas|ou|então"
+    r"|aquel[ae]s?|ess[ae]s?|est[ae]s?)\b",
+    re.IGNORECASE,
+)
+_PT_WISH_OF_THE_MOMENT = re.compile(
+    r"\b(?:quero|queria|queremos|gostaria|gostaríamos|preciso que|precisamos que)\b", re.I
 )
 MIN_OBLIGATION_WORDS = 8
 _CLAUSE_END = re.compile(r"[,;]\s+")
@@ -260,6 +268,8 @@ def _obligation(sentence: str) -> str | None:
         if _OPENS_ON_MODAL.match(clause) and index > 0:
             rule = f"{clauses[index - 1]}, {clause}"
         if _PT_LEANS_ON_CONTEXT.match(rule) or len(rule.split()) < MIN_OBLIGATION_WORDS:
+            continue
+        if _PT_WISH_OF_THE_MOMENT.search(rule):
             continue
         return _as_note(rule)
     return None

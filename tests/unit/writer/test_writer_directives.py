@@ -194,6 +194,16 @@ def test_a_portuguese_rule_said_with_a_modal(text: str, directive: str) -> None:
         "A tela deve mostrar o nome do treino?",  # a question
         "Isso deve funcionar agora.",  # too short to be a rule, and leans on context
         "Everything must be green before you push, the team said.",  # not Portuguese
+        # matthsena/reef-coder (tuned on): what the user wants done now, and a clause that
+        # opens on a demonstrative (its subject is in the message before)
+        "esta perfeito!! Agora quero aprimorar questoes do comando /switch tem que considerar "
+        "que isso só é invocado se for na primeira caracter e alem disso só de colcar a barra "
+        "/ deve aparecer um preview dos comandos disponveis caso eu queira selecionar e ao lado "
+        "uma breve explicação",
+        "Eu quero que você pense em um novo nome para o projeto que faça sentido com o que ele "
+        "está implementando de fato, tem que ser um nome muito bom e tem que ser um nome "
+        "vendável.",
+        "Aquela conversa deve ser passada por contexto do modelo.",
     ],
 )
 def test_modals_that_are_not_a_portuguese_rule(text: str) -> None:
