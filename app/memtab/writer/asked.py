@@ -12,7 +12,10 @@
   (Claude Code's `AskUserQuestion`): the note names the question and the choice, so it
   reads alone ("Asked "Which rig do these beads belong to?" — the user chose: No rig.").
   Yes/no answers to a question that is only about this moment are not decisions, nor is
-  a remark typed in instead of choosing (it names none of the options offered).
+  a remark typed in instead of choosing (it names none of the options offered). Whether a
+  choice lasts (a convention, not the session's next step) is told by what the question
+  asks, which must be read: in a language no session checked (`language`), none is kept —
+  across the sessions tuned on, answers were the structural notes least often right.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import re
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.answers import is_english
 from memtab.writer.directives import human_text
+from memtab.writer.language import is_claimed
 
 MAX_GOAL_CHARS = 200
 MIN_GOAL_CHARS = 8
@@ -146,6 +150,8 @@ def decisions_in(call: TranscriptToolCall) -> list[str]:
             continue
         if not _is_offered(answer, item):
             continue  # typed in instead of chosen: a remark, not a decision between options
+        if not is_claimed(f"{question} {answer}"):
+            continue  # whether a choice lasts is read in what was asked (`language`)
         asked = _short_question(question)
         if asked is not None:
             decisions.append(f'Asked "{asked}" — the user chose: {answer.rstrip(".")}.')
