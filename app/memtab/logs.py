@@ -1,10 +1,14 @@
 """Where Memtab writes its log, and the warnings it keeps out of the terminal.
 
 `setup_logging(verbosity=...)` is called once by the `memtab` entry point: every run
-appends to a rotating file in the platform log directory (`platformdirs.user_log_dir`, e.g.
+appends to one file in the platform log directory (`platformdirs.user_log_dir`, e.g.
 `~/.local/state/memtab/log/memtab.log` on Linux; `$MEMTAB_LOG_DIR` overrides it); `-v`
 also logs to stderr, down to DEBUG, and `-vv` adds the chatty libraries' DEBUG lines
-(filelock logs every acquire and release). `log_file()` says where the log goes, for
+(filelock logs every acquire and release). The file is appended to plainly from the
+first record on; `memtab.log_rotation.start_rotating()` then hands it to a rotating
+handler (logging.handlers: sockets, pickle, ~7 ms to import) — at once for the commands,
+right after the first paint for the window (`gui.startup`). Nothing logged before is lost:
+it is in the file already. `log_file()` says where the log goes, for
 Help → About and the crash dialog. The log never receives API keys: the code that handles them never
 logs them. `quiet_library_warnings()` drops known, harmless library warnings (the file
 watcher installs it).
@@ -13,7 +17,6 @@ watcher installs it).
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import os
 import sys
 import warnings
@@ -47,23 +50,24 @@ def log_file() -> Path | None:
     return _log_file
 
 
-class _SharedRotatingFileHandler(logging.handlers.RotatingFileHandler):
-    """A rotating log several processes (the window, the CLI, a second Memtab) append to.
+def own_handlers() -> list[logging.Handler]:
+    """The root logger's handlers `setup_logging` (or `start_rotating`) installed."""
+    return [
+        handler for handler in logging.getLogger().handlers if getattr(handler, "_memtab", False)
+    ]
 
-    Rotation renames the file; when another process holds it open where that is refused
-    (Windows), this process keeps appending and leaves the rotation to a later write.
-    """
 
-    def doRollover(self) -> None:
-        try:
-            super().doRollover()
-        except OSError:
-            if self.stream is None:
-                self.stream = self._open()
+def install_handler(handler: logging.Handler, *, level: int = logging.NOTSET) -> None:
+    """Add `handler` to the root logger as one of Memtab's own (see `own_handlers`)."""
+    handler.setLevel(level)
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    handler._memtab = True  # type: ignore[attr-defined]
+    logging.getLogger().addHandler(handler)
 
 
 def setup_logging(*, verbosity: int = 0) -> Path | None:
-    """Log INFO and above to the rotating file (and everything to stderr with `verbosity`).
+    """Log INFO and above to the log file (and everything to stderr with `verbosity`); the
+    file rotates once `memtab.log_rotation.start_rotating()` has run.
 
     Without `verbosity` only warnings reach stderr, and only when the log file cannot be
     written. With 1 the chatty libraries still log only warnings; with 2 or more they log
@@ -72,34 +76,25 @@ def setup_logging(*, verbosity: int = 0) -> Path | None:
     """
     global _log_file
     root = logging.getLogger()
-    for handler in [h for h in root.handlers if getattr(h, "_memtab", False)]:
+    for handler in own_handlers():
         root.removeHandler(handler)
         handler.close()
     root.setLevel(logging.DEBUG if verbosity else logging.INFO)
     for library in CHATTY_LIBRARIES:
         logging.getLogger(library).setLevel(logging.NOTSET if verbosity > 1 else logging.WARNING)
-    formatter = logging.Formatter(LOG_FORMAT)
-    handlers: list[logging.Handler] = []
     target = log_dir() / LOG_FILE_NAME
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        file_handler = _SharedRotatingFileHandler(
-            target, maxBytes=MAX_LOG_BYTES, backupCount=KEPT_LOG_FILES, encoding="utf-8"
-        )
+        file_handler = logging.FileHandler(target, encoding="utf-8")
     except OSError as error:
         _log_file = None
         print(f"memtab: cannot write the log {target}: {error.strerror or error}", file=sys.stderr)
     else:
         _log_file = target
-        handlers.append(file_handler)
+        install_handler(file_handler)
     if verbosity or _log_file is None:
-        stderr_handler = logging.StreamHandler(sys.stderr)
-        stderr_handler.setLevel(logging.DEBUG if verbosity else logging.WARNING)
-        handlers.append(stderr_handler)
-    for handler in handlers:
-        handler.setFormatter(formatter)
-        handler._memtab = True  # type: ignore[attr-defined]
-        root.addHandler(handler)
+        level = logging.DEBUG if verbosity else logging.WARNING
+        install_handler(logging.StreamHandler(sys.stderr), level=level)
     # Warnings (from libraries) go to the log, not the terminal.
     logging.captureWarnings(True)
     return _log_file

@@ -1,4 +1,5 @@
-"""The log: a rotating file in the platform log directory; --verbose adds stderr."""
+"""The log: a file in the platform log directory, rotating once `start_rotating` ran (the
+commands at once, the window after its first paint); --verbose adds stderr."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import platformdirs
 import pytest
 
 from memtab import logs
-from memtab.logs import log_dir, setup_logging
+from memtab.log_rotation import SharedRotatingFileHandler, start_rotating
+from memtab.logs import log_dir, own_handlers, setup_logging
 
 
 def test_the_log_goes_to_the_platform_log_dir(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -38,12 +40,49 @@ def test_the_log_rotates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path))
     monkeypatch.setattr(logs, "MAX_LOG_BYTES", 2000)
     path = setup_logging()
+    start_rotating()
     assert path is not None
     for index in range(200):
         logging.getLogger("memtab.test").info("line %d %s", index, "x" * 40)
     kept = sorted(p.name for p in tmp_path.iterdir())
     assert kept == ["memtab.log", "memtab.log.1", "memtab.log.2", "memtab.log.3"]
     assert path.stat().st_size <= 2000
+
+
+def test_records_before_the_rotation_starts_are_kept_and_it_rotates_from_then_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMTAB_LOG_DIR", str(tmp_path))
+    monkeypatch.setattr(logs, "MAX_LOG_BYTES", 2000)
+    path = setup_logging()
+    assert path is not None
+    for index in range(60):  # past the size: a plain file does not rotate
+        logging.getLogger("memtab.test").info("early %d %s", index, "x" * 40)
+    assert [type(handler) for handler in own_handlers()] == [logging.FileHandler]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memtab.log"]
+    assert path.stat().st_size > 2000
+
+    start_rotating()
+    start_rotating()  # once: the rotating handler is not replaced
+    assert [type(handler) for handler in own_handlers()] == [SharedRotatingFileHandler]
+    logging.getLogger("memtab.test").info("late")
+    kept = sorted(p.name for p in tmp_path.iterdir())
+    assert kept == ["memtab.log", "memtab.log.1"]
+    early = (tmp_path / "memtab.log.1").read_text().splitlines()
+    assert len(early) == 60 and "early 0 " in early[0] and "early 59 " in early[-1]
+    assert "late" in path.read_text()
+
+
+def test_rotation_starts_only_where_a_log_file_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    monkeypatch.setenv("MEMTAB_LOG_DIR", str(blocker / "log"))
+    assert setup_logging() is None
+    start_rotating()
+    assert [type(handler) for handler in own_handlers()] == [logging.StreamHandler]
+    assert "cannot write the log" in capsys.readouterr().err
 
 
 @pytest.mark.expect_log("memtab.test", "WARNING", "still visible")

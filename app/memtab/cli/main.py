@@ -1,4 +1,10 @@
-"""Argument parsing and dispatch for `memtab`: the GUI by default, sub-commands headless."""
+"""Argument parsing and dispatch for `memtab`: the GUI by default, sub-commands headless.
+
+The window's start imports what its first paint needs and no more (`memtab.gui.startup`):
+this module therefore imports the parser's options (`cli.options`), not the sub-commands'
+shared machinery (`cli.common`: the store, the registry), and each sub-command's module
+only when it is asked for.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memtab import __version__
-from memtab.cli.common import (
+from memtab.cli.options import (
     CliError,
     CommandParser,
     add_home_option,
@@ -27,8 +33,8 @@ from memtab.cli.common import (
 from memtab.fs.config_dir import config_dir_at
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.logs import setup_logging
+from memtab.store.errors import MemoryStoreError
 from memtab.store.home import HomeError, HomeLocation
-from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
 
 if TYPE_CHECKING:
@@ -239,6 +245,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(words).parse_args(words)
     setup_logging(verbosity=verbosity(args))
+    if args.command is not None or args.install_desktop or args.self_test:
+        # The window's log rotates from its first paint on (`gui.startup`).
+        from memtab.log_rotation import start_rotating
+
+        start_rotating()
     # The window shows these in its status bar; a terminal gets them on stderr.
     stop_telling = on_kept_aside(_say_kept_aside) if args.command else lambda: None
     try:

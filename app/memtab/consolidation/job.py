@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from memtab.consolidation.errors import ConsolidationError, RunCancelledError
 from memtab.fs.clock import now_ms
 from memtab.fs.sidecar import KeptAside, notify_kept_aside, on_kept_aside
+from memtab.log_rotation import start_rotating
 from memtab.logs import log_file, setup_logging
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home, HomeError
@@ -139,6 +140,7 @@ def _child_main(
 
     if log_to_file:  # a spawned child starts with no logging set up
         setup_logging()
+        start_rotating()
 
     def report(step: int, message: str) -> None:
         connection.send(("progress", step, message))

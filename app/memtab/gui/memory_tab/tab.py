@@ -23,12 +23,14 @@ status bar, the file-operation worker); what the tab shows it publishes there
 
 Start-up, in three steps: (1) the first paint shows what the constructor made (picker,
 tree, scans, `TabLayout`'s stand-ins): a big home's outline, before any file is read
-(`tree_ready`); (2) the first full scan is merged and painted, nothing else built yet
-(`descriptions_shown`); (3) after that paint `assemble()` builds the parts (`TabParts`)
-and every collaborator above (`assembled`: the window's menus follow), they catch up with
-the shown scan, and `loaded` fires (the window then starts its watcher, writer and
-preloads). What needs the parts sooner (an error, a search, a reveal) calls `assemble()`.
-`TreeFill` builds a big home's folders as they are opened.
+(`tree_ready`); only the modules `gui.startup.BEFORE_FIRST_PAINT` lists are imported by
+then (a test holds it); (2) the first full scan is merged and painted, nothing else built
+yet (`descriptions_shown`); (3) after that paint `assemble()` runs the window's after-paint
+step (`gui.startup.after_first_paint`: the log starts rotating), builds the parts
+(`TabParts`) and every collaborator above (`assembled`: the window's menus follow), they
+catch up with the shown scan, and `loaded` fires (the window then starts its watcher,
+writer and preloads). What needs the parts sooner (an error, a search, a reveal) calls
+`assemble()`. `TreeFill` builds a big home's folders as they are opened.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from memtab.gui.memory_tab.layout import TabLayout
 from memtab.gui.memory_tab.panes import Pane
 from memtab.gui.memory_tab.parts import Stoppable, TabParts
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
+from memtab.gui.startup import after_first_paint
 from memtab.gui.tree.fill import TreeFill
 from memtab.gui.tree.merge import SlicedMerge
 from memtab.gui.tree.model import MemoryTreeModel
@@ -200,6 +203,7 @@ class MemoryTab(QWidget):
         if self._assembled:
             return
         self._assembled = True
+        after_first_paint()
         from memtab.gui.activity.edit_marks import EditMarks
         from memtab.gui.activity.mux_presence import MuxPresence
         from memtab.gui.editor.bar import MessageBar

@@ -1,0 +1,80 @@
+"""What the `memtab` command's parser needs before it knows the sub-command: the options
+every command shares, the home they name, and the error a user's mistake raises.
+
+The window's start (`memtab` without a command) imports this module and not
+`memtab.cli.common`, whose store and registry machinery only the sub-commands use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from memtab.store.home import HomeLocation, resolve_home
+
+
+class CliError(Exception):
+    """A user mistake or an unusable home: printed as one line, exit status 1."""
+
+
+def add_home_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
+    """`--home DIR`, accepted before or after the sub-command."""
+    parser.add_argument(
+        "--home",
+        metavar="DIR",
+        default=None if top_level else argparse.SUPPRESS,
+        help="memory home (default: MEMTAB_HOME, XUM_ROOT, MUX_ROOT, then mux's own choice "
+        "among ~/.xum, ~/.mux and ~/.cmux, else Memtab's own)",
+    )
+
+
+def add_verbose_option(parser: argparse.ArgumentParser, *, top_level: bool = False) -> None:
+    """`-v/--verbose`, counted; the sub-command's count adds to the one before it."""
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        dest="verbose" if top_level else "verbose_after_command",
+        default=0 if top_level else argparse.SUPPRESS,
+        help="also log to stderr (the log file: Help → About); -vv adds library details",
+    )
+
+
+def verbosity(args: argparse.Namespace) -> int:
+    """How many -v were given, before and after the sub-command together."""
+    return int(getattr(args, "verbose", 0)) + int(getattr(args, "verbose_after_command", 0))
+
+
+class CommandParser(argparse.ArgumentParser):
+    """A sub-command's parser: it takes the options every command shares after its name.
+
+    argparse parses a sub-command's words with the sub-command's parser alone, so an
+    option of the top-level parser is refused after the command unless repeated here.
+    Nested sub-commands (`project add`) get the same class from argparse.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        add_verbose_option(self)
+
+
+def default_demo_home() -> Path:
+    """Where `--demo` keeps its demo home: never the user's real home."""
+    override = os.environ.get("MEMTAB_DEMO_HOME", "").strip()
+    if override:
+        return Path(os.path.abspath(os.path.expanduser(override)))
+    return Path(platformdirs.user_data_dir("memtab-demo", appauthor=False))
+
+
+def home_location(args: argparse.Namespace) -> HomeLocation:
+    """The home this invocation works on; CliError when it is not a usable directory."""
+    location = resolve_home(getattr(args, "home", None))
+    if location.path.exists() and not location.path.is_dir():
+        raise CliError(f"The memory home {location.path} is not a directory")
+    if location.path.is_dir() and not os.access(location.path, os.R_OK | os.X_OK):
+        raise CliError(f"The memory home {location.path} is not readable")
+    return location

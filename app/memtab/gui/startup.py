@@ -1,0 +1,154 @@
+"""The window's start-up boundary: what is imported before the tree's first paint, and the
+step that loads what comes right after it.
+
+`memtab` without a command shows the Memory tab's tree as soon as it can: before that
+first paint only the modules in `BEFORE_FIRST_PAINT` are imported (the parser, the
+store's reading side, the scan, the tree and the window frame) and none of
+`NEVER_BEFORE_FIRST_PAINT` (tests/gui/test_startup_boundary.py starts the window and
+compares). A new import on that path — a module-level import in one of these modules —
+fails the test until it is added here on purpose, with what it costs the start (measure
+it: `python -X importtime`, or tests/bench/test_startup_bench.py).
+
+After the paint, `after_first_paint()` runs once per window, first thing in
+`MemoryTab.assemble()` (the three start-up steps are in `gui/memory_tab/tab.py`'s
+docstring): the log file starts rotating (`memtab.log_rotation`), then the tab imports
+and builds its parts. Whatever else only the window's later life needs is imported by
+those steps, not at the top of a module listed here.
+"""
+
+from __future__ import annotations
+
+# memtab's modules a window imports before its tree first paints (with a home over
+# `components.tree.scan.OUTLINE_MIN_FILES` files: an outline; under it, the first scan).
+BEFORE_FIRST_PAINT = frozenset(
+    {
+        "memtab",
+        # the command line: its parser and options, the log (a plain file until rotating)
+        "memtab.cli",
+        "memtab.cli.main",
+        "memtab.cli.options",
+        "memtab.logs",
+        "memtab.resources",
+        "memtab.humanize",
+        # the floor: atomic files, locks, sidecars, the config dir
+        "memtab.fs",
+        "memtab.fs.atomic",
+        "memtab.fs.clock",
+        "memtab.fs.config_dir",
+        "memtab.fs.confined",
+        "memtab.fs.jsonfile",
+        "memtab.fs.locks",
+        "memtab.fs.sidecar",
+        # the store the scan reads through (`MemoryStore` imports its writing side too)
+        "memtab.store",
+        "memtab.store.conflict_copies",
+        "memtab.store.description_cache",
+        "memtab.store.errors",
+        "memtab.store.files",
+        "memtab.store.free_text",
+        "memtab.store.frontmatter",
+        "memtab.store.history",
+        "memtab.store.history.blobs",
+        "memtab.store.history.capture",
+        "memtab.store.history.jsonlines",
+        "memtab.store.history.packs",
+        "memtab.store.history.recorder",
+        "memtab.store.history.versions",
+        "memtab.store.home",
+        "memtab.store.journal",
+        "memtab.store.memory",
+        "memtab.store.meta",
+        "memtab.store.paths",
+        "memtab.store.registry",
+        "memtab.store.scope_access",
+        "memtab.store.scopes",
+        "memtab.sources",
+        "memtab.sources.memory_file",
+        "memtab.sources.model",
+        "memtab.sources.open_file",
+        # the scan and the tree it builds, Qt-free
+        "memtab.components",
+        "memtab.components.activity",
+        "memtab.components.activity.badges",
+        "memtab.components.activity.own_writes",
+        "memtab.components.cancel",
+        "memtab.components.editor",
+        "memtab.components.editor.text_buffer",
+        "memtab.components.glossary",
+        "memtab.components.search",
+        "memtab.components.search.search",
+        "memtab.components.tree",
+        "memtab.components.tree.marks",
+        "memtab.components.tree.nodes",
+        "memtab.components.tree.scan",
+        "memtab.components.tree.text",
+        "memtab.components.tree.tree",
+        # the window frame, the Memory tab's tree and what they are made with
+        "memtab.gui",
+        "memtab.gui.actions",
+        "memtab.gui.activity",
+        "memtab.gui.activity.watch",
+        "memtab.gui.clock",
+        "memtab.gui.consolidation",
+        "memtab.gui.consolidation.lazy",
+        "memtab.gui.context",
+        "memtab.gui.crash_dialog",
+        "memtab.gui.icons",
+        "memtab.gui.memory_tab",
+        "memtab.gui.memory_tab.layout",
+        "memtab.gui.memory_tab.overlay",
+        "memtab.gui.memory_tab.panes",
+        "memtab.gui.memory_tab.parts",
+        "memtab.gui.memory_tab.tab",
+        "memtab.gui.memory_tab.workspace_picker",
+        "memtab.gui.source_edit",
+        "memtab.gui.startup",
+        "memtab.gui.style",
+        "memtab.gui.tasks",
+        "memtab.gui.tasks.runner",
+        "memtab.gui.tasks.scan",
+        "memtab.gui.tree",
+        "memtab.gui.tree.fill",
+        "memtab.gui.tree.merge",
+        "memtab.gui.tree.model",
+        "memtab.gui.tree.rows",
+        "memtab.gui.tree.scan_scheduler",
+        "memtab.gui.tree.view",
+        "memtab.gui.ui_state",
+        "memtab.gui.widgets",
+        "memtab.gui.window",
+        "memtab.gui.window.app",
+        "memtab.gui.window.geometry",
+        "memtab.gui.window.main_window",
+        "memtab.gui.window.status_bar",
+    }
+)
+
+# Libraries the first paint never waits for: each costs the start milliseconds (pydantic
+# ~100, httpx ~60, yaml ~15, logging.handlers ~7, watchdog ~10) and is loaded by the
+# step after the paint, a worker thread, or the feature that uses it.
+NEVER_BEFORE_FIRST_PAINT = (
+    "pydantic",
+    "pydantic_core",
+    "httpx",
+    "yaml",
+    "watchdog",
+    "filelock",
+    "logging.handlers",
+    "multiprocessing",
+    "sqlite3",
+    "memtab.demo",
+    "memtab.cli.common",
+    "memtab.consolidation",
+    "memtab.writer",
+    "memtab.llm",
+    "memtab.check",
+    "memtab.gui.editor",
+)
+
+
+def after_first_paint() -> None:
+    """What the window loads once its tree has painted (see the module docstring)."""
+    from memtab.log_rotation import start_rotating
+
+    start_rotating()

@@ -1,0 +1,172 @@
+"""The window's start-up boundary (`memtab.gui.startup`): `memtab` imports only the modules
+the first paint needs before its tree paints, and loses no log record by rotating the log
+only after it.
+
+Each test starts `memtab --screenshot` in a child process, as a user's start (the command
+line, the log, the window, a home over and under the outline's size), and records
+`sys.modules` and the log's handlers at the tree's first paint.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bench.homes import HomeShape, build_home, note, relative, scope_roots
+from memtab.components.tree.scan import OUTLINE_MIN_FILES
+from memtab.gui.startup import BEFORE_FIRST_PAINT, NEVER_BEFORE_FIRST_PAINT
+from memtab.store.home import Home
+from support.memory_home import make_home
+
+# At the tree's first paint: the modules imported and the log's handlers (memtab's own);
+# at exit: the handlers again.
+PROBE = """
+import logging, sys
+from PySide6.QtCore import QEvent, QObject
+from memtab.gui.window import app
+
+out_path, argv = sys.argv[1], sys.argv[2:]
+record = []
+create_main_window = app.create_main_window
+
+
+def handlers():
+    own = [h for h in logging.getLogger().handlers if getattr(h, "_memtab", False)]
+    return ",".join(type(handler).__name__ for handler in own)
+
+
+class FirstTreePaint(QObject):
+    def __init__(self, window):
+        super().__init__(window)
+        self.viewport = window.memory_tab.tree.viewport()
+        window.memory_tab.tree_ready.connect(self.arm)
+
+    def arm(self):
+        self.viewport.installEventFilter(self)
+        self.viewport.update()
+
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint:
+            self.viewport.removeEventFilter(self)
+            record.append("paint-handlers " + handlers())
+            record.extend("module " + name for name in sorted(sys.modules))
+        return False
+
+
+def watched_window(*args, **kwargs):
+    window = create_main_window(*args, **kwargs)
+    FirstTreePaint(window)
+    return window
+
+
+app.create_main_window = watched_window
+from memtab.cli import main
+
+status = main(argv)
+record.append("exit-handlers " + handlers())
+logging.getLogger("memtab.probe").info("after the window")
+with open(out_path, "w", encoding="utf-8") as out:
+    out.write("\\n".join(record) + "\\n")
+sys.exit(status)
+"""
+
+
+@dataclass(frozen=True)
+class Start:
+    """What a start of the window had done at its tree's first paint, and at exit."""
+
+    modules: frozenset[str]
+    paint_handlers: str
+    exit_handlers: str
+    log: str
+
+
+def start_window(home: Home, tmp_path: Path) -> Start:
+    """`memtab --home HOME --screenshot` with its config dir beside the home (the
+    description cache's too) and its log in `tmp_path`."""
+    out = tmp_path / "probe.txt"
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        MEMTAB_CONFIG_DIR=str(home.root.parent / "config"),
+        MEMTAB_LOG_DIR=str(tmp_path / "log"),
+    )
+    command = ["--home", str(home.root), "--screenshot", str(tmp_path / "shot.png")]
+    subprocess.run(
+        [sys.executable, "-c", PROBE, str(out), *command],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    lines = out.read_text(encoding="utf-8").splitlines()
+    fields = {line.split(" ", 1)[0]: line.partition(" ")[2] for line in lines}
+    return Start(
+        modules=frozenset(line.split(" ", 1)[1] for line in lines if line.startswith("module ")),
+        paint_handlers=fields["paint-handlers"],
+        exit_handlers=fields["exit-handlers"],
+        log=(tmp_path / "log" / "memtab.log").read_text(encoding="utf-8"),
+    )
+
+
+def big_home(root: Path) -> Home:
+    """A home the tree first shows as an outline. Its descriptions are plain: the first
+    scan reads every file on its worker while the outline paints, and a folded description
+    would make it import the YAML parser then, before or after the paint as it happens."""
+    home = build_home(root, HomeShape(0, 0, 0))
+    for scope_root in scope_roots(home):
+        for index in range(OUTLINE_MIN_FILES // 3 + 1):
+            path = scope_root.joinpath(*relative(index))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(note(index, f"Plain description {index}"), encoding="utf-8")
+    return home
+
+
+@pytest.fixture(params=["outline", "first scan"])
+def started(request: pytest.FixtureRequest, tmp_path: Path) -> Start:
+    """A window started on a home its tree first shows as an outline (a big home), or
+    with its first scan (a small one)."""
+    if request.param == "outline":
+        return start_window(big_home(tmp_path / "big"), tmp_path)
+    return start_window(make_home(tmp_path / "small"), tmp_path)
+
+
+def test_only_the_modules_the_boundary_lists_are_imported_before_the_first_paint(
+    started: Start,
+) -> None:
+    imported = {name for name in started.modules if name.split(".")[0] == "memtab"}
+    unlisted = sorted(imported - BEFORE_FIRST_PAINT)
+    assert not unlisted, (
+        f"imported before the tree's first paint but not in memtab.gui.startup."
+        f"BEFORE_FIRST_PAINT: {unlisted} — import them after the paint, or list them there "
+        "on purpose (with what they cost the start)"
+    )
+    heavy = sorted(
+        name
+        for name in started.modules
+        if any(name == top or name.startswith(top + ".") for top in NEVER_BEFORE_FIRST_PAINT)
+    )
+    assert not heavy, f"imported before the tree's first paint: {heavy}"
+
+
+def test_the_boundary_lists_no_module_the_start_does_not_import(tmp_path: Path) -> None:
+    """The list says what the start imports, no more: a module dropped from the path is
+    dropped from the list (the outline start imports every module the other does)."""
+    started = start_window(big_home(tmp_path / "home"), tmp_path)
+    assert sorted(BEFORE_FIRST_PAINT - started.modules) == []
+
+
+def test_the_log_is_a_plain_file_until_the_paint_and_rotates_after_keeping_every_record(
+    started: Start,
+) -> None:
+    assert started.paint_handlers == "FileHandler"
+    assert started.exit_handlers == "SharedRotatingFileHandler"
+    # Logged before the paint (by run_app), then through the rotating handler: one file.
+    assert " opens " in started.log.splitlines()[0]
+    assert "after the window" in started.log.splitlines()[-1]
