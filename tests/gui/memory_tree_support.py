@@ -132,6 +132,13 @@ def wait_idle(qtbot: QtBot, window: MainWindow) -> None:
     qtbot.waitUntil(lambda: window.memory_tab.is_idle, timeout=WAIT_MS)
 
 
+def refresh_menus(qtbot: QtBot, window: MainWindow) -> None:
+    """Ask the menus' texts and states as they show once the file operations asked for
+    have ended (while one runs, Undo cannot name its step yet: it says "Undo")."""
+    qtbot.waitUntil(lambda: not window.context.file_ops.busy, timeout=WAIT_MS)
+    window.menus.refresh()
+
+
 def action(window: MainWindow, action_id: str) -> QAction:
     """The window's action registered as `action_id` ("files.undo", "tree.delete")."""
     return window.context.actions.action(action_id)

@@ -13,7 +13,14 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.editor_support import open_loaded, saved
-from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_for, wait_idle
+from gui.memory_tree_support import (
+    WAIT_MS,
+    FakeDialogs,
+    WindowFactory,
+    refresh_menus,
+    wait_for,
+    wait_idle,
+)
 from memtab.components.tree.nodes import SectionId, directory_key, file_key, orphan_key, section_key
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.clock import now_ms
@@ -132,13 +139,13 @@ def test_restore_to_another_path_and_scopes_filter(
     assert node is not None and node.pinned  # the pin came back with it
     wait_for(qtbot, lambda: tab.editor.current_path == elsewhere)  # opened
     # Edit → Undo takes the restore back (not the delete before it): the file goes again.
-    window.menus.refresh()
+    refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo restore of preferences.md"
     window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: not shown(window, elsewhere))
     assert tab.editor.current_path is None
     assert store_of(home).kind_of(elsewhere) is None
-    window.menus.refresh()
+    refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo delete of preferences.md"
 
 
@@ -198,7 +205,7 @@ def test_the_history_panel_follows_the_file_diffs_and_restores(
     assert panel.history.rows[0].change == "Restored an earlier version"  # type: ignore[union-attr]
     assert panel.select_version(older.id) and not panel.restore_button.isEnabled()  # now
     # Edit → Undo takes the restore back: the saved line is there again.
-    window.menus.refresh()
+    refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo restore of Zeta.md"
     window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: physical.read_text() == first + "A new line.\n")
@@ -405,7 +412,7 @@ def test_undo_a_delete_with_ctrl_z_in_the_tree_brings_the_file_and_its_pin_back(
     assert tab.tree.select_key(file_key(PREFERENCES))
     tab.commands.delete_action.trigger()
     wait_for(qtbot, lambda: not shown(window, PREFERENCES))
-    window.menus.refresh()
+    refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").isEnabled()
     assert window.context.actions.action("files.undo").text() == "&Undo delete of preferences.md"
     tab.tree.setFocus()
@@ -418,7 +425,7 @@ def test_undo_a_delete_with_ctrl_z_in_the_tree_brings_the_file_and_its_pin_back(
     wait_for(qtbot, back_with_its_pin)
     assert not tab.agent_edited  # Memtab brought it back: no "edited outside" badge
     assert MetaStore(home).load()[global_key("preferences.md")].access_count == 4
-    window.menus.refresh()
+    refresh_menus(qtbot, window)
     assert not window.context.actions.action("files.undo").isEnabled()
     window.context.actions.release()  # the menu closed: Ctrl+Z works again
     # A folder: every file comes back, none opened, none badged as changed outside.
@@ -472,7 +479,7 @@ def test_edit_undo_takes_back_a_rename_and_reopens_the_file(
     dialogs.move_target = renamed
     tab.commands.rename_action.trigger()
     wait_for(qtbot, lambda: tab.editor.current_path == renamed)
-    window.menus.refresh()
+    refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo rename of Zeta.md"
     window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: shown(window, ZETA) and not shown(window, renamed))
@@ -551,7 +558,7 @@ def test_a_deleted_orphan_dir_comes_back_with_undo_and_from_recently_deleted(
     wait_for(qtbot, lambda: tab.model.node_for_key(orphan_key(ORPHAN)) is not None)
     assert store_of(home).kind_of(parse_file_path(OLD)) is None  # not the workspace's
     wait_for(qtbot, lambda: trash.note.full_text == f"Restored memory/project/{ORPHAN}/old.md")
-    window.menus.refresh()
+    refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo restore of old.md"
     window.context.actions.action("files.undo").trigger()
     wait_for(qtbot, lambda: not orphan.exists())

@@ -16,7 +16,14 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.editor_support import replace_in_buffer, saved, settle, type_at_end
-from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_idle, wait_watching
+from gui.memory_tree_support import (
+    WAIT_MS,
+    FakeDialogs,
+    WindowFactory,
+    refresh_menus,
+    wait_idle,
+    wait_watching,
+)
 from memtab.components.files.copy import CopyTarget
 from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode, file_key, ref_key
 from memtab.components.tree.sources import (
@@ -212,7 +219,7 @@ def test_the_history_panel_shows_and_restores_what_memtab_wrote_over(
         lambda: panel.history is not None and len(panel.history.rows) == 4, timeout=WAIT_MS
     )
     assert [row.version.actor for row in panel.history.rows][:2] == ["user", "external"]
-    window.menus.refresh()
+    refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo restore of CLAUDE.md"
     window.context.actions.action(
         "files.undo"
@@ -334,7 +341,7 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     assert node(window, copied).tag == "user"
     assert "type: user" in (machine.claude_memory / "user_vercel.md").read_text(encoding="utf-8")
     # Edit → Undo takes back the last copy, then the one before it.
-    window.menus.refresh()
+    refresh_menus(qtbot, window)
     assert window.context.actions.action("files.undo").text() == "&Undo copy to user_vercel.md"
     window.context.actions.action("files.undo").trigger()
     qtbot.waitUntil(lambda: tab.model.node_for_key(copied) is None, timeout=WAIT_MS)
