@@ -11,10 +11,15 @@ Run: .venv/bin/python -m pytest -q --bench tests/bench/test_startup_bench.py -s
   13: within 10%), and when the other agents' memory is painted;
 - resident memory of the running app when loaded (at the paint with every description)
   and once settled — idle: the writer running, the consolidation engine preloaded, the
-  first background check made (it loads pydantic on its worker); and without it, as a
-  window started with `start_check=False` — with 3000 files (≤ 100 MB; floor: the bare
-  window) and with 20,000 (≤ 200 MB). The ratio is the settled one, with the check. The
-  search index is not filled before the search field takes the focus.
+  first background check made; and without it, as a window started with
+  `start_check=False` — with 3000 files (≤ 100 MB; floor: the bare window) and with
+  20,000 (≤ 200 MB). The ratio is the settled one, with the check. The search index is
+  not filled before the search field takes the focus. Every figure is in MiB (VmRSS and
+  VmHWM are KiB: / 1024), the targets too: 100 MB (10^6 bytes) = 95.4 MiB. The measured
+  starts are a user's every-day ones: each home is first opened once, printed but not
+  the row — its history records every file then, and that start compiles the bytecode
+  of what loads after the first paint (an installed app has it; compiling it in the
+  measured start left that window ~10 MiB bigger).
 
 Memtab prints its own timing lines with MEMTAB_TIMING=1 (see `memtab.gui.window.app`):
 `tree-paint` is the first paint of the tree with the home's folders and counts,
@@ -237,15 +242,21 @@ def _wait_until_idle(pid: int) -> None:
         last = now
 
 
-def _proc_status_mb(pid: int) -> dict[str, float]:
+def _proc_status_mib(pid: int) -> dict[str, float]:
+    """The process's VmRSS and VmHWM in MiB (/proc gives KiB)."""
     status = Path(f"/proc/{pid}/status").read_text()
     fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
     return {name: int(fields[name].split()[0]) / 1024 for name in ("VmRSS", "VmHWM")}
 
 
+def mib_target(mb: int) -> str:
+    """A target the issue gives in MB (10^6 bytes), as the MiB the bench measures."""
+    return f"≤ {mb * 10**6 / 2**20:.1f} MiB ({mb} MB)"
+
+
 def settled_memory(home: Home, env: dict[str, str], *, check: bool = True) -> dict[str, float]:
-    """Run the window (offscreen, not `--screenshot`): once loaded and settled, its RSS
-    (`check`: with the background check, as `memtab` starts it)."""
+    """Run the window (offscreen, not `--screenshot`): once loaded and settled, its RSS in
+    MiB (`check`: with the background check, as `memtab` starts it)."""
     command = memtab_command(home)
     if not check:
         command[1:3] = ["-c", WITHOUT_CHECK]
@@ -267,7 +278,7 @@ def settled_memory(home: Home, env: dict[str, str], *, check: bool = True) -> di
     try:
         assert loaded.wait(LOAD_TIMEOUT_S), "the window did not load"
         _wait_until_idle(process.pid)
-        return {**_proc_status_mb(process.pid), "loaded": at_load["peak-rss-mb"]}
+        return {**_proc_status_mib(process.pid), "loaded": at_load["peak-rss-mb"]}
     finally:
         process.send_signal(signal.SIGINT)  # closes the window like Ctrl+C
         try:
@@ -283,27 +294,29 @@ def settled_memory(home: Home, env: dict[str, str], *, check: bool = True) -> di
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_resident_memory_once_loaded(home_3k: Home, home_20k: Home, tmp_path: Path) -> None:
     env = child_environment(tmp_path / "pycache")
-    start_memtab(home_3k, env, tmp_path / "shot.png")  # compile bytecode
     floor = median([run_bare_window(env).peak_rss_mb for _ in range(3)])
     for key, home, files, target in (
-        ("rss-3k", home_3k, "3000", "≤ 100 MB"),
-        ("rss-20k", home_20k, "20,000", "≤ 200 MB"),
+        ("rss-3k", home_3k, "3000", mib_target(100)),
+        ("rss-20k", home_20k, "20,000", mib_target(200)),
     ):
+        first = settled_memory(home, env)  # see the module docstring: not the row
         memory = settled_memory(home, env)
         unchecked = settled_memory(home, env, check=False)
         print(
             f"\n{files} files: {memory['loaded']:.0f} MiB when loaded, settled "
             f"{memory['VmRSS']:.0f} MiB (peak {memory['VmHWM']:.0f} MiB); without the "
-            f"background check {unchecked['VmRSS']:.0f} MiB (peak {unchecked['VmHWM']:.0f} MiB)"
+            f"background check {unchecked['VmRSS']:.0f} MiB (peak {unchecked['VmHWM']:.0f} MiB); "
+            f"the home's first start (history records every file; bytecode compiled) settled "
+            f"{first['VmRSS']:.0f} MiB"
         )
         record(
             key,
             Row(
                 f"RSS with {files} files: loaded · settled · settled without the check",
-                f"{memory['loaded']:.0f} MB · {memory['VmRSS']:.0f} MB · "
-                f"{unchecked['VmRSS']:.0f} MB",
+                f"{memory['loaded']:.0f} MiB · {memory['VmRSS']:.0f} MiB · "
+                f"{unchecked['VmRSS']:.0f} MiB",
                 target,
-                floor=f"bare window: {floor:.0f} MB",
+                floor=f"bare window: {floor:.0f} MiB",
                 ratio=memory["VmRSS"] / floor,
             ),
         )
