@@ -14,7 +14,8 @@ from memtab.transcripts import NewestEvents
 from memtab.writer.config import WriterSettings
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.providers import bind_to_run, read_for_run
-from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
+from memtab.writer.result import WriterRunResult
+from memtab.writer.run import load_transcript_events, run_writer
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE
 
 DEMO_NOW = 1_800_000_000_000

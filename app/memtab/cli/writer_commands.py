@@ -38,7 +38,8 @@ from memtab.writer.providers import (
     known_secrets,
     read_for_run,
 )
-from memtab.writer.run import WriterRunResult, run_writer
+from memtab.writer.result import WriterRunResult
+from memtab.writer.run import run_writer
 
 if TYPE_CHECKING:
     from memtab.writer.records import Suggestion

@@ -23,9 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from memtab.redact import redact_secrets
-from memtab.writer.extract import Findings, Fix, WorkflowTool, WorkingCommand, fix_key
+
+if TYPE_CHECKING:  # the rules that find them: loaded by a run, not by a window's Inbox
+    from memtab.writer.extract import Findings, Fix, WorkflowTool, WorkingCommand
 
 GOAL = "Goal"
 DIRECTIVES = "Directives"
@@ -152,6 +155,8 @@ def _code(text: str) -> str:
 
 def plan_notes(existing: str, findings: Findings) -> list[Note]:
     """The notes `existing` does not already hold, in section order, secrets redacted."""
+    from memtab.writer.extract import fix_key  # loaded by what found `findings`
+
     known = _KnownLines(existing.split("\n"))
     notes: list[Note] = []
 

@@ -32,14 +32,7 @@ from memtab.writer.config import WriterSettings, load_writer_settings
 from memtab.writer.config_values import WriterMode
 from memtab.writer.monitor import TranscriptMonitor
 from memtab.writer.policy import RunTicket, WriterScheduler
-from memtab.writer.providers import (
-    bind_to_run,
-    close_provider,
-    create_writer_provider,
-    known_secrets,
-    read_for_run,
-)
-from memtab.writer.run import WriterRunResult, run_writer
+from memtab.writer.result import WriterRunResult
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +48,8 @@ class WriterServiceError(Exception):
 def default_provider_factory() -> tuple[ChatProvider, tuple[str, ...]]:
     """The provider the user configured (offline writer by default), resolved per run so
     a settings change applies to the next run."""
+    from memtab.writer.providers import create_writer_provider, known_secrets  # see `_run`
+
     settings = resolve_provider_settings()
     return create_writer_provider(settings), known_secrets(settings)
 
@@ -180,6 +175,12 @@ class WriterService:
             self.scheduler.finish_run(ticket)
 
     def _run(self, ticket: RunTicket, cancel: threading.Event | None) -> WriterRunResult:
+        # The engine (the model loop, the offline writer and its rules: ~2 MB resident) is
+        # loaded by the first run, on the run thread: a writer that has had nothing to do
+        # since the window opened has not loaded it.
+        from memtab.writer.providers import bind_to_run, close_provider, read_for_run
+        from memtab.writer.run import run_writer
+
         try:
             workspace = load_registry(self.home).require_workspace(ticket.workspace_id)
         except HomeError as error:

@@ -1,5 +1,7 @@
 """What a window settled on a home has loaded: never pydantic (docs/ARCHITECTURE.md,
-"Records": about 0.1 s and 20 MB), which only a record read or written brings in.
+"Records": about 0.1 s and 20 MB), which only a record read or written brings in; nor
+the writer's engine (the model loop, the offline writer and its rules), which its first
+run brings in — the writer of this home has had nothing to do.
 
 Settled: the tab loaded, the consolidation engine preloaded, the first recording of what
 changed outside Memtab done (it reads the history indexes and the runs log's catch-up of
@@ -36,6 +38,8 @@ def test_a_settled_window_has_not_imported_pydantic(tmp_path: Path) -> None:
     assert [run.summary for run in catch_up_runs(home)] == ["merged"]  # an earlier start
     probe = f"""
 import json, sys
+WRITER_ENGINE = ("memtab.writer.run", "memtab.writer.offline", "memtab.writer.extract",
+                 "memtab.llm.loop")
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from memtab.gui.ui_state import UiState
@@ -61,10 +65,15 @@ findings = [(f.kind, f.subject) for f in window.check.report.findings]
 window.close_without_asking()
 print(json.dumps({{"findings": findings,
                   "pydantic": sorted(name for name in sys.modules
-                                     if name.split(".")[0] in ("pydantic", "pydantic_core"))}}))
+                                     if name.split(".")[0] in ("pydantic", "pydantic_core")),
+                  "writer engine": sorted(name for name in WRITER_ENGINE if name in sys.modules)}}))
 """
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
     )
     settled = json.loads(result.stdout.strip().splitlines()[-1])
-    assert settled == {"findings": [["missing-path", "src/settings_local.py"]], "pydantic": []}
+    assert settled == {
+        "findings": [["missing-path", "src/settings_local.py"]],
+        "pydantic": [],
+        "writer engine": [],
+    }

@@ -26,7 +26,7 @@ from memtab.gui.window.main_window import MainWindow
 from memtab.gui.writer.status import NEWS_LINK, WriterStatusWidget
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.writer.run import WriterRunResult
+from memtab.writer.result import WriterRunResult
 from support.memory_home import ARCHIVED, MAIN, memory, touch_later
 
 home = support.home

@@ -27,7 +27,8 @@ from memtab.writer.notes import MAX_NOTES_PER_RUN
 from memtab.writer.offline import OfflineWriterProvider
 from memtab.writer.prompts import build_user_message, tool_specs
 from memtab.writer.providers import bind_to_run
-from memtab.writer.run import WriterRunResult, load_transcript_events, run_writer
+from memtab.writer.result import WriterRunResult
+from memtab.writer.run import load_transcript_events, run_writer
 from memtab.writer.suggestions import SuggestionQueue
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
 

@@ -48,7 +48,7 @@ from memtab.gui.tasks.runner import TaskContext, TaskFunction, TaskRunner
 from memtab.store.home import Home, PathKind, PathPlace
 from memtab.writer.lock import WriterLock
 from memtab.writer.policy import RunTicket
-from memtab.writer.run import WriterRunResult
+from memtab.writer.result import WriterRunResult
 from memtab.writer.service import PollResult, WriterService
 
 logger = logging.getLogger(__name__)

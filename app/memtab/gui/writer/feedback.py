@@ -22,7 +22,7 @@ from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.notifications import DesktopNotifier
 from memtab.store.paths import PathError, parse_file_path
 from memtab.writer.config import load_writer_settings
-from memtab.writer.run import WriterRunResult
+from memtab.writer.result import WriterRunResult
 
 if TYPE_CHECKING:
     from memtab.gui.activity.edit_marks import EditMarks

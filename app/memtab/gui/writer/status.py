@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 from memtab.components.writer.news import WriterNews, news_from_run
 from memtab.fs.clock import now_ms
 from memtab.gui.tasks.writer import WriterActivity, WriterStatus, WriterSupervisor
-from memtab.writer.run import WriterRunResult
+from memtab.writer.result import WriterRunResult
 
 logger = logging.getLogger(__name__)
 
