@@ -34,7 +34,6 @@ from PySide6.QtWidgets import QApplication, QSplitter, QToolButton, QWidget
 
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.icons import tinted_icon
-from memtab.gui.source_edit import SourceEdit
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +63,12 @@ class FileTree(Protocol):
     def setFocus(self) -> None: ...
 
 
+class KeyboardText(Protocol):
+    """The editor's text, as the switch needs it (`SourceEdit`)."""
+
+    def take_keyboard(self) -> None: ...
+
+
 class PaneEditor(Protocol):
     """The editor, as the switch needs it (`EditorPanel`)."""
 
@@ -71,7 +76,7 @@ class PaneEditor(Protocol):
     def file_opened(self) -> SignalInstance: ...
 
     @property
-    def text_edit(self) -> SourceEdit: ...
+    def text_edit(self) -> KeyboardText: ...
 
 
 class PaneSwitch(QObject):
