@@ -62,6 +62,11 @@ _ICON = 16
 _GAP = 6
 WARNING_PILL = "over limit"
 """What a file row with a warning says (the tooltip says what the limit is)."""
+# Text alignments, combined once: combining enum flags in Python takes microseconds, and
+# a row is painted with several.
+_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+_COLOR_SETS_KEPT = 8  # palettes × selection states; more only after theme switches
 
 
 class _Colors:
@@ -93,6 +98,8 @@ class MemoryItemDelegate(QStyledItemDelegate):
         self.highlight_terms: tuple[str, ...] = ()
         # Row heights by (font, kind, two lines): sizeHint runs for every row on layout.
         self._heights: dict[tuple[str, NodeKind, bool], int] = {}
+        # A row's colours by (palette, selected): every row of a paint uses the same few.
+        self._colors: dict[tuple[int, bool], _Colors] = {}
 
     # -- fonts and sizes ----------------------------------------------------------------
 
@@ -154,7 +161,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
         opt.text = ""
         style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, widget)
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        colors = _Colors(opt.palette, selected)
+        colors = self._row_colors(opt.palette, selected)
         rect: QRect = opt.rect.adjusted(_PAD_X, 0, -_PAD_X, 0)
         dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
         painter.save()
@@ -176,6 +183,15 @@ class MemoryItemDelegate(QStyledItemDelegate):
         else:
             self._paint_directory(painter, rect, node, font, colors, dpr)
         painter.restore()
+
+    def _row_colors(self, palette: QPalette, selected: bool) -> _Colors:
+        key = (palette.cacheKey(), selected)
+        colors = self._colors.get(key)
+        if colors is None:
+            if len(self._colors) >= _COLOR_SETS_KEPT:
+                self._colors.clear()
+            colors = self._colors[key] = _Colors(palette, selected)
+        return colors
 
     @staticmethod
     def _paint_focus(painter: QPainter, rect: QRect, colors: _Colors) -> None:
@@ -201,22 +217,18 @@ class MemoryItemDelegate(QStyledItemDelegate):
         count_width = small_metrics.horizontalAdvance(count)
         painter.setFont(small)
         painter.setPen(colors.muted)
-        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, count)
+        painter.drawText(rect, _RIGHT, count)
         painter.setFont(title_font)
         painter.setPen(blend(colors.text, colors.muted, 0.35))
         title_width = metrics.horizontalAdvance(node.name)
-        painter.drawText(
-            rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, node.name
-        )
+        painter.drawText(rect, _LEFT, node.name)
         if node.subtitle:
             room = rect.width() - title_width - count_width - 3 * _GAP
             subtitle = small_metrics.elidedText(node.subtitle, Qt.TextElideMode.ElideRight, room)
             painter.setFont(small)
             painter.setPen(colors.muted)
             sub_rect = rect.adjusted(title_width + 2 * _GAP, 0, 0, 0)
-            painter.drawText(
-                sub_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, subtitle
-            )
+            painter.drawText(sub_rect, _LEFT, subtitle)
 
     def _paint_directory(
         self,
@@ -236,16 +248,14 @@ class MemoryItemDelegate(QStyledItemDelegate):
         count_width = QFontMetrics(small).horizontalAdvance(count)
         painter.setFont(small)
         painter.setPen(colors.faint)
-        painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, count)
+        painter.drawText(rect, _RIGHT, count)
         text_rect = rect.adjusted(_ICON + _GAP, 0, -(count_width + _GAP), 0)
         painter.setFont(font)
         painter.setPen(colors.text)
         name = QFontMetrics(font).elidedText(
             node.name, Qt.TextElideMode.ElideMiddle, text_rect.width()
         )
-        painter.drawText(
-            text_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name
-        )
+        painter.drawText(text_rect, _LEFT, name)
         if node.subtitle:  # a source's "consolidated 5 d ago", after its name
             shift = QFontMetrics(font).horizontalAdvance(name) + 2 * _GAP
             room = text_rect.width() - shift
@@ -258,7 +268,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
                 painter.setPen(colors.muted)
                 painter.drawText(
                     text_rect.adjusted(shift, 0, 0, 0),
-                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                    _LEFT,
                     subtitle,
                 )
 
@@ -270,7 +280,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
         painter.setFont(italic)
         painter.setPen(colors.error if node.message_kind is MessageKind.ERROR else colors.muted)
         text = QFontMetrics(italic).elidedText(node.name, Qt.TextElideMode.ElideRight, rect.width())
-        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+        painter.drawText(rect, _LEFT, text)
 
     def _paint_match(
         self, painter: QPainter, rect: QRect, node: TreeNode, font: QFont, colors: _Colors
@@ -288,7 +298,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
         painter.setPen(colors.faint)
         painter.drawText(
             QRect(rect.left(), rect.top(), number_width, rect.height()),
-            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+            _RIGHT,
             number,
         )
         left = rect.left() + number_width + _GAP
@@ -361,9 +371,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
         painter.setFont(small)
         if usage:
             painter.setPen(colors.faint)
-            painter.drawText(
-                line2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, usage
-            )
+            painter.drawText(line2, _RIGHT, usage)
         if node.description:
             room = line2.width() - (_ICON + _GAP) - (usage_width + 2 * _GAP if usage else 0)
             text = small_metrics.elidedText(node.description, Qt.TextElideMode.ElideRight, room)
@@ -410,7 +418,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
             painter.setPen(color)
             painter.drawText(
                 QRect(x, line.top(), width + 2, line.height()),
-                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                _LEFT,
                 piece,
             )
             x += width
