@@ -10,6 +10,6 @@ import sys
 
 if __name__ == "__main__":
     multiprocessing.freeze_support()
-    from memtab.cli import main
+    from memtab.launch import main
 
     sys.exit(main())

@@ -26,13 +26,11 @@ from support.memory_home import make_home
 # At the tree's first paint: the modules imported and the log's handlers (memtab's own);
 # at exit: the handlers again.
 PROBE = """
-import logging, sys
+import importlib.util, logging, sys
 from PySide6.QtCore import QEvent, QObject
-from memtab.gui.window import app
 
 out_path, argv = sys.argv[1], sys.argv[2:]
 record = []
-create_main_window = app.create_main_window
 
 
 def handlers():
@@ -54,18 +52,38 @@ class FirstTreePaint(QObject):
         if event.type() == QEvent.Type.Paint:
             self.viewport.removeEventFilter(self)
             record.append("paint-handlers " + handlers())
-            record.extend("module " + name for name in sorted(sys.modules))
+            loaded = [name for name, module in list(sys.modules.items()) if module is not None]
+            record.extend("module " + name for name in sorted(loaded))
         return False
 
 
-def watched_window(*args, **kwargs):
-    window = create_main_window(*args, **kwargs)
-    FirstTreePaint(window)
-    return window
+class WatchTheWindow:
+    # Wraps app.create_main_window once `memtab` imports it, so this probe imports
+    # nothing of memtab before `memtab.launch` has started as a user's start does.
+    def find_spec(self, name, path=None, target=None):
+        if name != "memtab.gui.window.app":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        run_module = spec.loader.exec_module
+
+        def run_and_wrap(module):
+            run_module(module)
+            create_main_window = module.create_main_window
+
+            def watched_window(*args, **kwargs):
+                window = create_main_window(*args, **kwargs)
+                FirstTreePaint(window)
+                return window
+
+            module.create_main_window = watched_window
+
+        spec.loader.exec_module = run_and_wrap
+        return spec
 
 
-app.create_main_window = watched_window
-from memtab.cli import main
+sys.meta_path.insert(0, WatchTheWindow())
+from memtab.launch import main
 
 status = main(argv)
 record.append("exit-handlers " + handlers())

@@ -32,6 +32,7 @@ from memtab.cli.options import (
 )
 from memtab.fs.config_dir import config_dir_at
 from memtab.fs.sidecar import KeptAside, on_kept_aside
+from memtab.launch import requested_command
 from memtab.logs import setup_logging
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import HomeError, HomeLocation
@@ -73,7 +74,6 @@ COMMAND_MODULES = {
     "memtab.cli.sync_commands": ("sync", "conflicts"),
     "memtab.cli.check_commands": ("check",),
 }
-_OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
 # Commands that write to the home (history's record of outside changes counts): each
 # first removes the temp files a killed Memtab left there (`store.leftovers`).
 HOME_WRITING_COMMANDS = frozenset(
@@ -97,19 +97,6 @@ HOME_WRITING_COMMANDS = frozenset(
         "workspace",
     }
 )
-
-
-def requested_command(argv: Sequence[str]) -> str | None:
-    """The sub-command named in `argv` (its first non-option word), or None."""
-    skip_value = False
-    for word in argv:
-        if skip_value:
-            skip_value = False
-        elif word in _OPTIONS_WITH_VALUES:
-            skip_value = True
-        elif not word.startswith("-"):
-            return word
-    return None
 
 
 def modules_for(argv: Sequence[str]) -> list[str]:

@@ -27,6 +27,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.cli",
         "memtab.cli.main",
         "memtab.cli.options",
+        "memtab.launch",
         "memtab.logs",
         "memtab.resources",
         "memtab.humanize",
@@ -122,8 +123,8 @@ BEFORE_FIRST_PAINT = frozenset(
 )
 
 # Libraries the first paint never waits for: each costs the start milliseconds (pydantic
-# ~100, httpx ~60, yaml ~15, logging.handlers ~7, watchdog ~10) and is loaded by the
-# step after the paint, a worker thread, or the feature that uses it.
+# ~100, httpx ~60, yaml ~15, logging.handlers ~7, watchdog ~10, OpenSSL's hashes ~3) and
+# is loaded by the step after the paint, a worker thread, or the feature that uses it.
 NEVER_BEFORE_FIRST_PAINT = (
     "pydantic",
     "pydantic_core",
@@ -132,6 +133,7 @@ NEVER_BEFORE_FIRST_PAINT = (
     "watchdog",
     "filelock",
     "logging.handlers",
+    "_hashlib",  # OpenSSL's hashes: the window's process uses Python's own (`memtab.launch`)
     "multiprocessing",
     "sqlite3",
     "memtab.demo",

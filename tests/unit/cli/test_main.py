@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.common import verbosity
-from memtab.cli.main import COMMAND_MODULES, build_parser, main, modules_for, requested_command
+from memtab.cli.main import COMMAND_MODULES, build_parser, main, modules_for
 from memtab.demo import MAIN_ID, create_demo_home
+from memtab.launch import requested_command
 
 
 @pytest.mark.parametrize(
@@ -27,6 +28,32 @@ from memtab.demo import MAIN_ID, create_demo_home
 )
 def test_requested_command(argv: list[str], command: str | None) -> None:
     assert requested_command(argv) == command
+
+
+# What `memtab.launch.main(argv)` left of OpenSSL's hashing in its process.
+HASHES_OF = (
+    "import sys\n"
+    "from memtab.launch import main\n"
+    "try:\n"
+    "    main(sys.argv[1:])\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "import hashlib\n"
+    "print(sys.modules.get('_hashlib') is not None, hashlib.sha256(b'x').hexdigest()[:8])\n"
+)
+
+
+def test_the_windows_process_hashes_without_openssl_and_a_commands_with_it(
+    tmp_path: Path,
+) -> None:
+    def openssl_used(*argv: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "-c", HASHES_OF, *argv], capture_output=True, text=True, check=True
+        )
+        return result.stdout.split()[-2] + " " + result.stdout.split()[-1]
+
+    assert openssl_used("--version") == "False 2d711642"  # no command: the window's path
+    assert openssl_used("--home", str(tmp_path), "workspaces") == "True 2d711642"
 
 
 def test_modules_for_each_kind_of_invocation() -> None:

@@ -1,0 +1,50 @@
+"""Where every start of `memtab` enters: the console scripts, `python -m memtab` and the
+bundle (packaging/memtab_entry.py) call `main()`, which runs `memtab.cli.main`.
+
+It imports nothing of Memtab at its top, so it can decide what must be decided before
+the first import: the window's process (no sub-command) hashes with Python's own
+implementations (sha256, blake2…) and not OpenSSL's. Loading OpenSSL's `_hashlib` maps
+libcrypto — ~3 ms of the window's start and ~3 MiB it keeps resident — for hashing that,
+in the window, runs on worker threads over small files (~10 µs for a 2 KB file instead
+of ~2). The commands, which may hash a whole home, keep OpenSSL's.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+# The top-level options that take a value: their value is not the sub-command.
+OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
+
+
+def requested_command(argv: Sequence[str]) -> str | None:
+    """The sub-command named in `argv` (its first non-option word), or None."""
+    skip_value = False
+    for word in argv:
+        if skip_value:
+            skip_value = False
+        elif word in OPTIONS_WITH_VALUES:
+            skip_value = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def use_builtin_hashes() -> None:
+    """Make `hashlib` (and `hmac`) use Python's own hash implementations in this process:
+    importing `_hashlib` fails, which hashlib and hmac handle by design. Only before
+    hashlib is first imported; a process that has it keeps what it has."""
+    if "hashlib" not in sys.modules and "_hashlib" not in sys.modules:
+        # None in sys.modules is the import system's "no such module" (an ImportError).
+        sys.modules["_hashlib"] = None  # type: ignore[assignment]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `memtab` with `argv` (default: the process's arguments); its exit status."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    if requested_command(words) is None:
+        use_builtin_hashes()
+    from memtab.cli.main import main as run_memtab
+
+    return run_memtab(words)
