@@ -19,18 +19,23 @@ import pytest
 
 from bench.homes import HomeShape, build_home, note, relative, scope_roots
 from memtab.components.tree.scan import OUTLINE_MIN_FILES
-from memtab.gui.startup import BEFORE_FIRST_PAINT, NEVER_BEFORE_FIRST_PAINT
+from memtab.gui.startup import (
+    BEFORE_FIRST_PAINT,
+    LIBRARIES_BEFORE_FIRST_PAINT,
+    NEVER_BEFORE_FIRST_PAINT,
+)
 from memtab.store.home import Home
 from support.memory_home import make_home
 
 # At the tree's first paint: the modules imported and the log's handlers (memtab's own);
 # at exit: the handlers again.
 PROBE = """
-import importlib.util, logging, sys
+import sys
+record = ["interpreter-module " + name for name in sorted(sys.modules)]  # site's, not memtab's
+import importlib.util, logging
 from PySide6.QtCore import QEvent, QObject
 
 out_path, argv = sys.argv[1], sys.argv[2:]
-record = []
 
 
 def handlers():
@@ -99,6 +104,8 @@ class Start:
     """What a start of the window had done at its tree's first paint, and at exit."""
 
     modules: frozenset[str]
+    interpreter_modules: frozenset[str]
+    """What the interpreter had imported before the probe ran (site, its .pth files)."""
     paint_handlers: str
     exit_handlers: str
     log: str
@@ -127,6 +134,9 @@ def start_window(home: Home, tmp_path: Path) -> Start:
     fields = {line.split(" ", 1)[0]: line.partition(" ")[2] for line in lines}
     return Start(
         modules=frozenset(line.split(" ", 1)[1] for line in lines if line.startswith("module ")),
+        interpreter_modules=frozenset(
+            line.split(" ", 1)[1] for line in lines if line.startswith("interpreter-module ")
+        ),
         paint_handlers=fields["paint-handlers"],
         exit_handlers=fields["exit-handlers"],
         log=(tmp_path / "log" / "memtab.log").read_text(encoding="utf-8"),
@@ -171,6 +181,14 @@ def test_only_the_modules_the_boundary_lists_are_imported_before_the_first_paint
         if any(name == top or name.startswith(top + ".") for top in NEVER_BEFORE_FIRST_PAINT)
     )
     assert not heavy, f"imported before the tree's first paint: {heavy}"
+    libraries = {
+        name.split(".")[0] for name in started.modules - started.interpreter_modules
+    } - set(sys.stdlib_module_names)
+    unlisted_libraries = sorted(libraries - {"memtab"} - LIBRARIES_BEFORE_FIRST_PAINT)
+    assert not unlisted_libraries, (
+        f"libraries imported before the tree's first paint but not in memtab.gui.startup."
+        f"LIBRARIES_BEFORE_FIRST_PAINT: {unlisted_libraries}"
+    )
 
 
 def test_the_boundary_lists_no_module_the_start_does_not_import(tmp_path: Path) -> None:
