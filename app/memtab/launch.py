@@ -1,12 +1,13 @@
 """Where every start of `memtab` enters: the console scripts, `python -m memtab` and the
 bundle (packaging/memtab_entry.py) call `main()`, which runs `memtab.cli.main`.
 
-It imports nothing of Memtab at its top, so it can decide what must be decided before
-the first import: the window's process (no sub-command) hashes with Python's own
-implementations (sha256, blake2…) and not OpenSSL's. Loading OpenSSL's `_hashlib` maps
-libcrypto — ~3 ms of the window's start and ~3 MiB it keeps resident — for hashing that,
-in the window, runs on worker threads over small files (~10 µs for a 2 KB file instead
-of ~2). The commands, which may hash a whole home, keep OpenSSL's.
+It imports nothing of Memtab at its top but `memtab.invocation` (which imports nothing),
+so it can decide what must be decided before the first import: the window's process (no
+sub-command) hashes with Python's own implementations (sha256, blake2…), not OpenSSL's.
+Loading OpenSSL's `_hashlib` maps libcrypto — ~3 ms of the window's start and ~3 MiB it
+keeps resident — for hashing that, in the window, runs on worker threads over small
+files (~10 µs for a 2 KB file instead of ~2). The commands, which may hash a whole home,
+keep OpenSSL's.
 """
 
 from __future__ import annotations
@@ -14,21 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-# The top-level options that take a value: their value is not the sub-command.
-OPTIONS_WITH_VALUES = ("--home", "--workspace", "--screenshot")
-
-
-def requested_command(argv: Sequence[str]) -> str | None:
-    """The sub-command named in `argv` (its first non-option word), or None."""
-    skip_value = False
-    for word in argv:
-        if skip_value:
-            skip_value = False
-        elif word in OPTIONS_WITH_VALUES:
-            skip_value = True
-        elif not word.startswith("-"):
-            return word
-    return None
+from memtab.invocation import requested_command
 
 
 def use_builtin_hashes() -> None:

@@ -32,7 +32,7 @@ from memtab.cli.options import (
 )
 from memtab.fs.config_dir import config_dir_at
 from memtab.fs.sidecar import KeptAside, on_kept_aside
-from memtab.launch import requested_command
+from memtab.invocation import requested_command
 from memtab.logs import setup_logging
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import HomeError, HomeLocation

@@ -28,6 +28,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.cli",
         "memtab.cli.main",
         "memtab.cli.options",
+        "memtab.invocation",
         "memtab.launch",
         "memtab.logs",
         "memtab.resources",

@@ -13,7 +13,7 @@ import pytest
 from memtab.cli.common import verbosity
 from memtab.cli.main import COMMAND_MODULES, build_parser, main, modules_for
 from memtab.demo import MAIN_ID, create_demo_home
-from memtab.launch import requested_command
+from memtab.invocation import requested_command
 
 
 @pytest.mark.parametrize(
