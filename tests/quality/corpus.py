@@ -30,6 +30,7 @@ from memtab.transcripts import TranscriptEvent, read_transcript
 from memtab.writer.extract import TranscriptDigest, extract_findings
 from memtab.writer.notes import Note, plan_notes, surest_notes
 from memtab.writer.run import load_writer_events
+from quality.en_cases import BLIND_EN_LABELS_3
 from quality.gold import GOLD
 from quality.intl_cases import INTL_LABELS, INTL_LABELS_2
 from quality.stores import CLAUDE, CODEX, LOKI, RealStore, install, real_files
@@ -520,6 +521,12 @@ INTL_CASES_2 = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in INTL_LABELS_2
 )
+# split.txt's 2026-11-23 "h25en" block (tuned on): two projects new to the corpus, labelled
+# BLIND before the writer ran on them (tests/quality/en_cases.py).
+BLIND_EN_CASES_3 = tuple(
+    WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
+    for name, file, items, language in BLIND_EN_LABELS_3
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
@@ -531,6 +538,7 @@ WRITER_CASES = (  # the part tuned on
     *INTL_CASES,
     *BLIND_EN_CASES_2,
     *INTL_CASES_2,
+    *BLIND_EN_CASES_3,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(
