@@ -176,6 +176,7 @@ class ClaudeParser(RecordParser):
             message_id=message_id or uuid or None,
             model=as_str(message.get("model")) or None,
             sidechain=record.get("isSidechain") is True,
+            cwd=self.cwd,
         )
         if stop_reason:
             self._stop_reasons[event.id] = stop_reason
@@ -253,6 +254,7 @@ class ClaudeParser(RecordParser):
                 timestamp=parse_timestamp(record.get("timestamp")),
                 message_id=uuid or None,
                 sidechain=record.get("isSidechain") is True,
+                cwd=self.cwd,
             )
         )
         return True

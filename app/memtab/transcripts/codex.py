@@ -226,6 +226,7 @@ class CodexParser(RecordParser):
             tool_calls=[call],
             timestamp=timestamp,
             sidechain=self._sidechain,
+            cwd=self.cwd,
         )
         self._hold(event, offset)
 
@@ -287,6 +288,7 @@ class CodexParser(RecordParser):
             timestamp=timestamp,
             message_id=message_id,
             sidechain=self._sidechain,
+            cwd=self.cwd,
         )
         self._recent[role] = _RecentMessage(text, kind, event)
         if role != "assistant":

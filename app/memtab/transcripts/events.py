@@ -191,6 +191,8 @@ class TranscriptEvent:
       writer counts (mux: a non-empty, non-partial, error-free assistant message).
     - `sidechain`: written by a sub-agent (Claude Code `isSidechain`, a Codex sub-agent
       rollout): its "user" text is the parent agent's prompt, not the human's.
+    - `cwd`: the directory the session started in (Claude Code's first `cwd`, Codex's
+      session `cwd`), where the project's commands run; one string shared by the events.
     """
 
     id: str
@@ -204,6 +206,7 @@ class TranscriptEvent:
     model: str | None = None
     completed_turn: bool = False
     sidechain: bool = False
+    cwd: str | None = None
 
     @property
     def is_empty(self) -> bool:

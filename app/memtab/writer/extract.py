@@ -89,6 +89,7 @@ from memtab.writer.outcomes import (
     output_shows_success,
     says_nothing,
 )
+from memtab.writer.project_dirs import in_project
 
 # A memory the agent saved itself outweighs any fact read in its prose (at most
 # FIRM_WEIGHT + 1, `answers.fact_weight`).
@@ -246,6 +247,7 @@ class TranscriptDigest:
         self._goal: str | None = None
         self._hooks: dict[str, str] = {}  # the note on the hooks of a commit, of a push
         self._saw_user = False
+        self._project_dir: str | None = None  # where the session started (`event.cwd`)
         self._changed_project = False
         self._steps = 0
         self._commands: dict[str, tuple[WorkingCommand, frozenset[str]]] = {}
@@ -265,6 +267,7 @@ class TranscriptDigest:
         if event.sidechain:
             return
         origin = event.message_id or event.id
+        self._project_dir = event.cwd or self._project_dir
         if event.role == "user" and event.text:
             self._user_text(event.text, origin)
         elif event.role == "assistant":
@@ -354,7 +357,7 @@ class TranscriptDigest:
             return
         if _NEVER_RAN.match(call.output or ""):
             return  # it did nothing: neither a failure nor a success
-        step = _step(call, origin)
+        step = _step(call, origin, self._project_dir)
         self._steps += 1
         self._throwaway |= step.deleted
         if len(self._throwaway) > MAX_KEPT_FILES:
@@ -473,10 +476,10 @@ def _origin_ids(ids: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(ids))[:MAX_ORIGINS]
 
 
-def _step(call: TranscriptToolCall, origin: str) -> _Step:
+def _step(call: TranscriptToolCall, origin: str, project_dir: str | None = None) -> _Step:
     failed = call.is_error or (call.exit_code is not None and call.exit_code != 0)
     command = call.command if _SHELL_TOOL_NAME.search(call.name) else None
-    command = command.strip() if command else None
+    command = in_project(command.strip(), project_dir) if command else None
     target = _target(call)
     family = command_family(command) if command else f"tool:{call.name}:{target}"
     deleted: set[str] = set()
@@ -561,6 +564,8 @@ def _fix(
                 return None
             worked = command_label(command) if command != failed.command else None
             worked = worked if worked != action else None  # says nothing new
+            if worked is not None and display_command(command) is None:
+                return None  # only its family could be written: the difference is lost
             steps = _fix_steps(between, throwaway)
             if action is None or not (worked or any(s.startswith("`") for s in steps)):
                 # The same command ran again, perhaps after edits: that is the work
