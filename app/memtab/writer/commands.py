@@ -463,21 +463,46 @@ _TASK_SUBCOMMANDS = _word_set("run r test t x exec task")
 def without_passthrough(command: str) -> str:
     """A task runner's call without the arguments handed through `--` to its task: they
     pick that moment's tests (`mise run test:integration -- -run TestX` → `mise run
-    test:integration`, the task the project runs); any other command unchanged."""
+    test:integration`, `pnpm --filter api test -- auth.spec` → `pnpm --filter api test`,
+    the task the project runs); any other command unchanged."""
     words = command.strip().split(" ")
     if "\n" in command.strip() or "--" not in words or MASKED.search(command):
         return command
     head = words[: words.index("--")]
     plain = all(not _PIPE.search(w) and w not in _SEPARATORS and "&&" not in w for w in head)
-    if len(head) < 2 or head[1] not in _TASK_SUBCOMMANDS or not plain:
+    runner = _without_workspace(head)
+    if len(runner) < 2 or runner[1] not in _TASK_SUBCOMMANDS or not plain:
         return command
     return " ".join(head)
 
 
 def is_narrowed(command: str) -> bool:
     """Whether a command runs only tests picked by name (`go test ./x -run TestY`,
-    `pytest -k slow`, `pytest tests/a.py::test_b`)."""
-    return bool(_NARROWING.search(command.split("\n", 1)[0]))
+    `pytest -k slow`, `pytest tests/a.py::test_b`); a package manager's choice of a
+    workspace package (`pnpm --filter api test`) picks no test."""
+    line = command.split("\n", 1)[0]
+    return bool(_NARROWING.search(" ".join(_without_workspace(line.split(" ")))))
+
+
+# A package manager's options that pick the workspace package a script runs in, before the
+# script's name: `pnpm --filter api test`, `pnpm -F web lint`, `npm -w app run build`.
+_WORKSPACE_MANAGERS = _word_set("pnpm npm")
+_WORKSPACE_OPTIONS = _word_set("--filter -F --workspace -w")
+
+
+def _without_workspace(words: list[str]) -> list[str]:
+    """A package manager's words without the workspace it picks (see `_WORKSPACE_OPTIONS`);
+    any other command's words unchanged."""
+    if not words or program_name(words[0]) not in _WORKSPACE_MANAGERS:
+        return words
+    kept = [words[0]]
+    index = 1
+    while index < len(words) and words[index].startswith("-"):
+        option = words[index].split("=", 1)[0]
+        if option not in _WORKSPACE_OPTIONS:
+            break
+        index += 1 if "=" in words[index] else 2  # `--filter=api` or `--filter api`
+    return kept + words[index:]
 
 
 def unfiltered(command: str) -> str | None:

@@ -100,11 +100,17 @@ def output_shows_success(output: str) -> bool:
 _NO_OUTPUT = re.compile(r"^\s*(?:\(Bash completed with no output\))?\s*$")
 
 
+# The lines a package manager prints before it runs a script (`> web@0.13.2 lint /src/web`,
+# `> eslint . --fix`): the script's own output is what follows them.
+_SCRIPT_BANNER = re.compile(r"^> \S.*$", re.MULTILINE)
+
+
 def says_nothing(output: str) -> bool:
     """Whether a command printed nothing at all (`go build ./...`, `gofmt -l`, `tsc
-    --noEmit` when all is well): silence is how these tools pass, and a failure always
-    prints — so an output cut by `| head` or `| tail` that is empty passed."""
-    return bool(_NO_OUTPUT.match(output))
+    --noEmit` when all is well), or only the banner of the package script it ran (`pnpm
+    lint:fix` running a silent `eslint . --fix`): silence is how these tools pass, and a
+    failure always prints — so an output cut by `| head` or `| tail` that is empty passed."""
+    return bool(_NO_OUTPUT.match(_SCRIPT_BANNER.sub("", output)))
 
 
 def error_signature(text: str) -> str:
