@@ -57,7 +57,9 @@ BLIND_EN_LABELS_3: tuple[Label, ...] = (
         "cipher-box: FullSchema is a snapshot, CodeRabbit replies (en)",
         f"{_CB}7b__a1991528fc__0__full.jsonl.gz",
         (
-            ("FullSchema",),  # the user's rule: never update the FullSchema migration
+            # the user's rule: never update the FullSchema migration ("full schema" in the
+            # user's words: that spelling added after the blind run, which wrote it so)
+            ("FullSchema|full schema",),
             ("gh api", "comments"),  # how CodeRabbit's inline comments are read and answered
         ),
         "en",

@@ -145,6 +145,15 @@ _ANYWHERE = re.compile(
     r"(?:always|never))\b",
     re.IGNORECASE,
 )
+# An English rule said with a modal about its subject ("the url for the tracks … should
+# always go to simplemap.safecast.org", "full schema should not be updated ever") — not a
+# regret ("should never have failed") nor a subject the sentence before named ("It …").
+_EN_MODAL_RULE = re.compile(
+    r"^(?!(?:it|this|that|they|he|she|which)\b)"
+    r".*\b(?:(?:should|must)(?: not|n't)? (?:always|never)\b(?! have\b)"
+    r"|should(?: not|n't) be \w+ ever\b)",
+    re.IGNORECASE,
+)
 _CJK_RULE = re.compile(_RULE_WORDS_CJK)
 # Words that open a sentence without being its rule, and a link the rule is about
 # ("https://…/pull/7697 Instead of adding …, add …").
@@ -206,7 +215,7 @@ def is_directive(sentence: str) -> bool:
         return True
     if _NEGATED_IMPERATIVE.match(core) or _CORRECTION.match(core):
         return True
-    if _ANYWHERE.search(core) or _PREFERENCE.search(core):
+    if _ANYWHERE.search(core) or _PREFERENCE.search(core) or _EN_MODAL_RULE.search(core):
         return True
     request = bool(_KO_JA_REQUEST_END.search(core) or _ZH_REQUEST.search(core))
     if _CJK_CORRECTION.match(core):
