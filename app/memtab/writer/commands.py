@@ -438,6 +438,11 @@ def is_one_off(command: str) -> bool:
     return bool(packages) and not requirements
 
 
+def is_throwaway(command: str, throwaway: set[str]) -> bool:
+    """A one-off (`is_one_off`), or a command naming a file the session threw away."""
+    return is_one_off(command) or bool(mentioned_files(command) & throwaway)
+
+
 def command_kind(command: str) -> str | None:
     """ "tests", "lint", "type check", "format", "build" or "install", when clear."""
     lowered = " ".join(main_words(command)).lower()

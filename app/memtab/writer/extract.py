@@ -70,6 +70,7 @@ from memtab.writer.commands import (
     is_narrowed,
     is_one_off,
     is_project_command,
+    is_throwaway,
     is_worth_keeping,
     mentioned_files,
     removed_files,
@@ -523,10 +524,6 @@ def _target(call: TranscriptToolCall) -> str:
     return ""
 
 
-def _is_throwaway(command: str, throwaway: set[str]) -> bool:
-    return is_one_off(command) or bool(mentioned_files(command) & throwaway)
-
-
 # --- fixes ----------------------------------------------------------------------------
 
 
@@ -535,7 +532,7 @@ def _can_teach(step: _Step, throwaway: set[str]) -> bool:
     project's rules, or a project command run through a wrapper) with its own exit status,
     not a one-off."""
     command = step.command
-    if command is None or not status_is_known(command) or _is_throwaway(command, throwaway):
+    if command is None or not status_is_known(command) or is_throwaway(command, throwaway):
         return False
     return is_project_command(command) or step.family == "git commit" or bool(unwrapped(command))
 
@@ -585,7 +582,7 @@ def _fix_steps(between: Sequence[_Step], throwaway: set[str]) -> tuple[str, ...]
             command = step.command
             if is_exploratory(command) or not status_is_known(command):
                 continue
-            if _is_throwaway(command, throwaway):
+            if is_throwaway(command, throwaway):
                 continue
             label = command_label(command)
             text = f"`{label}`" if label else ""
