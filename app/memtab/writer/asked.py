@@ -12,19 +12,25 @@
   (Claude Code's `AskUserQuestion`): the note names the question and the choice, so it
   reads alone ("Asked "Which rig do these beads belong to?" — the user chose: No rig.").
   Yes/no answers to a question that is only about this moment are not decisions, nor is
-  a remark typed in instead of choosing (it names none of the options offered). Whether a
-  choice lasts (a convention, not the session's next step) is told by what the question
-  asks, which must be read: in a language no session checked (`language`), none is kept —
-  across the sessions tuned on, answers were the structural notes least often right.
+  a remark typed in instead of choosing (it names none of the options offered), nor the
+  choice of a menu a skill or slash command scripted (its instructions list the option:
+  "Work on it now", "Full Workflow") — that is how the skill runs, not how the project is.
+  Whether a choice lasts (a convention, not the session's next step) is told by what the
+  question asks, which must be read: in a language no session checked (`language`), none
+  is kept — across the sessions tuned on, answers were the structural notes least often
+  right.
+- A goal that only moves between branches ("Ok lets get back to main") is housekeeping.
 """
 
 from __future__ import annotations
 
 import re
+from collections import deque
+from collections.abc import Callable
 
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.answers import is_english
-from memtab.writer.directives import human_text
+from memtab.writer.directives import human_text, looks_pasted
 from memtab.writer.language import is_claimed
 
 MAX_GOAL_CHARS = 200
@@ -82,6 +88,15 @@ _REQUEST = re.compile(
     r"|open|start|get|use|show|sync|install|upload|download|verify|audit|polish|clarify)\b",
     re.IGNORECASE,
 )
+# A first sentence that only moves between branches or syncs one: housekeeping, the same
+# in every session ("Ok lets get back to main", "switch to the phase 12 branch").
+_BRANCH_CHORE = re.compile(
+    r"^(?:ok(?:ay)?,? |so,? |now,? )?(?:let'?s |lets |please )?(?:get|go|switch|check ?out"
+    r"|move|head) (?:back )?(?:to|on|onto) (?:the )?(?:main|master|develop|trunk"
+    r"|[\w./-]+ branch|branch [\w./-]+)(?: branch)?(?: again)?"
+    r"(?:,? (?:and )?(?:pull|fetch|rebase)(?: in)?(?: the)?(?: latest)?)?[.!]?$",
+    re.IGNORECASE,
+)
 _TRIVIAL_ANSWER = re.compile(
     r"^(?:yes|no|ok|okay|sure|y|n|oui|non|ja|nein|sí|si|não|sim|はい|いいえ|是|否|네|아니요)\.?$",
     re.IGNORECASE,
@@ -116,6 +131,8 @@ def goal_in(first_message: str) -> str | None:
         return None  # not a task of its own, or not asked for
     if len(paragraph.split()) < MIN_GOAL_WORDS and not _NAMES_SOMETHING.search(paragraph):
         return None  # "Create pr.", "Commit this": a chore, naming nothing to keep working on
+    if _BRANCH_CHORE.match(paragraph):
+        return None  # "Ok lets get back to main": housekeeping, not what the session is for
     if not is_english(paragraph):
         # Every goal typed in another language that the tuned-on sessions held was a
         # problem report, a role, a link or a chore: the rules cannot tell them apart there.
@@ -131,8 +148,11 @@ def is_question(call: TranscriptToolCall) -> bool:
     return bool(_QUESTION_TOOL.match(call.name))
 
 
-def decisions_in(call: TranscriptToolCall) -> list[str]:
-    """The user's answers to one question call, each as a note naming its question."""
+def decisions_in(
+    call: TranscriptToolCall, scripted: Callable[[str], bool] | None = None
+) -> list[str]:
+    """The user's answers to one question call, each as a note naming its question;
+    `scripted`: whether an answer is an option a skill's instructions list (`SkillScripts`)."""
     output = call.output or ""
     if call.is_error or not _ANSWERED.search(output) or not isinstance(call.input, dict):
         return []
@@ -152,6 +172,8 @@ def decisions_in(call: TranscriptToolCall) -> list[str]:
             continue  # typed in instead of chosen: a remark, not a decision between options
         if not is_claimed(f"{question} {answer}"):
             continue  # whether a choice lasts is read in what was asked (`language`)
+        if scripted is not None and scripted(answer):
+            continue  # a skill's menu: how the skill runs, not a decision about the project
         asked = _short_question(question)
         if asked is not None:
             decisions.append(f'Asked "{asked}" — the user chose: {answer.rstrip(".")}.')
@@ -178,3 +200,37 @@ def _short_question(question: str) -> str | None:
     if ends:
         text = text[: min(ends) + 1]
     return text if len(text) <= MAX_QUESTION_CHARS else None
+
+
+# A skill's or slash command's instructions reach the transcript as a user message of a
+# pasted document's length; the newest this many characters of them are kept.
+MAX_SCRIPT_CHARS = 200_000
+MIN_MENU_WORDS = 2  # a one-word option ("pnpm") may be named in any document
+_RECOMMENDED = re.compile(r"\((?:recommended|default)\)", re.IGNORECASE)
+
+
+class SkillScripts:
+    """The instructions of the skills and slash commands a session ran, to tell the menu
+    a skill scripts ("What would you like to do with this todo?" — "Work on it now", an
+    option its instructions list) from a decision about the project."""
+
+    def __init__(self) -> None:
+        self._texts: deque[str] = deque()
+        self._chars = 0
+
+    def remember(self, user_text: str) -> None:
+        """Keep a user message that reads as a pasted document (a skill's instructions)."""
+        if not looks_pasted(user_text):
+            return
+        folded = " ".join(user_text.casefold().split())
+        self._texts.append(folded)
+        self._chars += len(folded)
+        while self._chars > MAX_SCRIPT_CHARS and len(self._texts) > 1:
+            self._chars -= len(self._texts.popleft())
+
+    def lists(self, answer: str) -> bool:
+        """Whether an answer (an option's label) is one the kept instructions list."""
+        label = " ".join(_RECOMMENDED.sub(" ", answer).casefold().split())
+        if len(label.split()) < MIN_MENU_WORDS:
+            return False
+        return any(label in text for text in self._texts)

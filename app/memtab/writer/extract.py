@@ -58,7 +58,7 @@ from memtab.writer.answers import (
     facts_in_text,
     is_agent_report,
 )
-from memtab.writer.asked import decisions_in, goal_in, is_question
+from memtab.writer.asked import SkillScripts, decisions_in, goal_in, is_question
 from memtab.writer.commands import (
     chained_commands,
     command_family,
@@ -248,6 +248,7 @@ class TranscriptDigest:
         self._goal: str | None = None
         self._hooks: dict[str, str] = {}  # the note on the hooks of a commit, of a push
         self._saw_user = False
+        self._scripts = SkillScripts()
         self._project_dir: str | None = None  # where the session started (`event.cwd`)
         self._changed_project = False
         self._steps = 0
@@ -269,6 +270,8 @@ class TranscriptDigest:
             return
         origin = event.message_id or event.id
         self._project_dir = event.cwd or self._project_dir
+        if event.role in ("user", "system"):  # a skill's instructions come as either
+            self._scripts.remember(event.text)
         if event.role == "user" and event.text:
             self._user_text(event.text, origin)
         elif event.role == "assistant":
@@ -300,10 +303,7 @@ class TranscriptDigest:
             directives=list(self._directives),
             commands=[cmd for cmd, files in self._commands.values() if not files & throwaway],
             fixes=fixes,
-            findings=[
-                *best_facts(self._facts, self._fact_weights),
-                *self._hooks.values(),
-            ],
+            findings=[*best_facts(self._facts, self._fact_weights), *self._hooks.values()],
             goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
             decisions=list(self._decisions),
             tools=tools,
@@ -342,7 +342,7 @@ class TranscriptDigest:
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
         if is_question(call):
-            self._keep(self._decisions, decisions_in(call), "decision", origin)
+            self._keep(self._decisions, decisions_in(call, self._scripts.lists), "decision", origin)
             return
         if is_agent_report(call):
             found = facts_in_text(call.output or "", concluded=True)
