@@ -30,7 +30,7 @@ from memtab.transcripts import TranscriptEvent, read_transcript
 from memtab.writer.extract import TranscriptDigest, extract_findings
 from memtab.writer.notes import Note, plan_notes, surest_notes
 from memtab.writer.run import load_writer_events
-from quality.en_cases import BLIND_EN_LABELS_3
+from quality.en_cases import BLIND_EN_LABELS_3, BLIND_EN_LABELS_4
 from quality.gold import GOLD
 from quality.intl_cases import INTL_LABELS, INTL_LABELS_2
 from quality.stores import CLAUDE, CODEX, LOKI, RealStore, install, real_files
@@ -527,6 +527,10 @@ BLIND_EN_CASES_3 = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in BLIND_EN_LABELS_3
 )
+BLIND_EN_CASES_4 = tuple(  # its second block, labelled blind with this session's rules frozen
+    WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
+    for name, file, items, language in BLIND_EN_LABELS_4
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
@@ -539,6 +543,7 @@ WRITER_CASES = (  # the part tuned on
     *BLIND_EN_CASES_2,
     *INTL_CASES_2,
     *BLIND_EN_CASES_3,
+    *BLIND_EN_CASES_4,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(

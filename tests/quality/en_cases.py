@@ -105,3 +105,46 @@ BLIND_EN_LABELS_3: tuple[Label, ...] = (
         "en",
     ),
 )
+
+# split.txt's 2026-11-23 "h25en second" block (tuned on after it was measured): four more
+# sessions of the same two projects, labelled blind with this session's rules at f141d90
+# and BEFORE the writer ran on them — a second estimate of how the rules do on
+# sessions they were not written for (the projects being known, a kind one).
+BLIND_EN_LABELS_4: tuple[Label, ...] = (
+    (
+        "cipher-box: FUSE rename on SMB investigated (en)",
+        f"{_CB}92__e5c6093780__0__full.jsonl.gz",
+        (),  # a hypothesis, a plan rejected, the session interrupted: nothing established
+        "en",
+    ),
+    (
+        "cipher-box: the shares tables had no CREATE migration (en)",
+        f"{_CB}13__ca730c9231__1__full.jsonl.gz",
+        (
+            ("synchronize", "migration"),  # synchronize: true in dev/test hides a missing one
+            ("migration", "server"),  # the user's: never run migrations by hand on the server
+            ("pnpm --filter api build",),  # the API's build, run green
+            ("sharing-workflow|11.1", "flak"),  # a known flaky E2E test (re-run the job)
+        ),
+        "en",
+    ),
+    (
+        "safecast: real-time queries use the sensor tools (en)",
+        f"{_SC}95__f4bcf55635__0__full.jsonl.gz",
+        (
+            ("sensor_current|sensor_history", "device_history"),  # which tool reads which table
+            ("µSv/h|uSv/h",),  # the user's: replies give µSv/h (per tube), not CPM
+        ),
+        "en",
+    ),
+    (
+        "safecast: the documentation brought up to date (en)",
+        f"{_SC}52__c8f0ec9cd6__0__full.jsonl.gz",
+        (
+            ("docs/archive",),  # finished planning documents are moved there
+            ("duckdb_client.go",),  # where the structured logging lives (LogQueryAsync)
+            ("rest.go", "css"),  # the Swagger theme's CSS is embedded in rest.go
+        ),
+        "en",
+    ),
+)
