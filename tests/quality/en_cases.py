@@ -107,7 +107,7 @@ BLIND_EN_LABELS_3: tuple[Label, ...] = (
 )
 
 # split.txt's 2026-11-23 "h25en second" block (tuned on after it was measured): four more
-# sessions of the same two projects, labelled blind with this session's rules at f141d90
+# sessions of the same two projects, labelled blind with this session's rules at 01a03c8
 # and BEFORE the writer ran on them — a second estimate of how the rules do on
 # sessions they were not written for (the projects being known, a kind one).
 BLIND_EN_LABELS_4: tuple[Label, ...] = (

@@ -9,7 +9,9 @@ Claude Code types each memory: a `feedback` one is the user's guidance distilled
 do, what not to) — a directive; any other (`project`, `reference`, `user`) is a fact, kept
 like one only when it names something concrete (`answers.stands_alone`). The index
 (`MEMORY.md`) is not a memory, and an edit of a memory file is not taken (its description
-may be the old one).
+may be the old one) — except in the older layout, where `MEMORY.md` holds the memories
+themselves as bullets: the bullets an edit adds to it, other than links to memory files
+("- **`synchronize: true` in dev/test hides missing migrations** — …"), are findings.
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ MIN_MEMORY_CHARS = 20
 MAX_MEMORY_CHARS = 240
 
 _MEMORY_FILE = re.compile(r"/\.claude/projects/[^/]+/memory/(?!MEMORY\.md$)[^/]+\.md$")
+_MEMORY_INDEX = re.compile(r"/\.claude/projects/[^/]+/memory/MEMORY\.md$")
+_EDIT_TOOL = re.compile(r"^edit$", re.IGNORECASE)
+# A bullet of the older inline layout; a link bullet (`- [x.md](x.md) — …`) is the index's.
+_INLINE_MEMORY = re.compile(r"^\s*[-*]\s+(?!\[)(?P<text>.+?)\s*$")
+MAX_MEMORIES_PER_EDIT = 3
 _WRITE_TOOL = re.compile(r"^(?:write|create_file)$", re.IGNORECASE)
 _FRONTMATTER = re.compile(r"\A---\s*\n(?P<head>.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
 _DESCRIPTION = re.compile(r"^description:\s*(?P<text>.+?)\s*$", re.MULTILINE)
@@ -38,6 +45,31 @@ class SavedMemory(NamedTuple):
 
 
 _PLACEHOLDER = re.compile(r"<[A-Za-z_ -]+>|\{\{|\bTODO\b")
+
+
+def memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
+    """The memories one call saved: a memory file written (`memory_saved`), or the bullets
+    an edit added to an inline `MEMORY.md` (the older layout), at most
+    `MAX_MEMORIES_PER_EDIT`, each a finding that stands alone."""
+    saved = memory_saved(call)
+    if saved is not None:
+        return [saved]
+    if not _EDIT_TOOL.match(call.name) or call.is_error or not isinstance(call.input, dict):
+        return []
+    path, old, new = (call.input.get(key) for key in ("file_path", "old_string", "new_string"))
+    if not isinstance(path, str) or not isinstance(old, str) or not isinstance(new, str):
+        return []
+    if not _MEMORY_INDEX.search(path.replace("\\", "/")):
+        return []
+    before = set(old.splitlines())
+    found: list[SavedMemory] = []
+    for line in new.splitlines():
+        bullet = _INLINE_MEMORY.match(line) if line not in before else None
+        text = " ".join(bullet["text"].replace("**", "").split()) if bullet else ""
+        if MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS and stands_alone(text):
+            text = text if text.endswith((".", "!", "。", "！")) else text + "."
+            found.append(SavedMemory("finding", text))
+    return found[:MAX_MEMORIES_PER_EDIT]
 
 
 def memory_saved(call: TranscriptToolCall) -> SavedMemory | None:

@@ -49,7 +49,7 @@ from typing import Literal
 
 from memtab.humanize import plural
 from memtab.transcripts import TranscriptEvent, TranscriptToolCall
-from memtab.writer.agent_memory import memory_saved
+from memtab.writer.agent_memory import memories_saved
 from memtab.writer.answers import (
     FIRM_WEIGHT,
     best_facts,
@@ -348,13 +348,13 @@ class TranscriptDigest:
             found = facts_in_text(call.output or "", concluded=True)
             self._keep_facts(found, origin, told_the_user=False, report=True)
             return
-        saved = memory_saved(call)
-        if saved is not None and saved.kind == "directive":  # the user's guidance, distilled
-            self._keep(self._directives, [saved.text], "directive", origin)
-            return
-        if saved is not None:  # the agent's own memory: surer than any fact read in prose
-            self._keep(self._facts, [saved.text], "finding", origin)
-            self._fact_weights[saved.text] = SAVED_MEMORY_WEIGHT
+        saved = memories_saved(call)  # the agent's own: surer than any fact read in prose
+        for memory in saved:  # a `feedback` one is the user's guidance, distilled
+            kept = self._directives if memory.kind == "directive" else self._facts
+            self._keep(kept, [memory.text], memory.kind, origin)
+            if memory.kind == "finding":
+                self._fact_weights[memory.text] = SAVED_MEMORY_WEIGHT
+        if saved:
             return
         if _NEVER_RAN.match(call.output or ""):
             return  # it did nothing: neither a failure nor a success

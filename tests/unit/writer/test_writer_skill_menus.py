@@ -1,6 +1,8 @@
-"""A skill's scripted menu is no project decision: the option the user chose is one the
-skill's instructions list (real lines of FSM1/cipher-box's `/gsd:check-todos` and
-Viniciuscarvalho/FitToday's feature-marker skill, tests/fixtures/shared/claude-code)."""
+"""What the harness shows of skills and of the agent's memory: a skill's scripted menu is
+no project decision (the option chosen is one the skill's instructions list), and the
+bullets an edit adds to an inline MEMORY.md are saved memories (real lines of
+FSM1/cipher-box's `/gsd:check-todos` and MEMORY.md, and Viniciuscarvalho/FitToday's
+feature-marker skill, tests/fixtures/shared/claude-code)."""
 
 from __future__ import annotations
 
@@ -67,3 +69,37 @@ def test_the_digest_reads_a_skills_instructions_from_its_system_message() -> Non
     )
     assert extract_findings([skill, calls(menu)]).decisions == []
     assert extract_findings([calls(menu)]).decisions != []
+
+
+def test_bullets_added_to_an_inline_memory_index_are_saved_memories() -> None:
+    # cipher-box: the older layout keeps the memories in MEMORY.md itself
+    index = "/Users/michael/.claude/projects/-Users-michael-Code-cipher-box/memory/MEMORY.md"
+    edit = TranscriptToolCall(
+        id="e1",
+        name="Edit",
+        input={
+            "file_path": index,
+            "old_string": "## Patterns & Lessons",
+            "new_string": (
+                "## CRITICAL: TypeORM Migration Discipline\n"
+                "- **`synchronize: true` in dev/test hides missing migrations** — tables "
+                "auto-created from entities, so missing `CREATE TABLE` migrations are invisible "
+                "until staging/production deploy\n"
+                "- **Also update FullSchema baseline** for fresh database initialization\n"
+                "- [feedback_types.md](feedback_types.md) — a link of the newer index\n\n"
+                "## Patterns & Lessons"
+            ),
+        },
+        output="The file has been updated successfully.",
+    )
+    assert extract_findings([calls(edit)]).findings == [
+        "`synchronize: true` in dev/test hides missing migrations — tables auto-created from "
+        "entities, so missing `CREATE TABLE` migrations are invisible until staging/production "
+        "deploy."
+    ]
+    # the same edit of any other Markdown file is no memory
+    assert isinstance(edit.input, dict)
+    other = TranscriptToolCall(
+        id="e2", name="Edit", input={**edit.input, "file_path": "/Users/michael/notes.md"}
+    )
+    assert extract_findings([calls(other)]).findings == []
