@@ -20,7 +20,7 @@ import re
 from typing import Literal, NamedTuple
 
 from memtab.transcripts import TranscriptToolCall
-from memtab.writer.answers import stands_alone
+from memtab.writer.answers import is_news, opens_on_a_verb, stands_alone
 
 MIN_MEMORY_CHARS = 20
 MAX_MEMORY_CHARS = 240
@@ -50,7 +50,7 @@ _PLACEHOLDER = re.compile(r"<[A-Za-z_ -]+>|\{\{|\bTODO\b")
 def memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
     """The memories one call saved: a memory file written (`memory_saved`), or the bullets
     an edit added to an inline `MEMORY.md` (the older layout), at most
-    `MAX_MEMORIES_PER_EDIT`, each a finding that stands alone."""
+    `MAX_MEMORIES_PER_EDIT`, each a finding that stands alone and names its subject."""
     saved = memory_saved(call)
     if saved is not None:
         return [saved]
@@ -66,7 +66,11 @@ def memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
     for line in new.splitlines():
         bullet = _INLINE_MEMORY.match(line) if line not in before else None
         text = " ".join(bullet["text"].replace("**", "").split()) if bullet else ""
-        if MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS and stands_alone(text):
+        if not MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS or opens_on_a_verb(text):
+            continue  # a bullet with no subject leans on its heading ("Use `IF NOT EXISTS` …")
+        if is_news(text):
+            continue  # the session's history ("Phase 14 hit this exact bug … Fixed in PR #186")
+        if stands_alone(text):
             text = text if text.endswith((".", "!", "。", "！")) else text + "."
             found.append(SavedMemory("finding", text))
     return found[:MAX_MEMORIES_PER_EDIT]

@@ -130,7 +130,7 @@ _NOT_A_FACT = re.compile(
 _STATUS = re.compile(
     r"\b(?:\d+ (?:tests?|passed|failures?|errors?)|tests? pass(?:ing|ed)?|all green"
     r"|pushed|merged|committed|pr #?\d+|commit [0-9a-f]{7,}|tests? (?:fail|failing|failed)"
-    r"|still fail|yet|already)|还没|尚未|没有被|まだ|아직"
+    r"|still fail|yet|already|currently|at the moment|right now)|还没|尚未|没有被|まだ|아직"
     r"|\bainda\b|\btodavía\b|pas encore|noch nicht"  # pt, es: "yet" or "still": the moment
     r"|テスト(?:は|が)?(?:通|パス)|测试(?:已|都)?通过|테스트(?:가|는)? 통과"
     r"|既に|すでに|已经|已經|이미|\bdéjà\b|\bbereits\b|\bjá (?:está|foi|é)\b|\bya (?:está|es|se)\b",
@@ -204,6 +204,19 @@ _AFTER_THE_CHANGE = re.compile(
     r"|\bmaintenant\b|\bahora\b|\bjetzt\b|修正後|修正により|修复后|수정 후",
     re.IGNORECASE,
 )
+
+
+def opens_on_a_verb(text: str) -> bool:
+    """Whether a line opens on a verb (`_OPENS_ON_A_VERB`): a fragment with no subject."""
+    return bool(_OPENS_ON_A_VERB.match(text))
+
+
+def is_news(text: str) -> bool:
+    """Whether a line tells the session's news — what is done or not yet, how a change went
+    (`_STATUS`, `_AFTER_THE_CHANGE`: "Fixed in PR #186", "now works") — not a lasting fact."""
+    return bool(_STATUS.search(text) or _AFTER_THE_CHANGE.search(text))
+
+
 # A line that opens on a verb has no subject ("Uses `X` instead of `Y`", "Extract only
 # `Z`"): the fragment of a list whose heading named what it is about.
 _OPENS_ON_A_VERB = re.compile(

@@ -5,6 +5,7 @@ only moves between branches is no goal."""
 
 from __future__ import annotations
 
+from memtab.writer.answers import facts_in
 from memtab.writer.asked import goal_in
 from memtab.writer.directives import directives_in
 
@@ -33,3 +34,15 @@ def test_a_goal_that_only_moves_between_branches_is_housekeeping() -> None:
     assert goal_in("switch to the phase 12 branch") is None
     assert goal_in("Let's get back to main and pull in the latest.") is None
     assert goal_in("Let's get the main page to load faster.") is not None
+
+
+def test_what_the_code_does_currently_is_the_state_of_the_moment() -> None:
+    # safecast: said just before the disclaimer was added to the chat's replies
+    assert (
+        facts_in(
+            "Looking at the code in [index.html](go/cmd/web-chat/index.html), there's no code "
+            "currently adding a disclaimer to the responses.",
+            concluded=True,
+        )
+        == []
+    )

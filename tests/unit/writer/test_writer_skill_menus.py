@@ -86,6 +86,9 @@ def test_bullets_added_to_an_inline_memory_index_are_saved_memories() -> None:
                 "auto-created from entities, so missing `CREATE TABLE` migrations are invisible "
                 "until staging/production deploy\n"
                 "- **Also update FullSchema baseline** for fresh database initialization\n"
+                "- **Use `IF NOT EXISTS`** for idempotency (pattern: `1740000000000-Add.ts`)\n"
+                "- Phase 14 hit this exact bug: `SharesPartialUniqueIndex` tried to modify "
+                "`shares` table that didn't exist on staging. Fixed in PR #186.\n"
                 "- [feedback_types.md](feedback_types.md) — a link of the newer index\n\n"
                 "## Patterns & Lessons"
             ),
