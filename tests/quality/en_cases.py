@@ -107,9 +107,10 @@ BLIND_EN_LABELS_3: tuple[Label, ...] = (
 )
 
 # split.txt's 2026-11-23 "h25en second" block (tuned on after it was measured): four more
-# sessions of the same two projects, labelled blind with this session's rules at 01a03c8
-# and BEFORE the writer ran on them — a second estimate of how the rules do on
-# sessions they were not written for (the projects being known, a kind one).
+# sessions of the same two projects, labelled blind with this session's rules up to its
+# skill-menu commit ("the choice of a menu a skill … scripts is no decision") and BEFORE
+# the writer ran on them — a second estimate of how the rules do on sessions they were not
+# written for (the projects being known, a kind one).
 BLIND_EN_LABELS_4: tuple[Label, ...] = (
     (
         "cipher-box: FUSE rename on SMB investigated (en)",
