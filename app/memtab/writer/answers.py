@@ -261,8 +261,13 @@ def findings_in_answers(events: Sequence[TranscriptEvent]) -> list[str]:
 
 
 def is_agent_report(call: TranscriptToolCall) -> bool:
-    """A call that ran a sub-agent: its output is the sub-agent's report."""
-    return bool(_AGENT_TOOL.match(call.name)) and call.has_output and not call.is_error
+    """A call that ran a sub-agent: its output is the sub-agent's report — unless the
+    sub-agent only runs commands (Claude Code's `Bash` agent type): its report relays what
+    they printed at that moment ("The file `x` does not exist"), not what it studied."""
+    if not (_AGENT_TOOL.match(call.name) and call.has_output and not call.is_error):
+        return False
+    kind = call.input.get("subagent_type") if isinstance(call.input, dict) else None
+    return kind != "Bash"
 
 
 def facts_in_reports(user_text: str) -> list[str]:

@@ -83,7 +83,9 @@ _RULE_WORDS = _alternation(
     # What to use instead of what, in each: "Use pnpm instead of npm", "Instead of adding
     # yet another …, add …", "Use o pnpm em vez do npm"
     "instead of|rather than|au lieu de|au lieu d'|statt|anstatt|en lugar de|en vez de|"
-    "em vez de|em vez do|em vez da|ao invés de|ao invés do|ao invés da"
+    "em vez de|em vez do|em vez da|ao invés de|ao invés do|ao invés da|"
+    # … as Portuguese is often typed, without its accents ("ao inves de commitar tudo")
+    "ao inves de|ao inves do|ao inves da"
 )
 # CJK rule words that say "from now on" or "every time". Bare prohibitions (不要, 别) are
 # also parts of common words (不要求 "does not require", 区别 "difference", 特别): they
@@ -108,7 +110,8 @@ _IMPERATIVE_VERBS = _alternation(
     "verwende|verwenden sie|benutze|benutzen sie|nutze|nimm|führe|vermeide|mach|schreib|"
     "bevorzuge|"
     "usa|use|utiliza|ejecuta|evita|prefiere|haz|no uses|no hagas|escribe|pon|"
-    "utilize|rode|execute|evite|prefira|faça|não use|não faça|escreva|coloque"
+    "utilize|rode|execute|evite|prefira|faça|não use|não faça|escreva|coloque|"
+    "faca|nao use|nao faça|nao faca"
 )
 # A Korean or Japanese request ends with these forms; a Chinese one carries these words.
 _KO_JA_REQUEST_END = re.compile(
@@ -123,7 +126,7 @@ _NEGATED_IMPERATIVE = re.compile(
     r"|remember|recall|have|need|want|like|seem|believe|expect|blame|panic|be sorry)[a-z]{2,}\b"
     r"|^n'utilise(?:z)? pas\b|^ne (?:fais|faites|mets|mettez|touche|touchez|lance|lancez) pas\b"
     r"|^(?:benutze|verwende|nutze)\b.{0,30}\b(?:kein|keine|keinen|nicht)\b"
-    r"|^no (?:uses|hagas|toques|pongas|ejecutes)\b|^não (?:use|faça|mexa|coloque|rode)\b",
+    r"|^no (?:uses|hagas|toques|pongas|ejecutes)\b|^n[ãa]o (?:use|fa[çc]a|mexa|coloque|rode)\b",
     re.IGNORECASE,
 )
 _PREFERENCE = re.compile(
@@ -319,11 +322,13 @@ def _correct_value(sentence: str) -> str | None:
 
 
 MIN_VALUE_CHARS = 4
+_TRAILING_OFF = re.compile(r"\s*(?:\.{2,}|…)+$")
 
 
 def _as_note(text: str) -> str:
-    """A sentence as a directive note: one line, its first letter up (outside CJK), ended."""
-    text = " ".join(text.split())
+    """A sentence as a directive note: one line, its first letter up (outside CJK), ended
+    (a sentence the user let trail off, "…co-author...", ends on a full stop)."""
+    text = _TRAILING_OFF.sub("", " ".join(text.split()))
     if not any(_is_cjk(char) for char in text):
         text = text[0].upper() + text[1:]
     if text[-1] not in ".!。！":

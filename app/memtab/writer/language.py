@@ -48,7 +48,9 @@ _OWN_WORDS = {
     "pt": _words(
         "não é são estão você isso essa esse isto esta este uma um com em os do da dos "
         "das pelo pela ao tem têm deve devem sempre precisa precisam também então foi ser "
-        "estar fazer ele ela seu sua eu agora aqui ainda mas já"
+        "estar fazer ele ela seu sua eu agora aqui ainda mas já "
+        # as it is often typed, without accents
+        "nao voce vc entao tambem sao estao pra"
     ),
     "es": _words(
         "el los las del es un con en y usted esto eso más también tiene debe deben hay pero "

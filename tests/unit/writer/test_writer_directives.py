@@ -9,6 +9,7 @@ import pytest
 from memtab.transcripts import read_transcript
 from memtab.writer.directives import directives_in
 from memtab.writer.extract import extract_findings
+from memtab.writer.language import language_of
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "shared"
 
@@ -208,6 +209,22 @@ def test_a_portuguese_rule_said_with_a_modal(text: str, directive: str) -> None:
 )
 def test_modals_that_are_not_a_portuguese_rule(text: str) -> None:
     assert directives_in(text) == []
+
+
+def test_portuguese_typed_without_its_accents() -> None:
+    """A real line of matthsena/reef-coder (tuned on): "ao inves de" for "ao invés de"."""
+    line = (
+        "faça o commit de forma semantica, ou seja, ao inves de commitar tudo de uma vez, faça "
+        "por grupo de funcionalidades; mas sem voce como co-author..."
+    )
+    assert language_of(line) == "pt"
+    assert directives_in(line) == [
+        "Faça o commit de forma semantica, ou seja, ao inves de commitar tudo de uma vez, faça "
+        "por grupo de funcionalidades; mas sem voce como co-author."
+    ]
+    # and in the same session, not rules: a question, a wish typed the same way
+    assert directives_in("agora as sessoes sao armazenadas em .reef ao inves de .data?") == []
+    assert directives_in("pensei numa ideia; e se ao inves do diretorio ser data...") == []
 
 
 @pytest.mark.parametrize(
