@@ -323,6 +323,8 @@ def _fact(sentence: str, concluded: bool) -> str | None:
     diagnosis = concluded and _CONCLUSION_MARKERS.search(body)
     if not is_english(body) and not (_FIRM.search(said) or diagnosis):
         return None  # outside English, only what is said firmly, or the final diagnosis
+    if _describes_the_past(body):
+        return None  # what the code was doing before the session changed it
     if _KANA.search(body) and not _JAPANESE_SENTENCE_END.search(body):
         return None
     body = body[0].upper() + body[1:]
@@ -350,6 +352,21 @@ _FIRM = re.compile(
 
 
 FIRM_WEIGHT = 2
+
+# A line whose main verb says what was going on ("o callback estava sendo chamado dentro do
+# `setMessages`", "…スクリプトが古い形式で、exit code 1 を返していました"): the code before the
+# change that ended it — a diagnosis of the moment, not how the project is. Japanese: the
+# sentence's last predicate (a closing parenthesis aside: "…なっています（v5 では…していた）"
+# says how it is now); Portuguese: the past progressive anywhere in it.
+_JA_PAST_PROGRESSIVE = re.compile(r"(?:てい|でい)(?:ました|た)(?:が|けど)?[。.]?$")
+_JA_TRAILING_ASIDE = re.compile(r"[（(][^（）()]*[）)][。.]?$")
+_PT_PAST_PROGRESSIVE = re.compile(r"\b(?:estava|estavam)\b", re.IGNORECASE)
+
+
+def _describes_the_past(text: str) -> bool:
+    if _KANA.search(text):
+        return bool(_JA_PAST_PROGRESSIVE.search(_JA_TRAILING_ASIDE.sub("", text.strip())))
+    return bool(_PT_PAST_PROGRESSIVE.search(_CODE_SPAN.sub(" ", text)))
 
 
 def is_english(text: str) -> bool:

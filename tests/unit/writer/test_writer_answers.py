@@ -71,6 +71,42 @@ def test_guesses_checks_of_the_moment_and_plans_are_not_facts(text: str) -> None
     assert facts_in(text, concluded=True) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        # what the code was doing before the change (real final answers, tuned on:
+        # matthsena/reef-coder, yutakobayashidev/repiq)
+        (
+            "O problema era que o callback `onMessagesChange` estava sendo chamado dentro do "
+            "`setMessages`, o que causava uma atualização de estado no componente pai (`App`) "
+            "durante a renderização do filho (`Chat`).",
+            False,
+        ),
+        (
+            "`.git/hooks/commit-msg.pre-entire` にインストールされていた pre-commit のスクリプト"
+            "が古い形式（migration mode）で、全フックが Passed しているにもかかわらず exit code 1 "
+            "を返していました。",
+            False,
+        ),
+        # how things are, even with what used to be in an aside (135yshr/meow) or a diagnosis
+        # in the present (Viniciuscarvalho/FitToday)
+        (
+            "`go.mod` で指定された `go 1.26.0` より古い Go 1.25 ではビルドできなくなっています"
+            "（v5 では `GOTOOLCHAIN=auto` がデフォルトで、自動的に必要なバージョンをダウンロード"
+            "していた）。",
+            True,
+        ),
+        (
+            "O problema era que `fitPrimaryStyle()` é uma extensão definida especificamente em "
+            "`Button`, não em `View`.",
+            True,
+        ),
+    ],
+)
+def test_what_the_code_was_doing_before_the_change_is_not_a_fact(text: str, fact: bool) -> None:
+    assert facts_in(text, concluded=True) == ([text] if fact else [])
+
+
 def test_a_diagnosis_is_a_fact_once_the_agent_has_finished() -> None:
     """A real answer of Viniciuscarvalho/FitToday: "the problem was …" in the final answer;
     the same words mid-work are a hypothesis, and a label alone ("Causa raiz:") says
