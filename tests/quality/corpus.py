@@ -32,7 +32,7 @@ from memtab.writer.notes import Note, plan_notes, surest_notes
 from memtab.writer.run import load_writer_events
 from quality.en_cases import BLIND_EN_LABELS_3, BLIND_EN_LABELS_4
 from quality.gold import GOLD
-from quality.intl_cases import INTL_LABELS, INTL_LABELS_2
+from quality.intl_cases import INTL_LABELS, INTL_LABELS_2, INTL_LABELS_3
 from quality.stores import CLAUDE, CODEX, LOKI, RealStore, install, real_files
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -531,6 +531,13 @@ BLIND_EN_CASES_4 = tuple(  # its second block, labelled blind with this session'
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in BLIND_EN_LABELS_4
 )
+# split.txt's "2026-11-23 later (h25intl)" block (tuned on): labelled BLIND once the rules
+# written on the 2026-11-23 (h25intl) block were in, the labels committed before the writer
+# ran on them.
+INTL_CASES_3 = tuple(
+    WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
+    for name, file, items, language in INTL_LABELS_3
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
@@ -544,6 +551,7 @@ WRITER_CASES = (  # the part tuned on
     *INTL_CASES_2,
     *BLIND_EN_CASES_3,
     *BLIND_EN_CASES_4,
+    *INTL_CASES_3,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(

@@ -227,3 +227,86 @@ INTL_LABELS_2: tuple[Label, ...] = (
         "pt",
     ),
 )
+
+# split.txt's "2026-11-23 later (h25intl)" block (tuned on): eight more sessions of the same three
+# projects, labelled blind once the rules of the block above were written, the labels committed
+# before the writer ran on them.
+INTL_LABELS_3: tuple[Label, ...] = (
+    (
+        "repiq: contribution links, a commit past the broken hook (ja)",
+        f"{_REPIQ}f4__784ee5a009__1__full.jsonl.gz",
+        (("no-verify|pre-commit install -f",),),  # the commit-msg hook fails (migration mode)
+        "ja",
+    ),
+    (
+        "repiq: a cross-ecosystem scenario, PyPI's license_expression (ja)",
+        f"{_REPIQ}f4__784ee5a009__4__full.jsonl.gz",
+        (
+            ("go test ./...",),
+            ("go run ./cmd/repiq",),  # how the CLI is run (flags before the targets)
+            ("license_expression",),  # PEP 639 packages leave PyPI's `license` null
+            ("no-verify|pre-commit install -f",),
+        ),
+        "ja",
+    ),
+    (
+        "exvs2: a bar chart in the comparison table, by an agent team (ja)",
+        f"{_EXVS}98__1df130c781__1__full.jsonl.gz",
+        (
+            ("pnpm lint",),
+            ("pnpm test",),
+            ("pnpm format",),  # prettier --write .
+            ("feature/issue-|fix/issue-",),  # one branch per issue, its number in the name
+            ("eslint --fix|prettier --write",),  # what the commit hook runs on staged files
+        ),
+        "ja",
+    ),
+    (
+        "exvs2: suit names in the health dropdown, scrolling (ja)",
+        f"{_EXVS}fa__a499d38537__0__full.jsonl.gz",
+        (
+            ("pnpm test",),
+            ("pnpm lint",),
+            ("jsdom", "animate"),  # jsdom has no element.animate: tests skip the animation
+            ("SCROLL_SPEED|同じ速度",),  # the user's wish: one speed whatever the names' length
+        ),
+        "ja",
+    ),
+    (
+        "reef-coder: Markdown rendered in the terminal (pt)",
+        f"{_REEF}32__d3f26f819c__0__full.jsonl.gz",
+        (
+            ("bunx tsc --noEmit",),
+            ("bun run index.ts",),
+            ("mcp__acp__Bash",),  # cannot run a command with arguments
+            ("markdown.tsx|renderMarkdown",),  # the app's own Markdown renderer for Ink
+        ),
+        "pt",
+    ),
+    (
+        "reef-coder: a /model command (pt)",
+        f"{_REEF}40__2398ffd174__2__full.jsonl.gz",
+        (
+            ("bunx tsc --noEmit",),
+            ("setSessionModel",),  # changes the model within the ACP session, not the engine
+        ),
+        "pt",
+    ),
+    (  # a sub-agent's invented command outputs, a feature redone: nothing to keep
+        "reef-coder: /model opens the model selector (pt)",
+        f"{_REEF}40__2398ffd174__1__full.jsonl.gz",
+        (),
+        "pt",
+    ),
+    (
+        "reef-coder: installed as `reef`, its keys in ~/.config/reef (pt)",
+        f"{_REEF}f9__72c79dc2f8__3__full.jsonl.gz",
+        (
+            ("bun run build|bun link",),  # installs the CLI globally as `reef`
+            ("bun run dev",),
+            ("~/.config/reef/.env",),  # where the global CLI reads its API keys
+            ("Bun.which",),  # how each engine's executable is looked for
+        ),
+        "pt",
+    ),
+)
