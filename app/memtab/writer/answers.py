@@ -227,6 +227,16 @@ _OPENS_ON_A_VERB = re.compile(
     r"|pass|return|rename|split|merge|store|load|fix|change)\b",
     re.IGNORECASE,
 )
+# Portuguese says a plan's step with an infinitive that opens a clause ("No `Chat`, quando
+# `/model` sem argumento, chamar `onSelectModel()` em vez de listar texto."): what to do, as
+# `_OPENS_ON_A_VERB` says it in English — not "A solução foi usar …", where it follows a verb.
+_PT_STEP = re.compile(
+    r"(?:^|[,;:]\s*)(?:adicionar|criar|chamar|usar|remover|mover|atualizar|implementar|passar"
+    r"|mudar|trocar|renomear|extrair|substituir|incluir|verificar|garantir|manter|retornar"
+    r"|exibir|mostrar|rodar|executar|corrigir|alterar|ajustar|definir|configurar|salvar"
+    r"|carregar|importar|exportar|testar|separar)\b",
+    re.IGNORECASE,
+)
 # A fact is said in words around the code it names: this many words outside code spans
 # (CJK: characters), so "`x: "yes"` (string instead of bool)" is not a note.
 MIN_PROSE_WORDS = 5
@@ -316,8 +326,8 @@ def _fact(sentence: str, concluded: bool) -> str | None:
         return None  # a guess, a check of the moment, or a plan
     if _REVIEW_ITEM.search(text) or _REVIEW_ITEM.search(body) or _AFTER_THE_CHANGE.search(body):
         return None  # a review's to-do, or how the change just made went
-    if _OPENS_ON_A_VERB.match(body) or not _has_prose(body):
-        return None  # a fragment: no subject, or code with a remark
+    if _OPENS_ON_A_VERB.match(body) or _PT_STEP.search(body) or not _has_prose(body):
+        return None  # a fragment (no subject, or code with a remark), or a plan's step
     if _LINE_POINTER.search(body):
         return None  # about a line of the code as it is now
     diagnosis = concluded and _CONCLUSION_MARKERS.search(body)

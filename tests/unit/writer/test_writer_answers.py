@@ -65,6 +65,9 @@ def test_facts_of_a_final_answer(text: str, facts: list[str]) -> None:
         "We need to update `config.py` because the key changed.",
         # what does not exist yet (matthsena/reef-coder): the state before the work
         "Não existe diretório `data` no projeto ainda.",
+        # a plan's step, an infinitive opening its clause (matthsena/reef-coder)
+        "No `Chat`, quando `/model` sem argumento, chamar `onSelectModel()` em vez de listar "
+        "texto.",
     ],
 )
 def test_guesses_checks_of_the_moment_and_plans_are_not_facts(text: str) -> None:
