@@ -30,8 +30,9 @@ from .corpus import (
 MIN_PRECISION = 0.8
 # On the part tuned on; the cases marked `missed` are what it lacks. 0.59 since its blind
 # blocks of five projects new to it (2026-11-23, h25en and h25intl), which the rules had
-# not seen: 0.69 before them, 0.598 (137/229) with them (README's writer-quality section).
-MIN_RECALL = 0.59
+# not seen: 0.69 before them, 0.598 (137/229) with them, 0.58 (147/253) with h25intl's second
+# blind block of Japanese and Portuguese sessions too (README's writer-quality section).
+MIN_RECALL = 0.58
 # On the part never tuned on (split.txt), labelled before measuring. Issue 24 aims at
 # precision 0.8 and recall 0.4 there. A floor against breakage, set well under the
 # measured figures so it cannot steer the rules; the figures themselves are in README.
