@@ -313,10 +313,11 @@ def test_gui_stall_during_a_consolidation_run(qtbot: QtBot, window: MainWindow) 
     """Consolidate now as it comes (review first): the plan made in a child process and
     shown for review, then the accepted changes applied."""
     tab = window.memory_tab
-    # As a user would: the click comes after the engine has preloaded in the background
-    # (a second or so after the window shows), so this measures the run itself.
-    qtbot.waitUntil(lambda: bool(getattr(tab.consolidation, "loaded", True)), timeout=30_000)
+    # As a user would: the pointer reaches Consolidate now before the click, and the engine
+    # loads in the background meanwhile, so this measures the run itself.
     footer = tab.footer
+    footer.about_to_consolidate.emit()  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: bool(getattr(tab.consolidation, "loaded", True)), timeout=30_000)
     before = footer.line_text("Workspace")  # type: ignore[attr-defined]
     button = footer.consolidate_button  # type: ignore[attr-defined]
     heartbeat = Heartbeat()

@@ -250,6 +250,32 @@ def start_run(footer: ConsolidationFooter, qtbot: QtBot) -> None:
     qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
 
 
+def test_pointing_at_or_focusing_consolidate_now_says_a_click_may_follow_once(
+    footer: ConsolidationFooter, qtbot: QtBot
+) -> None:
+    footer.set_context(MAIN, make_status())
+    footer.show()
+    said: list[bool] = []
+    footer.about_to_consolidate.connect(lambda: said.append(True))
+    QApplication.sendEvent(footer.runs_button, QEvent(QEvent.Type.Enter))
+    assert said == []  # another button: nothing to load
+    QApplication.sendEvent(footer.consolidate_button, QEvent(QEvent.Type.Enter))
+    assert said == [True]
+    QApplication.sendEvent(footer.consolidate_button, QEvent(QEvent.Type.Enter))
+    footer.consolidate_button.setFocus()
+    assert said == [True]  # once: the window loads the engine then
+
+
+def test_focus_reaching_consolidate_now_says_it_too(
+    footer: ConsolidationFooter, qtbot: QtBot
+) -> None:
+    footer.set_context(MAIN, make_status())
+    said: list[bool] = []
+    footer.about_to_consolidate.connect(lambda: said.append(True))
+    QApplication.sendEvent(footer.consolidate_button, QEvent(QEvent.Type.FocusIn))
+    assert said == [True]
+
+
 def test_consolidate_now_starts_a_manual_run_and_shows_progress(
     footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
 ) -> None:

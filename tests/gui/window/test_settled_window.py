@@ -1,9 +1,10 @@
 """What a window settled on a home has loaded: never pydantic (docs/ARCHITECTURE.md,
 "Records": about 0.1 s and 20 MB), which only a record read or written brings in; nor
 the writer's engine (the model loop, the offline writer and its rules), which its first
-run brings in — the writer of this home has had nothing to do.
+run brings in — the writer of this home has had nothing to do; nor the consolidation
+engine, which loads once the pointer or the focus reaches Consolidate now.
 
-Settled: the tab loaded, the consolidation engine preloaded, the first recording of what
+Settled: the tab loaded, the first recording of what
 changed outside Memtab done (it reads the history indexes and the runs log's catch-up of
 mux's journal — logged by an earlier start, as on a home mux consolidates), and the first
 background check made — its findings are plain records (`fs/plain_records.py`), built and
@@ -40,6 +41,8 @@ def test_a_settled_window_has_not_imported_pydantic(tmp_path: Path) -> None:
 import json, sys
 WRITER_ENGINE = ("memtab.writer.run", "memtab.writer.offline", "memtab.writer.extract",
                  "memtab.llm.loop")
+CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.job",
+                        "memtab.gui.tasks.consolidation")
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from memtab.gui.ui_state import UiState
@@ -49,7 +52,6 @@ from memtab.store.home import Home
 app = application()
 window = create_main_window(Home(Path({str(home.root)!r})), None,
                             ui_state=UiState(Path({str(tmp_path / "ui.json")!r})))
-consolidation = window.memory_tab.consolidation  # preloaded once the tab has loaded
 synced = []
 window.show()
 def busy():  # recording what changed outside Memtab, once the tab has loaded
@@ -57,7 +59,7 @@ def busy():  # recording what changed outside Memtab, once the tab has loaded
 def checked():  # the check is built, and checks, once the tab has loaded
     check = window.check
     return check is not None and check.report is not None and not check.busy
-while not (synced and not busy() and consolidation.loaded and checked()):
+while not (synced and not busy() and checked()):
     app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
     if busy():
         synced.append(True)
@@ -66,7 +68,9 @@ window.close_without_asking()
 print(json.dumps({{"findings": findings,
                   "pydantic": sorted(name for name in sys.modules
                                      if name.split(".")[0] in ("pydantic", "pydantic_core")),
-                  "writer engine": sorted(name for name in WRITER_ENGINE if name in sys.modules)}}))
+                  "writer engine": sorted(name for name in WRITER_ENGINE if name in sys.modules),
+                  "consolidation engine": sorted(name for name in CONSOLIDATION_ENGINE
+                                                 if name in sys.modules)}}))
 """
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
@@ -76,4 +80,5 @@ print(json.dumps({{"findings": findings,
         "findings": [["missing-path", "src/settings_local.py"]],
         "pydantic": [],
         "writer engine": [],
+        "consolidation engine": [],
     }

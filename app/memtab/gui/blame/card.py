@@ -8,13 +8,12 @@ when a link is followed, on Esc, or on a click elsewhere (a popup).
 
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from memtab.components.blame.gutter import GutterEntry, Link
+from memtab.gui.rich_text import escape_html
 
 CARD_WIDTH = 420
 
@@ -37,7 +36,7 @@ class BlameCard(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(4)
-        title = QLabel(f"<b>{html.escape(entry.title)}</b>", self)
+        title = QLabel(f"<b>{escape_html(entry.title)}</b>", self)
         layout.addWidget(title)
         for detail in entry.details:
             label = QLabel(detail, self)

@@ -12,7 +12,6 @@ is nothing to paint yet ("Reading history…").
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QToolTip
 
 from memtab.components.blame.gutter import GutterEntry
 from memtab.gui.line_margin import LineMargin, Side
+from memtab.gui.rich_text import escape_html
 from memtab.gui.style import Accent, muted_text
 
 LABEL_CHARS = 11
@@ -150,8 +150,8 @@ class BlameGutter(LineMargin):
 
 def card_html(entry: GutterEntry) -> str:
     """A line's card as rich text (the hover tooltip)."""
-    lines = [f"<b>{html.escape(entry.title)}</b>"]
-    lines += [html.escape(detail) for detail in entry.details]
+    lines = [f"<b>{escape_html(entry.title)}</b>"]
+    lines += [escape_html(detail) for detail in entry.details]
     if entry.links:
         lines.append("<i>Click for its links</i>")
     return "<br>".join(lines)

@@ -28,7 +28,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal, SignalInstance, Slot
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal, SignalInstance, Slot
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -44,7 +44,6 @@ from PySide6.QtWidgets import (
 from memtab import humanize
 from memtab.components import glossary
 from memtab.gui.consolidation.footer_lines import CoverageLines, summaries_tooltip
-from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
@@ -53,6 +52,7 @@ from memtab.store.registry import Workspace
 
 if TYPE_CHECKING:
     from memtab.consolidation.records import ConsolidationPlan
+    from memtab.gui.consolidation.review_dialog import ReviewDialog  # made for a plan
 
 logger = logging.getLogger(__name__)
 
@@ -103,9 +103,12 @@ class ConsolidationFooter(QFrame):
 
     Signals:
         runs_dialog_requested(): the runs button was clicked (the window opens Runs…).
+        about_to_consolidate(): the pointer or the focus reached Consolidate now for the
+            first time — a click may follow (the window loads the engine then).
     """
 
     runs_dialog_requested = Signal()
+    about_to_consolidate = Signal()
 
     def __init__(self, consolidation: ConsolidationFacade, parent: QWidget | None = None) -> None:
         """Listen to the window's consolidation facade; `set_context` fills the lines."""
@@ -171,6 +174,7 @@ class ConsolidationFooter(QFrame):
         self.consolidate_button.setAccessibleName(CONSOLIDATE_NOW)
         self.consolidate_button.setIconSize(QSize(16, 16))
         self.consolidate_button.clicked.connect(self._on_consolidate_button_clicked)
+        self.consolidate_button.installEventFilter(self)
         self.consolidate_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         header = QHBoxLayout()
         header.setSpacing(4)
@@ -388,6 +392,16 @@ class ConsolidationFooter(QFrame):
         painter.drawLine(0, 0, self.width(), 0)
         painter.end()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Say `about_to_consolidate` once, when Consolidate now is first hovered or focused."""
+        if watched is self.consolidate_button and event.type() in (
+            QEvent.Type.Enter,
+            QEvent.Type.FocusIn,
+        ):
+            self.consolidate_button.removeEventFilter(self)
+            self.about_to_consolidate.emit()
+        return False
+
     def changeEvent(self, event: QEvent) -> None:
         """Follow palette changes (light ↔ dark)."""
         if event.type() == QEvent.Type.PaletteChange:
@@ -505,6 +519,8 @@ class ConsolidationFooter(QFrame):
         self._set_status_text(
             f"Review {humanize.plural(len(plan.units), 'proposed change')}…", Accent.INFO
         )
+        from memtab.gui.consolidation.review_dialog import ReviewDialog
+
         self._review = ReviewDialog(plan, name, self)
         self._review.apply_requested.connect(self._on_review_apply_requested)
         self._review.discarded.connect(self._on_review_discarded)

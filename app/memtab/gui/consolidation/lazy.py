@@ -3,8 +3,10 @@
 The footer needs a facade from the first paint, but nothing runs until someone clicks
 Consolidate now; `LazyConsolidationTasks` has the facade's signals and methods, imports
 and builds the real `ConsolidationTasks` on the first `start()`, and re-emits its
-signals. `preload()` imports the service and the job on a background thread once the
-window is up, so the first click does not wait for them either.
+signals. `preload()` imports the service and the job on a background thread when a
+click is likely — the pointer or the focus reaches Consolidate now (the footer's
+`about_to_consolidate`) — so the first click does not wait for them either, and a window
+nobody consolidates from never loads them (~1 MiB resident).
 
 The window's runs happen in a child process (`consolidation/job.py`), so this process
 only reserves them: the engine itself (the runner, the offline consolidator, the model
@@ -77,6 +79,7 @@ class LazyConsolidationTasks(QObject):
         # this process (and its interpreter lock) alone; an injected one runs in-process.
         self._isolated = service_factory is None
         self._tasks: ConsolidationTasks | None = None
+        self._preloading = False
         self._closed = False
         self._engine_imported.connect(self._on_engine_imported)
 
@@ -87,8 +90,9 @@ class LazyConsolidationTasks(QObject):
 
     @Slot()
     def preload(self) -> None:
-        """Import the engine on a background thread (no Qt objects are made there)."""
-        if self._tasks is None:
+        """Import the engine on a background thread (no Qt objects are made there), once."""
+        if self._tasks is None and not self._preloading:
+            self._preloading = True
             threading.Thread(
                 target=self._preload_engine, name="memtab-preload", daemon=True
             ).start()

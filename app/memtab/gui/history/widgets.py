@@ -8,7 +8,6 @@ columns they use for versions, runs, deleted files and ops.
 
 from __future__ import annotations
 
-import html
 import logging
 
 from PySide6.QtCore import QEvent, Qt
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from memtab.components.text_diff import DiffResult
 from memtab.gui.diff_view import DiffView
+from memtab.gui.rich_text import escape_html
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import WrappedLabel
 
@@ -94,9 +94,9 @@ class DiffPane(QWidget):
         added = accent_text(palette, Accent.ADDED).name()
         parts = []
         if self._old_label:
-            parts.append(f"<span style='color:{removed}'>− {html.escape(self._old_label)}</span>")
+            parts.append(f"<span style='color:{removed}'>− {escape_html(self._old_label)}</span>")
         if self._new_label:
-            parts.append(f"<span style='color:{added}'>+ {html.escape(self._new_label)}</span>")
+            parts.append(f"<span style='color:{added}'>+ {escape_html(self._new_label)}</span>")
         self.legend.setText("&nbsp;&nbsp;&nbsp;".join(parts))
         self.stats.setStyleSheet(f"color: {muted_text(palette).name()}")
 

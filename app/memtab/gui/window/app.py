@@ -92,7 +92,11 @@ def build_tab_parts(context: WindowContext, consolidation: LazyConsolidationTask
     from memtab.gui.consolidation.footer import ConsolidationFooter
     from memtab.gui.editor.editor import EditorPanel
 
-    return TabParts(EditorPanel(context), ConsolidationFooter(consolidation))
+    footer = ConsolidationFooter(consolidation)
+    # The engine loads when Consolidate now is first pointed at or focused (a click may
+    # follow), not with every window: ~1 MiB a window that never consolidates would keep.
+    footer.about_to_consolidate.connect(consolidation.preload)
+    return TabParts(EditorPanel(context), footer)
 
 
 def build_writer(home: Home) -> WriterSupervisor:
@@ -150,7 +154,6 @@ def create_main_window(
         start_check=start_check,
     )
     window.start()
-    tab.loaded.connect(consolidation.preload)
     return window
 
 

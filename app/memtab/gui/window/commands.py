@@ -11,7 +11,6 @@ Memory tab it shows; dialogs run through the window's seams (`exec_dialog`,
 from __future__ import annotations
 
 import functools
-import html
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -25,6 +24,7 @@ from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.view import ViewMode
 from memtab.gui.memory_tab.tab import MemoryTab
+from memtab.gui.rich_text import escape_html
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.logs import log_file
 
@@ -283,11 +283,11 @@ class WindowCommands(QObject):
         """Help → About: the version, the home and where the log is."""
         log = log_file()
         log_line = (
-            f"Log: <code>{html.escape(str(log))}</code>"
+            f"Log: <code>{escape_html(str(log))}</code>"
             if log is not None
             else "Log: not written (run with --verbose to log to the terminal)"
         )
-        root = html.escape(str(self._context.home.root))
+        root = escape_html(str(self._context.home.root))
         return (
             f"<b>Memtab {__version__}</b><p>Browse, edit and consolidate the memories your "
             f"coding agents keep.</p><p>Home: <code>{root}</code></p><p>{log_line}</p>"

@@ -5,7 +5,6 @@ typing keeps the rows whose name, keys or section hold every word typed."""
 
 from __future__ import annotations
 
-import html
 import logging
 
 from PySide6.QtCore import Slot
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.gui.rich_text import escape_html
 from memtab.gui.style import mute
 from memtab.gui.widgets import give_mnemonics
 from memtab.gui.window.menus import ShortcutRow
@@ -68,10 +68,10 @@ def shortcuts_html(rows: list[ShortcutRow]) -> str:
     for row in rows:
         if row.section != section:
             section = row.section
-            parts.append(f'<tr><td colspan="2"><br><b>{html.escape(section)}</b></td></tr>')
+            parts.append(f'<tr><td colspan="2"><br><b>{escape_html(section)}</b></td></tr>')
         parts.append(
-            f"<tr><td><code>{html.escape(row.keys)}</code>&nbsp;&nbsp;</td>"
-            f"<td>{html.escape(row.name)}</td></tr>"
+            f"<tr><td><code>{escape_html(row.keys)}</code>&nbsp;&nbsp;</td>"
+            f"<td>{escape_html(row.name)}</td></tr>"
         )
     parts.append("</table>")
     return "".join(parts)

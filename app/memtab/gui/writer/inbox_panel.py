@@ -19,7 +19,6 @@ in the notes file; the watcher's rescan then shows them in the tree, like any ch
 from __future__ import annotations
 
 import functools
-import html
 import logging
 import os
 from collections.abc import Iterable, Sequence
@@ -45,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.gui.context import WindowContext
+from memtab.gui.rich_text import escape_html
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.widgets import lay_out_prose_dialog
@@ -145,7 +145,7 @@ def row_tag(item: InboxItem) -> str:
 
 def details_html(item: InboxItem) -> str:
     """The item's provenance and evidence, for the details pane."""
-    escape = html.escape
+    escape = escape_html
     parts = [
         f"<p><b>{escape(origin_text(item))}</b><br>"
         f"From {escape(item.source)} · goes to {escape(item.memory_path)}, "

@@ -20,7 +20,6 @@ both states look alike, never "pressed". Without `attach`, feed the widget with
 
 from __future__ import annotations
 
-import html
 import logging
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from memtab.components.writer.news import WriterNews, news_from_run
 from memtab.fs.clock import now_ms
+from memtab.gui.rich_text import escape_html
 from memtab.gui.tasks.writer import WriterActivity, WriterStatus, WriterSupervisor
 from memtab.writer.result import WriterRunResult
 
@@ -187,7 +187,7 @@ class WriterStatusWidget(QWidget):
 
     def _render(self) -> None:
         status, news = self._status, self._news
-        text = html.escape(status_text(status, news))
+        text = escape_html(status_text(status, news))
         tip = status.message
         if status.activity is WriterActivity.FAILED:
             if status.trace_path is not None:
