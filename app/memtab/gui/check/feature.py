@@ -33,6 +33,7 @@ from memtab.components.check.marks import (
     summary,
 )
 from memtab.components.tree.marks import MarkedRows
+from memtab.fs.heap import release_free_heap
 from memtab.gui.check.line_marks import CheckLineMarks
 from memtab.gui.check.panel import CheckPanel
 from memtab.gui.context import WindowContext, WindowShell
@@ -84,6 +85,7 @@ class _Engine:
         self._home = context.home
         self._engine: CheckEngine | None = None
         self._lock = threading.Lock()
+        self._checked_once = False
 
     def check(self, workspace_id: str | None, ctx: TaskContext) -> CheckReport | NotChecked:
         from memtab.store.home import HomeError
@@ -100,7 +102,13 @@ class _Engine:
 
                 self._engine = CheckEngine(self._home)
             engine = self._engine
-        return engine.check(workspace_id, cancel=ctx.cancel_event)
+        report = engine.check(workspace_id, cancel=ctx.cancel_event)
+        if not self._checked_once:
+            # The first check read every memory file on this thread, as the start's other
+            # big jobs did before it: give back the heap they freed (`fs.heap`).
+            self._checked_once = True
+            release_free_heap()
+        return report
 
 
 def _fix_job(
