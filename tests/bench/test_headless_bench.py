@@ -108,7 +108,7 @@ def test_headless_commands_on_20000_files(home_20k: Home, tmp_path: Path) -> Non
         "headless-20k",
         Row(
             "worst headless command on that home",
-            f"`{worst}`: {seconds:.2f} s, {peak:.0f} MB",
+            f"`{worst}`: {seconds:.2f} s, {peak:.0f} MiB",
             "≤ 2 s",
         ),
     )
@@ -121,7 +121,7 @@ def test_headless_commands_on_20000_files(home_20k: Home, tmp_path: Path) -> Non
         "headless-20k-listing",
         Row(
             "worst listing command on that home",
-            f"`{listing}`: {seconds:.2f} s, {peak:.0f} MB",
+            f"`{listing}`: {seconds:.2f} s, {peak:.0f} MiB",
             "≤ 2 s",
         ),
     )

@@ -176,7 +176,7 @@ def test_consolidate_dry_run_on_20000_files(home_20k: Home, tmp_path: Path) -> N
         "consolidate-20k",
         Row(
             "`consolidate --dry-run` (offline) on 20,000 files, median",
-            f"{seconds:.2f} s, {peak:.0f} MB (was 17.5 s, 447 MB)",
+            f"{seconds:.2f} s, {peak:.0f} MiB (was 17.5 s, 447 MiB)",
             "≤ 2 s",
         ),
     )

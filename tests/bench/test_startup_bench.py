@@ -41,7 +41,7 @@ import pytest
 
 from bench.agents import write_agents
 from bench.floors import PaintSample, child_environment, run_bare_window
-from bench.table import Row, median, record
+from bench.table import Row, median, mib_target, record
 from memtab.store.home import Home
 
 pytestmark = pytest.mark.bench
@@ -247,11 +247,6 @@ def _proc_status_mib(pid: int) -> dict[str, float]:
     status = Path(f"/proc/{pid}/status").read_text()
     fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
     return {name: int(fields[name].split()[0]) / 1024 for name in ("VmRSS", "VmHWM")}
-
-
-def mib_target(mb: int) -> str:
-    """A target the issue gives in MB (10^6 bytes), as the MiB the bench measures."""
-    return f"≤ {mb * 10**6 / 2**20:.1f} MiB ({mb} MB)"
 
 
 def settled_memory(home: Home, env: dict[str, str], *, check: bool = True) -> dict[str, float]:
