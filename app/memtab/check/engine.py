@@ -91,6 +91,8 @@ class CheckEngine:
         self._checked: dict[str, _Checked] = {}
         self._renames: dict[str, tuple[object, dict[str, str]]] = {}
         self._ignored: dict[tuple[Path, object, frozenset[str]], frozenset[str]] = {}
+        # The aliases each file defines, by the text that defines them (`_aliases`): only
+        # for files that define some, most define none (3,000 entries were ~0.3 MB).
         self._alias_cache: dict[str, tuple[bytes, frozenset[str]]] = {}
         self._documents: dict[str, Document] = {}
         self._collected: Collected | None = None
@@ -272,16 +274,23 @@ class CheckEngine:
 
     def _aliases(self, documents: Iterable[Document]) -> frozenset[str]:
         """The shell aliases any of the documents defines (`alias docker=podman`): the
-        user has them (remembered per text)."""
+        user has them. A text is read for them once: a file none of whose texts defined
+        one is not read again while it is the text last checked (`_checked`); the texts
+        that define some are remembered with them, never forgotten (so a file changed
+        back to such a text, even after a cancelled check, still has them)."""
         found: set[str] = set()
         for document in documents:
             known = self._alias_cache.get(document.key)
-            if known is None or known[0] != document.packed:
-                text = document.text
-                aliases = frozenset(aliases_in(scan_markdown(text))) if "alias " in text else _NONE
-                known = (document.packed, aliases)
-                self._alias_cache[document.key] = known
-            found |= known[1]
+            if known is not None and known[0] == document.packed:
+                found |= known[1]
+                continue
+            checked = self._checked.get(document.key)
+            if known is None and checked is not None and checked.packed == document.packed:
+                continue  # read as it is when last checked: it defines none
+            text = document.text
+            if "alias " in text and (aliases := frozenset(aliases_in(scan_markdown(text)))):
+                self._alias_cache[document.key] = (document.packed, aliases)
+                found |= aliases
         return frozenset(found)
 
     # --- paths: one `git check-ignore` per checkout --------------------------------------

@@ -107,6 +107,31 @@ def test_recheck_reads_only_the_changed_file(tmp_path: Path) -> None:
     assert grown.files_checked == 3 and len(grown.findings) == 3
 
 
+def test_an_alias_follows_its_file_from_check_to_check(tmp_path: Path) -> None:
+    repo = make_checkout(tmp_path / "acme", {"src/a.py": ""})
+    home, _ = home_with_project(
+        tmp_path,
+        repo,
+        {"notes.md": "- `docker compose up -d` starts the database\n"},
+        global_memory={"environment.md": "- Use podman.\n"},
+    )
+    path = programs(tmp_path, "podman")
+    engine = CheckEngine(home, env={"PATH": path}, find_program=which_in(path), stale_days=0)
+    environment = home.global_root / "environment.md"
+
+    def missing() -> list[str]:
+        return [f.subject for f in of_kind(engine.check(), "missing-program")]
+
+    assert missing() == ["docker"]
+    assert missing() == ["docker"]  # unchanged: not read for aliases again
+    environment.write_text("- Use podman (`alias docker=podman`).\n")
+    assert missing() == []
+    environment.write_text("- Use podman.\n")
+    assert missing() == ["docker"]
+    environment.write_text("- Use podman (`alias docker=podman`).\n")
+    assert missing() == []  # the text that defines it, seen before
+
+
 def test_a_check_stops_between_files_when_cancelled(tmp_path: Path) -> None:
     home, _ = home_with_project(tmp_path, "/nowhere/p", {f"{n}.md": "x\n" for n in range(5)})
     cancel = threading.Event()
