@@ -109,6 +109,36 @@ def test_the_outline_is_shown_before_any_file_is_read(
         window.close_without_asking()
 
 
+def test_the_first_scan_starts_once_the_outline_has_painted(
+    qtbot: QtBot, home: Home, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Queued behind the outline, the scan held the interpreter on its worker while the GUI
+    # thread merged and painted the outline.
+    from memtab.gui.tasks.scan import ScanTasks
+    from memtab.gui.ui_state import UiState
+    from memtab.gui.window.app import create_main_window
+
+    events: list[str] = []
+    submit_scan = ScanTasks.scan
+
+    def scan(tasks: ScanTasks, *args: object, **kwargs: object) -> int:
+        events.append("scan submitted")
+        return submit_scan(tasks, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ScanTasks, "scan", scan)
+    window = create_main_window(home, MAIN, ui_state=UiState(tmp_path / "ui.json"))
+    qtbot.addWidget(window)
+    tab = window.memory_tab
+    tab.tree_ready.connect(lambda: events.append("outline shown"))
+    tab.tree_ready.connect(lambda: tab.tree.after_next_paint(lambda: events.append("painted")))
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: tab.is_loaded, timeout=WAIT_MS)
+        assert events[:3] == ["outline shown", "painted", "scan submitted"]
+    finally:
+        window.close_without_asking()
+
+
 def test_a_collapsed_directory_is_filled_when_expanded(
     qtbot: QtBot, make_window: WindowFactory, home: Home, collapsed: None
 ) -> None:

@@ -1,12 +1,16 @@
-"""The scope tree's view: what it is made of (its rows are painted by `gui/tree/rows.py`)."""
+"""The scope tree's view: what it is made of, and what waits for its paint (its rows are
+painted by `gui/tree/rows.py`)."""
 
 from __future__ import annotations
 
+import time
+
 import shiboken6
-from PySide6.QtWidgets import QTreeView
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QTreeView, QWidget
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.tree.view import MemoryTreeView
+from memtab.gui.tree.view import PAINT_WAIT_MS, MemoryTreeView
 
 
 def test_the_viewport_is_made_in_python_and_set_up_as_qts_own(qtbot: QtBot) -> None:
@@ -22,3 +26,48 @@ def test_the_viewport_is_made_in_python_and_set_up_as_qts_own(qtbot: QtBot) -> N
     assert viewport.parentWidget() is view
     for look in ("objectName", "backgroundRole", "foregroundRole", "autoFillBackground"):
         assert getattr(viewport, look)() == getattr(qts, look)(), look
+
+
+def test_what_waits_for_the_next_paint_runs_right_after_it(qtbot: QtBot) -> None:
+    view = MemoryTreeView()
+    qtbot.addWidget(view)
+    ran: list[str] = []
+    view.after_next_paint(lambda: ran.append("hidden"))
+    assert ran == ["hidden"]  # a view not shown never paints: at once
+    view.show()
+    qtbot.waitExposed(view)
+    painted: list[int] = []
+    watcher = PaintCounter(view.viewport(), painted)
+    view.after_next_paint(lambda: ran.append(f"after {len(painted)} paint(s)"))
+    view.after_next_paint(lambda: ran.append("and the next one"))
+    assert ran == ["hidden"]
+    qtbot.waitUntil(lambda: len(ran) == 3, timeout=2000)
+    assert ran[1:] == ["after 1 paint(s)", "and the next one"]
+    view.viewport().removeEventFilter(watcher)
+
+
+def test_what_waits_for_a_paint_that_never_comes_runs_all_the_same(qtbot: QtBot) -> None:
+    view = MemoryTreeView()
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    view.setUpdatesEnabled(False)  # as a minimised window: shown, never painted
+    ran: list[float] = []
+    started = time.monotonic()
+    view.after_next_paint(lambda: ran.append(time.monotonic() - started))
+    qtbot.waitUntil(lambda: bool(ran), timeout=2000)
+    assert ran[0] >= PAINT_WAIT_MS / 1000 * 0.9
+
+
+class PaintCounter(QObject):
+    """Counts the paints of `widget`."""
+
+    def __init__(self, widget: QWidget, paints: list[int]) -> None:
+        super().__init__(widget)
+        self._paints = paints
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self._paints.append(1)
+        return False

@@ -24,8 +24,9 @@ status bar, the file-operation worker); what the tab shows it publishes there
 Start-up, in three steps: (1) the first paint shows what the constructor made (picker,
 tree, scans, `TabLayout`'s stand-ins): a big home's outline, before any file is read
 (`tree_ready`); only the modules `gui.startup.BEFORE_FIRST_PAINT` lists are imported by
-then (a test holds it); (2) the first full scan is merged and painted, nothing else built
-yet (`descriptions_shown`); (3) after that paint `assemble()` runs the window's after-paint
+then (a test holds it); (2) the first full scan, started once that paint is done (run
+with it, it held the interpreter), is merged and painted, nothing else built yet
+(`descriptions_shown`); (3) after that paint `assemble()` runs the window's after-paint
 step (`gui.startup.after_first_paint`: the log starts rotating), builds the parts
 (`TabParts`) and every collaborator above (`assembled`: the window's menus follow), they
 catch up with the shown scan, and `loaded` fires (the window then starts its watcher,
@@ -42,7 +43,7 @@ from collections.abc import Callable, Collection, Iterable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QSize, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QPoint, QSize, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 
 from memtab.components import glossary
@@ -436,7 +437,8 @@ class MemoryTab(QWidget):
     @Slot(object)
     def _on_scans_outline_finished(self, outcome: ScanOutcome) -> None:
         if self._tree_ready or self._shown.scan is not None:
-            return  # the scan it stood in for is already shown
+            self.scans.outline_shown()  # the scan it stood in for is shown already
+            return
         scan = outcome.scan
         self.picker.set_registry(
             scan.registry, self._shown.workspace_id, readable=scan.registry_error is None
@@ -448,18 +450,12 @@ class MemoryTab(QWidget):
     def _on_outline_shown(self) -> None:
         self._expand_defaults()
         self._mark_tree_ready()
+        self.tree.after_next_paint(self.scans.outline_shown)
 
     def _mark_tree_ready(self) -> None:
         if not self._tree_ready:
             self._tree_ready = True
             self.tree_ready.emit()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Assemble the tab right after the tree's first paint with every description."""
-        if event.type() == QEvent.Type.Paint and watched is self.tree.viewport():
-            watched.removeEventFilter(self)
-            QTimer.singleShot(0, self.assemble)
-        return False
 
     def is_searching(self) -> bool:
         """Whether the tree shows search results (their containers hold only matches)."""
@@ -545,11 +541,8 @@ class MemoryTab(QWidget):
         self.descriptions_shown.emit()
         if self._assembled:
             self._finish_loading()
-        elif self.tree.isVisible():
-            self.tree.viewport().installEventFilter(self)
-            self.tree.viewport().update()
         else:
-            self.assemble()
+            self.tree.after_next_paint(self.assemble)
 
     def _finish_loading(self) -> None:
         """The parts have caught up with the first scan: what follows it, then `loaded`."""

@@ -3,7 +3,8 @@
 `ScanTasks.scan(request, present)` submits a scan as the latest job of one key, so only the
 newest scan lands; `scan_finished(ScanOutcome)` / `scan_failed(str)` report it.
 `outline(request, present)` runs `components.tree.scan.scan_outline` first (a big home's first
-paint); `outline_finished(ScanOutcome)` reports it unless it found the home small.
+paint); `outline_finished(ScanOutcome)` reports it, `outline_skipped()` a home it found small
+(or an outline that failed: the scan after it says what is wrong).
 """
 
 from __future__ import annotations
@@ -51,11 +52,13 @@ class ScanTasks(QObject):
     Signals (GUI thread):
         scan_finished(ScanOutcome)
         outline_finished(ScanOutcome): an outline of a big home (see `outline`).
+        outline_skipped(): no outline to show (a small home, or the outline failed).
         scan_failed(str): a message for the user.
     """
 
     scan_finished = Signal(object)
     outline_finished = Signal(object)
+    outline_skipped = Signal()
     scan_failed = Signal(str)
 
     def __init__(self, present: Presenter | None = None, parent: QObject | None = None) -> None:
@@ -88,8 +91,9 @@ class ScanTasks(QObject):
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, outcome: object) -> None:
-        if outcome is None:
-            return  # an outline of a small home: the scan follows at once
+        if outcome is None:  # an outline of a small home
+            self.outline_skipped.emit()
+            return
         assert isinstance(outcome, ScanOutcome)
         if key == OUTLINE_KEY:
             self.outline_finished.emit(outcome)
@@ -100,5 +104,6 @@ class ScanTasks(QObject):
     def _on_runner_latest_failed(self, key: str, message: str) -> None:
         if key == OUTLINE_KEY:
             logger.warning("The outline of the home failed: %s", message)
-            return  # the scan right after it reports what is wrong
+            self.outline_skipped.emit()  # the scan after it reports what is wrong
+            return
         self.scan_failed.emit(f"Could not read the memory home: {message}")

@@ -8,7 +8,10 @@ and covered by the next scan, submitted as soon as the running one lands. A work
 switch supersedes the scan in flight (what it covered is covered again).
 
 The first scan (`start`) is preceded by an outline, so a big home paints its folders and
-counts before any file is read (`outline_finished`). Each scan's tree is built on the
+counts before any file is read (`outline_finished`); that scan is submitted once the
+target says the outline is on screen (`outline_shown`) — run meanwhile, on the worker,
+it held the interpreter while the GUI thread merged and painted the outline — or at once
+when there is no outline to show. Each scan's tree is built on the
 worker with the file rows of the target's open containers (`components.tree.tree.build_tree`).
 Other agents' memory joins the scans once `enable_sources()` is called (the tab does when
 its first scan is shown): from then on a change inside a source also concerns the tab.
@@ -104,15 +107,17 @@ class ScanScheduler(QObject):
         self._pending: set[str] | None = set()  # None: everything
         self._inflight: frozenset[str] | None = frozenset()  # None: everything
         self._due = False
+        self._after_outline = False  # the first scan waits for the outline's paint
         self._tasks = ScanTasks(parent=self)
         self._tasks.scan_finished.connect(self._on_tasks_scan_finished)
         self._tasks.outline_finished.connect(self._on_tasks_outline_finished)
+        self._tasks.outline_skipped.connect(self.outline_shown)
         self._tasks.scan_failed.connect(self._on_tasks_scan_failed)
 
     @property
     def busy(self) -> bool:
         """Whether a scan is queued or running, or another one is due after it."""
-        return self._tasks.busy or self._due
+        return self._tasks.busy or self._due or self._after_outline
 
     @property
     def with_sources(self) -> bool:
@@ -135,10 +140,16 @@ class ScanScheduler(QObject):
             self.request(())
 
     def start(self) -> None:
-        """The first scan of the home, after an outline of it."""
+        """The first scan of the home, after an outline of it (see the module docstring)."""
         self._tasks.outline(self._request(None), build_tree)
         self._pending = None
-        self._submit()  # queued behind the outline on the same worker
+        self._after_outline = True
+
+    @Slot()
+    def outline_shown(self) -> None:
+        """The outline is on screen, or there is none to show: the first scan, now."""
+        if self._after_outline:
+            self._submit()
 
     def request(self, paths: Iterable[str] | None, *, supersede: bool = False) -> None:
         """Rescan `paths` (None: everything) — now, or right after the scan in flight;
@@ -166,6 +177,7 @@ class ScanScheduler(QObject):
     def _submit(self) -> None:
         pending, self._pending = self._pending, set()
         self._due = False
+        self._after_outline = False
         self._inflight = frozenset(pending) if pending is not None else None
         opened = frozenset(self._target.open_containers)
         self._tasks.scan(

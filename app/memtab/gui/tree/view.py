@@ -1,19 +1,23 @@
 """The scope tree's view: selection and expansion by row key, the context menu (mouse or
-keyboard), drag and drop, and the room the Memory tab's overlay takes at its bottom
-(`reserve_bottom`). How each row looks is `gui/tree/rows.py`.
+keyboard), drag and drop, the room the Memory tab's overlay takes at its bottom
+(`reserve_bottom`), and what waits for its next paint (`after_next_paint`: the start-up
+steps). How each row looks is `gui/tree/rows.py`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import (
+    QEvent,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QPoint,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QContextMenuEvent, QPalette
@@ -29,6 +33,8 @@ from memtab.gui.tree.model import NODE_ROLE, MemoryTreeModel
 from memtab.gui.tree.rows import MemoryItemDelegate
 
 ModelIndex = QModelIndex | QPersistentModelIndex
+# How long what waits for a paint waits at most: a minimised window paints nothing.
+PAINT_WAIT_MS = 250
 
 
 def own_viewport(view: QTreeView) -> QWidget:
@@ -44,6 +50,44 @@ def own_viewport(view: QTreeView) -> QWidget:
     viewport.setBackgroundRole(QPalette.ColorRole.Base)
     viewport.setAutoFillBackground(True)
     return viewport
+
+
+class _AfterPaint(QObject):
+    """Runs what waits for a view's next paint right after it (`after_next_paint`)."""
+
+    def __init__(self, view: QTreeView) -> None:
+        super().__init__(view)
+        self._view = view
+        self._waiting: list[Callable[[], object]] = []
+        self._no_paint = QTimer(self)
+        self._no_paint.setSingleShot(True)
+        self._no_paint.setInterval(PAINT_WAIT_MS)
+        self._no_paint.timeout.connect(self._run)
+
+    def add(self, then: Callable[[], object]) -> None:
+        if not self._view.isVisible():
+            then()  # nothing will paint
+            return
+        if not self._waiting:
+            self._view.viewport().installEventFilter(self)
+            self._no_paint.start()
+        self._waiting.append(then)
+        self._view.viewport().update()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The viewport's paint: what waits runs once it is done."""
+        if event.type() == QEvent.Type.Paint:
+            QTimer.singleShot(0, self._run)
+        return False
+
+    def _run(self) -> None:
+        if not self._waiting:
+            return
+        self._view.viewport().removeEventFilter(self)
+        self._no_paint.stop()
+        waiting, self._waiting = self._waiting, []
+        for then in waiting:
+            then()
 
 
 class MemoryTreeView(QTreeView):
@@ -83,6 +127,12 @@ class MemoryTreeView(QTreeView):
         # Qt fetches a container's rows on expanding only while the view is laid out on
         # screen; a fill on `expanded` also covers a hidden or not yet painted view.
         self.expanded.connect(self._on_expanded)
+        self._after_paint = _AfterPaint(self)
+
+    def after_next_paint(self, then: Callable[[], object]) -> None:
+        """Run `then` right after the rows' next paint — at once when the view is not
+        shown, and after `PAINT_WAIT_MS` when no paint comes (a minimised window)."""
+        self._after_paint.add(then)
 
     def reserve_bottom(self, height: int) -> None:
         """Keep the bottom `height` pixels free of rows: panels lie over them
