@@ -84,11 +84,13 @@ def memtab_command(home: Home, *extra: str) -> list[str]:
     return [sys.executable, "-m", "memtab", "--home", str(home.root), *extra]
 
 
-# `memtab` itself, its window started without the background check.
+# `memtab` itself, its window started without the background check: entered as every
+# start is (`memtab.launch`, which decides before the first import how the window hashes).
 WITHOUT_CHECK = (
-    "import functools, sys; from memtab.gui.window import app; "
+    "import functools, sys; from memtab import launch; launch.use_builtin_hashes(); "
+    "from memtab.gui.window import app; "
     "app.create_main_window = functools.partial(app.create_main_window, start_check=False); "
-    "from memtab.cli import main; sys.exit(main())"
+    "sys.exit(launch.main())"
 )
 
 
@@ -298,20 +300,20 @@ def test_resident_memory_once_loaded(home_3k: Home, home_20k: Home, tmp_path: Pa
         memory = settled_memory(home, env)
         unchecked = settled_memory(home, env, check=False)
         print(
-            f"\n{files} files: {memory['loaded']:.0f} MiB when loaded, settled "
-            f"{memory['VmRSS']:.0f} MiB (peak {memory['VmHWM']:.0f} MiB); without the "
-            f"background check {unchecked['VmRSS']:.0f} MiB (peak {unchecked['VmHWM']:.0f} MiB); "
+            f"\n{files} files: {memory['loaded']:.1f} MiB when loaded, settled "
+            f"{memory['VmRSS']:.1f} MiB (peak {memory['VmHWM']:.1f} MiB); without the "
+            f"background check {unchecked['VmRSS']:.1f} MiB (peak {unchecked['VmHWM']:.1f} MiB); "
             f"the home's first start (history records every file; bytecode compiled) settled "
-            f"{first['VmRSS']:.0f} MiB"
+            f"{first['VmRSS']:.1f} MiB"
         )
         record(
             key,
             Row(
                 f"RSS with {files} files: loaded · settled · settled without the check",
-                f"{memory['loaded']:.0f} MiB · {memory['VmRSS']:.0f} MiB · "
-                f"{unchecked['VmRSS']:.0f} MiB",
+                f"{memory['loaded']:.1f} MiB · {memory['VmRSS']:.1f} MiB · "
+                f"{unchecked['VmRSS']:.1f} MiB",
                 target,
-                floor=f"bare window: {floor:.0f} MiB",
+                floor=f"bare window: {floor:.1f} MiB",
                 ratio=memory["VmRSS"] / floor,
             ),
         )
