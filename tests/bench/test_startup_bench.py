@@ -10,16 +10,17 @@ Run: .venv/bin/python -m pytest -q --bench tests/bench/test_startup_bench.py -s
   machine, `bench.agents`) against the same start without any, runs interleaved (issue
   13: within 10%), and when the other agents' memory is painted;
 - resident memory of the running app when loaded (at the paint with every description)
-  and once settled — idle: the writer running, the consolidation engine preloaded, the
-  first background check made; and without it, as a window started with
-  `start_check=False` — with 3000 files (≤ 100 MB; floor: the bare window) and with
-  20,000 (≤ 200 MB). The ratio is the settled one, with the check. The search index is
-  not filled before the search field takes the focus. Every figure is in MiB (VmRSS and
-  VmHWM are KiB: / 1024), the targets too: 100 MB (10^6 bytes) = 95.4 MiB. The measured
-  starts are a user's every-day ones: each home is first opened once, printed but not
-  the row — its history records every file then, and that start compiles the bytecode
-  of what loads after the first paint (an installed app has it; compiling it in the
-  measured start left that window ~10 MiB bigger).
+  and once settled — idle: the writer following the transcripts, the first background
+  check made (the consolidation engine loads once Consolidate now is pointed at: not
+  here); and without it, as a window started with `start_check=False` — with 3000
+  files (≤ 100 MB; floor: the bare window) and with 20,000 (≤ 200 MB). The ratio is the
+  settled one, with the check. The search index is not filled before the search field
+  takes the focus. Every figure is in MiB (VmRSS and VmHWM are KiB: / 1024), the targets
+  too: 100 MB (10^6 bytes) = 95.4 MiB. The measured starts are a user's every-day ones:
+  each home is first opened once, printed but not the row — its history records every
+  file then, and that start compiles the bytecode of what loads after the first paint
+  (an installed app has it; compiling it in the measured start left that window ~10 MiB
+  bigger).
 
 Memtab prints its own timing lines with MEMTAB_TIMING=1 (see `memtab.gui.window.app`):
 `tree-paint` is the first paint of the tree with the home's folders and counts,
@@ -47,7 +48,7 @@ from memtab.store.home import Home
 pytestmark = pytest.mark.bench
 
 RUNS = 5
-SETTLE_S = 4.0  # after the loaded paint: the deferred builds and preloads are done
+SETTLE_S = 4.0  # after the loaded paint: the deferred builds are done
 LOAD_TIMEOUT_S = 60.0
 # Settled: at least SETTLE_S after the loaded paint, then once the process has used at most
 # IDLE_CPU of a core for IDLE_S on end (the first background check of 20,000 files takes

@@ -29,9 +29,10 @@ with it, it held the interpreter), is merged and painted, nothing else built yet
 (`descriptions_shown`); (3) after that paint `assemble()` runs the window's after-paint
 step (`gui.startup.after_first_paint`: the log starts rotating), builds the parts
 (`TabParts`) and every collaborator above (`assembled`: the window's menus follow), they
-catch up with the shown scan, and `loaded` fires (the window then starts its watcher,
-writer and preloads). What needs the parts sooner (an error, a search, a reveal) calls
-`assemble()`. `TreeFill` builds a big home's folders as they are opened.
+catch up with the shown scan, and `loaded` fires (the window then starts its watcher
+and writer; the consolidation engine preloads once Consolidate now is pointed at). What
+needs the parts sooner (an error, a search, a reveal) calls `assemble()`. `TreeFill`
+builds a big home's folders as they are opened.
 """
 
 from __future__ import annotations
