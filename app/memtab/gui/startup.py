@@ -40,6 +40,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.fs.config_dir",
         "memtab.fs.confined",
         "memtab.fs.jsonfile",
+        "memtab.fs.lazy_re",
         "memtab.fs.locks",
         "memtab.fs.sidecar",
         # the store the scan reads through (`MemoryStore` imports its writing side too)

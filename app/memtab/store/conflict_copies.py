@@ -15,34 +15,34 @@ Pure string work; the caller lists the directory.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from memtab.fs.lazy_re import LazyPattern
 from memtab.store.paths import VirtualPath
 
 # Each tool's pattern: the original's stem, what the tool added, the original's extension.
 # The extension is the last `.suffix` (as the tools split names); a name without one
 # ends with what the tool added.
 _EXT = r"(?P<ext>\.[^.\s]+)?"
-_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_PATTERNS: tuple[tuple[str, LazyPattern], ...] = (
     (
         # Syncthing: <stem>.sync-conflict-<YYYYMMDD>-<HHMMSS>-<first 7 of device id><ext>
         "syncthing",
-        re.compile(
+        LazyPattern(
             r"^(?P<stem>.+?)\.sync-conflict-(?P<when>\d{8}-\d{6})-(?P<by>[A-Z0-9]{7})" + _EXT + "$"
         ),
     ),
     (
         # ownCloud (and Nextcloud before 2.5): <stem>_conflict-<YYYYMMDD>-<HHMMSS><ext>
         "owncloud",
-        re.compile(r"^(?P<stem>.+?)_conflict-(?P<when>\d{8}-\d{6})" + _EXT + "$"),
+        LazyPattern(r"^(?P<stem>.+?)_conflict-(?P<when>\d{8}-\d{6})" + _EXT + "$"),
     ),
     (
         # Nextcloud and ownCloud now: <stem> (conflicted copy <YYYY-MM-DD> <HHMMSS>)<ext>,
         # also with the user's name before the date.
         "nextcloud",
-        re.compile(
+        LazyPattern(
             r"^(?P<stem>.+?) \([Cc]onflicted copy (?:(?P<by>[^()]+?) )?"
             r"(?P<when>\d{4}-\d{2}-\d{2} \d{6})\)" + _EXT + "$"
         ),
@@ -51,7 +51,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         # Dropbox: <stem> (<who>'s conflicted copy <YYYY-MM-DD>)<ext>, "(1)" when taken;
         # Google Drive's conflicted copies read the same way.
         "dropbox",
-        re.compile(
+        LazyPattern(
             r"^(?P<stem>.+?) \((?:(?P<by>[^()]+?)['’]s )?[Cc]onflicted copy"
             r"(?: (?P<when>\d{4}-\d{2}-\d{2}))?(?: \(\d+\))?\)" + _EXT + "$"
         ),
@@ -61,16 +61,18 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         # (a NetBIOS name: up to 15 capitals, digits and hyphens; one digit or hyphen at
         # least, so a word like `-TODO` is not taken for one).
         "onedrive",
-        re.compile(r"^(?P<stem>.+?)-(?P<by>(?=[A-Z0-9-]*[0-9-])[A-Z][A-Z0-9-]{1,14})" + _EXT + "$"),
+        LazyPattern(
+            r"^(?P<stem>.+?)-(?P<by>(?=[A-Z0-9-]*[0-9-])[A-Z][A-Z0-9-]{1,14})" + _EXT + "$"
+        ),
     ),
     (
         # Google Drive for desktop (and OneDrive for a name taken): <stem> (<n>)<ext>
         "google-drive",
-        re.compile(r"^(?P<stem>.+?) \((?P<by>[1-9][0-9]{0,2})\)" + _EXT + "$"),
+        LazyPattern(r"^(?P<stem>.+?) \((?P<by>[1-9][0-9]{0,2})\)" + _EXT + "$"),
     ),
 )
 
-_MAYBE_A_COPY = re.compile(r" \(|conflict-|-[A-Z]")
+_MAYBE_A_COPY = LazyPattern(r" \(|conflict-|-[A-Z]")
 """What every tool's copy name holds (a tool's " (…)", "conflict-", OneDrive's "-NAME"):
 a name without any is ordinary, known at the cost of one search — the window counts the
 copies among every file of a scan on each scan, and most names are not copies."""

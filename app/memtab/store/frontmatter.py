@@ -26,13 +26,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from memtab.fs.atomic import encode_utf8
+from memtab.fs.lazy_re import LazyPattern
 
 DESCRIPTION_PREFIX_BYTES = 4096
 MAX_DESCRIPTION_UNITS = 200
 _ELLIPSIS = "…"
 
 # mux's FRONTMATTER_PATTERN; `\Z` because Python's `$` also matches before a final newline.
-_FRONTMATTER = re.compile(r"\A---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
+_FRONTMATTER = LazyPattern(r"\A---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ def frontmatter_strings(prefix: str) -> dict[str, str]:
     match = _SIMPLE_FRONTMATTER.match(prefix)
     if match is not None:
         block = match.group(1)
-        outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _outside_simple_subset()
+        outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _OUTSIDE_SIMPLE_SUBSET
         entries = _SIMPLE_ENTRY.findall(block)
         values = dict(entries)
         if outside.search(block) is None and _NON_STRING_KEYS.isdisjoint(values):
@@ -140,8 +141,8 @@ def description_value(prefix: str) -> str | None:
 
 # mux's agent definitions (`agents/<name>.md`, parseAgentDefinitionMarkdown.ts) fence their
 # frontmatter with `---` lines that may carry trailing blanks, unlike memory files.
-_AGENT_OPENING = re.compile(r"\A---[ \t]*\r?\n")
-_AGENT_FRONTMATTER = re.compile(
+_AGENT_OPENING = LazyPattern(r"\A---[ \t]*\r?\n")
+_AGENT_FRONTMATTER = LazyPattern(
     r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE
 )
 
@@ -180,18 +181,18 @@ def read_agent_definition(text: str) -> AgentDefinition:
 
 # --- the title a file gives itself ---------------------------------------------------------
 
-_ATX_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
-_FENCE_LINE = re.compile(r"^(?:```|~~~)", re.MULTILINE)
-_HEADING_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_HEADING_MARKUP = re.compile(r"[*_`~]+")
+_ATX_HEADING = LazyPattern(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_FENCE_LINE = LazyPattern(r"^(?:```|~~~)", re.MULTILINE)
+_HEADING_LINK = LazyPattern(r"\[([^\]]*)\]\([^)]*\)")
+_HEADING_MARKUP = LazyPattern(r"[*_`~]+")
 # A template's title heading, filled in below it: Claude Code's session summaries start
 # `# Session Title` / `_A short and distinctive 5-10 word descriptive title…_` / the title.
-_TEMPLATE_TITLE = re.compile(r"^(?:session )?title$", re.IGNORECASE)
+_TEMPLATE_TITLE = LazyPattern(r"^(?:session )?title$", re.IGNORECASE)
 # Claude Code's own hint under its title heading, left as it is in an unfilled template:
 # "_A short and distinctive 5-10 word descriptive title for the session. Super info dense,
 # no filler_". A filled summary either keeps it and writes the title on a line below, or
 # replaces it with the title in the same italics ("_Compaction任务中断问题 & …_").
-_TEMPLATE_HINT = re.compile(
+_TEMPLATE_HINT = LazyPattern(
     r"^a short and distinctive\b.*\btitle for the session\b", re.IGNORECASE | re.DOTALL
 )
 
@@ -240,10 +241,10 @@ def heading_text(raw: str) -> str:
 # --- cleaning -------------------------------------------------------------------------------
 
 # Whitespace as JavaScript's `\s` sees it; Python's `\s` would also take U+001C–U+001F.
-_WHITESPACE_RUN = re.compile(
+_WHITESPACE_RUN = LazyPattern(
     "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
 )
-_CONTROL_CHARS = re.compile("[\x00-\x1f\x7f]")
+_CONTROL_CHARS = LazyPattern("[\x00-\x1f\x7f]")
 
 
 def clean_description(value: str, *, limit: int | None = MAX_DESCRIPTION_UNITS) -> str:
@@ -276,21 +277,21 @@ def clean_description(value: str, *, limit: int | None = MAX_DESCRIPTION_UNITS) 
 
 # The implicit scalars of the YAML 1.2 core schema, as mux reads frontmatter: a plain scalar
 # matching one of these is not a string; `yes`, `on` and dates stay strings.
-_CORE_SCHEMA_SCALARS: tuple[tuple[str, re.Pattern[str], list[str]], ...] = (
-    ("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
+_CORE_SCHEMA_SCALARS: tuple[tuple[str, LazyPattern, list[str]], ...] = (
+    ("tag:yaml.org,2002:null", LazyPattern(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
     (
         "tag:yaml.org,2002:bool",
-        re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+        LazyPattern(r"^(?:true|True|TRUE|false|False|FALSE)$"),
         list("tTfF"),
     ),
     (
         "tag:yaml.org,2002:int",
-        re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+        LazyPattern(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
         list("-+0123456789"),
     ),
     (
         "tag:yaml.org,2002:float",
-        re.compile(
+        LazyPattern(
             r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
             r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
         ),
@@ -342,7 +343,7 @@ def _core_schema_loader() -> Any:
 
     CoreSchemaLoader.yaml_implicit_resolvers = {}
     for tag, pattern, first in _CORE_SCHEMA_SCALARS:
-        CoreSchemaLoader.add_implicit_resolver(tag, pattern, first)
+        CoreSchemaLoader.add_implicit_resolver(tag, pattern.compiled(), first)
     return CoreSchemaLoader
 
 
@@ -406,15 +407,13 @@ def _yaml_description(block: str) -> str | None:
 # with a short ASCII key and a one-line value that is plain (no indicator first, no `: `,
 # ` #` or trailing `:`), quoted without escapes, or a flow list of simple words. No tabs,
 # CRs, BOMs, YAML line breaks (U+0085/2028/2029) or non-printable characters anywhere.
-_OUTSIDE_SIMPLE_ASCII = re.compile("[^\n\x20-\x7e]")
+_OUTSIDE_SIMPLE_ASCII = LazyPattern("[^\n\x20-\x7e]")
 
 
-@functools.cache
-def _outside_simple_subset() -> re.Pattern[str]:
-    """The same test for text beyond ASCII (compiled on first use: ~6 ms)."""
-    return re.compile(
-        "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-    )
+# The same test for text beyond ASCII (compiling it takes ~6 ms).
+_OUTSIDE_SIMPLE_SUBSET = LazyPattern(
+    "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+)
 
 
 _SIMPLE_WORD = r"[A-Za-z0-9_][A-Za-z0-9_./-]*"
@@ -429,9 +428,9 @@ _SIMPLE_LINE = rf"(?: *+|#[^\n]*+|[A-Za-z_][A-Za-z0-9_-]{{0,63}}:(?: ++{_SIMPLE_
 # Opening fence, simple lines, closing fence: a fence line is never a simple line, so the
 # block ends at the first fence, exactly as mux's pattern finds it. At least one line: the
 # opening fence's line break cannot also be the closing fence's (`---\n---\n` is no block).
-_SIMPLE_FRONTMATTER = re.compile(rf"---\r?\n((?:{_SIMPLE_LINE}\n)++)---(?:\r?\n|\Z)")
-_SIMPLE_ENTRY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(.*)$", re.MULTILINE)
-_CORE_SCHEMA_NON_STRING = re.compile("|".join(p.pattern for _, p, _ in _CORE_SCHEMA_SCALARS))
+_SIMPLE_FRONTMATTER = LazyPattern(rf"---\r?\n((?:{_SIMPLE_LINE}\n)++)---(?:\r?\n|\Z)")
+_SIMPLE_ENTRY = LazyPattern(r"^([A-Za-z_][A-Za-z0-9_-]*):(.*)$", re.MULTILINE)
+_CORE_SCHEMA_NON_STRING = LazyPattern("|".join(p.pattern for _, p, _ in _CORE_SCHEMA_SCALARS))
 _CORE_SCHEMA_FIRST_CHARS = frozenset(char for _, _, first in _CORE_SCHEMA_SCALARS for char in first)
 # The keys of the subset YAML does not read as strings: `null:` and `NULL:` are one key.
 _NON_STRING_KEYS = frozenset(
@@ -446,7 +445,7 @@ def _fast_description(prefix: str) -> tuple[bool, str | None]:
     if match is None:
         return False, None
     block = match.group(1)
-    outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _outside_simple_subset()
+    outside = _OUTSIDE_SIMPLE_ASCII if block.isascii() else _OUTSIDE_SIMPLE_SUBSET
     if outside.search(block) is not None:
         return False, None
     entries = _SIMPLE_ENTRY.findall(block)
