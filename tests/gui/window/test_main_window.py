@@ -111,7 +111,8 @@ def test_closing_remembers_geometry_and_splitter(
     assert sizes is not None and sizes[0] == 333
 
 
-def test_screenshot_command_renders_the_loaded_window(tmp_path: Path) -> None:
+def test_screenshot_command_renders_the_loaded_window(qapp: QApplication, tmp_path: Path) -> None:
+    # qapp: reading the PNG back takes a Qt application (run alone, no other test made one)
     from memtab.demo import create_demo_home
 
     demo = tmp_path / "demo"
@@ -136,8 +137,6 @@ def test_screenshot_command_renders_the_loaded_window(tmp_path: Path) -> None:
     image = QImage(str(target))
     assert not image.isNull()
     assert (image.width(), image.height()) == (1280, 712)
-    app = QApplication.instance()
-    assert app is not None
 
 
 def test_unknown_workspace_falls_back_and_says_so(make_window: WindowFactory, home: Home) -> None:
