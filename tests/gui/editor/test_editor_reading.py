@@ -23,6 +23,7 @@ from gui.editor_support import (
 )
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.session import FileState
+from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.reading import READING_SHOWN_AFTER_MS
@@ -44,15 +45,21 @@ def context(store: MemoryStore, own_writes: OwnWrites) -> Iterator[WindowContext
     window_context.shutdown()
 
 
-@pytest.fixture
-def panel(qtbot: QtBot, store: MemoryStore, context: WindowContext) -> Iterator[EditorPanel]:
-    editor = EditorPanel(context)
+def _editor_panel(
+    qtbot: QtBot, store: MemoryStore, context: WindowContext, clock: GuiClock = QT_CLOCK
+) -> Iterator[EditorPanel]:
+    editor = EditorPanel(context, clock=clock)
     context.actions.attach(editor)
     qtbot.addWidget(editor)
     editor.resize(900, 600)
     editor.set_store(store)
     yield editor
     editor.shutdown()
+
+
+@pytest.fixture
+def panel(qtbot: QtBot, store: MemoryStore, context: WindowContext) -> Iterator[EditorPanel]:
+    yield from _editor_panel(qtbot, store, context)
 
 
 @pytest.fixture
@@ -65,13 +72,7 @@ def clocked_panel(
     qtbot: QtBot, store: MemoryStore, context: WindowContext, clock: FakeGuiClock
 ) -> Iterator[EditorPanel]:
     """A panel whose "Reading…" delay runs on `clock`."""
-    editor = EditorPanel(context, clock=clock)
-    context.actions.attach(editor)
-    qtbot.addWidget(editor)
-    editor.resize(900, 600)
-    editor.set_store(store)
-    yield editor
-    editor.shutdown()
+    yield from _editor_panel(qtbot, store, context, clock)
 
 
 def busy_disk(context: WindowContext) -> threading.Event:
