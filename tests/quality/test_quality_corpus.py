@@ -5,6 +5,7 @@ real memory stores loses no line and changes no other file. `make bench` prints 
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -38,6 +39,9 @@ MIN_RECALL = 0.58
 # measured figures so it cannot steer the rules; the figures themselves are in README.
 MIN_MEASURED_PRECISION = 0.65
 MIN_MEASURED_RECALL = 0.22
+# Engineers tuning the rules set MEMTAB_QUALITY_TUNED_ONLY=1: then nothing here runs the
+# writer on the measured part (CI leaves it unset and runs everything).
+TUNED_ONLY = os.environ.get("MEMTAB_QUALITY_TUNED_ONLY") == "1"
 _PLACEHOLDER = re.compile(r"<[a-z_ -]+>|\{\{|\bTODO\b|\bXXX\b|\[…\]|\.\.\.$")
 
 
@@ -48,6 +52,7 @@ def test_the_offline_writer_is_precise_on_real_transcripts(tmp_path: Path) -> No
     assert score.written >= 15  # it does write notes: precision is not bought with silence
 
 
+@pytest.mark.skipif(TUNED_ONLY, reason="MEMTAB_QUALITY_TUNED_ONLY: the measured part is not run")
 def test_the_offline_writer_on_transcripts_it_was_not_tuned_on(tmp_path: Path) -> None:
     """Only the figures: the notes written on the measured part and its labels are never
     shown (tuning on them would make the measure a second tuned-on part)."""
@@ -58,7 +63,9 @@ def test_the_offline_writer_on_transcripts_it_was_not_tuned_on(tmp_path: Path) -
 
 
 @pytest.mark.parametrize(
-    "case", [*WRITER_CASES, *MEASURE_CASES], ids=lambda case: case.path.name[:50]
+    "case",
+    [*WRITER_CASES, *([] if TUNED_ONLY else MEASURE_CASES)],
+    ids=lambda case: case.path.name[:50],
 )
 def test_no_note_is_a_pasted_block_a_placeholder_or_a_fragment(
     tmp_path: Path, case: WriterCase
