@@ -270,14 +270,23 @@ def findings_in_answers(events: Sequence[TranscriptEvent]) -> list[str]:
     return found
 
 
+# Claude Code's own sub-agent types whose report is no finding: `Bash` only runs commands (its
+# report relays what they printed that moment: "The file `x` does not exist") and `Explore`
+# reads the code to describe it ("Type checker ensures two-variable form only works with
+# strings", "`min_lat` (number, required): …" — the code as it is, which says so itself).
+# Across the sessions tuned on, none of the facts read in `Explore` reports was one to keep
+# (7 of 7 wrong, in five projects).
+_NO_FINDINGS_AGENTS = frozenset({"Bash", "Explore"})
+
+
 def is_agent_report(call: TranscriptToolCall) -> bool:
     """A call that ran a sub-agent: its output is the sub-agent's report — unless the
-    sub-agent only runs commands (Claude Code's `Bash` agent type): its report relays what
-    they printed at that moment ("The file `x` does not exist"), not what it studied."""
+    sub-agent is of a type that only runs commands or describes the code it read
+    (`_NO_FINDINGS_AGENTS`)."""
     if not (_AGENT_TOOL.match(call.name) and call.has_output and not call.is_error):
         return False
     kind = call.input.get("subagent_type") if isinstance(call.input, dict) else None
-    return kind != "Bash"
+    return kind not in _NO_FINDINGS_AGENTS
 
 
 def facts_in_reports(user_text: str) -> list[str]:

@@ -53,8 +53,10 @@ def test_a_bash_sub_agents_report_is_no_finding() -> None:
         "`/home/matheus/Desktop/agent-swarm/src/` directory.",
     )
     assert extract_findings([calls(report)]).findings == []
-    explored = tool("Task", {**report.input, "subagent_type": "Explore"}, output=report.output)
-    assert extract_findings([calls(explored)]).findings == [
+    studied = tool(
+        "Task", {**report.input, "subagent_type": "general-purpose"}, output=report.output
+    )
+    assert extract_findings([calls(studied)]).findings == [
         "The file `src/session-manager.ts` does not exist in the "
         "`/home/matheus/Desktop/agent-swarm/src/` directory."
     ]
