@@ -10,7 +10,9 @@
   the following plan: # <title>") gives its title as the goal, in any language.
 - A decision is the user's answer to a question the agent asked through its question tool
   (Claude Code's `AskUserQuestion`): the note names the question and the choice, so it
-  reads alone ("Asked "Which rig do these beads belong to?" — the user chose: No rig.").
+  reads alone ("Asked "Which rig do these beads belong to?" — the user chose: No rig."),
+  with what the chosen option means when the tool offered a description of it, and the
+  question's explanation when only that names what the question is about.
   Yes/no answers to a question that is only about this moment are not decisions, nor is
   a remark typed in instead of choosing (it names none of the options offered), nor the
   choice of a menu a skill or slash command scripted (its instructions list the option:
@@ -38,8 +40,11 @@ MIN_GOAL_CHARS = 8
 # A goal this short must name what it is about ("Implement spotter-gqc"), not only a chore.
 MIN_GOAL_WORDS = 3
 _NAMES_SOMETHING = re.compile(r"\w[-_/.#]\w|\d|`")
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
+_NAMES_CODE = re.compile(r"`[^`]+`|\w[-_/.#]\w")  # a command, flag, file or path
 MAX_ANSWER_CHARS = 160
 MAX_QUESTION_CHARS = 160
+MAX_DESCRIPTION_CHARS = 160
 
 _QUESTION_TOOL = re.compile(r"^ask_?user_?questions?$", re.IGNORECASE)
 # How Claude Code says the user answered (older and newer wording).
@@ -175,9 +180,41 @@ def decisions_in(
         if scripted is not None and scripted(answer):
             continue  # a skill's menu: how the skill runs, not a decision about the project
         asked = _short_question(question)
-        if asked is not None:
-            decisions.append(f'Asked "{asked}" — the user chose: {answer.rstrip(".")}.')
+        if asked is None:
+            continue
+        meaning = _chosen_description(answer, item)
+        chose = f"{answer.rstrip('.')} — {meaning}" if meaning else answer.rstrip(".")
+        decisions.append(f'Asked "{asked}" — the user chose: {_ended(chose)}')
     return decisions
+
+
+def _ended(text: str) -> str:
+    if text.endswith((".", "!", "。", "！")):
+        return text
+    return text + ("。" if _CJK_CHAR.match(text[-1]) else ".")
+
+
+def _chosen_description(answer: str, question: dict[str, object]) -> str | None:
+    """What the chosen option means, as the question tool offered it: its description ("不要な
+    列を除外して見やすくする。例: `--fields stars,license` で stars と license だけ表示。") — a
+    label alone ("出力の絞り込み (Recommended)", "Tasks Only") seldom says what was decided.
+    Its first sentence when the whole is too long; None when even that is, or there is none."""
+    options = question.get("options")
+    chosen = " ".join(answer.split()).casefold()
+    for option in options if isinstance(options, list) else []:
+        if not isinstance(option, dict) or not isinstance(option.get("label"), str):
+            continue
+        description = option.get("description")
+        if " ".join(option["label"].split()).casefold() != chosen or not isinstance(
+            description, str
+        ):
+            continue
+        text = " ".join(description.split())
+        if len(text) > MAX_DESCRIPTION_CHARS:
+            first = _FIRST_SENTENCE.match(text)
+            text = first.group(1) if first else ""
+        return text if MIN_GOAL_CHARS <= len(text) <= MAX_DESCRIPTION_CHARS else None
+    return None
 
 
 def _is_offered(answer: str, question: dict[str, object]) -> bool:
@@ -194,11 +231,20 @@ def _is_offered(answer: str, question: dict[str, object]) -> bool:
 
 
 def _short_question(question: str) -> str | None:
-    """The question itself, without the explanation an agent adds after it."""
-    text = " ".join(question.split())
-    ends = [index for index in (text.find("?"), text.find("？")) if index >= 0]
-    if ends:
-        text = text[: min(ends) + 1]
+    """The question itself, without the explanation an agent adds after it — unless the
+    question alone names nothing concrete and the explanation does ("あるプロバイダーに存在しない
+    フィールドが指定された場合の挙動は？例: `repiq --fields stars npm:react`"): then the whole,
+    when it fits."""
+    whole = " ".join(question.split())
+    ends = [index for index in (whole.find("?"), whole.find("？")) if index >= 0]
+    text = whole[: min(ends) + 1] if ends else whole
+    if (
+        text != whole
+        and not _NAMES_SOMETHING.search(text)
+        and _NAMES_CODE.search(whole[len(text) :])
+        and len(whole) <= MAX_QUESTION_CHARS
+    ):
+        text = whole
     return text if len(text) <= MAX_QUESTION_CHARS else None
 
 

@@ -358,3 +358,57 @@ def test_decisions_and_goals_reach_the_notes() -> None:
     sections = {note.section: note.text for note in plan_notes("", extract_findings(events))}
     assert sections[DECISIONS] == 'Asked "Which port should the API use?" — the user chose: 8080.'
     assert sections[GOAL].endswith("Add a health endpoint to the API.")
+
+
+def test_a_decision_says_what_the_chosen_option_means() -> None:
+    """A real session of yutakobayashidev/repiq: the labels alone ("出力の絞り込み
+    (Recommended)") do not say what was decided about what; the chosen option's description
+    does, and where only the question's explanation names the flag, the question keeps it."""
+    purpose = "フィールド選択の主な用途はどちらですか？"
+    unknown = (
+        "あるプロバイダーに存在しないフィールドが指定された場合の挙動は？"
+        "例: `repiq --fields stars npm:react` (npm に stars はない)"
+    )
+    questions = [
+        {
+            "question": purpose,
+            "options": [
+                {
+                    "label": "出力の絞り込み (Recommended)",
+                    "description": "不要な列を除外して見やすくする。"
+                    "例: `--fields stars,license` で stars と license だけ表示。"
+                    "全フォーマット (JSON/NDJSON/Markdown) に適用",
+                },
+                {
+                    "label": "プロバイダーの取得最適化",
+                    "description": "指定フィールドだけ API から取得",
+                },
+            ],
+        },
+        {
+            "question": unknown,
+            "options": [
+                {
+                    "label": "サイレントに無視 (Recommended)",
+                    "description": "そのプロバイダーに該当フィールドがなければ、"
+                    "そのプロバイダーの結果には表示しないだけ。"
+                    "エラーにしない。クロスエコシステム比較で便利",
+                },
+                {"label": "エラーで終了", "description": "不正なフィールド指定として即エラー。"},
+            ],
+        },
+    ]
+    output = (
+        f'User has answered your questions: "{purpose}"="出力の絞り込み (Recommended)", '
+        f'"{unknown}"="サイレントに無視 (Recommended)". You can now continue with the '
+        "user's answers in mind."
+    )
+    call = tool("AskUserQuestion", {"questions": questions}, output=output)
+    assert decisions_in(call) == [
+        'Asked "フィールド選択の主な用途はどちらですか？" — the user chose: 出力の絞り込み '
+        "(Recommended) — 不要な列を除外して見やすくする。例: `--fields stars,license` で stars と "
+        "license だけ表示。全フォーマット (JSON/NDJSON/Markdown) に適用。",
+        f'Asked "{unknown}" — the user chose: サイレントに無視 (Recommended) — そのプロバイダーに'
+        "該当フィールドがなければ、そのプロバイダーの結果には表示しないだけ。エラーにしない。"
+        "クロスエコシステム比較で便利。",
+    ]
