@@ -14,6 +14,9 @@ recognized by its structure rather than by one phrase:
   "不要提交到 main 分支。", "请勿…") or ends it as a request or a written rule
   ("…しないでください", "…しないこと", "…하지 마세요") — 不要 and 别 inside a word ("不要求",
   "区别") are not one;
+- or, in Japanese, the user says again what they told the agent to do ("…の中に作れって
+  言ってる"): a correction (a last clause they left unfinished, "…、そこからは決して", is left
+  out of the note);
 - or the user says what they prefer ("I prefer …", "je préfère …", "ich bevorzuge …",
   "prefiero …", "prefiro …", "我更喜欢 …", "…の方が好き", "…을 선호") or corrects the agent
   ("No, use pnpm.", "Non, utilise pnpm.", "아니, pnpm 써.");
@@ -114,10 +117,20 @@ _IMPERATIVE_VERBS = _alternation(
     "faca|nao use|nao faça|nao faca"
 )
 # A Korean or Japanese request ends with these forms; a Chinese one carries these words.
+# (決して "never" ends like the request して but is an adverb: a sentence ending on it was
+# left unfinished.)
 _KO_JA_REQUEST_END = re.compile(
     r"(?:하세요|하십시오|해라|해 줘|해줘|해 주세요|해주세요|세요|써|쓰세요|마세요|마|말아 줘|"
-    r"ください|下さい|しないで|使って|使え|すること|して)[。！!.\s]*$"
+    r"ください|下さい|しないで|使って|使え|すること|(?<!決)して)[。！!.\s]*$"
 )
+# The user says again what they told the agent to do ("dotnix/claude/rulesの中に作れって言ってる",
+# "pnpm を使えと言ったでしょ"): an order in the imperative, quoted — a correction, so a rule.
+_JA_RESTATED_ORDER = re.compile(
+    r"[えけせてねへめれげぜべぺろよ](?:って|と)言っ(?:てる|ている|てます|ています|た)"
+)
+# A last clause left unfinished: it ends on a rule word with nothing after it ("…作れって
+# 言ってる、そこからは決して"). The note is what the user finished saying.
+_JA_UNFINISHED_TAIL = re.compile(r"[、,]\s*[^、,。]*(?:決して|絶対に|必ず|常に|いつも)\s*$")
 _ZH_REQUEST = re.compile(r"^(?:请|請)|[，,、]\s*(?:请|請)|务必|務必")
 # "Don't <verb> …" is a prohibition, whatever the verb — but not the remarks that open the
 # same way ("Don't worry", "Don't know why it fails": I don't know).
@@ -220,6 +233,8 @@ def is_directive(sentence: str) -> bool:
         return True
     if _ANYWHERE.search(core) or _PREFERENCE.search(core) or _EN_MODAL_RULE.search(core):
         return True
+    if _JA_RESTATED_ORDER.search(core):
+        return True
     request = bool(_KO_JA_REQUEST_END.search(core) or _ZH_REQUEST.search(core))
     if _CJK_CORRECTION.match(core):
         return request
@@ -230,6 +245,7 @@ def is_directive(sentence: str) -> bool:
 
 
 def _directive(sentence: str) -> str | None:
+    sentence = _JA_UNFINISHED_TAIL.sub("", sentence)
     if not MIN_DIRECTIVE_CHARS <= len(sentence) <= MAX_DIRECTIVE_CHARS:
         return None
     if not is_directive(sentence):

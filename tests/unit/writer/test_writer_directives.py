@@ -275,3 +275,13 @@ def test_what_to_use_instead_of_what_is_a_rule(text: str, directive: str) -> Non
 
 def test_a_statement_of_what_is_used_instead_is_not_a_rule() -> None:
     assert directives_in("It uses pnpm instead of npm.") == []
+
+
+def test_a_japanese_order_said_again_is_a_rule_without_its_unfinished_tail() -> None:
+    """A real session of yutakobayashidev/repiq: the user repeats where the agent was told to
+    put the rules and leaves the last clause unfinished ("そこからは決して" — "from there,
+    never"); the note is what they finished saying. 決して is an adverb, not a request."""
+    said = "dotnix/claude/rulesの中に作れって言ってる、そこからは決して"
+    assert directives_in(said) == ["dotnix/claude/rulesの中に作れって言ってる。"]
+    assert directives_in("そこからは決して") == []
+    assert directives_in("テストが落ちていたと言っている。") == []  # a report, not an order
