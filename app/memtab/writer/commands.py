@@ -36,7 +36,14 @@ _INLINE_CODE = re.compile(
 
 _SCRIPT_FILE = re.compile(r"^(?!/|~|\.\./)[\w./-]+\.(?:py|js|mjs|ts|sh|rb|php|pl|exs)$")
 _TOOL_NAME = re.compile(r"^[a-z][a-z0-9_-]{1,30}$")
-_HOME_PATH = re.compile(r"(?:^|[\s='\"])(?:/home/|/Users/|/root/|[A-Za-z]:\\Users\\)")
+# A path in someone's home (also inside a `PATH=$PATH:/home/rob/go/bin` list, or `~/x`).
+_HOME_PATH = re.compile(r"(?:^|[\s='\":])(?:~/|\$HOME/|/home/|/Users/|/root/|[A-Za-z]:\\Users\\)")
+# A leading `NAME=value &&` (or `export NAME=value;`, or `NAME=value ` before the command):
+# the shell set up before the command ran.
+_LEADING_ASSIGNMENT = re.compile(
+    r"""^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*=(?P<value>"[^"]*"|'[^']*'|[^\s;&|]*)"""
+    r"""\s*(?:&&|;)?\s*"""
+)
 
 
 def _word_set(words: str) -> frozenset[str]:
@@ -159,6 +166,20 @@ def command_segments(command: str) -> list[list[str]]:
         current.append(token)
     segments.append(current)
     return [words for words in segments if words and words[0] != "cd"]
+
+
+def without_machine_env(command: str) -> str:
+    """A command without the leading environment it set up from someone's home
+    (`PATH=$PATH:/usr/local/go/bin:/home/rob/go/bin && cd go && go build ./...` → `cd go
+    && go build ./...`): that is one machine's shell, not how the project runs the command.
+    Any other command unchanged."""
+    text = command
+    while (match := _LEADING_ASSIGNMENT.match(text)) and _HOME_PATH.search(match["value"]):
+        rest = text[match.end() :]
+        if not rest.strip():
+            return command  # nothing but the assignment
+        text = rest
+    return text
 
 
 def main_words(command: str) -> list[str]:
@@ -467,26 +488,55 @@ _TASK_SUBCOMMANDS = _word_set("run r test t x exec task")
 
 def without_passthrough(command: str) -> str:
     """A task runner's call without the arguments handed through `--` to its task: they
-    pick that moment's tests (`mise run test:integration -- -run TestX` → `mise run
-    test:integration`, `pnpm --filter api test -- auth.spec` → `pnpm --filter api test`,
-    the task the project runs); any other command unchanged."""
+    pick that moment's tests or files (`mise run test:integration -- -run TestX` → `mise
+    run test:integration`, `pnpm --filter api test -- auth.spec` → `pnpm --filter api
+    test`, `pnpm lint -- src/a.test.tsx` → `pnpm lint`: the task the project runs); any
+    other command unchanged."""
     words = command.strip().split(" ")
     if "\n" in command.strip() or "--" not in words or MASKED.search(command):
         return command
     head = words[: words.index("--")]
     plain = all(not _PIPE.search(w) and w not in _SEPARATORS and "&&" not in w for w in head)
     runner = _without_workspace(head)
-    if len(runner) < 2 or runner[1] not in _TASK_SUBCOMMANDS or not plain:
+    if len(runner) < 2 or not plain or not _runs_a_task(runner):
         return command
     return " ".join(head)
 
 
+# Package managers that run a package script named right after them (`pnpm lint -- x.tsx`
+# is `pnpm run lint -- x.tsx`), and their own commands, which are no script.
+_SCRIPT_SHORTHAND = _word_set("pnpm yarn")
+_MANAGER_COMMANDS = _word_set("add remove install i up update link unlink dlx create init")
+
+
+def _runs_a_task(words: list[str]) -> bool:
+    """Whether a runner's words (workspace choice left out) run a task or script."""
+    if words[1] in _TASK_SUBCOMMANDS:
+        return True
+    shorthand = program_name(words[0]) in _SCRIPT_SHORTHAND
+    return shorthand and not words[1].startswith("-") and words[1] not in _MANAGER_COMMANDS
+
+
 def is_narrowed(command: str) -> bool:
     """Whether a command runs only tests picked by name (`go test ./x -run TestY`,
-    `pytest -k slow`, `pytest tests/a.py::test_b`); a package manager's choice of a
-    workspace package (`pnpm --filter api test`) picks no test."""
+    `pytest -k slow`, `pytest tests/a.py::test_b`), or checks only files it names (`npx
+    eslint src/api/*.ts`); a package manager's choice of a workspace package (`pnpm
+    --filter api test`) picks no test."""
     line = command.split("\n", 1)[0]
-    return bool(_NARROWING.search(" ".join(_without_workspace(line.split(" ")))))
+    if _NARROWING.search(" ".join(_without_workspace(line.split(" ")))):
+        return True
+    return command_kind(command) in _CHECKS and any(
+        _SOURCE_FILE.search(word) for word in main_words(command)[1:] if not word.startswith("-")
+    )
+
+
+# A check run on a few files it names (`npx eslint apps/web/src/api/**/*.ts`, `pytest
+# tests/test_a.py`, `gofmt -l x.go`) is that moment's check, not how the project runs it.
+_CHECKS = frozenset(("tests", "lint", "type check", "format"))
+_SOURCE_FILE = re.compile(
+    r"\*|\.(?:tsx?|jsx?|mjs|cjs|py|go|rs|rb|exs?|swift|kt|java|c|h|cc|cpp|cs|php|mdx?|vue"
+    r"|svelte|astro|s?css|html)(?::\d+)?$"
+)
 
 
 # A package manager's options that pick the workspace package a script runs in, before the

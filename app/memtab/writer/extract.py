@@ -31,7 +31,9 @@ conservative — a memory file full of noise is worse than a short one:
   the note says what fixed it: the commands (and edits) in between, or the other
   invocation that worked. Running the same command again is not a fix, nor is editing
   code until it passes (that is the work, not a lesson); a failed guess (a file or path
-  that does not exist) is not a lesson, and neither is an agent fumbling its own tools.
+  that does not exist) is not a lesson, and neither is an agent fumbling its own tools
+  (`fixes`). A command run in another repository (`git -C ~/dotfiles commit`) is not the
+  project's: neither its hooks nor its failures are noted.
 - Findings: facts about the project the agent stated — in its answers or a sub-agent's
   report — in any of the eight languages (`answers`); the session's surest few
   (`answers.best_facts`), and of a report only firm ones. Surest of all: a memory the agent
@@ -63,34 +65,41 @@ from memtab.writer.commands import (
     chained_commands,
     command_family,
     command_kind,
-    command_label,
     display_command,
     git_hook_stage,
-    is_exploratory,
     is_narrowed,
     is_one_off,
     is_project_command,
-    is_throwaway,
     is_worth_keeping,
     mentioned_files,
-    removed_files,
     runs_a_task,
     status_is_known,
     tool_program,
-    uncut,
-    unwrapped,
     without_passthrough,
 )
 from memtab.writer.directives import directives_in, human_text
-from memtab.writer.language import is_claimed
-from memtab.writer.outcomes import (
-    MAX_HOOKS_NAMED,
-    error_signature,
-    hooks_that_passed,
-    output_shows_success,
-    says_nothing,
+from memtab.writer.fixes import (
+    EDIT_TOOL_NAME,
+    Fix,
+    Step,
+    can_teach,
+    find_fix,
+    fix_key,
+    read_step,
 )
-from memtab.writer.project_dirs import in_project
+from memtab.writer.language import is_claimed
+from memtab.writer.outcomes import MAX_HOOKS_NAMED, hooks_that_passed
+from memtab.writer.project_dirs import runs_elsewhere
+
+__all__ = [
+    "Findings",
+    "Fix",
+    "TranscriptDigest",
+    "WorkflowTool",
+    "WorkingCommand",
+    "extract_findings",
+    "fix_key",
+]
 
 # A memory the agent saved itself outweighs any fact read in its prose (at most
 # FIRM_WEIGHT + 1, `answers.fact_weight`).
@@ -105,15 +114,10 @@ MIN_TOOL_USES = 3
 MIN_GOAL_STEPS = 10
 MIN_TOOL_SUBCOMMANDS = 2
 MAX_TOOL_EXAMPLES = 4
-MAX_FIX_STEPS = 3
 # A fix must follow its failure closely: after this many tool calls, what made the command
 # work can no longer be told apart from everything else the agent did meanwhile.
 MAX_CALLS_TO_FIX = 8
 
-_SHELL_TOOL_NAME = re.compile(r"bash|shell|exec|terminal|command", re.IGNORECASE)
-_EDIT_TOOL_NAME = re.compile(r"edit|write|patch|str_replace|create_file|insert", re.IGNORECASE)
-_PATCH_FILE = re.compile(r"^\*\*\* (Update|Add|Delete) File: (.+)$", re.MULTILINE)
-_TARGET_KEYS = ("file_path", "path", "notebook_path", "filePath", "target_file")
 # An error saying a path is not there: the agent guessed wrong, nothing to learn.
 _MISSING_PATH = re.compile(
     r"no such file or directory|does not exist|doesn't exist|cannot find the path|enoent"
@@ -122,20 +126,6 @@ _MISSING_PATH = re.compile(
 )
 # A call Claude Code never ran because another call of the same turn failed first.
 _NEVER_RAN = re.compile(r"^\s*<tool_use_error>Sibling tool call errored</tool_use_error>\s*$")
-
-
-@dataclass(frozen=True)
-class Fix:
-    """A failed command, its error, and what made it work."""
-
-    action: str
-    signature: str
-    fix_steps: tuple[str, ...] = ()
-    """Rendered steps between the failure and the success: "`make db-up`", "editing `x.py`"."""
-    worked_with: str | None = None
-    """The command that then worked, when it differs from the one that failed."""
-    family: str = ""
-    """The command's program and subcommand (`pytest tests`), shared by its retries."""
 
 
 @dataclass(frozen=True)
@@ -157,11 +147,6 @@ class WorkflowTool:
 
 OriginKind = Literal["goal", "directive", "decision", "finding", "command", "tool", "fix"]
 MAX_ORIGINS = 4  # message ids kept per finding: where it was first said, a fix's two ends
-
-
-def fix_key(fix: Fix) -> str:
-    """A fix's key among `Findings.origins`."""
-    return f"{fix.action}\n{fix.signature}"
 
 
 @dataclass
@@ -196,25 +181,6 @@ class Findings:
             or self.decisions
             or self.tools
         )
-
-
-@dataclass(frozen=True, slots=True)
-class _Step:
-    """One tool call, classified, and only what the rules need of it (never its output:
-    the digest holds steps while it waits for the calls that may fix a failure)."""
-
-    name: str
-    command: str | None  # the shell command, for a shell tool
-    family: str
-    succeeded: bool
-    failed: bool
-    target: str  # the file a non-shell call works on
-    signature: str  # what went wrong, for a failed call
-    deleted: frozenset[str]  # base names of files this call deletes
-    origin: str  # the id of the message the call is in
-    # The command without the pipe that cut its output, when what is shown of it says it
-    # passed (`commands.uncut`): its exit status is the pipe's, its output still tells.
-    passed_as: str | None = None
 
 
 # --- entry point ----------------------------------------------------------------------
@@ -261,7 +227,7 @@ class TranscriptDigest:
         self._tools: dict[str, dict[str, tuple[str, str]]] = {}
         self._tool_uses: dict[str, int] = {}
         # The newest steps: a failure is judged once the calls that may fix it are seen.
-        self._recent: deque[_Step] = deque()
+        self._recent: deque[Step] = deque()
         # Where each kept finding was said: (kind, key) → message ids (docs/formats.md §20.1).
         self._origins: dict[tuple[str, str], tuple[str, ...]] = {}
 
@@ -358,18 +324,20 @@ class TranscriptDigest:
             return
         if _NEVER_RAN.match(call.output or ""):
             return  # it did nothing: neither a failure nor a success
-        step = _step(call, origin, self._project_dir)
+        step = read_step(call, origin, self._project_dir)
         self._steps += 1
         self._throwaway |= step.deleted
         if len(self._throwaway) > MAX_KEPT_FILES:
             self._throwaway = set(list(self._throwaway)[-MAX_KEPT_FILES:])
         if step.succeeded and (
             (step.command is not None and is_project_command(step.command))
-            or (step.command is None and _EDIT_TOOL_NAME.search(step.name))
+            or (step.command is None and EDIT_TOOL_NAME.search(step.name))
         ):
             self._changed_project = True
         self._note_command(step)
         stage = git_hook_stage(step.command)
+        if stage is not None and step.command is not None and runs_elsewhere(step.command):
+            stage = None  # a commit in another repository: its hooks are not the project's
         if step.succeeded and stage is not None and stage not in self._hooks:
             self._note_hooks(stage, hooks_that_passed(call.output or ""), origin)
         self._recent.append(step)
@@ -379,7 +347,7 @@ class TranscriptDigest:
             if judged is not None and len(self._fixes) < MAX_KEPT:
                 self._fixes.append(judged)
 
-    def _note_command(self, step: _Step) -> None:
+    def _note_command(self, step: Step) -> None:
         command = step.command
         if command is None or not step.succeeded:
             return
@@ -440,9 +408,9 @@ class TranscriptDigest:
         if (known is None and len(examples) < MAX_KEPT) or (known and len(known[0]) > len(shown)):
             examples[family] = (shown, origin)
 
-    def _judge(self, step: _Step, later: Sequence[_Step]) -> tuple[Fix, frozenset[str]] | None:
+    def _judge(self, step: Step, later: Sequence[Step]) -> tuple[Fix, frozenset[str]] | None:
         """The fix of a failed step, from the steps after it; None when it teaches nothing."""
-        if not step.failed or not _can_teach(step, self._throwaway):
+        if not step.failed or not can_teach(step, self._throwaway):
             return None
         signature = step.signature
         if not signature or _MISSING_PATH.search(signature):
@@ -450,7 +418,7 @@ class TranscriptDigest:
         key = (step.family, signature.lower())
         if key in self._fix_keys:
             return None
-        found = _fix(step, signature, later, self._throwaway)
+        found = find_fix(step, signature, later, self._throwaway)
         if found is None:
             return None
         fix, worked = found
@@ -475,126 +443,3 @@ def _add_unique(kept: list[str], found: Iterable[str], limit: int) -> list[str]:
 def _origin_ids(ids: Iterable[str]) -> tuple[str, ...]:
     """Message ids once each, in order, at most `MAX_ORIGINS`."""
     return tuple(dict.fromkeys(ids))[:MAX_ORIGINS]
-
-
-def _step(call: TranscriptToolCall, origin: str, project_dir: str | None = None) -> _Step:
-    failed = call.is_error or (call.exit_code is not None and call.exit_code != 0)
-    command = call.command if _SHELL_TOOL_NAME.search(call.name) else None
-    command = in_project(command.strip(), project_dir) if command else None
-    target = _target(call)
-    family = command_family(command) if command else f"tool:{call.name}:{target}"
-    deleted: set[str] = set()
-    if command is not None:
-        deleted |= removed_files(command)
-    elif isinstance(call.input, str):
-        deleted |= {
-            path.strip().rsplit("/", 1)[-1]
-            for verb, path in _PATCH_FILE.findall(call.input)
-            if verb == "Delete"
-        }
-    signature = error_signature(_failure_text(call)) if failed else ""
-    output = call.output or ""
-    passed_as = uncut(command, output) if command is not None and not failed else None
-    if passed_as is not None and not (output_shows_success(output) or says_nothing(output)):
-        passed_as = None
-    return _Step(
-        call.name,
-        command,
-        family,
-        call.has_output and not failed,
-        failed,
-        target,
-        signature,
-        frozenset(deleted),
-        origin,
-        passed_as,
-    )
-
-
-def _target(call: TranscriptToolCall) -> str:
-    """The file a non-shell call works on: its path argument, or the first file a patch
-    (`*** Update File: x`) touches."""
-    if isinstance(call.input, str):
-        patched = _PATCH_FILE.search(call.input)
-        return patched.group(2).strip() if patched else ""
-    for key in _TARGET_KEYS:
-        value = call.input.get(key)
-        if isinstance(value, str) and value.strip() and "\n" not in value:
-            return value.strip()
-    return ""
-
-
-# --- fixes ----------------------------------------------------------------------------
-
-
-def _can_teach(step: _Step, throwaway: set[str]) -> bool:
-    """A failure worth a lesson: a project command (or a commit, whose hooks are the
-    project's rules, or a project command run through a wrapper) with its own exit status,
-    not a one-off."""
-    command = step.command
-    if command is None or not status_is_known(command) or is_throwaway(command, throwaway):
-        return False
-    return is_project_command(command) or step.family == "git commit" or bool(unwrapped(command))
-
-
-def _fix(
-    failed: _Step, signature: str, later: Sequence[_Step], throwaway: set[str]
-) -> tuple[Fix, _Step] | None:
-    """The fix of a failed step and the step that then worked, or None."""
-    assert failed.command is not None
-    action = command_label(failed.command)
-    inner = unwrapped(failed.command)  # `rtk bun run test` failed: did `bun run test` work?
-    inner_family = command_family(inner) if inner else None
-    between: list[_Step] = []
-    for step in later:
-        command = step.command
-        if step.family == inner_family and command is not None and step.succeeded:
-            worked = command_label(command) if status_is_known(command) else step.passed_as
-            if action is None or worked is None:
-                return None
-            return Fix(action, signature, (), worked, failed.family), step
-        if step.family == failed.family and command is not None:
-            if step.failed:
-                between = []  # failed again: what came before did not fix it
-                continue
-            if not step.succeeded or not status_is_known(command):
-                return None
-            worked = command_label(command) if command != failed.command else None
-            worked = worked if worked != action else None  # says nothing new
-            if worked is not None and display_command(command) is None:
-                return None  # only its family could be written: the difference is lost
-            steps = _fix_steps(between, throwaway)
-            if action is None or not (worked or any(s.startswith("`") for s in steps)):
-                # The same command ran again, perhaps after edits: that is the work
-                # itself (code fixed until the tests pass), not a lesson to keep.
-                return None
-            return Fix(action, signature, steps, worked, failed.family), step
-        between.append(step)
-    return None
-
-
-def _fix_steps(between: Sequence[_Step], throwaway: set[str]) -> tuple[str, ...]:
-    rendered: list[str] = []
-    for step in between:
-        if not step.succeeded:
-            continue
-        if step.command is not None:
-            command = step.command
-            if is_exploratory(command) or not status_is_known(command):
-                continue
-            if is_throwaway(command, throwaway):
-                continue
-            label = command_label(command)
-            text = f"`{label}`" if label else ""
-        elif _EDIT_TOOL_NAME.search(step.name) and step.target:
-            text = f"editing `{step.target}`"
-        else:
-            continue
-        if text and text not in rendered:
-            rendered.append(text)
-    return tuple(rendered[-MAX_FIX_STEPS:])
-
-
-def _failure_text(call: TranscriptToolCall) -> str:
-    parts = [call.output or "", call.error if call.error != call.output else ""]
-    return "\n".join(part for part in parts if part)

@@ -15,17 +15,18 @@ _LEADING_CD = re.compile(
     r"""(?:^|(?<=&&\s)|(?<=;\s))cd\s+(?P<q>["']?)(?P<dir>[^"'\s;&|]+)(?P=q)\s*(?:&&|;)\s*"""
 )
 _DIR_OPTION = re.compile(
-    r"""(?<=\s)(?:--dir|-C|--prefix|--source|-s)[\s=](?P<q>["']?)(?P<dir>[^"'\s;&|]+)(?P=q)"""
+    r"""(?<=\s)(?:--dir|-C|--prefix|--source|-s)[\s=](?P<q>["']?)(?P<dir>[^"'\s;&|]+)(?P=q)(?P<gap>\s*)"""
 )
 
 
 def in_project(command: str, project_dir: str | None) -> str:
     """A command as the project runs it: a directory given by its absolute path inside the
     session's project (`project_dir`, where the session started) made relative to it — the
-    first `cd` of a chain, or a tool's directory option: `cd /home/rob/app && go build
-    ./...` → `go build ./...`, `cd /home/rob/app/web &&
-    hugo` → `cd web && hugo`, `pnpm --dir /home/rob/app lint` → `pnpm lint`. Any other
-    command unchanged (a path outside the project stays, and keeps it a one-off)."""
+    first `cd` of a chain, and every directory option of its tools: `cd /home/rob/app &&
+    go build ./...` → `go build ./...`, `cd /home/rob/app/web && hugo` → `cd web && hugo`,
+    `git -C /home/rob/app add x && git -C /home/rob/app commit` → `git add x && git
+    commit`. Any other command unchanged (a path outside the project stays, and keeps it a
+    one-off)."""
     root = (project_dir or "").rstrip("/")
     if not root.startswith("/") or root.count("/") < 2:
         return command
@@ -42,16 +43,32 @@ def in_project(command: str, project_dir: str | None) -> str:
         if inner is not None:
             before, rest = command[: leading.start()], command[leading.end() :]
             command = before + (f"cd {inner} && {rest}" if inner else rest)
-    option = _DIR_OPTION.search(command)
-    if option is not None:
+
+    def option_in_project(option: re.Match[str]) -> str:
         inner = relative(option.group("dir"))
+        if inner is None:
+            return option.group(0)
         if inner == "":
-            command = (command[: option.start()] + command[option.end() :]).replace("  ", " ")
-        elif inner is not None:
-            start, end = option.span("dir")
-            command = (
-                command[: start - len(option.group("q"))]
-                + inner
-                + command[end + len(option.group("q")) :]
-            )
-    return command
+            return ""  # the project itself: the option goes, with the space after it
+        start, end = option.span("dir")
+        quote = option.group("q")
+        text, offset = option.group(0), option.start()
+        return text[: start - offset - len(quote)] + inner + text[end - offset + len(quote) :]
+
+    return _DIR_OPTION.sub(option_in_project, command)
+
+
+# A directory no path inside the project names: absolute, in a home (`~/x`, `$HOME/x`), or
+# above the project (`../x`).
+_ELSEWHERE = re.compile(r"^(?:/|~|\$HOME\b|\.\.(?:/|$)|[A-Za-z]:[\\/])")
+
+
+def runs_elsewhere(command: str) -> bool:
+    """Whether a command (already passed through `in_project`) works in a directory outside
+    the session's project: a leading `cd` there, or a tool's directory option naming it
+    (`git -C ~/dotfiles commit`). Such a commit's hooks and such a command's failures
+    belong to that other repository, never to the project's notes."""
+    leading = _LEADING_CD.search(command)
+    if leading is not None and _ELSEWHERE.match(leading.group("dir")):
+        return True
+    return any(_ELSEWHERE.match(option.group("dir")) for option in _DIR_OPTION.finditer(command))

@@ -1,0 +1,123 @@
+"""Which commands, fixes and hooks are the project's, from real lines of sessions tuned on
+(tests/fixtures/shared/claude-code: Safecast/safecast-map-MCP, yutakobayashidev/repiq,
+dOwOd/exvs2-cost-calculator, FSM1/cipher-box): one machine's shell set-up is no part of a
+command, a commit in another repository says nothing of the project's hooks, a package
+script's file arguments are that moment's, and a check of the files it names is no way
+the project runs its checks."""
+
+from __future__ import annotations
+
+from memtab.writer.commands import is_narrowed, without_machine_env, without_passthrough
+from memtab.writer.extract import extract_findings
+from memtab.writer.project_dirs import in_project, runs_elsewhere
+
+from .events import bash
+
+SAFECAST = "/home/rob/Documents/Safecast/safecast-map-MCP"
+REPIQ = "/home/yuta/ghq/github.com/yutakobayashidev/repiq"
+DOTNIX = "/home/yuta/ghq/github.com/yutakobayashidev/dotnix"
+EXVS2 = "/Users/sksn/Development/exvs2-cost-calculator"
+
+
+def test_a_path_set_up_from_someones_home_is_not_part_of_the_command() -> None:
+    # safecast: `go` was not on the shell's PATH; the working build added two folders to it,
+    # one in the developer's home — the project's command is the build itself
+    worked = (
+        f"PATH=$PATH:/usr/local/go/bin:/home/rob/go/bin && cd {SAFECAST}/go && "
+        "go build ./cmd/mcp-server/ 2>&1"
+    )
+    assert without_machine_env(in_project(worked, SAFECAST)) == (
+        "cd go && go build ./cmd/mcp-server/ 2>&1"
+    )
+    assert without_machine_env("MIX_ENV=test mix ecto.migrate") == "MIX_ENV=test mix ecto.migrate"
+    assert without_machine_env("export GOPATH=/Users/x/go; go test ./...") == "go test ./..."
+    events = [
+        bash(
+            f"cd {SAFECAST}/go && go build ./cmd/mcp-server/ 2>&1",
+            ok=False,
+            output="Exit code 127\n/bin/bash: line 1: go: command not found\n",
+        ),
+        bash(worked, output=""),
+    ]
+    for event in events:
+        event.cwd = SAFECAST
+    findings = extract_findings(events)
+    # the build, as anyone runs it; no fix that only one machine's PATH made
+    assert [command.command for command in findings.commands] == [
+        "cd go && go build ./cmd/mcp-server/"
+    ]
+    assert findings.fixes == []
+
+
+def test_a_commit_in_another_repository_says_nothing_of_the_projects_hooks() -> None:
+    # repiq: the agent committed a rule into the user's dotfiles (dotnix), whose own
+    # pre-commit hooks ran — not repiq's
+    other = (
+        f"git -C {DOTNIX} add claude/rules/commit-convention.md && "
+        f"git -C {DOTNIX} commit -m \"$(cat <<'EOF'\n"
+        'feat(claude): add commit convention rule\nEOF\n)"'
+    )
+    hooks = (
+        "git-secrets..............................................................Passed\n"
+        "treefmt..................................................................Passed\n"
+        "[main 9254aec] feat(claude): add commit convention rule\n"
+    )
+    assert runs_elsewhere(in_project(other, REPIQ))
+    own = f"git -C {REPIQ} add AGENTS.md && git -C {REPIQ} commit -m x"
+    assert in_project(own, REPIQ) == "git add AGENTS.md && git commit -m x"
+    assert not runs_elsewhere(in_project(own, REPIQ))
+    assert runs_elsewhere("git -C ~/Development/claude-shared commit -m x")
+    event = bash(other, output=hooks)
+    event.cwd = REPIQ
+    assert extract_findings([event]).findings == []
+    mine = bash(own, output=hooks)
+    mine.cwd = REPIQ
+    assert extract_findings([mine]).findings == [
+        "`git commit` runs the project's pre-commit hooks: git-secrets, treefmt."
+    ]
+
+
+def test_a_package_scripts_file_arguments_are_that_moments() -> None:
+    # exvs2: `pnpm lint -- <file>` is `pnpm run lint -- <file>`: the lint of one file
+    one_file = (
+        f"pnpm --dir {EXVS2} lint -- src/components/__tests__/CookieConsentBanner.test.tsx 2>&1"
+    )
+    banner = (
+        f"> exvs2-cost-calculator@0.3.0 lint {EXVS2}\n"
+        "> eslint src/ -- src/components/__tests__/CookieConsentBanner.test.tsx"
+    )
+    assert without_passthrough(in_project(one_file, EXVS2)) == "pnpm lint"
+    assert without_passthrough("pnpm add -- left-pad") == "pnpm add -- left-pad"
+    event = bash(one_file, output=banner)
+    event.cwd = EXVS2
+    [command] = extract_findings([event]).commands
+    assert (command.command, command.kind) == ("pnpm lint", "lint")
+
+
+def test_the_same_script_run_again_without_its_arguments_is_no_fix() -> None:
+    # exvs2: the lint of one file with a flag failed; the whole lint then passed
+    findings = extract_findings(
+        [
+            bash(
+                "pnpm lint -- --no-warn-ignored src/components/ComparisonResultPanel.tsx 2>&1",
+                ok=False,
+                output=" ELIFECYCLE  Command failed with exit code 2.",
+            ),
+            bash("pnpm lint 2>&1", output="> exvs2-cost-calculator@0.3.0 lint\n> eslint src/"),
+        ]
+    )
+    assert findings.fixes == []
+    assert [command.command for command in findings.commands] == ["pnpm lint"]
+
+
+def test_a_check_of_the_files_it_names_is_that_moments() -> None:
+    # cipher-box: eslint on the generated API client's files, to see its warnings
+    assert is_narrowed("npx eslint apps/web/src/api/**/*.ts 2>&1 | head -50")
+    assert is_narrowed("pytest tests/test_clock.py")
+    assert not is_narrowed("go vet ./pkg/codegen/")
+    assert not is_narrowed("tsc -p tsconfig.json")
+    assert not is_narrowed("xcodebuild -project FitToday/FitToday.xcodeproj -scheme FitToday build")
+    findings = extract_findings(
+        [bash("npx eslint apps/web/src/api/**/*.ts 2>&1 | head -50", output="")]
+    )
+    assert findings.commands == []
