@@ -329,6 +329,17 @@ def git_hook_stage(command: str | None) -> str | None:
     return None
 
 
+def skips_hooks(command: str | None) -> bool:
+    """Whether a commit or push skips the project's git hooks (`git commit --no-verify`,
+    `git commit -n`, `git push --no-verify`)."""
+    for words in command_segments(command or ""):
+        if words and program_name(words[0]) == "git":
+            stage = git_hook_stage(shlex.join(words))
+            if "--no-verify" in words or (stage == "commit" and "-n" in words):
+                return stage is not None
+    return False
+
+
 def is_exploratory(command: str) -> bool:
     """Whether every part of a command only looks around (`ls`, `cat`, `git status`)."""
     return all(_segment_is_exploratory(words) for words in command_segments(command))

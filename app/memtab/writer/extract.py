@@ -61,6 +61,7 @@ from memtab.writer.answers import (
     is_agent_report,
 )
 from memtab.writer.asked import SkillScripts, decisions_in, goal_in, is_question
+from memtab.writer.bash_agents import command_a_bash_agent_ran
 from memtab.writer.commands import (
     chained_commands,
     command_family,
@@ -73,6 +74,7 @@ from memtab.writer.commands import (
     is_worth_keeping,
     mentioned_files,
     runs_a_task,
+    skips_hooks,
     status_is_known,
     tool_program,
     without_passthrough,
@@ -82,6 +84,7 @@ from memtab.writer.fixes import (
     EDIT_TOOL_NAME,
     Fix,
     Step,
+    as_run_here,
     can_teach,
     find_fix,
     fix_key,
@@ -314,6 +317,10 @@ class TranscriptDigest:
             found = facts_in_text(call.output or "", concluded=True)
             self._keep_facts(found, origin, told_the_user=False, report=True)
             return
+        ran = command_a_bash_agent_ran(call)
+        if ran is not None:  # a `Bash` sub-agent's report: the run's only trace here
+            for part in chained_commands(as_run_here(ran, self._project_dir)):
+                self._note_working(part, origin)
         saved = memories_saved(call)  # the agent's own: surer than any fact read in prose
         for memory in saved:  # a `feedback` one is the user's guidance, distilled
             kept = self._directives if memory.kind == "directive" else self._facts
@@ -399,6 +406,30 @@ class TranscriptDigest:
         self._hooks[stage] = note
         self._origins[("finding", note)] = (origin,)
 
+    def _note_broken_hook(self, step: Step, signature: str, later: Sequence[Step]) -> None:
+        """A commit (or push) the project's hook failed, made next with the hooks skipped
+        (`--no-verify`), whose output names the repair: the hook is broken, not the change
+        — keep what is wrong, how to mend it, and that the checks were skipped (never "skip
+        the hooks" as a way that works)."""
+        stage = git_hook_stage(step.command)
+        key = f"broken {stage}"
+        if stage is None or step.repair is None or key in self._hooks:
+            return
+        if "`" in signature + step.repair or not any(
+            other.succeeded
+            and git_hook_stage(other.command) == stage
+            and skips_hooks(other.command)
+            for other in later
+        ):
+            return
+        note = (
+            f"`git {stage}` fails in the project's hook: `{signature}` — its output says to "
+            f"run `{step.repair}`; the session's {stage}s skipped the hooks (`--no-verify`), "
+            "so their checks did not run."
+        )
+        self._hooks[key] = note
+        self._origins[("finding", note)] = (step.origin,)
+
     def _note_tool(self, program: str, family: str, shown: str, origin: str) -> None:
         if program not in self._tools and len(self._tools) >= MAX_KEPT:
             return
@@ -420,6 +451,7 @@ class TranscriptDigest:
             return None
         found = find_fix(step, signature, later, self._throwaway)
         if found is None:
+            self._note_broken_hook(step, signature, later)
             return None
         fix, worked = found
         self._fix_keys.add(key)

@@ -29,7 +29,12 @@ from memtab.writer.commands import (
     without_machine_env,
     without_passthrough,
 )
-from memtab.writer.outcomes import error_signature, output_shows_success, says_nothing
+from memtab.writer.outcomes import (
+    error_signature,
+    output_shows_success,
+    repair_hint,
+    says_nothing,
+)
 from memtab.writer.project_dirs import in_project, runs_elsewhere
 
 MAX_FIX_STEPS = 3
@@ -76,12 +81,21 @@ class Step:
     # The command without the pipe that cut its output, when what is shown of it says it
     # passed (`commands.uncut`): its exit status is the pipe's, its output still tells.
     passed_as: str | None = None
+    # The command a failed call's output says repairs it (`outcomes.repair_hint`).
+    repair: str | None = None
+
+
+def as_run_here(command: str, project_dir: str | None) -> str:
+    """A shell command as the project runs it: paths inside the project relative to it
+    (`project_dirs.in_project`), one machine's shell set-up left out
+    (`commands.without_machine_env`)."""
+    return without_machine_env(in_project(command.strip(), project_dir))
 
 
 def read_step(call: TranscriptToolCall, origin: str, project_dir: str | None = None) -> Step:
     failed = call.is_error or (call.exit_code is not None and call.exit_code != 0)
     command = call.command if _SHELL_TOOL_NAME.search(call.name) else None
-    command = without_machine_env(in_project(command.strip(), project_dir)) if command else None
+    command = as_run_here(command, project_dir) if command else None
     target = _target(call)
     family = command_family(command) if command else f"tool:{call.name}:{target}"
     deleted: set[str] = set()
@@ -94,6 +108,7 @@ def read_step(call: TranscriptToolCall, origin: str, project_dir: str | None = N
             if verb == "Delete"
         }
     signature = error_signature(failure_text(call)) if failed else ""
+    hint = repair_hint(failure_text(call)) if failed else None
     output = call.output or ""
     passed_as = uncut(command, output) if command is not None and not failed else None
     if passed_as is not None and not (output_shows_success(output) or says_nothing(output)):
@@ -109,6 +124,7 @@ def read_step(call: TranscriptToolCall, origin: str, project_dir: str | None = N
         frozenset(deleted),
         origin,
         passed_as,
+        hint[1] if hint is not None else None,
     )
 
 

@@ -44,10 +44,10 @@ _PASSED = re.compile(
     r"\b(?:\d+ passed|passed|pass|ok|success(?:ful(?:ly)?)?|succeeded|finished|compiled)\b|[✓✔]",
     re.IGNORECASE,
 )
-# Counts that say nothing failed: `0 failures`, `no errors`, and a count given after its
+# Counts that say nothing failed: `0 failures`, `no (type) errors`, and a count given after its
 # name (`Total errors: 0`, Dialyzer; `Failures: 0, Errors: 0`, Maven/JUnit).
 _NONE_FAILED = re.compile(
-    r"\b(?:0|no) (?:fail(?:ures?|ed)?|errors?|warnings?)\b"
+    r"\b(?:0|no) (?:[a-z]+ )?(?:fail(?:ures?|ed)?|errors?|warnings?)\b"
     r"|\b(?:failures?|failed|errors?|warnings?)\s*[:=]\s*0\b(?![.\d])",
     re.IGNORECASE,
 )
@@ -115,12 +115,12 @@ def says_nothing(output: str) -> bool:
 
 def error_signature(text: str) -> str:
     """The line that says what went wrong: an exception or `error:` line first, then a
-    line with a failure word; generic "exit code" lines, code frames and stack lines are
-    skipped. Cut to a readable length; "" when nothing fits."""
+    line with a failure word, else the line before the tool's own word on how to repair it
+    (`repair_hint`); generic "exit code" lines, code frames and stack lines are skipped.
+    Cut to a readable length; "" when nothing fits."""
     best: tuple[int, str] | None = None
     previous_was_jest_header = False
-    if text.count("\\n") > text.count("\n"):
-        text = text.replace("\\n", "\n")  # output that reached us JSON-escaped, on one line
+    text = _unescaped(text)
     for raw in _ANSI.sub("", text).splitlines():
         line = " ".join(raw.split())
         if not line:
@@ -137,8 +137,44 @@ def error_signature(text: str) -> str:
             if score >= 3:
                 break
     if best is None:
-        return ""
+        hint = repair_hint(text)
+        return _clean_signature(hint[0]) if hint is not None else ""
     return _clean_signature(best[1])
+
+
+def _unescaped(text: str) -> str:
+    if text.count("\\n") > text.count("\n"):
+        return text.replace("\\n", "\n")  # output that reached us JSON-escaped, on one line
+    return text
+
+
+# A tool's own word on how to repair what failed: "run `pre-commit install -f --hook-type
+# commit-msg` to fix this" (pre-commit), "Run 'mix format' to fix." — the command quoted.
+_REPAIR_HINT = re.compile(
+    r"""\b(?:run|try running)\s+(?P<q>[`'"])(?P<command>[^`'"\n]{2,120})(?P=q)"""
+    r"""\s+to\s+(?:fix|repair|resolve)\b""",
+    re.IGNORECASE,
+)
+
+
+def repair_hint(output: str) -> tuple[str, str] | None:
+    """What a failed command's output says went wrong and the command it says repairs it
+    (`bug: pre-commit's script is installed in migration mode`, `pre-commit install -f
+    --hook-type commit-msg`): the line before the hint (a hook's `…Passed` report is not
+    it), or the hint's own line when it says both; None when the output names no repair."""
+    lines = [line.strip() for line in _ANSI.sub("", _unescaped(output)).splitlines()]
+    for index, line in enumerate(lines):
+        hint = _REPAIR_HINT.search(line)
+        if hint is None:
+            continue
+        before = line[: hint.start()].strip()
+        if before:
+            return before, hint["command"].strip()
+        for earlier in reversed(lines[:index]):
+            if earlier and not _HOOK_PASSED.match(earlier) and not _NOISE_LINE.match(earlier):
+                return earlier, hint["command"].strip()
+        return "", hint["command"].strip()
+    return None
 
 
 def _line_score(line: str, after_jest_header: bool) -> int:

@@ -7,8 +7,14 @@ the project runs its checks."""
 
 from __future__ import annotations
 
-from memtab.writer.commands import is_narrowed, without_machine_env, without_passthrough
+from memtab.writer.commands import (
+    is_narrowed,
+    skips_hooks,
+    without_machine_env,
+    without_passthrough,
+)
 from memtab.writer.extract import extract_findings
+from memtab.writer.outcomes import error_signature, repair_hint
 from memtab.writer.project_dirs import in_project, runs_elsewhere
 
 from .events import bash
@@ -121,3 +127,53 @@ def test_a_check_of_the_files_it_names_is_that_moments() -> None:
         [bash("npx eslint apps/web/src/api/**/*.ts 2>&1 | head -50", output="")]
     )
     assert findings.commands == []
+
+
+MIGRATION_MODE = (
+    "Exit code 1\n"
+    "gitleaks.................................................................Passed\n"
+    "bug: pre-commit's script is installed in migration mode\n"
+    "run `pre-commit install -f --hook-type commit-msg` to fix this\n\n"
+    "Please report this bug at https://github.com/pre-commit/pre-commit/issues\n"
+)
+COMMIT = (
+    "git add README.md && git commit -m \"$(cat <<'EOF'\ndocs(cli): add contribution links\n"
+    'EOF\n)"'
+)
+
+
+def test_the_repair_a_hooks_output_names_is_read() -> None:
+    # repiq: pre-commit's commit-msg hook, broken; spotter: its own pre-commit validation
+    assert repair_hint(MIGRATION_MODE) == (
+        "bug: pre-commit's script is installed in migration mode",
+        "pre-commit install -f --hook-type commit-msg",
+    )
+    assert error_signature(MIGRATION_MODE) == (
+        "bug: pre-commit's script is installed in migration mode"
+    )
+    spotter = (
+        "Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.\\n"
+        "Run 'mix format' to fix.\\n\\nFix these issues before committing."
+    )
+    assert repair_hint(spotter) == ("[FORMAT] Code is not formatted.", "mix format")
+    assert repair_hint("error: 3 tests failed") is None
+
+
+def test_a_hook_skipped_after_it_failed_is_noted_broken_with_its_repair() -> None:
+    # repiq: the commit-msg hook failed; the same commit then went in with --no-verify
+    skipped = COMMIT.replace("git commit -m", "git commit --no-verify -m")
+    findings = extract_findings([bash(COMMIT, ok=False, output=MIGRATION_MODE), bash(skipped)])
+    assert findings.fixes == []
+    assert findings.findings == [
+        "`git commit` fails in the project's hook: `bug: pre-commit's script is installed in "
+        "migration mode` — its output says to run `pre-commit install -f --hook-type "
+        "commit-msg`; the session's commits skipped the hooks (`--no-verify`), so their "
+        "checks did not run."
+    ]
+    # not skipped: nothing says the hook, not the change, was at fault
+    assert extract_findings([bash(COMMIT, ok=False, output=MIGRATION_MODE)]).findings == []
+    # no repair named: nothing to keep but "it failed"
+    bare = "Exit code 1\n$ bun test src/\nerror: Item 3 failed\n"
+    assert extract_findings([bash(COMMIT, ok=False, output=bare), bash(skipped)]).findings == []
+    assert skips_hooks(skipped) and skips_hooks("git push --no-verify")
+    assert skips_hooks("git commit -n -m wip") and not skips_hooks(COMMIT)
