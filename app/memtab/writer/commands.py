@@ -16,7 +16,7 @@ import shlex
 MAX_COMMAND_CHARS = 120
 
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
-_SEPARATORS = frozenset(("&&", "||", ";", "&", ";;"))
+SEPARATORS = frozenset(("&&", "||", ";", "&", ";;"))
 _REDIRECT = re.compile(r"^[<>]+&?$|^&>+$")
 _TRAILING_NOISE = re.compile(r"\s*(?:2>&1|>\s*/dev/null)\s*$")
 MASKED = re.compile(r"\|\|\s*(?:true|:)\s*$|;\s*(?:true|exit 0)\s*$")
@@ -24,7 +24,7 @@ MASKED = re.compile(r"\|\|\s*(?:true|:)\s*$|;\s*(?:true|exit 0)\s*$")
 FILTER_PIPE = re.compile(r"\|\s*(?:head|tail|grep|less|more|tee|wc|sort|uniq|cut|awk|sed|jq)\b")
 # Output cut to its end (the summary a test run or build ends with) — nothing else.
 _TAIL_CUT = re.compile(r"\s*(?:2>&1\s*)?(?:\|\s*(?:tail|tee)\b[^|&;<>]*)+$")
-_PIPE = re.compile(r"(?<!\|)\|(?!\|)")
+PIPE = re.compile(r"(?<!\|)\|(?!\|)")
 # Code given inline or fed to an interpreter by a heredoc, or a script in a temp dir: a
 # one-off, never a project command. (A heredoc that feeds `git commit -m` is just data.)
 _INLINE_CODE = re.compile(
@@ -46,37 +46,37 @@ _LEADING_ASSIGNMENT = re.compile(
 )
 
 
-def _word_set(words: str) -> frozenset[str]:
+def word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-_INSTALLERS = _word_set("npm pnpm yarn bun pip pip3 uv")
+_INSTALLERS = word_set("npm pnpm yarn bun pip pip3 uv")
 
 
-_EXPLORATORY = _word_set(
+_EXPLORATORY = word_set(
     "ls cat head tail less more grep rg ag find fd echo printf pwd cd which whereis type wc "
     "tree stat file env printenv ps jq awk sort uniq diff du df date whoami uname true sleep "
     "gh curl wget open xdg-open man help history clear nl od xxd hexdump realpath dirname "
     "basename readlink id hostname uptime top htop lsof netstat ss ping test [ command"
 )
-_ASKS_ITS_VERSION = _word_set("version --version -V -v help --help -h")
+_ASKS_ITS_VERSION = word_set("version --version -V -v help --help -h")
 # Programs that change files or the shell, not the project's workflow: never a note.
-_SYSTEM = _word_set(
+_SYSTEM = word_set(
     "mkdir cp mv rm rmdir touch chmod chown ln kill pkill killall sleep export source set "
     "unset alias tmux screen ssh scp rsync tar zip unzip gzip gunzip xargs sudo time timeout "
     "nohup watch vim vi nano emacs code sed awk perl tee git gh unlink install brew apt "
     "apt-get dnf yum pacman systemctl service launchctl open xdg-open pbcopy pbpaste"
 )
 # Interpreters that run a script file: `python scripts/seed.py` runs the project's script.
-_INTERPRETERS = _word_set("python python3 node bash sh zsh ruby bun deno php perl")
+_INTERPRETERS = word_set("python python3 node bash sh zsh ruby bun deno php perl")
 # Coding agents' own CLIs: adding a tool or server to the agent is worth remembering.
-_AGENT_CLIS = _word_set("claude codex gemini mux xum cursor-agent opencode aider")
-_AGENT_SETUP = _word_set("mcp plugin plugins config add install")
-_GIT_READ_ONLY = _word_set(
+_AGENT_CLIS = word_set("claude codex gemini mux xum cursor-agent opencode aider")
+_AGENT_SETUP = word_set("mcp plugin plugins config add install")
+_GIT_READ_ONLY = word_set(
     "status log diff show branch rev-parse remote blame ls-files grep describe shortlog "
     "reflog fetch config"
 )
-PROJECT_TOOLS = _word_set(
+PROJECT_TOOLS = word_set(
     "make just task ninja cmake meson bazel bazelisk gradle gradlew mvn mvnw ant sbt "
     "pytest tox nox ruff mypy pyright black isort flake8 pylint coverage pre-commit "
     "npm pnpm yarn bun deno npx bunx tsc eslint prettier jest vitest playwright biome "
@@ -85,7 +85,7 @@ PROJECT_TOOLS = _word_set(
 )
 # For tools that do many things, the subcommands that build/test/lint/install.
 _PROJECT_SUBCOMMANDS: dict[str, frozenset[str]] = {
-    name: _word_set(subcommands)
+    name: word_set(subcommands)
     for name, subcommands in {
         "npm": "run test build install ci lint exec x t",
         "pnpm": "run test build install i lint exec dlx t",
@@ -115,7 +115,7 @@ _PROJECT_SUBCOMMANDS: dict[str, frozenset[str]] = {
 # Every program of a known kind: any other is a workflow tool or a wrapper.
 _KNOWN_PROGRAMS = _SYSTEM | _INTERPRETERS | PROJECT_TOOLS | _AGENT_CLIS | _EXPLORATORY
 # Runners whose next word names the real tool, for families (`bun x jest`, `npm run lint`).
-_RUNNERS = _word_set("run x exec dlx compose -m")
+_RUNNERS = word_set("run x exec dlx compose -m")
 _SCRIPT_WORDS = re.compile(r"test|build|lint|check|ci|setup|bootstrap|install|format|fmt", re.I)
 
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -146,7 +146,7 @@ def command_segments(command: str) -> list[list[str]]:
         if skip_next:
             skip_next = False
             continue
-        if token in _SEPARATORS:
+        if token in SEPARATORS:
             segments.append(current)
             current, in_pipe_tail = [], False
             continue
@@ -217,7 +217,7 @@ def _without_exploration(text: str) -> str:
     for token in tokens:
         if token in ("&&", ";"):
             parts.append([])
-        elif token in _SEPARATORS or token == "|" or token.startswith("<"):
+        elif token in SEPARATORS or token == "|" or token.startswith("<"):
             return text  # `||`, `&`, a pipe or input: its parts depend on each other
         else:
             parts[-1].append(token)
@@ -252,7 +252,7 @@ def chained_commands(command: str) -> list[str]:
     for token in tokens:
         if token == "&&":
             parts.append([])
-        elif token in _SEPARATORS or token == "|" or token.startswith("<"):
+        elif token in SEPARATORS or token == "|" or token.startswith("<"):
             return [command]
         else:
             parts[-1].append(token)
@@ -284,7 +284,7 @@ def command_label(command: str) -> str | None:
 # A flag that makes a test run rewrite what it checks against (golden files, snapshots):
 # another task than checking, written as a command of its own (`go test ./compiler/
 # -update` beside `go test ./...`).
-_UPDATE_FLAGS = _word_set("-update --update -update-golden --update-golden --update-snapshots")
+_UPDATE_FLAGS = word_set("-update --update -update-golden --update-golden --update-snapshots")
 
 
 def command_family(command: str) -> str:
@@ -484,93 +484,6 @@ def command_kind(command: str) -> str | None:
     return None
 
 
-# Options that pick a few tests by name: such a run is that moment's check, not how the
-# project runs its tests.
-_NARROWING = re.compile(
-    r"(?:^|\s)(?:-run|-k|-t|--filter|--grep|--testNamePattern|--test-name-pattern|--only"
-    r"|-testNamePattern|--tests?)(?:[=\s]|$)|\S::\S"
-)
-
-
-# A task runner's subcommands that run a task, to which `--` hands the words after it
-# (`mise run test:integration -- -run TestX`, `npm test -- -t login`).
-_TASK_SUBCOMMANDS = _word_set("run r test t x exec task")
-
-
-def without_passthrough(command: str) -> str:
-    """A task runner's call without the arguments handed through `--` to its task: they
-    pick that moment's tests or files (`mise run test:integration -- -run TestX` → `mise
-    run test:integration`, `pnpm --filter api test -- auth.spec` → `pnpm --filter api
-    test`, `pnpm lint -- src/a.test.tsx` → `pnpm lint`: the task the project runs); any
-    other command unchanged."""
-    words = command.strip().split(" ")
-    if "\n" in command.strip() or "--" not in words or MASKED.search(command):
-        return command
-    head = words[: words.index("--")]
-    plain = all(not _PIPE.search(w) and w not in _SEPARATORS and "&&" not in w for w in head)
-    runner = _without_workspace(head)
-    if len(runner) < 2 or not plain or not _runs_a_task(runner):
-        return command
-    return " ".join(head)
-
-
-# Package managers that run a package script named right after them (`pnpm lint -- x.tsx`
-# is `pnpm run lint -- x.tsx`), and their own commands, which are no script.
-_SCRIPT_SHORTHAND = _word_set("pnpm yarn")
-_MANAGER_COMMANDS = _word_set("add remove install i up update link unlink dlx create init")
-
-
-def _runs_a_task(words: list[str]) -> bool:
-    """Whether a runner's words (workspace choice left out) run a task or script."""
-    if words[1] in _TASK_SUBCOMMANDS:
-        return True
-    shorthand = program_name(words[0]) in _SCRIPT_SHORTHAND
-    return shorthand and not words[1].startswith("-") and words[1] not in _MANAGER_COMMANDS
-
-
-def is_narrowed(command: str) -> bool:
-    """Whether a command runs only tests picked by name (`go test ./x -run TestY`,
-    `pytest -k slow`, `pytest tests/a.py::test_b`), or checks only files it names (`npx
-    eslint src/api/*.ts`); a package manager's choice of a workspace package (`pnpm
-    --filter api test`) picks no test."""
-    line = command.split("\n", 1)[0]
-    if _NARROWING.search(" ".join(_without_workspace(line.split(" ")))):
-        return True
-    return command_kind(command) in _CHECKS and any(
-        _SOURCE_FILE.search(word) for word in main_words(command)[1:] if not word.startswith("-")
-    )
-
-
-# A check run on a few files it names (`npx eslint apps/web/src/api/**/*.ts`, `pytest
-# tests/test_a.py`, `gofmt -l x.go`) is that moment's check, not how the project runs it.
-_CHECKS = frozenset(("tests", "lint", "type check", "format"))
-_SOURCE_FILE = re.compile(
-    r"\*|\.(?:tsx?|jsx?|mjs|cjs|py|go|rs|rb|exs?|swift|kt|java|c|h|cc|cpp|cs|php|mdx?|vue"
-    r"|svelte|astro|s?css|html)(?::\d+)?$"
-)
-
-
-# A package manager's options that pick the workspace package a script runs in, before the
-# script's name: `pnpm --filter api test`, `pnpm -F web lint`, `npm -w app run build`.
-_WORKSPACE_MANAGERS = _word_set("pnpm npm")
-_WORKSPACE_OPTIONS = _word_set("--filter -F --workspace -w")
-
-
-def _without_workspace(words: list[str]) -> list[str]:
-    """A package manager's words without the workspace it picks (see `_WORKSPACE_OPTIONS`);
-    any other command's words unchanged."""
-    if not words or program_name(words[0]) not in _WORKSPACE_MANAGERS:
-        return words
-    kept = [words[0]]
-    index = 1
-    while index < len(words) and words[index].startswith("-"):
-        option = words[index].split("=", 1)[0]
-        if option not in _WORKSPACE_OPTIONS:
-            break
-        index += 1 if "=" in words[index] else 2  # `--filter=api` or `--filter api`
-    return kept + words[index:]
-
-
 def unfiltered(command: str) -> str | None:
     """A command whose output was only cut to its end (`go test ./... 2>&1 | tail -30`)
     without that cut, or None for any other command. Its status is tail's, but its output
@@ -579,7 +492,7 @@ def unfiltered(command: str) -> str | None:
     if match is None or MASKED.search(command):
         return None
     rest = command[: match.start()].strip()
-    return rest if rest and not _PIPE.search(rest) else None
+    return rest if rest and not PIPE.search(rest) else None
 
 
 # `| head`, `| head -20`, `| head -n 20`: the output's first lines (10 by default).
@@ -600,7 +513,7 @@ def uncut(command: str, output: str) -> str | None:
         return None
     lines = int(match.group(1) or match.group(2) or _HEAD_DEFAULT_LINES)
     rest = command[: match.start()].strip()
-    if not rest or _PIPE.search(rest) or len(output.splitlines()) >= lines:
+    if not rest or PIPE.search(rest) or len(output.splitlines()) >= lines:
         return None
     return rest
 

@@ -62,13 +62,13 @@ from memtab.writer.answers import (
 )
 from memtab.writer.asked import SkillScripts, decisions_in, goal_in, is_question
 from memtab.writer.bash_agents import command_a_bash_agent_ran
+from memtab.writer.command_scope import is_narrowed, without_passthrough
 from memtab.writer.commands import (
     chained_commands,
     command_family,
     command_kind,
     display_command,
     git_hook_stage,
-    is_narrowed,
     is_one_off,
     is_project_command,
     is_worth_keeping,
@@ -77,7 +77,6 @@ from memtab.writer.commands import (
     skips_hooks,
     status_is_known,
     tool_program,
-    without_passthrough,
 )
 from memtab.writer.directives import directives_in, human_text
 from memtab.writer.fixes import (

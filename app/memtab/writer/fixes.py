@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memtab.transcripts import TranscriptToolCall
+from memtab.writer.command_scope import without_passthrough
 from memtab.writer.commands import (
     command_family,
     command_label,
@@ -27,7 +28,6 @@ from memtab.writer.commands import (
     uncut,
     unwrapped,
     without_machine_env,
-    without_passthrough,
 )
 from memtab.writer.outcomes import (
     error_signature,

@@ -7,12 +7,8 @@ the project runs its checks."""
 
 from __future__ import annotations
 
-from memtab.writer.commands import (
-    is_narrowed,
-    skips_hooks,
-    without_machine_env,
-    without_passthrough,
-)
+from memtab.writer.command_scope import is_narrowed, without_passthrough
+from memtab.writer.commands import skips_hooks, without_machine_env
 from memtab.writer.extract import extract_findings
 from memtab.writer.outcomes import error_signature, repair_hint
 from memtab.writer.project_dirs import in_project, runs_elsewhere

@@ -6,7 +6,7 @@ absolute path inside the session's project is written relative to it."""
 
 from __future__ import annotations
 
-from memtab.writer.commands import is_narrowed, without_passthrough
+from memtab.writer.command_scope import is_narrowed, without_passthrough
 from memtab.writer.extract import extract_findings
 from memtab.writer.notes import render_fix
 from memtab.writer.outcomes import says_nothing

@@ -1,0 +1,104 @@
+"""How much of the project a command covers: a test run picked by name or a check of the
+files it names is that moment's (`is_narrowed`), the words a task runner hands its task
+through `--` are that moment's too (`without_passthrough`), and a package manager's choice
+of a workspace package picks no test (`pnpm --filter api test`)."""
+
+from __future__ import annotations
+
+import re
+
+from memtab.writer.commands import (
+    MASKED,
+    PIPE,
+    SEPARATORS,
+    command_kind,
+    main_words,
+    program_name,
+    word_set,
+)
+
+# Options that pick a few tests by name: such a run is that moment's check, not how the
+# project runs its tests.
+_NARROWING = re.compile(
+    r"(?:^|\s)(?:-run|-k|-t|--filter|--grep|--testNamePattern|--test-name-pattern|--only"
+    r"|-testNamePattern|--tests?)(?:[=\s]|$)|\S::\S"
+)
+
+
+# A task runner's subcommands that run a task, to which `--` hands the words after it
+# (`mise run test:integration -- -run TestX`, `npm test -- -t login`).
+_TASK_SUBCOMMANDS = word_set("run r test t x exec task")
+
+
+def without_passthrough(command: str) -> str:
+    """A task runner's call without the arguments handed through `--` to its task: they
+    pick that moment's tests or files (`mise run test:integration -- -run TestX` → `mise
+    run test:integration`, `pnpm --filter api test -- auth.spec` → `pnpm --filter api
+    test`, `pnpm lint -- src/a.test.tsx` → `pnpm lint`: the task the project runs); any
+    other command unchanged."""
+    words = command.strip().split(" ")
+    if "\n" in command.strip() or "--" not in words or MASKED.search(command):
+        return command
+    head = words[: words.index("--")]
+    plain = all(not PIPE.search(w) and w not in SEPARATORS and "&&" not in w for w in head)
+    runner = _without_workspace(head)
+    if len(runner) < 2 or not plain or not _runs_a_task(runner):
+        return command
+    return " ".join(head)
+
+
+# Package managers that run a package script named right after them (`pnpm lint -- x.tsx`
+# is `pnpm run lint -- x.tsx`), and their own commands, which are no script.
+_SCRIPT_SHORTHAND = word_set("pnpm yarn")
+_MANAGER_COMMANDS = word_set("add remove install i up update link unlink dlx create init")
+
+
+def _runs_a_task(words: list[str]) -> bool:
+    """Whether a runner's words (workspace choice left out) run a task or script."""
+    if words[1] in _TASK_SUBCOMMANDS:
+        return True
+    shorthand = program_name(words[0]) in _SCRIPT_SHORTHAND
+    return shorthand and not words[1].startswith("-") and words[1] not in _MANAGER_COMMANDS
+
+
+def is_narrowed(command: str) -> bool:
+    """Whether a command runs only tests picked by name (`go test ./x -run TestY`,
+    `pytest -k slow`, `pytest tests/a.py::test_b`), or checks only files it names (`npx
+    eslint src/api/*.ts`); a package manager's choice of a workspace package (`pnpm
+    --filter api test`) picks no test."""
+    line = command.split("\n", 1)[0]
+    if _NARROWING.search(" ".join(_without_workspace(line.split(" ")))):
+        return True
+    return command_kind(command) in _CHECKS and any(
+        _SOURCE_FILE.search(word) for word in main_words(command)[1:] if not word.startswith("-")
+    )
+
+
+# A check run on a few files it names (`npx eslint apps/web/src/api/**/*.ts`, `pytest
+# tests/test_a.py`, `gofmt -l x.go`) is that moment's check, not how the project runs it.
+_CHECKS = frozenset(("tests", "lint", "type check", "format"))
+_SOURCE_FILE = re.compile(
+    r"\*|\.(?:tsx?|jsx?|mjs|cjs|py|go|rs|rb|exs?|swift|kt|java|c|h|cc|cpp|cs|php|mdx?|vue"
+    r"|svelte|astro|s?css|html)(?::\d+)?$"
+)
+
+
+# A package manager's options that pick the workspace package a script runs in, before the
+# script's name: `pnpm --filter api test`, `pnpm -F web lint`, `npm -w app run build`.
+_WORKSPACE_MANAGERS = word_set("pnpm npm")
+_WORKSPACE_OPTIONS = word_set("--filter -F --workspace -w")
+
+
+def _without_workspace(words: list[str]) -> list[str]:
+    """A package manager's words without the workspace it picks (see `_WORKSPACE_OPTIONS`);
+    any other command's words unchanged."""
+    if not words or program_name(words[0]) not in _WORKSPACE_MANAGERS:
+        return words
+    kept = [words[0]]
+    index = 1
+    while index < len(words) and words[index].startswith("-"):
+        option = words[index].split("=", 1)[0]
+        if option not in _WORKSPACE_OPTIONS:
+            break
+        index += 1 if "=" in words[index] else 2  # `--filter=api` or `--filter api`
+    return kept + words[index:]
