@@ -310,3 +310,116 @@ INTL_LABELS_3: tuple[Label, ...] = (
         "pt",
     ),
 )
+
+# split.txt's "2026-11-23 (h26intl) A" block (tuned on): four more sessions of four of those
+# projects, sharing no message with a measured or a tuned-on session, labelled blind by reading
+# each one whole, the labels committed before the writer ran on them (run once with the rules
+# of h26intl's first piece, then tuned on).
+INTL_LABELS_4: tuple[Label, ...] = (
+    (
+        "repiq: flake-parts, a commit past the broken hook (ja)",
+        f"{_REPIQ}b4__907d0840f0__0__full.jsonl.gz",
+        (
+            ("nix flake check",),  # the flake's check, which passed
+            ("no-verify|pre-commit install -f",),  # the commit-msg hook fails (migration mode)
+            ("flake-parts",),  # the user's choice: flake.nix on flake-parts' perSystem
+        ),
+        "ja",
+    ),
+    (
+        "FitToday: the EULA fix cherry-picked for App Review (pt)",
+        f"{_FIT}4d__ae7bf07b83__7__full.jsonl.gz",
+        (
+            ("EULA|Terms of Use", "paywall|Paywall"),  # App Review wants them in the paywall
+            ("Localizable.strings",),  # en and pt-BR strings live there
+        ),
+        "pt",
+    ),
+    (
+        "meow: the sitemap lists every page, JSON-LD, a 404 page (ja)",
+        f"{_MEOW}09__154b33f6e6__0__full.jsonl.gz",
+        (
+            ("sitemap", "AllPages"),  # .Data.Pages on the home gave the sections only
+            ("hugo --environment production",),
+            ("WebFetch",),  # it drops <head> tags: the live site's head is checked with curl
+        ),
+        "ja",
+    ),
+    (
+        "reef-coder: predefined Gemini models (en)",
+        f"{_REEF}11__60ee397fa9__1__full.jsonl.gz",
+        (
+            ("bunx tsc --noEmit",),
+            ("bun test",),
+            ("predefinedModels",),  # Gemini CLI lists no models over ACP, only takes -m
+            ("flaky|timing",),  # the arrow-key navigation tests fail now and then
+        ),
+        "en",
+    ),
+)
+
+# split.txt's "2026-11-23 (h26intl) B" block (tuned on, once measured): five more sessions of
+# the same projects, labelled blind like block A and at the same time, but the writer is run on
+# them only once h26intl's rules are frozen — the honest estimate of how the final rules do on
+# sessions they were not written for (kind: the projects are known). corpus.py leaves them out of
+# the tuned-on cases until then.
+INTL_LABELS_5: tuple[Label, ...] = (
+    (
+        "repiq: Markdown as the default output (ja)",
+        f"{_REPIQ}f7__b72e2d874f__1__full.jsonl.gz",
+        (
+            ("Markdown", "default|デフォルト"),  # the user's choice: LLMs keep asking for it
+            ("go test ./...",),
+            ("no-verify|pre-commit install -f|core.hooksPath",),  # the broken commit-msg hook
+        ),
+        "ja",
+    ),
+    (
+        "repiq: stale cache entries, a schema version (ja)",
+        f"{_REPIQ}ec__ed0f4a0f20__0__full.jsonl.gz",
+        (
+            ("schemaVersion",),  # bump it when a metrics struct changes: old entries miss
+            ("--no-cache",),  # bypasses the 24-hour disk cache
+            ("go run ./cmd/repiq",),  # flags before the targets ("--json" after one is a target)
+            ("go test ./...",),
+            ("no-verify|pre-commit install -f",),
+            ("lessons.md",),  # the user's lessons file, tasks/lessons.md
+        ),
+        "ja",
+    ),
+    (
+        "meow: the Playground's SEO, a Bing verification tag (ja)",
+        f"{_MEOW}53__280fa48bf2__0__full.jsonl.gz",
+        (
+            ("playground/index.html",),  # static HTML outside Hugo's layouts: its meta by hand
+            ("baseof.html",),  # every Hugo page's <head>, where verification tags go
+            ("hugo --quiet",),
+        ),
+        "ja",
+    ),
+    (
+        "FitToday: twelve programs from twenty-six (pt)",
+        f"{_FIT}df__5b67723645__1__full.jsonl.gz",
+        (
+            ("ProgramsSeed.json",),  # where the programs are defined
+            ("Storage", "exerc"),  # exercise names and IDs match Firebase Storage's (English)
+            ("exercises/{",),  # the Storage path of an exercise's images
+            ("xcodebuild", "-scheme FitToday"),
+            (
+                "prd-",
+                "techspec.md",
+            ),  # a PRD's folder: tasks/prd-<slug>/prd.md, techspec.md, tasks.md
+        ),
+        "pt",
+    ),
+    (
+        "FitToday: the language row's font, Apple Translation for WGER (pt)",
+        f"{_FIT}2f__a841d3cc29__0__full.jsonl.gz",
+        (
+            ("Dynamic Type|.system(.body)",),  # the design system's rows: no hardcoded size
+            ("Translation", "WGER"),  # the user's choice: Apple's Translation API, iOS 17.4+
+            ("SourceKit",),  # its errors there are indexing only (Swinject), not the build's
+        ),
+        "pt",
+    ),
+)
