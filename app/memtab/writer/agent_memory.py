@@ -2,8 +2,8 @@
 auto-memories as a Markdown file under `~/.claude/projects/<project>/memory/`, with a
 frontmatter `description:` that says in one line what to remember ("Meow functions require
 explicit type annotations on parameters and return type — type inference is not
-implemented"). The transcript's structure says this was judged worth keeping, in whatever
-language the session is in; the description is written to be read alone.
+implemented"). The transcript's structure says this was judged worth keeping; the
+description is written to be read alone — in a language the writer claims: it is prose.
 
 Claude Code types each memory: a `feedback` one is the user's guidance distilled (what to
 do, what not to) — a directive; any other (`project`, `reference`, `user`) is a fact, kept
@@ -21,6 +21,7 @@ from typing import Literal, NamedTuple
 
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.answers import is_news, opens_on_a_verb, stands_alone
+from memtab.writer.language import is_claimed
 
 MIN_MEMORY_CHARS = 20
 MAX_MEMORY_CHARS = 240
@@ -50,7 +51,13 @@ _PLACEHOLDER = re.compile(r"<[A-Za-z_ -]+>|\{\{|\bTODO\b")
 def memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
     """The memories one call saved: a memory file written (`memory_saved`), or the bullets
     an edit added to an inline `MEMORY.md` (the older layout), at most
-    `MAX_MEMORIES_PER_EDIT`, each a finding that stands alone and names its subject."""
+    `MAX_MEMORIES_PER_EDIT`, each a finding that stands alone and names its subject — in a
+    language the writer claims (`language`): a memory is prose, and one in a language no
+    session checked cannot be told from the session's news."""
+    return [memory for memory in _memories_saved(call) if is_claimed(memory.text)]
+
+
+def _memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
     saved = memory_saved(call)
     if saved is not None:
         return [saved]

@@ -85,7 +85,8 @@ _CONCLUSION_MARKERS = re.compile(
     r"|das problem (?:war|ist|lag)|die lösung (?:war|ist)|causa raíz"
     r"|el problema (?:era|es|fue|estaba)|la solución (?:fue|es)"
     r"|causa raiz|o problema (?:era|é|foi|estava)|a solução (?:foi|é))\b"
-    r"|问题是|问题在于|解决方法是|問題は|解決策は|문제는|해결책은",
+    r"|问题是|问题在于|解决方法是|問題は|解決策は|문제는|해결책은"
+    r"|のは[、,]?[^。]{2,120}(?:ため|から|せい)(?:でした|です|だった|だ)[。]?$",
     re.IGNORECASE,
 )
 # Why something failed, said while the agent works ("The pre-push hook failed because of lint
@@ -186,7 +187,14 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _JAPANESE_SENTENCE_END = re.compile(r"(?:[。！]|です|ます|ません|した|ある|いる|ない|だ)\s*$")
 # A sentence opening on a quoted string in code is the tail of an example, not a subject.
 _QUOTED_EXAMPLE = re.compile(r"^`[\"'“]")
-_PLACEHOLDER = re.compile(r"<[A-Za-z_ -]+>|\{\{|\bTODO\b|\bXXX\b|\.\.\.$|…$")
+# A placeholder ("<name>", "{{ x }}", "TODO") — not an HTML element named in code (`<head>`).
+_HTML_ELEMENT = (
+    r"head|meta|link|script|style|body|html|title|div|span|img|a|p|ul|ol|li|nav|header|footer"
+    r"|main|section|button|input|form|template|slot|svg"
+)
+_PLACEHOLDER = re.compile(
+    rf"<(?!(?:{_HTML_ELEMENT})>)[A-Za-z_ -]+>|\{{\{{|\bTODO\b|\bXXX\b|\.\.\.$|…$"
+)
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _LABEL = re.compile(r"^\*{0,2}[\w /-]{2,30}\*{0,2}\s?:\*{0,2}\s+")
 # A code review's item: something to fix or to weigh, not a fact about the project.

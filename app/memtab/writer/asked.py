@@ -7,7 +7,8 @@
   English: in the sessions tuned on, every goal typed in another language was a problem
   report, a role, a link or a chore. Under three words it must name what it is about
   ("Implement spotter-gqc"; not "create pr"). A plan made in plan mode and handed over ("Implement
-  the following plan: # <title>") gives its title as the goal, in any language.
+  the following plan: # <title>") gives its title as the goal, in the languages the writer
+  claims (`language`).
 - A decision is the user's answer to a question the agent asked through its question tool
   (Claude Code's `AskUserQuestion`): the note names the question and the choice, so it
   reads alone ("Asked "Which rig do these beads belong to?" — the user chose: No rig."),
@@ -116,6 +117,8 @@ def goal_in(first_message: str) -> str | None:
     plan = _PLAN_HANDOFF.match(first_message)
     if plan is not None:
         title = " ".join(plan.group(1).split()).rstrip(".")
+        if not is_claimed(title):
+            return None  # prose the writer cannot check (`language`)
         if MIN_GOAL_CHARS <= len(title) <= MAX_GOAL_CHARS:
             return f"Goal of this session: carry out the plan “{title}”."
         return None

@@ -6,12 +6,13 @@ facts the agent stated (`answers`) — were tuned and checked on real sessions i
 Japanese and Portuguese only (tests/quality). In any other language (Chinese, Korean,
 French, German, Spanish) the same rules exist but have never been checked on a real
 session, so the writer does not write what they find: it keeps only what the transcript's
-structure shows (commands that ran and succeeded, fixes, the hooks a commit ran, the plan it
-was handed, what the agent saved to its memory). The user's answers to the agent's questions
-are structure too, but whether a choice lasts is told by what was asked: across the sessions
-tuned on they were the structural notes least often right (2 of 6 against 65 of 68 commands,
-8 of 8 fixes, 12 of 14 plan goals), so outside the claimed languages none is kept. See
-docs/formats.md §10.2.
+structure shows in code and tool output (commands that ran and succeeded, fixes, the hooks a
+commit ran). A structural note that carries the session's prose — the user's answer to the
+agent's question, the title of the plan it was handed, a memory the agent saved — is kept
+only in a claimed language: whether it lasts is told by what it says, and across the sessions
+tuned on (all languages) these were the structural notes least often right — plan goals 6 of
+9, saved memories 3 of 7 (answers 2 of 6 before their notes said what the chosen option
+means) against commands 91 of 98 and fixes 10 of 10. See docs/formats.md §10.2.
 
 The language of a line is told by its script (kana: Japanese; Hangul: Korean; Han
 without kana: Chinese) and, in Latin script, by the small words and letters each language

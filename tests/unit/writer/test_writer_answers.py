@@ -139,3 +139,16 @@ def test_only_final_answers_count_and_at_most_three_each() -> None:
         "`step1.sh` must run before `deploy.sh` or the release fails.",
         "`step2.sh` must run before `deploy.sh` or the release fails.",
     ]
+
+
+def test_a_japanese_diagnosis_that_says_why_something_happened() -> None:
+    """A real final answer of 135yshr/meow: "X だったのは、Y ためでした" is Japanese for "X was
+    because Y" — a diagnosis, kept once the agent has finished; `<head>` in a code span is an
+    HTML tag, not a placeholder."""
+    diagnosis = (
+        "最初のWebFetchでcanonical URLが「なし」と報告されたのは、ツールがHTMLをMarkdownに変換する"
+        "過程で`<head>`内のメタタグが省略されたためでした。"
+    )
+    assert facts_in(diagnosis, concluded=True) == [diagnosis]
+    assert facts_in(diagnosis) == []
+    assert facts_in("The fix is to run `git checkout <branch>` first.", concluded=True) == []

@@ -170,3 +170,36 @@ def test_a_project_memory_the_agent_saved_is_the_surest_finding() -> None:
 def test_what_is_not_a_saved_memory(path: str, content: str, ok: bool) -> None:
     write = tool("Write", {"file_path": path, "content": content}, ok=ok)
     assert memory_saved(write) is None
+
+
+# --- structure that carries prose: kept only in a claimed language (a real Chinese line of
+# Nagi-ovo/gemini-voyager's published session 30/8c8cbfca43/1, MIT)
+
+_ZH = (
+    "如果是小版本更新的话，就不要弹窗了，改为在当前提示词 Manager 的悬浮球上面显示一个 new 的标志。"
+)
+
+
+def test_a_memory_saved_in_a_language_no_session_checked_is_not_written() -> None:
+    chinese = _SAVED.replace(
+        "description: Meow functions require explicit type annotations on parameters and "
+        "return type — type inference is not implemented",
+        f"description: {_ZH}",
+    )
+    write = tool("Write", {"file_path": f"{_MEOW_MEMORY}feedback_popup.md", "content": chinese})
+    assert memory_saved(write) is not None  # it is one, but in Chinese
+    assert extract_findings([calls(write)]).directives == []
+    japanese = chinese.replace(_ZH, "小さな版の更新ではポップアップを出さず、`new` の印を付ける。")
+    write = tool("Write", {"file_path": f"{_MEOW_MEMORY}feedback_popup.md", "content": japanese})
+    assert extract_findings([calls(write)]).directives != []
+
+
+def test_a_plan_titled_in_a_language_no_session_checked_gives_no_goal() -> None:
+    found = extract_findings(
+        [
+            user("Implement the following plan:\n\n# 悬浮球显示新版本标志\n\n## Context\n\n" + _ZH),
+            *[bash(f"pnpm test --run {n}") for n in range(12)],
+            calls(tool("Edit", {"file_path": "src/a.ts", "old_string": "a", "new_string": "b"})),
+        ]
+    )
+    assert found.goal is None
