@@ -21,7 +21,7 @@ from typing import Literal, NamedTuple
 
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.answers import is_news, opens_on_a_verb, stands_alone
-from memtab.writer.language import is_claimed
+from memtab.writer.language import ended, is_claimed
 
 MIN_MEMORY_CHARS = 20
 MAX_MEMORY_CHARS = 240
@@ -78,8 +78,7 @@ def _memories_saved(call: TranscriptToolCall) -> list[SavedMemory]:
         if is_news(text):
             continue  # the session's history ("Phase 14 hit this exact bug … Fixed in PR #186")
         if stands_alone(text):
-            text = text if text.endswith((".", "!", "。", "！")) else text + "."
-            found.append(SavedMemory("finding", text))
+            found.append(SavedMemory("finding", ended(text)))
     return found[:MAX_MEMORIES_PER_EDIT]
 
 
@@ -100,7 +99,7 @@ def memory_saved(call: TranscriptToolCall) -> SavedMemory | None:
     text = " ".join(described["text"].strip("\"'").split())
     if not MIN_MEMORY_CHARS <= len(text) <= MAX_MEMORY_CHARS or _PLACEHOLDER.search(text):
         return None
-    text = text if text.endswith((".", "!", "。", "！")) else text + "."
+    text = ended(text)
     typed = _TYPE.search(head["head"]) if head else None
     if typed is not None and typed["type"].casefold() == "feedback":
         return SavedMemory("directive", text)

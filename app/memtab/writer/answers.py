@@ -39,6 +39,7 @@ import re
 from collections.abc import Sequence
 
 from memtab.transcripts import TranscriptEvent, TranscriptToolCall
+from memtab.writer.language import ended
 
 MAX_FINDING_CHARS = 240
 MIN_FINDING_CHARS = 20
@@ -355,7 +356,7 @@ def _fact(sentence: str, concluded: bool) -> str | None:
     if _KANA.search(body) and not _JAPANESE_SENTENCE_END.search(body):
         return None
     body = body[0].upper() + body[1:]
-    return body if body.endswith((".", "!", "。", "！")) else body + "."
+    return ended(body)
 
 
 # What a fact says most firmly: what does not work or exist, what is required, what to use

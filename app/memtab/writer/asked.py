@@ -34,14 +34,13 @@ from collections.abc import Callable
 from memtab.transcripts import TranscriptToolCall
 from memtab.writer.answers import is_english
 from memtab.writer.directives import human_text, looks_pasted
-from memtab.writer.language import is_claimed
+from memtab.writer.language import ended, is_claimed
 
 MAX_GOAL_CHARS = 200
 MIN_GOAL_CHARS = 8
 # A goal this short must name what it is about ("Implement spotter-gqc"), not only a chore.
 MIN_GOAL_WORDS = 3
 _NAMES_SOMETHING = re.compile(r"\w[-_/.#]\w|\d|`")
-_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
 _NAMES_CODE = re.compile(r"`[^`]+`|\w[-_/.#]\w")  # a command, flag, file or path
 MAX_ANSWER_CHARS = 160
 MAX_QUESTION_CHARS = 160
@@ -187,14 +186,8 @@ def decisions_in(
             continue
         meaning = _chosen_description(answer, item)
         chose = f"{answer.rstrip('.')} — {meaning}" if meaning else answer.rstrip(".")
-        decisions.append(f'Asked "{asked}" — the user chose: {_ended(chose)}')
+        decisions.append(f'Asked "{asked}" — the user chose: {ended(chose)}')
     return decisions
-
-
-def _ended(text: str) -> str:
-    if text.endswith((".", "!", "。", "！")):
-        return text
-    return text + ("。" if _CJK_CHAR.match(text[-1]) else ".")
 
 
 def _chosen_description(answer: str, question: dict[str, object]) -> str | None:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from memtab.writer.language import language_of
+from memtab.writer.language import ended, language_of
 
 MAX_DIRECTIVE_CHARS = 300
 MIN_DIRECTIVE_CHARS = 8
@@ -347,9 +347,7 @@ def _as_note(text: str) -> str:
     text = _TRAILING_OFF.sub("", " ".join(text.split()))
     if not any(_is_cjk(char) for char in text):
         text = text[0].upper() + text[1:]
-    if text[-1] not in ".!。！":
-        text += "。" if any(_is_cjk(char) for char in text) else "."
-    return text
+    return ended(text)
 
 
 def _is_cjk(char: str) -> bool:

@@ -102,3 +102,14 @@ def _score(language: str, words: list[str], prose: str) -> int:
 def is_claimed(text: str) -> bool:
     """Whether the writer's prose rules are checked in the language of `text`."""
     return language_of(text) in CLAIMED_LANGUAGES
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
+
+
+def ended(text: str) -> str:
+    """A note's sentence with its full stop: as it is when it has one, else "。" when it is
+    written in Japanese, Chinese or Korean ("…コミット時には実行しない。"), "." otherwise."""
+    if text.endswith((".", "!", "?", "。", "！", "？")):
+        return text
+    return text + ("。" if _CJK.search(text) else ".")

@@ -165,7 +165,7 @@ def test_an_answer_in_the_newer_wording_with_its_preview_is_a_decision() -> None
     )
     assert decisions_in(call) == [
         'Asked "GA4のタグ構成をどうしますか？" — the user chose: '
-        "Consent Mode v2 標準に修正（推奨）."
+        "Consent Mode v2 標準に修正（推奨）。"
     ]
 
 

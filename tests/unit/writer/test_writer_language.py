@@ -7,7 +7,7 @@ import pytest
 
 from memtab.writer.agent_memory import memory_saved
 from memtab.writer.extract import extract_findings
-from memtab.writer.language import CLAIMED_LANGUAGES, is_claimed, language_of
+from memtab.writer.language import CLAIMED_LANGUAGES, ended, is_claimed, language_of
 
 from .events import answer, bash, calls, tool, user
 
@@ -82,7 +82,7 @@ def test_in_a_language_no_session_checked_no_answer_is_a_decision() -> None:
         for question, offered in ((ja, options), (zh, zh_options))
     ]
     found = extract_findings([calls(*asked)])
-    assert found.decisions == [f'Asked "{ja}" — the user chose: {chosen}.']
+    assert found.decisions == [f'Asked "{ja}" — the user chose: {chosen}。']
 
 
 def test_in_a_claimed_language_the_prose_rules_are_written() -> None:
@@ -203,3 +203,21 @@ def test_a_plan_titled_in_a_language_no_session_checked_gives_no_goal() -> None:
         ]
     )
     assert found.goal is None
+
+
+_SAVED_JA = (
+    "PR概要の自動更新は プッシュ後 に実行（`git-workflow.md` に記載）。コミット時には実行しない"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        # a memory exvs2's agent saved (dOwOd/exvs2-cost-calculator, tuned on)
+        (_SAVED_JA, f"{_SAVED_JA}。"),
+        ("The site is built with `hugo --gc --minify` from website/", None),
+        ("O script `scripts/deploy.sh` não existe neste repositório.", None),
+    ],
+)
+def test_a_note_ends_on_its_languages_full_stop(text: str, note: str | None) -> None:
+    assert ended(text) == (note or (text if text.endswith(".") else text + "."))
