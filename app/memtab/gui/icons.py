@@ -11,6 +11,7 @@ from functools import lru_cache
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
+from memtab.gui.paint import fill
 from memtab.resources import resource_path
 
 _SIZES = (16, 20, 24, 32)
@@ -30,7 +31,7 @@ def _tinted_pixmap(name: str, rgba: int, size: int, device_pixel_ratio: float) -
     painter = QPainter(pixmap)
     painter.drawPixmap(QPoint(0, 0), source)
     painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
-    painter.fillRect(QRect(0, 0, pixels, pixels), QColor.fromRgba(rgba))
+    fill(painter, QRect(0, 0, pixels, pixels), QColor.fromRgba(rgba))
     painter.end()
     pixmap.setDevicePixelRatio(device_pixel_ratio)
     return pixmap

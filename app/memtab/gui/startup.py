@@ -103,6 +103,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.memory_tab.parts",
         "memtab.gui.memory_tab.tab",
         "memtab.gui.memory_tab.workspace_picker",
+        "memtab.gui.paint",
         "memtab.gui.startup",
         "memtab.gui.style",
         "memtab.gui.tasks",

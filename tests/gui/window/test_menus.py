@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QAction, QImage, QKeySequence, QPainter
-from PySide6.QtWidgets import QDialog, QStyle, QStyleOptionViewItem
+from PySide6.QtWidgets import QDialog, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -246,15 +246,12 @@ def test_the_tree_shows_where_the_keyboard_is_from_the_start(
     assert current.isValid()
     assert tab.tree.selectionModel().selectedRows() == []  # nothing selected or opened
 
-    def paint(focus: bool) -> bytes:
+    def paint() -> bytes:
         option = QStyleOptionViewItem()
         option.initFrom(tab.tree.viewport())
+        option.widget = tab.tree  # the delegate reads the row's state from its view
         option.rect = QRect(0, 0, 300, 28)
         option.font = tab.tree.font()
-        if focus:
-            option.state |= QStyle.StateFlag.State_HasFocus
-        else:
-            option.state &= ~QStyle.StateFlag.State_HasFocus
         image = QImage(option.rect.size(), QImage.Format.Format_ARGB32)
         image.fill(0)
         painter = QPainter(image)
@@ -262,7 +259,10 @@ def test_the_tree_shows_where_the_keyboard_is_from_the_start(
         painter.end()
         return bytes(image.constBits())
 
-    assert paint(True) != paint(False)
+    with_focus = paint()
+    tab.picker.setFocus()
+    qtbot.waitUntil(lambda: not tab.tree.hasFocus(), timeout=WAIT_MS)
+    assert paint() != with_focus
 
 
 # -- Add workspace, Open home ---------------------------------------------------------

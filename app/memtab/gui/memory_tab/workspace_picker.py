@@ -28,15 +28,14 @@ from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
     QSizePolicy,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionComboBox,
     QStyleOptionViewItem,
-    QStylePainter,
     QVBoxLayout,
     QWidget,
 )
 
+from memtab.gui.paint import paint_selection, row_state
 from memtab.gui.style import mute
 from memtab.store.registry import MULTI_PROJECT_KEY, Registry, Workspace
 
@@ -231,20 +230,15 @@ class _PickerDelegate(QStyledItemDelegate):
         if not isinstance(row, PickerRow):
             super().paint(painter, option, index)
             return
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""
-        widget = opt.widget
-        style = widget.style()
-        palette: QPalette = opt.palette
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        if row.kind is RowKind.WORKSPACE:
-            style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, widget)
+        palette: QPalette = option.palette
+        selected, _focused = row_state(option, index)
+        if selected and row.kind is RowKind.WORKSPACE:
+            paint_selection(painter, option)
         text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         text_color = palette.color(QPalette.ColorGroup.Normal, text_role)
         muted = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
-        rect: QRect = opt.rect.adjusted(10, 0, -10, 0)
-        font = QFont(opt.font)
+        rect: QRect = option.rect.adjusted(10, 0, -10, 0)
+        font = QFont(option.font)
         painter.save()
         if row.kind is RowKind.PROJECT:
             font.setBold(True)
@@ -282,17 +276,14 @@ class _PickerDelegate(QStyledItemDelegate):
 class _PickerCombo(QComboBox):
     """Shows "project › workspace" when closed."""
 
-    def paintEvent(self, event: Any) -> None:
-        """Draw the combo with the project as context before the workspace name."""
-        painter = QStylePainter(self)
-        option = QStyleOptionComboBox()
-        self.initStyleOption(option)
+    def initStyleOption(self, option: QStyleOptionComboBox) -> None:
+        """Qt's, with the project as context before the workspace name (Qt paints the
+        combo from it: no QStyle in Python before the window's first paint)."""
+        super().initStyleOption(option)
         row = self.currentData(ROW_ROLE)
         if isinstance(row, PickerRow) and row.workspace is not None:
             suffix = f"  ({', '.join(row.tags)})" if row.tags else ""
             option.currentText = f"{row.project_title}  ›  {row.text}{suffix}"
-        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
-        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
 
 
 class WorkspacePicker(QWidget):

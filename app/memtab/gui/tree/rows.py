@@ -14,7 +14,9 @@ Rows, by kind:
   matches highlighted.
 
 Colours come from the palette (muted text is a blend of text and base), so the tree
-looks right in light and dark themes.
+looks right in light and dark themes. The selection is drawn from the palette too, and a
+row's state read from the view (`gui/paint.py`: the tree paints before anything else, and
+QStyle's Python enums alone would cost it ~9 ms).
 """
 
 from __future__ import annotations
@@ -37,13 +39,7 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
 )
-from PySide6.QtWidgets import (
-    QApplication,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QWidget,
-)
+from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from memtab import humanize
 from memtab.components.activity.badges import Badge
@@ -51,6 +47,7 @@ from memtab.components.search.search import highlight_spans
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import MessageKind, NodeKind, TreeNode
 from memtab.gui.icons import tinted_pixmap
+from memtab.gui.paint import fill, paint_selection, row_state
 from memtab.gui.style import Accent, accent_text, blend, muted
 from memtab.gui.tree.model import BADGE_ROLE, MARKS_ROLE, NODE_ROLE
 
@@ -153,22 +150,17 @@ class MemoryItemDelegate(QStyledItemDelegate):
         if not isinstance(node, TreeNode):
             super().paint(painter, option, index)
             return
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        widget = opt.widget
-        style = widget.style() if widget is not None else QApplication.style()
-        # The native selection/hover background, without the default text and icon.
-        opt.text = ""
-        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, opt, painter, widget)
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        colors = self._row_colors(opt.palette, selected)
-        rect: QRect = opt.rect.adjusted(_PAD_X, 0, -_PAD_X, 0)
+        selected, focused = row_state(option, index)
+        if selected:
+            paint_selection(painter, option)
+        colors = self._row_colors(option.palette, selected)
+        rect: QRect = option.rect.adjusted(_PAD_X, 0, -_PAD_X, 0)
         dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
         painter.save()
-        painter.setClipRect(opt.rect)
-        if opt.state & QStyle.StateFlag.State_HasFocus:
-            self._paint_focus(painter, opt.rect, colors)
-        font = QFont(opt.font)
+        painter.setClipRect(option.rect)
+        if focused:
+            self._paint_focus(painter, option.rect, colors)
+        font = QFont(option.font)
         if node.kind is NodeKind.SECTION:
             self._paint_section(painter, rect, node, font, colors)
         elif node.kind is NodeKind.FILE:
@@ -393,9 +385,10 @@ class MemoryItemDelegate(QStyledItemDelegate):
         line: QRect,
         left: int,
         color: QColor,
-        fill: QColor | None,
+        background: QColor | None,
     ) -> int:
-        """Draw `text` with `spans` in bold (on `fill`, if given); return where it ends."""
+        """Draw `text` with `spans` in bold (on `background`, if given); return where it
+        ends."""
         bold = QFont(font)
         bold.setBold(True)
         x = left
@@ -411,10 +404,10 @@ class MemoryItemDelegate(QStyledItemDelegate):
         for piece, piece_font in pieces:
             painter.setFont(piece_font)
             width = QFontMetrics(piece_font).horizontalAdvance(piece)
-            if fill is not None and piece_font is bold:
+            if background is not None and piece_font is bold:
                 height = QFontMetrics(piece_font).height()
                 box = QRect(x - 1, line.top() + (line.height() - height) // 2, width + 2, height)
-                painter.fillRect(box, fill)
+                fill(painter, box, background)
             painter.setPen(color)
             painter.drawText(
                 QRect(x, line.top(), width + 2, line.height()),
@@ -426,17 +419,22 @@ class MemoryItemDelegate(QStyledItemDelegate):
 
     @staticmethod
     def _paint_pill(
-        painter: QPainter, text: str, line: QRect, right: int, color: QColor, fill: QColor | None
+        painter: QPainter,
+        text: str,
+        line: QRect,
+        right: int,
+        color: QColor,
+        background: QColor | None,
     ) -> int:
         """A small rounded label ending at `right`; returns where the next one may end."""
         metrics = QFontMetrics(painter.font())
         width = metrics.horizontalAdvance(text) + 10
         height = min(line.height(), metrics.height() + 2)
         box = QRect(right - width, line.top() + (line.height() - height) // 2, width, height)
-        if fill is not None:
+        if background is not None:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(fill)
+            painter.setBrush(background)
             painter.drawRoundedRect(box, height / 2, height / 2)
         painter.setPen(color)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)

@@ -1,0 +1,56 @@
+"""What Memtab's own row painters share, made with only the Qt classes the first paint needs.
+
+PySide builds every Python enum type of a Qt class the first time the class is used:
+QStyle's twenty cost ~48 M instructions (~9 ms), QGradient's five (which
+`QPainter.fillRect` and `QBrush(…)` build while they resolve their overloads) ~13 M. The
+tree paints its rows before anything else is shown (`gui/startup.py`), so the painters
+read a row's state from its view instead of `QStyleOptionViewItem.state` (a
+`QStyle.State`), draw the selection from the palette as Qt's own styles do, and fill with
+`fill`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPalette
+from PySide6.QtWidgets import QAbstractItemView, QStyleOptionViewItem
+
+
+def fill(painter: QPainter, rect: QRect, brush: QBrush | QColor) -> None:
+    """Fill `rect` with `brush`: `painter.fillRect`'s pixels (for a QRect: with a QRectF's
+    fractions and no antialiasing the two round differently), the painter's pen and brush
+    kept."""
+    painter.save()
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(brush)
+    painter.drawRect(rect)
+    painter.restore()
+
+
+def row_state(
+    option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+) -> tuple[bool, bool]:
+    """Whether the row at `index` is selected, and whether it has the keyboard focus, as
+    its view decides them for `option.state`: the view's selection, and its current row
+    while it has the focus. (Painted without a view: neither.)"""
+    view = option.widget
+    if not isinstance(view, QAbstractItemView):
+        return False, False
+    selection = view.selectionModel()
+    selected = selection is not None and selection.isSelected(index)
+    return selected, view.hasFocus() and view.currentIndex() == index
+
+
+def paint_selection(painter: QPainter, option: QStyleOptionViewItem) -> None:
+    """A selected row's background as Qt's common and Fusion styles draw it: the
+    palette's highlight over the whole row, in the view's colour group (inactive while
+    the view has no focus, disabled with it)."""
+    view = option.widget
+    palette = option.palette
+    if view is not None and not view.isEnabled():
+        group = QPalette.ColorGroup.Disabled
+    elif view is not None and view.hasFocus() and view.isActiveWindow():
+        group = QPalette.ColorGroup.Active
+    else:
+        group = QPalette.ColorGroup.Inactive
+    fill(painter, option.rect, palette.brush(group, QPalette.ColorRole.Highlight))
