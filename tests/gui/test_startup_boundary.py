@@ -4,7 +4,8 @@ only after it.
 
 Each test starts `memtab --screenshot` in a child process, as a user's start (the command
 line, the log, the window, a home over and under the outline's size), and records
-`sys.modules` and the log's handlers at the tree's first paint.
+`sys.modules`, the Qt classes Python has used and the log's handlers at the tree's first
+paint.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from memtab.gui.startup import (
     BEFORE_FIRST_PAINT,
     LIBRARIES_BEFORE_FIRST_PAINT,
     NEVER_BEFORE_FIRST_PAINT,
+    QT_CLASSES_NEVER_BEFORE_FIRST_PAINT,
 )
 from memtab.store.home import Home
 from support.memory_home import make_home
@@ -59,6 +61,9 @@ class FirstTreePaint(QObject):
             record.append("paint-handlers " + handlers())
             loaded = [name for name, module in list(sys.modules.items()) if module is not None]
             record.extend("module " + name for name in sorted(loaded))
+            for qt_module in ("QtCore", "QtGui", "QtWidgets"):  # its classes Python has used
+                classes = vars(sys.modules["PySide6." + qt_module])
+                record.extend("qt-class " + name for name in sorted(classes))
         return False
 
 
@@ -104,6 +109,8 @@ class Start:
     """What a start of the window had done at its tree's first paint, and at exit."""
 
     modules: frozenset[str]
+    qt_classes: frozenset[str]
+    """The Qt classes Python had used (PySide makes a class's Python type on first use)."""
     interpreter_modules: frozenset[str]
     """What the interpreter had imported before the probe ran (site, its .pth files)."""
     paint_handlers: str
@@ -134,6 +141,9 @@ def start_window(home: Home, tmp_path: Path) -> Start:
     fields = {line.split(" ", 1)[0]: line.partition(" ")[2] for line in lines}
     return Start(
         modules=frozenset(line.split(" ", 1)[1] for line in lines if line.startswith("module ")),
+        qt_classes=frozenset(
+            line.split(" ", 1)[1] for line in lines if line.startswith("qt-class ")
+        ),
         interpreter_modules=frozenset(
             line.split(" ", 1)[1] for line in lines if line.startswith("interpreter-module ")
         ),
@@ -188,6 +198,15 @@ def test_only_the_modules_the_boundary_lists_are_imported_before_the_first_paint
     assert not unlisted_libraries, (
         f"libraries imported before the tree's first paint but not in memtab.gui.startup."
         f"LIBRARIES_BEFORE_FIRST_PAINT: {unlisted_libraries}"
+    )
+
+
+def test_the_first_paint_uses_no_qt_class_whose_enums_it_does_not_need(started: Start) -> None:
+    assert "QTreeView" in started.qt_classes  # what the probe sees: the classes Python used
+    used = sorted(set(QT_CLASSES_NEVER_BEFORE_FIRST_PAINT) & started.qt_classes)
+    assert not used, (
+        f"Python used {used} before the tree's first paint: building their Python enum types "
+        "costs the start milliseconds (memtab.gui.startup.QT_CLASSES_NEVER_BEFORE_FIRST_PAINT)"
     )
 
 

@@ -162,6 +162,13 @@ NEVER_BEFORE_FIRST_PAINT = (
     "memtab.gui.editor",
 )
 
+# Qt classes Python never touches before the first paint. PySide builds all of a class's
+# Python enum types the first time Python uses the class (its name imported, an object of
+# it handed over): QStyle's 20 cost ~48 M instructions (~9 ms), QGradient's 5 ~13 M (~2
+# ms; `QPainter.fillRect` and `QBrush(…)` build them resolving their overloads). The row
+# painters do without both (`memtab.gui.paint`).
+QT_CLASSES_NEVER_BEFORE_FIRST_PAINT = ("QStyle", "QGradient")
+
 
 def after_first_paint() -> None:
     """What the window loads once its tree has painted (see the module docstring)."""
