@@ -31,6 +31,7 @@ from memtab.writer.extract import TranscriptDigest, extract_findings
 from memtab.writer.notes import Note, plan_notes, surest_notes
 from memtab.writer.run import load_writer_events
 from quality.en_cases import BLIND_EN_LABELS_3, BLIND_EN_LABELS_4
+from quality.en_cases_h26 import H26_LABELS_A, H26_LABELS_B
 from quality.gold import GOLD
 from quality.intl_cases import INTL_LABELS, INTL_LABELS_2, INTL_LABELS_3, INTL_LABELS_4
 from quality.stores import CLAUDE, CODEX, LOKI, RealStore, install, real_files
@@ -546,6 +547,18 @@ INTL_CASES_4 = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in INTL_LABELS_4
 )
+# split.txt's 2026-11-23 "h26en" blocks: English Codex sessions of four projects new to the
+# corpus (tests/quality/en_cases_h26.py), labelled BLIND before the writer ran on them. Block A
+# was run once with the rules as they were, then tuned on; block B stays out of the tuned-on
+# part until this session's rules are frozen (then it is run once, and joins it).
+H26_CASES_A = tuple(
+    WriterCase(name, FIXTURES / "codex" / file, tuple(expect(*item) for item in items), language)
+    for name, file, items, language in H26_LABELS_A
+)
+H26_CASES_B = tuple(
+    WriterCase(name, FIXTURES / "codex" / file, tuple(expect(*item) for item in items), language)
+    for name, file, items, language in H26_LABELS_B
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
@@ -561,6 +574,7 @@ WRITER_CASES = (  # the part tuned on
     *BLIND_EN_CASES_4,
     *INTL_CASES_3,
     *INTL_CASES_4,
+    *H26_CASES_A,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(
