@@ -216,6 +216,10 @@ class TranscriptDigest:
         self._goal: str | None = None
         self._hooks: dict[str, str] = {}  # the note on the hooks of a commit, of a push
         self._saw_user = False
+        # Mid-work, right after a call that failed, the agent explains that failure ("Branch
+        # creation hit the sandbox because …"): the moment's trouble, not a lasting fact — what
+        # the session learnt from it is a `Fix`.
+        self._after_failure = False
         self._scripts = SkillScripts()
         self._project_dir: str | None = None  # where the session started (`event.cwd`)
         self._changed_project = False
@@ -241,12 +245,16 @@ class TranscriptDigest:
         if event.role in ("user", "system"):  # a skill's instructions come as either
             self._scripts.remember(event.text)
         if event.role == "user" and event.text:
+            self._after_failure = False
             self._user_text(event.text, origin)
         elif event.role == "assistant":
-            found = facts_in_text(event.text, concluded=event.completed_turn)
-            self._keep_facts(found, origin, told_the_user=event.completed_turn)
+            if event.completed_turn or not self._after_failure:
+                found = facts_in_text(event.text, concluded=event.completed_turn)
+                self._keep_facts(found, origin, told_the_user=event.completed_turn)
             for call in event.tool_calls:
                 self._call(call, origin)
+            if event.tool_calls:
+                self._after_failure = event.tool_calls[-1].is_error
 
     def findings(self) -> Findings:
         """What was found in the events added so far (the digest can go on after)."""
