@@ -33,7 +33,13 @@ from memtab.writer.run import load_writer_events
 from quality.en_cases import BLIND_EN_LABELS_3, BLIND_EN_LABELS_4
 from quality.en_cases_h26 import H26_LABELS_A, H26_LABELS_B
 from quality.gold import GOLD
-from quality.intl_cases import INTL_LABELS, INTL_LABELS_2, INTL_LABELS_3, INTL_LABELS_4
+from quality.intl_cases import (
+    INTL_LABELS,
+    INTL_LABELS_2,
+    INTL_LABELS_3,
+    INTL_LABELS_4,
+    INTL_LABELS_5,
+)
 from quality.stores import CLAUDE, CODEX, LOKI, RealStore, install, real_files
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -539,13 +545,13 @@ INTL_CASES_3 = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in INTL_LABELS_3
 )
-# split.txt's "2026-11-23 (h26intl) A" block (tuned on): labelled BLIND with block B, the labels
-# committed before the writer ran on them; run once with h26intl's first piece, then tuned on.
-# Block B (`INTL_LABELS_5`) joins the cases only once h26intl's rules are frozen and it has
-# been run once.
+# split.txt's "2026-11-23 (h26intl)" blocks (tuned on), labelled BLIND together, the labels
+# committed before the writer ran on them: A run once with h26intl's first piece, then tuned
+# on; B run once with h26intl's rules frozen (d1da870: 0.80 (8/10) / 0.40 (8/20)), then
+# joined the cases here.
 INTL_CASES_4 = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
-    for name, file, items, language in INTL_LABELS_4
+    for name, file, items, language in (*INTL_LABELS_4, *INTL_LABELS_5)
 )
 # split.txt's 2026-11-23 "h26en" blocks: English Codex sessions of four projects new to the
 # corpus (tests/quality/en_cases_h26.py), labelled BLIND before the writer ran on them. Block A

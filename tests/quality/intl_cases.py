@@ -358,11 +358,11 @@ INTL_LABELS_4: tuple[Label, ...] = (
     ),
 )
 
-# split.txt's "2026-11-23 (h26intl) B" block (tuned on, once measured): five more sessions of
-# the same projects, labelled blind like block A and at the same time, but the writer is run on
-# them only once h26intl's rules are frozen — the honest estimate of how the final rules do on
-# sessions they were not written for (kind: the projects are known). corpus.py leaves them out of
-# the tuned-on cases until then.
+# split.txt's "2026-11-23 (h26intl) B" block (tuned on): five more sessions of the same
+# projects, labelled blind like block A and at the same time; the writer was run on them only
+# once h26intl's rules were frozen (d1da870) — the estimate of how the final rules do on
+# sessions they were not written for (kind: the projects are known) — then they joined the
+# tuned-on cases.
 INTL_LABELS_5: tuple[Label, ...] = (
     (
         "repiq: Markdown as the default output (ja)",
