@@ -34,8 +34,9 @@ from PySide6.QtWidgets import (
 from memtab.components.editor.merge import MergeResult
 from memtab.components.editor.session import MERGE
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
+from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
 from memtab.gui.style import Accent, accent_text, muted_text, tint
-from memtab.gui.widgets import WrappedLabel, fit_to_title, give_mnemonics
+from memtab.gui.widgets import WrappedLabel
 
 MAX_RENDERED_LINES = 20_000
 

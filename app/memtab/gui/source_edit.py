@@ -22,7 +22,7 @@ from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.components.editor.text_buffer import buffer_from_raw
-from memtab.gui.widgets import is_redo_key
+from memtab.gui.text_fields import is_redo_key
 from memtab.store.frontmatter import find_frontmatter
 
 logger = logging.getLogger(__name__)

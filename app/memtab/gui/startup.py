@@ -94,7 +94,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.consolidation",
         "memtab.gui.consolidation.lazy",
         "memtab.gui.context",
-        "memtab.gui.crash_dialog",
+        "memtab.gui.crash_reports",
         "memtab.gui.icons",
         "memtab.gui.memory_tab",
         "memtab.gui.memory_tab.layout",

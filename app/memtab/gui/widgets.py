@@ -1,54 +1,21 @@
-"""Small widgets and sizing rules more than one tab uses.
+"""Small widgets more than one tab uses: labels that never set the window's minimum width.
 
 A label showing a path or free text must never set the window's minimum width: a QLabel
 asks for its whole text (a wrapped one for its longest word, e.g. a path), and a layout
 passes that up until the window grows past the screen. `ElidedLabel` (one line, elided
 in the middle, whole text in the tooltip) and `WrappedLabel` (wraps, cuts a long word at
-the edge) ask for nothing. `fit_to_title` makes a dialog wide enough for the window
-manager to show its whole title. `give_mnemonics` gives a dialog's buttons their Alt+
-letters (Qt's standard ones have none outside GNOME); `focused_text_field` is the text
-field Edit → Undo and Redo act on, `REDO_KEYS` redo in it on every desktop
-(`give_redo_keys` for a line edit).
+the edge) ask for nothing. `short_name` cuts a name for a title. Dialogs' sizes and
+buttons are `gui/dialog_layout.py`'s; text fields' undo and redo `gui/text_fields.py`'s.
 """
 
 from __future__ import annotations
 
-import logging
-import re
-
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtGui import (
-    QFont,
-    QFontMetrics,
-    QGuiApplication,
-    QKeyEvent,
-    QKeySequence,
-    QResizeEvent,
-)
-from PySide6.QtWidgets import (
-    QApplication,
-    QDialog,
-    QDialogButtonBox,
-    QGridLayout,
-    QLabel,
-    QLineEdit,
-    QMessageBox,
-    QPlainTextEdit,
-    QSizePolicy,
-    QSpacerItem,
-    QVBoxLayout,
-    QWidget,
-)
-
-logger = logging.getLogger(__name__)
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 _MIN_WIDTH = 40
 MAX_HINT_WIDTH = 640  # an elided label never asks for more (dialogs open at a sane size)
-# The window manager's buttons, icon and padding beside the title (generous: cut titles
-# are what this is for).
-TITLE_BAR_ALLOWANCE = 170
-_TITLE_SEPARATOR = " \u2014 "  # how Qt joins the title and the application's name
-_SCREEN_MARGIN = 40
 
 
 class ElidedLabel(QLabel):
@@ -149,152 +116,3 @@ def short_name(name: str, limit: int = TITLE_NAME_CHARS) -> str:
         return name
     half = (limit - 1) // 2
     return f"{name[:half]}…{name[len(name) - half :]}"
-
-
-def shown_title(window: QWidget) -> str:
-    """The title as the window manager shows it: with " — Memtab" after it."""
-    title = window.windowTitle()
-    app_name = QGuiApplication.applicationDisplayName()
-    if app_name and app_name not in title:
-        return f"{title}{_TITLE_SEPARATOR}{app_name}"
-    return title
-
-
-def title_width(window: QWidget) -> int:
-    """How wide `window` must be for its whole title to show in the title bar (title
-    bars use a bold font more often than not: measured bold)."""
-    font = QFont(window.font())
-    font.setBold(True)
-    return QFontMetrics(font).horizontalAdvance(shown_title(window)) + TITLE_BAR_ALLOWANCE
-
-
-def fit_to_title(window: QWidget) -> int:
-    """Make `window` at least as wide as its title needs (no wider than the screen).
-
-    Call it once the window's title and content are set: a QMessageBox rebuilds its
-    layout when its texts change. Returns the width asked for."""
-    needed = title_width(window)
-    screen = window.screen() or QGuiApplication.primaryScreen()
-    if screen is not None:
-        needed = min(needed, screen.availableGeometry().width() - _SCREEN_MARGIN)
-    if isinstance(window, QMessageBox):
-        # A message box sizes itself to its layout when shown: widen the layout.
-        layout = window.layout()
-        if isinstance(layout, QGridLayout):
-            margins = layout.contentsMargins()
-            width = needed - margins.left() - margins.right()
-            spacer = QSpacerItem(width, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Minimum)
-            layout.addItem(spacer, layout.rowCount(), 0, 1, layout.columnCount())
-        else:
-            logger.debug("Cannot widen a message box laid out by %r", layout)
-        return needed
-    window.setMinimumWidth(max(window.minimumWidth(), needed))
-    return needed
-
-
-def focused_text_field() -> QPlainTextEdit | QLineEdit | None:
-    """The editable text field that has the keyboard focus (Edit → Undo acts on its
-    typing), or None."""
-    widget = QApplication.focusWidget()
-    if isinstance(widget, (QPlainTextEdit, QLineEdit)) and not widget.isReadOnly():
-        return widget
-    return None
-
-
-REDO_KEYS = (QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y"))
-"""Redo in a text field, both on every desktop (Qt's own Redo is one of them, by desktop)."""
-
-
-def is_redo_key(event: QKeyEvent) -> bool:
-    """Whether `event` is one of `REDO_KEYS`."""
-    pressed = QKeySequence(event.keyCombination())
-    return any(pressed.matches(key) == QKeySequence.SequenceMatch.ExactMatch for key in REDO_KEYS)
-
-
-class _LineRedoKeys(QObject):
-    """`give_redo_keys`' event filter."""
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if not (isinstance(event, QKeyEvent) and is_redo_key(event)):
-            return False
-        if not isinstance(watched, QLineEdit):
-            return False
-        if event.type() == QEvent.Type.ShortcutOverride:
-            event.accept()  # the field's key, not a window shortcut's
-            return True
-        if event.type() == QEvent.Type.KeyPress:
-            if not watched.isReadOnly():
-                watched.redo()
-            return True
-        return False
-
-
-def give_redo_keys(field: QLineEdit) -> None:
-    """Make both `REDO_KEYS` redo in `field` (a QLineEdit takes only its desktop's one)."""
-    field.installEventFilter(_LineRedoKeys(field))
-
-
-def field_can(field: QPlainTextEdit | QLineEdit, *, redo: bool) -> bool:
-    """Whether the field has typing to undo (or redo)."""
-    if isinstance(field, QLineEdit):
-        return field.isRedoAvailable() if redo else field.isUndoAvailable()
-    document = field.document()
-    return document.isRedoAvailable() if redo else document.isUndoAvailable()
-
-
-# --- dialog buttons ---------------------------------------------------------------------
-
-_MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")
-
-
-def mnemonic(text: str) -> str | None:
-    """The letter `&` marks in `text` (lower case), or None."""
-    found = _MNEMONIC.search(text)
-    return found.group(1).lower() if found else None
-
-
-def with_mnemonic(text: str, taken: set[str]) -> str:
-    """`text` with a `&` before a letter not in `taken` — a word's first letter if one is
-    free, else any other — or unchanged when every letter is taken."""
-    firsts = [match.start() for match in re.finditer(r"\b\w", text)]
-    others = [index for index, char in enumerate(text) if char.isalnum()]
-    for index in [*firsts, *others]:
-        if text[index].lower() not in taken:
-            return f"{text[:index]}&{text[index:]}"
-    return text
-
-
-def give_mnemonics(box: QDialogButtonBox | QMessageBox) -> None:
-    """Give each button of a dialog's button box a mnemonic no other of its buttons has
-    (Alt+D: Discard): Qt's standard buttons have none outside GNOME. Call it once the
-    buttons have their texts."""
-    buttons = box.buttons()
-    taken = {letter for button in buttons if (letter := mnemonic(button.text()))}
-    for button in buttons:
-        text = button.text()
-        if text and mnemonic(text) is None:
-            marked = with_mnemonic(text, taken)
-            button.setText(marked)
-            if (letter := mnemonic(marked)) is not None:
-                taken.add(letter)
-
-
-def lay_out_prose_dialog(
-    dialog: QDialog, above: QLabel, text_edit: QPlainTextEdit, accept_text: str, height: int
-) -> None:
-    """Lay out a dialog that asks for a short prose text: `above` says where it goes,
-    `text_edit` takes it — Tab goes on to the buttons, as prose has no use for a tab — and
-    the buttons are `accept_text` (with its Alt+letter) and Cancel."""
-    text_edit.setTabChangesFocus(True)
-    buttons = QDialogButtonBox(
-        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, dialog
-    )
-    buttons.button(QDialogButtonBox.StandardButton.Ok).setText(accept_text)
-    give_mnemonics(buttons)
-    buttons.accepted.connect(dialog.accept)
-    buttons.rejected.connect(dialog.reject)
-    layout = QVBoxLayout(dialog)
-    layout.addWidget(above)
-    layout.addWidget(text_edit, 1)
-    layout.addWidget(buttons)
-    dialog.resize(480, height)

@@ -36,9 +36,10 @@ from PySide6.QtWidgets import (
 
 from memtab import humanize
 from memtab.components.history.diff import join_diffs
+from memtab.gui.dialog_layout import fit_to_title
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import muted_text
-from memtab.gui.widgets import WrappedLabel, fit_to_title, short_name
+from memtab.gui.widgets import WrappedLabel, short_name
 
 if TYPE_CHECKING:
     from memtab.consolidation.records import ConsolidationPlan, PlannedOp

@@ -58,7 +58,8 @@ from memtab.gui.find_bar import FindBar
 from memtab.gui.icons import tinted_icon
 from memtab.gui.source_edit import SourceEdit
 from memtab.gui.style import Accent, accent_text, muted_text
-from memtab.gui.widgets import ElidedLabel, give_redo_keys
+from memtab.gui.text_fields import give_redo_keys
+from memtab.gui.widgets import ElidedLabel
 
 logger = logging.getLogger(__name__)
 

@@ -33,10 +33,11 @@ from memtab.components.files.copy import CopyTarget, copy_targets, copy_to, topi
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.context import WindowContext
+from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.file_ops import OpFollowUp
-from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, give_mnemonics
+from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.sources.copy import default_name
 from memtab.sources.memory_file import MemoryFile
 

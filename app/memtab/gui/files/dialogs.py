@@ -28,8 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import humanize
+from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
 from memtab.gui.style import Accent, accent_text
-from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, give_mnemonics, short_name
+from memtab.gui.widgets import ElidedLabel, WrappedLabel, short_name
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, VirtualPath, hidden_name_problem, parse_file_path
 

@@ -28,8 +28,8 @@ from memtab.components.files.steps import UndoStep
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.file_ops import OpFollowUp
+from memtab.gui.text_fields import field_can, focused_text_field
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.gui.widgets import field_can, focused_text_field
 from memtab.sources.model import MemoryFileRef
 
 logger = logging.getLogger(__name__)

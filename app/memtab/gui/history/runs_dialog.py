@@ -48,11 +48,12 @@ from memtab.components.history.runs import (
     run_outcome,
     run_title,
 )
+from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import ElidedLabel, WrappedLabel, fit_to_title, give_mnemonics
+from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.store.history.runs import MUX_SOURCE
 from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS

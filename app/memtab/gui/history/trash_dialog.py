@@ -43,10 +43,11 @@ from memtab.components.history.history import (
     deleted_text,
     load_trash,
 )
+from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
 from memtab.gui.history.widgets import fit_columns
 from memtab.gui.style import muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.gui.widgets import ElidedLabel, fit_to_title, give_mnemonics
+from memtab.gui.widgets import ElidedLabel
 from memtab.store.history.describe import display_name
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore

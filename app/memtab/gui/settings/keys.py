@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from memtab.gui.widgets import fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
 from memtab.llm.endpoints import origin_label
 from memtab.llm.saved_keys import KeyPlace, SavedKeys
 

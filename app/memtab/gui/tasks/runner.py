@@ -30,7 +30,7 @@ The pattern (ARCHITECTURE "Threads and the watcher"):
   wait is bounded, so a slow disk costs the window that much once, never a freeze.
 - An exception in `fn` becomes `job_failed(id, "<Type>: <message>")`, logged with its
   traceback; the worker thread carries on with the next job. A defect (an exception type
-  Memtab does not define, other than OSError: `crash_dialog.is_defect`) is also reported
+  Memtab does not define, other than OSError: `crash_reports.is_defect`) is also reported
   to the crash dialog, so a bug in a job never just vanishes into the log.
 - `shutdown(timeout_ms)` on app close: cancels everything, stops the thread and waits for
   it, at most `timeout_ms` — a job that ignores cancellation cannot hang the GUI.
@@ -88,7 +88,7 @@ from PySide6.QtCore import (
     Slot,
 )
 
-from memtab.gui.crash_dialog import is_defect, report_exception
+from memtab.gui.crash_reports import is_defect, report_exception
 
 logger = logging.getLogger(__name__)
 

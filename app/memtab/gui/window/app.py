@@ -43,7 +43,7 @@ from memtab import __version__
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
 from memtab.gui.context import WindowContext
-from memtab.gui.crash_dialog import CrashReporter
+from memtab.gui.crash_reports import CrashReporter
 from memtab.gui.icons import app_icon
 from memtab.gui.memory_tab.parts import TabParts
 from memtab.gui.memory_tab.tab import MemoryTab

@@ -44,10 +44,10 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.gui.context import WindowContext
+from memtab.gui.dialog_layout import lay_out_prose_dialog
 from memtab.gui.rich_text import escape_html
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext
-from memtab.gui.widgets import lay_out_prose_dialog
 from memtab.humanize import plural
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
