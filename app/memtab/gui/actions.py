@@ -31,6 +31,10 @@ enables again every action that has an `enabled_when`, so its keys keep working 
 whatever is selected next: such handlers check what applies themselves. An action whose
 enabled state matters to its keys (the editor's find while no file is open) manages it
 itself and has no `enabled_when`.
+
+The registry is made before the window's first paint and its actions after it, so this
+module names QAction and QKeySequence through `QtGui`: a class imported by name is built
+at import, all its Python enum types with it (~10 M instructions for these two).
 """
 
 from __future__ import annotations
@@ -39,14 +43,16 @@ import enum
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
+from PySide6 import QtGui
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QWidget
 
 logger = logging.getLogger(__name__)
 
-Key = str | QKeySequence.StandardKey
+Key: TypeAlias = "str | QtGui.QKeySequence.StandardKey"
 """A key: a portable string ("Ctrl+Shift+F") or the platform's standard binding(s)."""
 
 
@@ -68,11 +74,15 @@ _QT_CONTEXT = {
 }
 
 
-def key_sequences(keys: Iterable[Key]) -> list[QKeySequence]:
+def key_sequences(keys: Iterable[Key]) -> list[QtGui.QKeySequence]:
     """The key sequences `keys` stand for on this platform, in order, each once."""
-    sequences: list[QKeySequence] = []
+    sequences: list[QtGui.QKeySequence] = []
     for key in keys:
-        found = [QKeySequence(key)] if isinstance(key, str) else QKeySequence.keyBindings(key)
+        found = (
+            [QtGui.QKeySequence(key)]
+            if isinstance(key, str)
+            else QtGui.QKeySequence.keyBindings(key)
+        )
         sequences += [s for s in found if not s.isEmpty() and s not in sequences]
     return sequences
 
@@ -90,7 +100,7 @@ class Registered:
     id: str
     name: str
     """What the action is called, as registered, in plain words ("Undo last change")."""
-    action: QAction
+    action: QtGui.QAction
     focus: Focus
     on: QWidget | None
     menu: str | None
@@ -100,7 +110,7 @@ class Registered:
     checked_when: Callable[[], bool] | None
 
     @property
-    def keys(self) -> list[QKeySequence]:
+    def keys(self) -> list[QtGui.QKeySequence]:
         """The action's key sequences, in order."""
         return [key for key in self.action.shortcuts() if not key.isEmpty()]
 
@@ -142,10 +152,10 @@ class ActionRegistry(QObject):
         text_when: Callable[[], str] | None = None,
         checked_when: Callable[[], bool] | None = None,
         checkable: bool = False,
-        role: QAction.MenuRole | None = None,
-    ) -> QAction:
+        role: QtGui.QAction.MenuRole | None = None,
+    ) -> QtGui.QAction:
         """Make and register the action `action_id` (see the module docstring)."""
-        action = QAction(text, on if on is not None else self)
+        action = QtGui.QAction(text, on if on is not None else self)
         action.setCheckable(checkable)
         if role is not None:
             action.setMenuRole(role)
@@ -167,7 +177,7 @@ class ActionRegistry(QObject):
     def adopt(
         self,
         action_id: str,
-        action: QAction,
+        action: QtGui.QAction,
         *,
         text: str | None = None,
         keys: Sequence[Key] = (),
@@ -179,7 +189,7 @@ class ActionRegistry(QObject):
         enabled_when: Callable[[], bool] | None = None,
         text_when: Callable[[], str] | None = None,
         checked_when: Callable[[], bool] | None = None,
-    ) -> QAction:
+    ) -> QtGui.QAction:
         """Register an action made elsewhere (a dock's toggle action, say), with its text
         (when given), keys, tip and the rest as for `add`."""
         if action_id in self._entries:
@@ -220,7 +230,7 @@ class ActionRegistry(QObject):
 
     # -- reading -----------------------------------------------------------------------------
 
-    def action(self, action_id: str) -> QAction:
+    def action(self, action_id: str) -> QtGui.QAction:
         """The action registered as `action_id` (KeyError if none is)."""
         return self._entries[action_id].action
 
@@ -265,17 +275,18 @@ class ActionRegistry(QObject):
             for second in entries[index + 1 :]:
                 shared = [key for key in first.keys if key in second.keys]
                 if shared and _overlap(first, second) and not _claimed(first, second):
-                    native = shared[0].toString(QKeySequence.SequenceFormat.PortableText)
+                    native = shared[0].toString(QtGui.QKeySequence.SequenceFormat.PortableText)
                     found.append(Conflict(native, first.id, second.id))
         return found
 
-    def claiming(self, widget: QWidget, event: QKeyEvent) -> QAction | None:
+    def claiming(self, widget: QWidget, event: QKeyEvent) -> QtGui.QAction | None:
         """The enabled action claimed within `widget` whose key `event` is, if any."""
-        pressed = QKeySequence(event.keyCombination())
+        pressed = QtGui.QKeySequence(event.keyCombination())
         for entry in self._claimers.get(widget, []):
             action = entry.action
             if action.isEnabled() and any(
-                key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch for key in entry.keys
+                key.matches(pressed) == QtGui.QKeySequence.SequenceMatch.ExactMatch
+                for key in entry.keys
             ):
                 return action
         return None

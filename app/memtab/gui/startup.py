@@ -164,10 +164,22 @@ NEVER_BEFORE_FIRST_PAINT = (
 
 # Qt classes Python never touches before the first paint. PySide builds all of a class's
 # Python enum types the first time Python uses the class (its name imported, an object of
-# it handed over): QStyle's 20 cost ~48 M instructions (~9 ms), QGradient's 5 ~13 M (~2
-# ms; `QPainter.fillRect` and `QBrush(…)` build them resolving their overloads). The row
-# painters do without both (`memtab.gui.paint`).
-QT_CLASSES_NEVER_BEFORE_FIRST_PAINT = ("QStyle", "QGradient")
+# it handed over), in millions of instructions: QStyle's 20 ~48 M (~9 ms), QGradient's
+# ~13 M (`QPainter.fillRect` and `QBrush(…)` build them resolving their overloads; the
+# row painters do without both: `memtab.gui.paint`), the dialogs' and actions' ~30 M
+# together (QMessageBox ~6, QKeySequence ~6, QDialogButtonBox ~4, QFileDialog ~4,
+# QFontDatabase ~3, QAction ~2: modules on the path name them through `QtGui` or
+# `QtWidgets`, or are loaded with their dialog).
+QT_CLASSES_NEVER_BEFORE_FIRST_PAINT = (
+    "QStyle",
+    "QGradient",
+    "QMessageBox",
+    "QKeySequence",
+    "QDialogButtonBox",
+    "QFileDialog",
+    "QFontDatabase",
+    "QAction",
+)
 
 
 def after_first_paint() -> None:

@@ -10,7 +10,9 @@ The window is the `WindowShell` its features ask (bring the Memory tab to the fr
 a file in it, dock a panel); they get everything else from the `WindowContext` it is
 built with. Its own commands (`window.*`, Consolidate now, pausing the writer) are
 registered with the features' once the Memory tab is assembled, and the menus are made
-from the registry then (`gui/window/menus.py`).
+from the registry then (`gui/window/menus.py`). The dialogs it opens for them (a folder to
+choose, a yes/no question) are named through `QtWidgets`: a class imported by name is
+built at import, its Python enums with it, before the first paint that never asks.
 """
 
 from __future__ import annotations
@@ -21,15 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
+from PySide6 import QtWidgets
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QSizePolicy,
     QTabWidget,
     QVBoxLayout,
@@ -489,13 +490,13 @@ class MainWindow(QMainWindow):
 
     def choose_folder(self, title: str, start: str) -> Path | None:
         """Ask for a folder (a seam for tests)."""
-        chosen = QFileDialog.getExistingDirectory(self, title, start)
+        chosen = QtWidgets.QFileDialog.getExistingDirectory(self, title, start)
         return Path(chosen) if chosen else None
 
     def confirm(self, title: str, text: str) -> bool:
         """Ask a yes/no question (a seam for tests)."""
-        answer = QMessageBox.question(self, title, text)
-        return answer == QMessageBox.StandardButton.Yes
+        answer = QtWidgets.QMessageBox.question(self, title, text)
+        return answer == QtWidgets.QMessageBox.StandardButton.Yes
 
     def open_home_window(self, folder: Path) -> MainWindow:
         """Open `folder` as the home of a new window, and close this one."""

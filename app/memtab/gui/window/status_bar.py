@@ -9,14 +9,18 @@ label elides too (`home_label`), so half a laptop screen shows the bar whole.
 
 `showMessage`, `currentMessage` and `clearMessage` keep QStatusBar's meaning (a timeout
 in milliseconds, 0: until replaced), so callers and tests use it as they would Qt's.
+
+The bar is made before the window's first paint, its mode indicators after it: QAction and
+QKeySequence are named through `QtGui`, not imported by name (which builds their Python
+enums at import; `gui/actions.py`).
 """
 
 from __future__ import annotations
 
 import logging
 
+from PySide6 import QtGui
 from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QStatusBar, QToolButton, QWidget
 
 from memtab.gui.widgets import ElidedLabel
@@ -65,13 +69,13 @@ class WindowStatusBar(QStatusBar):
         it)."""
         self.insertPermanentWidget(self._normal, widget)
 
-    def mode_indicator(self, action: QAction, text: str) -> QToolButton:
+    def mode_indicator(self, action: QtGui.QAction, text: str) -> QToolButton:
         """A permanent button saying `text` while the checkable `action` is on (a mode
         the keys change, as VS Code shows "Tab Moves Focus"); a click turns it off."""
         button = QToolButton(self)
         button.setAutoRaise(True)
         button.setText(text)
-        keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        keys = action.shortcut().toString(QtGui.QKeySequence.SequenceFormat.NativeText)
         how = f"Click or press {keys}" if keys else "Click"
         button.setToolTip(f"{action.toolTip()}. {how} to turn it off.")
         button.setAccessibleName(text)
