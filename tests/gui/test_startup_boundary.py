@@ -64,6 +64,11 @@ class FirstTreePaint(QObject):
             for qt_module in ("QtCore", "QtGui", "QtWidgets"):  # its classes Python has used
                 classes = vars(sys.modules["PySide6." + qt_module])
                 record.extend("qt-class " + name for name in sorted(classes))
+            for name in sorted(loaded):  # dataclasses the window's own modules made
+                for value in list(vars(sys.modules[name]).values()):
+                    own = getattr(value, "__module__", None) == name
+                    if own and isinstance(value, type) and "__dataclass_fields__" in vars(value):
+                        record.append(f"dataclass {name}.{value.__qualname__}")
         return False
 
 
@@ -111,6 +116,8 @@ class Start:
     modules: frozenset[str]
     qt_classes: frozenset[str]
     """The Qt classes Python had used (PySide makes a class's Python type on first use)."""
+    dataclasses: frozenset[str]
+    """The dataclasses of the imported modules (`module.Class`)."""
     interpreter_modules: frozenset[str]
     """What the interpreter had imported before the probe ran (site, its .pth files)."""
     paint_handlers: str
@@ -143,6 +150,9 @@ def start_window(home: Home, tmp_path: Path) -> Start:
         modules=frozenset(line.split(" ", 1)[1] for line in lines if line.startswith("module ")),
         qt_classes=frozenset(
             line.split(" ", 1)[1] for line in lines if line.startswith("qt-class ")
+        ),
+        dataclasses=frozenset(
+            line.split(" ", 1)[1] for line in lines if line.startswith("dataclass ")
         ),
         interpreter_modules=frozenset(
             line.split(" ", 1)[1] for line in lines if line.startswith("interpreter-module ")
@@ -207,6 +217,18 @@ def test_the_first_paint_uses_no_qt_class_whose_enums_it_does_not_need(started: 
     assert not used, (
         f"Python used {used} before the tree's first paint: building their Python enum types "
         "costs the start milliseconds (memtab.gui.startup.QT_CLASSES_NEVER_BEFORE_FIRST_PAINT)"
+    )
+
+
+def test_the_windows_own_modules_make_no_dataclass_before_the_first_paint(
+    started: Start,
+) -> None:
+    assert any(not name.startswith("memtab.gui.") for name in started.dataclasses)  # it sees them
+    made = sorted(name for name in started.dataclasses if name.startswith("memtab.gui."))
+    assert not made, (
+        f"dataclasses made before the tree's first paint: {made} — a dataclass writes and "
+        "compiles its methods when its module loads (~3–6 M instructions): a NamedTuple, "
+        "or the class in a module loaded after the paint (memtab.gui.startup)"
     )
 
 

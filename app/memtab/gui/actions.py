@@ -42,8 +42,7 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 from PySide6 import QtGui
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -93,8 +92,7 @@ def plain_title(text: str) -> str:
     return text.replace("\0", "&").rstrip("…").strip()
 
 
-@dataclass(frozen=True)
-class Registered:
+class Registered(NamedTuple):
     """One registered command: its id, its action and how the registry keeps it current."""
 
     id: str
@@ -115,8 +113,7 @@ class Registered:
         return [key for key in self.action.shortcuts() if not key.isEmpty()]
 
 
-@dataclass(frozen=True)
-class Conflict:
+class Conflict(NamedTuple):
     """Two actions live at once with the same key, neither claiming it."""
 
     key: str

@@ -8,7 +8,11 @@ store's reading side, the scan, the tree and the window frame), no library but t
 (tests/gui/test_startup_boundary.py starts the window and compares). A new import on
 that path — a module-level import in one of these modules — fails the test until it is
 added here on purpose, with what it costs the start (measure it: `python -X importtime`,
-or tests/bench/test_startup_bench.py).
+or tests/bench/test_startup_bench.py). Two costs hide in a module's top level: a Qt class
+imported by name builds all its Python enum types (`QT_CLASSES_NEVER_BEFORE_FIRST_PAINT`
+lists those the first paint never needs), and a dataclass is made by writing and compiling
+its methods (~3–6 M instructions each): the window's own modules on the path (`memtab.gui`)
+keep their records as NamedTuples (the test holds them to it).
 
 After the paint, `after_first_paint()` runs once per window, first thing in
 `MemoryTab.assemble()` (the three start-up steps are in `gui/memory_tab/tab.py`'s

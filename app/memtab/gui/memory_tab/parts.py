@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from memtab.gui.consolidation.footer import ConsolidationFooter
@@ -16,8 +15,7 @@ class Stoppable(Protocol):
     def shutdown(self, timeout_ms: int = ...) -> bool: ...
 
 
-@dataclass(frozen=True)
-class TabParts:
+class TabParts(NamedTuple):
     """The tab's parts that the first paints do not show (built by `assemble()`)."""
 
     editor: EditorPanel

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -61,8 +60,7 @@ class RowKind(enum.IntEnum):
     NONE = 2
 
 
-@dataclass(frozen=True)
-class PickerRow:
+class PickerRow(NamedTuple):
     """One row of the picker."""
 
     kind: RowKind
