@@ -19,6 +19,17 @@ _DIR_OPTION = re.compile(
 )
 
 
+# A Windows project folder (`D:\\oh-my-posh`, which its commands name `D:/oh-my-posh`).
+_DRIVE_ROOT = re.compile(r"^[a-z]:/[^/]")
+
+
+def _plain(path: str) -> str:
+    """A folder compared by its path alone: forward slashes, no trailing one, a Windows
+    drive letter in lower case (`D:\\oh-my-posh\\` → `d:/oh-my-posh`)."""
+    path = path.replace("\\", "/").rstrip("/")
+    return path[0].lower() + path[1:] if path[1:2] == ":" else path
+
+
 def in_project(command: str, project_dir: str | None) -> str:
     """A command as the project runs it: a directory given by its absolute path inside the
     session's project (`project_dir`, where the session started) made relative to it — the
@@ -27,12 +38,12 @@ def in_project(command: str, project_dir: str | None) -> str:
     `git -C /home/rob/app add x && git -C /home/rob/app commit` → `git add x && git
     commit`. Any other command unchanged (a path outside the project stays, and keeps it a
     one-off)."""
-    root = (project_dir or "").rstrip("/")
-    if not root.startswith("/") or root.count("/") < 2:
+    root = _plain(project_dir or "")
+    if not (root.startswith("/") and root.count("/") >= 2) and not _DRIVE_ROOT.match(root):
         return command
 
     def relative(path: str) -> str | None:
-        path = path.rstrip("/")
+        path = _plain(path)
         if path == root:
             return ""
         return path[len(root) + 1 :] if path.startswith(root + "/") else None

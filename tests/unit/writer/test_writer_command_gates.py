@@ -173,3 +173,14 @@ def test_a_hook_skipped_after_it_failed_is_noted_broken_with_its_repair() -> Non
     assert extract_findings([bash(COMMIT, ok=False, output=bare), bash(skipped)]).findings == []
     assert skips_hooks(skipped) and skips_hooks("git push --no-verify")
     assert skips_hooks("git commit -n -m wip") and not skips_hooks(COMMIT)
+
+
+def test_a_windows_projects_folder_is_written_relative_to_it() -> None:
+    # JanDeDobbeleer/oh-my-posh: the session started in `D:\oh-my-posh`; its commands name
+    # the folder `D:/oh-my-posh`
+    omp = "D:\\oh-my-posh"
+    line = "cd D:/oh-my-posh/src && gofmt -l config/segment_types.go && go build ./..."
+    assert in_project(line, omp) == "cd src && gofmt -l config/segment_types.go && go build ./..."
+    assert in_project("git -C D:/oh-my-posh stash", omp) == "git stash"
+    assert not runs_elsewhere(in_project("git -C D:/oh-my-posh commit -m x", omp))
+    assert runs_elsewhere(in_project("git -C E:/dotfiles commit -m x", omp))
