@@ -91,7 +91,6 @@ from memtab.writer.fixes import (
 )
 from memtab.writer.language import is_claimed
 from memtab.writer.outcomes import MAX_HOOKS_NAMED, hooks_that_passed
-from memtab.writer.project_dirs import runs_elsewhere
 
 __all__ = [
     "Findings",
@@ -350,7 +349,7 @@ class TranscriptDigest:
             self._changed_project = True
         self._note_command(step)
         stage = git_hook_stage(step.command)
-        if stage is not None and step.command is not None and runs_elsewhere(step.command):
+        if step.elsewhere:
             stage = None  # a commit in another repository: its hooks are not the project's
         if step.succeeded and stage is not None and stage not in self._hooks:
             self._note_hooks(stage, hooks_that_passed(call.output or ""), origin)

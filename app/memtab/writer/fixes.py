@@ -83,6 +83,9 @@ class Step:
     passed_as: str | None = None
     # The command a failed call's output says repairs it (`outcomes.repair_hint`).
     repair: str | None = None
+    # Run in a folder outside the session's project (`project_dirs.runs_elsewhere`): not
+    # the project's command — its hooks and failures belong to that other repository.
+    elsewhere: bool = False
 
 
 def as_run_here(command: str, project_dir: str | None) -> str:
@@ -125,6 +128,7 @@ def read_step(call: TranscriptToolCall, origin: str, project_dir: str | None = N
         origin,
         passed_as,
         hint[1] if hint is not None else None,
+        command is not None and project_dir is not None and runs_elsewhere(command),
     )
 
 
@@ -148,7 +152,7 @@ def can_teach(step: Step, throwaway: set[str]) -> bool:
     command = step.command
     if command is None or not status_is_known(command) or is_throwaway(command, throwaway):
         return False
-    if runs_elsewhere(command):
+    if step.elsewhere:
         return False  # another repository's failure
     return is_project_command(command) or step.family == "git commit" or bool(unwrapped(command))
 

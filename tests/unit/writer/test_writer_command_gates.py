@@ -72,6 +72,9 @@ def test_a_commit_in_another_repository_says_nothing_of_the_projects_hooks() -> 
     event = bash(other, output=hooks)
     event.cwd = REPIQ
     assert extract_findings([event]).findings == []
+    # where the session started is not known: no folder can be told to be another's
+    unknown = bash("cd /srv/repiq && git commit -m x", output=hooks)
+    assert len(extract_findings([unknown]).findings) == 1
     mine = bash(own, output=hooks)
     mine.cwd = REPIQ
     assert extract_findings([mine]).findings == [
