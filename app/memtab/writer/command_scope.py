@@ -69,9 +69,45 @@ def is_narrowed(command: str) -> bool:
     line = command.split("\n", 1)[0]
     if _NARROWING.search(" ".join(_without_workspace(line.split(" ")))):
         return True
+    words = main_words(command)
+    if _picks_cargo_tests(words):
+        return True
     return command_kind(command) in _CHECKS and any(
-        _SOURCE_FILE.search(word) for word in main_words(command)[1:] if not word.startswith("-")
+        _SOURCE_FILE.search(word) for word in words[1:] if not word.startswith("-")
     )
+
+
+# cargo's options that take a value (`-p mise`, `--features x`): the value is no test name.
+_CARGO_VALUE_OPTIONS = word_set(
+    "-p --package -F --features --target --manifest-path --test --bench --bin --example -j "
+    "--jobs --profile --target-dir --color --config -Z --exclude"
+)
+
+
+def _picks_cargo_tests(words: list[str]) -> bool:
+    """Whether `cargo test` (or `cargo nextest run`) is given a test name to filter by:
+    its first positional word before `--` (`cargo test wildcard`, `cargo test -p mise
+    shorthands`) — cargo's TESTNAME, the tests of that moment."""
+    if len(words) < 2 or program_name(words[0]) != "cargo":
+        return False
+    if words[1].startswith("+"):  # the toolchain (`cargo +1.96.0 test`)
+        words = [words[0], *words[2:]]
+    if len(words) < 2:
+        return False
+    rest = words[2:] if words[1] in ("test", "t") else []
+    if words[1] == "nextest" and words[2:3] == ["run"]:
+        rest = words[3:]
+    skip_value = False
+    for word in rest:
+        if word == "--":
+            return False
+        if skip_value:
+            skip_value = False
+        elif word.startswith("-"):
+            skip_value = word in _CARGO_VALUE_OPTIONS
+        else:
+            return True
+    return False
 
 
 # A check run on a few files it names (`npx eslint apps/web/src/api/**/*.ts`, `pytest

@@ -187,3 +187,16 @@ def test_a_windows_projects_folder_is_written_relative_to_it() -> None:
     assert in_project("git -C D:/oh-my-posh stash", omp) == "git stash"
     assert not runs_elsewhere(in_project("git -C D:/oh-my-posh commit -m x", omp))
     assert runs_elsewhere(in_project("git -C E:/dotfiles commit -m x", omp))
+
+
+def test_a_cargo_test_name_picks_that_moments_tests() -> None:
+    # jdx/mise (Codex sessions): `cargo test wildcard`, `cargo test shorthands` ran the tests
+    # of the change; cargo's first positional word is its TESTNAME filter
+    assert is_narrowed("cargo test wildcard")
+    assert is_narrowed("cargo test -p mise shorthands")
+    assert is_narrowed("cargo +1.96.0 test redact")
+    assert is_narrowed("cargo nextest run wildcard")
+    assert not is_narrowed("cargo test")
+    assert not is_narrowed("cargo +1.96.0 test")
+    assert not is_narrowed("cargo test -p mise --all-features")
+    assert not is_narrowed("cargo test -- --nocapture")
