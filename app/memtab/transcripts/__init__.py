@@ -5,6 +5,7 @@ Stands alone: imports nothing else from memtab but `fs` and `redact`, no Qt, no 
 """
 
 from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget, select_event_budget
+from memtab.transcripts.codex import polled_session, running_session
 from memtab.transcripts.detect import detect_format
 from memtab.transcripts.events import (
     TRANSCRIPT_FORMATS,
@@ -33,7 +34,9 @@ __all__ = [
     "compact_json",
     "detect_format",
     "json_len",
+    "polled_session",
     "read_newest_events",
     "read_transcript",
+    "running_session",
     "select_event_budget",
 ]

@@ -51,6 +51,30 @@ _INJECTED_USER_PREFIXES = (
     "<turn_aborted>",
 )
 _EXIT_CODE = re.compile(r"^(?:Process exited with code|Exit code:?) (-?\d+)", re.MULTILINE)
+# A command still running when its call returned (`exec_command` with a yield time): its
+# end comes in a later `write_stdin` poll of that session, with the exit code.
+_RUNNING = re.compile(r"^Process running with session ID (\d+)\s*$", re.MULTILINE)
+_HEADER_CHARS = 300  # Codex's header lines (`Chunk ID`, `Wall time`, …) before `Output:`
+
+
+def running_session(call: TranscriptToolCall) -> str | None:
+    """The session id of a Codex command that had not ended when its call returned
+    ("Process running with session ID 1466"): neither a success nor a failure yet."""
+    if call.exit_code is not None or call.is_error or not call.output or call.command is None:
+        return None  # (a poll of a session says so too: it is no command)
+    found = _RUNNING.search(call.output[:_HEADER_CHARS])
+    return found.group(1) if found else None
+
+
+def polled_session(call: TranscriptToolCall) -> str | None:
+    """The session a Codex `write_stdin` call polled (its `session_id`); its result carries
+    that command's later output, and its exit code once it has ended."""
+    if call.name != "write_stdin" or not isinstance(call.input, dict):
+        return None
+    session = call.input.get("session_id")
+    if isinstance(session, bool) or not isinstance(session, int | str):
+        return None
+    return str(session)
 
 
 @dataclass(slots=True)

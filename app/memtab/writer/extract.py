@@ -46,11 +46,16 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from memtab.humanize import plural
-from memtab.transcripts import TranscriptEvent, TranscriptToolCall
+from memtab.transcripts import (
+    TranscriptEvent,
+    TranscriptToolCall,
+    polled_session,
+    running_session,
+)
 from memtab.writer.agent_memory import memories_saved
 from memtab.writer.answers import (
     FIRM_WEIGHT,
@@ -231,6 +236,8 @@ class TranscriptDigest:
         # the message it is in.
         self._tools: dict[str, dict[str, tuple[str, str]]] = {}
         self._tool_uses: dict[str, int] = {}
+        # Codex commands still running when their call returned, by session id.
+        self._running: dict[str, tuple[TranscriptToolCall, str]] = {}
         # The newest steps: a failure is judged once the calls that may fix it are seen.
         self._recent: deque[Step] = deque()
         # Where each kept finding was said: (kind, key) → message ids (docs/formats.md §20.1).
@@ -337,6 +344,10 @@ class TranscriptDigest:
             return
         if _NEVER_RAN.match(call.output or ""):
             return  # it did nothing: neither a failure nor a success
+        finished = self._session_end(call, origin)
+        if finished is None:
+            return
+        call, origin = finished
         step = read_step(call, origin, self._project_dir)
         self._steps += 1
         self._throwaway |= step.deleted
@@ -359,6 +370,30 @@ class TranscriptDigest:
             judged = self._judge(oldest, list(self._recent))
             if judged is not None and len(self._fixes) < MAX_KEPT:
                 self._fixes.append(judged)
+
+    def _session_end(
+        self, call: TranscriptToolCall, origin: str
+    ) -> tuple[TranscriptToolCall, str] | None:
+        """A Codex command still running when its call returned is judged when a poll of
+        its session says how it ended (`write_stdin`: "Process exited with code 1"): the
+        command with the poll's output and exit code, in the message it was run from. None
+        for a call that says nothing yet (still running, or a poll of no command we hold)."""
+        session = running_session(call)
+        if session is not None:
+            if session in self._running or len(self._running) < MAX_KEPT:
+                self._running[session] = (call, origin)
+            return None
+        session = polled_session(call)
+        if session is None:
+            return call, origin
+        started = self._running.get(session)
+        if started is None or call.exit_code is None:
+            return None
+        del self._running[session]
+        ended = replace(
+            started[0], output=call.output, exit_code=call.exit_code, is_error=call.is_error
+        )
+        return ended, started[1]
 
     def _note_command(self, step: Step) -> None:
         command = step.command
