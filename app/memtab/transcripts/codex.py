@@ -55,6 +55,11 @@ _EXIT_CODE = re.compile(r"^(?:Process exited with code|Exit code:?) (-?\d+)", re
 # end comes in a later `write_stdin` poll of that session, with the exit code.
 _RUNNING = re.compile(r"^Process running with session ID (\d+)\s*$", re.MULTILINE)
 _HEADER_CHARS = 300  # Codex's header lines (`Chunk ID`, `Wall time`, …) before `Output:`
+# A code-mode cell that printed its tool's result (`text(JSON.stringify(r))`): its exit code
+# once the command ended, else the session still running it.
+_CELL_EXIT_CODE = re.compile(r'^\{"chunk_id":[^\n]*?,"exit_code":(-?\d+),', re.MULTILINE)
+_CELL_SESSION = re.compile(r'^\{"chunk_id":[^\n]*?,"session_id":(\d+),', re.MULTILINE)
+_CELL_POLL = re.compile(r"\btools\.write_stdin\(\{\s*session_id\s*:\s*(\d+)")
 
 
 def running_session(call: TranscriptToolCall) -> str | None:
@@ -63,13 +68,18 @@ def running_session(call: TranscriptToolCall) -> str | None:
     if call.exit_code is not None or call.is_error or not call.output or call.command is None:
         return None  # (a poll of a session says so too: it is no command)
     found = _RUNNING.search(call.output[:_HEADER_CHARS])
+    if found is None and isinstance(call.input, str):
+        found = _CELL_SESSION.search(call.output)
     return found.group(1) if found else None
 
 
 def polled_session(call: TranscriptToolCall) -> str | None:
     """The session a Codex `write_stdin` call polled (its `session_id`); its result carries
     that command's later output, and its exit code once it has ended."""
-    if call.name != "write_stdin" or not isinstance(call.input, dict):
+    if isinstance(call.input, str):  # a code-mode cell: `tools.write_stdin({session_id:1, …})`
+        cell = _CELL_POLL.findall(call.input)
+        return cell[0] if len(cell) == 1 and "tools.exec_command" not in call.input else None
+    if call.name != "write_stdin":
         return None
     session = call.input.get("session_id")
     if isinstance(session, bool) or not isinstance(session, int | str):
@@ -137,6 +147,8 @@ def _apply_output(call: TranscriptToolCall, output: Any) -> None:
             exit_code = as_int(as_dict(wrapped.get("metadata")).get("exit_code"))
     if exit_code is None:
         found = _EXIT_CODE.search(text)
+        if found is None and isinstance(call.input, str) and "tools." in call.input:
+            found = _CELL_EXIT_CODE.search(text)  # a code-mode cell that printed its result
         exit_code = int(found.group(1)) if found else None
     call.output = clean_text(text)
     if exit_code is not None:

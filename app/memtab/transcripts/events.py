@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -103,6 +104,24 @@ class SourceLine:
         self._data = None
 
 
+# Codex's code mode: a JavaScript cell that runs one command through its tools
+# (`const r = await tools.exec_command({cmd:"mise run lint-fix", …}); text(…)`).
+_CODE_MODE_COMMAND = re.compile(r"""\btools\.exec_command\(\{\s*cmd\s*:\s*("(?:[^"\\\n]|\\.)*")""")
+
+
+def code_mode_command(cell: str) -> str | None:
+    """The command a Codex code-mode cell runs, when it runs exactly one (its `cmd` string,
+    a JavaScript literal that reads as JSON); None otherwise."""
+    found = _CODE_MODE_COMMAND.findall(cell)
+    if len(found) != 1:
+        return None
+    try:
+        command = json.loads(found[0])
+    except ValueError:
+        return None
+    return command if isinstance(command, str) and command.strip() else None
+
+
 def _shell_command_from(value: Any) -> str | None:
     if isinstance(value, str) and value.strip():
         return value
@@ -150,10 +169,11 @@ class TranscriptToolCall:
         """The shell command this call ran, for any format's shell tool, else None.
 
         mux `bash` → `script`; Claude Code `Bash` → `command`; Codex `exec_command` → `cmd`,
-        `shell` / `local_shell_call` → the script of its argv.
+        `shell` / `local_shell_call` → the script of its argv, a code-mode `exec` cell → the
+        one command it runs (`code_mode_command`).
         """
-        if not isinstance(self.input, dict):
-            return None
+        if isinstance(self.input, str):
+            return code_mode_command(self.input) if "tools.exec_command" in self.input else None
         for key in ("script", "command", "cmd"):
             found = _shell_command_from(self.input.get(key))
             if found is not None:

@@ -98,6 +98,9 @@ def as_run_here(command: str, project_dir: str | None) -> str:
 def read_step(call: TranscriptToolCall, origin: str, project_dir: str | None = None) -> Step:
     failed = call.is_error or (call.exit_code is not None and call.exit_code != 0)
     command = call.command if _SHELL_TOOL_NAME.search(call.name) else None
+    # A Codex code-mode cell that printed only its command's output ("Script completed"):
+    # the cell ended, how the command did is told only by that output.
+    status_told = call.exit_code is not None or not isinstance(call.input, str)
     command = as_run_here(command, project_dir) if command else None
     target = _target(call)
     family = command_family(command) if command else f"tool:{call.name}:{target}"
@@ -120,7 +123,7 @@ def read_step(call: TranscriptToolCall, origin: str, project_dir: str | None = N
         call.name,
         command,
         family,
-        call.has_output and not failed,
+        call.has_output and not failed and (status_told or output_shows_success(output)),
         failed,
         target,
         signature,

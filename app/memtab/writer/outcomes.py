@@ -60,7 +60,8 @@ _ALL_CLEAR = re.compile(
     r"|^\W*(?:total|done|built|checked \d+ files?) in \d+(?:\.\d+)?\s?(?:ms|s)\b",
     re.IGNORECASE | re.MULTILINE,
 )
-_FAILED_MARK = re.compile(r"\bFAIL(?:ED|URES?)?\b|\bpanic:|✗|✘|❌")
+# A failure's mark; `not ok 3 …` is a TAP runner's (bats, node's test runner).
+_FAILED_MARK = re.compile(r"\bFAIL(?:ED|URES?)?\b|\bpanic:|^not ok\b|✗|✘|❌", re.MULTILINE)
 
 
 # A test runner's closing counts (`1290 pass` / `0 fail`, bun; `297 tests, 0 failures`,
