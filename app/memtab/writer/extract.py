@@ -381,7 +381,8 @@ class TranscriptDigest:
         session = running_session(call)
         if session is not None:
             if session in self._running or len(self._running) < MAX_KEPT:
-                self._running[session] = (call, origin)
+                # its output is not kept: the poll that ends it brings the end of it
+                self._running[session] = (replace(call, output=None), origin)
             return None
         session = polled_session(call)
         if session is None:
