@@ -35,7 +35,7 @@ from memtab.writer.outcomes import (
     repair_hint,
     says_nothing,
 )
-from memtab.writer.project_dirs import in_project, runs_elsewhere
+from memtab.writer.project_dirs import in_project, relative_path, runs_elsewhere
 
 MAX_FIX_STEPS = 3
 
@@ -103,6 +103,7 @@ def read_step(call: TranscriptToolCall, origin: str, project_dir: str | None = N
     status_told = call.exit_code is not None or not isinstance(call.input, str)
     command = as_run_here(command, project_dir) if command else None
     target = _target(call)
+    target = relative_path(target, project_dir) or target  # as the project names it
     family = command_family(command) if command else f"tool:{call.name}:{target}"
     deleted: set[str] = set()
     if command is not None:

@@ -30,6 +30,26 @@ def _plain(path: str) -> str:
     return path[0].lower() + path[1:] if path[1:2] == ":" else path
 
 
+def _root(project_dir: str | None) -> str | None:
+    """The session's project folder as compared (`_plain`), when it is one that can be."""
+    root = _plain(project_dir or "")
+    if (root.startswith("/") and root.count("/") >= 2) or _DRIVE_ROOT.match(root):
+        return root
+    return None
+
+
+def relative_path(path: str, project_dir: str | None) -> str | None:
+    """A path inside the session's project written relative to it (`""` for the project
+    itself: `/home/rob/app/biome.json` → `biome.json`); None for any other path."""
+    root = _root(project_dir)
+    if root is None:
+        return None
+    path = _plain(path)
+    if path == root:
+        return ""
+    return path[len(root) + 1 :] if path.startswith(root + "/") else None
+
+
 def in_project(command: str, project_dir: str | None) -> str:
     """A command as the project runs it: a directory given by its absolute path inside the
     session's project (`project_dir`, where the session started) made relative to it — the
@@ -38,15 +58,11 @@ def in_project(command: str, project_dir: str | None) -> str:
     `git -C /home/rob/app add x && git -C /home/rob/app commit` → `git add x && git
     commit`. Any other command unchanged (a path outside the project stays, and keeps it a
     one-off)."""
-    root = _plain(project_dir or "")
-    if not (root.startswith("/") and root.count("/") >= 2) and not _DRIVE_ROOT.match(root):
+    if _root(project_dir) is None:
         return command
 
     def relative(path: str) -> str | None:
-        path = _plain(path)
-        if path == root:
-            return ""
-        return path[len(root) + 1 :] if path.startswith(root + "/") else None
+        return relative_path(path, project_dir)
 
     leading = _LEADING_CD.search(command)
     if leading is not None:

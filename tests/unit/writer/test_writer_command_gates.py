@@ -13,7 +13,7 @@ from memtab.writer.extract import extract_findings
 from memtab.writer.outcomes import error_signature, repair_hint
 from memtab.writer.project_dirs import in_project, runs_elsewhere
 
-from .events import bash
+from .events import bash, calls, tool
 
 SAFECAST = "/home/rob/Documents/Safecast/safecast-map-MCP"
 REPIQ = "/home/yuta/ghq/github.com/yutakobayashidev/repiq"
@@ -200,3 +200,18 @@ def test_a_cargo_test_name_picks_that_moments_tests() -> None:
     assert not is_narrowed("cargo +1.96.0 test")
     assert not is_narrowed("cargo test -p mise --all-features")
     assert not is_narrowed("cargo test -- --nocapture")
+
+
+def test_a_fixs_edited_file_is_named_as_the_project_names_it() -> None:
+    app = "/home/marco/projects/spotter"
+    edit = calls(tool("Edit", {"file_path": f"{app}/config/test.exs", "old_string": "a"}))
+    events = [
+        bash("mix test", ok=False, output="** (DBConnection.ConnectionError) connection refused"),
+        edit,
+        bash("mix ecto.create", output="The database for Spotter.Repo has been created"),
+        bash("mix test", output="31 tests, 0 failures"),
+    ]
+    for event in events:
+        event.cwd = app
+    [fix] = extract_findings(events).fixes
+    assert fix.fix_steps == ("editing `config/test.exs`", "`mix ecto.create`")
