@@ -36,6 +36,7 @@ from memtab.gui.memory_tab.tab import MemoryTab
 from memtab.gui.ui_state import UiState
 from memtab.gui.window.main_window import MainWindow
 from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath
 
 pytestmark = [
@@ -207,7 +208,7 @@ class TextPaints(QObject):
 def test_opening_a_file_to_its_text_shown(qtbot: QtBot, window: MainWindow) -> None:
     tab = window.memory_tab
     editor = tab.editor
-    store = tab.store()
+    store = MemoryStore.of(tab.view())
     bare = QPlainTextEdit()
     shown_at: list[float] = []
     editor.file_opened.connect(lambda _ref: shown_at.append(time.perf_counter()))

@@ -9,7 +9,7 @@ for these:
 - `actions`: the registry of commands the feature registers its own in (`gui/actions.py`);
   the menus, the keys and Help → Keyboard shortcuts are made from it;
 - `status`: short notes for the window's status bar (`status.show(text)`);
-- `shown`: what the Memory tab shows — the scan, its workspace, a store for it — and
+- `shown`: what the Memory tab shows — the scan, its workspace, a view of its scopes — and
   signals when either changes (the tab publishes, features follow);
 - `files`: the one channel of the window's reads and writes of memory files
   (`gui/tasks/file_channel.py`); `file_ops`, the file operations every write of the tree,
@@ -34,9 +34,9 @@ from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import ActionRegistry
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
+from memtab.store.scope_view import ScopeView
 
 if TYPE_CHECKING:  # built on first use, after the first paint
     from memtab.components.files.undo import UndoStack
@@ -88,9 +88,10 @@ class Shown(QObject):
         """The workspace shown."""
         return self.scan.workspace if self.scan is not None else None
 
-    def store(self) -> MemoryStore:
-        """A store for the shown workspace."""
-        return MemoryStore(self._home, self.workspace)
+    def view(self) -> ScopeView:
+        """The shown workspace's scopes, to read (to change them:
+        `MemoryStore.of(shown.view())`, after the first paint)."""
+        return ScopeView(self._home, self.workspace)
 
 
 class WindowShell(Protocol):

@@ -47,7 +47,8 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.fs.lazy_re",
         "memtab.fs.locks",
         "memtab.fs.sidecar",
-        # the store the scan reads through (`MemoryStore` imports its writing side too)
+        # the store's reading side, the scan reads through (`store.scope_view`): not its
+        # writing side (NEVER_BEFORE_FIRST_PAINT)
         "memtab.store",
         "memtab.store.conflict_copies",
         "memtab.store.description_cache",
@@ -55,25 +56,14 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.store.files",
         "memtab.store.free_text",
         "memtab.store.frontmatter",
-        "memtab.store.history",
-        "memtab.store.history.blobs",
-        "memtab.store.history.capture",
-        "memtab.store.history.jsonlines",
-        "memtab.store.history.packs",
-        "memtab.store.history.recorder",
-        "memtab.store.history.versions",
         "memtab.store.home",
         "memtab.store.journal",
-        "memtab.store.memory",
         "memtab.store.meta",
         "memtab.store.paths",
         "memtab.store.registry",
-        "memtab.store.scope_access",
-        "memtab.store.scopes",
+        "memtab.store.scope_view",
         "memtab.sources",
-        "memtab.sources.memory_file",
         "memtab.sources.model",
-        "memtab.sources.open_file",
         # the scan and the tree it builds, Qt-free
         "memtab.components",
         "memtab.components.activity",
@@ -164,6 +154,15 @@ NEVER_BEFORE_FIRST_PAINT = (
     "memtab.llm",
     "memtab.check",
     "memtab.gui.editor",
+    # the store's writing side: history, the scope locks and changes, the files opened to
+    # change them (`MemoryStore` and `MemoryStore.of(view)` are made after the paint)
+    "memtab.store.history",
+    "memtab.store.memory",
+    "memtab.store.scopes",
+    "memtab.store.scope_access",
+    "memtab.sources.memory_file",
+    "memtab.sources.open_file",
+    "memtab.components.files",
 )
 
 # Qt classes Python never touches before the first paint. PySide builds all of a class's

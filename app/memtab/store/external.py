@@ -67,7 +67,7 @@ from memtab.store.paths import (
     parse_file_path,
     shown_name,
 )
-from memtab.store.scope_access import kind_in, open_scope_directory
+from memtab.store.scope_view import kind_in, open_scope_directory
 from memtab.store.scopes import READ_LOCK_WAIT_S, SCOPE_LOCK_TIMEOUT_S
 
 logger = logging.getLogger(__name__)

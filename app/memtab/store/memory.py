@@ -73,21 +73,15 @@ from memtab.store.paths import (
     require_listed,
 )
 from memtab.store.scope_access import (
-    kind_in,
     missing_conflict,
-    read_in,
     remove_partial_copy,
     replace_loaded_in,
     reporting_os_errors,
     require_editable,
     still_holds,
 )
-from memtab.store.scopes import (
-    NO_WORKSPACE,
-    PROJECT_UNAVAILABLE,
-    SCOPE_LOCK_TIMEOUT_S,
-    ScopeStore,
-)
+from memtab.store.scope_view import NO_WORKSPACE, PROJECT_UNAVAILABLE, kind_in, read_in
+from memtab.store.scopes import SCOPE_LOCK_TIMEOUT_S, ScopeStore
 
 logger = logging.getLogger(__name__)
 

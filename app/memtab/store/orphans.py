@@ -39,7 +39,7 @@ from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaStore, project_key, unescape_key_component
 from memtab.store.paths import Scope, VirtualPath, project_dir_name
 from memtab.store.registry import known_project_dirs, load_registry, orphan_project_dirs
-from memtab.store.scope_access import kind_in
+from memtab.store.scope_view import kind_in
 
 logger = logging.getLogger(__name__)
 

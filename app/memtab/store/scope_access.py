@@ -1,109 +1,31 @@
-"""Reaching files inside a scope root without following a symlink, with store errors.
+"""Changing files inside a scope root, with store errors: the writing side of the
+confined access `memtab.store.scope_view` reads through.
 
-`MemoryStore` does every operation through these: a directory of a scope is opened
-component by component from the root (`memtab.fs.confined`), and the operation then
-works relative to it, so a directory swapped for a symlink after a check cannot redirect
-it. The root itself is trusted (a home reached through a symlink works). `replace_loaded_in`
-is the one sha-checked save (docs/formats.md §6), of memory files and other agents' alike.
+`MemoryStore` does every change in a directory opened from the scope root without
+following a symlink (`open_scope_directory`), so a directory swapped for a symlink after
+a check cannot redirect it. `replace_loaded_in` is the one sha-checked save
+(docs/formats.md §6), of memory files and other agents' alike.
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Literal
 
 from memtab.fs.atomic import Directory
-from memtab.fs.confined import (
-    HardLinkedFileError,
-    LinkInPathError,
-    open_subdirectory,
-    remove_tree,
-)
+from memtab.fs.confined import remove_tree
 from memtab.store.errors import (
-    AlreadyExistsError,
     MemoryStoreError,
     NotEditableError,
-    NotFoundError,
     SaveConflictError,
     not_text_message,
 )
 from memtab.store.files import MAX_FILE_BYTES, FileContent, read_file_in
-from memtab.store.paths import PathError, Scope, VirtualPath, is_within_directory, real_path
+from memtab.store.paths import VirtualPath
+from memtab.store.scope_view import kind_in
 
 logger = logging.getLogger(__name__)
-
-
-def open_scope_directory(
-    root: Path, path: VirtualPath, *, target: VirtualPath, create: bool
-) -> Directory:
-    """The directory `path` (a scope root, or a directory in the scope rooted at `root`).
-
-    `target` is what the caller works on, for messages. `create` makes missing
-    directories. Raises PathError (a symlink on the way), NotFoundError (missing),
-    AlreadyExistsError (a file in the way, when creating), MemoryStoreError.
-    """
-    assert path.scope is not None
-    try:
-        if create:
-            root.mkdir(parents=True, exist_ok=True)
-        directory = Directory.open(root)
-    except FileNotFoundError:
-        raise NotFoundError(f"No memory file or directory at {target}") from None
-    except OSError as error:
-        raise MemoryStoreError(f"Cannot open {path}: {error.strerror or error}") from None
-    walked = VirtualPath(path.scope)
-    try:
-        for segment in path.segments:
-            walked = VirtualPath(path.scope, (*walked.segments, segment))
-            child = open_subdirectory(directory, segment, create=create)
-            directory.close()
-            directory = child
-    except OSError as error:
-        directory.close()
-        raise _directory_error(error, walked, target, create) from None
-    except BaseException:
-        directory.close()
-        raise
-    return directory
-
-
-def _directory_error(
-    error: OSError, walked: VirtualPath, target: VirtualPath, create: bool
-) -> MemoryStoreError | PathError:
-    """The store error for failing to open directory `walked` on the way to `target`."""
-    if isinstance(error, LinkInPathError):
-        return PathError(
-            f"Invalid memory path {str(target)!r}: {walked} is a symbolic link, and memory "
-            "paths never go through links"
-        )
-    if isinstance(error, NotADirectoryError):
-        if create:
-            return AlreadyExistsError(f"{walked} is a file, not a directory")
-        return NotFoundError(f"No memory file or directory at {target}")
-    if isinstance(error, FileNotFoundError):
-        return NotFoundError(f"No memory file or directory at {target}")
-    return MemoryStoreError(f"Cannot open {walked}: {error.strerror or error}")
-
-
-def resolve_in_scopes(physical: Path, roots: dict[Scope, Path], *, display: str) -> VirtualPath:
-    """The virtual path of `physical` once every symlink is followed: in the scope whose
-    real root holds it (the innermost, should roots nest). PathError if none does."""
-    real = real_path(physical, display)
-    holders = [
-        (len(real_root), scope, real_root)
-        for scope, root in roots.items()
-        if is_within_directory(real, real_root := real_path(root, display))
-    ]
-    if not holders:
-        raise PathError(f"Invalid memory path {display!r}: path escapes the memory root")
-    _, scope, real_root = max(holders, key=lambda holder: holder[0])
-    relative = os.path.relpath(real, real_root)
-    return VirtualPath(scope, () if relative == "." else tuple(relative.split(os.sep)))
 
 
 @contextmanager
@@ -114,33 +36,6 @@ def reporting_os_errors(path: VirtualPath, verb: str) -> Iterator[None]:
         yield
     except OSError as error:
         raise MemoryStoreError(f"Cannot {verb} {path}: {error.strerror or error}") from None
-
-
-def kind_in(directory: Directory, name: str) -> Literal["file", "dir"] | None:
-    """What `name` is in `directory`; a symlink (or anything else) counts as missing."""
-    info = directory.lstat(name)
-    if info is None:
-        return None
-    if stat.S_ISDIR(info.st_mode):
-        return "dir"
-    return "file" if stat.S_ISREG(info.st_mode) else None
-
-
-def read_in(directory: Directory, path: VirtualPath) -> tuple[FileContent, bytes]:
-    """Read file `path` in its open parent (at most the cap) and the bytes read.
-
-    NotFoundError when it is not a file, MemoryStoreError when it cannot be read.
-    """
-    if kind_in(directory, path.name) != "file":
-        raise NotFoundError(f"No memory file at {path}")
-    try:
-        return read_file_in(directory, path.name)
-    except FileNotFoundError:
-        raise NotFoundError(f"No memory file at {path}") from None
-    except HardLinkedFileError as error:
-        raise MemoryStoreError(f"Cannot read {path}: {error.strerror}") from None
-    except OSError as error:
-        raise MemoryStoreError(f"Cannot read {path}: {error.strerror or error}") from None
 
 
 def still_holds(directory: Directory, name: str, read_bytes: bytes) -> Callable[[], bool]:

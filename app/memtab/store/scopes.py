@@ -1,8 +1,9 @@
-"""Where a workspace's three memory scopes are, and reading them: `ScopeStore`.
+"""A workspace's three memory scopes with the writing side on top: `ScopeStore`.
 
-`MemoryStore` (`memtab.store.memory`) adds every change on top; this half holds what
-changes and reads share: the scopes and their roots, meta keys and history indexes, the
-scope locks, confined access to directories, reading, usage counts and the caps.
+`ScopeView` (`memtab.store.scope_view`) is where the scopes are and how they are read;
+this half adds what every change needs — meta keys' usage counts, history indexes and
+write-ahead, the scope locks and the caps — and `MemoryStore` (`memtab.store.memory`)
+adds every change on top.
 """
 
 from __future__ import annotations
@@ -10,70 +11,35 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Literal, Self
+from typing import Self
 
-from memtab.fs.atomic import Directory, encode_utf8
+from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import Clock, now_ms
-from memtab.fs.confined import entries_of
 from memtab.fs.locks import LockUnavailableError, interprocess_lock
 from memtab.store.errors import (
     CapError,
     MemoryStoreError,
-    NotEditableError,
     NotFoundError,
     ScopeBusyError,
     ScopeUnavailableError,
     file_cap_message,
-    not_text_message,
-    over_cap_message,
 )
-from memtab.store.files import (
-    MAX_FILE_BYTES,
-    MAX_FILES_PER_SCOPE,
-    FileContent,
-    ScopeListing,
-    count_files,
-    is_listable_name,
-    list_scope,
-)
+from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE, count_files
 from memtab.store.history.capture import read_whole
 from memtab.store.history.recorder import FileChange, HistoryRecorder, RecordedChange
 from memtab.store.history.versions import scope_key
 from memtab.store.home import Home
-from memtab.store.meta import (
-    MetaEntry,
-    MetaStore,
-    global_key,
-    key_in_subtree,
-    project_key,
-    workspace_key,
-)
-from memtab.store.paths import (
-    SCOPE_ORDER,
-    PathError,
-    Scope,
-    VirtualPath,
-    parse_file_path,
-    resolve_inside_root,
-)
+from memtab.store.meta import MetaEntry, MetaStore, key_in_subtree
+from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from memtab.store.registry import Registry, Workspace, load_registry
-from memtab.store.scope_access import (
-    kind_in,
-    open_scope_directory,
-    read_in,
-    reporting_os_errors,
-    resolve_in_scopes,
-)
+from memtab.store.scope_access import reporting_os_errors
+from memtab.store.scope_view import ScopeView, kind_in
 
 logger = logging.getLogger(__name__)
 
-PROJECT_UNAVAILABLE = (
-    "Project memory is unavailable: multi-project workspaces have no single project identity"
-)
-NO_WORKSPACE = "Workspace memory is unavailable: no workspace is selected"
 # Scope locks are held for one edit (milliseconds); waiting longer means something is stuck.
 SCOPE_LOCK_TIMEOUT_S = 10.0
 # How long a read waits for a lock it needs only for bookkeeping — counting a use in
@@ -82,8 +48,9 @@ SCOPE_LOCK_TIMEOUT_S = 10.0
 READ_LOCK_WAIT_S = 0.25
 
 
-class ScopeStore:
-    """The global, project and workspace scopes as one workspace sees them."""
+class ScopeStore(ScopeView):
+    """The global, project and workspace scopes as one workspace sees them: read through
+    `ScopeView`, with what every change needs."""
 
     def __init__(
         self,
@@ -96,8 +63,7 @@ class ScopeStore:
         record_history: bool = True,
     ) -> None:
         """`actor`/`run_id`: who every change made through this store is recorded as."""
-        self.home = home
-        self.workspace = workspace
+        super().__init__(home, workspace)
         self.meta = MetaStore(home, clock)
         self.history: HistoryRecorder | None = None
         if record_history:
@@ -124,67 +90,11 @@ class ScopeStore:
         registry = registry or load_registry(home)
         return cls(home, registry.require_workspace(workspace_id), actor=actor)
 
-    # --- scopes -------------------------------------------------------------------------
-
-    @property
-    def project_path(self) -> str | None:
-        """The project identity, or None (no workspace, or multi-project)."""
-        return self.workspace.project_identity if self.workspace else None
-
-    def unavailable_reason(self, scope: Scope) -> str | None:
-        """Why a scope cannot be used here, or None when it can."""
-        if scope is Scope.WORKSPACE and self.workspace is None:
-            return NO_WORKSPACE
-        if scope is Scope.PROJECT:
-            if self.workspace is None:
-                return "Project memory is unavailable: no workspace is selected"
-            if self.project_path is None:
-                return PROJECT_UNAVAILABLE
-        return None
-
-    def root(self, scope: Scope) -> Path:
-        """The physical root of a scope (may not exist yet); ScopeUnavailableError if none."""
-        reason = self.unavailable_reason(scope)
-        if reason:
-            raise ScopeUnavailableError(reason)
-        if scope is Scope.GLOBAL:
-            return self.home.global_root
-        assert self.workspace is not None
-        if scope is Scope.PROJECT:
-            assert self.project_path is not None
-            return self.home.project_root(self.project_path)
-        return self.home.workspace_root(self.workspace.id)
-
-    def physical(self, path: VirtualPath) -> Path:
-        """Where a virtual path lives on disk, refusing symlink escapes (PathError).
-
-        For showing and mapping paths; operations also refuse any link on the way.
-        """
-        if path.scope is None:
-            raise PathError(f"{path} is not inside a scope")
-        return resolve_inside_root(self.root(path.scope), path.segments, str(path))
-
-    def resolved(self, path: VirtualPath) -> VirtualPath:
-        """The virtual path of what `path` really names once every symlink is followed.
-
-        Rules about files (pins, scopes) apply to this one: `global/al -> .` makes
-        `/memories/global/al/x.md` name `/memories/global/x.md`, and a scope root may
-        itself be a link into another scope. PathError when it is in no scope here.
-        """
-        roots = {s: self.root(s) for s in SCOPE_ORDER if not self.unavailable_reason(s)}
-        return resolve_in_scopes(self.physical(path), roots, display=str(path))
-
-    def meta_key(self, path: VirtualPath) -> str:
-        """The memory-meta.json key of a path (docs/formats.md §7)."""
-        if path.scope is Scope.GLOBAL:
-            return global_key(path.relative)
-        if path.scope is Scope.PROJECT and self.project_path is not None:
-            return project_key(self.project_path, path.relative)
-        if path.scope is Scope.WORKSPACE and self.workspace is not None:
-            return workspace_key(self.workspace.id, path.relative)
-        raise ScopeUnavailableError(
-            self.unavailable_reason(path.scope or Scope.GLOBAL) or f"No key for {path}"
-        )
+    @classmethod
+    def of(cls, view: ScopeView) -> Self:
+        """The store of the scopes `view` reads (`view` itself when it is one), whose
+        changes are recorded as the user's."""
+        return view if isinstance(view, cls) else cls(view.home, view.workspace)
 
     def history_key(self, scope: Scope) -> str:
         """The history index of a scope (ScopeUnavailableError when it has none here)."""
@@ -273,116 +183,8 @@ class ScopeStore:
                     ) from None
             yield
 
-    # --- confined access ----------------------------------------------------------------
-
-    def _open_directory(
-        self, path: VirtualPath, *, target: VirtualPath, create: bool = False
-    ) -> Directory:
-        """Directory `path`, never through a symlink (see `open_scope_directory`)."""
-        assert path.scope is not None
-        self.physical(target)  # links out are refused with the known message first
-        return open_scope_directory(self.root(path.scope), path, target=target, create=create)
-
-    def _open_parent(self, path: VirtualPath, *, create: bool = False) -> Directory:
-        return self._open_directory(path.parent, target=path, create=create)
-
-    # --- reading ------------------------------------------------------------------------
-
-    def list_scope(self, scope: Scope, *, read_files: bool = True) -> ScopeListing:
-        """Every visible file and directory of a scope; unavailable scopes list empty.
-        Without `read_files`, files are listed from their directory entries alone (see
-        `files.list_scope`)."""
-        if self.unavailable_reason(scope):
-            return ScopeListing(scope)
-        return list_scope(scope, self.root(scope), read_files=read_files)
-
-    def list_all(self, *, read_files: bool = True) -> list[ScopeListing]:
-        """All three scopes in display order."""
-        return [self.list_scope(scope, read_files=read_files) for scope in SCOPE_ORDER]
-
     def meta_entries(self) -> dict[str, MetaEntry]:
         return self.meta.load()
-
-    def kind_of(self, path: VirtualPath) -> Literal["file", "dir"] | None:
-        """Whether a path is a file, a directory, or missing (symlinks count as missing).
-
-        PathError for a path through a symlink.
-        """
-        if path.is_scope_root:
-            self.physical(path)
-            return "dir"
-        try:
-            with self._open_parent(path) as parent:
-                return kind_in(parent, path.name)
-        except NotFoundError:
-            return None
-
-    def entries(self, path: VirtualPath) -> list[tuple[str, bool]]:
-        """The visible entries of directory `path` as (name, is_dir); [] when missing."""
-        try:
-            directory = self._open_directory(path, target=path, create=False)
-        except NotFoundError:
-            return []
-        with directory:
-            try:
-                found = entries_of(directory)
-            except OSError:
-                return []
-        visible = []
-        for entry in found:
-            try:
-                if is_listable_name(entry.name) and not entry.is_symlink():
-                    visible.append((entry.name, entry.is_dir(follow_symlinks=False)))
-            except OSError:
-                continue  # vanished while listing
-        return visible
-
-    def read(self, raw_path: str) -> FileContent:
-        """Read a file for the editor (not usage): at most the cap (see `FileContent`)."""
-        path = parse_file_path(raw_path)
-        with self._open_parent(path) as parent:
-            return read_in(parent, path)[0]
-
-    def read_many(
-        self, paths: Iterable[VirtualPath]
-    ) -> Iterator[tuple[VirtualPath, FileContent | MemoryStoreError | PathError | OSError]]:
-        """`read` of many files, each directory opened once (a scan of a whole workspace
-        reads thousands). Yields every path with its content, or with the error it met:
-        one file that cannot be read stops nothing."""
-        by_parent: dict[VirtualPath, list[VirtualPath]] = {}
-        for path in paths:
-            by_parent.setdefault(path.parent, []).append(path)
-        for folder, files in by_parent.items():
-            try:
-                parent = self._open_directory(folder, target=folder)
-            except (OSError, MemoryStoreError, PathError) as error:
-                for path in files:
-                    yield path, error
-                continue
-            with parent:
-                for path in files:
-                    try:
-                        content: FileContent | MemoryStoreError | OSError = read_in(parent, path)[0]
-                    except (OSError, MemoryStoreError) as error:
-                        content = error
-                    yield path, content
-
-    def read_text(self, raw_path: str) -> str:
-        """The text of a memory file within the cap, as agents and engines may read it.
-
-        CapError (mux's message) for a file over the cap, NotEditableError for a binary
-        one; never reads more than the cap.
-        """
-        path = parse_file_path(raw_path)
-        return self._text_of(path, self.read(raw_path))
-
-    @staticmethod
-    def _text_of(path: VirtualPath, current: FileContent) -> str:
-        if current.over_cap:
-            raise CapError(over_cap_message(path))
-        if current.binary:
-            raise NotEditableError(not_text_message(str(path)))
-        return current.content
 
     def is_pinned(self, path: VirtualPath, entries: dict[str, MetaEntry] | None = None) -> bool:
         entries = self.meta.load() if entries is None else entries

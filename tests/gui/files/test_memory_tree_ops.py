@@ -39,6 +39,7 @@ from memtab.store.external import SyncReport
 from memtab.store.files import read_file_content
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaStore, global_key, project_key
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from support.memory_home import MAIN, MULTI, PROJECT, memory, touch_later
@@ -396,7 +397,7 @@ def test_memtabs_own_saves_get_no_badge(
     tab.context.shown.scan_applied.connect(scans.append)
     physical = home.global_root / "Zeta.md"
     sha = read_file_content(physical).sha256
-    result = tab.store().save(str(zeta), memory("Saved by Memtab"), sha)
+    result = MemoryStore.of(tab.view()).save(str(zeta), memory("Saved by Memtab"), sha)
     tab.own_writes.note(zeta, result.sha256)
     wait_for(
         qtbot,

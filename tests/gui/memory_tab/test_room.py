@@ -38,6 +38,7 @@ from memtab.gui.window.main_window import MainWindow
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
 from memtab.store.undo import RevertResult
 from memtab.writer.inbox import InboxItem
@@ -288,7 +289,7 @@ def test_picking_a_version_in_history_never_widens_its_dock(
 ) -> None:
     window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
-    tab.store().edit_text(str(PREFERENCES), lambda text: text + "- another line\n")
+    MemoryStore.of(tab.view()).edit_text(str(PREFERENCES), lambda text: text + "- another line\n")
     open_loaded(qtbot, tab.editor, PREFERENCES)
     window.history.show_history()
     panel = window.history.panel
@@ -374,7 +375,7 @@ def test_every_dialog_fits_a_laptop_screen(
     confirm_key_host(window, "https://api.anthropic.com", "http://localhost:11434", "Send")
     assert checked[3:] == ["QMessageBox", "QInputDialog", "QMessageBox"]
     opened: list[QWidget] = [runs, trash, window.sync.dialog]
-    store = tab.store()
+    store = MemoryStore.of(tab.view())
     plan = ConsolidationPlan(
         id="plan-1", created_at=1, home=str(home.root), workspace_id=MAIN, trigger="manual",
         summary="tidy up",

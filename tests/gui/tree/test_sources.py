@@ -45,6 +45,7 @@ from memtab.sources.layouts import GENERATED_BY_CODEX, WRITTEN_BY_LOKI
 from memtab.sources.listing import source_file
 from memtab.sources.model import MemoryFileRef, parse_file_ref
 from memtab.store.history.versions import ScopeHistory
+from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
 from memtab.store.undo import trash
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
@@ -284,7 +285,7 @@ def test_generated_and_rendered_files_open_read_only_saying_who_writes_them(
     open_key(qtbot, window, summary.key)
     assert editor.is_read_only and "Claude Code" in editor.message_bar.text
     # Back on a mux file, the footer's note goes.
-    store = window.memory_tab.store()
+    store = MemoryStore.of(window.memory_tab.view())
     store.create_file("/memories/global/notes.md", "# Notes\n")
     window.memory_tab.rescan_all()
     key = file_key(parse_file_path("/memories/global/notes.md"))
@@ -356,7 +357,8 @@ def test_copy_to_puts_a_memory_into_another_agents_scope_from_the_tree(
     assert tab.editor.current_key is None  # the removed copy is closed, not "deleted on disk"
     window.context.actions.action("files.undo").trigger()
     qtbot.waitUntil(  # in Recently deleted
-        lambda: [i.path for i in trash(tab.store())] == [str(target)], timeout=WAIT_MS
+        lambda: [i.path for i in trash(MemoryStore.of(tab.view()))] == [str(target)],
+        timeout=WAIT_MS,
     )
     qtbot.waitUntil(lambda: tab.model.node_for_key(file_key(target)) is None, timeout=WAIT_MS)
 

@@ -55,7 +55,7 @@ def _open(qtbot: QtBot, window: MainWindow, raw: str) -> None:
 def _elsewhere(window: MainWindow, raw: str, change: Callable[[str], str]) -> str:
     """Change a memory file as an agent would, from another thread (another program):
     returns its new text."""
-    physical = window.memory_tab.store().physical(parse_file_path(raw))
+    physical = window.memory_tab.view().physical(parse_file_path(raw))
     written: list[str] = []
 
     def write() -> None:
@@ -143,7 +143,7 @@ def _keep_mine_then_save(until: Until, window: MainWindow, dialogs: FakeDialogs)
 
 
 def _renamed_elsewhere(until: Until, window: MainWindow, dialogs: FakeDialogs) -> None:
-    physical = window.memory_tab.store().physical(parse_file_path(GLOBAL_FILE))
+    physical = window.memory_tab.view().physical(parse_file_path(GLOBAL_FILE))
     agent = threading.Thread(target=physical.rename, args=[physical.with_name("Zeta-2.md")])
     agent.start()
     agent.join()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.components.files.open import open_file
 from memtab.components.tree.scan import HomeScan
 from memtab.sources.layouts import GENERATED_BY_CODEX
 from memtab.sources.memory_file import (
@@ -30,7 +31,7 @@ def machine(tmp_path: Path) -> Machine:
 
 
 def agent_file(scan: HomeScan, file_id: str) -> MemoryFile:
-    file = scan.open_file(MemoryFileRef.of_file_id(file_id))
+    file = open_file(scan, MemoryFileRef.of_file_id(file_id))
     assert file is not None
     return file
 
@@ -120,7 +121,7 @@ def test_a_generated_file_is_read_only_and_says_who_writes_it(machine: Machine) 
 
 def test_a_file_no_listing_has_opens_as_nothing(machine: Machine) -> None:
     scan = scan_machine(machine)
-    assert scan.open_file(MemoryFileRef.of_file_id("claude-code:user:rules/none.md")) is None
+    assert open_file(scan, MemoryFileRef.of_file_id("claude-code:user:rules/none.md")) is None
     assert open_memory_file(parse_file_ref("/memories/global/a.md"), machine.home) is None
 
 
@@ -131,7 +132,7 @@ def test_a_mux_file_reads_saves_and_restores_through_the_store(machine: Machine)
     scan = scan_machine(machine)
     store = MemoryStore(machine.home, scan.workspace)
     store.create_file("/memories/global/notes.md", "one\n")
-    file = scan.open_file(parse_file_ref("/memories/global/notes.md"))
+    file = open_file(scan, parse_file_ref("/memories/global/notes.md"))
     assert isinstance(file, MuxFile) and file == MuxFile(store, file.path)
     assert (file.title, file.label, file.read_only_reason) == (
         "/memories/global/notes.md",

@@ -32,8 +32,8 @@ from memtab.components.tree.scan import HomeScan
 from memtab.fs.clock import Clock, now_ms
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.files import FileEntry
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
+from memtab.store.scope_view import ScopeView
 
 CLAIM_TTL_MS = 60_000
 """How long a claim by one of Memtab's jobs names the actor of a change to its file."""
@@ -236,18 +236,18 @@ class AgentEdits:
 
 
 class _MetaKeys:
-    """memory-meta.json keys of a scan's paths, from one store made on first need (a
-    store per changed file made a storm of 1000 outside writes cost 50 ms of GUI time)."""
+    """memory-meta.json keys of a scan's paths, from one view made on first need (a
+    view per changed file made a storm of 1000 outside writes cost 50 ms of GUI time)."""
 
     def __init__(self, scan: HomeScan) -> None:
         self._scan = scan
-        self._store: MemoryStore | None = None
+        self._view: ScopeView | None = None
 
     def of(self, path: VirtualPath) -> str | None:
-        if self._store is None:
-            self._store = self._scan.store()
+        if self._view is None:
+            self._view = self._scan.view()
         try:
-            return self._store.meta_key(path)
+            return self._view.meta_key(path)
         except ScopeUnavailableError:
             return None
 

@@ -35,9 +35,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memtab.components.cancel import CancelToken
-from memtab.sources.memory_file import MemoryFile
-from memtab.sources.model import MemoryFileRef
-from memtab.sources.open_file import open_memory_file
 from memtab.store.description_cache import DescriptionCache
 from memtab.store.files import (
     FileEntry,
@@ -56,7 +53,6 @@ from memtab.store.journal import (
     JournalData,
     status_from,
 )
-from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaEntry, MetaStore
 from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath
 from memtab.store.registry import (
@@ -66,6 +62,7 @@ from memtab.store.registry import (
     load_registry,
     orphan_project_dirs,
 )
+from memtab.store.scope_view import ScopeView
 
 if TYPE_CHECKING:  # imported by the first scan with sources, never before the first paint
     from memtab.components.tree.sources_scan import ContextLoader, SourcesScan
@@ -176,21 +173,10 @@ class HomeScan:
         """The scan of one scope."""
         return next(item for item in self.scopes if item.scope is scope)
 
-    def store(self) -> MemoryStore:
-        """A store for the scanned workspace (constructing it touches no disk)."""
-        return MemoryStore(self.home, self.workspace)
-
-    def open_file(self, ref: MemoryFileRef) -> MemoryFile | None:
-        """The memory file `ref` names as this scan shows it — a mux file of the
-        scanned workspace, another agent's file as its source is listed — or None
-        (`memtab.sources.memory_file.open_memory_file`; touches no disk)."""
-        sources = self.sources
-        return open_memory_file(
-            ref,
-            self.home,
-            store=self.store(),
-            find_agent_file=sources.find if sources is not None else None,
-        )
+    def view(self) -> ScopeView:
+        """The scanned workspace's scopes, to read (constructing it touches no disk; to
+        change them: `MemoryStore.of(scan.view())`, after the first paint)."""
+        return ScopeView(self.home, self.workspace)
 
     @property
     def file_count(self) -> int:
@@ -338,15 +324,15 @@ def _changed_listing(
 
 def _scan_scope(
     scope: Scope,
-    store: MemoryStore,
+    view: ScopeView,
     previous: ScopeScan | None,
     changed_paths: frozenset[str] | None,
     cache: DescriptionCache | None,
 ) -> ScopeScan:
-    reason = store.unavailable_reason(scope)
+    reason = view.unavailable_reason(scope)
     if reason is not None:
         return ScopeScan(scope, None, reason, ScopeListing(scope))
-    root = store.root(scope)
+    root = view.root(scope)
     if previous is None or previous.root != root or previous.outline is not None:
         return _full_scope_scan(scope, root, cache)
     listing = _changed_listing(previous.listing, root, changed_paths)
@@ -422,14 +408,14 @@ def scan_outline(request: ScanRequest, context: CancelToken | None = None) -> Ho
     started = time.perf_counter()
     home = request.home
     registry, registry_error, recency, workspace, note = _registry_and_workspace(request)
-    store = MemoryStore(home, workspace)
+    view = ScopeView(home, workspace)
     scopes: list[ScopeScan] = []
     for scope in SCOPE_ORDER:
-        reason = store.unavailable_reason(scope)
+        reason = view.unavailable_reason(scope)
         if reason is not None:
             scopes.append(ScopeScan(scope, None, reason, ScopeListing(scope)))
             continue
-        root = store.root(scope)
+        root = view.root(scope)
         outline = outline_scope(scope, root)
         scopes.append(ScopeScan(scope, root, None, ScopeListing(scope), outline))
         if context is not None:
@@ -464,7 +450,7 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
     registry, registry_error, recency, workspace, note = _registry_and_workspace(request)
     if context is not None:
         context.raise_if_cancelled()
-    store = MemoryStore(home, workspace)
+    view = ScopeView(home, workspace)
     previous = request.previous
     if previous is not None and (previous.home.root != home.root or previous.is_outline):
         previous = None
@@ -473,7 +459,7 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
     scopes: list[ScopeScan] = []
     for scope in SCOPE_ORDER:
         earlier = previous.scope(scope) if previous is not None else None
-        scopes.append(_scan_scope(scope, store, earlier, request.changed_paths, cache))
+        scopes.append(_scan_scope(scope, view, earlier, request.changed_paths, cache))
         if context is not None:
             context.raise_if_cancelled()
     meta = MetaStore(home).load()

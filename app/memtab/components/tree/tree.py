@@ -41,9 +41,9 @@ from memtab.components.tree.scan import HomeScan, OrphanScan, ScopeScan
 from memtab.sources.model import MUX_SOURCE_ID, MemoryFileRef
 from memtab.store.conflict_copies import ConflictCopy, find_copies
 from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
-from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaEntry
 from memtab.store.paths import Scope, VirtualPath
+from memtab.store.scope_view import ScopeView
 
 # Homes with up to this many files build every file row; bigger ones only those of the
 # open containers (see the module docstring).
@@ -189,7 +189,7 @@ class _ListingTree:
     ) -> None:
         """Add the listing's file rows: the matches when searching, else the files of
         the open containers (`None`: all), counting the others."""
-        store = scan.store()
+        store = scan.view()
         is_open: dict[tuple[str, ...], bool] = {}  # by directory: one key lookup each
         unfilled: dict[tuple[str, ...], int] = {}
         for entry in self.listing.files:
@@ -214,7 +214,7 @@ class _ListingTree:
             self.count_unfilled(segments, count)
 
     def file_row(
-        self, scan: HomeScan, store: MemoryStore, entry: FileEntry, match: FileMatch | None
+        self, scan: HomeScan, store: ScopeView, entry: FileEntry, match: FileMatch | None
     ) -> TreeNode:
         """The row of a listed file, with its pin and usage (orphans have none)."""
         meta = None if self.orphan_dir is not None else scan.meta.get(store.meta_key(entry.path))
@@ -424,7 +424,7 @@ def fill_rows(scan: HomeScan, container_key: str) -> list[TreeNode] | None:
     for tree in trees:
         segments = tree.segments_of(container_key)
         if segments is not None:
-            store = scan.store()
+            store = scan.view()
             rows = [
                 fingerprint_tree(tree.file_row(scan, store, entry, None))
                 for entry in tree.listing.files

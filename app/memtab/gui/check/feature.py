@@ -247,7 +247,7 @@ class CheckFeature(QObject):
         if self.report is None:
             return []
         shown = self._context.shown
-        project = shown.store().project_path if shown.workspace is not None else None
+        project = shown.view().project_path if shown.workspace is not None else None
         return shown_in(self.report.findings, shown.workspace_id, project)
 
     def _mark_lines(self) -> None:

@@ -49,6 +49,7 @@ from memtab.sources.memory_file import MemoryFile, MuxFile
 from memtab.sources.model import MemoryFileRef
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
+from memtab.store.scope_view import ScopeView
 
 logger = logging.getLogger(__name__)
 
@@ -264,8 +265,9 @@ class EditorPanel(CurrentTab, QWidget):
 
         self.leave(close_then, tabs)
 
-    def tabs_leaving(self, store: MemoryStore | None) -> list[FileTab]:
-        """The tabs `set_store(store)` would close (their files are not in its workspace)."""
+    def tabs_leaving(self, view: ScopeView | None) -> list[FileTab]:
+        """The tabs `set_store(view)` would close (their files are not in its workspace)."""
+        store = MemoryStore.of(view) if view is not None else None
         return [tab for tab in self._tabs if tab.file is None or tab.file.in_store(store) is None]
 
     def _save_all(self, tabs: list[FileTab], then: Callable[[], object]) -> None:
@@ -324,11 +326,11 @@ class EditorPanel(CurrentTab, QWidget):
         """Whether any tab has unsaved changes."""
         return any(tab.is_dirty for tab in self._tabs)
 
-    def set_store(self, store: MemoryStore | None) -> None:
-        """Use another workspace's store. Closes the tabs whose files are not there
-        (`MemoryFile.in_store`: the same workspace of the same home, or another agent's
-        file) — `leave` first."""
-        self._store = store
+    def set_store(self, view: ScopeView | None) -> None:
+        """Use the store of another workspace's scopes (`view`'s). Closes the tabs whose
+        files are not there (`MemoryFile.in_store`: the same workspace of the same home, or
+        another agent's file) — `leave` first."""
+        self._store = store = MemoryStore.of(view) if view is not None else None
         for tab in list(self._tabs):
             if not tab.keep_in(store):
                 self.close_tab(tab, remembered=False)

@@ -119,6 +119,10 @@ class FileCommands(QObject):
         tree.context_menu_requested.connect(self._on_tree_context_menu_requested)
         model.move_requested.connect(self._on_model_move_requested)
 
+    def _shown_store(self) -> MemoryStore:
+        """The store of the shown workspace's scopes: what the commands change."""
+        return MemoryStore.of(self._context.shown.view())
+
     def _register(self, actions: ActionRegistry, tab: QWidget, tree: MemoryTreeView) -> None:
         tree_only, in_tab = Focus.WIDGET, Focus.WITHIN  # tree_only: while the tree has focus
         editable_row = self._selected_is(NodeKind.FILE, NodeKind.DIRECTORY)
@@ -311,7 +315,7 @@ class FileCommands(QObject):
             functools.partial(
                 undo.set_pinned,
                 self.undo_stack,
-                self._context.shown.store(),
+                self._shown_store(),
                 node.path,
                 not node.pinned,
             )
@@ -324,7 +328,7 @@ class FileCommands(QObject):
             return
         if node.read_only or node.path is None:
             return
-        target = self._host.dialogs.ask_move_target(self._context.shown.store(), node.path)
+        target = self._host.dialogs.ask_move_target(self._shown_store(), node.path)
         if target is not None:
             self.move_paths([(node.path, target)])
 
@@ -333,7 +337,7 @@ class FileCommands(QObject):
         for _old, new in moves:
             self._own_writes.note(new)
         self._context.file_ops.run(
-            functools.partial(undo.move, self.undo_stack, self._context.shown.store(), moves)
+            functools.partial(undo.move, self.undo_stack, self._shown_store(), moves)
         )
 
     def delete_selected(self) -> None:
@@ -361,7 +365,7 @@ class FileCommands(QObject):
         if not self._host.dialogs.confirm_delete(names, count, only_files, loses_draft):
             return
         self._editor.close_tabs_within(roots)
-        delete = functools.partial(undo.delete, self.undo_stack, self._context.shown.store(), roots)
+        delete = functools.partial(undo.delete, self.undo_stack, self._shown_store(), roots)
         self._context.file_ops.run(
             delete, OpFollowUp(without_copy=functools.partial(delete, allow_unkept=True))
         )
@@ -430,7 +434,7 @@ class FileCommands(QObject):
     # --- helpers --------------------------------------------------------------------------
 
     def _new_item(self, kind: NewKind) -> None:
-        store = self._context.shown.store()
+        store = self._shown_store()
         answer = self._host.dialogs.ask_new_item(store, self._target_location(store), kind)
         if answer is None:
             return

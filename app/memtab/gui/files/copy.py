@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.files.copy import CopyTarget, copy_targets, copy_to, topic_type_choices
+from memtab.components.files.open import open_file
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.context import WindowContext
@@ -40,6 +41,7 @@ from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.sources.copy import default_name
 from memtab.sources.memory_file import MemoryFile
+from memtab.store.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 
@@ -167,7 +169,7 @@ def copy_origin(scan: HomeScan | None, node: TreeNode | None) -> MemoryFile | No
     agent's listed file; an orphaned project dir's has none)."""
     if scan is None or node is None or node.kind is not NodeKind.FILE or node.ref is None:
         return None
-    return scan.open_file(node.ref)
+    return open_file(scan, node.ref)
 
 
 def copy_node(context: WindowContext, dialogs: CopyDialogs, node: TreeNode | None) -> None:
@@ -189,7 +191,7 @@ def copy_node(context: WindowContext, dialogs: CopyDialogs, node: TreeNode | Non
     operation = functools.partial(
         copy_to,
         context.undo_stack,
-        context.shown.store(),
+        MemoryStore.of(context.shown.view()),
         origin,
         target,
         choice.name,

@@ -189,7 +189,7 @@ class HistoryHub(QObject):
 
             self.trash_dialog = TrashDialog(self._shell.as_widget())
             self.trash_dialog.restore_requested.connect(self._on_trash_restore_requested)
-        self.trash_dialog.show_store(self._context.shown.store(), scope)
+        self.trash_dialog.show_store(MemoryStore.of(self._context.shown.view()), scope)
         self._raise(self.trash_dialog)
         return self.trash_dialog
 
@@ -283,7 +283,7 @@ class HistoryHub(QObject):
                 self.panel.reload()
         if not self._loaded:
             return
-        self._sync_store = scan.store()
+        self._sync_store = MemoryStore.of(scan.view())
         if not self._sync_waiting.isValid():
             self._sync_waiting.start()
         left = SYNC_MAX_WAIT_MS - self._sync_waiting.elapsed()
@@ -352,7 +352,7 @@ class HistoryHub(QObject):
         else:
             with contextlib.suppress(PathError):
                 context.own_writes.note(to or parse_file_path(raw_path))
-            store = context.shown.store()
+            store = MemoryStore.of(context.shown.view())
         restore = functools.partial(
             undo.restore, context.undo_stack, store, raw_path, version_id, to
         )

@@ -64,9 +64,9 @@ from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.sources.model import MemoryFileRef
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
+from memtab.store.scope_view import ScopeView
 
 if TYPE_CHECKING:  # built by `assemble()`, after the first paint
     from memtab.components.tree.sources_scan import ContextLoader
@@ -83,7 +83,6 @@ if TYPE_CHECKING:  # built by `assemble()`, after the first paint
     from memtab.gui.tree.sources import SourcesSync
     from memtab.gui.tree.sync import TreeEditorSync
     from memtab.gui.writer.inbox_panel import InboxPanel
-    from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 
@@ -225,9 +224,7 @@ class MemoryTab(QWidget):
         )
         self.inbox = InboxPanel(self.context, self)
         self.mux = MuxPresence(self.home, self)
-        self.sync = TreeEditorSync(
-            self.tree, self.model, self.editor, self, open_file=self.open_file
-        )
+        self.sync = TreeEditorSync(self.tree, self.model, self.editor, self, shown=self._shown)
         self.sources = SourcesSync(
             self.tree, self.model, self.editor, self.footer, self.is_searching, self
         )
@@ -325,9 +322,9 @@ class MemoryTab(QWidget):
         """Physical paths of files with the "agent edited" badge."""
         return self.marks.edits.paths if self._assembled else frozenset()
 
-    def store(self) -> MemoryStore:
-        """A store for the shown workspace."""
-        return self._shown.store()
+    def view(self) -> ScopeView:
+        """The shown workspace's scopes, to read."""
+        return self._shown.view()
 
     def start(self) -> None:
         """Read the home for the first time (off the GUI thread; a big home's outline
@@ -378,17 +375,17 @@ class MemoryTab(QWidget):
             return
         self.assemble()
         workspace = scan.registry.workspace(workspace_id) if scan and workspace_id else None
-        store = MemoryStore(self.home, workspace)
-        switch = functools.partial(self._show_workspace, workspace_id, store, then)
-        self.editor.leave(switch, self.editor.tabs_leaving(store))
+        view = ScopeView(self.home, workspace)
+        switch = functools.partial(self._show_workspace, workspace_id, view, then)
+        self.editor.leave(switch, self.editor.tabs_leaving(view))
 
-    def _show_workspace(self, workspace_id: str | None, store: MemoryStore, then: Thunk) -> None:
+    def _show_workspace(self, workspace_id: str | None, view: ScopeView, then: Thunk) -> None:
         self._shown.workspace_id = workspace_id
         self._explicit_workspace = False
         if self.ui_state is not None:
             self.ui_state.set_workspace(self.home.root, workspace_id)
             self.context.save_ui_state()
-        self.editor.set_store(store)
+        self.editor.set_store(view)
         self.picker.select_workspace(workspace_id)
         self.scans.request(None, supersede=True)
         then()
@@ -486,7 +483,7 @@ class MemoryTab(QWidget):
         if same_workspace and not scan.changes.empty:
             changed = {MemoryFileRef.of_mux(p) for p in scan.changes.changed | scan.changes.deleted}
             with self.marks.opening_quietly():  # a reload is not the user opening it
-                self.editor.follow_changes(changed, scan.open_file)
+                self.editor.follow_changes(changed, self.sync.open_file)
         if scan.registry_error:
             self.show_error(scan.registry_error)
         self._shown.scan_applied.emit(scan)
@@ -509,7 +506,7 @@ class MemoryTab(QWidget):
         self._shown.workspace_id = scan.workspace.id if scan.workspace is not None else None
         self.files.workspace_shown()
         # Keeps the open file when only the scan caught up with a switch already made.
-        self.editor.set_store(scan.store())
+        self.editor.set_store(scan.view())
         self.inbox.set_workspace(scan.workspace)
         self._shown.workspace_changed.emit(scan.workspace)
 
@@ -570,11 +567,6 @@ class MemoryTab(QWidget):
             self._on_first_scan_shown()
 
     # -- other agents' files, mux, the picker, the clock -------------------------------------
-
-    def open_file(self, ref: MemoryFileRef) -> MemoryFile | None:
-        """The memory file `ref` names as the tree shows it (`HomeScan.open_file`)."""
-        scan = self._shown.scan
-        return scan.open_file(ref) if scan is not None else None
 
     @Slot(object)
     def _on_mux_changed(self, may_run: bool) -> None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Slot
 
+from memtab.components.files.open import open_file
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.held_keys import TypedAhead
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
     from memtab.gui.tree.scan_scheduler import ScanScheduler
     from memtab.gui.tree.sources import SourcesSync
     from memtab.gui.tree.sync import TreeEditorSync
-    from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +54,6 @@ class FilesHost(Protocol):
     def dialogs(self) -> TabDialogs: ...
 
     def show_error(self, text: str) -> None: ...
-
-    def open_file(self, ref: MemoryFileRef) -> MemoryFile | None: ...
 
 
 class TabFiles(QObject):
@@ -152,7 +150,8 @@ class TabFiles(QObject):
                 ref = parse_file_ref(key)
             except (PathError, SourceError):
                 continue
-            file = self._host.open_file(ref)
+            scan = shown.scan
+            file = open_file(scan, ref) if scan is not None else None
             if file is not None and self._editor.tab_for(ref) is None:
                 self._editor.open(file, keep=True, show=False)
 

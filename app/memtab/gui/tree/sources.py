@@ -15,12 +15,14 @@ enable_sources`); `SourcesSync` then keeps the rest of the window in step with t
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from memtab.components.files.open import open_file
 from memtab.components.tree.nodes import SectionId
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.tree.model import MemoryTreeModel
@@ -109,7 +111,7 @@ class SourcesSync(QObject):
             return
         self._sources = sources
         self._editor.follow_changes(
-            sources.changes.changed | sources.changes.deleted, scan.open_file
+            sources.changes.changed | sources.changes.deleted, functools.partial(open_file, scan)
         )
         if sources.watch != self._targets:
             self._targets = sources.watch

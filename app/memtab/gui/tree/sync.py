@@ -24,7 +24,9 @@ from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit
 
 from memtab.components.files import ops as file_ops
+from memtab.components.files.open import open_file
 from memtab.components.tree.nodes import LineMatch, NodeKind, TreeNode, file_key
+from memtab.gui.context import Shown
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath
@@ -59,10 +61,6 @@ class FileEditor(Protocol):
     def setFocus(self, reason: Qt.FocusReason) -> None: ...
 
 
-FileOpener = Callable[["MemoryFileRef"], "MemoryFile | None"]
-"""The memory file a row's ref names, as the scan shown has it (`HomeScan.open_file`)."""
-
-
 class TreeEditorSync(QObject):
     """Opens what the tree selects and keeps the open file's row current."""
 
@@ -73,15 +71,15 @@ class TreeEditorSync(QObject):
         editor: FileEditor,
         parent: QObject | None = None,
         *,
-        open_file: FileOpener,
+        shown: Shown,
     ) -> None:
-        """Follow `tree`'s current row; open in `editor` the files `open_file` gives
-        for the rows' refs."""
+        """Follow `tree`'s current row; open in `editor` the files of the rows' refs as
+        the scan `shown` has them."""
         super().__init__(parent)
         self._tree = tree
         self._model = model
         self._editor = editor
-        self._open_file = open_file
+        self._shown = shown
         self._quiet = False
         self.highlighted_lines: tuple[int, ...] = ()
         """The lines of the open file highlighted by `highlight_lines`."""
@@ -179,6 +177,11 @@ class TreeEditorSync(QObject):
             self._editor.text_edit.setExtraSelections([])
             self.highlighted_lines = ()
 
+    def open_file(self, ref: MemoryFileRef) -> MemoryFile | None:
+        """The memory file `ref` names, as the scan shown has it (`files.open.open_file`)."""
+        scan = self._shown.scan
+        return open_file(scan, ref) if scan is not None else None
+
     def show_open_file(self) -> None:
         """Keep the open file's row current (e.g. after a rescan removed the old row)."""
         key = self._editor.current_key
@@ -205,7 +208,7 @@ class TreeEditorSync(QObject):
         elif node.ref is None:
             return
         else:
-            file = self._open_file(node.ref)
+            file = self.open_file(node.ref)
             if file is None:
                 return  # gone since the tree was built: the next scan removes the row
             self._editor.open(file, keep=keep)
@@ -253,7 +256,7 @@ class TreeEditorSync(QObject):
         if node.kind in (NodeKind.FILE, NodeKind.MATCH):
             if node.ref is None or self._editor.current_ref != node.ref:
                 self.open_node(node, keep=True)
-            elif (file := self._open_file(node.ref)) is not None:
+            elif (file := self.open_file(node.ref)) is not None:
                 self._editor.open(file, keep=True)  # opened for good: no longer a preview
             self._editor.setFocus(Qt.FocusReason.OtherFocusReason)
             self._editor.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -11,9 +11,9 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home
 from memtab.store.files import read_file_content
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.meta import global_key
 from memtab.store.paths import parse_file_path
+from memtab.store.scope_view import ScopeView
 from support import memory_home
 from support.memory_home import MAIN, memory, touch_later
 
@@ -157,24 +157,24 @@ def test_badges_are_kept_across_restarts_until_the_files_go(home: Home) -> None:
     assert restored.paths == {str(git), other_workspace}
 
 
-def test_counting_a_storm_of_changes_makes_one_store(
+def test_counting_a_storm_of_changes_makes_one_view(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Counting runs on the GUI thread: 1000 changed files must not make 1000 stores."""
+    """Counting runs on the GUI thread: 1000 changed files must not make 1000 views."""
     badges = AgentEdits(OwnWrites())
     first = scan_home(ScanRequest(home, MAIN))
     changed = [home.global_root / f"storm{index}.md" for index in range(5)]
     for path in changed:
         touch_later(path, memory("Storm", "Written by a script.\n"))
     second = rescan(first, *changed)
-    made: list[MemoryStore] = []
-    real_store = HomeScan.store
+    made: list[ScopeView] = []
+    real_view = HomeScan.view
 
-    def counting_store(scan: HomeScan) -> MemoryStore:
-        made.append(real_store(scan))
+    def counting_view(scan: HomeScan) -> ScopeView:
+        made.append(real_view(scan))
         return made[-1]
 
-    monkeypatch.setattr(HomeScan, "store", counting_store)
+    monkeypatch.setattr(HomeScan, "view", counting_view)
     badges.count_in(second)
     assert badges.paths == {str(path) for path in changed}
     assert len(made) == 1

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.components.files.copy import copy_targets, copy_to
+from memtab.components.files.open import open_file
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.components.tree.scan import HomeScan
 from memtab.fs.atomic import atomic_write_text
@@ -39,7 +40,7 @@ def memory_source(scan: HomeScan) -> str:
 
 def topic(scan: HomeScan) -> MemoryFile:
     ref = MemoryFileRef(memory_source(scan), "memory/feedback_vercel-env-newline.md")
-    file = scan.open_file(ref)
+    file = open_file(scan, ref)
     assert file is not None
     return file
 

@@ -1,0 +1,27 @@
+"""A tree row's file, opened to read and change: the window's way from a `MemoryFileRef`
+to its `MemoryFile` as the last scan shows it.
+
+The scan reads through a `ScopeView` (no writing side before the first paint); a file
+opened here is changed through the store of the scanned workspace (`MemoryStore.of`).
+"""
+
+from __future__ import annotations
+
+from memtab.components.tree.scan import HomeScan
+from memtab.sources.memory_file import MemoryFile
+from memtab.sources.model import MemoryFileRef
+from memtab.sources.open_file import open_memory_file
+from memtab.store.memory import MemoryStore
+
+
+def open_file(scan: HomeScan, ref: MemoryFileRef) -> MemoryFile | None:
+    """The memory file `ref` names as `scan` shows it — a mux file of the scanned
+    workspace, another agent's file as its source is listed — or None
+    (`memtab.sources.open_file.open_memory_file`; touches no disk)."""
+    sources = scan.sources
+    return open_memory_file(
+        ref,
+        scan.home,
+        store=MemoryStore.of(scan.view()),
+        find_agent_file=sources.find if sources is not None else None,
+    )
