@@ -17,8 +17,8 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.unsaved import DiscardChoice
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.memory_file import MemoryFile
-from memtab.sources.model import MemoryFileRef
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath, parse_virtual_path

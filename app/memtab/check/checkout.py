@@ -33,8 +33,8 @@ from memtab.check.scripts import (
     package_scripts,
     python_project,
 )
+from memtab.sources.file_ref import SourceError
 from memtab.sources.history import run_git
-from memtab.sources.model import SourceError
 
 logger = logging.getLogger(__name__)
 

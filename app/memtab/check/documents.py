@@ -28,15 +28,9 @@ from memtab.sources.codex import bucket_project
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import scan
+from memtab.sources.file_ref import SourceError
 from memtab.sources.listing import source_file
-from memtab.sources.model import (
-    FileKind,
-    Layout,
-    Source,
-    SourceError,
-    SourceFile,
-    SourceListing,
-)
+from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
 from memtab.store.errors import MemoryStoreError
 from memtab.store.files import FileContent
 from memtab.store.home import Home

@@ -40,8 +40,8 @@ from memtab.check.settings import load_stale_days
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
 from memtab.sources.config import SourceContext
+from memtab.sources.file_ref import SourceError
 from memtab.sources.history import run_git
-from memtab.sources.model import SourceError
 from memtab.store.history.versions import ScopeHistory, index_path
 from memtab.store.home import Home
 from memtab.store.registry import load_registry

@@ -23,7 +23,7 @@ from memtab.cli.common import (
     print_json,
 )
 from memtab.humanize import absolute_time, relative_time, size_text
-from memtab.sources.model import is_virtual_path
+from memtab.sources.file_ref import is_virtual_path
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.external import sync_external
 from memtab.store.history.describe import describe_run, op_diff
@@ -147,7 +147,7 @@ def _restore_source_file(args: argparse.Namespace) -> int:
     from memtab.sources.agent_file import restore_version
     from memtab.sources.config import SourceContext
     from memtab.sources.discovery import discover
-    from memtab.sources.model import SourceError, parse_file_id
+    from memtab.sources.file_ref import SourceError, parse_file_id
 
     history = _source_versions(args)
     file_id = args.path.strip()
@@ -170,7 +170,7 @@ def _restore_source_file(args: argparse.Namespace) -> int:
 
 def run_history(args: argparse.Namespace) -> int:
     if not is_virtual_path(args.path):
-        from memtab.sources.model import SourceError
+        from memtab.sources.file_ref import SourceError
 
         try:
             versions = _source_versions(args).versions(args.path.strip())
@@ -207,7 +207,7 @@ def run_blame(args: argparse.Namespace) -> int:
     from memtab.blame.service import blame_file_id, blame_memory_file
 
     if not is_virtual_path(args.path):
-        from memtab.sources.model import SourceError
+        from memtab.sources.file_ref import SourceError
 
         try:
             blame = blame_file_id(_source_versions(args).home, args.path.strip())

@@ -33,24 +33,21 @@ from memtab.sources.config import AgentSettings, SourceContext, save_agent_setti
 from memtab.sources.content import read_source_file
 from memtab.sources.copy import CopyOrigin, copy_note
 from memtab.sources.discovery import discover, scan
-from memtab.sources.history import source_history
-from memtab.sources.listing import find_file, list_source
-from memtab.sources.memory_file import MemoryFile, MemoryFileError
-from memtab.sources.model import (
+from memtab.sources.file_ref import (
     AGENT_TITLES,
     MUX_SOURCE_ID,
     OTHER_AGENTS,
     Agent,
-    Discovery,
     MemoryFileRef,
-    Source,
     SourceError,
-    SourceFile,
-    SourceListing,
     is_virtual_path,
     parse_file_id,
     parse_file_ref,
 )
+from memtab.sources.history import source_history
+from memtab.sources.listing import find_file, list_source
+from memtab.sources.memory_file import MemoryFile, MemoryFileError
+from memtab.sources.model import Discovery, Source, SourceFile, SourceListing
 from memtab.sources.open_file import open_memory_file
 from memtab.store.files import count_files
 from memtab.store.home import Home

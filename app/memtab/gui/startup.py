@@ -63,7 +63,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.store.registry",
         "memtab.store.scope_view",
         "memtab.sources",
-        "memtab.sources.model",
+        "memtab.sources.file_ref",
         # the scan and the tree it builds, Qt-free
         "memtab.components",
         "memtab.components.activity",
@@ -72,7 +72,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.components.cancel",
         "memtab.components.glossary",
         "memtab.components.search",
-        "memtab.components.search.search",
+        "memtab.components.search.highlight",
         "memtab.components.tree",
         "memtab.components.tree.marks",
         "memtab.components.tree.nodes",
@@ -160,6 +160,7 @@ NEVER_BEFORE_FIRST_PAINT = (
     "memtab.store.memory",
     "memtab.store.scopes",
     "memtab.store.scope_access",
+    "memtab.sources.model",  # what sources are: the first scan with sources loads it
     "memtab.sources.memory_file",
     "memtab.sources.open_file",
     "memtab.components.files",

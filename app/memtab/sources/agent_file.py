@@ -38,18 +38,11 @@ from memtab.sources.content import (
     remove_created_file,
     save_source_file,
 )
+from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_id
 from memtab.sources.history import Commit, file_at, source_history
 from memtab.sources.listing import source_file, target_file
 from memtab.sources.memory_file import MemoryFileError, MemoryFileMissingError, Restored
-from memtab.sources.model import (
-    FileKind,
-    MemoryFileRef,
-    ReadOnlyError,
-    Source,
-    SourceError,
-    SourceFile,
-    parse_file_id,
-)
+from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceFile
 from memtab.store.errors import MemoryStoreError, SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, content_sha256
 from memtab.store.history.recorder import FileChange, HistoryRecorder

@@ -24,13 +24,8 @@ from pathlib import Path
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.sources.claude_settings import user_auto_memory_directory
-from memtab.sources.model import (
-    Layout,
-    Source,
-    is_valid_source_name,
-    linked_root_reason,
-    source_id,
-)
+from memtab.sources.file_ref import is_valid_source_name, source_id
+from memtab.sources.model import Layout, Source, linked_root_reason
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.locks import interprocess_lock
 from memtab.llm.settings import load_settings_file, save_settings_section, settings_path
 from memtab.llm.types import ProviderError
-from memtab.sources.model import OTHER_AGENTS, Agent
+from memtab.sources.file_ref import OTHER_AGENTS, Agent
 from memtab.store.home import Home, HomeError
 from memtab.store.registry import Registry, load_registry
 

@@ -36,8 +36,9 @@ from memtab.fs.confined import (
     read_prefix,
 )
 from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.sources.file_ref import SourceError
 from memtab.sources.loki_render import render_loki
-from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceError, SourceFile
+from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceFile
 from memtab.store.errors import CapError, SaveConflictError, file_cap_message
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.history.capture import removes_nothing

@@ -21,13 +21,9 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from memtab.sources.content import ChangeRecorder, save_source_file
+from memtab.sources.file_ref import MemoryFileRef, SourceError
 from memtab.sources.listing import target_file
-from memtab.sources.model import (
-    FileKind,
-    MemoryFileRef,
-    Source,
-    SourceError,
-)
+from memtab.sources.model import FileKind, Source
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES, Note
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VIRTUAL_ROOT

@@ -23,17 +23,10 @@ from memtab.sources.claude import claude_sources
 from memtab.sources.claude_settings import local_auto_memory_directory, managed_settings_files
 from memtab.sources.codex import codex_projects, codex_sources
 from memtab.sources.config import SourceContext
+from memtab.sources.file_ref import Agent, source_id
 from memtab.sources.layouts import WRITTEN_BY_LOKI
 from memtab.sources.listing import list_source
-from memtab.sources.model import (
-    Agent,
-    Discovery,
-    Layout,
-    LookedFor,
-    Source,
-    SourceListing,
-    source_id,
-)
+from memtab.sources.model import Discovery, Layout, LookedFor, Source, SourceListing
 from memtab.store.paths import project_dir_name
 from memtab.store.registry import MULTI_PROJECT_KEY, Registry
 

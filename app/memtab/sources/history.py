@@ -14,7 +14,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.sources.model import Source, SourceError
+from memtab.sources.file_ref import SourceError
+from memtab.sources.model import Source
 from memtab.store.files import MAX_FILE_BYTES
 
 logger = logging.getLogger(__name__)

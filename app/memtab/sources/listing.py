@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 
 from memtab.sources.claude_settings import last_consolidated_ms
+from memtab.sources.file_ref import SourceError, parse_file_id
 from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify
 from memtab.sources.model import (
     Discovery,
@@ -22,10 +23,8 @@ from memtab.sources.model import (
     Layout,
     ReadOnlyError,
     Source,
-    SourceError,
     SourceFile,
     SourceListing,
-    parse_file_id,
 )
 from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE
 from memtab.store.frontmatter import (

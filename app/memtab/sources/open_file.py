@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.sources.memory_file import MemoryFile, MuxFile
-from memtab.sources.model import MUX_SOURCE_ID, MemoryFileRef
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_file_path

@@ -29,7 +29,7 @@ from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.reading import READING_SHOWN_AFTER_MS
 from memtab.gui.editor.view import READING
 from memtab.gui.tasks.runner import TaskContext
-from memtab.sources.model import MemoryFileRef
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.memory import MemoryStore
 from support.gui_clock import FakeGuiClock
 from support.gui_thread_io import GuiThreadIo

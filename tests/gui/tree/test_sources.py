@@ -41,9 +41,9 @@ from memtab.sources.agent_file import SourceVersions
 from memtab.sources.config import load_sources_settings
 from memtab.sources.content import read_source_file, save_source_file
 from memtab.sources.discovery import discover
+from memtab.sources.file_ref import MemoryFileRef, parse_file_ref
 from memtab.sources.layouts import GENERATED_BY_CODEX, WRITTEN_BY_LOKI
 from memtab.sources.listing import source_file
-from memtab.sources.model import MemoryFileRef, parse_file_ref
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path

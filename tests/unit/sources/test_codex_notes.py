@@ -12,9 +12,10 @@ from memtab.cli.main import main
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.codex_notes import add_codex_note, codex_memories, note_name
 from memtab.sources.discovery import discover
+from memtab.sources.file_ref import SourceError
 from memtab.sources.layouts import CODEX_NOTES_DIR, GENERATED_BY_CODEX
 from memtab.sources.listing import list_source
-from memtab.sources.model import FileKind, SourceError
+from memtab.sources.model import FileKind
 from support.agent_machine import Machine
 
 AT_MS = 1_789_691_459_000  # 2026-09-18T00:30:59Z

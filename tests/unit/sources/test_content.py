@@ -9,7 +9,8 @@ import pytest
 
 from memtab.fs.locks import interprocess_lock
 from memtab.sources.content import _lock_path, read_source_file, save_source_file
-from memtab.sources.model import ReadOnlyError, SourceError, SourceFile
+from memtab.sources.file_ref import SourceError
+from memtab.sources.model import ReadOnlyError, SourceFile
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.memory import CapError, NotEditableError, SaveConflictError
 from support.agent_machine import Machine

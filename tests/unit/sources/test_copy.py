@@ -11,9 +11,10 @@ from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.claude import encode_project_path
 from memtab.sources.copy import CopyOrigin, CopyResult, copy_note
 from memtab.sources.discovery import discover
+from memtab.sources.file_ref import SourceError
 from memtab.sources.listing import source_file
 from memtab.sources.memory_file import MuxFile
-from memtab.sources.model import ReadOnlyError, Source, SourceError
+from memtab.sources.model import ReadOnlyError, Source
 from memtab.sources.notes import Note
 from memtab.store.frontmatter import description_from_text, frontmatter_strings
 from memtab.store.memory import AlreadyExistsError, MemoryStore

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from memtab.sources.discovery import discover
+from memtab.sources.file_ref import SourceError
 from memtab.sources.history import file_at, source_history
-from memtab.sources.model import Source, SourceError
+from memtab.sources.model import Source
 from support.agent_machine import Machine
 
 needs_git = pytest.mark.skipif(

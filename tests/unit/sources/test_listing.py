@@ -9,6 +9,7 @@ import pytest
 
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import discover
+from memtab.sources.file_ref import SourceError
 from memtab.sources.layouts import GENERATED_BY_CODEX, SESSION_MEMORY_IS_CLAUDES, WRITTEN_BY_LOKI
 from memtab.sources.listing import (
     CLAUDE_INDEX_MAX_BYTES,
@@ -17,7 +18,7 @@ from memtab.sources.listing import (
     list_source,
     source_file,
 )
-from memtab.sources.model import FileKind, Source, SourceError, SourceFile, SourceListing
+from memtab.sources.model import FileKind, Source, SourceFile, SourceListing
 from support.agent_machine import Machine
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from memtab.components.files.open import open_file
 from memtab.components.tree.scan import HomeScan
+from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.sources.layouts import GENERATED_BY_CODEX
 from memtab.sources.memory_file import (
     MemoryFile,
@@ -18,7 +19,6 @@ from memtab.sources.memory_file import (
     MuxFile,
     SaveConflictError,
 )
-from memtab.sources.model import MemoryFileRef, SourceError, parse_file_ref
 from memtab.sources.open_file import open_memory_file
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_file_path

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from memtab.blame.lines import matched_lines, split_lines
 from memtab.humanize import absolute_time, relative_time
-from memtab.sources.model import AGENT_TITLES
+from memtab.sources.file_ref import AGENT_TITLES
 
 if TYPE_CHECKING:  # blame's records are pydantic: the window reads them, never imports them
     from memtab.blame.records import Blame, BlameLine

@@ -30,9 +30,10 @@ from memtab.components.tree.sources import source_title
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.content import missing_folders
 from memtab.sources.copy import CopyOrigin, CopyResult, copy_note
+from memtab.sources.file_ref import MemoryFileRef, SourceError
 from memtab.sources.listing import target_file
 from memtab.sources.memory_file import MemoryFile, MemoryFileError, MuxFile
-from memtab.sources.model import Layout, MemoryFileRef, Source, SourceError
+from memtab.sources.model import Layout, Source
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES
 from memtab.store.errors import MemoryStoreError
 from memtab.store.memory import MemoryStore

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memtab.sources.model import MemoryFileRef
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.store import orphans
 from memtab.store.files import content_sha256
 from memtab.store.frontmatter import yaml_scalar

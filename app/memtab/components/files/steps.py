@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files.ops import OpResult, restore_file
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.memory_file import MemoryFile, MemoryFileError
-from memtab.sources.model import MemoryFileRef
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.memory import (

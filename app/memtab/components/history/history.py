@@ -20,8 +20,8 @@ from memtab import humanize
 from memtab.components.cancel import CancelToken
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.nodes import SECTION_TITLES, SectionId
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.memory_file import MemoryFile
-from memtab.sources.model import MemoryFileRef
 from memtab.store.external import SyncReport, sync_external
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.prune import maybe_prune

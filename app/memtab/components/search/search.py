@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memtab.components.cancel import CancelToken
+from memtab.components.search.highlight import highlight_spans
 from memtab.components.tree.nodes import FileMatch, LineMatch, file_key, orphan_entry_key, ref_key
 from memtab.components.tree.scan import HomeScan
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing
@@ -289,29 +290,3 @@ def _line_match(number: int, line: str, terms: tuple[str, ...]) -> LineMatch:
         if column <= start < column + len(shown)
     )
     return LineMatch(number, shown, column, shifted, cut)
-
-
-def highlight_spans(text: str, terms: tuple[str, ...]) -> list[tuple[int, int]]:
-    """Merged (start, end) spans of `text` where any term occurs, case-insensitively.
-
-    Terms are casefolded; spans are found in `text.casefold()`, which has the same length
-    for the texts shown (names and descriptions) except for rare characters such as `ß`
-    — then highlighting is skipped rather than misplaced.
-    """
-    folded = text.casefold()
-    if len(folded) != len(text) or not terms:
-        return []
-    spans: list[tuple[int, int]] = []
-    for term in terms:
-        start = folded.find(term)
-        while start != -1 and term:
-            spans.append((start, start + len(term)))
-            start = folded.find(term, start + len(term))
-    spans.sort()
-    merged: list[tuple[int, int]] = []
-    for start, end in spans:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged

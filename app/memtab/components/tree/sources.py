@@ -33,16 +33,8 @@ from memtab.components.tree.nodes import (
 )
 from memtab.components.tree.sources_scan import SourcesScan
 from memtab.humanize import display_path
-from memtab.sources.model import (
-    AGENT_TITLES,
-    OTHER_AGENTS,
-    FileKind,
-    Layout,
-    MemoryFileRef,
-    Source,
-    SourceFile,
-    SourceListing,
-)
+from memtab.sources.file_ref import AGENT_TITLES, OTHER_AGENTS, MemoryFileRef
+from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
 
 _WHAT: dict[Layout, str] = {
     Layout.CLAUDE_USER: "CLAUDE.md and rules",

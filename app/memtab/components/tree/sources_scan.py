@@ -21,16 +21,10 @@ from pathlib import Path
 
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import is_shown, scan
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.layouts import PLANS, classify, watch_targets
 from memtab.sources.listing import list_source
-from memtab.sources.model import (
-    Discovery,
-    Layout,
-    MemoryFileRef,
-    Source,
-    SourceFile,
-    SourceListing,
-)
+from memtab.sources.model import Discovery, Layout, Source, SourceFile, SourceListing
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)

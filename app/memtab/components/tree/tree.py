@@ -38,7 +38,7 @@ from memtab.components.tree.nodes import (
     unaddressable_key,
 )
 from memtab.components.tree.scan import HomeScan, OrphanScan, ScopeScan
-from memtab.sources.model import MUX_SOURCE_ID, MemoryFileRef
+from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.store.conflict_copies import ConflictCopy, find_copies
 from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
 from memtab.store.meta import MetaEntry

@@ -29,7 +29,7 @@ from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.ui_state import UiState
-from memtab.sources.model import MemoryFileRef
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path

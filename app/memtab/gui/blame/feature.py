@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
 
     from memtab.blame.records import Blame
+    from memtab.sources.file_ref import MemoryFileRef
     from memtab.sources.memory_file import MemoryFile
-    from memtab.sources.model import MemoryFileRef
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def _blame_job(
 ) -> tuple[MemoryFileRef, Blame, list[GutterEntry]] | str:
     from memtab.blame.service import blame_file
     from memtab.components.blame.gutter import entries
-    from memtab.sources.model import SourceError
+    from memtab.sources.file_ref import SourceError
     from memtab.store.errors import MemoryStoreError
     from memtab.store.paths import PathError
 

@@ -16,8 +16,8 @@ from memtab.gui.editor.preview import MarkdownPreview
 from memtab.gui.editor.view import ViewMode
 from memtab.gui.find_bar import FindBar
 from memtab.gui.source_edit import SourceEdit
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.memory_file import MemoryFile
-from memtab.sources.model import MemoryFileRef
 from memtab.store.paths import VirtualPath
 
 

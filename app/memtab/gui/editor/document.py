@@ -66,8 +66,8 @@ from memtab.gui.editor.reading import OPEN_WAIT_MS, WhileReading
 from memtab.gui.editor.view import EditorView
 from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.widgets import short_name
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.memory_file import MemoryFile, MemoryFileError
-from memtab.sources.model import MemoryFileRef
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, content_sha256
 

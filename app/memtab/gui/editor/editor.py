@@ -45,8 +45,8 @@ from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
 from memtab.gui.editor.unsaved import DiscardChoice, ask_unsaved
 from memtab.gui.editor.view import EditorView
 from memtab.gui.tasks.runner import TaskRunner
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.memory_file import MemoryFile, MuxFile
-from memtab.sources.model import MemoryFileRef
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 from memtab.store.scope_view import ScopeView

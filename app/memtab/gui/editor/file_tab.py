@@ -55,8 +55,8 @@ from memtab.gui.editor.frontmatter import with_description
 from memtab.gui.editor.prompts import EditorPrompts, TaskSource
 from memtab.gui.editor.view import EditorView
 from memtab.gui.widgets import short_name
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.memory_file import MemoryFile
-from memtab.sources.model import MemoryFileRef
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 

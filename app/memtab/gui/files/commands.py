@@ -37,7 +37,7 @@ from memtab.gui.files.turns import UndoRedoCommands
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.sources.model import MemoryFileRef
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath
 

@@ -30,7 +30,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.text_fields import field_can, focused_text_field
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.sources.model import MemoryFileRef
+from memtab.sources.file_ref import MemoryFileRef
 
 logger = logging.getLogger(__name__)
 

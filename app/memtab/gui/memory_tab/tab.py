@@ -63,7 +63,7 @@ from memtab.gui.tree.merge import SlicedMerge
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.sources.model import MemoryFileRef
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
 from memtab.store.scope_view import ScopeView

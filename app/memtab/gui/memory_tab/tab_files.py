@@ -26,7 +26,7 @@ from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.held_keys import TypedAhead
 from memtab.gui.memory_tab.panes import Pane, PaneSwitch
-from memtab.sources.model import MemoryFileRef, SourceError, parse_file_ref
+from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.paths import PathError
 
 if TYPE_CHECKING:

@@ -42,7 +42,8 @@ from memtab.sources.config import (
     save_agent_settings,
 )
 from memtab.sources.discovery import discover
-from memtab.sources.model import AGENT_TITLES, OTHER_AGENTS, Agent, LookedFor
+from memtab.sources.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
+from memtab.sources.model import LookedFor
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from memtab import humanize
 from memtab.components.activity.badges import Badge
-from memtab.components.search.search import highlight_spans
+from memtab.components.search.highlight import highlight_spans
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import MessageKind, NodeKind, TreeNode
 from memtab.gui.icons import tinted_pixmap

@@ -27,7 +27,7 @@ from memtab.components.tree.nodes import SectionId
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.sources.model import MUX_SOURCE_ID, MemoryFileRef
+from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
 
 if TYPE_CHECKING:  # `sources` is loaded by the first scan with sources, on its worker
     from collections.abc import Collection

@@ -32,8 +32,8 @@ from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath
 
 if TYPE_CHECKING:
+    from memtab.sources.file_ref import MemoryFileRef
     from memtab.sources.memory_file import MemoryFile
-    from memtab.sources.model import MemoryFileRef
 
 logger = logging.getLogger(__name__)
 

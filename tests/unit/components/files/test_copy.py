@@ -15,8 +15,8 @@ from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.components.tree.scan import HomeScan
 from memtab.fs.atomic import atomic_write_text
 from memtab.sources.copy import default_name
+from memtab.sources.file_ref import MemoryFileRef, parse_file_ref
 from memtab.sources.memory_file import MemoryFile, MuxFile
-from memtab.sources.model import MemoryFileRef, parse_file_ref
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path

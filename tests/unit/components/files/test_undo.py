@@ -9,7 +9,7 @@ import pytest
 
 from memtab.components.files import undo
 from memtab.components.files.undo import MAX_STEPS, PinStep, UndoStack, undo_step
-from memtab.sources.model import MemoryFileRef
+from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore

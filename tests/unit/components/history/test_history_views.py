@@ -28,8 +28,8 @@ from memtab.components.text_diff import LineKind
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.clock import now_ms
 from memtab.llm.types import ModelReply
+from memtab.sources.file_ref import MemoryFileRef, parse_file_ref
 from memtab.sources.memory_file import MuxFile
-from memtab.sources.model import MemoryFileRef, parse_file_ref
 from memtab.store.history.describe import unified_diff
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from memtab.components.search.highlight import highlight_spans
 from memtab.components.search.search import (
     LINE_SNIPPET_CHARS,
     MAX_LINES_PER_FILE,
     ContentIndex,
     SearchQuery,
     find_matches,
-    highlight_spans,
     matching_lines,
 )
 from memtab.components.tree.nodes import file_key, orphan_entry_key

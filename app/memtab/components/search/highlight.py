@@ -1,0 +1,34 @@
+"""Where a search's terms occur in a text: the spans the tree highlights in a row's name
+and description, and the search's line matches.
+
+Apart from the search (`components.search.search`) so that the tree's rows, painted from
+the first paint, import only this.
+"""
+
+from __future__ import annotations
+
+
+def highlight_spans(text: str, terms: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Merged (start, end) spans of `text` where any term occurs, case-insensitively.
+
+    Terms are casefolded; spans are found in `text.casefold()`, which has the same length
+    for the texts shown (names and descriptions) except for rare characters such as `ß`
+    — then highlighting is skipped rather than misplaced.
+    """
+    folded = text.casefold()
+    if len(folded) != len(text) or not terms:
+        return []
+    spans: list[tuple[int, int]] = []
+    for term in terms:
+        start = folded.find(term)
+        while start != -1 and term:
+            spans.append((start, start + len(term)))
+            start = folded.find(term, start + len(term))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
