@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memtab.fs.clock import now_ms
-from memtab.store.journal import ConsolidationRecord, HarvestRecord
 from memtab.store.paths import Scope
+
+if TYPE_CHECKING:  # the footer's and `memtab status`'s records, read after the first paint
+    from memtab.store.journal import ConsolidationRecord, HarvestRecord
 
 _MINUTE = 60_000
 _HOUR = 60 * _MINUTE

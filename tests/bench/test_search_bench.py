@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
-from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home
+from memtab.components.tree.full_scan import scan_home
+from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace
 

@@ -8,7 +8,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home
+from memtab.components.tree.full_scan import scan_home
+from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.sources.claude import encode_project_path
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home
+from memtab.components.tree.full_scan import scan_home
+from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.store.home import Home
 from memtab.store.meta import global_key, project_key, workspace_key

@@ -32,8 +32,9 @@ from gui.memory_tree_support import (
 from gui.search import test_search as search
 from memtab.components.tree import scan as views_scan
 from memtab.components.tree import tree as views_tree
+from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.nodes import NodeKind, directory_key, file_key
-from memtab.components.tree.scan import ScanRequest, scan_home
+from memtab.components.tree.scan import ScanRequest
 from memtab.components.tree.tree import build_tree
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.memory_tab import tab as tab_module

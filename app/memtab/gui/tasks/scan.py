@@ -1,6 +1,8 @@
-"""Scanning the memory home off the GUI thread: the Qt facade over `components.tree.scan`.
+"""Scanning the memory home off the GUI thread: the Qt facade over `components.tree.scan`
+and `components.tree.full_scan`.
 
-`ScanTasks.scan(request, present)` submits a scan as the latest job of one key, so only the
+`ScanTasks.scan(request, present)` submits a full scan (`full_scan.scan_home`, imported by
+the worker that runs the first one) as the latest job of one key, so only the
 newest scan lands; `scan_finished(ScanOutcome)` / `scan_failed(str)` report it.
 `outline(request, present)` runs `components.tree.scan.scan_outline` first (a big home's first
 paint); `outline_finished(ScanOutcome)` reports it, `outline_skipped()` a home it found small
@@ -14,7 +16,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest, scan_home, scan_outline
+from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest, scan_outline
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 
 logger = logging.getLogger(__name__)
@@ -40,6 +42,10 @@ class _ScanJob:
             if scan is None:
                 return None
         else:
+            # The worker loads the full scan's readers (the journal…): a big home's
+            # outline paints before them.
+            from memtab.components.tree.full_scan import scan_home
+
             scan = scan_home(self._request, context)
         context.raise_if_cancelled()
         presented = self._present(scan) if self._present is not None else None

@@ -8,7 +8,8 @@ import pytest
 
 from memtab.components.activity.badges import CLAIM_TTL_MS, Actor, AgentEdits, Badge
 from memtab.components.activity.own_writes import OwnWrites
-from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home
+from memtab.components.tree.full_scan import scan_home
+from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.store.files import read_file_content
 from memtab.store.home import Home
 from memtab.store.meta import global_key

@@ -13,8 +13,9 @@ from memtab.components.search.search import (
     find_matches,
     matching_lines,
 )
+from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.nodes import file_key, orphan_entry_key
-from memtab.components.tree.scan import ScanRequest, scan_home
+from memtab.components.tree.scan import ScanRequest
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support import memory_home

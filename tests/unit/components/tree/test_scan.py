@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.components.tree.scan import HomeScan, ScanRequest, choose_workspace, scan_home
+from memtab.components.tree.full_scan import scan_home
+from memtab.components.tree.scan import HomeScan, ScanRequest, choose_workspace
 from memtab.fs.atomic import atomic_write_text
 from memtab.store import description_cache, files
 from memtab.store.home import Home

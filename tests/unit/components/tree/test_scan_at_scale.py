@@ -10,6 +10,7 @@ import pytest
 import memtab.store.files as store_files
 from memtab.components.tree import scan as views_scan
 from memtab.components.tree import tree as views_tree
+from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.nodes import (
     FileMatch,
     NodeKind,
@@ -22,7 +23,7 @@ from memtab.components.tree.nodes import (
     orphan_key,
     section_key,
 )
-from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home, scan_outline
+from memtab.components.tree.scan import HomeScan, ScanRequest, scan_outline
 from memtab.components.tree.tree import build_tree, default_open_containers, fill_rows
 from memtab.fs.atomic import atomic_write_text
 from memtab.store.home import Home

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from memtab.components.search.search import ContentIndex, SearchQuery, find_matches
+from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.nodes import NodeKind, SectionId, ref_key
-from memtab.components.tree.scan import HomeScan, ScanRequest, scan_home
+from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.components.tree.sources import agent_group_key, project_group_key
 from memtab.components.tree.sources_scan import scan_sources
 from memtab.components.tree.tree import build_tree

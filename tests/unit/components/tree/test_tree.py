@@ -72,7 +72,7 @@ def test_empty_scopes_show_empty_state_text(tmp_path: Path) -> None:
 def test_a_listing_error_shows_an_inline_error_line(
     home: Home, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import memtab.components.tree.scan as scan_module
+    import memtab.components.tree.full_scan as scan_module
     from memtab.store.files import ScopeListing
 
     real = scan_module.list_scope

@@ -1,0 +1,216 @@
+"""The full scan of the memory home: every file of the shown scopes listed (and read, or
+its description remembered), the recency metadata, `memory-meta.json` and the
+consolidation journal — `scan_home(request)`, run on the scan worker
+(`gui.tasks.scan.ScanTasks`), which imports this module: a big home's outline
+(`components.tree.scan.scan_outline`) paints before it is loaded.
+
+Rescans are incremental. The request carries the paths the watcher reported; a scope (or
+orphan dir) none of them touches is reused from the previous scan; in a touched one only
+the reported files are read again (`store.files.update_listing`), and the scope is
+relisted (~30 ms per 1000 files) only when a directory appeared or went. The small JSON
+files (registry, meta, journal) are always reread. Every scan also says what changed on
+disk since the previous one (`DiskChanges`, by size and mtime), with the sha of each
+changed file, so the tab can tell its own writes from an agent's and keep the open
+editor in step.
+
+Other agents' memory (`components.tree.sources_scan`) is scanned too once the request
+asks for it (`with_sources`): the tab asks only after the mux scopes are shown, so it
+never delays the first paint; later scans relist just the sources the watcher's paths
+touch.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from memtab.components.cancel import CancelToken
+from memtab.components.tree.scan import (
+    DiskChanges,
+    HomeScan,
+    OrphanScan,
+    ScanRequest,
+    ScopeScan,
+    registry_and_workspace,
+)
+from memtab.store.description_cache import DescriptionCache
+from memtab.store.files import ScopeListing, list_scope, read_file_content, update_listing
+from memtab.store.home import Home
+from memtab.store.journal import ConsolidationRecord, Journal, JournalData, status_from
+from memtab.store.meta import MetaStore
+from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath
+from memtab.store.registry import Registry, Workspace, orphan_project_dirs
+from memtab.store.scope_view import ScopeView
+
+
+def agent_task_runs(
+    data: JournalData, registry: Registry, workspace: Workspace | None
+) -> tuple[tuple[str, ConsolidationRecord], ...]:
+    """The journaled runs of the workspace's agent-task (child) workspaces, labelled,
+    newest first: their consolidation concerns the parent's project too."""
+    if workspace is None:
+        return ()
+    runs = [
+        (f"Agent task · {child.display_name}", record)
+        for child in registry.workspaces
+        if child.parent_id == workspace.id and (record := data.workspaces.get(child.id)) is not None
+    ]
+    runs.sort(key=lambda item: item[1].last_run_at, reverse=True)
+    return tuple(runs)
+
+
+# -- listing scopes --------------------------------------------------------------------------
+
+
+def _full_scope_scan(scope: Scope, root: Path, cache: DescriptionCache | None) -> ScopeScan:
+    return ScopeScan(scope, root, None, _list(scope, root, cache))
+
+
+def _list(scope: Scope, root: Path, cache: DescriptionCache | None) -> ScopeListing:
+    if cache is None:
+        return list_scope(scope, root)
+    return list_scope(scope, root, known=cache.for_root(root))
+
+
+def _relative_segments(path: str, root: str) -> tuple[str, ...] | None:
+    """`path` as segments under `root`; () for the root; None when outside."""
+    if path == root:
+        return ()
+    prefix = root.rstrip(os.sep) + os.sep
+    if not path.startswith(prefix):
+        return None
+    return tuple(part for part in path[len(prefix) :].split(os.sep) if part)
+
+
+def _changed_listing(
+    previous: ScopeListing, root: Path, changed_paths: frozenset[str] | None
+) -> ScopeListing | None:
+    """`previous` when nothing under `root` changed, patched when only files did (see
+    `update_listing`); None when `root` must be listed again."""
+    if changed_paths is None or previous.error is not None:
+        return None
+    root_text = str(root)
+    inside: list[tuple[str, ...]] = []
+    for path in changed_paths:
+        segments = _relative_segments(path, root_text)
+        if segments is not None:
+            inside.append(segments)
+        elif _relative_segments(root_text, path) is not None:
+            return None  # the root or a directory above it changed
+    return update_listing(previous, root, inside) if inside else previous
+
+
+def _scan_scope(
+    scope: Scope,
+    view: ScopeView,
+    previous: ScopeScan | None,
+    changed_paths: frozenset[str] | None,
+    cache: DescriptionCache | None,
+) -> ScopeScan:
+    reason = view.unavailable_reason(scope)
+    if reason is not None:
+        return ScopeScan(scope, None, reason, ScopeListing(scope))
+    root = view.root(scope)
+    if previous is None or previous.root != root or previous.outline is not None:
+        return _full_scope_scan(scope, root, cache)
+    listing = _changed_listing(previous.listing, root, changed_paths)
+    if listing is None:
+        return _full_scope_scan(scope, root, cache)
+    return previous if listing is previous.listing else ScopeScan(scope, root, None, listing)
+
+
+def _scan_orphans(
+    home: Home,
+    registry: Registry,
+    previous: HomeScan | None,
+    changed_paths: frozenset[str] | None,
+    cache: DescriptionCache | None,
+) -> tuple[OrphanScan, ...]:
+    earlier = {orphan.dir_name: orphan for orphan in previous.orphans} if previous else {}
+    orphans: list[OrphanScan] = []
+    for name in orphan_project_dirs(home, registry):
+        root = home.projects_root / name
+        reuse = earlier.get(name)
+        listing = None
+        if reuse is not None and reuse.outline is None:
+            listing = _changed_listing(reuse.listing, root, changed_paths)
+        if reuse is not None and listing is reuse.listing:
+            orphans.append(reuse)
+        else:
+            fresh = listing if listing is not None else _list(Scope.PROJECT, root, cache)
+            orphans.append(OrphanScan(name, root, fresh))
+    return tuple(orphans)
+
+
+def _disk_changes(previous: HomeScan | None, scopes: tuple[ScopeScan, ...]) -> DiskChanges:
+    """Files created, modified or deleted since `previous`, for scopes with the same root."""
+    if previous is None:
+        return DiskChanges()
+    changed: set[VirtualPath] = set()
+    deleted: set[VirtualPath] = set()
+    shas: dict[VirtualPath, str] = {}
+    for now in scopes:
+        before = previous.scope(now.scope)
+        if now is before or now.root is None or before.root != now.root or before.outline:
+            continue
+        stamps_now, stamps_before = now.stamps(), before.stamps()
+        modified = [path for path, stamp in stamps_now.items() if stamps_before.get(path) != stamp]
+        for path in modified:
+            try:
+                shas[path] = read_file_content(now.root.joinpath(*path.segments)).sha256
+            except OSError:
+                continue  # gone again already; the next scan reports it deleted
+        changed.update(modified)
+        deleted.update(path for path in stamps_before if path not in stamps_now)
+    return DiskChanges(frozenset(changed), frozenset(deleted), shas)
+
+
+def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeScan:
+    """Read everything the Memory tab shows (see the module docstring). Runs on a worker."""
+    started = time.perf_counter()
+    home = request.home
+    registry, registry_error, recency, workspace, note = registry_and_workspace(request)
+    if context is not None:
+        context.raise_if_cancelled()
+    view = ScopeView(home, workspace)
+    previous = request.previous
+    if previous is not None and (previous.home.root != home.root or previous.is_outline):
+        previous = None
+    # Loaded only if a scope is listed in full (the first scan, a directory come or gone).
+    cache = DescriptionCache.of_home(home.root) if request.remember_descriptions else None
+    scopes: list[ScopeScan] = []
+    for scope in SCOPE_ORDER:
+        earlier = previous.scope(scope) if previous is not None else None
+        scopes.append(_scan_scope(scope, view, earlier, request.changed_paths, cache))
+        if context is not None:
+            context.raise_if_cancelled()
+    meta = MetaStore(home).load()
+    journal = Journal(home).load()
+    status = status_from(journal, workspace.id, workspace.project_identity) if workspace else None
+    orphans = _scan_orphans(home, registry, previous, request.changed_paths, cache)
+    if cache is not None:
+        cache.save()
+    scope_tuple = tuple(scopes)
+    sources = None
+    if request.with_sources:
+        from memtab.components.tree.sources_scan import scan_sources
+
+        shown = previous.sources if previous is not None else None
+        sources = scan_sources(home, shown, request.changed_paths, request.source_context)
+    return HomeScan(
+        home=home,
+        registry=registry,
+        registry_error=registry_error,
+        workspace=workspace,
+        workspace_note=note,
+        recency=recency,
+        scopes=scope_tuple,
+        meta=meta,
+        status=status,
+        recent_runs=agent_task_runs(journal, registry, workspace),
+        orphans=orphans,
+        changes=_disk_changes(previous, scope_tuple),
+        duration_ms=(time.perf_counter() - started) * 1000.0,
+        sources=sources,
+    )
