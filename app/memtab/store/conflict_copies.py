@@ -16,7 +16,7 @@ Pure string work; the caller lists the directory.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from memtab.fs.lazy_re import LazyPattern
 from memtab.store.paths import VirtualPath
@@ -89,8 +89,7 @@ TOOL_NAMES = {
 """Each tool as people write it."""
 
 
-@dataclass(frozen=True)
-class CopyName:
+class CopyName(NamedTuple):
     """What a conflict copy's name says: its original's name, the tool, and the time and
     machine (or user) the tool wrote into it, as written (None when absent)."""
 
@@ -132,8 +131,7 @@ def parse_copy_name(name: str) -> CopyName | None:
     return None
 
 
-@dataclass(frozen=True)
-class ConflictCopy:
+class ConflictCopy(NamedTuple):
     """A conflict copy in a memory scope and the file it is a copy of."""
 
     path: VirtualPath

@@ -16,8 +16,10 @@ import os
 import stat
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 from memtab.fs.atomic import Directory, encode_utf8, is_temp_name
 from memtab.fs.confined import read_prefix
@@ -71,8 +73,7 @@ class FileEntry:
         return None
 
 
-@dataclass(frozen=True)
-class UnaddressableEntry:
+class UnaddressableEntry(NamedTuple):
     """A file or folder another program named so that no virtual path can reach it (a
     line break, a backslash, bytes that are not UTF-8 in its name): listed apart, with a
     warning, never opened or changed through Memtab (docs/formats.md §4.2)."""
@@ -92,8 +93,7 @@ class UnaddressableEntry:
         return unaddressable_reason(self.name)
 
 
-@dataclass(frozen=True)
-class ScopeListing:
+class ScopeListing(NamedTuple):
     """Every visible file and directory of one scope, sorted by path (dirs keyed `name/`)."""
 
     scope: Scope
@@ -108,13 +108,12 @@ class ScopeListing:
         return len(self.files)
 
 
-@dataclass(frozen=True)
-class ScopeOutline:
+class ScopeOutline(NamedTuple):
     """A scope's directories and how many files each holds directly, from names alone."""
 
     scope: Scope
     directories: tuple[VirtualPath, ...] = ()
-    direct_files: Mapping[tuple[str, ...], int] = field(default_factory=dict)
+    direct_files: Mapping[tuple[str, ...], int] = MappingProxyType({})
     """Files directly in each directory, by its segments (`()` is the scope root)."""
     error: str | None = None
 

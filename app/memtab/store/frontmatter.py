@@ -22,8 +22,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.lazy_re import LazyPattern
@@ -36,8 +35,7 @@ _ELLIPSIS = "…"
 _FRONTMATTER = LazyPattern(r"\A---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
 
 
-@dataclass(frozen=True)
-class FrontmatterSpan:
+class FrontmatterSpan(NamedTuple):
     """Where the frontmatter of a text is (offsets into the text)."""
 
     body_start: int  # the first character after the opening `---` line
@@ -151,8 +149,7 @@ class FrontmatterError(ValueError):
     """Why a file's frontmatter cannot be read, in words."""
 
 
-@dataclass(frozen=True)
-class AgentDefinition:
+class AgentDefinition(NamedTuple):
     """An agent definition file: its frontmatter (a mapping, {} without one) and its body."""
 
     frontmatter: dict[Any, Any]

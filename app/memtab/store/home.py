@@ -13,8 +13,8 @@ import functools
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import platformdirs
 
@@ -28,8 +28,7 @@ class HomeError(Exception):
     """The home or its registry cannot be used; the message says why, naming the file."""
 
 
-@dataclass(frozen=True)
-class HomeLocation:
+class HomeLocation(NamedTuple):
     """A resolved home directory and which rule chose it (shown to the user)."""
 
     path: Path
@@ -163,8 +162,7 @@ class PathKind(enum.StrEnum):
     """Anything else, including Memtab's own dir and paths outside the home."""
 
 
-@dataclass(frozen=True)
-class PathPlace:
+class PathPlace(NamedTuple):
     """Where a path is in a home: its kind and, for per-item kinds, which item.
 
     `key` is a project dir name or a workspace id; None means "the kind as a whole" (the
@@ -175,8 +173,7 @@ class PathPlace:
     key: str | None = None
 
 
-@dataclass(frozen=True)
-class _LayoutNames:
+class _LayoutNames(NamedTuple):
     """The home layout as path components, read off `Home`'s own properties once."""
 
     home_files: Mapping[str, PathKind]

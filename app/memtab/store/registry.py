@@ -16,9 +16,9 @@ import re
 import secrets
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from memtab.fs.jsonfile import finite_number
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
@@ -111,8 +111,7 @@ class Workspace:
         return self.title or self.name or self.id
 
 
-@dataclass(frozen=True)
-class Project:
+class Project(NamedTuple):
     """A registered project and its workspaces, in registry order."""
 
     path: str
@@ -124,13 +123,12 @@ class Project:
         return project_dir_name(self.path)
 
 
-@dataclass(frozen=True)
-class Registry:
+class Registry(NamedTuple):
     """What config.json says: projects in order and every workspace with an id."""
 
     projects: tuple[Project, ...] = ()
     writer_interval: int = DEFAULT_WRITER_INTERVAL
-    problems: tuple[str, ...] = field(default=())
+    problems: tuple[str, ...] = ()
 
     @property
     def workspaces(self) -> tuple[Workspace, ...]:

@@ -19,9 +19,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, NamedTuple
 
 from memtab.components.cancel import CancelToken
 from memtab.store.files import (
@@ -61,8 +61,9 @@ def stamp_of(entry: FileEntry) -> FileStamp:
     return (entry.size_bytes, entry.modified_at_ms)
 
 
-@dataclass(frozen=True)
-class ScopeScan:
+# The scan's records are NamedTuples: a dataclass writes and compiles its methods when its
+# module loads (~4M instructions each), and this one loads before the tree's first paint.
+class ScopeScan(NamedTuple):
     """One scope as scanned: its root (None when unavailable) and listing — or, in an
     outline (`scan_outline`), only its directories and file counts, the listing empty."""
 
@@ -93,8 +94,7 @@ class ScopeScan:
         return "/".join((str(self.root), *path.segments))
 
 
-@dataclass(frozen=True)
-class OrphanScan:
+class OrphanScan(NamedTuple):
     """A dir under `memory/project/` that no registered project owns, with its files.
 
     The listing's paths use the project scope, relative to the orphan dir.
@@ -110,15 +110,14 @@ class OrphanScan:
         return self.outline.file_count if self.outline is not None else self.listing.file_count
 
 
-@dataclass(frozen=True)
-class DiskChanges:
+class DiskChanges(NamedTuple):
     """What changed on disk since the previous scan of the same scope roots."""
 
     changed: frozenset[VirtualPath] = frozenset()
     """Files created or modified."""
     deleted: frozenset[VirtualPath] = frozenset()
     """Files that are gone (deleted, or moved away)."""
-    shas: Mapping[VirtualPath, str] = field(default_factory=dict)
+    shas: Mapping[VirtualPath, str] = MappingProxyType({})
     """The content sha of each changed file that could be read."""
 
     @property
@@ -126,8 +125,7 @@ class DiskChanges:
         return not self.changed and not self.deleted
 
 
-@dataclass(frozen=True)
-class HomeScan:
+class HomeScan(NamedTuple):
     """Everything the Memory tab shows, read from disk at one moment."""
 
     home: Home
@@ -175,8 +173,7 @@ class HomeScan:
         )
 
 
-@dataclass(frozen=True)
-class ScanRequest:
+class ScanRequest(NamedTuple):
     """What to scan.
 
     `changed_paths` are absolute paths from the watcher (or the tab's own writes); None
@@ -198,8 +195,7 @@ class ScanRequest:
     window's scans, so a start reads only the files changed since the last."""
 
 
-@dataclass(frozen=True)
-class ScanOutcome:
+class ScanOutcome(NamedTuple):
     """A finished scan, plus whatever the facade's `present` callable made of it."""
 
     request: ScanRequest
