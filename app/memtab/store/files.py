@@ -42,10 +42,9 @@ MAX_FILES_PER_SCOPE = 1000
 STALE_TEMP_AGE_S = 60.0
 
 
-@dataclass(frozen=True, slots=True)
-class FileEntry:
+class FileEntry(NamedTuple):
     """A memory file as listed: where it is, what it says it is, and its size and age
-    (slots: the tree keeps one a file)."""
+    (a tuple: the tree keeps one a file)."""
 
     path: VirtualPath
     description: str

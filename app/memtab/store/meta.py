@@ -13,8 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.jsonfile import finite_number
@@ -51,8 +50,7 @@ def key_in_subtree(key: str, subtree: str) -> bool:
     return key == subtree or key.startswith(subtree + "/")
 
 
-@dataclass(frozen=True)
-class MetaEntry:
+class MetaEntry(NamedTuple):
     """Pin and usage of one memory path."""
 
     pinned: bool = False
@@ -205,7 +203,7 @@ class MetaStore:
             for key in keys:
                 entry = entries.get(key)
                 entries.set(
-                    key, replace(entry, access_count=entry.access_count + 1, last_accessed_at=now)
+                    key, entry._replace(access_count=entry.access_count + 1, last_accessed_at=now)
                 )
 
     def record_write(self, key: str) -> None:
@@ -222,15 +220,12 @@ class MetaStore:
             if pinned:
                 entries.set(
                     key,
-                    replace(
-                        entry,
-                        pinned=True,
-                        access_count=entry.access_count + 1,
-                        last_accessed_at=now,
+                    entry._replace(
+                        pinned=True, access_count=entry.access_count + 1, last_accessed_at=now
                     ),
                 )
             else:
-                entries.set(key, replace(entry, pinned=False))
+                entries.set(key, entry._replace(pinned=False))
 
     def restore_entry(self, key: str, entry: MetaEntry) -> None:
         """Give a file brought back from history the pins and usage it had."""
@@ -274,6 +269,6 @@ class MetaStore:
 
 
 def _written(entry: MetaEntry, now: int) -> MetaEntry:
-    return replace(
-        entry, access_count=entry.access_count + 1, last_accessed_at=now, last_write_at=now
+    return entry._replace(
+        access_count=entry.access_count + 1, last_accessed_at=now, last_write_at=now
     )
