@@ -5,6 +5,7 @@ styles choose from that state, and `fill` paints what `QPainter.fillRect` paints
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
@@ -12,8 +13,10 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QStandardItem, QSt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLineEdit,
+    QProxyStyle,
     QStyle,
     QStyledItemDelegate,
+    QStyleFactory,
     QStyleOptionViewItem,
     QTreeView,
     QVBoxLayout,
@@ -21,7 +24,9 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.paint import fill, paint_selection, row_state
+from memtab.gui import paint
+from memtab.gui.paint import fill, paint_row_panel, paint_selection, row_state
+from memtab.gui.startup import after_first_paint
 
 WAIT_MS = 5000
 State = QStyle.StateFlag
@@ -165,3 +170,60 @@ def test_fill_keeps_the_painters_brush() -> None:
     fill(painter, QRect(0, 0, 2, 2), QColor("red"))
     assert painter.brush().style() == Qt.BrushStyle.NoBrush
     painter.end()
+
+
+class _PanelRecorder(QProxyStyle):
+    """Fusion, counting the row panels it draws."""
+
+    def __init__(self) -> None:
+        super().__init__(QStyleFactory.create("Fusion"))
+        self.panels = 0
+
+    def drawPrimitive(self, element: Any, option: Any, painter: Any, widget: Any = None) -> None:
+        if element == QStyle.PrimitiveElement.PE_PanelItemViewItem:
+            self.panels += 1
+        super().drawPrimitive(element, option, painter, widget)
+
+
+class _PanelDelegate(QStyledItemDelegate):
+    """Paints each row's background with `paint_row_panel`, nothing else."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        paint_row_panel(painter, option, index, self)
+
+
+@pytest.mark.parametrize("focused", [True, False])
+def test_rows_look_the_same_before_and_after_the_style_draws_them(
+    qtbot: QtBot, tree: QTreeView, monkeypatch: pytest.MonkeyPatch, focused: bool
+) -> None:
+    """Before the window's first paint rows are drawn from the palette, after it by the
+    style: under Fusion (Linux' default, every screenshot here) the same pixels."""
+    style = _PanelRecorder()
+    tree.setStyle(style)
+    tree.setItemDelegate(_PanelDelegate(tree))
+    model = tree.model()
+    tree.selectionModel().select(model.index(1, 0), tree.selectionModel().SelectionFlag.Select)
+    tree.selectionModel().select(model.index(2, 0), tree.selectionModel().SelectionFlag.Select)
+    tree.setCurrentIndex(model.index(2, 0))
+    if focused:
+        tree.setFocus()
+        qtbot.waitUntil(tree.hasFocus, timeout=WAIT_MS)
+
+    def shot(native: bool) -> QImage:
+        monkeypatch.setattr(paint, "_native_panels", native)
+        return tree.viewport().grab().toImage()
+
+    from_the_palette = shot(native=False)
+    assert style.panels == 0
+    by_the_style = shot(native=True)
+    assert style.panels >= 4  # every row's background came from the style
+    assert by_the_style == from_the_palette
+
+
+def test_the_window_hands_rows_to_the_style_after_its_first_paint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(paint, "_native_panels", False)
+    monkeypatch.setattr("memtab.log_rotation.start_rotating", lambda: None)
+    after_first_paint()
+    assert paint._native_panels

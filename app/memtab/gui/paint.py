@@ -5,15 +5,56 @@ QStyle's twenty cost ~48 M instructions (~9 ms), QGradient's five (which
 `QPainter.fillRect` and `QBrush(…)` build while they resolve their overloads) ~13 M. The
 tree paints its rows before anything else is shown (`gui/startup.py`), so the painters
 read a row's state from its view instead of `QStyleOptionViewItem.state` (a
-`QStyle.State`), draw the selection from the palette as Qt's own styles do, and fill with
-`fill`.
+`QStyle.State`), draw the selection from the palette as Qt's common and Fusion styles do,
+and fill with `fill` — until that paint is done (`use_native_panels`, called by
+`gui/startup.after_first_paint`). From then on `paint_row_panel` lets the widget's style
+draw a row's background, so selection and hover look native on every platform (Windows'
+and macOS' styles draw them their own way); under Fusion the two are the same pixels
+(tests/gui/test_paint.py).
 """
 
 from __future__ import annotations
 
+from PySide6 import QtWidgets
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QStyleOptionViewItem
+from PySide6.QtWidgets import QAbstractItemView, QStyledItemDelegate, QStyleOptionViewItem
+
+_native_panels = False
+"""Whether rows' backgrounds are drawn by the widget style (once the first paint is done)."""
+
+
+def use_native_panels() -> None:
+    """From now on `paint_row_panel` draws with the widget's style (QStyle's Python enums
+    are built here, after the window's first paint)."""
+    global _native_panels
+    _native_panels = True
+
+
+def paint_row_panel(
+    painter: QPainter,
+    option: QStyleOptionViewItem,
+    index: QModelIndex | QPersistentModelIndex,
+    delegate: QStyledItemDelegate,
+) -> tuple[bool, bool]:
+    """Draw the background of the row at `index` (its selection, and its hover where the
+    style shows one); return whether it is selected and whether it has the keyboard focus.
+    Before the window's first paint: from the palette and the view; after it: by the style."""
+    if not _native_panels:
+        selected, focused = row_state(option, index)
+        if selected:
+            paint_selection(painter, option)
+        return selected, focused
+    styled = QStyleOptionViewItem(option)
+    delegate.initStyleOption(styled, index)
+    styled.text = ""  # the background only: the delegate draws the row's text itself
+    widget = styled.widget
+    style = widget.style() if widget is not None else QtWidgets.QApplication.style()
+    flags = QtWidgets.QStyle.StateFlag
+    style.drawPrimitive(
+        QtWidgets.QStyle.PrimitiveElement.PE_PanelItemViewItem, styled, painter, widget
+    )
+    return bool(styled.state & flags.State_Selected), bool(styled.state & flags.State_HasFocus)
 
 
 def fill(painter: QPainter, rect: QRect, brush: QBrush | QColor) -> None:

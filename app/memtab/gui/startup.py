@@ -18,8 +18,9 @@ keep their records as NamedTuples (the test holds them to it).
 
 After the paint, `after_first_paint()` runs once per window, first thing in
 `MemoryTab.assemble()` (the three start-up steps are in `gui/memory_tab/tab.py`'s
-docstring): the log file starts rotating (`memtab.log_rotation`), then the tab imports
-and builds its parts. Whatever else only the window's later life needs is imported by
+docstring): the log file starts rotating (`memtab.log_rotation`), rows' backgrounds are
+drawn by the widget style from then on (`memtab.gui.paint`), then the tab imports and
+builds its parts. Whatever else only the window's later life needs is imported by
 those steps, not at the top of a module listed here.
 """
 
@@ -200,6 +201,8 @@ QT_CLASSES_NEVER_BEFORE_FIRST_PAINT = (
 
 def after_first_paint() -> None:
     """What the window loads once its tree has painted (see the module docstring)."""
+    from memtab.gui.paint import use_native_panels
     from memtab.log_rotation import start_rotating
 
     start_rotating()
+    use_native_panels()

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.paint import paint_selection, row_state
+from memtab.gui.paint import paint_row_panel, row_state
 from memtab.gui.style import mute
 from memtab.store.registry import MULTI_PROJECT_KEY, Registry, Workspace
 
@@ -229,9 +229,10 @@ class _PickerDelegate(QStyledItemDelegate):
             super().paint(painter, option, index)
             return
         palette: QPalette = option.palette
-        selected, _focused = row_state(option, index)
-        if selected and row.kind is RowKind.WORKSPACE:
-            paint_selection(painter, option)
+        if row.kind is RowKind.WORKSPACE:
+            selected, _focused = paint_row_panel(painter, option, index, self)
+        else:  # a project's header: never drawn selected
+            selected, _focused = row_state(option, index)
         text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         text_color = palette.color(QPalette.ColorGroup.Normal, text_role)
         muted = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)

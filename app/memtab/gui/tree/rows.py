@@ -47,7 +47,7 @@ from memtab.components.search.highlight import highlight_spans
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import MessageKind, NodeKind, TreeNode
 from memtab.gui.icons import tinted_pixmap
-from memtab.gui.paint import fill, paint_selection, row_state
+from memtab.gui.paint import fill, paint_row_panel
 from memtab.gui.style import Accent, accent_text, blend, muted
 from memtab.gui.tree.model import BADGE_ROLE, MARKS_ROLE, NODE_ROLE
 
@@ -150,9 +150,7 @@ class MemoryItemDelegate(QStyledItemDelegate):
         if not isinstance(node, TreeNode):
             super().paint(painter, option, index)
             return
-        selected, focused = row_state(option, index)
-        if selected:
-            paint_selection(painter, option)
+        selected, focused = paint_row_panel(painter, option, index, self)
         colors = self._row_colors(option.palette, selected)
         rect: QRect = option.rect.adjusted(_PAD_X, 0, -_PAD_X, 0)
         dpr = painter.device().devicePixelRatioF() if painter.device() else 1.0
