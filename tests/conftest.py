@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
@@ -25,6 +26,13 @@ pytest_plugins = [
     "support.sync_fixtures",
     "support.model_tester",
 ]
+
+# Property tests draw the same examples on every run, so a run's verdict (CI's included)
+# does not depend on luck, and no example fails for taking long on a loaded machine.
+# HYPOTHESIS_PROFILE=explore draws new examples each run, to look for what these miss.
+settings.register_profile("repeatable", derandomize=True, deadline=None)
+settings.register_profile("explore", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 # A byte-for-byte copy of ../shared/fixtures, so a clean clone tests against the same data.
 FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures" / "shared"

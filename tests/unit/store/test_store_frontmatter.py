@@ -486,6 +486,7 @@ def test_a_value_is_written_plain_unless_yaml_needs_quotes(value: str, written: 
 @settings(max_examples=200)
 @given(st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=80))
 def test_every_value_written_reads_back_the_same(value: str) -> None:
-    value = " ".join(value.split())
+    # Whitespace as mux reads it (JavaScript's \s): Python's split misses U+FEFF.
+    value = " ".join(value.replace("\ufeff", " ").split())
     if value:
         assert full_description(f"---\ndescription: {yaml_scalar(value)}\n---\n") == value
