@@ -124,6 +124,19 @@ def _arguments(value: Any) -> dict[str, Any] | str:
     return parsed if isinstance(parsed, dict) else text
 
 
+def _printed_command_output(text: str, start: int) -> str:
+    """What the command of a code-mode cell printed, out of the result the cell printed at
+    `start` (`{"chunk_id": …, "exit_code": 101, "output": "error: …"}`), so an error quoted
+    from it reads as the command's own words; `text` when the cell printed more than that
+    one result."""
+    try:
+        result = parse_json(text[start:], nan_as_null=True)
+    except JsonError:
+        return text
+    output = result.get("output") if isinstance(result, dict) else None
+    return output if isinstance(output, str) else text
+
+
 def _apply_output(call: TranscriptToolCall, output: Any) -> None:
     success: Any = None
     if isinstance(output, dict):
@@ -149,6 +162,8 @@ def _apply_output(call: TranscriptToolCall, output: Any) -> None:
         found = _EXIT_CODE.search(text)
         if found is None and isinstance(call.input, str) and "tools." in call.input:
             found = _CELL_EXIT_CODE.search(text)  # a code-mode cell that printed its result
+            if found is not None:
+                text = _printed_command_output(text, found.start())
         exit_code = int(found.group(1)) if found else None
     call.output = clean_text(text)
     if exit_code is not None:

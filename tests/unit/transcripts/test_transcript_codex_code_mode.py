@@ -113,3 +113,28 @@ def test_a_cell_that_printed_only_the_output_is_judged_by_it() -> None:
     )
     [tool] = extract_findings([calls(passed)]).tools
     assert tool.examples == ("mise run test:bats",)
+
+
+def test_an_ended_cells_output_is_what_its_command_printed(tmp_path: Path) -> None:
+    # mise: `cargo test … --lib` failed, and the fix note quoted the printed result whole
+    cell = 'const r = await tools.exec_command({cmd:"cargo test test_retry_remove_all --lib"});'
+    failed = {
+        "chunk_id": "9b85e3",
+        "wall_time_seconds": 0.95441275,
+        "exit_code": 101,
+        "original_token_count": 13,
+        "output": "error: no library targets found in package `mise`\n",
+    }
+    records = [_line("session_meta", {"id": "sess", "cwd": WORKDIR}), *_cell("c1", cell, failed)]
+    path = tmp_path / "rollout.jsonl"
+    path.write_bytes(jsonl(*records))
+    [call] = [call for event in read_transcript(path).events for call in event.tool_calls]
+    assert (call.exit_code, call.is_error) == (101, True)
+    assert call.output.strip() == "error: no library targets found in package `mise`"
+    # a cell that printed more than the one result keeps all it printed
+    more = _cell("c1", cell, failed)
+    more[1]["payload"]["output"].append({"type": "input_text", "text": "\nand more"})
+    path.write_bytes(jsonl(records[0], *more))
+    [call] = [call for event in read_transcript(path).events for call in event.tool_calls]
+    assert call.exit_code == 101
+    assert '"chunk_id"' in call.output
