@@ -27,7 +27,7 @@ from pytestqt.qtbot import QtBot
 
 import memtab.gui.window.app as gui_app
 from bench.floors import inotify_floor
-from bench.homes import HOME_3K, WORKSPACE, note, relative
+from bench.homes import HOME_3K, WORKSPACE, build_home, note, relative
 from bench.table import Row, p95, record
 from memtab.components.tree.nodes import directory_key, file_key
 from memtab.fs.atomic import atomic_write_text
@@ -54,8 +54,11 @@ CONSOLIDATION_CAP_S = 20.0  # the stall is measured over at most this long
 
 
 @pytest.fixture(scope="module")
-def big_home(home_3k: Home) -> Home:
-    return home_3k
+def big_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
+    """A 3 × 1000 home of this module's own: its benches rewrite files and consolidate
+    (accepting the plan prunes some), which the session's `home_3k` must not see — the
+    start-up bench counts its files."""
+    return build_home(tmp_path_factory.mktemp("gui-bench-3k") / "home", HOME_3K)
 
 
 class Heartbeat(QObject):
