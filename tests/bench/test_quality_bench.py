@@ -12,14 +12,9 @@ import pytest
 
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace
-from quality.corpus import (
-    MEASURE_CASES,
-    STORE_CASES,
-    WRITER_CASES,
-    Score,
-    consolidate_case,
-    notes_for_transcript,
-)
+from quality.corpus import MEASURE_CASES, WRITER_CASES
+from quality.scoring import Score, notes_for_transcript
+from quality.stores import STORE_CASES, consolidate_case
 
 
 @pytest.mark.bench

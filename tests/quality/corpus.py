@@ -15,21 +15,10 @@ byte for byte.
 
 from __future__ import annotations
 
-import gzip
-import shutil
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.consolidation.service import ConsolidationService
-from memtab.llm.settings import ProviderSettings
-from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.paths import Scope, parse_file_path
-from memtab.transcripts import TranscriptEvent, read_transcript
-from memtab.writer.extract import TranscriptDigest, extract_findings
-from memtab.writer.notes import Note, plan_notes, surest_notes
-from memtab.writer.run import load_writer_events
+from memtab.writer.notes import Note
 from quality.en_cases import BLIND_EN_LABELS_3, BLIND_EN_LABELS_4
 from quality.en_cases_h26 import H26_LABELS_A, H26_LABELS_B
 from quality.gold import GOLD
@@ -40,7 +29,6 @@ from quality.intl_cases import (
     INTL_LABELS_4,
     INTL_LABELS_5,
 )
-from quality.stores import CLAUDE, CODEX, LOKI, RealStore, install, real_files
 
 TESTS = Path(__file__).resolve().parents[1]
 FIXTURES = TESTS / "fixtures" / "shared"
@@ -593,143 +581,3 @@ MEASURE_CASES = tuple(
     )
     for case in GOLD
 )
-
-
-def load_events(path: Path, scratch: Path) -> list[TranscriptEvent]:
-    """The events of a transcript (a `.gz` one is unpacked into `scratch` first)."""
-    if path.suffix == ".gz":
-        target = scratch / path.name.removesuffix(".gz")
-        with gzip.open(path, "rb") as source, target.open("wb") as sink:
-            shutil.copyfileobj(source, sink)
-        path = target
-    return read_transcript(path).events
-
-
-def notes_for(events: Sequence[TranscriptEvent]) -> list[Note]:
-    """What the offline writer would add to an empty notes file from these events."""
-    return plan_notes("", extract_findings([e for e in events if not e.sidechain]))
-
-
-def notes_for_transcript(path: Path, scratch: Path) -> list[Note]:
-    """What the offline writer's run adds to an empty notes file from a transcript: the
-    same bounded pass over the whole file as `writer.providers.read_for_run`."""
-    if path.suffix == ".gz":
-        target = scratch / path.name.removesuffix(".gz")
-        with gzip.open(path, "rb") as source, target.open("wb") as sink:
-            shutil.copyfileobj(source, sink)
-        path = target
-    digest = TranscriptDigest()
-    load_writer_events(path, observe=digest.add)
-    return surest_notes(plan_notes("", digest.findings()))[0]
-
-
-@dataclass
-class Score:
-    """Precision and recall over cases, and what went wrong where."""
-
-    written: int = 0
-    right: int = 0
-    expected: int = 0
-    found: int = 0
-    wrong: list[tuple[str, str]] = field(default_factory=list)  # (case, note)
-    missing: list[tuple[str, Expected]] = field(default_factory=list)
-
-    def add(self, case: WriterCase, notes: Sequence[Note]) -> None:
-        self.written += len(notes)
-        for note in notes:
-            if any(item.matches(note) for item in case.expected):
-                self.right += 1
-            else:
-                self.wrong.append((case.name, note.text))
-        self.expected += len(case.expected)
-        for item in case.expected:
-            if any(item.matches(note) for note in notes):
-                self.found += 1
-            else:
-                self.missing.append((case.name, item))
-
-    @property
-    def precision(self) -> float:
-        return self.right / self.written if self.written else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.found / self.expected if self.expected else 1.0
-
-
-def score_writer(scratch: Path, cases: Sequence[WriterCase] = WRITER_CASES) -> Score:
-    score = Score()
-    for case in cases:
-        score.add(case, notes_for_transcript(case.path, scratch))
-    return score
-
-
-# --- stores -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StoreCase:
-    """Real stores installed together; `copy` puts one real file into a narrower scope
-    too (the same note saved twice, as users do), which consolidation should clear up."""
-
-    name: str
-    stores: tuple[RealStore, ...]
-    copy: tuple[RealStore, str, Scope] | None = None
-
-
-STORE_CASES = (
-    StoreCase("codex memories", (CODEX,)),
-    StoreCase("claude code auto memory", (CLAUDE,)),
-    StoreCase("loki-mode memory", (LOKI,)),
-    StoreCase("all three in one home", (CODEX, CLAUDE, LOKI)),
-    StoreCase(
-        "all three, a note saved twice",
-        (CODEX, CLAUDE, LOKI),
-        (CLAUDE, "reference_vercel-cli-rest-api.md", Scope.WORKSPACE),
-    ),
-)
-
-
-@dataclass
-class StoreOutcome:
-    """What two consolidation runs did to a store case."""
-
-    must_survive: int = 0  # lines of the real Markdown files
-    survived: int = 0
-    other_files: int = 0  # non-Markdown files
-    other_files_unchanged: int = 0
-    first_run_ops: int = 0
-    second_run_ops: int = 0
-    notes: list[str] = field(default_factory=list)
-
-
-def consolidate_case(home: Home, case: StoreCase, workspace_id: str) -> StoreOutcome:
-    """Install a case, consolidate twice, and count what survived."""
-    store = MemoryStore.open(home, workspace_id)
-    originals: dict[str, bytes] = {}
-    for real in case.stores:
-        originals |= install(store, real)
-    if case.copy is not None:
-        real, name, scope = case.copy
-        text = real_files(real)[name].decode()
-        body = text.split("---\n", 2)[2] if text.startswith("---\n") else text
-        target = store.root(scope) / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(body)
-    service = ConsolidationService(home, settings=ProviderSettings("offline", "offline", ""))
-    first = service.run(workspace_id)
-    second = service.run(workspace_id)
-    outcome = StoreOutcome(first_run_ops=len(first.ops), second_run_ops=len(second.ops))
-    outcome.notes = [f"{op.command} {op.path}: {op.note}" for op in first.ops]
-    for path, data in originals.items():
-        physical = store.physical(parse_file_path(path))
-        after = physical.read_bytes() if physical.exists() else b""
-        if not path.endswith(".md"):
-            outcome.other_files += 1
-            outcome.other_files_unchanged += after == data
-            continue
-        kept = set(after.decode().split("\n"))
-        lines = [line for line in data.decode().split("\n") if line.strip()]
-        outcome.must_survive += len(lines)
-        outcome.survived += sum(line in kept for line in lines)
-    return outcome

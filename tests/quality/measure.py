@@ -5,7 +5,7 @@
     .venv/bin/python tests/quality/measure.py --notes    # … and every note, right or wrong
 
 Precision = notes that match a gold item / notes written; recall = gold items matched by a
-note / gold items (tests/quality/corpus.py `Score`). The README reports the measured part.
+note / gold items (tests/quality/scoring.py `Score`). The README reports the measured part.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from quality.corpus import MEASURE_CASES, WRITER_CASES, Score, notes_for_transcript
+from quality.corpus import MEASURE_CASES, WRITER_CASES
+from quality.scoring import Score, notes_for_transcript
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from memtab.consolidation.service import ConsolidationService
+from memtab.llm.settings import ProviderSettings
+from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import Scope
+from memtab.store.paths import Scope, parse_file_path
 
 MEMORY_STORES = Path(__file__).resolve().parents[1] / "fixtures" / "shared" / "memory-stores"
 _AGENT_FOLDER = re.compile(r"^.*?__(?:\.loki__memory|memories|memory)__")
@@ -143,3 +146,71 @@ def install(
         target.write_bytes(data)
         written[f"{(scope or real.scope).virtual_root}/{name}"] = data
     return written
+
+
+@dataclass(frozen=True)
+class StoreCase:
+    """Real stores installed together; `copy` puts one real file into a narrower scope
+    too (the same note saved twice, as users do), which consolidation should clear up."""
+
+    name: str
+    stores: tuple[RealStore, ...]
+    copy: tuple[RealStore, str, Scope] | None = None
+
+
+STORE_CASES = (
+    StoreCase("codex memories", (CODEX,)),
+    StoreCase("claude code auto memory", (CLAUDE,)),
+    StoreCase("loki-mode memory", (LOKI,)),
+    StoreCase("all three in one home", (CODEX, CLAUDE, LOKI)),
+    StoreCase(
+        "all three, a note saved twice",
+        (CODEX, CLAUDE, LOKI),
+        (CLAUDE, "reference_vercel-cli-rest-api.md", Scope.WORKSPACE),
+    ),
+)
+
+
+@dataclass
+class StoreOutcome:
+    """What two consolidation runs did to a store case."""
+
+    must_survive: int = 0  # lines of the real Markdown files
+    survived: int = 0
+    other_files: int = 0  # non-Markdown files
+    other_files_unchanged: int = 0
+    first_run_ops: int = 0
+    second_run_ops: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def consolidate_case(home: Home, case: StoreCase, workspace_id: str) -> StoreOutcome:
+    """Install a case, consolidate twice, and count what survived."""
+    store = MemoryStore.open(home, workspace_id)
+    originals: dict[str, bytes] = {}
+    for real in case.stores:
+        originals |= install(store, real)
+    if case.copy is not None:
+        real, name, scope = case.copy
+        text = real_files(real)[name].decode()
+        body = text.split("---\n", 2)[2] if text.startswith("---\n") else text
+        target = store.root(scope) / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(body)
+    service = ConsolidationService(home, settings=ProviderSettings("offline", "offline", ""))
+    first = service.run(workspace_id)
+    second = service.run(workspace_id)
+    outcome = StoreOutcome(first_run_ops=len(first.ops), second_run_ops=len(second.ops))
+    outcome.notes = [f"{op.command} {op.path}: {op.note}" for op in first.ops]
+    for path, data in originals.items():
+        physical = store.physical(parse_file_path(path))
+        after = physical.read_bytes() if physical.exists() else b""
+        if not path.endswith(".md"):
+            outcome.other_files += 1
+            outcome.other_files_unchanged += after == data
+            continue
+        kept = set(after.decode().split("\n"))
+        lines = [line for line in data.decode().split("\n") if line.strip()]
+        outcome.must_survive += len(lines)
+        outcome.survived += sum(line in kept for line in lines)
+    return outcome

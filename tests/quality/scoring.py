@@ -1,0 +1,86 @@
+"""How the offline writer is run and scored on the corpus (`corpus.py` holds the cases):
+its notes on one transcript, read in the same bounded pass as a real run, and precision
+and recall against the labels."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memtab.transcripts import TranscriptEvent, read_transcript
+from memtab.writer.extract import TranscriptDigest, extract_findings
+from memtab.writer.notes import Note, plan_notes, surest_notes
+from memtab.writer.run import load_writer_events
+from quality.corpus import WRITER_CASES, Expected, WriterCase
+
+
+def load_events(path: Path, scratch: Path) -> list[TranscriptEvent]:
+    """The events of a transcript (a `.gz` one is unpacked into `scratch` first)."""
+    if path.suffix == ".gz":
+        target = scratch / path.name.removesuffix(".gz")
+        with gzip.open(path, "rb") as source, target.open("wb") as sink:
+            shutil.copyfileobj(source, sink)
+        path = target
+    return read_transcript(path).events
+
+
+def notes_for(events: Sequence[TranscriptEvent]) -> list[Note]:
+    """What the offline writer would add to an empty notes file from these events."""
+    return plan_notes("", extract_findings([e for e in events if not e.sidechain]))
+
+
+def notes_for_transcript(path: Path, scratch: Path) -> list[Note]:
+    """What the offline writer's run adds to an empty notes file from a transcript: the
+    same bounded pass over the whole file as `writer.providers.read_for_run`."""
+    if path.suffix == ".gz":
+        target = scratch / path.name.removesuffix(".gz")
+        with gzip.open(path, "rb") as source, target.open("wb") as sink:
+            shutil.copyfileobj(source, sink)
+        path = target
+    digest = TranscriptDigest()
+    load_writer_events(path, observe=digest.add)
+    return surest_notes(plan_notes("", digest.findings()))[0]
+
+
+@dataclass
+class Score:
+    """Precision and recall over cases, and what went wrong where."""
+
+    written: int = 0
+    right: int = 0
+    expected: int = 0
+    found: int = 0
+    wrong: list[tuple[str, str]] = field(default_factory=list)  # (case, note)
+    missing: list[tuple[str, Expected]] = field(default_factory=list)
+
+    def add(self, case: WriterCase, notes: Sequence[Note]) -> None:
+        self.written += len(notes)
+        for note in notes:
+            if any(item.matches(note) for item in case.expected):
+                self.right += 1
+            else:
+                self.wrong.append((case.name, note.text))
+        self.expected += len(case.expected)
+        for item in case.expected:
+            if any(item.matches(note) for note in notes):
+                self.found += 1
+            else:
+                self.missing.append((case.name, item))
+
+    @property
+    def precision(self) -> float:
+        return self.right / self.written if self.written else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.expected if self.expected else 1.0
+
+
+def score_writer(scratch: Path, cases: Sequence[WriterCase] = WRITER_CASES) -> Score:
+    score = Score()
+    for case in cases:
+        score.add(case, notes_for_transcript(case.path, scratch))
+    return score
