@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.store.home import Home
-from memtab.store.tool import ToolResult
+from memtab.store.tool import MemoryTool, ToolResult
 
 PROJECT = "/home/alice/proj"
 WORKSPACE_ID = "a1b2c3d4e5"
@@ -75,3 +75,19 @@ def read_meta(home: Home) -> dict[str, Any]:
         return {}
     entries: dict[str, Any] = json.loads(home.meta_path.read_text(encoding="utf-8"))["entries"]
     return entries
+
+
+# The memory tool's scopes, as its calls name them.
+G = "/memories/global"
+W = "/memories/workspace"
+P = "/memories/project"
+
+
+def create(tool: MemoryTool, path: str, text: str) -> None:
+    """Create `path` holding `text` through the memory tool (fails the test if refused)."""
+    ok(tool.execute({"command": "create", "path": path, "file_text": text}))
+
+
+def text_of(tool: MemoryTool, path: str) -> str:
+    """The text of the memory file at `path`, as the tool's store reads it."""
+    return tool.store.read(path).content

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from memtab.store.memory import PROJECT_UNAVAILABLE, MemoryStore
 from memtab.store.paths import Scope
@@ -15,32 +12,17 @@ from memtab.store.tool import (
     MemoryTool,
     ToolResult,
     parse_tool_request,
-    scope_of,
-    tool_input_schema,
 )
 
-from .helpers import err, ok, write
-
-G = "/memories/global"
-W = "/memories/workspace"
-P = "/memories/project"
-
-
-def _create(tool: MemoryTool, path: str, text: str) -> None:
-    ok(tool.execute({"command": "create", "path": path, "file_text": text}))
-
-
-def _text(tool: MemoryTool, path: str) -> str:
-    return tool.store.read(path).content
-
+from .helpers import G, P, W, create, err, ok, text_of, write
 
 # --- view ------------------------------------------------------------------------------
 
 
 def test_view_memories_root_lists_each_scope_one_level_deep(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "a")
-    _create(tool, f"{G}/sub/b.md", "b")
-    _create(tool, f"{P}/p.md", "p")
+    create(tool, f"{G}/a.md", "a")
+    create(tool, f"{G}/sub/b.md", "b")
+    create(tool, f"{P}/p.md", "p")
     write(tool.store.root(Scope.GLOBAL) / ".hidden.md", "h")
     assert ok(tool.execute({"command": "view", "path": "/memories"})) == (
         "Directory: /memories\n- global/\n  - a.md\n  - sub/\n- project/\n  - p.md\n- workspace/"
@@ -49,7 +31,7 @@ def test_view_memories_root_lists_each_scope_one_level_deep(tool: MemoryTool) ->
 
 def test_view_root_shows_an_unavailable_project_scope(multi_store: MemoryStore) -> None:
     tool = MemoryTool(multi_store)
-    _create(tool, f"{W}/w.md", "w")
+    create(tool, f"{W}/w.md", "w")
     assert ok(tool.execute({"command": "view", "path": "/memories/"})) == (
         "Directory: /memories\n"
         "- global/\n"
@@ -72,14 +54,14 @@ def test_project_scope_is_unavailable_for_multi_project_workspaces(
     ):
         assert err(tool.execute(call)) == PROJECT_UNAVAILABLE
     assert not multi_store.home.projects_root.exists()
-    _create(tool, f"{G}/still-works.md", "g")
-    _create(tool, f"{W}/still-works.md", "w")
+    create(tool, f"{G}/still-works.md", "g")
+    create(tool, f"{W}/still-works.md", "w")
 
 
 def test_workspace_scope_needs_a_workspace(home: Any) -> None:
     tool = MemoryTool(MemoryStore(home))
     assert "no workspace" in err(tool.execute({"command": "view", "path": W}))
-    _create(tool, f"{G}/g.md", "g")
+    create(tool, f"{G}/g.md", "g")
     assert "(unavailable:" in ok(tool.execute({"command": "view", "path": "/memories"}))
 
 
@@ -100,7 +82,7 @@ def test_view_missing_scope_root_is_an_empty_directory(tool: MemoryTool) -> None
 
 
 def test_view_file_numbers_lines(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "one\ntwo\n\nfour\n")
+    create(tool, f"{G}/a.md", "one\ntwo\n\nfour\n")
     assert ok(tool.execute({"command": "view", "path": f"{G}/a.md"})) == (
         "1\tone\n2\ttwo\n3\t\n4\tfour"
     )
@@ -117,7 +99,7 @@ def test_view_file_numbers_lines(tool: MemoryTool) -> None:
     ],
 )
 def test_view_file_offset_and_limit(tool: MemoryTool, extra: dict[str, int], expected: str) -> None:
-    _create(tool, f"{G}/a.md", "a\nb\nc\nd")
+    create(tool, f"{G}/a.md", "a\nb\nc\nd")
     assert ok(tool.execute({"command": "view", "path": f"{G}/a.md", **extra})) == expected
 
 
@@ -133,20 +115,20 @@ def test_view_file_offset_and_limit(tool: MemoryTool, extra: dict[str, int], exp
     ],
 )
 def test_view_rejects_bad_offset_and_limit(tool: MemoryTool, extra: dict[str, object]) -> None:
-    _create(tool, f"{G}/a.md", "a\nb")
+    create(tool, f"{G}/a.md", "a\nb")
     error = err(tool.execute({"command": "view", "path": f"{G}/a.md", **extra}))
     assert "must be an integer" in error
 
 
 def test_view_offset_past_the_end(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "a\nb")
+    create(tool, f"{G}/a.md", "a\nb")
     assert "past the end" in err(
         tool.execute({"command": "view", "path": f"{G}/a.md", "offset": 3})
     )
 
 
 def test_view_empty_file(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/e.md", "")
+    create(tool, f"{G}/e.md", "")
     assert ok(tool.execute({"command": "view", "path": f"{G}/e.md"})) == f"(empty file: {G}/e.md)"
 
 
@@ -168,19 +150,19 @@ def test_create_writes_the_file_and_its_parents(tool: MemoryTool) -> None:
 
 def test_create_without_text_makes_an_empty_file(tool: MemoryTool) -> None:
     ok(tool.execute({"command": "create", "path": f"{G}/empty.md"}))
-    assert _text(tool, f"{G}/empty.md") == ""
+    assert text_of(tool, f"{G}/empty.md") == ""
 
 
 def test_create_fails_on_an_existing_file(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "original")
+    create(tool, f"{G}/a.md", "original")
     assert err(tool.execute({"command": "create", "path": f"{G}/a.md", "file_text": "new"})) == (
         f"A file already exists at {G}/a.md. To overwrite a file, delete it first, then create it."
     )
-    assert _text(tool, f"{G}/a.md") == "original"
+    assert text_of(tool, f"{G}/a.md") == "original"
 
 
 def test_create_fails_on_an_existing_directory(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/dir/a.md", "a")
+    create(tool, f"{G}/dir/a.md", "a")
     assert "already exists" in err(
         tool.execute({"command": "create", "path": f"{G}/dir", "file_text": "x"})
     )
@@ -188,7 +170,7 @@ def test_create_fails_on_an_existing_directory(tool: MemoryTool) -> None:
 
 
 def test_create_under_a_file_fails(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "a")
+    create(tool, f"{G}/a.md", "a")
     assert "is a file, not a directory" in err(
         tool.execute({"command": "create", "path": f"{G}/a.md/b.md", "file_text": "x"})
     )
@@ -202,7 +184,7 @@ def test_create_with_a_lone_surrogate_writes_a_replacement_char(tool: MemoryTool
 def test_create_and_delete_a_deeply_nested_path(tool: MemoryTool) -> None:
     deep = "/".join(["d"] * 1200)  # deeper than Python can recurse
     ok(tool.execute({"command": "create", "path": f"{G}/{deep}/x.md", "file_text": "x"}))
-    assert _text(tool, f"{G}/{deep}/x.md") == "x"
+    assert text_of(tool, f"{G}/{deep}/x.md") == "x"
     ok(tool.execute({"command": "rename", "old_path": f"{G}/d", "new_path": f"{G}/e"}))
     ok(tool.execute({"command": "delete", "path": f"{G}/e"}))
     assert list((tool.store.root(Scope.GLOBAL)).iterdir()) == []
@@ -218,7 +200,7 @@ def test_path_aliases(tool: MemoryTool, alias: str) -> None:
 
 
 def test_str_replace_aliases(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "old text")
+    create(tool, f"{G}/a.md", "old text")
     ok(
         tool.execute(
             {
@@ -229,11 +211,11 @@ def test_str_replace_aliases(tool: MemoryTool) -> None:
             }
         )
     )
-    assert _text(tool, f"{G}/a.md") == "new text"
+    assert text_of(tool, f"{G}/a.md") == "new text"
 
 
 def test_path_is_the_rename_source_when_old_path_is_absent(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "a")
+    create(tool, f"{G}/a.md", "a")
     assert ok(
         tool.execute({"command": "rename", "path": f"{G}/a.md", "new_path": f"{G}/b.md"})
     ) == (f"Renamed {G}/a.md to {G}/b.md")
@@ -264,7 +246,7 @@ def test_old_path_wins_over_path_for_rename(tool: MemoryTool) -> None:
 
 
 def test_str_replace_once(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "alpha beta\ngamma\n")
+    create(tool, f"{G}/a.md", "alpha beta\ngamma\n")
     assert (
         ok(
             tool.execute(
@@ -273,11 +255,11 @@ def test_str_replace_once(tool: MemoryTool) -> None:
         )
         == f"Edited {G}/a.md"
     )
-    assert _text(tool, f"{G}/a.md") == "alpha B\ngamma\n"
+    assert text_of(tool, f"{G}/a.md") == "alpha B\ngamma\n"
 
 
 def test_str_replace_not_found(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "alpha")
+    create(tool, f"{G}/a.md", "alpha")
     assert (
         err(
             tool.execute(
@@ -286,11 +268,11 @@ def test_str_replace_not_found(tool: MemoryTool) -> None:
         )
         == f"No replacement was performed: old_str was not found in {G}/a.md"
     )
-    assert _text(tool, f"{G}/a.md") == "alpha"
+    assert text_of(tool, f"{G}/a.md") == "alpha"
 
 
 def test_str_replace_several_matches_lists_their_lines(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "todo one\nother\ntodo two\n\nand todo three")
+    create(tool, f"{G}/a.md", "todo one\nother\ntodo two\n\nand todo three")
     assert err(
         tool.execute(
             {"command": "str_replace", "path": f"{G}/a.md", "old_str": "todo", "new_str": "x"}
@@ -299,11 +281,11 @@ def test_str_replace_several_matches_lists_their_lines(tool: MemoryTool) -> None
         f"No replacement was performed: old_str matches 3 locations (lines 1, 3, 5) in {G}/a.md. "
         "Provide a longer, unique old_str."
     )
-    assert _text(tool, f"{G}/a.md").count("todo") == 3
+    assert text_of(tool, f"{G}/a.md").count("todo") == 3
 
 
 def test_str_replace_two_matches_of_a_multiline_needle(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "x\na\nb\ny\na\nb\n")
+    create(tool, f"{G}/a.md", "x\na\nb\ny\na\nb\n")
     error = err(
         tool.execute(
             {"command": "str_replace", "path": f"{G}/a.md", "old_str": "a\nb", "new_str": "z"}
@@ -324,19 +306,19 @@ def test_str_replace_counts_overlapping_matches_as_mux_does(
     tool: MemoryTool, content: str, old: str, error: str
 ) -> None:
     # mux searches again one character after each match start, so overlaps count.
-    _create(tool, f"{G}/a.md", content)
+    create(tool, f"{G}/a.md", content)
     message = err(
         tool.execute(
             {"command": "str_replace", "path": f"{G}/a.md", "old_str": old, "new_str": "X"}
         )
     )
     assert error in message
-    assert _text(tool, f"{G}/a.md") == content
+    assert text_of(tool, f"{G}/a.md") == content
 
 
 @pytest.mark.parametrize("replacement", ["$&", "$1", "\\1", "\\g<0>", "$$", "\\n", "$'"])
 def test_str_replace_replacement_is_literal(tool: MemoryTool, replacement: str) -> None:
-    _create(tool, f"{G}/a.md", "before (target) after")
+    create(tool, f"{G}/a.md", "before (target) after")
     ok(
         tool.execute(
             {
@@ -347,31 +329,31 @@ def test_str_replace_replacement_is_literal(tool: MemoryTool, replacement: str) 
             }
         )
     )
-    assert _text(tool, f"{G}/a.md") == f"before {replacement} after"
+    assert text_of(tool, f"{G}/a.md") == f"before {replacement} after"
 
 
 def test_str_replace_treats_old_str_literally(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "a.b a*b")
+    create(tool, f"{G}/a.md", "a.b a*b")
     ok(
         tool.execute(
             {"command": "str_replace", "path": f"{G}/a.md", "old_str": "a*b", "new_str": "S"}
         )
     )
-    assert _text(tool, f"{G}/a.md") == "a.b S"
+    assert text_of(tool, f"{G}/a.md") == "a.b S"
 
 
 def test_str_replace_empty_old_str_is_refused(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "abc")
+    create(tool, f"{G}/a.md", "abc")
     assert "must not be empty" in err(
         tool.execute({"command": "str_replace", "path": f"{G}/a.md", "old_str": "", "new_str": "x"})
     )
-    assert _text(tool, f"{G}/a.md") == "abc"
+    assert text_of(tool, f"{G}/a.md") == "abc"
 
 
 def test_str_replace_without_new_str_deletes_the_match(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "keep DROP keep")
+    create(tool, f"{G}/a.md", "keep DROP keep")
     ok(tool.execute({"command": "str_replace", "path": f"{G}/a.md", "old_str": " DROP"}))
-    assert _text(tool, f"{G}/a.md") == "keep keep"
+    assert text_of(tool, f"{G}/a.md") == "keep keep"
 
 
 def test_str_replace_on_a_missing_file(tool: MemoryTool) -> None:
@@ -383,7 +365,7 @@ def test_str_replace_on_a_missing_file(tool: MemoryTool) -> None:
 
 
 def test_str_replace_on_a_directory(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/dir/a.md", "a")
+    create(tool, f"{G}/dir/a.md", "a")
     assert "No memory file" in err(
         tool.execute({"command": "str_replace", "path": f"{G}/dir", "old_str": "a", "new_str": "b"})
     )
@@ -399,62 +381,62 @@ def _insert(tool: MemoryTool, line: object, text: str, path: str = f"{G}/a.md") 
 
 
 def test_insert_at_the_top(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "one\ntwo")
+    create(tool, f"{G}/a.md", "one\ntwo")
     assert ok(_insert(tool, 0, "zero")) == f"Inserted 1 line(s) into {G}/a.md after line 0"
-    assert _text(tool, f"{G}/a.md") == "zero\none\ntwo"
+    assert text_of(tool, f"{G}/a.md") == "zero\none\ntwo"
 
 
 def test_insert_after_the_last_line(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "one\ntwo")
+    create(tool, f"{G}/a.md", "one\ntwo")
     ok(_insert(tool, 2, "three"))
-    assert _text(tool, f"{G}/a.md") == "one\ntwo\nthree"
+    assert text_of(tool, f"{G}/a.md") == "one\ntwo\nthree"
 
 
 def test_insert_in_the_middle_multi_line(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "one\nfour")
+    create(tool, f"{G}/a.md", "one\nfour")
     assert ok(_insert(tool, 1, "two\nthree")) == f"Inserted 2 line(s) into {G}/a.md after line 1"
-    assert _text(tool, f"{G}/a.md") == "one\ntwo\nthree\nfour"
+    assert text_of(tool, f"{G}/a.md") == "one\ntwo\nthree\nfour"
 
 
 def test_insert_drops_a_trailing_empty_element(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "one\ntwo")
+    create(tool, f"{G}/a.md", "one\ntwo")
     assert ok(_insert(tool, 1, "mid\n")) == f"Inserted 1 line(s) into {G}/a.md after line 1"
-    assert _text(tool, f"{G}/a.md") == "one\nmid\ntwo"
+    assert text_of(tool, f"{G}/a.md") == "one\nmid\ntwo"
 
 
 def test_insert_past_the_end_is_an_error(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "one\ntwo")
+    create(tool, f"{G}/a.md", "one\ntwo")
     assert err(_insert(tool, 3, "x")) == (
         "insert_line must be between 0 and 2 (0 inserts at the top; N inserts after line N)"
     )
-    assert _text(tool, f"{G}/a.md") == "one\ntwo"
+    assert text_of(tool, f"{G}/a.md") == "one\ntwo"
 
 
 def test_insert_counts_a_trailing_newline_as_an_empty_last_line(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "one\ntwo\n")
+    create(tool, f"{G}/a.md", "one\ntwo\n")
     ok(_insert(tool, 2, "three"))
-    assert _text(tool, f"{G}/a.md") == "one\ntwo\nthree\n"
+    assert text_of(tool, f"{G}/a.md") == "one\ntwo\nthree\n"
     assert "between 0 and 4" in err(_insert(tool, 5, "x"))
 
 
 def test_insert_into_an_empty_file(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "")
+    create(tool, f"{G}/a.md", "")
     assert err(_insert(tool, 1, "x")).startswith("insert_line must be between 0 and 0 ")
     assert ok(_insert(tool, 0, "first\nsecond\n")) == (
         f"Inserted 2 line(s) into {G}/a.md after line 0"
     )
-    assert _text(tool, f"{G}/a.md") == "first\nsecond"
+    assert text_of(tool, f"{G}/a.md") == "first\nsecond"
 
 
 @pytest.mark.parametrize("line", [-1, "1", 1.0, True, None])
 def test_insert_line_must_be_a_non_negative_integer(tool: MemoryTool, line: object) -> None:
-    _create(tool, f"{G}/a.md", "one")
+    create(tool, f"{G}/a.md", "one")
     assert "insert_line" in err(_insert(tool, line, "x"))
-    assert _text(tool, f"{G}/a.md") == "one"
+    assert text_of(tool, f"{G}/a.md") == "one"
 
 
 def test_insert_needs_insert_text(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "one")
+    create(tool, f"{G}/a.md", "one")
     assert "insert_text" in err(
         tool.execute({"command": "insert", "path": f"{G}/a.md", "insert_line": 0})
     )
@@ -464,24 +446,24 @@ def test_insert_needs_insert_text(tool: MemoryTool) -> None:
 
 
 def test_delete_a_file(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "a")
+    create(tool, f"{G}/a.md", "a")
     assert ok(tool.execute({"command": "delete", "path": f"{G}/a.md"})) == f"Deleted {G}/a.md"
     assert not (tool.store.root(Scope.GLOBAL) / "a.md").exists()
 
 
 def test_delete_a_directory_recursively(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/dir/a.md", "a")
-    _create(tool, f"{G}/dir/sub/b.md", "b")
-    _create(tool, f"{G}/keep.md", "k")
+    create(tool, f"{G}/dir/a.md", "a")
+    create(tool, f"{G}/dir/sub/b.md", "b")
+    create(tool, f"{G}/keep.md", "k")
     assert ok(tool.execute({"command": "delete", "path": f"{G}/dir/"})) == f"Deleted {G}/dir"
     assert [f.path.relative for f in tool.store.list_scope(Scope.GLOBAL).files] == ["keep.md"]
 
 
 @pytest.mark.parametrize("root", ["/memories", G, P, W])
 def test_delete_never_removes_a_scope_root(tool: MemoryTool, root: str) -> None:
-    _create(tool, f"{G}/a.md", "a")
-    _create(tool, f"{P}/a.md", "a")
-    _create(tool, f"{W}/a.md", "a")
+    create(tool, f"{G}/a.md", "a")
+    create(tool, f"{P}/a.md", "a")
+    create(tool, f"{W}/a.md", "a")
     err(tool.execute({"command": "delete", "path": root}))
     assert all(tool.store.root(scope).is_dir() for scope in Scope)
     assert all(len(tool.store.list_scope(scope).files) == 1 for scope in Scope)
@@ -497,7 +479,7 @@ def test_delete_missing(tool: MemoryTool) -> None:
 
 
 def test_rename_within_a_scope_creates_parents(tool: MemoryTool) -> None:
-    _create(tool, f"{P}/a.md", "content")
+    create(tool, f"{P}/a.md", "content")
     assert (
         ok(
             tool.execute(
@@ -506,43 +488,43 @@ def test_rename_within_a_scope_creates_parents(tool: MemoryTool) -> None:
         )
         == f"Renamed {P}/a.md to {P}/x/y/b.md"
     )
-    assert _text(tool, f"{P}/x/y/b.md") == "content"
+    assert text_of(tool, f"{P}/x/y/b.md") == "content"
     assert not (tool.store.root(Scope.PROJECT) / "a.md").exists()
 
 
 def test_rename_a_directory(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/old/a.md", "a")
+    create(tool, f"{G}/old/a.md", "a")
     ok(tool.execute({"command": "rename", "old_path": f"{G}/old", "new_path": f"{G}/new"}))
     assert [f.path.relative for f in tool.store.list_scope(Scope.GLOBAL).files] == ["new/a.md"]
 
 
 def test_rename_across_scopes_is_refused(tool: MemoryTool) -> None:
-    _create(tool, f"{W}/a.md", "a")
+    create(tool, f"{W}/a.md", "a")
     assert err(
         tool.execute({"command": "rename", "old_path": f"{W}/a.md", "new_path": f"{G}/a.md"})
     ) == (
         f"Cannot rename across memory scopes ({W}/a.md -> {G}/a.md); "
         "create the file in the target scope instead"
     )
-    assert _text(tool, f"{W}/a.md") == "a"
+    assert text_of(tool, f"{W}/a.md") == "a"
     assert not (tool.store.root(Scope.GLOBAL) / "a.md").exists()
 
 
 def test_rename_onto_an_existing_destination_is_refused(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "a")
-    _create(tool, f"{G}/b.md", "b")
+    create(tool, f"{G}/a.md", "a")
+    create(tool, f"{G}/b.md", "b")
     assert "already exists" in err(
         tool.execute({"command": "rename", "old_path": f"{G}/a.md", "new_path": f"{G}/b.md"})
     )
-    assert (_text(tool, f"{G}/a.md"), _text(tool, f"{G}/b.md")) == ("a", "b")
+    assert (text_of(tool, f"{G}/a.md"), text_of(tool, f"{G}/b.md")) == ("a", "b")
 
 
 def test_rename_a_directory_into_itself_is_refused(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/d/a.md", "a")
+    create(tool, f"{G}/d/a.md", "a")
     assert "into itself" in err(
         tool.execute({"command": "rename", "old_path": f"{G}/d", "new_path": f"{G}/d/sub"})
     )
-    assert _text(tool, f"{G}/d/a.md") == "a"
+    assert text_of(tool, f"{G}/d/a.md") == "a"
 
 
 def test_rename_missing_source(tool: MemoryTool) -> None:
@@ -552,112 +534,5 @@ def test_rename_missing_source(tool: MemoryTool) -> None:
 
 
 def test_rename_needs_new_path(tool: MemoryTool) -> None:
-    _create(tool, f"{G}/a.md", "a")
+    create(tool, f"{G}/a.md", "a")
     assert "new_path" in err(tool.execute({"command": "rename", "old_path": f"{G}/a.md"}))
-
-
-# --- the call envelope -----------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "raw",
-    [None, [], "view", 42, {}, {"command": "explode"}, {"command": None}, {"command": ["view"]}],
-)
-def test_malformed_calls_are_errors(tool: MemoryTool, raw: object) -> None:
-    err(tool.execute(raw))
-
-
-def test_result_json_shapes() -> None:
-    assert ToolResult(True, output="fine").to_json() == {"success": True, "output": "fine"}
-    assert ToolResult(False, error="bad").to_json() == {"success": False, "error": "bad"}
-
-
-def test_schema_lists_every_command() -> None:
-    assert tool_input_schema()["properties"]["command"]["enum"] == [
-        "view",
-        "create",
-        "str_replace",
-        "insert",
-        "delete",
-        "rename",
-    ]
-
-
-def test_scope_of() -> None:
-    assert scope_of(f"{P}/a.md") is Scope.PROJECT
-    assert scope_of("/elsewhere") is None
-    assert scope_of(None) is None
-
-
-@pytest.mark.expect_log(
-    "memtab.store.scopes",
-    "WARNING",
-    r"^Could not update memory-meta.json for /memories/global/a.md: \[Errno 13\] Permission denied",
-)
-def test_a_failing_usage_update_does_not_fail_a_done_edit(
-    tool: MemoryTool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _create(tool, f"{G}/a.md", "one")
-
-    def broken(key: str) -> None:
-        raise PermissionError(13, "Permission denied", "memory-meta.json")
-
-    monkeypatch.setattr(tool.store.meta, "record_write", broken)
-    monkeypatch.setattr(tool.store.meta, "record_read", broken)
-    ok(_insert(tool, 1, "two"))
-    assert _text(tool, f"{G}/a.md") == "one\ntwo"
-    assert ok(tool.execute({"command": "view", "path": f"{G}/a.md"})) == "1\tone\n2\ttwo"
-
-
-_ANY_VALUE = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
-    lambda children: (
-        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3)
-    ),
-    max_leaves=6,
-)
-_KEYS = st.sampled_from(
-    [
-        "command",
-        "path",
-        "file_text",
-        "old_str",
-        "new_str",
-        "insert_line",
-        "insert_text",
-        "old_path",
-        "new_path",
-        "offset",
-        "limit",
-        "file_path",
-        "filePath",
-        "content",
-        "old_string",
-        "new_string",
-        "unknown",
-    ]
-)
-_PATHISH = st.sampled_from(
-    ["/memories", G, f"{G}/a.md", f"{G}/dir", f"{W}/b.md", f"{P}/c.md", "/etc/passwd", "", 7, None]
-)
-
-
-@settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(
-    command=st.sampled_from(["view", "create", "str_replace", "insert", "delete", "rename"])
-    | _ANY_VALUE,
-    args=st.dictionaries(_KEYS, _ANY_VALUE | _PATHISH, max_size=6),
-)
-def test_fuzzed_calls_always_return_a_result(
-    tool: MemoryTool, tmp_path: Path, command: object, args: dict[str, object]
-) -> None:
-    root = tool.store.root(Scope.GLOBAL)
-    if not (root / "a.md").exists():
-        write(root / "a.md", "line one\nline two\n")
-        write(root / "dir" / "x.md", "x")
-    result = tool.execute({**args, "command": command})
-    assert isinstance(result, ToolResult)
-    assert result.success or result.error
-    assert "Internal error" not in result.error
