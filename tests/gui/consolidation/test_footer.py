@@ -3,16 +3,12 @@ first, or applied directly), the runs button."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QTreeView, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from memtab import humanize
-from memtab.consolidation.review_setting import save_review_mode
 from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.footer import CONSOLIDATE_NOW, ConsolidationFooter
 from memtab.store.journal import (
@@ -576,108 +572,3 @@ def test_runs_button_asks_for_runs(footer: ConsolidationFooter, qtbot: QtBot) ->
     assert footer.runs_button.accessibleName() == "Consolidation runs"
     with qtbot.waitSignal(footer.runs_dialog_requested):
         footer.runs_button.click()
-
-
-# --- the real facade ----------------------------------------------------------------------------
-
-
-@pytest.fixture
-def demo_tasks(tmp_path: Path) -> Iterator[tuple[object, object]]:
-    from memtab.consolidation.service import ConsolidationService
-    from memtab.demo import create_demo_home
-    from memtab.gui.tasks.consolidation import ConsolidationTasks
-
-    home = create_demo_home(tmp_path / "demo")
-    tasks = ConsolidationTasks(ConsolidationService(home))
-    yield home, tasks
-    tasks.shutdown()
-
-
-def test_consolidate_now_with_the_real_facade_and_the_offline_provider(
-    qtbot: QtBot, demo_tasks: tuple[object, object]
-) -> None:
-    from memtab.demo import MAIN_ID
-    from memtab.gui.tasks.consolidation import ConsolidationTasks
-    from memtab.store.home import Home
-    from memtab.store.journal import Journal
-    from memtab.store.registry import load_registry
-
-    home, tasks = demo_tasks
-    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
-    workspace = load_registry(home).require_workspace(MAIN_ID)
-    journal = Journal(home)
-    footer = ConsolidationFooter(tasks)
-    qtbot.addWidget(footer)
-    footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
-    before = footer.line_text("Workspace")
-    assert before == "3 h ago · manual · 2 changes"
-    save_review_mode("apply-directly")
-    with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
-        qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
-        assert footer.consolidate_button.text() == "Consolidating…"
-    assert not footer.is_running
-    assert footer.status_text.full_text.startswith("Done")
-    # What the tab does after the watcher reports the journal write:
-    footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
-    after = footer.line_text("Workspace")
-    assert after != before
-    assert after.startswith("just now · manual")
-
-
-def test_review_first_with_the_real_facade_applies_exactly_the_accepted_ops(
-    qtbot: QtBot, demo_tasks: tuple[object, object]
-) -> None:
-    from memtab.demo import MAIN_ID
-    from memtab.gui.tasks.consolidation import ConsolidationTasks
-    from memtab.store.home import Home
-    from memtab.store.journal import Journal
-    from memtab.store.registry import load_registry
-
-    home, tasks = demo_tasks
-    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
-    workspace = load_registry(home).require_workspace(MAIN_ID)
-    footer = ConsolidationFooter(tasks)
-    qtbot.addWidget(footer)
-    footer.set_context(workspace, None)
-    journal_before = home.journal_path.read_bytes()
-    with qtbot.waitSignal(tasks.plan_ready, timeout=30_000):
-        qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
-    assert home.journal_path.read_bytes() == journal_before  # a plan changes nothing
-    review = footer.review_dialog
-    assert review is not None
-    proposed = [op.index for op in review.plan.proposed]
-    assert proposed
-    merge = review.plan.unit_of(proposed[-1])  # the demo's merge: an insert and a delete
-    assert merge is not None and len(merge.indexes) == 2
-    review.ops.setCurrentItem(review.ops.topLevelItem(0))  # the merge: why, and its diff
-    assert review.reason.isVisibleTo(review)
-    assert review.reason.text().startswith("Why: Took 1 item it lacked from project/test-tips.md")
-    review.set_accepted(proposed[-1], False)  # unticks the merge's edit with its delete
-    kept = [index for index in proposed if index not in merge.indexes]
-    assert list(review.accepted_ops) == kept
-    with qtbot.waitSignal(tasks.run_finished, timeout=30_000) as finished:
-        review.apply_button.click()
-    record = finished.args[0]
-    applied = [number for number, op in enumerate(record.ops, 1) if op.applied]
-    assert applied == kept
-    assert Journal(home).load().workspaces[MAIN_ID] == record
-
-
-def test_real_facade_refuses_a_second_run_in_flight(
-    qtbot: QtBot, demo_tasks: tuple[object, object]
-) -> None:
-    from memtab.demo import MAIN_ID
-    from memtab.gui.tasks.consolidation import ConsolidationTasks
-    from memtab.store.home import Home
-    from memtab.store.registry import load_registry
-
-    home, tasks = demo_tasks
-    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
-    workspace = load_registry(home).require_workspace(MAIN_ID)
-    footer = ConsolidationFooter(tasks)
-    qtbot.addWidget(footer)
-    footer.set_context(workspace, None)
-    with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
-        assert tasks.start(MAIN_ID)  # e.g. started elsewhere in the window
-        footer.consolidate_button.click()  # the footer did not start it: not busy here
-        assert "already in flight" in footer.status_text.full_text
