@@ -14,8 +14,6 @@ from pytestqt.qtbot import QtBot
 from memtab.consolidation.review_setting import save_review_mode
 from memtab.gui.consolidation.footer import ConsolidationFooter
 
-# --- the real facade ----------------------------------------------------------------------------
-
 
 @pytest.fixture
 def demo_tasks(tmp_path: Path) -> Iterator[tuple[object, object]]:

@@ -1,4 +1,5 @@
-"""EditorPanel: sha-checked saves, conflicts, disk changes, description field, preview, guard."""
+"""EditorPanel: sha-checked saves, conflicts, disk changes, the save guard
+(test_editor_fields.py: read-only files, the description field, preview)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QLabel, QToolButton
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from gui import editor_support
@@ -34,7 +35,7 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.text_diff import DiffResult, LineKind
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.editor import DiscardChoice, EditorPanel
-from memtab.gui.editor.view import EDITOR_ACCESSIBLE_NAME, ViewMode
+from memtab.gui.editor.view import EDITOR_ACCESSIBLE_NAME
 from memtab.gui.tasks.runner import TaskContext
 from memtab.sources.memory_file import MuxFile
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
@@ -564,125 +565,6 @@ def test_clean_buffer_of_a_file_turning_binary_follows_read_only(
     settle(qtbot, panel)
     assert panel.is_read_only
     assert "NUL" in panel.message_bar.text
-
-
-# --- read-only files ---------------------------------------------------------------------------
-
-
-def test_binary_file_opens_read_only(panel: EditorPanel, store: MemoryStore, qtbot: QtBot) -> None:
-    store.physical(NOTES).write_bytes(b"abc\x00def")
-    open_loaded(qtbot, panel, NOTES)
-    assert panel.is_read_only
-    assert panel.text_edit.isReadOnly()
-    assert panel.description_edit.isReadOnly()
-    # No field that looks editable: no hint to fill it in, no stop for Tab.
-    assert panel.description_edit.placeholderText() == ""
-    assert panel.description_edit.focusPolicy() == Qt.FocusPolicy.NoFocus
-    assert "NUL" in panel.message_bar.text
-    assert not panel.save_button.isEnabled()
-    assert not saved(qtbot, panel)
-    assert "\u2400" in panel.buffer_text()
-
-
-def test_over_cap_file_opens_read_only_showing_its_start(
-    qtbot: QtBot, panel: EditorPanel, store: MemoryStore
-) -> None:
-    write_disk(store, "y" * (MAX_FILE_BYTES + 10))
-    open_loaded(qtbot, panel, NOTES)
-    assert panel.is_read_only
-    assert "cap" in panel.message_bar.text
-    assert len(panel.buffer_text()) == MAX_FILE_BYTES
-
-
-def test_open_read_only_shows_an_orphan_file(
-    qtbot: QtBot, panel: EditorPanel, tmp_path: Path
-) -> None:
-    orphan = tmp_path / "orphan.md"
-    orphan.write_text("# Old project\n", encoding="utf-8")
-    panel.open_read_only(orphan, "Orphan: old-prototype/orphan.md", "An orphan dir")
-    settle(qtbot, panel)
-    assert panel.is_read_only
-    assert panel.current_path is None
-    assert panel.buffer_text() == "# Old project\n"
-    assert panel.message_bar.text == "An orphan dir"
-
-
-# --- description field ---------------------------------------------------------------------
-
-
-def test_description_field_shows_the_frontmatter_description(
-    qtbot: QtBot, panel: EditorPanel
-) -> None:
-    open_loaded(qtbot, panel, NOTES)
-    assert panel.description_edit.text() == "Build notes"
-
-
-def test_typing_in_the_description_field_rewrites_the_frontmatter(
-    panel: EditorPanel, qtbot: QtBot
-) -> None:
-    open_loaded(qtbot, panel, NOTES)
-    field = panel.description_edit
-    field.selectAll()
-    qtbot.keyClicks(field, "Notes: how to build")
-    assert panel.buffer_text() == ORIGINAL.replace(
-        "description: Build notes", "description: 'Notes: how to build'"
-    )
-    assert panel.is_dirty
-    panel.text_edit.undo()  # one keystroke back
-    assert "description: 'Notes: how to buil'\n" in panel.buffer_text()
-
-
-def test_description_field_creates_and_removes_frontmatter(
-    panel: EditorPanel, store: MemoryStore, qtbot: QtBot
-) -> None:
-    open_loaded(qtbot, panel, OTHER)
-    assert panel.description_edit.text() == ""
-    qtbot.keyClicks(panel.description_edit, "Other things")
-    assert panel.buffer_text() == "---\ndescription: Other things\n---\n# Other\n"
-    panel.description_edit.selectAll()
-    qtbot.keyClick(panel.description_edit, Qt.Key.Key_Backspace)
-    assert panel.buffer_text() == "# Other\n"
-    assert not panel.is_dirty  # back to what was loaded
-
-
-def test_editing_the_frontmatter_updates_the_field(panel: EditorPanel, qtbot: QtBot) -> None:
-    open_loaded(qtbot, panel, NOTES)
-    cursor = panel.text_edit.textCursor()
-    cursor.setPosition(ORIGINAL.index("Build notes") + len("Build notes"))
-    panel.text_edit.setTextCursor(cursor)
-    qtbot.keyClicks(panel.text_edit, " and tips")
-    qtbot.waitUntil(lambda: panel.description_edit.text() == "Build notes and tips")
-    assert "name: notes" in panel.buffer_text()
-
-
-# --- preview -------------------------------------------------------------------------------------
-
-
-def test_preview_renders_the_markdown_without_frontmatter(panel: EditorPanel, qtbot: QtBot) -> None:
-    open_loaded(qtbot, panel, NOTES)
-    panel.show()
-    panel.set_view_mode(ViewMode.SPLIT)
-    assert panel.preview.isVisibleTo(panel) and panel.text_edit.isVisibleTo(panel)
-    rendered = panel.preview.toPlainText()
-    assert "Notes" in rendered and "second" in rendered
-    assert "description" not in rendered and "#" not in rendered
-    heading = panel.preview.document().firstBlock()
-    assert heading.blockFormat().headingLevel() == 1
-    type_at_end(qtbot, panel, "\n## Later")
-    qtbot.waitUntil(lambda: "Later" in panel.preview.toPlainText())
-    panel.set_view_mode(ViewMode.PREVIEW)
-    assert not panel.text_edit.isVisibleTo(panel)
-    panel.set_view_mode(ViewMode.SOURCE)
-    assert not panel.preview.isVisibleTo(panel)
-
-
-def test_mode_buttons_switch_the_view(panel: EditorPanel, qtbot: QtBot) -> None:
-    open_loaded(qtbot, panel, NOTES)
-    modes = {b.accessibleName(): b for b in panel.findChildren(QToolButton)}
-    qtbot.mouseClick(modes["Preview view"], Qt.MouseButton.LeftButton)
-    assert panel.view_mode is ViewMode.PREVIEW
-    qtbot.mouseClick(modes["Split view"], Qt.MouseButton.LeftButton)
-    assert panel.view_mode is ViewMode.SPLIT
 
 
 def _disk_full(*_args: object, **_kwargs: object) -> None:
