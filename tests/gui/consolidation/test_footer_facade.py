@@ -5,6 +5,7 @@ flight (test_footer.py: the footer against a fake)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -12,36 +13,40 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from memtab.consolidation.review_setting import save_review_mode
+from memtab.consolidation.service import ConsolidationService
+from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.footer import ConsolidationFooter
+from memtab.gui.tasks.consolidation import ConsolidationTasks
+from memtab.store.home import Home
+from memtab.store.journal import Journal
+from memtab.store.registry import Workspace, load_registry
+
+
+@dataclass
+class Demo:
+    """A demo home, the real facade on it, and a footer showing its main workspace."""
+
+    home: Home
+    tasks: ConsolidationTasks
+    workspace: Workspace
+    footer: ConsolidationFooter
 
 
 @pytest.fixture
-def demo_tasks(tmp_path: Path) -> Iterator[tuple[object, object]]:
-    from memtab.consolidation.service import ConsolidationService
-    from memtab.demo import create_demo_home
-    from memtab.gui.tasks.consolidation import ConsolidationTasks
-
+def demo(qtbot: QtBot, tmp_path: Path) -> Iterator[Demo]:
     home = create_demo_home(tmp_path / "demo")
     tasks = ConsolidationTasks(ConsolidationService(home))
-    yield home, tasks
+    footer = ConsolidationFooter(tasks)
+    qtbot.addWidget(footer)
+    yield Demo(home, tasks, load_registry(home).require_workspace(MAIN_ID), footer)
     tasks.shutdown()
 
 
 def test_consolidate_now_with_the_real_facade_and_the_offline_provider(
-    qtbot: QtBot, demo_tasks: tuple[object, object]
+    qtbot: QtBot, demo: Demo
 ) -> None:
-    from memtab.demo import MAIN_ID
-    from memtab.gui.tasks.consolidation import ConsolidationTasks
-    from memtab.store.home import Home
-    from memtab.store.journal import Journal
-    from memtab.store.registry import load_registry
-
-    home, tasks = demo_tasks
-    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
-    workspace = load_registry(home).require_workspace(MAIN_ID)
+    home, tasks, workspace, footer = demo.home, demo.tasks, demo.workspace, demo.footer
     journal = Journal(home)
-    footer = ConsolidationFooter(tasks)
-    qtbot.addWidget(footer)
     footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
     before = footer.line_text("Workspace")
     assert before == "3 h ago · manual · 2 changes"
@@ -59,19 +64,9 @@ def test_consolidate_now_with_the_real_facade_and_the_offline_provider(
 
 
 def test_review_first_with_the_real_facade_applies_exactly_the_accepted_ops(
-    qtbot: QtBot, demo_tasks: tuple[object, object]
+    qtbot: QtBot, demo: Demo
 ) -> None:
-    from memtab.demo import MAIN_ID
-    from memtab.gui.tasks.consolidation import ConsolidationTasks
-    from memtab.store.home import Home
-    from memtab.store.journal import Journal
-    from memtab.store.registry import load_registry
-
-    home, tasks = demo_tasks
-    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
-    workspace = load_registry(home).require_workspace(MAIN_ID)
-    footer = ConsolidationFooter(tasks)
-    qtbot.addWidget(footer)
+    home, tasks, workspace, footer = demo.home, demo.tasks, demo.workspace, demo.footer
     footer.set_context(workspace, None)
     journal_before = home.journal_path.read_bytes()
     with qtbot.waitSignal(tasks.plan_ready, timeout=30_000):
@@ -97,19 +92,8 @@ def test_review_first_with_the_real_facade_applies_exactly_the_accepted_ops(
     assert Journal(home).load().workspaces[MAIN_ID] == record
 
 
-def test_real_facade_refuses_a_second_run_in_flight(
-    qtbot: QtBot, demo_tasks: tuple[object, object]
-) -> None:
-    from memtab.demo import MAIN_ID
-    from memtab.gui.tasks.consolidation import ConsolidationTasks
-    from memtab.store.home import Home
-    from memtab.store.registry import load_registry
-
-    home, tasks = demo_tasks
-    assert isinstance(home, Home) and isinstance(tasks, ConsolidationTasks)
-    workspace = load_registry(home).require_workspace(MAIN_ID)
-    footer = ConsolidationFooter(tasks)
-    qtbot.addWidget(footer)
+def test_real_facade_refuses_a_second_run_in_flight(qtbot: QtBot, demo: Demo) -> None:
+    tasks, workspace, footer = demo.tasks, demo.workspace, demo.footer
     footer.set_context(workspace, None)
     with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
         assert tasks.start(MAIN_ID)  # e.g. started elsewhere in the window

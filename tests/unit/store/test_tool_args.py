@@ -12,9 +12,7 @@ from memtab.store.errors import ToolArgumentError
 from memtab.store.tool import MemoryTool, parse_tool_request
 from memtab.store.tool_args import COMMANDS, input_schema
 
-from .helpers import err, ok
-
-G = "/memories/global"
+from .helpers import G, err, ok
 
 # The properties the hand-written schema had, which models have been sent since the start.
 _PROPERTIES = {
