@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
@@ -21,6 +21,7 @@ from memtab.components.tree.nodes import SectionId, section_key
 from memtab.gui.editor.unsaved import DiscardChoice
 from memtab.gui.ui_state import UiState
 from memtab.gui.widgets import ElidedLabel
+from memtab.gui.window.app import _wait_until_loaded
 from memtab.gui.window.main_window import MENU_TITLES, display_path, source_text
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -137,6 +138,17 @@ def test_screenshot_command_renders_the_loaded_window(qapp: QApplication, tmp_pa
     image = QImage(str(target))
     assert not image.isNull()
     assert (image.width(), image.height()) == (1280, 712)
+
+
+def test_a_screenshot_waits_for_the_file_watcher(make_window: WindowFactory, home: Home) -> None:
+    # `--screenshot` grabbed as soon as the tree had loaded, so its status bar said "Not
+    # watching yet" or "Live · inotify" by luck. Here the watcher starts late on purpose.
+    window = make_window(home)
+    window.watcher.stop()
+    QTimer.singleShot(200, window.watcher, lambda: window.watcher.start(home.root))
+    assert _wait_until_loaded(window, WAIT_MS)
+    status = window.findChild(QLabel, "watcherStatus")
+    assert status is not None and status.text().startswith("Live")
 
 
 def test_unknown_workspace_falls_back_and_says_so(make_window: WindowFactory, home: Home) -> None:

@@ -40,7 +40,7 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication, QWidget
 
 from memtab import __version__
-from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
 from memtab.gui.context import WindowContext
 from memtab.gui.crash_reports import CrashReporter
@@ -261,12 +261,15 @@ def tune_garbage_collection() -> None:
 
 
 def _wait_until_loaded(window: MainWindow, timeout_ms: int) -> bool:
-    """Wait for the first scan shown, then (at most as long again) for other agents'
-    memory, so a screenshot shows them too."""
+    """Wait for the first scan shown, then (each at most as long again) for other agents'
+    memory and for the file watcher to start, so a screenshot shows them too (the status
+    bar says "Live · inotify", not "Not watching yet")."""
     tab = window.memory_tab
+    watcher = window.watcher
     for milestone, done in (
         (tab.loaded, lambda: tab.is_loaded),
         (tab.sources_loaded, lambda: tab.is_sources_loaded),
+        (watcher.backend_changed, lambda: watcher.backend is not WatchBackend.STOPPED),
     ):
         if not done():
             loop = QEventLoop()
