@@ -12,6 +12,7 @@ from memtab.writer.commands import (
     PIPE,
     SEPARATORS,
     command_kind,
+    command_segments,
     main_words,
     program_name,
     word_set,
@@ -59,6 +60,21 @@ def _runs_a_task(words: list[str]) -> bool:
         return True
     shorthand = program_name(words[0]) in _SCRIPT_SHORTHAND
     return shorthand and not words[1].startswith("-") and words[1] not in _MANAGER_COMMANDS
+
+
+def narrows(command: str, than: str) -> bool:
+    """Whether `command` runs only part of what `than` ran: it is narrowed (`is_narrowed`)
+    by words `than` did not have (`bun test` → `bun test src/App.test.tsx`, `pytest` →
+    `pytest -k login`). Dropping a word is no narrowing (`cargo test wildcard --lib` →
+    `cargo test wildcard` runs the same tests)."""
+    if not is_narrowed(command):
+        return False
+    added = _words(command) - _words(than)
+    return bool(added)
+
+
+def _words(command: str) -> set[str]:
+    return {word for words in command_segments(command) for word in words}
 
 
 def is_narrowed(command: str) -> bool:
