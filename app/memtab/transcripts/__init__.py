@@ -5,6 +5,7 @@ Stands alone: imports nothing else from memtab but `fs` and `redact`, no Qt, no 
 """
 
 from memtab.transcripts.budget import DEFAULT_MAX_JSON_CHARS, EventBudget, select_event_budget
+from memtab.transcripts.claude import background_task, ended_task
 from memtab.transcripts.codex import polled_session, running_session
 from memtab.transcripts.detect import detect_format
 from memtab.transcripts.events import (
@@ -31,8 +32,10 @@ __all__ = [
     "TranscriptFormat",
     "TranscriptTail",
     "TranscriptToolCall",
+    "background_task",
     "compact_json",
     "detect_format",
+    "ended_task",
     "json_len",
     "polled_session",
     "read_newest_events",

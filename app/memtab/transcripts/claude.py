@@ -258,3 +258,38 @@ class ClaudeParser(RecordParser):
             )
         )
         return True
+
+
+# A Bash command Claude Code runs in the background (`run_in_background`, or one it moved
+# there) returns at once; `TaskOutput` (`task_id`) or the older `BashOutput` (`bash_id`)
+# later reports how it ended: `<status>completed</status>`, `<exit_code>0</exit_code>`,
+# then the output (`<output>` whole, or `<stdout>` since the last poll).
+_BACKGROUND = re.compile(r"\ACommand running in background with ID: (\w+)")
+_TASK_ENDED = re.compile(r"<status>(?:completed|failed|killed)</status>")
+_TASK_EXIT_CODE = re.compile(r"<exit_code>(-?\d+)</exit_code>")
+_TASK_OUTPUT = re.compile(r"<(output|stdout)>\n?(.*?)\n?</\1>", re.DOTALL)
+_TASK_POLLS = {"TaskOutput": "task_id", "BashOutput": "bash_id"}
+
+
+def background_task(call: TranscriptToolCall) -> str | None:
+    """The id of a Bash command that went on in the background when its call returned
+    ("Command running in background with ID: b7b23b2"): it has not ended yet."""
+    if call.command is None or call.is_error or not call.output:
+        return None
+    found = _BACKGROUND.match(call.output.lstrip())
+    return found.group(1) if found else None
+
+
+def ended_task(call: TranscriptToolCall) -> tuple[str, int, str] | None:
+    """A poll that says a background command ended: its id, exit code and the output the
+    poll shows; None for any other call, or a command still running."""
+    key = _TASK_POLLS.get(call.name)
+    if key is None or not isinstance(call.input, dict) or not call.output:
+        return None
+    task = call.input.get(key)
+    ended = _TASK_ENDED.search(call.output)
+    code = _TASK_EXIT_CODE.search(call.output)
+    if not isinstance(task, str) or ended is None or code is None:
+        return None
+    output = _TASK_OUTPUT.search(call.output)
+    return task, int(code.group(1)), output.group(2) if output else ""

@@ -53,6 +53,8 @@ from memtab.humanize import plural
 from memtab.transcripts import (
     TranscriptEvent,
     TranscriptToolCall,
+    background_task,
+    ended_task,
     polled_session,
     running_session,
 )
@@ -238,6 +240,8 @@ class TranscriptDigest:
         self._tool_uses: dict[str, int] = {}
         # Codex commands still running when their call returned, by session id.
         self._running: dict[str, tuple[TranscriptToolCall, str]] = {}
+        # Claude Code commands sent to the background, by task id (see `_session_end`).
+        self._background: dict[str, tuple[TranscriptToolCall, str]] = {}
         # The newest steps: a failure is judged once the calls that may fix it are seen.
         self._recent: deque[Step] = deque()
         # Where each kept finding was said: (kind, key) → message ids (docs/formats.md §20.1).
@@ -377,7 +381,16 @@ class TranscriptDigest:
         """A Codex command still running when its call returned is judged when a poll of
         its session says how it ended (`write_stdin`: "Process exited with code 1"): the
         command with the poll's output and exit code, in the message it was run from. None
-        for a call that says nothing yet (still running, or a poll of no command we hold)."""
+        for a call that says nothing yet (still running, or a poll of no command we hold).
+        A Claude Code command sent to the background is judged at once, as one that
+        started (a dev server never ends), and again by the poll that ends it
+        (`_background_end`)."""
+        task = background_task(call)
+        if task is not None and len(self._background) < MAX_KEPT:
+            self._background[task] = (replace(call, output=None), origin)  # output not kept
+        polled = ended_task(call)
+        if polled is not None:
+            return self._background_end(*polled)
         session = running_session(call)
         if session is not None:
             if session in self._running or len(self._running) < MAX_KEPT:
@@ -396,6 +409,21 @@ class TranscriptDigest:
         )
         return ended, started[1]
 
+    def _background_end(
+        self, task: str, exit_code: int, output: str
+    ) -> tuple[TranscriptToolCall, str] | None:
+        """A background command a `TaskOutput` poll says ended (`transcripts.ended_task`):
+        the command with that exit code and output, in the message it was run from; the
+        note it kept when it started is taken back when it failed. None for a task the
+        session did not send to the background here (a sub-agent's)."""
+        started = self._background.pop(task, None)
+        if started is None:
+            return None
+        call, origin = started
+        if exit_code != 0:
+            self._forget_command(call.command or "", origin)
+        return replace(call, output=output, exit_code=exit_code, is_error=exit_code != 0), origin
+
     def _note_command(self, step: Step) -> None:
         command = step.command
         if command is None or not step.succeeded:
@@ -406,6 +434,20 @@ class TranscriptDigest:
                 return
         for part in chained_commands(command):
             self._note_working(part, step.origin)
+
+    def _forget_command(self, command: str, origin: str) -> None:
+        """Take back the note a command kept when it started in the background (in message
+        `origin`): it ended failing (`mix test` sent to the background, then `exit_code` 2).
+        A note an earlier run of it kept stays."""
+        command = as_run_here(command, self._project_dir)
+        for part in chained_commands(command):
+            family = command_family(without_passthrough(part))
+            known = self._commands.get(family)
+            if known is None or known[0].command != display_command(without_passthrough(part)):
+                continue
+            if self._origins.get(("command", known[0].command)) == (origin,):
+                del self._commands[family]
+                del self._origins[("command", known[0].command)]
 
     def _note_working(self, command: str, origin: str) -> None:
         """Keep a command that worked, when it is worth a note (its family's shortest)."""

@@ -4,18 +4,21 @@ format itself."""
 
 from __future__ import annotations
 
+from memtab.transcripts import TranscriptEvent, background_task, ended_task
 from memtab.writer.command_scope import narrows
 from memtab.writer.extract import extract_findings
 from memtab.writer.notes import render_fix
 
-from .events import bash
+from .events import bash, calls, shell, tool
 
 # matthsena/reef-coder: `bun test` failed on a flaky test; the agent then ran the one file.
 _BUN_FAILED = (
     "Exit code 1\nsrc/components/App.test.tsx:\n"
     "error: expect(received).toContain(expected)\n\n 12 pass\n 1 fail\n"
 )
-_ONE_FILE_PASSED = "bun test v1.3.3 (274e01c7)\n\nsrc/components/App.test.tsx:\n\n 31 pass\n 0 fail\n"
+_ONE_FILE_PASSED = (
+    "bun test v1.3.3 (274e01c7)\n\nsrc/components/App.test.tsx:\n\n 31 pass\n 0 fail\n"
+)
 
 
 def test_a_narrower_run_of_the_failed_command_is_no_fix() -> None:
@@ -50,3 +53,97 @@ def test_narrows_names_runs_of_part_of_a_command() -> None:
     assert not narrows("cargo test wildcard", "cargo test wildcard --lib")
     assert not narrows("bun run test", "rtk bun run test")
     assert not narrows("npm run build", "npm run build -- --watch")
+
+
+# marot/spotter and Viniciuscarvalho/FitToday (Claude Code): a command sent to the
+# background, and the TaskOutput poll that reports how it ended.
+def _background(command: str, task: str) -> TranscriptEvent:
+    started = shell(
+        command,
+        output=f"Command running in background with ID: {task}. Output is "
+        f"being written to: /tmp/claude-1000/-home-USER-projects-spotter/tasks/{task}.output",
+    )
+    return calls(started)
+
+
+def _task_output(task: str, exit_code: int, output: str) -> TranscriptEvent:
+    report = (
+        f"<retrieval_status>success</retrieval_status>\n\n<task_id>{task}</task_id>\n\n"
+        "<task_type>local_bash</task_type>\n\n<status>completed</status>\n\n"
+        f"<exit_code>{exit_code}</exit_code>\n\n<output>\n{output}\n</output>"
+    )
+    return calls(
+        tool("TaskOutput", {"task_id": task, "block": True, "timeout": 300000}, output=report)
+    )
+
+
+_EXUNIT_PASSED = (
+    "Running ExUnit with seed: 583328, max_cases: 32\n\nFinished in 0.8 seconds\n"
+    "49 tests, 0 failures"
+)
+_EXUNIT_FAILED = (
+    "  1) test sync (Spotter.SyncTest)\n     ** (MatchError) no match\n\n49 tests, 1 failure"
+)
+
+
+def _commands(*events: TranscriptEvent) -> list[str]:
+    return [command.command for command in extract_findings(events).commands]
+
+
+def test_a_background_command_that_ended_failing_is_not_a_command_that_works() -> None:
+    assert _commands(_background("mix test 2>&1", "be613ab")) == ["mix test"]  # it started
+    ended_well = _task_output("be613ab", 0, _EXUNIT_PASSED)
+    assert _commands(_background("mix test 2>&1", "be613ab"), ended_well) == ["mix test"]
+    ended_failing = _task_output("be613ab", 2, _EXUNIT_FAILED)
+    assert _commands(_background("mix test 2>&1", "be613ab"), ended_failing) == []
+    # a poll of a task the session never started in the background (a sub-agent's) is no run
+    assert _commands(_task_output("aef9ffc", 0, _EXUNIT_PASSED)) == []
+
+
+def test_a_failed_background_run_leaves_the_note_an_earlier_run_kept() -> None:
+    events = [
+        bash("mix test 2>&1", output=_EXUNIT_PASSED),
+        _background("mix test 2>&1", "b7b23b2"),
+        _task_output("b7b23b2", 2, _EXUNIT_FAILED),
+    ]
+    assert _commands(*events) == ["mix test"]
+
+
+_BUILD = (
+    "cd FitToday && xcodebuild -scheme FitToday -destination 'platform=iOS Simulator,"
+    "name=iPhone 16' build"
+)
+_XCODE = f"{_BUILD} 2>&1 | tail -20"
+
+
+def test_a_background_command_cut_by_tail_is_judged_by_the_end_of_its_output() -> None:
+    # the poll's exit code is tail's: what the output shows decides (`commands.uncut`)
+    destinations = "\t\t{ platform:iOS Simulator, arch:arm64, id:EB79, OS:26.0, name:iPhone Air }"
+    assert (
+        _commands(_background(_XCODE, "b2qk0amdo"), _task_output("b2qk0amdo", 0, destinations))
+        == []
+    )
+    built = "note: Disabling hardened runtime with ad-hoc codesigning.\n** BUILD SUCCEEDED **"
+    assert _commands(_background(_XCODE, "b2qk0amdo"), _task_output("b2qk0amdo", 0, built)) == [
+        _BUILD
+    ]
+
+
+def test_task_polls_are_read_in_both_formats() -> None:
+    [poll] = _task_output("be613ab", 0, "ok").tool_calls
+    assert ended_task(poll) == ("be613ab", 0, "ok")
+    older = tool(
+        "BashOutput",
+        {"bash_id": "b2f8b9"},
+        output="<status>failed</status>\n\n<exit_code>1</exit_code>\n\n<stdout>\nboom\n</stdout>",
+    )
+    assert ended_task(older) == ("b2f8b9", 1, "boom")
+    running = tool("BashOutput", {"bash_id": "b2f8b9"}, output="<status>running</status>")
+    assert ended_task(running) is None
+    assert (
+        background_task(
+            shell("npm run dev", output="Command running in background with ID: b2f8b9")
+        )
+        == "b2f8b9"
+    )
+    assert background_task(shell("npm run dev", output="ready in 812 ms")) is None
