@@ -21,7 +21,6 @@ from pathlib import Path
 from memtab.writer.notes import Note
 from quality.en_cases import BLIND_EN_LABELS_3, BLIND_EN_LABELS_4
 from quality.en_cases_h26 import H26_LABELS_A, H26_LABELS_B
-from quality.intl_cases_h27 import H27_INTL_LABELS_A
 from quality.gold import GOLD
 from quality.intl_cases import (
     INTL_LABELS,
@@ -30,6 +29,7 @@ from quality.intl_cases import (
     INTL_LABELS_4,
     INTL_LABELS_5,
 )
+from quality.intl_cases_h27 import H27_INTL_LABELS_A
 
 TESTS = Path(__file__).resolve().parents[1]
 FIXTURES = TESTS / "fixtures" / "shared"

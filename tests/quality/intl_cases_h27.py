@@ -54,7 +54,7 @@ H27_INTL_LABELS_A: tuple[Label, ...] = (
         "meow: 'Meow Programming Language' across the Hugo site (ja)",
         f"{_MEOW}1c__aa122e3444__1__full.jsonl.gz",
         (
-            ("Meow Programming Language", "Meow Language"),  # the official name, never "Meow Language"
+            ("Meow Programming Language", "Meow Language"),  # the name; never "Meow Language"
             ("hugo --gc --minify",),  # the site's build, in website/
             ("hugo.toml",),  # website/hugo.toml: baseURL, enableRobotsTXT, no theme
             ("baseof.html",),  # where <title> and the meta description are generated
@@ -87,7 +87,7 @@ H27_INTL_LABELS_B: tuple[Label, ...] = (
             ("<scheme>:<identifier>",),  # the canonical input: github:owner/repo, npm:react
             ("Markdown", "スキーム|scheme"),  # --markdown for humans: one table per scheme
             ("go-github",),  # the GitHub client (google/go-github)
-            ("標準ライブラリ|standard library",),  # the CLI parses flags with the standard library only
+            ("標準ライブラリ|standard library",),  # the CLI: flags by the standard library only
             ("commitizen|conventional commit",),  # commit messages checked by git-hooks.nix
             ("gitleaks",),  # the pre-commit secret scan
             ("core.hooksPath",),  # pre-commit refuses to install while it is set: unset it

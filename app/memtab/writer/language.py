@@ -12,12 +12,12 @@ agent's question, the title of the plan it was handed, a memory the agent saved 
 only in a claimed language: whether it lasts is told by what it says, and across the sessions
 tuned on (all languages) these were the structural notes least often right — plan goals 6 of
 9, saved memories 3 of 7 (answers 2 of 6 before their notes said what the chosen option
-means) against commands 91 of 98 and fixes 10 of 10. Neither is a stricter rule kept for these languages: a line the agent
-wrote in English is English wherever it sits (16 of 16 such notes right in the Japanese and
-Portuguese sessions tuned on), and a command needs no verdict in its output to be kept (kept
-commands without one were right 48 of 53 times, with one 21 of 22). Korean sessions
-(teslamint/entirecontext, tests/quality) get only these structural notes. See
-docs/formats.md §10.2.
+means) against commands 91 of 98 and fixes 10 of 10. No stricter rule is kept for these
+languages either: a line the agent wrote in English is English wherever it sits (16 of 16
+such notes right in the Japanese and Portuguese sessions tuned on), and a command needs no
+verdict in its output to be kept (kept commands without one were right 48 of 53 times, with
+one 21 of 22). Korean sessions (teslamint/entirecontext, tests/quality) get only these
+structural notes. See docs/formats.md §10.2.
 
 The language of a line is told by its script (kana: Japanese; Hangul: Korean; Han
 without kana: Chinese) and, in Latin script, by the small words and letters each language

@@ -80,15 +80,15 @@ def test_a_korean_session_gets_what_its_structure_shows() -> None:
             user("v0.16.0의 남은 2개 항목 완료 후 릴리스"),
             bash("uv run ruff check .", output="All checks passed!"),
             answer(
-                "`session_injection_stats` row access — uses `row[\"metadata\"]` and "
-                "`row[\"phase\"]` (dict-style), which requires `row_factory = sqlite3.Row`."
+                '`session_injection_stats` row access — uses `row["metadata"]` and '
+                '`row["phase"]` (dict-style), which requires `row_factory = sqlite3.Row`.'
             ),
         ]
     )
     assert found.goal is None and found.directives == [] and found.decisions == []
     assert [command.command for command in found.commands] == ["uv run ruff check ."]
     assert found.findings == [
-        "`session_injection_stats` row access — uses `row[\"metadata\"]` and `row[\"phase\"]` "
+        '`session_injection_stats` row access — uses `row["metadata"]` and `row["phase"]` '
         "(dict-style), which requires `row_factory = sqlite3.Row`."
     ]
 
