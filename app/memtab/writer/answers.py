@@ -100,9 +100,11 @@ _LINE_POINTER = re.compile(
     r"|ex|exs|rb|java|kt|swift|c|h|cc|cpp|hpp|cs|php|vue|svelte|css|scss|html|sql|lua|nu)"
     r":\d+(?:-\d+)?\b"
 )
-# Something concrete the fact is about: code, a path, a file name, an env var, a port.
+# Something concrete the fact is about: code, a path, a file name, an env var, a port. Code
+# that is only punctuation (`/`, `->`) names nothing: "o código submetia o valor do input (`/`)"
+# does not say which code.
 _CONCRETE = re.compile(
-    r"`[^`]+`|\b[\w.-]+/[\w./-]+|\b[\w-]+\.(?:py|ts|tsx|js|json|md|toml|ya?ml|sh|rs|go|ex|exs"
+    r"`[^`]*\w[^`]*`|\b[\w.-]+/[\w./-]+|\b[\w-]+\.(?:py|ts|tsx|js|json|md|toml|ya?ml|sh|rs|go|ex|exs"
     r"|lock|cfg|ini|env|css|html)\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"
     r"|(?:port|porta|puerto|ポート|端口|포트)\s*:?\s*\d{2,5}\b|\b\d{2,5}\s*(?:番?ポート|端口|포트)"
 )

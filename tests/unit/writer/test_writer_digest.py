@@ -79,6 +79,12 @@ def test_a_note_stands_alone_only_when_it_names_its_subject() -> None:
     assert stands_alone("`mix ecto.migrate` must run before the tests.")
     assert not stands_alone("This must run before the tests.")
     assert not stands_alone("must run before `mix test`.")
+    # code that is only punctuation names nothing (a real final answer of matthsena/reef-coder,
+    # tuned-on: which code, which file?)
+    assert not stands_alone(
+        "O problema era que ao pressionar Enter com o menu de autocomplete aberto, o código "
+        "submetia o valor do input (`/`) em vez do comando selecionado."
+    )
     # no word boundary in Japanese: a line opening on "this" leans on the one before
     assert not stands_alone("これは `go.mod` の設定が原因です。")
 
