@@ -122,6 +122,33 @@ H27_INTL_LABELS_B: tuple[Label, ...] = (
         "pt",
     ),
     (
+        "FitToday: personal trainers for every plan, a deploy (pt)",
+        f"{_FIT}09__bca7325750__0__full.jsonl.gz",
+        (
+            ("personalTrainerEnabled", "Remote Config"),  # the user: a kill switch, not per plan
+            ("EntitlementPolicy",),  # personalTrainer is no longer elite-only there
+            ("xcodebuild build", "iPhone 17 Pro"),  # the build (no iPhone 16 simulator)
+            ("./deploy.sh appstore",),  # from the repository root; `--release` is no option of it
+            ("agvtool",),  # the build number: `xcrun agvtool next-version -all`
+            ("--body-file",),  # a PR body in a heredoc is blocked by the hook
+        ),
+        "pt",
+    ),
+    (
+        "reef-coder: images by @image:, Gemini CLI removed (pt)",
+        f"{_REEF}00__6bca7234c9__4__full.jsonl.gz",
+        (
+            ("@image:",),  # how a message attaches an image (quoted when the path has spaces)
+            ("image-utils",),  # src/image-utils.ts: extractImageRefs, buildPromptBlocks
+            ("bun test",),  # the whole suite
+            ("bunx tsc --noEmit",),
+            ("co-author|coauthor",),  # the user: commits in semantic groups, no Claude co-author
+            ("Gemini", "remov|retir"),  # the user: Gemini CLI support removed, no legacy code
+            ("ContentBlock", "@agentclientprotocol/sdk"),  # the type from the package root
+        ),
+        "pt",
+    ),
+    (
         "entirecontext: PRs merged, the MCP SDK 2.0 migration (ko)",
         f"{_EC}39__01M0CV5D1MQXCRJBJXKV1JQ939__0__full.jsonl.gz",
         (
