@@ -31,6 +31,7 @@ from memtab.writer.commands import (
 )
 from memtab.writer.outcomes import (
     error_signature,
+    output_shows_failure,
     output_shows_success,
     repair_hint,
     says_nothing,
@@ -119,6 +120,11 @@ def read_step(call: TranscriptToolCall, origin: str, project_dir: str | None = N
     output = call.output or ""
     passed_as = uncut(command, output) if command is not None and not failed else None
     if passed_as is not None and not (output_shows_success(output) or says_nothing(output)):
+        if output_shows_failure(output):
+            # its status is the pipe's (`rtk bun run test 2>&1 | tail -20`), what it shows
+            # says it failed ("error: unrecognized subcommand 'bun'"): a failure of its own
+            command, failed = passed_as, True
+            signature, hint = error_signature(output), repair_hint(output)
         passed_as = None
     return Step(
         call.name,

@@ -97,6 +97,24 @@ def output_shows_success(output: str) -> bool:
     return bool(_PASSED.search(shown) or _ALL_CLEAR.search(output))
 
 
+# A compiler's error line (`src/a.tsx(17,16): error TS2339: …`, `x.go:3:1: error: …`).
+_COMPILER_ERROR = re.compile(r"^\S+[:(]\d+[,:]\d+\)?:? error\b", re.MULTILINE)
+
+
+def output_shows_failure(output: str) -> bool:
+    """Whether what a command printed says it failed, when its exit status is not its own
+    (an output cut by `| tail`): a test runner's closing counts with failures, a failure's
+    mark (`FAIL`, `not ok`), an `error:` line or a compiler's error line — and no closing
+    counts that say all passed."""
+    verdict = closing_verdict(output)
+    if verdict is not None:
+        return not verdict
+    plain = _ANSI.sub("", _NONE_FAILED.sub("", output))
+    if _FAILED_MARK.search(plain) or _COMPILER_ERROR.search(plain):
+        return True
+    return any(_ERROR_PREFIX_LINE.match(line.strip()) for line in plain.splitlines())
+
+
 # Claude Code's stand-in for a command that printed nothing.
 _NO_OUTPUT = re.compile(r"^\s*(?:\(Bash completed with no output\))?\s*$")
 

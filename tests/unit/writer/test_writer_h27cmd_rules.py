@@ -8,6 +8,7 @@ from memtab.transcripts import TranscriptEvent, background_task, ended_task
 from memtab.writer.command_scope import narrows
 from memtab.writer.extract import extract_findings
 from memtab.writer.notes import render_fix
+from memtab.writer.outcomes import output_shows_failure
 
 from .events import bash, calls, shell, tool
 
@@ -147,3 +148,36 @@ def test_task_polls_are_read_in_both_formats() -> None:
         == "b2f8b9"
     )
     assert background_task(shell("npm run dev", output="ready in 812 ms")) is None
+
+
+def test_a_run_cut_by_tail_that_shows_it_failed_is_a_failure_a_fix_can_follow() -> None:
+    # PackmindHub/context-evaluator: the wrapper's error shown through `| tail`, then the
+    # bare command passed — the same lesson as when the wrapper's own status said it failed
+    failed = bash(
+        "rtk bun run test 2>&1 | tail -20",
+        output="error: unrecognized subcommand 'bun'\n\nUsage: rtk [OPTIONS] <COMMAND>\n\n"
+        "For more information, try '--help'.",
+    )
+    worked = bash(
+        "bun run test 2>&1 | tail -30",
+        output=" 1351 pass\n 0 fail\n 2939 expect() calls\nRan 1351 tests across 61 files.",
+    )
+    [fix] = extract_findings([failed, worked]).fixes
+    assert render_fix(fix) == (
+        "`rtk bun run test` failed: `error: unrecognized subcommand 'bun'` — `bun run test` "
+        "worked instead."
+    )
+
+
+def test_what_a_cut_output_shows_decides_whether_it_failed() -> None:
+    # dOwOd/exvs2-cost-calculator: `pnpm exec tsc --noEmit 2>&1 | tail -20`
+    tsc = (
+        "src/components/__tests__/HealthSelector.test.tsx(17,16): error TS2339: Property 'fn' "
+        "does not exist on type 'typeof vi'."
+    )
+    assert output_shows_failure(tsc)
+    assert output_shows_failure("Tests  4 failed | 433 passed (437)")
+    assert output_shows_failure('error: script "test" exited with code 1')
+    assert not output_shows_failure("Tests  450 passed (450)\n   Duration  1.47s")
+    assert not output_shows_failure("[Parser] Warning: could not parse\n 1351 pass\n 0 fail")
+    assert not output_shows_failure("Total in 325 ms")
