@@ -15,6 +15,7 @@ from memtab.writer.commands import (
     command_segments,
     main_words,
     program_name,
+    skips_hooks,
     word_set,
 )
 
@@ -60,6 +61,26 @@ def _runs_a_task(words: list[str]) -> bool:
         return True
     shorthand = program_name(words[0]) in _SCRIPT_SHORTHAND
     return shorthand and not words[1].startswith("-") and words[1] not in _MANAGER_COMMANDS
+
+
+# What makes a run skip the checks it would run: git's hooks (`--no-verify`, a commit's
+# `-n`), pre-commit's and husky's switches (`SKIP=golangci-lint git commit`, `HUSKY=0`), a
+# build's tests (`--skip-tests`, Maven's `-DskipTests`).
+_SKIPS_CHECKS = re.compile(
+    r"(?:^|\s)(?:--skip-tests?|-DskipTests\S*|-Dmaven\.test\.skip\S*)(?:\s|$)"
+    r"|(?:^|[\s;&])(?:SKIP|HUSKY|LEFTHOOK|HUSKY_SKIP_HOOKS)=\S"
+)
+
+
+def does_less(command: str, than: str) -> bool:
+    """Whether `command` does only part of what `than` did: a narrower run (`narrows`), or
+    the same run with its checks skipped (`git commit --no-verify` after `git commit`
+    failed in a hook) — a run that worked that way fixed nothing."""
+    return narrows(command, than) or (_skips_checks(command) and not _skips_checks(than))
+
+
+def _skips_checks(command: str) -> bool:
+    return skips_hooks(command) or bool(_SKIPS_CHECKS.search(command.split("\n", 1)[0]))
 
 
 def narrows(command: str, than: str) -> bool:

@@ -475,9 +475,14 @@ def is_throwaway(command: str, throwaway: set[str]) -> bool:
     return is_one_off(command) or bool(mentioned_files(command) & throwaway)
 
 
+# Options that leave a step out (`./deploy.sh appstore --skip-tests`): they name no kind.
+_LEAVES_OUT = re.compile(r"^--?(?:skip|no|without|disable|exclude)[-_]", re.IGNORECASE)
+
+
 def command_kind(command: str) -> str | None:
     """ "tests", "lint", "type check", "format", "build" or "install", when clear."""
-    lowered = " ".join(main_words(command)).lower()
+    words = [word for word in main_words(command) if not _LEAVES_OUT.match(word)]
+    lowered = " ".join(words).lower()
     for kind, pattern in _KINDS:
         if pattern.search(lowered):
             return kind

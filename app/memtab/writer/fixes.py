@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memtab.transcripts import TranscriptToolCall
-from memtab.writer.command_scope import narrows, without_passthrough
+from memtab.writer.command_scope import does_less, without_passthrough
 from memtab.writer.commands import (
     command_family,
     command_label,
@@ -179,7 +179,7 @@ def find_fix(
     for step in later:
         command = step.command
         if step.family == inner_family and command is not None and step.succeeded:
-            if narrows(command, failed.command):
+            if does_less(command, failed.command):
                 return None  # a part of it passed (`bun test one.test.ts`): no fix
             worked = command_label(command) if status_is_known(command) else step.passed_as
             if action is None or worked is None:
@@ -191,9 +191,10 @@ def find_fix(
                 continue
             if not step.succeeded or not status_is_known(command):
                 return None
-            if narrows(command, failed.command):
-                # `bun test` failed, then `bun test src/App.test.tsx` passed: the tests
-                # of that file pass, what failed is not shown fixed
+            if does_less(command, failed.command):
+                # `bun test` failed, then `bun test src/App.test.tsx` passed (the tests of
+                # that file pass), or a commit failed in a hook and went through with the
+                # hooks skipped: what failed is not shown fixed
                 return None
             # the same task again, only without the words the failed run handed it (`pnpm
             # lint -- --no-warn-ignored x.tsx`, then `pnpm lint`): a rerun, not a lesson

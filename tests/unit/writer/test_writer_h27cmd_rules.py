@@ -5,7 +5,8 @@ format itself."""
 from __future__ import annotations
 
 from memtab.transcripts import TranscriptEvent, background_task, ended_task
-from memtab.writer.command_scope import narrows
+from memtab.writer.command_scope import does_less, narrows
+from memtab.writer.commands import command_kind
 from memtab.writer.extract import extract_findings
 from memtab.writer.notes import render_fix
 from memtab.writer.outcomes import output_shows_failure
@@ -181,3 +182,30 @@ def test_what_a_cut_output_shows_decides_whether_it_failed() -> None:
     assert not output_shows_failure("Tests  450 passed (450)\n   Duration  1.47s")
     assert not output_shows_failure("[Parser] Warning: could not parse\n 1351 pass\n 0 fail")
     assert not output_shows_failure("Total in 325 ms")
+
+
+def test_an_option_that_skips_a_step_names_no_kind() -> None:
+    # Viniciuscarvalho/FitToday: a release that skips the tests is not a test run
+    assert command_kind("./deploy.sh appstore --release --skip-tests") is None
+    assert command_kind("cargo build --no-default-features") == "build"
+    assert command_kind("mix test --exclude integration") == "tests"
+
+
+def test_a_commit_made_with_the_hooks_skipped_is_no_fix_of_the_hook_that_failed() -> None:
+    # yutakobayashidev/repiq: the commit-msg hook failed, the commits went through with
+    # `--no-verify` — that the hooks were skipped is no way that works
+    failed = bash(
+        'git commit -m "build(nix): migrate flake.nix to flake-parts"',
+        ok=False,
+        output="gitleaks.................................................................Failed\n"
+        "error: commit-msg hook failed",
+    )
+    for skipped in (
+        'git commit --no-verify -m "build(nix): migrate flake.nix to flake-parts"',
+        'git commit -n -m "build(nix): migrate flake.nix to flake-parts"',
+        'SKIP=gitleaks git commit -m "build(nix): migrate flake.nix to flake-parts"',
+    ):
+        worked = bash(skipped, output="[main 302b107] build(nix): migrate flake.nix to flake-parts")
+        assert extract_findings([failed, worked]).fixes == [], skipped
+    assert does_less("mvn package -DskipTests", "mvn package")
+    assert not does_less("git commit --no-verify -m x", "git commit --no-verify -m y")
