@@ -21,6 +21,7 @@ from pathlib import Path
 from memtab.writer.notes import Note
 from quality.en_cases import BLIND_EN_LABELS_3, BLIND_EN_LABELS_4
 from quality.en_cases_h26 import H26_LABELS_A, H26_LABELS_B
+from quality.en_cases_h27 import H27_LABELS_A
 from quality.gold import GOLD
 from quality.intl_cases import (
     INTL_LABELS,
@@ -562,6 +563,13 @@ H27_INTL_CASES_A = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in H27_INTL_LABELS_A
 )
+# split.txt's 2026-11-23 "h27en" blocks: English Claude Code sessions of three projects, labelled
+# the gold way before the writer ran on them (tests/quality/en_cases_h27.py). Block A was run once
+# with the rules as they were, then tuned on; block B waits for the freeze.
+H27_CASES_A = tuple(
+    WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
+    for name, file, items, language in H27_LABELS_A
+)
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
@@ -580,6 +588,7 @@ WRITER_CASES = (  # the part tuned on
     *H26_CASES_A,
     *H26_CASES_B,
     *H27_INTL_CASES_A,
+    *H27_CASES_A,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(
