@@ -115,7 +115,7 @@ _NOT_A_FACT = re.compile(
     r"|need to|needs to|going to|time to"
     r"|je vais|j'ai|voulez-vous|veux-tu|parfait|ich werde|ich habe|voy a|he |vou |eu )\b"
     r"|\b(?:want me to|let me know|i can|i could|i will|if you'd like|would you like)\b"
-    r"|\bI(?:'ll| will| need| should| must| have to| can|'m going to"
+    r"|\bI(?:'ll|'d|'m| will| need| should| must| have to| can"
     r"|(?: just)? (?:added|changed|fixed|updated|removed|made|wrote|created|moved|renamed))\b"
     # what the agent did, as a report ("Added `x` import", "Corrigi o script")
     r"|^(?:added|removed|changed|updated|fixed|created|deleted|renamed|moved|replaced"
@@ -134,6 +134,9 @@ _NOT_A_FACT = re.compile(
 _STATUS = re.compile(
     r"\b(?:\d+ (?:tests?|passed|failures?|errors?)|tests? pass(?:ing|ed)?|all green"
     r"|pushed|merged|committed|pr #?\d+|commit [0-9a-f]{7,}|tests? (?:fail|failing|failed)"
+    # how a run went ("The task e2e passed", "bats runner executed, but … skipped"), or a
+    # link to one CI run ("The [CI job](…/actions/runs/123/job/456) failed because …")
+    r"|passed|executed|skipped|/actions/runs/\d+"
     r"|still fail|yet|already|currently|at the moment|right now)|还没|尚未|没有被|まだ|아직"
     r"|\bainda\b|\btodavía\b|pas encore|noch nicht"  # pt, es: "yet" or "still": the moment
     r"|テスト(?:は|が)?(?:通|パス)|测试(?:已|都)?通过|테스트(?:가|는)? 통과"
@@ -340,9 +343,10 @@ def _fact(sentence: str, concluded: bool) -> str | None:
     marked = _FACT_MARKERS.search(said) or (concluded and _CONCLUSION_MARKERS.search(said))
     if not marked or not _CONCRETE.search(body) or (not concluded and _FAILED_BECAUSE.search(body)):
         return None
-    if _NOT_A_FACT.search(body) or _STATUS.search(body) or not stands_alone(body):
+    straight = _straight_apostrophes(body)  # "I’d add …" is "I'd add …" to these gates
+    if _NOT_A_FACT.search(straight) or _STATUS.search(body) or not stands_alone(body):
         return None
-    if _HEDGED.search(body) or _ALL_IS_WELL.search(body) or _PLAN.search(body):
+    if _HEDGED.search(straight) or _ALL_IS_WELL.search(straight) or _PLAN.search(body):
         return None  # a guess, a check of the moment, or a plan
     if _REVIEW_ITEM.search(text) or _REVIEW_ITEM.search(body) or _AFTER_THE_CHANGE.search(body):
         return None  # a review's to-do, or how the change just made went
@@ -430,6 +434,16 @@ _DOUBLE_QUOTED = re.compile(r'"[^"\n]{1,80}"|“[^”\n]{1,80}”')
 def _unquoted(text: str) -> str:
     """A line without what it quotes in double quotes, where its markers are looked for."""
     return _DOUBLE_QUOTED.sub(" ", text)
+
+
+# Codex (and many editors) write the apostrophe as U+2019: "I’d add", "that’s correct".
+_CURLY_APOSTROPHE = re.compile("[\u2018\u2019]")
+
+
+def _straight_apostrophes(text: str) -> str:
+    """A line with its curly apostrophes straight, for the gates that refuse a line (the
+    markers that admit one keep their spelling: "doesn’t" admits nothing it did not)."""
+    return _CURLY_APOSTROPHE.sub("'", text)
 
 
 def _has_prose(text: str) -> bool:
