@@ -18,7 +18,8 @@ A guess ("might", "かもしれません", "可能"), a check of the moment ("no
 just made went ("now works", "after the fix"), a code review's item ("Optional: consider
 …") or a fragment (it opens on a verb, or is code with a remark) is not a fact, whatever it
 names; a Japanese line must be a sentence (it ends on a predicate). A diagnosis ("the
-problem was …") counts once the agent has finished: in its final answer or a report.
+problem was …") counts once the agent has finished: in its final answer or a report. A line
+the agent labels as its conclusion ("Root cause: …", "Key rule: …") is marked by its label.
 
 How sure a finding is decides what is kept: outside English (`is_english`) only firm
 statements — what does not work or exist, what is required or out of date, what to use
@@ -88,6 +89,14 @@ _CONCLUSION_MARKERS = re.compile(
     r"|causa raiz|o problema (?:era|é|foi|estava)|a solução (?:foi|é))\b"
     r"|问题是|问题在于|解决方法是|問題は|解決策は|문제는|해결책은"
     r"|のは[、,]?[^。]{2,120}(?:ため|から|せい)(?:でした|です|だった|だ)[。]?$",
+    re.IGNORECASE,
+)
+# A line the agent labels as its conclusion ("Root cause: CloudFront connects to the origin
+# with `origin-x`", "Key rule: every new `@Entity()` needs a migration"): the label is the
+# marker, whatever words follow it.
+_CONCLUSION_LABEL = re.compile(
+    r"^\*{0,2}(?:the )?(?:root cause|cause|fix|solution|key rule|rule|gotcha|lesson|takeaway)"
+    r"\*{0,2}\s?:",
     re.IGNORECASE,
 )
 # Why something failed, said while the agent works ("The pre-push hook failed because of lint
@@ -339,8 +348,11 @@ def _fact(sentence: str, concluded: bool) -> str | None:
         return None
     # "Key fix in this session: …" keeps what follows, which must say why on its own
     body = _LABEL.sub("", _JA_CONNECTIVE.sub("", text))
+    if body != text and body[:1].islower() and _CONCLUSION_LABEL.match(text):
+        body = body[0].upper() + body[1:]  # "Key rule: every new `x` …" reads alone
     said = _unquoted(body)
     marked = _FACT_MARKERS.search(said) or (concluded and _CONCLUSION_MARKERS.search(said))
+    marked = marked or _CONCLUSION_LABEL.match(text)
     if not marked or not _CONCRETE.search(body) or (not concluded and _FAILED_BECAUSE.search(body)):
         return None
     straight = _straight_apostrophes(body)  # "I’d add …" is "I'd add …" to these gates

@@ -61,3 +61,37 @@ def test_a_fact_about_what_passes_through_is_kept() -> None:
         "intentionally omitting `CFLAGS`, including the required `-fPIE`."
     )
     assert facts_in(line, concluded=True) == [line]
+
+
+# A line the agent labels as its conclusion: the label is the marker (Safecast/safecast-map-MCP,
+# FSM1/cipher-box; the same labels in oh-my-posh's and entireio/cli's sessions).
+def test_a_labelled_root_cause_or_rule_is_a_fact_without_other_markers() -> None:
+    root_cause = (
+        "Root Cause: CloudFront connects to the origin server using the hostname "
+        "`origin-simplemap.safecast.org`."
+    )
+    assert facts_in(root_cause, concluded=True) == [
+        "CloudFront connects to the origin server using the hostname "
+        "`origin-simplemap.safecast.org`."
+    ]
+    rule = (
+        "Key rule: every new `@Entity()` must have a corresponding `CREATE TABLE` migration — "
+        "`synchronize: true` in dev/test masks this gap, and it only surfaces when deploying "
+        "to staging/production."
+    )
+    assert facts_in(rule, concluded=True) == ["E" + rule.removeprefix("Key rule: e")]
+
+
+def test_a_labelled_fix_still_passes_every_other_gate() -> None:
+    # the agent's own report ("so I added …"), a step to take (opens on a verb)
+    assert (
+        facts_in(
+            "The fix: GoReleaser's dirty check honors `.gitignore`, so I added `/src/gomodcache` "
+            "next to the existing `/src/dist` entry.",
+            concluded=True,
+        )
+        == []
+    )
+    assert facts_in("The fix: use `pull_request_target` instead.", concluded=True) == []
+    # no label: a plain line without a marker stays out
+    assert facts_in("CloudFront connects using the hostname `origin-x.example.org`.") == []
