@@ -129,6 +129,10 @@ _NOT_A_FACT = re.compile(
     # what the agent did, as a report ("Added `x` import", "Corrigi o script")
     r"|^(?:added|removed|changed|updated|fixed|created|deleted|renamed|moved|replaced"
     r"|implemented|refactored|wrote|ran|installed|configured|verified|checked|found)\b"
+    # … or a changelog's line: what was done to a file ("`App.test.tsx` — Updated 3 tests")
+    r"|^`[^`]+`(?: \([^)]*\))?\s*(?:—|–|-|:)\s*(?:added|removed|changed|updated|fixed"
+    r"|created|deleted|renamed|moved|replaced|implemented|refactored|simplified|corrected"
+    r"|reverted)\b"
     r"|^(?:vou|agora|identifiquei|encontrei|corrigi|adicionei|removi|atualizei|criei|feito"
     r"|pronto|voy|ahora|listo|encontré|corregí|añadí|voici|maintenant|c'est fait|jetzt"
     r"|erledigt|hier ist)\b"

@@ -95,3 +95,16 @@ def test_a_labelled_fix_still_passes_every_other_gate() -> None:
     assert facts_in("The fix: use `pull_request_target` instead.", concluded=True) == []
     # no label: a plain line without a marker stays out
     assert facts_in("CloudFront connects using the hostname `origin-x.example.org`.") == []
+
+
+def test_a_changelog_line_about_a_file_is_a_report_of_what_was_done() -> None:
+    # matthsena/reef-coder: the final answer's list of what changed, file by file
+    line = (
+        "`src/components/App.test.tsx` — Updated 3 existing Gemini tests to reflect the new "
+        "flow: model-select picker instead of model-input text field, and reconnect error "
+        "recovers to model-select."
+    )
+    assert facts_in(line, concluded=True) == []
+    # what a file is for, after its name, is no report
+    role = "`src/cli/index.ts` — the CLI entry point; it requires `commander` at version 12."
+    assert facts_in(role, concluded=True) == [role]
