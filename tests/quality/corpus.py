@@ -563,9 +563,7 @@ H27_INTL_CASES_A = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in H27_INTL_LABELS_A
 )
-# split.txt's 2026-11-23 "h27en" blocks: English Claude Code sessions of three projects, labelled
-# the gold way before the writer ran on them (tests/quality/en_cases_h27.py). Block A was run once
-# with the rules as they were, then tuned on; block B waits for the freeze.
+# split.txt's "h27en" blocks, labelled the gold way (en_cases_h27.py): A run once, then tuned on.
 H27_CASES_A = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in H27_LABELS_A
