@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import (
-    QBrush,
     QColor,
     QFontDatabase,
     QPalette,
@@ -113,7 +112,7 @@ class DiffView(QPlainTextEdit):
             cursor.setPosition(block.position())
             if background is not None:
                 block_format = QTextBlockFormat()
-                block_format.setBackground(QBrush(background))
+                block_format.setBackground(background)  # no QBrush: see review_dialog._fill
                 cursor.setBlockFormat(block_format)
             if line.kind is LineKind.HUNK:
                 cursor.movePosition(
