@@ -4,30 +4,35 @@ first, or applied directly), the runs button."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QApplication, QTreeView, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
+from gui import consolidation_support
+from gui.consolidation_support import (
+    HOUR,
+    MAIN,
+    WORKSPACE_RUN,
+    FakeConsolidation,
+    a_plan,
+    make_status,
+    opened_review,
+    record,
+    start_run,
+)
 from memtab import humanize
 from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.footer import CONSOLIDATE_NOW, ConsolidationFooter
 from memtab.store.journal import (
     ConsolidationRecord,
-    ConsolidationStatus,
     HarvestRecord,
     JournalOp,
 )
 from memtab.store.paths import Scope
 from memtab.store.registry import Workspace
 
-HOUR = 3_600_000
-MAIN = Workspace(
-    id="a1b2c3d4e5",
-    name="fix-token-refresh",
-    path="/src/acme/.worktrees/fix",
-    project_path="/src/acme",
-    project_name="acme",
-)
+facade = consolidation_support.facade
+footer = consolidation_support.footer
 OTHER = Workspace(
     id="d4e5f6a7b8",
     name="dark-mode",
@@ -45,84 +50,9 @@ MULTI = Workspace(
 )
 
 
-def record(hours_ago: float, trigger: str, summary: str, applied: int = 1) -> ConsolidationRecord:
-    edits = [JournalOp("str_replace", f"/memories/workspace/n{i}.md", True) for i in range(applied)]
-    ops = (*edits, JournalOp("delete", "/memories/project/a.md", False, note="pinned"))
-    # Stamped when made: a run made "0 h ago" in a test reads "just now" however long
-    # after this module was imported the test runs.
-    return ConsolidationRecord(int(now_ms() - hours_ago * HOUR), trigger, summary, ops, 100, 20)
-
-
-WORKSPACE_RUN = record(3, "manual", "Merged the testing notes.", applied=2)
-GLOBAL_RUN = record(1, "launch", "Promoted the git habits to global.")
-
-
 def harvest(status: str, error: str | None = None) -> HarvestRecord:
     now = now_ms()
     return HarvestRecord("msg-1", status, now - 3 * HOUR, now - 2 * HOUR - 60_000, 1, error)
-
-
-def make_status(
-    *,
-    workspace: ConsolidationRecord | None = WORKSPACE_RUN,
-    project: ConsolidationRecord | None = WORKSPACE_RUN,
-    global_record: ConsolidationRecord | None = GLOBAL_RUN,
-    project_available: bool = True,
-    latest_harvest: HarvestRecord | None = None,
-) -> ConsolidationStatus:
-    return ConsolidationStatus(workspace, project, global_record, project_available, latest_harvest)
-
-
-class FakeConsolidation(QObject):
-    """A test double with the facade's signals and its synchronous in-flight refusal."""
-
-    run_started = Signal(str)
-    progress = Signal(int, str)
-    run_finished = Signal(object)
-    run_failed = Signal(str)
-    run_cancelled = Signal(str)
-    plan_ready = Signal(object)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.starts: list[tuple[str, str]] = []
-        self.reviews: list[bool | None] = []
-        self.applied: list[tuple[object, tuple[int, ...]]] = []
-        self.cancels = 0
-        self.busy: set[str] = set()
-
-    def start(
-        self, workspace_id: str, trigger: str = "manual", review: bool | None = False
-    ) -> bool:
-        self.starts.append((workspace_id, trigger))
-        self.reviews.append(review)
-        if workspace_id in self.busy:
-            self.run_failed.emit(
-                f"a consolidation run is already in flight for workspace {workspace_id}"
-            )
-            return False
-        self.busy.add(workspace_id)
-        return True
-
-    def apply(self, plan: object, accepted: tuple[int, ...]) -> bool:
-        self.applied.append((plan, tuple(accepted)))
-        return True
-
-    def cancel(self) -> None:
-        self.cancels += 1
-
-
-@pytest.fixture
-def facade() -> FakeConsolidation:
-    return FakeConsolidation()
-
-
-@pytest.fixture
-def footer(qtbot: QtBot, facade: FakeConsolidation) -> ConsolidationFooter:
-    widget = ConsolidationFooter(facade)
-    qtbot.addWidget(widget)
-    widget.resize(360, 260)
-    return widget
 
 
 # --- lines -------------------------------------------------------------------------------------
@@ -239,11 +169,6 @@ def test_unknown_status_shows_placeholders(footer: ConsolidationFooter) -> None:
 
 
 # --- Consolidate now ---------------------------------------------------------------------------
-
-
-def start_run(footer: ConsolidationFooter, qtbot: QtBot) -> None:
-    footer.set_context(MAIN, make_status())
-    qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
 
 
 def test_pointing_at_or_focusing_consolidate_now_says_a_click_may_follow_once(
@@ -468,41 +393,6 @@ def test_details_collapse_to_a_one_line_summary(footer: ConsolidationFooter, qtb
 # --- review before apply, the runs button ---------------------------------------------------
 
 
-def a_plan(*proposed: bool, summary: str = "Merged the test tips.") -> object:
-    from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
-
-    diff = "--- /memories/workspace/a.md\n+++ /memories/workspace/a.md\n@@ -1,1 +1,1 @@\n-a\n+b"
-    ops = tuple(
-        PlannedOp(
-            index=number,
-            command="str_replace",
-            path="/memories/workspace/a.md",
-            arguments={},
-            proposed=ok,
-            note=None if ok else "pinned",
-            description=f"Edited a.md ({number})",
-            files=(
-                PlannedFile(
-                    path="/memories/workspace/a.md",
-                    base_sha256="0" * 64,
-                    result_sha256="1" * 64,
-                    diff=diff,
-                ),
-            ),
-        )
-        for number, ok in enumerate(proposed, 1)
-    )
-    return ConsolidationPlan(
-        id="plan-x",
-        created_at=1,
-        home="/home",
-        workspace_id=MAIN.id,
-        trigger="manual",
-        summary=summary,
-        ops=ops,
-    )
-
-
 def test_a_plan_opens_the_review_and_applies_only_the_accepted_ops(
     footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
 ) -> None:
@@ -511,9 +401,9 @@ def test_a_plan_opens_the_review_and_applies_only_the_accepted_ops(
     plan = a_plan(True, False, True)
     facade.plan_ready.emit(plan)
     assert not footer.is_running
-    review = footer.review_dialog
-    assert review is not None and review.isVisible()
     assert footer.status_text.full_text == "Review 2 proposed changes…"
+    review = opened_review(footer, qtbot)
+    assert review.isVisible() and review.plan is plan
     assert review.accepted_ops == (1, 3)  # the refused op cannot be ticked
     assert review.ops.topLevelItem(1).text(1) == "Edited a.md (2): pinned"  # type: ignore[union-attr]
     review.reject_all_button.click()
@@ -534,8 +424,7 @@ def test_discarding_a_plan_changes_nothing_and_says_so(
     start_run(footer, qtbot)
     facade.run_started.emit(MAIN.id)
     facade.plan_ready.emit(a_plan(True))
-    review = footer.review_dialog
-    assert review is not None
+    review = opened_review(footer, qtbot)
     review.discard_button.click()
     assert facade.applied == []
     assert footer.status_text.full_text == "Plan discarded; nothing was changed."
@@ -548,6 +437,7 @@ def test_a_plan_proposing_nothing_needs_no_review(
     start_run(footer, qtbot)
     facade.run_started.emit(MAIN.id)
     facade.plan_ready.emit(a_plan(False, summary="Nothing worth merging."))
+    qtbot.wait(100)  # the review's steps, had one been asked for
     assert footer.review_dialog is None
     assert footer.status_text.full_text == "Nothing to change: Nothing worth merging."
 
@@ -560,8 +450,8 @@ def test_always_apply_directly_is_stored(
     start_run(footer, qtbot)
     facade.run_started.emit(MAIN.id)
     facade.plan_ready.emit(a_plan(True))
-    review = footer.review_dialog
-    assert review is not None and load_review_mode() == "review-first"
+    review = opened_review(footer, qtbot)
+    assert load_review_mode() == "review-first"
     review.always_direct.setChecked(True)
     review.apply_button.click()
     assert load_review_mode() == "apply-directly"

@@ -72,6 +72,7 @@ def test_review_first_with_the_real_facade_applies_exactly_the_accepted_ops(
     with qtbot.waitSignal(tasks.plan_ready, timeout=30_000):
         qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)
     assert home.journal_path.read_bytes() == journal_before  # a plan changes nothing
+    qtbot.waitUntil(lambda: footer.review_dialog is not None)  # it opens in steps
     review = footer.review_dialog
     assert review is not None
     proposed = [op.index for op in review.plan.proposed]

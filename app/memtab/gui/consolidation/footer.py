@@ -13,7 +13,8 @@ run goes the button reads "Consolidating…", and the status line shows a busy b
 step message and Cancel; a failure (in flight, run by another process, provider error)
 is shown there too. In review-first mode (the `consolidation.review` setting, the
 default) the run makes a plan instead: nothing changes until the user accepts its ops
-in the review dialog (`review_dialog.ReviewDialog`), and applying them is a run of its
+in the review dialog (`review_dialog.ReviewDialog`, built while the plan is made and
+opened in short steps by `review_opener.ReviewOpener`), and applying them is a run of its
 own. The status line never changes height, so a run starting or ending never moves the
 tree above it (a click lands where it was aimed). Every text elides (whole in its
 tooltip): nothing here widens the window. The clock button asks for Runs…
@@ -44,6 +45,7 @@ from PySide6.QtWidgets import (
 from memtab import humanize
 from memtab.components import glossary
 from memtab.gui.consolidation.footer_lines import CoverageLines, summaries_tooltip
+from memtab.gui.consolidation.review_opener import ReviewOpener
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
@@ -52,7 +54,7 @@ from memtab.store.registry import Workspace
 
 if TYPE_CHECKING:
     from memtab.consolidation.records import ConsolidationPlan
-    from memtab.gui.consolidation.review_dialog import ReviewDialog  # made for a plan
+    from memtab.gui.consolidation.review_dialog import ReviewDialog
 
 logger = logging.getLogger(__name__)
 
@@ -125,7 +127,9 @@ class ConsolidationFooter(QFrame):
         self._active: str | None = None
         self._starting = False
         self._cancelling = False
-        self._review: ReviewDialog | None = None
+        self._reviews = ReviewOpener(self)
+        self._reviews.apply_requested.connect(self._on_reviews_apply_requested)
+        self._reviews.discarded.connect(self._on_reviews_discarded)
 
         self._build_ui()
         consolidation.run_started.connect(self._on_consolidation_run_started)
@@ -292,8 +296,9 @@ class ConsolidationFooter(QFrame):
 
     @property
     def review_dialog(self) -> ReviewDialog | None:
-        """The review of the last plan, while it is open."""
-        return self._review
+        """The review of the last plan, while it is open (it opens in steps: see
+        `review_opener`)."""
+        return self._reviews.dialog
 
     # --- rendering ---------------------------------------------------------------------------
 
@@ -429,6 +434,9 @@ class ConsolidationFooter(QFrame):
             self._requested = None
             self._refresh_controls()
             self._set_status_text(f"Could not start: {error}", Accent.ERROR)
+        else:
+            if self._busy_here():  # not refused: a plan may come, its review gets ready
+                self._reviews.prepare()
         finally:
             self._starting = False
 
@@ -514,21 +522,13 @@ class ConsolidationFooter(QFrame):
             if workspace is not None and workspace.id == plan.workspace_id
             else plan.workspace_id
         )
-        if self._review is not None:
-            self._review.reject()
+        self._reviews.open(plan, name)  # first: a review still open closes as discarded
         self._set_status_text(
             f"Review {humanize.plural(len(plan.units), 'proposed change')}…", Accent.INFO
         )
-        from memtab.gui.consolidation.review_dialog import ReviewDialog
-
-        self._review = ReviewDialog(plan, name, self)
-        self._review.apply_requested.connect(self._on_review_apply_requested)
-        self._review.discarded.connect(self._on_review_discarded)
-        self._review.finished.connect(self._on_review_finished)
-        self._review.open()
 
     @Slot(object, object)
-    def _on_review_apply_requested(
+    def _on_reviews_apply_requested(
         self, plan: ConsolidationPlan, accepted: tuple[int, ...]
     ) -> None:
         self._requested = plan.workspace_id
@@ -544,15 +544,9 @@ class ConsolidationFooter(QFrame):
             self._starting = False
 
     @Slot()
-    def _on_review_discarded(self) -> None:
+    def _on_reviews_discarded(self) -> None:
         self._set_status_text("Plan discarded; nothing was changed.", None)
         self._note_timer.start()
-
-    @Slot(int)
-    def _on_review_finished(self, _result: int) -> None:
-        review, self._review = self._review, None
-        if review is not None:
-            review.deleteLater()
 
     @Slot()
     def _on_note_timer_timeout(self) -> None:

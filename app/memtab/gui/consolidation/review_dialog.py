@@ -22,7 +22,6 @@ import logging
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -62,20 +61,18 @@ class ReviewDialog(QDialog):
     discarded = Signal()
 
     def __init__(
-        self, plan: ConsolidationPlan, workspace_name: str, parent: QWidget | None = None
+        self,
+        plan: ConsolidationPlan | None = None,
+        workspace_name: str = "",
+        parent: QWidget | None = None,
     ) -> None:
+        """The review of `plan`; without one, an empty dialog that `show_plan` fills (the
+        footer builds it while the plan is being made: see `review_opener`)."""
         super().__init__(parent)
-        self.plan = plan
-        self.setWindowTitle(f"Review consolidation — {short_name(workspace_name)}")
+        self._plan: ConsolidationPlan | None = None
         self.setAccessibleName("Review consolidation")
         self.resize(900, 600)
-        proposed = len(plan.units)
-        self.summary = WrappedLabel(
-            f"{plan.summary or 'The consolidator proposes these changes.'}\n"
-            f"Nothing has changed yet: tick the {humanize.plural(proposed, 'change')} to "
-            "apply. Each goes through the same rails as any run.",
-            self,
-        )
+        self.summary = WrappedLabel("", self)
         self.ops = RowList(["Apply", "Change"], "Proposed changes", self)
         self.ops.setWordWrap(True)
         self.ops.currentItemChanged.connect(self._on_ops_current_item_changed)
@@ -96,7 +93,6 @@ class ReviewDialog(QDialog):
         splitter.addWidget(self.ops)
         splitter.addWidget(details)
         splitter.setSizes([220, 300])
-        self._fill()
 
         self.accept_all_button = QPushButton("Accept &all", self)
         self.accept_all_button.clicked.connect(self._on_accept_all_button_clicked)
@@ -125,6 +121,28 @@ class ReviewDialog(QDialog):
         layout.addWidget(self.always_direct)
         layout.addLayout(choices)
         self.rejected.connect(self._on_rejected)
+        self._update_apply()
+        if plan is not None:
+            self.show_plan(plan, workspace_name)
+
+    @property
+    def plan(self) -> ConsolidationPlan:
+        """The plan under review (`show_plan`'s)."""
+        if self._plan is None:
+            raise RuntimeError("the review has no plan yet")
+        return self._plan
+
+    def show_plan(self, plan: ConsolidationPlan, workspace_name: str) -> None:
+        """List `plan`'s changes (every proposed one ticked) and show the first one's diff."""
+        self._plan = plan
+        self.setWindowTitle(f"Review consolidation — {short_name(workspace_name)}")
+        proposed = len(plan.units)
+        self.summary.setText(
+            f"{plan.summary or 'The consolidator proposes these changes.'}\n"
+            f"Nothing has changed yet: tick the {humanize.plural(proposed, 'change')} to "
+            "apply. Each goes through the same rails as any run."
+        )
+        self._fill(plan)
         self._update_apply()
         fit_to_title(self)
         first = self.ops.topLevelItem(0)
@@ -155,8 +173,19 @@ class ReviewDialog(QDialog):
 
     def set_all(self, accepted: bool) -> None:
         """Tick (or untick) every proposed change."""
-        for op in self.plan.proposed:
-            self.set_accepted(op.index, accepted)
+        state = Qt.CheckState.Checked if accepted else Qt.CheckState.Unchecked
+        for item in self._change_rows():
+            item.setCheckState(0, state)
+
+    def lay_out(self) -> None:
+        """Lay out the widgets and the rows now, while hidden, so that showing the dialog
+        is one paint (the rows' layout would ask for a second)."""
+        self.ensurePolished()
+        for widget in (self, *self.findChildren(QWidget)):
+            layout = widget.layout()
+            if layout is not None:
+                layout.activate()
+        self.ops.doItemsLayout()
 
     def _change_rows(self) -> list[QTreeWidgetItem]:
         """The rows that can be ticked: one per unit of the plan."""
@@ -167,11 +196,14 @@ class ReviewDialog(QDialog):
                 rows.append(item)
         return rows
 
-    def _fill(self) -> None:
-        muted = QBrush(muted_text(self.palette()))
-        units = {unit.indexes[0]: unit for unit in self.plan.units}
+    def _fill(self, plan: ConsolidationPlan) -> None:
+        # A QColor, not a QBrush: PySide builds QBrush's enums (QGradient's ~200 presets,
+        # ~4 ms) the first time one is made.
+        muted = muted_text(self.palette())
+        units = {unit.indexes[0]: unit for unit in plan.units}
         self.ops.blockSignals(True)
-        for op in self.plan.ops:
+        self.ops.clear()
+        for op in plan.ops:
             unit = units.get(op.index)
             if unit is not None:
                 item = QTreeWidgetItem(["", unit.description])
@@ -202,15 +234,14 @@ class ReviewDialog(QDialog):
             item.setToolTip(1, item.text(1))
             self.ops.addTopLevelItem(item)
             item.setExpanded(True)
-        if any(len(unit.ops) > 1 for unit in self.plan.units):
-            self.ops.setRootIsDecorated(True)
+        self.ops.setRootIsDecorated(any(len(unit.ops) > 1 for unit in plan.units))
         self.ops.blockSignals(False)
 
     def _selected_ops(self, item: QTreeWidgetItem | None) -> list[PlannedOp]:
-        if item is None:
+        if item is None or self._plan is None:
             return []
         indexes = item.data(0, _INDEXES_ROLE) or ()
-        return [op for op in self.plan.ops if op.index in indexes]
+        return [op for op in self._plan.ops if op.index in indexes]
 
     def _update_apply(self) -> None:
         count = self.accepted_changes
@@ -257,11 +288,11 @@ class ReviewDialog(QDialog):
     @Slot()
     def _on_apply_button_clicked(self) -> None:
         accepted = self.accepted_ops
-        if not accepted:
+        if not accepted or self._plan is None:
             return
         if self.always_direct.isChecked():
             self._save_direct_mode()
-        self.apply_requested.emit(self.plan, accepted)
+        self.apply_requested.emit(self._plan, accepted)
         self.done(QDialog.DialogCode.Accepted)
 
     @Slot()
