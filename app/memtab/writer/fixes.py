@@ -189,8 +189,12 @@ def find_fix(
             if step.failed:
                 between = []  # failed again: what came before did not fix it
                 continue
-            if not step.succeeded or not status_is_known(command):
+            if not step.succeeded:
                 return None
+            if not status_is_known(command):
+                if step.passed_as is None:
+                    return None
+                command = step.passed_as  # cut by `| tail`, its output says it passed
             if does_less(command, failed.command):
                 # `bun test` failed, then `bun test src/App.test.tsx` passed (the tests of
                 # that file pass), or a commit failed in a hook and went through with the

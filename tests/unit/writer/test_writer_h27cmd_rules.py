@@ -209,3 +209,25 @@ def test_a_commit_made_with_the_hooks_skipped_is_no_fix_of_the_hook_that_failed(
         assert extract_findings([failed, worked]).fixes == [], skipped
     assert does_less("mvn package -DskipTests", "mvn package")
     assert not does_less("git commit --no-verify -m x", "git commit --no-verify -m y")
+
+
+def test_a_rerun_cut_by_tail_that_shows_it_passed_proves_the_fix_between() -> None:
+    # context-evaluator's rerun `bun run test 2>&1 | tail -30` ends on bun's closing counts:
+    # its status is tail's, what it shows says it passed — as good as its own exit status
+    failed = bash(
+        "bun run test",
+        ok=False,
+        output="error: Cannot find module '@shared/constants' from 'src/cli/index.ts'",
+    )
+    install = bash("bun install", output="bun install v1.3.5\n\nChecked 412 installs")
+    rerun = bash(
+        "bun run test 2>&1 | tail -30",
+        output=" 1351 pass\n 0 fail\n 2939 expect() calls\nRan 1351 tests across 61 files.",
+    )
+    [fix] = extract_findings([failed, install, rerun]).fixes
+    assert render_fix(fix) == (
+        "`bun run test` failed: `error: Cannot find module '@shared/constants' from "
+        "'src/cli/index.ts'` — fixed by `bun install`."
+    )
+    unclear = bash("bun run test 2>&1 | tail -3", output="src/cli/index.ts:\n(skip) slow")
+    assert extract_findings([failed, install, unclear]).fixes == []
