@@ -20,6 +20,9 @@ recognized by its structure rather than by one phrase:
 - or the user says what they prefer ("I prefer …", "je préfère …", "ich bevorzuge …",
   "prefiero …", "prefiro …", "我更喜欢 …", "…の方が好き", "…을 선호") or corrects the agent
   ("No, use pnpm.", "Non, utilise pnpm.", "아니, pnpm 써.");
+- or, in English, it says with a modal what holds for every one of a kind, or what to do
+  instead, naming what it is about ("All references to api.x.org should go to y.org", "We
+  should not display "AGENTS.md" for …, but instead …");
 - or, in Portuguese, it says what must be with a modal ("… tem que estar atrás de uma
   feature flag …", "deve existir o paywall …"): the clause that carries it;
 - or the user names the value that is the correct one ("G-081QKVSS83 が正しい測定IDです",
@@ -170,6 +173,16 @@ _EN_MODAL_RULE = re.compile(
     r"|should(?: not|n't) be \w+ ever\b)",
     re.IGNORECASE,
 )
+# An English rule for every one of a kind ("All refences to api.safecast.org should go to
+# simplemap.safecast.org") or what to do instead ("We should not display "AGENTS.md" for GitHub
+# Copilot instructions, but instead "Copilot instructions""), about something it names (a
+# domain, a file, a quoted label) — not "all of these should …", which leans on the message.
+_EN_RULE_FOR_A_KIND = re.compile(
+    r"^(?:all|every|each|any) (?!(?:of )?(?:these|those|them|this|that|it)\b)[^,;]{3,60}?"
+    r"\b(?:should|must)\b|^we (?:should|must)(?: not|n't)? .*\binstead\b",
+    re.IGNORECASE,
+)
+_NAMES_A_THING = re.compile(r"`[^`]+`|\"[^\"]+\"|“[^”]+”|\w[./_-]\w")
 _CJK_RULE = re.compile(_RULE_WORDS_CJK)
 # Words that open a sentence without being its rule, and a link the rule is about
 # ("https://…/pull/7697 Instead of adding …, add …").
@@ -232,6 +245,8 @@ def is_directive(sentence: str) -> bool:
     if _NEGATED_IMPERATIVE.match(core) or _CORRECTION.match(core):
         return True
     if _ANYWHERE.search(core) or _PREFERENCE.search(core) or _EN_MODAL_RULE.search(core):
+        return True
+    if _EN_RULE_FOR_A_KIND.search(core) and _NAMES_A_THING.search(core):
         return True
     if _JA_RESTATED_ORDER.search(core):
         return True

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memtab.writer.answers import facts_in
+from memtab.writer.directives import directives_in
 
 # jdx/mise (Codex writes the apostrophe as U+2019): the agent's proposal and its progress.
 _CURLY_FIRST_PERSON = (
@@ -108,3 +109,31 @@ def test_a_changelog_line_about_a_file_is_a_report_of_what_was_done() -> None:
     # what a file is for, after its name, is no report
     role = "`src/cli/index.ts` — the CLI entry point; it requires `commander` at version 12."
     assert facts_in(role, concluded=True) == [role]
+
+
+# The user's rule for every one of a kind, or what to do instead, naming what it is about
+# (Safecast/safecast-map-MCP, PackmindHub/context-evaluator; "full schema should not be
+# updated ever", FSM1/cipher-box, is the same class, kept before).
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "All refences to api.safecast.org should go to simplemap.safecast.org.",
+        'We should not display "AGENTS.md" for GitHub Copilot instructions, but instead '
+        '"Copilot instructions".',
+    ],
+)
+def test_a_rule_for_every_one_of_a_kind_or_what_to_do_instead(sentence: str) -> None:
+    assert directives_in(sentence) == [sentence]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "All of these should be fixed in `api.ts`.",  # leans on the message before
+        "All tests should pass.",  # names nothing
+        "We should add a retry instead.",  # names nothing
+        "Should all references to api.safecast.org go to simplemap.safecast.org?",
+    ],
+)
+def test_what_leans_on_the_message_or_names_nothing_is_no_rule(sentence: str) -> None:
+    assert directives_in(sentence) == []
