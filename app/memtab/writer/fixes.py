@@ -19,15 +19,20 @@ from memtab.writer.command_scope import does_less, without_passthrough
 from memtab.writer.commands import (
     command_family,
     command_label,
+    command_segments,
     display_command,
     is_exploratory,
     is_project_command,
     is_throwaway,
+    program_name,
     removed_files,
+    runs_a_task,
     status_is_known,
+    tool_program,
     uncut,
     unwrapped,
     without_machine_env,
+    word_set,
 )
 from memtab.writer.outcomes import (
     error_signature,
@@ -233,7 +238,7 @@ def fix_steps(between: Sequence[Step], throwaway: set[str]) -> tuple[str, ...]:
             command = step.command
             if is_exploratory(command) or not status_is_known(command):
                 continue
-            if is_throwaway(command, throwaway):
+            if is_throwaway(command, throwaway) or not can_fix(command):
                 continue
             label = command_label(command)
             text = f"`{label}`" if label else ""
@@ -244,6 +249,29 @@ def fix_steps(between: Sequence[Step], throwaway: set[str]) -> tuple[str, ...]:
         if text and text not in rendered:
             rendered.append(text)
     return tuple(rendered[-MAX_FIX_STEPS:])
+
+
+# git's commands that only move the session's own changes around (stage, shelve, switch,
+# commit them): between a failure and its success they fix nothing of the project.
+_GIT_BOOKKEEPING = word_set(
+    "add stash commit checkout switch restore reset rm mv push pull fetch branch tag merge "
+    "rebase cherry-pick status log diff show"
+)
+
+
+def can_fix(command: str) -> bool:
+    """Whether a command that worked between a failure and its success may be part of its
+    fix: not git's bookkeeping (`git add -A`, `git stash`) nor a workflow tool's call (`bd
+    update spotter-a0y.1 --status in_progress`; a task it runs, `mise run fmt`, may) — what
+    the session did besides."""
+    if tool_program(command) is not None and not runs_a_task(command):
+        return False
+    for words in command_segments(command):
+        if words and program_name(words[0]) == "git":
+            sub = next((word for word in words[1:] if not word.startswith("-")), "")
+            if sub in _GIT_BOOKKEEPING:
+                return False
+    return True
 
 
 def failure_text(call: TranscriptToolCall) -> str:

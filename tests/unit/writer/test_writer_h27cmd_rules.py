@@ -8,6 +8,7 @@ from memtab.transcripts import TranscriptEvent, background_task, ended_task
 from memtab.writer.command_scope import does_less, narrows
 from memtab.writer.commands import command_kind
 from memtab.writer.extract import extract_findings
+from memtab.writer.fixes import can_fix
 from memtab.writer.notes import render_fix
 from memtab.writer.outcomes import output_shows_failure
 
@@ -231,3 +232,33 @@ def test_a_rerun_cut_by_tail_that_shows_it_passed_proves_the_fix_between() -> No
     )
     unclear = bash("bun run test 2>&1 | tail -3", output="src/cli/index.ts:\n(skip) slow")
     assert extract_findings([failed, install, unclear]).fixes == []
+
+
+def test_git_bookkeeping_and_workflow_tool_calls_are_no_part_of_a_fix() -> None:
+    # marot/spotter: between a failed `mix test` and the run that passed, the session
+    # updated its bead and shelved changes — the edit was the work, nothing was learnt
+    failed = bash(
+        "mix test",
+        ok=False,
+        output="** (CompileError) lib/spotter/services/active_session_registry.ex:3: "
+        "undefined function foo/0",
+    )
+    bead = bash("bd update spotter-a0y.1 --status in_progress", output="✓ Updated spotter-a0y.1")
+    stash = bash("git stash", output="Saved working directory and index state WIP on main")
+    edit = calls(
+        tool(
+            "Edit",
+            {"file_path": "lib/spotter/services/active_session_registry.ex", "old_string": "a"},
+        )
+    )
+    passed = bash("mix test", output="49 tests, 0 failures")
+    assert extract_findings([failed, bead, stash, edit, passed]).fixes == []
+    # a project command between them still is (`mix deps.get`), and a task run (`mise run fmt`)
+    deps = bash("mix deps.get", output="All dependencies are up to date")
+    [fix] = extract_findings([failed, bead, deps, stash, edit, passed]).fixes
+    assert fix.fix_steps == (
+        "`mix deps.get`",
+        "editing `lib/spotter/services/active_session_registry.ex`",
+    )
+    assert can_fix("mise run fmt") and can_fix("git submodule update --init test/bats")
+    assert not can_fix("git add -A") and not can_fix("rtk git diff")
