@@ -9,7 +9,7 @@ lines. Enter never picks a choice that drops a change: it merges (when clean) or
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
@@ -38,6 +38,10 @@ from memtab.gui.style import Accent, accent_text, muted_text, tint
 from memtab.gui.widgets import WrappedLabel
 
 MAX_RENDERED_LINES = 20_000
+# Lines coloured in one pass of the event loop (~3 ms); a long diff's text shows at once and
+# the rest of its colours follow a pass at a time, so the GUI thread never holds a frame
+# (2,500 lines took ~15 ms in one go).
+COLOR_LINES_PER_PASS = 500
 
 _SIGNS = {LineKind.HUNK: "", LineKind.CONTEXT: " ", LineKind.ADDED: "+", LineKind.REMOVED: "-"}
 
@@ -54,11 +58,28 @@ class DiffView(QPlainTextEdit):
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setAccessibleName("Differences")
         self._result: DiffResult | None = None
+        # The lines still to colour: (the lines shown, the number gutter's width, the first).
+        self._uncolored: tuple[tuple[DiffLine, ...], int, int] | None = None
+        self._color_timer = QTimer(self)
+        self._color_timer.setSingleShot(True)
+        self._color_timer.setInterval(0)
+        self._color_timer.timeout.connect(self._on_color_timer_timeout)
 
     @property
     def result(self) -> DiffResult | None:
         """The diff shown, or None while computing."""
         return self._result
+
+    @property
+    def is_colored(self) -> bool:
+        """Whether every line shown has its colour (a long diff's come a pass at a time)."""
+        return self._uncolored is None
+
+    def setPlainText(self, text: str) -> None:
+        """Show `text` (colours still to come for the text it replaces are dropped)."""
+        self._uncolored = None
+        self._color_timer.stop()
+        super().setPlainText(text)
 
     def show_computing(self) -> None:
         """Say that the diff is on its way."""
@@ -89,9 +110,25 @@ class DiffView(QPlainTextEdit):
         if len(result.lines) > MAX_RENDERED_LINES:
             texts.append(f"… {len(result.lines) - MAX_RENDERED_LINES} more lines not shown")
         self.setPlainText("\n".join(texts))
-        self._color_blocks(shown, gutter=2 * width + 2)
+        self._uncolored = (shown, 2 * width + 2, 0)
+        self._color_next_lines()
 
-    def _color_blocks(self, shown: tuple[DiffLine, ...], gutter: int) -> None:
+    @Slot()
+    def _on_color_timer_timeout(self) -> None:
+        self._color_next_lines()
+
+    def _color_next_lines(self) -> None:
+        if self._uncolored is None:
+            return
+        shown, gutter, first = self._uncolored
+        end = min(len(shown), first + COLOR_LINES_PER_PASS)
+        self._color_blocks(shown[first:end], gutter, first)
+        self._uncolored = (shown, gutter, end) if end < len(shown) else None
+        if self._uncolored is not None:
+            self._color_timer.start()
+
+    def _color_blocks(self, lines: tuple[DiffLine, ...], gutter: int, first: int) -> None:
+        """Colour `lines`, shown from block number `first` on."""
         palette = self.palette()
         backgrounds = {
             LineKind.ADDED: tint(palette, Accent.ADDED, QPalette.ColorRole.Base, 0.16),
@@ -104,8 +141,8 @@ class DiffView(QPlainTextEdit):
         number_text.setForeground(muted_text(palette))
         cursor = QTextCursor(self.document())
         cursor.beginEditBlock()
-        block = self.document().firstBlock()
-        for line in shown:
+        block = self.document().findBlockByNumber(first)
+        for line in lines:
             if not block.isValid():
                 break
             background: QColor | None = backgrounds.get(line.kind)

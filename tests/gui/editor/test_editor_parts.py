@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette, QTextDocument
 from pytestqt.qtbot import QtBot
 
 from memtab.components.text_diff import compute_diff
-from memtab.gui.diff_view import DiffView
+from memtab.gui.diff_view import COLOR_LINES_PER_PASS, DiffView
 from memtab.gui.editor.frontmatter import (
     body_without_frontmatter,
     description_line,
@@ -118,10 +119,41 @@ def test_diff_view_renders_colored_lines(qtbot: QtBot) -> None:
     assert text[0].startswith("@@")
     assert any(line.endswith("- b") for line in text)
     assert any(line.endswith("+ c") for line in text)
-    removed_block = view.document().findBlockByNumber(2)
-    assert removed_block.blockFormat().background().color().isValid()
+    assert colored(view, 2)  # the removed line (a valid colour alone is any block's: black)
     view.set_diff(compute_diff("x\n", "x\n"))
     assert "No differences" in view.toPlainText()
+
+
+def colored(view: DiffView, number: int) -> bool:
+    background = view.document().findBlockByNumber(number).blockFormat().background()
+    return background.style() != Qt.BrushStyle.NoBrush
+
+
+def test_a_long_diff_shows_at_once_and_takes_its_colours_a_pass_at_a_time(qtbot: QtBot) -> None:
+    view = DiffView()
+    qtbot.addWidget(view)
+    gone = "".join(f"line {number}\n" for number in range(3 * COLOR_LINES_PER_PASS))
+    view.set_diff(compute_diff(gone, ""))
+    last = view.document().blockCount() - 1
+    assert last == 3 * COLOR_LINES_PER_PASS  # the hunk's header, then every line
+    assert view.toPlainText().splitlines()[last].endswith(f"- line {last - 1}")
+    assert colored(view, 1) and not colored(view, last) and not view.is_colored
+    qtbot.waitUntil(lambda: view.is_colored)
+    assert colored(view, last)
+
+
+def test_new_text_drops_the_colours_the_old_had_still_to_come(qtbot: QtBot) -> None:
+    view = DiffView()
+    qtbot.addWidget(view)
+    gone = "".join(f"line {number}\n" for number in range(3 * COLOR_LINES_PER_PASS))
+    view.set_diff(compute_diff(gone, ""))
+    view.set_diff(compute_diff("a\nb\n", "a\nc\n"))
+    assert view.is_colored and colored(view, 2)  # short: coloured at once
+    view.set_diff(compute_diff(gone, ""))
+    view.show_computing()
+    assert view.is_colored
+    qtbot.wait(50)  # the passes that were due find nothing to colour
+    assert view.toPlainText() == "Computing the differences…" and view.is_colored
 
 
 # --- highlighter -------------------------------------------------------------------------------
