@@ -178,8 +178,8 @@ class ReviewDialog(QDialog):
             item.setCheckState(0, state)
 
     def lay_out(self) -> None:
-        """Lay out the widgets and the rows now, while hidden, so that showing the dialog
-        is one paint (the rows' layout would ask for a second)."""
+        """Lay out the widgets and the rows now, while hidden: the step before it is shown
+        (`review_opener`) takes that work off the one that shows and paints it."""
         self.ensurePolished()
         for widget in (self, *self.findChildren(QWidget)):
             layout = widget.layout()
