@@ -21,7 +21,7 @@ from pathlib import Path
 from memtab.writer.notes import Note
 from quality.en_cases import BLIND_EN_LABELS_3, BLIND_EN_LABELS_4
 from quality.en_cases_h26 import H26_LABELS_A, H26_LABELS_B
-from quality.en_cases_h27 import H27_LABELS_A
+from quality.en_cases_h27 import H27_LABELS_A, H27_LABELS_B
 from quality.gold import GOLD
 from quality.intl_cases import (
     INTL_LABELS,
@@ -563,10 +563,10 @@ H27_INTL_CASES_A = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in H27_INTL_LABELS_A
 )
-# split.txt's "h27en" blocks, labelled the gold way (en_cases_h27.py): A run once, then tuned on.
-H27_CASES_A = tuple(
+# split.txt's "h27en" blocks, labelled the gold way (en_cases_h27.py), each run once, then tuned on.
+H27_CASES = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
-    for name, file, items, language in H27_LABELS_A
+    for name, file, items, language in (*H27_LABELS_A, *H27_LABELS_B)
 )
 WRITER_CASES = (  # the part tuned on
     *FIXTURE_CASES,
@@ -586,7 +586,7 @@ WRITER_CASES = (  # the part tuned on
     *H26_CASES_A,
     *H26_CASES_B,
     *H27_INTL_CASES_A,
-    *H27_CASES_A,
+    *H27_CASES,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(
