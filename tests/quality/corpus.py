@@ -555,18 +555,11 @@ H26_CASES_B = tuple(
     WriterCase(name, FIXTURES / "codex" / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in H26_LABELS_B
 )
-# split.txt's 2026-11-23 "h27intl" blocks: Japanese, Portuguese and Korean sessions labelled the
-# gold way (tests/quality/intl_cases_h27.py) before the writer ran on them. Block A was run once
-# with the rules as they were (main ab12c24: 0.80 (4/5) / 0.19 (4/21)), then tuned on; block B
-# was run once with this session's rules frozen (main 1d64c3e5: 0.32 (7/22) / 0.15 (6/39)), then
-# joined it.
-H27_INTL_CASES_A = tuple(
+# split.txt's "h27intl" blocks, labelled the gold way (intl_cases_h27.py): A run once (0.80 (4/5)
+# / 0.19 (4/21)), then tuned on; B run once on the frozen rules (0.32 (7/22) / 0.15 (6/39)), joined.
+H27_INTL_CASES = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
-    for name, file, items, language in H27_INTL_LABELS_A
-)
-H27_INTL_CASES_B = tuple(
-    WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
-    for name, file, items, language in H27_INTL_LABELS_B
+    for name, file, items, language in (*H27_INTL_LABELS_A, *H27_INTL_LABELS_B)
 )
 # split.txt's "h27en" blocks, labelled the gold way (en_cases_h27.py), each run once, then tuned on.
 H27_CASES = tuple(
@@ -590,9 +583,8 @@ WRITER_CASES = (  # the part tuned on
     *INTL_CASES_4,
     *H26_CASES_A,
     *H26_CASES_B,
-    *H27_INTL_CASES_A,
+    *H27_INTL_CASES,
     *H27_CASES,
-    *H27_INTL_CASES_B,
 )
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(
