@@ -14,7 +14,8 @@ tuned on (all languages) these were the structural notes least often right — p
 9, saved memories 3 of 7 (answers 2 of 6 before their notes said what the chosen option
 means) against commands 91 of 98 and fixes 10 of 10. No stricter rule is kept for these
 languages either: a line the agent wrote in English is English wherever it sits (16 of 16
-such notes right in the Japanese and Portuguese sessions tuned on), and a command needs no
+such notes right in the Japanese and Portuguese sessions tuned on — though the four of
+h27intl's block B, run once on the frozen rules, were wrong), and a command needs no
 verdict in its output to be kept (kept commands without one were right 48 of 53 times, with
 one 21 of 22). Korean sessions (teslamint/entirecontext, tests/quality) get only these
 structural notes. See docs/formats.md §10.2.
