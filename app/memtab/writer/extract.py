@@ -98,6 +98,7 @@ from memtab.writer.fixes import (
 )
 from memtab.writer.language import is_claimed
 from memtab.writer.outcomes import MAX_HOOKS_NAMED, hooks_that_passed
+from memtab.writer.project_dirs import worktree_added
 
 __all__ = [
     "Findings",
@@ -228,6 +229,7 @@ class TranscriptDigest:
         self._after_failure = False
         self._scripts = SkillScripts()
         self._project_dir: str | None = None  # where the session started (`event.cwd`)
+        self._worktrees: list[str] = []  # the checkouts it added (`worktree_added`)
         self._changed_project = False
         self._steps = 0
         self._commands: dict[str, tuple[WorkingCommand, frozenset[str]]] = {}
@@ -336,7 +338,7 @@ class TranscriptDigest:
             return
         ran = command_a_bash_agent_ran(call)
         if ran is not None:  # a `Bash` sub-agent's report: the run's only trace here
-            for part in chained_commands(as_run_here(ran, self._project_dir)):
+            for part in chained_commands(as_run_here(ran, self._project_dir, self._worktrees)):
                 self._note_working(part, origin)
         saved = memories_saved(call)  # the agent's own: surer than any fact read in prose
         for memory in saved:  # a `feedback` one is the user's guidance, distilled
@@ -352,7 +354,11 @@ class TranscriptDigest:
         if finished is None:
             return
         call, origin = finished
-        step = read_step(call, origin, self._project_dir)
+        step = read_step(call, origin, self._project_dir, self._worktrees)
+        if step.succeeded and step.command is not None:
+            worktree = worktree_added(step.command, self._project_dir)
+            if worktree is not None and len(self._worktrees) < MAX_KEPT_FILES:
+                self._worktrees.append(worktree)
         self._steps += 1
         self._throwaway |= step.deleted
         if len(self._throwaway) > MAX_KEPT_FILES:
@@ -439,7 +445,7 @@ class TranscriptDigest:
         """Take back the note a command kept when it started in the background (in message
         `origin`): it ended failing (`mix test` sent to the background, then `exit_code` 2).
         A note an earlier run of it kept stays."""
-        command = as_run_here(command, self._project_dir)
+        command = as_run_here(command, self._project_dir, self._worktrees)
         for part in chained_commands(command):
             family = command_family(without_passthrough(part))
             known = self._commands.get(family)

@@ -11,7 +11,7 @@ worked. Running the same command again is not a fix, nor is editing code until i
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from memtab.transcripts import TranscriptToolCall
@@ -94,20 +94,25 @@ class Step:
     elsewhere: bool = False
 
 
-def as_run_here(command: str, project_dir: str | None) -> str:
-    """A shell command as the project runs it: paths inside the project relative to it
-    (`project_dirs.in_project`), one machine's shell set-up left out
-    (`commands.without_machine_env`)."""
-    return without_machine_env(in_project(command.strip(), project_dir))
+def as_run_here(command: str, project_dir: str | None, worktrees: Collection[str] = ()) -> str:
+    """A shell command as the project runs it: paths inside the project or one of the
+    session's worktrees relative to it (`project_dirs.in_project`), one machine's shell
+    set-up left out (`commands.without_machine_env`)."""
+    return without_machine_env(in_project(command.strip(), project_dir, worktrees))
 
 
-def read_step(call: TranscriptToolCall, origin: str, project_dir: str | None = None) -> Step:
+def read_step(
+    call: TranscriptToolCall,
+    origin: str,
+    project_dir: str | None = None,
+    worktrees: Collection[str] = (),
+) -> Step:
     failed = call.is_error or (call.exit_code is not None and call.exit_code != 0)
     command = call.command if _SHELL_TOOL_NAME.search(call.name) else None
     # A Codex code-mode cell that printed only its command's output ("Script completed"):
     # the cell ended, how the command did is told only by that output.
     status_told = call.exit_code is not None or not isinstance(call.input, str)
-    command = as_run_here(command, project_dir) if command else None
+    command = as_run_here(command, project_dir, worktrees) if command else None
     target = _target(call)
     target = relative_path(target, project_dir) or target  # as the project names it
     family = command_family(command) if command else f"tool:{call.name}:{target}"

@@ -2,11 +2,15 @@
 absolute path (`cd /Users/me/app/web && hugo`, `pnpm --dir /Users/me/app lint`), which
 would make every such command a one-off of one machine (`commands.is_one_off`). Inside the
 session's project (the directory it started in, `TranscriptEvent.cwd`) the path is written
-relative to it, as a developer of the project would type it."""
+relative to it, as a developer of the project would type it. So are the git worktrees the
+session adds (`git worktree add ../app-feature -b feature`): other checkouts of the same
+repository, where `cd ../app-feature && uv run pytest` is the project's `uv run pytest`."""
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections.abc import Collection
 
 # A leading `cd <dir> &&` (or `;`), and the options that run a tool in a directory
 # (`pnpm --dir <dir> lint`, `git -C <dir> status`, `npm --prefix <dir> test`, `hugo -s
@@ -50,19 +54,68 @@ def relative_path(path: str, project_dir: str | None) -> str | None:
     return path[len(root) + 1 :] if path.startswith(root + "/") else None
 
 
-def in_project(command: str, project_dir: str | None) -> str:
+# `git worktree add [options] <path> [<commit-ish>]`; the options that take a value.
+_WORKTREE_ADD = re.compile(r"(?:^|&&\s*|;\s*)git\s+worktree\s+add\s+(?P<args>[^;&|<>]+)")
+_WORKTREE_OPTION_VALUES = frozenset({"-b", "-B", "--reason"})
+
+
+def _resolved(path: str, root: str) -> str | None:
+    """`path` as compared (`_plain`), a relative one taken from the project's folder `root`;
+    None for one only a shell knows (`~/x`, `$HOME/x`)."""
+    if path.startswith(("~", "$")):
+        return None
+    path = _plain(path)
+    if path.startswith("/") or _DRIVE_ROOT.match(path):
+        return path
+    return posixpath.normpath(posixpath.join(root, path))
+
+
+def worktree_added(command: str, project_dir: str | None) -> str | None:
+    """The folder a `git worktree add` in `command` checks the session's repository out in
+    (absolute, as compared; a relative path taken from the project's folder), to pass to
+    `in_project` with the commands that follow; None for any other command."""
+    root = _root(project_dir)
+    added = _WORKTREE_ADD.search(command)
+    if root is None or added is None:
+        return None
+    words = iter(added.group("args").split())
+    for word in words:
+        if word in _WORKTREE_OPTION_VALUES:
+            next(words, None)
+        elif not word.startswith("-"):
+            return _resolved(word.strip("\"'"), root)
+    return None
+
+
+def _in_worktree(path: str, root: str, worktrees: Collection[str]) -> str | None:
+    """A path inside one of the session's worktrees, relative to it (as `relative_path`)."""
+    resolved = _resolved(path, root)
+    if resolved is None:
+        return None
+    for tree in worktrees:
+        if resolved == tree:
+            return ""
+        if resolved.startswith(tree + "/"):
+            return resolved[len(tree) + 1 :]
+    return None
+
+
+def in_project(command: str, project_dir: str | None, worktrees: Collection[str] = ()) -> str:
     """A command as the project runs it: a directory given by its absolute path inside the
     session's project (`project_dir`, where the session started) made relative to it — the
     first `cd` of a chain, and every directory option of its tools: `cd /home/rob/app &&
     go build ./...` → `go build ./...`, `cd /home/rob/app/web && hugo` → `cd web && hugo`,
     `git -C /home/rob/app add x && git -C /home/rob/app commit` → `git add x && git
-    commit`. Any other command unchanged (a path outside the project stays, and keeps it a
+    commit`. A folder in one of the session's `worktrees` (`worktree_added`) is the project
+    too. Any other command unchanged (a path outside the project stays, and keeps it a
     one-off)."""
-    if _root(project_dir) is None:
+    root = _root(project_dir)
+    if root is None:
         return command
 
     def relative(path: str) -> str | None:
-        return relative_path(path, project_dir)
+        inside = relative_path(path, project_dir)
+        return inside if inside is not None else _in_worktree(path, root, worktrees)
 
     leading = _LEADING_CD.search(command)
     if leading is not None:

@@ -10,7 +10,7 @@ from memtab.writer.command_scope import is_narrowed, without_passthrough
 from memtab.writer.extract import extract_findings
 from memtab.writer.notes import render_fix
 from memtab.writer.outcomes import says_nothing
-from memtab.writer.project_dirs import in_project
+from memtab.writer.project_dirs import in_project, worktree_added
 
 from .events import bash
 
@@ -103,3 +103,39 @@ def test_a_fix_whose_working_command_is_too_long_to_write_is_not_kept() -> None:
     long_path = ":".join(f"/opt/toolchains/go-1.2{n}/bin" for n in range(4))
     worked = bash(f"PATH=$PATH:{long_path} && go build ./cmd/mcp-server/", output="")
     assert extract_findings([failed, worked]).fixes == []
+
+
+ENTIRECONTEXT = "/Users/teslamint/workspace/entirecontext"
+
+
+def test_a_worktree_the_session_added_is_the_project() -> None:
+    # entirecontext (Korean): the migration was made, type-checked and tested in a worktree
+    # the session added beside the repository; every command there named it by its path
+    added = bash(
+        "git worktree add ../entirecontext-mcp-sdk-2-migration -b feat/mcp-sdk-2-migration "
+        "main 2>&1",
+        output="Preparing worktree (new branch 'feat/mcp-sdk-2-migration')\n"
+        "HEAD is now at a724e07 docs(retro): close mcp serve silent-failure release loop",
+    )
+    checked = bash(
+        f"cd {ENTIRECONTEXT}-mcp-sdk-2-migration && uv run mypy src/entirecontext/ 2>&1 | tail -5",
+        output="Success: no issues found in 125 source files\n"
+        f"Shell cwd was reset to {ENTIRECONTEXT}",
+    )
+    for event in (added, checked):
+        event.cwd = ENTIRECONTEXT
+    found = extract_findings([added, checked]).commands
+    assert [command.command for command in found] == ["uv run mypy src/entirecontext/"]
+    # a folder beside the project that no `git worktree add` made stays another project's
+    assert extract_findings([checked]).commands == []
+
+
+def test_the_folder_a_worktree_is_added_in() -> None:
+    assert worktree_added(
+        "git worktree add ../worktrees/core -b feature/core 2>&1", "/w/repiq"
+    ) == ("/w/worktrees/core")
+    assert worktree_added("git worktree add -b fix/x --detach /tmp/x HEAD", "/w/app") == "/tmp/x"
+    assert worktree_added("git fetch && git worktree add wt/feat", "/w/app") == "/w/app/wt/feat"
+    assert worktree_added("git worktree add ~/elsewhere", "/w/app") is None  # a shell's path
+    assert worktree_added("git worktree list", "/w/app") is None
+    assert worktree_added("git worktree add ../x", None) is None  # no project folder known
