@@ -13,6 +13,21 @@ PROJECT = "/home/alice/proj"
 WORKSPACE_ID = "a1b2c3d4e5"
 SIBLING_ID = "f6e5d4c3b2"
 MULTI_ID = "beefbeef00"
+# The memory tool's properties: those of the hand-written schema models have been sent
+# since the start, in its order.
+TOOL_PROPERTIES = (
+    "command",
+    "path",
+    "file_text",
+    "old_str",
+    "new_str",
+    "insert_line",
+    "insert_text",
+    "old_path",
+    "new_path",
+    "offset",
+    "limit",
+)
 
 
 class FakeClock:

@@ -18,7 +18,7 @@ from memtab.store.tool import (
     tool_input_schema,
 )
 
-from .helpers import G, P, W, create, err, ok, text_of, write
+from .helpers import TOOL_PROPERTIES, G, P, W, create, err, ok, text_of, write
 
 # --- view ------------------------------------------------------------------------------
 
@@ -86,17 +86,7 @@ _ANY_VALUE = st.recursive(
 )
 _KEYS = st.sampled_from(
     [
-        "command",
-        "path",
-        "file_text",
-        "old_str",
-        "new_str",
-        "insert_line",
-        "insert_text",
-        "old_path",
-        "new_path",
-        "offset",
-        "limit",
+        *TOOL_PROPERTIES,
         "file_path",
         "filePath",
         "content",

@@ -12,22 +12,9 @@ from memtab.store.errors import ToolArgumentError
 from memtab.store.tool import MemoryTool, parse_tool_request
 from memtab.store.tool_args import COMMANDS, input_schema
 
-from .helpers import G, err, ok
+from .helpers import TOOL_PROPERTIES, G, err, ok
 
-# The properties the hand-written schema had, which models have been sent since the start.
-_PROPERTIES = {
-    "command",
-    "path",
-    "file_text",
-    "old_str",
-    "new_str",
-    "insert_line",
-    "insert_text",
-    "old_path",
-    "new_path",
-    "offset",
-    "limit",
-}
+_PROPERTIES = frozenset(TOOL_PROPERTIES)
 _COMBINATORS = ("oneOf", "anyOf", "allOf", "not", "$ref", "$defs", "definitions")
 
 
