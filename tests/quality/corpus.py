@@ -15,10 +15,12 @@ byte for byte.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memtab.writer.notes import Note
+from quality.dense_h28_en import DENSE_EN_ITEMS
+from quality.dense_h28_intl import DENSE_INTL_ITEMS
 from quality.en_cases import BLIND_EN_LABELS_3, BLIND_EN_LABELS_4
 from quality.en_cases_h26 import H26_LABELS_A, H26_LABELS_B
 from quality.en_cases_h27 import H27_LABELS_A, H27_LABELS_B
@@ -566,7 +568,7 @@ H27_CASES = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in (*H27_LABELS_A, *H27_LABELS_B)
 )
-WRITER_CASES = (  # the part tuned on
+_SPARSE_CASES = (  # the part tuned on, as first labelled
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
     *SPOTTER_CASES,
@@ -586,6 +588,20 @@ WRITER_CASES = (  # the part tuned on
     *H27_INTL_CASES,
     *H27_CASES,
 )
+
+
+def _with_dense_items(cases: tuple[WriterCase, ...]) -> tuple[WriterCase, ...]:
+    """Each tuned-on case with the items of its dense relabelling (dense_h28_*.py: the session
+    read whole again, the gold way) added to the ones it had; no item is dropped."""
+    dense: dict[str, list[Expected]] = {}
+    for file, items in (*DENSE_EN_ITEMS, *DENSE_INTL_ITEMS):
+        dense.setdefault(file, []).extend(expect(*item) for item in items)
+    return tuple(
+        replace(case, expected=(*case.expected, *dense.get(case.path.name, ()))) for case in cases
+    )
+
+
+WRITER_CASES = _with_dense_items(_SPARSE_CASES)  # the part tuned on
 # The part only measured (split.txt), with the gold lists labelled before measuring.
 MEASURE_CASES = tuple(
     WriterCase(

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .corpus import MEASURE_CASES, WRITER_CASES
+from .dense_h28_en import DENSE_EN_ITEMS
+from .dense_h28_intl import DENSE_INTL_ITEMS
 from .scoring import load_events
 
 # Shorter messages (their tags left out) are common phrases, not evidence of an overlap.
@@ -56,3 +58,11 @@ def test_no_tuned_on_transcript_shares_a_message_with_a_measured_one(tmp_path: P
             if shared:
                 overlaps.append(f"{tuned.name} shares {shared} message(s) with {path.name}")
     assert not overlaps, "\n".join(overlaps)
+
+
+def test_every_dense_relabelling_names_a_tuned_on_session() -> None:
+    """A dense item list whose file is not a tuned-on case would be silently dropped."""
+    tuned_on = {case.path.name for case in WRITER_CASES}
+    for file, items in (*DENSE_EN_ITEMS, *DENSE_INTL_ITEMS):
+        assert file in tuned_on, file
+        assert items and all(all(fragment.strip() for fragment in item) for item in items), file
