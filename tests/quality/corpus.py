@@ -33,6 +33,7 @@ from quality.intl_cases import (
     INTL_LABELS_5,
 )
 from quality.intl_cases_h27 import H27_INTL_LABELS_A, H27_INTL_LABELS_B
+from quality.spotter_cases import SPOTTER_LABELS
 
 TESTS = Path(__file__).resolve().parents[1]
 FIXTURES = TESTS / "fixtures" / "shared"
@@ -112,53 +113,9 @@ QUIET_FIXTURES = tuple(
     for path in sorted((FIXTURES / folder).glob("*.jsonl"))
     if path not in {case.path for case in FIXTURE_CASES} and path not in MEASURED
 )
-SPOTTER_CASES = (
-    WriterCase(
-        "spotter: OpenTelemetry tracing",
-        DATA / "spotter-otel-tracing.jsonl.gz",
-        (
-            expect("goal", "spotter-4te"),
-            expect("mix deps.get"),
-            expect("mix compile"),
-            expect("mix credo"),
-            expect("mix format"),
-            expect("git commit", "mix format"),
-            expect("hex_trace_id"),
-            expect("mix test", missed=True),  # always piped into tail here
-            expect("mix dialyzer", missed=True),
-            expect("bd ready", missed=True),
-        ),
-    ),
-    WriterCase(
-        "spotter: session sync",
-        DATA / "spotter-session-sync.jsonl.gz",
-        (
-            expect("goal", "spotter-a0y"),
-            expect("mix compile"),
-            expect("mix credo"),
-            expect("mix test"),
-            expect("mix format"),
-            expect("git commit", "mix format"),
-            expect("mix ash.codegen"),  # the labels of issue 24 keep a project's other tasks
-            expect("mix ecto.migrate"),
-            expect("priv/static/assets", missed=True),
-            expect("bd ready", missed=True),
-        ),
-    ),
-    WriterCase(
-        "spotter: transcript UI",
-        DATA / "spotter-transcript-ui.jsonl.gz",
-        (
-            expect("goal", "spotter-fum"),
-            expect("mix deps.get"),
-            expect("mix compile"),
-            expect("mix credo"),
-            expect("mix test"),
-            expect("vitest"),
-            expect("build", "assets/"),
-            expect("bd ready", missed=True),
-        ),
-    ),
+SPOTTER_CASES = tuple(
+    WriterCase(name, DATA / file, tuple(expect(*item) for item in items), language)
+    for name, file, items, language in SPOTTER_LABELS
 )
 _SHARED = FIXTURES / "claude-code"
 # split.txt's 2026-11-22 block, tune part: labelled by reading them (tuned on, so not blind).
