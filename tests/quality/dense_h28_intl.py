@@ -62,7 +62,7 @@ DENSE_INTL_ITEMS: tuple[DenseItems, ...] = (
             ("preview|prévia", "command|comando"),  # the goal: `/` first shows the commands
             ("Chat.tsx",),  # handleSubmit dispatches the commands; PromptInput only captures
             ("/switch", "/engine"),  # the engine-switch command and its alias
-            ("mcp__acp__Bash",),  # cannot run `cd … &&` / arguments: a Task sub-agent ran tsc
+            ("mcp__acp__Bash",),  # spawn errors on `cd … &&` and on arguments (both ran)
         ),
     ),
     (  # meow: a to_bytes built-in from a plan
