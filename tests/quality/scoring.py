@@ -17,14 +17,19 @@ from memtab.writer.run import load_writer_events
 from quality.corpus import WRITER_CASES, Expected, WriterCase
 
 
-def load_events(path: Path, scratch: Path) -> list[TranscriptEvent]:
-    """The events of a transcript (a `.gz` one is unpacked into `scratch` first)."""
+def unpacked(path: Path, scratch: Path) -> Path:
+    """A transcript's path, a `.gz` one unpacked into `scratch` first."""
     if path.suffix == ".gz":
         target = scratch / path.name.removesuffix(".gz")
         with gzip.open(path, "rb") as source, target.open("wb") as sink:
             shutil.copyfileobj(source, sink)
-        path = target
-    return read_transcript(path).events
+        return target
+    return path
+
+
+def load_events(path: Path, scratch: Path) -> list[TranscriptEvent]:
+    """The events of a transcript (a `.gz` one is unpacked into `scratch` first)."""
+    return read_transcript(unpacked(path, scratch)).events
 
 
 def notes_for(events: Sequence[TranscriptEvent]) -> list[Note]:
@@ -35,13 +40,8 @@ def notes_for(events: Sequence[TranscriptEvent]) -> list[Note]:
 def notes_for_transcript(path: Path, scratch: Path) -> list[Note]:
     """What the offline writer's run adds to an empty notes file from a transcript: the
     same bounded pass over the whole file as `writer.providers.read_for_run`."""
-    if path.suffix == ".gz":
-        target = scratch / path.name.removesuffix(".gz")
-        with gzip.open(path, "rb") as source, target.open("wb") as sink:
-            shutil.copyfileobj(source, sink)
-        path = target
     digest = TranscriptDigest()
-    load_writer_events(path, observe=digest.add)
+    load_writer_events(unpacked(path, scratch), observe=digest.add)
     return surest_notes(plan_notes("", digest.findings()))[0]
 
 

@@ -46,10 +46,8 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import replace
 
-from memtab.humanize import plural
 from memtab.transcripts import (
     TranscriptEvent,
     TranscriptToolCall,
@@ -63,12 +61,14 @@ from memtab.writer.answers import (
     FIRM_WEIGHT,
     best_facts,
     fact_weight,
+    facts_in,
     facts_in_reports,
     facts_in_text,
     is_agent_report,
 )
 from memtab.writer.asked import SkillScripts, decisions_in, goal_in, is_question
 from memtab.writer.bash_agents import command_a_bash_agent_ran
+from memtab.writer.candidates import CandidatePool
 from memtab.writer.command_scope import is_narrowed, without_passthrough
 from memtab.writer.commands import (
     chained_commands,
@@ -80,25 +80,26 @@ from memtab.writer.commands import (
     is_project_command,
     is_worth_keeping,
     mentioned_files,
-    runs_a_task,
-    skips_hooks,
     status_is_known,
     tool_program,
 )
 from memtab.writer.directives import directives_in, human_text
+from memtab.writer.findings import Findings, OriginKind, WorkingCommand
 from memtab.writer.fixes import (
     EDIT_TOOL_NAME,
     Fix,
     Step,
     as_run_here,
+    broken_hook_note,
     can_teach,
     find_fix,
     fix_key,
     read_step,
 )
 from memtab.writer.language import is_claimed
-from memtab.writer.outcomes import MAX_HOOKS_NAMED, hooks_that_passed
+from memtab.writer.outcomes import hooks_note, hooks_that_passed
 from memtab.writer.project_dirs import worktree_added
+from memtab.writer.workflow_tools import ToolUses, WorkflowTool
 
 __all__ = [
     "Findings",
@@ -106,6 +107,7 @@ __all__ = [
     "TranscriptDigest",
     "WorkflowTool",
     "WorkingCommand",
+    "extract_candidates",
     "extract_findings",
     "fix_key",
 ]
@@ -116,13 +118,8 @@ SAVED_MEMORY_WEIGHT = FIRM_WEIGHT + 2
 # Bounds on what a digest keeps, so memory stays flat on a transcript of any length.
 MAX_KEPT = 50  # of each kind: a run that suggests hundreds of notes teaches nothing
 MAX_KEPT_FILES = 2000
-# A tool Memtab does not know is part of the workflow once it worked this often, in this
-# many subcommands (`bd ready`, `bd sync`, `bd close …`).
-MIN_TOOL_USES = 3
 # A session's goal is worth keeping once the session did real work on the project.
 MIN_GOAL_STEPS = 10
-MIN_TOOL_SUBCOMMANDS = 2
-MAX_TOOL_EXAMPLES = 4
 # A fix must follow its failure closely: after this many tool calls, what made the command
 # work can no longer be told apart from everything else the agent did meanwhile.
 MAX_CALLS_TO_FIX = 8
@@ -137,59 +134,7 @@ _MISSING_PATH = re.compile(
 _NEVER_RAN = re.compile(r"^\s*<tool_use_error>Sibling tool call errored</tool_use_error>\s*$")
 
 
-@dataclass(frozen=True)
-class WorkingCommand:
-    """A project command that succeeded, and what kind of command it is (if known)."""
-
-    command: str
-    kind: str | None = None
-
-
-@dataclass(frozen=True)
-class WorkflowTool:
-    """A command-line tool the session used as part of the project's workflow (not one
-    Memtab knows): its program and the invocations that worked, one per subcommand."""
-
-    program: str
-    examples: tuple[str, ...]
-
-
-OriginKind = Literal["goal", "directive", "decision", "finding", "command", "tool", "fix"]
 MAX_ORIGINS = 4  # message ids kept per finding: where it was first said, a fix's two ends
-
-
-@dataclass
-class Findings:
-    """Everything the offline writer would record from one transcript."""
-
-    directives: list[str] = field(default_factory=list)
-    commands: list[WorkingCommand] = field(default_factory=list)
-    fixes: list[Fix] = field(default_factory=list)
-    findings: list[str] = field(default_factory=list)
-    goal: str | None = None
-    """What the user set out to do, from their first message (kept when the session did
-    project work)."""
-    decisions: list[str] = field(default_factory=list)
-    """The user's answers to the agent's questions, each with its question."""
-    tools: list[WorkflowTool] = field(default_factory=list)
-    origins: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, compare=False)
-    """The message ids each finding was drawn from, by kind and key (docs/formats.md §20.1)."""
-
-    def origin_of(self, kind: OriginKind, key: str) -> tuple[str, ...]:
-        """The ids of the messages a finding came from (none known: empty)."""
-        return self.origins.get((kind, key), ())
-
-    @property
-    def empty(self) -> bool:
-        return not (
-            self.directives
-            or self.commands
-            or self.fixes
-            or self.findings
-            or self.goal
-            or self.decisions
-            or self.tools
-        )
 
 
 # --- entry point ----------------------------------------------------------------------
@@ -201,6 +146,14 @@ def extract_findings(events: Iterable[TranscriptEvent]) -> Findings:
     for event in events:
         digest.add(event)
     return digest.findings()
+
+
+def extract_candidates(events: Iterable[TranscriptEvent]) -> Findings:
+    """Every candidate note's finding, with its evidence (`TranscriptDigest.candidates`)."""
+    digest = TranscriptDigest()
+    for event in events:
+        digest.add(event)
+    return digest.candidates()
 
 
 class TranscriptDigest:
@@ -238,8 +191,7 @@ class TranscriptDigest:
         self._throwaway: set[str] = set()
         # Workflow tools: program → subcommand → the shortest invocation that worked, and
         # the message it is in.
-        self._tools: dict[str, dict[str, tuple[str, str]]] = {}
-        self._tool_uses: dict[str, int] = {}
+        self._tools = ToolUses()
         # Codex commands still running when their call returned, by session id.
         self._running: dict[str, tuple[TranscriptToolCall, str]] = {}
         # Claude Code commands sent to the background, by task id (see `_session_end`).
@@ -248,6 +200,7 @@ class TranscriptDigest:
         self._recent: deque[Step] = deque()
         # Where each kept finding was said: (kind, key) → message ids (docs/formats.md §20.1).
         self._origins: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._pool = CandidatePool()  # what the soft gates leave out, for the judge
 
     def add(self, event: TranscriptEvent) -> None:
         if event.sidechain:
@@ -260,6 +213,13 @@ class TranscriptDigest:
             self._after_failure = False
             self._user_text(event.text, origin)
         elif event.role == "assistant":
+            source = "final" if event.completed_turn else "answer"
+            self._pool_facts(
+                facts_in(event.text, concluded=event.completed_turn, lenient=True),
+                origin,
+                source,
+                self._after_failure and not event.completed_turn,
+            )
             if event.completed_turn or not self._after_failure:
                 found = facts_in_text(event.text, concluded=event.completed_turn)
                 self._keep_facts(found, origin, told_the_user=event.completed_turn)
@@ -273,20 +233,13 @@ class TranscriptDigest:
         throwaway = self._throwaway
         fixes = [fix for fix, files in self._fixes if not files & throwaway]
         pending = list(self._recent)
+        judged_keys = set(self._fix_keys)  # the pending steps are judged again when they leave
         for index, step in enumerate(pending):
             fix = self._judge(step, pending[index + 1 :])
             if fix is not None and not fix[1] & throwaway and fix[0] not in fixes:
                 fixes.append(fix[0])
+        self._fix_keys = judged_keys
         origins = dict(self._origins)
-        tools: list[WorkflowTool] = []
-        for program, examples in self._tools.items():
-            leaned_on = len(examples) >= MIN_TOOL_SUBCOMMANDS
-            leaned_on = leaned_on and self._tool_uses[program] >= MIN_TOOL_USES
-            if not leaned_on and not any(runs_a_task(shown) for shown, _ in examples.values()):
-                continue
-            kept = list(examples.values())[:MAX_TOOL_EXAMPLES]
-            tools.append(WorkflowTool(program, tuple(shown for shown, _ in kept)))
-            origins[("tool", program)] = _origin_ids(origin for _, origin in kept)
         return Findings(
             directives=list(self._directives),
             commands=[cmd for cmd, files in self._commands.values() if not files & throwaway],
@@ -294,14 +247,62 @@ class TranscriptDigest:
             findings=[*best_facts(self._facts, self._fact_weights), *self._hooks.values()],
             goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
             decisions=list(self._decisions),
-            tools=tools,
+            tools=self._workflow_tools(origins, leaned_on_only=True),
             origins=origins,
         )
 
+    def candidates(self) -> Findings:
+        """Every note the rules propose — what `findings()` keeps and what its soft gates
+        leave out (`candidates`) — each with its `Evidence`, for the judge to choose from."""
+        rules = self.findings()
+        wide = replace(
+            rules, findings=[*rules.findings], origins=dict(rules.origins), goal=self._goal
+        )
+        wide.tools = self._workflow_tools(wide.origins, leaned_on_only=False)
+        families = {shown.command: family for family, (shown, _) in self._commands.items()}
+        wide.commands = [*rules.commands]
+        for family, (shown, origin) in self._pool.commands.items():
+            if family not in self._commands:
+                wide.commands.append(WorkingCommand(shown, command_kind(shown)))
+                wide.origins.setdefault(("command", shown), (origin,))
+                families[shown] = family
+        self._pool.widen(
+            wide,
+            rules,
+            passed_fact_rules=self._facts,
+            families=families,
+            steps=self._steps,
+            changed=self._changed_project,
+        )
+        return wide
+
+    def _workflow_tools(
+        self, origins: dict[tuple[str, str], tuple[str, ...]], *, leaned_on_only: bool
+    ) -> list[WorkflowTool]:
+        """The workflow tools (`workflow_tools`), their origins added to `origins`."""
+        tools: list[WorkflowTool] = []
+        for tool, ids in self._tools.tools(leaned_on_only=leaned_on_only):
+            tools.append(tool)
+            origins[("tool", tool.program)] = _origin_ids(ids)
+            self._pool.said[("tool", tool.program)] = self._tools.uses[tool.program]
+        return tools
+
     def _keep(self, kept: list[str], found: Iterable[str], kind: OriginKind, origin: str) -> None:
         """Keep new findings of one kind (`_add_unique`), each with the message it came from."""
+        found = list(found)
+        for item in found:
+            self._pool.seen(kind, item, self._steps)
         for item in _add_unique(kept, found, MAX_KEPT):
             self._origins.setdefault((kind, item), (origin,))
+
+    def _pool_facts(
+        self, found: Iterable[str], origin: str, source: str, after_failure: bool = False
+    ) -> None:
+        """Offer facts to the judge's pool (`candidates`): those of a claimed language."""
+        claimed = [fact for fact in found if is_claimed(fact)]
+        self._pool.add_facts(
+            claimed, origin, source=source, step=self._steps, after_failure=after_failure
+        )
 
     def _keep_facts(
         self, found: Iterable[str], origin: str, *, told_the_user: bool, report: bool = False
@@ -327,12 +328,17 @@ class TranscriptDigest:
         directives = [rule for rule in directives_in(text) if is_claimed(rule)]
         self._keep(self._directives, directives, "directive", origin)
         self._keep_facts(facts_in_reports(text), origin, told_the_user=False, report=True)
+        self._pool_facts(facts_in_reports(text), origin, "report")
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
+        self._pool.touched(call)
         if is_question(call):
             self._keep(self._decisions, decisions_in(call, self._scripts.lists), "decision", origin)
             return
         if is_agent_report(call):
+            self._pool_facts(
+                facts_in(call.output or "", concluded=True, lenient=True), origin, "report"
+            )
             found = facts_in_text(call.output or "", concluded=True)
             self._keep_facts(found, origin, told_the_user=False, report=True)
             return
@@ -346,6 +352,7 @@ class TranscriptDigest:
             self._keep(kept, [memory.text], memory.kind, origin)
             if memory.kind == "finding":
                 self._fact_weights[memory.text] = SAVED_MEMORY_WEIGHT
+                self._pool.add_facts([memory.text], origin, source="saved", step=self._steps)
         if saved:
             return
         if _NEVER_RAN.match(call.output or ""):
@@ -373,7 +380,7 @@ class TranscriptDigest:
         if step.elsewhere:
             stage = None  # a commit in another repository: its hooks are not the project's
         if step.succeeded and stage is not None and stage not in self._hooks:
-            self._note_hooks(stage, hooks_that_passed(call.output or ""), origin)
+            self._note_hooks(stage, hooks_note(stage, hooks_that_passed(call.output or "")), origin)
         self._recent.append(step)
         if len(self._recent) > MAX_CALLS_TO_FIX:
             oldest = self._recent.popleft()
@@ -461,14 +468,16 @@ class TranscriptDigest:
         shown = display_command(command)
         if shown is None or is_one_off(command) or is_narrowed(command):
             return
-        if not is_worth_keeping(command) and tool_program(command) is None:
-            return
         if mentioned_files(command) & self._throwaway:
             return
         family = command_family(command)
+        if not is_worth_keeping(command) and tool_program(command) is None:
+            self._pool.other_command(command, family, shown, origin, self._steps)
+            return
+        self._pool.seen("command", family, self._steps)
         program = tool_program(command)
         if program is not None:
-            self._note_tool(program, family, shown, origin)
+            self._tools.note(program, family, shown, origin)
             return
         known = self._commands.get(family)
         if known is None and len(self._commands) >= MAX_KEPT:
@@ -482,52 +491,12 @@ class TranscriptDigest:
             )
             self._origins[("command", shown)] = (origin,)
 
-    def _note_hooks(self, stage: str, hooks: list[str], origin: str) -> None:
-        """The hooks the first commit (or push) that ran them passed: the checks every
-        commit (push) of the project must pass (its output: pre-commit's report, or the
-        package scripts a hook manager ran)."""
-        if not hooks:
-            return
-        named = ", ".join(hooks[:MAX_HOOKS_NAMED])
-        more = len(hooks) - MAX_HOOKS_NAMED
-        if more > 0:
-            named += f" and {plural(more, 'other')}"
-        note = f"`git {stage}` runs the project's pre-{stage} hooks: {named}."
-        self._hooks[stage] = note
-        self._origins[("finding", note)] = (origin,)
-
-    def _note_broken_hook(self, step: Step, signature: str, later: Sequence[Step]) -> None:
-        """A commit (or push) the project's hook failed, made next with the hooks skipped
-        (`--no-verify`), whose output names the repair: the hook is broken, not the change
-        — keep what is wrong, how to mend it, and that the checks were skipped (never "skip
-        the hooks" as a way that works)."""
-        stage = git_hook_stage(step.command)
-        key = f"broken {stage}"
-        if stage is None or step.repair is None or key in self._hooks:
-            return
-        if "`" in signature + step.repair or not any(
-            other.succeeded
-            and git_hook_stage(other.command) == stage
-            and skips_hooks(other.command)
-            for other in later
-        ):
-            return
-        note = (
-            f"`git {stage}` fails in the project's hook: `{signature}` — its output says to "
-            f"run `{step.repair}`; the session's {stage}s skipped the hooks (`--no-verify`), "
-            "so their checks did not run."
-        )
-        self._hooks[key] = note
-        self._origins[("finding", note)] = (step.origin,)
-
-    def _note_tool(self, program: str, family: str, shown: str, origin: str) -> None:
-        if program not in self._tools and len(self._tools) >= MAX_KEPT:
-            return
-        examples = self._tools.setdefault(program, {})
-        self._tool_uses[program] = self._tool_uses.get(program, 0) + 1
-        known = examples.get(family)
-        if (known is None and len(examples) < MAX_KEPT) or (known and len(known[0]) > len(shown)):
-            examples[family] = (shown, origin)
+    def _note_hooks(self, key: str, note: str | None, origin: str) -> None:
+        """Keep a note on the project's hooks (`outcomes.hooks_note`,
+        `fixes.broken_hook_note`), the first of its key."""
+        if note is not None and key not in self._hooks:
+            self._hooks[key] = note
+            self._origins[("finding", note)] = (origin,)
 
     def _judge(self, step: Step, later: Sequence[Step]) -> tuple[Fix, frozenset[str]] | None:
         """The fix of a failed step, from the steps after it; None when it teaches nothing."""
@@ -541,7 +510,10 @@ class TranscriptDigest:
             return None
         found = find_fix(step, signature, later, self._throwaway)
         if found is None:
-            self._note_broken_hook(step, signature, later)
+            stage = git_hook_stage(step.command)
+            self._note_hooks(
+                f"broken {stage}", broken_hook_note(step, signature, later), step.origin
+            )
             return None
         fix, worked = found
         self._fix_keys.add(key)

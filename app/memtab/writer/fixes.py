@@ -21,12 +21,14 @@ from memtab.writer.commands import (
     command_label,
     command_segments,
     display_command,
+    git_hook_stage,
     is_exploratory,
     is_project_command,
     is_throwaway,
     program_name,
     removed_files,
     runs_a_task,
+    skips_hooks,
     status_is_known,
     tool_program,
     uncut,
@@ -282,3 +284,23 @@ def can_fix(command: str) -> bool:
 def failure_text(call: TranscriptToolCall) -> str:
     parts = [call.output or "", call.error if call.error != call.output else ""]
     return "\n".join(part for part in parts if part)
+
+
+def broken_hook_note(step: Step, signature: str, later: Sequence[Step]) -> str | None:
+    """A commit (or push) the project's hook failed, made next with the hooks skipped
+    (`--no-verify`), whose output names the repair: the hook is broken, not the change —
+    the note keeps what is wrong, how to mend it, and that the checks were skipped (never
+    "skip the hooks" as a way that works). None when the steps show no such thing."""
+    stage = git_hook_stage(step.command)
+    if stage is None or step.repair is None or "`" in signature + step.repair:
+        return None
+    if not any(
+        other.succeeded and git_hook_stage(other.command) == stage and skips_hooks(other.command)
+        for other in later
+    ):
+        return None
+    return (
+        f"`git {stage}` fails in the project's hook: `{signature}` — its output says to "
+        f"run `{step.repair}`; the session's {stage}s skipped the hooks (`--no-verify`), "
+        "so their checks did not run."
+    )

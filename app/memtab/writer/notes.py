@@ -28,7 +28,9 @@ from typing import TYPE_CHECKING
 from memtab.redact import redact_secrets
 
 if TYPE_CHECKING:  # the rules that find them: loaded by a run, not by a window's Inbox
-    from memtab.writer.extract import Findings, Fix, WorkflowTool, WorkingCommand
+    from memtab.writer.findings import Findings, OriginKind, WorkingCommand
+    from memtab.writer.fixes import Fix
+    from memtab.writer.workflow_tools import WorkflowTool
 
 GOAL = "Goal"
 DIRECTIVES = "Directives"
@@ -155,43 +157,57 @@ def _code(text: str) -> str:
 
 def plan_notes(existing: str, findings: Findings) -> list[Note]:
     """The notes `existing` does not already hold, in section order, secrets redacted."""
+    return [planned.note for planned in planned_notes(existing, findings)]
+
+
+@dataclass(frozen=True)
+class PlannedNote:
+    """A note with the finding it renders: its kind and key (`Findings.origin_of`,
+    `Findings.evidence`)."""
+
+    note: Note
+    kind: str
+    key: str
+
+
+def planned_notes(existing: str, findings: Findings) -> list[PlannedNote]:
+    """`plan_notes`, each note with the kind and key of the finding it renders."""
     from memtab.writer.extract import fix_key  # loaded by what found `findings`
 
     known = _KnownLines(existing.split("\n"))
-    notes: list[Note] = []
+    planned: list[PlannedNote] = []
 
-    def add(note: Note) -> None:
-        if all(note.text != other.text for other in notes):
-            notes.append(note)
+    def add(note: Note, kind: OriginKind, key: str) -> None:
+        if all(note.text != other.note.text for other in planned):
+            ids = findings.origin_of(kind, key)
+            planned.append(PlannedNote(replace(note, message_ids=ids), kind, key))
 
-    origin = findings.origin_of
     if findings.goal and not known.has_words(findings.goal):
-        add(Note(GOAL, findings.goal, message_ids=origin("goal", findings.goal)))
+        add(Note(GOAL, findings.goal), "goal", findings.goal)
     for directive in findings.directives:
         if not known.has_words(directive):
-            add(Note(DIRECTIVES, directive, message_ids=origin("directive", directive)))
+            add(Note(DIRECTIVES, directive), "directive", directive)
     for decision in findings.decisions:
         if not known.has_words(decision):
-            add(Note(DECISIONS, decision, message_ids=origin("decision", decision)))
+            add(Note(DECISIONS, decision), "decision", decision)
     for command in findings.commands:
         if not known.has_command(command.command):
-            ids = origin("command", command.command)
-            add(Note(COMMANDS, render_command(command), message_ids=ids))
+            add(Note(COMMANDS, render_command(command)), "command", command.command)
     for tool in findings.tools:
         if not all(known.has_command(example) for example in tool.examples):
-            add(Note(COMMANDS, render_tool(tool), message_ids=origin("tool", tool.program)))
+            add(Note(COMMANDS, render_tool(tool)), "tool", tool.program)
     for fix in findings.fixes:
         if not known.has_fix(fix):
-            ids = origin("fix", fix_key(fix))
-            add(Note(FIXES, render_fix(fix), (fix.action, fix.signature), message_ids=ids))
+            key = fix_key(fix)
+            add(Note(FIXES, render_fix(fix), (fix.action, fix.signature)), "fix", key)
     for finding in findings.findings:
         if not known.has_words(finding):
-            add(Note(FINDINGS, finding, message_ids=origin("finding", finding)))
+            add(Note(FINDINGS, finding), "finding", finding)
     return [
-        replace(note, text=redact_secrets(note.text))
+        replace(each, note=replace(each.note, text=redact_secrets(each.note.text)))
         for section in SECTION_ORDER
-        for note in notes
-        if note.section == section and is_one_line_note(note.text)
+        for each in planned
+        if each.note.section == section and is_one_line_note(each.note.text)
     ]
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from memtab.humanize import plural
+
 MAX_SIGNATURE_CHARS = 160
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -221,6 +223,18 @@ _HOOK_PASSED = re.compile(r"^([^\s.][^\n]*?)\.{3,}Passed\s*$", re.MULTILINE)
 # and yarn's `$ bun test src/`, npm's and pnpm's `> acme@1.0.0 lint` then `> eslint .`.
 _SCRIPT_ECHO = re.compile(r"^\$ (\S.*?)\s*$|^> \S+@\S+ \S+\s*\n> (\S.*?)\s*$", re.MULTILINE)
 MAX_HOOKS_NAMED = 6
+
+
+def hooks_note(stage: str, hooks: list[str]) -> str | None:
+    """The note on the hooks the first commit (or push) that ran them passed: the checks
+    every commit (push) of the project must pass (None: it shows none)."""
+    if not hooks:
+        return None
+    named = ", ".join(hooks[:MAX_HOOKS_NAMED])
+    more = len(hooks) - MAX_HOOKS_NAMED
+    if more > 0:
+        named += f" and {plural(more, 'other')}"
+    return f"`git {stage}` runs the project's pre-{stage} hooks: {named}."
 
 
 def hooks_that_passed(output: str) -> list[str]:
