@@ -5,7 +5,7 @@ are only counted (their tracebacks are in the log).
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import __version__
-from memtab.gui.dialog_layout import give_mnemonics
+from memtab.gui.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.logs import log_file
 
 # Reports after this many in one dialog are only counted (their tracebacks are in the log).
@@ -75,7 +75,7 @@ class CrashDialog(QDialog):
         layout.addWidget(self.details, 1)
         layout.addWidget(self.log_label)
         layout.addWidget(buttons)
-        self.resize(720, 420)
+        fit_to_screen(self, QSize(720, 420))
 
     @property
     def report_count(self) -> int:

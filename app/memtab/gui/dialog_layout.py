@@ -1,7 +1,9 @@
-"""How Memtab's dialogs read: wide enough for the window manager to show their whole title
-(`fit_to_title`), every button with an Alt+letter (`give_mnemonics`: Qt's standard ones
-have none outside GNOME), and the one layout of a dialog that asks for a short prose text
-(`lay_out_prose_dialog`).
+"""How Memtab's dialogs open and read: on the screen they open on, whole (`fit_to_screen`:
+a dialog's preferred size — or the size the user last gave it — shrunk to that screen;
+`stack_when_narrow`: side-by-side panes one above the other on a narrow screen), wide
+enough for the window manager to show their whole title (`fit_to_title`), every button
+with an Alt+letter (`give_mnemonics`: Qt's standard ones have none outside GNOME), and
+the one layout of a dialog that asks for a short prose text (`lay_out_prose_dialog`).
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 import logging
 import re
 
-from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QGuiApplication, QScreen
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -19,9 +22,12 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSizePolicy,
     QSpacerItem,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
+
+from memtab.gui.ui_state import UiState
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +36,33 @@ logger = logging.getLogger(__name__)
 TITLE_BAR_ALLOWANCE = 170
 _TITLE_SEPARATOR = " \u2014 "  # how Qt joins the title and the application's name
 _SCREEN_MARGIN = 40
+# The window frame around a window's client area (title bar, borders) and a little air:
+# what a window's size leaves of its screen's available geometry.
+FRAME_ALLOWANCE = QSize(32, 56)
+
+
+def opening_screen(window: QWidget) -> QScreen | None:
+    """The screen `window` opens on: its parent window's (a dialog opens over it, even
+    before it has a screen of its own), else its own."""
+    parent = window.parentWidget()
+    screen = parent.window().screen() if parent is not None else window.screen()
+    return screen or QGuiApplication.primaryScreen()
+
+
+def available_geometry(window: QWidget) -> QRect:
+    """The available geometry (panels and docks excluded) of the screen `window` opens on
+    (the tests replace it with a small screen's)."""
+    screen = opening_screen(window)
+    return screen.availableGeometry() if screen is not None else QRect(0, 0, 1024, 600)
+
+
+def room_on(available: QRect) -> QSize:
+    """The largest client area a window can have on a screen with `available` geometry:
+    its frame has to fit too."""
+    return QSize(
+        max(available.width() - FRAME_ALLOWANCE.width(), 1),
+        max(available.height() - FRAME_ALLOWANCE.height(), 1),
+    )
 
 
 def shown_title(window: QWidget) -> str:
@@ -54,10 +87,7 @@ def fit_to_title(window: QWidget) -> int:
 
     Call it once the window's title and content are set: a QMessageBox rebuilds its
     layout when its texts change. Returns the width asked for."""
-    needed = title_width(window)
-    screen = window.screen() or QGuiApplication.primaryScreen()
-    if screen is not None:
-        needed = min(needed, screen.availableGeometry().width() - _SCREEN_MARGIN)
+    needed = min(title_width(window), available_geometry(window).width() - _SCREEN_MARGIN)
     if isinstance(window, QMessageBox):
         # A message box sizes itself to its layout when shown: widen the layout.
         layout = window.layout()
@@ -126,4 +156,129 @@ def lay_out_prose_dialog(
     layout.addWidget(above)
     layout.addWidget(text_edit, 1)
     layout.addWidget(buttons)
-    dialog.resize(480, height)
+    above.setWordWrap(True)  # a long path in it never widens the dialog past the screen
+    fit_to_screen(dialog, QSize(480, height))
+
+
+def _ui_state_of(window: QWidget) -> UiState | None:
+    """The UI state of the main window `window` opens over (None: no window, or one that
+    keeps none)."""
+    parent = window.parentWidget()
+    while parent is not None:
+        state = getattr(parent, "ui_state", None)  # MainWindow's
+        if isinstance(state, UiState):
+            return state
+        parent = parent.parentWidget()
+    return None
+
+
+# What `fit_to_screen` and `stack_when_narrow` keep, as properties of the widget they
+# watch: their event filters keep nothing of their own (a filter's Python attributes can
+# be gone while Qt still calls it, as a dialog deleted on close is torn down).
+_PREFERRED = "memtabPreferredSize"
+_REMEMBER = "memtabRememberedAs"
+_GIVEN = "memtabGivenSize"  # the size the last Show gave the dialog
+_STACK_BELOW = "memtabStackBelow"
+
+
+class _ScreenFit(QObject):
+    """`fit_to_screen`'s event filter: sizes a dialog on every Show, before `QDialog`'s own
+    showEvent centres it over its parent on that screen; on Hide, remembers a size the
+    user changed."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Size the dialog as it is shown; note its size as it is hidden."""
+        if isinstance(watched, QDialog) and not event.spontaneous():
+            if event.type() == QEvent.Type.Show:
+                _fit_now(watched)
+            elif event.type() == QEvent.Type.Hide:
+                _note_size(watched)
+        return False
+
+
+def _remembered_as(dialog: QDialog) -> str | None:
+    name = dialog.property(_REMEMBER)
+    return name if isinstance(name, str) and name else None
+
+
+def _wanted_size(dialog: QDialog) -> QSize:
+    name = _remembered_as(dialog)
+    state = _ui_state_of(dialog) if name else None
+    remembered = state.dialog_size(name) if state is not None and name else None
+    if remembered is not None:
+        return QSize(*remembered)
+    preferred = dialog.property(_PREFERRED)
+    preferred = preferred if isinstance(preferred, QSize) else QSize()
+    hint = dialog.sizeHint()
+    return QSize(preferred.width() or hint.width(), preferred.height() or hint.height())
+
+
+def _fit_now(dialog: QDialog) -> None:
+    """Size `dialog` as `fit_to_screen` asked, on the screen it opens on now."""
+    room = room_on(available_geometry(dialog))
+    # A minimum set by a constant or a long title never outgrows the screen.
+    if dialog.minimumWidth() > room.width():
+        dialog.setMinimumWidth(room.width())
+    if dialog.minimumHeight() > room.height():
+        dialog.setMinimumHeight(room.height())
+    wanted = _wanted_size(dialog)
+    width = min(wanted.width(), room.width())
+    height = wanted.height()
+    layout = dialog.layout()
+    if layout is not None and layout.hasHeightForWidth():  # wrapped labels, shown whole
+        height = max(height, layout.totalHeightForWidth(width))
+    dialog.resize(width, min(height, room.height()))
+    dialog.setProperty(_GIVEN, dialog.size())
+    if dialog.minimumSizeHint().width() > room.width():
+        logger.debug("%s needs more than the screen's width", type(dialog).__name__)
+
+
+def _note_size(dialog: QDialog) -> None:
+    name = _remembered_as(dialog)
+    given = dialog.property(_GIVEN)
+    if name is None or not isinstance(given, QSize) or dialog.size() == given:
+        return  # not resized since it was shown: the screen's size stays free to change it
+    state = _ui_state_of(dialog)
+    if state is not None:
+        state.set_dialog_size(name, dialog.width(), dialog.height())
+
+
+def fit_to_screen(dialog: QDialog, preferred: QSize, *, remember: str | None = None) -> None:
+    """Open `dialog`, every time it is shown, at `preferred` size (a 0 side: its size
+    hint's) — or, with `remember`, at the size the user last gave it (kept in the UI state
+    of the window it opens over, under that name) — shrunk to the available geometry of
+    the screen it opens on, its parent window's; minimums that would outgrow that screen
+    shrink to it. Qt then centres it over its parent, wholly on that screen
+    (`QDialog.adjustPosition`).
+
+    It is sized now too, so that laying it out while hidden (the review does) is done at
+    the size it shows at."""
+    dialog.setProperty(_PREFERRED, QSize(preferred))
+    dialog.setProperty(_REMEMBER, remember or "")
+    dialog.installEventFilter(_ScreenFit(dialog))
+    _fit_now(dialog)
+
+
+class _Stacker(QObject):
+    """`stack_when_narrow`'s event filter: turns a splitter as its width crosses its
+    threshold, its panes keeping their shares."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Turn the splitter as its width crosses the threshold."""
+        below = watched.property(_STACK_BELOW)
+        if isinstance(watched, QSplitter) and event.type() == QEvent.Type.Resize:
+            narrow = isinstance(below, int) and watched.width() < below
+            wanted = Qt.Orientation.Vertical if narrow else Qt.Orientation.Horizontal
+            if watched.orientation() != wanted:
+                shares = watched.sizes()
+                watched.setOrientation(wanted)
+                watched.setSizes(shares)  # the same shares of the other side
+        return False
+
+
+def stack_when_narrow(splitter: QSplitter, below: int) -> None:
+    """Lay `splitter`'s panes side by side, or one above the other while it is narrower
+    than `below` px (a dialog on half a laptop's screen); either way the handle drags."""
+    splitter.setChildrenCollapsible(False)
+    splitter.setProperty(_STACK_BELOW, below)
+    splitter.installEventFilter(_Stacker(splitter))

@@ -9,7 +9,7 @@ lines. Enter never picks a choice that drops a change: it merges (when clean) or
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from memtab.components.editor.merge import MergeResult
 from memtab.components.editor.session import MERGE
 from memtab.components.text_diff import DiffLine, DiffResult, LineKind
-from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.style import Accent, accent_text, muted_text, tint
 from memtab.gui.widgets import WrappedLabel
 
@@ -184,7 +184,6 @@ class DiffDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(title)
         self.setAccessibleName("Differences dialog")
-        self.resize(820, 560)
         self.view = DiffView(self)
         self._legend = QLabel(self)
         palette = self.palette()
@@ -233,6 +232,7 @@ class DiffDialog(QDialog):
         self.view.show_computing()
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         fit_to_title(self)
+        fit_to_screen(self, QSize(820, 560), remember="differences")
 
     def button(self, action_id: str) -> QPushButton:
         """The button of a choice (KeyError when not offered)."""

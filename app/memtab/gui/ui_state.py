@@ -1,6 +1,6 @@
 """Choices the window remembers between runs: the workspace and open file per home, the
-"agent edited" badges not yet looked at, geometry, splitters, and yes/no choices such as
-"don't ask again" (`flag`).
+"agent edited" badges not yet looked at, geometry, splitters, the sizes users gave
+dialogs, and yes/no choices such as "don't ask again" (`flag`).
 
 A small JSON file in Memtab's config dir (`memtab.fs.config_dir`, the same place as
 settings.json), written atomically. It is a convenience, never a source of truth: a
@@ -204,6 +204,25 @@ class UiState:
         if not isinstance(windows, dict):
             windows = self._document["windows"] = {}
         windows[name] = base64.b64encode(data).decode("ascii")
+
+    def dialog_size(self, name: str) -> tuple[int, int] | None:
+        """The size (width, height) the user last gave dialog `name`, or None."""
+        dialogs = self._document.get("dialogs")
+        size = dialogs.get(name) if isinstance(dialogs, dict) else None
+        if (
+            isinstance(size, list)
+            and len(size) == 2
+            and all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in size)
+        ):
+            return size[0], size[1]
+        return None
+
+    def set_dialog_size(self, name: str, width: int, height: int) -> None:
+        """Remember the size of dialog `name`."""
+        dialogs = self._document.get("dialogs")
+        if not isinstance(dialogs, dict):
+            dialogs = self._document["dialogs"] = {}
+        dialogs[name] = [int(width), int(height)]
 
     def splitter_sizes(self, name: str) -> list[int] | None:
         """The saved sizes of splitter `name` (all non-negative ints), or None."""

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 import memtab
@@ -20,6 +20,7 @@ from memtab.components.blame.gutter import GutterEntry
 from memtab.components.files.copy import CopyTarget
 from memtab.components.tree.nodes import file_key
 from memtab.consolidation.records import ConsolidationPlan, PlannedFile, PlannedOp
+from memtab.gui import dialog_layout
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.crash_dialog import CrashDialog
@@ -52,6 +53,10 @@ make_window = support.make_window
 HALF_LAPTOP = 683  # half a 1366-px screen: beside a terminal
 LAPTOP_WINDOW = (1280, 712)
 LAPTOP_HEIGHT = 700  # a 768-px screen less its panel and a title bar
+SMALL_SCREENS = {
+    "half a laptop": QRect(0, 28, HALF_LAPTOP, 740),  # 1366×768 beside a terminal, a panel
+    "netbook": QRect(0, 28, 1024, 572),  # 1024×600 less a panel
+}
 PREFERENCES = parse_file_path("/memories/global/preferences.md")
 
 
@@ -328,13 +333,22 @@ def test_a_long_status_note_elides_beside_the_writer_and_the_home(
     assert window.minimumSizeHint().width() <= HALF_LAPTOP
 
 
-def test_every_dialog_fits_a_laptop_screen(
-    qtbot: QtBot, make_window: WindowFactory, home: Home, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("screen_name", list(SMALL_SCREENS))
+def test_every_dialog_fits_a_small_screen(
+    qtbot: QtBot,
+    make_window: WindowFactory,
+    home: Home,
+    monkeypatch: pytest.MonkeyPatch,
+    screen_name: str,
 ) -> None:
-    """Each dialog and message box of the app needs at most 700 px of height (a 768-px
-    screen less its panel and title bar) and opens no taller, and at most half a laptop's
-    width (a window beside a terminal opens them too). Where a command opens a dialog, the
-    test runs the command (the dialog is checked in place of its `exec`)."""
+    """Each dialog and message box of the app opens whole on a small screen — half a
+    laptop's (a window beside a terminal) or a netbook's — its frame included, every
+    button inside it: it needs no more (`minimumSizeHint`) and opens no bigger. Where a
+    command opens a dialog, the test runs the command (the dialog is checked in place of
+    its `exec`)."""
+    screen = SMALL_SCREENS[screen_name]
+    room = dialog_layout.room_on(screen)
+    monkeypatch.setattr(dialog_layout, "available_geometry", lambda _window: QRect(screen))
     window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab
     checked: list[str] = []  # the class of each dialog checked, in order
@@ -347,12 +361,17 @@ def test_every_dialog_fits_a_laptop_screen(
             qtbot.addWidget(dialog)
         name = dialog.windowTitle()
         least = dialog.minimumSizeHint()
-        assert least.height() <= LAPTOP_HEIGHT, name
-        assert least.width() <= HALF_LAPTOP, name
+        assert least.height() <= room.height(), name
+        assert least.width() <= room.width(), name
         dialog.show()
         qtbot.waitExposed(dialog)
         settle()
-        assert dialog.height() <= LAPTOP_HEIGHT, name
+        assert dialog.height() <= room.height(), name
+        assert dialog.width() <= room.width(), name
+        for button in dialog.findChildren(QAbstractButton):
+            if button.isVisibleTo(dialog):
+                place = QRect(button.mapTo(dialog, QPoint(0, 0)), button.size())
+                assert dialog.rect().contains(place), (name, button.text())
         dialog.reject()  # as closing it does: workers it started stop
         checked.append(type(dialog).__name__)
 

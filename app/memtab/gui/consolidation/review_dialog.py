@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from memtab import humanize
 from memtab.components.history.diff import join_diffs
-from memtab.gui.dialog_layout import fit_to_title
+from memtab.gui.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import muted_text
 from memtab.gui.widgets import WrappedLabel, short_name
@@ -71,7 +71,6 @@ class ReviewDialog(QDialog):
         super().__init__(parent)
         self._plan: ConsolidationPlan | None = None
         self.setAccessibleName("Review consolidation")
-        self.resize(900, 600)
         self.summary = WrappedLabel("", self)
         self.ops = RowList(["Apply", "Change"], "Proposed changes", self)
         self.ops.setWordWrap(True)
@@ -120,6 +119,7 @@ class ReviewDialog(QDialog):
         layout.addWidget(splitter, 1)
         layout.addWidget(self.always_direct)
         layout.addLayout(choices)
+        fit_to_screen(self, QSize(900, 600), remember="review")
         self.rejected.connect(self._on_rejected)
         self._update_apply()
         if plan is not None:

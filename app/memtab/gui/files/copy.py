@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QSize, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -34,7 +34,7 @@ from memtab.components.files.open import open_file
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.context import WindowContext
-from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.file_ops import OpFollowUp
@@ -68,7 +68,6 @@ class CopyToDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Copy to…")
-        self.setMinimumWidth(520)
         self._targets = list(targets)
         muted = muted_text(self.palette())
         self.target_combo = QComboBox(self)
@@ -109,6 +108,7 @@ class CopyToDialog(QDialog):
         self.name_edit.textChanged.connect(self._on_inputs_changed)
         self._on_inputs_changed()
         fit_to_title(self)
+        fit_to_screen(self, QSize(520, 0))  # room for a long name; less on a narrow screen
 
     @property
     def choice(self) -> CopyChoice | None:

@@ -12,7 +12,7 @@ import enum
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QSize, Slot
 from PySide6.QtGui import QFontDatabase, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import humanize
-from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.style import Accent, accent_text
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, short_name
 from memtab.store.memory import MemoryStore
@@ -126,7 +126,6 @@ class NewItemDialog(QDialog):
         self._path: VirtualPath | None = None
         is_file = kind is NewKind.FILE
         self.setWindowTitle("New memory file" if is_file else "New folder")
-        self.setMinimumWidth(460)
         self.name_edit = QLineEdit(self)
         self.name_edit.setAccessibleName("Name")
         self.name_edit.setPlaceholderText(
@@ -160,6 +159,7 @@ class NewItemDialog(QDialog):
         self.name_edit.textChanged.connect(self._on_name_edit_text_changed)
         self._on_name_edit_text_changed("")
         fit_to_title(self)
+        fit_to_screen(self, QSize(460, 0))  # room for a name; less on a narrow screen
 
     @property
     def path(self) -> VirtualPath | None:
@@ -197,7 +197,6 @@ class MoveDialog(QDialog):
         self._source = source
         self._target: VirtualPath | None = None
         self.setWindowTitle(f"Rename or move {short_name(source.name)}")
-        self.setMinimumWidth(520)
         self.path_edit = QLineEdit(str(source), self)
         self.path_edit.setAccessibleName("New path")
         self.path_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -228,6 +227,7 @@ class MoveDialog(QDialog):
         stem = source.name.rsplit(".", 1)[0] if "." in source.name[1:] else source.name
         self.path_edit.setSelection(name_start, len(stem))
         fit_to_title(self)
+        fit_to_screen(self, QSize(520, 0))  # room for a path; less on a narrow screen
 
     @property
     def target(self) -> VirtualPath | None:

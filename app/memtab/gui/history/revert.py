@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from memtab import humanize
 from memtab.components.history.diff import parse_unified_diff
-from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.widgets import WrappedLabel
 from memtab.store.history.describe import display_name
@@ -48,7 +48,6 @@ class RevertResultDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Revert this run")
         self.setAccessibleName("Revert result")
-        self.resize(760, 480)
         self.revert = result
         self.summary = WrappedLabel(revert_summary(result), self)
         self.files = RowList(["Result", "File", "Why"], "Reverted files", self)
@@ -75,6 +74,7 @@ class RevertResultDialog(QDialog):
         layout.addWidget(self.diff, 2)
         layout.addWidget(buttons)
         fit_to_title(self)
+        fit_to_screen(self, QSize(760, 480), remember="revert")
         first_refused = self.files.topLevelItem(len(result.restored))
         if first_refused is not None:
             self.files.setCurrentItem(first_refused)

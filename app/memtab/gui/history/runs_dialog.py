@@ -19,7 +19,7 @@ import functools
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -48,7 +48,12 @@ from memtab.components.history.runs import (
     run_outcome,
     run_title,
 )
-from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import (
+    fit_to_screen,
+    fit_to_title,
+    give_mnemonics,
+    stack_when_narrow,
+)
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import Accent, accent_text, muted_text
@@ -64,6 +69,7 @@ if TYPE_CHECKING:  # records load pydantic: with the first run read, on a worker
 
 logger = logging.getLogger(__name__)
 
+STACK_BELOW = 760  # px: narrower, the list of runs goes above the run
 LIST_KEY = "runs"
 DETAIL_KEY = "run-detail"
 ALL_WORKSPACES = "All workspaces"
@@ -119,7 +125,6 @@ class RunsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Runs")
         self.setAccessibleName("Runs")
-        self.resize(980, 580)
         self._home = home
         self._runs: list[RunEntry] = []
         self._detail: RunDetail | None = None
@@ -132,6 +137,7 @@ class RunsDialog(QDialog):
         self._build()
         self._recolor()
         fit_to_title(self)
+        fit_to_screen(self, QSize(980, 580), remember="runs")
 
     def _build(self) -> None:
         self.workspace_filter = QComboBox(self)
@@ -212,6 +218,7 @@ class RunsDialog(QDialog):
         splitter.addWidget(self._detail_pane)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([400, 580])
+        stack_when_narrow(splitter, STACK_BELOW)
         self._body = QStackedWidget(self)
         self._body.addWidget(splitter)
         self._body.addWidget(self._empty)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import logging
 
-from PySide6.QtCore import QEvent, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
@@ -43,7 +43,12 @@ from memtab.components.history.history import (
     deleted_text,
     load_trash,
 )
-from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import (
+    fit_to_screen,
+    fit_to_title,
+    give_mnemonics,
+    stack_when_narrow,
+)
 from memtab.gui.history.widgets import fit_columns
 from memtab.gui.style import muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
@@ -56,6 +61,7 @@ from memtab.store.undo import TrashItem
 
 logger = logging.getLogger(__name__)
 
+STACK_BELOW = 640  # px: narrower, the list goes above the preview
 LIST_KEY = "trash"
 PREVIEW_KEY = "trash-preview"
 _PATH_ROLE = Qt.ItemDataRole.UserRole
@@ -90,7 +96,6 @@ class TrashDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Recently deleted")
         self.setAccessibleName("Recently deleted")
-        self.resize(820, 520)
         self._store: MemoryStore | None = None
         self._groups: list[TrashGroup] = []
         self._runner: TaskRunner | None = None  # started on first use, stopped on close
@@ -119,6 +124,7 @@ class TrashDialog(QDialog):
         splitter.addWidget(self.files)
         splitter.addWidget(self.preview)
         splitter.setSizes([480, 340])
+        stack_when_narrow(splitter, STACK_BELOW)
 
         self.note = ElidedLabel("", self, min_width=0)
         self.restore_button = QPushButton("&Restore", self)
@@ -147,6 +153,7 @@ class TrashDialog(QDialog):
         self._recolor()
         self._update_buttons()
         fit_to_title(self)
+        fit_to_screen(self, QSize(820, 520), remember="trash")
 
     # -- what the window calls ---------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from memtab.components.merge.three_way import ThreeWayTexts
 from memtab.gui.context import WindowContext
+from memtab.gui.dialog_layout import fit_to_screen, stack_when_narrow
 from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.sync.conflicts import ConflictItem, Decision, list_conflicts, load_texts, resolve
 from memtab.gui.sync.service import WindowSync
@@ -47,6 +48,7 @@ from memtab.store.registry import Workspace
 
 logger = logging.getLogger(__name__)
 
+STACK_BELOW = 840  # px: narrower, the list goes above the texts
 LIST_KEY = "conflicts"
 TEXTS_KEY = "conflict-texts"
 _ITEM_ROLE = Qt.ItemDataRole.UserRole
@@ -61,7 +63,6 @@ class ConflictsDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("conflictsDialog")
         self.setWindowTitle("Resolve conflicts")
-        self.resize(1000, 640)
         self._context = context
         self._sync = sync
         self._runner = TaskRunner("conflicts", self)
@@ -121,7 +122,10 @@ class ConflictsDialog(QDialog):
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 3)
         splitter.setSizes([260, 740])
+        # Narrow, the list goes above: the decisions' row needs the whole width.
+        stack_when_narrow(splitter, STACK_BELOW)
         QVBoxLayout(self).addWidget(splitter)
+        fit_to_screen(self, QSize(1000, 640), remember="conflicts")
         self._show_item(None)
 
     # --- reading ---------------------------------------------------------------------------

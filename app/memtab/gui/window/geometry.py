@@ -15,21 +15,18 @@ import logging
 from PySide6.QtCore import QByteArray, QRect, QSize
 from PySide6.QtWidgets import QSplitter, QWidget
 
+from memtab.gui.dialog_layout import FRAME_ALLOWANCE, room_on
 from memtab.gui.ui_state import UiState
 
 logger = logging.getLogger(__name__)
 
 PREFERRED_SIZE = QSize(1280, 820)
-# The window frame around the client area (title bar, borders) and a little air.
-FRAME_ALLOWANCE = QSize(32, 56)
 
 
 def fitted_geometry(available: QRect, preferred: QSize = PREFERRED_SIZE) -> QRect:
     """The first window's client geometry on a screen with `available` geometry: the
     preferred size where it fits, shrunk to fit (frame included) where not, centred."""
-    width = min(preferred.width(), available.width() - FRAME_ALLOWANCE.width())
-    height = min(preferred.height(), available.height() - FRAME_ALLOWANCE.height())
-    size = QSize(max(width, 1), max(height, 1))
+    size = preferred.boundedTo(room_on(available))
     rect = QRect(available.topLeft(), size)
     rect.moveCenter(available.center())
     # The title bar sits above the client area: keep it on the screen.

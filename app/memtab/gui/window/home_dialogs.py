@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QSize, Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.dialog_layout import give_mnemonics
+from memtab.gui.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.home import Home, HomeError
@@ -217,7 +217,7 @@ class AddWorkspaceDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
-        self.setMinimumWidth(520)
+        fit_to_screen(self, QSize(520, 0))  # room for a path; less on a narrow screen
 
     @property
     def busy(self) -> bool:

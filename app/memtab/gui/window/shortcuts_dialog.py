@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QSize, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.dialog_layout import give_mnemonics
+from memtab.gui.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.rich_text import escape_html
 from memtab.gui.style import mute
 from memtab.gui.window.menus import ShortcutRow
@@ -107,7 +107,7 @@ class ShortcutsDialog(QDialog):
         self.shown_rows: list[ShortcutRow] = []
         self._show(self.rows)
         self.filter_edit.setFocus()
-        self.resize(520, 600)
+        fit_to_screen(self, QSize(520, 600), remember="shortcuts")
 
     def _show(self, rows: list[ShortcutRow]) -> None:
         self.shown_rows = rows
