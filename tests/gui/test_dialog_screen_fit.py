@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from memtab.gui import dialog_layout
-from memtab.gui.dialog_layout import fit_to_screen, opening_screen, room_on, stack_when_narrow
+from memtab.gui.dialog_layout import fit_to_screen, opening_screen, stack_when_narrow
+from memtab.gui.screen_room import room_on
 from memtab.gui.ui_state import UiState
 
 HALF_LAPTOP = QRect(0, 28, 683, 740)

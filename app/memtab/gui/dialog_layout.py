@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.gui.screen_room import room_on
 from memtab.gui.ui_state import UiState
 
 logger = logging.getLogger(__name__)
@@ -36,9 +37,6 @@ logger = logging.getLogger(__name__)
 TITLE_BAR_ALLOWANCE = 170
 _TITLE_SEPARATOR = " \u2014 "  # how Qt joins the title and the application's name
 _SCREEN_MARGIN = 40
-# The window frame around a window's client area (title bar, borders) and a little air:
-# what a window's size leaves of its screen's available geometry.
-FRAME_ALLOWANCE = QSize(32, 56)
 
 
 def opening_screen(window: QWidget) -> QScreen | None:
@@ -54,15 +52,6 @@ def available_geometry(window: QWidget) -> QRect:
     (the tests replace it with a small screen's)."""
     screen = opening_screen(window)
     return screen.availableGeometry() if screen is not None else QRect(0, 0, 1024, 600)
-
-
-def room_on(available: QRect) -> QSize:
-    """The largest client area a window can have on a screen with `available` geometry:
-    its frame has to fit too."""
-    return QSize(
-        max(available.width() - FRAME_ALLOWANCE.width(), 1),
-        max(available.height() - FRAME_ALLOWANCE.height(), 1),
-    )
 
 
 def shown_title(window: QWidget) -> str:

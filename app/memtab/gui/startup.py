@@ -111,6 +111,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.tree.rows",
         "memtab.gui.tree.scan_scheduler",
         "memtab.gui.tree.view",
+        "memtab.gui.screen_room",  # two QtCore sizes: the window's room on its screen
         "memtab.gui.ui_state",
         "memtab.gui.widgets",
         "memtab.gui.window",

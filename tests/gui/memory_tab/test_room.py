@@ -34,6 +34,7 @@ from memtab.gui.memory_tab.layout import DEFAULT_SPLITTER_SIZES
 from memtab.gui.memory_tab.overlay import MOST_OF_THE_TREE
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.merge.three_way import ThreeWayView
+from memtab.gui.screen_room import room_on
 from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.window.main_window import MainWindow
 from memtab.gui.writer.inbox_panel import EditProposalDialog
@@ -347,7 +348,7 @@ def test_every_dialog_fits_a_small_screen(
     command opens a dialog, the test runs the command (the dialog is checked in place of
     its `exec`)."""
     screen = SMALL_SCREENS[screen_name]
-    room = dialog_layout.room_on(screen)
+    room = room_on(screen)
     monkeypatch.setattr(dialog_layout, "available_geometry", lambda _window: QRect(screen))
     window = laptop_window(qtbot, make_window, home)
     tab = window.memory_tab

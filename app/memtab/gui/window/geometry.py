@@ -15,7 +15,7 @@ import logging
 from PySide6.QtCore import QByteArray, QRect, QSize
 from PySide6.QtWidgets import QSplitter, QWidget
 
-from memtab.gui.dialog_layout import FRAME_ALLOWANCE, room_on
+from memtab.gui.screen_room import FRAME_ALLOWANCE, room_on
 from memtab.gui.ui_state import UiState
 
 logger = logging.getLogger(__name__)
