@@ -1,9 +1,9 @@
-"""split.txt's 2026-11-23 "h28blind" block: thirteen real sessions of four projects new to the
-corpus (Claude Code and Codex; tests/fixtures/shared/README.md says where each comes from),
-labelled DENSELY the gold way — each read whole (the user's messages, the agent's answers and
-sub-agent reports, the commands and their results) and everything written down that the person
-whose memory it is would want their agent to know next time: the goal when it names something
-durable, project facts the session established, commands that ran and worked, the user's
+"""split.txt's 2026-11-23 "h28blind" block: fifteen real sessions of five projects new to the corpus
+(thirteen English, two Japanese; Claude Code and Codex; tests/fixtures/shared/README.md says where
+each comes from), labelled DENSELY the gold way — each read whole (the user's messages, the agent's
+answers and sub-agent reports, the commands and their results) and everything written down that the
+person whose memory it is would want their agent to know next time: the goal when it names
+something durable, project facts the session established, commands that ran and worked, the user's
 decisions and directives, fixes, conventions — BEFORE the writer ran on any of them.
 
 Kept unrun until h28judge froze its judge, then run once on main-at-start (890c6a93) and once
@@ -20,6 +20,7 @@ _SKILLS = "entireio-skills__entire-checkpoints-v1__"
 _CYSP = "chikachow-cyspbot__entire-checkpoints__"
 _IMSG = "stat-guy-imessage-mail__entire-checkpoints-v1__"
 _NV = "darthzen-neuvector-mcp__entire-checkpoints__"
+_TIJ = "nakamura-shuta-tij__entire-checkpoints-v1__"
 
 Label = tuple[str, str, tuple[tuple[str, ...], ...], str]
 
@@ -198,5 +199,42 @@ BLIND_H28_LABELS: tuple[Label, ...] = (
             ("apis.go", "5.6.0"),  # wire shapes come from NeuVector 5.6.0's controller/api
         ),
         "en",
+    ),
+    (
+        "tij: rebase by revset (Phase 29), then fetch --tracked, released (ja)",
+        f"claude-code/{_TIJ}3c__79e00521d9__0__full.jsonl.gz",
+        (
+            ("jj bookmark set main -r @",),  # the release: describe, move main, push it
+            ("jj git push -b main",),
+            ("tag", "release.yml"),  # a pushed v* tag runs release.yml: cargo publish, binaries
+            ("homebrew-tij",),  # homebrew.yml then updates the Homebrew formula
+            ("cargo clippy",),  # fmt, clippy, test: green before every commit
+            ("cargo test",),
+            ("cargo fmt",),
+            (".work/docs/spec-detail",),  # each phase's SoW; plan.md is the summary
+            (".work", "gitignore|ignored|無視"),  # .work is ignored by git: not committed
+            ("mytest-private-repository",),  # where changes are tried by hand
+            ("plan.md", "README"),  # the user's: update both, then commit, push, publish
+            ("revset", "jj"),  # a revset goes to jj rebase as is: jj validates it
+            ("cargo build --release",),  # target/release/tij for the manual check
+        ),
+        "ja",
+    ),
+    (
+        "tij: refactorings R5+R6+R7 (ja)",
+        f"claude-code/{_TIJ}68__b88a394690__1__full.jsonl.gz",
+        (
+            ("R5", "R6", "R7"),  # the goal: the refactoring plan's last three (R1-R4, R8 done)
+            ("rebase_unified",),  # one JjExecutor rebase method replaces ten
+            ("model/rebase.rs",),  # RebaseMode moved to the model layer
+            ("run_jj_action",),  # the helper for simple Ok/Err jj actions
+            ("run_jj_action", "message|文言"),  # review: the old error messages are kept
+            ("fetch_diff_content",),  # the diff-format fetch helper
+            ("binary crate|バイナリクレート",),  # so JjExecutor's pub API need not stay stable
+            ("cargo fmt --check",),
+            ("cargo clippy",),  # zero warnings
+            ("cargo test",),  # 620 unit tests and the integration scenarios
+        ),
+        "ja",
     ),
 )
