@@ -1,5 +1,5 @@
-"""split.txt's 2026-11-23 "h28blind" block: fifteen real sessions of five projects new to the corpus
-(thirteen English, two Japanese; Claude Code and Codex; tests/fixtures/shared/README.md says where
+"""split.txt's 2026-11-23 "h28blind" block: nineteen real sessions of six projects new to the corpus
+(seventeen English, two Japanese; Claude Code and Codex; tests/fixtures/shared/README.md says where
 each comes from), labelled DENSELY the gold way — each read whole (the user's messages, the agent's
 answers and sub-agent reports, the commands and their results) and everything written down that the
 person whose memory it is would want their agent to know next time: the goal when it names
@@ -21,6 +21,7 @@ _CYSP = "chikachow-cyspbot__entire-checkpoints__"
 _IMSG = "stat-guy-imessage-mail__entire-checkpoints-v1__"
 _NV = "darthzen-neuvector-mcp__entire-checkpoints__"
 _TIJ = "nakamura-shuta-tij__entire-checkpoints-v1__"
+_CC = "ClusterCockpit-cc-backend__entire-checkpoints-v1__"
 
 Label = tuple[str, str, tuple[tuple[str, ...], ...], str]
 
@@ -236,5 +237,48 @@ BLIND_H28_LABELS: tuple[Label, ...] = (
             ("cargo test",),  # 620 unit tests and the integration scenarios
         ),
         "ja",
+    ),
+    (
+        "cc-backend: fmt and lint make targets, gopls.json (en)",
+        f"claude-code/{_CC}53__425877e242__0__full.jsonl.gz",
+        (
+            ("make fmt",),  # gofumpt -l -w . over every Go file
+            ("make lint",),  # golangci-lint run ./... with .golangci.yml
+            ("gopls.json",),  # project-specific gopls settings at the module root
+            ("directoryFilters",),  # var, web/frontend, testdata… left out of gopls' index
+            ("golangci-lint", "install script|go install"),  # the official script, not go install
+        ),
+        "en",
+    ),
+    (
+        "cc-backend: .golangci.yml made valid for golangci-lint v2 (en)",
+        f"claude-code/{_CC}1a__908bd95cfa__0__full.jsonl.gz",
+        (
+            ("golangci-lint", "version"),  # v2 (2.10.1 here) needs version: "2" in .golangci.yml
+            ("gofumpt", "formatter"),  # v2: gofumpt goes under formatters, not linters
+            ("golangci-lint run",),  # loads the config and reports findings
+        ),
+        "en",
+    ),
+    (
+        "cc-backend: the Log view's auto refresh loop (en)",
+        f"claude-code/{_CC}0f__c6e5388e08__0__full.jsonl.gz",
+        (
+            ("timer", "$state"),  # the fix: the interval id is a plain variable, not $state
+            ("npm run build",),  # in web/frontend: the frontend build
+        ),
+        "en",
+    ),
+    (
+        "cc-backend: Keycloak realm roles over OIDC (en)",
+        f"claude-code/{_CC}bb__e9ad3cf817__0__full.jsonl.gz",
+        (
+            ("realm_access", "ID token|idToken"),  # Keycloak's roles are in the ID token only
+            ("resource_access", "client"),  # every client's roles merged, no fixed client name
+            ("-loglevel debug",),  # shows the new OIDC claim logging
+            ("internal/auth/oidc.go",),  # where OIDC login builds the user
+            ("go build",),  # go build ./internal/auth/... compiled clean
+        ),
+        "en",
     ),
 )
