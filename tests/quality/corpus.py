@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memtab.writer.notes import Note
+from quality.blind_h28 import BLIND_H28_LABELS
 from quality.dense_h28_en import DENSE_EN_ITEMS
 from quality.dense_h28_intl import DENSE_INTL_ITEMS
 from quality.en_cases import BLIND_EN_LABELS_3, BLIND_EN_LABELS_4
@@ -525,6 +526,12 @@ H27_CASES = tuple(
     WriterCase(name, _SHARED / file, tuple(expect(*item) for item in items), language)
     for name, file, items, language in (*H27_LABELS_A, *H27_LABELS_B)
 )
+# split.txt's "h28blind" block (blind_h28.py): run once on main-at-start and once on the frozen
+# judge (the paired A/B), then tuned on. Its rows name their folder (claude-code/ or codex/).
+H28_BLIND_CASES = tuple(
+    WriterCase(name, FIXTURES / file, tuple(expect(*item) for item in items), language)
+    for name, file, items, language in BLIND_H28_LABELS
+)
 _SPARSE_CASES = (  # the part tuned on, as first labelled
     *FIXTURE_CASES,
     *(WriterCase(f"quiet: {path.name[:60]}", path) for path in QUIET_FIXTURES),
@@ -544,6 +551,7 @@ _SPARSE_CASES = (  # the part tuned on, as first labelled
     *H26_CASES_B,
     *H27_INTL_CASES,
     *H27_CASES,
+    *H28_BLIND_CASES,
 )
 
 
