@@ -15,6 +15,12 @@ Decisions, so the writer sees the conversation the human had:
   (file-history-snapshot, progress, ccusage usage-only lines, ...) are ignored and counted.
 - A line whose `uuid` was already read is a duplicate (Claude Code copies history into
   resumed sessions) and is ignored.
+- A message the human typed while the agent was working is queued; when the agent takes it
+  in mid-turn, the transcript holds only an `attachment` record of type `queued_command`
+  (`commandMode: "prompt"`) — that record becomes the human's "user" event. When the queue
+  hands it on as a turn of its own instead, a "user" line with the same text follows and is
+  not read twice. Other queued commands (`task-notification`: a background agent's report)
+  and messages from another origin than a human are not the human's voice.
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ _BASH_EXIT_CODE = re.compile(r"\A(?:Exit code|Exited with code) (-?\d+)")
 _UNFINISHED_STOPS = ("tool_use", "pause_turn")
 # Recent API messages kept for merging continuation lines (they follow within a few lines).
 _OPEN_MESSAGES = 64
+# Queued messages remembered so the "user" line that may repeat one is not read twice.
+_QUEUED_KEPT = 16
 
 
 def _blocks(content: Any) -> list[Any]:
@@ -88,6 +96,7 @@ class ClaudeParser(RecordParser):
         self._seen_uuids: set[str] = set()
         self._messages: OrderedDict[str, TranscriptEvent] = OrderedDict()
         self._stop_reasons: dict[str, str] = {}
+        self._queued_texts: OrderedDict[str, None] = OrderedDict()
 
     def feed(self, record: dict[str, Any], line: SourceLine, offset: int) -> None:
         """Consume one line: merge, pair or create events as the rules say."""
@@ -104,6 +113,8 @@ class ClaudeParser(RecordParser):
             handled = self._text_record("summary", as_str(record.get("summary")), record, line)
         elif kind == "system":
             handled = self._text_record("system", _block_text(record.get("content")), record, line)
+        elif kind == "attachment":
+            handled = self._queued_message(record, line)
         else:
             handled = False
         if not handled:
@@ -223,11 +234,32 @@ class ClaudeParser(RecordParser):
         if not text:
             return had_results
         role: EventRole = "user"
+        if text in self._queued_texts:
+            del self._queued_texts[text]  # read from its queued_command record already
+            return True
         if record.get("isCompactSummary") is True:
             role = "summary"
         elif record.get("isMeta") is True or text.startswith(_INJECTED_PREFIXES):
             role = "system"
         return self._text_record(role, text, record, line)
+
+    def _queued_message(self, record: dict[str, Any], line: SourceLine) -> bool:
+        """A message the human typed while the agent worked, taken in mid-turn."""
+        attachment = as_dict(record.get("attachment"))
+        if attachment.get("type") != "queued_command":
+            return False
+        if attachment.get("commandMode", "prompt") != "prompt":
+            return False
+        origin = attachment.get("origin")
+        if origin is not None and as_dict(origin).get("kind") != "human":
+            return False
+        text = _block_text(attachment.get("prompt"))
+        if not self._text_record("user", text, record, line):
+            return False
+        self._queued_texts[text] = None
+        while len(self._queued_texts) > _QUEUED_KEPT:
+            self._queued_texts.popitem(last=False)
+        return True
 
     def _apply_result(self, block: dict[str, Any]) -> None:
         call = self._find_call(as_str(block.get("tool_use_id")))
