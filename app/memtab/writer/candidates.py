@@ -1,5 +1,7 @@
 """The offline writer's candidates: every note its rules propose, with the evidence each came
-from, for the learned judge (`judge`) to decide which to keep.
+from — what a learned judge would choose from. A run writes what the rules choose; the
+research command tests/quality/judge_cv.py cross-validates a judge over these candidates (it
+did not beat the rules: docs/writer-quality.md, 2026-11-23).
 
 The rules find well-formed notes (a command that ran and succeeded, a fact the agent stated,
 the user's answer to a question, a fix, the goal); what they did not do well was choosing
