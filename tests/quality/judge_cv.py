@@ -163,7 +163,7 @@ def build_sessions(cases: Sequence[WriterCase], scratch: Path) -> list[Session]:
     for case in cases:
         if case.path in MEASURED:
             raise ValueError(f"a measured transcript must never be trained on: {case.path.name}")
-        digest = TranscriptDigest()
+        digest = TranscriptDigest(candidates=True)
         load_writer_events(unpacked(case.path, scratch), observe=digest.add)
         wide = digest.candidates()
         rules_notes = surest_notes(plan_notes("", digest.findings()))[0]

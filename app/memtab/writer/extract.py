@@ -150,7 +150,7 @@ def extract_findings(events: Iterable[TranscriptEvent]) -> Findings:
 
 def extract_candidates(events: Iterable[TranscriptEvent]) -> Findings:
     """Every candidate note's finding, with its evidence (`TranscriptDigest.candidates`)."""
-    digest = TranscriptDigest()
+    digest = TranscriptDigest(candidates=True)
     for event in events:
         digest.add(event)
     return digest.candidates()
@@ -168,7 +168,9 @@ class TranscriptDigest:
     parent as the result of its Task call and is read there.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, candidates: bool = False) -> None:
+        """`candidates`: also keep what the soft gates leave out, for `candidates()` (the
+        research command `tests/quality/judge_cv.py`); a writer run has no use for them."""
         self._directives: list[str] = []
         self._decisions: list[str] = []
         self._facts: list[str] = []
@@ -200,7 +202,8 @@ class TranscriptDigest:
         self._recent: deque[Step] = deque()
         # Where each kept finding was said: (kind, key) → message ids (docs/formats.md §20.1).
         self._origins: dict[tuple[str, str], tuple[str, ...]] = {}
-        self._pool = CandidatePool()  # what the soft gates leave out, for the judge
+        # What the soft gates leave out, for the judge's research (`candidates`).
+        self._pool = CandidatePool() if candidates else None
 
     def add(self, event: TranscriptEvent) -> None:
         if event.sidechain:
@@ -213,13 +216,13 @@ class TranscriptDigest:
             self._after_failure = False
             self._user_text(event.text, origin)
         elif event.role == "assistant":
-            source = "final" if event.completed_turn else "answer"
-            self._pool_facts(
-                facts_in(event.text, concluded=event.completed_turn, lenient=True),
-                origin,
-                source,
-                self._after_failure and not event.completed_turn,
-            )
+            if self._pool is not None:
+                self._pool_facts(
+                    facts_in(event.text, concluded=event.completed_turn, lenient=True),
+                    origin,
+                    "final" if event.completed_turn else "answer",
+                    self._after_failure and not event.completed_turn,
+                )
             if event.completed_turn or not self._after_failure:
                 found = facts_in_text(event.text, concluded=event.completed_turn)
                 self._keep_facts(found, origin, told_the_user=event.completed_turn)
@@ -253,7 +256,10 @@ class TranscriptDigest:
 
     def candidates(self) -> Findings:
         """Every note the rules propose — what `findings()` keeps and what its soft gates
-        leave out (`candidates`) — each with its `Evidence`, for the judge to choose from."""
+        leave out (`candidates`) — each with its `Evidence`, for the judge to choose from.
+        Only a digest made with `candidates=True` keeps them."""
+        if self._pool is None:
+            raise ValueError("this digest was made without candidates=True")
         rules = self.findings()
         wide = replace(
             rules, findings=[*rules.findings], origins=dict(rules.origins), goal=self._goal
@@ -284,14 +290,16 @@ class TranscriptDigest:
         for tool, ids in self._tools.tools(leaned_on_only=leaned_on_only):
             tools.append(tool)
             origins[("tool", tool.program)] = _origin_ids(ids)
-            self._pool.said[("tool", tool.program)] = self._tools.uses[tool.program]
+            if self._pool is not None:
+                self._pool.said[("tool", tool.program)] = self._tools.uses[tool.program]
         return tools
 
     def _keep(self, kept: list[str], found: Iterable[str], kind: OriginKind, origin: str) -> None:
         """Keep new findings of one kind (`_add_unique`), each with the message it came from."""
         found = list(found)
-        for item in found:
-            self._pool.seen(kind, item, self._steps)
+        if self._pool is not None:
+            for item in found:
+                self._pool.seen(kind, item, self._steps)
         for item in _add_unique(kept, found, MAX_KEPT):
             self._origins.setdefault((kind, item), (origin,))
 
@@ -299,6 +307,8 @@ class TranscriptDigest:
         self, found: Iterable[str], origin: str, source: str, after_failure: bool = False
     ) -> None:
         """Offer facts to the judge's pool (`candidates`): those of a claimed language."""
+        if self._pool is None:
+            return
         claimed = [fact for fact in found if is_claimed(fact)]
         self._pool.add_facts(
             claimed, origin, source=source, step=self._steps, after_failure=after_failure
@@ -327,18 +337,21 @@ class TranscriptDigest:
                 self._origins[("goal", self._goal)] = (origin,)
         directives = [rule for rule in directives_in(text) if is_claimed(rule)]
         self._keep(self._directives, directives, "directive", origin)
-        self._keep_facts(facts_in_reports(text), origin, told_the_user=False, report=True)
-        self._pool_facts(facts_in_reports(text), origin, "report")
+        reported = facts_in_reports(text)
+        self._keep_facts(reported, origin, told_the_user=False, report=True)
+        self._pool_facts(reported, origin, "report")
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
-        self._pool.touched(call)
+        if self._pool is not None:
+            self._pool.touched(call)
         if is_question(call):
             self._keep(self._decisions, decisions_in(call, self._scripts.lists), "decision", origin)
             return
         if is_agent_report(call):
-            self._pool_facts(
-                facts_in(call.output or "", concluded=True, lenient=True), origin, "report"
-            )
+            if self._pool is not None:
+                self._pool_facts(
+                    facts_in(call.output or "", concluded=True, lenient=True), origin, "report"
+                )
             found = facts_in_text(call.output or "", concluded=True)
             self._keep_facts(found, origin, told_the_user=False, report=True)
             return
@@ -352,7 +365,8 @@ class TranscriptDigest:
             self._keep(kept, [memory.text], memory.kind, origin)
             if memory.kind == "finding":
                 self._fact_weights[memory.text] = SAVED_MEMORY_WEIGHT
-                self._pool.add_facts([memory.text], origin, source="saved", step=self._steps)
+                if self._pool is not None:  # the agent's own, in any language
+                    self._pool.add_facts([memory.text], origin, source="saved", step=self._steps)
         if saved:
             return
         if _NEVER_RAN.match(call.output or ""):
@@ -472,9 +486,11 @@ class TranscriptDigest:
             return
         family = command_family(command)
         if not is_worth_keeping(command) and tool_program(command) is None:
-            self._pool.other_command(command, family, shown, origin, self._steps)
+            if self._pool is not None:
+                self._pool.other_command(command, family, shown, origin, self._steps)
             return
-        self._pool.seen("command", family, self._steps)
+        if self._pool is not None:
+            self._pool.seen("command", family, self._steps)
         program = tool_program(command)
         if program is not None:
             self._tools.note(program, family, shown, origin)

@@ -4,6 +4,8 @@ tuned-on sessions."""
 
 from __future__ import annotations
 
+import pytest
+
 from memtab.transcripts import TranscriptEvent
 from memtab.writer.extract import TranscriptDigest, extract_candidates, extract_findings
 
@@ -99,7 +101,7 @@ def test_the_rules_findings_are_the_same_however_often_they_are_asked() -> None:
     # is asked (the candidates ask it too): a second asking must not lose the fix.
     failed = bash("cd go && go build ./cmd/mcp-server/ 2>&1", ok=False, output="go: not found")
     worked = bash("PATH=$PATH:/usr/local/go/bin && cd go && go build ./cmd/mcp-server/", output="")
-    digest = TranscriptDigest()
+    digest = TranscriptDigest(candidates=True)
     for event in (failed, worked):
         event.cwd = SAFECAST
         digest.add(event)
@@ -107,3 +109,11 @@ def test_the_rules_findings_are_the_same_however_often_they_are_asked() -> None:
     assert len(first.fixes) == 1
     assert digest.candidates().fixes == first.fixes
     assert digest.findings().fixes == first.fixes
+
+
+def test_a_writer_run_keeps_no_candidates() -> None:
+    # The pool is the judge research's (tests/quality/judge_cv.py): a run does not pay for it.
+    digest = TranscriptDigest()
+    digest.add(answer(UNMARKED_FACT))
+    with pytest.raises(ValueError, match="candidates=True"):
+        digest.candidates()
