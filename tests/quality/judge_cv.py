@@ -40,13 +40,11 @@ from memtab.writer.notes import (
     MAX_NOTES_PER_RUN,
     Note,
     PlannedNote,
-    plan_notes,
     planned_notes,
-    surest_notes,
 )
 from memtab.writer.run import load_writer_events
 from quality.corpus import MEASURED, WRITER_CASES, WriterCase
-from quality.scoring import Score, unpacked
+from quality.scoring import Score, notes_written, unpacked
 
 FOLDS = 5
 L2 = 1.0  # on the weights, not the bias; the features are all in 0..1
@@ -166,7 +164,7 @@ def build_sessions(cases: Sequence[WriterCase], scratch: Path) -> list[Session]:
         digest = TranscriptDigest(candidates=True)
         load_writer_events(unpacked(case.path, scratch), observe=digest.add)
         wide = digest.candidates()
-        rules_notes = surest_notes(plan_notes("", digest.findings()))[0]
+        rules_notes = notes_written(digest.findings())
         planned = planned_notes("", wide)
         scored = [
             (p.note, values)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtab.transcripts import TranscriptEvent, read_transcript
-from memtab.writer.extract import TranscriptDigest, extract_findings
+from memtab.writer.extract import TranscriptDigest
+from memtab.writer.findings import Findings
 from memtab.writer.notes import Note, plan_notes, surest_notes
 from memtab.writer.run import load_writer_events
 from quality.corpus import WRITER_CASES, Expected, WriterCase
@@ -32,9 +33,10 @@ def load_events(path: Path, scratch: Path) -> list[TranscriptEvent]:
     return read_transcript(unpacked(path, scratch)).events
 
 
-def notes_for(events: Sequence[TranscriptEvent]) -> list[Note]:
-    """What the offline writer would add to an empty notes file from these events."""
-    return plan_notes("", extract_findings([e for e in events if not e.sidechain]))
+def notes_written(findings: Findings) -> list[Note]:
+    """What an offline run writes to an empty notes file from `findings`: the surest
+    `MAX_NOTES_PER_RUN` (`writer.offline` does the same)."""
+    return surest_notes(plan_notes("", findings))[0]
 
 
 def notes_for_transcript(path: Path, scratch: Path) -> list[Note]:
@@ -42,7 +44,7 @@ def notes_for_transcript(path: Path, scratch: Path) -> list[Note]:
     same bounded pass over the whole file as `writer.providers.read_for_run`."""
     digest = TranscriptDigest()
     load_writer_events(unpacked(path, scratch), observe=digest.add)
-    return surest_notes(plan_notes("", digest.findings()))[0]
+    return notes_written(digest.findings())
 
 
 @dataclass
