@@ -253,7 +253,10 @@ class ClaudeParser(RecordParser):
         origin = attachment.get("origin")
         if origin is not None and as_dict(origin).get("kind") != "human":
             return False
-        text = _block_text(attachment.get("prompt"))
+        prompt = attachment.get("prompt")
+        if not isinstance(prompt, (str, list)):  # text, or blocks when it holds an image
+            return False
+        text = _block_text(prompt)
         if not self._text_record("user", text, record, line):
             return False
         self._queued_texts[text] = None

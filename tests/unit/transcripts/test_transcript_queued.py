@@ -71,6 +71,8 @@ def test_queued_commands_the_human_did_not_type_are_not_theirs(tmp_path: Path) -
         ),
         _queued("q2", "a peer's request", commandMode="prompt", origin={"kind": "peer"}),
         _queued("q3", "mine", commandMode="prompt", origin={"kind": "human"}),
+        _queued("q4", {"not": "a prompt"}, commandMode="prompt"),  # neither text nor blocks
+        _queued("q5", "", commandMode="prompt"),
         {
             "type": "attachment",
             "uuid": "a4",
