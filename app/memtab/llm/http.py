@@ -3,12 +3,15 @@
 One `ProviderHttpClient` (one `httpx.Client`) per provider. Each request:
 - has a timeout (read `timeout_s`, connect `connect_timeout_s`);
 - is retried on 429, 5xx and connection failures with exponential backoff and jitter, at most
-  `max_retries` times, waiting what `retry-after` / `retry-after-ms` asks (capped);
+  `max_retries` times, waiting what `retry-after` / `retry-after-ms` asks (capped) — except
+  a connection refused by this machine: a local server that is down stays down for a while,
+  so that fails at once;
 - can be cancelled with a `threading.Event`: the request runs on a short-lived helper thread
   and the caller waits in slices of `cancel_poll_s`, so it returns within that time of the
   event being set even while a server is still thinking (a sync httpx call cannot be
   interrupted; the abandoned request finishes or times out on its own, off to the side);
-- fails with `ProviderError(kind, message)` whose message names provider, model and URL and
+- fails with `ProviderError(kind, message)` whose message leads with what went wrong (a
+  narrow status line shows the cause, not the URL), then names provider, model and URL, and
   never the API key (any echo of it by the server is hidden too, by `memtab.redact`).
 """
 
@@ -24,7 +27,7 @@ import ssl
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import TracebackType
@@ -107,8 +110,7 @@ def transport_failure(exc: BaseException, url: httpx.URL) -> str:
     """Why a request did not reach the server, in words: the connection was refused, the
     TLS handshake failed (and why), the host name does not resolve, or what httpx said."""
     where = f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
-    cause: BaseException | None = exc
-    while cause is not None:  # httpx → httpcore → the socket or ssl error
+    for cause in _causes(exc):
         if isinstance(cause, ssl.SSLCertVerificationError):
             return f"TLS error: the certificate of {where} is not trusted ({cause.verify_message})"
         if isinstance(cause, ssl.SSLError):
@@ -117,8 +119,22 @@ def transport_failure(exc: BaseException, url: httpx.URL) -> str:
             return f"connection refused by {where}; is the server running?"
         if isinstance(cause, socket.gaierror):
             return f"the host {url.host} was not found ({cause.strerror or cause})"
-        cause = cause.__cause__ or cause.__context__
     return f"connection failed ({type(exc).__name__}: {exc})"
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and what caused it, outermost first: httpx → httpcore → the socket or ssl error."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        yield cause
+        cause = cause.__cause__ or cause.__context__
+
+
+def refused_here(exc: BaseException, url: httpx.URL) -> bool:
+    """Whether `exc` is a connection refused by this machine (a local server not running):
+    retrying it only makes the user wait."""
+    refused = any(isinstance(cause, ConnectionRefusedError) for cause in _causes(exc))
+    return refused and is_loopback_host(url.host)
 
 
 def server_error_text(data: object) -> str | None:
@@ -187,7 +203,8 @@ class ProviderHttpClient:
 
     def error(self, kind: ProviderErrorKind, detail: str) -> ProviderError:
         """A ProviderError naming provider, model and URL, with every secret redacted."""
-        return ProviderError(kind, self.redact(f"{self.label}: {detail}"), self.redact(detail))
+        lead = detail[:1].upper() + detail[1:]
+        return ProviderError(kind, self.redact(f"{lead} ({self.label})"), self.redact(detail))
 
     def redact(self, text: str) -> str:
         """`text` with this client's secrets replaced (servers may echo a key back)."""
@@ -238,6 +255,8 @@ class ProviderHttpClient:
         except httpx.UnsupportedProtocol as exc:
             raise self.error("config", f"unsupported URL ({exc})") from None
         except httpx.TransportError as exc:
+            if refused_here(exc, self._parsed_url):
+                raise self.error("connection", transport_failure(exc, self._parsed_url)) from None
             return _Retryable("connection", transport_failure(exc, self._parsed_url))
         except httpx.HTTPError as exc:
             raise self.error(

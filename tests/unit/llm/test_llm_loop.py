@@ -196,7 +196,7 @@ def test_cancelled_before_start_asks_nothing(
 @pytest.mark.expect_log(
     "memtab.llm.loop",
     "WARNING",
-    r"stopped at step 2: .*the server refused the credentials \(HTTP 401\)",
+    r"stopped at step 2: The server refused the credentials \(HTTP 401\)",
 )
 def test_provider_error_is_kept_in_the_result(
     case: ProviderCase, provider: HttpChatProvider

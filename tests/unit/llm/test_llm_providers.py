@@ -7,6 +7,7 @@ import logging
 import threading
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from memtab.llm.http import HttpChatProvider, ProviderHttpClient
@@ -223,17 +224,33 @@ def test_wrong_shaped_reply_is_protocol_error(
     _assert_names_endpoint(error, case)
 
 
-@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"connection refused by .*; retrying in")
-def test_connection_refused(case: ProviderCase) -> None:
+def test_a_local_server_that_is_down_fails_at_once_leading_with_the_cause(
+    case: ProviderCase,
+) -> None:
     with refused_port() as port:
         base_url = f"http://127.0.0.1:{port}" + ("/v1" if case.wire == "openai" else "")
         with case.make(base_url) as provider:
             error = _fail(provider)
 
     assert error.kind == "connection"
-    assert "3 attempts" in error.message
-    assert f"127.0.0.1:{port}" in error.message
+    assert error.message.startswith(f"Connection refused by 127.0.0.1:{port}; is the server")
+    assert "attempts" not in error.message  # not retried: a server that is down stays down
+    assert case.wire in error.message and case.model in error.message
     assert case.key not in error.message
+
+
+def _refusing(request: httpx.Request) -> httpx.Response:
+    raise httpx.ConnectError("refused", request=request) from ConnectionRefusedError(111, "no")
+
+
+@pytest.mark.expect_log("memtab.llm.http", "WARNING", r"connection refused by .*; retrying in")
+def test_a_remote_server_that_refuses_is_tried_again(case: ProviderCase) -> None:
+    # A remote host may be restarting behind a balancer: that is worth the retries.
+    with case.make("https://llm.example.test/v1", transport=httpx.MockTransport(_refusing)) as p:
+        error = _fail(p)
+    assert error.kind == "connection"
+    assert error.message.startswith("Connection refused by llm.example.test:443")
+    assert "gave up after 3 attempts" in error.message
 
 
 def test_cancel_while_the_server_is_slow(case: ProviderCase, provider: HttpChatProvider) -> None:
