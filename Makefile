@@ -1,7 +1,7 @@
 # Two commands do everything on a fresh machine with Python 3.11+:
 #   make run   — bootstrap .venv, install, open Memtab on a fresh demo home
 #   make test  — bootstrap .venv, install, then lint, types, import contracts, tests
-# Packaging (README → Install): make dist (wheel + sdist in dist/), make bundle (the
+# Packaging (docs/install.md): make dist (wheel + sdist in dist/), make bundle (the
 # PyInstaller onedir bundle in dist/memtab/), make bundle-test (build it and smoke-test it).
 PYTHON ?= python3
 VENV := .venv

@@ -5,7 +5,7 @@ verdict `check_judgements.tsv` holds for it (right: what it says is true of that
 and that checkout; wrong: a false alarm). Prints precision per kind and overall, and the
 findings nobody judged yet (`--unjudged` prints them as lines to paste into the file,
 verdict `?`). `tests/quality/test_check_quality.py` runs the same and fails when a
-finding is unjudged or precision falls below what the README publishes.
+finding is unjudged or precision falls below what docs/guide.md publishes.
 """
 
 from __future__ import annotations

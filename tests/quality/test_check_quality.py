@@ -1,7 +1,7 @@
 """The check makes no false alarms on real memory: every finding on the quality corpus
 (`check_corpus.py`) is judged by hand in `check_judgements.tsv`, and precision — findings
 judged right ÷ findings — stays at or above the aim, overall and for each kind
-(`python tests/quality/check_precision.py` prints the table the README publishes)."""
+(`python tests/quality/check_precision.py` prints the table docs/guide.md publishes)."""
 
 from __future__ import annotations
 

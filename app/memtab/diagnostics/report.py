@@ -1,7 +1,7 @@
 """A doctor's report: each check's facts as JSON, and what it found wrong.
 
-The JSON (`DoctorReport.to_json`) is a stable contract, documented in the README: fields
-are added, never renamed or removed.
+The JSON (`DoctorReport.to_json`) is a stable contract, documented in
+docs/troubleshooting.md: fields are added, never renamed or removed.
 """
 
 from __future__ import annotations

@@ -32,10 +32,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-NOT_SET_UP = (
-    "Sync is not set up for this home: run memtab sync init --remote URL "
-    "(README → One memory on every machine)"
-)
+NOT_SET_UP = "Sync is not set up for this home: run memtab sync init --remote URL (docs/sync.md)"
 
 
 class CopyCounts:

@@ -327,7 +327,7 @@ def _log_qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) 
     if mode == QtMsgType.QtFatalMsg:
         print(
             "memtab: Qt could not start. Run with QT_DEBUG_PLUGINS=1 to see every library "
-            "the platform plugin tried to load; README.md → Troubleshooting.",
+            "the platform plugin tried to load; docs/troubleshooting.md.",
             file=sys.stderr,
             flush=True,
         )
