@@ -11,10 +11,10 @@ conservative — a memory file full of noise is worse than a short one:
   project (edited a file or ran a project command).
 - Directives: the human's standing rules (`directives`); a pasted document is not the
   human's voice.
-- Directives and findings are read in eight languages but written only in those the rules
-  were checked in on real sessions — English, Japanese, Portuguese (`language`); in any
-  other, the notes are what the transcript's structure shows (commands, fixes, decisions,
-  a plan's title).
+- Directives are kept in all eight languages they are read in (the user's own words);
+  findings are written only in those the rules were checked in on real sessions —
+  English, Japanese, Portuguese (`language`); in any other, the other notes are what the
+  transcript's structure shows (commands, fixes, decisions, a plan's title).
 - Decisions: the user's answer to a question the agent asked (`AskUserQuestion`), with
   the question (`asked.decisions_in`).
 - Commands that work: shell commands that succeeded — with their own exit status, not a
@@ -335,8 +335,9 @@ class TranscriptDigest:
             self._saw_user = self._goal is not None or bool(human_text(text).strip())
             if self._goal is not None:
                 self._origins[("goal", self._goal)] = (origin,)
-        directives = [rule for rule in directives_in(text) if is_claimed(rule)]
-        self._keep(self._directives, directives, "directive", origin)
+        # The user's own rule is kept in every language `directives` reads: its words are
+        # the user's, not the writer's judgement (`language`, docs/formats.md §10.2).
+        self._keep(self._directives, directives_in(text), "directive", origin)
         reported = facts_in_reports(text)
         self._keep_facts(reported, origin, told_the_user=False, report=True)
         self._pool_facts(reported, origin, "report")

@@ -1,5 +1,6 @@
-"""Which language a line is in, and the writer's claim: prose rules are written only in the
-languages they were checked in on real sessions (English, Japanese, Portuguese)."""
+"""Which language a line is in, and the writer's claim: the agent's prose is written only in
+the languages the rules were checked in on real sessions (English, Japanese, Portuguese);
+a rule the user types is kept in every language the writer reads."""
 
 from __future__ import annotations
 
@@ -49,7 +50,33 @@ def test_code_paths_and_links_do_not_tell_the_language() -> None:
     assert language_of("Rode `npm run build` em apps/web.") == "pt"
 
 
-def test_in_a_language_no_session_checked_only_structure_is_written() -> None:
+# A plain rule a user types, one per language `directives` reads (faithfully written: the
+# pnpm rule of issue 34 and the way each language says it).
+_RULE_BY_LANGUAGE = [
+    ("en", "Always use pnpm, never npm."),
+    ("fr", "Utilise toujours pnpm, jamais npm."),
+    ("de", "Verwende immer pnpm, nie npm."),
+    ("es", "Usa siempre pnpm, nunca npm."),
+    ("pt", "Utilize sempre pnpm, nunca npm."),
+    ("ja", "常に pnpm を使ってください。"),
+    ("zh", "总是使用 pnpm，不要用 npm。"),
+    ("ko", "항상 pnpm을 사용하세요."),
+]
+
+
+@pytest.mark.parametrize(("language", "rule"), _RULE_BY_LANGUAGE)
+def test_a_rule_the_user_types_is_kept_in_every_language_the_writer_reads(
+    language: str, rule: str
+) -> None:
+    """The user's own words are no judgement of the writer's: the language gate holds the
+    agent's prose (findings, a plan's title, answers, saved memories), never the user's rule
+    (it held them too between 9e98c5e and issue 34, tuned-on figures the same either way)."""
+    assert language_of(rule) == language
+    found = extract_findings([user(rule), bash("pnpm test", output="Tests: 12 passed")])
+    assert found.directives == [rule]
+
+
+def test_in_a_language_no_session_checked_the_agents_prose_is_not_written() -> None:
     found = extract_findings(
         [
             user("不要提交到 main 分支。"),
@@ -58,7 +85,8 @@ def test_in_a_language_no_session_checked_only_structure_is_written() -> None:
             user("Utilise toujours pnpm, jamais npm."),
         ]
     )
-    assert found.directives == [] and found.findings == []
+    assert found.directives == ["不要提交到 main 分支。", "Utilise toujours pnpm, jamais npm."]
+    assert found.findings == []
     assert [command.command for command in found.commands] == ["pnpm test"]
 
 

@@ -200,7 +200,7 @@ def chat(home: Home, workspace: Workspace, tmp_path: Path, text: str) -> Path:
 def test_with_no_model_the_writer_suggests_instead_of_writing(
     tmp_path: Path, home: Home, workspace: Workspace
 ) -> None:
-    transcript = chat(home, workspace, tmp_path, "Utilize sempre pnpm, nunca npm.")
+    transcript = chat(home, workspace, tmp_path, "Utilise toujours pnpm, jamais npm.")
     settings = WriterSettings()
     first = write_once(home, workspace, transcript, settings)
     assert first.outcome == "suggested" and first.ok and first.suggested_count == 1
@@ -210,7 +210,7 @@ def test_with_no_model_the_writer_suggests_instead_of_writing(
     [suggestion] = queue.pending()
     assert (suggestion.section, suggestion.text) == (
         "Directives",
-        "Utilize sempre pnpm, nunca npm.",
+        "Utilise toujours pnpm, jamais npm.",
     )
     assert suggestion.memory_path == DEFAULT_MEMORY_PATH
     # Suggested once: the next run over the same transcript adds nothing.
@@ -224,7 +224,7 @@ def test_with_no_model_the_writer_suggests_instead_of_writing(
 
 
 def test_the_run_says_what_it_suggested(home: Home, workspace: Workspace) -> None:
-    events = NewestEvents.of([user("常に pnpm を使ってください。"), bash("pnpm test")], redact=True)
+    events = NewestEvents.of([user("항상 pnpm을 사용하세요."), bash("pnpm test")], redact=True)
     provider = bind_to_run(
         OfflineWriterProvider(), home, workspace, events.budget, WriterSettings()
     )
@@ -232,10 +232,7 @@ def test_the_run_says_what_it_suggested(home: Home, workspace: Workspace) -> Non
     result = run_writer(home, workspace, events, provider, settings=WriterSettings())
     assert result.outcome == "suggested" and result.suggested_count == 2
     assert result.to_json()["outcome"] == "suggested"
-    assert [s.text for s in provider.proposed] == [
-        "常に pnpm を使ってください。",
-        "`pnpm test` (tests)",
-    ]
+    assert [s.text for s in provider.proposed] == ["항상 pnpm을 사용하세요.", "`pnpm test` (tests)"]
 
 
 def test_a_run_suggests_what_a_person_reviews_keeping_the_surest(
