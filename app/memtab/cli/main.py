@@ -73,6 +73,7 @@ COMMAND_MODULES = {
     "memtab.cli.model_commands": ("models", "settings"),
     "memtab.cli.sync_commands": ("sync", "conflicts"),
     "memtab.cli.check_commands": ("check",),
+    "memtab.cli.loads_commands": ("loads",),
 }
 # Commands that write to the home (history's record of outside changes counts): each
 # first removes the temp files a killed Memtab left there (`store.leftovers`).

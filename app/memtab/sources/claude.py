@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.sources.claude_settings import user_auto_memory_directory
+from memtab.sources.claude_settings import auto_memory_setting, user_auto_memory_directory
 from memtab.sources.file_ref import is_valid_source_name, source_id
 from memtab.sources.model import Layout, Source, linked_root_reason
 
@@ -298,3 +298,53 @@ def claude_sources(
             )
         )
     return sources, projects
+
+
+def auto_memory_base(cwd: Path) -> Path:
+    """The directory Claude Code keys a session's auto memory by: the canonical git root
+    (a linked worktree's main checkout, so every worktree shares one memory), else `cwd`
+    (its `memdir/paths.ts`, `getAutoMemBase`: `findCanonicalGitRoot`)."""
+    for directory in (cwd, *cwd.parents):
+        marker = directory / ".git"
+        if marker.is_dir():
+            return directory
+        if marker.is_file():
+            return _main_checkout(marker) or directory
+    return cwd
+
+
+def _main_checkout(pointer: Path) -> Path | None:
+    """A linked worktree's main checkout: `.git` names its git dir (`gitdir: …`), whose
+    `commondir` is the main repository's `.git`."""
+    try:
+        text = pointer.read_text(encoding="utf-8", errors="replace")[:4096]
+        if not text.startswith("gitdir:"):
+            return None
+        git_dir = Path(text[len("gitdir:") :].strip().splitlines()[0])
+        git_dir = git_dir if git_dir.is_absolute() else pointer.parent / git_dir
+        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, IndexError):
+        return None
+    common_dir = Path(os.path.normpath(git_dir / common))
+    return common_dir.parent if common_dir.name == ".git" else None
+
+
+def auto_memory_directory(
+    config_root: Path, base: Path, managed_settings: Sequence[Path] = ()
+) -> Path:
+    """Where Claude Code keeps the auto memory of sessions keyed by `base`: the directory
+    `autoMemoryDirectory` names (managed, the project's local, then the user's settings,
+    `claude_settings`), else `<config>/projects/<encoded base>/memory` (the existing
+    directory of a name cut to 200 characters and given a hash suffix)."""
+    moved = auto_memory_setting(config_root, str(base), managed_settings)
+    if moved is not None:
+        return moved.path
+    encoded = encode_project_path(str(base))
+    if len(encoded) > MAX_ENCODED_LENGTH:
+        try:
+            with os.scandir(config_root / "projects") as iterator:
+                names = sorted(e.name for e in iterator if names_match(str(base), e.name))
+        except OSError:
+            names = []
+        encoded = names[0] if names else encoded[:MAX_ENCODED_LENGTH]
+    return config_root / "projects" / encoded / "memory"

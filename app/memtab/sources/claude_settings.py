@@ -68,12 +68,36 @@ def user_auto_memory_directory(
     return None
 
 
+def auto_memory_setting(
+    config_root: Path, project: str, managed: Sequence[Path] = ()
+) -> AutoMemoryDirectory | None:
+    """The `autoMemoryDirectory` in effect for sessions in `project`: managed settings,
+    then the project's local settings, then the user's (first set wins)."""
+    for settings_file in managed:
+        found = _setting_in(settings_file)
+        if found is not None:
+            return found
+    return local_auto_memory_directory(project) or user_auto_memory_directory(config_root)
+
+
 def local_auto_memory_directory(project: str) -> AutoMemoryDirectory | None:
     """The directory a project's local settings choose for its auto memory."""
     return _setting_in(Path(project) / ".claude" / "settings.local.json")
 
 
 def _setting_in(settings_file: Path) -> AutoMemoryDirectory | None:
+    settings = read_settings_file(settings_file)
+    raw = settings.get(SETTING) if settings is not None else None
+    path = memory_path(raw)
+    if raw is not None and path is None:
+        logger.info(
+            "Claude Code: %s in %s is not a usable directory: %r", SETTING, settings_file, raw
+        )
+    return AutoMemoryDirectory(path, settings_file) if path is not None else None
+
+
+def read_settings_file(settings_file: Path) -> dict[str, object] | None:
+    """A Claude Code settings file's object, or None (missing, over 1 MiB, not JSON)."""
     try:
         with open(settings_file, "rb") as handle:
             data = handle.read(_SETTINGS_MAX_BYTES + 1)
@@ -87,13 +111,7 @@ def _setting_in(settings_file: Path) -> AutoMemoryDirectory | None:
     except JsonError as error:
         logger.info("Claude Code: cannot read %s: %s", settings_file, error)
         return None
-    raw = settings.get(SETTING) if isinstance(settings, dict) else None
-    path = memory_path(raw)
-    if raw is not None and path is None:
-        logger.info(
-            "Claude Code: %s in %s is not a usable directory: %r", SETTING, settings_file, raw
-        )
-    return AutoMemoryDirectory(path, settings_file) if path is not None else None
+    return settings if isinstance(settings, dict) else None
 
 
 def memory_path(raw: object, home: str | None = None) -> Path | None:

@@ -119,6 +119,11 @@ def is_shown(listing: SourceListing) -> bool:
     return bool(listing.files or listing.error or listing.source.layout is not Layout.CLAUDE_MEMORY)
 
 
+def agent_directory(context: SourceContext, agent: Agent) -> Path | None:
+    """The directory of `agent` discovery uses (the first existing candidate), or None."""
+    return _agent_root(context, agent, [])
+
+
 def _agent_root(context: SourceContext, agent: Agent, looked: list[LookedFor]) -> Path | None:
     """The first existing candidate directory of `agent`, recording every one looked at."""
     candidates = context.candidates(agent)

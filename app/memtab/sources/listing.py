@@ -14,6 +14,7 @@ import re
 import stat
 from pathlib import Path
 
+from memtab.sources.claude_index import index_cut, index_warning
 from memtab.sources.claude_settings import last_consolidated_ms
 from memtab.sources.file_ref import SourceError, parse_file_id
 from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify
@@ -36,9 +37,6 @@ from memtab.store.frontmatter import (
 
 logger = logging.getLogger(__name__)
 
-# Claude Code loads MEMORY.md into every session only up to these limits.
-CLAUDE_INDEX_MAX_LINES = 200
-CLAUDE_INDEX_MAX_BYTES = 25_000
 MAX_FILES_PER_SOURCE = MAX_FILES_PER_SCOPE
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
@@ -192,9 +190,7 @@ def _file_entry(
         read_only_reason=reason,
         topic_type=fields.get("type"),
         topic_name=fields.get("name"),
-        warning=_index_warning(physical, info.st_size)
-        if rule.kind is FileKind.AUTO_MEMORY_INDEX
-        else None,
+        warning=_index_warning(physical) if rule.kind is FileKind.AUTO_MEMORY_INDEX else None,
         linked=linked,
     )
 
@@ -250,20 +246,14 @@ def loki_description(segments: tuple[str, ...]) -> str:
     return ""
 
 
-def _index_warning(physical: str, size: int) -> str | None:
-    """Say when Claude Code will not load all of MEMORY.md (200 lines / 25,000 bytes)."""
+def _index_warning(physical: str) -> str | None:
+    """Say when Claude Code will not read all of MEMORY.md (`claude_index`)."""
     try:
         with open(physical, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES)
     except OSError:
         return None
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    if lines <= CLAUDE_INDEX_MAX_LINES and size <= CLAUDE_INDEX_MAX_BYTES:
-        return None
-    return (
-        f"MEMORY.md has {lines} lines and {size:,} bytes: Claude Code loads only the first "
-        f"{CLAUDE_INDEX_MAX_LINES} lines or {CLAUDE_INDEX_MAX_BYTES:,} bytes into a session"
-    )
+    return index_warning(index_cut(data.decode("utf-8", errors="replace")))
 
 
 def _walk(root: Path) -> list[tuple[str, ...]] | None:

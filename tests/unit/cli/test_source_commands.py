@@ -21,14 +21,6 @@ from .test_store_commands import FILE_FIELDS
 SOURCE_FIELDS = {"id", "agent", "root", "project", "writable", "fileCount"}
 
 
-@pytest.fixture
-def machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Machine:
-    built = build_machine(tmp_path)
-    monkeypatch.setenv("HOME", str(built.user))  # the CLI's `~`
-    monkeypatch.setenv("MEMTAB_HOME", str(built.home.root))
-    return built
-
-
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     status = main(args)
     captured = capsys.readouterr()

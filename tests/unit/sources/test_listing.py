@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from memtab.sources.claude_index import INDEX_MAX_LINES, INDEX_MAX_UNITS
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.file_ref import SourceError
 from memtab.sources.layouts import GENERATED_BY_CODEX, SESSION_MEMORY_IS_CLAUDES, WRITTEN_BY_LOKI
 from memtab.sources.listing import (
-    CLAUDE_INDEX_MAX_BYTES,
-    CLAUDE_INDEX_MAX_LINES,
     MAX_FILES_PER_SOURCE,
     list_source,
     source_file,
@@ -116,17 +115,17 @@ def test_the_real_memory_index_is_over_claude_codes_load_limit(machine: Machine)
     index = files_of(machine, "claude-code:memory-")["memory/MEMORY.md"]
     assert index.kind is FileKind.AUTO_MEMORY_INDEX and index.writable
     assert index.warning is not None
-    assert "249 lines" in index.warning and "27,756 bytes" in index.warning
+    assert "249 lines" in index.warning and "from line 201 on" in index.warning
 
 
 @pytest.mark.parametrize(
     ("text", "warned"),
     [
-        ("- line\n" * CLAUDE_INDEX_MAX_LINES, False),
-        ("- line\n" * (CLAUDE_INDEX_MAX_LINES + 1), True),
-        ("- line\n" * CLAUDE_INDEX_MAX_LINES + "- no newline at the end", True),
-        ("x" * CLAUDE_INDEX_MAX_BYTES, False),
-        ("x" * (CLAUDE_INDEX_MAX_BYTES + 1), True),
+        ("- line\n" * INDEX_MAX_LINES, False),
+        ("- line\n" * (INDEX_MAX_LINES + 1), True),
+        ("- line\n" * INDEX_MAX_LINES + "- no newline at the end", True),
+        ("x" * INDEX_MAX_UNITS, False),
+        ("x" * (INDEX_MAX_UNITS + 1), True),
     ],
 )
 def test_memory_index_limit_is_200_lines_or_25000_bytes(

@@ -1,0 +1,86 @@
+"""`memtab loads`: what each agent reads at the start of a session (docs/formats.md §17.6).
+
+`--json` prints `{"agents": [{"agent", "files": [{"path" | "id", "lines", "bytes",
+"tokens", "loadedLines", "cutAtLine"?, …}], "totalTokens", …}]}`, a stable contract:
+fields are added, never renamed or removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from memtab.cli.common import add_home_option, format_table, open_home, print_json
+from memtab.loads.engine import compute_loads
+from memtab.loads.records import AGENTS, AgentLoads, LoadedFile
+
+_LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `loads` to the `memtab` parser."""
+    loads = commands.add_parser(
+        "loads", help="what each agent reads at a session's start, and where it stops"
+    )
+    add_home_option(loads)
+    loads.add_argument("--workspace", metavar="ID", help="a workspace (its checkout and scopes)")
+    loads.add_argument(
+        "--directory",
+        metavar="DIR",
+        help="the directory Claude Code and Codex start in (default: the workspace's)",
+    )
+    loads.add_argument("--agent", choices=AGENTS, action="append", help="only this agent")
+    loads.add_argument("--json", action="store_true")
+    loads.set_defaults(handler=run_loads)
+
+
+def run_loads(args: argparse.Namespace) -> int:
+    result = compute_loads(
+        open_home(args),
+        workspace_id=args.workspace,
+        directory=args.directory,
+        agents=tuple(dict.fromkeys(args.agent)) if args.agent else AGENTS,
+    )
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    if result.directory:
+        print(f"Session start in {result.directory}\n")
+    for agent in result.agents:
+        _print_agent(agent)
+    return 0
+
+
+def _print_agent(agent: AgentLoads) -> None:
+    print(f"{_LABELS[agent.agent]} — about {agent.total_tokens:,} tokens at the start")
+    for note in agent.notes:
+        print(f"  ({note})")
+    rows = [["", "FILE", "LINES", "READ", "TOKENS", "WHERE IT STOPS"]]
+    for index, file in enumerate(agent.files, start=1):
+        rows.append(
+            [
+                str(index) if file.when == "start" else "-",
+                file.id or file.path or "",
+                str(file.lines),
+                str(file.loaded_lines),
+                str(file.loaded_tokens),
+                _stop(file),
+            ]
+        )
+    if len(rows) > 1:
+        print(format_table(rows, right_aligned=(2, 3, 4)))
+    else:
+        print("  nothing")
+    print()
+
+
+def _stop(file: LoadedFile) -> str:
+    if file.when == "on demand" and file.cut_reason is None:
+        return "read only when the agent opens it"
+    if file.cut_at_line is None:
+        return "read whole"
+    text = f"line {file.cut_at_line} on is not read: {file.cut_reason}"
+    if file.resumes_at_line is not None:
+        text = (
+            f"lines {file.cut_at_line}–{file.resumes_at_line - 1} are not read: {file.cut_reason}"
+        )
+    return text

@@ -1,0 +1,75 @@
+"""What Claude Code reads at a session's start: its instruction files in order
+(`sources.claude_instructions`), then auto memory's `MEMORY.md` up to its cut
+(`sources.claude_index`). docs/formats.md §17.6."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memtab.loads.measure import Identify, measured, named, read_text
+from memtab.loads.records import AgentLoads, LoadedFile
+from memtab.sources.claude import auto_memory_base, auto_memory_directory
+from memtab.sources.claude_index import INDEX_MAX_LINES, INDEX_MAX_UNITS, INDEX_NAME, index_cut
+from memtab.sources.claude_instructions import instruction_files, instruction_mode
+
+
+def claude_loads(
+    *,
+    config_root: Path | None,
+    cwd: Path | None,
+    user_home: Path,
+    managed_settings: tuple[Path, ...],
+    identify: Identify,
+) -> AgentLoads:
+    """Claude Code's session start in `cwd` (user-level files only without one)."""
+    if config_root is None:
+        return AgentLoads(agent="claude", notes=("Claude Code's directory was not found",))
+    settings = (*managed_settings, config_root / "settings.json")
+    mode, set_in = instruction_mode(settings)
+    notes = [f"instructionFiles: {mode}" + (f" (set in {set_in})" if set_in else " (default)")]
+    managed_dir = managed_settings[0].parent if managed_settings else None
+    files: list[LoadedFile] = []
+    for found in instruction_files(
+        cwd=cwd, config_root=config_root, managed_dir=managed_dir, user_home=user_home, mode=mode
+    ):
+        text = read_text(found.path)
+        if text is None:
+            continue
+        files.append(
+            measured(
+                text,
+                kind=found.kind,
+                imported_by=str(found.imported_by) if found.imported_by else None,
+                **named(found.path, identify),
+            )
+        )
+    if cwd is not None:
+        memory = auto_memory_directory(config_root, auto_memory_base(cwd), managed_settings)
+        index = _index_record(memory / INDEX_NAME, identify)
+        if index is not None:
+            files.append(index)
+    else:
+        notes.append("No project chosen: only the managed and the user's files are shown")
+    total = sum(f.loaded_tokens for f in files)
+    return AgentLoads(agent="claude", files=tuple(files), total_tokens=total, notes=tuple(notes))
+
+
+def _index_record(path: Path, identify: Identify) -> LoadedFile | None:
+    text = read_text(path)
+    if text is None:
+        return None
+    cut = index_cut(text)
+    reason = None
+    if cut.reason == "lines":
+        reason = f"Claude Code reads only the first {INDEX_MAX_LINES} lines of MEMORY.md"
+    elif cut.reason == "size":
+        reason = f"Claude Code reads only the first {INDEX_MAX_UNITS:,} characters of MEMORY.md"
+    return measured(
+        text,
+        loaded=cut.loaded_text,
+        loaded_lines=cut.loaded_lines,
+        cut_at_line=cut.cut_at_line,
+        cut_reason=reason,
+        kind="memory",
+        **named(path, identify),
+    )

@@ -1,0 +1,155 @@
+"""What Codex reads at a session's start (docs/formats.md §17.6).
+
+- Its instructions: the user's `<codex home>/AGENTS.override.md`, else `AGENTS.md`; then
+  for every directory from the project root (the nearest with a `.git`; else the working
+  directory alone) down to the working directory, its `AGENTS.override.md`, else
+  `AGENTS.md`, until the project files reach `project_doc_max_bytes` (32 KiB): the file
+  that crosses it is cut there, later ones are not read (Codex's AGENTS.md documentation).
+- Its memory: `memories/memory_summary.md`, trimmed, at most 5,000 tokens of 4 bytes
+  (`MEMORY_TOOL_DEVELOPER_INSTRUCTIONS_SUMMARY_TOKEN_LIMIT`, codex-rs memories); a longer
+  one keeps its first and its last 10,000 bytes and drops the middle (Codex's
+  `truncate_middle_with_token_budget`). The same instructions send Codex to `MEMORY.md`
+  and the files the summary names: read on demand, listed with `when: "on demand"`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from memtab.loads.measure import (
+    BYTES_PER_TOKEN,
+    Identify,
+    line_of_byte,
+    measured,
+    named,
+    read_text,
+)
+from memtab.loads.records import AgentLoads, LoadedFile
+from memtab.sources.claude_index import count_lines
+
+PROJECT_DOC_MAX_BYTES = 32 * 1024
+SUMMARY_TOKEN_LIMIT = 5_000
+SUMMARY_NAME = "memory_summary.md"
+_NAMED = re.compile(
+    r"(?<![\w/.-])((?:rollout_summaries|skills|extensions)/[^\s)`'\",]+\.md|MEMORY\.md)"
+)
+
+
+def codex_loads(*, codex_root: Path | None, cwd: Path | None, identify: Identify) -> AgentLoads:
+    if codex_root is None:
+        return AgentLoads(agent="codex", notes=("Codex's directory was not found",))
+    files: list[LoadedFile] = []
+    user = _first_file(codex_root)
+    if user is not None:
+        files.append(_whole(user, "instructions", identify))
+    if cwd is not None:
+        files.extend(_project_docs(cwd, identify))
+    notes: list[str] = []
+    summary_path = codex_root / "memories" / SUMMARY_NAME
+    summary = read_text(summary_path)
+    if summary is not None and summary.strip():
+        files.append(_summary(summary, summary_path, identify))
+        files.extend(_named_files(summary, codex_root / "memories", identify))
+        notes.append("memory_summary.md is read when Codex's memories feature is on")
+    total = sum(f.loaded_tokens for f in files if f.when == "start")
+    return AgentLoads(agent="codex", files=tuple(files), total_tokens=total, notes=tuple(notes))
+
+
+def _first_file(directory: Path) -> Path | None:
+    for name in ("AGENTS.override.md", "AGENTS.md"):
+        text = read_text(directory / name)
+        if text is not None and text.strip():
+            return directory / name
+    return None
+
+
+def _whole(path: Path, kind: str, identify: Identify) -> LoadedFile:
+    return measured(read_text(path) or "", kind=kind, **named(path, identify))
+
+
+def _project_docs(cwd: Path, identify: Identify) -> list[LoadedFile]:
+    root = next((d for d in (cwd, *cwd.parents) if (d / ".git").exists()), cwd)
+    directories = [d for d in (*reversed(cwd.parents), cwd) if d == root or root in d.parents]
+    files: list[LoadedFile] = []
+    left = PROJECT_DOC_MAX_BYTES
+    for directory in directories:
+        path = _first_file(directory)
+        if path is None:
+            continue
+        text = read_text(path) or ""
+        data = text.encode("utf-8", errors="surrogatepass")
+        if left <= 0:
+            files.append(
+                measured(
+                    text,
+                    loaded="",
+                    loaded_lines=0,
+                    cut_at_line=1,
+                    cut_reason="Codex reads at most 32 KiB of project AGENTS.md files",
+                    kind="instructions",
+                    **named(path, identify),
+                )
+            )
+            continue
+        if len(data) <= left:
+            files.append(measured(text, kind="instructions", **named(path, identify)))
+            left -= len(data)
+            continue
+        loaded = data[:left].decode("utf-8", errors="ignore")
+        cut = line_of_byte(text, left)
+        files.append(
+            measured(
+                text,
+                loaded=loaded,
+                loaded_lines=cut - 1,
+                cut_at_line=cut,
+                cut_reason="Codex reads at most 32 KiB of project AGENTS.md files",
+                kind="instructions",
+                **named(path, identify),
+            )
+        )
+        left = 0
+    return files
+
+
+def _summary(text: str, path: Path, identify: Identify) -> LoadedFile:
+    trimmed = text.strip()
+    leading = text[: len(text) - len(text.lstrip())].count("\n")
+    data = trimmed.encode("utf-8", errors="surrogatepass")
+    budget = SUMMARY_TOKEN_LIMIT * BYTES_PER_TOKEN
+    if len(data) <= budget:
+        return measured(text, loaded=trimmed, kind="summary", **named(path, identify))
+    head, tail = budget // 2, budget - budget // 2
+    kept_head = data[:head].decode("utf-8", errors="ignore")
+    kept_tail = data[len(data) - tail :].decode("utf-8", errors="ignore")
+    cut = leading + line_of_byte(trimmed, len(kept_head.encode("utf-8", errors="surrogatepass")))
+    tail_start = len(data) - len(kept_tail.encode("utf-8", errors="surrogatepass"))
+    resumes = leading + line_of_byte(trimmed, tail_start)
+    resumes += 0 if tail_start == 0 or data[tail_start - 1 : tail_start] == b"\n" else 1
+    head_lines = cut - 1
+    tail_lines = count_lines(text) - resumes + 1
+    return measured(
+        text,
+        loaded=kept_head + kept_tail,
+        loaded_lines=head_lines + max(0, tail_lines),
+        cut_at_line=cut,
+        resumes_at_line=resumes,
+        cut_reason="Codex reads at most 5,000 tokens of memory_summary.md: its head and tail",
+        kind="summary",
+        **named(path, identify),
+    )
+
+
+def _named_files(summary: str, memories: Path, identify: Identify) -> list[LoadedFile]:
+    names = ["MEMORY.md", *(m.group(1) for m in _NAMED.finditer(summary))]
+    files: list[LoadedFile] = []
+    for name in dict.fromkeys(names):
+        path = memories / name
+        text = read_text(path)
+        if text is not None:
+            record = measured(text, kind="named", **named(path, identify))
+            files.append(
+                record.replaced(when="on demand", loaded_lines=0, loaded_bytes=0, loaded_tokens=0)
+            )
+    return files

@@ -1,0 +1,93 @@
+"""Computing what each agent loads for a workspace or a directory (`memtab loads`, the
+window's *What each agent loads*). It reads disk: never call it on the GUI thread."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from memtab.fs.clock import now_ms
+from memtab.loads.claude import claude_loads
+from memtab.loads.codex import codex_loads
+from memtab.loads.records import AGENTS, AgentLoads, AgentName, Loads
+from memtab.loads.xum import xum_loads
+from memtab.sources.claude_settings import managed_settings_files
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import agent_directory, discover
+from memtab.sources.layouts import classify
+from memtab.sources.model import Discovery
+from memtab.store.home import Home
+from memtab.store.meta import MetaStore
+from memtab.store.registry import Registry, Workspace, load_registry
+from memtab.store.scope_view import ScopeView
+
+
+def compute_loads(
+    home: Home,
+    *,
+    workspace_id: str | None = None,
+    directory: str | None = None,
+    agents: Sequence[AgentName] = AGENTS,
+    context: SourceContext | None = None,
+    registry: Registry | None = None,
+    now: int | None = None,
+) -> Loads:
+    """What `agents` read at a session's start in `workspace_id` (its checkout) or in
+    `directory`; without either, only what every session reads (user-level files, xum's
+    global scope). HomeError for an unknown workspace."""
+    registry = registry or load_registry(home)
+    workspace = registry.require_workspace(workspace_id) if workspace_id else None
+    cwd = _working_directory(workspace, directory)
+    context = context or SourceContext.load(home, registry=registry)
+    discovery = discover(context)
+
+    def identify(path: Path) -> str | None:
+        return _file_id(discovery, path)
+
+    results: list[AgentLoads] = []
+    for agent in agents:
+        if agent == "claude":
+            results.append(
+                claude_loads(
+                    config_root=agent_directory(context, "claude-code"),
+                    cwd=cwd,
+                    user_home=context.user_home,
+                    managed_settings=() if context.isolated else managed_settings_files(),
+                    identify=identify,
+                )
+            )
+        elif agent == "codex":
+            codex_root = agent_directory(context, "codex")
+            results.append(codex_loads(codex_root=codex_root, cwd=cwd, identify=identify))
+        else:
+            view = ScopeView(home, workspace)
+            meta = MetaStore(home).load()
+            results.append(xum_loads(view, meta, now_ms() if now is None else now))
+    return Loads(
+        agents=tuple(results),
+        workspace=workspace.id if workspace else None,
+        directory=str(cwd) if cwd else None,
+    )
+
+
+def _working_directory(workspace: Workspace | None, directory: str | None) -> Path | None:
+    if directory:
+        return Path(os.path.abspath(os.path.expanduser(directory)))
+    if workspace is None:
+        return None
+    for candidate in (workspace.path, workspace.project_identity):
+        if candidate and os.path.isdir(candidate):
+            return Path(candidate)
+    return None
+
+
+def _file_id(discovery: Discovery, path: Path) -> str | None:
+    """The id of `path` in a source that holds it by its layout's rules (the deepest
+    root first: a project's folder is both Claude Code's and Codex's), or None."""
+    holders = [s for s in discovery.sources if s.root == path.parent or s.root in path.parents]
+    for source in sorted(holders, key=lambda s: -len(s.root.parts)):
+        segments = path.relative_to(source.root).parts
+        if classify(source.layout, segments) is not None:
+            return source.file_id("/".join(segments))
+    return None

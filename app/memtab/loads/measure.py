@@ -1,0 +1,69 @@
+"""Measuring what an agent reads: lines, bytes and estimated tokens, whole and loaded."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from memtab.loads.records import LoadedFile
+from memtab.sources.claude_index import count_lines
+from memtab.store.files import MAX_FILE_BYTES
+
+BYTES_PER_TOKEN = 4
+"""Codex's own estimate (`approx_token_count`); used for every agent alike."""
+READ_LIMIT = 4 * MAX_FILE_BYTES
+
+Identify = Callable[[Path], str | None]
+"""A file's id in Memtab's sources (`claude-code:user:CLAUDE.md`), or None."""
+
+
+def estimate_tokens(text: str) -> int:
+    size = len(text.encode("utf-8", errors="surrogatepass"))
+    return (size + BYTES_PER_TOKEN - 1) // BYTES_PER_TOKEN
+
+
+def read_text(path: Path) -> str | None:
+    """A file's text (at most `READ_LIMIT` bytes), or None when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(READ_LIMIT).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def measured(
+    text: str,
+    *,
+    loaded: str | None = None,
+    loaded_lines: int | None = None,
+    **fields: object,
+) -> LoadedFile:
+    """The record of a file whose text is `text`, of which the agent reads `loaded`
+    (all of it when None)."""
+    read = text if loaded is None else loaded
+    return LoadedFile(
+        lines=count_lines(text),
+        bytes=len(text.encode("utf-8", errors="surrogatepass")),
+        tokens=estimate_tokens(text),
+        loaded_lines=count_lines(text) if loaded_lines is None else loaded_lines,
+        loaded_bytes=len(read.encode("utf-8", errors="surrogatepass")),
+        loaded_tokens=estimate_tokens(read),
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def named(path: Path, identify: Identify) -> dict[str, Any]:
+    """How a file is named in the records: its id when a source holds it, else its path."""
+    file_id = identify(path)
+    return {
+        "id": file_id,
+        "path": None if file_id else str(path),
+        "physical_path": os.fspath(path),
+    }
+
+
+def line_of_byte(text: str, offset: int) -> int:
+    """The 1-based line that holds UTF-8 byte `offset` of `text`."""
+    return text.encode("utf-8", errors="surrogatepass")[:offset].count(b"\n") + 1

@@ -1,0 +1,66 @@
+"""The loads view's records (pydantic, `memtab.fs.records`).
+
+`memtab loads --json` prints `Loads.to_json()` (docs/formats.md §17.6): a stable contract,
+fields added, never renamed or removed. Only the loads engine and its readers import it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from memtab.fs.records import OmitNone, Record
+
+AgentName = Literal["claude", "codex", "xum"]
+AGENTS: tuple[AgentName, ...] = ("claude", "codex", "xum")
+
+
+class LoadedFile(Record):
+    """One file an agent reads at a session's start (or, `when: "on demand"`, one the
+    loaded text points it to). `lines`, `bytes` and `tokens` are the whole file's; the
+    `loaded…` fields what the agent reads of it."""
+
+    path: Annotated[str | None, OmitNone] = None
+    """A xum file's virtual path, or the file's path on disk when no source holds it."""
+    id: Annotated[str | None, OmitNone] = None
+    """Another agent's file id (`claude-code:user:CLAUDE.md`), when a source holds it."""
+    lines: int = 0
+    bytes: int = 0
+    tokens: int = 0
+    """Estimated: UTF-8 bytes / 4, rounded up (no agent's tokenizer is at hand)."""
+    loaded_lines: int = 0
+    """Whole lines read (a line cut in its middle is not counted)."""
+    cut_at_line: Annotated[int | None, OmitNone] = None
+    """The first line not read whole (1-based), when the agent does not read it all."""
+    resumes_at_line: Annotated[int | None, OmitNone] = None
+    """Codex keeps the head and the tail of a long summary: the first line read again."""
+    loaded_bytes: int = 0
+    loaded_tokens: int = 0
+    kind: str = ""
+    """What it is to the agent: `managed`, `user`, `project`, `local`, `memory` (Claude
+    Code), `instructions`, `summary`, `named` (Codex), `index`, `pinned`, `ranked` (xum)."""
+    when: Literal["start", "on demand"] = "start"
+    physical_path: Annotated[str | None, OmitNone] = None
+    imported_by: Annotated[str | None, OmitNone] = None
+    cut_reason: Annotated[str | None, OmitNone] = None
+    """Why the agent stops, in words (`the 200-line limit of MEMORY.md`)."""
+
+
+class AgentLoads(Record):
+    """What one agent reads at a session's start, in its order."""
+
+    agent: AgentName
+    files: tuple[LoadedFile, ...] = ()
+    total_tokens: int = 0
+    """The estimated tokens of what is read at the start (`loadedTokens` summed)."""
+    notes: tuple[str, ...] = ()
+    """What the agent's settings chose (`instructionFiles: claude-md-or-agents-md`), and
+    what could not be told."""
+
+
+class Loads(Record):
+    """`memtab loads --json`: every agent asked about."""
+
+    agents: tuple[AgentLoads, ...] = ()
+    workspace: Annotated[str | None, OmitNone] = None
+    directory: Annotated[str | None, OmitNone] = None
+    """The working directory Claude Code and Codex would start in."""

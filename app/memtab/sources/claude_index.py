@@ -1,0 +1,106 @@
+"""Where Claude Code stops reading its auto memory's `MEMORY.md` (docs/formats.md §17.6).
+
+Claude Code loads `MEMORY.md` into every session only up to 200 lines or 25,000
+characters, whichever comes first (its memory documentation: "The first 200 lines of
+MEMORY.md, or the first 25KB, whichever comes first"). Its `memdir/memdir.ts`
+(`truncateEntrypointContent`) trims the text, keeps its first 200 lines, then, when
+that is still longer than 25,000 (a JavaScript string length: UTF-16 code units, so a
+Korean character counts one, not three), cuts at the last newline at or before 25,000
+(mid-line only when there is none). Everything after the cut is dropped silently.
+
+The listing's warning, the loads view and the editor's cut marker all use `index_cut`,
+so they agree on the line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+INDEX_NAME = "MEMORY.md"
+INDEX_MAX_LINES = 200
+INDEX_MAX_UNITS = 25_000
+"""UTF-16 code units (what JavaScript's `length` counts), which the docs call 25KB."""
+
+
+@dataclass(frozen=True)
+class IndexCut:
+    """How much of a `MEMORY.md` Claude Code reads."""
+
+    lines: int
+    """Lines of the file (a last line without a newline counts)."""
+    loaded_lines: int
+    """Whole lines read, counted in the file (leading blank lines Claude Code trims count)."""
+    cut_at_line: int | None
+    """The first line not read whole (1-based), or None when the file is read whole."""
+    loaded_text: str
+    """What Claude Code reads of the file (after its trim and cut)."""
+    reason: str | None = None
+    """`lines` or `size`: which limit cut it."""
+
+
+def utf16_units(text: str) -> int:
+    """JavaScript's `text.length`: characters outside the BMP count two."""
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+
+
+def count_lines(text: str) -> int:
+    """Lines as an editor shows them (a final line without a newline counts)."""
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def index_cut(text: str) -> IndexCut:
+    """Where Claude Code's cut falls on `text` (see the module doc)."""
+    total = count_lines(text)
+    trimmed = text.strip()
+    if not trimmed:
+        return IndexCut(total, total, None, "")
+    leading = text[: len(text) - len(text.lstrip())].count("\n")
+    lines = trimmed.split("\n")
+    kept = lines[:INDEX_MAX_LINES]
+    reason = "lines" if len(lines) > INDEX_MAX_LINES else None
+    joined = "\n".join(kept)
+    partial = False
+    if utf16_units(joined) > INDEX_MAX_UNITS:
+        reason = "size"
+        whole, end = 0, -1
+        for line in kept:
+            end += utf16_units(line) + 1  # the index of the newline after this line
+            if end > INDEX_MAX_UNITS or whole == len(kept) - 1:
+                break
+            whole += 1
+        if whole == 0:  # no newline before the limit: JavaScript cuts mid-line
+            partial = True
+            joined = _first_units(kept[0], INDEX_MAX_UNITS)
+        else:
+            kept = kept[:whole]
+            joined = "\n".join(kept)
+    if reason is None:
+        return IndexCut(total, total, None, trimmed)
+    loaded = leading + (0 if partial else len(kept))
+    return IndexCut(total, loaded, loaded + 1, joined, reason)
+
+
+def _first_units(text: str, units: int) -> str:
+    taken = 0
+    for index, char in enumerate(text):
+        taken += 2 if ord(char) > 0xFFFF else 1
+        if taken > units:
+            return text[:index]
+    return text
+
+
+def index_warning(cut: IndexCut) -> str | None:
+    """The listing's one-line warning for a `MEMORY.md` Claude Code does not read whole."""
+    if cut.cut_at_line is None:
+        return None
+    limit = (
+        f"its first {INDEX_MAX_LINES} lines"
+        if cut.reason == "lines"
+        else f"its first {INDEX_MAX_UNITS:,} characters"
+    )
+    return (
+        f"MEMORY.md has {cut.lines} lines: Claude Code reads only {limit} into a session; "
+        f"from line {cut.cut_at_line} on it does not read"
+    )

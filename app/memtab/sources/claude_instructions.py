@@ -1,0 +1,261 @@
+"""The instruction files Claude Code reads at the start of a session in a directory, in its
+order (docs/formats.md §17.6).
+
+Claude Code's memory documentation and its `utils/claudemd.ts` (`getMemoryFiles`): the
+managed `CLAUDE.md` and managed rules, the user's `<config>/CLAUDE.md` and
+`<config>/rules/**/*.md`, then for every directory from the filesystem root down to the
+working directory its `CLAUDE.md`, `.claude/CLAUDE.md`, `.claude/rules/**/*.md` and
+`CLAUDE.local.md`, each file followed by what it `@`-imports (up to 5 hops deep, never
+inside code). Rules with a `paths:` frontmatter load only when Claude works on a matching
+file, so not at the start. Auto memory's `MEMORY.md` comes last (`claude_index` says how
+much of it).
+
+`AGENTS.md` comes in through Claude Code's built-in `agents-md` plugin (v2.1.277,
+`mods/agents-md/README.md`), under the `instructionFiles` option (plugin option
+`pluginConfigs["agents-md@builtin"].options.instructionFiles`, or `instructionFiles`, in
+the managed or the user's settings; a project's own `.claude/settings.json` is not read):
+
+- `claude-md`: no `AGENTS.md`;
+- `claude-md-or-agents-md` (the default, and any value not one of the four): when no
+  `CLAUDE.md`, `.claude/CLAUDE.md` or `CLAUDE.local.md` is in any directory from the root
+  down to the working directory, every `AGENTS.md` and `.claude/AGENTS.md` there instead;
+- `claude-md-and-agents-md`: every `AGENTS.md` beside `CLAUDE.md`, except one a
+  `CLAUDE.md` already imports or links to (same path, or same content);
+- `managed-only`: the user's, the project's and the local files are dropped; the managed
+  file and auto memory stay.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from memtab.sources.claude_settings import read_settings_file
+from memtab.store.frontmatter import frontmatter_block
+
+InstructionMode = Literal[
+    "claude-md", "claude-md-or-agents-md", "claude-md-and-agents-md", "managed-only"
+]
+MODES: tuple[InstructionMode, ...] = (
+    "claude-md",
+    "claude-md-or-agents-md",
+    "claude-md-and-agents-md",
+    "managed-only",
+)
+DEFAULT_MODE: InstructionMode = "claude-md-or-agents-md"
+PLUGIN_KEY = "agents-md@builtin"
+MAX_IMPORT_DEPTH = 5
+_MAX_READ_BYTES = 1024 * 1024
+
+Kind = Literal["managed", "user", "project", "local", "memory"]
+_OWN_INSTRUCTIONS = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+_AGENTS_FILES = ("AGENTS.md", ".claude/AGENTS.md")
+_PATHS_KEY = re.compile(r"(?m)^paths\s*:")
+_IMPORT = re.compile(r"(?:^|\s)@((?:[^\s\\]|\\ )+)")
+_TEXT_SUFFIXES = frozenset(
+    [
+        ".md",
+        ".markdown",
+        ".txt",
+        ".text",
+        ".rst",
+        ".adoc",
+        ".json",
+        ".yaml",
+        ".yml",
+        ".toml",
+        ".ini",
+        ".cfg",
+        ".conf",
+        ".xml",
+        ".csv",
+        ".py",
+        ".js",
+        ".ts",
+        ".tsx",
+        ".jsx",
+        ".sh",
+        ".go",
+        ".rs",
+        ".java",
+        ".rb",
+        ".sql",
+        ".html",
+        ".css",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class InstructionFile:
+    """One file Claude Code reads, why, and (for an import) which file imported it."""
+
+    path: Path
+    kind: Kind
+    imported_by: Path | None = None
+
+
+def instruction_mode(settings_files: Sequence[Path]) -> tuple[InstructionMode, Path | None]:
+    """The `instructionFiles` value in effect (first set wins) and the file that set it."""
+    for settings_file in settings_files:
+        settings = read_settings_file(settings_file)
+        if settings is None:
+            continue
+        raw = _plugin_option(settings)
+        if raw is None:
+            raw = settings.get("instructionFiles")
+        if raw is not None:
+            mode = next((m for m in MODES if m == raw), DEFAULT_MODE)
+            return mode, settings_file
+    return DEFAULT_MODE, None
+
+
+def _plugin_option(settings: dict[str, object]) -> object:
+    configs = settings.get("pluginConfigs")
+    plugin = configs.get(PLUGIN_KEY) if isinstance(configs, dict) else None
+    options = plugin.get("options") if isinstance(plugin, dict) else None
+    return options.get("instructionFiles") if isinstance(options, dict) else None
+
+
+def instruction_files(
+    *,
+    cwd: Path | None,
+    config_root: Path | None,
+    managed_dir: Path | None,
+    user_home: Path,
+    mode: InstructionMode,
+) -> list[InstructionFile]:
+    """The instruction files (not auto memory) read at a session start in `cwd`, in order."""
+    found: list[InstructionFile] = []
+    seen: set[str] = set()
+
+    def add(path: Path, kind: Kind) -> None:
+        if _is_file(path) and _key(path) not in seen:
+            _add_with_imports(found, seen, path, kind, None, user_home, 0)
+
+    if managed_dir is not None:
+        add(managed_dir / "CLAUDE.md", "managed")
+        for rule in _rules(managed_dir / ".claude" / "rules"):
+            add(rule, "managed")
+    if mode != "managed-only" and config_root is not None:
+        add(config_root / "CLAUDE.md", "user")
+        for rule in _rules(config_root / "rules"):
+            add(rule, "user")
+    if mode == "managed-only" or cwd is None:
+        return found
+    directories = [*reversed(cwd.parents), cwd][1:]  # root excluded, down to cwd
+    own = any(_is_file(d / name) for d in directories for name in _OWN_INSTRUCTIONS)
+    with_agents = mode == "claude-md-and-agents-md" or (mode == DEFAULT_MODE and not own)
+    for directory in directories:
+        add(directory / "CLAUDE.md", "project")
+        add(directory / ".claude" / "CLAUDE.md", "project")
+        for rule in _rules(directory / ".claude" / "rules"):
+            add(rule, "project")
+        add(directory / "CLAUDE.local.md", "local")
+        if with_agents:
+            for name in _AGENTS_FILES:
+                agents = directory / name
+                if not _same_as_loaded(agents, found):
+                    add(agents, "project")
+    return found
+
+
+def _add_with_imports(
+    found: list[InstructionFile],
+    seen: set[str],
+    path: Path,
+    kind: Kind,
+    parent: Path | None,
+    user_home: Path,
+    depth: int,
+) -> None:
+    seen.add(_key(path))
+    found.append(InstructionFile(path, kind, parent))
+    if depth >= MAX_IMPORT_DEPTH:
+        return
+    for target in imports_of(_read(path), path.parent, user_home):
+        if _is_file(target) and _key(target) not in seen:
+            _add_with_imports(found, seen, target, kind, path, user_home, depth + 1)
+
+
+def imports_of(text: str, base: Path, user_home: Path) -> Iterator[Path]:
+    """The files `text` `@`-imports, resolved: `~/` under the home, a relative path from
+    `base`; never inside a fenced code block or a code span; only text files."""
+    fence: str | None = None
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        marker = stripped[:3]
+        if marker in ("```", "~~~"):
+            fence = None if fence == marker else (fence or marker)
+            continue
+        if fence is not None:
+            continue
+        for match in _IMPORT.finditer(re.sub(r"`[^`]*`", " ", line)):
+            target = _import_target(match.group(1), base, user_home)
+            if target is not None:
+                yield target
+
+
+def _import_target(raw: str, base: Path, user_home: Path) -> Path | None:
+    spec = raw.replace("\\ ", " ").split("#", 1)[0]
+    if not spec or spec.startswith("@") or spec == "/":
+        return None
+    if spec.startswith("~/"):
+        path = user_home / spec[2:]
+    elif spec.startswith("/"):
+        path = Path(spec)
+    elif re.match(r"[A-Za-z0-9._-]", spec):
+        path = base / spec
+    else:
+        return None
+    if path.suffix and path.suffix.lower() not in _TEXT_SUFFIXES:
+        return None
+    return Path(os.path.normpath(path))
+
+
+def _same_as_loaded(agents: Path, found: list[InstructionFile]) -> bool:
+    """Whether `agents` is a file already loaded, by path (links resolved) or content."""
+    if not _is_file(agents):
+        return False
+    real = os.path.realpath(agents)
+    text = _read(agents)
+    return any(
+        os.path.realpath(f.path) == real or (f.kind != "managed" and _read(f.path) == text)
+        for f in found
+    )
+
+
+def _rules(directory: Path) -> list[Path]:
+    """Rule files read at the start: `*.md` below `directory`, sorted, except those whose
+    frontmatter names `paths` (read only when Claude works on a matching file)."""
+    found: list[Path] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            path = Path(root) / name
+            if name.endswith(".md") and not _PATHS_KEY.search(frontmatter_block(_read(path)) or ""):
+                found.append(path)
+    return found
+
+
+def _read(path: Path) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(_MAX_READ_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _key(path: Path) -> str:
+    return os.path.realpath(path)

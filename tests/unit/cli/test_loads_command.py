@@ -1,0 +1,45 @@
+"""`memtab loads`: its JSON contract and its table, on a machine built in a tmp dir."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memtab.cli.main import main
+from support.agent_machine import WORKSPACE_ID, Machine
+
+FILE_FIELDS = {"lines", "bytes", "tokens", "loadedLines", "loadedTokens", "kind", "when"}
+
+
+def test_loads_json_has_every_agent_with_the_contract_fields(
+    machine: Machine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["loads", "--workspace", WORKSPACE_ID, "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert [agent["agent"] for agent in document["agents"]] == ["claude", "codex", "xum"]
+    for agent in document["agents"]:
+        assert isinstance(agent["totalTokens"], int)
+        for file in agent["files"]:
+            assert set(file) >= FILE_FIELDS and ("path" in file) != ("id" in file)
+    index = document["agents"][0]["files"][-1]
+    assert (index["loadedLines"], index["cutAtLine"]) == (200, 201)
+    assert document["directory"] == str(machine.project)
+
+
+def test_loads_for_one_agent_as_a_table(
+    machine: Machine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["loads", "--workspace", WORKSPACE_ID, "--agent", "claude"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Session start in {machine.project}")
+    assert "Claude Code — about " in out and "Codex" not in out
+    assert "line 201 on is not read: Claude Code reads only the first 200 lines" in out
+
+
+def test_an_unknown_workspace_is_one_line(
+    capsys: pytest.CaptureFixture[str], machine: Machine
+) -> None:
+    assert main(["loads", "--workspace", "nope"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nope" in err
