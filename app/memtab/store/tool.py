@@ -45,7 +45,8 @@ TOOL_NAME = "memory"
 TOOL_DESCRIPTION = (
     "Read and edit durable memory files. Paths are virtual: /memories/global/... (every "
     "project), /memories/project/... (this repository), /memories/workspace/... (this "
-    "workspace). Commands: view (a file with line numbers, or a directory tree), create, "
+    "workspace). Commands: view (a file with line numbers, from line offset, limit lines; or "
+    "a directory tree), create, "
     "str_replace (old_str must match exactly once), insert (after line insert_line; 0 = top), "
     "delete (file or directory), rename (within one scope)."
 )
@@ -195,16 +196,21 @@ class MemoryTool:
     def _view_file(self, path: VirtualPath, args: ViewArgs) -> str:
         offset, limit = args.offset or 1, args.limit
         lines = _lines(self.store.read_text(str(path)))
+        # xum counts the empty line after a final newline (`renderFileView` in
+        # src/node/services/memoryService.ts): an offset xum accepts is accepted here.
+        counted = len(lines)
         if lines and lines[-1] == "":
             lines.pop()  # the newline that ends the last line is not a line of its own
-        if lines and offset > len(lines):
+        if offset > 1 and offset > counted:
             raise ToolArgumentError(
-                f"offset {offset} is past the end of {path} ({len(lines)} lines)"
+                f"offset {offset} is beyond the end of {path} ({len(lines)} lines)"
             )
         selected = lines[offset - 1 : None if limit is None else offset - 1 + limit]
         self.store.record_read(path)
-        if not selected:
+        if not lines:
             return f"(empty file: {path})"
+        if not selected:
+            return f"(no lines from offset {offset}: {path} has {len(lines)} lines)"
         return "\n".join(f"{number}\t{line}" for number, line in enumerate(selected, offset))
 
     # --- mutations -----------------------------------------------------------------------

@@ -122,8 +122,27 @@ def test_view_rejects_bad_offset_and_limit(tool: MemoryTool, extra: dict[str, ob
 
 def test_view_offset_past_the_end(tool: MemoryTool) -> None:
     create(tool, f"{G}/a.md", "a\nb")
-    assert "past the end" in err(
-        tool.execute({"command": "view", "path": f"{G}/a.md", "offset": 3})
+    assert err(tool.execute({"command": "view", "path": f"{G}/a.md", "offset": 3})) == (
+        f"offset 3 is beyond the end of {G}/a.md (2 lines)"
+    )
+
+
+def test_view_offset_as_xum_counts_lines(tool: MemoryTool) -> None:
+    """xum's `view` (memoryService.ts `renderFileView`) counts the empty line after a final
+    newline, and refuses any offset past the end, of an empty file too: an agent paging
+    through a file gets the same answers here."""
+    create(tool, f"{G}/a.md", "a\nb\n")
+    create(tool, f"{G}/e.md", "")
+    view = {"command": "view", "path": f"{G}/a.md"}
+    assert (
+        ok(tool.execute({**view, "offset": 3})) == f"(no lines from offset 3: {G}/a.md has 2 lines)"
+    )
+    assert "beyond the end" in err(tool.execute({**view, "offset": 4}))
+    assert ok(tool.execute({**view, "offset": 2, "limit": 5})) == "2\tb"
+    empty = {"command": "view", "path": f"{G}/e.md"}
+    assert ok(tool.execute({**empty, "offset": 1})) == f"(empty file: {G}/e.md)"
+    assert err(tool.execute({**empty, "offset": 2})) == (
+        f"offset 2 is beyond the end of {G}/e.md (0 lines)"
     )
 
 
