@@ -13,6 +13,10 @@ every read-modify-write holds one of these locks around the read, the change and
 The OS drops a file lock when its holder exits or is killed, so a crash never leaves a
 lock behind: there is no expiry to wait out and nothing to take over.
 
+xum takes none of these: around the files it shares with Memtab it holds lock files of its
+own, which Memtab takes too, in xum's protocol — the one other kind of lock, in
+`memtab.fs.lease_lock` (docs/formats.md §21.1).
+
 `filelock` (with inspect, decimal, platform and urllib.parse, ~10 ms) and `socket` are
 imported by the first lock taken, not with this module: the window's first paint reads
 sidecars but takes no lock.

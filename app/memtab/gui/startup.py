@@ -48,6 +48,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.fs.confined",
         "memtab.fs.jsonfile",
         "memtab.fs.lazy_re",
+        "memtab.fs.lease_lock",  # xum's lock files, taken by memory-meta.json's writes
         "memtab.fs.locks",
         "memtab.fs.sidecar",
         # the store's reading side, the scan reads through (`store.scope_view`): not its
@@ -63,6 +64,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.store.paths",
         "memtab.store.registry",
         "memtab.store.scope_view",
+        "memtab.store.xum_locks",  # paths and hashes only, ~1 ms (store.meta's writes)
         "memtab.sources",
         "memtab.sources.file_ref",
         # the scan and the tree it builds, Qt-free

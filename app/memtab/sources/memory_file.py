@@ -37,7 +37,7 @@ from memtab.store.files import FileContent
 from memtab.store.history.blobs import sha256_of
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 
 if TYPE_CHECKING:  # history's readers and other agents' files load on first use
     from memtab.sources.history import Commit
@@ -248,6 +248,10 @@ class MuxFile:
 
     @property
     def read_only_reason(self) -> str | None:
+        """Why the file takes no save: its workspace was removed in xum (a stat; asked on
+        the editor's worker, docs/formats.md §21.3)."""
+        if self.path.scope is Scope.WORKSPACE:
+            return self.store.removed_reason()
         return None
 
     @property

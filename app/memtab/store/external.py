@@ -292,7 +292,7 @@ def _record(
     if not seen:
         return
     # Under the scope lock: a Memtab change is recorded by its own process first.
-    with store.writing(scope, timeout_s=lock_wait_s):
+    with store.writing(scope, timeout_s=lock_wait_s, changes_home=False):
         still = [o for o in seen if not o.gone or _missing(store, o.path)]
         added = recorder.observe(key, still)
     report.recorded += sum(1 for version in added if not version.deleted)

@@ -341,7 +341,7 @@ def _record(
     recorded: list[RecordedChange] = []
     scope = parse_virtual_path(paths[0]).scope
     assert scope is not None
-    with store.writing(scope):
+    with store.writing(scope, changes_home=False):
         recorded = store.record_changes(scope, changes, before_kept=True)
     return [FileVersions.from_change(change) for change in recorded]
 

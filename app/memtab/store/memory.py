@@ -68,6 +68,7 @@ from memtab.store.history.recorder import FileChange
 from memtab.store.history.versions import Op
 from memtab.store.meta import sanitize_entry
 from memtab.store.paths import (
+    Scope,
     VirtualPath,
     parse_file_path,
     require_listed,
@@ -587,5 +588,7 @@ class MemoryStore(ScopeStore):
         path = parse_file_path(raw_path)
         if self.kind_of(path) != "file":
             raise NotFoundError(f"Only files can be pinned; no memory file at {path}")
+        if path.scope is Scope.WORKSPACE:
+            self.refuse_if_removed()  # as xum: no pin for a removed workspace's notes
         self.meta.set_pinned(self.meta_key(path), pinned)
         return path

@@ -20,6 +20,7 @@ from memtab.fs.jsonfile import finite_number
 from memtab.fs.locks import DEFAULT_TIMEOUT_S
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home
+from memtab.store.xum_locks import holding_meta
 
 
 def escape_key_component(component: str) -> str:
@@ -174,14 +175,13 @@ class MetaStore:
 
     @contextmanager
     def _editing(self, lock_timeout_s: float = DEFAULT_TIMEOUT_S) -> Iterator[_Entries]:
-        # Re-read under the lock right before writing: mux or another Memtab may have
-        # changed the file since we last looked. Every field Memtab does not know stays.
-        with edit_sidecar(
-            self._home.meta_path,
-            self._home.lock_path("memory-meta"),
-            shape_problem=_shape_problem,
-            lock_timeout_s=lock_timeout_s,
-        ) as document:
+        # Re-read under the locks (Memtab's, then xum's) right before writing: mux or
+        # another Memtab may have changed the file since we last looked. Every field
+        # Memtab does not know stays.
+        with (
+            holding_meta(self._home, timeout_s=lock_timeout_s),
+            edit_sidecar(self._home.meta_path, None, shape_problem=_shape_problem) as document,
+        ):
             entries = document.get("entries")
             if not isinstance(entries, dict):
                 entries = document["entries"] = {}

@@ -37,6 +37,12 @@ from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from memtab.store.registry import Registry, Workspace, load_registry
 from memtab.store.scope_access import reporting_os_errors
 from memtab.store.scope_view import ScopeView, kind_in
+from memtab.store.xum_locks import (
+    WorkspaceRemovedError,
+    holding_targets,
+    owner_of_root,
+    refuse_if_removed,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -160,14 +166,51 @@ class ScopeStore(ScopeView):
         return self.home.lock_path(f"memory-{scope.value}-{digest}")
 
     @contextmanager
-    def writing(self, *scopes: Scope, timeout_s: float = SCOPE_LOCK_TIMEOUT_S) -> Iterator[None]:
+    def writing(
+        self,
+        *scopes: Scope,
+        timeout_s: float = SCOPE_LOCK_TIMEOUT_S,
+        changes_home: bool = True,
+    ) -> Iterator[None]:
         """Hold these scope roots' cross-process locks (always taken in one order), each
         waited for up to `timeout_s` (then ScopeBusyError).
 
         One lock per root rather than per file: renames, directory deletes and the
         1000-file cap span many files, and edits take milliseconds, so nothing waits long.
+        `changes_home`: the block changes memory files, so xum's target locks are held
+        too (`store.xum_locks`, at most TARGET_WAIT_S, then ScopeBusyError), and a
+        workspace xum removed refuses it (WorkspaceRemovedError); False for a block that
+        only records history.
         """
         lock_paths = sorted({self.scope_lock_path(scope) for scope in scopes})
+        with self._holding_scope_locks(lock_paths, timeout_s):
+            if not changes_home:
+                yield
+                return
+            roots = [self.root(scope) for scope in scopes]
+            with holding_targets(self.home, roots):
+                if Scope.WORKSPACE in scopes:
+                    self.refuse_if_removed()
+                yield
+
+    def refuse_if_removed(self) -> None:
+        """WorkspaceRemovedError when xum removed this workspace or the one whose notebook
+        its workspace scope is (docs/formats.md §21.3)."""
+        if self.workspace is None:
+            return
+        owner = owner_of_root(self.home, self.root(Scope.WORKSPACE))
+        refuse_if_removed(self.home, [self.workspace.id, owner])
+
+    def removed_reason(self) -> str | None:
+        """Why this workspace's notebook takes no writes (xum removed it), or None."""
+        try:
+            self.refuse_if_removed()
+        except WorkspaceRemovedError as removed:
+            return str(removed)
+        return None
+
+    @contextmanager
+    def _holding_scope_locks(self, lock_paths: list[Path], timeout_s: float) -> Iterator[None]:
         with ExitStack() as held:
             for lock_path in lock_paths:
                 try:
