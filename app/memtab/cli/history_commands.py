@@ -33,6 +33,7 @@ from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore
 from memtab.store.undo import file_history, restore, revert_run, trash
+from memtab.watch.events import find_event, restore_event
 
 if TYPE_CHECKING:  # the sources load only for a file id
     from memtab.sources.agent_file import SourceVersions
@@ -70,10 +71,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "restore", help="make a file hold one of its versions again (a deleted file too)"
     )
     add_home_option(restore_parser)
-    restore_parser.add_argument("path", metavar="PATH")
+    restore_parser.add_argument("path", metavar="PATH", nargs="?")
     restore_parser.add_argument("--workspace", metavar="ID")
     _add_orphan_option(restore_parser)
-    restore_parser.add_argument("--version", metavar="V", required=True, help="a version id")
+    restore_parser.add_argument("--version", metavar="V", help="a version id")
+    restore_parser.add_argument(
+        "--event",
+        metavar="ID",
+        help="instead of PATH and --version: put back every file one burst of changes "
+        "deleted or rewrote (see `memtab events`)",
+    )
     restore_parser.add_argument("--to", metavar="PATH", help="restore to another path")
     restore_parser.add_argument(
         "--force",
@@ -238,6 +245,10 @@ def run_blame(args: argparse.Namespace) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
+    if args.event is not None:
+        return _restore_event(args)
+    if args.path is None or args.version is None:
+        raise CliError("restore takes PATH and --version V (or --event ID)")
     if args.force and args.to is None:
         raise CliError("--force is for --to: a restore in place never needs it")
     if not is_virtual_path(args.path):
@@ -250,6 +261,26 @@ def run_restore(args: argparse.Namespace) -> int:
         print(f"{result.path} already holds version {result.version.id}")
     else:
         print(f"Restored {result.path} to version {result.version.id}")
+    return 0
+
+
+def _restore_event(args: argparse.Namespace) -> int:
+    if args.path is not None or args.version is not None or args.to is not None:
+        raise CliError("--event restores the files of one event: give no PATH, --version or --to")
+    home = open_home(args)
+    try:
+        event = find_event(home, args.event.strip())
+    except LookupError as error:
+        raise CliError(str(error)) from None
+    result = restore_event(home, event)
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    print(f"{event.words()}: restored {len(result.restored)} of {len(event.versions)}")
+    for path in result.restored:
+        print(f"restored {path}")
+    for path, why in result.left:
+        print(f"left {path}: {why}", file=sys.stderr)
     return 0
 
 

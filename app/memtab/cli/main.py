@@ -74,6 +74,7 @@ COMMAND_MODULES = {
     "memtab.cli.sync_commands": ("sync", "conflicts"),
     "memtab.cli.check_commands": ("check",),
     "memtab.cli.loads_commands": ("loads",),
+    "memtab.cli.watch_commands": ("watch", "events"),
 }
 # Commands that write to the home (history's record of outside changes counts): each
 # first removes the temp files a killed Memtab left there (`store.leftovers`).
@@ -96,6 +97,7 @@ HOME_WRITING_COMMANDS = frozenset(
         "trash",
         "project",
         "workspace",
+        "watch",
     }
 )
 

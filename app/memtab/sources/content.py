@@ -189,7 +189,7 @@ def save_source_file(
             )
 
     try:
-        with interprocess_lock(_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
+        with interprocess_lock(file_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
             creating = expected_sha256 is None
             try:
                 directory, name = _directory_of(source, file, create=creating, writing=True)
@@ -259,7 +259,7 @@ def remove_created_file(
     """
     changed = SaveConflictError("changed", f"{file.id} changed since it was copied; kept")
     try:
-        with interprocess_lock(_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
+        with interprocess_lock(file_lock_path(file.physical, env), timeout_s=LOCK_TIMEOUT_S):
             try:
                 directory, name = _directory_of(source, file, create=False, writing=True)
             except FileNotFoundError:
@@ -330,8 +330,9 @@ def _reason(error: Exception) -> str:
     return str(error)
 
 
-def _lock_path(physical: Path, env: Mapping[str, str] | None) -> Path:
-    """One lock per real file path, in Memtab's config dir (shared by every home)."""
+def file_lock_path(physical: Path, env: Mapping[str, str] | None = None) -> Path:
+    """One lock per real file path, in Memtab's config dir (shared by every home): held
+    by every save, and by the recorder while it records the file (`sources.external`)."""
     real = os.path.realpath(physical)
     digest = hashlib.sha256(encode_utf8(real)).hexdigest()[:20]
     return config_dir(env) / "locks" / f"source-{digest}.lock"

@@ -38,7 +38,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,14 +115,25 @@ class SyncReport:
         )
 
 
+ActorOf = Callable[[Scope, Sequence[str]], str]
+"""Who changed these paths of a scope, as far as can be told (`external` when not)."""
+
+
 def sync_external(
-    store: MemoryStore, cancel: Callable[[], bool] | None = None, *, wait: bool = True
+    store: MemoryStore,
+    cancel: Callable[[], bool] | None = None,
+    *,
+    wait: bool = True,
+    scopes: Sequence[Scope] = SCOPE_ORDER,
+    actor_of: ActorOf | None = None,
 ) -> SyncReport:
-    """Record every change to the store's scopes that history has not seen (see the
+    """Record every change to the store's `scopes` that history has not seen (see the
     module doc). Never raises for one file or scope: problems are listed and logged.
     `cancel` is asked between batches; once it says yes, the report is `cancelled`.
     Without `wait`, a scope whose lock is busy (another process is changing it) is left
-    for the next sync, quietly, after READ_LOCK_WAIT_S: what a read command passes."""
+    for the next sync, quietly, after READ_LOCK_WAIT_S: what a read command passes.
+    `actor_of` names who made the changes found (the recorder asks the agents' own
+    records); without it they are `external`."""
     report = SyncReport()
     stop = cancel or (lambda: False)
     recorder = HistoryRecorder(
@@ -132,7 +143,7 @@ def sync_external(
         workspace_id=store.workspace.id if store.workspace else None,
         clock=now_ms,
     )
-    for scope in SCOPE_ORDER:
+    for scope in scopes:
         if store.unavailable_reason(scope):
             continue
         if stop():
@@ -140,7 +151,7 @@ def sync_external(
             break
         lock_wait_s = SCOPE_LOCK_TIMEOUT_S if wait else READ_LOCK_WAIT_S
         try:
-            _sync_scope(store, recorder, scope, report, stop, lock_wait_s)
+            _sync_scope(store, recorder, scope, report, stop, lock_wait_s, actor_of)
         except ScopeBusyError as busy:
             if wait:
                 problem = f"cannot record external changes of the {scope.value} scope: {busy}"
@@ -162,6 +173,7 @@ def _sync_scope(
     report: SyncReport,
     stop: Callable[[], bool],
     lock_wait_s: float,
+    actor_of: ActorOf | None,
 ) -> None:
     walked, complete, raw = _stat_walk(scope, store.root(scope))
     report.scanned += len(walked)
@@ -202,7 +214,7 @@ def _sync_scope(
             report.cancelled = True
             break
         batch = observed[start : start + INDEX_BATCH]
-        _record(store, recorder, scope, key, batch, report, lock_wait_s)
+        _record(store, recorder, scope, key, batch, report, lock_wait_s, actor_of)
     for path_text, _ in report.not_kept[not_kept_before:]:
         still_not_kept[path_text] = walked[path_text]
     _save_stat_cache(cache_path, (cache, not_kept), (kept_cache, still_not_kept))
@@ -288,13 +300,15 @@ def _record(
     seen: list[Observation],
     report: SyncReport,
     lock_wait_s: float,
+    actor_of: ActorOf | None,
 ) -> None:
     if not seen:
         return
+    actor = actor_of(scope, [o.path for o in seen]) if actor_of is not None else "external"
     # Under the scope lock: a Memtab change is recorded by its own process first.
     with store.writing(scope, timeout_s=lock_wait_s, changes_home=False):
         still = [o for o in seen if not o.gone or _missing(store, o.path)]
-        added = recorder.observe(key, still)
+        added = recorder.observe(key, still, actor=actor)
     report.recorded += sum(1 for version in added if not version.deleted)
     report.deleted += sum(1 for version in added if version.deleted)
 

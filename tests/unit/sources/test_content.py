@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.locks import interprocess_lock
-from memtab.sources.content import _lock_path, read_source_file, save_source_file
+from memtab.sources.content import file_lock_path, read_source_file, save_source_file
 from memtab.sources.file_ref import SourceError
 from memtab.sources.model import ReadOnlyError, SourceFile
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
@@ -113,7 +113,7 @@ def test_a_save_waits_for_the_files_lock_and_then_sees_the_change(
         except SaveConflictError as conflict:
             outcome.append(conflict.kind)
 
-    with interprocess_lock(_lock_path(file.physical, env)):
+    with interprocess_lock(file_lock_path(file.physical, env)):
         saver = threading.Thread(target=save)
         saver.start()
         saver.join(0.3)

@@ -37,6 +37,7 @@ from memtab.store.undo import (
     text_of,
     trash,
 )
+from memtab.watch.lease import recorder_running
 
 if TYPE_CHECKING:  # git's log is read only for an agent that keeps one
     from memtab.sources.history import Commit
@@ -50,6 +51,10 @@ _ACTOR_WORDS = {
     "agent-tool": "Agent (memtab tool)",
     "external": "Outside Memtab",
     "sync": "Sync (another machine)",
+    # What the recorder could tell (docs/formats.md §14.5).
+    "mux": "mux",
+    "claude-code": "Claude Code",
+    "codex": "Codex",
 }
 
 
@@ -253,8 +258,12 @@ def record_external_changes(
     """What the window runs after each scan: record what other programs changed (mux, an
     editor), then prune history if its day has come. `cancel` stops it between batches
     (the first sync of a big home reads every file: a closing window must not wait). The
-    first one of a home also removes what a killed Memtab left there (`store.leftovers`)."""
+    first one of a home also removes what a killed Memtab left there (`store.leftovers`).
+    While `memtab watch` runs for the home it records them (with who made them): the
+    window leaves them to it (docs/formats.md §14.5)."""
     remove_leftover_temps_once(store.home)
+    if recorder_running(store.home):
+        return SyncReport()
     report = sync_external(store, cancel)
     if not report.cancelled:
         maybe_prune(store.home)

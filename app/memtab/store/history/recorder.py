@@ -223,10 +223,13 @@ class HistoryRecorder:
             collected.extend(recorded)
         return recorded
 
-    def observe(self, key: str, seen: Sequence[Observation]) -> list[Version]:
+    def observe(
+        self, key: str, seen: Sequence[Observation], *, actor: str = "external"
+    ) -> list[Version]:
         """Record what files hold now where it differs from their newest version: the
-        changes of other programs (`external`). An observation without `data` but with a
-        sha refers to a content the caller stored (durably: `BlobStore.batch`). Raises
+        changes of other programs (`external`, or the agent `actor` names when the
+        recorder could tell who it was). An observation without `data` but with a sha
+        refers to a content the caller stored (durably: `BlobStore.batch`). Raises
         OSError / lock timeouts: the caller (`sync_external`) decides what a failure
         means."""
         # The files are still on disk: their copies are made durable at once (`batch`),
@@ -243,12 +246,12 @@ class HistoryRecorder:
                 current = newest.get(observation.path)
                 if observation.gone:
                     change = FileChange(observation.path, None, None, "seen")
-                    version = self._catch_up(current, change)
+                    version = self._catch_up(current, change, actor)
                 else:
                     known = observation.stored()
                     assert known.sha256 is not None and known.size is not None
                     version = self._caught_up_to(
-                        current, known.path, known.sha256, known.size, stat=known.stat
+                        current, known.path, known.sha256, known.size, stat=known.stat, actor=actor
                     )
                 if version is None or version is current:
                     continue
@@ -285,12 +288,11 @@ class HistoryRecorder:
         return recorded
 
     def _catch_up(
-        self,
-        newest: Version | None,
-        change: FileChange,
+        self, newest: Version | None, change: FileChange, actor: str = "external"
     ) -> Version | None:
         """The version that held `change.before`: the newest recorded one, or an
-        `external` one recorded now when another program changed the file meanwhile."""
+        `external` (`actor`'s) one recorded now when another program changed the file
+        meanwhile."""
         before = change.before
         if before is None:
             if newest is None or newest.deleted:
@@ -301,11 +303,11 @@ class HistoryRecorder:
                 newest.sha256,
                 newest.size_bytes,
                 "delete",
-                "external",
+                actor,
                 deleted=True,
                 prev_sha256=newest.sha256,
             )
-        return self._caught_up_to(newest, change.path, sha256_of(before), len(before))
+        return self._caught_up_to(newest, change.path, sha256_of(before), len(before), actor=actor)
 
     def _caught_up_to(
         self,
@@ -315,9 +317,10 @@ class HistoryRecorder:
         size: int,
         *,
         stat: tuple[int, int] | None = None,
+        actor: str = "external",
     ) -> Version:
         """The version that holds content `sha`: `newest` if it does, else an `external`
-        one recorded now."""
+        (`actor`'s) one recorded now."""
         if newest is not None and _holds(newest, sha):
             return newest
         if newest is None:
@@ -325,7 +328,7 @@ class HistoryRecorder:
         else:
             op = "create" if newest.deleted else "edit"
         prev = None if newest is None or newest.deleted else newest.sha256
-        return self._new_version(path, sha, size, op, "external", prev_sha256=prev, stat=stat)
+        return self._new_version(path, sha, size, op, actor, prev_sha256=prev, stat=stat)
 
     def _version(self, change: FileChange, previous: Version | None, actor: str) -> Version:
         alive_before = previous is not None and not previous.deleted

@@ -33,6 +33,7 @@ from memtab.sources.memory_file import MuxFile
 from memtab.store.history.describe import unified_diff
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
+from memtab.watch.lease import RecorderLease
 from unit.history.helpers import WS, Scripted, disk, memory_call, new_home, store_for
 
 NOW = 2_000_000_000_000
@@ -74,6 +75,19 @@ def test_outside_changes_and_deletions_read_as_such(home: Home) -> None:
         ("Edited", "Outside Memtab", "+5 B"),
         ("Created", "You", "+4 B"),
     ]
+
+
+def test_the_window_leaves_outside_changes_to_a_running_recorder(home: Home) -> None:
+    store = store_for(home)
+    store.create_file("/memories/global/a.md", "abc\n")
+    store.physical(parse_file_path("/memories/global/a.md")).write_text("abc\nmore\n")
+    lease = RecorderLease(home)
+    assert lease.acquire()
+    try:
+        assert record_external_changes(store).recorded == 0  # the recorder's to record
+    finally:
+        lease.release()
+    assert record_external_changes(store).recorded == 1  # none runs: the window records
 
 
 def test_recording_a_big_scope_stops_between_batches_and_goes_on_later(

@@ -1,0 +1,140 @@
+"""`memtab watch`: the recorder that keeps history while no window runs, its login entry
+(`--install`, `--uninstall`) and `--status`; `memtab events`: the bursts it recorded
+(restored with `memtab restore --event ID`). docs/formats.md §14.5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from types import FrameType
+
+from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.fs.clock import now_ms
+from memtab.humanize import absolute_time, relative_time
+from memtab.store.home import Home
+from memtab.watch.events import change_events
+from memtab.watch.lease import RecorderLease, RecorderStatus
+from memtab.watch.recorder import Recorder, RecorderBusyError
+from memtab.watch.service import install, platform_name, service_path, uninstall
+
+DAY_MS = 24 * 60 * 60 * 1000
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    watch = commands.add_parser(
+        "watch",
+        help="record every change any program makes to every agent's memory, without the "
+        "window (runs until stopped)",
+    )
+    add_home_option(watch)
+    what = watch.add_mutually_exclusive_group()
+    what.add_argument(
+        "--install", action="store_true", help="start it at login for this user, and now"
+    )
+    what.add_argument("--uninstall", action="store_true", help="stop starting it at login")
+    what.add_argument("--status", action="store_true", help="whether it runs, and since when")
+    watch.add_argument(
+        "--polling", action="store_true", help="poll the disk every second (network drives)"
+    )
+    watch.add_argument("--json", action="store_true")
+    watch.set_defaults(handler=run_watch)
+
+    events = commands.add_parser(
+        "events",
+        help="what a program did to many files at once (restore one with "
+        "`memtab restore --event ID`)",
+    )
+    add_home_option(events)
+    events.add_argument("--days", type=int, default=7, help="how far back (default 7)")
+    events.add_argument(
+        "--min-files", type=int, default=2, help="the fewest files an event has (default 2)"
+    )
+    events.add_argument("--json", action="store_true")
+    events.set_defaults(handler=run_events)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    if args.install or args.uninstall:
+        result = install(home) if args.install else uninstall(home)
+        if args.json:
+            print_json(result.to_json())
+            return 0
+        print(f"{'Installed' if args.install else 'Removed'} {result.path}")
+        for ran in result.ran:
+            state = "ok" if ran.status == 0 else f"exit {ran.status}"
+            print(f"  $ {' '.join(ran.argv)}  ({state}){': ' + ran.said if ran.said else ''}")
+        if result.note:
+            print(result.note)
+        return 0
+    if args.status:
+        return _print_status(home, RecorderLease(home).status(), json_out=args.json)
+    return _record(home, polling=args.polling)
+
+
+def _print_status(home: Home, status: RecorderStatus, *, json_out: bool) -> int:
+    entry = service_path(home)
+    installed = entry.exists()
+    if json_out:
+        print_json(
+            {
+                **status.to_json(),
+                "installed": installed,
+                "entry": str(entry),
+                "home": str(home.root),
+            }
+        )
+        return 0
+    if status.running:
+        since = (
+            f" since {absolute_time(status.since_ms)} ({relative_time(status.since_ms)})"
+            if status.since_ms
+            else ""
+        )
+        who = f" (pid {status.pid} on {status.host})" if status.pid else ""
+        print(f"The recorder runs for {home.root}{since}{who}")
+    else:
+        print(f"No recorder runs for {home.root}")
+    where = platform_name()
+    print(
+        f"Started at login: {'yes, ' + str(entry) if installed else 'no'}"
+        + ("" if installed else f" (`memtab watch --install` sets it up on {where})")
+    )
+    return 0
+
+
+def _record(home: Home, *, polling: bool) -> int:
+    recorder = Recorder(home, use_polling=polling)
+
+    def stop(_signum: int, _frame: FrameType | None) -> None:
+        recorder.stop()
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+    print(f"Recording every change to the memory of {home.root} (Ctrl+C stops)", file=sys.stderr)
+    try:
+        recorder.run()
+    except RecorderBusyError as error:
+        raise CliError(f"{error}: see `memtab watch --status`") from None
+    return 0
+
+
+def run_events(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    since = now_ms() - args.days * DAY_MS if args.days > 0 else 0
+    events = change_events(home, min_files=max(args.min_files, 1), since_ms=since)
+    if args.json:
+        print_json({"events": [event.to_json() for event in events]})
+        return 0
+    if not events:
+        print("No events")
+        return 0
+    rows = [["EVENT", "WHEN", "WHAT"]]
+    rows += [[event.id, relative_time(event.at), event.words()] for event in events]
+    print(format_table(rows))
+    print("\nRestore one with: memtab restore --event EVENT", file=sys.stderr)
+    return 0

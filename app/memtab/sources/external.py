@@ -1,0 +1,122 @@
+"""Changes another program made to another agent's files, recorded in the home's history.
+
+`sync_source_external(home, listing)` is `memtab.store.external.sync_external` for one
+source (docs/formats.md §14.5): each listed file is compared with its newest version in
+the source's index (`agent_file.index_key`) by size and mtime, read only when they
+differ, and recorded when its content does (a file seen for the first time gets a
+baseline `seen` version); a file history has as existing that the listing no longer has
+is recorded as deleted, its content kept, so it can be restored. What a version holds is
+what Memtab shows of the file (`AgentFile.read_whole`: loki-mode's JSON rendered).
+
+Each file is read and recorded under the file's own lock, the one Memtab's saves of it
+take (`content.file_lock_path`), never waiting for it: a file Memtab is saving is left
+for the next sync, so a save is never recorded twice (once as `external`). Files history
+cannot keep (over the cap, not text) are skipped, and a listing that is cut short or
+failed records no deletion.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+
+from memtab.fs.atomic import encode_utf8
+from memtab.fs.clock import now_ms
+from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.sources.agent_file import index_key
+from memtab.sources.content import file_lock_path, read_source_file
+from memtab.sources.file_ref import SourceError
+from memtab.sources.model import SourceFile, SourceListing
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.recorder import HistoryRecorder, Observation
+from memtab.store.history.versions import ScopeHistory, Version
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class SourceSyncReport:
+    """What one sync of a source found: versions recorded, deletions, problems."""
+
+    recorded: int = 0
+    deleted: int = 0
+    busy: int = 0
+    """Files left for the next sync (Memtab was saving them)."""
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.recorded or self.deleted)
+
+
+def sync_source_external(
+    home: Home, listing: SourceListing, *, actor: str = "external"
+) -> SourceSyncReport:
+    """Record what changed in `listing`'s files since history last saw them (see the
+    module doc), as `actor`'s. Never raises for a file: problems are listed and logged."""
+    report = SourceSyncReport()
+    key = index_key(listing.source.id)
+    newest = ScopeHistory(home, key).newest_by_path()
+    recorder = HistoryRecorder(home, actor=actor, run_id=None, workspace_id=None, clock=now_ms)
+    listed = {file.id: file for file in listing.files}
+    for file in listing.files:
+        found = _stat(file)
+        if found is None or _unchanged(newest.get(file.id), found):
+            continue
+        _record_file(recorder, key, listing, file, found, report, actor)
+    if listing.error is None and not listing.truncated:
+        gone = [
+            Observation(path, None)
+            for path, version in newest.items()
+            if not version.deleted and path not in listed
+        ]
+        if gone:
+            try:
+                added = recorder.observe(key, gone, actor=actor)
+            except (OSError, TimeoutError) as error:
+                report.problems.append(f"{listing.source.id}: cannot record deletions: {error}")
+            else:
+                report.deleted += sum(1 for version in added if version.deleted)
+    for problem in report.problems:
+        logger.warning("%s", problem)
+    return report
+
+
+def _record_file(
+    recorder: HistoryRecorder,
+    key: str,
+    listing: SourceListing,
+    file: SourceFile,
+    found: tuple[int, int],
+    report: SourceSyncReport,
+    actor: str,
+) -> None:
+    try:
+        with interprocess_lock(file_lock_path(file.physical), timeout_s=0):
+            shown = read_source_file(listing.source, file)
+            if shown.binary or (shown.over_cap and not shown.rendered):
+                return  # history keeps no copy of it (docs/formats.md §14.2)
+            data = encode_utf8(shown.text)
+            seen = Observation(file.id, data, found, sha256=sha256_of(data))
+            added = recorder.observe(key, [seen], actor=actor)
+    except LockUnavailableError:
+        report.busy += 1
+        return
+    except (SourceError, OSError, TimeoutError) as error:
+        report.problems.append(f"{file.id}: {error}")
+        return
+    report.recorded += len(added)
+
+
+def _stat(file: SourceFile) -> tuple[int, int] | None:
+    try:
+        info = os.stat(file.physical, follow_symlinks=file.linked)
+    except OSError:
+        return None
+    return (info.st_size, info.st_mtime_ns)
+
+
+def _unchanged(version: Version | None, found: tuple[int, int]) -> bool:
+    return version is not None and not version.deleted and version.stat == found

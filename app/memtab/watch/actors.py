@@ -1,0 +1,97 @@
+"""Who made a change the recorder saw, as far as the agents' own records tell
+(docs/formats.md §14.5).
+
+- mux's scopes: `mux` when mux's consolidation journal (`memory-consolidation.json`)
+  holds a run that ended within `RECENT_MS` and applied an op to one of the changed
+  paths; otherwise `external` (an editor, a script, mux's agents through its tool).
+- Claude Code's auto memory: `claude-code` while its consolidation ("auto-dream") holds
+  `.consolidate-lock` (a live pid in it) or finished within `RECENT_MS` (the lock's mtime).
+- Codex's memories (a git repository Codex rebuilds with one commit): `codex` when the
+  repository's HEAD moved within `RECENT_MS` (`.git/logs/HEAD`, else `.git/index`).
+- Anything else: `external`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from memtab.fs.clock import now_ms
+from memtab.sources.claude_settings import CONSOLIDATE_LOCK
+from memtab.sources.layouts import auto_memory_dir
+from memtab.sources.model import Layout, Source
+from memtab.store.home import Home
+from memtab.store.journal import Journal
+
+logger = logging.getLogger(__name__)
+
+EXTERNAL = "external"
+MUX = "mux"
+CLAUDE_CODE = "claude-code"
+CODEX = "codex"
+RECENT_MS = 2 * 60 * 1000
+"""How long after an agent's own record of a run its changes are still taken as its."""
+_PID_BYTES = 64
+
+
+def mux_actor(home: Home, paths: Sequence[str], *, now: int | None = None) -> str:
+    """`mux` when its journal has a recent run that changed one of `paths` (see the
+    module doc), else `external`."""
+    moment = now_ms() if now is None else now
+    data = Journal(home).load()
+    wanted = set(paths)
+    for record in (*data.workspaces.values(), *data.projects.values()):
+        if moment - record.last_run_at > RECENT_MS:
+            continue
+        for op in record.ops:
+            if op.applied and {op.path, op.new_path} & wanted:
+                return MUX
+    return EXTERNAL
+
+
+def source_actor(source: Source, *, now: int | None = None) -> str:
+    """Who changed a file of `source` just now (see the module doc)."""
+    moment = now_ms() if now is None else now
+    memory_dir = auto_memory_dir(source)
+    if memory_dir is not None and _claude_consolidating(memory_dir, moment):
+        return CLAUDE_CODE
+    if source.layout is Layout.CODEX_MEMORIES and _head_moved(source.root, moment):
+        return CODEX
+    return EXTERNAL
+
+
+def _claude_consolidating(memory_dir: Path, moment: int) -> bool:
+    lock = memory_dir / CONSOLIDATE_LOCK
+    try:
+        info = os.stat(lock, follow_symlinks=False)
+        with open(lock, "rb") as handle:
+            body = handle.read(_PID_BYTES).strip()
+    except OSError:
+        return False
+    if moment - info.st_mtime_ns // 1_000_000 <= RECENT_MS:
+        return True
+    return body.isdigit() and _alive(int(body))
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0 or os.name == "nt":  # Windows' os.kill ends the process: not asked there
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, owned by someone else
+    return True
+
+
+def _head_moved(root: Path, moment: int) -> bool:
+    for marker in (root / ".git" / "logs" / "HEAD", root / ".git" / "index"):
+        try:
+            changed = os.stat(marker, follow_symlinks=False).st_mtime_ns // 1_000_000
+        except OSError:
+            continue
+        return moment - changed <= RECENT_MS
+    return False

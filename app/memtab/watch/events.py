@@ -1,0 +1,218 @@
+"""Bursts: what one program did to many files at once, as one event restored in one step
+(docs/formats.md §14.5).
+
+An event is read from the history indexes, not stored: the versions of one index made by
+one actor other than Memtab itself (`external`, `mux`, `claude-code`, `codex`…), each
+within `GAP_MS` of the one before, deletions and rewrites only (a file first seen, or
+created, is not something to restore). Its id is its first version's id. The recorder
+records a burst in one sync, so its versions are milliseconds apart; the window's sync
+after a scan does the same.
+
+`restore_event` puts back what the event took: a deleted file comes back with what it
+held, a rewritten one gets the content it had before — each through the store (mux's
+scopes, `undo.restore`) or the source (`agent_file.restore_version`), recorded as the
+user's restore. A file changed again since, or back already, is left as it is and said.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memtab.fs.atomic import encode_utf8
+from memtab.sources.agent_file import INDEX_PREFIX, SourceVersions, restore_version
+from memtab.sources.content import read_source_file
+from memtab.sources.file_ref import AGENT_TITLES, SourceError, parse_file_id
+from memtab.sources.listing import source_file
+from memtab.store.errors import MemoryStoreError
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.versions import ScopeHistory, Version, index_keys
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.undo import restore
+from memtab.watch.targets import Targets
+
+logger = logging.getLogger(__name__)
+
+GAP_MS = 2_000
+"""Versions of one actor further apart than this are separate events."""
+MEMTAB_ACTORS = frozenset({"user", "consolidator", "writer", "agent-tool", "sync"})
+_WHO: dict[str, str] = {"external": "Another program", **dict(AGENT_TITLES.items())}
+
+
+@dataclass(frozen=True)
+class ChangeEvent:
+    """Deletions and rewrites one actor made at once in one index (see the module doc)."""
+
+    key: str
+    actor: str
+    versions: tuple[Version, ...]
+
+    @property
+    def id(self) -> str:
+        return self.versions[0].id
+
+    @property
+    def at(self) -> int:
+        return self.versions[0].at
+
+    @property
+    def deleted(self) -> int:
+        return sum(1 for version in self.versions if version.deleted)
+
+    @property
+    def rewritten(self) -> int:
+        return len(self.versions) - self.deleted
+
+    def words(self) -> str:
+        """`Claude Code removed 23 files at 14:02`."""
+        who = _WHO.get(self.actor, self.actor)
+        parts = []
+        if self.deleted:
+            parts.append(f"removed {_files(self.deleted)}")
+        if self.rewritten:
+            parts.append(f"rewrote {_files(self.rewritten)}")
+        when = datetime.fromtimestamp(self.at / 1000).strftime("%H:%M")
+        return f"{who} {' and '.join(parts)} at {when}"
+
+    def to_json(self) -> dict[str, Any]:
+        """`memtab events --json` (a stable contract: fields are only added)."""
+        return {
+            "id": self.id,
+            "at": self.at,
+            "actor": self.actor,
+            "index": self.key,
+            "deleted": self.deleted,
+            "rewritten": self.rewritten,
+            "paths": [version.path for version in self.versions],
+            "words": self.words(),
+        }
+
+
+def _files(count: int) -> str:
+    return f"{count} file" if count == 1 else f"{count} files"
+
+
+def change_events(home: Home, *, min_files: int = 1, since_ms: int = 0) -> list[ChangeEvent]:
+    """Every event of the home's history with at least `min_files` files, newest first."""
+    events: list[ChangeEvent] = []
+    for key in index_keys(home):
+        events += _events_of(key, ScopeHistory(home, key).versions(), since_ms)
+    events = [event for event in events if len(event.versions) >= min_files]
+    return sorted(events, key=lambda event: event.id, reverse=True)
+
+
+def _events_of(key: str, versions: Iterable[Version], since_ms: int) -> list[ChangeEvent]:
+    events: list[ChangeEvent] = []
+    open_by_actor: dict[str, list[Version]] = {}
+    for version in versions:
+        if version.at < since_ms or version.actor in MEMTAB_ACTORS:
+            continue
+        if version.op in ("seen", "create") and not version.deleted:
+            continue
+        group = open_by_actor.get(version.actor)
+        if group and version.at - group[-1].at > GAP_MS:
+            events.append(ChangeEvent(key, version.actor, tuple(group)))
+            group = None
+        if group is None:
+            group = open_by_actor[version.actor] = []
+        group.append(version)
+    events += [ChangeEvent(key, actor, tuple(group)) for actor, group in open_by_actor.items()]
+    return events
+
+
+def find_event(home: Home, event_id: str) -> ChangeEvent:
+    """The event with this id; LookupError naming how to list them when there is none."""
+    for event in change_events(home):
+        if event.id == event_id:
+            return event
+    raise LookupError(f"No event {event_id!r} (see `memtab events`)")
+
+
+@dataclass
+class EventRestore:
+    """What restoring an event did: paths restored, and those left with why."""
+
+    event: ChangeEvent
+    restored: list[str] = field(default_factory=list)
+    left: list[tuple[str, str]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event.id,
+            "restored": self.restored,
+            "left": [{"path": path, "why": why} for path, why in self.left],
+        }
+
+
+def restore_event(home: Home, event: ChangeEvent) -> EventRestore:
+    """Put back what `event` deleted or rewrote (see the module doc)."""
+    result = EventRestore(event)
+    history = ScopeHistory(home, event.key).versions()
+    targets = Targets.find(home)
+    last_in_event = {version.path: version for version in event.versions}
+    for path, version in last_in_event.items():
+        before = _before(history, path, event.id)
+        try:
+            why = _restore_one(targets, event.key, path, version, before)
+        except (MemoryStoreError, SourceError, OSError) as error:
+            why = str(error)
+        if why is None:
+            result.restored.append(path)
+        else:
+            result.left.append((path, why))
+    return result
+
+
+def _before(history: list[Version], path: str, first_id: str) -> Version | None:
+    """The path's newest version recorded before the event's first one."""
+    found: Version | None = None
+    for version in history:
+        if version.id == first_id:
+            break
+        if version.path == path:
+            found = version
+    return found
+
+
+def _restore_one(
+    targets: Targets, key: str, path: str, version: Version, before: Version | None
+) -> str | None:
+    """Restore one file of an event; None when done, else why it was left."""
+    target = version if version.deleted else before  # a deletion holds what it deleted
+    if target is None or (target.deleted and target is not version):
+        return "history has nothing of it from before the event"
+    if key.startswith(INDEX_PREFIX):
+        return _restore_source_file(targets, path, version, target)
+    scope = targets.scopes.get(key)
+    if scope is None:
+        return "its workspace is no longer in the registry"
+    store = MemoryStore(targets.home, scope.store.workspace)  # the user's restore
+    current = store.read_whole(path)
+    if version.deleted and current is not None:
+        return "a file is there again"
+    if not version.deleted and (current is None or sha256_of(current) != version.sha256):
+        return "it changed again since"
+    restore(store, path, target.id)
+    return None
+
+
+def _restore_source_file(
+    targets: Targets, file_id: str, version: Version, target: Version
+) -> str | None:
+    ref = parse_file_id(file_id)
+    source = targets.sources.get(ref.source_id)
+    if source is None:
+        return f"{ref.source_id} is not found any more"
+    now = source_file(source, ref.path)
+    if version.deleted and now is not None:
+        return "a file is there again"
+    if not version.deleted:
+        shown = read_source_file(source, now).text if now is not None else None
+        if shown is None or sha256_of(encode_utf8(shown)) != version.sha256:
+            return "it changed again since"
+    restore_version(SourceVersions(targets.home), source, file_id, target.id)
+    return None

@@ -1,0 +1,258 @@
+"""`memtab watch`: the recorder that keeps history while no window runs (docs/formats.md
+§14.5).
+
+It holds the home's recorder lease (`lease.py`), records once what changed since history
+last looked (every scope of every workspace, every other agent's source), then follows
+the disk: watchdog (inotify, FSEvents…; polling when the native observer cannot start,
+as the window does) reports paths, `Targets.concerned` turns them into the scopes and
+sources they touch, and once they have been quiet for `SETTLE_S` (at most `MAX_DELAY_S`
+after the first) those are synced — `sync_external` for mux's scopes,
+`sync_source_external` for the others — with the actor `actors.py` can tell. A burst of
+changes lands in one sync, so its versions are one event (`events.py`). Every
+`FULL_SYNC_S` everything is synced again, for what a watch missed.
+
+Between changes it sleeps in `threading.Event.wait`: no timer ticks while nothing
+changes. It never writes a memory file: it only reads them and writes history.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from watchdog.events import (
+    EVENT_TYPE_CLOSED_NO_WRITE,
+    EVENT_TYPE_OPENED,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
+from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
+from watchdog.observers.polling import PollingObserver
+
+from memtab.sources.external import sync_source_external
+from memtab.sources.listing import list_source
+from memtab.store.external import sync_external
+from memtab.store.history.prune import maybe_prune
+from memtab.store.home import Home
+from memtab.store.paths import Scope
+from memtab.watch.actors import mux_actor, source_actor
+from memtab.watch.lease import RecorderLease
+from memtab.watch.targets import RETARGET, Targets
+
+logger = logging.getLogger(__name__)
+
+SETTLE_S = 0.15
+"""Quiet time after a change before it is recorded (an atomic save is two events)."""
+MAX_DELAY_S = 0.5
+"""The longest a change waits for quiet: a change is recorded within about a second."""
+FULL_SYNC_S = 600.0
+POLL_INTERVAL_S = 1.0
+_SKIPPED_EVENTS = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE})
+
+
+class RecorderBusyError(RuntimeError):
+    """Another recorder holds the home's lease."""
+
+
+@dataclass
+class PassReport:
+    """What one sync pass recorded."""
+
+    recorded: int = 0
+    deleted: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+class _Poster(FileSystemEventHandler):
+    """Observer thread: hands each event's paths to the recorder, nothing else."""
+
+    def __init__(self, post: Callable[[list[str]], None]) -> None:
+        super().__init__()
+        self._post = post
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in _SKIPPED_EVENTS:
+            return
+        if event.is_directory and event.event_type == "modified":
+            return  # a child's own event says what changed
+        paths = [os.fsdecode(event.src_path)]
+        if event.dest_path:
+            paths.append(os.fsdecode(event.dest_path))
+        self._post(paths)
+
+
+class Recorder:
+    """Keeps a home's history while it runs (see the module doc)."""
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        use_polling: bool = False,
+        poll_interval_s: float = POLL_INTERVAL_S,
+        full_sync_s: float = FULL_SYNC_S,
+    ) -> None:
+        self.home = home
+        self._use_polling = use_polling
+        self._poll_interval_s = poll_interval_s
+        self._full_sync_s = full_sync_s
+        self._lease = RecorderLease(home)
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._pending: set[str] = set()
+        self._pending_lock = threading.Lock()
+        self._first_pending: float | None = None
+        self._targets = Targets(home)
+        self._observer: BaseObserver | None = None
+        self.backend = ""
+        self.ready = threading.Event()
+        """Set once the first sync is done and the watches are in place (tests, bench)."""
+        self.passes = 0
+
+    def stop(self) -> None:
+        """Ask `run` to return (any thread, a signal handler)."""
+        self._stop.set()
+        self._wake.set()
+
+    def run(self) -> None:
+        """Take the lease, sync everything, then record changes until `stop()`.
+        RecorderBusyError when another recorder runs for this home."""
+        if not self._lease.acquire():
+            raise RecorderBusyError(f"A recorder already runs for {self.home.root}")
+        try:
+            self._retarget()
+            self.sync_everything()
+            self.ready.set()
+            self._loop()
+        finally:
+            self._stop_observer()
+            self._lease.release()
+
+    # --- syncing -------------------------------------------------------------------------
+
+    def sync_everything(self) -> PassReport:
+        """Record what changed anywhere since history last looked."""
+        report = PassReport()
+        for key in list(self._targets.scopes):
+            self._sync_key(key, report)
+        for source_id in list(self._targets.sources):
+            self._sync_key(f"source:{source_id}", report)
+        maybe_prune(self.home)
+        return report
+
+    def _sync_key(self, key: str, report: PassReport) -> None:
+        try:
+            if key.startswith("source:"):
+                source = self._targets.sources.get(key.removeprefix("source:"))
+                if source is None:
+                    return
+                found = sync_source_external(
+                    self.home, list_source(source), actor=source_actor(source)
+                )
+                report.recorded += found.recorded
+                report.deleted += found.deleted
+                report.problems += found.problems
+                return
+            target = self._targets.scopes.get(key)
+            if target is None:
+                return
+            synced = sync_external(target.store, scopes=(target.scope,), actor_of=self._mux_actor)
+            report.recorded += synced.recorded
+            report.deleted += synced.deleted
+            report.problems += synced.warnings()
+        except Exception:  # one target's failure must not end the recorder
+            logger.exception("Cannot record the changes of %s", key)
+
+    def _mux_actor(self, _scope: Scope, paths: Sequence[str]) -> str:
+        return mux_actor(self.home, paths)
+
+    # --- following the disk --------------------------------------------------------------
+
+    def _post(self, paths: list[str]) -> None:
+        keys = {key for path in paths if (key := self._targets.concerned(path)) is not None}
+        if not keys:
+            return
+        with self._pending_lock:
+            self._pending |= keys
+            if self._first_pending is None:
+                self._first_pending = time.monotonic()
+        self._wake.set()
+
+    def _loop(self) -> None:
+        next_full = time.monotonic() + self._full_sync_s
+        while not self._stop.is_set():
+            woke = self._wake.wait(timeout=max(next_full - time.monotonic(), 0.0))
+            if self._stop.is_set():
+                break
+            if not woke:
+                self.sync_everything()
+                next_full = time.monotonic() + self._full_sync_s
+                continue
+            self._settle()
+            self._wake.clear()  # before taking the keys: a change posted after wakes again
+            with self._pending_lock:
+                keys, self._pending = self._pending, set()
+                self._first_pending = None
+            if RETARGET in keys:
+                self._retarget()
+                self.sync_everything()
+            else:
+                report = PassReport()
+                for key in sorted(keys):
+                    self._sync_key(key, report)
+            self.passes += 1
+
+    def _settle(self) -> None:
+        """Wait until no change came for `SETTLE_S`, at most `MAX_DELAY_S` in all."""
+        while not self._stop.is_set():
+            with self._pending_lock:
+                first = self._first_pending
+            if first is None or time.monotonic() - first >= MAX_DELAY_S:
+                return
+            self._wake.clear()
+            if not self._wake.wait(SETTLE_S):
+                return
+
+    def _retarget(self) -> None:
+        """Find the targets again and watch their directories."""
+        self._targets = Targets.find(self.home)
+        self._stop_observer()
+        directories = self._targets.directories()
+        observer = self._start_observer(directories)
+        self._observer = observer
+
+    def _start_observer(self, directories: list[tuple[str, bool]]) -> BaseObserver:
+        handler = _Poster(self._post)
+        if not self._use_polling:
+            observer: BaseObserver = Observer()
+            try:
+                for directory, recursive in directories:
+                    observer.schedule(handler, directory, recursive=recursive)
+                observer.start()
+            except OSError as error:  # inotify's limits, permissions: poll, as the window
+                logger.warning("Falling back to polling: %s", error)
+                with contextlib.suppress(Exception):
+                    observer.stop()
+            else:
+                self.backend = type(observer).__name__.removesuffix("Observer").lower()
+                return observer
+        polling = PollingObserver(timeout=self._poll_interval_s)
+        for directory, recursive in directories:
+            polling.schedule(handler, directory, recursive=recursive)
+        polling.start()
+        self.backend = f"polling every {self._poll_interval_s:g} s"
+        return polling
+
+    def _stop_observer(self) -> None:
+        observer, self._observer = self._observer, None
+        if observer is None:
+            return
+        with contextlib.suppress(Exception):
+            observer.stop()
+            observer.join(timeout=5)

@@ -1,0 +1,222 @@
+"""Starting the recorder at login for this user: `memtab watch --install`, `--uninstall`
+(docs/formats.md §14.5).
+
+- Linux: a systemd user unit, `~/.config/systemd/user/memtab-watch-<id>.service` (`<id>`:
+  12 hex digits of the home's path, so each home has its own), then
+  `systemctl --user daemon-reload` and `enable --now`. Without a user manager (a
+  container, no session bus) the unit is written and the message says so.
+- macOS: a LaunchAgent, `~/Library/LaunchAgents/com.memtab.watch.<id>.plist`
+  (RunAtLoad, restarted unless it exits cleanly), loaded with `launchctl bootstrap`.
+- Windows: `memtab-watch-<id>.cmd` in the user's Startup folder, started at the next
+  login (`memtab watch` starts it now).
+
+Each runs `memtab watch --home <home>` with the Python (or the bundle) that installed it.
+The programs are run without a shell, with a time limit; what they said is returned.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import plistlib
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memtab.fs.atomic import atomic_write_bytes, encode_utf8
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+
+COMMAND_TIMEOUT_S = 20.0
+UNIT_PREFIX = "memtab-watch-"
+AGENT_PREFIX = "com.memtab.watch."
+
+
+@dataclass(frozen=True)
+class Ran:
+    """One program run: its words, exit status and what it printed (stderr first)."""
+
+    argv: tuple[str, ...]
+    status: int
+    said: str
+
+
+@dataclass
+class ServiceResult:
+    """What `--install` / `--uninstall` did: the file, the programs run, a closing word."""
+
+    path: Path
+    ran: list[Ran] = field(default_factory=list)
+    note: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": str(self.path),
+            "ran": [{"argv": list(r.argv), "status": r.status, "said": r.said} for r in self.ran],
+            "note": self.note,
+        }
+
+
+def home_id(home: Home) -> str:
+    return hashlib.sha256(encode_utf8(str(home.root))).hexdigest()[:12]
+
+
+def watch_command(home: Home) -> list[str]:
+    """How the service starts the recorder: this Python (or the frozen bundle)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "watch", "--home", str(home.root)]
+    return [sys.executable, "-m", "memtab", "watch", "--home", str(home.root)]
+
+
+def platform_name(platform: str | None = None) -> str:
+    name = platform or sys.platform
+    if name.startswith("linux"):
+        return "linux"
+    if name == "darwin":
+        return "macos"
+    if name in ("win32", "cygwin"):
+        return "windows"
+    return name
+
+
+def service_path(
+    home: Home, *, platform: str | None = None, env: Mapping[str, str] | None = None
+) -> Path:
+    """Where the login entry of `home`'s recorder is (written or not)."""
+    environ = os.environ if env is None else env
+    user_home = Path(environ.get("HOME") or Path.home())
+    kind = platform_name(platform)
+    if kind == "macos":
+        return user_home / "Library" / "LaunchAgents" / f"{AGENT_PREFIX}{home_id(home)}.plist"
+    if kind == "windows":
+        appdata = Path(environ.get("APPDATA") or user_home / "AppData" / "Roaming")
+        startup = appdata / "Microsoft" / "Windows" / "Start Menu" / "Programs" / "Startup"
+        return startup / f"{UNIT_PREFIX}{home_id(home)}.cmd"
+    config = Path(environ.get("XDG_CONFIG_HOME") or user_home / ".config")
+    return config / "systemd" / "user" / f"{UNIT_PREFIX}{home_id(home)}.service"
+
+
+def systemd_unit(home: Home, command: Sequence[str]) -> str:
+    """The unit's text: restarted after a failure, at a low priority."""
+    return (
+        "[Unit]\n"
+        f"Description=Memtab recorder: history of every agent's memory in {home.root}\n"
+        "\n"
+        "[Service]\n"
+        "Type=simple\n"
+        f"ExecStart={' '.join(_systemd_word(word) for word in command)}\n"
+        "Restart=on-failure\n"
+        "RestartSec=10\n"
+        "Nice=10\n"
+        "\n"
+        "[Install]\n"
+        "WantedBy=default.target\n"
+    )
+
+
+def _systemd_word(word: str) -> str:
+    """One ExecStart word: quoted, with systemd's specifiers (`%`) and `$` escaped."""
+    escaped = word.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%").replace("$", "$$")
+    return f'"{escaped}"'
+
+
+def launch_agent(home: Home, command: Sequence[str]) -> bytes:
+    """The LaunchAgent's plist."""
+    return plistlib.dumps(
+        {
+            "Label": f"{AGENT_PREFIX}{home_id(home)}",
+            "ProgramArguments": list(command),
+            "RunAtLoad": True,
+            "KeepAlive": {"SuccessfulExit": False},
+            "ProcessType": "Background",
+        }
+    )
+
+
+def startup_entry(command: Sequence[str]) -> str:
+    """The Startup folder's script: the recorder started minimized, without a console."""
+    program = Path(command[0])
+    windowless = program.with_name("pythonw.exe")
+    if program.name.lower() == "python.exe" and windowless.exists():
+        command = [str(windowless), *command[1:]]
+    words = " ".join(f'"{word}"' for word in command)
+    return f'@echo off\r\nstart "" /min {words}\r\n'
+
+
+def install(
+    home: Home, *, platform: str | None = None, env: Mapping[str, str] | None = None
+) -> ServiceResult:
+    """Write the login entry for `home`'s recorder and start it where the platform can."""
+    kind = platform_name(platform)
+    path = service_path(home, platform=platform, env=env)
+    command = watch_command(home)
+    result = ServiceResult(path)
+    if kind == "macos":
+        atomic_write_bytes(path, launch_agent(home, command))
+        result.ran.append(_run(["launchctl", "bootstrap", f"gui/{os.getuid()}", str(path)], env))
+    elif kind == "windows":
+        atomic_write_bytes(path, encode_utf8(startup_entry(command)))
+        result.note = "It starts at your next login; `memtab watch` starts it now."
+    else:
+        atomic_write_bytes(path, encode_utf8(systemd_unit(home, command)))
+        unit = path.name
+        for words in (["daemon-reload"], ["enable", "--now", unit]):
+            ran = _run(["systemctl", "--user", *words], env)
+            result.ran.append(ran)
+            if ran.status != 0:
+                result.note = _no_manager_note(ran, unit)
+                break
+    return result
+
+
+def uninstall(
+    home: Home, *, platform: str | None = None, env: Mapping[str, str] | None = None
+) -> ServiceResult:
+    """Stop the recorder's login entry and remove it (nothing to do when there is none)."""
+    kind = platform_name(platform)
+    path = service_path(home, platform=platform, env=env)
+    result = ServiceResult(path)
+    if kind == "macos" and path.exists():
+        result.ran.append(_run(["launchctl", "bootout", f"gui/{os.getuid()}", str(path)], env))
+    elif kind == "linux" and path.exists():
+        result.ran.append(_run(["systemctl", "--user", "disable", "--now", path.name], env))
+    existed = path.exists()
+    path.unlink(missing_ok=True)
+    if kind == "linux" and existed:
+        result.ran.append(_run(["systemctl", "--user", "daemon-reload"], env))
+    if not existed:
+        result.note = f"Nothing to remove: {path} does not exist."
+    return result
+
+
+def _no_manager_note(ran: Ran, unit: str) -> str:
+    return (
+        f"The unit is written, but `{' '.join(ran.argv)}` failed ({ran.said or ran.status}): "
+        f"no systemd user manager runs here. It starts at your next login where one does "
+        f"(`systemctl --user enable --now {unit}`); `memtab watch` starts the recorder now."
+    )
+
+
+def _run(argv: list[str], env: Mapping[str, str] | None) -> Ran:
+    program = shutil.which(argv[0], path=(env or os.environ).get("PATH"))
+    if program is None:
+        return Ran(tuple(argv), 127, f"{argv[0]} is not installed")
+    try:
+        completed = subprocess.run(
+            [program, *argv[1:]],
+            capture_output=True,
+            timeout=COMMAND_TIMEOUT_S,
+            env=dict(env) if env is not None else None,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return Ran(tuple(argv), 124, f"no answer within {COMMAND_TIMEOUT_S:g} s")
+    except OSError as error:
+        return Ran(tuple(argv), 126, error.strerror or str(error))
+    said = (completed.stderr + completed.stdout).decode("utf-8", "replace").strip()
+    return Ran(tuple(argv), completed.returncode, said)

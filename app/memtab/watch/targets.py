@@ -1,0 +1,109 @@
+"""What the recorder follows in a home: mux's scopes (one per history index, whatever
+workspace sees it) and every other agent's source, the directories to watch for them, and
+which of them a changed path concerns.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import discover
+from memtab.sources.layouts import watch_targets
+from memtab.sources.model import Source
+from memtab.store.errors import MemoryStoreError
+from memtab.store.home import Home, PathKind
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import SCOPE_ORDER, Scope
+from memtab.store.registry import load_registry
+
+logger = logging.getLogger(__name__)
+
+RETARGET = "retarget"
+"""A changed path after which the targets are found again (the registry, a new workspace)."""
+_RETARGET_KINDS = frozenset(
+    {PathKind.HOME, PathKind.MEMORY_DIR, PathKind.CONFIG, PathKind.WORKSPACE_DIR}
+)
+
+
+@dataclass(frozen=True)
+class ScopeTarget:
+    """One of mux's scopes, through a store that sees it (its history index is `key`)."""
+
+    key: str
+    store: MemoryStore
+    scope: Scope
+
+
+@dataclass
+class Targets:
+    """Everything one recorder follows in a home (see the module doc)."""
+
+    home: Home
+    scopes: dict[str, ScopeTarget] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)
+
+    @classmethod
+    def find(cls, home: Home) -> Targets:
+        """Every scope of every workspace in the registry, and every source discovery
+        finds (reads the registry and the agents' directories: blocks on disk)."""
+        found = cls(home)
+        registry = load_registry(home)
+        stores = [MemoryStore(home, None, actor="external")]
+        stores += [
+            MemoryStore(home, workspace, actor="external") for workspace in registry.workspaces
+        ]
+        for store in stores:
+            for scope in SCOPE_ORDER:
+                if store.unavailable_reason(scope):
+                    continue
+                try:
+                    key = store.history_key(scope)
+                except MemoryStoreError:
+                    continue
+                found.scopes.setdefault(key, ScopeTarget(key, store, scope))
+        context = SourceContext.load(home, registry=registry)
+        for source in discover(context).sources:
+            found.sources[source.id] = source
+        return found
+
+    def directories(self) -> list[tuple[str, bool]]:
+        """(directory, recursive) to watch: the home's own files, each scope's directory,
+        the workspaces' directory (a new workspace), each source's `watch_targets`."""
+        wanted: dict[str, bool] = {str(self.home.root): False}
+        sessions = self.home.root / "sessions"
+        if sessions.is_dir():
+            wanted[str(sessions)] = False
+        for target in self.scopes.values():
+            root = target.store.root(target.scope)
+            wanted[str(root)] = True
+        for source in self.sources.values():
+            for directory, recursive in watch_targets(source):
+                text = str(directory)
+                wanted[text] = wanted.get(text, False) or recursive
+        return [(path, recursive) for path, recursive in wanted.items() if os.path.isdir(path)]
+
+    def concerned(self, path: str) -> str | None:
+        """What a changed path concerns: a scope's history key, a source's id (`source:`
+        and its id), `RETARGET`, or None (nothing the recorder keeps)."""
+        place = self.home.classify(path)
+        if place.kind in _RETARGET_KINDS:
+            return RETARGET
+        if place.kind is PathKind.GLOBAL_SCOPE:
+            return "global"
+        if place.kind is PathKind.PROJECT_SCOPE:
+            return f"project-{place.key}" if place.key else RETARGET
+        if place.kind is PathKind.WORKSPACE_SCOPE:
+            return f"workspace-{place.key}"
+        if place.kind is not PathKind.OTHER:
+            return None
+        best: Source | None = None
+        target = Path(path)
+        for source in self.sources.values():
+            inside = target == source.root or source.root in target.parents
+            if inside and (best is None or len(source.root.parts) > len(best.root.parts)):
+                best = source
+        return f"source:{best.id}" if best is not None else None

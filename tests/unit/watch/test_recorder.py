@@ -1,0 +1,184 @@
+"""The recorder keeps history while no window runs: what another process deletes or
+rewrites in each store is recorded, with who did it where that can be told, and comes
+back — a burst in one step."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from memtab.sources.agent_file import SourceVersions, index_key
+from memtab.sources.claude_settings import CONSOLIDATE_LOCK
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import discover
+from memtab.store.history.versions import ScopeHistory
+from memtab.store.paths import Scope
+from memtab.store.undo import file_history
+from memtab.watch.events import change_events, restore_event
+
+from .helpers import change_in_another_process, machine_with_notes, running_recorder, wait_for
+
+
+def _deleted(store_history: list, path: str) -> bool:  # type: ignore[type-arg]
+    return any(v.path == path and v.deleted for v in store_history)
+
+
+def test_mux_scopes_deleted_and_rewritten_by_another_process_come_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, store = machine_with_notes(tmp_path, monkeypatch)
+    global_note = store.root(Scope.GLOBAL) / "note0.md"
+    project_note = store.root(Scope.PROJECT) / "note1.md"
+    workspace_note = store.root(Scope.WORKSPACE) / "note2.md"
+    with running_recorder(machine.home):
+        change_in_another_process(
+            delete=[global_note, project_note], rewrite={workspace_note: "overwritten\n"}
+        )
+        wait_for(
+            lambda: (
+                _deleted(
+                    file_history(store, "/memories/global/note0.md"), "/memories/global/note0.md"
+                )
+                and _deleted(
+                    file_history(store, "/memories/project/note1.md"), "/memories/project/note1.md"
+                )
+                and file_history(store, "/memories/workspace/note2.md")[0].op == "edit"
+            ),
+            "the recorder records the deletions and the rewrite",
+        )
+    newest = file_history(store, "/memories/workspace/note2.md")[0]
+    assert newest.actor == "external"
+    events = [e for e in change_events(machine.home) if e.actor == "external"]
+    assert {e.key for e in events} == {
+        "global",
+        store.history_key(Scope.PROJECT),
+        store.history_key(Scope.WORKSPACE),
+    }
+    for event in events:
+        assert restore_event(machine.home, event).left == []
+    assert global_note.read_text("utf-8") == "# global 0\n"
+    assert project_note.read_text("utf-8") == "# project 1\n"
+    assert workspace_note.read_text("utf-8") == "# workspace 2\n"
+
+
+def test_a_claude_code_burst_is_one_event_restored_in_one_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, _store = machine_with_notes(tmp_path, monkeypatch)
+    memory = machine.claude_memory
+    for index in range(20):  # an auto memory with dozens of topics
+        (memory / f"topic_{index:02d}.md").write_text(f"# Topic {index}\n", "utf-8")
+    before = {path.name: path.read_bytes() for path in memory.iterdir() if path.is_file()}
+    topics = sorted(path for path in memory.iterdir() if path.name.startswith("topic_"))
+    with running_recorder(machine.home):
+        # Claude Code's consolidation ("auto-dream") holds its lock while it prunes.
+        (memory / CONSOLIDATE_LOCK).write_text(str(os.getpid()), "utf-8")
+        change_in_another_process(
+            delete=topics, rewrite={memory / "MEMORY.md": "# Memory\n\n- pruned\n"}
+        )
+        wait_for(
+            lambda: any(
+                e.deleted == len(topics) and e.rewritten == 1 for e in change_events(machine.home)
+            ),
+            "one event with every deletion and the rewrite",
+        )
+    event = next(e for e in change_events(machine.home) if e.deleted)
+    assert event.actor == "claude-code"
+    assert event.words().startswith("Claude Code removed 20 files and rewrote 1 file at ")
+    result = restore_event(machine.home, event)
+    assert result.left == []
+    assert len(result.restored) == 21
+    after = {path.name: path.read_bytes() for path in memory.iterdir() if path.is_file()}
+    assert {name: data for name, data in after.items() if name != CONSOLIDATE_LOCK} == before
+
+
+def test_instructions_agent_memory_and_codex_changed_outside_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, _store = machine_with_notes(tmp_path, monkeypatch)
+    agent_note = machine.claude / "agent-memory" / "reviewer" / "MEMORY.md"
+    agent_note.parent.mkdir(parents=True)
+    agent_note.write_text("# Reviewer\n\n- check the tests\n", "utf-8")
+    user_claude = machine.claude / "CLAUDE.md"
+    project_claude = machine.project / "CLAUDE.md"
+    skill = machine.codex / "memories" / "skills" / "restore-session" / "SKILL.md"
+    originals = {
+        path: path.read_bytes() for path in (user_claude, project_claude, skill, agent_note)
+    }
+    head = machine.codex / "memories" / ".git" / "logs" / "HEAD"
+    with running_recorder(machine.home):
+        head.parent.mkdir(parents=True)
+        head.write_text("0000 1111 Codex <codex> 0 +0000\tcommit: rebuild\n", "utf-8")
+        change_in_another_process(
+            delete=[agent_note, skill],
+            rewrite={user_claude: "# gone\n", project_claude: "# also gone\n"},
+        )
+        wait_for(
+            lambda: sum(e.deleted + e.rewritten for e in change_events(machine.home)) == 4,
+            "every change recorded",
+        )
+    events = change_events(machine.home)
+    codex = next(e for e in events if e.versions[0].path.startswith("codex:"))
+    assert codex.actor == "codex"
+    assert {e.actor for e in events if e is not codex} == {"external"}
+    for event in events:
+        assert restore_event(machine.home, event).left == []
+    assert {path: path.read_bytes() for path in originals} == originals
+
+
+def test_a_read_only_store_keeps_its_history_and_says_why_it_is_not_written_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, _store = machine_with_notes(tmp_path, monkeypatch)
+    loki = machine.project / ".loki" / "memory"
+    victim = next(path for path in sorted(loki.rglob("*")) if path.is_file())
+    with running_recorder(machine.home):
+        change_in_another_process(delete=[victim])
+        wait_for(lambda: bool(change_events(machine.home)), "the deletion recorded")
+    (event,) = change_events(machine.home)
+    file_id = event.versions[0].path
+    assert file_id.startswith("loki:") and event.versions[0].deleted
+    assert SourceVersions(machine.home).versions(file_id)[0].deleted  # its content is kept
+    result = restore_event(machine.home, event)
+    assert result.restored == []
+    assert "read-only" in result.left[0][1] or "loki-mode" in result.left[0][1]
+
+
+def test_a_file_changed_again_since_the_event_is_left_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, store = machine_with_notes(tmp_path, monkeypatch)
+    note = store.root(Scope.GLOBAL) / "note0.md"
+    with running_recorder(machine.home):
+        change_in_another_process(rewrite={note: "first rewrite\n"})
+        wait_for(lambda: bool(change_events(machine.home)), "the rewrite recorded")
+        time.sleep(2.1)  # a later change is its own event (events.GAP_MS)
+        change_in_another_process(rewrite={note: "the user's own edit\n"})
+        wait_for(lambda: len(change_events(machine.home)) == 2, "the second rewrite recorded")
+    first = change_events(machine.home)[-1]
+    result = restore_event(machine.home, first)
+    assert result.left == [("/memories/global/note0.md", "it changed again since")]
+    assert note.read_text("utf-8") == "the user's own edit\n"
+
+
+def test_the_first_sync_records_what_changed_while_nothing_ran(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, _store = machine_with_notes(tmp_path, monkeypatch)
+    with running_recorder(machine.home):
+        pass  # a baseline of everything
+    topic = next(machine.claude_memory.glob("feedback_*.md"))
+    topic.unlink()
+    with running_recorder(machine.home):
+        pass
+    source = next(
+        s
+        for s in discover(SourceContext.load(machine.home)).sources
+        if s.root == topic.parent.parent
+    )
+    versions = SourceVersions(machine.home).versions(source.file_id(f"memory/{topic.name}"))
+    assert versions[0].deleted and versions[0].actor == "external"
+    assert ScopeHistory(machine.home, index_key(source.id)).versions()
