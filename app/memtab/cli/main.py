@@ -75,6 +75,7 @@ COMMAND_MODULES = {
     "memtab.cli.check_commands": ("check",),
     "memtab.cli.loads_commands": ("loads",),
     "memtab.cli.watch_commands": ("watch", "events"),
+    "memtab.cli.agent_server_commands": ("mcp",),
 }
 # Commands that write to the home (history's record of outside changes counts): each
 # first removes the temp files a killed Memtab left there (`store.leftovers`).

@@ -45,7 +45,7 @@ from memtab.sources.file_ref import (
     parse_file_ref,
 )
 from memtab.sources.history import source_history
-from memtab.sources.listing import find_file, list_source
+from memtab.sources.listing import file_json, find_file, list_source
 from memtab.sources.memory_file import MemoryFile, MemoryFileError
 from memtab.sources.model import Discovery, Source, SourceFile, SourceListing
 from memtab.sources.open_file import open_memory_file
@@ -274,28 +274,6 @@ def _looked_for(discovery: Discovery) -> list[dict[str, Any]]:
 
 
 # --- list --source ------------------------------------------------------------------------
-
-
-def file_json(file: SourceFile) -> dict[str, Any]:
-    """One file as `memtab list --json` shows it (the same fields as a mux file, and more)."""
-    return {
-        "path": file.id,
-        "scope": file.source_id,
-        "description": file.description,
-        "pinned": False,
-        "accessCount": 0,
-        "lastAccessedAt": None,
-        "sizeBytes": file.size_bytes,
-        "modifiedAt": file.modified_at_ms,
-        "conflictOf": None,  # conflict copies are recognised in mux's scopes only
-        "notEditable": file.read_only_reason,
-        "kind": file.kind.value,
-        "writable": file.writable,
-        "readOnlyReason": file.read_only_reason,
-        "type": file.topic_type,
-        "warning": file.warning,
-        "physicalPath": str(file.physical),
-    }
 
 
 @_one_line_errors

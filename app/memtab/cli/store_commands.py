@@ -23,11 +23,10 @@ from memtab.cli.common import (
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
-from memtab.store.conflict_copies import find_copies
 from memtab.store.external import sync_external
+from memtab.store.file_rows import file_rows
 from memtab.store.files import ScopeListing
 from memtab.store.journal import Journal
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, Scope, normalize_project_path
 from memtab.store.registry import (
     MULTI_PROJECT_KEY,
@@ -96,32 +95,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 # --- list ---------------------------------------------------------------------------------
 
 
-def _file_rows(listings: list[ScopeListing], store: MemoryStore) -> list[dict[str, Any]]:
-    entries = store.meta_entries()
-    rows = []
-    for listing in listings:
-        copies = find_copies(file.path for file in listing.files)
-        for file in listing.files:
-            meta = entries.get(store.meta_key(file.path))
-            copy = copies.get(file.path)
-            rows.append(
-                {
-                    "path": str(file.path),
-                    "scope": listing.scope.value,
-                    "description": file.description,
-                    "pinned": bool(meta and meta.pinned),
-                    "accessCount": meta.access_count if meta else 0,
-                    "lastAccessedAt": meta.last_accessed_at if meta else None,
-                    "sizeBytes": file.size_bytes,
-                    "modifiedAt": file.modified_at_ms,
-                    # A file-sync tool's conflict copy names its original (docs/formats.md §18.5).
-                    "conflictOf": str(copy.original) if copy else None,
-                    "notEditable": file.not_editable_reason,
-                }
-            )
-    return rows
-
-
 def _described(row: dict[str, Any]) -> str:
     if row["conflictOf"]:
         return f"conflict copy of {row['conflictOf']} (see memtab conflicts)"
@@ -153,7 +126,7 @@ def run_list(args: argparse.Namespace) -> int:
     for warning in sync_external(store, wait=False).warnings():
         print(f"warning: {warning}", file=sys.stderr)
     listings = store.list_all()
-    rows = _file_rows(listings, store)
+    rows = file_rows(listings, store)
     unaddressable = _unaddressable_rows(listings)
     if args.json:
         print_json({"files": rows, "unaddressable": unaddressable})

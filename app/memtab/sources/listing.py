@@ -13,6 +13,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import Any
 
 from memtab.sources.claude_index import index_cut, index_warning
 from memtab.sources.claude_settings import last_consolidated_ms
@@ -300,3 +301,25 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return entry.is_dir(follow_symlinks=False)
     except OSError:
         return False
+
+
+def file_json(file: SourceFile) -> dict[str, Any]:
+    """One file as `memtab list --json` shows it (the same fields as a mux file, and more)."""
+    return {
+        "path": file.id,
+        "scope": file.source_id,
+        "description": file.description,
+        "pinned": False,
+        "accessCount": 0,
+        "lastAccessedAt": None,
+        "sizeBytes": file.size_bytes,
+        "modifiedAt": file.modified_at_ms,
+        "conflictOf": None,  # conflict copies are recognised in mux's scopes only
+        "notEditable": file.read_only_reason,
+        "kind": file.kind.value,
+        "writable": file.writable,
+        "readOnlyReason": file.read_only_reason,
+        "type": file.topic_type,
+        "warning": file.warning,
+        "physicalPath": str(file.physical),
+    }

@@ -7,16 +7,18 @@ are returned, never raised. Agent reads and writes count as usage in memory-meta
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memtab.store.conflict_copies import copy_names
 from memtab.store.errors import ToolArgumentError
-from memtab.store.files import sort_key
+from memtab.store.files import content_sha256, sort_key
 from memtab.store.memory import (
     MemoryStore,
     MemoryStoreError,
     NotFoundError,
+    SaveConflictError,
 )
 from memtab.store.paths import (
     SCOPE_ORDER,
@@ -120,6 +122,7 @@ class MemoryTool:
 
     def __init__(self, store: MemoryStore) -> None:
         self.store = store
+        self._expected: str | None = None  # the running call's expected_sha256
 
     def execute(self, raw: Any) -> ToolResult:
         """Run one call; every failure comes back as `ToolResult(success=False)`."""
@@ -129,9 +132,16 @@ class MemoryTool:
             return ToolResult(False, error=str(error))
         return self.execute_request(request)
 
-    def execute_request(self, request: ToolRequest) -> ToolResult:
-        """Run an already-parsed request (the consolidation guard calls this)."""
+    def execute_request(
+        self, request: ToolRequest, *, expected_sha256: str | None = None
+    ) -> ToolResult:
+        """Run an already-parsed request (the consolidation guard calls this).
+
+        `expected_sha256` (a change only): refused unless the file it changes still has
+        this content — an edit checks it on the text it edits, under the scope lock; a
+        delete or rename right before it (docs/formats.md §5)."""
         try:
+            self._expected = self._checked_expectation(request, expected_sha256)
             handler = getattr(self, f"_{request.command}")
             output: str = handler(request.args)
             return ToolResult(True, output=output)
@@ -142,6 +152,34 @@ class MemoryTool:
         except Exception as error:  # the tool contract: errors are returned, never raised
             logger.exception("memory tool %s failed unexpectedly", request.command)
             return ToolResult(False, error=f"Internal error in the memory tool: {error!r}")
+        finally:
+            self._expected = None
+
+    def _checked_expectation(self, request: ToolRequest, expected: str | None) -> str | None:
+        """`expected` for a call it applies to; a delete or rename is checked here."""
+        if expected is None:
+            return None
+        if not request.mutating or request.command == "create":
+            raise ToolArgumentError(
+                f"`expected_sha256` applies to a change of an existing file, not {request.command}"
+            )
+        if request.command in ("delete", "rename"):
+            path = self._file_path(request.path)
+            if self.store.kind_of(path) != "file":
+                raise ToolArgumentError(f"`expected_sha256` applies to a file; {path} is none")
+            _require_sha(path, self.store.read(str(path)).sha256, expected)
+        return expected
+
+    def _edit(self, path: VirtualPath, change: Callable[[str], str]) -> None:
+        """`store.edit_text`, checking `expected_sha256` on the text being edited."""
+        expected = self._expected
+
+        def checked(content: str) -> str:
+            if expected is not None:
+                _require_sha(path, content_sha256(content), expected)
+            return change(content)
+
+        self.store.edit_text(str(path), checked)
 
     # --- view ----------------------------------------------------------------------------
 
@@ -240,7 +278,7 @@ class MemoryTool:
             index = starts[0]
             return content[:index] + new + content[index + len(old) :]
 
-        self.store.edit_text(str(path), replace_once)
+        self._edit(path, replace_once)
         return f"Edited {path}"
 
     def _insert(self, args: InsertArgs) -> str:
@@ -260,7 +298,7 @@ class MemoryTool:
             lines[line:line] = new_lines
             return "\n".join(lines)
 
-        self.store.edit_text(str(path), insert_lines)
+        self._edit(path, insert_lines)
         return f"Inserted {len(new_lines)} line(s) into {path} after line {line}"
 
     def _delete(self, args: DeleteArgs) -> str:
@@ -278,6 +316,15 @@ class MemoryTool:
             )
         self.store.move(str(old), str(new))
         return f"Renamed {old} to {new}"
+
+
+def _require_sha(path: VirtualPath, actual: str, expected: str) -> None:
+    if actual != expected.strip().lower():
+        raise SaveConflictError(
+            "changed",
+            f"{path} changed since it was read (its sha256 is now {actual}, not the "
+            "expected_sha256 given); nothing was changed: view it again",
+        )
 
 
 def _match_starts(content: str, needle: str) -> list[int]:

@@ -265,3 +265,21 @@ def _input_schema() -> dict[str, Any]:
             if known != prop:
                 raise AssertionError(f"`{name}` is declared differently by {model.__name__}")
     return {"type": "object", "properties": properties, "required": ["command"]}
+
+
+def command_schema(command: str) -> dict[str, Any]:
+    """One command's arguments as a JSON schema of their own (the MCP server offers each
+    command as a tool): its properties as `input_schema` declares them, and which are
+    required."""
+    model = _BY_COMMAND[command]
+    properties = {
+        name: copy.deepcopy(prop)
+        for name, prop in _flat_properties(model).items()
+        if name != "command"
+    }
+    required = [
+        name
+        for name, info in model.model_fields.items()
+        if name != "command" and info.is_required()
+    ]
+    return {"type": "object", "properties": properties, "required": required}

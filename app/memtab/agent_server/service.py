@@ -1,0 +1,182 @@
+"""What each MCP tool does, protocol aside: one call in, one `Answer` out (docs/formats.md §21).
+
+Reads go through the catalog (`list`, `search`) and the memory tool (`view`). A change
+is the memory tool's command too, with the same rules and messages as `memtab tool`; its
+text is redacted first (`memtab.redact`, the one redaction), and then, by the server's
+`--writes`:
+
+- `direct`: run at once through a store whose history names the client as the actor
+  (`mcp:<client name>`), so history, blame, caps and locks are the store's;
+- `inbox`: proposed to the Inbox (`writer.agent_proposals`) for the user to accept, edit or
+  reject — nothing in memory changes until then;
+- `off`: refused (the change tools are not even listed).
+
+A refusal is an `Answer` with `error` set: the client shows the model the reason, and the
+server goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
+from memtab.agent_server.tools import CHANGE_TOOLS, MAX_QUERY_CHARS, READ_TOOLS
+from memtab.redact import redact_secrets
+from memtab.sources.config import SourceContext
+from memtab.store.errors import MemoryStoreError, ToolArgumentError
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import PathError, parse_virtual_path
+from memtab.store.registry import Workspace
+from memtab.store.tool import MemoryTool, ToolRequest, parse_tool_request
+
+logger = logging.getLogger(__name__)
+
+WriteMode = Literal["direct", "off"]
+WRITE_MODES: tuple[WriteMode, ...] = ("direct", "off")
+ACTOR_PREFIX = "mcp:"
+UNKNOWN_CLIENT = "unknown-client"
+# The text arguments a change writes: redacted before anything else sees them.
+_TEXT_ARGUMENTS = ("file_text", "new_str", "insert_text")
+_CLIENT_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A tool's result: text for the model, or the reason it was refused."""
+
+    text: str = ""
+    error: str | None = None
+
+
+def client_actor(name: str | None) -> str:
+    """The history actor of a client: `mcp:` and its name (letters, digits, `._-`)."""
+    cleaned = _CLIENT_NAME.sub("-", (name or "").strip()).strip("-")[:60]
+    return ACTOR_PREFIX + (cleaned or UNKNOWN_CLIENT)
+
+
+class MemoryService:
+    """The tools of one server: one home, one workspace (or global only), one write mode."""
+
+    def __init__(
+        self,
+        home: Home,
+        workspace: Workspace | None,
+        *,
+        writes: WriteMode,
+        other_agents: bool = True,
+    ) -> None:
+        self.home = home
+        self.workspace = workspace
+        self.writes = writes
+        self._reader = MemoryStore(home, workspace, actor="agent-tool")
+        # Other agents' memory: discovery re-reads settings.json, so a source turned off
+        # in the window is gone from the next listing.
+        sources = (lambda: SourceContext.load(home)) if other_agents else None
+        self.catalog = MemoryCatalog(self._reader, sources=sources)
+        self._stores: dict[str, MemoryStore] = {}
+
+    def call(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
+        """Run tool `name`; every failure is an `Answer` with `error`."""
+        try:
+            if name == "list":
+                return self._list(arguments)
+            if name == "search":
+                return self._search(arguments)
+            if name in ("view", *CHANGE_TOOLS):
+                return self._memory_command(name, arguments, client)
+        except (ToolArgumentError, PathError, MemoryStoreError) as error:
+            return Answer(error=str(error))
+        except OSError as error:
+            return Answer(error=f"File system error: {error.strerror or error}")
+        known = ", ".join((*READ_TOOLS, *CHANGE_TOOLS))
+        return Answer(error=f"Unknown tool {name!r}; the tools are: {known}")
+
+    # --- reading ------------------------------------------------------------------------
+
+    def _list(self, arguments: dict[str, Any]) -> Answer:
+        scope = _optional_text(arguments, "scope")
+        rows = self.catalog.rows(scope=scope)
+        return Answer(json.dumps({"files": rows}, ensure_ascii=False, indent=1))
+
+    def _search(self, arguments: dict[str, Any]) -> Answer:
+        query = arguments.get("query")
+        if not isinstance(query, str) or not query.strip():
+            raise ToolArgumentError("`query` is required and must be a non-empty string")
+        if len(query) > MAX_QUERY_CHARS:
+            raise ToolArgumentError(f"`query` must be at most {MAX_QUERY_CHARS} characters")
+        limit = arguments.get("limit", DEFAULT_LIMIT)
+        if limit is None:
+            limit = DEFAULT_LIMIT
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+            raise ToolArgumentError(f"`limit` must be an integer from 1 to {MAX_LIMIT}")
+        scope = _optional_text(arguments, "scope")
+        results = self.catalog.search(query, scope=scope, limit=limit)
+        return Answer(json.dumps({"results": results}, ensure_ascii=False, indent=1))
+
+    # --- the memory tool's commands -----------------------------------------------------
+
+    def _memory_command(self, name: str, arguments: dict[str, Any], client: str | None) -> Answer:
+        raw = {key: value for key, value in arguments.items() if key != "expected_sha256"}
+        expected = arguments.get("expected_sha256")
+        if expected is not None and not isinstance(expected, str):
+            raise ToolArgumentError("`expected_sha256` must be a string")
+        request = parse_tool_request({**raw, "command": name})
+        if name == "view":
+            return self._view(request)
+        if self.writes == "off":
+            return Answer(error="This Memtab server is read-only (started with --writes off)")
+        request, redacted = _redacted(request)
+        store = self._store_for(client)
+        result = MemoryTool(store).execute_request(request, expected_sha256=expected)
+        self.catalog.invalidate()
+        if not result.success:
+            return Answer(error=result.error)
+        return Answer(result.output + _redaction_note(redacted))
+
+    def _view(self, request: ToolRequest) -> Answer:
+        result = MemoryTool(self._reader).execute_request(request)
+        if not result.success:
+            return Answer(error=result.error)
+        path = parse_virtual_path(request.path)
+        if path.is_root or path.is_scope_root or self._reader.kind_of(path) != "file":
+            return Answer(result.output)
+        sha256 = self._reader.read(str(path)).sha256
+        return Answer(f"{result.output}\n\n(sha256 of {path}: {sha256})")
+
+    def _store_for(self, client: str | None) -> MemoryStore:
+        actor = client_actor(client)
+        store = self._stores.get(actor)
+        if store is None:
+            store = MemoryStore(self.home, self.workspace, actor=actor)
+            self._stores[actor] = store
+        return store
+
+
+def _optional_text(arguments: dict[str, Any], key: str) -> str | None:
+    value = arguments.get(key)
+    if value is not None and not isinstance(value, str):
+        raise ToolArgumentError(f"`{key}` must be a string")
+    return value or None
+
+
+def _redacted(request: ToolRequest) -> tuple[ToolRequest, bool]:
+    """The request with secrets taken out of the text it writes, and whether any were."""
+    changes = {}
+    for key in _TEXT_ARGUMENTS:
+        value = getattr(request.args, key, None)
+        if isinstance(value, str):
+            clean = redact_secrets(value)
+            if clean != value:
+                changes[key] = clean
+    if not changes:
+        return request, False
+    return ToolRequest(request.args.model_copy(update=changes)), True
+
+
+def _redaction_note(redacted: bool) -> str:
+    return " (A secret in the text was replaced by a placeholder.)" if redacted else ""

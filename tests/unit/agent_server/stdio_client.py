@@ -1,0 +1,67 @@
+"""Driving `memtab mcp` as an agent does: the MCP SDK's own client, over stdio, against a
+child process started like an agent's configuration starts it."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp_types import CallToolResult, Implementation, TextContent
+
+# What the child needs of the test's fake user (the SDK passes only a few variables on).
+_PASSED_ON = (
+    "HOME",
+    "MEMTAB_CONFIG_DIR",
+    "XDG_DATA_HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_STATE_HOME",
+    "XDG_CACHE_HOME",
+    "PYTHONPATH",
+)
+
+
+def server_parameters(home: Path, *options: str) -> StdioServerParameters:
+    env = {name: os.environ[name] for name in _PASSED_ON if name in os.environ}
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "memtab", "mcp", "--home", str(home), *options],
+        env=env,
+    )
+
+
+def drive(
+    home: Path,
+    session: Callable[[Client], Awaitable[None]],
+    *options: str,
+    mode: str = "legacy",
+    client_name: str = "test-agent",
+) -> None:
+    """Start the server with `options`, connect as `client_name` and run `session`."""
+
+    async def run() -> None:
+        async with Client(
+            server_parameters(home, *options),
+            mode=mode,
+            client_info=Implementation(name=client_name, version="1.0"),
+        ) as client:
+            await session(client)
+
+    anyio.run(run)
+
+
+def text(result: CallToolResult) -> str:
+    (block,) = result.content
+    assert isinstance(block, TextContent)
+    return block.text
+
+
+def ok_json(result: CallToolResult) -> Any:
+    assert not result.is_error, text(result)
+    return json.loads(text(result))
