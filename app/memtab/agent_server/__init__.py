@@ -1,4 +1,4 @@
-"""Memtab's memory for every agent: the MCP server (`memtab mcp`, docs/formats.md §21).
+"""Memtab's memory for every agent: the MCP server (`memtab mcp`, docs/formats.md §22).
 
 `server` speaks MCP (the official SDK) over stdio, `tools` declares the tools, `service`
 runs them against the store, `catalog` and `ranked_search` list and rank the files. No Qt:

@@ -3,7 +3,7 @@ scopes, through the store) and the other agents' memory Memtab found (`memtab.so
 
 The listing is re-read at most every `REFRESH_S` seconds (and at once after a write this
 server made, `invalidate`): a model searching twice in a row gets the second answer from
-memory, and a change made outside shows within that time (docs/formats.md §21.3). A file
+memory, and a change made outside shows within that time (docs/formats.md §22.3). A file
 over `MAX_INDEXED_BYTES`, binary, or that its listing could not read is found by its path
 and description only.
 """

@@ -1,7 +1,7 @@
 """Ranked search over memory files: a BM25 index kept fresh by each file's (size, mtime).
 
 The MCP server's `search` answers "which memories are about this?", so it ranks (Okapi
-BM25, docs/formats.md §21.3) rather than filtering by substring as the window's search
+BM25, docs/formats.md §22.3) rather than filtering by substring as the window's search
 does (`components.search`). A file's tokens are its text's words, casefolded (`\\w` runs,
 so `kubectl`, `pnpm` and `v2` are words), with its path and description counted
 `LABEL_WEIGHT` times: a file named for the query outranks one that mentions it once.

@@ -1,4 +1,4 @@
-"""`memtab mcp`: Memtab's memory as an MCP server over stdio (docs/formats.md §21).
+"""`memtab mcp`: Memtab's memory as an MCP server over stdio (docs/formats.md §22).
 
 Built on the official MCP Python SDK's low-level `Server`: it answers the 2025-11-25
 `initialize` handshake (and older revisions) and the 2026-07-28 stateless revision, as

@@ -1,4 +1,4 @@
-"""What each MCP tool does, protocol aside: one call in, one `Answer` out (docs/formats.md §21).
+"""What each MCP tool does, protocol aside: one call in, one `Answer` out (docs/formats.md §22).
 
 Reads go through the catalog (`list`, `search`) and the memory tool (`view`). A change
 is the memory tool's command too, with the same rules and messages as `memtab tool`; its

@@ -1,5 +1,5 @@
 """The MCP server's tools as a client lists them: names, descriptions, input schemas and
-hints (docs/formats.md §21.2).
+hints (docs/formats.md §22.2).
 
 The six memory commands take exactly the memory tool's arguments (`store.tool_args`, the
 one schema), each as a tool of its own, and every change also takes `expected_sha256`.

@@ -1,4 +1,4 @@
-"""`memtab mcp`: serve the memory to agents over MCP (stdio), docs/formats.md §21.
+"""`memtab mcp`: serve the memory to agents over MCP (stdio), docs/formats.md §22.
 
     memtab mcp [--home DIR] [--workspace ID] [--writes direct|off]
 
