@@ -68,6 +68,7 @@ from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.widgets import short_name
 from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.memory_file import MemoryFile, MemoryFileError
+from memtab.sources.modified_stamp import stamp_for_save
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, content_sha256
 
@@ -426,6 +427,8 @@ class OpenDocument:
         assert document is not None
         # Saved files end with a line break, so an agent's `echo >>` starts a new line.
         text = with_final_newline(self._view.buffer_text())
+        if (stamped := stamp_for_save(document.ref.agent, text)) != text:  # Claude's `modified:`
+            self._view.replace_text(text := stamped)  # one undoable edit: shown as written
         content = self.file.codec.from_buffer(text)
         # Noted before it is written: the watcher may see the write before we hear of it.
         self._own_writes.note(document.ref.key, content_sha256(content))

@@ -1,0 +1,56 @@
+"""The `modified:` timestamp Claude Code writes into a memory's frontmatter
+(docs/formats.md §17.2): kept as it is, and set to the time of the save when Memtab saves
+a file that has one. A file without one never gets one (Claude Code's own files decide).
+
+Claude Code writes JavaScript's `toISOString()`: UTC, milliseconds, `Z`
+(`2026-11-20T14:02:11.123Z`). A value of another shape is replaced by one of its own
+shape: a date alone by the date, a time without milliseconds without them; quotes stay.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from memtab.fs.clock import now_ms
+from memtab.store.frontmatter import find_frontmatter
+
+_LINE = re.compile(
+    r"(?m)^(?P<key>modified[ \t]*:[ \t]*)(?P<quote>['\"]?)(?P<value>\d{4}-\d{2}-\d{2}"
+    r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?P<fraction>\.\d+)?)?(?P<zone>Z|[+-]\d{2}:?\d{2})?)?)"
+    r"(?P=quote)[ \t]*\r?$"
+)
+
+
+def stamp_for_save(agent: str, text: str, now: int | None = None) -> str:
+    """What a save of `agent`'s file writes: a Claude Code file's stamp set to `now`."""
+    return (
+        refresh_modified(text, now_ms() if now is None else now) if agent == "claude-code" else text
+    )
+
+
+def refresh_modified(text: str, at_ms: int) -> str:
+    """`text` with its frontmatter's `modified:` set to `at_ms`, when it has one."""
+    span = find_frontmatter(text)
+    if span is None:
+        return text
+    block = text[span.body_start : span.body_end]
+    match = _LINE.search(block)
+    if match is None:
+        return text
+    stamp = _stamp(match, datetime.fromtimestamp(at_ms / 1000, UTC))
+    start, end = span.body_start + match.start("value"), span.body_start + match.end("value")
+    return text[:start] + stamp + text[end:]
+
+
+def _stamp(match: re.Match[str], now: datetime) -> str:
+    value = match.group("value")
+    if len(value) == 10:  # a date alone
+        return now.strftime("%Y-%m-%d")
+    separator = value[10]
+    if match.group("fraction") is not None or match.group("zone") == "Z":
+        milliseconds = f".{now.microsecond // 1000:03d}" if match.group("fraction") else ""
+        return now.strftime(f"%Y-%m-%d{separator}%H:%M:%S") + milliseconds + "Z"
+    if match.group("zone"):  # an offset: written in UTC, as Claude Code would
+        return now.strftime(f"%Y-%m-%d{separator}%H:%M:%S") + "+00:00"
+    return now.strftime(f"%Y-%m-%d{separator}%H:%M:%S")
