@@ -5,6 +5,7 @@ machine built from real stores (support.agent_machine)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
@@ -455,3 +456,26 @@ def test_tree_rows_of_other_agents_cannot_be_dragged_or_dropped_on(
         assert not flags & Qt.ItemFlag.ItemIsDropEnabled
     index: QModelIndex = model.index_for_key(source_key("codex:memories"))
     assert model.data(index, KEY_ROLE) == "source:codex:memories"
+
+
+def test_saving_a_claude_memory_with_a_modified_stamp_sets_it_to_now(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    topic = machine.claude_memory / "feedback_vercel-env-newline.md"
+    text = topic.read_text(encoding="utf-8")
+    old = "2026-06-04T10:20:30.456Z"
+    topic.write_text(
+        text.replace("type: feedback\n", f"type: feedback\nmodified: {old}\n"), encoding="utf-8"
+    )
+    window = open_window(make_window, machine, qtbot)
+    editor = window.memory_tab.editor
+    ref = MemoryFileRef(memory_id(window), "memory/feedback_vercel-env-newline.md")
+    open_key(qtbot, window, ref_key(ref))
+    type_at_end(qtbot, editor, "- Checked again.")
+    assert saved(qtbot, editor)
+    written = topic.read_text(encoding="utf-8")
+    stamp = re.search(r"^modified: (\S+)$", written, re.MULTILINE)
+    assert stamp is not None and stamp.group(1) != old
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", stamp.group(1))
+    # The editor shows what was written (formats §17.2), and has nothing left to save.
+    assert editor.buffer_text() == written and not editor.is_dirty
