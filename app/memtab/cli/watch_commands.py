@@ -106,8 +106,17 @@ def _print_status(home: Home, status: RecorderStatus, *, json_out: bool) -> int:
     return 0
 
 
+def _say_ready(recorder: Recorder) -> None:
+    print(
+        f"History is up to date; watching {len(recorder.watched)} folders "
+        f"({recorder.backend}) for changes",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def _record(home: Home, *, polling: bool) -> int:
-    recorder = Recorder(home, use_polling=polling)
+    recorder = Recorder(home, use_polling=polling, on_ready=_say_ready)
 
     def stop(_signum: int, _frame: FrameType | None) -> None:
         recorder.stop()

@@ -97,8 +97,12 @@ class Recorder:
         use_polling: bool = False,
         poll_interval_s: float = POLL_INTERVAL_S,
         full_sync_s: float = FULL_SYNC_S,
+        on_ready: Callable[[Recorder], None] | None = None,
     ) -> None:
+        """`on_ready` is called (on `run`'s thread) once the first sync is done and the
+        watches are in place."""
         self.home = home
+        self._on_ready = on_ready
         self._use_polling = use_polling
         self._poll_interval_s = poll_interval_s
         self._full_sync_s = full_sync_s
@@ -110,6 +114,8 @@ class Recorder:
         self._first_pending: float | None = None
         self._targets = Targets(home)
         self._observer: BaseObserver | None = None
+        self.watched: list[tuple[str, bool]] = []
+        """The directories watched (and whether recursively)."""
         self.backend = ""
         self.ready = threading.Event()
         """Set once the first sync is done and the watches are in place (tests, bench)."""
@@ -129,6 +135,8 @@ class Recorder:
             self._retarget()
             self.sync_everything()
             self.ready.set()
+            if self._on_ready is not None:
+                self._on_ready(self)
             self._loop()
         finally:
             self._stop_observer()
@@ -223,9 +231,8 @@ class Recorder:
         """Find the targets again and watch their directories."""
         self._targets = Targets.find(self.home)
         self._stop_observer()
-        directories = self._targets.directories()
-        observer = self._start_observer(directories)
-        self._observer = observer
+        self.watched = self._targets.directories()
+        self._observer = self._start_observer(self.watched)
 
     def _start_observer(self, directories: list[tuple[str, bool]]) -> BaseObserver:
         handler = _Poster(self._post)

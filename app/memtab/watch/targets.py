@@ -12,8 +12,8 @@ from pathlib import Path
 
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
-from memtab.sources.layouts import watch_targets
-from memtab.sources.model import Source
+from memtab.sources.layouts import classify, watch_targets
+from memtab.sources.model import Layout, Source
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home, PathKind
 from memtab.store.memory import MemoryStore
@@ -71,24 +71,33 @@ class Targets:
         return found
 
     def directories(self) -> list[tuple[str, bool]]:
-        """(directory, recursive) to watch: the home's own files, each scope's directory,
-        the workspaces' directory (a new workspace), each source's `watch_targets`."""
+        """(directory, recursive) to watch, as few as cover everything: each is a watch of
+        its own (watchdog gives each an inotify instance, and a user has 128), so the home
+        is three (itself, `memory/` and `sessions/` whole: every scope of every workspace),
+        Claude Code's `projects/` one, and what a recursive watch covers is not watched
+        again. The events of what is not a memory file are dropped (`concerned`)."""
         wanted: dict[str, bool] = {str(self.home.root): False}
-        sessions = self.home.root / "sessions"
-        if sessions.is_dir():
-            wanted[str(sessions)] = False
-        for target in self.scopes.values():
-            root = target.store.root(target.scope)
-            wanted[str(root)] = True
+        for folder in (self.home.root / "memory", self.home.root / "sessions"):
+            wanted[str(folder)] = True
         for source in self.sources.values():
+            if source.layout is Layout.CLAUDE_MEMORY:  # one per project: their parent
+                wanted[str(source.root.parent)] = True
+                continue
             for directory, recursive in watch_targets(source):
                 text = str(directory)
                 wanted[text] = wanted.get(text, False) or recursive
-        return [(path, recursive) for path, recursive in wanted.items() if os.path.isdir(path)]
+        covering = sorted(path for path, recursive in wanted.items() if recursive)
+        return [
+            (path, recursive)
+            for path, recursive in sorted(wanted.items())
+            if not any(path.startswith(above + os.sep) for above in covering)
+            and os.path.isdir(path)
+        ]
 
     def concerned(self, path: str) -> str | None:
         """What a changed path concerns: a scope's history key, a source's id (`source:`
-        and its id), `RETARGET`, or None (nothing the recorder keeps)."""
+        and its id), `RETARGET`, or None (nothing the recorder keeps: a transcript, a
+        file no source's layout names)."""
         place = self.home.classify(path)
         if place.kind in _RETARGET_KINDS:
             return RETARGET
@@ -106,4 +115,9 @@ class Targets:
             inside = target == source.root or source.root in target.parents
             if inside and (best is None or len(source.root.parts) > len(best.root.parts)):
                 best = source
-        return f"source:{best.id}" if best is not None else None
+        if best is None:
+            return None
+        segments = target.relative_to(best.root).parts
+        if segments and classify(best.layout, segments) is None and not os.path.isdir(path):
+            return None
+        return f"source:{best.id}"

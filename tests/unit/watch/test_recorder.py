@@ -18,6 +18,7 @@ from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import Scope
 from memtab.store.undo import file_history
 from memtab.watch.events import change_events, restore_event
+from memtab.watch.targets import Targets
 
 from .helpers import change_in_another_process, machine_with_notes, running_recorder, wait_for
 
@@ -182,3 +183,24 @@ def test_the_first_sync_records_what_changed_while_nothing_ran(
     versions = SourceVersions(machine.home).versions(source.file_id(f"memory/{topic.name}"))
     assert versions[0].deleted and versions[0].actor == "external"
     assert ScopeHistory(machine.home, index_key(source.id)).versions()
+
+
+def test_the_watches_are_few_and_cover_every_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, _store = machine_with_notes(tmp_path, monkeypatch)
+    for number in range(40):  # a user of Claude Code in forty projects
+        (machine.claude / "projects" / f"-src-p{number}" / "memory").mkdir(parents=True)
+    targets = Targets.find(machine.home)
+    watched = dict(targets.directories())
+    home = machine.home.root
+    assert watched[str(home)] is False
+    assert watched[str(home / "memory")] is watched[str(home / "sessions")] is True
+    assert watched[str(machine.claude / "projects")] is True
+    assert len(watched) < 15  # each is an inotify instance of the user's 128
+    recursive = [path for path, deep in watched.items() if deep]
+    assert not any(p.startswith(q + os.sep) for p in watched for q in recursive)
+    transcript = next((machine.claude / "projects").rglob("*.jsonl"))
+    assert targets.concerned(str(transcript)) is None  # a transcript is no memory
+    topic = next(machine.claude_memory.glob("*.md"))
+    assert targets.concerned(str(topic)).startswith("source:claude-code:")  # type: ignore[union-attr]
