@@ -9,9 +9,10 @@ from pathlib import Path
 
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import VirtualPath, parse_file_path
+from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from memtab.sync.layout import SyncedScope, parse_scope
 from memtab.sync.resolve import Keep, find_conflict, resolve_conflict
+from memtab.sync.scopes import ProjectScopeStore
 from memtab.sync.service import SyncReport, SyncService
 
 GIT = shutil.which("git")
@@ -71,6 +72,22 @@ class Machine:
         self.write(path, f"one\ntwo from {self.name}\nthree\n")
         self.sync()
         assert self.conflicts() == [path]
+
+    def project_root(self, project: str) -> Path:
+        store = ProjectScopeStore(self.home, project, actor="user", run_id=None)
+        return store.root(Scope.PROJECT)
+
+    def fill(self, files_per_scope: int, project: str | None = None) -> None:
+        """`files_per_scope` notes of a few lines each, written as an agent writes them (no
+        store) into the global scope and, with `project`, that project's scope."""
+        body = "- a note that is a few lines long, as memories are\n" * 40
+        roots = [("note", self.home.global_root)]
+        if project is not None:
+            roots.append(("fact", self.project_root(project)))
+        for stem, root in roots:
+            root.mkdir(parents=True, exist_ok=True)
+            for number in range(files_per_scope):
+                (root / f"{stem}-{number:04d}.md").write_text(f"# {stem} {number}\n{body}")
 
     def text(self, path: str) -> str | None:
         data = self.store.read_whole(path)

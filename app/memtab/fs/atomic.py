@@ -224,6 +224,26 @@ class Directory:
         the microseconds between that last look and the rename.
         """
         temp = self.write_temp(name, data, mode=mode, durable=durable)
+        if not self.publish(temp, name, unchanged=unchanged):
+            return False
+        if durable:
+            self.fsync()
+        return True
+
+    def publish(
+        self, temp: str, name: str, *, unchanged: Callable[[], bool] | None, create: bool = False
+    ) -> bool:
+        """Put `temp` (from `write_temp`) in place of `name`, the directory not fsynced:
+        over it if `unchanged()` still holds (else False, nothing changed), or, with
+        `create`, only where nothing is (FileExistsError; see `create_new`). The temp is
+        gone either way. Writes many files with one sync: every temp written not durable,
+        `sync_filesystem`, each published, `sync_filesystem` again."""
+        if create:
+            try:
+                self._publish_new(temp, name)
+            finally:
+                self.discard(temp)
+            return True
         try:
             src, dst, at = self._pair(temp, self, name)
             if unchanged is not None:
@@ -235,8 +255,6 @@ class Directory:
         except BaseException:
             self.discard(temp)
             raise
-        if durable:
-            self.fsync()
         return True
 
     def create_new(self, name: str, data: bytes) -> None:
@@ -244,20 +262,19 @@ class Directory:
         appeared a moment ago: the complete temp file is published with a hard link,
         which never replaces an entry. Where hard links are not supported, an existence
         check and a rename stand in (a tiny window remains there)."""
-        temp = self.write_temp(name, data)
-        try:
-            try:
-                self._link(temp, self, name)
-            except OSError as error:
-                if error.errno not in _NO_HARD_LINKS:
-                    raise
-                if self.lstat(name) is not None:
-                    raise self.exists_error(name) from None
-                src, dst, at = self._pair(temp, self, name)
-                os.rename(src, dst, **at)
-        finally:
-            self.discard(temp)
+        self.publish(self.write_temp(name, data), name, unchanged=None, create=True)
         self.fsync()
+
+    def _publish_new(self, temp: str, name: str) -> None:
+        try:
+            self._link(temp, self, name)
+        except OSError as error:
+            if error.errno not in _NO_HARD_LINKS:
+                raise
+            if self.lstat(name) is not None:
+                raise self.exists_error(name) from None
+            src, dst, at = self._pair(temp, self, name)
+            os.rename(src, dst, **at)
 
     def rename_no_replace(self, name: str, target: Directory, new_name: str) -> None:
         """Move `name` to `target/new_name`; FileExistsError if anything is there.

@@ -26,11 +26,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from memtab.fs.clock import Clock, now_ms
+from memtab.store.bulk_restore import Restore, RestoreResult, restore_contents
 from memtab.store.errors import MemoryStoreError, SaveConflictError
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.meta import MetaEntry
-from memtab.store.paths import PathError
+from memtab.store.paths import PathError, VirtualPath
 from memtab.sync.export import Committer, ExportResult, SyncedStore, export_changes
 from memtab.sync.git import Git, GitError
 from memtab.sync.layout import META_DIR, Target
@@ -346,32 +347,66 @@ class SyncRun:
                 if (have.blob if have else None) != want:
                     writes[path] = (item, have, want)
         contents = self.repo.blobs(want for _, _, want in writes.values() if want)
+        batches: dict[int, tuple[SyncedStore, list[Restore]]] = {}
+        repo_paths: dict[VirtualPath, str] = {}
         for path, (item, have, want) in writes.items():
             virtual = item.scope.virtual_path(path)
             assert virtual is not None
             data = contents[want] if want else None
-            expected = have.sha256 if have else None
             if data is not None and len(data) > MAX_HISTORY_FILE_BYTES:
                 # History could not keep it: not brought in (and so never removed either).
                 outcome.problems.append(f"{virtual} was not brought in: {TOO_LARGE}")
-                pending[path] = self._unapplied(have, expected, want)
-                continue
+                pending[path] = self._unapplied(have, want)
+            elif data is not None:  # written together, durable at once (`bulk_restore`)
+                repo_paths[virtual] = path
+                restore = Restore(virtual, data, have.sha256 if have else None)
+                batches.setdefault(id(item), (item, []))[1].append(restore)
+            else:
+                self._delete(item, path, have, want, pending, outcome)
+        for item, batch in batches.values():
             try:
-                with item.store.collecting_changes() as recorded:
-                    write_file(item.store, virtual, data, expected)
-            except SaveConflictError:
-                # Changed since the export: merged again from what it held then.
-                pending[path] = self._unapplied(have, expected, want)
-                continue
-            except (MemoryStoreError, PathError, OSError) as error:
-                outcome.problems.append(f"{virtual} was not updated: {error}")
-                pending[path] = self._unapplied(have, expected, want)
-                continue
-            pending.pop(path, None)
-            outcome.pulled.append(str(virtual))
-            outcome.imported += recorded
+                done = restore_contents(item.store, item.scope.scope, batch)
+            except MemoryStoreError as error:
+                done = RestoreResult(failed={restore.path: str(error) for restore in batch})
+            for virtual in done.written:
+                pending.pop(repo_paths[virtual], None)
+                outcome.pulled.append(str(virtual))
+            for virtual, why in done.failed.items():
+                outcome.problems.append(f"{virtual} was not updated: {why}")
+            for virtual in [*done.changed, *done.failed]:
+                # Changed since the export (or not written): merged again next time.
+                _, have, want = writes[repo_paths[virtual]]
+                pending[repo_paths[virtual]] = self._unapplied(have, want)
+            outcome.imported += done.recorded
 
-    def _unapplied(self, have: LocalFile | None, expected: str | None, want: str | None) -> Pending:
+    def _delete(
+        self,
+        item: SyncedStore,
+        path: str,
+        have: LocalFile | None,
+        want: str | None,
+        pending: dict[str, Pending],
+        outcome: RunOutcome,
+    ) -> None:
+        """Remove a file the merge removed (through the store: history keeps it)."""
+        virtual = item.scope.virtual_path(path)
+        assert virtual is not None
+        try:
+            with item.store.collecting_changes() as recorded:
+                write_file(item.store, virtual, None, have.sha256 if have else None)
+        except SaveConflictError:
+            # Changed since the export: merged again from what it held then.
+            pending[path] = self._unapplied(have, want)
+            return
+        except (MemoryStoreError, PathError, OSError) as error:
+            outcome.problems.append(f"{virtual} was not updated: {error}")
+            pending[path] = self._unapplied(have, want)
+            return
+        pending.pop(path, None)
+        outcome.pulled.append(str(virtual))
+        outcome.imported += recorded
+
+    def _unapplied(self, have: LocalFile | None, want: str | None) -> Pending:
         """A merge that could not be written: merged again next time from what the file
         held when it was made (kept in the repository as the base)."""
         if have is not None:
@@ -379,7 +414,7 @@ class SyncRun:
         return Pending(
             kind="unapplied",
             base=have.blob if have else None,
-            local=expected,
+            local=have.sha256 if have else None,
             remote=want,
             since=self.clock(),
         )

@@ -1,10 +1,10 @@
 """The scopes a target carries, as this home holds them: read for export, written on import.
 
 Sync never writes a scope directly: every change it brings goes through `MemoryStore`
-(`restore_content`), so it holds the scope lock, is checked against what the file held
-when the merge was made (a program that wrote meanwhile is not overwritten), and is
-recorded in history as the actor `sync` (with the run id naming the target and the
-commit it came from).
+(`restore_content`, `bulk_restore.restore_contents` for many), so it holds the scope
+lock, is checked against what the file held when the merge was made (a program that
+wrote meanwhile is not overwritten), and is recorded in history as the actor `sync`
+(with the run id naming the target and the commit it came from).
 
 A scope's files are read whole; left out (and so never removed from the repository) are
 the file-sync tools' conflict copies (they wait for the user), and files history cannot
@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.store.conflict_copies import find_copies
-from memtab.store.errors import MemoryStoreError, ScopeUnavailableError
+from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeUnavailableError
 from memtab.store.external import sync_external
+from memtab.store.history.capture import read_whole
 from memtab.store.history.versions import Op
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath
 from memtab.store.registry import load_registry
+from memtab.store.scope_view import open_scope_directory
 from memtab.sync.layout import SyncedScope, SyncSetupError
 
 logger = logging.getLogger(__name__)
@@ -106,21 +108,39 @@ def read_scope(
     if listing.error:
         result.problems.append(f"{synced.label}: {listing.error}")
     copies = find_copies(entry.path for entry in listing.files)
+    by_folder: dict[VirtualPath, list[VirtualPath]] = {}
     for entry in listing.files:
-        repo_path = synced.repo_path(entry.path)
         if entry.path in copies:
-            result.left_out.add(repo_path)
-            continue
+            result.left_out.add(synced.repo_path(entry.path))
+        else:
+            by_folder.setdefault(entry.path.parent, []).append(entry.path)
+    root = store.root(scope)
+    for folder, paths in by_folder.items():
+        # One directory opened per folder (never through a symlink), its files read in it.
         try:
-            data = store.read_whole(str(entry.path))
-        except (MemoryStoreError, PathError, OSError) as error:
-            result.left_out.add(repo_path)
-            result.problems.append(f"{entry.path} is not synced: {error}")
-            continue
-        if data is None:
+            directory = open_scope_directory(root, folder, target=folder, create=False)
+        except NotFoundError:
             continue  # gone since the listing
-        result.files[repo_path] = LocalFile(data, blob_id(data), hashlib.sha256(data).hexdigest())
+        except (MemoryStoreError, PathError) as error:
+            for path in paths:
+                _left_out(result, synced, path, error)
+            continue
+        with directory:
+            for path in paths:
+                try:
+                    data = read_whole(directory, path.name)
+                except OSError as error:
+                    _left_out(result, synced, path, error.strerror or error)
+                    continue
+                if data is not None:  # else gone since the listing
+                    local = LocalFile(data, blob_id(data), hashlib.sha256(data).hexdigest())
+                    result.files[synced.repo_path(path)] = local
     return result
+
+
+def _left_out(result: ScopeFiles, synced: SyncedScope, path: VirtualPath, why: object) -> None:
+    result.left_out.add(synced.repo_path(path))
+    result.problems.append(f"{path} is not synced: {why}")
 
 
 def record_outside_changes(store: MemoryStore) -> list[str]:

@@ -280,14 +280,14 @@ def test_a_file_changed_while_the_merge_is_written_is_merged_again(
     alpha.publish(NOTES, "a\nb\nc\n", beta)
     alpha.write(NOTES, "A\nb\nc\n")
     alpha.sync()
-    real_write = engine.write_file
+    real_write = engine.restore_contents
 
-    def agent_writes_first(store, path, data, expected):  # type: ignore[no-untyped-def]
+    def agent_writes_first(store, scope, items):  # type: ignore[no-untyped-def]
         (beta.home.global_root / "notes.md").write_text("a\nb\nc\nagent\n")  # mux, no lock
-        monkeypatch.setattr(engine, "write_file", real_write)
-        return real_write(store, path, data, expected)
+        monkeypatch.setattr(engine, "restore_contents", real_write)
+        return real_write(store, scope, items)
 
-    monkeypatch.setattr(engine, "write_file", agent_writes_first)
+    monkeypatch.setattr(engine, "restore_contents", agent_writes_first)
     beta.sync()
     assert beta.text(NOTES) == "a\nb\nc\nagent\n"  # the agent's write was not overwritten
     assert beta.service.status().targets[0].unapplied == (NOTES,)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from memtab.store.paths import Scope
+from memtab.store.undo import file_history
 from memtab.sync.git import Git
-from memtab.sync.scopes import ProjectScopeStore
 from support.sync_machines import Machine, bare_repository
 
 FILES_PER_SCOPE = 1000  # xum's limit (store.files.MAX_FILES_PER_SCOPE)
@@ -24,16 +23,7 @@ def test_git_is_fed_and_read_at_once(tmp_path: Path) -> None:
 def test_a_first_sync_of_two_thousand_files_goes_through(tmp_path: Path, remote: Path) -> None:
     alpha = Machine.create(tmp_path, "alpha")
     alpha.connect(remote, "global", "project:/home/alice/app")
-    alpha.home.global_root.mkdir(parents=True, exist_ok=True)
-    body = "- a note that is a few lines long, as memories are\n" * 40
-    for number in range(FILES_PER_SCOPE):
-        (alpha.home.global_root / f"note-{number:04d}.md").write_text(f"# {number}\n{body}")
-    project = ProjectScopeStore(alpha.home, "/home/alice/app", actor="user", run_id=None).root(
-        Scope.PROJECT
-    )
-    project.mkdir(parents=True, exist_ok=True)
-    for number in range(FILES_PER_SCOPE):
-        (project / f"fact-{number:04d}.md").write_text(f"# fact {number}\n{body}")
+    alpha.fill(FILES_PER_SCOPE, project="/home/alice/app")
 
     report = alpha.sync()
 
@@ -44,3 +34,26 @@ def test_a_first_sync_of_two_thousand_files_goes_through(tmp_path: Path, remote:
         check=True,
     ).stdout.splitlines()
     assert len([name for name in listed if name.endswith(b".md")]) == 2 * FILES_PER_SCOPE
+
+
+def test_a_machine_joining_brings_in_two_thousand_files(tmp_path: Path, remote: Path) -> None:
+    alpha = Machine.create(tmp_path, "alpha")
+    alpha.connect(remote, "global", "project:/home/alice/app")
+    alpha.fill(FILES_PER_SCOPE, project="/home/alice/app")
+    alpha.sync()
+    beta = Machine.create(tmp_path, "beta")
+    beta.connect(remote, "global", "project:/home/bob/app=app")
+
+    report = beta.sync()
+
+    assert len(report.targets[0].pulled) == 2 * FILES_PER_SCOPE
+    assert beta.files() == alpha.files()
+    assert _texts(beta.project_root("/home/bob/app")) == _texts(
+        alpha.project_root("/home/alice/app")
+    )
+    [version] = file_history(beta.store, "/memories/global/note-0999.md")
+    assert version.actor == "sync"
+
+
+def _texts(root: Path) -> dict[str, str]:
+    return {str(path.relative_to(root)): path.read_text() for path in root.rglob("*.md")}

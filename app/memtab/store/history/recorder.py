@@ -266,10 +266,20 @@ class HistoryRecorder:
         self, key: str, changes: Sequence[FileChange], actor: str, *, before_kept: bool
     ) -> list[RecordedChange]:
         # Blobs first, outside the index lock: a blob nobody indexes is only pruned later.
-        for change in changes:
-            for data in (None if before_kept else change.before, change.after):
-                if data is not None:
-                    self.blobs.put(data)
+        # Many at once are made durable together (one sync, `BlobStore.batch`).
+        contents = [
+            data
+            for change in changes
+            for data in (None if before_kept else change.before, change.after)
+            if data is not None
+        ]
+        if len(contents) > 2:
+            with self.blobs.batch() as batch:
+                for data in contents:
+                    batch.put(data)
+        else:
+            for data in contents:
+                self.blobs.put(data)
         history = self.scope(key)
         recorded: list[RecordedChange] = []
         with history.file.locked():

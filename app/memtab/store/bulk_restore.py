@@ -1,0 +1,234 @@
+"""Many files of one scope written at once, as `MemoryStore.restore_content` writes one.
+
+A sync that brings in a thousand files (a machine joining) cannot afford the five fsyncs
+of each single write. `restore_contents` keeps every guarantee of `restore_content` —
+under the scope lock, only over what the caller saw, the replaced contents kept in
+history first, recorded in history — and makes the batch durable together: every new
+content is written to its temp file, one sync of the file system makes them durable,
+each is published (renamed into place, checked as a single write checks it), and one
+more sync makes the renames durable. A crash leaves each file old or new, never cut
+short; a temp file left behind is a leftover the next start removes (`leftovers.py`).
+Where one sync is not durable (not Linux), each temp file and directory is fsynced.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from memtab.fs.atomic import FILESYSTEM_SYNC, Directory, sync_filesystem
+from memtab.store.errors import CapError, MemoryStoreError, NotFoundError, UnkeptChangeError
+from memtab.store.files import MAX_FILES_PER_SCOPE, count_files
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.capture import file_stat, read_whole, removes_nothing
+from memtab.store.history.recorder import FileChange, RecordedChange
+from memtab.store.history.versions import Op
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import PathError, Scope, VirtualPath, require_listed
+from memtab.store.scope_access import reporting_os_errors
+from memtab.store.scope_view import open_scope_directory
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Restore:
+    """Make file `path` hold `data`, only if it holds the content whose sha256 is
+    `expected_sha256` (None: only if there is no file)."""
+
+    path: VirtualPath
+    data: bytes
+    expected_sha256: str | None
+
+
+@dataclass
+class RestoreResult:
+    """What `restore_contents` did with each file."""
+
+    written: list[VirtualPath] = field(default_factory=list)
+    changed: list[VirtualPath] = field(default_factory=list)
+    """Not what the caller saw (changed meanwhile): left as they are."""
+    failed: dict[VirtualPath, str] = field(default_factory=dict)
+    """Not written, and why."""
+    recorded: list[RecordedChange] = field(default_factory=list)
+
+
+@dataclass
+class _Planned:
+    item: Restore
+    current: bytes | None
+    temp: str | None = None
+
+
+def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore]) -> RestoreResult:
+    """Write `items` (files of `scope`) as `restore_content` with `count_as_write=False`
+    would, one by one, but durable together (see the module doc). Never raises for one
+    file; MemoryStoreError when the scope cannot be written at all (lock, unavailable)."""
+    result = RestoreResult()
+    if not items:
+        return result
+    with store.writing(scope):
+        planned = _plan(store, scope, items, result)
+        kept = _keep_replaced(store, scope, planned, result)
+        planned = _write_temps(store, planned, result)
+        try:
+            _sync(store, scope, planned)
+        except BaseException:
+            _discard_temps(store, planned)
+            raise
+        changes = _publish(store, planned, result)
+        _sync(store, scope, planned)
+        result.recorded = store.record_changes(scope, changes, before_kept=kept)
+    return result
+
+
+def _plan(
+    store: MemoryStore, scope: Scope, items: Sequence[Restore], result: RestoreResult
+) -> list[_Planned]:
+    """The items that can be written: the file is what the caller saw, the name is one a
+    listing shows, and the scope has room for the files it creates."""
+    room = MAX_FILES_PER_SCOPE - count_files(store.root(scope))
+    planned = []
+    for item in items:
+        try:
+            current = _read(store, item.path)
+            if (sha256_of(current) if current is not None else None) != item.expected_sha256:
+                result.changed.append(item.path)
+                continue
+            if current is None:
+                require_listed(item.path, "restore")
+                if room <= 0:
+                    raise CapError(
+                        f"The {scope.value} memory scope is full ({MAX_FILES_PER_SCOPE} "
+                        "files); delete unused files first"
+                    )
+                room -= 1
+        except (MemoryStoreError, PathError, OSError) as error:
+            result.failed[item.path] = str(error)
+            continue
+        planned.append(_Planned(item, current))
+    return planned
+
+
+def _read(store: MemoryStore, path: VirtualPath) -> bytes | None:
+    if store.kind_of(path) == "dir":  # also refuses a path through a symlink
+        raise MemoryStoreError(f"{path} is a directory")
+    try:
+        parent = _open_parent(store, path)
+    except NotFoundError:
+        return None  # no folder: no file
+    with parent, reporting_os_errors(path, "restore"):
+        return read_whole(parent, path.name)
+
+
+def _open_parent(store: MemoryStore, path: VirtualPath, *, create: bool = False) -> Directory:
+    assert path.scope is not None
+    root = store.root(path.scope)
+    return open_scope_directory(root, path.parent, target=path, create=create)
+
+
+def _keep_replaced(
+    store: MemoryStore, scope: Scope, planned: list[_Planned], result: RestoreResult
+) -> bool:
+    """The contents the batch replaces, in history first (write-ahead). When history
+    cannot keep them, the files whose change would destroy some of their text fail."""
+    replaced = [p for p in planned if p.current is not None]
+    contents = [(p.item.path, p.current) for p in replaced if p.current is not None]
+    if not contents:
+        return False
+    try:
+        return store.keep_before(
+            scope, contents, label=contents[0][0], done="changed", destroys=True,
+            allow_unkept=False,
+        )  # fmt: skip
+    except UnkeptChangeError as error:
+        for entry in replaced:
+            assert entry.current is not None
+            if not removes_nothing(entry.current, entry.item.data):
+                result.failed[entry.item.path] = str(error)
+                planned.remove(entry)
+        return False
+
+
+def _write_temps(
+    store: MemoryStore, planned: list[_Planned], result: RestoreResult
+) -> list[_Planned]:
+    written = []
+    for entry in planned:
+        path = entry.item.path
+        try:
+            with (
+                _open_parent(store, path, create=True) as parent,
+                reporting_os_errors(path, "restore"),
+            ):
+                entry.temp = parent.write_temp(
+                    path.name, entry.item.data, durable=not FILESYSTEM_SYNC
+                )
+        except (MemoryStoreError, PathError) as error:
+            result.failed[path] = str(error)
+            continue
+        written.append(entry)
+    return written
+
+
+def _discard_temps(store: MemoryStore, planned: list[_Planned]) -> None:
+    for entry in planned:
+        if entry.temp is not None:
+            try:
+                with _open_parent(store, entry.item.path) as parent:
+                    parent.discard(entry.temp)
+            except (MemoryStoreError, PathError):
+                pass  # the next listing removes it
+
+
+def _sync(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> None:
+    """Make what the batch wrote so far durable: one sync of the file system (each
+    directory's fsync where that is not durable)."""
+    if not planned:
+        return
+    if FILESYSTEM_SYNC:
+        try:
+            sync_filesystem(store.root(scope))
+        except OSError as error:
+            raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
+        return
+    for parent_path in {entry.item.path.parent for entry in planned}:
+        root = store.root(scope)
+        with open_scope_directory(root, parent_path, target=parent_path, create=False) as parent:
+            parent.fsync()
+
+
+def _publish(
+    store: MemoryStore, planned: list[_Planned], result: RestoreResult
+) -> list[FileChange]:
+    changes = []
+    for entry in planned:
+        path, data, current = entry.item.path, entry.item.data, entry.current
+        assert entry.temp is not None
+        try:
+            with _open_parent(store, path) as parent, reporting_os_errors(path, "restore"):
+                if not _published(parent, entry):
+                    result.changed.append(path)
+                    continue
+                stat = file_stat(parent, path.name)
+        except (MemoryStoreError, PathError) as error:
+            result.failed[path] = str(error)
+            continue
+        op: Op = "create" if current is None else "edit"
+        changes.append(FileChange(str(path), current, data, op, stat))
+        result.written.append(path)
+    return changes
+
+
+def _published(parent: Directory, entry: _Planned) -> bool:
+    """Publish the temp file; False (it is discarded) when the file changed meanwhile."""
+    name, current = entry.item.path.name, entry.current
+    assert entry.temp is not None
+    if current is None:
+        try:
+            parent.publish(entry.temp, name, unchanged=None, create=True)
+        except FileExistsError:
+            return False
+        return True
+    return parent.publish(entry.temp, name, unchanged=lambda: read_whole(parent, name) == current)

@@ -1,0 +1,72 @@
+"""Many files of one scope written at once (`store.bulk_restore`), as one restore each."""
+
+from __future__ import annotations
+
+from memtab.store.bulk_restore import Restore, restore_contents
+from memtab.store.files import MAX_FILES_PER_SCOPE
+from memtab.store.history.blobs import sha256_of
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import Scope, parse_file_path
+from memtab.store.undo import file_history
+
+
+def _restore(path: str, data: bytes, expected: bytes | None) -> Restore:
+    return Restore(parse_file_path(path), data, sha256_of(expected) if expected else None)
+
+
+def test_files_are_created_and_replaced_over_what_was_seen(store: MemoryStore) -> None:
+    store.create_file("/memories/global/kept.md", "old\n")
+    store.create_file("/memories/global/moved-on.md", "seen\n")
+    (store.root(Scope.GLOBAL) / "moved-on.md").write_text("an agent wrote meanwhile\n")
+
+    done = restore_contents(
+        store,
+        Scope.GLOBAL,
+        [
+            _restore("/memories/global/kept.md", b"new\n", b"old\n"),
+            _restore("/memories/global/deep/new.md", b"created\n", None),
+            _restore("/memories/global/moved-on.md", b"theirs\n", b"seen\n"),
+        ],
+    )
+
+    assert [str(p) for p in done.written] == [
+        "/memories/global/kept.md",
+        "/memories/global/deep/new.md",
+    ]
+    assert [str(p) for p in done.changed] == ["/memories/global/moved-on.md"]
+    assert store.read_whole("/memories/global/kept.md") == b"new\n"
+    assert store.read_whole("/memories/global/deep/new.md") == b"created\n"
+    assert store.read_whole("/memories/global/moved-on.md") == b"an agent wrote meanwhile\n"
+    versions = file_history(store, "/memories/global/kept.md")
+    assert [v.op for v in versions][:2] == ["edit", "create"]
+    assert len(done.recorded) == 2
+    assert not [p for p in store.root(Scope.GLOBAL).rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_a_file_that_appeared_is_never_replaced(store: MemoryStore) -> None:
+    store.create_file("/memories/global/taken.md", "mine\n")
+    done = restore_contents(
+        store, Scope.GLOBAL, [_restore("/memories/global/taken.md", b"x", None)]
+    )
+    assert [str(p) for p in done.changed] == ["/memories/global/taken.md"]
+    assert store.read_whole("/memories/global/taken.md") == b"mine\n"
+
+
+def test_a_name_no_listing_shows_is_refused(store: MemoryStore) -> None:
+    name = "/memories/global/.hidden.md"
+    done = restore_contents(store, Scope.GLOBAL, [_restore(name, b"x\n", None)])
+    assert list(done.failed) == [parse_file_path(name)]
+
+
+def test_the_scope_cap_holds(store: MemoryStore) -> None:
+    root = store.root(Scope.GLOBAL)
+    root.mkdir(parents=True, exist_ok=True)
+    for number in range(MAX_FILES_PER_SCOPE - 1):
+        (root / f"n{number}.md").write_text("x\n")
+    done = restore_contents(
+        store,
+        Scope.GLOBAL,
+        [_restore(f"/memories/global/new{n}.md", b"y\n", None) for n in range(2)],
+    )
+    assert [str(p) for p in done.written] == ["/memories/global/new0.md"]
+    assert "full" in done.failed[parse_file_path("/memories/global/new1.md")]
