@@ -10,8 +10,12 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 
-from memtab.llm.settings import load_settings_file, save_settings_section, settings_path
-from memtab.llm.types import ProviderError
+from memtab.fs.settings_file import (
+    SettingsFileError,
+    load_settings_file,
+    save_settings_section,
+    settings_path,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -24,8 +28,8 @@ def load_stale_days(env: Mapping[str, str] | None = None) -> int:
     """`check.stale_days` (the default when absent or bad, with a warning for bad)."""
     try:
         data = load_settings_file(settings_path(env))
-    except ProviderError as error:
-        logger.warning("%s; memory is stale after %d days", error.message, DEFAULT_STALE_DAYS)
+    except SettingsFileError as error:
+        logger.warning("%s; memory is stale after %d days", error, DEFAULT_STALE_DAYS)
         return DEFAULT_STALE_DAYS
     section = data.get(SETTINGS_SECTION)
     value = section.get("stale_days") if isinstance(section, dict) else None

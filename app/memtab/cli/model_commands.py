@@ -16,6 +16,7 @@ import dataclasses
 from typing import Any
 
 from memtab.cli.common import CliError, format_table, print_json
+from memtab.fs.settings_file import SettingsFileError
 from memtab.llm.local_servers import (
     KNOWN_SERVERS,
     LocalServer,
@@ -131,6 +132,8 @@ def _save(settings: ProviderSettings, as_json: bool) -> int:
         path = save_provider_settings(settings)
     except ProviderError as error:
         raise CliError(error.message) from None
+    except SettingsFileError as error:
+        raise CliError(str(error)) from None
     if as_json:
         print_json({"saved": _settings_json(settings, None), "settingsFile": str(path)})
     else:

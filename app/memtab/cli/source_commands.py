@@ -25,8 +25,8 @@ from memtab.cli.common import (
     open_store,
     print_json,
 )
+from memtab.fs.settings_file import SettingsFileError
 from memtab.humanize import absolute_time, relative_time, size_text
-from memtab.llm.types import ProviderError
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.codex_notes import add_codex_note, codex_memories
 from memtab.sources.config import AgentSettings, SourceContext, save_agent_settings
@@ -64,10 +64,8 @@ def _one_line_errors(handler: Handler) -> Handler:
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
-        except (SourceError, MemoryFileError) as error:
+        except (SourceError, MemoryFileError, SettingsFileError) as error:
             raise CliError(str(error)) from None
-        except ProviderError as error:
-            raise CliError(error.message) from None
 
     return run
 

@@ -12,8 +12,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from memtab.llm.settings import load_settings_file, save_settings_section, settings_path
-from memtab.llm.types import ProviderError
+from memtab.fs.settings_file import (
+    SettingsFileError,
+    load_settings_file,
+    save_settings_section,
+    settings_path,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -27,8 +31,8 @@ def load_review_mode(env: Mapping[str, str] | None = None) -> ReviewMode:
     """`consolidation.review` from settings.json (the default when absent or bad)."""
     try:
         data = load_settings_file(settings_path(env))
-    except ProviderError as error:
-        logger.warning("%s; consolidation reviews its plan first", error.message)
+    except SettingsFileError as error:
+        logger.warning("%s; consolidation reviews its plan first", error)
         return DEFAULT_REVIEW_MODE
     section = data.get(SETTINGS_SECTION)
     value = section.get("review") if isinstance(section, dict) else None
@@ -51,7 +55,7 @@ def save_review_mode(mode: ReviewMode, env: Mapping[str, str] | None = None) -> 
         raise ValueError(f"unknown review mode {mode!r}")
     try:
         data = load_settings_file(settings_path(env))
-    except ProviderError:
+    except SettingsFileError:
         data = {}
     section = data.get(SETTINGS_SECTION)
     values = dict(section) if isinstance(section, dict) else {}

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from memtab.diagnostics.report import Findings
+from memtab.fs.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.llm.endpoints import OFFICIAL_HOSTS, url_host
-from memtab.llm.settings import explain_provider_settings, load_settings_file, settings_path
+from memtab.llm.settings import explain_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
@@ -93,9 +94,9 @@ def check_writer(env: Mapping[str, str]) -> tuple[dict[str, Any], Findings]:
     path = settings_path(env)
     try:
         raw = load_settings_file(path).get(WRITER_KEY)
-    except ProviderError as error:  # reported with the sidecars and the provider
+    except SettingsFileError as error:  # reported with the sidecars and the provider
         raw = None
-        logger.info("writer settings: %s", error.message)
+        logger.info("writer settings: %s", error)
     settings, problems = check_writer_settings(raw, source=str(path))
     for problem in problems:
         found.warning(problem)

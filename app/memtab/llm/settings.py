@@ -30,15 +30,17 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from memtab.fs.atomic import atomic_write_json
-from memtab.fs.config_dir import config_dir
-from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.locks import interprocess_lock
+from memtab.fs.settings_file import (
+    SettingsFileError,
+    load_settings_file,
+    settings_path,
+    update_settings_file,
+)
 from memtab.llm.endpoints import (
     DEFAULT_ANTHROPIC_BASE_URL,
     DEFAULT_OPENAI_BASE_URL,
@@ -60,8 +62,6 @@ logger = logging.getLogger(__name__)
 ProviderName = Literal["anthropic", "openai", "offline"]
 PROVIDER_NAMES: tuple[ProviderName, ...] = get_args(ProviderName)
 
-SETTINGS_FILE_NAME = "settings.json"
-_SETTINGS_LOCK_NAME = ".settings.json.lock"
 OFFLINE_MODEL = "offline"
 DEFAULT_MODELS: dict[ProviderName, str] = {
     "anthropic": "claude-sonnet-4-5",
@@ -167,41 +167,17 @@ class ProviderSettings:
         return self.provider == "offline"
 
 
-def settings_path(env: Mapping[str, str] | None = None) -> Path:
-    """Where provider settings are stored."""
-    return config_dir(env) / SETTINGS_FILE_NAME
-
-
-def load_settings_file(path: Path) -> dict[str, Any]:
-    """The settings file as a dict ({} when absent). ProviderError("config") when unusable."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProviderError("config", f"cannot read the settings file {path}: {exc}") from None
-    if not text.strip():
-        return {}
-    try:
-        data = parse_json(text)
-    except JsonError as exc:
-        raise ProviderError(
-            "config", f"the settings file {path} is {exc}; fix or delete it"
-        ) from None
-    if not isinstance(data, dict):
-        raise ProviderError(
-            "config", f"the settings file {path} must hold a JSON object, not {type(data).__name__}"
-        )
-    return data
-
-
 def load_provider_section(path: Path) -> dict[str, Any]:
     """The provider keys of the settings file (`settings_model.ProviderSection`): each a
     string or None, `api_keys` a mapping or None. ProviderError("config") when the file or
     one of them is unusable."""
     from memtab.llm.settings_model import read_provider_section  # pydantic: when needed
 
-    return read_provider_section(load_settings_file(path), path).model_dump()
+    try:
+        document = load_settings_file(path)
+    except SettingsFileError as error:  # the provider cannot be resolved: a config error
+        raise ProviderError("config", str(error)) from None
+    return read_provider_section(document, path).model_dump()
 
 
 def _clean(value: object) -> str | None:
@@ -459,40 +435,8 @@ def save_provider_settings(
             data.pop("base_url", None)
         store_keys(data, saved, settings.provider, settings.base_url, new_keys)
 
-    path = _update_settings_file(update, env)
+    path = update_settings_file(update, env)
     logger.info("saved provider settings to %s (%s)", path, settings.describe())
-    return path
-
-
-def save_settings_section(
-    key: str, value: Mapping[str, Any], *, env: Mapping[str, str] | None = None
-) -> Path:
-    """Store the values of one section (e.g. `"writer"`) of the settings file, keeping
-    everything else: the other sections and the keys of this one that `value` lacks (a
-    newer Memtab's settings survive an older one saving).
-
-    Refuses (ProviderError("config")) to overwrite a settings file it cannot parse.
-    """
-
-    def update(data: dict[str, Any]) -> None:
-        section = data.get(key)
-        data[key] = {**(section if isinstance(section, dict) else {}), **value}
-
-    return _update_settings_file(update, env)
-
-
-def _update_settings_file(
-    update: Callable[[dict[str, Any]], None], env: Mapping[str, str] | None
-) -> Path:
-    """Read, change and atomically rewrite settings.json (mode 0600) under a lock, so two
-    Memtab processes saving at once do not drop each other's change."""
-    path = settings_path(env)
-    # The dir holds a key: private to the user (atomic_write_json would create it 0777 & umask).
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    with interprocess_lock(path.parent / _SETTINGS_LOCK_NAME):
-        data = load_settings_file(path)
-        update(data)
-        atomic_write_json(path, data, mode=0o600)
     return path
 
 

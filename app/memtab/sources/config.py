@@ -24,8 +24,12 @@ from typing import Any
 from memtab.fs.config_dir import config_dir
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.locks import interprocess_lock
-from memtab.llm.settings import load_settings_file, save_settings_section, settings_path
-from memtab.llm.types import ProviderError
+from memtab.fs.settings_file import (
+    SettingsFileError,
+    load_settings_file,
+    save_settings_section,
+    settings_path,
+)
 from memtab.sources.file_ref import OTHER_AGENTS, Agent
 from memtab.store.home import Home, HomeError
 from memtab.store.registry import Registry, load_registry
@@ -93,8 +97,8 @@ def load_sources_settings(env: Mapping[str, str] | None = None) -> SourcesSettin
     path = settings_path(env)
     try:
         stored = load_settings_file(path)
-    except ProviderError as error:
-        return SourcesSettings(problems=(f"sources: using the defaults ({error.message})",))
+    except SettingsFileError as error:
+        return SourcesSettings(problems=(f"sources: using the defaults ({error})",))
     return parse_sources_settings(stored.get(SETTINGS_KEY), origin=str(path))
 
 

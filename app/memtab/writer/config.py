@@ -40,8 +40,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memtab.llm.settings import load_settings_file, save_settings_section, settings_path
-from memtab.llm.types import ProviderError
+from memtab.fs.settings_file import (
+    SettingsFileError,
+    load_settings_file,
+    save_settings_section,
+    settings_path,
+)
 from memtab.writer.config_values import (
     DEFAULT_MAX_DUMPS,
     DEFAULT_MEMORY_PATH,
@@ -90,8 +94,8 @@ def load_writer_settings(env: Mapping[str, str] | None = None) -> WriterSettings
     path = settings_path(env)
     try:
         stored = load_settings_file(path)
-    except ProviderError as error:
-        logger.warning("Memory writer: using default settings (%s)", error.message)
+    except SettingsFileError as error:
+        logger.warning("Memory writer: using default settings (%s)", error)
         return WriterSettings()
     return parse_writer_settings(stored.get(SETTINGS_KEY), source=str(path))
 

@@ -13,6 +13,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from memtab.fs.settings_file import settings_path
 from memtab.gui.settings.dialog import (
     CANCEL_TEST_LABEL,
     NO_KEY_NOTE,
@@ -26,7 +27,6 @@ from memtab.llm.settings import (
     ProviderSettings,
     resolve_provider_settings,
     save_provider_settings,
-    settings_path,
 )
 from memtab.writer.config import load_writer_settings
 from memtab.writer.config_model import number_range

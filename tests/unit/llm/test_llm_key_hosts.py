@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.config_dir import config_dir
+from memtab.fs.settings_file import settings_path
 from memtab.gui.ui_state import default_state_path
 from memtab.llm.endpoints import base_url_problem, is_loopback_host, is_official_endpoint
 from memtab.llm.http import HttpChatProvider
@@ -18,7 +19,6 @@ from memtab.llm.settings import (
     create_provider,
     resolve_provider_settings,
     save_provider_settings,
-    settings_path,
 )
 from memtab.llm.types import ChatProvider, ProviderError, UserMessage
 from support.fake_model_server import FakeModelServer

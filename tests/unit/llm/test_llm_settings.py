@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.fs.settings_file import SettingsFileError, save_settings_section, settings_path
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.openai import OpenAIProvider
 from memtab.llm.settings import (
@@ -21,9 +22,7 @@ from memtab.llm.settings import (
     form_settings,
     resolve_provider_settings,
     save_provider_settings,
-    save_settings_section,
     saved_key,
-    settings_path,
 )
 from memtab.llm.types import ProviderError
 
@@ -261,9 +260,8 @@ def test_save_keeps_the_file_key_and_a_switch_keeps_it_with_its_provider(config:
 def test_save_refuses_to_overwrite_a_corrupt_file(config: Path) -> None:
     config.mkdir()
     (config / "settings.json").write_text("{ half written")
-    with pytest.raises(ProviderError) as caught:
+    with pytest.raises(SettingsFileError, match="fix or delete it"):
         save_provider_settings(ProviderSettings("offline", "offline", ""), env=_env(config))
-    assert caught.value.kind == "config"
     assert (config / "settings.json").read_text() == "{ half written"
 
 
@@ -338,7 +336,7 @@ def test_a_withheld_key_is_explained_in_one_sentence() -> None:
 
 _SAVER = """
 import sys
-from memtab.llm.settings import save_settings_section
+from memtab.fs.settings_file import save_settings_section
 env = {"MEMTAB_CONFIG_DIR": sys.argv[1]}
 for n in range(int(sys.argv[3])):
     save_settings_section(f"{sys.argv[2]}-{n}", {"n": n}, env=env)

@@ -13,6 +13,7 @@ from typing import ClassVar
 import pytest
 
 from memtab.cli.main import main
+from memtab.fs.settings_file import settings_path
 from memtab.llm.local_servers import (
     LocalServer,
     LocalServerError,
@@ -21,7 +22,7 @@ from memtab.llm.local_servers import (
     find_local_servers,
     find_server,
 )
-from memtab.llm.settings import resolve_provider_settings, settings_path
+from memtab.llm.settings import resolve_provider_settings
 
 
 def _at_once() -> None:

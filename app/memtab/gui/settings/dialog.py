@@ -51,6 +51,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.consolidation.review_setting import load_review_mode, save_review_mode
+from memtab.fs.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.dialog_layout import give_mnemonics
 from memtab.gui.settings.keys import FormKeys, confirm_key_host
 from memtab.gui.settings.local_servers import LocalServersBox
@@ -72,10 +73,8 @@ from memtab.llm.settings import (
     ProviderSettings,
     form_settings,
     load_provider_section,
-    load_settings_file,
     save_provider_settings,
     saved_key,
-    settings_path,
 )
 from memtab.llm.types import ProviderError
 from memtab.store.home import Home
@@ -258,9 +257,9 @@ class SettingsDialog(QDialog):
         problems: list[str] = []
         try:
             stored = load_settings_file(path)
-        except ProviderError as error:
+        except SettingsFileError as error:
             stored = {}
-            problems.append(f"{error.message}. Saving will not overwrite it until it is fixed.")
+            problems.append(f"{error}. Saving will not overwrite it until it is fixed.")
         try:
             section = load_provider_section(path) if stored else {}
         except ProviderError as error:
@@ -562,7 +561,7 @@ class SettingsDialog(QDialog):
                 env=self._env,
             )
             self.sources_changed = self.sources_box.save()
-        except (ProviderError, OSError) as error:
+        except (ProviderError, SettingsFileError, OSError) as error:
             message = error.message if isinstance(error, ProviderError) else str(error)
             self._show_error(f"Could not save the settings: {message}")
             return

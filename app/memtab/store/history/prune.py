@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from memtab.fs import clock
-from memtab.fs.config_dir import config_dir
 from memtab.fs.jsonfile import finite_number
+from memtab.fs.settings_file import settings_path
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.runs import RunsLog
@@ -43,7 +43,6 @@ DEFAULT_MAX_MB = 200
 DEFAULT_MAX_AGE_DAYS = 180
 SETTINGS_SECTION = "history"
 # The file `memtab.llm.settings` keeps (store may not import llm).
-SETTINGS_FILE_NAME = "settings.json"
 PRUNE_INTERVAL_S = 24 * 60 * 60
 # A blob younger than this may belong to a version being recorded right now.
 BLOB_GRACE_S = 10 * 60
@@ -71,7 +70,7 @@ def _setting(section: Mapping[str, Any], name: str, default: float, minimum: flo
 
 def load_history_limits(env: Mapping[str, str] | None = None) -> HistoryLimits:
     """The bounds from Memtab's settings file (defaults when absent or unusable)."""
-    read = read_sidecar(config_dir(env) / SETTINGS_FILE_NAME)
+    read = read_sidecar(settings_path(env))
     section = read.document.get(SETTINGS_SECTION)
     if not isinstance(section, dict):
         return HistoryLimits()

@@ -1,0 +1,89 @@
+"""Memtab's `settings.json`: where it is, reading it, and changing one section of it.
+
+Every package that keeps a setting (the provider, the writer, consolidation's review, the
+check, other agents' sources, history's bounds) reads and writes its own section through
+this module, so the file has one reader, one writer and one error (docs/formats.md §15.1).
+A change re-reads the file under its lock and rewrites it atomically with mode 0600 (it may
+hold API keys), keeping every section and key it did not change — a newer Memtab's settings
+survive an older one saving. A file that cannot be read is never overwritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from memtab.fs.atomic import atomic_write_json
+from memtab.fs.config_dir import config_dir
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.locks import interprocess_lock
+
+SETTINGS_FILE_NAME = "settings.json"
+_LOCK_NAME = ".settings.json.lock"
+
+
+class SettingsFileError(ValueError):
+    """settings.json cannot be read, or holds no JSON object; the message names the file
+    and says what to do."""
+
+
+def settings_path(env: Mapping[str, str] | None = None) -> Path:
+    """Where settings.json is (`$MEMTAB_CONFIG_DIR`, else the platform config dir)."""
+    return config_dir(env) / SETTINGS_FILE_NAME
+
+
+def load_settings_file(path: Path) -> dict[str, Any]:
+    """The settings file as a dict ({} when absent or empty); SettingsFileError when it
+    cannot be read or is not a JSON object."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsFileError(f"cannot read the settings file {path}: {exc}") from None
+    if not text.strip():
+        return {}
+    try:
+        data = parse_json(text)
+    except JsonError as exc:
+        raise SettingsFileError(f"the settings file {path} is {exc}; fix or delete it") from None
+    if not isinstance(data, dict):
+        raise SettingsFileError(
+            f"the settings file {path} must hold a JSON object, not {type(data).__name__}"
+        )
+    return data
+
+
+def settings_section(name: str, env: Mapping[str, str] | None = None) -> Any:
+    """The value of section `name` (None when absent); SettingsFileError as above."""
+    return load_settings_file(settings_path(env)).get(name)
+
+
+def update_settings_file(
+    update: Callable[[dict[str, Any]], None], env: Mapping[str, str] | None = None
+) -> Path:
+    """Read settings.json under its lock, let `update` change the dict, and rewrite it
+    atomically (mode 0600), so two Memtab processes saving at once keep both changes.
+    SettingsFileError, before anything is written, when the file cannot be read."""
+    path = settings_path(env)
+    # The dir holds a key: private to the user (atomic_write_json would create it 0777 & umask).
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with interprocess_lock(path.parent / _LOCK_NAME):
+        data = load_settings_file(path)
+        update(data)
+        atomic_write_json(path, data, mode=0o600)
+    return path
+
+
+def save_settings_section(
+    name: str, value: Mapping[str, Any], *, env: Mapping[str, str] | None = None
+) -> Path:
+    """Store the values of section `name`, keeping the other sections and the keys of this
+    one that `value` lacks. SettingsFileError when the file cannot be read."""
+
+    def set_section_values(data: dict[str, Any]) -> None:
+        section = data.get(name)
+        data[name] = {**(section if isinstance(section, dict) else {}), **value}
+
+    return update_settings_file(set_section_values, env)

@@ -1,0 +1,72 @@
+"""settings.json has one home (`fs/settings_file.py`): every package's section is read and
+changed through it, and a file it cannot read is one error type, never overwritten."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days, save_stale_days
+from memtab.consolidation.review_setting import (
+    DEFAULT_REVIEW_MODE,
+    load_review_mode,
+    save_review_mode,
+)
+from memtab.fs.settings_file import SettingsFileError, save_settings_section, settings_section
+from memtab.sources.config import AgentSettings, load_sources_settings, save_agent_settings
+from memtab.writer.config import WriterSettings, load_writer_settings, save_writer_settings
+
+CORRUPT = "{ half written"
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text(CORRUPT, encoding="utf-8")
+    return {"MEMTAB_CONFIG_DIR": str(config)}
+
+
+SAVERS: dict[str, Callable[[dict[str, str]], object]] = {
+    "section": lambda env: save_settings_section("theme", {"dark": True}, env=env),
+    "writer": lambda env: save_writer_settings(WriterSettings(), env=env),
+    "check": lambda env: save_stale_days(30, env=env),
+    "review": lambda env: save_review_mode("apply-directly", env=env),
+    "sources": lambda env: save_agent_settings("codex", AgentSettings(False, None), env=env),
+}
+
+
+@pytest.mark.parametrize("save", SAVERS.values(), ids=SAVERS.keys())
+def test_no_section_is_saved_over_a_file_that_cannot_be_read(
+    env: dict[str, str], save: Callable[[dict[str, str]], object]
+) -> None:
+    # A ValueError, which the window's "Always apply directly" already handles: it was a
+    # ProviderError there, uncaught.
+    with pytest.raises(SettingsFileError, match="fix or delete it") as caught:
+        save(env)
+    assert isinstance(caught.value, ValueError)
+    path = Path(env["MEMTAB_CONFIG_DIR"]) / "settings.json"
+    assert path.read_text(encoding="utf-8") == CORRUPT
+
+
+def test_each_section_reads_its_defaults_from_a_file_that_cannot_be_read(
+    env: dict[str, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level("CRITICAL")  # each reader warns; the warnings are not the point here
+    assert load_writer_settings(env) == WriterSettings()
+    assert load_stale_days(env) == DEFAULT_STALE_DAYS
+    assert load_review_mode(env) == DEFAULT_REVIEW_MODE
+    assert "using the defaults" in load_sources_settings(env).problems[0]
+    with pytest.raises(SettingsFileError):
+        settings_section("writer", env)
+
+
+def test_a_section_save_keeps_the_rest(tmp_path: Path) -> None:
+    env = {"MEMTAB_CONFIG_DIR": str(tmp_path)}
+    save_settings_section("writer", {"max_dumps": 3}, env=env)
+    save_settings_section("check", {"stale_days": 5}, env=env)
+    save_settings_section("writer", {"notify": True}, env=env)
+    assert settings_section("writer", env) == {"max_dumps": 3, "notify": True}
+    assert settings_section("check", env) == {"stale_days": 5}
