@@ -15,7 +15,7 @@ from memtab.cli.common import CliError, add_home_option, format_table, open_home
 from memtab.fs.clock import now_ms
 from memtab.humanize import absolute_time, relative_time
 from memtab.store.home import Home
-from memtab.watch.events import change_events
+from memtab.watch.events import BURST_MIN_FILES, change_events
 from memtab.watch.lease import RecorderLease, RecorderStatus
 from memtab.watch.recorder import Recorder, RecorderBusyError
 from memtab.watch.service import install, platform_name, service_path, uninstall
@@ -50,7 +50,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_home_option(events)
     events.add_argument("--days", type=int, default=7, help="how far back (default 7)")
     events.add_argument(
-        "--min-files", type=int, default=2, help="the fewest files an event has (default 2)"
+        "--min-files",
+        type=int,
+        default=BURST_MIN_FILES,
+        help=f"the fewest files an event has (default {BURST_MIN_FILES})",
     )
     events.add_argument("--json", action="store_true")
     events.set_defaults(handler=run_events)

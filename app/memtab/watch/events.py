@@ -39,6 +39,8 @@ logger = logging.getLogger(__name__)
 
 GAP_MS = 2_000
 """Versions of one actor further apart than this are separate events."""
+BURST_MIN_FILES = 2
+"""The fewest files of an event listed as a burst (`memtab events`, Recently deleted)."""
 MEMTAB_ACTORS = frozenset({"user", "consolidator", "writer", "agent-tool", "sync"})
 _WHO: dict[str, str] = {"external": "Another program", **dict(AGENT_TITLES.items())}
 

@@ -9,6 +9,11 @@ place; **Restore to…** puts it at another path (not an orphan's file: it goes 
 its dir). Either asks the tab to do it (`restore_requested`), as a recorded change of its
 own; the tree and editor follow through the watcher like for any change.
 
+Above the list, a burst — what one program deleted or rewrote in many files at once
+(`memtab.watch.events`: "Claude Code removed 23 files at 14:02"), in any memory Memtab
+knows, other agents' too — is offered whole: **Restore all** puts back every file of it
+that has not changed since (`restore_event`, the user's restores), on the dialog's worker.
+
 Listing (after recording what other programs deleted) and reading a deleted file's
 content run on the dialog's own worker (`components.history.history`).
 """
@@ -43,6 +48,7 @@ from memtab.components.history.history import (
     deleted_text,
     load_trash,
 )
+from memtab.fs.clock import now_ms
 from memtab.gui.dialog_layout import (
     fit_to_screen,
     fit_to_title,
@@ -58,12 +64,22 @@ from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.undo import TrashItem
+from memtab.watch.events import (
+    BURST_MIN_FILES,
+    ChangeEvent,
+    EventRestore,
+    change_events,
+    restore_event,
+)
 
 logger = logging.getLogger(__name__)
 
 STACK_BELOW = 640  # px: narrower, the list goes above the preview
 LIST_KEY = "trash"
 PREVIEW_KEY = "trash-preview"
+BURSTS_KEY = "trash-bursts"
+RESTORE_ALL_KEY = "trash-restore-all"
+BURSTS_SHOWN_MS = 7 * 24 * 60 * 60 * 1000
 _PATH_ROLE = Qt.ItemDataRole.UserRole
 _SCOPE_ROLE = Qt.ItemDataRole.UserRole + 1
 _ORPHAN_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -78,6 +94,25 @@ def _list_job(store: MemoryStore, sync: bool, _ctx: TaskContext) -> object:
 
 def _preview_job(home: Home, item: TrashItem, _ctx: TaskContext) -> object:
     return (item.version.id, deleted_text(home, item))
+
+
+def _bursts_job(home: Home, _ctx: TaskContext) -> object:
+    return change_events(home, min_files=BURST_MIN_FILES, since_ms=now_ms() - BURSTS_SHOWN_MS)
+
+
+def _restore_all_job(home: Home, event: ChangeEvent, _ctx: TaskContext) -> object:
+    return restore_event(home, event)
+
+
+def restored_words(result: EventRestore) -> str:
+    """`Restored 23 files` and what was left, in one line."""
+    count = len(result.restored)
+    words = f"Restored {count} file{'s' if count != 1 else ''}"
+    if result.left:
+        path, why = result.left[0]
+        more = f" and {len(result.left) - 1} more" if len(result.left) > 1 else ""
+        words += f"; left {display_name(path)} ({why}){more}"
+    return words
 
 
 class TrashDialog(QDialog):
@@ -142,9 +177,21 @@ class TrashDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         give_mnemonics(buttons)
         buttons.rejected.connect(self.reject)
+        self.bursts = QComboBox(self)
+        self.bursts.setAccessibleName("What a program did to many files at once")
+        self.bursts.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.restore_all_button = QPushButton("Restore &all", self)
+        self.restore_all_button.setToolTip(
+            "Put back every file this burst deleted or rewrote (a file changed since is "
+            "left as it is)"
+        )
+        self.restore_all_button.clicked.connect(self._on_restore_all_button_clicked)
+        self._events: list[ChangeEvent] = []
         top = QHBoxLayout()
         top.addWidget(self.scope_filter)
         top.addStretch(1)
+        top.addWidget(self.bursts)
+        top.addWidget(self.restore_all_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
@@ -152,6 +199,7 @@ class TrashDialog(QDialog):
         layout.addWidget(buttons)
         self._recolor()
         self._update_buttons()
+        self._show_bursts([])
         fit_to_title(self)
         fit_to_screen(self, QSize(820, 520), remember="trash")
 
@@ -181,6 +229,8 @@ class TrashDialog(QDialog):
         if self._store is not None:
             job = functools.partial(_list_job, self._store, sync)
             self._jobs().submit_latest(LIST_KEY, job)
+            bursts = functools.partial(_bursts_job, self._store.home)
+            self._jobs().submit_latest(BURSTS_KEY, bursts)
 
     def select_path(self, path: str, orphan_dir: str | None = None) -> bool:
         """Select a deleted file (of an orphaned project dir: `orphan_dir`); False when
@@ -293,6 +343,24 @@ class TrashDialog(QDialog):
             row.setToolTip(2, f"Run {item.version.run_id}")
         return row
 
+    @property
+    def events(self) -> list[ChangeEvent]:
+        """The bursts offered, newest first."""
+        return list(self._events)
+
+    def _show_bursts(self, events: list[ChangeEvent]) -> None:
+        self._events = events
+        self.bursts.clear()
+        for event in events:
+            self.bursts.addItem(event.words(), event.id)
+            self.bursts.setItemData(
+                self.bursts.count() - 1,
+                "\n".join(v.path for v in event.versions[:20]),
+                Qt.ItemDataRole.ToolTipRole,
+            )
+        self.bursts.setVisible(bool(events))
+        self.restore_all_button.setVisible(bool(events))
+
     def _selected(self) -> tuple[TrashGroup, TrashItem] | None:
         current = self.files.currentItem()
         if current is None:
@@ -364,10 +432,26 @@ class TrashDialog(QDialog):
         if target is not None:
             self._restore(target)
 
+    @Slot()
+    def _on_restore_all_button_clicked(self) -> None:
+        event = next((e for e in self._events if e.id == self.bursts.currentData()), None)
+        if event is None or self._store is None:
+            return
+        self.restore_all_button.setEnabled(False)
+        self.note.set_full_text(f"Restoring what {event.words()}…")
+        job = functools.partial(_restore_all_job, self._store.home, event)
+        self._jobs().submit_latest(RESTORE_ALL_KEY, job)
+
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, result: object) -> None:
         if key == LIST_KEY and isinstance(result, list):
             self._show_groups(result)
+        elif key == BURSTS_KEY and isinstance(result, list):
+            self._show_bursts(result)
+        elif key == RESTORE_ALL_KEY and isinstance(result, EventRestore):
+            self.restore_all_button.setEnabled(True)
+            self.note.set_full_text(restored_words(result))
+            self.reload(sync=False)
         elif key == PREVIEW_KEY and isinstance(result, tuple):
             version_id, text = result
             selected = self._selected()
@@ -379,5 +463,10 @@ class TrashDialog(QDialog):
         if key == LIST_KEY:
             self.note.set_full_text(f"Cannot read what was deleted: {message}")
             self.loaded.emit()
+        elif key == RESTORE_ALL_KEY:
+            self.restore_all_button.setEnabled(True)
+            self.note.set_full_text(f"Cannot restore them: {message}")
+        elif key == BURSTS_KEY:
+            logger.warning("Cannot read the bursts of changes: %s", message)
         else:
             self.preview.setPlaceholderText(f"Cannot show it: {message}")
