@@ -8,7 +8,8 @@ Run as a script (`python xum_player.py MODE ...`):
 - `churn HOME FILE N`: N times, as xum's MemoryService changes a global memory: hold the
   target lock of `<HOME>/memory`, read `<HOME>/memory/global/FILE`, append `xum <i>`, write
   it back (temp + rename); inside, hold `<HOME>/memory-meta.json.lock` and count one use
-  of `global:FILE` in memory-meta.json. Each read-modify-write takes a few milliseconds,
+  of `global:FILE` in memory-meta.json (`accessCount`, and `xumCount` that only xum
+  counts). Each read-modify-write takes a few milliseconds,
   as xum's do (its journal row, its usage record). Prints `ready` first (after waiting for
   a line on stdin) and `done <N>` at the end.
 """
@@ -94,6 +95,7 @@ def churn(home: Path, name: str, times: int) -> None:
                 entries = document.setdefault("entries", {})
                 entry = entries.setdefault(f"global:{name}", {"pinned": False})
                 entry["accessCount"] = entry.get("accessCount", 0) + 1
+                entry["xumCount"] = entry.get("xumCount", 0) + 1  # ours alone: what we counted
                 entry["lastAccessedAt"] = entry["lastWriteAt"] = int(time.time() * 1000)
                 time.sleep(0.001)
                 _write_atomic(meta, json.dumps(document, indent=2))
