@@ -29,7 +29,7 @@ from pathlib import Path
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.lease_lock import LeaseLock, LeaseLockBusyError
 from memtab.fs.locks import DEFAULT_TIMEOUT_S, interprocess_lock
-from memtab.store.errors import ScopeBusyError, ScopeUnavailableError
+from memtab.store.errors import MemoryStoreError, ScopeBusyError, ScopeUnavailableError
 from memtab.store.home import Home
 
 # xum's waits: TARGET_MUTATION_LOCK_TIMEOUT_MS and MEMORY_META_LOCK_TIMEOUT_MS.
@@ -135,6 +135,10 @@ def _holding_lease(path: Path, label: str, timeout_s: float) -> Iterator[None]:
         lock.acquire(timeout_s)
     except LeaseLockBusyError as error:
         raise ScopeBusyError(f"{BUSY_MESSAGE} ({error})") from None
+    except OSError as error:  # xum could not take it either: nothing is changed
+        raise MemoryStoreError(
+            f"Cannot take xum's lock {path}: {error.strerror or error}"
+        ) from None
     held.add(key)
     try:
         yield

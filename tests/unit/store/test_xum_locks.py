@@ -16,7 +16,7 @@ from memtab.fs.atomic import atomic_write_json
 from memtab.fs.locks import LockUnavailableError
 from memtab.sources.memory_file import MuxFile
 from memtab.store import xum_locks
-from memtab.store.errors import ScopeBusyError
+from memtab.store.errors import MemoryStoreError, ScopeBusyError
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaStore
@@ -188,3 +188,11 @@ def test_the_window_opens_a_removed_workspaces_notes_read_only(store: MemoryStor
     remove_in_xum(store.home, WORKSPACE_ID)
     assert note.read_only_reason == xum_locks.removed_message(WORKSPACE_ID)
     assert elsewhere.read_only_reason is None
+
+
+def test_a_change_is_refused_when_xums_lock_cannot_be_taken(store: MemoryStore) -> None:
+    (store.home.root / "locks").parent.mkdir(parents=True, exist_ok=True)
+    (store.home.root / "locks").write_text("a file where xum keeps its locks")
+    with pytest.raises(MemoryStoreError, match="Cannot take xum's lock"):
+        store.create_file("/memories/global/a.md", "mine\n")
+    assert not (store.home.global_root / "a.md").exists()
