@@ -17,6 +17,7 @@ Nothing is lost either way.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from memtab.store.line_merge import merge_union
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaEntry, MetaStore, parse_meta_document
 from memtab.store.paths import parse_file_path
+from memtab.store.xum_locks import holding_meta
 from memtab.sync.meta_merge import merge_record
 from memtab.sync.records import MetaRecord
 
@@ -150,10 +152,18 @@ def resolve_sidecar_copy(home: Home, copy: SidecarCopy, keep: Keep) -> Path:
         return _set_aside(home, copy.path)
     if keep == "mine":
         return _set_aside(home, copy.path)
-    with interprocess_lock(home.lock_path(SIDECAR_LOCKS[copy.original.name])):
+    with _sidecar_locks(home, copy.original.name):
         aside = _set_aside(home, copy.original) if copy.original.exists() else None
         os.replace(copy.path, copy.original)
     return aside or copy.original
+
+
+def _sidecar_locks(home: Home, name: str) -> contextlib.AbstractContextManager[None]:
+    """The locks a sidecar is replaced under: Memtab's, and xum's for memory-meta.json
+    (docs/formats.md §21.2)."""
+    if name == MERGEABLE_SIDECAR:
+        return holding_meta(home)
+    return interprocess_lock(home.lock_path(SIDECAR_LOCKS[name]))
 
 
 def _merge_meta_copy(home: Home, path: Path) -> None:
