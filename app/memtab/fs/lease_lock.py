@@ -233,11 +233,16 @@ def renew_held_leases(*, every_s: float = 0.0) -> None:
                 logger.debug("Cannot renew the lease of %s: %s", held.path, error)
 
 
-def _renew_forever() -> None:
+def _renew_while_held() -> None:
+    global _renewer
     while True:
         _renewer_wake.wait(RENEW_INTERVAL_S / 4)
         _renewer_wake.clear()
         renew_held_leases(every_s=RENEW_INTERVAL_S)
+        with _held_guard:
+            if not _held:  # nothing held: the next lock taken starts a renewer again
+                _renewer = None
+                return
 
 
 def _hold(held: _Held) -> None:
@@ -245,7 +250,7 @@ def _hold(held: _Held) -> None:
     with _held_guard:
         _held[id(held)] = held
         if _renewer is None or not _renewer.is_alive():
-            _renewer = threading.Thread(target=_renew_forever, name="lease-renewer", daemon=True)
+            _renewer = threading.Thread(target=_renew_while_held, name="lease-renewer", daemon=True)
             _renewer.start()
 
 
