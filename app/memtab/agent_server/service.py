@@ -7,7 +7,7 @@ text is redacted first (`memtab.redact`, the one redaction), and then, by the se
 
 - `direct`: run at once through a store whose history names the client as the actor
   (`mcp:<client name>`), so history, blame, caps and locks are the store's;
-- `inbox`: proposed to the Inbox (`writer.agent_proposals`) for the user to accept, edit or
+- `inbox`: proposed to the Inbox (`store.proposals`) for the user to accept, edit or
   reject — nothing in memory changes until then;
 - `off`: refused (the change tools are not even listed).
 
@@ -31,14 +31,14 @@ from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_virtual_path
+from memtab.store.proposals.queue import ACTOR_PREFIX, ProposalError, ProposalQueue, ToolCall
 from memtab.store.registry import Workspace
 from memtab.store.tool import MemoryTool, ToolRequest, parse_tool_request
 
 logger = logging.getLogger(__name__)
 
-WriteMode = Literal["direct", "off"]
-WRITE_MODES: tuple[WriteMode, ...] = ("direct", "off")
-ACTOR_PREFIX = "mcp:"
+WriteMode = Literal["inbox", "direct", "off"]
+WRITE_MODES: tuple[WriteMode, ...] = ("inbox", "direct", "off")
 UNKNOWN_CLIENT = "unknown-client"
 # The text arguments a change writes: redacted before anything else sees them.
 _TEXT_ARGUMENTS = ("file_text", "new_str", "insert_text")
@@ -131,6 +131,8 @@ class MemoryService:
         if self.writes == "off":
             return Answer(error="This Memtab server is read-only (started with --writes off)")
         request, redacted = _redacted(request)
+        if self.writes == "inbox":
+            return self._propose(request, expected, client, redacted)
         store = self._store_for(client)
         result = MemoryTool(store).execute_request(request, expected_sha256=expected)
         self.catalog.invalidate()
@@ -147,6 +149,25 @@ class MemoryService:
             return Answer(result.output)
         sha256 = self._reader.read(str(path)).sha256
         return Answer(f"{result.output}\n\n(sha256 of {path}: {sha256})")
+
+    def _propose(
+        self, request: ToolRequest, expected: str | None, client: str | None, redacted: bool
+    ) -> Answer:
+        call = ToolCall(
+            command=request.command,
+            arguments=request.args.model_dump(exclude={"command"}, exclude_none=True),
+            expected_sha256=expected,
+        )
+        try:
+            proposal = ProposalQueue(self.home, self.workspace).propose(
+                call, client=client_actor(client).removeprefix(ACTOR_PREFIX)
+            )
+        except ProposalError as error:
+            return Answer(error=str(error))
+        return Answer(
+            f"Proposed to the user's Memtab Inbox as {proposal.id}: nothing is written until "
+            "the user accepts it (maybe edited) or rejects it." + _redaction_note(redacted)
+        )
 
     def _store_for(self, client: str | None) -> MemoryStore:
         actor = client_actor(client)

@@ -1,6 +1,6 @@
 """`memtab mcp`: serve the memory to agents over MCP (stdio), docs/formats.md §22.
 
-    memtab mcp [--home DIR] [--workspace ID] [--writes direct|off]
+    memtab mcp [--home DIR] [--workspace ID] [--writes inbox|direct|off]
 
 stdout is the protocol's: everything else goes to stderr and the log.
 """
@@ -31,9 +31,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--writes",
         choices=WRITE_MODES,
-        default="off",
-        help="direct: changes are written at once, recorded as the client's; "
-        "off: read-only (default)",
+        default="inbox",
+        help="inbox (default): every change is a proposal in Memtab's Inbox, for you to "
+        "accept, edit or reject; direct: written at once, recorded as the client's; "
+        "off: read-only",
     )
     parser.set_defaults(handler=run_mcp)
 

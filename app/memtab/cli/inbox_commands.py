@@ -1,15 +1,17 @@
-"""`memtab inbox`: every memory an agent proposed — mux's harvest and Memtab's writer.
+"""`memtab inbox`: every memory an agent proposed — mux's harvest, Memtab's writer, and
+agents' changes through `memtab mcp --writes inbox` (docs/formats.md §22.5).
 
     memtab inbox [--workspace ID] [--json]                    list what waits for review
     memtab inbox accept ID… [--workspace ID] [--text TEXT] [--json]
     memtab inbox reject ID… [--workspace ID] [--json]
 
-Without `--workspace`, listing covers every workspace with a harvest inbox or suggested
-memories, and accept / reject find each id in whichever workspace holds it. `--text`
+Without `--workspace`, listing covers every workspace with a harvest inbox, suggested
+memories or agents' proposals, and the global Inbox (agents' proposals for global memory,
+`workspaceId` null), and accept / reject find each id in whichever inbox holds it. `--text`
 edits the one item being accepted. Accepted text goes to the workspace's notes file; a
 harvest candidate leaves its harvest file (docs/formats.md §10.5). `--json` prints
 `{"items": [...]}`, `{"accepted": [...]}` or `{"rejected": [...]}`, each item with `id`,
-`kind` ("harvest" or "suggestion"), `workspaceId`, `text`, `section`, `memoryPath`,
+`kind` ("harvest", "suggestion" or "agent"), `workspaceId`, `text`, `section`, `memoryPath`,
 `source`, `category`, `evidence` ([{"id", "role", "text"}]), `confidence`, `rationale`,
 `createdAt`; an accepted item's `text` is the text written.
 """
@@ -23,6 +25,7 @@ from memtab.cli.common import CliError, add_home_option, format_table, open_home
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
+from memtab.store.proposals.queue import proposing_workspaces
 from memtab.store.registry import Registry, Workspace, load_registry
 from memtab.writer.harvest import HARVEST_DIR
 from memtab.writer.inbox import Inbox, InboxError, InboxItem
@@ -58,19 +61,20 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     reject.set_defaults(handler=run_reject)
 
 
-def _workspaces(home: Home, workspace_id: str | None) -> list[Workspace]:
-    """The workspace asked for, or every one with something in its inbox."""
+def _workspaces(home: Home, workspace_id: str | None) -> list[Workspace | None]:
+    """The workspace asked for, or every one with something in its inbox and the global
+    Inbox (None)."""
     try:
         registry = load_registry(home)
         if workspace_id is not None:
             return [registry.require_workspace(workspace_id)]
     except _ERRORS as error:
         raise CliError(str(error)) from None
-    return _with_inbox(home, registry)
+    return [*_with_inbox(home, registry), None]
 
 
 def _with_inbox(home: Home, registry: Registry) -> list[Workspace]:
-    queued = set(queued_workspaces(home))
+    queued = set(queued_workspaces(home)) | set(proposing_workspaces(home))
     harvest_dir = HARVEST_DIR.removeprefix("/memories/workspace/")
     return [
         workspace
@@ -79,12 +83,18 @@ def _with_inbox(home: Home, registry: Registry) -> list[Workspace]:
     ]
 
 
-def _items(home: Home, workspaces: Sequence[Workspace], *, evidence: bool) -> list[InboxItem]:
+def _items(
+    home: Home, workspaces: Sequence[Workspace | None], *, evidence: bool
+) -> list[InboxItem]:
+    """Each inbox's items; a global proposal once, from the global Inbox when it is listed."""
+    with_global = None not in workspaces
     try:
         return [
             item
             for workspace in workspaces
-            for item in Inbox(home, workspace).items(with_evidence=evidence)
+            for item in Inbox(home, workspace).items(
+                with_evidence=evidence, with_global=with_global
+            )
         ]
     except _ERRORS as error:
         raise CliError(str(error)) from None
@@ -102,12 +112,16 @@ def run_list(args: argparse.Namespace) -> int:
         return 0
     rows = [("ID", "WORKSPACE", "FROM", "CONFIDENCE", "TEXT")]
     for item in items:
-        origin = "mux harvest" if item.kind == "harvest" else "memtab writer"
+        origin = _ORIGINS.get(item.kind) or f"{item.source} {item.rationale}"
         confidence = "" if item.confidence is None else f"{item.confidence:.2f}"
-        rows.append((item.id, item.workspace_id, origin, confidence, _one_line(item.text)))
+        workspace = item.workspace_id or "(global)"
+        rows.append((item.id, workspace, origin, confidence, _one_line(item.text)))
     print(format_table(rows))
     print("\nmemtab inbox accept ID… [--text TEXT]  ·  memtab inbox reject ID…")
     return 0
+
+
+_ORIGINS = {"harvest": "mux harvest", "suggestion": "memtab writer"}
 
 
 def _one_line(text: str) -> str:
@@ -117,22 +131,24 @@ def _one_line(text: str) -> str:
 def _by_workspace(home: Home, args: argparse.Namespace) -> list[tuple[Inbox, list[str]]]:
     """The inbox holding each id (CliError for an unknown or ambiguous id)."""
     workspaces = _workspaces(home, getattr(args, "workspace", None))
-    holders: dict[str, list[Workspace]] = {}
+    by_id = {w.id if w is not None else None: w for w in workspaces}
+    holders: dict[str, list[Workspace | None]] = {}
     for item in _items(home, workspaces, evidence=False):
-        holders.setdefault(item.id, []).append(
-            next(w for w in workspaces if w.id == item.workspace_id)
-        )
-    grouped: dict[str, tuple[Workspace, list[str]]] = {}
+        # A global proposal listed under a workspace is decided through that one's Inbox.
+        holder = by_id.get(item.workspace_id, workspaces[0])
+        holders.setdefault(item.id, []).append(holder)
+    grouped: dict[str | None, tuple[Workspace | None, list[str]]] = {}
     for item_id in args.ids:
         found = holders.get(item_id, [])
         if not found:
             raise CliError(f"Nothing in the inbox with id {item_id}")
         if len(found) > 1:
-            names = ", ".join(w.id for w in found)
+            names = ", ".join(w.id if w else "global" for w in found)
             raise CliError(
                 f"{item_id} is in several workspaces' inboxes ({names}); give --workspace"
             )
-        grouped.setdefault(found[0].id, (found[0], []))[1].append(item_id)
+        key = found[0].id if found[0] is not None else None
+        grouped.setdefault(key, (found[0], []))[1].append(item_id)
     return [(Inbox(home, workspace), ids) for workspace, ids in grouped.values()]
 
 
@@ -174,5 +190,6 @@ def _report(args: argparse.Namespace, what: str, done: list[dict[str, object]]) 
     for entry in done:
         where = f" → {entry['memoryPath']}" if what == "accepted" else ""
         print(
-            f"{what} {entry['id']} ({entry['workspaceId']}){where}: {_one_line(str(entry['text']))}"
+            f"{what} {entry['id']} ({entry['workspaceId'] or 'global'}){where}: "
+            f"{_one_line(str(entry['text']))}"
         )

@@ -1,11 +1,15 @@
 """The Inbox: every memory an agent proposed for one workspace, to accept, edit or reject.
 
-Two proposers, one list (docs/formats.md §10.5):
+Three proposers, one list (docs/formats.md §10.5):
 
 - mux's harvest: candidates it drew from the transcript at compaction, in
   `/memories/workspace/harvest/<summaryMessageId>.md` (`writer.harvest`), each with the
   transcript messages it rests on (evidence), a confidence and a rationale;
-- Memtab's offline writer: its suggested memories (`writer.suggestions`).
+- Memtab's offline writer: its suggested memories (`writer.suggestions`);
+- agents through `memtab mcp --writes inbox`: memory-tool changes (`store.proposals`,
+  §22.5) — the workspace's, and those of a server with no workspace (global memory), which
+  every workspace's Inbox shows and the global Inbox (`Inbox(home, None)`) holds alone.
+  Accepting one runs the call through the memory tool (edited: with the user's text).
 
 Accepting writes the text (edited or not) as a bullet into the workspace's notes file,
 under the section its kind belongs to, through the store — so history records it. A
@@ -30,6 +34,15 @@ from typing import Literal
 from memtab.redact import redact_secrets
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.proposals.queue import (
+    ACTOR_PREFIX,
+    ProposalError,
+    ProposalQueue,
+    proposal_summary,
+    proposal_target,
+    proposal_text,
+)
+from memtab.store.proposals.records import AgentProposal
 from memtab.store.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.harvest import MAX_TEXT_CHARS, Candidate, HarvestError, HarvestInbox
@@ -44,7 +57,7 @@ from memtab.writer.suggestions import (
 
 logger = logging.getLogger(__name__)
 
-Kind = Literal["harvest", "suggestion"]
+Kind = Literal["harvest", "suggestion", "agent"]
 SOURCE_HARVEST_PREFIX = "harvest:"
 # Which section of the notes file each of mux's categories goes under.
 CATEGORY_SECTIONS = {
@@ -81,16 +94,16 @@ class InboxItem:
 
     id: str
     kind: Kind
-    workspace_id: str
+    workspace_id: str | None  # None: an agent's proposal for global memory (§22.5)
     text: str
     section: str  # of the notes file, where accepting puts it
     memory_path: str  # the file accepting writes
-    source: str  # the harvest file's virtual path, or the suggestion's source
+    source: str  # the harvest file's path, the suggestion's source, `mcp:<client>`
     category: str | None = None  # mux's category (harvest)
     evidence: tuple[Evidence, ...] = ()
     confidence: float | None = None
-    rationale: str | None = None
-    created_at: int | None = None  # ms (suggestions)
+    rationale: str | None = None  # mux's (harvest); the tool call in one line (agent)
+    created_at: int | None = None  # ms (suggestions, agents' proposals)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -142,19 +155,42 @@ def _from_candidate(workspace_id: str, candidate: Candidate) -> InboxItem:
     )
 
 
-class Inbox:
-    """The proposed memories of one workspace (see the module docstring)."""
+def _from_proposal(workspace_id: str | None, proposal: AgentProposal) -> InboxItem:
+    return InboxItem(
+        id=proposal.id,
+        kind="agent",
+        workspace_id=workspace_id,
+        text=proposal_text(proposal),
+        section="",
+        memory_path=proposal_target(proposal),
+        source=ACTOR_PREFIX + proposal.client,
+        category=proposal.command,
+        rationale=proposal_summary(proposal),
+        created_at=proposal.created_at,
+    )
 
-    def __init__(self, home: Home, workspace: Workspace) -> None:
+
+class Inbox:
+    """The proposed memories of one workspace (see the module docstring); `workspace`
+    None: the global Inbox, agents' proposals for global memory only."""
+
+    def __init__(self, home: Home, workspace: Workspace | None) -> None:
         self.home = home
         self.workspace = workspace
 
     def _harvest(self, run_id: str | None = None) -> HarvestInbox:
         return HarvestInbox(MemoryStore(self.home, self.workspace, run_id=run_id))
 
-    def items(self, *, with_evidence: bool = False) -> list[InboxItem]:
-        """Harvest candidates (by file), then suggestions (in the notes' section order).
-        `with_evidence` reads the transcript for the evidence messages' text."""
+    def _proposals(self, global_queue: bool = False) -> ProposalQueue:
+        return ProposalQueue(self.home, None if global_queue else self.workspace)
+
+    def items(self, *, with_evidence: bool = False, with_global: bool = True) -> list[InboxItem]:
+        """Harvest candidates (by file), suggestions (in the notes' section order), then
+        agents' proposals, oldest first — this workspace's, then (`with_global`) those
+        for global memory. `with_evidence` reads the transcript for the evidence
+        messages' text."""
+        if self.workspace is None:
+            return [_from_proposal(None, p) for p in self._proposals().pending()]
         workspace_id = self.workspace.id
         items = [_from_candidate(workspace_id, c) for c in self._harvest().candidates()]
         items += [
@@ -170,6 +206,9 @@ class Inbox:
             )
             for s in sections_order(SuggestionQueue(self.home, workspace_id).pending())
         ]
+        items += [_from_proposal(workspace_id, p) for p in self._proposals().pending()]
+        if with_global:
+            items += [_from_proposal(None, p) for p in self._proposals(True).pending()]
         if with_evidence:
             items = with_transcript_evidence(self.home, workspace_id, items)
         return items
@@ -192,6 +231,12 @@ class Inbox:
         written: dict[str, str] = {}
         try:
             for item in chosen:
+                if item.kind == "agent":
+                    queue = self._proposals(global_queue=item.workspace_id is None)
+                    proposal, _ = queue.accept(item.id, text=text)
+                    written[item.id] = proposal_text(proposal)
+                    continue
+                assert self.workspace is not None  # harvest and suggestions are a workspace's
                 if item.kind == "suggestion":
                     done = SuggestionQueue(self.home, self.workspace.id).accept(
                         [item.id], workspace=self.workspace, text=text
@@ -203,7 +248,7 @@ class Inbox:
                 write_notes(harvest.store, item.memory_path, [Note(item.section, final)])
                 harvest.remove(item.source, [item.id])
                 written[item.id] = final
-        except (SuggestionError, HarvestError) as error:
+        except (SuggestionError, HarvestError, ProposalError) as error:
             raise InboxError(str(error)) from None
         paths = {item.memory_path for item in chosen}
         return Decision(tuple(chosen), paths.pop() if len(paths) == 1 else None, written)
@@ -213,8 +258,16 @@ class Inbox:
         suggestion is dismissed (never proposed again)."""
         chosen = self._find(ids)
         try:
+            for global_queue in (False, True):
+                proposals = [
+                    item.id
+                    for item in chosen
+                    if item.kind == "agent" and (item.workspace_id is None) == global_queue
+                ]
+                if proposals:
+                    self._proposals(global_queue).reject(proposals)
             suggestions = [item.id for item in chosen if item.kind == "suggestion"]
-            if suggestions:
+            if suggestions and self.workspace is not None:
                 SuggestionQueue(self.home, self.workspace.id).dismiss(suggestions)
             by_file: dict[str, list[str]] = {}
             for item in chosen:
@@ -222,7 +275,7 @@ class Inbox:
                     by_file.setdefault(item.source, []).append(item.id)
             for path, file_ids in by_file.items():
                 self._harvest(harvest_run_id(path)).remove(path, file_ids)
-        except (SuggestionError, HarvestError) as error:
+        except (SuggestionError, HarvestError, ProposalError) as error:
             raise InboxError(str(error)) from None
         return Decision(tuple(chosen))
 

@@ -52,6 +52,7 @@ from memtab.humanize import plural
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
+from memtab.store.proposals.queue import GLOBAL_QUEUE, proposals_path
 from memtab.store.registry import Workspace
 from memtab.writer.harvest import HARVEST_DIR
 from memtab.writer.inbox import Inbox, InboxError, InboxItem, with_transcript_evidence
@@ -133,6 +134,8 @@ def origin_text(item: InboxItem) -> str:
     if item.kind == "harvest":
         confidence = "" if item.confidence is None else f" · confidence {item.confidence:.2f}"
         return f"mux harvest · {item.category}{confidence}"
+    if item.kind == "agent":
+        return f"{item.source.removeprefix('mcp:')} through MCP · {item.category}"
     return "Memtab's offline writer"
 
 
@@ -140,12 +143,20 @@ def row_tag(item: InboxItem) -> str:
     """Who proposed an item, as its row's first words."""
     if item.kind == "harvest":
         return "mux" if item.confidence is None else f"mux {item.confidence:.2f}"
+    if item.kind == "agent":
+        return f"{item.source.removeprefix('mcp:')} {item.category}"
     return "writer"
 
 
 def details_html(item: InboxItem) -> str:
     """The item's provenance and evidence, for the details pane."""
     escape = escape_html
+    if item.kind == "agent":  # a memory-tool call: its target and the call itself
+        return (
+            f"<p><b>{escape(origin_text(item))}</b><br>"
+            f"Changes {escape(item.memory_path)}</p>"
+            f"<p><i>Call:</i> <code>{escape(item.rationale or '')}</code></p>"
+        )
     parts = [
         f"<p><b>{escape(origin_text(item))}</b><br>"
         f"From {escape(item.source)} · goes to {escape(item.memory_path)}, "
@@ -174,7 +185,10 @@ class EditProposalDialog(QDialog):
     def __init__(self, item: InboxItem, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Edit, then accept — Memtab")
-        where = QLabel(f"Goes to {item.memory_path}, under “{item.section}”.", self)
+        where_text = f"Goes to {item.memory_path}" + (
+            f", under “{item.section}”." if item.section else "."
+        )
+        where = QLabel(where_text, self)
         mute(where)
         self.text_edit = QPlainTextEdit(item.text, self)
         self.text_edit.setAccessibleName("Proposed memory")
@@ -204,6 +218,7 @@ class InboxPanel(QFrame):
         self._context = context
         self.home = context.home
         self._workspace: Workspace | None = None
+        self._proposal_files: tuple[str, ...] = ()  # agents' proposals (§22.5)
         self._watched: tuple[str, str] | None = None  # the queue file, the harvest folder
         self._items: tuple[InboxItem, ...] = ()
         self._loading: int | None = None  # the latest read asked for
@@ -303,6 +318,10 @@ class InboxPanel(QFrame):
                 str(queue_path(self.home, workspace.id)),
                 str(self.home.workspace_root(workspace.id) / harvest),
             )
+            self._proposal_files = (
+                str(proposals_path(self.home, workspace.id)),
+                str(proposals_path(self.home, GLOBAL_QUEUE)),
+            )
         self._show(())
         self.reload()
 
@@ -327,7 +346,7 @@ class InboxPanel(QFrame):
             return
         queue, harvest = self._watched
         for path in map(str, paths):
-            if path in (queue, harvest) or path.startswith(harvest + os.sep):
+            if path in (queue, harvest, *self._proposal_files) or path.startswith(harvest + os.sep):
                 self.reload()
                 return
 

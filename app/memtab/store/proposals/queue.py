@@ -1,0 +1,271 @@
+"""Changes agents proposed through `memtab mcp --writes inbox`, waiting in the Inbox for the
+user to accept (maybe edited) or reject (docs/formats.md §22.5).
+
+A proposal is one memory-tool call (`store.tool`): its command, its arguments (its text
+already redacted by the server), the `expected_sha256` it was sent with, and the client
+that sent it. Nothing in memory changes when it is proposed. Accepting runs the call
+through the memory tool, with its rules and messages, on a store whose history names the
+client (`mcp:<client>`) — or the user, when the user edited the text first, as accepted
+suggestions are recorded (§20.2). A call the memory tool refuses now (the file moved on,
+the text no longer matches) is not accepted: it stays, with the reason, until the user
+rejects it.
+
+The queue is a sidecar (`memtab.fs.sidecar`) in Memtab's own folder:
+`<home>/memtab/proposals/<workspace id>.json`, or `global.json` for a server started
+without a workspace (it sees global memory only; its proposals show in every workspace's
+Inbox). Records: `AgentProposal`, `ProposalFile` (`store.proposals.records`). The call is applied
+while the queue's lock is held, so two deciders never apply one proposal twice.
+
+Everything here is disk: call it off the GUI thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memtab.fs.clock import Clock, now_ms
+from memtab.fs.sidecar import edit_sidecar, read_sidecar
+from memtab.redact import redact_secrets
+from memtab.store.errors import ScopeUnavailableError, ToolArgumentError
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import parse_file_path
+from memtab.store.proposals.records import AgentProposal, ProposalFile
+from memtab.store.registry import Workspace
+from memtab.store.tool import MemoryTool, ToolRequest, parse_tool_request
+
+logger = logging.getLogger(__name__)
+
+GLOBAL_QUEUE = "global"
+ACTOR_PREFIX = "mcp:"
+MAX_PENDING = 200
+MAX_DECIDED = 200
+# The argument that holds the text a change writes, by command: what the user may edit.
+TEXT_ARGUMENT = {"create": "file_text", "str_replace": "new_str", "insert": "insert_text"}
+
+
+class ProposalError(Exception):
+    """A decision the queue refuses (unknown id, a call the memory tool refuses now…)."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A memory-tool change as an agent sent it."""
+
+    command: str
+    arguments: dict[str, Any]
+    expected_sha256: str | None = None
+
+    @property
+    def request(self) -> ToolRequest:
+        """The call checked by the memory tool's argument models (ToolArgumentError)."""
+        return parse_tool_request({**self.arguments, "command": self.command})
+
+
+def proposal_text(proposal: AgentProposal) -> str:
+    """What the proposal writes (its text argument), or what it does for a delete or rename."""
+    key = TEXT_ARGUMENT.get(proposal.command)
+    arguments = proposal.arguments
+    if key is not None:
+        return str(arguments.get(key) or "")
+    if proposal.command == "rename":
+        return f"rename {arguments.get('old_path')} to {arguments.get('new_path')}"
+    return f"{proposal.command} {arguments.get('path')}"
+
+
+def proposal_target(proposal: AgentProposal) -> str:
+    """The memory path the proposal changes (a rename's source)."""
+    arguments = proposal.arguments
+    return str(arguments.get("path") or arguments.get("old_path") or "")
+
+
+def proposal_summary(proposal: AgentProposal) -> str:
+    """The call in one line, for the reviewer: the command, its path and its other
+    arguments but the text (`old_str` shown: what a replacement replaces)."""
+    shown = [
+        f"{key}={value!r}"
+        for key, value in proposal.arguments.items()
+        if key not in ("path", TEXT_ARGUMENT.get(proposal.command))
+    ]
+    head = f"{proposal.command} {proposal_target(proposal)}"
+    return " ".join([head, *shown]) if shown else head
+
+
+def _proposal_id(client: str, call: ToolCall, at: int) -> str:
+    key = f"{client}\n{call.command}\n{sorted(call.arguments.items())!r}\n{at}"
+    return "p" + hashlib.blake2b(key.encode(), digest_size=5).hexdigest()
+
+
+class ProposalQueue:
+    """One queue of proposals: a workspace's, or the global one (`workspace` None)."""
+
+    def __init__(self, home: Home, workspace: Workspace | None, *, clock: Clock = now_ms):
+        self.home = home
+        self.workspace = workspace
+        self.key = workspace.id if workspace is not None else GLOBAL_QUEUE
+        self.path = proposals_path(home, self.key)
+        self._clock = clock
+
+    # --- reading ------------------------------------------------------------------------
+
+    def pending(self) -> list[AgentProposal]:
+        """The proposals waiting for a decision, oldest first."""
+        return [p for p in self._load()[0] if p.status == "pending"]
+
+    def _load(self) -> tuple[list[AgentProposal], list[Any]]:
+        read = read_sidecar(self.path)
+        if read.problem is not None or not read.exists:
+            if read.problem is not None:
+                logger.warning("Inbox: cannot use %s: %s", self.path, read.problem)
+            return [], []
+        return _split(read.document)
+
+    # --- changing -----------------------------------------------------------------------
+
+    def _edit(self, change: Callable[[list[AgentProposal]], None]) -> None:
+        lock = self.home.lock_path(f"proposals-{self.key}")
+        with edit_sidecar(self.path, lock, shape_problem=_shape_problem) as raw:
+            proposals, unknown = _split(raw)
+            change(proposals)
+            proposals = _pruned(proposals)
+            document = ProposalFile(
+                workspace_id=self.workspace.id if self.workspace else None,
+                proposals=(*proposals, *unknown),
+            )
+            raw.update(document.to_json())
+
+    def propose(self, call: ToolCall, *, client: str) -> AgentProposal:
+        """Queue `call` from `client` (its text already redacted by the caller): checked by
+        the memory tool's argument models (ToolArgumentError), on files of scopes this
+        queue's store has (PathError, ScopeUnavailableError); ProposalError when the
+        queue is full. The proposal queued."""
+        request = call.request
+        view = MemoryStore(self.home, self.workspace)
+        for raw in (request.path, request.new_path):
+            if raw is not None:
+                scope = parse_file_path(raw).scope
+                reason = view.unavailable_reason(scope) if scope is not None else None
+                if reason:
+                    raise ScopeUnavailableError(reason)
+        arguments = request.args.model_dump(exclude={"command"}, exclude_none=True)
+        at = self._clock()
+        proposal = AgentProposal(
+            id=_proposal_id(client, call, at),
+            client=client,
+            command=call.command,
+            arguments=arguments,
+            expected_sha256=call.expected_sha256,
+            created_at=at,
+        )
+
+        def change(proposals: list[AgentProposal]) -> None:
+            if sum(p.status == "pending" for p in proposals) >= MAX_PENDING:
+                raise ProposalError(
+                    f"The user's Inbox already holds {MAX_PENDING} proposals waiting for a "
+                    "decision; nothing was proposed"
+                )
+            proposals.append(proposal)
+
+        self._edit(change)
+        return proposal
+
+    def accept(self, proposal_id: str, *, text: str | None = None) -> tuple[AgentProposal, str]:
+        """Apply one pending proposal through the memory tool (`text`: the user's edit of
+        its text), then mark it accepted: the proposal and the tool's output."""
+        done: list[tuple[AgentProposal, str]] = []
+
+        def change(proposals: list[AgentProposal]) -> None:
+            index = _pending_index(proposals, proposal_id)
+            proposal = proposals[index]
+            arguments = dict(proposal.arguments)
+            if text is not None:
+                key = TEXT_ARGUMENT.get(proposal.command)
+                if key is None:
+                    raise ProposalError(f"A {proposal.command} has no text to edit")
+                arguments[key] = redact_secrets(text)
+            edited = text is not None and arguments != proposal.arguments
+            actor = "user" if edited else ACTOR_PREFIX + proposal.client
+            try:
+                request = parse_tool_request({**arguments, "command": proposal.command})
+            except ToolArgumentError as error:
+                raise ProposalError(str(error)) from None
+            store = MemoryStore(self.home, self.workspace, actor=actor)
+            result = MemoryTool(store).execute_request(
+                request, expected_sha256=proposal.expected_sha256
+            )
+            if not result.success:
+                raise ProposalError(f"{proposal.id} cannot be applied now: {result.error}")
+            decided = proposal.replaced(
+                arguments=arguments,
+                status="accepted",
+                decided_at=self._clock(),
+                edited=True if edited else None,
+            )
+            proposals[index] = decided
+            done.append((decided, result.output))
+
+        self._edit(change)
+        return done[0]
+
+    def reject(self, ids: Sequence[str]) -> list[AgentProposal]:
+        """Mark pending proposals rejected (nothing in memory changes)."""
+        rejected: list[AgentProposal] = []
+
+        def change(proposals: list[AgentProposal]) -> None:
+            now = self._clock()
+            for proposal_id in dict.fromkeys(ids):
+                index = _pending_index(proposals, proposal_id)
+                proposals[index] = proposals[index].replaced(status="rejected", decided_at=now)
+                rejected.append(proposals[index])
+
+        self._edit(change)
+        return rejected
+
+
+def proposals_path(home: Home, key: str) -> Path:
+    """Where a queue is kept (inside `<home>/memtab`)."""
+    if not key or key.startswith(".") or any(char in key for char in "/\\\0"):
+        raise ProposalError(f"Invalid workspace id {key!r}")
+    return home.memtab_dir / "proposals" / f"{key}.json"
+
+
+def proposing_workspaces(home: Home) -> list[str]:
+    """Ids of the workspaces that have a proposals file (the global queue left out)."""
+    folder = home.memtab_dir / "proposals"
+    try:
+        names = [p.stem for p in folder.iterdir() if p.suffix == ".json" and p.is_file()]
+    except OSError:
+        return []
+    return sorted(name for name in names if name != GLOBAL_QUEUE)
+
+
+def _split(raw: dict[str, Any]) -> tuple[list[AgentProposal], list[Any]]:
+    read = ProposalFile.read(raw) or ProposalFile()
+    known = [p for p in read.proposals if isinstance(p, AgentProposal)]
+    return known, [p for p in read.proposals if not isinstance(p, AgentProposal)]
+
+
+def _shape_problem(raw: dict[str, Any]) -> str | None:
+    entries = raw.get("proposals")
+    if entries is None or isinstance(entries, list):
+        return None
+    return "its proposals are not a list"
+
+
+def _pending_index(proposals: list[AgentProposal], proposal_id: str) -> int:
+    for index, proposal in enumerate(proposals):
+        if proposal.id == proposal_id and proposal.status == "pending":
+            return index
+    raise ProposalError(f"No pending proposal with id {proposal_id}")
+
+
+def _pruned(proposals: list[AgentProposal]) -> list[AgentProposal]:
+    """Every pending proposal and the newest decisions, in order."""
+    decided = [p for p in proposals if p.status != "pending"]
+    forget = {p.id for p in sorted(decided, key=lambda p: p.decided_at or 0)[:-MAX_DECIDED]}
+    return [p for p in proposals if p.id not in forget]
