@@ -191,7 +191,7 @@ def run_tool(args: argparse.Namespace) -> int:
 def run_status(args: argparse.Namespace) -> int:
     home = open_home(args)
     workspace = load_registry(home).require_workspace(args.workspace)
-    status = Journal(home).status(workspace.id, workspace.project_identity)
+    status = Journal(home).status(workspace.id, workspace.project_identity, workspace.notebook_id)
     if args.json:
         print_json(status.to_json())
         return 0

@@ -133,7 +133,9 @@ class RunBooks:
         self.started.end(status, record.summary, problem, fingerprint)
         journal_error: str | None = None
         try:
-            Journal(self.home).save_run(self.run.workspace.id, self.store.project_path, record)
+            Journal(self.home).save_run(
+                self.run.workspace.notebook_id, self.store.project_path, record
+            )
         except (OSError, TimeoutError) as error:
             journal_error = f"mux's journal could not record it ({_why(error)})"
             fingerprint = None

@@ -206,13 +206,20 @@ def _store(home: Home, header: RunHeader) -> MemoryStore | None:
     return MemoryStore(home, workspace, actor="consolidator", run_id=header.id)
 
 
+def _notebook(home: Home, header: RunHeader) -> str:
+    """The notebook the run's workspace scope was (docs/formats.md §2.5): its history index
+    and journal record are the owner's; the run's own id when it is no longer registered."""
+    workspace = load_registry(home).workspace(header.workspace_id)
+    return workspace.notebook_id if workspace is not None else header.workspace_id
+
+
 def _run_versions(home: Home, header: RunHeader) -> dict[str, list[tuple[Version | None, Version]]]:
     """The versions recorded under the run's id, by path, each with the version before it."""
     found: dict[str, list[tuple[Version | None, Version]]] = {}
     for scope in Scope:
         try:
             key = scope_key(
-                scope, project_path=header.project_path, workspace_id=header.workspace_id
+                scope, project_path=header.project_path, workspace_id=_notebook(home, header)
             )
         except ValueError:
             continue
@@ -349,7 +356,7 @@ def _record(
 def _journaled(home: Home, header: RunHeader, record: ConsolidationRecord) -> str | None:
     """The fingerprint of the journal's record of this run, when the run saved one
     before it was stopped (its ops are the run's, and it is not older than the run)."""
-    saved = Journal(home).load().workspaces.get(header.workspace_id)
+    saved = Journal(home).load().workspaces.get(_notebook(home, header))
     if saved is None or saved.last_run_at < header.started_at:
         return None
     mine = [(op.command, op.path, op.new_path) for op in record.ops]
@@ -360,11 +367,11 @@ def _journaled(home: Home, header: RunHeader, record: ConsolidationRecord) -> st
 
 def _journal(home: Home, header: RunHeader, record: ConsolidationRecord) -> str | None:
     """Journal a run that changed something, unless the journal has a newer record."""
-    saved = Journal(home).load().workspaces.get(header.workspace_id)
+    saved = Journal(home).load().workspaces.get(_notebook(home, header))
     if saved is not None and saved.last_run_at >= record.last_run_at:
         return None
     try:
-        Journal(home).save_run(header.workspace_id, header.project_path, record)
+        Journal(home).save_run(_notebook(home, header), header.project_path, record)
     except OSError as error:
         logger.warning("Could not journal the interrupted run %s: %s", header.id, error)
         return None

@@ -282,14 +282,18 @@ def parse_journal_document(document: Any) -> JournalData:
 
 
 def status_from(
-    data: JournalData, workspace_id: str, project_path: str | None
+    data: JournalData,
+    workspace_id: str,
+    project_path: str | None,
+    notebook_id: str | None = None,
 ) -> ConsolidationStatus:
     """Status of docs/formats.md §8: legacy workspace-only records never count as project
-    coverage."""
+    coverage. A sub-agent's workspace scope is its task tree's notebook (`notebook_id`,
+    §2.5), whose runs are journaled under the notebook's owner; harvests stay its own."""
     global_record = max(data.workspaces.values(), key=lambda r: r.last_run_at, default=None)
     harvests = data.harvests.get(workspace_id, {}).values()
     return ConsolidationStatus(
-        workspace_record=data.workspaces.get(workspace_id),
+        workspace_record=data.workspaces.get(notebook_id or workspace_id),
         project_record=data.projects.get(project_path) if project_path is not None else None,
         global_record=global_record,
         project_available=project_path is not None,
@@ -318,9 +322,12 @@ class Journal:
             return JournalData(problems=(f"the journal is {read.problem}",))
         return parse_journal_document(read.document)
 
-    def status(self, workspace_id: str, project_path: str | None) -> ConsolidationStatus:
-        """Coverage of a workspace, its project (None without identity) and global scope."""
-        return status_from(self.load(), workspace_id, project_path)
+    def status(
+        self, workspace_id: str, project_path: str | None, notebook_id: str | None = None
+    ) -> ConsolidationStatus:
+        """Coverage of a workspace (its notebook's runs), its project (None without
+        identity) and global scope."""
+        return status_from(self.load(), workspace_id, project_path, notebook_id)
 
     def save_run(
         self, workspace_id: str, project_path: str | None, record: ConsolidationRecord

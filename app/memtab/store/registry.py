@@ -1,4 +1,4 @@
-"""The home's registry `config.json`: projects and workspaces (docs/formats.md §2.1, §2.2).
+"""The home's registry `config.json`: projects and workspaces (docs/formats.md §2.1, §2.2, §2.5).
 
 The registry belongs to mux when mux is installed: Memtab reads it as mux's config loader
 does (project paths normalized, the same project identity per workspace), and only ever
@@ -16,13 +16,14 @@ import re
 import secrets
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from memtab.fs.jsonfile import finite_number
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import Home, HomeError
+from memtab.store.notebook_owner import OwnerLinks, notebook_owner
 from memtab.store.paths import normalize_project_path, project_basename, project_dir_name
 
 MULTI_PROJECT_KEY = "_multi"
@@ -66,6 +67,22 @@ class Workspace:
     archived_at: str | None = None
     unarchived_at: str | None = None
     kind: str | None = None
+    side_chat_parent_id: str | None = None
+    pinned_notebook_id: str | None = None
+    # Whose notebook its workspace scope is (`notebook_owner`): "" until the registry
+    # resolves it, read through `notebook_id`.
+    notebook_owner_id: str = ""
+
+    @property
+    def notebook_id(self) -> str:
+        """The workspace whose `<sessions>/<id>/memory` its workspace scope is: the root of
+        its task tree (docs/formats.md §2.5), else itself."""
+        return self.notebook_owner_id or self.id
+
+    @property
+    def shares_notebook(self) -> bool:
+        """Whether its workspace scope is another workspace's notebook (a sub-agent's)."""
+        return self.notebook_id != self.id
 
     @property
     def archived(self) -> bool:
@@ -210,11 +227,27 @@ def registry_from_document(home: Home, document: dict[str, Any]) -> Registry:
         workspaces[owner].extend(
             _iter_workspaces(home, owner, displays[owner], config.get("workspaces"), problems)
         )
+    owners_of = _notebook_owners([ws for listed in workspaces.values() for ws in listed])
     projects = [
-        Project(project_path, displays[project_path], tuple(workspaces[project_path]))
+        Project(
+            project_path,
+            displays[project_path],
+            tuple(
+                replace(ws, notebook_owner_id=owners_of[ws.id]) for ws in workspaces[project_path]
+            ),
+        )
         for project_path in configs
     ]
     return Registry(tuple(projects), _writer_interval(document), tuple(problems))
+
+
+def _notebook_owners(workspaces: list[Workspace]) -> dict[str, str]:
+    """Each workspace's notebook owner over the whole registry (`notebook_owner`)."""
+    links = {
+        ws.id: OwnerLinks(ws.parent_id, ws.side_chat_parent_id, ws.pinned_notebook_id)
+        for ws in workspaces
+    }
+    return {ws.id: notebook_owner(links, ws.id) for ws in workspaces}
 
 
 def _top_level_projects(project_paths: list[str]) -> dict[str, str]:
@@ -299,6 +332,8 @@ def _iter_workspaces(
             archived_at=_optional_str(item.get("archivedAt")),
             unarchived_at=_optional_str(item.get("unarchivedAt")),
             kind=kind,
+            side_chat_parent_id=_optional_str(item.get("sideChatParentWorkspaceId")),
+            pinned_notebook_id=_optional_str(item.get("memoryOwnerWorkspaceId")),
         )
 
 

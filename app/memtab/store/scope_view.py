@@ -90,7 +90,7 @@ class ScopeView:
         if scope is Scope.PROJECT:
             assert self.project_path is not None
             return self.home.project_root(self.project_path)
-        return self.home.workspace_root(self.workspace.id)
+        return self.home.workspace_root(self.workspace.notebook_id)
 
     def physical(self, path: VirtualPath) -> Path:
         """Where a virtual path lives on disk, refusing symlink escapes (PathError).
@@ -118,7 +118,7 @@ class ScopeView:
         if path.scope is Scope.PROJECT and self.project_path is not None:
             return project_key(self.project_path, path.relative)
         if path.scope is Scope.WORKSPACE and self.workspace is not None:
-            return workspace_key(self.workspace.id, path.relative)
+            return workspace_key(self.workspace.notebook_id, path.relative)
         raise ScopeUnavailableError(
             self.unavailable_reason(path.scope or Scope.GLOBAL) or f"No key for {path}"
         )

@@ -108,7 +108,7 @@ class ScopeStore(ScopeView):
             return scope_key(
                 scope,
                 project_path=self.project_path,
-                workspace_id=self.workspace.id if self.workspace else None,
+                workspace_id=self.workspace.notebook_id if self.workspace else None,
             )
         except ValueError:
             raise ScopeUnavailableError(self.unavailable_reason(scope) or str(scope)) from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,47 @@ def test_a_workspace_registered_while_open_appears_in_the_picker(
         lambda: tab.workspace is not None and tab.workspace.id == new_id, timeout=WAIT_MS
     )
     assert not tab.picker.hint.isVisibleTo(tab.picker)
+
+
+def test_a_task_tree_shows_as_one_notebook(tmp_path: Path) -> None:
+    """A side chat sits under its main chat, a task whose parent was removed under the
+    notebook xum pinned it to, and every member is tagged as sharing it (formats §2.5)."""
+    tree_home = Home(tmp_path / "home")
+    tree_home.root.mkdir(parents=True)
+
+    def entry(workspace_id: str, **links: str) -> dict[str, str]:
+        return {"id": workspace_id, "name": workspace_id, "path": f"/w/{workspace_id}", **links}
+
+    tree_home.config_path.write_text(
+        json.dumps(
+            {
+                "projects": [
+                    [
+                        "/work/acme",
+                        {
+                            "workspaces": [
+                                entry("ws-root"),
+                                entry("ws-task", parentWorkspaceId="ws-root"),
+                                entry("ws-side", sideChatParentWorkspaceId="ws-root"),
+                                entry(
+                                    "ws-orphan",
+                                    parentWorkspaceId="ws-removed",
+                                    memoryOwnerWorkspaceId="ws-root",
+                                ),
+                                entry("ws-solo"),
+                            ]
+                        },
+                    ]
+                ]
+            }
+        ),
+        encoding="utf-8",
+    )
+    rows = [row for row in picker_rows(load_registry(tree_home)) if row.workspace]
+    assert [(row.workspace.id, row.depth, row.tags) for row in rows if row.workspace] == [
+        ("ws-root", 0, []),
+        ("ws-task", 1, ["shared notebook"]),
+        ("ws-side", 1, ["shared notebook"]),
+        ("ws-orphan", 1, ["shared notebook"]),
+        ("ws-solo", 0, []),
+    ]

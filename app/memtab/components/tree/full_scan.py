@@ -187,7 +187,11 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
             context.raise_if_cancelled()
     meta = MetaStore(home).load()
     journal = Journal(home).load()
-    status = status_from(journal, workspace.id, workspace.project_identity) if workspace else None
+    status = (
+        status_from(journal, workspace.id, workspace.project_identity, workspace.notebook_id)
+        if workspace
+        else None
+    )
     orphans = _scan_orphans(home, registry, previous, request.changed_paths, cache)
     if cache is not None:
         cache.save()

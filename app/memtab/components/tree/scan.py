@@ -236,8 +236,9 @@ def choose_workspace(
 
 
 def workspace_identity(workspace: Workspace | None) -> tuple[str, str | None] | None:
-    """What makes two workspaces show the same scopes: the id and the project identity."""
-    return (workspace.id, workspace.project_identity) if workspace is not None else None
+    """What makes two workspaces show the same scopes: the notebook (a task tree shares
+    one, docs/formats.md §2.5) and the project identity."""
+    return (workspace.notebook_id, workspace.project_identity) if workspace is not None else None
 
 
 def registry_and_workspace(

@@ -1,9 +1,11 @@
 """Choosing the workspace whose project and workspace scopes the Memory tab shows.
 
 A combo box over `WorkspaceListModel`: one non-selectable header row per project, its
-workspaces below it (agent-task workspaces indented under their parent), archived ones
-dimmed and tagged, multi-project ones tagged. A home without workspaces (a fresh Memtab
-home) shows a single "No workspace" row and a link that adds one (File → Add workspace).
+workspaces below it (agent-task workspaces and side chats indented under their parent, a
+task whose parent was removed under the notebook it kept: a task tree reads as one
+notebook, docs/formats.md §2.5), archived ones dimmed and tagged, multi-project ones tagged.
+A home without workspaces (a fresh Memtab home) shows a single "No workspace" row and a
+link that adds one (File → Add workspace).
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ class PickerRow(NamedTuple):
         if self.workspace is None:
             return []
         tags = []
+        if self.workspace.shares_notebook:
+            tags.append("shared notebook")
         if self.workspace.multi_project:
             tags.append("multi-project")
         if self.workspace.archived:
@@ -92,8 +96,9 @@ def picker_rows(registry: Registry) -> list[PickerRow]:
     known = {ws.id for ws in registry.workspaces}
     children: dict[str, list[Workspace]] = {}
     for ws in registry.workspaces:
-        if ws.parent_id is not None and ws.parent_id in known and ws.parent_id != ws.id:
-            children.setdefault(ws.parent_id, []).append(ws)
+        parent = _tree_parent(ws, known)
+        if parent is not None:
+            children.setdefault(parent, []).append(ws)
     rows: list[PickerRow] = []
     placed: set[str] = set()
 
@@ -107,11 +112,7 @@ def picker_rows(registry: Registry) -> list[PickerRow]:
 
     for project in registry.projects:
         title = project_title(project.path, project.display_name)
-        top_level = [
-            ws
-            for ws in project.workspaces
-            if ws.parent_id is None or ws.parent_id not in known or ws.parent_id == ws.id
-        ]
+        top_level = [ws for ws in project.workspaces if _tree_parent(ws, known) is None]
         project_rows = [row for ws in top_level for row in subtree(ws, 0, title)]
         if project_rows:
             rows.append(PickerRow(RowKind.PROJECT, title, project_title=title))
@@ -123,6 +124,15 @@ def picker_rows(registry: Registry) -> list[PickerRow]:
     if not rows:
         rows.append(PickerRow(RowKind.NONE, NO_WORKSPACE_TEXT))
     return rows
+
+
+def _tree_parent(ws: Workspace, known: set[str]) -> str | None:
+    """The row a workspace sits under: its registered parent (a sub-agent's, a side
+    chat's), else the notebook it shares (a task whose parent was removed), else none."""
+    for parent in (ws.parent_id, ws.side_chat_parent_id):
+        if parent is not None and parent in known and parent != ws.id:
+            return parent
+    return ws.notebook_id if ws.shares_notebook else None
 
 
 def _tooltip(row: PickerRow) -> str | None:
@@ -139,6 +149,10 @@ def _tooltip(row: PickerRow) -> str | None:
         lines.append(f"Project: {ws.project_path}")
     if ws.parent_id:
         lines.append(f"Agent task of {ws.parent_id}")
+    if ws.side_chat_parent_id:
+        lines.append(f"Side chat of {ws.side_chat_parent_id}")
+    if ws.shares_notebook:
+        lines.append(f"Workspace memory: the notebook of {ws.notebook_id}, shared by its task tree")
     if ws.archived:
         lines.append(f"Archived {ws.archived_at}")
     return "\n".join(lines)

@@ -1,0 +1,47 @@
+"""Whose notebook `/memories/workspace` is: a task tree shares its root's (docs/formats.md §2.5).
+
+As xum resolves it (`src/node/services/memoryWorkspaceOwner.ts`,
+`workspaceMemoryOwnerResolver`): a sub-agent's workspace (`parentWorkspaceId`), and its
+sub-agents in turn, write the notebook of the workspace that started the task tree; a side
+chat (`sideChatParentWorkspaceId`) reads its main chat's. When a parent in the chain was
+removed, the `memoryOwnerWorkspaceId` xum pinned on the child says whose notebook it kept
+(a live parent wins over a pin). An unknown id, a parent that is not registered, a cycle
+or a chain deeper than 32 leave a workspace its own notebook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+MAX_CHAIN_DEPTH = 32
+
+
+class OwnerLinks(NamedTuple):
+    """What a workspace's registry entry says about whose notebook it uses."""
+
+    parent_id: str | None = None
+    side_chat_parent_id: str | None = None
+    pinned_owner_id: str | None = None
+
+
+def notebook_owner(links: Mapping[str, OwnerLinks], workspace_id: str) -> str:
+    """The workspace whose `<sessions>/<id>/memory` is `workspace_id`'s workspace scope."""
+    current = workspace_id
+    visited: set[str] = set()
+    for _ in range(MAX_CHAIN_DEPTH):
+        if current in visited:
+            return workspace_id  # a cycle
+        visited.add(current)
+        entry = links.get(current)
+        if entry is None:
+            return workspace_id  # unknown, or a parent that is not registered
+        parent = entry.parent_id or entry.side_chat_parent_id
+        if not (parent and parent in links):
+            pinned = entry.pinned_owner_id
+            if pinned and pinned in links:
+                return pinned
+        if not parent:
+            return current
+        current = parent
+    return workspace_id  # deeper than xum follows
