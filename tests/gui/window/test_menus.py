@@ -74,6 +74,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Recently deleted",
         "Runs",
         "Check: still true of the code?",
+        "What each agent loads",
     ]
     assert titles(menus.help_menu.actions()) == ["Keyboard shortcuts", "About Memtab"]
 

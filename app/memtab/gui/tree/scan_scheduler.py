@@ -115,6 +115,11 @@ class ScanScheduler(QObject):
         self._tasks.scan_failed.connect(self._on_tasks_scan_failed)
 
     @property
+    def source_context(self) -> ContextLoader | None:
+        """What reads the sources' settings (None: `SourceContext.load`)."""
+        return self._source_context
+
+    @property
     def busy(self) -> bool:
         """Whether a scan is queued or running, or another one is due after it."""
         return self._tasks.busy or self._due or self._after_outline

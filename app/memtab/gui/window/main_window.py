@@ -17,6 +17,7 @@ built at import, its Python enums with it, before the first paint that never ask
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -52,6 +53,7 @@ if TYPE_CHECKING:  # built after the first paint: importing them costs start-up 
     from memtab.gui.blame.feature import BlameFeature
     from memtab.gui.check.feature import CheckFeature
     from memtab.gui.history.hub import HistoryHub
+    from memtab.gui.loads.feature import LoadsFeature
     from memtab.gui.sync.feature import SyncFeature
     from memtab.gui.tasks.writer import WriterSupervisor
     from memtab.gui.traces import TracesTab
@@ -128,6 +130,8 @@ class MainWindow(QMainWindow):
     """View → Blame: the editor's blame gutter and its cards; built with the menus."""
     check: CheckFeature | None = None
     """View → Check: the Check panel, the marks of what it found; built with the menus."""
+    loads: LoadsFeature | None = None
+    """View → What each agent loads; built with the menus."""
 
     def __init__(
         self,
@@ -331,6 +335,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         from memtab.gui.blame.feature import BlameFeature
         from memtab.gui.history.hub import HistoryHub  # the tab's parts exist now
+        from memtab.gui.loads.feature import LoadsFeature
         from memtab.gui.window.commands import WindowCommands
         from memtab.gui.window.menus import WindowMenus
 
@@ -352,6 +357,13 @@ class MainWindow(QMainWindow):
             parent=self,
         )
         self.check = self._build_check()
+        self.loads = LoadsFeature(
+            self.context,
+            self,
+            functools.partial(tab.sync.select_key, open_it=True),
+            source_context=tab.scans.source_context,
+            parent=self,
+        )
         self.commands = WindowCommands(self.context, self, self)
         self._build_sync()
         self.menuBar().clear()  # the titles shown until now
@@ -552,6 +564,8 @@ class MainWindow(QMainWindow):
             self.blame.shutdown()
         if self.check is not None:
             self.check.shutdown()
+        if self.loads is not None:
+            self.loads.shutdown()
         self.memory_tab.shutdown()
         self.context.shutdown()
         self._closed = True

@@ -1,0 +1,154 @@
+"""The dialog of View → What each agent loads: per agent, in its order, the files it reads
+at a session's start, how much of each and where it stops (`memtab.loads`)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.gui.dialog_layout import give_mnemonics
+from memtab.gui.style import Accent
+from memtab.humanize import display_path
+from memtab.loads.records import AgentLoads, LoadedFile, Loads
+
+AGENT_LABELS = {"claude": "Claude Code", "codex": "Codex", "xum": "xum"}
+COLUMNS = ("File", "Lines", "Read", "Tokens", "Where it stops")
+FILE_ROLE = Qt.ItemDataRole.UserRole
+
+
+def where_it_stops(file: LoadedFile) -> str:
+    """The row's last column, in words."""
+    if file.when == "on demand" and file.cut_reason is None:
+        return "Read only when the agent opens it"
+    if file.cut_at_line is None:
+        return "Read whole"
+    if file.resumes_at_line is not None:
+        return (
+            f"Lines {file.cut_at_line}–{file.resumes_at_line - 1} are not read: {file.cut_reason}"
+        )
+    if file.cut_at_line == 1 and file.loaded_lines == 0:
+        return file.cut_reason or "Not read"
+    return f"From line {file.cut_at_line} on it is not read: {file.cut_reason}"
+
+
+def file_label(file: LoadedFile) -> str:
+    if file.physical_path:
+        return display_path(file.physical_path)
+    return file.path or file.id or ""
+
+
+class LoadsDialog(QDialog):
+    """What each agent loads (see the module doc); `refresh_requested` asks again.
+
+    Signals:
+        refresh_requested(): Refresh was clicked.
+        file_requested(str): a row was activated: open its file (its id or path).
+    """
+
+    refresh_requested = Signal()
+    file_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("loadsDialog")
+        self.setWindowTitle("What each agent loads")
+        self.resize(900, 520)
+        layout = QVBoxLayout(self)
+        self.summary = QLabel("Reading what each agent loads…", self)
+        self.summary.setObjectName("loadsSummary")
+        self.summary.setWordWrap(True)
+        self.tree = QTreeWidget(self)
+        self.tree.setObjectName("loadsTree")
+        self.tree.setHeaderLabels(list(COLUMNS))
+        self.tree.setRootIsDecorated(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a path's name stays
+        header = self.tree.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, 340)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.refresh_button = QPushButton("&Refresh", self)
+        buttons.addButton(self.refresh_button, QDialogButtonBox.ButtonRole.ActionRole)
+        give_mnemonics(buttons)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(buttons)
+        buttons.rejected.connect(self.reject)
+        self.refresh_button.clicked.connect(self.refresh_requested)
+        self.tree.itemActivated.connect(self._on_tree_item_activated)
+
+    def show_busy(self) -> None:
+        self.summary.setText("Reading what each agent loads…")
+        self.refresh_button.setEnabled(False)
+
+    def show_failure(self, message: str) -> None:
+        self.summary.setText(f"Could not tell what the agents load: {message}")
+        self.refresh_button.setEnabled(True)
+
+    def show_result(self, result: object) -> None:
+        """What the worker found: the loads, or why not."""
+        if isinstance(result, Loads):
+            self.show_loads(result)
+        else:
+            self.show_failure(str(result))
+
+    def show_loads(self, loads: Loads) -> None:
+        where = f" in {display_path(loads.directory)}" if loads.directory else ""
+        self.summary.setText(
+            f"What each agent reads at the start of a session{where}, in its order. Tokens "
+            "are estimated (bytes / 4). Rows in orange are not read whole."
+        )
+        self.tree.clear()
+        for agent in loads.agents:
+            self.tree.addTopLevelItem(self._agent_item(agent))
+        self.tree.expandAll()
+        self.refresh_button.setEnabled(True)
+
+    def _agent_item(self, agent: AgentLoads) -> QTreeWidgetItem:
+        title = f"{AGENT_LABELS[agent.agent]} — about {agent.total_tokens:,} tokens"
+        item = QTreeWidgetItem([title, "", "", "", "; ".join(agent.notes)])
+        item.setFirstColumnSpanned(False)
+        font = item.font(0)
+        font.setBold(True)
+        item.setFont(0, font)
+        for file in agent.files:
+            row = QTreeWidgetItem(
+                [
+                    file_label(file),
+                    str(file.lines),
+                    str(file.loaded_lines),
+                    f"{file.loaded_tokens:,}",
+                    where_it_stops(file),
+                ]
+            )
+            row.setData(0, FILE_ROLE, file)
+            row.setToolTip(0, file.id or file.path or "")
+            row.setToolTip(4, where_it_stops(file))
+            if file.cut_at_line is not None:
+                for column in range(len(COLUMNS)):
+                    row.setForeground(column, QBrush(QColor(Accent.WARNING.value)))
+            elif file.when == "on demand":
+                for column in range(len(COLUMNS)):
+                    row.setForeground(column, QBrush(QColor("gray")))
+            item.addChild(row)
+        return item
+
+    @Slot(QTreeWidgetItem, int)
+    def _on_tree_item_activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        file = item.data(0, FILE_ROLE)
+        if isinstance(file, LoadedFile):
+            self.file_requested.emit(file.id or file.path or "")

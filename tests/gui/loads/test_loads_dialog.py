@@ -1,0 +1,64 @@
+"""View → What each agent loads, in the window: filled on a worker for the shown workspace,
+MEMORY.md's cut said in its row, a row opens its file (docs/formats.md §17.6)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QTreeWidgetItem
+from pytestqt.qtbot import QtBot
+
+from gui import memory_tree_support as support
+from gui.editor_support import settle
+from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
+from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
+from memtab.gui.window.main_window import MainWindow
+from memtab.loads.records import LoadedFile
+from support.agent_machine import WORKSPACE_ID, Machine, build_machine
+
+make_window = support.make_window
+
+
+@pytest.fixture
+def machine(tmp_path: Path) -> Machine:
+    return build_machine(tmp_path / "machine")
+
+
+def open_loads(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> tuple[MainWindow, LoadsDialog]:
+    window = make_window(machine.home, WORKSPACE_ID, source_context=lambda _home: machine.context())
+    qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
+    window.context.actions.action("loads.show").trigger()
+    feature = window.loads
+    assert feature is not None and feature.dialog is not None
+    dialog = feature.dialog
+    qtbot.waitUntil(lambda: dialog.tree.topLevelItemCount() == 3, timeout=WAIT_MS)
+    return window, dialog
+
+
+def rows(agent: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    return [agent.child(index) for index in range(agent.childCount())]
+
+
+def test_each_agent_in_its_order_with_memory_mds_cut(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    window, dialog = open_loads(qtbot, make_window, machine)
+    claude, codex, xum = (dialog.tree.topLevelItem(i) for i in range(3))
+    assert claude.text(0).startswith("Claude Code — about ")
+    assert codex.text(0).startswith("Codex — about ") and xum.text(0).startswith("xum — about ")
+    index = rows(claude)[-1]
+    assert index.text(0).endswith("MEMORY.md") and (index.text(1), index.text(2)) == ("249", "200")
+    assert index.text(4).startswith("From line 201 on it is not read")
+    assert str(machine.project) in dialog.summary.text()
+    # Activating the row opens MEMORY.md in the Memory tab.
+    dialog.tree.itemActivated.emit(index, 0)
+    editor = window.memory_tab.editor
+    file = index.data(0, FILE_ROLE)
+    assert isinstance(file, LoadedFile) and file.id is not None
+    qtbot.waitUntil(lambda: editor.current_ref is not None, timeout=WAIT_MS)
+    settle(qtbot, editor)
+    assert editor.real_path == machine.claude_memory / "MEMORY.md"
