@@ -40,7 +40,7 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("status", ("status", "--workspace", WORKSPACE)),
     ("workspaces", ("workspaces",)),
     ("workspaces --json", ("workspaces", "--json")),
-    ("suggestions", ("suggestions", "--json")),
+    ("inbox", ("inbox", "--json")),
     ("traces", ("traces", "--json")),
     ("trash", ("trash", "--workspace", WORKSPACE, "--json")),
     ("history of one file", ("history", "--workspace", WORKSPACE, NOTE)),

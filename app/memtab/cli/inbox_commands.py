@@ -5,6 +5,10 @@ agents' changes through `memtab mcp --writes inbox` (docs/formats.md §22.5).
     memtab inbox accept ID… [--workspace ID] [--text TEXT] [--json]
     memtab inbox reject ID… [--workspace ID] [--json]
 
+`memtab suggestions` (with `dismiss` for `reject`) is the same command under the name it had
+before the Inbox held more than the writer's suggestions; it says so on stderr, and goes in
+the next release.
+
 Without `--workspace`, listing covers every workspace with a harvest inbox, suggested
 memories or agents' proposals, and the global Inbox (agents' proposals for global memory,
 `workspaceId` null), and accept / reject find each id in whichever inbox holds it. `--text`
@@ -19,6 +23,7 @@ harvest candidate leaves its harvest file (docs/formats.md §10.5). `--json` pri
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
@@ -32,12 +37,16 @@ from memtab.writer.inbox import Inbox, InboxError, InboxItem
 from memtab.writer.suggestions import queued_workspaces
 
 _ERRORS = (InboxError, HomeError, MemoryStoreError, PathError, TimeoutError)
+OLD_NAME = "suggestions"
+RENAMED = "memtab suggestions is now memtab inbox (the old name goes in the next release)"
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `memtab inbox` (list, accept, reject) to the `memtab` parser."""
+    """Add `memtab inbox` (list, accept, reject) to the `memtab` parser, and its old name
+    `memtab suggestions`."""
     parser = commands.add_parser(
         "inbox",
+        aliases=[OLD_NAME],
         help="review the memories agents proposed (mux's harvest, Memtab's writer)",
         description="List the memories waiting for review — mux's harvest candidates with "
         "their evidence, confidence and rationale, and the offline writer's suggestions; "
@@ -51,7 +60,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     accept = actions.add_parser("accept", help="write items into the workspace's notes file")
     accept.add_argument("ids", metavar="ID", nargs="+")
     accept.add_argument("--text", help="the edited text to accept (one ID only)")
-    reject = actions.add_parser("reject", help="drop items from the inbox")
+    reject = actions.add_parser("reject", aliases=["dismiss"], help="drop items from the inbox")
     reject.add_argument("ids", metavar="ID", nargs="+")
     for sub in (accept, reject):
         add_home_option(sub)
@@ -100,8 +109,14 @@ def _items(
         raise CliError(str(error)) from None
 
 
+def _say_if_renamed(args: argparse.Namespace) -> None:
+    if getattr(args, "command", None) == OLD_NAME:
+        print(RENAMED, file=sys.stderr)
+
+
 def run_list(args: argparse.Namespace) -> int:
     """Print what waits in the inbox (of one workspace, or of all)."""
+    _say_if_renamed(args)
     home = open_home(args)
     items = _items(home, _workspaces(home, args.workspace), evidence=args.json)
     if args.json:
@@ -154,6 +169,7 @@ def _by_workspace(home: Home, args: argparse.Namespace) -> list[tuple[Inbox, lis
 
 def run_accept(args: argparse.Namespace) -> int:
     """Write the items into the notes file and take them out of the inbox."""
+    _say_if_renamed(args)
     home = open_home(args)
     if args.text is not None and len(args.ids) != 1:
         raise CliError("--text edits one item: give exactly one ID")
@@ -171,6 +187,7 @@ def run_accept(args: argparse.Namespace) -> int:
 
 def run_reject(args: argparse.Namespace) -> int:
     """Take the items out of the inbox (a harvest candidate leaves its file)."""
+    _say_if_renamed(args)
     home = open_home(args)
     rejected: list[dict[str, object]] = []
     for inbox, ids in _by_workspace(home, args):

@@ -57,8 +57,7 @@ COMMAND_MODULES = {
     ),
     "memtab.cli.consolidation_commands": ("consolidate", "sweep"),
     "memtab.cli.writer_commands": ("write",),
-    "memtab.cli.suggestion_commands": ("suggestions",),
-    "memtab.cli.inbox_commands": ("inbox",),
+    "memtab.cli.inbox_commands": ("inbox", "suggestions"),
     "memtab.cli.traces_commands": ("traces",),
     "memtab.cli.source_commands": ("sources", "show", "copy", "source-log", "codex-note"),
     "memtab.cli.history_commands": (

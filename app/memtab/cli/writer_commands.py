@@ -4,7 +4,7 @@ The interval and the scheduling state are ignored and left untouched (that is th
 and mux's business); the run is otherwise the one the app does: same budget, tools,
 attempts, timeout and trace dump on failure. The provider is the configured one (the
 offline writer unless set up), overridable with --provider / --model / --base-url. The
-offline writer suggests its notes for review (`memtab suggestions`) unless the writer
+offline writer suggests its notes for review (`memtab inbox`) unless the writer
 setting `offline_notes` is "write" or `--write-notes` is given; `--json` lists them under
 `suggested`.
 """
@@ -153,7 +153,7 @@ def _print_result(
         print(f"Suggested {plural(len(suggested), 'memory', 'memories')} for review — {where}")
         for suggestion in suggested:
             print(f"  {suggestion.id}  [{suggestion.section}] {suggestion.text}")
-        print(f"Accept or dismiss them: memtab suggestions --workspace {result.workspace_id}")
+        print(f"Accept or reject them: memtab inbox --workspace {result.workspace_id}")
     elif result.outcome == "wrote":
         print(f"{result.summary()} — {where}")
         for line in result.diff_lines():

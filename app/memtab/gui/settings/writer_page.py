@@ -29,7 +29,7 @@ WRITER_MODES: tuple[tuple[WriterMode, str], ...] = (
     (WriterMode.OFF, "Off — only `memtab write` runs it"),
 )
 OFFLINE_NOTES_CHOICES: tuple[tuple[OfflineNotes, str], ...] = (
-    (OfflineNotes.SUGGEST, "Suggest — queue them for review (`memtab suggestions`)"),
+    (OfflineNotes.SUGGEST, "Suggest — queue them for review (the Inbox, `memtab inbox`)"),
     (OfflineNotes.WRITE, "Write — add them to the memory file directly"),
 )
 
