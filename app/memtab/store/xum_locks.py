@@ -23,7 +23,7 @@ import contextlib
 import hashlib
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from memtab.fs.atomic import encode_utf8
@@ -60,6 +60,41 @@ def memory_lock_key(home: Home, store_root: Path) -> str:
     if resolved == memory_root or resolved.startswith(memory_root + os.sep):
         return memory_root
     return resolved
+
+
+def xum_home_spellings(home: Home, env: Mapping[str, str] | None = None) -> list[Path]:
+    """The names xum may know this home by: the target lock's name hashes the home as xum
+    spells it, without following links (`~/.mux` when that is a link to the home Memtab
+    found through it). The home itself, and each path xum's `getXumHome` could return
+    (`XUM_ROOT` else `MUX_ROOT`, unexpanded; `~/.xum`, `~/.mux`, `~/.cmux`) that is this
+    very directory."""
+    environ = os.environ if env is None else env
+    spellings = [Path(os.path.abspath(home.root))]
+    candidates = [Path.home() / name for name in (".xum", ".mux", ".cmux")]
+    root = environ.get("XUM_ROOT", environ.get("MUX_ROOT"))
+    if root:
+        candidates.insert(0, Path(os.path.abspath(root)))
+    real = os.path.realpath(home.root)
+    for candidate in candidates:
+        if candidate not in spellings and os.path.realpath(candidate) == real:
+            spellings.append(candidate)
+    return spellings
+
+
+def target_lock_paths(home: Home, store_roots: Iterable[Path]) -> list[Path]:
+    """Every target lock file of these store roots, under every spelling of the home
+    (`xum_home_spellings`), sorted: the one xum takes is among them."""
+    paths: set[Path] = set()
+    for root in store_roots:
+        try:
+            inside = Path(os.path.abspath(root)).relative_to(os.path.abspath(home.root))
+        except ValueError:  # a root outside the home: it has one name
+            paths.add(target_lock_path(home, memory_lock_key(home, root)))
+            continue
+        for spelling in xum_home_spellings(home):
+            spelled = Home(spelling)
+            paths.add(target_lock_path(spelled, memory_lock_key(spelled, spelling / inside)))
+    return sorted(paths)
 
 
 def target_lock_path(home: Home, key: str) -> Path:
@@ -155,12 +190,9 @@ def holding_targets(
     each waited for up to `timeout_s`; ScopeBusyError with BUSY_MESSAGE when one is not
     had in time (`timeout_s` None: TARGET_WAIT_S)."""
     wait_s = TARGET_WAIT_S if timeout_s is None else timeout_s
-    keys = sorted({memory_lock_key(home, root) for root in store_roots})
     with contextlib.ExitStack() as stack:
-        for key in keys:
-            stack.enter_context(
-                _holding_lease(target_lock_path(home, key), "target mutation lock", wait_s)
-            )
+        for path in target_lock_paths(home, store_roots):
+            stack.enter_context(_holding_lease(path, "target mutation lock", wait_s))
         yield
 
 

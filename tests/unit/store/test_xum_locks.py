@@ -196,3 +196,26 @@ def test_a_change_is_refused_when_xums_lock_cannot_be_taken(store: MemoryStore) 
     with pytest.raises(MemoryStoreError, match="Cannot take xum's lock"):
         store.create_file("/memories/global/a.md", "mine\n")
     assert not (store.home.global_root / "a.md").exists()
+
+
+def test_xums_lock_is_found_under_the_name_xum_gives_the_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Memtab finds a legacy home through ~/.mux and follows the link; xum names it ~/.mux.
+    real = tmp_path / "data" / "mux-home"
+    user = tmp_path / "user"
+    real.mkdir(parents=True)
+    user.mkdir()
+    (user / ".mux").symlink_to(real)
+    monkeypatch.setenv("HOME", str(user))
+    for name in ("XUM_ROOT", "MUX_ROOT"):
+        monkeypatch.delenv(name, raising=False)
+    home = Home(real)
+    as_xum_names_it = Home(user / ".mux")
+    xums_lock = target_lock_path(
+        as_xum_names_it, memory_lock_key(as_xum_names_it, as_xum_names_it.global_root)
+    )
+    assert xums_lock != shared_target(home)
+    with xum_holding(xums_lock), pytest.raises(ScopeBusyError, match=BUSY):
+        MemoryStore(home).create_file("/memories/global/a.md", "mine\n")
+    assert not (real / "memory" / "global" / "a.md").exists()
