@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from memtab.fs.clock import Clock, now_ms
 from memtab.store.home import Home
 from memtab.store.registry import MAX_WRITER_INTERVAL, MIN_WRITER_INTERVAL
+from memtab.store.xum_locks import workspace_removed
 from memtab.writer.state import load_state, read_state_document, sanitize_state, save_state
 
 if TYPE_CHECKING:  # the record is loaded by the first state read (writer.state)
@@ -77,6 +78,8 @@ class WriterScheduler:
         """
         interval = max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, interval))
         with self._lock:
+            if workspace_removed(self.home, workspace_id):
+                return None  # xum removed it: no run, nothing written (docs/formats.md §21.3)
             state = self.state(workspace_id)
             in_flight = workspace_id in self._in_flight
             if state.has_incomplete_run and not in_flight:
@@ -129,6 +132,10 @@ class WriterScheduler:
 
     def _save(self, workspace_id: str, state: WriterState) -> None:
         path = self.home.writer_state_path(workspace_id)
+        if workspace_removed(self.home, workspace_id):
+            # Saving would make its session dir again, which xum deleted.
+            logger.info("Not saving the writer state of removed workspace %s", workspace_id)
+            return
         try:
             save_state(path, state)
         except OSError as error:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from typing import Any
 
 import pytest
 
 from memtab.store.home import Home
+from memtab.store.xum_locks import removal_tombstone_path
 from memtab.writer.policy import RunTicket, WriterScheduler
 from memtab.writer.records import WriterState
 from memtab.writer.state import load_state, sanitize_state, save_state
@@ -278,3 +280,20 @@ def test_a_state_file_changed_by_another_process_is_recognized(
     assert not scheduler.is_foreign_change(WS)  # what we wrote
     save_state(home.writer_state_path(WS), WriterState(turns_since_last_run=2))
     assert scheduler.is_foreign_change(WS)
+
+
+def test_a_workspace_xum_removed_gets_no_run_and_no_state_file(
+    scheduler: WriterScheduler, home: Home, clock: Clock
+) -> None:
+    ticket = None
+    for turn in range(3):
+        ticket = scheduler.on_completed_turn(WS, f"m{turn}", 3) or ticket
+    assert ticket is not None  # a run was under way when xum removed the workspace
+    tombstone = removal_tombstone_path(home, WS)
+    tombstone.parent.mkdir(parents=True)
+    tombstone.write_text(json.dumps({"workspaceId": WS, "removedAt": 1}))
+    shutil.rmtree(home.workspace_dir(WS))  # xum deletes the session dir
+    clock.tick()
+    scheduler.finish_run(ticket)
+    assert scheduler.on_completed_turn(WS, "m9", 1) is None
+    assert not home.workspace_dir(WS).exists()
