@@ -1,8 +1,10 @@
 """Benchmark: what the cross-process scope lock costs each memory-tool edit.
 
 Run: .venv/bin/python -m pytest --bench tests/bench/test_lock_bench.py -s
-Prints the median of taking and releasing the lock alone, and of a whole `str_replace`
-edit with the lock and with the lock taken away (target: the lock adds under 2 ms).
+Prints the median of taking and releasing the lock alone, and xum's two lock files alone
+(`store.xum_locks`: the target lock, memory-meta.json's with Memtab's own), and of a whole
+`str_replace` edit with the locks (Memtab's and xum's target lock) and with them taken
+away (target: the locks add under 2 ms).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.locks import interprocess_lock
+from memtab.store import xum_locks
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
@@ -47,6 +50,14 @@ def test_scope_lock_cost_per_tool_edit(tmp_path: Path, monkeypatch: pytest.Monke
         with interprocess_lock(lock_path):
             pass
 
+    def xum_target_alone() -> None:
+        with xum_locks.holding_targets(store.home, [store.home.global_root]):
+            pass
+
+    def xum_meta_alone() -> None:
+        with xum_locks.holding_meta(store.home):
+            pass
+
     words = ("alpha", "beta")
     state = [0]
 
@@ -72,6 +83,8 @@ def test_scope_lock_cost_per_tool_edit(tmp_path: Path, monkeypatch: pytest.Monke
             monkeypatch.setattr(store, "writing", locked_writing)
 
     lock_ms = _median_ms(lock_alone, LOCK_ROUNDS)
+    xum_target_ms = _median_ms(xum_target_alone, LOCK_ROUNDS)
+    xum_meta_ms = _median_ms(xum_meta_alone, LOCK_ROUNDS)
     # Alternate the two kinds of edit, so that load from other processes (and the disk's
     # fsync times, which dominate an edit) hits both alike.
     with_lock, without_lock = [], []
@@ -84,6 +97,8 @@ def test_scope_lock_cost_per_tool_edit(tmp_path: Path, monkeypatch: pytest.Monke
     without_lock_ms = statistics.median(without_lock) * 1000
     print(
         f"\nscope lock, acquire + release (median of {LOCK_ROUNDS}): {lock_ms:.3f} ms"
+        f"\nxum's target lock file: {xum_target_ms:.3f} ms; memory-meta.json's two locks: "
+        f"{xum_meta_ms:.3f} ms"
         f"\nstr_replace edit (median of {EDIT_ROUNDS}, alternating): {with_lock_ms:.3f} ms "
         f"with the lock, {without_lock_ms:.3f} ms without: the lock adds "
         f"{with_lock_ms - without_lock_ms:.3f} ms (target < 2 ms)"
