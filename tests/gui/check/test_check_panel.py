@@ -87,6 +87,25 @@ def test_the_open_file_s_lines_are_marked(
     assert window.memory_tab.editor.text_edit.viewportMargins().right() > 0
 
 
+def test_open_puts_the_cursor_on_the_finding_s_line(
+    qtbot: QtBot, make_window: WindowFactory, demo: Home
+) -> None:
+    window, check = checked(qtbot, make_window, demo)
+    action(window, "check.panel").trigger()
+    (index,) = [i for i, f in enumerate(check.panel.findings) if f.kind == "missing-path"]
+    finding = check.panel.findings[index]
+    assert finding.line is not None
+    check.panel.select(index)
+    check.panel.open_button.click()
+    editor = window.memory_tab.editor
+    wait_for(qtbot, lambda: editor.current_path == DEV_SETUP)
+    text_edit = editor.text_edit
+    wait_for(qtbot, lambda: text_edit.textCursor().blockNumber() > 0)
+    line = text_edit.textCursor().block().text()
+    assert text_edit.textCursor().blockNumber() == finding.line - 1  # lines count from 1
+    assert "settings_local.py" in line, line
+
+
 def test_apply_fix_is_reviewed_like_consolidate_now_then_checked_again(
     qtbot: QtBot, make_window: WindowFactory, demo: Home
 ) -> None:

@@ -317,7 +317,7 @@ class CheckFeature(QObject):
         if path is None:  # a project, or another agent's file: the tree shows where
             self._context.status.show(f"{finding.message} ({finding.project or finding.path})")
             return
-        lines = (finding.line,) if finding.line is not None else ()
+        lines = (finding.line - 1,) if finding.line is not None else ()  # blocks count from 0
         self._shell.reveal_file(finding.workspace or self._context.shown.workspace_id, path, lines)
 
     @Slot(object)
