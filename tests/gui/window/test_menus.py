@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QDialog, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.editor_support import open_loaded
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.tree.nodes import file_key
 from memtab.gui.editor.view import ViewMode
@@ -141,6 +142,30 @@ def test_help_shortcuts_is_made_from_the_actions(
     ) in shortcut_rows(actions)
     window.menus.refresh()
     assert titles(window.menus.view_menu.actions())[-1] == "Do something new"
+
+
+def test_help_shortcuts_and_the_panels_still_work_after_a_tab_closed(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    window.show()
+    wait_idle(qtbot, window)
+    editor = window.memory_tab.editor
+    for path in ("/memories/global/tools/git.md", "/memories/global/preferences.md"):
+        open_loaded(qtbot, editor, parse_file_path(path), keep=True)
+    editor.close_current_tab()
+    qtbot.wait(50)  # the closed tab is deleted later
+    shown: list[QDialog] = []
+    window.exec_dialog = lambda dialog: shown.append(dialog) or 0  # type: ignore[method-assign]
+    window.context.actions.action("window.shortcuts").trigger()
+    [dialog] = shown
+    assert isinstance(dialog, ShortcutsDialog)
+    assert ("View", "File history") in {(row.section, row.name) for row in dialog.rows}
+    window.menus.refresh()
+    assert "File history" in titles(window.menus.view_menu.actions())
+    window.context.actions.action("history.panel").trigger()
+    assert window.history.dock.isVisible()
+    assert window.context.actions.action("history.panel").isChecked()
 
 
 def test_every_action_is_listed_once_by_a_stable_name_and_no_keys_collide(
