@@ -6,16 +6,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
+from memtab.components.tree.nodes import ref_key
 from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
 from memtab.gui.window.main_window import MainWindow
 from memtab.loads.records import LoadedFile
+from memtab.sources.claude import encode_project_path
+from memtab.sources.file_ref import MemoryFileRef
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
+
+from ..tree.test_sources import open_key
 
 make_window = support.make_window
 
@@ -62,3 +68,30 @@ def test_each_agent_in_its_order_with_memory_mds_cut(
     qtbot.waitUntil(lambda: editor.current_ref is not None, timeout=WAIT_MS)
     settle(qtbot, editor)
     assert editor.real_path == machine.claude_memory / "MEMORY.md"
+
+
+def test_memory_md_shows_claude_codes_cut_and_says_when_an_edit_pushes_lines_past_it(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    window = make_window(machine.home, WORKSPACE_ID, source_context=lambda _home: machine.context())
+    qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
+    feature = window.loads
+    assert feature is not None
+    source_id = f"claude-code:memory-{encode_project_path(str(machine.project))}"
+    open_key(qtbot, window, ref_key(MemoryFileRef(source_id, "memory/MEMORY.md")))
+    line = feature.cut_line()
+    assert line is not None and line.cut is not None
+    assert (line.cut.cut_at_line, line.past_cut) == (201, 49)
+    # Ten lines typed at the top push ten more past the cut, before any save.
+    editor = window.memory_tab.editor
+    cursor = editor.text_edit.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.Start)
+    cursor.insertText("- new\n" * 10)
+    qtbot.waitUntil(lambda: line.past_cut == 59, timeout=WAIT_MS)
+    assert "59 lines of MEMORY.md are now past Claude Code's cut" in (
+        window.status_bar.currentMessage()
+    )
+    # Another agent's file has no cut drawn.
+    open_key(qtbot, window, ref_key(MemoryFileRef("claude-code:user", "CLAUDE.md")))
+    assert feature.cut_line() is None

@@ -16,9 +16,12 @@ from PySide6.QtCore import QObject, Slot
 
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.line_margin import MarginEditor
+from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.sources.claude_index import INDEX_NAME
 from memtab.sources.config import SourceContext
-from memtab.sources.file_ref import SourceError, parse_file_ref
+from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.home import Home
 from memtab.store.paths import PathError
 
@@ -39,6 +42,12 @@ def loads_job(
     return compute_loads(home, workspace_id=workspace_id, context=load_context(home))
 
 
+def is_claude_index(ref: MemoryFileRef) -> bool:
+    """Whether Claude Code reads this file only to its cut: an auto memory's (or a
+    subagent's) `MEMORY.md`."""
+    return ref.agent == "claude-code" and ref.name == INDEX_NAME
+
+
 class LoadsFeature(QObject):
     """The action, its dialog and the worker that fills it (see the module doc)."""
 
@@ -47,6 +56,7 @@ class LoadsFeature(QObject):
         context: WindowContext,
         shell: WindowShell,
         select_key: SelectKey,
+        editor: MarginEditor,
         *,
         source_context: ContextLoader | None = None,
         parent: QObject | None = None,
@@ -58,6 +68,10 @@ class LoadsFeature(QObject):
         self._load_context: ContextLoader = source_context or SourceContext.load
         self._runner: TaskRunner | None = None
         self.dialog: LoadsDialog | None = None
+        self._editor = editor
+        self._baseline = 0  # lines past the cut when the file was opened
+        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.file_closed.connect(self._on_editor_file_closed)
         self.action = context.actions.add(
             "loads.show",
             "What each agent &loads…",
@@ -115,6 +129,48 @@ class LoadsFeature(QObject):
     @Slot()
     def _on_dialog_refresh_requested(self) -> None:
         self._request()
+
+    # -- the cut of Claude Code's MEMORY.md, in the editor ---------------------------------------
+
+    def cut_line(self) -> CutLine | None:
+        """The cut drawn over the open file's text, when it is Claude Code's MEMORY.md."""
+        line = self._editor.text_edit.findChild(CutLine)
+        return line if isinstance(line, CutLine) and line.shown else None
+
+    @Slot(object)
+    def _on_editor_file_opened(self, _ref: object) -> None:
+        self._follow_editor()
+
+    @Slot()
+    def _on_editor_file_closed(self) -> None:
+        self._follow_editor()
+
+    def _follow_editor(self) -> None:
+        text_edit = self._editor.text_edit
+        line = text_edit.findChild(CutLine)
+        file = self._editor.current_file
+        shown = file is not None and is_claude_index(file.ref)
+        if not shown:
+            if isinstance(line, CutLine):
+                line.follow(False)
+            return
+        if not isinstance(line, CutLine):
+            line = CutLine(text_edit)
+            line.cut_moved.connect(self._on_cut_line_cut_moved)
+        self._baseline = -1  # the first count is the file's own
+        line.follow(True)
+
+    @Slot(int)
+    def _on_cut_line_cut_moved(self, past: int) -> None:
+        if self._baseline < 0:
+            self._baseline = past
+            return
+        if past > self._baseline:
+            self._context.status.show(
+                f"{past} lines of MEMORY.md are now past Claude Code's cut: it does not read "
+                "them. Move them up, or into a topic file it links to."
+            )
+        self._baseline = past
 
     @Slot(str)
     def _on_dialog_file_requested(self, name: str) -> None:

@@ -361,6 +361,7 @@ class MainWindow(QMainWindow):
             self.context,
             self,
             functools.partial(tab.sync.select_key, open_it=True),
+            tab.editor,
             source_context=tab.scans.source_context,
             parent=self,
         )
