@@ -1,14 +1,28 @@
 """`memtab mcp`: serve the memory to agents over MCP (stdio), docs/formats.md §22.
 
     memtab mcp [--home DIR] [--workspace ID] [--writes inbox|direct|off]
+    memtab mcp install [--claude] [--codex] [--xum] [--print] [--workspace ID]
 
-stdout is the protocol's: everything else goes to stderr and the log.
+stdout is the protocol's: everything else goes to stderr and the log. `install`
+registers the server in each agent's own configuration (every agent found, without a
+flag), keeping everything else there, and says what it changed; `--print` shows what it
+would add instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
+from memtab.agent_server.install import (
+    AGENT_TITLES,
+    AGENTS,
+    agent_found,
+    config_path,
+    register_server,
+    server_command,
+    snippet,
+)
 from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.service import WRITE_MODES, MemoryService
 from memtab.cli.common import CliError, add_home_option, open_home
@@ -37,6 +51,45 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "off: read-only",
     )
     parser.set_defaults(handler=run_mcp)
+    actions = parser.add_subparsers(dest="mcp_action", metavar="ACTION")
+    install = actions.add_parser(
+        "install",
+        help="register `memtab mcp` with Claude Code, Codex and xum",
+        description="Add the memtab server to each agent's MCP configuration (Claude Code's "
+        "~/.claude.json, Codex's ~/.codex/config.toml, xum's mcp.jsonc), keeping "
+        "everything else. Without an agent flag: every agent found on this machine.",
+    )
+    add_home_option(install)
+    for agent in AGENTS:
+        install.add_argument(
+            f"--{agent}", action="store_true", help=f"register with {AGENT_TITLES[agent]}"
+        )
+    install.add_argument("--print", action="store_true", help="show what to add, change nothing")
+    install.add_argument(
+        "--workspace", metavar="ID", default=argparse.SUPPRESS, help="serve this workspace"
+    )
+    install.set_defaults(handler=run_install)
+
+
+def run_install(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    chosen = [agent for agent in AGENTS if getattr(args, agent)]
+    agents = chosen or [agent for agent in AGENTS if agent_found(agent, home)]
+    if not agents:
+        raise CliError(
+            "No agent found (Claude Code, Codex, xum): name one, e.g. memtab mcp install --claude"
+        )
+    command = server_command(home, getattr(args, "workspace", None))
+    failed = False
+    for agent in agents:
+        path = config_path(agent, home)
+        if args.print:
+            print(f"# {AGENT_TITLES[agent]}: {path}\n{snippet(agent, command)}\n")
+            continue
+        outcome = register_server(agent, path, command)
+        failed |= outcome.status == "refused"
+        print(outcome.message, file=sys.stderr if outcome.status == "refused" else sys.stdout)
+    return 1 if failed else 0
 
 
 def run_mcp(args: argparse.Namespace) -> int:

@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
 from memtab.consolidation.review_setting import load_review_mode, save_review_mode
 from memtab.fs.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.dialog_layout import give_mnemonics
+from memtab.gui.settings.agent_server import AgentServerBox
 from memtab.gui.settings.keys import FormKeys, confirm_key_host
 from memtab.gui.settings.local_servers import LocalServersBox
 from memtab.gui.settings.page import ScrollingPage
@@ -236,13 +237,19 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
 
         self.sources_box = SourcesSettingsBox(self._home, self._env, self)
+        self.agent_server_box = (
+            AgentServerBox(self._home, self._env, self) if self._home is not None else None
+        )
+        agents_page: list[QWidget] = [self.sources_box]
+        if self.agent_server_box is not None:
+            agents_page.append(self.agent_server_box)
 
         # Three pages, each scrolling: the dialog fits a 768-px screen whatever the texts.
         self.pages = QTabWidget(self)
         self.pages.setObjectName("settingsPages")
         self.pages.addTab(ScrollingPage([model_box, self.local_servers], self), "Model")
         self.pages.addTab(ScrollingPage([self.writer], self), "Memory writer")
-        self.pages.addTab(ScrollingPage([self.sources_box], self), "Other agents")
+        self.pages.addTab(ScrollingPage(agents_page, self), "Other agents")
         layout = QVBoxLayout(self)
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.override_note)
@@ -516,6 +523,8 @@ class SettingsDialog(QDialog):
         self._stop_testing()
         self.local_servers.shutdown()
         self.sources_box.shutdown()
+        if self.agent_server_box is not None:
+            self.agent_server_box.shutdown()
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -1,0 +1,124 @@
+"""`memtab mcp install`: the server registered in Claude Code's, Codex's and xum's own
+configuration, keeping everything else there, idempotent, saying what changed; a file
+Memtab cannot edit safely is left alone with the snippet to add by hand."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from memtab.agent_server.install import (
+    config_path,
+    register_server,
+    registered,
+    server_command,
+)
+from memtab.cli.main import main
+from memtab.store.home import Home
+
+COMMAND = ["/opt/memtab/bin/memtab", "mcp", "--home", "/data/my home"]
+CODEX = """# my settings
+model = "o3"
+
+[mcp_servers.memtab]
+command = "old-memtab"
+args = ["mcp"]
+env = { "A" = "1" }
+
+[profiles.fast]
+model = "o4-mini"
+"""
+
+
+def test_claude_codes_user_config_keeps_every_other_key(tmp_path: Path) -> None:
+    path = tmp_path / ".claude.json"
+    path.write_text(json.dumps({"numStartups": 3, "mcpServers": {"a": {"command": "b"}}}))
+    outcome = register_server("claude", path, COMMAND)
+    assert outcome.status == "added" and str(path) in outcome.message
+    document = json.loads(path.read_text())
+    assert document["numStartups"] == 3 and document["mcpServers"]["a"] == {"command": "b"}
+    assert document["mcpServers"]["memtab"] == {
+        "type": "stdio",
+        "command": COMMAND[0],
+        "args": COMMAND[1:],
+        "env": {},
+    }
+    assert register_server("claude", path, COMMAND).status == "unchanged"
+    assert register_server("claude", path, [*COMMAND, "--workspace", "w"]).status == "updated"
+    assert registered("claude", path)
+
+
+def test_codex_gets_its_table_replaced_in_place_and_the_rest_kept(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(CODEX)
+    assert register_server("codex", path, COMMAND).status == "updated"
+    text = path.read_text()
+    assert text.startswith("# my settings\n")
+    document = tomllib.loads(text)
+    assert document["model"] == "o3" and document["profiles"] == {"fast": {"model": "o4-mini"}}
+    assert document["mcp_servers"]["memtab"] == {
+        "command": COMMAND[0],
+        "args": COMMAND[1:],
+        "env": {"A": "1"},
+    }
+    assert register_server("codex", path, COMMAND).status == "unchanged"
+    assert path.read_text() == text
+
+
+def test_a_fresh_codex_config_and_xums_file_are_created(tmp_path: Path) -> None:
+    codex = tmp_path / "codex" / "config.toml"
+    assert register_server("codex", codex, COMMAND).status == "added"
+    assert tomllib.loads(codex.read_text())["mcp_servers"]["memtab"]["args"] == COMMAND[1:]
+    xum = tmp_path / "xum" / "mcp.jsonc"
+    xum.parent.mkdir()
+    xum.write_text(json.dumps({"servers": {"gh": "gh-mcp"}}))
+    assert register_server("xum", xum, COMMAND).status == "added"
+    servers = json.loads(xum.read_text())["servers"]
+    assert servers == {
+        "gh": "gh-mcp",
+        "memtab": "/opt/memtab/bin/memtab mcp --home '/data/my home'",
+    }
+
+
+@pytest.mark.parametrize(
+    ("agent", "name", "text", "why"),
+    [
+        ("xum", "mcp.jsonc", '{// mine\n "servers": {}}', "is not plain JSON"),
+        ("codex", "config.toml", "model = \n", "is not valid TOML"),
+        ("codex", "config.toml", 'mcp_servers.memtab.command = "x"\n', "cannot edit"),
+        ("claude", ".claude.json", '{"mcpServers": []}', "object 'mcpServers'"),
+    ],
+)
+def test_a_file_memtab_cannot_edit_safely_is_left_alone(
+    tmp_path: Path, agent: str, name: str, text: str, why: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    outcome = register_server(agent, path, COMMAND)  # type: ignore[arg-type]
+    assert outcome.status == "refused" and why in outcome.message
+    assert "add this by hand" in outcome.message and "memtab" in outcome.message
+    assert path.read_text() == text
+
+
+def test_the_command_installs_where_each_agent_looks_and_print_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = Home(tmp_path / "home")
+    home.root.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    args = ["mcp", "install", "--home", str(home.root)]
+    assert main([*args, "--codex", "--print"]) == 0
+    assert "[mcp_servers.memtab]" in capsys.readouterr().out
+    assert not (tmp_path / "codex" / "config.toml").exists()
+    assert main(args) == 1  # nothing found: an agent must be named
+    assert "No agent found" in capsys.readouterr().err
+    assert main([*args, "--codex", "--claude"]) == 0
+    out = capsys.readouterr().out
+    assert "Codex: added" in out and "Claude Code: added" in out
+    codex = tomllib.loads(config_path("codex", home).read_text())["mcp_servers"]["memtab"]
+    assert codex["args"][-3:] == ["mcp", "--home", str(home.root)]
+    assert [codex["command"], *codex["args"]] == server_command(home)
+    assert registered("claude", config_path("claude", home))
