@@ -66,7 +66,7 @@ from memtab.store.history.capture import (
 )
 from memtab.store.history.recorder import FileChange
 from memtab.store.history.versions import Op
-from memtab.store.meta import sanitize_entry
+from memtab.store.meta import provenance_of, sanitize_entry
 from memtab.store.paths import (
     Scope,
     VirtualPath,
@@ -573,7 +573,10 @@ class MemoryStore(ScopeStore):
         fails. Raises `changed` if a file appeared meanwhile."""
         key = self.meta_key(path)
         if meta:
-            self._update_meta(path, lambda: self.meta.restore_entry(key, sanitize_entry(meta)))
+            self._update_meta(
+                path,
+                lambda: self.meta.restore_entry(key, sanitize_entry(meta), provenance_of(meta)),
+            )
         try:
             parent.create_new(path.name, data)
         except BaseException as error:

@@ -4,7 +4,9 @@ mux keeps this file cached in memory and may overwrite it; Memtab re-reads it be
 change, under a lock, so two Memtab processes never lose each other's updates. Changes go
 through `memtab.fs.sidecar`: a BOM is fine, an unparsable file is kept aside rather than
 overwritten, and fields Memtab does not know (a top-level `version`, extra per-entry
-fields) are written back untouched.
+fields) are written back untouched — xum's provenance marker `carriesProjectSkillContent`
+among them: it stays as it is on every change, moves with its entry, keeps an entry that
+holds nothing else, and comes back with a file restored from history (§7).
 """
 
 from __future__ import annotations
@@ -73,6 +75,16 @@ class MetaEntry(NamedTuple):
 
 
 _DEFAULT_ENTRY = MetaEntry()
+# xum's marker that a file was written with project skill content in context (true), or
+# verified clean (false); absent is unknown, which xum reads as carrying it
+# (src/node/services/memoryMeta.ts). Memtab never sets it, only keeps it.
+PROVENANCE_FIELD = "carriesProjectSkillContent"
+
+
+def provenance_of(raw: Any) -> dict[str, bool]:
+    """An entry's provenance marker as xum keeps it (a boolean), else nothing."""
+    value = raw.get(PROVENANCE_FIELD) if isinstance(raw, dict) else None
+    return {PROVENANCE_FIELD: value} if isinstance(value, bool) else {}
 
 
 def _positive_time(value: Any) -> int | None:
@@ -227,10 +239,29 @@ class MetaStore:
             else:
                 entries.set(key, entry._replace(pinned=False))
 
-    def restore_entry(self, key: str, entry: MetaEntry) -> None:
-        """Give a file brought back from history the pins and usage it had."""
+    def snapshot(self) -> dict[str, dict[str, Any]]:
+        """Every entry as history keeps it with a removed file: pins, usage and xum's
+        provenance marker."""
+        document = read_sidecar(self._home.meta_path).document
+        raw_entries = document.get("entries") if isinstance(document, dict) else None
+        if not isinstance(raw_entries, dict):
+            return {}
+        kept: dict[str, dict[str, Any]] = {}
+        for key, raw in raw_entries.items():
+            entry, provenance = sanitize_entry(raw), provenance_of(raw)
+            if provenance or not entry.is_default:
+                kept[key] = {**entry.to_json(), **provenance}
+        return kept
+
+    def restore_entry(
+        self, key: str, entry: MetaEntry, provenance: Mapping[str, bool] | None = None
+    ) -> None:
+        """Give a file brought back from history the pins, usage and provenance it had."""
         with self._editing() as entries:
             entries.set(key, entry)
+            if provenance:
+                current = entries.raw.get(key)
+                entries.raw[key] = {**(current if isinstance(current, dict) else {}), **provenance}
 
     def update_entries(
         self, updates: Mapping[str, Callable[[MetaEntry], MetaEntry | None]]
@@ -242,10 +273,9 @@ class MetaStore:
         with self._editing() as entries:
             for key, update in updates.items():
                 updated = update(entries.get(key))
-                if updated is None:
-                    entries.raw.pop(key, None)
-                else:
-                    entries.set(key, updated)
+                # None forgets pins and usage; xum's marker (any field Memtab does not
+                # know) stays with the file.
+                entries.set(key, _DEFAULT_ENTRY if updated is None else updated)
 
     def drop_subtree(self, subtree_key: str) -> None:
         """Forget pins and usage of a deleted file or directory."""
@@ -258,10 +288,13 @@ class MetaStore:
                 entries.pop_subtree(subtree_key)
 
     def move_subtree(self, old_key: str, new_key: str, *, record_write: bool) -> None:
-        """Carry pins and usage to a renamed file or directory; optionally record a write."""
+        """Carry pins, usage and provenance to a renamed file or directory (what was left
+        at the destination goes first, as xum's renameKeys: a stale marker must not stay
+        beside content it does not describe); optionally record a write."""
         now = self._clock()
         with self._editing() as entries:
             moved = entries.pop_subtree(old_key)
+            entries.pop_subtree(new_key)
             for key, raw in moved.items():
                 entries.raw[new_key + key[len(old_key) :]] = raw
             if record_write:

@@ -290,7 +290,7 @@ class ScopeStore(ScopeView):
         if self.history is None:
             return {}
         try:
-            return {key: entry.to_json() for key, entry in self.meta.load().items()}
+            return self.meta.snapshot()
         except (OSError, MemoryStoreError) as error:
             logger.warning("Cannot read memory-meta.json for history: %s", error)
             return {}
