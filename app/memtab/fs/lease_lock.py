@@ -82,6 +82,8 @@ def process_birth(pid: int) -> str | None:
 
 
 def _probe_birth(pid: int) -> str | None:
+    if sys.platform == "win32":
+        return None  # neither /proc nor `ps`: the lease decides
     try:
         with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as stat:
             text = stat.read()
@@ -91,8 +93,6 @@ def _probe_birth(pid: int) -> str | None:
             return f"linux-ticks:{fields[19]}"
     except (OSError, ValueError):
         pass  # not Linux, or the process is gone
-    if sys.platform == "win32":
-        return None  # no `ps`: the lease decides
     # Lazy: only macOS and the BSDs ask `ps`, and the window's first paint imports this
     # module (store.meta) — subprocess costs ~7 ms there (tests/gui/test_startup_boundary.py).
     import subprocess

@@ -206,3 +206,19 @@ def test_a_busy_reclaim_guard_leaves_the_stale_lock_to_its_reclaimer(
 )
 def test_tokens_are_read_as_xum_reads_them(token: str, expected: tuple[object, object]) -> None:
     assert parse_token(token) == expected
+
+
+def test_on_windows_tokens_have_no_birth_and_only_the_lease_tells_a_dead_holder(
+    lock: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lease_lock.sys, "platform", "win32")
+    monkeypatch.setattr(lease_lock, "_births", {})
+    held = take(lock)
+    pid, nonce = lock.read_text().split(":")  # no birth: `pid:nonce`
+    assert int(pid) == os.getpid() and len(nonce) == 16
+    held.release()
+    lock.write_text(token_for(dead_pid(), "deadbeefdeadbeef", None))
+    with pytest.raises(LeaseLockBusyError):  # os.kill would end a process there: not asked
+        take(lock)
+    age(lock, LEASE_S + 1)
+    take(lock).release()

@@ -21,6 +21,7 @@ from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaStore
 from memtab.store.paths import parse_file_path
+from memtab.store.registry import load_registry
 from memtab.store.xum_locks import (
     WorkspaceRemovedError,
     memory_lock_key,
@@ -30,7 +31,7 @@ from memtab.store.xum_locks import (
 )
 from support.xum import xum_holding
 
-from .helpers import WORKSPACE_ID
+from .helpers import WORKSPACE_ID, write_config
 
 BUSY = "Another process is changing this memory"
 
@@ -219,3 +220,37 @@ def test_xums_lock_is_found_under_the_name_xum_gives_the_home(
     with xum_holding(xums_lock), pytest.raises(ScopeBusyError, match=BUSY):
         MemoryStore(home).create_file("/memories/global/a.md", "mine\n")
     assert not (real / "memory" / "global" / "a.md").exists()
+
+
+def test_a_sub_agent_writes_nothing_into_the_notebook_of_a_removed_root(home: Home) -> None:
+    child = "c1c1c1c1c1"
+    write_config(
+        home,
+        {
+            "projects": [
+                [
+                    "/src/app",
+                    {
+                        "workspaces": [
+                            {"path": "/src/app", "id": WORKSPACE_ID, "name": "main"},
+                            {
+                                "path": "/src/app",
+                                "id": child,
+                                "name": "sub",
+                                "parentWorkspaceId": WORKSPACE_ID,
+                            },
+                        ]
+                    },
+                ]
+            ]
+        },
+    )
+    store = MemoryStore(home, load_registry(home).require_workspace(child))
+    notebook = target_lock_path(home, memory_lock_key(home, home.workspace_root(WORKSPACE_ID)))
+    with xum_holding(notebook), pytest.raises(ScopeBusyError):  # the root's notebook lock
+        store.create_file("/memories/workspace/a.md", "from the sub-agent\n")
+    remove_in_xum(home, WORKSPACE_ID)  # the root is being removed; the child still listed
+    with pytest.raises(WorkspaceRemovedError, match=f"Workspace {WORKSPACE_ID} was removed"):
+        store.create_file("/memories/workspace/a.md", "from the sub-agent\n")
+    assert not home.workspace_dir(WORKSPACE_ID).exists()
+    assert not home.workspace_dir(child).exists()
