@@ -22,6 +22,7 @@ from memtab.store.memory import MemoryStore
 from memtab.store.meta import MetaStore
 from memtab.store.paths import parse_file_path
 from memtab.store.registry import load_registry
+from memtab.store.undo import file_history, restore
 from memtab.store.xum_locks import (
     WorkspaceRemovedError,
     memory_lock_key,
@@ -254,3 +255,37 @@ def test_a_sub_agent_writes_nothing_into_the_notebook_of_a_removed_root(home: Ho
         store.create_file("/memories/workspace/a.md", "from the sub-agent\n")
     assert not home.workspace_dir(WORKSPACE_ID).exists()
     assert not home.workspace_dir(child).exists()
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "create_directory",
+        "edit_text",
+        "delete",
+        "move",
+        "set_pinned",
+        "restore",
+    ],
+)
+def test_every_change_of_the_store_is_refused_while_xum_holds_the_memory(
+    store: MemoryStore, change: str
+) -> None:
+    path = "/memories/global/a.md"
+    store.create_file(path, "one\n")
+    store.edit_text(path, lambda text: text + "two\n")
+    first = file_history(store, path)[-1]
+    before = store.read(path).content
+    lock = meta_lock_path(store.home) if change == "set_pinned" else shared_target(store.home)
+    actions = {
+        "create_directory": lambda: store.create_directory("/memories/global/sub"),
+        "edit_text": lambda: store.edit_text(path, lambda text: text + "three\n"),
+        "delete": lambda: store.delete(path),
+        "move": lambda: store.move(path, "/memories/global/b.md"),
+        "set_pinned": lambda: store.set_pinned(path, True),
+        "restore": lambda: restore(store, path, first.id, replace=True),
+    }
+    with xum_holding(lock), pytest.raises((ScopeBusyError, LockUnavailableError), match=BUSY):
+        actions[change]()
+    assert store.read(path).content == before
+    assert sorted(p.name for p in store.home.global_root.iterdir()) == ["a.md"]
