@@ -21,6 +21,7 @@ from memtab.store.home import Home
 from memtab.store.meta import MetaStore
 from memtab.store.registry import Registry, Workspace, load_registry
 from memtab.store.scope_view import ScopeView
+from memtab.store.xum_locks import workspace_removed
 
 
 def compute_loads(
@@ -63,7 +64,10 @@ def compute_loads(
         else:
             view = ScopeView(home, workspace)
             meta = MetaStore(home).load()
-            results.append(xum_loads(view, meta, now_ms() if now is None else now))
+            removed = workspace is not None and any(
+                workspace_removed(home, ws) for ws in {workspace.id, workspace.notebook_id}
+            )
+            results.append(xum_loads(view, meta, now_ms() if now is None else now, removed=removed))
     return Loads(
         agents=tuple(results),
         workspace=workspace.id if workspace else None,

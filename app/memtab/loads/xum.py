@@ -30,7 +30,7 @@ from memtab.loads.measure import estimate_tokens, line_of_byte, measured
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.store.files import FileContent
 from memtab.store.meta import MetaEntry
-from memtab.store.paths import VirtualPath
+from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scope_view import ScopeView
 
 MAX_ITEM_BYTES = 16 * 1024
@@ -75,9 +75,15 @@ def ranked(candidates: list[Candidate]) -> list[Candidate]:
     return sorted(kept, key=lambda c: (not c.pinned, -c.score, str(c.path).casefold(), str(c.path)))
 
 
-def xum_loads(view: ScopeView, meta: dict[str, MetaEntry], now_ms: int) -> AgentLoads:
-    """The index and the hot set of the workspace `view` shows (global only without one)."""
-    listed = [f for listing in view.list_all() for f in listing.files[:MAX_FILES_PER_SCOPE]]
+def xum_loads(
+    view: ScopeView, meta: dict[str, MetaEntry], now_ms: int, *, removed: bool = False
+) -> AgentLoads:
+    """The index and the hot set of the workspace `view` shows (global only without one);
+    a `removed` workspace's notebook is not read (xum's `assertWorkspaceReadExposable`)."""
+    listings = [
+        listing for listing in view.list_all() if not (removed and listing.scope is Scope.WORKSPACE)
+    ]
+    listed = [f for listing in listings for f in listing.files[:MAX_FILES_PER_SCOPE]]
     lines = [
         f'- {f.path} — "{_escape(f.description)}"' if f.description else f"- {f.path}"
         for f in listed
@@ -124,8 +130,13 @@ def xum_loads(view: ScopeView, meta: dict[str, MetaEntry], now_ms: int) -> Agent
     files.extend(hot)
     files.extend(passed)
     total = files[0].loaded_tokens + (estimate_tokens(render(chosen)) if chosen else 0)
-    notes = ("Tokens are estimated (bytes / 4); xum counts with the model's tokenizer",)
-    return AgentLoads(agent="xum", files=tuple(files), total_tokens=total, notes=notes)
+    notes = ["Tokens are estimated (bytes / 4); xum counts with the model's tokenizer"]
+    workspace = view.workspace
+    if workspace is not None and workspace.shares_notebook:
+        notes.append(f"/memories/workspace is the notebook of {workspace.notebook_id}")
+    if removed:
+        notes.append("The workspace was removed: xum reads no workspace notes")
+    return AgentLoads(agent="xum", files=tuple(files), total_tokens=total, notes=tuple(notes))
 
 
 def render(items: list[tuple[str, str, bool]]) -> str:

@@ -8,6 +8,7 @@ import json
 from memtab.loads.engine import compute_loads
 from memtab.loads.records import AgentLoads
 from memtab.loads.xum import DECAY_HALF_LIFE_MS
+from memtab.store.xum_locks import removal_tombstone_path
 from support.agent_machine import WORKSPACE_ID, Machine
 
 NOW = 1_800_000_000_000
@@ -104,3 +105,35 @@ def test_without_a_workspace_only_the_global_scope(machine: Machine) -> None:
     write(machine, {"g.md": "global\n"}, {"g.md": {"pinned": True}})
     loads = compute_loads(machine.home, agents=("xum",), context=machine.context(), now=NOW)
     assert hot(loads.agents[0]) == ["/memories/global/g.md"]
+
+
+def add_sub_agent(machine: Machine, child: str) -> None:
+    config = json.loads(machine.home.config_path.read_text(encoding="utf-8"))
+    workspaces = config["projects"][0][1]["workspaces"]
+    workspaces.append(
+        {**workspaces[0], "id": child, "name": child, "parentWorkspaceId": WORKSPACE_ID}
+    )
+    machine.home.config_path.write_text(json.dumps(config), encoding="utf-8")
+
+
+def test_a_sub_agent_reads_its_roots_notebook_and_a_removed_one_none(machine: Machine) -> None:
+    notebook = machine.home.workspace_root(WORKSPACE_ID)
+    notebook.mkdir(parents=True)
+    (notebook / "plan.md").write_text("# Plan\n", encoding="utf-8")
+    entries = {f"workspace:{WORKSPACE_ID}:plan.md": {"pinned": True}}
+    machine.home.meta_path.write_text(json.dumps({"entries": entries}), encoding="utf-8")
+    add_sub_agent(machine, "child00001")
+    loads = compute_loads(
+        machine.home, workspace_id="child00001", agents=("xum",), context=machine.context(), now=NOW
+    )
+    agent = loads.agents[0]
+    assert hot(agent) == ["/memories/workspace/plan.md"]
+    assert f"/memories/workspace is the notebook of {WORKSPACE_ID}" in agent.notes
+    tombstone = removal_tombstone_path(machine.home, WORKSPACE_ID)
+    tombstone.parent.mkdir(parents=True, exist_ok=True)
+    tombstone.write_text("{}", encoding="utf-8")
+    agent = compute_loads(
+        machine.home, workspace_id="child00001", agents=("xum",), context=machine.context(), now=NOW
+    ).agents[0]
+    assert hot(agent) == [] and agent.files[0].lines == 2  # header, "(no memory files yet)"
+    assert "The workspace was removed: xum reads no workspace notes" in agent.notes
