@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memtab.fs.atomic import atomic_write_text
+from memtab.fs.lease_lock import lease_lock
 from memtab.fs.locks import interprocess_lock
 from support.gui_thread_io import GuiThreadIo, GuiThreadIoError
 
@@ -65,6 +66,13 @@ def test_fsync_the_lock_and_reads_under_the_root_are_refused_on_the_gui_thread(
                 pass
 
         refused(gui_thread_io, locked, "the cross-process lock")
+
+        def xums_lock() -> None:
+            with lease_lock(home / "locks" / "target-0.lock", "target lock", timeout_s=1):
+                pass
+
+        refused(gui_thread_io, xums_lock, "xum's lock file")
+        on_a_worker(xums_lock)
 
 
 def test_worker_threads_stat_and_other_files_are_left_alone(

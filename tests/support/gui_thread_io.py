@@ -4,7 +4,8 @@
 
 - `os.fsync`, `os.fdatasync` and Memtab's `syncfs` (`memtab.fs.atomic._syncfs`);
 - the cross-process lock (`memtab.fs.locks.InterprocessLock.acquire`, and filelock's own
-  `acquire` for anything that would take one directly);
+  `acquire` for anything that would take one directly) and xum's lock files
+  (`memtab.fs.lease_lock.LeaseLock.acquire`, which may wait seconds for xum);
 - reading a file's content under a watched root (the memory home, other agents'
   directories): `open()` / `io.open` (so `Path.read_text`, `Path.read_bytes`) for
   reading, and `os.read` of a regular file (the store's confined reads).
@@ -113,7 +114,7 @@ class GuiThreadIo:
             return
         self._installed = True
         patch = self._monkeypatch
-        from memtab.fs import atomic, locks
+        from memtab.fs import atomic, lease_lock, locks
 
         for name in ("fsync", "fdatasync"):
             if hasattr(os, name):
@@ -122,6 +123,11 @@ class GuiThreadIo:
         lock_acquire = locks.InterprocessLock.acquire
         patch.setattr(
             locks.InterprocessLock, "acquire", self._wrap(lock_acquire, "the cross-process lock")
+        )
+        patch.setattr(
+            lease_lock.LeaseLock,
+            "acquire",
+            self._wrap(lease_lock.LeaseLock.acquire, "xum's lock file"),
         )
         import filelock
 
