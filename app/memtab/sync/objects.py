@@ -163,8 +163,10 @@ def write_commits(
     reader: ObjectReader | None = None,
 ) -> list[str]:
     """Write `commits` one on the other, the first on `start` (a commit, or none: a first
-    commit), in one `git fast-import`; their ids. `ref` is moved to the last one (a ref of
-    Memtab's own, or the branch when that is a fast-forward: fast-import refuses else)."""
+    commit), in one `git fast-import`; their ids. `ref` is moved to the last one: the
+    branch only as a fast-forward (fast-import refuses else), a ref of Memtab's own
+    (`refs/memtab/…`, scratch) whatever it held — a sync killed before its branch took
+    the merge leaves that ref on a commit the next merge does not contain."""
     if not commits:
         return []
     stream: list[bytes] = [b"feature done\n", b"reset " + ref.encode() + b"\n"]
@@ -201,7 +203,13 @@ def write_commits(
     with tempfile.TemporaryDirectory(prefix="memtab-marks-") as scratch:
         marks = Path(scratch) / "marks"
         git.run(
-            ["fast-import", "--quiet", "--date-format=raw", f"--export-marks={marks}"],
+            [
+                "fast-import",
+                "--quiet",
+                "--date-format=raw",
+                f"--export-marks={marks}",
+                *(["--force"] if ref.startswith("refs/memtab/") else []),
+            ],
             input_data=b"".join(stream),
         )
         by_mark = dict(
