@@ -339,15 +339,19 @@ def _first_and_more(items: list[str]) -> str:
 
 def _describe(group: list[tuple[Version, str]], machine: str) -> str:
     first = group[0][0]
+    arrived = {version.moved_from for version, _ in group if version.op == "move"}
     lines = []
     for version, _ in group:
         if version.op == "move" and version.moved_from:
             lines.append(f"move {version.moved_from} -> {version.path}")
-        elif version.op == "move":
+        elif version.op == "move" and version.path in arrived:
             continue  # the other half of a move
+        elif version.op == "move":
+            # Its new path is not exported (moved again, or deleted, before this sync).
+            lines.append(f"move {version.path} -> {version.moved_to or '?'}")
         else:
             lines.append(f"{'delete' if version.deleted else version.op} {version.path}")
-    what = lines[0] if len(lines) == 1 else _first_and_more(lines)
+    what = _first_and_more(lines)
     who = first.actor + (f" run {first.run_id}" if first.run_id else "")
     return _message(
         f"{who}: {what}",
