@@ -29,7 +29,7 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from memtab.redact import redact_secrets
 from memtab.store.home import Home
@@ -42,7 +42,6 @@ from memtab.store.proposals.queue import (
     proposal_target,
     proposal_text,
 )
-from memtab.store.proposals.records import AgentProposal
 from memtab.store.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.harvest import MAX_TEXT_CHARS, Candidate, HarvestError, HarvestInbox
@@ -54,6 +53,9 @@ from memtab.writer.suggestions import (
     sections_order,
     write_notes,
 )
+
+if TYPE_CHECKING:  # pydantic, which the settled window never imports (queue.py)
+    from memtab.store.proposals.records import AgentProposal
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
@@ -35,9 +35,13 @@ from memtab.store.errors import ScopeUnavailableError, ToolArgumentError
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
-from memtab.store.proposals.records import AgentProposal, ProposalFile
 from memtab.store.registry import Workspace
 from memtab.store.tool import MemoryTool, ToolRequest, parse_tool_request
+
+# The records load pydantic, which the settled window never imports (it lists proposals'
+# files by path only): they are imported by the functions that read or write a queue.
+if TYPE_CHECKING:
+    from memtab.store.proposals.records import AgentProposal
 
 logger = logging.getLogger(__name__)
 
@@ -128,6 +132,8 @@ class ProposalQueue:
     # --- changing -----------------------------------------------------------------------
 
     def _edit(self, change: Callable[[list[AgentProposal]], None]) -> None:
+        from memtab.store.proposals.records import ProposalFile  # pydantic: see the top
+
         lock = self.home.lock_path(f"proposals-{self.key}")
         with edit_sidecar(self.path, lock, shape_problem=_shape_problem) as raw:
             proposals, unknown = _split(raw)
@@ -152,6 +158,8 @@ class ProposalQueue:
                 reason = view.unavailable_reason(scope) if scope is not None else None
                 if reason:
                     raise ScopeUnavailableError(reason)
+        from memtab.store.proposals.records import AgentProposal  # pydantic: see the top
+
         arguments = request.args.model_dump(exclude={"command"}, exclude_none=True)
         at = self._clock()
         proposal = AgentProposal(
@@ -245,6 +253,8 @@ def proposing_workspaces(home: Home) -> list[str]:
 
 
 def _split(raw: dict[str, Any]) -> tuple[list[AgentProposal], list[Any]]:
+    from memtab.store.proposals.records import AgentProposal, ProposalFile  # see the top
+
     read = ProposalFile.read(raw) or ProposalFile()
     known = [p for p in read.proposals if isinstance(p, AgentProposal)]
     return known, [p for p in read.proposals if not isinstance(p, AgentProposal)]
