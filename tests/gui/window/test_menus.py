@@ -43,6 +43,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
     menus = window.menus
     assert [menu.title() for menu in menus.menus] == ["&File", "&Edit", "&View", "&Help"]
     assert titles(menus.file_menu.actions()) == [
+        "Quick open",
         "New memory file",
         "New folder",
         "Add a note to Codex memory",
@@ -61,6 +62,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
     for wanted in ("Undo", "Redo", "Find", "Rename or move", "Delete", "Pin"):
         assert wanted in edit
     assert titles(menus.view_menu.actions()) == [
+        "Command palette",
         "Source",
         "Split",
         "Preview",

@@ -146,7 +146,6 @@ class WindowCommands(QObject):
             "writer.pause",
             "Pause the memory &writer",
             self.toggle_writer_pause,
-            keys=["Ctrl+Shift+P"],
             menu="edit",
             enabled_when=lambda: window.writer_status is not None,
             text_when=self._writer_pause_text,

@@ -338,6 +338,7 @@ class MainWindow(QMainWindow):
         from memtab.gui.loads.feature import LoadsFeature
         from memtab.gui.window.commands import WindowCommands
         from memtab.gui.window.menus import WindowMenus
+        from memtab.gui.window.palette import Palette
 
         tab = self.memory_tab
         self.history = history = HistoryHub(self.context, self, tab.editor, self)
@@ -366,6 +367,9 @@ class MainWindow(QMainWindow):
             parent=self,
         )
         self.commands = WindowCommands(self.context, self, self)
+        self.command_palette = Palette(
+            self.context, self, functools.partial(tab.sync.select_key, open_it=True), self
+        )
         self._build_sync()
         self.menuBar().clear()  # the titles shown until now
         self.menus = WindowMenus(self.context.actions, self.menuBar(), self)

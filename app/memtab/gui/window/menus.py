@@ -35,6 +35,8 @@ MENUS = (("file", "&File"), ("edit", "&Edit"), ("view", "&View"), ("help", "&Hel
 
 MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
     "file": (
+        "window.quick_open",
+        None,
         "tree.new_file",
         "tree.new_folder",
         "files.codex_note",
@@ -79,6 +81,8 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "editor.tab_moves_focus",
     ),
     "view": (
+        "window.command_palette",
+        None,
         "window.view_source",
         "window.view_split",
         "window.view_preview",

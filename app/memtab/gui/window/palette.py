@@ -1,0 +1,279 @@
+"""Quick open (Ctrl+P) and the command palette (Ctrl+Shift+P), as in VS Code.
+
+Quick open lists every memory file the Memory tab's scan shows — the workspace's scopes
+and the other agents' memory — by name and path; typing narrows the list by fuzzy match
+(`components.search.fuzzy`), Enter opens the file in the editor (its row is selected, its
+folder opened). The palette lists every action of the window's registry that is enabled
+now, with its menu and keys; Enter runs it. Both are one small dialog over the window: a
+field and a list, Up/Down moving in the list while the field keeps the focus.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, Protocol
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Slot
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.components.search.fuzzy import rank
+from memtab.components.tree.nodes import file_key, ref_key
+from memtab.components.tree.scan import HomeScan
+from memtab.gui.actions import ActionRegistry, plain_title
+from memtab.gui.context import WindowContext
+from memtab.gui.dialog_layout import fit_to_screen
+from memtab.gui.style import mute
+
+logger = logging.getLogger(__name__)
+
+SHOWN_AT_MOST = 200
+"""Rows the list shows at once: enough to scroll through, few enough to build per key."""
+
+_MOVES = {
+    Qt.Key.Key_Down: 1,
+    Qt.Key.Key_Up: -1,
+    Qt.Key.Key_PageDown: 10,
+    Qt.Key.Key_PageUp: -10,
+}
+
+
+class PaletteEntry(NamedTuple):
+    """One row: what it is called, what is shown beside it (a path, a key) and what choosing
+    it does."""
+
+    label: str
+    detail: str
+    choose: Callable[[], None]
+
+    @property
+    def searched(self) -> str:
+        return f"{self.label} {self.detail}"
+
+
+class PaletteDialog(QDialog):
+    """A field and a fuzzy-filtered list of entries; Enter (or a click) chooses one."""
+
+    def __init__(
+        self,
+        title: str,
+        placeholder: str,
+        entries: Sequence[PaletteEntry],
+        parent: QWidget | None = None,
+        *,
+        empty_text: str = "Nothing matches.",
+    ) -> None:
+        super().__init__(parent, Qt.WindowType.Dialog | Qt.WindowType.WindowCloseButtonHint)
+        self.setObjectName("paletteDialog")
+        self.setWindowTitle(title)
+        self.entries = list(entries)
+        self.chosen: PaletteEntry | None = None
+        self.shown: list[PaletteEntry] = []
+        self.field = QLineEdit(self)
+        self.field.setPlaceholderText(placeholder)
+        self.field.setAccessibleName(title)
+        self.field.setClearButtonEnabled(True)
+        self.field.installEventFilter(self)
+        self.field.textChanged.connect(self._on_field_text_changed)
+        self.list = QListWidget(self)
+        self.list.setAccessibleName(f"{title}: matches")
+        self.list.setUniformItemSizes(True)
+        self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the field keeps the keyboard
+        self.list.itemActivated.connect(self._on_list_item_activated)
+        self.list.itemClicked.connect(self._on_list_item_activated)
+        self.empty = QLabel(empty_text, self)
+        mute(self.empty)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.field)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.empty)
+        self._filter("")
+        self.field.setFocus()
+        fit_to_screen(self, QSize(560, 420))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.field and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            key = event.key()
+            if key in _MOVES:
+                self._move(_MOVES[Qt.Key(key)])
+                return True
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                item = self.list.currentItem()
+                if item is not None:
+                    self._choose(item)
+                return True
+        return super().eventFilter(watched, event)
+
+    def _move(self, step: int) -> None:
+        count = self.list.count()
+        if count:
+            row = min(max(self.list.currentRow() + step, 0), count - 1)
+            self.list.setCurrentRow(row)
+
+    def _filter(self, query: str) -> None:
+        self.shown = (
+            rank(query, self.entries, lambda entry: entry.searched, SHOWN_AT_MOST)
+            if query.strip()
+            else self.entries[:SHOWN_AT_MOST]
+        )
+        self.list.clear()
+        for entry in self.shown:
+            item = QListWidgetItem(
+                f"{entry.label}    {entry.detail}" if entry.detail else entry.label
+            )
+            item.setToolTip(entry.detail)
+            self.list.addItem(item)
+        if self.shown:
+            self.list.setCurrentRow(0)
+        self.empty.setVisible(not self.shown)
+
+    def _choose(self, item: QListWidgetItem) -> None:
+        self.chosen = self.shown[self.list.row(item)]
+        self.accept()
+
+    @Slot(str)
+    def _on_field_text_changed(self, text: str) -> None:
+        self._filter(text)
+
+    @Slot(QListWidgetItem)
+    def _on_list_item_activated(self, item: QListWidgetItem) -> None:
+        self._choose(item)
+
+
+def file_entries(scan: HomeScan | None, open_key: Callable[[str], None]) -> list[PaletteEntry]:
+    """Every file the scan shows — the workspace's scopes, then the other agents' — each
+    opened by its tree row's key."""
+    if scan is None:
+        return []
+    entries: list[PaletteEntry] = []
+    for scope_scan in scan.scopes:
+        for file in scope_scan.listing.files:
+            key = file_key(file.path)
+            entries.append(
+                PaletteEntry(
+                    str(file.path).rsplit("/", 1)[-1],
+                    str(file.path),
+                    functools.partial(open_key, key),
+                )
+            )
+    if scan.sources is not None:
+        for listing in scan.sources.listings:
+            for source_file in listing.files:
+                key = ref_key(source_file.ref)
+                entries.append(
+                    PaletteEntry(
+                        source_file.name,
+                        f"{listing.source.label} · {source_file.relative}",
+                        functools.partial(open_key, key),
+                    )
+                )
+    return entries
+
+
+def action_entries(actions: ActionRegistry, *, leave_out: frozenset[str]) -> list[PaletteEntry]:
+    """Every registered action enabled now (menus' states brought up to date first), with
+    its menu and keys; `leave_out`: the palette's own."""
+    actions.refresh()
+    entries = []
+    for entry in actions.entries():
+        action = entry.action
+        if entry.id in leave_out or not action.isEnabled():
+            continue
+        keys = ", ".join(key.toString(key.SequenceFormat.NativeText) for key in entry.keys[:1])
+        where = (entry.menu or "").capitalize()
+        detail = " · ".join(part for part in (where, keys) if part)
+        entries.append(PaletteEntry(plain_title(action.text()), detail, action.trigger))
+    actions.release()
+    return sorted(entries, key=lambda e: e.label.casefold())
+
+
+class PaletteWindow(Protocol):
+    """What the palette needs of the window (MainWindow provides it)."""
+
+    def show_memory_tab(self) -> None: ...
+
+    def as_widget(self) -> QWidget: ...
+
+    def exec_dialog(self, dialog: QDialog) -> int: ...
+
+
+class Palette(QObject):
+    """Registers Quick open and the command palette, and runs their dialogs."""
+
+    QUICK_OPEN = "window.quick_open"
+    COMMANDS = "window.command_palette"
+
+    def __init__(
+        self,
+        context: WindowContext,
+        window: PaletteWindow,
+        open_key: Callable[[str], None],
+        parent: QObject,
+    ) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._window = window
+        self._open_key = open_key
+        context.actions.add(
+            self.QUICK_OPEN,
+            "&Quick open…",
+            self.quick_open,
+            keys=["Ctrl+P"],
+            menu="file",
+            tip="Open a memory file by typing part of its name",
+        )
+        context.actions.add(
+            self.COMMANDS,
+            "Command &palette…",
+            self.command_palette,
+            keys=["Ctrl+Shift+P"],
+            menu="view",
+            tip="Run any command by typing part of its name",
+        )
+
+    def quick_open(self) -> None:
+        """File → Quick open: choose a file of the scan shown, then open it."""
+        self._window.show_memory_tab()
+        entries = file_entries(self._context.shown.scan, self._open_key)
+        self._run(
+            PaletteDialog(
+                "Quick open",
+                "Type part of a file's name or path",
+                entries,
+                self._window.as_widget(),
+                empty_text="No memory file matches.",
+            )
+        )
+
+    def command_palette(self) -> None:
+        """View → Command palette: choose an enabled command, then run it."""
+        entries = action_entries(
+            self._context.actions, leave_out=frozenset({self.QUICK_OPEN, self.COMMANDS})
+        )
+        self._run(
+            PaletteDialog(
+                "Command palette",
+                "Type part of a command's name",
+                entries,
+                self._window.as_widget(),
+                empty_text="No command matches.",
+            )
+        )
+
+    def _run(self, dialog: PaletteDialog) -> None:
+        self._window.exec_dialog(dialog)
+        chosen = dialog.chosen
+        dialog.deleteLater()
+        if chosen is not None:
+            chosen.choose()  # after the dialog closed: the command may open one of its own
