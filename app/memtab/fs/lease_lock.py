@@ -54,6 +54,7 @@ _BIRTH_CACHE_S = 1.0
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.EXDEV}
 _LEADING_INT = re.compile(r"\s*([+-]?\d+)")
 _HEX = re.compile(r"[0-9a-f]+")
+_TICKS = "linux-ticks:"
 
 
 class LeaseLockBusyError(LockUnavailableError):
@@ -90,7 +91,7 @@ def _probe_birth(pid: int) -> str | None:
         # The command name may hold spaces and ")": fields are counted after the last ")".
         fields = text[text.rindex(")") + 2 :].split(" ")
         if len(fields) > 19 and fields[19].isdigit():
-            return f"linux-ticks:{fields[19]}"
+            return f"{_TICKS}{fields[19]}"
     except (OSError, ValueError):
         pass  # not Linux, or the process is gone
     # Lazy: only macOS and the BSDs ask `ps`, and the window's first paint imports this
@@ -166,7 +167,12 @@ def is_stale(path: Path, observed: str) -> bool:
         return True
     current = process_birth(pid) if alive else None
     if birth is not None and current is not None:
-        return current != birth
+        if current == birth:
+            return False
+        if birth.startswith(_TICKS) and current.startswith(_TICKS):
+            return True  # another process has the pid now
+        # `ps` prints the start in its caller's locale: a difference may be xum's locale,
+        # not another process — never take a live holder's lock on that, the lease decides.
     return lease_expired(path)
 
 

@@ -222,3 +222,15 @@ def test_on_windows_tokens_have_no_birth_and_only_the_lease_tells_a_dead_holder(
         take(lock)
     age(lock, LEASE_S + 1)
     take(lock).release()
+
+
+def test_a_ps_start_time_that_differs_is_not_taken_for_another_process(
+    lock: Path, xum_holds: subprocess.Popen[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # macOS: `ps -o lstart=` answers in the caller's locale; xum may run in another one.
+    lock.write_text(token_for(xum_holds.pid, "deadbeefdeadbeef", "ps-lstart:lun 23 nov 14:00"))
+    monkeypatch.setattr(lease_lock, "process_birth", lambda _pid: "ps-lstart:Mon Nov 23 14:00")
+    with pytest.raises(LeaseLockBusyError):
+        take(lock)
+    age(lock, LEASE_S + 1)  # a reused pid waits out the lease instead
+    take(lock).release()
