@@ -212,14 +212,24 @@ def _place(temp: Path, path: Path, token: str) -> bool:
 class _Held:
     path: Path
     token: str
-    since: float = field(default_factory=time.monotonic)
     renewed: float = field(default_factory=time.monotonic)
 
 
 _held: dict[int, _Held] = {}
 _held_guard = threading.Lock()
-_renewer_wake = threading.Event()
 _renewer: threading.Thread | None = None
+
+
+def _forget_held_after_fork() -> None:
+    # A forked child holds none of its parent's locks (their tokens name the parent).
+    global _held_guard, _renewer
+    _held.clear()
+    _held_guard = threading.Lock()
+    _renewer = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_held_after_fork)
 
 
 def renew_held_leases(*, every_s: float = 0.0) -> None:
@@ -242,8 +252,7 @@ def renew_held_leases(*, every_s: float = 0.0) -> None:
 def _renew_while_held() -> None:
     global _renewer
     while True:
-        _renewer_wake.wait(RENEW_INTERVAL_S / 4)
-        _renewer_wake.clear()
+        time.sleep(RENEW_INTERVAL_S / 4)
         renew_held_leases(every_s=RENEW_INTERVAL_S)
         with _held_guard:
             if not _held:  # nothing held: the next lock taken starts a renewer again
