@@ -37,6 +37,8 @@ from __future__ import annotations
 import enum
 import functools
 import logging
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
@@ -102,9 +104,14 @@ def _begin(lock: WriterLock, service: WriterService, ctx: TaskContext) -> bool:
 
 
 def _poll(
-    service: WriterService, workspace_ids: list[str] | None, paused: bool, ctx: TaskContext
+    service: WriterService,
+    workspace_ids: list[str] | None,
+    paused: Callable[[], bool],
+    ctx: TaskContext,
 ) -> PollResult:
-    return service.poll(workspace_ids, paused=paused)
+    # Asked as the job runs, not when it was queued: a poll queued just before a pause
+    # must not count the turns that arrive after it.
+    return service.poll(workspace_ids, paused=paused())
 
 
 def _check(service: WriterService, workspace_ids: list[str], ctx: TaskContext) -> list[str]:
@@ -144,6 +151,7 @@ class WriterSupervisor(QObject):
         self._running: set[int] = set()
         self._names: dict[str, str] = {}
         self._status = WriterStatus()
+        self._pause = threading.Event()  # `paused`, for the jobs on the watch thread
         self._writer_lock = WriterLock(home)
         self._started = False
         self._active = False  # holds the lock and follows transcripts
@@ -216,7 +224,7 @@ class WriterSupervisor(QObject):
             # A change reported while the lock was being taken may postdate the ends the
             # prime read: look at every transcript once more.
             self._submit_watch(
-                _WatchJob.POLL, functools.partial(_poll, self._service, None, self.paused)
+                _WatchJob.POLL, functools.partial(_poll, self._service, None, self._pause.is_set)
             )
 
     @Slot(bool)
@@ -225,8 +233,11 @@ class WriterSupervisor(QObject):
         if paused == self._status.paused:
             return
         if paused:
+            self._pause.set()
             for job in [job for job in self._tickets if job not in self._running]:
                 self._run_runner.cancel(job)
+        else:
+            self._pause.clear()
         self._set_status(replace(self._status, paused=paused))
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
@@ -266,7 +277,7 @@ class WriterSupervisor(QObject):
             self._submit_watch(
                 _WatchJob.POLL,
                 functools.partial(
-                    _poll, self._service, None if everything else transcripts, self.paused
+                    _poll, self._service, None if everything else transcripts, self._pause.is_set
                 ),
             )
 
