@@ -38,7 +38,7 @@ class Machine:
         home.root.mkdir(parents=True, exist_ok=True)
         return cls(name, home, MemoryStore(home), SyncService(home))
 
-    def connect(self, remote: Path, *scopes: str) -> None:
+    def connect(self, remote: Path | str, *scopes: str) -> None:
         chosen: list[SyncedScope] = [parse_scope(spec) for spec in scopes or ("global",)]
         self.service.init(str(remote), chosen, machine=self.name)
 

@@ -23,6 +23,7 @@ import hashlib
 import logging
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -65,6 +66,32 @@ _OFFLINE = re.compile(
     r"|The remote end hung up|Could not read from remote repository|Name or service not known",
     re.IGNORECASE,
 )
+
+
+# What the git serving a path remote is told (see `Git._remote_side`): no hooks
+# (pre-receive, update, reference-transaction, proc-receive, post-receive, post-update,
+# push-to-checkout, pre-auto-gc), no program in place of the alternates' refs, no gc after
+# a push, never a checkout into a work tree (it would run the repository's filters).
+_REMOTE_SIDE_CONFIG = (
+    "core.hooksPath=" + os.devnull,
+    "core.alternateRefsCommand=true",
+    "core.fsmonitor=false",
+    "receive.autogc=false",
+    "receive.denyCurrentBranch=refuse",
+    "receive.denyDeleteCurrent=refuse",
+)
+
+
+def is_local_remote(url: str) -> bool:
+    """Whether git reaches `url` as a path on this machine: `file://`, or no `scheme://`
+    and no `host:path` (scp-like: a colon before any slash; `C:` is a Windows drive)."""
+    if url.startswith("file://"):
+        return True
+    if "://" in url or "::" in url:
+        return False
+    colon, slash = url.find(":"), url.find("/")
+    scp_like = colon > 1 and (slash == -1 or colon < slash)  # [user@]host:path
+    return not scp_like
 
 
 @dataclass(frozen=True)
@@ -338,13 +365,32 @@ class Git:
 
     # --- the network ---------------------------------------------------------------------
 
+    def _remote_side(self, option: str, program: str) -> list[str]:
+        """A remote on a path (a shared drive, a NAS) is served by a git this machine runs,
+        in the remote's repository, with the remote's config and hooks: a remote is data,
+        never code (docs/formats.md §18.1), so that git is told on its command line —
+        which wins over any config — to run nothing the repository names. Over a network
+        the remote's git runs on its own host, as its own user."""
+        url = self.remote_url()
+        if url is None or not is_local_remote(url):
+            return []
+        settings = " ".join(f"-c {shlex.quote(item)}" for item in _REMOTE_SIDE_CONFIG)
+        return [f"{option}={shlex.quote(self.git)} {settings} {program}"]
+
     def fetch(self, branch: str, *, timeout_s: float = NETWORK_TIMEOUT_S) -> str | None:
         """Fetch `branch` of origin; the commit it points at, None when the remote has no
         such branch yet (an empty repository). GitError (kind offline/auth/missing)."""
         tracking = f"refs/remotes/origin/{branch}"
         try:
             self.run(
-                ["fetch", "--quiet", "--no-tags", "origin", f"+refs/heads/{branch}:{tracking}"],
+                [
+                    "fetch",
+                    "--quiet",
+                    "--no-tags",
+                    *self._remote_side("--upload-pack", "upload-pack"),
+                    "origin",
+                    f"+refs/heads/{branch}:{tracking}",
+                ],
                 timeout_s=timeout_s,
                 network=True,
             )
@@ -360,7 +406,14 @@ class Git:
         non-fast-forward: fetch and merge again). GitError for anything else."""
         try:
             self.run(
-                ["push", "--quiet", "--no-verify", "origin", f"{commit}:refs/heads/{branch}"],
+                [
+                    "push",
+                    "--quiet",
+                    "--no-verify",
+                    *self._remote_side("--receive-pack", "receive-pack"),
+                    "origin",
+                    f"{commit}:refs/heads/{branch}",
+                ],
                 timeout_s=timeout_s,
                 network=True,
             )
