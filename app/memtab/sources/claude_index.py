@@ -104,3 +104,28 @@ def index_warning(cut: IndexCut) -> str | None:
         f"MEMORY.md has {cut.lines} lines: Claude Code reads only {limit} into a session; "
         f"from line {cut.cut_at_line} on it does not read"
     )
+
+
+CONTINUED_STEM = "MEMORY-continued"
+CONTINUED_TOPIC = (
+    "---\n"
+    "name: MEMORY.md, continued\n"
+    "description: Index entries moved past MEMORY.md's cut, which Claude Code does not load "
+    "at a session's start\n"
+    "type: reference\n"
+    "---\n\n"
+)
+
+
+def move_past_cut(text: str, topic: str) -> tuple[str, str] | None:
+    """`text` with the lines Claude Code does not read replaced by one link to `topic` (a
+    file name beside it), which takes the place of the last line it reads; and the lines
+    moved (that last line with them). None when Claude Code reads the whole text."""
+    cut = index_cut(text)
+    if cut.cut_at_line is None:
+        return None
+    lines = text.split("\n")
+    keep = max(0, cut.cut_at_line - 2)
+    moved = "\n".join(lines[keep:])
+    link = f"- [More of this index]({topic}) — entries past the cut Claude Code reads to"
+    return "\n".join([*lines[:keep], link]) + "\n", moved if moved.endswith("\n") else moved + "\n"

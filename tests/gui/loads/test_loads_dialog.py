@@ -95,3 +95,32 @@ def test_memory_md_shows_claude_codes_cut_and_says_when_an_edit_pushes_lines_pas
     # Another agent's file has no cut drawn.
     open_key(qtbot, window, ref_key(MemoryFileRef("claude-code:user", "CLAUDE.md")))
     assert feature.cut_line() is None
+
+
+def test_the_lines_past_the_cut_move_into_a_topic_file_linked_from_the_index(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    window = make_window(machine.home, WORKSPACE_ID, source_context=lambda _home: machine.context())
+    qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
+    source_id = f"claude-code:memory-{encode_project_path(str(machine.project))}"
+    open_key(qtbot, window, ref_key(MemoryFileRef(source_id, "memory/MEMORY.md")))
+    original = (machine.claude_memory / "MEMORY.md").read_text(encoding="utf-8").split("\n")
+    action = window.context.actions.action("loads.move_past_cut")
+    window.context.actions.refresh()
+    assert action.isEnabled()
+    action.trigger()
+    topic = machine.claude_memory / "MEMORY-continued.md"
+    editor = window.memory_tab.editor
+    qtbot.waitUntil(
+        lambda: topic.exists() and editor.buffer_text().count("\n") == 200, timeout=WAIT_MS
+    )
+    lines = editor.buffer_text().split("\n")
+    assert lines[:199] == original[:199]
+    assert lines[199].startswith("- [More of this index](MEMORY-continued.md)")
+    written = topic.read_text(encoding="utf-8")
+    assert written.startswith("---\nname: MEMORY.md, continued\n")
+    assert written.split("---\n\n", 1)[1].split("\n") == original[199:]
+    line = window.loads.cut_line() if window.loads else None
+    qtbot.waitUntil(lambda: line is not None and line.past_cut == 0, timeout=WAIT_MS)
+    assert editor.is_dirty  # the index is saved when the user saves it

@@ -3,7 +3,7 @@ line's end (its memory docs; `memdir.ts` `truncateEntrypointContent`)."""
 
 from __future__ import annotations
 
-from memtab.sources.claude_index import index_cut, index_warning
+from memtab.sources.claude_index import index_cut, index_warning, move_past_cut
 from support.agent_machine import real_files
 
 
@@ -40,3 +40,16 @@ def test_one_line_longer_than_the_limit_is_cut_in_its_middle() -> None:
     cut = index_cut("x" * 30_000 + "\nmore")
     assert (cut.loaded_lines, cut.cut_at_line) == (0, 1)
     assert len(cut.loaded_text) == 25_000
+
+
+def test_moving_the_lines_past_the_cut_leaves_a_link_on_the_last_line_read() -> None:
+    text = "".join(f"- entry {n}\n" for n in range(1, 250))
+    moved = move_past_cut(text, "MEMORY-continued.md")
+    assert moved is not None
+    index, rest = moved
+    lines = index.splitlines()
+    assert len(lines) == 200 and index_cut(index).cut_at_line is None
+    assert lines[:199] == [f"- entry {n}" for n in range(1, 200)]
+    assert lines[199].startswith("- [More of this index](MEMORY-continued.md)")
+    assert rest == "".join(f"- entry {n}\n" for n in range(200, 250))
+    assert move_past_cut(index, "MEMORY-continued.md") is None

@@ -13,16 +13,21 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
+from PySide6.QtGui import QTextCursor
 
+from memtab.components.files.ops import OpResult
+from memtab.components.files.topic import create_continued_topic
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.line_margin import MarginEditor
 from memtab.gui.loads.cut_line import CutLine
+from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.sources.claude_index import INDEX_NAME
+from memtab.sources.claude_index import INDEX_NAME, move_past_cut
 from memtab.sources.config import SourceContext
 from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError
 
 if TYPE_CHECKING:  # pydantic's records: imported once asked (test_settled_window)
@@ -70,6 +75,17 @@ class LoadsFeature(QObject):
         self.dialog: LoadsDialog | None = None
         self._editor = editor
         self._baseline = 0  # lines past the cut when the file was opened
+        self._moving: tuple[str, str] | None = None  # (the index's ref key, its text then)
+        self.move_action = context.actions.add(
+            "loads.move_past_cut",
+            "Move lines past Claude Code's &cut into a topic file",
+            self.move_past_cut,
+            menu="edit",
+            enabled_when=lambda: bool((line := self.cut_line()) and line.past_cut),
+            tip="The lines of MEMORY.md Claude Code does not read go to MEMORY-continued.md "
+            "beside it; a link to it takes the last line it reads",
+        )
+        self._following_ops = False
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.file_closed.connect(self._on_editor_file_closed)
         self.action = context.actions.add(
@@ -171,6 +187,56 @@ class LoadsFeature(QObject):
                 "them. Move them up, or into a topic file it links to."
             )
         self._baseline = past
+
+    def move_past_cut(self) -> None:
+        """Move the lines Claude Code does not read into a new topic file (on the file
+        operations' worker); once it is made, link to it from the index's last read line."""
+        file = self._editor.current_file
+        line = self.cut_line()
+        scan = self._context.shown.scan
+        listings = scan.sources.listings if scan is not None and scan.sources else ()
+        source = next(
+            (x.source for x in listings if file and x.source.id == file.ref.source_id), None
+        )
+        text = self._editor.text_edit.toPlainText()
+        split = move_past_cut(text, "topic.md")
+        if file is None or line is None or source is None or split is None:
+            self._context.status.show("Nothing here is past Claude Code's cut")
+            return
+        self._moving = (file.ref.key, text)
+        if not self._following_ops:  # the worker starts on first use
+            self._following_ops = True
+            self._context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        operation = functools.partial(
+            create_continued_topic,
+            self._context.undo_stack,
+            MemoryStore.of(self._context.shown.view()),
+            source,
+            file.ref.path,
+            split[1],
+        )
+        self._context.file_ops.run(operation, OpFollowUp())
+
+    @Slot(object, object)
+    def _on_file_ops_op_finished(self, result: object, _follow_up: object) -> None:
+        moving, self._moving = self._moving, None
+        if moving is None or not isinstance(result, OpResult) or result.created is None:
+            return
+        file = self._editor.current_file
+        text_edit = self._editor.text_edit
+        if result.error or file is None or file.ref.key != moving[0]:
+            return
+        if text_edit.toPlainText() != moving[1]:
+            self._context.status.show(
+                f"MEMORY.md changed meanwhile: its lines past the cut are also in "
+                f"{result.created.name}; take them out of MEMORY.md yourself"
+            )
+            return
+        split = move_past_cut(moving[1], result.created.name)
+        if split is not None:
+            cursor = QTextCursor(text_edit.document())  # one undoable edit
+            cursor.select(QTextCursor.SelectionType.Document)
+            cursor.insertText(split[0])
 
     @Slot(str)
     def _on_dialog_file_requested(self, name: str) -> None:
