@@ -45,6 +45,16 @@ def open_loads(
     return window, dialog
 
 
+def open_memory_md(qtbot: QtBot, make_window: WindowFactory, machine: Machine) -> MainWindow:
+    """A window with Claude Code's MEMORY.md of the project open."""
+    window = make_window(machine.home, WORKSPACE_ID, source_context=lambda _home: machine.context())
+    qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
+    wait_idle(qtbot, window)
+    source_id = f"claude-code:memory-{encode_project_path(str(machine.project))}"
+    open_key(qtbot, window, ref_key(MemoryFileRef(source_id, "memory/MEMORY.md")))
+    return window
+
+
 def rows(agent: QTreeWidgetItem) -> list[QTreeWidgetItem]:
     return [agent.child(index) for index in range(agent.childCount())]
 
@@ -73,13 +83,9 @@ def test_each_agent_in_its_order_with_memory_mds_cut(
 def test_memory_md_shows_claude_codes_cut_and_says_when_an_edit_pushes_lines_past_it(
     qtbot: QtBot, make_window: WindowFactory, machine: Machine
 ) -> None:
-    window = make_window(machine.home, WORKSPACE_ID, source_context=lambda _home: machine.context())
-    qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
-    wait_idle(qtbot, window)
+    window = open_memory_md(qtbot, make_window, machine)
     feature = window.loads
     assert feature is not None
-    source_id = f"claude-code:memory-{encode_project_path(str(machine.project))}"
-    open_key(qtbot, window, ref_key(MemoryFileRef(source_id, "memory/MEMORY.md")))
     line = feature.cut_line()
     assert line is not None and line.cut is not None
     assert (line.cut.cut_at_line, line.past_cut) == (201, 49)
@@ -100,11 +106,7 @@ def test_memory_md_shows_claude_codes_cut_and_says_when_an_edit_pushes_lines_pas
 def test_the_lines_past_the_cut_move_into_a_topic_file_linked_from_the_index(
     qtbot: QtBot, make_window: WindowFactory, machine: Machine
 ) -> None:
-    window = make_window(machine.home, WORKSPACE_ID, source_context=lambda _home: machine.context())
-    qtbot.waitUntil(lambda: window.memory_tab.is_sources_loaded, timeout=WAIT_MS)
-    wait_idle(qtbot, window)
-    source_id = f"claude-code:memory-{encode_project_path(str(machine.project))}"
-    open_key(qtbot, window, ref_key(MemoryFileRef(source_id, "memory/MEMORY.md")))
+    window = open_memory_md(qtbot, make_window, machine)
     original = (machine.claude_memory / "MEMORY.md").read_text(encoding="utf-8").split("\n")
     action = window.context.actions.action("loads.move_past_cut")
     window.context.actions.refresh()
