@@ -121,7 +121,7 @@ class LoadsDialog(QDialog):
     def _agent_item(self, agent: AgentLoads) -> QTreeWidgetItem:
         title = f"{AGENT_LABELS[agent.agent]} — about {agent.total_tokens:,} tokens"
         item = QTreeWidgetItem([title, "", "", "", "; ".join(agent.notes)])
-        item.setFirstColumnSpanned(False)
+        item.setToolTip(4, "\n".join(agent.notes))
         font = item.font(0)
         font.setBold(True)
         item.setFont(0, font)
