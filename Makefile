@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh machine with Python 3.11+:
 #   make run   — bootstrap .venv, install, open Memtab on a fresh demo home
 #   make test  — bootstrap .venv, install, then lint, types, import contracts, tests
+# (make test-fast: the quick tier for the edit-test loop, below.)
 # Packaging (docs/install.md): make dist (wheel + sdist in dist/), make bundle (the
 # PyInstaller onedir bundle in dist/memtab/), make bundle-test (build it and smoke-test it).
 PYTHON ?= python3
@@ -8,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types contracts pytest bench system-deps test-system-deps dist bundle \
+.PHONY: run test test-fast lint types contracts pytest bench system-deps test-system-deps dist bundle \
 	bundle-test clean
 
 $(BIN)/python:
@@ -49,6 +50,14 @@ contracts: $(STAMP)
 # with its own QApplication; every test has its own HOME, config and XDG dirs (conftest.py).
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -q --numprocesses auto --dist loadfile
+
+# The quick tier for the edit-test loop (not CI's): ruff, then the tests not marked slow,
+# outside the real-data quality corpus, the wheel install and the end-to-end runs, with
+# fsync off but where it is tested (`--no-fsync`, tests/conftest.py).
+test-fast: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q --numprocesses auto --dist loadfile --no-fsync -m "not slow" \
+		--ignore=tests/quality --ignore=tests/integration --ignore=tests/bundle
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest -q --bench tests/bench -s

@@ -57,6 +57,11 @@ _ISOLATED_ENV = (
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--bench", action="store_true", help="run the benchmarks in tests/bench")
+    parser.addoption(
+        "--no-fsync",
+        action="store_true",
+        help="the fast tier (make test-fast): fsync does nothing, but in tests marked fsync",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -119,6 +124,20 @@ def _isolated_environment(
     """Each test its own fake user: no test writes where another reads."""
     _as_fake_user(monkeypatch, tmp_path_factory.mktemp("user"))
     yield
+
+
+def _no_fsync(fd: int) -> None:
+    """What fsync does in the fast tier: nothing (the data still reaches the file)."""
+
+
+@pytest.fixture(autouse=True)
+def _fsync_only_where_it_is_tested(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--no-fsync`: skip the disk flushes every atomic write makes, but in the tests that
+    count on them or watch them (marked `fsync`). Child processes still flush."""
+    if request.config.getoption("--no-fsync") and "fsync" not in request.keywords:
+        monkeypatch.setattr(os, "fsync", _no_fsync)
 
 
 @pytest.fixture(autouse=True)

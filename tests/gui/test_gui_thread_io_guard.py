@@ -15,6 +15,8 @@ from memtab.fs.lease_lock import lease_lock
 from memtab.fs.locks import interprocess_lock
 from support.gui_thread_io import GuiThreadIo, GuiThreadIoError
 
+pytestmark = pytest.mark.fsync  # real fsyncs, even in make test-fast
+
 
 def on_a_worker(call: Callable[[], object]) -> None:
     errors: list[BaseException] = []

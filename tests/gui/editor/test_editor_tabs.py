@@ -30,6 +30,8 @@ from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
 from support.gui_thread_io import GuiThreadIo
 
+pytestmark = pytest.mark.fsync  # real fsyncs, even in make test-fast
+
 store = editor_support.store
 own_writes = editor_support.own_writes
 panel = editor_support.panel

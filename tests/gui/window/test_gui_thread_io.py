@@ -21,6 +21,8 @@ from memtab.store.paths import parse_file_path
 from support.gui_thread_io import GuiThreadIo
 from support.memory_home import ARCHIVED
 
+pytestmark = pytest.mark.fsync  # real fsyncs, even in make test-fast
+
 home = support.home
 make_window = support.make_window
 

@@ -26,6 +26,8 @@ from memtab.store.paths import Scope
 
 from .helpers import new_home, store_for, versions
 
+pytestmark = pytest.mark.fsync  # real fsyncs, even in make test-fast
+
 
 @pytest.fixture
 def home(tmp_path: Path) -> Home:

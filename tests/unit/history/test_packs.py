@@ -19,6 +19,8 @@ from memtab.store.undo import content_of
 
 from .helpers import new_home, store_for, versions
 
+pytestmark = pytest.mark.fsync  # real fsyncs, even in make test-fast
+
 
 @pytest.fixture
 def home(tmp_path: Path) -> Home:

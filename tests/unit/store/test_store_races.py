@@ -293,6 +293,8 @@ def test_a_directory_swapped_for_a_link_just_before_the_write_gets_nothing_outsi
 
 FLIPPER = r"""
 import os, sys
+
+pytestmark = pytest.mark.fsync  # real fsyncs, even in make test-fast
 root, outside = sys.argv[1], sys.argv[2]
 sub, real = os.path.join(root, "sub"), os.path.join(root, "sub.real")
 print("flipping", flush=True)
