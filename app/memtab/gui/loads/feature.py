@@ -184,7 +184,7 @@ class LoadsFeature(QObject):
         if past > self._baseline:
             self._context.status.show(
                 f"{past} lines of MEMORY.md are now past Claude Code's cut: it does not read "
-                "them. Move them up, or into a topic file it links to."
+                "them. Move them up, or Edit → Move lines past Claude Code's cut into a topic file"
             )
         self._baseline = past
 
