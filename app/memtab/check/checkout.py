@@ -33,6 +33,7 @@ from memtab.check.scripts import (
     package_scripts,
     python_project,
 )
+from memtab.fs.user_files import read_regular_file
 from memtab.sources.file_ref import SourceError
 from memtab.sources.history import run_git
 
@@ -251,7 +252,7 @@ def checkout_signature(root: Path, checkout: Checkout | None = None) -> tuple[ob
 def _worktree_keys(pointer: Path) -> list[object]:
     """A linked worktree's `.git` file names its git dir (`gitdir: …`)."""
     try:
-        text = pointer.read_text(encoding="utf-8", errors="replace")[:4096]
+        text = read_regular_file(pointer, limit=4096, truncate=True).decode("utf-8", "replace")
     except OSError:
         return []
     if not text.startswith("gitdir:"):

@@ -35,8 +35,10 @@ _HEDGES = re.compile(
     r"ci|if|when|unless)\b|[<>=~^]=?\s*\d",
     re.IGNORECASE,
 )
-_SUBJECT_WORD = r"(?<![\w.+-])(?!(?:is|are|was|were|be|on|at)\b)[A-Za-z][\w.+-]*"
-_SUBJECT = rf"(?P<subject>{_SUBJECT_WORD}(?:\s+(?:in|on|for|of)?\s*{_SUBJECT_WORD}){{0,3}})"
+# Possessive runs: a subject's words and the spaces between them are never split two
+# ways, so a long line of words or spaces is read in linear time.
+_SUBJECT_WORD = r"(?<![\w.+-])(?!(?:is|are|was|were|be|on|at)\b)[A-Za-z][\w.+-]*+"
+_SUBJECT = rf"(?P<subject>{_SUBJECT_WORD}(?:\s++(?:(?:in|on|for|of)\s++)?{_SUBJECT_WORD}){{0,3}})"
 _PORT_FORMS = (
     re.compile(
         _SUBJECT

@@ -18,18 +18,22 @@ from memtab.store.frontmatter import find_frontmatter
 _SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_BACKTICKS = re.compile(r"`+")
+# Every pattern here takes time linear in the line (a memory may hold a 100 KB line):
+# where a token may start is pinned by a look-behind, and what cannot give back is
+# possessive, so a failing match never tries each split of a long run.
 # [label](target "title") and <target> forms; an image's `!` is part of the label's lead.
 _INLINE_LINK = re.compile(
-    r"\[(?P<label>[^\]\n]*)\]\(\s*(?:<(?P<angled>[^>\n]*)>|(?P<bare>[^\s()]+))"
-    r"(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
+    r"\[(?P<label>[^\[\]\n]*+)\]\(\s*+(?:<(?P<angled>[^>\n]*+)>|(?P<bare>[^\s()]++))"
+    r"(?:\s++(?:\"[^\"]*+\"|'[^']*+'))?\s*+\)"
 )
 _SHELL_COMMENT = re.compile(r"(?:^|\s)#\s*(.*)$")
-_NOT_WORDS = re.compile(r"\S*[/\\]\S*|\S*\w\.\w{2,}\S*")
-_HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+# A token (what lies between spaces) with a slash, or a dot inside a word (`x.py`).
+_NOT_WORDS = re.compile(r"(?<!\S)\S*?(?:[/\\]|\w\.\w\w)\S*+")
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s++(.*)$")
 # A line that is only a bold label, `**Still open:**` or `**Next steps**:`.
 _LABEL = re.compile(r"^\s{0,3}(?:\*\*|__)([^*_]{1,80}?):?(?:\*\*|__):?\s*$")
-_REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(?P<target>[^\s>]+)>?")
+_REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]++\]:\s*+<?(?P<target>[^\s>]++)>?")
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,8 +135,8 @@ def scan_markdown(text: str) -> ScannedText:
             lines.append(Line(number, raw, "", fence=True))
             continue
         title = _HEADING.match(raw)
-        if title is not None:
-            heading, label = title.group(1), ""
+        if title is not None:  # without its closing `#`s (`## Setup ##`)
+            heading, label = title.group(1).rstrip().rstrip("#").rstrip(), ""
         elif (lead := _LABEL.match(raw)) is not None:
             label = lead.group(1)
         prose, spans = _take_code_spans(raw)
@@ -143,17 +147,40 @@ def scan_markdown(text: str) -> ScannedText:
 
 
 def _take_code_spans(raw: str) -> tuple[str, list[str]]:
+    """The line with each code span blanked, and the spans. A span opens at a run of
+    backticks and closes at the next run of the same length (CommonMark); found from
+    the runs alone, in one pass (a regex would rescan the line from each opener)."""
+    runs = [(match.start(), match.end()) for match in _BACKTICKS.finditer(raw)]
+    if len(runs) < 2:
+        return raw, []
+    # For each run, the index of the next run of the same length (or None).
+    closing: list[int | None] = [None] * len(runs)
+    next_of_length: dict[int, int] = {}
+    for index in range(len(runs) - 1, -1, -1):
+        length = runs[index][1] - runs[index][0]
+        closing[index] = next_of_length.get(length)
+        next_of_length[length] = index
     spans: list[str] = []
-
-    def blank(match: re.Match[str]) -> str:
-        content = match.group(2)
+    pieces: list[str] = []
+    done = 0  # what of `raw` is in `pieces`
+    index = 0
+    while index < len(runs):
+        close = closing[index]
+        if close is None:
+            index += 1
+            continue
+        start, content_from = runs[index]
+        content_to, end = runs[close]
+        content = raw[content_from:content_to]
         # CommonMark strips one space on each side when both are there.
         if len(content) > 2 and content.startswith(" ") and content.endswith(" "):
             content = content[1:-1]
         spans.append(content)
-        return " " * len(match.group(0))
-
-    return _CODE_SPAN.sub(blank, raw), spans
+        pieces += [raw[done:start], " " * (end - start)]
+        done = end
+        index = close + 1
+    pieces.append(raw[done:])
+    return "".join(pieces), spans
 
 
 def _take_links(prose: str, number: int) -> tuple[str, list[Link]]:

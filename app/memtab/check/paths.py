@@ -31,10 +31,18 @@ from memtab.check.commands import SESSION_BLOCKS, SHELL_BLOCKS
 from memtab.check.markdown import Line, ScannedText
 from memtab.check.wording import is_open_section, names_paths_as_they_are
 
-_URL = re.compile(r"[A-Za-z][\w+.-]*://\S*|\bwww\.\S+|mailto:\S+")
-_RELATIVE = re.compile(r"(?<![\w/.~$@:%\\-])(?:\./)?\.?[\w@+-][\w@.+-]*(?:/[\w@.+-]+)+/?")
-_ABSOLUTE = re.compile(r"(?<![\w/.~$@:%\\-])/[\w@.+-]+(?:/[\w@.+-]+)+/?")
-_TRAILING = re.compile(r"(?::\d+(?::\d+)?|#L?\d+(?:-L?\d+)?|[.,;:!?)\]}'\"]+)+$")
+# Linear in the line (a memory may hold a 100 KB line): a token starts only where its
+# look-behind allows, and a run it cannot give back to is possessive. A URL's scheme is
+# the run of scheme characters before `://` (from its first letter).
+_URL = re.compile(
+    r"(?<![\w+.-])(?:(?![A-Za-z])[\w+.-])*+[A-Za-z][\w+.-]*+://\S*|\bwww\.\S+|mailto:\S+"
+)
+_RELATIVE = re.compile(r"(?<![\w/.~$@:%+\\-])(?:\./)?\.?[\w@+-][\w@.+-]*+(?:/[\w@.+-]++)+/?")
+_ABSOLUTE = re.compile(r"(?<![\w/.~$@:%\\-])/[\w@.+-]++(?:/[\w@.+-]++)+/?")
+# What may trail a path (`:12`, `#L3-L9`, punctuation), read backwards from the end of the
+# token: matched from one place, where `…+$` would be tried from every one (exponential
+# over a run of dots).
+_TRAILING_REVERSED = re.compile(r"(?:(?:\d++:)?\d++:|(?:\d++L?-)?\d++L?#|[.,;:!?)\]}'\"])*")
 _PLACEHOLDER_SEGMENTS = frozenset(
     {"foo", "bar", "baz", "qux", "xxx", "yyy", "zzz", "your", "some", "something", "..."}
 )
@@ -95,7 +103,8 @@ def _tokens(text: str) -> Iterator[str]:
 def _inside(written: str, checkout: Checkout, *, strict: bool) -> tuple[str, bool] | None:
     """The path inside the checkout a token names, and whether it names a folder; None
     when it is not clearly a path of this checkout (see the module doc)."""
-    token = _TRAILING.sub("", written)
+    trailing = _TRAILING_REVERSED.match(written[::-1])  # it matches every text (`*`)
+    token = written[: len(written) - (trailing.end() if trailing is not None else 0)]
     directory = token.endswith("/")
     token = token.rstrip("/")
     if token.startswith("/"):

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.user_files import read_regular_file
 
 logger = logging.getLogger(__name__)
 
@@ -67,16 +68,15 @@ class PythonProject:
 
 
 def _read_text(path: Path) -> str:
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_MANIFEST_BYTES + 1)
-    if len(data) > MAX_MANIFEST_BYTES:
-        raise ValueError(f"{path} is over {MAX_MANIFEST_BYTES:,} bytes")
-    return data.decode("utf-8", "replace")
+    """A definition file's text: a regular file of at most MAX_MANIFEST_BYTES, read
+    without blocking (a FIFO or `/dev/tty` named pyproject.toml is refused at once)."""
+    return read_regular_file(path, limit=MAX_MANIFEST_BYTES).decode("utf-8", "replace")
 
 
 # --- make ------------------------------------------------------------------------------
 
-_MAKE_RULE = re.compile(r"^(?P<targets>[^\s:=#][^:=#]*?)\s*(?P<colons>::?)(?!=)")
+# Possessive: a long line that is no rule fails at once, not after every split of it.
+_MAKE_RULE = re.compile(r"^(?P<targets>[^\s:=#][^:=#]*+)(?P<colons>::?)(?!=)")
 _MAKE_INCLUDE = re.compile(r"^(?P<optional>-|s)?include\s+(?P<files>.+)$")
 _MAKE_PHONY = re.compile(r"^\.PHONY\s*:\s*(?P<names>.*)$")
 _MAKE_DEFINE = re.compile(r"^define\b")
@@ -171,7 +171,7 @@ def _logical_lines(text: str) -> list[str]:
 
 # --- just ------------------------------------------------------------------------------
 
-_JUST_RECIPE = re.compile(r"^@?(?P<name>[A-Za-z_][\w-]*)(?:\s+[^:=]*?)?\s*:(?!=)")
+_JUST_RECIPE = re.compile(r"^@?(?P<name>[A-Za-z_][\w-]*+)(?:\s[^:=]*+)?:(?!=)")
 _JUST_ALIAS = re.compile(r"^alias\s+(?P<name>[A-Za-z_][\w-]*)\s*:=")
 _JUST_OPENING = re.compile(r"^(?:import|mod)\b")
 _JUST_SETTING = re.compile(r"^(?:set|export)\b")

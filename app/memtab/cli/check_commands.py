@@ -104,10 +104,10 @@ def _write_plan(home: Home, workspace_id: str, report: CheckReport, path: Path) 
     workspace = load_registry(home).require_workspace(workspace_id)
     try:
         fixes = plan_fixes(home, workspace, report.findings)
+        write_plan(path, fixes.plan)
     except ConsolidationError as error:
         raise CliError(str(error)) from None
     plan, later = fixes.plan, fixes.later
-    write_plan(path, plan)
     more = f"; {plural(later, 'more fix', 'more fixes')} after these are applied" if later else ""
     return (
         f"(plan of {plural(len(plan.proposed), 'fix', 'fixes')} written to {path}{more}. "

@@ -235,9 +235,9 @@ def _plan_out(
 ) -> int:
     try:
         plan = service.plan(workspace_id, trigger=args.trigger)
+        write_plan(path, plan)
     except ConsolidationError as error:
         raise CliError(str(error)) from None
-    write_plan(path, plan)
     if args.json:
         print_json(plan.to_json())
         return 0

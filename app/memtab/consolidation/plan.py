@@ -28,8 +28,6 @@ now" does: `review-first` (the default) or `apply-directly`.
 from __future__ import annotations
 
 import logging
-import os
-import stat
 import tempfile
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
@@ -45,8 +43,9 @@ from memtab.consolidation.records import (
     numbered,
 )
 from memtab.consolidation.runner import RunResult
-from memtab.fs.atomic import atomic_write_json
+from memtab.fs.atomic import encode_utf8, json_document
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.user_files import read_regular_file, write_output_file
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import describe_ops, op_texts, op_units, unified_diff
 from memtab.store.history.records import RunOp
@@ -65,7 +64,12 @@ changed files of at most 100 KiB, their diffs, and the refused attempts)."""
 
 
 def write_plan(path: Path, plan: ConsolidationPlan) -> None:
-    atomic_write_json(path, plan.to_json())
+    """Write the plan to the file the user named (a FIFO or `/dev/null` is written into,
+    never replaced: docs/formats.md §16.1); PlanError (one line) when it cannot be."""
+    try:
+        write_output_file(path, encode_utf8(json_document(plan.to_json())))
+    except OSError as error:
+        raise PlanError(f"cannot write the plan {path}: {error.strerror or error}") from None
 
 
 def read_plan(path: Path) -> ConsolidationPlan:
@@ -73,41 +77,13 @@ def read_plan(path: Path) -> ConsolidationPlan:
     most MAX_PLAN_BYTES holding a plan. Never blocks on a FIFO or a device, never reads
     more than the cap."""
     try:
-        data = _read_capped(path)
+        data = read_regular_file(path, limit=MAX_PLAN_BYTES)
     except OSError as error:
         raise PlanError(f"cannot read the plan {path}: {error.strerror or error}") from None
     try:
         return ConsolidationPlan.from_json(parse_json(data))
     except JsonError as error:
         raise PlanError(f"the plan {path} is {error}") from None
-
-
-def _read_capped(path: Path) -> bytes:
-    # Opened without blocking (a FIFO with no writer would wait forever), then checked
-    # to be a regular file before a byte is read.
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    descriptor = os.open(path, flags)
-    try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode):
-            raise PlanError(f"the plan {path} is not a regular file")
-        if info.st_size > MAX_PLAN_BYTES:
-            raise PlanError(
-                f"the plan {path} is {info.st_size:,} bytes; a plan is at most {MAX_PLAN_BYTES:,}"
-            )
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_PLAN_BYTES:  # the file may grow after the stat
-            chunk = os.read(descriptor, min(1 << 20, MAX_PLAN_BYTES + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > MAX_PLAN_BYTES:
-            raise PlanError(f"the plan {path} is over {MAX_PLAN_BYTES:,} bytes")
-        return b"".join(chunks)
-    finally:
-        os.close(descriptor)
 
 
 # --- making a plan ---------------------------------------------------------------------------

@@ -406,7 +406,11 @@ def atomic_write_text(target: Path, text: str, *, mode: int | None = None) -> No
     atomic_write_bytes(target, encode_utf8(text), mode=mode)
 
 
+def json_document(value: Any) -> str:
+    """`value` as the JSON files Memtab writes hold it: 2-space indent, trailing newline."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
 def atomic_write_json(target: Path, value: Any, *, mode: int | None = None) -> None:
-    """Write `value` as pretty-printed JSON (2-space indent, trailing newline) atomically."""
-    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-    atomic_write_text(target, text, mode=mode)
+    """Write `value` as pretty-printed JSON (`json_document`) atomically."""
+    atomic_write_text(target, json_document(value), mode=mode)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -108,3 +111,44 @@ def test_a_workspace_check_reads_what_it_sees(
     assert status == 1
     assert f"/memories/project: [project-missing] The project {ACME} is not on this disk" in out
     assert WEBAPP not in out
+
+
+@pytest.mark.timeout(60)
+def test_plan_out_writes_into_a_fifo_and_never_replaces_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As `--plan-out /dev/null`: an atomic rename over it put a regular file in its place.
+    repo = make_checkout(tmp_path / "acme", {"src/acme/config/settings_local.py": ""})
+    home, workspace = home_with_project(
+        tmp_path, repo, {"notes.md": "- Local settings: `src/acme/settings_local.py`.\n"}
+    )
+    fifo = tmp_path / "plan.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+
+    def read() -> None:
+        with open(fifo, "rb") as handle:
+            got.append(handle.read())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    opened = False
+    try:
+        for _ in range(500):  # until the reader has the FIFO open (else: refused, at once)
+            status, out, err = run_cli(
+                ["--home", str(home.root), "check", "--workspace", workspace, "--plan-out",
+                 str(fifo)],
+                capsys,
+            )  # fmt: skip
+            if "nothing reads from" not in err:
+                opened = True
+                break
+            threading.Event().wait(0.01)
+    finally:
+        if not opened:
+            with open(fifo, "wb"):
+                pass  # let the reader go
+        reader.join()
+    assert status == 1 and "plan of 1 fix written to" in out, err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert json.loads(got[0])["ops"][0]["proposed"] is True
