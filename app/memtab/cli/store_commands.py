@@ -98,6 +98,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def _described(row: dict[str, Any]) -> str:
     if row["conflictOf"]:
         return f"conflict copy of {row['conflictOf']} (see memtab conflicts)"
+    if row["checkpoint"]:
+        return "an agent's rollover checkpoint (xum rewrites it)"
+    if row["adoptedFrom"]:
+        adopted = f"adopted from sub-agent {row['adoptedFrom']}"
+        return f"{adopted}: {elide(row['description'], 40)}" if row["description"] else adopted
     return elide(row["description"], 60)
 
 

@@ -62,6 +62,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.store.home",
         "memtab.store.meta",
         "memtab.store.notebook_owner",  # the registry resolves whose notebook (stdlib only)
+        "memtab.store.xum_notes",  # the tree names adopted notes and checkpoints (stdlib only)
         "memtab.store.paths",
         "memtab.store.registry",
         "memtab.store.scope_view",

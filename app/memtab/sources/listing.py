@@ -316,6 +316,8 @@ def file_json(file: SourceFile) -> dict[str, Any]:
         "modifiedAt": file.modified_at_ms,
         "conflictOf": None,  # conflict copies are recognised in mux's scopes only
         "notEditable": file.read_only_reason,
+        "adoptedFrom": None,  # xum's adoptions and checkpoints are in mux's scopes only
+        "checkpoint": False,
         "kind": file.kind.value,
         "writable": file.writable,
         "readOnlyReason": file.read_only_reason,

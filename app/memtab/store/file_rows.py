@@ -8,6 +8,7 @@ from typing import Any
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import ScopeListing
 from memtab.store.scopes import ScopeStore
+from memtab.store.xum_notes import adopted_child, is_checkpoint
 
 
 def file_rows(listings: list[ScopeListing], store: ScopeStore) -> list[dict[str, Any]]:
@@ -32,6 +33,10 @@ def file_rows(listings: list[ScopeListing], store: ScopeStore) -> list[dict[str,
                     # A file-sync tool's conflict copy names its original (docs/formats.md §18.5).
                     "conflictOf": str(copy.original) if copy else None,
                     "notEditable": file.not_editable_reason,
+                    # xum adopted it from a sub-agent's old notebook (docs/formats.md §2.5).
+                    "adoptedFrom": adopted_child(file.path),
+                    # An agent's rollover checkpoint, which xum rewrites (§2.5).
+                    "checkpoint": is_checkpoint(file.path),
                 }
             )
     return rows

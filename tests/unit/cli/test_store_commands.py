@@ -23,6 +23,8 @@ FILE_FIELDS = {
     "modifiedAt",
     "conflictOf",
     "notEditable",
+    "adoptedFrom",
+    "checkpoint",
 }
 
 

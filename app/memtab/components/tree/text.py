@@ -12,6 +12,7 @@ from memtab import humanize
 from memtab.components import glossary
 from memtab.components.tree.marks import RowMark
 from memtab.components.tree.nodes import NodeKind, SectionId, TreeNode
+from memtab.store.xum_notes import xum_note_sentence
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +36,9 @@ def file_tooltip(
     lines = [str(node.path) if node.path is not None else (node.physical or node.name)]
     if node.description:
         lines.append(node.description)
+    purpose = xum_note_sentence(node.path) if node.path is not None else None
+    if purpose:
+        lines.append(purpose)
     if node.agent is not None:
         what = f" · {node.tag}" if node.tag else ""
         from memtab.components.tree.sources import agent_title  # loaded with the first source
@@ -131,6 +135,9 @@ def row_tooltip(
     if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
         where = str(node.path) if node.path is not None else (node.physical or node.name)
         text = f"{where} — {humanize.plural(node.file_count, 'file')}"
+        purpose = xum_note_sentence(node.path) if node.path is not None else None
+        if purpose:
+            text = f"{text}\n{purpose}"
         orphaned = node.orphan_dir is not None
         return f"{text}\n{glossary.ORPHANED_PROJECT_MEMORY}" if orphaned else text
     if node.kind is NodeKind.MESSAGE:
