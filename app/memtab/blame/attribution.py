@@ -11,7 +11,9 @@ version was (docs/formats.md §20.2):
   writer's (its run) unless the user edited it first; any other line of a model's run
   says the transcript window it was shown. A writer run logged before provenance was
   recorded says the message that started it. A run's trace dump is named while it exists.
-- A change another program made (`external`) is `mux` when it matches a consolidation run
+- A change another program made (`external`) is `xum` when xum's own undo journal has the
+  row that left the file so (`store.history.xum_journal`: the same path and content hash),
+  naming the tool call; else it is `mux` when it matches a consolidation run
   of mux's journal (imported into the runs log): the run touched that file, ended after
   the version before and no later than this one, and the file's time is within the run
   (`MAX_RUN_MS` before its end, `CLOCK_SLACK_MS` after). What the file held when Memtab
@@ -34,10 +36,12 @@ from memtab.blame.records import (
     EXTERNAL,
     MUX,
     UNKNOWN,
+    XUM,
     BlameLine,
     ConsolidationSource,
     Source,
     TranscriptSource,
+    XumToolCallSource,
 )
 from memtab.blame.walk import OLDER, Owners
 from memtab.fs.clock import now_ms
@@ -45,6 +49,7 @@ from memtab.store.history.provenance import ProvenanceLog
 from memtab.store.history.records import NoteOrigin, ProvenanceRecord, RunEntry
 from memtab.store.history.runs import MUX_SOURCE, RunsLog
 from memtab.store.history.versions import Version
+from memtab.store.history.xum_journal import XumJournal
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, parse_file_path
 from memtab.traces.names import parse_trace_file_name, trace_file_name
@@ -165,8 +170,27 @@ class Attributor:
                 )
         return ConsolidationSource(run_id=version.run_id)
 
+    @functools.cached_property
+    def _xum(self) -> XumJournal:
+        return XumJournal(self.home)
+
     def _external(self, owner: int) -> _Origin:
         version = self.chain[owner]
+        edit = (
+            None
+            if version.deleted
+            else self._xum.edit_for(version.path, version.sha256, version.at)
+        )
+        if edit is not None:
+            xum_call = XumToolCallSource(
+                workspace_id=edit.workspace_id,
+                op=edit.op,
+                event_id=edit.event_id,
+                tool_name=edit.tool_name,
+                tool_call_id=edit.tool_call_id,
+                actor=edit.actor,
+            )
+            return _Origin(XUM, edit.at, version=version.id, source=xum_call)
         first_sight = version.op == "seen" or (owner == 0 and version.prev_sha256 is None)
         found = self._mux_run(owner, first_sight=first_sight)
         if found is not None:

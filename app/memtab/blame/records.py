@@ -13,8 +13,8 @@ from memtab.fs.records import OmitNone, Record
 
 Actor = str
 """Who introduced a line (docs/formats.md §20.2): `user`, `writer`, `consolidator`,
-`agent-tool`, `sync`, `external`, `mux`, `before-memtab`, `unknown`, or the agent that
-owns another agent's file (`claude-code`, `codex`, `loki`)."""
+`agent-tool`, `sync`, `external`, `mux`, `xum`, `before-memtab`, `unknown`, or the agent
+that owns another agent's file (`claude-code`, `codex`, `loki`)."""
 
 BEFORE_MEMTAB = "before-memtab"
 """Lines the file held when Memtab first saw it."""
@@ -23,6 +23,8 @@ UNKNOWN = "unknown"
 EXTERNAL = "external"
 """Another program, after Memtab first saw the file."""
 MUX = "mux"
+XUM = "xum"
+"""A change xum's own undo journal names: its tool call (docs/formats.md §14.6)."""
 
 
 class TranscriptSource(Record):
@@ -59,7 +61,21 @@ class ConsolidationSource(Record):
     reason: Annotated[str | None, OmitNone] = None
 
 
-Source = TranscriptSource | ConsolidationSource
+class XumToolCallSource(Record):
+    """A line xum wrote through its memory service, as xum's own undo journal tells it:
+    the workspace, the tool and its call, and who called it (docs/formats.md §14.6)."""
+
+    kind: Literal["xum-tool-call"] = "xum-tool-call"
+    workspace_id: str
+    op: str
+    event_id: str
+    tool_name: Annotated[str | None, OmitNone] = None
+    tool_call_id: Annotated[str | None, OmitNone] = None
+    actor: Annotated[str | None, OmitNone] = None
+    """`agent` (a model's tool call) or `user` (xum's Memory tab)."""
+
+
+Source = TranscriptSource | ConsolidationSource | XumToolCallSource
 
 
 class BlameLine(Record):

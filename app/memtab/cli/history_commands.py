@@ -36,6 +36,7 @@ from memtab.store.undo import file_history, restore, revert_run, trash
 from memtab.watch.events import find_event, restore_event
 
 if TYPE_CHECKING:  # the sources load only for a file id
+    from memtab.blame.records import BlameLine
     from memtab.sources.agent_file import SourceVersions
 
 
@@ -230,7 +231,7 @@ def run_blame(args: argparse.Namespace) -> int:
     rows = [
         [
             line.version or "-",
-            line.actor,
+            _blame_actor(line),
             absolute_time(line.at)[:16],
             f"{line.line})",
             line.text,
@@ -242,6 +243,14 @@ def run_blame(args: argparse.Namespace) -> int:
     else:
         print(f"{blame.path} is empty", file=sys.stderr)
     return 0
+
+
+def _blame_actor(line: BlameLine) -> str:
+    """The actor column: a xum tool call is named by its id (docs/formats.md §14.6)."""
+    source = line.source
+    if source is not None and source.kind == "xum-tool-call" and source.tool_call_id:
+        return f"{line.actor} {source.tool_call_id}"
+    return line.actor
 
 
 def run_restore(args: argparse.Namespace) -> int:

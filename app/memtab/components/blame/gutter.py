@@ -32,6 +32,7 @@ ACTOR_WORDS: dict[str, str] = {
     "sync": "Sync (another machine)",
     "external": "Another program",
     "mux": "mux's consolidation",
+    "xum": "xum's memory tool",
     "before-memtab": "There before Memtab",
     "unknown": "Older than the history kept",
     UNSAVED: "Not saved yet",
@@ -47,6 +48,7 @@ ACTOR_SHORT: dict[str, str] = {
     "sync": "sync",
     "external": "other",
     "mux": "mux",
+    "xum": "xum",
     "before-memtab": "before",
     "unknown": "old",
     UNSAVED: "unsaved",
@@ -133,6 +135,11 @@ def describe(line: BlameLine, now: int) -> GutterEntry:
             )
         if source.run_id:
             links.append(Link("run", "Open the run in Runs…", source.run_id))
+    elif source is not None and source.kind == "xum-tool-call":
+        who = "xum's Memory tab" if source.actor == "user" else f"xum's {source.tool_name} tool"
+        call = f", call {source.tool_call_id}" if source.tool_call_id else ""
+        details.append(f"{who}: {source.op}{call} (workspace {source.workspace_id})")
+        details.append(f"xum's undo journal, event {source.event_id}")
     elif line.run_id:
         details.append(f"Run {line.run_id}")
         links.append(Link("run", "Open the run in Runs…", line.run_id))

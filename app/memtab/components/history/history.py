@@ -20,12 +20,13 @@ from memtab import humanize
 from memtab.components.cancel import CancelToken
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.nodes import SECTION_TITLES, SectionId
-from memtab.sources.file_ref import MemoryFileRef
+from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.sources.memory_file import MemoryFile
 from memtab.store.external import SyncReport, sync_external
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.versions import Version
+from memtab.store.history.xum_journal import XumJournal
 from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps_once
 from memtab.store.memory import MemoryStore
@@ -124,9 +125,12 @@ class VersionRow:
         return "\n".join(lines)
 
 
-def version_rows(versions: Sequence[Version], now: int | None = None) -> list[VersionRow]:
+def version_rows(
+    versions: Sequence[Version], now: int | None = None, xum: XumJournal | None = None
+) -> list[VersionRow]:
     """Rows for versions listed newest first; each says how the size changed from the
-    version before it (a deletion takes everything away, a re-creation brings it back)."""
+    version before it (a deletion takes everything away, a re-creation brings it back).
+    A change from outside that xum's own undo journal names is said as its tool call."""
     rows = []
     for index, version in enumerate(versions):
         older = versions[index + 1] if index + 1 < len(versions) else None
@@ -142,7 +146,7 @@ def version_rows(versions: Sequence[Version], now: int | None = None) -> list[Ve
                 version=version,
                 when=humanize.relative_time(version.at, now),
                 when_exact=humanize.absolute_time(version.at),
-                who=actor_words(version.actor),
+                who=_who(version, xum),
                 change=change_words(version),
                 size="" if version.deleted else humanize.size_text(version.size_bytes),
                 size_change=_signed_size(delta),
@@ -174,11 +178,21 @@ class FileHistory:
         return self.current is not None and sha256_of(self.current) == version.sha256
 
 
+def _who(version: Version, xum: XumJournal | None) -> str:
+    if xum is not None and version.actor == "external" and not version.deleted:
+        edit = xum.edit_for(version.path, version.sha256, version.at)
+        if edit is not None:
+            return edit.words
+    return actor_words(version.actor)
+
+
 def load_file_history(file: MemoryFile) -> FileHistory:
     """Every version of `file`, its content now and its agent's commits touching it.
     Raises the protocol's MemoryFileError when the file cannot be read."""
     versions = file.versions()
-    return FileHistory(file.ref, tuple(version_rows(versions)), file.read_whole(), file.commits())
+    xum = XumJournal(file.home) if file.ref.source_id == MUX_SOURCE_ID else None  # a xum file
+    rows = tuple(version_rows(versions, xum=xum))
+    return FileHistory(file.ref, rows, file.read_whole(), file.commits())
 
 
 def commit_diff(

@@ -139,6 +139,21 @@ def test_a_write_through_the_memory_tool_is_muxs(home: Home) -> None:
     assert badge.sentence().startswith("Changed by mux")
 
 
+def test_a_read_xum_counts_is_no_edit(home: Home) -> None:
+    """xum's view of a file counts a use in memory-meta.json and publishes a change whose
+    reason is `access` (memoryService.ts recordUsage): the bytes did not change, so no
+    "agent edited" badge (docs/formats.md §14.6)."""
+    badges = AgentEdits(OwnWrites())
+    first = scan_home(ScanRequest(home, MAIN))
+    git = home.global_root / "tools" / "git.md"
+    read_at = git.stat().st_mtime_ns // 1_000_000 + 60_000
+    meta = json.loads(home.meta_path.read_text())
+    meta["entries"][global_key("tools/git.md")] = {"accessCount": 3, "lastAccessedAt": read_at}
+    home.meta_path.write_text(json.dumps(meta))
+    badges.count_in(rescan(first, git, home.meta_path))
+    assert badges.badge(str(git)) is None
+
+
 def test_badges_are_kept_across_restarts_until_the_files_go(home: Home) -> None:
     badges = AgentEdits(OwnWrites())
     first = scan_home(ScanRequest(home, MAIN))

@@ -1,0 +1,170 @@
+"""xum's own undo journal, read as provenance: which xum tool call wrote a memory file's
+content (docs/formats.md §14.6).
+
+Every change xum's memory service makes appends one `refinement` row to the journal of the
+ACTING workspace, `sessions/<id>/durable-events.jsonl` (`appendRefinementEvent` in
+`src/node/services/refinement/refinementJournal.ts`; the row's envelope — `v`, `seq`, `id`,
+`ts` — from `src/node/utils/journal/durableEventJournal.ts`):
+
+    {"workspaceId": "…", "kind": "refinement", "v": 1, "seq": 7, "id": "…", "ts": 1767…,
+     "data": {"kind": "memory", "action": {"op": "str_replace", "path": "/memories/…"},
+              "inverse": {…},
+              "evidence": {"workspaceId": "…", "toolName": "memory",
+                           "toolCallId": "toolu_…", "actor": "agent"},
+              "postState": {"files": [{"path": "<physical>", "sha256": "<hex>"}]}}}
+
+A version of a file is that row's when the row names the version's path (its `path`, or a
+rename's `newPath`) and one of its post-state hashes is the version's (the sha256 of the
+text xum left, as Memtab hashes a version's bytes). Memtab only reads this journal: it
+never writes, truncates or rolls it back. Lines that are not such rows are skipped.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.pydantic_once import StrictInt, StrictStr
+from memtab.fs.records import Lenient, OrNone, Record, ValidItems
+from memtab.store.home import Home
+
+logger = logging.getLogger(__name__)
+
+JOURNAL_NAME = "durable-events.jsonl"
+REFINEMENT_KIND = "refinement"
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024
+"""A journal larger than this is read only to here (its rows are small; a session's
+journal reaching it is far beyond any seen)."""
+
+
+class _PostFile(Record):
+    path: StrictStr
+    sha256: StrictStr
+
+
+class _PostState(Record):
+    files: ValidItems[tuple[_PostFile, ...]] = ()
+
+
+class _Evidence(Record):
+    workspace_id: OrNone[StrictStr] = None
+    tool_name: OrNone[StrictStr] = None
+    tool_call_id: OrNone[StrictStr] = None
+    actor: OrNone[StrictStr] = None
+
+
+class _Action(Record):
+    op: StrictStr
+    path: StrictStr
+    new_path: OrNone[StrictStr] = None
+
+
+class _Data(Record):
+    kind: StrictStr
+    action: _Action
+    evidence: Annotated[_Evidence, Lenient(_Evidence())] = _Evidence()
+    post_state: OrNone[_PostState] = None
+
+
+class _Row(Record):
+    """One `refinement` row of xum's durable-events.jsonl (see the module doc)."""
+
+    kind: StrictStr
+    id: StrictStr
+    ts: StrictInt
+    workspace_id: OrNone[StrictStr] = None
+    data: _Data
+
+
+@dataclass(frozen=True)
+class XumEdit:
+    """One memory change xum journaled: who and which tool call made it."""
+
+    event_id: str
+    at: int
+    workspace_id: str
+    op: str
+    path: str
+    new_path: str | None
+    tool_name: str | None
+    tool_call_id: str | None
+    actor: str | None
+    """`agent` (a model's tool call) or `user` (xum's Memory tab)."""
+    post_sha256: frozenset[str]
+
+    @property
+    def words(self) -> str:
+        """`xum's memory tool (str_replace, call toolu_01…, agent)`."""
+        tool = self.tool_name or "memory"
+        who = "xum's Memory tab" if self.actor == "user" else f"xum's {tool} tool"
+        details = [self.op]
+        if self.tool_call_id:
+            details.append(f"call {self.tool_call_id}")
+        details.append(f"workspace {self.workspace_id}")
+        return f"{who} ({', '.join(details)})"
+
+
+class XumJournal:
+    """The refinement rows of every workspace's journal in a home, read once."""
+
+    def __init__(self, home: Home) -> None:
+        self._home = home
+
+    @functools.cached_property
+    def edits(self) -> tuple[XumEdit, ...]:
+        found: list[XumEdit] = []
+        sessions = self._home.sessions_dir
+        try:
+            journals = sorted(sessions.glob(f"*/{JOURNAL_NAME}"))
+        except OSError:
+            return ()
+        for journal in journals:
+            found.extend(_read(journal.parent.name, journal.read_bytes()[:MAX_JOURNAL_BYTES]))
+        found.sort(key=lambda edit: edit.at)
+        return tuple(found)
+
+    def edit_for(self, path: str, sha256: str, at: int | None = None) -> XumEdit | None:
+        """The journaled change that left `path` holding the content hashed `sha256`: the
+        newest such row no later than `at` (when the version was recorded), else the
+        oldest after it (clocks differ)."""
+        matches = [
+            edit
+            for edit in self.edits
+            if sha256 in edit.post_sha256 and path in (edit.path, edit.new_path)
+        ]
+        if not matches:
+            return None
+        if at is None:
+            return matches[-1]
+        before = [edit for edit in matches if edit.at <= at]
+        return before[-1] if before else matches[0]
+
+
+def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
+    for line in data.splitlines():
+        if b'"refinement"' not in line:
+            continue  # most rows are other kinds: not parsed at all
+        try:
+            row = _Row.read(parse_json(line))
+        except JsonError:
+            continue
+        if row is None or row.kind != REFINEMENT_KIND or row.data.kind != "memory":
+            continue
+        evidence = row.data.evidence
+        post = row.data.post_state.files if row.data.post_state is not None else ()
+        yield XumEdit(
+            event_id=row.id,
+            at=row.ts,
+            workspace_id=evidence.workspace_id or row.workspace_id or session_id,
+            op=row.data.action.op,
+            path=row.data.action.path,
+            new_path=row.data.action.new_path,
+            tool_name=evidence.tool_name,
+            tool_call_id=evidence.tool_call_id,
+            actor=evidence.actor,
+            post_sha256=frozenset(file.sha256 for file in post),
+        )

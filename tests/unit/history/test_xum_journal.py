@@ -1,0 +1,134 @@
+"""xum's own undo journal read as provenance (xum's refinementJournal.ts; docs/formats.md
+§14.6): blame and History name the xum tool call that wrote a line, and Memtab never
+changes that journal."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from memtab.blame.service import blame_memory_file
+from memtab.cli.main import main
+from memtab.components.history.history import load_file_history
+from memtab.fs.clock import now_ms
+from memtab.sources.file_ref import MemoryFileRef
+from memtab.sources.open_file import open_memory_file
+from memtab.store.external import sync_external
+from memtab.store.history.xum_journal import XumJournal
+from memtab.store.home import Home
+from memtab.store.paths import parse_file_path
+
+from .helpers import WS, new_home, store_for
+
+NOTES = "/memories/workspace/notes.md"
+CALL = "toolu_01XumCallOfTheAgent"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    return new_home(tmp_path / "home")
+
+
+def _xum_writes(home: Home, text: str, *, ts: int, call: str | None = CALL, seq: int = 0) -> Path:
+    """What xum's memory service does for an agent's str_replace: the file, then one
+    refinement row in the acting workspace's journal (its real shape)."""
+    physical = store_for(home).physical(parse_file_path(NOTES))
+    physical.parent.mkdir(parents=True, exist_ok=True)
+    physical.write_text(text)
+    evidence = {"workspaceId": WS, "toolName": "memory", "actor": "agent"}
+    if call is not None:
+        evidence["toolCallId"] = call
+    row = {
+        "workspaceId": WS,
+        "kind": "refinement",
+        "data": {
+            "kind": "memory",
+            "action": {"op": "str_replace", "path": NOTES},
+            "inverse": {"op": "restore-files", "files": [{"path": str(physical), "blobRef": "x"}]},
+            "evidence": evidence,
+            "postState": {
+                "files": [
+                    {"path": str(physical), "sha256": hashlib.sha256(text.encode()).hexdigest()}
+                ]
+            },
+        },
+        "v": 1,
+        "seq": seq,
+        "id": f"event-{seq}",
+        "ts": ts,
+    }
+    journal = home.workspace_dir(WS) / "durable-events.jsonl"
+    with journal.open("a") as handle:
+        handle.write('{"kind":"turn-envelope","seq":99,"id":"t","ts":1,"v":1,"data":{}}\n')
+        handle.write(json.dumps(row) + "\n")
+    return journal
+
+
+def test_blame_and_history_name_the_xum_tool_call(
+    home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store_for(home).create_file(NOTES, "# Notes\n")
+    journal = _xum_writes(home, "# Notes\n- use pnpm\n", ts=now_ms() + 1)
+    before = journal.read_bytes()
+    sync_external(store_for(home))
+
+    blame = blame_memory_file(store_for(home), NOTES)
+    assert [(line.text, line.actor) for line in blame.lines] == [
+        ("# Notes", "user"),
+        ("- use pnpm", "xum"),
+    ]
+    source = blame.lines[1].source
+    assert source is not None and source.kind == "xum-tool-call"
+    assert (source.tool_call_id, source.op, source.workspace_id, source.actor) == (
+        CALL,
+        "str_replace",
+        WS,
+        "agent",
+    )
+    assert blame.to_json()["lines"][1]["source"]["toolCallId"] == CALL
+
+    file = open_memory_file(
+        MemoryFileRef.of_mux(parse_file_path(NOTES)), home, store=store_for(home)
+    )
+    assert file is not None
+    newest = load_file_history(file).rows[0]
+    assert newest.who == f"xum's memory tool (str_replace, call {CALL}, workspace {WS})"
+
+    assert main(["--home", str(home.root), "blame", NOTES, "--workspace", WS]) == 0
+    assert f"xum {CALL}" in capsys.readouterr().out
+    assert journal.read_bytes() == before  # read, never written
+
+
+def test_a_change_no_row_describes_stays_another_programs(home: Home) -> None:
+    store_for(home).create_file(NOTES, "# Notes\n")
+    # xum journaled other content: this file's content now is an editor's.
+    _xum_writes(home, "# Notes\n- journaled\n", ts=1)
+    store_for(home).physical(parse_file_path(NOTES)).write_text("# Notes\n- an editor's\n")
+    sync_external(store_for(home))
+    assert [line.actor for line in blame_memory_file(store_for(home), NOTES).lines] == [
+        "user",
+        "external",
+    ]
+
+
+def test_the_journal_is_read_leniently(home: Home) -> None:
+    journal = home.workspace_dir(WS) / "durable-events.jsonl"
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    journal.write_text(
+        "not json\n"
+        '{"kind":"refinement","id":"a","ts":5}\n'  # no data
+        '{"kind":"refinement","id":"b","ts":"x","data":{}}\n'
+        '{"kind":"refinement","id":"c","ts":7,"data":{"kind":"skill","action":{"op":"write","path":"s"}}}\n'
+        '{"kind":"refinement","id":"d","ts":9,"data":{"kind":"memory",'
+        '"action":{"op":"create","path":"/memories/global/a.md"},"evidence":7}}\n'
+    )
+    [edit] = XumJournal(home).edits
+    assert (edit.event_id, edit.op, edit.workspace_id, edit.tool_call_id) == (
+        "d",
+        "create",
+        WS,
+        None,
+    )
