@@ -5,6 +5,7 @@
     memtab sync status [--fetch] [--json]     ahead, behind, local changes, conflicts
     memtab sync resolve PATH --keep local|remote|both  (or --merged FILE)
     memtab sync remove NAME
+    memtab sync backup-owner memtab|xum       who owns memory xum's backup carries too
     memtab conflicts [--workspace ID] [--json]
     memtab conflicts resolve PATH --keep this|mine|both  (or --merged FILE)
 
@@ -24,7 +25,15 @@ from typing import Any
 from memtab.cli.common import CliError, add_home_option, open_home, open_store, print_json
 from memtab.humanize import relative_time
 from memtab.store.home import Home
-from memtab.sync.layout import DEFAULT_BRANCH, DEFAULT_TARGET, SyncSetupError, parse_scope
+from memtab.store.xum_backup import OWNERS, BackupOverlap, backup_overlap, set_backup_owner
+from memtab.sync.layout import (
+    DEFAULT_BRANCH,
+    DEFAULT_TARGET,
+    SyncSetupError,
+    Target,
+    load_config,
+    parse_scope,
+)
 from memtab.sync.service import SyncError, SyncReport, SyncService
 
 
@@ -73,6 +82,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     add_home_option(remove)
     remove.add_argument("name", metavar="NAME")
     remove.set_defaults(handler=run_remove)
+
+    owner = actions.add_parser(
+        "backup-owner", help="who owns memory xum's settings backup carries too"
+    )
+    add_home_option(owner)
+    owner.add_argument("owner", choices=OWNERS, help="memtab: this sync; xum: xum's backup")
+    owner.set_defaults(handler=run_backup_owner)
 
     conflicts = commands.add_parser(
         "conflicts", help="conflict copies a file-sync tool left (Syncthing, Dropbox…)"
@@ -172,12 +188,39 @@ def run_init(args: argparse.Namespace) -> int:
         )
     except (SyncError, SyncSetupError) as error:
         raise CliError(str(error)) from None
+    overlap = _xum_backup_overlap(home, [target])
     if args.json:
-        print_json(target.to_json())
+        print_json({**target.to_json(), "xumBackup": _overlap_json(overlap)})
         return 0
     labels = ", ".join(scope.label for scope in target.scopes)
     print(f"Syncing {labels} with {target.remote} (branch {target.branch}) as {target.name}.")
     print("Run memtab sync to send and receive changes (cron, a timer, or by hand).")
+    if overlap is not None:
+        print(f"warning: {overlap.message}", file=sys.stderr)
+    return 0
+
+
+def _xum_backup_overlap(home: Home, targets: list[Target]) -> BackupOverlap | None:
+    """What xum's settings backup carries of what these targets sync (docs/formats.md §18.9)."""
+    return backup_overlap(home, [(s.kind, s.key) for t in targets for s in t.scopes])
+
+
+def _overlap_json(overlap: BackupOverlap | None) -> dict[str, Any] | None:
+    if overlap is None:
+        return None
+    return {
+        "repoUrl": overlap.repo_url,
+        "scopes": list(overlap.scopes),
+        "owner": overlap.owner,
+        "message": overlap.message,
+    }
+
+
+def run_backup_owner(args: argparse.Namespace) -> int:
+    home = open_home(args)
+    set_backup_owner(home, args.owner)
+    overlap = _xum_backup_overlap(home, list(load_config(home).targets))
+    print(overlap.message if overlap is not None else f"Noted: {args.owner} owns it.")
     return 0
 
 
@@ -192,9 +235,12 @@ def _refuse_unsafe_locks(home: Home) -> None:
 def run_status(args: argparse.Namespace) -> int:
     service = _service(args)
     status = service.status(fetch=args.fetch)
+    overlap = _xum_backup_overlap(service.home, [state.target for state in status.targets])
     if args.json:
-        print_json(status.to_json())
+        print_json({**status.to_json(), "xumBackup": _overlap_json(overlap)})
         return 0
+    if overlap is not None:
+        print(f"warning: {overlap.message}")
     if not status.targets:
         print("Sync is not set up in this home: memtab sync init --remote URL")
         return 0

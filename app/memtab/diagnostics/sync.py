@@ -6,6 +6,8 @@ and the conflict copies a file-sync tool left.
   cannot be taken at all is the `locks` check's finding.
 - Sync targets (no network): conflicts to resolve, files waiting for a merge, how long a
   remote has been offline, the last error; git itself when a target needs it.
+- Memory xum's settings backup carries too (`store.xum_backup`): a warning until the user
+  says which one owns it, then a note of what to turn off (docs/formats.md §18.9).
 - Conflict copies of memory files in every scope of the home (the global scope, every
   project dir, every workspace) and of its sidecars: each is a warning naming the file
   and how to resolve it (`memtab conflicts`).
@@ -23,6 +25,7 @@ from memtab.store.conflict_copies import find_copies
 from memtab.store.files import list_scope
 from memtab.store.home import Home
 from memtab.store.paths import Scope
+from memtab.store.xum_backup import backup_overlap
 from memtab.sync.copies import sidecar_copies
 from memtab.sync.layout import load_config
 from memtab.sync.state import load_state
@@ -34,9 +37,21 @@ def check_sync(home: Home) -> tuple[dict[str, Any], Findings]:
         "fileSystem": _file_system(home, found),
         "git": shutil.which("git"),
         "targets": _targets(home, found),
+        "xumBackup": _xum_backup(home, found),
         "conflictCopies": _copies(home, found),
     }
     return section, found
+
+
+def _xum_backup(home: Home, found: Findings) -> list[str]:
+    """The synced scopes xum's settings backup carries too (a warning while no owner is
+    chosen, and while the chosen owner is not the only one)."""
+    scopes = [(s.kind, s.key) for target in load_config(home).targets for s in target.scopes]
+    overlap = backup_overlap(home, scopes)
+    if overlap is None:
+        return []
+    found.warning(overlap.message)
+    return list(overlap.scopes)
 
 
 def _file_system(home: Home, found: Findings) -> dict[str, Any] | None:

@@ -1,0 +1,123 @@
+"""When xum's settings backup carries the same memory as Memtab's sync (docs/formats.md §18.9).
+
+xum can back its settings up to a git repository (`settingsBackup` in config.json;
+`src/common/config/schemas/settingsBackup.ts`, the payload in
+`src/node/services/backup/payload.ts`): with a `repoUrl` set, it carries `memory/global/`
+unless `includeGlobalMemory` is false, and — since xum PR #4043, only when
+`includeProjects` is true (off by default) — every project's memory as its
+`project-bundle/`. A scope both carry has two owners pushing and restoring it; the user
+picks one (`memtab sync backup-owner memtab|xum`, kept in settings.json's `xumBackup`
+section per home). Memtab never edits xum's backup settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from memtab.fs.pydantic_once import StrictBool, StrictStr
+from memtab.fs.records import OrNone, Record
+from memtab.fs.settings_file import SettingsFileError, settings_section, update_settings_file
+from memtab.store.home import Home, HomeError
+from memtab.store.registry import load_registry, read_registry_document
+
+SETTINGS_SECTION = "xumBackup"
+Owner = Literal["memtab", "xum"]
+OWNERS: tuple[Owner, ...] = ("memtab", "xum")
+
+
+class XumBackupSettings(Record):
+    """config.json's `settingsBackup`, as far as it says what memory goes to the backup."""
+
+    repo_url: OrNone[StrictStr] = None
+    branch: OrNone[StrictStr] = None
+    include_global_memory: OrNone[StrictBool] = None
+    """Default true."""
+    include_projects: OrNone[StrictBool] = None
+    """Default false: project memory goes only when the user opted in."""
+
+
+@dataclass(frozen=True)
+class BackupOverlap:
+    """The scopes Memtab syncs that xum's backup carries too, and who the user said owns them."""
+
+    repo_url: str
+    scopes: tuple[str, ...]
+    """Memtab's labels: `global`, `project:/path`."""
+    owner: Owner | None
+
+    @property
+    def message(self) -> str:
+        carried = ", ".join(self.scopes)
+        both = f"xum's settings backup ({self.repo_url}) also carries {carried}"
+        if self.owner == "memtab":
+            return (
+                f"{both}; you chose Memtab's sync to own it: turn off the memory in xum's "
+                "Settings → Backup, or both will push and restore it"
+            )
+        if self.owner == "xum":
+            return (
+                f"{both}; you chose xum's backup to own it: stop syncing it here "
+                "(memtab sync remove NAME, then memtab sync init without it)"
+            )
+        return (
+            f"{both}: two owners push and restore the same files. Choose one: "
+            "memtab sync backup-owner memtab|xum"
+        )
+
+
+def xum_backup(home: Home) -> XumBackupSettings | None:
+    """xum's backup settings, or None when no backup is set up (no repository) or
+    config.json cannot be read (its own checks say so)."""
+    try:
+        document = read_registry_document(home)
+    except HomeError:
+        return None
+    settings = XumBackupSettings.read(document.get("settingsBackup"))
+    return settings if settings is not None and settings.repo_url else None
+
+
+def backup_overlap(home: Home, synced: Iterable[tuple[str, str | None]]) -> BackupOverlap | None:
+    """Which of the scopes Memtab syncs (`(kind, key)`: `("global", None)`,
+    `("project", path)`) xum's backup carries too, or None when none."""
+    settings = xum_backup(home)
+    if settings is None or settings.repo_url is None:
+        return None
+    try:
+        projects = {project.path for project in load_registry(home).projects}
+    except HomeError:
+        projects = set()
+    scopes: list[str] = []
+    for kind, key in synced:
+        if kind == "global" and settings.include_global_memory is not False:
+            scopes.append("global")
+        elif kind == "project" and settings.include_projects is True and key in projects:
+            scopes.append(f"project:{key}")
+    if not scopes:
+        return None
+    return BackupOverlap(settings.repo_url, tuple(scopes), backup_owner(home))
+
+
+def backup_owner(home: Home) -> Owner | None:
+    """Who the user said owns the memory both carry, for this home (None: not chosen)."""
+    try:
+        section = settings_section(SETTINGS_SECTION)
+    except SettingsFileError:
+        return None  # the settings checks say why
+    owners = section.get("owners") if isinstance(section, dict) else None
+    owner = owners.get(str(home.root)) if isinstance(owners, dict) else None
+    return owner if owner in OWNERS else None
+
+
+def set_backup_owner(home: Home, owner: Owner) -> None:
+    """Remember who owns the memory both carry, for this home (settings.json)."""
+
+    def choose(data: dict[str, Any]) -> None:
+        section = data.get(SETTINGS_SECTION)
+        section = section if isinstance(section, dict) else {}
+        owners = section.get("owners")
+        owners = owners if isinstance(owners, dict) else {}
+        data[SETTINGS_SECTION] = {**section, "owners": {**owners, str(home.root): owner}}
+
+    update_settings_file(choose)
