@@ -1,33 +1,54 @@
 """What the MCP server's `list` and `search` see: the workspace's memory files (mux's three
 scopes, through the store) and the other agents' memory Memtab found (`memtab.sources`).
 
-The listing is re-read at most every `REFRESH_S` seconds (and at once after a write this
-server made, `invalidate`): a model searching twice in a row gets the second answer from
-memory, and a change made outside shows within that time (docs/formats.md §22.3). A file
-over `MAX_INDEXED_BYTES`, binary, or that its listing could not read is found by its path
-and description only.
+The first call lists and indexes everything, and starts watching the scope roots
+(watchdog); later calls answer from memory. When a watched root reported a change (or,
+unwatched, when the listing is older than `REFRESH_S`; in any case every `FULL_RELIST_S`,
+which also re-reads the other agents' sources), a call starts a re-listing on a background
+thread and answers from what it has: a change made outside shows by the next call but
+one, and no search waits for 20,000 files to be walked (docs/formats.md §22.3). A change
+this server made is listed again at once, before the next answer (`invalidate`). A re-listing reads
+only the files whose stat changed: their descriptions are remembered per root
+(`store.description_cache.KnownFiles`, first loaded from the window's cache), their texts
+by the index's stamps. A file over `MAX_INDEXED_BYTES`, binary, or that its listing could
+not read is found by its path and description only.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from watchdog.events import (
+    EVENT_TYPE_ATTRIB,
+    EVENT_TYPE_CLOSED_NO_WRITE,
+    EVENT_TYPE_OPENED,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
+from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
+
 from memtab.agent_server.ranked_search import Document, RankedIndex, best_line
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import scan
 from memtab.sources.listing import file_json
+from memtab.store.description_cache import DescriptionCache, KnownFiles
 from memtab.store.file_rows import file_rows
-from memtab.store.files import MAX_FILE_BYTES
+from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope
 from memtab.store.memory import MemoryStore
+from memtab.store.paths import SCOPE_ORDER
 
 logger = logging.getLogger(__name__)
 
 REFRESH_S = 2.0
+_NOT_CHANGES = frozenset({EVENT_TYPE_OPENED, EVENT_TYPE_CLOSED_NO_WRITE, EVENT_TYPE_ATTRIB})
+FULL_RELIST_S = 30.0
 MAX_INDEXED_BYTES = 4 * MAX_FILE_BYTES
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
@@ -42,7 +63,11 @@ class _Entry:
 
 
 class MemoryCatalog:
-    """The files one store and the other agents' sources hold, listed and indexed."""
+    """The files one store and the other agents' sources hold, listed and indexed.
+
+    Thread-safe: calls come from the server's loop, re-listings from one background
+    thread; `_lock` guards the entries and the index, `_listing` keeps one listing at a
+    time."""
 
     def __init__(
         self,
@@ -50,38 +75,54 @@ class MemoryCatalog:
         *,
         sources: Callable[[], SourceContext] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        background: bool = True,
     ) -> None:
         self.store = store
         self._sources = sources
         self._clock = clock
+        self._background = background
         self._entries: dict[str, _Entry] = {}
         self._listed_at: float | None = None
         self._index = RankedIndex()
+        self._lock = threading.Lock()
+        self._listing = threading.Lock()
+        self._known: dict[str, dict[str, object]] | None = None  # per root, as last seen
+        self._observer: BaseObserver | None = None
+        self._changed = threading.Event()  # a watched root reported a change
+
+    def close(self) -> None:
+        """Stop watching (the server ends)."""
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join(timeout=2)
+            self._observer = None
 
     def invalidate(self) -> None:
-        """Re-list on the next call (this server changed a file)."""
+        """List again before the next answer (this server changed a file)."""
         self._listed_at = None
 
     def rows(self, *, scope: str | None = None) -> list[dict[str, Any]]:
         """Every file (in `scope`, when given), as `memtab list --json` shows it (other
         agents' files with their own fields)."""
-        self._refresh()
-        return [
-            entry.row
-            for entry in self._entries.values()
-            if scope is None or _in_scope(entry.row, scope)
-        ]
+        self._fresh()
+        with self._lock:
+            entries = list(self._entries.values())
+        return [entry.row for entry in entries if scope is None or _in_scope(entry.row, scope)]
 
     def search(self, query: str, *, scope: str | None, limit: int) -> list[dict[str, Any]]:
         """The files best matching `query`, best first: path, scope, score and the line
         that holds most of its words (`line` None when only the name or description did)."""
-        self._refresh()
-        among = None
-        if scope:
-            among = {key for key, entry in self._entries.items() if _in_scope(entry.row, scope)}
+        self._fresh()
+        with self._lock:
+            among = None
+            if scope:
+                among = {k for k, entry in self._entries.items() if _in_scope(entry.row, scope)}
+            hits = [
+                (hit, self._entries[hit.id])
+                for hit in self._index.search(query, limit=limit, among=among)
+            ]
         results = []
-        for hit in self._index.search(query, limit=limit, among=among):
-            entry = self._entries[hit.id]
+        for hit, entry in hits:
             found = best_line(self._text(entry.physical), query)
             results.append(
                 {
@@ -95,27 +136,80 @@ class MemoryCatalog:
             )
         return results
 
-    def _refresh(self) -> None:
-        now = self._clock()
-        if self._listed_at is not None and now - self._listed_at < REFRESH_S:
+    def _fresh(self) -> None:
+        """List now when nothing (or a change of ours) is listed; in the background when
+        the listing is merely old."""
+        listed_at = self._listed_at
+        if listed_at is None:
+            with self._listing:
+                if self._listed_at is None:
+                    self._relist()
             return
-        self._entries = self._list()
-        documents = (
+        age = self._clock() - listed_at
+        if self._observer is not None and self._changed.is_set():
+            stale = True
+        else:
+            stale = age >= (FULL_RELIST_S if self._observer is not None else REFRESH_S)
+        if not stale or not self._background:
+            return
+        if self._listing.acquire(blocking=False):
+            thread = threading.Thread(
+                target=self._relist_in_background, name="memtab-mcp-listing", daemon=True
+            )
+            thread.start()
+
+    def _relist_in_background(self) -> None:
+        try:
+            self._relist()
+        except Exception:  # the next call tries again; this one's answer stands
+            logger.exception("catalog: re-listing failed")
+        finally:
+            self._listing.release()
+
+    def _relist(self) -> None:
+        """List, then index what changed (the caller holds `_listing`)."""
+        started = self._clock()
+        self._changed.clear()
+        entries = self._list()
+        documents = [
             Document(key, f"{key}\n{entry.row['description']}", _stamp(entry.row))
-            for key, entry in self._entries.items()
-        )
-        read = self._index.update(documents, lambda key: self._text(self._entries[key].physical))
-        self._listed_at = self._clock()
-        logger.debug("catalog: %d files, %d (re)indexed", len(self._entries), read)
+            for key, entry in entries.items()
+        ]
+        with self._lock:
+            read = self._index.update(documents, lambda key: self._text(entries[key].physical))
+            self._entries = entries
+        self._listed_at = started
+        logger.debug("catalog: %d files, %d (re)indexed", len(entries), read)
+        if self._observer is None and self._background:
+            self._watch()
+
+    def _watch(self) -> None:
+        """Watch the available scope roots that exist (recursively); others are re-listed
+        by age."""
+        roots = [
+            self.store.root(scope)
+            for scope in SCOPE_ORDER
+            if not self.store.unavailable_reason(scope)
+        ]
+        observer = Observer()
+        observer.daemon = True
+        handler = _ChangeFlag(self._changed)
+        try:
+            for root in roots:
+                if root.is_dir():
+                    observer.schedule(handler, os.fspath(root), recursive=True)
+            observer.start()
+        except OSError as error:  # out of inotify watches: re-listed by age instead
+            logger.info("catalog: not watching the scopes (%s)", error)
+            return
+        self._observer = observer
 
     def _list(self) -> dict[str, _Entry]:
         entries: dict[str, _Entry] = {}
-        listings = self.store.list_all()
+        listings, roots = self._store_listings()
         # file_rows keeps the listings' order: each row is its listed file's.
         files = [
-            (os.fspath(self.store.root(listing.scope)), file)
-            for listing in listings
-            for file in listing.files
+            (roots[listing.scope.value], file) for listing in listings for file in listing.files
         ]
         for (root, file), row in zip(files, file_rows(listings, self.store), strict=True):
             readable = not file.binary and file.size_bytes <= MAX_INDEXED_BYTES
@@ -130,6 +224,28 @@ class MemoryCatalog:
                     entries[source_file.id] = _Entry(file_json(source_file), physical)
         return entries
 
+    def _store_listings(self) -> tuple[list[ScopeListing], dict[str, str]]:
+        """The store's scopes listed, each file read only if its stat changed since the
+        last listing (the first one recalls the window's description cache)."""
+        cache = DescriptionCache.of_home(self.store.home.root) if self._known is None else None
+        known_now: dict[str, dict[str, object]] = {}
+        listings: list[ScopeListing] = []
+        roots: dict[str, str] = {}
+        for scope in SCOPE_ORDER:
+            if self.store.unavailable_reason(scope):
+                listings.append(ScopeListing(scope))
+                continue
+            root = self.store.root(scope)
+            key = os.fspath(root)
+            known = cache.for_root(root) if cache is not None else None
+            if known is None:
+                known = KnownFiles((self._known or {}).get(key, {}))
+            listings.append(list_scope(scope, root, known=known))
+            known_now[key] = known.seen
+            roots[scope.value] = key
+        self._known = known_now
+        return listings, roots
+
     @staticmethod
     def _text(physical: str | None) -> str:
         if physical is None:
@@ -142,6 +258,19 @@ class MemoryCatalog:
         if len(data) > MAX_INDEXED_BYTES or b"\0" in data:
             return ""
         return data.decode("utf-8", "replace")
+
+
+class _ChangeFlag(FileSystemEventHandler):
+    """Observer thread: a change of a file or folder sets the flag; opening, reading and
+    attributes do not (indexing a file just written updates its atime)."""
+
+    def __init__(self, flag: threading.Event) -> None:
+        super().__init__()
+        self._flag = flag
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type not in _NOT_CHANGES:
+            self._flag.set()
 
 
 def _stamp(row: dict[str, Any]) -> tuple[int, int]:

@@ -81,3 +81,5 @@ def serve_stdio(service: MemoryService) -> None:
         anyio.run(run)
     except KeyboardInterrupt:
         print("memtab mcp: stopped", file=sys.stderr)
+    finally:
+        service.catalog.close()

@@ -1,0 +1,36 @@
+"""The catalog behind `list` and `search`: the scope roots are watched, so a change made
+outside the server is seen however little time has passed (no search waits for a full
+listing: it runs in the background); the server's own change is seen at once."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from memtab.agent_server.catalog import MemoryCatalog
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+
+
+def found(catalog: MemoryCatalog, query: str) -> list[str]:
+    return [result["path"] for result in catalog.search(query, scope=None, limit=10)]
+
+
+def test_a_change_made_outside_is_seen_through_the_watch(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    (home.global_root / "a.md").write_text("alpha\n")
+    store = MemoryStore(home)
+    catalog = MemoryCatalog(store, clock=lambda: 0.0)  # the listing never ages
+    try:
+        assert found(catalog, "alpha") == ["/memories/global/a.md"]
+        (home.global_root / "b.md").write_text("bravo\n")  # an editor, mux, another agent
+        deadline = time.monotonic() + 30
+        while found(catalog, "bravo") != ["/memories/global/b.md"]:
+            assert time.monotonic() < deadline, "the change made outside was never seen"
+            time.sleep(0.05)
+        store.create_file("/memories/global/c.md", "charlie\n")  # as the server's tools do
+        catalog.invalidate()
+        assert found(catalog, "charlie") == ["/memories/global/c.md"]
+    finally:
+        catalog.close()
