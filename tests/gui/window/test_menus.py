@@ -48,6 +48,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "New folder",
         "Add a note to Codex memory",
         "Save",
+        "Revert file",
         "Auto save",
         "Close tab",
         "Open home",

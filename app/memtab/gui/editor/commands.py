@@ -51,6 +51,8 @@ class CommandedEditor(Protocol):
 
     def save(self, then: Callable[[bool], None] | None = None) -> None: ...
 
+    def revert_to_disk(self) -> None: ...
+
     def close_current_tab(self) -> None: ...
 
     @property
@@ -173,6 +175,15 @@ class EditorCommands(QObject):
             "Show the previous open file",
             panel.previous_tab,
             menu="view",
+        )
+        self.revert_action = actions.add(
+            "editor.revert",
+            "Rever&t file",
+            panel.revert_to_disk,
+            menu="file",
+            tip="Load the file as it is on disk in place of your unsaved changes (Undo brings "
+            "them back)",
+            enabled_when=lambda: panel.is_dirty,
         )
         self.autosave_action = actions.add(
             "editor.autosave",

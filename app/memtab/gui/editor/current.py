@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLineEdit, QPushButton
 
+from memtab.components.editor.session import RELOAD
 from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import MessageBar
 from memtab.gui.editor.file_tab import FileTab
@@ -53,6 +54,11 @@ class CurrentTab:
     def is_dirty(self) -> bool:
         """Whether the current tab has unsaved changes."""
         return self._current.is_dirty
+
+    def revert_to_disk(self) -> None:
+        """File → Revert file: the version on disk in place of the draft, which stays
+        restorable with Undo (as the conflict bar's Reload)."""
+        self._current.doc.perform(RELOAD)
 
     @property
     def is_reading(self) -> bool:

@@ -41,6 +41,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         "tree.new_folder",
         "files.codex_note",
         "editor.save",
+        "editor.revert",
         "editor.autosave",
         "editor.close_tab",
         None,
