@@ -129,3 +129,20 @@ def move_past_cut(text: str, topic: str) -> tuple[str, str] | None:
     moved = "\n".join(lines[keep:])
     link = f"- [More of this index]({topic}) — entries past the cut Claude Code reads to"
     return "\n".join([*lines[:keep], link]) + "\n", moved if moved.endswith("\n") else moved + "\n"
+
+
+def lines_past_cut(text: str) -> int:
+    """How many lines of `text` Claude Code does not read whole."""
+    cut = index_cut(text)
+    return 0 if cut.cut_at_line is None else cut.lines - cut.cut_at_line + 1
+
+
+def pushed_past_cut(before: str, after: str) -> int:
+    """How many more lines `after` has past the cut than `before` (0: none more)."""
+    return max(0, lines_past_cut(after) - lines_past_cut(before))
+
+
+def is_cut_index(agent: str, name: str) -> bool:
+    """Whether Claude Code reads this file only to its cut: an auto memory's (or a
+    subagent's) `MEMORY.md`."""
+    return agent == "claude-code" and name == INDEX_NAME

@@ -11,9 +11,10 @@ from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.editor_support import settle
+from gui.editor_support import replace_in_buffer, saved, settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
 from memtab.components.tree.nodes import ref_key
+from memtab.gui.editor.file_tab import SAVE_PAST_CUT
 from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
 from memtab.gui.window.main_window import MainWindow
 from memtab.loads.records import LoadedFile
@@ -126,3 +127,29 @@ def test_the_lines_past_the_cut_move_into_a_topic_file_linked_from_the_index(
     line = window.loads.cut_line() if window.loads else None
     qtbot.waitUntil(lambda: line is not None and line.past_cut == 0, timeout=WAIT_MS)
     assert editor.is_dirty  # the index is saved when the user saves it
+
+
+def test_a_save_that_pushes_lines_past_the_cut_waits_for_save_anyway(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    window = open_memory_md(qtbot, make_window, machine)
+    index = machine.claude_memory / "MEMORY.md"
+    before = index.read_text(encoding="utf-8")
+    editor = window.memory_tab.editor
+    cursor = editor.text_edit.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.Start)
+    cursor.insertText("- new\n" * 3)
+    assert not saved(qtbot, editor)
+    assert index.read_text(encoding="utf-8") == before
+    assert "Not saved: 3 more lines of MEMORY.md would be past the cut" in editor.message_bar.text
+    assert editor.message_bar.button(SAVE_PAST_CUT).text() == "Save anyway"
+    editor.message_bar.button(SAVE_PAST_CUT).click()
+    qtbot.waitUntil(
+        lambda: index.read_text(encoding="utf-8").startswith("- new\n" * 3), timeout=WAIT_MS
+    )
+    settle(qtbot, editor)
+    assert not editor.is_dirty
+    # A change that pushes nothing past the cut saves at once.
+    replace_in_buffer(editor, "- new\n- new\n- new\n", "- one\n- two\n- six\n")
+    assert saved(qtbot, editor)
+    assert index.read_text(encoding="utf-8").startswith("- one\n- two\n- six\n")

@@ -55,6 +55,7 @@ from memtab.gui.editor.frontmatter import with_description
 from memtab.gui.editor.prompts import EditorPrompts, TaskSource
 from memtab.gui.editor.view import EditorView
 from memtab.gui.widgets import short_name
+from memtab.sources.claude_index import is_cut_index, pushed_past_cut
 from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.memory_file import MemoryFile
 from memtab.store.memory import MemoryStore
@@ -64,6 +65,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection
 
 logger = logging.getLogger(__name__)
+
+SAVE_PAST_CUT = "save_past_cut"
+"""The bar's "Save anyway" for a MEMORY.md save that pushes lines past Claude Code's cut."""
 
 _RENAME_CANDIDATES = 20  # files read to find where a renamed open file went
 _RENAME = "rename"  # the read that looks for where the open file went
@@ -107,6 +111,7 @@ class FileTab(QWidget):
         self._title = ""
         self._physical_only: Path | None = None  # an orphan's file, shown read-only
         self._after_load: list[Callable[[], None]] = []  # once the text is shown
+        self._past_cut_ok = ""  # the MEMORY.md text the user chose to save past its cut
         self.view = EditorView(self)
         self.prompts = EditorPrompts(self.view.page, tasks)
         self.view.set_bar(self.prompts.bar)
@@ -337,8 +342,28 @@ class FileTab(QWidget):
         elif not self.is_dirty and not self.doc.saving:
             if then is not None:
                 then(True)
-        else:
+        elif not self._waits_past_cut(then):
             self.doc.save_against(self.doc.file.save_expectation(), then=then)
+
+    def _waits_past_cut(self, then: Callable[[bool], None] | None) -> bool:
+        """A save that would push lines of Claude Code's MEMORY.md past the cut it reads to
+        waits for the user's word (docs/formats.md §17.6); True when it waits."""
+        ref, text = self.doc.file.ref, self.view.buffer_text()
+        if ref is None or not is_cut_index(ref.agent, ref.name) or text == self._past_cut_ok:
+            return False
+        pushed = pushed_past_cut(self.doc.file.clean_text, text)
+        if pushed:
+            self.doc.show_bar(
+                Situation.NOTE,
+                BarKind.WARNING,
+                f"Not saved: {pushed} more lines of MEMORY.md would be past the cut Claude Code "
+                "reads to. Move them up, or Edit → Move lines past Claude Code's cut into a "
+                "topic file.",
+                [(SAVE_PAST_CUT, "Save anyway")],
+            )
+            if then is not None:
+                then(False)
+        return bool(pushed)
 
     @property
     def saving(self) -> bool:
@@ -407,6 +432,11 @@ class FileTab(QWidget):
 
     @Slot(str)
     def _on_prompts_action_chosen(self, action: str) -> None:
+        if action == SAVE_PAST_CUT:
+            self._past_cut_ok = self.view.buffer_text()
+            self.doc.clear_bar()
+            self.save()
+            return
         self.doc.perform(action)
 
     @Slot(str)

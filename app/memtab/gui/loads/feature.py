@@ -23,9 +23,9 @@ from memtab.gui.line_margin import MarginEditor
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.sources.claude_index import INDEX_NAME, move_past_cut
+from memtab.sources.claude_index import is_cut_index, move_past_cut
 from memtab.sources.config import SourceContext
-from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_ref
+from memtab.sources.file_ref import SourceError, parse_file_ref
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError
@@ -45,12 +45,6 @@ def loads_job(
     from memtab.loads.engine import compute_loads
 
     return compute_loads(home, workspace_id=workspace_id, context=load_context(home))
-
-
-def is_claude_index(ref: MemoryFileRef) -> bool:
-    """Whether Claude Code reads this file only to its cut: an auto memory's (or a
-    subagent's) `MEMORY.md`."""
-    return ref.agent == "claude-code" and ref.name == INDEX_NAME
 
 
 class LoadsFeature(QObject):
@@ -165,7 +159,7 @@ class LoadsFeature(QObject):
         text_edit = self._editor.text_edit
         line = text_edit.findChild(CutLine)
         file = self._editor.current_file
-        shown = file is not None and is_claude_index(file.ref)
+        shown = file is not None and is_cut_index(file.ref.agent, file.ref.name)
         if not shown:
             if isinstance(line, CutLine):
                 line.follow(False)
