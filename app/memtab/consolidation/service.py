@@ -299,7 +299,7 @@ class ConsolidationService:
         _check_trigger(trigger)
         workspace = load_registry(self.home).require_workspace(workspace_id)
         if check_debounce if check_debounce is not None else trigger in AUTOMATIC_TRIGGERS:
-            self._check_debounce(workspace_id)
+            self._check_debounce(workspace.notebook_id)  # a task tree's runs are its notebook's
         run_id = run_id or new_run_id(self.clock())
         started_at = self.clock()
         store = RunStore(

@@ -176,6 +176,10 @@ def _decide(
         return SweepSkip(
             workspace.id, "agent-task", f"agent task of workspace {workspace.parent_id}"
         )
+    if workspace.shares_notebook:  # a side chat: its notebook is swept with its owner
+        return SweepSkip(
+            workspace.id, "agent-task", f"shares the notebook of workspace {workspace.notebook_id}"
+        )
     interacted = recency.get(workspace.id)
     if interacted is not None and now - interacted < ACTIVE_WINDOW_MS:
         return SweepSkip(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -209,6 +210,24 @@ def test_manual_and_archive_bypass_the_debounce_automatic_triggers_do_not(
     assert service.run(WS, trigger="archive").trigger == "archive"
     clock.now += 6 * HOUR
     assert service.run(WS, trigger="launch").trigger == "launch"
+
+
+def test_a_task_trees_runs_are_its_notebooks(home: Home, clock: FakeClock) -> None:
+    """A sub-agent's workspace scope is its task tree's notebook (formats §2.5): a run for
+    it is journaled under the notebook's owner, and the owner's run debounces it."""
+    config = json.loads(home.config_path.read_text())
+    config["projects"][0][1]["workspaces"].append(
+        {"id": "d4d4d4d4d4", "name": "task", "path": "/w/task", "parentWorkspaceId": WS}
+    )
+    home.config_path.write_text(json.dumps(config))
+    service = offline_service(home, clock)
+    service.run(WS)
+    with pytest.raises(DebouncedError):
+        service.run("d4d4d4d4d4", trigger="launch")
+    clock.now += 6 * HOUR
+    record = service.run("d4d4d4d4d4", trigger="launch")
+    assert Journal(home).load().workspaces[WS] == record
+    assert "d4d4d4d4d4" not in Journal(home).load().workspaces
 
 
 def test_a_successful_no_op_run_is_journaled_for_workspace_and_project(

@@ -134,6 +134,19 @@ def test_active_archived_and_agent_task_workspaces_are_skipped(tmp_path: Path) -
     assert skips(report) == {"active": "active", "archived": "archived", "task": "agent-task"}
 
 
+def test_a_side_chat_is_swept_with_the_notebook_it_reads(tmp_path: Path) -> None:
+    """A side chat writes its main chat's notebook (xum's memoryWorkspaceOwner.ts,
+    formats §2.5): the sweep consolidates that notebook through its owner, not twice."""
+    home = make_home(
+        tmp_path, {PROJECT: [ws("main"), ws("side", sideChatParentWorkspaceId="main")]}
+    )
+    set_writes(home, {workspace_key("main", "notes.md"): NOW - 2 * DAY})
+    set_recency(home, {"main": NOW - 2 * DAY, "side": NOW - 2 * DAY})
+    report = sweep(home)
+    assert ran(report) == ["main"]
+    assert skips(report) == {"side": "agent-task"}
+
+
 def test_writes_older_than_coverage_do_not_qualify(tmp_path: Path) -> None:
     home = make_home(tmp_path, {PROJECT: [ws("w1")]})
     covered(home, "w1", PROJECT, NOW - DAY)
