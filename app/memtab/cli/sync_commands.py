@@ -164,7 +164,10 @@ def _print_report(report: SyncReport) -> None:
                 ]
             print(f"{head} " + ", ".join(said))
         for path in target.pulled:
-            print(f"  updated {path}")
+            if path in target.deleted:
+                print(f"  deleted {path} (deleted on another machine; memtab trash keeps it)")
+            else:
+                print(f"  updated {path}")
         for note in target.notes:
             print(f"  note: {note}")
         for problem in target.problems:

@@ -67,6 +67,8 @@ class RunOutcome:
     commits: int = 0
     pushed: int = 0
     pulled: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    """The pulled files that were removed (deleted on another machine)."""
     imported: list[RecordedChange] = field(default_factory=list)
     """The versions the files brought in were recorded as (the runs log's sync run)."""
     new_conflicts: list[PathConflict] = field(default_factory=list)
@@ -313,6 +315,8 @@ class SyncRun:
                 reason=conflict.reason,
             )
         outcome.new_conflicts.extend(conflicts)
+        for path, why in sorted(self.repo.reader.skipped.items()):
+            outcome.problems.append(f"{path} in the repository was not read: {why}")
         self._import_files(tree, pending, outcome)
         meta = self._import_meta(tree, exported.meta_read)
         return state.with_changes(
@@ -352,8 +356,8 @@ class SyncRun:
         for path, (item, have, want) in writes.items():
             virtual = item.scope.virtual_path(path)
             assert virtual is not None
-            data = contents[want] if want else None
-            if data is not None and len(data) > MAX_HISTORY_FILE_BYTES:
+            data = contents.get(want) if want else None
+            if want and (data is None or len(data) > MAX_HISTORY_FILE_BYTES):
                 # History could not keep it: not brought in (and so never removed either).
                 outcome.problems.append(f"{virtual} was not brought in: {TOO_LARGE}")
                 pending[path] = self._unapplied(have, want)
@@ -392,6 +396,7 @@ class SyncRun:
         virtual = item.scope.virtual_path(path)
         assert virtual is not None
         try:
+            pinned = item.store.is_pinned(virtual)
             with item.store.collecting_changes() as recorded:
                 write_file(item.store, virtual, None, have.sha256 if have else None)
         except SaveConflictError:
@@ -404,7 +409,13 @@ class SyncRun:
             return
         pending.pop(path, None)
         outcome.pulled.append(str(virtual))
+        outcome.deleted.append(str(virtual))
         outcome.imported += recorded
+        if pinned:  # history keeps the pin with the deleted version: a restore brings both
+            outcome.notes.append(
+                (path, "pinned here, deleted on another machine: in the trash with its pin "
+                 "(memtab trash; memtab restore brings it back pinned)")
+            )  # fmt: skip
 
     def _unapplied(self, have: LocalFile | None, want: str | None) -> Pending:
         """A merge that could not be written: merged again next time from what the file
@@ -433,7 +444,8 @@ class SyncRun:
             oid = tree.get(scope.meta_path)
             merged = parse_records(metas.get(oid) if oid else None)
             head = scope.prefix + "/"
-            files = {path[len(head) :] for path in tree if path.startswith(head)}
+            # Only a memory file's key: never one a teammate's sidecar made up (`../x.md`).
+            files = {path[len(head) :] for path in tree if scope.virtual_path(path) is not None}
             merged = {rel: record for rel, record in merged.items() if rel in files}
             baseline[scope.prefix] = records_to_json(merged)
             exported = read.get(scope.prefix, {})

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.sync.git import Identity
 
 if TYPE_CHECKING:
@@ -64,41 +65,84 @@ class ObjectMissingError(Exception):
     """The repository has no object by that name."""
 
 
+class ObjectTooLargeError(ObjectMissingError):
+    """An object larger than sync reads whole (what a remote holds is checked first)."""
+
+
+# What sync reads of a repository anyone with push access wrote (docs/formats.md §18.2):
+# a file's content no larger than history keeps, a tree or a commit far larger than any
+# a home makes, folders no deeper than a path can go. Larger is never read, deeper never
+# walked: a teammate's push cannot exhaust this machine's memory or stack.
+MAX_BLOB_BYTES = MAX_HISTORY_FILE_BYTES
+MAX_TREE_BYTES = 16 * 1024 * 1024
+MAX_COMMIT_BYTES = 1024 * 1024
+MAX_TREE_DEPTH = 64
+_LIMITS = {"blob": MAX_BLOB_BYTES, "tree": MAX_TREE_BYTES, "commit": MAX_COMMIT_BYTES}
+
+
 @dataclass
 class ObjectReader:
-    """Objects of a repository through one `git cat-file --batch` (see the module doc)."""
+    """Objects of a repository through one `git cat-file --batch` (see the module doc),
+    each one's type and size asked first (`--batch-check`): one larger than sync reads
+    is never sent. Trees are walked without recursion, `MAX_TREE_DEPTH` deep; names no
+    path can hold (empty, `.`, `..`, with a slash or a NUL) are skipped, and so are
+    folders deeper or larger than that (`skipped` names them)."""
 
     git: Git
     _process: subprocess.Popen[bytes] | None = None
+    _check: subprocess.Popen[bytes] | None = None
     _trees: dict[str, dict[str, TreeEntry]] = field(default_factory=dict)
     _blobs: dict[str, bytes] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Paths of the repository sync does not read, and why."""
 
-    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
-        if self._process is None or self._process.poll() is not None:
-            self._process = self.git.start(["cat-file", "--batch"])
-        assert self._process.stdin is not None and self._process.stdout is not None
-        return self._process.stdin, self._process.stdout
+    def _pipes(self, check: bool = False) -> tuple[IO[bytes], IO[bytes]]:
+        process = self._check if check else self._process
+        if process is None or process.poll() is not None:
+            process = self.git.start(["cat-file", "--batch-check" if check else "--batch"])
+            if check:
+                self._check = process
+            else:
+                self._process = process
+        assert process.stdin is not None and process.stdout is not None
+        return process.stdin, process.stdout
 
     def close(self) -> None:
-        if self._process is not None:
-            if self._process.stdin:
-                self._process.stdin.close()
-            self._process.wait()
-            if self._process.stdout:
-                self._process.stdout.close()
-            if self._process.stderr:
-                self._process.stderr.close()
-            self._process = None
+        for process in (self._process, self._check):
+            if process is not None:
+                if process.stdin:
+                    process.stdin.close()
+                process.wait()
+                if process.stdout:
+                    process.stdout.close()
+        self._process = self._check = None
 
-    def read(self, name: str) -> tuple[str, str, bytes]:
-        """(id, type, content) of an object (ObjectMissingError when there is none)."""
-        stdin, stdout = self._pipes()
+    def info(self, name: str) -> tuple[str, str, int]:
+        """(id, type, size) of an object (ObjectMissingError when there is none)."""
+        stdin, stdout = self._pipes(check=True)
         stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
         stdin.flush()
         header = stdout.readline().rstrip(b"\n").split(b" ")
         if len(header) != 3:
             raise ObjectMissingError(f"the sync repository has no object {name}")
-        oid, kind, size = header[0].decode(), header[1].decode(), int(header[2])
+        return header[0].decode(), header[1].decode(), int(header[2])
+
+    def read(self, name: str) -> tuple[str, str, bytes]:
+        """(id, type, content) of an object: ObjectMissingError when there is none,
+        ObjectTooLargeError (nothing read) when it is larger than sync reads."""
+        oid, kind, size = self.info(name)
+        limit = _LIMITS.get(kind, 0)
+        if size > limit:
+            raise ObjectTooLargeError(
+                f"the sync repository's {kind} {oid} is {size:,} bytes, larger than the "
+                f"{limit:,} sync reads"
+            )
+        stdin, stdout = self._pipes()
+        stdin.write(oid.encode() + b"\n")
+        stdin.flush()
+        header = stdout.readline().rstrip(b"\n").split(b" ")
+        if len(header) != 3 or int(header[2]) != size:
+            raise ObjectMissingError(f"the sync repository has no object {name}")
         data = stdout.read(size + 1)[:size]
         return oid, kind, data
 
@@ -112,7 +156,15 @@ class ObjectReader:
         return data
 
     def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
-        return {oid: self.blob(oid) for oid in dict.fromkeys(oids)}
+        """The contents of these blobs; one larger than sync reads is left out (the
+        caller says so: not brought in, or a conflict that keeps both sides)."""
+        found = {}
+        for oid in dict.fromkeys(oids):
+            try:
+                found[oid] = self.blob(oid)
+            except ObjectTooLargeError:
+                continue
+        return found
 
     def remember(self, oid: str, data: bytes) -> None:
         """A content just written (so reading it back costs nothing)."""
@@ -128,30 +180,50 @@ class ObjectReader:
         tree = data.split(b"\n", 1)[0].removeprefix(b"tree ").decode()
         return self._files(tree)
 
-    def _files(self, tree: str) -> dict[str, TreeEntry]:
-        cached = self._trees.get(tree)
+    def _files(self, root: str) -> dict[str, TreeEntry]:
+        cached = self._trees.get(root)
         if cached is not None:
             return cached
+        files: dict[str, TreeEntry] = {}
+        folders = [(root, "", 0)]
+        while folders:
+            tree, prefix, depth = folders.pop()
+            try:
+                entries = self._entries(tree)
+            except ObjectTooLargeError as error:
+                if not prefix:
+                    raise
+                self.skipped[prefix.rstrip("/")] = str(error)
+                continue
+            for mode, name, oid in entries:
+                if mode != _TREE_MODE:
+                    files[prefix + name] = TreeEntry(mode.decode(), oid)
+                elif depth + 1 >= MAX_TREE_DEPTH:
+                    self.skipped[prefix + name] = f"folders deeper than {MAX_TREE_DEPTH}"
+                else:
+                    folders.append((oid, f"{prefix}{name}/", depth + 1))
+        self._trees[root] = files
+        return files
+
+    def _entries(self, tree: str) -> list[tuple[bytes, str, str]]:
+        """(mode, name, id) of a tree's entries whose names a path can hold."""
         _, kind, data = self.read(tree)
         if kind != "tree":
             raise ObjectMissingError(f"{tree} is not a tree")
         digest = self.git.oid_bytes
-        files: dict[str, TreeEntry] = {}
+        entries = []
         position = 0
         while position < len(data):
-            space = data.index(b" ", position)
-            nul = data.index(b"\0", space)
-            mode = data[position:space]
-            name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
+            space, nul = data.find(b" ", position), data.find(b"\0", position)
+            if not position < space < nul:
+                raise ObjectMissingError(f"the sync repository's tree {tree} is damaged")
+            mode, raw = data[position:space], data[space + 1 : nul]
             oid = data[nul + 1 : nul + 1 + digest].hex()
             position = nul + 1 + digest
-            if mode == _TREE_MODE:
-                for path, entry in self._files(oid).items():
-                    files[f"{name}/{path}"] = entry
-            else:
-                files[name] = TreeEntry(mode.decode(), oid)
-        self._trees[tree] = files
-        return files
+            if raw in (b"", b".", b"..") or b"/" in raw:
+                continue  # no git makes these; a crafted tree could
+            entries.append((mode, raw.decode("utf-8", "surrogateescape"), oid))
+        return entries
 
 
 def write_commits(

@@ -99,6 +99,8 @@ class TargetReport:
     pushed: int = 0
     pulled: tuple[str, ...] = ()
     conflicts: tuple[SyncConflict, ...] = ()
+    deleted: tuple[str, ...] = ()
+    """The pulled files that were removed (deleted on another machine)."""
     notes: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     error: str | None = None
@@ -112,6 +114,7 @@ class TargetReport:
             "commits": self.commits,
             "pushed": self.pushed,
             "pulled": list(self.pulled),
+            "deleted": list(self.deleted),
             "conflicts": [conflict.to_json() for conflict in self.conflicts],
             "notes": list(self.notes),
             "problems": list(self.problems),
@@ -429,6 +432,7 @@ class SyncService:
             pushed=outcome.pushed,
             pulled=tuple(outcome.pulled),
             conflicts=conflicts,
+            deleted=tuple(outcome.deleted),
             notes=notes,
             problems=tuple(outcome.problems),
             error=outcome.error,

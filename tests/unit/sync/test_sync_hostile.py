@@ -1,0 +1,126 @@
+"""What a teammate pushes is checked before it is read whole or written: depth, size,
+names, sidecar keys. Their commits are made here with git's plumbing, as a crafted push
+would be."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tracemalloc
+from pathlib import Path
+
+from memtab.store.undo import restore, trash
+from support.sync_machines import Machine
+
+Entry = tuple[str, str, str, str]  # mode, type, id, name
+
+
+def _git(remote: Path, *args: str, data: bytes | None = None) -> str:
+    done = subprocess.run(
+        ["git", "--git-dir", str(remote), *args], input=data, capture_output=True, check=True
+    )
+    return done.stdout.decode().strip()
+
+
+def _blob(remote: Path, data: bytes) -> str:
+    return _git(remote, "hash-object", "-w", "--stdin", data=data)
+
+
+def _tree(remote: Path, entries: list[Entry]) -> str:
+    lines = "".join(f"{mode} {kind} {oid}\t{name}\n" for mode, kind, oid, name in entries)
+    return _git(remote, "mktree", "--missing", data=lines.encode())
+
+
+def _listed(remote: Path, tree: str) -> list[Entry]:
+    found = []
+    for line in _git(remote, "ls-tree", tree).splitlines():
+        info, name = line.split("\t", 1)
+        mode, kind, oid = info.split()
+        found.append((mode, kind, oid, name))
+    return found
+
+
+def _push(remote: Path, into_global: list[Entry], meta: bytes | None = None) -> None:
+    """A teammate's commit on main: `into_global` added to the global folder, the global
+    scope's pins and usage replaced by `meta`."""
+    tip = _git(remote, "rev-parse", "main")
+    root = {entry[3]: entry for entry in _listed(remote, f"{tip}^{{tree}}")}
+    folder = {entry[3]: entry for entry in _listed(remote, root["global"][2])}
+    folder.update({entry[3]: entry for entry in into_global})
+    root["global"] = ("040000", "tree", _tree(remote, list(folder.values())), "global")
+    if meta is not None:
+        sidecar = _tree(remote, [("100644", "blob", _blob(remote, meta), "global.json")])
+        root[".memtab"] = ("040000", "tree", _tree(remote, [_dir(sidecar, "meta")]), ".memtab")
+    tree = _tree(remote, list(root.values()))
+    who = ("-c", "user.name=Mallory", "-c", "user.email=mallory@example.com")
+    commit = _git(remote, *who, "commit-tree", tree, "-p", tip, "-m", "a teammate push")
+    _git(remote, "update-ref", "refs/heads/main", commit, tip)
+
+
+def _dir(tree: str, name: str) -> Entry:
+    return ("040000", "tree", tree, name)
+
+
+def _file(remote: Path, name: str, data: bytes) -> Entry:
+    return ("100644", "blob", _blob(remote, data), name)
+
+
+def test_a_tree_thousands_of_folders_deep_is_not_walked(alpha: Machine, remote: Path) -> None:
+    alpha.publish("/memories/global/notes.md", "notes\n")
+    deep = _tree(remote, [_file(remote, "x.md", b"deep\n")])
+    for _level in range(1500):
+        deep = _tree(remote, [_dir(deep, "d")])
+    _push(remote, [_dir(deep, "d"), _file(remote, "fine.md", b"fine\n")])
+
+    report = alpha.sync()
+
+    assert alpha.text("/memories/global/fine.md") == "fine\n"
+    [problem] = report.targets[0].problems
+    assert "folders deeper than" in problem
+    assert alpha.sync().targets[0].status == "synced"
+
+
+def test_a_huge_file_is_never_read(alpha: Machine, remote: Path) -> None:
+    alpha.publish("/memories/global/notes.md", "notes\n")
+    _push(remote, [_file(remote, "huge.md", bytes(64 * 1024 * 1024))])
+
+    tracemalloc.start()
+    try:
+        report = alpha.sync()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+
+    assert peak < 16 * 1024 * 1024
+    assert alpha.text("/memories/global/huge.md") is None
+    assert any("huge.md was not brought in" in p for p in report.targets[0].problems)
+
+
+def test_names_and_keys_no_memory_file_has_are_never_written(alpha: Machine, remote: Path) -> None:
+    alpha.publish("/memories/global/notes.md", "notes\n")
+    up = _tree(remote, [_file(remote, "evil.md", b"outside\n")])
+    meta = {"entries": {"../evil.md": {"pinned": True}, "notes.md": {"pinned": True}}}
+    _push(remote, [_dir(up, "..")], json.dumps(meta).encode())
+
+    alpha.sync()
+
+    assert not (alpha.home.global_root.parent / "evil.md").exists()
+    keys = json.loads((alpha.home.root / "memory-meta.json").read_text())
+    assert "global:../evil.md" not in json.dumps(keys)
+    assert alpha.pinned("/memories/global/notes.md")
+
+
+def test_a_pinned_file_a_teammate_deletes_comes_back_pinned(alpha: Machine, beta: Machine) -> None:
+    notes = "/memories/global/notes.md"
+    alpha.publish(notes, "notes\n", beta)
+    alpha.store.set_pinned(notes, True)
+    beta.store.delete(notes)
+    beta.sync()
+
+    [target] = alpha.sync().targets
+
+    assert target.deleted == (notes,) and notes in target.pulled
+    assert any("in the trash with its pin" in note for note in target.notes)
+    [item] = trash(alpha.store)
+    restore(alpha.store, item.path, item.version.id)
+    assert alpha.text(notes) == "notes\n" and alpha.pinned(notes)
