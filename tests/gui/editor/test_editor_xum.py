@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QTimer
 from pytestqt.qtbot import QtBot
 
 from gui import editor_support
@@ -44,8 +45,11 @@ def test_a_save_waits_for_xum_off_the_gui_thread_then_lands(
     outcome: list[bool] = []
     with xum_holding(shared_target(store.home)) as xum:
         panel.save(outcome.append)
-        qtbot.wait(300)  # the GUI thread turns its event loop while the save waits
-        assert panel.saving and outcome == [] and disk_text(store) == ORIGINAL
+        # The GUI thread turns its event loop while the save waits for xum on a worker.
+        turned: list[bool] = []
+        QTimer.singleShot(50, lambda: turned.append(panel.saving))
+        qtbot.waitUntil(lambda: bool(turned))
+        assert turned == [True] and outcome == [] and disk_text(store) == ORIGINAL
         assert xum.stdin is not None
         xum.stdin.close()
         qtbot.waitUntil(lambda: bool(outcome), timeout=20_000)
