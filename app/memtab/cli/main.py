@@ -258,6 +258,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CliError, HomeError, MemoryStoreError, PathError) as error:  # DemoError too
         print(f"memtab: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        _print_nowhere()
+        return 0
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
         print(f"memtab: {error.strerror or error}{where}", file=sys.stderr)
@@ -266,6 +269,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         stop_telling()
+
+
+def _print_nowhere() -> None:
+    """The reader of our output went away (`memtab list | head`): as `cat` does, stop
+    quietly — what is still buffered goes nowhere instead of failing at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _remove_leftovers(args: argparse.Namespace) -> None:
