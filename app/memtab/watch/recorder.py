@@ -18,6 +18,7 @@ changes. It never writes a memory file: it only reads them and writes history.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import threading
@@ -43,7 +44,7 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.watch.actors import mux_actor, source_actor
 from memtab.watch.lease import RecorderLease
-from memtab.watch.targets import RETARGET, Targets
+from memtab.watch.targets import RETARGET, ScopeTarget, Targets
 
 logger = logging.getLogger(__name__)
 
@@ -170,15 +171,21 @@ class Recorder:
             target = self._targets.scopes.get(key)
             if target is None:
                 return
-            synced = sync_external(target.store, scopes=(target.scope,), actor_of=self._mux_actor)
+            actor_of = functools.partial(self._mux_actor, target)
+            synced = sync_external(target.store, scopes=(target.scope,), actor_of=actor_of)
             report.recorded += synced.recorded
             report.deleted += synced.deleted
             report.problems += synced.warnings()
         except Exception:  # one target's failure must not end the recorder
             logger.exception("Cannot record the changes of %s", key)
 
-    def _mux_actor(self, _scope: Scope, paths: Sequence[str]) -> str:
-        return mux_actor(self.home, paths)
+    def _mux_actor(self, target: ScopeTarget, scope: Scope, paths: Sequence[str]) -> str:
+        """Who changed `paths` of `target`'s scope (they are named on disk too: xum's
+        journal may name them so)."""
+        root = str(target.store.root(scope))
+        prefix = f"/memories/{scope.value}/"
+        physical = [os.path.join(root, *p.removeprefix(prefix).split("/")) for p in paths]
+        return mux_actor(self.home, paths, physical)
 
     # --- following the disk --------------------------------------------------------------
 

@@ -4,21 +4,26 @@ back — a burst in one step."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
 
 import pytest
 
+from memtab.fs.clock import now_ms
 from memtab.sources.agent_file import SourceVersions, index_key
 from memtab.sources.claude_settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.store.history.versions import ScopeHistory
+from memtab.store.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.store.paths import Scope
 from memtab.store.undo import file_history
+from memtab.watch.actors import DURABLE_EVENTS
 from memtab.watch.events import change_events, restore_event
 from memtab.watch.targets import Targets
+from support.agent_machine import WORKSPACE_ID
 
 from .helpers import change_in_another_process, machine_with_notes, running_recorder, wait_for
 
@@ -204,3 +209,57 @@ def test_the_watches_are_few_and_cover_every_store(
     assert targets.concerned(str(transcript)) is None  # a transcript is no memory
     topic = next(machine.claude_memory.glob("*.md"))
     assert targets.concerned(str(topic)).startswith("source:claude-code:")  # type: ignore[union-attr]
+
+
+def _journal_row(path: str, at_ms: int) -> str:
+    """A row of xum's memory tool in a workspace's durable-events.jsonl."""
+    return json.dumps(
+        {
+            "v": 1,
+            "seq": 7,
+            "id": "evt-1",
+            "ts": at_ms,
+            "workspaceId": WORKSPACE_ID,
+            "kind": "refinement",
+            "data": {
+                "kind": "memory",
+                "action": {"command": "delete"},
+                "inverse": {"op": "restore-files", "files": [{"path": path, "blobRef": "x"}]},
+                "evidence": {"workspaceId": WORKSPACE_ID, "toolName": "memory"},
+            },
+        }
+    )
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["inotify", "polling"])
+def test_a_change_xum_journals_is_recorded_as_mux(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, polling: bool
+) -> None:
+    machine, store = machine_with_notes(tmp_path, monkeypatch)
+    by_xum = store.root(Scope.GLOBAL) / "note0.md"
+    by_consolidation = store.root(Scope.GLOBAL) / "note1.md"
+    by_someone = store.root(Scope.WORKSPACE) / "note2.md"
+    journal = machine.home.workspace_dir(WORKSPACE_ID) / DURABLE_EVENTS
+    options = {"use_polling": True, "poll_interval_s": 0.2} if polling else {}
+    with running_recorder(machine.home, **options):
+        journal.write_text(_journal_row(str(by_xum), now_ms()) + "\n", "utf-8")
+        Journal(machine.home).save_run(
+            WORKSPACE_ID,
+            None,
+            ConsolidationRecord(
+                now_ms(),
+                "manual",
+                "pruned",
+                (JournalOp("delete", "/memories/global/note1.md", True),),
+            ),
+        )
+        change_in_another_process(delete=[by_xum, by_consolidation, by_someone])
+        wait_for(
+            lambda: sum(e.deleted for e in change_events(machine.home)) == 3, "three deletions"
+        )
+    actors = {v.path: v.actor for e in change_events(machine.home) for v in e.versions}
+    assert actors == {
+        "/memories/global/note0.md": "mux",
+        "/memories/global/note1.md": "mux",
+        "/memories/workspace/note2.md": "external",
+    }
