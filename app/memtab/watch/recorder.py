@@ -36,6 +36,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
+from memtab.logs import quiet_library_warnings
 from memtab.sources.external import sync_source_external
 from memtab.sources.listing import list_source
 from memtab.store.external import sync_external
@@ -132,6 +133,7 @@ class Recorder:
         RecorderBusyError when another recorder runs for this home."""
         if not self._lease.acquire():
             raise RecorderBusyError(f"A recorder already runs for {self.home.root}")
+        quiet_library_warnings()  # watchdog's harmless noise, as the window's watcher
         try:
             self._retarget()
             self.sync_everything()
