@@ -67,6 +67,8 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.store.registry",
         "memtab.store.scope_view",
         "memtab.store.xum_locks",  # paths and hashes only, ~1 ms (store.meta's writes)
+        "memtab.loads",
+        "memtab.loads.limits",  # xum's hot-set limits: the tree marks a pinned file past them
         "memtab.sources",
         "memtab.sources.file_ref",
         # the scan and the tree it builds, Qt-free

@@ -26,6 +26,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memtab.loads.limits import (
+    HOT_SET_DECAY_HALF_LIFE_MS,
+    HOT_SET_MAX_ITEM_BYTES,
+    HOT_SET_MAX_ITEMS,
+    HOT_SET_MAX_SELECTION_ATTEMPTS,
+    HOT_SET_MAX_TOTAL_BYTES,
+    HOT_SET_MAX_TOTAL_TOKENS,
+)
 from memtab.loads.measure import estimate_tokens, line_of_byte, measured
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.store.files import FileContent
@@ -33,12 +41,12 @@ from memtab.store.meta import MetaEntry
 from memtab.store.paths import Scope, VirtualPath
 from memtab.store.scope_view import ScopeView
 
-MAX_ITEM_BYTES = 16 * 1024
-MAX_TOTAL_BYTES = 48 * 1024
-MAX_TOTAL_TOKENS = 12_000
-MAX_ITEMS = 8
-MAX_SELECTION_ATTEMPTS = 64
-DECAY_HALF_LIFE_MS = 7 * 24 * 60 * 60 * 1000
+MAX_ITEM_BYTES = HOT_SET_MAX_ITEM_BYTES
+MAX_TOTAL_BYTES = HOT_SET_MAX_TOTAL_BYTES
+MAX_TOTAL_TOKENS = HOT_SET_MAX_TOTAL_TOKENS
+MAX_ITEMS = HOT_SET_MAX_ITEMS
+MAX_SELECTION_ATTEMPTS = HOT_SET_MAX_SELECTION_ATTEMPTS
+DECAY_HALF_LIFE_MS = HOT_SET_DECAY_HALF_LIFE_MS
 MAX_FILES_PER_SCOPE = 1000
 INDEX_ID = "xum:memory-index"
 _CLOSING = re.compile(r"</(memory_file|hot_memories)(\s*)>", re.IGNORECASE)

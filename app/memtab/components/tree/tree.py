@@ -38,6 +38,7 @@ from memtab.components.tree.nodes import (
     unaddressable_key,
 )
 from memtab.components.tree.scan import HomeScan, OrphanScan, ScopeScan
+from memtab.loads.limits import pinned_cut_warning
 from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.store.conflict_copies import ConflictCopy, find_copies
 from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
@@ -176,6 +177,7 @@ class _ListingTree:
             read_only=orphan,
             ref=None if orphan else MemoryFileRef(MUX_SOURCE_ID, str(path)),
             tag="" if orphan else self.copy_label(path),
+            warning=pinned_cut_warning(bool(meta and meta.pinned), entry.size_bytes),
         )
         if match is not None and match.lines:
             file_node.adopt([match_node(file_node, line) for line in match.lines])

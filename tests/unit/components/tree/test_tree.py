@@ -8,6 +8,7 @@ import pytest
 
 from memtab.components.tree.nodes import FileMatch, MessageKind, NodeKind, TreeNode, file_key
 from memtab.components.tree.tree import PROJECT_UNAVAILABLE_TEXT, build_tree
+from memtab.loads.limits import PINNED_PAST_ITEM_CUT
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
 from support import memory_home
@@ -49,6 +50,19 @@ def test_file_nodes_carry_description_pin_usage_and_disk_facts(home: Home) -> No
     assert preferences.pinned and preferences.access_count == 4
     assert preferences.size_bytes > 0 and preferences.modified_at_ms > 0
     assert preferences.physical == str(home.global_root / "preferences.md")
+
+
+def test_a_pinned_file_over_xums_16_kib_preload_is_marked(home: Home) -> None:
+    """xum preloads at most 16 KiB of a pinned file (docs/formats.md §17.6)."""
+    key = file_key(parse_file_path("/memories/global/preferences.md"))
+
+    def preferences() -> TreeNode:
+        return next(n for n in build_tree(scanned(home)).walk() if n.key == key)
+
+    assert preferences().warning is None  # pinned, small
+    path = home.global_root / "preferences.md"
+    path.write_text(path.read_text(encoding="utf-8") + "- more\n" * 3000, encoding="utf-8")
+    assert preferences().warning == PINNED_PAST_ITEM_CUT
 
 
 def test_multi_project_workspace_says_project_memory_is_unavailable(home: Home) -> None:
