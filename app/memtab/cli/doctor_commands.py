@@ -12,7 +12,7 @@ from typing import Any
 from memtab.cli.common import add_home_option, format_table, print_json
 from memtab.diagnostics.doctor import run_doctor
 from memtab.diagnostics.report import DoctorReport, Level
-from memtab.humanize import plural, size_text
+from memtab.humanize import plural, relative_time, size_text
 from memtab.store.home import resolve_home
 
 _MARKS = {Level.BROKEN: "✗", Level.WARNING: "!"}
@@ -59,6 +59,7 @@ def describe(report: DoctorReport) -> str:
         ["Locks:", _locks(s["locks"])],
         ["Watcher:", _watcher(s["watcher"])],
         ["Sources:", _sources(s["sources"])],
+        ["Sync:", _sync(s["sync"])],
         *_provider(s["provider"]),
         ["Writer:", _writer(s["writer"]["settings"])],
         ["Versions:", _versions(s["runtime"]["versions"])],
@@ -114,6 +115,29 @@ def _history(section: dict[str, Any]) -> str:
         f"{state}; {plural(section['contents'], 'stored content')}, "
         f"{plural(versions, 'record')} in {plural(len(section['indexes']), 'index', 'indexes')}"
     )
+
+
+def _sync(section: dict[str, Any]) -> str:
+    targets = section.get("targets") or []
+    if not targets:
+        return "not set up (memtab sync init --remote URL)"
+    lines = []
+    for target in targets:
+        if target.get("lastError") and not target.get("offlineSince"):
+            state = f"last sync failed: {target['lastError']}"
+        elif target.get("offlineSince"):
+            state = f"offline since {relative_time(target['offlineSince'])}"
+        elif target.get("lastSyncAt"):
+            state = f"synced {relative_time(target['lastSyncAt'])}"
+        else:
+            state = "never synced"
+        conflicts = target.get("conflicts") or []
+        waiting = f", {plural(len(conflicts), 'conflict')} waiting" if conflicts else ""
+        scopes = ", ".join(target.get("scopes") or [])
+        lines.append(f"{target['name']} → {target['remote']} ({scopes}): {state}{waiting}")
+    if section.get("git") is None:
+        lines.append("git is not installed")
+    return " · ".join(lines)
 
 
 def _locks(section: dict[str, Any]) -> str:

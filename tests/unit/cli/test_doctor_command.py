@@ -101,3 +101,18 @@ def test_history_or_locks_unusable_exit_1(
     assert out.startswith("Memtab doctor: broken (2 problems, 0 warnings)")
     assert f"✗ history: {home.history_dir} is not a directory" in out
     assert f"✗ locks: No lock can be taken in {home.memtab_dir / 'locks'}" in out
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="sync runs git")
+def test_the_text_says_how_sync_stands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = create_demo_home(tmp_path / "demo").root
+    _, out = run(["doctor", "--home", str(home)], capsys)
+    assert "Sync:      not set up (memtab sync init --remote URL)" in out.splitlines()
+    remote = tmp_path / "memory.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    assert main(["sync", "init", "--home", str(home), "--remote", str(remote)]) == 0
+    _, out = run(["doctor", "--home", str(home)], capsys)
+    assert f"Sync:      memory → {remote} (global): never synced" in out.splitlines()
+    assert main(["sync", "--home", str(home)]) == 0
+    _, out = run(["doctor", "--home", str(home)], capsys)
+    assert f"Sync:      memory → {remote} (global): synced just now" in out.splitlines()
