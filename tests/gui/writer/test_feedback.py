@@ -27,7 +27,7 @@ from memtab.gui.writer.status import NEWS_LINK, WriterStatusWidget
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.writer.result import WriterRunResult
-from support.memory_home import ARCHIVED, MAIN, memory, touch_later
+from support.memory_home import ARCHIVED, CHILD, MAIN, memory, touch_later
 
 home = support.home
 make_window = support.make_window
@@ -227,6 +227,21 @@ def test_badges_name_the_actor_in_the_tree_and_on_the_open_file(
     tab.sync.select_key(git_row.data(KEY_ROLE), open_it=True)
     settle(qtbot, tab.editor)
     assert str(git) not in tab.agent_edited and tab.editor.badge_text == ""
+
+
+def test_a_sub_agents_writer_run_is_claimed_in_its_task_trees_notebook(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    """CHILD is MAIN's sub-agent: its workspace scope is MAIN's notebook (formats §2.5), so
+    what its writer run wrote there is the writer's, not 'changed outside'."""
+    window = watching_window(qtbot, make_window, home)
+    tab = window.memory_tab
+    notes = home.workspace_root(MAIN) / "notes.md"
+    tab.marks.claim_writer_run(CHILD, str(NOTES))
+    touch_later(notes, AFTER)
+    qtbot.waitUntil(lambda: str(notes) in tab.agent_edited, timeout=WAIT_MS)
+    badge = tab.marks.edits.badge(str(notes))
+    assert badge is not None and badge.actor is Actor.WRITER
 
 
 def test_badges_survive_a_restart_until_the_file_is_opened(

@@ -107,7 +107,10 @@ class EditMarks(QObject):
         except PathError:
             return
         if path.scope is Scope.WORKSPACE:
-            physical = self._home.workspace_root(workspace_id).joinpath(*path.segments)
+            # A side chat's writer writes its task tree's notebook (docs/formats.md §2.5).
+            workspace = self._scan.registry.workspace(workspace_id) if self._scan else None
+            notebook = workspace.notebook_id if workspace is not None else workspace_id
+            physical = self._home.workspace_root(notebook).joinpath(*path.segments)
             self._claim(physical, Actor.WRITER)
 
     def follow(self, consolidation: LazyConsolidationTasks) -> None:
