@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from memtab.cli.common import CliError, add_home_option, open_home, open_store, print_json
+from memtab.fs.user_files import read_regular_file, read_stream
 from memtab.humanize import relative_time
+from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
 from memtab.store.xum_backup import OWNERS, BackupOverlap, backup_overlap, set_backup_owner
 from memtab.sync.layout import (
@@ -122,10 +124,12 @@ def _service(args: argparse.Namespace) -> SyncService:
 def _merged_text(raw: str | None) -> bytes | None:
     if raw is None:
         return None
-    if raw == "-":
-        return sys.stdin.buffer.read()
+    # A merged text is a memory file: at most its cap, from a regular file (a FIFO or a
+    # device such as /dev/zero is refused at once, docs/formats.md §16.1).
     try:
-        return Path(raw).read_bytes()
+        if raw == "-":
+            return read_stream(sys.stdin.buffer, limit=MAX_FILE_BYTES)
+        return read_regular_file(raw, limit=MAX_FILE_BYTES)
     except OSError as error:
         raise CliError(f"Cannot read {raw}: {error.strerror or error}") from None
 

@@ -52,7 +52,7 @@ from memtab.consolidation.errors import (
     RunFailedError,
     RunInFlightError,
 )
-from memtab.consolidation.lock import ConsolidationLock, check_scopes_free
+from memtab.consolidation.lock import CATCH_UP_WAIT_S, ConsolidationLock, check_scopes_free
 from memtab.consolidation.run_books import RunBooks, RunIdentity
 from memtab.consolidation.run_store import RunStore
 from memtab.fs.clock import Clock, now_ms
@@ -389,7 +389,7 @@ class ConsolidationService:
             with ConsolidationLock(self.home).hold(workspace_id, wait_s=wait_s, cancel=cancel):
                 # The journal keeps one record per workspace: log the one this run's
                 # record will replace (mux's, say) before it is gone.
-                catch_up_runs(self.home, consolidation_held=True)
+                catch_up_runs(self.home, consolidation_held=True, wait_s=CATCH_UP_WAIT_S)
                 yield
 
     # --- review before apply ----------------------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memtab.fs import clock
+from memtab.store.history.jsonlines import LOCK_TIMEOUT_S
 from memtab.store.history.prune import load_history_limits
 from memtab.store.history.runs import import_mux_journal
 from memtab.store.history.started import started_run_names
@@ -27,15 +28,20 @@ if TYPE_CHECKING:
 
 
 def catch_up_runs(
-    home: Home, *, consolidation_held: bool = False, now_ms: int | None = None
+    home: Home,
+    *,
+    consolidation_held: bool = False,
+    now_ms: int | None = None,
+    wait_s: float = LOCK_TIMEOUT_S,
 ) -> list[RunEntry]:
     """Log the runs a kill left unlogged (`consolidation_held`: the caller holds the
     consolidation lock), then import mux's journal — its runs history keeps, not those
     older than its prune keeps (added back each day after the prune dropped them, they
-    rewrote the log and loaded pydantic at every start). Returns the journal's runs added."""
+    rewrote the log and loaded pydantic at every start). Returns the journal's runs added;
+    none when the runs log stays locked for `wait_s` (it is caught up next time)."""
     if started_run_names(home):  # a kill's leftover to log (which loads the records)
         from memtab.store.interrupted import log_interrupted_runs
 
         log_interrupted_runs(home, consolidation_held=consolidation_held)
     now = clock.now_ms() if now_ms is None else now_ms
-    return import_mux_journal(home, oldest=load_history_limits().oldest_kept(now))
+    return import_mux_journal(home, oldest=load_history_limits().oldest_kept(now), wait_s=wait_s)

@@ -117,8 +117,10 @@ def segment_problem(segment: str) -> str | None:
         return "empty path segments are not allowed"
     if segment == ".":
         return "'.' segments are not allowed"
-    if ".." in segment:
+    if segment == "..":
         return "'..' is not allowed"
+    if ".." in segment:  # mux's rule (parseMemoryPath): not only a whole `..`
+        return "'..' is not allowed, inside a name either (mux refuses such a name)"
     for char in _FORBIDDEN_CHARS:
         if char in segment:
             return f"the character {char!r} is not allowed"

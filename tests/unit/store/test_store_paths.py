@@ -96,6 +96,8 @@ _REJECTIONS: list[tuple[str, str]] = [
     ("/memories/global/a/../../x", "'..' is not allowed"),
     ("/memories/global/a..b.md", "'..' is not allowed"),
     ("/memories/global/...", "'..' is not allowed"),
+    # Not a whole `..`, still refused as mux refuses it: the message says so.
+    ("/memories/global/dots...md", "'..' is not allowed, inside a name either (mux refuses"),
     ("/memories/global/~", "'~'"),
     ("/memories/global/a~b.md", "'~'"),
     ("/memories/global/a\\b.md", "'\\\\'"),

@@ -126,10 +126,10 @@ class JsonLinesFile(Generic[T]):
     # --- writing ------------------------------------------------------------------------
 
     @contextmanager
-    def locked(self) -> Iterator[None]:
+    def locked(self, *, timeout_s: float = LOCK_TIMEOUT_S) -> Iterator[None]:
         """Hold the file's lock: records read inside are current until the block ends."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with interprocess_lock(self.lock_path, timeout_s=LOCK_TIMEOUT_S):
+        with interprocess_lock(self.lock_path, timeout_s=timeout_s):
             yield
 
     def append_locked(self, records: list[dict[str, Any]]) -> None:

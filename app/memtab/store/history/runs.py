@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from memtab.store.history.jsonlines import JsonLinesFile
+from memtab.store.history.jsonlines import LOCK_TIMEOUT_S, JsonLinesFile
 from memtab.store.history.versions import new_version_id
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, Journal
@@ -135,7 +135,9 @@ def journal_fingerprint(record: ConsolidationRecord) -> str:
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:24]
 
 
-def import_mux_journal(home: Home, oldest: int = 0) -> list[RunEntry]:
+def import_mux_journal(
+    home: Home, oldest: int = 0, *, wait_s: float = LOCK_TIMEOUT_S
+) -> list[RunEntry]:
     """Add the runs of mux's journal not logged yet (Memtab's own runs are logged with
     their fingerprint, so they are not added twice), leaving out a run before `oldest`
     (ms; history's prune would drop it again). Returns the runs added. Readers catch the
@@ -163,7 +165,7 @@ def import_mux_journal(home: Home, oldest: int = 0) -> list[RunEntry]:
         return []
     added: list[RunEntry] = []
     try:
-        with log.file.locked():
+        with log.file.locked(timeout_s=wait_s):
             known = {run.journal_fingerprint for run in log.file.records()}
             added = [_imported(key, *new) for key, new in found.items() if key not in known]
             added.sort(key=lambda run: run.at)
