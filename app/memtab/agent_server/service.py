@@ -27,13 +27,18 @@ from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
 from memtab.agent_server.tools import CHANGE_TOOLS, MAX_QUERY_CHARS, READ_TOOLS
 from memtab.redact import redact_secrets
 from memtab.sources.config import SourceContext
+from memtab.sources.content import read_source_file
+from memtab.sources.discovery import discover
+from memtab.sources.file_ref import OTHER_AGENTS, SourceError
+from memtab.sources.listing import find_file
 from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_virtual_path
 from memtab.store.proposals.queue import ACTOR_PREFIX, ProposalError, ProposalQueue, ToolCall
 from memtab.store.registry import Workspace
-from memtab.store.tool import MemoryTool, ToolRequest, parse_tool_request
+from memtab.store.tool import MemoryTool, ToolRequest, numbered_view, parse_tool_request
+from memtab.store.tool_args import ViewArgs
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +47,7 @@ WRITE_MODES: tuple[WriteMode, ...] = ("inbox", "direct", "off")
 UNKNOWN_CLIENT = "unknown-client"
 # The text arguments a change writes: redacted before anything else sees them.
 _TEXT_ARGUMENTS = ("file_text", "new_str", "insert_text")
+_AGENT_OWNED = "another agent's memory file"
 _CLIENT_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -89,7 +95,7 @@ class MemoryService:
                 return self._search(arguments)
             if name in ("view", *CHANGE_TOOLS):
                 return self._memory_command(name, arguments, client)
-        except (ToolArgumentError, PathError, MemoryStoreError) as error:
+        except (ToolArgumentError, PathError, MemoryStoreError, SourceError) as error:
             return Answer(error=str(error))
         except OSError as error:
             return Answer(error=f"File system error: {error.strerror or error}")
@@ -141,6 +147,8 @@ class MemoryService:
         return Answer(result.output + _redaction_note(redacted))
 
     def _view(self, request: ToolRequest) -> Answer:
+        if request.path.strip().split(":", 1)[0] in OTHER_AGENTS:  # a file id, not a path
+            return self._view_other_agents(request)
         result = MemoryTool(self._reader).execute_request(request)
         if not result.success:
             return Answer(error=result.error)
@@ -149,6 +157,17 @@ class MemoryService:
             return Answer(result.output)
         sha256 = self._reader.read(str(path)).sha256
         return Answer(f"{result.output}\n\n(sha256 of {path}: {sha256})")
+
+    def _view_other_agents(self, request: ToolRequest) -> Answer:
+        """Another agent's file, by the file id `list` and `search` give (read-only here)."""
+        assert isinstance(request.args, ViewArgs)
+        source, file = find_file(discover(SourceContext.load(self.home)), request.path)
+        content = read_source_file(source, file)
+        if content.binary:
+            raise SourceError(f"{file.id} is not a text file (it contains NUL bytes)")
+        text = numbered_view(content.text, file.id, request.args.offset or 1, request.args.limit)
+        note = f"\n\n({content.note})" if content.note else ""
+        return Answer(f"{text}{note}\n\n({file.id} is {_AGENT_OWNED}; read-only here)")
 
     def _propose(
         self, request: ToolRequest, expected: str | None, client: str | None, redacted: bool

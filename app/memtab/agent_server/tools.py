@@ -47,7 +47,9 @@ _DESCRIPTIONS = {
     f"(default {DEFAULT_LIMIT}, at most {MAX_LIMIT}).",
     "view": "Read a memory file with line numbers (`offset`: first line, 1-based; `limit`: "
     "how many), or list a directory (/memories for every scope). The file's sha256 "
-    "follows: pass it as `expected_sha256` to change the file only if it is unchanged.",
+    "follows: pass it as `expected_sha256` to change the file only if it is unchanged. "
+    "Another agent's file is read by the id `list` and `search` give (e.g. "
+    "claude-code:user:CLAUDE.md), read-only.",
     "create": "Create a memory file (it must not exist) with `file_text`.",
     "str_replace": "Replace `old_str` (which must occur exactly once) with `new_str`.",
     "insert": "Insert `insert_text` after line `insert_line` (0 = the top of the file).",

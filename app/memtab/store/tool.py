@@ -232,24 +232,10 @@ class MemoryTool:
         return lines
 
     def _view_file(self, path: VirtualPath, args: ViewArgs) -> str:
-        offset, limit = args.offset or 1, args.limit
-        lines = _lines(self.store.read_text(str(path)))
-        # xum counts the empty line after a final newline (`renderFileView` in
-        # src/node/services/memoryService.ts): an offset xum accepts is accepted here.
-        counted = len(lines)
-        if lines and lines[-1] == "":
-            lines.pop()  # the newline that ends the last line is not a line of its own
-        if offset > 1 and offset > counted:
-            raise ToolArgumentError(
-                f"offset {offset} is beyond the end of {path} ({len(lines)} lines)"
-            )
-        selected = lines[offset - 1 : None if limit is None else offset - 1 + limit]
+        text = self.store.read_text(str(path))
+        output = numbered_view(text, str(path), args.offset or 1, args.limit)
         self.store.record_read(path)
-        if not lines:
-            return f"(empty file: {path})"
-        if not selected:
-            return f"(no lines from offset {offset}: {path} has {len(lines)} lines)"
-        return "\n".join(f"{number}\t{line}" for number, line in enumerate(selected, offset))
+        return output
 
     # --- mutations -----------------------------------------------------------------------
 
@@ -316,6 +302,27 @@ class MemoryTool:
             )
         self.store.move(str(old), str(new))
         return f"Renamed {old} to {new}"
+
+
+def numbered_view(text: str, label: str, offset: int, limit: int | None) -> str:
+    """A file's lines numbered from 1 as `view` shows them, `limit` lines from `offset`
+    (docs/formats.md §5.2); ToolArgumentError for an offset past the end."""
+    lines = _lines(text)
+    # xum counts the empty line after a final newline (`renderFileView` in
+    # src/node/services/memoryService.ts): an offset xum accepts is accepted here.
+    counted = len(lines)
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line is not a line of its own
+    if offset > 1 and offset > counted:
+        raise ToolArgumentError(
+            f"offset {offset} is beyond the end of {label} ({len(lines)} lines)"
+        )
+    selected = lines[offset - 1 : None if limit is None else offset - 1 + limit]
+    if not lines:
+        return f"(empty file: {label})"
+    if not selected:
+        return f"(no lines from offset {offset}: {label} has {len(lines)} lines)"
+    return "\n".join(f"{number}\t{line}" for number, line in enumerate(selected, offset))
 
 
 def _require_sha(path: VirtualPath, actual: str, expected: str) -> None:

@@ -66,6 +66,10 @@ def test_search_ranks_scopes_and_limits_and_view_reads_lines(demo: Path) -> None
         assert lines[0] == "8\t- Node via fnm; pnpm is the package manager, not npm."
         assert lines[-1].startswith("(sha256 of /memories/global/environment.md: ")
         assert "- global/\n" in text(await client.call_tool("view", {"path": "/memories"}))
+        claude = text(await client.call_tool("view", {"path": "claude-code:user:CLAUDE.md"}))
+        assert claude.startswith("1\t") and "read-only here" in claude
+        missing = await client.call_tool("view", {"path": "codex:user:nothing.md"})
+        assert missing.is_error and "No file 'nothing.md' in codex:user" in text(missing)
 
     drive(demo, session, "--workspace", MAIN_ID, "--writes", "off", mode="2026-07-28")
 
