@@ -248,6 +248,9 @@ def run_status(args: argparse.Namespace) -> int:
         return 0
     if overlap is not None:
         print(f"warning: {overlap.message}")
+    if status.problem:
+        print(f"Sync's set-up {status.problem}; fix it, or run memtab sync init again")
+        return 1
     if not status.targets:
         print("Sync is not set up in this home: memtab sync init --remote URL")
         return 0

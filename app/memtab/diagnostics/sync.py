@@ -27,7 +27,8 @@ from memtab.store.home import Home
 from memtab.store.paths import Scope
 from memtab.store.xum_backup import backup_overlap
 from memtab.sync.copies import sidecar_copies
-from memtab.sync.layout import load_config
+from memtab.sync.git import branch_problem
+from memtab.sync.layout import SyncPaths, load_config
 from memtab.sync.state import load_state
 
 
@@ -77,11 +78,23 @@ def _file_system(home: Home, found: Findings) -> dict[str, Any] | None:
 
 def _targets(home: Home, found: Findings) -> list[dict[str, Any]]:
     config = load_config(home)
-    if config.targets and shutil.which("git") is None:
+    if config.problem:
+        found.broken(f"Sync's set-up {config.problem}: memtab sync cannot run")
+    git = shutil.which("git")
+    if config.targets and git is None:
         found.broken("Sync is set up but git is not installed: memtab sync cannot run")
     rows = []
+    paths = SyncPaths(home)
     for target in config.targets:
-        state = load_state(home.memtab_dir / "sync" / target.name / "state.json")
+        if not paths.repository(target.name).is_dir():
+            found.broken(
+                f"The repository of sync target {target.name} is missing "
+                f"({paths.repository(target.name)}): run memtab sync init again"
+            )
+        refused = branch_problem(target.branch, git) if git else None
+        if refused:
+            found.broken(f"Sync target {target.name}: {refused} ({paths.config})")
+        state = load_state(paths.state(target.name))
         conflicts = sorted(state.conflicts)
         if conflicts:
             found.warning(

@@ -94,6 +94,24 @@ def is_local_remote(url: str) -> bool:
     return not scp_like
 
 
+def branch_problem(branch: str, git: str) -> str | None:
+    """Why git would refuse `branch` as a branch name (`git check-ref-format`), or None."""
+    refused = f"{branch!r} is not a branch name git accepts"
+    if not branch or branch.startswith("-"):
+        return refused
+    try:
+        checked = subprocess.run(
+            [git, "check-ref-format", f"refs/heads/{branch}"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=LOCAL_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"{refused} ({error})"
+    return refused if checked.returncode != 0 else None
+
+
 @dataclass(frozen=True)
 class Identity:
     """Who commits."""

@@ -197,6 +197,8 @@ class SyncConfig:
 
     machine: str
     targets: tuple[Target, ...] = ()
+    problem: str | None = None
+    """Why the set-up file cannot be read (None: it can, or there is none)."""
 
     def target(self, name: str) -> Target:
         for target in self.targets:
@@ -231,13 +233,17 @@ def default_machine_name() -> str:
 
 
 def load_config(home: Home) -> SyncConfig:
-    """The sync set-up of a home (no targets when none was made, or it cannot be read)."""
-    document = read_sidecar(SyncPaths(home).config).document
+    """The sync set-up of a home (no targets when none was made, or it cannot be read:
+    then `problem` says why)."""
+    path = SyncPaths(home).config
+    read = read_sidecar(path)
+    document = read.document
     machine = document.get("machine")
     targets = [t for t in map(_target_from_json, document.get("targets") or []) if t]
     return SyncConfig(
         machine if isinstance(machine, str) and machine.strip() else default_machine_name(),
         tuple(targets),
+        f"{path} cannot be read: {read.problem}" if read.problem else None,
     )
 
 

@@ -122,8 +122,10 @@ class ObjectReader:
         stdin, stdout = self._pipes(check=True)
         stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
         stdin.flush()
-        header = stdout.readline().rstrip(b"\n").split(b" ")
-        if len(header) != 3:
+        line = stdout.readline().rstrip(b"\n")
+        header = line.split(b" ")
+        # "<name> missing" (the name may hold spaces), or "<id> <type> <size>".
+        if len(header) != 3 or not header[2].isdigit():
             raise ObjectMissingError(f"the sync repository has no object {name}")
         return header[0].decode(), header[1].decode(), int(header[2])
 

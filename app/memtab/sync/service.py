@@ -28,7 +28,7 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError
 from memtab.sync.engine import RunOutcome, SyncCancelledError, SyncRun
 from memtab.sync.export import Committer, SyncedStore
-from memtab.sync.git import Git, GitError, Identity, find_git
+from memtab.sync.git import Git, GitError, Identity, branch_problem, find_git
 from memtab.sync.imports import log_imports
 from memtab.sync.layout import (
     DEFAULT_BRANCH,
@@ -190,9 +190,15 @@ class TargetState:
 class SyncStatus:
     machine: str
     targets: tuple[TargetState, ...] = ()
+    problem: str | None = None
+    """Why the set-up cannot be read (then there are no targets to show)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"machine": self.machine, "targets": [t.to_json() for t in self.targets]}
+        return {
+            "machine": self.machine,
+            "targets": [t.to_json() for t in self.targets],
+            "problem": self.problem,
+        }
 
 
 @dataclass
@@ -246,8 +252,9 @@ class SyncService:
         check_name(name, "The target name")
         if not remote.strip():
             raise SyncError("The remote is empty: give a git URL or a path to a repository")
-        if not re.match(r"^[A-Za-z0-9._/-]+$", branch) or branch.startswith(("-", "/")):
-            raise SyncError(f"{branch!r} is not a branch name git accepts here")
+        refused = branch_problem(branch, self.git(name).git)
+        if refused:
+            raise SyncError(refused)
         chosen = tuple(scopes) or (SyncedScope("global", "global"),)
         prefixes = [scope.prefix for scope in chosen]
         if len(set(prefixes)) != len(prefixes):
@@ -303,7 +310,7 @@ class SyncService:
         """Sync every target (or the one named); never raises for what a target meets."""
         config = self.config()
         if not config.targets:
-            raise SyncError("Sync is not set up in this home: run memtab sync init --remote URL")
+            raise SyncError(_not_set_up(config))
         chosen = [config.target(target)] if target else list(config.targets)
         reports = []
         for item in chosen:
@@ -345,6 +352,14 @@ class SyncService:
             git = self.git(target.name, cancel)
         except SyncError as error:
             return TargetReport(target.name, target.remote, "failed", error=str(error))
+        refused = branch_problem(target.branch, git.git)
+        if refused:
+            return TargetReport(
+                target.name,
+                target.remote,
+                "failed",
+                error=f"{refused} ({self.paths.config}); set it right or run memtab sync init",
+            )
         if not self.paths.repository(target.name).is_dir():
             return TargetReport(
                 target.name,
@@ -468,7 +483,7 @@ class SyncService:
         states = []
         for target in config.targets:
             states.append(self._target_state(target, fetch=fetch, cancel=cancel))
-        return SyncStatus(config.machine, tuple(states))
+        return SyncStatus(config.machine, tuple(states), config.problem)
 
     def _target_state(self, target: Target, *, fetch: bool, cancel: Cancel | None) -> TargetState:
         state = load_state(self.paths.state(target.name))
@@ -517,6 +532,12 @@ class SyncService:
             state.last_error,
             tuple(problems),
         )
+
+
+def _not_set_up(config: SyncConfig) -> str:
+    if config.problem:
+        return f"Sync's set-up {config.problem}; fix it, or run memtab sync init again"
+    return "Sync is not set up in this home: run memtab sync init --remote URL"
 
 
 def _distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]:

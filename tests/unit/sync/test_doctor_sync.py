@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from memtab.diagnostics.sync import check_sync
 from memtab.fs.filesystems import LockProbe
 from memtab.store.home import Home
+from memtab.sync.service import SyncError
 from support.sync_machines import Machine
 
 
@@ -66,3 +69,39 @@ def test_a_home_where_locks_do_not_hold_is_broken(
     [broken] = found.items
     assert broken.level.value == "broken"
     assert "Memtab's locks do not work" in broken.message
+
+
+def test_an_unreadable_set_up_is_said_so_not_taken_for_none(alpha: Machine) -> None:
+    config = alpha.home.root / "memtab" / "sync" / "config.json"
+    config.write_text('{"targets": [')
+
+    _, found = check_sync(alpha.home)
+    with pytest.raises(SyncError, match="cannot be read"):
+        alpha.service.sync()
+
+    assert any(i.level.value == "broken" and "cannot be read" in i.message for i in found.items)
+    assert alpha.service.status().problem is not None
+
+
+def test_a_missing_repository_fails_doctor(alpha: Machine) -> None:
+    shutil.rmtree(alpha.home.root / "memtab" / "sync" / "memory" / "repo.git")
+    _, found = check_sync(alpha.home)
+    assert any(i.level.value == "broken" and "is missing" in i.message for i in found.items)
+
+
+@pytest.mark.parametrize("branch", ["a b", "a..b", "x~1", "-rf"])
+def test_a_branch_git_refuses_is_said_in_a_sentence(
+    tmp_path: Path, alpha: Machine, remote: Path, branch: str
+) -> None:
+    with pytest.raises(SyncError, match="not a branch name git accepts"):
+        alpha.service.init(str(remote), [], name="other", branch=branch)
+    config = alpha.home.root / "memtab" / "sync" / "config.json"
+    document = json.loads(config.read_text())
+    document["targets"][0]["branch"] = branch
+    config.write_text(json.dumps(document))
+
+    [target] = alpha.service.sync().targets
+
+    assert target.status == "failed" and "not a branch name" in (target.error or "")
+    _, found = check_sync(alpha.home)
+    assert any(i.level.value == "broken" and "branch name" in i.message for i in found.items)
