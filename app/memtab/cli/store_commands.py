@@ -244,6 +244,8 @@ def _workspace_json(workspace: Workspace) -> dict[str, Any]:
         "projectAvailable": workspace.project_identity is not None,
         "parentWorkspaceId": workspace.parent_id,
         "createdAt": workspace.created_at,
+        # Whose notebook its workspace scope is: its task tree's root (docs/formats.md §2.5).
+        "notebookWorkspaceId": workspace.notebook_id,
     }
 
 
@@ -285,6 +287,10 @@ def _print_workspaces(registry: Registry, orphans: list[str], root: Path) -> Non
                 marks.append(_project_label(workspace))
             if workspace.parent_id:
                 marks.append(f"task of {workspace.parent_id}")
+            if workspace.side_chat_parent_id:
+                marks.append(f"side chat of {workspace.side_chat_parent_id}")
+            if workspace.shares_notebook:
+                marks.append(f"notebook of {workspace.notebook_id}")
             rows.append(
                 [
                     "  " + workspace.id,

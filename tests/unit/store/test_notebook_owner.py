@@ -4,10 +4,12 @@ scope's root, its memory-meta.json keys, its history index and its journal recor
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from memtab.cli.main import main
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.store.memory import MemoryStore
@@ -154,3 +156,14 @@ def test_the_journal_keeps_a_task_trees_runs_under_its_notebook(tree_home: Home)
     status = Journal(tree_home).status(child.id, child.project_identity, child.notebook_id)
     assert status.workspace_record is not None
     assert status.workspace_record.last_run_at == record.last_run_at
+
+
+def test_memtab_workspaces_says_whose_notebook(
+    tree_home: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--home", str(tree_home.root), "workspaces", "--json"]) == 0
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)["workspaces"]}
+    assert rows[SIDE]["notebookWorkspaceId"] == ROOT and rows[ROOT]["notebookWorkspaceId"] == ROOT
+    assert main(["--home", str(tree_home.root), "workspaces"]) == 0
+    out = capsys.readouterr().out
+    assert f"side chat of {ROOT}, notebook of {ROOT}" in out
