@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from memtab.cli.options import (
@@ -22,9 +23,12 @@ from memtab.cli.options import (
     verbosity,
 )
 from memtab.fs.atomic import encode_utf8
+from memtab.store.errors import ScopeUnavailableError
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.paths import PathError, Scope, parse_file_path
 from memtab.store.registry import Registry, load_registry
+from memtab.store.scope_view import ScopeView
 
 __all__ = [
     "CliError",
@@ -38,8 +42,11 @@ __all__ = [
     "open_home",
     "open_store",
     "print_json",
+    "require_memory_path",
     "verbosity",
 ]
+
+_SUGGESTED_AT_MOST = 5
 
 
 def open_home(args: argparse.Namespace) -> Home:
@@ -89,3 +96,80 @@ def format_table(rows: Sequence[Sequence[str]], *, right_aligned: Sequence[int] 
 
 def elide(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def require_memory_path(home: Home, raw: str, workspace_id: str | None, command: str) -> None:
+    """CliError saying what to type when `raw` cannot name a memory file here: a bare name
+    (`notes.md`) is given as the virtual paths it could mean, and a project or workspace
+    path without `--workspace` (`workspace_id`: it, or an orphan dir, or None) with the
+    workspaces that hold it."""
+    text = raw.strip()
+    if text.startswith("/memories/"):
+        try:
+            scope = parse_file_path(text).scope
+        except PathError:
+            return  # the command's own message says what is wrong with it
+        if scope is None or scope is Scope.GLOBAL or workspace_id is not None:
+            return
+        relative = text.removeprefix(f"/memories/{scope.value}/")
+        found = [f"{path} --workspace {ws}" for path, ws in _files_named(home, relative)]
+        where = [line for line in found if line.startswith(text + " ")]
+        raise CliError(
+            f"{text} is {scope.value} memory, which needs a workspace: add --workspace ID "
+            + (f"— {_suggest(command, where)}" if where else "(memtab workspaces lists them)")
+        )
+    if ":" in text:
+        return  # another agent's file id: the command reads it
+    found = [
+        path if ws is None else f"{path} --workspace {ws}" for path, ws in _files_named(home, text)
+    ]
+    raise CliError(
+        f"{text!r} is not a memory file's path: name it by its virtual path"
+        + (f" — {_suggest(command, found)}" if found else ", e.g. /memories/global/notes.md")
+    )
+
+
+def _suggest(command: str, choices: list[str]) -> str:
+    shown = [f"memtab {command} {choice}" for choice in choices[:_SUGGESTED_AT_MOST]]
+    more = len(choices) - len(shown)
+    return "; ".join(shown) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _files_named(home: Home, relative: str) -> list[tuple[str, str | None]]:
+    """The virtual paths, and the workspace each needs (None: global), of the files at
+    `relative` in a scope — or, for a bare name, anywhere in one."""
+    if not relative or relative.startswith("/") or ".." in relative.split("/"):
+        return []
+    try:
+        registry = load_registry(home)
+    except (OSError, ValueError):
+        return []
+    found: list[tuple[str, str | None]] = []
+    seen: set[tuple[str, str]] = set()
+    views = [(ScopeView(home), None), *((ScopeView(home, w), w.id) for w in registry.workspaces)]
+    for view, workspace_id in views:
+        scopes = (Scope.GLOBAL,) if workspace_id is None else (Scope.PROJECT, Scope.WORKSPACE)
+        for scope in scopes:
+            try:
+                root = view.root(scope)
+            except ScopeUnavailableError:
+                continue
+            for path in _matching(root, relative):
+                virtual = f"/memories/{scope.value}/{path}"
+                if (virtual, str(root)) not in seen:  # a project's memory: once
+                    seen.add((virtual, str(root)))
+                    found.append((virtual, workspace_id))
+    return found
+
+
+def _matching(root: Path, relative: str) -> list[str]:
+    if (root / relative).is_file():
+        return [relative]
+    if "/" in relative:
+        return []
+    try:
+        return sorted(
+            str(path.relative_to(root)) for path in root.rglob(relative) if path.is_file()
+        )[:_SUGGESTED_AT_MOST]
+    except OSError:
+        return []

@@ -21,6 +21,7 @@ from memtab.cli.common import (
     open_home,
     open_store,
     print_json,
+    require_memory_path,
 )
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.file_ref import is_virtual_path
@@ -177,6 +178,7 @@ def _restore_source_file(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "history")
     if not is_virtual_path(args.path):
         from memtab.sources.file_ref import SourceError
 
@@ -214,6 +216,7 @@ def run_blame(args: argparse.Namespace) -> int:
     """`memtab blame PATH`: each line, who introduced it (docs/formats.md §20.2)."""
     from memtab.blame.service import blame_file_id, blame_memory_file
 
+    require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "blame")
     if not is_virtual_path(args.path):
         from memtab.sources.file_ref import SourceError
 
@@ -260,6 +263,7 @@ def run_restore(args: argparse.Namespace) -> int:
         raise CliError("restore takes PATH and --version V (or --event ID)")
     if args.force and args.to is None:
         raise CliError("--force is for --to: a restore in place never needs it")
+    require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "restore")
     if not is_virtual_path(args.path):
         return _restore_source_file(args)
     store = _synced_store(args, reading=False)

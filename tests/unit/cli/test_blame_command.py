@@ -122,8 +122,23 @@ def test_the_table_reads_like_git_blame(demo: Home, capsys: pytest.CaptureFixtur
             f"memtab: No file 'nowhere.md' in {CLAUDE_MEMORY} (see `memtab list --source",
         ),
         (["claude-code:user:CLAUDE.md", "--workspace", MAIN_ID], "memtab: A file id needs no"),
-        (["notes.md"], "memtab: Not a file id: 'notes.md'"),
-        (["/memories/workspace/notes.md"], "memtab: Workspace memory is unavailable"),
+        # What to type instead: the virtual paths a bare name could mean, the workspace.
+        (
+            ["notes.md"],
+            "memtab: 'notes.md' is not a memory file's path: name it by its virtual path — "
+            f"memtab blame /memories/workspace/notes.md --workspace {MAIN_ID}",
+        ),
+        (
+            ["/memories/workspace/notes.md"],
+            "memtab: /memories/workspace/notes.md is workspace memory, which needs a "
+            f"workspace: add --workspace ID — memtab blame /memories/workspace/notes.md "
+            f"--workspace {MAIN_ID}",
+        ),
+        (
+            ["nowhere.md"],
+            "memtab: 'nowhere.md' is not a memory file's path: name it by its "
+            "virtual path, e.g. /memories/global/notes.md",
+        ),
     ],
 )
 def test_what_cannot_be_blamed_is_one_line_and_exit_1(
