@@ -20,6 +20,7 @@ from memtab.gui.window.main_window import MainWindow
 from memtab.loads.records import LoadedFile
 from memtab.sources.claude import encode_project_path
 from memtab.sources.file_ref import MemoryFileRef
+from memtab.store.registry import add_workspace
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
 from ..tree.test_sources import open_key
@@ -153,3 +154,15 @@ def test_a_save_that_pushes_lines_past_the_cut_waits_for_save_anyway(
     replace_in_buffer(editor, "- new\n- new\n- new\n", "- one\n- two\n- six\n")
     assert saved(qtbot, editor)
     assert index.read_text(encoding="utf-8").startswith("- one\n- two\n- six\n")
+
+
+def test_the_dialog_follows_the_workspace_the_memory_tab_shows(
+    qtbot: QtBot, make_window: WindowFactory, machine: Machine
+) -> None:
+    other = machine.project.parent / "billing"
+    other.mkdir()
+    add_workspace(machine.home, str(other), "main", workspace_id="b1b2c3d4e5")
+    window, dialog = open_loads(qtbot, make_window, machine)
+    assert str(machine.project) in dialog.summary.text()
+    window.memory_tab.switch_workspace("b1b2c3d4e5")
+    qtbot.waitUntil(lambda: str(other) in dialog.summary.text(), timeout=WAIT_MS)

@@ -70,9 +70,9 @@ _DECIDE_ERRORS = (InboxError, MemoryStoreError, PathError, HomeError, OSError, T
 
 @dataclass(frozen=True)
 class Pending:
-    """What waits in one workspace's inbox (a load job's result)."""
+    """What waits in one workspace's inbox, or the global one (a load job's result)."""
 
-    workspace_id: str
+    workspace_id: str | None
     items: tuple[InboxItem, ...]
 
 
@@ -93,9 +93,11 @@ class Decided:
     memory_path: str | None = None
 
 
-def load_pending(home: Home, workspace: Workspace, _context: TaskContext) -> Pending:
-    """The job: read the inbox (unreadable files read as empty, and are logged)."""
-    return Pending(workspace.id, tuple(Inbox(home, workspace).items()))
+def load_pending(home: Home, workspace: Workspace | None, _context: TaskContext) -> Pending:
+    """The job: read the inbox (unreadable files read as empty, and are logged); without
+    a workspace, the global one (agents' proposals for global memory)."""
+    workspace_id = workspace.id if workspace is not None else None
+    return Pending(workspace_id, tuple(Inbox(home, workspace).items()))
 
 
 def load_evidence(
@@ -106,7 +108,11 @@ def load_evidence(
 
 
 def accept(
-    home: Home, workspace: Workspace, ids: Sequence[str], text: str | None, _context: TaskContext
+    home: Home,
+    workspace: Workspace | None,
+    ids: Sequence[str],
+    text: str | None,
+    _context: TaskContext,
 ) -> Decided:
     """The job: write the items into the notes file and take them out of the inbox."""
     try:
@@ -120,7 +126,9 @@ def accept(
     )
 
 
-def reject(home: Home, workspace: Workspace, ids: Sequence[str], _context: TaskContext) -> Decided:
+def reject(
+    home: Home, workspace: Workspace | None, ids: Sequence[str], _context: TaskContext
+) -> Decided:
     """The job: take the items out of the inbox (a harvest candidate leaves its file)."""
     try:
         done = Inbox(home, workspace).reject(ids)
@@ -312,16 +320,14 @@ class InboxPanel(QFrame):
         """Show the inbox of `workspace` (none for no workspace)."""
         self._workspace = workspace
         self._watched = None
+        self._proposal_files = (str(proposals_path(self.home, GLOBAL_QUEUE)),)
         if workspace is not None:
             harvest = HARVEST_DIR.removeprefix("/memories/workspace/")
             self._watched = (
                 str(queue_path(self.home, workspace.id)),
                 str(self.home.workspace_root(workspace.id) / harvest),
             )
-            self._proposal_files = (
-                str(proposals_path(self.home, workspace.id)),
-                str(proposals_path(self.home, GLOBAL_QUEUE)),
-            )
+            self._proposal_files += (str(proposals_path(self.home, workspace.id)),)
         self._show(())
         self.reload()
 
@@ -330,8 +336,6 @@ class InboxPanel(QFrame):
         if self._loading is not None:
             self._context.files.cancel(self._loading)
             self._loading = None
-        if self._workspace is None:
-            return
         self._loading = self._context.files.read(
             LOAD_KEY,
             functools.partial(load_pending, self.home, self._workspace),
@@ -340,13 +344,15 @@ class InboxPanel(QFrame):
         )
 
     def handle_paths_changed(self, paths: Iterable[str]) -> None:
-        """What the window's watcher reported: reload when the queue file or a harvest
-        file changed."""
-        if self._watched is None:
-            return
-        queue, harvest = self._watched
+        """What the window's watcher reported: reload when the queue file, a harvest file
+        or a proposals file changed."""
+        watched = set(self._proposal_files)
+        harvest = None
+        if self._watched is not None:
+            queue, harvest = self._watched
+            watched.update((queue, harvest))
         for path in map(str, paths):
-            if path in (queue, harvest, *self._proposal_files) or path.startswith(harvest + os.sep):
+            if path in watched or (harvest is not None and path.startswith(harvest + os.sep)):
                 self.reload()
                 return
 
@@ -360,7 +366,7 @@ class InboxPanel(QFrame):
     def accept_selected(self, text: str | None = None) -> None:
         """Accept the selected items (`text`: the edited text of the one selected)."""
         ids = self.selected_ids()
-        if ids and self._workspace is not None:
+        if ids:
             for path in {i.memory_path for i in self._items if i.id in ids}:
                 self._context.own_writes.note(path)  # the user's own: no "agent edited" badge
             self._decide(functools.partial(accept, self.home, self._workspace, ids, text))
@@ -368,7 +374,7 @@ class InboxPanel(QFrame):
     def reject_selected(self) -> None:
         """Reject the selected items."""
         ids = self.selected_ids()
-        if ids and self._workspace is not None:
+        if ids:
             self._decide(functools.partial(reject, self.home, self._workspace, ids))
 
     def edit_selected(self) -> None:
