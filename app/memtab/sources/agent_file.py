@@ -17,8 +17,8 @@ for mux's files: before Memtab replaces or removes a file's content, still under
 records it as `external` (the recorder's `keep_before`), so a crash between the write and
 its `record` loses nothing the agent wrote; a change that would destroy what history
 cannot keep is refused (`UnkeptChangeError`) unless the caller allows it. What the agents
-write while Memtab does not write the file is not followed (a file id is not a virtual
-path: `sync_external` walks mux's scopes).
+write while Memtab does not write the file is recorded by `memtab.sources.external` (the
+recorder, or the window after its scans).
 """
 
 from __future__ import annotations

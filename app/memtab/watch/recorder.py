@@ -37,14 +37,13 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 from memtab.logs import quiet_library_warnings
-from memtab.sources.external import sync_source_external
-from memtab.sources.listing import list_source
 from memtab.store.external import sync_external
 from memtab.store.history.prune import maybe_prune
 from memtab.store.home import Home
 from memtab.store.paths import Scope
-from memtab.watch.actors import mux_actor, source_actor
+from memtab.watch.actors import mux_actor
 from memtab.watch.lease import RecorderLease
+from memtab.watch.sources import record_source
 from memtab.watch.targets import RETARGET, ScopeTarget, Targets
 
 logger = logging.getLogger(__name__)
@@ -163,9 +162,7 @@ class Recorder:
                 source = self._targets.sources.get(key.removeprefix("source:"))
                 if source is None:
                     return
-                found = sync_source_external(
-                    self.home, list_source(source), actor=source_actor(source)
-                )
+                found = record_source(self.home, source)
                 report.recorded += found.recorded
                 report.deleted += found.deleted
                 report.problems += found.problems

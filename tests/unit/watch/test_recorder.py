@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.components.history.history import record_external_changes
 from memtab.fs.clock import now_ms
 from memtab.sources.agent_file import SourceVersions, index_key
 from memtab.sources.claude_settings import CONSOLIDATE_LOCK
@@ -22,6 +23,7 @@ from memtab.store.paths import Scope
 from memtab.store.undo import file_history
 from memtab.watch.actors import DURABLE_EVENTS
 from memtab.watch.events import change_events, restore_event
+from memtab.watch.lease import RecorderLease
 from memtab.watch.targets import Targets
 from support.agent_machine import WORKSPACE_ID
 
@@ -263,3 +265,22 @@ def test_a_change_xum_journals_is_recorded_as_mux(
         "/memories/global/note1.md": "mux",
         "/memories/workspace/note2.md": "external",
     }
+
+
+def test_without_a_recorder_the_window_records_other_agents_changes_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, store = machine_with_notes(tmp_path, monkeypatch)
+    record_external_changes(store)  # the window's sync after a scan: the baseline
+    topic = next(machine.claude_memory.glob("feedback_*.md"))
+    change_in_another_process(delete=[topic])
+    lease = RecorderLease(machine.home)
+    assert lease.acquire()
+    try:
+        record_external_changes(store)  # a recorder runs: it is the recorder's to record
+        assert not change_events(machine.home)
+    finally:
+        lease.release()
+    record_external_changes(store)
+    (event,) = change_events(machine.home)
+    assert event.versions[0].path.endswith(f":memory/{topic.name}") and event.deleted == 1

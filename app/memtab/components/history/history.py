@@ -39,6 +39,7 @@ from memtab.store.undo import (
     trash,
 )
 from memtab.watch.lease import recorder_running
+from memtab.watch.sources import record_sources
 
 if TYPE_CHECKING:  # git's log is read only for an agent that keeps one
     from memtab.sources.history import Commit
@@ -273,12 +274,18 @@ def record_external_changes(
     editor), then prune history if its day has come. `cancel` stops it between batches
     (the first sync of a big home reads every file: a closing window must not wait). The
     first one of a home also removes what a killed Memtab left there (`store.leftovers`).
-    While `memtab watch` runs for the home it records them (with who made them): the
-    window leaves them to it (docs/formats.md §14.5)."""
+    Other agents' sources are recorded too (`watch.sources`). While `memtab watch` runs
+    for the home it records them all (with who made them): the window leaves them to it
+    (docs/formats.md §14.5)."""
     remove_leftover_temps_once(store.home)
     if recorder_running(store.home):
         return SyncReport()
     report = sync_external(store, cancel)
+    if not report.cancelled:  # other agents' memory too, as the recorder does
+        sources = record_sources(store.home, cancel=cancel)
+        report.recorded += sources.recorded
+        report.deleted += sources.deleted
+        report.problems += sources.problems
     if not report.cancelled:
         maybe_prune(store.home)
     return report

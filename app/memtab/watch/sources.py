@@ -1,0 +1,47 @@
+"""Recording what other programs changed in other agents' sources, with the actor their
+records tell: what the recorder runs for each source, and the window after its scans while
+no recorder runs (docs/formats.md §14.5)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import discover
+from memtab.sources.external import SourceSyncReport, sync_source_external
+from memtab.sources.listing import list_source
+from memtab.sources.model import Source
+from memtab.store.home import Home
+from memtab.watch.actors import source_actor
+
+logger = logging.getLogger(__name__)
+
+
+def record_source(home: Home, source: Source) -> SourceSyncReport:
+    """List `source` and record what changed in it since history last looked."""
+    return sync_source_external(home, list_source(source), actor=source_actor(source))
+
+
+def record_sources(
+    home: Home,
+    sources: Iterable[Source] | None = None,
+    cancel: Callable[[], bool] | None = None,
+) -> SourceSyncReport:
+    """Record every source's changes (those discovery finds, unless `sources` are given);
+    `cancel` is asked between sources. Never raises for one source."""
+    found = discover(SourceContext.load(home)).sources if sources is None else sources
+    total = SourceSyncReport()
+    for source in found:
+        if cancel is not None and cancel():
+            break
+        try:
+            report = record_source(home, source)
+        except Exception:  # one source's failure must not stop the others
+            logger.exception("Cannot record the changes of %s", source.id)
+            continue
+        total.recorded += report.recorded
+        total.deleted += report.deleted
+        total.busy += report.busy
+        total.problems += report.problems
+    return total
