@@ -42,12 +42,12 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 from PySide6 import QtGui
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDockWidget, QWidget
 
 logger = logging.getLogger(__name__)
 
@@ -170,6 +170,26 @@ class ActionRegistry(QObject):
             text_when=text_when,
             checked_when=checked_when,
         )
+
+    def add_panel_toggle(
+        self, action_id: str, text: str, dock: QDockWidget, **options: Any
+    ) -> QtGui.QAction:
+        """A checkable action that shows or hides `dock`, checked while it shows. The
+        registry's own, not `dock.toggleViewAction()`: PySide drops its wrapper of that one
+        when a widget it passed in the focus chain goes (`editor/tab_bar.chain_like`
+        walks it), and Help → Keyboard shortcuts then reached a dead action."""
+
+        def toggle() -> None:
+            if dock.isVisible():
+                dock.hide()
+            else:
+                dock.show()
+                dock.raise_()
+
+        action = self.add(action_id, text, toggle, checkable=True, **options)
+        action.setChecked(dock.isVisible())
+        dock.visibilityChanged.connect(action.setChecked)
+        return action
 
     def adopt(
         self,

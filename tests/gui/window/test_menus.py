@@ -164,8 +164,6 @@ def test_help_shortcuts_and_the_panels_still_work_after_a_tab_closed(
     [dialog] = shown
     assert isinstance(dialog, ShortcutsDialog)
     assert ("View", "File history") in {(row.section, row.name) for row in dialog.rows}
-    window.menus.refresh()
-    assert "File history" in titles(window.menus.view_menu.actions())
     window.context.actions.action("history.panel").trigger()
     assert window.history.dock.isVisible()
     assert window.context.actions.action("history.panel").isChecked()

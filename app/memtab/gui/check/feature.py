@@ -158,10 +158,10 @@ class CheckFeature(QObject):
         )
         shell.add_dock(self.dock, below=True)  # a list: its rows want the window's width
         self.dock.hide()
-        self.action = context.actions.adopt(
+        self.action = context.actions.add_panel_toggle(
             "check.panel",
-            self.dock.toggleViewAction(),
-            text="&Check: still true of the code?",
+            "&Check: still true of the code?",
+            self.dock,
             keys=["Ctrl+Shift+K"],
             menu="view",
             tip="What the memory says that its project's code no longer bears out",

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+_FOCUS_CHAIN_LIMIT = 5000  # widgets: a window's chain is far shorter
+
 
 class EditorTabBar(QTabBar):
     """Tabs of the open files (see the module docstring).
@@ -104,16 +106,15 @@ class EditorTabBar(QTabBar):
 
 def chain_like(model: QWidget, widget: QWidget) -> None:
     """Put `widget`'s focusable children in the focus chain where `model`'s are (a new tab
-    is made after the window chained its parts: Tab would reach it last).
-
-    Both are read with `findChildren` (the order they joined the chain), never by walking
-    the chain: PySide makes the widget `nextInFocusChain()` returns a Python child of the
-    one asked, so a walk tied the wrappers of the whole window (the menu bar, its menus,
-    the docks' actions) to the tab before them, and closing that tab killed them — Help →
-    Keyboard shortcuts then failed. `findChildren` ties a widget's own to it."""
-    inside_model = model.findChildren(QWidget)
+    is made after the window chained its parts: Tab would reach it last)."""
+    chain: list[QWidget] = []
+    step = model.nextInFocusChain()
+    while step is not None and step is not model and len(chain) < _FOCUS_CHAIN_LIMIT:
+        chain.append(step)
+        step = step.nextInFocusChain()
+    inside_model = [w for w in chain if model.isAncestorOf(w)]
     anchor = inside_model[-1] if inside_model else model
     tabbing = Qt.FocusPolicy.TabFocus
-    for child in [w for w in widget.findChildren(QWidget) if w.focusPolicy() & tabbing]:
+    for child in [w for w in chain if widget.isAncestorOf(w) and w.focusPolicy() & tabbing]:
         QWidget.setTabOrder(anchor, child)
         anchor = child

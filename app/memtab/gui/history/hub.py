@@ -108,10 +108,10 @@ class HistoryHub(QObject):
         shell.add_dock(self.dock)
         self.dock.hide()
         actions = context.actions
-        self.panel_action = actions.adopt(
+        self.panel_action = actions.add_panel_toggle(
             "history.panel",
-            self.dock.toggleViewAction(),
-            text="File &history",
+            "File &history",
+            self.dock,
             keys=["Ctrl+Shift+H"],
             menu="view",
             tip="Every version of the open file; compare and restore",
