@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
+from gui.consolidation_support import a_plan
 from gui.editor_support import settle
 from gui.memory_tree_support import (
     WAIT_MS,
@@ -23,6 +24,7 @@ from gui.memory_tree_support import (
     wait_idle,
     wait_watching,
 )
+from memtab.components.activity.badges import Actor
 from memtab.components.files.ops import DeletionCount
 from memtab.components.tree.nodes import (
     NodeKind,
@@ -382,6 +384,27 @@ def test_an_outside_change_gets_the_agent_edited_badge_until_opened(
     select(window, path_key("/memories/global/tools/git.md"))
     settle(qtbot, window.memory_tab.editor)
     assert str(git) not in tab.agent_edited
+
+
+def test_after_a_reviewed_run_an_outside_change_is_badged_as_outside(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window, _dialogs = open_window(make_window, home)
+    wait_watching(qtbot, window)
+    tab = window.memory_tab
+    consolidation = tab.consolidation
+    # Consolidate now with review: the run makes a plan (and changes nothing); the user
+    # discards it.
+    consolidation.run_started.emit(tab.view().workspace.id)
+    consolidation.plan_ready.emit(a_plan(True))
+    review = tab.footer.review_dialog  # type: ignore[attr-defined]
+    if review is not None:
+        review.reject()
+    git = home.global_root / "tools" / "git.md"
+    touch_later(git, memory("Git conventions", "Squash merges only.\n"))
+    wait_for(qtbot, lambda: str(git) in tab.agent_edited)
+    badge = tab.marks.edits.badge(str(git))
+    assert badge is not None and badge.actor is Actor.OUTSIDE, badge
 
 
 def test_memtabs_own_saves_get_no_badge(

@@ -119,6 +119,9 @@ class EditMarks(QObject):
         consolidation.run_finished.connect(self._on_consolidation_run_finished)
         consolidation.run_failed.connect(self._on_consolidation_run_ended)
         consolidation.run_cancelled.connect(self._on_consolidation_run_ended)
+        # A run with review ends with its plan, having changed nothing: changes seen after
+        # it are not the consolidator's (applying the plan is a run of its own).
+        consolidation.plan_ready.connect(self._on_consolidation_run_ended)
 
     def consolidation_started(self, workspace_id: str) -> None:
         """This window's consolidation runs on `workspace_id` (changes meanwhile are its)."""
