@@ -32,7 +32,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from memtab.blame.records import (
-    BEFORE_MEMTAB,
     EXTERNAL,
     MUX,
     UNKNOWN,
@@ -45,6 +44,7 @@ from memtab.blame.records import (
 )
 from memtab.blame.walk import OLDER, Owners
 from memtab.fs.clock import now_ms
+from memtab.store.actors import BEFORE_MEMTAB
 from memtab.store.history.provenance import ProvenanceLog
 from memtab.store.history.records import NoteOrigin, ProvenanceRecord, RunEntry
 from memtab.store.history.runs import MUX_SOURCE, RunsLog

@@ -14,10 +14,8 @@ from memtab.fs.records import OmitNone, Record
 Actor = str
 """Who introduced a line (docs/formats.md §20.2): `user`, `writer`, `consolidator`,
 `agent-tool`, `sync`, `external`, `mux`, `xum`, `before-memtab`, `unknown`, or the agent
-that owns another agent's file (`claude-code`, `codex`, `loki`)."""
+that owns another agent's file (`claude-code`, `codex`, `loki`); named by `memtab.store.actors`."""
 
-BEFORE_MEMTAB = "before-memtab"
-"""Lines the file held when Memtab first saw it."""
 UNKNOWN = "unknown"
 """Lines older than the history Memtab still keeps."""
 EXTERNAL = "external"

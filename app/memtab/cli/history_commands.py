@@ -25,6 +25,7 @@ from memtab.cli.common import (
 )
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.file_ref import is_virtual_path
+from memtab.store.actors import actor_name, actor_short
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.external import sync_external
 from memtab.store.history.describe import describe_run, op_diff
@@ -201,7 +202,7 @@ def run_history(args: argparse.Namespace) -> int:
             what += f" from {version.moved_from}"
         elif version.moved_to:
             what += f" to {version.moved_to}"
-        who = version.actor + (f" {version.run_id}" if version.run_id else "")
+        who = actor_name(version.actor) + (f" · {version.run_id}" if version.run_id else "")
         rows.append(
             [version.id, relative_time(version.at), who, what, size_text(version.size_bytes)]
         )
@@ -252,8 +253,8 @@ def _blame_actor(line: BlameLine) -> str:
     """The actor column: a xum tool call is named by its id (docs/formats.md §14.6)."""
     source = line.source
     if source is not None and source.kind == "xum-tool-call" and source.tool_call_id:
-        return f"{line.actor} {source.tool_call_id}"
-    return line.actor
+        return f"{actor_short(line.actor)} {source.tool_call_id}"
+    return actor_short(line.actor)  # the gutter's word, as git blame's author
 
 
 def run_restore(args: argparse.Namespace) -> int:
@@ -370,7 +371,7 @@ def run_trash(args: argparse.Namespace) -> int:
             [
                 item.path + (" *" if item.pinned else ""),
                 relative_time(item.deleted_at),
-                item.version.actor,
+                actor_name(item.version.actor),
                 item.version.id,
                 size_text(item.version.size_bytes),
             ]

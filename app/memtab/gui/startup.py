@@ -54,6 +54,7 @@ BEFORE_FIRST_PAINT = frozenset(
         # the store's reading side, the scan reads through (`store.scope_view`): not its
         # writing side (NEVER_BEFORE_FIRST_PAINT)
         "memtab.store",
+        "memtab.store.actors",  # the badges name their actors (one dict, no imports)
         "memtab.store.conflict_copies",
         "memtab.store.description_cache",
         "memtab.store.errors",

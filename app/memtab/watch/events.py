@@ -25,8 +25,9 @@ from typing import Any
 from memtab.fs.atomic import encode_utf8
 from memtab.sources.agent_file import INDEX_PREFIX, SourceVersions, restore_version
 from memtab.sources.content import read_source_file
-from memtab.sources.file_ref import AGENT_TITLES, SourceError, parse_file_id
+from memtab.sources.file_ref import SourceError, parse_file_id
 from memtab.sources.listing import source_file
+from memtab.store.actors import actor_name
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.versions import ScopeHistory, Version, index_keys
@@ -42,7 +43,6 @@ GAP_MS = 2_000
 BURST_MIN_FILES = 2
 """The fewest files of an event listed as a burst (`memtab events`, Recently deleted)."""
 MEMTAB_ACTORS = frozenset({"user", "consolidator", "writer", "agent-tool", "sync"})
-_WHO: dict[str, str] = {"external": "Another program", **dict(AGENT_TITLES.items())}
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class ChangeEvent:
 
     def words(self) -> str:
         """`Claude Code removed 23 files at 14:02`."""
-        who = _WHO.get(self.actor, self.actor)
+        who = actor_name(self.actor)
         parts = []
         if self.deleted:
             parts.append(f"removed {_files(self.deleted)}")

@@ -66,10 +66,10 @@ def test_the_gutter_names_who_wrote_each_line_of_the_open_file(
     margin = window.memory_tab.editor.text_edit.viewportMargins().left()
     assert margin == feature.gutter.width() > 0
     _, writer = entry_of(feature, "writer")
-    assert writer.title == "The writer" and writer.label.startswith("writer ")
+    assert writer.title == "Memory writer" and writer.label.startswith("writer ")
     shown = "Shown the transcript from message user-0001 to assistant-0001"
     assert shown in writer.details
-    assert "The writer" in card_html(writer)
+    assert "Memory writer" in card_html(writer)
 
     action(window, "blame.toggle").trigger()  # off again: the margin goes with it
     assert not feature.shown

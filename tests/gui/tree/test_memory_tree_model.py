@@ -117,12 +117,12 @@ def test_agent_edited_badges_are_model_state(
     with qtbot.waitSignal(model.dataChanged):
         model.set_agent_edited({physical: badge})
     assert notes.data(AGENT_EDITED_ROLE) is True and notes.data(BADGE_ROLE) == badge
-    assert "Changed by mux just now" in notes.data(Qt.ItemDataRole.AccessibleDescriptionRole)
-    assert "Changed by mux just now" in notes.data(Qt.ItemDataRole.ToolTipRole)
+    assert "mux changed it just now" in notes.data(Qt.ItemDataRole.AccessibleDescriptionRole)
+    assert "mux changed it just now" in notes.data(Qt.ItemDataRole.ToolTipRole)
     # Another actor for the same file is a change the view must repaint.
     with qtbot.waitSignal(model.dataChanged):
         model.set_agent_edited({physical: Badge(Actor.WRITER, badge.at_ms)})
-    assert "Written by Memtab's writer" in notes.data(Qt.ItemDataRole.ToolTipRole)
+    assert "Memory writer changed it" in notes.data(Qt.ItemDataRole.ToolTipRole)
     model.set_agent_edited({})
     assert notes.data(AGENT_EDITED_ROLE) is False and notes.data(BADGE_ROLE) is None
 

@@ -212,17 +212,17 @@ def test_badges_name_the_actor_in_the_tree_and_on_the_open_file(
     badge = tab.marks.edits.badge(str(notes))
     assert badge is not None and badge.actor is Actor.WRITER
     row = tab.model.index_for_key(file_key(NOTES))
-    assert "Written by Memtab's writer just now" in row.data(Qt.ItemDataRole.ToolTipRole)
-    assert tab.editor.badge_text == "writer"  # the editor's header says it too
+    assert "Memory writer changed it just now" in row.data(Qt.ItemDataRole.ToolTipRole)
+    assert tab.editor.badge_text == "memory writer"  # the editor's header says it too
     # Reloaded (read on the file channel), still badged.
     qtbot.waitUntil(lambda: "Never push to main." in tab.editor.buffer_text(), timeout=WAIT_MS)
-    assert tab.editor.badge_text == "writer"
+    assert tab.editor.badge_text == "memory writer"
     # Someone else changes another file.
     git = home.global_root / "tools" / "git.md"
     touch_later(git, memory("Git conventions", "Squash merges only.\n"))
     qtbot.waitUntil(lambda: str(git) in tab.agent_edited, timeout=WAIT_MS)
     git_row = tab.model.index_for_key(file_key(parse_file_path("/memories/global/tools/git.md")))
-    assert "Changed outside Memtab" in git_row.data(Qt.ItemDataRole.ToolTipRole)
+    assert "Another program changed it" in git_row.data(Qt.ItemDataRole.ToolTipRole)
     # The user opens it: its badge goes; the header shows none.
     tab.sync.select_key(git_row.data(KEY_ROLE), open_it=True)
     settle(qtbot, tab.editor)
@@ -282,7 +282,7 @@ def test_the_file_reopened_at_start_keeps_its_badge(
     qtbot.waitUntil(lambda: tab.editor.current_path == NOTES, timeout=WAIT_MS)
     settle(qtbot, tab.editor)  # its text shown: the user would have looked now
     assert str(notes) in tab.agent_edited  # reopened by Memtab, not by the user
-    assert tab.editor.badge_text == "edited outside"
+    assert tab.editor.badge_text == "another program"
 
 
 # -- saying what went wrong, explaining words ------------------------------------------------

@@ -16,7 +16,8 @@ Who changed a file, in this order:
    the shown workspace (`consolidating`) is the consolidator's.
 2. mux, when the file's `lastWriteAt` in memory-meta.json is the time the file changed:
    a write through the memory tool (Memtab's own tool writes are claimed above).
-3. Anyone else: "changed outside Memtab" (a text editor, a script, git).
+3. Anyone else: another program (a text editor, a script, git).
+Badges name their actors as History and Blame do (`memtab.store.actors`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from memtab import humanize
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
 from memtab.fs.clock import Clock, now_ms
+from memtab.store.actors import actor_name
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.files import FileEntry
 from memtab.store.paths import VirtualPath
@@ -50,18 +52,13 @@ class Actor(enum.StrEnum):
     OUTSIDE = "outside"
 
 
-_SENTENCES = {
-    Actor.WRITER: "Written by Memtab's writer",
-    Actor.CONSOLIDATOR: "Changed by Memtab's consolidator",
-    Actor.MUX: "Changed by mux",
-    Actor.OUTSIDE: "Changed outside Memtab",
-}
-_LABELS = {
+_ACTOR_IDS = {
     Actor.WRITER: "writer",
     Actor.CONSOLIDATOR: "consolidator",
     Actor.MUX: "mux",
-    Actor.OUTSIDE: "edited outside",
+    Actor.OUTSIDE: "external",
 }
+"""Each badge's actor as history names it (`memtab.store.actors` words them all)."""
 
 
 @dataclass(frozen=True)
@@ -74,12 +71,12 @@ class Badge:
     @property
     def label(self) -> str:
         """The short text on the badge."""
-        return _LABELS[self.actor]
+        return actor_name(_ACTOR_IDS[self.actor]).lower()
 
     def sentence(self, now: int | None = None) -> str:
-        """The tooltip line: `Changed by mux 5 min ago — open it to clear this mark`."""
+        """The tooltip line: `mux changed it 5 min ago, since you last opened it`."""
         when = humanize.relative_time(self.at_ms, now)
-        return f"{_SENTENCES[self.actor]} {when}, since you last opened it"
+        return f"{actor_name(_ACTOR_IDS[self.actor])} changed it {when}, since you last opened it"
 
 
 class AgentEdits:

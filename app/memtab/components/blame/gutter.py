@@ -16,52 +16,15 @@ from typing import TYPE_CHECKING
 
 from memtab.blame.lines import matched_lines, split_lines
 from memtab.humanize import absolute_time, relative_time
-from memtab.sources.file_ref import AGENT_TITLES
+from memtab.store.actors import BEFORE_MEMTAB, UNSAVED, actor_name, actor_short
 
 if TYPE_CHECKING:  # blame's records are pydantic: the window reads them, never imports them
     from memtab.blame.records import Blame, BlameLine
 
-UNSAVED = "unsaved"
-"""The actor of a buffer line the file on disk does not hold (yet)."""
-
-ACTOR_WORDS: dict[str, str] = {
-    "user": "You, in Memtab",
-    "writer": "The writer",
-    "consolidator": "A consolidation run",
-    "agent-tool": "The agent's memory tool",
-    "sync": "Sync (another machine)",
-    "external": "Another program",
-    "mux": "mux's consolidation",
-    "xum": "xum's memory tool",
-    "before-memtab": "There before Memtab",
-    "unknown": "Older than the history kept",
-    UNSAVED: "Not saved yet",
-    **{agent: title for agent, title in AGENT_TITLES.items() if agent != "mux"},
-}
-"""Who, in the card's words, by blame's actor (docs/formats.md §20.2)."""
-
-ACTOR_SHORT: dict[str, str] = {
-    "user": "you",
-    "writer": "writer",
-    "consolidator": "dream",
-    "agent-tool": "agent",
-    "sync": "sync",
-    "external": "other",
-    "mux": "mux",
-    "xum": "xum",
-    "before-memtab": "before",
-    "unknown": "old",
-    UNSAVED: "unsaved",
-    "claude-code": "claude",
-    "codex": "codex",
-    "loki": "loki",
-}
-"""Who, in the gutter's few letters."""
-
 
 def actor_words(actor: str) -> str:
-    """The card's words for `actor` (an unknown one as it is)."""
-    return ACTOR_WORDS.get(actor, actor)
+    """The card's words for `actor`: its name (`memtab.store.actors`)."""
+    return actor_name(actor)
 
 
 @dataclass(frozen=True)
@@ -96,7 +59,7 @@ def entries(blame: Blame, buffer_text: str, now: int) -> list[GutterEntry]:
     """The gutter's entries for the lines of `buffer_text`, from `blame` of the file on
     disk: a buffer line that is a blamed line (`matched_lines`) is that line's."""
     described = [describe(line, now) for line in blame.lines]
-    unsaved = GutterEntry(UNSAVED, ACTOR_SHORT[UNSAVED], UNSAVED, ACTOR_WORDS[UNSAVED], ())
+    unsaved = GutterEntry(UNSAVED, actor_short(UNSAVED), UNSAVED, actor_name(UNSAVED), ())
     return [
         described[index] if index is not None else unsaved
         for index in matched_lines([line.text for line in blame.lines], split_lines(buffer_text))
@@ -105,7 +68,11 @@ def entries(blame: Blame, buffer_text: str, now: int) -> list[GutterEntry]:
 
 def describe(line: BlameLine, now: int) -> GutterEntry:
     """What the gutter and the card say of one blamed line."""
-    details = [f"{absolute_time(line.at)} ({relative_time(line.at, now)})"]
+    when = f"{absolute_time(line.at)} ({relative_time(line.at, now)})"
+    if line.actor == BEFORE_MEMTAB:  # `at` is when Memtab first looked, not the line's age
+        details = [f"In the file when Memtab first saw it, {when}"]
+    else:
+        details = [when]
     links: list[Link] = []
     source = line.source
     if source is not None and source.kind == "consolidation":
@@ -147,7 +114,9 @@ def describe(line: BlameLine, now: int) -> GutterEntry:
         details.append(f"Version {line.version}")
     return GutterEntry(
         actor=line.actor,
-        label=f"{ACTOR_SHORT.get(line.actor, line.actor[:7])} {_age(line.at, now)}",
+        label=actor_short(line.actor)
+        if line.actor == BEFORE_MEMTAB
+        else f"{actor_short(line.actor)} {_age(line.at, now)}",
         owner=line.version or line.run_id or line.actor,
         title=actor_words(line.actor),
         details=tuple(details),

@@ -22,6 +22,7 @@ from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.nodes import SECTION_TITLES, SectionId
 from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.sources.memory_file import MemoryFile
+from memtab.store.actors import actor_name
 from memtab.store.external import SyncReport, sync_external
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.prune import maybe_prune
@@ -46,27 +47,14 @@ if TYPE_CHECKING:  # git's log is read only for an agent that keeps one
 
 logger = logging.getLogger(__name__)
 
-_ACTOR_WORDS = {
-    "user": "You",
-    "consolidator": "Consolidator",
-    "writer": "Memory writer",
-    "agent-tool": "Agent (memtab tool)",
-    "external": "Outside Memtab",
-    "sync": "Sync (another machine)",
-    # What the recorder could tell (docs/formats.md §14.5).
-    "mux": "mux",
-    "claude-code": "Claude Code",
-    "codex": "Codex",
-}
-
 
 SCOPE_TITLES = {scope: SECTION_TITLES[SectionId(scope.value)] for scope in Scope}
 """A scope as the tree's section names it."""
 
 
 def actor_words(actor: str) -> str:
-    """Who made a version, in words (`external`: mux, an editor, a script…)."""
-    return _ACTOR_WORDS.get(actor, actor)
+    """Who made a version, by name (`memtab.store.actors`)."""
+    return actor_name(actor)
 
 
 def _signed_size(delta: int) -> str:

@@ -40,7 +40,7 @@ def test_an_agents_change_gets_a_badge_and_memtabs_own_does_not(home: Home) -> N
     badges.count_in(rescan(first, git, zeta))
     assert badges.paths == {str(git)}
     badge = badges.badge(str(git))
-    assert badge is not None and badge.actor is Actor.OUTSIDE and badge.label == "edited outside"
+    assert badge is not None and badge.actor is Actor.OUTSIDE and badge.label == "another program"
 
 
 def test_a_folder_memtab_moved_gets_no_badge_and_an_own_save_clears_one(home: Home) -> None:
@@ -136,7 +136,7 @@ def test_a_write_through_the_memory_tool_is_muxs(home: Home) -> None:
     badges.count_in(rescan(first, git, home.meta_path))
     badge = badges.badge(str(git))
     assert badge is not None and badge.actor is Actor.MUX
-    assert badge.sentence().startswith("Changed by mux")
+    assert badge.sentence().startswith("mux changed it")
 
 
 def test_a_read_xum_counts_is_no_edit(home: Home) -> None:

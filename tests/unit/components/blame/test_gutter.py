@@ -47,12 +47,12 @@ def blame() -> Blame:
 def test_each_buffer_line_keeps_its_author_and_new_lines_are_unsaved() -> None:
     shown = entries(blame(), "# Notes\n- new\n- a\n- b\n", NOW)
     assert [e.actor for e in shown] == ["before-memtab", UNSAVED, "writer", "consolidator"]
-    assert [e.label for e in shown] == ["before 2d", "unsaved", "writer 1h", "dream 3h"]
+    assert [e.label for e in shown] == ["before", "unsaved", "writer 1h", "consol 3h"]
 
 
 def test_a_writer_line_links_its_dump_and_run() -> None:
     writer = describe(blame().lines[1], NOW)
-    assert writer.title == "The writer"
+    assert writer.title == "Memory writer"
     assert "Drawn from transcript messages user-1, assistant-1" in writer.details
     assert [(link.kind, link.target, link.workspace_id) for link in writer.links] == [
         ("trace", "1_assistant-1.json", "ws1"),
@@ -62,7 +62,7 @@ def test_a_writer_line_links_its_dump_and_run() -> None:
 
 def test_a_consolidation_line_links_its_run_and_op_and_says_why() -> None:
     dream = describe(blame().lines[2], NOW)
-    assert dream.title == "A consolidation run"
+    assert dream.title == "Consolidator"
     assert "Why: merged" in dream.details
     assert any("run-c, op 2: str_replace" in detail for detail in dream.details)
     (link,) = dream.links

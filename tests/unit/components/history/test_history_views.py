@@ -72,7 +72,7 @@ def test_outside_changes_and_deletions_read_as_such(home: Home) -> None:
     rows = load_file_history(MuxFile(store, parse_file_path("/memories/global/a.md"))).rows
     assert [(row.change, row.who, row.size_change) for row in rows] == [
         ("Deleted", "You", "−9 B"),
-        ("Edited", "Outside Memtab", "+5 B"),
+        ("Edited", "Another program", "+5 B"),
         ("Created", "You", "+4 B"),
     ]
 
