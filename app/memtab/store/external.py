@@ -343,14 +343,14 @@ def _stat_walk(
 ) -> tuple[dict[str, Stat], bool, dict[str, tuple[str, ...]]]:
     """(size, mtime_ns) of every file of a scope but dotfiles, by path; whether every
     directory could be read (if not, missing files may only be unreadable: none count as
-    gone); and the names on disk of the paths that are shown names (`shown_name`)."""
+    gone); and the names on disk of the paths no virtual path parses (shown names)."""
     found: dict[str, Stat] = {}
     raw: dict[str, tuple[str, ...]] = {}
     complete = True
-    # (directory, its segments on disk, the same as shown)
-    pending: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [(str(root), (), ())]
+    # (directory, its segments on disk, the same as shown, whether one is not addressable)
+    pending: list[tuple[str, tuple[str, ...], tuple[str, ...], bool]] = [(str(root), (), (), False)]
     while pending:
-        directory, segments, shown = pending.pop()
+        directory, segments, shown, odd = pending.pop()
         try:
             with os.scandir(directory) as iterator:
                 entries = list(iterator)
@@ -367,14 +367,16 @@ def _stat_walk(
             except OSError:
                 continue
             child = (*segments, entry.name)
-            name = entry.name if is_addressable_name(entry.name) else shown_name(entry.name)
-            child_shown = (*shown, name)
+            addressable = is_addressable_name(entry.name)
+            child_shown = (*shown, entry.name if addressable else shown_name(entry.name))
             if stat.S_ISDIR(info.st_mode):
-                pending.append((entry.path, child, child_shown))
+                pending.append((entry.path, child, child_shown, odd or not addressable))
             elif stat.S_ISREG(info.st_mode):
                 path_text = str(VirtualPath(scope, child_shown))
                 found[path_text] = (info.st_size, info.st_mtime_ns)
-                if child_shown != child:
+                # A name no virtual path parses (`bad~name.md`, shown as it is): read by
+                # its segments on disk, never parsed back from the text.
+                if odd or not addressable:
                     raw[path_text] = child
     return found, complete, raw
 
