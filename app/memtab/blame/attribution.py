@@ -137,6 +137,8 @@ class Attributor:
         if owner == pending:
             return _Origin(agent or EXTERNAL, self._file_time())
         version = self.chain[owner]
+        if version.actor == MUX and agent is None:  # the recorder's word for xum's tool (§14.5)
+            return self._xum_call(version) or self._with_provenance(version)
         if version.actor == EXTERNAL:
             if agent is not None:
                 return _Origin(agent, version.at, version=version.id)
@@ -174,23 +176,28 @@ class Attributor:
     def _xum(self) -> XumJournal:
         return XumJournal(self.home)
 
+    def _xum_call(self, version: Version) -> _Origin | None:
+        """The xum tool call xum's own undo journal says left this version, if any."""
+        if version.deleted:
+            return None
+        edit = self._xum.edit_for(version.path, version.sha256, version.at)
+        if edit is None:
+            return None
+        xum_call = XumToolCallSource(
+            workspace_id=edit.workspace_id,
+            op=edit.op,
+            event_id=edit.event_id,
+            tool_name=edit.tool_name,
+            tool_call_id=edit.tool_call_id,
+            actor=edit.actor,
+        )
+        return _Origin(XUM, edit.at, version=version.id, source=xum_call)
+
     def _external(self, owner: int) -> _Origin:
         version = self.chain[owner]
-        edit = (
-            None
-            if version.deleted
-            else self._xum.edit_for(version.path, version.sha256, version.at)
-        )
-        if edit is not None:
-            xum_call = XumToolCallSource(
-                workspace_id=edit.workspace_id,
-                op=edit.op,
-                event_id=edit.event_id,
-                tool_name=edit.tool_name,
-                tool_call_id=edit.tool_call_id,
-                actor=edit.actor,
-            )
-            return _Origin(XUM, edit.at, version=version.id, source=xum_call)
+        called = self._xum_call(version)
+        if called is not None:
+            return called
         first_sight = version.op == "seen" or (owner == 0 and version.prev_sha256 is None)
         found = self._mux_run(owner, first_sight=first_sight)
         if found is not None:

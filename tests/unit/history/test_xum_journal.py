@@ -132,3 +132,20 @@ def test_the_journal_is_read_leniently(home: Home) -> None:
         WS,
         None,
     )
+
+
+def test_a_change_the_recorder_gave_to_mux_names_its_tool_call_too(home: Home) -> None:
+    """`memtab watch` records a change xum's memory tool made as `mux` (formats §14.5):
+    blame and History still name the call that made it."""
+    store_for(home).create_file(NOTES, "# Notes\n")
+    text = "# Notes\n- use pnpm\n"
+    store_for(home, actor="mux").edit_text(NOTES, lambda _: text)
+    _xum_writes(home, text, ts=now_ms(), seq=1)
+    [_, line] = blame_memory_file(store_for(home), NOTES).lines
+    assert line.actor == "xum" and line.source is not None
+    assert line.source.kind == "xum-tool-call" and line.source.tool_call_id == CALL
+    file = open_memory_file(
+        MemoryFileRef.of_mux(parse_file_path(NOTES)), home, store=store_for(home)
+    )
+    assert file is not None
+    assert f"call {CALL}" in load_file_history(file).rows[0].who

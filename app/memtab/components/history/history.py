@@ -168,7 +168,8 @@ class FileHistory:
 
 
 def _who(version: Version, xum: XumJournal | None) -> str:
-    if xum is not None and version.actor == "external" and not version.deleted:
+    # `mux`: the recorder's word for a change xum's tool made (docs/formats.md §14.5).
+    if xum is not None and version.actor in ("external", "mux") and not version.deleted:
         edit = xum.edit_for(version.path, version.sha256, version.at)
         if edit is not None:
             return edit.words
