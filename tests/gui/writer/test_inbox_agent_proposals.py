@@ -4,6 +4,8 @@ what, and accepting one writes it through the memory tool as the client's change
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -62,3 +64,21 @@ def test_proposals_arrive_live_and_accepting_one_writes_it_as_the_clients(
     assert (home.global_root / "from-codex.md").read_text() == "Use pnpm, never npm.\n"
     versions = file_history(MemoryStore(home, workspace), GLOBAL_NOTE)
     assert [v.actor for v in versions] == ["mcp:codex-cli"]
+
+
+def test_a_home_without_workspaces_shows_the_global_inbox(
+    qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
+) -> None:
+    bare = Home(tmp_path / "bare")
+    bare.global_root.mkdir(parents=True)
+    ProposalQueue(bare, None).propose(
+        ToolCall("create", {"path": GLOBAL_NOTE, "file_text": "Use pnpm.\n"}), client="codex"
+    )
+    window = make_window(bare, None)
+    panel = panel_of(window)
+    qtbot.waitUntil(lambda: len(panel.items) == 1, timeout=WAIT_MS)
+    panel.list.setCurrentRow(0)
+    with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS):
+        panel.accept_button.click()
+    qtbot.waitUntil(lambda: panel.items == (), timeout=WAIT_MS)
+    assert (bare.global_root / "from-codex.md").read_text() == "Use pnpm.\n"
