@@ -8,6 +8,10 @@ baseline `seen` version); a file history has as existing that the listing no lon
 is recorded as deleted, its content kept, so it can be restored. What a version holds is
 what Memtab shows of the file (`AgentFile.read_whole`: loki-mode's JSON rendered).
 
+A file whose stat changed but whose content did not (Memtab's own save keeps no stat, a
+touch) is remembered for the process (`_SAME`), so a long-running recorder reads it once,
+not at every pass.
+
 Each file is read and recorded under the file's own lock, the one Memtab's saves of it
 take (`content.file_lock_path`), never waiting for it: a file Memtab is saving is left
 for the next sync, so a save is never recorded twice (once as `external`). Files history
@@ -34,6 +38,10 @@ from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
+
+_SAME: dict[tuple[str, str], tuple[tuple[int, int], str]] = {}
+"""(index, file id) → the stat it was read with and the content's sha, when that content
+was its newest version already."""
 
 
 @dataclass
@@ -63,7 +71,7 @@ def sync_source_external(
     listed = {file.id: file for file in listing.files}
     for file in listing.files:
         found = _stat(file)
-        if found is None or _unchanged(newest.get(file.id), found):
+        if found is None or _unchanged(newest.get(file.id), found, _SAME.get((key, file.id))):
             continue
         _record_file(recorder, key, listing, file, found, report, actor)
     if listing.error is None and not listing.truncated:
@@ -99,8 +107,11 @@ def _record_file(
             if shown.binary or (shown.over_cap and not shown.rendered):
                 return  # history keeps no copy of it (docs/formats.md §14.2)
             data = encode_utf8(shown.text)
-            seen = Observation(file.id, data, found, sha256=sha256_of(data))
+            digest = sha256_of(data)
+            seen = Observation(file.id, data, found, sha256=digest)
             added = recorder.observe(key, [seen], actor=actor)
+            if not added:
+                _SAME[(key, file.id)] = (found, digest)
     except LockUnavailableError:
         report.busy += 1
         return
@@ -118,5 +129,9 @@ def _stat(file: SourceFile) -> tuple[int, int] | None:
     return (info.st_size, info.st_mtime_ns)
 
 
-def _unchanged(version: Version | None, found: tuple[int, int]) -> bool:
-    return version is not None and not version.deleted and version.stat == found
+def _unchanged(
+    version: Version | None, found: tuple[int, int], same: tuple[tuple[int, int], str] | None
+) -> bool:
+    if version is None or version.deleted:
+        return False
+    return version.stat == found or same == (found, version.sha256)
