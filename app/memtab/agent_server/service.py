@@ -24,7 +24,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT, MemoryCatalog
-from memtab.agent_server.tools import CHANGE_TOOLS, MAX_QUERY_CHARS, READ_TOOLS
+from memtab.agent_server.tools import (
+    CHANGE_TOOLS,
+    DEFAULT_LIST_LIMIT,
+    MAX_LIST_LIMIT,
+    MAX_QUERY_CHARS,
+    READ_TOOLS,
+)
 from memtab.redact import redact_secrets
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
@@ -106,8 +112,11 @@ class MemoryService:
 
     def _list(self, arguments: dict[str, Any]) -> Answer:
         scope = _optional_text(arguments, "scope")
+        offset = _integer(arguments, "offset", 0, 0, None)
+        limit = _integer(arguments, "limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT)
         rows = self.catalog.rows(scope=scope)
-        return Answer(json.dumps({"files": rows}, ensure_ascii=False, indent=1))
+        page = {"files": rows[offset : offset + limit], "total": len(rows), "offset": offset}
+        return Answer(json.dumps(page, ensure_ascii=False, indent=1))
 
     def _search(self, arguments: dict[str, Any]) -> Answer:
         query = arguments.get("query")
@@ -115,11 +124,7 @@ class MemoryService:
             raise ToolArgumentError("`query` is required and must be a non-empty string")
         if len(query) > MAX_QUERY_CHARS:
             raise ToolArgumentError(f"`query` must be at most {MAX_QUERY_CHARS} characters")
-        limit = arguments.get("limit", DEFAULT_LIMIT)
-        if limit is None:
-            limit = DEFAULT_LIMIT
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-            raise ToolArgumentError(f"`limit` must be an integer from 1 to {MAX_LIMIT}")
+        limit = _integer(arguments, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         scope = _optional_text(arguments, "scope")
         results = self.catalog.search(query, scope=scope, limit=limit)
         return Answer(json.dumps({"results": results}, ensure_ascii=False, indent=1))
@@ -195,6 +200,20 @@ class MemoryService:
             store = MemoryStore(self.home, self.workspace, actor=actor)
             self._stores[actor] = store
         return store
+
+
+def _integer(
+    arguments: dict[str, Any], key: str, default: int, least: int, most: int | None
+) -> int:
+    """An optional integer argument within bounds (ToolArgumentError otherwise)."""
+    value = arguments.get(key)
+    if value is None:
+        return default
+    too_big = most is not None and isinstance(value, int) and value > most
+    if isinstance(value, bool) or not isinstance(value, int) or value < least or too_big:
+        bounds = f"from {least} to {most}" if most is not None else f"≥ {least}"
+        raise ToolArgumentError(f"`{key}` must be an integer {bounds}")
+    return value
 
 
 def _optional_text(arguments: dict[str, Any], key: str) -> str | None:

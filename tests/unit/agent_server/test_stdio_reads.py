@@ -40,6 +40,8 @@ def test_a_read_only_server_offers_the_read_tools_and_lists_every_agents_memory(
         assert {"pinned", "accessCount", "sizeBytes", "modifiedAt"} <= set(row)
         global_only = ok_json(await client.call_tool("list", {"scope": "global"}))["files"]
         assert {row["scope"] for row in global_only} == {"global"}
+        page = ok_json(await client.call_tool("list", {"offset": 2, "limit": 3}))
+        assert page["files"] == files[2:5] and page["total"] == len(files) > 5
 
     drive(demo, session, "--workspace", MAIN_ID, "--writes", "off")
 
@@ -81,7 +83,8 @@ REFUSALS = [
     ("view", {"path": "/memories/global/environment.md", "offset": 0}, "`offset`"),
     ("view", {}, "`path` is required"),
     ("search", {"query": "x" * 1001}, "at most 1000 characters"),
-    ("search", {"query": "pnpm", "limit": 0}, "`limit` must be an integer"),
+    ("search", {"query": "pnpm", "limit": 0}, "`limit` must be an integer from 1 to 100"),
+    ("list", {"offset": -1}, "`offset` must be an integer ≥ 0"),
     ("create", {"path": "/memories/global/a.md", "file_text": "x"}, "read-only"),
     ("nonesuch", {}, "Unknown tool"),
 ]
