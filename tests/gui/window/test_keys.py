@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtWidgets import QApplication, QDialog
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -56,6 +57,34 @@ def test_ctrl_s_saves_the_open_file_from_the_tree(
     qtbot.keyClick(tab.tree, Qt.Key.Key_S, CTRL)
     qtbot.waitUntil(lambda: not editor.is_dirty, timeout=WAIT_MS)
     assert "Squash first. " in (home.global_root / "tools" / "git.md").read_text()
+
+
+def test_ctrl_d_in_the_text_pins_the_open_file_and_deletes_nothing(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    activate(qtbot, window)
+    wait_idle(qtbot, window)
+    tab = window.memory_tab
+    open_file(tab, GIT)
+    editor = tab.editor
+    qtbot.waitUntil(lambda: editor.current_path == parse_file_path(GIT), timeout=WAIT_MS)
+    settle(qtbot, editor)
+    text_edit = editor.text_edit
+    text_edit.setFocus()
+    text_edit.moveCursor(QTextCursor.MoveOperation.Start)
+    before = text_edit.toPlainText()
+    # X11's bindings make Ctrl+D the text's Delete: the text must not take it over.
+    override = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_D, CTRL)
+    QApplication.sendEvent(text_edit, override)
+    assert not override.isAccepted()
+    qtbot.keyClick(text_edit, Qt.Key.Key_D, CTRL)
+    node = lambda: tab.model.node_for_key(file_key(parse_file_path(GIT)))  # noqa: E731
+    qtbot.waitUntil(lambda: bool((n := node()) and n.pinned), timeout=WAIT_MS)
+    assert text_edit.toPlainText() == before and not editor.is_dirty
+    # A key press the shortcut did not take (say, on X11 before it) deletes nothing either.
+    QApplication.sendEvent(text_edit, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_D, CTRL))
+    assert text_edit.toPlainText() == before
 
 
 def test_ctrl_f_on_the_traces_tab_finds_in_the_dump_being_read(

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 from memtab.components.files import ops as file_ops
 from memtab.components.files import undo
 from memtab.components.history.history import SCOPE_TITLES
-from memtab.components.tree.nodes import NodeKind, TreeNode
+from memtab.components.tree.nodes import NodeKind, TreeNode, file_key
 from memtab.components.tree.text import PIN_NOTE
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
@@ -109,6 +109,7 @@ class FileCommands(QObject):
         self._context = context
         self._widget = widget
         self._tree = tree
+        self._model = model
         self._editor = editor
         self._own_writes = context.own_writes
         self._host = host
@@ -152,12 +153,12 @@ class FileCommands(QObject):
             "tree.pin",
             "Pin",
             self.toggle_pin,
-            keys=["Ctrl+D"],
-            focus=tree_only,
-            on=tree,
+            keys=["Ctrl+D"],  # in the text too: the open file (SourceEdit leaves it to us)
+            focus=in_tab,
+            on=tab,
             menu="edit",
             tip=PIN_NOTE,
-            enabled_when=self._selected_is(NodeKind.FILE),
+            enabled_when=self._pinnable,
             text_when=self._pin_text,
         )
         self.rename_action = actions.add(
@@ -285,8 +286,27 @@ class FileCommands(QObject):
         return applies
 
     def _pin_text(self) -> str:
-        node = self._tree.current_node()
+        node = self._pin_node()
         return "Unpin" if node is not None and node.pinned else "Pin"
+
+    def _pin_node(self) -> TreeNode | None:
+        """The file Pin acts on: the tree's current row while the tree has the keyboard,
+        else the open file (the text, the search field)."""
+        path = self._editor.current_path
+        if not self._tree.hasFocus() and path is not None:
+            node = self._model.node_for_key(file_key(path))
+            if node is not None:
+                return node
+        return self._tree.current_node()
+
+    def _pinnable(self) -> bool:
+        node = self._pin_node()
+        return (
+            node is not None
+            and node.kind is NodeKind.FILE
+            and not node.read_only
+            and node.path is not None
+        )
 
     def _copyable(self) -> bool:
         node = self._tree.current_node()
@@ -307,8 +327,8 @@ class FileCommands(QObject):
         self._new_item(NewKind.FOLDER)
 
     def toggle_pin(self) -> None:
-        """Pin the selected file, or unpin it if pinned (Ctrl+D)."""
-        node = self._tree.current_node()
+        """Pin the selected file (the open one, from the text), or unpin it (Ctrl+D)."""
+        node = self._pin_node()
         if node is None or node.kind is not NodeKind.FILE or node.read_only or node.path is None:
             return
         self._context.file_ops.run(
