@@ -48,9 +48,7 @@ desktops (X11: Ctrl+D is Delete). The action's shortcut fires; without one, noth
 def is_window_key(event: QKeyEvent) -> bool:
     """Whether `event` is one of `WINDOW_KEYS`."""
     pressed = QKeySequence(event.keyCombination())
-    return any(
-        key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch for key in WINDOW_KEYS
-    )
+    return any(key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch for key in WINDOW_KEYS)
 
 
 class SourceEdit(QPlainTextEdit):
