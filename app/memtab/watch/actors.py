@@ -16,17 +16,16 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from memtab.fs.clock import now_ms
 from memtab.sources.claude_settings import CONSOLIDATE_LOCK
 from memtab.sources.layouts import auto_memory_dir
 from memtab.sources.model import Layout, Source
+from memtab.store.history.xum_journal import JOURNAL_NAME, recent_edits
 from memtab.store.home import Home
 from memtab.store.journal import Journal
 
@@ -38,8 +37,8 @@ CLAUDE_CODE = "claude-code"
 CODEX = "codex"
 RECENT_MS = 2 * 60 * 1000
 """How long after an agent's own record of a run its changes are still taken as its."""
-DURABLE_EVENTS = "durable-events.jsonl"
-"""xum's per-workspace journal (`src/node/utils/journal/durableEventJournal.ts`)."""
+DURABLE_EVENTS = JOURNAL_NAME
+"""xum's per-workspace journal, read by `store/history/xum_journal.py`."""
 _TAIL_BYTES = 256 * 1024
 _PID_BYTES = 64
 
@@ -66,66 +65,7 @@ def mux_actor(
 def _in_durable_events(home: Home, wanted: set[str], moment: int) -> bool:
     """Whether a workspace's `durable-events.jsonl` has a recent `refinement` row of xum's
     memory tool naming one of `wanted` (its newest `_TAIL_BYTES` only)."""
-    try:
-        sessions = list(os.scandir(home.sessions_dir))
-    except OSError:
-        return False
-    for session in sessions:
-        journal = os.path.join(session.path, DURABLE_EVENTS)
-        try:
-            if moment - os.stat(journal).st_mtime_ns // 1_000_000 > RECENT_MS:
-                continue
-            with open(journal, "rb") as handle:
-                handle.seek(max(os.fstat(handle.fileno()).st_size - _TAIL_BYTES, 0))
-                tail = handle.read()
-        except OSError:
-            continue
-        for line in tail.splitlines():
-            if b'"refinement"' in line and _names(line, wanted, moment):
-                return True
-    return False
-
-
-def _names(line: bytes, wanted: set[str], moment: int) -> bool:
-    """Whether one journal row is a recent change of xum's memory tool to `wanted`."""
-    try:
-        row = json.loads(line)
-    except ValueError:
-        return False  # the first line of a tail, cut
-    if not isinstance(row, dict) or row.get("kind") != "refinement":
-        return False
-    data, at = row.get("data"), row.get("ts")
-    if not isinstance(data, dict) or data.get("kind") != "memory":
-        return False
-    if not isinstance(at, int | float) or moment - at > RECENT_MS:
-        return False
-    return bool(_row_paths(data) & wanted)
-
-
-def _row_paths(data: dict[str, Any]) -> set[str]:
-    """The paths a `refinement` row's inverse and post-state name."""
-    found: set[str] = set()
-    inverse = data.get("inverse")
-    post = data.get("postState")
-    if isinstance(inverse, dict):
-        for key in ("from", "to"):
-            if isinstance(inverse.get(key), str):
-                found.add(inverse[key])
-        paths = inverse.get("paths")
-        if isinstance(paths, list):
-            found |= {p for p in paths if isinstance(p, str)}
-        files = inverse.get("files")
-        if isinstance(files, list):
-            found |= {
-                f["path"] for f in files if isinstance(f, dict) and isinstance(f.get("path"), str)
-            }
-    if isinstance(post, dict) and isinstance(post.get("files"), list):
-        found |= {
-            f["path"]
-            for f in post["files"]
-            if isinstance(f, dict) and isinstance(f.get("path"), str)
-        }
-    return found
+    return any(edit.paths & wanted for edit in recent_edits(home, moment - RECENT_MS, _TAIL_BYTES))
 
 
 def source_actor(source: Source, *, now: int | None = None) -> str:

@@ -225,7 +225,7 @@ def _journal_row(path: str, at_ms: int) -> str:
             "kind": "refinement",
             "data": {
                 "kind": "memory",
-                "action": {"command": "delete"},
+                "action": {"op": "delete", "path": "/memories/global/note0.md"},
                 "inverse": {"op": "restore-files", "files": [{"path": path, "blobRef": "x"}]},
                 "evidence": {"workspaceId": WORKSPACE_ID, "toolName": "memory"},
             },

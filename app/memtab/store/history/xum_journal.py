@@ -17,15 +17,24 @@ A version of a file is that row's when the row names the version's path (its `pa
 rename's `newPath`) and one of its post-state hashes is the version's (the sha256 of the
 text xum left, as Memtab hashes a version's bytes). Memtab only reads this journal: it
 never writes, truncates or rolls it back. Lines that are not such rows are skipped.
+
+Every path a row names (`XumEdit.paths`: its action's, its inverse's — `paths`, `files`,
+`deletePaths`, a rename's `from`/`to` — and its post-state's, virtual or on disk) is what
+`memtab watch` asks of the rows written just now (`recent_edits`, §14.5): the one reader of
+this journal for both.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated
+
+from pydantic import Field
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.pydantic_once import StrictInt, StrictStr
@@ -39,6 +48,26 @@ REFINEMENT_KIND = "refinement"
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024
 """A journal larger than this is read only to here (its rows are small; a session's
 journal reaching it is far beyond any seen)."""
+
+
+class _InverseFile(Record):
+    path: StrictStr
+
+
+class _Inverse(Record):
+    """The paths of a row's inverse (`RefinementInverseSchema`: delete-files,
+    restore-files, rename)."""
+
+    paths: ValidItems[tuple[StrictStr, ...]] = ()
+    files: ValidItems[tuple[_InverseFile, ...]] = ()
+    delete_paths: ValidItems[tuple[StrictStr, ...]] = ()
+    from_path: Annotated[OrNone[StrictStr], Field(alias="from")] = None
+    to: OrNone[StrictStr] = None
+
+    @property
+    def named(self) -> frozenset[str]:
+        found = {*self.paths, *self.delete_paths, *(file.path for file in self.files)}
+        return frozenset(found | {p for p in (self.from_path, self.to) if p is not None})
 
 
 class _PostFile(Record):
@@ -59,7 +88,9 @@ class _Evidence(Record):
 
 class _Action(Record):
     op: StrictStr
-    path: StrictStr
+    path: OrNone[StrictStr] = None
+    """None in a rollback row (`op: rollback`, `of`: the row it undid): its inverse names
+    the files."""
     new_path: OrNone[StrictStr] = None
 
 
@@ -67,6 +98,7 @@ class _Data(Record):
     kind: StrictStr
     action: _Action
     evidence: Annotated[_Evidence, Lenient(_Evidence())] = _Evidence()
+    inverse: Annotated[_Inverse, Lenient(_Inverse())] = _Inverse()
     post_state: OrNone[_PostState] = None
 
 
@@ -88,13 +120,16 @@ class XumEdit:
     at: int
     workspace_id: str
     op: str
-    path: str
+    path: str | None
     new_path: str | None
     tool_name: str | None
     tool_call_id: str | None
     actor: str | None
     """`agent` (a model's tool call) or `user` (xum's Memory tab)."""
     post_sha256: frozenset[str]
+    paths: frozenset[str] = frozenset()
+    """Every path the row names: its action's (virtual), its inverse's and post-state's
+    (on disk)."""
 
     @property
     def words(self) -> str:
@@ -123,7 +158,7 @@ class XumJournal:
         except OSError:
             return ()
         for journal in journals:
-            found.extend(_read(journal.parent.name, journal.read_bytes()[:MAX_JOURNAL_BYTES]))
+            found.extend(_read(journal.parent.name, _journal_bytes(journal, head=True)))
         found.sort(key=lambda edit: edit.at)
         return tuple(found)
 
@@ -144,6 +179,36 @@ class XumJournal:
         return before[-1] if before else matches[0]
 
 
+def recent_edits(home: Home, since_ms: int, tail_bytes: int) -> Iterator[XumEdit]:
+    """The rows written at `since_ms` or later, from the newest `tail_bytes` of each
+    journal changed since then (`memtab watch`: did xum just change this file?)."""
+    try:
+        sessions = list(os.scandir(home.sessions_dir))
+    except OSError:
+        return
+    for session in sessions:
+        journal = Path(session.path, JOURNAL_NAME)
+        try:
+            if journal.stat().st_mtime_ns // 1_000_000 < since_ms:
+                continue
+        except OSError:
+            continue
+        data = _journal_bytes(journal, head=False, limit=tail_bytes)
+        yield from (edit for edit in _read(session.name, data) if edit.at >= since_ms)
+
+
+def _journal_bytes(journal: Path, *, head: bool, limit: int = MAX_JOURNAL_BYTES) -> bytes:
+    """A journal's first (`head`) or last `limit` bytes; nothing when it cannot be read
+    (a tail's first line, cut, is skipped by `_read`)."""
+    try:
+        with journal.open("rb") as handle:
+            if not head:
+                handle.seek(max(os.fstat(handle.fileno()).st_size - limit, 0))
+            return handle.read(limit)
+    except OSError:
+        return b""
+
+
 def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
     for line in data.splitlines():
         if b'"refinement"' not in line:
@@ -156,6 +221,8 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
             continue
         evidence = row.data.evidence
         post = row.data.post_state.files if row.data.post_state is not None else ()
+        action = row.data.action
+        named = {*(file.path for file in post), *row.data.inverse.named}
         yield XumEdit(
             event_id=row.id,
             at=row.ts,
@@ -167,4 +234,5 @@ def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
             tool_call_id=evidence.tool_call_id,
             actor=evidence.actor,
             post_sha256=frozenset(file.sha256 for file in post),
+            paths=frozenset(named | {p for p in (action.path, action.new_path) if p}),
         )
