@@ -347,10 +347,13 @@ def _stat_walk(
     found: dict[str, Stat] = {}
     raw: dict[str, tuple[str, ...]] = {}
     complete = True
-    # (directory, its segments on disk, the same as shown, whether one is not addressable)
-    pending: list[tuple[str, tuple[str, ...], tuple[str, ...], bool]] = [(str(root), (), (), False)]
+    # (directory, its segments on disk, the same as shown, whether one is not addressable,
+    # its virtual path: built a name at a time, not from segments at every file)
+    pending: list[tuple[str, tuple[str, ...], tuple[str, ...], bool, str]] = [
+        (str(root), (), (), False, scope.virtual_root)
+    ]
     while pending:
-        directory, segments, shown, odd = pending.pop()
+        directory, segments, shown, odd, shown_text = pending.pop()
         try:
             with os.scandir(directory) as iterator:
                 entries = list(iterator)
@@ -368,11 +371,12 @@ def _stat_walk(
                 continue
             child = (*segments, entry.name)
             addressable = is_addressable_name(entry.name)
-            child_shown = (*shown, entry.name if addressable else shown_name(entry.name))
+            name = entry.name if addressable else shown_name(entry.name)
+            child_shown = (*shown, name)
+            path_text = f"{shown_text}/{name}"  # str(VirtualPath(scope, child_shown))
             if stat.S_ISDIR(info.st_mode):
-                pending.append((entry.path, child, child_shown, odd or not addressable))
+                pending.append((entry.path, child, child_shown, odd or not addressable, path_text))
             elif stat.S_ISREG(info.st_mode):
-                path_text = str(VirtualPath(scope, child_shown))
                 found[path_text] = (info.st_size, info.st_mtime_ns)
                 # A name no virtual path parses (`bad~name.md`, shown as it is): read by
                 # its segments on disk, never parsed back from the text.
