@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QToolTip
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -154,3 +155,22 @@ def test_the_gutter_paints_and_finds_lines_on_any_text_widget(qtbot: QtBot) -> N
     assert not gutter.grab().isNull()
     gutter.set_status("Reading history…")
     assert gutter.entries == [] and gutter.status == "Reading history…"
+
+
+def test_hovering_a_line_shows_its_card_once_the_history_is_read(qtbot: QtBot) -> None:
+    text = QPlainTextEdit()
+    qtbot.addWidget(text)
+    text.setPlainText("one\ntwo\n")
+    text.resize(400, 200)
+    gutter = BlameGutter(text)
+    gutter.set_shown(True)
+    text.show()
+    qtbot.waitExposed(text)
+    gutter.set_status("Reading history…")
+    entry = GutterEntry("user", "you 5m", "v1", "You", ("today",))
+    gutter.set_entries([entry, entry])
+    where = QPoint(5, text.cursorRect().center().y())
+    hover = QHelpEvent(QEvent.Type.ToolTip, where, gutter.mapToGlobal(where))
+    QApplication.sendEvent(gutter, hover)
+    assert gutter.toolTip() == ""  # not "Reading history…" any more
+    assert QToolTip.text() == card_html(entry)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QPlainTextEdit, QToolTip
 
 from memtab.components.blame.gutter import GutterEntry
@@ -73,6 +73,7 @@ class BlameGutter(LineMargin):
         self._entries = list(entries)
         self.follow_lines()
         self._status = ""
+        self.setToolTip("")  # the lines' cards now, not "Reading history…"
         self.update()
 
     def set_status(self, text: str) -> None:
@@ -121,6 +122,16 @@ class BlameGutter(LineMargin):
             painter.drawText(BAR_WIDTH + PADDING, top + metrics.ascent() + 1, label)
 
     # -- the card ----------------------------------------------------------------------------
+
+    def event(self, event: QEvent) -> bool:
+        """A hover that rests (Qt's tooltip event): the card of the line under it."""
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            line = self.line_at(event.pos().y())
+            entry = self.entry_at(line) if line is not None else None
+            if entry is not None:
+                QToolTip.showText(event.globalPos(), card_html(entry), self)
+                return True
+        return super().event(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         line = self.line_at(round(event.position().y()))
