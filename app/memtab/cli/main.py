@@ -32,6 +32,7 @@ from memtab.cli.options import (
 )
 from memtab.fs.config_dir import config_dir_at
 from memtab.fs.sidecar import KeptAside, on_kept_aside
+from memtab.fs.terminal_text import printable
 from memtab.invocation import requested_command
 from memtab.logs import setup_logging
 from memtab.store.errors import MemoryStoreError
@@ -256,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.handler(args)
         return status
     except (CliError, HomeError, MemoryStoreError, PathError) as error:  # DemoError too
-        print(f"memtab: {error}", file=sys.stderr)
+        print(f"memtab: {printable(str(error), multiline=True)}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         _print_nowhere()

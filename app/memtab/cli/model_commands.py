@@ -17,6 +17,7 @@ from typing import Any
 
 from memtab.cli.common import CliError, format_table, print_json
 from memtab.fs.settings_file import SettingsFileError
+from memtab.fs.terminal_text import printable
 from memtab.llm.local_servers import (
     KNOWN_SERVERS,
     LocalServer,
@@ -101,7 +102,8 @@ def run_models(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    print(f"In use: {configured.describe() if configured else f'unusable ({problem})'}")
+    in_use = configured.describe() if configured else f"unusable ({problem})"
+    print(f"In use: {printable(in_use)}")
     if args.local:
         print(_servers_text(servers))
     return 0
@@ -182,11 +184,11 @@ def _servers_text(servers: list[LocalServer]) -> str:
             "With Ollama: `ollama pull qwen2.5-coder`, then `ollama serve` if it is not running."
         )
     rows = [
-        [server.title, server.base_url, ", ".join(server.models) or "(no models)"]
+        [server.title, server.base_url, printable(", ".join(server.models)) or "(no models)"]
         for server in servers
     ]
     first = servers[0]
     hint = f"memtab settings use-local {first.kind}"
     if len(first.models) > 1:
-        hint += f" --model {first.models[0]}"
+        hint += f" --model {printable(first.models[0])}"
     return f"{format_table(rows)}\nTo use one: {hint}"

@@ -51,6 +51,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.fs.lease_lock",  # xum's lock files, taken by memory-meta.json's writes
         "memtab.fs.locks",
         "memtab.fs.sidecar",
+        "memtab.fs.terminal_text",  # the CLI's error line (two small patterns)
         # the store's reading side, the scan reads through (`store.scope_view`): not its
         # writing side (NEVER_BEFORE_FIRST_PAINT)
         "memtab.store",

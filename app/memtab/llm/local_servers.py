@@ -14,14 +14,16 @@ once), and a set `cancel` event stops it early with what was found so far.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
-import json
+import socket
 import threading
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
+from memtab.fs.jsonfile import parse_json
 from memtab.llm.endpoints import is_loopback_host
 from memtab.llm.settings import ProviderSettings
 
@@ -29,6 +31,10 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_TIMEOUT_S = 0.6
 MAX_RESPONSE_BYTES = 2 * 1024 * 1024  # a model list; more is not a model server
 MAX_MODELS = 500
+# A request ends within this many timeouts in all, however slowly a server drips its
+# headers or body (each read alone would wait `timeout` again, for ever).
+REQUEST_DEADLINE_TIMEOUTS = 3
+MAX_TIMEOUT_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,8 @@ def find_local_servers(
     """
     if not is_loopback_host(host):
         raise LocalServerError(f"{host} is not this machine: only loopback addresses are asked")
+    if not 0 < timeout <= MAX_TIMEOUT_S:  # NaN too
+        raise LocalServerError(f"the timeout must be more than 0 and at most {MAX_TIMEOUT_S:g} s")
     if not kinds or (cancel is not None and cancel.is_set()):
         return []
     found: dict[int, LocalServer] = {}
@@ -157,8 +165,12 @@ def _probe(kind: ServerKind, host: str, timeout: float) -> LocalServer | None:
 
 
 def _get_json(host: str, port: int, path: str, timeout: float) -> Any | None:
-    """The JSON a GET answers with status 200, else None (refused, timed out, not JSON)."""
+    """The JSON a GET answers with status 200, else None (refused, timed out, not JSON,
+    or not all there within REQUEST_DEADLINE_TIMEOUTS × `timeout`)."""
     connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    deadline = threading.Timer(timeout * REQUEST_DEADLINE_TIMEOUTS, _cut, (connection,))
+    deadline.daemon = True
+    deadline.start()
     try:
         connection.request("GET", path, headers={"Accept": "application/json"})
         response = connection.getresponse()
@@ -167,11 +179,20 @@ def _get_json(host: str, port: int, path: str, timeout: float) -> Any | None:
         body = response.read(MAX_RESPONSE_BYTES + 1)
         if len(body) > MAX_RESPONSE_BYTES:
             return None
-        return json.loads(body.decode("utf-8"))
+        return parse_json(body)  # never a RecursionError, however deep
     except (OSError, http.client.HTTPException, ValueError):
         return None
     finally:
+        deadline.cancel()
         connection.close()
+
+
+def _cut(connection: http.client.HTTPConnection) -> None:
+    """End a request at its deadline: the read waiting on the socket returns at once."""
+    sock = connection.sock
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
 
 
 def _model_names(document: Any) -> tuple[str, ...] | None:
