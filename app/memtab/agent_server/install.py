@@ -77,10 +77,15 @@ def launcher() -> list[str]:
     return [sys.executable, "-m", "memtab"]
 
 
-def server_command(home: Home, workspace: str | None = None) -> list[str]:
-    """The command line that starts the server on `home` (and `workspace`)."""
+def server_command(
+    home: Home, workspace: str | None = None, writes: str | None = None
+) -> list[str]:
+    """The command line that starts the server on `home` (and `workspace`, and a write
+    mode other than the default)."""
     command = [*launcher(), "mcp", "--home", str(home.root)]
-    return [*command, "--workspace", workspace] if workspace else command
+    if workspace:
+        command += ["--workspace", workspace]
+    return [*command, "--writes", writes] if writes else command
 
 
 def config_path(agent: AgentName, home: Home, env: Mapping[str, str] | None = None) -> Path:

@@ -50,6 +50,7 @@ logger = logging.getLogger(__name__)
 
 WriteMode = Literal["inbox", "direct", "off"]
 WRITE_MODES: tuple[WriteMode, ...] = ("inbox", "direct", "off")
+DEFAULT_WRITES: WriteMode = "inbox"
 UNKNOWN_CLIENT = "unknown-client"
 # The text arguments a change writes: redacted before anything else sees them.
 _TEXT_ARGUMENTS = ("file_text", "new_str", "insert_text")

@@ -1,7 +1,7 @@
 """`memtab mcp`: serve the memory to agents over MCP (stdio), docs/formats.md §22.
 
     memtab mcp [--home DIR] [--workspace ID] [--writes inbox|direct|off]
-    memtab mcp install [--claude] [--codex] [--xum] [--print] [--workspace ID]
+    memtab mcp install [--claude] [--codex] [--xum] [--print] [--workspace ID] [--writes MODE]
 
 stdout is the protocol's: everything else goes to stderr and the log. `install`
 registers the server in each agent's own configuration (every agent found, without a
@@ -24,7 +24,7 @@ from memtab.agent_server.install import (
     snippet,
 )
 from memtab.agent_server.server import serve_stdio
-from memtab.agent_server.service import WRITE_MODES, MemoryService
+from memtab.agent_server.service import DEFAULT_WRITES, WRITE_MODES, MemoryService
 from memtab.cli.common import CliError, add_home_option, open_home
 from memtab.store.home import HomeError
 from memtab.store.registry import load_registry
@@ -45,7 +45,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--writes",
         choices=WRITE_MODES,
-        default="inbox",
+        default=DEFAULT_WRITES,
         help="inbox (default): every change is a proposal in Memtab's Inbox, for you to "
         "accept, edit or reject; direct: written at once, recorded as the client's; "
         "off: read-only",
@@ -68,6 +68,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     install.add_argument(
         "--workspace", metavar="ID", default=argparse.SUPPRESS, help="serve this workspace"
     )
+    install.add_argument(
+        "--writes",
+        choices=WRITE_MODES,
+        default=argparse.SUPPRESS,
+        help="the agents' write mode (default: inbox)",
+    )
     install.set_defaults(handler=run_install)
 
 
@@ -79,7 +85,10 @@ def run_install(args: argparse.Namespace) -> int:
         raise CliError(
             "No agent found (Claude Code, Codex, xum): name one, e.g. memtab mcp install --claude"
         )
-    command = server_command(home, getattr(args, "workspace", None))
+    writes = getattr(args, "writes", None)  # the server's own default needs no option
+    command = server_command(
+        home, getattr(args, "workspace", None), None if writes == DEFAULT_WRITES else writes
+    )
     failed = False
     for agent in agents:
         path = config_path(agent, home)

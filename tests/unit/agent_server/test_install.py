@@ -122,3 +122,7 @@ def test_the_command_installs_where_each_agent_looks_and_print_changes_nothing(
     assert codex["args"][-3:] == ["mcp", "--home", str(home.root)]
     assert [codex["command"], *codex["args"]] == server_command(home)
     assert registered("claude", config_path("claude", home))
+    assert main([*args, "--codex", "--writes", "direct"]) == 0
+    assert "Codex: updated" in capsys.readouterr().out
+    codex = tomllib.loads(config_path("codex", home).read_text())["mcp_servers"]["memtab"]
+    assert codex["args"][-2:] == ["--writes", "direct"]
