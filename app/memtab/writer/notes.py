@@ -235,9 +235,17 @@ def apply_notes(existing: str, notes: Sequence[Note]) -> str:
 
 
 def notes_missing_from(existing: str, notes: Sequence[Note]) -> list[Note]:
-    """The notes whose bullet is not already a line of `existing` (compared normalized)."""
+    """The notes `existing` does not already say: neither a line of it (compared
+    normalized) nor most of its words on one line, as the writer judges its own notes —
+    accepting "Always run `make check` before pushing anything." beside "Always run `make
+    check` before pushing (user directive)." added a second line saying the same."""
     present = {normalize(line.strip()) for line in existing.split("\n")}
-    return [note for note in notes if normalize(note.bullet) not in present]
+    known = _KnownLines(existing.split("\n"))
+    return [
+        note
+        for note in notes
+        if normalize(note.bullet) not in present and not known.has_words(note.text)
+    ]
 
 
 def merge_findings(existing: str, findings: Findings) -> str:

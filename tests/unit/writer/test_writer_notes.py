@@ -134,6 +134,13 @@ def test_accepted_notes_already_in_the_file_are_not_written_twice() -> None:
     assert notes_missing_from("# Notes\n", [note]) == [note]
 
 
+def test_an_accepted_note_the_file_says_in_other_words_is_not_written_again() -> None:
+    existing = "# Notes\n\n- Always run `make check` before pushing (user directive).\n"
+    same = Note(DIRECTIVES, "Always run `make check` before pushing anything.")
+    new = Note(DIRECTIVES, "Run `make docs` after every release.")
+    assert notes_missing_from(existing, [same, new]) == [new]
+
+
 def test_past_the_limit_the_surest_sections_are_kept_in_section_order() -> None:
     notes = [
         Note(COMMANDS, "`make build` (build)"),
