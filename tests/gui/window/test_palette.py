@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate
 from memtab.gui.window.main_window import MainWindow
-from memtab.gui.window.palette import PaletteDialog
+from memtab.gui.window.palette import PaletteDialog, PaletteEntry
 from memtab.store.home import Home
 
 home = support.home
@@ -99,3 +99,21 @@ def test_nothing_matching_chooses_nothing(
     window.context.actions.action("window.command_palette").trigger()
     [dialog] = shown
     assert dialog.shown == [] and dialog.chosen is None and dialog.empty.isVisibleTo(dialog)
+
+
+def test_what_an_entry_is_called_ranks_before_where_it_is(qtbot: QtBot) -> None:
+    def nothing() -> None:
+        pass
+
+    entries = [
+        PaletteEntry("Recently deleted", "View", nothing),
+        PaletteEntry("Previous tab", "View · Ctrl+Shift+Tab", nothing),
+        PaletteEntry("notes.md", "/memories/review/notes.md", nothing),
+    ]
+    dialog = PaletteDialog("Command palette", "", entries)
+    qtbot.addWidget(dialog)
+    dialog.field.setText("rev")
+    # "Previous" holds r-e-v in its name; the others only with their menu or path.
+    labels = [entry.label for entry in dialog.shown]
+    assert labels[0] == "Previous tab"
+    assert sorted(labels[1:]) == ["Recently deleted", "notes.md"]

@@ -73,7 +73,15 @@ class PaletteDialog(QDialog):
         *,
         empty_text: str = "Nothing matches.",
     ) -> None:
-        super().__init__(parent, Qt.WindowType.Dialog | Qt.WindowType.WindowCloseButtonHint)
+        # A small dialog: a title and a close button, no minimize or maximize.
+        flags = Qt.WindowType
+        super().__init__(
+            parent,
+            flags.Dialog
+            | flags.CustomizeWindowHint
+            | flags.WindowTitleHint
+            | flags.WindowCloseButtonHint,
+        )
         self.setObjectName("paletteDialog")
         self.setWindowTitle(title)
         self.entries = list(entries)
@@ -88,6 +96,8 @@ class PaletteDialog(QDialog):
         self.list = QListWidget(self)
         self.list.setAccessibleName(f"{title}: matches")
         self.list.setUniformItemSizes(True)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long path keeps its end
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the field keeps the keyboard
         self.list.itemActivated.connect(self._on_list_item_activated)
         self.list.itemClicked.connect(self._on_list_item_activated)
@@ -122,11 +132,15 @@ class PaletteDialog(QDialog):
             self.list.setCurrentRow(row)
 
     def _filter(self, query: str) -> None:
-        self.shown = (
-            rank(query, self.entries, lambda entry: entry.searched, SHOWN_AT_MOST)
-            if query.strip()
-            else self.entries[:SHOWN_AT_MOST]
-        )
+        if query.strip():
+            # What an entry is called first; its path or menu only for the rest.
+            by_label = rank(query, self.entries, lambda entry: entry.label, SHOWN_AT_MOST)
+            named = set(map(id, by_label))
+            rest = [entry for entry in self.entries if id(entry) not in named]
+            by_detail = rank(query, rest, lambda entry: entry.searched, SHOWN_AT_MOST)
+            self.shown = (by_label + by_detail)[:SHOWN_AT_MOST]
+        else:
+            self.shown = self.entries[:SHOWN_AT_MOST]
         self.list.clear()
         for entry in self.shown:
             item = QListWidgetItem(
