@@ -37,11 +37,12 @@ from memtab.sources.content import read_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.file_ref import OTHER_AGENTS, SourceError
 from memtab.sources.listing import find_file
+from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_virtual_path
-from memtab.store.proposals.queue import ACTOR_PREFIX, ProposalError, ProposalQueue, ToolCall
+from memtab.store.proposals.queue import ProposalError, ProposalQueue, ToolCall
 from memtab.store.registry import Workspace
 from memtab.store.tool import MemoryTool, ToolRequest, numbered_view, parse_tool_request
 from memtab.store.tool_args import ViewArgs
@@ -69,7 +70,7 @@ class Answer:
 def client_actor(name: str | None) -> str:
     """The history actor of a client: `mcp:` and its name (letters, digits, `._-`)."""
     cleaned = _CLIENT_NAME.sub("-", (name or "").strip()).strip("-")[:60]
-    return ACTOR_PREFIX + (cleaned or UNKNOWN_CLIENT)
+    return MCP_PREFIX + (cleaned or UNKNOWN_CLIENT)
 
 
 class MemoryService:
@@ -185,7 +186,7 @@ class MemoryService:
         )
         try:
             proposal = ProposalQueue(self.home, self.workspace).propose(
-                call, client=client_actor(client).removeprefix(ACTOR_PREFIX)
+                call, client=client_actor(client).removeprefix(MCP_PREFIX)
             )
         except ProposalError as error:
             return Answer(error=str(error))

@@ -32,10 +32,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from memtab.redact import redact_secrets
+from memtab.store.actors import MCP_PREFIX
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.proposals.queue import (
-    ACTOR_PREFIX,
     ProposalError,
     ProposalQueue,
     proposal_summary,
@@ -165,7 +165,7 @@ def _from_proposal(workspace_id: str | None, proposal: AgentProposal) -> InboxIt
         text=proposal_text(proposal),
         section="",
         memory_path=proposal_target(proposal),
-        source=ACTOR_PREFIX + proposal.client,
+        source=MCP_PREFIX + proposal.client,
         category=proposal.command,
         rationale=proposal_summary(proposal),
         created_at=proposal.created_at,

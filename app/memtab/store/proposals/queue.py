@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.redact import redact_secrets
+from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import ScopeUnavailableError, ToolArgumentError
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -46,7 +47,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 GLOBAL_QUEUE = "global"
-ACTOR_PREFIX = "mcp:"
 MAX_PENDING = 200
 MAX_DECIDED = 200
 # The argument that holds the text a change writes, by command: what the user may edit.
@@ -197,7 +197,7 @@ class ProposalQueue:
                     raise ProposalError(f"A {proposal.command} has no text to edit")
                 arguments[key] = redact_secrets(text)
             edited = text is not None and arguments != proposal.arguments
-            actor = "user" if edited else ACTOR_PREFIX + proposal.client
+            actor = "user" if edited else MCP_PREFIX + proposal.client
             try:
                 request = parse_tool_request({**arguments, "command": proposal.command})
             except ToolArgumentError as error:
