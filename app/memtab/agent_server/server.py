@@ -49,7 +49,11 @@ def build_server(service: MemoryService) -> Server[Any]:
     async def on_call_tool(
         context: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        answer = service.call(params.name, dict(params.arguments or {}), client_name(context))
+        try:
+            answer = service.call(params.name, dict(params.arguments or {}), client_name(context))
+        except Exception as error:  # a refusal, never a crash: the client shows the reason
+            logger.exception("memtab mcp: tool %s failed unexpectedly", params.name)
+            answer = Answer(error=f"Internal error in Memtab's MCP server: {error!r}")
         return _result(answer)
 
     return Server(

@@ -1,0 +1,43 @@
+"""A tool that fails in a way nobody foresaw is still a tool error with its reason, and
+the server goes on (the SDK's client, connected in-process)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client
+from mcp_types import TextContent
+
+from memtab.agent_server.server import build_server
+from memtab.agent_server.service import MemoryService
+from memtab.store.home import Home
+
+
+def test_an_unforeseen_failure_is_a_tool_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    home = Home(tmp_path / "home")
+    home.global_root.mkdir(parents=True)
+    service = MemoryService(home, None, writes="off", other_agents=False)
+
+    def broken(**_: object) -> list[object]:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(service.catalog, "rows", broken)
+
+    async def session() -> None:
+        async with Client(build_server(service)) as client:
+            failed = await client.call_tool("list", {})
+            assert failed.is_error
+            block = failed.content[0]
+            assert isinstance(block, TextContent)
+            expected = "Internal error in Memtab's MCP server: RuntimeError('disk on fire')"
+            assert block.text == expected
+            assert not (await client.call_tool("view", {"path": "/memories"})).is_error
+
+    with caplog.at_level(logging.CRITICAL, logger="memtab.agent_server.server"):
+        anyio.run(session)
+    service.catalog.close()
