@@ -31,6 +31,7 @@ import os
 import random
 import re
 import secrets
+import stat
 import sys
 import threading
 import time
@@ -405,3 +406,54 @@ def _reclaim_guard(path: Path) -> Iterator[bool]:
         yield True
     finally:
         _release_file(guard, token, "reclaim guard")
+
+
+# --- what a killed process leaves beside a lock -------------------------------------------------
+
+_TEMP_NAME = re.compile(r"^(?P<lock>.+)\.tmp-(?P<pid>\d+)-[0-9a-f]+$")
+_MOVED_NAME = re.compile(r"^(?P<lock>.+)\.stale-[0-9a-f]+$")
+# A temp file lives for one acquire (seconds), a moved-aside lock for one reclaim
+# (milliseconds): one older than this is nobody's work in progress.
+LEFTOVER_MIN_AGE_S = 60.0
+
+
+def is_leftover_name(name: str) -> bool:
+    """Whether `name` is a lock's temp file (`<lock>.tmp-<pid>-<nonce>`) or a stale lock
+    moved aside by a reclaim (`<lock>.stale-<hex>`)."""
+    return bool(_TEMP_NAME.match(name) or _MOVED_NAME.match(name))
+
+
+def remove_if_leftover(path: Path, *, now: float | None = None) -> bool:
+    """Remove a lock's temp file or moved-aside stale lock that no process can still use
+    (docs/formats.md §21.1); whether it went. Never a lock itself, never anything younger
+    than LEFTOVER_MIN_AGE_S, never a moved-aside token of a live holder."""
+    moment = time.time() if now is None else now
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    # ctime: a rename (moving a lock aside) keeps the mtime but changes the ctime.
+    if (
+        not stat.S_ISREG(info.st_mode)
+        or moment - max(info.st_mtime, info.st_ctime) < LEFTOVER_MIN_AGE_S
+    ):
+        return False
+    if temp := _TEMP_NAME.match(path.name):
+        # Only its creator (the pid in its name) ever uses it; a reused pid's is past the lease.
+        ours = pid_alive(int(temp["pid"])) is False or moment - info.st_mtime > LEASE_S
+    elif moved := _MOVED_NAME.match(path.name):
+        token = _read(path)
+        guard = path.with_name(moved["lock"] + ".reclaim")
+        guard_token = _read(guard)
+        reclaiming = guard_token is not None and not is_stale(guard, guard_token)
+        ours = token is not None and is_stale(path, token) and not reclaiming
+    else:
+        return False
+    if not ours:
+        return False
+    try:
+        path.unlink()
+    except OSError as error:
+        logger.debug("Cannot remove the lock leftover %s: %s", path, error)
+        return False
+    return True

@@ -6,7 +6,10 @@ listing removes such files (`memtab.store.files`); the home's own directories ar
 here, once per start: the home root (the sidecars), `memtab/` with its locks and
 suggestions, and history (its indexes, every blob shard, the packs). One rule for all
 (`files.remove_if_stale_temp`): only a regular file named by Memtab's temp pattern, over
-a minute old (a write takes milliseconds, so no live writer still owns it).
+a minute old (a write takes milliseconds, so no live writer still owns it). Beside xum's
+lock files (`<home>/locks`, `memory-meta.json.lock`), the temp files and moved-aside stale
+locks a killed process (xum or Memtab) left are removed by the lock protocol's own rule
+(`store.xum_locks.remove_lock_leftovers`, docs/formats.md §21.1).
 
 `remove_leftover_temps` is called by the window's first sync of a home and by every
 `memtab` command that writes to the home (`memtab.cli.main`).
@@ -23,6 +26,7 @@ from pathlib import Path
 from memtab.fs.atomic import is_temp_name
 from memtab.store.files import remove_if_stale_temp
 from memtab.store.home import Home
+from memtab.store.xum_locks import remove_lock_leftovers
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +69,7 @@ def remove_leftover_temps(home: Home) -> int:
         except OSError:
             continue
         removed += sum(1 for entry in temps if remove_if_stale_temp(entry, now))
-    return removed
+    return removed + remove_lock_leftovers(home)
 
 
 def remove_leftover_temps_once(home: Home) -> int:

@@ -27,7 +27,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from memtab.fs.atomic import encode_utf8
-from memtab.fs.lease_lock import LeaseLock, LeaseLockBusyError
+from memtab.fs.lease_lock import (
+    LeaseLock,
+    LeaseLockBusyError,
+    is_leftover_name,
+    remove_if_leftover,
+)
 from memtab.fs.locks import DEFAULT_TIMEOUT_S, interprocess_lock
 from memtab.store.errors import MemoryStoreError, ScopeBusyError, ScopeUnavailableError
 from memtab.store.home import Home
@@ -104,6 +109,27 @@ def target_lock_path(home: Home, key: str) -> Path:
 
 def meta_lock_path(home: Home) -> Path:
     return home.meta_path.with_name(home.meta_path.name + ".lock")
+
+
+def lock_leftovers(home: Home) -> list[Path]:
+    """The temp files and moved-aside stale locks beside xum's locks (in `<home>/locks`,
+    and `memory-meta.json.lock`'s in the home root), whoever left them."""
+    found: list[Path] = []
+    meta_lock = meta_lock_path(home).name
+    for directory, prefix in ((xum_locks_dir(home), ""), (home.root, meta_lock)):
+        try:
+            with os.scandir(directory) as entries:
+                names = [e.name for e in entries if e.name.startswith(prefix)]
+        except OSError:
+            continue
+        found += [directory / name for name in sorted(names) if is_leftover_name(name)]
+    return found
+
+
+def remove_lock_leftovers(home: Home, *, now: float | None = None) -> int:
+    """Remove what killed processes left beside xum's locks and no process can still use
+    (`lease_lock.remove_if_leftover`); how many went."""
+    return sum(remove_if_leftover(path, now=now) for path in lock_leftovers(home))
 
 
 def removal_tombstone_path(home: Home, workspace_id: str) -> Path:
