@@ -27,6 +27,7 @@ import sys
 from collections.abc import Sequence
 
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.fs.terminal_text import printable
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
@@ -127,7 +128,7 @@ def run_list(args: argparse.Namespace) -> int:
         return 0
     rows = [("ID", "WORKSPACE", "FROM", "CONFIDENCE", "TEXT")]
     for item in items:
-        origin = _ORIGINS.get(item.kind) or f"{item.source} {item.rationale}"
+        origin = _ORIGINS.get(item.kind) or _one_line(f"{item.source} {item.rationale}")
         confidence = "" if item.confidence is None else f"{item.confidence:.2f}"
         workspace = item.workspace_id or "(global)"
         rows.append((item.id, workspace, origin, confidence, _one_line(item.text)))
@@ -140,7 +141,9 @@ _ORIGINS = {"harvest": "mux harvest", "suggestion": "memtab writer"}
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """Text an agent or a transcript gave, on one line and inert (no escape sequence
+    reaches the terminal)."""
+    return printable(" ".join(text.split()))
 
 
 def _by_workspace(home: Home, args: argparse.Namespace) -> list[tuple[Inbox, list[str]]]:

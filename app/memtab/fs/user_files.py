@@ -84,6 +84,21 @@ def read_regular_file(
     return data
 
 
+def open_regular_file(path: Path | str) -> BinaryIO:
+    """The regular file `path` opened for reading (a buffered binary stream, to read line
+    by line), without ever blocking; OSError as `read_regular_file` for anything else."""
+    name = os.fspath(path)
+    fd = os.open(name, os.O_RDONLY | _NONBLOCK | _CLOEXEC | _BINARY)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _not_regular(info, name)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
 def read_stream(stream: BinaryIO, *, limit: int, name: str = "standard input") -> bytes:
     """At most `limit` bytes of `stream` (stdin); OSError when it holds more."""
     data = stream.read(limit + 1)

@@ -31,6 +31,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
+from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.user_files import open_regular_file
 from memtab.redact import redact_secrets
 from memtab.store.actors import MCP_PREFIX
 from memtab.store.home import Home
@@ -303,7 +305,8 @@ def transcript_messages(home: Home, workspace_id: str, ids: set[str]) -> dict[st
     needles = {json.dumps(i, ensure_ascii=False).encode(): i for i in ids}
     found: dict[str, Evidence] = {}
     try:
-        with home.transcript_path(workspace_id).open("rb") as transcript:
+        # Never blocks on a FIFO named chat.jsonl, nor reads a device (§16.1).
+        with open_regular_file(home.transcript_path(workspace_id)) as transcript:
             for line in transcript:
                 if not any(needle in line for needle in needles):
                     continue
@@ -319,8 +322,8 @@ def transcript_messages(home: Home, workspace_id: str, ids: set[str]) -> dict[st
 
 def _message(line: bytes) -> Evidence | None:
     try:
-        record = json.loads(line)
-    except ValueError:
+        record = parse_json(line)  # a line nested 100,000 deep is a JsonError, no traceback
+    except JsonError:
         return None
     if not isinstance(record, dict) or not isinstance(record.get("id"), str):
         return None

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
+from memtab.fs.terminal_text import printable
 from memtab.redact import redact_secrets
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
@@ -346,9 +347,10 @@ def _log_accepted(
 
 
 def clean_note_text(text: str, *, limit: int = MAX_TEXT_CHARS) -> str:
-    """Text for one bullet: one line, no bullet mark of its own, redacted, at most
-    `limit` characters (SuggestionError otherwise)."""
-    cleaned = _BULLET.sub("", " ".join(text.split())).strip()
+    """Text for one bullet: one line, no bullet mark of its own, no control character or
+    escape sequence (written as visible escapes), redacted, at most `limit` characters
+    (SuggestionError otherwise)."""
+    cleaned = printable(_BULLET.sub("", " ".join(text.split())).strip())
     if not cleaned:
         raise SuggestionError("The edited text is empty")
     if len(cleaned) > limit:

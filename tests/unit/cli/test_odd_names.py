@@ -49,4 +49,4 @@ def test_a_check_and_the_history_of_a_scope_with_an_odd_name_work(
 ) -> None:
     assert main(["--home", str(home), "check"]) == 0
     assert main(["--home", str(home), "history", "/memories/global/a.md"]) == 0
-    assert "external" in capsys.readouterr().out
+    assert " seen " in capsys.readouterr().out
