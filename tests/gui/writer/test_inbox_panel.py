@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
@@ -268,3 +268,22 @@ def test_the_lists_rows_show_whole_however_they_wrap(
     total = sum(splitter.sizes())
     splitter.setSizes([260, total - 260])  # a narrower tree: the rows wrap more
     qtbot.waitUntil(rows_whole, timeout=WAIT_MS)
+
+
+def test_the_panel_keeps_its_height_while_items_are_decided(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    propose(home, MAIN, "Always use pnpm.", "Never push to main.", "Run `make docs`.")
+    window = make_window(home)
+    window.show()
+    panel = panel_of(window)
+    qtbot.waitUntil(lambda: len(shown(window)) == 3, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: panel.isVisible(), timeout=WAIT_MS)
+    qtbot.wait(50)  # the overlay lays the panel out
+    before = (panel.list.maximumHeight(), panel.accept_button.mapTo(window, QPoint(0, 0)))
+    select(panel, "Always use pnpm.")
+    panel.reject_button.click()
+    qtbot.waitUntil(lambda: len(shown(window)) == 2, timeout=WAIT_MS)
+    qtbot.wait(50)  # the overlay lays the panel out again
+    after = (panel.list.maximumHeight(), panel.accept_button.mapTo(window, QPoint(0, 0)))
+    assert after == before  # the next click lands where the last did, not on a tree row

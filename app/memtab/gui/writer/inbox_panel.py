@@ -464,17 +464,20 @@ class InboxPanel(QFrame):
         self.list.blockSignals(False)
         count = len(items)
         self.toggle.setText(f"Inbox ({count})")
-        self._fit_list()
+        self._fit_list(keep_height=self.isVisible() and count > 0)
         self.setVisible(count > 0)
         self._show_details()
         self._update_buttons()
         self.count_changed.emit(count)
 
-    def _fit_list(self) -> None:
+    def _fit_list(self, *, keep_height: bool = False) -> None:
         """As tall as its first rows, wrapped at the list's width (each row whole), at most
         LIST_ROWS of them and LIST_LINES lines of text; more scroll. Short of room (the
-        tree it lies over is short) it gives way down to two lines."""
+        tree it lies over is short) it gives way down to two lines. `keep_height`: items
+        were decided while it shows — it does not shrink, so its buttons stay where the
+        last click was (the next one landed on a tree row)."""
         self._fitting = False
+        held = self.list.maximumHeight() if keep_height else 0
         lines = self.list.fontMetrics().lineSpacing()
         self.list.doItemsLayout()  # rows wrapped at the width the list has now
         wanted = 0
@@ -482,6 +485,7 @@ class InboxPanel(QFrame):
             wanted += self.list.visualRect(self.list.model().index(row, 0)).height()
         frame = 2 * self.list.frameWidth()
         fitted = min(max(wanted, lines), LIST_LINES * lines) + frame
+        fitted = max(fitted, held)
         self.list.setMinimumHeight(min(fitted, 2 * lines + frame))
         self.list.setMaximumHeight(fitted)
 
