@@ -80,6 +80,7 @@ class LoadsFeature(QObject):
             "beside it; a link to it takes the last line it reads",
         )
         self._following_ops = False
+        context.shown.workspace_changed.connect(self._on_shown_workspace_changed)
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.file_closed.connect(self._on_editor_file_closed)
         self.action = context.actions.add(
@@ -139,6 +140,11 @@ class LoadsFeature(QObject):
     @Slot()
     def _on_dialog_refresh_requested(self) -> None:
         self._request()
+
+    @Slot(object)
+    def _on_shown_workspace_changed(self, _workspace: object) -> None:
+        if self.dialog is not None and self.dialog.isVisible():
+            self._request()  # the dialog follows the workspace the Memory tab shows
 
     # -- the cut of Claude Code's MEMORY.md, in the editor ---------------------------------------
 
