@@ -27,6 +27,7 @@ from memtab.store.history.recorder import history_problem
 from memtab.store.history.runs import parse_run
 from memtab.store.history.versions import parse_version
 from memtab.store.home import Home
+from memtab.store.xum_locks import xum_locks_dir
 
 logger = logging.getLogger(__name__)
 
@@ -176,7 +177,31 @@ def check_locks(home: Home) -> tuple[dict[str, Any], Findings]:
             "every change to memory fails until it can"
         )
         return section, found
-    section["lockable"] = True
     with contextlib.suppress(OSError):
         probe.unlink()
+    # The probe proves the directory; a lock file that is a directory (or a FIFO…) fails
+    # every change that takes that lock, as surely.
+    blocked = _not_lock_files((probe.parent, xum_locks_dir(home)))
+    section["lockable"] = not blocked
+    section["notLockFiles"] = [str(path) for path in blocked]
+    for path in blocked:
+        found.broken(
+            f"{path} is not a lock file (a directory or another kind of entry): every "
+            "change that takes this lock fails until it is removed"
+        )
     return section, found
+
+
+def _not_lock_files(directories: tuple[Path, ...]) -> list[Path]:
+    """The `*.lock` entries of these directories that are not regular files."""
+    blocked: list[Path] = []
+    for directory in directories:
+        try:
+            with os.scandir(directory) as iterator:
+                entries = list(iterator)
+        except OSError:
+            continue  # missing: made with the first lock
+        for entry in entries:
+            if entry.name.endswith(".lock") and not entry.is_file(follow_symlinks=False):
+                blocked.append(Path(entry.path))
+    return sorted(blocked)

@@ -332,7 +332,11 @@ def test_a_healthy_history_is_counted_and_writable(kept: Home) -> None:
     assert history["exists"] and history["writable"] and history["unreadableContents"] == 0
     assert history["contents"] > 0
     assert all(index["badLines"] == [] for index in history["indexes"])
-    assert data["locks"] == {"path": str(kept.root / "memtab" / "locks"), "lockable": True}
+    assert data["locks"] == {
+        "path": str(kept.root / "memtab" / "locks"),
+        "lockable": True,
+        "notLockFiles": [],
+    }
     assert not [name for name in os.listdir(kept.history_dir) if name.startswith(".")]
     assert not (kept.root / "memtab" / "locks" / "doctor-probe.lock").exists()
 
@@ -419,3 +423,22 @@ def test_a_locks_dir_where_no_lock_can_be_taken_is_broken(kept: Home) -> None:
     (finding,) = [f for f in data["findings"] if f["check"] == "locks"]
     assert finding["message"].startswith(f"No lock can be taken in {locks}: ")
     assert finding["message"].endswith("every change to memory fails until it can")
+
+
+def test_lock_files_that_are_directories_are_broken(kept: Home) -> None:
+    # The probe lock could be taken, so doctor said locks work: every change failed.
+    locks = kept.root / "memtab" / "locks"
+    made = []
+    for name in ("consolidation.lock", "memory-meta.lock"):
+        (locks / name).unlink(missing_ok=True)
+        (locks / name).mkdir()
+        made.append(str(locks / name))
+    data = doctor(kept.root)
+    assert data["status"] == "broken" and data["locks"]["lockable"] is False
+    assert data["locks"]["notLockFiles"] == sorted(made)
+    messages = [f["message"] for f in data["findings"] if f["check"] == "locks"]
+    assert messages == [
+        f"{path} is not a lock file (a directory or another kind of entry): every change "
+        "that takes this lock fails until it is removed"
+        for path in sorted(made)
+    ]
