@@ -24,6 +24,7 @@ from memtab.cli.common import (
     open_home,
     open_store,
     print_json,
+    require_memory_path,
 )
 from memtab.fs.settings_file import SettingsFileError
 from memtab.humanize import absolute_time, relative_time, size_text
@@ -329,6 +330,7 @@ def _open_file(home: Home, args: argparse.Namespace, raw: str) -> MemoryFile:
 def run_show(args: argparse.Namespace) -> int:
     home = open_home(args)
     if is_virtual_path(args.file):
+        require_memory_path(home, args.file, args.workspace, "show")  # says what to type
         store, _ = open_store(home, args.workspace)
         content = store.read(args.file)
         if args.json:

@@ -233,3 +233,11 @@ def test_the_demo_home_copied_elsewhere_still_blames(
     document = blame(moved, NOTES, "--workspace", MAIN_ID, capsys=capsys)
     writer = next(line for line in document["lines"] if line["actor"] == "writer")
     assert (moved.trace_dir(MAIN_ID) / writer["source"]["traceDump"]).is_file()
+
+
+def test_show_of_a_workspace_path_without_a_workspace_says_what_to_type(
+    demo: Home, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--home", str(demo.root), "show", NOTES]) == 1
+    err = capsys.readouterr().err
+    assert f"add --workspace ID — memtab show {NOTES} --workspace {MAIN_ID}" in err
