@@ -13,9 +13,12 @@ Where one sync is not durable (not Linux), each temp file and directory is fsync
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
 
 from memtab.fs.atomic import FILESYSTEM_SYNC, Directory, sync_filesystem
 from memtab.store.errors import CapError, MemoryStoreError, NotFoundError, UnkeptChangeError
@@ -27,7 +30,7 @@ from memtab.store.history.versions import Op
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, require_listed
 from memtab.store.scope_access import reporting_os_errors
-from memtab.store.scope_view import open_scope_directory
+from memtab.store.scope_view import kind_in, open_scope_directory
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +64,9 @@ class _Planned:
     temp: str | None = None
 
 
+_Entry = TypeVar("_Entry", Restore, _Planned)
+
+
 def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore]) -> RestoreResult:
     """Write `items` (files of `scope`) as `restore_content` with `count_as_write=False`
     would, one by one, but durable together (see the module doc). Never raises for one
@@ -71,13 +77,14 @@ def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore])
     with store.writing(scope):
         planned = _plan(store, scope, items, result)
         kept = _keep_replaced(store, scope, planned, result)
-        planned = _write_temps(store, planned, result)
+        root = store.root(scope)
+        planned = _write_temps(root, planned, result)
         try:
             _sync(store, scope, planned)
         except BaseException:
             _discard_temps(store, planned)
             raise
-        changes = _publish(store, planned, result)
+        changes = _publish(root, planned, result)
         _sync(store, scope, planned)
         result.recorded = store.record_changes(scope, changes, before_kept=kept)
     return result
@@ -88,38 +95,58 @@ def _plan(
 ) -> list[_Planned]:
     """The items that can be written: the file is what the caller saw, the name is one a
     listing shows, and the scope has room for the files it creates."""
-    room = MAX_FILES_PER_SCOPE - count_files(store.root(scope))
+    root = store.root(scope)
+    room = MAX_FILES_PER_SCOPE - count_files(root)
     planned = []
-    for item in items:
+    for folder, group in _by_folder(items).items():
         try:
-            current = _read(store, item.path)
-            if (sha256_of(current) if current is not None else None) != item.expected_sha256:
-                result.changed.append(item.path)
-                continue
-            if current is None:
-                require_listed(item.path, "restore")
-                if room <= 0:
-                    raise CapError(
-                        f"The {scope.value} memory scope is full ({MAX_FILES_PER_SCOPE} "
-                        "files); delete unused files first"
-                    )
-                room -= 1
-        except (MemoryStoreError, PathError, OSError) as error:
-            result.failed[item.path] = str(error)
+            directory: Directory | None = open_scope_directory(
+                root, folder, target=folder, create=False
+            )
+        except NotFoundError:
+            directory = None  # no folder: no file
+        except (MemoryStoreError, PathError) as error:
+            result.failed.update({item.path: str(error) for item in group})
             continue
-        planned.append(_Planned(item, current))
+        with directory or contextlib.nullcontext():
+            for item in group:
+                try:
+                    current = _read(directory, item.path)
+                    sha = sha256_of(current) if current is not None else None
+                    if sha != item.expected_sha256:
+                        result.changed.append(item.path)
+                        continue
+                    if current is None:
+                        require_listed(item.path, "restore")
+                        if room <= 0:
+                            raise CapError(
+                                f"The {scope.value} memory scope is full "
+                                f"({MAX_FILES_PER_SCOPE} files); delete unused files first"
+                            )
+                        room -= 1
+                except (MemoryStoreError, PathError) as error:
+                    result.failed[item.path] = str(error)
+                    continue
+                planned.append(_Planned(item, current))
     return planned
 
 
-def _read(store: MemoryStore, path: VirtualPath) -> bytes | None:
-    if store.kind_of(path) == "dir":  # also refuses a path through a symlink
-        raise MemoryStoreError(f"{path} is a directory")
-    try:
-        parent = _open_parent(store, path)
-    except NotFoundError:
-        return None  # no folder: no file
-    with parent, reporting_os_errors(path, "restore"):
-        return read_whole(parent, path.name)
+def _by_folder(entries: Sequence[_Entry]) -> dict[VirtualPath, list[_Entry]]:
+    """The entries by the folder their file is in (each folder opened once a step)."""
+    folders: dict[VirtualPath, list[_Entry]] = {}
+    for entry in entries:
+        path = entry.path if isinstance(entry, Restore) else entry.item.path
+        folders.setdefault(path.parent, []).append(entry)
+    return folders
+
+
+def _read(directory: Directory | None, path: VirtualPath) -> bytes | None:
+    if directory is None:
+        return None
+    with reporting_os_errors(path, "restore"):
+        if kind_in(directory, path.name) == "dir":
+            raise MemoryStoreError(f"{path} is a directory")
+        return read_whole(directory, path.name)
 
 
 def _open_parent(store: MemoryStore, path: VirtualPath, *, create: bool = False) -> Directory:
@@ -151,24 +178,26 @@ def _keep_replaced(
         return False
 
 
-def _write_temps(
-    store: MemoryStore, planned: list[_Planned], result: RestoreResult
-) -> list[_Planned]:
+def _write_temps(root: Path, planned: list[_Planned], result: RestoreResult) -> list[_Planned]:
     written = []
-    for entry in planned:
-        path = entry.item.path
+    for folder, entries in _by_folder(planned).items():
         try:
-            with (
-                _open_parent(store, path, create=True) as parent,
-                reporting_os_errors(path, "restore"),
-            ):
-                entry.temp = parent.write_temp(
-                    path.name, entry.item.data, durable=not FILESYSTEM_SYNC
-                )
+            directory = open_scope_directory(root, folder, target=folder, create=True)
         except (MemoryStoreError, PathError) as error:
-            result.failed[path] = str(error)
+            result.failed.update({entry.item.path: str(error) for entry in entries})
             continue
-        written.append(entry)
+        with directory:
+            for entry in entries:
+                path = entry.item.path
+                try:
+                    with reporting_os_errors(path, "restore"):
+                        entry.temp = directory.write_temp(
+                            path.name, entry.item.data, durable=not FILESYSTEM_SYNC
+                        )
+                except MemoryStoreError as error:
+                    result.failed[path] = str(error)
+                    continue
+                written.append(entry)
     return written
 
 
@@ -193,31 +222,35 @@ def _sync(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> None:
         except OSError as error:
             raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
         return
+    root = store.root(scope)
     for parent_path in {entry.item.path.parent for entry in planned}:
-        root = store.root(scope)
         with open_scope_directory(root, parent_path, target=parent_path, create=False) as parent:
             parent.fsync()
 
 
-def _publish(
-    store: MemoryStore, planned: list[_Planned], result: RestoreResult
-) -> list[FileChange]:
+def _publish(root: Path, planned: list[_Planned], result: RestoreResult) -> list[FileChange]:
     changes = []
-    for entry in planned:
-        path, data, current = entry.item.path, entry.item.data, entry.current
-        assert entry.temp is not None
+    for folder, entries in _by_folder(planned).items():
         try:
-            with _open_parent(store, path) as parent, reporting_os_errors(path, "restore"):
-                if not _published(parent, entry):
-                    result.changed.append(path)
-                    continue
-                stat = file_stat(parent, path.name)
+            directory = open_scope_directory(root, folder, target=folder, create=False)
         except (MemoryStoreError, PathError) as error:
-            result.failed[path] = str(error)
+            result.failed.update({entry.item.path: str(error) for entry in entries})
             continue
-        op: Op = "create" if current is None else "edit"
-        changes.append(FileChange(str(path), current, data, op, stat))
-        result.written.append(path)
+        with directory:
+            for entry in entries:
+                path, data, current = entry.item.path, entry.item.data, entry.current
+                try:
+                    with reporting_os_errors(path, "restore"):
+                        if not _published(directory, entry):
+                            result.changed.append(path)
+                            continue
+                        stat = file_stat(directory, path.name)
+                except MemoryStoreError as error:
+                    result.failed[path] = str(error)
+                    continue
+                op: Op = "create" if current is None else "edit"
+                changes.append(FileChange(str(path), current, data, op, stat))
+                result.written.append(path)
     return changes
 
 

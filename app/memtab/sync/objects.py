@@ -9,10 +9,12 @@ the contents inline: byte for byte, no filters, no work tree, no index.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import tempfile
+import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -117,6 +119,17 @@ class ObjectReader:
                     process.stdout.close()
         self._process = self._check = None
 
+    def _stop(self) -> None:
+        for process in (self._process, self._check):
+            if process is not None:
+                process.kill()
+                process.wait()
+                for pipe in (process.stdin, process.stdout):
+                    if pipe is not None:
+                        with contextlib.suppress(OSError):
+                            pipe.close()
+        self._process = self._check = None
+
     def info(self, name: str) -> tuple[str, str, int]:
         """(id, type, size) of an object (ObjectMissingError when there is none)."""
         stdin, stdout = self._pipes(check=True)
@@ -159,13 +172,43 @@ class ObjectReader:
 
     def blobs(self, oids: Iterable[str]) -> dict[str, bytes]:
         """The contents of these blobs; one larger than sync reads is left out (the
-        caller says so: not brought in, or a conflict that keeps both sides)."""
-        found = {}
-        for oid in dict.fromkeys(oids):
-            try:
-                found[oid] = self.blob(oid)
-            except ObjectTooLargeError:
-                continue
+        caller says so: not brought in, or a conflict that keeps both sides). The
+        questions are sent together (a thread writes them while the answers are read),
+        so a thousand files cost two exchanges, not two thousand."""
+        wanted = list(dict.fromkeys(oids))
+        found = {oid: self._blobs[oid] for oid in wanted if oid in self._blobs}
+        asked = [oid for oid in wanted if oid not in found]
+        if not asked:
+            return found
+        try:
+            return self._read_blobs(asked, found)
+        except BaseException:
+            self._stop()  # answers may be left unread: the next question starts afresh
+            raise
+
+    def _read_blobs(self, asked: list[str], found: dict[str, bytes]) -> dict[str, bytes]:
+        stdin, stdout = self._pipes(check=True)
+        headers = _exchange(stdin, lambda: stdout.readline().rstrip(b"\n"), asked)
+        readable = []
+        for oid, header in zip(asked, headers, strict=True):
+            fields = header.split(b" ")
+            if len(fields) != 3 or not fields[2].isdigit():
+                raise ObjectMissingError(f"the sync repository has no object {oid}")
+            if fields[1] != b"blob":
+                raise ObjectMissingError(f"{oid} is a {fields[1].decode()}, not a file's content")
+            if int(fields[2]) <= MAX_BLOB_BYTES:
+                readable.append(fields[0].decode())
+        stdin, stdout = self._pipes()
+
+        def content() -> bytes:
+            fields = stdout.readline().rstrip(b"\n").split(b" ")
+            if len(fields) != 3 or not fields[2].isdigit():
+                raise ObjectMissingError(f"the sync repository lost {fields[0].decode()}")
+            size = int(fields[2])
+            return stdout.read(size + 1)[:size]
+
+        for oid, data in zip(readable, _exchange(stdin, content, readable), strict=True):
+            self._blobs[oid] = found[oid] = data
         return found
 
     def remember(self, oid: str, data: bytes) -> None:
@@ -226,6 +269,24 @@ class ObjectReader:
                 continue  # no git makes these; a crafted tree could
             entries.append((mode, raw.decode("utf-8", "surrogateescape"), oid))
         return entries
+
+
+def _exchange(stdin: IO[bytes], answer: Callable[[], bytes], names: list[str]) -> list[bytes]:
+    """Ask `git cat-file` about `names` at once: a thread writes the questions while the
+    answers are read (neither side waits on a full pipe)."""
+    questions = b"".join(name.encode("utf-8", "surrogateescape") + b"\n" for name in names)
+
+    def ask() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            stdin.write(questions)
+            stdin.flush()
+
+    writer = threading.Thread(target=ask, daemon=True)
+    writer.start()
+    try:
+        return [answer() for _ in names]
+    finally:
+        writer.join()
 
 
 def write_commits(
