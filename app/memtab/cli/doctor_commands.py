@@ -143,7 +143,25 @@ def _sync(section: dict[str, Any]) -> str:
 def _locks(section: dict[str, Any]) -> str:
     if section["lockable"] is None:
         return "not checked (no home yet)"
-    return f"{section['path']} ({'a lock can be taken' if section['lockable'] else 'unusable'})"
+    text = f"{section['path']} ({'a lock can be taken' if section['lockable'] else 'unusable'})"
+    return " · ".join([text, *_xum_locks(section.get("xum") or {})])
+
+
+def _xum_locks(xum: dict[str, Any]) -> list[str]:
+    parts = []
+    for lock in xum.get("locks") or []:
+        holder = "a process" if lock["pid"] is None else f"pid {lock['pid']}"
+        if lock["alive"] is not None:
+            holder += " (alive)" if lock["alive"] else " (gone)"
+        what = lock["guards"] or lock["path"]
+        if lock["reclaimGuard"]:
+            what = f"taking over {what}"
+        stale = ", stale" if lock["stale"] else ""
+        parts.append(f"xum's lock of {what}: {holder} since {relative_time(lock['since'])}{stale}")
+    leftovers = xum.get("leftovers") or []
+    if leftovers:
+        parts.append(f"{plural(len(leftovers), 'lock leftover')} (removed at the next change)")
+    return parts
 
 
 def _watcher(section: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ from memtab.diagnostics.runtime import QtChecker, check_runtime, run_qt_check
 from memtab.diagnostics.setup import check_provider, check_sources, check_writer
 from memtab.diagnostics.sync import check_sync
 from memtab.diagnostics.watching import check_watcher
+from memtab.diagnostics.xum_locks import check_xum_locks
 from memtab.fs.config_dir import config_dir
 from memtab.store.home import Home, HomeLocation
 
@@ -38,7 +39,9 @@ def run_doctor(
     report.add("sidecars", *check_sidecars(home, config_dir(env)))
     report.add("sync", *check_sync(home))
     report.add("history", *check_history(home))
-    report.add("locks", *check_locks(home))
+    locks, found_in_locks = check_locks(home)
+    locks["xum"] = check_xum_locks(home, found_in_locks)
+    report.add("locks", locks, found_in_locks)
     report.add("watcher", *check_watcher(home.root))
     report.add("sources", *check_sources(home, registry, env))
     report.add("provider", *check_provider(env, probe=check_connection))

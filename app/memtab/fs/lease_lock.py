@@ -408,6 +408,36 @@ def _reclaim_guard(path: Path) -> Iterator[bool]:
         _release_file(guard, token, "reclaim guard")
 
 
+# --- what a lock file says ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LockState:
+    """Who holds a lock file as far as its token tells (`memtab doctor`)."""
+
+    path: Path
+    pid: int | None
+    alive: bool | None
+    """None where a pid's liveness is not asked (Windows) or the token has no pid."""
+    since: float
+    """The file's mtime: when it was taken or last renewed."""
+    stale: bool
+
+
+def lock_state(path: Path) -> LockState | None:
+    """What the lock file at `path` says (None when it is gone)."""
+    token = _read(path)
+    try:
+        since = os.stat(path).st_mtime
+    except OSError:
+        return None
+    if token is None:
+        return None
+    pid, _birth = parse_token(token)
+    alive = pid_alive(pid) if pid is not None else None
+    return LockState(path, pid, alive, since, is_stale(path, token))
+
+
 # --- what a killed process leaves beside a lock -------------------------------------------------
 
 _TEMP_NAME = re.compile(r"^(?P<lock>.+)\.tmp-(?P<pid>\d+)-[0-9a-f]+$")

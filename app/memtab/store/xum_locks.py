@@ -132,6 +132,39 @@ def remove_lock_leftovers(home: Home, *, now: float | None = None) -> int:
     return sum(remove_if_leftover(path, now=now) for path in lock_leftovers(home))
 
 
+def lock_files(home: Home) -> list[Path]:
+    """The lock files in xum's protocol present now: every `*.lock` (and its `.reclaim`
+    guard) in `<home>/locks`, and `memory-meta.json.lock`'s."""
+    found: list[Path] = []
+    meta_lock = meta_lock_path(home)
+    for directory, prefix in ((xum_locks_dir(home), ""), (home.root, meta_lock.name)):
+        try:
+            with os.scandir(directory) as entries:
+                names = [e.name for e in entries if e.name.startswith(prefix) and e.is_file()]
+        except OSError:
+            continue
+        found += [directory / n for n in sorted(names) if n.endswith((".lock", ".lock.reclaim"))]
+    return found
+
+
+def lock_subjects(home: Home) -> dict[str, str]:
+    """What each lock file name of this home guards, as a reader says it: the target lock
+    of the global and project memory and of each workspace's notebook, memory-meta.json."""
+    subjects = {meta_lock_path(home).name: "memory-meta.json"}
+    roots = {home.root / "memory": "global and project memory"}
+    try:
+        with os.scandir(home.sessions_dir) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    roots[Path(entry.path) / "memory"] = f"workspace {entry.name}'s notebook"
+    except OSError:
+        pass
+    for root, subject in roots.items():
+        for path in target_lock_paths(home, [root]):
+            subjects[path.name] = subject
+    return subjects
+
+
 def removal_tombstone_path(home: Home, workspace_id: str) -> Path:
     """`<home>/locks/workspace-removed-<sha256(id)[:32]>.json`."""
     return xum_locks_dir(home) / f"workspace-removed-{_digest(workspace_id)}.json"

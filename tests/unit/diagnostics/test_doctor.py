@@ -336,6 +336,7 @@ def test_a_healthy_history_is_counted_and_writable(kept: Home) -> None:
         "path": str(kept.root / "memtab" / "locks"),
         "lockable": True,
         "notLockFiles": [],
+        "xum": {"locks": [], "leftovers": []},
     }
     assert not [name for name in os.listdir(kept.history_dir) if name.startswith(".")]
     assert not (kept.root / "memtab" / "locks" / "doctor-probe.lock").exists()
