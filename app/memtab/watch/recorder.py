@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import logging
 import os
 import threading
@@ -36,6 +37,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
+from memtab.fs.heap import release_free_heap
 from memtab.logs import quiet_library_warnings
 from memtab.store.external import sync_external
 from memtab.store.history.prune import maybe_prune
@@ -136,6 +138,8 @@ class Recorder:
         try:
             self._retarget()
             self.sync_everything()
+            gc.collect()
+            release_free_heap()  # the first sync of a big home read every file: give it back
             self.ready.set()
             if self._on_ready is not None:
                 self._on_ready(self)
@@ -206,6 +210,7 @@ class Recorder:
                 break
             if not woke:
                 self.sync_everything()
+                release_free_heap()
                 next_full = time.monotonic() + self._full_sync_s
                 continue
             self._settle()
