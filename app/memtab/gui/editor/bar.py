@@ -4,7 +4,8 @@ The editor shows conflicts, disk changes, read-only notes and save errors in it;
 action is reported by id through `action_triggered`, so the panel decides what it means.
 One action may be the default: it is drawn as such, and Enter anywhere in the bar picks
 it (never the focused button's neighbour by surprise). The message wraps and never
-widens the window, however long a path it names.
+widens the window, however long a path it names; it takes at most `COLLAPSED_LINES`
+lines until "More" shows the rest (stacked bars left 9 lines of text at 1366×768).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from enum import Enum
 
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal, Slot
-from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QKeyEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -35,6 +36,9 @@ class BarKind(Enum):
     WARNING = Accent.WARNING
     ERROR = Accent.ERROR
 
+
+COLLAPSED_LINES = 2
+"""The lines a message takes until its bar is expanded."""
 
 _ICONS = {
     BarKind.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation,
@@ -69,6 +73,14 @@ class MessageBar(QFrame):
         self._text.setTextFormat(Qt.TextFormat.PlainText)
         self._text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._text.setAccessibleName("Editor message")
+        self._text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self._expanded = False
+        self._more = QToolButton(self)
+        self._more.setAutoRaise(True)
+        self._more.setText("More")
+        self._more.setAccessibleName("Show the whole message")
+        self._more.clicked.connect(self._on_more_clicked)
+        self._more.hide()
         self._close = QToolButton(self)
         self._close.setAutoRaise(True)
         self._close.setIcon(tinted_icon("editor-dismiss", muted_text(self.palette())))
@@ -83,6 +95,7 @@ class MessageBar(QFrame):
         self._layout.addWidget(self._text, 1)
         self._actions_layout = QHBoxLayout()
         self._actions_layout.setSpacing(6)
+        self._layout.addWidget(self._more, 0, Qt.AlignmentFlag.AlignTop)
         self._layout.addLayout(self._actions_layout)
         self._layout.addWidget(self._close, 0, Qt.AlignmentFlag.AlignTop)
         self.hide()
@@ -123,6 +136,7 @@ class MessageBar(QFrame):
         the id Enter picks (None: Enter picks nothing)."""
         self._kind = kind
         self._text.setText(text)
+        self._expanded = False
         size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
         self._icon.setPixmap(self.style().standardIcon(_ICONS[kind]).pixmap(size, size))
         for button in self._buttons.values():
@@ -143,6 +157,29 @@ class MessageBar(QFrame):
         self._close.setVisible(closable)
         self.update()
         self.show()
+        self._fit_text()
+
+    @property
+    def expanded(self) -> bool:
+        """Whether the whole message shows (else at most `COLLAPSED_LINES` lines)."""
+        return self._expanded
+
+    def _fit_text(self) -> None:
+        """At most `COLLAPSED_LINES` lines until expanded; "More" when there are more."""
+        lines = self._text.fontMetrics().lineSpacing()
+        margins = self._text.contentsMargins()
+        collapsed = COLLAPSED_LINES * lines + margins.top() + margins.bottom()
+        width = self._text.width()
+        needed = self._text.heightForWidth(width) if width > 0 else collapsed
+        more = needed > collapsed
+        self._more.setVisible(more or self._expanded)
+        self._more.setText("Less" if self._expanded else "More")
+        self._text.setMaximumHeight(16_777_215 if self._expanded else collapsed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """A new width wraps the message anew: "More" may come or go."""
+        super().resizeEvent(event)
+        self._fit_text()
 
     def clear(self) -> None:
         """Hide the bar and drop its buttons."""
@@ -182,6 +219,11 @@ class MessageBar(QFrame):
         button = self.sender()
         if isinstance(button, QPushButton):
             self.action_triggered.emit(str(button.property("actionId")))
+
+    @Slot()
+    def _on_more_clicked(self) -> None:
+        self._expanded = not self._expanded
+        self._fit_text()
 
     @Slot()
     def _on_close_clicked(self) -> None:
