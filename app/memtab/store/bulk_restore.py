@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -178,26 +178,35 @@ def _keep_replaced(
         return False
 
 
-def _write_temps(root: Path, planned: list[_Planned], result: RestoreResult) -> list[_Planned]:
-    written = []
+def _in_folders(
+    root: Path, planned: list[_Planned], result: RestoreResult, *, create: bool
+) -> Iterator[tuple[Directory, _Planned]]:
+    """Each entry with its folder open (each folder opened once); the entries of a folder
+    that cannot be opened fail."""
     for folder, entries in _by_folder(planned).items():
         try:
-            directory = open_scope_directory(root, folder, target=folder, create=True)
+            directory = open_scope_directory(root, folder, target=folder, create=create)
         except (MemoryStoreError, PathError) as error:
             result.failed.update({entry.item.path: str(error) for entry in entries})
             continue
         with directory:
             for entry in entries:
-                path = entry.item.path
-                try:
-                    with reporting_os_errors(path, "restore"):
-                        entry.temp = directory.write_temp(
-                            path.name, entry.item.data, durable=not FILESYSTEM_SYNC
-                        )
-                except MemoryStoreError as error:
-                    result.failed[path] = str(error)
-                    continue
-                written.append(entry)
+                yield directory, entry
+
+
+def _write_temps(root: Path, planned: list[_Planned], result: RestoreResult) -> list[_Planned]:
+    written = []
+    for directory, entry in _in_folders(root, planned, result, create=True):
+        path = entry.item.path
+        try:
+            with reporting_os_errors(path, "restore"):
+                entry.temp = directory.write_temp(
+                    path.name, entry.item.data, durable=not FILESYSTEM_SYNC
+                )
+        except MemoryStoreError as error:
+            result.failed[path] = str(error)
+            continue
+        written.append(entry)
     return written
 
 
@@ -230,27 +239,20 @@ def _sync(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> None:
 
 def _publish(root: Path, planned: list[_Planned], result: RestoreResult) -> list[FileChange]:
     changes = []
-    for folder, entries in _by_folder(planned).items():
+    for directory, entry in _in_folders(root, planned, result, create=False):
+        path, data, current = entry.item.path, entry.item.data, entry.current
         try:
-            directory = open_scope_directory(root, folder, target=folder, create=False)
-        except (MemoryStoreError, PathError) as error:
-            result.failed.update({entry.item.path: str(error) for entry in entries})
-            continue
-        with directory:
-            for entry in entries:
-                path, data, current = entry.item.path, entry.item.data, entry.current
-                try:
-                    with reporting_os_errors(path, "restore"):
-                        if not _published(directory, entry):
-                            result.changed.append(path)
-                            continue
-                        stat = file_stat(directory, path.name)
-                except MemoryStoreError as error:
-                    result.failed[path] = str(error)
+            with reporting_os_errors(path, "restore"):
+                if not _published(directory, entry):
+                    result.changed.append(path)
                     continue
-                op: Op = "create" if current is None else "edit"
-                changes.append(FileChange(str(path), current, data, op, stat))
-                result.written.append(path)
+                stat = file_stat(directory, path.name)
+        except MemoryStoreError as error:
+            result.failed[path] = str(error)
+            continue
+        op: Op = "create" if current is None else "edit"
+        changes.append(FileChange(str(path), current, data, op, stat))
+        result.written.append(path)
     return changes
 
 
