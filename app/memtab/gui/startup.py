@@ -52,6 +52,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.fs.locks",
         "memtab.fs.sidecar",
         "memtab.fs.terminal_text",  # the CLI's error line (two small patterns)
+        "memtab.fs.user_files",  # --screenshot FILE is written through it (no imports of its own)
         # the store's reading side, the scan reads through (`store.scope_view`): not its
         # writing side (NEVER_BEFORE_FIRST_PAINT)
         "memtab.store",

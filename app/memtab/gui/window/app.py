@@ -27,8 +27,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
     QEvent,
     QEventLoop,
+    QIODevice,
     QLibraryInfo,
     QMessageLogContext,
     QObject,
@@ -40,6 +43,7 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication, QWidget
 
 from memtab import __version__
+from memtab.fs.user_files import write_output_file
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
 from memtab.gui.context import WindowContext
@@ -293,11 +297,29 @@ def take_screenshot(
         return False
     # One more turn of the loop: layouts and the merged tree settle and paint.
     QApplication.processEvents()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if not window.grab().save(str(target), "PNG"):
-        print(f"memtab: could not write the screenshot {target}", file=sys.stderr)
+    problem = save_screenshot(window, target)
+    if problem is not None:
+        print(f"memtab: could not write the screenshot {target}: {problem}", file=sys.stderr)
         return False
     return True
+
+
+def save_screenshot(widget: QWidget, target: Path) -> str | None:
+    """Write `widget` as a PNG to the file the user named — into a FIFO or `/dev/null`,
+    never renamed over (docs/formats.md §16.1); why not, or None."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    encoded = widget.grab().save(buffer, "PNG")
+    buffer.close()
+    if not encoded:
+        return "the window could not be encoded as a PNG"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_output_file(target, data.data())
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
 
 
 # Qt messages that say nothing about Memtab: a platform plugin that cannot do something
