@@ -316,7 +316,7 @@ def save_screenshot(widget: QWidget, target: Path) -> str | None:
         return "the window could not be encoded as a PNG"
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_output_file(target, data.data())
+        write_output_file(target, bytes(data.data()))
     except OSError as error:
         return error.strerror or str(error)
     return None
