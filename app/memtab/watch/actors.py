@@ -1,12 +1,12 @@
 """Who made a change the recorder saw, as far as the agents' own records tell
 (docs/formats.md §14.5).
 
-- mux's scopes: `mux` when xum's own journal of its memory tool's changes (a workspace's
-  `durable-events.jsonl`, `refinement` rows of kind `memory`) has a row written within
-  `RECENT_MS` naming one of the changed files (by virtual path or where it is on disk),
-  or when mux's consolidation journal (`memory-consolidation.json`) holds a run that
-  ended within `RECENT_MS` and applied an op to one of them; otherwise `external` (an
-  editor, a script).
+- mux's scopes: `xum` (its memory tool) when xum's own journal of that tool's changes (a
+  workspace's `durable-events.jsonl`, `refinement` rows of kind `memory`) has a row
+  written within `RECENT_MS` naming one of the changed files (by virtual path or where
+  it is on disk); `mux` when mux's consolidation journal (`memory-consolidation.json`)
+  holds a run that ended within `RECENT_MS` and applied an op to one of them; otherwise
+  `external` (an editor, a script). The names are `memtab.store.actors`'.
 - Claude Code's auto memory: `claude-code` while its consolidation ("auto-dream") holds
   `.consolidate-lock` (a live pid in it) or finished within `RECENT_MS` (the lock's mtime).
 - Codex's memories (a git repository Codex rebuilds with one commit): `codex` when the
@@ -33,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 EXTERNAL = "external"
 MUX = "mux"
+XUM = "xum"
 CLAUDE_CODE = "claude-code"
 CODEX = "codex"
 RECENT_MS = 2 * 60 * 1000
@@ -46,12 +47,13 @@ _PID_BYTES = 64
 def mux_actor(
     home: Home, paths: Sequence[str], physical: Sequence[str] = (), *, now: int | None = None
 ) -> str:
-    """`mux` when its journals show it changed one of `paths` (virtual paths; `physical`:
-    where they are on disk) just now (see the module doc), else `external`."""
+    """`xum` or `mux` when their journals show they changed one of `paths` (virtual
+    paths; `physical`: where they are on disk) just now (see the module doc), else
+    `external`."""
     moment = now_ms() if now is None else now
     wanted = set(paths)
     if _in_durable_events(home, wanted | set(physical), moment):
-        return MUX
+        return XUM
     data = Journal(home).load()
     for record in (*data.workspaces.values(), *data.projects.values()):
         if moment - record.last_run_at > RECENT_MS:

@@ -13,7 +13,7 @@ import pytest
 from memtab.fs.clock import now_ms
 from memtab.store.history.xum_journal import JOURNAL_NAME
 from memtab.store.home import Home
-from memtab.watch.actors import EXTERNAL, MUX, mux_actor
+from memtab.watch.actors import EXTERNAL, XUM, mux_actor
 
 WS = "ws-acting"
 VIRTUAL = "/memories/global/pnpm.md"
@@ -66,14 +66,14 @@ def _row(
     ],
     ids=["virtual-path", "rollback-delete-paths", "rename"],
 )
-def test_a_row_of_xums_memory_tool_naming_the_file_makes_it_muxs(
+def test_a_row_of_xums_memory_tool_naming_the_file_makes_it_xums(
     tmp_path: Path, action: dict[str, Any], inverse: dict[str, Any], physical: bool
 ) -> None:
     home = Home(tmp_path / "home")
     on_disk = str(home.root / "memory" / "pnpm.md")
     inverse = json.loads(json.dumps(inverse).replace("PHYSICAL", on_disk))
     _journal(home, _row(action, inverse, at=now_ms()))
-    assert mux_actor(home, [VIRTUAL], [on_disk] if physical else []) == MUX
+    assert mux_actor(home, [VIRTUAL], [on_disk] if physical else []) == XUM
     assert mux_actor(home, ["/memories/global/other.md"], []) == EXTERNAL
 
 

@@ -234,12 +234,12 @@ def _journal_row(path: str, at_ms: int) -> str:
 
 
 @pytest.mark.parametrize("polling", [False, True], ids=["inotify", "polling"])
-def test_a_change_xum_journals_is_recorded_as_mux(
+def test_changes_xum_and_mux_journal_are_recorded_as_theirs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, polling: bool
 ) -> None:
     machine, store = machine_with_notes(tmp_path, monkeypatch)
     by_xum = store.root(Scope.GLOBAL) / "note0.md"
-    by_consolidation = store.root(Scope.GLOBAL) / "note1.md"
+    by_consolidation = store.root(Scope.PROJECT) / "note1.md"  # one actor per scope's sync
     by_someone = store.root(Scope.WORKSPACE) / "note2.md"
     journal = machine.home.workspace_dir(WORKSPACE_ID) / DURABLE_EVENTS
     options = {"use_polling": True, "poll_interval_s": 0.2} if polling else {}
@@ -252,7 +252,7 @@ def test_a_change_xum_journals_is_recorded_as_mux(
                 now_ms(),
                 "manual",
                 "pruned",
-                (JournalOp("delete", "/memories/global/note1.md", True),),
+                (JournalOp("delete", "/memories/project/note1.md", True),),
             ),
         )
         change_in_another_process(delete=[by_xum, by_consolidation, by_someone])
@@ -261,8 +261,8 @@ def test_a_change_xum_journals_is_recorded_as_mux(
         )
     actors = {v.path: v.actor for e in change_events(machine.home) for v in e.versions}
     assert actors == {
-        "/memories/global/note0.md": "mux",
-        "/memories/global/note1.md": "mux",
+        "/memories/global/note0.md": "xum",
+        "/memories/project/note1.md": "mux",
         "/memories/workspace/note2.md": "external",
     }
 
