@@ -46,6 +46,7 @@ from memtab.store.paths import (
     resolve_inside_root,
 )
 from memtab.store.registry import Workspace
+from memtab.store.xum_locks import WorkspaceRemovedError, owner_of_root, refuse_if_removed
 
 PROJECT_UNAVAILABLE = (
     "Project memory is unavailable: multi-project workspaces have no single project identity"
@@ -91,6 +92,22 @@ class ScopeView:
             assert self.project_path is not None
             return self.home.project_root(self.project_path)
         return self.home.workspace_root(self.workspace.notebook_id)
+
+    def refuse_if_removed(self) -> None:
+        """WorkspaceRemovedError when xum removed this workspace or the one whose notebook
+        its workspace scope is (docs/formats.md §21.3)."""
+        if self.workspace is None:
+            return
+        owner = owner_of_root(self.home, self.root(Scope.WORKSPACE))
+        refuse_if_removed(self.home, [self.workspace.id, owner])
+
+    def removed_reason(self) -> str | None:
+        """Why this workspace's notebook takes no writes (xum removed it), or None."""
+        try:
+            self.refuse_if_removed()
+        except WorkspaceRemovedError as removed:
+            return str(removed)
+        return None
 
     def physical(self, path: VirtualPath) -> Path:
         """Where a virtual path lives on disk, refusing symlink escapes (PathError).

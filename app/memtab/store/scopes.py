@@ -37,12 +37,7 @@ from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from memtab.store.registry import Registry, Workspace, load_registry
 from memtab.store.scope_access import reporting_os_errors
 from memtab.store.scope_view import ScopeView, kind_in
-from memtab.store.xum_locks import (
-    WorkspaceRemovedError,
-    holding_targets,
-    owner_of_root,
-    refuse_if_removed,
-)
+from memtab.store.xum_locks import holding_targets
 
 logger = logging.getLogger(__name__)
 
@@ -192,22 +187,6 @@ class ScopeStore(ScopeView):
                 if Scope.WORKSPACE in scopes:
                     self.refuse_if_removed()
                 yield
-
-    def refuse_if_removed(self) -> None:
-        """WorkspaceRemovedError when xum removed this workspace or the one whose notebook
-        its workspace scope is (docs/formats.md §21.3)."""
-        if self.workspace is None:
-            return
-        owner = owner_of_root(self.home, self.root(Scope.WORKSPACE))
-        refuse_if_removed(self.home, [self.workspace.id, owner])
-
-    def removed_reason(self) -> str | None:
-        """Why this workspace's notebook takes no writes (xum removed it), or None."""
-        try:
-            self.refuse_if_removed()
-        except WorkspaceRemovedError as removed:
-            return str(removed)
-        return None
 
     @contextmanager
     def _holding_scope_locks(self, lock_paths: list[Path], timeout_s: float) -> Iterator[None]:

@@ -33,6 +33,7 @@ from memtab.components.tree.scan import (
     ScanRequest,
     ScopeScan,
     registry_and_workspace,
+    removed_reason,
 )
 from memtab.store.description_cache import DescriptionCache
 from memtab.store.files import ScopeListing, list_scope, read_file_content, update_listing
@@ -112,12 +113,15 @@ def _scan_scope(
     if reason is not None:
         return ScopeScan(scope, None, reason, ScopeListing(scope))
     root = view.root(scope)
+    removed = removed_reason(view, scope)  # asked every scan: a removal changes no listing
     if previous is None or previous.root != root or previous.outline is not None:
-        return _full_scope_scan(scope, root, cache)
+        return _full_scope_scan(scope, root, cache)._replace(removed=removed)
     listing = _changed_listing(previous.listing, root, changed_paths)
     if listing is None:
-        return _full_scope_scan(scope, root, cache)
-    return previous if listing is previous.listing else ScopeScan(scope, root, None, listing)
+        return _full_scope_scan(scope, root, cache)._replace(removed=removed)
+    if listing is previous.listing and previous.removed == removed:
+        return previous
+    return ScopeScan(scope, root, None, listing, removed=removed)
 
 
 def _scan_orphans(

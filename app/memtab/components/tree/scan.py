@@ -72,6 +72,8 @@ class ScopeScan(NamedTuple):
     unavailable: str | None
     listing: ScopeListing
     outline: ScopeOutline | None = None
+    removed: str | None = None
+    """The workspace scope of a workspace xum removed: why it is read-only (§21.3)."""
 
     @property
     def file_count(self) -> int:
@@ -241,6 +243,12 @@ def workspace_identity(workspace: Workspace | None) -> tuple[str, str | None] | 
     return (workspace.notebook_id, workspace.project_identity) if workspace is not None else None
 
 
+def removed_reason(view: ScopeView, scope: Scope) -> str | None:
+    """Why the workspace scope takes no writes (xum removed the workspace; two stats), or
+    None — for every other scope too."""
+    return view.removed_reason() if scope is Scope.WORKSPACE else None
+
+
 def registry_and_workspace(
     request: ScanRequest,
 ) -> tuple[Registry, str | None, Mapping[str, int], Workspace | None, str | None]:
@@ -273,7 +281,8 @@ def scan_outline(request: ScanRequest, context: CancelToken | None = None) -> Ho
             continue
         root = view.root(scope)
         outline = outline_scope(scope, root)
-        scopes.append(ScopeScan(scope, root, None, ScopeListing(scope), outline))
+        removed = removed_reason(view, scope)
+        scopes.append(ScopeScan(scope, root, None, ScopeListing(scope), outline, removed))
         if context is not None:
             context.raise_if_cancelled()
     orphans: list[OrphanScan] = []

@@ -129,12 +129,14 @@ def row_tooltip(
         from memtab.components.tree.sources import source_tooltip
 
         return source_tooltip(node)
+    read_only = f"\nRead-only: {node.not_editable_reason}" if node.not_editable_reason else ""
     if node.kind is NodeKind.SECTION:
         where = f" · {node.subtitle}" if node.subtitle else ""
-        return f"{node.name} memory{where} — {humanize.plural(node.file_count, 'file')}"
+        files = humanize.plural(node.file_count, "file")
+        return f"{node.name} memory{where} — {files}{read_only}"
     if node.kind in (NodeKind.DIRECTORY, NodeKind.ORPHAN_DIR):
         where = str(node.path) if node.path is not None else (node.physical or node.name)
-        text = f"{where} — {humanize.plural(node.file_count, 'file')}"
+        text = f"{where} — {humanize.plural(node.file_count, 'file')}{read_only}"
         purpose = xum_note_sentence(node.path) if node.path is not None else None
         if purpose:
             text = f"{text}\n{purpose}"

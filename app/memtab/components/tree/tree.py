@@ -54,6 +54,7 @@ LAZY_FILL_MIN_FILES = 2000
 PROJECT_UNAVAILABLE_TEXT = "Project memory unavailable — multi-project workspace"
 NO_WORKSPACE_PROJECT_TEXT = "No workspace selected — no project memory"
 NO_WORKSPACE_TEXT = "No workspace selected — no workspace memory"
+REMOVED_SUBTITLE = "removed in xum, read-only"
 EMPTY_TEXTS = {
     SectionId.GLOBAL: "No global memories yet",
     SectionId.PROJECT: "No project memories yet",
@@ -71,11 +72,14 @@ class _ListingTree:
         root_physical: str | None,
         *,
         orphan_dir: str | None = None,
+        removed: str | None = None,
     ) -> None:
         self.container = container
         self.listing = listing
         self.root_physical = root_physical
         self.orphan_dir = orphan_dir
+        self.removed = removed
+        """Why every row is read-only: xum removed the workspace (§21.3); reads stay."""
         self.directories: dict[tuple[str, ...], TreeNode] = {(): container}
         self._copies: dict[VirtualPath, ConflictCopy] | None = None
 
@@ -125,7 +129,9 @@ class _ListingTree:
             section=self.container.section,
             path=path,
             physical=self.physical(path.segments),
-            accepts_drops=True,
+            not_editable_reason=self.removed,
+            read_only=self.removed is not None,
+            accepts_drops=self.removed is None,
             ref=MemoryFileRef(MUX_SOURCE_ID, text),
         )
 
@@ -169,12 +175,12 @@ class _ListingTree:
             description=entry.description or entry.heading,  # the title when undescribed
             size_bytes=entry.size_bytes,
             modified_at_ms=entry.modified_at_ms,
-            not_editable_reason=entry.not_editable_reason,
+            not_editable_reason=entry.not_editable_reason or self.removed,
             pinned=bool(meta and meta.pinned),
             access_count=meta.access_count if meta else 0,
             last_accessed_at=meta.last_accessed_at if meta else None,
             content_hits=match.content_hits if match else 0,
-            read_only=orphan,
+            read_only=orphan or self.removed is not None,
             ref=None if orphan else MemoryFileRef(MUX_SOURCE_ID, str(path)),
             tag="" if orphan else self.copy_label(path),
             warning=pinned_cut_warning(bool(meta and meta.pinned), entry.size_bytes),
@@ -302,12 +308,17 @@ def _build_scope_section(
             [_message(section, MessageKind.UNAVAILABLE, _unavailable_text(scan, scope_scan.scope))]
         )
         return node
-    node.accepts_drops = True
+    if scope_scan.removed is not None:
+        node.subtitle = " · ".join(filter(None, (node.subtitle, REMOVED_SUBTITLE)))
+        node.not_editable_reason = scope_scan.removed
+        node.read_only = True
+    else:
+        node.accepts_drops = True
     if scope_scan.error is not None:
         node.adopt([_message(section, MessageKind.ERROR, scope_scan.error)])
         return node
     root = str(scope_scan.root) if scope_scan.root is not None else None
-    tree = _ListingTree(node, scope_scan.listing, root)
+    tree = _ListingTree(node, scope_scan.listing, root, removed=scope_scan.removed)
     if matches is None:
         _add_outline(tree, scope_scan)
     tree.add_files(scan, matches, open_containers)
@@ -419,7 +430,12 @@ def fill_rows(scan: HomeScan, container_key: str) -> list[TreeNode] | None:
     if scan.is_outline:
         return None
     trees = [
-        _ListingTree(_section_node(SectionId(item.scope.value)), item.listing, str(item.root))
+        _ListingTree(
+            _section_node(SectionId(item.scope.value)),
+            item.listing,
+            str(item.root),
+            removed=item.removed,
+        )
         for item in scan.scopes
         if item.root is not None
     ] + [_orphan_tree(orphan) for orphan in scan.orphans]
