@@ -367,6 +367,11 @@ def test_reverting_a_consolidation_run_from_runs(
     assert "changed after the run (by user" in shown_result.files.currentItem().text(2)  # type: ignore[union-attr]
     assert shown_result.diff.result is not None and shown_result.diff.result.removed >= 1
     wait_for(qtbot, lambda: shown(window, ZETA))  # the tree follows through the watcher
+    # The run is said to be reverted, and "Revert this run…" is not offered again.
+    wait_for(qtbot, lambda: runs.detail is not None and runs.detail.reverted_at is not None)
+    assert not runs.revert_button.isEnabled()
+    assert runs.revert_button.toolTip().startswith("reverted ")
+    assert "\nReverted " in runs.summary.text()
     shown_result.close()
     runs.close()
 

@@ -21,9 +21,10 @@ from memtab.store.catch_up import catch_up_runs
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import DRY_RUN_NOTE, describe_run, op_diff
 from memtab.store.history.runs import MUX_SOURCE, RunsLog, touched_paths
+from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import PathError, parse_file_path
+from memtab.store.paths import SCOPE_ORDER, PathError, parse_file_path
 from memtab.store.registry import load_registry
 
 if TYPE_CHECKING:  # records load pydantic: with the first run read, on a worker
@@ -114,6 +115,8 @@ class RunDetail:
     run: RunEntry
     ops: tuple[OpView, ...]
     revert_refusal: str | None
+    reverted_at: int | None = None
+    """When a revert of this run restored its files (ms), if one did."""
 
     @property
     def revertible(self) -> bool:
@@ -147,7 +150,25 @@ def load_run_detail(home: Home, run: RunEntry) -> RunDetail:
                 open_path=_existing(store, op.new_path or op.path) if store is not None else None,
             )
         )
-    return RunDetail(run, tuple(ops), revert_refusal(run))
+    reverted = reverted_at(store, run) if store is not None else None
+    refusal = revert_refusal(run)
+    if reverted is not None and refusal is None:
+        refusal = (
+            f"reverted {humanize.relative_time(reverted)}: its files hold what they held before it"
+        )
+    return RunDetail(run, tuple(ops), refusal, reverted)
+
+
+def reverted_at(store: MemoryStore, run: RunEntry) -> int | None:
+    """When a revert of `run` restored a file (its newest such version), if one did."""
+    times = [
+        version.at
+        for scope in SCOPE_ORDER
+        if not store.unavailable_reason(scope)
+        for version in ScopeHistory(store.home, store.history_key(scope)).versions()
+        if version.revert_of == run.id
+    ]
+    return max(times, default=None)
 
 
 def _store_of(home: Home, run: RunEntry) -> MemoryStore | None:

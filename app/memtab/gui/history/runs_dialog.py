@@ -444,6 +444,9 @@ class RunsDialog(QDialog):
             self.ops.addTopLevelItem(QTreeWidgetItem(["", "Reading the changes…"]))
             self.revert_button.setEnabled(False)
             return
+        if detail.reverted_at is not None:
+            when = humanize.relative_time(detail.reverted_at)
+            self.summary.setText(f"{summary}\nReverted {when}")
         self._fill_ops(detail)
         self.revert_button.setEnabled(detail.revertible and self._revert_job is None)
         self.revert_button.setToolTip(
@@ -574,8 +577,10 @@ class RunsDialog(QDialog):
         self.result_dialog = RevertResultDialog(result, self)
         self.result_dialog.open()
         self.reverted.emit(result)
-        if self._detail is not None:
-            self._show_detail(self._detail)
+        if self._detail is not None:  # read again: a reverted run is said so, not offered
+            run = self._detail.run
+            self._show_detail(None, run)
+            self._jobs().submit_latest(DETAIL_KEY, functools.partial(_detail_job, self._home, run))
 
     @Slot(int, str)
     def _on_runner_job_failed(self, job: int, message: str) -> None:

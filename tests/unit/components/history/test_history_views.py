@@ -33,6 +33,7 @@ from memtab.sources.memory_file import MuxFile
 from memtab.store.history.describe import unified_diff
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.undo import revert_run
 from memtab.watch.lease import RecorderLease
 from unit.history.helpers import WS, Scripted, disk, memory_call, new_home, store_for
 
@@ -258,3 +259,7 @@ def test_runs_are_listed_filtered_and_described(home: Home) -> None:
     assert detail.ops[2].diff.lines == ()
     mux_detail = load_run_detail(home, runs[1])
     assert not mux_detail.revertible and "mux made this run" in (mux_detail.revert_refusal or "")
+    revert_run(home, runs[0].id)
+    reverted = load_run_detail(home, runs[0])  # "Revert this run…" does not stay offered
+    assert not reverted.revertible and reverted.reverted_at is not None
+    assert (reverted.revert_refusal or "").startswith("reverted ")
