@@ -33,6 +33,7 @@ from memtab.store.history.blobs import sha256_of
 from memtab.store.history.versions import ScopeHistory, Version, index_keys
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.orphans import OrphanProjectStore
 from memtab.store.undo import restore
 from memtab.watch.targets import Targets
 
@@ -192,7 +193,7 @@ def _restore_one(
     scope = targets.scopes.get(key)
     if scope is None:
         return "its workspace is no longer in the registry"
-    store = MemoryStore(targets.home, scope.store.workspace)  # the user's restore
+    store = _users_store(scope.store)
     current = store.read_whole(path)
     if version.deleted and current is not None:
         return "a file is there again"
@@ -200,6 +201,13 @@ def _restore_one(
         return "it changed again since"
     restore(store, path, target.id)
     return None
+
+
+def _users_store(store: MemoryStore) -> MemoryStore:
+    """The same scopes through a store whose changes are the user's (a restore)."""
+    if isinstance(store, OrphanProjectStore):
+        return OrphanProjectStore(store.home, store.dir_name, identity=store.identity)
+    return MemoryStore(store.home, store.workspace)
 
 
 def _restore_source_file(

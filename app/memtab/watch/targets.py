@@ -17,6 +17,7 @@ from memtab.sources.model import Layout, Source
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home, PathKind
 from memtab.store.memory import MemoryStore
+from memtab.store.orphans import OrphanProjectStore
 from memtab.store.paths import SCOPE_ORDER, Scope
 from memtab.store.registry import load_registry
 
@@ -31,7 +32,8 @@ _RETARGET_KINDS = frozenset(
 
 @dataclass(frozen=True)
 class ScopeTarget:
-    """One of mux's scopes, through a store that sees it (its history index is `key`)."""
+    """One of mux's scopes, through a store that sees it (its history index is `key`): a
+    workspace's, or an orphaned project dir's own (`OrphanProjectStore`)."""
 
     key: str
     store: MemoryStore
@@ -48,8 +50,9 @@ class Targets:
 
     @classmethod
     def find(cls, home: Home) -> Targets:
-        """Every scope of every workspace in the registry, and every source discovery
-        finds (reads the registry and the agents' directories: blocks on disk)."""
+        """Every scope of every workspace in the registry, every orphaned project dir,
+        and every source discovery finds (reads the registry and the agents'
+        directories: blocks on disk)."""
         found = cls(home)
         registry = load_registry(home)
         stores = [MemoryStore(home, None, actor="external")]
@@ -65,6 +68,11 @@ class Targets:
                 except MemoryStoreError:
                     continue
                 found.scopes.setdefault(key, ScopeTarget(key, store, scope))
+        for dir_name in _project_dirs(home):  # orphaned ones: no workspace sees them
+            key = f"project-{dir_name}"
+            if key not in found.scopes:
+                orphan = OrphanProjectStore(home, dir_name, actor="external")
+                found.scopes[key] = ScopeTarget(key, orphan, Scope.PROJECT)
         context = SourceContext.load(home, registry=registry)
         for source in discover(context).sources:
             found.sources[source.id] = source
@@ -121,3 +129,14 @@ class Targets:
         if segments and classify(best.layout, segments) is None and not os.path.isdir(path):
             return None
         return f"source:{best.id}"
+
+
+def _project_dirs(home: Home) -> list[str]:
+    """The project memory dirs in `memory/project/` (not hidden, not links)."""
+    try:
+        entries = list(os.scandir(home.projects_root))
+    except OSError:
+        return []
+    return sorted(
+        e.name for e in entries if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)
+    )

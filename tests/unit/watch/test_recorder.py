@@ -284,3 +284,20 @@ def test_without_a_recorder_the_window_records_other_agents_changes_itself(
     record_external_changes(store)
     (event,) = change_events(machine.home)
     assert event.versions[0].path.endswith(f":memory/{topic.name}") and event.deleted == 1
+
+
+def test_an_orphaned_project_dir_is_kept_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, _store = machine_with_notes(tmp_path, monkeypatch)
+    orphan = machine.home.projects_root / "gone-0123456789ab"
+    orphan.mkdir(parents=True)
+    (orphan / "old.md").write_text("# an old project's lesson\n", "utf-8")
+    (orphan / "older.md").write_text("# and another\n", "utf-8")
+    with running_recorder(machine.home):
+        change_in_another_process(delete=[orphan / "old.md", orphan / "older.md"])
+        wait_for(lambda: bool(change_events(machine.home)), "the deletions recorded")
+    (event,) = change_events(machine.home)
+    assert event.key == "project-gone-0123456789ab" and event.deleted == 2
+    assert restore_event(machine.home, event).left == []
+    assert (orphan / "old.md").read_text("utf-8") == "# an old project's lesson\n"
