@@ -345,3 +345,15 @@ def test_every_dialog_button_box_the_app_makes_gets_mnemonics() -> None:
         if asks:
             missing.append(f"{path.relative_to(APP)}: QInputDialog.{asks[0]}")
     assert missing == []
+
+
+def test_ctrl_m_works_from_the_tree_and_the_search_field(
+    qtbot: QtBot, windows: WindowFactory, home: Home
+) -> None:
+    window = opened(qtbot, windows, home)
+    toggle = window.context.actions.action("editor.tab_moves_focus")
+    for widget in (window.memory_tab.tree, window.memory_tab.search_edit):
+        widget.setFocus()
+        before = toggle.isChecked()
+        qtbot.keyClick(focused() or widget, Qt.Key.Key_M, CTRL)
+        assert toggle.isChecked() is not before

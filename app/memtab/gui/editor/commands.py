@@ -137,8 +137,7 @@ class EditorCommands(QObject):
             "&Tab moves focus",
             self.toggle_tab_moves_focus,
             keys=["Ctrl+M"],
-            focus=Focus.WITHIN,
-            on=widget,
+            focus=Focus.WINDOW,  # from the tree too: Tab is what leaves the text
             menu="edit",
             tip="Tab and Shift+Tab move the focus instead of indenting (in the frontmatter "
             "they always do)",
