@@ -4,6 +4,10 @@ A reference cycle that holds Qt wrappers (a window, its slots, a test's lambdas)
 by the cycle collector, on whichever thread happens to allocate when it runs — possibly
 a worker thread of the next test, where deleting Qt objects crashes the process. Running
 it here, on the GUI thread, frees them where Qt expects.
+
+The offscreen screen is 800×600, a laptop's width by `gui.window.geometry`'s measure: its
+first windows would open maximized, and the tests size their windows themselves. They
+open unmaximized (`test_layout` checks the maximizing on its own).
 """
 
 from __future__ import annotations
@@ -13,8 +17,15 @@ from collections.abc import Iterator
 
 import pytest
 
+from memtab.gui.window import geometry
+
 
 @pytest.fixture(autouse=True)
 def _collect_garbage_on_the_gui_thread() -> Iterator[None]:
     yield
     gc.collect()
+
+
+@pytest.fixture(autouse=True)
+def _first_windows_unmaximized(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(geometry, "LAPTOP_WIDTH", 0)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QRect, QSize
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -25,7 +25,8 @@ from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.ui_state import UiState
 from memtab.gui.widgets import short_name
-from memtab.gui.window.geometry import fitted_geometry
+from memtab.gui.window import geometry
+from memtab.gui.window.geometry import fitted_geometry, opens_maximized, place_window
 from memtab.gui.window.main_window import MainWindow
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
@@ -153,6 +154,20 @@ def test_the_first_window_fits_the_screen_and_later_ones_are_as_left(
 def test_fitted_geometry(screen: QRect, expected: QRect) -> None:
     assert fitted_geometry(screen) == expected
     assert screen.contains(expected)
+
+
+def test_the_first_window_opens_maximized_on_a_laptop(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(geometry, "LAPTOP_WIDTH", 1366)
+    assert opens_maximized(QRect(0, 27, 1366, 741)) and opens_maximized(QRect(0, 0, 1280, 800))
+    assert not opens_maximized(QRect(0, 0, 1920, 1080))
+    window = QWidget()
+    qtbot.addWidget(window)
+    place_window(window, None)  # the offscreen screen: 800 wide
+    assert window.windowState() & Qt.WindowState.WindowMaximized
+    fitted = fitted_geometry(window.screen().availableGeometry())
+    assert window.normalGeometry().size() == fitted.size()  # what un-maximizing gives back
 
 
 # --- dialogs -----------------------------------------------------------------------------------

@@ -3,7 +3,9 @@ user left it afterwards; splitters likewise.
 
 The preferred size (1280×820) is taller than a 1366×768 laptop's screen, so the first
 window is the preferred size shrunk to the screen's available geometry (panels and docks
-excluded) less room for the window frame, centred on it. Later starts restore the saved
+excluded) less room for the window frame, centred on it — and maximized on a laptop's
+screen (at most `LAPTOP_WIDTH` wide), where every pixel counts and a window a little
+smaller than the screen only wastes its edges. Later starts restore the saved
 geometry (`QWidget.restoreGeometry` moves and shrinks a window saved on a screen that is
 gone); splitters get their saved sizes. What is saved is `gui.ui_state`'s business.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QByteArray, QRect, QSize
+from PySide6.QtCore import QByteArray, QRect, QSize, Qt
 from PySide6.QtWidgets import QSplitter, QWidget
 
 from memtab.gui.screen_room import FRAME_ALLOWANCE, room_on
@@ -21,6 +23,8 @@ from memtab.gui.ui_state import UiState
 logger = logging.getLogger(__name__)
 
 PREFERRED_SIZE = QSize(1280, 820)
+LAPTOP_WIDTH = 1366
+"""The widest available geometry the first window opens maximized on."""
 
 
 def fitted_geometry(available: QRect, preferred: QSize = PREFERRED_SIZE) -> QRect:
@@ -40,7 +44,15 @@ def place_window(window: QWidget, saved: bytes | None) -> None:
     """Restore `saved` geometry, or fit the window to its screen (first start)."""
     if saved is not None and window.restoreGeometry(QByteArray(saved)):
         return
-    window.setGeometry(fitted_geometry(window.screen().availableGeometry()))
+    available = window.screen().availableGeometry()
+    window.setGeometry(fitted_geometry(available))  # what un-maximizing gives back
+    if opens_maximized(available):
+        window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
+
+
+def opens_maximized(available: QRect) -> bool:
+    """Whether the first window opens maximized on a screen with `available` geometry."""
+    return available.width() <= LAPTOP_WIDTH
 
 
 def restore_splitter(state: UiState | None, name: str, splitter: QSplitter) -> bool:
