@@ -35,6 +35,7 @@ from PySide6.QtCore import (
     QLibraryInfo,
     QMessageLogContext,
     QObject,
+    Qt,
     QTimer,
     QtMsgType,
     Slot,
@@ -286,7 +287,9 @@ def _wait_until_loaded(window: MainWindow, timeout_ms: int) -> bool:
 def take_screenshot(
     window: MainWindow, target: Path, timeout_ms: int = SCREENSHOT_TIMEOUT_MS
 ) -> bool:
-    """Show the window, wait for the Memory tab's first scan, and save it as a PNG."""
+    """Show the window, wait for the Memory tab's first scan, and save it as a PNG (at
+    the size fitted to the screen, never maximized: the README's pictures keep theirs)."""
+    window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMaximized)
     window.show()
     if not _wait_until_loaded(window, timeout_ms):
         print(
