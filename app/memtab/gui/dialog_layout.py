@@ -3,7 +3,9 @@ a dialog's preferred size — or the size the user last gave it — shrunk to th
 `stack_when_narrow`: side-by-side panes one above the other on a narrow screen), wide
 enough for the window manager to show their whole title (`fit_to_title`), every button
 with an Alt+letter (`give_mnemonics`: Qt's standard ones have none outside GNOME), and
-the one layout of a dialog that asks for a short prose text (`lay_out_prose_dialog`).
+the one layout of a dialog that asks for a short prose text (`lay_out_prose_dialog`), and
+small dialogs with a close button only (`small_dialog`: a form or a question has no use
+for minimize or maximize; the big ones — lists, diffs, reviews — keep them).
 """
 
 from __future__ import annotations
@@ -90,6 +92,21 @@ def fit_to_title(window: QWidget) -> int:
         return needed
     window.setMinimumWidth(max(window.minimumWidth(), needed))
     return needed
+
+
+_SMALL_DIALOG_FLAGS = (
+    Qt.WindowType.Dialog
+    | Qt.WindowType.CustomizeWindowHint
+    | Qt.WindowType.WindowTitleHint
+    | Qt.WindowType.WindowSystemMenuHint
+    | Qt.WindowType.WindowCloseButtonHint
+)
+
+
+def small_dialog(dialog: QDialog) -> None:
+    """Give `dialog` a title and a close button but no minimize or maximize button (the
+    window manager's defaults): call it before it is shown."""
+    dialog.setWindowFlags(_SMALL_DIALOG_FLAGS)
 
 
 _MNEMONIC = re.compile(r"(?<!&)&(?!&)(.)")
@@ -241,7 +258,9 @@ def fit_to_screen(dialog: QDialog, preferred: QSize, *, remember: str | None = N
     (`QDialog.adjustPosition`).
 
     It is sized now too, so that laying it out while hidden (the review does) is done at
-    the size it shows at."""
+    the size it shows at. One not remembered is a small dialog (`small_dialog`)."""
+    if remember is None:
+        small_dialog(dialog)
     dialog.setProperty(_PREFERRED, QSize(preferred))
     dialog.setProperty(_REMEMBER, remember or "")
     dialog.installEventFilter(_ScreenFit(dialog))

@@ -334,6 +334,13 @@ def test_a_long_status_note_elides_beside_the_writer_and_the_home(
     assert window.minimumSizeHint().width() <= HALF_LAPTOP
 
 
+BIG_DIALOGS = {
+    "ReviewDialog", "DiffDialog", "RunsDialog", "TrashDialog", "ConflictsDialog",
+    "RevertResultDialog", "ShortcutsDialog",
+}  # fmt: skip
+"""Dialogs of lists, diffs and reviews: they keep minimize and maximize."""
+
+
 @pytest.mark.parametrize("screen_name", list(SMALL_SCREENS))
 def test_every_dialog_fits_a_small_screen(
     qtbot: QtBot,
@@ -344,7 +351,8 @@ def test_every_dialog_fits_a_small_screen(
 ) -> None:
     """Each dialog and message box of the app opens whole on a small screen — half a
     laptop's (a window beside a terminal) or a netbook's — its frame included, every
-    button inside it: it needs no more (`minimumSizeHint`) and opens no bigger. Where a
+    button inside it: it needs no more (`minimumSizeHint`) and opens no bigger. The
+    small ones have no minimize or maximize button. Where a
     command opens a dialog, the test runs the command (the dialog is checked in place of
     its `exec`)."""
     screen = SMALL_SCREENS[screen_name]
@@ -375,6 +383,11 @@ def test_every_dialog_fits_a_small_screen(
                 assert dialog.rect().contains(place), (name, button.text())
         dialog.reject()  # as closing it does: workers it started stop
         checked.append(type(dialog).__name__)
+        if type(dialog).__name__ not in BIG_DIALOGS:  # a form or a question: close only
+            flags = dialog.windowFlags()
+            assert not flags & Qt.WindowType.WindowMinimizeButtonHint, name
+            assert not flags & Qt.WindowType.WindowMaximizeButtonHint, name
+            assert flags & Qt.WindowType.CustomizeWindowHint, name  # else the WM's defaults
 
     def record(dialog: QDialog) -> int:
         fits(dialog)  # now: some are deleted once their exec returns
@@ -461,8 +474,6 @@ def dialog_classes() -> set[str]:
 
 
 def about_box(window: MainWindow) -> QMessageBox:
-    """Help → About's box, as `QMessageBox.about` makes it."""
+    """Help → About's box."""
     assert window.commands is not None
-    box = QMessageBox(QMessageBox.Icon.Information, "About Memtab", window.commands.about_text())
-    box.setParent(window, box.windowFlags())
-    return box
+    return window.commands.about_box()

@@ -13,7 +13,7 @@ from enum import Enum
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import fit_to_title, give_mnemonics, small_dialog
 from memtab.gui.widgets import short_name
 
 _LISTED_NAMES = 8  # a longer list says how many more
@@ -58,7 +58,8 @@ def ask_unsaved(
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle("Unsaved changes")
-    box.setWindowModality(Qt.WindowModality.WindowModal)
+    box.setWindowModality(Qt.WindowModality.WindowModal)  # sets the box's window flags
+    small_dialog(box)
     text, detail = unsaved_question(names)
     box.setText(text)
     box.setInformativeText(detail)

@@ -28,7 +28,12 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import humanize
-from memtab.gui.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import (
+    fit_to_screen,
+    fit_to_title,
+    give_mnemonics,
+    small_dialog,
+)
 from memtab.gui.style import Accent, accent_text
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, short_name
 from memtab.store.memory import MemoryStore
@@ -257,6 +262,7 @@ def confirmation_box(
     """A warning box asking to confirm `action` (Cancel is the default), sized to show its
     whole title; and the button that confirms."""
     box = QMessageBox(parent)
+    small_dialog(box)
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle(title)
     box.setText(text)

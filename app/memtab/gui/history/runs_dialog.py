@@ -52,6 +52,7 @@ from memtab.gui.dialog_layout import (
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
+    small_dialog,
     stack_when_narrow,
 )
 from memtab.gui.history.revert import RevertResultDialog
@@ -316,6 +317,7 @@ class RunsDialog(QDialog):
     def confirm_revert(self, run: RunEntry) -> bool:
         """Ask before reverting (a seam for tests)."""
         box = QMessageBox(QMessageBox.Icon.Question, "Revert this run", "", parent=self)
+        small_dialog(box)
         box.setText("Restore every file this run changed to what it held before?")
         box.setInformativeText(
             "A file changed after the run is left alone; you will see which and why. "

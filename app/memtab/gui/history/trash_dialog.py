@@ -53,6 +53,7 @@ from memtab.gui.dialog_layout import (
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
+    small_dialog,
     stack_when_narrow,
 )
 from memtab.gui.history.widgets import fit_columns
@@ -251,6 +252,7 @@ class TrashDialog(QDialog):
     def ask_target(self, item: TrashItem) -> VirtualPath | None:
         """Where "Restore to…" puts a file (a seam for tests); None when cancelled."""
         ask = QInputDialog(self)
+        small_dialog(ask)
         ask.setWindowTitle("Restore to")
         ask.setLabelText("Restore it at this path (a new name, another folder or scope):")
         ask.setTextValue(item.path)

@@ -52,7 +52,7 @@ from PySide6.QtWidgets import (
 
 from memtab.consolidation.review_setting import load_review_mode, save_review_mode
 from memtab.fs.settings_file import SettingsFileError, load_settings_file, settings_path
-from memtab.gui.dialog_layout import give_mnemonics
+from memtab.gui.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.settings.agent_server import AgentServerBox
 from memtab.gui.settings.keys import FormKeys, confirm_key_host
 from memtab.gui.settings.local_servers import LocalServersBox
@@ -129,6 +129,7 @@ class SettingsDialog(QDialog):
         """`home`: the window's, for where other agents' memory was looked for;
         `local_server_kinds`: the local model servers *Find local servers* asks for."""
         super().__init__(parent)
+        small_dialog(self)
         self._home = home
         self._local_server_kinds = local_server_kinds
         self.setWindowTitle("Memtab settings")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from memtab.gui.dialog_layout import fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import fit_to_title, give_mnemonics, small_dialog
 from memtab.llm.endpoints import origin_label
 from memtab.llm.saved_keys import KeyPlace, SavedKeys
 
@@ -86,6 +86,7 @@ def confirm_key_host(parent: QWidget, typed_for: str, host: str, action: str) ->
     """Ask before a key typed for origin `typed_for` goes to origin `host` (`action`:
     "Send" or "Save"); True to go ahead."""
     box = QMessageBox(parent)
+    small_dialog(box)
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle("Use the key for another host?")
     box.setText(

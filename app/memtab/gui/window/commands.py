@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 
 from memtab import __version__
 from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.view import ViewMode
 from memtab.gui.memory_tab.tab import MemoryTab
@@ -276,7 +277,21 @@ class WindowCommands(QObject):
 
     def show_about(self) -> None:
         """Help → About."""
-        QMessageBox.about(self._window.as_widget(), "About Memtab", self.about_text())
+        box = self.about_box()
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self._window.exec_dialog(box)
+
+    def about_box(self) -> QMessageBox:
+        """Help → About's box: a small dialog (`QMessageBox.about`'s has maximize)."""
+        box = QMessageBox(
+            QMessageBox.Icon.Information,
+            "About Memtab",
+            self.about_text(),
+            parent=self._window.as_widget(),
+        )
+        small_dialog(box)
+        give_mnemonics(box)
+        return box
 
     def about_text(self) -> str:
         """Help → About: the version, the home and where the log is."""
