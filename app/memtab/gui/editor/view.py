@@ -286,8 +286,10 @@ class EditorView(QWidget):
         if not bar.isVisibleTo(self.page):
             self._reserve_below_text(0)
             return
+        # Its height at the text's width: its size hint is the message wrapped a word a line.
         height = bar.heightForWidth(area.width()) if bar.hasHeightForWidth() else -1
-        height = max(height, bar.sizeHint().height())
+        if height < 0:
+            height = bar.sizeHint().height()
         top = area.bottom() + 1 - height
         if bar.geometry() != QRect(area.left(), top, area.width(), height):
             bar.setGeometry(area.left(), top, area.width(), height)
