@@ -69,3 +69,35 @@ def test_a_preview_link_opens_the_linked_memory_file(
     assert editor.message_bar.text == (
         "gone.md does not exist: the link leads to /memories/global/gone.md."
     )
+
+
+def test_back_and_forward_after_following_a_link(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    (home.global_root / "MEMORY.md").write_text(INDEX, encoding="utf-8")
+    window = make_window(home)
+    window.show()
+    qtbot.waitExposed(window)
+    editor = window.memory_tab.editor
+    index = parse_file_path("/memories/global/MEMORY.md")
+    zeta = parse_file_path("/memories/global/Zeta.md")
+    open_loaded(qtbot, editor, index)
+    editor.set_view_mode(ViewMode.PREVIEW)
+    click_link(qtbot, editor.preview, "Zeta")
+    qtbot.waitUntil(lambda: editor.current_path == zeta, timeout=WAIT_MS)
+    alt = Qt.KeyboardModifier.AltModifier
+    qtbot.keyClick(editor.text_edit, Qt.Key.Key_Left, alt)  # from the text, too
+    qtbot.waitUntil(lambda: editor.current_path == index, timeout=WAIT_MS)
+    current = window.memory_tab.tree.current_node()
+    assert current is not None and current.path == index  # shown as a link shows it
+    window.memory_tab.tree.setFocus()
+    qtbot.keyClick(window.memory_tab.tree, Qt.Key.Key_Right, alt)
+    qtbot.waitUntil(lambda: editor.current_path == zeta, timeout=WAIT_MS)
+    back = window.context.actions.action("editor.back")
+    forward = window.context.actions.action("editor.forward")
+    forward.trigger()  # nothing ahead: stays
+    assert editor.current_path == zeta
+    back.trigger()
+    qtbot.waitUntil(lambda: editor.current_path == index, timeout=WAIT_MS)
+    back.trigger()  # nothing before the index: stays
+    assert editor.current_path == index

@@ -73,6 +73,8 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Files",
         "Next tab",
         "Previous tab",
+        "Back",
+        "Forward",
         "Switch workspace",
         "File history",
         "Recently deleted",

@@ -12,6 +12,8 @@
   made goes there too (`TypedAhead`), not to the tree's type-ahead.
 - Opening or closing a file keeps the tree's selection, the line highlight and other
   agents' sections in step (`TreeEditorSync`, `SourcesSync`).
+- Each file shown is a step of Back and Forward (`navigation.FileNavigation`), which
+  show a file as a link does: its row selected and opened.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from memtab.components.files.open import open_file
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.held_keys import TypedAhead
+from memtab.gui.memory_tab.navigation import FileNavigation
 from memtab.gui.memory_tab.panes import Pane, PaneSwitch
 from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.paths import PathError
@@ -91,6 +94,7 @@ class TabFiles(QObject):
         self._typed_ahead = TypedAhead(self)
         self._reopen_pending = False
         self._reopen_waits = False  # for the remembered file's row, until the sources show
+        self.navigation = FileNavigation(context.actions, self._show_key, self)
         context.file_ops.op_queued.connect(self._on_file_ops_op_queued)
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         context.file_ops.op_failed.connect(self._on_file_ops_op_failed)
@@ -157,8 +161,16 @@ class TabFiles(QObject):
 
     # -- the open file -----------------------------------------------------------------------
 
+    def _show_key(self, key: str) -> bool:
+        """Select and open the row of `key` (False: the tree does not show it)."""
+        if self._model.reveal(key) is None:
+            return False
+        self._sync.select_key(key, open_it=True)
+        return True
+
     @Slot(object)
     def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
+        self.navigation.visited(ref_key(ref))
         self._sources.file_opened(ref)
         self._sync.clear_line_highlight()
         self._sync.show_open_file()
@@ -177,10 +189,7 @@ class TabFiles(QObject):
 
     @Slot(object)
     def _on_editor_link_opened(self, ref: MemoryFileRef) -> None:
-        key = ref_key(ref)
-        if self._model.reveal(key) is not None:
-            self._sync.select_key(key, open_it=True)
-        else:
+        if not self._show_key(ref_key(ref)):
             self._editor.link_missing(ref)
 
     @Slot()

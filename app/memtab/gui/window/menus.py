@@ -95,6 +95,8 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         None,
         "editor.next_tab",
         "editor.previous_tab",
+        "editor.back",
+        "editor.forward",
         None,
         "window.switch_workspace",
         None,
