@@ -14,13 +14,15 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent, QTextCursor
-from PySide6.QtWidgets import QApplication, QDialog
+from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.editor_support import settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, activate, wait_idle
 from memtab.components.tree.tree import file_key
+from memtab.gui.actions import Focus
+from memtab.gui.window.menus import menu_plan
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.memory_home import MAIN
@@ -211,3 +213,60 @@ KEYED = {
     "window.shortcuts",
 }
 """The actions whose keys were (or are, besides a written one) Qt's standard keys."""
+
+
+TREE_ONLY_KEYS = {"tree.rename", "tree.delete", "tree.copy_path", "files.undo", "files.redo"}
+"""Tree commands whose keys are the text's own elsewhere (Del, Ctrl+Z…) or act on a row."""
+
+
+def test_every_menu_key_does_its_menu_action_wherever_the_focus_is(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    window = make_window(home)
+    activate(qtbot, window)
+    wait_idle(qtbot, window)
+    tab = window.memory_tab
+    open_file(tab, GIT)
+    qtbot.waitUntil(lambda: tab.editor.current_path == parse_file_path(GIT), timeout=WAIT_MS)
+    settle(qtbot, tab.editor)
+    window.context.actions.action("history.panel").trigger()
+    assert window.history is not None
+    places = {
+        "text": tab.editor.text_edit,
+        "tree": tab.tree,
+        "search field": tab.search_edit,
+        "a dialog-free panel": window.history.panel.versions,
+    }
+    actions = window.context.actions
+    menu_keyed = [
+        entry
+        for menu in ("file", "edit", "view")
+        for entry in menu_plan(actions, menu)
+        if entry is not None and entry.keys
+    ]
+    assert not [e.id for e in menu_keyed if e.focus is Focus.WIDGET and e.id not in TREE_ONLY_KEYS]
+    tab_keys = [e for e in menu_keyed if e.on is None or e.on is tab]
+    for place, widget in places.items():
+        for entry in tab_keys:
+            if entry.on is tab and not tab.isAncestorOf(widget):
+                continue  # the panel is beside the tab: only the window's keys work there
+            combo = entry.keys[0][0]  # type: ignore[index]
+            override = QKeyEvent(
+                QEvent.Type.ShortcutOverride, combo.key(), combo.keyboardModifiers()
+            )
+            QApplication.sendEvent(widget, override)
+            claimed = any(
+                (claimer := actions.claiming(owner, override)) is not None
+                and entry.keys[0] in claimer.shortcuts()
+                for owner in _ancestors(widget)
+            )
+            assert not override.isAccepted() or claimed, f"{place} swallows {entry.id}"
+
+
+def _ancestors(widget: QWidget) -> list[QWidget]:
+    found = []
+    parent: QWidget | None = widget
+    while parent is not None:
+        found.append(parent)
+        parent = parent.parentWidget()
+    return found
