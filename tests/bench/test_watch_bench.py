@@ -4,7 +4,7 @@ Run: .venv/bin/python -m pytest -q --bench tests/bench/test_watch_bench.py -s
 
 The recorder runs as a user runs it (`python -m memtab watch`, compiled bytecode) on the
 20,000-file home (16,000 in the workspace's three scopes, 4,000 in two orphaned project
-dirs under the same watched `memory/`). Measured, from /proc: the first sync (a new
+dirs: all of them watched and recorded). Measured, from /proc: the first sync (a new
 home: every file read and copied into history), the idle CPU over `IDLE_S` once it is up
 to date, its resident memory then, the time from a write (and from a deletion) by another
 process to the version in history, and a burst of `BURST` deletions to its one event.

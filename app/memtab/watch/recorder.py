@@ -50,9 +50,9 @@ from memtab.watch.targets import RETARGET, ScopeTarget, Targets
 
 logger = logging.getLogger(__name__)
 
-SETTLE_S = 0.15
+SETTLE_S = 0.1
 """Quiet time after a change before it is recorded (an atomic save is two events)."""
-MAX_DELAY_S = 0.5
+MAX_DELAY_S = 0.3
 """The longest a change waits for quiet: a change is recorded within about a second."""
 FULL_SYNC_S = 600.0
 POLL_INTERVAL_S = 1.0
