@@ -151,7 +151,10 @@ class Directory:
     def open_file(self, name: str) -> int:
         """A read-only descriptor of a regular file (never through a symlink). Raises OSError."""
         path, at = self.at(name)
-        fd = os.open(path, os.O_RDONLY | _BINARY | _CLOEXEC | getattr(os, "O_NOFOLLOW", 0), **at)
+        # Without blocking: a FIFO in a scope would wait for a writer for ever (it is no
+        # regular file, refused below at once).
+        flags = os.O_RDONLY | _BINARY | _CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), **at)
         try:
             mode = os.fstat(fd).st_mode
         except BaseException:
