@@ -13,7 +13,7 @@ from memtab.consolidation.plan_check import plan_from_calls
 from memtab.consolidation.records import ConsolidationPlan
 from memtab.fs.clock import now_ms
 from memtab.humanize import plural
-from memtab.store.history.runs import new_run_id
+from memtab.store.history.runs import CHECK_FIX_PROVIDER, new_run_id
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
@@ -40,7 +40,7 @@ def plan_fixes(home: Home, workspace: Workspace, findings: Iterable[Finding]) ->
         plan_id=new_run_id(created).replace("run-", "plan-", 1),
         created_at=created,
         summary=f"Fixes of what `memtab check` found: {plural(len(calls), 'change')}.",
-        provider="check",
+        provider=CHECK_FIX_PROVIDER,
         model="memtab check",
     )
     return FixPlan(plan, plannable_count(findings) - len(calls))

@@ -26,7 +26,7 @@ from memtab.fs.clock import Clock
 from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
-from memtab.store.history.runs import RunsLog, journal_fingerprint
+from memtab.store.history.runs import CHECK_FIX_PROVIDER, RunsLog, journal_fingerprint
 from memtab.store.history.started import StartedRun
 from memtab.store.home import Home
 from memtab.store.journal import ConsolidationRecord, Journal, JournalOp, Trigger
@@ -133,9 +133,10 @@ class RunBooks:
         self.started.end(status, record.summary, problem, fingerprint)
         journal_error: str | None = None
         try:
-            Journal(self.home).save_run(
-                self.run.workspace.notebook_id, self.store.project_path, record
-            )
+            if self.run.provider != CHECK_FIX_PROVIDER:  # fixes are no consolidation of mux's
+                Journal(self.home).save_run(
+                    self.run.workspace.notebook_id, self.store.project_path, record
+                )
         except (OSError, TimeoutError) as error:
             journal_error = f"mux's journal could not record it ({_why(error)})"
             fingerprint = None

@@ -12,7 +12,9 @@ import pytest
 from tests.unit.check.helpers import home_with_project, make_checkout
 
 from memtab.cli.main import main
+from memtab.components.history.runs import run_title
 from memtab.demo import ACME, MAIN_ID, WEBAPP, create_demo_home
+from memtab.store.history.runs import RunsLog
 
 FINDING_FIELDS = {
     "path", "line", "kind", "message", "why", "scope", "agent", "subject", "text",
@@ -99,6 +101,11 @@ def test_the_fixes_are_a_plan_that_consolidate_applies(
     )
     status, out, _ = run_cli([*root, "check", "--workspace", workspace], capsys)
     assert status == 0, out
+    # Fixes are not a consolidation: mux's journal (the footer's three scopes, the
+    # debounce) does not record them, and the runs log names them as the check's.
+    assert not home.journal_path.exists() or workspace not in home.journal_path.read_text()
+    [run] = RunsLog(home).runs()
+    assert run_title(run) == "Fixes from the check"
 
 
 def test_a_workspace_check_reads_what_it_sees(

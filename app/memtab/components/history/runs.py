@@ -20,7 +20,7 @@ from memtab.components.text_diff import DiffResult
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import DRY_RUN_NOTE, describe_run, op_diff
-from memtab.store.history.runs import MUX_SOURCE, RunsLog, touched_paths
+from memtab.store.history.runs import CHECK_FIX_PROVIDER, MUX_SOURCE, RunsLog, touched_paths
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStore
@@ -58,6 +58,8 @@ def load_runs(home: Home, run_filter: RunFilter) -> list[RunEntry]:
 
 def run_title(run: RunEntry) -> str:
     """`Consolidation · manual`, `Memory writer`, `Consolidation by mux · launch`."""
+    if run.provider == CHECK_FIX_PROVIDER:
+        return "Fixes from the check"
     kind = KIND_WORDS.get(run.kind, run.kind.capitalize())
     if run.source == MUX_SOURCE:
         kind += " by mux"

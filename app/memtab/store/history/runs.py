@@ -38,6 +38,9 @@ logger = logging.getLogger(__name__)
 RunKind = Literal["consolidation", "writer", "sync"]
 RUN_KINDS: tuple[str, ...] = ("consolidation", "writer", "sync")
 MUX_SOURCE = "mux"
+CHECK_FIX_PROVIDER = "check"
+"""The provider of a plan of the check's fixes (`memtab check --plan-out`, Apply fix): a
+run that applies one is logged, titled as the check's, and not journaled for mux."""
 
 
 def new_run_id(at_ms: int) -> str:
