@@ -86,7 +86,8 @@ def test_back_and_forward_after_following_a_link(
     click_link(qtbot, editor.preview, "Zeta")
     qtbot.waitUntil(lambda: editor.current_path == zeta, timeout=WAIT_MS)
     alt = Qt.KeyboardModifier.AltModifier
-    qtbot.keyClick(editor.text_edit, Qt.Key.Key_Left, alt)  # from the text, too
+    editor.preview.setFocus()
+    qtbot.keyClick(editor.preview, Qt.Key.Key_Left, alt)  # from the preview, too
     qtbot.waitUntil(lambda: editor.current_path == index, timeout=WAIT_MS)
     current = window.memory_tab.tree.current_node()
     assert current is not None and current.path == index  # shown as a link shows it

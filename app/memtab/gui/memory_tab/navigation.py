@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QKeySequence
 
 from memtab.gui.actions import ActionRegistry
 
@@ -76,12 +75,11 @@ class FileNavigation(QObject):
         super().__init__(parent)
         self.history = FileHistory()
         self._opens = opens
-        standard = QKeySequence.StandardKey
         actions.add(
             "editor.back",
             "&Back",
             self.back,
-            keys=["Alt+Left", standard.Back],
+            keys=["Alt+Left", "Back"],  # not StandardKey.Back: Backspace on some desktops
             menu="view",
             tip="The file shown before this one (as after following a link)",
             enabled_when=lambda: self.history.can_go(-1),
@@ -90,7 +88,7 @@ class FileNavigation(QObject):
             "editor.forward",
             "&Forward",
             self.forward,
-            keys=["Alt+Right", standard.Forward],
+            keys=["Alt+Right", "Forward"],
             menu="view",
             tip="The file shown after this one, before going back",
             enabled_when=lambda: self.history.can_go(1),
