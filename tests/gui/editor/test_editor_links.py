@@ -76,8 +76,7 @@ def test_back_and_forward_after_following_a_link(
 ) -> None:
     (home.global_root / "MEMORY.md").write_text(INDEX, encoding="utf-8")
     window = make_window(home)
-    window.show()
-    qtbot.waitExposed(window)
+    support.activate(qtbot, window)  # the keys are the window's shortcuts
     editor = window.memory_tab.editor
     index = parse_file_path("/memories/global/MEMORY.md")
     zeta = parse_file_path("/memories/global/Zeta.md")
