@@ -9,12 +9,19 @@ each is published (renamed into place, checked as a single write checks it), and
 more sync makes the renames durable. A crash leaves each file old or new, never cut
 short; a temp file left behind is a leftover the next start removes (`leftovers.py`).
 Where one sync is not durable (not Linux), each temp file and directory is fsynced.
+
+A batch is written in chunks, each under its own hold of the scope (and of xum's target
+lock, docs/formats.md §21.2): a chunk is sized to hold it about `CHUNK_HOLD_S`, and
+between chunks the lock is let go for longer than xum's retry, so a xum write waiting its
+2 s gets in and is never refused. Files a later chunk cannot write (the scope taken for
+longer than Memtab waits) are reported failed, as one file that fails is.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,14 +73,45 @@ class _Planned:
 
 _Entry = TypeVar("_Entry", Restore, _Planned)
 
+CHUNK_HOLD_S = 0.2
+"""About how long one chunk holds the scope (xum waits 2 s for its target lock)."""
+_FIRST_CHUNK = 64
+_MAX_CHUNK = 1024
+_GAP_S = 0.03
+"""The lock let go between chunks: longer than xum's 10–20 ms retry (`fileLock.ts`)."""
+
 
 def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore]) -> RestoreResult:
     """Write `items` (files of `scope`) as `restore_content` with `count_as_write=False`
     would, one by one, but durable together (see the module doc). Never raises for one
     file; MemoryStoreError when the scope cannot be written at all (lock, unavailable)."""
     result = RestoreResult()
-    if not items:
-        return result
+    done, size = 0, _FIRST_CHUNK
+    while done < len(items):
+        if done:
+            time.sleep(_GAP_S)  # a waiting xum (or Memtab) takes the lock now
+        chunk = items[done : done + size]
+        began = time.monotonic()
+        try:
+            _restore_chunk(store, scope, chunk, result)
+        except MemoryStoreError as error:
+            if not done:
+                raise  # nothing written: the scope cannot be written at all
+            result.failed.update({item.path: str(error) for item in items[done:]})
+            break
+        done += len(chunk)
+        took = time.monotonic() - began
+        if took < CHUNK_HOLD_S / 2:
+            size = min(size * 2, _MAX_CHUNK)
+        elif took > CHUNK_HOLD_S:
+            size = max(size // 2, 1)
+    return result
+
+
+def _restore_chunk(
+    store: MemoryStore, scope: Scope, items: Sequence[Restore], result: RestoreResult
+) -> None:
+    """One chunk of `restore_contents`, under one hold of the scope."""
     with store.writing(scope):
         planned = _plan(store, scope, items, result)
         kept = _keep_replaced(store, scope, planned, result)
@@ -86,8 +124,7 @@ def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore])
             raise
         changes = _publish(root, planned, result)
         _sync(store, scope, planned)
-        result.recorded = store.record_changes(scope, changes, before_kept=kept)
-    return result
+        result.recorded += store.record_changes(scope, changes, before_kept=kept)
 
 
 def _plan(

@@ -1,0 +1,71 @@
+"""A sync's bulk import lets xum in (docs/formats.md §21.2): it holds xum's target lock a
+chunk at a time, so a xum write waiting its 2 s beside a long batch is never refused, and
+neither side's writes are lost."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from memtab.store import bulk_restore
+from memtab.store.bulk_restore import Restore, RestoreResult, restore_contents
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import Scope, parse_file_path
+from support.xum_player import acquire, release, target_lock
+
+FILES = 400
+READ_DELAY_S = 0.008
+"""Each file planned this slowly: the batch would hold the lock over 3 s in one piece."""
+
+
+def test_a_xum_write_waiting_beside_a_long_batch_gets_in(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slow_read = bulk_restore._read
+
+    def read_slowly(*args: object) -> bytes | None:
+        time.sleep(READ_DELAY_S)
+        return slow_read(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bulk_restore, "_read", read_slowly)
+    items = [
+        Restore(parse_file_path(f"/memories/global/synced/n{i}.md"), f"{i}\n".encode(), None)
+        for i in range(FILES)
+    ]
+    lock = target_lock(store.home.root)
+    xum_file = store.root(Scope.GLOBAL) / "xum.md"
+    outcome: list[RestoreResult] = []
+    batch = threading.Thread(
+        target=lambda: outcome.append(restore_contents(store, Scope.GLOBAL, items))
+    )
+    batch.start()
+    writes = 0
+    try:
+        deadline = time.monotonic() + 10
+        while not lock.exists():  # the batch holds it
+            assert time.monotonic() < deadline
+            time.sleep(0.001)
+        while batch.is_alive() or writes < 2:
+            token = acquire(lock, timeout_s=2.0)  # xum's TARGET_MUTATION_LOCK_TIMEOUT_MS
+            try:
+                _append(xum_file, f"xum {writes}\n")
+                writes += 1
+            finally:
+                release(lock, token)
+            time.sleep(0.05)
+    finally:
+        batch.join()
+    (done,) = outcome
+    assert not done.failed and len(done.written) == FILES
+    assert xum_file.read_text() == "".join(f"xum {i}\n" for i in range(writes))
+    synced = store.root(Scope.GLOBAL) / "synced"
+    assert sorted(int(p.stem[1:]) for p in synced.iterdir()) == list(range(FILES))
+    assert len(done.recorded) == FILES
+
+
+def _append(path: Path, text: str) -> None:
+    before = path.read_text() if path.exists() else ""
+    path.write_text(before + text)
