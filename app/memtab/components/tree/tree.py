@@ -309,7 +309,8 @@ def _build_scope_section(
         )
         return node
     if scope_scan.removed is not None:
-        node.subtitle = " · ".join(filter(None, (node.subtitle, REMOVED_SUBTITLE)))
+        # First: a narrow tree elides the end of the subtitle.
+        node.subtitle = " · ".join(filter(None, (REMOVED_SUBTITLE, node.subtitle)))
         node.not_editable_reason = scope_scan.removed
         node.read_only = True
     else:

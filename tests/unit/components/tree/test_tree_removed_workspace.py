@@ -35,7 +35,7 @@ def test_a_removed_workspaces_notebook_is_read_only_with_the_reason(home: Home) 
     for scan in (later, scanned(home)):
         section = _workspace_section(build_tree(scan))
         assert section.read_only and not section.accepts_drops
-        assert section.subtitle.endswith(REMOVED_SUBTITLE)
+        assert section.subtitle.startswith(REMOVED_SUBTITLE)
         assert f"Read-only: {reason}" in (row_tooltip(section, None) or "")
         rows = [n for n in section.walk() if n.kind in (NodeKind.FILE, NodeKind.DIRECTORY)]
         assert len(rows) == len([n for n in rows if n.read_only and not n.accepts_drops])
