@@ -30,6 +30,7 @@ from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.files.copy import CopyToDialog
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
 from memtab.gui.history.revert import RevertResultDialog
+from memtab.gui.loads.dialog import LoadsDialog
 from memtab.gui.memory_tab.layout import DEFAULT_SPLITTER_SIZES
 from memtab.gui.memory_tab.overlay import MOST_OF_THE_TREE
 from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
@@ -37,6 +38,7 @@ from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.screen_room import room_on
 from memtab.gui.settings.keys import confirm_key_host
 from memtab.gui.window.main_window import MainWindow
+from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
@@ -336,7 +338,7 @@ def test_a_long_status_note_elides_beside_the_writer_and_the_home(
 
 BIG_DIALOGS = {
     "ReviewDialog", "DiffDialog", "RunsDialog", "TrashDialog", "ConflictsDialog",
-    "RevertResultDialog", "ShortcutsDialog",
+    "RevertResultDialog", "ShortcutsDialog", "LoadsDialog",
 }  # fmt: skip
 """Dialogs of lists, diffs and reviews: they keep minimize and maximize."""
 
@@ -450,6 +452,8 @@ def test_every_dialog_fits_a_small_screen(
             window, "Delete memory", "Delete preferences.md?", "Undo restores it.", "Delete"
         )[0],
         about_box(window),
+        LoadsDialog(window),
+        PaletteDialog("Quick open", "Type part of a file's name", [], window),
     ]
     for dialog in opened:
         fits(dialog)

@@ -3,7 +3,7 @@ at a session's start, how much of each and where it stops (`memtab.loads`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QDialog,
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.gui.dialog_layout import give_mnemonics
+from memtab.gui.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.style import Accent
 from memtab.humanize import display_path
 from memtab.loads.records import AgentLoads, LoadedFile, Loads
@@ -63,7 +63,6 @@ class LoadsDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("loadsDialog")
         self.setWindowTitle("What each agent loads")
-        self.resize(900, 520)
         layout = QVBoxLayout(self)
         self.summary = QLabel("Reading what each agent loads…", self)
         self.summary.setObjectName("loadsSummary")
@@ -88,6 +87,7 @@ class LoadsDialog(QDialog):
         layout.addWidget(self.tree, 1)
         layout.addWidget(buttons)
         buttons.rejected.connect(self.reject)
+        fit_to_screen(self, QSize(900, 520), remember="loads")  # a list: it keeps min/max
         self.refresh_button.clicked.connect(self.refresh_requested)
         self.tree.itemActivated.connect(self._on_tree_item_activated)
 

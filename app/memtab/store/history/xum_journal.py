@@ -32,84 +32,16 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
-
-from pydantic import Field
 
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.fs.pydantic_once import StrictInt, StrictStr
-from memtab.fs.records import Lenient, OrNone, Record, ValidItems
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
 
 JOURNAL_NAME = "durable-events.jsonl"
-REFINEMENT_KIND = "refinement"
 MAX_JOURNAL_BYTES = 64 * 1024 * 1024
 """A journal larger than this is read only to here (its rows are small; a session's
 journal reaching it is far beyond any seen)."""
-
-
-class _InverseFile(Record):
-    path: StrictStr
-
-
-class _Inverse(Record):
-    """The paths of a row's inverse (`RefinementInverseSchema`: delete-files,
-    restore-files, rename)."""
-
-    paths: ValidItems[tuple[StrictStr, ...]] = ()
-    files: ValidItems[tuple[_InverseFile, ...]] = ()
-    delete_paths: ValidItems[tuple[StrictStr, ...]] = ()
-    from_path: Annotated[OrNone[StrictStr], Field(alias="from")] = None
-    to: OrNone[StrictStr] = None
-
-    @property
-    def named(self) -> frozenset[str]:
-        found = {*self.paths, *self.delete_paths, *(file.path for file in self.files)}
-        return frozenset(found | {p for p in (self.from_path, self.to) if p is not None})
-
-
-class _PostFile(Record):
-    path: StrictStr
-    sha256: StrictStr
-
-
-class _PostState(Record):
-    files: ValidItems[tuple[_PostFile, ...]] = ()
-
-
-class _Evidence(Record):
-    workspace_id: OrNone[StrictStr] = None
-    tool_name: OrNone[StrictStr] = None
-    tool_call_id: OrNone[StrictStr] = None
-    actor: OrNone[StrictStr] = None
-
-
-class _Action(Record):
-    op: StrictStr
-    path: OrNone[StrictStr] = None
-    """None in a rollback row (`op: rollback`, `of`: the row it undid): its inverse names
-    the files."""
-    new_path: OrNone[StrictStr] = None
-
-
-class _Data(Record):
-    kind: StrictStr
-    action: _Action
-    evidence: Annotated[_Evidence, Lenient(_Evidence())] = _Evidence()
-    inverse: Annotated[_Inverse, Lenient(_Inverse())] = _Inverse()
-    post_state: OrNone[_PostState] = None
-
-
-class _Row(Record):
-    """One `refinement` row of xum's durable-events.jsonl (see the module doc)."""
-
-    kind: StrictStr
-    id: StrictStr
-    ts: StrictInt
-    workspace_id: OrNone[StrictStr] = None
-    data: _Data
 
 
 @dataclass(frozen=True)
@@ -210,11 +142,15 @@ def _journal_bytes(journal: Path, *, head: bool, limit: int = MAX_JOURNAL_BYTES)
 
 
 def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
+    # The rows' records load pydantic, which a settled window never imports (History's
+    # list reads this module): they load with the first journal that has a row.
+    from memtab.store.history.xum_journal_rows import REFINEMENT_KIND, Row
+
     for line in data.splitlines():
         if b'"refinement"' not in line:
             continue  # most rows are other kinds: not parsed at all
         try:
-            row = _Row.read(parse_json(line))
+            row = Row.read(parse_json(line))
         except JsonError:
             continue
         if row is None or row.kind != REFINEMENT_KIND or row.data.kind != "memory":
