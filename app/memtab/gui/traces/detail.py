@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Slot
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QFrame,
@@ -41,6 +41,8 @@ from memtab.traces.reader import TraceDump
 
 MAX_LISTED_PROBLEMS = 6
 LOADING_DELAY_MS = 150
+TWO_COLUMNS_WIDTH = 640
+"""The header's least width for its short fields two pairs a row."""
 
 
 _FIELDS = (
@@ -167,29 +169,26 @@ class TraceDetailView(QWidget):
         title_row.addWidget(self.title, 1)
 
         self.fields: dict[str, ElidedLabel] = {}
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(12)
-        grid.setVerticalSpacing(3)
-        for position, (key, label) in enumerate(_FIELDS):
-            row, column = divmod(position, 2)
+        self._field_rows: list[tuple[QLabel, ElidedLabel, bool]] = []  # name, value, wide
+        self._fields_grid = QGridLayout()
+        self._fields_grid.setHorizontalSpacing(12)
+        self._fields_grid.setVerticalSpacing(3)
+        for key, label in _FIELDS:
             name = self._field_name(label)
             name.setToolTip(_FIELD_TIPS.get(key, ""))  # the value's tooltip is its whole text
-            grid.addWidget(name, row, column * 2)
             value = ElidedLabel("", self.header)
             value.setObjectName(f"field:{key}")
             self.fields[key] = value
-            grid.addWidget(value, row, column * 2 + 1)
-        first_wide = (len(_FIELDS) + 1) // 2
-        for offset, (key, label) in enumerate(_WIDE_FIELDS):
-            grid.addWidget(self._field_name(label), first_wide + offset, 0)
+            self._field_rows.append((name, value, False))
+        for key, label in _WIDE_FIELDS:
             # Spanning the value columns: it takes their room, not decides it.
             wide = ElidedLabel("", self.header, max_hint=120)
             wide.setObjectName(f"field:{key}")
             self.fields[key] = wide
-            grid.addWidget(wide, first_wide + offset, 1, 1, 3)
-        # The left values as wide as they ask (a stretch would split the room evenly and
-        # elide them); the right ones take what is left.
-        grid.setColumnStretch(3, 1)
+            self._field_rows.append((self._field_name(label), wide, True))
+        self._field_columns = 0
+        self._lay_out_fields(2)
+        self.header.installEventFilter(self)
 
         layout = QVBoxLayout(self.header)
         layout.setContentsMargins(10, 10, 10, 4)
@@ -199,7 +198,39 @@ class TraceDetailView(QWidget):
         layout.addWidget(self.error_label)
         layout.addWidget(self.problem_banner)
         layout.addSpacing(4)
-        layout.addLayout(grid)
+        layout.addLayout(self._fields_grid)
+
+    def _lay_out_fields(self, columns: int) -> None:
+        """The short fields in `columns` pairs of name and value a row (two side by side
+        squeezed the right ones to "a…5" beside a terminal), the wide ones below."""
+        if columns == self._field_columns:
+            return
+        self._field_columns = columns
+        grid = self._fields_grid
+        for name, value, _wide in self._field_rows:
+            grid.removeWidget(name)
+            grid.removeWidget(value)
+        short = [(name, value) for name, value, wide in self._field_rows if not wide]
+        for position, (name, value) in enumerate(short):
+            row, column = divmod(position, columns)
+            grid.addWidget(name, row, column * 2)
+            grid.addWidget(value, row, column * 2 + 1)
+        first_wide = (len(short) + columns - 1) // columns
+        wide_rows = [(name, value) for name, value, wide in self._field_rows if wide]
+        for offset, (name, value) in enumerate(wide_rows):
+            grid.addWidget(name, first_wide + offset, 0)
+            grid.addWidget(value, first_wide + offset, 1, 1, 2 * columns - 1)
+        # The left values as wide as they ask (a stretch would split the room evenly and
+        # elide them); the right ones take what is left.
+        for column in range(4):
+            grid.setColumnStretch(column, 1 if column == 2 * columns - 1 else 0)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Two columns of fields where the header has the room, else one."""
+        if watched is self.header and event.type() == QEvent.Type.Resize:
+            wide = self.header.width() >= TWO_COLUMNS_WIDTH
+            self._lay_out_fields(2 if wide else 1)
+        return super().eventFilter(watched, event)
 
     def _field_name(self, text: str) -> QLabel:
         label = QLabel(text, self.header)
