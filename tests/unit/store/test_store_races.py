@@ -30,6 +30,8 @@ from memtab.store.tool import MemoryTool
 
 from .helpers import err, ok, snapshot, write
 
+pytestmark = pytest.mark.fsync  # real fsyncs, even in make test-fast
+
 G = "/memories/global"
 
 
@@ -294,7 +296,6 @@ def test_a_directory_swapped_for_a_link_just_before_the_write_gets_nothing_outsi
 FLIPPER = r"""
 import os, sys
 
-pytestmark = pytest.mark.fsync  # real fsyncs, even in make test-fast
 root, outside = sys.argv[1], sys.argv[2]
 sub, real = os.path.join(root, "sub"), os.path.join(root, "sub.real")
 print("flipping", flush=True)
