@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
-
-from memtab.fs.pydantic_once import StrictInt, StrictStr
+from memtab.fs.pydantic_once import Field, StrictInt, StrictStr
 from memtab.fs.records import Lenient, OrNone, Record, ValidItems
 
 REFINEMENT_KIND = "refinement"
