@@ -15,6 +15,7 @@ class MarkTone(enum.Enum):
 
     CHECK = "check"  # the check found something to look at
     CONFLICT = "conflict"  # something the user must decide before it is settled
+    UNSAVED = "unsaved"  # the editor holds changes to it not yet saved
 
 
 @dataclass(frozen=True)

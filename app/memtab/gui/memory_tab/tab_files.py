@@ -12,6 +12,9 @@
   made goes there too (`TypedAhead`), not to the tree's type-ahead.
 - Opening or closing a file keeps the tree's selection, the line highlight and other
   agents' sections in step (`TreeEditorSync`, `SourcesSync`).
+- A file with unsaved changes in an editor tab is marked "● unsaved" on its row (the
+  tab's ● is out of sight when the tabs are many, or beside a terminal, where the tree
+  and the editor take turns).
 - Each file shown is a step of Back and Forward (`navigation.FileNavigation`), which
   show a file as a link does: its row selected and opened.
 """
@@ -24,6 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.files.open import open_file
+from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.held_keys import TypedAhead
@@ -45,6 +49,9 @@ if TYPE_CHECKING:
     from memtab.gui.tree.sync import TreeEditorSync
 
 logger = logging.getLogger(__name__)
+
+UNSAVED_MARK = RowMark("● unsaved", MarkTone.UNSAVED, "Unsaved changes in the editor")
+"""The mark on the row of a file an editor tab holds unsaved changes to."""
 
 
 class FilesHost(Protocol):
@@ -102,6 +109,8 @@ class TabFiles(QObject):
         editor.file_closed.connect(self._on_editor_file_closed)
         editor.tabs_changed.connect(self._on_editor_tabs_changed)
         editor.link_opened.connect(self._on_editor_link_opened)
+        for changed in (editor.dirty_changed, editor.tabs_changed, editor.saved):
+            changed.connect(self._mark_unsaved)
 
     def workspace_shown(self) -> None:
         """Another workspace is shown: reopen its remembered file once its tree is."""
@@ -160,6 +169,16 @@ class TabFiles(QObject):
                 self._editor.open(file, keep=True, show=False)
 
     # -- the open file -----------------------------------------------------------------------
+
+    @Slot()
+    def _mark_unsaved(self) -> None:
+        """Mark the rows of the files with unsaved changes in a tab (and only those)."""
+        marks = {
+            ref_key(tab.ref): UNSAVED_MARK
+            for tab in self._editor.tabs
+            if tab.ref is not None and tab.is_dirty
+        }
+        self._model.set_marks("unsaved", marks)
 
     def _show_key(self, key: str) -> bool:
         """Select and open the row of `key` (False: the tree does not show it)."""
