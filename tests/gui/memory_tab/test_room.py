@@ -312,7 +312,7 @@ def test_picking_a_version_in_history_never_widens_its_dock(
         assert place_of(tab.tree, window) == tree_place
 
 
-def test_a_long_status_note_elides_beside_the_writer_and_the_home(
+def test_a_status_note_shows_at_half_a_laptop_and_a_long_one_elides(
     qtbot: QtBot, make_window: WindowFactory, home: Home
 ) -> None:
     window = make_window(home)
@@ -331,9 +331,17 @@ def test_a_long_status_note_elides_beside_the_writer_and_the_home(
     note = bar.note
     assert note.text() != text and note.text().endswith("…")
     assert note.toolTip() == text
-    assert place_of(note, window).right() < place_of(home_label, window).left()
+    assert not home_label.isVisible()  # it gives way to the note while the note shows
     assert bar.minimumSizeHint().width() <= HALF_LAPTOP
     assert window.minimumSizeHint().width() <= HALF_LAPTOP
+    # A note of the usual length shows whole: beside the writer and the home it was "Tab…".
+    usual = "Tab moves the focus now (Ctrl+M: Tab indents again)"
+    window.context.status.show(usual)
+    settle()
+    assert note.text() == usual
+    bar.clearMessage()
+    settle()
+    assert home_label.isVisible()
 
 
 BIG_DIALOGS = {

@@ -5,7 +5,10 @@ there (the writer's status), and cuts it where the first permanent widget begins
 long note ran into the home's label. `WindowStatusBar` shows a note in a label of its
 own after the normal widgets instead: it elides at its end (whole in its tooltip), the
 writer's status stays in view, and the bar never asks for the note's width. The home's
-label elides too (`home_label`), so half a laptop screen shows the bar whole.
+label elides too (`home_label`), so half a laptop screen shows the bar whole. In a bar
+narrower than `ROOMY_WIDTH` (half a laptop's screen), a note takes the room of the normal
+widgets and the home's label while it shows, as Qt's own bar does: beside them it was
+elided to "Tab…".
 
 `showMessage`, `currentMessage` and `clearMessage` keep QStatusBar's meaning (a timeout
 in milliseconds, 0: until replaced), so callers and tests use it as they would Qt's.
@@ -28,6 +31,8 @@ from memtab.gui.widgets import ElidedLabel
 logger = logging.getLogger(__name__)
 
 HOME_LABEL_MIN_WIDTH = 80
+ROOMY_WIDTH = 900
+"""The least width of a bar whose notes show beside the normal widgets and the home."""
 
 
 class WindowStatusBar(QStatusBar):
@@ -39,6 +44,8 @@ class WindowStatusBar(QStatusBar):
         super().__init__(parent)
         self.setObjectName("windowStatusBar")
         self._normal = 0  # normal widgets: a permanent one's index counts them
+        self._give_way: list[QWidget] = []  # what a note covers in a narrow bar
+        self._covered: list[QWidget] = []  # what the note shown covers now
         self.note = ElidedLabel("", self, min_width=0, elide=Qt.TextElideMode.ElideRight)
         self.note.setObjectName("statusNote")
         self.note.setAccessibleName("Status")
@@ -57,11 +64,14 @@ class WindowStatusBar(QStatusBar):
     def addWidget(self, widget: QWidget, stretch: int | None = 0) -> None:
         """A normal widget, on the left (counted: permanent ones are placed after)."""
         self._normal += 1
+        if self._normal > 1:  # not the note itself
+            self._give_way.append(widget)
         super().addWidget(widget, stretch)
 
     def insertWidget(self, index: int, widget: QWidget, stretch: int | None = 0) -> int:
         """A normal widget at `index` among the normal ones."""
         self._normal += 1
+        self._give_way.append(widget)
         return super().insertWidget(index, widget, stretch)
 
     def insert_permanent_first(self, widget: QWidget) -> None:
@@ -91,12 +101,14 @@ class WindowStatusBar(QStatusBar):
         label = ElidedLabel(text, self, min_width=HOME_LABEL_MIN_WIDTH)
         label.set_full_text(text, tooltip)
         self.addPermanentWidget(label)
+        self._give_way.append(label)
         return label
 
     def showMessage(self, text: str, timeout: int | None = 0) -> None:
         """Show `text` (elided to the room there is) for `timeout` ms (0: until
         replaced or cleared)."""
         self.note.set_full_text(text)
+        self._cover(bool(text) and self.width() < ROOMY_WIDTH)
         if timeout:
             self._expiry.start(timeout)
         else:
@@ -110,9 +122,18 @@ class WindowStatusBar(QStatusBar):
     def clearMessage(self) -> None:
         """Remove the note."""
         self._expiry.stop()
+        self._cover(False)
         if self.note.full_text:
             self.note.set_full_text("")
             self.messageChanged.emit("")
+
+    def _cover(self, cover: bool) -> None:
+        """Hide what gives way to a note (those shown), or show again what was hidden."""
+        for widget in self._covered:
+            widget.show()
+        self._covered = [w for w in self._give_way if w.isVisibleTo(self)] if cover else []
+        for widget in self._covered:
+            widget.hide()
 
     @Slot()
     def _on_expiry_timeout(self) -> None:
