@@ -30,7 +30,7 @@ from memtab.store.catch_up import catch_up_runs
 from memtab.store.external import sync_external
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
-from memtab.store.history.runs import RUN_KINDS, RunsLog
+from memtab.store.history.runs import REVERT_KIND, RUN_KINDS, RunsLog, reverted_by
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore
@@ -40,6 +40,7 @@ from memtab.watch.events import find_event, restore_event
 if TYPE_CHECKING:  # the sources load only for a file id
     from memtab.blame.records import BlameLine
     from memtab.sources.agent_file import SourceVersions
+    from memtab.store.history.records import RunEntry
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -309,9 +310,11 @@ def _runs_of(home: Home) -> RunsLog:
 
 def run_runs(args: argparse.Namespace) -> int:
     home = open_home(args)
-    runs = _runs_of(home).runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
+    log = _runs_of(home)
+    runs = log.runs(workspace_id=args.workspace, kind=args.kind, failed_only=args.failed)
+    reverts = reverted_by(log.runs(kind=REVERT_KIND))
     if args.json:
-        print_json({"runs": [run.to_json() for run in runs]})
+        print_json({"runs": [_run_json(run, reverts.get(run.id)) for run in runs]})
         return 0
     if not runs:
         print("No runs recorded")
@@ -319,11 +322,18 @@ def run_runs(args: argparse.Namespace) -> int:
     for run in runs:
         status = "FAILED " if run.failed else ""
         source = " (mux)" if run.source == "mux" else ""
+        how = f"by {actor_name(run.actor or 'user')}" if run.kind == REVERT_KIND else run.trigger
         print(
             f"{run.id}  {absolute_time(run.at)}  {status}{run.kind}{source} "
-            f"({run.trigger}) {run.workspace_id or run.project_path or ''}"
+            f"({how}) {run.workspace_id or run.project_path or ''}"
         )
         print(f"  {elide(run.summary or run.error or '', 100)}")
+        revert = reverts.get(run.id)
+        if revert is not None:
+            print(
+                f"  reverted by {revert.id} ({actor_name(revert.actor or 'user')}, "
+                f"{absolute_time(revert.at)})"
+            )
         for op, words in zip(run.ops, describe_run(home, run), strict=True):
             print(f"  - {words}")
             if args.diff and op.applied:
@@ -331,6 +341,12 @@ def run_runs(args: argparse.Namespace) -> int:
                 if diff:
                     print("    " + diff.replace("\n", "\n    "))
     return 0
+
+
+def _run_json(run: RunEntry, revert: RunEntry | None) -> dict[str, object]:
+    """A run as `memtab runs --json` gives it: the log's record and what is known of it
+    since (`revertedBy`: the revert run that reverted it, or null)."""
+    return {**run.to_json(), "revertedBy": revert.id if revert is not None else None}
 
 
 def run_revert(args: argparse.Namespace) -> int:
@@ -350,6 +366,8 @@ def run_revert(args: argparse.Namespace) -> int:
                 print("  " + refusal.diff.replace("\n", "\n  "))
         if not result.restored and not result.refused and not result.already:
             print("Nothing to revert: the files already hold what they held before the run")
+        if result.revert_run_id is not None:
+            print(f"logged as run {result.revert_run_id} (memtab runs --kind revert)")
     return 1 if result.refused else 0
 
 

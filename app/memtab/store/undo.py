@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+from memtab.fs.clock import now_ms
+from memtab.store.actors import actor_name
 from memtab.store.errors import (
     AlreadyExistsError,
     MemoryStoreError,
@@ -22,7 +24,14 @@ from memtab.store.errors import (
 from memtab.store.external import sync_external
 from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.describe import unified_diff
-from memtab.store.history.runs import MUX_SOURCE, RunsLog, touched_paths
+from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.runs import (
+    MUX_SOURCE,
+    REVERT_KIND,
+    RunsLog,
+    new_run_id,
+    touched_paths,
+)
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
@@ -261,6 +270,8 @@ class RevertResult:
     refused: list[Refusal] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
     """Files that held their before-run content already (an earlier revert got to them)."""
+    revert_run_id: str | None = None
+    """The revert's own run in the runs log (None: it restored nothing, or its log failed)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -268,6 +279,7 @@ class RevertResult:
             "restored": self.restored,
             "refused": [refusal.to_json() for refusal in self.refused],
             "alreadyReverted": self.already,
+            "revertRunId": self.revert_run_id,
         }
 
 
@@ -299,11 +311,21 @@ def revert_run(
     revert would apply to its current content; the others are restored. A file that holds
     its before-run content already counts as done (`already`): a revert that was stopped
     midway finishes when run again. A file whose content history cannot keep is refused
-    (`Refusal.unkept`) unless `allow_unkept`. HistoryError for an unknown run.
+    (`Refusal.unkept`) unless `allow_unkept`. HistoryError for an unknown run, and for a
+    revert run: a revert is taken back by restoring its files from their history.
+
+    A revert that restores a file is a run of its own (kind `revert`, docs/formats.md
+    §14.3): logged with the files it restored, naming `run_id` and `actor`; its versions
+    carry its run id.
     """
     run = RunsLog(home).get(run_id)
     if run is None:
         raise HistoryError(f"No run {run_id!r} (see `memtab runs`)")
+    if run.kind == REVERT_KIND:
+        raise HistoryError(
+            f"{run_id} is a revert (of {run.reverts or 'a run'}): a revert is not reverted; "
+            "restore its files from their history instead (`memtab history PATH`)"
+        )
     result = RevertResult(run)
     if run.source == MUX_SOURCE:
         reason = (
@@ -313,7 +335,9 @@ def revert_run(
         result.refused = [Refusal(path, reason) for path in touched_paths(run.ops)]
         return result
     workspace = load_registry(home).workspace(run.workspace_id) if run.workspace_id else None
-    store = MemoryStore(home, workspace, actor=actor)
+    started_at = now_ms()
+    revert_id = new_run_id(started_at)
+    store = MemoryStore(home, workspace, actor=actor, run_id=revert_id)
     sync_external(store)  # a later change by another program is a later version too
     touched = _touched_by(store, run_id)
     for path in touched_paths(run.ops):
@@ -321,15 +345,61 @@ def revert_run(
             result.refused.append(Refusal(path, "its change was not recorded in history"))
     # Removals first: they make room (the file cap) and free names renames had taken.
     touched.sort(key=lambda item: item.pre_sha256 is not None)
-    for item in touched:
-        outcome = _revert_file(store, item, run, allow_unkept=allow_unkept)
-        if isinstance(outcome, Refusal):
-            result.refused.append(outcome)
-        elif outcome == "restored":
-            result.restored.append(item.path)
-        elif outcome == "already":
-            result.already.append(item.path)
+    with store.collecting_changes() as changes:
+        for item in touched:
+            outcome = _revert_file(store, item, run, allow_unkept=allow_unkept)
+            if isinstance(outcome, Refusal):
+                result.refused.append(outcome)
+            elif outcome == "restored":
+                result.restored.append(item.path)
+            elif outcome == "already":
+                result.already.append(item.path)
+    if result.restored:
+        result.revert_run_id = _log_revert(home, run, result, changes, revert_id, actor)
     return result
+
+
+def _log_revert(
+    home: Home,
+    run: RunEntry,
+    result: RevertResult,
+    changes: list[RecordedChange],
+    revert_id: str,
+    actor: str,
+) -> str | None:
+    """Log the revert as a run of its own: one op per file it restored."""
+    # records load pydantic, which a settled window never does: only when a run is reverted
+    from memtab.store.history.records import FileVersions, RunEntry, RunOp
+
+    ops = tuple(
+        RunOp(
+            command=REVERT_KIND,
+            path=change.path,
+            applied=True,
+            files=(FileVersions.from_change(change),),
+        )
+        for change in changes
+        if change.path in result.restored
+    )
+    left = f"; left {_files(len(result.refused))} alone" if result.refused else ""
+    entry = RunEntry(
+        id=revert_id,
+        at=now_ms(),
+        kind=REVERT_KIND,
+        trigger="manual",
+        workspace_id=run.workspace_id,
+        project_path=run.project_path,
+        summary=f"Reverted run {run.id}: restored {_files(len(result.restored))}{left}",
+        ops=ops,
+        reverts=run.id,
+        actor=actor,
+    )
+    try:
+        RunsLog(home).append(entry)
+    except (OSError, TimeoutError) as error:
+        logger.warning("Could not add the revert of %s to the runs log: %s", run.id, error)
+        return None
+    return revert_id
 
 
 def _touched_by(store: MemoryStore, run_id: str) -> list[_Touched]:
@@ -388,6 +458,10 @@ def _revert_file(
     return "restored"
 
 
+def _files(count: int) -> str:
+    return f"{count} file" if count == 1 else f"{count} files"
+
+
 def _content_by_sha(home: Home, sha: str) -> bytes:
     try:
         return BlobStore(home.history_blobs_dir).get(sha)
@@ -398,7 +472,7 @@ def _content_by_sha(home: Home, sha: str) -> bytes:
 def _changed_since(item: _Touched, run: RunEntry) -> str:
     if item.later:
         newest = item.later[-1]
-        who = "an external program" if newest.actor == "external" else newest.actor
+        who = actor_name(newest.actor)
         when = datetime.fromtimestamp(newest.at / 1000).strftime("%Y-%m-%d %H:%M")
         return f"changed after the run (by {who} at {when})"
     return "changed after the run (not yet seen by Memtab)"

@@ -364,14 +364,26 @@ def test_reverting_a_consolidation_run_from_runs(
         for i in range(shown_result.files.topLevelItemCount())
     ]
     assert rows == [RESTORED, RESTORED, LEFT_ALONE]
-    assert "changed after the run (by user" in shown_result.files.currentItem().text(2)  # type: ignore[union-attr]
+    assert "changed after the run (by You" in shown_result.files.currentItem().text(2)  # type: ignore[union-attr]
     assert shown_result.diff.result is not None and shown_result.diff.result.removed >= 1
     wait_for(qtbot, lambda: shown(window, ZETA))  # the tree follows through the watcher
     # The run is said to be reverted, and "Revert this run…" is not offered again.
     wait_for(qtbot, lambda: runs.detail is not None and runs.detail.reverted_at is not None)
     assert not runs.revert_button.isEnabled()
     assert runs.revert_button.toolTip().startswith("reverted ")
-    assert "\nReverted " in runs.summary.text()
+    assert "\nReverted by You " in runs.summary.text()
+    # The revert is a run of its own, listed first; the reverted run's row says so.
+    wait_for(qtbot, lambda: len(runs.runs) == 2)
+    assert runs.runs[0].kind == "revert" and runs.runs[0].reverts == run_id
+    row = runs.run_list.topLevelItem(0)
+    reverted_row = runs.run_list.topLevelItem(1)
+    assert row is not None and row.text(1) == "Revert · You"
+    assert reverted_row is not None and reverted_row.text(2).endswith(" · reverted")
+    assert runs.detail is not None and runs.detail.run.id == run_id  # still selected
+    runs.select_run(runs.runs[0].id)
+    wait_for(qtbot, lambda: runs.detail is not None and runs.detail.run.kind == "revert")
+    assert not runs.revert_button.isEnabled()  # a revert is not reverted
+    assert "a revert is not reverted" in runs.revert_button.toolTip()
     shown_result.close()
     runs.close()
 

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from memtab.components.history.runs import OpState
+from memtab.components.history.runs import OpState, usage_line
 from memtab.fs.clock import now_ms
-from memtab.gui.history.runs_dialog import EMPTY_TEXT, RunsDialog, usage_line
+from memtab.gui.history.runs_dialog import EMPTY_TEXT, RunsDialog
 from memtab.store.history.records import RunEntry, RunOp, TokenUsage
 from memtab.store.history.runs import MUX_SOURCE, RunsLog
 from memtab.store.home import Home

@@ -157,7 +157,7 @@ def test_revert_refuses_a_file_changed_after_the_run_and_gives_the_diff(home: Ho
     result = revert_run(home, run_id)
     (refusal,) = result.refused
     assert refusal.path == "/memories/global/testing.md"
-    assert "changed after the run" in refusal.reason and "external" in refusal.reason
+    assert "changed after the run (by Another program at " in refusal.reason
     assert "-edited later by hand" in refusal.diff and "+- run make test" in refusal.diff
     assert disk(store, "/memories/global/testing.md") == b"edited later by hand\n"
     assert disk(store, "/memories/global/test-tips.md") == b"- use pytest --lf\n"

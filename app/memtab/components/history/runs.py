@@ -12,15 +12,23 @@ from __future__ import annotations
 import enum
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from memtab import humanize
 from memtab.components.history.diff import parse_unified_diff
 from memtab.components.text_diff import DiffResult
+from memtab.store.actors import actor_name
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import DRY_RUN_NOTE, describe_run, op_diff
-from memtab.store.history.runs import CHECK_FIX_PROVIDER, MUX_SOURCE, RunsLog, touched_paths
+from memtab.store.history.runs import (
+    CHECK_FIX_PROVIDER,
+    MUX_SOURCE,
+    REVERT_KIND,
+    RunsLog,
+    reverted_by,
+    touched_paths,
+)
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStore
@@ -32,7 +40,12 @@ if TYPE_CHECKING:  # records load pydantic: with the first run read, on a worker
 
 logger = logging.getLogger(__name__)
 
-KIND_WORDS = {"consolidation": "Consolidation", "writer": "Memory writer", "sync": "Sync"}
+KIND_WORDS = {
+    "consolidation": "Consolidation",
+    "writer": "Memory writer",
+    "sync": "Sync",
+    REVERT_KIND: "Revert",
+}
 
 
 @dataclass(frozen=True)
@@ -45,21 +58,38 @@ class RunFilter:
     failed_only: bool = False
 
 
+class RunList(NamedTuple):
+    """The runs a filter lists, and for each run a revert reverted, the newest revert."""
+
+    runs: list[RunEntry]
+    reverted: dict[str, RunEntry]
+
+
 def load_runs(home: Home, run_filter: RunFilter) -> list[RunEntry]:
     """The runs that pass the filter, newest first (mux's journaled runs added first)."""
+    return load_run_list(home, run_filter).runs
+
+
+def load_run_list(home: Home, run_filter: RunFilter) -> RunList:
+    """`load_runs`, with the reverts of the runs listed."""
     catch_up_runs(home)
-    return RunsLog(home).runs(
+    log = RunsLog(home)
+    runs = log.runs(
         workspace_id=run_filter.workspace_id,
         kind=run_filter.kind,
         trigger=run_filter.trigger,
         failed_only=run_filter.failed_only,
     )
+    return RunList(runs, reverted_by(log.runs(kind=REVERT_KIND)))
 
 
 def run_title(run: RunEntry) -> str:
-    """`Consolidation · manual`, `Memory writer`, `Consolidation by mux · launch`."""
+    """`Consolidation · manual`, `Memory writer`, `Consolidation by mux · launch`,
+    `Revert · You`."""
     if run.provider == CHECK_FIX_PROVIDER:
         return "Fixes from the check"
+    if run.kind == REVERT_KIND:
+        return f"Revert · {actor_name(run.actor or 'user')}"
     kind = KIND_WORDS.get(run.kind, run.kind.capitalize())
     if run.source == MUX_SOURCE:
         kind += " by mux"
@@ -68,9 +98,12 @@ def run_title(run: RunEntry) -> str:
     return kind
 
 
-def run_outcome(run: RunEntry) -> str:
+def run_outcome(run: RunEntry, reverted: RunEntry | None = None) -> str:
     """`2 of 3 changes applied`, `failed: …`, `changed nothing`; a writer run that changed
-    no file says what it did instead (`suggested 5 memories for review`, its summary)."""
+    no file says what it did instead (`suggested 5 memories for review`, its summary);
+    `… · reverted` when a revert run (`reverted`) took it back."""
+    if reverted is not None:
+        return f"{run_outcome(run)} · reverted"
     if run.failed:
         return f"failed: {run.error or 'no reason recorded'}"
     if not run.ops:
@@ -119,14 +152,32 @@ class RunDetail:
     revert_refusal: str | None
     reverted_at: int | None = None
     """When a revert of this run restored its files (ms), if one did."""
+    reverted_by: RunEntry | None = None
+    """The revert run that did (None: none logged — a revert before reverts were runs)."""
 
     @property
     def revertible(self) -> bool:
         return self.revert_refusal is None
 
+    @property
+    def reverted_words(self) -> str:
+        """`Reverted by You 3 min ago (run-…)`, or "" when the run was not reverted."""
+        revert = self.reverted_by
+        if revert is not None:
+            who = actor_name(revert.actor or "user")
+            return f"Reverted by {who} {humanize.relative_time(revert.at)} ({revert.id})"
+        if self.reverted_at is not None:
+            return f"Reverted {humanize.relative_time(self.reverted_at)}"
+        return ""
+
 
 def revert_refusal(run: RunEntry) -> str | None:
     """Why "Revert this run" cannot help for this run, or None when it can."""
+    if run.kind == REVERT_KIND:
+        return (
+            f"this run is a revert (of {run.reverts or 'a run'}): a revert is not reverted; "
+            "restore its files from their history to take it back"
+        )
     if run.source == MUX_SOURCE:
         return (
             "mux made this run: Memtab saw its changes as outside changes; restore a file "
@@ -153,12 +204,30 @@ def load_run_detail(home: Home, run: RunEntry) -> RunDetail:
             )
         )
     reverted = reverted_at(store, run) if store is not None else None
+    revert = reverted_by(RunsLog(home).runs(kind=REVERT_KIND)).get(run.id)
+    if revert is not None:
+        reverted = max(reverted or 0, revert.at)
     refusal = revert_refusal(run)
     if reverted is not None and refusal is None:
         refusal = (
             f"reverted {humanize.relative_time(reverted)}: its files hold what they held before it"
         )
-    return RunDetail(run, tuple(ops), refusal, reverted)
+    return RunDetail(run, tuple(ops), refusal, reverted, revert)
+
+
+def no_change_message(run: RunEntry) -> str:
+    """What the diff pane says for a run that changed no file: what it did instead."""
+    outcome = run_outcome(run)
+    if outcome == "changed nothing":
+        return "This run changed nothing."
+    return f"This run changed no file: it {outcome}."
+
+
+def usage_line(run: RunEntry) -> str:
+    """`18,240 input · 1,312 output tokens`, or "" when the run recorded no usage."""
+    if run.input_tokens is None and run.output_tokens is None:
+        return ""
+    return f"{run.input_tokens or 0:,} input · {run.output_tokens or 0:,} output tokens"
 
 
 def reverted_at(store: MemoryStore, run: RunEntry) -> int | None:

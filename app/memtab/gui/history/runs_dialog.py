@@ -43,10 +43,13 @@ from memtab.components.history.runs import (
     OpView,
     RunDetail,
     RunFilter,
+    RunList,
     load_run_detail,
-    load_runs,
+    load_run_list,
+    no_change_message,
     run_outcome,
     run_title,
+    usage_line,
 )
 from memtab.gui.dialog_layout import (
     fit_to_screen,
@@ -82,7 +85,7 @@ _RUN_ROLE = Qt.ItemDataRole.UserRole
 
 
 def _list_job(home: Home, run_filter: RunFilter, _ctx: TaskContext) -> object:
-    return load_runs(home, run_filter)
+    return load_run_list(home, run_filter)
 
 
 def _detail_job(home: Home, run: RunEntry, _ctx: TaskContext) -> object:
@@ -91,21 +94,6 @@ def _detail_job(home: Home, run: RunEntry, _ctx: TaskContext) -> object:
 
 def _revert_job(home: Home, run_id: str, _ctx: TaskContext) -> object:
     return revert_run(home, run_id)
-
-
-def no_change_message(run: RunEntry) -> str:
-    """What the diff pane says for a run that changed no file: what it did instead."""
-    outcome = run_outcome(run)
-    if outcome == "changed nothing":
-        return "This run changed nothing."
-    return f"This run changed no file: it {outcome}."
-
-
-def usage_line(run: RunEntry) -> str:
-    """`18,240 input · 1,312 output tokens`, or "" when the run recorded no usage."""
-    if run.input_tokens is None and run.output_tokens is None:
-        return ""
-    return f"{run.input_tokens or 0:,} input · {run.output_tokens or 0:,} output tokens"
 
 
 class RunsDialog(QDialog):
@@ -367,22 +355,23 @@ class RunsDialog(QDialog):
 
     # -- showing -----------------------------------------------------------------------------
 
-    def _show_runs(self, runs: list[RunEntry]) -> None:
+    def _show_runs(self, listing: RunList) -> None:
         selected = None if self._select_newest else self._selected_run_id()
         self._select_newest = False
-        self._runs = runs
+        self._runs = runs = listing.runs
         self.run_list.blockSignals(True)
         self.run_list.clear()
         palette = self.palette()
         failed = QBrush(accent_text(palette, Accent.ERROR))
         for run in runs:
             workspace = self._names.get(run.workspace_id or "", run.workspace_id or "—")
+            outcome = run_outcome(run, listing.reverted.get(run.id))
             item = QTreeWidgetItem(
-                [humanize.relative_time(run.at), run_title(run), run_outcome(run), workspace]
+                [humanize.relative_time(run.at), run_title(run), outcome, workspace]
             )
             item.setData(0, _RUN_ROLE, run.id)
             item.setToolTip(0, humanize.absolute_time(run.at))
-            item.setToolTip(2, run_outcome(run))
+            item.setToolTip(2, outcome)
             item.setToolTip(3, workspace)
             if run.failed:
                 item.setForeground(2, failed)
@@ -446,9 +435,8 @@ class RunsDialog(QDialog):
             self.ops.addTopLevelItem(QTreeWidgetItem(["", "Reading the changes…"]))
             self.revert_button.setEnabled(False)
             return
-        if detail.reverted_at is not None:
-            when = humanize.relative_time(detail.reverted_at)
-            self.summary.setText(f"{summary}\nReverted {when}")
+        if detail.reverted_words:
+            self.summary.setText(f"{summary}\n{detail.reverted_words}")
         self._fill_ops(detail)
         self.revert_button.setEnabled(detail.revertible and self._revert_job is None)
         self.revert_button.setToolTip(
@@ -553,7 +541,7 @@ class RunsDialog(QDialog):
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, result: object) -> None:
-        if key == LIST_KEY and isinstance(result, list):
+        if key == LIST_KEY and isinstance(result, RunList):
             self._show_runs(result)
         elif (
             key == DETAIL_KEY
@@ -583,6 +571,7 @@ class RunsDialog(QDialog):
             run = self._detail.run
             self._show_detail(None, run)
             self._jobs().submit_latest(DETAIL_KEY, functools.partial(_detail_job, self._home, run))
+        self.reload()  # the revert is a run of its own
 
     @Slot(int, str)
     def _on_runner_job_failed(self, job: int, message: str) -> None:

@@ -33,6 +33,7 @@ _VERBS = {
     "delete": "delete",
     "rename": "rename",
     "memory_write": "write",
+    "revert": "restore",
 }
 
 
@@ -99,6 +100,11 @@ def describe_op(
         return f"Not applied — {verb} {target}" + (f": {op.note}" if op.note else "")
     if op.command == "rename" and op.new_path:
         return _describe_move(op.path, op.new_path, names)
+    if op.command == "revert":  # a revert run's op: the file back as it was before the run
+        file = (texts or {}).get(op.path)
+        if file is not None and file.after is None and file.before is not None:
+            return f"Removed {name} (the run had made it)"
+        return f"Restored {name} to what it held before the run"
     if op.command == "delete":
         if merged_into is not None:
             if _scope_of(merged_into) != _scope_of(op.path):

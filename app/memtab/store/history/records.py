@@ -165,6 +165,10 @@ class RunEntry(Record):
     plan_id: OrNone[StrictStr] = None
     usage: Annotated[TokenUsage | None, BeforeValidator(_usage)] = None
     ops: ValidItems[tuple[RunOp, ...]] = ()
+    reverts: Annotated[OrNone[StrictStr], OmitNone] = None
+    """A revert run's (kind `revert`): the id of the run it reverted."""
+    actor: Annotated[OrNone[StrictStr], OmitNone] = None
+    """Who made a run a person started (a revert: `user`), in `store.actors`' ids."""
 
     @property
     def failed(self) -> bool:

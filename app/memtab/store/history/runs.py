@@ -35,8 +35,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-RunKind = Literal["consolidation", "writer", "sync"]
-RUN_KINDS: tuple[str, ...] = ("consolidation", "writer", "sync")
+RunKind = Literal["consolidation", "writer", "sync", "revert"]
+RUN_KINDS: tuple[str, ...] = ("consolidation", "writer", "sync", "revert")
+REVERT_KIND = "revert"
+"""A revert of a run ("Revert this run…", `memtab revert-run`) is a run of its own
+(docs/formats.md §14.3): it names the run it reverted (`reverts`) and who did it."""
 MUX_SOURCE = "mux"
 CHECK_FIX_PROVIDER = "check"
 """The provider of a plan of the check's fixes (`memtab check --plan-out`, Apply fix): a
@@ -116,6 +119,18 @@ class RunsLog:
             if run.id == run_id:
                 return run
         return None
+
+
+def reverted_by(runs: Iterable[RunEntry]) -> dict[str, RunEntry]:
+    """For each run a revert run reverted, by id, the newest revert of it."""
+    found: dict[str, RunEntry] = {}
+    for run in runs:
+        if run.kind != REVERT_KIND or not run.reverts or run.failed:
+            continue
+        known = found.get(run.reverts)
+        if known is None or run.at > known.at:
+            found[run.reverts] = run
+    return found
 
 
 def log_run(home: Home, run: RunEntry) -> None:
