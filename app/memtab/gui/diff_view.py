@@ -1,8 +1,8 @@
 """A coloured rendering of a unified diff between the file on disk and the editor's draft.
 
 `components.text_diff.compute_diff` computes it on a worker thread; `DiffView` renders the
-result, and `DiffDialog` frames it with the choices the editor offers (e.g. Merge both /
-Keep mine / Take theirs). "Merge both" is enabled once the three-way merge computed with
+result, and `DiffDialog` frames it with the choices the editor offers (e.g. Keep both /
+Keep mine / Keep theirs). "Keep both" is enabled once the three-way merge computed with
 the diff came out clean; otherwise the dialog says where both sides changed the same
 lines. Enter never picks a choice that drops a change: it merges (when clean) or closes.
 """
@@ -260,7 +260,7 @@ class DiffDialog(QDialog):
         self._stats.setText(f"+{result.added}  −{result.removed}")
 
     def set_merge(self, result: MergeResult | None) -> None:
-        """Say whether the draft and the disk merge; enable (and default to) Merge both
+        """Say whether the draft and the disk merge; enable (and default to) Keep both
         when they do. None: no merge was possible (nothing loaded to merge from)."""
         button = self._buttons.get(MERGE)
         if button is None:

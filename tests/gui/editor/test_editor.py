@@ -270,7 +270,7 @@ def test_conflict_bar_offers_the_right_actions_and_never_touches_the_file(
         assert panel.message_bar.button("overwrite").text() == "Recreate"
         assert not store.physical(NOTES).exists()
     else:
-        assert panel.message_bar.action_ids() == ["show_diff", "reload", "overwrite"]
+        assert panel.message_bar.action_ids() == ["show_diff", "overwrite", "reload"]
         assert disk_text(store) == THEIRS
 
 
@@ -283,7 +283,7 @@ def test_the_watcher_seeing_the_change_keeps_the_save_conflict_bar(
     panel.follow_changes({ref(NOTES)})
     settle(qtbot, panel)
     assert CONFLICT_MESSAGES["changed"] in panel.message_bar.text
-    assert panel.message_bar.action_ids() == ["show_diff", "reload", "overwrite"]
+    assert panel.message_bar.action_ids() == ["show_diff", "overwrite", "reload"]
 
 
 class _Relisted(MuxFile):

@@ -1,4 +1,4 @@
-"""The editor's conflict choices: Enter shows the diff, and "Merge both" keeps the draft's
+"""The editor's conflict choices: Enter shows the diff, and "Keep both" keeps the draft's
 and the disk's changes when they touch different lines."""
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def test_enter_on_the_save_conflict_bar_shows_the_diff_and_never_overwrites(
     type_at_end(qtbot, panel, "- mine\n")
     write_disk(store, THEIRS)
     assert not saved(qtbot, panel)
-    assert panel.message_bar.action_ids() == ["show_diff", "reload", "overwrite"]
+    assert panel.message_bar.action_ids() == ["show_diff", "overwrite", "reload"]
     assert panel.message_bar.default_action == "show_diff"
     open_diff_with_enter(qtbot, panel)
     assert disk_text(store) == THEIRS
@@ -109,7 +109,7 @@ def test_merge_both_keeps_the_draft_and_the_agents_change(
     assert not dialog.button("keep_mine").isDefault()
     assert not dialog.button("keep_mine").autoDefault()
     assert dialog.merge_note.text() == (
-        "Your 1 change and 1 change on disk touch different lines: Merge both keeps them all."
+        "Your 1 change and 1 change on disk touch different lines: Keep both keeps them all."
     )
     qtbot.keyClick(dialog, Qt.Key.Key_Return)  # Enter merges
     assert panel.diff_dialog is None
@@ -264,8 +264,11 @@ def test_a_text_made_by_hand_in_the_three_way_view_can_be_kept(
     assert not dialog.button("merge").isEnabled()  # both changed the same line
     assert view.merged_text() == MINE  # it starts as the draft
     resolved = ORIGINAL.replace("- first", "- first, both ways")
+    assert dialog.button("merge").text().replace("&", "") == "Keep both"
     view.merged.setPlainText(resolved)
     assert dialog.button("merge").isEnabled()
+    # It keeps the text below now, and says so in Resolve conflicts…' words.
+    assert dialog.button("merge").text().replace("&", "") == "Keep the text below"
     dialog.button("merge").click()
     settle(qtbot, panel)
     assert panel.buffer_text() == resolved

@@ -9,9 +9,20 @@ from collections.abc import Iterator
 import pytest
 from pytestqt.qtbot import QtBot
 
+from memtab.components.editor.session import (
+    KEEP_MINE,
+    MERGE,
+    OVERWRITE,
+    RELOAD,
+    TAKE_THEIRS,
+    OpenFile,
+    Situation,
+)
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.conflicts_dialog import ConflictsDialog
 from memtab.gui.sync.service import WindowSync
+from memtab.sources.file_ref import MemoryFileRef
+from memtab.store.paths import parse_virtual_path
 from support.gui_clock import FakeGuiClock
 from support.sync_machines import Machine
 
@@ -100,7 +111,7 @@ def test_a_conflict_copy_is_listed_beside_its_original_and_merged(
     )
     wait(qtbot, dialog)
     assert dialog.view.texts is not None and dialog.view.texts.base is None
-    assert dialog.buttons["theirs"].text() == "Keep this &copy"
+    assert dialog.buttons["theirs"].text() == "Keep &theirs"  # the copy is theirs
     dialog.decide("both")
     wait(qtbot, dialog)
     assert alpha.text(NOTES) == "shared\nmine only\ntheirs only\n"
@@ -122,3 +133,30 @@ def test_a_copy_of_memory_meta_is_merged_by_rule(
     wait(qtbot, dialog)
     assert not copy.exists()
     assert list((alpha.home.memtab_dir / "conflict-copies").iterdir())
+
+
+def test_the_editor_and_the_dialog_say_the_same_words_for_the_same_choices(
+    qtbot: QtBot, dialog_on: object, alpha: Machine
+) -> None:
+    dialog = dialog_on(alpha)  # type: ignore[operator]
+    words = {decision: plain(button.text()) for decision, button in dialog.buttons.items()}
+    editor = OpenFile(MemoryFileRef.of_mux(parse_virtual_path(NOTES)))
+    bar = dict(editor.changed_on_disk_choices())
+    assert (bar[KEEP_MINE], bar[TAKE_THEIRS]) == (words["mine"], words["theirs"])
+    save_refused = dict(editor.conflict_choices("changed"))
+    assert (save_refused[OVERWRITE], save_refused[RELOAD]) == (words["mine"], words["theirs"])
+    for situation in (Situation.CONFLICT, Situation.CHANGED_ON_DISK):
+        editor.situation = situation
+        compare = {action: plain(label) for action, label in editor.diff_choices(True)}
+        assert compare[MERGE] == words["both"]
+        assert set(compare.values()) == {words["both"], words["mine"], words["theirs"]}
+    # The copies' decisions say the same as sync's ("theirs" is the copy).
+    alpha.write(NOTES, "shared\nmine only\n")
+    (alpha.home.global_root / "notes.sync-conflict-20261122-143000-ABCDEF7.md").write_text("x\n")
+    dialog.reload()
+    wait(qtbot, dialog)
+    assert {d: plain(b.text()) for d, b in dialog.buttons.items()} == words
+
+
+def plain(label: str) -> str:
+    return label.replace("&", "")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memtab.components.cancel import CancelToken
+from memtab.components.merge.choices import KEEP_BOTH
 from memtab.humanize import plural
 from memtab.store.line_merge import LineMerge, merge_lines
 
@@ -39,7 +40,7 @@ class MergeResult(LineMerge):
     def describe(self) -> str:
         """One line for the user: what was merged, or why nothing was."""
         if self.clean:
-            return f"{self.counts()} touch different lines: Merge both keeps them all."
+            return f"{self.counts()} touch different lines: {KEEP_BOTH.button} keeps them all."
         first, last = self.conflicts[0]
         where = f"line {first}" if first == last else f"lines {first}–{last}"
         more = len(self.conflicts) - 1

@@ -8,7 +8,7 @@ its line endings, a draft kept for "Restore my draft", and why the message bar s
 module what to do:
 
 - `OpenFile.decide(disk, buffer)` after each rescan that touched the file (`Decision`);
-- `OpenFile.decide_take(disk)` for Reload / Take theirs (`TakeDecision`);
+- `OpenFile.decide_take(disk)` for Keep theirs (Reload, Take theirs: `TakeDecision`);
 - the bar's and the diff dialog's choices for the current situation, and which of them
   Enter picks: never one that drops the agent's change or the draft (`default_choice`);
 - `OpenFile.base_text`, what a three-way merge (`components.editor.merge`) starts from.
@@ -24,10 +24,13 @@ from dataclasses import dataclass
 
 from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.text_buffer import TextCodec
+from memtab.components.merge import choices
 from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.files import MAX_FILE_BYTES, FileContent
 
-# Action ids shared by the bar and the diff dialog.
+# Action ids shared by the bar and the diff dialog; their words are a conflict's everywhere
+# (`components.merge.choices`): Reload and Take theirs say "Keep theirs", Overwrite "Keep
+# mine" (over a refused save it writes the draft: what keeping mine means there).
 RELOAD = "reload"
 SHOW_DIFF = "show_diff"
 OVERWRITE = "overwrite"
@@ -213,25 +216,36 @@ class OpenFile:
 
     def changed_on_disk_choices(self) -> list[Choice]:
         """The bar's choices when the disk changed under a dirty buffer."""
-        return [(SHOW_DIFF, "Show diff"), (KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Take theirs")]
+        return [
+            (SHOW_DIFF, choices.COMPARE.button),
+            (KEEP_MINE, choices.KEEP_MINE.button),
+            (TAKE_THEIRS, choices.KEEP_THEIRS.button),
+        ]
 
     def conflict_choices(self, kind: str) -> list[Choice]:
         """The bar's choices after a save was refused (`SaveConflictError.kind`)."""
         if kind == "missing":
-            return [(SHOW_DIFF, "Show diff"), (OVERWRITE, "Recreate")]
-        return [(SHOW_DIFF, "Show diff"), (RELOAD, "Reload"), (OVERWRITE, "Overwrite")]
+            return [(SHOW_DIFF, choices.COMPARE.button), (OVERWRITE, "Recreate")]
+        return [
+            (SHOW_DIFF, choices.COMPARE.button),
+            (OVERWRITE, choices.KEEP_MINE.button),
+            (RELOAD, choices.KEEP_THEIRS.button),
+        ]
 
     def diff_choices(self, disk_exists: bool) -> list[Choice]:
         """The diff dialog's choices, by why it was opened and whether the file exists.
 
-        Merge is offered whenever there is a disk version to merge with; the dialog
-        enables it once the merge turned out clean."""
+        Merge (Keep both) is offered whenever there is a disk version to merge with; the
+        dialog enables it once the merge turned out clean. With their mnemonics: a bar's
+        choices have none (the window's Alt keys are its menus'), a dialog's do."""
         if not disk_exists:
             return [(OVERWRITE, "Recreate from my draft")]
-        merge = (MERGE, "Merge both")
+        merge = (MERGE, choices.KEEP_BOTH.label)
         if self.situation is Situation.CHANGED_ON_DISK:
-            return [merge, (KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Take theirs")]
-        return [merge, (OVERWRITE, "Overwrite with my draft"), (RELOAD, "Reload from disk")]
+            mine, theirs = KEEP_MINE, TAKE_THEIRS
+        else:
+            mine, theirs = OVERWRITE, RELOAD
+        return [merge, (mine, choices.KEEP_MINE.label), (theirs, choices.KEEP_THEIRS.label)]
 
     def merge_basis(self, disk: DiskRead) -> MergeBasis | None:
         """What a three-way merge of the draft with `disk` starts from; None when there is

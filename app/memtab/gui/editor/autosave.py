@@ -5,7 +5,7 @@ When on, every tab with unsaved changes is saved a short pause after the last ed
 at once when the focus leaves the editor (another part of the window, another program).
 It is the same sha-checked save as Ctrl+S: a file changed on disk meanwhile is never
 overwritten — the tab's bar says so, and auto save leaves that tab alone until the user
-has chosen (Show diff, Keep mine, Take theirs…). A draft whose file is gone from disk is
+has chosen (Compare, Keep mine, Keep theirs…). A draft whose file is gone from disk is
 not recreated behind the user's back either.
 """
 

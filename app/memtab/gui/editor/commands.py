@@ -7,7 +7,7 @@ work while the focus is anywhere in the editor, even when a window-wide shortcut
 the same key (the window's Ctrl+F searches memories): the editor claims its own keys
 (`claim=True`), so Ctrl+F in the editor always finds in the file. Save's keys (Ctrl+S,
 Ctrl+Enter) work anywhere in the window: in the tree, the footer, the search box, after
-Merge both moved the focus to its bar.
+Keep both moved the focus to its bar.
 
 Keys are written out where Qt's standard key is not the same on every desktop:
 `StandardKey.Replace` is Ctrl+H only on GNOME and XFCE, so Replace is "Ctrl+H" and the

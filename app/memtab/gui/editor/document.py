@@ -5,7 +5,7 @@ from `components.editor.session`, where it is on disk) and carries out what thos
 decide: loading (read-only with a note for binary, over-cap or agent-owned files),
 sha-checked saves, following disk changes (`follow_disk`: reload a clean buffer, adopt
 an equal one, ask about a dirty one, keep a draft whose file is gone), and the bar's
-choices — Show diff, Reload / Take theirs, Keep mine, Overwrite, Merge both, Restore my
+choices — Compare, Reload / Keep theirs, Keep mine, Overwrite, Keep both, Restore my
 draft, Close. It shows its outcomes in the panel's view and bar; the panel
 (`EditorPanel`, behind `DocumentHost`) owns the widget, its signals and the chrome.
 
@@ -291,7 +291,7 @@ class OpenDocument:
         self._host.refresh_chrome()
 
     def _take_disk_version(self) -> None:
-        """Reload / Take theirs: load the disk version, keeping the draft restorable."""
+        """Reload / Keep theirs: load the disk version, keeping the draft restorable."""
         self.read_disk(self._take, CHOICE)
 
     def _take(self, disk: DiskRead) -> None:
@@ -343,7 +343,7 @@ class OpenDocument:
         self._host.refresh_chrome()
 
     def _merge_with_disk(self) -> None:
-        """Merge both: the merged text replaces the draft (restorable), based on the disk
+        """Keep both: the merged text replaces the draft (restorable), based on the disk
         version it merged — unless the disk changed again since, then look again."""
         outcome = self._prompts.merge
         if outcome is not None:

@@ -5,13 +5,13 @@ What it guarantees:
 
 - Saves are sha-checked (`MemoryFile.save(content, loaded_sha)`) and end the file with a
   line break (the buffer gets it too, as an undoable edit; the cursor stays). A conflict
-  never loses the draft: the bar (not a modal) offers Show diff (Enter) / Reload /
+  never loses the draft: the bar (not a modal) offers Compare (Enter) / Reload /
   Overwrite; the 100 KiB cap and other save errors show there too.
 - Disk changes (`follow_changes`, after each rescan): a clean buffer reloads silently,
-  keeping cursor and scroll; a dirty one gets a "changed on disk" bar (Show diff / Keep
-  mine / Take theirs); a deleted file keeps the draft and Save recreates it. Whether
+  keeping cursor and scroll; a dirty one gets a "changed on disk" bar (Compare / Keep
+  mine / Keep theirs); a deleted file keeps the draft and Save recreates it. Whether
   anything changed is decided by sha, so the echo of our own save is a no-op.
-- Reload, Take theirs and the diff window's "Merge both" (`components.editor.merge`, when the two
+- Reload, Keep theirs and the diff window's "Keep both" (`components.editor.merge`, when the two
   sides changed different lines) replace the buffer with one undoable edit and offer
   "Restore my draft", so they need not ask first.
 - The description field edits the frontmatter `description:` line and follows it.

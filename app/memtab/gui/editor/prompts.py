@@ -25,6 +25,7 @@ from memtab.components import text_diff
 from memtab.components.editor import merge
 from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.session import MERGE, Choice, default_choice
+from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
 from memtab.gui import diff_view
 from memtab.gui.editor.bar import BarKind, MessageBar
@@ -136,7 +137,7 @@ class EditorPrompts(QObject):
         dialog.finished.connect(self._on_diff_dialog_finished)
         if merge_basis is not None:
             # Three ways: each side's changes tinted by who made them (the agent's added
-            # line is not a red "−"), and the text to keep, which Merge both puts in place.
+            # line is not a red "−"), and the text to keep, which Keep both puts in place.
             self._three_way = ThreeWayView(dialog)
             self._three_way.merged_edited.connect(self._on_three_way_merged_edited)
             dialog.add_first_view(self._three_way, "Three ways")
@@ -186,7 +187,10 @@ class EditorPrompts(QObject):
             return
         self._edited = True
         with contextlib.suppress(KeyError):  # the user made a text to keep: it may be used
-            dialog.button(MERGE).setEnabled(True)
+            button = dialog.button(MERGE)
+            button.setEnabled(True)
+            button.setText(choices.KEEP_TEXT.label)  # what it keeps now, as Resolve conflicts…
+            button.setToolTip(choices.KEEP_TEXT.tip)
 
     @Slot(int)
     def _on_diff_dialog_finished(self, _result: int) -> None:
@@ -231,7 +235,7 @@ def _diff_job(old: str, new: str, basis: MergeBasis | None, ctx: TaskContext) ->
         basis.base.encode(), new.encode(), old.encode(), labels=THREE_WAY_LABELS
     )
     # The text to keep starts as the editor's own merge (appends at one place are a
-    # conflict here, as Merge both says), else as the draft.
+    # conflict here, as Keep both says), else as the draft.
     start = merged.text if merged.text is not None else new
     texts = dataclasses.replace(texts, draft=start, clean=merged.text is not None)
     return Comparison(diff, merged, basis.disk_sha, texts)

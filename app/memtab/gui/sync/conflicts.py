@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import file_key
@@ -174,7 +175,7 @@ def load_texts(
             labels=(
                 "Common version",
                 f"Mine ({item.subject.original.name})",
-                f"This {item.subject.name.label}",
+                f"Theirs: this {item.subject.name.label}",
             ),
         )
     from memtab.sync.copies import SidecarCopy
@@ -184,7 +185,7 @@ def load_texts(
         None,
         _read(item.subject.original),
         _read(item.subject.path),
-        labels=("Common version", f"Mine ({item.subject.original.name})", "This copy"),
+        labels=("Common version", f"Mine ({item.subject.original.name})", "Theirs: this copy"),
     )
 
 
@@ -244,8 +245,8 @@ def resolve(
 
 
 _DONE: dict[Decision, str] = {
-    "mine": "kept mine",
-    "theirs": "kept theirs",
-    "both": "kept both",
-    "merged": "kept the merged text",
+    "mine": choices.KEEP_MINE.done,
+    "theirs": choices.KEEP_THEIRS.done,
+    "both": choices.KEEP_BOTH.done,
+    "merged": choices.KEEP_TEXT.done,
 }

@@ -6,10 +6,12 @@ shows, then copies of the home's sidecars (`gui.sync.conflicts`). Choosing one s
 texts (`gui.merge.three_way.ThreeWayView`) and the decisions it allows:
 
 - **Keep mine** — this machine's text, or the original beside the copy;
-- **Keep theirs** / **Keep this copy** — the other machine's text, or the copy's;
-- **Keep both** / **Merge** — every line of each, the shared ones once (memory-meta.json:
-  merged by sync's rules);
+- **Keep theirs** — the other machine's text, or the copy's;
+- **Keep both** — every line of each, the shared ones once (memory-meta.json: merged by
+  sync's rules);
 - **Keep the text below** — the text as edited in the view.
+
+The buttons' words are the editor's conflict bar's (`components.merge.choices`).
 
 Listing, reading and deciding run on the dialog's own worker; the engine decides
 (nothing is lost: the text not kept stays in history, or in the sync repository's). A
@@ -35,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts
 from memtab.gui.context import WindowContext
 from memtab.gui.dialog_layout import fit_to_screen, stack_when_narrow
@@ -52,6 +55,12 @@ STACK_BELOW = 840  # px: narrower, the list goes above the texts
 LIST_KEY = "conflicts"
 TEXTS_KEY = "conflict-texts"
 _ITEM_ROLE = Qt.ItemDataRole.UserRole
+_CHOICES: dict[Decision, choices.ConflictChoice] = {
+    "mine": choices.KEEP_MINE,
+    "theirs": choices.KEEP_THEIRS,
+    "both": choices.KEEP_BOTH,
+    "merged": choices.KEEP_TEXT,
+}
 
 
 class ConflictsDialog(QDialog):
@@ -85,14 +94,9 @@ class ConflictsDialog(QDialog):
         self.message.setObjectName("conflictMessage")
         self.buttons: dict[Decision, QPushButton] = {}
         row = QHBoxLayout()
-        choices: tuple[tuple[Decision, str], ...] = (
-            ("mine", "Keep &mine"),
-            ("theirs", "Keep &theirs"),
-            ("both", "Keep &both"),
-            ("merged", "Keep the text &below"),
-        )
-        for decision, text in choices:
-            button = QPushButton(text, self)
+        for decision, choice in _CHOICES.items():
+            button = QPushButton(choice.label, self)
+            button.setToolTip(choice.tip)
             button.setObjectName(f"conflict_{decision}")
             button.setAutoDefault(False)
             button.clicked.connect(functools.partial(self.decide, decision))
@@ -177,9 +181,6 @@ class ConflictsDialog(QDialog):
             button.setEnabled(False)
         if item is None:
             return
-        copy = item.kind != "sync"
-        self.buttons["theirs"].setText("Keep this &copy" if copy else "Keep &theirs")
-        self.buttons["both"].setText("&Merge" if copy else "Keep &both")
         self.buttons["merged"].setVisible(item.editable)
         home, workspace = self._context.home, self._context.shown.workspace
         job = functools.partial(_texts_job, home, workspace, item, self._sync.git_program)

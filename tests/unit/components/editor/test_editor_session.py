@@ -142,7 +142,7 @@ def test_a_save_expects_the_loaded_sha_or_no_file() -> None:
 
 def test_choices_follow_the_situation() -> None:
     file = open_file()
-    assert [a for a, _ in file.conflict_choices("changed")] == [SHOW_DIFF, RELOAD, OVERWRITE]
+    assert [a for a, _ in file.conflict_choices("changed")] == [SHOW_DIFF, OVERWRITE, RELOAD]
     assert [a for a, _ in file.conflict_choices("missing")] == [SHOW_DIFF, OVERWRITE]
     assert [a for a, _ in file.diff_choices(disk_exists=True)] == [MERGE, OVERWRITE, RELOAD]
     assert file.diff_choices(disk_exists=False) == [(OVERWRITE, "Recreate from my draft")]
@@ -161,7 +161,7 @@ def test_enter_never_picks_a_choice_that_drops_a_change() -> None:
         assert default_choice(choices) == SHOW_DIFF
     assert default_choice(file.diff_choices(disk_exists=True)) == MERGE
     # Nothing safe offered: Enter picks nothing.
-    assert default_choice([(KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Take theirs")]) is None
+    assert default_choice([(KEEP_MINE, "Keep mine"), (TAKE_THEIRS, "Keep theirs")]) is None
     assert default_choice(file.diff_choices(disk_exists=False)) is None
 
 

@@ -66,7 +66,7 @@ def test_changes_to_different_lines_merge(mine: str, theirs: str, merged: str) -
     assert result.clean
     assert result.text == merged
     assert result.conflicts == ()
-    assert result.describe().endswith("touch different lines: Merge both keeps them all.")
+    assert result.describe().endswith("touch different lines: Keep both keeps them all.")
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,73 @@
+"""The words of a conflict's choices: one vocabulary for every place a person decides one.
+
+A conflict is one file two parties changed. *Mine* is the side this window holds — the
+editor's draft, this machine's text, the original beside a file-sync tool's copy;
+*theirs* is the other — the file on disk as another program left it, the other
+machine's text, the copy. The editor's message bar and its compare window, File →
+Resolve conflicts… and the editor's bar over a file in a sync conflict offer the same
+choice with the same button, and say what was done in the same words:
+
+    (KEEP_MINE.id, KEEP_MINE.button)   # ("mine", "Keep mine") for a bar's choices
+    KEEP_MINE.label                    # "Keep &mine" on a dialog's button
+    KEEP_MINE.done                     # "kept mine" in the status bar
+
+Nothing a choice leaves is lost: the text not kept stays in history (§14.2), in the
+sync repository's (§18.4) or, in the editor, behind "Restore my draft".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ConflictChoice:
+    """One way to decide a conflict, in words."""
+
+    id: str
+    """Stable: what the choice is called in code, sync's and the copies' engines."""
+    label: str
+    """The button's text with its mnemonic ("Keep &mine")."""
+    tip: str
+    """What it does, in a sentence (the button's tooltip)."""
+    done: str
+    """What was done, after it ("kept mine")."""
+
+    @property
+    def button(self) -> str:
+        """The label without its mnemonic, for a bar's buttons (the window's Alt keys
+        belong to its menus there)."""
+        return self.label.replace("&", "")
+
+
+COMPARE = ConflictChoice(
+    "compare",
+    "&Compare",
+    "Both versions side by side, each side's changes tinted, and the text to keep",
+    "",
+)
+KEEP_MINE = ConflictChoice(
+    "mine",
+    "Keep &mine",
+    "Keep your version; theirs stays in history",
+    "kept mine",
+)
+KEEP_THEIRS = ConflictChoice(
+    "theirs",
+    "Keep &theirs",
+    "Take their version; yours stays in history (in the editor: Restore my draft)",
+    "kept theirs",
+)
+KEEP_BOTH = ConflictChoice(
+    "both",
+    "Keep &both",
+    "Every change of each side, nothing dropped; the text to keep shows the result first",
+    "kept both",
+)
+KEEP_TEXT = ConflictChoice(
+    "merged",
+    "Keep the text &below",
+    "Keep the text to keep, as you edited it",
+    "kept the text you edited",
+)
+CHOICES = (COMPARE, KEEP_MINE, KEEP_THEIRS, KEEP_BOTH, KEEP_TEXT)
