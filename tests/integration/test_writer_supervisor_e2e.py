@@ -13,6 +13,7 @@ from typing import Any
 from pytestqt.qtbot import QtBot
 
 from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.writer import WriterSupervisor
 from memtab.store.home import Home
 from memtab.store.registry import add_workspace
@@ -59,7 +60,9 @@ def test_messages_appended_by_another_process_make_suggested_memories(
 
     watcher = HomeWatcher(debounce_ms=50, max_latency_ms=300)
     supervisor = WriterSupervisor(home)  # the configured provider: the offline writer
-    supervisor.attach(watcher)
+    changes = ChangeFeed(home)
+    watcher.paths_changed.connect(changes.publish)
+    supervisor.attach(changes)
     watcher.start(home.root)
     appender: subprocess.Popen[bytes] | None = None
     try:

@@ -11,6 +11,9 @@ for these:
 - `status`: short notes for the window's status bar (`status.show(text)`);
 - `shown`: what the Memory tab shows — the scan, its workspace, a view of its scopes — and
   signals when either changes (the tab publishes, features follow);
+- `changes`: what changed on disk — each of the watcher's batches classified once
+  (`components/activity/change_batch.ChangeBatch`) and published to every feature that
+  follows the disk (the window feeds it; features subscribe to `changes.published`);
 - `files`: the one channel of the window's reads and writes of memory files
   (`gui/tasks/file_channel.py`); `file_ops`, the file operations every write of the tree,
   history and Copy to… goes through (on `files`, started on first use), and
@@ -24,11 +27,13 @@ the protocol, so nothing below `gui/window/` imports the window.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Signal, SignalInstance
+from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 from PySide6.QtWidgets import QDockWidget, QWidget
 
+from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import ActionRegistry
@@ -94,6 +99,27 @@ class Shown(QObject):
         return ScopeView(self._home, self.workspace)
 
 
+class ChangeFeed(QObject):
+    """The watcher's batches, each classified once (`ChangeBatch`), for every feature that
+    follows the disk: they connect to `published` instead of re-reading the paths.
+
+    Signals:
+        published(ChangeBatch): one batch of changed paths with the place of each.
+    """
+
+    published = Signal(object)
+
+    def __init__(self, home: Home, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._home = home
+
+    @Slot(object)
+    def publish(self, paths: Iterable[str]) -> None:
+        """Classify a batch of the watcher's paths (`HomeWatcher.paths_changed`) once and
+        hand it to every subscriber."""
+        self.published.emit(ChangeBatch.classify(paths, self._home))
+
+
 class WindowShell(Protocol):
     """What a feature may ask of the window (`MainWindow` provides it)."""
 
@@ -146,6 +172,7 @@ class WindowContext:
         self.actions = ActionRegistry(self._owner)
         self.status = StatusNotices(self._owner)
         self.shown = Shown(home, self._owner)
+        self.changes = ChangeFeed(home, self._owner)
         self._files: FileChannel | None = None
         self._file_ops: FileOpTasks | None = None
         self._undo_stack: UndoStack | None = None

@@ -78,6 +78,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.components",
         "memtab.components.activity",
         "memtab.components.activity.badges",
+        "memtab.components.activity.change_batch",  # the context's classified batches (stdlib)
         "memtab.components.activity.own_writes",
         "memtab.components.cancel",
         "memtab.components.glossary",

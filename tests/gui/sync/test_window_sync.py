@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from memtab.components.activity.change_batch import ChangeBatch
 from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.service import DEBOUNCE_MS, FIRST_SYNC_MS, INTERVAL_MS, WindowSync
 from memtab.gui.sync.status import SyncStatusWidget, sync_line
@@ -49,7 +50,8 @@ def test_without_a_target_the_window_only_looks(
     sync = started(Home(tmp_path / "home"), clock)
     assert not sync.configured
     assert clock.next_deadline_ms() is None  # nothing scheduled
-    sync.follow_changes([str(tmp_path / "home" / "memory" / "global" / "a.md")])
+    home = Home(tmp_path / "home")
+    sync.follow_changes(ChangeBatch.classify([str(home.global_root / "a.md")], home))
     assert clock.next_deadline_ms() is None
     assert not sync_line(sync.look, syncing=False, copies=0, now_ms=0).visible
 
@@ -85,11 +87,11 @@ def test_a_change_is_sent_once_it_settles(
     clock = FakeGuiClock()
     sync = started(alpha.home, clock, first_sync_ms=INTERVAL_MS)
     alpha.write(NOTES, "edited on alpha\n")
-    path = str(alpha.home.global_root / "notes.md")
-    sync.follow_changes([path])
+    changed = ChangeBatch.classify([str(alpha.home.global_root / "notes.md")], alpha.home)
+    sync.follow_changes(changed)
     clock.advance(DEBOUNCE_MS - 1)
     assert not sync.busy  # still settling
-    sync.follow_changes([path])  # another save: the wait starts again
+    sync.follow_changes(changed)  # another save: the wait starts again
     clock.advance(DEBOUNCE_MS - 1)
     assert not sync.busy
     clock.advance(1)
@@ -104,7 +106,7 @@ def test_a_change_is_sent_once_it_settles(
     sync.sync_now()
     settle(qtbot, sync)
     assert alpha.text(NOTES) == "edited on beta\n"
-    sync.follow_changes([path])  # the watcher saw the file sync wrote
+    sync.follow_changes(changed)  # the watcher saw the file sync wrote
     clock.advance(DEBOUNCE_MS)
     settle(qtbot, sync)
     assert not sync.look.synced  # looked, found nothing to send, did not sync

@@ -18,6 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.context import ChangeFeed
 from memtab.gui.traces import TracesTab
 from memtab.gui.traces import tab as tab_module
 from memtab.gui.traces.models import FAILED_ROLE, TraceListModel
@@ -70,8 +71,8 @@ def home(template_home: Home, tmp_path: Path) -> Home:
 def make_tab(qtbot: QtBot) -> Iterator[TabFactory]:
     tabs: list[TracesTab] = []
 
-    def make(home: Home, watcher: HomeWatcher | None = None) -> TracesTab:
-        tab = TracesTab(home, watcher)
+    def make(home: Home, changes: ChangeFeed | None = None) -> TracesTab:
+        tab = TracesTab(home, changes)
         qtbot.addWidget(tab)
         tabs.append(tab)
         tab.resize(1300, 800)
@@ -496,9 +497,11 @@ def test_new_and_pruned_dumps_update_the_list_live(
     home: Home, make_tab: TabFactory, qtbot: QtBot
 ) -> None:
     watcher = HomeWatcher(debounce_ms=50, max_latency_ms=300, polling_interval_s=0.05)
+    changes = ChangeFeed(home)
+    watcher.paths_changed.connect(changes.publish)
     watcher.start(home.root)
     try:
-        tab = make_tab(home, watcher)
+        tab = make_tab(home, changes)
         assert tab.model.rowCount() == 4
         new = install_dump(home, DARK_MODE_ID, fixture_dump("demo"), "1800000000000_new.json")
         qtbot.waitUntil(lambda: tab.model.row_of(new) is not None, timeout=WAIT_MS)

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from memtab.fs.atomic import atomic_write_json
 from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.writer import WriterActivity, WriterStatus, WriterSupervisor
 from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpOptions
@@ -98,20 +99,22 @@ def offline() -> tuple[ChatProvider, tuple[str, ...]]:
 
 @pytest.fixture
 def make_supervisor(qtbot: QtBot, home: Home) -> Iterator[Any]:
-    made: list[tuple[WriterSupervisor, HomeWatcher]] = []
+    made: list[tuple[WriterSupervisor, HomeWatcher, ChangeFeed]] = []
 
     def make(factory: WriterProviderFactory = offline) -> WriterSupervisor:
         watcher = HomeWatcher(debounce_ms=50, max_latency_ms=300)
         supervisor = WriterSupervisor(home, service=WriterService(home, provider_factory=factory))
-        supervisor.attach(watcher)
-        made.append((supervisor, watcher))
+        changes = ChangeFeed(home)
+        watcher.paths_changed.connect(changes.publish)
+        supervisor.attach(changes)
+        made.append((supervisor, watcher, changes))
         watcher.start(home.root)
         with qtbot.waitSignal(supervisor.monitoring_started, timeout=WAIT_MS):
             supervisor.start()
         return supervisor
 
     yield make
-    for supervisor, watcher in made:
+    for supervisor, watcher, _changes in made:
         watcher.stop()
         supervisor.shutdown()
 
@@ -228,7 +231,9 @@ def test_a_second_memtab_stands_by_and_takes_over_when_the_first_exits(
     watcher = HomeWatcher(debounce_ms=50, max_latency_ms=300)
     service = WriterService(home, provider_factory=offline)
     supervisor = WriterSupervisor(home, service=service)
-    supervisor.attach(watcher)
+    changes = ChangeFeed(home)
+    watcher.paths_changed.connect(changes.publish)
+    supervisor.attach(changes)
     watcher.start(home.root)
     try:
         with python_child(HOLDER, str(home.root)) as other:

@@ -7,9 +7,8 @@ This module holds the rules it applies and what its consumers ask of a batch:
   (reads, attribute changes, editor/atomic-save temp files and parent-directory noise
   are dropped; both ends of a move count).
 - `is_ignored(rel)` is the temp-name rule on a home-relative path.
-- `ChangeSummary.from_paths(paths, root)` classifies a whole batch with `Home.classify`
-  (the home layout lives only in the store), so a view can ask
-  `summary.affects(PathKind.PROJECT_SCOPE, dir_name)`.
+- a whole batch is classified once, for every feature of a window, as a
+  `change_batch.ChangeBatch` (the window context publishes it).
 - `path_affected(path, changed)` says whether a file (or a directory above it) is among
   the changed paths.
 """
@@ -18,7 +17,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from watchdog.events import (
@@ -30,7 +28,7 @@ from watchdog.events import (
     FileSystemEvent,
 )
 
-from memtab.store.home import Home, PathKind, PathPlace, is_sync_repository
+from memtab.store.home import is_sync_repository
 
 # Only these change what is on disk. `opened`/`closed_no_write` are reads; `attrib` is
 # metadata (reading a file must never trigger a reload).
@@ -120,46 +118,3 @@ def path_affected(path: str | Path, changed: Iterable[str]) -> bool:
     """
     target = os.fspath(path)
     return any(relative_to_root(target, candidate) is not None for candidate in changed)
-
-
-# A change to a container affects everything inside it.
-_CONTAINERS: dict[PathKind, tuple[PathKind, ...]] = {
-    PathKind.GLOBAL_SCOPE: (PathKind.MEMORY_DIR,),
-    PathKind.PROJECT_SCOPE: (PathKind.MEMORY_DIR,),
-    PathKind.WORKSPACE_SCOPE: (PathKind.WORKSPACE_DIR,),
-    PathKind.CHAT_TRANSCRIPT: (PathKind.WORKSPACE_DIR,),
-    PathKind.WRITER_STATE: (PathKind.WORKSPACE_DIR,),
-}
-
-
-@dataclass(frozen=True)
-class ChangeSummary:
-    """A batch of changed paths, classified, for "do I need to rescan X?" questions."""
-
-    places: frozenset[PathPlace]
-
-    @classmethod
-    def from_paths(cls, paths: Iterable[str], root: str | Path) -> ChangeSummary:
-        """Classify every path of a `paths_changed` batch against the home at `root`."""
-        home = Home(Path(root))
-        return cls(frozenset(home.classify(path) for path in paths))
-
-    def affects(self, kind: PathKind, key: str | None = None) -> bool:
-        """Whether the batch may have changed `kind` (for item `key`, or any item if None).
-
-        Containers count: the home affects everything, `memory/` affects every memory
-        scope, `sessions/<id>` affects that workspace's scope, transcript and writer state.
-        """
-        if PathPlace(PathKind.HOME) in self.places:
-            return True
-        kinds = (kind, *_CONTAINERS.get(kind, ()))
-        return any(
-            place.kind in kinds and (key is None or place.key is None or place.key == key)
-            for place in self.places
-        )
-
-    def keys(self, kind: PathKind) -> frozenset[str]:
-        """The explicit item keys (dirNames, workspace ids) seen for `kind`."""
-        return frozenset(
-            place.key for place in self.places if place.kind is kind and place.key is not None
-        )

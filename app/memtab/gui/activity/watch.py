@@ -13,9 +13,10 @@ deletion) is reported at once instead, the leading edge, unless changes are comi
 joins the batch, so a storm still comes in batches. Each flush emits
 `paths_changed(list[str])`, sorted absolute paths under the root as given to `start()` — or
 under one of the extra directories (`set_extra_targets`: other agents' memory outside the
-home, each watched recursively or not, on the same observer). Consumers classify them with
-`components.activity.changes.ChangeSummary` and rescan the affected scopes off the GUI
-thread; they never replay event semantics.
+home, each watched recursively or not, on the same observer). The window hands each batch
+to its context (`WindowContext.changes`), which classifies it once
+(`components.activity.change_batch.ChangeBatch`) for every feature; they rescan the
+affected scopes off the GUI thread and never replay event semantics.
 
 Backends: the platform's native observer (inotify on Linux) by default; watchdog's
 polling observer when the native one cannot start (inotify watch/instance limits,
@@ -38,7 +39,7 @@ watched, it reports the root and goes back to waiting.
 Usage::
 
     watcher = HomeWatcher(parent=window)
-    watcher.paths_changed.connect(window._on_watcher_paths_changed)
+    watcher.paths_changed.connect(context.changes.publish)
     watcher.start(home)
     ...
     watcher.stop()  # on close; joins the observer thread

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
 
+from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.check.marks import (
     finding_ref,
     line_notes,
@@ -39,7 +40,7 @@ from memtab.gui.check.panel import CheckPanel
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.home import PathKind
+from memtab.store.home import PathKind, PathPlace
 
 if TYPE_CHECKING:
     from memtab.check.engine import CheckEngine
@@ -177,6 +178,7 @@ class CheckFeature(QObject):
         editor.file_closed.connect(self._on_editor_file_closed)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.shown.workspace_changed.connect(self._on_shown_workspace_changed)
+        context.changes.published.connect(self._on_changes_published)
         state = context.ui_state
         if state is not None and state.flag(PANEL_FLAG):
             self.dock.show()
@@ -205,18 +207,17 @@ class CheckFeature(QObject):
         self._jobs().submit_latest(CHECK_KEY, job)
 
     @Slot(object)
-    def paths_changed(self, paths: Iterable[str]) -> None:
-        """The watcher saw changes: check again once the disk is quiet, when one may
-        change what the check finds (memory, the registry, a checkout, another agent's
-        memory — not Memtab's own files, transcripts or dumps)."""
-        if self._started and any(self._concerns(path) for path in paths):
+    def _on_changes_published(self, batch: ChangeBatch) -> None:
+        # Check again once the disk is quiet, when a change may change what the check
+        # finds (memory, the registry, a checkout, another agent's memory — not Memtab's
+        # own files, transcripts or dumps).
+        if self._started and any(self._concerns(path, place) for path, place in batch.items()):
             self._recheck.start()
 
-    def _concerns(self, path: str) -> bool:
-        home = self._context.home
-        if Path(path).is_relative_to(home.memtab_dir):
+    def _concerns(self, path: str, place: PathPlace) -> bool:
+        if Path(path).is_relative_to(self._context.home.memtab_dir):
             return False
-        return home.classify(path).kind not in _NOT_CHECKED
+        return place.kind not in _NOT_CHECKED
 
     def save_ui_state(self) -> None:
         """Remember whether the panel shows."""

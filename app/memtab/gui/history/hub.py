@@ -16,7 +16,7 @@ its actions (`history.panel`, `history.trash`, `history.runs`):
 - Runs… (the footer's clock button, View → Runs…) and Recently deleted (View, a scope's
   context menu) are built on first use; a double-click on a run's op opens its file, a
   restore from the trash opens the restored file.
-- The watcher's paths are routed by `Home.classify`: a history index that changed
+- The watcher's batches (`context.changes`) are routed by place: a history index that changed
   reloads the panel (for the open file's scope) and the trash, the runs log reloads
   Runs…, and mux's journal adds its new runs to the log (`catch_up_runs`, which
   also logs the runs a kill left unlogged; it runs once when the tab has loaded too).
@@ -27,12 +27,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QElapsedTimer, QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
 
+from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
 from memtab.components.history.history import record_external_changes
@@ -135,6 +136,7 @@ class HistoryHub(QObject):
         self.dock.visibilityChanged.connect(self._on_dock_visibility_changed)
         context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.shown.workspace_changed.connect(self._on_shown_workspace_changed)
+        context.changes.published.connect(self._on_changes_published)
         editor.file_opened.connect(self._on_editor_file_opened)
         editor.file_closed.connect(self._on_editor_file_closed)
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
@@ -201,24 +203,6 @@ class HistoryHub(QObject):
         if path is not None and path != self._editor.current_path:
             self._shell.reveal_file(self._context.shown.workspace_id, path)
 
-    def handle_paths_changed(self, paths: Iterable[str]) -> None:
-        """Route the watcher's paths (see the module docstring)."""
-        kinds: dict[PathKind, set[str | None]] = {}
-        for path in paths:
-            place = self._home.classify(path)
-            kinds.setdefault(place.kind, set()).add(place.key)
-        indexes = kinds.get(PathKind.HISTORY_INDEX, set())
-        if indexes:
-            if self._panel_scope_key() in indexes:
-                self.panel.reload()
-            if self.trash_dialog is not None and self.trash_dialog.isVisible():
-                self.trash_dialog.reload(sync=False)  # history changed: nothing to sync
-        runs = self.runs_dialog
-        if PathKind.RUNS_LOG in kinds and runs is not None and runs.isVisible():
-            runs.reload()
-        if PathKind.CONSOLIDATION_JOURNAL in kinds or PathKind.HOME in kinds:
-            self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
-
     def save_ui_state(self) -> None:
         """Remember whether the History panel is shown (the window saves the file)."""
         state = self._context.ui_state
@@ -259,8 +243,20 @@ class HistoryHub(QObject):
     # -- slots -------------------------------------------------------------------------------
 
     @Slot(object)
-    def _on_watcher_paths_changed(self, paths: list[str]) -> None:
-        self.handle_paths_changed(paths)
+    def _on_changes_published(self, batch: ChangeBatch) -> None:
+        # Routed by place (see the module docstring).
+        kinds = batch.kinds
+        if PathKind.HISTORY_INDEX in kinds:
+            key = self._panel_scope_key()
+            if key is not None and key in batch.keys(PathKind.HISTORY_INDEX):
+                self.panel.reload()
+            if self.trash_dialog is not None and self.trash_dialog.isVisible():
+                self.trash_dialog.reload(sync=False)  # history changed: nothing to sync
+        runs = self.runs_dialog
+        if PathKind.RUNS_LOG in kinds and runs is not None and runs.isVisible():
+            runs.reload()
+        if PathKind.CONSOLIDATION_JOURNAL in kinds or batch.everything:
+            self._jobs().submit_latest(IMPORT_KEY, functools.partial(_import_job, self._home))
 
     def tab_loaded(self) -> None:
         """The Memory tab has loaded: record what changed from the next scan on."""

@@ -40,7 +40,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
@@ -48,6 +48,7 @@ from PySide6.QtCore import QObject, QPoint, QSize, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 
 from memtab.components import glossary
+from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan, ScanOutcome, workspace_identity
 from memtab.components.tree.tree import default_expanded_keys
@@ -186,6 +187,7 @@ class MemoryTab(QWidget):
         self.scans.scan_failed.connect(self._on_scans_scan_failed)
         self.picker.workspace_requested.connect(self._on_picker_workspace_requested)
         self.tree_merge.merged.connect(self._on_tree_merge_merged)
+        context.changes.published.connect(self._on_changes_published)
         self._time_refresh = QTimer(self)
         self._time_refresh.setInterval(_RELATIVE_TIME_REFRESH_MS)
         self._time_refresh.timeout.connect(self._on_time_refresh_timeout)
@@ -330,19 +332,6 @@ class MemoryTab(QWidget):
         """Read the home for the first time (off the GUI thread; a big home's outline
         first)."""
         self.scans.start()
-
-    def handle_paths_changed(self, paths: Iterable[str]) -> None:
-        """What the window's watcher reported: rescan what it touches (transcripts, writer
-        traces and Memtab's own lock files do not concern this tab)."""
-        relevant = [path for path in paths if self.scans.concerns(path)]
-        if relevant:
-            self.scans.request(relevant)
-        if self._assembled:
-            self.inbox.handle_paths_changed(paths)
-
-    @Slot(object)
-    def _on_watcher_paths_changed(self, paths: list[str]) -> None:
-        self.handle_paths_changed(paths)
 
     def rescan_all(self) -> None:
         """Reread everything (F5)."""
@@ -578,6 +567,14 @@ class MemoryTab(QWidget):
     def _on_picker_workspace_requested(self, workspace_id: str) -> None:
         self.picker.select_workspace(self._shown.workspace_id)  # until the switch is made
         self.switch_workspace(workspace_id)
+
+    @Slot(object)
+    def _on_changes_published(self, batch: ChangeBatch) -> None:
+        # Rescan what the batch touches (transcripts, writer traces and Memtab's own lock
+        # files do not concern this tab).
+        relevant = [path for path, place in batch.items() if self.scans.concerns(path, place)]
+        if relevant:
+            self.scans.request(relevant)
 
     @Slot()
     def _on_time_refresh_timeout(self) -> None:

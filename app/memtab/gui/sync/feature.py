@@ -76,6 +76,7 @@ class SyncFeature(QObject):
         self.sync.changed.connect(self.status.show_look)
         self.sync.changed.connect(self._mark_conflicts)
         context.shown.workspace_changed.connect(self._mark_conflicts)
+        context.changes.published.connect(self.sync.follow_changes)
         self.sync.busy_changed.connect(self.status.set_syncing)
         self.sync.progress.connect(self.status.set_progress)
         self.status.conflicts_requested.connect(self.open_conflicts)

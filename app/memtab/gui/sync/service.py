@@ -1,7 +1,7 @@
 """The window's sync: git sync in the background, never on the GUI thread.
 
     sync = WindowSync(home, parent=window)
-    watcher.paths_changed.connect(sync.follow_changes)
+    context.changes.published.connect(sync.follow_changes)  # the watcher's batches
     sync.changed.connect(status_widget.show_look)       # SyncLook
     sync.start()                                         # looks once, then follows
 
@@ -28,11 +28,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from memtab.components.activity.changes import ChangeSummary
+from memtab.components.activity.change_batch import ChangeBatch
 from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.sync.jobs import SyncKind, SyncLook, run_sync
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
@@ -118,15 +117,14 @@ class WindowSync(QObject):
         self._request("look")
 
     @Slot(object)
-    def follow_changes(self, paths: Sequence[str]) -> None:
+    def follow_changes(self, batch: ChangeBatch) -> None:
         """A watcher batch: a memory file changed → sync once the changes settle; sync's
         set-up or a target's state changed (the CLI) → look again."""
         if not self._started or self._closed:
             return
-        summary = ChangeSummary.from_paths(paths, self.home.root)
-        if summary.affects(PathKind.SYNC):
+        if batch.affects(PathKind.SYNC):
             self._request("look")
-        if self.configured and any(summary.affects(kind) for kind in _MEMORY_KINDS):
+        if self.configured and any(batch.affects(kind) for kind in _MEMORY_KINDS):
             self._debounce.start(self._debounce_ms)
 
     def shutdown(self) -> None:

@@ -3,7 +3,7 @@
 Wire it to the home watcher and the status bar::
 
     supervisor = WriterSupervisor(home, parent=window)
-    supervisor.attach(watcher)           # HomeWatcher.paths_changed → transcript polls
+    supervisor.attach(context.changes)   # the watcher's classified batches → polls
     status_widget.attach(supervisor)     # status, "view trace", pause/resume
     supervisor.start()                   # follow every transcript from its current end
     ...
@@ -45,7 +45,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
-from memtab.components.activity.changes import ChangeSummary
+from memtab.components.activity.change_batch import ChangeBatch
 from memtab.gui.tasks.runner import TaskContext, TaskFunction, TaskRunner
 from memtab.store.home import Home, PathKind, PathPlace
 from memtab.writer.lock import WriterLock
@@ -56,12 +56,12 @@ from memtab.writer.service import PollResult, WriterService
 logger = logging.getLogger(__name__)
 
 
-class PathsReporter(Protocol):
-    """What reports changed paths of the home (`gui.activity.watch.HomeWatcher`)."""
+class ChangePublisher(Protocol):
+    """What publishes the watcher's batches of the home (`gui.context.ChangeFeed`)."""
 
     @property
-    def paths_changed(self) -> SignalInstance:
-        """Signal(list[str]): the paths that changed."""
+    def published(self) -> SignalInstance:
+        """Signal(ChangeBatch): one batch of changed paths, classified."""
         ...
 
 
@@ -184,9 +184,9 @@ class WriterSupervisor(QObject):
         """The Qt-free service the worker jobs call."""
         return self._service
 
-    def attach(self, watcher: PathsReporter) -> None:
-        """Listen to a home watcher (`HomeWatcher`; it must watch this supervisor's home)."""
-        watcher.paths_changed.connect(self._on_watcher_paths_changed)
+    def attach(self, changes: ChangePublisher) -> None:
+        """Follow the batches of a watcher of this supervisor's home (`context.changes`)."""
+        changes.published.connect(self._on_changes_published)
 
     def start(self) -> None:
         """Follow every transcript from its current end; later changes count. If another
@@ -252,7 +252,7 @@ class WriterSupervisor(QObject):
     # --- watcher ------------------------------------------------------------------------
 
     @Slot(object)
-    def _on_watcher_paths_changed(self, paths: list[str]) -> None:
+    def _on_changes_published(self, batch: ChangeBatch) -> None:
         if not self._started or self._closed:
             return
         if not self._active:
@@ -261,17 +261,14 @@ class WriterSupervisor(QObject):
             else:
                 self._try_to_begin()  # this batch is history to a newcomer: it starts at the end
             return
-        summary = ChangeSummary.from_paths(paths, self._home.root)
         # A changed state file is checked before the transcripts are polled: when mux
         # appended a message and advanced its state in one batch, we must see that first.
-        states = sorted(summary.keys(PathKind.WRITER_STATE))
+        states = sorted(batch.keys(PathKind.WRITER_STATE))
         if states:
             self._submit_watch(_WatchJob.CHECK, functools.partial(_check, self._service, states))
-        everything = PathPlace(PathKind.HOME) in summary.places or (
-            PathPlace(PathKind.WORKSPACE_DIR) in summary.places
-        )
+        everything = batch.everything or PathPlace(PathKind.WORKSPACE_DIR) in batch.places
         transcripts = sorted(
-            summary.keys(PathKind.CHAT_TRANSCRIPT) | summary.keys(PathKind.WORKSPACE_DIR)
+            batch.keys(PathKind.CHAT_TRANSCRIPT) | batch.keys(PathKind.WORKSPACE_DIR)
         )
         if everything or transcripts:
             self._submit_watch(

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components.activity.changes import ChangeSummary
-from memtab.gui.activity.watch import HomeWatcher
+from memtab.components.activity.change_batch import ChangeBatch
+from memtab.gui.context import ChangeFeed
 from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.traces.detail import TraceDetailView
@@ -77,12 +77,13 @@ class TracesTab(QWidget):
     trace_shown = Signal(object)
 
     def __init__(
-        self, home: Home, watcher: HomeWatcher | None, parent: QWidget | None = None
+        self, home: Home, changes: ChangeFeed | None, parent: QWidget | None = None
     ) -> None:
-        """Build the tab over `home` and start the first scan; `watcher` keeps it live."""
+        """Build the tab over `home` and start the first scan; the watcher's batches
+        (`changes`, the window context's) keep it live."""
         super().__init__(parent)
         self._home = home
-        self._watcher = watcher
+        self._changes = changes
         self._catalog = TraceCatalog(home)
         self._runner = TaskRunner("traces", parent=self)
         self._scan_job: int | None = None
@@ -99,8 +100,8 @@ class TracesTab(QWidget):
 
         self._runner.job_finished.connect(self._on_runner_job_finished)
         self._runner.job_failed.connect(self._on_runner_job_failed)
-        if watcher is not None:
-            watcher.paths_changed.connect(self._on_watcher_paths_changed)
+        if changes is not None:
+            changes.published.connect(self._on_changes_published)
         self._time_timer = QTimer(self)
         self._time_timer.setInterval(TIME_REFRESH_MS)
         self._time_timer.timeout.connect(self._on_time_timer_timeout)
@@ -223,18 +224,16 @@ class TracesTab(QWidget):
         """Stop the background work (call on window close); the tab stays as it is."""
         self._closed = True
         self._time_timer.stop()
-        if self._watcher is not None:
-            self._watcher.paths_changed.disconnect(self._on_watcher_paths_changed)
-            self._watcher = None
+        if self._changes is not None:
+            self._changes.published.disconnect(self._on_changes_published)
+            self._changes = None
         self._runner.shutdown()
 
     # -- scanning --------------------------------------------------------------------------
 
     @Slot(object)
-    def _on_watcher_paths_changed(self, paths: list[str]) -> None:
-        root = self._watcher.root if self._watcher and self._watcher.root else self._home.root
-        summary = ChangeSummary.from_paths(paths, root)
-        if summary.affects(PathKind.WRITER_TRACES) or summary.affects(PathKind.CONFIG):
+    def _on_changes_published(self, batch: ChangeBatch) -> None:
+        if batch.affects(PathKind.WRITER_TRACES) or batch.affects(PathKind.CONFIG):
             self.refresh()
 
     @Slot(int, object)

@@ -29,7 +29,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from memtab.components.tree.scan import HomeScan, ScanOutcome, ScanRequest
 from memtab.components.tree.tree import build_tree
 from memtab.gui.tasks.scan import ScanTasks
-from memtab.store.home import Home, PathKind
+from memtab.store.home import Home, PathKind, PathPlace
 
 if TYPE_CHECKING:
     from memtab.sources.config import SourceContext
@@ -129,9 +129,9 @@ class ScanScheduler(QObject):
         """Whether scans include other agents' memory (`enable_sources`)."""
         return self._with_sources
 
-    def concerns(self, path: str) -> bool:
-        """Whether a change of `path` can alter what the tab shows."""
-        if self._home.classify(path).kind in RESCAN_KINDS:
+    def concerns(self, path: str, place: PathPlace) -> bool:
+        """Whether a change of `path` (at `place` in the home) can alter what the tab shows."""
+        if place.kind in RESCAN_KINDS:
             return True
         scan = self._target.scan
         return (

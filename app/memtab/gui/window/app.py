@@ -47,7 +47,7 @@ from memtab import __version__
 from memtab.fs.user_files import write_output_file
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
-from memtab.gui.context import WindowContext
+from memtab.gui.context import ChangeFeed, WindowContext
 from memtab.gui.crash_reports import CrashReporter
 from memtab.gui.icons import app_icon
 from memtab.gui.memory_tab.parts import TabParts
@@ -85,11 +85,11 @@ def application() -> QApplication:
     return app
 
 
-def build_traces_tab(home: Home, watcher: HomeWatcher) -> TracesTab:
+def build_traces_tab(home: Home, changes: ChangeFeed) -> TracesTab:
     """The Traces tab (imported on demand: the window paints before it is needed)."""
     from memtab.gui.traces import TracesTab
 
-    return TracesTab(home, watcher)
+    return TracesTab(home, changes)
 
 
 def build_tab_parts(context: WindowContext, consolidation: LazyConsolidationTasks) -> TabParts:
@@ -153,7 +153,7 @@ def create_main_window(
         tab,
         watcher,
         home_source=home_source,
-        traces_tab_factory=functools.partial(build_traces_tab, home, watcher),
+        traces_tab_factory=functools.partial(build_traces_tab, home, context.changes),
         writer_factory=functools.partial(build_writer, home) if start_writer else None,
         window_factory=functools.partial(another_home_window, ui_state=state),
         start_check=start_check,

@@ -3,8 +3,8 @@ open, how it was found, and how the file watcher is watching it. It also says so
 sidecar Memtab could not parse was kept aside (`memtab.fs.sidecar.on_kept_aside`).
 
 Other tabs are added with `add_tab(widget, title)`; status bar widgets with
-`add_status_widget(widget)`. The window owns the one `HomeWatcher` of the home; tabs
-connect to `watcher.paths_changed` (the Memory tab is connected here).
+`add_status_widget(widget)`. The window owns the one `HomeWatcher` of the home and feeds
+its batches to the context (`context.changes`: classified once), which features follow.
 
 The window is the `WindowShell` its features ask (bring the Memory tab to the front, open
 a file in it, dock a panel); they get everything else from the `WindowContext` it is
@@ -213,7 +213,7 @@ class MainWindow(QMainWindow):
         """The window of the home opened with File → Open home (this one then closes)."""
         memory_tab.picker.add_workspace_requested.connect(self.add_workspace)
         watcher.backend_changed.connect(self._on_watcher_backend_changed)
-        watcher.paths_changed.connect(memory_tab._on_watcher_paths_changed)
+        watcher.paths_changed.connect(context.changes.publish)
         memory_tab.watch_targets_changed.connect(watcher.set_extra_targets)
         context.owned_by(self)
         context.actions.attach(self)
@@ -295,7 +295,7 @@ class MainWindow(QMainWindow):
 
         self.writer = self._writer_factory()
         self.writer.setParent(self)
-        self.writer.attach(self.watcher)
+        self.writer.attach(self.context.changes)
         self.writer_status = WriterStatusWidget(self)
         self.writer_status.attach(self.writer)
         self.writer_status.trace_requested.connect(self.show_trace)
@@ -342,7 +342,6 @@ class MainWindow(QMainWindow):
 
         tab = self.memory_tab
         self.history = history = HistoryHub(self.context, self, tab.editor, self)
-        self.watcher.paths_changed.connect(history._on_watcher_paths_changed)
         tab.footer.runs_dialog_requested.connect(history.show_runs)
         tab.commands.history_requested.connect(history.show_history)
         tab.commands.trash_requested.connect(history.open_trash)
@@ -395,14 +394,12 @@ class MainWindow(QMainWindow):
             in_background=self._start_check,
             parent=self,
         )
-        self.watcher.paths_changed.connect(check.paths_changed)
         return check
 
     def _build_sync(self) -> None:
         from memtab.gui.sync.feature import SyncFeature
 
         self.sync = SyncFeature(self.context, self, rows=self.memory_tab.model, parent=self)
-        self.watcher.paths_changed.connect(self.sync.sync.follow_changes)
         self.status_bar.insert_permanent_first(self.sync.status)
         if self.watcher.root is not None:  # the menus were built after watching began
             self.sync.start()

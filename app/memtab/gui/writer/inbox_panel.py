@@ -11,9 +11,10 @@ while something waits. Selecting an item shows where it came from, its confidenc
 rationale, and the transcript messages it rests on (read for that item alone).
 
 It follows the queue file and the workspace's harvest folder through the window's
-watcher (`handle_paths_changed`): what mux harvests, what the writer suggests and what
-the CLI (`memtab inbox`) or another Memtab decides shows here at once. Accepted lines land
-in the notes file; the watcher's rescan then shows them in the tree, like any change.
+watcher (the batches `context.changes` publishes): what mux harvests, what the writer
+suggests and what the CLI (`memtab inbox`) or another Memtab decides shows here at once.
+Accepted lines land in the notes file; the watcher's rescan then shows them in the tree,
+like any change.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -43,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.components.activity.change_batch import ChangeBatch
 from memtab.gui.context import WindowContext
 from memtab.gui.dialog_layout import lay_out_prose_dialog
 from memtab.gui.rich_text import escape_html
@@ -234,6 +236,7 @@ class InboxPanel(QFrame):
         self._evidence: int | None = None
         self._build()
         self.hide()
+        context.changes.published.connect(self._on_changes_published)
 
     def _build(self) -> None:
         self.toggle = QToolButton(self)
@@ -343,15 +346,15 @@ class InboxPanel(QFrame):
             self._load_failed,
         )
 
-    def handle_paths_changed(self, paths: Iterable[str]) -> None:
-        """What the window's watcher reported: reload when the queue file, a harvest file
-        or a proposals file changed."""
+    @Slot(object)
+    def _on_changes_published(self, batch: ChangeBatch) -> None:
+        # Reload when the queue file, a harvest file or a proposals file changed.
         watched = set(self._proposal_files)
         harvest = None
         if self._watched is not None:
             queue, harvest = self._watched
             watched.update((queue, harvest))
-        for path in map(str, paths):
+        for path in batch.paths:
             if path in watched or (harvest is not None and path.startswith(harvest + os.sep)):
                 self.reload()
                 return

@@ -24,12 +24,10 @@ from watchdog.events import (
 )
 
 from memtab.components.activity.changes import (
-    ChangeSummary,
     changed_paths,
     is_ignored,
     path_affected,
 )
-from memtab.store.home import PathKind
 
 HOME = "/home/alice/.mux"
 REAL = "/home/alice/.xum"  # what the ~/.mux symlink points at
@@ -125,40 +123,6 @@ def test_temp_files_bytes_paths_and_outside_paths() -> None:
     assert paths(FileModifiedEvent("/elsewhere/a.md")) == []
     assert paths(DirDeletedEvent(REAL)) == [HOME]
     assert paths(FileModifiedEvent(f"{REAL}-other/a.md")) == [], "a sibling is not inside"
-
-
-def summary(*rels: str) -> ChangeSummary:
-    return ChangeSummary.from_paths(
-        [os.path.join(HOME, rel) if rel else HOME for rel in rels], HOME
-    )
-
-
-def test_summary_answers_per_scope_and_per_item() -> None:
-    batch = summary(
-        "memory/project/mux-0123456789ab/a.md", "sessions/a1b2c3d4e5/chat.jsonl", "config.json"
-    )
-    assert batch.affects(PathKind.PROJECT_SCOPE, "mux-0123456789ab")
-    assert batch.affects(PathKind.PROJECT_SCOPE)
-    assert not batch.affects(PathKind.PROJECT_SCOPE, "other-ffffffffffff")
-    assert not batch.affects(PathKind.GLOBAL_SCOPE)
-    assert batch.affects(PathKind.CHAT_TRANSCRIPT, "a1b2c3d4e5")
-    assert not batch.affects(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5")
-    assert batch.affects(PathKind.CONFIG)
-    assert not batch.affects(PathKind.CONSOLIDATION_JOURNAL)
-    assert batch.keys(PathKind.PROJECT_SCOPE) == {"mux-0123456789ab"}
-
-
-def test_summary_containers_affect_what_they_hold() -> None:
-    assert summary("memory").affects(PathKind.GLOBAL_SCOPE)
-    assert summary("memory").affects(PathKind.PROJECT_SCOPE, "any-0123456789ab")
-    assert summary("memory/project").affects(PathKind.PROJECT_SCOPE, "any-0123456789ab")
-    assert not summary("memory/project").affects(PathKind.GLOBAL_SCOPE)
-    deleted_workspace = summary("sessions/a1b2c3d4e5")
-    assert deleted_workspace.affects(PathKind.WORKSPACE_SCOPE, "a1b2c3d4e5")
-    assert deleted_workspace.affects(PathKind.WRITER_STATE, "a1b2c3d4e5")
-    assert not deleted_workspace.affects(PathKind.WORKSPACE_SCOPE, "ffffffffff")
-    assert summary("").affects(PathKind.MEMORY_META), "the home itself means everything"
-    assert not summary().affects(PathKind.GLOBAL_SCOPE)
 
 
 def test_path_affected_by_the_file_or_a_parent_directory() -> None:
