@@ -268,6 +268,8 @@ def run_status(args: argparse.Namespace) -> int:
             f"  {state.local_changes} local change(s) to commit, {state.ahead} commit(s) to "
             f"push, {state.behind} to pull (as of the last fetch)"
         )
+        _print_files("to send", state.to_send)
+        _print_files("to bring in", state.to_receive)
         for conflict in state.conflicts:
             print(f"  conflict: {conflict.path} — {conflict.reason}")
         for path in state.unapplied:
@@ -275,6 +277,17 @@ def run_status(args: argparse.Namespace) -> int:
         for problem in state.problems:
             print(f"  warning: {problem}")
     return 0
+
+
+_LISTED = 10
+
+
+def _print_files(what: str, paths: tuple[str, ...]) -> None:
+    """The files that wait, the first few by name."""
+    for path in paths[:_LISTED]:
+        print(f"  {what}: {path}")
+    if len(paths) > _LISTED:
+        print(f"  {what}: … and {len(paths) - _LISTED} more")
 
 
 def run_resolve(args: argparse.Namespace) -> int:

@@ -47,6 +47,7 @@ from memtab.sync.objects import ObjectMissingError, Repository
 from memtab.sync.records import SyncState
 from memtab.sync.recovery import clear_leftovers
 from memtab.sync.scopes import open_scope_store, read_scope, record_outside_changes
+from memtab.sync.standing import distance, files_apart, scope_of, shown
 from memtab.sync.state import load_state, save_state
 
 logger = logging.getLogger(__name__)
@@ -167,6 +168,10 @@ class TargetState:
     offline_since: int | None
     last_error: str | None
     problems: tuple[str, ...] = ()
+    to_send: tuple[str, ...] = ()
+    """The memory files (virtual paths) changed here that the remote does not have yet."""
+    to_receive: tuple[str, ...] = ()
+    """The memory files the remote changed (as of the last fetch) not yet brought in here."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -183,6 +188,8 @@ class TargetState:
             "offlineSince": self.offline_since,
             "lastError": self.last_error,
             "problems": list(self.problems),
+            "toSend": list(self.to_send),
+            "toReceive": list(self.to_receive),
         }
 
 
@@ -438,7 +445,7 @@ class SyncService:
             status = "offline"
         elif conflicts:
             status = "conflicts"
-        notes = tuple(f"{_shown(target, path)}: {note}" for path, note in outcome.notes)
+        notes = tuple(f"{shown(target, path)}: {note}" for path, note in outcome.notes)
         return TargetReport(
             target.name,
             target.remote,
@@ -460,11 +467,11 @@ class SyncService:
         return [
             SyncConflict(
                 target.name,
-                _shown(target, path),
+                shown(target, path),
                 path,
                 record.reason or "both sides changed it",
                 record.since,
-                _scope_of(target, path),
+                scope_of(target, path),
             )
             for path, record in sorted(state.conflicts.items())
         ]
@@ -488,7 +495,10 @@ class SyncService:
     def _target_state(self, target: Target, *, fetch: bool, cancel: Cancel | None) -> TargetState:
         state = load_state(self.paths.state(target.name))
         problems: list[str] = []
-        ahead = behind = local_changes = 0
+        ahead = behind = 0
+        changed: set[str] = set()  # here, not yet committed
+        committed: set[str] = set()  # in commits the remote does not have
+        received: set[str] = set()  # in the remote's commits this machine does not have
         try:
             git = self.git(target.name, cancel)
             branch = f"refs/heads/{target.branch}"
@@ -499,10 +509,11 @@ class SyncService:
                     problems.append(f"{target.remote}: {error}")
             head = git.resolve(branch)
             remote = git.resolve(f"refs/remotes/origin/{target.branch}")
-            ahead, behind = _distance(git, head, remote)
+            ahead, behind = distance(git, head, remote)
             repo = self.repository(git, self.config().machine)
             try:
                 tree = repo.files(head)
+                committed, received = files_apart(repo, target, head, remote)
             finally:
                 repo.close()
             for item in self._read_scopes(target, git):
@@ -513,24 +524,23 @@ class SyncService:
                     if path not in state.pending and (file.blob if file else None) != tree.get(
                         path
                     ):
-                        local_changes += 1
+                        changed.add(path)
         except (SyncError, *_FAILURES) as error:
             problems.append(str(error))
+        unapplied = [path for path, record in state.pending.items() if record.kind == "unapplied"]
         return TargetState(
             target,
             ahead,
             behind,
-            local_changes,
+            len(changed),
             tuple(self._conflicts(target, state)),
-            tuple(
-                _shown(target, path)
-                for path, record in sorted(state.pending.items())
-                if record.kind == "unapplied"
-            ),
+            tuple(shown(target, path) for path in sorted(unapplied)),
             state.last_sync_at,
             state.offline_since,
             state.last_error,
             tuple(problems),
+            to_send=tuple(sorted({shown(target, path) for path in changed | committed})),
+            to_receive=tuple(sorted({shown(target, path) for path in {*received, *unapplied}})),
         )
 
 
@@ -538,31 +548,6 @@ def _not_set_up(config: SyncConfig) -> str:
     if config.problem:
         return f"Sync's set-up {config.problem}; fix it, or run memtab sync init again"
     return "Sync is not set up in this home: run memtab sync init --remote URL"
-
-
-def _distance(git: Git, head: str | None, remote: str | None) -> tuple[int, int]:
-    """Commits only `head` has, and only `remote` has."""
-    if head is None or remote is None:
-        count = lambda commit: (  # noqa: E731
-            int(git.run(["rev-list", "--count", commit]).stdout.decode().strip() or 0)
-            if commit
-            else 0
-        )
-        return count(head), count(remote)
-    result = git.run(["rev-list", "--left-right", "--count", f"{head}...{remote}"])
-    left, _, right = result.stdout.decode().strip().partition("\t")
-    return int(left or 0), int(right or 0)
-
-
-def _shown(target: Target, repo_path: str) -> str:
-    scope = _scope_of(target, repo_path)
-    virtual = scope.virtual_path(repo_path) if scope is not None else None
-    return str(virtual) if virtual is not None else repo_path
-
-
-def _scope_of(target: Target, repo_path: str) -> SyncedScope | None:
-    """The target's scope a repository path is a memory file of."""
-    return next((s for s in target.scopes if s.virtual_path(repo_path) is not None), None)
 
 
 def _remove_tree(path: Any) -> None:

@@ -13,7 +13,13 @@ from pytestqt.qtbot import QtBot
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.gui.sync.jobs import SyncLook
-from memtab.gui.sync.service import DEBOUNCE_MS, FIRST_SYNC_MS, INTERVAL_MS, WindowSync
+from memtab.gui.sync.service import (
+    DEBOUNCE_MS,
+    FIRST_SYNC_MS,
+    INTERVAL_MS,
+    LOOK_MS,
+    WindowSync,
+)
 from memtab.gui.sync.status import SyncStatusWidget, sync_line
 from memtab.store.home import Home
 from support.gui_clock import FakeGuiClock
@@ -90,10 +96,12 @@ def test_a_change_is_sent_once_it_settles(
     changed = ChangeBatch.classify([str(alpha.home.global_root / "notes.md")], alpha.home)
     sync.follow_changes(changed)
     clock.advance(DEBOUNCE_MS - 1)
-    assert not sync.busy  # still settling
+    settle(qtbot, sync)  # (a look counted what waits)
+    assert not sync.look.synced  # still settling
     sync.follow_changes(changed)  # another save: the wait starts again
     clock.advance(DEBOUNCE_MS - 1)
-    assert not sync.busy
+    settle(qtbot, sync)
+    assert not sync.look.synced
     clock.advance(1)
     assert sync.syncing
     settle(qtbot, sync)
@@ -110,6 +118,40 @@ def test_a_change_is_sent_once_it_settles(
     clock.advance(DEBOUNCE_MS)
     settle(qtbot, sync)
     assert not sync.look.synced  # looked, found nothing to send, did not sync
+
+
+def test_the_corner_counts_the_files_that_wait_each_way(
+    qtbot: QtBot, started: Callable[..., WindowSync], alpha: Machine, beta: Machine
+) -> None:
+    alpha.publish(NOTES, "one\n", beta)
+    clock = FakeGuiClock()
+    sync = started(alpha.home, clock, first_sync_ms=INTERVAL_MS)
+    widget = SyncStatusWidget()
+    qtbot.addWidget(widget)
+    sync.changed.connect(widget.show_look)
+    alpha.write(NOTES, "one\ntwo\n")
+    alpha.write("/memories/global/todo.md", "- a\n")
+    sync.follow_changes(
+        ChangeBatch.classify([str(alpha.home.global_root / "notes.md")], alpha.home)
+    )
+    clock.advance(LOOK_MS)  # counted long before the change is sent
+    settle(qtbot, sync)
+    assert not sync.look.synced
+    assert widget.text() == "↑2"
+    assert "↑2: 2 files changed here wait to be sent (notes.md, todo.md)" in widget.toolTip()
+
+    beta.write("/memories/global/beta.md", "from beta\n")
+    beta.sync()
+    alpha.service.status(fetch=True)  # fetched, not merged (`memtab sync status --fetch`)
+    sync.look_again()
+    settle(qtbot, sync)
+    assert widget.text() == "↑2 ↓1"
+    assert "↓1: 1 file changed on another machine waits to be brought in (beta.md)" in (
+        widget.toolTip()
+    )
+    sync.sync_now()
+    settle(qtbot, sync)
+    assert widget.text() == "In sync"
 
 
 def test_a_same_line_edit_shows_as_a_conflict(
@@ -147,7 +189,7 @@ def test_an_unreachable_remote_is_offline_and_retried(
     report = sync.look.report
     assert report is not None and report.offline and not report.needs_user
     line = sync_line(sync.look, syncing=False, copies=0, now_ms=0)
-    assert line.text == "Offline · changes wait"
+    assert line.text == "Offline · ↑1"  # committed here, waiting to be sent
     assert alpha.text(NOTES) == "written offline\n"  # nothing changed here
 
     away.rename(remote)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 from memtab.store.home import Home
 
 if TYPE_CHECKING:
-    from memtab.sync.service import SyncConflict, SyncReport, SyncService
+    from memtab.sync.service import SyncConflict, SyncReport, SyncService, SyncStatus
 
 SyncKind = Literal["look", "changes", "full"]
 """`look`: read where sync stands (no git, no network); `changes`: sync only when this
@@ -42,6 +42,11 @@ class SyncLook:
     """Why the job could not sync at all (git missing, a broken set-up)."""
     last_sync_at: int | None = None
     offline_since: int | None = None
+    to_send: tuple[str, ...] = ()
+    """The memory files (virtual paths) changed here that no sync has sent yet."""
+    to_receive: tuple[str, ...] = ()
+    """The memory files another machine changed that are not here yet (as of the last
+    fetch, and the merges that wait to be written)."""
 
     @property
     def configured(self) -> bool:
@@ -75,28 +80,38 @@ def run_sync(
     service = service_for(home, git_program)
     report = None
     error = None
+    status = None
     try:
-        if kind == "full" or (kind == "changes" and _has_changes(service, cancel)):
+        if kind == "changes":
+            status = service.status(cancel=cancel)
+        if kind == "full" or (status is not None and _has_changes(status)):
             report = service.sync(progress=progress, cancel=cancel)
+            status = None  # what it sent and brought in changed where things stand
+        if status is None:
+            status = service.status(cancel=cancel)
     except SyncError as failure:
         error = str(failure)
-    return _look(service, names, report, error)
+    return _look(service, names, report, error, status)
 
 
-def _has_changes(service: SyncService, cancel: Callable[[], bool] | None) -> bool:
+def _has_changes(status: SyncStatus) -> bool:
     """Whether this machine has changes no sync sent yet (no network)."""
-    status = service.status(cancel=cancel)
     return any(target.local_changes or target.ahead for target in status.targets)
 
 
 def _look(
-    service: SyncService, names: tuple[str, ...], report: SyncReport | None, error: str | None
+    service: SyncService,
+    names: tuple[str, ...],
+    report: SyncReport | None,
+    error: str | None,
+    status: SyncStatus | None,
 ) -> SyncLook:
     from memtab.sync.state import load_state
 
     states = [load_state(service.paths.state(name)) for name in names]
     synced = [state.last_sync_at for state in states if state.last_sync_at is not None]
     offline = [state.offline_since for state in states if state.offline_since is not None]
+    targets = status.targets if status is not None else ()
     return SyncLook(
         names,
         tuple(service.conflicts()),
@@ -105,4 +120,6 @@ def _look(
         error,
         last_sync_at=min(synced) if len(synced) == len(states) else None,
         offline_since=min(offline) if offline else None,
+        to_send=tuple(sorted({path for target in targets for path in target.to_send})),
+        to_receive=tuple(sorted({path for target in targets for path in target.to_receive})),
     )

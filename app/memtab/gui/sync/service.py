@@ -14,6 +14,10 @@ When the home has a sync target (`memtab sync init`, docs/formats.md §18) it sy
   what waited while offline goes out); the first one soon after `start()`;
 - **Sync now** (`sync_now()`, File → Sync now).
 
+Every job ends with a look at where sync stands without the network (`sync status`): the
+files that wait to be sent and brought in, which the status bar counts ("↑2 ↓1"); a
+memory file that changed is counted `LOOK_MS` later, long before it is sent.
+
 One sync at a time on the `sync` worker; a request while one runs is kept and runs
 after it (a full sync wins over a sync of changes). A change to sync's set-up or a
 target's state (the CLI synced or resolved) is looked at again. Offline is normal: the
@@ -45,6 +49,8 @@ INTERVAL_MS = 5 * 60_000
 """How often every target is synced (what the others sent comes in)."""
 FIRST_SYNC_MS = 3_000
 """The first full sync after `start()`, once the window has settled."""
+LOOK_MS = 1_500
+"""After a memory file changed, when the status bar's "↑1" is counted (no network)."""
 _MEMORY_KINDS = (PathKind.GLOBAL_SCOPE, PathKind.PROJECT_SCOPE, PathKind.WORKSPACE_SCOPE)
 _RANK: dict[SyncKind, int] = {"look": 0, "changes": 1, "full": 2}
 
@@ -77,6 +83,7 @@ class WindowSync(QObject):
         self._runner: TaskRunner | None = None  # its thread starts with the first job
         self._debounce = clock.timer(self, self._on_debounce_timeout, single_shot=True)
         self._schedule = clock.timer(self, self._on_schedule_timeout, single_shot=True)
+        self._look_soon = clock.timer(self, self._on_look_soon_timeout, single_shot=True)
         self._running: tuple[int, SyncKind] | None = None
         self._waiting: SyncKind | None = None
         self._started = False
@@ -126,12 +133,14 @@ class WindowSync(QObject):
             self._request("look")
         if self.configured and any(batch.affects(kind) for kind in _MEMORY_KINDS):
             self._debounce.start(self._debounce_ms)
+            self._look_soon.start(LOOK_MS)  # what waits to be sent, counted before then
 
     def shutdown(self) -> None:
         """Stop: a running sync is cancelled (git is stopped; what it did is kept)."""
         self._closed = True
         self._debounce.stop()
         self._schedule.stop()
+        self._look_soon.stop()
         if self._runner is not None:
             self._runner.shutdown()
 
@@ -218,6 +227,9 @@ class WindowSync(QObject):
 
     def _on_schedule_timeout(self) -> None:
         self._request("full")
+
+    def _on_look_soon_timeout(self) -> None:
+        self._request("look")
 
 
 def _job(home: Home, kind: SyncKind, git_program: str | None, ctx: TaskContext) -> SyncLook:

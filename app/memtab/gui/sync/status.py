@@ -1,4 +1,4 @@
-"""Sync's corner of the status bar: in sync / syncing / offline (changes wait) / N conflicts.
+"""Sync's corner of the status bar: in sync / ↑2 ↓1 / syncing / offline / N conflicts.
 
     widget = SyncStatusWidget()
     window.add_status_widget(widget)
@@ -8,6 +8,8 @@
     widget.conflicts_requested.connect(open_conflicts)
     widget.sync_requested.connect(sync.sync_now)
 
+"↑2 ↓1" counts files (not commits: a sync makes one per change): 2 changed here wait to
+be sent, 1 changed on another machine waits to be brought in; the tooltip names them.
 A click opens the conflicts when there are any, else syncs now. Hidden while the home
 has no sync target and no conflict copies. Offline is a plain state, never a dialog: the
 changes wait and the schedule retries (the tooltip says since when and git's words).
@@ -67,6 +69,7 @@ def sync_line(
     failure = look.error or _failure(look)
     if failure:
         return SyncLine("Sync failed", f"{failure}\nClick to sync again.")
+    arrows, waiting = _arrows(look), _waiting(look)
     offline = _offline(look)
     if offline is not None or look.offline_since is not None:
         since = (
@@ -76,14 +79,58 @@ def sync_line(
         )
         words = f"\n{offline}" if offline else ""
         return SyncLine(
-            "Offline · changes wait",
+            f"Offline · {arrows}" if arrows else "Offline",
             f"The remote cannot be reached{since}; changes wait here and go out at the "
-            f"next sync.{words}\nClick to try now.",
+            f"next sync.{waiting}{words}\nClick to try now.",
         )
     if look.last_sync_at is None:
-        return SyncLine("Not synced yet", f"Memory syncs with {remotes}. Click to sync now.")
+        return SyncLine(
+            f"Not synced yet · {arrows}" if arrows else "Not synced yet",
+            f"Memory syncs with {remotes}.{waiting}\nClick to sync now.",
+        )
     when = relative_time(look.last_sync_at, now_ms)
-    return SyncLine("In sync", f"Memory synced with {remotes} {when}. Click to sync now.")
+    return SyncLine(
+        arrows or "In sync",
+        f"Memory synced with {remotes} {when}.{waiting}\nClick to sync now.",
+    )
+
+
+def _arrows(look: SyncLook) -> str:
+    """ "↑2 ↓1": files to send, files to bring in (none: empty)."""
+    parts = [f"↑{len(look.to_send)}"] if look.to_send else []
+    if look.to_receive:
+        parts.append(f"↓{len(look.to_receive)}")
+    return " ".join(parts)
+
+
+def _waiting(look: SyncLook) -> str:
+    """What the arrows count, in words (each on a line of its own, after a line break)."""
+    lines = []
+    if look.to_send:
+        count = len(look.to_send)
+        lines.append(
+            f"↑{count}: {plural(count, 'file')} changed here {_wait(count)} to be sent "
+            f"({_names(look.to_send)})"
+        )
+    if look.to_receive:
+        count = len(look.to_receive)
+        lines.append(
+            f"↓{count}: {plural(count, 'file')} changed on another machine {_wait(count)} "
+            f"to be brought in ({_names(look.to_receive)})"
+        )
+    return "".join(f"\n{line}" for line in lines)
+
+
+def _wait(count: int) -> str:
+    return "waits" if count == 1 else "wait"
+
+
+_NAMED = 3
+
+
+def _names(paths: tuple[str, ...]) -> str:
+    names = ", ".join(path.rsplit("/", 1)[-1] for path in paths[:_NAMED])
+    return names if len(paths) <= _NAMED else f"{names} and {len(paths) - _NAMED} more"
 
 
 def _conflicts_text(count: int) -> str:
