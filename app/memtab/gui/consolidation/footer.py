@@ -11,7 +11,9 @@ disk changed — never from `run_finished` (which only shows a short "Done: <sum
 Consolidate now starts the consolidation facade for the selected workspace; while the
 run goes the button reads "Consolidating…", and the status line shows a busy bar, the
 step message and Cancel; a failure (in flight, run by another process, provider error)
-is shown there too. In review-first mode (the `consolidation.review` setting, the
+is shown there too. What each says as runs start, go and end is decided without Qt, by
+`components/consolidation/run_states.RunStates`: the footer tells it what happened and
+shows its `controls()`. In review-first mode (the `consolidation.review` setting, the
 default) the run makes a plan instead: nothing changes until the user accepts its ops
 in the review dialog (`review_dialog.ReviewDialog`, built while the plan is made and
 opened in short steps by `review_opener.ReviewOpener`), and applying them is a run of its
@@ -44,6 +46,12 @@ from PySide6.QtWidgets import (
 
 from memtab import humanize
 from memtab.components import glossary
+from memtab.components.consolidation.run_states import (
+    CONSOLIDATE_NOW,
+    Controls,
+    RunStates,
+    Tone,
+)
 from memtab.gui.consolidation.footer_lines import CoverageLines, summaries_tooltip
 from memtab.gui.consolidation.review_opener import ReviewOpener
 from memtab.gui.icons import tinted_icon
@@ -58,10 +66,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-CONSOLIDATE_NOW = "Consolidate now"
-CONSOLIDATING = "Consolidating…"
 DONE_NOTE_MS = 12_000
 LINES_REFRESH_MS = 60_000  # "5 min ago" must not go stale while nothing changes on disk
+_ACCENTS = {Tone.SUCCESS: Accent.SUCCESS, Tone.ERROR: Accent.ERROR, Tone.INFO: Accent.INFO}
 
 
 class ConsolidationFacade(Protocol):
@@ -117,16 +124,9 @@ class ConsolidationFooter(QFrame):
         super().__init__(parent)
         self.setObjectName("consolidationFooter")
         self._facade = consolidation
-        self._workspace: Workspace | None = None
         self._status: ConsolidationStatus | None = None
-        # Runs take turns on the facade's one worker: `_requested` is the workspace whose
-        # run this footer asked for and has not seen start (it may be queued), `_active`
-        # the workspace whose run is going (from run_started); an end signal belongs to
-        # `_active`. A refusal comes synchronously from inside `start()`.
-        self._requested: str | None = None
-        self._active: str | None = None
-        self._starting = False
-        self._cancelling = False
+        self._runs = RunStates()
+        self._said = self._runs.said  # the last note put in the status line
         self._reviews = ReviewOpener(self)
         self._reviews.apply_requested.connect(self._on_reviews_apply_requested)
         self._reviews.discarded.connect(self._on_reviews_discarded)
@@ -243,16 +243,14 @@ class ConsolidationFooter(QFrame):
     def set_context(self, workspace: Workspace | None, status: ConsolidationStatus | None) -> None:
         """Show the coverage of `workspace` (called by the tab after every scan). A
         different workspace clears the last error or note."""
-        if workspace is None or self._workspace is None or workspace.id != self._workspace.id:
-            self._set_status_text("", None)
-        self._workspace = workspace
+        self._runs.show_workspace(workspace)
         self._status = status if workspace is not None else None
         self._refresh()
 
     @property
     def workspace(self) -> Workspace | None:
         """The workspace whose coverage is shown."""
-        return self._workspace
+        return self._runs.workspace
 
     def set_mux_only_note(self, agent: str | None) -> None:
         """Say that consolidation leaves `agent`'s files alone (None: no such file is open)."""
@@ -270,7 +268,7 @@ class ConsolidationFooter(QFrame):
     @property
     def is_running(self) -> bool:
         """Whether the shown workspace has a run queued or going."""
-        return self._busy_here()
+        return self._runs.busy_here
 
     def line_text(self, key: str) -> str:
         """The value shown after `Workspace:`, `Project:`, `Global:` or `Harvest:`."""
@@ -308,7 +306,7 @@ class ConsolidationFooter(QFrame):
 
     def _refresh_lines(self) -> None:
         status = self._status
-        has_workspace = self._workspace is not None
+        has_workspace = self._runs.workspace is not None
         expanded = self.details_expanded
         self._lines.setVisible(has_workspace and expanded)
         self.hint.setVisible(not has_workspace and expanded)
@@ -330,51 +328,36 @@ class ConsolidationFooter(QFrame):
             summaries_tooltip(status),
         )
 
-    def _busy_here(self) -> bool:
-        workspace_id = self._workspace.id if self._workspace is not None else None
-        return workspace_id is not None and workspace_id in (self._requested, self._active)
-
     def _refresh_controls(self) -> None:
-        workspace = self._workspace
-        busy = self._busy_here()
-        other_active = self._active is not None and not (
-            workspace is not None and self._active == workspace.id
-        )
+        shown = self._runs.controls()
         button = self.consolidate_button
-        button.setText(CONSOLIDATING if busy else CONSOLIDATE_NOW)
-        button.setEnabled(workspace is not None and not busy)
-        if workspace is None:
-            button.setToolTip("Select a workspace first")
-        else:
-            scopes = (
-                "workspace, project and global"
-                if workspace.project_identity
-                else "workspace and global"
-            )
-            button.setToolTip(
-                f"Merge, prune and promote the {scopes} memories of {workspace.display_name} "
-                "now (ignores the 6-hour debounce)"
-            )
-        self.cancel_button.setVisible(busy)
-        self.cancel_button.setEnabled(not self._cancelling)
-        self.cancel_button.setText("Cancelling…" if self._cancelling else "Cancel")
-        self.progress_bar.setVisible(busy)
-        if busy and other_active:
-            self.progress_text.set_full_text("Waiting for another workspace's run to finish…")
-        elif not busy and other_active:
-            self.progress_text.set_full_text("Another workspace is being consolidated.")
-        self.progress_text.setVisible(busy or other_active)
-        self.status_text.setVisible(not (busy or other_active) and bool(self.status_text.full_text))
+        button.setText(shown.button_text)
+        button.setEnabled(shown.button_enabled)
+        button.setToolTip(shown.button_tip)
+        self.cancel_button.setVisible(shown.cancel_visible)
+        self.cancel_button.setEnabled(shown.cancel_enabled)
+        self.cancel_button.setText(shown.cancel_text)
+        self.progress_bar.setVisible(shown.progress_visible)
+        self.progress_text.set_full_text(shown.progress_text)
+        self.progress_text.setVisible(shown.progress_text_visible)
+        self._show_status(shown)
+        self.status_text.setVisible(shown.status_visible)
         self._show_mux_only_note()
-        self.runs_button.setEnabled(workspace is not None)
+        self.runs_button.setEnabled(self._runs.workspace is not None)
 
-    def _set_status_text(self, text: str, accent: Accent | None) -> None:
+    def _show_status(self, shown: Controls) -> None:
+        """The status line's note; a new one (re)starts its timer when it fades."""
+        if self._said == self._runs.said:
+            return
+        self._said = self._runs.said
         self._note_timer.stop()
-        self.status_text.set_full_text(text)
-        self.status_text.setVisible(bool(text) and not self.progress_text.isVisibleTo(self))
-        self._show_mux_only_note()
+        status = shown.status
+        self.status_text.set_full_text(status.text)
+        accent = _ACCENTS.get(status.tone)
         color = accent_text(self.palette(), accent) if accent is not None else None
         self.status_text.setStyleSheet(f"color: {color.name()}" if color is not None else "")
+        if status.fades:
+            self._note_timer.start()
 
     def _apply_palette(self) -> None:
         palette = self.palette()
@@ -418,36 +401,27 @@ class ConsolidationFooter(QFrame):
 
     @Slot()
     def _on_consolidate_button_clicked(self) -> None:
-        workspace = self._workspace
-        if workspace is None or self._busy_here():
+        workspace_id = self._runs.consolidate_clicked()
+        if workspace_id is None:
             return
-        self._requested = workspace.id
-        self._cancelling = False
-        self.progress_text.set_full_text("Starting…")
-        self._set_status_text("", None)
         self._refresh_controls()
-        self._starting = True
         try:
-            self._facade.start(workspace.id, trigger="manual", review=None)
+            self._facade.start(workspace_id, trigger="manual", review=None)
         except Exception as error:  # the facade refusing at once (e.g. shut down)
-            logger.warning("Could not start consolidation of %s: %s", workspace.id, error)
-            self._requested = None
-            self._refresh_controls()
-            self._set_status_text(f"Could not start: {error}", Accent.ERROR)
+            logger.warning("Could not start consolidation of %s: %s", workspace_id, error)
+            self._runs.start_refused(error)
         else:
-            if self._busy_here():  # not refused: a plan may come, its review gets ready
+            if self._runs.busy_here:  # not refused: a plan may come, its review gets ready
                 self._reviews.prepare()
         finally:
-            self._starting = False
+            self._runs.call_returned()
+        self._refresh_controls()
 
     @Slot()
     def _on_cancel_button_clicked(self) -> None:
-        if not self._busy_here() or self._cancelling:
-            return
-        self._cancelling = True
-        self.progress_text.set_full_text("Cancelling…")
-        self._refresh_controls()
-        self._facade.cancel()
+        if self._runs.cancel_clicked():
+            self._refresh_controls()
+            self._facade.cancel()
 
     @Slot()
     def _on_details_button_clicked(self) -> None:
@@ -459,114 +433,58 @@ class ConsolidationFooter(QFrame):
 
     @Slot(str)
     def _on_consolidation_run_started(self, workspace_id: str) -> None:
-        self._active = workspace_id
-        if workspace_id == self._requested:
-            self._requested = None
-        if self._is_shown(workspace_id) and not self._cancelling:
-            self.progress_text.set_full_text("Starting…")
+        self._runs.run_started(workspace_id)
         self._refresh_controls()
 
     @Slot(int, str)
     def _on_consolidation_progress(self, step: int, message: str) -> None:
-        if self._cancelling or self._active is None or not self._is_shown(self._active):
-            return
-        self.progress_text.set_full_text(f"Step {step} · {message}" if step > 0 else message)
+        self._runs.progressed(step, message)
+        self._refresh_controls()
 
     @Slot(object)
     def _on_consolidation_run_finished(self, record: object) -> None:
-        if not self._is_shown(self._end_active()):
-            return
-        summary = record.summary.strip() if isinstance(record, ConsolidationRecord) else ""
-        self._set_status_text(f"Done: {summary}" if summary else "Done.", Accent.SUCCESS)
-        self._note_timer.start()
+        self._runs.run_finished(record.summary if isinstance(record, ConsolidationRecord) else "")
+        self._refresh_controls()
 
     @Slot(str)
     def _on_consolidation_run_failed(self, message: str) -> None:
-        if self._starting:
-            ended = self._requested  # refused at once (e.g. already in flight)
-            self._requested = None
-            self._refresh_controls()
-        else:
-            ended = self._end_active()
-        if self._is_shown(ended):
-            self._set_status_text(f"Consolidation failed: {message}", Accent.ERROR)
+        self._runs.run_failed(message)
+        self._refresh_controls()
 
     @Slot(str)
     def _on_consolidation_run_cancelled(self, workspace_id: str) -> None:
-        if workspace_id == self._active:
-            self._end_active()
-        elif workspace_id == self._requested:
-            self._requested = None  # cancelled while queued
-            self._refresh_controls()
-        if self._is_shown(workspace_id):
-            self._cancelling = False
-            self._refresh_controls()
-            self._set_status_text(
-                "Cancelled. Changes it made before stopping, if any, are kept: see Runs…", None
-            )
-            self._note_timer.start()
+        self._runs.run_cancelled(workspace_id)
+        self._refresh_controls()
 
     @Slot(object)
     def _on_consolidation_plan_ready(self, plan: ConsolidationPlan) -> None:
-        self._end_active()
-        if not plan.proposed:
-            summary = plan.summary.strip()
-            self._set_status_text(
-                f"Nothing to change: {summary}" if summary else "Nothing to change.", None
-            )
-            self._note_timer.start()
-            return
-        workspace = self._workspace
-        name = (
-            workspace.display_name
-            if workspace is not None and workspace.id == plan.workspace_id
-            else plan.workspace_id
-        )
-        self._reviews.open(plan, name)  # first: a review still open closes as discarded
-        self._set_status_text(
-            f"Review {humanize.plural(len(plan.units), 'proposed change')}…", Accent.INFO
-        )
+        name = self._runs.plan_ready(plan)
+        if name is not None:
+            self._reviews.open(plan, name)  # first: a review still open closes as discarded
+            self._runs.reviewing(plan)
+        self._refresh_controls()
 
     @Slot(object, object)
     def _on_reviews_apply_requested(
         self, plan: ConsolidationPlan, accepted: tuple[int, ...]
     ) -> None:
-        self._requested = plan.workspace_id
-        self._cancelling = False
-        changes = sum(1 for unit in plan.units if set(unit.indexes) & set(accepted))
-        self.progress_text.set_full_text(f"Applying {humanize.plural(changes, 'change')}…")
-        self._set_status_text("", None)
+        self._runs.apply_requested(plan, accepted)
         self._refresh_controls()
-        self._starting = True
         try:
             self._facade.apply(plan, accepted)
         finally:
-            self._starting = False
+            self._runs.call_returned()
 
     @Slot()
     def _on_reviews_discarded(self) -> None:
-        self._set_status_text("Plan discarded; nothing was changed.", None)
-        self._note_timer.start()
+        self._runs.discarded()
+        self._refresh_controls()
 
     @Slot()
     def _on_note_timer_timeout(self) -> None:
-        self._set_status_text("", None)
+        self._runs.note_expired()
+        self._refresh_controls()
 
     @Slot()
     def _on_lines_timer_timeout(self) -> None:
         self._refresh_lines()
-
-    def _end_active(self) -> str | None:
-        """The run going has ended: back to idle for it; returns its workspace."""
-        ended, self._active = self._active, None
-        if not self._busy_here():
-            self._cancelling = False
-        self._refresh_controls()
-        return ended
-
-    def _is_shown(self, workspace_id: str | None) -> bool:
-        return (
-            workspace_id is not None
-            and self._workspace is not None
-            and workspace_id == self._workspace.id
-        )
