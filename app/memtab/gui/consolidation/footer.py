@@ -343,7 +343,7 @@ class ConsolidationFooter(QFrame):
         self._show_status(shown)
         self.status_text.setVisible(shown.status_visible)
         self._show_mux_only_note()
-        self.runs_button.setEnabled(self._runs.workspace is not None)
+        self.runs_button.setEnabled(shown.runs_enabled)
 
     def _show_status(self, shown: Controls) -> None:
         """The status line's note; a new one (re)starts its timer when it fades."""
