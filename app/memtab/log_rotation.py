@@ -3,7 +3,7 @@
 `memtab.logs.setup_logging` appends to the log file plainly, so nothing logged early is
 lost and the window's start does not import `logging.handlers` (sockets, pickle, queues:
 ~7 ms). Rotation starts here: at once for the commands (`memtab.cli.main`) and the
-consolidation job, right after the first paint for the window (`memtab.gui.startup`).
+consolidation job, right after the first paint for the window (`memtab.gui.first_paint.boundary`).
 """
 
 from __future__ import annotations

@@ -26,16 +26,16 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Slot
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QWidget
 from pytestqt.qtbot import QtBot
 
-import memtab.gui.window.app as gui_app
+import memtab.gui.first_paint.app as gui_app
 from bench.floors import inotify_floor
 from bench.homes import HOME_3K, WORKSPACE, build_home, note, relative
 from bench.table import Row, p95, record
 from memtab.components.tree.nodes import directory_key, file_key
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.activity.watch import HomeWatcher
-from memtab.gui.memory_tab.tab import MemoryTab
+from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.ui_state import UiState
-from memtab.gui.window.main_window import MainWindow
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath

@@ -22,7 +22,7 @@ Run: .venv/bin/python -m pytest -q --bench tests/bench/test_startup_bench.py -s
   (an installed app has it; compiling it in the measured start left that window ~10 MiB
   bigger).
 
-Memtab prints its own timing lines with MEMTAB_TIMING=1 (see `memtab.gui.window.app`):
+Memtab prints its own timing lines with MEMTAB_TIMING=1 (see `memtab.gui.first_paint.app`):
 `tree-paint` is the first paint of the tree with the home's folders and counts,
 `loaded-paint` the first paint with every description read.
 """
@@ -89,7 +89,7 @@ def memtab_command(home: Home, *extra: str) -> list[str]:
 # start is (`memtab.launch`, which decides before the first import how the window hashes).
 WITHOUT_CHECK = (
     "import functools, sys; from memtab import launch; launch.use_builtin_hashes(); "
-    "from memtab.gui.window import app; "
+    "from memtab.gui.first_paint import app; "
     "app.create_main_window = functools.partial(app.create_main_window, start_check=False); "
     "sys.exit(launch.main())"
 )

@@ -5,7 +5,7 @@ by the cycle collector, on whichever thread happens to allocate when it runs —
 a worker thread of the next test, where deleting Qt objects crashes the process. Running
 it here, on the GUI thread, frees them where Qt expects.
 
-The offscreen screen is 800×600, a laptop's width by `gui.window.geometry`'s measure: its
+The offscreen screen is 800×600, a laptop's width by `gui.first_paint.geometry`'s measure: its
 first windows would open maximized, and the tests size their windows themselves. They
 open unmaximized (`test_layout` checks the maximizing on its own).
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from memtab.gui.window import geometry
+from memtab.gui.first_paint import geometry
 
 
 @pytest.fixture(autouse=True)

@@ -31,7 +31,7 @@ def _importer(name: str) -> Any:
 
 def test_the_window_process_runs_without_the_hook() -> None:
     probe = (
-        "import builtins, memtab.gui.window.app; "
+        "import builtins, memtab.gui.first_paint.app; "
         "print(getattr(builtins.__import__, '__name__', ''))"
     )
     result = subprocess.run(

@@ -26,7 +26,7 @@ from pytestqt.qtbot import QtBot
 
 from memtab.gui import paint
 from memtab.gui.paint import fill, paint_row_panel, paint_selection, row_state
-from memtab.gui.startup import after_first_paint
+from memtab.gui.first_paint.boundary import after_first_paint
 
 WAIT_MS = 5000
 State = QStyle.StateFlag

@@ -1,4 +1,4 @@
-"""The window's start-up boundary (`memtab.gui.startup`): `memtab` imports only the modules
+"""The window's start-up boundary (`memtab.gui.first_paint.boundary`): `memtab` imports only the modules
 the first paint needs before its tree paints, and loses no log record by rotating the log
 only after it.
 
@@ -20,7 +20,7 @@ import pytest
 
 from bench.homes import HomeShape, build_home, note, relative, scope_roots
 from memtab.components.tree.scan import OUTLINE_MIN_FILES
-from memtab.gui.startup import (
+from memtab.gui.first_paint.boundary import (
     BEFORE_FIRST_PAINT,
     FIRST_SCAN_BEFORE_FIRST_PAINT,
     LIBRARIES_BEFORE_FIRST_PAINT,
@@ -77,7 +77,7 @@ class WatchTheWindow:
     # Wraps app.create_main_window once `memtab` imports it, so this probe imports
     # nothing of memtab before `memtab.launch` has started as a user's start does.
     def find_spec(self, name, path=None, target=None):
-        if name != "memtab.gui.window.app":
+        if name != "memtab.gui.first_paint.app":
             return None
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec(name)
@@ -205,7 +205,7 @@ def test_only_the_modules_the_boundary_lists_are_imported_before_the_first_paint
     )
     unlisted = sorted(imported - listed)
     assert not unlisted, (
-        f"imported before the tree's first paint but not in memtab.gui.startup."
+        f"imported before the tree's first paint but not in memtab.gui.first_paint.boundary."
         f"BEFORE_FIRST_PAINT: {unlisted} — import them after the paint, or list them there "
         "on purpose (with what they cost the start)"
     )
@@ -220,7 +220,7 @@ def test_only_the_modules_the_boundary_lists_are_imported_before_the_first_paint
     } - set(sys.stdlib_module_names)
     unlisted_libraries = sorted(libraries - {"memtab"} - LIBRARIES_BEFORE_FIRST_PAINT)
     assert not unlisted_libraries, (
-        f"libraries imported before the tree's first paint but not in memtab.gui.startup."
+        f"libraries imported before the tree's first paint but not in memtab.gui.first_paint.boundary."
         f"LIBRARIES_BEFORE_FIRST_PAINT: {unlisted_libraries}"
     )
 
@@ -230,7 +230,7 @@ def test_the_first_paint_uses_no_qt_class_whose_enums_it_does_not_need(started: 
     used = sorted(set(QT_CLASSES_NEVER_BEFORE_FIRST_PAINT) & started.start.qt_classes)
     assert not used, (
         f"Python used {used} before the tree's first paint: building their Python enum types "
-        "costs the start milliseconds (memtab.gui.startup.QT_CLASSES_NEVER_BEFORE_FIRST_PAINT)"
+        "costs the start milliseconds (memtab.gui.first_paint.boundary.QT_CLASSES_NEVER_BEFORE_FIRST_PAINT)"
     )
 
 
@@ -244,7 +244,7 @@ def test_the_windows_own_modules_make_no_dataclass_before_the_first_paint(
     assert not made, (
         f"dataclasses made before the tree's first paint: {made} — a dataclass writes and "
         "compiles its methods when its module loads (~3–6 M instructions): a NamedTuple, "
-        "or the class in a module loaded after the paint (memtab.gui.startup)"
+        "or the class in a module loaded after the paint (memtab.gui.first_paint.boundary)"
     )
 
 

@@ -13,7 +13,7 @@ QUIT_AFTER_THE_TRACES_TAB = """
 import sys
 from pathlib import Path
 from PySide6.QtCore import QTimer
-from memtab.gui.window import app
+from memtab.gui.first_paint import app
 from memtab.store.home import HomeLocation
 
 create = app.create_main_window

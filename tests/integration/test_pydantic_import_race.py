@@ -51,7 +51,7 @@ OTHER_IMPORTS = (
 _PROBE = """
 import builtins, importlib, importlib.machinery, random, sys, threading, time
 
-import memtab.gui.window.app  # as the window starts: Qt and the GUI package first
+import memtab.gui.first_paint.app  # as the window starts: Qt and the GUI package first
 
 _exec = importlib.machinery.SourceFileLoader.exec_module
 

@@ -2,7 +2,7 @@
 
 Every record at WARNING or above, from any thread, is collected while a test runs (its
 fixtures' setup and teardown included). Qt's own messages count too: they reach logging
-through the window's handler (`memtab.gui.window.app._log_qt_message`, logger "qt"), which is
+through the window's handler (`memtab.gui.first_paint.app._log_qt_message`, logger "qt"), which is
 installed here instead of pytest-qt's capture (`--no-qt-log` in pyproject.toml).
 
 A test declares the messages it expects, by logger (the name or a parent of it), level
@@ -166,7 +166,7 @@ def _route_qt_messages_to_logging() -> None:
         return
     from PySide6.QtCore import qInstallMessageHandler
 
-    from memtab.gui.window.app import _log_qt_message
+    from memtab.gui.first_paint.app import _log_qt_message
 
     qInstallMessageHandler(_log_qt_message)
     _qt_handler_installed = True

@@ -1,6 +1,6 @@
 """Argument parsing and dispatch for `memtab`: the GUI by default, sub-commands headless.
 
-The window's start imports what its first paint needs and no more (`memtab.gui.startup`):
+The window's start imports what its first paint needs and no more (`memtab.gui.first_paint.boundary`):
 this module therefore imports the parser's options (`cli.options`), not the sub-commands'
 shared machinery (`cli.common`: the store, the registry), and each sub-command's module
 only when it is asked for.
@@ -181,9 +181,9 @@ def run_window(args: argparse.Namespace) -> int:
             location = HomeLocation(location.path, "demo")
         # Start-up makes objects that live as long as the window (modules, widgets): the
         # cycle collector would walk them again and again for nothing. It is held off until
-        # the window has loaded (`gui.window.app.tune_garbage_collection`).
+        # the window has loaded (`gui.first_paint.app.tune_garbage_collection`).
         gc.disable()
-        gui = importlib.import_module("memtab.gui.window.app")
+        gui = importlib.import_module("memtab.gui.first_paint.app")
         status: int = gui.run_app(location, args.workspace, screenshot=args.screenshot)
         return status
 
@@ -237,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(words).parse_args(words)
     setup_logging(verbosity=verbosity(args))
     if args.command is not None or args.install_desktop or args.self_test:
-        # The window's log rotates from its first paint on (`gui.startup`).
+        # The window's log rotates from its first paint on (`gui.first_paint.boundary`).
         from memtab.log_rotation import start_rotating
 
         start_rotating()

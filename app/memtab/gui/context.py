@@ -1,6 +1,6 @@
 """What every feature of a window needs, handed to it explicitly: the window context.
 
-One `WindowContext` is made per window (`gui/window/app.create_main_window`) and given to
+One `WindowContext` is made per window (`gui/first_paint/app.create_main_window`) and given to
 each feature as it is built; a feature never reaches into the window or the Memory tab
 for these:
 

@@ -3,7 +3,7 @@
 PySide builds every Python enum type of a Qt class the first time the class is used:
 QStyle's twenty cost ~48 M instructions (~9 ms), QGradient's five (which
 `QPainter.fillRect` and `QBrush(…)` build while they resolve their overloads) ~13 M. The
-tree paints its rows before anything else is shown (`gui/startup.py`), so the painters
+tree paints its rows before anything else is shown (`gui/first_paint/boundary.py`), so the painters
 read a row's state from its view instead of `QStyleOptionViewItem.state` (a
 `QStyle.State`), draw the selection from the palette as Qt's common and Fusion styles do,
 and fill with `fill` — until that paint is done (`use_native_panels`, called by

@@ -1,6 +1,6 @@
 """How much of a screen a window may take: its available geometry less the window frame.
 
-The main window's first geometry (`gui.window.geometry`) and every dialog's size
+The main window's first geometry (`gui.first_paint.geometry`) and every dialog's size
 (`gui.dialog_layout.fit_to_screen`) are held to it. QtCore only: the window imports it
 before its first paint.
 """

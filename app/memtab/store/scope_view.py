@@ -4,7 +4,7 @@ The view is what every reader of the scopes goes through — the tree's scan and
 editor's reads, the memory tool's `view` — and what `MemoryStore` reads through too (its
 `ScopeStore` is a `ScopeView` with the writing side on top: locks, history, usage counts).
 Importing it imports none of that writing side, so the window's first paint can list and
-read a home without it (`gui/startup.py`).
+read a home without it (`gui/first_paint/boundary.py`).
 
 Reads take no lock (every write is an atomic rename), stop at the file cap, and reach a
 file only through directories opened component by component from the scope root without

@@ -19,7 +19,7 @@ from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.feature import SHOWN_FLAG, BlameFeature
 from memtab.gui.blame.gutter import BlameGutter, card_html
-from memtab.gui.window.main_window import MainWindow
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 

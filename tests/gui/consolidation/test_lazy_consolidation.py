@@ -36,7 +36,7 @@ import json, sys
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from memtab.demo import create_demo_home
-from memtab.gui.window.app import application, create_main_window
+from memtab.gui.first_paint.app import application, create_main_window
 from memtab.gui.ui_state import UiState
 
 app = application()

@@ -16,7 +16,7 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.editor.file_tab import SAVE_PAST_CUT
 from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
-from memtab.gui.window.main_window import MainWindow
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.loads.records import LoadedFile
 from memtab.sources.claude import encode_project_path
 from memtab.sources.file_ref import MemoryFileRef

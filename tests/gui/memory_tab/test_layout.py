@@ -25,9 +25,9 @@ from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.ui_state import UiState
 from memtab.gui.widgets import short_name
-from memtab.gui.window import geometry
-from memtab.gui.window.geometry import fitted_geometry, opens_maximized, place_window
-from memtab.gui.window.main_window import MainWindow
+from memtab.gui.first_paint import geometry
+from memtab.gui.first_paint.geometry import fitted_geometry, opens_maximized, place_window
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home

@@ -37,7 +37,7 @@ from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.screen_room import room_on
 from memtab.gui.settings.keys import confirm_key_host
-from memtab.gui.window.main_window import MainWindow
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry

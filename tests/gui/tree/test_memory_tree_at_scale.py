@@ -37,9 +37,9 @@ from memtab.components.tree.nodes import NodeKind, directory_key, file_key
 from memtab.components.tree.scan import ScanRequest
 from memtab.components.tree.tree import build_tree
 from memtab.fs.atomic import atomic_write_text
-from memtab.gui.memory_tab import tab as tab_module
+from memtab.gui.first_paint import memory_tab as tab_module
 from memtab.gui.tree.model import MIME_TYPE
-from memtab.gui.window.main_window import MainWindow
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from support.memory_home import MAIN, PROJECT, memory
@@ -88,7 +88,7 @@ def test_the_outline_is_shown_before_any_file_is_read(
     qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
 ) -> None:
     from memtab.gui.ui_state import UiState
-    from memtab.gui.window.app import create_main_window
+    from memtab.gui.first_paint.app import create_main_window
 
     window = create_main_window(home, MAIN, ui_state=UiState(tmp_path / "ui.json"))
     qtbot.addWidget(window)
@@ -117,7 +117,7 @@ def test_the_first_scan_starts_once_the_outline_has_painted(
     # thread merged and painted the outline.
     from memtab.gui.tasks.scan import ScanTasks
     from memtab.gui.ui_state import UiState
-    from memtab.gui.window.app import create_main_window
+    from memtab.gui.first_paint.app import create_main_window
 
     events: list[str] = []
     submit_scan = ScanTasks.scan
@@ -253,7 +253,7 @@ import json, sys
 from pathlib import Path
 import memtab.components.tree.scan as views_scan
 views_scan.OUTLINE_MIN_FILES = 1
-from memtab.gui.window.app import application, create_main_window
+from memtab.gui.first_paint.app import application, create_main_window
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
 

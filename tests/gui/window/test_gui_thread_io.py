@@ -15,7 +15,7 @@ from gui.memory_tree_support import WAIT_MS, FakeDialogs, WindowFactory, wait_fo
 from memtab.components.files.copy import CopyTarget
 from memtab.components.tree.nodes import SectionId, file_key, section_key
 from memtab.gui.files.copy import CopyChoice
-from memtab.gui.window.main_window import MainWindow
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support.gui_thread_io import GuiThreadIo

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
-from memtab.gui.window.app import save_screenshot
+from memtab.gui.first_paint.app import save_screenshot
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

@@ -46,7 +46,7 @@ CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.jo
 from pathlib import Path
 from PySide6.QtCore import QEventLoop
 from memtab.gui.ui_state import UiState
-from memtab.gui.window.app import application, create_main_window
+from memtab.gui.first_paint.app import application, create_main_window
 from memtab.store.home import Home
 
 app = application()

@@ -13,7 +13,7 @@ from shiboken6 import isValid
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
 from memtab.fs.sidecar import keep_aside
-from memtab.gui.window.main_window import KeptAsideNotices
+from memtab.gui.first_paint.main_window import KeptAsideNotices
 from memtab.store.home import Home
 from memtab.store.meta import MetaStore, global_key
 from support.memory_home import MAIN

@@ -19,7 +19,7 @@ from gui import memory_tree_support as support
 from gui.activity.test_watch_fallback import ProbeAtWatchLimit, ShallowInotifyObserver
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
 from memtab.gui.activity.watch import HomeWatcher
-from memtab.gui.window.app import _log_qt_message, platform_plugin_problem, system_packages
+from memtab.gui.first_paint.app import _log_qt_message, platform_plugin_problem, system_packages
 from memtab.logs import setup_logging
 from memtab.store.home import Home
 

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
-from memtab.gui.window.main_window import MainWindow
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer.inbox_panel import InboxPanel, details_html, row_tag
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_watching
 from memtab.components.tree.nodes import file_key
-from memtab.gui.window.main_window import MainWindow
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer import inbox_panel
 from memtab.gui.writer.inbox_panel import EditProposalDialog, InboxPanel
 from memtab.store.home import Home

@@ -1,4 +1,4 @@
-"""The main window: the application start (`app`), the window (`main_window`), its menus
-(`menus`), shortcuts (`shortcuts_dialog`), geometry (`geometry`), home dialogs
-(`home_dialogs`).
+"""The window's features once it has painted: its commands (`commands`), menus (`menus`),
+the command palette (`palette`), shortcuts (`shortcuts_dialog`) and home dialogs
+(`home_dialogs`). The window itself starts in `memtab.gui.first_paint`.
 """

@@ -24,7 +24,7 @@ from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.view import ViewMode
-from memtab.gui.memory_tab.tab import MemoryTab
+from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.rich_text import escape_html
 from memtab.gui.tasks.runner import TaskRunner
 from memtab.logs import log_file

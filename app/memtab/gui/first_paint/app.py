@@ -51,9 +51,9 @@ from memtab.gui.context import ChangeFeed, WindowContext
 from memtab.gui.crash_reports import CrashReporter
 from memtab.gui.icons import app_icon
 from memtab.gui.memory_tab.parts import TabParts
-from memtab.gui.memory_tab.tab import MemoryTab
+from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.ui_state import UiState
-from memtab.gui.window.main_window import MainWindow
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.resources import resource_path
 from memtab.store.home import Home, HomeLocation
 

@@ -23,11 +23,11 @@ status bar, the file-operation worker); what the tab shows it publishes there
 
 Start-up, in three steps: (1) the first paint shows what the constructor made (picker,
 tree, scans, `TabLayout`'s stand-ins): a big home's outline, before any file is read
-(`tree_ready`); only the modules `gui.startup.BEFORE_FIRST_PAINT` lists are imported by
+(`tree_ready`); only the modules `gui.first_paint.boundary.BEFORE_FIRST_PAINT` lists are imported by
 then (a test holds it); (2) the first full scan, started once that paint is done (run
 with it, it held the interpreter), is merged and painted, nothing else built yet
 (`descriptions_shown`); (3) after that paint `assemble()` runs the window's after-paint
-step (`gui.startup.after_first_paint`: the log starts rotating), builds the parts
+step (`gui.first_paint.boundary.after_first_paint`: the log starts rotating), builds the parts
 (`TabParts`) and every collaborator above (`assembled`: the window's menus follow), they
 catch up with the shown scan, and `loaded` fires (the window then starts its watcher
 and writer; the consolidation engine preloads once Consolidate now is pointed at). What
@@ -58,7 +58,7 @@ from memtab.gui.memory_tab.layout import TabLayout
 from memtab.gui.memory_tab.panes import Pane
 from memtab.gui.memory_tab.parts import Stoppable, TabParts
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
-from memtab.gui.startup import after_first_paint
+from memtab.gui.first_paint.boundary import after_first_paint
 from memtab.gui.tree.fill import TreeFill
 from memtab.gui.tree.merge import SlicedMerge
 from memtab.gui.tree.model import MemoryTreeModel

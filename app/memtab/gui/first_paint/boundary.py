@@ -17,7 +17,7 @@ its methods (~3–6 M instructions each): the window's own modules on the path (
 keep their records as NamedTuples (the test holds them to it).
 
 After the paint, `after_first_paint()` runs once per window, first thing in
-`MemoryTab.assemble()` (the three start-up steps are in `gui/memory_tab/tab.py`'s
+`MemoryTab.assemble()` (the three start-up steps are in `gui/first_paint/memory_tab.py`'s
 docstring): the log file starts rotating (`memtab.log_rotation`), rows' backgrounds are
 drawn by the widget style from then on (`memtab.gui.paint`), then the tab imports and
 builds its parts. Whatever else only the window's later life needs is imported by
@@ -106,10 +106,10 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.memory_tab.overlay",
         "memtab.gui.memory_tab.panes",
         "memtab.gui.memory_tab.parts",
-        "memtab.gui.memory_tab.tab",
+        "memtab.gui.first_paint.memory_tab",
         "memtab.gui.memory_tab.workspace_picker",
         "memtab.gui.paint",
-        "memtab.gui.startup",
+        "memtab.gui.first_paint.boundary",
         "memtab.gui.style",
         "memtab.gui.tasks",
         "memtab.gui.tasks.runner",
@@ -125,10 +125,10 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.ui_state",
         "memtab.gui.widgets",
         "memtab.gui.window",
-        "memtab.gui.window.app",
-        "memtab.gui.window.geometry",
-        "memtab.gui.window.main_window",
-        "memtab.gui.window.status_bar",
+        "memtab.gui.first_paint.app",
+        "memtab.gui.first_paint.geometry",
+        "memtab.gui.first_paint.main_window",
+        "memtab.gui.first_paint.status_bar",
     }
 )
 

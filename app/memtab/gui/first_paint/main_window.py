@@ -42,9 +42,9 @@ from memtab.components import glossary
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.context import WindowContext
-from memtab.gui.memory_tab.tab import MemoryTab
-from memtab.gui.window.geometry import place_window, remember_splitter, restore_splitter
-from memtab.gui.window.status_bar import WindowStatusBar
+from memtab.gui.first_paint.memory_tab import MemoryTab
+from memtab.gui.first_paint.geometry import place_window, remember_splitter, restore_splitter
+from memtab.gui.first_paint.status_bar import WindowStatusBar
 from memtab.humanize import display_path
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
@@ -111,7 +111,7 @@ class KeptAsideNotices(QObject):
 
 
 class MainWindow(QMainWindow):
-    """Memtab's window (build it with `memtab.gui.window.app.create_main_window`).
+    """Memtab's window (build it with `memtab.gui.first_paint.app.create_main_window`).
 
     Signals:
         memory_tab_current(bool): whether the Memory tab is the one in front, when the
