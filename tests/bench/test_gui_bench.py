@@ -33,9 +33,9 @@ from bench.table import Row, p95, record
 from memtab.components.tree.nodes import directory_key, file_key
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.ui_state import UiState
-from memtab.gui.first_paint.main_window import MainWindow
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath

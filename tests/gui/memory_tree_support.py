@@ -19,9 +19,9 @@ from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.files.copy import CopyChoice
 from memtab.gui.files.dialogs import NewKind
-from memtab.gui.ui_state import UiState
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath

@@ -26,7 +26,7 @@ from pytestqt.qtbot import QtBot
 
 from memtab.gui import paint
 from memtab.gui.paint import fill, paint_row_panel, paint_selection, row_state
-from memtab.gui.first_paint.boundary import after_first_paint
+from memtab.gui.window.features import after_first_paint
 
 WAIT_MS = 5000
 State = QStyle.StateFlag
@@ -224,6 +224,6 @@ def test_the_window_hands_rows_to_the_style_after_its_first_paint(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(paint, "_native_panels", False)
-    monkeypatch.setattr("memtab.log_rotation.start_rotating", lambda: None)
+    monkeypatch.setattr("memtab.gui.window.features.start_rotating", lambda: None)
     after_first_paint()
     assert paint._native_panels

@@ -1,6 +1,6 @@
-"""The window's start-up boundary (`memtab.gui.first_paint.boundary`): `memtab` imports only the modules
-the first paint needs before its tree paints, and loses no log record by rotating the log
-only after it.
+"""The window's start-up boundary (`memtab.gui.first_paint.boundary`): `memtab` imports only
+the modules the first paint needs before its tree paints, and loses no log record by
+rotating the log only after it.
 
 Each test starts `memtab --screenshot` in a child process, as a user's start (the command
 line, the log, the window, a home over and under the outline's size), and records
@@ -220,8 +220,8 @@ def test_only_the_modules_the_boundary_lists_are_imported_before_the_first_paint
     } - set(sys.stdlib_module_names)
     unlisted_libraries = sorted(libraries - {"memtab"} - LIBRARIES_BEFORE_FIRST_PAINT)
     assert not unlisted_libraries, (
-        f"libraries imported before the tree's first paint but not in memtab.gui.first_paint.boundary."
-        f"LIBRARIES_BEFORE_FIRST_PAINT: {unlisted_libraries}"
+        "libraries imported before the tree's first paint but not in "
+        f"memtab.gui.first_paint.boundary.LIBRARIES_BEFORE_FIRST_PAINT: {unlisted_libraries}"
     )
 
 
@@ -230,7 +230,8 @@ def test_the_first_paint_uses_no_qt_class_whose_enums_it_does_not_need(started: 
     used = sorted(set(QT_CLASSES_NEVER_BEFORE_FIRST_PAINT) & started.start.qt_classes)
     assert not used, (
         f"Python used {used} before the tree's first paint: building their Python enum types "
-        "costs the start milliseconds (memtab.gui.first_paint.boundary.QT_CLASSES_NEVER_BEFORE_FIRST_PAINT)"
+        "costs the start milliseconds "
+        "(memtab.gui.first_paint.boundary.QT_CLASSES_NEVER_BEFORE_FIRST_PAINT)"
     )
 
 

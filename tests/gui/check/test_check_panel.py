@@ -17,8 +17,8 @@ from memtab.check.records import Finding
 from memtab.components.check.marks import row_marks, shown_in
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.check.feature import CheckFeature
-from memtab.gui.tree.model import MARKS_ROLE
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.tree.model import MARKS_ROLE
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 

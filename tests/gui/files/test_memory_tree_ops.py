@@ -35,8 +35,8 @@ from memtab.components.tree.nodes import (
     orphan_key,
     section_key,
 )
-from memtab.gui.history import hub as history_hub
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.history import hub as history_hub
 from memtab.store.external import SyncReport
 from memtab.store.files import read_file_content
 from memtab.store.history.blobs import BlobStore

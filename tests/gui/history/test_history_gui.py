@@ -25,9 +25,9 @@ from memtab.components.tree.nodes import SectionId, directory_key, file_key, orp
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.clock import now_ms
 from memtab.gui.files.commands import ASK_CROSS_SCOPE_DROPS
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import LEFT_ALONE, RESTORED
 from memtab.gui.history.trash_dialog import SELECT_PROMPT
-from memtab.gui.first_paint.main_window import MainWindow
 from memtab.llm.types import ModelReply
 from memtab.store.history.runs import RunsLog
 from memtab.store.history.started import StartedRun

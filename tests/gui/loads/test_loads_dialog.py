@@ -15,8 +15,8 @@ from gui.editor_support import replace_in_buffer, saved, settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
 from memtab.components.tree.nodes import ref_key
 from memtab.gui.editor.file_tab import SAVE_PAST_CUT
-from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
 from memtab.loads.records import LoadedFile
 from memtab.sources.claude import encode_project_path
 from memtab.sources.file_ref import MemoryFileRef

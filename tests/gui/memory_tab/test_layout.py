@@ -20,14 +20,14 @@ from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.unsaved import DiscardChoice, ask_unsaved
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
+from memtab.gui.first_paint import geometry
+from memtab.gui.first_paint.geometry import fitted_geometry, opens_maximized, place_window
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.ui_state import UiState
 from memtab.gui.widgets import short_name
-from memtab.gui.first_paint import geometry
-from memtab.gui.first_paint.geometry import fitted_geometry, opens_maximized, place_window
-from memtab.gui.first_paint.main_window import MainWindow
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home

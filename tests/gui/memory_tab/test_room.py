@@ -29,6 +29,7 @@ from memtab.gui.editor.unsaved import ask_unsaved
 from memtab.gui.files.codex_note import CodexNoteDialog
 from memtab.gui.files.copy import CopyToDialog
 from memtab.gui.files.dialogs import MoveDialog, NewItemDialog, NewKind, confirmation_box
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.history.revert import RevertResultDialog
 from memtab.gui.loads.dialog import LoadsDialog
 from memtab.gui.memory_tab.layout import DEFAULT_SPLITTER_SIZES
@@ -37,7 +38,6 @@ from memtab.gui.memory_tab.panes import NARROW_WIDTH, Pane
 from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.screen_room import room_on
 from memtab.gui.settings.keys import confirm_key_host
-from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry

@@ -38,8 +38,8 @@ from memtab.components.tree.scan import ScanRequest
 from memtab.components.tree.tree import build_tree
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.first_paint import memory_tab as tab_module
-from memtab.gui.tree.model import MIME_TYPE
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.tree.model import MIME_TYPE
 from memtab.store.home import Home
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
 from support.memory_home import MAIN, PROJECT, memory
@@ -87,8 +87,8 @@ def rows(window: MainWindow, key: str) -> list[str]:
 def test_the_outline_is_shown_before_any_file_is_read(
     qtbot: QtBot, make_window: WindowFactory, home: Home, tmp_path: Path
 ) -> None:
-    from memtab.gui.ui_state import UiState
     from memtab.gui.first_paint.app import create_main_window
+    from memtab.gui.ui_state import UiState
 
     window = create_main_window(home, MAIN, ui_state=UiState(tmp_path / "ui.json"))
     qtbot.addWidget(window)
@@ -115,9 +115,9 @@ def test_the_first_scan_starts_once_the_outline_has_painted(
 ) -> None:
     # Queued behind the outline, the scan held the interpreter on its worker while the GUI
     # thread merged and painted the outline.
+    from memtab.gui.first_paint.app import create_main_window
     from memtab.gui.tasks.scan import ScanTasks
     from memtab.gui.ui_state import UiState
-    from memtab.gui.first_paint.app import create_main_window
 
     events: list[str] = []
     submit_scan = ScanTasks.scan

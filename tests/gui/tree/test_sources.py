@@ -35,9 +35,9 @@ from memtab.components.tree.sources import (
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.editor.view import ViewMode
 from memtab.gui.files.copy import CopyChoice
+from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.settings.dialog import SettingsDialog
 from memtab.gui.tree.model import KEY_ROLE
-from memtab.gui.first_paint.main_window import MainWindow
 from memtab.sources.agent_file import SourceVersions
 from memtab.sources.config import load_sources_settings
 from memtab.sources.content import read_source_file, save_source_file
@@ -98,8 +98,8 @@ def open_key(qtbot: QtBot, window: MainWindow, key: str) -> None:
 def test_sources_come_after_the_mux_scopes_painted_grouped_by_project(
     qtbot: QtBot, machine: Machine, tmp_path: Path
 ) -> None:
-    from memtab.gui.ui_state import UiState
     from memtab.gui.first_paint.app import create_main_window
+    from memtab.gui.ui_state import UiState
 
     window = create_main_window(
         machine.home,

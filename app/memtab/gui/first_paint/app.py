@@ -47,20 +47,18 @@ from memtab import __version__
 from memtab.fs.user_files import write_output_file
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
-from memtab.gui.context import ChangeFeed, WindowContext
+from memtab.gui.context import WindowContext
 from memtab.gui.crash_reports import CrashReporter
-from memtab.gui.icons import app_icon
-from memtab.gui.memory_tab.parts import TabParts
-from memtab.gui.first_paint.memory_tab import MemoryTab
-from memtab.gui.ui_state import UiState
+from memtab.gui.first_paint.boundary import settled_step
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.first_paint.memory_tab import MemoryTab
+from memtab.gui.icons import app_icon
+from memtab.gui.ui_state import UiState
 from memtab.resources import resource_path
 from memtab.store.home import Home, HomeLocation
 
 if TYPE_CHECKING:
     from memtab.components.tree.sources_scan import ContextLoader
-    from memtab.gui.tasks.writer import WriterSupervisor
-    from memtab.gui.traces import TracesTab
 
 logger = logging.getLogger(__name__)
 
@@ -83,32 +81,6 @@ def application() -> QApplication:
     app.setDesktopFileName("memtab")
     app.setWindowIcon(app_icon())
     return app
-
-
-def build_traces_tab(home: Home, changes: ChangeFeed) -> TracesTab:
-    """The Traces tab (imported on demand: the window paints before it is needed)."""
-    from memtab.gui.traces import TracesTab
-
-    return TracesTab(home, changes)
-
-
-def build_tab_parts(context: WindowContext, consolidation: LazyConsolidationTasks) -> TabParts:
-    """The Memory tab's editor and footer (imported on demand: the tree paints first)."""
-    from memtab.gui.consolidation.footer import ConsolidationFooter
-    from memtab.gui.editor.editor import EditorPanel
-
-    footer = ConsolidationFooter(consolidation)
-    # The engine loads when Consolidate now is first pointed at or focused (a click may
-    # follow), not with every window: ~1 MiB a window that never consolidates would keep.
-    footer.about_to_consolidate.connect(consolidation.preload)
-    return TabParts(EditorPanel(context), footer)
-
-
-def build_writer(home: Home) -> WriterSupervisor:
-    """The background memory writer of `home` (imported on demand, like the Traces tab)."""
-    from memtab.gui.tasks.writer import WriterSupervisor
-
-    return WriterSupervisor(home)
 
 
 def create_main_window(
@@ -142,7 +114,6 @@ def create_main_window(
     consolidation = LazyConsolidationTasks(home, service_factory)
     tab = MemoryTab(
         context,
-        parts=functools.partial(build_tab_parts, context, consolidation),
         consolidation=consolidation,
         workspace_id=workspace_id,
         source_context=source_context,
@@ -153,8 +124,8 @@ def create_main_window(
         tab,
         watcher,
         home_source=home_source,
-        traces_tab_factory=functools.partial(build_traces_tab, home, context.changes),
-        writer_factory=functools.partial(build_writer, home) if start_writer else None,
+        traces_tab_factory=lambda: settled_step().build_traces_tab(home, context.changes),
+        writer_factory=(lambda: settled_step().build_writer(home)) if start_writer else None,
         window_factory=functools.partial(another_home_window, ui_state=state),
         start_check=start_check,
     )

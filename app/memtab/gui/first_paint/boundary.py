@@ -16,15 +16,20 @@ lists those the first paint never needs), and a dataclass is made by writing and
 its methods (~3–6 M instructions each): the window's own modules on the path (`memtab.gui`)
 keep their records as NamedTuples (the test holds them to it).
 
-After the paint, `after_first_paint()` runs once per window, first thing in
-`MemoryTab.assemble()` (the three start-up steps are in `gui/first_paint/memory_tab.py`'s
-docstring): the log file starts rotating (`memtab.log_rotation`), rows' backgrounds are
-drawn by the widget style from then on (`memtab.gui.paint`), then the tab imports and
-builds its parts. Whatever else only the window's later life needs is imported by
-those steps, not at the top of a module listed here.
+This package (`memtab.gui.first_paint`) and all it imports is held statically too, by the
+import contract "first-paint" in pyproject.toml (imports inside functions and for
+annotations count there). After the paint, `MemoryTab.assemble()` (the three start-up
+steps are in `gui/first_paint/memory_tab.py`'s docstring) imports the one step after it,
+`SETTLED_STEP`, by name with `settled_step()`: that module starts the log's rotation,
+hands rows' backgrounds to the widget style (`memtab.gui.paint`) and builds the tab's
+parts and the window's features. Whatever only the window's later life needs is
+imported there, never by a module of this package.
 """
 
 from __future__ import annotations
+
+import importlib
+from types import ModuleType
 
 # memtab's modules a window imports before its tree first paints (with a home over
 # `components.tree.scan.OUTLINE_MIN_FILES` files: an outline; under it, the first scan).
@@ -90,7 +95,15 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.components.tree.scan",
         "memtab.components.tree.text",
         "memtab.components.tree.tree",
-        # the window frame, the Memory tab's tree and what they are made with
+        # this package: the start, the window's and the Memory tab's frames
+        "memtab.gui.first_paint",
+        "memtab.gui.first_paint.app",
+        "memtab.gui.first_paint.boundary",
+        "memtab.gui.first_paint.geometry",
+        "memtab.gui.first_paint.main_window",
+        "memtab.gui.first_paint.memory_tab",
+        "memtab.gui.first_paint.status_bar",
+        # the tree and what the frames are made with
         "memtab.gui",
         "memtab.gui.actions",
         "memtab.gui.activity",
@@ -105,11 +118,8 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.memory_tab.layout",
         "memtab.gui.memory_tab.overlay",
         "memtab.gui.memory_tab.panes",
-        "memtab.gui.memory_tab.parts",
-        "memtab.gui.first_paint.memory_tab",
         "memtab.gui.memory_tab.workspace_picker",
         "memtab.gui.paint",
-        "memtab.gui.first_paint.boundary",
         "memtab.gui.style",
         "memtab.gui.tasks",
         "memtab.gui.tasks.runner",
@@ -124,11 +134,6 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.gui.screen_room",  # two QtCore sizes: the window's room on its screen
         "memtab.gui.ui_state",
         "memtab.gui.widgets",
-        "memtab.gui.window",
-        "memtab.gui.first_paint.app",
-        "memtab.gui.first_paint.geometry",
-        "memtab.gui.first_paint.main_window",
-        "memtab.gui.first_paint.status_bar",
     }
 )
 
@@ -210,10 +215,13 @@ QT_CLASSES_NEVER_BEFORE_FIRST_PAINT = (
 )
 
 
-def after_first_paint() -> None:
-    """What the window loads once its tree has painted (see the module docstring)."""
-    from memtab.gui.paint import use_native_panels
-    from memtab.log_rotation import start_rotating
+# The one step after the paint: the module that imports the settled window's features. It
+# is imported by name, here only, so nothing in this package imports it (the contract
+# "first-paint" in pyproject.toml holds the package to that).
+SETTLED_STEP = "memtab.gui.window.features"
 
-    start_rotating()
-    use_native_panels()
+
+def settled_step() -> ModuleType:
+    """The step after the first paint (`memtab.gui.window.features`), imported the first
+    time the Memory tab is assembled; its functions build the settled window."""
+    return importlib.import_module(SETTLED_STEP)

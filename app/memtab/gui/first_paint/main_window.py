@@ -17,11 +17,10 @@ built at import, its Python enums with it, before the first paint that never ask
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import shiboken6
 from PySide6 import QtWidgets
@@ -42,14 +41,17 @@ from memtab.components import glossary
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.context import WindowContext
-from memtab.gui.first_paint.memory_tab import MemoryTab
+from memtab.gui.first_paint.boundary import settled_step
 from memtab.gui.first_paint.geometry import place_window, remember_splitter, restore_splitter
+from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.first_paint.status_bar import WindowStatusBar
 from memtab.humanize import display_path
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
 
-if TYPE_CHECKING:  # built after the first paint: importing them costs start-up time
+if (
+    TYPE_CHECKING
+):  # lazy: annotations only — built by the step after the paint (gui.window.features)
     from memtab.gui.blame.feature import BlameFeature
     from memtab.gui.check.feature import CheckFeature
     from memtab.gui.history.hub import HistoryHub
@@ -57,8 +59,6 @@ if TYPE_CHECKING:  # built after the first paint: importing them costs start-up 
     from memtab.gui.sync.feature import SyncFeature
     from memtab.gui.tasks.writer import WriterSupervisor
     from memtab.gui.traces import TracesTab
-    from memtab.gui.window.commands import WindowCommands
-    from memtab.gui.window.menus import WindowMenus
     from memtab.gui.writer.feedback import WriterFeedback
     from memtab.gui.writer.status import WriterStatusWidget
 
@@ -110,6 +110,15 @@ class KeptAsideNotices(QObject):
         self.stop = on_kept_aside(deliver)
 
 
+class OwnCommands(Protocol):
+    """What the window asks of its own commands (`gui.window.commands.WindowCommands`,
+    built after the first paint: this package names no module of `gui.window`)."""
+
+    def add_workspace(self) -> None: ...
+
+    def shutdown(self) -> None: ...
+
+
 class MainWindow(QMainWindow):
     """Memtab's window (build it with `memtab.gui.first_paint.app.create_main_window`).
 
@@ -120,9 +129,9 @@ class MainWindow(QMainWindow):
 
     memory_tab_current = Signal(bool)
 
-    menus: WindowMenus
-    """Built once the Memory tab is assembled (see `_build_menus`)."""
-    commands: WindowCommands | None = None
+    menus: QObject
+    """`gui.window.menus.WindowMenus`: built once the Memory tab is assembled."""
+    commands: OwnCommands | None = None
     """The window's own commands; built with the menus."""
     history: HistoryHub | None = None
     """The History panel, Runs…, Recently deleted; built with the menus."""
@@ -132,6 +141,8 @@ class MainWindow(QMainWindow):
     """View → Check: the Check panel, the marks of what it found; built with the menus."""
     loads: LoadsFeature | None = None
     """View → What each agent loads; built with the menus."""
+    command_palette: QObject
+    """The command palette; built with the menus."""
 
     def __init__(
         self,
@@ -163,7 +174,8 @@ class MainWindow(QMainWindow):
         watcher.setParent(self)
         self.ui_state = context.ui_state
         self._window_factory = window_factory
-        self._start_check = start_check
+        self.start_check = start_check
+        """Whether the memory is checked against the code in the background."""
         self._closing = False
         self._closed = False
         self.setWindowTitle(display_path(home.root))
@@ -290,19 +302,10 @@ class MainWindow(QMainWindow):
     def _start_writer(self) -> None:
         if self._writer_factory is None or self.writer is not None:
             return
-        from memtab.gui.writer.feedback import WriterFeedback
-        from memtab.gui.writer.status import WriterStatusWidget
-
         self.writer = self._writer_factory()
         self.writer.setParent(self)
         self.writer.attach(self.context.changes)
-        self.writer_status = WriterStatusWidget(self)
-        self.writer_status.attach(self.writer)
-        self.writer_status.trace_requested.connect(self.show_trace)
-        self.writer_feedback = WriterFeedback(
-            self.context, self, self.writer, self.writer_status, self.memory_tab, self
-        )
-        self.statusBar().insertWidget(0, self.writer_status)
+        settled_step().build_writer_status(self, self.writer)
         self.writer.start()  # follows transcripts from their current end
 
     def start(self) -> None:
@@ -333,76 +336,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _build_menus(self) -> None:
-        from memtab.gui.blame.feature import BlameFeature
-        from memtab.gui.history.hub import HistoryHub  # the tab's parts exist now
-        from memtab.gui.loads.feature import LoadsFeature
-        from memtab.gui.window.commands import WindowCommands
-        from memtab.gui.window.menus import WindowMenus
-        from memtab.gui.window.palette import Palette
-
-        tab = self.memory_tab
-        self.history = history = HistoryHub(self.context, self, tab.editor, self)
-        tab.footer.runs_dialog_requested.connect(history.show_runs)
-        tab.commands.history_requested.connect(history.show_history)
-        tab.commands.trash_requested.connect(history.open_trash)
-        if tab.is_loaded:  # the hub is built once the tab is assembled, maybe after
-            history.tab_loaded()
-        else:
-            tab.loaded.connect(history.tab_loaded)
-        self.blame = BlameFeature(
-            self.context,
-            tab.editor,
-            open_trace=self.show_trace,
-            open_run=history.show_run,
-            parent=self,
-        )
-        self.check = self._build_check()
-        self.loads = LoadsFeature(
-            self.context,
-            self,
-            functools.partial(tab.sync.select_key, open_it=True),
-            tab.editor,
-            source_context=tab.scans.source_context,
-            parent=self,
-        )
-        self.commands = WindowCommands(self.context, self, self)
-        self.command_palette = Palette(
-            self.context, self, functools.partial(tab.sync.select_key, open_it=True), self
-        )
-        self._build_sync()
-        self.menuBar().clear()  # the titles shown until now
-        self.menus = WindowMenus(self.context.actions, self.menuBar(), self)
-        self.status_bar.mode_indicator(
-            self.context.actions.action("editor.tab_moves_focus"), "Tab moves focus"
-        )
-
-    def _build_check(self) -> CheckFeature | None:
-        """The Check panel, marks and fixes (reviewed like Consolidate now's plans)."""
-        from memtab.gui.check.feature import CheckFeature
-        from memtab.gui.consolidation.lazy import LazyConsolidationTasks
-
-        tab = self.memory_tab
-        consolidation = tab.consolidation
-        if not isinstance(consolidation, LazyConsolidationTasks):
-            return None  # a window without consolidation has no review to send fixes to
-        check = CheckFeature(
-            self.context,
-            self,
-            tab.editor,
-            tab.model,
-            review=consolidation.review,
-            in_background=self._start_check,
-            parent=self,
-        )
-        return check
-
-    def _build_sync(self) -> None:
-        from memtab.gui.sync.feature import SyncFeature
-
-        self.sync = SyncFeature(self.context, self, rows=self.memory_tab.model, parent=self)
-        self.status_bar.insert_permanent_first(self.sync.status)
-        if self.watcher.root is not None:  # the menus were built after watching began
-            self.sync.start()
+        settled_step().build_window_features(self)
 
     def _restore_geometry(self) -> None:
         """As the user left it; on first start, fitted to the screen (a 1366×768 laptop)."""

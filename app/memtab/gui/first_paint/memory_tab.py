@@ -23,16 +23,16 @@ status bar, the file-operation worker); what the tab shows it publishes there
 
 Start-up, in three steps: (1) the first paint shows what the constructor made (picker,
 tree, scans, `TabLayout`'s stand-ins): a big home's outline, before any file is read
-(`tree_ready`); only the modules `gui.first_paint.boundary.BEFORE_FIRST_PAINT` lists are imported by
-then (a test holds it); (2) the first full scan, started once that paint is done (run
-with it, it held the interpreter), is merged and painted, nothing else built yet
-(`descriptions_shown`); (3) after that paint `assemble()` runs the window's after-paint
-step (`gui.first_paint.boundary.after_first_paint`: the log starts rotating), builds the parts
-(`TabParts`) and every collaborator above (`assembled`: the window's menus follow), they
-catch up with the shown scan, and `loaded` fires (the window then starts its watcher
-and writer; the consolidation engine preloads once Consolidate now is pointed at). What
-needs the parts sooner (an error, a search, a reveal) calls `assemble()`. `TreeFill`
-builds a big home's folders as they are opened.
+(`tree_ready`); only the modules `gui.first_paint.boundary.BEFORE_FIRST_PAINT` lists are
+imported by then (a test holds it); (2) the first full scan, started once that paint is
+done (run with it, it held the interpreter), is merged and painted, nothing else built yet
+(`descriptions_shown`); (3) after that paint `assemble()` imports the one step after the
+paint (`boundary.settled_step()`: `gui.window.features`), which starts the log's rotation
+and builds the parts and every collaborator above (`assembled`: the window's features and
+menus follow, built by the same step), they catch up with the shown scan, and `loaded`
+fires (the window then starts its watcher and writer; the consolidation engine preloads
+once Consolidate now is pointed at). What needs the parts sooner (an error, a search, a
+reveal) calls `assemble()`. `TreeFill` builds a big home's folders as they are opened.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from collections.abc import Callable, Collection
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QPoint, QSize, QTimer, Signal, Slot
+from PySide6.QtCore import QPoint, QSize, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 
 from memtab.components import glossary
@@ -54,11 +54,10 @@ from memtab.components.tree.scan import HomeScan, ScanOutcome, workspace_identit
 from memtab.components.tree.tree import default_expanded_keys
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
+from memtab.gui.first_paint.boundary import settled_step
 from memtab.gui.memory_tab.layout import TabLayout
 from memtab.gui.memory_tab.panes import Pane
-from memtab.gui.memory_tab.parts import Stoppable, TabParts
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
-from memtab.gui.first_paint.boundary import after_first_paint
 from memtab.gui.tree.fill import TreeFill
 from memtab.gui.tree.merge import SlicedMerge
 from memtab.gui.tree.model import MemoryTreeModel
@@ -138,29 +137,26 @@ class MemoryTab(QWidget):
         self,
         context: WindowContext,
         *,
-        parts: Callable[[], TabParts],
-        consolidation: Stoppable | None = None,
+        consolidation: LazyConsolidationTasks,
         workspace_id: str | None = None,
         source_context: ContextLoader | None = None,
         parent: QWidget | None = None,
     ) -> None:
         """Compose what the first paint shows; nothing is read until `start()`.
 
-        `parts` builds the editor and footer when the tab is assembled (see the module
-        docstring). `workspace_id` (e.g. `--workspace`) wins over the one remembered in
-        the UI state. The tab takes ownership of the parts and of `consolidation`.
+        The step after the paint (`gui.window.features`) builds the editor, the footer
+        and the rest when the tab is assembled (see the module docstring). `workspace_id`
+        (e.g. `--workspace`) wins over the one remembered in the UI state. The tab takes
+        ownership of its parts and of `consolidation`.
         `source_context` reads the settings of other agents' memory (tests inject one).
         """
         super().__init__(parent)
         self.setObjectName("memoryTab")
         self.context = context
         self.home = home = context.home
-        self._parts = parts
         self.own_writes = context.own_writes
         self.consolidation = consolidation
-        owned: object = consolidation  # a QObject in the app: its lifetime is the tab's
-        if isinstance(owned, QObject):
-            owned.setParent(self)
+        consolidation.setParent(self)  # its lifetime is the tab's
         self.ui_state = ui_state = context.ui_state
         self._shown = context.shown
         self._explicit_workspace = workspace_id is not None
@@ -206,36 +202,10 @@ class MemoryTab(QWidget):
         if self._assembled:
             return
         self._assembled = True
-        after_first_paint()
-        from memtab.gui.activity.edit_marks import EditMarks
-        from memtab.gui.activity.mux_presence import MuxPresence
-        from memtab.gui.editor.bar import MessageBar
-        from memtab.gui.files.commands import FileCommands
-        from memtab.gui.files.dialogs import TabDialogs
-        from memtab.gui.memory_tab.tab_files import TabFiles
-        from memtab.gui.search.box import SearchBox
-        from memtab.gui.tree.sources import SourcesSync
-        from memtab.gui.tree.sync import TreeEditorSync
-        from memtab.gui.writer.inbox_panel import InboxPanel
-
-        parts = self._parts()
-        self.editor, self.footer = parts.editor, parts.footer
-        self.dialogs = TabDialogs(self)  # replaced by canned answers in tests
-        self.marks = EditMarks(
-            self.home, self.model, self.editor, self.own_writes, self.ui_state, self
-        )
-        self.inbox = InboxPanel(self.context, self)
-        self.mux = MuxPresence(self.home, self)
-        self.sync = TreeEditorSync(self.tree, self.model, self.editor, self, shown=self._shown)
-        self.sources = SourcesSync(
-            self.tree, self.model, self.editor, self.footer, self.is_searching, self
-        )
-        self.search_box = SearchBox(self.context, self, self.tree, self.model, self.sync, self)
-        self.file_ops = self.context.file_ops
-        self.commands = FileCommands(self.context, self, self.tree, self.model, self.editor, self)
-        self.search_edit = self.search_box.edit
+        step = settled_step()
+        step.after_first_paint()
+        step.build_tab_parts(self)
         self.commands.fill_new_menu(self.new_button)
-        self.message_bar = MessageBar(self)
         self._layout.place(
             self.search_edit, [self.message_bar, self.inbox], self.footer, self.editor
         )
@@ -245,27 +215,14 @@ class MemoryTab(QWidget):
         )
         self.panes.follow(self.context.actions, self.tree, self.editor)
         self.search_box.results_found.connect(self._on_search_box_results_found)
-        self.files = TabFiles(
-            self.context,
-            self,
-            model=self.model,
-            sync=self.sync,
-            editor=self.editor,
-            marks=self.marks,
-            sources=self.sources,
-            scans=self.scans,
-            message_bar=self.message_bar,
-            panes=self.panes,
-            parent=self,
-        )
+        step.build_tab_files(self)
         self.inbox.status_message.connect(self.context.status.show)
         self.sources.status_message.connect(self.context.status.show)
         self.sources.watch_targets_changed.connect(self.watch_targets_changed)
         self.sources.shown.connect(self.sources_loaded)
         self.tree_updated.connect(self.sources.tree_shown)
         self.mux.changed.connect(self._on_mux_changed)
-        if isinstance(self.consolidation, LazyConsolidationTasks):
-            self.marks.follow(self.consolidation)
+        self.marks.follow(self.consolidation)
         self.assembled.emit()
         scan = self._shown.scan
         if scan is not None:  # the tree shows a scan the parts have not seen
@@ -353,8 +310,7 @@ class MemoryTab(QWidget):
             self.search_box.shutdown()
             self.mux.shutdown()
             self.editor.shutdown()
-        if self.consolidation is not None:
-            self.consolidation.shutdown()
+        self.consolidation.shutdown()
 
     def switch_workspace(self, workspace_id: str | None, then: Thunk = lambda: None) -> None:
         """Show another workspace once the drafts of the tabs it closes are saved or
@@ -413,10 +369,8 @@ class MemoryTab(QWidget):
 
     def show_error(self, text: str) -> None:
         """An error in the tab's bar (and the status bar)."""
-        from memtab.gui.editor.bar import BarKind
-
         self.assemble()
-        self.message_bar.show_message(BarKind.ERROR, text)
+        settled_step().show_tab_error(self, text)
         self.context.status.show(text)
 
     # -- scans -------------------------------------------------------------------------------
