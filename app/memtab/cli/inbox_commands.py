@@ -2,7 +2,7 @@
 agents' changes through `memtab mcp --writes inbox` (docs/formats.md §22.5).
 
     memtab inbox [--workspace ID] [--json]                    list what waits for review
-    memtab inbox accept ID… [--workspace ID] [--text TEXT] [--json]
+    memtab inbox accept ID… [--workspace ID] [--text TEXT] [--to PATH] [--json]
     memtab inbox reject ID… [--workspace ID] [--json]
 
 `memtab suggestions` (with `dismiss` for `reject`) is the same command under the name it had
@@ -12,12 +12,17 @@ the next release.
 Without `--workspace`, listing covers every workspace with a harvest inbox, suggested
 memories or agents' proposals, and the global Inbox (agents' proposals for global memory,
 `workspaceId` null), and accept / reject find each id in whichever inbox holds it. `--text`
-edits the one item being accepted. Accepted text goes to the workspace's notes file; a
-harvest candidate leaves its harvest file (docs/formats.md §10.5). `--json` prints
+edits the one item being accepted. Accepted text goes to the notes file the item belongs in
+(its `memoryPath`: a preference to global memory, a project fact to project memory, the
+rest to the workspace's notes; `targetReason` says why), or to the file `--to` names by
+virtual path (`--to /memories/project/conventions.md`); a harvest candidate leaves its
+harvest file (docs/formats.md §10.5). `--json` prints
 `{"items": [...]}`, `{"accepted": [...]}` or `{"rejected": [...]}`, each item with `id`,
 `kind` ("harvest", "suggestion" or "agent"), `workspaceId`, `text`, `section`, `memoryPath`,
 `source`, `category`, `evidence` ([{"id", "role", "text"}]), `confidence`, `rationale`,
-`createdAt`; an accepted item's `text` is the text written.
+`createdAt`, `targetReason`, `retargetable` (false for an agent's call, which changes the
+file it names); an accepted item's `text` is the text written and its `memoryPath` the
+file written.
 """
 
 from __future__ import annotations
@@ -58,9 +63,17 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(handler=run_list)
     actions = parser.add_subparsers(dest="inbox_action", metavar="ACTION")
-    accept = actions.add_parser("accept", help="write items into the workspace's notes file")
+    accept = actions.add_parser(
+        "accept", help="write items into the memory they belong in (or --to a file)"
+    )
     accept.add_argument("ids", metavar="ID", nargs="+")
     accept.add_argument("--text", help="the edited text to accept (one ID only)")
+    accept.add_argument(
+        "--to",
+        metavar="PATH",
+        help="the memory file to write into instead of the one proposed "
+        "(a virtual path: /memories/project/notes.md, /memories/global/x.md)",
+    )
     reject = actions.add_parser("reject", aliases=["dismiss"], help="drop items from the inbox")
     reject.add_argument("ids", metavar="ID", nargs="+")
     for sub in (accept, reject):
@@ -126,14 +139,15 @@ def run_list(args: argparse.Namespace) -> int:
     if not items:
         print("Nothing in the inbox.")
         return 0
-    rows = [("ID", "WORKSPACE", "FROM", "CONFIDENCE", "TEXT")]
+    rows = [("ID", "WORKSPACE", "FROM", "CONFIDENCE", "INTO", "TEXT")]
     for item in items:
         origin = _ORIGINS.get(item.kind) or _one_line(f"{item.source} {item.rationale}")
         confidence = "" if item.confidence is None else f"{item.confidence:.2f}"
         workspace = item.workspace_id or "(global)"
-        rows.append((item.id, workspace, origin, confidence, _one_line(item.text)))
+        into = item.memory_path.removeprefix("/memories/")
+        rows.append((item.id, workspace, origin, confidence, into, _one_line(item.text)))
     print(format_table(rows))
-    print("\nmemtab inbox accept ID… [--text TEXT]  ·  memtab inbox reject ID…")
+    print("\nmemtab inbox accept ID… [--text TEXT] [--to PATH]  ·  memtab inbox reject ID…")
     return 0
 
 
@@ -179,7 +193,7 @@ def run_accept(args: argparse.Namespace) -> int:
     accepted: list[dict[str, object]] = []
     for inbox, ids in _by_workspace(home, args):
         try:
-            decision = inbox.accept(ids, text=args.text)
+            decision = inbox.accept(ids, text=args.text, to=args.to)
         except _ERRORS as error:
             raise CliError(str(error)) from None
         for item in decision.items:

@@ -11,8 +11,10 @@ Three proposers, one list (docs/formats.md §10.5):
   every workspace's Inbox shows and the global Inbox (`Inbox(home, None)`) holds alone.
   Accepting one runs the call through the memory tool (edited: with the user's text).
 
-Accepting writes the text (edited or not) as a bullet into the workspace's notes file,
-under the section its kind belongs to, through the store — so history records it. A
+Accepting writes the text (edited or not) as a bullet into a notes file, under the
+section its kind belongs to, through the store — so history records it. The file is the
+one the item belongs in (`writer.inbox_targets`: a preference in global memory, a project
+fact in project memory, the rest in the workspace's notes), or one the user chose. A
 harvest candidate is written by a store whose run id names the harvest file it came from
 (`harvest:/memories/workspace/harvest/<id>.md`), and then taken out of that file; the
 file's removal carries the same run id. Rejecting a harvest candidate takes it out of its
@@ -37,6 +39,7 @@ from memtab.redact import redact_secrets
 from memtab.store.actors import MCP_PREFIX
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
+from memtab.store.paths import parse_file_path
 from memtab.store.proposals.queue import (
     ProposalError,
     ProposalQueue,
@@ -45,8 +48,10 @@ from memtab.store.proposals.queue import (
     proposal_text,
 )
 from memtab.store.registry import Workspace
+from memtab.store.scope_view import ScopeView
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.harvest import MAX_TEXT_CHARS, Candidate, HarvestError, HarvestInbox
+from memtab.writer.inbox_targets import proposed_target, target_choices, target_problem
 from memtab.writer.notes import DIRECTIVES, FINDINGS, Note
 from memtab.writer.suggestions import (
     SuggestionError,
@@ -58,6 +63,7 @@ from memtab.writer.suggestions import (
 
 if TYPE_CHECKING:  # pydantic, which the settled window never imports (queue.py)
     from memtab.store.proposals.records import AgentProposal
+    from memtab.writer.records import Suggestion
 
 logger = logging.getLogger(__name__)
 
@@ -101,13 +107,20 @@ class InboxItem:
     workspace_id: str | None  # None: an agent's proposal for global memory (§22.5)
     text: str
     section: str  # of the notes file, where accepting puts it
-    memory_path: str  # the file accepting writes
+    memory_path: str  # the file accepting writes, unless the user chooses another
     source: str  # the harvest file's path, the suggestion's source, `mcp:<client>`
     category: str | None = None  # mux's category (harvest)
     evidence: tuple[Evidence, ...] = ()
     confidence: float | None = None
     rationale: str | None = None  # mux's (harvest); the tool call in one line (agent)
     created_at: int | None = None  # ms (suggestions, agents' proposals)
+    target_reason: str | None = None  # why `memory_path` (harvest, suggestions)
+
+    @property
+    def retargetable(self) -> bool:
+        """Whether the user may accept it into another file (a note: not an agent's call,
+        which changes the file it names)."""
+        return self.kind != "agent"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -123,6 +136,8 @@ class InboxItem:
             "confidence": self.confidence,
             "rationale": self.rationale,
             "createdAt": self.created_at,
+            "targetReason": self.target_reason,
+            "retargetable": self.retargetable,
         }
 
     def with_evidence(self, evidence: tuple[Evidence, ...]) -> InboxItem:
@@ -143,19 +158,41 @@ def harvest_run_id(path: str) -> str:
     return f"{SOURCE_HARVEST_PREFIX}{path}"
 
 
-def _from_candidate(workspace_id: str, candidate: Candidate) -> InboxItem:
+def _from_candidate(view: ScopeView, workspace_id: str, candidate: Candidate) -> InboxItem:
+    section = CATEGORY_SECTIONS.get(candidate.category, FINDINGS)
+    target = proposed_target(
+        view, category=candidate.category, section=section, default_path=DEFAULT_MEMORY_PATH
+    )
     return InboxItem(
         id=candidate.id,
         kind="harvest",
         workspace_id=workspace_id,
         text=candidate.text,
-        section=CATEGORY_SECTIONS.get(candidate.category, FINDINGS),
-        memory_path=DEFAULT_MEMORY_PATH,
+        section=section,
+        memory_path=target.path,
         source=candidate.path,
         category=candidate.category,
         evidence=tuple(Evidence(i) for i in candidate.evidence),
         confidence=candidate.confidence,
         rationale=candidate.rationale,
+        target_reason=target.reason,
+    )
+
+
+def _from_suggestion(view: ScopeView, workspace_id: str, suggestion: Suggestion) -> InboxItem:
+    target = proposed_target(
+        view, category=None, section=suggestion.section, default_path=suggestion.memory_path
+    )
+    return InboxItem(
+        id=suggestion.id,
+        kind="suggestion",
+        workspace_id=workspace_id,
+        text=suggestion.text,
+        section=suggestion.section,
+        memory_path=target.path,
+        source=suggestion.source,
+        created_at=suggestion.created_at,
+        target_reason=target.reason,
     )
 
 
@@ -196,18 +233,11 @@ class Inbox:
         if self.workspace is None:
             return [_from_proposal(None, p) for p in self._proposals().pending()]
         workspace_id = self.workspace.id
-        items = [_from_candidate(workspace_id, c) for c in self._harvest().candidates()]
+        harvest = self._harvest()
+        view = harvest.store
+        items = [_from_candidate(view, workspace_id, c) for c in harvest.candidates()]
         items += [
-            InboxItem(
-                id=s.id,
-                kind="suggestion",
-                workspace_id=workspace_id,
-                text=s.text,
-                section=s.section,
-                memory_path=s.memory_path,
-                source=s.source,
-                created_at=s.created_at,
-            )
+            _from_suggestion(view, workspace_id, s)
             for s in sections_order(SuggestionQueue(self.home, workspace_id).pending())
         ]
         items += [_from_proposal(workspace_id, p) for p in self._proposals().pending()]
@@ -226,12 +256,21 @@ class Inbox:
             raise InboxError(f"Nothing in the inbox with id {', '.join(missing)}")
         return [by_id[i] for i in dict.fromkeys(ids)]
 
-    def accept(self, ids: Sequence[str], *, text: str | None = None) -> Decision:
-        """Write these items into the notes file (`text`: the edited text of the one
-        item given), then take them out of the inbox. InboxError, or the store's errors."""
+    def target_choices(self) -> tuple[str, ...]:
+        """The files an item may be accepted into (`inbox_targets.target_choices`)."""
+        return target_choices(MemoryStore(self.home, self.workspace))
+
+    def accept(
+        self, ids: Sequence[str], *, text: str | None = None, to: str | None = None
+    ) -> Decision:
+        """Write these items into their notes file (`to`: into this file instead; `text`:
+        the edited text of the one item given), then take them out of the inbox.
+        InboxError, or the store's errors."""
         if text is not None and len(ids) != 1:
             raise InboxError("Edited text can be given for one item at a time")
         chosen = self._find(ids)
+        if to is not None:
+            chosen = [self._retargeted(item, to) for item in chosen]
         written: dict[str, str] = {}
         try:
             for item in chosen:
@@ -243,7 +282,7 @@ class Inbox:
                 assert self.workspace is not None  # harvest and suggestions are a workspace's
                 if item.kind == "suggestion":
                     done = SuggestionQueue(self.home, self.workspace.id).accept(
-                        [item.id], workspace=self.workspace, text=text
+                        [item.id], workspace=self.workspace, text=text, to=item.memory_path
                     )
                     written[item.id] = done.suggestions[0].text
                     continue
@@ -256,6 +295,21 @@ class Inbox:
             raise InboxError(str(error)) from None
         paths = {item.memory_path for item in chosen}
         return Decision(tuple(chosen), paths.pop() if len(paths) == 1 else None, written)
+
+    def _retargeted(self, item: InboxItem, to: str) -> InboxItem:
+        """The item going to `to`, a file the user chose (InboxError when it cannot)."""
+        if not item.retargetable:
+            if to == item.memory_path:
+                return item
+            raise InboxError(
+                f"{item.id} is an agent's change of {item.memory_path}; it cannot be "
+                "accepted into another file"
+            )
+        problem = target_problem(MemoryStore(self.home, self.workspace), to)
+        if problem is not None:
+            raise InboxError(problem)
+        path = str(parse_file_path(to))
+        return replace(item, memory_path=path, target_reason="chosen by the user")
 
     def reject(self, ids: Sequence[str]) -> Decision:
         """Take these items out of the inbox: a harvest candidate leaves its file, a

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from memtab.redact import redact_secrets
+from memtab.store.paths import Scope
 
 if TYPE_CHECKING:  # the rules that find them: loaded by a run, not by a window's Inbox
     from memtab.writer.findings import Findings, OriginKind, WorkingCommand
@@ -55,6 +56,24 @@ NEW_FILE_HEADER = (
     "\n"
     "# Workspace notes\n"
 )
+# A notes file accepted Inbox items start in project or global memory (§10.5).
+NEW_FILE_HEADERS = {
+    Scope.PROJECT: (
+        "---\n"
+        "description: What coding agents learned about this project — the user's directives "
+        "and decisions, commands that work, fixes and findings\n"
+        "---\n"
+        "\n"
+        "# Project notes\n"
+    ),
+    Scope.GLOBAL: (
+        "---\n"
+        "description: The user's preferences and rules for coding agents, in every project\n"
+        "---\n"
+        "\n"
+        "# Notes for every project\n"
+    ),
+}
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _WORD = re.compile(r"[^\W_][\w./-]*[^\W_]|[^\W_]")
@@ -225,12 +244,13 @@ def is_one_line_note(text: str) -> bool:
     return bool(text.strip()) and "\n" not in text and len(text) <= MAX_NOTE_CHARS
 
 
-def apply_notes(existing: str, notes: Sequence[Note]) -> str:
-    """`existing` with these notes added under their sections (unchanged if none)."""
+def apply_notes(existing: str, notes: Sequence[Note], *, header: str = NEW_FILE_HEADER) -> str:
+    """`existing` with these notes added under their sections (unchanged if none); an
+    empty file starts with `header`."""
     if not notes:
         return existing
     if not existing.strip():
-        return _new_file(notes)
+        return _new_file(notes, header)
     return _apply(existing.split("\n"), notes)
 
 
@@ -295,8 +315,8 @@ class _KnownLines:
         return bool(parts) and all(part in norm for part in parts)
 
 
-def _new_file(notes: Sequence[Note]) -> str:
-    parts = [NEW_FILE_HEADER]
+def _new_file(notes: Sequence[Note], header: str) -> str:
+    parts = [header]
     for section in SECTION_ORDER:
         bullets = [note.bullet for note in notes if note.section == section]
         if bullets:

@@ -103,6 +103,8 @@ class Suggestion(Record):
     decided_at: Annotated[OrNone[StrictInt], OmitNone] = None
     replaces: Annotated[OrNone[tuple[StrictStr, StrictStr]], OmitNone] = None
     origin: Annotated[OrNone[SuggestionOrigin], OmitNone] = None
+    # Where an accepted suggestion was written when the user chose another file (§10.5).
+    accepted_into: Annotated[OrNone[StrictStr], OmitNone] = None
     """Where it was drawn from (docs/formats.md §20.1); None: not known."""
 
     @property

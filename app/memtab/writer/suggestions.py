@@ -54,8 +54,16 @@ from memtab.redact import redact_secrets
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore, NotFoundError, SaveConflictError
+from memtab.store.paths import parse_file_path
 from memtab.store.registry import Workspace
-from memtab.writer.notes import SECTION_ORDER, Note, apply_notes, notes_missing_from
+from memtab.writer.notes import (
+    NEW_FILE_HEADER,
+    NEW_FILE_HEADERS,
+    SECTION_ORDER,
+    Note,
+    apply_notes,
+    notes_missing_from,
+)
 
 if TYPE_CHECKING:
     from memtab.writer.records import Suggestion, SuggestionOrigin
@@ -165,6 +173,8 @@ class Accepted:
 
     suggestions: tuple[Suggestion, ...]
     memory_path: str
+    written: tuple[RecordedChange, ...] = ()
+    """The changes the acceptance made (to take it back: `writer.inbox_undo`)."""
 
 
 class SuggestionQueue:
@@ -264,11 +274,13 @@ class SuggestionQueue:
         workspace: Workspace,
         text: str | None = None,
         edits: Mapping[str, str] | None = None,
+        to: str | None = None,
     ) -> Accepted:
         """Write pending suggestions into their notes file, then mark them accepted.
 
         `text` replaces the text of a single accepted suggestion (edit, then accept);
-        `edits` maps ids to edited text for several. The notes file is saved through the
+        `edits` maps ids to edited text for several; `to`, a file the user chose instead
+        of their `memoryPath` (recorded as `acceptedInto`). The notes file is saved through the
         store with a content check (retried when mux or an editor wrote meanwhile), and
         counts as a write. Raises SuggestionError, or the store's errors when the file
         cannot be written; nothing is marked accepted unless it was written. Where each
@@ -290,21 +302,25 @@ class SuggestionQueue:
             chosen = [document.suggestions[i] for i in indexes]
             originals.update((s.id, s.text) for s in chosen)
             chosen = [s.replaced(text=edits.get(s.id, s.text)) for s in chosen]
-            paths = {s.memory_path for s in chosen}
+            paths = {to or s.memory_path for s in chosen}
             with store.collecting_changes() as recorded:
                 for path in sorted(paths):
-                    write_notes(store, path, [s.note for s in chosen if s.memory_path == path])
+                    notes = [s.note for s in chosen if (to or s.memory_path) == path]
+                    write_notes(store, path, notes)
             written.extend(recorded)
             now = self._clock()
             for index, suggestion in zip(indexes, chosen, strict=True):
-                decided = suggestion.replaced(status="accepted", decided_at=now)
+                moved = to if to != suggestion.memory_path else None
+                decided = suggestion.replaced(
+                    status="accepted", decided_at=now, accepted_into=moved
+                )
                 document.suggestions[index] = decided
                 accepted.append(decided)
 
         self._edit(change)
         _log_accepted(self.home, self.workspace_id, accepted, originals, written, self._clock())
-        path = accepted[0].memory_path if accepted else ""
-        return Accepted(tuple(accepted), path)
+        path = (accepted[0].accepted_into or accepted[0].memory_path) if accepted else ""
+        return Accepted(tuple(accepted), path, tuple(written))
 
 
 def _log_accepted(
@@ -340,7 +356,7 @@ def _log_accepted(
         kind="accepted-suggestions",
         versions=tuple(change.after.id for change in written),
         workspace_id=workspace_id,
-        memory_path=accepted[0].memory_path,
+        memory_path=accepted[0].accepted_into or accepted[0].memory_path,
         notes=tuple(notes),
     )
     log_provenance(home, record)
@@ -371,6 +387,8 @@ def _pending_indexes(document: _Document, ids: Sequence[str]) -> list[int]:
 def write_notes(store: MemoryStore, path: str, notes: Sequence[Note]) -> None:
     """Add notes to a memory file (those it does not already say), re-reading and
     retrying if it changes meanwhile; recorded as `store`'s actor and run."""
+    scope = parse_file_path(path).scope
+    header = NEW_FILE_HEADERS.get(scope, NEW_FILE_HEADER) if scope else NEW_FILE_HEADER
     for attempt in range(SAVE_TRIES):
         try:
             current = store.read(path)
@@ -378,7 +396,7 @@ def write_notes(store: MemoryStore, path: str, notes: Sequence[Note]) -> None:
             content, sha = "", None
         else:
             content, sha = current.content, current.sha256
-        updated = apply_notes(content, notes_missing_from(content, notes))
+        updated = apply_notes(content, notes_missing_from(content, notes), header=header)
         if updated == content:
             return  # already there (an earlier accept wrote it)
         try:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QDialog
+from PySide6.QtWidgets import QDialog, QLabel
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -20,7 +20,10 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer import inbox_panel
 from memtab.gui.writer.inbox_panel import EditProposalDialog, InboxPanel
 from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
+from memtab.store.registry import load_registry
+from memtab.writer.inbox_targets import PROJECT_NOTES
 from memtab.writer.notes import Note
 from memtab.writer.suggestions import SuggestionQueue
 from support.memory_home import ARCHIVED, MAIN
@@ -54,8 +57,8 @@ def select(panel: InboxPanel, *texts: str) -> None:
             item.setSelected(True)
 
 
-def notes_text(home: Home) -> str:
-    return (home.workspace_root(MAIN) / "notes.md").read_text()
+def notes_text(home: Home, path: str = NOTES) -> str:
+    return MemoryStore(home, load_registry(home).require_workspace(MAIN)).read_text(path)
 
 
 def test_the_panel_lists_the_workspaces_suggestions_read_off_the_gui_thread(
@@ -101,6 +104,8 @@ def test_accepting_writes_the_notes_file_and_the_tree_shows_it(
     key = file_key(parse_file_path(NOTES))
     size_before = tab.model.node_for_key(key).size_bytes  # type: ignore[union-attr]
     select(panel, "Always use pnpm.")
+    assert panel.target.combo.currentText() == "project/notes.md (proposed)"
+    panel.target.choose(NOTES)  # the user's choice: this workspace's notes
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
         panel.accept_button.click()
     assert said.args[0] == f"Accepted 1 memory into {NOTES}"
@@ -125,6 +130,7 @@ def test_edit_then_accept_writes_the_edited_text(
     def answer(dialog: QDialog) -> int:
         assert isinstance(dialog, EditProposalDialog)
         assert dialog.text == "Always use pnpm."
+        assert "Goes to /memories/project/notes.md" in dialog.findChild(QLabel).text()  # type: ignore[union-attr]
         dialog.text_edit.setPlainText("Always use pnpm 9, never npm.")
         return 1
 
@@ -133,7 +139,7 @@ def test_edit_then_accept_writes_the_edited_text(
     assert panel.edit_button.isEnabled()
     panel.edit_button.click()
     qtbot.waitUntil(lambda: shown(window) == [], timeout=WAIT_MS)
-    assert "- Always use pnpm 9, never npm." in notes_text(home)
+    assert "- Always use pnpm 9, never npm." in notes_text(home, PROJECT_NOTES)
     assert not panel.isVisibleTo(window.memory_tab)
 
 
@@ -219,8 +225,8 @@ def test_harvest_candidates_show_their_evidence_and_are_accepted_or_rejected(
     assert "the user corrected an edit to an applied migration." in panel.details.toPlainText()
     with qtbot.waitSignal(panel.status_message, timeout=WAIT_MS) as said:
         panel.accept_button.click()
-    assert said.args[0] == f"Accepted 1 memory into {NOTES}"
-    assert "make migrate`; never edit an applied migration" in notes_text(home)
+    assert said.args[0] == f"Accepted 1 memory into {PROJECT_NOTES}"  # mux's 'project'
+    assert "make migrate`; never edit an applied migration" in notes_text(home, PROJECT_NOTES)
     qtbot.waitUntil(lambda: migrations.id not in {i.id for i in panel.items}, timeout=WAIT_MS)
     assert "Database migrations" not in inbox_file.read_text(encoding="utf-8")
     ids = [i.id for i in panel.items if i.kind == "harvest"]

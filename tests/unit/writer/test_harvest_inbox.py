@@ -23,6 +23,7 @@ from memtab.writer.harvest import (
     without_candidates,
 )
 from memtab.writer.inbox import Inbox, InboxError, harvest_run_id
+from memtab.writer.inbox_targets import PROJECT_NOTES
 from memtab.writer.notes import DIRECTIVES, FINDINGS, Note
 from memtab.writer.suggestions import SuggestionQueue
 
@@ -118,7 +119,7 @@ def test_accept_writes_the_note_with_provenance_and_leaves_the_file_as_mux_expec
 ) -> None:
     inbox = Inbox(home, workspace)
     first = inbox.items()[0]
-    decision = inbox.accept([first.id])
+    decision = inbox.accept([first.id], to=DEFAULT_MEMORY_PATH)
     assert decision.memory_path == DEFAULT_MEMORY_PATH
     store = MemoryStore(home, workspace)
     notes = store.read_text(DEFAULT_MEMORY_PATH)
@@ -141,13 +142,14 @@ def test_edit_then_accept_and_reject_the_rest_deletes_the_file(
         inbox.accept([first.id, second.id], text="x")
     decision = inbox.accept([second.id], text="Migrations:\n  `make migrate`; never edit old ones.")
     assert decision.texts[second.id] == "Migrations: `make migrate`; never edit old ones."
+    assert decision.memory_path == PROJECT_NOTES  # mux's 'project': the project's memory
     assert "- Migrations: `make migrate`; never edit old ones." in MemoryStore(
         home, workspace
-    ).read_text(DEFAULT_MEMORY_PATH)
+    ).read_text(PROJECT_NOTES)
     inbox.reject([first.id, third.id])
     assert not harvested.exists()  # mux keeps no inbox without candidates
     assert inbox.items() == []
-    assert "8081" not in MemoryStore(home, workspace).read_text(DEFAULT_MEMORY_PATH)
+    assert "8081" not in MemoryStore(home, workspace).read_text(PROJECT_NOTES)
     with pytest.raises(InboxError, match="Nothing in the inbox"):
         inbox.reject([first.id])
 
@@ -171,7 +173,7 @@ def test_cli_lists_accepts_and_rejects(
     assert [i["kind"] for i in listed] == ["harvest"] * 3
     assert set(listed[0]) == {
         "id", "kind", "workspaceId", "text", "section", "memoryPath", "source", "category",
-        "evidence", "confidence", "rationale", "createdAt",
+        "evidence", "confidence", "rationale", "createdAt", "targetReason", "retargetable",
     }  # fmt: skip
     assert listed[0]["evidence"] == [
         {

@@ -13,8 +13,8 @@ from memtab.cli.main import main
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
-from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox import Inbox
+from memtab.writer.inbox_targets import GLOBAL_NOTES
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
 HARVEST_NAME = "summary-9f2c1e.md"
@@ -64,6 +64,6 @@ def test_escape_sequences_in_harvest_text_reach_neither_the_terminal_nor_the_not
     assert main(["inbox", "--home", str(home.root), "accept", first]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out
-    notes = MemoryStore(home, workspace).read_text(DEFAULT_MEMORY_PATH)
+    notes = MemoryStore(home, workspace).read_text(GLOBAL_NOTES)  # mux's 'preference'
     assert "\x1b" not in notes and "\u202e" not in notes
     assert "plain asserts\\x1b]52;c;aGVsbG8=\\x07\\x1b[2J\\u202e" in notes

@@ -10,8 +10,10 @@ import pytest
 from memtab.cli.inbox_commands import RENAMED
 from memtab.cli.main import main
 from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.inbox_targets import PROJECT_NOTES
 from memtab.writer.notes import COMMANDS, DIRECTIVES, Note
 from memtab.writer.records import Suggestion
 from memtab.writer.suggestions import SuggestionQueue
@@ -61,8 +63,8 @@ def test_accept_with_edited_text_then_dismiss(
         capsys,
     )
     assert status == 0, err
-    assert out == f"accepted {first.id} ({workspace.id}) → {DEFAULT_MEMORY_PATH}: pnpm만 쓴다.\n"
-    notes = (home.workspace_root(workspace.id) / "notes.md").read_text()
+    assert out == f"accepted {first.id} ({workspace.id}) → {PROJECT_NOTES}: pnpm만 쓴다.\n"
+    notes = MemoryStore(home, workspace).read_text(PROJECT_NOTES)  # a rule of the project's
     assert notes.endswith("## Directives\n\n- pnpm만 쓴다.\n")
     status, out, err = run_cli(
         ["suggestions", "--home", str(home.root), "dismiss", second.id, "--json"], capsys

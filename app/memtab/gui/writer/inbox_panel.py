@@ -50,6 +50,7 @@ from memtab.gui.dialog_layout import lay_out_prose_dialog
 from memtab.gui.rich_text import escape_html
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext
+from memtab.gui.writer.target_box import TargetBox
 from memtab.humanize import plural
 from memtab.store.home import Home, HomeError
 from memtab.store.memory import MemoryStoreError
@@ -76,6 +77,7 @@ class Pending:
 
     workspace_id: str | None
     items: tuple[InboxItem, ...]
+    targets: tuple[str, ...] = ()  # the files an item may be accepted into
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ def load_pending(home: Home, workspace: Workspace | None, _context: TaskContext)
     """The job: read the inbox (unreadable files read as empty, and are logged); without
     a workspace, the global one (agents' proposals for global memory)."""
     workspace_id = workspace.id if workspace is not None else None
-    return Pending(workspace_id, tuple(Inbox(home, workspace).items()))
+    inbox = Inbox(home, workspace)
+    return Pending(workspace_id, tuple(inbox.items()), inbox.target_choices())
 
 
 def load_evidence(
@@ -114,11 +117,13 @@ def accept(
     workspace: Workspace | None,
     ids: Sequence[str],
     text: str | None,
+    to: str | None,
     _context: TaskContext,
 ) -> Decided:
-    """The job: write the items into the notes file and take them out of the inbox."""
+    """The job: write the items into their notes file (`to`: the one the user chose) and
+    take them out of the inbox."""
     try:
-        done = Inbox(home, workspace).accept(ids, text=text)
+        done = Inbox(home, workspace).accept(ids, text=text, to=to)
     except _DECIDE_ERRORS as e:
         return Decided(f"Could not accept: {e}", error=True)
     where = done.memory_path or "the notes files"
@@ -174,6 +179,8 @@ def details_html(item: InboxItem) -> str:
     ]
     if item.rationale:
         parts.append(f"<p><i>Why:</i> {escape(item.rationale)}</p>")
+    if item.target_reason:
+        parts.append(f"<p><i>Why there:</i> {escape(item.target_reason)}</p>")
     if item.evidence:
         rows = []
         for evidence in item.evidence:
@@ -192,10 +199,12 @@ def details_html(item: InboxItem) -> str:
 class EditProposalDialog(QDialog):
     """Edit a proposed memory's text before accepting it."""
 
-    def __init__(self, item: InboxItem, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, item: InboxItem, parent: QWidget | None = None, *, to: str | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Edit, then accept — Memtab")
-        where_text = f"Goes to {item.memory_path}" + (
+        where_text = f"Goes to {to or item.memory_path}" + (
             f", under “{item.section}”." if item.section else "."
         )
         where = QLabel(where_text, self)
@@ -270,8 +279,13 @@ class InboxPanel(QFrame):
         lines = self.details.fontMetrics().lineSpacing()
         self.details.setMinimumHeight(2 * lines + 2 * self.details.frameWidth())  # scrolls
         self.details.hide()
+        self.target = TargetBox(self)
         self.accept_button = QPushButton("Accept", self)
-        self.accept_button.setToolTip("Write the selected memories into the notes file")
+        self.accept_button.setToolTip(
+            "Write the selected memories into the memory chosen under Into: where each "
+            "belongs (a preference in global memory, a project fact in the project's), or "
+            "the file you choose"
+        )
         self.edit_button = QPushButton("Edit…", self)
         self.edit_button.setToolTip("Edit the selected memory, then accept it")
         self.reject_button = QPushButton("Reject", self)
@@ -292,6 +306,7 @@ class InboxPanel(QFrame):
         body.setSpacing(4)
         body.addWidget(self.list)
         body.addWidget(self.details)
+        body.addWidget(self.target)
         buttons = QHBoxLayout()
         buttons.setSpacing(4)
         buttons.addWidget(self.accept_button)
@@ -370,9 +385,10 @@ class InboxPanel(QFrame):
         """Accept the selected items (`text`: the edited text of the one selected)."""
         ids = self.selected_ids()
         if ids:
-            for path in {i.memory_path for i in self._items if i.id in ids}:
+            to = self.target.chosen
+            for path in {to or i.memory_path for i in self._items if i.id in ids}:
                 self._context.own_writes.note(path)  # the user's own: no "agent edited" badge
-            self._decide(functools.partial(accept, self.home, self._workspace, ids, text))
+            self._decide(functools.partial(accept, self.home, self._workspace, ids, text, to))
 
     def reject_selected(self) -> None:
         """Reject the selected items."""
@@ -386,7 +402,7 @@ class InboxPanel(QFrame):
         chosen = [i for i in self._items if i.id in ids]
         if len(chosen) != 1:
             return
-        dialog = EditProposalDialog(chosen[0], self)
+        dialog = EditProposalDialog(chosen[0], self, to=self.target.chosen)
         if self.exec_dialog(dialog):
             self.accept_selected(dialog.text)
 
@@ -436,6 +452,7 @@ class InboxPanel(QFrame):
         self._loading = None
         current = self._workspace.id if self._workspace is not None else None
         if result.workspace_id == current:
+            self.target.set_choices(result.targets)
             self._show(result.items)
 
     def _load_failed(self, message: str) -> None:
@@ -507,6 +524,7 @@ class InboxPanel(QFrame):
         ids = self.selected_ids()
         chosen = [i for i in self._items if i.id in ids]
         self._cancel_evidence()
+        self.target.show_for(chosen)
         if len(chosen) != 1 or self._workspace is None:
             self.details.hide()
             return

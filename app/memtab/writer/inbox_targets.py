@@ -1,0 +1,112 @@
+"""Where an accepted Inbox item goes (docs/formats.md §10.5): the memory it belongs in,
+proposed from what its proposer already said of it, and the files the user may choose
+instead.
+
+No second classifier: mux's harvest gives each candidate a category, and the offline
+writer files each note under a section — they say whose a memory is. The user's own
+preference holds in every project (global memory); a project fact, a workflow, a rule,
+decision, command or fix of this project's work holds in every workspace of the project
+(project memory); the environment (ports, local tools, this machine) and the task's goal
+are this workspace's. A scope the workspace does not have (no project identity, §3.1)
+falls back to the workspace's notes.
+
+Everything here is disk (a listing, a scope's availability): call it off the GUI thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.scope_view import ScopeView
+from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.harvest import HARVEST_DIR
+from memtab.writer.notes import GOAL
+
+PROJECT_NOTES = "/memories/project/notes.md"
+GLOBAL_NOTES = "/memories/global/notes.md"
+NOTES_FILES = {
+    Scope.GLOBAL: GLOBAL_NOTES,
+    Scope.PROJECT: PROJECT_NOTES,
+    Scope.WORKSPACE: DEFAULT_MEMORY_PATH,
+}
+# mux's categories (`writer.harvest.CATEGORIES`), and why each belongs where it goes.
+CATEGORY_SCOPES: dict[str, tuple[Scope, str]] = {
+    "preference": (Scope.GLOBAL, "the user's preference holds in every project"),
+    "project": (Scope.PROJECT, "a fact of the project holds in every workspace of it"),
+    "workflow": (Scope.PROJECT, "the project's workflow holds in every workspace of it"),
+    "environment": (Scope.WORKSPACE, "the environment is this workspace's (ports, tools)"),
+    "other": (Scope.WORKSPACE, "kept with this workspace"),
+}
+# The offline writer's sections (`writer.notes.SECTION_ORDER`): the goal is the task's.
+_GOAL_REASON = "the goal is this workspace's task"
+_SECTION_REASON = "the project's rules, decisions, commands and fixes hold in every workspace"
+MAX_CHOICES_PER_SCOPE = 40
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where accepting an item writes, and why that file."""
+
+    path: str
+    reason: str
+
+
+def proposed_target(
+    view: ScopeView, *, category: str | None, section: str, default_path: str
+) -> Target:
+    """The file a note belongs in: by mux's `category` (a harvest candidate) or the
+    writer's `section` (a suggestion); `default_path`, the workspace file it was queued
+    for, when it is the workspace's or the scope it belongs in is unavailable."""
+    if category is not None:
+        scope, reason = CATEGORY_SCOPES.get(category, CATEGORY_SCOPES["other"])
+        reason = f"mux's category {category!r}: {reason}"
+    elif section == GOAL:
+        scope, reason = Scope.WORKSPACE, f"the writer's {section!r}: {_GOAL_REASON}"
+    else:
+        scope, reason = Scope.PROJECT, f"the writer's {section!r}: {_SECTION_REASON}"
+    if scope is Scope.WORKSPACE:
+        return Target(default_path, reason)
+    unavailable = view.unavailable_reason(scope)
+    if unavailable:
+        return Target(default_path, f"{reason}, but {unavailable[0].lower()}{unavailable[1:]}")
+    return Target(NOTES_FILES[scope], reason)
+
+
+def target_problem(view: ScopeView, raw: str) -> str | None:
+    """Why a note cannot be accepted into `raw`, or None: a Markdown file of a scope the
+    workspace has, not a harvest file (mux's, decided in the Inbox)."""
+    try:
+        path = parse_file_path(raw)
+    except PathError as error:
+        return str(error)
+    if not path.name.endswith(".md"):
+        return f"A note goes into a Markdown file (.md), not {raw!r}"
+    if _in_harvest(path):
+        return f"{raw} is one of mux's harvest files; choose a memory file"
+    assert path.scope is not None
+    return view.unavailable_reason(path.scope)
+
+
+def target_choices(view: ScopeView) -> tuple[str, ...]:
+    """The files a note may be accepted into, widest scope first: each available scope's
+    notes file (made by the first note) and its other Markdown files (at most
+    MAX_CHOICES_PER_SCOPE a scope; harvest files left out)."""
+    choices: list[str] = []
+    for scope in (Scope.GLOBAL, Scope.PROJECT, Scope.WORKSPACE):
+        if view.unavailable_reason(scope):
+            continue
+        listing = view.list_scope(scope, read_files=False)
+        found = [
+            str(entry.path)
+            for entry in listing.files
+            if entry.path.name.endswith(".md") and not _in_harvest(entry.path)
+        ]
+        notes = NOTES_FILES[scope]
+        others = [path for path in sorted(found) if path != notes]
+        choices += [notes, *others[:MAX_CHOICES_PER_SCOPE]]
+    return tuple(choices)
+
+
+def _in_harvest(path: VirtualPath) -> bool:
+    return str(path).startswith(HARVEST_DIR + "/")
