@@ -1,4 +1,4 @@
-"""The Inbox's "Into:" chooser: each item proposes the memory it belongs in (a preference
+"""The Inbox's "Accept into:" chooser: each item proposes the memory it belongs in (a preference
 in global memory, a project fact in the project's, the environment in the workspace's
 notes), and the user may accept it into another file — a project or a global one."""
 

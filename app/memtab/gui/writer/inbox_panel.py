@@ -261,6 +261,9 @@ class InboxPanel(QFrame):
             "reject them."
         )
         self.toggle.toggled.connect(self._on_toggle_toggled)
+        # Beside the title, in a row the panel has anyway: no height of its own over the
+        # tree; before the list in the focus chain, as on screen.
+        self.target = TargetBox(self)
         self.list = QListWidget(self)
         self.list.setObjectName("inboxList")
         self.list.setAccessibleName("Inbox")
@@ -279,10 +282,9 @@ class InboxPanel(QFrame):
         lines = self.details.fontMetrics().lineSpacing()
         self.details.setMinimumHeight(2 * lines + 2 * self.details.frameWidth())  # scrolls
         self.details.hide()
-        self.target = TargetBox(self)
         self.accept_button = QPushButton("Accept", self)
         self.accept_button.setToolTip(
-            "Write the selected memories into the memory chosen under Into: where each "
+            "Write the selected memories into the memory chosen in Accept into: where each "
             "belongs (a preference in global memory, a project fact in the project's), or "
             "the file you choose"
         )
@@ -306,7 +308,6 @@ class InboxPanel(QFrame):
         body.setSpacing(4)
         body.addWidget(self.list)
         body.addWidget(self.details)
-        body.addWidget(self.target)
         buttons = QHBoxLayout()
         buttons.setSpacing(4)
         buttons.addWidget(self.accept_button)
@@ -318,7 +319,11 @@ class InboxPanel(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 6)
         layout.setSpacing(4)
-        layout.addWidget(self.toggle)
+        header = QHBoxLayout()
+        header.setSpacing(8)
+        header.addWidget(self.toggle)
+        header.addWidget(self.target, 1)
+        layout.addLayout(header)
         layout.addWidget(self._body)
         self._update_buttons()
 
@@ -548,6 +553,7 @@ class InboxPanel(QFrame):
     def _on_toggle_toggled(self, expanded: bool) -> None:
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
         self._body.setVisible(expanded)
+        self.target.setVisible(expanded)
 
     @Slot()
     def _on_list_item_selection_changed(self) -> None:

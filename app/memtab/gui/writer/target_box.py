@@ -1,4 +1,4 @@
-"""The Inbox's "Into:" chooser: the memory file accepting the selected items writes.
+"""The Inbox's "Accept into:" chooser: the memory file accepting the selected items writes.
 
 Its first entry is what the Inbox proposes (`writer.inbox_targets`: the file each item
 belongs in — one file, or "where each belongs" for items that belong apart), its tooltip
@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from memtab.writer.inbox import InboxItem
 
-MIN_CHARS = 14  # the shortest the chooser gets: it never widens the panel over the tree
+MIN_CHARS = 8  # the shortest the chooser gets: it never widens the panel over the tree
 _MEMORIES = "/memories/"
 
 
@@ -25,11 +25,11 @@ def short_path(path: str) -> str:
 
 
 class TargetBox(QWidget):
-    """ "Into: [project/notes.md (proposed) ▾]" (see the module docstring)."""
+    """ "Accept into: [project/notes.md (proposed) ▾]" (see the module docstring)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.label = QLabel("&Into:", self)
+        self.label = QLabel("Accept &into:", self)
         self.combo = QComboBox(self)
         self.combo.setObjectName("inboxTarget")
         self.combo.setAccessibleName("Accept into")
