@@ -10,23 +10,24 @@ through `components.files.undo`, which pushes how to take it back on the window'
 stack; the rescan it causes shows the result, like any other change on disk. What Memtab
 is about to write is noted in `OwnWrites` first, so it gets no "agent edited" badge. A
 drop into another scope asks first, unless the user said not to (remembered in the UI
-state)."""
+state). Which command a row offers, what each may act on and what it says are the
+Qt-free rules of `components/files/rules.py`; this module keeps the actions, the menu and
+the dialogs they ask through."""
 
 from __future__ import annotations
 
 import functools
 import logging
 from collections.abc import Callable, Collection
-from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QGuiApplication
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from memtab.components.files import ops as file_ops
-from memtab.components.files import undo
-from memtab.components.history.history import SCOPE_TITLES
+from memtab.components.files import rules, undo
+from memtab.components.files.rules import RowCommand
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_key
 from memtab.components.tree.text import PIN_NOTE
 from memtab.gui.actions import ActionRegistry, Focus
@@ -39,7 +40,7 @@ from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.memory import MemoryStore
-from memtab.store.paths import Scope, VirtualPath
+from memtab.store.paths import VirtualPath
 
 ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
 """The UI-state flag: ask before a drop moves files into another scope (default yes)."""
@@ -126,7 +127,7 @@ class FileCommands(QObject):
 
     def _register(self, actions: ActionRegistry, tab: QWidget, tree: MemoryTreeView) -> None:
         tree_only, in_tab = Focus.WIDGET, Focus.WITHIN  # tree_only: while the tree has focus
-        editable_row = self._selected_is(NodeKind.FILE, NodeKind.DIRECTORY)
+        editable_row = self._applies_to_current(rules.is_editable)
         actions.add(
             "tree.reload", "Reload from disk", self._host.rescan_all,
             keys=["F5"], focus=in_tab, on=tab, menu="file",
@@ -189,7 +190,7 @@ class FileCommands(QObject):
             on=tree,
             menu="edit",
             tip="Copy this memory into another agent's memory (or another mux scope)",
-            enabled_when=self._copyable,
+            enabled_when=self._applies_to_current(rules.is_copyable),
         )
         self.copy_path_action = actions.add(
             "tree.copy_path",
@@ -208,7 +209,7 @@ class FileCommands(QObject):
             focus=in_tab,
             on=tab,
             menu="edit",
-            enabled_when=self._on_disk,
+            enabled_when=self._applies_to_current(self._on_disk),
         )
         self.history_action = actions.add(
             "tree.history", "History", self.show_selected_history, focus=in_tab, on=tab
@@ -240,54 +241,38 @@ class FileCommands(QObject):
         """The actions offered for a row (also what tests inspect)."""
         menu = QMenu(self._widget)
         menu.setToolTipsVisible(True)  # the pin action's note about mux
-        if node.read_only and node.ref is not None:  # another agent's: nothing to change
-            if node.kind is NodeKind.FILE:
-                menu.addAction(self.copy_to_action)
-            if node.physical:
-                menu.addAction(self.reveal_action)
-            return menu
-        if node.read_only:
-            if node.kind is NodeKind.ORPHAN_DIR:
-                menu.addAction(self.delete_orphan_action)
-            if node.physical:
-                menu.addAction(self.reveal_action)
-            return menu
-        if node.kind is NodeKind.FILE:
-            self.pin_action.setText("Unpin" if node.pinned else "Pin")
-            menu.addAction(self.pin_action)
-            menu.addAction(self.history_action)
-            menu.addAction(self.copy_to_action)
-        if node.kind in (NodeKind.SECTION, NodeKind.DIRECTORY) and node.accepts_drops:
-            menu.addAction(self.new_file_action)
-            menu.addAction(self.new_folder_action)
-        if node.kind is NodeKind.SECTION and node.path is not None:
-            menu.addAction(self.trash_action)
-        if node.kind in (NodeKind.FILE, NodeKind.DIRECTORY):
-            menu.addSeparator()
-            menu.addAction(self.rename_action)
-            menu.addAction(self.copy_path_action)
-            menu.addAction(self.reveal_action)
-            menu.addSeparator()
-            menu.addAction(self.delete_action)
+        actions = self._row_actions()
+        for command in rules.row_commands(node):
+            if command is RowCommand.SEPARATOR:
+                menu.addSeparator()
+            else:
+                menu.addAction(actions[command])
+        if node.kind is NodeKind.FILE and not node.read_only:
+            self.pin_action.setText(rules.pin_text(node))
         return menu
+
+    def _row_actions(self) -> dict[RowCommand, QAction]:
+        return {
+            RowCommand.PIN: self.pin_action,
+            RowCommand.HISTORY: self.history_action,
+            RowCommand.COPY_TO: self.copy_to_action,
+            RowCommand.NEW_FILE: self.new_file_action,
+            RowCommand.NEW_FOLDER: self.new_folder_action,
+            RowCommand.TRASH: self.trash_action,
+            RowCommand.RENAME: self.rename_action,
+            RowCommand.COPY_PATH: self.copy_path_action,
+            RowCommand.REVEAL: self.reveal_action,
+            RowCommand.DELETE: self.delete_action,
+            RowCommand.DELETE_ORPHAN: self.delete_orphan_action,
+        }
 
     # --- what the menus ask ---------------------------------------------------------------
 
-    def _selected_is(self, *kinds: NodeKind) -> Callable[[], bool]:
-        def applies() -> bool:
-            node = self._tree.current_node()
-            return (
-                node is not None
-                and node.kind in kinds
-                and not node.read_only
-                and node.path is not None
-            )
-
-        return applies
+    def _applies_to_current(self, rule: Callable[[TreeNode | None], bool]) -> Callable[[], bool]:
+        return lambda: rule(self._tree.current_node())
 
     def _pin_text(self) -> str:
-        node = self._pin_node()
-        return "Unpin" if node is not None and node.pinned else "Pin"
+        return rules.pin_text(self._pin_node())
 
     def _pin_node(self) -> TreeNode | None:
         """The file Pin acts on: the tree's current row while the tree has the keyboard,
@@ -300,21 +285,11 @@ class FileCommands(QObject):
         return self._tree.current_node()
 
     def _pinnable(self) -> bool:
-        node = self._pin_node()
-        return (
-            node is not None
-            and node.kind is NodeKind.FILE
-            and not node.read_only
-            and node.path is not None
-        )
+        return rules.is_pinnable(self._pin_node())
 
-    def _copyable(self) -> bool:
-        node = self._tree.current_node()
-        return node is not None and node.kind is NodeKind.FILE and node.orphan_dir is None
-
-    def _on_disk(self) -> bool:
-        node = self._tree.current_node()
-        return node is not None and bool(node.physical)
+    @staticmethod
+    def _on_disk(node: TreeNode | None) -> bool:
+        return rules.containing_folder(node) is not None
 
     # --- the commands ---------------------------------------------------------------------
 
@@ -329,7 +304,7 @@ class FileCommands(QObject):
     def toggle_pin(self) -> None:
         """Pin the selected file (the open one, from the text), or unpin it (Ctrl+D)."""
         node = self._pin_node()
-        if node is None or node.kind is not NodeKind.FILE or node.read_only or node.path is None:
+        if not rules.is_pinnable(node) or node is None or node.path is None:
             return
         self._context.file_ops.run(
             functools.partial(
@@ -344,9 +319,7 @@ class FileCommands(QObject):
     def rename_selected(self) -> None:
         """Rename or move the current file or folder through a dialog (F2)."""
         node = self._tree.current_node()
-        if node is None or node.kind not in (NodeKind.FILE, NodeKind.DIRECTORY):
-            return
-        if node.read_only or node.path is None:
+        if not rules.is_editable(node) or node is None or node.path is None:
             return
         target = self._host.dialogs.ask_move_target(self._shown_store(), node.path)
         if target is not None:
@@ -362,14 +335,10 @@ class FileCommands(QObject):
 
     def delete_selected(self) -> None:
         """Delete the selected files/folders after confirmation (Del)."""
-        nodes = self._selected_scope_nodes()
-        if not nodes:
-            return
-        # A folder's contents go with it: don't list them twice.
-        paths = [node.path for node in nodes if node.path is not None]
-        roots = [p for p in paths if not any(p != q and p.is_within(q) for q in paths)]
+        nodes = self._tree.selected_nodes()
+        roots = rules.deletion_roots(nodes)
         scan = self._context.shown.scan
-        if scan is None:
+        if not roots or scan is None:
             return
         # Counted from the scan, not the rows: a search filter hides files a folder holds.
         rows = self._tree.memory_model().nodes()
@@ -379,7 +348,7 @@ class FileCommands(QObject):
             else None
         )
         count = file_ops.count_deletion(scan, roots, shown)
-        only_files = all(node.kind is NodeKind.FILE for node in nodes if node.path in roots)
+        only_files = rules.deletes_only_files(nodes, roots)
         loses_draft = self._editor.unsaved_within(roots)
         names = [p.name for p in roots]
         if not self._host.dialogs.confirm_delete(names, count, only_files, loses_draft):
@@ -411,27 +380,20 @@ class FileCommands(QObject):
 
     def copy_selected_path(self) -> None:
         """Copy the virtual paths of the selection (Ctrl+Shift+C)."""
-        paths = [str(node.path) for node in self._selected_scope_nodes() if node.path is not None]
+        nodes = rules.scope_nodes(self._tree.selected_nodes())
+        paths = [str(node.path) for node in nodes if node.path is not None]
         if paths:
             QGuiApplication.clipboard().setText("\n".join(paths))
-            self._context.status.show(
-                f"Copied {paths[0]}" if len(paths) == 1 else f"Copied {len(paths)} paths"
-            )
+            self._context.status.show(rules.copied_paths_note(paths))
 
     def reveal_selected(self) -> None:
         """Open the folder holding the current item in the system file manager."""
-        node = self._tree.current_node()
-        if node is None or not node.physical:
+        folder = rules.containing_folder(self._tree.current_node())
+        if folder is None:
             return
-        folder = (
-            node.physical if node.kind is not NodeKind.FILE else str(Path(node.physical).parent)
-        )
         if not self.open_url(QUrl.fromLocalFile(folder)):
             QGuiApplication.clipboard().setText(folder)
-            self._host.show_error(
-                f"No file manager could open {folder} (none is set up for folders here); "
-                "its path is on the clipboard."
-            )
+            self._host.show_error(rules.no_file_manager_text(folder))
 
     # --- history, trash -------------------------------------------------------------
 
@@ -455,7 +417,8 @@ class FileCommands(QObject):
 
     def _new_item(self, kind: NewKind) -> None:
         store = self._shown_store()
-        answer = self._host.dialogs.ask_new_item(store, self._target_location(store), kind)
+        where = rules.new_item_location(self._tree.current_node(), store.unavailable_reason)
+        answer = self._host.dialogs.ask_new_item(store, where, kind)
         if answer is None:
             return
         path, description = answer
@@ -472,29 +435,6 @@ class FileCommands(QObject):
                 functools.partial(undo.create_directory, self.undo_stack, store, path)
             )
 
-    def _selected_scope_nodes(self) -> list[TreeNode]:
-        """Selected files and directories inside scopes (not orphans, sections, messages)."""
-        return [
-            node
-            for node in self._tree.selected_nodes()
-            if node.kind in (NodeKind.FILE, NodeKind.DIRECTORY)
-            and not node.read_only
-            and node.path is not None
-        ]
-
-    def _target_location(self, store: MemoryStore) -> VirtualPath:
-        """Where "New" creates things: the selected folder or section, a file's folder,
-        else the workspace scope (or global when there is no workspace)."""
-        node = self._tree.current_node()
-        while node is not None and not (node.accepts_drops and node.path is not None):
-            node = node.parent
-        if node is not None and node.path is not None:
-            return node.path
-        for scope in (Scope.WORKSPACE, Scope.PROJECT, Scope.GLOBAL):
-            if store.unavailable_reason(scope) is None:
-                return VirtualPath(scope)
-        return VirtualPath(Scope.GLOBAL)
-
     # --- slots ----------------------------------------------------------------------------
 
     @Slot(QPoint)
@@ -509,15 +449,13 @@ class FileCommands(QObject):
     def _confirm_cross_scope(self, sources: list[VirtualPath], target_dir: VirtualPath) -> bool:
         """Whether a drop may move `sources` into `target_dir` (asks when a source is in
         another scope, unless the user said not to ask again)."""
-        if all(source.scope == target_dir.scope for source in sources):
+        if not rules.crosses_scopes(sources, target_dir):
             return True
         state = self._context.ui_state
         if state is not None and not state.flag(ASK_CROSS_SCOPE_DROPS, default=True):
             return True
-        assert target_dir.scope is not None
-        where = f"{SCOPE_TITLES[target_dir.scope].lower()} memory ({target_dir})"
         moved, dont_ask = self._host.dialogs.confirm_cross_scope_move(
-            [source.name for source in sources], where
+            [source.name for source in sources], rules.scope_place(target_dir)
         )
         if dont_ask and state is not None:
             state.set_flag(ASK_CROSS_SCOPE_DROPS, False)
@@ -526,12 +464,10 @@ class FileCommands(QObject):
 
     @Slot(object, object)
     def _on_model_move_requested(self, sources: list[VirtualPath], target_dir: VirtualPath) -> None:
-        moves = []
-        for source in sources:
-            try:
-                moves.append((source, target_dir.child(source.name)))
-            except ValueError as error:
-                self._host.show_error(str(error))
-                return
+        try:
+            moves = rules.drop_moves(sources, target_dir)
+        except ValueError as error:
+            self._host.show_error(str(error))
+            return
         if self._confirm_cross_scope(sources, target_dir):
             self.move_paths(moves)

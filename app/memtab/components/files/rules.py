@@ -1,0 +1,170 @@
+"""The tree's file commands' rules, without Qt: which command a row offers, what each may
+act on, and what it says.
+
+`gui/files/commands.py` keeps the actions, the context menu, the dialogs and the
+file-operation worker; it asks these rules what a row offers (`row_commands`, in the
+menu's order), whether an action applies to the current row (`is_editable`,
+`is_pinnable`, `is_copyable`), what a deletion removes (`deletion_roots`), where New
+creates (`new_item_location`), what a drop moves (`drop_moves`) and whether it must ask
+first (`crosses_scopes`), and the words it shows.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from memtab.components.history.history import SCOPE_TITLES
+from memtab.components.tree.nodes import NodeKind, TreeNode
+from memtab.store.paths import Scope, VirtualPath
+
+_EDITABLE_KINDS = (NodeKind.FILE, NodeKind.DIRECTORY)
+_NEW_ITEM_SCOPES = (Scope.WORKSPACE, Scope.PROJECT, Scope.GLOBAL)
+
+
+class RowCommand(enum.Enum):
+    """A command a row's context menu offers (`SEPARATOR`: a line between groups)."""
+
+    PIN = "pin"
+    HISTORY = "history"
+    COPY_TO = "copy_to"
+    NEW_FILE = "new_file"
+    NEW_FOLDER = "new_folder"
+    TRASH = "trash"
+    RENAME = "rename"
+    COPY_PATH = "copy_path"
+    REVEAL = "reveal"
+    DELETE = "delete"
+    DELETE_ORPHAN = "delete_orphan"
+    SEPARATOR = "separator"
+
+
+def row_commands(node: TreeNode) -> tuple[RowCommand, ...]:
+    """What a row's context menu offers, in order: another agent's file can only be copied
+    (or its folder opened), an orphaned project dir deleted whole; a file of a scope is
+    pinned, copied, renamed, deleted…; a scope or folder takes new files."""
+    commands: list[RowCommand] = []
+    if node.read_only:
+        if node.ref is not None and node.kind is NodeKind.FILE:
+            commands.append(RowCommand.COPY_TO)
+        elif node.ref is None and node.kind is NodeKind.ORPHAN_DIR:
+            commands.append(RowCommand.DELETE_ORPHAN)
+        if node.physical:
+            commands.append(RowCommand.REVEAL)
+        return tuple(commands)
+    if node.kind is NodeKind.FILE:
+        commands += (RowCommand.PIN, RowCommand.HISTORY, RowCommand.COPY_TO)
+    if node.kind in (NodeKind.SECTION, NodeKind.DIRECTORY) and node.accepts_drops:
+        commands += (RowCommand.NEW_FILE, RowCommand.NEW_FOLDER)
+    if node.kind is NodeKind.SECTION and node.path is not None:
+        commands.append(RowCommand.TRASH)
+    if node.kind in _EDITABLE_KINDS:
+        commands += (
+            RowCommand.SEPARATOR,
+            RowCommand.RENAME,
+            RowCommand.COPY_PATH,
+            RowCommand.REVEAL,
+            RowCommand.SEPARATOR,
+            RowCommand.DELETE,
+        )
+    return tuple(commands)
+
+
+def is_editable(node: TreeNode | None, *kinds: NodeKind) -> bool:
+    """Whether `node` is a file or folder of a scope Memtab may change (rename, delete,
+    copy its path); `kinds` narrows it (Pin: files only)."""
+    return (
+        node is not None
+        and node.kind in (kinds or _EDITABLE_KINDS)
+        and not node.read_only
+        and node.path is not None
+    )
+
+
+def is_pinnable(node: TreeNode | None) -> bool:
+    """Whether Pin applies to `node`: a file of a scope."""
+    return is_editable(node, NodeKind.FILE)
+
+
+def is_copyable(node: TreeNode | None) -> bool:
+    """Whether Copy to… applies: a file, ours or another agent's (not an orphan's)."""
+    return node is not None and node.kind is NodeKind.FILE and node.orphan_dir is None
+
+
+def pin_text(node: TreeNode | None) -> str:
+    """What the Pin action says for `node`."""
+    return "Unpin" if node is not None and node.pinned else "Pin"
+
+
+def scope_nodes(nodes: Sequence[TreeNode]) -> list[TreeNode]:
+    """The selected files and folders inside scopes (not orphans, sections, messages)."""
+    return [node for node in nodes if is_editable(node)]
+
+
+def deletion_roots(nodes: Sequence[TreeNode]) -> list[VirtualPath]:
+    """What deleting `nodes` removes: each path not inside another one deleted (a folder's
+    contents go with it: not listed twice)."""
+    paths = [node.path for node in scope_nodes(nodes) if node.path is not None]
+    return [p for p in paths if not any(p != q and p.is_within(q) for q in paths)]
+
+
+def deletes_only_files(nodes: Sequence[TreeNode], roots: Sequence[VirtualPath]) -> bool:
+    """Whether every root deleted is a file (the question then says files, not folders)."""
+    return all(node.kind is NodeKind.FILE for node in scope_nodes(nodes) if node.path in roots)
+
+
+def new_item_location(
+    node: TreeNode | None, unavailable: Callable[[Scope], str | None]
+) -> VirtualPath:
+    """Where New creates things: the selected folder or section, a file's folder, else the
+    workspace scope (the project's, the global one, when there is none: `unavailable`
+    says why a scope is not there)."""
+    while node is not None and not (node.accepts_drops and node.path is not None):
+        node = node.parent
+    if node is not None and node.path is not None:
+        return node.path
+    for scope in _NEW_ITEM_SCOPES:
+        if unavailable(scope) is None:
+            return VirtualPath(scope)
+    return VirtualPath(Scope.GLOBAL)
+
+
+def drop_moves(
+    sources: Sequence[VirtualPath], target_dir: VirtualPath
+) -> list[tuple[VirtualPath, VirtualPath]]:
+    """Each dropped path and where it goes in `target_dir` (raises ValueError, saying why,
+    when a name cannot go there)."""
+    return [(source, target_dir.child(source.name)) for source in sources]
+
+
+def crosses_scopes(sources: Sequence[VirtualPath], target_dir: VirtualPath) -> bool:
+    """Whether a drop moves something into another scope (it asks first)."""
+    return any(source.scope != target_dir.scope for source in sources)
+
+
+def scope_place(target_dir: VirtualPath) -> str:
+    """How the cross-scope question names where the files go."""
+    assert target_dir.scope is not None
+    return f"{SCOPE_TITLES[target_dir.scope].lower()} memory ({target_dir})"
+
+
+def copied_paths_note(paths: Sequence[str]) -> str:
+    """The status bar's note after Copy path."""
+    return f"Copied {paths[0]}" if len(paths) == 1 else f"Copied {len(paths)} paths"
+
+
+def containing_folder(node: TreeNode | None) -> str | None:
+    """The folder Open containing folder opens: a folder itself, a file's parent (None
+    for a row that is nowhere on disk)."""
+    if node is None or not node.physical:
+        return None
+    return node.physical if node.kind is not NodeKind.FILE else str(Path(node.physical).parent)
+
+
+def no_file_manager_text(folder: str) -> str:
+    """What Open containing folder says when no file manager opened it."""
+    return (
+        f"No file manager could open {folder} (none is set up for folders here); "
+        "its path is on the clipboard."
+    )

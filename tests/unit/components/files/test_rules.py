@@ -1,0 +1,101 @@
+"""components.files.rules: what the tree's file commands offer, act on and say, without Qt."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtab.components.files import rules
+from memtab.components.files.rules import RowCommand as C
+from memtab.components.tree.nodes import NodeKind, TreeNode
+from memtab.sources.file_ref import MemoryFileRef
+from memtab.store.paths import Scope, VirtualPath, parse_virtual_path
+
+SEP = C.SEPARATOR
+
+
+def path(raw: str) -> VirtualPath:
+    return parse_virtual_path(raw)
+
+
+def file(raw: str, **fields: object) -> TreeNode:
+    at = path(raw)
+    return TreeNode(raw, NodeKind.FILE, at.name, path=at, physical=f"/h{raw}.md", **fields)  # type: ignore[arg-type]
+
+
+def folder(raw: str, **fields: object) -> TreeNode:
+    at = path(raw)
+    fields.setdefault("accepts_drops", True)
+    return TreeNode(raw, NodeKind.DIRECTORY, at.name, path=at, physical=f"/h{raw}", **fields)  # type: ignore[arg-type]
+
+
+def test_what_each_row_offers_in_the_menus_order() -> None:
+    assert rules.row_commands(file("/memories/global/a")) == (
+        C.PIN, C.HISTORY, C.COPY_TO, SEP, C.RENAME, C.COPY_PATH, C.REVEAL, SEP, C.DELETE,
+    )  # fmt: skip
+    assert rules.row_commands(folder("/memories/global/topics")) == (
+        C.NEW_FILE, C.NEW_FOLDER, SEP, C.RENAME, C.COPY_PATH, C.REVEAL, SEP, C.DELETE,
+    )  # fmt: skip
+    section = TreeNode("s", NodeKind.SECTION, "Global", path=path("/memories/global"))
+    section.accepts_drops = True
+    assert rules.row_commands(section) == (C.NEW_FILE, C.NEW_FOLDER, C.TRASH)
+    theirs = file("/memories/global/b", read_only=True)
+    theirs.ref = MemoryFileRef("claude-code:user", "b.md")
+    assert rules.row_commands(theirs) == (C.COPY_TO, C.REVEAL), "another agent's: copy only"
+    orphan = TreeNode("o", NodeKind.ORPHAN_DIR, "old", orphan_dir="old-0123", read_only=True)
+    assert rules.row_commands(orphan) == (C.DELETE_ORPHAN,)
+    message = TreeNode("m", NodeKind.MESSAGE, "No workspace", read_only=True)
+    assert rules.row_commands(message) == ()
+
+
+def test_what_the_actions_apply_to() -> None:
+    mine, read_only = file("/memories/global/a"), file("/memories/global/a", read_only=True)
+    assert rules.is_editable(mine) and rules.is_pinnable(mine) and rules.is_copyable(mine)
+    assert rules.is_editable(folder("/memories/global/t"))
+    assert not rules.is_pinnable(folder("/memories/global/t"))
+    assert not rules.is_editable(read_only) and not rules.is_pinnable(read_only)
+    assert rules.is_copyable(read_only), "another agent's file can be copied"
+    assert not rules.is_editable(None) and not rules.is_copyable(None)
+    assert rules.pin_text(file("/memories/global/a", pinned=True)) == "Unpin"
+    assert rules.pin_text(None) == "Pin"
+    assert rules.containing_folder(mine) == "/h/memories/global"
+    assert rules.containing_folder(folder("/memories/global/t")) == "/h/memories/global/t"
+    assert rules.containing_folder(TreeNode("m", NodeKind.MESSAGE, "m")) is None
+
+
+def test_deleting_a_folder_takes_what_it_holds_once() -> None:
+    topics = folder("/memories/global/topics")
+    inside = file("/memories/global/topics/a")
+    other = file("/memories/global/b")
+    section = TreeNode("s", NodeKind.SECTION, "Global", path=path("/memories/global"))
+    nodes = [inside, topics, section, other, file("/memories/global/c", read_only=True)]
+    roots = rules.deletion_roots(nodes)
+    assert roots == [topics.path, other.path]
+    assert not rules.deletes_only_files(nodes, roots)
+    assert rules.deletes_only_files([inside, other], rules.deletion_roots([inside, other]))
+    assert rules.deletion_roots([section]) == []
+
+
+def test_new_goes_into_the_selected_folder_else_the_first_scope_there_is() -> None:
+    topics = folder("/memories/global/topics")
+    inside = file("/memories/global/topics/a", parent=topics)
+    assert rules.new_item_location(inside, lambda _scope: None) == topics.path
+    missing = {Scope.WORKSPACE: "no workspace", Scope.PROJECT: "no project"}
+    assert rules.new_item_location(None, missing.get) == VirtualPath(Scope.GLOBAL)
+    assert rules.new_item_location(None, lambda _scope: None) == VirtualPath(Scope.WORKSPACE)
+
+
+def test_a_drop_names_where_each_goes_and_asks_across_scopes() -> None:
+    target = path("/memories/project/topics")
+    sources = [path("/memories/global/a.md"), path("/memories/project/b.md")]
+    assert rules.drop_moves(sources, target) == [
+        (sources[0], path("/memories/project/topics/a.md")),
+        (sources[1], path("/memories/project/topics/b.md")),
+    ]
+    assert rules.crosses_scopes(sources, target)
+    assert not rules.crosses_scopes(sources[1:], target)
+    assert rules.scope_place(target) == "project memory (/memories/project/topics)"
+    unaddressable = VirtualPath(Scope.GLOBAL, ("a\\b.md",))  # a name no path can reach
+    with pytest.raises(ValueError, match="not allowed"):
+        rules.drop_moves([sources[0], unaddressable], target)
+    assert rules.copied_paths_note(["/memories/global/a.md"]) == "Copied /memories/global/a.md"
+    assert rules.copied_paths_note(["x", "y"]) == "Copied 2 paths"
