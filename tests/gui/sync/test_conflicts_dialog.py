@@ -112,10 +112,34 @@ def test_a_conflict_copy_is_listed_beside_its_original_and_merged(
     wait(qtbot, dialog)
     assert dialog.view.texts is not None and dialog.view.texts.base is None
     assert dialog.buttons["theirs"].text() == "Keep &theirs"  # the copy is theirs
-    dialog.decide("both")
+    dialog.buttons["both"].click()
+    wait(qtbot, dialog)
+    # Keep both shows what it keeps first: nothing is decided yet.
+    assert dialog.view.merged_text() == "shared\nmine only\ntheirs only\n"
+    assert "what Keep both keeps" in dialog.view.note.text()
+    assert alpha.text(NOTES) == "shared\nmine only\n" and copy.exists()
+    dialog.buttons["both"].click()
     wait(qtbot, dialog)
     assert alpha.text(NOTES) == "shared\nmine only\ntheirs only\n"
     assert not copy.exists() and dialog.items == []
+
+
+def test_keep_both_shown_then_edited_is_shown_again_before_it_is_kept(
+    qtbot: QtBot, dialog_on: object, alpha: Machine, beta: Machine
+) -> None:
+    alpha.conflict_with(beta, NOTES)
+    dialog = dialog_on(alpha)  # type: ignore[operator]
+    wait(qtbot, dialog)
+    both = "one\ntwo from alpha\ntwo from beta\nthree\n"
+    dialog.decide("both")
+    assert dialog.view.merged_text() == both
+    assert alpha.conflicts() != []  # shown, not kept
+    dialog.view.merged.setPlainText("one\nmy own two\nthree\n")
+    dialog.decide("both")  # the text was changed: Keep both shows its result again
+    assert dialog.view.merged_text() == both and alpha.conflicts() != []
+    dialog.decide("both")
+    wait(qtbot, dialog)
+    assert alpha.text(NOTES) == both and alpha.conflicts() == []
 
 
 def test_a_copy_of_memory_meta_is_merged_by_rule(

@@ -6,6 +6,12 @@ shows the common version (when one is known), each side with the lines it change
 tinted, and the text to keep, which the person edits. `three_way_texts` prepares all of
 it off the GUI thread: decoding, the lines each side changed, the first merged draft.
 
+For long lines, the words a side changed within its changed lines are marked too
+(`components.merge.words`), and each line knows its place in the common version (or the
+other side, without one), so the panes scroll together line for line however they wrap.
+"Keep both"'s text (every line of each, the shared ones once: `line_merge.merge_union`,
+what sync's and the copies' engines keep) is prepared too, to be shown before it is kept.
+
 The draft is the clean three-way merge when the sides' changes touch different lines
 (`store.line_merge.merge_lines`, sync's own rule); otherwise it is "mine" as it stands
 (the live file never holds conflict markers), for the person to change or replace with
@@ -15,11 +21,11 @@ one of the buttons.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from memtab.store.line_merge import merge_lines
-
-Side = tuple[str | None, frozenset[int]]
+from memtab.components.merge.words import LineSpans, changed_words
+from memtab.store.line_merge import merge_lines, merge_union
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,14 @@ class ThreeWayTexts:
     binary: bool = False
     """A side is not UTF-8 text: only keeping one side whole is offered."""
     labels: tuple[str, str, str] = ("Common version", "Mine", "Theirs")
+    mine_words: Mapping[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    """Within `mine_changed`, the characters (start, end) of the words that changed."""
+    theirs_words: Mapping[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    places: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
+    """For base, mine and theirs, each line's place in one common order (the common
+    version's line numbers, else theirs'): lines at one place are shown side by side."""
+    both: str | None = None
+    """What Keep both keeps (None: a side is not text)."""
 
 
 def decode(data: bytes | None) -> str | None:
@@ -50,19 +64,39 @@ def decode(data: bytes | None) -> str | None:
         raise ValueError("not UTF-8 text") from None
 
 
+@dataclass(frozen=True)
+class _Compared:
+    """One side against its reference: the lines that differ, the words that do, and
+    each line's place in the reference."""
+
+    changed: frozenset[int]
+    words: LineSpans
+    places: tuple[int, ...]
+
+
 def changed_lines(reference: str | None, text: str | None) -> frozenset[int]:
     """The lines of `text` (0-based) that `reference` does not have at that place."""
+    return _compare(reference, text).changed
+
+
+def _compare(reference: str | None, text: str | None) -> _Compared:
     if text is None:
-        return frozenset()
+        return _Compared(frozenset(), {}, ())
     lines = text.splitlines()
     if reference is None:
-        return frozenset(range(len(lines)))
-    matcher = difflib.SequenceMatcher(None, reference.splitlines(), lines, autojunk=False)
+        return _Compared(frozenset(range(len(lines))), {}, tuple(range(len(lines))))
+    reference_lines = reference.splitlines()
+    matcher = difflib.SequenceMatcher(None, reference_lines, lines, autojunk=False)
+    opcodes = matcher.get_opcodes()
     changed: set[int] = set()
-    for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
+    places: list[int] = []
+    for tag, i1, i2, j1, j2 in opcodes:
         if tag != "equal":
             changed.update(range(j1, j2))
-    return frozenset(changed)
+        # A replaced run faces the lines it replaced, one for one while they last.
+        places += [min(i1 + k, max(i1, i2 - 1)) for k in range(j2 - j1)]
+    words = changed_words(reference_lines, lines, opcodes)
+    return _Compared(frozenset(changed), words, tuple(places))
 
 
 def three_way_texts(
@@ -79,17 +113,42 @@ def three_way_texts(
     except ValueError:
         return ThreeWayTexts(None, None, None, frozenset(), frozenset(), "", False, True, labels)
     base_text, mine_text, theirs_text = texts
+    places: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     if base_text is None:
-        mine_changed = changed_lines(theirs_text, mine_text)
-        theirs_changed = changed_lines(mine_text, theirs_text)
+        mine_side = _compare(theirs_text, mine_text)
+        theirs_side = _compare(mine_text, theirs_text)
+        # Without a common version, theirs is the common order.
+        places = ((), mine_side.places, tuple(range(len(theirs_side.places))))
     else:
-        mine_changed = changed_lines(base_text, mine_text)
-        theirs_changed = changed_lines(base_text, theirs_text)
+        mine_side = _compare(base_text, mine_text)
+        theirs_side = _compare(base_text, theirs_text)
+        base_places = tuple(range(len(base_text.splitlines())))
+        places = (base_places, mine_side.places, theirs_side.places)
     draft, clean = mine_text or "", False
     if base_text is not None and mine_text is not None and theirs_text is not None:
         merged = merge_lines(base_text, mine_text, theirs_text, insertions="both")
         if merged.text is not None:
             draft, clean = merged.text, True
     return ThreeWayTexts(
-        base_text, mine_text, theirs_text, mine_changed, theirs_changed, draft, clean, False, labels
+        base_text,
+        mine_text,
+        theirs_text,
+        mine_side.changed,
+        theirs_side.changed,
+        draft,
+        clean,
+        False,
+        labels,
+        mine_side.words,
+        theirs_side.words,
+        places,
+        _both(mine_text, theirs_text),
     )
+
+
+def _both(mine: str | None, theirs: str | None) -> str | None:
+    """What Keep both keeps, as sync's and the copies' engines do: a side that has no
+    file gives way to the other."""
+    if mine is None or theirs is None:
+        return mine if theirs is None else theirs
+    return merge_union(mine, theirs)

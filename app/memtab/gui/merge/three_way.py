@@ -10,25 +10,49 @@ editor's draft against the file on disk:
     text = view.merged_text()                              # what the person kept
 
 The upper panes are read-only; each side's lines that differ from the common version
-(from the other side, when there is none) are tinted. The lower pane starts with the
-clean merge when there is one, else with "mine", and is edited freely. The buttons that
-decide belong to the caller (each conflict decides its own way).
+(from the other side, when there is none) are tinted, and the words that changed in them
+marked more strongly (both prepared on the worker: a 100 KB file is common). Every pane
+wraps its lines (memories are long lines); the upper ones scroll together, line for line,
+so the lines one change touched stay side by side however each pane wraps. The lower
+pane starts with the clean merge when there is one, else with "mine", and is edited
+freely; `show_both` puts Keep both's result there, to be seen before it is kept. The
+buttons that decide belong to the caller (each conflict decides its own way).
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
+from collections.abc import Mapping
 from typing import Literal
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontDatabase, QPalette, QTextBlockFormat, QTextCursor
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFontDatabase,
+    QPalette,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextOption,
+)
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
+from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts
 from memtab.gui.source_edit import SourceEdit
 from memtab.gui.style import Accent, mute, tint
 
 Pane = Literal["base", "mine", "theirs"]
 _NO_FILE = "(no file on this side: it was deleted or never made)"
+WordSpans = Mapping[int, tuple[tuple[int, int], ...]]
+
+
+def wrap_lines(edit: QPlainTextEdit) -> None:
+    """Wrap at the pane's width, between words where it can (a long URL anywhere)."""
+    edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+    edit.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
 
 
 class _TextPane(QWidget):
@@ -43,33 +67,73 @@ class _TextPane(QWidget):
         self.text = QPlainTextEdit(self)
         self.text.setObjectName(name)
         self.text.setReadOnly(True)
-        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        wrap_lines(self.text)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.text.setAccessibleName(title)
+        self.places: tuple[int, ...] = ()
+        """Each line's place in the view's common order (`ThreeWayTexts.places`)."""
         layout.addWidget(self.title)
         layout.addWidget(self.text, 1)
 
     def show_text(
-        self, text: str | None, missing: str, changed: frozenset[int], accent: Accent
+        self,
+        text: str | None,
+        missing: str,
+        changed: frozenset[int],
+        accent: Accent,
+        words: WordSpans | None = None,
     ) -> None:
         self.text.setPlainText(text if text is not None else missing)
         if text is None:
             return
-        background = tint(self.palette(), accent, QPalette.ColorRole.Base, 0.16)
-        _tint_lines(self.text, changed, background)
+        palette = self.palette()
+        lines = tint(palette, accent, QPalette.ColorRole.Base, 0.16)
+        _mark(
+            self.text,
+            changed,
+            lines,
+            words or {},
+            tint(palette, accent, QPalette.ColorRole.Base, 0.45),
+        )
+
+    def top_line(self) -> int:
+        """The line at the top of the pane (wrapped lines count as one)."""
+        document = self.text.document()
+        return document.findBlockByLineNumber(self.text.verticalScrollBar().value()).blockNumber()
+
+    def scroll_to_line(self, number: int) -> None:
+        """Put line `number` (0-based) at the top, as far as the text reaches."""
+        block = self.text.document().findBlockByNumber(number)
+        if block.isValid():
+            self.text.verticalScrollBar().setValue(block.firstLineNumber())
 
 
-def _tint_lines(edit: QPlainTextEdit, lines: frozenset[int], background: QColor) -> None:
+def _mark(
+    edit: QPlainTextEdit,
+    lines: frozenset[int],
+    background: QColor,
+    words: WordSpans,
+    word_background: QColor,
+) -> None:
+    """Tint `lines`, and mark the `words` in them more strongly (one edit block: Qt lays
+    the text out once)."""
     document = edit.document()
     cursor = QTextCursor(document)
     cursor.beginEditBlock()
     block_format = QTextBlockFormat()
     block_format.setBackground(QBrush(background))
+    word_format = QTextCharFormat()
+    word_format.setBackground(QBrush(word_background))
     for number in sorted(lines):
         block = document.findBlockByNumber(number)
-        if block.isValid():
-            cursor.setPosition(block.position())
-            cursor.setBlockFormat(block_format)
+        if not block.isValid():
+            continue
+        cursor.setPosition(block.position())
+        cursor.setBlockFormat(block_format)
+        for start, end in words.get(number, ()):
+            cursor.setPosition(block.position() + start)
+            cursor.setPosition(block.position() + end, QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeCharFormat(word_format)
     cursor.endEditBlock()
 
 
@@ -100,7 +164,7 @@ class ThreeWayView(QWidget):
         self.merged.setTabChangesFocus(True)  # …but Tab goes on to the window's buttons
         self.merged.setObjectName("threeWayMerged")
         self.merged.setAccessibleName("Text to keep")
-        self.merged.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        wrap_lines(self.merged)
         self.merged.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.merged.textChanged.connect(self.merged_edited)
         self.note = QLabel(merged)
@@ -117,6 +181,10 @@ class ThreeWayView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
+        self._following = False  # the panes are being scrolled to follow one
+        for pane in (self.base, self.mine, self.theirs):
+            scroll_bar = pane.text.verticalScrollBar()
+            scroll_bar.valueChanged.connect(functools.partial(self._on_pane_scrolled, pane))
 
     def set_texts(self, texts: ThreeWayTexts) -> None:
         """Show a conflict's texts; the text to keep starts as `texts.draft`."""
@@ -126,9 +194,19 @@ class ThreeWayView(QWidget):
         self.mine.title.setText(mine_label)
         self.theirs.title.setText(theirs_label)
         self.base.setVisible(texts.base is not None)
-        self.base.show_text(texts.base, "", frozenset(), Accent.INFO)
-        self.mine.show_text(texts.mine, _NO_FILE, texts.mine_changed, Accent.ADDED)
-        self.theirs.show_text(texts.theirs, _NO_FILE, texts.theirs_changed, Accent.INFO)
+        self._following = True  # new texts start at the top, each pane on its own
+        try:
+            self.base.show_text(texts.base, "", frozenset(), Accent.INFO)
+            self.mine.show_text(
+                texts.mine, _NO_FILE, texts.mine_changed, Accent.ADDED, texts.mine_words
+            )
+            self.theirs.show_text(
+                texts.theirs, _NO_FILE, texts.theirs_changed, Accent.INFO, texts.theirs_words
+            )
+        finally:
+            self._following = False
+        for pane, places in zip((self.base, self.mine, self.theirs), texts.places, strict=True):
+            pane.places = places
         self.merged.setReadOnly(texts.binary)
         self.merged.setPlainText(texts.draft)
         if texts.binary:
@@ -153,6 +231,19 @@ class ThreeWayView(QWidget):
         text = {"base": self.texts.base, "mine": self.texts.mine, "theirs": self.texts.theirs}[pane]
         self.merged.setPlainText(text or "")
 
+    def show_both(self) -> bool:
+        """Put what Keep both keeps in the text to keep, and say so; False when there is
+        no such text (a side is not text)."""
+        if self.texts is None or self.texts.both is None:
+            return False
+        self.merged.setPlainText(self.texts.both)
+        self.note.setText(
+            f"This is what {choices.KEEP_BOTH.button} keeps: every line of each side, the "
+            "lines both have once. Check it before you keep it; edit it, and "
+            f"{choices.KEEP_TEXT.button} keeps your text instead."
+        )
+        return True
+
     def merged_text(self) -> str:
         """The text to keep, as the person left it."""
         return self.merged.toPlainText()
@@ -160,6 +251,23 @@ class ThreeWayView(QWidget):
     def clear(self) -> None:
         self.texts = None
         for pane in (self.base, self.mine, self.theirs):
+            pane.places = ()
             pane.text.clear()
         self.merged.clear()
         self.note.clear()
+
+    @Slot()
+    def _on_pane_scrolled(self, pane: _TextPane, _value: int) -> None:
+        """The other panes follow: the line facing `pane`'s top line goes to their top."""
+        if self._following or not pane.places:
+            return
+        top = pane.top_line()
+        place = pane.places[min(top, len(pane.places) - 1)]
+        self._following = True
+        try:
+            for other in (self.base, self.mine, self.theirs):
+                if other is not pane and other.places:
+                    line = bisect.bisect_left(other.places, place)
+                    other.scroll_to_line(min(line, len(other.places) - 1))
+        finally:
+            self._following = False

@@ -8,7 +8,8 @@ texts (`gui.merge.three_way.ThreeWayView`) and the decisions it allows:
 - **Keep mine** — this machine's text, or the original beside the copy;
 - **Keep theirs** — the other machine's text, or the copy's;
 - **Keep both** — every line of each, the shared ones once (memory-meta.json: merged by
-  sync's rules);
+  sync's rules); a text's result shows in the text to keep first, and a second press
+  keeps it;
 - **Keep the text below** — the text as edited in the view.
 
 The buttons' words are the editor's conflict bar's (`components.merge.choices`).
@@ -80,6 +81,7 @@ class ConflictsDialog(QDialog):
         self._runner.job_finished.connect(self._on_runner_job_finished)
         self._runner.job_failed.connect(self._on_runner_job_failed)
         self._deciding: int | None = None
+        self._both_shown = False  # the text to keep is Keep both's result, as shown
         self.items: list[ConflictItem] = []
 
         self.list = QListWidget(self)
@@ -90,6 +92,7 @@ class ConflictsDialog(QDialog):
         self.empty = WrappedLabel("No conflicts: every file is as both sides agree.", self)
         self.detail = WrappedLabel("", self)
         self.view = ThreeWayView(self)
+        self.view.merged_edited.connect(self._on_view_merged_edited)
         self.message = WrappedLabel("", self)
         self.message.setObjectName("conflictMessage")
         self.buttons: dict[Decision, QPushButton] = {}
@@ -175,6 +178,7 @@ class ConflictsDialog(QDialog):
 
     def _show_item(self, item: ConflictItem | None) -> None:
         self.view.clear()
+        self._both_shown = False
         self.view.setEnabled(item is not None)
         self.detail.setText(item.detail if item is not None else "")
         for button in self.buttons.values():
@@ -201,6 +205,12 @@ class ConflictsDialog(QDialog):
         item = self.current()
         if item is None or self._deciding is not None:
             return
+        # Keep both is seen before it is kept: its result in the text to keep, and a
+        # second press keeps it.
+        if decision == "both" and item.editable and not self._both_shown and self.view.show_both():
+            self._both_shown = True
+            self.message.setText(f"Press {choices.KEEP_BOTH.button} again to keep it.")
+            return
         merged = self.view.merged_text() if decision == "merged" else None
         home, workspace = self._context.home, self._context.shown.workspace
         job = functools.partial(
@@ -222,6 +232,12 @@ class ConflictsDialog(QDialog):
     ) -> None:
         self.message.clear()
         self._show_item(self.current() if current is not None else None)
+
+    @Slot()
+    def _on_view_merged_edited(self) -> None:
+        if self._both_shown:  # no longer Keep both's result: the next press shows it again
+            self._both_shown = False
+            self.message.clear()
 
     @Slot(str, object)
     def _on_runner_latest_finished(self, key: str, result: object) -> None:
