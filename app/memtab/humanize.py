@@ -67,12 +67,18 @@ def size_text(size_bytes: int) -> str:
     return f"{size_bytes / (1024 * 1024):.1f} MiB"
 
 
+def files_changed_text(count: int) -> str:
+    """`1 file changed`, `3 files changed`, `no file changed`: what a run did, counted
+    as every view counts it (`store.journal.changed_files`, docs/formats.md §9.6)."""
+    return f"{plural(count, 'file')} changed" if count else "no file changed"
+
+
 def coverage_text(record: ConsolidationRecord | None, scope: Scope, now: int | None = None) -> str:
-    """A footer line's value: `3 h ago · manual · 2 changes` (the run's changes to files
-    of `scope`), or `never`."""
+    """A footer line's value: `3 h ago · manual · 2 files changed` (the run's files of
+    `scope`), or `never`."""
     if record is None:
         return "never"
-    changes = plural(record.applied_in(scope), "change")
+    changes = files_changed_text(record.files_changed_in(scope))
     return f"{relative_time(record.last_run_at, now)} · {record.trigger} · {changes}"
 
 

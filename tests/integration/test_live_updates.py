@@ -70,7 +70,7 @@ def test_a_second_process_writing_updates_tree_and_footer_within_2_s(
 
     qtbot.waitUntil(lambda: tab.model.node_for_key(key) is not None, timeout=2000)
     qtbot.waitUntil(
-        lambda: footer.line_text("Workspace").endswith("compaction · 1 change"),  # type: ignore[attr-defined]
+        lambda: footer.line_text("Workspace").endswith("compaction · 1 file changed"),  # type: ignore[attr-defined]
         timeout=2000,
     )
     node = tab.model.node_for_key(key)
@@ -78,4 +78,4 @@ def test_a_second_process_writing_updates_tree_and_footer_within_2_s(
     physical = str(home.workspace_root(MAIN) / "from-agent.md")
     assert physical in tab.agent_edited  # not written by this Memtab
     # The run's change was to a workspace file: the project's line counts none.
-    assert footer.line_text("Project").endswith("compaction · 0 changes")  # type: ignore[attr-defined]
+    assert footer.line_text("Project").endswith("compaction · no file changed")  # type: ignore[attr-defined]

@@ -44,8 +44,8 @@ def test_coverage_text_counts_applied_changes_only() -> None:
         JournalOp("delete", "/memories/global/b.md", False, note="pinned"),
     )
     record = ConsolidationRecord(NOW - 3 * 60 * MIN, "manual", "merged", ops)
-    assert coverage_text(record, Scope.GLOBAL, NOW) == "3 h ago · manual · 1 change"
-    assert coverage_text(record, Scope.WORKSPACE, NOW) == "3 h ago · manual · 0 changes"
+    assert coverage_text(record, Scope.GLOBAL, NOW) == "3 h ago · manual · 1 file changed"
+    assert coverage_text(record, Scope.WORKSPACE, NOW) == "3 h ago · manual · no file changed"
     assert coverage_text(None, Scope.GLOBAL, NOW) == "never"
 
 

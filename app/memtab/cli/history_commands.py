@@ -23,14 +23,20 @@ from memtab.cli.common import (
     print_json,
     require_memory_path,
 )
-from memtab.humanize import absolute_time, relative_time, size_text
+from memtab.humanize import absolute_time, files_changed_text, relative_time, size_text
 from memtab.sources.file_ref import is_virtual_path
 from memtab.store.actors import actor_name, actor_short
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.external import sync_external
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
-from memtab.store.history.runs import REVERT_KIND, RUN_KINDS, RunsLog, reverted_by
+from memtab.store.history.runs import (
+    REVERT_KIND,
+    RUN_KINDS,
+    RunsLog,
+    files_changed,
+    reverted_by,
+)
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.orphans import OrphanProjectStore
@@ -325,7 +331,8 @@ def run_runs(args: argparse.Namespace) -> int:
         how = f"by {actor_name(run.actor or 'user')}" if run.kind == REVERT_KIND else run.trigger
         print(
             f"{run.id}  {absolute_time(run.at)}  {status}{run.kind}{source} "
-            f"({how}) {run.workspace_id or run.project_path or ''}"
+            f"({how}) {run.workspace_id or run.project_path or ''} · "
+            f"{files_changed_text(files_changed(run))}"
         )
         print(f"  {elide(run.summary or run.error or '', 100)}")
         revert = reverts.get(run.id)
@@ -346,7 +353,11 @@ def run_runs(args: argparse.Namespace) -> int:
 def _run_json(run: RunEntry, revert: RunEntry | None) -> dict[str, object]:
     """A run as `memtab runs --json` gives it: the log's record and what is known of it
     since (`revertedBy`: the revert run that reverted it, or null)."""
-    return {**run.to_json(), "revertedBy": revert.id if revert is not None else None}
+    return {
+        **run.to_json(),
+        "revertedBy": revert.id if revert is not None else None,
+        "filesChanged": files_changed(run),
+    }
 
 
 def run_revert(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ gets plans from its consolidation job and loads these records with the first one
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -31,7 +31,7 @@ from memtab.fs.pydantic_once import (
 )
 from memtab.fs.records import Lenient, Record, StrictInt, StrictStr, TrueOnly
 from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
-from memtab.store.journal import TRIGGERS, Trigger
+from memtab.store.journal import TRIGGERS, Trigger, changed_files
 
 PLAN_KIND = "memtab-consolidation-plan"
 PLAN_VERSION = 1
@@ -176,6 +176,12 @@ class ConsolidationPlan(Record):
             key: object = op.unit if op.unit is not None else ("alone", op.index)
             grouped.setdefault(key, []).append(op)
         return tuple(PlanUnit(tuple(ops)) for ops in grouped.values())
+
+    def files_changed(self, accepted: Collection[int] | None = None) -> int:
+        """How many files its proposed ops (those numbered in `accepted`) change: the
+        review's count, the one Runs… says once they are applied (`changed_files`)."""
+        chosen = (op for op in self.proposed if accepted is None or op.index in accepted)
+        return len(changed_files(chosen))
 
     def unit_of(self, index: int) -> PlanUnit | None:
         """The unit of proposed op number `index` (None: not a proposed op)."""

@@ -11,8 +11,9 @@ megabytes, and mux reads this file at every start.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeGuard, get_args
+from typing import Any, Literal, Protocol, TypeGuard, get_args
 
 from memtab.fs.jsonfile import finite_number
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
@@ -36,6 +37,37 @@ def _is_time(value: Any) -> bool:
     return number is not None and number > 0
 
 
+class NamesFiles(Protocol):
+    """An op of a run, a runs-log op or a plan's op: the file it names (and a rename's
+    new name)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def new_path(self) -> str | None: ...
+
+
+def changed_files(ops: Iterable[NamesFiles], scope: Scope | None = None) -> list[str]:
+    """The files `ops` change, each once, in order — the one count of what a run did
+    (docs/formats.md §9.6): the review's button, Runs…, the footer and `memtab runs` all
+    say "N files changed" from it. A rename is one file, its new name. `scope`: only the
+    files of that scope. Give it the ops that were applied (or proposed, accepted)."""
+    found: dict[str, None] = {}
+    for op in ops:
+        name = op.new_path or op.path
+        if scope is None or _scope_of(name) is scope:
+            found[name] = None
+    return list(found)
+
+
+def _scope_of(raw: str) -> Scope | None:
+    try:
+        return parse_virtual_path(raw).scope
+    except PathError:
+        return None
+
+
 @dataclass(frozen=True)
 class JournalOp:
     """One mutation attempt of a run; `applied` is true only if it really happened."""
@@ -49,20 +81,6 @@ class JournalOp:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "note", cap_optional(self.note, MAX_NOTE_BYTES))
-
-    def scopes(self) -> frozenset[Scope]:
-        """The scopes whose files the op named: its path's and, for a rename, its new
-        path's (a move between scopes changes both). A path that is not a virtual path
-        names none."""
-        found = set()
-        for raw in (self.path, self.new_path):
-            try:
-                scope = parse_virtual_path(raw).scope if raw is not None else None
-            except PathError:
-                continue
-            if scope is not None:
-                found.add(scope)
-        return frozenset(found)
 
     def to_json(self) -> dict[str, Any]:
         """The op as stored, with any fields Memtab does not know kept."""
@@ -96,10 +114,10 @@ class ConsolidationRecord:
     def applied_count(self) -> int:
         return sum(1 for op in self.ops if op.applied)
 
-    def applied_in(self, scope: Scope) -> int:
-        """The applied ops that changed a file of `scope`: one run covers three scopes,
-        and each scope's line counts its own changes."""
-        return sum(1 for op in self.ops if op.applied and scope in op.scopes())
+    def files_changed_in(self, scope: Scope) -> int:
+        """How many files of `scope` the run changed (`changed_files`): one run covers
+        three scopes, and each scope's line counts its own."""
+        return len(changed_files((op for op in self.ops if op.applied), scope))
 
     def to_json(self) -> dict[str, Any]:
         """The record as stored, with any fields Memtab does not know kept."""

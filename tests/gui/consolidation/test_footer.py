@@ -82,10 +82,10 @@ def test_no_records_reads_never(footer: ConsolidationFooter) -> None:
 def test_all_records_show_their_coverage_text(footer: ConsolidationFooter) -> None:
     footer.set_context(MAIN, make_status())
     assert footer.line_text("Workspace") == humanize.coverage_text(WORKSPACE_RUN, Scope.WORKSPACE)
-    assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"
+    assert footer.line_text("Workspace") == "3 h ago · manual · 2 files changed"
     # The same run: its two changes were to workspace files, none to the project's.
-    assert footer.line_text("Project") == "3 h ago · manual · 0 changes"
-    assert footer.line_text("Global") == "1 h ago · launch · 0 changes"
+    assert footer.line_text("Project") == "3 h ago · manual · no file changed"
+    assert footer.line_text("Global") == "1 h ago · launch · no file changed"
 
 
 def test_each_line_counts_its_own_scopes_changes(footer: ConsolidationFooter) -> None:
@@ -100,9 +100,10 @@ def test_each_line_counts_its_own_scopes_changes(footer: ConsolidationFooter) ->
     )
     run = ConsolidationRecord(int(now_ms() - 2 * HOUR), "manual", "Merged.", ops)
     footer.set_context(MAIN, make_status(workspace=run, project=run, global_record=run))
-    assert footer.line_text("Workspace") == "2 h ago · manual · 3 changes"
-    assert footer.line_text("Project") == "2 h ago · manual · 1 change"
-    assert footer.line_text("Global") == "2 h ago · manual · 1 change"
+    # Files, each once, a rename by its new name: git.md moved to global (formats §9.6).
+    assert footer.line_text("Workspace") == "2 h ago · manual · 2 files changed"
+    assert footer.line_text("Project") == "2 h ago · manual · 1 file changed"
+    assert footer.line_text("Global") == "2 h ago · manual · 1 file changed"
 
 
 @pytest.mark.parametrize("workspace", [MAIN, MULTI])
@@ -141,7 +142,7 @@ def test_tooltip_lists_each_summary_once(footer: ConsolidationFooter) -> None:
 def test_multi_project_workspace_reads_unavailable(footer: ConsolidationFooter) -> None:
     footer.set_context(MULTI, make_status(project=None, project_available=False))
     assert footer.line_text("Project") == "unavailable"
-    assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"
+    assert footer.line_text("Workspace") == "3 h ago · manual · 2 files changed"
 
 
 def test_harvest_line_when_the_last_harvest_completed(footer: ConsolidationFooter) -> None:
@@ -229,9 +230,10 @@ def test_finished_run_shows_done_but_lines_wait_for_the_rescan(
     assert footer.consolidate_button.isEnabled()
     assert not footer.cancel_button.isVisibleTo(footer)
     assert footer.status_text.full_text == "Done: Pruned two stale notes."
-    assert footer.line_text("Workspace") == "3 h ago · manual · 2 changes"  # not from the signal
+    # not from the signal:
+    assert footer.line_text("Workspace") == "3 h ago · manual · 2 files changed"
     footer.set_context(MAIN, make_status(workspace=new_run))  # the tab's rescan
-    assert footer.line_text("Workspace") == "just now · manual · 1 change"
+    assert footer.line_text("Workspace") == "just now · manual · 1 file changed"
 
 
 def test_failed_run_shows_the_error_inline(
@@ -401,7 +403,7 @@ def test_a_plan_opens_the_review_and_applies_only_the_accepted_ops(
     plan = a_plan(True, False, True)
     facade.plan_ready.emit(plan)
     assert not footer.is_running
-    assert footer.status_text.full_text == "Review 2 proposed changes…"
+    assert footer.status_text.full_text == "Review changes to 1 file…"  # both edit a.md
     review = opened_review(footer, qtbot)
     assert review.isVisible() and review.plan is plan
     assert review.accepted_ops == (1, 3)  # the refused op cannot be ticked
@@ -409,12 +411,12 @@ def test_a_plan_opens_the_review_and_applies_only_the_accepted_ops(
     review.reject_all_button.click()
     assert review.accepted_ops == () and not review.apply_button.isEnabled()
     review.set_accepted(3, True)
-    assert review.apply_button.text() == "&Apply 1 change"
+    assert review.apply_button.text() == "&Apply changes to 1 file"
     review.ops.setCurrentItem(review.ops.topLevelItem(2))
     assert review.diff.result is not None and review.diff.result.added == 1
     review.apply_button.click()
     assert facade.applied == [(plan, (3,))]
-    assert footer.is_running and footer.progress_text.full_text == "Applying 1 change…"
+    assert footer.is_running and footer.progress_text.full_text == "Applying changes to 1 file…"
     assert footer.review_dialog is None
 
 

@@ -49,7 +49,7 @@ def test_consolidate_now_with_the_real_facade_and_the_offline_provider(
     journal = Journal(home)
     footer.set_context(workspace, journal.status(workspace.id, workspace.project_identity))
     before = footer.line_text("Workspace")
-    assert before == "3 h ago · manual · 2 changes"
+    assert before == "3 h ago · manual · 2 files changed"
     save_review_mode("apply-directly")
     with qtbot.waitSignal(tasks.run_finished, timeout=30_000):
         qtbot.mouseClick(footer.consolidate_button, Qt.MouseButton.LeftButton)

@@ -66,7 +66,7 @@ def test_a_new_plan_replaces_the_open_review(
     second_plan = a_plan(True, True, summary="Second.")
     facade.plan_ready.emit(second_plan)
     assert not first.isVisible() and footer.review_dialog is None  # closed as discarded
-    assert footer.status_text.full_text == "Review 2 proposed changes…"
+    assert footer.status_text.full_text == "Review changes to 1 file…"  # both edit a.md
     second = opened_review(footer, qtbot)
     assert second is not first and second.plan is second_plan
     assert facade.applied == []
@@ -87,6 +87,6 @@ def test_a_review_built_ahead_shows_what_one_built_for_the_plan_shows(qtbot: QtB
     assert ahead.summary.text() == direct.summary.text()
     assert rows(ahead) == rows(direct) and len(rows(ahead)) == 3
     assert ahead.accepted_ops == direct.accepted_ops == (1, 3)
-    assert ahead.apply_button.text() == direct.apply_button.text() == "&Apply 2 changes"
+    assert ahead.apply_button.text() == direct.apply_button.text() == "&Apply changes to 1 file"
     assert ahead.diff.text == direct.diff.text and ahead.diff.result is not None
     assert ahead.minimumWidth() == direct.minimumWidth()

@@ -84,7 +84,7 @@ def test_every_run_newest_first_with_its_ops(
     assert [r.id for r in dialog.runs] == ["run-writer", "run-main", "run-old"]
     first = dialog.run_list.topLevelItem(0)
     assert first is not None and first.text(1) == "Memory writer"
-    assert (first.text(2), first.text(3)) == ("1 of 1 change applied", "fix-token-refresh")
+    assert (first.text(2), first.text(3)) == ("1 file changed", "fix-token-refresh")
     assert dialog.select_run("run-main")
     qtbot.waitUntil(lambda: dialog.detail is not None and dialog.detail.run.id == "run-main")
     assert op_rows(dialog) == [

@@ -180,7 +180,7 @@ def test_status_human_shows_footer_lines(
     status, out, _ = run_cli(["--home", str(demo_home), "status", "--workspace", MULTI_ID], capsys)
     assert status == 0
     assert "Project:    unavailable" in out
-    assert "Workspace:  20 h ago · launch · 0 changes" in out
+    assert "Workspace:  20 h ago · launch · no file changed" in out
     assert "Harvest:" not in out
 
 

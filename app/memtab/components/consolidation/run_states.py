@@ -17,7 +17,7 @@ clears the note.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import NamedTuple, Protocol
 
 from memtab import humanize
@@ -89,6 +89,8 @@ class Plan(Protocol):
 
     @property
     def units(self) -> Sequence[PlanUnit]: ...
+
+    def files_changed(self, accepted: Collection[int] | None = None) -> int: ...
 
 
 class RunStates:
@@ -239,16 +241,15 @@ class RunStates:
 
     def reviewing(self, plan: Plan) -> None:
         """The review of `plan` opened (after a review still open closed as discarded)."""
-        self._say(
-            Status(f"Review {humanize.plural(len(plan.units), 'proposed change')}…", Tone.INFO)
-        )
+        files = humanize.plural(plan.files_changed(), "file")  # as Runs… will count it
+        self._say(Status(f"Review changes to {files}…", Tone.INFO))
 
     def apply_requested(self, plan: Plan, accepted: Sequence[int]) -> None:
         """The review asked to apply the `accepted` ops (a run of its own)."""
         self.requested = plan.workspace_id
         self.cancelling = False
-        changes = sum(1 for unit in plan.units if set(unit.indexes) & set(accepted))
-        self.progress_text = f"Applying {humanize.plural(changes, 'change')}…"
+        files = humanize.plural(plan.files_changed(accepted), "file")
+        self.progress_text = f"Applying changes to {files}…"
         self._say(Status())
         self.starting = True
 

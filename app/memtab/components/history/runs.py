@@ -26,6 +26,7 @@ from memtab.store.history.runs import (
     MUX_SOURCE,
     REVERT_KIND,
     RunsLog,
+    files_changed,
     reverted_by,
     touched_paths,
 )
@@ -99,7 +100,7 @@ def run_title(run: RunEntry) -> str:
 
 
 def run_outcome(run: RunEntry, reverted: RunEntry | None = None) -> str:
-    """`2 of 3 changes applied`, `failed: …`, `changed nothing`; a writer run that changed
+    """`2 files changed · 1 not applied`, `failed: …`, `changed nothing`; a writer run that changed
     no file says what it did instead (`suggested 5 memories for review`, its summary);
     `… · reverted` when a revert run (`reverted`) took it back."""
     if reverted is not None:
@@ -110,7 +111,9 @@ def run_outcome(run: RunEntry, reverted: RunEntry | None = None) -> str:
         if run.kind == "writer" and run.summary:
             return run.summary[:1].lower() + run.summary[1:]
         return "changed nothing"
-    return f"{run.applied_count} of {humanize.plural(len(run.ops), 'change')} applied"
+    files = humanize.files_changed_text(files_changed(run))
+    left = len(run.ops) - run.applied_count
+    return f"{files} · {left} not applied" if left else files
 
 
 class OpState(enum.StrEnum):

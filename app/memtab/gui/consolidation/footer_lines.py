@@ -1,10 +1,10 @@
 """The consolidation footer's coverage lines: how recently each scope was consolidated.
 
 One line per scope — `Workspace:`, `Project:` (or `unavailable`), `Global:`, each the
-`coverage_text` of its record, counting the changes that run made to that scope — and
-`Harvest:` when mux wrote harvest records, with the last harvest's error on the same line.
-The lines show what the footer is given (`show_status`) and never read disk. Every value
-elides (whole in its tooltip).
+`coverage_text` of its record, counting the files that run changed in that scope
+(docs/formats.md §9.6) — and `Harvest:` when mux wrote harvest records, with the last
+harvest's error on the same line. The lines show what the footer is given (`show_status`)
+and never read disk. Every value elides (whole in its tooltip).
 """
 
 from __future__ import annotations

@@ -244,9 +244,9 @@ class ReviewDialog(QDialog):
         return [op for op in self._plan.ops if op.index in indexes]
 
     def _update_apply(self) -> None:
-        count = self.accepted_changes
-        self.apply_button.setText(f"&Apply {humanize.plural(count, 'change')}")
-        self.apply_button.setEnabled(count > 0)
+        files = self._plan.files_changed(self.accepted_ops) if self._plan is not None else 0
+        self.apply_button.setText(f"&Apply changes to {humanize.plural(files, 'file')}")
+        self.apply_button.setEnabled(self.accepted_changes > 0)
 
     def _save_direct_mode(self) -> None:
         from memtab.consolidation.review_setting import save_review_mode

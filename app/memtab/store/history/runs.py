@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from memtab.store.history.jsonlines import LOCK_TIMEOUT_S, JsonLinesFile
 from memtab.store.history.versions import new_version_id
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, Journal
+from memtab.store.journal import ConsolidationRecord, Journal, changed_files
 
 if TYPE_CHECKING:
     from memtab.store.history.records import RunEntry, RunOp
@@ -226,3 +226,9 @@ def touched_paths(ops: Iterable[RunOp]) -> list[str]:
             if op.new_path:
                 paths[op.new_path] = None
     return list(paths)
+
+
+def files_changed(run: RunEntry) -> int:
+    """How many files the run changed: the one count of a run (`changed_files`,
+    docs/formats.md §9.6)."""
+    return len(changed_files(op for op in run.ops if op.applied))

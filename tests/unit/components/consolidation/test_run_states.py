@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from memtab.components.consolidation.run_states import (
@@ -41,6 +42,10 @@ class Plan:
     summary: str = ""
     proposed: tuple[object, ...] = ()
     units: tuple[Unit, ...] = field(default_factory=tuple)
+
+    def files_changed(self, accepted: Collection[int] | None = None) -> int:
+        """Each op changes a file of its own here."""
+        return len(self.proposed if accepted is None else accepted)
 
 
 def shown(workspace: Workspace | None = MAIN) -> RunStates:
@@ -151,7 +156,7 @@ def test_a_plan_is_reviewed_under_the_shown_name_and_applied() -> None:
     plan = Plan(proposed=(1, 2, 3), units=(Unit((1, 2)), Unit((3,))))
     assert runs.plan_ready(plan) == "main"
     runs.reviewing(plan)
-    assert runs.controls().status == Status("Review 2 proposed changes…", Tone.INFO)
+    assert runs.controls().status == Status("Review changes to 3 files…", Tone.INFO)
     assert runs.plan_ready(Plan(workspace_id="elsewhere", proposed=(1,))) == "elsewhere"
     runs.discarded()
     assert runs.controls().status == Status(DISCARDED, Tone.PLAIN, fades=True)
@@ -159,5 +164,5 @@ def test_a_plan_is_reviewed_under_the_shown_name_and_applied() -> None:
     runs.apply_requested(plan, (2,))
     runs.call_returned()
     controls = runs.controls()
-    assert controls.progress_text == "Applying 1 change…" and controls.progress_visible
+    assert controls.progress_text == "Applying changes to 1 file…" and controls.progress_visible
     assert controls.status == Status()

@@ -233,7 +233,7 @@ def test_runs_are_listed_filtered_and_described(home: Home) -> None:
         "Consolidation · manual",
         "Consolidation by mux · launch",
     ]
-    assert run_outcome(runs[0]) == "2 of 3 changes applied"
+    assert run_outcome(runs[0]) == "2 files changed · 1 not applied"
     assert [run.id for run in load_runs(home, RunFilter(workspace_id=WS))] == [runs[0].id]
     assert [run.id for run in load_runs(home, RunFilter(trigger="launch"))] == [runs[1].id]
     assert load_runs(home, RunFilter(failed_only=True)) == []
