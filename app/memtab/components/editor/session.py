@@ -58,6 +58,9 @@ class Situation(enum.Enum):
     DRAFT_REPLACED = "draft_replaced"
     ERROR = "error"
     NOTE = "note"
+    SYNC_CONFLICT = "sync_conflict"
+    """Another machine changed the file's same lines (`gui.sync.editor_bar`): the bar stays
+    over saves and reloads until the conflict is decided."""
 
 
 class FileState(enum.Enum):

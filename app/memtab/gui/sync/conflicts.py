@@ -74,17 +74,7 @@ def list_conflicts(
     if load_config(home).targets:
         from memtab.gui.sync.jobs import service_for
 
-        for conflict in service_for(home, git_program).conflicts():
-            items.append(
-                ConflictItem(
-                    "sync",
-                    conflict.path,
-                    f"{_name(conflict.path)}\nedited on two machines",
-                    f"{conflict.path}: edited on two machines ({conflict.target}), "
-                    f"{conflict.reason}",
-                    conflict,
-                )
-            )
+        items += [sync_item(conflict) for conflict in service_for(home, git_program).conflicts()]
     for copy in memory_copies(MemoryStore(home, workspace)):
         items.append(
             ConflictItem(
@@ -108,6 +98,17 @@ def list_conflicts(
     return items
 
 
+def sync_item(conflict: SyncConflict) -> ConflictItem:
+    """A sync conflict as the dialog lists it (and the editor's bar decides it)."""
+    return ConflictItem(
+        "sync",
+        conflict.path,
+        f"{_name(conflict.path)}\nedited on two machines",
+        f"{conflict.path}: edited on two machines ({conflict.target}), {conflict.reason}",
+        conflict,
+    )
+
+
 SYNC_CONFLICT_MARK = "sync conflict"
 SYNC_CONFLICT_DETAIL = (
     "Edited on two machines, on the same lines: this machine's text is the one here until "
@@ -115,28 +116,33 @@ SYNC_CONFLICT_DETAIL = (
 )
 
 
-def conflict_marks(
+def shown_conflicts(
     conflicts: Iterable[SyncConflict], workspace: Workspace | None
-) -> dict[str, RowMark]:
-    """The tree's "sync conflict" marks (by row key) of the conflicts in the scopes the
+) -> dict[str, SyncConflict]:
+    """The conflicts (by row key, the tree's and the editor tabs') in the scopes the
     Memory tab shows for `workspace`: global's always, a project's or workspace's when it
     is the shown workspace's own."""
-    marks: dict[str, RowMark] = {}
+    shown: dict[str, SyncConflict] = {}
     for conflict in conflicts:
         scope = conflict.scope
         path = scope.virtual_path(conflict.repo_path) if scope is not None else None
         if scope is None or path is None:
             continue
-        shown = scope.kind == "global" or (
+        if scope.kind == "global" or (
             workspace is not None
             and scope.key
             == (workspace.project_identity if scope.kind == "project" else workspace.id)
-        )
-        if shown:
-            marks[file_key(path)] = RowMark(
-                SYNC_CONFLICT_MARK, MarkTone.CONFLICT, SYNC_CONFLICT_DETAIL
-            )
-    return marks
+        ):
+            shown[file_key(path)] = conflict
+    return shown
+
+
+def conflict_marks(
+    conflicts: Iterable[SyncConflict], workspace: Workspace | None
+) -> dict[str, RowMark]:
+    """The tree's "sync conflict" marks (by row key) of the `shown_conflicts`."""
+    mark = RowMark(SYNC_CONFLICT_MARK, MarkTone.CONFLICT, SYNC_CONFLICT_DETAIL)
+    return dict.fromkeys(shown_conflicts(conflicts, workspace), mark)
 
 
 def _copy_detail(name: CopyName, path: str, original: str) -> str:

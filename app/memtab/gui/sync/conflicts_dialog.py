@@ -82,6 +82,7 @@ class ConflictsDialog(QDialog):
         self._runner.job_failed.connect(self._on_runner_job_failed)
         self._deciding: int | None = None
         self._both_shown = False  # the text to keep is Keep both's result, as shown
+        self._wanted: str | None = None  # the conflict to select once listed
         self.items: list[ConflictItem] = []
 
         self.list = QListWidget(self)
@@ -141,8 +142,11 @@ class ConflictsDialog(QDialog):
     def busy(self) -> bool:
         return self._runner.is_busy()
 
-    def reload(self) -> None:
-        """Read the conflicts again (the selection stays when it is still there)."""
+    def reload(self, select: str | None = None) -> None:
+        """Read the conflicts again (the selection stays when it is still there, else
+        `select`'s conflict is selected once listed: a virtual path)."""
+        if select is not None:
+            self._wanted = select
         home, workspace = self._context.home, self._context.shown.workspace
         job = functools.partial(_list_job, home, workspace, self._sync.git_program)
         self._runner.submit_latest(LIST_KEY, job)
@@ -171,8 +175,11 @@ class ConflictsDialog(QDialog):
             row.setToolTip(found.detail)
         self.list.blockSignals(False)
         self.empty.setVisible(not items)
+        wanted, self._wanted = self._wanted, None
         if not items:
             self._show_item(None)
+        elif wanted is not None and self.select(wanted):
+            pass
         elif selected is None or not self.select(selected.key):
             self.list.setCurrentRow(0)
 

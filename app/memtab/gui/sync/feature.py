@@ -2,7 +2,8 @@
 
 Built by the window once its watcher starts (`MainWindow._start_watching`): it follows
 the watcher's batches, puts `SyncStatusWidget` in the status bar, and registers File →
-Sync now (F9) and File → Resolve conflicts…. The conflicts are counted from the sync
+Sync now (F9) and File → Resolve conflicts…; a file in sync conflict open in an editor
+tab says so in the tab's bar (`editor_bar`). The conflicts are counted from the sync
 targets' states and from the conflict copies a file-sync tool left in the scopes the
 Memory tab shows (`memtab.store.conflict_copies`).
 """
@@ -19,7 +20,9 @@ from memtab.components.tree.scan import HomeScan
 from memtab.gui.actions import Focus
 from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext, WindowShell
+from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.sync.conflicts import conflict_marks
+from memtab.gui.sync.editor_bar import SyncConflictBars
 from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.sync.status import SyncStatusWidget
@@ -65,6 +68,7 @@ class SyncFeature(QObject):
         clock: GuiClock = QT_CLOCK,
         git_program: str | None = None,
         rows: MarkedRows | None = None,
+        editor: EditorPanel | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -82,6 +86,12 @@ class SyncFeature(QObject):
         self.status.conflicts_requested.connect(self.open_conflicts)
         self.status.sync_requested.connect(self.sync_now)
         self.dialog: ConflictsDialog | None = None
+        self.bars = (
+            SyncConflictBars(context, editor, self.sync, self.compare, self._on_resolved, self)
+            if editor is not None
+            else None
+        )
+        """The sync conflict bars of the editor's tabs (a window without an editor: none)."""
         self._count_copies = CopyCounts()
         actions = context.actions
         actions.add(
@@ -118,21 +128,34 @@ class SyncFeature(QObject):
         self.sync.sync_now()
 
     @Slot()
-    def open_conflicts(self) -> None:
-        """Open the conflicts: sync's and file-sync copies', each to resolve."""
+    def open_conflicts(self, select: str | None = None) -> None:
+        """Open the conflicts: sync's and file-sync copies', each to resolve; `select` the
+        one at that virtual path once they are listed."""
         from memtab.gui.sync.conflicts_dialog import ConflictsDialog
 
         if self.dialog is None:
             self.dialog = ConflictsDialog(self._context, self.sync, self._shell.as_widget())
-        self.dialog.reload()
+        self.dialog.reload(select)
         self.dialog.show()
         self.dialog.raise_()
         self.dialog.activateWindow()
 
+    def compare(self, path: str) -> None:
+        """Resolve conflicts…, on the conflict at `path` (an editor bar's Compare)."""
+        self.open_conflicts(path)
+
     def shutdown(self) -> None:
         if self.dialog is not None:
             self.dialog.shutdown()
+        if self.bars is not None:
+            self.bars.shutdown()
         self.sync.shutdown()
+
+    def _on_resolved(self, message: str) -> None:
+        """An editor bar decided a conflict: say so; the dialog, if open, lists anew."""
+        self._context.status.show(message)
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.reload()
 
     @Slot()
     def _mark_conflicts(self) -> None:

@@ -173,8 +173,9 @@ def _build_check(window: MainWindow) -> CheckFeature:
 
 
 def _build_sync(window: MainWindow) -> None:
+    tab = window.memory_tab
     window.sync = sync = SyncFeature(
-        window.context, window, rows=window.memory_tab.model, parent=window
+        window.context, window, rows=tab.model, editor=tab.editor, parent=window
     )
     window.status_bar.insert_permanent_first(sync.status)
     if window.watcher.root is not None:  # the menus were built after watching began

@@ -1,0 +1,230 @@
+"""A file in sync conflict, open in an editor tab, says so in the tab's message bar.
+
+Another machine changed the same lines of the file: the tab shows this machine's text
+(the file keeps it until the user decides, docs/formats.md §18.4), and its bar offers the
+choices File → Resolve conflicts… offers, in the same words
+(`components.merge.choices`): Compare (that dialog, on this file: the three-way view and
+the text to keep), Keep mine, Keep theirs, Keep both. Enter picks Compare.
+
+A decision is made by sync's engine (`gui.sync.conflicts.resolve`) on a worker of its
+own; an unsaved draft is saved first, so *mine* is the text in front of the user (the
+draft Keep theirs replaces stays in history). The bar follows the window's sync: it
+comes when a look finds the conflict, goes when the conflict is decided (here, in the
+dialog or with `memtab sync resolve`), and comes again when the tab opens the file
+anew. Dismissed, it stays away for that tab until then; a bar asking something else (a
+save's conflict, a change on disk) is never covered by it.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Slot
+
+from memtab.components.editor.session import Situation
+from memtab.components.merge.choices import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
+from memtab.gui.context import WindowContext
+from memtab.gui.editor.bar import BarKind
+from memtab.gui.editor.editor import EditorPanel
+from memtab.gui.editor.file_tab import FileTab
+from memtab.gui.sync.conflicts import Decision, resolve, shown_conflicts, sync_item
+from memtab.gui.sync.service import WindowSync
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.sources.file_ref import MemoryFileRef
+from memtab.store.home import Home
+from memtab.store.registry import Workspace
+
+if TYPE_CHECKING:  # lazy: its records load pydantic (tests/gui/window/test_settled_window.py)
+    from memtab.sync.service import SyncConflict
+
+logger = logging.getLogger(__name__)
+
+PREFIX = "sync:"
+"""The bar's action ids are the choices' ids after this (the editor's own never are)."""
+CHOICES = (COMPARE, KEEP_MINE, KEEP_THEIRS, KEEP_BOTH)
+_DECISIONS: dict[str, Decision] = {
+    KEEP_MINE.id: "mine",
+    KEEP_THEIRS.id: "theirs",
+    KEEP_BOTH.id: "both",
+}
+
+
+def bar_text(conflict: SyncConflict) -> str:
+    """What the bar says of a conflict."""
+    name = conflict.path.rsplit("/", 1)[-1]
+    return (
+        f"{name} was edited on two machines, on the same lines ({conflict.reason}). This is "
+        "this machine's text; the other machine's waits in sync until you decide."
+    )
+
+
+class SyncConflictBars(QObject):
+    """The sync conflict bars of one editor panel (see the module docstring).
+
+    `compare(path)` opens Resolve conflicts… on the conflict at that virtual path;
+    `resolved(message)` is told what a decision did (for the status bar).
+    """
+
+    def __init__(
+        self,
+        context: WindowContext,
+        editor: EditorPanel,
+        sync: WindowSync,
+        compare: Callable[[str], None],
+        resolved: Callable[[str], None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._editor = editor
+        self._sync = sync
+        self._compare = compare
+        self._resolved = resolved
+        self._runner: TaskRunner | None = None  # its thread starts with the first decision
+        self._jobs: dict[int, FileTab] = {}
+        self._connected: set[int] = set()
+        self._showing: dict[int, str] = {}
+        """The tabs (by id) the bar was shown on, and for which file: not shown again
+        there once dismissed, until the file is opened anew."""
+        sync.changed.connect(self._on_sync_changed)
+        editor.file_opened.connect(self._on_editor_file_opened)
+        editor.tabs_changed.connect(self.refresh)
+        context.shown.workspace_changed.connect(self.refresh)
+
+    def conflict_for(self, tab: FileTab) -> SyncConflict | None:
+        """The sync conflict of the file `tab` shows, if it is in one."""
+        key = tab.key
+        if key is None:
+            return None
+        return shown_conflicts(self._sync.look.conflicts, self._context.shown.workspace).get(key)
+
+    @Slot()
+    def refresh(self) -> None:
+        """Show the bar on each tab whose file is in conflict; take it away where the
+        conflict was decided."""
+        for tab in self._editor.tabs:
+            self._connect(tab)
+            conflict = self.conflict_for(tab)
+            situation = tab.doc.file.situation
+            if conflict is None:
+                self._showing.pop(id(tab), None)
+                if situation is Situation.SYNC_CONFLICT:
+                    tab.doc.clear_bar()
+            elif situation is Situation.NONE and not tab.reading and not self._dismissed(tab):
+                self._show(tab, conflict)
+
+    def shutdown(self) -> None:
+        if self._runner is not None:
+            self._runner.shutdown()
+
+    # --- the bar -----------------------------------------------------------------------------
+
+    def _dismissed(self, tab: FileTab) -> bool:
+        return self._showing.get(id(tab)) == tab.key
+
+    def _show(self, tab: FileTab, conflict: SyncConflict, said: str = "") -> None:
+        self._showing[id(tab)] = tab.key or ""
+        choices = [(PREFIX + choice.id, choice.button) for choice in CHOICES]
+        tab.doc.file.situation = Situation.SYNC_CONFLICT
+        bar = tab.prompts.bar
+        bar.show_message(
+            BarKind.WARNING, said + bar_text(conflict), choices, default=PREFIX + COMPARE.id
+        )
+        for choice in CHOICES:
+            bar.button(PREFIX + choice.id).setToolTip(choice.tip)
+
+    def _connect(self, tab: FileTab) -> None:
+        if id(tab) in self._connected:
+            return
+        self._connected.add(id(tab))
+        tab.prompts.action_chosen.connect(functools.partial(self._on_tab_action_chosen, tab))
+        tab.destroyed.connect(functools.partial(self._forget, id(tab)))
+
+    def _forget(self, tab_id: int, _object: object = None) -> None:
+        self._connected.discard(tab_id)
+        self._showing.pop(tab_id, None)
+
+    # --- deciding ----------------------------------------------------------------------------
+
+    def decide(self, tab: FileTab, choice: str) -> None:
+        """Carry out a choice of `tab`'s bar (a choice's id: `compare`, `mine`, …)."""
+        conflict = self.conflict_for(tab)
+        if conflict is None or tab in self._jobs.values():
+            return
+        if choice == COMPARE.id:
+            self._compare(conflict.path)
+            return
+        for action in tab.prompts.bar.action_ids():
+            tab.prompts.bar.button(action).setEnabled(False)
+        go = functools.partial(self._resolve, tab, conflict, choice)
+        if tab.is_dirty:  # mine is the text in front of the user: saved first
+            tab.save(go)
+        else:
+            go(True)
+
+    def _resolve(self, tab: FileTab, conflict: SyncConflict, choice: str, saved: bool) -> None:
+        if not saved:  # the bar says why (a save's conflict, an error)
+            return
+        home, workspace = self._context.home, self._context.shown.workspace
+        decision = _DECISIONS[choice]
+        job = functools.partial(
+            _resolve_job, home, workspace, conflict, decision, self._sync.git_program
+        )
+        self._jobs[self._tasks().submit(job)] = tab
+
+    def _tasks(self) -> TaskRunner:
+        if self._runner is None:
+            self._runner = TaskRunner("sync-bar", self)
+            self._runner.job_finished.connect(self._on_runner_job_finished)
+            self._runner.job_failed.connect(self._on_runner_job_failed)
+            self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
+        return self._runner
+
+    # --- slots -------------------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_sync_changed(self, _look: object) -> None:
+        self.refresh()
+
+    @Slot(object)
+    def _on_editor_file_opened(self, ref: MemoryFileRef) -> None:
+        tab = self._editor.tab_for(ref)
+        if tab is not None:
+            self._showing.pop(id(tab), None)  # opened anew: its bar shows again
+        self.refresh()
+
+    def _on_tab_action_chosen(self, tab: FileTab, action: str) -> None:
+        if action.startswith(PREFIX):
+            self.decide(tab, action.removeprefix(PREFIX))
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, job_id: int, result: object) -> None:
+        self._jobs.pop(job_id, None)
+        self._resolved(str(result))
+        self._sync.look_again()
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
+        tab = self._jobs.pop(job_id, None)
+        conflict = self.conflict_for(tab) if tab is not None else None
+        if tab is not None and conflict is not None:
+            self._show(tab, conflict, f"Not resolved: {message.split(': ', 1)[-1]}. ")
+        self._sync.look_again()
+
+    @Slot(int)
+    def _on_runner_job_cancelled(self, job_id: int) -> None:
+        self._jobs.pop(job_id, None)
+
+
+def _resolve_job(
+    home: Home,
+    workspace: Workspace | None,
+    conflict: SyncConflict,
+    decision: Decision,
+    git: str | None,
+    _ctx: TaskContext,
+) -> str:
+    return resolve(home, workspace, sync_item(conflict), decision, None, git)
