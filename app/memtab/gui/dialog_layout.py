@@ -144,6 +144,26 @@ def give_mnemonics(box: QDialogButtonBox | QMessageBox) -> None:
                 taken.add(letter)
 
 
+def room_for_mnemonics(widget: QWidget) -> None:
+    """Widen the labels in `widget` whose mnemonic's underline costs them width.
+
+    Qt measures a label's text kerned ("To" 13 px) but draws its underlined letter apart
+    from the rest, unkerned (14 px): the last letter was cut ("To" read "Tc" in Rename or
+    move). Call it once the labels have their texts and buddies."""
+    for label in widget.findChildren(QLabel):
+        found = _MNEMONIC.search(label.text())
+        if found is None or label.buddy() is None:
+            continue
+        text = label.text()
+        before, letter, after = text[: found.start()], found.group(1), text[found.end() :]
+        metrics = label.fontMetrics()
+        plain = (before + letter + after).replace("&&", "&")
+        drawn = metrics.horizontalAdvance(before + letter) + metrics.horizontalAdvance(after)
+        extra = drawn - metrics.horizontalAdvance(plain)
+        if extra > 0:
+            label.setMinimumWidth(label.sizeHint().width() + extra)
+
+
 def lay_out_prose_dialog(
     dialog: QDialog, above: QLabel, text_edit: QPlainTextEdit, accept_text: str, height: int
 ) -> None:

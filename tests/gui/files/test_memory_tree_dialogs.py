@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -64,6 +64,20 @@ def test_move_dialog_preselects_the_name_and_says_rename_or_move(qtbot: QtBot, h
     )
     dialog.path_edit.setText("/memories/workspace/git.md")
     assert ok.text() == "&Move" and ok.isEnabled()
+
+
+def test_the_move_dialogs_labels_are_drawn_whole(qtbot: QtBot, home: Home) -> None:
+    store = MemoryStore.open(home, MAIN)
+    dialog = MoveDialog(store, parse_file_path("/memories/global/tools/git.md"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    to = next(label for label in dialog.findChildren(QLabel) if label.text() == "&To")
+    metrics = to.fontMetrics()
+    # The underlined T is drawn apart from the o, unkerned: "To" read "Tc".
+    drawn = metrics.horizontalAdvance("T") + metrics.horizontalAdvance("o")
+    assert drawn > metrics.horizontalAdvance("To")  # the font kerns the pair
+    assert to.contentsRect().width() >= drawn
 
 
 def test_delete_confirmation_says_what_will_be_deleted(qtbot: QtBot) -> None:

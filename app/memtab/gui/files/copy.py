@@ -34,7 +34,12 @@ from memtab.components.files.open import open_file
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.scan import HomeScan
 from memtab.gui.context import WindowContext
-from memtab.gui.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
+from memtab.gui.dialog_layout import (
+    fit_to_screen,
+    fit_to_title,
+    give_mnemonics,
+    room_for_mnemonics,
+)
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.file_ops import OpFollowUp
@@ -107,6 +112,7 @@ class CopyToDialog(QDialog):
         self.target_combo.currentIndexChanged.connect(self._on_inputs_changed)
         self.name_edit.textChanged.connect(self._on_inputs_changed)
         self._on_inputs_changed()
+        room_for_mnemonics(self)
         fit_to_title(self)
         fit_to_screen(self, QSize(520, 0))  # room for a long name; less on a narrow screen
 

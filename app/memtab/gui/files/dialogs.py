@@ -32,6 +32,7 @@ from memtab.gui.dialog_layout import (
     fit_to_screen,
     fit_to_title,
     give_mnemonics,
+    room_for_mnemonics,
     small_dialog,
 )
 from memtab.gui.style import Accent, accent_text
@@ -163,6 +164,7 @@ class NewItemDialog(QDialog):
         layout.addWidget(self.buttons)
         self.name_edit.textChanged.connect(self._on_name_edit_text_changed)
         self._on_name_edit_text_changed("")
+        room_for_mnemonics(self)
         fit_to_title(self)
         fit_to_screen(self, QSize(460, 0))  # room for a name; less on a narrow screen
 
@@ -231,6 +233,7 @@ class MoveDialog(QDialog):
         name_start = len(str(source)) - len(source.name)
         stem = source.name.rsplit(".", 1)[0] if "." in source.name[1:] else source.name
         self.path_edit.setSelection(name_start, len(stem))
+        room_for_mnemonics(self)
         fit_to_title(self)
         fit_to_screen(self, QSize(520, 0))  # room for a path; less on a narrow screen
 
