@@ -80,12 +80,17 @@ class EditorCommands(QObject):
         widget: QWidget,
         panel: CommandedEditor,
         view: Callable[[], EditorView],
+        *,
+        tab_keys_in: QWidget | None = None,
     ) -> None:
         """Register the editor's actions on `widget` (keys while the focus is in it),
-        acting on `panel` and the view `view()` gives (the current tab's)."""
+        acting on `panel` and the view `view()` gives (the current tab's); the keys that
+        close and switch tabs and replace work in `tab_keys_in` (the Memory tab: from the
+        tree as in the text), else in `widget` too."""
         super().__init__(widget)
         self._actions = actions
         self._widget = widget
+        self._tab_keys_in = tab_keys_in or widget
         self._panel = panel
         self._current_view = view
         self.save_action = actions.add(
@@ -110,6 +115,7 @@ class EditorCommands(QObject):
             ["Ctrl+H", StandardKey.Replace],
             "Find and replace in the open file",
             self.replace_in_file,
+            keys_in=self._tab_keys_in,
         )
         self.find_next_action = self._action(
             "editor.find_next",
@@ -158,6 +164,7 @@ class EditorCommands(QObject):
             "Close the current tab (asks first if it has unsaved changes)",
             panel.close_current_tab,
             menu="file",
+            keys_in=self._tab_keys_in,
         )
         self.next_tab_action = self._action(
             "editor.next_tab",
@@ -166,6 +173,7 @@ class EditorCommands(QObject):
             "Show the next open file",
             panel.next_tab,
             menu="view",
+            keys_in=self._tab_keys_in,
         )
         self.previous_tab_action = self._action(
             "editor.previous_tab",
@@ -174,6 +182,7 @@ class EditorCommands(QObject):
             "Show the previous open file",
             panel.previous_tab,
             menu="view",
+            keys_in=self._tab_keys_in,
         )
         self.revert_action = actions.add(
             "editor.revert",
@@ -227,13 +236,15 @@ class EditorCommands(QObject):
         tip: str,
         slot: Callable[[], None],
         menu: str | None = None,
+        keys_in: QWidget | None = None,
     ) -> QAction:
-        """An editor command whose keys win while the focus is in the editor (claimed);
-        `update()` keeps it enabled only when it applies, so that a claimed key of a
-        command that does not apply reaches the window's shortcut instead."""
+        """An editor command whose keys win while the focus is in the editor (or in
+        `keys_in`: claimed); `update()` keeps it enabled only when it applies, so that a
+        claimed key of a command that does not apply reaches the window's shortcut
+        instead."""
         return self._actions.add(
-            action_id, text, slot, keys=keys, focus=Focus.WITHIN, on=self._widget, tip=tip,
-            claim=True, menu=menu,
+            action_id, text, slot, keys=keys, focus=Focus.WITHIN, on=keys_in or self._widget,
+            tip=tip, claim=True, menu=menu,
         )  # fmt: skip
 
     @property

@@ -86,11 +86,14 @@ class EditorPanel(CurrentTab, QWidget):
         *,
         tasks: TaskRunner | None = None,
         clock: GuiClock = QT_CLOCK,
+        tab_keys_in: QWidget | None = None,
     ) -> None:
         """No tab open; its commands are registered in `context.actions`. `tasks` runs the
         diffs; without one the panel starts its own worker thread on first use, and
         `shutdown()` must be called on close (the tab does). `clock` times when a slow
-        read says "Reading…"."""
+        read says "Reading…". `tab_keys_in`: where the keys that close, switch and search
+        the open files work (Ctrl+W, Ctrl+Tab, Ctrl+H: the Memory tab, tree and search
+        field too); the panel itself by default."""
         super().__init__(parent)
         self._context = context  # its registry claims the editor's keys: keep it alive
         self._clock = clock
@@ -116,7 +119,9 @@ class EditorPanel(CurrentTab, QWidget):
         self.autosave = AutoSave(
             self, self.tabs_for_autosave, context.ui_state, context.save_ui_state
         )
-        self.commands = EditorCommands(context.actions, self, self, self._current_view)
+        self.commands = EditorCommands(
+            context.actions, self, self, self._current_view, tab_keys_in=tab_keys_in
+        )
         self.commands.notice.connect(self._on_commands_notice)
         self._empty.view.set_file_actions(self.commands.file_actions)
         self._empty.view.set_path_actions(self.commands.path_actions)

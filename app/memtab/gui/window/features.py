@@ -54,7 +54,7 @@ def after_first_paint() -> None:
 def build_tab_parts(tab: MemoryTab) -> None:
     """The Memory tab's parts the first paint does not show: the editor, the footer, search,
     the file commands, the inbox, the badges (`MemoryTab.assemble` wires them)."""
-    tab.editor = EditorPanel(tab.context)
+    tab.editor = EditorPanel(tab.context, tab_keys_in=tab)  # Ctrl+W from the tree too
     tab.footer = ConsolidationFooter(tab.consolidation)
     # The engine loads when Consolidate now is first pointed at or focused (a click may
     # follow), not with every window: ~1 MiB a window that never consolidates would keep.
