@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from memtab.fs.clock import now_ms
 from memtab.store.paths import Scope
 
-if TYPE_CHECKING:  # the footer's and `memtab status`'s records, read after the first paint
+if TYPE_CHECKING:  # lazy: the journal's records, read after the first paint (a big home's)
     from memtab.store.journal import ConsolidationRecord, HarvestRecord
 
 _MINUTE = 60_000

@@ -32,6 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     if requested_command(words) is None:
         use_builtin_hashes()
+    # lazy: after use_builtin_hashes(): nothing may import hashlib before it decides
     from memtab.cli.main import main as run_memtab
 
     return run_memtab(words)

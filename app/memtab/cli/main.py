@@ -36,10 +36,10 @@ from memtab.fs.terminal_text import printable
 from memtab.invocation import requested_command
 from memtab.logs import setup_logging
 from memtab.store.errors import MemoryStoreError
-from memtab.store.home import HomeError, HomeLocation
+from memtab.store.home import Home, HomeError, HomeLocation
 from memtab.store.paths import PathError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: only --demo makes a demo home (~20 ms)
     from memtab.demo import DemoSession
 
 logger = logging.getLogger(__name__)
@@ -197,7 +197,7 @@ def _demo_home(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> Path:
     edits of) a demo window that is open; the window recreates the shared demo home. When
     another Memtab has the demo open, it is shown as it is, its settings and state too.
     """
-    # Only `--demo` writes a demo home: the window's start does not import how.
+    # lazy: only `--demo` writes a demo home (~20 ms the window's start saves)
     from memtab.demo import create_demo_home, demo_config_dir, open_fresh_demo
 
     if args.screenshot:
@@ -220,6 +220,7 @@ def _demo_home(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> Path:
 
 def install_desktop() -> int:
     """`memtab --install-desktop`: the launcher, icon and AppStream file for this user."""
+    # lazy: --install-desktop only
     from memtab.desktop import DesktopInstallError, install_desktop_files
 
     try:
@@ -238,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging(verbosity=verbosity(args))
     if args.command is not None or args.install_desktop or args.self_test:
         # The window's log rotates from its first paint on (`gui.first_paint.boundary`).
-        from memtab.log_rotation import start_rotating
+        from memtab.log_rotation import start_rotating  # lazy: ~12 ms the window's start saves
 
         start_rotating()
     # The window shows these in its status bar; a terminal gets them on stderr.
@@ -247,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.install_desktop:
             return install_desktop()
         if args.self_test:
-            from memtab.cli.self_test import run_self_test
+            from memtab.cli.self_test import run_self_test  # lazy: --self-test only
 
             return run_self_test()
         if args.command is None:
@@ -282,7 +283,7 @@ def _print_nowhere() -> None:
 
 def _remove_leftovers(args: argparse.Namespace) -> None:
     """What a killed Memtab left in the home this command is about to write to."""
-    from memtab.store.home import Home
+    # lazy: a writing command's first step; the window's start saves it (~15 ms, filelock)
     from memtab.store.leftovers import remove_leftover_temps
 
     location = home_location(args)

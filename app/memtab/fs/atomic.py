@@ -389,7 +389,7 @@ def sync_filesystem(path: Path) -> None:
 
 def _syncfs(fd: int) -> int:
     """syncfs(2) on `fd`: 0, or the error number (ENOSYS where there is none)."""
-    import ctypes  # only for syncfs, which the os module does not offer
+    import ctypes  # lazy: platform — syncfs(2), which the os module does not offer
 
     syncfs = getattr(_libc(), "syncfs", None)
     if syncfs is None:
@@ -399,7 +399,7 @@ def _syncfs(fd: int) -> int:
 
 @functools.cache
 def _libc() -> Any:
-    import ctypes
+    import ctypes  # lazy: platform (the C library, where there is one)
 
     return ctypes.CDLL(None, use_errno=True)
 

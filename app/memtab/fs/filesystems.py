@@ -130,7 +130,7 @@ def probe_locks(directory: Path) -> LockProbe:
     scratch file: the second must be refused while the first holds the lock."""
     if sys.platform == "win32":
         return LockProbe(True, True)  # LockFileEx; SMB keeps its own locks
-    import fcntl
+    import fcntl  # lazy: platform (POSIX only)
 
     try:
         directory.mkdir(parents=True, exist_ok=True)

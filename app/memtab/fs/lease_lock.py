@@ -95,8 +95,8 @@ def _probe_birth(pid: int) -> str | None:
             return f"{_TICKS}{fields[19]}"
     except (OSError, ValueError):
         pass  # not Linux, or the process is gone
-    # Lazy: only macOS and the BSDs ask `ps`, and the window's first paint imports this
-    # module (store.meta) — subprocess costs ~7 ms there (tests/gui/test_startup_boundary.py).
+    # lazy: only macOS and the BSDs ask `ps`, and the window's first paint imports this
+    # module (store.meta) — subprocess costs ~5–7 ms there (tests/gui/test_startup_boundary.py).
     import subprocess
 
     try:

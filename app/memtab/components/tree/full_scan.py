@@ -202,6 +202,7 @@ def scan_home(request: ScanRequest, context: CancelToken | None = None) -> HomeS
     scope_tuple = tuple(scopes)
     sources = None
     if request.with_sources:
+        # lazy: what sources are (~45 ms) loads with the first scan that includes them
         from memtab.components.tree.sources_scan import scan_sources
 
         shown = previous.sources if previous is not None else None

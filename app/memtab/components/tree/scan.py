@@ -42,7 +42,7 @@ from memtab.store.registry import (
 )
 from memtab.store.scope_view import ScopeView
 
-if TYPE_CHECKING:  # imported by the full scan (the journal) or the first scan with sources
+if TYPE_CHECKING:  # lazy: loaded by the full scan (the journal) or the first scan of sources
     from memtab.components.tree.sources_scan import ContextLoader, SourcesScan
     from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
 

@@ -64,7 +64,7 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.logs import quiet_library_warnings
 
-if TYPE_CHECKING:  # watchdog is imported when watching starts (`gui.activity.watch_observer`)
+if TYPE_CHECKING:  # lazy: watchdog (~20 ms) loads when watching starts (watch_observer)
     from watchdog.observers.api import BaseObserver, ObservedWatch
 
     from memtab.gui.activity.watch_observer import EventPoster
@@ -127,7 +127,7 @@ class InotifyProbe:
 
     def __init__(self) -> None:
         """Open the inotify instance; OSError when even that is refused."""
-        import ctypes.util  # here, not at start-up: only a watching window needs it
+        import ctypes.util  # lazy: platform (inotify), and only a watching window needs it
 
         self._libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
         self._fd = self._libc.inotify_init1(self._IN_CLOEXEC | self._IN_NONBLOCK)
@@ -147,7 +147,7 @@ class InotifyProbe:
             return None
 
     def check(self, directory: str) -> None:
-        import ctypes
+        import ctypes  # lazy: platform (inotify)
 
         wd = self._libc.inotify_add_watch(
             self._fd, os.fsencode(directory), ctypes.c_uint32(self._MASK)
@@ -290,6 +290,7 @@ class HomeWatcher(QObject):
         observer = self._observer
         if observer is None:
             return
+        # lazy: watchdog and the observers (~30 ms) load when watching starts, after the paint
         from memtab.gui.activity import watch_observer as observers
 
         for watch in self._extra_watches:
@@ -332,7 +333,7 @@ class HomeWatcher(QObject):
     # -- observer lifecycle ------------------------------------------------------------
 
     def _start_observer(self, *, polling_reason: str | None = None) -> None:
-        from memtab.gui.activity import watch_observer as observers
+        from memtab.gui.activity import watch_observer as observers  # lazy: as above
 
         assert self._root is not None
         self._generation += 1
@@ -422,7 +423,7 @@ class HomeWatcher(QObject):
             for polled in self._polled_dirs
         ):
             return
-        from memtab.gui.activity import watch_observer as observers
+        from memtab.gui.activity import watch_observer as observers  # lazy: as above
 
         logger.warning("Cannot watch %s natively (%s); polling it", directory, reason)
         try:

@@ -68,7 +68,7 @@ from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
 from memtab.store.scope_view import ScopeView
 
-if TYPE_CHECKING:  # built by `assemble()`, after the first paint
+if TYPE_CHECKING:  # lazy: annotations only, built after the paint (gui.window.features)
     from memtab.components.tree.sources_scan import ContextLoader
     from memtab.gui.activity.edit_marks import EditMarks
     from memtab.gui.activity.mux_presence import MuxPresence

@@ -1,16 +1,19 @@
 """The window's one step after its first paint: the only module that imports the features
 the settled window is made of (the editor, the footer, search, file commands, the inbox,
-the window's commands and menus, history, blame, check, loads, sync, the writer, Traces).
+the window's commands and menus, history, blame, check, loads, sync, the writer; Traces
+when first shown).
 
 `memtab.gui.first_paint` never imports it: `boundary.settled_step()` imports it by name when
 the Memory tab is assembled (right after the tree's first paint, or sooner when something
 needs the parts), so the import-linter contract "first-paint" holds the window's start to
-what its package imports. Everything here imports at the top of the module.
+what its package imports. Everything here imports at the top of the module but the
+Traces tab, built on demand.
 """
 
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.activity.mux_presence import MuxPresence
@@ -31,7 +34,6 @@ from memtab.gui.paint import use_native_panels
 from memtab.gui.search.box import SearchBox
 from memtab.gui.sync.feature import SyncFeature
 from memtab.gui.tasks.writer import WriterSupervisor
-from memtab.gui.traces import TracesTab
 from memtab.gui.tree.sources import SourcesSync
 from memtab.gui.tree.sync import TreeEditorSync
 from memtab.gui.window.commands import WindowCommands
@@ -42,6 +44,9 @@ from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.gui.writer.status import WriterStatusWidget
 from memtab.log_rotation import start_rotating
 from memtab.store.home import Home
+
+if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces_tab)
+    from memtab.gui.traces import TracesTab
 
 
 def after_first_paint() -> None:
@@ -97,6 +102,9 @@ def show_tab_error(tab: MemoryTab, text: str) -> None:
 
 def build_traces_tab(home: Home, changes: ChangeFeed) -> TracesTab:
     """The Traces tab (built when first shown)."""
+    # lazy: on demand — ~0.8 MiB the settled window keeps only once Traces is first shown
+    from memtab.gui.traces import TracesTab
+
     return TracesTab(home, changes)
 
 
