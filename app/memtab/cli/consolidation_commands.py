@@ -16,7 +16,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
+from memtab.cli.common import (
+    CliError,
+    add_home_option,
+    format_table,
+    open_home,
+    open_store,
+    print_json,
+)
+from memtab.consolidation.declined import DeclinedMatcher, forget_declined
 from memtab.consolidation.errors import ConsolidationError, RunFailedError
 from memtab.consolidation.guard import DRY_RUN_NOTE
 from memtab.consolidation.plan import read_plan, write_plan
@@ -24,7 +32,7 @@ from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 from memtab.consolidation.runner import RunLimits
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep
-from memtab.humanize import plural
+from memtab.humanize import absolute_time, plural
 from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.store.journal import ConsolidationRecord, JournalOp, Trigger
@@ -85,6 +93,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     consolidate.add_argument("--trigger", choices=CLI_TRIGGERS, default="manual")
     consolidate.add_argument("--json", action="store_true", help="print the journal record")
     consolidate.set_defaults(handler=run_consolidate)
+
+    declined = commands.add_parser(
+        "declined",
+        help="changes declined in review, not proposed again until their files change",
+    )
+    add_home_option(declined)
+    declined.add_argument("--workspace", metavar="ID", required=True)
+    declined.add_argument(
+        "--forget", action="store_true", help="forget them: the next run may propose them again"
+    )
+    declined.add_argument("--json", action="store_true")
+    declined.set_defaults(handler=run_declined)
 
     sweep = commands.add_parser(
         "sweep",
@@ -262,6 +282,34 @@ def _print_record(args: argparse.Namespace, record: ConsolidationRecord) -> int:
     print(f"summary: {record.summary}")
     if args.dry_run:
         print("(dry run: nothing was changed or journaled)")
+    return 0
+
+
+# --- declined ---------------------------------------------------------------------------------
+
+
+def run_declined(args: argparse.Namespace) -> int:
+    """`memtab declined`: the declines of a workspace's scopes in force (docs/formats.md
+    §9.7), or `--forget` them."""
+    home = open_home(args)
+    store, _ = open_store(home, args.workspace)
+    if args.forget:
+        forgotten = forget_declined(home, store)
+        if args.json:
+            print_json({"forgotten": forgotten})
+        else:
+            print(f"Forgot {plural(forgotten, 'declined change')}")
+        return 0
+    in_force = DeclinedMatcher.of(home, store).in_force()
+    if args.json:
+        print_json({"declined": [op.to_json() for op in in_force]})
+        return 0
+    if not in_force:
+        print("No declined change is held back")
+        return 0
+    rows = [["DECLINED", "CHANGE"]]
+    rows += [[absolute_time(op.declined_at)[:16], op.description or op.path] for op in in_force]
+    print(format_table(rows))
     return 0
 
 

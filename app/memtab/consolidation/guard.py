@@ -5,6 +5,8 @@ Every call goes through `ConsolidationGuard.execute`. Reads pass straight to the
 
 1. scope whitelist — workspace and global always; project only with a project identity;
 2. pins — a pinned file, or a directory holding one, is never deleted or renamed;
+   declines — a call the user declined in review, its files unchanged, is not made
+   again (`declined`, docs/formats.md §9.7);
 3. the mutation budget — 8 per run, reserved atomically so parallel calls never
    over-commit; a call rejected by 1–2 consumes nothing;
 4. dry run — the call is not dispatched; it consumes budget like a real change would;
@@ -53,6 +55,9 @@ PIN_RULE = "pinned files may be edited but never deleted or renamed"
 BeforeDispatch = Callable[[str, str, str | None, Mapping[str, Any]], None]
 """Told (command, path, new path, arguments) right before a mutation is made; raises
 OSError when the run cannot record it."""
+Declined = Callable[[str, str, str | None, Mapping[str, Any]], str | None]
+"""Asked of (command, path, new path, arguments): why the call was declined in review and
+is not made again (`declined.DeclinedMatcher.refusal`), or None."""
 
 
 def budget_exhausted_note(limit: int = MUTATION_BUDGET) -> str:
@@ -110,9 +115,11 @@ class ConsolidationGuard:
         budget: MutationBudget | None = None,
         dry_run: bool = False,
         before_dispatch: BeforeDispatch | None = None,
+        declined: Declined | None = None,
     ) -> None:
         self.store = store
         self.before_dispatch = before_dispatch
+        self.declined = declined
         self.tool = MemoryTool(store)
         self.budget = budget or MutationBudget()
         self.dry_run = dry_run
@@ -154,6 +161,11 @@ class ConsolidationGuard:
                 self._check_pins(path)
                 if resolved != path:
                     self._check_pins(resolved)
+            declined = self.declined and self.declined(
+                request.command, path_text, new_path_text, raw
+            )
+            if declined:
+                raise _RejectedError(declined)
         except _RejectedError as rejection:
             return self._journal(request, path_text, new_path_text, False, str(rejection))
         if not self.budget.reserve():

@@ -33,6 +33,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memtab.consolidation.declined import DECLINED_NOTE
 from memtab.consolidation.errors import PlanError
 from memtab.consolidation.records import (
     MAX_PLAN_OPS,
@@ -46,6 +47,7 @@ from memtab.consolidation.runner import RunResult
 from memtab.fs.atomic import encode_utf8, json_document
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.user_files import read_regular_file, write_output_file
+from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import describe_ops, op_texts, op_units, unified_diff
 from memtab.store.history.records import RunOp
@@ -191,13 +193,20 @@ def plan_from_run(
 ) -> ConsolidationPlan:
     """The plan of a run made on a scratch copy (`scratch`) of `home`'s scopes."""
     record = result.record
+    summary = record.summary if record is not None else ""
+    held_back = sum(1 for op in result.ops if (op.note or "").startswith(DECLINED_NOTE))
+    if held_back:  # said, or "Nothing to change" would not say why (formats §9.7)
+        summary = (
+            f"{summary} ({plural(held_back, 'change')} you declined before "
+            f"{'is' if held_back == 1 else 'are'} not proposed again: `memtab declined`)"
+        ).strip()
     return ConsolidationPlan(
         id=plan_id,
         created_at=created_at,
         home=str(home.root),
         workspace_id=workspace.id,
         trigger=trigger,
-        summary=record.summary if record is not None else "",
+        summary=summary,
         ops=_within_cap(planned_ops(scratch, result.run_ops, result.calls)),
         provider=provider,
         model=model,

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
+from memtab.consolidation.declined import DeclinedMatcher
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
     DRY_RUN_NOTE,
@@ -103,12 +104,15 @@ def run_consolidation(
     clock: Clock = now_ms,
     prompt_home: Home | None = None,
     before_dispatch: BeforeDispatch | None = None,
+    declined: DeclinedMatcher | None = None,
 ) -> RunResult:
     """Run the consolidator over the store's workspace, project (if any) and global scopes.
 
     `prompt_home` is where the prompt override is read (default: the store's home; a
     plan runs on a scratch copy of the scopes but keeps the user's prompt).
     `before_dispatch` is told each change right before it is made (the guard's).
+    `declined`: the changes the user declined in review, refused again by the guard and
+    named in a model's message.
 
     The record's `lastRunAt` is the time the run ended, after its last write, so the
     run's own writes never count as "writes since coverage" for the launch sweep.
@@ -120,6 +124,7 @@ def run_consolidation(
         budget=MutationBudget(limits.budget),
         dry_run=dry_run,
         before_dispatch=before_dispatch,
+        declined=declined.refusal if declined is not None else None,
     )
     system = load_system_prompt(prompt_home or store.home, trigger)
     # The offline consolidator reads the files as data, never this message: listing a big
@@ -130,6 +135,7 @@ def run_consolidation(
         budget=limits.budget,
         dry_run=dry_run,
         with_files=provider.name != OFFLINE_PROVIDER,
+        declined=[op.description for op in declined.in_force()] if declined else (),
     )
     changes_of_op: dict[int, list[RecordedChange]] = {}
     calls: dict[int, dict[str, Any]] = {}

@@ -294,6 +294,7 @@ class ConsolidationService:
         `reservation` is the place `reserve` took for this run (else one is taken now).
         `run_id` names the run in history and the runs log (default: a new id).
         """
+        from memtab.consolidation.declined import DeclinedMatcher
         from memtab.consolidation.runner import run_consolidation
 
         _check_trigger(trigger)
@@ -323,6 +324,7 @@ class ConsolidationService:
                     on_step=on_step,
                     clock=self.clock,
                     before_dispatch=books.attempt if books is not None else None,
+                    declined=DeclinedMatcher.of(self.home, store),
                 )
                 if books is None:
                     if result.failure is not None:
@@ -405,6 +407,7 @@ class ConsolidationService:
     ) -> ConsolidationPlan:
         """What a run would do, op by op with diffs, without touching the home (see
         `memtab.consolidation.plan`). Raises like `run`; never journals or logs."""
+        from memtab.consolidation.declined import DeclinedMatcher
         from memtab.consolidation.plan import copy_scopes, plan_from_run, scratch_home
         from memtab.consolidation.runner import run_consolidation
 
@@ -430,6 +433,7 @@ class ConsolidationService:
                     on_step=on_step,
                     clock=self.clock,
                     prompt_home=self.home,
+                    declined=DeclinedMatcher.of(self.home, store),
                 )
                 if result.failure is not None:
                     raise result.failure
@@ -463,6 +467,7 @@ class ConsolidationService:
         plan. Raises PlanError (another home, unknown op numbers), HomeError, and the
         errors of `run` about locks; journaled and logged like a run otherwise.
         """
+        from memtab.consolidation.declined import record_declined
         from memtab.consolidation.plan import check_plan
         from memtab.consolidation.plan_apply import applied_summary, apply_ops
         from memtab.consolidation.plan_check import check_ops
@@ -473,6 +478,10 @@ class ConsolidationService:
         run_id = run_id or new_run_id(self.clock())
         started_at = self.clock()
         store = RunStore(self.home, workspace, clock=self.clock, run_id=run_id)
+        try:  # the changes left out are not proposed again (formats §9.7)
+            record_declined(self.home, store, plan, chosen)
+        except OSError as error:  # a lock's timeout too
+            logger.warning("Could not write down the changes declined in review: %s", error)
         with self._turn(workspace.id, plan.trigger, cancel, on_step, reservation):
             try:
                 provider = (plan.provider, plan.model)

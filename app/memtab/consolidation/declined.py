@@ -1,0 +1,214 @@
+"""Changes a user declined in review, not proposed again (docs/formats.md §9.7).
+
+When a review is applied with some proposed changes left unticked (the window's Apply,
+`memtab consolidate --apply-plan --accept`), each op of those changes is written down in
+`<home>/memtab/declined-ops.json` (`DeclinedOps`, one `DeclinedOp` each): the tool call
+it was (command, paths, a hash of its arguments) and what each file it changes held when
+the plan was made. A later run of the same scope — planned or applied directly, by a
+model or the offline consolidator — has that very call refused by its guard
+(`DeclinedMatcher.refusal`), as long as every one of those files still holds what it
+held; a model is also told which changes were declined (`prompts.run_message`). Once a
+file changes the decline no longer holds, and it is dropped the next time declines are
+written. `memtab declined` lists them; `--forget` (or the review's "Propose declined
+again") forgets a workspace's.
+
+The file is changed under its lock through `fs.sidecar` (a second Memtab, another
+machine's sync of the home): every read-modify-write keeps what another process added.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+from memtab.consolidation.offline import REASON_ARGUMENT
+from memtab.consolidation.records import ConsolidationPlan, PlannedOp
+from memtab.fs.clock import now_ms
+from memtab.fs.records import OmitNone, OrNone, Record, StrictInt, StrictStr, ValidItems
+from memtab.fs.sidecar import edit_sidecar, read_sidecar
+from memtab.store.errors import MemoryStoreError
+from memtab.store.history.blobs import sha256_of
+from memtab.store.home import Home
+from memtab.store.memory import MemoryStore
+from memtab.store.paths import PathError, Scope, parse_virtual_path
+
+DECLINED_NOTE = "declined in review"
+"""How the note of a call refused as declined starts."""
+FILE_NAME = "declined-ops.json"
+LOCK_NAME = "declined-ops"
+MAX_DECLINED = 500
+"""At most this many declines are kept (the oldest go first): a file read at every run."""
+
+
+class DeclinedOp(Record):
+    """One op of a declined change: the call, where, and what its files held."""
+
+    scope_key: StrictStr
+    """Whose files: `global`, `project:<project path>` or `workspace:<id>` (its path's scope)."""
+    command: StrictStr
+    path: StrictStr
+    new_path: Annotated[OrNone[StrictStr], OmitNone] = None
+    arguments_sha256: StrictStr
+    files: dict[str, str | None]
+    """Each file the op changes → the sha256 it held when the plan was made (None: none)."""
+    description: StrictStr = ""
+    declined_at: StrictInt
+    plan_id: StrictStr = ""
+
+    @property
+    def key(self) -> tuple[str, str, str, str | None, str]:
+        return (self.scope_key, self.command, self.path, self.new_path, self.arguments_sha256)
+
+
+class DeclinedOps(Record):
+    """`declined-ops.json`: `{"declined": [DeclinedOp, …]}`, oldest first."""
+
+    declined: ValidItems[tuple[DeclinedOp, ...]] = ()
+
+
+def declined_path(home: Home) -> Path:
+    return home.memtab_dir / FILE_NAME
+
+
+def arguments_sha256(arguments: Mapping[str, Any]) -> str:
+    """The call's arguments, less the consolidator's reason (its words vary), hashed."""
+    kept = {key: value for key, value in arguments.items() if key != REASON_ARGUMENT}
+    text = json.dumps(kept, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+
+
+def scope_key(store: MemoryStore, raw_path: str) -> str | None:
+    """Whose files `raw_path` names in this store (see `DeclinedOp.scope_key`)."""
+    try:
+        scope = parse_virtual_path(raw_path).scope
+    except PathError:
+        return None
+    if scope is Scope.GLOBAL:
+        return "global"
+    if scope is Scope.PROJECT:
+        return f"project:{store.project_path}" if store.project_path else None
+    if scope is Scope.WORKSPACE and store.workspace is not None:
+        return f"workspace:{store.workspace.id}"
+    return None
+
+
+def _current_sha(store: MemoryStore, raw_path: str) -> str | None:
+    data = store.read_whole(raw_path)
+    return sha256_of(data) if data is not None else None
+
+
+def still_holds(store: MemoryStore, op: DeclinedOp) -> bool:
+    """Whether every file of the declined op holds what it held when it was declined."""
+    try:
+        return all(_current_sha(store, path) == sha for path, sha in op.files.items())
+    except (MemoryStoreError, PathError):
+        return False
+
+
+def load_declined(home: Home) -> tuple[DeclinedOp, ...]:
+    """Every decline written down (none when the file is missing or unusable)."""
+    document = DeclinedOps.read(read_sidecar(declined_path(home)).document)
+    return document.declined if document is not None else ()
+
+
+class DeclinedMatcher:
+    """The declines a run's guard checks each call against (see the module doc)."""
+
+    def __init__(self, store: MemoryStore, declined: Sequence[DeclinedOp]) -> None:
+        self.store = store
+        self._by_key = {op.key: op for op in declined}
+
+    @classmethod
+    def of(cls, home: Home, store: MemoryStore) -> DeclinedMatcher:
+        """The declines of `home` (read now), matched in `store` (the run's, or the
+        scratch copy a plan is made on)."""
+        return cls(store, load_declined(home))
+
+    def in_force(self) -> list[DeclinedOp]:
+        """The declines of this store's scopes whose files are unchanged."""
+        return [op for op in self._by_key.values() if self._applies(op)]
+
+    def refusal(
+        self, command: str, path: str, new_path: str | None, arguments: Mapping[str, Any]
+    ) -> str | None:
+        """Why the guard refuses this call (it was declined, its files unchanged), or None."""
+        key = scope_key(self.store, path)
+        if key is None:
+            return None
+        op = self._by_key.get((key, command, path, new_path, arguments_sha256(arguments)))
+        if op is None or not self._applies(op):
+            return None
+        when = datetime.fromtimestamp(op.declined_at / 1000).strftime("%Y-%m-%d %H:%M")
+        return (
+            f"{DECLINED_NOTE} ({when}): not proposed again until its file changes "
+            "(`memtab declined --forget` proposes it again)"
+        )
+
+    def _applies(self, op: DeclinedOp) -> bool:
+        return scope_key(self.store, op.path) == op.scope_key and still_holds(self.store, op)
+
+
+def record_declined(
+    home: Home, store: MemoryStore, plan: ConsolidationPlan, accepted: Collection[int]
+) -> int:
+    """Write down the ops of the changes `plan` proposed and the user left out of
+    `accepted`; drop the declines of this store's scopes whose files changed since.
+    Returns how many ops were written down. Raises OSError / LockUnavailableError."""
+    left_out = [op for op in plan.proposed if op.index not in accepted]
+    at = now_ms()
+    new = [declined for op in left_out if (declined := _declined(store, plan, op, at))]
+    if not new and not left_out:
+        return 0
+    keys = {op.key for op in new}
+    with edit_sidecar(declined_path(home), home.lock_path(LOCK_NAME)) as document:
+        read = DeclinedOps.read(document)
+        kept = [
+            op
+            for op in (read.declined if read is not None else ())
+            if op.key not in keys and (not _ours(store, op) or still_holds(store, op))
+        ]
+        merged = (kept + new)[-MAX_DECLINED:]
+        document.clear()
+        document.update(DeclinedOps(declined=tuple(merged)).to_json())
+    return len(new)
+
+
+def forget_declined(home: Home, store: MemoryStore) -> int:
+    """Forget the declines of this store's scopes; how many there were."""
+    with edit_sidecar(declined_path(home), home.lock_path(LOCK_NAME)) as document:
+        read = DeclinedOps.read(document)
+        ops = read.declined if read is not None else ()
+        kept = [op for op in ops if not _ours(store, op)]
+        if len(kept) == len(ops):
+            return 0
+        document.clear()
+        document.update(DeclinedOps(declined=tuple(kept)).to_json())
+    return len(ops) - len(kept)
+
+
+def _ours(store: MemoryStore, op: DeclinedOp) -> bool:
+    """Whether the decline is of this store's scopes (its workspace, project or global)."""
+    return scope_key(store, op.path) == op.scope_key
+
+
+def _declined(
+    store: MemoryStore, plan: ConsolidationPlan, op: PlannedOp, at: int
+) -> DeclinedOp | None:
+    key = scope_key(store, op.path)
+    if key is None:
+        return None
+    return DeclinedOp(
+        scope_key=key,
+        command=op.command,
+        path=op.path,
+        new_path=op.new_path,
+        arguments_sha256=arguments_sha256(op.arguments),
+        files={file.path: file.base_sha256 for file in op.files},
+        description=op.description,
+        declined_at=at,
+        plan_id=plan.id,
+    )
