@@ -31,12 +31,13 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.user_files import open_regular_file
 from memtab.redact import redact_secrets
 from memtab.store.actors import MCP_PREFIX
+from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
@@ -52,6 +53,7 @@ from memtab.store.scope_view import ScopeView
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.harvest import MAX_TEXT_CHARS, Candidate, HarvestError, HarvestInbox
 from memtab.writer.inbox_targets import proposed_target, target_choices, target_problem
+from memtab.writer.inbox_undo import InboxUndo
 from memtab.writer.notes import DIRECTIVES, FINDINGS, Note
 from memtab.writer.suggestions import (
     SuggestionError,
@@ -146,11 +148,50 @@ class InboxItem:
 
 @dataclass(frozen=True)
 class Decision:
-    """What accept or reject did: the items decided and the notes file written (accept)."""
+    """What accept or reject did: the items decided, the notes file written (accept), and
+    how to take it back (`writer.inbox_undo`)."""
 
     items: tuple[InboxItem, ...]
     memory_path: str | None = None
     texts: dict[str, str] = field(default_factory=dict)  # id → the text written
+    undo: InboxUndo | None = None
+
+
+@dataclass
+class _Done:
+    """What a decision did so far, for its `InboxUndo`."""
+
+    changes: list[RecordedChange] = field(default_factory=list)
+    bullets: dict[str, list[str]] = field(default_factory=dict)
+    suggestions: list[Suggestion] = field(default_factory=list)
+    proposals: list[tuple[bool, AgentProposal]] = field(default_factory=list)
+
+    def wrote(self, changes: Sequence[RecordedChange], path: str, bullet: str) -> None:
+        """`changes` made, `bullet` among them if `path` changed (else the file said it
+        already: taking the accept back leaves that line)."""
+        self.changes += changes
+        if any(change.path == path for change in changes):
+            self.bullets.setdefault(path, []).append(bullet)
+
+    def undo(
+        self,
+        verb: Literal["accept", "reject"],
+        items: Sequence[InboxItem],
+        *,
+        text: str | None = None,
+        to: str | None = None,
+    ) -> InboxUndo:
+        return InboxUndo(
+            verb,
+            tuple(item.id for item in items),
+            tuple(item.text for item in items),
+            text=text,
+            to=to,
+            changes=tuple(self.changes),
+            bullets={path: tuple(lines) for path, lines in self.bullets.items()},
+            suggestions=tuple(self.suggestions),
+            proposals=tuple(self.proposals),
+        )
 
 
 def harvest_run_id(path: str) -> str:
@@ -272,29 +313,50 @@ class Inbox:
         if to is not None:
             chosen = [self._retargeted(item, to) for item in chosen]
         written: dict[str, str] = {}
+        done = _Done()
         try:
             for item in chosen:
                 if item.kind == "agent":
                     queue = self._proposals(global_queue=item.workspace_id is None)
-                    proposal, _ = queue.accept(item.id, text=text)
+                    entry = _pending(queue.pending(), item.id)
+                    recorded: list[RecordedChange] = []
+                    proposal, _ = queue.accept(item.id, text=text, recorded=recorded)
+                    done.changes += recorded
+                    done.proposals += [(item.workspace_id is None, entry)] if entry else []
                     written[item.id] = proposal_text(proposal)
                     continue
                 assert self.workspace is not None  # harvest and suggestions are a workspace's
                 if item.kind == "suggestion":
-                    done = SuggestionQueue(self.home, self.workspace.id).accept(
+                    suggestions = SuggestionQueue(self.home, self.workspace.id)
+                    suggestion = _pending(suggestions.pending(), item.id)
+                    accepted = suggestions.accept(
                         [item.id], workspace=self.workspace, text=text, to=item.memory_path
                     )
-                    written[item.id] = done.suggestions[0].text
+                    note = accepted.suggestions[0].note
+                    done.wrote(accepted.written, item.memory_path, note.bullet)
+                    done.suggestions += [suggestion] if suggestion else []
+                    written[item.id] = note.text
                     continue
                 final = clean_note_text(item.text if text is None else text, limit=MAX_TEXT_CHARS)
                 harvest = self._harvest(harvest_run_id(item.source))
-                write_notes(harvest.store, item.memory_path, [Note(item.section, final)])
-                harvest.remove(item.source, [item.id])
+                note = Note(item.section, final)
+                with harvest.store.collecting_changes() as changes:
+                    write_notes(harvest.store, item.memory_path, [note])
+                    harvest.remove(item.source, [item.id])
+                done.wrote(changes, item.memory_path, note.bullet)
                 written[item.id] = final
         except (SuggestionError, HarvestError, ProposalError) as error:
             raise InboxError(str(error)) from None
         paths = {item.memory_path for item in chosen}
-        return Decision(tuple(chosen), paths.pop() if len(paths) == 1 else None, written)
+        undo = done.undo("accept", chosen, text=text, to=to)
+        return Decision(tuple(chosen), paths.pop() if len(paths) == 1 else None, written, undo)
+
+    def redo(self, undo: InboxUndo) -> Decision:
+        """Make again a decision that was taken back (`inbox_undo.take_back`): the same
+        items, decided the same way."""
+        if undo.verb == "reject":
+            return self.reject(undo.ids)
+        return self.accept(undo.ids, text=undo.text, to=undo.to)
 
     def _retargeted(self, item: InboxItem, to: str) -> InboxItem:
         """The item going to `to`, a file the user chose (InboxError when it cannot)."""
@@ -315,6 +377,7 @@ class Inbox:
         """Take these items out of the inbox: a harvest candidate leaves its file, a
         suggestion is dismissed (never proposed again)."""
         chosen = self._find(ids)
+        done = _Done()
         try:
             for global_queue in (False, True):
                 proposals = [
@@ -323,19 +386,40 @@ class Inbox:
                     if item.kind == "agent" and (item.workspace_id is None) == global_queue
                 ]
                 if proposals:
-                    self._proposals(global_queue).reject(proposals)
+                    queue = self._proposals(global_queue)
+                    entries = [p for p in queue.pending() if p.id in proposals]
+                    queue.reject(proposals)
+                    done.proposals += [(global_queue, entry) for entry in entries]
             suggestions = [item.id for item in chosen if item.kind == "suggestion"]
             if suggestions and self.workspace is not None:
-                SuggestionQueue(self.home, self.workspace.id).dismiss(suggestions)
+                queue_of_suggestions = SuggestionQueue(self.home, self.workspace.id)
+                pending = [s for s in queue_of_suggestions.pending() if s.id in suggestions]
+                queue_of_suggestions.dismiss(suggestions)
+                done.suggestions += pending
             by_file: dict[str, list[str]] = {}
             for item in chosen:
                 if item.kind == "harvest":
                     by_file.setdefault(item.source, []).append(item.id)
             for path, file_ids in by_file.items():
-                self._harvest(harvest_run_id(path)).remove(path, file_ids)
+                harvest = self._harvest(harvest_run_id(path))
+                with harvest.store.collecting_changes() as changes:
+                    harvest.remove(path, file_ids)
+                done.changes += changes
         except (SuggestionError, HarvestError, ProposalError) as error:
             raise InboxError(str(error)) from None
-        return Decision(tuple(chosen))
+        return Decision(tuple(chosen), undo=done.undo("reject", chosen))
+
+
+class _Queued(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+_Entry = TypeVar("_Entry", bound=_Queued)
+
+
+def _pending(entries: Sequence[_Entry], entry_id: str) -> _Entry | None:
+    return next((entry for entry in entries if entry.id == entry_id), None)
 
 
 def with_transcript_evidence(

@@ -253,6 +253,27 @@ class SuggestionQueue:
         self._edit(change)
         return added
 
+    def reopen(self, suggestions: Sequence[Suggestion]) -> list[Suggestion]:
+        """Put decided suggestions back as they were while pending (a decision taken back,
+        `writer.inbox_undo`): each replaces its decided entry, or comes back if the queue
+        forgot it; one pending already is left. The suggestions put back."""
+        reopened: list[Suggestion] = []
+
+        def change(document: _Document) -> None:
+            at = {suggestion.id: index for index, suggestion in enumerate(document.suggestions)}
+            for suggestion in suggestions:
+                index = at.get(suggestion.id)
+                if index is None:
+                    document.suggestions.append(suggestion)
+                elif document.suggestions[index].status != "pending":
+                    document.suggestions[index] = suggestion
+                else:
+                    continue
+                reopened.append(suggestion)
+
+        self._edit(change)
+        return reopened
+
     def dismiss(self, ids: Sequence[str]) -> list[Suggestion]:
         """Dismiss pending suggestions (SuggestionError when an id is not pending)."""
         dismissed: list[Suggestion] = []

@@ -9,8 +9,9 @@ field with the focus (the editor's text, its description, a search box) Undo and
 on its typing instead, as their keys do there.
 
 Undo pressed while a file operation is still running (Delete, then Ctrl+Z at once, on a
-busy machine or a big folder) is meant for that operation, whose step is not on the stack
-yet: it waits until the operations asked for have ended, then takes back the newest.
+busy machine or a big folder) — or an Inbox accept or reject (`FileOpTasks.decide`) — is
+meant for that operation, whose step is not on the stack yet: it waits until the
+operations asked for have ended, then takes back the newest.
 """
 
 from __future__ import annotations
@@ -35,7 +36,10 @@ from memtab.sources.file_ref import MemoryFileRef
 logger = logging.getLogger(__name__)
 
 UNDO_TEXT = "&Undo"
-UNDO_UNAVAILABLE = "Nothing to undo: no file was created, moved, deleted or pinned here yet"
+UNDO_UNAVAILABLE = (
+    "Nothing to undo: no file was created, moved, deleted or pinned, nor an Inbox item "
+    "accepted or rejected, here yet"
+)
 REDO_TEXT = "&Redo"
 REDO_UNAVAILABLE = "Nothing to redo: no change to the files was undone since the last one"
 
@@ -144,8 +148,7 @@ class UndoRedoCommands(QObject):
         file_ops = self._context.file_ops
         if file_ops.busy:
             if self._waiting is None:
-                file_ops.op_finished.connect(self._ops_ended)
-                file_ops.op_failed.connect(self._ops_ended)
+                file_ops.ended.connect(self._ops_ended)
             self._waiting = redo  # pressed again while waiting: still one turn, the last asked
             verb = "Redo" if redo else "Undo"
             self._context.status.show(f"{verb} once the file operation in progress has ended…")
@@ -165,8 +168,7 @@ class UndoRedoCommands(QObject):
         if file_ops.busy or self._waiting is None:
             return
         redo, self._waiting = self._waiting, None
-        file_ops.op_finished.disconnect(self._ops_ended)
-        file_ops.op_failed.disconnect(self._ops_ended)
+        file_ops.ended.disconnect(self._ops_ended)
         self._turn_files(redo=redo)  # a file's turn, wherever the focus went meanwhile
 
     def _apply(self, step: UndoStep, *, redo: bool) -> None:

@@ -13,6 +13,7 @@ import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
@@ -23,6 +24,7 @@ from memtab.gui.tasks.runner import TaskContext
 logger = logging.getLogger(__name__)
 
 Operation = Callable[[], OpResult]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -56,11 +58,14 @@ class FileOpTasks(QObject):
         op_finished(OpResult, OpFollowUp): an operation ended (its result says whether
             it succeeded).
         op_failed(str): an operation raised unexpectedly.
+        ended(): an operation or a decision (`decide`) ended, after its own signal or
+            callbacks (Edit → Undo waits for the last).
     """
 
     op_queued = Signal(object)
     op_finished = Signal(object, object)
     op_failed = Signal(str)
+    ended = Signal()
 
     def __init__(self, parent: QObject | None = None, channel: FileChannel | None = None) -> None:
         """Operations go through `channel` (else a channel of their own, which `shutdown`
@@ -84,6 +89,29 @@ class FileOpTasks(QObject):
         )
         self.op_queued.emit(follow_up)
 
+    def decide(
+        self,
+        job: Callable[[TaskContext], T],
+        done: Callable[[T], None],
+        failed: Callable[[str], None],
+    ) -> None:
+        """Queue another feature's change that pushes its own undo step (an Inbox accept
+        or reject): in order with the operations, reported to `done` or `failed`, and
+        `busy` until then — so Edit → Undo pressed meanwhile waits for it."""
+
+        def finished(result: T) -> None:
+            self._pending -= 1
+            done(result)
+            self.ended.emit()
+
+        def raised(message: str) -> None:
+            self._pending -= 1
+            failed(message)
+            self.ended.emit()
+
+        self._pending += 1
+        self._channel.write(job, finished, raised)
+
     def shutdown(self) -> None:
         """Stop the worker thread (on window close), once the operations asked for ran."""
         if self._owns_channel:
@@ -93,7 +121,9 @@ class FileOpTasks(QObject):
         self._pending -= 1
         assert isinstance(result, OpResult)
         self.op_finished.emit(result, follow_up)
+        self.ended.emit()
 
     def _failed(self, message: str) -> None:
         self._pending -= 1
         self.op_failed.emit(message)
+        self.ended.emit()

@@ -2,13 +2,16 @@
 the offline writer's suggestions — to accept (as it is, or edited first) or reject.
 
 Built on `memtab.writer.inbox.Inbox` (docs/formats.md §10.5); every read and decision
-goes through the window's file channel (`gui/tasks/file_channel.py`): decisions are its
-ordered writes (the suggestion queue is a file under a cross-process lock, a harvest file
-is changed under the scope's lock, accepting writes the notes file through the store),
-the inbox is read on its files lane after them, and the evidence — the transcript, not a
-memory file — on its listings lane. The panel shows itself only
-while something waits. Selecting an item shows where it came from, its confidence and
-rationale, and the transcript messages it rests on (read for that item alone).
+goes through the window's file channel (`gui/tasks/file_channel.py`, the jobs in
+`inbox_jobs`): decisions are ordered writes of the file operations
+(`FileOpTasks.decide`: the suggestion queue is a file under a cross-process lock, a
+harvest file is changed under the scope's lock, accepting writes the notes file through
+the store), each pushing its step on the window's undo stack — Edit → Undo takes it back,
+Undo pressed before it ends waits for it — the inbox is read on its files lane after
+them, and the evidence — the transcript, not a memory file — on its listings lane. The
+panel shows itself only while something waits. Selecting an item shows where it came
+from, its confidence and rationale, where accepting puts it and why ("Accept into:",
+`target_box`), and the transcript messages it rests on (read for that item alone).
 
 It follows the queue file and the workspace's harvest folder through the window's
 watcher (the batches `context.changes` publishes): what mux harvests, what the writer
@@ -22,8 +25,6 @@ from __future__ import annotations
 import functools
 import logging
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
@@ -49,16 +50,20 @@ from memtab.gui.context import WindowContext
 from memtab.gui.dialog_layout import lay_out_prose_dialog
 from memtab.gui.rich_text import escape_html
 from memtab.gui.style import Accent, accent_text, mute
-from memtab.gui.tasks.runner import TaskContext
+from memtab.gui.writer.inbox_jobs import (
+    Decided,
+    Pending,
+    WithEvidence,
+    accept,
+    load_evidence,
+    load_pending,
+    reject,
+)
 from memtab.gui.writer.target_box import TargetBox
-from memtab.humanize import plural
-from memtab.store.home import Home, HomeError
-from memtab.store.memory import MemoryStoreError
-from memtab.store.paths import PathError
 from memtab.store.proposals.queue import GLOBAL_QUEUE, proposals_path
 from memtab.store.registry import Workspace
 from memtab.writer.harvest import HARVEST_DIR
-from memtab.writer.inbox import Inbox, InboxError, InboxItem, with_transcript_evidence
+from memtab.writer.inbox import InboxItem
 from memtab.writer.suggestions import queue_path
 
 logger = logging.getLogger(__name__)
@@ -68,80 +73,6 @@ EVIDENCE_KEY = "inbox-evidence"
 LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
 LIST_LINES = 8
 _ID_ROLE = Qt.ItemDataRole.UserRole + 1
-_DECIDE_ERRORS = (InboxError, MemoryStoreError, PathError, HomeError, OSError, TimeoutError)
-
-
-@dataclass(frozen=True)
-class Pending:
-    """What waits in one workspace's inbox, or the global one (a load job's result)."""
-
-    workspace_id: str | None
-    items: tuple[InboxItem, ...]
-    targets: tuple[str, ...] = ()  # the files an item may be accepted into
-
-
-@dataclass(frozen=True)
-class WithEvidence:
-    """One item with its evidence messages read from the transcript."""
-
-    workspace_id: str
-    item: InboxItem
-
-
-@dataclass(frozen=True)
-class Decided:
-    """What an accept or reject job did: a note for the status bar, or why it failed."""
-
-    message: str
-    error: bool = False
-    memory_path: str | None = None
-
-
-def load_pending(home: Home, workspace: Workspace | None, _context: TaskContext) -> Pending:
-    """The job: read the inbox (unreadable files read as empty, and are logged); without
-    a workspace, the global one (agents' proposals for global memory)."""
-    workspace_id = workspace.id if workspace is not None else None
-    inbox = Inbox(home, workspace)
-    return Pending(workspace_id, tuple(inbox.items()), inbox.target_choices())
-
-
-def load_evidence(
-    home: Home, workspace_id: str, item: InboxItem, _context: TaskContext
-) -> WithEvidence:
-    """The job: the item's evidence messages, from the workspace's transcript."""
-    return WithEvidence(workspace_id, with_transcript_evidence(home, workspace_id, [item])[0])
-
-
-def accept(
-    home: Home,
-    workspace: Workspace | None,
-    ids: Sequence[str],
-    text: str | None,
-    to: str | None,
-    _context: TaskContext,
-) -> Decided:
-    """The job: write the items into their notes file (`to`: the one the user chose) and
-    take them out of the inbox."""
-    try:
-        done = Inbox(home, workspace).accept(ids, text=text, to=to)
-    except _DECIDE_ERRORS as e:
-        return Decided(f"Could not accept: {e}", error=True)
-    where = done.memory_path or "the notes files"
-    return Decided(
-        f"Accepted {plural(len(done.items), 'memory', 'memories')} into {where}",
-        memory_path=done.memory_path,
-    )
-
-
-def reject(
-    home: Home, workspace: Workspace | None, ids: Sequence[str], _context: TaskContext
-) -> Decided:
-    """The job: take the items out of the inbox (a harvest candidate leaves its file)."""
-    try:
-        done = Inbox(home, workspace).reject(ids)
-    except _DECIDE_ERRORS as e:
-        return Decided(f"Could not reject: {e}", error=True)
-    return Decided(f"Rejected {plural(len(done.items), 'proposed memory', 'proposed memories')}")
 
 
 def origin_text(item: InboxItem) -> str:
@@ -245,6 +176,9 @@ class InboxPanel(QFrame):
         self._evidence: int | None = None
         self._build()
         self.hide()
+        # A file operation may change what waits (Edit → Undo of a decision, a harvest
+        # file deleted from the tree): read again once it ends, sooner than the watcher.
+        context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
         context.changes.published.connect(self._on_changes_published)
 
     def _build(self) -> None:
@@ -393,13 +327,16 @@ class InboxPanel(QFrame):
             to = self.target.chosen
             for path in {to or i.memory_path for i in self._items if i.id in ids}:
                 self._context.own_writes.note(path)  # the user's own: no "agent edited" badge
-            self._decide(functools.partial(accept, self.home, self._workspace, ids, text, to))
+            stack = self._context.undo_stack
+            job = functools.partial(accept, self.home, self._workspace, ids, text, to, stack)
+            self._decide(job)
 
     def reject_selected(self) -> None:
         """Reject the selected items."""
         ids = self.selected_ids()
         if ids:
-            self._decide(functools.partial(reject, self.home, self._workspace, ids))
+            stack = self._context.undo_stack
+            self._decide(functools.partial(reject, self.home, self._workspace, ids, stack))
 
     def edit_selected(self) -> None:
         """Edit the selected item in a dialog, then accept it."""
@@ -439,7 +376,7 @@ class InboxPanel(QFrame):
             self._show_error(message)
             self._update_buttons()
 
-        self._context.files.write(job, done, failed)
+        self._context.file_ops.decide(job, done, failed)  # Undo pressed meanwhile waits
         self._update_buttons()
 
     def _decided(self, result: Decided) -> None:
@@ -548,6 +485,10 @@ class InboxPanel(QFrame):
         self.accept_button.setEnabled(selected > 0 and not deciding)
         self.reject_button.setEnabled(selected > 0 and not deciding)
         self.edit_button.setEnabled(selected == 1 and not deciding)
+
+    @Slot(object, object)
+    def _on_file_ops_op_finished(self, _result: object, _follow_up: object) -> None:
+        self.reload()
 
     @Slot(bool)
     def _on_toggle_toggled(self, expanded: bool) -> None:

@@ -33,6 +33,7 @@ from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.redact import redact_secrets
 from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import ScopeUnavailableError, ToolArgumentError
+from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
@@ -182,9 +183,16 @@ class ProposalQueue:
         self._edit(change)
         return proposal
 
-    def accept(self, proposal_id: str, *, text: str | None = None) -> tuple[AgentProposal, str]:
+    def accept(
+        self,
+        proposal_id: str,
+        *,
+        text: str | None = None,
+        recorded: list[RecordedChange] | None = None,
+    ) -> tuple[AgentProposal, str]:
         """Apply one pending proposal through the memory tool (`text`: the user's edit of
-        its text), then mark it accepted: the proposal and the tool's output."""
+        its text), then mark it accepted: the proposal and the tool's output. `recorded`
+        gets the changes history recorded of the call (to take it back)."""
         done: list[tuple[AgentProposal, str]] = []
 
         def change(proposals: list[AgentProposal]) -> None:
@@ -203,9 +211,12 @@ class ProposalQueue:
             except ToolArgumentError as error:
                 raise ProposalError(str(error)) from None
             store = MemoryStore(self.home, self.workspace, actor=actor)
-            result = MemoryTool(store).execute_request(
-                request, expected_sha256=proposal.expected_sha256
-            )
+            with store.collecting_changes() as changes:
+                result = MemoryTool(store).execute_request(
+                    request, expected_sha256=proposal.expected_sha256
+                )
+            if recorded is not None:
+                recorded.extend(changes)
             if not result.success:
                 raise ProposalError(f"{proposal.id} cannot be applied now: {result.error}")
             decided = proposal.replaced(
@@ -219,6 +230,27 @@ class ProposalQueue:
 
         self._edit(change)
         return done[0]
+
+    def reopen(self, proposals: Sequence[AgentProposal]) -> list[AgentProposal]:
+        """Put decided proposals back as they were while pending (a decision taken back,
+        `writer.inbox_undo`): each replaces its decided entry, or comes back if the queue
+        forgot it; one pending already is left. The proposals put back."""
+        reopened: list[AgentProposal] = []
+
+        def change(queued: list[AgentProposal]) -> None:
+            at = {proposal.id: index for index, proposal in enumerate(queued)}
+            for proposal in proposals:
+                index = at.get(proposal.id)
+                if index is None:
+                    queued.append(proposal)
+                elif queued[index].status != "pending":
+                    queued[index] = proposal
+                else:
+                    continue
+                reopened.append(proposal)
+
+        self._edit(change)
+        return reopened
 
     def reject(self, ids: Sequence[str]) -> list[AgentProposal]:
         """Mark pending proposals rejected (nothing in memory changes)."""

@@ -1,0 +1,107 @@
+"""The Inbox's jobs, on the window's file channel off the GUI thread: read what waits (and
+the files an item may be accepted into), read an item's evidence, and decide — accept or
+reject, each pushing the step Edit → Undo takes it back with (`inbox_steps`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memtab.components.files.undo import UndoStack
+from memtab.gui.tasks.runner import TaskContext
+from memtab.gui.writer.inbox_steps import InboxStep
+from memtab.humanize import plural
+from memtab.store.home import Home, HomeError
+from memtab.store.memory import MemoryStoreError
+from memtab.store.paths import PathError
+from memtab.store.registry import Workspace
+from memtab.writer.inbox import Decision, Inbox, InboxError, InboxItem, with_transcript_evidence
+
+_DECIDE_ERRORS = (InboxError, MemoryStoreError, PathError, HomeError, OSError, TimeoutError)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What waits in one workspace's inbox, or the global one (a load job's result)."""
+
+    workspace_id: str | None
+    items: tuple[InboxItem, ...]
+    targets: tuple[str, ...] = ()  # the files an item may be accepted into
+
+
+@dataclass(frozen=True)
+class WithEvidence:
+    """One item with its evidence messages read from the transcript."""
+
+    workspace_id: str
+    item: InboxItem
+
+
+@dataclass(frozen=True)
+class Decided:
+    """What an accept or reject job did: a note for the status bar, or why it failed."""
+
+    message: str
+    error: bool = False
+    memory_path: str | None = None
+
+
+def load_pending(home: Home, workspace: Workspace | None, _context: TaskContext) -> Pending:
+    """The job: read the inbox (unreadable files read as empty, and are logged); without
+    a workspace, the global one (agents' proposals for global memory)."""
+    workspace_id = workspace.id if workspace is not None else None
+    inbox = Inbox(home, workspace)
+    return Pending(workspace_id, tuple(inbox.items()), inbox.target_choices())
+
+
+def load_evidence(
+    home: Home, workspace_id: str, item: InboxItem, _context: TaskContext
+) -> WithEvidence:
+    """The job: the item's evidence messages, from the workspace's transcript."""
+    return WithEvidence(workspace_id, with_transcript_evidence(home, workspace_id, [item])[0])
+
+
+def accept(
+    home: Home,
+    workspace: Workspace | None,
+    ids: Sequence[str],
+    text: str | None,
+    to: str | None,
+    stack: UndoStack,
+    _context: TaskContext,
+) -> Decided:
+    """The job: write the items into their notes file (`to`: the one the user chose) and
+    take them out of the inbox; Edit → Undo takes it back (`stack`)."""
+    try:
+        done = Inbox(home, workspace).accept(ids, text=text, to=to)
+    except _DECIDE_ERRORS as e:
+        return Decided(f"Could not accept: {e}", error=True)
+    _push(stack, workspace, done)
+    where = done.memory_path or "the notes files"
+    return Decided(
+        f"Accepted {plural(len(done.items), 'memory', 'memories')} into {where}",
+        memory_path=done.memory_path,
+    )
+
+
+def reject(
+    home: Home,
+    workspace: Workspace | None,
+    ids: Sequence[str],
+    stack: UndoStack,
+    _context: TaskContext,
+) -> Decided:
+    """The job: take the items out of the inbox (a harvest candidate leaves its file);
+    Edit → Undo brings them back (`stack`)."""
+    try:
+        done = Inbox(home, workspace).reject(ids)
+    except _DECIDE_ERRORS as e:
+        return Decided(f"Could not reject: {e}", error=True)
+    _push(stack, workspace, done)
+    return Decided(f"Rejected {plural(len(done.items), 'proposed memory', 'proposed memories')}")
+
+
+def _push(stack: UndoStack, workspace: Workspace | None, done: Decision) -> None:
+    """A decision made: Edit → Undo takes it back ("Undo accept 'Use uv for…'")."""
+    if done.undo is not None:
+        stack.push(InboxStep(workspace, done.undo.label, decided=done.undo))
