@@ -175,9 +175,9 @@ class ActionRegistry(QObject):
         self, action_id: str, text: str, dock: QDockWidget, **options: Any
     ) -> QtGui.QAction:
         """A checkable action that shows or hides `dock`, checked while it shows. The
-        registry's own, not `dock.toggleViewAction()`: PySide drops its wrapper of that one
-        when a widget it passed in the focus chain goes (`editor/tab_bar.chain_like`
-        walks it), and Help → Keyboard shortcuts then reached a dead action."""
+        registry's own, not `dock.toggleViewAction()`: PySide dropped its wrapper of that one
+        when a widget passed in walking the focus chain went (`editor/tab_bar.chain_like`
+        walked it then), and Help → Keyboard shortcuts reached a dead action."""
 
         def toggle() -> None:
             if dock.isVisible():

@@ -10,6 +10,9 @@ buttons are `gui/dialog_layout.py`'s; text fields' undo and redo `gui/text_field
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
+
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
@@ -116,3 +119,23 @@ def short_name(name: str, limit: int = TITLE_NAME_CHARS) -> str:
         return name
     half = (limit - 1) // 2
     return f"{name[:half]}…{name[len(name) - half :]}"
+
+
+def tab_stops(container: QWidget) -> list[QWidget]:
+    """The widgets inside `container` that Tab stops at, in the order they were made and
+    placed — Qt's own focus order within a part built at once — found by `findChildren`
+    rather than by walking the window's whole focus chain from Python (slow, and every
+    widget passed gets a wrapper PySide may drop while Qt still uses the widget)."""
+    tabbing, window = Qt.FocusPolicy.TabFocus, container.window()
+    return [
+        w
+        for w in container.findChildren(QWidget)
+        if w.focusPolicy() & tabbing and w.window() is window  # not a dialog's
+    ]
+
+
+def chain_tab_order(widgets: Sequence[QWidget]) -> None:
+    """Tab goes through `widgets` in this order (each moved after the one before it;
+    what followed the first follows the last)."""
+    for first, second in itertools.pairwise(widgets):
+        QWidget.setTabOrder(first, second)

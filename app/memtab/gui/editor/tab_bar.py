@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-_FOCUS_CHAIN_LIMIT = 5000  # widgets: a window's chain is far shorter
+from memtab.gui.widgets import chain_tab_order, tab_stops
 
 
 class EditorTabBar(QTabBar):
@@ -105,16 +105,7 @@ class EditorTabBar(QTabBar):
 
 
 def chain_like(model: QWidget, widget: QWidget) -> None:
-    """Put `widget`'s focusable children in the focus chain where `model`'s are (a new tab
-    is made after the window chained its parts: Tab would reach it last)."""
-    chain: list[QWidget] = []
-    step = model.nextInFocusChain()
-    while step is not None and step is not model and len(chain) < _FOCUS_CHAIN_LIMIT:
-        chain.append(step)
-        step = step.nextInFocusChain()
-    inside_model = [w for w in chain if model.isAncestorOf(w)]
-    anchor = inside_model[-1] if inside_model else model
-    tabbing = Qt.FocusPolicy.TabFocus
-    for child in [w for w in chain if widget.isAncestorOf(w) and w.focusPolicy() & tabbing]:
-        QWidget.setTabOrder(anchor, child)
-        anchor = child
+    """Put `widget`'s tab stops in the focus chain after `model`'s (a new tab is made after
+    the window chained its parts: Tab would reach it last)."""
+    stops = tab_stops(model)
+    chain_tab_order([stops[-1] if stops else model, *tab_stops(widget)])

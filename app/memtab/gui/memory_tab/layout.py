@@ -10,7 +10,6 @@ when the tab is narrow (`panes.PaneSwitch`).
 
 from __future__ import annotations
 
-import itertools
 import logging
 
 from PySide6.QtCore import Qt
@@ -21,6 +20,7 @@ from memtab.gui.memory_tab.overlay import TreeOverlay
 from memtab.gui.memory_tab.panes import PaneSwitch
 from memtab.gui.style import muted_text
 from memtab.gui.tree.view import MemoryTreeView
+from memtab.gui.widgets import chain_tab_order, tab_stops
 
 logger = logging.getLogger(__name__)
 
@@ -113,28 +113,8 @@ class TabLayout:
 
     @staticmethod
     def set_tab_order(widgets: list[QWidget], containers: list[QWidget]) -> None:
-        """Tab through `widgets`, then the focusable widgets inside each of `containers`
-        in turn: picker → search → tree → the panels over its bottom (message bar,
-        Inbox; skipped while hidden) → editor → footer (the editor sits right of the
-        footer on screen, but is where the keyboard goes after choosing a file)."""
-        start = widgets[0]
-        chain: list[QWidget] = []
-        widget = start.nextInFocusChain()
-        while widget is not None and widget is not start and len(chain) < 1000:
-            chain.append(widget)
-            widget = widget.nextInFocusChain()
-
-        def inside(container: QWidget) -> list[QWidget]:
-            return [
-                w
-                for w in chain
-                if w is not container
-                and container.isAncestorOf(w)
-                and w.focusPolicy() & Qt.FocusPolicy.TabFocus
-            ]
-
-        order = list(widgets)
-        for container in containers:
-            order += inside(container)
-        for first, second in itertools.pairwise(order):
-            QWidget.setTabOrder(first, second)
+        """Tab through `widgets`, then the tab stops inside each of `containers` in turn:
+        picker → search → tree → the panels over its bottom (message bar, Inbox; skipped
+        while hidden) → editor → footer (the editor sits right of the footer on screen,
+        but is where the keyboard goes after choosing a file)."""
+        chain_tab_order([*widgets, *(stop for c in containers for stop in tab_stops(c))])
