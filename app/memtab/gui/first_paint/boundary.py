@@ -93,6 +93,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.components.tree.marks",
         "memtab.components.tree.nodes",
         "memtab.components.tree.scan",
+        "memtab.components.tree.scan_steps",  # what each scan the tab shows fans out to
         "memtab.components.tree.text",
         "memtab.components.tree.tree",
         # this package: the start, the window's and the Memory tab's frames

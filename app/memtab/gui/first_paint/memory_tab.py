@@ -50,7 +50,8 @@ from PySide6.QtWidgets import QLineEdit, QMenu, QWidget
 from memtab.components import glossary
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.tree.nodes import TreeNode
-from memtab.components.tree.scan import HomeScan, ScanOutcome, workspace_identity
+from memtab.components.tree.scan import HomeScan, ScanOutcome
+from memtab.components.tree.scan_steps import ScanSteps, scan_steps
 from memtab.components.tree.tree import default_expanded_keys
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
@@ -63,7 +64,6 @@ from memtab.gui.tree.merge import SlicedMerge
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.paths import VirtualPath
 from memtab.store.registry import Workspace
 from memtab.store.scope_view import ScopeView
@@ -226,7 +226,14 @@ class MemoryTab(QWidget):
         self.assembled.emit()
         scan = self._shown.scan
         if scan is not None:  # the tree shows a scan the parts have not seen
-            self._apply_scan_to_parts(scan, None)
+            caught_up = scan_steps(
+                scan,
+                None,
+                assembled=True,
+                searching=False,
+                explicit_workspace=self._explicit_workspace,
+            )
+            self._apply_scan_to_parts(scan, caught_up)
             self.marks.show()
             self._shown.scan_applied.emit(scan)
             if self._first_scan_shown:
@@ -412,40 +419,41 @@ class MemoryTab(QWidget):
         )
         tree = outcome.presented
         assert isinstance(tree, TreeNode)
-        if not self._assembled:  # the first scan: the tree alone, the parts after its paint
+        steps = scan_steps(
+            scan,
+            previous,
+            assembled=self._assembled,
+            searching=self.is_searching(),
+            explicit_workspace=self._explicit_workspace,
+        )
+        if steps.first:  # the tree alone, the parts after its paint
             self._show_tree(tree, self._on_first_scan_shown)
-            if scan.registry_error:
-                self.show_error(scan.registry_error)
-            return
-        same_workspace = self._apply_scan_to_parts(scan, previous)
-        if self.search_box.query.active:
-            self.model.set_agent_edited(self.marks.badges)
-            self.search_box.search(scan)
         else:
-            self._show_tree(tree, None if self._first_scan_shown else self._on_first_scan_shown)
-        if same_workspace and not scan.changes.empty:
-            changed = {MemoryFileRef.of_mux(p) for p in scan.changes.changed | scan.changes.deleted}
-            with self.marks.opening_quietly():  # a reload is not the user opening it
-                self.editor.follow_changes(changed, self.sync.open_file)
-        if scan.registry_error:
-            self.show_error(scan.registry_error)
-        self._shown.scan_applied.emit(scan)
+            self._apply_scan_to_parts(scan, steps)
+            if steps.search_again:
+                self.model.set_agent_edited(self.marks.badges)
+                self.search_box.search(scan)
+            else:
+                self._show_tree(tree, None if self._first_scan_shown else self._on_first_scan_shown)
+            if steps.followed:
+                with self.marks.opening_quietly():  # a reload is not the user opening it
+                    self.editor.follow_changes(steps.followed, self.sync.open_file)
+        if steps.error:
+            self.show_error(steps.error)
+        if not steps.first:
+            self._shown.scan_applied.emit(scan)
 
-    def _apply_scan_to_parts(self, scan: HomeScan, previous: HomeScan | None) -> bool:
-        """Feed a scan to the parts; whether its workspace is `previous`'s."""
-        same_workspace = previous is not None and workspace_identity(
-            previous.workspace
-        ) == workspace_identity(scan.workspace)
-        if not same_workspace:
-            self._on_workspace_shown(scan)
-        self.marks.scanned(scan, first=not same_workspace)
+    def _apply_scan_to_parts(self, scan: HomeScan, steps: ScanSteps) -> None:
+        """Feed a scan to the parts."""
+        if steps.workspace_changed:
+            self._on_workspace_shown(scan, steps.workspace_note)
+        self.marks.scanned(scan, first=steps.workspace_changed)
         self.sources.scanned(scan)  # before the tree: a small one is shown at once
         self.footer.set_context(scan.workspace, scan.status)
-        return same_workspace
 
-    def _on_workspace_shown(self, scan: HomeScan) -> None:
-        if scan.workspace_note and self._explicit_workspace:
-            self.show_error(scan.workspace_note + "; showing another workspace instead.")
+    def _on_workspace_shown(self, scan: HomeScan, note: str | None) -> None:
+        if note:
+            self.show_error(note)
         self._shown.workspace_id = scan.workspace.id if scan.workspace is not None else None
         self.files.workspace_shown()
         # Keeps the open file when only the scan caught up with a switch already made.
