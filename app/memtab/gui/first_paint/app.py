@@ -49,7 +49,6 @@ from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks, ServiceFactory
 from memtab.gui.context import WindowContext
 from memtab.gui.crash_reports import CrashReporter
-from memtab.gui.first_paint.boundary import settled_step
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.icons import app_icon
@@ -124,8 +123,7 @@ def create_main_window(
         tab,
         watcher,
         home_source=home_source,
-        traces_tab_factory=lambda: settled_step().build_traces_tab(home, context.changes),
-        writer_factory=(lambda: settled_step().build_writer(home)) if start_writer else None,
+        start_writer=start_writer,
         window_factory=functools.partial(another_home_window, ui_state=state),
         start_check=start_check,
     )

@@ -96,6 +96,8 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.components.tree.scan_steps",  # what each scan the tab shows fans out to
         "memtab.components.tree.text",
         "memtab.components.tree.tree",
+        "memtab.components.window",
+        "memtab.components.window.phases",  # the window runs its features by phase (stdlib)
         # this package: the start, the window's and the Memory tab's frames
         "memtab.gui.first_paint",
         "memtab.gui.first_paint.app",

@@ -8,9 +8,12 @@ its batches to the context (`context.changes`: classified once), which features 
 
 The window is the `WindowShell` its features ask (bring the Memory tab to the front, open
 a file in it, dock a panel); they get everything else from the `WindowContext` it is
-built with. Its own commands (`window.*`, Consolidate now, pausing the writer) are
-registered with the features' once the Memory tab is assembled, and the menus are made
-from the registry then (`gui/window/menus.py`). The dialogs it opens for them (a folder to
+built with. Its features are one ordered list, each with its phase
+(`gui/window/features.WINDOW_FEATURES`, the step after the first paint): the window runs
+it (`features`, a `components.window.phases.Composition`) — after paint once the Memory
+tab is assembled (its own commands and the features', then the menus made from the
+registry), watching once the first scan has painted, the Traces tab on demand — and
+closing saves and stops what it built. The dialogs it opens for them (a folder to
 choose, a yes/no question) are named through `QtWidgets`: a class imported by name is
 built at import, its Python enums with it, before the first paint that never asks.
 """
@@ -20,7 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 import shiboken6
 from PySide6 import QtWidgets
@@ -38,11 +41,12 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components import glossary
+from memtab.components.window.phases import Composition, Phase
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.context import WindowContext
 from memtab.gui.first_paint.boundary import settled_step
-from memtab.gui.first_paint.geometry import place_window, remember_splitter, restore_splitter
+from memtab.gui.first_paint.geometry import place_window, remember_splitter
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.first_paint.status_bar import WindowStatusBar
 from memtab.humanize import display_path
@@ -151,8 +155,8 @@ class MainWindow(QMainWindow):
         watcher: HomeWatcher,
         *,
         home_source: str | None = None,
-        traces_tab_factory: Callable[[], TracesTab] | None = None,
-        writer_factory: Callable[[], WriterSupervisor] | None = None,
+        with_traces: bool = True,
+        start_writer: bool = True,
         window_factory: WindowFactory | None = None,
         start_check: bool = True,
     ) -> None:
@@ -161,8 +165,9 @@ class MainWindow(QMainWindow):
         False (then only when the user asks: Check now).
 
         The menus are filled once the Memory tab is assembled (right after its first
-        paint); the background writer is built once it has loaded, the Traces tab when
-        it is first shown (or asked for), so they never delay the window.
+        paint); the background writer is built once it has loaded (unless `start_writer`
+        is False), the Traces tab (unless `with_traces` is False) when it is first shown
+        or asked for, so they never delay the window (`features`).
         """
         super().__init__()
         self.setObjectName("mainWindow")
@@ -176,6 +181,11 @@ class MainWindow(QMainWindow):
         self._window_factory = window_factory
         self.start_check = start_check
         """Whether the memory is checked against the code in the background."""
+        self.start_writer = start_writer
+        """Whether the background memory writer runs in this window."""
+        self.features: Composition[MainWindow] | None = None
+        """The window's features, built phase by phase (made right after the first paint:
+        its list is the settled step's, `gui.window.features.WINDOW_FEATURES`)."""
         self._closing = False
         self._closed = False
         self.setWindowTitle(display_path(home.root))
@@ -187,16 +197,14 @@ class MainWindow(QMainWindow):
         self.add_tab(memory_tab, "Memory")
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self._traces_tab: TracesTab | None = None
-        self._traces_tab_factory = traces_tab_factory
         self._traces_container: QWidget | None = None
-        if traces_tab_factory is not None:
+        if with_traces:
             self._traces_container = QWidget(self)
             QVBoxLayout(self._traces_container).setContentsMargins(0, 0, 0, 0)
             self.add_tab(self._traces_container, "Traces")
         self.writer: WriterSupervisor | None = None
         self.writer_status: WriterStatusWidget | None = None
         self.writer_feedback: WriterFeedback | None = None
-        self._writer_factory = writer_factory
         self.sync: SyncFeature | None = None
         """Sync over git and the conflicts; built once the watcher starts."""
 
@@ -218,9 +226,9 @@ class MainWindow(QMainWindow):
         for title in MENU_TITLES:
             self.menuBar().addMenu(title)
         if memory_tab.is_assembled:
-            self._build_menus()
+            self._on_memory_tab_assembled()
         else:
-            memory_tab.assembled.connect(self._build_menus)
+            memory_tab.assembled.connect(self._on_memory_tab_assembled)
         self.successor: MainWindow | None = None
         """The window of the home opened with File → Open home (this one then closes)."""
         memory_tab.picker.add_workspace_requested.connect(self.add_workspace)
@@ -281,14 +289,15 @@ class MainWindow(QMainWindow):
             return None
         return self.traces_tab
 
+    @property
+    def traces_container(self) -> QWidget | None:
+        """The Traces tab's page (None in a window without one); the tab goes in it."""
+        return self._traces_container
+
     def _build_traces_tab(self) -> None:
-        if self._traces_tab is None and self._traces_tab_factory is not None:
-            assert self._traces_container is not None
-            self._traces_tab = self._traces_tab_factory()
-            restore_splitter(self.ui_state, TRACES_SPLITTER, self._traces_tab.splitter)
-            layout = self._traces_container.layout()
-            assert layout is not None
-            layout.addWidget(self._traces_tab)
+        if self._traces_tab is None and self._traces_container is not None:
+            built = self._composition().demand("traces")
+            self._traces_tab = cast("TracesTab | None", built)
 
     @Slot(object)
     def show_trace(self, path: Path) -> None:
@@ -298,15 +307,6 @@ class MainWindow(QMainWindow):
             return
         self.tabs.setCurrentWidget(self._traces_container)
         traces.show_trace(Path(path))
-
-    def _start_writer(self) -> None:
-        if self._writer_factory is None or self.writer is not None:
-            return
-        self.writer = self._writer_factory()
-        self.writer.setParent(self)
-        self.writer.attach(self.context.changes)
-        settled_step().build_writer_status(self, self.writer)
-        self.writer.start()  # follows transcripts from their current end
 
     def start(self) -> None:
         """Scan the home (off the GUI thread), then watch it.
@@ -326,17 +326,20 @@ class MainWindow(QMainWindow):
     @Slot()
     def _start_watching(self) -> None:
         if self.watcher.root is None and not self._closing:
-            self.watcher.start(self.home.root)
-            self.memory_tab.rescan_all()
-            self._start_writer()
-            if self.sync is not None:
-                self.sync.start()
+            self._composition().reach(Phase.WATCHING)
 
     # -- construction ------------------------------------------------------------------------
 
+    def _composition(self) -> Composition[MainWindow]:
+        """The window's features (their list is the step after the first paint's)."""
+        if self.features is None:
+            self.features = Composition(self, settled_step().WINDOW_FEATURES)
+            self.features.reach(Phase.FIRST_PAINT)
+        return self.features
+
     @Slot()
-    def _build_menus(self) -> None:
-        settled_step().build_window_features(self)
+    def _on_memory_tab_assembled(self) -> None:
+        self._composition().reach(Phase.AFTER_PAINT)
 
     def _restore_geometry(self) -> None:
         """As the user left it; on first start, fitted to the screen (a 1366×768 laptop)."""
@@ -471,38 +474,16 @@ class MainWindow(QMainWindow):
             return
         self._closing = True
         self.kept_aside_notices.stop()
+        # Before the paint's step only the Memory tab is built: nothing more to import.
+        features = self.features
         if self.ui_state is not None:
             self.ui_state.set_geometry(bytes(self.saveGeometry().data()))
             if self._traces_tab is not None:
                 remember_splitter(self.ui_state, TRACES_SPLITTER, self._traces_tab.splitter)
-            self.memory_tab.save_ui_state()
-            if self.history is not None:
-                self.history.save_ui_state()
-            if self.blame is not None:
-                self.blame.save_ui_state()
-            if self.check is not None:
-                self.check.save_ui_state()
+            (features or self.memory_tab).save_ui_state()
             self.context.save_ui_state()
         self.watcher.stop()
-        if self.writer is not None:
-            self.writer.shutdown()
-        if self.sync is not None:
-            self.sync.shutdown()
-        if self.writer_status is not None:
-            self.writer_status.shutdown()
-        if self._traces_tab is not None:
-            self._traces_tab.shutdown()
-        if self.commands is not None:
-            self.commands.shutdown()
-        if self.history is not None:
-            self.history.shutdown()
-        if self.blame is not None:
-            self.blame.shutdown()
-        if self.check is not None:
-            self.check.shutdown()
-        if self.loads is not None:
-            self.loads.shutdown()
-        self.memory_tab.shutdown()
+        (features or self.memory_tab).shutdown()
         self.context.shutdown()
         self._closed = True
         event.accept()

@@ -3,6 +3,12 @@ the settled window is made of (the editor, the footer, search, file commands, th
 the window's commands and menus, history, blame, check, loads, sync, the writer; Traces
 when first shown).
 
+`WINDOW_FEATURES` is the window's composition root: every feature of the window in one
+ordered list, each with the phase it is built in (first paint, after paint, watching, on
+demand: `components/window/phases.py`). The window runs it (`MainWindow.features`): it
+reaches a phase, the features of it are built in the list's order, and closing saves
+the UI state of those built and shuts them down, the last built first.
+
 `memtab.gui.first_paint` never imports it: `boundary.settled_step()` imports it by name when
 the Memory tab is assembled (right after the tree's first paint, or sooner when something
 needs the parts), so the import-linter contract "first-paint" holds the window's start to
@@ -15,17 +21,18 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+from memtab.components.window.phases import Feature, Phase
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.activity.mux_presence import MuxPresence
 from memtab.gui.blame.feature import BlameFeature
 from memtab.gui.check.feature import CheckFeature
 from memtab.gui.consolidation.footer import ConsolidationFooter
-from memtab.gui.context import ChangeFeed
 from memtab.gui.editor.bar import BarKind, MessageBar
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.files.commands import FileCommands
 from memtab.gui.files.dialogs import TabDialogs
-from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.first_paint.geometry import restore_splitter
+from memtab.gui.first_paint.main_window import TRACES_SPLITTER, MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.history.hub import HistoryHub
 from memtab.gui.loads.feature import LoadsFeature
@@ -43,9 +50,8 @@ from memtab.gui.writer.feedback import WriterFeedback
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.gui.writer.status import WriterStatusWidget
 from memtab.log_rotation import start_rotating
-from memtab.store.home import Home
 
-if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces_tab)
+if TYPE_CHECKING:  # lazy: the Traces tab loads when first shown (build_traces)
     from memtab.gui.traces import TracesTab
 
 
@@ -100,34 +106,8 @@ def show_tab_error(tab: MemoryTab, text: str) -> None:
     tab.message_bar.show_message(BarKind.ERROR, text)
 
 
-def build_traces_tab(home: Home, changes: ChangeFeed) -> TracesTab:
-    """The Traces tab (built when first shown)."""
-    # lazy: on demand — ~0.8 MiB the settled window keeps only once Traces is first shown
-    from memtab.gui.traces import TracesTab
-
-    return TracesTab(home, changes)
-
-
-def build_writer(home: Home) -> WriterSupervisor:
-    """The background memory writer of `home` (built once the Memory tab has loaded)."""
-    return WriterSupervisor(home)
-
-
-def build_writer_status(window: MainWindow, writer: WriterSupervisor) -> None:
-    """The writer's status in the status bar and its feedback (a run's result, a trace)."""
-    window.writer_status = status = WriterStatusWidget(window)
-    status.attach(writer)
-    status.trace_requested.connect(window.show_trace)
-    window.writer_feedback = WriterFeedback(
-        window.context, window, writer, status, window.memory_tab, window
-    )
-    window.statusBar().insertWidget(0, status)
-
-
-def build_window_features(window: MainWindow) -> None:
-    """The window's features that use the Memory tab's parts (history, blame, check,
-    loads, the commands, the palette, sync) and its menus, made from the actions they
-    registered (on the tab's `assembled`)."""
+def build_history(window: MainWindow) -> HistoryHub:
+    """The History panel, Runs…, Recently deleted (the tab's parts exist now)."""
     tab = window.memory_tab
     window.history = history = HistoryHub(window.context, window, tab.editor, window)
     tab.footer.runs_dialog_requested.connect(history.show_runs)
@@ -137,38 +117,27 @@ def build_window_features(window: MainWindow) -> None:
         history.tab_loaded()
     else:
         tab.loaded.connect(history.tab_loaded)
+    return history
+
+
+def build_blame(window: MainWindow) -> BlameFeature:
+    """View → Blame: the editor's blame gutter and its cards."""
+    history = window.history
+    assert history is not None  # built before it: a card opens its run in Runs…
     window.blame = BlameFeature(
         window.context,
-        tab.editor,
+        window.memory_tab.editor,
         open_trace=window.show_trace,
         open_run=history.show_run,
         parent=window,
     )
-    window.check = _build_check(window)
-    window.loads = LoadsFeature(
-        window.context,
-        window,
-        functools.partial(tab.sync.select_key, open_it=True),
-        tab.editor,
-        source_context=tab.scans.source_context,
-        parent=window,
-    )
-    window.commands = WindowCommands(window.context, window, window)
-    window.command_palette = Palette(
-        window.context, window, functools.partial(tab.sync.select_key, open_it=True), window
-    )
-    _build_sync(window)
-    window.menuBar().clear()  # the titles shown until now
-    window.menus = WindowMenus(window.context.actions, window.menuBar(), window)
-    window.status_bar.mode_indicator(
-        window.context.actions.action("editor.tab_moves_focus"), "Tab moves focus"
-    )
+    return window.blame
 
 
-def _build_check(window: MainWindow) -> CheckFeature:
+def build_check(window: MainWindow) -> CheckFeature:
     """The Check panel, marks and fixes (reviewed like Consolidate now's plans)."""
     tab = window.memory_tab
-    check = CheckFeature(
+    window.check = CheckFeature(
         window.context,
         window,
         tab.editor,
@@ -177,14 +146,134 @@ def _build_check(window: MainWindow) -> CheckFeature:
         in_background=window.start_check,
         parent=window,
     )
-    return check
+    return window.check
 
 
-def _build_sync(window: MainWindow) -> None:
+def build_loads(window: MainWindow) -> LoadsFeature:
+    """View → What each agent loads."""
+    tab = window.memory_tab
+    window.loads = LoadsFeature(
+        window.context,
+        window,
+        functools.partial(tab.sync.select_key, open_it=True),
+        tab.editor,
+        source_context=tab.scans.source_context,
+        parent=window,
+    )
+    return window.loads
+
+
+def build_commands(window: MainWindow) -> WindowCommands:
+    """The window's own commands (Open home, Settings, Find, Consolidate now…)."""
+    window.commands = WindowCommands(window.context, window, window)
+    return window.commands
+
+
+def build_palette(window: MainWindow) -> Palette:
+    """The command palette."""
+    select = functools.partial(window.memory_tab.sync.select_key, open_it=True)
+    window.command_palette = palette = Palette(window.context, window, select, window)
+    return palette
+
+
+def build_sync(window: MainWindow) -> SyncFeature:
+    """Sync over git and its conflicts: File → Sync now, the status bar's line."""
     tab = window.memory_tab
     window.sync = sync = SyncFeature(
         window.context, window, rows=tab.model, editor=tab.editor, parent=window
     )
     window.status_bar.insert_permanent_first(sync.status)
-    if window.watcher.root is not None:  # the menus were built after watching began
-        sync.start()
+    return sync
+
+
+def build_menus(window: MainWindow) -> None:
+    """The menus, made from the actions every feature before registered."""
+    window.menuBar().clear()  # the titles shown until now
+    window.menus = WindowMenus(window.context.actions, window.menuBar(), window)
+    window.status_bar.mode_indicator(
+        window.context.actions.action("editor.tab_moves_focus"), "Tab moves focus"
+    )
+
+
+def start_watching(window: MainWindow) -> None:
+    """Watch the home, and scan once more what changed before the watch began."""
+    window.watcher.start(window.home.root)
+    window.memory_tab.rescan_all()
+
+
+def build_writer(window: MainWindow) -> WriterSupervisor | None:
+    """The background memory writer, following the watcher's batches (not in a window
+    that runs none)."""
+    if not window.start_writer:
+        return None
+    window.writer = writer = WriterSupervisor(window.home)
+    writer.setParent(window)
+    writer.attach(window.context.changes)
+    return writer
+
+
+def build_writer_status(window: MainWindow) -> WriterStatusWidget | None:
+    """The writer's status in the status bar and its feedback (a run's result, a trace)."""
+    writer = window.writer
+    if writer is None:
+        return None
+    window.writer_status = status = WriterStatusWidget(window)
+    status.attach(writer)
+    status.trace_requested.connect(window.show_trace)
+    window.writer_feedback = WriterFeedback(
+        window.context, window, writer, status, window.memory_tab, window
+    )
+    window.statusBar().insertWidget(0, status)
+    return status
+
+
+def start_writer(window: MainWindow) -> None:
+    """The writer follows every transcript from its current end."""
+    if window.writer is not None:
+        window.writer.start()
+
+
+def start_sync(window: MainWindow) -> None:
+    """Sync looks where it stands, then follows the edits and its schedule."""
+    if window.sync is not None:
+        window.sync.start()
+
+
+def build_traces(window: MainWindow) -> TracesTab | None:
+    """The Traces tab, in its place among the tabs (None in a window without one)."""
+    container = window.traces_container
+    if container is None:
+        return None
+    # lazy: on demand — ~0.8 MiB the settled window keeps only once Traces is first shown
+    from memtab.gui.traces import TracesTab
+
+    traces = TracesTab(window.home, window.context.changes)
+    restore_splitter(window.ui_state, TRACES_SPLITTER, traces.splitter)
+    layout = container.layout()
+    assert layout is not None
+    layout.addWidget(traces)
+    return traces
+
+
+WINDOW_FEATURES: tuple[Feature[MainWindow], ...] = (
+    # built before the first paint by the window's start (`first_paint.app`)
+    Feature("memory tab", Phase.FIRST_PAINT, lambda window: window.memory_tab),
+    # once the Memory tab's parts are built, right after its first paint
+    Feature("history", Phase.AFTER_PAINT, build_history),
+    Feature("blame", Phase.AFTER_PAINT, build_blame),
+    Feature("check", Phase.AFTER_PAINT, build_check),
+    Feature("loads", Phase.AFTER_PAINT, build_loads),
+    Feature("commands", Phase.AFTER_PAINT, build_commands),
+    Feature("palette", Phase.AFTER_PAINT, build_palette),
+    Feature("sync", Phase.AFTER_PAINT, build_sync),
+    Feature("menus", Phase.AFTER_PAINT, build_menus),
+    # once the first scan is shown (its paint first: the watch setup slows everything)
+    Feature("watching", Phase.WATCHING, start_watching),
+    Feature("writer", Phase.WATCHING, build_writer),
+    Feature("writer status", Phase.WATCHING, build_writer_status),
+    Feature("writer start", Phase.WATCHING, start_writer),
+    Feature("sync start", Phase.WATCHING, start_sync),
+    # when first shown or asked for
+    Feature("traces", Phase.ON_DEMAND, build_traces),
+)
+"""The window's features in the order they are built, each with its phase."""

@@ -1,0 +1,1 @@
+"""The window, without Qt: its features and the phase each is built in (`phases`)."""

@@ -1,0 +1,139 @@
+"""The window's features and the phase each is built in, without Qt: one ordered list the
+window runs.
+
+Every part of a window is a `Feature`: a name, the `Phase` it is built in and the function
+that builds it on the window (its host). The window hands the list, in the order things
+happen, to a `Composition` and tells it which phase it has reached:
+
+- `FIRST_PAINT`: what the first paint shows (the Memory tab's tree, the watcher);
+- `AFTER_PAINT`: what is built right after it (the tab's parts, history, blame, the
+  check, sync, the window's commands, the menus made from what they registered);
+- `WATCHING`: what follows the disk once the first scan is shown (the watcher starts,
+  the writer, sync's first look);
+- `ON_DEMAND`: what is built when first asked for (the Traces tab, when first shown).
+
+Reaching a phase builds every feature of it and of the phases before it not built yet,
+in the list's order (a window that starts watching before its menus are built still
+builds them first). Each feature is built once. Closing the window saves the UI state of
+every part built (`save_ui_state`) and shuts them down in the reverse order of their
+building (`shutdown`), each once.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable, Sequence
+from typing import Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
+
+logger = logging.getLogger(__name__)
+
+Host = TypeVar("Host")
+
+
+class Phase(enum.IntEnum):
+    """When a feature is built (see the module docstring)."""
+
+    FIRST_PAINT = 1
+    AFTER_PAINT = 2
+    WATCHING = 3
+    ON_DEMAND = 4
+
+
+class Feature(NamedTuple, Generic[Host]):
+    """One part of the window: its name, its phase, and how to build it on the host (the
+    part built, or None for a step that only starts something)."""
+
+    name: str
+    phase: Phase
+    build: Callable[[Host], object]
+
+
+@runtime_checkable
+class RemembersState(Protocol):
+    """A part that keeps UI state (a dock shown, splitter sizes)."""
+
+    def save_ui_state(self) -> None: ...
+
+
+@runtime_checkable
+class Stops(Protocol):
+    """A part with workers or timers to stop when the window closes."""
+
+    def shutdown(self) -> None: ...
+
+
+class Composition(Generic[Host]):
+    """Builds a window's features phase by phase (see the module docstring)."""
+
+    def __init__(self, host: Host, features: Sequence[Feature[Host]]) -> None:
+        """The features of `host`, in the order they are built; none is built yet.
+
+        Raises ValueError when a name repeats or a feature comes before one of an earlier
+        phase (the list is the order things happen)."""
+        names = [feature.name for feature in features]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a feature is named twice: {names}")
+        phases = [feature.phase for feature in features]
+        if phases != sorted(phases):
+            order = [f"{feature.name}: {feature.phase.name}" for feature in features]
+            raise ValueError(f"features out of phase order: {order}")
+        self._host = host
+        self._features = tuple(features)
+        self._built: dict[str, object] = {}
+        self._order: list[str] = []  # as built
+        self.reached: Phase | None = None
+        self._closed = False
+
+    @property
+    def built(self) -> tuple[str, ...]:
+        """The names of the features built, in the order they were."""
+        return tuple(self._order)
+
+    def part(self, name: str) -> object | None:
+        """What the feature `name` built (None before it is, or for a step)."""
+        return self._built.get(name)
+
+    def reach(self, phase: Phase) -> None:
+        """Build every feature up to `phase` not built yet, in the list's order (a builder
+        may reach a later phase itself: nothing is built twice)."""
+        if phase is Phase.ON_DEMAND:
+            raise ValueError("on-demand features are built by demand(name)")
+        if self.reached is None or phase > self.reached:
+            self.reached = phase
+        for feature in self._features:
+            if feature.phase <= phase:
+                self._build(feature)
+
+    def demand(self, name: str) -> object | None:
+        """Build the on-demand feature `name` if it is not yet; what it built."""
+        feature = next((f for f in self._features if f.name == name), None)
+        if feature is None:
+            raise KeyError(name)
+        self._build(feature)
+        return self._built.get(name)
+
+    def save_ui_state(self) -> None:
+        """Let every part built remember its UI state, in the order they were built."""
+        for name in self._order:
+            part = self._built.get(name)
+            if isinstance(part, RemembersState):
+                part.save_ui_state()
+
+    def shutdown(self) -> None:
+        """Stop every part built, the last built first (once); nothing is built after."""
+        if self._closed:
+            return
+        self._closed = True
+        for name in reversed(self._order):
+            part = self._built.get(name)
+            if isinstance(part, Stops):
+                part.shutdown()
+
+    def _build(self, feature: Feature[Host]) -> None:
+        if self._closed or feature.name in self._built:
+            return
+        self._built[feature.name] = None  # building: a re-entrant reach skips it
+        self._order.append(feature.name)
+        logger.debug("Building the window's %s (%s)", feature.name, feature.phase.name)
+        self._built[feature.name] = feature.build(self._host)

@@ -1,0 +1,139 @@
+"""components.window.phases: the window's features built phase by phase, without Qt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from memtab.components.window.phases import Composition, Feature, Phase
+
+
+@dataclass
+class Window:
+    """A host that records what happens to its parts."""
+
+    log: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Part:
+    name: str
+    window: Window
+
+    def save_ui_state(self) -> None:
+        self.window.log.append(f"save {self.name}")
+
+    def shutdown(self) -> None:
+        self.window.log.append(f"stop {self.name}")
+
+
+def part(name: str) -> Feature[Window]:
+    def build(window: Window) -> Part:
+        window.log.append(f"build {name}")
+        return Part(name, window)
+
+    return Feature(name, PHASES[name], build)
+
+
+def step(name: str, phase: Phase) -> Feature[Window]:
+    def run(window: Window) -> None:
+        window.log.append(f"run {name}")
+
+    return Feature(name, phase, run)
+
+
+PHASES = {
+    "tab": Phase.FIRST_PAINT,
+    "history": Phase.AFTER_PAINT,
+    "menus": Phase.AFTER_PAINT,
+    "writer": Phase.WATCHING,
+    "traces": Phase.ON_DEMAND,
+}
+
+
+def composition() -> tuple[Window, Composition[Window]]:
+    window = Window()
+    features = [
+        part("tab"),
+        part("history"),
+        part("menus"),
+        step("watch", Phase.WATCHING),
+        part("writer"),
+        part("traces"),
+    ]
+    return window, Composition(window, features)
+
+
+def test_each_phase_builds_its_features_in_the_lists_order_once() -> None:
+    window, parts = composition()
+    parts.reach(Phase.FIRST_PAINT)
+    assert window.log == ["build tab"]
+    parts.reach(Phase.AFTER_PAINT)
+    parts.reach(Phase.AFTER_PAINT)
+    assert window.log == ["build tab", "build history", "build menus"]
+    parts.reach(Phase.WATCHING)
+    assert window.log[3:] == ["run watch", "build writer"]
+    assert parts.reached is Phase.WATCHING
+    assert parts.built == ("tab", "history", "menus", "watch", "writer")
+    assert parts.part("watch") is None and isinstance(parts.part("writer"), Part)
+
+
+def test_reaching_a_later_phase_first_builds_the_earlier_ones_before_it() -> None:
+    window, parts = composition()
+    parts.reach(Phase.WATCHING)  # e.g. the watcher started before the menus were built
+    assert window.log == [
+        "build tab", "build history", "build menus", "run watch", "build writer",
+    ]  # fmt: skip
+    parts.reach(Phase.AFTER_PAINT)
+    assert parts.reached is Phase.WATCHING and len(window.log) == 5
+
+
+def test_on_demand_features_wait_to_be_asked_for() -> None:
+    window, parts = composition()
+    parts.reach(Phase.WATCHING)
+    assert "build traces" not in window.log
+    traces = parts.demand("traces")
+    assert isinstance(traces, Part) and parts.demand("traces") is traces
+    assert window.log.count("build traces") == 1
+    with pytest.raises(ValueError):
+        parts.reach(Phase.ON_DEMAND)
+    with pytest.raises(KeyError):
+        parts.demand("nothing")
+
+
+def test_closing_saves_then_stops_the_parts_built_last_first_once() -> None:
+    window, parts = composition()
+    parts.reach(Phase.AFTER_PAINT)
+    window.log.clear()
+    parts.save_ui_state()
+    parts.shutdown()
+    parts.shutdown()
+    assert window.log == [
+        "save tab", "save history", "save menus", "stop menus", "stop history", "stop tab",
+    ]  # fmt: skip
+    parts.reach(Phase.WATCHING)  # nothing is built after the window closed
+    assert parts.demand("traces") is None
+    assert window.log[-1] == "stop tab"
+
+
+def test_a_builder_reaching_a_later_phase_builds_nothing_twice() -> None:
+    window = Window()
+
+    def menus(host: Window) -> None:
+        host.log.append("run menus")
+        parts.reach(Phase.WATCHING)  # e.g. a signal the menus' building sends
+
+    parts = Composition(
+        window,
+        [part("tab"), Feature("menus", Phase.AFTER_PAINT, menus), part("writer")],
+    )
+    parts.reach(Phase.AFTER_PAINT)
+    assert window.log == ["build tab", "run menus", "build writer"]
+
+
+def test_the_list_is_the_order_things_happen() -> None:
+    with pytest.raises(ValueError, match="phase order"):
+        Composition(Window(), [part("history"), part("tab")])
+    with pytest.raises(ValueError, match="twice"):
+        Composition(Window(), [part("tab"), part("tab")])
