@@ -216,12 +216,12 @@ class ThreeWayView(QWidget):
         elif texts.base is None:
             self.note.setText(
                 f"No common version to merge from: this starts as {mine_label.lower()}; edit "
-                "it, or start from a side with its button."
+                f"it and {choices.KEEP_TEXT.button.lower()}, or keep a side with its button."
             )
         else:
             self.note.setText(
-                f"Both changed the same lines: this starts as {mine_label.lower()}; edit it, "
-                "or start from a side with its button."
+                f"Both changed the same lines: this starts as {mine_label.lower()}; edit it "
+                f"and {choices.KEEP_TEXT.button.lower()}, or keep a side with its button."
             )
 
     def use_side(self, pane: Pane) -> None:
