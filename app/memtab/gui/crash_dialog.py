@@ -5,6 +5,7 @@ are only counted (their tracebacks are in the log).
 
 from __future__ import annotations
 
+from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
@@ -28,9 +29,8 @@ MAX_REPORTS_PER_DIALOG = 5
 def _environment() -> str:
     """What "Copy details" says the error ran on. `platform` (~2 ms to import, with its
     regexes) is loaded here, when details are copied, not before the window's first paint."""
+    # lazy: platform
     import platform
-
-    from PySide6 import __version__ as pyside_version
 
     return (
         f"Memtab {__version__} · Python {platform.python_version()} · PySide6 "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import TYPE_CHECKING, Protocol, Self
+from typing import Protocol, Self
 
 from PySide6.QtCore import QEvent, QObject, QRect, SignalInstance, Slot
 from PySide6.QtGui import QPainter, QPalette
@@ -25,9 +25,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from shiboken6 import isValid
 
 from memtab.gui.style import blend
-
-if TYPE_CHECKING:
-    from memtab.sources.memory_file import MemoryFile
+from memtab.sources.memory_file import MemoryFile
 
 
 class MarginEditor(Protocol):

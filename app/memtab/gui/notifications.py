@@ -38,6 +38,7 @@ class DesktopNotifier(QObject):
 
     def _notify_dbus(self, title: str, body: str) -> bool:
         try:
+            # lazy: platform — a Qt build may lack D-Bus
             from PySide6.QtDBus import QDBus, QDBusConnection, QDBusInterface
         except ImportError:  # a Qt build without D-Bus
             return False

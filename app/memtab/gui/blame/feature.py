@@ -22,23 +22,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, QPoint, QTimer, Slot
+from PySide6.QtCore import QObject, QPoint, QTimer, SignalInstance, Slot
 from shiboken6 import isValid
 
-from memtab.components.blame.gutter import GutterEntry, Link
+from memtab.components.blame.gutter import GutterEntry, Link, entries
 from memtab.fs.clock import now_ms
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext
 from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.sources.file_ref import MemoryFileRef, SourceError
+from memtab.sources.memory_file import MemoryFile
+from memtab.store.errors import MemoryStoreError
+from memtab.store.paths import PathError
 
-if TYPE_CHECKING:
-    from PySide6.QtCore import SignalInstance
-
+if TYPE_CHECKING:  # lazy: blame's engine (~10 MiB with pydantic) at the first blame
     from memtab.blame.records import Blame
-    from memtab.sources.file_ref import MemoryFileRef
-    from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 
@@ -61,11 +61,8 @@ class BlameEditor(MarginEditor, Protocol):
 def _blame_job(
     file: MemoryFile, text: str, _ctx: TaskContext
 ) -> tuple[MemoryFileRef, Blame, list[GutterEntry]] | str:
+    # lazy: blame's engine (~10 MiB with pydantic) at the first blame
     from memtab.blame.service import blame_file
-    from memtab.components.blame.gutter import entries
-    from memtab.sources.file_ref import SourceError
-    from memtab.store.errors import MemoryStoreError
-    from memtab.store.paths import PathError
 
     try:
         blame = blame_file(file)
@@ -77,8 +74,6 @@ def _blame_job(
 def _align_job(
     ref: MemoryFileRef, blame: Blame, text: str, _ctx: TaskContext
 ) -> tuple[MemoryFileRef, Blame, list[GutterEntry]]:
-    from memtab.components.blame.gutter import entries
-
     return ref, blame, entries(blame, text, now_ms())
 
 

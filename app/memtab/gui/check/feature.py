@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
 
+from memtab.check.engine import CheckEngine
+from memtab.check.records import CheckReport, Finding
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.check.marks import (
     finding_ref,
@@ -40,13 +42,11 @@ from memtab.gui.check.panel import CheckPanel
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.home import PathKind, PathPlace
+from memtab.store.home import HomeError, PathKind, PathPlace
+from memtab.store.registry import Workspace
 
-if TYPE_CHECKING:
-    from memtab.check.engine import CheckEngine
-    from memtab.check.records import CheckReport, Finding
+if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
     from memtab.consolidation.records import ConsolidationPlan
-    from memtab.store.registry import Workspace
 
 logger = logging.getLogger(__name__)
 
@@ -89,8 +89,6 @@ class _Engine:
         self._checked_once = False
 
     def check(self, workspace_id: str | None, ctx: TaskContext) -> CheckReport | NotChecked:
-        from memtab.store.home import HomeError
-
         try:
             return self._check(workspace_id, ctx)
         except HomeError as error:  # an unreadable registry: said in the panel, not a defect
@@ -99,6 +97,7 @@ class _Engine:
     def _check(self, workspace_id: str | None, ctx: TaskContext) -> CheckReport:
         with self._lock:
             if self._engine is None:
+                # lazy: imported on the check's worker thread, not on the GUI thread
                 from memtab.check.engine import CheckEngine
 
                 self._engine = CheckEngine(self._home)
@@ -115,6 +114,7 @@ class _Engine:
 def _fix_job(
     context: WindowContext, workspace: Workspace, findings: tuple[Finding, ...], _ctx: TaskContext
 ) -> object:
+    # lazy: the consolidation engine (~11 MiB) with the first fix
     from memtab.consolidation.check_fixes import plan_fixes
 
     return plan_fixes(context.home, workspace, findings)
@@ -275,6 +275,7 @@ class CheckFeature(QObject):
         if key == CHECK_KEY:
             self._show(result)  # type: ignore[arg-type]
             return
+        # lazy: the consolidation engine (~11 MiB) with the first fix
         from memtab.consolidation.check_fixes import FixPlan
 
         if isinstance(result, FixPlan):

@@ -11,7 +11,6 @@ Consolidate now's — only a mux file's line can be fixed so). It shows what
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -24,11 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.check.records import Finding
 from memtab.components.check.marks import panel_row
 from memtab.gui.widgets import WrappedLabel
-
-if TYPE_CHECKING:
-    from memtab.check.records import Finding
 
 _INDEX_ROLE = Qt.ItemDataRole.UserRole
 COLUMNS = ("File", "Line", "Kind", "Message")

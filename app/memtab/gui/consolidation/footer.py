@@ -53,6 +53,7 @@ from memtab.components.consolidation.run_states import (
     Tone,
 )
 from memtab.gui.consolidation.footer_lines import CoverageLines, summaries_tooltip
+from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.consolidation.review_opener import ReviewOpener
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
@@ -60,9 +61,8 @@ from memtab.gui.widgets import ElidedLabel
 from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, Trigger
 from memtab.store.registry import Workspace
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
     from memtab.consolidation.records import ConsolidationPlan
-    from memtab.gui.consolidation.review_dialog import ReviewDialog
 
 logger = logging.getLogger(__name__)
 

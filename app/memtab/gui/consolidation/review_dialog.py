@@ -40,7 +40,7 @@ from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import muted_text
 from memtab.gui.widgets import WrappedLabel, short_name
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
     from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 
 logger = logging.getLogger(__name__)
@@ -249,6 +249,7 @@ class ReviewDialog(QDialog):
         self.apply_button.setEnabled(self.accepted_changes > 0)
 
     def _save_direct_mode(self) -> None:
+        # lazy: the consolidation engine (~11 MiB) at its first use
         from memtab.consolidation.review_setting import save_review_mode
 
         try:

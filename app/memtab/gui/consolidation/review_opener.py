@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
-if TYPE_CHECKING:
+from memtab.gui.consolidation.review_dialog import ReviewDialog
+
+if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
     from memtab.consolidation.records import ConsolidationPlan
-    from memtab.gui.consolidation.review_dialog import ReviewDialog
 
 # Between two steps the window gets a frame's time of its own (paints, input, timers).
 STEP_PAUSE_MS = 16
@@ -93,6 +94,7 @@ class ReviewOpener(QObject):
     def _advance(self) -> bool:
         """One step; returns whether another is due."""
         if self._dialog_class is None:
+            # lazy: the dialog's import is one of the opener's steps (its docstring)
             from memtab.gui.consolidation.review_dialog import ReviewDialog
 
             self._dialog_class = ReviewDialog

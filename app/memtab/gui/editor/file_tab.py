@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
@@ -60,9 +60,6 @@ from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.memory_file import MemoryFile
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
-
-if TYPE_CHECKING:
-    from collections.abc import Callable, Collection
 
 logger = logging.getLogger(__name__)
 

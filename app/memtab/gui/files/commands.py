@@ -33,6 +33,7 @@ from memtab.components.tree.text import PIN_NOTE
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.files.codex_note import CodexNoteCommand
+from memtab.gui.files.copy import copy_node
 from memtab.gui.files.dialogs import NewKind, TabDialogs
 from memtab.gui.files.turns import UndoRedoCommands
 from memtab.gui.tasks.file_ops import OpFollowUp
@@ -374,8 +375,6 @@ class FileCommands(QObject):
 
     def copy_selected_to(self) -> None:
         """Copy the current memory file into another agent's scope (or another mux one)."""
-        from memtab.gui.files.copy import copy_node
-
         copy_node(self._context, self._host.dialogs, self._tree.current_node())
 
     def copy_selected_path(self) -> None:

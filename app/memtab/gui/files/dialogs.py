@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Slot
 from PySide6.QtGui import QFontDatabase, QPalette
@@ -28,6 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from memtab import humanize
+from memtab.components.files.copy import CopyTarget
+from memtab.components.files.ops import DeletionCount
 from memtab.gui.dialog_layout import (
     fit_to_screen,
     fit_to_title,
@@ -35,15 +36,11 @@ from memtab.gui.dialog_layout import (
     room_for_mnemonics,
     small_dialog,
 )
+from memtab.gui.files.copy import CopyChoice, ask_copy_target
 from memtab.gui.style import Accent, accent_text
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, short_name
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, VirtualPath, hidden_name_problem, parse_file_path
-
-if TYPE_CHECKING:
-    from memtab.components.files.copy import CopyTarget
-    from memtab.components.files.ops import DeletionCount
-    from memtab.gui.files.copy import CopyChoice
 
 DEFAULT_SUFFIX = ".md"
 
@@ -330,8 +327,6 @@ class TabDialogs:
         self, label: str, targets: Sequence[CopyTarget], name: str, topic_type: str | None
     ) -> CopyChoice | None:
         """Where to copy a memory (`label`) and as what; None when cancelled."""
-        from memtab.gui.files.copy import ask_copy_target
-
         return ask_copy_target(self._parent, label, targets, name, topic_type)
 
     def confirm_delete(

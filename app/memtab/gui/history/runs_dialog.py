@@ -68,7 +68,7 @@ from memtab.store.home import Home
 from memtab.store.journal import TRIGGERS
 from memtab.store.undo import RevertResult, revert_run
 
-if TYPE_CHECKING:  # records load pydantic: with the first run read, on a worker
+if TYPE_CHECKING:  # lazy: pydantic (~10 MiB), loaded by the first record read
     from memtab.store.history.records import RunEntry
 
 logger = logging.getLogger(__name__)

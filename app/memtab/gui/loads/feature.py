@@ -30,7 +30,7 @@ from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError
 
-if TYPE_CHECKING:  # pydantic's records: imported once asked (test_settled_window)
+if TYPE_CHECKING:  # lazy: ~10 MiB (pydantic) when What each agent loads first opens
     from memtab.gui.loads.dialog import LoadsDialog
 
 LOADS_KEY = "loads"
@@ -42,6 +42,7 @@ def loads_job(
     home: Home, workspace_id: str | None, load_context: ContextLoader, _ctx: TaskContext
 ) -> object:
     # Lazy: the loads' records are pydantic, which a settled window never imports.
+    # lazy: ~10 MiB (pydantic) when What each agent loads first opens
     from memtab.loads.engine import compute_loads
 
     return compute_loads(home, workspace_id=workspace_id, context=load_context(home))
@@ -99,7 +100,8 @@ class LoadsFeature(QObject):
     def show(self) -> None:
         """Show the dialog and read what each agent loads, for the shown workspace."""
         if self.dialog is None:
-            from memtab.gui.loads.dialog import LoadsDialog  # its records are pydantic
+            # lazy: ~10 MiB (its records are pydantic) when the dialog first opens
+            from memtab.gui.loads.dialog import LoadsDialog
 
             self.dialog = LoadsDialog(self._shell.as_widget())
             self.dialog.refresh_requested.connect(self._on_dialog_refresh_requested)

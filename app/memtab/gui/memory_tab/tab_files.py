@@ -22,31 +22,29 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.files.open import open_file
+from memtab.components.files.ops import OpResult
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import ref_key
+from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.context import WindowContext
+from memtab.gui.editor.bar import MessageBar
+from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.held_keys import TypedAhead
+from memtab.gui.files.dialogs import TabDialogs
 from memtab.gui.memory_tab.navigation import FileNavigation
 from memtab.gui.memory_tab.panes import Pane, PaneSwitch
+from memtab.gui.tasks.file_ops import OpFollowUp
+from memtab.gui.tree.model import MemoryTreeModel
+from memtab.gui.tree.scan_scheduler import ScanScheduler
+from memtab.gui.tree.sources import SourcesSync
+from memtab.gui.tree.sync import TreeEditorSync
 from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.paths import PathError
-
-if TYPE_CHECKING:
-    from memtab.components.files.ops import OpResult
-    from memtab.gui.activity.edit_marks import EditMarks
-    from memtab.gui.editor.bar import MessageBar
-    from memtab.gui.editor.editor import EditorPanel
-    from memtab.gui.files.dialogs import TabDialogs
-    from memtab.gui.tasks.file_ops import OpFollowUp
-    from memtab.gui.tree.model import MemoryTreeModel
-    from memtab.gui.tree.scan_scheduler import ScanScheduler
-    from memtab.gui.tree.sources import SourcesSync
-    from memtab.gui.tree.sync import TreeEditorSync
 
 logger = logging.getLogger(__name__)
 

@@ -16,18 +16,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from memtab.components.merge import choices
 from memtab.components.merge.three_way import ThreeWayTexts, three_way_texts
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import file_key
+from memtab.gui.sync.jobs import service_for
 from memtab.store.conflict_copies import ConflictCopy, CopyName
 from memtab.store.home import Home
 from memtab.store.memory import MemoryStore
 from memtab.store.registry import Workspace
+from memtab.sync.layout import load_config
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: sync's engine (~11 MiB with pydantic) loads on its worker
     from memtab.sync.copies import SidecarCopy
     from memtab.sync.service import SyncConflict
 
@@ -67,13 +70,11 @@ def list_conflicts(
     home: Home, workspace: Workspace | None, git_program: str | None = None
 ) -> list[ConflictItem]:
     """Every conflict of the home the window shows: sync's, then the copies."""
+    # lazy: sync's engine (~10 MiB with pydantic), on its worker
     from memtab.sync.copies import memory_copies, sidecar_copies
-    from memtab.sync.layout import load_config
 
     items: list[ConflictItem] = []
     if load_config(home).targets:
-        from memtab.gui.sync.jobs import service_for
-
         items += [sync_item(conflict) for conflict in service_for(home, git_program).conflicts()]
     for copy in memory_copies(MemoryStore(home, workspace)):
         items.append(
@@ -159,7 +160,7 @@ def load_texts(
 ) -> ThreeWayTexts:
     """The conflict's texts for the three-way view."""
     if item.kind == "sync":
-        from memtab.gui.sync.jobs import service_for
+        # lazy: sync's engine (~11 MiB with pydantic) loads on its worker
         from memtab.sync.resolve import conflict_texts
         from memtab.sync.service import SyncConflict
 
@@ -184,6 +185,7 @@ def load_texts(
                 f"Theirs: this {item.subject.name.label}",
             ),
         )
+    # lazy: sync's engine (~10 MiB with pydantic), on its worker
     from memtab.sync.copies import SidecarCopy
 
     assert isinstance(item.subject, SidecarCopy)
@@ -196,8 +198,6 @@ def load_texts(
 
 
 def _read(path: object) -> bytes | None:
-    from pathlib import Path
-
     try:
         return Path(str(path)).read_bytes()
     except FileNotFoundError:
@@ -215,7 +215,7 @@ def resolve(
     """Decide a conflict through its engine; what was done, in words. Raises the
     engine's error (one line) when it cannot (the file changed meanwhile, a sync runs)."""
     if item.kind == "sync":
-        from memtab.gui.sync.jobs import service_for
+        # lazy: sync's engine (~11 MiB with pydantic) loads on its worker
         from memtab.sync.resolve import resolve_conflict
         from memtab.sync.service import SyncConflict
 
@@ -230,7 +230,7 @@ def resolve(
         return f"Resolved {item.title}: {_DONE[decision]}; the next sync sends it"
     copy_keep = {"mine": "mine", "theirs": "this", "both": "both"}.get(decision)
     if item.kind == "copy":
-        from memtab.sync.copies import resolve_memory_copy
+        from memtab.sync.copies import resolve_memory_copy  # lazy: as above
 
         assert isinstance(item.subject, ConflictCopy)
         resolve_memory_copy(
@@ -243,6 +243,7 @@ def resolve(
             f"Resolved {item.subject.original.name}: {_DONE[decision]}; the copy is in "
             "Recently deleted"
         )
+    # lazy: sync's engine (~10 MiB with pydantic), on its worker
     from memtab.sync.copies import SidecarCopy, resolve_sidecar_copy
 
     assert isinstance(item.subject, SidecarCopy) and copy_keep is not None

@@ -11,7 +11,6 @@ Memory tab shows (`memtab.store.conflict_copies`).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
@@ -22,6 +21,7 @@ from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.sync.conflicts import conflict_marks
+from memtab.gui.sync.conflicts_dialog import ConflictsDialog
 from memtab.gui.sync.editor_bar import SyncConflictBars
 from memtab.gui.sync.jobs import SyncLook
 from memtab.gui.sync.service import WindowSync
@@ -29,9 +29,6 @@ from memtab.gui.sync.status import SyncStatusWidget
 from memtab.store.conflict_copies import find_copies
 from memtab.store.files import ScopeListing
 from memtab.store.paths import Scope
-
-if TYPE_CHECKING:
-    from memtab.gui.sync.conflicts_dialog import ConflictsDialog
 
 logger = logging.getLogger(__name__)
 
@@ -131,8 +128,6 @@ class SyncFeature(QObject):
     def open_conflicts(self, select: str | None = None) -> None:
         """Open the conflicts: sync's and file-sync copies', each to resolve; `select` the
         one at that virtual path once they are listed."""
-        from memtab.gui.sync.conflicts_dialog import ConflictsDialog
-
         if self.dialog is None:
             self.dialog = ConflictsDialog(self._context, self.sync, self._shell.as_widget())
         self.dialog.reload(select)

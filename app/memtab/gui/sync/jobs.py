@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from memtab.store.home import Home
+from memtab.sync.layout import load_config
+from memtab.sync.state import load_state
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: sync's engine (~11 MiB with pydantic), on its worker
     from memtab.sync.service import SyncConflict, SyncReport, SyncService, SyncStatus
 
 SyncKind = Literal["look", "changes", "full"]
@@ -55,6 +57,7 @@ class SyncLook:
 
 def service_for(home: Home, git_program: str | None = None) -> SyncService:
     """The engine's service for `home` (imported now: see the module doc)."""
+    # lazy: sync's engine (~11 MiB with pydantic), on its worker
     from memtab.sync.service import SyncService
 
     return SyncService(home, git_program=git_program)
@@ -69,12 +72,11 @@ def run_sync(
     cancel: Callable[[], bool] | None = None,
 ) -> SyncLook:
     """Look at, or sync, the home's targets (see `SyncKind`)."""
-    from memtab.sync.layout import load_config
-
     config = load_config(home)
     names = tuple(target.name for target in config.targets)
     if not names:
         return SyncLook()
+    # lazy: sync's engine (~11 MiB with pydantic), on its worker
     from memtab.sync.service import SyncError
 
     service = service_for(home, git_program)
@@ -106,8 +108,6 @@ def _look(
     error: str | None,
     status: SyncStatus | None,
 ) -> SyncLook:
-    from memtab.sync.state import load_state
-
     states = [load_state(service.paths.state(name)) for name in names]
     synced = [state.last_sync_at for state in states if state.last_sync_at is not None]
     offline = [state.offline_since for state in states if state.offline_since is not None]

@@ -50,7 +50,7 @@ from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.journal import Trigger
 
-if TYPE_CHECKING:  # plans load the engine: a plan arrives from the child process with it
+if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
     from memtab.consolidation.records import ConsolidationPlan
 
 logger = logging.getLogger(__name__)

@@ -29,7 +29,7 @@ from memtab.traces.describe import compact_json, first_line
 from memtab.traces.outcome import Outcome
 from memtab.traces.reader import TraceSummary
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: pydantic (~10 MiB), loaded by the first record read
     from memtab.traces.schema import ToolExecutionRecord
 
 AnyIndex = QModelIndex | QPersistentModelIndex

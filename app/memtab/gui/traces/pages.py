@@ -39,7 +39,7 @@ from memtab.humanize import absolute_time, size_text
 from memtab.traces.describe import describe_step, format_json
 from memtab.traces.reader import TraceAttempt, TraceDump, TraceMessage
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: pydantic (~10 MiB), loaded by the first record read
     from memtab.traces.schema import ToolExecutionRecord
 
 RAW_LIMIT_CHARS = 256 * 1024

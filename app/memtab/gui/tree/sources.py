@@ -17,23 +17,20 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Collection
+from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from memtab.components.files.open import open_file
 from memtab.components.tree.nodes import SectionId
 from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.sources import agent_title
+from memtab.components.tree.sources_scan import SourcesScan, WatchTarget
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
-
-if TYPE_CHECKING:  # `sources` is loaded by the first scan with sources, on its worker
-    from collections.abc import Collection
-
-    from memtab.components.tree.sources_scan import SourcesScan, WatchTarget
-    from memtab.sources.memory_file import MemoryFile
+from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 
@@ -146,8 +143,6 @@ class SourcesSync(QObject):
     def file_opened(self, ref: MemoryFileRef) -> None:
         """The editor opened a file: consolidation is mux's only, which the footer says
         while another agent's file is open."""
-        from memtab.components.tree.sources import agent_title
-
         consolidated = ref.source_id == MUX_SOURCE_ID
         self._footer.set_mux_only_note(None if consolidated else agent_title(ref.agent))
 

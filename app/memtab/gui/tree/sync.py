@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Slot
 from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextFormat
@@ -29,11 +29,9 @@ from memtab.components.tree.nodes import LineMatch, NodeKind, TreeNode, file_key
 from memtab.gui.context import Shown
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
+from memtab.sources.file_ref import MemoryFileRef
+from memtab.sources.memory_file import MemoryFile
 from memtab.store.paths import VirtualPath
-
-if TYPE_CHECKING:
-    from memtab.sources.file_ref import MemoryFileRef
-    from memtab.sources.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 

@@ -27,12 +27,15 @@ from memtab.gui.editor.view import ViewMode
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.rich_text import escape_html
 from memtab.gui.tasks.runner import TaskRunner
+from memtab.gui.window.home_dialogs import AddWorkspaceDialog, HomeFolder, describe_home_folder
+from memtab.gui.window.menus import shortcut_rows
+from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
+from memtab.gui.writer.feedback import WriterFeedback
+from memtab.gui.writer.status import WriterStatusWidget
 from memtab.logs import log_file
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: the Traces tab (~0.8 MiB) loads when first shown
     from memtab.gui.traces import TracesTab
-    from memtab.gui.writer.feedback import WriterFeedback
-    from memtab.gui.writer.status import WriterStatusWidget
 
 logger = logging.getLogger(__name__)
 
@@ -256,7 +259,8 @@ class WindowCommands(QObject):
 
     def open_settings(self) -> None:
         """File → Settings."""
-        from memtab.gui.settings.dialog import SettingsDialog  # loads the engines' settings
+        # lazy: ~12 MiB (pydantic: the engines' settings) when it opens
+        from memtab.gui.settings.dialog import SettingsDialog
 
         window = self._window
         dialog = SettingsDialog(window.as_widget(), home=self._context.home)
@@ -269,9 +273,6 @@ class WindowCommands(QObject):
 
     def show_shortcuts(self) -> None:
         """Help → Keyboard shortcuts: the table made from the registered actions."""
-        from memtab.gui.window.menus import shortcut_rows
-        from memtab.gui.window.shortcuts_dialog import ShortcutsDialog
-
         rows = shortcut_rows(self._context.actions)
         self._window.exec_dialog(ShortcutsDialog(rows, self._window.as_widget()))
 
@@ -309,8 +310,6 @@ class WindowCommands(QObject):
 
     def add_workspace(self) -> None:
         """File → Add workspace: register a project and workspace, then show it."""
-        from memtab.gui.window.home_dialogs import AddWorkspaceDialog
-
         window = self._window
         tab = window.memory_tab
         scan = tab.scan
@@ -329,8 +328,6 @@ class WindowCommands(QObject):
 
     def open_home(self) -> None:
         """File → Open home: choose a folder; it opens in a new window, this one closes."""
-        from memtab.gui.window.home_dialogs import describe_home_folder
-
         start = str(self._context.home.root.parent)
         folder = self._window.choose_folder("Open a memory home", start)
         if folder is None:
@@ -348,8 +345,6 @@ class WindowCommands(QObject):
 
     @Slot(str, object)
     def _on_home_runner_latest_finished(self, key: str, result: object) -> None:
-        from memtab.gui.window.home_dialogs import HomeFolder
-
         window = self._window
         if key != OPEN_HOME_KEY or not isinstance(result, HomeFolder) or window.is_closing:
             return

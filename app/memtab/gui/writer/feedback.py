@@ -13,22 +13,20 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QObject, Slot
 
 from memtab.components.writer.news import NewsKind, WriterNews
+from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.notifications import DesktopNotifier
+from memtab.gui.tasks.writer import WriterSupervisor
+from memtab.gui.writer.inbox_panel import InboxPanel
+from memtab.gui.writer.status import WriterStatusWidget
 from memtab.store.paths import PathError, parse_file_path
 from memtab.writer.config import load_writer_settings
 from memtab.writer.result import WriterRunResult
-
-if TYPE_CHECKING:
-    from memtab.gui.activity.edit_marks import EditMarks
-    from memtab.gui.tasks.writer import WriterSupervisor
-    from memtab.gui.writer.inbox_panel import InboxPanel
-    from memtab.gui.writer.status import WriterStatusWidget
 
 logger = logging.getLogger(__name__)
 
