@@ -4,10 +4,11 @@ use pnpm.'"), even pressed before the accept has finished; Redo makes it again."
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
-from gui.memory_tree_support import WAIT_MS, WindowFactory, action, refresh_menus
+from gui.memory_tree_support import WAIT_MS, WindowFactory, action, activate, refresh_menus
 from memtab.components.files import undo
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer.inbox_panel import InboxPanel
@@ -102,3 +103,21 @@ def test_undo_pressed_before_a_reject_ends_brings_the_item_back(
     qtbot.waitUntil(lambda: texts(panel) == ["Always use pnpm."], timeout=WAIT_MS)
     assert [s.status for s in SuggestionQueue(home, MAIN).all()] == ["pending"]
     assert store.is_pinned(parse_file_path("/memories/workspace/other.md"))  # not undone
+
+
+def test_ctrl_z_in_the_inbox_right_after_accept_takes_it_back(
+    qtbot: QtBot, make_window: WindowFactory, home: Home
+) -> None:
+    SuggestionQueue(home, MAIN).propose([Note("Directives", "Always use pnpm.")], memory_path=NOTES)
+    window = make_window(home)
+    panel = inbox_of(window, qtbot, 1)
+    activate(qtbot, window)
+    select(panel, "Always use pnpm.")
+    panel.accept_button.setFocus()
+    panel.target.choose(NOTES)
+    qtbot.keyClick(panel.accept_button, Qt.Key.Key_Space)  # the keyboard's click
+    assert panel.list.hasFocus()  # not lost with the disabled button: the keys stay here
+    qtbot.keyClick(panel.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.context.file_ops.busy, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: texts(panel) == ["Always use pnpm."], timeout=WAIT_MS)
+    assert "pnpm" not in (home.workspace_root(MAIN) / "notes.md").read_text()

@@ -28,7 +28,7 @@ import os
 from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -50,6 +50,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.dialog_layout import lay_out_prose_dialog
 from memtab.gui.rich_text import escape_html
 from memtab.gui.style import Accent, accent_text, mute
+from memtab.gui.text_fields import is_redo_key
 from memtab.gui.writer.inbox_jobs import (
     Decided,
     Pending,
@@ -377,7 +378,23 @@ class InboxPanel(QFrame):
             self._update_buttons()
 
         self._context.file_ops.decide(job, done, failed)  # Undo pressed meanwhile waits
+        buttons = (self.accept_button, self.edit_button, self.reject_button)
+        if any(button.hasFocus() for button in buttons):  # about to be disabled: the
+            self.list.setFocus(Qt.FocusReason.OtherFocusReason)  # keys stay in the Inbox
         self._update_buttons()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Edit → Undo and Redo's keys (Ctrl+Z, Ctrl+Shift+Z…) with the focus in the Inbox
+        (its list or buttons: no text of its own) take back the last decision, as in the
+        tree."""
+        redo = is_redo_key(event) or event.matches(QKeySequence.StandardKey.Redo)
+        action_id = "files.redo" if redo else "files.undo"
+        if (redo or event.matches(QKeySequence.StandardKey.Undo)) and (
+            action_id in self._context.actions
+        ):
+            self._context.actions.action(action_id).trigger()
+            return
+        super().keyPressEvent(event)
 
     def _decided(self, result: Decided) -> None:
         if result.error:
