@@ -46,9 +46,9 @@ from memtab.fs.locks import interprocess_lock
 from memtab.resources import resource_path
 from memtab.sources.config import HOME_OVERRIDES_NAME, AgentSettings
 from memtab.store.home import Home, HomeError
-from memtab.store.journal import ConsolidationRecord, JournalOp
-from memtab.store.meta import MetaEntry, global_key, project_key, workspace_key
 from memtab.store.paths import project_dir_name
+from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp
+from memtab.store.sidecars.meta import MetaEntry, global_key, project_key, workspace_key
 
 ACME = "/home/dev/src/acme-api"
 WEBAPP = "/home/dev/src/webapp"

@@ -39,10 +39,10 @@ from memtab.store.history.recorder import HistoryRecorder, Observation, Recorded
 from memtab.store.history.runs import RunsLog, journal_fingerprint, new_run_id
 from memtab.store.history.versions import scope_key
 from memtab.store.home import PROVENANCE_LOCK, Home
-from memtab.store.journal import Journal
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.registry import Workspace, load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import Journal
+from memtab.store.sidecars.registry import Workspace, load_registry
 from memtab.traces.names import trace_file_name
 
 NOTES = "/memories/workspace/notes.md"

@@ -11,7 +11,7 @@ from memtab.fs.clock import now_ms
 from memtab.store.paths import Scope
 
 if TYPE_CHECKING:  # lazy: the journal's records, read after the first paint (a big home's)
-    from memtab.store.journal import ConsolidationRecord, HarvestRecord
+    from memtab.store.sidecars.journal import ConsolidationRecord, HarvestRecord
 
 _MINUTE = 60_000
 _HOUR = 60 * _MINUTE
@@ -69,7 +69,7 @@ def size_text(size_bytes: int) -> str:
 
 def files_changed_text(count: int) -> str:
     """`1 file changed`, `3 files changed`, `no file changed`: what a run did, counted
-    as every view counts it (`store.journal.changed_files`, docs/formats.md §9.6)."""
+    as every view counts it (`store.sidecars.journal.changed_files`, docs/formats.md §9.6)."""
     return f"{plural(count, 'file')} changed" if count else "no file changed"
 
 

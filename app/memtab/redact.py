@@ -7,10 +7,10 @@ Two rules hide secrets, and both replace what they hide with `REDACTED`:
   model (the writer's request) passes through them; they keep the context around each
   secret (`Bearer `, `password: "`, `postgres://user:`…@host). Memory files sent to a model
   (writer and consolidation requests) are not redacted, since the model must quote them
-  exactly to edit them; see `memtab.writer.run`.
+  exactly to edit them; see `memtab.writer.job.run`.
 - `KeyScrubber`: the API keys Memtab holds, whatever their shape. Servers echo a key back
   in error messages (`memtab.llm.http`), and a writer's trace dump copies requests,
-  replies and errors (`memtab.writer.dumps`).
+  replies and errors (`memtab.writer.job.dumps`).
 
 This module stands alone (an import contract): `llm`, `transcripts` and the writer all
 import it, and it imports nothing of Memtab.

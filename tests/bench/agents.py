@@ -15,7 +15,7 @@ from pathlib import Path
 
 from memtab.sources.claude import encode_project_path
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 
 PROJECTS = 20
 CLAUDE_ONLY_DIRS = 150

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 
 PROJECT = "/src/bench"
 WORKSPACE = "b1b2b3b4b5"

@@ -22,7 +22,7 @@ from bench.homes import PROJECT, WORKSPACE
 from bench.table import Row, median, p95, record
 from memtab.agent_server.service import MemoryService
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace, load_registry
+from memtab.store.sidecars.registry import add_workspace, load_registry
 
 pytestmark = pytest.mark.bench
 

@@ -25,8 +25,8 @@ from memtab.store.history.provenance import log_provenance
 from memtab.store.history.records import FileVersions, NoteOrigin, ProvenanceRecord, RunEntry, RunOp
 from memtab.store.history.runs import log_run
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import add_workspace, load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import add_workspace, load_registry
 
 VERSIONS = 1000
 WS = "a1a1a1a1a1"

@@ -26,8 +26,8 @@ from memtab.check.engine import CheckEngine
 from memtab.check.programs import which_in
 from memtab.store.home import Home
 from memtab.store.paths import Scope
-from memtab.store.registry import add_workspace, load_registry
-from memtab.store.scopes import ScopeStore
+from memtab.store.scopes.scope_store import ScopeStore
+from memtab.store.sidecars.registry import add_workspace, load_registry
 from support.checkouts import add_to_git, stand_in_programs
 
 pytestmark = pytest.mark.bench

@@ -37,8 +37,8 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath
+from memtab.store.scopes.memory import MemoryStore
 
 pytestmark = [
     pytest.mark.bench,

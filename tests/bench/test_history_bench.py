@@ -17,10 +17,10 @@ import pytest
 from memtab.store.external import sync_external
 from memtab.store.history import jsonlines
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER
-from memtab.store.registry import add_workspace, load_registry
-from memtab.store.undo import file_history
+from memtab.store.restore.undo import file_history
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import add_workspace, load_registry
 
 SAVE_ROUNDS = 300
 VERSIONS = 1000

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.registry import add_workspace, load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import add_workspace, load_registry
 
 FILES_PER_SCOPE = 1000
 ROUNDS = 15

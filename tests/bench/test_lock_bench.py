@@ -20,9 +20,9 @@ import pytest
 from memtab.fs.locks import interprocess_lock
 from memtab.store import xum_locks
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
 
 LOCK_ROUNDS = 2000
 EDIT_ROUNDS = 300

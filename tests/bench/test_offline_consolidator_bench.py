@@ -22,15 +22,15 @@ from bench.floors import child_environment
 from bench.homes import WORKSPACE
 from bench.table import Row, median, record
 from bench.test_headless_bench import run_once
-from memtab.consolidation.offline_inputs import MemoryFile
-from memtab.consolidation.offline_plan import plan_consolidation
+from memtab.consolidation.offline.inputs import MemoryFile
+from memtab.consolidation.offline.plan import plan_consolidation
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_text
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.registry import add_workspace, load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import add_workspace, load_registry
 
 WS = "a1a1a1a1a1"
 PROJECT = "/home/dev/src/big"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 from quality.corpus import MEASURE_CASES, WRITER_CASES
 from quality.scoring import Score, notes_for_transcript
 from quality.stores import STORE_CASES, consolidate_case

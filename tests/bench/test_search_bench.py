@@ -21,7 +21,7 @@ from memtab.components.search.search import ContentIndex, SearchQuery, find_matc
 from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 
 pytestmark = pytest.mark.bench
 

@@ -21,9 +21,9 @@ from bench.agents import CLAUDE_ONLY_DIRS, NOTE, write, write_agents
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover, scan
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.registry import load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 
 pytestmark = pytest.mark.bench
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 
 from .table import mib, mib_target
 from .transcript_gen import Lines, claude_lines, huge_log, mux_lines, write_transcript

@@ -13,8 +13,13 @@ from pytestqt.qtbot import QtBot
 from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.footer import ConsolidationFooter
 from memtab.gui.consolidation.review_dialog import ReviewDialog
-from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, HarvestRecord, JournalOp
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.journal import (
+    ConsolidationRecord,
+    ConsolidationStatus,
+    HarvestRecord,
+    JournalOp,
+)
+from memtab.store.sidecars.registry import Workspace
 
 HOUR = 3_600_000
 MAIN = Workspace(

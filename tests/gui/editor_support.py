@@ -14,14 +14,14 @@ from PySide6.QtGui import QTextCursor
 from pytestqt.qtbot import QtBot
 
 from memtab.components.activity.own_writes import OwnWrites
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.unsaved import DiscardChoice
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.sources.memory_file import MemoryFile
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath, parse_virtual_path
+from memtab.store.scopes.memory import MemoryStore
 
 NOTES = parse_virtual_path("/memories/global/notes.md")
 OTHER = parse_virtual_path("/memories/global/other.md")

@@ -23,8 +23,8 @@ from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
+from memtab.store.scopes.memory import MemoryStore
 from support import memory_home
 from support.memory_home import MAIN
 

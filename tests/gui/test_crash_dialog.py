@@ -16,7 +16,7 @@ from memtab.gui.crash_dialog import MAX_REPORTS_PER_DIALOG
 from memtab.gui.crash_reports import CrashReporter, is_defect
 from memtab.gui.tasks import TaskContext, TaskRunner
 from memtab.logs import setup_logging
-from memtab.store.memory import NotFoundError
+from memtab.store.scopes.memory import NotFoundError
 
 WAIT_MS = 5000
 

@@ -30,8 +30,8 @@ WRITER = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from memtab.store.home import Home
-    from memtab.store.journal import ConsolidationRecord, JournalOp, Journal
-    from memtab.store.memory import MemoryStore
+    from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Journal
+    from memtab.store.scopes.memory import MemoryStore
 
     home = Home(Path(sys.argv[1]))
     store = MemoryStore.open(home, sys.argv[2])

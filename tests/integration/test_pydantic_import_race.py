@@ -36,7 +36,7 @@ TRIALS = 15  # per process
 MODEL_MODULES = (
     "memtab.traces.schema",
     "memtab.traces.lenient",
-    "memtab.store.tool_args",
+    "memtab.store.scopes.tool_args",
     "memtab.llm.settings_model",
     "memtab.writer.config_model",
 )
@@ -45,7 +45,7 @@ MODEL_MODULES = (
 OTHER_IMPORTS = (
     ("memtab.traces.catalog", "memtab.traces.reader"),
     ("memtab.consolidation.service", "memtab.consolidation.job"),
-    ("memtab.writer.service",),
+    ("memtab.writer.job.service",),
 )
 
 _PROBE = """

@@ -16,9 +16,9 @@ from memtab.gui.activity.watch import HomeWatcher
 from memtab.gui.context import ChangeFeed
 from memtab.gui.tasks.writer import WriterSupervisor
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace
-from memtab.writer.state import load_state
-from memtab.writer.suggestions import SuggestionQueue
+from memtab.store.sidecars.registry import add_workspace
+from memtab.writer.inbox.suggestions import SuggestionQueue
+from memtab.writer.job.state import load_state
 
 WS = "e2e0e2e0e2"
 WAIT_MS = 20_000

@@ -22,14 +22,14 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.consolidation.service import ConsolidationService
+from memtab.file_protocol.memory_file import MuxFile
 from memtab.llm.settings import ProviderSettings
-from memtab.sources.memory_file import MuxFile
 from memtab.store.errors import SaveConflictError, ScopeBusyError
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
-from memtab.store.registry import add_workspace, load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import ConsolidationRecord
+from memtab.store.sidecars.registry import add_workspace, load_registry
 from support.xum import player_code
 
 pytestmark = pytest.mark.slow

@@ -33,7 +33,7 @@ from memtab.check.programs import which_in
 from memtab.check.records import Finding
 from memtab.demo import create_demo_home
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 from support.checkouts import add_to_git, stand_in_programs
 
 from .stores import CLAUDE, CODEX, LOKI, real_files

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from memtab.writer.notes import Note
+from memtab.writer.offline.notes import Note
 from quality.blind_h28 import BLIND_H28_LABELS
 from quality.dense_h28_en import DENSE_EN_ITEMS
 from quality.dense_h28_intl import DENSE_INTL_ITEMS

@@ -32,17 +32,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memtab.writer.candidates import is_firm
-from memtab.writer.commands import command_kind
-from memtab.writer.extract import TranscriptDigest
-from memtab.writer.findings import Evidence
-from memtab.writer.notes import (
+from memtab.writer.job.run import load_writer_events
+from memtab.writer.offline.candidates import is_firm
+from memtab.writer.offline.commands import command_kind
+from memtab.writer.offline.extract import TranscriptDigest
+from memtab.writer.offline.findings import Evidence
+from memtab.writer.offline.notes import (
     MAX_NOTES_PER_RUN,
     Note,
     PlannedNote,
     planned_notes,
 )
-from memtab.writer.run import load_writer_events
 from quality.corpus import MEASURED, WRITER_CASES, WriterCase
 from quality.scoring import Score, notes_written, unpacked
 

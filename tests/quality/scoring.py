@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtab.transcripts import TranscriptEvent, read_transcript
-from memtab.writer.extract import TranscriptDigest
-from memtab.writer.findings import Findings
-from memtab.writer.notes import Note, plan_notes, surest_notes
-from memtab.writer.run import load_writer_events
+from memtab.writer.job.run import load_writer_events
+from memtab.writer.offline.extract import TranscriptDigest
+from memtab.writer.offline.findings import Findings
+from memtab.writer.offline.notes import Note, plan_notes, surest_notes
 from quality.corpus import WRITER_CASES, Expected, WriterCase
 
 

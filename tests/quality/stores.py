@@ -23,8 +23,8 @@ from pathlib import Path
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 
 MEMORY_STORES = Path(__file__).resolve().parents[1] / "fixtures" / "shared" / "memory-stores"
 _AGENT_FOLDER = re.compile(r"^.*?__(?:\.loki__memory|memories|memory)__")

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace
-from memtab.writer.answers import stands_alone
-from memtab.writer.notes import COMMANDS, FINDINGS, FIXES, is_one_line_note
+from memtab.store.sidecars.registry import add_workspace
+from memtab.writer.offline.answers import stands_alone
+from memtab.writer.offline.notes import COMMANDS, FINDINGS, FIXES, is_one_line_note
 
 from .corpus import MEASURE_CASES, QUIET_FIXTURES, WRITER_CASES, WriterCase
 from .scoring import notes_for_transcript, score_writer

@@ -13,7 +13,7 @@ from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.sources.claude import encode_project_path
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 
 STORES = Path(__file__).resolve().parents[1] / "fixtures" / "shared" / "memory-stores"
 WORKSPACE_ID = "a1b2c3d4e5"

@@ -14,7 +14,7 @@ from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.store.home import Home
-from memtab.store.meta import global_key, project_key, workspace_key
+from memtab.store.sidecars.meta import global_key, project_key, workspace_key
 
 PROJECT = "/src/acme"
 OTHER_PROJECT = "/src/web"

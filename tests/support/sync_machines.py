@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 from memtab.sync.layout import SyncedScope, parse_scope
 from memtab.sync.resolve import Keep, find_conflict, resolve_conflict
 from memtab.sync.scopes import ProjectScopeStore

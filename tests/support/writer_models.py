@@ -9,13 +9,13 @@ from pathlib import Path
 from memtab.demo import demo_transcript
 from memtab.llm.types import Message, ModelReply, ToolCall, ToolSpec
 from memtab.store.home import Home
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 from memtab.transcripts import NewestEvents
 from memtab.writer.config import WriterSettings
-from memtab.writer.offline import OfflineWriterProvider
-from memtab.writer.providers import bind_to_run, read_for_run
-from memtab.writer.result import WriterRunResult
-from memtab.writer.run import load_transcript_events, run_writer
+from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.providers import bind_to_run, read_for_run
+from memtab.writer.job.result import WriterRunResult
+from memtab.writer.job.run import load_transcript_events, run_writer
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE
 
 DEMO_NOW = 1_800_000_000_000

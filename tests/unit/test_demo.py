@@ -10,11 +10,11 @@ from memtab.store.catch_up import catch_up_runs
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.records import ProvenanceRecord, RunEntry
 from memtab.store.history.runs import RunsLog
-from memtab.store.journal import Journal
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.registry import load_registry, orphan_project_dirs
-from memtab.store.undo import file_history, trash
+from memtab.store.restore.undo import file_history, trash
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import Journal
+from memtab.store.sidecars.registry import load_registry, orphan_project_dirs
 
 
 def test_demo_home_has_projects_workspaces_and_memories(tmp_path: Path) -> None:
@@ -94,7 +94,7 @@ def test_demo_history_was_made_through_the_store_and_its_logs_are_the_schemas(
 
 
 def test_demo_inbox_holds_the_completed_harvest_with_its_evidence(tmp_path: Path) -> None:
-    from memtab.writer.inbox import Inbox
+    from memtab.writer.inbox.inbox import Inbox
 
     home = create_demo_home(tmp_path / "demo")
     completed = [

@@ -15,8 +15,8 @@ from memtab.demo import DEMO_MARKER, MAIN_ID, DemoError, create_demo_home, open_
 from memtab.fs.config_dir import config_dir
 from memtab.gui.ui_state import UiState
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings, save_provider_settings
-from memtab.store.journal import Journal
-from memtab.store.registry import load_recency, load_registry
+from memtab.store.sidecars.journal import Journal
+from memtab.store.sidecars.registry import load_recency, load_registry
 from support.processes import python_child
 
 

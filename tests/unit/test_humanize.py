@@ -6,8 +6,8 @@ import pytest
 
 from memtab.fs.clock import now_ms
 from memtab.humanize import coverage_text, plural, relative_time, size_text, usage_text
-from memtab.store.journal import ConsolidationRecord, JournalOp
 from memtab.store.paths import Scope
+from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp
 
 NOW = 1_800_000_000_000
 MIN = 60_000

@@ -39,10 +39,10 @@ from memtab.sources.config import SourceContext
 from memtab.sources.discovery import scan
 from memtab.sources.listing import file_json
 from memtab.store.description_cache import DescriptionCache, KnownFiles
-from memtab.store.file_rows import file_rows
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing, list_scope
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER
+from memtab.store.scopes.file_rows import file_rows
+from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 

@@ -31,21 +31,21 @@ from memtab.agent_server.tools import (
     MAX_QUERY_CHARS,
     READ_TOOLS,
 )
+from memtab.file_protocol.file_ref import OTHER_AGENTS, SourceError
 from memtab.redact import redact_secrets
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import discover
-from memtab.sources.file_ref import OTHER_AGENTS, SourceError
 from memtab.sources.listing import find_file
 from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import MemoryStoreError, ToolArgumentError
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_virtual_path
 from memtab.store.proposals.queue import ProposalError, ProposalQueue, ToolCall
-from memtab.store.registry import Workspace
-from memtab.store.tool import MemoryTool, ToolRequest, numbered_view, parse_tool_request
-from memtab.store.tool_args import ViewArgs
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool, ToolRequest, numbered_view, parse_tool_request
+from memtab.store.scopes.tool_args import ViewArgs
+from memtab.store.sidecars.registry import Workspace
 
 logger = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from typing import Any, Final
 import mcp_types as types
 
 from memtab.agent_server.catalog import DEFAULT_LIMIT, MAX_LIMIT
-from memtab.store.tool import MUTATING_COMMANDS
-from memtab.store.tool_args import command_schema
+from memtab.store.scopes.tool import MUTATING_COMMANDS
+from memtab.store.scopes.tool_args import command_schema
 
 READ_TOOLS: Final = ("list", "search", "view")
 CHANGE_TOOLS: Final = MUTATING_COMMANDS

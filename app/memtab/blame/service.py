@@ -28,20 +28,20 @@ from memtab.blame.attribution import Attributor, FileContext
 from memtab.blame.lines import normalized
 from memtab.blame.records import Blame
 from memtab.blame.walk import Owners, owners_of
+from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.listing import find_file
-from memtab.sources.memory_file import MemoryFile, MuxFile
 from memtab.sources.model import Source, SourceFile
 from memtab.store.errors import NotFoundError
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_file_path
-from memtab.store.undo import file_history, text_of
+from memtab.store.restore.undo import file_history, text_of
+from memtab.store.scopes.memory import MemoryStore
 
 CACHE_SIZE = 32
 """Files whose owners are kept (a window blames the open file, and a few before it)."""

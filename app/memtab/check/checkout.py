@@ -33,8 +33,8 @@ from memtab.check.scripts import (
     package_scripts,
     python_project,
 )
+from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.user_files import read_regular_file
-from memtab.sources.file_ref import SourceError
 from memtab.sources.history import run_git
 
 logger = logging.getLogger(__name__)

@@ -24,20 +24,20 @@ from pathlib import Path
 from typing import Protocol
 
 from memtab.check.records import Agent, FindingScope
+from memtab.file_protocol.file_ref import SourceError
 from memtab.sources.codex import bucket_project
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import scan
-from memtab.sources.file_ref import SourceError
 from memtab.sources.listing import source_file
 from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
 from memtab.store.errors import MemoryStoreError
 from memtab.store.files import FileContent
 from memtab.store.home import Home
-from memtab.store.meta import MetaEntry
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, VirtualPath
-from memtab.store.registry import MULTI_PROJECT_KEY, Registry, Workspace
-from memtab.store.scopes import ScopeStore
+from memtab.store.scopes.scope_store import ScopeStore
+from memtab.store.sidecars.meta import MetaEntry
+from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry, Workspace
 
 logger = logging.getLogger(__name__)
 

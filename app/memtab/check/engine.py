@@ -37,14 +37,14 @@ from memtab.check.programs import program_finder
 from memtab.check.records import CheckReport, Finding, FindingKind
 from memtab.check.runs import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
+from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
 from memtab.sources.config import SourceContext
-from memtab.sources.file_ref import SourceError
 from memtab.sources.history import run_git
 from memtab.store.history.versions import ScopeHistory, index_path
 from memtab.store.home import Home
-from memtab.store.registry import load_registry
+from memtab.store.sidecars.registry import load_registry
 
 logger = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.service import DEFAULT_WRITES, WRITE_MODES, MemoryService
 from memtab.cli.common import CliError, add_home_option, open_home
 from memtab.store.home import HomeError
-from memtab.store.registry import load_registry
+from memtab.store.sidecars.registry import load_registry
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -25,10 +25,10 @@ from memtab.cli.options import (
 from memtab.fs.atomic import encode_utf8
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, parse_file_path
-from memtab.store.registry import Registry, load_registry
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.registry import Registry, load_registry
 
 __all__ = [
     "CliError",

@@ -27,16 +27,16 @@ from memtab.cli.common import (
 from memtab.consolidation.declined import DeclinedMatcher, forget_declined
 from memtab.consolidation.errors import ConsolidationError, RunFailedError
 from memtab.consolidation.guard import DRY_RUN_NOTE
-from memtab.consolidation.plan import read_plan, write_plan
+from memtab.consolidation.review.plan import read_plan, write_plan
 from memtab.consolidation.records import ConsolidationPlan, PlannedOp
-from memtab.consolidation.runner import RunLimits
+from memtab.consolidation.engine.runner import RunLimits
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep
 from memtab.humanize import absolute_time, plural
 from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
-from memtab.store.journal import ConsolidationRecord, JournalOp, Trigger
-from memtab.store.registry import load_registry
+from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Trigger
+from memtab.store.sidecars.registry import load_registry
 
 CLI_TRIGGERS: tuple[Trigger, ...] = ("manual", "archive")
 # A run never takes more model steps than this (mux's cap); --max-steps may only lower it.

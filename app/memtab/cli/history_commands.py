@@ -24,7 +24,7 @@ from memtab.cli.common import (
     require_memory_path,
 )
 from memtab.humanize import absolute_time, files_changed_text, relative_time, size_text
-from memtab.sources.file_ref import is_virtual_path
+from memtab.file_protocol.file_ref import is_virtual_path
 from memtab.store.actors import actor_name, actor_short
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.external import sync_external
@@ -38,9 +38,9 @@ from memtab.store.history.runs import (
     reverted_by,
 )
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.orphans import OrphanProjectStore
-from memtab.store.undo import file_history, restore, revert_run, trash
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.restore.orphans import OrphanProjectStore
+from memtab.store.restore.undo import file_history, restore, revert_run, trash
 from memtab.watch.events import find_event, restore_event
 
 if TYPE_CHECKING:  # the sources load only for a file id
@@ -164,7 +164,7 @@ def _restore_source_file(args: argparse.Namespace) -> int:
     from memtab.sources.agent_file import restore_version
     from memtab.sources.config import SourceContext
     from memtab.sources.discovery import discover
-    from memtab.sources.file_ref import SourceError, parse_file_id
+    from memtab.file_protocol.file_ref import SourceError, parse_file_id
 
     history = _source_versions(args)
     file_id = args.path.strip()
@@ -188,7 +188,7 @@ def _restore_source_file(args: argparse.Namespace) -> int:
 def run_history(args: argparse.Namespace) -> int:
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "history")
     if not is_virtual_path(args.path):
-        from memtab.sources.file_ref import SourceError
+        from memtab.file_protocol.file_ref import SourceError
 
         try:
             versions = _source_versions(args).versions(args.path.strip())
@@ -226,7 +226,7 @@ def run_blame(args: argparse.Namespace) -> int:
 
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "blame")
     if not is_virtual_path(args.path):
-        from memtab.sources.file_ref import SourceError
+        from memtab.file_protocol.file_ref import SourceError
 
         try:
             blame = blame_file_id(_source_versions(args).home, args.path.strip())

@@ -34,13 +34,13 @@ from collections.abc import Sequence
 from memtab.cli.common import CliError, add_home_option, format_table, open_home, print_json
 from memtab.fs.terminal_text import printable
 from memtab.store.home import Home, HomeError
-from memtab.store.memory import MemoryStoreError
 from memtab.store.paths import PathError
 from memtab.store.proposals.queue import proposing_workspaces
-from memtab.store.registry import Registry, Workspace, load_registry
-from memtab.writer.harvest import HARVEST_DIR
-from memtab.writer.inbox import Inbox, InboxError, InboxItem
-from memtab.writer.suggestions import queued_workspaces
+from memtab.store.scopes.memory import MemoryStoreError
+from memtab.store.sidecars.registry import Registry, Workspace, load_registry
+from memtab.writer.inbox.harvest import HARVEST_DIR
+from memtab.writer.inbox.inbox import Inbox, InboxError, InboxItem
+from memtab.writer.inbox.suggestions import queued_workspaces
 
 _ERRORS = (InboxError, HomeError, MemoryStoreError, PathError, TimeoutError)
 OLD_NAME = "suggestions"

@@ -26,8 +26,8 @@ logger = logging.getLogger(__name__)
 def run_self_test() -> int:
     from memtab.consolidation.job import run_isolated
     from memtab.demo import MAIN_ID, create_demo_home
-    from memtab.store.memory import MemoryStore
-    from memtab.store.registry import load_registry
+    from memtab.store.scopes.memory import MemoryStore
+    from memtab.store.sidecars.registry import load_registry
 
     report: dict[str, Any] = {"version": __version__, "frozen": bool(getattr(sys, "frozen", False))}
     with tempfile.TemporaryDirectory(prefix="memtab-self-test-") as scratch:

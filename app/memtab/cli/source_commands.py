@@ -26,15 +26,7 @@ from memtab.cli.common import (
     print_json,
     require_memory_path,
 )
-from memtab.fs.settings_file import SettingsFileError
-from memtab.humanize import absolute_time, relative_time, size_text
-from memtab.sources.agent_file import SourceVersions
-from memtab.sources.codex_notes import add_codex_note, codex_memories
-from memtab.sources.config import AgentSettings, SourceContext, save_agent_settings
-from memtab.sources.content import read_source_file
-from memtab.sources.copy import CopyOrigin, copy_note
-from memtab.sources.discovery import discover, scan
-from memtab.sources.file_ref import (
+from memtab.file_protocol.file_ref import (
     AGENT_TITLES,
     MUX_SOURCE_ID,
     OTHER_AGENTS,
@@ -45,9 +37,17 @@ from memtab.sources.file_ref import (
     parse_file_id,
     parse_file_ref,
 )
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
+from memtab.fs.settings_file import SettingsFileError
+from memtab.humanize import absolute_time, relative_time, size_text
+from memtab.sources.agent_file import SourceVersions
+from memtab.sources.codex_notes import add_codex_note, codex_memories
+from memtab.sources.config import AgentSettings, SourceContext, save_agent_settings
+from memtab.sources.content import read_source_file
+from memtab.sources.copy import CopyOrigin, copy_note
+from memtab.sources.discovery import discover, scan
 from memtab.sources.history import source_history
 from memtab.sources.listing import file_json, find_file, list_source
-from memtab.sources.memory_file import MemoryFile, MemoryFileError
 from memtab.sources.model import Discovery, Source, SourceFile, SourceListing
 from memtab.sources.open_file import open_memory_file
 from memtab.store.files import count_files

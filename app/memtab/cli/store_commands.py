@@ -24,11 +24,12 @@ from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
 from memtab.store.external import sync_external
-from memtab.store.file_rows import file_rows
 from memtab.store.files import ScopeListing
-from memtab.store.journal import Journal
 from memtab.store.paths import SCOPE_ORDER, Scope, normalize_project_path
-from memtab.store.registry import (
+from memtab.store.scopes.file_rows import file_rows
+from memtab.store.scopes.tool import MemoryTool
+from memtab.store.sidecars.journal import Journal
+from memtab.store.sidecars.registry import (
     MULTI_PROJECT_KEY,
     Registry,
     Workspace,
@@ -37,7 +38,6 @@ from memtab.store.registry import (
     load_registry,
     orphan_project_dirs,
 )
-from memtab.store.tool import MemoryTool
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -10,7 +10,7 @@ import argparse
 from memtab.cli.common import add_home_option, elide, format_table, open_home, print_json
 from memtab.humanize import relative_time
 from memtab.store.home import Home
-from memtab.store.registry import load_registry
+from memtab.store.sidecars.registry import load_registry
 from memtab.traces.catalog import list_traces, trace_workspace_ids
 
 ERROR_COLUMN_WIDTH = 60

@@ -21,7 +21,7 @@ from memtab.cli.common import CliError, add_home_option, open_home, print_json
 from memtab.humanize import plural
 from memtab.llm.settings import PROVIDER_NAMES, resolve_provider_settings
 from memtab.llm.types import ProviderError
-from memtab.store.registry import load_registry
+from memtab.store.sidecars.registry import load_registry
 from memtab.transcripts import TRANSCRIPT_FORMATS
 from memtab.writer.config import WriterSettings, load_writer_settings
 from memtab.writer.config_values import (
@@ -30,16 +30,16 @@ from memtab.writer.config_values import (
     OfflineNotes,
     memory_path_problem,
 )
-from memtab.writer.offline import OfflineWriterProvider
-from memtab.writer.providers import (
+from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.providers import (
     bind_to_run,
     close_provider,
     create_writer_provider,
     known_secrets,
     read_for_run,
 )
-from memtab.writer.result import WriterRunResult
-from memtab.writer.run import run_writer
+from memtab.writer.job.result import WriterRunResult
+from memtab.writer.job.run import run_writer
 
 if TYPE_CHECKING:
     from memtab.writer.records import Suggestion

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from memtab.store.journal import ConsolidationRecord
+    from memtab.store.sidecars.journal import ConsolidationRecord
 
 FailureKind = Literal["error", "timeout", "cancelled", "config", "stopped"]
 

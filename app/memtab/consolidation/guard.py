@@ -37,15 +37,15 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from memtab.store.errors import ToolArgumentError
-from memtab.store.journal import JournalOp
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
-from memtab.store.tool import (
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import (
     MemoryTool,
     ToolRequest,
     ToolResult,
     parse_tool_request,
 )
+from memtab.store.sidecars.journal import JournalOp
 
 MUTATION_BUDGET = 8
 DRY_RUN_NOTE = "dry-run"

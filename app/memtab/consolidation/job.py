@@ -33,8 +33,8 @@ from memtab.log_rotation import start_rotating
 from memtab.logs import log_file, setup_logging
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home, HomeError
-from memtab.store.journal import ConsolidationRecord, Trigger
-from memtab.store.memory import MemoryStoreError
+from memtab.store.scopes.memory import MemoryStoreError
+from memtab.store.sidecars.journal import ConsolidationRecord, Trigger
 
 if TYPE_CHECKING:  # the window imports this module; plans load with the engine
     from memtab.consolidation.records import ConsolidationPlan

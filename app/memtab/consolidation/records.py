@@ -31,7 +31,7 @@ from memtab.fs.pydantic_once import (
 )
 from memtab.fs.records import Lenient, Record, StrictInt, StrictStr, TrueOnly
 from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
-from memtab.store.journal import TRIGGERS, Trigger, changed_files
+from memtab.store.sidecars.journal import TRIGGERS, Trigger, changed_files
 
 PLAN_KIND = "memtab-consolidation-plan"
 PLAN_VERSION = 1

@@ -29,7 +29,7 @@
   under the run's id.
 - Review before apply: `plan` runs the consolidator on a scratch copy of the scopes and
   returns a `ConsolidationPlan`; `apply_plan` applies the accepted ops under the same
-  locks, guard, budget, journal and runs log (`memtab.consolidation.plan`).
+  locks, guard, budget, journal and runs log (`memtab.consolidation.review.plan`).
 
 The provider comes from `memtab.llm.settings` (flags > env > settings file), "offline"
 meaning Memtab's built-in consolidator; a `provider_factory` replaces that (tests).
@@ -52,9 +52,9 @@ from memtab.consolidation.errors import (
     RunFailedError,
     RunInFlightError,
 )
-from memtab.consolidation.lock import CATCH_UP_WAIT_S, ConsolidationLock, check_scopes_free
-from memtab.consolidation.run_books import RunBooks, RunIdentity
-from memtab.consolidation.run_store import RunStore
+from memtab.consolidation.engine.lock import CATCH_UP_WAIT_S, ConsolidationLock, check_scopes_free
+from memtab.consolidation.engine.run_books import RunBooks, RunIdentity
+from memtab.consolidation.engine.run_store import RunStore
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import absolute_time, relative_time
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
@@ -62,16 +62,16 @@ from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home
-from memtab.store.journal import TRIGGERS, ConsolidationRecord, Journal, Trigger
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import Workspace, load_registry
+from memtab.store.sidecars.journal import TRIGGERS, ConsolidationRecord, Journal, Trigger
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace, load_registry
 
 if TYPE_CHECKING:
     # The engine (the runner, the offline consolidator, plans) and the HTTP client are
     # imported by the first run in this process: the window only reserves runs here, and
     # runs them in a child process (`job.py`), so it never loads them.
     from memtab.consolidation.records import ConsolidationPlan
-    from memtab.consolidation.runner import RunLimits
+    from memtab.consolidation.engine.runner import RunLimits
     from memtab.llm.http import HttpOptions
     from memtab.llm.loop import StepCallback
 
@@ -230,7 +230,7 @@ class ConsolidationService:
     def limits(self) -> RunLimits:
         """Bounds of every run (the runner's defaults unless given)."""
         if self._limits is None:
-            from memtab.consolidation.runner import RunLimits
+            from memtab.consolidation.engine.runner import RunLimits
 
             self._limits = RunLimits()
         return self._limits
@@ -295,7 +295,7 @@ class ConsolidationService:
         `run_id` names the run in history and the runs log (default: a new id).
         """
         from memtab.consolidation.declined import DeclinedMatcher
-        from memtab.consolidation.runner import run_consolidation
+        from memtab.consolidation.engine.runner import run_consolidation
 
         _check_trigger(trigger)
         workspace = load_registry(self.home).require_workspace(workspace_id)
@@ -406,10 +406,10 @@ class ConsolidationService:
         reservation: RunReservation | None = None,
     ) -> ConsolidationPlan:
         """What a run would do, op by op with diffs, without touching the home (see
-        `memtab.consolidation.plan`). Raises like `run`; never journals or logs."""
+        `memtab.consolidation.review.plan`). Raises like `run`; never journals or logs."""
         from memtab.consolidation.declined import DeclinedMatcher
-        from memtab.consolidation.plan import copy_scopes, plan_from_run, scratch_home
-        from memtab.consolidation.runner import run_consolidation
+        from memtab.consolidation.review.plan import copy_scopes, plan_from_run, scratch_home
+        from memtab.consolidation.engine.runner import run_consolidation
 
         _check_trigger(trigger)
         workspace = load_registry(self.home).require_workspace(workspace_id)
@@ -468,9 +468,9 @@ class ConsolidationService:
         errors of `run` about locks; journaled and logged like a run otherwise.
         """
         from memtab.consolidation.declined import record_declined
-        from memtab.consolidation.plan import check_plan
-        from memtab.consolidation.plan_apply import applied_summary, apply_ops
-        from memtab.consolidation.plan_check import check_ops
+        from memtab.consolidation.review.plan import check_plan
+        from memtab.consolidation.review.plan_apply import applied_summary, apply_ops
+        from memtab.consolidation.review.plan_check import check_ops
 
         chosen = {op.index for op in plan.proposed} if accepted is None else set(accepted)
         check_plan(plan, self.home, chosen)
@@ -542,7 +542,7 @@ class ConsolidationService:
         try:
             settings = self.settings or resolve_provider_settings()
             if settings.is_offline:
-                from memtab.consolidation.offline import OfflineConsolidator
+                from memtab.consolidation.offline.provider import OfflineConsolidator
 
                 return OfflineConsolidator(store, budget=self.limits.budget)
             return create_provider(settings, options=self._http_options)

@@ -42,9 +42,9 @@ from memtab.consolidation.service import DEBOUNCE_MS, ConsolidationService
 from memtab.humanize import plural, relative_time
 from memtab.llm.loop import StepCallback
 from memtab.store.home import HomeError
-from memtab.store.journal import ConsolidationRecord
-from memtab.store.meta import MetaEntry, MetaStore, escape_key_component
-from memtab.store.registry import Workspace, load_recency, load_registry
+from memtab.store.sidecars.journal import ConsolidationRecord
+from memtab.store.sidecars.meta import MetaEntry, MetaStore, escape_key_component
+from memtab.store.sidecars.registry import Workspace, load_recency, load_registry
 
 logger = logging.getLogger(__name__)
 

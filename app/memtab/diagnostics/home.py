@@ -18,7 +18,7 @@ from memtab.diagnostics.report import Findings
 from memtab.fs.settings_file import SETTINGS_FILE_NAME
 from memtab.fs.sidecar import CORRUPT_INFIX, read_sidecar
 from memtab.store.home import Home, HomeLocation
-from memtab.store.registry import Registry, orphan_project_dirs, registry_from_document
+from memtab.store.sidecars.registry import Registry, orphan_project_dirs, registry_from_document
 
 logger = logging.getLogger(__name__)
 

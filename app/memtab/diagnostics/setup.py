@@ -19,7 +19,7 @@ from memtab.llm.types import ProviderError
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.store.home import Home
-from memtab.store.registry import Registry
+from memtab.store.sidecars.registry import Registry
 from memtab.writer.config import SETTINGS_KEY as WRITER_KEY
 from memtab.writer.config import check_writer_settings
 

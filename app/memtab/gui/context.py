@@ -40,8 +40,8 @@ from memtab.gui.actions import ActionRegistry
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import VirtualPath
-from memtab.store.registry import Workspace
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.registry import Workspace
 
 if TYPE_CHECKING:  # lazy: built on first use, after the first paint (~70–90 ms)
     from memtab.components.files.undo import UndoStack

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from shiboken6 import isValid
 
 from memtab.gui.style import blend
-from memtab.sources.memory_file import MemoryFile
+from memtab.file_protocol.memory_file import MemoryFile
 
 
 class MarginEditor(Protocol):

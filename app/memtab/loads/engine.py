@@ -18,9 +18,9 @@ from memtab.sources.discovery import agent_directory, discover
 from memtab.sources.layouts import classify
 from memtab.sources.model import Discovery
 from memtab.store.home import Home
-from memtab.store.meta import MetaStore
-from memtab.store.registry import Registry, Workspace, load_registry
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.meta import MetaStore
+from memtab.store.sidecars.registry import Registry, Workspace, load_registry
 from memtab.store.xum_locks import workspace_removed
 
 

@@ -37,9 +37,9 @@ from memtab.loads.limits import (
 from memtab.loads.measure import estimate_tokens, line_of_byte, measured
 from memtab.loads.records import AgentLoads, LoadedFile
 from memtab.store.files import FileContent
-from memtab.store.meta import MetaEntry
 from memtab.store.paths import Scope, VirtualPath
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.meta import MetaEntry
 
 MAX_ITEM_BYTES = HOT_SET_MAX_ITEM_BYTES
 MAX_TOTAL_BYTES = HOT_SET_MAX_TOTAL_BYTES

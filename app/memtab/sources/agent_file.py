@@ -1,4 +1,4 @@
-"""Another agent's memory file as a `memtab.sources.memory_file.MemoryFile`, and Memtab's
+"""Another agent's memory file as a `memtab.file_protocol.memory_file.MemoryFile`, and Memtab's
 history of such files.
 
 `AgentFile` reads and saves through `memtab.sources.content` (a lock per file, the
@@ -29,6 +29,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_id
+from memtab.file_protocol.memory_file import MemoryFileError, MemoryFileMissingError, Restored
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import now_ms
 from memtab.humanize import display_path
@@ -38,18 +40,16 @@ from memtab.sources.content import (
     remove_created_file,
     save_source_file,
 )
-from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_id
 from memtab.sources.history import Commit, file_at, source_history
 from memtab.sources.listing import source_file, target_file
-from memtab.sources.memory_file import MemoryFileError, MemoryFileMissingError, Restored
 from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceFile
 from memtab.store.errors import MemoryStoreError, SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, content_sha256
 from memtab.store.history.recorder import FileChange, HistoryRecorder
 from memtab.store.history.versions import Op, ScopeHistory, Version
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.undo import HistoryError, content_of, text_of
+from memtab.store.restore.undo import HistoryError, content_of, text_of
+from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 

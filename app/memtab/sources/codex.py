@@ -11,7 +11,7 @@ import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 
-from memtab.sources.file_ref import source_id
+from memtab.file_protocol.file_ref import source_id
 from memtab.sources.model import Layout, Source, linked_root_reason
 
 logger = logging.getLogger(__name__)

@@ -15,13 +15,13 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from memtab.file_protocol.file_ref import SourceError
+from memtab.file_protocol.memory_file import MemoryFileError
 from memtab.fs.clock import now_ms
 from memtab.redact import redact_secrets
 from memtab.sources.agent_file import AgentFile, SourceVersions
-from memtab.sources.file_ref import SourceError
 from memtab.sources.layouts import CODEX_NOTES_DIR
 from memtab.sources.listing import target_file
-from memtab.sources.memory_file import MemoryFileError
 from memtab.sources.model import Discovery, Layout, Source, SourceFile
 from memtab.store.errors import SaveConflictError
 from memtab.store.home import Home

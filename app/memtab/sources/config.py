@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memtab.file_protocol.file_ref import OTHER_AGENTS, Agent
 from memtab.fs.config_dir import config_dir
 from memtab.fs.jsonfile import JsonError, read_json
 from memtab.fs.locks import interprocess_lock
@@ -30,9 +31,8 @@ from memtab.fs.settings_file import (
     save_settings_section,
     settings_path,
 )
-from memtab.sources.file_ref import OTHER_AGENTS, Agent
 from memtab.store.home import Home, HomeError
-from memtab.store.registry import Registry, load_registry
+from memtab.store.sidecars.registry import Registry, load_registry
 
 logger = logging.getLogger(__name__)
 

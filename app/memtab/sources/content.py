@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.atomic import Directory, encode_utf8
 from memtab.fs.config_dir import config_dir
 from memtab.fs.confined import (
@@ -36,13 +37,12 @@ from memtab.fs.confined import (
     read_prefix,
 )
 from memtab.fs.locks import LockUnavailableError, interprocess_lock
-from memtab.sources.file_ref import SourceError
 from memtab.sources.loki_render import render_loki
 from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceFile
 from memtab.store.errors import CapError, SaveConflictError, file_cap_message
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.history.capture import removes_nothing
-from memtab.store.memory import missing_conflict, replace_loaded_in
+from memtab.store.scopes.memory import missing_conflict, replace_loaded_in
 
 if TYPE_CHECKING:
     from memtab.store.history.versions import Op

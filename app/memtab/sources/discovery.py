@@ -19,16 +19,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memtab.file_protocol.file_ref import Agent, source_id
 from memtab.sources.claude import claude_sources
 from memtab.sources.claude_settings import local_auto_memory_directory, managed_settings_files
 from memtab.sources.codex import codex_projects, codex_sources
 from memtab.sources.config import SourceContext
-from memtab.sources.file_ref import Agent, source_id
 from memtab.sources.layouts import WRITTEN_BY_LOKI
 from memtab.sources.listing import list_source
 from memtab.sources.model import Discovery, Layout, LookedFor, Source, SourceListing
 from memtab.store.paths import project_dir_name
-from memtab.store.registry import MULTI_PROJECT_KEY, Registry
+from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry
 
 logger = logging.getLogger(__name__)
 

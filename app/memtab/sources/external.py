@@ -25,12 +25,12 @@ import logging
 import os
 from dataclasses import dataclass, field
 
+from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import now_ms
 from memtab.fs.locks import LockUnavailableError, interprocess_lock
 from memtab.sources.agent_file import index_key
 from memtab.sources.content import file_lock_path, read_source_file
-from memtab.sources.file_ref import SourceError
 from memtab.sources.model import SourceFile, SourceListing
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.recorder import HistoryRecorder, Observation

@@ -14,7 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtab.sources.file_ref import SourceError
+from memtab.file_protocol.file_ref import SourceError
 from memtab.sources.model import Source
 from memtab.store.files import MAX_FILE_BYTES
 

@@ -6,7 +6,7 @@ rules, one project's Claude auto memory, Codex's `memories/`, a project's `.loki
 Its id is `<agent>:<name>` (`claude-code:user`, `codex:memories`,
 `loki:project-acme-api-1a2b3c4d5e6f`); a file's id is `<source id>:<relative path>`
 (`claude-code:user:rules/testing.md`). How every memory file is named — `MemoryFileRef`,
-ids and their parsing — is `memtab.sources.file_ref` (what the tree needs before its
+ids and their parsing — is `memtab.file_protocol.file_ref` (what the tree needs before its
 first paint; this module only after it).
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from memtab.sources.file_ref import Agent, MemoryFileRef, SourceError
+from memtab.file_protocol.file_ref import Agent, MemoryFileRef, SourceError
 
 logger = logging.getLogger(__name__)
 

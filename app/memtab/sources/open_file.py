@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
-from memtab.sources.memory_file import MemoryFile, MuxFile
+from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 
 if TYPE_CHECKING:
     from memtab.sources.model import Source, SourceFile

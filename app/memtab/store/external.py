@@ -57,7 +57,6 @@ from memtab.store.history.capture import (
 )
 from memtab.store.history.recorder import HistoryRecorder, Observation
 from memtab.store.history.versions import ScopeHistory, Version
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import (
     SCOPE_ORDER,
     PathError,
@@ -67,8 +66,9 @@ from memtab.store.paths import (
     parse_file_path,
     shown_name,
 )
-from memtab.store.scope_view import kind_in, open_scope_directory
-from memtab.store.scopes import READ_LOCK_WAIT_S, SCOPE_LOCK_TIMEOUT_S
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.scope_store import READ_LOCK_WAIT_S, SCOPE_LOCK_TIMEOUT_S
+from memtab.store.scopes.scope_view import kind_in, open_scope_directory
 
 logger = logging.getLogger(__name__)
 

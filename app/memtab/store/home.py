@@ -3,7 +3,7 @@
 `resolve_home` finds the home as mux does; `Home` names every path in it, and
 `Home.classify(path)` says which part of the home a path is, so the layout is spelled
 only here. What the home's `config.json` registers (projects, workspaces) is
-`memtab.store.registry`.
+`memtab.store.sidecars.registry`.
 """
 
 from __future__ import annotations
@@ -267,7 +267,7 @@ def is_sync_repository(rel: str) -> bool:
 
 CONSOLIDATION_LOCK = "consolidation"
 """The lock every consolidation run, plan or apply holds for its whole length, in any
-process (`memtab.consolidation.lock`): while it is free, no run is going in this home."""
+process (`memtab.consolidation.engine.lock`): while it is free, no run is going in this home."""
 
 
 class Home:

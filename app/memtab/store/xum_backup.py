@@ -20,7 +20,7 @@ from memtab.fs.pydantic_once import StrictBool, StrictStr
 from memtab.fs.records import OrNone, Record
 from memtab.fs.settings_file import SettingsFileError, settings_section, update_settings_file
 from memtab.store.home import Home, HomeError
-from memtab.store.registry import load_registry, read_registry_document
+from memtab.store.sidecars.registry import load_registry, read_registry_document
 
 SETTINGS_SECTION = "xumBackup"
 Owner = Literal["memtab", "xum"]

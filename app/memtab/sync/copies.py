@@ -37,9 +37,9 @@ from memtab.store.conflict_copies import (
 from memtab.store.errors import MemoryStoreError, NotFoundError
 from memtab.store.home import Home
 from memtab.store.line_merge import merge_union
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import MetaEntry, MetaStore, parse_meta_document
 from memtab.store.paths import parse_file_path
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import MetaEntry, MetaStore, parse_meta_document
 from memtab.store.xum_locks import holding_meta
 from memtab.sync.meta_merge import merge_record
 from memtab.sync.records import MetaRecord

@@ -26,12 +26,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from memtab.fs.clock import Clock, now_ms
-from memtab.store.bulk_restore import Restore, RestoreResult, restore_contents
 from memtab.store.errors import MemoryStoreError, SaveConflictError
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.recorder import RecordedChange
-from memtab.store.meta import MetaEntry
 from memtab.store.paths import PathError, VirtualPath
+from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_contents
+from memtab.store.sidecars.meta import MetaEntry
 from memtab.sync.export import Committer, ExportResult, SyncedStore, export_changes
 from memtab.sync.git import Git, GitError
 from memtab.sync.layout import META_DIR, Target

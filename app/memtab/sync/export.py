@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.versions import ScopeHistory, Version
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import MetaEntry
 from memtab.store.paths import PathError, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import MetaEntry
 from memtab.sync.layout import FORMAT_PATH, FORMAT_VERSION, SyncedScope
 from memtab.sync.meta_merge import (
     export_entries,

@@ -24,7 +24,6 @@ from typing import Any, Literal
 
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.home import SYNC_CONFIG_NAME, SYNC_REPOSITORY_NAME, SYNC_STATE_NAME, Home
-from memtab.store.meta import global_key, project_key, workspace_key
 from memtab.store.paths import (
     Scope,
     VirtualPath,
@@ -32,6 +31,7 @@ from memtab.store.paths import (
     normalize_project_path,
     project_basename,
 )
+from memtab.store.sidecars.meta import global_key, project_key, workspace_key
 
 ScopeKind = Literal["global", "project", "workspace"]
 META_DIR = ".memtab/meta"

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.store.meta import MetaEntry
+from memtab.store.sidecars.meta import MetaEntry
 from memtab.sync.records import MetaRecord, RepoMetaFile
 
 _DEFAULT = MetaRecord()

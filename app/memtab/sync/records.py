@@ -28,7 +28,7 @@ from memtab.fs.records import (
     TrueOnly,
     ValidEntries,
 )
-from memtab.store.meta import MetaEntry
+from memtab.store.sidecars.meta import MetaEntry
 
 PendingKind = Literal["conflict", "unapplied"]
 STATE_VERSION = 1

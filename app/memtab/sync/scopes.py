@@ -25,10 +25,10 @@ from memtab.store.external import sync_external
 from memtab.store.history.capture import read_whole
 from memtab.store.history.versions import Op
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath
-from memtab.store.registry import load_registry
-from memtab.store.scope_view import open_scope_directory
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.scope_view import open_scope_directory
+from memtab.store.sidecars.registry import load_registry
 from memtab.sync.layout import SyncedScope, SyncSetupError
 
 logger = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The background writer's trace dumps: their format, and reading them for the CLI and GUI.
 
 - `schema`: the dump format as pydantic models (camelCase names), defined once; the writer
-  (`memtab.writer.dumps`) builds and saves a `DumpRecord`, the reader builds the same.
+  (`memtab.writer.job.dumps`) builds and saves a `DumpRecord`, the reader builds the same.
 - `names`: the dump's file name, built and parsed in one place.
 - `catalog`: every dump of a home, newest first, as cheap `TraceSummary` lines.
 - `reader`: one dump as a `TraceDump`, read loosely (`lenient`: fields of odd types,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memtab.store.home import Home, HomeError
-from memtab.store.registry import load_registry
+from memtab.store.sidecars.registry import load_registry
 from memtab.traces.reader import TraceSummary, summarize_trace, unreadable_summary
 
 logger = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ from memtab.sources.layouts import auto_memory_dir
 from memtab.sources.model import Layout, Source
 from memtab.store.history.xum_journal import JOURNAL_NAME, recent_edits
 from memtab.store.home import Home
-from memtab.store.journal import Journal
+from memtab.store.sidecars.journal import Journal
 
 logger = logging.getLogger(__name__)
 

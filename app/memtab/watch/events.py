@@ -22,19 +22,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.atomic import encode_utf8
 from memtab.sources.agent_file import INDEX_PREFIX, SourceVersions, restore_version
 from memtab.sources.content import read_source_file
-from memtab.sources.file_ref import SourceError, parse_file_id
 from memtab.sources.listing import source_file
 from memtab.store.actors import actor_name
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.history.versions import ScopeHistory, Version, index_keys
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.orphans import OrphanProjectStore
-from memtab.store.undo import restore
+from memtab.store.restore.orphans import OrphanProjectStore
+from memtab.store.restore.undo import restore
+from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.targets import Targets
 
 logger = logging.getLogger(__name__)

@@ -16,10 +16,10 @@ from memtab.sources.layouts import classify, watch_targets
 from memtab.sources.model import Layout, Source
 from memtab.store.errors import MemoryStoreError
 from memtab.store.home import Home, PathKind
-from memtab.store.memory import MemoryStore
-from memtab.store.orphans import OrphanProjectStore
 from memtab.store.paths import SCOPE_ORDER, Scope
-from memtab.store.registry import load_registry
+from memtab.store.restore.orphans import OrphanProjectStore
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 
 logger = logging.getLogger(__name__)
 

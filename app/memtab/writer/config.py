@@ -24,7 +24,7 @@ The interval (every N assistant turns) is not here: it is mux's
 
 `offline_notes` decides what the offline writer (no model configured) does with its notes:
 `suggest` (default) puts them in the workspace's review queue of suggested memories
-(`memtab.writer.suggestions`); `write` writes them to the memory file directly. With a
+(`memtab.writer.inbox.suggestions`); `write` writes them to the memory file directly. With a
 model configured the writer always writes, as mux's does.
 
 `notify` (off by default): the app shows a desktop notification when a run recorded or

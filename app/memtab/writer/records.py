@@ -22,7 +22,7 @@ from memtab.fs.records import (
     ValidItems,
 )
 from memtab.writer.config_values import memory_path_problem
-from memtab.writer.notes import Note
+from memtab.writer.offline.notes import Note
 
 STATE_SCHEMA_VERSION = 1
 SUGGESTIONS_VERSION = 1

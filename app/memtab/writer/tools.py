@@ -26,8 +26,13 @@ from typing import Any
 from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec
 from memtab.redact import redact_secrets
 from memtab.store.files import FileContent
-from memtab.store.memory import MemoryStore, MemoryStoreError, NotFoundError, SaveConflictError
 from memtab.store.paths import PathError, parse_file_path
+from memtab.store.scopes.memory import (
+    MemoryStore,
+    MemoryStoreError,
+    NotFoundError,
+    SaveConflictError,
+)
 from memtab.writer.prompts import tool_specs
 
 logger = logging.getLogger(__name__)

@@ -14,9 +14,9 @@ from memtab.gui.tasks.consolidation import ConsolidationTasks
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, Journal
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import add_workspace
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import ConsolidationRecord, Journal
+from memtab.store.sidecars.registry import add_workspace
 from support.fake_model_server import FakeModelServer
 
 WS = "a1a1a1a1a1"
@@ -117,7 +117,7 @@ def test_started_progress_finished(
     assert not tasks.is_running and tasks.running_workspace is None
 
 
-@pytest.mark.expect_log("memtab.consolidation.runner", "WARNING", r"run failed: .*HTTP 500")
+@pytest.mark.expect_log("memtab.consolidation.engine.runner", "WARNING", r"run failed: .*HTTP 500")
 @pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 500")
 @pytest.mark.expect_log("memtab.llm.http", "WARNING", r"HTTP 500.*retrying")
 def test_a_failed_run_reports_its_message(

@@ -23,13 +23,13 @@ from gui.consolidation_support import (
 from memtab import humanize
 from memtab.fs.clock import now_ms
 from memtab.gui.consolidation.footer import CONSOLIDATE_NOW, ConsolidationFooter
-from memtab.store.journal import (
+from memtab.store.paths import Scope
+from memtab.store.sidecars.journal import (
     ConsolidationRecord,
     HarvestRecord,
     JournalOp,
 )
-from memtab.store.paths import Scope
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 
 facade = consolidation_support.facade
 footer = consolidation_support.footer
@@ -447,7 +447,7 @@ def test_a_plan_proposing_nothing_needs_no_review(
 def test_always_apply_directly_is_stored(
     footer: ConsolidationFooter, facade: FakeConsolidation, qtbot: QtBot
 ) -> None:
-    from memtab.consolidation.review_setting import load_review_mode
+    from memtab.consolidation.review.review_setting import load_review_mode
 
     start_run(footer, qtbot)
     facade.run_started.emit(MAIN.id)

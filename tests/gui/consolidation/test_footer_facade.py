@@ -12,14 +12,14 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from memtab.consolidation.review_setting import save_review_mode
+from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.gui.consolidation.footer import ConsolidationFooter
 from memtab.gui.tasks.consolidation import ConsolidationTasks
 from memtab.store.home import Home
-from memtab.store.journal import Journal
-from memtab.store.registry import Workspace, load_registry
+from memtab.store.sidecars.journal import Journal
+from memtab.store.sidecars.registry import Workspace, load_registry
 
 
 @dataclass

@@ -51,7 +51,7 @@ window.memory_tab.footer.about_to_consolidate.emit()  # the pointer reached Cons
 while not consolidation.loaded:
     app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
 window.close_without_asking()
-heavy = ("httpx", "memtab.consolidation.runner", "memtab.consolidation.offline")
+heavy = ("httpx", "memtab.consolidation.engine.runner", "memtab.consolidation.offline.provider")
 print(json.dumps([name for name in heavy if name in sys.modules]))
 """
     result = subprocess.run(

@@ -33,16 +33,16 @@ from gui.editor_support import (
 from memtab.components import text_diff
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.text_diff import DiffResult, LineKind
+from memtab.file_protocol.memory_file import MuxFile
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.editor import DiscardChoice, EditorPanel
 from memtab.gui.editor.view import EDITOR_ACCESSIBLE_NAME
 from memtab.gui.tasks.runner import TaskContext
-from memtab.sources.memory_file import MuxFile
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
+from memtab.store.scopes.memory import MemoryStore
 
 # Showing a top-level window on the offscreen platform logs this harmless warning.
 

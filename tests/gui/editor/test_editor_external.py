@@ -18,7 +18,7 @@ from memtab.components.editor.external import EditorLaunch
 from memtab.gui.editor import external as editor_external
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.editor import EditorPanel
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store
 own_writes = editor_support.own_writes

@@ -24,7 +24,7 @@ from gui.editor_support import (
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.view import ViewMode
 from memtab.store.files import MAX_FILE_BYTES
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 
 # Showing a top-level window on the offscreen platform logs this harmless warning.
 

@@ -12,7 +12,7 @@ from gui import editor_support
 from gui.editor_support import NOTES, disk_text, open_loaded, show_and_focus, write_disk
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.view import ViewMode
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store
 own_writes = editor_support.own_writes

@@ -32,7 +32,7 @@ from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.merge.three_way import ThreeWayView
 from memtab.gui.tasks.runner import TaskContext
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store
 own_writes = editor_support.own_writes

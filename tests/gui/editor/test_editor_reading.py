@@ -23,14 +23,14 @@ from gui.editor_support import (
 )
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.session import FileState
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.editor.reading import READING_SHOWN_AFTER_MS
 from memtab.gui.editor.view import READING
 from memtab.gui.tasks.runner import TaskContext
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 from support.gui_clock import FakeGuiClock
 from support.gui_thread_io import GuiThreadIo
 

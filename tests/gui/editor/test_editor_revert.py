@@ -7,7 +7,7 @@ from pytestqt.qtbot import QtBot
 from gui import editor_support
 from gui.editor_support import NOTES, disk_text, open_loaded, settle, type_at_end, write_disk
 from memtab.gui.editor.editor import EditorPanel
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 
 store = editor_support.store
 own_writes = editor_support.own_writes

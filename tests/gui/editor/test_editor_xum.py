@@ -19,9 +19,9 @@ from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.editor import EditorPanel
 from memtab.store import xum_locks
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
-from memtab.store.registry import add_workspace, load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import add_workspace, load_registry
 from support.xum import xum_holding
 
 store = editor_support.store

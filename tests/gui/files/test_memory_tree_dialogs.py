@@ -19,8 +19,8 @@ from memtab.gui.files.dialogs import (
     resolve_new_path,
 )
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 from support.memory_home import MAIN, MULTI
 
 home = support.home

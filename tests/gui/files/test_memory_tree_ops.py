@@ -41,9 +41,9 @@ from memtab.store.external import SyncReport
 from memtab.store.files import read_file_content
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import MetaStore, global_key, project_key
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import MetaStore, global_key, project_key
 from support.memory_home import MAIN, MULTI, PROJECT, memory, touch_later
 
 home = support.home
@@ -434,8 +434,8 @@ def test_memtabs_own_saves_get_no_badge(
 
 def test_create_relative_and_absolute_names_in_the_dialog(tmp_path: Path, home: Home) -> None:
     from memtab.gui.files.dialogs import NewKind, resolve_move_target, resolve_new_path
-    from memtab.store.memory import MemoryStore
     from memtab.store.paths import VirtualPath
+    from memtab.store.scopes.memory import MemoryStore
 
     store = MemoryStore.open(home, MULTI)
     tools = parse_file_path("/memories/global/tools")

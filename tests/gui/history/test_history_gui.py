@@ -32,11 +32,11 @@ from memtab.llm.types import ModelReply
 from memtab.store.history.runs import RunsLog
 from memtab.store.history.started import StartedRun
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import MetaStore, global_key
 from memtab.store.paths import VirtualPath, parse_file_path
-from memtab.store.registry import load_registry
-from memtab.store.undo import file_history
+from memtab.store.restore.undo import file_history
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import MetaStore, global_key
+from memtab.store.sidecars.registry import load_registry
 from support.memory_home import MAIN, touch_later
 from unit.history.helpers import Scripted, memory_call
 

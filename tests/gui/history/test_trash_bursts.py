@@ -12,9 +12,9 @@ from gui.memory_tree_support import WAIT_MS, wait_for
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.store.external import sync_external
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.registry import add_workspace, load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import add_workspace, load_registry
 
 
 def _claude_code(_scope: Scope, _paths: Sequence[str]) -> str:

@@ -14,13 +14,13 @@ from gui import memory_tree_support as support
 from gui.editor_support import replace_in_buffer, saved, settle
 from gui.memory_tree_support import WAIT_MS, WindowFactory, wait_idle
 from memtab.components.tree.nodes import ref_key
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.editor.file_tab import SAVE_PAST_CUT
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
 from memtab.loads.records import LoadedFile
 from memtab.sources.claude import encode_project_path
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
 from ..tree.test_sources import open_key

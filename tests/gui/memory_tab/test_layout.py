@@ -31,10 +31,10 @@ from memtab.gui.widgets import short_name
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationStatus, HarvestRecord
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_virtual_path
-from memtab.store.undo import Refusal, RevertResult
+from memtab.store.restore.undo import Refusal, RevertResult
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import ConsolidationStatus, HarvestRecord
 
 __all__ = ["make_window"]  # the fixture
 

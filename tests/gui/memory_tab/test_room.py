@@ -42,12 +42,12 @@ from memtab.gui.window.palette import PaletteDialog
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.history.records import RunEntry
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.undo import RevertResult
-from memtab.writer.inbox import InboxItem
-from memtab.writer.notes import Note
-from memtab.writer.suggestions import SuggestionQueue
+from memtab.store.restore.undo import RevertResult
+from memtab.store.scopes.memory import MemoryStore
+from memtab.writer.inbox.inbox import InboxItem
+from memtab.writer.inbox.suggestions import SuggestionQueue
+from memtab.writer.offline.notes import Note
 from support.memory_home import MAIN
 
 home = support.home

@@ -28,7 +28,7 @@ from memtab.gui.memory_tab.workspace_picker import (
 from memtab.gui.ui_state import UiState
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.registry import Registry, add_workspace, load_registry
+from memtab.store.sidecars.registry import Registry, add_workspace, load_registry
 from support.memory_home import ARCHIVED, CHILD, MAIN, MULTI
 
 home = support.home

@@ -108,7 +108,7 @@ def test_a_memory_path_outside_the_workspace_scope_is_refused(qtbot: QtBot) -> N
 
 
 @pytest.mark.expect_log(
-    "memtab.consolidation.review_setting",
+    "memtab.consolidation.review.review_setting",
     "WARNING",
     r"settings.json is not valid JSON .*; consolidation reviews its plan first",
 )
@@ -212,7 +212,7 @@ def test_desktop_notifications_are_off_until_ticked(qtbot: QtBot) -> None:
 
 
 def test_consolidate_now_reviews_first_until_unticked(qtbot: QtBot) -> None:
-    from memtab.consolidation.review_setting import load_review_mode
+    from memtab.consolidation.review.review_setting import load_review_mode
 
     dialog = make_dialog(qtbot)
     assert dialog.review_first.isChecked()

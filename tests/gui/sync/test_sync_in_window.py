@@ -18,7 +18,7 @@ from memtab.gui.sync.feature import NOT_SET_UP
 from memtab.gui.tree.model import MARKS_ROLE
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 from memtab.sync.layout import SyncedScope
 from memtab.sync.service import SyncConflict
 from support.sync_machines import Machine

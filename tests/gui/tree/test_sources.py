@@ -32,6 +32,7 @@ from memtab.components.tree.sources import (
     project_group_key,
     source_key,
 )
+from memtab.file_protocol.file_ref import MemoryFileRef, parse_file_ref
 from memtab.fs.atomic import atomic_write_text
 from memtab.gui.editor.view import ViewMode
 from memtab.gui.files.copy import CopyChoice
@@ -42,13 +43,12 @@ from memtab.sources.agent_file import SourceVersions
 from memtab.sources.config import load_sources_settings
 from memtab.sources.content import read_source_file, save_source_file
 from memtab.sources.discovery import discover
-from memtab.sources.file_ref import MemoryFileRef, parse_file_ref
 from memtab.sources.layouts import GENERATED_BY_CODEX, WRITTEN_BY_LOKI
 from memtab.sources.listing import source_file
 from memtab.store.history.versions import ScopeHistory
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
-from memtab.store.undo import trash
+from memtab.store.restore.undo import trash
+from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 
 make_window = support.make_window

@@ -33,7 +33,7 @@ from memtab.gui.source_edit import SourceEdit
 from memtab.gui.writer.inbox_panel import EditProposalDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.writer.inbox import InboxItem
+from memtab.writer.inbox.inbox import InboxItem
 
 home = support.home
 make_window = support.make_window

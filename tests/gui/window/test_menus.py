@@ -27,7 +27,7 @@ from memtab.gui.window.menus import ShortcutRow, action_title, shortcut_rows
 from memtab.gui.window.shortcuts_dialog import FIELD_KEYS, ShortcutsDialog
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.store.registry import load_registry
+from memtab.store.sidecars.registry import load_registry
 from support.memory_home import MAIN
 
 home = support.home

@@ -39,8 +39,8 @@ def test_a_settled_window_has_not_imported_pydantic(tmp_path: Path) -> None:
     assert [run.summary for run in catch_up_runs(home)] == ["merged"]  # an earlier start
     probe = f"""
 import json, sys
-WRITER_ENGINE = ("memtab.writer.run", "memtab.writer.offline", "memtab.writer.extract",
-                 "memtab.llm.loop")
+WRITER_ENGINE = ("memtab.writer.job.run", "memtab.writer.job.offline_provider",
+                 "memtab.writer.offline.extract", "memtab.llm.loop")
 CONSOLIDATION_ENGINE = ("memtab.consolidation.service", "memtab.consolidation.job",
                         "memtab.gui.tasks.consolidation")
 from pathlib import Path

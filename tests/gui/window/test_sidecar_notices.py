@@ -15,7 +15,7 @@ from gui.memory_tree_support import WAIT_MS, WindowFactory, file_names
 from memtab.fs.sidecar import keep_aside
 from memtab.gui.first_paint.main_window import KeptAsideNotices
 from memtab.store.home import Home
-from memtab.store.meta import MetaStore, global_key
+from memtab.store.sidecars.meta import MetaStore, global_key
 from support.memory_home import MAIN
 
 home = support.home

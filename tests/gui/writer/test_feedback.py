@@ -26,7 +26,7 @@ from memtab.gui.ui_state import UiState
 from memtab.gui.writer.status import NEWS_LINK, WriterStatusWidget
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
-from memtab.writer.result import WriterRunResult
+from memtab.writer.job.result import WriterRunResult
 from support.memory_home import ARCHIVED, CHILD, MAIN, memory, touch_later
 
 home = support.home

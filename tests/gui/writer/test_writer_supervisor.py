@@ -19,13 +19,13 @@ from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpOptions
 from memtab.llm.types import ChatProvider
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace, read_registry_document
+from memtab.store.sidecars.registry import add_workspace, read_registry_document
 from memtab.writer.config import WriterSettings, save_writer_settings
 from memtab.writer.config_values import OfflineNotes
-from memtab.writer.offline import OfflineWriterProvider
+from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.service import WriterProviderFactory, WriterService
+from memtab.writer.job.state import load_state, save_state
 from memtab.writer.records import WriterState
-from memtab.writer.service import WriterProviderFactory, WriterService
-from memtab.writer.state import load_state, save_state
 from support.fake_model_server import FakeModelServer
 from support.gui_thread_io import GuiThreadIo
 from support.processes import python_child
@@ -149,7 +149,7 @@ def test_runs_at_the_interval_and_reports_running_then_idle(
     assert state.last_run_message_id == "a-2" and not state.has_incomplete_run
 
 
-@pytest.mark.expect_log("memtab.writer.run", "WARNING", r"Memory writer failed: .*HTTP 400")
+@pytest.mark.expect_log("memtab.writer.job.run", "WARNING", r"Memory writer failed: .*HTTP 400")
 @pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 400")
 def test_a_failing_provider_reports_failed_with_the_trace(
     qtbot: QtBot, home: Home, make_supervisor: Any, fake_model_server: FakeModelServer
@@ -218,7 +218,7 @@ def test_a_workspace_whose_state_mux_advances_is_left_to_mux(
 HOLDER = r"""
 import sys
 from memtab.store.home import Home
-from memtab.writer.lock import WriterLock
+from memtab.writer.job.lock import WriterLock
 lock = WriterLock(Home(sys.argv[1]))
 print("held" if lock.acquire() else "busy", flush=True)
 sys.stdin.read()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from memtab.agent_server.catalog import MemoryCatalog
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 
 
 def found(catalog: MemoryCatalog, query: str) -> list[str]:

@@ -8,7 +8,7 @@ from memtab.check.engine import CheckEngine
 from memtab.check.programs import which_in
 from memtab.check.records import CheckReport, Finding
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 from support.checkouts import add_to_git, stand_in_programs
 
 NOW = 1_900_000_000_000

@@ -8,7 +8,7 @@ import pytest
 
 from memtab.check.facts import facts_of
 from memtab.check.markdown import scan_markdown
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 
 from .helpers import check, home_with_project, of_kind
 

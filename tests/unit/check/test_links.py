@@ -7,8 +7,8 @@ from pathlib import Path
 
 from tests.quality.stores import CLAUDE, real_files
 
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 
 from .helpers import check, home_with_project, isolate, of_kind
 

@@ -21,9 +21,9 @@ from memtab.sources.listing import find_file
 from memtab.store.external import sync_external
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.registry import add_workspace, load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import add_workspace, load_registry
 from memtab.traces.catalog import list_traces
 from quality.stores import CLAUDE, install, real_files
 

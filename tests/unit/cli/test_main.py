@@ -124,7 +124,7 @@ def test_verbose_logs_memtab_to_stderr_without_filelock(
 ) -> None:
     assert main(["--home", str(demo), *argv, "--workspace", MAIN_ID]) == 0
     err = capsys.readouterr().err
-    assert "INFO memtab.consolidation.runner: consolidating workspace" in err
+    assert "INFO memtab.consolidation.engine.runner: consolidating workspace" in err
     assert "filelock" not in err
 
 

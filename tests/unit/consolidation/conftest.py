@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 from support.fake_model_server import FakeModelServer
 
 from .helpers import WS, FakeClock, Wire, new_home, store_for

@@ -16,9 +16,9 @@ from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import Message, ModelReply, ProviderError, ToolSpec
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import MetaStore
-from memtab.store.registry import MULTI_PROJECT_KEY, add_workspace, load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import MetaStore
+from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, add_workspace, load_registry
 from support.fake_model_server import FakeModelServer, tool_messages, tool_result_blocks
 
 PROJECT = "/home/dev/src/app"

@@ -10,7 +10,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.demo import DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.store.home import Home
-from memtab.store.journal import Journal
+from memtab.store.sidecars.journal import Journal
 from support.fake_model_server import FakeModelServer
 
 from .helpers import ANTHROPIC_KEY, snapshot

@@ -10,8 +10,8 @@ from memtab.llm.types import ModelReply, ToolCall
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
-from memtab.store.journal import JournalOp
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import JournalOp
 
 from .helpers import WS, ScriptedProvider, put
 

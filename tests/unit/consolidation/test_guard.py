@@ -14,9 +14,9 @@ from memtab.consolidation.guard import (
     budget_exhausted_note,
 )
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import global_key
 from memtab.store.paths import Scope
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import global_key
 
 from .helpers import MULTI, exists, put, read, store_for
 

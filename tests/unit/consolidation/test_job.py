@@ -12,7 +12,7 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.logs import setup_logging
-from memtab.store.journal import Journal
+from memtab.store.sidecars.journal import Journal
 
 
 def test_an_isolated_run_consolidates_and_reports_progress(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ import pytest
 from memtab.cli.main import main
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.fs.locks import InterprocessLock, LockUnavailableError
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.registry import load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 from support.processes import python_child
 
 HOLDER = """

@@ -9,12 +9,12 @@ import logging
 
 import pytest
 
+from memtab.consolidation.engine.runner import RunLimits
 from memtab.consolidation.errors import RunFailedError
 from memtab.consolidation.guard import PROJECT_SCOPE_REJECTION
-from memtab.consolidation.runner import RunLimits
 from memtab.store.home import Home
-from memtab.store.journal import Journal
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import Journal
 
 from .helpers import MULTI, PROJECT, WS, Wire, exists, put, read, store_for
 
@@ -85,7 +85,7 @@ def test_rate_limited_then_success(wire: Wire, home: Home) -> None:
     assert Journal(home).load().workspaces[WS] == record
 
 
-@pytest.mark.expect_log("memtab.consolidation.runner", "WARNING", r"run failed: .*HTTP 500")
+@pytest.mark.expect_log("memtab.consolidation.engine.runner", "WARNING", r"run failed: .*HTTP 500")
 @pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 500")
 @pytest.mark.expect_log("memtab.llm.http", "WARNING", r"HTTP 500.*retrying")
 def test_server_errors_past_the_retry_bound_fail_the_run_and_journal_nothing(
@@ -104,7 +104,7 @@ def test_server_errors_past_the_retry_bound_fail_the_run_and_journal_nothing(
 
 
 @pytest.mark.expect_log(
-    "memtab.consolidation.runner", "WARNING", r"run failed: the consolidation run timed out"
+    "memtab.consolidation.engine.runner", "WARNING", r"run failed: the consolidation run timed out"
 )
 def test_a_timeout_fails_the_run_and_journals_only_what_it_applied(
     wire: Wire, home: Home, store: MemoryStore

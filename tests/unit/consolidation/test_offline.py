@@ -9,21 +9,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memtab.consolidation.offline_describe import (
+from memtab.consolidation.offline.describe import (
     build_description,
     detect_language,
     is_generic_heading,
 )
-from memtab.consolidation.offline_edits import edit_arguments
-from memtab.consolidation.offline_merge import NEAR_DUPLICATE_THRESHOLD, jaccard
-from memtab.consolidation.offline_units import Coverage, clean_lines, is_label
+from memtab.consolidation.offline.edits import edit_arguments
+from memtab.consolidation.offline.merge import NEAR_DUPLICATE_THRESHOLD, jaccard
+from memtab.consolidation.offline.units import Coverage, clean_lines, is_label
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import ACME, DARK_MODE_ID, MAIN_ID, MULTI_ID, create_demo_home
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, Journal
-from memtab.store.memory import MemoryStore
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
+from memtab.store.sidecars.journal import ConsolidationRecord, Journal
 
 from .helpers import MULTI, WS, exists, memory_bytes, new_home, put, read, store_for
 
@@ -547,7 +547,7 @@ def test_descriptions_come_from_titles_or_topics_or_not_at_all() -> None:
 
 
 def test_a_fenced_block_is_one_unit_with_the_paragraph_or_item_above_it() -> None:
-    from memtab.consolidation.offline_units import split_units
+    from memtab.consolidation.offline.units import split_units
 
     lines = [
         "## Tokens",  # 0

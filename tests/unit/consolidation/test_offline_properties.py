@@ -17,12 +17,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtab.consolidation.offline_units import lowered_words
+from memtab.consolidation.offline.units import lowered_words
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord
 from memtab.store.paths import parse_file_path
+from memtab.store.sidecars.journal import ConsolidationRecord
 
 from .helpers import WS, memory_bytes, new_home, store_for
 

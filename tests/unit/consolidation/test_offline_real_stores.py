@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from memtab.consolidation import offline as offline_module
-from memtab.consolidation.offline_plan import plan_consolidation
-from memtab.consolidation.offline_units import split_units
+from memtab.consolidation.offline import provider as offline_module
+from memtab.consolidation.offline.plan import plan_consolidation
+from memtab.consolidation.offline.units import split_units
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.settings import ProviderSettings
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import ConsolidationRecord
 from quality.stores import CLAUDE, CODEX, LOKI, install, real_files
 
 from .helpers import WS, exists, put, read
@@ -329,7 +329,7 @@ def test_files_over_the_cap_are_listed_and_never_read(
 
 
 def test_read_capped_never_reads_past_the_cap(tmp_path: Path, store: MemoryStore) -> None:
-    from memtab.consolidation.offline_inputs import read_capped
+    from memtab.consolidation.offline.inputs import read_capped
 
     put(store, "/memories/global/a.md", "x" * MAX_FILE_BYTES)
     put(store, "/memories/global/b.md", "x" * (MAX_FILE_BYTES - 1))
@@ -342,7 +342,7 @@ def test_read_capped_never_reads_past_the_cap(tmp_path: Path, store: MemoryStore
 def test_real_stores_plan_only_markdown(store: MemoryStore) -> None:
     for real in (CODEX, CLAUDE, LOKI):
         install(store, real)
-    from memtab.consolidation.offline_inputs import collect_memory_files
+    from memtab.consolidation.offline.inputs import collect_memory_files
 
     files = collect_memory_files(store)
     plan = plan_consolidation(files, budget=8)
@@ -390,7 +390,7 @@ def test_files_sharing_only_their_template_are_not_duplicates(
 def test_consolidation_does_not_depend_on_the_view_output(
     home: Home, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memtab.store.tool import MemoryTool
+    from memtab.store.scopes.tool import MemoryTool
 
     repeated = "- Rebase onto main before opening a pull request.\n" * 2
     put(store, "/memories/global/git.md", f"---\ndescription: Git\n---\n{repeated}")

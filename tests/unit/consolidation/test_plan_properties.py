@@ -28,16 +28,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtab.consolidation.plan_apply import apply_ops
-from memtab.consolidation.plan_check import check_ops
-from memtab.consolidation.run_store import RunStore
+from memtab.consolidation.engine.run_store import RunStore
+from memtab.consolidation.review.plan_apply import apply_ops
+from memtab.consolidation.review.plan_check import check_ops
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.llm.settings import ProviderSettings
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, Scope
-from memtab.store.registry import load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 from quality.stores import REAL_STORES, RealStore, install
 
 from .helpers import WS, new_home, store_for

@@ -18,8 +18,8 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.consolidation.errors import PlanError
-from memtab.consolidation.plan import MAX_PLAN_BYTES, read_plan, write_plan
 from memtab.consolidation.records import ConsolidationPlan
+from memtab.consolidation.review.plan import MAX_PLAN_BYTES, read_plan, write_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.fs.clock import now_ms
@@ -28,7 +28,7 @@ from memtab.store.history.describe import FileTexts, OpTexts, describe_ops
 from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
-from memtab.store.journal import Journal
+from memtab.store.sidecars.journal import Journal
 
 OFFLINE = ProviderSettings("offline", "offline", "")
 LF_LINE = "Use `pytest --lf` to rerun only the last failures."

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from memtab.consolidation.prompts import (
+from memtab.consolidation.engine.prompts import (
     ARCHIVE_ADDENDUM,
     BUNDLED,
     DREAM_PROMPT,
@@ -20,7 +20,7 @@ from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ModelReply, UserMessage
 from memtab.store.files import ScopeListing
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 from support.logfail import ExpectLog
 
 from .helpers import MULTI, WS, ScriptedProvider, put, store_for
@@ -98,7 +98,7 @@ def test_a_broken_override_falls_back_with_a_warning(
 ) -> None:
     write_override(home, content)
     expect_log(
-        "memtab.consolidation.prompts",
+        "memtab.consolidation.engine.prompts",
         "WARNING",
         f"^Ignoring the prompt override {re.escape(str(override_path(home)))}: .*{reason}",
     )
@@ -107,7 +107,9 @@ def test_a_broken_override_falls_back_with_a_warning(
     assert prompt.text == bundled_prompt(DREAM_PROMPT)
 
 
-@pytest.mark.expect_log("memtab.consolidation.prompts", "WARNING", r"dream\.md: cannot read it")
+@pytest.mark.expect_log(
+    "memtab.consolidation.engine.prompts", "WARNING", r"dream\.md: cannot read it"
+)
 def test_an_unreadable_override_falls_back(home: Home) -> None:
     override_path(home).mkdir(parents=True)  # a directory where the file should be
     assert load_system_prompt(home, "manual").source == BUNDLED

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.consolidation.engine.lock import ConsolidationLock
 from memtab.consolidation.errors import (
     ConsolidationError,
     DebouncedError,
@@ -20,15 +21,14 @@ from memtab.consolidation.errors import (
     RunInFlightError,
 )
 from memtab.consolidation.guard import DRY_RUN_NOTE
-from memtab.consolidation.lock import ConsolidationLock
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import DARK_MODE_ID, create_demo_home
 from memtab.llm.loop import StepCallback
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ModelReply, ProviderError
 from memtab.store.home import Home, HomeError
-from memtab.store.journal import Journal
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import Journal
 from support.processes import python_child
 
 from .helpers import (
@@ -155,7 +155,7 @@ def lock_holder(home: Home) -> contextlib.AbstractContextManager[subprocess.Pope
         "import sys\n"
         "from pathlib import Path\n"
         "from memtab.store.home import Home\n"
-        "from memtab.consolidation.lock import ConsolidationLock\n"
+        "from memtab.consolidation.engine.lock import ConsolidationLock\n"
         "with ConsolidationLock(Home(Path(sys.argv[1]))).hold('elsewhere'):\n"
         "    print('held', flush=True)\n"
         "    sys.stdin.readline()\n"
@@ -242,7 +242,9 @@ def test_a_successful_no_op_run_is_journaled_for_workspace_and_project(
 
 
 @pytest.mark.expect_log(
-    "memtab.consolidation.runner", "WARNING", r"run failed: anthropic x: server error \(HTTP 529\)"
+    "memtab.consolidation.engine.runner",
+    "WARNING",
+    r"run failed: anthropic x: server error \(HTTP 529\)",
 )
 @pytest.mark.expect_log(
     "memtab.llm.loop", "WARNING", r"stopped at step 1: anthropic x: server error \(HTTP 529\)"

@@ -10,8 +10,8 @@ from memtab.consolidation.errors import ConsolidationError, RunCancelledError, R
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.types import ModelReply
 from memtab.store.home import Home
-from memtab.store.journal import Journal
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import Journal
 
 from .helpers import SIBLING, WS, FakeClock, ScriptedProvider
 

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from memtab.cli.main import main
-from memtab.consolidation.lock import SCOPE_WAIT_S
-from memtab.consolidation.plan import write_plan
+from memtab.consolidation.engine.lock import SCOPE_WAIT_S
+from memtab.consolidation.review.plan import write_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.demo import MAIN_ID, create_demo_home
 from memtab.fs import atomic
@@ -35,10 +35,10 @@ from memtab.store.history.records import RunEntry
 from memtab.store.history.runs import RunsLog
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
-from memtab.store.journal import Journal
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.registry import load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import Journal
+from memtab.store.sidecars.registry import load_registry
 from support.processes import python_child
 
 OFFLINE = ProviderSettings("offline", "offline", "")
@@ -117,8 +117,10 @@ class FullDisk:
 
 @pytest.mark.expect_log("memtab.store.history.recorder", "WARNING", "Could not record the history")
 @pytest.mark.expect_log("memtab.store.history.started", "WARNING", "end of run")
-@pytest.mark.expect_log("memtab.consolidation.run_books", "WARNING", "Could not add run")
-@pytest.mark.expect_log("memtab.store.scopes", "WARNING", "Could not update memory-meta")
+@pytest.mark.expect_log("memtab.consolidation.engine.run_books", "WARNING", "Could not add run")
+@pytest.mark.expect_log(
+    "memtab.store.scopes.scope_store", "WARNING", "Could not update memory-meta"
+)
 def test_an_apply_on_a_disk_that_fills_says_what_was_done_and_is_logged_later(
     demo: Home,
     plan_file: Path,
@@ -208,7 +210,7 @@ KILLED_AT_DISPATCH = r"""
 import os, sys
 from pathlib import Path
 from memtab.consolidation import guard
-from memtab.consolidation.plan import read_plan
+from memtab.consolidation.review.plan import read_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.store.home import Home
 
@@ -226,7 +228,7 @@ ConsolidationService(Home(Path(sys.argv[1]))).apply_plan(read_plan(Path(sys.argv
 KILLED_BEFORE_RECORD = r"""
 import os, sys
 from pathlib import Path
-from memtab.consolidation.plan import read_plan
+from memtab.consolidation.review.plan import read_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.store.history import recorder
 from memtab.store.home import Home
@@ -279,9 +281,9 @@ SCOPE_HOLDER = r"""
 import sys
 from pathlib import Path
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.registry import load_registry
+from memtab.store.sidecars.registry import load_registry
 home = Home(Path(sys.argv[1]))
 store = MemoryStore(home, load_registry(home).require_workspace(sys.argv[2]))
 with store.writing(Scope.PROJECT):

@@ -12,9 +12,9 @@ from memtab.consolidation.sweep import SweepReport, run_launch_sweep
 from memtab.fs.atomic import atomic_write_json
 from memtab.llm.types import ModelReply, ProviderError
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, Journal
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import global_key, project_key, workspace_key
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import ConsolidationRecord, Journal
+from memtab.store.sidecars.meta import global_key, project_key, workspace_key
 
 from .helpers import (
     DAY,
@@ -81,7 +81,7 @@ def five_with_writes(root: Path) -> Home:
     r"^launch sweep: w[12] failed: server error \(HTTP 500\)",
 )
 @pytest.mark.expect_log(
-    "memtab.consolidation.runner", "WARNING", r"run failed: server error \(HTTP 500\)"
+    "memtab.consolidation.engine.runner", "WARNING", r"run failed: server error \(HTTP 500\)"
 )
 @pytest.mark.expect_log(
     "memtab.llm.loop", "WARNING", r"stopped at step 1: server error \(HTTP 500\)"

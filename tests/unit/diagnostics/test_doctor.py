@@ -22,7 +22,7 @@ from memtab.fs.config_dir import config_dir
 from memtab.fs.sidecar import edit_sidecar
 from memtab.store.external import sync_external
 from memtab.store.home import Home, HomeLocation
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 from support.fake_model_server import FakeModelServer
 
 SECRET = "sk-ant-doctor-SECRET-0123456789"

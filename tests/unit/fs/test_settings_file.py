@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days, save_stale_days
-from memtab.consolidation.review_setting import (
+from memtab.consolidation.review.review_setting import (
     DEFAULT_REVIEW_MODE,
     load_review_mode,
     save_review_mode,

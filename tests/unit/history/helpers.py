@@ -10,9 +10,9 @@ from typing import Any
 from memtab.llm.types import Message, ModelReply, ToolCall, ToolSpec
 from memtab.store.history.versions import ScopeHistory, Version
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.registry import add_workspace, load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import add_workspace, load_registry
 
 PROJECT = "/home/dev/src/app"
 WS = "a1a1a1a1a1"

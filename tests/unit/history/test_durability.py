@@ -21,8 +21,8 @@ from memtab.store.external import sync_external
 from memtab.store.history import blobs as blobs_module
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
+from memtab.store.scopes.memory import MemoryStore
 
 from .helpers import new_home, store_for, versions
 

@@ -18,16 +18,16 @@ from memtab.components.history.history import load_trash
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
-from memtab.store.meta import MetaStore, project_key
-from memtab.store.orphans import (
+from memtab.store.paths import parse_file_path, project_dir_name
+from memtab.store.restore.orphans import (
     OrphanProjectStore,
     delete_orphan_project_dir,
     orphan_identity,
     orphans_with_history,
 )
-from memtab.store.paths import parse_file_path, project_dir_name
-from memtab.store.registry import load_registry, orphan_project_dirs
-from memtab.store.undo import file_history, restore, trash
+from memtab.store.restore.undo import file_history, restore, trash
+from memtab.store.sidecars.meta import MetaStore, project_key
+from memtab.store.sidecars.registry import load_registry, orphan_project_dirs
 
 from .helpers import PROJECT, new_home, store_for
 

@@ -9,8 +9,8 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.consolidation.errors import PlanError
-from memtab.consolidation.plan import read_plan, write_plan
-from memtab.consolidation.review_setting import load_review_mode, save_review_mode
+from memtab.consolidation.review.plan import read_plan, write_plan
+from memtab.consolidation.review.review_setting import load_review_mode, save_review_mode
 from memtab.consolidation.service import ConsolidationService
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.clock import now_ms

@@ -13,9 +13,9 @@ from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.registry import load_registry
-from memtab.store.tool import MemoryTool
-from memtab.writer.run import run_writer
+from memtab.store.scopes.tool import MemoryTool
+from memtab.store.sidecars.registry import load_registry
+from memtab.writer.job.run import run_writer
 
 from .helpers import WS, Scripted, disk, memory_call, new_home, store_for, versions
 

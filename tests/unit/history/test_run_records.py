@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memtab.store.history.records import RunOp
-from memtab.store.journal import parse_op
+from memtab.store.sidecars.journal import parse_op
 
 _VALUES = (
     st.none()

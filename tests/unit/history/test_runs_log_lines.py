@@ -12,7 +12,7 @@ from memtab.store.catch_up import catch_up_runs
 from memtab.store.history.prune import HistoryLimits, prune
 from memtab.store.history.runs import LoggedLine, RunsLog, journal_fingerprint
 from memtab.store.home import Home
-from memtab.store.journal import Journal
+from memtab.store.sidecars.journal import Journal
 
 from .helpers import WS, new_home
 

@@ -16,9 +16,9 @@ from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.prune import HistoryLimits, load_history_limits, prune
 from memtab.store.history.versions import ScopeHistory, Version, parse_version
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import load_registry
-from memtab.store.undo import file_history
+from memtab.store.restore.undo import file_history
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 
 from .helpers import WS, new_home, store_for, versions
 

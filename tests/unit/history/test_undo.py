@@ -15,15 +15,15 @@ from memtab.llm.types import ModelReply
 from memtab.store.external import sync_external
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
-from memtab.store.undo import (
+from memtab.store.restore.undo import (
     HistoryError,
     file_history,
     restore,
     revert_run,
     trash,
 )
+from memtab.store.scopes.memory import MemoryStore
 
 from .helpers import WS, Scripted, disk, memory_call, new_home, store_for
 

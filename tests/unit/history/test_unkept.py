@@ -23,10 +23,10 @@ from memtab.store.history import capture
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.jsonlines import JsonLinesFile
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore, UnkeptChangeError
 from memtab.store.paths import parse_file_path
-from memtab.store.tool import MemoryTool
-from memtab.store.undo import file_history, restore, trash
+from memtab.store.restore.undo import file_history, restore, trash
+from memtab.store.scopes.memory import MemoryStore, UnkeptChangeError
+from memtab.store.scopes.tool import MemoryTool
 
 from .helpers import WS, disk, new_home, store_for, versions
 
@@ -160,7 +160,7 @@ def test_deleting_a_file_too_large_for_history_is_refused(
         store.delete("/memories/global/notes")
     assert big.exists()
 
-    expect_log("memtab.store.memory", "WARNING", r"^/memories/global/notes deleted without")
+    expect_log("memtab.store.scopes.memory", "WARNING", r"^/memories/global/notes deleted without")
     store.delete("/memories/global/notes", allow_unkept=True)
     assert not big.exists()
 

@@ -20,9 +20,9 @@ from memtab.cli.main import main
 from memtab.fs.atomic import Directory
 from memtab.store.history.blobs import BlobStore, sha256_of
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.undo import file_history, restore, trash
+from memtab.store.restore.undo import file_history, restore, trash
+from memtab.store.scopes.memory import MemoryStore
 
 from .helpers import WS, disk, new_home, store_for, versions
 

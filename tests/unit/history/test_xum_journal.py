@@ -13,8 +13,8 @@ import pytest
 from memtab.blame.service import blame_memory_file
 from memtab.cli.main import main
 from memtab.components.history.history import load_file_history
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.fs.clock import now_ms
-from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.open_file import open_memory_file
 from memtab.store.external import sync_external
 from memtab.store.history.xum_journal import XumJournal

@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 
 
 def save_many(home_root: str, tag: str, count: int) -> None:

@@ -7,19 +7,19 @@ from pathlib import Path
 
 import pytest
 
+from memtab.file_protocol.file_ref import SourceError
+from memtab.file_protocol.memory_file import MuxFile
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.claude import encode_project_path
 from memtab.sources.copy import CopyOrigin, CopyResult, copy_note
 from memtab.sources.discovery import discover
-from memtab.sources.file_ref import SourceError
 from memtab.sources.listing import source_file
-from memtab.sources.memory_file import MuxFile
 from memtab.sources.model import ReadOnlyError, Source
 from memtab.sources.notes import Note
 from memtab.store.frontmatter import description_from_text, frontmatter_strings
-from memtab.store.memory import AlreadyExistsError, MemoryStore
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.registry import load_registry
+from memtab.store.scopes.memory import AlreadyExistsError, MemoryStore
+from memtab.store.sidecars.registry import load_registry
 from support.agent_machine import WORKSPACE_ID, Machine
 
 

@@ -7,13 +7,13 @@ import json
 import shutil
 from pathlib import Path
 
+from memtab.file_protocol.file_ref import parse_file_id
 from memtab.sources.claude import encode_project_path
 from memtab.sources.config import AgentSettings, load_sources_settings, save_agent_settings
 from memtab.sources.discovery import discover, scan
-from memtab.sources.file_ref import parse_file_id
 from memtab.sources.model import Layout
 from memtab.store.paths import project_dir_name
-from memtab.store.registry import add_workspace
+from memtab.store.sidecars.registry import add_workspace
 from support.agent_machine import Machine
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from memtab.file_protocol.file_ref import SourceError
 from memtab.sources.discovery import discover
-from memtab.sources.file_ref import SourceError
 from memtab.sources.history import file_at, source_history
 from memtab.sources.model import Source
 from support.agent_machine import Machine

@@ -1,5 +1,5 @@
 """One protocol for every memory file: a mux file and another agent's file are read,
-saved, restored and taken back alike (`memtab.sources.memory_file`), on a developer's
+saved, restored and taken back alike (`memtab.file_protocol.memory_file`), on a developer's
 machine built from real stores (support.agent_machine)."""
 
 from __future__ import annotations
@@ -10,18 +10,18 @@ import pytest
 
 from memtab.components.files.open import open_file
 from memtab.components.tree.scan import HomeScan
-from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_ref
-from memtab.sources.layouts import GENERATED_BY_CODEX
-from memtab.sources.memory_file import (
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
+from memtab.file_protocol.memory_file import (
     MemoryFile,
     MemoryFileError,
     MemoryFileMissingError,
     MuxFile,
     SaveConflictError,
 )
+from memtab.sources.layouts import GENERATED_BY_CODEX
 from memtab.sources.open_file import open_memory_file
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import Machine, build_machine, scan_machine
 
 

@@ -7,9 +7,14 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import MULTI_PROJECT_KEY, Workspace, add_workspace, load_registry
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
+from memtab.store.sidecars.registry import (
+    MULTI_PROJECT_KEY,
+    Workspace,
+    add_workspace,
+    load_registry,
+)
 
 from .helpers import MULTI_ID, PROJECT, WORKSPACE_ID, FakeClock
 

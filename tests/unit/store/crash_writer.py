@@ -15,8 +15,8 @@ from pathlib import Path
 from memtab.fs.atomic import atomic_write_bytes
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
 
 
 def main() -> None:

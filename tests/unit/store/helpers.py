@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.store.home import Home
-from memtab.store.tool import MemoryTool, ToolResult
+from memtab.store.scopes.tool import MemoryTool, ToolResult
 
 PROJECT = "/home/alice/proj"
 WORKSPACE_ID = "a1b2c3d4e5"

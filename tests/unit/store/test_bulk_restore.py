@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from memtab.store.bulk_restore import Restore, restore_contents
 from memtab.store.files import MAX_FILES_PER_SCOPE
 from memtab.store.history.blobs import sha256_of
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.undo import file_history
+from memtab.store.restore.bulk_restore import Restore, restore_contents
+from memtab.store.restore.undo import file_history
+from memtab.store.scopes.memory import MemoryStore
 
 
 def _restore(path: str, data: bytes, expected: bytes | None) -> Restore:

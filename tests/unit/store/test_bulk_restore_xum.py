@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from memtab.store import bulk_restore
-from memtab.store.bulk_restore import Restore, RestoreResult, restore_contents
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.restore import bulk_restore
+from memtab.store.restore.bulk_restore import Restore, RestoreResult, restore_contents
+from memtab.store.scopes.memory import MemoryStore
 from support.xum_player import acquire, release, target_lock
 
 FILES = 400

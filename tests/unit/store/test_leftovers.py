@@ -14,8 +14,8 @@ from memtab.cli.main import main
 from memtab.components.history.history import record_external_changes
 from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import Workspace
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
 
 HEX = "0123abcd"
 

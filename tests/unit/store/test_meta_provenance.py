@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import PROVENANCE_FIELD, MetaEntry, MetaStore, global_key
-from memtab.store.undo import restore, trash
+from memtab.store.restore.undo import restore, trash
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import PROVENANCE_FIELD, MetaEntry, MetaStore, global_key
 
 from .helpers import FakeClock
 

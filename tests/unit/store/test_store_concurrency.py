@@ -19,12 +19,12 @@ import pytest
 from memtab.fs.atomic import is_temp_name
 from memtab.store.files import MAX_FILE_BYTES, STALE_TEMP_AGE_S
 from memtab.store.home import Home
-from memtab.store.journal import Journal
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import MetaStore, global_key
 from memtab.store.paths import Scope
-from memtab.store.registry import Workspace
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
+from memtab.store.sidecars.journal import Journal
+from memtab.store.sidecars.meta import MetaStore, global_key
+from memtab.store.sidecars.registry import Workspace
 
 from . import workers
 from .helpers import ok

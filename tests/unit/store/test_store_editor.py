@@ -7,7 +7,8 @@ import hashlib
 import pytest
 
 from memtab.store.files import MAX_FILE_BYTES
-from memtab.store.memory import (
+from memtab.store.paths import PathError, Scope
+from memtab.store.scopes.memory import (
     AlreadyExistsError,
     CapError,
     MemoryStore,
@@ -15,7 +16,6 @@ from memtab.store.memory import (
     NotFoundError,
     SaveConflictError,
 )
-from memtab.store.paths import PathError, Scope
 
 from .helpers import PROJECT, WORKSPACE_ID, read_meta, write
 

@@ -6,10 +6,10 @@ import shutil
 from pathlib import Path
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.registry import add_workspace, load_registry, orphan_project_dirs
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
+from memtab.store.sidecars.registry import add_workspace, load_registry, orphan_project_dirs
 
 from .helpers import ok, write, write_config
 

@@ -445,9 +445,9 @@ def test_the_title_of_a_file(text: str, title: str) -> None:
 
 def test_an_undescribed_file_is_listed_with_its_title(tmp_path: Path) -> None:
     from memtab.store.home import Home
-    from memtab.store.memory import MemoryStore
     from memtab.store.paths import Scope
-    from memtab.store.registry import add_workspace
+    from memtab.store.scopes.memory import MemoryStore
+    from memtab.store.sidecars.registry import add_workspace
 
     home = Home(tmp_path / "home")
     add_workspace(home, "/src/app", "main", workspace_id="a1a1a1a1a1")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.journal import (
+from memtab.store.sidecars.journal import (
     ConsolidationRecord,
     Journal,
     JournalOp,

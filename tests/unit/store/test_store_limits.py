@@ -15,9 +15,9 @@ import pytest
 from memtab.fs.atomic import MAX_NAME_BYTES, is_temp_name, temp_name_for
 from memtab.store.files import STALE_TEMP_AGE_S
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, parse_virtual_path
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
 
 from .helpers import err, ok, write
 

@@ -15,9 +15,9 @@ from memtab.store.files import (
     list_scope,
     sort_key,
 )
-from memtab.store.memory import CapError, MemoryStore, NotEditableError
 from memtab.store.paths import Scope, parse_virtual_path
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import CapError, MemoryStore, NotEditableError
+from memtab.store.scopes.tool import MemoryTool
 
 from .helpers import err, ok, read_meta, write
 

@@ -16,9 +16,9 @@ from memtab.store.external import sync_external
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, parse_virtual_path
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
 from support.memory_home import scanned, write_registry
 
 from .helpers import WORKSPACE_ID

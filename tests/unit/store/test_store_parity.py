@@ -13,17 +13,17 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import MetaStore, project_key
 from memtab.store.paths import Scope, normalize_project_path, project_dir_name
-from memtab.store.registry import (
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
+from memtab.store.sidecars.meta import MetaStore, project_key
+from memtab.store.sidecars.registry import (
     MULTI_PROJECT_KEY,
     add_project,
     add_workspace,
     load_registry,
     orphan_project_dirs,
 )
-from memtab.store.tool import MemoryTool
 
 from .helpers import FakeClock, ok, write_config
 

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import (
     PathError,
     Scope,
@@ -20,8 +19,9 @@ from memtab.store.paths import (
     parse_file_path,
     parse_virtual_path,
 )
-from memtab.store.registry import add_workspace, load_registry
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
+from memtab.store.sidecars.registry import add_workspace, load_registry
 
 from .helpers import PROJECT, WORKSPACE_ID, err, snapshot, write
 

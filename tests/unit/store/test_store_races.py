@@ -18,15 +18,15 @@ from typing import Any
 
 import pytest
 
-from memtab.store.memory import (
+from memtab.store.paths import PathError, Scope
+from memtab.store.scopes.memory import (
     AlreadyExistsError,
     ChangedDuringEditError,
     MemoryStore,
     MemoryStoreError,
     SaveConflictError,
 )
-from memtab.store.paths import PathError, Scope
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.tool import MemoryTool
 
 from .helpers import err, ok, snapshot, write
 

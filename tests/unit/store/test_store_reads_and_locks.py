@@ -20,10 +20,10 @@ import pytest
 from memtab.cli.main import main
 from memtab.fs.locks import InterprocessLock
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.registry import Workspace
-from memtab.store.scopes import READ_LOCK_WAIT_S
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.scope_store import READ_LOCK_WAIT_S
+from memtab.store.sidecars.registry import Workspace
 from support.processes import python_child
 
 from .helpers import WORKSPACE_ID

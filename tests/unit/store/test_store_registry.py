@@ -10,7 +10,7 @@ import pytest
 
 from memtab.store.home import Home, HomeError
 from memtab.store.paths import project_dir_name
-from memtab.store.registry import (
+from memtab.store.sidecars.registry import (
     DEFAULT_WRITER_INTERVAL,
     MULTI_PROJECT_KEY,
     add_project,

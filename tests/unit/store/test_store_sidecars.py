@@ -20,11 +20,11 @@ from memtab.fs.sidecar import KeptAside, edit_sidecar, keep_aside, on_kept_aside
 from memtab.gui.ui_state import UiState
 from memtab.store.free_text import MAX_SUMMARY_BYTES, cap_text
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, Journal, JournalOp
-from memtab.store.meta import MetaStore, global_key, parse_meta_document
-from memtab.store.registry import add_project, add_workspace, load_recency, load_registry
+from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
+from memtab.store.sidecars.meta import MetaStore, global_key, parse_meta_document
+from memtab.store.sidecars.registry import add_project, add_workspace, load_recency, load_registry
+from memtab.writer.job.state import load_state, save_state
 from memtab.writer.records import WriterState
-from memtab.writer.state import load_state, save_state
 
 from .helpers import FakeClock
 

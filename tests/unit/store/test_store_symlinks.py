@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from memtab.store.files import list_scope
-from memtab.store.memory import MemoryStore, NotFoundError
 from memtab.store.paths import PathError, Scope, parse_file_path
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.memory import MemoryStore, NotFoundError
+from memtab.store.scopes.tool import MemoryTool
 
 from .helpers import err, ok, read_meta, snapshot, write
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from memtab.store.memory import PROJECT_UNAVAILABLE, MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.tool import (
+from memtab.store.scopes.memory import PROJECT_UNAVAILABLE, MemoryStore
+from memtab.store.scopes.tool import (
     MemoryTool,
     ToolResult,
     parse_tool_request,

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memtab.store.paths import Scope
-from memtab.store.tool import (
+from memtab.store.scopes.tool import (
     MemoryTool,
     ToolResult,
     scope_of,
@@ -57,7 +57,7 @@ def test_scope_of() -> None:
 
 
 @pytest.mark.expect_log(
-    "memtab.store.scopes",
+    "memtab.store.scopes.scope_store",
     "WARNING",
     r"^Could not update memory-meta.json for /memories/global/a.md: \[Errno 13\] Permission denied",
 )

@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore, NotFoundError, ScopeUnavailableError
-from memtab.store.meta import (
+from memtab.store.paths import Scope, parse_file_path
+from memtab.store.scopes.memory import MemoryStore, NotFoundError, ScopeUnavailableError
+from memtab.store.scopes.tool import MemoryTool
+from memtab.store.sidecars.meta import (
     MetaEntry,
     MetaStore,
     escape_key_component,
@@ -18,9 +20,7 @@ from memtab.store.meta import (
     project_key,
     workspace_key,
 )
-from memtab.store.paths import Scope, parse_file_path
-from memtab.store.registry import add_workspace, load_registry
-from memtab.store.tool import MemoryTool
+from memtab.store.sidecars.registry import add_workspace, load_registry
 
 from .helpers import PROJECT, WORKSPACE_ID, FakeClock, ok, read_meta, write
 

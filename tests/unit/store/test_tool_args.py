@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memtab.store.errors import ToolArgumentError
-from memtab.store.tool import MemoryTool, parse_tool_request
-from memtab.store.tool_args import COMMANDS, input_schema
+from memtab.store.scopes.tool import MemoryTool, parse_tool_request
+from memtab.store.scopes.tool_args import COMMANDS, input_schema
 
 from .helpers import TOOL_PROPERTIES, G, err, ok
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from memtab.store.files import content_sha256
-from memtab.store.tool import MemoryTool, ToolResult, parse_tool_request
-from memtab.store.tool_args import command_schema, input_schema
+from memtab.store.scopes.tool import MemoryTool, ToolResult, parse_tool_request
+from memtab.store.scopes.tool_args import command_schema, input_schema
 
 from .helpers import G, create, err, ok, text_of
 

@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
+from memtab.file_protocol.memory_file import MuxFile
 from memtab.fs.atomic import atomic_write_json
 from memtab.fs.locks import LockUnavailableError
-from memtab.sources.memory_file import MuxFile
 from memtab.store import xum_locks
 from memtab.store.errors import MemoryStoreError, ScopeBusyError
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.meta import MetaStore
 from memtab.store.paths import parse_file_path
-from memtab.store.registry import load_registry
-from memtab.store.undo import file_history, restore
+from memtab.store.restore.undo import file_history, restore
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.meta import MetaStore
+from memtab.store.sidecars.registry import load_registry
 from memtab.store.xum_locks import (
     WorkspaceRemovedError,
     memory_lock_key,

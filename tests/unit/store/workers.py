@@ -9,8 +9,8 @@ from multiprocessing.synchronize import Barrier
 from pathlib import Path
 
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, Journal, JournalOp
-from memtab.store.meta import MetaStore, global_key
+from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
+from memtab.store.sidecars.meta import MetaStore, global_key
 
 
 def save_journal_runs(home_root: str, worker: int, count: int, start: Barrier) -> None:

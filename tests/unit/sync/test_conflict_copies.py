@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.consolidation.offline_inputs import collect_memory_files
-from memtab.consolidation.prompts import run_message
+from memtab.consolidation.engine.prompts import run_message
+from memtab.consolidation.offline.inputs import collect_memory_files
 from memtab.fs.atomic import atomic_write_json
 from memtab.store import conflict_copies
 from memtab.store.conflict_copies import find_copies, parse_copy_name
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
-from memtab.store.tool import MemoryTool
-from memtab.store.undo import trash
+from memtab.store.restore.undo import trash
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool
 from memtab.sync.copies import (
     memory_copies,
     resolve_memory_copy,

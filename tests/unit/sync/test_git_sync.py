@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from memtab.store.history.versions import ScopeHistory
-from memtab.store.undo import file_history
+from memtab.store.restore.undo import file_history
 from memtab.sync import engine
 from memtab.sync.resolve import conflict_texts, find_conflict
 from support.sync_machines import Machine
@@ -364,8 +364,8 @@ def virtual_path(path: str):  # type: ignore[no-untyped-def]
 def test_a_workspace_is_synced_only_when_asked_and_maps_by_name(
     tmp_path: Path, remote: Path
 ) -> None:
-    from memtab.store.memory import MemoryStore
-    from memtab.store.registry import add_workspace, load_registry
+    from memtab.store.scopes.memory import MemoryStore
+    from memtab.store.sidecars.registry import add_workspace, load_registry
 
     alpha = Machine.create(tmp_path, "alpha")
     beta = Machine.create(tmp_path, "beta")

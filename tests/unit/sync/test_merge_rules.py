@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memtab.store.line_merge import merge_lines, merge_union
-from memtab.store.meta import MetaEntry, sanitize_entry
+from memtab.store.sidecars.meta import MetaEntry, sanitize_entry
 from memtab.sync.meta_merge import (
     MetaRecord,
     export_entries,

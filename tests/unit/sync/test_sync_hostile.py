@@ -9,7 +9,7 @@ import subprocess
 import tracemalloc
 from pathlib import Path
 
-from memtab.store.undo import restore, trash
+from memtab.store.restore.undo import restore, trash
 from support.sync_machines import Machine
 
 Entry = tuple[str, str, str, str]  # mode, type, id, name

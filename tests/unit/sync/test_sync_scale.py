@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from memtab.store.undo import file_history
+from memtab.store.restore.undo import file_history
 from memtab.sync.git import Git
 from support.sync_machines import Machine, bare_repository
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from memtab.fs.locks import interprocess_lock
-from memtab.store.tool import MemoryTool
+from memtab.store.scopes.tool import MemoryTool
 from support.sync_machines import Machine
 
 NOTES = "/memories/global/notes.md"

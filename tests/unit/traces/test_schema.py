@@ -26,13 +26,13 @@ EARLY_MODULES = (
     "memtab.gui.first_paint.app",
     "memtab.gui.traces",
     "memtab.gui.tasks.writer",
-    "memtab.writer.service",
+    "memtab.writer.job.service",
     "memtab.cli.main",
     "memtab.cli.traces_commands",
     "memtab.demo",
     "memtab.traces",
     # Validated by pydantic models, loaded by their first call (the store is on the way).
-    "memtab.store.tool",
+    "memtab.store.scopes.tool",
     "memtab.writer.config",
     "memtab.llm.settings",
     "memtab.llm.probe",
@@ -60,7 +60,7 @@ def test_pydantic_is_imported_by_the_first_dump_read() -> None:
 @pytest.mark.parametrize(
     "code",
     [
-        "from memtab.store.tool import parse_tool_request as p; p({'command': 'delete'})",
+        "from memtab.store.scopes.tool import parse_tool_request as p; p({'command': 'delete'})",
         # The defaults are not validated (they are valid): a setting changed from them is.
         "from memtab.writer.config import WriterSettings; WriterSettings(notify=True)",
         "from memtab.llm.settings import resolve_provider_settings as r; r()",

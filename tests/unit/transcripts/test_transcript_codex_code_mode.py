@@ -18,7 +18,7 @@ from memtab.transcripts import (
     running_session,
 )
 from memtab.transcripts.events import code_mode_command
-from memtab.writer.extract import extract_findings
+from memtab.writer.offline.extract import extract_findings
 
 from .helpers import jsonl
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope
-from memtab.store.registry import load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 from memtab.watch.recorder import Recorder
 from support.agent_machine import Machine, build_machine
 

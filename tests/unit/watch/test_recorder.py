@@ -18,9 +18,9 @@ from memtab.sources.claude_settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.store.history.versions import ScopeHistory
-from memtab.store.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.store.paths import Scope
-from memtab.store.undo import file_history
+from memtab.store.restore.undo import file_history
+from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.watch.actors import DURABLE_EVENTS
 from memtab.watch.events import change_events, restore_event
 from memtab.watch.lease import RecorderLease

@@ -11,7 +11,7 @@ from memtab.llm.anthropic import AnthropicProvider
 from memtab.llm.http import HttpOptions
 from memtab.llm.openai import OpenAIProvider
 from memtab.store.home import Home
-from memtab.store.registry import Workspace, add_workspace, load_registry
+from memtab.store.sidecars.registry import Workspace, add_workspace, load_registry
 from support.fake_model_server import FakeModelServer
 
 from .helpers import ANTHROPIC_KEY, OPENAI_KEY, PROJECT, WORKSPACE_ID

@@ -12,20 +12,20 @@ import pytest
 from memtab.cli.main import main
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import Workspace
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
-from memtab.writer.harvest import (
+from memtab.writer.inbox.harvest import (
     HARVEST_DIR,
     HarvestError,
     HarvestInbox,
     parse_harvest,
     without_candidates,
 )
-from memtab.writer.inbox import Inbox, InboxError, harvest_run_id
+from memtab.writer.inbox.inbox import Inbox, InboxError, harvest_run_id
 from memtab.writer.inbox_targets import PROJECT_NOTES
-from memtab.writer.notes import DIRECTIVES, FINDINGS, Note
-from memtab.writer.suggestions import SuggestionQueue
+from memtab.writer.offline.notes import DIRECTIVES, FINDINGS, Note
+from memtab.writer.inbox.suggestions import SuggestionQueue
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
 HARVEST_NAME = "summary-9f2c1e.md"

@@ -10,13 +10,13 @@ import json
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError
 from memtab.store.proposals import queue as proposals
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
-from memtab.store.registry import Workspace
-from memtab.store.undo import file_history
-from memtab.writer.inbox import Inbox, InboxError
+from memtab.store.restore.undo import file_history
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
+from memtab.writer.inbox.inbox import Inbox, InboxError
 
 NOTE = "/memories/global/deploy.md"
 WORKSPACE_NOTE = "/memories/workspace/notes.md"

@@ -11,9 +11,9 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import Workspace
-from memtab.writer.inbox import Inbox
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
+from memtab.writer.inbox.inbox import Inbox
 from memtab.writer.inbox_targets import GLOBAL_NOTES
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"

@@ -10,13 +10,13 @@ import pytest
 from memtab.cli.inbox_commands import RENAMED
 from memtab.cli.main import main
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import Workspace
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox_targets import PROJECT_NOTES
-from memtab.writer.notes import COMMANDS, DIRECTIVES, Note
+from memtab.writer.offline.notes import COMMANDS, DIRECTIVES, Note
 from memtab.writer.records import Suggestion
-from memtab.writer.suggestions import SuggestionQueue
+from memtab.writer.inbox.suggestions import SuggestionQueue
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -10,7 +10,7 @@ import gzip
 from pathlib import Path
 
 from memtab.transcripts import read_transcript
-from memtab.writer.extract import extract_findings
+from memtab.writer.offline.extract import extract_findings
 
 from .events import calls, tool
 

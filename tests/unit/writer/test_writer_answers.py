@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.writer.answers import facts_in, findings_in_answers
+from memtab.writer.offline.answers import facts_in, findings_in_answers
 
 from .events import answer, user
 

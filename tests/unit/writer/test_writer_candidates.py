@@ -1,4 +1,4 @@
-"""The offline writer's candidates (writer/candidates.py): what the rules' soft gates leave
+"""The offline writer's candidates (writer/offline/candidates.py): what the rules' soft gates leave
 out is offered to the judge with its evidence; the hard rails still refuse. Lines from real
 tuned-on sessions."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memtab.transcripts import TranscriptEvent
-from memtab.writer.extract import TranscriptDigest, extract_candidates, extract_findings
+from memtab.writer.offline.extract import TranscriptDigest, extract_candidates, extract_findings
 
 from .events import answer, bash, calls, tool, user
 

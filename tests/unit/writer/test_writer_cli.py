@@ -9,7 +9,7 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.store.home import Home
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 from support.fake_model_server import FakeModelServer
 
 from .helpers import bash_part, mux_message, write_chat
@@ -122,7 +122,7 @@ def test_write_json_and_another_transcript_format(
 
 
 @pytest.mark.expect_log(
-    "memtab.writer.run", "WARNING", r"Memory writer failed: the model ended 2 attempts without"
+    "memtab.writer.job.run", "WARNING", r"Memory writer failed: the model ended 2 attempts without"
 )
 def test_a_failed_run_exits_1_and_names_the_trace(
     fake_model_server: FakeModelServer,
@@ -194,7 +194,7 @@ def test_a_provider_without_a_key_is_a_one_line_error(
 
 
 @pytest.mark.expect_log(
-    "memtab.writer.run", "WARNING", r"Memory writer failed: the model ended 2 attempts without"
+    "memtab.writer.job.run", "WARNING", r"Memory writer failed: the model ended 2 attempts without"
 )
 def test_write_says_which_key_it_uses_and_keeps_a_provider_key_from_a_custom_server(
     fake_model_server: FakeModelServer,

@@ -6,7 +6,7 @@ never counted as a success because its call returned."""
 from __future__ import annotations
 
 from memtab.transcripts import TranscriptToolCall, polled_session, running_session
-from memtab.writer.extract import extract_findings
+from memtab.writer.offline.extract import extract_findings
 
 from .events import calls
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.writer.answers import facts_in
-from memtab.writer.directives import directives_in
+from memtab.writer.offline.answers import facts_in
+from memtab.writer.offline.directives import directives_in
 
 # jdx/mise (Codex writes the apostrophe as U+2019): the agent's proposal and its progress.
 _CURLY_FIRST_PERSON = (

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.writer.agent_memory import memory_saved
-from memtab.writer.extract import extract_findings
-from memtab.writer.language import CLAIMED_LANGUAGES, ended, is_claimed, language_of
+from memtab.writer.offline.agent_memory import memory_saved
+from memtab.writer.offline.extract import extract_findings
+from memtab.writer.offline.language import CLAIMED_LANGUAGES, ended, is_claimed, language_of
 
 from .events import answer, bash, calls, tool, user
 

@@ -12,16 +12,21 @@ import pytest
 from memtab.fs.atomic import atomic_write_json
 from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.home import Home
-from memtab.store.registry import Workspace, add_workspace, load_registry, read_registry_document
+from memtab.store.sidecars.registry import (
+    Workspace,
+    add_workspace,
+    load_registry,
+    read_registry_document,
+)
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import OfflineNotes, WriterMode
-from memtab.writer.monitor import TranscriptMonitor, end_of_last_line
-from memtab.writer.offline import OfflineWriterProvider
-from memtab.writer.policy import RunTicket
+from memtab.writer.inbox.suggestions import SuggestionQueue
+from memtab.writer.job.monitor import TranscriptMonitor, end_of_last_line
+from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.policy import RunTicket
+from memtab.writer.job.service import WriterService, WriterServiceError
+from memtab.writer.job.state import load_state, save_state
 from memtab.writer.records import WriterState
-from memtab.writer.service import WriterService, WriterServiceError
-from memtab.writer.state import load_state, save_state
-from memtab.writer.suggestions import SuggestionQueue
 
 from .helpers import PROJECT, WORKSPACE_ID, bash_part, conversation, mux_message, write_chat
 

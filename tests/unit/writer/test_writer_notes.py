@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from memtab.store.frontmatter import description_from_text
-from memtab.writer.extract import Findings, Fix, WorkingCommand
-from memtab.writer.notes import (
+from memtab.writer.offline.extract import Findings, Fix, WorkingCommand
+from memtab.writer.offline.notes import (
     COMMANDS,
     DIRECTIVES,
     FINDINGS,

@@ -18,18 +18,18 @@ from memtab.llm.types import (
     UserMessage,
 )
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import Workspace
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
 from memtab.transcripts import NewestEvents
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
-from memtab.writer.notes import MAX_NOTES_PER_RUN
-from memtab.writer.offline import OfflineWriterProvider
+from memtab.writer.inbox.suggestions import SuggestionQueue
+from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.providers import bind_to_run
+from memtab.writer.job.result import WriterRunResult
+from memtab.writer.job.run import load_transcript_events, run_writer
+from memtab.writer.offline.notes import MAX_NOTES_PER_RUN
 from memtab.writer.prompts import build_user_message, tool_specs
-from memtab.writer.providers import bind_to_run
-from memtab.writer.result import WriterRunResult
-from memtab.writer.run import load_transcript_events, run_writer
-from memtab.writer.suggestions import SuggestionQueue
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
 
 from .events import answer, bash, user

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memtab.traces.names import trace_file_name
-from memtab.writer.dumps import prune_trace_dumps
+from memtab.writer.job.dumps import prune_trace_dumps
 from memtab.writer.prompts import (
     PromptError,
     build_user_message,

@@ -10,14 +10,14 @@ import pytest
 
 from memtab.store.history.provenance import ProvenanceLog
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import Workspace
-from memtab.store.undo import file_history
+from memtab.store.restore.undo import file_history
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
-from memtab.writer.extract import extract_findings
-from memtab.writer.run import load_transcript_events
-from memtab.writer.suggestions import SuggestionQueue
+from memtab.writer.inbox.suggestions import SuggestionQueue
+from memtab.writer.job.run import load_transcript_events
+from memtab.writer.offline.extract import extract_findings
 from support.writer_models import run_model, run_offline, write_demo_transcript
 
 from .helpers import WORKSPACE_ID

@@ -15,15 +15,15 @@ import pytest
 from memtab.llm.types import ChatProvider, Message, ModelReply, ToolCall, ToolSpec, message_to_json
 from memtab.redact import REDACTED
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import Workspace
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
 from memtab.transcripts import NewestEvents
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH, OfflineNotes
-from memtab.writer.offline import OfflineWriterProvider
-from memtab.writer.providers import bind_to_run
-from memtab.writer.run import load_transcript_events, run_writer
-from memtab.writer.suggestions import SuggestionQueue
+from memtab.writer.inbox.suggestions import SuggestionQueue
+from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.providers import bind_to_run
+from memtab.writer.job.run import load_transcript_events, run_writer
 from support.leaks import LEAKS
 
 from .helpers import bash_part, mux_message, write_chat

@@ -14,15 +14,15 @@ from memtab.llm.http import ProviderHttpClient
 from memtab.llm.openai import OpenAIProvider
 from memtab.redact import REDACTED
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import Workspace
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
 from memtab.traces.names import trace_file_name
 from memtab.transcripts import TranscriptEvent
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
-from memtab.writer.offline import OfflineWriterProvider
+from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.run import load_transcript_events, run_writer
 from memtab.writer.prompts import reminder_prompt, system_prompt
-from memtab.writer.run import load_transcript_events, run_writer
 from memtab.writer.tools import STALE_NOT_FOUND
 from support.fake_model_server import (
     FakeModelServer,
@@ -275,7 +275,9 @@ def test_an_attempt_without_a_memory_tool_gets_a_second_one_with_a_reminder(
     fake_model_server.assert_all_used()
 
 
-@pytest.mark.expect_log("memtab.writer.run", "WARNING", r"Memory writer failed: timed out after")
+@pytest.mark.expect_log(
+    "memtab.writer.job.run", "WARNING", r"Memory writer failed: timed out after"
+)
 def test_a_timeout_writes_a_dump_with_timed_out(
     fake_model_server: FakeModelServer,
     anthropic: AnthropicProvider,
@@ -307,7 +309,7 @@ def test_a_timeout_writes_a_dump_with_timed_out(
 
 
 @pytest.mark.expect_log(
-    "memtab.writer.run", "WARNING", r"Memory writer failed: the model ended 2 attempts without"
+    "memtab.writer.job.run", "WARNING", r"Memory writer failed: the model ended 2 attempts without"
 )
 def test_a_failed_write_then_no_new_memories_fails_the_policy_and_dumps(
     fake_model_server: FakeModelServer,
@@ -345,7 +347,7 @@ def test_a_failed_write_then_no_new_memories_fails_the_policy_and_dumps(
 
 
 @pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 400")
-@pytest.mark.expect_log("memtab.writer.run", "WARNING", r"Memory writer failed: .*HTTP 400")
+@pytest.mark.expect_log("memtab.writer.job.run", "WARNING", r"Memory writer failed: .*HTTP 400")
 def test_a_provider_error_dumps_and_never_leaks_the_key(
     fake_model_server: FakeModelServer,
     anthropic: AnthropicProvider,
@@ -396,7 +398,7 @@ def test_secrets_never_reach_the_memory_file_or_the_dump(
 
 
 @pytest.mark.expect_log("memtab.llm.loop", "WARNING", r"stopped at step 1: .*HTTP 400")
-@pytest.mark.expect_log("memtab.writer.run", "WARNING", r"Memory writer failed: .*HTTP 400")
+@pytest.mark.expect_log("memtab.writer.job.run", "WARNING", r"Memory writer failed: .*HTTP 400")
 def test_old_dumps_beyond_the_limit_are_pruned(
     fake_model_server: FakeModelServer,
     anthropic: AnthropicProvider,

@@ -7,8 +7,8 @@ feature-marker skill, tests/fixtures/shared/claude-code)."""
 from __future__ import annotations
 
 from memtab.transcripts import TranscriptEvent, TranscriptToolCall
-from memtab.writer.asked import SkillScripts, decisions_in
-from memtab.writer.extract import extract_findings
+from memtab.writer.offline.asked import SkillScripts, decisions_in
+from memtab.writer.offline.extract import extract_findings
 
 from .events import calls
 

@@ -10,13 +10,13 @@ import pytest
 
 from memtab.llm.types import ChatProvider, Message, ModelReply, ToolSpec, UserMessage
 from memtab.store.home import Home
-from memtab.store.registry import add_workspace, load_registry
+from memtab.store.sidecars.registry import add_workspace, load_registry
 from memtab.transcripts import DEFAULT_MAX_JSON_CHARS, NewestEvents, TranscriptEvent
 from memtab.writer.config import WriterSettings
 from memtab.writer.config_values import OfflineNotes
-from memtab.writer.offline import OfflineWriterProvider
-from memtab.writer.providers import bind_to_run
-from memtab.writer.run import (
+from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.providers import bind_to_run
+from memtab.writer.job.run import (
     MANUAL_TRIGGER_ID,
     WriterRunResult,
     default_trigger_id,

@@ -8,11 +8,11 @@ a line of a file."""
 
 from __future__ import annotations
 
-from memtab.writer.answers import fact_weight, facts_in
-from memtab.writer.commands import git_hook_stage, unwrapped
-from memtab.writer.extract import extract_findings
-from memtab.writer.notes import render_fix
-from memtab.writer.outcomes import (
+from memtab.writer.offline.answers import fact_weight, facts_in
+from memtab.writer.offline.commands import git_hook_stage, unwrapped
+from memtab.writer.offline.extract import extract_findings
+from memtab.writer.offline.notes import render_fix
+from memtab.writer.offline.outcomes import (
     closing_verdict,
     hooks_that_passed,
     output_shows_success,

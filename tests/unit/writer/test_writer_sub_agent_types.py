@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memtab.writer.extract import extract_findings
+from memtab.writer.offline.extract import extract_findings
 
 from .events import calls, tool
 

@@ -14,17 +14,17 @@ import pytest
 
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore, SaveConflictError
-from memtab.store.meta import MetaStore
-from memtab.store.registry import Workspace
+from memtab.store.scopes.memory import MemoryStore, SaveConflictError
+from memtab.store.sidecars.meta import MetaStore
+from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
-from memtab.writer.notes import COMMANDS, DIRECTIVES, Note
-from memtab.writer.suggestions import (
+from memtab.writer.inbox.suggestions import (
     SuggestionError,
     SuggestionQueue,
     queue_path,
     suggestion_id,
 )
+from memtab.writer.offline.notes import COMMANDS, DIRECTIVES, Note
 
 NOTES = [
     Note(DIRECTIVES, "Always use pnpm, never npm."),
@@ -131,7 +131,7 @@ def test_accept_retries_when_the_notes_file_changes_meanwhile(
     "memtab.fs.sidecar", "WARNING", r"^a1b2c3d4e5\.json could not be used \(not valid JSON"
 )
 @pytest.mark.expect_log(
-    "memtab.writer.suggestions",
+    "memtab.writer.inbox.suggestions",
     "WARNING",
     r"^Suggested memories: cannot use .*a1b2c3d4e5\.json: not valid JSON",
 )
@@ -196,7 +196,7 @@ def test_a_corrupt_queue_is_kept_aside_by_the_sidecar_rule_and_said_once(
     r"^a1b2c3d4e5\.json could not be used \(its suggestions are not a list\)",
 )
 @pytest.mark.expect_log(
-    "memtab.writer.suggestions",
+    "memtab.writer.inbox.suggestions",
     "WARNING",
     r"^Suggested memories: cannot use .*a1b2c3d4e5\.json: its suggestions are not a list",
 )
@@ -231,8 +231,8 @@ import sys
 from pathlib import Path
 from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.store.home import Home
-from memtab.writer.notes import Note
-from memtab.writer.suggestions import SuggestionQueue
+from memtab.writer.offline.notes import Note
+from memtab.writer.inbox.suggestions import SuggestionQueue
 home, workspace, tag = Home(Path(sys.argv[1])), sys.argv[2], sys.argv[3]
 queue = SuggestionQueue(home, workspace)
 for n in range(25):

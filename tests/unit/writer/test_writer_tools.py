@@ -10,9 +10,9 @@ import pytest
 from memtab.llm.types import ToolCall, ToolOutcome
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore, SaveResult
-from memtab.store.meta import workspace_key
-from memtab.store.registry import Workspace
+from memtab.store.scopes.memory import MemoryStore, SaveResult
+from memtab.store.sidecars.meta import workspace_key
+from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.tools import (
     EMPTY_OLD_STRING,

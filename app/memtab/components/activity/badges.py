@@ -35,7 +35,7 @@ from memtab.store.actors import actor_name
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.files import FileEntry
 from memtab.store.paths import VirtualPath
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.scope_view import ScopeView
 
 CLAIM_TTL_MS = 60_000
 """How long a claim by one of Memtab's jobs names the actor of a change to its file."""

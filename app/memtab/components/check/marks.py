@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import ref_key
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.humanize import plural
-from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.paths import PathError
 
 if TYPE_CHECKING:  # the check's records are pydantic: the window reads them, never imports them

@@ -15,7 +15,7 @@ import posixpath
 from dataclasses import dataclass
 
 from memtab.check.markdown import link_path
-from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
+from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.store.paths import PathError, parse_file_path
 
 WEB_SCHEMES = ("http", "https")

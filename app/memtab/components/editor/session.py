@@ -1,7 +1,7 @@
 """The editor's open file and the rules that keep it in step with the disk — no Qt.
 
 `OpenFile` is what the editor knows about the file it shows: its reference (a mux file's
-or another agent's — `memtab.sources.file_ref.MemoryFileRef`), the sha and
+or another agent's — `memtab.file_protocol.file_ref.MemoryFileRef`), the sha and
 text it was loaded (or last saved) with, whether it is still on disk, why it is read-only,
 its line endings, a draft kept for "Restore my draft", and why the message bar shows
 (`Situation`). The panel (`gui.editor.editor`) owns the text widget and asks this
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from memtab.components.editor.merge import MergeBasis
 from memtab.components.editor.text_buffer import TextCodec
 from memtab.components.merge import choices
-from memtab.sources.file_ref import MemoryFileRef
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.files import MAX_FILE_BYTES, FileContent
 
 # Action ids shared by the bar and the diff dialog; their words are a conflict's everywhere

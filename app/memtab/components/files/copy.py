@@ -27,17 +27,17 @@ from memtab.components.files.steps import RemoveStep
 from memtab.components.files.undo import UndoStack
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.sources import source_title
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.content import missing_folders
 from memtab.sources.copy import CopyOrigin, CopyResult, copy_note
-from memtab.sources.file_ref import MemoryFileRef, SourceError
 from memtab.sources.listing import target_file
-from memtab.sources.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.sources.model import Layout, Source
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES
 from memtab.store.errors import MemoryStoreError
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 

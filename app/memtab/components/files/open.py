@@ -8,10 +8,10 @@ opened here is changed through the store of the scanned workspace (`MemoryStore.
 from __future__ import annotations
 
 from memtab.components.tree.scan import HomeScan
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.sources.memory_file import MemoryFile
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.sources.open_file import open_memory_file
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 
 
 def open_file(scan: HomeScan, ref: MemoryFileRef) -> MemoryFile | None:

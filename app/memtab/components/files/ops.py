@@ -19,15 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.store import orphans
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.files import content_sha256
 from memtab.store.frontmatter import yaml_scalar
 from memtab.store.history.describe import display_name
 from memtab.store.home import Home, HomeError
-from memtab.store.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
 from memtab.store.paths import PathError, VirtualPath, parse_file_path
-from memtab.store.undo import HistoryError, restore
+from memtab.store.restore import orphans
+from memtab.store.restore.undo import HistoryError, restore
+from memtab.store.scopes.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
 
 if TYPE_CHECKING:
     from memtab.components.tree.scan import HomeScan
@@ -213,7 +213,7 @@ def delete_orphan_project_dir(
 ) -> OpResult:
     """Delete a project dir under `memory/project/` that no registered project owns.
 
-    Every file goes to history first, so it can be restored (`memtab.store.orphans`);
+    Every file goes to history first, so it can be restored (`memtab.store.restore.orphans`);
     `on_deleted` is told which versions recorded them (how Edit → Undo restores them).
     """
     action = f"Deleting the orphaned project memory {dir_name}"

@@ -20,19 +20,19 @@ from typing import Any, TypeVar
 
 from memtab.components.files import ops as file_ops
 from memtab.components.files.ops import OpResult, restore_file
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.sources.memory_file import MemoryFile, MemoryFileError
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
-from memtab.store.memory import (
+from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.store.restore.orphans import OrphanProjectStore
+from memtab.store.scopes.memory import (
     MemoryStore,
     MemoryStoreError,
     SaveConflictError,
     UnkeptChangeError,
 )
-from memtab.store.orphans import OrphanProjectStore
-from memtab.store.paths import PathError, VirtualPath, parse_file_path
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 
 logger = logging.getLogger(__name__)
 

@@ -11,14 +11,14 @@ from pathlib import PurePosixPath
 from memtab.components.files.ops import OpResult
 from memtab.components.files.steps import RemoveStep
 from memtab.components.files.undo import UndoStack
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.claude_index import CONTINUED_STEM, CONTINUED_TOPIC
 from memtab.sources.content import save_source_file
-from memtab.sources.file_ref import MemoryFileRef, SourceError
 from memtab.sources.listing import target_file
 from memtab.sources.model import Source
 from memtab.store.errors import MemoryStoreError
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 
 _MAX_TRIES = 100
 

@@ -41,18 +41,18 @@ from memtab.components.files.steps import (
     items_text,
     physical_paths,
 )
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.humanize import plural
-from memtab.sources.memory_file import MemoryFile, MemoryFileError, MuxFile
 from memtab.store.files import content_sha256
 from memtab.store.home import Home
-from memtab.store.memory import (
+from memtab.store.paths import PathError, VirtualPath, parse_file_path
+from memtab.store.restore.orphans import OrphanDeletion, OrphanProjectStore
+from memtab.store.scopes.memory import (
     MemoryStore,
     MemoryStoreError,
     SaveConflictError,
     UnkeptChangeError,
 )
-from memtab.store.orphans import OrphanDeletion, OrphanProjectStore
-from memtab.store.paths import PathError, VirtualPath, parse_file_path
 
 logger = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ from memtab import humanize
 from memtab.components.cancel import CancelToken
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.nodes import SECTION_TITLES, SectionId
-from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
-from memtab.sources.memory_file import MemoryFile
+from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.store.actors import actor_name
 from memtab.store.external import SyncReport, sync_external
 from memtab.store.history.blobs import sha256_of
@@ -30,15 +30,15 @@ from memtab.store.history.versions import Version
 from memtab.store.history.xum_journal import XumJournal
 from memtab.store.home import Home
 from memtab.store.leftovers import remove_leftover_temps_once
-from memtab.store.memory import MemoryStore
-from memtab.store.orphans import OrphanProjectStore, orphans_with_history
 from memtab.store.paths import SCOPE_ORDER, PathError, Scope, parse_file_path
-from memtab.store.undo import (
+from memtab.store.restore.orphans import OrphanProjectStore, orphans_with_history
+from memtab.store.restore.undo import (
     TrashItem,
     content_of,
     text_of,
     trash,
 )
+from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.lease import recorder_running
 from memtab.watch.sources import record_sources
 

@@ -3,7 +3,7 @@
 The runs come from Memtab's runs log (`memtab.store.history.runs`), after adding the runs
 of mux's journal not logged yet; each op is described in words and carries its diff from
 the contents history kept (`memtab.store.history.describe`). Whether a run can be
-reverted, and reverting it, are `memtab.store.undo`'s. Everything here reads the
+reverted, and reverting it, are `memtab.store.restore.undo`'s. Everything here reads the
 disk: run it off the GUI thread.
 """
 
@@ -32,9 +32,9 @@ from memtab.store.history.runs import (
 )
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.home import Home, HomeError
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError, parse_file_path
-from memtab.store.registry import load_registry
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 
 if TYPE_CHECKING:  # records load pydantic: with the first run read, on a worker
     from memtab.store.history.records import RunEntry, RunOp

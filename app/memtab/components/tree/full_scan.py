@@ -38,11 +38,11 @@ from memtab.components.tree.scan import (
 from memtab.store.description_cache import DescriptionCache
 from memtab.store.files import ScopeListing, list_scope, read_file_content, update_listing
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, Journal, JournalData, status_from
-from memtab.store.meta import MetaStore
 from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath
-from memtab.store.registry import Registry, Workspace, orphan_project_dirs
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalData, status_from
+from memtab.store.sidecars.meta import MetaStore
+from memtab.store.sidecars.registry import Registry, Workspace, orphan_project_dirs
 
 
 def agent_task_runs(

@@ -15,7 +15,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from memtab.sources.file_ref import MemoryFileRef
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_virtual_path
 
 

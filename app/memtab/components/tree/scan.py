@@ -31,20 +31,20 @@ from memtab.store.files import (
     outline_scope,
 )
 from memtab.store.home import Home, HomeError
-from memtab.store.meta import MetaEntry
 from memtab.store.paths import SCOPE_ORDER, Scope, VirtualPath
-from memtab.store.registry import (
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.meta import MetaEntry
+from memtab.store.sidecars.registry import (
     Registry,
     Workspace,
     load_recency,
     load_registry,
     orphan_project_dirs,
 )
-from memtab.store.scope_view import ScopeView
 
 if TYPE_CHECKING:  # lazy: loaded by the full scan (the journal) or the first scan of sources
     from memtab.components.tree.sources_scan import ContextLoader, SourcesScan
-    from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
+    from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus
 
 logger = logging.getLogger(__name__)
 

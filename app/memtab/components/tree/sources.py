@@ -32,8 +32,8 @@ from memtab.components.tree.nodes import (
     ref_key,
 )
 from memtab.components.tree.sources_scan import SourcesScan
+from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, MemoryFileRef
 from memtab.humanize import display_path
-from memtab.sources.file_ref import AGENT_TITLES, OTHER_AGENTS, MemoryFileRef
 from memtab.sources.model import FileKind, Layout, Source, SourceFile, SourceListing
 
 _WHAT: dict[Layout, str] = {

@@ -19,9 +19,9 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import is_shown, scan
-from memtab.sources.file_ref import MemoryFileRef
 from memtab.sources.layouts import PLANS, classify, watch_targets
 from memtab.sources.listing import list_source
 from memtab.sources.model import Discovery, Layout, Source, SourceFile, SourceListing

@@ -38,13 +38,13 @@ from memtab.components.tree.nodes import (
     unaddressable_key,
 )
 from memtab.components.tree.scan import HomeScan, OrphanScan, ScopeScan
+from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.loads.limits import pinned_cut_warning
-from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.store.conflict_copies import ConflictCopy, find_copies
 from memtab.store.files import FileEntry, ScopeListing, UnaddressableEntry
-from memtab.store.meta import MetaEntry
 from memtab.store.paths import Scope, VirtualPath
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.meta import MetaEntry
 
 # Homes with up to this many files build every file row; bigger ones only those of the
 # open containers (see the module docstring).

@@ -80,7 +80,7 @@ class WriterNews:
         return f"Suggested {notes} — review"
 
     def _left_out_clause(self) -> str:
-        # The words of the run's summary in the runs log and the CLI (writer/run.py).
+        # The words of the run's summary in the runs log and the CLI (writer/job/run.py).
         return f" ({self.left_out} less sure left out)" if self.left_out else ""
 
     def details(self) -> str:

@@ -25,14 +25,14 @@ from PySide6.QtCore import QObject, Slot
 from memtab.components.activity.badges import Actor, AgentEdits, Badge
 from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.tree.scan import HomeScan
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.ui_state import UiState
-from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.sidecars.journal import ConsolidationRecord
 
 logger = logging.getLogger(__name__)
 

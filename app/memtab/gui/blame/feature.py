@@ -32,8 +32,8 @@ from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext
 from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.sources.file_ref import MemoryFileRef, SourceError
-from memtab.sources.memory_file import MemoryFile
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.store.errors import MemoryStoreError
 from memtab.store.paths import PathError
 

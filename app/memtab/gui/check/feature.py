@@ -8,7 +8,7 @@ the last). What it found shows in three places: the Check panel
 (a dock, View → Check: every finding), a mark on the tree row of each file with findings
 and bars beside the open file's lines (`CheckLineMarks`) — for the files the shown
 workspace sees. "Apply fix" makes a plan of the selected
-findings' fixes on the worker (`consolidation.check_fixes.plan_fixes`) and hands it to
+findings' fixes on the worker (`consolidation.review.check_fixes.plan_fixes`) and hands it to
 `review` — the same review dialog and apply as Consolidate now.
 """
 
@@ -43,7 +43,7 @@ from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.home import HomeError, PathKind, PathPlace
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 
 if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
     from memtab.consolidation.records import ConsolidationPlan
@@ -115,7 +115,7 @@ def _fix_job(
     context: WindowContext, workspace: Workspace, findings: tuple[Finding, ...], _ctx: TaskContext
 ) -> object:
     # lazy: the consolidation engine (~11 MiB) with the first fix
-    from memtab.consolidation.check_fixes import plan_fixes
+    from memtab.consolidation.review.check_fixes import plan_fixes
 
     return plan_fixes(context.home, workspace, findings)
 
@@ -276,7 +276,7 @@ class CheckFeature(QObject):
             self._show(result)  # type: ignore[arg-type]
             return
         # lazy: the consolidation engine (~11 MiB) with the first fix
-        from memtab.consolidation.check_fixes import FixPlan
+        from memtab.consolidation.review.check_fixes import FixPlan
 
         if isinstance(result, FixPlan):
             later = f" ({result.later} more after these)" if result.later else ""

@@ -58,8 +58,8 @@ from memtab.gui.consolidation.review_opener import ReviewOpener
 from memtab.gui.icons import tinted_icon
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
-from memtab.store.journal import ConsolidationRecord, ConsolidationStatus, Trigger
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus, Trigger
+from memtab.store.sidecars.registry import Workspace
 
 if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
     from memtab.consolidation.records import ConsolidationPlan

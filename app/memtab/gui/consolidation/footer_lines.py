@@ -17,8 +17,8 @@ from memtab import humanize
 from memtab.components import glossary
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
-from memtab.store.journal import ConsolidationRecord, ConsolidationStatus
 from memtab.store.paths import Scope
+from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus
 
 logger = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # lazy: the engine (~80 ms, ~1 MiB) loads when Consolidate no
     from memtab.consolidation.records import ConsolidationPlan
     from memtab.consolidation.service import ConsolidationService
     from memtab.gui.tasks.consolidation import ConsolidationTasks
-    from memtab.store.journal import Trigger
+    from memtab.store.sidecars.journal import Trigger
 
 logger = logging.getLogger(__name__)
 

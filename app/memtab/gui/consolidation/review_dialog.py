@@ -250,7 +250,7 @@ class ReviewDialog(QDialog):
 
     def _save_direct_mode(self) -> None:
         # lazy: the consolidation engine (~11 MiB) at its first use
-        from memtab.consolidation.review_setting import save_review_mode
+        from memtab.consolidation.review.review_setting import save_review_mode
 
         try:
             save_review_mode("apply-directly")

@@ -10,6 +10,8 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QLineEdit, QPushButton
 
 from memtab.components.editor.session import RELOAD
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.diff_view import DiffDialog
 from memtab.gui.editor.bar import MessageBar
 from memtab.gui.editor.file_tab import FileTab
@@ -17,8 +19,6 @@ from memtab.gui.editor.preview import MarkdownPreview
 from memtab.gui.editor.view import ViewMode
 from memtab.gui.find_bar import FindBar
 from memtab.gui.source_edit import SourceEdit
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.sources.memory_file import MemoryFile
 from memtab.store.paths import VirtualPath
 
 

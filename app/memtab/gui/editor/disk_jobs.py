@@ -25,13 +25,13 @@ from memtab.components.editor.session import (
     not_editable_reason,
 )
 from memtab.components.editor.text_buffer import TextCodec
-from memtab.gui.editor.bar import BarKind
-from memtab.gui.tasks.runner import TaskContext
-from memtab.sources.memory_file import (
+from memtab.file_protocol.memory_file import (
     MemoryFile,
     MemoryFileError,
     MemoryFileMissingError,
 )
+from memtab.gui.editor.bar import BarKind
+from memtab.gui.tasks.runner import TaskContext
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, read_file_content
 

@@ -1,8 +1,8 @@
 """The editor's open document: everything between the buffer and the file on disk.
 
-`OpenDocument` holds what is open (a `memtab.sources.memory_file.MemoryFile`, its `OpenFile` state
-from `components.editor.session`, where it is on disk) and carries out what those rules
-decide: loading (read-only with a note for binary, over-cap or agent-owned files),
+`OpenDocument` holds what is open (a `memtab.file_protocol.memory_file.MemoryFile`, its
+`OpenFile` state from `components.editor.session`, where it is on disk) and carries out what
+those rules decide: loading (read-only with a note for binary, over-cap or agent-owned files),
 sha-checked saves, following disk changes (`follow_disk`: reload a clean buffer, adopt
 an equal one, ask about a dirty one, keep a draft whose file is gone), and the bar's
 choices — Compare, Reload / Keep theirs, Keep mine, Overwrite, Keep both, Restore my
@@ -49,6 +49,8 @@ from memtab.components.editor.session import (
     not_editable_reason,
 )
 from memtab.components.editor.text_buffer import with_final_newline
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
 from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.disk_jobs import (
@@ -66,8 +68,6 @@ from memtab.gui.editor.reading import OPEN_WAIT_MS, WhileReading
 from memtab.gui.editor.view import EditorView
 from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.widgets import short_name
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.sources.memory_file import MemoryFile, MemoryFileError
 from memtab.sources.modified_stamp import stamp_for_save
 from memtab.store.errors import SaveConflictError, UnkeptChangeError
 from memtab.store.files import FileContent, content_sha256

@@ -34,6 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.autosave import AutoSave
@@ -45,11 +47,9 @@ from memtab.gui.editor.tab_bar import EditorTabBar, chain_like
 from memtab.gui.editor.unsaved import DiscardChoice, ask_unsaved
 from memtab.gui.editor.view import EditorView
 from memtab.gui.tasks.runner import TaskRunner
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.sources.memory_file import MemoryFile, MuxFile
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.scope_view import ScopeView
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ What it guarantees:
   file is read and saved on the window's file channel (`disk_jobs`): a file opens at once
   saying "Reading…", and its text follows (`opened` then, `after_load` for what needs it).
 
-What is open is a `memtab.sources.memory_file.MemoryFile`: a mux file through the
+What is open is a `memtab.file_protocol.memory_file.MemoryFile`: a mux file through the
 workspace's store, or another agent's file through `memtab.sources` — read, saved and
 followed alike, never asked which kind it is.
 
@@ -47,6 +47,8 @@ from memtab.components.activity.own_writes import OwnWrites
 from memtab.components.editor.links import resolve_link
 from memtab.components.editor.session import Situation
 from memtab.components.tree.nodes import ref_key
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.clock import QT_CLOCK, GuiClock
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.disk_jobs import FileJobs, renamed_job
@@ -56,10 +58,8 @@ from memtab.gui.editor.prompts import EditorPrompts, TaskSource
 from memtab.gui.editor.view import EditorView
 from memtab.gui.widgets import short_name
 from memtab.sources.claude_index import is_cut_index, pushed_past_cut
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.sources.memory_file import MemoryFile
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import VirtualPath
+from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 

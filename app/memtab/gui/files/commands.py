@@ -39,8 +39,8 @@ from memtab.gui.files.turns import UndoRedoCommands
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.store.memory import MemoryStore
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import VirtualPath
 
 ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"

@@ -33,6 +33,7 @@ from memtab.components.files.copy import CopyTarget, copy_targets, copy_to, topi
 from memtab.components.files.open import open_file
 from memtab.components.tree.nodes import NodeKind, TreeNode
 from memtab.components.tree.scan import HomeScan
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext
 from memtab.gui.dialog_layout import (
     fit_to_screen,
@@ -45,8 +46,7 @@ from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.sources.copy import default_name
-from memtab.sources.memory_file import MemoryFile
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 

@@ -39,8 +39,8 @@ from memtab.gui.dialog_layout import (
 from memtab.gui.files.copy import CopyChoice, ask_copy_target
 from memtab.gui.style import Accent, accent_text
 from memtab.gui.widgets import ElidedLabel, WrappedLabel, short_name
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, VirtualPath, hidden_name_problem, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 
 DEFAULT_SUFFIX = ".md"
 

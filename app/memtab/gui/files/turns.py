@@ -26,12 +26,12 @@ from PySide6.QtGui import QKeySequence
 
 from memtab.components.files import undo
 from memtab.components.files.steps import UndoStep
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.text_fields import field_can, focused_text_field
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.sources.file_ref import MemoryFileRef
 
 logger = logging.getLogger(__name__)
 

@@ -68,17 +68,19 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.store.files",
         "memtab.store.frontmatter",
         "memtab.store.home",
-        "memtab.store.meta",
+        "memtab.store.sidecars",
+        "memtab.store.sidecars.meta",
         "memtab.store.notebook_owner",  # the registry resolves whose notebook (stdlib only)
         "memtab.store.xum_notes",  # the tree names adopted notes and checkpoints (stdlib only)
         "memtab.store.paths",
-        "memtab.store.registry",
-        "memtab.store.scope_view",
+        "memtab.store.sidecars.registry",
+        "memtab.store.scopes",
+        "memtab.store.scopes.scope_view",
         "memtab.store.xum_locks",  # paths and hashes only, ~1 ms (store.meta's writes)
         "memtab.loads",
         "memtab.loads.limits",  # xum's hot-set limits: the tree marks a pinned file past them
-        "memtab.sources",
-        "memtab.sources.file_ref",
+        "memtab.file_protocol",
+        "memtab.file_protocol.file_ref",
         # the scan and the tree it builds, Qt-free
         "memtab.components",
         "memtab.components.activity",
@@ -148,7 +150,7 @@ FIRST_SCAN_BEFORE_FIRST_PAINT = frozenset(
     {
         "memtab.components.tree.full_scan",
         "memtab.store.free_text",
-        "memtab.store.journal",
+        "memtab.store.sidecars.journal",
     }
 )
 
@@ -189,11 +191,11 @@ NEVER_BEFORE_FIRST_PAINT = (
     # the store's writing side: history, the scope locks and changes, the files opened to
     # change them (`MemoryStore` and `MemoryStore.of(view)` are made after the paint)
     "memtab.store.history",
-    "memtab.store.memory",
-    "memtab.store.scopes",
-    "memtab.store.scope_access",
+    "memtab.store.scopes.memory",
+    "memtab.store.scopes.scope_store",
+    "memtab.store.scopes.scope_access",
     "memtab.sources.model",  # what sources are: the first scan with sources loads it
-    "memtab.sources.memory_file",
+    "memtab.file_protocol.memory_file",
     "memtab.sources.open_file",
     "memtab.components.files",
 )

@@ -53,6 +53,7 @@ from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan, ScanOutcome
 from memtab.components.tree.scan_steps import ScanSteps, scan_steps
 from memtab.components.tree.tree import default_expanded_keys
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
 from memtab.gui.first_paint.boundary import settled_step
@@ -65,8 +66,8 @@ from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.view import MemoryTreeView
 from memtab.store.paths import VirtualPath
-from memtab.store.registry import Workspace
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.registry import Workspace
 
 if TYPE_CHECKING:  # lazy: annotations only, built after the paint (gui.window.features)
     from memtab.components.tree.sources_scan import ContextLoader

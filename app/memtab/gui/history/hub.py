@@ -37,6 +37,7 @@ from memtab.components.files import undo
 from memtab.components.files.ops import OpResult
 from memtab.components.history.history import record_external_changes
 from memtab.components.tree.scan import HomeScan
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.editor.editor import EditorPanel
 from memtab.gui.history.panel import HistoryPanel
@@ -44,12 +45,11 @@ from memtab.gui.history.runs_dialog import RunsDialog
 from memtab.gui.history.trash_dialog import TrashDialog
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.sources.memory_file import MemoryFile
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.home import Home, PathKind
-from memtab.store.memory import MemoryStore
-from memtab.store.orphans import OrphanProjectStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.restore.orphans import OrphanProjectStore
+from memtab.store.scopes.memory import MemoryStore
 
 logger = logging.getLogger(__name__)
 

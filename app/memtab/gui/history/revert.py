@@ -16,7 +16,7 @@ from memtab.gui.dialog_layout import fit_to_screen, fit_to_title, give_mnemonics
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.widgets import WrappedLabel
 from memtab.store.history.describe import display_name
-from memtab.store.undo import RevertResult
+from memtab.store.restore.undo import RevertResult
 
 logger = logging.getLogger(__name__)
 

@@ -65,8 +65,8 @@ from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.store.history.runs import MUX_SOURCE
 from memtab.store.home import Home
-from memtab.store.journal import TRIGGERS
-from memtab.store.undo import RevertResult, revert_run
+from memtab.store.restore.undo import RevertResult, revert_run
+from memtab.store.sidecars.journal import TRIGGERS
 
 if TYPE_CHECKING:  # lazy: pydantic (~10 MiB), loaded by the first record read
     from memtab.store.history.records import RunEntry

@@ -62,9 +62,9 @@ from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import ElidedLabel
 from memtab.store.history.describe import display_name
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
-from memtab.store.undo import TrashItem
+from memtab.store.restore.undo import TrashItem
+from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import (
     BURST_MIN_FILES,
     ChangeEvent,

@@ -18,6 +18,7 @@ from PySide6.QtGui import QTextCursor
 from memtab.components.files.ops import OpResult
 from memtab.components.files.topic import create_continued_topic
 from memtab.components.tree.nodes import ref_key
+from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.line_margin import MarginEditor
 from memtab.gui.loads.cut_line import CutLine
@@ -25,10 +26,9 @@ from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.sources.claude_index import is_cut_index, move_past_cut
 from memtab.sources.config import SourceContext
-from memtab.sources.file_ref import SourceError, parse_file_ref
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import PathError
+from memtab.store.scopes.memory import MemoryStore
 
 if TYPE_CHECKING:  # lazy: ~10 MiB (pydantic) when What each agent loads first opens
     from memtab.gui.loads.dialog import LoadsDialog

@@ -43,7 +43,7 @@ from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.sources import SourcesSync
 from memtab.gui.tree.sync import TreeEditorSync
-from memtab.sources.file_ref import MemoryFileRef, SourceError, parse_file_ref
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.paths import PathError
 
 logger = logging.getLogger(__name__)

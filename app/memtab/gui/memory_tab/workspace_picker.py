@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from memtab.gui.paint import paint_row_panel, row_state
 from memtab.gui.style import mute
-from memtab.store.registry import MULTI_PROJECT_KEY, Registry, Workspace
+from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Registry, Workspace
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 

@@ -50,7 +50,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.consolidation.review_setting import load_review_mode, save_review_mode
+from memtab.consolidation.review.review_setting import load_review_mode, save_review_mode
 from memtab.fs.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.dialog_layout import give_mnemonics, small_dialog
 from memtab.gui.settings.agent_server import AgentServerBox

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
 from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.humanize import display_path
@@ -42,7 +43,6 @@ from memtab.sources.config import (
     save_agent_settings,
 )
 from memtab.sources.discovery import discover
-from memtab.sources.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
 from memtab.sources.model import LookedFor
 from memtab.store.home import Home
 

@@ -26,8 +26,8 @@ from memtab.components.tree.nodes import file_key
 from memtab.gui.sync.jobs import service_for
 from memtab.store.conflict_copies import ConflictCopy, CopyName
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
-from memtab.store.registry import Workspace
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import Workspace
 from memtab.sync.layout import load_config
 
 if TYPE_CHECKING:  # lazy: sync's engine (~11 MiB with pydantic) loads on its worker

@@ -48,7 +48,7 @@ from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import WrappedLabel
 from memtab.store.home import Home
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 
 logger = logging.getLogger(__name__)
 

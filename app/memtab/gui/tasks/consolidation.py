@@ -45,10 +45,10 @@ from memtab.consolidation.job import (
     run_for_outcome,
     run_isolated,
 )
-from memtab.consolidation.review_setting import load_review_mode
+from memtab.consolidation.review.review_setting import load_review_mode
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.store.journal import Trigger
+from memtab.store.sidecars.journal import Trigger
 
 if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
     from memtab.consolidation.records import ConsolidationPlan

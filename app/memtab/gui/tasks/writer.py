@@ -9,7 +9,7 @@ Wire it to the home watcher and the status bar::
     ...
     supervisor.shutdown()                # on close
 
-How it works (`memtab.writer.service.WriterService` does the work, off the GUI thread):
+How it works (`memtab.writer.job.service.WriterService` does the work, off the GUI thread):
 
 - The watcher reports `sessions/<ws>/chat.jsonl` changing → a poll job on the *watch*
   thread reads the new lines, counts completed assistant turns of eligible workspaces
@@ -22,7 +22,7 @@ How it works (`memtab.writer.service.WriterService` does the work, off the GUI t
   the supervisor leave that workspace to it (`external_writer_detected`).
 - Paused, polls consume new lines without counting them and no run starts; runs still
   queued are withdrawn (a run already going finishes).
-- One Memtab process per home supervises the writer (`memtab.writer.lock`): a second
+- One Memtab process per home supervises the writer (`memtab.writer.job.lock`): a second
   one stands by (`status.standby`) and takes over when the first exits.
 
 Signals (GUI thread): `status_changed(WriterStatus)`, `run_started(str workspace_id)`,
@@ -48,10 +48,10 @@ from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.gui.tasks.runner import TaskContext, TaskFunction, TaskRunner
 from memtab.store.home import Home, PathKind, PathPlace
-from memtab.writer.lock import WriterLock
-from memtab.writer.policy import RunTicket
-from memtab.writer.result import WriterRunResult
-from memtab.writer.service import PollResult, WriterService
+from memtab.writer.job.lock import WriterLock
+from memtab.writer.job.policy import RunTicket
+from memtab.writer.job.result import WriterRunResult
+from memtab.writer.job.service import PollResult, WriterService
 
 logger = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ from memtab.gui.traces.pages import AttemptPage, Inspector, RawJsonView, Styled
 from memtab.gui.traces.text_view import LongTextView
 from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.humanize import absolute_time, plural, relative_time, size_text
-from memtab.store.registry import MULTI_PROJECT_KEY
+from memtab.store.sidecars.registry import MULTI_PROJECT_KEY
 from memtab.traces.describe import describe_event, format_json
 from memtab.traces.reader import TraceDump
 

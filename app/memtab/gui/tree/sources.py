@@ -29,8 +29,8 @@ from memtab.components.tree.sources import agent_title
 from memtab.components.tree.sources_scan import SourcesScan, WatchTarget
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.sources.file_ref import MUX_SOURCE_ID, MemoryFileRef
-from memtab.sources.memory_file import MemoryFile
+from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 

@@ -29,8 +29,8 @@ from memtab.components.tree.nodes import LineMatch, NodeKind, TreeNode, file_key
 from memtab.gui.context import Shown
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.sources.file_ref import MemoryFileRef
-from memtab.sources.memory_file import MemoryFile
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.store.paths import VirtualPath
 
 logger = logging.getLogger(__name__)

@@ -40,7 +40,7 @@ from memtab.gui.dialog_layout import fit_to_screen, give_mnemonics
 from memtab.gui.style import Accent, accent_text, mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.home import Home, HomeError
-from memtab.store.registry import Registry, add_workspace
+from memtab.store.sidecars.registry import Registry, add_workspace
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.gui.writer.status import WriterStatusWidget
 from memtab.store.paths import PathError, parse_file_path
 from memtab.writer.config import load_writer_settings
-from memtab.writer.result import WriterRunResult
+from memtab.writer.job.result import WriterRunResult
 
 logger = logging.getLogger(__name__)
 

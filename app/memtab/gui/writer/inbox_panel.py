@@ -1,7 +1,7 @@
 """The Inbox: what agents proposed for the shown workspace — mux's harvest candidates and
 the offline writer's suggestions — to accept (as it is, or edited first) or reject.
 
-Built on `memtab.writer.inbox.Inbox` (docs/formats.md §10.5); every read and decision
+Built on `memtab.writer.inbox.inbox.Inbox` (docs/formats.md §10.5); every read and decision
 goes through the window's file channel (`gui/tasks/file_channel.py`, the jobs in
 `inbox_jobs`): decisions are ordered writes of the file operations
 (`FileOpTasks.decide`: the suggestion queue is a file under a cross-process lock, a
@@ -62,10 +62,10 @@ from memtab.gui.writer.inbox_jobs import (
 )
 from memtab.gui.writer.target_box import TargetBox
 from memtab.store.proposals.queue import GLOBAL_QUEUE, proposals_path
-from memtab.store.registry import Workspace
-from memtab.writer.harvest import HARVEST_DIR
-from memtab.writer.inbox import InboxItem
-from memtab.writer.suggestions import queue_path
+from memtab.store.sidecars.registry import Workspace
+from memtab.writer.inbox.harvest import HARVEST_DIR
+from memtab.writer.inbox.inbox import InboxItem
+from memtab.writer.inbox.suggestions import queue_path
 
 logger = logging.getLogger(__name__)
 

@@ -16,5 +16,5 @@ memory scope:
 - `prune.py`     the size and age bounds (settings.json `history` section)
 
 The modules are imported by their full names: `recorder`, `versions` and `blobs` are
-what `memtab.store.memory` needs, and the others import `memtab.store.memory`.
+what `memtab.store.scopes.memory` needs, and the others import `memtab.store.scopes.memory`.
 """

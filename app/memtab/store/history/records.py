@@ -40,7 +40,7 @@ from memtab.store.free_text import MAX_ERROR_BYTES, MAX_NOTE_BYTES, MAX_SUMMARY_
 
 if TYPE_CHECKING:
     from memtab.store.history.recorder import RecordedChange
-    from memtab.store.journal import JournalOp
+    from memtab.store.sidecars.journal import JournalOp
 
 MEMTAB_SOURCE = "memtab"
 """The `source` of a run Memtab logged (mux's journal runs are `runs.MUX_SOURCE`)."""

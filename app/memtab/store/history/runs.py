@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from memtab.store.history.jsonlines import LOCK_TIMEOUT_S, JsonLinesFile
 from memtab.store.history.versions import new_version_id
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, Journal, changed_files
+from memtab.store.sidecars.journal import ConsolidationRecord, Journal, changed_files
 
 if TYPE_CHECKING:
     from memtab.store.history.records import RunEntry, RunOp

@@ -35,10 +35,10 @@ from memtab.store.actors import MCP_PREFIX
 from memtab.store.errors import ScopeUnavailableError, ToolArgumentError
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path
-from memtab.store.registry import Workspace
-from memtab.store.tool import MemoryTool, ToolRequest, parse_tool_request
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool, ToolRequest, parse_tool_request
+from memtab.store.sidecars.registry import Workspace
 
 # The records load pydantic, which the settled window never imports (it lists proposals'
 # files by path only): they are imported by the functions that read or write a queue.

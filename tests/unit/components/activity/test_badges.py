@@ -12,9 +12,9 @@ from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.store.files import read_file_content
 from memtab.store.home import Home
-from memtab.store.meta import global_key
 from memtab.store.paths import parse_file_path
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.meta import global_key
 from support import memory_home
 from support.memory_home import MAIN, memory, touch_later
 

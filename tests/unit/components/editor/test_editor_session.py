@@ -26,7 +26,7 @@ from memtab.components.editor.session import (
     display_text,
     not_editable_reason,
 )
-from memtab.sources.file_ref import MemoryFileRef
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.files import MAX_FILE_BYTES, FileContent, content_sha256
 from memtab.store.paths import parse_virtual_path
 

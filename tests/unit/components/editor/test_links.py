@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memtab.components.editor.links import LinkTarget, resolve_link
-from memtab.sources.file_ref import MemoryFileRef
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import parse_file_path
 
 INDEX = MemoryFileRef.of_mux(parse_file_path("/memories/global/tools/MEMORY.md"))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 from unit.history.helpers import new_home, store_for
 
 

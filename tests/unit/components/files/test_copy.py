@@ -13,14 +13,14 @@ from memtab.components.files.copy import copy_targets, copy_to
 from memtab.components.files.open import open_file
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.components.tree.scan import HomeScan
+from memtab.file_protocol.file_ref import MemoryFileRef, parse_file_ref
+from memtab.file_protocol.memory_file import MemoryFile, MuxFile
 from memtab.fs.atomic import atomic_write_text
 from memtab.sources.copy import default_name
-from memtab.sources.file_ref import MemoryFileRef, parse_file_ref
-from memtab.sources.memory_file import MemoryFile, MuxFile
 from memtab.store.history.versions import ScopeHistory
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.undo import trash
+from memtab.store.restore.undo import trash
+from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import Machine, build_machine, scan_machine
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from memtab.components.files import undo
 from memtab.components.files.undo import UndoStack, redo_step, undo_step
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path as p
-from memtab.store.undo import file_history, trash
+from memtab.store.restore.undo import file_history, trash
+from memtab.store.scopes.memory import MemoryStore
 from unit.history.helpers import disk
 
 

@@ -9,12 +9,12 @@ import pytest
 
 from memtab.components.files import undo
 from memtab.components.files.undo import MAX_STEPS, PinStep, UndoStack, undo_step
-from memtab.sources.file_ref import MemoryFileRef
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.history.blobs import BlobStore
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
 from memtab.store.paths import parse_file_path as p
-from memtab.store.undo import file_history, trash
+from memtab.store.restore.undo import file_history, trash
+from memtab.store.scopes.memory import MemoryStore
 from unit.history.helpers import disk
 
 

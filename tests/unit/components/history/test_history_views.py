@@ -26,14 +26,14 @@ from memtab.components.history.runs import (
 )
 from memtab.components.text_diff import LineKind
 from memtab.consolidation.service import ConsolidationService
+from memtab.file_protocol.file_ref import MemoryFileRef, parse_file_ref
+from memtab.file_protocol.memory_file import MuxFile
 from memtab.fs.clock import now_ms
 from memtab.llm.types import ModelReply
-from memtab.sources.file_ref import MemoryFileRef, parse_file_ref
-from memtab.sources.memory_file import MuxFile
 from memtab.store.history.describe import unified_diff
 from memtab.store.home import Home
 from memtab.store.paths import Scope, parse_file_path
-from memtab.store.undo import revert_run
+from memtab.store.restore.undo import revert_run
 from memtab.watch.lease import RecorderLease
 from unit.history.helpers import WS, Scripted, disk, memory_call, new_home, store_for
 

@@ -12,9 +12,9 @@ from memtab.components.tree.scan import HomeScan, ScanRequest, choose_workspace
 from memtab.fs.atomic import atomic_write_text
 from memtab.store import description_cache, files
 from memtab.store.home import Home
-from memtab.store.journal import ConsolidationRecord, Journal
 from memtab.store.paths import Scope, VirtualPath, parse_file_path
-from memtab.store.registry import load_registry
+from memtab.store.sidecars.journal import ConsolidationRecord, Journal
+from memtab.store.sidecars.registry import load_registry
 from support import memory_home
 from support.memory_home import ARCHIVED, CHILD, MAIN, MULTI, PROJECT, memory, touch_later
 

@@ -18,11 +18,11 @@ from memtab.components.tree.scan import HomeScan, ScanRequest
 from memtab.components.tree.sources import agent_group_key, project_group_key
 from memtab.components.tree.sources_scan import scan_sources
 from memtab.components.tree.tree import build_tree
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.fs.atomic import atomic_write_text
 from memtab.sources.config import SourceContext
-from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine, scan_machine
 
 

@@ -1,0 +1,241 @@
+"""What a run that changes memory writes down, from before its first change to its end.
+
+`RunBooks` keeps the records of one run or plan apply (docs/formats.md §9.1, §14.3):
+
+- `begin`: the run's intent, before anything changes (`StartedRun`, so a kill midway
+  leaves a run the next start logs, `store.interrupted`); a run that cannot write
+  it does not start (`RunFailedError`: nothing was changed);
+- `attempt`: each change right before it is made (the guard's `before_dispatch`);
+- `finish`: however the run ended, mux's journal and the runs log say what it applied.
+  A run that failed before changing anything is logged, not journaled (mux's rule: no
+  debounce anchor). One that changed something is journaled with what it applied, also
+  when it stopped midway (a timeout, a full disk). When the run stopped midway, or its
+  journal record could not be written, `RunStoppedError` (or the run's own failure) says
+  what was and was not done, with the record attached.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memtab.consolidation.errors import RunFailedError, RunStoppedError
+from memtab.fs.clock import Clock
+from memtab.humanize import plural
+from memtab.store.errors import MemoryStoreError
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.runs import CHECK_FIX_PROVIDER, RunsLog, journal_fingerprint
+from memtab.store.history.started import StartedRun
+from memtab.store.home import Home
+from memtab.store.paths import PathError
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp, Trigger
+from memtab.store.sidecars.registry import Workspace
+
+if TYPE_CHECKING:  # records load pydantic: built when a run ends (the engine preloads this)
+    from memtab.store.history.records import RunOp
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RunIdentity:
+    """Which run the books are for."""
+
+    run_id: str
+    started_at: int
+    workspace: Workspace
+    trigger: Trigger
+    provider: str
+    model: str
+    plan_id: str | None = None
+    planned: int | None = None
+    """How many changes it sets out to make, when known (a plan's accepted ops)."""
+
+
+class RunBooks:
+    """The records of one run that changes memory (see the module doc)."""
+
+    def __init__(self, home: Home, store: MemoryStore, run: RunIdentity, clock: Clock) -> None:
+        self.home = home
+        self.store = store
+        self.run = run
+        self.clock = clock
+        self.started = StartedRun(
+            home,
+            run_id=run.run_id,
+            trigger=run.trigger,
+            workspace_id=run.workspace.id,
+            project_path=run.workspace.project_identity,
+            started_at=run.started_at,
+            provider=run.provider,
+            model=run.model,
+            plan_id=run.plan_id,
+            planned=run.planned,
+        )
+
+    def begin(self) -> None:
+        """Record the run's intent; RunFailedError (nothing changed) when it cannot."""
+        try:
+            self.started.begin()
+        except OSError as error:
+            where = f": {error.filename}" if error.filename else ""
+            raise RunFailedError(
+                "error",
+                f"the run did not start: Memtab could not record it first "
+                f"({error.strerror or error}{where}); nothing was changed",
+            ) from None
+
+    def attempt(
+        self, command: str, path: str, new_path: str | None, arguments: Mapping[str, Any]
+    ) -> None:
+        """The guard's `before_dispatch`: record the change about to be made and what its
+        files hold now. Raises OSError (the change is then not made)."""
+        before: dict[str, str | None] = {}
+        for name in (path, new_path):
+            if name is None:
+                continue
+            try:
+                data = self.store.read_whole(name)
+            except (MemoryStoreError, PathError):
+                continue  # a directory, or unreadable: its versions will tell
+            before[name] = sha256_of(data) if data is not None else None
+        self.started.attempt(command, path, new_path, arguments, before)
+
+    def discard(self) -> None:
+        """The run changed nothing and logs nothing (a plan found altered)."""
+        self.started.close()
+
+    def finish(
+        self,
+        record: ConsolidationRecord | None,
+        run_ops: tuple[RunOp, ...],
+        *,
+        failure: RunFailedError | None = None,
+        stopped: str | None = None,
+    ) -> ConsolidationRecord:
+        """Journal and log how the run ended (see the module doc); returns the record of a
+        run that went through, raises otherwise."""
+        applied = sum(1 for op in run_ops if op.applied)
+        problem = str(failure) if failure is not None else stopped
+        if problem is not None and not applied:  # changed nothing: logged, not journaled
+            self._log(record, run_ops, problem, None)
+            if failure is not None:
+                raise failure
+            raise RunStoppedError(self._message(run_ops, problem, None, logged=True), record)
+        if problem is not None and (record is None or failure is not None):
+            record = self._stopped_record(run_ops, problem)
+        assert record is not None
+        fingerprint: str | None = journal_fingerprint(record)
+        status = "ok" if problem is None else "failed"
+        self.started.end(status, record.summary, problem, fingerprint)
+        journal_error: str | None = None
+        try:
+            if self.run.provider != CHECK_FIX_PROVIDER:  # fixes are no consolidation of mux's
+                Journal(self.home).save_run(
+                    self.run.workspace.notebook_id, self.store.project_path, record
+                )
+        except (OSError, TimeoutError) as error:
+            journal_error = f"mux's journal could not record it ({_why(error)})"
+            fingerprint = None
+        error_text = "; ".join(part for part in (problem, journal_error) if part) or None
+        logged = self._log(record, run_ops, error_text, fingerprint)
+        if problem is None and journal_error is None:
+            return record
+        message = self._message(run_ops, problem, journal_error, logged=logged)
+        if failure is not None:
+            failure.record = record
+            raise failure
+        raise RunStoppedError(message, record)
+
+    # --- the records ------------------------------------------------------------------------
+
+    def _stopped_record(self, run_ops: tuple[RunOp, ...], problem: str) -> ConsolidationRecord:
+        """The journal record of a run that stopped midway after changing something."""
+        applied = sum(1 for op in run_ops if op.applied)
+        return ConsolidationRecord(
+            last_run_at=self.clock(),
+            trigger=self.run.trigger,
+            summary=f"Stopped midway after {plural(applied, 'change')} "
+            f"of {len(run_ops)} attempted: {problem}",
+            ops=tuple(
+                JournalOp(op.command, op.path, op.applied, op.new_path, op.note) for op in run_ops
+            ),
+        )
+
+    def _log(
+        self,
+        record: ConsolidationRecord | None,
+        run_ops: tuple[RunOp, ...],
+        error: str | None,
+        fingerprint: str | None,
+    ) -> bool:
+        """Add the run to the runs log, then drop its started-run file; when the log
+        cannot take it, the file stays and the next start logs the run (False)."""
+        from memtab.store.history.records import RunEntry, TokenUsage
+
+        entry = RunEntry(
+            id=self.run.run_id,
+            at=record.last_run_at if record is not None else self.clock(),
+            kind="consolidation",
+            trigger=self.run.trigger,
+            workspace_id=self.run.workspace.id,
+            project_path=self.run.workspace.project_identity,
+            summary=record.summary if record is not None else "",
+            ops=run_ops,
+            provider=self.run.provider,
+            model=self.run.model,
+            status="ok" if error is None else "failed",
+            error=error,
+            started_at=self.run.started_at,
+            journal_fingerprint=fingerprint,
+            plan_id=self.run.plan_id,
+            usage=TokenUsage.of(record.input_tokens, record.output_tokens) if record else None,
+        )
+        try:
+            RunsLog(self.home).append(entry)
+        except (OSError, TimeoutError) as error_:
+            logger.warning(
+                "Could not add run %s to the runs log (%s): it is logged at the next start",
+                self.run.run_id,
+                _why(error_),
+            )
+            return False
+        self.started.close()
+        return True
+
+    def _message(
+        self,
+        run_ops: tuple[RunOp, ...],
+        problem: str | None,
+        journal_error: str | None,
+        *,
+        logged: bool,
+    ) -> str:
+        """What was and was not done, in one line."""
+        applied = sum(1 for op in run_ops if op.applied)
+        meant = self.run.planned if self.run.planned is not None else len(run_ops)
+        parts = []
+        if problem is not None:
+            parts.append(f"the run stopped midway: {problem}")
+            parts.append(
+                f"{plural(applied, 'change')} applied, "
+                f"{plural(max(meant - applied, 0), 'change')} not made"
+            )
+        if journal_error is not None:
+            made = "every change listed as applied was made, but " if problem is None else ""
+            parts.append(f"{made}{journal_error}")
+        if logged:
+            parts.append("Memtab's runs log has the run")
+        else:
+            parts.append(
+                "Memtab's runs log could not take it either: it is logged the next time "
+                "Memtab starts with room on the disk"
+            )
+        return "; ".join(parts)
+
+
+def _why(error: BaseException) -> str:
+    return getattr(error, "strerror", None) or str(error)

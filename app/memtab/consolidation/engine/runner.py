@@ -1,0 +1,247 @@
+"""One consolidation run: a provider, the `memory` tool behind the guard, and the tool loop.
+
+Knows nothing of debounce, locks or the journal file (that is `service`); it turns a
+provider and a workspace's store into a `ConsolidationRecord` or a `RunFailedError`,
+with each op linked to the history versions it made (`RunOp`) and the tool call that
+made it (a plan replays those calls, `memtab.consolidation.review.plan`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, runtime_checkable
+
+from memtab.consolidation.declined import DeclinedMatcher
+from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
+from memtab.consolidation.guard import (
+    DRY_RUN_NOTE,
+    MUTATION_BUDGET,
+    BeforeDispatch,
+    ConsolidationGuard,
+    MutationBudget,
+)
+from memtab.consolidation.offline.provider import OFFLINE_PROVIDER, REASON_ARGUMENT
+from memtab.consolidation.engine.prompts import load_system_prompt, run_message
+from memtab.fs.clock import Clock, now_ms
+from memtab.humanize import plural
+from memtab.llm.loop import (
+    DEFAULT_MAX_STEPS,
+    DEFAULT_TIMEOUT_S,
+    LoopResult,
+    StepCallback,
+    run_tool_loop,
+)
+from memtab.llm.types import ChatProvider, ToolCall, ToolOutcome, ToolSpec, UserMessage
+from memtab.store.history.describe import op_units
+from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.records import RunOp
+from memtab.store.home import Home
+from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Trigger
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import TOOL_DESCRIPTION, TOOL_NAME, tool_input_schema
+
+logger = logging.getLogger(__name__)
+
+NO_CHANGES_SUMMARY = "no changes needed"
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """Bounds of one run: model steps, wall-clock time, and accepted mutations."""
+
+    max_steps: int = DEFAULT_MAX_STEPS
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    budget: int = MUTATION_BUDGET
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """How a run ended: a record to journal, or the failure; the ops either way."""
+
+    record: ConsolidationRecord | None
+    ops: tuple[JournalOp, ...]
+    loop: LoopResult
+    failure: RunFailedError | None = None
+    run_ops: tuple[RunOp, ...] = ()
+    """The ops with the history versions each applied one made."""
+    calls: tuple[dict[str, Any], ...] = field(default=())
+    """The tool arguments of each op, in the order of `ops`."""
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+@runtime_checkable
+class KnowsUnits(Protocol):
+    """An engine that knows which of its changes belong together (the offline
+    consolidator: a merge's edit and deletes). A model does not say; its units are read
+    from what its ops did (`history.describe.op_units`)."""
+
+    def unit_keys(self, calls: Sequence[Mapping[str, Any]]) -> list[str | None]:
+        """For each mutation call of the run, a key shared by the calls of one unit
+        (None: the call stands alone)."""
+        ...
+
+
+def memory_tool_spec() -> ToolSpec:
+    """The one tool a consolidator sees: the store's `memory` tool (docs/formats.md §5)."""
+    return ToolSpec(TOOL_NAME, TOOL_DESCRIPTION, tool_input_schema())
+
+
+def run_consolidation(
+    provider: ChatProvider,
+    store: MemoryStore,
+    *,
+    trigger: Trigger,
+    dry_run: bool = False,
+    limits: RunLimits | None = None,
+    cancel: threading.Event | None = None,
+    on_step: StepCallback | None = None,
+    clock: Clock = now_ms,
+    prompt_home: Home | None = None,
+    before_dispatch: BeforeDispatch | None = None,
+    declined: DeclinedMatcher | None = None,
+) -> RunResult:
+    """Run the consolidator over the store's workspace, project (if any) and global scopes.
+
+    `prompt_home` is where the prompt override is read (default: the store's home; a
+    plan runs on a scratch copy of the scopes but keeps the user's prompt).
+    `before_dispatch` is told each change right before it is made (the guard's).
+    `declined`: the changes the user declined in review, refused again by the guard and
+    named in a model's message.
+
+    The record's `lastRunAt` is the time the run ended, after its last write, so the
+    run's own writes never count as "writes since coverage" for the launch sweep.
+    Token usage is recorded for model providers, not for the offline consolidator.
+    """
+    limits = limits or RunLimits()
+    guard = ConsolidationGuard(
+        store,
+        budget=MutationBudget(limits.budget),
+        dry_run=dry_run,
+        before_dispatch=before_dispatch,
+        declined=declined.refusal if declined is not None else None,
+    )
+    system = load_system_prompt(prompt_home or store.home, trigger)
+    # The offline consolidator reads the files as data, never this message: listing a big
+    # home once more for it took a fifth of a run on 20,000 files.
+    message = run_message(
+        store,
+        trigger=trigger,
+        budget=limits.budget,
+        dry_run=dry_run,
+        with_files=provider.name != OFFLINE_PROVIDER,
+        declined=[op.description for op in declined.in_force()] if declined else (),
+    )
+    changes_of_op: dict[int, list[RecordedChange]] = {}
+    calls: dict[int, dict[str, Any]] = {}
+
+    reasons: dict[int, str] = {}  # op index → why the consolidator made that change
+
+    def execute(call: ToolCall) -> ToolOutcome:
+        ops_before = len(guard.ops)
+        with store.collecting_changes() as changes:
+            result = guard.execute(call.arguments)
+        if len(guard.ops) > ops_before:  # a mutation attempt: remember what it made
+            changes_of_op[ops_before] = list(changes)
+            calls[ops_before] = dict(call.arguments or {})
+        reason = (call.arguments or {}).get(REASON_ARGUMENT)
+        if isinstance(reason, str) and reason.strip() and len(guard.ops) == ops_before + 1:
+            reasons[ops_before] = " ".join(reason.split())
+        return ToolOutcome(call.id, result.text, is_error=not result.success)
+
+    logger.info(
+        "consolidating workspace %s (%s, %s%s, prompt: %s)",
+        store.workspace.id if store.workspace else "-",
+        trigger,
+        provider.name,
+        ", dry run" if dry_run else "",
+        system.source,
+    )
+    loop = run_tool_loop(
+        provider,
+        system.text,
+        [UserMessage(message)],
+        [memory_tool_spec()],
+        execute,
+        max_steps=limits.max_steps,
+        timeout_s=limits.timeout_s,
+        cancel=cancel,
+        on_step=on_step,
+    )
+    ops = _with_reasons(guard.ops, reasons)
+    op_calls = tuple(calls.get(index, {}) for index in range(len(ops)))
+    run_ops = _with_units(
+        tuple(RunOp.from_journal(op, changes_of_op.get(index, ())) for index, op in enumerate(ops)),
+        provider,
+        op_calls,
+    )
+    failure = _failure(loop)
+    if failure is not None:
+        if isinstance(failure, RunCancelledError):  # the user asked: not a problem
+            logger.info("consolidation run cancelled at step %d", loop.steps)
+        else:
+            logger.warning("consolidation run failed: %s", failure)
+        return RunResult(None, ops, loop, failure, run_ops, op_calls)
+    uses_tokens = provider.name != OFFLINE_PROVIDER
+    record = ConsolidationRecord(
+        last_run_at=clock(),
+        trigger=trigger,
+        summary=_summary(loop, ops, limits.max_steps),
+        ops=ops,
+        input_tokens=loop.usage.input_tokens if uses_tokens else None,
+        output_tokens=loop.usage.output_tokens if uses_tokens else None,
+    )
+    return RunResult(record, ops, loop, None, run_ops, op_calls)
+
+
+def _with_reasons(ops: tuple[JournalOp, ...], reasons: dict[int, str]) -> tuple[JournalOp, ...]:
+    """The applied ops with the reason their call gave as note (a refused op keeps the
+    note saying why it was refused; a dry-run op keeps its marker)."""
+    return tuple(
+        replace(op, note=reasons[index])
+        if index in reasons and op.applied and op.note is None
+        else op
+        for index, op in enumerate(ops)
+    )
+
+
+def _with_units(
+    run_ops: tuple[RunOp, ...], provider: ChatProvider, calls: Sequence[Mapping[str, Any]]
+) -> tuple[RunOp, ...]:
+    """The ops with their units, when the engine knows them (else they stay unsaid)."""
+    if not isinstance(provider, KnowsUnits):
+        return run_ops
+    keys = provider.unit_keys(calls)
+    units = op_units(run_ops, [{} for _ in run_ops], keys)
+    return tuple(op.replaced(unit=unit) for op, unit in zip(run_ops, units, strict=True))
+
+
+def _failure(loop: LoopResult) -> RunFailedError | None:
+    if loop.stop_reason == "cancelled":
+        return RunCancelledError()
+    if loop.stop_reason == "timeout":
+        return RunFailedError("timeout", f"the consolidation run {loop.detail}")
+    if loop.stop_reason == "error":
+        error = loop.error
+        kind: FailureKind = "config" if error is not None and error.kind == "config" else "error"
+        return RunFailedError(kind, error.message if error is not None else loop.detail)
+    return None  # "final", or "max_steps": its changes happened and are journaled
+
+
+def _summary(loop: LoopResult, ops: tuple[JournalOp, ...], max_steps: int) -> str:
+    changed = sum(1 for op in ops if op.applied or op.note == DRY_RUN_NOTE)
+    if loop.stop_reason == "max_steps":
+        return (
+            f"Stopped after {max_steps} steps without a final summary "
+            f"({plural(changed, 'change')} made)."
+        )
+    if loop.text:
+        return loop.text
+    if changed == 0:
+        return NO_CHANGES_SUMMARY
+    return f"{plural(changed, 'change')} made; the consolidator wrote no summary."

@@ -1,0 +1,235 @@
+"""Memtab's offline consolidator: a `ChatProvider` that needs no model.
+
+Why a provider: a run is the same whether a model or this rule engine decides — the one
+tool loop (`llm.loop`) with its steps, deadline and cancellation, and every change made
+through the memory tool behind the consolidation guard, so the scope whitelist, pins,
+the mutation budget, dry runs and the journal apply to it exactly as to a model.
+
+What it does not share with a model is how it learns the store: it gets the files as
+data (`offline_inputs.collect_memory_files`: paths, content read up to the cap, pins,
+usage, sizes) instead of parsing the tool's `view` output, so a change to `view`'s format
+cannot change what consolidation does. It decides everything up front
+(`offline_plan.plan_consolidation`), then speaks one turn at a time:
+
+1. edit — the plan's edits, at most one per file;
+2. delete — the plan's deletes whose merge edit succeeded (never before: a file's lines
+   are carried into the file that keeps them first);
+3. reply — one line saying what was done, or "no changes needed".
+
+Right before each turn every file it is about to touch is read again: one that changed
+on disk since the plan (mux, an editor) is skipped, never overwritten with a stale plan.
+Each call carries a `reason` in plain words, which the run journals as the op's note.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from memtab.consolidation.guard import MUTATION_BUDGET
+from memtab.consolidation.offline.inputs import collect_memory_files, current_sha256
+from memtab.consolidation.offline.plan import (
+    Plan,
+    PlannedChange,
+    collector_paused,
+    plan_consolidation,
+    summarize,
+)
+from memtab.llm.types import (
+    AssistantMessage,
+    Message,
+    ModelReply,
+    ProviderError,
+    ToolCall,
+    ToolOutcome,
+    ToolResultsMessage,
+    ToolSpec,
+)
+from memtab.store.paths import PathError, parse_virtual_path
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import TOOL_NAME
+
+logger = logging.getLogger(__name__)
+
+OFFLINE_PROVIDER = "offline"
+OFFLINE_MODEL_LABEL = "consolidator"
+REASON_ARGUMENT = "reason"
+"""The tool-call argument a consolidator may use to say why it makes a change."""
+_PHASES = ("edit", "delete")
+
+
+@dataclass
+class _Conversation:
+    """The consolidator's own calls so far, by phase, with their outcomes."""
+
+    calls: dict[str, list[tuple[ToolCall, ToolOutcome | None]]] = field(
+        default_factory=lambda: {phase: [] for phase in _PHASES}
+    )
+    call_count: int = 0
+
+    @classmethod
+    def from_messages(cls, messages: list[Message]) -> _Conversation:
+        outcomes: dict[str, ToolOutcome] = {}
+        asked: list[ToolCall] = []
+        for message in messages:
+            if isinstance(message, AssistantMessage):
+                asked.extend(message.tool_calls)
+            elif isinstance(message, ToolResultsMessage):
+                outcomes.update({result.call_id: result for result in message.results})
+        conversation = cls(call_count=len(asked))
+        for call in asked:
+            phase = call.id.split("-")[1] if call.id.startswith("offline-") else ""
+            if phase in conversation.calls:
+                conversation.calls[phase].append((call, outcomes.get(call.id)))
+        return conversation
+
+    @property
+    def started(self) -> bool:
+        return any(self.calls.values())
+
+    def succeeded(self, phase: str) -> list[tuple[ToolCall, str]]:
+        """(call, output) of the phase's calls that succeeded."""
+        return [
+            (call, outcome.content)
+            for call, outcome in self.calls[phase]
+            if outcome is not None and not outcome.is_error
+        ]
+
+
+def _path_of(call: ToolCall) -> str:
+    value = (call.arguments or {}).get("path")
+    return value if isinstance(value, str) else ""
+
+
+class OfflineConsolidator:
+    """The built-in rule-based consolidator, spoken to like a model (a `ChatProvider`)."""
+
+    def __init__(self, store: MemoryStore, *, budget: int = MUTATION_BUDGET) -> None:
+        self.store = store
+        self.budget = budget
+        self._plan: Plan | None = None
+        self._changed_on_disk: set[str] = set()
+
+    @property
+    def name(self) -> str:
+        return OFFLINE_PROVIDER
+
+    @property
+    def model(self) -> str:
+        return OFFLINE_MODEL_LABEL
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        """The next turn, decided from the plan and the outcomes of the calls so far."""
+        if cancel is not None and cancel.is_set():
+            raise ProviderError("cancelled", "offline consolidator: cancelled")
+        if not any(tool.name == TOOL_NAME for tool in tools):
+            return ModelReply("no changes needed (the memory tool was not offered)")
+        conversation = _Conversation.from_messages(messages)
+        if self._plan is None or not conversation.started:
+            with collector_paused():  # thousands of small objects that all live on
+                files = collect_memory_files(self.store)
+            self._plan = plan_consolidation(files, budget=self.budget)
+            self._changed_on_disk = set()
+        plan = self._plan
+        if not conversation.calls["edit"] and not conversation.calls["delete"]:
+            edits = self._still_as_read(plan.edits)
+            if edits:
+                return self._reply(conversation, [("edit", change) for change in edits])
+        if not conversation.calls["delete"]:
+            deletes = self._still_as_read(self._ready_deletes(plan, conversation))
+            if deletes:
+                return self._reply(conversation, [("delete", change) for change in deletes])
+        return ModelReply(self._summary(plan, conversation))
+
+    def unit_keys(self, calls: Sequence[Mapping[str, Any]]) -> list[str | None]:
+        """For each call of the run (its arguments), the merge it belongs to: the path of
+        the file the merge keeps, for that file's edit and the deletes that need it;
+        None for a change that stands alone (`runner.KnowsUnits`)."""
+        plan = self._plan
+        if plan is None:
+            return [None] * len(calls)
+        merged_into = {change.path: change.requires for change in plan.deletes}
+        keepers = {keeper for keeper in merged_into.values() if keeper is not None}
+        keys: list[str | None] = []
+        for call in calls:
+            path = call.get("path")
+            if not isinstance(path, str):
+                keys.append(None)
+            elif call.get("command") == "delete":
+                keys.append(merged_into.get(path))
+            else:
+                keys.append(path if path in keepers else None)
+        return keys
+
+    def _still_as_read(self, changes: tuple[PlannedChange, ...]) -> list[PlannedChange]:
+        """The changes whose file is still exactly what the plan read."""
+        kept = []
+        for change in changes:
+            try:
+                current = current_sha256(self.store, parse_virtual_path(change.path))
+            except PathError:
+                current = None
+            if current == change.sha256:
+                kept.append(change)
+            else:
+                logger.info("offline consolidator skips %s: changed on disk", change.path)
+                self._changed_on_disk.add(change.path)
+        return kept
+
+    def _ready_deletes(self, plan: Plan, conversation: _Conversation) -> tuple[PlannedChange, ...]:
+        edited = {_path_of(call) for call, _ in conversation.succeeded("edit")}
+        return tuple(
+            change
+            for change in plan.deletes
+            if change.requires is None or change.requires in edited
+        )
+
+    def _summary(self, plan: Plan, conversation: _Conversation) -> str:
+        done = {
+            (phase, _path_of(call)): output
+            for phase in _PHASES
+            for call, output in conversation.succeeded(phase)
+        }
+        applied = [
+            change for change in (*plan.edits, *plan.deletes) if (change.kind, change.path) in done
+        ]
+        dry_run = any(output.startswith("Dry run:") for output in done.values())
+        asked = len(conversation.calls["edit"]) + len(conversation.calls["delete"])
+        return summarize(
+            applied,
+            dry_run=dry_run,
+            refused=asked - len(done),
+            changed_on_disk=len(self._changed_on_disk),
+            left_alone=len(plan.left_alone),
+        )
+
+    def _reply(
+        self, conversation: _Conversation, calls: list[tuple[str, PlannedChange]]
+    ) -> ModelReply:
+        first = conversation.call_count
+        tool_calls = tuple(
+            ToolCall(
+                id=f"offline-{phase}-{first + index}",
+                name=TOOL_NAME,
+                arguments=_with_reason(change),
+            )
+            for index, (phase, change) in enumerate(calls)
+        )
+        return ModelReply("", tool_calls=tool_calls, stop_reason="tool_use")
+
+
+def _with_reason(change: PlannedChange) -> dict[str, Any]:
+    arguments = dict(change.arguments)
+    if change.reason:
+        arguments[REASON_ARGUMENT] = change.reason
+    return arguments

@@ -1,0 +1,151 @@
+"""How every memory file is named: `MemoryFileRef`, the agents, source and file ids.
+
+A source's id is `<agent>:<name>` (`claude-code:user`, `codex:memories`); a file's id is
+`<source id>:<relative path>` (`claude-code:user:rules/testing.md`). Names never contain
+`:`, so an id splits at its first two colons and round-trips; ids are printable and stable
+across runs.
+
+Every memory file, mux's or another agent's, is named by one `MemoryFileRef`: its `key` is
+a mux file's virtual path or another agent's file id — how the CLI, the tree and the UI
+state spell it — and `parse_file_ref` reads either back (docs/formats.md §17.1). The tree
+names its rows with it before the first paint; what a source and its files are is
+`memtab.sources.model`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from memtab.store.paths import VIRTUAL_ROOT, VirtualPath, parse_file_path
+
+Agent = Literal["mux", "claude-code", "codex", "loki"]
+AGENTS: tuple[Agent, ...] = get_args(Agent)
+# The agents whose sources this package discovers (mux is the store's own).
+OTHER_AGENTS: tuple[Agent, ...] = ("claude-code", "codex", "loki")
+AGENT_TITLES: dict[Agent, str] = {
+    "mux": "mux",
+    "claude-code": "Claude Code",
+    "codex": "Codex",
+    "loki": "loki-mode",
+}
+
+MUX_SOURCE_ID = "mux"
+_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
+
+
+class SourceError(Exception):
+    """A source operation that cannot be done; the message is one line for the user."""
+
+
+def source_id(agent: Agent, name: str) -> str:
+    """`<agent>:<name>`; ValueError for a name that would not round-trip."""
+    if not _NAME.match(name):
+        raise ValueError(f"Invalid source name {name!r}")
+    return f"{agent}:{name}"
+
+
+def is_valid_source_name(name: str) -> bool:
+    return bool(_NAME.match(name))
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFileRef:
+    """One memory file, mux's or another agent's: which store holds it and where.
+
+    `source_id` is `mux` for mux's scopes, else another agent's source id; `path` is a mux
+    file's virtual path (`/memories/global/notes.md`), or the '/'-separated path inside
+    another agent's source (`rules/testing.md`). A ref may name a folder too (what an
+    operation removes or moves, for `is_within`). Build one with `of_mux`, `of_file_id`
+    or `parse_file_ref`; `memtab.file_protocol.memory_file.open_memory_file` turns it into
+    the file's protocol.
+    """
+
+    source_id: str
+    path: str
+
+    @classmethod
+    def of_mux(cls, path: VirtualPath) -> MemoryFileRef:
+        return cls(MUX_SOURCE_ID, str(path))
+
+    @classmethod
+    def of_file_id(cls, raw: str) -> MemoryFileRef:
+        """Another agent's file by file id (`parse_file_id`)."""
+        return parse_file_id(raw)
+
+    @property
+    def key(self) -> str:
+        """How the CLI, the tree and the UI state name it: the virtual path, or the file
+        id (`claude-code:user:rules/testing.md`). `parse_file_ref` reads it back."""
+        return self.path if self.source_id == MUX_SOURCE_ID else f"{self.source_id}:{self.path}"
+
+    @property
+    def shown(self) -> str:
+        """How a person is shown it in a list: a mux file's virtual path, another agent's
+        with its agent's name (`Claude Code · rules/testing.md`)."""
+        if self.source_id == MUX_SOURCE_ID:
+            return self.path
+        title = next((t for agent, t in AGENT_TITLES.items() if agent == self.agent), self.agent)
+        return f"{title} · {self.path}"
+
+    @property
+    def relative(self) -> str:
+        """The path inside its scope or source (`notes.md`, `rules/testing.md`)."""
+        if self.source_id == MUX_SOURCE_ID:
+            return self.path.split("/", 3)[3] if self.path.count("/") >= 3 else ""
+        return self.path
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def agent(self) -> str:
+        """Whose memory it is: `mux`, `claude-code`, `codex` or `loki`."""
+        return self.source_id.split(":", 1)[0]
+
+    @property
+    def virtual_path(self) -> VirtualPath | None:
+        """The virtual path of a mux file (what mux's own tree operations take), or None
+        for another agent's file, which has none."""
+        if self.source_id != MUX_SOURCE_ID:
+            return None
+        return parse_file_path(self.path)
+
+    def is_within(self, other: MemoryFileRef) -> bool:
+        """Whether this is `other` or lies inside it (a folder)."""
+        if self.source_id != other.source_id:
+            return False
+        return self.path == other.path or self.path.startswith(other.path.rstrip("/") + "/")
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def parse_file_id(raw: str) -> MemoryFileRef:
+    """Split `<agent>:<name>:<relative path>`; SourceError saying what is wrong."""
+    text = raw.strip()
+    parts = text.split(":", 2)
+    if len(parts) != 3 or parts[0] not in OTHER_AGENTS or not parts[2]:
+        raise SourceError(
+            f"Not a file id: {raw!r} (expected AGENT:SOURCE:PATH, e.g. "
+            "claude-code:user:CLAUDE.md; see `memtab list --source ID`)"
+        )
+    agent, name, relative = parts
+    if not _NAME.match(name):
+        raise SourceError(f"Not a file id: {raw!r} (invalid source name {name!r})")
+    return MemoryFileRef(f"{agent}:{name}", relative)
+
+
+def is_virtual_path(raw: str) -> bool:
+    """Whether `raw` names a mux file (a virtual path) rather than another agent's file."""
+    return raw.strip().startswith(VIRTUAL_ROOT)
+
+
+def parse_file_ref(raw: str) -> MemoryFileRef:
+    """A memory file as the CLI and the UI state name it: a virtual path (`/memories/…`)
+    or another agent's file id. PathError or SourceError (one line) when it is neither."""
+    if is_virtual_path(raw):
+        return MemoryFileRef.of_mux(parse_file_path(raw))
+    return parse_file_id(raw)

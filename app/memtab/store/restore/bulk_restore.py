@@ -1,0 +1,306 @@
+"""Many files of one scope written at once, as `MemoryStore.restore_content` writes one.
+
+A sync that brings in a thousand files (a machine joining) cannot afford the five fsyncs
+of each single write. `restore_contents` keeps every guarantee of `restore_content` —
+under the scope lock, only over what the caller saw, the replaced contents kept in
+history first, recorded in history — and makes the batch durable together: every new
+content is written to its temp file, one sync of the file system makes them durable,
+each is published (renamed into place, checked as a single write checks it), and one
+more sync makes the renames durable. A crash leaves each file old or new, never cut
+short; a temp file left behind is a leftover the next start removes (`leftovers.py`).
+Where one sync is not durable (not Linux), each temp file and directory is fsynced.
+
+A batch is written in chunks, each under its own hold of the scope (and of xum's target
+lock, docs/formats.md §21.2): a chunk is sized to hold it about `CHUNK_HOLD_S`, and
+between chunks the lock is let go for longer than xum's retry, so a xum write waiting its
+2 s gets in and is never refused. Files a later chunk cannot write (the scope taken for
+longer than Memtab waits) are reported failed, as one file that fails is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from memtab.fs.atomic import FILESYSTEM_SYNC, Directory, sync_filesystem
+from memtab.store.errors import CapError, MemoryStoreError, NotFoundError, UnkeptChangeError
+from memtab.store.files import MAX_FILES_PER_SCOPE, count_files
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.capture import file_stat, read_whole, removes_nothing
+from memtab.store.history.recorder import FileChange, RecordedChange
+from memtab.store.history.versions import Op
+from memtab.store.paths import PathError, Scope, VirtualPath, require_listed
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.scope_access import reporting_os_errors
+from memtab.store.scopes.scope_view import kind_in, open_scope_directory
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Restore:
+    """Make file `path` hold `data`, only if it holds the content whose sha256 is
+    `expected_sha256` (None: only if there is no file)."""
+
+    path: VirtualPath
+    data: bytes
+    expected_sha256: str | None
+
+
+@dataclass
+class RestoreResult:
+    """What `restore_contents` did with each file."""
+
+    written: list[VirtualPath] = field(default_factory=list)
+    changed: list[VirtualPath] = field(default_factory=list)
+    """Not what the caller saw (changed meanwhile): left as they are."""
+    failed: dict[VirtualPath, str] = field(default_factory=dict)
+    """Not written, and why."""
+    recorded: list[RecordedChange] = field(default_factory=list)
+
+
+@dataclass
+class _Planned:
+    item: Restore
+    current: bytes | None
+    temp: str | None = None
+
+
+_Entry = TypeVar("_Entry", Restore, _Planned)
+
+CHUNK_HOLD_S = 0.2
+"""About how long one chunk holds the scope (xum waits 2 s for its target lock)."""
+_FIRST_CHUNK = 64
+_MAX_CHUNK = 1024
+_GAP_S = 0.03
+"""The lock let go between chunks: longer than xum's 10–20 ms retry (`fileLock.ts`)."""
+
+
+def restore_contents(store: MemoryStore, scope: Scope, items: Sequence[Restore]) -> RestoreResult:
+    """Write `items` (files of `scope`) as `restore_content` with `count_as_write=False`
+    would, one by one, but durable together (see the module doc). Never raises for one
+    file; MemoryStoreError when the scope cannot be written at all (lock, unavailable)."""
+    result = RestoreResult()
+    done, size = 0, _FIRST_CHUNK
+    while done < len(items):
+        if done:
+            time.sleep(_GAP_S)  # a waiting xum (or Memtab) takes the lock now
+        chunk = items[done : done + size]
+        began = time.monotonic()
+        try:
+            _restore_chunk(store, scope, chunk, result)
+        except MemoryStoreError as error:
+            if not done:
+                raise  # nothing written: the scope cannot be written at all
+            result.failed.update({item.path: str(error) for item in items[done:]})
+            break
+        done += len(chunk)
+        took = time.monotonic() - began
+        if took < CHUNK_HOLD_S / 2:
+            size = min(size * 2, _MAX_CHUNK)
+        elif took > CHUNK_HOLD_S:
+            size = max(size // 2, 1)
+    return result
+
+
+def _restore_chunk(
+    store: MemoryStore, scope: Scope, items: Sequence[Restore], result: RestoreResult
+) -> None:
+    """One chunk of `restore_contents`, under one hold of the scope."""
+    with store.writing(scope):
+        planned = _plan(store, scope, items, result)
+        kept = _keep_replaced(store, scope, planned, result)
+        root = store.root(scope)
+        planned = _write_temps(root, planned, result)
+        try:
+            _sync(store, scope, planned)
+        except BaseException:
+            _discard_temps(store, planned)
+            raise
+        changes = _publish(root, planned, result)
+        _sync(store, scope, planned)
+        result.recorded += store.record_changes(scope, changes, before_kept=kept)
+
+
+def _plan(
+    store: MemoryStore, scope: Scope, items: Sequence[Restore], result: RestoreResult
+) -> list[_Planned]:
+    """The items that can be written: the file is what the caller saw, the name is one a
+    listing shows, and the scope has room for the files it creates."""
+    root = store.root(scope)
+    room = MAX_FILES_PER_SCOPE - count_files(root)
+    planned = []
+    for folder, group in _by_folder(items).items():
+        try:
+            directory: Directory | None = open_scope_directory(
+                root, folder, target=folder, create=False
+            )
+        except NotFoundError:
+            directory = None  # no folder: no file
+        except (MemoryStoreError, PathError) as error:
+            result.failed.update({item.path: str(error) for item in group})
+            continue
+        with directory or contextlib.nullcontext():
+            for item in group:
+                try:
+                    current = _read(directory, item.path)
+                    sha = sha256_of(current) if current is not None else None
+                    if sha != item.expected_sha256:
+                        result.changed.append(item.path)
+                        continue
+                    if current is None:
+                        require_listed(item.path, "restore")
+                        if room <= 0:
+                            raise CapError(
+                                f"The {scope.value} memory scope is full "
+                                f"({MAX_FILES_PER_SCOPE} files); delete unused files first"
+                            )
+                        room -= 1
+                except (MemoryStoreError, PathError) as error:
+                    result.failed[item.path] = str(error)
+                    continue
+                planned.append(_Planned(item, current))
+    return planned
+
+
+def _by_folder(entries: Sequence[_Entry]) -> dict[VirtualPath, list[_Entry]]:
+    """The entries by the folder their file is in (each folder opened once a step)."""
+    folders: dict[VirtualPath, list[_Entry]] = {}
+    for entry in entries:
+        path = entry.path if isinstance(entry, Restore) else entry.item.path
+        folders.setdefault(path.parent, []).append(entry)
+    return folders
+
+
+def _read(directory: Directory | None, path: VirtualPath) -> bytes | None:
+    if directory is None:
+        return None
+    with reporting_os_errors(path, "restore"):
+        if kind_in(directory, path.name) == "dir":
+            raise MemoryStoreError(f"{path} is a directory")
+        return read_whole(directory, path.name)
+
+
+def _open_parent(store: MemoryStore, path: VirtualPath, *, create: bool = False) -> Directory:
+    assert path.scope is not None
+    root = store.root(path.scope)
+    return open_scope_directory(root, path.parent, target=path, create=create)
+
+
+def _keep_replaced(
+    store: MemoryStore, scope: Scope, planned: list[_Planned], result: RestoreResult
+) -> bool:
+    """The contents the batch replaces, in history first (write-ahead). When history
+    cannot keep them, the files whose change would destroy some of their text fail."""
+    replaced = [p for p in planned if p.current is not None]
+    contents = [(p.item.path, p.current) for p in replaced if p.current is not None]
+    if not contents:
+        return False
+    try:
+        return store.keep_before(
+            scope, contents, label=contents[0][0], done="changed", destroys=True,
+            allow_unkept=False,
+        )  # fmt: skip
+    except UnkeptChangeError as error:
+        for entry in replaced:
+            assert entry.current is not None
+            if not removes_nothing(entry.current, entry.item.data):
+                result.failed[entry.item.path] = str(error)
+                planned.remove(entry)
+        return False
+
+
+def _in_folders(
+    root: Path, planned: list[_Planned], result: RestoreResult, *, create: bool
+) -> Iterator[tuple[Directory, _Planned]]:
+    """Each entry with its folder open (each folder opened once); the entries of a folder
+    that cannot be opened fail."""
+    for folder, entries in _by_folder(planned).items():
+        try:
+            directory = open_scope_directory(root, folder, target=folder, create=create)
+        except (MemoryStoreError, PathError) as error:
+            result.failed.update({entry.item.path: str(error) for entry in entries})
+            continue
+        with directory:
+            for entry in entries:
+                yield directory, entry
+
+
+def _write_temps(root: Path, planned: list[_Planned], result: RestoreResult) -> list[_Planned]:
+    written = []
+    for directory, entry in _in_folders(root, planned, result, create=True):
+        path = entry.item.path
+        try:
+            with reporting_os_errors(path, "restore"):
+                entry.temp = directory.write_temp(
+                    path.name, entry.item.data, durable=not FILESYSTEM_SYNC
+                )
+        except MemoryStoreError as error:
+            result.failed[path] = str(error)
+            continue
+        written.append(entry)
+    return written
+
+
+def _discard_temps(store: MemoryStore, planned: list[_Planned]) -> None:
+    for entry in planned:
+        if entry.temp is not None:
+            try:
+                with _open_parent(store, entry.item.path) as parent:
+                    parent.discard(entry.temp)
+            except (MemoryStoreError, PathError):
+                pass  # the next listing removes it
+
+
+def _sync(store: MemoryStore, scope: Scope, planned: list[_Planned]) -> None:
+    """Make what the batch wrote so far durable: one sync of the file system (each
+    directory's fsync where that is not durable)."""
+    if not planned:
+        return
+    if FILESYSTEM_SYNC:
+        try:
+            sync_filesystem(store.root(scope))
+        except OSError as error:
+            raise MemoryStoreError(f"Cannot write the {scope.value} memory: {error}") from None
+        return
+    root = store.root(scope)
+    for parent_path in {entry.item.path.parent for entry in planned}:
+        with open_scope_directory(root, parent_path, target=parent_path, create=False) as parent:
+            parent.fsync()
+
+
+def _publish(root: Path, planned: list[_Planned], result: RestoreResult) -> list[FileChange]:
+    changes = []
+    for directory, entry in _in_folders(root, planned, result, create=False):
+        path, data, current = entry.item.path, entry.item.data, entry.current
+        try:
+            with reporting_os_errors(path, "restore"):
+                if not _published(directory, entry):
+                    result.changed.append(path)
+                    continue
+                stat = file_stat(directory, path.name)
+        except MemoryStoreError as error:
+            result.failed[path] = str(error)
+            continue
+        op: Op = "create" if current is None else "edit"
+        changes.append(FileChange(str(path), current, data, op, stat))
+        result.written.append(path)
+    return changes
+
+
+def _published(parent: Directory, entry: _Planned) -> bool:
+    """Publish the temp file; False (it is discarded) when the file changed meanwhile."""
+    name, current = entry.item.path.name, entry.current
+    assert entry.temp is not None
+    if current is None:
+        try:
+            parent.publish(entry.temp, name, unchanged=None, create=True)
+        except FileExistsError:
+            return False
+        return True
+    return parent.publish(entry.temp, name, unchanged=lambda: read_whole(parent, name) == current)

@@ -1,0 +1,258 @@
+"""Orphaned project memory: a dir under `memory/project/` no registered project maps to.
+
+The Memory tab shows such a dir read-only and offers to delete it whole (docs/formats.md
+§2.3). Deleting it is like any other delete: every file is recorded in history first, as
+a `delete` under the dir's own index (`project-<dir name>`), so it stays in the trash and
+can be restored. `OrphanProjectStore` is the store of that one dir: `trash`, `restore` and
+`file_history` (`memtab.store.restore.undo`) work on it as on a workspace's store;
+`orphans_with_history` names the orphans history has versions of (Recently deleted).
+
+An orphan's project identity is not known from its name (the name ends in a hash). It is
+recovered where mux or Memtab wrote it down — the `project:<identity>:` keys of
+`memory-meta.json`, the journal's `projects`, and the `projectPath` this module keeps in
+the `meta` of each file it deletes — so pins and usage go to history with the files and
+come back with them. When it cannot be recovered, no pin or usage of the dir can exist
+either, and restoring records none.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.fs.atomic import Directory
+from memtab.fs.clock import Clock, now_ms
+from memtab.fs.confined import remove_tree
+from memtab.store.errors import MemoryStoreError, NotFoundError, ScopeUnavailableError
+from memtab.store.files import count_files
+from memtab.store.history.capture import capture_tree, relocate
+from memtab.store.history.recorder import FileChange
+from memtab.store.history.versions import ScopeHistory
+from memtab.store.home import Home
+from memtab.store.paths import Scope, VirtualPath, project_dir_name
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.scope_view import kind_in
+from memtab.store.sidecars.journal import Journal
+from memtab.store.sidecars.meta import MetaStore, project_key, unescape_key_component
+from memtab.store.sidecars.registry import known_project_dirs, load_registry, orphan_project_dirs
+
+logger = logging.getLogger(__name__)
+
+_ONLY_PROJECT = "An orphaned project dir has only a project scope"
+_META_PREFIX = "project:"
+# Kept in the `meta` of a deleted file's version: the project identity it belonged to.
+_IDENTITY_FIELD = "projectPath"
+
+
+def orphan_identity(home: Home, dir_name: str) -> str | None:
+    """The project identity whose dir is `dir_name`, when `memory-meta.json` or the journal
+    still names it; else None."""
+    candidates = [  # the files this module deleted, newest first
+        str(version.meta[_IDENTITY_FIELD])
+        for version in reversed(ScopeHistory(home, f"project-{dir_name}").versions())
+        if version.meta and isinstance(version.meta.get(_IDENTITY_FIELD), str)
+    ]
+    candidates += Journal(home).load().projects  # these read without raising
+    for key in MetaStore(home).load():
+        identity, separator, _ = key.removeprefix(_META_PREFIX).partition(":")
+        if key.startswith(_META_PREFIX) and separator:
+            candidates.append(unescape_key_component(identity))
+    return next((path for path in candidates if project_dir_name(path) == dir_name), None)
+
+
+class OrphanProjectStore(MemoryStore):
+    """The project scope of one orphaned project dir (global and workspace unavailable)."""
+
+    def __init__(
+        self,
+        home: Home,
+        dir_name: str,
+        *,
+        identity: str | None = None,
+        actor: str = "user",
+        clock: Clock = now_ms,
+    ) -> None:
+        if not dir_name or dir_name.startswith(".") or any(c in dir_name for c in "/\\\0"):
+            raise ScopeUnavailableError(f"{dir_name!r} is not a project memory dir name")
+        super().__init__(home, None, actor=actor, clock=clock)
+        self.dir_name = dir_name
+        self.identity = identity if identity is not None else orphan_identity(home, dir_name)
+
+    @property
+    def project_path(self) -> str | None:
+        return self.identity
+
+    def unavailable_reason(self, scope: Scope) -> str | None:
+        return None if scope is Scope.PROJECT else _ONLY_PROJECT
+
+    def root(self, scope: Scope) -> Path:
+        if scope is not Scope.PROJECT:
+            raise ScopeUnavailableError(_ONLY_PROJECT)
+        return self.home.projects_root / self.dir_name
+
+    def history_key(self, scope: Scope) -> str:
+        if scope is not Scope.PROJECT:
+            raise ScopeUnavailableError(_ONLY_PROJECT)
+        return f"project-{self.dir_name}"
+
+    def meta_key(self, path: VirtualPath) -> str:
+        if path.scope is not Scope.PROJECT:
+            raise ScopeUnavailableError(_ONLY_PROJECT)
+        if self.identity is not None:
+            return project_key(self.identity, path.relative)
+        # No identity: no entry of memory-meta.json can be this file's, and none is
+        # written (`_update_meta`); the key only has to match nothing.
+        return f"orphan:{self.dir_name}:{path.relative}"
+
+    def _update_meta(self, path: VirtualPath, update: Callable[[], None]) -> None:
+        if self.identity is not None:
+            super()._update_meta(path, update)
+
+    # --- deleting the whole dir -----------------------------------------------------------
+
+    def delete_all(self) -> list[VirtualPath]:
+        """Delete the whole dir, every file recorded in history first; the files deleted.
+
+        The dir is first renamed to a hidden name, so listings and watchers see it go at
+        once and nothing writes into it by its name meanwhile. If any file cannot be kept
+        in history (unreadable, too large, with other hard links) or recording fails, the
+        dir is put back and nothing is deleted (MemoryStoreError).
+        """
+        root = VirtualPath(Scope.PROJECT)
+        label = f"memory/project/{self.dir_name}"
+        with self.writing(Scope.PROJECT), _open(self.home.projects_root, label) as projects:
+            if kind_in(projects, self.dir_name) != "dir":
+                raise NotFoundError(f"{label} is not a directory")
+            doomed = f".{self.dir_name}.deleting-{secrets.token_hex(4)}"
+            projects.rename_no_replace(self.dir_name, projects, doomed)
+            try:
+                removed = self._record_all(projects, doomed, root, label)
+                remove_tree(projects, doomed)
+            except BaseException:
+                _put_back(projects, doomed, self.dir_name)
+                raise
+        paths = [path for path, _ in removed]
+        keys = [self.meta_key(path) for path in paths]  # their pins and usage are in history
+        self._update_meta(root, functools.partial(self.meta.drop_subtrees, keys))
+        return paths
+
+    def _record_all(
+        self, projects: Directory, doomed: str, root: VirtualPath, label: str
+    ) -> list[tuple[VirtualPath, bytes]]:
+        hidden = VirtualPath(Scope.PROJECT, (doomed,))
+        real = VirtualPath(Scope.PROJECT, (self.dir_name,))  # what messages name
+        captured = [
+            (relocate(path, real, root), data)
+            for path, data in capture_tree(projects, hidden, shown_as=real)
+        ]
+        expected = count_files(self.home.projects_root / doomed)
+        if len(captured) != expected:
+            raise MemoryStoreError(
+                f"Cannot keep {expected - len(captured)} of the {expected} files of {label} "
+                "in history (unreadable, too large or hard-linked; see the log); nothing "
+                "was deleted"
+            )
+        meta = self.meta_snapshot()
+        recorded = self.record_changes(
+            Scope.PROJECT,
+            [
+                FileChange(str(path), data, None, "delete", meta=self._kept_meta(meta, path))
+                for path, data in captured
+            ],
+        )
+        if len(recorded) != len(captured):
+            raise MemoryStoreError(
+                f"Cannot record the files of {label} in history (see the log); nothing was deleted"
+            )
+        return captured
+
+    def _kept_meta(
+        self, meta: dict[str, dict[str, object]], path: VirtualPath
+    ) -> dict[str, object] | None:
+        """The pins and usage kept with a deleted file, and the identity, so a later
+        restore finds them though nothing else names the project any more."""
+        entry = meta.get(self.meta_key(path))
+        if self.identity is None:
+            return entry
+        return {**(entry or {}), _IDENTITY_FIELD: self.identity}
+
+
+@dataclass(frozen=True)
+class OrphanDeletion:
+    """What deleting an orphaned project dir did."""
+
+    dir_name: str
+    files: tuple[VirtualPath, ...]
+    versions: tuple[tuple[str, str], ...] = ()
+    """(path, id of the version recording its deletion): what restores each file."""
+
+    @property
+    def message(self) -> str:
+        count = len(self.files)
+        kept = (
+            f"; its {count} file{'s' if count != 1 else ''} can be restored from history "
+            f"(memtab trash --orphan {self.dir_name})"
+            if count
+            else ""
+        )
+        return f"Deleted the orphaned project memory {self.dir_name}{kept}"
+
+
+def delete_orphan_project_dir(home: Home, dir_name: str) -> OrphanDeletion:
+    """Delete an orphaned project dir whole, recorded in history (see the module doc).
+
+    Refuses (MemoryStoreError) a dir that is not an orphan (any more): a project may have
+    been registered since it was shown.
+    """
+    if dir_name not in orphan_project_dirs(home, load_registry(home)):
+        raise MemoryStoreError(f"{dir_name} is not an orphaned project dir (any more)")
+    store = OrphanProjectStore(home, dir_name)
+    with store.collecting_changes() as changes:
+        files = store.delete_all()
+    versions = tuple((change.path, change.after.id) for change in changes if change.after.deleted)
+    return OrphanDeletion(dir_name, tuple(files), versions)
+
+
+def orphans_with_history(home: Home) -> list[str]:
+    """The orphaned project dirs history has versions of — there or deleted — sorted
+    (where Recently deleted looks for what an orphan lost)."""
+    prefix, suffix = "project-", ".jsonl"
+    try:
+        names = os.listdir(home.history_index_dir)
+    except OSError:
+        return []
+    known = known_project_dirs(load_registry(home))
+    dirs = (
+        name[len(prefix) : -len(suffix)]
+        for name in names
+        if name.startswith(prefix) and name.endswith(suffix)
+    )
+    return sorted(name for name in dirs if name and name not in known)
+
+
+def _open(path: Path, label: str) -> Directory:
+    try:
+        return Directory.open(path)
+    except FileNotFoundError:
+        raise NotFoundError(f"{label} is not a directory") from None
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot open {path}: {error.strerror or error}") from None
+
+
+def _put_back(projects: Directory, doomed: str, name: str) -> None:
+    """Undo the hiding rename after a failure (best effort: say where the files are)."""
+    try:
+        projects.rename_no_replace(doomed, projects, name)
+    except OSError as error:
+        logger.error(
+            "Could not put %s back as %s (%s); its files are in %s",
+            doomed,
+            name,
+            error.strerror or error,
+            projects.display(doomed),
+        )

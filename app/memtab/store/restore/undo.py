@@ -1,0 +1,478 @@
+"""Undo from history: a file's versions, restore, the trash, and reverting a run.
+
+Every undo is itself a recorded change, made through the store it is given (so its
+actor is whoever asks: `user` for the window and the CLI), and every write checks that
+the file is still what was looked at (`MemoryStore.restore_content`): nothing another
+program wrote meanwhile is overwritten.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+from memtab.fs.clock import now_ms
+from memtab.store.actors import actor_name
+from memtab.store.errors import (
+    AlreadyExistsError,
+    MemoryStoreError,
+    SaveConflictError,
+    UnkeptChangeError,
+)
+from memtab.store.external import sync_external
+from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
+from memtab.store.history.describe import unified_diff
+from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.runs import (
+    MUX_SOURCE,
+    REVERT_KIND,
+    RunsLog,
+    new_run_id,
+    touched_paths,
+)
+from memtab.store.history.versions import ScopeHistory, Version
+from memtab.store.home import Home
+from memtab.store.paths import SCOPE_ORDER, PathError, VirtualPath, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
+
+if TYPE_CHECKING:
+    from memtab.store.history.records import RunEntry
+
+logger = logging.getLogger(__name__)
+
+_MAX_RENAME_HOPS = 32
+
+
+class HistoryError(MemoryStoreError):
+    """An undo that cannot be done (unknown version or run, content missing)."""
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+def content_of(home: Home, version: Version) -> bytes:
+    """What a version holds (a deletion: what was deleted). HistoryError when history
+    lost it (pruned or damaged)."""
+    try:
+        return BlobStore(home.history_blobs_dir).get(version.sha256)
+    except BlobError as error:
+        raise HistoryError(f"Cannot restore {version.path} version {version.id}: {error}") from None
+
+
+def text_of(data: bytes | None) -> str:
+    return "" if data is None else data.decode("utf-8", "replace")
+
+
+def file_history(store: MemoryStore, raw_path: str) -> list[Version]:
+    """Every version of a file, newest first, following renames back to older names."""
+    path = parse_file_path(raw_path)
+    chain = _lineage(store, path, cutoff=None, hops=0)
+    # Newest first; versions of the same millisecond stay in the order they were made.
+    return sorted(reversed(chain), key=lambda version: version.at, reverse=True)
+
+
+def _lineage(
+    store: MemoryStore, path: VirtualPath, *, cutoff: tuple[int, str | None] | None, hops: int
+) -> list[Version]:
+    """Versions of `path`, oldest first, with the versions of every name it was moved
+    from; `cutoff` (time, moved-to path) keeps only what came before a move away."""
+    assert path.scope is not None
+    if store.unavailable_reason(path.scope):
+        return []
+    own = [v for v in ScopeHistory(store.home, store.history_key(path.scope)).versions()]
+    own = [v for v in own if v.path == str(path)]
+    if cutoff is not None:
+        until, moved_to = cutoff
+        own = [v for v in own if v.at <= until]
+        # Up to (not including) the move that took it to the name we came from.
+        for index in range(len(own) - 1, -1, -1):
+            if own[index].moved_to == moved_to:
+                own = own[:index]
+                break
+    chain: list[Version] = []
+    for version in own:
+        if version.moved_from and not version.deleted and hops < _MAX_RENAME_HOPS:
+            try:
+                source = parse_file_path(version.moved_from)
+            except PathError:
+                source = None
+            if source is not None:
+                chain.extend(_lineage(store, source, cutoff=(version.at, str(path)), hops=hops + 1))
+        chain.append(version)
+    return chain
+
+
+def find_version(store: MemoryStore, raw_path: str, version_id: str) -> Version:
+    """Version `version_id` of a file (or of a name it had). HistoryError if unknown."""
+    for version in file_history(store, raw_path):
+        if version.id == version_id:
+            return version
+    raise HistoryError(
+        f"No version {version_id!r} of {parse_file_path(raw_path)} "
+        "(see `memtab history PATH` for its versions)"
+    )
+
+
+# --- restore -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RestoreResult:
+    """What a restore did: which version went where (`unchanged`: it was there already)."""
+
+    version: Version
+    path: str
+    unchanged: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "version": self.version.id, "unchanged": self.unchanged}
+
+
+class TargetTakenError(AlreadyExistsError):
+    """`restore --to` names a path where another file is: replacing it takes `replace`."""
+
+
+def restore(
+    store: MemoryStore,
+    raw_path: str,
+    version_id: str,
+    *,
+    to: str | None = None,
+    replace: bool = False,
+    allow_unkept: bool = False,
+) -> RestoreResult:
+    """Make a file hold one of its versions again (a recorded change).
+
+    A deleted file comes back at its path — or, when something new is there, beside it
+    (`name-restored.md`) — with its pins and usage. `to` restores elsewhere; a file
+    already there (another file) is replaced only with `replace` (TargetTakenError
+    otherwise). Raises HistoryError (unknown version), SaveConflictError (the file changed
+    meanwhile), UnkeptChangeError (history cannot keep what it would replace;
+    `allow_unkept`: the user chose to restore without a copy).
+    """
+    version = find_version(store, raw_path, version_id)
+    data = content_of(store.home, version)
+    own = parse_file_path(raw_path)
+    target = parse_file_path(to) if to else own
+    current = store.read_whole(str(target))
+    if target != own and current is not None and current != data and not replace:
+        raise TargetTakenError(
+            f"{target} already exists: restoring {own} there would replace it. Restore to "
+            "a free path, or choose to replace it (its content is kept in history)"
+        )
+    if version.deleted and current is not None and to is None and current != data:
+        target = free_path_near(store, target)
+        current = None
+    if current == data:
+        return RestoreResult(version, str(target), unchanged=True)
+    store.restore_content(
+        str(target),
+        data,
+        expected_sha256=sha256_of(current) if current is not None else None,
+        op="restore",
+        restored_from=version.id,
+        meta=version.meta if version.deleted else None,
+        allow_unkept=allow_unkept,
+    )
+    return RestoreResult(version, str(target))
+
+
+def free_path_near(store: MemoryStore, path: VirtualPath) -> VirtualPath:
+    """`name-restored.md`, `name-restored-2.md`, …: the first that is free."""
+    stem, dot, suffix = path.name.rpartition(".")
+    if not dot or not stem:
+        stem, suffix = path.name, ""
+    for number in range(1, 1000):
+        mark = "-restored" if number == 1 else f"-restored-{number}"
+        name = f"{stem}{mark}.{suffix}" if suffix else f"{stem}{mark}"
+        candidate = path.parent.child(name)
+        if store.kind_of(candidate) is None:
+            return candidate
+    raise HistoryError(f"No free name to restore {path} beside it; give another path")
+
+
+# --- trash -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrashItem:
+    """A deleted file history still has."""
+
+    path: str
+    version: Version
+
+    @property
+    def deleted_at(self) -> int:
+        return self.version.at
+
+    @property
+    def pinned(self) -> bool:
+        return bool(self.version.meta and self.version.meta.get("pinned") is True)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "deletedAt": self.deleted_at,
+            "version": self.version.id,
+            "sizeBytes": self.version.size_bytes,
+            "actor": self.version.actor,
+            "runId": self.version.run_id,
+            "pinned": self.pinned,
+        }
+
+
+def trash(store: MemoryStore) -> list[TrashItem]:
+    """Deleted files of the store's scopes, newest first (moved-away ones are not deleted;
+    a path that holds a file again is not in the trash)."""
+    items: list[TrashItem] = []
+    for scope in SCOPE_ORDER:
+        if store.unavailable_reason(scope):
+            continue
+        newest = ScopeHistory(store.home, store.history_key(scope)).newest_by_path()
+        for path_text, version in newest.items():
+            if not version.deleted or version.moved_to is not None:
+                continue
+            try:
+                if store.kind_of(parse_file_path(path_text)) is not None:
+                    continue
+            except (PathError, MemoryStoreError):
+                continue
+            items.append(TrashItem(path_text, version))
+    items.sort(key=lambda item: item.deleted_at, reverse=True)
+    return items
+
+
+# --- reverting a run -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A file a revert left alone, why, and the diff it would have applied. `unkept`:
+    refused only because history cannot keep what the file holds (reverting with
+    `allow_unkept` would do it)."""
+
+    path: str
+    reason: str
+    diff: str = ""
+    unkept: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "reason": self.reason, "diff": self.diff, "unkept": self.unkept}
+
+
+@dataclass
+class RevertResult:
+    run: RunEntry
+    restored: list[str] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
+    """Files that held their before-run content already (an earlier revert got to them)."""
+    revert_run_id: str | None = None
+    """The revert's own run in the runs log (None: it restored nothing, or its log failed)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "runId": self.run.id,
+            "restored": self.restored,
+            "refused": [refusal.to_json() for refusal in self.refused],
+            "alreadyReverted": self.already,
+            "revertRunId": self.revert_run_id,
+        }
+
+
+@dataclass(frozen=True)
+class _Touched:
+    key: str
+    path: str
+    first: Version
+    last: Version
+    later: tuple[Version, ...]
+
+    @property
+    def pre_sha256(self) -> str | None:
+        """What the file held before the run (None: no file)."""
+        return self.first.prev_sha256
+
+    @property
+    def post_sha256(self) -> str | None:
+        """What the run left (None: no file)."""
+        return None if self.last.deleted else self.last.sha256
+
+
+def revert_run(
+    home: Home, run_id: str, *, actor: str = "user", allow_unkept: bool = False
+) -> RevertResult:
+    """Restore every file a run touched to what it held before the run.
+
+    A file changed after the run (by anyone) is refused, with the reason and the diff the
+    revert would apply to its current content; the others are restored. A file that holds
+    its before-run content already counts as done (`already`): a revert that was stopped
+    midway finishes when run again. A file whose content history cannot keep is refused
+    (`Refusal.unkept`) unless `allow_unkept`. HistoryError for an unknown run, and for a
+    revert run: a revert is taken back by restoring its files from their history.
+
+    A revert that restores a file is a run of its own (kind `revert`, docs/formats.md
+    §14.3): logged with the files it restored, naming `run_id` and `actor`; its versions
+    carry its run id.
+    """
+    run = RunsLog(home).get(run_id)
+    if run is None:
+        raise HistoryError(f"No run {run_id!r} (see `memtab runs`)")
+    if run.kind == REVERT_KIND:
+        raise HistoryError(
+            f"{run_id} is a revert (of {run.reverts or 'a run'}): a revert is not reverted; "
+            "restore its files from their history instead (`memtab history PATH`)"
+        )
+    result = RevertResult(run)
+    if run.source == MUX_SOURCE:
+        reason = (
+            "made by mux: Memtab saw its changes as external ones; restore the file "
+            "from its history instead"
+        )
+        result.refused = [Refusal(path, reason) for path in touched_paths(run.ops)]
+        return result
+    workspace = load_registry(home).workspace(run.workspace_id) if run.workspace_id else None
+    started_at = now_ms()
+    revert_id = new_run_id(started_at)
+    store = MemoryStore(home, workspace, actor=actor, run_id=revert_id)
+    sync_external(store)  # a later change by another program is a later version too
+    touched = _touched_by(store, run_id)
+    for path in touched_paths(run.ops):
+        if path not in {item.path for item in touched}:
+            result.refused.append(Refusal(path, "its change was not recorded in history"))
+    # Removals first: they make room (the file cap) and free names renames had taken.
+    touched.sort(key=lambda item: item.pre_sha256 is not None)
+    with store.collecting_changes() as changes:
+        for item in touched:
+            outcome = _revert_file(store, item, run, allow_unkept=allow_unkept)
+            if isinstance(outcome, Refusal):
+                result.refused.append(outcome)
+            elif outcome == "restored":
+                result.restored.append(item.path)
+            elif outcome == "already":
+                result.already.append(item.path)
+    if result.restored:
+        result.revert_run_id = _log_revert(home, run, result, changes, revert_id, actor)
+    return result
+
+
+def _log_revert(
+    home: Home,
+    run: RunEntry,
+    result: RevertResult,
+    changes: list[RecordedChange],
+    revert_id: str,
+    actor: str,
+) -> str | None:
+    """Log the revert as a run of its own: one op per file it restored."""
+    # records load pydantic, which a settled window never does: only when a run is reverted
+    from memtab.store.history.records import FileVersions, RunEntry, RunOp
+
+    ops = tuple(
+        RunOp(
+            command=REVERT_KIND,
+            path=change.path,
+            applied=True,
+            files=(FileVersions.from_change(change),),
+        )
+        for change in changes
+        if change.path in result.restored
+    )
+    left = f"; left {_files(len(result.refused))} alone" if result.refused else ""
+    entry = RunEntry(
+        id=revert_id,
+        at=now_ms(),
+        kind=REVERT_KIND,
+        trigger="manual",
+        workspace_id=run.workspace_id,
+        project_path=run.project_path,
+        summary=f"Reverted run {run.id}: restored {_files(len(result.restored))}{left}",
+        ops=ops,
+        reverts=run.id,
+        actor=actor,
+    )
+    try:
+        RunsLog(home).append(entry)
+    except (OSError, TimeoutError) as error:
+        logger.warning("Could not add the revert of %s to the runs log: %s", run.id, error)
+        return None
+    return revert_id
+
+
+def _touched_by(store: MemoryStore, run_id: str) -> list[_Touched]:
+    touched: list[_Touched] = []
+    for scope in SCOPE_ORDER:
+        if store.unavailable_reason(scope):
+            continue
+        key = store.history_key(scope)
+        by_path: dict[str, list[Version]] = {}
+        positions: dict[str, int] = {}
+        versions = ScopeHistory(store.home, key).versions()
+        for index, version in enumerate(versions):
+            if version.run_id == run_id:
+                by_path.setdefault(version.path, []).append(version)
+                positions[version.path] = index
+        for path_text, own in by_path.items():
+            later = tuple(v for v in versions[positions[path_text] + 1 :] if v.path == path_text)
+            touched.append(_Touched(key, path_text, own[0], own[-1], later))
+    return touched
+
+
+def _revert_file(
+    store: MemoryStore, item: _Touched, run: RunEntry, *, allow_unkept: bool
+) -> Refusal | Literal["restored", "unchanged", "already"]:
+    try:
+        current = store.read_whole(item.path)
+        current_sha = sha256_of(current) if current is not None else None
+        if current_sha == item.pre_sha256 != item.post_sha256:
+            return "already"
+        pre = _content_by_sha(store.home, item.pre_sha256) if item.pre_sha256 else None
+        if current_sha != item.post_sha256:
+            return Refusal(
+                item.path,
+                _changed_since(item, run),
+                unified_diff(
+                    text_of(current), text_of(pre), before_name="current", after_name="before run"
+                ),
+            )
+        if item.pre_sha256 == item.post_sha256:
+            return "unchanged"
+        store.restore_content(
+            item.path,
+            pre,
+            expected_sha256=current_sha,
+            op="revert",
+            revert_of=run.id,
+            meta=item.last.meta if item.last.deleted else None,
+            allow_unkept=allow_unkept,
+        )
+    except SaveConflictError:
+        return Refusal(item.path, "it changed while the run was being reverted")
+    except UnkeptChangeError as error:
+        return Refusal(item.path, str(error), unkept=True)
+    except (MemoryStoreError, PathError) as error:
+        return Refusal(item.path, str(error))
+    return "restored"
+
+
+def _files(count: int) -> str:
+    return f"{count} file" if count == 1 else f"{count} files"
+
+
+def _content_by_sha(home: Home, sha: str) -> bytes:
+    try:
+        return BlobStore(home.history_blobs_dir).get(sha)
+    except BlobError as error:
+        raise HistoryError(f"the content before the run is gone: {error}") from None
+
+
+def _changed_since(item: _Touched, run: RunEntry) -> str:
+    if item.later:
+        newest = item.later[-1]
+        who = actor_name(newest.actor)
+        when = datetime.fromtimestamp(newest.at / 1000).strftime("%Y-%m-%d %H:%M")
+        return f"changed after the run (by {who} at {when})"
+    return "changed after the run (not yet seen by Memtab)"

@@ -1,0 +1,597 @@
+"""The memory of one workspace: its three scopes and every operation on them.
+
+`MemoryStore` is what the rest of Memtab uses: the editor operations of docs/formats.md §6 (reads,
+sha-checked saves, create, rename/move, delete, pins) and the primitives the memory tool
+(`memtab.store.scopes.tool`) is built on.
+
+Every change is safe against other processes (mux, a second Memtab, an editor):
+
+- It holds the scope root's cross-process lock (`writing`) for the whole read-change-
+  write, so two Memtab processes never interleave their edits.
+- It re-reads the file right before replacing it (`Directory.replace_if_unchanged`), so
+  a change made meanwhile by a program that takes no lock is seen: a tool edit is
+  redone on the new text (`edit_text`), an editor save reports a conflict.
+- New files and renames never replace anything that appeared after the check (a hard
+  link publishes them, see `memtab.fs.atomic`).
+- It works through directory descriptors opened without following symlinks
+  (`memtab.fs.confined`), so swapping a directory for a link cannot send a write
+  outside the scope, and a path through a symlinked directory is refused.
+
+Reads take no lock (every write is an atomic rename) and stop at the file cap.
+
+Every change is recorded in the home's history (`memtab.store.history`) while the lock is
+held, with the content before and after and who made it: the `actor` and `run_id` the
+store was made with (the window's store is `user`). Write-ahead: what a change replaces or
+removes is kept in history (`keep_before`) before the change touches the disk, so a crash
+between the change and its record loses nothing. A change that would destroy content
+history cannot keep (its dir read-only, full, not a directory) is refused with
+UnkeptChangeError, nothing changed, unless the caller passes `allow_unkept=True`: the
+user's explicit choice, never a default. Creating, moving and only adding text destroy
+nothing; they go on with a warning (docs/formats.md §14.2).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memtab.fs.atomic import Directory, encode_utf8
+from memtab.fs.confined import copy_tree, read_prefix, remove_tree
+from memtab.store.errors import (
+    AlreadyExistsError,
+    CapError,
+    ChangedDuringEditError,
+    MemoryStoreError,
+    NotEditableError,
+    NotFoundError,
+    SaveConflictError,
+    ScopeBusyError,
+    ScopeUnavailableError,
+    UnkeptChangeError,
+)
+from memtab.store.files import (
+    content_sha256,
+    count_files,
+)
+from memtab.store.history.blobs import sha256_of
+from memtab.store.history.capture import (
+    capture_file,
+    capture_tree,
+    file_stat,
+    read_whole,
+    relocate,
+    removes_nothing,
+)
+from memtab.store.history.recorder import FileChange
+from memtab.store.history.versions import Op
+from memtab.store.paths import (
+    Scope,
+    VirtualPath,
+    parse_file_path,
+    require_listed,
+)
+from memtab.store.scopes.scope_access import (
+    missing_conflict,
+    remove_partial_copy,
+    replace_loaded_in,
+    reporting_os_errors,
+    require_editable,
+    still_holds,
+)
+from memtab.store.scopes.scope_store import SCOPE_LOCK_TIMEOUT_S, ScopeStore
+from memtab.store.scopes.scope_view import NO_WORKSPACE, PROJECT_UNAVAILABLE, kind_in, read_in
+from memtab.store.sidecars.meta import provenance_of, sanitize_entry
+
+logger = logging.getLogger(__name__)
+
+__all__ = [  # the errors live in memtab.store.errors; importers of this module use them
+    "NO_WORKSPACE",
+    "PROJECT_UNAVAILABLE",
+    "SCOPE_LOCK_TIMEOUT_S",
+    "AlreadyExistsError",
+    "CapError",
+    "ChangedDuringEditError",
+    "MemoryStore",
+    "MemoryStoreError",
+    "NotEditableError",
+    "NotFoundError",
+    "SaveConflictError",
+    "SaveResult",
+    "ScopeBusyError",
+    "ScopeUnavailableError",
+    "UnkeptChangeError",
+    "missing_conflict",
+    "replace_loaded_in",
+    "require_editable",
+]
+
+
+# A tool edit redone this many times on text another program keeps changing gives up.
+EDIT_ATTEMPTS = 3
+# What `restore_content` did, by op, in a refusal ("… was not restored: …").
+_DONE = {"restore": "restored", "revert": "reverted", "delete": "deleted", "edit": "saved"}
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    path: VirtualPath
+    sha256: str
+
+
+class MemoryStore(ScopeStore):
+    """The global, project and workspace scopes as one workspace sees them, and every
+    change to them (reading and where things are: `ScopeStore`)."""
+
+    # --- editing --------------------------------------------------------------------------
+
+    def edit_text(
+        self, raw_path: str, change: Callable[[str], str], *, allow_unkept: bool = False
+    ) -> VirtualPath:
+        """Replace a file's text with `change(text)`, atomically across processes.
+
+        Under the scope lock: read, change, and replace only if the file is still what
+        was read; if another program changed it meanwhile, the edit is redone on the new
+        text (up to EDIT_ATTEMPTS times, then ChangedDuringEditError — nothing is
+        overwritten). `change` raises to refuse (its error propagates). Counts as a write.
+        An edit that removes text history cannot keep is refused (UnkeptChangeError)
+        unless `allow_unkept`; one that only adds goes on (see `keep_before`).
+        """
+        path = parse_file_path(raw_path)
+        assert path.scope is not None
+        with (
+            self.writing(path.scope),
+            self._open_parent(path) as parent,
+            reporting_os_errors(path, "edit"),
+        ):
+            for attempt in range(1, EDIT_ATTEMPTS + 1):
+                current, read_bytes = read_in(parent, path)
+                updated = encode_utf8(change(self._text_of(path, current)))
+                self._check_size(len(updated))
+                kept = self._keep_replaced(
+                    path, read_bytes, updated, done="edited", allow_unkept=allow_unkept
+                )
+                if parent.replace_if_unchanged(
+                    path.name, updated, unchanged=still_holds(parent, path.name, read_bytes)
+                ):
+                    stat = file_stat(parent, path.name)
+                    change_made = FileChange(str(path), read_bytes, updated, "edit", stat)
+                    self.record_changes(path.scope, [change_made], before_kept=kept)
+                    break
+                logger.info("%s changed during an edit (attempt %d); redoing it", path, attempt)
+            else:
+                raise ChangedDuringEditError(
+                    f"{path} kept changing while it was being edited (another program is "
+                    "writing it); nothing was changed, try again"
+                )
+        self.record_write(path)
+        return path
+
+    def _keep_replaced(
+        self,
+        path: VirtualPath,
+        before: bytes,
+        after: bytes | None,
+        *,
+        done: str,
+        allow_unkept: bool,
+    ) -> bool:
+        """`keep_before` of what file `path` holds (`before`) when a change gives it
+        `after` (None: removes it): destroying unless it only adds (`removes_nothing`)."""
+        assert path.scope is not None
+        destroys = after is None or not removes_nothing(before, after)
+        return self.keep_before(
+            path.scope,
+            [(path, before)],
+            label=path,
+            done=done,
+            destroys=destroys,
+            allow_unkept=allow_unkept,
+        )
+
+    def _create_new(self, path: VirtualPath, data: bytes, *, conflict: Exception) -> None:
+        """Create file `path` (parents made) that must not exist; caps checked; recorded.
+        Raises `conflict` if anything is there, also if it appeared a moment ago."""
+        assert path.scope is not None
+        self._check_size(len(data))
+        require_listed(path, "create")
+        if self.kind_of(path) is not None:
+            raise conflict
+        self.check_scope_room(path.scope)
+        with self._open_parent(path, create=True) as parent, reporting_os_errors(path, "create"):
+            try:
+                parent.create_new(path.name, data)
+            except FileExistsError:
+                raise conflict from None
+            stat = file_stat(parent, path.name)
+        self.record_changes(path.scope, [FileChange(str(path), None, data, "create", stat)])
+
+    def save(
+        self,
+        raw_path: str,
+        content: str,
+        expected_sha256: str | None,
+        *,
+        allow_unkept: bool = False,
+    ) -> SaveResult:
+        """Save editor content if the file is still what the editor loaded.
+
+        expected_sha256 None means "this is a new file". A conflict never touches the file;
+        a successful save counts as a write. A save that removes text history cannot keep
+        is refused (UnkeptChangeError) unless `allow_unkept` (see `keep_before`).
+        """
+        path = parse_file_path(raw_path)
+        assert path.scope is not None
+        data = encode_utf8(content)
+        self._check_size(len(data))
+        with self.writing(path.scope):
+            if expected_sha256 is None:
+                exists = SaveConflictError("exists", f"{path} already exists; reload before saving")
+                self._create_new(path, data, conflict=exists)
+            else:
+                self._replace_loaded(path, data, expected_sha256, allow_unkept=allow_unkept)
+        self.record_write(path)
+        # The sha of what was written, not a re-read: another writer may already be next.
+        return SaveResult(path, content_sha256(content))
+
+    def _replace_loaded(
+        self, path: VirtualPath, data: bytes, expected_sha256: str, *, allow_unkept: bool
+    ) -> None:
+        scope = path.scope
+        assert scope is not None
+        try:
+            parent = self._open_parent(path)
+        except NotFoundError:
+            raise missing_conflict(str(path)) from None
+        kept: list[bool] = []
+
+        def keep(old: bytes) -> None:
+            kept.append(
+                self._keep_replaced(path, old, data, done="saved", allow_unkept=allow_unkept)
+            )
+
+        with parent, reporting_os_errors(path, "save"):
+            replaced = replace_loaded_in(
+                parent,
+                path.name,
+                data,
+                expected_sha256,
+                label=str(path),
+                before_replacing=keep,
+            )
+            stat = file_stat(parent, path.name)
+        change = FileChange(str(path), replaced, data, "edit", stat)
+        self.record_changes(scope, [change], before_kept=kept == [True])
+
+    def create_file(self, raw_path: str, content: str = "") -> SaveResult:
+        """Create a new file (fails if anything exists there); counts as a write."""
+        path = parse_file_path(raw_path)
+        assert path.scope is not None
+        exists = AlreadyExistsError(
+            f"A file already exists at {path}. To overwrite a file, delete it first, "
+            "then create it."
+        )
+        with self.writing(path.scope):
+            self._create_new(path, encode_utf8(content), conflict=exists)
+        self.record_write(path)
+        return SaveResult(path, content_sha256(content))
+
+    def create_directory(self, raw_path: str) -> VirtualPath:
+        """Create an empty directory (and its parents)."""
+        path = parse_file_path(raw_path)
+        assert path.scope is not None
+        exists = AlreadyExistsError(f"Something already exists at {path}")
+        require_listed(path, "create")
+        with self.writing(path.scope):
+            if self.kind_of(path) is not None:
+                raise exists
+            with (
+                self._open_parent(path, create=True) as parent,
+                reporting_os_errors(path, "create"),
+            ):
+                name, at = parent.at(path.name)
+                try:
+                    os.mkdir(name, **at)
+                except FileExistsError:
+                    raise exists from None
+        return path
+
+    def delete(self, raw_path: str, *, allow_unkept: bool = False) -> VirtualPath:
+        """Delete a file or a directory (recursively); never a scope root. Drops its meta.
+
+        Refused (UnkeptChangeError, nothing deleted) when history cannot keep a copy of
+        every file that goes, unless `allow_unkept`: the user chose to delete without one.
+        """
+        path = parse_file_path(raw_path)
+        assert path.scope is not None
+        missing = NotFoundError(f"No memory file or directory at {path}")
+        with self.writing(path.scope):
+            try:
+                parent = self._open_parent(path)
+            except NotFoundError:
+                raise missing from None
+            with parent:
+                kind = kind_in(parent, path.name)
+                if kind is None:
+                    raise missing
+                unkept: list[tuple[VirtualPath, str]] = []
+                removed = self._capture(parent, path, kind, unkept=unkept)
+                if unkept:
+                    lost, why = unkept[0]
+                    cause = f"it keeps no copy of {lost}: {why}"
+                    if not allow_unkept:
+                        raise UnkeptChangeError(str(path), "deleted", cause)
+                    logger.warning("%s deleted without a copy in history: %s", path, cause)
+                kept = self.keep_before(
+                    path.scope,
+                    removed,
+                    label=path,
+                    done="deleted",
+                    destroys=True,
+                    allow_unkept=allow_unkept,
+                )
+                try:
+                    if kind == "dir":
+                        remove_tree(parent, path.name)
+                    else:
+                        name, at = parent.at(path.name)
+                        os.unlink(name, **at)
+                except OSError as error:
+                    raise MemoryStoreError(
+                        f"Cannot delete {path}: {error.strerror or error}"
+                    ) from None
+            meta = self.meta_snapshot()
+            self.record_changes(
+                path.scope,
+                [
+                    FileChange(str(p), data, None, "delete", meta=meta.get(self.meta_key(p)))
+                    for p, data in removed
+                ],
+                before_kept=kept,
+            )
+        self._update_meta(path, lambda: self.meta.drop_subtree(self.meta_key(path)))
+        return path
+
+    def _capture(
+        self,
+        parent: Directory,
+        path: VirtualPath,
+        kind: str,
+        *,
+        unkept: list[tuple[VirtualPath, str]] | None = None,
+    ) -> list[tuple[VirtualPath, bytes]]:
+        """What a delete or move is about to take away, for history (nothing when the
+        store records no history); `unkept`: see `capture_file`."""
+        if self.history is None:
+            return []
+        if kind == "dir":
+            return capture_tree(parent, path, unkept=unkept)
+        data = capture_file(parent, path, unkept=unkept)
+        return [] if data is None else [(path, data)]
+
+    def _record_move(
+        self,
+        old: VirtualPath,
+        new: VirtualPath,
+        moved: list[tuple[VirtualPath, bytes]],
+        *,
+        kept: bool,
+    ) -> None:
+        """Record a move: each file deleted at its old path, created at its new one
+        (`kept`: `keep_before` stored the moved contents)."""
+        assert old.scope is not None and new.scope is not None
+        meta = self.meta_snapshot()
+        gone, arrived = [], []
+        for source, data in moved:
+            target = relocate(source, old, new)
+            gone.append(
+                FileChange(
+                    str(source),
+                    data,
+                    None,
+                    "move",
+                    moved_to=str(target),
+                    meta=meta.get(self.meta_key(source)),
+                )
+            )
+            arrived.append(FileChange(str(target), None, data, "move", moved_from=str(source)))
+        self.record_changes(old.scope, gone, before_kept=kept)
+        self.record_changes(new.scope, arrived)
+
+    def move(self, raw_old: str, raw_new: str) -> VirtualPath:
+        """Rename or move a file or directory, within a scope or across scopes.
+
+        Never overwrites: the destination must not exist, even if it appears a moment
+        after the check. Pins and usage move along. Across scopes this is copy + delete,
+        so the source stays whole if the copy fails.
+        """
+        old, new = parse_file_path(raw_old), parse_file_path(raw_new)
+        assert old.scope is not None and new.scope is not None
+        if new.is_within(old):
+            raise MemoryStoreError(f"Cannot move {old} into itself ({new})")
+        require_listed(new, f"move {old} to")
+        taken = AlreadyExistsError(f"Cannot move {old} to {new}: something already exists there")
+        with self.writing(old.scope, new.scope):
+            kind = self.kind_of(old)
+            if kind is None:
+                raise NotFoundError(f"No memory file or directory at {old}")
+            if self.kind_of(new) is not None:
+                raise taken
+            with self._open_parent(old) as source_parent:
+                moved = self._capture(source_parent, old, kind)
+            # A move destroys nothing (it never replaces a file): it goes on without a copy.
+            kept = self.keep_before(
+                old.scope, moved, label=old, done="moved", destroys=False, allow_unkept=False
+            )
+            if old.scope != new.scope:
+                self._copy_across_scopes(old, new, kind, taken)
+            else:
+                with (
+                    self._open_parent(old) as source,
+                    self._open_parent(new, create=True) as target,
+                ):
+                    try:
+                        source.rename_no_replace(old.name, target, new.name)
+                    except FileExistsError:
+                        raise taken from None
+                    except OSError as error:
+                        raise MemoryStoreError(
+                            f"Cannot move {old} to {new}: {error.strerror or error}"
+                        ) from None
+            self._record_move(old, new, moved, kept=kept)
+        self._update_meta(
+            new,
+            # docs/formats.md §7: the keys move, then the rename counts as a write of the new path
+            # (a directory too, so the launch sweep sees the scope changed).
+            lambda: self.meta.move_subtree(
+                self.meta_key(old), self.meta_key(new), record_write=True
+            ),
+        )
+        return new
+
+    def _copy_across_scopes(
+        self, old: VirtualPath, new: VirtualPath, kind: str, taken: AlreadyExistsError
+    ) -> None:
+        assert new.scope is not None
+        adding = 1 if kind == "file" else count_files(self.physical(old))
+        self.check_scope_room(new.scope, adding)
+        with self._open_parent(old) as source, self._open_parent(new, create=True) as target:
+            try:
+                if kind == "file":
+                    target.create_new(new.name, read_prefix(source, old.name, limit=None)[0])
+                else:
+                    copy_tree(source, old.name, target, new.name)
+            except FileExistsError:
+                raise taken from None
+            except OSError as error:
+                if kind == "dir":
+                    remove_partial_copy(target, new.name)
+                raise MemoryStoreError(
+                    f"Cannot copy {old} to {new}: {error.strerror or error}"
+                ) from None
+            try:
+                if kind == "dir":
+                    remove_tree(source, old.name)
+                else:
+                    name, at = source.at(old.name)
+                    os.unlink(name, **at)
+            except OSError as error:
+                raise MemoryStoreError(
+                    f"Copied {old} to {new}, but cannot remove the original: "
+                    f"{error.strerror or error}"
+                ) from None
+
+    def restore_content(
+        self,
+        raw_path: str,
+        data: bytes | None,
+        *,
+        expected_sha256: str | None,
+        op: Op = "restore",
+        restored_from: str | None = None,
+        revert_of: str | None = None,
+        meta: dict[str, object] | None = None,
+        allow_unkept: bool = False,
+        count_as_write: bool = True,
+    ) -> VirtualPath:
+        """Make file `raw_path` hold `data` (None: no file), only if it still holds the
+        content whose sha256 is `expected_sha256` (None: only if there is no file).
+
+        The one write of restore, revert and sync: any content (it is what the file once
+        held, or another machine's, so neither the text rule nor the size cap applies; the
+        file count cap does), recorded as `op`. `meta`, the pins and usage a deleted
+        version kept, comes back with a file that is recreated. Without `count_as_write`
+        the write is not counted as a use (sync brings the uses along with the content).
+        SaveConflictError, changing nothing, when the file is not what the caller saw.
+        UnkeptChangeError, changing nothing, when it would destroy content history cannot
+        keep, unless `allow_unkept` (see `keep_before`).
+        """
+        path = parse_file_path(raw_path)
+        assert path.scope is not None
+        changed = SaveConflictError("changed", f"{path} changed meanwhile; nothing was changed")
+        with self.writing(path.scope):
+            kind = self.kind_of(path)
+            if kind == "dir":
+                raise AlreadyExistsError(f"{path} is a directory")
+            if kind is None and data is not None:
+                require_listed(path, "restore")
+                self.check_scope_room(path.scope)
+            try:
+                parent = self._open_parent(path, create=data is not None)
+            except NotFoundError:
+                if expected_sha256 is not None:
+                    raise changed from None
+                return path  # no file, and none wanted
+            with parent, reporting_os_errors(path, "restore"):
+                current = read_whole(parent, path.name)
+                if (sha256_of(current) if current is not None else None) != expected_sha256:
+                    raise changed
+                if current is None and data is None:
+                    return path
+                done = _DONE.get(op, "changed")
+                kept = current is not None and self._keep_replaced(
+                    path, current, data, done=done, allow_unkept=allow_unkept
+                )
+                if data is None:
+                    name, at = parent.at(path.name)
+                    os.unlink(name, **at)
+                elif current is None:
+                    self._recreate(parent, path, data, meta, changed)
+                elif not parent.replace_if_unchanged(
+                    path.name, data, unchanged=lambda: read_whole(parent, path.name) == current
+                ):
+                    raise changed
+                stat = file_stat(parent, path.name) if data is not None else None
+            change = FileChange(
+                str(path),
+                current,
+                data,
+                op,
+                stat,
+                restored_from=restored_from,
+                revert_of=revert_of,
+                meta=self.meta_snapshot().get(self.meta_key(path)) if data is None else None,
+            )
+            self.record_changes(path.scope, [change], before_kept=kept)
+        if data is None:
+            self._update_meta(path, lambda: self.meta.drop_subtree(self.meta_key(path)))
+        elif count_as_write and not (current is None and meta):  # else they came back with it
+            self.record_write(path)
+        return path
+
+    def _recreate(
+        self,
+        parent: Directory,
+        path: VirtualPath,
+        data: bytes,
+        meta: dict[str, object] | None,
+        changed: SaveConflictError,
+    ) -> None:
+        """Create the file a restore brings back, its pins and usage (`meta`) first, so a
+        rescan in between never shows it unpinned; they are dropped again if the create
+        fails. Raises `changed` if a file appeared meanwhile."""
+        key = self.meta_key(path)
+        if meta:
+            self._update_meta(
+                path,
+                lambda: self.meta.restore_entry(key, sanitize_entry(meta), provenance_of(meta)),
+            )
+        try:
+            parent.create_new(path.name, data)
+        except BaseException as error:
+            if meta:
+                self._update_meta(path, lambda: self.meta.drop_subtree(key))
+            if isinstance(error, FileExistsError):
+                raise changed from None
+            raise
+
+    def set_pinned(self, raw_path: str, pinned: bool) -> VirtualPath:
+        """Pin or unpin a file (not a directory)."""
+        path = parse_file_path(raw_path)
+        if self.kind_of(path) != "file":
+            raise NotFoundError(f"Only files can be pinned; no memory file at {path}")
+        if path.scope is Scope.WORKSPACE:
+            self.refuse_if_removed()  # as xum: no pin for a removed workspace's notes
+        self.meta.set_pinned(self.meta_key(path), pinned)
+        return path

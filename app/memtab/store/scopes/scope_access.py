@@ -1,0 +1,112 @@
+"""Changing files inside a scope root, with store errors: the writing side of the
+confined access `memtab.store.scopes.scope_view` reads through.
+
+`MemoryStore` does every change in a directory opened from the scope root without
+following a symlink (`open_scope_directory`), so a directory swapped for a symlink after
+a check cannot redirect it. `replace_loaded_in` is the one sha-checked save
+(docs/formats.md §6), of memory files and other agents' alike.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from memtab.fs.atomic import Directory
+from memtab.fs.confined import remove_tree
+from memtab.store.errors import (
+    MemoryStoreError,
+    NotEditableError,
+    SaveConflictError,
+    not_text_message,
+)
+from memtab.store.files import MAX_FILE_BYTES, FileContent, read_file_in
+from memtab.store.paths import VirtualPath
+from memtab.store.scopes.scope_view import kind_in
+
+logger = logging.getLogger(__name__)
+
+
+@contextmanager
+def reporting_os_errors(path: VirtualPath, verb: str) -> Iterator[None]:
+    """Turn a file system error of a write into a store error naming the memory path (the
+    directory may have been removed or replaced while the write went on)."""
+    try:
+        yield
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot {verb} {path}: {error.strerror or error}") from None
+
+
+def still_holds(directory: Directory, name: str, read_bytes: bytes) -> Callable[[], bool]:
+    """A check that file `name` still holds `read_bytes` (read the same way, capped)."""
+
+    def check() -> bool:
+        try:
+            return read_file_in(directory, name)[1] == read_bytes
+        except OSError:
+            return False  # gone, or replaced by something unreadable: not what was read
+
+    return check
+
+
+def remove_partial_copy(directory: Directory, name: str) -> None:
+    """Clean up after a failed copy (best effort: the source is still whole)."""
+    try:
+        remove_tree(directory, name)
+    except OSError as error:
+        logger.warning("Could not remove the partial copy %s: %s", directory.display(name), error)
+
+
+def replace_loaded_in(
+    parent: Directory,
+    name: str,
+    data: bytes,
+    expected_sha256: str,
+    *,
+    label: str,
+    before_replacing: Callable[[bytes], None] | None = None,
+) -> bytes:
+    """Replace file `name` in `parent` with `data` if it still holds what the editor loaded
+    (docs/formats.md §6), re-checked right before the rename; a conflict never touches the file.
+
+    The one sha-checked save, for memory files (`MemoryStore.save`) and the other agents'
+    files (`memtab.sources`) alike. The caller holds the lock that serializes writers of
+    the file and opened `parent` without following links; `label` names the file in
+    messages. `before_replacing` gets the bytes about to be replaced, once the save is
+    allowed and before the file is touched (history's write-ahead). Returns the bytes it
+    replaced (for history). Raises SaveConflictError, NotEditableError or MemoryStoreError.
+    """
+    changed = SaveConflictError("changed", f"{label} changed since it was loaded")
+    if kind_in(parent, name) != "file":
+        raise missing_conflict(label)
+    try:
+        current, read_bytes = read_file_in(parent, name)
+    except FileNotFoundError:
+        raise missing_conflict(label) from None
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot read {label}: {error.strerror or error}") from None
+    if current.sha256 != expected_sha256:
+        raise changed
+    require_editable(label, current)
+    if before_replacing is not None:
+        before_replacing(read_bytes)
+    if not parent.replace_if_unchanged(name, data, unchanged=still_holds(parent, name, read_bytes)):
+        raise changed
+    return read_bytes
+
+
+def require_editable(label: str, current: FileContent) -> None:
+    """NotEditableError for a binary file or one over the cap (`label` names it)."""
+    if current.binary:
+        raise NotEditableError(not_text_message(label))
+    if current.over_cap:
+        raise NotEditableError(
+            f"{label} is {current.size_bytes} bytes, over the {MAX_FILE_BYTES}-byte cap; "
+            "it cannot be edited through Memtab"
+        )
+
+
+def missing_conflict(label: str) -> SaveConflictError:
+    """The conflict of saving over a file that is gone (`label` names it)."""
+    return SaveConflictError("missing", f"{label} no longer exists; it may have been deleted")

@@ -1,0 +1,288 @@
+"""A workspace's three memory scopes with the writing side on top: `ScopeStore`.
+
+`ScopeView` (`memtab.store.scopes.scope_view`) is where the scopes are and how they are read;
+this half adds what every change needs — meta keys' usage counts, history indexes and
+write-ahead, the scope locks and the caps — and `MemoryStore` (`memtab.store.scopes.memory`)
+adds every change on top.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Self
+
+from memtab.fs.atomic import encode_utf8
+from memtab.fs.clock import Clock, now_ms
+from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.store.errors import (
+    CapError,
+    MemoryStoreError,
+    NotFoundError,
+    ScopeBusyError,
+    ScopeUnavailableError,
+    file_cap_message,
+)
+from memtab.store.files import MAX_FILE_BYTES, MAX_FILES_PER_SCOPE, count_files
+from memtab.store.history.capture import read_whole
+from memtab.store.history.recorder import FileChange, HistoryRecorder, RecordedChange
+from memtab.store.history.versions import scope_key
+from memtab.store.home import Home
+from memtab.store.paths import Scope, VirtualPath, parse_file_path
+from memtab.store.scopes.scope_access import reporting_os_errors
+from memtab.store.scopes.scope_view import ScopeView, kind_in
+from memtab.store.sidecars.meta import MetaEntry, MetaStore, key_in_subtree
+from memtab.store.sidecars.registry import Registry, Workspace, load_registry
+from memtab.store.xum_locks import holding_targets
+
+logger = logging.getLogger(__name__)
+
+# Scope locks are held for one edit (milliseconds); waiting longer means something is stuck.
+SCOPE_LOCK_TIMEOUT_S = 10.0
+# How long a read waits for a lock it needs only for bookkeeping — counting a use in
+# memory-meta.json, recording what changed outside in history — before going on without
+# it: reads never wait on a writer (the files themselves are replaced by rename).
+READ_LOCK_WAIT_S = 0.25
+
+
+class ScopeStore(ScopeView):
+    """The global, project and workspace scopes as one workspace sees them: read through
+    `ScopeView`, with what every change needs."""
+
+    def __init__(
+        self,
+        home: Home,
+        workspace: Workspace | None = None,
+        *,
+        clock: Clock = now_ms,
+        actor: str = "user",
+        run_id: str | None = None,
+        record_history: bool = True,
+    ) -> None:
+        """`actor`/`run_id`: who every change made through this store is recorded as."""
+        super().__init__(home, workspace)
+        self.meta = MetaStore(home, clock)
+        self.history: HistoryRecorder | None = None
+        if record_history:
+            self.history = HistoryRecorder(
+                home,
+                actor=actor,
+                run_id=run_id,
+                workspace_id=workspace.id if workspace else None,
+                clock=clock,
+            )
+
+    @classmethod
+    def open(
+        cls,
+        home: Home,
+        workspace_id: str | None,
+        registry: Registry | None = None,
+        *,
+        actor: str = "user",
+    ) -> Self:
+        """The store for a workspace id from the registry (HomeError if unknown)."""
+        if workspace_id is None:
+            return cls(home, actor=actor)
+        registry = registry or load_registry(home)
+        return cls(home, registry.require_workspace(workspace_id), actor=actor)
+
+    @classmethod
+    def of(cls, view: ScopeView) -> Self:
+        """The store of the scopes `view` reads (`view` itself when it is one), whose
+        changes are recorded as the user's."""
+        return view if isinstance(view, cls) else cls(view.home, view.workspace)
+
+    def history_key(self, scope: Scope) -> str:
+        """The history index of a scope (ScopeUnavailableError when it has none here)."""
+        try:
+            return scope_key(
+                scope,
+                project_path=self.project_path,
+                workspace_id=self.workspace.notebook_id if self.workspace else None,
+            )
+        except ValueError:
+            raise ScopeUnavailableError(self.unavailable_reason(scope) or str(scope)) from None
+
+    def keep_before(
+        self,
+        scope: Scope,
+        contents: Sequence[tuple[VirtualPath, bytes]],
+        *,
+        label: VirtualPath,
+        done: str,
+        destroys: bool,
+        allow_unkept: bool,
+    ) -> bool:
+        """Write-ahead, under the scope lock and before a change replaces or removes these
+        files' contents: keep them in history first; whether they were kept (pass it to
+        `record_changes` as `before_kept`). A change that `destroys` content history
+        cannot keep is refused with UnkeptChangeError unless `allow_unkept` (see
+        `HistoryRecorder.keep_before`)."""
+        if self.history is None:
+            return False
+        return self.history.keep_before(
+            self.history_key(scope),
+            [(str(path), data) for path, data in contents],
+            label=str(label),
+            done=done,
+            destroys=destroys,
+            allow_unkept=allow_unkept,
+        )
+
+    def record_changes(
+        self, scope: Scope, changes: Sequence[FileChange], *, before_kept: bool = False
+    ) -> list[RecordedChange]:
+        """Record changes of one scope in history (never raises; see `HistoryRecorder`).
+        `before_kept`: what `keep_before` returned for their `before` contents."""
+        if self.history is None:
+            return []
+        return self.history.record(self.history_key(scope), changes, before_kept=before_kept)
+
+    @contextmanager
+    def collecting_changes(self) -> Iterator[list[RecordedChange]]:
+        """What this store records in history during the block, on this thread (how a
+        run links each op to the versions it made)."""
+        if self.history is None:
+            yield []
+            return
+        with self.history.collecting() as changes:
+            yield changes
+
+    def scope_lock_path(self, scope: Scope) -> Path:
+        """The lock file of a scope root, named after its real path (one lock per root,
+        whichever of its names a process uses)."""
+        real_root = os.path.realpath(self.root(scope))
+        digest = hashlib.sha256(encode_utf8(real_root)).hexdigest()[:16]
+        return self.home.lock_path(f"memory-{scope.value}-{digest}")
+
+    @contextmanager
+    def writing(
+        self,
+        *scopes: Scope,
+        timeout_s: float = SCOPE_LOCK_TIMEOUT_S,
+        changes_home: bool = True,
+    ) -> Iterator[None]:
+        """Hold these scope roots' cross-process locks (always taken in one order), each
+        waited for up to `timeout_s` (then ScopeBusyError).
+
+        One lock per root rather than per file: renames, directory deletes and the
+        1000-file cap span many files, and edits take milliseconds, so nothing waits long.
+        `changes_home`: the block changes memory files, so xum's target locks are held
+        too (`store.xum_locks`, at most TARGET_WAIT_S, then ScopeBusyError), and a
+        workspace xum removed refuses it (WorkspaceRemovedError); False for a block that
+        only records history.
+        """
+        lock_paths = sorted({self.scope_lock_path(scope) for scope in scopes})
+        with self._holding_scope_locks(lock_paths, timeout_s):
+            if not changes_home:
+                yield
+                return
+            roots = [self.root(scope) for scope in scopes]
+            with holding_targets(self.home, roots):
+                if Scope.WORKSPACE in scopes:
+                    self.refuse_if_removed()
+                yield
+
+    @contextmanager
+    def _holding_scope_locks(self, lock_paths: list[Path], timeout_s: float) -> Iterator[None]:
+        with ExitStack() as held:
+            for lock_path in lock_paths:
+                try:
+                    held.enter_context(interprocess_lock(lock_path, timeout_s=timeout_s))
+                except LockUnavailableError as error:
+                    raise ScopeBusyError(
+                        f"The memory scope is busy: {error}. Another program may be stuck "
+                        "while holding it; try again"
+                    ) from None
+                except OSError as error:
+                    raise MemoryStoreError(
+                        f"Cannot lock {lock_path}: {error.strerror or error}"
+                    ) from None
+            yield
+
+    def meta_entries(self) -> dict[str, MetaEntry]:
+        return self.meta.load()
+
+    def is_pinned(self, path: VirtualPath, entries: dict[str, MetaEntry] | None = None) -> bool:
+        entries = self.meta.load() if entries is None else entries
+        entry = entries.get(self.meta_key(path))
+        return bool(entry and entry.pinned)
+
+    def pinned_within(self, path: VirtualPath) -> list[str]:
+        """Meta keys of pinned files at or below `path` (a pinned file, or a dir holding one)."""
+        subtree = self.meta_key(path)
+        return [k for k, e in self.meta.load().items() if e.pinned and key_in_subtree(k, subtree)]
+
+    # --- usage (docs/formats.md §7) -------------------------------------------------------
+
+    def record_read(self, path: VirtualPath) -> None:
+        """Count an agent read of `path`; best effort (see `_update_meta`), and never a
+        wait: when another process holds memory-meta.json's lock longer than
+        READ_LOCK_WAIT_S, the use goes uncounted rather than keep the read waiting."""
+
+        def count() -> None:
+            try:
+                self.meta.record_reads([self.meta_key(path)], lock_timeout_s=READ_LOCK_WAIT_S)
+            except LockUnavailableError as busy:
+                logger.debug("A read of %s was not counted: %s", path, busy)
+
+        self._update_meta(path, count)
+
+    def record_write(self, path: VirtualPath) -> None:
+        """Count a write of `path` (agent edit or UI save); best effort."""
+        self._record_usage(path, self.meta.record_write)
+
+    def _record_usage(self, path: VirtualPath, record: Callable[[str], None]) -> None:
+        self._update_meta(path, lambda: record(self.meta_key(path)))
+
+    def _update_meta(self, path: VirtualPath, update: Callable[[], None]) -> None:
+        # The operation itself already happened: failing to update memory-meta.json (read-
+        # only home, lock timeout) must not report it as failed, or an agent would retry it.
+        try:
+            update()
+        except (OSError, MemoryStoreError) as error:
+            logger.warning("Could not update memory-meta.json for %s: %s", path, error)
+
+    # --- caps ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _check_size(size: int) -> None:
+        if size > MAX_FILE_BYTES:
+            raise CapError(file_cap_message(size))
+
+    def check_scope_room(self, scope: Scope, adding: int = 1) -> None:
+        if count_files(self.root(scope)) + adding > MAX_FILES_PER_SCOPE:
+            raise CapError(
+                f"The {scope.value} memory scope is full ({MAX_FILES_PER_SCOPE} files); "
+                "delete unused files first"
+            )
+
+    # --- history reads ------------------------------------------------------------------
+
+    def meta_snapshot(self) -> dict[str, dict[str, object]]:
+        """Pins and usage of every file, to keep with the versions of removed files."""
+        if self.history is None:
+            return {}
+        try:
+            return self.meta.snapshot()
+        except (OSError, MemoryStoreError) as error:
+            logger.warning("Cannot read memory-meta.json for history: %s", error)
+            return {}
+
+    def read_whole(self, raw_path: str) -> bytes | None:
+        """The whole content of a file (not capped: for history), None when missing.
+        MemoryStoreError when it cannot be read whole."""
+        path = parse_file_path(raw_path)
+        try:
+            parent = self._open_parent(path)
+        except NotFoundError:
+            return None
+        with parent, reporting_os_errors(path, "read"):
+            if kind_in(parent, path.name) != "file":
+                return None
+            return read_whole(parent, path.name)

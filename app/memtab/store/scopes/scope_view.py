@@ -1,0 +1,347 @@
+"""Reading a workspace's three memory scopes: `ScopeView`, and the confined reads under it.
+
+The view is what every reader of the scopes goes through — the tree's scan and outline, the
+editor's reads, the memory tool's `view` — and what `MemoryStore` reads through too (its
+`ScopeStore` is a `ScopeView` with the writing side on top: locks, history, usage counts).
+Importing it imports none of that writing side, so the window's first paint can list and
+read a home without it (`gui/first_paint/boundary.py`).
+
+Reads take no lock (every write is an atomic rename), stop at the file cap, and reach a
+file only through directories opened component by component from the scope root without
+following a symlink (`memtab.fs.confined`): a directory swapped for a link after a check
+cannot redirect a read, and a path through a symlinked directory is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Literal
+
+from memtab.fs.atomic import Directory
+from memtab.fs.confined import HardLinkedFileError, LinkInPathError, entries_of, open_subdirectory
+from memtab.store.errors import (
+    AlreadyExistsError,
+    CapError,
+    MemoryStoreError,
+    NotEditableError,
+    NotFoundError,
+    ScopeUnavailableError,
+    not_text_message,
+    over_cap_message,
+)
+from memtab.store.files import FileContent, ScopeListing, is_listable_name, list_scope, read_file_in
+from memtab.store.home import Home
+from memtab.store.paths import (
+    SCOPE_ORDER,
+    PathError,
+    Scope,
+    VirtualPath,
+    is_within_directory,
+    parse_file_path,
+    real_path,
+    resolve_inside_root,
+)
+from memtab.store.sidecars.meta import global_key, project_key, workspace_key
+from memtab.store.sidecars.registry import Workspace
+from memtab.store.xum_locks import WorkspaceRemovedError, owner_of_root, refuse_if_removed
+
+PROJECT_UNAVAILABLE = (
+    "Project memory is unavailable: multi-project workspaces have no single project identity"
+)
+NO_WORKSPACE = "Workspace memory is unavailable: no workspace is selected"
+
+
+class ScopeView:
+    """The global, project and workspace scopes as one workspace sees them, read only:
+    where they are, their listings and files. Constructing one touches no disk."""
+
+    def __init__(self, home: Home, workspace: Workspace | None = None) -> None:
+        self.home = home
+        self.workspace = workspace
+
+    # --- scopes -------------------------------------------------------------------------
+
+    @property
+    def project_path(self) -> str | None:
+        """The project identity, or None (no workspace, or multi-project)."""
+        return self.workspace.project_identity if self.workspace else None
+
+    def unavailable_reason(self, scope: Scope) -> str | None:
+        """Why a scope cannot be used here, or None when it can."""
+        if scope is Scope.WORKSPACE and self.workspace is None:
+            return NO_WORKSPACE
+        if scope is Scope.PROJECT:
+            if self.workspace is None:
+                return "Project memory is unavailable: no workspace is selected"
+            if self.project_path is None:
+                return PROJECT_UNAVAILABLE
+        return None
+
+    def root(self, scope: Scope) -> Path:
+        """The physical root of a scope (may not exist yet); ScopeUnavailableError if none."""
+        reason = self.unavailable_reason(scope)
+        if reason:
+            raise ScopeUnavailableError(reason)
+        if scope is Scope.GLOBAL:
+            return self.home.global_root
+        assert self.workspace is not None
+        if scope is Scope.PROJECT:
+            assert self.project_path is not None
+            return self.home.project_root(self.project_path)
+        return self.home.workspace_root(self.workspace.notebook_id)
+
+    def refuse_if_removed(self) -> None:
+        """WorkspaceRemovedError when xum removed this workspace or the one whose notebook
+        its workspace scope is (docs/formats.md §21.3)."""
+        if self.workspace is None:
+            return
+        owner = owner_of_root(self.home, self.root(Scope.WORKSPACE))
+        refuse_if_removed(self.home, [self.workspace.id, owner])
+
+    def removed_reason(self) -> str | None:
+        """Why this workspace's notebook takes no writes (xum removed it), or None."""
+        try:
+            self.refuse_if_removed()
+        except WorkspaceRemovedError as removed:
+            return str(removed)
+        return None
+
+    def physical(self, path: VirtualPath) -> Path:
+        """Where a virtual path lives on disk, refusing symlink escapes (PathError).
+
+        For showing and mapping paths; operations also refuse any link on the way.
+        """
+        if path.scope is None:
+            raise PathError(f"{path} is not inside a scope")
+        return resolve_inside_root(self.root(path.scope), path.segments, str(path))
+
+    def resolved(self, path: VirtualPath) -> VirtualPath:
+        """The virtual path of what `path` really names once every symlink is followed.
+
+        Rules about files (pins, scopes) apply to this one: `global/al -> .` makes
+        `/memories/global/al/x.md` name `/memories/global/x.md`, and a scope root may
+        itself be a link into another scope. PathError when it is in no scope here.
+        """
+        roots = {s: self.root(s) for s in SCOPE_ORDER if not self.unavailable_reason(s)}
+        return resolve_in_scopes(self.physical(path), roots, display=str(path))
+
+    def meta_key(self, path: VirtualPath) -> str:
+        """The memory-meta.json key of a path (docs/formats.md §7)."""
+        if path.scope is Scope.GLOBAL:
+            return global_key(path.relative)
+        if path.scope is Scope.PROJECT and self.project_path is not None:
+            return project_key(self.project_path, path.relative)
+        if path.scope is Scope.WORKSPACE and self.workspace is not None:
+            return workspace_key(self.workspace.notebook_id, path.relative)
+        raise ScopeUnavailableError(
+            self.unavailable_reason(path.scope or Scope.GLOBAL) or f"No key for {path}"
+        )
+
+    # --- confined access ----------------------------------------------------------------
+
+    def _open_directory(
+        self, path: VirtualPath, *, target: VirtualPath, create: bool = False
+    ) -> Directory:
+        """Directory `path`, never through a symlink (see `open_scope_directory`)."""
+        assert path.scope is not None
+        self.physical(target)  # links out are refused with the known message first
+        return open_scope_directory(self.root(path.scope), path, target=target, create=create)
+
+    def _open_parent(self, path: VirtualPath, *, create: bool = False) -> Directory:
+        return self._open_directory(path.parent, target=path, create=create)
+
+    # --- reading ------------------------------------------------------------------------
+
+    def list_scope(self, scope: Scope, *, read_files: bool = True) -> ScopeListing:
+        """Every visible file and directory of a scope; unavailable scopes list empty.
+        Without `read_files`, files are listed from their directory entries alone (see
+        `files.list_scope`)."""
+        if self.unavailable_reason(scope):
+            return ScopeListing(scope)
+        return list_scope(scope, self.root(scope), read_files=read_files)
+
+    def list_all(self, *, read_files: bool = True) -> list[ScopeListing]:
+        """All three scopes in display order."""
+        return [self.list_scope(scope, read_files=read_files) for scope in SCOPE_ORDER]
+
+    def kind_of(self, path: VirtualPath) -> Literal["file", "dir"] | None:
+        """Whether a path is a file, a directory, or missing (symlinks count as missing).
+
+        PathError for a path through a symlink.
+        """
+        if path.is_scope_root:
+            self.physical(path)
+            return "dir"
+        try:
+            with self._open_parent(path) as parent:
+                return kind_in(parent, path.name)
+        except NotFoundError:
+            return None
+
+    def entries(self, path: VirtualPath) -> list[tuple[str, bool]]:
+        """The visible entries of directory `path` as (name, is_dir); [] when missing."""
+        try:
+            directory = self._open_directory(path, target=path, create=False)
+        except NotFoundError:
+            return []
+        with directory:
+            try:
+                found = entries_of(directory)
+            except OSError:
+                return []
+        visible = []
+        for entry in found:
+            try:
+                if is_listable_name(entry.name) and not entry.is_symlink():
+                    visible.append((entry.name, entry.is_dir(follow_symlinks=False)))
+            except OSError:
+                continue  # vanished while listing
+        return visible
+
+    def read(self, raw_path: str) -> FileContent:
+        """Read a file for the editor (not usage): at most the cap (see `FileContent`)."""
+        path = parse_file_path(raw_path)
+        with self._open_parent(path) as parent:
+            return read_in(parent, path)[0]
+
+    def read_many(
+        self, paths: Iterable[VirtualPath]
+    ) -> Iterator[tuple[VirtualPath, FileContent | MemoryStoreError | PathError | OSError]]:
+        """`read` of many files, each directory opened once (a scan of a whole workspace
+        reads thousands). Yields every path with its content, or with the error it met:
+        one file that cannot be read stops nothing."""
+        by_parent: dict[VirtualPath, list[VirtualPath]] = {}
+        for path in paths:
+            by_parent.setdefault(path.parent, []).append(path)
+        for folder, files in by_parent.items():
+            try:
+                parent = self._open_directory(folder, target=folder)
+            except (OSError, MemoryStoreError, PathError) as error:
+                for path in files:
+                    yield path, error
+                continue
+            with parent:
+                for path in files:
+                    try:
+                        content: FileContent | MemoryStoreError | OSError = read_in(parent, path)[0]
+                    except (OSError, MemoryStoreError) as error:
+                        content = error
+                    yield path, content
+
+    def read_text(self, raw_path: str) -> str:
+        """The text of a memory file within the cap, as agents and engines may read it.
+
+        CapError (mux's message) for a file over the cap, NotEditableError for a binary
+        one; never reads more than the cap.
+        """
+        path = parse_file_path(raw_path)
+        return self._text_of(path, self.read(raw_path))
+
+    @staticmethod
+    def _text_of(path: VirtualPath, current: FileContent) -> str:
+        if current.over_cap:
+            raise CapError(over_cap_message(path))
+        if current.binary:
+            raise NotEditableError(not_text_message(str(path)))
+        return current.content
+
+
+# --- confined reads ----------------------------------------------------------------------
+
+
+def open_scope_directory(
+    root: Path, path: VirtualPath, *, target: VirtualPath, create: bool
+) -> Directory:
+    """The directory `path` (a scope root, or a directory in the scope rooted at `root`).
+
+    `target` is what the caller works on, for messages. `create` makes missing
+    directories. Raises PathError (a symlink on the way), NotFoundError (missing),
+    AlreadyExistsError (a file in the way, when creating), MemoryStoreError.
+    """
+    assert path.scope is not None
+    try:
+        if create:
+            root.mkdir(parents=True, exist_ok=True)
+        directory = Directory.open(root)
+    except FileNotFoundError:
+        raise NotFoundError(f"No memory file or directory at {target}") from None
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot open {path}: {error.strerror or error}") from None
+    walked = VirtualPath(path.scope)
+    try:
+        for segment in path.segments:
+            walked = VirtualPath(path.scope, (*walked.segments, segment))
+            child = open_subdirectory(directory, segment, create=create)
+            directory.close()
+            directory = child
+    except OSError as error:
+        directory.close()
+        raise _directory_error(error, walked, target, create) from None
+    except BaseException:
+        directory.close()
+        raise
+    return directory
+
+
+def _directory_error(
+    error: OSError, walked: VirtualPath, target: VirtualPath, create: bool
+) -> MemoryStoreError | PathError:
+    """The store error for failing to open directory `walked` on the way to `target`."""
+    if isinstance(error, LinkInPathError):
+        return PathError(
+            f"Invalid memory path {str(target)!r}: {walked} is a symbolic link, and memory "
+            "paths never go through links"
+        )
+    if isinstance(error, NotADirectoryError):
+        if create:
+            return AlreadyExistsError(f"{walked} is a file, not a directory")
+        return NotFoundError(f"No memory file or directory at {target}")
+    if isinstance(error, FileNotFoundError):
+        return NotFoundError(f"No memory file or directory at {target}")
+    return MemoryStoreError(f"Cannot open {walked}: {error.strerror or error}")
+
+
+def resolve_in_scopes(physical: Path, roots: dict[Scope, Path], *, display: str) -> VirtualPath:
+    """The virtual path of `physical` once every symlink is followed: in the scope whose
+    real root holds it (the innermost, should roots nest). PathError if none does."""
+    real = real_path(physical, display)
+    holders = [
+        (len(real_root), scope, real_root)
+        for scope, root in roots.items()
+        if is_within_directory(real, real_root := real_path(root, display))
+    ]
+    if not holders:
+        raise PathError(f"Invalid memory path {display!r}: path escapes the memory root")
+    _, scope, real_root = max(holders, key=lambda holder: holder[0])
+    relative = os.path.relpath(real, real_root)
+    return VirtualPath(scope, () if relative == "." else tuple(relative.split(os.sep)))
+
+
+def kind_in(directory: Directory, name: str) -> Literal["file", "dir"] | None:
+    """What `name` is in `directory`; a symlink (or anything else) counts as missing."""
+    info = directory.lstat(name)
+    if info is None:
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        return "dir"
+    return "file" if stat.S_ISREG(info.st_mode) else None
+
+
+def read_in(directory: Directory, path: VirtualPath) -> tuple[FileContent, bytes]:
+    """Read file `path` in its open parent (at most the cap) and the bytes read.
+
+    NotFoundError when it is not a file, MemoryStoreError when it cannot be read.
+    """
+    if kind_in(directory, path.name) != "file":
+        raise NotFoundError(f"No memory file at {path}")
+    try:
+        return read_file_in(directory, path.name)
+    except FileNotFoundError:
+        raise NotFoundError(f"No memory file at {path}") from None
+    except HardLinkedFileError as error:
+        raise MemoryStoreError(f"Cannot read {path}: {error.strerror}") from None
+    except OSError as error:
+        raise MemoryStoreError(f"Cannot read {path}: {error.strerror or error}") from None

@@ -1,0 +1,366 @@
+"""The `memory` tool that agents, the consolidator and `memtab tool` call (docs/formats.md §5).
+
+One flat JSON object in, `{success, output}` or `{success: false, error}` out — errors
+are returned, never raised. Agent reads and writes count as usage in memory-meta.json.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memtab.store.conflict_copies import copy_names
+from memtab.store.errors import ToolArgumentError
+from memtab.store.files import content_sha256, sort_key
+from memtab.store.paths import (
+    SCOPE_ORDER,
+    PathError,
+    Scope,
+    VirtualPath,
+    parse_virtual_path,
+)
+from memtab.store.scopes.memory import (
+    MemoryStore,
+    MemoryStoreError,
+    NotFoundError,
+    SaveConflictError,
+)
+
+if TYPE_CHECKING:
+    from memtab.store.scopes.tool_args import (
+        CreateArgs,
+        DeleteArgs,
+        InsertArgs,
+        RenameArgs,
+        StrReplaceArgs,
+        ToolArgs,
+        ViewArgs,
+    )
+
+logger = logging.getLogger(__name__)
+
+MUTATING_COMMANDS = ("create", "str_replace", "insert", "delete", "rename")
+
+TOOL_NAME = "memory"
+TOOL_DESCRIPTION = (
+    "Read and edit durable memory files. Paths are virtual: /memories/global/... (every "
+    "project), /memories/project/... (this repository), /memories/workspace/... (this "
+    "workspace). Commands: view (a file with line numbers, from line offset, limit lines; or "
+    "a directory tree), create, "
+    "str_replace (old_str must match exactly once), insert (after line insert_line; 0 = top), "
+    "delete (file or directory), rename (within one scope)."
+)
+
+
+def tool_input_schema() -> dict[str, Any]:
+    """The tool's input schema, generated from the argument models (`tool_args`)."""
+    from memtab.store.scopes.tool_args import input_schema  # pydantic: not before it is needed
+
+    return input_schema()
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The result of one tool call."""
+
+    success: bool
+    output: str = ""
+    error: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        if self.success:
+            return {"success": True, "output": self.output}
+        return {"success": False, "error": self.error}
+
+    @property
+    def text(self) -> str:
+        return self.output if self.success else self.error
+
+
+@dataclass(frozen=True)
+class ToolRequest:
+    """A call whose arguments passed their command's model: what the guard inspects
+    before it runs."""
+
+    args: ToolArgs
+
+    @property
+    def command(self) -> str:
+        return self.args.command
+
+    @property
+    def path(self) -> str:
+        """The path the call acts on (a rename's source)."""
+        return self.args.target
+
+    @property
+    def new_path(self) -> str | None:
+        """A rename's destination (None for other commands)."""
+        return self.args.destination
+
+    @property
+    def mutating(self) -> bool:
+        return self.command in MUTATING_COMMANDS
+
+
+def parse_tool_request(raw: Any) -> ToolRequest:
+    """Validate a call against its command's model (ToolArgumentError, one line, otherwise)."""
+    from memtab.store.scopes.tool_args import validate_arguments  # pydantic: see tool_input_schema
+
+    return ToolRequest(validate_arguments(raw))
+
+
+def _lines(content: str) -> list[str]:
+    """Content split on newlines; an empty file has zero lines."""
+    return content.split("\n") if content else []
+
+
+class MemoryTool:
+    """Runs memory-tool commands against one workspace's store."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self._expected: str | None = None  # the running call's expected_sha256
+
+    def execute(self, raw: Any) -> ToolResult:
+        """Run one call; every failure comes back as `ToolResult(success=False)`."""
+        try:
+            request = parse_tool_request(raw)
+        except ToolArgumentError as error:
+            return ToolResult(False, error=str(error))
+        return self.execute_request(request)
+
+    def execute_request(
+        self, request: ToolRequest, *, expected_sha256: str | None = None
+    ) -> ToolResult:
+        """Run an already-parsed request (the consolidation guard calls this).
+
+        `expected_sha256` (a change only): refused unless the file it changes still has
+        this content — an edit checks it on the text it edits, under the scope lock; a
+        delete or rename right before it (docs/formats.md §5)."""
+        try:
+            self._expected = self._checked_expectation(request, expected_sha256)
+            handler = getattr(self, f"_{request.command}")
+            output: str = handler(request.args)
+            return ToolResult(True, output=output)
+        except (ToolArgumentError, PathError, MemoryStoreError) as error:
+            return ToolResult(False, error=str(error))
+        except OSError as error:
+            return ToolResult(False, error=f"File system error: {error.strerror or error}")
+        except Exception as error:  # the tool contract: errors are returned, never raised
+            logger.exception("memory tool %s failed unexpectedly", request.command)
+            return ToolResult(False, error=f"Internal error in the memory tool: {error!r}")
+        finally:
+            self._expected = None
+
+    def _checked_expectation(self, request: ToolRequest, expected: str | None) -> str | None:
+        """`expected` for a call it applies to; a delete or rename is checked here."""
+        if expected is None:
+            return None
+        if not request.mutating or request.command == "create":
+            raise ToolArgumentError(
+                f"`expected_sha256` applies to a change of an existing file, not {request.command}"
+            )
+        if request.command in ("delete", "rename"):
+            path = self._file_path(request.path)
+            if self.store.kind_of(path) != "file":
+                raise ToolArgumentError(f"`expected_sha256` applies to a file; {path} is none")
+            _require_sha(path, self.store.read(str(path)).sha256, expected)
+        return expected
+
+    def _edit(self, path: VirtualPath, change: Callable[[str], str]) -> None:
+        """`store.edit_text`, checking `expected_sha256` on the text being edited."""
+        expected = self._expected
+
+        def checked(content: str) -> str:
+            if expected is not None:
+                _require_sha(path, content_sha256(content), expected)
+            return change(content)
+
+        self.store.edit_text(str(path), checked)
+
+    # --- view ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _file_path(raw: str) -> VirtualPath:
+        path = parse_virtual_path(raw)
+        if path.is_root or path.is_scope_root:
+            raise PathError(f"Invalid memory path {str(path)!r}: expected a path inside a scope")
+        return path
+
+    def _view(self, args: ViewArgs) -> str:
+        path = parse_virtual_path(args.path)
+        if path.is_root:
+            return self._view_root()
+        assert path.scope is not None
+        reason = self.store.unavailable_reason(path.scope)
+        if reason:
+            raise MemoryStoreError(reason)
+        kind = "dir" if path.is_scope_root else self.store.kind_of(path)
+        if kind is None:
+            raise NotFoundError(f"No memory file or directory at {path}")
+        if kind == "dir":
+            lines = [f"Directory: {path}", *self._tree(path, depth=2, indent="")]
+            return "\n".join(lines)
+        return self._view_file(path, args)
+
+    def _view_root(self) -> str:
+        lines = ["Directory: /memories"]
+        for scope in SCOPE_ORDER:
+            lines.append(f"- {scope.value}/")
+            reason = self.store.unavailable_reason(scope)
+            if reason:
+                why = reason.split(": ", 1)[-1]  # "Project memory is unavailable: <why>"
+                lines.append(f"  (unavailable: {why})")
+            else:
+                lines.extend(self._tree(VirtualPath(scope), depth=1, indent="  "))
+        return "\n".join(lines)
+
+    def _tree(self, path: VirtualPath, *, depth: int, indent: str) -> list[str]:
+        entries = self.store.entries(path)
+        # A file-sync tool's conflict copy is not shown to agents until it is resolved.
+        copies = copy_names(name for name, is_dir in entries if not is_dir)
+        entries = [(name, is_dir) for name, is_dir in entries if is_dir or name not in copies]
+        entries.sort(key=lambda item: sort_key((item[0],), is_dir=item[1]))
+        lines: list[str] = []
+        for name, is_dir in entries:
+            lines.append(f"{indent}- {name}/" if is_dir else f"{indent}- {name}")
+            if is_dir and depth > 1:
+                lines.extend(self._tree(path.child(name), depth=depth - 1, indent=indent + "  "))
+        return lines
+
+    def _view_file(self, path: VirtualPath, args: ViewArgs) -> str:
+        text = self.store.read_text(str(path))
+        output = numbered_view(text, str(path), args.offset or 1, args.limit)
+        self.store.record_read(path)
+        return output
+
+    # --- mutations -----------------------------------------------------------------------
+
+    def _create(self, args: CreateArgs) -> str:
+        path = self._file_path(args.path)
+        self.store.create_file(str(path), args.file_text)
+        return f"Created {path}"
+
+    def _str_replace(self, args: StrReplaceArgs) -> str:
+        path = self._file_path(args.path)
+        old, new = args.old_str, args.new_str
+
+        def replace_once(content: str) -> str:
+            starts = _match_starts(content, old)
+            if not starts:
+                raise MemoryStoreError(
+                    f"No replacement was performed: old_str was not found in {path}"
+                )
+            if len(starts) > 1:
+                raise MemoryStoreError(
+                    f"No replacement was performed: old_str matches {len(starts)} locations "
+                    f"(lines {_line_numbers(content, starts)}) in {path}. "
+                    "Provide a longer, unique old_str."
+                )
+            # Slicing, not a regex or str.replace, keeps `$&` and `\1` literal.
+            index = starts[0]
+            return content[:index] + new + content[index + len(old) :]
+
+        self._edit(path, replace_once)
+        return f"Edited {path}"
+
+    def _insert(self, args: InsertArgs) -> str:
+        path = self._file_path(args.path)
+        line = args.insert_line
+        new_lines = args.insert_text.split("\n")
+        if new_lines and new_lines[-1] == "":
+            new_lines.pop()
+
+        def insert_lines(content: str) -> str:
+            lines = _lines(content)
+            if line > len(lines):
+                raise ToolArgumentError(
+                    f"insert_line must be between 0 and {len(lines)} "
+                    "(0 inserts at the top; N inserts after line N)"
+                )
+            lines[line:line] = new_lines
+            return "\n".join(lines)
+
+        self._edit(path, insert_lines)
+        return f"Inserted {len(new_lines)} line(s) into {path} after line {line}"
+
+    def _delete(self, args: DeleteArgs) -> str:
+        path = self._file_path(args.path)
+        self.store.delete(str(path))
+        return f"Deleted {path}"
+
+    def _rename(self, args: RenameArgs) -> str:
+        old = self._file_path(args.old_path)
+        new = self._file_path(args.new_path)
+        if old.scope != new.scope:
+            raise MemoryStoreError(
+                f"Cannot rename across memory scopes ({old} -> {new}); "
+                "create the file in the target scope instead"
+            )
+        self.store.move(str(old), str(new))
+        return f"Renamed {old} to {new}"
+
+
+def numbered_view(text: str, label: str, offset: int, limit: int | None) -> str:
+    """A file's lines numbered from 1 as `view` shows them, `limit` lines from `offset`
+    (docs/formats.md §5.2); ToolArgumentError for an offset past the end."""
+    lines = _lines(text)
+    # xum counts the empty line after a final newline (`renderFileView` in
+    # src/node/services/memoryService.ts): an offset xum accepts is accepted here.
+    counted = len(lines)
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line is not a line of its own
+    if offset > 1 and offset > counted:
+        raise ToolArgumentError(
+            f"offset {offset} is beyond the end of {label} ({len(lines)} lines)"
+        )
+    selected = lines[offset - 1 : None if limit is None else offset - 1 + limit]
+    if not lines:
+        return f"(empty file: {label})"
+    if not selected:
+        return f"(no lines from offset {offset}: {label} has {len(lines)} lines)"
+    return "\n".join(f"{number}\t{line}" for number, line in enumerate(selected, offset))
+
+
+def _require_sha(path: VirtualPath, actual: str, expected: str) -> None:
+    if actual != expected.strip().lower():
+        raise SaveConflictError(
+            "changed",
+            f"{path} changed since it was read (its sha256 is now {actual}, not the "
+            "expected_sha256 given); nothing was changed: view it again",
+        )
+
+
+def _match_starts(content: str, needle: str) -> list[int]:
+    """Where `needle` starts in `content`, overlapping matches included (as mux counts:
+    `aa` is found twice in `aaa`)."""
+    starts: list[int] = []
+    index = content.find(needle)
+    while index != -1:
+        starts.append(index)
+        index = content.find(needle, index + 1)
+    return starts
+
+
+def _line_numbers(content: str, starts: list[int]) -> str:
+    """The distinct 1-based lines where matches start, in order (`1, 4`)."""
+    lines: dict[int, None] = {}
+    line, counted_to = 1, 0
+    for start in starts:
+        line += content.count("\n", counted_to, start)
+        counted_to = start
+        lines[line] = None
+    return ", ".join(str(number) for number in lines)
+
+
+def scope_of(raw_path: str | None) -> Scope | None:
+    """The scope a raw path names, if it parses (for guards and journals)."""
+    if raw_path is None:
+        return None
+    try:
+        return parse_virtual_path(raw_path).scope
+    except PathError:
+        return None

@@ -1,0 +1,145 @@
+"""When the writer runs: every N completed assistant turns per workspace (docs/formats.md §10.1).
+
+`WriterScheduler` applies mux's policy to the state file of each workspace:
+
+- Each completed assistant message adds a turn. While a run of that workspace is in
+  flight in this process, the turn is only persisted: there are no deferred runs, the
+  next turn after the run ends picks it up. Below the interval, the turn is only
+  persisted. At the interval a run starts: turns = 0, `lastRunStartedAt = now`,
+  `lastRunCompletedAt` cleared, `lastRunMessageId` = the message — persisted BEFORE the
+  run, so a crash mid-run is visible on disk.
+- When the run ends (success or failure) `lastRunCompletedAt = now`, but only if
+  `lastRunStartedAt` is still the run's own start (another run may have started since).
+- Crash recovery: a run that started and never completed, with nothing in flight here,
+  makes the next turn run (turns = max(turns, interval − 1) before counting it).
+
+The state is re-read from disk on every turn rather than cached, so a state edited by
+hand or by another process is honoured. The scheduler also remembers what it last wrote
+to each state file, so a change it did not make is recognizable (`is_foreign_change`):
+that is how the app notices mux running its own writer on the same workspace.
+
+Thread-safe: the app counts turns on one worker thread and ends runs on another.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memtab.fs.clock import Clock, now_ms
+from memtab.store.home import Home
+from memtab.store.sidecars.registry import MAX_WRITER_INTERVAL, MIN_WRITER_INTERVAL
+from memtab.store.xum_locks import workspace_removed
+from memtab.writer.job.state import load_state, read_state_document, sanitize_state, save_state
+
+if TYPE_CHECKING:  # the record is loaded by the first state read (writer.state)
+    from memtab.writer.records import WriterState
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RunTicket:
+    """A run the policy started: which workspace, triggered by which message, when."""
+
+    workspace_id: str
+    message_id: str
+    run_started_at: int
+
+
+class WriterScheduler:
+    """The interval policy over the state files of one home (see the module docstring)."""
+
+    def __init__(self, home: Home, *, clock: Clock = now_ms) -> None:
+        self.home = home
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._in_flight: dict[str, int] = {}  # workspace id → run_started_at
+        self._last_written: dict[str, dict[str, Any]] = {}
+
+    def is_in_flight(self, workspace_id: str) -> bool:
+        """Whether a run of this workspace started here and has not ended."""
+        with self._lock:
+            return workspace_id in self._in_flight
+
+    def state(self, workspace_id: str) -> WriterState:
+        """The workspace's state as it is on disk now (sanitized)."""
+        return load_state(self.home.writer_state_path(workspace_id))
+
+    def on_completed_turn(
+        self, workspace_id: str, message_id: str, interval: int
+    ) -> RunTicket | None:
+        """Count one completed assistant message; return a ticket if a run must start now.
+
+        The caller must then run the writer and end the ticket with `finish_run` (or
+        `abandon_run` if the run never got to start).
+        """
+        interval = max(MIN_WRITER_INTERVAL, min(MAX_WRITER_INTERVAL, interval))
+        with self._lock:
+            if workspace_removed(self.home, workspace_id):
+                return None  # xum removed it: no run, nothing written (docs/formats.md §21.3)
+            state = self.state(workspace_id)
+            in_flight = workspace_id in self._in_flight
+            if state.has_incomplete_run and not in_flight:
+                # Restart-safe: the last run never recorded its end, so we crashed mid-run.
+                state = state.with_turns(max(state.turns_since_last_run, interval - 1))
+            state = state.with_turns(state.turns_since_last_run + 1)
+            if in_flight or state.turns_since_last_run < interval:
+                self._save(workspace_id, state)
+                return None
+            started_at = self._clock()
+            state = state.replaced(
+                turns_since_last_run=0,
+                last_run_started_at=started_at,
+                last_run_completed_at=None,
+                last_run_message_id=message_id.strip() or None,
+            )
+            self._save(workspace_id, state)
+            self._in_flight[workspace_id] = started_at
+            return RunTicket(workspace_id, message_id, started_at)
+
+    def finish_run(self, ticket: RunTicket) -> None:
+        """The run ended (either way): record its completion if it is still the last run."""
+        with self._lock:
+            if self._in_flight.get(ticket.workspace_id) == ticket.run_started_at:
+                del self._in_flight[ticket.workspace_id]
+            state = self.state(ticket.workspace_id)
+            if state.last_run_started_at != ticket.run_started_at:
+                return  # a newer run started (or the file was reset): not ours to complete
+            completed_at = max(self._clock(), ticket.run_started_at)
+            self._save(ticket.workspace_id, state.replaced(last_run_completed_at=completed_at))
+
+    def abandon_run(self, ticket: RunTicket) -> None:
+        """The run never ran (the app closed first): forget it without completing it, so
+        the next turn — in this process or after a restart — runs instead."""
+        with self._lock:
+            if self._in_flight.get(ticket.workspace_id) == ticket.run_started_at:
+                del self._in_flight[ticket.workspace_id]
+
+    def is_foreign_change(self, workspace_id: str) -> bool:
+        """Whether the state file now holds something this scheduler did not write.
+
+        False when the file is missing or unreadable (nothing to attribute), or when it
+        holds what was last written here.
+        """
+        with self._lock:
+            document = read_state_document(self.home.writer_state_path(workspace_id))
+            if document is None:
+                return False
+            return sanitize_state(document).to_json() != self._last_written.get(workspace_id)
+
+    def _save(self, workspace_id: str, state: WriterState) -> None:
+        path = self.home.writer_state_path(workspace_id)
+        if workspace_removed(self.home, workspace_id):
+            # Saving would make its session dir again, which xum deleted.
+            logger.info("Not saving the writer state of removed workspace %s", workspace_id)
+            return
+        try:
+            save_state(path, state)
+        except OSError as error:
+            # The schedule is advisory: a read-only home must not stop the writer.
+            logger.warning("Cannot save the writer state %s: %s", path, error)
+            return
+        self._last_written[workspace_id] = state.to_json()

@@ -1,0 +1,77 @@
+"""Which provider a writer run talks to: the offline writer, or a model over HTTP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memtab.llm.settings import ProviderSettings, create_provider
+from memtab.llm.types import ChatProvider
+from memtab.store.home import Home
+from memtab.store.sidecars.registry import Workspace
+from memtab.transcripts import DEFAULT_MAX_JSON_CHARS, EventBudget, NewestEvents, TranscriptFormat
+from memtab.writer.config import WriterSettings
+from memtab.writer.config_values import OfflineNotes
+from memtab.writer.inbox.suggestions import SuggestionQueue
+from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.run import load_writer_events
+from memtab.writer.offline.extract import Findings, TranscriptDigest
+
+
+def create_writer_provider(settings: ProviderSettings) -> ChatProvider:
+    """The offline writer for the "offline" provider, else the HTTP provider.
+
+    Raises ProviderError("config") when a model provider cannot be used (no key).
+    """
+    if settings.is_offline:
+        return OfflineWriterProvider()
+    return create_provider(settings)
+
+
+def read_for_run(
+    provider: ChatProvider,
+    path: Path,
+    transcript_format: TranscriptFormat | None = None,
+    max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+) -> tuple[NewestEvents, Findings | None]:
+    """Read a transcript once for a run, in bounded memory: the newest events that fit the
+    budget (what a model is shown, docs/formats.md §9) and, for the offline writer, the
+    digest of the whole transcript made in the same pass (None for a model). OSError if
+    the file cannot be opened."""
+    if not isinstance(provider, OfflineWriterProvider):
+        return load_writer_events(path, transcript_format, max_json_chars), None
+    digest = TranscriptDigest()
+    events = load_writer_events(path, transcript_format, max_json_chars, observe=digest.add)
+    return events, digest.findings()
+
+
+def bind_to_run(
+    provider: ChatProvider,
+    home: Home,
+    workspace: Workspace,
+    budget: EventBudget,
+    settings: WriterSettings,
+    whole: Findings | None = None,
+) -> ChatProvider:
+    """The provider for one run over the events of `budget` (the run's window, with the
+    run's `max_json_chars`). A model gets everything from the run's messages and is
+    returned as it is; the offline writer is given what it found in the whole transcript
+    (`whole`, from `read_for_run`; else the window's events as data) and, unless
+    `offline_notes` is "write", the workspace's review queue for its notes."""
+    if not isinstance(provider, OfflineWriterProvider):
+        return provider
+    queue = None
+    if settings.offline_notes is OfflineNotes.SUGGEST:
+        queue = SuggestionQueue(home, workspace.id)
+    return provider.for_run(budget, queue=queue, memory_path=settings.memory_path, whole=whole)
+
+
+def known_secrets(settings: ProviderSettings) -> tuple[str, ...]:
+    """The secrets of these settings that must never reach a dump or a log."""
+    return (settings.api_key,) if settings.api_key else ()
+
+
+def close_provider(provider: ChatProvider) -> None:
+    """Release a provider's connections (HTTP providers hold a connection pool)."""
+    close = getattr(provider, "close", None)  # duck-typed: httpx loads only with a model
+    if callable(close):
+        close()

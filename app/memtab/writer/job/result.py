@@ -1,0 +1,105 @@
+"""What one run of the background memory writer did (`memtab.writer.job.run` makes it).
+
+Apart from the run itself, so what shows and logs a run (the window's writer status and
+feedback, `memtab write`) reads its result without loading the writer's engine: a window
+whose writer has had nothing to do never loads the model loop, the offline writer or its
+extraction rules.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from memtab.humanize import plural
+from memtab.llm.types import Usage
+
+RunOutcome = Literal["wrote", "suggested", "no_new_memories", "failed"]
+"""`suggested`: the offline writer put new notes in the review queue instead of writing."""
+
+
+@dataclass(frozen=True)
+class WriterRunResult:
+    """What a run did. `before`/`after` are the memory file's content around the run."""
+
+    workspace_id: str
+    workspace_name: str
+    outcome: RunOutcome
+    memory_path: str
+    trigger_message_id: str
+    run_started_at: int
+    model_string: str
+    before: str
+    after: str
+    timed_out: bool = False
+    error: str | None = None
+    trace_path: Path | None = None
+    attempts: int = 0
+    duration_ms: int = 0
+    usage: Usage = field(default_factory=Usage)
+    run_id: str | None = None
+    suggested_count: int = 0
+    """How many new suggestions the run added to the workspace's review queue."""
+    left_out_count: int = 0
+    """How many notes the offline writer found past its per-run limit and left out."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the run satisfied the tool policy (wrote, or found nothing new)."""
+        return self.outcome != "failed"
+
+    def diff_lines(self) -> list[str]:
+        """The change to the memory file as unified-diff body lines (`+…`, `-…`, ` …`)."""
+        diff = difflib.unified_diff(
+            self.before.splitlines(), self.after.splitlines(), lineterm="", n=1
+        )
+        return [line for line in diff if not line.startswith(("---", "+++"))]
+
+    def summary(self) -> str:
+        """One line for logs, the CLI and the status bar."""
+        if self.outcome == "wrote":
+            lines = self.diff_lines()
+            added = sum(1 for line in lines if line.startswith("+"))
+            removed = sum(1 for line in lines if line.startswith("-"))
+            return (
+                f"Updated {self.memory_path} (+{added} −{removed} lines){self._left_out_clause()}"
+            )
+        if self.outcome == "suggested":
+            suggested = plural(self.suggested_count, "memory", "memories")
+            return f"Suggested {suggested} for review{self._left_out_clause()}"
+        if self.outcome == "no_new_memories":
+            return "No new memories"
+        return f"Memory writer failed: {self.error or 'unknown error'}"
+
+    def _left_out_clause(self) -> str:
+        if not self.left_out_count:
+            return ""
+        return f" ({self.left_out_count} less sure left out)"
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON view (for `memtab write --json`)."""
+        return {
+            "workspaceId": self.workspace_id,
+            "workspaceName": self.workspace_name,
+            "outcome": self.outcome,
+            "ok": self.ok,
+            "memoryPath": self.memory_path,
+            "triggerMessageId": self.trigger_message_id,
+            "runStartedAt": self.run_started_at,
+            "modelString": self.model_string,
+            "timedOut": self.timed_out,
+            "error": self.error,
+            "tracePath": str(self.trace_path) if self.trace_path else None,
+            "attempts": self.attempts,
+            "durationMs": self.duration_ms,
+            "usage": {
+                "inputTokens": self.usage.input_tokens,
+                "outputTokens": self.usage.output_tokens,
+            },
+            "diff": self.diff_lines(),
+            "summary": self.summary(),
+            "runId": self.run_id,
+            "leftOut": self.left_out_count,
+        }

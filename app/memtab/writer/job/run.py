@@ -1,0 +1,472 @@
+"""One run of the background memory writer (docs/formats.md §10.2).
+
+`run_writer` gives a model — or the offline writer, which is a model-shaped extractor —
+the newest transcript events that fit in 80,000 characters of JSON (secrets redacted),
+the current memory file, and three tools: `memory_read`, `memory_write` and
+`no_new_memories`. `load_writer_events` reads those events from a transcript of any size
+in bounded memory (`memtab.transcripts.window`). The run must end with a successful
+`memory_write`, or with `no_new_memories` and no failed write in the same attempt. The
+first attempt that does not satisfy that gets one more, with a reminder. One deadline
+(`timeout_s`) bounds the whole run. As soon as the policy is satisfied the run stops,
+without asking the model for a closing message it does not need.
+
+A failed run (timeout, policy not satisfied, provider error, cancellation) writes a trace
+dump; so does a successful one when `dump_successful_runs` is set. The run never raises
+for those: `WriterRunResult` says what happened, with the dump's path.
+
+The run does not touch the scheduling state; `memtab.writer.job.policy` does that around it.
+
+Every run — also one that found nothing new or failed — is added to Memtab's runs log
+(`memtab.store.history.runs`, kind `writer`); its writes are recorded in history as the
+`writer`'s, under the run's id, so the run can be reverted.
+
+Secrets (docs/formats.md §12): the transcript events are redacted (`memtab.redact`)
+before they are sized and sent, so the request, the offline writer's notes, the dump and
+the log only ever see redacted events; lines a model writes are redacted again as they
+land (`tools.redact_added_lines`), and the dump is redacted whole. The current memory file
+is sent as it is: the model must quote it exactly for its compare-and-swap `memory_write`,
+its lines were redacted when a writer added them, and it is the user's own file, which mux
+sends to its model too. Consolidation requests follow the same rule for the same reason
+(`str_replace` needs the exact text).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from memtab.fs.clock import Clock, now_ms
+from memtab.llm.loop import LoopResult, run_tool_loop
+from memtab.llm.types import (
+    ChatProvider,
+    Message,
+    ModelReply,
+    ToolSpec,
+    Usage,
+    UserMessage,
+)
+from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.runs import log_run, new_run_id
+from memtab.store.home import Home
+from memtab.store.paths import PathError
+from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
+from memtab.store.sidecars.registry import Workspace
+from memtab.transcripts import (
+    DEFAULT_MAX_JSON_CHARS,
+    EventBudget,
+    NewestEvents,
+    TranscriptEvent,
+    TranscriptFormat,
+    read_newest_events,
+    read_transcript,
+)
+from memtab.writer.config import WriterSettings
+from memtab.writer.inbox.suggestions import RunOrigin
+from memtab.writer.job.dumps import AttemptTrace, RunTrace, write_trace_dump
+from memtab.writer.job.offline_provider import OfflineWriterProvider
+from memtab.writer.job.result import RunOutcome, WriterRunResult
+from memtab.writer.prompts import build_user_message, reminder_prompt, system_prompt
+from memtab.writer.tools import WriterTools
+
+logger = logging.getLogger(__name__)
+
+ATTEMPTS = 2
+# read, write, (stale) read, write, and room for one mistake.
+MAX_STEPS_PER_ATTEMPT = 6
+# The stop reason of the reply Memtab answers itself once the tool policy is satisfied.
+POLICY_SATISFIED_STOP = "memtab:policy-satisfied"
+MANUAL_TRIGGER_ID = "manual"
+
+
+class _StopWhenSatisfied:
+    """Wraps the provider: once the attempt satisfied the tool policy, the next "model
+    turn" is answered here with an empty final reply, which ends the tool loop without
+    another (paid, slow) model call. Tool calls of the same reply still all run."""
+
+    def __init__(self, provider: ChatProvider, tools: WriterTools) -> None:
+        self._provider = provider
+        self._tools = tools
+
+    @property
+    def name(self) -> str:
+        return self._provider.name
+
+    @property
+    def model(self) -> str:
+        return self._provider.model
+
+    def complete(
+        self,
+        system: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        *,
+        cancel: threading.Event | None = None,
+    ) -> ModelReply:
+        if self._tools.tally.satisfied:
+            return ModelReply(text="", stop_reason=POLICY_SATISFIED_STOP)
+        return self._provider.complete(system, messages, tools, cancel=cancel)
+
+
+def is_writer_event(event: TranscriptEvent) -> bool:
+    """Whether a run looks at the event: sub-agent (sidechain) chatter is left out."""
+    return not event.sidechain
+
+
+def writer_events(events: Iterable[TranscriptEvent]) -> list[TranscriptEvent]:
+    """The events a run looks at (`is_writer_event`)."""
+    return [event for event in events if is_writer_event(event)]
+
+
+def load_transcript_events(
+    path: Path, transcript_format: TranscriptFormat | None = None
+) -> list[TranscriptEvent]:
+    """Every event of a transcript a run looks at (OSError if it cannot be opened). For a
+    run itself use `load_writer_events`, which does not hold the whole file."""
+    return writer_events(read_transcript(path, transcript_format).events)
+
+
+def load_writer_events(
+    path: Path,
+    transcript_format: TranscriptFormat | None = None,
+    max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+    observe: Callable[[TranscriptEvent], None] | None = None,
+) -> NewestEvents:
+    """Read a transcript for a run in bounded memory, whatever its size: the newest events
+    that fit the budget, redacted (OSError if it cannot be opened). `observe` sees every
+    event the run looks at, once its results are in (the offline writer's digest)."""
+    return read_newest_events(
+        path,
+        transcript_format,
+        max_json_chars=max_json_chars,
+        redact=True,
+        include=is_writer_event,
+        observe=observe,
+    )
+
+
+def default_trigger_id(events: NewestEvents) -> str:
+    """The id a run is filed under: the newest completed assistant turn, else the newest
+    event, else "manual"."""
+    event = events.newest_completed_turn or events.newest
+    return (event.message_id or event.id) if event is not None else MANUAL_TRIGGER_ID
+
+
+def run_writer(
+    home: Home,
+    workspace: Workspace,
+    events: Sequence[TranscriptEvent] | NewestEvents,
+    provider: ChatProvider,
+    *,
+    trigger_message_id: str | None = None,
+    settings: WriterSettings | None = None,
+    cancel: threading.Event | None = None,
+    known_secrets: Iterable[str] = (),
+    max_json_chars: int = DEFAULT_MAX_JSON_CHARS,
+    clock: Clock = now_ms,
+    transcript_path: Path | None = None,
+) -> WriterRunResult:
+    """Run the writer once for `workspace` over `events` (see the module docstring): a
+    transcript's events, or what `load_writer_events` read of one (with the same
+    `max_json_chars`). `transcript_path`: the file they were read from, named with the
+    lines the run writes or suggests (docs/formats.md §20.1).
+
+    `known_secrets` are API keys Memtab holds: they never reach a dump. Never raises for
+    a failed run; raises only for programming errors.
+    """
+    if not isinstance(events, NewestEvents):
+        events = NewestEvents.of(writer_events(events), max_json_chars, redact=True)
+    budget = events.budget
+    if not budget.redacted or budget.max_json_chars != max_json_chars:
+        raise ValueError("the events were not selected for this run: unredacted or resized")
+    settings = settings or WriterSettings()
+    trigger = trigger_message_id or default_trigger_id(events)
+    run_started_at = clock()
+    run_id = new_run_id(run_started_at)
+    transcript = str(transcript_path) if transcript_path is not None else None
+    if isinstance(provider, OfflineWriterProvider):
+        provider.origin = RunOrigin(run_id, workspace.id, transcript)
+    store = MemoryStore(home, workspace, actor="writer", run_id=run_id)
+    tools = WriterTools(store, settings.memory_path)
+    with store.collecting_changes() as written:
+        result = _run(
+            home,
+            workspace,
+            budget,
+            provider,
+            tools,
+            trigger,
+            settings,
+            cancel,
+            known_secrets,
+            run_started_at,
+            run_id,
+        )
+    _log(home, workspace, result, provider, written, clock)
+    _log_provenance(home, workspace, result, provider, budget, written, transcript, clock)
+    return result
+
+
+def _run(
+    home: Home,
+    workspace: Workspace,
+    budget: EventBudget,
+    provider: ChatProvider,
+    tools: WriterTools,
+    trigger: str,
+    settings: WriterSettings,
+    cancel: threading.Event | None,
+    known_secrets: Iterable[str],
+    run_started_at: int,
+    run_id: str,
+) -> WriterRunResult:
+    started = time.monotonic()
+    deadline = started + settings.timeout_s
+
+    setup_error: str | None = None
+    existing = ""
+    try:
+        current = tools.read_current()
+        existing = current.content if current is not None else ""
+        memory_file = str(tools.physical_path())
+    except (MemoryStoreError, PathError) as error:
+        setup_error = f"cannot read {settings.memory_path}: {error}"
+        memory_file = ""
+
+    user_message = build_user_message(
+        workspace=workspace.display_name,
+        project=workspace.project_identity or "(none: multi-project workspace)",
+        memory_path=settings.memory_path,
+        memory=existing,
+        events_json=budget.json_text(),
+        kept=budget.trimmed_count,
+        total=budget.original_count,
+    )
+    trace = RunTrace(
+        run_started_at=run_started_at,
+        workspace_id=workspace.id,
+        workspace_name=workspace.name,
+        trigger_message_id=trigger,
+        model_string=f"{provider.name}:{provider.model}",
+        timeout_ms=round(settings.timeout_s * 1000),
+        project_path=workspace.project_path,
+        workspace_path=workspace.path,
+        memory_path=settings.memory_path,
+        memory_file=memory_file,
+        system_prompt=system_prompt(),
+        existing_memory=existing,
+        events_summary=budget.summary(),
+        events=budget.items,
+        user_message=user_message,
+    )
+    usage = Usage()
+    if setup_error is not None:
+        trace.error = setup_error
+    else:
+        for index in range(ATTEMPTS):
+            attempt = AttemptTrace(attempt_index=index + 1)
+            trace.attempts.append(attempt)
+            messages: list[Message] = [UserMessage(user_message)]
+            if index > 0:
+                messages.append(UserMessage(reminder_prompt()))
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                attempt.messages, attempt.aborted = messages, True
+                trace.timed_out = True
+                trace.error = attempt.error = f"timed out after {settings.timeout_s:g} s"
+                break
+            tally = tools.start_attempt()
+            loop = run_tool_loop(
+                _StopWhenSatisfied(provider, tools),
+                system_prompt(),
+                messages,
+                tools.specs,
+                tools.execute,
+                max_steps=MAX_STEPS_PER_ATTEMPT,
+                timeout_s=remaining,
+                cancel=cancel,
+            )
+            usage.add(loop.usage)
+            _record_attempt(attempt, loop, tools)
+            if tally.satisfied:
+                trace.satisfied_memory_tool_policy = True
+                break
+            if loop.stop_reason in ("timeout", "cancelled", "error"):
+                trace.timed_out = loop.stop_reason == "timeout"
+                trace.error = attempt.error
+                break
+            attempt.error = "ended without memory_write or no_new_memories"
+        else:
+            trace.error = (
+                f"the model ended {ATTEMPTS} attempts without a successful memory_write "
+                "or no_new_memories"
+            )
+
+    wrote = any(attempt.wrote for attempt in trace.attempts)
+    trace.did_write_memory = wrote
+    outcome: RunOutcome = "failed"
+    suggested = _suggested_count(provider)
+    if trace.satisfied_memory_tool_policy:
+        outcome = "wrote" if wrote else "suggested" if suggested else "no_new_memories"
+        trace.error = None
+    # The dump keeps mux's vocabulary: to the tool policy a suggest-only run found nothing.
+    trace.outcome = "no_new_memories" if outcome == "suggested" else outcome
+    trace_path: Path | None = None
+    if outcome == "failed" or settings.dump_successful_runs:
+        trace_path = _write_dump(home, trace, known_secrets, settings.max_dumps)
+    result = WriterRunResult(
+        workspace_id=workspace.id,
+        workspace_name=workspace.display_name,
+        outcome=outcome,
+        memory_path=settings.memory_path,
+        trigger_message_id=trigger,
+        run_started_at=run_started_at,
+        model_string=trace.model_string,
+        before=existing,
+        after=tools.written if wrote and tools.written is not None else existing,
+        timed_out=trace.timed_out,
+        error=trace.error,
+        trace_path=trace_path,
+        attempts=len(trace.attempts),
+        duration_ms=int((time.monotonic() - started) * 1000),
+        usage=usage,
+        run_id=run_id,
+        suggested_count=suggested,
+        left_out_count=provider.left_out if isinstance(provider, OfflineWriterProvider) else 0,
+    )
+    log = logger.info if result.ok else logger.warning
+    log("Memory writer for %s: %s", workspace.id, result.summary())
+    return result
+
+
+def _log(
+    home: Home,
+    workspace: Workspace,
+    result: WriterRunResult,
+    provider: ChatProvider,
+    written: list[RecordedChange],
+    clock: Clock,
+) -> None:
+    """Add the run to the runs log, each write an op with its history versions."""
+    from memtab.store.history.records import FileVersions, RunEntry, RunOp, TokenUsage
+
+    ops = tuple(
+        RunOp(
+            command="memory_write",
+            path=change.path,
+            applied=True,
+            files=(FileVersions.from_change(change),),
+        )
+        for change in written
+    )
+    log_run(
+        home,
+        RunEntry(
+            id=result.run_id or new_run_id(result.run_started_at),
+            at=clock(),
+            kind="writer",
+            trigger=result.trigger_message_id,
+            workspace_id=workspace.id,
+            project_path=workspace.project_identity,
+            summary=result.summary(),
+            ops=ops,
+            provider=provider.name,
+            model=provider.model,
+            status="failed" if result.outcome == "failed" else "ok",
+            error=result.error,
+            started_at=result.run_started_at,
+            usage=TokenUsage.of(result.usage.input_tokens, result.usage.output_tokens),
+        ),
+    )
+
+
+def _log_provenance(
+    home: Home,
+    workspace: Workspace,
+    result: WriterRunResult,
+    provider: ChatProvider,
+    budget: EventBudget,
+    written: list[RecordedChange],
+    transcript: str | None,
+    clock: Clock,
+) -> None:
+    """Where the lines the run wrote came from (docs/formats.md §20.1): the transcript
+    window it was shown and its dump; the offline writer also says it note by note."""
+    if not written:
+        return
+    from memtab.store.history.provenance import log_provenance
+    from memtab.store.history.records import NoteOrigin, ProvenanceRecord, TranscriptWindow
+
+    events = budget.events
+    window = TranscriptWindow(
+        first_message_id=(events[0].message_id or events[0].id) if events else None,
+        last_message_id=(events[-1].message_id or events[-1].id) if events else None,
+        message_count=len(events),
+        transcript_path=transcript,
+    )
+    notes = provider.written_notes if isinstance(provider, OfflineWriterProvider) else ()
+    record = ProvenanceRecord(
+        at=clock(),
+        kind="writer-run",
+        versions=tuple(change.after.id for change in written),
+        run_id=result.run_id,
+        workspace_id=workspace.id,
+        memory_path=result.memory_path,
+        window=window,
+        trace_dump=result.trace_path.name if result.trace_path is not None else None,
+        notes=tuple(
+            NoteOrigin(
+                line=note.bullet,
+                message_ids=note.message_ids,
+                workspace_id=workspace.id,
+                transcript_path=transcript,
+                run_id=result.run_id,
+                section=note.section,
+            )
+            for note in notes
+        ),
+    )
+    log_provenance(home, record)
+
+
+def _suggested_count(provider: ChatProvider) -> int:
+    """How many suggestions the offline writer queued in this run (0 for a model)."""
+    return len(provider.proposed) if isinstance(provider, OfflineWriterProvider) else 0
+
+
+def _record_attempt(attempt: AttemptTrace, loop: LoopResult, tools: WriterTools) -> None:
+    """Copy what the tool loop did into the attempt's trace (without the synthetic stop)."""
+    real_replies = [r for r in loop.replies if r.stop_reason != POLICY_SATISFIED_STOP]
+    synthetic = len(loop.replies) - len(real_replies)
+    attempt.messages = loop.messages[: len(loop.messages) - synthetic]
+    attempt.replies = real_replies
+    attempt.tool_executions = list(loop.tool_executions)
+    attempt.wrote = tools.tally.wrote
+    attempt.no_new_memories = tools.tally.no_new_memories
+    if tools.tally.satisfied:
+        attempt.finish_reason = real_replies[-1].stop_reason if real_replies else "stop"
+        return
+    if loop.stop_reason in ("timeout", "cancelled"):
+        attempt.aborted = True
+        attempt.finish_reason = "aborted"
+        attempt.error = loop.detail
+    elif loop.stop_reason == "error":
+        attempt.finish_reason = "error"
+        attempt.error = loop.detail
+    elif loop.stop_reason == "max_steps":
+        attempt.finish_reason = "max-steps"
+    else:
+        attempt.finish_reason = real_replies[-1].stop_reason if real_replies else None
+
+
+def _write_dump(
+    home: Home, trace: RunTrace, known_secrets: Iterable[str], max_dumps: int
+) -> Path | None:
+    try:
+        return write_trace_dump(home, trace, known_secrets=known_secrets, max_dumps=max_dumps)
+    except OSError as error:
+        logger.warning("Cannot write the memory writer trace for %s: %s", trace.workspace_id, error)
+        return None

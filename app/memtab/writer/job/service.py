@@ -1,0 +1,217 @@
+"""The writer as the app runs it: watch transcripts, apply the policy, run, hand results back.
+
+`WriterService` is plain Python; the GUI facade (`memtab.gui.tasks.writer`) calls it from
+two worker threads:
+
+- the watch thread: `prime()` once, then `poll(workspace_ids)` whenever the file watcher
+  reports transcripts changing, and `check_state_changes(workspace_ids)` when it reports
+  writer state files changing. `poll` reads the new lines, counts completed assistant
+  turns of eligible workspaces (registered, not archived, not a child task) and returns
+  a `RunTicket` for each run the policy starts.
+- the run thread: `run(ticket, cancel)` for each ticket, which always ends the ticket.
+
+Coexisting with mux (which may run its own writer on the same home and keeps the state
+file cached in memory): in `auto` mode, a state file changed by someone else makes the
+service leave that workspace alone until the app restarts — both writing would double
+every run and overwrite each other's counts. `always` ignores that; `off` never counts.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from memtab.fs.clock import Clock, now_ms
+from memtab.llm.settings import resolve_provider_settings
+from memtab.llm.types import ChatProvider, ProviderError
+from memtab.store.home import Home, HomeError
+from memtab.store.sidecars.registry import Registry, load_registry
+from memtab.writer.config import WriterSettings, load_writer_settings
+from memtab.writer.config_values import WriterMode
+from memtab.writer.job.monitor import TranscriptMonitor
+from memtab.writer.job.policy import RunTicket, WriterScheduler
+from memtab.writer.job.result import WriterRunResult
+
+logger = logging.getLogger(__name__)
+
+WriterProviderFactory = Callable[[], tuple[ChatProvider, tuple[str, ...]]]
+"""Builds the provider for one writer run, with the secrets it holds (kept out of dumps)."""
+
+
+class WriterServiceError(Exception):
+    """A run that could not start (unknown workspace, unusable provider settings, no
+    transcript); the message is meant for the user."""
+
+
+def default_provider_factory() -> tuple[ChatProvider, tuple[str, ...]]:
+    """The provider the user configured (offline writer by default), resolved per run so
+    a settings change applies to the next run."""
+    from memtab.writer.job.providers import create_writer_provider, known_secrets  # see `_run`
+
+    settings = resolve_provider_settings()
+    return create_writer_provider(settings), known_secrets(settings)
+
+
+@dataclass(frozen=True)
+class PollResult:
+    """What a poll did: the workspaces whose transcripts it read, the runs to start, and
+    the display names of their workspaces."""
+
+    polled: list[str] = field(default_factory=list)
+    tickets: list[RunTicket] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+
+
+class WriterService:
+    """See the module docstring. `poll`/`prime`/`check_state_changes` on one thread,
+    `run` on another; the shared parts (`WriterScheduler`) are thread-safe."""
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        settings_loader: Callable[[], WriterSettings] = load_writer_settings,
+        provider_factory: WriterProviderFactory = default_provider_factory,
+        clock: Clock = now_ms,
+    ) -> None:
+        self.home = home
+        self.scheduler = WriterScheduler(home, clock=clock)
+        self.monitor = TranscriptMonitor(home)
+        self._settings_loader = settings_loader
+        self._provider_factory = provider_factory
+        self._yielded: set[str] = set()
+
+    # --- watch thread ---------------------------------------------------------------------
+
+    def prime(self) -> None:
+        """Follow every existing workspace from the end of its transcript: the history
+        that is already there is not new turns."""
+        ids = set(self.monitor.workspace_ids_on_disk())
+        registry = self._registry()
+        if registry is not None:
+            ids.update(workspace.id for workspace in registry.workspaces)
+        self.monitor.follow_from_end(sorted(ids))
+
+    def poll(
+        self, workspace_ids: Iterable[str] | None = None, *, paused: bool = False
+    ) -> PollResult:
+        """Read new transcript lines of these workspaces (None: every known one) and apply
+        the policy to their completed assistant turns. Paused, lines are consumed and not
+        counted (resuming does not replay what happened meanwhile)."""
+        settings = self._settings_loader()
+        registry = self._registry()
+        ids = sorted(workspace_ids) if workspace_ids is not None else self._all_ids(registry)
+        result = PollResult(polled=ids)
+        for workspace_id in ids:
+            if registry is None or paused or not self._eligible(workspace_id, registry, settings):
+                self.monitor.skip(workspace_id)
+                continue
+            interval = registry.writer_interval
+            for event in self.monitor.new_turns(workspace_id):
+                ticket = self.scheduler.on_completed_turn(
+                    workspace_id, event.message_id or event.id, interval
+                )
+                if ticket is not None:
+                    result.tickets.append(ticket)
+                    workspace = registry.workspace(workspace_id)
+                    result.names[workspace_id] = workspace.display_name if workspace else ""
+        return result
+
+    def check_state_changes(self, workspace_ids: Iterable[str]) -> list[str]:
+        """Workspaces whose state file another process just advanced, in `auto` mode:
+        from now on they are left to that writer. Returns the newly yielded ones."""
+        if self._settings_loader().mode is not WriterMode.AUTO:
+            return []
+        newly: list[str] = []
+        for workspace_id in sorted(set(workspace_ids)):
+            if workspace_id in self._yielded or self.scheduler.is_in_flight(workspace_id):
+                continue
+            if self.scheduler.is_foreign_change(workspace_id):
+                logger.info(
+                    "Another process (mux?) runs the memory writer for %s; Memtab leaves it be",
+                    workspace_id,
+                )
+                self._yielded.add(workspace_id)
+                newly.append(workspace_id)
+        return newly
+
+    def is_yielded(self, workspace_id: str) -> bool:
+        """Whether the workspace was left to another writer (watch thread only)."""
+        return workspace_id in self._yielded
+
+    def _registry(self) -> Registry | None:
+        try:
+            return load_registry(self.home)
+        except HomeError as error:
+            logger.warning("Memory writer: cannot read the registry: %s", error)
+            return None
+
+    def _all_ids(self, registry: Registry | None) -> list[str]:
+        ids = set(self.monitor.workspace_ids_on_disk())
+        if registry is not None:
+            ids.update(workspace.id for workspace in registry.workspaces)
+        return sorted(ids)
+
+    def _eligible(self, workspace_id: str, registry: Registry, settings: WriterSettings) -> bool:
+        if settings.mode is WriterMode.OFF:
+            return False
+        workspace = registry.workspace(workspace_id)
+        if workspace is None or workspace.archived or workspace.parent_id is not None:
+            return False
+        return settings.mode is WriterMode.ALWAYS or workspace_id not in self._yielded
+
+    # --- run thread -----------------------------------------------------------------------
+
+    def run(self, ticket: RunTicket, cancel: threading.Event | None = None) -> WriterRunResult:
+        """Run the writer for a ticket and end the ticket, whatever happens.
+
+        Raises WriterServiceError when the run cannot start at all.
+        """
+        try:
+            return self._run(ticket, cancel)
+        finally:
+            self.scheduler.finish_run(ticket)
+
+    def _run(self, ticket: RunTicket, cancel: threading.Event | None) -> WriterRunResult:
+        # The engine (the model loop, the offline writer and its rules: ~2 MB resident) is
+        # loaded by the first run, on the run thread: a writer that has had nothing to do
+        # since the window opened has not loaded it.
+        from memtab.writer.job.providers import bind_to_run, close_provider, read_for_run
+        from memtab.writer.job.run import run_writer
+
+        try:
+            workspace = load_registry(self.home).require_workspace(ticket.workspace_id)
+        except HomeError as error:
+            raise WriterServiceError(str(error)) from None
+        try:
+            provider, secrets = self._provider_factory()
+        except ProviderError as error:
+            raise WriterServiceError(f"Cannot start the memory writer: {error.message}") from None
+        try:
+            path = self.home.transcript_path(workspace.id)
+            try:
+                events, whole = read_for_run(provider, path, "mux")
+            except OSError as error:
+                raise WriterServiceError(
+                    f"Cannot read the transcript {path}: {error.strerror or error}"
+                ) from None
+            settings = self._settings_loader()
+            return run_writer(
+                self.home,
+                workspace,
+                events,
+                bind_to_run(provider, self.home, workspace, events.budget, settings, whole),
+                trigger_message_id=ticket.message_id,
+                settings=settings,
+                cancel=cancel,
+                known_secrets=secrets,
+                transcript_path=path,
+            )
+        finally:
+            close_provider(provider)
+
+    def abandon(self, ticket: RunTicket) -> None:
+        """A ticket whose run never started (cancelled while queued)."""
+        self.scheduler.abandon_run(ticket)

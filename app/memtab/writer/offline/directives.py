@@ -1,0 +1,369 @@
+"""The user's standing rules, found in what the human wrote, in any of eight languages.
+
+A directive is a sentence of the human's own message (never a sub-agent's prompt,
+injected context, a pasted block or `<private>` text) that states a rule for the future,
+recognized by its structure rather than by one phrase:
+
+- it *opens* with a rule word — "always …", "never …", "don't ever …", "from now on …",
+  "remember that …" and their equivalents ("Toujours …", "Nie …", "Siempre …", "Nunca …",
+  "항상 …", "常に …", "总是 …");
+- or it is an imperative (it opens with a verb such as use, run, utilise, verwende, usa,
+  use, or ends as a request in Korean, Japanese or Chinese) that carries a rule word
+  ("Utilise toujours pnpm, jamais npm.", "항상 pnpm을 사용하세요."); a prohibition opens
+  the sentence ("Don't amend commits.", whatever the verb, but not "Don't worry";
+  "不要提交到 main 分支。", "请勿…") or ends it as a request or a written rule
+  ("…しないでください", "…しないこと", "…하지 마세요") — 不要 and 别 inside a word ("不要求",
+  "区别") are not one;
+- or, in Japanese, the user says again what they told the agent to do ("…の中に作れって
+  言ってる"): a correction (a last clause they left unfinished, "…、そこからは決して", is left
+  out of the note);
+- or the user says what they prefer ("I prefer …", "je préfère …", "ich bevorzuge …",
+  "prefiero …", "prefiro …", "我更喜欢 …", "…の方が好き", "…을 선호") or corrects the agent
+  ("No, use pnpm.", "Non, utilise pnpm.", "아니, pnpm 써.");
+- or, in English, it says with a modal what holds for every one of a kind, or what to do
+  instead, naming what it is about ("All references to api.x.org should go to y.org", "We
+  should not display "AGENTS.md" for …, but instead …");
+- or, in Portuguese, it says what must be with a modal ("… tem que estar atrás de uma
+  feature flag …", "deve existir o paywall …"): the clause that carries it;
+- or the user names the value that is the correct one ("G-081QKVSS83 が正しい測定IDです",
+  "The correct port is 4001", "O bundle ID correto é …") — even inside a question.
+
+Questions are never directives, nor is a statement about something ("It always fails on
+CI.", "Ça échoue toujours."): the rule word must belong to an instruction. A pasted
+document (a long message, or one with Markdown headings, read without code fences) is
+not the user's own voice: only what the user wrote before it — its first paragraph — is
+read.
+Word lists cover English, French, German, Spanish, Portuguese, Chinese, Japanese and Korean.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memtab.writer.offline.language import ended, language_of
+
+MAX_DIRECTIVE_CHARS = 300
+MIN_DIRECTIVE_CHARS = 8
+
+_PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.DOTALL | re.IGNORECASE)
+_HARNESS_TAGS = re.compile(
+    r"<(command-[a-z-]+|local-command-[a-z-]+|system-reminder|user-prompt-submit-hook)>"
+    r".*?(?:</\1>|\Z)",
+    re.DOTALL,
+)
+_FENCED_CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_INTERRUPTED = re.compile(r"^\[Request interrupted by user[^\]]*\]\s*")
+_MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+\S", re.MULTILINE)
+# A message this long, or with this many headings, is a pasted document.
+PASTED_LINES = 12
+PASTED_CHARS = 1500
+PASTED_HEADINGS = 2
+_LIST_MARKER = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
+# Sentence ends: Latin punctuation followed by a space, or CJK full stops anywhere.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+_QUESTION = re.compile(r"[?？]\s*$|[?？]\s")
+
+
+def _alternation(words: str) -> str:
+    return "|".join(re.escape(word) for word in sorted(words.split("|"), key=len, reverse=True))
+
+
+# Rule words, by language. Multi-word forms are listed whole.
+_RULE_WORDS = _alternation(
+    # English
+    "always|never|don't ever|do not ever|from now on|going forward|in the future|"
+    "remember|make sure to|make sure you|prefer|avoid|"
+    # French
+    "toujours|jamais|désormais|dorénavant|à partir de maintenant|à l'avenir|"
+    "n'oublie pas|n'oubliez pas|rappelle-toi|souviens-toi|surtout pas|préfère|préférez|"
+    "évite|évitez|"
+    # German
+    "immer|nie|niemals|ab jetzt|von nun an|künftig|in zukunft|denk daran|merk dir|"
+    "bevorzuge|vermeide|"
+    # Spanish
+    "siempre|nunca|jamás|a partir de ahora|de ahora en adelante|en el futuro|recuerda|"
+    "prefiere|evita|"
+    # Portuguese
+    "sempre|nunca|jamais|a partir de agora|daqui em diante|no futuro|lembre-se|lembra-te|"
+    "prefira|evite|"
+    # What to use instead of what, in each: "Use pnpm instead of npm", "Instead of adding
+    # yet another …, add …", "Use o pnpm em vez do npm"
+    "instead of|rather than|au lieu de|au lieu d'|statt|anstatt|en lugar de|en vez de|"
+    "em vez de|em vez do|em vez da|ao invés de|ao invés do|ao invés da|"
+    # … as Portuguese is often typed, without its accents ("ao inves de commitar tudo")
+    "ao inves de|ao inves do|ao inves da"
+)
+# CJK rule words that say "from now on" or "every time". Bare prohibitions (不要, 别) are
+# also parts of common words (不要求 "does not require", 区别 "difference", 特别): they
+# make a rule only where they open the sentence (`_CJK_PROHIBITION`).
+_RULE_WORDS_CJK = (
+    "总是|總是|始终|始終|永远|永遠|从不|從不|绝不|絕不|以后都|以後都|今后|今後|从现在开始|從現在開始|"
+    "记住|記住|务必|務必|每次|"
+    "常に|いつも|必ず|絶対に|決して|これから|覚えておいて|禁止|"
+    "항상|언제나|절대|반드시|앞으로|이제부터|기억해|금지"
+)
+_CJK_PROHIBITION = re.compile(
+    r"^(?:请|請|你)?(?:不要|別|别|不准|禁止|勿)(?!的|人)"
+    r"|(?:しないで|ないで)(?:ください|下さい)?[。！!.\s]*$|ないこと[。！!.\s]*$"
+    r"|(?:하지 ?마(?:세요|십시오)?|말아 ?(?:줘|주세요))[.!\s]*$"
+)
+# Imperative openings (Latin scripts): a verb in the imperative, with "please" forms.
+_IMPERATIVE_VERBS = _alternation(
+    "use|run|prefer|keep|put|write|add|avoid|stop|do|don't|do not|make|check|commit|push|"
+    "please use|please run|please never|please always|"
+    "utilise|utilisez|lance|lancez|préfère|préférez|évite|évitez|mets|mettez|garde|gardez|"
+    "n'utilise|n'utilisez|ne fais|ne faites|ne mets|ne lance|fais|faites|écris|écrivez|"
+    "verwende|verwenden sie|benutze|benutzen sie|nutze|nimm|führe|vermeide|mach|schreib|"
+    "bevorzuge|"
+    "usa|use|utiliza|ejecuta|evita|prefiere|haz|no uses|no hagas|escribe|pon|"
+    "utilize|rode|execute|evite|prefira|faça|não use|não faça|escreva|coloque|"
+    "faca|nao use|nao faça|nao faca"
+)
+# A Korean or Japanese request ends with these forms; a Chinese one carries these words.
+# (決して "never" ends like the request して but is an adverb: a sentence ending on it was
+# left unfinished.)
+_KO_JA_REQUEST_END = re.compile(
+    r"(?:하세요|하십시오|해라|해 줘|해줘|해 주세요|해주세요|세요|써|쓰세요|마세요|마|말아 줘|"
+    r"ください|下さい|しないで|使って|使え|すること|(?<!決)して)[。！!.\s]*$"
+)
+# The user says again what they told the agent to do ("dotnix/claude/rulesの中に作れって言ってる",
+# "pnpm を使えと言ったでしょ"): an order in the imperative, quoted — a correction, so a rule.
+_JA_RESTATED_ORDER = re.compile(
+    r"[えけせてねへめれげぜべぺろよ](?:って|と)言っ(?:てる|ている|てます|ています|た)"
+)
+# A last clause left unfinished: it ends on a rule word with nothing after it ("…作れって
+# 言ってる、そこからは決して"). The note is what the user finished saying.
+_JA_UNFINISHED_TAIL = re.compile(r"[、,]\s*[^、,。]*(?:決して|絶対に|必ず|常に|いつも)\s*$")
+_ZH_REQUEST = re.compile(r"^(?:请|請)|[，,、]\s*(?:请|請)|务必|務必")
+# "Don't <verb> …" is a prohibition, whatever the verb — but not the remarks that open the
+# same way ("Don't worry", "Don't know why it fails": I don't know).
+_NEGATED_IMPERATIVE = re.compile(
+    r"^(?:don't|do not|dont)\s+(?!worry|bother|mind|know|think|understand|see|get\b|care"
+    r"|remember|recall|have|need|want|like|seem|believe|expect|blame|panic|be sorry)[a-z]{2,}\b"
+    r"|^n'utilise(?:z)? pas\b|^ne (?:fais|faites|mets|mettez|touche|touchez|lance|lancez) pas\b"
+    r"|^(?:benutze|verwende|nutze)\b.{0,30}\b(?:kein|keine|keinen|nicht)\b"
+    r"|^no (?:uses|hagas|toques|pongas|ejecutes)\b|^n[ãa]o (?:use|fa[çc]a|mexa|coloque|rode)\b",
+    re.IGNORECASE,
+)
+_PREFERENCE = re.compile(
+    r"\b(?:i|we) (?:always |really |strongly )?prefer\b|\bje préfère\b|\bnous préférons\b"
+    r"|\bich bevorzuge\b|\bwir bevorzugen\b|\bich möchte lieber\b|\bprefiero\b|\bprefiro\b"
+    r"|我(?:更)?(?:喜欢|喜歡|偏好)|の方が(?:好き|いい)|(?:을|를) 선호",
+    re.IGNORECASE,
+)
+_CORRECTION = re.compile(
+    rf"^(?:no|nope|non|nein|não|nao)[,.!]?\s*(?:{_IMPERATIVE_VERBS})\b", re.IGNORECASE
+)
+_CJK_CORRECTION = re.compile(r"^(?:아니|아뇨|いいえ|いや|不是|不对|不對)[,，、.!\s]")
+_RULE_OPENING = re.compile(rf"^(?:please\s+|s'il te plaît,?\s+|bitte\s+)?(?:{_RULE_WORDS})\b", re.I)
+_IMPERATIVE_WITH_RULE = re.compile(
+    rf"^(?:please\s+)?(?:{_IMPERATIVE_VERBS})\b.{{0,60}}?\b(?:{_RULE_WORDS})\b", re.IGNORECASE
+)
+_ANYWHERE = re.compile(
+    r"\b(?:from now on|going forward|remember (?:that|to)|(?:you|we) (?:should|must) "
+    r"(?:always|never))\b",
+    re.IGNORECASE,
+)
+# An English rule said with a modal about its subject ("the url for the tracks … should
+# always go to simplemap.safecast.org", "full schema should not be updated ever") — not a
+# regret ("should never have failed") nor a subject the sentence before named ("It …").
+_EN_MODAL_RULE = re.compile(
+    r"^(?!(?:it|this|that|they|he|she|which)\b)"
+    r".*\b(?:(?:should|must)(?: not|n't)? (?:always|never)\b(?! have\b)"
+    r"|should(?: not|n't) be \w+ ever\b)",
+    re.IGNORECASE,
+)
+# An English rule for every one of a kind ("All refences to api.safecast.org should go to
+# simplemap.safecast.org") or what to do instead ("We should not display "AGENTS.md" for GitHub
+# Copilot instructions, but instead "Copilot instructions""), about something it names (a
+# domain, a file, a quoted label) — not "all of these should …", which leans on the message.
+_EN_RULE_FOR_A_KIND = re.compile(
+    r"^(?:all|every|each|any) (?!(?:of )?(?:these|those|them|this|that|it)\b)[^,;]{3,60}?"
+    r"\b(?:should|must)\b|^we (?:should|must)(?: not|n't)? .*\binstead\b",
+    re.IGNORECASE,
+)
+_NAMES_A_THING = re.compile(r"`[^`]+`|\"[^\"]+\"|“[^”]+”|\w[./_-]\w")
+_CJK_RULE = re.compile(_RULE_WORDS_CJK)
+# Words that open a sentence without being its rule, and a link the rule is about
+# ("https://…/pull/7697 Instead of adding …, add …").
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:please|also|and|but|so|ok|okay|oh|note|btw|et|aussi|und|auch|y|también|e|também)"
+    r"\b[,:]?\s+|https?://\S+\s+)+",
+    re.IGNORECASE,
+)
+_REWRITE_PREFIXES = re.compile(
+    r"^(?:remember(?: that)?|from now on|going forward|in (?:the )?future)\b[,:]?\s*",
+    re.IGNORECASE,
+)
+
+
+def human_text(text: str) -> str:
+    """What the human typed in a message: without `<private>` parts, harness injections
+    (slash-command wrappers, system reminders), code fences and an interruption marker."""
+    text = _FENCED_CODE.sub(" ", _HARNESS_TAGS.sub(" ", _PRIVATE.sub(" ", text)))
+    return _INTERRUPTED.sub("", text.strip())
+
+
+def looks_pasted(text: str) -> bool:
+    """Whether a message reads as a pasted document rather than something typed."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return (
+        len(lines) > PASTED_LINES
+        or len(text) > PASTED_CHARS
+        or len(_MARKDOWN_HEADING.findall(text)) >= PASTED_HEADINGS
+    )
+
+
+def directives_in(text: str) -> list[str]:
+    """The standing rules a human message states, one per sentence, tidied as bullets."""
+    text = human_text(text)
+    if looks_pasted(text):
+        text = text.split("\n\n", 1)[0]  # what the user wrote above what they pasted
+        if looks_pasted(text):
+            return []
+    found: list[str] = []
+    for raw_line in text.splitlines():
+        line = raw_line.strip()
+        if not line or line.startswith((">", "$", "#", "|")) or raw_line.startswith("    "):
+            continue
+        line = _LIST_MARKER.sub("", line)
+        for raw_sentence in _SENTENCE_END.split(line):
+            sentence = raw_sentence.strip()
+            directive = _directive(sentence) or _obligation(sentence) or _correct_value(sentence)
+            if directive and directive not in found:
+                found.append(directive)
+    return found
+
+
+def is_directive(sentence: str) -> bool:
+    """Whether one sentence of the human's states a standing rule (see the module doc)."""
+    if _QUESTION.search(sentence):
+        return False
+    core = _LEADING_FILLER.sub("", sentence.strip())
+    if _RULE_OPENING.match(core) or _IMPERATIVE_WITH_RULE.match(core):
+        return True
+    if _NEGATED_IMPERATIVE.match(core) or _CORRECTION.match(core):
+        return True
+    if _ANYWHERE.search(core) or _PREFERENCE.search(core) or _EN_MODAL_RULE.search(core):
+        return True
+    if _EN_RULE_FOR_A_KIND.search(core) and _NAMES_A_THING.search(core):
+        return True
+    if _JA_RESTATED_ORDER.search(core):
+        return True
+    request = bool(_KO_JA_REQUEST_END.search(core) or _ZH_REQUEST.search(core))
+    if _CJK_CORRECTION.match(core):
+        return request
+    if _CJK_PROHIBITION.search(core):
+        return True
+    cjk_rule = _CJK_RULE.search(core)
+    return bool(cjk_rule and (cjk_rule.start() == 0 or request))
+
+
+def _directive(sentence: str) -> str | None:
+    sentence = _JA_UNFINISHED_TAIL.sub("", sentence)
+    if not MIN_DIRECTIVE_CHARS <= len(sentence) <= MAX_DIRECTIVE_CHARS:
+        return None
+    if not is_directive(sentence):
+        return None
+    core = _LEADING_FILLER.sub("", sentence)
+    rewritten = _REWRITE_PREFIXES.sub("", core).strip() or core
+    if len(rewritten) < MIN_DIRECTIVE_CHARS // 2:
+        return None
+    return _as_note(rewritten)
+
+
+# Portuguese says a rule with a modal as often as with an imperative: "Toda essa feature do
+# pro-89 tem que estar em volta de uma feature flag…", "…deve existir o paywall…". The
+# clause that carries it is the rule (a sentence often opens on the bug that prompted it);
+# a clause that opens on the modal borrows its subject from the clause before, and one that
+# opens on a pronoun or a demonstrative ("isso tem que ser possível…", "Aquela conversa deve
+# …") leans on what came before: not a rule. Nor is what the user wants done now ("Agora quero
+# aprimorar … tem que considerar …", "Eu quero que você pense em um novo nome …, tem que ser
+# um nome vendável"): the modal says what this piece of work must do, not a standing rule.
+_PT_OBLIGATION = re.compile(
+    r"\b(?:tem que|têm que|tem de|têm de|deve|devem|precisa (?:ser|estar)|precisam (?:ser|estar)"
+    r"|não pode|não podem)\b",
+    re.IGNORECASE,
+)
+_OPENS_ON_MODAL = re.compile(r"^(?:tem|têm|deve|devem|precisa|precisam|não pode)\b", re.I)
+_PT_LEANS_ON_CONTEXT = re.compile(
+    r"^(?:isso|isto|aquilo|ele|ela|eles|elas|que|e|mas|ou|então"
+    r"|aquel[ae]s?|ess[ae]s?|est[ae]s?)\b",
+    re.IGNORECASE,
+)
+_PT_WISH_OF_THE_MOMENT = re.compile(
+    r"\b(?:quero|queria|queremos|gostaria|gostaríamos|preciso que|precisamos que)\b", re.I
+)
+MIN_OBLIGATION_WORDS = 8
+_CLAUSE_END = re.compile(r"[,;]\s+")
+
+
+def _obligation(sentence: str) -> str | None:
+    """A Portuguese rule said with a modal ("tem que", "deve"), as its clause (with the
+    clause before when it opens on the modal), or None."""
+    if _QUESTION.search(sentence) or language_of(sentence) != "pt":
+        return None
+    clauses = _CLAUSE_END.split(sentence.rstrip(".!"))
+    for index, clause in enumerate(clauses):
+        if not _PT_OBLIGATION.search(clause):
+            continue
+        rule = clause
+        if _OPENS_ON_MODAL.match(clause) and index > 0:
+            rule = f"{clauses[index - 1]}, {clause}"
+        if _PT_LEANS_ON_CONTEXT.match(rule) or len(rule.split()) < MIN_OBLIGATION_WORDS:
+            continue
+        if _PT_WISH_OF_THE_MOMENT.search(rule):
+            continue
+        return _as_note(rule)
+    return None
+
+
+# A value the user says is the right one ("G-081QKVSS83 が正しい測定IDです", "The correct
+# ID is `G-081QKVSS83`"): a correction of the agent, kept even inside a question ("X が正しい
+# IDなのですが、正しく設定されていますか？"). The value must look like one — code, or a token
+# with a digit or a separator — not "this is the correct approach".
+_VALUE = r"(?P<value>`[^`]+`|[A-Za-z0-9_.:/@+-]*(?:\d|[.:/@_-][A-Za-z0-9])[A-Za-z0-9_.:/@+-]*)"
+_CORRECT_VALUE = (
+    re.compile(
+        _VALUE
+        + r"\s*(?:が|こそが?)\s*正しい(?P<what>[^\s、。,.!?！？]{0,12}?)(?=です|なの|だ|で|。|$)"
+    ),
+    re.compile(r"\bthe (?:correct|right) (?P<what>[\w -]{1,24}?) is " + _VALUE, re.IGNORECASE),
+    re.compile(_VALUE + r" is the (?:correct|right) (?P<what>[\w -]{1,24})\b", re.IGNORECASE),
+    re.compile(r"\b[oa] (?P<what>[\w -]{1,24}?) corret[oa] é " + _VALUE, re.IGNORECASE),
+    re.compile(_VALUE + r" é [oa] (?P<what>[\w -]{1,24}?) corret[oa]\b", re.IGNORECASE),
+)
+
+
+def _correct_value(sentence: str) -> str | None:
+    """The value the user calls the correct one, as a note naming what it is, or None."""
+    for index, pattern in enumerate(_CORRECT_VALUE):
+        found = pattern.search(sentence)
+        if found is None or (index > 0 and _QUESTION.search(sentence)):
+            continue  # asked in English or Portuguese, it is a question, not a correction
+        value, what = found["value"].rstrip(".:/,-"), found["what"].strip()
+        if len(value) < MIN_VALUE_CHARS:
+            continue
+        if index == 0:
+            return f"{value} が正しい{what}です。"
+        if index in (1, 2):
+            return f"The correct {what} is {value}."
+        return f"O {what} correto é {value}."
+    return None
+
+
+MIN_VALUE_CHARS = 4
+_TRAILING_OFF = re.compile(r"\s*(?:\.{2,}|…)+$")
+
+
+def _as_note(text: str) -> str:
+    """A sentence as a directive note: one line, its first letter up (outside CJK), ended
+    (a sentence the user let trail off, "…co-author...", ends on a full stop)."""
+    text = _TRAILING_OFF.sub("", " ".join(text.split()))
+    if not any(_is_cjk(char) for char in text):
+        text = text[0].upper() + text[1:]
+    return ended(text)
+
+
+def _is_cjk(char: str) -> bool:
+    return "\u3040" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7a3"

@@ -1,0 +1,556 @@
+"""What the offline writer finds in a transcript: the user's goal, directives and
+decisions, working commands, fixes, findings.
+
+The whole transcript is read once, oldest event first, keeping bounded state
+(`TranscriptDigest`): however long the session, its start is seen. Sub-agent chatter is
+left out; a sub-agent's report is read where the parent receives it. All rules are
+conservative — a memory file full of noise is worse than a short one:
+
+- Goal: what the user's first message asks for, in English, or the title of the plan
+  Claude Code hands over (`asked.goal_in`), kept only when the session then changed the
+  project (edited a file or ran a project command).
+- Directives: the human's standing rules (`directives`); a pasted document is not the
+  human's voice.
+- Directives are kept in all eight languages they are read in (the user's own words);
+  findings are written only in those the rules were checked in on real sessions —
+  English, Japanese, Portuguese (`language`); in any other, the other notes are what the
+  transcript's structure shows (commands, fixes, decisions, a plan's title).
+- Decisions: the user's answer to a question the agent asked (`AskUserQuestion`), with
+  the question (`asked.decisions_in`).
+- Commands that work: shell commands that succeeded — with their own exit status, not a
+  pipe's — and build, test, lint, type-check, format or install the project (`make check`,
+  `pytest -q`, `bun run docs:build`), or run one of the project's own tools or scripts
+  (`mix ecto.migrate`, `./scripts/seed.sh`, `claude mcp add …`), written whole, one per
+  family (the shortest), without the looking around chained to them (`&& cat out.txt`).
+  A command whose output was cut to its end (`go test ./... | tail -30`) counts when that
+  end says it passed. Exploration (`ls`, `cat`, `git status`) and throwaways never count:
+  a script the session deleted, code given inline (`python -c`), anything under /tmp, an
+  install of one named package, a run of tests picked by name (`-run X`, `-k x`).
+- Fixes: a failed project command (or `git commit`, whose hooks are project rules) is a
+  lesson only when a later step in the transcript fixed the same problem soon after, and
+  the note says what fixed it: the commands (and edits) in between, or the other
+  invocation that worked. Running the same command again is not a fix, nor is editing
+  code until it passes (that is the work, not a lesson); a failed guess (a file or path
+  that does not exist) is not a lesson, and neither is an agent fumbling its own tools
+  (`fixes`). A command run in another repository (`git -C ~/dotfiles commit`) is not the
+  project's: neither its hooks nor its failures are noted.
+- Findings: facts about the project the agent stated — in its answers or a sub-agent's
+  report — in any of the eight languages (`answers`); the session's surest few
+  (`answers.best_facts`), and of a report only firm ones. Surest of all: a memory the agent
+  saved itself (Claude Code's auto-memory file, `agent_memory`), in any language — a
+  directive when its type is `feedback`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from memtab.transcripts import (
+    TranscriptEvent,
+    TranscriptToolCall,
+    background_task,
+    ended_task,
+    polled_session,
+    running_session,
+)
+from memtab.writer.offline.agent_memory import memories_saved
+from memtab.writer.offline.answers import (
+    FIRM_WEIGHT,
+    best_facts,
+    fact_weight,
+    facts_in,
+    facts_in_reports,
+    facts_in_text,
+    is_agent_report,
+)
+from memtab.writer.offline.asked import SkillScripts, decisions_in, goal_in, is_question
+from memtab.writer.offline.bash_agents import command_a_bash_agent_ran
+from memtab.writer.offline.candidates import CandidatePool
+from memtab.writer.offline.command_scope import is_narrowed, without_passthrough
+from memtab.writer.offline.commands import (
+    chained_commands,
+    command_family,
+    command_kind,
+    display_command,
+    git_hook_stage,
+    is_one_off,
+    is_project_command,
+    is_worth_keeping,
+    mentioned_files,
+    status_is_known,
+    tool_program,
+)
+from memtab.writer.offline.directives import directives_in, human_text
+from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
+from memtab.writer.offline.fixes import (
+    EDIT_TOOL_NAME,
+    Fix,
+    Step,
+    as_run_here,
+    broken_hook_note,
+    can_teach,
+    find_fix,
+    fix_key,
+    read_step,
+)
+from memtab.writer.offline.language import is_claimed
+from memtab.writer.offline.outcomes import hooks_note, hooks_that_passed
+from memtab.writer.offline.project_dirs import worktree_added
+from memtab.writer.offline.workflow_tools import ToolUses, WorkflowTool
+
+__all__ = [
+    "Findings",
+    "Fix",
+    "TranscriptDigest",
+    "WorkflowTool",
+    "WorkingCommand",
+    "extract_candidates",
+    "extract_findings",
+    "fix_key",
+]
+
+# A memory the agent saved itself outweighs any fact read in its prose (at most
+# FIRM_WEIGHT + 1, `answers.fact_weight`).
+SAVED_MEMORY_WEIGHT = FIRM_WEIGHT + 2
+# Bounds on what a digest keeps, so memory stays flat on a transcript of any length.
+MAX_KEPT = 50  # of each kind: a run that suggests hundreds of notes teaches nothing
+MAX_KEPT_FILES = 2000
+# A session's goal is worth keeping once the session did real work on the project.
+MIN_GOAL_STEPS = 10
+# A fix must follow its failure closely: after this many tool calls, what made the command
+# work can no longer be told apart from everything else the agent did meanwhile.
+MAX_CALLS_TO_FIX = 8
+
+# An error saying a path is not there: the agent guessed wrong, nothing to learn.
+_MISSING_PATH = re.compile(
+    r"no such file or directory|does not exist|doesn't exist|cannot find the path|enoent"
+    r"|can't open file|cannot access|not a directory|path not found",
+    re.IGNORECASE,
+)
+# A call Claude Code never ran because another call of the same turn failed first.
+_NEVER_RAN = re.compile(r"^\s*<tool_use_error>Sibling tool call errored</tool_use_error>\s*$")
+
+
+MAX_ORIGINS = 4  # message ids kept per finding: where it was first said, a fix's two ends
+
+
+# --- entry point ----------------------------------------------------------------------
+
+
+def extract_findings(events: Iterable[TranscriptEvent]) -> Findings:
+    """Findings from transcript events (oldest first); sub-agent events are skipped."""
+    digest = TranscriptDigest()
+    for event in events:
+        digest.add(event)
+    return digest.findings()
+
+
+def extract_candidates(events: Iterable[TranscriptEvent]) -> Findings:
+    """Every candidate note's finding, with its evidence (`TranscriptDigest.candidates`)."""
+    digest = TranscriptDigest(candidates=True)
+    for event in events:
+        digest.add(event)
+    return digest.candidates()
+
+
+class TranscriptDigest:
+    """What the offline writer keeps of a transcript read once, event by event, in
+    bounded memory however long the transcript is (the writer's budget window shows a
+    model only the newest events; this sees them all, so the user's goal stated at the
+    start is not lost).
+
+    Add events oldest first, each once its tool results are in
+    (`memtab.transcripts.read_newest_events(observe=…)` does that); `findings()` says what
+    was found so far. Sub-agent events are skipped; a sub-agent's report reaches the
+    parent as the result of its Task call and is read there.
+    """
+
+    def __init__(self, *, candidates: bool = False) -> None:
+        """`candidates`: also keep what the soft gates leave out, for `candidates()` (the
+        research command `tests/quality/judge_cv.py`); a writer run has no use for them."""
+        self._directives: list[str] = []
+        self._decisions: list[str] = []
+        self._facts: list[str] = []
+        self._fact_weights: dict[str, int] = {}
+        self._goal: str | None = None
+        self._hooks: dict[str, str] = {}  # the note on the hooks of a commit, of a push
+        self._saw_user = False
+        # Mid-work, right after a call that failed, the agent explains that failure ("Branch
+        # creation hit the sandbox because …"): the moment's trouble, not a lasting fact — what
+        # the session learnt from it is a `Fix`.
+        self._after_failure = False
+        self._scripts = SkillScripts()
+        self._project_dir: str | None = None  # where the session started (`event.cwd`)
+        self._worktrees: list[str] = []  # the checkouts it added (`worktree_added`)
+        self._changed_project = False
+        self._steps = 0
+        self._commands: dict[str, tuple[WorkingCommand, frozenset[str]]] = {}
+        self._fixes: list[tuple[Fix, frozenset[str]]] = []
+        self._fix_keys: set[tuple[str, str]] = set()
+        self._throwaway: set[str] = set()
+        # Workflow tools: program → subcommand → the shortest invocation that worked, and
+        # the message it is in.
+        self._tools = ToolUses()
+        # Codex commands still running when their call returned, by session id.
+        self._running: dict[str, tuple[TranscriptToolCall, str]] = {}
+        # Claude Code commands sent to the background, by task id (see `_session_end`).
+        self._background: dict[str, tuple[TranscriptToolCall, str]] = {}
+        # The newest steps: a failure is judged once the calls that may fix it are seen.
+        self._recent: deque[Step] = deque()
+        # Where each kept finding was said: (kind, key) → message ids (docs/formats.md §20.1).
+        self._origins: dict[tuple[str, str], tuple[str, ...]] = {}
+        # What the soft gates leave out, for the judge's research (`candidates`).
+        self._pool = CandidatePool() if candidates else None
+
+    def add(self, event: TranscriptEvent) -> None:
+        if event.sidechain:
+            return
+        origin = event.message_id or event.id
+        self._project_dir = event.cwd or self._project_dir
+        if event.role in ("user", "system"):  # a skill's instructions come as either
+            self._scripts.remember(event.text)
+        if event.role == "user" and event.text:
+            self._after_failure = False
+            self._user_text(event.text, origin)
+        elif event.role == "assistant":
+            if self._pool is not None:
+                self._pool_facts(
+                    facts_in(event.text, concluded=event.completed_turn, lenient=True),
+                    origin,
+                    "final" if event.completed_turn else "answer",
+                    self._after_failure and not event.completed_turn,
+                )
+            if event.completed_turn or not self._after_failure:
+                found = facts_in_text(event.text, concluded=event.completed_turn)
+                self._keep_facts(found, origin, told_the_user=event.completed_turn)
+            for call in event.tool_calls:
+                self._call(call, origin)
+            if event.tool_calls:
+                self._after_failure = event.tool_calls[-1].is_error
+
+    def findings(self) -> Findings:
+        """What was found in the events added so far (the digest can go on after)."""
+        throwaway = self._throwaway
+        fixes = [fix for fix, files in self._fixes if not files & throwaway]
+        pending = list(self._recent)
+        judged_keys = set(self._fix_keys)  # the pending steps are judged again when they leave
+        for index, step in enumerate(pending):
+            fix = self._judge(step, pending[index + 1 :])
+            if fix is not None and not fix[1] & throwaway and fix[0] not in fixes:
+                fixes.append(fix[0])
+        self._fix_keys = judged_keys
+        origins = dict(self._origins)
+        return Findings(
+            directives=list(self._directives),
+            commands=[cmd for cmd, files in self._commands.values() if not files & throwaway],
+            fixes=fixes,
+            findings=[*best_facts(self._facts, self._fact_weights), *self._hooks.values()],
+            goal=self._goal if self._changed_project and self._steps >= MIN_GOAL_STEPS else None,
+            decisions=list(self._decisions),
+            tools=self._workflow_tools(origins, leaned_on_only=True),
+            origins=origins,
+        )
+
+    def candidates(self) -> Findings:
+        """Every note the rules propose — what `findings()` keeps and what its soft gates
+        leave out (`candidates`) — each with its `Evidence`, for the judge to choose from.
+        Only a digest made with `candidates=True` keeps them."""
+        if self._pool is None:
+            raise ValueError("this digest was made without candidates=True")
+        rules = self.findings()
+        wide = replace(
+            rules, findings=[*rules.findings], origins=dict(rules.origins), goal=self._goal
+        )
+        wide.tools = self._workflow_tools(wide.origins, leaned_on_only=False)
+        families = {shown.command: family for family, (shown, _) in self._commands.items()}
+        wide.commands = [*rules.commands]
+        for family, (shown, origin) in self._pool.commands.items():
+            if family not in self._commands:
+                wide.commands.append(WorkingCommand(shown, command_kind(shown)))
+                wide.origins.setdefault(("command", shown), (origin,))
+                families[shown] = family
+        self._pool.widen(
+            wide,
+            rules,
+            passed_fact_rules=self._facts,
+            families=families,
+            steps=self._steps,
+            changed=self._changed_project,
+        )
+        return wide
+
+    def _workflow_tools(
+        self, origins: dict[tuple[str, str], tuple[str, ...]], *, leaned_on_only: bool
+    ) -> list[WorkflowTool]:
+        """The workflow tools (`workflow_tools`), their origins added to `origins`."""
+        tools: list[WorkflowTool] = []
+        for tool, ids in self._tools.tools(leaned_on_only=leaned_on_only):
+            tools.append(tool)
+            origins[("tool", tool.program)] = _origin_ids(ids)
+            if self._pool is not None:
+                self._pool.said[("tool", tool.program)] = self._tools.uses[tool.program]
+        return tools
+
+    def _keep(self, kept: list[str], found: Iterable[str], kind: OriginKind, origin: str) -> None:
+        """Keep new findings of one kind (`_add_unique`), each with the message it came from."""
+        found = list(found)
+        if self._pool is not None:
+            for item in found:
+                self._pool.seen(kind, item, self._steps)
+        for item in _add_unique(kept, found, MAX_KEPT):
+            self._origins.setdefault((kind, item), (origin,))
+
+    def _pool_facts(
+        self, found: Iterable[str], origin: str, source: str, after_failure: bool = False
+    ) -> None:
+        """Offer facts to the judge's pool (`candidates`): those of a claimed language."""
+        if self._pool is None:
+            return
+        claimed = [fact for fact in found if is_claimed(fact)]
+        self._pool.add_facts(
+            claimed, origin, source=source, step=self._steps, after_failure=after_failure
+        )
+
+    def _keep_facts(
+        self, found: Iterable[str], origin: str, *, told_the_user: bool, report: bool = False
+    ) -> None:
+        """Keep new findings with how sure each is (`answers.best_facts` keeps the surest);
+        of a sub-agent's report, which mostly describes the code it read, only firm ones."""
+        found = [fact for fact in found if is_claimed(fact)]  # `language`: checked languages
+        weights = {fact: fact_weight(fact, told_the_user=told_the_user) for fact in found}
+        found = [fact for fact, weight in weights.items() if not report or weight >= FIRM_WEIGHT]
+        self._keep(self._facts, found, "finding", origin)
+        for fact in found:
+            if fact in self._facts:
+                self._fact_weights[fact] = max(weights[fact], self._fact_weights.get(fact, 0))
+
+    # --- reading ---------------------------------------------------------------------
+
+    def _user_text(self, text: str, origin: str) -> None:
+        if not self._saw_user:
+            self._goal = goal_in(text)
+            self._saw_user = self._goal is not None or bool(human_text(text).strip())
+            if self._goal is not None:
+                self._origins[("goal", self._goal)] = (origin,)
+        # The user's own rule is kept in every language `directives` reads: its words are
+        # the user's, not the writer's judgement (`language`, docs/formats.md §10.2).
+        self._keep(self._directives, directives_in(text), "directive", origin)
+        reported = facts_in_reports(text)
+        self._keep_facts(reported, origin, told_the_user=False, report=True)
+        self._pool_facts(reported, origin, "report")
+
+    def _call(self, call: TranscriptToolCall, origin: str) -> None:
+        if self._pool is not None:
+            self._pool.touched(call)
+        if is_question(call):
+            self._keep(self._decisions, decisions_in(call, self._scripts.lists), "decision", origin)
+            return
+        if is_agent_report(call):
+            if self._pool is not None:
+                self._pool_facts(
+                    facts_in(call.output or "", concluded=True, lenient=True), origin, "report"
+                )
+            found = facts_in_text(call.output or "", concluded=True)
+            self._keep_facts(found, origin, told_the_user=False, report=True)
+            return
+        ran = command_a_bash_agent_ran(call)
+        if ran is not None:  # a `Bash` sub-agent's report: the run's only trace here
+            for part in chained_commands(as_run_here(ran, self._project_dir, self._worktrees)):
+                self._note_working(part, origin)
+        saved = memories_saved(call)  # the agent's own: surer than any fact read in prose
+        for memory in saved:  # a `feedback` one is the user's guidance, distilled
+            kept = self._directives if memory.kind == "directive" else self._facts
+            self._keep(kept, [memory.text], memory.kind, origin)
+            if memory.kind == "finding":
+                self._fact_weights[memory.text] = SAVED_MEMORY_WEIGHT
+                if self._pool is not None:  # the agent's own, in any language
+                    self._pool.add_facts([memory.text], origin, source="saved", step=self._steps)
+        if saved:
+            return
+        if _NEVER_RAN.match(call.output or ""):
+            return  # it did nothing: neither a failure nor a success
+        finished = self._session_end(call, origin)
+        if finished is None:
+            return
+        call, origin = finished
+        step = read_step(call, origin, self._project_dir, self._worktrees)
+        if step.succeeded and step.command is not None:
+            worktree = worktree_added(step.command, self._project_dir)
+            if worktree is not None and len(self._worktrees) < MAX_KEPT_FILES:
+                self._worktrees.append(worktree)
+        self._steps += 1
+        self._throwaway |= step.deleted
+        if len(self._throwaway) > MAX_KEPT_FILES:
+            self._throwaway = set(list(self._throwaway)[-MAX_KEPT_FILES:])
+        if step.succeeded and (
+            (step.command is not None and is_project_command(step.command))
+            or (step.command is None and EDIT_TOOL_NAME.search(step.name))
+        ):
+            self._changed_project = True
+        self._note_command(step)
+        stage = git_hook_stage(step.command)
+        if step.elsewhere:
+            stage = None  # a commit in another repository: its hooks are not the project's
+        if step.succeeded and stage is not None and stage not in self._hooks:
+            self._note_hooks(stage, hooks_note(stage, hooks_that_passed(call.output or "")), origin)
+        self._recent.append(step)
+        if len(self._recent) > MAX_CALLS_TO_FIX:
+            oldest = self._recent.popleft()
+            judged = self._judge(oldest, list(self._recent))
+            if judged is not None and len(self._fixes) < MAX_KEPT:
+                self._fixes.append(judged)
+
+    def _session_end(
+        self, call: TranscriptToolCall, origin: str
+    ) -> tuple[TranscriptToolCall, str] | None:
+        """A Codex command still running when its call returned is judged when a poll of
+        its session says how it ended (`write_stdin`: "Process exited with code 1"): the
+        command with the poll's output and exit code, in the message it was run from. None
+        for a call that says nothing yet (still running, or a poll of no command we hold).
+        A Claude Code command sent to the background is judged at once, as one that
+        started (a dev server never ends), and again by the poll that ends it
+        (`_background_end`)."""
+        task = background_task(call)
+        if task is not None and len(self._background) < MAX_KEPT:
+            self._background[task] = (replace(call, output=None), origin)  # output not kept
+        polled = ended_task(call)
+        if polled is not None:
+            return self._background_end(*polled)
+        session = running_session(call)
+        if session is not None:
+            if session in self._running or len(self._running) < MAX_KEPT:
+                # its output is not kept: the poll that ends it brings the end of it
+                self._running[session] = (replace(call, output=None), origin)
+            return None
+        session = polled_session(call)
+        if session is None:
+            return call, origin
+        started = self._running.get(session)
+        if started is None or call.exit_code is None:
+            return None
+        del self._running[session]
+        ended = replace(
+            started[0], output=call.output, exit_code=call.exit_code, is_error=call.is_error
+        )
+        return ended, started[1]
+
+    def _background_end(
+        self, task: str, exit_code: int, output: str
+    ) -> tuple[TranscriptToolCall, str] | None:
+        """A background command a `TaskOutput` poll says ended (`transcripts.ended_task`):
+        the command with that exit code and output, in the message it was run from; the
+        note it kept when it started is taken back when it failed. None for a task the
+        session did not send to the background here (a sub-agent's)."""
+        started = self._background.pop(task, None)
+        if started is None:
+            return None
+        call, origin = started
+        if exit_code != 0:
+            self._forget_command(call.command or "", origin)
+        return replace(call, output=output, exit_code=exit_code, is_error=exit_code != 0), origin
+
+    def _note_command(self, step: Step) -> None:
+        command = step.command
+        if command is None or not step.succeeded:
+            return
+        if not status_is_known(command):
+            command = step.passed_as
+            if command is None:
+                return
+        for part in chained_commands(command):
+            self._note_working(part, step.origin)
+
+    def _forget_command(self, command: str, origin: str) -> None:
+        """Take back the note a command kept when it started in the background (in message
+        `origin`): it ended failing (`mix test` sent to the background, then `exit_code` 2).
+        A note an earlier run of it kept stays."""
+        command = as_run_here(command, self._project_dir, self._worktrees)
+        for part in chained_commands(command):
+            family = command_family(without_passthrough(part))
+            known = self._commands.get(family)
+            if known is None or known[0].command != display_command(without_passthrough(part)):
+                continue
+            if self._origins.get(("command", known[0].command)) == (origin,):
+                del self._commands[family]
+                del self._origins[("command", known[0].command)]
+
+    def _note_working(self, command: str, origin: str) -> None:
+        """Keep a command that worked, when it is worth a note (its family's shortest)."""
+        command = without_passthrough(command)
+        shown = display_command(command)
+        if shown is None or is_one_off(command) or is_narrowed(command):
+            return
+        if mentioned_files(command) & self._throwaway:
+            return
+        family = command_family(command)
+        if not is_worth_keeping(command) and tool_program(command) is None:
+            if self._pool is not None:
+                self._pool.other_command(command, family, shown, origin, self._steps)
+            return
+        if self._pool is not None:
+            self._pool.seen("command", family, self._steps)
+        program = tool_program(command)
+        if program is not None:
+            self._tools.note(program, family, shown, origin)
+            return
+        known = self._commands.get(family)
+        if known is None and len(self._commands) >= MAX_KEPT:
+            return
+        if known is None or len(shown) < len(known[0].command):
+            if known is not None:
+                self._origins.pop(("command", known[0].command), None)
+            self._commands[family] = (
+                WorkingCommand(shown, command_kind(command)),
+                frozenset(mentioned_files(command)),
+            )
+            self._origins[("command", shown)] = (origin,)
+
+    def _note_hooks(self, key: str, note: str | None, origin: str) -> None:
+        """Keep a note on the project's hooks (`outcomes.hooks_note`,
+        `fixes.broken_hook_note`), the first of its key."""
+        if note is not None and key not in self._hooks:
+            self._hooks[key] = note
+            self._origins[("finding", note)] = (origin,)
+
+    def _judge(self, step: Step, later: Sequence[Step]) -> tuple[Fix, frozenset[str]] | None:
+        """The fix of a failed step, from the steps after it; None when it teaches nothing."""
+        if not step.failed or not can_teach(step, self._throwaway):
+            return None
+        signature = step.signature
+        if not signature or _MISSING_PATH.search(signature):
+            return None  # nothing to say about it, or a guess at a path that is not there
+        key = (step.family, signature.lower())
+        if key in self._fix_keys:
+            return None
+        found = find_fix(step, signature, later, self._throwaway)
+        if found is None:
+            stage = git_hook_stage(step.command)
+            self._note_hooks(
+                f"broken {stage}", broken_hook_note(step, signature, later), step.origin
+            )
+            return None
+        fix, worked = found
+        self._fix_keys.add(key)
+        self._origins[("fix", fix_key(fix))] = _origin_ids([step.origin, worked.origin])
+        assert step.command is not None
+        return fix, frozenset(mentioned_files(step.command))
+
+
+def _add_unique(kept: list[str], found: Iterable[str], limit: int) -> list[str]:
+    """Append the items not kept yet, up to `limit` in all; the ones appended."""
+    added: list[str] = []
+    for item in found:
+        if len(kept) >= limit:
+            break
+        if item not in kept:
+            kept.append(item)
+            added.append(item)
+    return added
+
+
+def _origin_ids(ids: Iterable[str]) -> tuple[str, ...]:
+    """Message ids once each, in order, at most `MAX_ORIGINS`."""
+    return tuple(dict.fromkeys(ids))[:MAX_ORIGINS]

@@ -1,0 +1,383 @@
+"""Merge the offline writer's findings into a Markdown memory file, saying each thing once.
+
+Findings become *notes*: bullets under fixed sections — `## Goal`, `## Directives`,
+`## Decisions`, `## Commands that work`, `## Fixes`, `## Findings` — appended at the end
+of the section when the file has it, or as a new section at the end of the file. Nothing
+else in the file is touched, so the user's own notes (and a model's) survive. A new file
+gets a `description:` frontmatter and a title. `plan_notes` says which notes a file
+lacks; `apply_notes` writes notes into a file's text — the writer's direct write and an
+accepted suggestion take the same path.
+
+Each finding is compared with what the file already says after normalizing both sides
+(case, quotes and backticks, digits, whitespace), so a second run over the same
+transcript — or a line the user rephrased only in case or formatting — adds nothing.
+Notes the user (or a model) wrote in their own words count too: a directive or finding is
+known when one line holds most of its words, a fix when a line names the command and the
+error or every step of the fix. When a fix resolves a failure an older Memtab recorded
+under `## Known failures`, that bullet is replaced by the fix. Note text passes through
+secret redaction before it is written anywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from memtab.redact import redact_secrets
+from memtab.store.paths import Scope
+
+if TYPE_CHECKING:  # the rules that find them: loaded by a run, not by a window's Inbox
+    from memtab.writer.offline.findings import Findings, OriginKind, WorkingCommand
+    from memtab.writer.offline.fixes import Fix
+    from memtab.writer.offline.workflow_tools import WorkflowTool
+
+GOAL = "Goal"
+DIRECTIVES = "Directives"
+DECISIONS = "Decisions"
+COMMANDS = "Commands that work"
+FIXES = "Fixes"
+FINDINGS = "Findings"
+KNOWN_FAILURES = "Known failures"  # written by older versions; fixes replace its bullets
+SECTION_ORDER = (GOAL, DIRECTIVES, DECISIONS, COMMANDS, FIXES, FINDINGS)
+MAX_NOTE_CHARS = 500  # a suggestion's limit too (`suggestions.MAX_TEXT_CHARS`)
+# What one person reviews from one run: past this, a run keeps its surest notes (mux's
+# harvest has no count limit, only a confidence floor; a 200 MB session found ~100).
+MAX_NOTES_PER_RUN = 20
+# Surest first: what the user said, then what a command proved, then what the agent said.
+_SUREST_FIRST = (DIRECTIVES, DECISIONS, GOAL, FIXES, COMMANDS, FINDINGS)
+
+NEW_FILE_HEADER = (
+    "---\n"
+    "description: What this workspace taught its coding agents — the user's goal, "
+    "directives and decisions, commands that work, fixes and findings\n"
+    "---\n"
+    "\n"
+    "# Workspace notes\n"
+)
+# A notes file accepted Inbox items start in project or global memory (§10.5).
+NEW_FILE_HEADERS = {
+    Scope.PROJECT: (
+        "---\n"
+        "description: What coding agents learned about this project — the user's directives "
+        "and decisions, commands that work, fixes and findings\n"
+        "---\n"
+        "\n"
+        "# Project notes\n"
+    ),
+    Scope.GLOBAL: (
+        "---\n"
+        "description: The user's preferences and rules for coding agents, in every project\n"
+        "---\n"
+        "\n"
+        "# Notes for every project\n"
+    ),
+}
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_WORD = re.compile(r"[^\W_][\w./-]*[^\W_]|[^\W_]")
+_STOPWORDS = frozenset(
+    (
+        *("a", "an", "the", "to", "of", "for", "in", "on", "at", "and", "or", "so"),
+        *("is", "are", "be", "been", "do", "does", "it", "its", "this", "that", "these"),
+        *("those", "you", "your", "we", "our", "us", "i", "my", "me", "before", "after"),
+        *("with", "by", "as", "when", "then", "from", "into"),
+    )
+)
+_SUFFIXES = ("ing", "ed", "es", "s")
+# How much of a finding's wording one existing line must hold to count as saying it.
+DIRECTIVE_OVERLAP = 0.75
+SIGNATURE_OVERLAP = 0.6
+_MIN_FUZZY_WORDS = 3
+_FAILURE_WORD = re.compile(r"\bfail", re.IGNORECASE)
+_FIXED_WORDS = re.compile(r"\bfixed\b|\bworked\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Note:
+    """One bullet for a section (its text, without the `- `). `replaces` is the key of a
+    `## Known failures` bullet this fix supersedes; `message_ids` are the transcript
+    messages it was drawn from (docs/formats.md §20.1), not part of what the note says."""
+
+    section: str
+    text: str
+    replaces: tuple[str, str] | None = None
+    message_ids: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def bullet(self) -> str:
+        return f"- {self.text}"
+
+
+def normalize(text: str) -> str:
+    """Text as compared for duplicates: lower case, no quotes/backticks/emphasis, every
+    number as 0, whitespace collapsed."""
+    text = text.lower()
+    text = re.sub(r"[`*_\"'“”‘’]", "", text)
+    text = re.sub(r"\d+", "0", text)
+    return " ".join(text.split())
+
+
+def significant_words(text: str) -> frozenset[str]:
+    """The words that carry a line's meaning: normalized, no stopwords, crudely stemmed
+    (`pushing` → `push`)."""
+    return frozenset(
+        _stem(word) for word in _WORD.findall(normalize(text)) if word not in _STOPWORDS
+    )
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _overlap(words: frozenset[str], line_words: frozenset[str]) -> float:
+    return len(words & line_words) / len(words) if words else 0.0
+
+
+def render_command(working: WorkingCommand) -> str:
+    """The note text of a working command."""
+    suffix = f" ({working.kind})" if working.kind else ""
+    return f"{_code(working.command)}{suffix}"
+
+
+def render_tool(tool: WorkflowTool) -> str:
+    """The note text of a workflow tool: the program and the invocations that worked."""
+    examples = ", ".join(_code(example) for example in tool.examples)
+    return f"{_code(tool.program)} is part of this project's workflow; these worked: {examples}."
+
+
+def render_fix(fix: Fix) -> str:
+    """The note text of a fix: what failed, how, and what made it work."""
+    head = f"{_code(fix.action)} failed: {_code(fix.signature)}"
+    steps = _join_steps(fix.fix_steps)
+    if steps and fix.worked_with:
+        return f"{head} — fixed by {steps}, then {_code(fix.worked_with)} worked."
+    if steps:
+        return f"{head} — fixed by {steps}."
+    return f"{head} — {_code(fix.worked_with or fix.action)} worked instead."
+
+
+def _join_steps(steps: Sequence[str]) -> str:
+    if len(steps) <= 1:
+        return "".join(steps)
+    return ", ".join(steps[:-1]) + " and " + steps[-1]
+
+
+def _code(text: str) -> str:
+    """Inline code that survives backticks inside the text."""
+    if "`" not in text:
+        return f"`{text}`"
+    return f"`` {text} ``"
+
+
+def plan_notes(existing: str, findings: Findings) -> list[Note]:
+    """The notes `existing` does not already hold, in section order, secrets redacted."""
+    return [planned.note for planned in planned_notes(existing, findings)]
+
+
+@dataclass(frozen=True)
+class PlannedNote:
+    """A note with the finding it renders: its kind and key (`Findings.origin_of`,
+    `Findings.evidence`)."""
+
+    note: Note
+    kind: str
+    key: str
+
+
+def planned_notes(existing: str, findings: Findings) -> list[PlannedNote]:
+    """`plan_notes`, each note with the kind and key of the finding it renders."""
+    from memtab.writer.offline.extract import fix_key  # loaded by what found `findings`
+
+    known = _KnownLines(existing.split("\n"))
+    planned: list[PlannedNote] = []
+
+    def add(note: Note, kind: OriginKind, key: str) -> None:
+        if all(note.text != other.note.text for other in planned):
+            ids = findings.origin_of(kind, key)
+            planned.append(PlannedNote(replace(note, message_ids=ids), kind, key))
+
+    if findings.goal and not known.has_words(findings.goal):
+        add(Note(GOAL, findings.goal), "goal", findings.goal)
+    for directive in findings.directives:
+        if not known.has_words(directive):
+            add(Note(DIRECTIVES, directive), "directive", directive)
+    for decision in findings.decisions:
+        if not known.has_words(decision):
+            add(Note(DECISIONS, decision), "decision", decision)
+    for command in findings.commands:
+        if not known.has_command(command.command):
+            add(Note(COMMANDS, render_command(command)), "command", command.command)
+    for tool in findings.tools:
+        if not all(known.has_command(example) for example in tool.examples):
+            add(Note(COMMANDS, render_tool(tool)), "tool", tool.program)
+    for fix in findings.fixes:
+        if not known.has_fix(fix):
+            key = fix_key(fix)
+            add(Note(FIXES, render_fix(fix), (fix.action, fix.signature)), "fix", key)
+    for finding in findings.findings:
+        if not known.has_words(finding):
+            add(Note(FINDINGS, finding), "finding", finding)
+    return [
+        replace(each, note=replace(each.note, text=redact_secrets(each.note.text)))
+        for section in SECTION_ORDER
+        for each in planned
+        if each.note.section == section and is_one_line_note(each.note.text)
+    ]
+
+
+def surest_notes(notes: Sequence[Note], limit: int = MAX_NOTES_PER_RUN) -> tuple[list[Note], int]:
+    """At most `limit` of `notes` — the surest sections first (`_SUREST_FIRST`), each
+    section's own order kept (findings come ranked) — in section order, and how many
+    were left out."""
+    ranked = sorted(notes, key=lambda note: _SUREST_FIRST.index(note.section))
+    kept = {id(note) for note in ranked[:limit]}
+    return [note for note in notes if id(note) in kept], max(0, len(notes) - limit)
+
+
+def is_one_line_note(text: str) -> bool:
+    """A note is one line that fits a suggestion: never a pasted block."""
+    return bool(text.strip()) and "\n" not in text and len(text) <= MAX_NOTE_CHARS
+
+
+def apply_notes(existing: str, notes: Sequence[Note], *, header: str = NEW_FILE_HEADER) -> str:
+    """`existing` with these notes added under their sections (unchanged if none); an
+    empty file starts with `header`."""
+    if not notes:
+        return existing
+    if not existing.strip():
+        return _new_file(notes, header)
+    return _apply(existing.split("\n"), notes)
+
+
+def notes_missing_from(existing: str, notes: Sequence[Note]) -> list[Note]:
+    """The notes `existing` does not already say: neither a line of it (compared
+    normalized) nor most of its words on one line, as the writer judges its own notes —
+    accepting "Always run `make check` before pushing anything." beside "Always run `make
+    check` before pushing (user directive)." added a second line saying the same."""
+    present = {normalize(line.strip()) for line in existing.split("\n")}
+    known = _KnownLines(existing.split("\n"))
+    return [
+        note
+        for note in notes
+        if normalize(note.bullet) not in present and not known.has_words(note.text)
+    ]
+
+
+def merge_findings(existing: str, findings: Findings) -> str:
+    """`existing` with the findings it does not already hold added (unchanged if none)."""
+    return apply_notes(existing, plan_notes(existing, findings))
+
+
+class _KnownLines:
+    """What an existing file already says, normalized once."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self._lines = [(line, normalize(line), significant_words(line)) for line in lines]
+        self._whole = normalize(" ".join(lines))
+
+    def has_words(self, text: str) -> bool:
+        """A directive or finding: the whole of it, or most of its words on one line."""
+        if normalize(text).rstrip(".!。") in self._whole:
+            return True
+        words = significant_words(text)
+        return len(words) >= _MIN_FUZZY_WORDS and any(
+            _overlap(words, line_words) >= DIRECTIVE_OVERLAP for _, _, line_words in self._lines
+        )
+
+    def has_command(self, command: str) -> bool:
+        key = normalize(command)
+        return any(key in norm and not _FAILURE_WORD.search(line) for line, norm, _ in self._lines)
+
+    def has_fix(self, fix: Fix) -> bool:
+        action, signature = normalize(fix.action), normalize(fix.signature)
+        for line, norm, line_words in self._lines:
+            if action in norm and signature in norm and _FIXED_WORDS.search(line):
+                return True
+            if fix.family and normalize(fix.family) in norm:
+                if self._names_the_fix(fix, norm):
+                    return True
+                words = significant_words(fix.signature)
+                if _FIXED_WORDS.search(line) and _overlap(words, line_words) >= SIGNATURE_OVERLAP:
+                    return True
+        return False
+
+    @staticmethod
+    def _names_the_fix(fix: Fix, norm: str) -> bool:
+        """Whether a line names every step of the fix (or the command that then worked)."""
+        parts = [normalize(step).removeprefix("editing ") for step in fix.fix_steps]
+        if fix.worked_with:
+            parts.append(normalize(fix.worked_with))
+        return bool(parts) and all(part in norm for part in parts)
+
+
+def _new_file(notes: Sequence[Note], header: str) -> str:
+    parts = [header]
+    for section in SECTION_ORDER:
+        bullets = [note.bullet for note in notes if note.section == section]
+        if bullets:
+            parts.append(f"\n## {section}\n\n" + "\n".join(bullets) + "\n")
+    return "".join(parts)
+
+
+def _apply(lines: list[str], notes: Sequence[Note]) -> str:
+    lines = _drop_superseded(lines, [note.replaces for note in notes if note.replaces])
+    for section in SECTION_ORDER:
+        bullets = [note.bullet for note in notes if note.section == section]
+        if not bullets:
+            continue
+        span = _section_span(lines, section)
+        if span is None:
+            while lines and not lines[-1].strip():
+                lines.pop()
+            lines.extend(["", f"## {section}", "", *bullets])
+            continue
+        start, end = span
+        insert_at = end
+        while insert_at > start + 1 and not lines[insert_at - 1].strip():
+            insert_at -= 1
+        if insert_at == start + 1:
+            lines[insert_at:insert_at] = ["", *bullets]
+        else:
+            lines[insert_at:insert_at] = bullets
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def _section_span(lines: Sequence[str], title: str) -> tuple[int, int] | None:
+    """(heading index, index after the section's last line) of `## <title>`, any case."""
+    wanted = title.lower()
+    for index, line in enumerate(lines):
+        match = _HEADING.match(line)
+        if match and len(match.group(1)) == 2 and match.group(2).lower() == wanted:
+            end = index + 1
+            while end < len(lines):
+                following = _HEADING.match(lines[end])
+                if following and len(following.group(1)) <= 2:
+                    break
+                end += 1
+            return index, end
+    return None
+
+
+def _drop_superseded(lines: list[str], drop: Sequence[tuple[str, str]]) -> list[str]:
+    """Remove "known failure" bullets that a fix now covers."""
+    span = _section_span(lines, KNOWN_FAILURES)
+    if span is None or not drop:
+        return lines
+    start, end = span
+    keys = [(normalize(action), normalize(signature)) for action, signature in drop]
+    kept = [
+        line
+        for line in lines[start + 1 : end]
+        if not any(a in normalize(line) and s in normalize(line) for a, s in keys)
+    ]
+    if not any(line.strip() for line in kept):
+        # The section is now empty: remove it with its heading.
+        return lines[:start] + lines[end:]
+    return lines[: start + 1] + kept + lines[end:]
