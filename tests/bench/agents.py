@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memtab.sources.claude import encode_project_path
+from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
 

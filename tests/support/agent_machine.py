@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.scan import HomeScan, ScanRequest
-from memtab.sources.claude import encode_project_path
+from memtab.sources.claude.source import encode_project_path
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace

@@ -25,7 +25,7 @@ from typing import Protocol
 
 from memtab.check.records import Agent, FindingScope
 from memtab.file_protocol.file_ref import SourceError
-from memtab.sources.codex import bucket_project
+from memtab.sources.codex.source import bucket_project
 from memtab.sources.config import SourceContext
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import scan

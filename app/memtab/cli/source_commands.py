@@ -41,7 +41,7 @@ from memtab.file_protocol.memory_file import MemoryFile, MemoryFileError
 from memtab.fs.settings_file import SettingsFileError
 from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.agent_file import SourceVersions
-from memtab.sources.codex_notes import add_codex_note, codex_memories
+from memtab.sources.codex.notes import add_codex_note, codex_memories
 from memtab.sources.config import AgentSettings, SourceContext, save_agent_settings
 from memtab.sources.content import read_source_file
 from memtab.sources.copy import CopyOrigin, copy_note

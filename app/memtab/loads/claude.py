@@ -8,9 +8,9 @@ from pathlib import Path
 
 from memtab.loads.measure import Identify, measured, named, read_text
 from memtab.loads.records import AgentLoads, LoadedFile
-from memtab.sources.claude import auto_memory_base, auto_memory_directory
-from memtab.sources.claude_index import INDEX_MAX_LINES, INDEX_MAX_UNITS, INDEX_NAME, index_cut
-from memtab.sources.claude_instructions import instruction_files, instruction_mode
+from memtab.sources.claude.index import INDEX_MAX_LINES, INDEX_MAX_UNITS, INDEX_NAME, index_cut
+from memtab.sources.claude.instructions import instruction_files, instruction_mode
+from memtab.sources.claude.source import auto_memory_base, auto_memory_directory
 
 
 def claude_loads(

@@ -26,7 +26,7 @@ from memtab.loads.measure import (
     read_text,
 )
 from memtab.loads.records import AgentLoads, LoadedFile
-from memtab.sources.claude_index import count_lines
+from memtab.sources.claude.index import count_lines
 
 PROJECT_DOC_MAX_BYTES = 32 * 1024
 SUMMARY_TOKEN_LIMIT = 5_000

@@ -12,7 +12,7 @@ from memtab.loads.claude import claude_loads
 from memtab.loads.codex import codex_loads
 from memtab.loads.records import AGENTS, AgentLoads, AgentName, Loads
 from memtab.loads.xum import xum_loads
-from memtab.sources.claude_settings import managed_settings_files
+from memtab.sources.claude.settings import managed_settings_files
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import agent_directory, discover
 from memtab.sources.layouts import classify

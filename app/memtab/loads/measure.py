@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.loads.records import LoadedFile
-from memtab.sources.claude_index import count_lines
+from memtab.sources.claude.index import count_lines
 from memtab.store.files import MAX_FILE_BYTES
 
 BYTES_PER_TOKEN = 4

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import Agent, source_id
-from memtab.sources.claude import claude_sources
-from memtab.sources.claude_settings import local_auto_memory_directory, managed_settings_files
-from memtab.sources.codex import codex_projects, codex_sources
+from memtab.sources.claude.settings import local_auto_memory_directory, managed_settings_files
+from memtab.sources.claude.source import claude_sources
+from memtab.sources.codex.source import codex_projects, codex_sources
 from memtab.sources.config import SourceContext
 from memtab.sources.layouts import WRITTEN_BY_LOKI
 from memtab.sources.listing import list_source

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
-from memtab.sources.claude_index import index_cut, index_warning
-from memtab.sources.claude_settings import last_consolidated_ms
+from memtab.sources.claude.index import index_cut, index_warning
+from memtab.sources.claude.settings import last_consolidated_ms
 from memtab.sources.layouts import FOLLOWS_LINKED_FILES, PLANS, Rule, auto_memory_dir, classify
 from memtab.sources.model import (
     Discovery,

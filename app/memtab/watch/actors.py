@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memtab.fs.clock import now_ms
-from memtab.sources.claude_settings import CONSOLIDATE_LOCK
+from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.layouts import auto_memory_dir
 from memtab.sources.model import Layout, Source
 from memtab.store.history.xum_journal import JOURNAL_NAME, recent_edits

@@ -19,7 +19,7 @@ from memtab.gui.editor.file_tab import SAVE_PAST_CUT
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.loads.dialog import FILE_ROLE, LoadsDialog
 from memtab.loads.records import LoadedFile
-from memtab.sources.claude import encode_project_path
+from memtab.sources.claude.source import encode_project_path
 from memtab.store.sidecars.registry import add_workspace
 from support.agent_machine import WORKSPACE_ID, Machine, build_machine
 

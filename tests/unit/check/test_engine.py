@@ -14,7 +14,7 @@ from memtab.check.engine import CheckEngine
 from memtab.check.programs import which_in
 from memtab.check.settings import DEFAULT_STALE_DAYS, load_stale_days, save_stale_days
 from memtab.demo import ACME, MAIN_ID, WEBAPP, create_demo_home
-from memtab.sources.codex import bucket_name
+from memtab.sources.codex.source import bucket_name
 from memtab.store.sidecars.meta import project_key
 
 from .helpers import DAY, NOW, check, home_with_project, make_checkout, of_kind, programs

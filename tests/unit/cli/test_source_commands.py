@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from memtab.cli.main import main
-from memtab.sources.claude import encode_project_path
+from memtab.sources.claude.source import encode_project_path
 from memtab.store.paths import project_dir_name
 from support.agent_machine import Machine, build_machine
 

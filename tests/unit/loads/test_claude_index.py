@@ -3,7 +3,7 @@ line's end (its memory docs; `memdir.ts` `truncateEntrypointContent`)."""
 
 from __future__ import annotations
 
-from memtab.sources.claude_index import index_cut, index_warning, move_past_cut
+from memtab.sources.claude.index import index_cut, index_warning, move_past_cut
 from support.agent_machine import real_files
 
 

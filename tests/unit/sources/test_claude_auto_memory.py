@@ -14,7 +14,7 @@ from memtab.cli.source_commands import _source_row as source_row
 from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.sources import SUBAGENTS_GROUP_KEY, build_source_sections
 from memtab.components.tree.sources_scan import SourcesScan
-from memtab.sources.claude_settings import (
+from memtab.sources.claude.settings import (
     CONSOLIDATE_LOCK,
     memory_path,
     user_auto_memory_directory,

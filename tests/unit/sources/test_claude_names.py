@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.sources.claude import (
+from memtab.sources.claude.source import (
     decode_project_dir,
     encode_project_path,
     names_match,

@@ -11,7 +11,7 @@ import pytest
 from memtab.cli.main import main
 from memtab.file_protocol.file_ref import SourceError
 from memtab.sources.agent_file import SourceVersions
-from memtab.sources.codex_notes import add_codex_note, codex_memories, note_name
+from memtab.sources.codex.notes import add_codex_note, codex_memories, note_name
 from memtab.sources.discovery import discover
 from memtab.sources.layouts import CODEX_NOTES_DIR, GENERATED_BY_CODEX
 from memtab.sources.listing import list_source

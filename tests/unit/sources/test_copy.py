@@ -10,7 +10,7 @@ import pytest
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MuxFile
 from memtab.sources.agent_file import AgentFile, SourceVersions
-from memtab.sources.claude import encode_project_path
+from memtab.sources.claude.source import encode_project_path
 from memtab.sources.copy import CopyOrigin, CopyResult, copy_note
 from memtab.sources.discovery import discover
 from memtab.sources.listing import source_file

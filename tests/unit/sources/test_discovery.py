@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import parse_file_id
-from memtab.sources.claude import encode_project_path
+from memtab.sources.claude.source import encode_project_path
 from memtab.sources.config import AgentSettings, load_sources_settings, save_agent_settings
 from memtab.sources.discovery import discover, scan
 from memtab.sources.model import Layout

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memtab.file_protocol.file_ref import SourceError
-from memtab.sources.claude_index import INDEX_MAX_LINES, INDEX_MAX_UNITS
+from memtab.sources.claude.index import INDEX_MAX_LINES, INDEX_MAX_UNITS
 from memtab.sources.content import read_source_file
 from memtab.sources.discovery import discover
 from memtab.sources.layouts import GENERATED_BY_CODEX, SESSION_MEMORY_IS_CLAUDES, WRITTEN_BY_LOKI

@@ -14,7 +14,7 @@ import pytest
 from memtab.components.history.history import record_external_changes
 from memtab.fs.clock import now_ms
 from memtab.sources.agent_file import SourceVersions, index_key
-from memtab.sources.claude_settings import CONSOLIDATE_LOCK
+from memtab.sources.claude.settings import CONSOLIDATE_LOCK
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.store.history.versions import ScopeHistory

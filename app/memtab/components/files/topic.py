@@ -13,7 +13,7 @@ from memtab.components.files.steps import RemoveStep
 from memtab.components.files.undo import UndoStack
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
 from memtab.sources.agent_file import AgentFile, SourceVersions
-from memtab.sources.claude_index import CONTINUED_STEM, CONTINUED_TOPIC
+from memtab.sources.claude.index import CONTINUED_STEM, CONTINUED_TOPIC
 from memtab.sources.content import save_source_file
 from memtab.sources.listing import target_file
 from memtab.sources.model import Source

@@ -57,7 +57,7 @@ from memtab.gui.editor.frontmatter import with_description
 from memtab.gui.editor.prompts import EditorPrompts, TaskSource
 from memtab.gui.editor.view import EditorView
 from memtab.gui.widgets import short_name
-from memtab.sources.claude_index import is_cut_index, pushed_past_cut
+from memtab.sources.claude.index import is_cut_index, pushed_past_cut
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 

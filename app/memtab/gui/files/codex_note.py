@@ -20,7 +20,7 @@ from memtab.gui.context import WindowContext
 from memtab.gui.dialog_layout import lay_out_prose_dialog
 from memtab.gui.style import mute
 from memtab.gui.tasks.file_ops import OpFollowUp
-from memtab.sources.codex_notes import add_codex_note, codex_memories
+from memtab.sources.codex.notes import add_codex_note, codex_memories
 from memtab.sources.layouts import CODEX_NOTES_DIR
 from memtab.sources.model import Source
 from memtab.store.home import Home

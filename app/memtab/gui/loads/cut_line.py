@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memtab.gui.style import Accent
-from memtab.sources.claude_index import IndexCut, index_cut
+from memtab.sources.claude.index import IndexCut, index_cut
 
 LABEL = "Claude Code does not read below this line"
 RECUT_DELAY_MS = 150

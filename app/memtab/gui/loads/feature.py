@@ -24,7 +24,7 @@ from memtab.gui.line_margin import MarginEditor
 from memtab.gui.loads.cut_line import CutLine
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.sources.claude_index import is_cut_index, move_past_cut
+from memtab.sources.claude.index import is_cut_index, move_past_cut
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.paths import PathError

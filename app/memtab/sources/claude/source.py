@@ -24,7 +24,7 @@ from pathlib import Path
 
 from memtab.file_protocol.file_ref import is_valid_source_name, source_id
 from memtab.fs.jsonfile import JsonError, parse_json
-from memtab.sources.claude_settings import auto_memory_setting, user_auto_memory_directory
+from memtab.sources.claude.settings import auto_memory_setting, user_auto_memory_directory
 from memtab.sources.model import Layout, Source, linked_root_reason
 
 logger = logging.getLogger(__name__)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from memtab.sources.claude_settings import read_settings_file
+from memtab.sources.claude.settings import read_settings_file
 from memtab.store.frontmatter import frontmatter_block
 
 InstructionMode = Literal[
