@@ -40,12 +40,12 @@ from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 
 if TYPE_CHECKING:  # history's readers and other agents' files load on first use
-    from memtab.sources.history import Commit
     from memtab.store.history.versions import Version
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "Commit",
     "MemoryFile",
     "MemoryFileError",
     "MemoryFileMissingError",
@@ -62,6 +62,16 @@ class MemoryFileError(Exception):
 
 class MemoryFileMissingError(MemoryFileError):
     """The file is not on disk (deleted or moved away)."""
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One commit of a file's agent's own git log (Codex keeps `memories/` in git)."""
+
+    sha: str
+    committed_at_ms: int
+    subject: str
+    files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -307,7 +317,7 @@ class MuxFile:
     def restore(
         self, version_id: str, *, expected_sha256: str | None = None, allow_unkept: bool = False
     ) -> Restored:
-        """`store.undo.restore` (a deleted file may come back beside a newer one
+        """`store.restore.undo.restore` (a deleted file may come back beside a newer one
         of the same name), or — `expected_sha256` — the version's content in place, only
         over that content."""
         from memtab.store.restore.undo import content_of, find_version, restore

@@ -30,7 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_id
-from memtab.file_protocol.memory_file import MemoryFileError, MemoryFileMissingError, Restored
+from memtab.file_protocol.memory_file import (
+    Commit,
+    MemoryFileError,
+    MemoryFileMissingError,
+    Restored,
+)
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.clock import now_ms
 from memtab.humanize import display_path
@@ -40,7 +45,7 @@ from memtab.sources.content import (
     remove_created_file,
     save_source_file,
 )
-from memtab.sources.history import Commit, file_at, source_history
+from memtab.sources.history import file_at, source_history
 from memtab.sources.listing import source_file, target_file
 from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceFile
 from memtab.store.errors import MemoryStoreError, SaveConflictError, UnkeptChangeError

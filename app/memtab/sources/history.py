@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.file_protocol.file_ref import SourceError
+from memtab.file_protocol.memory_file import Commit
 from memtab.sources.model import Source
 from memtab.store.files import MAX_FILE_BYTES
 
@@ -25,14 +26,6 @@ _FIELD = "\x1f"
 _RECORD = "\x1e"
 # Settings a repository's own config could use to run programs; a log needs none of them.
 _SAFE_CONFIG = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
-
-
-@dataclass(frozen=True)
-class Commit:
-    sha: str
-    committed_at_ms: int
-    subject: str
-    files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ from memtab.watch.lease import recorder_running
 from memtab.watch.sources import record_sources
 
 if TYPE_CHECKING:  # git's log is read only for an agent that keeps one
-    from memtab.sources.history import Commit
+    from memtab.file_protocol.memory_file import Commit
 
 logger = logging.getLogger(__name__)
 

@@ -41,12 +41,11 @@ from memtab.components.history.history import (
     version_diff,
 )
 from memtab.components.text_diff import DiffResult
-from memtab.file_protocol.memory_file import MemoryFile
+from memtab.file_protocol.memory_file import Commit, MemoryFile
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import mute
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import ElidedLabel, WrappedLabel
-from memtab.sources.history import Commit
 from memtab.store.history.versions import Version
 from memtab.store.home import Home
 
