@@ -35,13 +35,13 @@ def load_events(path: Path, scratch: Path) -> list[TranscriptEvent]:
 
 def notes_written(findings: Findings) -> list[Note]:
     """What an offline run writes to an empty notes file from `findings`: the surest
-    `MAX_NOTES_PER_RUN` (`writer.offline` does the same)."""
+    `MAX_NOTES_PER_RUN` (`writer.job.offline_provider` does the same)."""
     return surest_notes(plan_notes("", findings))[0]
 
 
 def notes_for_transcript(path: Path, scratch: Path) -> list[Note]:
     """What the offline writer's run adds to an empty notes file from a transcript: the
-    same bounded pass over the whole file as `writer.providers.read_for_run`."""
+    same bounded pass over the whole file as `writer.job.providers.read_for_run`."""
     digest = TranscriptDigest()
     load_writer_events(unpacked(path, scratch), observe=digest.add)
     return notes_written(digest.findings())

@@ -8,7 +8,7 @@ workspace's own checkout (its registered path: mux's worktree), else its project
 Other agents' files (`memtab.sources`) know their project: Claude Code's project memory
 directory decodes to one, a project's instruction files and `.loki/memory` sit in it,
 and an older Codex's per-directory bucket is named by a hash of its directory
-(`sources.codex.bucket_project`). Files of no project (user-level memory, Codex's
+(`sources.codex.source.bucket_project`). Files of no project (user-level memory, Codex's
 `memories/`) are global: they are checked for links, disagreements and use, not
 against any code.
 """

@@ -1,5 +1,5 @@
 """A check's obvious fixes as the memory tool's calls: the ops of a plan the user reviews
-like a consolidation's (`consolidation.plan_check.plan_from_calls` makes the plan; `memtab
+like a consolidation's (`consolidation.review.plan_check.plan_from_calls` makes the plan; `memtab
 check --plan-out`, later the window's Check panel).
 
 Only fixes of mux's files can be plan ops (the memory tool reaches no other agent's

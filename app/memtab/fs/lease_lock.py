@@ -96,7 +96,8 @@ def _probe_birth(pid: int) -> str | None:
     except (OSError, ValueError):
         pass  # not Linux, or the process is gone
     # lazy: only macOS and the BSDs ask `ps`, and the window's first paint imports this
-    # module (store.meta) — subprocess costs ~5–7 ms there (tests/gui/test_startup_boundary.py).
+    # module (store.sidecars.meta) — subprocess costs ~5–7 ms there
+    # (tests/gui/test_startup_boundary.py).
     import subprocess
 
     try:

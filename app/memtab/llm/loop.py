@@ -45,7 +45,7 @@ class ToolExecution:
 
     Exactly one of `output` / `error` is set. `input` is the parsed arguments, or the raw
     argument text when the model sent something that is not a JSON object. A trace dump
-    stores it as a `memtab.traces.schema.ToolExecutionRecord` (made by `writer.dumps`).
+    stores it as a `memtab.traces.schema.ToolExecutionRecord` (made by `writer.job.dumps`).
     """
 
     tool_name: str

@@ -1,6 +1,6 @@
 """What Claude Code reads at a session's start: its instruction files in order
-(`sources.claude_instructions`), then auto memory's `MEMORY.md` up to its cut
-(`sources.claude_index`). docs/formats.md §17.6."""
+(`sources.claude.instructions`), then auto memory's `MEMORY.md` up to its cut
+(`sources.claude.index`). docs/formats.md §17.6."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """A memory file's content lines, compared as the consolidator compares them.
 
 One rule for "is this line still somewhere in memory": the offline consolidator's units
-(`consolidation.offline_units`), the ops in words (`history.describe`: which file a
+(`consolidation.offline.units`), the ops in words (`history.describe`: which file a
 delete was merged into) and the check that keeps a reviewed plan from losing a line
-(`consolidation.plan`) all compare lines this way. A line compares modulo whitespace
+(`consolidation.review.plan`) all compare lines this way. A line compares modulo whitespace
 runs and its bullet marker (`* x`, `1. x` and `- x` are one line). Blank lines, headings
 (they title content; a merged note's content goes under its keeper's title) and the
 frontmatter (the file's own metadata: its description, name, type) are not content.

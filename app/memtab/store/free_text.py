@@ -3,7 +3,7 @@
 A model's final summary, the `reason` it gives for a change, a refusal note, a failure
 message and the words of a plan file are text nobody bounds: four 1 MB reasons once grew
 mux's journal to 8 MB, and mux reads that file at every start. Everything that lands in
-the journal (`store.journal`), the runs log (`store.history.runs`) or a plan is cut here,
+the journal (`store.sidecars.journal`), the runs log (`store.history.runs`) or a plan is cut here,
 in one place, to at most so many bytes of UTF-8, ending in `…` when cut.
 """
 

@@ -4,7 +4,7 @@ pins and usage (docs/formats.md §18.3, §18.4).
 - `SyncState` (with its `Pending` files): `<home>/memtab/sync/<target>/state.json`.
 - `MetaRecord`: one file's pins and usage in the repository's `.memtab/meta/<scope>.json`
   (`{"entries": {path: MetaRecord}}`, `meta_merge.parse_records`/`render_records`): the
-  entry of memory-meta.json (§7, healed by the same rules as `store.meta.sanitize_entry`,
+  entry of memory-meta.json (§7, healed by the same rules as `store.sidecars.meta.sanitize_entry`,
   which a test holds them to) plus `pinChangedAt`.
 
 The sync machine (engine, export, merges) imports them with its modules: a window that

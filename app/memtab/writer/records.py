@@ -1,6 +1,6 @@
 """The writer's records (pydantic, `memtab.fs.records`): the files it reads and writes.
 
-Imported by the functions that read or write them (`writer.state`, `writer.suggestions`),
+Imported by the functions that read or write them (`writer.job.state`, `writer.inbox.suggestions`),
 never at the top of a module the window imports: a settled window does not load pydantic.
 """
 
@@ -61,7 +61,7 @@ class WriterState(Record):
         return self.replaced(turns_since_last_run=turns)
 
 
-# --- suggested memories (writer.suggestions) --------------------------------------------
+# --- suggested memories (writer.inbox.suggestions) --------------------------------------------
 
 
 def _workspace_file(path: str) -> str:

@@ -1,6 +1,6 @@
 """The runs log's records against the journal's hand-written reader: an op is one thing.
 
-mux's journal (docs/formats.md §8) is read by a hand-written reader (`store.journal`,
+mux's journal (docs/formats.md §8) is read by a hand-written reader (`store.sidecars.journal`,
 before the window's first paint); the runs log's ops (§14.3) are the record `RunOp`. Both
 read the op's own fields by the same rules, which this holds them to.
 """

@@ -1,4 +1,4 @@
-"""Many files of one scope written at once (`store.bulk_restore`), as one restore each."""
+"""Many files of one scope written at once (`store.restore.bulk_restore`), as one restore each."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Moving the lines of Claude Code's `MEMORY.md` past its cut into a topic file beside it
 (docs/formats.md §17.6): the topic is created here, on the file-operations worker, never
 over a file (Edit → Undo removes it while it holds what was written); the editor then puts
-a link to it in the lines Claude Code reads (`sources.claude_index.move_past_cut`)."""
+a link to it in the lines Claude Code reads (`sources.claude.index.move_past_cut`)."""
 
 from __future__ import annotations
 

@@ -159,7 +159,7 @@ class TreeNode:
     unfilled_files: int = 0
     """Containers of a large home: files directly inside whose rows are not built yet."""
     agent: str | None = None
-    """Other agents' rows: whose memory it is (`sources.file_ref.Agent`), for the icon."""
+    """Other agents' rows: whose memory it is (`file_protocol.file_ref.Agent`), for the icon."""
     ref: MemoryFileRef | None = None
     """The memory file or folder the row names, mux's or another agent's (another agent's
     source row: its root, path ""); None for sections, messages and orphans."""

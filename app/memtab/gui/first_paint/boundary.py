@@ -58,7 +58,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.fs.sidecar",
         "memtab.fs.terminal_text",  # the CLI's error line (two small patterns)
         "memtab.fs.user_files",  # --screenshot FILE is written through it (no imports of its own)
-        # the store's reading side, the scan reads through (`store.scope_view`): not its
+        # the store's reading side, the scan reads through (`store.scopes.scope_view`): not its
         # writing side (NEVER_BEFORE_FIRST_PAINT)
         "memtab.store",
         "memtab.store.actors",  # the badges name their actors (one dict, no imports)
@@ -76,7 +76,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.store.sidecars.registry",
         "memtab.store.scopes",
         "memtab.store.scopes.scope_view",
-        "memtab.store.xum_locks",  # paths and hashes only, ~1 ms (store.meta's writes)
+        "memtab.store.xum_locks",  # paths and hashes only, ~1 ms (store.sidecars.meta's writes)
         "memtab.loads",
         "memtab.loads.limits",  # xum's hot-set limits: the tree marks a pinned file past them
         "memtab.file_protocol",

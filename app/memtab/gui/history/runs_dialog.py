@@ -9,7 +9,7 @@ after the run, which it leaves alone and shows with the reason and the diff it w
 have applied (`revert.RevertResultDialog`).
 
 Reading the log, describing ops and reverting run on the dialog's own worker
-(`components.history.runs`, `store.undo.revert_run`); the window calls `reload`
+(`components.history.runs`, `store.restore.undo.revert_run`); the window calls `reload`
 when the runs log changes on disk.
 """
 

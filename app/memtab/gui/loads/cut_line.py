@@ -1,6 +1,6 @@
 """Where Claude Code stops reading the open `MEMORY.md`, drawn over the text: a dashed line
 under the last line it reads, the lines below it tinted, and "Claude Code does not read
-below this line" beside it (`sources.claude_index`). It follows the text as the user types,
+below this line" beside it (`sources.claude.index`). It follows the text as the user types,
 so a line pushed past the cut shows before it is saved; `cut_moved(int)` tells how many
 lines are past it whenever that changes.
 """

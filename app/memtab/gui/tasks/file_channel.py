@@ -46,7 +46,7 @@ T = TypeVar("T")
 
 DRAIN_MS = 15_000
 """How long closing waits for the writes already asked for: a save waits at most 10 s for
-the scope's lock (`store.scopes`), then writes in milliseconds."""
+the scope's lock (`store.scopes.scope_store`), then writes in milliseconds."""
 
 Done = Callable[[Any], None]
 Failed = Callable[[str], None]

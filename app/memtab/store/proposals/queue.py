@@ -1,7 +1,7 @@
 """Changes agents proposed through `memtab mcp --writes inbox`, waiting in the Inbox for the
 user to accept (maybe edited) or reject (docs/formats.md §22.5).
 
-A proposal is one memory-tool call (`store.tool`): its command, its arguments (its text
+A proposal is one memory-tool call (`store.scopes.tool`): its command, its arguments (its text
 already redacted by the server), the `expected_sha256` it was sent with, and the client
 that sent it. Nothing in memory changes when it is proposed. Accepting runs the call
 through the memory tool, with its rules and messages, on a store whose history names the

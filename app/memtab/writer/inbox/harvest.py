@@ -29,7 +29,7 @@ removed from its file, every other byte stays, and the file is deleted with its 
 candidate. A block Memtab cannot read as a candidate is kept as it is (and keeps the file).
 
 This module is the text format (`parse_harvest`, `without_candidates`) and the files of
-one workspace (`HarvestInbox`); `writer.inbox` puts them beside the offline writer's
+one workspace (`HarvestInbox`); `writer.inbox.inbox` puts them beside the offline writer's
 suggestions.
 """
 

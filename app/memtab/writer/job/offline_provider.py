@@ -2,7 +2,7 @@
 
 Why a provider: a run is the same whether a model or this extractor decides — the same
 tools (`memory_read`, a compare-and-swap `memory_write`, `no_new_memories`) under the same
-tool policy, attempts, deadline and trace dump (`writer.run`). What it does not share with
+tool policy, attempts, deadline and trace dump (`writer.job.run`). What it does not share with
 a model is its input: it gets the transcript events as data (`for_run`), the same window a
 model is shown, instead of reading them back out of its own prompt, so a change to the
 prompt's wording or layout cannot change what it remembers.
@@ -21,7 +21,7 @@ Each turn it decides from the conversation so far:
 4. write succeeded or no new memories → a one-line final answer.
 
 An offline writer not given a run (`OfflineWriterProvider()`) sees no events and so finds
-nothing: `writer.providers.bind_to_run` gives it the run's events and queue.
+nothing: `writer.job.providers.bind_to_run` gives it the run's events and queue.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class OfflineWriterProvider:
         self.queue = queue
         self.memory_path = memory_path
         self.origin = origin or RunOrigin()
-        """The run and transcript its notes are drawn from: `writer.run` sets it when the
+        """The run and transcript its notes are drawn from: `writer.job.run` sets it when the
         run starts, and each note carries it (docs/formats.md §20.1)."""
         self.proposed: list[Suggestion] = []
         """The suggestions this run added to the review queue."""
@@ -100,7 +100,7 @@ class OfflineWriterProvider:
         whole: Findings | None = None,
     ) -> OfflineWriterProvider:
         """An offline writer for one run: what the digest of the whole transcript found
-        (`whole`, `writer.providers.read_for_run`), else the events a model is shown — the
+        (`whole`, `writer.job.providers.read_for_run`), else the events a model is shown — the
         run's budget window, selected with the run's own `max_json_chars` (sub-agents left
         out) — and the queue its notes go to (None: it writes them to the memory file)."""
         if whole is not None:

@@ -34,7 +34,7 @@ from memtab.store.sidecars.registry import MAX_WRITER_INTERVAL, MIN_WRITER_INTER
 from memtab.store.xum_locks import workspace_removed
 from memtab.writer.job.state import load_state, read_state_document, sanitize_state, save_state
 
-if TYPE_CHECKING:  # the record is loaded by the first state read (writer.state)
+if TYPE_CHECKING:  # the record is loaded by the first state read (writer.job.state)
     from memtab.writer.records import WriterState
 
 logger = logging.getLogger(__name__)
