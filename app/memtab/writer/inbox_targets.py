@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
-from memtab.store.scope_view import ScopeView
+from memtab.store.scopes.scope_view import ScopeView
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
-from memtab.writer.harvest import HARVEST_DIR
-from memtab.writer.notes import GOAL
+from memtab.writer.inbox.harvest import HARVEST_DIR
+from memtab.writer.offline.notes import GOAL
 
 PROJECT_NOTES = "/memories/project/notes.md"
 GLOBAL_NOTES = "/memories/global/notes.md"
@@ -30,7 +30,7 @@ NOTES_FILES = {
     Scope.PROJECT: PROJECT_NOTES,
     Scope.WORKSPACE: DEFAULT_MEMORY_PATH,
 }
-# mux's categories (`writer.harvest.CATEGORIES`), and why each belongs where it goes.
+# mux's categories (`writer.inbox.harvest.CATEGORIES`), and why each belongs where it goes.
 CATEGORY_SCOPES: dict[str, tuple[Scope, str]] = {
     "preference": (Scope.GLOBAL, "the user's preference holds in every project"),
     "project": (Scope.PROJECT, "a fact of the project holds in every workspace of it"),
@@ -38,7 +38,7 @@ CATEGORY_SCOPES: dict[str, tuple[Scope, str]] = {
     "environment": (Scope.WORKSPACE, "the environment is this workspace's (ports, tools)"),
     "other": (Scope.WORKSPACE, "kept with this workspace"),
 }
-# The offline writer's sections (`writer.notes.SECTION_ORDER`): the goal is the task's.
+# The offline writer's sections (`writer.offline.notes.SECTION_ORDER`): the goal is the task's.
 _GOAL_REASON = "the goal is this workspace's task"
 _SECTION_REASON = "the project's rules, decisions, commands and fixes hold in every workspace"
 MAX_CHOICES_PER_SCOPE = 40

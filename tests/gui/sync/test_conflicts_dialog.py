@@ -21,7 +21,7 @@ from memtab.components.editor.session import (
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.conflicts_dialog import ConflictsDialog
 from memtab.gui.sync.service import WindowSync
-from memtab.sources.file_ref import MemoryFileRef
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import parse_virtual_path
 from support.gui_clock import FakeGuiClock
 from support.sync_machines import Machine

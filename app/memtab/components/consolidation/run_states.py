@@ -21,7 +21,7 @@ from collections.abc import Collection, Sequence
 from typing import NamedTuple, Protocol
 
 from memtab import humanize
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 
 CONSOLIDATE_NOW = "Consolidate now"
 CONSOLIDATING = "Consolidating…"

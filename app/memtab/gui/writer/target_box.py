@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from memtab.writer.inbox import InboxItem
+from memtab.writer.inbox.inbox import InboxItem
 
 MIN_CHARS = 8  # the shortest the chooser gets: it never widens the panel over the tree
 _MEMORIES = "/memories/"

@@ -17,7 +17,7 @@ from memtab.components.consolidation.run_states import (
     Status,
     Tone,
 )
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 
 MAIN = Workspace(
     id="a1b2c3d4e5", name="main", path="/src/web", project_path="/src/web", project_name="web"

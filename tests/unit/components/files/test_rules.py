@@ -7,7 +7,7 @@ import pytest
 from memtab.components.files import rules
 from memtab.components.files.rules import RowCommand as C
 from memtab.components.tree.nodes import NodeKind, TreeNode
-from memtab.sources.file_ref import MemoryFileRef
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import Scope, VirtualPath, parse_virtual_path
 
 SEP = C.SEPARATOR
