@@ -23,7 +23,7 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import parse_file_path
 from memtab.store.sidecars.registry import load_registry
-from memtab.writer.inbox_targets import PROJECT_NOTES
+from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import Note
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from support.memory_home import ARCHIVED, MAIN

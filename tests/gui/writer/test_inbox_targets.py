@@ -16,7 +16,7 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
 from memtab.store.sidecars.registry import load_registry
-from memtab.writer.inbox_targets import GLOBAL_NOTES, PROJECT_NOTES
+from memtab.writer.inbox.targets import GLOBAL_NOTES, PROJECT_NOTES
 from support.memory_home import MAIN
 
 home = support.home

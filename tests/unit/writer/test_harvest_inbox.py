@@ -23,7 +23,7 @@ from memtab.writer.inbox.harvest import (
     without_candidates,
 )
 from memtab.writer.inbox.inbox import Inbox, InboxError, harvest_run_id
-from memtab.writer.inbox_targets import PROJECT_NOTES
+from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import DIRECTIVES, FINDINGS, Note
 from memtab.writer.inbox.suggestions import SuggestionQueue
 

@@ -14,7 +14,7 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.inbox.inbox import Inbox
-from memtab.writer.inbox_targets import GLOBAL_NOTES
+from memtab.writer.inbox.targets import GLOBAL_NOTES
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
 HARVEST_NAME = "summary-9f2c1e.md"

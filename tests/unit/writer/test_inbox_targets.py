@@ -17,7 +17,7 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Workspace, add_workspace, load_registry
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.inbox import Inbox, InboxError
-from memtab.writer.inbox_targets import GLOBAL_NOTES, PROJECT_NOTES
+from memtab.writer.inbox.targets import GLOBAL_NOTES, PROJECT_NOTES
 from memtab.writer.offline.notes import DIRECTIVES, GOAL, Note
 from memtab.writer.inbox.suggestions import SuggestionQueue
 
