@@ -18,10 +18,10 @@ from memtab.components.editor.session import (
     OpenFile,
     Situation,
 )
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.sync.conflicts_dialog import ConflictsDialog
 from memtab.gui.sync.service import WindowSync
-from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.paths import parse_virtual_path
 from support.gui_clock import FakeGuiClock
 from support.sync_machines import Machine

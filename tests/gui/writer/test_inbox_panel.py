@@ -20,12 +20,12 @@ from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer import inbox_panel
 from memtab.gui.writer.inbox_panel import EditProposalDialog, InboxPanel
 from memtab.store.home import Home
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
+from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import Note
-from memtab.writer.inbox.suggestions import SuggestionQueue
 from support.memory_home import ARCHIVED, MAIN
 
 home = support.home

@@ -13,8 +13,8 @@ from gui import memory_tree_support as support
 from gui.memory_tree_support import WAIT_MS, WindowFactory
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
 from memtab.writer.inbox.targets import GLOBAL_NOTES, PROJECT_NOTES
 from support.memory_home import MAIN

@@ -23,9 +23,9 @@ from memtab.writer.inbox.harvest import (
     without_candidates,
 )
 from memtab.writer.inbox.inbox import Inbox, InboxError, harvest_run_id
+from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import DIRECTIVES, FINDINGS, Note
-from memtab.writer.inbox.suggestions import SuggestionQueue
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
 HARVEST_NAME = "summary-9f2c1e.md"

@@ -14,12 +14,17 @@ import pytest
 from memtab.cli.main import main
 from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
-from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, Workspace, add_workspace, load_registry
+from memtab.store.sidecars.registry import (
+    MULTI_PROJECT_KEY,
+    Workspace,
+    add_workspace,
+    load_registry,
+)
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.inbox import Inbox, InboxError
+from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import GLOBAL_NOTES, PROJECT_NOTES
 from memtab.writer.offline.notes import DIRECTIVES, GOAL, Note
-from memtab.writer.inbox.suggestions import SuggestionQueue
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
 HARVEST_NAME = "summary-9f2c1e.md"

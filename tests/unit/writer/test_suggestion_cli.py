@@ -13,10 +13,10 @@ from memtab.store.home import Home
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
+from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import COMMANDS, DIRECTIVES, Note
 from memtab.writer.records import Suggestion
-from memtab.writer.inbox.suggestions import SuggestionQueue
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -30,6 +30,7 @@ from memtab.components.files import rules, undo
 from memtab.components.files.rules import RowCommand
 from memtab.components.tree.nodes import NodeKind, TreeNode, file_key
 from memtab.components.tree.text import PIN_NOTE
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.actions import ActionRegistry, Focus
 from memtab.gui.context import WindowContext
 from memtab.gui.files.codex_note import CodexNoteCommand
@@ -39,9 +40,8 @@ from memtab.gui.files.turns import UndoRedoCommands
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import VirtualPath
+from memtab.store.scopes.memory import MemoryStore
 
 ASK_CROSS_SCOPE_DROPS = "ask-before-cross-scope-drops"
 """The UI-state flag: ask before a drop moves files into another scope (default yes)."""

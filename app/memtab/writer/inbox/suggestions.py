@@ -53,8 +53,8 @@ from memtab.fs.terminal_text import printable
 from memtab.redact import redact_secrets
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
-from memtab.store.scopes.memory import MemoryStore, NotFoundError, SaveConflictError
 from memtab.store.paths import parse_file_path
+from memtab.store.scopes.memory import MemoryStore, NotFoundError, SaveConflictError
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.offline.notes import (
     NEW_FILE_HEADER,
