@@ -23,8 +23,8 @@ from memtab.cli.common import (
     print_json,
     require_memory_path,
 )
-from memtab.humanize import absolute_time, files_changed_text, relative_time, size_text
 from memtab.file_protocol.file_ref import is_virtual_path
+from memtab.humanize import absolute_time, files_changed_text, relative_time, size_text
 from memtab.store.actors import actor_name, actor_short
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.external import sync_external
@@ -38,9 +38,9 @@ from memtab.store.history.runs import (
     reverted_by,
 )
 from memtab.store.home import Home
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.restore.undo import file_history, restore, revert_run, trash
+from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import find_event, restore_event
 
 if TYPE_CHECKING:  # the sources load only for a file id
@@ -161,10 +161,10 @@ def _source_versions(args: argparse.Namespace) -> SourceVersions:
 def _restore_source_file(args: argparse.Namespace) -> int:
     if args.to is not None:
         raise CliError("--to is for mux memory files; another agent's file is restored in place")
+    from memtab.file_protocol.file_ref import SourceError, parse_file_id
     from memtab.sources.agent_file import restore_version
     from memtab.sources.config import SourceContext
     from memtab.sources.discovery import discover
-    from memtab.file_protocol.file_ref import SourceError, parse_file_id
 
     history = _source_versions(args)
     file_id = args.path.strip()

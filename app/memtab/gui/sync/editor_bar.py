@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, Slot
 
 from memtab.components.editor.session import Situation
 from memtab.components.merge.choices import COMPARE, KEEP_BOTH, KEEP_MINE, KEEP_THEIRS
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.bar import BarKind
 from memtab.gui.editor.editor import EditorPanel
@@ -33,9 +34,8 @@ from memtab.gui.editor.file_tab import FileTab
 from memtab.gui.sync.conflicts import Decision, resolve, shown_conflicts, sync_item
 from memtab.gui.sync.service import WindowSync
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.sources.file_ref import MemoryFileRef
 from memtab.store.home import Home
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 
 if TYPE_CHECKING:  # lazy: its records load pydantic (tests/gui/window/test_settled_window.py)
     from memtab.sync.service import SyncConflict
