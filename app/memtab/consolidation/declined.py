@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
-from memtab.consolidation.offline import REASON_ARGUMENT
+from memtab.consolidation.offline.provider import REASON_ARGUMENT
 from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 from memtab.fs.clock import now_ms
 from memtab.fs.records import OmitNone, OrNone, Record, StrictInt, StrictStr, ValidItems
@@ -33,7 +33,7 @@ from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.home import Home
-from memtab.store.memory import MemoryStore
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, parse_virtual_path
 
 DECLINED_NOTE = "declined in review"

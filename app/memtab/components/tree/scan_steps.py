@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from memtab.components.tree.scan import HomeScan, workspace_identity
-from memtab.sources.file_ref import MemoryFileRef
+from memtab.file_protocol.file_ref import MemoryFileRef
 
 NOT_SHOWN_SUFFIX = "; showing another workspace instead."
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from memtab.components.tree.full_scan import scan_home
 from memtab.components.tree.scan import DiskChanges, HomeScan, ScanRequest
 from memtab.components.tree.scan_steps import ScanSteps, scan_steps
-from memtab.sources.file_ref import MemoryFileRef
+from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from support import memory_home
