@@ -25,11 +25,11 @@ from memtab.cli.common import (
     print_json,
 )
 from memtab.consolidation.declined import DeclinedMatcher, forget_declined
+from memtab.consolidation.engine.runner import RunLimits
 from memtab.consolidation.errors import ConsolidationError, RunFailedError
 from memtab.consolidation.guard import DRY_RUN_NOTE
-from memtab.consolidation.review.plan import read_plan, write_plan
 from memtab.consolidation.records import ConsolidationPlan, PlannedOp
-from memtab.consolidation.engine.runner import RunLimits
+from memtab.consolidation.review.plan import read_plan, write_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep
 from memtab.humanize import absolute_time, plural

@@ -33,8 +33,8 @@ from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
 from memtab.store.home import Home
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import PathError, Scope, parse_virtual_path
+from memtab.store.scopes.memory import MemoryStore
 
 DECLINED_NOTE = "declined in review"
 """How the note of a call refused as declined starts."""

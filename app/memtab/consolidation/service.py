@@ -45,6 +45,9 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memtab.consolidation.engine.lock import CATCH_UP_WAIT_S, ConsolidationLock, check_scopes_free
+from memtab.consolidation.engine.run_books import RunBooks, RunIdentity
+from memtab.consolidation.engine.run_store import RunStore
 from memtab.consolidation.errors import (
     ConsolidationError,
     DebouncedError,
@@ -52,9 +55,6 @@ from memtab.consolidation.errors import (
     RunFailedError,
     RunInFlightError,
 )
-from memtab.consolidation.engine.lock import CATCH_UP_WAIT_S, ConsolidationLock, check_scopes_free
-from memtab.consolidation.engine.run_books import RunBooks, RunIdentity
-from memtab.consolidation.engine.run_store import RunStore
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import absolute_time, relative_time
 from memtab.llm.settings import ProviderSettings, create_provider, resolve_provider_settings
@@ -62,16 +62,16 @@ from memtab.llm.types import ChatProvider, ProviderError
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home
-from memtab.store.sidecars.journal import TRIGGERS, ConsolidationRecord, Journal, Trigger
 from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import TRIGGERS, ConsolidationRecord, Journal, Trigger
 from memtab.store.sidecars.registry import Workspace, load_registry
 
 if TYPE_CHECKING:
     # The engine (the runner, the offline consolidator, plans) and the HTTP client are
     # imported by the first run in this process: the window only reserves runs here, and
     # runs them in a child process (`job.py`), so it never loads them.
-    from memtab.consolidation.records import ConsolidationPlan
     from memtab.consolidation.engine.runner import RunLimits
+    from memtab.consolidation.records import ConsolidationPlan
     from memtab.llm.http import HttpOptions
     from memtab.llm.loop import StepCallback
 
@@ -408,8 +408,8 @@ class ConsolidationService:
         """What a run would do, op by op with diffs, without touching the home (see
         `memtab.consolidation.review.plan`). Raises like `run`; never journals or logs."""
         from memtab.consolidation.declined import DeclinedMatcher
-        from memtab.consolidation.review.plan import copy_scopes, plan_from_run, scratch_home
         from memtab.consolidation.engine.runner import run_consolidation
+        from memtab.consolidation.review.plan import copy_scopes, plan_from_run, scratch_home
 
         _check_trigger(trigger)
         workspace = load_registry(self.home).require_workspace(workspace_id)

@@ -24,8 +24,8 @@ from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from shiboken6 import isValid
 
-from memtab.gui.style import blend
 from memtab.file_protocol.memory_file import MemoryFile
+from memtab.gui.style import blend
 
 
 class MarginEditor(Protocol):

@@ -13,12 +13,12 @@ from memtab.components.files import undo
 from memtab.gui.first_paint.main_window import MainWindow
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
+from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.inbox.targets import PROJECT_NOTES
 from memtab.writer.offline.notes import Note
-from memtab.writer.inbox.suggestions import SuggestionQueue
 from support.memory_home import MAIN
 
 home = support.home

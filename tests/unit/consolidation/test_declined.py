@@ -14,8 +14,8 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ModelReply, ToolCall, UserMessage
 from memtab.store.home import Home
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import Scope, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 from quality.stores import CLAUDE, CODEX, LOKI, install, real_files
 
 from .helpers import WS, ScriptedProvider

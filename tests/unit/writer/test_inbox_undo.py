@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.proposals.queue import ProposalQueue, ToolCall
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.inbox import Inbox
-from memtab.writer.inbox.targets import PROJECT_NOTES
-from memtab.writer.inbox_undo import UndoRefusedError, take_back
-from memtab.writer.offline.notes import DIRECTIVES, Note
 from memtab.writer.inbox.suggestions import SuggestionQueue
+from memtab.writer.inbox.targets import PROJECT_NOTES
+from memtab.writer.inbox.undo import UndoRefusedError, take_back
+from memtab.writer.offline.notes import DIRECTIVES, Note
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
 HARVEST_NAME = "summary-9f2c1e.md"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from memtab.consolidation.declined import DeclinedMatcher
+from memtab.consolidation.engine.prompts import load_system_prompt, run_message
 from memtab.consolidation.errors import FailureKind, RunCancelledError, RunFailedError
 from memtab.consolidation.guard import (
     DRY_RUN_NOTE,
@@ -24,7 +25,6 @@ from memtab.consolidation.guard import (
     MutationBudget,
 )
 from memtab.consolidation.offline.provider import OFFLINE_PROVIDER, REASON_ARGUMENT
-from memtab.consolidation.engine.prompts import load_system_prompt, run_message
 from memtab.fs.clock import Clock, now_ms
 from memtab.humanize import plural
 from memtab.llm.loop import (
@@ -39,9 +39,9 @@ from memtab.store.history.describe import op_units
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
-from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Trigger
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import TOOL_DESCRIPTION, TOOL_NAME, tool_input_schema
+from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Trigger
 
 logger = logging.getLogger(__name__)
 

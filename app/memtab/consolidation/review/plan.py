@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.consolidation.declined import DECLINED_NOTE
+from memtab.consolidation.engine.runner import RunResult
 from memtab.consolidation.errors import PlanError
 from memtab.consolidation.records import (
     MAX_PLAN_OPS,
@@ -43,7 +44,6 @@ from memtab.consolidation.records import (
     PlanUsage,
     numbered,
 )
-from memtab.consolidation.engine.runner import RunResult
 from memtab.fs.atomic import encode_utf8, json_document
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.user_files import read_regular_file, write_output_file
@@ -52,9 +52,9 @@ from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import describe_ops, op_texts, op_units, unified_diff
 from memtab.store.history.records import RunOp
 from memtab.store.home import Home
-from memtab.store.sidecars.journal import Trigger
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import SCOPE_ORDER, PathError, VirtualPath
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.journal import Trigger
 from memtab.store.sidecars.registry import Workspace
 
 logger = logging.getLogger(__name__)

@@ -26,14 +26,14 @@ from PySide6.QtCore import QObject, QPoint, QTimer, SignalInstance, Slot
 from shiboken6 import isValid
 
 from memtab.components.blame.gutter import GutterEntry, Link, entries
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.fs.clock import now_ms
 from memtab.gui.blame.card import BlameCard
 from memtab.gui.blame.gutter import BlameGutter
 from memtab.gui.context import WindowContext
 from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
-from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
-from memtab.file_protocol.memory_file import MemoryFile
 from memtab.store.errors import MemoryStoreError
 from memtab.store.paths import PathError
 

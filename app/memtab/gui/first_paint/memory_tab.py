@@ -53,7 +53,6 @@ from memtab.components.tree.nodes import TreeNode
 from memtab.components.tree.scan import HomeScan, ScanOutcome
 from memtab.components.tree.scan_steps import ScanSteps, scan_steps
 from memtab.components.tree.tree import default_expanded_keys
-from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.consolidation.lazy import LazyConsolidationTasks
 from memtab.gui.context import WindowContext
 from memtab.gui.first_paint.boundary import settled_step

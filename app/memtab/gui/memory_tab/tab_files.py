@@ -30,6 +30,7 @@ from memtab.components.files.open import open_file
 from memtab.components.files.ops import OpResult
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import ref_key
+from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.gui.activity.edit_marks import EditMarks
 from memtab.gui.context import WindowContext
 from memtab.gui.editor.bar import MessageBar
@@ -43,7 +44,6 @@ from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.scan_scheduler import ScanScheduler
 from memtab.gui.tree.sources import SourcesSync
 from memtab.gui.tree.sync import TreeEditorSync
-from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.store.paths import PathError
 
 logger = logging.getLogger(__name__)

@@ -27,10 +27,10 @@ from memtab.components.tree.nodes import SectionId
 from memtab.components.tree.scan import HomeScan
 from memtab.components.tree.sources import agent_title
 from memtab.components.tree.sources_scan import SourcesScan, WatchTarget
-from memtab.gui.tree.model import MemoryTreeModel
-from memtab.gui.tree.view import MemoryTreeView
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile
+from memtab.gui.tree.model import MemoryTreeModel
+from memtab.gui.tree.view import MemoryTreeView
 
 logger = logging.getLogger(__name__)
 

@@ -26,11 +26,11 @@ from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit
 from memtab.components.files import ops as file_ops
 from memtab.components.files.open import open_file
 from memtab.components.tree.nodes import LineMatch, NodeKind, TreeNode, file_key
+from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.gui.context import Shown
 from memtab.gui.tree.model import MemoryTreeModel
 from memtab.gui.tree.view import MemoryTreeView
-from memtab.file_protocol.file_ref import MemoryFileRef
-from memtab.file_protocol.memory_file import MemoryFile
 from memtab.store.paths import VirtualPath
 
 logger = logging.getLogger(__name__)

@@ -12,10 +12,16 @@ from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.writer.inbox_steps import InboxStep
 from memtab.humanize import plural
 from memtab.store.home import Home, HomeError
-from memtab.store.scopes.memory import MemoryStoreError
 from memtab.store.paths import PathError
+from memtab.store.scopes.memory import MemoryStoreError
 from memtab.store.sidecars.registry import Workspace
-from memtab.writer.inbox.inbox import Decision, Inbox, InboxError, InboxItem, with_transcript_evidence
+from memtab.writer.inbox.inbox import (
+    Decision,
+    Inbox,
+    InboxError,
+    InboxItem,
+    with_transcript_evidence,
+)
 
 _DECIDE_ERRORS = (InboxError, MemoryStoreError, PathError, HomeError, OSError, TimeoutError)
 

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 from memtab.components.files.ops import OpResult
 from memtab.components.files.steps import Applied, UndoStep
-from memtab.humanize import plural
 from memtab.file_protocol.file_ref import MemoryFileRef
+from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import PathError, parse_file_path
+from memtab.store.scopes.memory import MemoryStore
 from memtab.writer.inbox.inbox import Inbox, InboxError
-from memtab.writer.inbox_undo import InboxUndo, take_back
+from memtab.writer.inbox.undo import InboxUndo, take_back
 
 _ERRORS = (InboxError, MemoryStoreError, PathError, OSError, TimeoutError)
 

@@ -39,7 +39,6 @@ from memtab.redact import redact_secrets
 from memtab.store.actors import MCP_PREFIX
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.paths import parse_file_path
 from memtab.store.proposals.queue import (
     ProposalError,
@@ -48,13 +47,11 @@ from memtab.store.proposals.queue import (
     proposal_target,
     proposal_text,
 )
-from memtab.store.sidecars.registry import Workspace
+from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
+from memtab.store.sidecars.registry import Workspace
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.harvest import MAX_TEXT_CHARS, Candidate, HarvestError, HarvestInbox
-from memtab.writer.inbox.targets import proposed_target, target_choices, target_problem
-from memtab.writer.inbox_undo import InboxUndo
-from memtab.writer.offline.notes import DIRECTIVES, FINDINGS, Note
 from memtab.writer.inbox.suggestions import (
     SuggestionError,
     SuggestionQueue,
@@ -62,6 +59,9 @@ from memtab.writer.inbox.suggestions import (
     sections_order,
     write_notes,
 )
+from memtab.writer.inbox.targets import proposed_target, target_choices, target_problem
+from memtab.writer.inbox.undo import InboxUndo
+from memtab.writer.offline.notes import DIRECTIVES, FINDINGS, Note
 
 if TYPE_CHECKING:  # pydantic, which the settled window never imports (queue.py)
     from memtab.store.proposals.records import AgentProposal

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Literal
 from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError, SaveConflictError
 from memtab.store.history.recorder import RecordedChange
-from memtab.store.scopes.memory import MemoryStore
 from memtab.store.proposals.queue import ProposalQueue
 from memtab.store.restore.undo import content_of
+from memtab.store.scopes.memory import MemoryStore
 from memtab.writer.inbox.suggestions import SuggestionQueue
 
 if TYPE_CHECKING:  # lazy: pydantic's records, which the settled window never imports
