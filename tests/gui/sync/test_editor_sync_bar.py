@@ -68,6 +68,24 @@ def test_the_bar_offers_the_dialogs_choices_in_its_words(
     assert current is not None and current.key == NOTES
 
 
+def test_keep_both_from_the_bar_shows_what_it_keeps_before_it_is_kept(
+    qtbot: QtBot, make_window: WindowFactory, alpha: Machine, beta: Machine
+) -> None:
+    window, tab = conflict_window(qtbot, make_window, alpha, beta)
+    tab.prompts.bar.button(PREFIX + KEEP_BOTH.id).click()
+    feature = window.sync
+    assert feature is not None
+    both = "one\ntwo from alpha\ntwo from beta\nthree\n"
+    wait_for(qtbot, lambda: (d := feature.dialog) is not None and d.view.merged_text() == both)
+    dialog = feature.dialog
+    assert dialog is not None and dialog.isVisible()
+    assert "what Keep both keeps" in dialog.view.note.text()
+    assert alpha.conflicts() == [NOTES]  # shown, not kept
+    dialog.buttons[KEEP_BOTH.id].click()  # the second press keeps it
+    wait_for(qtbot, lambda: alpha.conflicts() == [], 30_000)
+    assert alpha.text(NOTES) == both
+
+
 def test_keep_theirs_from_the_bar_resolves_and_the_bar_goes(
     qtbot: QtBot, make_window: WindowFactory, alpha: Machine, beta: Machine
 ) -> None:

@@ -82,6 +82,7 @@ class ConflictsDialog(QDialog):
         self._runner.job_failed.connect(self._on_runner_job_failed)
         self._deciding: int | None = None
         self._both_shown = False  # the text to keep is Keep both's result, as shown
+        self._both_for: str | None = None  # the conflict to show Keep both's result of
         self._wanted: str | None = None  # the conflict to select once listed
         self.items: list[ConflictItem] = []
 
@@ -142,11 +143,14 @@ class ConflictsDialog(QDialog):
     def busy(self) -> bool:
         return self._runner.is_busy()
 
-    def reload(self, select: str | None = None) -> None:
+    def reload(self, select: str | None = None, *, show_both: bool = False) -> None:
         """Read the conflicts again (the selection stays when it is still there, else
-        `select`'s conflict is selected once listed: a virtual path)."""
+        `select`'s conflict is selected once listed: a virtual path); `show_both`: with
+        Keep both's result shown in its text to keep, for a second press to keep (an
+        editor bar's Keep both)."""
         if select is not None:
             self._wanted = select
+            self._both_for = select if show_both else None
         home, workspace = self._context.home, self._context.shown.workspace
         job = functools.partial(_list_job, home, workspace, self._sync.git_program)
         self._runner.submit_latest(LIST_KEY, job)
@@ -204,6 +208,10 @@ class ConflictsDialog(QDialog):
         self.buttons["theirs"].setEnabled(True)
         self.buttons["both"].setEnabled(item.mergeable and not texts.binary)
         self.buttons["merged"].setEnabled(item.editable and not texts.binary)
+        if self._both_for == item.key:
+            self._both_for = None
+            if self.buttons["both"].isEnabled():
+                self.decide("both")  # shows what it keeps: a second press keeps it
 
     # --- deciding --------------------------------------------------------------------------
 

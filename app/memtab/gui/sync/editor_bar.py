@@ -4,7 +4,9 @@ Another machine changed the same lines of the file: the tab shows this machine's
 (the file keeps it until the user decides, docs/formats.md §18.4), and its bar offers the
 choices File → Resolve conflicts… offers, in the same words
 (`components.merge.choices`): Compare (that dialog, on this file: the three-way view and
-the text to keep), Keep mine, Keep theirs, Keep both. Enter picks Compare.
+the text to keep), Keep mine, Keep theirs, Keep both — which opens that dialog with its
+result in the text to keep, to be seen before a second press keeps it. Enter picks
+Compare.
 
 A decision is made by sync's engine (`gui.sync.conflicts.resolve`) on a worker of its
 own; an unsaved draft is saved first, so *mine* is the text in front of the user (the
@@ -48,7 +50,6 @@ CHOICES = (COMPARE, KEEP_MINE, KEEP_THEIRS, KEEP_BOTH)
 _DECISIONS: dict[str, Decision] = {
     KEEP_MINE.id: "mine",
     KEEP_THEIRS.id: "theirs",
-    KEEP_BOTH.id: "both",
 }
 
 
@@ -64,7 +65,8 @@ def bar_text(conflict: SyncConflict) -> str:
 class SyncConflictBars(QObject):
     """The sync conflict bars of one editor panel (see the module docstring).
 
-    `compare(path)` opens Resolve conflicts… on the conflict at that virtual path;
+    `compare(path, show_both)` opens Resolve conflicts… on the conflict at that virtual
+    path (with Keep both's result shown);
     `resolved(message)` is told what a decision did (for the status bar).
     """
 
@@ -73,7 +75,7 @@ class SyncConflictBars(QObject):
         context: WindowContext,
         editor: EditorPanel,
         sync: WindowSync,
-        compare: Callable[[str], None],
+        compare: Callable[[str, bool], None],
         resolved: Callable[[str], None],
         parent: QObject | None = None,
     ) -> None:
@@ -154,8 +156,8 @@ class SyncConflictBars(QObject):
         conflict = self.conflict_for(tab)
         if conflict is None or tab in self._jobs.values():
             return
-        if choice == COMPARE.id:
-            self._compare(conflict.path)
+        if choice in (COMPARE.id, KEEP_BOTH.id):  # Keep both is seen before it is kept
+            self._compare(conflict.path, choice == KEEP_BOTH.id)
             return
         for action in tab.prompts.bar.action_ids():
             tab.prompts.bar.button(action).setEnabled(False)

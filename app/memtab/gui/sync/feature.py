@@ -125,19 +125,21 @@ class SyncFeature(QObject):
         self.sync.sync_now()
 
     @Slot()
-    def open_conflicts(self, select: str | None = None) -> None:
+    def open_conflicts(self, select: str | None = None, *, show_both: bool = False) -> None:
         """Open the conflicts: sync's and file-sync copies', each to resolve; `select` the
-        one at that virtual path once they are listed."""
+        one at that virtual path once they are listed (`show_both`: with Keep both's result
+        shown, to keep with a second press)."""
         if self.dialog is None:
             self.dialog = ConflictsDialog(self._context, self.sync, self._shell.as_widget())
-        self.dialog.reload(select)
+        self.dialog.reload(select, show_both=show_both)
         self.dialog.show()
         self.dialog.raise_()
         self.dialog.activateWindow()
 
-    def compare(self, path: str) -> None:
-        """Resolve conflicts…, on the conflict at `path` (an editor bar's Compare)."""
-        self.open_conflicts(path)
+    def compare(self, path: str, show_both: bool = False) -> None:
+        """Resolve conflicts…, on the conflict at `path` (an editor bar's Compare; its
+        Keep both, `show_both`, shows what it keeps there before it is kept)."""
+        self.open_conflicts(path, show_both=show_both)
 
     def shutdown(self) -> None:
         if self.dialog is not None:
