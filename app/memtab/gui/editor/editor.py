@@ -91,9 +91,8 @@ class EditorPanel(CurrentTab, QWidget):
         """No tab open; its commands are registered in `context.actions`. `tasks` runs the
         diffs; without one the panel starts its own worker thread on first use, and
         `shutdown()` must be called on close (the tab does). `clock` times when a slow
-        read says "Reading…". `tab_keys_in`: where the keys that close, switch and search
-        the open files work (Ctrl+W, Ctrl+Tab, Ctrl+H: the Memory tab, tree and search
-        field too); the panel itself by default."""
+        read says "Reading…". `tab_keys_in`: where Ctrl+W, Ctrl+Tab, Ctrl+H work (the
+        Memory tab: from the tree too); the panel itself by default."""
         super().__init__(parent)
         self._context = context  # its registry claims the editor's keys: keep it alive
         self._clock = clock
