@@ -11,7 +11,7 @@ on in a callback on the GUI thread. Each returns what the user is told about as 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -236,14 +236,3 @@ def save_job(
         return document.save(content, expected_sha, allow_unkept=allow_unkept)
     except (SaveConflictError, UnkeptChangeError, MemoryFileError) as outcome:
         return outcome
-
-
-def all_of(waiting: Collection[Callable[[bool], None] | None]) -> Callable[[bool], None]:
-    """One callback that tells every one of `waiting` the outcome."""
-
-    def tell(saved: bool) -> None:
-        for then in waiting:
-            if then is not None:
-                then(saved)
-
-    return tell

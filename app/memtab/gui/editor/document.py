@@ -28,6 +28,7 @@ from typing import Protocol, TypeVar
 from PySide6.QtCore import Qt
 
 from memtab.components.activity.own_writes import OwnWrites
+from memtab.components.editor.save_turns import SaveTurns, tell_all
 from memtab.components.editor.session import (
     CLOSE_FILE,
     KEEP_MINE,
@@ -57,7 +58,6 @@ from memtab.gui.editor.disk_jobs import (
     DocumentReads,
     FileJobs,
     Page,
-    all_of,
     load_job,
     load_physical_job,
     read_disk_job,
@@ -124,8 +124,7 @@ class OpenDocument:
         self.real_path: Path | None = None
         """Where the open file is on disk (None: no file, or one Memtab cannot place)."""
         self._files = files
-        self._saving: list[Callable[[bool], None] | None] | None = None  # who waits
-        self._follow_after_save = False
+        self._saves = SaveTurns()
         self.reads = DocumentReads(files, f"editor:{id(self)}")
         """The reads of the open document on their way (dropped when another opens)."""
         self.while_reading = WhileReading(view, clock, host.refresh_chrome)
@@ -140,8 +139,7 @@ class OpenDocument:
         if self.file.reading:  # read it again: what is on its way may be the old one
             self._load(document.title, functools.partial(load_job, document))
             return
-        if self._saving is not None:
-            self._follow_after_save = True
+        if self._saves.follow_later():  # the save on its way may be the change
             return
         self.read_disk(self._follow, DISK)
 
@@ -406,7 +404,7 @@ class OpenDocument:
     @property
     def saving(self) -> bool:
         """Whether a save is on its way to disk (on the window's file channel)."""
-        return self._saving is not None
+        return self._saves.busy
 
     def save_against(
         self,
@@ -420,9 +418,8 @@ class OpenDocument:
         error is in the bar. A save history cannot keep a copy for is refused, with the
         choice to save without one (`allow_unkept`). One save at a time: one asked
         meanwhile runs after it, from what it wrote."""
-        if self._saving is not None:
-            self._saving.append(then)
-            return
+        if not self._saves.ask(then):
+            return  # after the save on its way, from what it wrote
         document = self.document
         assert document is not None
         # Saved files end with a line break, so an agent's `echo >>` starts a new line.
@@ -432,7 +429,6 @@ class OpenDocument:
         content = self.file.codec.from_buffer(text)
         # Noted before it is written: the watcher may see the write before we hear of it.
         self._own_writes.note(document.ref.key, content_sha256(content))
-        self._saving = [then]
         self._files.write(
             functools.partial(save_job, document, content, expected_sha, allow_unkept),
             functools.partial(self._on_save_done, document, text),
@@ -440,7 +436,6 @@ class OpenDocument:
         )
 
     def _on_save_done(self, document: MemoryFile, text: str, outcome: object) -> None:
-        waiting, self._saving = self._saving or [], None
         saved = False
         if not self._still_open(document):
             pass  # the tab went on to another file (or closed): what was written stands
@@ -465,13 +460,12 @@ class OpenDocument:
         elif isinstance(outcome, str):
             saved = True
             self._saved(document, text, outcome)
-        self._after_save(saved, waiting)
+        self._after_save(saved)
 
     def _on_save_failed(self, document: MemoryFile, message: str) -> None:
-        waiting, self._saving = self._saving or [], None
         if self._still_open(document):
             self.show_bar(Situation.ERROR, BarKind.ERROR, f"Not saved: {message}")
-        self._after_save(False, waiting)
+        self._after_save(False)
 
     def _still_open(self, document: MemoryFile) -> bool:
         """Whether the tab still shows the file `document` was saved as. By its ref: a rescan
@@ -495,22 +489,19 @@ class OpenDocument:
         self._host.refresh_chrome()
         self._host.document_saved(document.ref)
 
-    def _after_save(self, saved: bool, waiting: list[Callable[[bool], None] | None]) -> None:
-        """Tell who waited for the save; a save asked meanwhile runs now, from this one."""
-        first, later = waiting[0], [then for then in waiting[1:]]
-        if first is not None:
-            first(saved)
-        if later and saved and self.document is not None and self._host_dirty():
-            self.save_against(self.file.save_expectation(), then=all_of(later))
+    def _after_save(self, saved: bool) -> None:
+        """Tell who waited for the save; a save asked meanwhile runs now, from this one
+        (`components.editor.save_turns`)."""
+        first, later = self._saves.landed()
+        tell_all((first,), saved)
+        dirty = self.document is not None and self._host_dirty()
+        if SaveTurns.again(later, saved=saved, dirty=dirty):
+            self.save_against(self.file.save_expectation(), then=functools.partial(tell_all, later))
         else:
-            for then in later:
-                if then is not None:
-                    then(saved)
-        if self._follow_after_save and self._saving is None:
-            self._follow_after_save = False
-            # A conflict's bar already says the disk changed, and offers what to do.
-            if self.file.situation is not Situation.CONFLICT:
-                self.follow_disk()
+            tell_all(later, saved)
+        # A conflict's bar already says the disk changed, and offers what to do.
+        if self._saves.follow_due() and self.file.situation is not Situation.CONFLICT:
+            self.follow_disk()
 
     def _host_dirty(self) -> bool:
         return self.file.is_dirty(self._view.is_modified())
