@@ -1,6 +1,6 @@
 """An Inbox accept or reject as a step of Edit → Undo and Edit → Redo (the window's undo
 stack, `components.files.undo`): "Undo accept 'Use uv for…'" takes it back
-(`writer.inbox_undo.take_back`: the files as they were, the items in the Inbox again);
+(`writer.inbox.undo.take_back`: the files as they were, the items in the Inbox again);
 Redo decides the same items the same way again (`Inbox.redo`), and its step takes that
 back in turn. Applied on the file-operation worker, like every step.
 """

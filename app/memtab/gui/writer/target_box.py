@@ -1,6 +1,6 @@
 """The Inbox's "Accept into:" chooser: the memory file accepting the selected items writes.
 
-Its first entry is what the Inbox proposes (`writer.inbox_targets`: the file each item
+Its first entry is what the Inbox proposes (`writer.inbox.targets`: the file each item
 belongs in — one file, or "where each belongs" for items that belong apart), its tooltip
 why; the others are the files the user may choose instead, widest scope first (global,
 project, workspace). An agent's change writes the file it names: with one selected the

@@ -233,7 +233,7 @@ class ProposalQueue:
 
     def reopen(self, proposals: Sequence[AgentProposal]) -> list[AgentProposal]:
         """Put decided proposals back as they were while pending (a decision taken back,
-        `writer.inbox_undo`): each replaces its decided entry, or comes back if the queue
+        `writer.inbox.undo`): each replaces its decided entry, or comes back if the queue
         forgot it; one pending already is left. The proposals put back."""
         reopened: list[AgentProposal] = []
 

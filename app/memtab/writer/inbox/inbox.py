@@ -149,7 +149,7 @@ class InboxItem:
 @dataclass(frozen=True)
 class Decision:
     """What accept or reject did: the items decided, the notes file written (accept), and
-    how to take it back (`writer.inbox_undo`)."""
+    how to take it back (`writer.inbox.undo`)."""
 
     items: tuple[InboxItem, ...]
     memory_path: str | None = None
@@ -298,7 +298,7 @@ class Inbox:
         return [by_id[i] for i in dict.fromkeys(ids)]
 
     def target_choices(self) -> tuple[str, ...]:
-        """The files an item may be accepted into (`inbox_targets.target_choices`)."""
+        """The files an item may be accepted into (`targets.target_choices`)."""
         return target_choices(MemoryStore(self.home, self.workspace))
 
     def accept(
@@ -352,7 +352,7 @@ class Inbox:
         return Decision(tuple(chosen), paths.pop() if len(paths) == 1 else None, written, undo)
 
     def redo(self, undo: InboxUndo) -> Decision:
-        """Make again a decision that was taken back (`inbox_undo.take_back`): the same
+        """Make again a decision that was taken back (`undo.take_back`): the same
         items, decided the same way."""
         if undo.verb == "reject":
             return self.reject(undo.ids)

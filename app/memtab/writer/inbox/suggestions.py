@@ -174,7 +174,7 @@ class Accepted:
     suggestions: tuple[Suggestion, ...]
     memory_path: str
     written: tuple[RecordedChange, ...] = ()
-    """The changes the acceptance made (to take it back: `writer.inbox_undo`)."""
+    """The changes the acceptance made (to take it back: `writer.inbox.undo`)."""
 
 
 class SuggestionQueue:
@@ -255,7 +255,7 @@ class SuggestionQueue:
 
     def reopen(self, suggestions: Sequence[Suggestion]) -> list[Suggestion]:
         """Put decided suggestions back as they were while pending (a decision taken back,
-        `writer.inbox_undo`): each replaces its decided entry, or comes back if the queue
+        `writer.inbox.undo`): each replaces its decided entry, or comes back if the queue
         forgot it; one pending already is left. The suggestions put back."""
         reopened: list[Suggestion] = []
 
