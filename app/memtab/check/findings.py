@@ -4,8 +4,8 @@ the document's file, scope, project and checkout."""
 from __future__ import annotations
 
 from memtab.check.documents import Document
-from memtab.check.markdown import text_lines
 from memtab.check.records import Finding, FindingKind, Fix, Place
+from memtab.markdown import text_lines
 
 
 def finding(

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.check.documents import Document
-from memtab.check.markdown import ScannedText, link_path
+from memtab.check.markdown import ScannedText
 from memtab.check.wording import is_example, says_gone
+from memtab.markdown import link_path
 
 _HOOK = re.compile(r"\s[—–-]\s")
 _VIRTUAL = re.compile(r"^/memories/(global|project|workspace)(?:/(.*))?$")

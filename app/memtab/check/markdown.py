@@ -1,9 +1,10 @@
 """A memory file read as a check reads it: lines, code spans, fenced blocks, links.
 
-Not a full Markdown parser: what the rules need, one pass per line. The frontmatter is
-skipped (its `description:` restates the body). Inside a fenced block a line is code and
-nothing else; outside, a line is prose with its inline code spans (CommonMark's rule: a
-run of backticks closes only at a run of the same length) and its links taken out.
+Not a full Markdown parser: what the rules need, one pass per line, each line told by
+the one classifier (`memtab.markdown`). The frontmatter is skipped (its `description:`
+restates the body). Inside a fenced block a line is code and nothing else; outside, a line
+is prose with its inline code spans (CommonMark's rule: a run of backticks closes only at a
+run of the same length) and its links taken out.
 """
 
 from __future__ import annotations
@@ -11,29 +12,25 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from urllib.parse import unquote
 
-from memtab.store.frontmatter import find_frontmatter
+from memtab.markdown import (
+    INLINE_LINK,
+    REFERENCE_DEFINITION,
+    LineKind,
+    classify,
+    link_target,
+    text_lines,
+)
 
-_SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
-
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*([^`\s]*)")
 _BACKTICKS = re.compile(r"`+")
 # Every pattern here takes time linear in the line (a memory may hold a 100 KB line):
 # where a token may start is pinned by a look-behind, and what cannot give back is
 # possessive, so a failing match never tries each split of a long run.
-# [label](target "title") and <target> forms; an image's `!` is part of the label's lead.
-_INLINE_LINK = re.compile(
-    r"\[(?P<label>[^\[\]\n]*+)\]\(\s*+(?:<(?P<angled>[^>\n]*+)>|(?P<bare>[^\s()]++))"
-    r"(?:\s++(?:\"[^\"]*+\"|'[^']*+'))?\s*+\)"
-)
 _SHELL_COMMENT = re.compile(r"(?:^|\s)#\s*(.*)$")
 # A token (what lies between spaces) with a slash, or a dot inside a word (`x.py`).
 _NOT_WORDS = re.compile(r"(?<!\S)\S*?(?:[/\\]|\w\.\w\w)\S*+")
-_HEADING = re.compile(r"^ {0,3}#{1,6}\s++(.*)$")
 # A line that is only a bold label, `**Still open:**` or `**Next steps**:`.
 _LABEL = re.compile(r"^\s{0,3}(?:\*\*|__)([^*_]{1,80}?):?(?:\*\*|__):?\s*$")
-_REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]++\]:\s*+<?(?P<target>[^\s>]++)>?")
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,54 +86,24 @@ class ScannedText:
         return self.lines[number - 1]
 
 
-def text_lines(text: str) -> list[str]:
-    """The lines of a text as an editor numbers them: split at `\n` only (a `\r` before
-    it dropped), no empty line after a final line break."""
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
-    if lines and not lines[-1]:
-        lines.pop()
-    return lines
-
-
 def scan_markdown(text: str) -> ScannedText:
     """The lines and links of `text` (see the module doc)."""
     raw_lines = text_lines(text)
-    span = find_frontmatter(text)
-    body_from = 0
-    if span is not None:
-        head = text[: span.end]
-        body_from = head.count("\n") + (0 if head.endswith("\n") else 1)
     lines: list[Line] = []
     links: list[Link] = []
-    fence: tuple[str, int] | None = None  # the open fence's character and length
-    info = ""
     heading = label = ""
-    for index, raw in enumerate(raw_lines):
+    for index, (raw, found) in enumerate(zip(raw_lines, classify(raw_lines), strict=True)):
         number = index + 1
-        if index < body_from:
-            lines.append(Line(number, raw, "", fence=True))  # frontmatter: not checked
-            continue
-        opening = _FENCE.match(raw)
-        if fence is not None:
-            stripped = raw.strip()
-            if (
-                len(stripped) >= fence[1]
-                and not stripped.strip(fence[0])
-                and len(raw) - len(raw.lstrip(" ")) <= 3
-            ):
-                fence = None
-                lines.append(Line(number, raw, "", fence=True))
-                continue
-            lines.append(Line(number, raw, "", block=info, section=label or heading))
-            continue
-        if opening is not None:
-            fence = (opening.group(1)[0], len(opening.group(1)))
-            info = opening.group(2).lower()
+        kind = found.kind
+        if kind is LineKind.FRONTMATTER or kind is LineKind.FENCE:  # the frontmatter is not checked
             lines.append(Line(number, raw, "", fence=True))
             continue
-        title = _HEADING.match(raw)
-        if title is not None:  # without its closing `#`s (`## Setup ##`)
-            heading, label = title.group(1).rstrip().rstrip("#").rstrip(), ""
+        if kind is LineKind.CODE:
+            info = found.fence.info if found.fence is not None else ""
+            lines.append(Line(number, raw, "", block=info, section=label or heading))
+            continue
+        if kind is LineKind.HEADING:
+            heading, label = found.text, ""
         elif (lead := _LABEL.match(raw)) is not None:
             label = lead.group(1)
         prose, spans = _take_code_spans(raw)
@@ -185,29 +152,15 @@ def _take_code_spans(raw: str) -> tuple[str, list[str]]:
 
 def _take_links(prose: str, number: int) -> tuple[str, list[Link]]:
     found: list[Link] = []
-    definition = _REFERENCE_DEFINITION.match(prose)
+    definition = REFERENCE_DEFINITION.match(prose)
     if definition is not None:
         found.append(Link(number, definition.group("target"), ""))
         return " " * len(prose), found
 
     def blank(match: re.Match[str]) -> str:
-        target = match.group("angled") if match.group("angled") is not None else match["bare"]
-        found.append(Link(number, target or "", match.group("label")))
+        found.append(Link(number, link_target(match), match.group("label")))
         # The label stays prose (it may name a path); the target is blanked.
         label = match.group("label")
         return " " + label + " " * (len(match.group(0)) - len(label) - 1)
 
-    return _INLINE_LINK.sub(blank, prose), found
-
-
-def link_path(written: str) -> str | None:
-    """The path part of a link target, or None when it is not a link to a file (a URL, an
-    anchor, a template); the editor's preview follows the same links."""
-    if not written or written.startswith(("#", "//")) or _SCHEME.match(written):
-        return None
-    if any(char in written for char in "<>{}$*") or " " in written.strip():
-        return None
-    path = unquote(written.split("#", 1)[0].split("?", 1)[0])
-    if not path or "path/to" in path.lower():
-        return None
-    return path
+    return INLINE_LINK.sub(blank, prose), found

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from memtab.fs.atomic import encode_utf8
 from memtab.fs.lazy_re import LazyPattern
+from memtab.markdown import LineKind, State, classify_line
 
 DESCRIPTION_PREFIX_BYTES = 4096
 MAX_DESCRIPTION_UNITS = 200
@@ -178,8 +179,6 @@ def read_agent_definition(text: str) -> AgentDefinition:
 
 # --- the title a file gives itself ---------------------------------------------------------
 
-_ATX_HEADING = LazyPattern(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
-_FENCE_LINE = LazyPattern(r"^(?:```|~~~)", re.MULTILINE)
 _HEADING_LINK = LazyPattern(r"\[([^\]]*)\]\([^)]*\)")
 _HEADING_MARKUP = LazyPattern(r"[*_`~]+")
 # A template's title heading, filled in below it: Claude Code's session summaries start
@@ -200,22 +199,18 @@ def title_of(text: str) -> str:
     title heading ("# Session Title"), the first line below it that is not the template's
     own hint, emphasis dropped."""
     start = find_frontmatter(text)
-    position = start.end if start is not None else 0
-    while True:
-        match = _ATX_HEADING.search(text, position)
-        if match is None:
-            return ""
-        if len(_FENCE_LINE.findall(text, position, match.start())) % 2 == 0:
+    lines = text[start.end if start is not None else 0 :].splitlines()
+    state: State = None
+    for index, raw in enumerate(lines):  # as the one classifier tells them (`memtab.markdown`)
+        found, state = classify_line(raw, state, index + 1)  # (the frontmatter is behind)
+        if found.kind is LineKind.HEADING and found.text:
             break
-        fence = list(_FENCE_LINE.finditer(text, position, match.start()))[-1]
-        closing = _FENCE_LINE.search(text, fence.end())
-        if closing is None:
-            return ""
-        position = closing.end()
-    heading = heading_text(match.group(1))
+    else:
+        return ""
+    heading = heading_text(found.text)
     if not _TEMPLATE_TITLE.match(heading):
         return heading
-    for raw in text[match.end() :].splitlines():
+    for raw in lines[index + 1 :]:
         line = raw.strip()
         if not line:
             continue

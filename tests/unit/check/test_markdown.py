@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from memtab.check.markdown import scan_markdown, text_lines
+from memtab.check.markdown import scan_markdown
 from memtab.check.wording import names_commands_as_they_are, names_paths_as_they_are
+from memtab.markdown import text_lines
 
 
 def test_frontmatter_is_skipped_and_lines_keep_their_numbers() -> None:

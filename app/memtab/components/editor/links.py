@@ -4,7 +4,7 @@ Claude Code's MEMORY.md is an index of `[topic.md](topic.md)` links, and mux's f
 `/memories/<scope>/…` paths: the preview opens the memory file a link names, in Memtab.
 A relative link is resolved against the linking file's folder and must stay inside its
 scope (or the agent's memory folder), as `memtab check` resolves links
-(`check.markdown.link_path` says which targets are links to files); a `/memories/…` link of a
+(`markdown.link_path` says which targets are links to files); a `/memories/…` link of a
 mux file names a file of its workspace. `#anchor` links stay in the page; web links go to
 the browser; anything else is not followed (memory files are untrusted text).
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from memtab.check.markdown import link_path
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
+from memtab.markdown import link_path
 from memtab.store.paths import PathError, parse_file_path
 
 WEB_SCHEMES = ("http", "https")

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memtab.consolidation.offline.units import split_units
+from memtab.markdown import heading
 from memtab.store.frontmatter import (
     clean_description,
     description_from_text,
@@ -40,7 +41,6 @@ MIN_TITLE_TOPICS = 2  # a title says more with this many topics under it
 MAX_TOPIC_CHARS = 32
 MAX_DESCRIPTION_CHARS = 160
 
-_HEADING_MARKS = re.compile(r"^(#{1,6})\s*(.*?)\s*#*\s*$")
 _DATE_LIKE = re.compile(r"\d[\d\-:/.TtZz+ ]*[\dZz]|\d")
 # Ids (uuids, hashes) name an instance, not a subject: `Thread 019e3f4a-2fbe-…`.
 _IDENTIFIER = re.compile(
@@ -112,10 +112,10 @@ class Description:
 
 
 def _heading_text(raw: str) -> tuple[int, str]:
-    match = _HEADING_MARKS.match(raw.strip())
-    if match is None:
+    found = heading(raw)
+    if found is None:
         return 0, ""
-    return len(match.group(1)), heading_text(match.group(2))
+    return found.level, heading_text(found.text)
 
 
 def is_generic_heading(text: str) -> bool:

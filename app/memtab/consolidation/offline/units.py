@@ -36,8 +36,8 @@ from functools import cached_property
 from typing import Literal, NamedTuple
 
 from memtab.fs.atomic import encode_utf8
+from memtab.markdown import closes_fence, frontmatter_lines, heading, opening_fence
 from memtab.store.content_lines import BULLET, normalize_line
-from memtab.store.frontmatter import find_frontmatter
 
 MIN_LINE_CHARS = 12
 SHINGLE_WORDS = 3
@@ -51,9 +51,7 @@ STRUCTURE_KINDS: frozenset[UnitKind] = frozenset(
 
 _CONTENT_KINDS = frozenset(("text", "code", "table"))  # what `Unit.content` says
 
-HEADING = re.compile(r"^#{1,6}(?:\s|$)")
 _RULE = re.compile(r"^(?:(?:\*\s*){3,}|(?:-\s*){3,}|(?:_\s*){3,})$")
-_FENCE = re.compile(r"^(`{3,}|~{3,})")
 _WORD = re.compile(r"\w+")
 # What `\w` matches in ASCII text; every other ASCII character becomes a space (`words`).
 _ASCII_WORD_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
@@ -142,19 +140,6 @@ def _remember_line(stripped: str) -> tuple[str, bool]:
     return known
 
 
-def _frontmatter_end(lines: Sequence[str]) -> int | None:
-    """How many lines the frontmatter takes (by the store's one frontmatter rule)."""
-    if not lines or lines[0] not in ("---", "---\r"):
-        return None  # it opens with a `---` line or not at all
-    # ...and closes at the first later `---` line but one: the rule needs only that much.
-    close = next((i for i in range(2, len(lines)) if lines[i] in ("---", "---\r")), None)
-    if close is None:
-        return None
-    text = "\n".join(lines[: close + 1]) + "\n"
-    span = find_frontmatter(text)
-    return None if span is None else text[: span.end].count("\n")
-
-
 def _unit(fields: tuple[int, int, UnitKind, str, str, int, int, str]) -> Unit:
     """A Unit from all its fields, without the keyword handling of NamedTuple's own
     constructor (a big home makes millions of units: it is a tenth of the split)."""
@@ -171,7 +156,7 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
     units: list[Unit] = []
     new = tuple.__new__  # what `_unit` calls, inline for the lines most files are made of
     count = len(lines)
-    index = _frontmatter_end(lines) or 0
+    index = frontmatter_lines(lines)  # the one classifier's rules (`memtab.markdown`)
     if index:
         units.append(_unit((0, index, "frontmatter", "", "", -1, -1, "")))
     section = block = -1
@@ -183,16 +168,15 @@ def split_units(lines: Sequence[str]) -> list[Unit]:
             index += 1
             continue
         first = stripped[0]
-        fence = _FENCE.match(stripped) if first in "`~" else None
-        if fence:
-            marker = fence.group(1)
+        fence = opening_fence(line) if first in "`~" else None
+        if fence is not None:
             close = index + 1
-            while close < count and not lines[close].strip().startswith(marker):
+            while close < count and not closes_fence(lines[close], fence):
                 close += 1
             close = min(close + 1, count)
             key = "\n".join([normalize_line(text) for text in lines[index:close]])
             _add_code(units, _unit((index, close, "code", key, "", section, block, "")))
-        elif first == "#" and HEADING.match(stripped):
+        elif first == "#" and heading(line) is not None:
             section = block = len(units)
             units.append(
                 _unit(

@@ -1,14 +1,14 @@
 """Light Markdown highlighting for the editor: frontmatter, headings, bullets and code.
 
-Cheap enough for 100 KiB files: one pass per line with a few prefix checks and two small
-regular expressions; multi-line constructs (frontmatter, fenced code) travel in the
+Each line is told by the one classifier (`memtab.markdown.classify_line`), as the check,
+the consolidator and the writer tell it. Cheap enough for 100 KiB files: one pass per line
+with a few prefix checks; multi-line constructs (frontmatter, fenced code) travel in the
 block state, so Qt re-highlights only what an edit can affect.
 """
 
 from __future__ import annotations
 
 import re
-from enum import IntEnum
 
 from PySide6.QtGui import (
     QColor,
@@ -20,19 +20,31 @@ from PySide6.QtGui import (
 )
 
 from memtab.gui.style import Accent, blend, is_dark, muted_text
+from memtab.markdown import FRONTMATTER_OPEN, Fence, LineKind, State, classify_line
 
-
-class _State(IntEnum):
-    NORMAL = 0
-    FRONTMATTER = 1
-    FENCE = 2
-
-
-_HEADING = re.compile(r"^(#{1,6})(\s|$)")
-_BULLET = re.compile(r"^(\s*)([-*+]|\d{1,9}[.)])(\s)")
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 _FRONTMATTER_KEY = re.compile(r"^([A-Za-z0-9_-]+)\s*:")
-_FENCE_MARKERS = ("```", "~~~")
+# The classifier's state as Qt's block state (an int; -1 is Qt's "none yet"): 0 prose,
+# 1 in the frontmatter, then an open fence's character and length.
+_NORMAL = 0
+_IN_FRONTMATTER = 1
+
+
+def block_state(state: State) -> int:
+    """The classifier's state as a block state."""
+    if state is None:
+        return _NORMAL
+    if isinstance(state, Fence):
+        return 2 + state.length * 2 + (state.char == "~")
+    return _IN_FRONTMATTER
+
+
+def classifier_state(block: int) -> State:
+    """A block state back as the classifier's state (an open fence's info is not kept)."""
+    if block < 2:
+        return FRONTMATTER_OPEN if block == _IN_FRONTMATTER else None
+    length, tilde = divmod(block - 2, 2)
+    return Fence("~" if tilde else "`", length, "")
 
 
 def _format(
@@ -79,37 +91,24 @@ class MarkdownHighlighter(QSyntaxHighlighter):
 
     def highlightBlock(self, text: str) -> None:
         """Qt calls this for every line that needs (re-)highlighting."""
-        previous = self.previousBlockState()
-        block_number = self.currentBlock().blockNumber()
-        stripped = text.strip()
-        if previous == _State.FRONTMATTER:
-            if stripped == "---":
+        number = self.currentBlock().blockNumber()
+        line, state = classify_line(text, classifier_state(self.previousBlockState()), number)
+        self.setCurrentBlockState(block_state(state))
+        kind = line.kind
+        if kind is LineKind.FRONTMATTER:
+            if number == 0 or state is None:  # its fences
                 self.setFormat(0, len(text), self._formats["delimiter"])
-                self.setCurrentBlockState(_State.NORMAL)
             else:
                 self._highlight_frontmatter_line(text)
-                self.setCurrentBlockState(_State.FRONTMATTER)
             return
-        if block_number == 0 and stripped == "---" and text.startswith("---"):
-            self.setFormat(0, len(text), self._formats["delimiter"])
-            self.setCurrentBlockState(_State.FRONTMATTER)
-            return
-        if previous == _State.FENCE:
+        if kind is LineKind.FENCE or kind is LineKind.CODE:
             self.setFormat(0, len(text), self._formats["fence"])
-            ended = stripped.startswith(_FENCE_MARKERS)
-            self.setCurrentBlockState(_State.NORMAL if ended else _State.FENCE)
             return
-        if stripped.startswith(_FENCE_MARKERS):
-            self.setFormat(0, len(text), self._formats["fence"])
-            self.setCurrentBlockState(_State.FENCE)
-            return
-        self.setCurrentBlockState(_State.NORMAL)
-        if text.startswith("#") and _HEADING.match(text):
+        if kind is LineKind.HEADING:
             self.setFormat(0, len(text), self._formats["heading"])
             return
-        bullet = _BULLET.match(text)
-        if bullet:
-            self.setFormat(bullet.start(2), len(bullet.group(2)), self._formats["bullet"])
+        if kind is LineKind.LIST_ITEM:
+            self.setFormat(line.indent, len(line.marker), self._formats["bullet"])
         if "`" in text:
             for match in _INLINE_CODE.finditer(text):
                 self.setFormat(match.start(), match.end() - match.start(), self._formats["code"])

@@ -67,6 +67,7 @@ BEFORE_FIRST_PAINT = frozenset(
         "memtab.store.errors",
         "memtab.store.files",
         "memtab.store.frontmatter",
+        "memtab.markdown",  # the one line classifier: titles (stdlib only)
         "memtab.store.home",
         "memtab.store.sidecars",
         "memtab.store.sidecars.meta",

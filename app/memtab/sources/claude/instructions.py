@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from memtab.markdown import LineKind, classify
 from memtab.sources.claude.settings import read_settings_file
 from memtab.store.frontmatter import frontmatter_block
 
@@ -182,17 +183,16 @@ def _add_with_imports(
             _add_with_imports(found, seen, target, kind, path, user_home, depth + 1)
 
 
+_NOT_PROSE = (LineKind.FRONTMATTER, LineKind.FENCE, LineKind.CODE)
+
+
 def imports_of(text: str, base: Path, user_home: Path) -> Iterator[Path]:
     """The files `text` `@`-imports, resolved: `~/` under the home, a relative path from
-    `base`; never inside a fenced code block or a code span; only text files."""
-    fence: str | None = None
-    for line in text.splitlines():
-        stripped = line.lstrip()
-        marker = stripped[:3]
-        if marker in ("```", "~~~"):
-            fence = None if fence == marker else (fence or marker)
-            continue
-        if fence is not None:
+    `base`; never in the frontmatter, a fenced code block (as the one classifier tells
+    them, `memtab.markdown`) or a code span; only text files."""
+    lines = text.splitlines()
+    for line, found in zip(lines, classify(lines), strict=True):
+        if found.kind in _NOT_PROSE:
             continue
         for match in _IMPORT.finditer(re.sub(r"`[^`]*`", " ", line)):
             target = _import_target(match.group(1), base, user_home)

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from memtab.markdown import LineKind, classify
 from memtab.redact import redact_secrets
 from memtab.store.paths import Scope
 
@@ -75,7 +76,6 @@ NEW_FILE_HEADERS = {
     ),
 }
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _WORD = re.compile(r"[^\W_][\w./-]*[^\W_]|[^\W_]")
 _STOPWORDS = frozenset(
     (
@@ -350,15 +350,17 @@ def _apply(lines: list[str], notes: Sequence[Note]) -> str:
 
 
 def _section_span(lines: Sequence[str], title: str) -> tuple[int, int] | None:
-    """(heading index, index after the section's last line) of `## <title>`, any case."""
+    """(heading index, index after the section's last line) of `## <title>`, any case —
+    headings as the one classifier tells them (`memtab.markdown`: never in a code block
+    or the frontmatter)."""
     wanted = title.lower()
-    for index, line in enumerate(lines):
-        match = _HEADING.match(line)
-        if match and len(match.group(1)) == 2 and match.group(2).lower() == wanted:
+    kinds = classify(lines)
+    for index, found in enumerate(kinds):
+        if found.kind is LineKind.HEADING and found.level == 2 and found.text.lower() == wanted:
             end = index + 1
             while end < len(lines):
-                following = _HEADING.match(lines[end])
-                if following and len(following.group(1)) <= 2:
+                following = kinds[end]
+                if following.kind is LineKind.HEADING and following.level <= 2:
                     break
                 end += 1
             return index, end
