@@ -31,6 +31,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from memtab.blame.lines import lines_of, normalized
 from memtab.blame.records import (
     EXTERNAL,
     MUX,
@@ -45,8 +46,9 @@ from memtab.blame.records import (
 from memtab.blame.walk import OLDER, Owners
 from memtab.fs.clock import now_ms
 from memtab.store.actors import BEFORE_MEMTAB
+from memtab.store.history.blobs import BlobError, BlobStore
 from memtab.store.history.provenance import ProvenanceLog
-from memtab.store.history.records import NoteOrigin, ProvenanceRecord, RunEntry
+from memtab.store.history.records import KeptFrom, NoteOrigin, ProvenanceRecord, RunEntry
 from memtab.store.history.runs import MUX_SOURCE, RunsLog
 from memtab.store.history.versions import Version
 from memtab.store.history.xum_journal import XumJournal
@@ -90,7 +92,9 @@ class _Origin:
 class _Noted:
     actor: str
     run_id: str | None
-    source: TranscriptSource
+    source: Source | None
+    at: int | None = None
+    """When its author wrote it, when that is not the version's time."""
 
 
 class Attributor:
@@ -114,7 +118,7 @@ class Attributor:
                     line=number,
                     text=text,
                     actor=noted.actor if noted else origin.actor,
-                    at=origin.at,
+                    at=noted.at if noted and noted.at is not None else origin.at,
                     run_id=noted.run_id if noted else origin.run_id,
                     version=origin.version,
                     source=noted.source if noted else origin.source,
@@ -289,6 +293,8 @@ class Attributor:
         notes: dict[str, _Noted] = {}
         source: Source | None = None
         for record in records:
+            if record.kept_from is not None:
+                notes.update(self._kept(record.kept_from))
             for note in record.notes:
                 notes[note.line] = self._noted(version, record, note)
             if record.window is not None and not record.notes:
@@ -303,6 +309,15 @@ class Attributor:
         if source is None and not records and version.actor == "writer":
             source = self._trigger(version)
         return _Origin(version.actor, version.at, version.run_id, version.id, source, notes)
+
+    def _kept(self, kept: KeptFrom) -> dict[str, _Noted]:
+        """The lines of a conflict's other side, which a resolution kept: its author's."""
+        try:
+            text = BlobStore(self.home.history_blobs_dir).get(kept.sha256)
+        except BlobError:
+            return {}  # pruned or damaged: the lines stay the resolution's
+        noted = _Noted(kept.actor, None, None, kept.at)
+        return dict.fromkeys(lines_of(normalized(text.decode("utf-8", "replace"))), noted)
 
     def _noted(self, version: Version, record: ProvenanceRecord, note: NoteOrigin) -> _Noted:
         run_id = note.run_id or record.run_id

@@ -18,6 +18,9 @@ from typing import NamedTuple
 MCP_PREFIX = "mcp:"
 """An MCP client's actor is `mcp:<client>` (§22.4)."""
 
+EXTERNAL = "external"
+"""A change another program made, as history records it (§14.2)."""
+
 BEFORE_MEMTAB = "before-memtab"
 """Blame: the file held the line when Memtab first saw it (its time is that sight's)."""
 

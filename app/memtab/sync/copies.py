@@ -27,6 +27,7 @@ from typing import Any, Literal
 from memtab.fs.atomic import make_directory_durably
 from memtab.fs.locks import interprocess_lock
 from memtab.fs.sidecar import read_sidecar
+from memtab.store.actors import EXTERNAL
 from memtab.store.conflict_copies import (
     ConflictCopy,
     CopyName,
@@ -35,9 +36,11 @@ from memtab.store.conflict_copies import (
     parse_copy_name,
 )
 from memtab.store.errors import MemoryStoreError, NotFoundError
+from memtab.store.history.provenance import log_kept_from
 from memtab.store.home import Home
 from memtab.store.line_merge import merge_union
 from memtab.store.paths import parse_file_path
+from memtab.store.restore.undo import file_history
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.meta import MetaEntry, MetaStore, parse_meta_document
 from memtab.store.xum_locks import holding_meta
@@ -133,11 +136,23 @@ def resolve_memory_copy(
         assert merged is not None
         chosen = merged
     if chosen != mine:
-        store.restore_content(
-            str(copy.original), chosen, expected_sha256=hashlib.sha256(mine).hexdigest(), op="edit"
-        )
+        with store.collecting_changes() as changes:
+            store.restore_content(
+                str(copy.original),
+                chosen,
+                expected_sha256=hashlib.sha256(mine).hexdigest(),
+                op="edit",
+            )
+        for change in changes:  # the lines it keeps from the copy are its writer's (§20.1)
+            log_kept_from(store.home, change.after, _writer_of(store, str(copy.path)), theirs)
     store.delete(str(copy.path))  # history keeps it: `memtab trash` lists it
     return copy
+
+
+def _writer_of(store: MemoryStore, path: str) -> str:
+    """Who wrote the copy, as history recorded it (another program, unless it knew)."""
+    versions = file_history(store, path)
+    return versions[0].actor if versions else EXTERNAL
 
 
 def resolve_sidecar_copy(home: Home, copy: SidecarCopy, keep: Keep) -> Path:

@@ -11,9 +11,11 @@ makes the decision:
 - a merged text the user wrote.
 
 The file is written through `MemoryStore` (recorded in history as the user's, checked
-against what the file holds now), then committed on this machine's branch: the next sync
-sends the decision to the others. Nothing is lost: the text not kept stays in history
-(this machine's) or in the repository's history (the other side's).
+against what the file holds now; the lines it keeps from the other side are that side's in
+blame — the provenance log's `keptFrom`, docs/formats.md §20.1), then committed on this
+machine's branch: the next sync sends the decision to the others. Nothing is lost: the
+text not kept stays in history (this machine's) or in the repository's history (the
+other side's).
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from memtab.fs.locks import LockUnavailableError, interprocess_lock
+from memtab.store.history.provenance import log_kept_from
 from memtab.store.line_merge import merge_union
 from memtab.store.paths import VirtualPath
 from memtab.sync.export import Committer
 from memtab.sync.layout import SyncedScope, Target
 from memtab.sync.objects import NewCommit
-from memtab.sync.scopes import open_scope_store, write_file
+from memtab.sync.scopes import SYNC_ACTOR, open_scope_store, write_file
 from memtab.sync.service import SyncConflict, SyncError, SyncService
 from memtab.sync.state import load_state, save_state
 
@@ -138,7 +141,11 @@ def _resolve_locked(
         else:
             chosen = merged
         if chosen != local:
-            write_file(store, virtual, chosen, local_sha)
+            with store.collecting_changes() as changes:
+                write_file(store, virtual, chosen, local_sha)
+            if remote is not None and chosen is not None:
+                for change in changes:  # the lines it keeps from there are the other side's
+                    log_kept_from(service.home, change.after, SYNC_ACTOR, remote)
         head = repo.git.resolve(f"refs/heads/{target.branch}")
         if chosen != remote:
             message = (

@@ -17,8 +17,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from memtab.fs.clock import now_ms
+from memtab.store.history.blobs import BlobStore
 from memtab.store.history.jsonlines import JsonLinesFile
-from memtab.store.history.records import ProvenanceRecord
+from memtab.store.history.records import KeptFrom, ProvenanceRecord
+from memtab.store.history.versions import Version
 from memtab.store.home import PROVENANCE_LOCK, Home
 
 logger = logging.getLogger(__name__)
@@ -65,6 +68,35 @@ def log_provenance(home: Home, record: ProvenanceRecord) -> None:
         logger.warning(
             "Could not record where the new lines of %s came from: %s", record.memory_path, error
         )
+
+
+def log_kept_from(
+    home: Home, version: Version, actor: str, other_side: bytes, at: int | None = None
+) -> None:
+    """Record that `version` — a conflict's resolution — kept lines of `other_side`, the
+    text `actor` wrote there (`at`, when known): blame names them, not the user who
+    resolved (docs/formats.md §20.1). Best effort, as every provenance record."""
+    try:
+        sha = BlobStore(home.history_blobs_dir).put(other_side)
+    except OSError as error:
+        logger.warning("Could not keep the other side of %s's conflict: %s", version.path, error)
+        return
+    log_provenance(
+        home,
+        ProvenanceRecord(
+            at=now_ms(),
+            kind="conflict-resolution",
+            versions=(version.id,),
+            workspace_id=version.workspace_id,
+            memory_path=version.path,
+            kept_from=KeptFrom(actor=actor, sha256=sha, at=at),
+        ),
+    )
+
+
+def kept_blobs(home: Home) -> set[str]:
+    """The history blobs the records refer to (kept by history's prune)."""
+    return {r.kept_from.sha256 for r in ProvenanceLog(home).records() if r.kept_from is not None}
 
 
 def prune_provenance(home: Home, oldest_kept: int) -> int:

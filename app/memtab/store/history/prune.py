@@ -108,6 +108,7 @@ def prune(home: Home, limits: HistoryLimits, *, now_ms: int | None = None) -> Pr
             history.file.rewrite_locked([v.to_record() for v in kept])
             removed += len(versions) - len(kept)
     referenced = {v.sha256 for history in by_key.values() for v in history.versions()}
+    referenced |= _kept_by_provenance(home)
     blobs_removed = 0
     for blob in blobs.all():
         if blob.packed or blob.sha256 in referenced or blob.mtime >= started - BLOB_GRACE_S:
@@ -177,6 +178,15 @@ def _prune_provenance(home: Home, oldest_kept: int) -> None:
     removed = prune_provenance(home, oldest_kept)
     if removed:
         logger.info("history pruned: %d provenance records removed", removed)
+
+
+def _kept_by_provenance(home: Home) -> set[str]:
+    """The blobs provenance records refer to (a resolution's other side, §20.1)."""
+    if not home.provenance_log_path.exists():
+        return set()  # as above: pydantic stays unloaded
+    from memtab.store.history.provenance import kept_blobs
+
+    return kept_blobs(home)
 
 
 def _stamp_path(home: Home) -> Path:

@@ -321,6 +321,18 @@ class TranscriptWindow(Record):
         return tuple(dict.fromkeys(i for i in (self.first_message_id, self.last_message_id) if i))
 
 
+class KeptFrom(Record):
+    """A conflict resolution's other side (docs/formats.md §20.1): the text it kept lines
+    of (a history blob) and who wrote it there, in `store.actors`' ids."""
+
+    model_config = ConfigDict(extra="allow")
+
+    actor: StrictStr
+    sha256: StrictStr
+    at: Annotated[OrNone[StrictInt], OmitNone] = None
+    """When the other side wrote it, when known (else the resolution's time)."""
+
+
 class ProvenanceRecord(Record):
     """One line of the provenance log: where the lines some history versions added came
     from (docs/formats.md §20.1)."""
@@ -328,7 +340,7 @@ class ProvenanceRecord(Record):
     model_config = ConfigDict(extra="allow")
 
     at: StrictInt
-    kind: Literal["writer-run", "accepted-suggestions"]
+    kind: Literal["writer-run", "accepted-suggestions", "conflict-resolution"]
     versions: Annotated[tuple[str, ...], _ids(MAX_VERSIONS)]
     """The history versions whose added lines this record explains."""
     run_id: Id = None
@@ -341,6 +353,9 @@ class ProvenanceRecord(Record):
     """The file name of the run's trace dump, when it wrote one (docs/formats.md §10.3)."""
     notes: Annotated[ValidItems[tuple[NoteOrigin, ...]], _first(MAX_NOTES)] = ()
     """A note that is not one is dropped, the others kept."""
+    kept_from: Annotated[KeptFrom | None, OmitNone] = None
+    """A conflict resolution's (Keep both, Keep theirs, a merged text): the other side,
+    whose lines the version kept are that side's author's, not the user's."""
 
     @property
     def usable(self) -> bool:
