@@ -368,7 +368,7 @@ def _log_revert(
     actor: str,
 ) -> str | None:
     """Log the revert as a run of its own: one op per file it restored."""
-    # records load pydantic, which a settled window never does: only when a run is reverted
+    # lazy: records load pydantic (~100 ms), which a settled window never does: a revert does
     from memtab.store.history.records import FileVersions, RunEntry, RunOp
 
     ops = tuple(
