@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from memtab.fs.clock import Clock, now_ms
+from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError, SaveConflictError
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
 from memtab.store.history.recorder import RecordedChange
@@ -117,7 +118,7 @@ class SyncRun:
         outcome = self.outcome = RunOutcome(state=self.state)
         head = self.repo.resolve(f"refs/heads/{self.target.branch}")
         self.progress("Recording this machine's changes")
-        exported = self._export(head, outcome)
+        exported = self._export(head, outcome, counted=True)
         head = exported.head
         self.check_cancel()
         for _attempt in range(PUSH_ATTEMPTS):
@@ -139,7 +140,8 @@ class SyncRun:
             if merged is None or merged == remote:
                 outcome.state = outcome.state.with_changes(unpushed=0)  # the remote has them
                 return outcome
-            self.progress(f"Pushing to {self.target.remote}")
+            sent = plural(outcome.state.unpushed, "change")
+            self.progress(f"Pushing {sent} to {self.target.remote}")
             try:
                 if self.git.push(self.target.branch, merged):
                     outcome.pushed += outcome.state.unpushed
@@ -158,15 +160,20 @@ class SyncRun:
 
     # --- the steps -------------------------------------------------------------------------
 
-    def _export(self, head: str | None, outcome: RunOutcome) -> ExportResult:
+    def _export(self, head: str | None, outcome: RunOutcome, counted: bool = False) -> ExportResult:
         self.synced = self.read_scopes()
         for item in self.synced:
             outcome.problems.extend(item.files.problems)
+        if counted:  # what the first sync of a big home is busy with, in numbers
+            read = sum(len(item.files.files) for item in self.synced)
+            self.progress(f"Recording the changes among {plural(read, 'memory file')} here")
         tree = self.repo.files(head)
         exported = export_changes(
             self.committer, head, tree, self.synced, outcome.state, self.clock()
         )
         outcome.commits += exported.commits
+        if counted and exported.commits:
+            self.progress(f"Recorded {plural(exported.commits, 'change')}")
         # What this machine counted is in the repository now: later uses are counted
         # from what was read (docs/formats.md §18.3).
         baseline = {
@@ -350,6 +357,8 @@ class SyncRun:
                 have, want = item.files.files.get(path), tree.get(path)
                 if (have.blob if have else None) != want:
                     writes[path] = (item, have, want)
+        if writes:
+            self.progress(f"Bringing in {plural(len(writes), 'file')}")
         contents = self.repo.blobs(want for _, _, want in writes.values() if want)
         batches: dict[int, tuple[SyncedStore, list[Restore]]] = {}
         repo_paths: dict[VirtualPath, str] = {}

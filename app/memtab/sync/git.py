@@ -94,6 +94,49 @@ def is_local_remote(url: str) -> bool:
     return not scp_like
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def remote_problem(url: str) -> str | None:
+    """Why `url` is refused as a remote before git sees it, or None. A remote is data,
+    never code: git's remote helpers (`ext::sh -c …`, `fd::`) run commands, and a URL
+    starting with `-` would be read as an option."""
+    if not url.strip():
+        return "The remote is empty: give a git URL (ssh or https) or a path to a repository"
+    if _CONTROL.search(url):
+        return "The remote has a line break or a control character in it: paste it again"
+    if url.strip().startswith("-"):
+        return f"{url.strip()!r} starts with '-', which git would read as an option"
+    helper = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)::", url.strip())
+    if helper:
+        return (
+            f"Memtab does not use git's remote helpers ('{helper.group(1)}::' hands the "
+            "address to a program); give an ssh or https URL, or a path"
+        )
+    return None
+
+
+def describe_remote_error(remote: str, error: GitError) -> str:
+    """A failed fetch or ls-remote of `remote`, said as what to do, git's words after."""
+    words = str(error)
+    if error.kind == "auth":
+        return (
+            f"{remote} refused your credentials ({words}). Memtab uses git's own: an ssh key "
+            "loaded in your agent (ssh-add), or a credential helper for https; it never asks "
+            "for a password"
+        )
+    if error.kind == "missing":
+        return (
+            f"There is no git repository at {remote} ({words}). Make an empty private "
+            "repository first (for a path: git init --bare PATH)"
+        )
+    if error.kind == "offline":
+        return f"Cannot reach {remote} ({words}). Check the address and the network"
+    if error.kind == "cancelled":
+        return "Stopped"
+    return f"Cannot use {remote}: {words}"
+
+
 def branch_problem(branch: str, git: str) -> str | None:
     """Why git would refuse `branch` as a branch name (`git check-ref-format`), or None."""
     refused = f"{branch!r} is not a branch name git accepts"
@@ -418,6 +461,21 @@ class Git:
                 return None
             raise
         return self.resolve(tracking)
+
+    def heads(self, *, timeout_s: float = NETWORK_TIMEOUT_S) -> dict[str, str]:
+        """The branches of origin and their commits (`ls-remote`: nothing is fetched).
+        GitError (kind offline/auth/missing)."""
+        result = self.run(
+            ["ls-remote", "--heads", *self._remote_side("--upload-pack", "upload-pack"), "origin"],
+            timeout_s=timeout_s,
+            network=True,
+        )
+        heads = {}
+        for line in result.stdout.decode("utf-8", "replace").splitlines():
+            oid, _, ref = line.partition("\t")
+            if ref.startswith("refs/heads/"):
+                heads[ref.removeprefix("refs/heads/")] = oid
+        return heads
 
     def push(self, branch: str, commit: str, *, timeout_s: float = NETWORK_TIMEOUT_S) -> bool:
         """Push `commit` to `branch` of origin; False when the remote moved meanwhile (a

@@ -28,7 +28,15 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError
 from memtab.sync.engine import RunOutcome, SyncCancelledError, SyncRun
 from memtab.sync.export import Committer, SyncedStore
-from memtab.sync.git import Git, GitError, Identity, branch_problem, find_git
+from memtab.sync.git import (
+    Git,
+    GitError,
+    Identity,
+    branch_problem,
+    describe_remote_error,
+    find_git,
+    remote_problem,
+)
 from memtab.sync.imports import log_imports
 from memtab.sync.layout import (
     DEFAULT_BRANCH,
@@ -257,8 +265,9 @@ class SyncService:
         (never in a scope), and a first fetch to check the remote can be reached with the
         user's credentials (SyncError, changing nothing, when it cannot)."""
         check_name(name, "The target name")
-        if not remote.strip():
-            raise SyncError("The remote is empty: give a git URL or a path to a repository")
+        problem = remote_problem(remote)
+        if problem:
+            raise SyncError(problem)
         refused = branch_problem(branch, self.git(name).git)
         if refused:
             raise SyncError(refused)
@@ -283,7 +292,7 @@ class SyncService:
         except GitError as error:
             if not existed:
                 _remove_tree(self.paths.target_dir(name))
-            raise SyncError(f"Cannot reach {target.remote}: {error}") from None
+            raise SyncError(describe_remote_error(target.remote, error)) from None
         try:
             save_target(self.home, target, machine=machine)
         except SyncSetupError as error:

@@ -57,6 +57,11 @@ def test_without_sync_the_status_is_hidden_and_sync_now_says_how(
     assert not feature.status.isVisibleTo(window)
     action(window, "sync.now").trigger()
     assert window.statusBar().currentMessage() == NOT_SET_UP
+    setup = feature.setup  # File → Sync… opens, to set it up
+    assert setup is not None and setup.isVisible()
+    assert action(window, "sync.setup").text() == "Sy&nc…"
+    wait_for(qtbot, lambda: not setup.busy)
+    assert setup.primary.text() == "&Start first sync"
 
 
 def test_a_conflict_copy_is_marked_beside_its_original(

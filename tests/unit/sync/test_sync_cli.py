@@ -104,7 +104,7 @@ def test_init_refuses_what_cannot_work(tmp_path: Path, capsys: pytest.CaptureFix
     home = tmp_path / "home"
     home.mkdir()
     assert memtab(home, "sync", "init", "--remote", str(tmp_path / "nowhere.git")) == 1
-    assert "Cannot reach" in capsys.readouterr().err
+    assert "There is no git repository at" in capsys.readouterr().err
     assert not (home / "memtab" / "sync" / "memory").exists()
     assert memtab(home, "sync", "init", "--remote", "x", "--scope", "project:") == 1
     assert "not a scope" in capsys.readouterr().err

@@ -11,6 +11,7 @@ Memory tab shows (`memtab.store.conflict_copies`).
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
@@ -30,9 +31,12 @@ from memtab.store.conflict_copies import find_copies
 from memtab.store.files import ScopeListing
 from memtab.store.paths import Scope
 
+if TYPE_CHECKING:  # lazy: File → Sync… loads sync's engine (~11 MiB with pydantic)
+    from memtab.gui.sync.setup_dialog import SyncSetupDialog
+
 logger = logging.getLogger(__name__)
 
-NOT_SET_UP = "Sync is not set up for this home: run memtab sync init --remote URL (docs/sync.md)"
+NOT_SET_UP = "Sync is not set up for this home: File → Sync… sets it up (docs/sync.md)"
 
 
 class CopyCounts:
@@ -83,6 +87,7 @@ class SyncFeature(QObject):
         self.status.conflicts_requested.connect(self.open_conflicts)
         self.status.sync_requested.connect(self.sync_now)
         self.dialog: ConflictsDialog | None = None
+        self.setup: SyncSetupDialog | None = None
         self.bars = (
             SyncConflictBars(context, editor, self.sync, self.compare, self._on_resolved, self)
             if editor is not None
@@ -102,6 +107,13 @@ class SyncFeature(QObject):
             enabled_when=lambda: not self.sync.syncing,
         )
         actions.add(
+            "sync.setup",
+            "Sy&nc…",
+            self.open_setup,
+            menu="file",
+            tip="Sync memory through a git remote: which remote, what syncs, the first sync",
+        )
+        actions.add(
             "sync.conflicts",
             "Resolve &conflicts…",
             self.open_conflicts,
@@ -117,12 +129,28 @@ class SyncFeature(QObject):
 
     @Slot()
     def sync_now(self) -> None:
-        """Sync now; without a target, say how to set one up."""
+        """Sync now; without a target, open File → Sync… to set one up."""
         if self.sync.configured:
             self._context.status.show("Syncing memory…")
-        else:
-            self._context.status.show(NOT_SET_UP)
-        self.sync.sync_now()
+            self.sync.sync_now()
+            return
+        self._context.status.show(NOT_SET_UP)
+        self.sync.look_again()  # the CLI may have set it up meanwhile: the dialog says so
+        self.open_setup()
+
+    @Slot()
+    def open_setup(self) -> None:
+        """File → Sync…: set sync up, change it or stop it."""
+        # lazy: sync's engine (~11 MiB with pydantic), on the first File → Sync… only
+        from memtab.gui.sync.setup_dialog import SyncSetupDialog
+
+        if self.setup is None:
+            self.setup = SyncSetupDialog(self._context, self.sync, self._shell.as_widget())
+        if not self.setup.busy:
+            self.setup.reload()
+        self.setup.show()
+        self.setup.raise_()
+        self.setup.activateWindow()
 
     @Slot()
     def open_conflicts(self, select: str | None = None, *, show_both: bool = False) -> None:
@@ -144,6 +172,8 @@ class SyncFeature(QObject):
     def shutdown(self) -> None:
         if self.dialog is not None:
             self.dialog.shutdown()
+        if self.setup is not None:
+            self.setup.shutdown()
         if self.bars is not None:
             self.bars.shutdown()
         self.sync.shutdown()

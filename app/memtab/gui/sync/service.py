@@ -24,7 +24,8 @@ target's state (the CLI synced or resolved) is looked at again. Offline is norma
 look says so and the schedule retries.
 
 Signals: `changed(SyncLook)` after every job; `busy_changed(bool)` when a sync starts or
-ends; `progress(str)` a line of what the running sync does.
+ends; `progress(str)` a line of what the running sync does; `finished(SyncLook | None)`
+after each sync that talked to the remote (None: it was cancelled, `cancel()`).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class WindowSync(QObject):
     changed = Signal(object)
     busy_changed = Signal(bool)
     progress = Signal(str)
+    finished = Signal(object)
 
     def __init__(
         self,
@@ -118,6 +120,14 @@ class WindowSync(QObject):
     def sync_now(self) -> None:
         """Sync every target now (File → Sync now)."""
         self._request("full")
+
+    def cancel(self) -> bool:
+        """Stop the sync that runs (its git is stopped; what it committed stays, and a
+        merge being written is finished first); True if one ran. `finished(None)` once it
+        has stopped."""
+        if self._runner is None or self._running is None or self._running[1] == "look":
+            return False
+        return self._runner.cancel(self._running[0])
 
     def look_again(self) -> None:
         """Read where sync stands (after a conflict was resolved)."""
@@ -204,6 +214,8 @@ class WindowSync(QObject):
         self.look = result
         self._plan_next(kind)
         self.changed.emit(result)
+        if kind != "look":
+            self.finished.emit(result)
 
     @Slot(int, str)
     def _on_runner_job_failed(self, job_id: int, message: str) -> None:
@@ -213,10 +225,15 @@ class WindowSync(QObject):
         self.look = dataclasses.replace(self.look, synced=False, error=message)
         self._plan_next(kind)
         self.changed.emit(self.look)
+        if kind != "look":
+            self.finished.emit(self.look)
 
     @Slot(int)
     def _on_runner_job_cancelled(self, job_id: int) -> None:
-        self._ended(job_id)
+        kind = self._ended(job_id)
+        if kind is not None and kind != "look" and not self._closed:
+            self.finished.emit(None)
+            self._request("look")  # where the stopped sync left things
 
     @Slot(int, int, str)
     def _on_runner_job_progress(self, job_id: int, step: int, message: str) -> None:

@@ -1,0 +1,408 @@
+"""File → Sync…: set sync up in the window — the remote, what syncs, a test of the
+connection, and the first sync with its progress — then change it or stop it.
+
+    Remote      [git@github.com:you/memory.git        ] [Test connection]
+    What syncs  [x] Global memory   [ ] This project's memory (app)   [ ] …
+                [busy bar] Recording the changes among 2000 memory files here
+                                     [Start first sync] [Stop syncing] [Cancel] [Close]
+
+Everything that reads the disk or talks to the remote runs on the dialog's worker
+(`gui.sync.setup`, the service `memtab sync init` uses); the sync itself is the window's
+(`WindowSync`: one sync at a time, its progress lines, its cancel). Cancel stops what runs:
+a set-up being made is not kept (the service removes what it began), a first sync keeps
+what it committed and the set-up (the next sync goes on; nothing is half-written). Once
+set up, the dialog shows the remote and scopes, saves a change of them, or stops syncing
+(the repository stays). It is a small dialog: it fits beside a terminal (683 px).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+
+from PySide6.QtCore import QSize, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from memtab.fs.clock import now_ms
+from memtab.gui.context import WindowContext
+from memtab.gui.dialog_layout import fit_to_screen
+from memtab.gui.sync.jobs import SyncLook
+from memtab.gui.sync.service import WindowSync
+from memtab.gui.sync.setup import (
+    Refused,
+    ScopeChoice,
+    SetupState,
+    check_connection,
+    read_setup,
+    scope_choices,
+    set_up,
+    stop_syncing,
+)
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.gui.widgets import WrappedLabel
+from memtab.humanize import plural, relative_time
+from memtab.store.home import Home
+from memtab.sync.layout import DEFAULT_TARGET, SyncedScope
+
+logger = logging.getLogger(__name__)
+
+PLACEHOLDER = "git@github.com:you/memory.git, https://…, or /path/to/memory.git"
+INTRO = (
+    "Memory syncs through a git repository you own — a private one on GitHub or GitLab, or "
+    "a bare repository on a server or a shared drive. Memtab runs your git, with your ssh "
+    "keys and credential helpers; it never asks for a password."
+)
+
+
+class SyncSetupDialog(QDialog):
+    """File → Sync… (see the module docstring)."""
+
+    def __init__(
+        self, context: WindowContext, sync: WindowSync, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("syncSetupDialog")
+        self.setWindowTitle("Sync")
+        self._context = context
+        self._sync = sync
+        self._runner = TaskRunner("sync-setup", self)
+        self._runner.job_finished.connect(self._on_runner_job_finished)
+        self._runner.job_failed.connect(self._on_runner_job_failed)
+        self._runner.job_cancelled.connect(self._on_runner_job_cancelled)
+        self._job: tuple[int, Callable[[object], None]] | None = None
+        self._syncing = False  # the first sync, on the window's sync, is ours to follow
+        self.state: SetupState | None = None
+        self.choices: list[ScopeChoice] = []
+        self.boxes: list[QCheckBox] = []
+
+        self.intro = WrappedLabel(INTRO, self)
+        self.current = WrappedLabel("", self)
+        self.current.setObjectName("syncSetupCurrent")
+        self.remote = QLineEdit(self)
+        self.remote.setObjectName("syncRemote")
+        self.remote.setPlaceholderText(PLACEHOLDER)
+        self.remote.setAccessibleName("Remote")
+        self.remote.setClearButtonEnabled(True)
+        self.remote.textChanged.connect(self._on_remote_text_changed)
+        self.test = QPushButton("&Test connection", self)
+        self.test.setAutoDefault(False)
+        self.test.setToolTip("Ask the remote for its branches with your credentials (no change)")
+        self.test.clicked.connect(self.test_connection)
+        remote_row = QHBoxLayout()
+        remote_label = QLabel("&Remote", self)
+        remote_label.setBuddy(self.remote)
+        remote_row.addWidget(remote_label)
+        remote_row.addWidget(self.remote, 1)
+        remote_row.addWidget(self.test)
+        self.scopes = QGroupBox("What syncs", self)
+        self._scopes_layout = QVBoxLayout(self.scopes)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 0)  # busy: a sync's steps have no known length
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(8)
+        self.progress.hide()
+        self.message = WrappedLabel("", self)
+        self.message.setObjectName("syncSetupMessage")
+
+        self.primary = QPushButton("&Start first sync", self)
+        self.primary.setDefault(True)
+        self.primary.clicked.connect(self.apply)
+        self.stop = QPushButton("Stop s&yncing", self)
+        self.stop.setAutoDefault(False)
+        self.stop.setToolTip("This machine stops syncing; the repository keeps what it holds")
+        self.stop.clicked.connect(self.stop_syncing)
+        self.cancel = QPushButton("Cancel", self)
+        self.cancel.setAutoDefault(False)
+        self.cancel.clicked.connect(self.cancel_running)
+        self.close_button = QPushButton("Close", self)
+        self.close_button.setAutoDefault(False)
+        self.close_button.clicked.connect(self.close)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.stop)
+        buttons.addStretch(1)
+        for button in (self.primary, self.cancel, self.close_button):
+            buttons.addWidget(button)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
+        layout.addWidget(self.current)
+        layout.addLayout(remote_row)
+        layout.addWidget(self.scopes)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.message)
+        layout.addStretch(1)
+        layout.addLayout(buttons)
+        sync.progress.connect(self._on_sync_progress)
+        sync.finished.connect(self._on_sync_finished)
+        fit_to_screen(self, QSize(600, 0))
+        self._show_state()
+
+    # --- what the dialog does ----------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """Whether it reads, tests, sets up, or follows the first sync."""
+        return self._job is not None or self._syncing
+
+    def reload(self) -> None:
+        """Read the set-up (on the worker), then show it."""
+        self._run(functools.partial(_read_job, self._context.home), self._on_state_read)
+
+    def test_connection(self) -> None:
+        """Ask the remote for its branches (on the worker); say what it holds or why not."""
+        remote = self.remote.text().strip()
+        self._say(f"Connecting to {remote}…", busy=True)
+        job = functools.partial(_test_job, self._context.home, remote, self._sync.git_program)
+        self._run(job, self._on_tested)
+
+    def apply(self) -> None:
+        """Start first sync (set up, then sync), or save a change of the remote or scopes."""
+        remote = self.remote.text().strip()
+        scopes = self.chosen_scopes()
+        target = self.state.target if self.state is not None else None
+        name = target.name if target is not None else DEFAULT_TARGET
+        self._say(f"Connecting to {remote}…", busy=True)
+        job = functools.partial(
+            _set_up_job, self._context.home, remote, scopes, self._sync.git_program, name
+        )
+        self._run(job, functools.partial(self._on_set_up, target is None))
+
+    def stop_syncing(self) -> None:
+        """Stop syncing the target shown (its repository stays)."""
+        target = self.state.target if self.state is not None else None
+        if target is None:
+            return
+        job = functools.partial(_stop_job, self._context.home, target.name, self._sync.git_program)
+        self._say("Stopping…", busy=True)
+        self._run(job, self._on_stopped)
+
+    def cancel_running(self) -> None:
+        """Cancel what runs: the test, the set-up, or the first sync."""
+        if self._job is not None:
+            self._runner.cancel(self._job[0])
+        elif self._syncing:
+            self._say("Stopping the sync…", busy=True)
+            self._sync.cancel()
+
+    def chosen_scopes(self) -> tuple[SyncedScope, ...]:
+        return tuple(
+            c.scope for c, box in zip(self.choices, self.boxes, strict=True) if box.isChecked()
+        )
+
+    def shutdown(self) -> None:
+        self._runner.shutdown()
+
+    # --- showing ------------------------------------------------------------------------------
+
+    def _show_state(self) -> None:
+        state = self.state
+        target = state.target if state is not None else None
+        self.choices = scope_choices(self._context.shown.workspace, target)
+        for box in self.boxes:
+            box.deleteLater()
+        self.boxes = []
+        carried = {(s.kind, s.key) for s in target.scopes} if target is not None else None
+        for choice in self.choices:
+            box = QCheckBox(choice.label, self.scopes)
+            box.setToolTip(choice.detail)
+            box.setChecked(
+                (choice.scope.kind, choice.scope.key) in carried
+                if carried is not None
+                else choice.scope.kind == "global"
+            )
+            box.toggled.connect(self._on_box_toggled)
+            self._scopes_layout.addWidget(box)
+            self.boxes.append(box)
+        if target is not None:
+            self.remote.setText(target.remote)
+        self.current.setText(_current_text(state))
+        self.current.setVisible(bool(self.current.text()))
+        self.primary.setText("&Save changes" if target is not None else "&Start first sync")
+        self._enable()
+
+    def _enable(self) -> None:
+        busy = self.busy
+        target = self.state.target if self.state is not None else None
+        has_remote = bool(self.remote.text().strip())
+        changed = target is None or (
+            self.remote.text().strip() != target.remote
+            or {(s.kind, s.key) for s in self.chosen_scopes()}
+            != {(s.kind, s.key) for s in target.scopes}
+        )
+        loaded = self.state is not None
+        self.remote.setEnabled(loaded and not busy)
+        self.scopes.setEnabled(loaded and not busy)
+        self.test.setEnabled(loaded and not busy and has_remote)
+        self.primary.setEnabled(
+            loaded and not busy and has_remote and changed and bool(self.chosen_scopes())
+        )
+        self.stop.setVisible(target is not None)
+        self.stop.setEnabled(not busy)
+        self.cancel.setVisible(busy)
+        self.progress.setVisible(busy)
+
+    def _say(self, text: str, *, busy: bool = False) -> None:
+        self.message.setText(text)
+        if busy:
+            self.progress.show()
+            self.cancel.show()
+
+    # --- jobs ---------------------------------------------------------------------------------
+
+    def _run(self, job: Callable[[TaskContext], object], then: Callable[[object], None]) -> None:
+        self._job = (self._runner.submit(job), then)
+        self._enable()
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, job_id: int, result: object) -> None:
+        if self._job is None or self._job[0] != job_id:
+            return
+        then = self._job[1]
+        self._job = None
+        if isinstance(result, Refused):
+            self._say(f"{result.message}.")
+        else:
+            then(result)
+        self._enable()
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, job_id: int, message: str) -> None:
+        if self._job is None or self._job[0] != job_id:
+            return
+        self._job = None
+        self._say(f"Failed: {message}")
+        self._enable()
+
+    @Slot(int)
+    def _on_runner_job_cancelled(self, job_id: int) -> None:
+        if self._job is None or self._job[0] != job_id:
+            return
+        self._job = None
+        self._say("Stopped: nothing was changed.")
+        self._enable()
+        self.reload()
+
+    def _on_state_read(self, result: object) -> None:
+        if isinstance(result, SetupState):
+            self.state = result
+            self._show_state()
+            if result.problem and result.target is None:
+                self._say(f"Sync's set-up {result.problem}; setting sync up again rewrites it.")
+
+    def _on_tested(self, result: object) -> None:
+        self._say(f"✓ {result}.")
+
+    def _on_set_up(self, first: bool, _target: object) -> None:
+        self._sync.look_again()
+        if not first:
+            self._say("Saved: the next sync carries what you chose.")
+            self._sync.sync_now()
+            self.reload()
+            return
+        self._syncing = True
+        self._say("Set up. Syncing for the first time…", busy=True)
+        self._sync.sync_now()
+
+    def _on_stopped(self, result: object) -> None:
+        self._say(f"{result}.")
+        self._sync.look_again()
+        self.reload()
+
+    # --- slots ---------------------------------------------------------------------------------
+
+    @Slot(str)
+    def _on_remote_text_changed(self, _text: str) -> None:
+        self._enable()
+
+    @Slot(bool)
+    def _on_box_toggled(self, _checked: bool) -> None:
+        self._enable()
+
+    @Slot(str)
+    def _on_sync_progress(self, line: str) -> None:
+        if self._syncing:
+            self.message.setText(f"{line}…")
+
+    @Slot(object)
+    def _on_sync_finished(self, look: object) -> None:
+        if not self._syncing or self._sync.busy:  # not ours, or ours is still to come
+            return
+        self._syncing = False
+        self._say(_first_sync_text(look if isinstance(look, SyncLook) else None))
+        self._enable()
+        self.reload()
+
+
+def _current_text(state: SetupState | None) -> str:
+    if state is None:
+        return "Reading sync's set-up…"
+    target = state.target
+    if target is None:
+        return ""
+    when = relative_time(state.last_sync_at, now_ms()) if state.last_sync_at else "not yet"
+    text = f"Syncing with {target.remote} (branch {target.branch}); last sync: {when}."
+    if state.conflicts:
+        text += f" {plural(state.conflicts, 'conflict')} to resolve (File → Resolve conflicts…)."
+    if state.others:
+        names = ", ".join(f"{t.name} ({t.remote})" for t in state.others)
+        text += f" Also synced: {names} — memtab sync status."
+    return text
+
+
+def _first_sync_text(look: SyncLook | None) -> str:
+    """What the first sync did, in a sentence."""
+    if look is None:
+        return (
+            "Stopped. Sync is set up: what this machine recorded waits and goes out at the "
+            "next sync (File → Sync now, or in five minutes)."
+        )
+    report = look.report
+    if look.error or report is None:
+        return f"The first sync failed: {look.error or 'no report'}"
+    target = report.targets[0] if report.targets else None
+    if target is None:
+        return "Synced."
+    if target.status == "failed":
+        return f"The first sync failed: {target.error}"
+    if target.status == "offline":
+        return f"Set up, but the remote cannot be reached now ({target.offline}); changes wait."
+    sent = "this machine's memory sent" if target.pushed else "nothing here to send"
+    said = f"Synced: {sent}, {plural(len(target.pulled), 'file')} brought in."
+    if target.conflicts:
+        said += f" {plural(len(target.conflicts), 'conflict')}: File → Resolve conflicts…."
+    return said + " From now on the window syncs by itself."
+
+
+def _read_job(home: Home, _ctx: TaskContext) -> SetupState:
+    return read_setup(home)
+
+
+def _test_job(home: Home, remote: str, git: str | None, ctx: TaskContext) -> object:
+    return check_connection(home, remote, git, ctx.is_cancelled)
+
+
+def _set_up_job(
+    home: Home,
+    remote: str,
+    scopes: tuple[SyncedScope, ...],
+    git: str | None,
+    name: str,
+    ctx: TaskContext,
+) -> object:
+    return set_up(home, remote, scopes, git, name, ctx.is_cancelled)
+
+
+def _stop_job(home: Home, name: str, git: str | None, _ctx: TaskContext) -> object:
+    return stop_syncing(home, name, git)

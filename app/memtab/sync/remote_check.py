@@ -1,0 +1,82 @@
+"""Test connection: can this machine reach a remote with the user's credentials, and what
+does it hold? (File → Sync…'s button, before anything is set up.)
+
+Nothing is fetched and nothing of the home changes: a bare repository of its own, in a
+temporary directory, asks the remote for its branches (`git ls-remote`, with the same
+rules as a sync: no prompt, time limits, cancel, a path remote served with none of its
+hooks or commands, docs/formats.md §18.1). A remote refused before git sees it
+(`remote_problem`: a remote helper, an option) and a failure are said as what to do.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtab.sync.git import (
+    Git,
+    GitError,
+    branch_problem,
+    describe_remote_error,
+    find_git,
+    remote_problem,
+)
+from memtab.sync.layout import DEFAULT_BRANCH
+from memtab.sync.service import Cancel, SyncError, SyncService
+
+
+@dataclass(frozen=True)
+class RemoteCheck:
+    """What the remote holds, as far as its branches tell."""
+
+    remote: str
+    branch: str
+    head: str | None
+    """The commit `branch` points at there (None: no such branch yet)."""
+    branches: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        """What the check found, in a sentence."""
+        if self.head is not None:
+            return (
+                f"Reached {self.remote}: its branch {self.branch} has memory; the first "
+                "sync merges it with this machine's"
+            )
+        if not self.branches:
+            return f"Reached {self.remote}: an empty repository; the first sync fills it"
+        others = ", ".join(self.branches[:5])
+        return (
+            f"Reached {self.remote}: it has no branch {self.branch} yet (it has {others}); "
+            f"the first sync makes {self.branch}"
+        )
+
+
+def check_remote(
+    service: SyncService,
+    remote: str,
+    *,
+    branch: str = DEFAULT_BRANCH,
+    cancel: Cancel | None = None,
+) -> RemoteCheck:
+    """Ask `remote` for its branches (see the module doc); SyncError says why not."""
+    problem = remote_problem(remote)
+    if problem:
+        raise SyncError(problem)
+    remote = remote.strip()
+    try:
+        program = service.git_program or find_git()
+    except GitError as error:  # git is missing
+        raise SyncError(str(error)) from None
+    refused = branch_problem(branch, program)
+    if refused:
+        raise SyncError(refused)
+    with tempfile.TemporaryDirectory(prefix="memtab-remote-check-") as scratch:
+        git = Git(Path(scratch) / "repo.git", git=program, cancel=cancel)
+        try:
+            git.init(remote, branch)
+            heads = git.heads()
+        except GitError as error:
+            raise SyncError(describe_remote_error(remote, error)) from None
+    return RemoteCheck(remote, branch, heads.get(branch), tuple(sorted(heads)))

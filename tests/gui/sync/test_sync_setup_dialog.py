@@ -1,0 +1,210 @@
+"""File → Sync…: the remote, what syncs, Test connection and the first sync with its
+progress — each on a worker, cancel leaving nothing half-made — then the set-up shown,
+changed or stopped. Local bare repositories as remotes; a git that dawdles on a fetch
+stands for a slow network."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from memtab.gui.context import WindowContext
+from memtab.gui.sync.service import WindowSync
+from memtab.gui.sync.setup import scope_choices
+from memtab.gui.sync.setup_dialog import SyncSetupDialog
+from memtab.store.registry import Workspace
+from memtab.sync.layout import load_config
+from support.gui_clock import FakeGuiClock
+from support.sync_machines import Machine
+
+NOTES = "/memories/global/notes.md"
+Opener = Callable[..., SyncSetupDialog]
+
+
+@pytest.fixture
+def open_setup(qtbot: QtBot) -> Iterator[Opener]:
+    made: list[tuple[SyncSetupDialog, WindowSync]] = []
+
+    def open_on(machine: Machine, git_program: str | None = None) -> SyncSetupDialog:
+        sync = WindowSync(machine.home, clock=FakeGuiClock(), git_program=git_program)
+        dialog = SyncSetupDialog(WindowContext(machine.home), sync)
+        qtbot.addWidget(dialog)
+        made.append((dialog, sync))
+        dialog.reload()
+        dialog.show()
+        settle(qtbot, dialog)
+        return dialog
+
+    yield open_on
+    for dialog, sync in made:
+        dialog.shutdown()
+        sync.shutdown()
+
+
+def settle(qtbot: QtBot, dialog: SyncSetupDialog) -> None:
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=60_000)
+
+
+def slow_git(tmp_path: Path, slow_fetch: int) -> str:
+    """A git whose `slow_fetch`-th fetch waits 30 s (a slow network) before it runs."""
+    count = tmp_path / "fetches"
+    script = tmp_path / "slow-git"
+    script.write_text(
+        "#!/bin/sh\n"
+        'for arg in "$@"; do if [ "$arg" = fetch ]; then\n'
+        f'  n=$(( $(cat "{count}" 2>/dev/null || echo 0) + 1 )); echo $n > "{count}"\n'
+        f"  if [ $n = {slow_fetch} ]; then sleep 30; fi\n"
+        "fi; done\n"
+        f'exec {shutil.which("git")} "$@"\n'
+    )
+    script.chmod(0o755)
+    return str(script)
+
+
+def remote_has_branch(remote: Path) -> bool:
+    found = subprocess.run(
+        ["git", "--git-dir", str(remote), "rev-parse", "--verify", "--quiet", "main"],
+        capture_output=True,
+        check=False,
+    )
+    return found.returncode == 0
+
+
+def test_set_up_test_and_first_sync_in_the_dialog(
+    qtbot: QtBot, open_setup: Opener, tmp_path: Path, remote: Path, beta: Machine
+) -> None:
+    alpha = Machine.create(tmp_path, "alpha")
+    alpha.write(NOTES, "# Notes\n- set up in the window\n")
+    dialog = open_setup(alpha)
+    assert dialog.primary.text() == "&Start first sync" and not dialog.primary.isEnabled()
+    assert [box.text() for box in dialog.boxes] == ["Global memory"]
+    assert dialog.boxes[0].isChecked()
+    assert not dialog.stop.isVisible()
+
+    dialog.remote.setText(str(remote))
+    dialog.test.click()
+    settle(qtbot, dialog)
+    assert (
+        dialog.message.text()
+        == f"✓ Reached {remote}: an empty repository; the first sync fills it."
+    )
+    assert load_config(alpha.home).targets == ()  # a test changes nothing
+
+    lines: list[str] = []
+    dialog._sync.progress.connect(lines.append)
+    dialog.primary.click()
+    assert dialog.busy and dialog.cancel.isVisible() and dialog.progress.isVisible()
+    settle(qtbot, dialog)
+    assert "Recording the changes among 1 memory file here" in lines
+    said = dialog.message.text()
+    assert said.startswith("Synced: this machine's memory sent, 0 files brought in.")
+    assert not dialog.cancel.isVisible() and not dialog.progress.isVisible()
+    beta.sync()
+    assert beta.text(NOTES) == "# Notes\n- set up in the window\n"
+
+    qtbot.waitUntil(lambda: dialog.primary.text() == "&Save changes", timeout=30_000)
+    assert dialog.current.text().startswith(f"Syncing with {remote} (branch main)")
+    assert dialog.stop.isVisible() and not dialog.primary.isEnabled()  # nothing changed yet
+
+
+def test_a_remote_that_cannot_be_used_says_what_to_do_and_nothing_is_set_up(
+    qtbot: QtBot, open_setup: Opener, tmp_path: Path
+) -> None:
+    alpha = Machine.create(tmp_path, "alpha")
+    dialog = open_setup(alpha)
+    dialog.remote.setText(str(tmp_path / "nowhere.git"))
+    dialog.test.click()
+    settle(qtbot, dialog)
+    assert dialog.message.text().startswith(f"There is no git repository at {tmp_path}")
+    dialog.remote.setText(f"ext::sh -c touch% {tmp_path / 'ran'}")
+    dialog.primary.click()
+    settle(qtbot, dialog)
+    assert "does not use git's remote helpers" in dialog.message.text()
+    assert not (tmp_path / "ran").exists()
+    assert load_config(alpha.home).targets == ()
+    assert dialog.primary.text() == "&Start first sync"
+
+
+def test_cancel_while_setting_up_keeps_nothing(
+    qtbot: QtBot, open_setup: Opener, tmp_path: Path, remote: Path
+) -> None:
+    alpha = Machine.create(tmp_path, "alpha")
+    dialog = open_setup(alpha, slow_git(tmp_path, slow_fetch=1))
+    dialog.remote.setText(str(remote))
+    dialog.primary.click()
+    qtbot.waitUntil(lambda: (tmp_path / "fetches").exists(), timeout=30_000)
+    dialog.cancel.click()
+    settle(qtbot, dialog)
+    assert dialog.message.text() == "Stopped: nothing was changed."
+    assert load_config(alpha.home).targets == ()
+    assert not (alpha.home.sync_dir / "memory").exists()
+
+
+def test_cancel_during_the_first_sync_keeps_the_set_up_and_loses_nothing(
+    qtbot: QtBot, open_setup: Opener, tmp_path: Path, remote: Path, beta: Machine
+) -> None:
+    alpha = Machine.create(tmp_path, "alpha")
+    alpha.write(NOTES, "mine\n")
+    dialog = open_setup(alpha, slow_git(tmp_path, slow_fetch=2))  # the sync's fetch
+    dialog.remote.setText(str(remote))
+    lines: list[str] = []
+    dialog._sync.progress.connect(lines.append)
+    dialog.primary.click()
+    qtbot.waitUntil(lambda: any(line.startswith("Fetching") for line in lines), timeout=30_000)
+    dialog.cancel.click()
+    settle(qtbot, dialog)
+    assert dialog.message.text().startswith("Stopped. Sync is set up")
+    assert [target.remote for target in load_config(alpha.home).targets] == [str(remote)]
+    assert alpha.text(NOTES) == "mine\n" and not remote_has_branch(remote)
+    alpha.service.git_program = None
+    alpha.sync()  # the next sync goes on from what was recorded
+    beta.sync()
+    assert beta.text(NOTES) == "mine\n"
+
+
+def test_the_set_up_is_shown_changed_and_stopped(
+    qtbot: QtBot, open_setup: Opener, alpha: Machine, tmp_path: Path
+) -> None:
+    dialog = open_setup(alpha)
+    assert dialog.remote.text().endswith("remote.git") and dialog.boxes[0].isChecked()
+    assert dialog.primary.text() == "&Save changes" and not dialog.primary.isEnabled()
+    other = tmp_path / "other.git"
+    subprocess.run(["git", "init", "--bare", "--quiet", str(other)], check=True)
+    dialog.remote.setText(str(other))
+    assert dialog.primary.isEnabled()
+    dialog.primary.click()
+    settle(qtbot, dialog)
+    assert [target.remote for target in load_config(alpha.home).targets] == [str(other)]
+
+    dialog.stop.click()
+    settle(qtbot, dialog)
+    assert dialog.message.text().startswith("Memory is no longer synced")
+    assert load_config(alpha.home).targets == ()
+    qtbot.waitUntil(lambda: dialog.primary.text() == "&Start first sync", timeout=30_000)
+    assert not dialog.stop.isVisible()
+
+
+def test_it_offers_the_shown_projects_and_workspaces_memory() -> None:
+    workspace = Workspace("ws1", "main", "/src/app", "/src/app", "app", ("/src/app",))
+    choices = scope_choices(workspace, None)
+    assert [choice.label for choice in choices] == [
+        "Global memory",
+        "This project's memory (app)",
+        "This workspace's memory (main)",
+    ]
+    assert [choice.scope.label for choice in choices] == [
+        "global",
+        "project:/src/app",
+        "workspace:ws1",
+    ]
+
+
+def test_it_fits_beside_a_terminal(open_setup: Opener, tmp_path: Path) -> None:
+    dialog = open_setup(Machine.create(tmp_path, "alpha"))
+    assert dialog.minimumSizeHint().width() <= 683 - 40
+    assert dialog.width() <= 683
