@@ -97,6 +97,8 @@ def test_set_up_test_and_first_sync_in_the_dialog(
 
     lines: list[str] = []
     dialog._sync.progress.connect(lines.append)
+    # The watcher saw the set-up written: a look waits behind the first sync.
+    dialog._sync.progress.connect(lambda _line: dialog._sync.look_again())
     dialog.primary.click()
     assert dialog.busy and dialog.cancel.isVisible() and dialog.progress.isVisible()
     settle(qtbot, dialog)

@@ -337,7 +337,7 @@ class SyncSetupDialog(QDialog):
 
     @Slot(object)
     def _on_sync_finished(self, look: object) -> None:
-        if not self._syncing or self._sync.busy:  # not ours, or ours is still to come
+        if not self._syncing or self._sync.syncing:  # not ours, or ours is still to come
             return
         self._syncing = False
         self._say(_first_sync_text(look if isinstance(look, SyncLook) else None))

@@ -50,6 +50,7 @@ MENU_LAYOUT: dict[str, tuple[str | None, ...]] = {
         None,
         "tree.reload",
         None,
+        "sync.setup",
         "sync.now",
         "sync.conflicts",
         None,
