@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from memtab.store.home import Home
 from memtab.store.paths import project_basename
-from memtab.store.registry import Workspace
+from memtab.store.sidecars.registry import Workspace
 from memtab.sync.layout import (
     DEFAULT_TARGET,
     SyncedScope,
