@@ -22,6 +22,10 @@ claims it (`claim=True`: while the focus is inside `on`, its enabled action wins
 shortcut of the window — the editor's Ctrl+F finds in the file, the window's searches
 memories). `conflicts()` finds any other overlap; a test keeps the window free of them.
 
+A panel beside a widget may share its keys (`share_keys(tab, dock)`: the Memory tab's
+Ctrl+N, F5, Ctrl+D… work in the History and Check docks too, as in the tab): Qt looks a
+`Focus.WITHIN` key up in every widget its action was added to.
+
 Menus: `menu` names the menu that shows the action ("file", "edit", "view", "help"); its
 place there is the window's menu layout (`gui/window/menus.py`), which lists ids.
 
@@ -130,6 +134,7 @@ class ActionRegistry(QObject):
         self._entries: dict[str, Registered] = {}
         self._window: QWidget | None = None
         self._claimers: dict[QWidget, list[Registered]] = {}
+        self._sharing: dict[QWidget, list[QWidget]] = {}  # `on` → where its keys work too
 
     # -- registering -------------------------------------------------------------------------
 
@@ -230,6 +235,9 @@ class ActionRegistry(QObject):
         self._entries[action_id] = entry
         if on is not None:
             on.addAction(action)
+            if focus is Focus.WITHIN:
+                for panel in self._sharing.get(on, []):
+                    panel.addAction(action)
         elif self._window is not None:
             self._window.addAction(action)
         if claim and on is not None:
@@ -244,6 +252,14 @@ class ActionRegistry(QObject):
         for entry in self._entries.values():
             if entry.focus is Focus.WINDOW:
                 window.addAction(entry.action)
+
+    def share_keys(self, widget: QWidget, panel: QWidget) -> None:
+        """The keys that work within `widget` (`Focus.WITHIN`: registered and to come) work
+        within `panel` too — a dock beside it, whose focus is not inside it."""
+        self._sharing.setdefault(widget, []).append(panel)
+        for entry in self._entries.values():
+            if entry.on is widget and entry.focus is Focus.WITHIN:
+                panel.addAction(entry.action)
 
     # -- reading -----------------------------------------------------------------------------
 

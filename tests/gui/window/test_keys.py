@@ -248,8 +248,8 @@ def test_every_menu_key_does_its_menu_action_wherever_the_focus_is(
     """Each key of the File, Edit and View menus, pressed with the focus in the text, the
     tree, the search field and a panel beside the tab, reaches its menu action — or, where
     the key means the same thing closer to the focus (Ctrl+F: find in the file, F3: its
-    next match), the action that claims it there. Beside the tab only window-wide keys
-    live; the tree's own keys (Del, Ctrl+Z…) are the text's elsewhere."""
+    next match), the action that claims it there. The tree's own keys (Del, Ctrl+Z…) are
+    the text's elsewhere; the editor's (Ctrl+F in the file…) are the editor's."""
     window = make_window(home)
     activate(qtbot, window)
     wait_idle(qtbot, window)
@@ -284,8 +284,8 @@ def test_every_menu_key_does_its_menu_action_wherever_the_focus_is(
         for entry in menu_keyed:
             if entry.id in TREE_ONLY_KEYS and widget is not tab.tree:
                 continue
-            if entry.focus is not Focus.WINDOW and not tab.isAncestorOf(widget):
-                continue  # the panel is beside the tab: only the window's keys work there
+            if entry.on is not None and entry.on is not tab and not _within(entry.on, widget):
+                continue  # the editor's own keys (in the text), the tree's
             widget.setFocus()
             qtbot.waitUntil(widget.hasFocus, timeout=WAIT_MS)
             caught.reached.clear()
@@ -297,6 +297,10 @@ def test_every_menu_key_does_its_menu_action_wherever_the_focus_is(
             if entry.action not in reached and not same_key:
                 swallowed.append(f"{place}: {entry.id} ({key.toString()})")
     assert swallowed == []
+
+
+def _within(outer: QWidget, widget: QWidget) -> bool:
+    return outer is widget or outer.isAncestorOf(widget)
 
 
 def _ancestors(widget: QWidget) -> list[QWidget]:

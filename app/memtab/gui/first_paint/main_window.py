@@ -424,6 +424,7 @@ class MainWindow(QMainWindow):
             else Qt.DockWidgetArea.RightDockWidgetArea
         )
         self.addDockWidget(area, dock)
+        self.context.actions.share_keys(self.memory_tab, dock)  # its panels: the tab's keys
 
     def as_widget(self) -> QWidget:
         """The window, as the parent of a feature's dialogs."""
