@@ -49,7 +49,7 @@ def test_the_bar_offers_the_dialogs_choices_in_its_words(
     window, tab = conflict_window(qtbot, make_window, alpha, beta)
     bar = tab.prompts.bar
     assert bar.isVisibleTo(window)
-    assert "edited on two machines" in bar.text
+    assert bar.text.startswith("Sync conflict: another machine changed the same lines.")
     labels = [bar.button(action).text() for action in bar.action_ids()]
     assert labels == ["Compare", "Keep mine", "Keep theirs", "Keep both"]
     assert bar.default_action == PREFIX + "compare"  # Enter looks, never drops a side
@@ -96,7 +96,8 @@ def test_keep_theirs_from_the_bar_resolves_and_the_bar_goes(
     wait_for(qtbot, lambda: tab.view.buffer_text() == "one\ntwo from beta\nthree\n", 30_000)
     wait_for(qtbot, lambda: tab.doc.file.situation is Situation.NONE, 30_000)
     assert not tab.prompts.bar.isVisibleTo(window)
-    assert "kept theirs" in window.statusBar().currentMessage()
+    said = window.statusBar().currentMessage()
+    assert said == "Resolved notes.md: kept theirs; the next sync sends it"  # one line
 
 
 def test_keep_mine_keeps_the_unsaved_draft(

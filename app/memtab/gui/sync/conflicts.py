@@ -227,7 +227,8 @@ def resolve(
             keep=keep,  # type: ignore[arg-type]
             merged=merged.encode("utf-8") if decision == "merged" and merged is not None else None,
         )
-        return f"Resolved {item.title}: {_DONE[decision]}; the next sync sends it"
+        # The file's name: the title is two lines (the list's), the status bar has one.
+        return f"Resolved {_name(item.subject.path)}: {_DONE[decision]}; the next sync sends it"
     copy_keep = {"mine": "mine", "theirs": "this", "both": "both"}.get(decision)
     if item.kind == "copy":
         from memtab.sync.copies import resolve_memory_copy  # lazy: as above

@@ -54,11 +54,10 @@ _DECISIONS: dict[str, Decision] = {
 
 
 def bar_text(conflict: SyncConflict) -> str:
-    """What the bar says of a conflict."""
-    name = conflict.path.rsplit("/", 1)[-1]
+    """What the bar says of a conflict: the news first (two lines show at 683 px)."""
     return (
-        f"{name} was edited on two machines, on the same lines ({conflict.reason}). This is "
-        "this machine's text; the other machine's waits in sync until you decide."
+        "Sync conflict: another machine changed the same lines. You see this machine's "
+        f"text until you decide ({conflict.reason})."
     )
 
 
