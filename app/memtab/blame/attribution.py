@@ -114,7 +114,7 @@ class Attributor:
             origin = self._origin(owner, owned.pending)
             noted = origin.notes.get(text)
             result.append(
-                BlameLine.model_construct(  # every field built here: nothing to validate
+                BlameLine(
                     line=number,
                     text=text,
                     actor=noted.actor if noted else origin.actor,

@@ -1,4 +1,4 @@
-"""Blame's records (pydantic, `memtab.fs.records`): what it says about each line.
+"""Blame's records (`memtab.fs.records`): what it says about each line.
 
 `memtab blame PATH --json` prints `Blame.to_json()` (docs/formats.md §20.2); a window
 renders the same records. Fields are added, never renamed or removed. Blame runs off the
@@ -76,7 +76,7 @@ class XumToolCallSource(Record):
 Source = TranscriptSource | ConsolidationSource | XumToolCallSource
 
 
-class BlameLine(Record):
+class BlameLine(Record, checked_when_built=False):  # built a line at a time
     """One line of the file: its text and who introduced it, when, in which run and
     version, and from what (docs/formats.md §20.2)."""
 

@@ -22,7 +22,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -451,7 +451,7 @@ class CheckEngine:
                 "commands can only be checked against its checkout: it may have moved "
                 "(register where it is now), or live on another machine.",
             )
-            findings.append(replace(missing, path=path, workspace=None, scope="project"))
+            findings.append(missing.replaced(path=path, workspace=None, scope="project"))
         return findings
 
 

@@ -6,18 +6,16 @@ A `Finding` names the memory file (a virtual path, or another agent's file id), 
 thinks so (`why`), and where the fix is obvious, the `fix`: the line as it should read.
 A fix of a mux file becomes a plan op the user reviews (`check.fixes`).
 
-They are plain records (`fs/plain_records.py`): frozen, slotted stdlib dataclasses, which
-the window builds on its check's worker and keeps (every finding of the home) without
-importing pydantic; `CheckReport.to_json()` is the one record codec's dump, loaded by the
-call (the CLI's `--json`). Fields are declared in the contract's order.
+They are records (`fs/records.py`), which the window builds on its check's worker and
+keeps (every finding of the home); `CheckReport.to_json()` is what `--json` prints.
+Fields are declared in the contract's order.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
-from memtab.fs.plain_records import PlainRecord
+from memtab.fs.records import Record
 
 FindingKind = Literal[
     "missing-path",
@@ -33,8 +31,7 @@ FindingScope = Literal["global", "project", "workspace"]
 Agent = Literal["mux", "claude-code", "codex", "loki"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Place(PlainRecord):
+class Place(Record, checked_when_built=False):
     """A line of a memory file (another memory a finding points at)."""
 
     path: str
@@ -44,8 +41,7 @@ class Place(PlainRecord):
     project: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Fix(PlainRecord):
+class Fix(Record, checked_when_built=False):
     """The obvious repair of a finding's line: `old_str` becomes `new_str` (the whole
     line, so a fix of one line never touches another). `plannable`: the file is mux's,
     so the fix can be a plan op (`memtab check --plan-out`); another agent's file is
@@ -57,8 +53,7 @@ class Fix(PlainRecord):
     plannable: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Finding(PlainRecord):
+class Finding(Record, checked_when_built=False):
     """One thing a memory says that is not true of the code (see the module doc)."""
 
     path: str
@@ -85,8 +80,7 @@ class Finding(PlainRecord):
         return (self.project or "", self.path, self.line or 0, self.kind, self.subject)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CheckReport(PlainRecord):
+class CheckReport(Record, checked_when_built=False):
     """What one check found, and over what."""
 
     findings: tuple[Finding, ...] = ()

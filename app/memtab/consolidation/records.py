@@ -1,4 +1,4 @@
-"""Consolidation's records (pydantic, `memtab.fs.records`): the plan file (docs/formats.md §9.4).
+"""Consolidation's records (`memtab.fs.records`): the plan file (docs/formats.md §9.4).
 
 `ConsolidationPlan` is the file `memtab consolidate --plan-out` writes and `--apply-plan`
 reads (`plan.read_plan`/`write_plan`), with its `PlannedOp`s and each op's `PlannedFile`s.
@@ -19,17 +19,8 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from memtab.consolidation.errors import PlanError
-from memtab.fs.pydantic_once import (
-    AfterValidator,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
-from memtab.fs.records import Lenient, Record, StrictInt, StrictStr, TrueOnly
+from memtab.fs.record_codec import MISSING, RecordError
+from memtab.fs.records import AtLeast, Checked, Healed, Lenient, Record, TrueOnly, field
 from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
 from memtab.store.sidecars.journal import TRIGGERS, Trigger, changed_files
 
@@ -39,21 +30,18 @@ MAX_PLAN_OPS = 1000
 """A plan holds at most this many ops (eight applied ones, the rest refused attempts)."""
 
 
-def _capped(max_bytes: int) -> AfterValidator:
-    return AfterValidator(lambda text: cap_text(text, max_bytes) if text is not None else None)
+def _capped(max_bytes: int) -> Checked:
+    return Checked(lambda text: cap_text(text, max_bytes) if text is not None else None)
 
 
 def _or_empty(value: Any) -> Any:
     return "" if value is None else value
 
 
-_READING_A_PLAN = object()
-"""The validation context of a plan read from its file (`ConsolidationPlan.from_json`)."""
-
-Text = StrictStr
+Text = str
 """Text a plan must hold (PlanError: "the plan's `name` is missing or not text")."""
-OptionalText = StrictStr | None
-Words = Annotated[StrictStr, BeforeValidator(_or_empty)]
+OptionalText = str | None
+Words = Annotated[str, Healed(_or_empty)]
 """Text that may be absent (then "")."""
 
 
@@ -71,37 +59,27 @@ class PlannedOp(Record):
     """One mutation attempt of the plan (`index` from 1, as the user accepts them).
     `unit`: the unit a proposed op belongs to (None: it stands alone)."""
 
-    index: StrictInt
+    index: int
     command: Text
     path: Text
     new_path: OptionalText = None
     proposed: TrueOnly = False
-    unit: Annotated[StrictInt, Field(ge=1)] | None = None
+    unit: Annotated[int, AtLeast(1)] | None = None
     note: Annotated[OptionalText, _capped(MAX_NOTE_BYTES)] = None
     description: Annotated[Words, _capped(MAX_NOTE_BYTES)] = ""
     arguments: dict[str, Any]
     files: tuple[PlannedFile, ...] = ()
 
-    @model_validator(mode="before")
-    @classmethod
-    def _files_listed_in_a_plan_file(cls, value: Any, info: ValidationInfo) -> Any:
-        """An op built in memory may leave out its files (none); one read from a plan
-        file must list them."""
-        if info.context is _READING_A_PLAN and isinstance(value, dict) and "files" not in value:
-            return {**value, "files": None}  # refused as missing ("no arguments or files")
-        return value
-
-    @field_validator("unit")
-    @classmethod
-    def _of_a_proposed_op(cls, unit: int | None, info: ValidationInfo) -> int | None:
-        return unit if info.data.get("proposed") else None  # a refused op stands alone
+    def after_read(self) -> PlannedOp:
+        """A refused op stands alone: its unit reads as None."""
+        return self if self.proposed or self.unit is None else self.replaced(unit=None)
 
 
 class PlanUsage(Record):
     """What the run a plan was made by cost (unknown: null)."""
 
-    input_tokens: Annotated[StrictInt | None, Lenient(None)] = None
-    output_tokens: Annotated[StrictInt | None, Lenient(None)] = None
+    input_tokens: Annotated[int | None, Lenient(None)] = None
+    output_tokens: Annotated[int | None, Lenient(None)] = None
 
 
 def _usage(value: Any) -> Any:
@@ -130,26 +108,24 @@ class PlanUnit:
         return numbered(self.indexes)
 
 
-class ConsolidationPlan(Record):
+class ConsolidationPlan(Record, keep_unknown=True):
     """What a consolidation would do, op by op: the plan file (docs/formats.md §9.4)."""
 
-    model_config = ConfigDict(extra="allow")
-
-    kind: Annotated[str, BeforeValidator(lambda _: PLAN_KIND)] = PLAN_KIND
-    version: Annotated[int, BeforeValidator(lambda _: PLAN_VERSION)] = PLAN_VERSION
+    kind: Annotated[str, Healed(lambda _: PLAN_KIND)] = PLAN_KIND
+    version: Annotated[int, Healed(lambda _: PLAN_VERSION)] = PLAN_VERSION
     id: Text
-    created_at: Annotated[StrictInt, Lenient(0)] = 0
+    created_at: Annotated[int, Lenient(0)] = 0
     home: Text
     workspace_id: Text
     trigger: Trigger
     provider: OptionalText = None
     model: OptionalText = None
     summary: Annotated[Words, _capped(MAX_SUMMARY_BYTES)] = ""
-    usage: Annotated[PlanUsage, BeforeValidator(_usage)] = Field(default_factory=PlanUsage)
+    usage: Annotated[PlanUsage, Healed(_usage)] = field(default_factory=PlanUsage)
     ops: tuple[PlannedOp, ...] = ()
 
-    @model_validator(mode="after")
-    def _numbered_in_order(self) -> ConsolidationPlan:
+    def after_read(self) -> ConsolidationPlan:
+        """Its ops are numbered from 1, in order (ValueError: one is not)."""
         for number, op in enumerate(self.ops, 1):
             if op.index != number:
                 raise ValueError(f"op {number} of the plan is numbered {op.index!r}")
@@ -202,36 +178,41 @@ class ConsolidationPlan(Record):
             raise PlanError(
                 f"the plan holds {len(ops):,} ops; a plan holds at most {MAX_PLAN_OPS:,}"
             )
+        for position, op in enumerate(ops):
+            problem = _op_problem(op)
+            if problem is not None:
+                raise PlanError(_message(problem.at("ops", position)))
         try:
-            return cls.model_validate(raw, context=_READING_A_PLAN)
-        except ValidationError as error:
-            raise PlanError(_first_problem(error)) from None
+            return cls.read_or_raise(raw)
+        except RecordError as problem:  # the plan's own fields, in the order they are declared
+            raise PlanError(_message(problem)) from None
 
 
 # What an op's reader checks first: its shape, then its number and unit, then its text.
 _OP_ORDER = ("arguments", "files", "index", "unit", "command", "path", "newPath", "note")
 
 
-def _first_problem(error: ValidationError) -> str:
-    """The message of the problem the plan's reader meets first: the ops one by one, then
-    the plan's own fields."""
+def _op_problem(op: Any) -> RecordError | None:
+    """What is wrong with an op of a plan file, the first thing in `_OP_ORDER` (an op
+    built in memory may leave out its files; one read from a plan file must list them)."""
+    if not isinstance(op, dict):
+        return RecordError("not an object", op)
+    problems = PlannedOp.read_problems(op)
+    if "files" not in op:
+        problems.append(RecordError(MISSING, None, ("files",)))
 
-    def rank(problem: Any) -> tuple[int, ...]:
-        where = problem["loc"]
-        if len(where) < 2 or where[0] != "ops":
-            return (1,)  # the plan's own fields, in the order they are declared
-        field = where[2] if len(where) > 2 else ""
-        order = _OP_ORDER.index(field) if field in _OP_ORDER else len(_OP_ORDER)
-        return (0, int(where[1]), order)
+    def rank(problem: RecordError) -> int:
+        key = problem.where[0] if problem.where else ""
+        return _OP_ORDER.index(key) if key in _OP_ORDER else len(_OP_ORDER)
 
-    return _message(min(error.errors(), key=rank))
+    return min(problems, key=rank, default=None)
 
 
-def _message(problem: Any) -> str:
-    where = problem["loc"]
-    value = None if problem["type"] == "missing" else problem["input"]
+def _message(problem: RecordError) -> str:
+    where = problem.where
+    value = None if problem.reason == MISSING else problem.value
     if not where:  # the plan as a whole
-        return str(problem["ctx"]["error"])
+        return problem.reason
     if where[0] == "ops" and len(where) >= 2:
         number = int(where[1]) + 1
         if len(where) == 2:

@@ -1,129 +1,463 @@
-"""Records: a JSON file Memtab writes or reads is one pydantic model (`Record`).
+"""Records: a JSON object Memtab writes or reads is one declared record class (`Record`).
 
 A record declares each field once — its name in Python (snake_case) and in the file
-(camelCase, generated), its type, its default — and its docstring cites the section of
-docs/formats.md that describes the file, which in turn names the model. Reading is
-`Record.read(raw)` (a parsed JSON value → the record, or None when it is not one);
-writing is `to_json()` (the JSON object, camelCase, in the order the fields are declared).
+(camelCase, generated; `Key("from")` where the file says otherwise), its type, its
+default — and its docstring cites the section of docs/formats.md that describes the file,
+which in turn names the class. Reading is `Rec.read(raw)` (a parsed JSON value → the
+record, or None when it is not one); writing is `rec.to_json()` (the JSON object,
+camelCase, in the order the fields are declared). A record is a frozen, slotted object
+built by keyword (`Rec(name=…)`, not checked: the type checker checks it), compared and
+hashed by value, copied with changes by `replaced(...)`.
 
-Files other programs write are read leniently, and each rule is a type here, declared on
-the field it applies to:
+Every type is read strictly (`memtab.fs.record_codec`: a `str` is a string, an `int` an
+integer and never a bool…); a record without one of its required fields is no record.
+Files other programs write are read leniently, and each rule is a marker declared on the
+field it applies to (`Annotated[T, marker…]`, the first marker innermost):
 
 - `Lenient(default)`: a value of the wrong type (or out of range) reads as the default,
   and the rest of the record is still read;
-- `OrNone`: the same with None, for optional fields (`OrNone[StrictStr]`);
+- `OrNone[T]`: the same with None, for optional fields;
 - `FiniteNumber`, `PositiveTime`, `Count`, `TrueOnly`, `TrimmedText`: the self-healing
   values of mux's files (a count floored, a time > 0, `true` and nothing else…);
 - `ValidItems`, `ValidEntries`: a list (an object) whose items (values) are read one by
-  one, a bad one dropped without hiding the others.
+  one, a bad one dropped without hiding the others;
+- `Healed(fn)` (the raw value mended before it is read), `Checked(fn)` (the value read,
+  mended or refused with ValueError), `AtLeast(n)` (a number ≥ n, a text or list of at
+  least n);
+- `OmitNone`: written only when it has a value (mux leaves such fields out).
 
-A record the window keeps in memory is a plain record instead (`fs/plain_records.py`): a
-stdlib dataclass with the same configuration (`RECORD_CONFIG`) that pydantic reads and
-writes alike, and holding one never imports pydantic.
+A record whose unknown fields must be written back is declared `keep_unknown=True` (they
+come back after the known ones); a sidecar others write too is changed through
+`memtab.fs.sidecar`, which keeps every field at every level whatever the record knows.
+A record may mend what it reads as a whole: `before_read` (the raw value) and
+`after_read` (the record read; ValueError refuses it).
 
-`OmitNone` marks a field written only when it has a value (mux leaves such fields out).
-
-Required fields use pydantic's strict types (`StrictStr`, `StrictInt` — never a bool —,
-`StrictBool`): a record without them is no record, and the reader skips it. Records whose
-unknown fields must be written back set `extra="allow"` (the fields come back after the
-known ones); a sidecar others write too is changed through `memtab.fs.sidecar`, which
-keeps every field at every level whatever the model knows.
-
-This module imports pydantic (about 0.1 s and 11 MB, which a settled window never pays):
-a package keeps its records in its own `records.py`, imported by the functions that read,
-write or build them, never at the top of a module the window imports (docs/ARCHITECTURE.md,
-"Records"). The files read before the first paint and by every scan are read by a few
-hand-written readers instead; docs/ARCHITECTURE.md lists them and says why.
+The codec is Memtab's own, and cheap: defining a record class costs what a plain class
+costs (its fields' readers are built by its first read or write), importing it loads no
+third-party package — docs/ARCHITECTURE.md "Records" gives the measurements that chose it.
 """
 
 from __future__ import annotations
 
-import functools
+import inspect
 import math
-from collections.abc import Callable
-from typing import Annotated, Any, Self, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Annotated, Any, ClassVar, Self, TypeVar, dataclass_transform, get_args
 
 from memtab.fs.jsonfile import finite_number
-from memtab.fs.plain_records import RECORD_CONFIG
-from memtab.fs.pydantic_once import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
+from memtab.fs.record_codec import (
+    ABSENT,
+    MISSING,
     Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    ValidationError,
-    ValidatorFunctionWrapHandler,
-    WrapValidator,
+    Marker,
+    Reader,
+    RecordError,
+    camel_name,
+    reader_of,
+    written,
 )
 
 T = TypeVar("T")
 
 __all__ = [
+    "AtLeast",
+    "Checked",
     "Count",
     "FiniteNumber",
+    "Healed",
+    "Key",
     "Lenient",
     "OmitNone",
     "OrNone",
     "PositiveTime",
     "Record",
-    "StrictBool",
-    "StrictInt",
-    "StrictStr",
+    "RecordError",
     "TrimmedText",
     "TrueOnly",
     "ValidEntries",
     "ValidItems",
+    "camel_name",
+    "field",
 ]
 
 
-class Record(BaseModel):
-    """A JSON object Memtab reads or writes: camelCase in the file, snake_case in Python,
-    immutable. Subclasses cite their docs/formats.md section."""
+class _Default:
+    __slots__ = ("factory", "value")
 
-    model_config = ConfigDict(
-        **RECORD_CONFIG,  # type: ignore[typeddict-item]
-        frozen=True,
-        defer_build=True,  # built by the first record read or written, not at import
-        protected_namespaces=(),  # `model` is a field of some records, not pydantic's
-    )
+    def __init__(self, value: Any, factory: Callable[[], Any] | None) -> None:
+        self.value, self.factory = value, factory
+
+
+def field(*, default: Any = ABSENT, default_factory: Callable[[], Any] | None = None) -> Any:
+    """A field's default made by `default_factory` for each record (`dict`, `list`)."""
+    return _Default(default, default_factory)
+
+
+class _RecordClass(type):
+    """Makes a record class slotted: its annotated fields become its slots, their defaults
+    are kept aside (a slot and a class attribute cannot share a name)."""
+
+    def __new__(
+        mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kwargs: Any
+    ) -> _RecordClass:
+        inherited = {n for base in bases for n in getattr(base, "_field_names", ())}
+        own = [
+            n
+            for n, annotation in namespace.get("__annotations__", {}).items()
+            if not name_is_private(n) and not _is_class_var(annotation)
+        ]
+        defaults = {n: namespace.pop(n) for n in own if n in namespace}
+        namespace["__slots__"] = (
+            *(n for n in own if n not in inherited),
+            *namespace.get("__slots__", ()),
+        )
+        namespace["_own_fields"] = (tuple(own), defaults)
+        return super().__new__(mcs, name, bases, namespace, **kwargs)
+
+
+def name_is_private(name: str) -> bool:
+    return name.startswith("_")  # the base's own slots, not fields
+
+
+def _is_class_var(annotation: Any) -> bool:
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return text.startswith(("ClassVar", "typing.ClassVar", "Final", "typing.Final"))
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+class Record(metaclass=_RecordClass):
+    """A JSON object Memtab reads or writes (see the module doc). Subclasses cite their
+    docs/formats.md section."""
+
+    __slots__ = ("_unknown",)
+    _field_names: ClassVar[tuple[str, ...]] = ()
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _keeps_unknown: ClassVar[bool] = False
+    _checks_when_built: ClassVar[bool] = True
+    _fields: ClassVar[tuple[Field, ...] | None] = None
+    _own_fields: ClassVar[tuple[tuple[str, ...], dict[str, Any]]]
+    _unknown: dict[str, Any] | None
+
+    def __init_subclass__(
+        cls,
+        *,
+        keep_unknown: bool | None = None,
+        checked_when_built: bool | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        own, defaults = cls.__dict__["_own_fields"]
+        cls._field_names = (*cls._field_names, *(n for n in own if n not in cls._field_names))
+        cls._defaults = {**cls._defaults, **defaults}
+        cls._fields = None
+        if keep_unknown is not None:
+            cls._keeps_unknown = keep_unknown
+        if checked_when_built is not None:
+            cls._checks_when_built = checked_when_built
+
+    def __init__(self, **values: Any) -> None:
+        """A record of `values`, each read as it would be from a file (a text capped, a
+        list made a tuple; RecordError: one its field refuses) unless the class says
+        `checked_when_built=False` (records built by the thousand from values known good)."""
+        if self._checks_when_built:
+            for declared in self.fields():
+                if declared.name in values:
+                    try:
+                        values[declared.name] = declared.read(values[declared.name])
+                    except RecordError as problem:
+                        raise problem.at(declared.name) from None
+        self._fill(values)
+
+    def _fill(self, values: dict[str, Any]) -> None:
+        """Set every field: from `values` (taken out of it), else its default."""
+        set_slot, defaults = object.__setattr__, self._defaults
+        for name in self._field_names:
+            value = values.pop(name, ABSENT)
+            if value is ABSENT:
+                value = defaults.get(name, ABSENT)
+                if type(value) is _Default:
+                    value = value.factory() if value.factory is not None else value.value
+                if value is ABSENT:
+                    raise TypeError(f"{type(self).__name__}() needs `{name}`")
+            set_slot(self, name, value)
+        if values:
+            raise TypeError(f"{type(self).__name__}() has no field `{next(iter(values))}`")
+        set_slot(self, "_unknown", None)
+
+    # --- reading and writing -----------------------------------------------------------
 
     @classmethod
     def read(cls, raw: Any) -> Self | None:
         """The record `raw` (a parsed JSON value) holds, or None when it holds none."""
         try:
-            return cls.model_validate(raw)
-        except ValidationError:
+            return cls._read_object(raw)
+        except RecordError:
             return None
+
+    @classmethod
+    def read_or_raise(cls, raw: Any) -> Self:
+        """The record `raw` holds; `RecordError` (where, what, why) when it holds none."""
+        return cls._read_object(raw)
+
+    @classmethod
+    def read_problems(cls, raw: Any) -> list[RecordError]:
+        """Every field of `raw` this record refuses, in declared order (none: it reads)."""
+        found: list[RecordError] = []
+        try:
+            cls._read_object(raw, found)
+        except RecordError as problem:
+            if not found:
+                found.append(problem)
+        return found
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object: camelCase names, declared fields first, unknown ones kept."""
-        return self.model_dump(mode="json", by_alias=True)
+        out: dict[str, Any] = {}
+        for declared in self.fields():
+            value = getattr(self, declared.name)
+            if value is None and declared.omit_none:
+                continue
+            out[declared.key] = written(value)
+        if self._unknown:
+            for key, value in self._unknown.items():
+                out.setdefault(key, value)
+        return out
+
+    @classmethod
+    def before_read(cls, raw: Any) -> Any:
+        """The raw value as this record reads it (override to mend it)."""
+        return raw
+
+    def after_read(self) -> Self:
+        """The record as read (override to mend it, or raise ValueError to refuse it)."""
+        return self
+
+    @classmethod
+    def _read_object(cls, raw: Any, problems: list[RecordError] | None = None) -> Self:
+        raw = cls.before_read(raw)
+        if isinstance(raw, cls):
+            return raw
+        if not isinstance(raw, dict):
+            raise RecordError("not an object", raw)
+        values: dict[str, Any] = {}
+        for declared in cls.fields():
+            value = raw.get(declared.key, ABSENT)
+            if value is ABSENT and declared.key != declared.name:
+                value = raw.get(declared.name, ABSENT)
+            if value is ABSENT:
+                if declared.name not in cls._defaults:
+                    _refuse(RecordError(MISSING, None, (declared.key,)), problems)
+                continue
+            try:
+                values[declared.name] = declared.read(value)
+            except RecordError as problem:
+                _refuse(problem.at(declared.key), problems)
+        if problems:
+            raise problems[0]
+        record = object.__new__(cls)
+        record._fill(values)
+        if cls._keeps_unknown:
+            known = {name for f in cls.fields() for name in (f.key, f.name)}
+            unknown = {key: value for key, value in raw.items() if key not in known}
+            object.__setattr__(record, "_unknown", unknown or None)
+        try:
+            return record.after_read()
+        except RecordError:
+            raise
+        except ValueError as error:
+            raise RecordError(str(error), raw) from None
+
+    @classmethod
+    def fields(cls) -> tuple[Field, ...]:
+        """The declared fields, in order (their readers built by the first call)."""
+        if cls.__dict__.get("_fields") is None:
+            declared = _annotations(cls)
+            cls._fields = tuple(_declared(name, declared[name]) for name in cls._field_names)
+        return cls._fields  # type: ignore[return-value]
+
+    # --- a value -------------------------------------------------------------------------
 
     def replaced(self, **changes: Any) -> Self:
-        """A copy with `changes`, validated like the original (`model_copy` is not)."""
-        values = {name: getattr(self, name) for name in type(self).model_fields}
-        return type(self).model_validate({**values, **(self.model_extra or {}), **changes})
+        """A copy with `changes` (unknown fields kept)."""
+        values = {name: getattr(self, name) for name in self._field_names}
+        copy = type(self)(**{**values, **changes})
+        object.__setattr__(copy, "_unknown", self._unknown)  # after `_fill` set it to None
+        return copy
+
+    @property
+    def unknown(self) -> dict[str, Any]:
+        """The fields read that this record does not declare (`keep_unknown` records)."""
+        return dict(self._unknown or {})
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._field_names)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Record)
+        return self._values() == other._values() and self._unknown == other._unknown
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._values()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._field_names)
+        return f"{type(self).__name__}({shown})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a {type(self).__name__} is immutable (use `replaced`)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a {type(self).__name__} is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuilt, (type(self), self._values(), self._unknown))
+
+    def __rich_repr__(self) -> Iterator[tuple[str, Any]]:
+        for name in self._field_names:
+            yield name, getattr(self, name)
 
 
-OmitNone = Field(exclude_if=lambda value: value is None)
-"""A field written only when it is not None: `Annotated[OrNone[StrictInt], OmitNone]`."""
+def _rebuilt(cls: type[Record], values: tuple[Any, ...], unknown: Any) -> Record:
+    record = object.__new__(cls)
+    record._fill(dict(zip(cls._field_names, values, strict=True)))
+    object.__setattr__(record, "_unknown", unknown)
+    return record
 
 
-# --- lenient values -------------------------------------------------------------------------
+def _annotations(cls: type[Record]) -> dict[str, Any]:
+    """The types declared for `cls`'s fields, each evaluated in the module of the class
+    that declares it (`typing.get_type_hints` would make the class's namespace the
+    globals, which a lambda in an annotation does not see)."""
+    declared: dict[str, Any] = {}
+    for owner in reversed(cls.__mro__[: cls.__mro__.index(Record)]):
+        declared.update(inspect.get_annotations(owner, eval_str=True))
+    return declared
 
 
-def _or_default(default: Any, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    try:
-        return handler(value)
-    except ValidationError:
-        return default
+def _refuse(problem: RecordError, problems: list[RecordError] | None) -> None:
+    if problems is None:
+        raise problem
+    problems.append(problem)
 
 
-def Lenient(default: Any) -> WrapValidator:
+def _is_record(declared: Any) -> bool:
+    return isinstance(declared, type) and issubclass(declared, Record)
+
+
+def _declared(name: str, declared: Any) -> Field:
+    markers = tuple(getattr(declared, "__metadata__", ()))
+    key = next((m.name for m in markers if isinstance(m, Key)), camel_name(name))
+    bare = get_args(declared)[0] if markers else declared
+    read = reader_of(declared, _is_record)
+    return Field(name, key, bare, markers, read, any(m is OmitNone for m in markers))
+
+
+# --- markers -----------------------------------------------------------------------------
+
+
+class Key(Marker):
+    """The field's key in the file, where it is not its camelCase name (`from`)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _OmitNone(Marker):
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "OmitNone"
+
+
+OmitNone = _OmitNone()
+"""A field written only when it is not None: `Annotated[OrNone[int], OmitNone]`."""
+
+
+class Lenient(Marker):
     """A value the field's type refuses reads as `default` (the record is still read)."""
-    return WrapValidator(functools.partial(_or_default, default))
+
+    __slots__ = ("default",)
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+
+    def wrap(self, read: Reader) -> Reader:
+        default = self.default
+
+        def read_or_default(value: Any) -> Any:
+            try:
+                return read(value)
+            except RecordError:
+                return default
+
+        return read_or_default
+
+
+class Healed(Marker):
+    """The raw value mended by `heal` before the type reads it."""
+
+    __slots__ = ("heal",)
+
+    def __init__(self, heal: Callable[[Any], Any]) -> None:
+        self.heal = heal
+
+    def wrap(self, read: Reader) -> Reader:
+        heal = self.heal
+
+        def read_healed(value: Any) -> Any:
+            try:
+                healed = heal(value)
+            except (ValueError, TypeError) as error:
+                raise RecordError(str(error), value) from None
+            return read(healed)
+
+        return read_healed
+
+
+class Checked(Marker):
+    """The value read, passed through `check` (ValueError refuses it)."""
+
+    __slots__ = ("check",)
+
+    def __init__(self, check: Callable[[Any], Any]) -> None:
+        self.check = check
+
+    def wrap(self, read: Reader) -> Reader:
+        check = self.check
+
+        def read_checked(value: Any) -> Any:
+            result = read(value)
+            try:
+                return check(result)
+            except ValueError as error:
+                raise RecordError(str(error), value) from None
+
+        return read_checked
+
+
+class AtLeast(Marker):
+    """A number ≥ `least`, or a text or list of at least `least` items."""
+
+    __slots__ = ("least",)
+
+    def __init__(self, least: int) -> None:
+        self.least = least
+
+    def wrap(self, read: Reader) -> Reader:
+        least = self.least
+
+        def read_at_least(value: Any) -> Any:
+            result = read(value)
+            size = result if isinstance(result, int | float) else len(result)
+            if size < least:
+                raise RecordError(f"less than {least}", value)
+            return result
+
+        return read_at_least
 
 
 OrNone = Annotated[T | None, Lenient(None)]
@@ -149,61 +483,59 @@ def _trimmed_text(value: Any) -> str | None:
     return value.strip() or None if isinstance(value, str) else None
 
 
-def _healed(heal: Callable[[Any], Any]) -> BeforeValidator:
-    return BeforeValidator(heal)
-
-
-FiniteNumber = Annotated[int | float | None, _healed(_finite_number)]
+FiniteNumber = Annotated[int | float | None, Healed(_finite_number)]
 """A finite number (an integral float as an int), else None."""
-PositiveTime = Annotated[int | None, _healed(_positive_time)]
+PositiveTime = Annotated[int | None, Healed(_positive_time)]
 """Epoch milliseconds: a finite number > 0 (truncated to an int), else None."""
-Count = Annotated[int, _healed(_count)]
+Count = Annotated[int, Healed(_count)]
 """A count: a finite number > 0, floored, else 0."""
-TrueOnly = Annotated[bool, _healed(lambda value: value is True)]
+TrueOnly = Annotated[bool, Healed(lambda value: value is True)]
 """`true` and nothing else is true."""
-TrimmedText = Annotated[str | None, _healed(_trimmed_text)]
+TrimmedText = Annotated[str | None, Healed(_trimmed_text)]
 """A non-blank string, trimmed, else None."""
 
 
-def _valid_items(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    if not isinstance(value, list | tuple):
-        return handler([])
+def _reads(read: Reader, value: Any) -> bool:
     try:
-        return handler(value)  # usually every item is good: validated once
-    except ValidationError:
-        pass
-    kept = []
-    for item in value:
-        try:
-            handler([item])
-        except ValidationError:
-            continue
-        kept.append(item)
-    return handler(kept)
+        read(value)
+    except RecordError:
+        return False
+    return True
 
 
-ValidItems = Annotated[T, WrapValidator(_valid_items)]
+class _ValidItems(Marker):
+    __slots__ = ()
+
+    def wrap(self, read: Reader) -> Reader:
+        def read_valid(value: Any) -> Any:
+            if not isinstance(value, list | tuple):
+                return read([])
+            try:
+                return read(value)  # usually every item is good: read once
+            except RecordError:
+                return read([item for item in value if _reads(read, [item])])
+
+        return read_valid
+
+
+class _ValidEntries(Marker):
+    __slots__ = ()
+
+    def wrap(self, read: Reader) -> Reader:
+        def read_valid(value: Any) -> Any:
+            if not isinstance(value, dict):
+                return read({})
+            try:
+                return read(value)  # usually every entry is good: read once
+            except RecordError:
+                return read({k: v for k, v in value.items() if _reads(read, {k: v})})
+
+        return read_valid
+
+
+ValidItems = Annotated[T, _ValidItems()]
 """`ValidItems[tuple[X, ...]]`: a list whose items that are not an `X` are dropped (a value
 that is not a list reads as empty)."""
-
-
-def _valid_entries(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    if not isinstance(value, dict):
-        return handler({})
-    try:
-        return handler(value)  # usually every entry is good: validated once
-    except ValidationError:
-        pass
-    kept = {}
-    for key, item in value.items():
-        try:
-            handler({key: item})
-        except ValidationError:
-            continue
-        kept[key] = item
-    return handler(kept)
-
-
-ValidEntries = Annotated[T, WrapValidator(_valid_entries)]
+ValidEntries = Annotated[T, _ValidEntries()]
 """`ValidEntries[dict[str, X]]`: an object whose entries that are not an `X` are dropped (a
 value that is not an object reads as empty)."""

@@ -1,4 +1,4 @@
-"""The loads view's records (pydantic, `memtab.fs.records`).
+"""The loads view's records (`memtab.fs.records`).
 
 `memtab loads --json` prints `Loads.to_json()` (docs/formats.md §17.6): a stable contract,
 fields added, never renamed or removed. Only the loads engine and its readers import it.

@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from memtab.fs.pydantic_once import StrictBool, StrictStr
 from memtab.fs.records import OrNone, Record
 from memtab.fs.settings_file import SettingsFileError, settings_section, update_settings_file
 from memtab.store.home import Home, HomeError
@@ -30,11 +29,11 @@ OWNERS: tuple[Owner, ...] = ("memtab", "xum")
 class XumBackupSettings(Record):
     """config.json's `settingsBackup`, as far as it says what memory goes to the backup."""
 
-    repo_url: OrNone[StrictStr] = None
-    branch: OrNone[StrictStr] = None
-    include_global_memory: OrNone[StrictBool] = None
+    repo_url: OrNone[str] = None
+    branch: OrNone[str] = None
+    include_global_memory: OrNone[bool] = None
     """Default true."""
-    include_projects: OrNone[StrictBool] = None
+    include_projects: OrNone[bool] = None
     """Default false: project memory goes only when the user opted in."""
 
 

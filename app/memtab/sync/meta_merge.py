@@ -57,7 +57,7 @@ def records_to_json(records: Mapping[str, MetaRecord]) -> dict[str, dict[str, An
 
 
 def records_from_json(raw: Mapping[str, Any]) -> Records:
-    return {rel: MetaRecord.model_validate(value) for rel, value in raw.items()}
+    return {rel: MetaRecord.read_or_raise(value) for rel, value in raw.items()}
 
 
 def _latest(one: int | None, other: int | None) -> int | None:

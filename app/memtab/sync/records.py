@@ -1,4 +1,4 @@
-"""Sync's records (pydantic, `memtab.fs.records`): a target's state and the repository's
+"""Sync's records (`memtab.fs.records`): a target's state and the repository's
 pins and usage (docs/formats.md §18.3, §18.4).
 
 - `SyncState` (with its `Pending` files): `<home>/memtab/sync/<target>/state.json`.
@@ -15,18 +15,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from memtab.fs.pydantic_once import AfterValidator, BeforeValidator, Field, model_validator
 from memtab.fs.records import (
+    AtLeast,
+    Checked,
     Count,
+    Healed,
     Lenient,
     OmitNone,
     OrNone,
     PositiveTime,
     Record,
-    StrictInt,
-    StrictStr,
     TrueOnly,
     ValidEntries,
+    field,
 )
 from memtab.store.sidecars.meta import MetaEntry
 
@@ -38,12 +39,12 @@ def _non_empty(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-Text = Annotated[str | None, BeforeValidator(_non_empty)]
+Text = Annotated[str | None, Healed(_non_empty)]
 """A non-empty string, else None."""
 
 
 _ScopeMeta = Annotated[
-    dict[str, Any], AfterValidator(lambda entries: {
+    dict[str, Any], Checked(lambda entries: {
         rel: entry for rel, entry in entries.items() if isinstance(entry, dict)
     })
 ]  # fmt: skip
@@ -62,7 +63,7 @@ class Pending(Record):
     """sha256 of the live content the record was made for (None: no file)."""
     remote: Text = None
     """The blob id the repository holds (None: no file there)."""
-    since: Annotated[StrictInt, Lenient(0)] = 0
+    since: Annotated[int, Lenient(0)] = 0
     remote_commit: Text = None
     reason: Text = None
     """Why it could not be merged, in words (`both sides changed line 3`)."""
@@ -73,16 +74,16 @@ class SyncState(Record):
     where the last sync left off and what waits for the user. Read leniently: a bad
     pending file, meta entry or history time is dropped, a bad value reads as absent."""
 
-    version: Annotated[int, BeforeValidator(lambda _: STATE_VERSION)] = STATE_VERSION
+    version: Annotated[int, Healed(lambda _: STATE_VERSION)] = STATE_VERSION
     head: Text = None
-    pending: ValidEntries[dict[str, Pending]] = Field(default_factory=dict)
-    meta: ValidEntries[dict[str, _ScopeMeta]] = Field(default_factory=dict)
-    history_at: ValidEntries[dict[str, StrictInt]] = Field(default_factory=dict)
-    last_sync_at: OrNone[StrictInt] = None
-    last_attempt_at: OrNone[StrictInt] = None
-    offline_since: OrNone[StrictInt] = None
-    last_error: OrNone[StrictStr] = None
-    unpushed: Annotated[StrictInt, Lenient(0)] = 0
+    pending: ValidEntries[dict[str, Pending]] = field(default_factory=dict)
+    meta: ValidEntries[dict[str, _ScopeMeta]] = field(default_factory=dict)
+    history_at: ValidEntries[dict[str, int]] = field(default_factory=dict)
+    last_sync_at: OrNone[int] = None
+    last_attempt_at: OrNone[int] = None
+    offline_since: OrNone[int] = None
+    last_error: OrNone[str] = None
+    unpushed: Annotated[int, Lenient(0)] = 0
     """Commits made here that no push has taken yet (what the next push sends)."""
 
     @property
@@ -109,11 +110,10 @@ class MetaRecord(Record):
     access_count: Count = 0
     last_accessed_at: PositiveTime = None
     last_write_at: PositiveTime = None
-    pin_changed_at: Annotated[OrNone[Annotated[StrictInt, Field(gt=0)]], OmitNone] = None
+    pin_changed_at: Annotated[OrNone[Annotated[int, AtLeast(1)]], OmitNone] = None
 
-    @model_validator(mode="before")
     @classmethod
-    def _an_object(cls, value: Any) -> Any:
+    def before_read(cls, value: Any) -> Any:
         return value if isinstance(value, dict | MetaRecord) else {}
 
     @property
@@ -141,4 +141,4 @@ class MetaRecord(Record):
 class RepoMetaFile(Record):
     """`.memtab/meta/<scope>.json` in the repository: every file's `MetaRecord`."""
 
-    entries: Annotated[dict[str, MetaRecord], Lenient({})] = Field(default_factory=dict)
+    entries: Annotated[dict[str, MetaRecord], Lenient({})] = field(default_factory=dict)

@@ -44,7 +44,7 @@ def load_state(path: Path) -> SyncState:
             keep_aside(path, read.raw, read.problem)  # says so (a warning, the listeners)
             logger.info("The sync of %s starts over from its repository", path.parent.name)
         return SyncState()
-    return SyncState.model_validate(read.document)
+    return SyncState.read_or_raise(read.document)
 
 
 def save_state(path: Path, state: SyncState) -> None:

@@ -1,6 +1,6 @@
 """The background writer's trace dumps: their format, and reading them for the CLI and GUI.
 
-- `schema`: the dump format as pydantic models (camelCase names), defined once; the writer
+- `schema`: the dump format as records (camelCase names), defined once; the writer
   (`memtab.writer.job.dumps`) builds and saves a `DumpRecord`, the reader builds the same.
 - `names`: the dump's file name, built and parsed in one place.
 - `catalog`: every dump of a home, newest first, as cheap `TraceSummary` lines.
@@ -9,6 +9,5 @@
   ended; `describe`: words and JSON for display.
 
 No Qt here. Import the module you need: this package imports nothing by itself, so the
-writer's use of `names` and `schema` does not load the reader. pydantic is imported by the
-first dump read or written (`schema`), never on the way to the window's first paint.
+writer's use of `names` and `schema` does not load the reader.
 """

@@ -6,8 +6,8 @@ coerces each value the way a person would read it: `"15000"` is 15000, `17673000
 is an integer, `"true"` and `1` are true. A value that cannot be read is dropped (text
 is kept as its JSON) and noted as "`attempts[1].toolExecutions[2].durationMs` should be
 a number but is true". Missing fields stay unset; unknown ones are ignored here (the reader
-lists the top-level ones). pydantic's own lax mode is not used: it would take "no" for
-false and 12.5 for nothing at all.
+lists the top-level ones). The records' own reading is not used: it is strict, and a
+viewer shows what it can.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from memtab.fs.jsonfile import finite_number
-from memtab.fs.pydantic_once import FieldInfo
+from memtab.fs.record_codec import Field
 from memtab.traces.describe import compact_json, describe_value, error_text
 from memtab.traces.schema import DumpModel, Lenient
 
@@ -149,8 +149,7 @@ def read_record(model: type[RecordT], raw: Mapping[str, Any], notes: Notes) -> R
     for field in record_fields(model):
         if field.alias in raw:
             values[field.name] = _read_field(field, raw[field.alias], notes)
-    # cast: pydantic's mypy plugin types model_construct on a TypeVar as the bound class
-    return cast(RecordT, model.model_construct(**values))
+    return model(**values)
 
 
 def _read_field(field: _Field, value: Any, notes: Notes) -> Any:
@@ -208,16 +207,16 @@ def record_positions(value: Any) -> list[int]:
 @functools.cache
 def record_fields(model: type[DumpModel]) -> tuple[_Field, ...]:
     """The fields of `model` in declaration order, with how the reader takes each."""
-    return tuple(_field(name, info) for name, info in model.model_fields.items())
+    return tuple(_field(declared) for declared in model.fields())
 
 
-def _field(name: str, info: FieldInfo) -> _Field:
+def _field(declared_field: Field) -> _Field:
     """Read a field's kind off its declaration: a `Lenient` mark, else its type."""
-    alias = info.alias or name
-    for mark in info.metadata:
+    name, alias = declared_field.name, declared_field.key
+    for mark in declared_field.markers:
         if isinstance(mark, Lenient):
             return _Field(name, alias, _MARKED_KINDS[mark])
-    declared: Any = info.annotation
+    declared: Any = declared_field.type
     if typing.get_origin(declared) in (typing.Union, types.UnionType):
         choices = {choice for choice in typing.get_args(declared) if choice is not type(None)}
         if choices == {int, float}:

@@ -3,8 +3,7 @@
 A dump is `<home>/debug_obj/<workspaceId>/system1_memory_writer/<runStartedAt>_<id>.json`,
 where `<id>` is the trigger message id with every run of characters outside
 `[a-zA-Z0-9_.-]` replaced by `_`. The folder comes from `Home.trace_dir`; this module is the
-one place that builds and parses the file name. It imports no pydantic (the catalog uses it
-on the GUI thread).
+one place that builds and parses the file name. The catalog uses it on the GUI thread.
 """
 
 from __future__ import annotations

@@ -10,8 +10,7 @@ on a file cut short by a crash: what cannot be read becomes a note in `problems`
   are skipped without being parsed.
 - `parse_trace(path)`: a `TraceDump` with the dump's `DumpRecord` and views for display.
 
-The schema (and with it pydantic) is imported by the first dump read, so the modules the
-window imports to show the Traces tab do not pay for it; the tab reads off the GUI thread.
+The tab reads off the GUI thread.
 """
 
 from __future__ import annotations
@@ -232,7 +231,7 @@ def parse_trace_bytes(data: bytes, path: Path) -> TraceDump:
 
 def _read_dump(members: Mapping[str, Any]) -> tuple[DumpRecord, list[str]]:
     """The record of the members that were read, and a note per unusable field."""
-    from memtab.traces.lenient import Notes, read_record  # loads pydantic: see the docstring
+    from memtab.traces.lenient import Notes, read_record
     from memtab.traces.schema import DumpRecord
 
     notes = Notes()

@@ -1,4 +1,4 @@
-"""The trace-dump format, defined once (docs/formats.md §10.3): pydantic models with camelCase
+"""The trace-dump format, defined once (docs/formats.md §10.3): records with camelCase
 names.
 
 The writer builds a `DumpRecord` and saves `to_document()`; the reader builds the same
@@ -7,12 +7,8 @@ here and nowhere else. Every field is optional because dumps from mux and from o
 versions lack some (`noNewMemories`, `satisfiedMemoryToolPolicy`); messages, step results,
 events and tool inputs/outputs have no fixed shape and are kept as they are.
 
-`Lenient` marks fields the reader accepts in more shapes than their type says; pydantic
-ignores the marks.
-
-This module imports pydantic, which costs about 0.1 s: import it where a dump is written or
-read (inside the function, or in a module that is itself loaded late), never on the way to
-the window's first paint.
+`Lenient` marks fields the reader accepts in more shapes than their type says; the record
+codec ignores the marks.
 """
 
 from __future__ import annotations
@@ -41,13 +37,29 @@ ErrorText = Annotated[str | None, Lenient.ERROR_TEXT]
 Timestamp = Annotated[int | None, Lenient.TIMESTAMP]
 
 
-class DumpModel(Record):
-    """A part of a dump: a record (camelCase in the file, snake_case in Python, immutable,
-    built by the first dump read or written)."""
+class DumpModel(Record, checked_when_built=False):
+    """A part of a dump: a record (camelCase in the file, snake_case in Python, immutable)
+    that remembers which fields it was given: a dump holds those and no others."""
+
+    __slots__ = ("_given",)  # a slot, not a field: read with getattr
+
+    def _fill(self, values: dict[str, Any]) -> None:
+        object.__setattr__(self, "_given", frozenset(values))
+        super()._fill(values)
+
+    def given(self, name: str) -> bool:
+        """Whether the field `name` was given (read from the dump, or set by the writer)."""
+        return name in getattr(self, "_given")  # noqa: B009 - a slot: see __slots__
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object: camelCase names, exactly the fields that were given (at every
+        level: a nested part writes its own)."""
+        keys = {field.key for field in self.fields() if self.given(field.name)}
+        return {key: value for key, value in super().to_json().items() if key in keys}
 
     def to_document(self) -> dict[str, Any]:
-        """The JSON document: camelCase names, exactly the fields that were set."""
-        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        """The dump's JSON document (`to_json`)."""
+        return self.to_json()
 
 
 class ToolExecutionRecord(DumpModel):
@@ -65,7 +77,7 @@ class ToolExecutionRecord(DumpModel):
     @property
     def has_output(self) -> bool:
         """Whether the dump holds an `output` for this call (even `null`)."""
-        return "output" in self.model_fields_set
+        return self.given("output")
 
     @property
     def name(self) -> str:

@@ -1,23 +1,19 @@
-"""The writer's records (pydantic, `memtab.fs.records`): the files it reads and writes.
-
-Imported by the functions that read or write them (`writer.job.state`, `writer.inbox.suggestions`),
-never at the top of a module the window imports: a settled window does not load pydantic.
-"""
+"""The writer's records (`memtab.fs.records`): the files it reads and writes."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from memtab.fs.pydantic_once import AfterValidator, BeforeValidator, ConfigDict, Field
 from memtab.fs.records import (
+    AtLeast,
+    Checked,
     Count,
     FiniteNumber,
+    Healed,
     Lenient,
     OmitNone,
     OrNone,
     Record,
-    StrictInt,
-    StrictStr,
     TrimmedText,
     ValidItems,
 )
@@ -38,9 +34,7 @@ class WriterState(Record):
     anything else reads as absent. `schemaVersion` is always written as 1.
     """
 
-    schema_version: Annotated[int, BeforeValidator(lambda _: STATE_SCHEMA_VERSION)] = (
-        STATE_SCHEMA_VERSION
-    )
+    schema_version: Annotated[int, Healed(lambda _: STATE_SCHEMA_VERSION)] = STATE_SCHEMA_VERSION
     turns_since_last_run: Count = 0
     last_run_started_at: Annotated[FiniteNumber, OmitNone] = None
     last_run_completed_at: Annotated[FiniteNumber, OmitNone] = None
@@ -71,37 +65,33 @@ def _workspace_file(path: str) -> str:
     return path
 
 
-Text = Annotated[StrictStr, Field(min_length=1)]
+Text = Annotated[str, AtLeast(1)]
 
 
-class SuggestionOrigin(Record):
+class SuggestionOrigin(Record, keep_unknown=True):
     """Where a suggestion was drawn from: the transcript messages of its note, the run
     that proposed it and the transcript it read (docs/formats.md §10.4, §20.1)."""
 
-    model_config = ConfigDict(extra="allow")
-
-    message_ids: ValidItems[tuple[StrictStr, ...]] = ()
-    workspace_id: Annotated[OrNone[StrictStr], OmitNone] = None
-    transcript_path: Annotated[OrNone[StrictStr], OmitNone] = None
-    run_id: Annotated[OrNone[StrictStr], OmitNone] = None
+    message_ids: ValidItems[tuple[str, ...]] = ()
+    workspace_id: Annotated[OrNone[str], OmitNone] = None
+    transcript_path: Annotated[OrNone[str], OmitNone] = None
+    run_id: Annotated[OrNone[str], OmitNone] = None
 
 
-class Suggestion(Record):
+class Suggestion(Record, keep_unknown=True):
     """One suggested memory: a bullet for a section of the workspace's notes file
     (docs/formats.md §10.4). An entry without a non-empty `id`, `section`, `text` and
     workspace-file `memoryPath`, an integer `createdAt` and a known `status` is not one."""
 
-    model_config = ConfigDict(extra="allow")
-
     id: Text
     section: Text
     text: Text
-    memory_path: Annotated[Text, AfterValidator(_workspace_file)]
-    source: Annotated[StrictStr, Lenient(SOURCE_OFFLINE_WRITER)] = SOURCE_OFFLINE_WRITER
-    created_at: StrictInt
+    memory_path: Annotated[Text, Checked(_workspace_file)]
+    source: Annotated[str, Lenient(SOURCE_OFFLINE_WRITER)] = SOURCE_OFFLINE_WRITER
+    created_at: int
     status: SuggestionStatus = "pending"
-    decided_at: Annotated[OrNone[StrictInt], OmitNone] = None
-    replaces: Annotated[OrNone[tuple[StrictStr, StrictStr]], OmitNone] = None
+    decided_at: Annotated[OrNone[int], OmitNone] = None
+    replaces: Annotated[OrNone[tuple[str, str]], OmitNone] = None
     origin: Annotated[OrNone[SuggestionOrigin], OmitNone] = None
     # Where an accepted suggestion was written when the user chose another file (§10.5).
     accepted_into: Annotated[OrNone[StrictStr], OmitNone] = None
@@ -112,15 +102,11 @@ class Suggestion(Record):
         return Note(self.section, self.text, self.replaces)
 
 
-class SuggestionFile(Record):
+class SuggestionFile(Record, keep_unknown=True):
     """A workspace's queue, `<home>/memtab/suggestions/<workspaceId>.json` (docs/formats.md
     §10.4): the entries this version understands are `Suggestion`s, any other is kept as
     it is; unknown top-level fields are kept too."""
 
-    model_config = ConfigDict(extra="allow")
-
-    version: Annotated[int, BeforeValidator(lambda _: SUGGESTIONS_VERSION)] = SUGGESTIONS_VERSION
+    version: Annotated[int, Healed(lambda _: SUGGESTIONS_VERSION)] = SUGGESTIONS_VERSION
     workspace_id: str
-    suggestions: Annotated[
-        tuple[Annotated[Suggestion | Any, Field(union_mode="left_to_right")], ...], Lenient(())
-    ] = ()
+    suggestions: Annotated[tuple[Suggestion | Any, ...], Lenient(())] = ()

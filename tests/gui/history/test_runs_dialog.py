@@ -41,7 +41,7 @@ def run(
     }
     defaults.update(fields)
     at = int(NOW - hours_ago * HOUR)
-    return RunEntry.model_validate({"id": run_id, "at": at, "kind": kind, "ops": ops, **defaults})
+    return RunEntry.read_or_raise({"id": run_id, "at": at, "kind": kind, "ops": ops, **defaults})
 
 
 @pytest.fixture

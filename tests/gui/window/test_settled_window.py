@@ -1,5 +1,5 @@
-"""What a window settled on a home has loaded: never pydantic (docs/ARCHITECTURE.md,
-"Records": about 0.1 s and 20 MB), which only a record read or written brings in; nor
+"""What a window settled on a home has loaded: never pydantic (about 0.1 s and 20 MB),
+which only the memory tool's arguments and the settings' models bring in; nor
 the writer's engine (the model loop, the offline writer and its rules), which its first
 run brings in — the writer of this home has had nothing to do; nor the consolidation
 engine, which loads once the pointer or the focus reaches Consolidate now.
@@ -7,8 +7,7 @@ engine, which loads once the pointer or the focus reaches Consolidate now.
 Settled: the tab loaded, the first recording of what
 changed outside Memtab done (it reads the history indexes and the runs log's catch-up of
 mux's journal — logged by an earlier start, as on a home mux consolidates), and the first
-background check made — its findings are plain records (`fs/plain_records.py`), built and
-kept without pydantic."""
+background check made — its findings are records (`fs/records.py`, Memtab's own codec)."""
 
 from __future__ import annotations
 

@@ -126,7 +126,7 @@ def test_a_reverted_run_gives_the_lines_back_to_who_wrote_them(home: Home) -> No
     merged = blame_memory_file(store_for(home), NOTES)
     (line,) = merged.lines
     assert line.actor == "consolidator" and line.run_id == run_id
-    assert line.source is not None and line.source.model_dump(by_alias=True) == {
+    assert line.source is not None and line.source.to_json() == {
         "kind": "consolidation",
         "runId": run_id,
         "by": "memtab",
@@ -212,7 +212,7 @@ def test_a_change_that_matches_a_mux_run_is_mux_consolidation(home: Home) -> Non
     assert who(blame) == [("- a", "user"), ("- a and b", "mux")]
     line = blame.lines[1]
     assert line.run_id == f"mux-{run_at:016x}" and line.at == run_at
-    assert line.source is not None and line.source.model_dump(by_alias=True, exclude_none=True) == {
+    assert line.source is not None and line.source.to_json() == {
         "kind": "consolidation",
         "runId": f"mux-{run_at:016x}",
         "by": "mux",

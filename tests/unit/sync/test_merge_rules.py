@@ -122,7 +122,7 @@ _ENTRY_FIELDS = ("pinned", "accessCount", "lastAccessedAt", "lastWriteAt", "pinC
 def test_the_repository_entry_heals_as_memory_meta_json_does(raw: object) -> None:
     """`MetaRecord` (pydantic) and memory-meta.json's hand-written reader (read before the
     window's first paint, `store.sidecars.meta.sanitize_entry`) heal every value alike."""
-    assert MetaRecord.model_validate(raw).to_entry() == sanitize_entry(raw)
+    assert MetaRecord.read_or_raise(raw).to_entry() == sanitize_entry(raw)
 
 
 def test_an_edit_follows_a_rename_of_the_other_side() -> None:

@@ -1,4 +1,5 @@
-"""The dump schema: one definition for the writer and the reader, pydantic loaded late."""
+"""The dump schema: one definition for the writer and the reader; pydantic loaded late by
+the settings and tool calls validated with it."""
 
 from __future__ import annotations
 
@@ -51,10 +52,11 @@ def test_pydantic_is_not_imported_on_the_way_to_the_first_paint() -> None:
     assert not _pydantic_loaded_after("\n".join(f"import {name}" for name in EARLY_MODULES))
 
 
-def test_pydantic_is_imported_by_the_first_dump_read() -> None:
+def test_a_dump_is_read_without_pydantic() -> None:
+    """The dump's records are Memtab's own codec's (`fs/records.py`)."""
     path = str(fixture_dump("demo"))
     code = f"import pathlib, memtab.traces.reader as r\nr.parse_trace(pathlib.Path({path!r}))"
-    assert _pydantic_loaded_after(code)
+    assert not _pydantic_loaded_after(code)
 
 
 @pytest.mark.parametrize(
@@ -84,9 +86,7 @@ def test_field_names_are_camel_case_aliases_of_the_python_names() -> None:
         "durationMs",
     ]
     # populate_by_name: both spellings build the same record.
-    assert EventsSummaryRecord(original_count=3) == EventsSummaryRecord.model_validate(
-        {"originalCount": 3}
-    )
+    assert EventsSummaryRecord(original_count=3) == EventsSummaryRecord.read({"originalCount": 3})
 
 
 def test_a_written_record_reads_back_the_same(tmp_path: Path) -> None:
@@ -169,4 +169,4 @@ def test_the_demo_dump_and_memtabs_own_dumps_are_exactly_what_the_schema_writes(
     home = create_demo_home(tmp_path / "home")
     for path in [*home.trace_dir(MAIN_ID).glob("*.json"), fixture_dump("memtab-policy")]:
         document = json.loads(path.read_text(encoding="utf-8"))
-        assert DumpRecord.model_validate(document).to_document() == document, path.name
+        assert DumpRecord.read_or_raise(document).to_document() == document, path.name

@@ -1,4 +1,4 @@
-"""History's records (pydantic, `memtab.fs.records`): the runs log and the started-run files
+"""History's records (`memtab.fs.records`): the runs log and the started-run files
 (docs/formats.md §14.3), and the provenance log (§20.1).
 
 - `RunEntry`: one line of `memtab/history/runs.jsonl`, with its `RunOp`s and the
@@ -13,9 +13,7 @@
   characters per text (`MAX_*`); anything longer is cut when the record is built and again
   when it is read, so a hand-edited log cannot grow it.
 
-Imported by the functions that read, write or build these records, never at the top of a
-module the window imports (runs.py, started.py, describe.py): a settled window does not
-load pydantic. The consolidation engine and the writer's run build them.
+The consolidation engine and the writer's run build them.
 """
 
 from __future__ import annotations
@@ -23,16 +21,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from memtab.fs.pydantic_once import AfterValidator, BeforeValidator, ConfigDict, Field
 from memtab.fs.records import (
+    AtLeast,
+    Checked,
     Count,
+    Healed,
+    Key,
     Lenient,
     OmitNone,
     OrNone,
     Record,
-    StrictBool,
-    StrictInt,
-    StrictStr,
     TrueOnly,
     ValidItems,
 )
@@ -46,27 +44,25 @@ MEMTAB_SOURCE = "memtab"
 """The `source` of a run Memtab logged (mux's journal runs are `runs.MUX_SOURCE`)."""
 
 
-def _capped(max_bytes: int) -> AfterValidator:
-    return AfterValidator(lambda text: cap_text(text, max_bytes) if text is not None else None)
+def _capped(max_bytes: int) -> Checked:
+    return Checked(lambda text: cap_text(text, max_bytes) if text is not None else None)
 
 
-Positive = Annotated[StrictInt, Field(gt=0)]
+Positive = Annotated[int, AtLeast(1)]
 
 
 def _ok_unless_failed(value: Any) -> str:
     return "failed" if value == "failed" else "ok"
 
 
-class FileVersions(Record):
+class FileVersions(Record, keep_unknown=True):
     """One file an op changed: the versions before (None: no file) and after."""
 
-    model_config = ConfigDict(extra="allow")
-
-    path: StrictStr
-    before_version: OrNone[StrictStr] = None
-    before_sha256: OrNone[StrictStr] = None
-    after_version: StrictStr
-    after_sha256: StrictStr
+    path: str
+    before_version: OrNone[str] = None
+    before_sha256: OrNone[str] = None
+    after_version: str
+    after_sha256: str
     deleted: TrueOnly = False
 
     @classmethod
@@ -82,20 +78,18 @@ class FileVersions(Record):
         )
 
 
-class RunOp(Record):
+class RunOp(Record, keep_unknown=True):
     """One op of a run: the journal's op (docs/formats.md §8: `command`, `path`, `applied`
     required, the rest read leniently) and the versions it made, and the unit it belongs
     to when the engine that made it said (ops of one unit are taken or left together: a
     merge's edit and delete; None: not said)."""
 
-    model_config = ConfigDict(extra="allow")
-
-    command: StrictStr
-    path: StrictStr
-    new_path: Annotated[OrNone[StrictStr], OmitNone] = None
-    applied: StrictBool
-    note: Annotated[OrNone[StrictStr], _capped(MAX_NOTE_BYTES), OmitNone] = None
-    files: Annotated[ValidItems[tuple[FileVersions, ...]], Field(alias="versions")] = ()
+    command: str
+    path: str
+    new_path: Annotated[OrNone[str], OmitNone] = None
+    applied: bool
+    note: Annotated[OrNone[str], _capped(MAX_NOTE_BYTES), OmitNone] = None
+    files: Annotated[ValidItems[tuple[FileVersions, ...]], Key("versions")] = ()
     unit: Annotated[OrNone[Positive], OmitNone] = None
 
     @classmethod
@@ -117,8 +111,8 @@ class TokenUsage(Record):
     """What a run's model calls cost (only runs of a model provider have one): both
     counts, an unknown one as 0."""
 
-    input_tokens: StrictInt = 0
-    output_tokens: StrictInt = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
 
     @classmethod
     def of(cls, input_tokens: int | None, output_tokens: int | None) -> TokenUsage | None:
@@ -139,31 +133,29 @@ def _usage(value: Any) -> Any:
     return TokenUsage.of(*known)
 
 
-class RunEntry(Record):
+class RunEntry(Record, keep_unknown=True):
     """One run of the runs log (docs/formats.md §14.3). A line without a non-empty `id`, a
     positive integer `at` and a `kind` is not a run; anything else heals: a bad op or
     version is dropped, a bad optional field reads as absent."""
 
-    model_config = ConfigDict(extra="allow")
-
-    id: Annotated[StrictStr, Field(min_length=1)]
+    id: Annotated[str, AtLeast(1)]
     at: Positive
-    kind: StrictStr
-    trigger: Annotated[StrictStr, Lenient("")] = ""
+    kind: str
+    trigger: Annotated[str, Lenient("")] = ""
     """A consolidation's `Trigger`; for a writer run, the id of the message that started it
     (kept as written)."""
-    workspace_id: OrNone[StrictStr] = None
-    project_path: OrNone[StrictStr] = None
-    summary: Annotated[StrictStr, Lenient(""), _capped(MAX_SUMMARY_BYTES)] = ""
-    status: Annotated[Literal["ok", "failed"], BeforeValidator(_ok_unless_failed)] = "ok"
-    error: Annotated[OrNone[StrictStr], _capped(MAX_ERROR_BYTES)] = None
-    source: Annotated[StrictStr, Lenient(MEMTAB_SOURCE)] = MEMTAB_SOURCE
-    provider: OrNone[StrictStr] = None
-    model: OrNone[StrictStr] = None
-    started_at: OrNone[StrictInt] = None
-    journal_fingerprint: OrNone[StrictStr] = None
-    plan_id: OrNone[StrictStr] = None
-    usage: Annotated[TokenUsage | None, BeforeValidator(_usage)] = None
+    workspace_id: OrNone[str] = None
+    project_path: OrNone[str] = None
+    summary: Annotated[str, Lenient(""), _capped(MAX_SUMMARY_BYTES)] = ""
+    status: Annotated[Literal["ok", "failed"], Healed(_ok_unless_failed)] = "ok"
+    error: Annotated[OrNone[str], _capped(MAX_ERROR_BYTES)] = None
+    source: Annotated[str, Lenient(MEMTAB_SOURCE)] = MEMTAB_SOURCE
+    provider: OrNone[str] = None
+    model: OrNone[str] = None
+    started_at: OrNone[int] = None
+    journal_fingerprint: OrNone[str] = None
+    plan_id: OrNone[str] = None
+    usage: Annotated[TokenUsage | None, Healed(_usage)] = None
     ops: ValidItems[tuple[RunOp, ...]] = ()
     reverts: Annotated[OrNone[StrictStr], OmitNone] = None
     """A revert run's (kind `revert`): the id of the run it reverted."""
@@ -193,18 +185,16 @@ class RunEntry(Record):
 class RunHeader(Record):
     """`{"run": …}`, the first line of a started-run file: the run it is for."""
 
-    id: StrictStr
-    kind: Annotated[str, BeforeValidator(lambda _: "consolidation")] = "consolidation"
-    trigger: Annotated[StrictStr, Lenient(""), AfterValidator(lambda text: text or "manual")] = (
-        "manual"
-    )
-    workspace_id: StrictStr
-    project_path: OrNone[StrictStr] = None
-    started_at: StrictInt
-    provider: OrNone[StrictStr] = None
-    model: OrNone[StrictStr] = None
-    plan_id: OrNone[StrictStr] = None
-    planned: OrNone[StrictInt] = None
+    id: str
+    kind: Annotated[str, Healed(lambda _: "consolidation")] = "consolidation"
+    trigger: Annotated[str, Lenient(""), Checked(lambda text: text or "manual")] = "manual"
+    workspace_id: str
+    project_path: OrNone[str] = None
+    started_at: int
+    provider: OrNone[str] = None
+    model: OrNone[str] = None
+    plan_id: OrNone[str] = None
+    planned: OrNone[int] = None
     """How many changes it set out to make, when known (a plan's accepted ops)."""
 
 
@@ -212,10 +202,10 @@ class StartedAttempt(Record):
     """`{"attempt": n, …}`: a change about to be made — the memory-tool call and what the
     files it names held then (path → sha256, None: no file)."""
 
-    attempt: StrictInt
-    command: Annotated[StrictStr, Lenient("?")] = "?"
-    path: OrNone[StrictStr] = None
-    new_path: OrNone[StrictStr] = None
+    attempt: int
+    command: Annotated[str, Lenient("?")] = "?"
+    path: OrNone[str] = None
+    new_path: OrNone[str] = None
     arguments: OrNone[dict[str, Any]] = None
     before: OrNone[dict[str, Any]] = None
 
@@ -228,10 +218,10 @@ class StartedAttempt(Record):
 class StartedEnd(Record):
     """`{"end": …}`, the last line: how the run ended."""
 
-    status: OrNone[StrictStr] = None
-    summary: OrNone[StrictStr] = None
-    error: OrNone[StrictStr] = None
-    journal_fingerprint: OrNone[StrictStr] = None
+    status: OrNone[str] = None
+    summary: OrNone[str] = None
+    error: OrNone[str] = None
+    journal_fingerprint: OrNone[str] = None
 
 
 # --- the provenance log (docs/formats.md §20.1) ------------------------------------------
@@ -253,7 +243,7 @@ def cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _ids(most: int) -> BeforeValidator:
+def _ids(most: int) -> Healed:
     """Distinct, non-empty ids in order, each cut, at most `most` (not a list: none)."""
 
     def bounded(values: Any) -> tuple[str, ...]:
@@ -265,30 +255,26 @@ def _ids(most: int) -> BeforeValidator:
                 kept[cut(value, MAX_ID_CHARS)] = None
         return tuple(kept)
 
-    return BeforeValidator(bounded)
+    return Healed(bounded)
 
 
-def _text(limit: int) -> BeforeValidator:
+def _text(limit: int) -> Healed:
     """A string cut to `limit` characters; anything else is not one (None)."""
-    return BeforeValidator(lambda value: cut(value, limit) if isinstance(value, str) else None)
+    return Healed(lambda value: cut(value, limit) if isinstance(value, str) else None)
 
 
-def _first(most: int) -> BeforeValidator:
+def _first(most: int) -> Healed:
     """The first `most` items of a list (not a list: none)."""
-    return BeforeValidator(
-        lambda value: list(value)[:most] if isinstance(value, list | tuple) else []
-    )
+    return Healed(lambda value: list(value)[:most] if isinstance(value, list | tuple) else [])
 
 
 Id = Annotated[str | None, _text(MAX_ID_CHARS), OmitNone]
 Path = Annotated[str | None, _text(MAX_PATH_CHARS), OmitNone]
 
 
-class NoteOrigin(Record):
+class NoteOrigin(Record, keep_unknown=True):  # fields of a newer Memtab survive a prune
     """Where one line came from: the transcript messages a note was drawn from
     (docs/formats.md §20.1)."""
-
-    model_config = ConfigDict(extra="allow")  # fields of a newer Memtab survive a prune
 
     line: Annotated[str, _text(MAX_LINE_CHARS)]
     """The line as it was written into the file (`- ` and the note's text)."""
@@ -300,15 +286,13 @@ class NoteOrigin(Record):
     section: Id = None
     suggestion_id: Id = None
     """Set when the line is an accepted suggestion."""
-    edited: Annotated[OrNone[StrictBool], OmitNone] = None
+    edited: Annotated[OrNone[bool], OmitNone] = None
     """An accepted suggestion whose text the user changed before accepting it."""
 
 
-class TranscriptWindow(Record):
+class TranscriptWindow(Record, keep_unknown=True):
     """The part of a transcript a run was shown: its first and last message
     (docs/formats.md §20.1)."""
-
-    model_config = ConfigDict(extra="allow")
 
     first_message_id: Id = None
     last_message_id: Id = None
@@ -321,25 +305,21 @@ class TranscriptWindow(Record):
         return tuple(dict.fromkeys(i for i in (self.first_message_id, self.last_message_id) if i))
 
 
-class KeptFrom(Record):
+class KeptFrom(Record, keep_unknown=True):
     """A conflict resolution's other side (docs/formats.md §20.1): the text it kept lines
     of (a history blob) and who wrote it there, in `store.actors`' ids."""
 
-    model_config = ConfigDict(extra="allow")
-
-    actor: StrictStr
-    sha256: StrictStr
-    at: Annotated[OrNone[StrictInt], OmitNone] = None
+    actor: str
+    sha256: str
+    at: Annotated[OrNone[int], OmitNone] = None
     """When the other side wrote it, when known (else the resolution's time)."""
 
 
-class ProvenanceRecord(Record):
+class ProvenanceRecord(Record, keep_unknown=True):
     """One line of the provenance log: where the lines some history versions added came
     from (docs/formats.md §20.1)."""
 
-    model_config = ConfigDict(extra="allow")
-
-    at: StrictInt
+    at: int
     kind: Literal["writer-run", "accepted-suggestions", "conflict-resolution"]
     versions: Annotated[tuple[str, ...], _ids(MAX_VERSIONS)]
     """The history versions whose added lines this record explains."""

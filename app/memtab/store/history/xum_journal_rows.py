@@ -5,25 +5,24 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from memtab.fs.pydantic_once import Field, StrictInt, StrictStr
-from memtab.fs.records import Lenient, OrNone, Record, ValidItems
+from memtab.fs.records import Key, Lenient, OrNone, Record, ValidItems
 
 REFINEMENT_KIND = "refinement"
 
 
 class _InverseFile(Record):
-    path: StrictStr
+    path: str
 
 
 class _Inverse(Record):
     """The paths of a row's inverse (`RefinementInverseSchema`: delete-files,
     restore-files, rename)."""
 
-    paths: ValidItems[tuple[StrictStr, ...]] = ()
+    paths: ValidItems[tuple[str, ...]] = ()
     files: ValidItems[tuple[_InverseFile, ...]] = ()
-    delete_paths: ValidItems[tuple[StrictStr, ...]] = ()
-    from_path: Annotated[OrNone[StrictStr], Field(alias="from")] = None
-    to: OrNone[StrictStr] = None
+    delete_paths: ValidItems[tuple[str, ...]] = ()
+    from_path: Annotated[OrNone[str], Key("from")] = None
+    to: OrNone[str] = None
 
     @property
     def named(self) -> frozenset[str]:
@@ -32,8 +31,8 @@ class _Inverse(Record):
 
 
 class _PostFile(Record):
-    path: StrictStr
-    sha256: StrictStr
+    path: str
+    sha256: str
 
 
 class _PostState(Record):
@@ -41,22 +40,22 @@ class _PostState(Record):
 
 
 class _Evidence(Record):
-    workspace_id: OrNone[StrictStr] = None
-    tool_name: OrNone[StrictStr] = None
-    tool_call_id: OrNone[StrictStr] = None
-    actor: OrNone[StrictStr] = None
+    workspace_id: OrNone[str] = None
+    tool_name: OrNone[str] = None
+    tool_call_id: OrNone[str] = None
+    actor: OrNone[str] = None
 
 
 class _Action(Record):
-    op: StrictStr
-    path: OrNone[StrictStr] = None
+    op: str
+    path: OrNone[str] = None
     """None in a rollback row (`op: rollback`, `of`: the row it undid): its inverse names
     the files."""
-    new_path: OrNone[StrictStr] = None
+    new_path: OrNone[str] = None
 
 
 class _Data(Record):
-    kind: StrictStr
+    kind: str
     action: _Action
     evidence: Annotated[_Evidence, Lenient(_Evidence())] = _Evidence()
     inverse: Annotated[_Inverse, Lenient(_Inverse())] = _Inverse()
@@ -66,8 +65,8 @@ class _Data(Record):
 class Row(Record):
     """One `refinement` row of xum's durable-events.jsonl (see the module doc)."""
 
-    kind: StrictStr
-    id: StrictStr
-    ts: StrictInt
-    workspace_id: OrNone[StrictStr] = None
+    kind: str
+    id: str
+    ts: int
+    workspace_id: OrNone[str] = None
     data: _Data

@@ -120,7 +120,7 @@ class _Document:
     def of(cls, raw: dict[str, Any], workspace_id: str) -> _Document:
         from memtab.writer.records import Suggestion, SuggestionFile
 
-        read = SuggestionFile.model_validate({**raw, "workspaceId": workspace_id})
+        read = SuggestionFile.read_or_raise({**raw, "workspaceId": workspace_id})
         parsed = [entry for entry in read.suggestions if isinstance(entry, Suggestion)]
         unknown = [entry for entry in read.suggestions if not isinstance(entry, Suggestion)]
         return cls(parsed, unknown)

@@ -137,7 +137,7 @@ class RunTrace:
             memory_path=self.memory_path,
             system_prompt=self.system_prompt,
             existing_memory=self.existing_memory,
-            events_summary=EventsSummaryRecord.model_validate(self.events_summary),
+            events_summary=EventsSummaryRecord.read_or_raise(self.events_summary),
             events=tuple(self.events),
             user_message=self.user_message,
             attempts=tuple(attempt.to_record() for attempt in self.attempts),

@@ -57,7 +57,7 @@ def save_state(path: Path, state: WriterState) -> None:
     """
     fields = state.to_json()
     with edit_sidecar(path, None) as document:
-        for field in type(state).model_fields.values():  # absent fields are left out, as mux
-            if field.alias not in fields:
-                document.pop(str(field.alias), None)
+        for field in type(state).fields():  # absent fields are left out, as mux
+            if field.key not in fields:
+                document.pop(field.key, None)
         document.update(fields)

@@ -1,0 +1,261 @@
+"""The record codec's engine: a record class's fields, and a reader for each declared type.
+
+`memtab.fs.records` is what records import (the `Record` base, the markers); this module
+is what it runs on. A record's fields are taken from its annotations once, when the class
+is first read or written (not when it is created: a record class costs what a plain
+class costs to define, so first-paint modules may declare records). Each field's type
+becomes a reader — a function from a parsed JSON value to the value the record holds,
+raising `RecordError` — built from the type and its `Annotated` markers, each marker wrapping
+the reader of what it annotates (the first marker innermost).
+
+Every type is read strictly: `str` is a string, `int` an integer that is not a bool,
+`float` any number but a bool, `bool` true or false, `Literal[...]` one of its values, a
+union the first of its members that reads (left to right), `tuple[X, ...]` a list of X,
+`dict[str, X]` an object of X, a record an object its class reads, `Any` anything.
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, Final, Literal, Union, get_args, get_origin
+
+Reader = Callable[[Any], Any]
+"""A parsed JSON value → the value a field holds (raises `RecordError`)."""
+
+
+class RecordError(ValueError):
+    """A value a field's type refuses: where (keys and indexes from the record read),
+    what was found, and why."""
+
+    def __init__(self, reason: str, value: Any, where: tuple[str | int, ...] = ()) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.value = value
+        self.where = where
+
+    def at(self, *where: str | int) -> RecordError:
+        """The same problem, one level out (`where` goes in front)."""
+        return RecordError(self.reason, self.value, (*where, *self.where))
+
+    def __str__(self) -> str:
+        path = ".".join(str(part) for part in self.where)
+        return f"{path}: {self.reason}" if path else self.reason
+
+
+MISSING = "missing"
+"""The reason of a required field that is absent."""
+
+
+class Marker:
+    """Something `Annotated` declares on a field's type: how it is read (`wrap`), or how
+    the field is named or written (`Key`, `OmitNone`, which leave the reader as it is)."""
+
+    __slots__ = ()
+
+    def wrap(self, read: Reader) -> Reader:
+        return read
+
+
+class Field:
+    """One declared field: its Python name, its key in the file, its type (without
+    markers), its markers, and how it is read and whether it is written when None.
+    (Plain classes here, not dataclasses: a dataclass costs ~1 ms to define.)"""
+
+    __slots__ = ("key", "markers", "name", "omit_none", "read", "type")
+
+    def __init__(
+        self,
+        name: str,
+        key: str,
+        declared: Any,
+        markers: tuple[Any, ...],
+        read: Reader,
+        omit_none: bool,
+    ) -> None:
+        self.name, self.key, self.type, self.markers = name, key, declared, markers
+        self.read, self.omit_none = read, omit_none
+
+
+class _Absent(enum.Enum):
+    ABSENT = enum.auto()
+
+
+ABSENT: Final = _Absent.ABSENT
+"""No default: the field is required."""
+
+
+def camel_name(name: str) -> str:
+    """A field's key in the file: `files_checked` → `filesChecked`."""
+    head, *words = name.split("_")
+    return head + "".join(word[:1].upper() + word[1:] for word in words)
+
+
+def reader_of(declared: Any, is_record: Callable[[Any], bool]) -> Reader:
+    """The reader of a value of type `declared` (see the module doc); `is_record(t)` says
+    whether `t` is a record class (read by its own `_read_object`)."""
+    origin = get_origin(declared)
+    if origin is Annotated:
+        inner, *markers = get_args(declared)
+        read = reader_of(inner, is_record)
+        for marker in markers:
+            if isinstance(marker, Marker):
+                read = marker.wrap(read)
+        return read
+    if declared is Any or declared is object:
+        return _as_is
+    if declared is None or declared is type(None):
+        return _none
+    if declared in _SCALARS:
+        return _SCALARS[declared]
+    if origin is Literal:
+        return _literal(get_args(declared))
+    if origin in (Union, types.UnionType):
+        return _union(tuple(reader_of(member, is_record) for member in get_args(declared)))
+    if origin is tuple:
+        return _tuple(get_args(declared), is_record)
+    if origin in (list, typing.Sequence) or declared is list:
+        item = reader_of(get_args(declared)[0], is_record) if get_args(declared) else _as_is
+        return _items(item, list)
+    if origin in (dict, Mapping) or declared in (dict, Mapping):
+        args = get_args(declared)
+        return _entries(reader_of(args[1], is_record) if args else _as_is)
+    if is_record(declared):
+        return declared._read_object
+    if isinstance(declared, type) and issubclass(declared, enum.Enum):
+        return _enum(declared)
+    raise TypeError(f"a record field cannot be of type {declared!r}")
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+def _none(value: Any) -> None:
+    if value is not None:
+        raise RecordError("not null", value)
+
+
+def _string(value: Any) -> str:
+    if not isinstance(value, str):
+        raise RecordError("not a string", value)
+    return value
+
+
+def _integer(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError("not an integer", value)
+    return value
+
+
+def _number(value: Any) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise RecordError("not a number", value)
+    return value
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise RecordError("not true or false", value)
+    return value
+
+
+_SCALARS: dict[Any, Reader] = {str: _string, int: _integer, float: _number, bool: _boolean}
+
+
+def _literal(allowed: tuple[Any, ...]) -> Reader:
+    def read(value: Any) -> Any:
+        for choice in allowed:
+            if value == choice and type(value) is type(choice):
+                return choice
+        raise RecordError(f"not one of {', '.join(map(repr, allowed))}", value)
+
+    return read
+
+
+def _union(members: tuple[Reader, ...]) -> Reader:
+    def read(value: Any) -> Any:
+        first: RecordError | None = None
+        for member in members:
+            try:
+                return member(value)
+            except RecordError as problem:
+                first = first or problem
+        assert first is not None
+        raise first
+
+    return read
+
+
+def _tuple(args: tuple[Any, ...], is_record: Callable[[Any], bool]) -> Reader:
+    if len(args) == 2 and args[1] is Ellipsis:
+        return _items(reader_of(args[0], is_record), tuple)
+    readers = tuple(reader_of(arg, is_record) for arg in args)
+
+    def read(value: Any) -> tuple[Any, ...]:
+        if not isinstance(value, list | tuple) or len(value) != len(readers):
+            raise RecordError(f"not a list of {len(readers)}", value)
+        return tuple(
+            _item(reader, item, n)
+            for n, (reader, item) in enumerate(zip(readers, value, strict=True))
+        )
+
+    return read
+
+
+def _item(read: Reader, value: Any, where: str | int) -> Any:
+    try:
+        return read(value)
+    except RecordError as problem:
+        raise problem.at(where) from None
+
+
+def _items(read: Reader, kind: type[tuple[Any, ...]] | type[list[Any]]) -> Reader:
+    def read_all(value: Any) -> Any:
+        if not isinstance(value, list | tuple):
+            raise RecordError("not a list", value)
+        return kind(_item(read, item, n) for n, item in enumerate(value))
+
+    return read_all
+
+
+def _entries(read: Reader) -> Reader:
+    def read_all(value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise RecordError("not an object", value)
+        for key in value:
+            if not isinstance(key, str):
+                raise RecordError("a key that is not a string", key)
+        return {key: _item(read, item, key) for key, item in value.items()}
+
+    return read_all
+
+
+def _enum(kind: type[enum.Enum]) -> Reader:
+    def read(value: Any) -> enum.Enum:
+        if isinstance(value, kind):
+            return value
+        try:
+            return kind(value)
+        except ValueError:
+            raise RecordError(f"not a {kind.__name__}", value) from None
+
+    return read
+
+
+def written(value: Any) -> Any:
+    """A value as JSON: a record's object, a tuple as a list, an enum's value."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    to_json = getattr(value, "to_json", None)
+    if to_json is not None and not isinstance(value, type):
+        return to_json()
+    if isinstance(value, list | tuple):
+        return [written(item) for item in value]
+    if isinstance(value, dict):
+        return {key: written(item) for key, item in value.items()}
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value

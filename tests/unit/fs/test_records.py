@@ -1,0 +1,163 @@
+"""The record codec (`fs/records.py`): how a declared record reads and writes its file."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import pickle
+from typing import Annotated, Any, Literal
+
+import pytest
+from pydantic.alias_generators import to_camel
+
+from memtab.fs.records import (
+    AtLeast,
+    Checked,
+    Count,
+    FiniteNumber,
+    Healed,
+    Key,
+    Lenient,
+    OmitNone,
+    OrNone,
+    PositiveTime,
+    Record,
+    RecordError,
+    TrimmedText,
+    TrueOnly,
+    ValidEntries,
+    ValidItems,
+    camel_name,
+    field,
+)
+
+RECORD_MODULES = (
+    "memtab.blame.records",
+    "memtab.check.records",
+    "memtab.consolidation.records",
+    "memtab.loads.records",
+    "memtab.store.history.records",
+    "memtab.store.history.xum_journal_rows",
+    "memtab.store.proposals.records",
+    "memtab.store.xum_backup",
+    "memtab.sync.records",
+    "memtab.traces.schema",
+    "memtab.writer.records",
+)
+
+
+def _subclasses(base: type) -> list[type[Record]]:
+    found, pending = [], list(base.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        found.append(cls)
+        pending.extend(cls.__subclasses__())
+    return found
+
+
+def test_every_field_keeps_the_name_pydantic_gave_it() -> None:
+    """The files' names stayed what they were when pydantic wrote them (`to_camel`), and
+    every record's fields can be read (their types resolve)."""
+    for module in RECORD_MODULES:
+        importlib.import_module(module)
+    records = [cls for cls in _subclasses(Record) if cls.__module__.startswith("memtab.")]
+    names = {declared.name for cls in records for declared in cls.fields()}
+    assert len(records) > 40
+    assert {name: camel_name(name) for name in names} == {name: to_camel(name) for name in names}
+
+
+class Sample(Record, keep_unknown=True):
+    old_str: str
+    line_count: Annotated[OrNone[int], OmitNone] = None
+    items: ValidItems[tuple[int, ...]] = ()
+    entries: ValidEntries[dict[str, bool]] = field(default_factory=dict)
+    source: Annotated[OrNone[str], Key("from")] = None
+    kind: Literal["a", "b"] = "a"
+
+
+def test_a_record_reads_and_writes_its_object() -> None:
+    raw = {"oldStr": "x", "lineCount": 3, "items": [1], "entries": {}, "from": "y", "kind": "b"}
+    record = Sample.read(raw)
+    assert record == Sample(old_str="x", line_count=3, items=(1,), source="y", kind="b", entries={})
+    assert record is not None and record.to_json() == raw
+    assert Sample.read({"old_str": "x"}) == Sample(old_str="x")  # read by Python name too
+    assert Sample(old_str="x").to_json() == {
+        "oldStr": "x", "items": [], "entries": {}, "from": None, "kind": "a"
+    }  # fmt: skip
+
+
+def test_a_record_without_a_required_field_or_of_a_wrong_type_is_none() -> None:
+    assert Sample.read({"lineCount": 1}) is None
+    assert Sample.read({"oldStr": 1}) is None
+    assert Sample.read({"oldStr": "x", "kind": "c"}) is None
+    assert Sample.read(["oldStr"]) is None
+    with pytest.raises(RecordError) as raised:
+        Sample.read_or_raise({"oldStr": True})
+    assert raised.value.where == ("oldStr",) and raised.value.value is True
+
+
+def test_lenient_fields_heal_and_keep_the_rest() -> None:
+    raw = {"oldStr": "x", "lineCount": "3", "items": [1, "2", True, 4], "entries": {"a": 1}}
+    assert Sample.read(raw) == Sample(old_str="x", items=(1, 4), entries={})
+    assert Sample.read({"oldStr": "x", "items": "no", "entries": []}) == Sample(old_str="x")
+
+
+def test_unknown_fields_come_back_after_the_known_ones() -> None:
+    record = Sample.read({"zz": [1], "oldStr": "x"})
+    assert record is not None and list(record.to_json())[-1] == "zz"
+    assert record.unknown == {"zz": [1]}
+    assert record.replaced(kind="b").to_json()["zz"] == [1]
+
+
+class Healing(Record):
+    count: Count = 0
+    number: FiniteNumber = None
+    at: PositiveTime = None
+    flag: TrueOnly = False
+    text: TrimmedText = None
+    least: Annotated[int, AtLeast(1), Lenient(1)] = 1
+    doubled: Annotated[int, Checked(lambda n: n * 2)] = 0
+    version: Annotated[int, Healed(lambda _: 1)] = 1
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ({"count": 2.7, "number": 3.0, "at": 5.5, "flag": True, "text": " t "},
+         Healing(count=2, number=3, at=5, flag=True, text="t")),
+        ({"count": -1, "number": float("inf"), "at": 0, "flag": 1, "text": "  "}, Healing()),
+        ({"count": "2", "number": "1", "at": True, "flag": "true", "text": 3}, Healing()),
+        ({"least": 0, "version": 7}, Healing(least=1)),
+    ],
+)  # fmt: skip
+def test_the_healing_values(raw: dict[str, Any], expected: Healing) -> None:
+    assert Healing.read(raw) == expected
+
+
+def test_a_record_is_built_as_it_is_read() -> None:
+    assert Healing(count=-3, doubled=4).to_json() == Healing.read_or_raise({"doubled": 4}).to_json()
+    assert Healing(doubled=4).doubled == Healing.read_or_raise({"doubled": 4}).doubled == 8
+    with pytest.raises(RecordError):
+        Sample(old_str=1)  # type: ignore[arg-type]
+
+
+def test_a_record_is_an_immutable_value() -> None:
+    record = Sample(old_str="x", items=(1, 2))
+    with pytest.raises(AttributeError):
+        record.old_str = "y"  # type: ignore[misc]
+    assert hash(Healing(count=1)) == hash(Healing(count=1))
+    assert pickle.loads(pickle.dumps(record)) == record == copy.deepcopy(record)
+    assert repr(Healing()).startswith("Healing(count=0, number=None")
+    with pytest.raises(TypeError, match="needs `old_str`"):
+        Sample()  # type: ignore[call-arg]
+
+
+class Nested(Record):
+    samples: tuple[Sample, ...]
+    first: Sample | None = None
+
+
+def test_read_problems_names_each_refused_field_where_it_is() -> None:
+    problems = Nested.read_problems({"samples": [{"oldStr": "x"}, {"oldStr": 2}], "first": 3})
+    assert [problem.where for problem in problems] == [("samples", 1, "oldStr"), ("first",)]
+    assert Nested.read_problems({"samples": []}) == []
