@@ -28,7 +28,7 @@ from typing import Annotated, Any
 from memtab.consolidation.offline.provider import REASON_ARGUMENT
 from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 from memtab.fs.clock import now_ms
-from memtab.fs.records import OmitNone, OrNone, Record, StrictInt, StrictStr, ValidItems
+from memtab.fs.records import OmitNone, OrNone, Record, ValidItems
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
@@ -47,17 +47,17 @@ MAX_DECLINED = 500
 class DeclinedOp(Record):
     """One op of a declined change: the call, where, and what its files held."""
 
-    scope_key: StrictStr
+    scope_key: str
     """Whose files: `global`, `project:<project path>` or `workspace:<id>` (its path's scope)."""
-    command: StrictStr
-    path: StrictStr
-    new_path: Annotated[OrNone[StrictStr], OmitNone] = None
-    arguments_sha256: StrictStr
+    command: str
+    path: str
+    new_path: Annotated[OrNone[str], OmitNone] = None
+    arguments_sha256: str
     files: dict[str, str | None]
     """Each file the op changes → the sha256 it held when the plan was made (None: none)."""
-    description: StrictStr = ""
-    declined_at: StrictInt
-    plan_id: StrictStr = ""
+    description: str = ""
+    declined_at: int
+    plan_id: str = ""
 
     @property
     def key(self) -> tuple[str, str, str, str | None, str]:

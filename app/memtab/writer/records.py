@@ -94,7 +94,7 @@ class Suggestion(Record, keep_unknown=True):
     replaces: Annotated[OrNone[tuple[str, str]], OmitNone] = None
     origin: Annotated[OrNone[SuggestionOrigin], OmitNone] = None
     # Where an accepted suggestion was written when the user chose another file (§10.5).
-    accepted_into: Annotated[OrNone[StrictStr], OmitNone] = None
+    accepted_into: Annotated[OrNone[str], OmitNone] = None
     """Where it was drawn from (docs/formats.md §20.1); None: not known."""
 
     @property

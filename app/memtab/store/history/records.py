@@ -157,9 +157,9 @@ class RunEntry(Record, keep_unknown=True):
     plan_id: OrNone[str] = None
     usage: Annotated[TokenUsage | None, Healed(_usage)] = None
     ops: ValidItems[tuple[RunOp, ...]] = ()
-    reverts: Annotated[OrNone[StrictStr], OmitNone] = None
+    reverts: Annotated[OrNone[str], OmitNone] = None
     """A revert run's (kind `revert`): the id of the run it reverted."""
-    actor: Annotated[OrNone[StrictStr], OmitNone] = None
+    actor: Annotated[OrNone[str], OmitNone] = None
     """Who made a run a person started (a revert: `user`), in `store.actors`' ids."""
 
     @property
