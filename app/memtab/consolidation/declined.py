@@ -9,8 +9,8 @@ model or the offline consolidator — has that very call refused by its guard
 (`DeclinedMatcher.refusal`), as long as every one of those files still holds what it
 held; a model is also told which changes were declined (`prompts.run_message`). Once a
 file changes the decline no longer holds, and it is dropped the next time declines are
-written. `memtab declined` lists them; `--forget` (or the review's "Propose declined
-again") forgets a workspace's.
+written. `memtab declined` lists them; `--forget` (or the review's "Forget declined
+changes", `forget_workspace_declined`) forgets a workspace's.
 
 The file is changed under its lock through `fs.sidecar` (a second Memtab, another
 machine's sync of the home): every read-modify-write keeps what another process added.
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from memtab.consolidation.offline.provider import REASON_ARGUMENT
-from memtab.consolidation.records import ConsolidationPlan, PlannedOp
+from memtab.consolidation.records import DECLINED_NOTE, ConsolidationPlan, PlannedOp
 from memtab.fs.clock import now_ms
 from memtab.fs.records import OmitNone, OrNone, Record, ValidItems
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
@@ -36,8 +36,6 @@ from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
 
-DECLINED_NOTE = "declined in review"
-"""How the note of a call refused as declined starts."""
 FILE_NAME = "declined-ops.json"
 LOCK_NAME = "declined-ops"
 MAX_DECLINED = 500
@@ -188,6 +186,13 @@ def forget_declined(home: Home, store: MemoryStore) -> int:
         document.clear()
         document.update(DeclinedOps(declined=tuple(kept)).to_json())
     return len(ops) - len(kept)
+
+
+def forget_workspace_declined(home_root: str, workspace_id: str) -> int:
+    """`forget_declined` for a workspace of the home at `home_root` (the review's button,
+    on a worker)."""
+    home = Home(Path(home_root))
+    return forget_declined(home, MemoryStore.open(home, workspace_id))
 
 
 def _ours(store: MemoryStore, op: DeclinedOp) -> bool:

@@ -24,6 +24,15 @@ from memtab.fs.records import AtLeast, Checked, Healed, Lenient, Record, TrueOnl
 from memtab.store.free_text import MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
 from memtab.store.sidecars.journal import TRIGGERS, Trigger, changed_files
 
+DECLINED_NOTE = "declined in review"
+"""How the note of a call refused as declined in an earlier review starts (§9.7)."""
+
+
+def held_back(note: str | None) -> bool:
+    """Whether an op's note says it was refused as declined in an earlier review."""
+    return (note or "").startswith(DECLINED_NOTE)
+
+
 PLAN_KIND = "memtab-consolidation-plan"
 PLAN_VERSION = 1
 MAX_PLAN_OPS = 1000
@@ -152,6 +161,11 @@ class ConsolidationPlan(Record, keep_unknown=True):
             key: object = op.unit if op.unit is not None else ("alone", op.index)
             grouped.setdefault(key, []).append(op)
         return tuple(PlanUnit(tuple(ops)) for ops in grouped.values())
+
+    @property
+    def held_back_count(self) -> int:
+        """How many of its calls were refused as declined in an earlier review (§9.7)."""
+        return sum(1 for op in self.ops if held_back(op.note))
 
     def files_changed(self, accepted: Collection[int] | None = None) -> int:
         """How many files its proposed ops (those numbered in `accepted`) change: the

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from memtab.cli.main import main
-from memtab.consolidation.declined import DECLINED_NOTE, declined_path, load_declined
-from memtab.consolidation.records import ConsolidationPlan
+from memtab.consolidation.declined import declined_path, load_declined
+from memtab.consolidation.records import DECLINED_NOTE, ConsolidationPlan
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.settings import ProviderSettings
 from memtab.llm.types import ModelReply, ToolCall, UserMessage

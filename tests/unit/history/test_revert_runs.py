@@ -89,7 +89,7 @@ def test_runs_lists_the_revert_and_says_the_run_was_reverted(home: Home) -> None
     listing = load_run_list(home, RunFilter())
     revert, reverted = listing.runs
     assert run_title(revert) == "Revert · You"
-    assert run_outcome(reverted, listing.reverted.get(reverted.id)).endswith(" · reverted")
+    assert run_outcome(reverted, listing.reverted.get(reverted.id)).startswith("Reverted · ")
     assert listing.reverted.get(revert.id) is None
 
     detail = load_run_detail(home, reverted)

@@ -102,9 +102,10 @@ def run_title(run: RunEntry) -> str:
 def run_outcome(run: RunEntry, reverted: RunEntry | None = None) -> str:
     """`2 files changed · 1 not applied`, `failed: …`, `changed nothing`; a writer run that changed
     no file says what it did instead (`suggested 5 memories for review`, its summary);
-    `… · reverted` when a revert run (`reverted`) took it back."""
+    `Reverted · …` when a revert run (`reverted`) took it back (first: a narrow column
+    cuts the end)."""
     if reverted is not None:
-        return f"{run_outcome(run)} · reverted"
+        return f"Reverted · {run_outcome(run)}"
     if run.failed:
         return f"failed: {run.error or 'no reason recorded'}"
     if not run.ops:

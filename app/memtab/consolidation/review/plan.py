@@ -33,7 +33,6 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memtab.consolidation.declined import DECLINED_NOTE
 from memtab.consolidation.engine.runner import RunResult
 from memtab.consolidation.errors import PlanError
 from memtab.consolidation.records import (
@@ -42,6 +41,7 @@ from memtab.consolidation.records import (
     PlannedFile,
     PlannedOp,
     PlanUsage,
+    held_back,
     numbered,
 )
 from memtab.fs.atomic import encode_utf8, json_document
@@ -194,11 +194,11 @@ def plan_from_run(
     """The plan of a run made on a scratch copy (`scratch`) of `home`'s scopes."""
     record = result.record
     summary = record.summary if record is not None else ""
-    held_back = sum(1 for op in result.ops if (op.note or "").startswith(DECLINED_NOTE))
-    if held_back:  # said, or "Nothing to change" would not say why (formats §9.7)
+    held = sum(1 for op in result.ops if held_back(op.note))
+    if held:  # said, or "Nothing to change" would not say why (formats §9.7)
         summary = (
-            f"{summary} ({plural(held_back, 'change')} you declined before "
-            f"{'is' if held_back == 1 else 'are'} not proposed again: `memtab declined`)"
+            f"{summary} ({plural(held, 'change')} you declined before "
+            f"{'is' if held == 1 else 'are'} not proposed again: `memtab declined`)"
         ).strip()
     return ConsolidationPlan(
         id=plan_id,

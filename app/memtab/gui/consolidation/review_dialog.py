@@ -18,6 +18,7 @@ The plan is only read here (no engine import at start-up: the type is for the ch
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,7 @@ from memtab.components.history.diff import join_diffs
 from memtab.gui.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import muted_text
+from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import WrappedLabel, short_name
 
 if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
@@ -47,6 +49,13 @@ logger = logging.getLogger(__name__)
 
 _INDEXES_ROLE = Qt.ItemDataRole.UserRole
 """The op numbers a row stands for: a unit's (its row), an op's (a part or a refused op)."""
+
+
+def _forget_job(home_root: str, workspace_id: str, _ctx: TaskContext) -> object:
+    # lazy: the engine's declines (~80 ms with the engine) load only when asked
+    from memtab.consolidation.declined import forget_workspace_declined
+
+    return forget_workspace_declined(home_root, workspace_id)
 
 
 class ReviewDialog(QDialog):
@@ -105,12 +114,21 @@ class ReviewDialog(QDialog):
         self.apply_button = QPushButton(self)
         self.apply_button.setDefault(True)
         self.apply_button.clicked.connect(self._on_apply_button_clicked)
+        self.forget_button = QPushButton("&Forget declined changes", self)
+        self.forget_button.setToolTip(
+            "Changes you declined in an earlier review are held back while their files are "
+            "unchanged; forget them, and the next Consolidate now may propose them again"
+        )
+        self.forget_button.clicked.connect(self._on_forget_button_clicked)
+        self.forget_button.hide()
+        self._runner: TaskRunner | None = None  # forgets the declines off the GUI thread
         self.discard_button = QPushButton("Di&scard", self)
         self.discard_button.setToolTip("Change nothing")
         self.discard_button.clicked.connect(self.reject)
         choices = QHBoxLayout()
         choices.addWidget(self.accept_all_button)
         choices.addWidget(self.reject_all_button)
+        choices.addWidget(self.forget_button)
         choices.addStretch(1)
         choices.addWidget(self.discard_button)
         choices.addWidget(self.apply_button)
@@ -143,6 +161,8 @@ class ReviewDialog(QDialog):
             "apply. Each goes through the same rails as any run."
         )
         self._fill(plan)
+        self.forget_button.setVisible(plan.held_back_count > 0)
+        self.forget_button.setEnabled(True)
         self._update_apply()
         fit_to_title(self)
         first = self.ops.topLevelItem(0)
@@ -285,6 +305,40 @@ class ReviewDialog(QDialog):
     @Slot()
     def _on_reject_all_button_clicked(self) -> None:
         self.set_all(False)
+
+    @Slot()
+    def _on_forget_button_clicked(self) -> None:
+        if self._plan is None:
+            return
+        if self._runner is None:
+            self._runner = TaskRunner("review-declines", parent=self)
+            self._runner.job_finished.connect(self._on_runner_job_finished)
+            self._runner.job_failed.connect(self._on_runner_job_failed)
+        self.forget_button.setEnabled(False)
+        self._runner.submit(
+            functools.partial(_forget_job, self._plan.home, self._plan.workspace_id)
+        )
+
+    @Slot(int, object)
+    def _on_runner_job_finished(self, _job: int, forgotten: object) -> None:
+        self.forget_button.hide()
+        count = forgotten if isinstance(forgotten, int) else 0
+        self.summary.setText(
+            f"{self.summary.text()}\nForgot {humanize.plural(count, 'declined change')}: "
+            "the next Consolidate now may propose them again."
+        )
+
+    @Slot(int, str)
+    def _on_runner_job_failed(self, _job: int, message: str) -> None:
+        self.forget_button.setEnabled(True)
+        self.summary.setText(f"{self.summary.text()}\nCould not forget them: {message}")
+
+    def done(self, result: int) -> None:
+        """Closing stops the worker of Forget declined changes, if it ran."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            runner.shutdown()
+        super().done(result)
 
     @Slot()
     def _on_apply_button_clicked(self) -> None:
