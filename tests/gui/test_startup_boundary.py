@@ -30,6 +30,9 @@ from memtab.gui.first_paint.boundary import (
 from memtab.store.home import Home
 from support.memory_home import make_home
 
+# Each start is a process under measure (several seconds): not in `make test-fast`.
+pytestmark = pytest.mark.slow
+
 # At the tree's first paint: the modules imported and the log's handlers (memtab's own);
 # at exit: the handlers again.
 PROBE = """

@@ -38,6 +38,11 @@ class Machine:
         home.root.mkdir(parents=True, exist_ok=True)
         return cls(name, home, MemoryStore(home), SyncService(home))
 
+    @property
+    def sync_dir(self) -> Path:
+        """Where the sync of the memory target keeps its repository and state."""
+        return self.home.root / "memtab" / "sync" / "memory"
+
     def connect(self, remote: Path | str, *scopes: str) -> None:
         chosen: list[SyncedScope] = [parse_scope(spec) for spec in scopes or ("global",)]
         self.service.init(str(remote), chosen, machine=self.name)

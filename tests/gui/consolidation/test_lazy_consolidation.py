@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import shiboken6
 from pytestqt.qtbot import QtBot
 
@@ -28,6 +29,7 @@ def test_a_preload_that_ends_after_the_window_closed_stays_quiet(tmp_path: Path)
     tasks._preload_engine()  # what the preload thread runs then: no RuntimeError
 
 
+@pytest.mark.slow
 def test_the_window_never_loads_the_engine_or_the_http_client(tmp_path: Path) -> None:
     """Runs happen in a child process: the window, loaded and preloaded, has neither the
     runner nor httpx (~15 MB of resident memory)."""

@@ -351,6 +351,7 @@ BIG_DIALOGS = {
 """Dialogs of lists, diffs and reviews: they keep minimize and maximize."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screen_name", list(SMALL_SCREENS))
 def test_every_dialog_fits_a_small_screen(
     qtbot: QtBot,

@@ -408,6 +408,7 @@ def test_deeply_nested_dumps_open_with_what_can_be_read(
 # --- large dumps ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_large_dump_parses_off_the_gui_thread_while_it_keeps_ticking(
     home: Home, make_tab: TabFactory, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

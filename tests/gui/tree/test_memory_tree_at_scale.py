@@ -246,6 +246,7 @@ def test_a_drop_onto_an_unfilled_directory_moves_the_file_into_it(
     assert [asked[0] for asked in dialogs.asked] == ["cross-scope"]
 
 
+@pytest.mark.slow
 def test_only_the_tree_is_built_before_the_first_paint(home: Home, tmp_path: Path) -> None:
     """The editor, footer, search, dialogs, YAML and watchdog load after the tree paints."""
     probe = f"""

@@ -317,6 +317,7 @@ def test_a_box_of_standard_buttons_gets_a_letter_for_each(qtbot: QtBot) -> None:
     assert with_mnemonic("Close", {"c"}) == "C&lose"
 
 
+@pytest.mark.slow
 def test_every_dialog_button_box_the_app_makes_gets_mnemonics() -> None:
     """Each module that makes a QMessageBox or a QDialogButtonBox gives its buttons
     Alt+letters (`widgets.give_mnemonics`) — the static QMessageBox helpers, which cannot,

@@ -112,6 +112,7 @@ def test_closing_remembers_geometry_and_splitter(
     assert sizes is not None and sizes[0] == 333
 
 
+@pytest.mark.slow
 def test_screenshot_command_renders_the_loaded_window(qapp: QApplication, tmp_path: Path) -> None:
     # qapp: reading the PNG back takes a Qt application (run alone, no other test made one)
     from memtab.demo import create_demo_home
@@ -159,6 +160,7 @@ def test_unknown_workspace_falls_back_and_says_so(make_window: WindowFactory, ho
     assert tab.model.node_for_key(section_key(SectionId.WORKSPACE)) is not None
 
 
+@pytest.mark.slow
 def test_consolidate_now_on_the_demo_home_reviews_then_updates_the_workspace_line(
     qtbot: QtBot, make_window: WindowFactory, tmp_path: Path
 ) -> None:

@@ -125,6 +125,7 @@ def test_qt_fatal_messages_and_plugin_diagnostics_reach_stderr(
     assert "an ordinary warning" not in err
 
 
+@pytest.mark.slow
 def test_demo_screenshot_renders_the_pristine_demo_quietly(tmp_path: Path) -> None:
     shared = tmp_path / "demo"
     target = tmp_path / "shot.png"

@@ -62,6 +62,7 @@ def _check_text(checkout, text: str) -> None:  # type: ignore[no-untyped-def]
     aliases_in(scanned)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

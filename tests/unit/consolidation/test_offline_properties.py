@@ -14,6 +14,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -132,6 +133,7 @@ def content_lines(text: str) -> set[str]:
     return {" ".join(line.split()) for line in text.split("\n") if is_content(line)}
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(files=stores())
 def test_random_stores_keep_structure_other_files_and_settle(

@@ -120,6 +120,7 @@ def workspace_store(home: Home, workspace_id: str) -> MemoryStore:
     return MemoryStore(home, load_registry(home).require_workspace(workspace_id))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HOMES))
 def test_no_subset_of_a_plans_units_loses_a_line(name: str, tmp_path: Path) -> None:
     make, workspace_id = HOMES[name]
@@ -141,6 +142,7 @@ def test_no_subset_of_a_plans_units_loses_a_line(name: str, tmp_path: Path) -> N
         assert not lost, f"{name}, units {chosen}: lost {sorted(lost)[:3]}"
 
 
+@pytest.mark.slow
 @settings(
     max_examples=25,
     deadline=None,

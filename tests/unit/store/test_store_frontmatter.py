@@ -376,6 +376,7 @@ def test_fast_path_agrees_with_the_yaml_parser(lines: list[str], newline: str, b
     assert description_from_text(prefix) == _yaml_reference(prefix), prefix
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(
     _FRONTMATTER_LINES,

@@ -115,6 +115,7 @@ def _json_output(result: subprocess.CompletedProcess[bytes]) -> dict[str, object
     return value
 
 
+@pytest.mark.slow
 def test_memtab_tool_output_is_utf8_json_for_a_name_that_is_not(home: Home) -> None:
     root = home.global_root
     write(root / "plain.md", "x")

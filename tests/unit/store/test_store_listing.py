@@ -175,6 +175,7 @@ def test_listing_reports_size_mtime_and_nesting(store: MemoryStore) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_deeply_nested_tree_lists_without_recursion_errors(store: MemoryStore) -> None:
     depth = 1100  # deeper than the interpreter recursion limit (1000)
     path = store.root(Scope.GLOBAL)

@@ -278,6 +278,7 @@ def _assert_contained(store: MemoryStore, raw: str) -> None:
     assert is_within_directory(os.path.realpath(physical), root), raw
 
 
+@pytest.mark.slow
 @settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

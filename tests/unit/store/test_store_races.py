@@ -310,6 +310,7 @@ while True:  # swap sub between a real directory and a link out, as fast as poss
 """
 
 
+@pytest.mark.slow
 def test_racing_symlink_swaps_never_let_a_create_land_outside(
     store: MemoryStore, outside: Path
 ) -> None:

@@ -100,6 +100,7 @@ _PATHISH = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

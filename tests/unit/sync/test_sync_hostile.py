@@ -9,6 +9,8 @@ import subprocess
 import tracemalloc
 from pathlib import Path
 
+import pytest
+
 from memtab.store.restore.undo import restore, trash
 from support.sync_machines import Machine
 
@@ -65,6 +67,7 @@ def _file(remote: Path, name: str, data: bytes) -> Entry:
     return ("100644", "blob", _blob(remote, data), name)
 
 
+@pytest.mark.slow
 def test_a_tree_thousands_of_folders_deep_is_not_walked(alpha: Machine, remote: Path) -> None:
     alpha.publish("/memories/global/notes.md", "notes\n")
     deep = _tree(remote, [_file(remote, "x.md", b"deep\n")])
@@ -80,6 +83,7 @@ def test_a_tree_thousands_of_folders_deep_is_not_walked(alpha: Machine, remote: 
     assert alpha.sync().targets[0].status == "synced"
 
 
+@pytest.mark.slow
 def test_a_huge_file_is_never_read(alpha: Machine, remote: Path) -> None:
     alpha.publish("/memories/global/notes.md", "notes\n")
     _push(remote, [_file(remote, "huge.md", bytes(64 * 1024 * 1024))])

@@ -1,13 +1,7 @@
-"""A sync killed anywhere: the next one finishes or rolls back, and nothing is lost."""
+"""A sync killed between its merge and the branch: the next one finishes it, nothing is lost
+(killed at random points: test_sync_random_kills.py)."""
 
 from __future__ import annotations
-
-import os
-import random
-import signal
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -20,10 +14,6 @@ NOTES = "/memories/global/notes.md"
 class _Killed(BaseException):
     """The process died here (nothing of the sync's own clean-up runs after a kill but
     the lock's release, which the kernel does)."""
-
-
-def _target_dir(machine: Machine) -> Path:
-    return machine.home.root / "memtab" / "sync" / "memory"
 
 
 def test_a_sync_killed_between_its_merge_and_the_branch_finishes_next_time(
@@ -43,9 +33,9 @@ def test_a_sync_killed_between_its_merge_and_the_branch_finishes_next_time(
         with pytest.raises(_Killed):
             beta.service.sync()  # the merge commit is written, the branch did not move
     # What else a kill leaves: a ref's lock, the state's temp file, a pack half written.
-    repository = _target_dir(beta) / "repo.git"
+    repository = beta.sync_dir / "repo.git"
     (repository / "refs" / "heads" / "main.lock").write_text("0" * 40 + "\n")
-    (_target_dir(beta) / ".state.json.0123abcd.tmp").write_text('{"head": ')
+    (beta.sync_dir / ".state.json.0123abcd.tmp").write_text('{"head": ')
     (repository / "objects" / "pack" / "tmp_pack_Xy12").write_bytes(b"PACK")
     alpha.write(NOTES, "A\nb\nc\nd\n")
     alpha.sync()  # and the merge it made is stale now: the remote moved on
@@ -56,58 +46,6 @@ def test_a_sync_killed_between_its_merge_and_the_branch_finishes_next_time(
     alpha.sync()
     assert alpha.text(NOTES) == beta.text(NOTES) == "A\nb\nC\nd\n"
     assert alpha.text("/memories/global/beta.md") == "beta's\n"
-    assert sorted(p.name for p in _target_dir(beta).iterdir()) == ["repo.git", "state.json"]
+    assert sorted(p.name for p in beta.sync_dir.iterdir()) == ["repo.git", "state.json"]
     assert not (repository / "refs" / "heads" / "main.lock").exists()
     assert not list((repository / "objects" / "pack").glob("tmp_*"))
-
-
-def _sync_killed_at(machine: Machine, step: int) -> int | None:
-    """A sync of `machine` in a process of its own that kills itself at its `step`th
-    step (`support.sync_kill`); how many steps it took when it finished."""
-    tests = str(Path(__file__).parents[2])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")])}
-    child = subprocess.run(
-        [sys.executable, "-m", "support.sync_kill", str(machine.home.root), str(step)],
-        capture_output=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    if child.returncode == -signal.SIGKILL:
-        return None
-    assert child.returncode == 0, child.stderr.decode()
-    return int(child.stdout.split()[-1])
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_syncs_killed_at_random_points_lose_nothing(
-    alpha: Machine, beta: Machine, seed: int
-) -> None:
-    # Each round both machines add notes and edit one shared file; alpha's sync is
-    # killed at a random step; a sync then finishes it. In the end both have every line
-    # either wrote.
-    chance = random.Random(seed)
-    alpha.publish(NOTES, "shared\n", beta)
-    steps = None
-    expected: set[str] = {"shared"}
-    for number in range(6):
-        for name, machine in (("a", alpha), ("b", beta)):
-            for index in range(5):
-                line = f"{name}{number}-{index}"
-                machine.write(f"/memories/global/{line}.md", line + "\n")
-                expected.add(line)
-        beta.write(NOTES, (beta.text(NOTES) or "") + f"b{number}\n")
-        alpha.write(NOTES, f"a{number}\n" + (alpha.text(NOTES) or ""))
-        expected |= {f"a{number}", f"b{number}"}
-        beta.sync()
-        if steps is None:
-            steps = _sync_killed_at(alpha, 0)  # how many steps a whole sync takes here
-            continue
-        _sync_killed_at(alpha, chance.randint(1, steps))
-        assert alpha.sync().targets[0].status == "synced"
-        assert sorted(p.name for p in _target_dir(alpha).iterdir()) == ["repo.git", "state.json"]
-    beta.sync()
-    alpha.sync()
-    lines = {line for text in alpha.files().values() for line in text.splitlines()}
-    assert lines == expected
-    assert beta.files() == alpha.files()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from memtab.store.restore.undo import file_history
 from memtab.sync.git import Git
 from support.sync_machines import Machine, bare_repository
@@ -12,6 +14,7 @@ from support.sync_machines import Machine, bare_repository
 FILES_PER_SCOPE = 1000  # xum's limit (store.files.MAX_FILES_PER_SCOPE)
 
 
+@pytest.mark.slow
 def test_git_is_fed_and_read_at_once(tmp_path: Path) -> None:
     # Megabytes each way: a child that answers while it reads never waits on a full pipe.
     git = Git(bare_repository(tmp_path / "r.git"))
@@ -36,6 +39,7 @@ def test_a_first_sync_of_two_thousand_files_goes_through(tmp_path: Path, remote:
     assert len([name for name in listed if name.endswith(b".md")]) == 2 * FILES_PER_SCOPE
 
 
+@pytest.mark.slow
 def test_a_machine_joining_brings_in_two_thousand_files(tmp_path: Path, remote: Path) -> None:
     alpha = Machine.create(tmp_path, "alpha")
     alpha.connect(remote, "global", "project:/home/alice/app")

@@ -109,6 +109,7 @@ def test_every_fixture_selects_the_same_events_streamed(path: Path, max_json_cha
     _assert_same(path, max_json_chars, redact=False, main_only=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["mux", "claude"])
 def test_a_generated_big_transcript_selects_the_same_events(kind: str, tmp_path: Path) -> None:
     path = tmp_path / "big.jsonl"
@@ -500,6 +501,7 @@ _transcripts = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     transcript=_transcripts,
