@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from memtab.store.home import Home
+from memtab.sync.git import GitError, classify_network_error, describe_remote_error
 from memtab.sync.remote_check import check_remote
 from memtab.sync.service import SyncError, SyncService
 from support.sync_machines import Machine
@@ -60,3 +61,30 @@ def test_init_says_the_same(service: SyncService, tmp_path: Path) -> None:
     with pytest.raises(SyncError, match="remote helpers"):
         service.init("ext::sh -c true", [])
     assert not (service.paths.root / "memory").exists()
+
+
+@pytest.mark.parametrize(
+    ("stderr", "said"),
+    [
+        (
+            "git@github.com: Permission denied (publickey). fatal: Could not read from "
+            "remote repository.",
+            "git@github.com:you/memory.git refused your credentials",
+        ),
+        (
+            "fatal: could not read Username for 'https://github.com': terminal prompts disabled",
+            "git@github.com:you/memory.git refused your credentials",
+        ),
+        (
+            "ssh: Could not resolve hostname gihub.com: Name or service not known",
+            "Cannot reach git@github.com:you/memory.git",
+        ),
+        ("ERROR: Repository not found.", "There is no git repository at"),
+    ],
+)
+def test_git_words_are_said_as_what_to_do(stderr: str, said: str) -> None:
+    error = GitError(stderr, classify_network_error(stderr))
+    message = describe_remote_error("git@github.com:you/memory.git", error)
+    assert message.startswith(said) and stderr in message
+    if error.kind == "auth":
+        assert "ssh-add" in message and "never asks for a password" in message
