@@ -4,7 +4,8 @@ each) — against `git add` + `git commit` of the same files in a work tree (the
 Run: .venv/bin/python -m pytest --bench tests/bench/test_sync_bench.py -s
 
 Targets (issue 35): a first sync ≤ 10 s, one changed file ≤ 2 s, a second machine joining
-(every file brought in, recorded in its history) ≤ 10 s. The floors: `git add -A` +
+(every file brought in, recorded in its history) ≤ 10 s; (issue 36) the status bar's count
+of what waits to be sent ≤ 2 s (on the sync worker, never the GUI thread). The floors: `git add -A` +
 `git commit` of the 2,000 files in a fresh work tree; of one changed file; and a `git
 clone` of the result (a checkout of every file).
 """
@@ -76,3 +77,11 @@ def test_sync_scales_with_the_change(tmp_path: Path) -> None:
     _row("sync-first", "first sync of 2,000 files", first, floor_first, 10)
     _row("sync-change", "a sync of one changed file (2,000 files)", change, floor_change, 2)
     _row("sync-join", "a second machine joining (2,000 files)", join, floor_join, 10)
+
+    # The window's "↑1": a status without the network after an edit (its floor: `git
+    # status` of the work tree, which stats the files where status reads and hashes them).
+    alpha.write("/memories/global/note-0002.md", "changed again\n")
+    look = _seconds(lambda: alpha.service.status())
+    assert alpha.service.status().targets[0].to_send == ("/memories/global/note-0002.md",)
+    floor_look = _seconds(lambda: _git(work, "status", "--porcelain"))
+    _row("sync-look", "what waits to be sent, counted (2,000 files)", look, floor_look, 2)
