@@ -4,10 +4,10 @@ each) — against `git add` + `git commit` of the same files in a work tree (the
 Run: .venv/bin/python -m pytest --bench tests/bench/test_sync_bench.py -s
 
 Targets (issue 35): a first sync ≤ 10 s, one changed file ≤ 2 s, a second machine joining
-(every file brought in, recorded in its history) ≤ 10 s; (issue 36) the status bar's count
-of what waits to be sent ≤ 2 s (on the sync worker, never the GUI thread). The floors: `git add -A` +
-`git commit` of the 2,000 files in a fresh work tree; of one changed file; and a `git
-clone` of the result (a checkout of every file).
+(every file brought in, recorded in its history) ≤ 10 s; (issue 36) the status bar's
+count of what waits to be sent ≤ 2 s (on the sync worker, never the GUI thread). The
+floors: `git add -A` + `git commit` of the 2,000 files in a fresh work tree; of one
+changed file; a `git clone` of the result (a checkout of every file); `git status`.
 """
 
 from __future__ import annotations
