@@ -23,12 +23,12 @@ import shutil
 import sys
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.fs.records import Record
 from memtab.store.home import Home
 
 SERVER_KEY = "memtab"
@@ -44,22 +44,13 @@ class InstallError(Exception):
     """A configuration file Memtab will not rewrite; the message says why and what to do."""
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What registering with one agent did."""
+class Outcome(Record):
+    """What registering with one agent did (`memtab mcp install --json`)."""
 
     agent: AgentName
     path: Path
     status: Status
     message: str
-
-    def to_json(self) -> dict[str, str]:
-        return {
-            "agent": self.agent,
-            "path": str(self.path),
-            "status": self.status,
-            "message": self.message,
-        }
 
 
 def launcher() -> list[str]:
@@ -144,17 +135,18 @@ def register_server(agent: AgentName, path: Path, command: list[str]) -> Outcome
             entry: Any = claude_entry(command) if agent == "claude" else xum_entry(command)
             status = _register_json(path, key, entry)
     except InstallError as error:
-        return Outcome(
-            agent, path, "refused", f"{error}; add this by hand:\n{snippet(agent, command)}"
-        )
+        message = f"{error}; add this by hand:\n{snippet(agent, command)}"
+        return Outcome(agent=agent, path=path, status="refused", message=message)
     except OSError as error:
-        return Outcome(agent, path, "refused", f"cannot write {path}: {error.strerror or error}")
+        message = f"cannot write {path}: {error.strerror or error}"
+        return Outcome(agent=agent, path=path, status="refused", message=message)
     words = {
         "added": "added the memtab server to",
         "updated": "updated the memtab server in",
         "unchanged": "the memtab server is already in",
     }
-    return Outcome(agent, path, status, f"{AGENT_TITLES[agent]}: {words[status]} {path}")
+    message = f"{AGENT_TITLES[agent]}: {words[status]} {path}"
+    return Outcome(agent=agent, path=path, status=status, message=message)
 
 
 def _read_text(path: Path) -> str | None:

@@ -300,8 +300,8 @@ def _restore_event(args: argparse.Namespace) -> int:
     print(f"{event.words()}: restored {len(result.restored)} of {len(event.versions)}")
     for path in result.restored:
         print(f"restored {path}")
-    for path, why in result.left:
-        print(f"left {path}: {why}", file=sys.stderr)
+    for left in result.left:
+        print(f"left {left.path}: {left.why}", file=sys.stderr)
     return 0
 
 

@@ -140,7 +140,7 @@ def run_events(args: argparse.Namespace) -> int:
     since = now_ms() - args.days * DAY_MS if args.days > 0 else 0
     events = change_events(home, min_files=max(args.min_files, 1), since_ms=since)
     if args.json:
-        print_json({"events": [event.to_json() for event in events]})
+        print_json({"events": [event.listed().to_json() for event in events]})
         return 0
     if not events:
         print("No events")

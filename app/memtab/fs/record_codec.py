@@ -11,12 +11,14 @@ the reader of what it annotates (the first marker innermost).
 Every type is read strictly: `str` is a string, `int` an integer that is not a bool,
 `float` any number but a bool, `bool` true or false, `Literal[...]` one of its values, a
 union the first of its members that reads (left to right), `tuple[X, ...]` a list of X,
-`dict[str, X]` an object of X, a record an object its class reads, `Any` anything.
+`dict[str, X]` an object of X, a record an object its class reads, a `Path` a string (written
+as one), `Any` anything.
 """
 
 from __future__ import annotations
 
 import enum
+import pathlib
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -126,6 +128,8 @@ def reader_of(declared: Any, is_record: Callable[[Any], bool]) -> Reader:
         return declared._read_object
     if isinstance(declared, type) and issubclass(declared, enum.Enum):
         return _enum(declared)
+    if declared is pathlib.Path:
+        return _path
     raise TypeError(f"a record field cannot be of type {declared!r}")
 
 
@@ -233,6 +237,12 @@ def _entries(read: Reader) -> Reader:
     return read_all
 
 
+def _path(value: Any) -> pathlib.Path:
+    if isinstance(value, pathlib.Path):
+        return value
+    return pathlib.Path(_string(value))
+
+
 def _enum(kind: type[enum.Enum]) -> Reader:
     def read(value: Any) -> enum.Enum:
         if isinstance(value, kind):
@@ -258,4 +268,6 @@ def written(value: Any) -> Any:
         return {key: written(item) for key, item in value.items()}
     if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, pathlib.PurePath):
+        return str(value)
     return value

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Annotated
 
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.fs.atomic import encode_utf8
+from memtab.fs.records import Key, Record
 from memtab.sources.agent_file import INDEX_PREFIX, SourceVersions, restore_version
 from memtab.sources.content import read_source_file
 from memtab.sources.listing import source_file
@@ -81,18 +82,33 @@ class ChangeEvent:
         when = datetime.fromtimestamp(self.at / 1000).strftime("%H:%M")
         return f"{who} {' and '.join(parts)} at {when}"
 
-    def to_json(self) -> dict[str, Any]:
-        """`memtab events --json` (a stable contract: fields are only added)."""
-        return {
-            "id": self.id,
-            "at": self.at,
-            "actor": self.actor,
-            "index": self.key,
-            "deleted": self.deleted,
-            "rewritten": self.rewritten,
-            "paths": [version.path for version in self.versions],
-            "words": self.words(),
-        }
+    def listed(self) -> ListedEvent:
+        """The event as `memtab events --json` lists it."""
+        return ListedEvent(
+            id=self.id,
+            at=self.at,
+            actor=self.actor,
+            index=self.key,
+            deleted=self.deleted,
+            rewritten=self.rewritten,
+            paths=tuple(version.path for version in self.versions),
+            words=self.words(),
+        )
+
+
+class ListedEvent(Record):
+    """One event of `memtab events --json` (a stable contract: fields are only added;
+    docs/formats.md §14.5)."""
+
+    id: str
+    at: int
+    actor: str
+    index: str
+    """The history index it is in (`ChangeEvent.key`)."""
+    deleted: int
+    rewritten: int
+    paths: tuple[str, ...]
+    words: str
 
 
 def _files(count: int) -> str:
@@ -135,25 +151,26 @@ def find_event(home: Home, event_id: str) -> ChangeEvent:
     raise LookupError(f"No event {event_id!r} (see `memtab events`)")
 
 
-@dataclass
-class EventRestore:
-    """What restoring an event did: paths restored, and those left with why."""
+class LeftPath(Record):
+    """A file an event's restore left as it is, and why."""
 
-    event: ChangeEvent
-    restored: list[str] = field(default_factory=list)
-    left: list[tuple[str, str]] = field(default_factory=list)
+    path: str
+    why: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "event": self.event.id,
-            "restored": self.restored,
-            "left": [{"path": path, "why": why} for path, why in self.left],
-        }
+
+class EventRestore(Record):
+    """What restoring an event did: paths restored, and those left with why (`memtab
+    restore --event ID --json`)."""
+
+    event_id: Annotated[str, Key("event")]
+    restored: tuple[str, ...] = ()
+    left: tuple[LeftPath, ...] = ()
 
 
 def restore_event(home: Home, event: ChangeEvent) -> EventRestore:
     """Put back what `event` deleted or rewrote (see the module doc)."""
-    result = EventRestore(event)
+    restored: list[str] = []
+    left: list[LeftPath] = []
     history = ScopeHistory(home, event.key).versions()
     targets = Targets.find(home)
     last_in_event = {version.path: version for version in event.versions}
@@ -164,10 +181,10 @@ def restore_event(home: Home, event: ChangeEvent) -> EventRestore:
         except (MemoryStoreError, SourceError, OSError) as error:
             why = str(error)
         if why is None:
-            result.restored.append(path)
+            restored.append(path)
         else:
-            result.left.append((path, why))
-    return result
+            left.append(LeftPath(path=path, why=why))
+    return EventRestore(event_id=event.id, restored=tuple(restored), left=tuple(left))
 
 
 def _before(history: list[Version], path: str, first_id: str) -> Version | None:

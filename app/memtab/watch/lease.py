@@ -11,9 +11,10 @@ window, finding it taken, leaves recording what other programs changed to the re
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from typing import Annotated
 
 from memtab.fs.locks import InterprocessLock, LockUnavailableError, OwnedLock
+from memtab.fs.records import Key, Record
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
@@ -23,18 +24,14 @@ PROBE_GRACE_S = 2.0
 """How long the recorder waits for its lock (another process may be looking at it)."""
 
 
-@dataclass(frozen=True)
-class RecorderStatus:
-    """Whether a recorder runs for a home: its pid, host and start (ms) when it does."""
+class RecorderStatus(Record):
+    """Whether a recorder runs for a home: its pid, host and start (ms) when it does;
+    `memtab watch --status --json` (a stable contract: fields are only added)."""
 
     running: bool
     pid: int | None = None
     host: str | None = None
-    since_ms: int | None = None
-
-    def to_json(self) -> dict[str, object]:
-        """`memtab watch --status --json` (a stable contract: fields are only added)."""
-        return {"running": self.running, "pid": self.pid, "host": self.host, "since": self.since_ms}
+    since_ms: Annotated[int | None, Key("since")] = None
 
 
 class RecorderLease:
@@ -71,14 +68,16 @@ class RecorderLease:
                 pass
             except OSError as error:  # a read-only home: nobody can be recording there
                 logger.debug("Cannot look at %s: %s", self._lock.path, error)
-                return RecorderStatus(False)
+                return RecorderStatus(running=False)
             else:
                 probe.release()
-                return RecorderStatus(False)
+                return RecorderStatus(running=False)
         holder = self._lock.holder()
         if holder is None:
-            return RecorderStatus(True)
-        return RecorderStatus(True, holder.pid, holder.host, holder.since_ms)
+            return RecorderStatus(running=True)
+        return RecorderStatus(
+            running=True, pid=holder.pid, host=holder.host, since_ms=holder.since_ms
+        )
 
 
 def recorder_running(home: Home) -> bool:

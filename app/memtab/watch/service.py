@@ -24,10 +24,10 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtab.fs.atomic import atomic_write_bytes, encode_utf8
+from memtab.fs.records import Record
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
@@ -37,8 +37,7 @@ UNIT_PREFIX = "memtab-watch-"
 AGENT_PREFIX = "com.memtab.watch."
 
 
-@dataclass(frozen=True)
-class Ran:
+class Ran(Record):
     """One program run: its words, exit status and what it printed (stderr first)."""
 
     argv: tuple[str, ...]
@@ -46,20 +45,13 @@ class Ran:
     said: str
 
 
-@dataclass
-class ServiceResult:
-    """What `--install` / `--uninstall` did: the file, the programs run, a closing word."""
+class ServiceResult(Record):
+    """What `--install` / `--uninstall` did: the file, the programs run, a closing word
+    (`memtab watch --install --json`)."""
 
     path: Path
-    ran: list[Ran] = field(default_factory=list)
+    ran: tuple[Ran, ...] = ()
     note: str = ""
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "path": str(self.path),
-            "ran": [{"argv": list(r.argv), "status": r.status, "said": r.said} for r in self.ran],
-            "note": self.note,
-        }
 
 
 def home_id(home: Home) -> str:
@@ -155,23 +147,24 @@ def install(
     kind = platform_name(platform)
     path = service_path(home, platform=platform, env=env)
     command = watch_command(home)
-    result = ServiceResult(path)
+    runs: list[Ran] = []
+    note = ""
     if kind == "macos":
         atomic_write_bytes(path, launch_agent(home, command))
-        result.ran.append(_run(["launchctl", "bootstrap", f"gui/{os.getuid()}", str(path)], env))
+        runs.append(_run(["launchctl", "bootstrap", f"gui/{os.getuid()}", str(path)], env))
     elif kind == "windows":
         atomic_write_bytes(path, encode_utf8(startup_entry(command)))
-        result.note = "It starts at your next login; `memtab watch` starts it now."
+        note = "It starts at your next login; `memtab watch` starts it now."
     else:
         atomic_write_bytes(path, encode_utf8(systemd_unit(home, command)))
         unit = path.name
         for words in (["daemon-reload"], ["enable", "--now", unit]):
             ran = _run(["systemctl", "--user", *words], env)
-            result.ran.append(ran)
+            runs.append(ran)
             if ran.status != 0:
-                result.note = _no_manager_note(ran, unit)
+                note = _no_manager_note(ran, unit)
                 break
-    return result
+    return ServiceResult(path=path, ran=tuple(runs), note=note)
 
 
 def uninstall(
@@ -180,18 +173,17 @@ def uninstall(
     """Stop the recorder's login entry and remove it (nothing to do when there is none)."""
     kind = platform_name(platform)
     path = service_path(home, platform=platform, env=env)
-    result = ServiceResult(path)
+    runs: list[Ran] = []
     if kind == "macos" and path.exists():
-        result.ran.append(_run(["launchctl", "bootout", f"gui/{os.getuid()}", str(path)], env))
+        runs.append(_run(["launchctl", "bootout", f"gui/{os.getuid()}", str(path)], env))
     elif kind == "linux" and path.exists():
-        result.ran.append(_run(["systemctl", "--user", "disable", "--now", path.name], env))
+        runs.append(_run(["systemctl", "--user", "disable", "--now", path.name], env))
     existed = path.exists()
     path.unlink(missing_ok=True)
     if kind == "linux" and existed:
-        result.ran.append(_run(["systemctl", "--user", "daemon-reload"], env))
-    if not existed:
-        result.note = f"Nothing to remove: {path} does not exist."
-    return result
+        runs.append(_run(["systemctl", "--user", "daemon-reload"], env))
+    note = "" if existed else f"Nothing to remove: {path} does not exist."
+    return ServiceResult(path=path, ran=tuple(runs), note=note)
 
 
 def _no_manager_note(ran: Ran, unit: str) -> str:
@@ -205,7 +197,7 @@ def _no_manager_note(ran: Ran, unit: str) -> str:
 def _run(argv: list[str], env: Mapping[str, str] | None) -> Ran:
     program = shutil.which(argv[0], path=(env or os.environ).get("PATH"))
     if program is None:
-        return Ran(tuple(argv), 127, f"{argv[0]} is not installed")
+        return Ran(argv=tuple(argv), status=127, said=f"{argv[0]} is not installed")
     try:
         completed = subprocess.run(
             [program, *argv[1:]],
@@ -215,8 +207,8 @@ def _run(argv: list[str], env: Mapping[str, str] | None) -> Ran:
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return Ran(tuple(argv), 124, f"no answer within {COMMAND_TIMEOUT_S:g} s")
+        return Ran(argv=tuple(argv), status=124, said=f"no answer within {COMMAND_TIMEOUT_S:g} s")
     except OSError as error:
-        return Ran(tuple(argv), 126, error.strerror or str(error))
+        return Ran(argv=tuple(argv), status=126, said=error.strerror or str(error))
     said = (completed.stderr + completed.stdout).decode("utf-8", "replace").strip()
-    return Ran(tuple(argv), completed.returncode, said)
+    return Ran(argv=tuple(argv), status=completed.returncode, said=said)

@@ -22,7 +22,7 @@ from memtab.store.paths import Scope
 from memtab.store.restore.undo import file_history
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.watch.actors import DURABLE_EVENTS
-from memtab.watch.events import change_events, restore_event
+from memtab.watch.events import LeftPath, change_events, restore_event
 from memtab.watch.lease import RecorderLease
 from memtab.watch.targets import Targets
 from support.agent_machine import WORKSPACE_ID
@@ -66,7 +66,7 @@ def test_mux_scopes_deleted_and_rewritten_by_another_process_come_back(
         store.history_key(Scope.WORKSPACE),
     }
     for event in events:
-        assert restore_event(machine.home, event).left == []
+        assert restore_event(machine.home, event).left == ()
     assert global_note.read_text("utf-8") == "# global 0\n"
     assert project_note.read_text("utf-8") == "# project 1\n"
     assert workspace_note.read_text("utf-8") == "# workspace 2\n"
@@ -97,7 +97,7 @@ def test_a_claude_code_burst_is_one_event_restored_in_one_step(
     assert event.actor == "claude-code"
     assert event.words().startswith("Claude Code removed 20 files and rewrote 1 file at ")
     result = restore_event(machine.home, event)
-    assert result.left == []
+    assert result.left == ()
     assert len(result.restored) == 21
     after = {path.name: path.read_bytes() for path in memory.iterdir() if path.is_file()}
     assert {name: data for name, data in after.items() if name != CONSOLIDATE_LOCK} == before
@@ -133,7 +133,7 @@ def test_instructions_agent_memory_and_codex_changed_outside_are_kept(
     assert codex.actor == "codex"
     assert {e.actor for e in events if e is not codex} == {"external"}
     for event in events:
-        assert restore_event(machine.home, event).left == []
+        assert restore_event(machine.home, event).left == ()
     assert {path: path.read_bytes() for path in originals} == originals
 
 
@@ -151,8 +151,8 @@ def test_a_read_only_store_keeps_its_history_and_says_why_it_is_not_written_back
     assert file_id.startswith("loki:") and event.versions[0].deleted
     assert SourceVersions(machine.home).versions(file_id)[0].deleted  # its content is kept
     result = restore_event(machine.home, event)
-    assert result.restored == []
-    assert "read-only" in result.left[0][1] or "loki-mode" in result.left[0][1]
+    assert result.restored == ()
+    assert "read-only" in result.left[0].why or "loki-mode" in result.left[0].why
 
 
 def test_a_file_changed_again_since_the_event_is_left_as_it_is(
@@ -168,7 +168,9 @@ def test_a_file_changed_again_since_the_event_is_left_as_it_is(
         wait_for(lambda: len(change_events(machine.home)) == 2, "the second rewrite recorded")
     first = change_events(machine.home)[-1]
     result = restore_event(machine.home, first)
-    assert result.left == [("/memories/global/note0.md", "it changed again since")]
+    assert result.left == (
+        LeftPath(path="/memories/global/note0.md", why="it changed again since"),
+    )
     assert note.read_text("utf-8") == "the user's own edit\n"
 
 
@@ -299,5 +301,5 @@ def test_an_orphaned_project_dir_is_kept_too(
         wait_for(lambda: bool(change_events(machine.home)), "the deletions recorded")
     (event,) = change_events(machine.home)
     assert event.key == "project-gone-0123456789ab" and event.deleted == 2
-    assert restore_event(machine.home, event).left == []
+    assert restore_event(machine.home, event).left == ()
     assert (orphan / "old.md").read_text("utf-8") == "# an old project's lesson\n"

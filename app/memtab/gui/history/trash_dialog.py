@@ -110,9 +110,9 @@ def restored_words(result: EventRestore) -> str:
     count = len(result.restored)
     words = f"Restored {count} file{'s' if count != 1 else ''}"
     if result.left:
-        path, why = result.left[0]
+        left = result.left[0]
         more = f" and {len(result.left) - 1} more" if len(result.left) > 1 else ""
-        words += f"; left {display_name(path)} ({why}){more}"
+        words += f"; left {display_name(left.path)} ({left.why}){more}"
     return words
 
 
