@@ -9,15 +9,11 @@ This module holds the rules it applies and what its consumers ask of a batch:
 - `is_ignored(rel)` is the temp-name rule on a home-relative path.
 - a whole batch is classified once, for every feature of a window, as a
   `change_batch.ChangeBatch` (the window context publishes it).
-- `path_affected(path, changed)` says whether a file (or a directory above it) is among
-  the changed paths.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from pathlib import Path
 
 from watchdog.events import (
     EVENT_TYPE_CLOSED,
@@ -108,13 +104,3 @@ def changed_paths(event: FileSystemEvent, watched_root: str, reported_root: str)
             continue
         reported.append(os.path.join(reported_root, rel) if rel else reported_root)
     return reported
-
-
-def path_affected(path: str | Path, changed: Iterable[str]) -> bool:
-    """Whether `path` itself, or a directory above it, is among `changed`.
-
-    The open editor calls this with a batch from `HomeWatcher.paths_changed`: a deleted
-    or moved parent directory affects the file as much as a write to it.
-    """
-    target = os.fspath(path)
-    return any(relative_to_root(target, candidate) is not None for candidate in changed)

@@ -26,7 +26,6 @@ from watchdog.events import (
 from memtab.components.activity.changes import (
     changed_paths,
     is_ignored,
-    path_affected,
 )
 
 HOME = "/home/alice/.mux"
@@ -123,13 +122,3 @@ def test_temp_files_bytes_paths_and_outside_paths() -> None:
     assert paths(FileModifiedEvent("/elsewhere/a.md")) == []
     assert paths(DirDeletedEvent(REAL)) == [HOME]
     assert paths(FileModifiedEvent(f"{REAL}-other/a.md")) == [], "a sibling is not inside"
-
-
-def test_path_affected_by_the_file_or_a_parent_directory() -> None:
-    note = f"{HOME}/memory/global/topics/a.md"
-    assert path_affected(note, [note])
-    assert path_affected(note, [f"{HOME}/memory/global/topics"])
-    assert path_affected(note, [HOME])
-    assert not path_affected(note, [f"{HOME}/memory/global/topics/a.md.bak"])
-    assert not path_affected(note, [f"{HOME}/memory/global/top"])
-    assert not path_affected(note, [])
