@@ -41,8 +41,8 @@ class RemoteCheck:
         """What the check found, in a sentence."""
         if self.head is not None:
             return (
-                f"Reached {self.remote}: its branch {self.branch} has memory; the first "
-                "sync merges it with this machine's"
+                f"Reached {self.remote}: its branch {self.branch} has memory; a sync "
+                "merges it with this machine's"
             )
         if not self.branches:
             return f"Reached {self.remote}: an empty repository; the first sync fills it"

@@ -81,6 +81,7 @@ def test_set_up_test_and_first_sync_in_the_dialog(
     alpha = Machine.create(tmp_path, "alpha")
     alpha.write(NOTES, "# Notes\n- set up in the window\n")
     dialog = open_setup(alpha)
+    assert dialog.remote.hasFocus() or dialog.focusWidget() is dialog.remote  # type away
     assert dialog.primary.text() == "&Start first sync" and not dialog.primary.isEnabled()
     assert [box.text() for box in dialog.boxes] == ["Global memory"]
     assert dialog.boxes[0].isChecked()

@@ -298,6 +298,7 @@ class SyncSetupDialog(QDialog):
         if isinstance(result, SetupState):
             self.state = result
             self._show_state()
+            self.remote.setFocus()  # (disabled while it was read: typing goes here now)
             if result.problem and result.target is None:
                 self._say(f"Sync's set-up {result.problem}; setting sync up again rewrites it.")
 
