@@ -2,9 +2,10 @@
 
 `CheckEngine.check()` reads every memory file a home holds (or one workspace sees,
 `check.documents`), checks each against its project's checkout — paths it names, script
-targets, programs (`check.paths`, `check.runs`) — and its links (`check.links`), then
-compares facts across files (`check.facts`), finds stale files, and says once per project
-that is not on this disk. Its result is a `CheckReport` of `Finding` records.
+targets, programs (`check.rules.paths`, `check.rules.runs`) — and its links
+(`check.rules.links`), then compares facts across files (`check.rules.facts`), finds stale
+files, and says once per project that is not on this disk. Its result is a `CheckReport` of
+`Finding` records.
 
 It blocks on disk and runs git: the CLI calls it, the window will call it from a worker
 thread. `cancel` (a threading.Event) stops it between files (the report says
@@ -28,14 +29,14 @@ from pathlib import Path
 
 from memtab.check.checkout import Checkout, CheckoutCache
 from memtab.check.documents import GLOBAL_GROUP, Collected, Document, checkout_of, collect
-from memtab.check.facts import Fact, disagree, facts_of, what
 from memtab.check.findings import finding, place
-from memtab.check.links import broken_links
 from memtab.check.markdown import scan_markdown
-from memtab.check.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
 from memtab.check.programs import program_finder
 from memtab.check.records import CheckReport, Finding, FindingKind
-from memtab.check.runs import aliases_in, run_problems
+from memtab.check.rules.facts import Fact, disagree, facts_of, what
+from memtab.check.rules.links import broken_links
+from memtab.check.rules.paths import NamedPath, is_missing, moved_to, named_paths, rewritten
+from memtab.check.rules.runs import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.clock import Clock, now_ms

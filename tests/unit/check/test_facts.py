@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.check.facts import facts_of
 from memtab.check.markdown import scan_markdown
+from memtab.check.rules.facts import facts_of
 from memtab.store.sidecars.registry import add_workspace
 
 from .helpers import check, home_with_project, of_kind

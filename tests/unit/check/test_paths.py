@@ -8,7 +8,7 @@ import pytest
 
 from memtab.check.checkout import build_checkout
 from memtab.check.markdown import scan_markdown
-from memtab.check.paths import is_missing, moved_to, named_paths
+from memtab.check.rules.paths import is_missing, moved_to, named_paths
 
 from .helpers import check, home_with_project, make_checkout, of_kind
 

@@ -27,8 +27,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memtab.check.checkout import SKIPPED_DIRS, Checkout
-from memtab.check.commands import SESSION_BLOCKS, SHELL_BLOCKS
 from memtab.check.markdown import Line, ScannedText
+from memtab.check.rules.commands import SESSION_BLOCKS, SHELL_BLOCKS
 from memtab.check.wording import is_open_section, names_paths_as_they_are
 
 # Linear in the line (a memory may hold a 100 KB line): a token starts only where its

@@ -21,9 +21,9 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from memtab.check.checkout import Checkout
-from memtab.check.commands import Command, commands_of
 from memtab.check.known_programs import BUN_COMMANDS, NPM_COMMANDS, PNPM_COMMANDS, YARN_COMMANDS
 from memtab.check.markdown import ScannedText
+from memtab.check.rules.commands import Command, commands_of
 from memtab.check.scripts import JUSTFILE_NAMES, MAKEFILE_NAMES, Targets
 from memtab.check.wording import is_open_section, names_commands_as_they_are
 
