@@ -55,7 +55,9 @@ def test_each_item_proposes_its_memory_and_the_user_may_choose_another(
     assert panel.target.combo.currentText() == "global/notes.md (proposed)"
     assert "preference" in panel.target.combo.toolTip()
     assert "Why there:" in panel.details.toPlainText()
-    assert CONVENTIONS.removeprefix("/memories/") in entries(panel)
+    qtbot.waitUntil(  # listed off the GUI thread from the tab's scan
+        lambda: CONVENTIONS.removeprefix("/memories/") in entries(panel), timeout=WAIT_MS
+    )
     assert not any("harvest/" in entry for entry in entries(panel))
     select_rows(panel, 0, 1, 2)
     assert panel.target.combo.currentText() == "Where each belongs (proposed)"

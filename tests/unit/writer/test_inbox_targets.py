@@ -13,6 +13,7 @@ import pytest
 
 from memtab.cli.main import main
 from memtab.store.home import Home
+from memtab.store.paths import Scope
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import (
     MULTI_PROJECT_KEY,
@@ -23,7 +24,7 @@ from memtab.store.sidecars.registry import (
 from memtab.writer.config_values import DEFAULT_MEMORY_PATH
 from memtab.writer.inbox.inbox import Inbox, InboxError
 from memtab.writer.inbox.suggestions import SuggestionQueue
-from memtab.writer.inbox.targets import GLOBAL_NOTES, PROJECT_NOTES
+from memtab.writer.inbox.targets import GLOBAL_NOTES, PROJECT_NOTES, target_choices
 from memtab.writer.offline.notes import DIRECTIVES, GOAL, Note
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harvest"
@@ -84,7 +85,8 @@ def test_the_user_chooses_another_file(home: Home, workspace: Workspace) -> None
     preference, _, _, goal, rule = inbox.items()
     store = MemoryStore(home, workspace)
     store.save("/memories/project/conventions.md", "# Conventions\n", None)
-    assert inbox.target_choices() == (
+    listings = [store.list_scope(scope) for scope in Scope]
+    assert target_choices(listings) == (
         GLOBAL_NOTES,
         PROJECT_NOTES,
         "/memories/project/conventions.md",

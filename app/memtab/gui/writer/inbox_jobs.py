@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memtab.components.files.undo import UndoStack
+from memtab.components.tree.scan import HomeScan
 from memtab.gui.tasks.runner import TaskContext
 from memtab.gui.writer.inbox_steps import InboxStep
 from memtab.humanize import plural
@@ -22,6 +23,7 @@ from memtab.writer.inbox.inbox import (
     InboxItem,
     with_transcript_evidence,
 )
+from memtab.writer.inbox.targets import target_choices
 
 _DECIDE_ERRORS = (InboxError, MemoryStoreError, PathError, HomeError, OSError, TimeoutError)
 
@@ -32,7 +34,6 @@ class Pending:
 
     workspace_id: str | None
     items: tuple[InboxItem, ...]
-    targets: tuple[str, ...] = ()  # the files an item may be accepted into
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,13 @@ def load_pending(home: Home, workspace: Workspace | None, _context: TaskContext)
     """The job: read the inbox (unreadable files read as empty, and are logged); without
     a workspace, the global one (agents' proposals for global memory)."""
     workspace_id = workspace.id if workspace is not None else None
-    inbox = Inbox(home, workspace)
-    return Pending(workspace_id, tuple(inbox.items()), inbox.target_choices())
+    return Pending(workspace_id, tuple(Inbox(home, workspace).items()))
+
+
+def load_targets(scan: HomeScan, _context: TaskContext) -> tuple[str, ...]:
+    """The job: the files to accept into, from the scopes the tab's `scan` shows (no disk,
+    but ~30 ms over 20,000 files: not on the GUI thread)."""
+    return target_choices(s.listing for s in scan.scopes if s.unavailable is None)
 
 
 def load_evidence(

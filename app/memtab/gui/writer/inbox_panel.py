@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from memtab.components.activity.change_batch import ChangeBatch
+from memtab.components.tree.scan import HomeScan
 from memtab.gui.context import WindowContext
 from memtab.gui.dialog_layout import lay_out_prose_dialog
 from memtab.gui.rich_text import escape_html
@@ -58,6 +59,7 @@ from memtab.gui.writer.inbox_jobs import (
     accept,
     load_evidence,
     load_pending,
+    load_targets,
     reject,
 )
 from memtab.gui.writer.target_box import TargetBox
@@ -71,6 +73,7 @@ logger = logging.getLogger(__name__)
 
 LOAD_KEY = "inbox"
 EVIDENCE_KEY = "inbox-evidence"
+TARGETS_KEY = "inbox-targets"
 LIST_ROWS = 5  # the list's height in rows (and LIST_LINES lines); more scroll
 LIST_LINES = 8
 _ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -175,11 +178,13 @@ class InboxPanel(QFrame):
         self._loading: int | None = None  # the latest read asked for
         self._decisions: set[object] = set()  # one token per accept or reject under way
         self._evidence: int | None = None
+        self._targets_of: HomeScan | None = None  # the scan the choices were listed from
         self._build()
         self.hide()
         # A file operation may change what waits (Edit → Undo of a decision, a harvest
         # file deleted from the tree): read again once it ends, sooner than the watcher.
         context.file_ops.op_finished.connect(self._on_file_ops_op_finished)
+        context.shown.scan_applied.connect(self._on_shown_scan_applied)
         context.changes.published.connect(self._on_changes_published)
 
     def _build(self) -> None:
@@ -411,7 +416,6 @@ class InboxPanel(QFrame):
         self._loading = None
         current = self._workspace.id if self._workspace is not None else None
         if result.workspace_id == current:
-            self.target.set_choices(result.targets)
             self._show(result.items)
 
     def _load_failed(self, message: str) -> None:
@@ -443,11 +447,28 @@ class InboxPanel(QFrame):
         self.list.blockSignals(False)
         count = len(items)
         self.toggle.setText(f"Inbox ({count})")
+        self._list_targets()
         self._fit_list(keep_height=self.isVisible() and count > 0)
         self.setVisible(count > 0)
         self._show_details()
         self._update_buttons()
         self.count_changed.emit(count)
+
+    @Slot(object)
+    def _on_shown_scan_applied(self, _scan: object) -> None:
+        self._list_targets()
+
+    def _list_targets(self) -> None:
+        """The files to accept into, listed again from each new scan of the shown
+        workspace while something waits (off the GUI thread)."""
+        scan = self._context.shown.scan
+        current = self._workspace.id if self._workspace is not None else None
+        shown = scan.workspace.id if scan is not None and scan.workspace is not None else None
+        if scan is None or scan is self._targets_of or not self._items or shown != current:
+            return
+        self._targets_of = scan
+        job = functools.partial(load_targets, scan)
+        self._context.files.listing(TARGETS_KEY, job, self.target.set_choices)
 
     def _fit_list(self, *, keep_height: bool = False) -> None:
         """As tall as its first rows, wrapped at the list's width (each row whole), at most

@@ -44,16 +44,21 @@ class TargetBox(QWidget):
         layout.addWidget(self.label)
         layout.addWidget(self.combo, 1)
         self._choices: tuple[str, ...] = ()
+        self._items: tuple[InboxItem, ...] = ()
         self._shown_for: frozenset[str] = frozenset()  # the items' ids
         self.show_for([])
 
     def set_choices(self, choices: Sequence[str]) -> None:
-        """The files the user may choose (`Inbox.target_choices`)."""
-        self._choices = tuple(choices)
+        """The files the user may choose (`writer.inbox.targets.target_choices`, listed
+        off the GUI thread: they may come after the items were selected)."""
+        if tuple(choices) != self._choices:
+            self._choices = tuple(choices)
+            self.show_for(self._items)
 
     def show_for(self, items: Sequence[InboxItem]) -> None:
         """Propose the file of the selected `items` (none: a disabled, empty chooser); the
         user's choice stays while the same items are selected (the Inbox read again)."""
+        self._items = tuple(items)
         ids = frozenset(item.id for item in items)
         kept = self.chosen if ids == self._shown_for else None
         self._shown_for = ids

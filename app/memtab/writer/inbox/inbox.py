@@ -59,7 +59,7 @@ from memtab.writer.inbox.suggestions import (
     sections_order,
     write_notes,
 )
-from memtab.writer.inbox.targets import proposed_target, target_choices, target_problem
+from memtab.writer.inbox.targets import proposed_target, target_problem
 from memtab.writer.inbox.undo import InboxUndo
 from memtab.writer.offline.notes import DIRECTIVES, FINDINGS, Note
 
@@ -296,10 +296,6 @@ class Inbox:
         if missing:
             raise InboxError(f"Nothing in the inbox with id {', '.join(missing)}")
         return [by_id[i] for i in dict.fromkeys(ids)]
-
-    def target_choices(self) -> tuple[str, ...]:
-        """The files an item may be accepted into (`targets.target_choices`)."""
-        return target_choices(MemoryStore(self.home, self.workspace))
 
     def accept(
         self, ids: Sequence[str], *, text: str | None = None, to: str | None = None
