@@ -416,9 +416,10 @@ def test_every_dialog_fits_a_small_screen(
     trash.ask_target(SimpleNamespace(path=str(PREFERENCES)))  # Restore to…
     assert window.sync is not None
     window.sync.open_conflicts()
+    window.sync.open_setup()
     confirm_key_host(window, "https://api.anthropic.com", "http://localhost:11434", "Send")
     assert checked[3:] == ["QMessageBox", "QInputDialog", "QMessageBox"]
-    opened: list[QWidget] = [runs, trash, window.sync.dialog]
+    opened: list[QWidget] = [runs, trash, window.sync.dialog, window.sync.setup]
     store = MemoryStore.of(tab.view())
     plan = ConsolidationPlan(
         id="plan-1", created_at=1, home=str(home.root), workspace_id=MAIN, trigger="manual",

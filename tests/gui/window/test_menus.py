@@ -54,6 +54,7 @@ def test_the_menus_hold_every_command(make_window: WindowFactory, home: Home) ->
         "Open home",
         "Add workspace",
         "Reload from disk",
+        "Sync",
         "Sync now",
         "Resolve conflicts",
         "Settings",
