@@ -30,6 +30,7 @@ line an edit touches. Imports nothing of Memtab.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from enum import IntEnum
@@ -144,8 +145,8 @@ def classify_line(line: str, state: State, number: int) -> tuple[Line, State]:
             return _FRONTMATTER_LINE, state
         assert isinstance(state, Fence)
         if closes_fence(line, state):
-            return Line(LineKind.FENCE, state), None
-        return Line(LineKind.CODE, state), state
+            return _fence_line(state), None
+        return _code_line(state), state
     if number == 0 and _is_fence_line(line):
         return _FRONTMATTER_LINE, FRONTMATTER_OPEN
     return _prose_line(line)
@@ -159,7 +160,7 @@ def _prose_line(line: str) -> tuple[Line, State]:
     if first in "`~":
         fence = opening_fence(line)
         if fence is not None:
-            return Line(LineKind.FENCE, fence), fence
+            return _fence_line(fence), fence
         return _TEXT, None
     if first == "#":
         found = heading(line)
@@ -169,8 +170,25 @@ def _prose_line(line: str) -> tuple[Line, State]:
             return _RULE_LINE, None
         item = _LIST_ITEM.match(line)
         if item is not None:
-            return Line(LineKind.LIST_ITEM, marker=item.group(2), indent=item.end(1)), None
+            return _item_line(item.group(2), item.end(1)), None
     return _TEXT, None
+
+
+# A file has few kinds of code, fence and item lines: one `Line` each, made once (the
+# highlighter classifies every line an edit touches, the consolidator every line of a home).
+@functools.lru_cache(maxsize=256)
+def _code_line(fence: Fence) -> Line:
+    return Line(LineKind.CODE, fence)
+
+
+@functools.lru_cache(maxsize=256)
+def _fence_line(fence: Fence) -> Line:
+    return Line(LineKind.FENCE, fence)
+
+
+@functools.lru_cache(maxsize=256)
+def _item_line(marker: str, indent: int) -> Line:
+    return Line(LineKind.LIST_ITEM, marker=marker, indent=indent)
 
 
 def classify(lines: Sequence[str]) -> list[Line]:

@@ -92,8 +92,10 @@ class MarkdownHighlighter(QSyntaxHighlighter):
     def highlightBlock(self, text: str) -> None:
         """Qt calls this for every line that needs (re-)highlighting."""
         number = self.currentBlock().blockNumber()
-        line, state = classify_line(text, classifier_state(self.previousBlockState()), number)
-        self.setCurrentBlockState(block_state(state))
+        previous = self.previousBlockState()
+        before = None if previous <= _NORMAL else classifier_state(previous)
+        line, state = classify_line(text, before, number)
+        self.setCurrentBlockState(_NORMAL if state is None else block_state(state))
         kind = line.kind
         if kind is LineKind.FRONTMATTER:
             if number == 0 or state is None:  # its fences
