@@ -32,10 +32,10 @@ from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 from memtab.consolidation.review.plan import read_plan, write_plan
 from memtab.consolidation.service import ConsolidationService
 from memtab.consolidation.sweep import SweepReport, run_launch_sweep
-from memtab.humanize import absolute_time, plural
+from memtab.humanize import absolute_time, files_changed_text, plural
 from memtab.llm.settings import PROVIDER_NAMES, ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
-from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Trigger
+from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp, Trigger, changed_files
 from memtab.store.sidecars.registry import load_registry
 
 CLI_TRIGGERS: tuple[Trigger, ...] = ("manual", "archive")
@@ -278,6 +278,9 @@ def _print_record(args: argparse.Namespace, record: ConsolidationRecord) -> int:
         print(format_op(op))
     if not record.ops:
         print("(no changes)")
+    else:  # as every view counts a run (formats §9.6)
+        applied = (op for op in record.ops if op.applied)
+        print(f"result: {files_changed_text(len(changed_files(applied)))}")
     print(usage_line(record))
     print(f"summary: {record.summary}")
     if args.dry_run:

@@ -56,6 +56,12 @@ def test_consolidate_prints_each_op_then_usage_and_summary(
     assert lines[-2] == "usage: no model tokens (offline consolidator)"
     assert lines[-1].startswith("summary: Merged project/test-tips.md")
     assert "with offline" in err
+    # The run's count, as `memtab runs` (and every view) says it (formats §9.6).
+    status, runs, _ = run_cli(
+        ["runs", "--home", str(demo), "--workspace", MAIN_ID, "--json"], capsys
+    )
+    files = json.loads(runs)["runs"][0]["filesChanged"]
+    assert files >= 2 and lines[-3] == f"result: {files} files changed"
 
 
 def test_dry_run_proposes_and_changes_nothing(
