@@ -40,6 +40,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memtab.demo_history import (
+    Branch,
+    SeedChangedError,
+    write_demo_history,
+    write_failed_trace_dump,
+)
 from memtab.fs import clock
 from memtab.fs.atomic import atomic_write_json, atomic_write_text
 from memtab.fs.locks import interprocess_lock
@@ -49,6 +55,7 @@ from memtab.store.home import Home, HomeError
 from memtab.store.paths import project_dir_name
 from memtab.store.sidecars.journal import ConsolidationRecord, JournalOp
 from memtab.store.sidecars.meta import MetaEntry, global_key, project_key, workspace_key
+from memtab.writer.records import WriterState  # the demo loads pydantic (see above)
 
 ACME = "/home/dev/src/acme-api"
 WEBAPP = "/home/dev/src/webapp"
@@ -188,8 +195,6 @@ def _copy_memories(home: Home, now: int) -> None:
 
 
 def _write_trace_dump(home: Home, now: int) -> None:
-    from memtab.demo_history import Branch, write_failed_trace_dump
-
     branch = Branch(MAIN_ID, demo_transcript(now)[:2])
     write_failed_trace_dump(home, now, branch, "fix-token-refresh", ACME)
 
@@ -197,8 +202,6 @@ def _write_trace_dump(home: Home, now: int) -> None:
 def _write_history(home: Home, now: int) -> None:
     """How some memories got there (`memtab.demo_history`), and the time mux's run in the
     journal created the webapp's styling notes (so blame can tell it was mux's)."""
-    from memtab.demo_history import Branch, SeedChangedError, write_demo_history
-
     try:
         write_demo_history(home, now, Branch(MAIN_ID, demo_transcript(now)[:2]))
     except SeedChangedError as error:
@@ -451,8 +454,6 @@ def demo_transcript(now: int) -> list[dict[str, Any]]:
 
 
 def _write_transcript_and_writer_state(home: Home, now: int) -> None:
-    from memtab.writer.records import WriterState  # the demo loads pydantic (see above)
-
     lines = "".join(json.dumps(message) + "\n" for message in demo_transcript(now))
     atomic_write_text(home.transcript_path(MAIN_ID), lines)
     state = WriterState(

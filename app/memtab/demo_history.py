@@ -44,6 +44,12 @@ from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import Journal
 from memtab.store.sidecars.registry import Workspace, load_registry
 from memtab.traces.names import trace_file_name
+from memtab.traces.schema import (
+    AttemptRecord,
+    DumpRecord,
+    EventsSummaryRecord,
+    ToolExecutionRecord,
+)
 
 NOTES = "/memories/workspace/notes.md"
 TODO = "/memories/workspace/todo.md"
@@ -352,13 +358,6 @@ def write_failed_trace_dump(
     """The dump of a writer run on `branch` that timed out 54 minutes ago, its write
     refused (the Traces tab's failed run), written through the dump's records as the
     writer writes one (the demo loads pydantic: see `memtab.demo`)."""
-    from memtab.traces.schema import (
-        AttemptRecord,
-        DumpRecord,
-        EventsSummaryRecord,
-        ToolExecutionRecord,
-    )
-
     started = now - 54 * MINUTE
     memory_path = "/memories/workspace/notes.md"
     notes = (resource_path("demo") / "workspace/main/notes.md").read_text(encoding="utf-8")

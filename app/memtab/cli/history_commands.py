@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
+from memtab.blame.records import BlameLine
+from memtab.blame.service import blame_file_id, blame_memory_file
 from memtab.cli.common import (
     CliError,
     add_home_option,
@@ -23,13 +24,17 @@ from memtab.cli.common import (
     print_json,
     require_memory_path,
 )
-from memtab.file_protocol.file_ref import is_virtual_path
+from memtab.file_protocol.file_ref import SourceError, is_virtual_path, parse_file_id
 from memtab.humanize import absolute_time, files_changed_text, relative_time, size_text
+from memtab.sources.agent_file import SourceVersions, restore_version
+from memtab.sources.config import SourceContext
+from memtab.sources.discovery import discover
 from memtab.store.actors import actor_name, actor_short
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.external import sync_external
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
+from memtab.store.history.records import RunEntry
 from memtab.store.history.runs import (
     REVERT_KIND,
     RUN_KINDS,
@@ -42,11 +47,6 @@ from memtab.store.restore.orphans import OrphanProjectStore
 from memtab.store.restore.undo import file_history, restore, revert_run, trash
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.events import find_event, restore_event
-
-if TYPE_CHECKING:  # the sources load only for a file id
-    from memtab.blame.records import BlameLine
-    from memtab.sources.agent_file import SourceVersions
-    from memtab.store.history.records import RunEntry
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -151,8 +151,6 @@ def _synced_store(args: argparse.Namespace, *, reading: bool = True) -> MemorySt
 
 
 def _source_versions(args: argparse.Namespace) -> SourceVersions:
-    from memtab.sources.agent_file import SourceVersions
-
     if args.workspace is not None or args.orphan is not None:
         raise CliError("A file id needs no --workspace or --orphan")
     return SourceVersions(open_home(args))
@@ -161,10 +159,6 @@ def _source_versions(args: argparse.Namespace) -> SourceVersions:
 def _restore_source_file(args: argparse.Namespace) -> int:
     if args.to is not None:
         raise CliError("--to is for mux memory files; another agent's file is restored in place")
-    from memtab.file_protocol.file_ref import SourceError, parse_file_id
-    from memtab.sources.agent_file import restore_version
-    from memtab.sources.config import SourceContext
-    from memtab.sources.discovery import discover
 
     history = _source_versions(args)
     file_id = args.path.strip()
@@ -188,8 +182,6 @@ def _restore_source_file(args: argparse.Namespace) -> int:
 def run_history(args: argparse.Namespace) -> int:
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "history")
     if not is_virtual_path(args.path):
-        from memtab.file_protocol.file_ref import SourceError
-
         try:
             versions = _source_versions(args).versions(args.path.strip())
         except SourceError as error:
@@ -222,12 +214,8 @@ def run_history(args: argparse.Namespace) -> int:
 
 def run_blame(args: argparse.Namespace) -> int:
     """`memtab blame PATH`: each line, who introduced it (docs/formats.md §20.2)."""
-    from memtab.blame.service import blame_file_id, blame_memory_file
-
     require_memory_path(open_home(args), args.path, args.workspace or args.orphan, "blame")
     if not is_virtual_path(args.path):
-        from memtab.file_protocol.file_ref import SourceError
-
         try:
             blame = blame_file_id(_source_versions(args).home, args.path.strip())
         except SourceError as error:

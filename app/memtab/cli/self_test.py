@@ -19,16 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from memtab import __version__
+from memtab.consolidation.job import run_isolated
+from memtab.demo import MAIN_ID, create_demo_home
+from memtab.store.scopes.memory import MemoryStore
+from memtab.store.sidecars.registry import load_registry
 
 logger = logging.getLogger(__name__)
 
 
 def run_self_test() -> int:
-    from memtab.consolidation.job import run_isolated
-    from memtab.demo import MAIN_ID, create_demo_home
-    from memtab.store.scopes.memory import MemoryStore
-    from memtab.store.sidecars.registry import load_registry
-
     report: dict[str, Any] = {"version": __version__, "frozen": bool(getattr(sys, "frozen", False))}
     with tempfile.TemporaryDirectory(prefix="memtab-self-test-") as scratch:
         # The child process inherits these: offline, and no user settings.

@@ -122,7 +122,7 @@ def _unaddressable_rows(listings: list[ScopeListing]) -> list[dict[str, Any]]:
 
 def run_list(args: argparse.Namespace) -> int:
     if args.source not in (None, "mux"):
-        from memtab.cli.source_commands import run_source_list  # only when asked
+        from memtab.cli.source_commands import run_source_list  # lazy: --source only
 
         return run_source_list(args)
     home = open_home(args)

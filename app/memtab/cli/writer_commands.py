@@ -15,7 +15,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from memtab.cli.common import CliError, add_home_option, open_home, print_json
 from memtab.humanize import plural
@@ -40,9 +39,7 @@ from memtab.writer.job.providers import (
 )
 from memtab.writer.job.result import WriterRunResult
 from memtab.writer.job.run import run_writer
-
-if TYPE_CHECKING:
-    from memtab.writer.records import Suggestion
+from memtab.writer.records import Suggestion
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

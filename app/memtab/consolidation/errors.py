@@ -5,10 +5,9 @@ Every message is one line meant for the user (CLI error line, GUI status bar).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-if TYPE_CHECKING:
-    from memtab.store.sidecars.journal import ConsolidationRecord
+from memtab.store.sidecars.journal import ConsolidationRecord
 
 FailureKind = Literal["error", "timeout", "cancelled", "config", "stopped"]
 

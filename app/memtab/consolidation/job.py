@@ -24,22 +24,20 @@ import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from memtab.consolidation.errors import ConsolidationError, RunCancelledError
+from memtab.consolidation.records import ConsolidationPlan
+from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.fs.clock import now_ms
 from memtab.fs.sidecar import KeptAside, notify_kept_aside, on_kept_aside
+from memtab.llm.loop import StepCallback
 from memtab.log_rotation import start_rotating
 from memtab.logs import log_file, setup_logging
 from memtab.store.history.runs import new_run_id
 from memtab.store.home import Home, HomeError
 from memtab.store.scopes.memory import MemoryStoreError
 from memtab.store.sidecars.journal import ConsolidationRecord, Trigger
-
-if TYPE_CHECKING:  # the window imports this module; plans load with the engine
-    from memtab.consolidation.records import ConsolidationPlan
-    from memtab.consolidation.service import RunReservation
-    from memtab.llm.loop import StepCallback
 
 logger = logging.getLogger(__name__)
 
@@ -136,8 +134,6 @@ def _child_main(
 ) -> None:
     """The child process: a fresh service on the home, progress, files kept aside and the
     result over the pipe."""
-    from memtab.consolidation.service import ConsolidationService
-
     if log_to_file:  # a spawned child starts with no logging set up
         setup_logging()
         start_rotating()

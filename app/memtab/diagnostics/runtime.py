@@ -9,7 +9,9 @@ bundle, which has no separate interpreter to run, the same code runs in this pro
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
+import io
 import json
 import logging
 import platform
@@ -17,6 +19,8 @@ import subprocess
 import sys
 from collections.abc import Callable
 from typing import Any
+
+import watchdog.version
 
 from memtab import __version__
 from memtab.diagnostics.report import Findings
@@ -52,9 +56,6 @@ QtChecker = Callable[[], dict[str, Any]]
 def run_qt_check() -> dict[str, Any]:
     """What `QT_CHECK` found: versions, and a `problem` / `platformProblem` if any."""
     if getattr(sys, "frozen", False):
-        import contextlib
-        import io
-
         output = io.StringIO()
         with contextlib.redirect_stdout(output):
             exec(compile(QT_CHECK, "<qt check>", "exec"), {"__name__": "qt_check"})
@@ -95,9 +96,10 @@ def _distribution_version(*names: str) -> str | None:
 
 def check_runtime(qt_check: QtChecker = run_qt_check) -> tuple[dict[str, Any], Findings]:
     """Versions of Memtab, Python, Qt and the libraries, and whether Qt loads."""
+    # lazy: httpx (~8 MiB, ~190 ms) only when asked
     import httpx
-    import watchdog.version
 
+    # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
     from memtab.fs.pydantic_once import load_pydantic
 
     pydantic = load_pydantic()

@@ -73,7 +73,7 @@ def check_provider(
     ):
         found.broken("The OpenAI API needs a key and none is used: set $OPENAI_API_KEY")
     if probe and not settings.is_offline:
-        from memtab.llm.probe import probe_provider  # httpx: only when asked
+        from memtab.llm.probe import probe_provider  # lazy: httpx (~8 MiB), only when asked
 
         result = probe_provider(settings)
         section["check"] = result.to_json()

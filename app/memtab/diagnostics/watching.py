@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from watchdog.observers import Observer
+
 from memtab.diagnostics.report import Findings
 
 logger = logging.getLogger(__name__)
@@ -31,8 +33,6 @@ _WATCH_LINE = b"inotify wd:"
 def watchdog_backend() -> str:
     """The observer watchdog chose on this machine: "inotify", "fsevents", "kqueue",
     "windowsapi" or "polling" (its class name, as the window's status line says it)."""
-    from watchdog.observers import Observer
-
     chosen = cast(type, Observer)  # a class picked at import; typed as an alias
     for cls in chosen.__mro__:
         if cls.__module__.startswith("watchdog.") and cls.__name__.endswith("Observer"):

@@ -24,7 +24,7 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.errors import (
@@ -35,12 +35,11 @@ from memtab.store.errors import (
 )
 from memtab.store.files import FileContent
 from memtab.store.history.blobs import sha256_of
+from memtab.store.history.versions import Version
 from memtab.store.home import Home
 from memtab.store.paths import PathError, Scope, VirtualPath, parse_file_path
+from memtab.store.restore.undo import content_of, file_history, find_version, restore
 from memtab.store.scopes.memory import MemoryStore
-
-if TYPE_CHECKING:  # history's readers and other agents' files load on first use
-    from memtab.store.history.versions import Version
 
 logger = logging.getLogger(__name__)
 
@@ -303,8 +302,6 @@ class MuxFile:
             return None
 
     def versions(self) -> list[Version]:
-        from memtab.store.restore.undo import file_history
-
         with store_errors():
             return file_history(self.store, str(self.path))
 
@@ -320,8 +317,6 @@ class MuxFile:
         """`store.restore.undo.restore` (a deleted file may come back beside a newer one
         of the same name), or — `expected_sha256` — the version's content in place, only
         over that content."""
-        from memtab.store.restore.undo import content_of, find_version, restore
-
         path = str(self.path)
         with store_errors(), self.store.collecting_changes() as changes:
             if expected_sha256 is not None:

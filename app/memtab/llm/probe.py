@@ -24,7 +24,7 @@ from memtab.llm.endpoints import base_url_problem
 from memtab.llm.settings import ProviderSettings, create_provider
 from memtab.llm.types import ProviderError, ProviderErrorKind, UserMessage
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: httpx (~8 MiB, ~190 ms) with the first model call
     from memtab.llm.http import HttpOptions
 
 logger = logging.getLogger(__name__)
@@ -77,6 +77,7 @@ class ProbeResult:
 def probe_options(timeout_s: float = PROBE_TIMEOUT_S) -> HttpOptions:
     """The HTTP options of a probe: a short timeout and no retries (a retry would hide
     the first answer behind a backoff)."""
+    # lazy: httpx (~8 MiB, ~190 ms) with the first model call
     from memtab.llm.http import HttpOptions  # httpx loads only when asked
 
     return HttpOptions(

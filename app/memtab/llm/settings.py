@@ -54,7 +54,7 @@ from memtab.llm.endpoints import (
 from memtab.llm.saved_keys import KeyPlace, SavedKeys, place_of, store_keys
 from memtab.llm.types import ChatProvider, ProviderError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: httpx (~8 MiB, ~190 ms) with the first model call
     from memtab.llm.http import HttpOptions
 
 logger = logging.getLogger(__name__)
@@ -106,6 +106,7 @@ class ProviderSettings:
         · key from $ANTHROPIC_API_KEY`."""
         if self.provider == "offline":
             return "offline · built-in rules, no model"
+        # lazy: httpx (~8 MiB, ~190 ms) with the first model call
         from memtab.llm.http import display_url  # httpx loads only when asked
 
         return (
@@ -171,6 +172,7 @@ def load_provider_section(path: Path) -> dict[str, Any]:
     """The provider keys of the settings file (`settings_model.ProviderSection`): each a
     string or None, `api_keys` a mapping or None. ProviderError("config") when the file or
     one of them is unusable."""
+    # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
     from memtab.llm.settings_model import read_provider_section  # pydantic: when needed
 
     try:
@@ -453,7 +455,10 @@ def create_provider(
     the job they serve, so callers handle "offline" first.
     """
     # Imported here: httpx costs a noticeable part of the window's start-up.
+    # lazy: httpx (~8 MiB, ~190 ms) with the first model call
     from memtab.llm.anthropic import DEFAULT_MAX_TOKENS, AnthropicProvider
+
+    # lazy: httpx (~8 MiB, ~190 ms) with the first model call
     from memtab.llm.openai import OpenAIProvider
 
     if settings.provider == "anthropic":

@@ -25,7 +25,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.atomic import Directory, encode_utf8
@@ -42,10 +42,8 @@ from memtab.sources.model import FileKind, ReadOnlyError, Source, SourceFile
 from memtab.store.errors import CapError, SaveConflictError, file_cap_message
 from memtab.store.files import MAX_FILE_BYTES, content_sha256
 from memtab.store.history.capture import removes_nothing
+from memtab.store.history.versions import Op
 from memtab.store.scopes.memory import missing_conflict, replace_loaded_in
-
-if TYPE_CHECKING:
-    from memtab.store.history.versions import Op
 
 logger = logging.getLogger(__name__)
 

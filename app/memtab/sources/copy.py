@@ -18,18 +18,15 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
 
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
+from memtab.file_protocol.memory_file import MemoryFile
 from memtab.sources.content import ChangeRecorder, save_source_file
 from memtab.sources.listing import target_file
 from memtab.sources.model import FileKind, Source
 from memtab.sources.notes import CLAUDE_TOPIC_TYPES, Note
 from memtab.store.paths import VIRTUAL_ROOT
 from memtab.store.scopes.memory import MemoryStore
-
-if TYPE_CHECKING:
-    from memtab.file_protocol.memory_file import MemoryFile
 
 logger = logging.getLogger(__name__)
 

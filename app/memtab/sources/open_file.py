@@ -8,16 +8,14 @@ last scan, a discovery for the CLI). Nothing else looks at which kind a file is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
+from memtab.sources.agent_file import AgentFile, SourceVersions  # the first one opened
+from memtab.sources.model import Source, SourceFile
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
-
-if TYPE_CHECKING:
-    from memtab.sources.model import Source, SourceFile
 
 AgentFinder = Callable[[MemoryFileRef], "tuple[Source, SourceFile] | None"]
 """Another agent's file as its source lists it now (the window's last scan, or a
@@ -42,6 +40,5 @@ def open_memory_file(
     found = find_agent_file(ref) if find_agent_file is not None else None
     if found is None:
         return None
-    from memtab.sources.agent_file import AgentFile, SourceVersions  # the first one opened
 
     return AgentFile(*found, SourceVersions(home))

@@ -53,6 +53,7 @@ from memtab.store.history.versions import ScopeHistory, Version, scope_key
 from memtab.store.home import CONSOLIDATION_LOCK, Home, HomeError
 from memtab.store.paths import PathError, Scope, parse_file_path, parse_virtual_path
 from memtab.store.scopes.memory import MemoryStore
+from memtab.store.scopes.tool import MemoryTool  # the tool's models load pydantic
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp
 from memtab.store.sidecars.registry import load_registry
 
@@ -307,8 +308,6 @@ def replay_call(
 ) -> dict[str, bytes | None] | None:
     """What a memory-tool call makes of these files (path → content, None: no file), on
     a scratch copy of them alone; None when it cannot be told."""
-    from memtab.store.scopes.tool import MemoryTool  # the tool's models load pydantic
-
     if store.workspace is None:
         return None
     with tempfile.TemporaryDirectory(prefix="memtab-replay-") as directory:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from memtab.humanize import plural
 from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.records import FileVersions, RunEntry, RunOp
 from memtab.store.history.runs import log_run, new_run_id
 from memtab.store.home import Home
 from memtab.sync.layout import Target
@@ -18,7 +19,6 @@ def log_imports(home: Home, target: Target, changes: Sequence[RecordedChange], a
     """Add the run of a sync of `target` that brought `changes` in (none: nothing)."""
     if not changes:
         return
-    from memtab.store.history.records import FileVersions, RunEntry, RunOp
 
     ops = tuple(
         RunOp(

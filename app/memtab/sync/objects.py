@@ -17,13 +17,10 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from memtab.store.history.capture import MAX_HISTORY_FILE_BYTES
-from memtab.sync.git import Identity
-
-if TYPE_CHECKING:
-    from memtab.sync.git import Git
+from memtab.sync.git import Git, Identity
 
 _TREE_MODE = b"40000"
 

@@ -17,6 +17,7 @@ import functools
 import getpass
 import logging
 import re
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -560,6 +561,4 @@ def _not_set_up(config: SyncConfig) -> str:
 
 
 def _remove_tree(path: Any) -> None:
-    import shutil
-
     shutil.rmtree(path, ignore_errors=True)

@@ -22,13 +22,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from memtab.fs.atomic import atomic_write_json, make_directory_durably
 from memtab.fs.sidecar import keep_aside, read_sidecar
-
-if TYPE_CHECKING:
-    from memtab.sync.records import SyncState
+from memtab.sync.records import SyncState
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +33,6 @@ logger = logging.getLogger(__name__)
 def load_state(path: Path) -> SyncState:
     """The state in `path`; an empty one when missing. A file that cannot be parsed is
     kept aside (docs/formats.md §16) and the sync starts over from the repository."""
-    from memtab.sync.records import SyncState
-
     read = read_sidecar(path)
     if read.problem is not None:
         if read.raw is not None:

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
 
 from memtab.traces.describe import first_line
-
-if TYPE_CHECKING:
-    from memtab.traces.schema import DumpRecord
+from memtab.traces.schema import DumpRecord
 
 
 class Outcome(enum.StrEnum):

@@ -19,15 +19,14 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memtab.traces.describe import content_text, message_text
+from memtab.traces.lenient import Notes, read_record, record_fields, record_positions
 from memtab.traces.names import parse_trace_file_name, trace_workspace_id
 from memtab.traces.outcome import Outcome, assess
+from memtab.traces.schema import AttemptRecord, DumpRecord, ToolExecutionRecord
 from memtab.traces.tolerant_json import load_members
-
-if TYPE_CHECKING:
-    from memtab.traces.schema import AttemptRecord, DumpRecord, ToolExecutionRecord
 
 # Members a list summary skips: large, and not needed for the outcome or the error line.
 _BULKY_FIELDS = frozenset(
@@ -231,16 +230,11 @@ def parse_trace_bytes(data: bytes, path: Path) -> TraceDump:
 
 def _read_dump(members: Mapping[str, Any]) -> tuple[DumpRecord, list[str]]:
     """The record of the members that were read, and a note per unusable field."""
-    from memtab.traces.lenient import Notes, read_record
-    from memtab.traces.schema import DumpRecord
-
     notes = Notes()
     return read_record(DumpRecord, members, notes), notes.problems
 
 
 def _attempts(record: DumpRecord, raw_attempts: Any) -> tuple[TraceAttempt, ...]:
-    from memtab.traces.lenient import record_positions
-
     positions = record_positions(raw_attempts)
     return tuple(
         TraceAttempt(position + 1, attempt, _messages(attempt.messages))
@@ -274,7 +268,4 @@ def _placed_members() -> frozenset[str]:
 
 
 def _aliases(exclude: frozenset[str]) -> list[str]:
-    from memtab.traces.lenient import record_fields
-    from memtab.traces.schema import DumpRecord
-
     return [field.alias for field in record_fields(DumpRecord) if field.name not in exclude]

@@ -78,6 +78,7 @@ class WriterSettings:
     def __post_init__(self) -> None:
         if all(getattr(self, f.name) == f.default for f in dataclasses.fields(self)):
             return  # the defaults are valid (a test checks it): pydantic need not load
+        # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
         from memtab.writer.config_model import problems_of  # pydantic: see config_model
 
         problems = problems_of(self.to_json())
@@ -122,6 +123,7 @@ def check_writer_settings(
         return WriterSettings(), []
     if not isinstance(raw, dict):
         return WriterSettings(), [f"{source}: 'writer' must be an object; using defaults"]
+    # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
     from memtab.writer.config_model import read_writer_section  # pydantic: see config_model
 
     section, problems = read_writer_section(raw)

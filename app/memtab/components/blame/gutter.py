@@ -12,14 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from memtab.blame.lines import matched_lines, split_lines
+from memtab.blame.records import Blame, BlameLine
 from memtab.humanize import absolute_time, relative_time
 from memtab.store.actors import BEFORE_MEMTAB, UNSAVED, actor_name, actor_short
-
-if TYPE_CHECKING:  # blame's records are pydantic: the window reads them, never imports them
-    from memtab.blame.records import Blame, BlameLine
 
 
 def actor_words(actor: str) -> str:

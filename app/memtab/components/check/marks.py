@@ -10,16 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from memtab.check.records import Finding
 from memtab.components.tree.marks import MarkTone, RowMark
 from memtab.components.tree.nodes import ref_key
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError, parse_file_ref
 from memtab.humanize import plural
 from memtab.store.paths import PathError
-
-if TYPE_CHECKING:  # the check's records are pydantic: the window reads them, never imports them
-    from memtab.check.records import Finding
 
 KIND_WORDS: dict[str, str] = {
     "missing-path": "Path not found",

@@ -17,8 +17,9 @@ import logging
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from memtab.components.tree.scan import HomeScan
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.store.files import content_sha256
 from memtab.store.frontmatter import yaml_scalar
@@ -28,9 +29,6 @@ from memtab.store.paths import PathError, VirtualPath, parse_file_path
 from memtab.store.restore import orphans
 from memtab.store.restore.undo import HistoryError, restore
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError, UnkeptChangeError
-
-if TYPE_CHECKING:
-    from memtab.components.tree.scan import HomeScan
 
 logger = logging.getLogger(__name__)
 

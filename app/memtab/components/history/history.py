@@ -14,14 +14,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from memtab import humanize
 from memtab.components.cancel import CancelToken
 from memtab.components.text_diff import DiffResult, compute_diff
 from memtab.components.tree.nodes import SECTION_TITLES, SectionId
 from memtab.file_protocol.file_ref import MUX_SOURCE_ID, MemoryFileRef
-from memtab.file_protocol.memory_file import MemoryFile
+from memtab.file_protocol.memory_file import Commit, MemoryFile
 from memtab.store.actors import actor_name
 from memtab.store.external import SyncReport, sync_external
 from memtab.store.history.blobs import sha256_of
@@ -41,9 +40,6 @@ from memtab.store.restore.undo import (
 from memtab.store.scopes.memory import MemoryStore
 from memtab.watch.lease import recorder_running
 from memtab.watch.sources import record_sources
-
-if TYPE_CHECKING:  # git's log is read only for an agent that keeps one
-    from memtab.file_protocol.memory_file import Commit
 
 logger = logging.getLogger(__name__)
 

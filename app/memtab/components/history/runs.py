@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from memtab import humanize
 from memtab.components.history.diff import parse_unified_diff
@@ -21,6 +21,7 @@ from memtab.store.actors import actor_name
 from memtab.store.catch_up import catch_up_runs
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.describe import DRY_RUN_NOTE, describe_run, op_diff
+from memtab.store.history.records import RunEntry, RunOp
 from memtab.store.history.runs import (
     CHECK_FIX_PROVIDER,
     MUX_SOURCE,
@@ -35,9 +36,6 @@ from memtab.store.home import Home, HomeError
 from memtab.store.paths import SCOPE_ORDER, PathError, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
-
-if TYPE_CHECKING:  # records load pydantic: with the first run read, on a worker
-    from memtab.store.history.records import RunEntry, RunOp
 
 logger = logging.getLogger(__name__)
 

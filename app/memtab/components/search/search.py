@@ -30,16 +30,14 @@ import os
 from collections import OrderedDict
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from memtab.components.cancel import CancelToken
 from memtab.components.search.highlight import highlight_spans
 from memtab.components.tree.nodes import FileMatch, LineMatch, file_key, orphan_entry_key, ref_key
 from memtab.components.tree.scan import HomeScan
+from memtab.components.tree.sources_scan import SourcesScan
+from memtab.sources.layouts import classify
 from memtab.store.files import MAX_FILE_BYTES, ScopeListing
-
-if TYPE_CHECKING:
-    from memtab.components.tree.sources_scan import SourcesScan
 
 # Files larger than this are matched by name and description only: reading megabytes on
 # every keystroke is not worth a hit in a file Memtab cannot even edit.
@@ -124,8 +122,6 @@ def _searchables(
 def _source_searchables(
     sources: SourcesScan, candidates: Collection[str] | None
 ) -> Iterator[_Searchable]:
-    from memtab.sources.layouts import classify
-
     for listing in sources.listings:
         for file in listing.files:
             key = ref_key(file.ref)

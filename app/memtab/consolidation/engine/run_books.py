@@ -19,13 +19,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memtab.consolidation.errors import RunFailedError, RunStoppedError
 from memtab.fs.clock import Clock
 from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError
 from memtab.store.history.blobs import sha256_of
+from memtab.store.history.records import RunEntry, RunOp, TokenUsage
 from memtab.store.history.runs import CHECK_FIX_PROVIDER, RunsLog, journal_fingerprint
 from memtab.store.history.started import StartedRun
 from memtab.store.home import Home
@@ -33,9 +34,6 @@ from memtab.store.paths import PathError
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, JournalOp, Trigger
 from memtab.store.sidecars.registry import Workspace
-
-if TYPE_CHECKING:  # records load pydantic: built when a run ends (the engine preloads this)
-    from memtab.store.history.records import RunOp
 
 logger = logging.getLogger(__name__)
 
@@ -174,8 +172,6 @@ class RunBooks:
     ) -> bool:
         """Add the run to the runs log, then drop its started-run file; when the log
         cannot take it, the file stays and the next start logs the run (False)."""
-        from memtab.store.history.records import RunEntry, TokenUsage
-
         entry = RunEntry(
             id=self.run.run_id,
             at=record.last_run_at if record is not None else self.clock(),

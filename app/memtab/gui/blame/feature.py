@@ -20,11 +20,13 @@ import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QObject, QPoint, QTimer, SignalInstance, Slot
 from shiboken6 import isValid
 
+from memtab.blame.records import Blame
+from memtab.blame.service import blame_file
 from memtab.components.blame.gutter import GutterEntry, Link, entries
 from memtab.file_protocol.file_ref import MemoryFileRef, SourceError
 from memtab.file_protocol.memory_file import MemoryFile
@@ -36,9 +38,6 @@ from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.errors import MemoryStoreError
 from memtab.store.paths import PathError
-
-if TYPE_CHECKING:  # lazy: blame's engine (~10 MiB with pydantic) at the first blame
-    from memtab.blame.records import Blame
 
 logger = logging.getLogger(__name__)
 
@@ -61,9 +60,6 @@ class BlameEditor(MarginEditor, Protocol):
 def _blame_job(
     file: MemoryFile, text: str, _ctx: TaskContext
 ) -> tuple[MemoryFileRef, Blame, list[GutterEntry]] | str:
-    # lazy: blame's engine (~10 MiB with pydantic) at the first blame
-    from memtab.blame.service import blame_file
-
     try:
         blame = blame_file(file)
     except (MemoryStoreError, PathError, SourceError, OSError) as error:

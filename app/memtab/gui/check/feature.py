@@ -20,7 +20,6 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QDockWidget
@@ -36,6 +35,7 @@ from memtab.components.check.marks import (
     summary,
 )
 from memtab.components.tree.marks import MarkedRows
+from memtab.consolidation.records import ConsolidationPlan
 from memtab.fs.heap import release_free_heap
 from memtab.gui.check.line_marks import CheckLineMarks
 from memtab.gui.check.panel import CheckPanel
@@ -44,9 +44,6 @@ from memtab.gui.line_margin import MarginEditor
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.home import HomeError, PathKind, PathPlace
 from memtab.store.sidecars.registry import Workspace
-
-if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
-    from memtab.consolidation.records import ConsolidationPlan
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +111,7 @@ class _Engine:
 def _fix_job(
     context: WindowContext, workspace: Workspace, findings: tuple[Finding, ...], _ctx: TaskContext
 ) -> object:
-    # lazy: the consolidation engine (~11 MiB) with the first fix
+    # lazy: the consolidation engine (~1.4 MiB, ~100 ms) with the first fix
     from memtab.consolidation.review.check_fixes import plan_fixes
 
     return plan_fixes(context.home, workspace, findings)
@@ -275,7 +272,7 @@ class CheckFeature(QObject):
         if key == CHECK_KEY:
             self._show(result)  # type: ignore[arg-type]
             return
-        # lazy: the consolidation engine (~11 MiB) with the first fix
+        # lazy: the consolidation engine (~1.4 MiB, ~100 ms) with the first fix
         from memtab.consolidation.review.check_fixes import FixPlan
 
         if isinstance(result, FixPlan):

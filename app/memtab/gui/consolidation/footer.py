@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal, SignalInstance, Slot
 from PySide6.QtGui import QFont, QPainter, QPaintEvent, QPalette
@@ -52,6 +52,7 @@ from memtab.components.consolidation.run_states import (
     RunStates,
     Tone,
 )
+from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.consolidation.footer_lines import CoverageLines, summaries_tooltip
 from memtab.gui.consolidation.review_dialog import ReviewDialog
 from memtab.gui.consolidation.review_opener import ReviewOpener
@@ -60,9 +61,6 @@ from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.widgets import ElidedLabel
 from memtab.store.sidecars.journal import ConsolidationRecord, ConsolidationStatus, Trigger
 from memtab.store.sidecars.registry import Workspace
-
-if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
-    from memtab.consolidation.records import ConsolidationPlan
 
 logger = logging.getLogger(__name__)
 

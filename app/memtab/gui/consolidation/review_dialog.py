@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -36,14 +35,13 @@ from PySide6.QtWidgets import (
 
 from memtab import humanize
 from memtab.components.history.diff import join_diffs
+from memtab.consolidation.records import ConsolidationPlan, PlannedOp
+from memtab.consolidation.review.review_setting import save_review_mode
 from memtab.gui.dialog_layout import fit_to_screen, fit_to_title
 from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import WrappedLabel, short_name
-
-if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
-    from memtab.consolidation.records import ConsolidationPlan, PlannedOp
 
 logger = logging.getLogger(__name__)
 
@@ -269,9 +267,6 @@ class ReviewDialog(QDialog):
         self.apply_button.setEnabled(self.accepted_changes > 0)
 
     def _save_direct_mode(self) -> None:
-        # lazy: the consolidation engine (~11 MiB) at its first use
-        from memtab.consolidation.review.review_setting import save_review_mode
-
         try:
             save_review_mode("apply-directly")
         except (OSError, ValueError) as error:

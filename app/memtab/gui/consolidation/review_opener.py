@@ -21,15 +21,11 @@ deleted, and the next run prepares another.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
+from memtab.consolidation.records import ConsolidationPlan
 from memtab.gui.consolidation.review_dialog import ReviewDialog
-
-if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
-    from memtab.consolidation.records import ConsolidationPlan
 
 # Between two steps the window gets a frame's time of its own (paints, input, timers).
 STEP_PAUSE_MS = 16

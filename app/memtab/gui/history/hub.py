@@ -159,8 +159,6 @@ class HistoryHub(QObject):
     def open_runs(self) -> RunsDialog:
         """Open (or raise) Runs…, listing the runs again."""
         if self.runs_dialog is None:
-            from memtab.gui.history.runs_dialog import RunsDialog  # lazy: ~0.8 MiB, when opened
-
             self.runs_dialog = RunsDialog(self._home, self._shell.as_widget())
             self.runs_dialog.open_file_requested.connect(self._on_runs_open_file_requested)
         scan = self._context.shown.scan
@@ -184,8 +182,6 @@ class HistoryHub(QObject):
     def open_trash(self, scope: Scope | None = None) -> TrashDialog:
         """Open (or raise) Recently deleted, for one scope or all."""
         if self.trash_dialog is None:
-            from memtab.gui.history.trash_dialog import TrashDialog  # lazy: ~0.4 MiB, when opened
-
             self.trash_dialog = TrashDialog(self._shell.as_widget())
             self.trash_dialog.restore_requested.connect(self._on_trash_restore_requested)
         self.trash_dialog.show_store(MemoryStore.of(self._context.shown.view()), scope)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QFont
@@ -63,13 +62,11 @@ from memtab.gui.history.widgets import DiffPane, RowList
 from memtab.gui.style import Accent, accent_text, muted_text
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.gui.widgets import ElidedLabel, WrappedLabel
+from memtab.store.history.records import RunEntry
 from memtab.store.history.runs import MUX_SOURCE
 from memtab.store.home import Home
 from memtab.store.restore.undo import RevertResult, revert_run
 from memtab.store.sidecars.journal import TRIGGERS
-
-if TYPE_CHECKING:  # lazy: pydantic (~10 MiB), loaded by the first record read
-    from memtab.store.history.records import RunEntry
 
 logger = logging.getLogger(__name__)
 

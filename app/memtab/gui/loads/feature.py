@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QTextCursor
@@ -22,16 +21,15 @@ from memtab.file_protocol.file_ref import SourceError, parse_file_ref
 from memtab.gui.context import WindowContext, WindowShell
 from memtab.gui.line_margin import MarginEditor
 from memtab.gui.loads.cut_line import CutLine
+from memtab.gui.loads.dialog import LoadsDialog
 from memtab.gui.tasks.file_ops import OpFollowUp
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
+from memtab.loads.engine import compute_loads
 from memtab.sources.claude.index import is_cut_index, move_past_cut
 from memtab.sources.config import SourceContext
 from memtab.store.home import Home
 from memtab.store.paths import PathError
 from memtab.store.scopes.memory import MemoryStore
-
-if TYPE_CHECKING:  # lazy: ~10 MiB (pydantic) when What each agent loads first opens
-    from memtab.gui.loads.dialog import LoadsDialog
 
 LOADS_KEY = "loads"
 ContextLoader = Callable[[Home], SourceContext]
@@ -41,10 +39,6 @@ SelectKey = Callable[[str], None]
 def loads_job(
     home: Home, workspace_id: str | None, load_context: ContextLoader, _ctx: TaskContext
 ) -> object:
-    # Lazy: the loads' records are pydantic, which a settled window never imports.
-    # lazy: ~10 MiB (pydantic) when What each agent loads first opens
-    from memtab.loads.engine import compute_loads
-
     return compute_loads(home, workspace_id=workspace_id, context=load_context(home))
 
 
@@ -100,9 +94,6 @@ class LoadsFeature(QObject):
     def show(self) -> None:
         """Show the dialog and read what each agent loads, for the shown workspace."""
         if self.dialog is None:
-            # lazy: ~10 MiB (its records are pydantic) when the dialog first opens
-            from memtab.gui.loads.dialog import LoadsDialog
-
             self.dialog = LoadsDialog(self._shell.as_widget())
             self.dialog.refresh_requested.connect(self._on_dialog_refresh_requested)
             self.dialog.file_requested.connect(self._on_dialog_file_requested)

@@ -31,7 +31,7 @@ from memtab.store.conflict_copies import find_copies
 from memtab.store.files import ScopeListing
 from memtab.store.paths import Scope
 
-if TYPE_CHECKING:  # lazy: File → Sync… loads sync's engine (~11 MiB with pydantic)
+if TYPE_CHECKING:  # lazy: ~1.3 MiB, ~110 ms (sync's engine) when File → Sync… opens
     from memtab.gui.sync.setup_dialog import SyncSetupDialog
 
 logger = logging.getLogger(__name__)
@@ -141,7 +141,7 @@ class SyncFeature(QObject):
     @Slot()
     def open_setup(self) -> None:
         """File → Sync…: set sync up, change it or stop it."""
-        # lazy: sync's engine (~11 MiB with pydantic), on the first File → Sync… only
+        # lazy: ~1.3 MiB, ~110 ms (sync's engine) when File → Sync… opens
         from memtab.gui.sync.setup_dialog import SyncSetupDialog
 
         if self.setup is None:

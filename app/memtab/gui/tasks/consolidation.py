@@ -33,7 +33,6 @@ import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -45,13 +44,11 @@ from memtab.consolidation.job import (
     run_for_outcome,
     run_isolated,
 )
+from memtab.consolidation.records import ConsolidationPlan
 from memtab.consolidation.review.review_setting import load_review_mode
 from memtab.consolidation.service import ConsolidationService, RunReservation
 from memtab.gui.tasks.runner import TaskContext, TaskRunner
 from memtab.store.sidecars.journal import Trigger
-
-if TYPE_CHECKING:  # lazy: the consolidation engine (~11 MiB) at its first use
-    from memtab.consolidation.records import ConsolidationPlan
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -28,9 +28,7 @@ from memtab.humanize import absolute_time, relative_time
 from memtab.traces.describe import compact_json, first_line
 from memtab.traces.outcome import Outcome
 from memtab.traces.reader import TraceSummary
-
-if TYPE_CHECKING:  # lazy: pydantic (~10 MiB), loaded by the first record read
-    from memtab.traces.schema import ToolExecutionRecord
+from memtab.traces.schema import ToolExecutionRecord
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 _ROOT = QModelIndex()

@@ -7,7 +7,7 @@ shows an attempt's tool executions, messages and step results; `RawJsonView` the
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer, Slot
 from PySide6.QtGui import QGuiApplication, QPalette
@@ -38,9 +38,7 @@ from memtab.gui.widgets import ElidedLabel, WrappedLabel
 from memtab.humanize import absolute_time, size_text
 from memtab.traces.describe import describe_step, format_json
 from memtab.traces.reader import TraceAttempt, TraceDump, TraceMessage
-
-if TYPE_CHECKING:  # lazy: pydantic (~10 MiB), loaded by the first record read
-    from memtab.traces.schema import ToolExecutionRecord
+from memtab.traces.schema import ToolExecutionRecord
 
 RAW_LIMIT_CHARS = 256 * 1024
 

@@ -31,6 +31,7 @@ from memtab.fs.jsonfile import finite_number
 from memtab.fs.settings_file import settings_path
 from memtab.fs.sidecar import read_sidecar
 from memtab.store.history.blobs import BlobStore
+from memtab.store.history.provenance import kept_blobs, prune_provenance
 from memtab.store.history.runs import RunsLog
 from memtab.store.history.versions import ScopeHistory, Version, index_keys
 from memtab.store.home import Home
@@ -173,8 +174,6 @@ def _prune_provenance(home: Home, oldest_kept: int) -> None:
     """Provenance records of the same age as the runs dropped (docs/formats.md §20.1)."""
     if not home.provenance_log_path.exists():
         return  # nothing to prune: pydantic, which the log's records need, stays unloaded
-    # lazy: the log's records load pydantic (~100 ms, 11 MB), which a settled window never does
-    from memtab.store.history.provenance import prune_provenance
 
     removed = prune_provenance(home, oldest_kept)
     if removed:
@@ -185,8 +184,6 @@ def _kept_by_provenance(home: Home) -> set[str]:
     """The blobs provenance records refer to (a resolution's other side, §20.1)."""
     if not home.provenance_log_path.exists():
         return set()  # as above: pydantic stays unloaded
-    # lazy: the log's records load pydantic (~100 ms, 11 MB), which a settled window never does
-    from memtab.store.history.provenance import kept_blobs
 
     return kept_blobs(home)
 

@@ -19,7 +19,7 @@ The consolidation engine and the writer's run build them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from memtab.fs.records import (
     AtLeast,
@@ -35,10 +35,8 @@ from memtab.fs.records import (
     ValidItems,
 )
 from memtab.store.free_text import MAX_ERROR_BYTES, MAX_NOTE_BYTES, MAX_SUMMARY_BYTES, cap_text
-
-if TYPE_CHECKING:
-    from memtab.store.history.recorder import RecordedChange
-    from memtab.store.sidecars.journal import JournalOp
+from memtab.store.history.recorder import RecordedChange
+from memtab.store.sidecars.journal import JournalOp
 
 MEMTAB_SOURCE = "memtab"
 """The `source` of a run Memtab logged (mux's journal runs are `runs.MUX_SOURCE`)."""

@@ -23,15 +23,13 @@ import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from memtab.store.history.jsonlines import LOCK_TIMEOUT_S, JsonLinesFile
+from memtab.store.history.records import RunEntry, RunOp, TokenUsage
 from memtab.store.history.versions import new_version_id
 from memtab.store.home import Home
 from memtab.store.sidecars.journal import ConsolidationRecord, Journal, changed_files
-
-if TYPE_CHECKING:
-    from memtab.store.history.records import RunEntry, RunOp
 
 logger = logging.getLogger(__name__)
 
@@ -53,8 +51,6 @@ def new_run_id(at_ms: int) -> str:
 
 def parse_run(raw: dict[str, Any]) -> RunEntry | None:
     """A run from a log line, or None when it is not one (`RunEntry`'s rules)."""
-    from memtab.store.history.records import RunEntry
-
     return RunEntry.read(raw)
 
 
@@ -200,8 +196,6 @@ def _imported(
     workspace_id: str | None,
     project_path: str | None,
 ) -> RunEntry:
-    from memtab.store.history.records import RunEntry, RunOp, TokenUsage
-
     return RunEntry(
         id=f"mux-{fingerprint[:16]}",
         at=record.last_run_at,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from memtab.store.history.jsonlines import JsonLinesFile
+from memtab.store.history.records import RunHeader, StartedAttempt, StartedEnd
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
@@ -47,8 +48,6 @@ class StartedRun:
         plan_id: str | None = None,
         planned: int | None = None,
     ) -> None:
-        from memtab.store.history.records import RunHeader
-
         self.home = home
         self.header = RunHeader(
             id=run_id,
@@ -78,8 +77,6 @@ class StartedRun:
         before: Mapping[str, str | None],
     ) -> None:
         """Record the change about to be made: the call and what its files hold now."""
-        from memtab.store.history.records import StartedAttempt
-
         self._attempts += 1
         line = StartedAttempt(
             attempt=self._attempts,
@@ -93,8 +90,6 @@ class StartedRun:
 
     def end(self, status: str, summary: str, error: str | None, fingerprint: str | None) -> None:
         """Record how the run ended (best effort: the runs log is what counts)."""
-        from memtab.store.history.records import StartedEnd
-
         end = StartedEnd(
             status=status, summary=summary, error=error, journal_fingerprint=fingerprint
         )

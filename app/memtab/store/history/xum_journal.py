@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtab.fs.jsonfile import JsonError, parse_json
+from memtab.store.history.xum_journal_rows import REFINEMENT_KIND, Row
 from memtab.store.home import Home
 
 logger = logging.getLogger(__name__)
@@ -142,10 +143,6 @@ def _journal_bytes(journal: Path, *, head: bool, limit: int = MAX_JOURNAL_BYTES)
 
 
 def _read(session_id: str, data: bytes) -> Iterator[XumEdit]:
-    # The rows' records load pydantic, which a settled window never imports (History's
-    # list reads this module): they load with the first journal that has a row.
-    from memtab.store.history.xum_journal_rows import REFINEMENT_KIND, Row
-
     for line in data.splitlines():
         if b'"refinement"' not in line:
             continue  # most rows are other kinds: not parsed at all

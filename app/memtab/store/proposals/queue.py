@@ -26,7 +26,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
@@ -36,14 +36,13 @@ from memtab.store.errors import ScopeUnavailableError, ToolArgumentError
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
+from memtab.store.proposals.records import AgentProposal, ProposalFile  # see the top
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.tool import MemoryTool, ToolRequest, parse_tool_request
 from memtab.store.sidecars.registry import Workspace
 
 # The records load pydantic, which the settled window never imports (it lists proposals'
 # files by path only): they are imported by the functions that read or write a queue.
-if TYPE_CHECKING:
-    from memtab.store.proposals.records import AgentProposal
 
 logger = logging.getLogger(__name__)
 
@@ -133,8 +132,6 @@ class ProposalQueue:
     # --- changing -----------------------------------------------------------------------
 
     def _edit(self, change: Callable[[list[AgentProposal]], None]) -> None:
-        from memtab.store.proposals.records import ProposalFile  # pydantic: see the top
-
         lock = self.home.lock_path(f"proposals-{self.key}")
         with edit_sidecar(self.path, lock, shape_problem=_shape_problem) as raw:
             proposals, unknown = _split(raw)
@@ -159,7 +156,6 @@ class ProposalQueue:
                 reason = view.unavailable_reason(scope) if scope is not None else None
                 if reason:
                     raise ScopeUnavailableError(reason)
-        from memtab.store.proposals.records import AgentProposal  # pydantic: see the top
 
         arguments = request.args.model_dump(exclude={"command"}, exclude_none=True)
         at = self._clock()
@@ -285,8 +281,6 @@ def proposing_workspaces(home: Home) -> list[str]:
 
 
 def _split(raw: dict[str, Any]) -> tuple[list[AgentProposal], list[Any]]:
-    from memtab.store.proposals.records import AgentProposal, ProposalFile  # see the top
-
     read = ProposalFile.read(raw) or ProposalFile()
     known = [p for p in read.proposals if isinstance(p, AgentProposal)]
     return known, [p for p in read.proposals if not isinstance(p, AgentProposal)]

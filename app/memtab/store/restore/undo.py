@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from memtab.fs.clock import now_ms
 from memtab.store.actors import actor_name
@@ -25,6 +25,7 @@ from memtab.store.external import sync_external
 from memtab.store.history.blobs import BlobError, BlobStore, sha256_of
 from memtab.store.history.describe import unified_diff
 from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.records import FileVersions, RunEntry, RunOp
 from memtab.store.history.runs import (
     MUX_SOURCE,
     REVERT_KIND,
@@ -37,9 +38,6 @@ from memtab.store.home import Home
 from memtab.store.paths import SCOPE_ORDER, PathError, VirtualPath, parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import load_registry
-
-if TYPE_CHECKING:
-    from memtab.store.history.records import RunEntry
 
 logger = logging.getLogger(__name__)
 
@@ -368,9 +366,6 @@ def _log_revert(
     actor: str,
 ) -> str | None:
     """Log the revert as a run of its own: one op per file it restored."""
-    # lazy: records load pydantic (~100 ms), which a settled window never does: a revert does
-    from memtab.store.history.records import FileVersions, RunEntry, RunOp
-
     ops = tuple(
         RunOp(
             command=REVERT_KIND,

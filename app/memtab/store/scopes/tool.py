@@ -28,7 +28,7 @@ from memtab.store.scopes.memory import (
     SaveConflictError,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
     from memtab.store.scopes.tool_args import (
         CreateArgs,
         DeleteArgs,
@@ -56,6 +56,7 @@ TOOL_DESCRIPTION = (
 
 def tool_input_schema() -> dict[str, Any]:
     """The tool's input schema, generated from the argument models (`tool_args`)."""
+    # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
     from memtab.store.scopes.tool_args import input_schema  # pydantic: not before it is needed
 
     return input_schema()
@@ -107,6 +108,7 @@ class ToolRequest:
 
 def parse_tool_request(raw: Any) -> ToolRequest:
     """Validate a call against its command's model (ToolArgumentError, one line, otherwise)."""
+    # lazy: pydantic (~9 MiB, ~150 ms): its models load with their first use
     from memtab.store.scopes.tool_args import validate_arguments  # pydantic: see tool_input_schema
 
     return ToolRequest(validate_arguments(raw))

@@ -31,7 +31,7 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.user_files import open_regular_file
@@ -47,6 +47,7 @@ from memtab.store.proposals.queue import (
     proposal_target,
     proposal_text,
 )
+from memtab.store.proposals.records import AgentProposal
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.scopes.scope_view import ScopeView
 from memtab.store.sidecars.registry import Workspace
@@ -62,10 +63,7 @@ from memtab.writer.inbox.suggestions import (
 from memtab.writer.inbox.targets import proposed_target, target_problem
 from memtab.writer.inbox.undo import InboxUndo
 from memtab.writer.offline.notes import DIRECTIVES, FINDINGS, Note
-
-if TYPE_CHECKING:  # pydantic, which the settled window never imports (queue.py)
-    from memtab.store.proposals.records import AgentProposal
-    from memtab.writer.records import Suggestion
+from memtab.writer.records import Suggestion
 
 logger = logging.getLogger(__name__)
 

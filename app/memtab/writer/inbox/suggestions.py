@@ -45,13 +45,15 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
 from memtab.fs.terminal_text import printable
 from memtab.redact import redact_secrets
+from memtab.store.history.provenance import log_provenance
 from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.records import NoteOrigin, ProvenanceRecord
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore, NotFoundError, SaveConflictError
@@ -64,9 +66,7 @@ from memtab.writer.offline.notes import (
     apply_notes,
     notes_missing_from,
 )
-
-if TYPE_CHECKING:
-    from memtab.writer.records import Suggestion, SuggestionOrigin
+from memtab.writer.records import Suggestion, SuggestionFile, SuggestionOrigin
 
 logger = logging.getLogger(__name__)
 
@@ -88,8 +88,6 @@ class RunOrigin:
 
     def of_note(self, note: Note) -> SuggestionOrigin:
         """A suggestion's `origin`: the note's message ids and this run."""
-        from memtab.writer.records import SuggestionOrigin
-
         return SuggestionOrigin(
             message_ids=note.message_ids,
             workspace_id=self.workspace_id,
@@ -118,8 +116,6 @@ class _Document:
 
     @classmethod
     def of(cls, raw: dict[str, Any], workspace_id: str) -> _Document:
-        from memtab.writer.records import Suggestion, SuggestionFile
-
         read = SuggestionFile.read_or_raise({**raw, "workspaceId": workspace_id})
         parsed = [entry for entry in read.suggestions if isinstance(entry, Suggestion)]
         unknown = [entry for entry in read.suggestions if not isinstance(entry, Suggestion)]
@@ -127,8 +123,6 @@ class _Document:
 
     def write_into(self, raw: dict[str, Any], workspace_id: str) -> None:
         """Update the file's object in place: fields this version does not know stay."""
-        from memtab.writer.records import SuggestionFile
-
         queue = SuggestionFile(
             workspace_id=workspace_id, suggestions=(*self.suggestions, *self.unknown)
         )
@@ -230,8 +224,6 @@ class SuggestionQueue:
             return added
 
         def change(document: _Document) -> None:
-            from memtab.writer.records import Suggestion
-
             known = {s.id for s in document.suggestions}
             now = self._clock()
             for note in wanted:
@@ -356,8 +348,6 @@ def _log_accepted(
     origin, under the versions its acceptance wrote."""
     if not written or not accepted:
         return
-    from memtab.store.history.provenance import log_provenance
-    from memtab.store.history.records import NoteOrigin, ProvenanceRecord
 
     notes = [
         NoteOrigin(

@@ -16,19 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from memtab.humanize import plural
 from memtab.store.errors import MemoryStoreError, SaveConflictError
 from memtab.store.history.recorder import RecordedChange
 from memtab.store.proposals.queue import ProposalQueue
+from memtab.store.proposals.records import AgentProposal
 from memtab.store.restore.undo import content_of
 from memtab.store.scopes.memory import MemoryStore
 from memtab.writer.inbox.suggestions import SuggestionQueue
-
-if TYPE_CHECKING:  # lazy: pydantic's records, which the settled window never imports
-    from memtab.store.proposals.records import AgentProposal
-    from memtab.writer.records import Suggestion
+from memtab.writer.records import Suggestion
 
 LABEL_CHARS = 24  # of an item's text, in "Undo accept 'Use uv for…'"
 

@@ -19,7 +19,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memtab import __version__
 from memtab.fs.atomic import atomic_write_json
@@ -29,9 +29,13 @@ from memtab.llm.types import Message, ModelReply, message_to_json, reply_to_json
 from memtab.redact import KeyScrubber, redact_json
 from memtab.store.home import Home
 from memtab.traces.names import parse_trace_file_name, trace_file_name
-
-if TYPE_CHECKING:
-    from memtab.traces.schema import AttemptRecord, DumpRecord, ToolExecutionRecord
+from memtab.traces.schema import (
+    DUMP_SCHEMA_VERSION,
+    AttemptRecord,
+    DumpRecord,
+    EventsSummaryRecord,
+    ToolExecutionRecord,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +56,6 @@ class AttemptTrace:
 
     def to_record(self) -> AttemptRecord:
         """The `attempts[]` entry of a dump."""
-        from memtab.traces.schema import AttemptRecord
-
         optional = {"error": self.error} if self.error is not None else {}
         return AttemptRecord(
             attempt_index=self.attempt_index,
@@ -69,8 +71,6 @@ class AttemptTrace:
 
 
 def _execution_record(execution: ToolExecution) -> ToolExecutionRecord:
-    from memtab.traces.schema import ToolExecutionRecord
-
     if execution.error is not None:
         result: dict[str, Any] = {"error": execution.error}
     else:
@@ -118,8 +118,6 @@ class RunTrace:
 
     def to_record(self) -> DumpRecord:
         """The dump, before redaction (pydantic is loaded by the first dump written)."""
-        from memtab.traces.schema import DUMP_SCHEMA_VERSION, DumpRecord, EventsSummaryRecord
-
         optional = {"error": self.error} if self.error is not None else {}
         return DumpRecord(
             schema_version=DUMP_SCHEMA_VERSION,

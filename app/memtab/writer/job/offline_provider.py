@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.humanize import plural
@@ -53,10 +53,8 @@ from memtab.writer.offline.notes import (
     plan_notes,
     surest_notes,
 )
+from memtab.writer.records import Suggestion
 from memtab.writer.tools import MEMORY_READ, MEMORY_WRITE, NO_NEW_MEMORIES
-
-if TYPE_CHECKING:
-    from memtab.writer.records import Suggestion
 
 logger = logging.getLogger(__name__)
 

@@ -26,16 +26,14 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memtab.fs.clock import Clock, now_ms
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import MAX_WRITER_INTERVAL, MIN_WRITER_INTERVAL
 from memtab.store.xum_locks import workspace_removed
 from memtab.writer.job.state import load_state, read_state_document, sanitize_state, save_state
-
-if TYPE_CHECKING:  # the record is loaded by the first state read (writer.job.state)
-    from memtab.writer.records import WriterState
+from memtab.writer.records import WriterState
 
 logger = logging.getLogger(__name__)
 

@@ -48,7 +48,17 @@ from memtab.llm.types import (
     Usage,
     UserMessage,
 )
+from memtab.store.history.provenance import log_provenance
 from memtab.store.history.recorder import RecordedChange
+from memtab.store.history.records import (
+    FileVersions,
+    NoteOrigin,
+    ProvenanceRecord,
+    RunEntry,
+    RunOp,
+    TokenUsage,
+    TranscriptWindow,
+)
 from memtab.store.history.runs import log_run, new_run_id
 from memtab.store.home import Home
 from memtab.store.paths import PathError
@@ -351,8 +361,6 @@ def _log(
     clock: Clock,
 ) -> None:
     """Add the run to the runs log, each write an op with its history versions."""
-    from memtab.store.history.records import FileVersions, RunEntry, RunOp, TokenUsage
-
     ops = tuple(
         RunOp(
             command="memory_write",
@@ -397,8 +405,6 @@ def _log_provenance(
     window it was shown and its dump; the offline writer also says it note by note."""
     if not written:
         return
-    from memtab.store.history.provenance import log_provenance
-    from memtab.store.history.records import NoteOrigin, ProvenanceRecord, TranscriptWindow
 
     events = budget.events
     window = TranscriptWindow(

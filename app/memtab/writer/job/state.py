@@ -16,20 +16,16 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memtab.fs.sidecar import edit_sidecar, read_sidecar
-
-if TYPE_CHECKING:
-    from memtab.writer.records import WriterState
+from memtab.writer.records import WriterState
 
 logger = logging.getLogger(__name__)
 
 
 def sanitize_state(raw: Any) -> WriterState:
     """The state in any JSON value (the default state for one that is not an object)."""
-    from memtab.writer.records import WriterState
-
     return WriterState.read(raw) or WriterState()
 
 
